@@ -1,0 +1,25 @@
+// Bundles the CLI and the library with esbuild: one file to load at start-up,
+// with the interactive (Ink) and git code split into chunks loaded on demand.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+
+const started = Date.now();
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+await build({
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  legalComments: 'none',
+  chunkNames: 'chunks/[name]-[hash]',
+  logLevel: 'warning',
+  // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
+  jsx: 'automatic',
+  define: { 'process.env.DEV': '"false"' },
+});
+if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);

@@ -1,0 +1,61 @@
+import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { describeScope, type Severity } from '../../core/model.ts';
+import type { AddResult } from '../../service/invariant-service.ts';
+import { defineCommand } from '../command.ts';
+import { emit, invariantJson, shadowJson } from '../render.ts';
+import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
+import { makeStyle } from '../style.ts';
+import { serviceFor } from '../service.ts';
+
+interface AddArgs extends ScopeArgs {
+  text?: string[];
+  severity?: Severity;
+  tag?: string[];
+  rationale?: string;
+}
+
+export default defineCommand<AddArgs>({
+  command: 'add [text..]',
+  describe: 'Add an invariant to exactly one scope',
+  builder: (y) =>
+    scopeOptions(y, 'add to')
+      .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })
+      .option('severity', { choices: ['error', 'warning', 'info'], default: 'error', describe: 'severity of a violation' })
+      .option('tag', { type: 'string', array: true, requiresArg: true, describe: 'a tag (repeatable)' })
+      .option('rationale', { type: 'string', requiresArg: true, describe: 'why the invariant exists, for reviewers' }),
+  async run(argv, ctx) {
+    const text = (argv.text ?? []).join(' ');
+    const service = serviceFor(ctx);
+    if ((argv.text ?? []).length === 0) {
+      throw new UsageError('no invariant text given', 'Give the text as the last argument: agents invariant add --global "Never delete production data".');
+    }
+    const scope = scopeFromArgs(argv, true)!;
+    let result: AddResult;
+    try {
+      result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale });
+    } catch (error) {
+      if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
+        emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
+      }
+      throw error;
+    }
+    const s = makeStyle(ctx.color);
+    emit(
+      ctx,
+      {
+        ...invariantJson(result.invariant),
+        file: result.file,
+        shadows: result.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+        shadowed_by: result.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+      },
+      () => {
+        const inv = result.invariant;
+        const lines = [`${s.green('added')} ${s.bold(inv.id)} to ${describeScope(inv.scope)}`, `  ${result.file}`];
+        for (const o of result.shadows) lines.push(`  note: it shadows the copy in ${describeScope(o.scope)} (${o.id})`);
+        for (const o of result.shadowedBy) lines.push(`  note: it is shadowed by the copy in ${describeScope(o.scope)} (${o.id})`);
+        return lines.join('\n');
+      },
+    );
+    return EXIT_CODES.ok;
+  },
+});

@@ -1,0 +1,37 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import { describeScope } from '../../core/model.ts';
+import { defineCommand } from '../command.ts';
+import { confirm } from '../prompt.ts';
+import { emit } from '../render.ts';
+import { serviceFor } from '../service.ts';
+import { makeStyle } from '../style.ts';
+
+export default defineCommand<{ id: string; yes?: boolean }>({
+  command: ['remove <id>', 'rm'],
+  describe: 'Delete an invariant (asks first unless --yes)',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' })
+      .option('yes', { alias: 'y', type: 'boolean', describe: 'do not ask for confirmation' }),
+  async run(argv, ctx) {
+    const service = serviceFor(ctx);
+    const s = makeStyle(ctx.color);
+    const found = await service.resolveId(String(argv.id));
+    if (!argv.yes) {
+      const info = await service.show(found.id);
+      const inv = info.invariant;
+      const back = info.shadow.shadows;
+      const lines = [`${s.bold(inv.id)}  ${describeScope(inv.scope)}`, `  ${inv.text}`, `  ${s.dim(inv.path)}`];
+      for (const o of back) lines.push(`  ${s.yellow('comes back into effect:')} ${describeScope(o.scope)} ${o.id} (it shadows it now)`);
+      ctx.io.stderr.write(`${lines.join('\n')}\n`);
+      const yes = await confirm(ctx, 'Remove this invariant?');
+      if (!yes) {
+        ctx.io.stderr.write('Not removed.\n');
+        return EXIT_CODES.ok;
+      }
+    }
+    await service.remove(found.id);
+    emit(ctx, { removed: found.id, path: found.path, scope: found.scope.kind }, () => `${s.green('removed')} ${found.id} from ${describeScope(found.scope)} (${found.path})`);
+    return EXIT_CODES.ok;
+  },
+});

@@ -1,0 +1,38 @@
+/** The outside world of one CLI run. `main` takes it whole, so tests need no process. */
+export interface CliIo {
+  stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
+  stderr: { write(chunk: string): unknown; isTTY?: boolean };
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export function processIo(): CliIo {
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+}
+
+export type OutputFormat = 'text' | 'json' | 'yaml';
+
+/** Settings every command receives, from the global options. */
+export interface CliContext {
+  io: CliIo;
+  store: string | undefined;
+  format: OutputFormat;
+  color: boolean;
+  /** Prompts allowed: stdin and stdout are TTYs, not in CI, and not --no-input. */
+  interactive: boolean;
+}
+
+export function canPrompt(io: CliIo, noInput: boolean): boolean {
+  if (noInput) return false;
+  const ci = io.env.CI;
+  if (ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false') return false;
+  return Boolean(io.stdin.isTTY && io.stdout.isTTY);
+}
+
+export function useColor(io: CliIo, noColor: boolean): boolean {
+  if (noColor) return false;
+  if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
+  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
+  return Boolean(io.stdout.isTTY);
+}

@@ -1,0 +1,101 @@
+import type { Severity } from './model.ts';
+
+/**
+ * Stable diagnostic codes. Each is documented in README.md ("Diagnostic codes");
+ * tests assert on codes and positions, never on wording.
+ */
+export type DiagnosticCode =
+  // reading and parsing
+  | 'yaml-syntax'
+  | 'yaml-multi-document'
+  | 'yaml-duplicate-key'
+  | 'yaml-alias-limit'
+  | 'yaml-too-deep'
+  | 'file-too-large'
+  | 'file-not-utf8'
+  | 'file-binary'
+  | 'file-empty'
+  | 'file-unreadable'
+  | 'not-a-file'
+  | 'symlink'
+  // shape
+  | 'schema'
+  | 'text-length'
+  | 'id-mismatch'
+  | 'id-invalid'
+  | 'id-reused'
+  | 'source-not-in-plan'
+  // layout
+  | 'unknown-path'
+  | 'bad-name'
+  | 'plan-missing'
+  | 'temporary-file'
+  | 'stale-lock'
+  // meaning
+  | 'duplicate-text'
+  | 'shadowed'
+  | 'unknown-action'
+  | 'unknown-project'
+  | 'unknown-origin'
+  | 'unknown-invariant'
+  | 'schema-outdated'
+  | 'modeline-missing';
+
+export interface Diagnostic {
+  code: DiagnosticCode;
+  severity: Severity;
+  /** Store-relative path of the file at fault (or the store itself: ""). */
+  file: string;
+  /** 1-based; 0 when the diagnostic is about the whole file. */
+  line: number;
+  col: number;
+  message: string;
+  /** What to do about it. */
+  hint?: string;
+  /** The source line at `line`, for a caret excerpt. */
+  lineText?: string;
+}
+
+const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/** Most severe first, then by file and position: a stable order for every formatter. */
+export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
+  return [...list].sort(
+    (a, b) =>
+      SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity] ||
+      (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+      a.line - b.line ||
+      a.col - b.col ||
+      (a.code < b.code ? -1 : a.code > b.code ? 1 : 0),
+  );
+}
+
+/** Positions in file order, for reading one file's problems top to bottom. */
+export function byPosition(list: readonly Diagnostic[]): Diagnostic[] {
+  return [...list].sort(
+    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.col - b.col,
+  );
+}
+
+export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, number> {
+  const counts: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const d of list) counts[d.severity]++;
+  return counts;
+}
+
+/** `file:line:col`, leaving out what is unknown. */
+export function location(d: Pick<Diagnostic, 'file' | 'line' | 'col'>, prefix = ''): string {
+  const file = prefix + d.file;
+  if (d.line <= 0) return file;
+  return `${file}:${d.line}:${d.col}`;
+}
+
+/** A two-line caret excerpt under a diagnostic, or "" when no source line is known. */
+export function caretExcerpt(d: Diagnostic): string {
+  if (d.lineText === undefined || d.line <= 0) return '';
+  const shown = d.lineText.replace(/\t/g, ' ');
+  const gutter = String(d.line);
+  const pad = ' '.repeat(gutter.length);
+  const caretCol = Math.max(1, Math.min(d.col, shown.length + 1));
+  return `${gutter} | ${shown}\n${pad} | ${' '.repeat(caretCol - 1)}^`;
+}

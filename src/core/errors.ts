@@ -1,0 +1,70 @@
+import type { Diagnostic } from './diagnostics.ts';
+
+/** The one table of exit codes (SPEC 9). */
+export const EXIT_CODES = {
+  ok: 0,
+  /** A check failed: validation errors, a duplicate on add, error violations. */
+  checkFailed: 1,
+  /** Usage or bad input: flag, name, regex, unknown or ambiguous id, no store, confirmation needed. */
+  usage: 2,
+  /** The store holds invalid files the command needed. */
+  invalidStore: 3,
+  /** A bug. */
+  internal: 70,
+  /** Cancelled by the user. */
+  cancelled: 130,
+} as const;
+
+export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
+
+/** An error meant for the user: a message, what to do next, and an exit code. Never printed with a stack. */
+export class AgentsError extends Error {
+  readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+  readonly diagnostics: readonly Diagnostic[];
+  /** Machine-readable detail for `--format json` (e.g. the existing id on a duplicate). */
+  readonly detail: Record<string, unknown> | undefined;
+
+  constructor(
+    message: string,
+    exitCode: ExitCode,
+    options: { hint?: string; diagnostics?: readonly Diagnostic[]; detail?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.name = 'AgentsError';
+    this.exitCode = exitCode;
+    this.hint = options.hint;
+    this.diagnostics = options.diagnostics ?? [];
+    this.detail = options.detail;
+  }
+}
+
+export class UsageError extends AgentsError {
+  constructor(message: string, hint?: string, detail?: Record<string, unknown>) {
+    super(message, EXIT_CODES.usage, { hint, detail });
+    this.name = 'UsageError';
+  }
+}
+
+/** A check failed (exit 1). */
+export class CheckFailedError extends AgentsError {
+  constructor(message: string, hint?: string, detail?: Record<string, unknown>) {
+    super(message, EXIT_CODES.checkFailed, { hint, detail });
+    this.name = 'CheckFailedError';
+  }
+}
+
+/** The store holds invalid files the command needed (exit 3). */
+export class InvalidStoreError extends AgentsError {
+  constructor(message: string, diagnostics: readonly Diagnostic[], hint = 'Fix the file, then run `agents validate` to check the store.') {
+    super(message, EXIT_CODES.invalidStore, { hint, diagnostics });
+    this.name = 'InvalidStoreError';
+  }
+}
+
+export class CancelledError extends AgentsError {
+  constructor(message = 'Cancelled.') {
+    super(message, EXIT_CODES.cancelled);
+    this.name = 'CancelledError';
+  }
+}

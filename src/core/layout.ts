@@ -1,0 +1,119 @@
+import { isName, isUlid, nameProblem, ulidProblem } from './names.ts';
+import type { Scope } from './model.ts';
+
+/** What a store-relative path is, by its shape alone (SPEC 2). */
+export type PathKind =
+  | { kind: 'config' }
+  | { kind: 'schema' }
+  | { kind: 'actor' }
+  | { kind: 'invariant'; scope: Scope; id: string }
+  | { kind: 'plan'; plan: string }
+  | { kind: 'action-meta'; ns: string; name: string }
+  | { kind: 'record'; plan: string; record: RecordKind; id: string }
+  | { kind: 'temporary' }
+  | { kind: 'lock' }
+  /** `.gitkeep`: keeps an empty scope folder in git. */
+  | { kind: 'keep' }
+  /** A `*.yaml` where an invariant (or record) must be, but the name is not a ULID. */
+  | { kind: 'bad-id'; scope?: Scope; problem: string }
+  /** A path inside a folder whose name breaks the name rules. */
+  | { kind: 'bad-name'; problem: string }
+  | { kind: 'unknown' };
+
+export type RecordKind = 'decisions' | 'enforcement' | 'violations';
+export const RECORD_KINDS: readonly RecordKind[] = ['decisions', 'enforcement', 'violations'];
+
+export const TEMP_SUFFIX = '.tmp';
+export const LOCK_NAME = '.lock';
+
+export function isTemporaryName(base: string): boolean {
+  return base.startsWith('.') && base.endsWith(TEMP_SUFFIX);
+}
+
+/** Classifies a file path relative to the store root ("projects/myapp/01J….yaml"). */
+export function classifyPath(rel: string): PathKind {
+  const parts = rel.split('/');
+  const base = parts[parts.length - 1] ?? '';
+  if (base === LOCK_NAME) return { kind: 'lock' };
+  if (base === '.gitkeep') return { kind: 'keep' };
+  if (isTemporaryName(base)) return { kind: 'temporary' };
+  const [top, a, b, c] = parts;
+  switch (top) {
+    case 'config.yaml':
+      return parts.length === 1 ? { kind: 'config' } : { kind: 'unknown' };
+    case 'schemas':
+      return { kind: 'schema' };
+    case 'actors':
+      return { kind: 'actor' };
+    case 'global':
+      if (parts.length === 2) return invariantFile({ kind: 'global' }, base);
+      return { kind: 'unknown' };
+    case 'projects': {
+      if (parts.length !== 3 || a === undefined) return { kind: 'unknown' };
+      const problem = nameProblem(a, 'project');
+      if (problem) return { kind: 'bad-name', problem };
+      return invariantFile({ kind: 'project', project: a }, base);
+    }
+    case 'actions': {
+      if (parts.length !== 4 || a === undefined || b === undefined) return { kind: 'unknown' };
+      const problem = nameProblem(a, 'action namespace') ?? nameProblem(b, 'action name');
+      if (problem) return { kind: 'bad-name', problem };
+      if (base === 'action.yaml') return { kind: 'action-meta', ns: a, name: b };
+      return invariantFile({ kind: 'action', ns: a, name: b }, base);
+    }
+    case 'plans': {
+      if (a === undefined || parts.length < 3) return { kind: 'unknown' };
+      const problem = ulidProblem(a, 'plan id');
+      if (problem) return { kind: 'bad-name', problem };
+      if (parts.length === 3) {
+        if (base === 'plan.yaml') return { kind: 'plan', plan: a };
+        return invariantFile({ kind: 'plan', plan: a }, base);
+      }
+      if (parts.length === 4 && (b === 'decisions' || b === 'enforcement' || b === 'violations') && c !== undefined) {
+        if (!c.endsWith('.yaml')) return { kind: 'unknown' };
+        const id = c.slice(0, -'.yaml'.length);
+        if (!isUlid(id)) return { kind: 'bad-id', problem: ulidProblem(id, 'record file name')! };
+        return { kind: 'record', plan: a, record: b, id };
+      }
+      return { kind: 'unknown' };
+    }
+    default:
+      return { kind: 'unknown' };
+  }
+}
+
+function invariantFile(scope: Scope, base: string): PathKind {
+  if (!base.endsWith('.yaml')) return { kind: 'unknown' };
+  const id = base.slice(0, -'.yaml'.length);
+  if (!isUlid(id)) return { kind: 'bad-id', scope, problem: ulidProblem(id, 'invariant file name')! };
+  return { kind: 'invariant', scope, id };
+}
+
+/** Folders that are part of the layout (for reporting stray folders). */
+export function isKnownFolder(rel: string): boolean {
+  const parts = rel.split('/');
+  const [top, a, b] = parts;
+  switch (top) {
+    case 'schemas':
+    case 'actors':
+      return true;
+    case 'global':
+      return parts.length === 1;
+    case 'projects':
+      return parts.length <= 2 && (a === undefined || isName(a));
+    case 'actions':
+      return parts.length <= 3 && (a === undefined || isName(a)) && (b === undefined || isName(b));
+    case 'plans':
+      if (parts.length === 1) return true;
+      if (a === undefined || !isUlid(a)) return false;
+      return parts.length === 2 || (parts.length === 3 && (b === 'decisions' || b === 'enforcement' || b === 'violations'));
+    default:
+      return false;
+  }
+}
+
+/** Schema file for the modeline of a file at `rel`, relative to that file. */
+export function schemaRef(rel: string, schema: string): string {
+  const depth = rel.split('/').length - 1;
+  return `${'../'.repeat(depth)}schemas/${schema}`;
+}

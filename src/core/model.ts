@@ -1,0 +1,108 @@
+/** Scope kinds, highest precedence first. ACTION never applies directly. */
+export type ScopeKind = 'plan' | 'project' | 'global' | 'action';
+export type Severity = 'error' | 'warning' | 'info';
+export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+
+/** Where an invariant lives. Derived from its path, never stored in the file. */
+export type Scope =
+  | { kind: 'global' }
+  | { kind: 'project'; project: string }
+  | { kind: 'action'; ns: string; name: string }
+  | { kind: 'plan'; plan: string };
+
+export interface InvariantSource {
+  kind: 'plan' | 'action';
+  ref?: string;
+  origin_id?: string;
+}
+
+/** The content of one invariant file, defaults applied. */
+export interface Invariant {
+  id: string;
+  text: string;
+  severity: Severity;
+  active: boolean;
+  tags: string[];
+  rationale?: string;
+  created_at?: string;
+  created_by?: string;
+  source?: InvariantSource;
+}
+
+/** An invariant together with where it was read from. */
+export interface ScopedInvariant extends Invariant {
+  scope: Scope;
+  /** Path relative to the store root, with forward slashes. */
+  path: string;
+}
+
+export interface Plan {
+  id: string;
+  action?: string;
+  project?: string;
+  goal?: string;
+  created_at?: string;
+  created_by?: string;
+}
+
+export interface StoreConfig {
+  version: 1;
+  reconciliation: {
+    actor: 'command' | 'interactive';
+    command?: string[];
+    timeout_ms: number;
+  };
+  commit: boolean;
+}
+
+export const DEFAULT_CONFIG: StoreConfig = {
+  version: 1,
+  reconciliation: { actor: 'command', timeout_ms: 60_000 },
+  commit: false,
+};
+
+/** A project or a plan, whose effective set can be resolved. */
+export type Target = { kind: 'project'; project: string } | { kind: 'plan'; plan: string; project?: string };
+
+const PRECEDENCE: Record<ScopeKind, number> = { plan: 0, project: 1, global: 2, action: 3 };
+
+export function precedence(kind: ScopeKind): number {
+  return PRECEDENCE[kind];
+}
+
+/** `global`, `project myapp`, `action local/x`, `plan 01J…`. */
+export function describeScope(scope: Scope): string {
+  switch (scope.kind) {
+    case 'global':
+      return 'global';
+    case 'project':
+      return `project ${scope.project}`;
+    case 'action':
+      return `action ${scope.ns}/${scope.name}`;
+    case 'plan':
+      return `plan ${scope.plan}`;
+  }
+}
+
+export function sameScope(a: Scope, b: Scope): boolean {
+  return scopeFolder(a) === scopeFolder(b);
+}
+
+/** The store-relative folder of a scope. */
+export function scopeFolder(scope: Scope): string {
+  switch (scope.kind) {
+    case 'global':
+      return 'global';
+    case 'project':
+      return `projects/${scope.project}`;
+    case 'action':
+      return `actions/${scope.ns}/${scope.name}`;
+    case 'plan':
+      return `plans/${scope.plan}`;
+  }
+}
+
+/** Store-relative path of an invariant's file. */
+export function invariantPath(scope: Scope, id: string): string {
+  return `${scopeFolder(scope)}/${id}.yaml`;
+}

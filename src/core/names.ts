@@ -1,0 +1,59 @@
+/** Crockford base32 ULID: 26 characters, upper case, first character 0-7. */
+export const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
+
+/** A project, an action namespace or an action name (SPEC 2). */
+export const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Shortest id prefix accepted where a command takes an id (SPEC 4). */
+export const MIN_PREFIX = 4;
+
+export function isUlid(value: string): boolean {
+  return ULID_RE.test(value);
+}
+
+export function isName(value: string): boolean {
+  return NAME_RE.test(value) && value !== '.' && value !== '..';
+}
+
+/** Why `value` is not a valid name, or null when it is. */
+export function nameProblem(value: string, what: string): string | null {
+  if (value === '') return `${what} is empty`;
+  if (value === '.' || value === '..') return `${what} "${value}" is not allowed`;
+  if (value.length > 64) return `${what} "${truncate(value)}" is longer than 64 characters`;
+  if (!NAME_RE.test(value)) {
+    return `${what} "${truncate(value)}" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"`;
+  }
+  return null;
+}
+
+/** Why `value` is not a ULID, or null when it is. */
+export function ulidProblem(value: string, what: string): string | null {
+  if (ULID_RE.test(value)) return null;
+  if (ULID_RE.test(value.toUpperCase())) return `${what} "${value}" must be upper case`;
+  return `${what} "${truncate(value)}" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)`;
+}
+
+export interface ActionRef {
+  ns: string;
+  name: string;
+}
+
+/** Parses `ns/name`; returns a reason string when it is malformed. */
+export function parseActionRef(value: string): ActionRef | string {
+  const parts = value.split('/');
+  if (parts.length !== 2) return `action "${truncate(value)}" must be NS/NAME, e.g. local/code-coverage`;
+  const [ns, name] = parts as [string, string];
+  const problem = nameProblem(ns, 'action namespace') ?? nameProblem(name, 'action name');
+  return problem ?? { ns, name };
+}
+
+export function truncate(value: string, max = 60): string {
+  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+}
+
+/** Counts code points, as JSON Schema's maxLength does. */
+export function codePointLength(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}

@@ -1,0 +1,263 @@
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
+import type { Invariant, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
+import { DEFAULT_CONFIG } from './model.ts';
+import { codePointLength } from './names.ts';
+import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+
+/** Files larger than this are refused without being parsed. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** Aliases allowed in one document: none of our files need any, so a bomb stops early. */
+export const MAX_ALIAS_COUNT = 100;
+export const MAX_TEXT_LENGTH = 2000;
+
+export interface Parsed<T> {
+  /** Present when the file is usable (no error diagnostics). */
+  value?: T;
+  diagnostics: Diagnostic[];
+}
+
+/** A located YAML document, before schema validation. */
+export interface YamlFile {
+  file: string;
+  source: string;
+  doc: Document.Parsed;
+  lines: LineCounter;
+  data: unknown;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+function diag(file: string, code: DiagnosticCode, message: string, hint?: string, line = 0, col = 0, lineText?: string): Diagnostic {
+  const d: Diagnostic = { code, severity: 'error', file, line, col, message };
+  if (hint !== undefined) d.hint = hint;
+  if (lineText !== undefined) d.lineText = lineText;
+  return d;
+}
+
+function lineTextAt(source: string, lines: LineCounter, line: number): string {
+  const start = lines.lineStarts[line - 1];
+  if (start === undefined) return '';
+  const end = lines.lineStarts[line] ?? source.length;
+  return source.slice(start, end).replace(/\r?\n$/, '');
+}
+
+/** A diagnostic at byte offset `offset` of a parsed file. */
+export function diagAt(y: Pick<YamlFile, 'file' | 'source' | 'lines'>, offset: number, code: DiagnosticCode, message: string, hint?: string): Diagnostic {
+  const { line, col } = y.lines.linePos(offset);
+  return diag(y.file, code, message, hint, line, col, lineTextAt(y.source, y.lines, line));
+}
+
+/**
+ * Bytes → one YAML document (YAML 1.2 core schema). Never throws: every
+ * problem — size, encoding, syntax, duplicate keys, several documents, alias
+ * bombs, nesting — becomes a diagnostic with its position.
+ */
+export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
+  if (bytes.byteLength > MAX_FILE_BYTES) {
+    return { diagnostics: [diag(file, 'file-too-large', `file is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`, 'An invariant file holds one short document; split or shorten it.')] };
+  }
+  if (bytes.includes(0)) {
+    return { diagnostics: [diag(file, 'file-binary', 'file holds binary content (a NUL byte), not YAML text', 'Replace it with a UTF-8 YAML file, or move it out of the store.')] };
+  }
+  let source: string;
+  try {
+    source = decoder.decode(bytes);
+  } catch {
+    return { diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.')] };
+  }
+  const lines = new LineCounter();
+  let docs: Document.Parsed[];
+  try {
+    const all = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2' });
+    docs = Array.isArray(all) ? all : [];
+  } catch (error) {
+    // The parser recurses on nesting; a pathological file can exhaust the stack.
+    return { diagnostics: [diag(file, 'yaml-too-deep', `file could not be parsed: ${error instanceof Error ? error.message : String(error)}`, 'Nesting this deep is never needed in a store file.')] };
+  }
+  const y = { file, source, lines };
+  const first = docs[0];
+  if (!first) {
+    return { diagnostics: [diag(file, 'file-empty', 'file holds no YAML document', 'Write the document, or delete the file.')] };
+  }
+  const diagnostics: Diagnostic[] = [];
+  for (const doc of docs) {
+    for (const err of doc.errors) {
+      const code: DiagnosticCode =
+        err.code === 'DUPLICATE_KEY' ? 'yaml-duplicate-key' : err.code === 'RESOURCE_EXHAUSTION' ? 'yaml-too-deep' : 'yaml-syntax';
+      const message = err.message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '');
+      diagnostics.push(diagAt(y, err.pos[0], code, code === 'yaml-syntax' ? `${message} (${err.code})` : message));
+    }
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  if (docs.length > 1) {
+    const second = docs[1]!;
+    return { diagnostics: [diagAt(y, second.range[0], 'yaml-multi-document', `file holds ${docs.length} YAML documents; a store file holds exactly one`, 'Keep one document per file (one invariant, one file).')] };
+  }
+  if (first.contents === null) {
+    return { diagnostics: [diag(file, 'file-empty', 'file holds no YAML document (only comments or white space)', 'Write the document, or delete the file.')] };
+  }
+  let data: unknown;
+  try {
+    data = first.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { diagnostics: [diag(file, 'yaml-alias-limit', `file refused: ${message}`, 'Store files need no YAML aliases; write values out.', 1, 1)] };
+  }
+  return { value: { file, source, doc: first, lines, data }, diagnostics: [] };
+}
+
+/** Schema errors of a parsed file, each pointing at the offending key or value. */
+export function checkSchema(y: YamlFile, schema: SchemaName): Diagnostic[] {
+  const validate = validatorFor(schema);
+  if (validate(y.data)) return [];
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
+  return errors.map((e) => schemaDiagnostic(y, e, schema));
+}
+
+function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diagnostic {
+  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map(unescapePointer);
+  const node = nodeAt(y.doc, path);
+  const where = path.length ? path.join('.') : 'document';
+  let offset = node?.range?.[0] ?? 0;
+  let message: string;
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const keyNode = keyNodeOf(node, key);
+      if (keyNode?.range) offset = keyNode.range[0];
+      message = `unknown key "${key}"${path.length ? ` in ${where}` : ''}`;
+      return diagAt(y, offset, 'schema', message, `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`);
+    }
+    case 'required':
+      message = `missing required key "${String(params.missingProperty)}"${path.length ? ` in ${where}` : ''}`;
+      break;
+    case 'enum':
+      message = `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      break;
+    case 'type':
+      message = `${where} must be of type ${String(params.type)}`;
+      break;
+    case 'pattern':
+      message = `${where} has an invalid format (must match ${String(params.pattern)})`;
+      break;
+    case 'format':
+      message = `${where} must be a ${String(params.format)} (RFC 3339, e.g. 2026-11-29T12:00:00Z)`;
+      break;
+    default:
+      message = `${where} ${e.message ?? 'is invalid'}`;
+  }
+  return diagAt(y, offset, 'schema', message);
+}
+
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function nodeAt(doc: Document.Parsed, path: string[]): Node | undefined {
+  let node: unknown = doc.contents;
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
+      node = pair?.value ?? undefined;
+    } else if (isSeq(node)) {
+      node = node.items[Number(key)];
+    } else {
+      return undefined;
+    }
+  }
+  return (node ?? undefined) as Node | undefined;
+}
+
+function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
+  if (!isMap(node)) return undefined;
+  const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
+  return pair && isScalar(pair.key) ? pair.key : undefined;
+}
+
+function offsetOfKey(y: YamlFile, key: string): number {
+  const node = nodeAt(y.doc, [key]);
+  return node?.range?.[0] ?? 0;
+}
+
+/**
+ * An invariant file: YAML, schema, then the rules a schema cannot say (the
+ * id equals the file name, the trimmed text length). `id` is the name the
+ * path gives; `scope` comes from the path too.
+ */
+export function parseInvariant(file: string, bytes: Uint8Array, scope: Scope, id: string): Parsed<ScopedInvariant> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) return { diagnostics: parsed.diagnostics };
+  const y = parsed.value;
+  const diagnostics = checkSchema(y, 'invariant.schema.json');
+  if (diagnostics.length > 0) return { diagnostics };
+  const raw = y.data as Invariant;
+  if (raw.id !== id) {
+    diagnostics.push(diagAt(y, offsetOfKey(y, 'id'), 'id-mismatch', `id ${raw.id} differs from the file name ${id}.yaml`, `Rename the file to ${raw.id}.yaml (\`agents validate --fix\` does it) or correct the id.`));
+  }
+  const trimmed = raw.text.trim();
+  if (trimmed.length === 0 || codePointLength(trimmed) > MAX_TEXT_LENGTH) {
+    diagnostics.push(diagAt(y, offsetOfKey(y, 'text'), 'text-length', `text must be 1 to ${MAX_TEXT_LENGTH} characters after trimming`));
+  }
+  if (raw.source && scope.kind !== 'plan') {
+    diagnostics.push(diagAt(y, offsetOfKey(y, 'source'), 'source-not-in-plan', '"source" is only allowed on invariants in a plan\'s scope', 'Remove the source key.'));
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  const value: ScopedInvariant = {
+    id: raw.id,
+    text: raw.text,
+    severity: (raw.severity ?? 'error') as Severity,
+    active: raw.active ?? true,
+    tags: raw.tags ?? [],
+    scope,
+    path: file,
+  };
+  if (raw.rationale !== undefined) value.rationale = raw.rationale;
+  if (raw.created_at !== undefined) value.created_at = raw.created_at;
+  if (raw.created_by !== undefined) value.created_by = raw.created_by;
+  if (raw.source !== undefined) value.source = raw.source;
+  return { value, diagnostics: [] };
+}
+
+export function parsePlan(file: string, bytes: Uint8Array, id: string): Parsed<Plan> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) return { diagnostics: parsed.diagnostics };
+  const y = parsed.value;
+  const diagnostics = checkSchema(y, 'plan.schema.json');
+  if (diagnostics.length > 0) return { diagnostics };
+  const plan = y.data as Plan;
+  if (plan.id !== id) {
+    return { diagnostics: [diagAt(y, offsetOfKey(y, 'id'), 'id-mismatch', `plan id ${plan.id} differs from its folder plans/${id}/`, 'Correct the id in plan.yaml.')] };
+  }
+  return { value: plan, diagnostics: [] };
+}
+
+export function parseConfig(file: string, bytes: Uint8Array): Parsed<StoreConfig> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) {
+    // An empty config file means the defaults.
+    if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: structuredClone(DEFAULT_CONFIG), diagnostics: [] };
+    return { diagnostics: parsed.diagnostics };
+  }
+  const diagnostics = checkSchema(parsed.value, 'config.schema.json');
+  if (diagnostics.length > 0) return { diagnostics };
+  const raw = parsed.value.data as Partial<StoreConfig> & { reconciliation?: Partial<StoreConfig['reconciliation']> };
+  const config: StoreConfig = {
+    version: 1,
+    reconciliation: { ...DEFAULT_CONFIG.reconciliation, ...raw.reconciliation },
+    commit: raw.commit ?? DEFAULT_CONFIG.commit,
+  };
+  return { value: config, diagnostics: [] };
+}
+
+export function parseActionMeta(file: string, bytes: Uint8Array): Parsed<{ description?: string }> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) {
+    if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: {}, diagnostics: [] };
+    return { diagnostics: parsed.diagnostics };
+  }
+  const diagnostics = checkSchema(parsed.value, 'action.schema.json');
+  if (diagnostics.length > 0) return { diagnostics };
+  return { value: parsed.value.data as { description?: string }, diagnostics: [] };
+}

@@ -1,0 +1,73 @@
+import { precedence, type ScopeKind, type ScopedInvariant, type Target } from './model.ts';
+import { textKey } from './normalise.ts';
+
+export interface ShadowRef {
+  id: string;
+  scope: ScopeKind;
+  path: string;
+}
+
+/** One entry of an effective set: the kept invariant and the copies it hides. */
+export interface EffectiveEntry {
+  invariant: ScopedInvariant;
+  /** Lower-precedence (or, within one scope, newer) invariants with the same text key. */
+  shadows: ShadowRef[];
+}
+
+/** Does an invariant's scope apply to the target? ACTION scope never does. */
+export function appliesTo(inv: ScopedInvariant, target: Target): boolean {
+  const s = inv.scope;
+  switch (s.kind) {
+    case 'global':
+      return true;
+    case 'project':
+      return target.project !== undefined && s.project === target.project;
+    case 'plan':
+      return target.kind === 'plan' && s.plan === target.plan;
+    case 'action':
+      return false;
+  }
+}
+
+function compare(a: ScopedInvariant, b: ScopedInvariant): number {
+  const p = precedence(a.scope.kind) - precedence(b.scope.kind);
+  if (p !== 0) return p;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * The effective set of a project or a plan (SPEC 5). Pure: `invariants` may hold
+ * the whole store or only the scopes the target needs; the ones that do not
+ * apply, and inactive ones, are left out. Ordered by precedence (plan, project,
+ * global), then by id; of equal text keys the highest-precedence copy (within
+ * one scope, the oldest id) is kept and lists the copies it shadows.
+ */
+export function resolveEffective(target: Target, invariants: readonly ScopedInvariant[]): EffectiveEntry[] {
+  const applicable = invariants.filter((inv) => inv.active && appliesTo(inv, target)).sort(compare);
+  const byKey = new Map<string, EffectiveEntry>();
+  const result: EffectiveEntry[] = [];
+  for (const inv of applicable) {
+    const key = textKey(inv.text);
+    const kept = byKey.get(key);
+    if (kept) {
+      kept.shadows.push({ id: inv.id, scope: inv.scope.kind, path: inv.path });
+      continue;
+    }
+    const entry: EffectiveEntry = { invariant: inv, shadows: [] };
+    byKey.set(key, entry);
+    result.push(entry);
+  }
+  return result;
+}
+
+/** Groups invariants by text key: keys held by more than one invariant. */
+export function duplicateGroups<T extends { text: string }>(items: readonly T[]): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = textKey(item.text);
+    const g = groups.get(key);
+    if (g) g.push(item);
+    else groups.set(key, [item]);
+  }
+  return [...groups.values()].filter((g) => g.length > 1);
+}

@@ -1,0 +1,52 @@
+import { stringify } from 'yaml';
+import type { Invariant, Plan } from './model.ts';
+import { schemaRef } from './layout.ts';
+
+/** The first line of every file a writer emits, so editors validate as you type. */
+export function modeline(rel: string, schema: string): string {
+  return `# yaml-language-server: $schema=${schemaRef(rel, schema)}`;
+}
+
+function document(rel: string, schema: string, data: Record<string, unknown>): string {
+  const body = stringify(data, { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' });
+  return `${modeline(rel, schema)}\n${body}`;
+}
+
+/** Canonical text of an invariant file, keys in the documented order. */
+export function formatInvariantFile(rel: string, inv: Invariant): string {
+  const data: Record<string, unknown> = { id: inv.id, text: inv.text, severity: inv.severity, active: inv.active };
+  if (inv.tags.length > 0) data.tags = inv.tags;
+  if (inv.rationale !== undefined) data.rationale = inv.rationale;
+  if (inv.created_at !== undefined) data.created_at = inv.created_at;
+  if (inv.created_by !== undefined) data.created_by = inv.created_by;
+  if (inv.source !== undefined) data.source = { ...inv.source };
+  return document(rel, 'invariant.schema.json', data);
+}
+
+export function formatPlanFile(rel: string, plan: Plan): string {
+  const data: Record<string, unknown> = { id: plan.id };
+  for (const key of ['action', 'project', 'goal', 'created_at', 'created_by'] as const) {
+    if (plan[key] !== undefined) data[key] = plan[key];
+  }
+  return document(rel, 'plan.schema.json', data);
+}
+
+export function formatConfigFile(): string {
+  return [
+    '# yaml-language-server: $schema=schemas/config.schema.json',
+    'version: 1',
+    '# Whether add, remove and plan use commit their change with git.',
+    'commit: false',
+    'reconciliation:',
+    '  # command: the actor program, argv without a shell, run in this folder.',
+    '  # command: [node, actors/my-actor.mjs]',
+    '  actor: command',
+    '  timeout_ms: 60000',
+    '',
+  ].join('\n');
+}
+
+/** Generic YAML document with a modeline, for records written under a plan. */
+export function formatRecordFile(rel: string, schema: string, data: Record<string, unknown>): string {
+  return document(rel, schema, data);
+}

@@ -1,0 +1,62 @@
+import { precedence, type Plan, type ScopedInvariant } from './model.ts';
+import { textKey } from './normalise.ts';
+
+/**
+ * Whether `high` hides `low` somewhere: same text key, and `high` applies to a
+ * target that `low` also applies to with a higher precedence (or, within one
+ * scope, is older). `plans` maps plan ids to plans, to know a plan's project.
+ */
+export function hides(high: ScopedInvariant, low: ScopedInvariant, plans: ReadonlyMap<string, Plan>): boolean {
+  if (high.id === low.id || !high.active || !low.active) return false;
+  if (textKey(high.text) !== textKey(low.text)) return false;
+  const h = high.scope;
+  const l = low.scope;
+  if (h.kind === 'action' || l.kind === 'action') return false;
+  if (precedence(h.kind) === precedence(l.kind)) {
+    const same =
+      (h.kind === 'global' && l.kind === 'global') ||
+      (h.kind === 'project' && l.kind === 'project' && h.project === l.project) ||
+      (h.kind === 'plan' && l.kind === 'plan' && h.plan === l.plan);
+    return same && high.id < low.id;
+  }
+  if (precedence(h.kind) > precedence(l.kind)) return false;
+  // h has higher precedence than l: does some target see both?
+  if (l.kind === 'global') return true;
+  if (l.kind === 'project' && h.kind === 'plan') return plans.get(h.plan)?.project === l.project;
+  return false;
+}
+
+export interface ShadowInfo {
+  /** Invariants that hide this one somewhere. */
+  shadowedBy: ScopedInvariant[];
+  /** Invariants this one hides somewhere. */
+  shadows: ScopedInvariant[];
+}
+
+/** Shadowing relations of `subject` among `others` (pure; quadratic only within one text key). */
+export function shadowInfo(subject: ScopedInvariant, others: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): ShadowInfo {
+  const key = textKey(subject.text);
+  const info: ShadowInfo = { shadowedBy: [], shadows: [] };
+  for (const o of others) {
+    if (o.id === subject.id || textKey(o.text) !== key) continue;
+    if (hides(o, subject, plans)) info.shadowedBy.push(o);
+    else if (hides(subject, o, plans)) info.shadows.push(o);
+  }
+  return info;
+}
+
+/** Shadow relations for every invariant of a list, computed by grouping on the key. */
+export function shadowMap(all: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): Map<string, ShadowInfo> {
+  const groups = new Map<string, ScopedInvariant[]>();
+  for (const inv of all) {
+    const key = textKey(inv.text);
+    const g = groups.get(key);
+    if (g) g.push(inv);
+    else groups.set(key, [inv]);
+  }
+  const out = new Map<string, ShadowInfo>();
+  for (const g of groups.values()) {
+    for (const inv of g) out.set(inv.id, g.length > 1 ? shadowInfo(inv, g, plans) : { shadowedBy: [], shadows: [] });
+  }
+  return out;
+}

@@ -1,0 +1,12 @@
+/**
+ * The library API for agent runtimes that embed `agents`: open a store, add,
+ * list, resolve and remove invariants, with the same rules as the CLI.
+ */
+export { InvariantService, toScope, type AddInput, type AddResult, type ListOptions, type ListedInvariant, type EffectiveResult, type ShowResult, type OpenOptions, type ScopeInput } from './service/invariant-service.ts';
+export { resolveEffective, appliesTo, type EffectiveEntry, type ShadowRef } from './core/resolve.ts';
+export { textKey } from './core/normalise.ts';
+export type { Invariant, ScopedInvariant, Scope, ScopeKind, Severity, Plan, Target, StoreConfig, InvariantSource } from './core/model.ts';
+export type { Diagnostic, DiagnosticCode } from './core/diagnostics.ts';
+export { AgentsError, EXIT_CODES, UsageError, CheckFailedError, InvalidStoreError } from './core/errors.ts';
+export { WorkingTreeSource, type TreeSource, type TreeEntry, type ReadResult } from './store/tree-source.ts';
+export { main } from './cli/main.ts';

@@ -1,0 +1,383 @@
+import { CheckFailedError, InvalidStoreError, UsageError } from '../core/errors.ts';
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { classifyPath } from '../core/layout.ts';
+import {
+  SEVERITIES,
+  describeScope,
+  invariantPath,
+  scopeFolder,
+  type Plan,
+  type Scope,
+  type ScopedInvariant,
+  type Severity,
+  type Target,
+} from '../core/model.ts';
+import { MIN_PREFIX, codePointLength, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../core/names.ts';
+import { cleanText, textKey } from '../core/normalise.ts';
+import { MAX_TEXT_LENGTH } from '../core/parse.ts';
+import { resolveEffective, type EffectiveEntry } from '../core/resolve.ts';
+import { formatInvariantFile } from '../core/serialize.ts';
+import { shadowInfo, shadowMap, type ShadowInfo } from '../core/shadow.ts';
+import { discoverStore } from '../store/discover.ts';
+import { emptySnapshot, readAllPlans, readFolders, readStore, type StoreSnapshot } from '../store/read.ts';
+import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
+import { removeFile, withFolderLock, writeFileAtomic } from '../store/write.ts';
+import { defaultDeps, type ServiceDeps } from './deps.ts';
+import { compileFilter, filterByRegex } from './regex.ts';
+
+/** How a caller names a scope: exactly one of these. */
+export type ScopeInput =
+  | { global: true }
+  | { project: string }
+  | { plan: string }
+  | { action: string };
+
+export interface AddInput {
+  scope: ScopeInput | Scope;
+  text: string;
+  severity?: Severity;
+  tags?: string[];
+  rationale?: string;
+}
+
+export interface AddResult {
+  invariant: ScopedInvariant;
+  /** Absolute path of the new file. */
+  file: string;
+  /** Copies at lower precedence that the new invariant hides. */
+  shadows: ScopedInvariant[];
+  /** Copies at higher precedence that hide the new invariant. */
+  shadowedBy: ScopedInvariant[];
+}
+
+export interface ListOptions {
+  scope?: ScopeInput;
+  /** Include inactive invariants. */
+  all?: boolean;
+  /** A regex on the text, smart case. */
+  pattern?: string;
+}
+
+export interface ListedInvariant {
+  invariant: ScopedInvariant;
+  /** Present when the listing holds what is needed to know it. */
+  shadow?: ShadowInfo;
+}
+
+export interface EffectiveResult {
+  target: Target;
+  plan?: Plan;
+  entries: EffectiveEntry[];
+}
+
+export interface ShowResult {
+  invariant: ScopedInvariant;
+  /** Human summary of where the invariant applies. */
+  appliesTo: string;
+  plansTargeting?: string[];
+  shadow: ShadowInfo;
+}
+
+export interface OpenOptions {
+  /** The store folder; found by discovery (SPEC 2) when absent. */
+  store?: string;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  deps?: Partial<ServiceDeps>;
+}
+
+/** Turns a caller's scope flags into a scope, refusing bad names before any path is built. */
+export function toScope(input: ScopeInput | Scope): Scope {
+  if ('kind' in input) return toScope(scopeToInput(input));
+  if ('global' in input) return { kind: 'global' };
+  if ('project' in input) {
+    const problem = nameProblem(input.project, 'project');
+    if (problem) throw new UsageError(problem, 'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$.');
+    return { kind: 'project', project: input.project };
+  }
+  if ('plan' in input) {
+    const problem = ulidProblem(input.plan, 'plan id');
+    if (problem) throw new UsageError(problem, 'Give the plan\'s full ULID; `agents plan list` shows them.');
+    return { kind: 'plan', plan: input.plan };
+  }
+  const ref = parseActionRef(input.action);
+  if (typeof ref === 'string') throw new UsageError(ref, 'Action names match ^[a-z0-9][a-z0-9._-]{0,63}$ on each side of the "/".');
+  return { kind: 'action', ns: ref.ns, name: ref.name };
+}
+
+function scopeToInput(scope: Scope): ScopeInput {
+  switch (scope.kind) {
+    case 'global':
+      return { global: true };
+    case 'project':
+      return { project: scope.project };
+    case 'plan':
+      return { plan: scope.plan };
+    case 'action':
+      return { action: `${scope.ns}/${scope.name}` };
+  }
+}
+
+/** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */
+export function requireValid(snapshot: StoreSnapshot, what: string): void {
+  const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length === 0) return;
+  const first = errors[0]!;
+  const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
+  throw new InvalidStoreError(
+    errors.length === 1 ? `cannot ${what}: ${where} is invalid` : `cannot ${what}: ${errors.length} store files are invalid, first ${where}`,
+    errors,
+  );
+}
+
+function checkTags(tags: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (tag === '' || tag.length > 64 || tag.includes(',')) {
+      throw new UsageError(`tag "${truncate(raw)}" is invalid: tags are 1 to 64 characters without commas`, 'Repeat --tag for several tags: --tag data --tag safety.');
+    }
+    if (!out.includes(tag)) out.push(tag);
+  }
+  return out;
+}
+
+/**
+ * The use cases on invariants (SPEC 1–5): one method each. The CLI, the TUI and
+ * agent runtimes that embed the library all go through it.
+ */
+export class InvariantService {
+  readonly source: TreeSource;
+  readonly deps: ServiceDeps;
+
+  constructor(readonly root: string, deps: Partial<ServiceDeps> = {}, source?: TreeSource) {
+    this.deps = defaultDeps(deps);
+    this.source = source ?? new WorkingTreeSource(root);
+  }
+
+  /** Opens the store named by `store`, or found from `cwd` (SPEC 2). */
+  static open(options: OpenOptions = {}): InvariantService {
+    const root = discoverStore({ store: options.store, env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() });
+    return new InvariantService(root, options.deps);
+  }
+
+  /** Reads one plan's plan.yaml; unknown plans are a usage error. */
+  async readPlan(planId: string): Promise<Plan> {
+    toScope({ plan: planId });
+    const snap = await readFolders(this.source, [`plans/${planId}`]);
+    const plan = snap.plans.get(planId);
+    const planErrors = snap.diagnostics.filter((d) => d.file === `plans/${planId}/plan.yaml`);
+    if (planErrors.length > 0) requireValid({ ...snap, diagnostics: planErrors }, `read plan ${planId}`);
+    if (!plan) {
+      throw new UsageError(`unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`, 'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.');
+    }
+    return plan;
+  }
+
+  /** Finds the invariant an id or a unique prefix (≥ 4 characters) names. */
+  async resolveId(prefix: string): Promise<{ id: string; path: string; scope: Scope }> {
+    const wanted = prefix.toUpperCase();
+    if (wanted.length < MIN_PREFIX || !/^[0-9A-HJKMNP-TV-Z]+$/.test(wanted) || wanted.length > 26) {
+      throw new UsageError(
+        `"${truncate(prefix)}" is not an invariant id or a prefix of one`,
+        `Give the full id or at least ${MIN_PREFIX} of its first characters; \`agents invariant list\` shows ids.`,
+      );
+    }
+    const matches: { id: string; path: string; scope: Scope }[] = [];
+    for (const entry of await this.source.list('', { recursive: true })) {
+      if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
+      const base = entry.path.slice(entry.path.lastIndexOf('/') + 1);
+      if (!base.startsWith(wanted)) continue;
+      const kind = classifyPath(entry.path);
+      if (kind.kind === 'invariant') matches.push({ id: kind.id, path: entry.path, scope: kind.scope });
+    }
+    const exact = matches.filter((m) => m.id === wanted);
+    const found = exact.length > 0 ? exact : matches;
+    if (found.length === 0) {
+      throw new UsageError(`no invariant with id ${isUlid(wanted) ? wanted : `prefix ${wanted}`}`, 'Run `agents invariant list --all` to see the ids.');
+    }
+    if (found.length > 1) {
+      const list = found.map((m) => `  ${m.id}  ${m.path}`).join('\n');
+      throw new UsageError(`id prefix ${wanted} is ambiguous; it matches:\n${list}`, 'Give more characters of the id.', { matches: found.map((m) => m.id) });
+    }
+    return found[0]!;
+  }
+
+  /** The folders whose invariants can shadow, or be shadowed by, one in `scope`. */
+  private async relatedSnapshot(scope: Scope): Promise<StoreSnapshot> {
+    switch (scope.kind) {
+      case 'action':
+        return emptySnapshot();
+      case 'plan': {
+        const plan = await this.readPlan(scope.plan);
+        return readFolders(this.source, ['global', ...(plan.project ? [`projects/${plan.project}`] : [])]);
+      }
+      case 'project': {
+        const snap = await readAllPlans(this.source);
+        const targeting = [...snap.plans.values()].filter((p) => p.project === scope.project).map((p) => `plans/${p.id}`);
+        return readFolders(this.source, ['global', ...targeting], snap);
+      }
+      case 'global':
+        return readStore(this.source);
+    }
+  }
+
+  /**
+   * Adds an invariant. Refuses (exit 1) a text whose key equals one already in
+   * the same scope; the check and the write happen under the scope's lock.
+   */
+  async add(input: AddInput): Promise<AddResult> {
+    const scope = toScope(input.scope);
+    const text = cleanText(input.text);
+    if (text === '') throw new UsageError('the invariant text is empty', 'Give the constraint as the last argument, e.g. "Never delete production data".');
+    const length = codePointLength(text);
+    if (length > MAX_TEXT_LENGTH) throw new UsageError(`the invariant text is ${length} characters long; the limit is ${MAX_TEXT_LENGTH}`, 'Shorten it; put the reasons in --rationale.');
+    const severity = input.severity ?? 'error';
+    if (!SEVERITIES.includes(severity)) throw new UsageError(`severity "${String(severity)}" is not one of ${SEVERITIES.join(', ')}`);
+    const tags = checkTags(input.tags ?? []);
+    const rationale = input.rationale?.trim() || undefined;
+    if (scope.kind === 'plan') await this.readPlan(scope.plan);
+    const author = await this.deps.author(this.root);
+    const folder = scopeFolder(scope);
+    const key = textKey(text);
+
+    const invariant = await withFolderLock(
+      this.root,
+      folder,
+      async () => {
+        const here = await readFolders(this.source, [folder]);
+        requireValid(here, `add to ${describeScope(scope)}`);
+        const dup = here.invariants.find((i) => textKey(i.text) === key);
+        if (dup) {
+          throw new CheckFailedError(
+            `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+            `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+            { existing_id: dup.id, path: dup.path },
+          );
+        }
+        const id = this.deps.newId();
+        const inv: ScopedInvariant = {
+          id,
+          text,
+          severity,
+          active: true,
+          tags,
+          created_at: this.deps.clock().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+          scope,
+          path: invariantPath(scope, id),
+        };
+        if (rationale !== undefined) inv.rationale = rationale;
+        if (author !== undefined) inv.created_by = author;
+        if (scope.kind === 'plan') inv.source = { kind: 'plan' };
+        writeFileAtomic(this.root, inv.path, formatInvariantFile(inv.path, inv));
+        return inv;
+      },
+      { onStale: this.deps.notice },
+    );
+
+    // Notes of what the new copy shadows or is shadowed by: best effort over readable files.
+    const related = await this.relatedSnapshot(scope);
+    const plans = related.plans;
+    if (scope.kind === 'plan' && !plans.has(scope.plan)) plans.set(scope.plan, await this.readPlan(scope.plan));
+    const info = shadowInfo(invariant, related.invariants, plans);
+    return { invariant, file: `${this.root}/${invariant.path}`, shadows: info.shadows, shadowedBy: info.shadowedBy };
+  }
+
+  /** Invariants of one scope, or of the whole store; active ones unless `all`. */
+  async list(options: ListOptions = {}): Promise<ListedInvariant[]> {
+    const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
+    const scope = options.scope ? toScope(options.scope) : undefined;
+    if (scope?.kind === 'plan') await this.readPlan(scope.plan);
+    const snap = scope ? await readFolders(this.source, [scopeFolder(scope)]) : await readStore(this.source);
+    requireValid(snap, 'list invariants');
+    let items = snap.invariants.filter((i) => options.all || i.active);
+    if (re) items = filterByRegex(items, re);
+    items.sort(byScopeThenId);
+    const shadows = scope ? undefined : shadowMap(snap.invariants, snap.plans);
+    return items.map((invariant) => {
+      const listed: ListedInvariant = { invariant };
+      const s = shadows?.get(invariant.id);
+      if (s) listed.shadow = s;
+      return listed;
+    });
+  }
+
+  /** The effective set of a project or a plan (SPEC 5), reading only the folders it needs. */
+  async effective(target: { project: string } | { plan: string }, options: { pattern?: string } = {}): Promise<EffectiveResult> {
+    const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
+    let resolvedTarget: Target;
+    let plan: Plan | undefined;
+    let folders: string[];
+    if ('plan' in target) {
+      plan = await this.readPlan(target.plan);
+      resolvedTarget = { kind: 'plan', plan: plan.id, ...(plan.project ? { project: plan.project } : {}) };
+      folders = [`plans/${plan.id}`, ...(plan.project ? [`projects/${plan.project}`] : []), 'global'];
+    } else {
+      const scope = toScope({ project: target.project });
+      if (scope.kind !== 'project') throw new Error('unreachable');
+      resolvedTarget = { kind: 'project', project: scope.project };
+      folders = [`projects/${scope.project}`, 'global'];
+    }
+    const snap = await readFolders(this.source, folders);
+    requireValid(snap, 'resolve the effective set');
+    let entries = resolveEffective(resolvedTarget, snap.invariants);
+    if (re) {
+      const keep = new Set(filterByRegex(entries.map((e) => e.invariant), re));
+      entries = entries.filter((e) => keep.has(e.invariant));
+    }
+    const result: EffectiveResult = { target: resolvedTarget, entries };
+    if (plan) result.plan = plan;
+    return result;
+  }
+
+  /** Everything about one invariant, with where it applies and what it shadows. */
+  async show(idOrPrefix: string): Promise<ShowResult> {
+    const found = await this.resolveId(idOrPrefix);
+    const snap = await readStore(this.source);
+    const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
+    if (!inv) {
+      requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `show ${found.id}`);
+      throw new Error(`invariant ${found.id} was listed but not read`);
+    }
+    const info = shadowInfo(inv, snap.invariants, snap.plans);
+    const result: ShowResult = { invariant: inv, appliesTo: '', shadow: info };
+    switch (inv.scope.kind) {
+      case 'global':
+        result.appliesTo = 'every project and every plan';
+        break;
+      case 'project': {
+        const project = inv.scope.project;
+        result.plansTargeting = [...snap.plans.values()].filter((p) => p.project === project).map((p) => p.id).sort();
+        result.appliesTo = `project ${project} and the ${result.plansTargeting.length} plan(s) targeting it`;
+        break;
+      }
+      case 'plan':
+        result.appliesTo = `plan ${inv.scope.plan} only`;
+        break;
+      case 'action':
+        result.appliesTo = `no target directly; promoted into each plan created with \`agents plan use ${inv.scope.ns}/${inv.scope.name}\``;
+        break;
+    }
+    if (!inv.active) result.appliesTo = `nothing while inactive (would apply to ${result.appliesTo})`;
+    return result;
+  }
+
+  /** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
+  async remove(idOrPrefix: string): Promise<{ id: string; path: string; scope: Scope }> {
+    const found = await this.resolveId(idOrPrefix);
+    await withFolderLock(this.root, scopeFolder(found.scope), () => removeFile(this.root, found.path), { onStale: this.deps.notice });
+    return found;
+  }
+}
+
+function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
+  const order = ['global', 'project', 'action', 'plan'];
+  const d = order.indexOf(a.scope.kind) - order.indexOf(b.scope.kind);
+  if (d !== 0) return d;
+  const fa = scopeFolder(a.scope);
+  const fb = scopeFolder(b.scope);
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+export type { Diagnostic };

@@ -1,0 +1,45 @@
+import { runInNewContext } from 'node:vm';
+import { UsageError } from '../core/errors.ts';
+
+/** Longest pattern accepted from a user. */
+export const MAX_PATTERN_LENGTH = 1000;
+/** Time allowed for one filter run over a whole store. */
+export const REGEX_TIME_LIMIT_MS = 2000;
+
+/**
+ * Compiles a user's pattern with smart case (as ripgrep): case-insensitive
+ * unless the pattern holds an upper-case letter.
+ */
+export function compileFilter(pattern: string): RegExp {
+  if (pattern.length > MAX_PATTERN_LENGTH) {
+    throw new UsageError(`regex is ${pattern.length} characters long; the limit is ${MAX_PATTERN_LENGTH}`, 'Use a shorter pattern.');
+  }
+  const flags = /\p{Lu}/u.test(pattern.replace(/\\[pP]\{[^}]*\}|\\./g, '')) ? 'u' : 'iu';
+  try {
+    return new RegExp(pattern, flags);
+  } catch (error) {
+    const why = (error as Error).message.replace(/^Invalid regular expression: /, '');
+    throw new UsageError(`invalid regex "${pattern}": ${why}`, 'Fix the pattern (JavaScript syntax), or quote it for your shell.');
+  }
+}
+
+/**
+ * The items whose text matches, with a time guard: a pathological pattern
+ * (catastrophic backtracking) stops with a clear error instead of hanging.
+ */
+export function filterByRegex<T extends { text: string }>(items: readonly T[], re: RegExp): T[] {
+  const texts = items.map((i) => i.text);
+  let hits: boolean[];
+  try {
+    hits = runInNewContext('texts.map((t) => re.test(t))', { texts, re }, { timeout: REGEX_TIME_LIMIT_MS }) as boolean[];
+  } catch (error) {
+    if ((error as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
+      throw new UsageError(
+        `regex "${re.source}" took more than ${REGEX_TIME_LIMIT_MS / 1000} s over ${items.length} texts and was stopped`,
+        'Simplify the pattern: nested repetition such as (a+)+ backtracks without end.',
+      );
+    }
+    throw error;
+  }
+  return items.filter((_, i) => hits[i]);
+}

@@ -1,0 +1,63 @@
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { UsageError } from '../core/errors.ts';
+
+export const DEFAULT_STORE_DIR = '.agents';
+
+export interface DiscoverOptions {
+  /** `--store DIR`. */
+  store?: string;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+function isDir(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Finds the store (SPEC 2): `--store DIR`, else `AGENTS_STORE`, else the first
+ * folder holding `.agents/` walking up from the current directory, stopping
+ * at the git top level or the file-system root.
+ */
+export function discoverStore(options: DiscoverOptions): string {
+  const explicit = options.store ?? (options.env.AGENTS_STORE || undefined);
+  if (explicit !== undefined) {
+    const root = resolve(options.cwd, explicit);
+    if (!isDir(root)) {
+      const from = options.store !== undefined ? '--store' : 'AGENTS_STORE';
+      throw new UsageError(`no store at ${root} (from ${from})`, `Check the path, or create a store there with \`agents init --store ${explicit}\`.`);
+    }
+    return root;
+  }
+  let dir = resolve(options.cwd);
+  for (;;) {
+    const candidate = join(dir, DEFAULT_STORE_DIR);
+    if (isDir(candidate)) return candidate;
+    if (existsSync(join(dir, '.git'))) break;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  throw new UsageError(
+    `no store found: no ${DEFAULT_STORE_DIR}/ folder in ${resolve(options.cwd)} or above it`,
+    'Run `agents init` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.',
+  );
+}
+
+/** Where `agents init` creates the store: --store, AGENTS_STORE, else .agents/ at the git top level or here. */
+export function initTarget(options: DiscoverOptions): string {
+  const explicit = options.store ?? (options.env.AGENTS_STORE || undefined);
+  if (explicit !== undefined) return resolve(options.cwd, explicit);
+  let dir = resolve(options.cwd);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return join(dir, DEFAULT_STORE_DIR);
+    const parent = dirname(dir);
+    if (parent === dir) return join(resolve(options.cwd), DEFAULT_STORE_DIR);
+    dir = parent;
+  }
+}

@@ -1,0 +1,110 @@
+import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
+import { join } from 'node:path';
+import { MAX_FILE_BYTES } from '../core/parse.ts';
+
+export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
+
+export interface TreeEntry {
+  /** Store-relative, forward slashes. */
+  path: string;
+  type: EntryType;
+}
+
+export type ReadResult =
+  | { ok: true; bytes: Uint8Array }
+  | { ok: false; code: 'file-too-large' | 'file-unreadable' | 'not-a-file' | 'symlink' | 'missing'; message: string };
+
+/**
+ * A tree of store files: the working directory, the git index or a revision
+ * (SPEC 8). Validation, resolution and diff read through this one seam.
+ * Symlinks are reported as such and never followed.
+ */
+export interface TreeSource {
+  /** For messages: "working tree", "index", "revision abc1234". */
+  readonly description: string;
+  /** Entries below `dir` ("" for the store root), sorted by path; a missing folder gives []. */
+  list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]>;
+  /** The contents of files, read as one batch. */
+  read(paths: readonly string[]): Promise<Map<string, ReadResult>>;
+}
+
+function entryType(d: Dirent): EntryType {
+  if (d.isSymbolicLink()) return 'symlink';
+  if (d.isDirectory()) return 'dir';
+  if (d.isFile()) return 'file';
+  return 'other';
+}
+
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** The store as it is on disk. Synchronous fs calls: faster than async on few cores. */
+export class WorkingTreeSource implements TreeSource {
+  readonly description = 'working tree';
+
+  constructor(readonly root: string) {}
+
+  async list(dir: string, options: { recursive?: boolean } = {}): Promise<TreeEntry[]> {
+    const out: TreeEntry[] = [];
+    this.walk(dir, options.recursive ?? true, out);
+    return out;
+  }
+
+  private walk(dir: string, recursive: boolean, out: TreeEntry[]): void {
+    let dirents: Dirent[];
+    try {
+      dirents = readdirSync(dir === '' ? this.root : join(this.root, dir), { withFileTypes: true });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      throw error;
+    }
+    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const d of dirents) {
+      const path = dir === '' ? d.name : `${dir}/${d.name}`;
+      const type = entryType(d);
+      out.push({ path, type });
+      if (type === 'dir' && recursive) this.walk(path, true, out);
+    }
+  }
+
+  async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
+    const out = new Map<string, ReadResult>();
+    for (const p of paths) out.set(p, this.readOne(p));
+    return out;
+  }
+
+  readOne(rel: string): ReadResult {
+    let fd: number;
+    try {
+      fd = openSync(join(this.root, rel), constants.O_RDONLY | NOFOLLOW);
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      if (e.code === 'ELOOP') return { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' };
+      if (e.code === 'EISDIR') return { ok: false, code: 'not-a-file', message: 'is a folder, not a file' };
+      if (e.code === 'ENOENT') return { ok: false, code: 'missing', message: 'does not exist' };
+      return { ok: false, code: 'file-unreadable', message: `cannot be read (${e.code ?? e.message})` };
+    }
+    try {
+      const st = fstatSync(fd);
+      if (st.isDirectory()) return { ok: false, code: 'not-a-file', message: 'is a folder, not a file' };
+      if (!st.isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
+      if (st.size > MAX_FILE_BYTES) {
+        return { ok: false, code: 'file-too-large', message: `is ${st.size} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` };
+      }
+      const buf = Buffer.allocUnsafe(st.size);
+      let off = 0;
+      while (off < st.size) {
+        const n = readSync(fd, buf, off, st.size - off, off);
+        if (n === 0) break;
+        off += n;
+      }
+      return { ok: true, bytes: off === st.size ? buf : buf.subarray(0, off) };
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      if (e.code === 'EISDIR') return { ok: false, code: 'not-a-file', message: 'is a folder, not a file' };
+      return { ok: false, code: 'file-unreadable', message: `cannot be read (${e.code ?? e.message})` };
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
