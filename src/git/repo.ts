@@ -1,0 +1,111 @@
+import { simpleGit, type SimpleGit } from 'simple-git';
+
+/** A git object listed in a tree or the index. */
+export interface GitEntry {
+  /** Repository-relative path. */
+  path: string;
+  mode: string;
+  sha: string;
+}
+
+/** A git failure the user can act on (not a repository, an unknown revision). */
+export class GitError extends Error {
+  constructor(message: string, readonly kind: 'not-a-repo' | 'bad-revision' | 'failed') {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+function git(cwd: string, input?: Buffer | string): SimpleGit {
+  return simpleGit({ baseDir: cwd, ...(input !== undefined ? { input: () => input } : {}) });
+}
+
+function message(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).trim();
+}
+
+/** The working tree's top folder, or a GitError when `cwd` is not in a repository. */
+export async function topLevel(cwd: string): Promise<string> {
+  try {
+    return (await git(cwd).revparse(['--show-toplevel'])).trim();
+  } catch (error) {
+    throw new GitError(`not a git repository: ${cwd} (${message(error)})`, 'not-a-repo');
+  }
+}
+
+/** The commit a revision names, or a GitError saying it is missing. */
+export async function resolveCommit(cwd: string, rev: string): Promise<string> {
+  if (rev.startsWith('-')) throw new GitError(`revision "${rev}" may not start with "-"`, 'bad-revision');
+  try {
+    return (await git(cwd).raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`])).trim() || missing(rev);
+  } catch {
+    return missing(rev);
+  }
+}
+
+function missing(rev: string): never {
+  throw new GitError(`revision ${rev} is not in this repository (a shallow clone may lack it; fetch it first)`, 'bad-revision');
+}
+
+function parseZ(out: string, parse: (record: string) => GitEntry | undefined): GitEntry[] {
+  const entries: GitEntry[] = [];
+  for (const record of out.split('\0')) {
+    if (record === '') continue;
+    const e = parse(record);
+    if (e) entries.push(e);
+  }
+  return entries;
+}
+
+/** Every blob under `prefix` at a commit: one `git ls-tree` process. */
+export async function lsTree(cwd: string, commit: string, prefix: string): Promise<GitEntry[]> {
+  const out = await git(cwd).raw(['ls-tree', '-r', '-z', '--full-tree', commit, '--', prefix === '' ? '.' : prefix]);
+  // "<mode> SP <type> SP <sha> TAB <path>"
+  return parseZ(out, (record) => {
+    const tab = record.indexOf('\t');
+    const [mode, , sha] = record.slice(0, tab).split(' ');
+    return mode && sha ? { mode, sha, path: record.slice(tab + 1) } : undefined;
+  });
+}
+
+/** Every entry of the index under `prefix` (stage 0, or the first conflicting stage): one `git ls-files` process. */
+export async function lsIndex(cwd: string, prefix: string): Promise<GitEntry[]> {
+  const top = await topLevel(cwd);
+  const out = await git(top).raw(['ls-files', '-s', '-z', '--full-name', '--', prefix === '' ? '.' : prefix]);
+  // "<mode> SP <sha> SP <stage> TAB <path>"
+  const seen = new Set<string>();
+  return parseZ(out, (record) => {
+    const tab = record.indexOf('\t');
+    const [mode, sha] = record.slice(0, tab).split(' ');
+    const path = record.slice(tab + 1);
+    if (!mode || !sha || seen.has(path)) return undefined;
+    seen.add(path);
+    return { mode, sha, path };
+  });
+}
+
+/**
+ * The contents of many blobs from ONE `git cat-file --batch` process (SPEC 8),
+ * never a process per file. Keys are the requested object names.
+ */
+export async function catFileBatch(cwd: string, objects: readonly string[]): Promise<Map<string, Buffer | null>> {
+  const result = new Map<string, Buffer | null>();
+  const unique = [...new Set(objects)];
+  if (unique.length === 0) return result;
+  const out = await git(cwd, `${unique.join('\n')}\n`).binaryCatFile(['--batch']);
+  let pos = 0;
+  for (const name of unique) {
+    const nl = out.indexOf(0x0a, pos);
+    if (nl < 0) throw new GitError('git cat-file --batch ended early', 'failed');
+    const header = out.toString('utf8', pos, nl);
+    pos = nl + 1;
+    if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+      result.set(name, null);
+      continue;
+    }
+    const size = Number(header.slice(header.lastIndexOf(' ') + 1));
+    result.set(name, out.subarray(pos, pos + size));
+    pos += size + 1;
+  }
+  return result;
+}

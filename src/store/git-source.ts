@@ -1,0 +1,93 @@
+import { relative, sep } from 'node:path';
+import { MAX_FILE_BYTES } from '../core/parse.ts';
+import { catFileBatch, lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
+import type { ReadResult, TreeEntry, TreeSource } from './tree-source.ts';
+
+type Where = { kind: 'index' } | { kind: 'revision'; rev: string };
+
+/**
+ * The store as git holds it: in the index (`--staged`) or at a revision.
+ * One `ls-files`/`ls-tree` lists it, one `cat-file --batch` reads it.
+ */
+export class GitTreeSource implements TreeSource {
+  readonly description: string;
+  private listing: Promise<{ entries: Map<string, GitEntry>; dirs: Set<string> }> | undefined;
+  private prefix = '';
+  private top = '';
+
+  private constructor(readonly root: string, private readonly where: Where, private readonly commit?: string) {
+    this.description = where.kind === 'index' ? 'index' : `revision ${where.rev}`;
+  }
+
+  static async index(storeRoot: string): Promise<GitTreeSource> {
+    return new GitTreeSource(storeRoot, { kind: 'index' }).init();
+  }
+
+  static async revision(storeRoot: string, rev: string): Promise<GitTreeSource> {
+    const top = await topLevel(storeRoot);
+    const commit = await resolveCommit(top, rev);
+    return new GitTreeSource(storeRoot, { kind: 'revision', rev }, commit).init(top);
+  }
+
+  private async init(top?: string): Promise<this> {
+    this.top = top ?? (await topLevel(this.root));
+    this.prefix = relative(this.top, this.root).split(sep).join('/');
+    return this;
+  }
+
+  /** The commit this source reads, for revisions. */
+  get commitId(): string | undefined {
+    return this.commit;
+  }
+
+  private load() {
+    this.listing ??= (async () => {
+      const raw = this.where.kind === 'index' ? await lsIndex(this.top, this.prefix) : await lsTree(this.top, this.commit!, this.prefix);
+      const entries = new Map<string, GitEntry>();
+      const dirs = new Set<string>();
+      const cut = this.prefix === '' ? 0 : this.prefix.length + 1;
+      for (const e of raw) {
+        const rel = e.path.slice(cut);
+        entries.set(rel, e);
+        for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) dirs.add(rel.slice(0, i));
+      }
+      return { entries, dirs };
+    })();
+    return this.listing;
+  }
+
+  async list(dir: string, options: { recursive?: boolean } = {}): Promise<TreeEntry[]> {
+    const { entries, dirs } = await this.load();
+    const recursive = options.recursive ?? true;
+    const base = dir === '' ? '' : `${dir}/`;
+    const out: TreeEntry[] = [];
+    const within = (p: string) => p.startsWith(base) && (recursive || !p.slice(base.length).includes('/'));
+    for (const d of dirs) if (within(d)) out.push({ path: d, type: 'dir' });
+    for (const [p, e] of entries) {
+      if (!within(p)) continue;
+      out.push({ path: p, type: e.mode === '120000' ? 'symlink' : e.mode.startsWith('100') ? 'file' : 'other' });
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
+    const { entries } = await this.load();
+    const out = new Map<string, ReadResult>();
+    const wanted: string[] = [];
+    for (const p of paths) {
+      const e = entries.get(p);
+      if (!e) out.set(p, { ok: false, code: 'missing', message: `is not in the ${this.description}` });
+      else if (e.mode === '120000') out.set(p, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
+      else if (!e.mode.startsWith('100')) out.set(p, { ok: false, code: 'not-a-file', message: 'is not a regular file' });
+      else wanted.push(p);
+    }
+    const blobs = await catFileBatch(this.top, wanted.map((p) => entries.get(p)!.sha));
+    for (const p of wanted) {
+      const bytes = blobs.get(entries.get(p)!.sha);
+      if (!bytes) out.set(p, { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` });
+      else if (bytes.byteLength > MAX_FILE_BYTES) out.set(p, { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
+      else out.set(p, { ok: true, bytes });
+    }
+    return out;
+  }
+}
