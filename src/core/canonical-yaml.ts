@@ -13,14 +13,40 @@
  * A differential test over generated and fuzzed documents holds it to that.
  */
 
-/** Characters that send a file to the full parser: controls (tab, CR included), C1, line/paragraph separators, BOM, non-characters. */
-const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
-const KEY = /^[a-z_][a-z0-9_]{0,63}$/;
 /** Plain scalars the core schema reads as numbers (yaml's int, octal, hex, float, exp, inf and nan forms). */
 const NUMBER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const NULL_OR_BOOL = /^(?:~|null|Null|NULL|True|TRUE|False|FALSE)$/;
 /** Characters that may not start a plain scalar here (indicators, quotes, space). */
-const PLAIN_FIRST = new Set([...'-?:,[]{}#&*!|>\'"%@` ']);
+const PLAIN_FIRST = '-?:,[]{}#&*!|>\'"%@` ';
 const SIMPLE_ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
+
+/**
+ * Whether the text holds a character that sends a file to the full parser:
+ * controls (tab and CR included), C1 controls, the line and paragraph
+ * separators, a byte-order mark, non-characters.
+ */
+function hasUnusual(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c < 0x20) {
+      if (c !== 0x0a) return true;
+    } else if (c >= 0x7f && (c <= 0x9f || c === 0x2028 || c === 0x2029 || c === 0xfeff || c === 0xfffe || c === 0xffff)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** A plain key: [a-z_][a-z0-9_]*, at most 64 characters, not one the core schema reads as null or a boolean. */
+function isPlainKey(s: string): boolean {
+  if (s.length === 0 || s.length > 64) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const lower = c >= 0x61 && c <= 0x7a;
+    if (!(lower || c === 0x5f || (i > 0 && c >= 0x30 && c <= 0x39))) return false;
+  }
+  return s !== 'null' && s !== 'true' && s !== 'false' && s !== '__proto__';
+}
 
 type Scalar = string | boolean;
 const NOT = Symbol('not canonical');
@@ -30,12 +56,14 @@ function scalar(text: string): Scalar | typeof NOT {
   const first = text[0]!;
   if (first === '"') return doubleQuoted(text);
   if (first === "'") return singleQuoted(text);
-  if (PLAIN_FIRST.has(first)) return NOT;
+  if (PLAIN_FIRST.includes(first)) return NOT;
   if (text.includes(' #') || text.includes(': ') || text.endsWith(':') || text.endsWith(' ')) return NOT;
   if (text === 'true') return true;
   if (text === 'false') return false;
   // Other spellings of booleans, null and numbers: leave them to yaml.
-  if (/^(?:~|null|Null|NULL|True|TRUE|False|FALSE)$/.test(text) || NUMBER.test(text)) return NOT;
+  const c = text.charCodeAt(0);
+  if (((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) && NUMBER.test(text)) return NOT;
+  if ('~nNtTfF'.includes(first) && NULL_OR_BOOL.test(text)) return NOT;
   return text;
 }
 
@@ -86,7 +114,7 @@ function keyLine(line: string): { key: string; rest: string | undefined } | unde
   const colon = line.indexOf(':');
   if (colon <= 0) return undefined;
   const key = line.slice(0, colon);
-  if (!KEY.test(key) || key === 'null' || key === 'true' || key === 'false' || key === '__proto__') return undefined;
+  if (!isPlainKey(key)) return undefined;
   if (colon === line.length - 1) return { key, rest: undefined };
   if (line[colon + 1] !== ' ') return undefined;
   return { key, rest: line.slice(colon + 2) };
@@ -97,7 +125,7 @@ function keyLine(line: string): { key: string; rest: string | undefined } | unde
  * give it; `undefined` when the document is anything else.
  */
 export function parseCanonicalYaml(source: string): Record<string, unknown> | undefined {
-  if (UNUSUAL.test(source)) return undefined;
+  if (hasUnusual(source)) return undefined;
   const lines = source.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const out: Record<string, unknown> = {};

@@ -70,31 +70,31 @@ export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
   // The shape the tool writes is read without building a YAML syntax tree; the
   // tree (and its positions) is built only if a diagnostic needs it.
   const fast = parseCanonicalYaml(source);
-  if (fast !== undefined) return { value: lazyYamlFile(file, source, fast), diagnostics: [] };
+  if (fast !== undefined) return { value: new LazyYamlFile(file, source, fast), diagnostics: [] };
   return parseFullYaml(file, source);
 }
 
 /** A file read by the fast path: `doc` and `lines` come from `yaml` on first use. */
-function lazyYamlFile(file: string, source: string, data: unknown): YamlFile {
-  let full: YamlFile | undefined;
-  const load = (): YamlFile => {
-    if (!full) {
-      full = parseFullYaml(file, source).value;
-      if (!full) throw new Error(`${file}: the fast YAML path accepted a document that yaml refuses`);
+class LazyYamlFile implements YamlFile {
+  #full: YamlFile | undefined;
+
+  constructor(readonly file: string, readonly source: string, readonly data: unknown) {}
+
+  #load(): YamlFile {
+    if (!this.#full) {
+      this.#full = parseFullYaml(this.file, this.source).value;
+      if (!this.#full) throw new Error(`${this.file}: the fast YAML path accepted a document that yaml refuses`);
     }
-    return full;
-  };
-  return {
-    file,
-    source,
-    data,
-    get doc() {
-      return load().doc;
-    },
-    get lines() {
-      return load().lines;
-    },
-  };
+    return this.#full;
+  }
+
+  get doc(): Document.Parsed {
+    return this.#load().doc;
+  }
+
+  get lines(): LineCounter {
+    return this.#load().lines;
+  }
 }
 
 function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
