@@ -1,13 +1,14 @@
 /**
  * A fast reader for the plain shape of YAML the tool itself writes (and most
  * people write by hand): a top-level map of `key: scalar` lines, with block
- * sequences or one level of nested map under a `key:` line, full-line
- * comments and blank lines. Scalars are plain, 'single-quoted' or
- * "double-quoted" on one line.
+ * sequences (of scalars, or of one-level maps) or one level of nested map
+ * under a `key:` line, full-line comments and blank lines. Scalars are plain,
+ * 'single-quoted' or "double-quoted" on one line; `true`, `false`, `null`
+ * and small integers are read as yaml reads them.
  *
  * It answers only when it is sure to give exactly what `yaml` (YAML 1.2 core
  * schema) gives; on anything else — tabs, CR, flow collections, block
- * scalars, anchors, tags, numbers, null, multi-line scalars, odd indentation,
+ * scalars, anchors, tags, other numbers and spellings, multi-line scalars, odd indentation,
  * duplicate keys, unusual characters — it returns `undefined` and the caller
  * uses `yaml`, which also produces every diagnostic with its position.
  * A differential test over generated and fuzzed documents holds it to that.
@@ -48,7 +49,9 @@ function isPlainKey(s: string): boolean {
   return s !== 'null' && s !== 'true' && s !== 'false' && s !== '__proto__';
 }
 
-type Scalar = string | boolean;
+type Scalar = string | boolean | number | null;
+/** Integers written the one way yaml writes them, small enough to be exact. */
+const PLAIN_INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
 const NOT = Symbol('not canonical');
 
 function scalar(text: string): Scalar | typeof NOT {
@@ -60,9 +63,10 @@ function scalar(text: string): Scalar | typeof NOT {
   if (text.includes(' #') || text.includes(': ') || text.endsWith(':') || text.endsWith(' ')) return NOT;
   if (text === 'true') return true;
   if (text === 'false') return false;
+  if (text === 'null') return null;
   // Other spellings of booleans, null and numbers: leave them to yaml.
   const c = text.charCodeAt(0);
-  if (((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) && NUMBER.test(text)) return NOT;
+  if (((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) && NUMBER.test(text)) return PLAIN_INT.test(text) ? Number(text) : NOT;
   if ('~nNtTfF'.includes(first) && NULL_OR_BOOL.test(text)) return NOT;
   return text;
 }
@@ -147,11 +151,30 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
     if (next === undefined) return undefined;
     if (next.startsWith('- ') || next.startsWith('  - ')) {
       const prefix = next.startsWith('- ') ? '- ' : '  - ';
-      const items: Scalar[] = [];
+      const more = ' '.repeat(prefix.length);
+      const items: unknown[] = [];
       while (i + 1 < lines.length && lines[i + 1]!.startsWith(prefix)) {
-        const v = scalar(lines[++i]!.slice(prefix.length));
-        if (v === NOT) return undefined;
-        items.push(v);
+        const text = lines[++i]!.slice(prefix.length);
+        const first = keyLine(text);
+        if (!first) {
+          const v = scalar(text);
+          if (v === NOT) return undefined;
+          items.push(v);
+          continue;
+        }
+        // `- key: value` and more `key: value` lines under it: a map item.
+        const map: Record<string, unknown> = {};
+        for (let kv2: typeof first | undefined = first; ; ) {
+          if (kv2.rest === undefined || Object.hasOwn(map, kv2.key)) return undefined;
+          const v = scalar(kv2.rest);
+          if (v === NOT) return undefined;
+          map[kv2.key] = v;
+          const following = lines[i + 1];
+          if (following === undefined || !following.startsWith(more) || following[more.length] === ' ' || following[more.length] === '-') break;
+          kv2 = keyLine(lines[++i]!.slice(more.length));
+          if (!kv2) return undefined;
+        }
+        items.push(map);
       }
       out[kv.key] = items;
     } else if (next.startsWith('  ') && next[2] !== ' ' && next[2] !== '-') {

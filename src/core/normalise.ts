@@ -3,8 +3,12 @@
  * runs of white space folded to one space, lower-cased. Two texts with equal
  * keys are the same constraint.
  */
+const ASCII = /^[\x00-\x7f]*$/;
+
 export function textKey(text: string): string {
-  return text.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLowerCase();
+  // ASCII is its own NFKC form: skip the (costly) normalisation for it.
+  const normal = ASCII.test(text) ? text : text.normalize('NFKC');
+  return normal.trim().replace(/\s+/gu, ' ').toLowerCase();
 }
 
 /** Trims text as writers store it; inner white space is kept as the author wrote it. */
