@@ -22,32 +22,11 @@ const PLAIN_FIRST = '-?:,[]{}#&*!|>\'"%@` ';
 const SIMPLE_ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
 
 /**
- * Whether the text holds a character that sends a file to the full parser:
- * controls (tab and CR included), C1 controls, the line and paragraph
- * separators, a byte-order mark, non-characters.
+ * A character that sends a file to the full parser: controls (tab and CR
+ * included), C1 controls, the line and paragraph separators, a byte-order
+ * mark, non-characters. (One regular expression scan is faster than a loop.)
  */
-function hasUnusual(source: string): boolean {
-  for (let i = 0; i < source.length; i++) {
-    const c = source.charCodeAt(i);
-    if (c < 0x20) {
-      if (c !== 0x0a) return true;
-    } else if (c >= 0x7f && (c <= 0x9f || c === 0x2028 || c === 0x2029 || c === 0xfeff || c === 0xfffe || c === 0xffff)) {
-      return true;
-    }
-  }
-  return false;
-}
-
-/** A plain key: [a-z_][a-z0-9_]*, at most 64 characters, not one the core schema reads as null or a boolean. */
-function isPlainKey(s: string): boolean {
-  if (s.length === 0 || s.length > 64) return false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const lower = c >= 0x61 && c <= 0x7a;
-    if (!(lower || c === 0x5f || (i > 0 && c >= 0x30 && c <= 0x39))) return false;
-  }
-  return s !== 'null' && s !== 'true' && s !== 'false' && s !== '__proto__';
-}
+const UNUSUAL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
 
 type Scalar = string | boolean | number | null;
 /** Integers written the one way yaml writes them, small enough to be exact. */
@@ -81,6 +60,8 @@ function singleQuoted(text: string): string | typeof NOT {
 
 function doubleQuoted(text: string): string | typeof NOT {
   if (text.length < 2 || !text.endsWith('"')) return NOT;
+  const inner = text.slice(1, -1);
+  if (!inner.includes('\\')) return inner.includes('"') ? NOT : inner;
   let out = '';
   const end = text.length - 1;
   for (let i = 1; i < end; i++) {
@@ -113,15 +94,44 @@ function doubleQuoted(text: string): string | typeof NOT {
   return out;
 }
 
-/** `key: rest` on one line; undefined when the line is not one. */
-function keyLine(line: string): { key: string; rest: string | undefined } | undefined {
-  const colon = line.indexOf(':');
-  if (colon <= 0) return undefined;
-  const key = line.slice(0, colon);
-  if (!isPlainKey(key)) return undefined;
-  if (colon === line.length - 1) return { key, rest: undefined };
-  if (line[colon + 1] !== ' ') return undefined;
-  return { key, rest: line.slice(colon + 2) };
+/**
+ * The end of a plain key starting at `start` of `line`: the index of its ":",
+ * which ends the line or is followed by a space; -1 when there is no such key.
+ */
+function keyEnd(line: string, start: number): number {
+  const colon = line.indexOf(':', start);
+  if (colon <= start || colon - start > 64) return -1;
+  for (let i = start; i < colon; i++) {
+    const c = line.charCodeAt(i);
+    if (!((c >= 0x61 && c <= 0x7a) || c === 0x5f || (i > start && c >= 0x30 && c <= 0x39))) return -1;
+  }
+  if (colon + 1 < line.length && line.charCodeAt(colon + 1) !== 0x20) return -1;
+  return colon;
+}
+
+/** A key that yaml would not read as a plain string key, or that JavaScript objects treat specially. */
+function reservedKey(key: string): boolean {
+  return key === 'null' || key === 'true' || key === 'false' || key === '__proto__';
+}
+
+/**
+ * Reads `key: scalar` lines starting at `lines[i]` with `indent` leading
+ * characters into `map`; returns the index of the last line read, or -1.
+ */
+function readMapLines(lines: readonly string[], i: number, indent: number, map: Record<string, unknown>, continues: (line: string) => boolean): number {
+  for (;;) {
+    const line = lines[i]!;
+    const colon = keyEnd(line, indent);
+    if (colon < 0 || colon === line.length - 1) return -1;
+    const key = line.slice(indent, colon);
+    if (reservedKey(key) || Object.hasOwn(map, key)) return -1;
+    const v = scalar(line.slice(colon + 2));
+    if (v === NOT) return -1;
+    map[key] = v;
+    const following = lines[i + 1];
+    if (following === undefined || !continues(following)) return i;
+    i++;
+  }
 }
 
 /**
@@ -129,64 +139,57 @@ function keyLine(line: string): { key: string; rest: string | undefined } | unde
  * give it; `undefined` when the document is anything else.
  */
 export function parseCanonicalYaml(source: string): Record<string, unknown> | undefined {
-  if (hasUnusual(source)) return undefined;
+  if (UNUSUAL.test(source)) return undefined;
   const lines = source.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
   const out: Record<string, unknown> = {};
   let keys = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line === '' || line[0] === '#') continue;
-    const kv = keyLine(line);
-    if (!kv || Object.hasOwn(out, kv.key)) return undefined;
+    if (line === '' || line.charCodeAt(0) === 0x23) continue;
+    const colon = keyEnd(line, 0);
+    if (colon < 0) return undefined;
+    const key = line.slice(0, colon);
+    if (reservedKey(key) || Object.hasOwn(out, key)) return undefined;
     keys++;
-    if (kv.rest !== undefined) {
-      const v = scalar(kv.rest);
+    if (colon < line.length - 1) {
+      const v = scalar(line.slice(colon + 2));
       if (v === NOT) return undefined;
-      out[kv.key] = v;
+      out[key] = v;
       continue;
     }
     // `key:` alone: a block sequence or a nested map follows (nothing else).
     const next = lines[i + 1];
     if (next === undefined) return undefined;
     if (next.startsWith('- ') || next.startsWith('  - ')) {
-      const prefix = next.startsWith('- ') ? '- ' : '  - ';
-      const more = ' '.repeat(prefix.length);
+      const dash = next.charCodeAt(0) === 0x2d ? 0 : 2;
+      const itemStart = dash + 2;
       const items: unknown[] = [];
-      while (i + 1 < lines.length && lines[i + 1]!.startsWith(prefix)) {
-        const text = lines[++i]!.slice(prefix.length);
-        const first = keyLine(text);
-        if (!first) {
-          const v = scalar(text);
+      while (i + 1 < lines.length && lines[i + 1]!.startsWith(next.slice(0, itemStart))) {
+        const item = lines[++i]!;
+        const itemColon = keyEnd(item, itemStart);
+        if (itemColon < 0) {
+          const v = scalar(item.slice(itemStart));
           if (v === NOT) return undefined;
           items.push(v);
           continue;
         }
         // `- key: value` and more `key: value` lines under it: a map item.
         const map: Record<string, unknown> = {};
-        for (let kv2: typeof first | undefined = first; ; ) {
-          if (kv2.rest === undefined || Object.hasOwn(map, kv2.key)) return undefined;
-          const v = scalar(kv2.rest);
-          if (v === NOT) return undefined;
-          map[kv2.key] = v;
-          const following = lines[i + 1];
-          if (following === undefined || !following.startsWith(more) || following[more.length] === ' ' || following[more.length] === '-') break;
-          kv2 = keyLine(lines[++i]!.slice(more.length));
-          if (!kv2) return undefined;
-        }
+        const isMore = (l: string) => l.length > itemStart && l.charCodeAt(itemStart) !== 0x20 && l.charCodeAt(itemStart) !== 0x2d && isSpaces(l, itemStart);
+        // The first line's key starts after "- "; the others after as many spaces.
+        const last = readMapLines(lines, i, itemStart, map, isMore);
+        if (last < 0) return undefined;
+        i = last;
         items.push(map);
       }
-      out[kv.key] = items;
+      out[key] = items;
     } else if (next.startsWith('  ') && next[2] !== ' ' && next[2] !== '-') {
       const map: Record<string, unknown> = {};
-      while (i + 1 < lines.length && lines[i + 1]!.startsWith('  ')) {
-        const inner = keyLine(lines[++i]!.slice(2));
-        if (!inner || inner.rest === undefined || Object.hasOwn(map, inner.key)) return undefined;
-        const v = scalar(inner.rest);
-        if (v === NOT) return undefined;
-        map[inner.key] = v;
-      }
-      out[kv.key] = map;
+      const last = readMapLines(lines, i + 1, 2, map, (l) => l.startsWith('  '));
+      if (last < 0) return undefined;
+      i = last;
+      out[key] = map;
     } else {
       return undefined;
     }
@@ -195,4 +198,10 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
     if (after !== undefined && after !== '' && (after[0] === ' ' || after[0] === '-')) return undefined;
   }
   return keys > 0 ? out : undefined;
+}
+
+/** Whether `line` starts with `n` spaces. */
+function isSpaces(line: string, n: number): boolean {
+  for (let i = 0; i < n; i++) if (line.charCodeAt(i) !== 0x20) return false;
+  return true;
 }
