@@ -7,8 +7,12 @@ import { textKey } from './normalise.ts';
  * scope, is older). `plans` maps plan ids to plans, to know a plan's project.
  */
 export function hides(high: ScopedInvariant, low: ScopedInvariant, plans: ReadonlyMap<string, Plan>): boolean {
+  return textKey(high.text) === textKey(low.text) && hidesSameText(high, low, plans);
+}
+
+/** `hides` for two invariants already known to have the same text key. */
+function hidesSameText(high: ScopedInvariant, low: ScopedInvariant, plans: ReadonlyMap<string, Plan>): boolean {
   if (high.id === low.id || !high.active || !low.active) return false;
-  if (textKey(high.text) !== textKey(low.text)) return false;
   const h = high.scope;
   const l = low.scope;
   if (h.kind === 'action' || l.kind === 'action') return false;
@@ -36,14 +40,21 @@ export interface ShadowInfo {
 /** Shadowing relations of `subject` among `others` (pure; quadratic only within one text key). */
 export function shadowInfo(subject: ScopedInvariant, others: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): ShadowInfo {
   const key = textKey(subject.text);
+  return relations(subject, others.filter((o) => o.id !== subject.id && textKey(o.text) === key), plans);
+}
+
+/** Shadow relations of `subject` among `sameText`, invariants with its text key. */
+function relations(subject: ScopedInvariant, sameText: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): ShadowInfo {
   const info: ShadowInfo = { shadowedBy: [], shadows: [] };
-  for (const o of others) {
-    if (o.id === subject.id || textKey(o.text) !== key) continue;
-    if (hides(o, subject, plans)) info.shadowedBy.push(o);
-    else if (hides(subject, o, plans)) info.shadows.push(o);
+  for (const o of sameText) {
+    if (o.id === subject.id) continue;
+    if (hidesSameText(o, subject, plans)) info.shadowedBy.push(o);
+    else if (hidesSameText(subject, o, plans)) info.shadows.push(o);
   }
   return info;
 }
+
+const NONE: ShadowInfo = Object.freeze({ shadowedBy: Object.freeze([]) as unknown as ScopedInvariant[], shadows: Object.freeze([]) as unknown as ScopedInvariant[] });
 
 /** Shadow relations for every invariant of a list, computed by grouping on the key. */
 export function shadowMap(all: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): Map<string, ShadowInfo> {
@@ -56,7 +67,8 @@ export function shadowMap(all: readonly ScopedInvariant[], plans: ReadonlyMap<st
   }
   const out = new Map<string, ShadowInfo>();
   for (const g of groups.values()) {
-    for (const inv of g) out.set(inv.id, g.length > 1 ? shadowInfo(inv, g, plans) : { shadowedBy: [], shadows: [] });
+    // Most texts are unique: those share one empty (frozen) answer instead of three objects each.
+    for (const inv of g) out.set(inv.id, g.length > 1 ? relations(inv, g, plans) : NONE);
   }
   return out;
 }

@@ -54,7 +54,13 @@ function wanted(kind: PathKind): boolean {
  * is not a ULID are errors (a hand-written invariant must not be silently
  * ignored); other shapes are left to `validate`.
  */
-export async function readEntries(source: TreeSource, entries: TreeEntry[], into: StoreSnapshot = emptySnapshot()): Promise<StoreSnapshot> {
+export async function readEntries(
+  source: TreeSource,
+  entries: TreeEntry[],
+  into: StoreSnapshot = emptySnapshot(),
+  /** Paths already classified by the caller (classifyPath's answers), to avoid doing it twice on a whole store. */
+  kinds?: ReadonlyMap<string, PathKind>,
+): Promise<StoreSnapshot> {
   const jobs: { entry: TreeEntry; kind: PathKind }[] = [];
   for (const entry of entries) {
     into.entries.push(entry);
@@ -64,7 +70,7 @@ export async function readEntries(source: TreeSource, entries: TreeEntry[], into
       continue;
     }
     if (!entry.path.endsWith('.yaml')) continue;
-    const kind = classifyPath(entry.path);
+    const kind = kinds?.get(entry.path) ?? classifyPath(entry.path);
     if (!wanted(kind)) continue;
     if (kind.kind === 'bad-id') {
       into.diagnostics.push({ code: 'id-invalid', severity: 'error', file: entry.path, line: 0, col: 0, message: `${kind.problem}; every *.yaml in a scope folder is an invariant`, hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.' });

@@ -131,3 +131,16 @@ describe('resolveEffective properties', () => {
     );
   });
 });
+
+describe('textKey', () => {
+  it('equals NFKC, trimmed, white space folded, lower-cased, for any text (the ASCII shortcut included)', () => {
+    const reference = (t: string) => t.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLowerCase();
+    const ws = fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', '\v', '\f', '\u00a0', '\u3000', 'A', 'b', 'ﬁ', 'Ⅸ', 'é', 'e\u0301');
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: ws }), fc.string({ unit: 'grapheme' })), (t) => {
+        expect(textKey(t)).toBe(reference(t));
+      }),
+      { seed: 20261130, numRuns: 3000 },
+    );
+  });
+});
