@@ -10,6 +10,7 @@ import invariantAdd from './commands/invariant-add.ts';
 import invariantList from './commands/invariant-list.ts';
 import invariantShow from './commands/invariant-show.ts';
 import invariantRemove from './commands/invariant-remove.ts';
+import validate from './commands/validate.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -43,6 +44,7 @@ function buildParser(choose: (c: Chosen) => void): Argv {
     for (const spec of [invariantAdd, invariantList, invariantShow, invariantRemove]) wire(iy, spec as CommandSpec<never>, choose);
     return iy.demandCommand(1, 'Name a subcommand: add, list, show or remove.');
   });
+  wire(y, validate as CommandSpec<never>, choose);
   return y
     .demandCommand(1, 'Name a command.')
     .strict()

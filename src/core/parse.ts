@@ -140,6 +140,9 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       message = `${where} must be of type ${String(params.type)}`;
       break;
     case 'pattern':
+      if (path.length === 1 && path[0] === 'id') {
+        return diagAt(y, offset, 'id-invalid', `id ${JSON.stringify(y.data && (y.data as { id?: unknown }).id)} is not a ULID (26 characters of Crockford base32, upper case)`, 'Ids are made by the CLI; copy a valid one or run `agents invariant add`.');
+      }
       message = `${where} has an invalid format (must match ${String(params.pattern)})`;
       break;
     case 'format':
@@ -155,7 +158,7 @@ function unescapePointer(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function nodeAt(doc: Document.Parsed, path: string[]): Node | undefined {
+function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
   let node: unknown = doc.contents;
   for (const key of path) {
     if (isMap(node)) {
@@ -174,6 +177,18 @@ function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
   if (!isMap(node)) return undefined;
   const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
   return pair && isScalar(pair.key) ? pair.key : undefined;
+}
+
+/**
+ * Byte offset of the value at `path` (keys and sequence indexes) in a parsed
+ * file, or of the nearest existing ancestor; 0 when the document has none.
+ */
+export function offsetAt(y: YamlFile, path: readonly string[]): number {
+  for (let n = path.length; n >= 0; n--) {
+    const node = nodeAt(y.doc, path.slice(0, n));
+    if (node?.range) return node.range[0];
+  }
+  return 0;
 }
 
 function offsetOfKey(y: YamlFile, key: string): number {
