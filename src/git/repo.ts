@@ -1,4 +1,5 @@
 import { simpleGit, type SimpleGit } from 'simple-git';
+import { resolve as resolvePath } from 'node:path';
 
 /** A git object listed in a tree or the index. */
 export interface GitEntry {
@@ -108,4 +109,11 @@ export async function catFileBatch(cwd: string, objects: readonly string[]): Pro
     pos += size + 1;
   }
   return result;
+}
+
+/** Absolute path of the repository's hooks folder (honours core.hooksPath). */
+export async function hooksDir(cwd: string): Promise<string> {
+  const top = await topLevel(cwd);
+  const out = (await git(top).raw(['rev-parse', '--git-path', 'hooks'])).trim();
+  return resolvePath(top, out);
 }
