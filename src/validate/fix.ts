@@ -1,3 +1,4 @@
+import { byPosition } from '../core/diagnostics.ts';
 import { AgentsError } from '../core/errors.ts';
 import { classifyPath } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
@@ -33,7 +34,8 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
   const fixes: Fix[] = [];
   const claimed = new Set(report.usedIds);
   const renamed = new Set<string>();
-  for (const d of report.diagnostics) {
+  const diagnostics = byPosition(report.diagnostics);
+  for (const d of diagnostics) {
     switch (d.code) {
       case 'id-mismatch':
       case 'id-invalid': {
@@ -52,7 +54,7 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
         break;
     }
   }
-  for (const d of report.diagnostics) {
+  for (const d of diagnostics) {
     if (d.code !== 'modeline-missing' || renamed.has(d.file)) continue;
     const bytes = report.bytes.get(d.file);
     if (bytes) fixes.push(addModeline(tree, d.file, bytes));
