@@ -1,5 +1,6 @@
-import { simpleGit, type SimpleGit } from 'simple-git';
 import { resolve as resolvePath } from 'node:path';
+import type { SimpleGit } from 'simple-git';
+import { gitClient } from './client.ts';
 
 /** A git object listed in a tree or the index. */
 export interface GitEntry {
@@ -18,7 +19,7 @@ export class GitError extends Error {
 }
 
 function git(cwd: string, input?: Buffer | string): SimpleGit {
-  return simpleGit({ baseDir: cwd, ...(input !== undefined ? { input: () => input } : {}) });
+  return gitClient(cwd, input);
 }
 
 function message(error: unknown): string {
