@@ -35,8 +35,8 @@ function fieldJson(f: FieldChange): { field: string; before: unknown; after: unk
   return { field: f.field, before: scoped(f.before), after: scoped(f.after) };
 }
 
-function sideJson(s: SideInfo): { label: string; kind: string; commit: string | null } {
-  return { label: s.label, kind: s.kind, commit: s.commit ?? null };
+function sideJson(s: SideInfo): { label: string; kind: string; commit: string | null; merge_base_of: [string, string] | null } {
+  return { label: s.label, kind: s.kind, commit: s.commit ?? null, merge_base_of: s.mergeBaseOf ?? null };
 }
 
 export function summary(d: DiffResult): Record<'added' | 'removed' | 'edited' | 'moved', number> & { plans: number; targets: number } {
@@ -185,6 +185,7 @@ function mdField(f: FieldChange): string {
 }
 
 function mdSide(s: SideInfo): string {
+  if (s.mergeBaseOf && s.commit) return `the merge base of \`${s.mergeBaseOf[0]}\` and \`${s.mergeBaseOf[1]}\` (\`${s.commit.slice(0, 12)}\`)`;
   return s.commit ? `\`${s.label}\` (\`${s.commit.slice(0, 12)}\`)` : `the ${s.label}`;
 }
 

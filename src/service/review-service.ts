@@ -43,6 +43,8 @@ export interface SideInfo {
   label: string;
   kind: 'revision' | 'index' | 'working tree';
   commit?: string;
+  /** For `A...B`: the two revisions whose merge base this side is. */
+  mergeBaseOf?: [string, string];
 }
 
 export interface DiffResult extends StoreDiff {
@@ -53,7 +55,7 @@ export interface DiffResult extends StoreDiff {
   changedPaths: string[];
 }
 
-type SideSpec = { kind: 'revision'; rev: string; label?: string } | { kind: 'commit'; commit: string; label: string } | { kind: 'index' } | { kind: 'working tree' };
+type SideSpec = { kind: 'revision'; rev: string } | { kind: 'commit'; commit: string; label: string; mergeBaseOf?: [string, string] } | { kind: 'index' } | { kind: 'working tree' };
 
 interface Side {
   info: SideInfo;
@@ -118,7 +120,7 @@ export class ReviewService {
         try {
           const [ca, cb] = [await resolveCommit(top, a), await resolveCommit(top, b)];
           const base = await mergeBase(top, ca, cb);
-          return { range, before: { kind: 'commit', commit: base, label: `merge base of ${a} and ${b}` }, after: { kind: 'commit', commit: cb, label: b } };
+          return { range, before: { kind: 'commit', commit: base, label: `merge base of ${a} and ${b}`, mergeBaseOf: [a, b] }, after: { kind: 'commit', commit: cb, label: b } };
         } catch (error) {
           return gitFailure(error);
         }
@@ -166,7 +168,7 @@ export class ReviewService {
         const commit = spec.kind === 'commit' ? spec.commit : await resolveCommit(top, spec.rev);
         const label = spec.kind === 'commit' ? spec.label : spec.rev;
         source = await GitTreeSource.atCommit(this.root, top, commit, `${label} (${short(commit)})`);
-        info = { label, kind: 'revision', commit };
+        info = { label, kind: 'revision', commit, ...(spec.kind === 'commit' && spec.mergeBaseOf ? { mergeBaseOf: spec.mergeBaseOf } : {}) };
       }
     } catch (error) {
       return gitFailure(error);
@@ -210,11 +212,21 @@ export class ReviewService {
     changed.sort();
     const changedSet = new Set(changed);
 
+    // Bytes: one batch per side. The first side reads every relevant file; the second only the
+    // files whose blob differs (an unchanged file has the same bytes on both sides).
+    const blobs = new Map<string, ReadResult>();
+    const keyOf = (side: Side, p: string) => `${p}\0${side.files.get(p)}`;
+    for (const side of [before, after]) {
+      const todo = [...side.files.keys()].filter((p) => !blobs.has(keyOf(side, p)));
+      const got = await side.read(todo);
+      for (const p of todo) blobs.set(keyOf(side, p), got.get(p) ?? { ok: false, code: 'missing', message: 'is missing' });
+    }
     const cache = new Map<string, Parsed>();
+    const parse = (side: Side, paths: readonly string[]) => this.parseSide(side, paths, blobs, cache);
     // Plans first: every plan.yaml on both sides, to know which plans target which project.
     const planPaths = (side: Side) => [...side.kinds].filter(([, k]) => k.kind === 'plan').map(([p]) => p);
-    await this.parseSide(before, planPaths(before), cache);
-    await this.parseSide(after, planPaths(after), cache);
+    parse(before, planPaths(before));
+    parse(after, planPaths(after));
     const shape = (side: Side): SideShape & { plans: Map<string, Plan> } => {
       const projects = new Set<string>();
       const plans = new Map<string, Plan>();
@@ -267,8 +279,8 @@ export class ReviewService {
     };
     const bNeed = need(before, bShape.plans);
     const aNeed = need(after, aShape.plans);
-    await this.parseSide(before, bNeed, cache);
-    await this.parseSide(after, aNeed, cache);
+    parse(before, bNeed);
+    parse(after, aNeed);
 
     // Anything unreadable or invalid that was needed stops the diff (exit 3), naming the side.
     for (const [side, paths] of [
@@ -303,15 +315,13 @@ export class ReviewService {
     return { ...diff, range, before: before.info, after: after.info, changedPaths: changed };
   }
 
-  /** Parses `paths` of one side, reading (in one batch) only the blobs not parsed already. */
-  private async parseSide(side: Side, paths: readonly string[], cache: Map<string, Parsed>): Promise<void> {
-    const todo = paths.filter((p) => !cache.has(`${p}\0${side.files.get(p)}`));
-    if (todo.length === 0) return;
-    const contents = await side.read(todo);
-    for (const p of todo) {
+  /** Parses `paths` of one side from the bytes already read; a blob met on both sides is parsed once. */
+  private parseSide(side: Side, paths: readonly string[], blobs: ReadonlyMap<string, ReadResult>, cache: Map<string, Parsed>): void {
+    for (const p of paths) {
       const key = `${p}\0${side.files.get(p)}`;
+      if (cache.has(key)) continue;
       const kind = side.kinds.get(p)!;
-      const r = contents.get(p);
+      const r = blobs.get(key);
       if (kind.kind === 'bad-id') {
         cache.set(key, { diagnostics: [{ code: 'id-invalid', severity: 'error', file: p, line: 0, col: 0, message: `${kind.problem}; every *.yaml in a scope folder is an invariant`, hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.' }] });
         continue;

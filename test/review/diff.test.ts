@@ -18,7 +18,7 @@ interface TargetJson {
 }
 interface DiffJson {
   range: string;
-  before: { label: string; kind: string; commit: string | null };
+  before: { label: string; kind: string; commit: string | null; merge_base_of: string[] | null };
   after: { label: string; kind: string; commit: string | null };
   summary: Record<string, number>;
   invariants: { change: string; id: string; path: string; from_path: string | null; fields: { field: string; before: unknown; after: unknown }[] }[];
@@ -159,6 +159,7 @@ describe('rev-range forms', () => {
     repo.commit('main moves');
     const three = diff(repo, 'main...feature');
     expect(three.before.label).toBe('merge base of main and feature');
+    expect(three.before.merge_base_of).toEqual(['main', 'feature']);
     expect(files(three)).toEqual([['added', `projects/myapp/${P2}.yaml`, null]]);
     const two = diff(repo, 'main..feature');
     expect(files(two)).toEqual([
@@ -182,7 +183,7 @@ describe('rev-range forms', () => {
       ['added', `global/${G2}.yaml`, null],
       ['added', `global/${G3}.yaml`, null],
     ]);
-    expect(diff(repo, first).after).toEqual({ label: 'working tree', kind: 'working tree', commit: null });
+    expect(diff(repo, first).after).toEqual({ label: 'working tree', kind: 'working tree', commit: null, merge_base_of: null });
   });
 
   it('--staged compares HEAD with the index, leaving unstaged work out', () => {
