@@ -313,7 +313,8 @@ export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide)
     if (y?.kept) {
       if (!x) diff.entered.push(y.inv);
       else if (!x.kept) diff.noLongerShadowed.push({ invariant: y.inv, by: x.by });
-      else {
+      else if (x.inv !== y.inv) {
+        // The reader shares one parsed object for a file unchanged on both sides: nothing to compare.
         const fields = invariantFieldChanges(x.inv, y.inv).filter((f) => f.field === 'text' || f.field === 'severity' || f.field === 'scope');
         if (fields.length > 0) diff.changed.push({ invariant: y.inv, fields });
       }

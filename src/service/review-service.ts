@@ -224,7 +224,8 @@ export class ReviewService {
     const cache = new Map<string, Parsed>();
     const parse = (side: Side, paths: readonly string[]) => this.parseSide(side, paths, blobs, cache);
     // Plans first: every plan.yaml on both sides, to know which plans target which project.
-    const planPaths = (side: Side) => [...side.kinds].filter(([, k]) => k.kind === 'plan').map(([p]) => p);
+    const planFiles = new Map([before, after].map((side) => [side, [...side.kinds].filter(([, k]) => k.kind === 'plan').map(([p]) => p)]));
+    const planPaths = (side: Side) => planFiles.get(side)!;
     parse(before, planPaths(before));
     parse(after, planPaths(after));
     const shape = (side: Side): SideShape & { plans: Map<string, Plan> } => {
