@@ -1,9 +1,9 @@
-import { simpleGit } from 'simple-git';
+import { gitClient } from './client.ts';
 import { GitError } from './repo.ts';
 
 /** Paths (repository-relative) already staged in the index: changes someone else has prepared. */
 export async function stagedPaths(top: string): Promise<string[]> {
-  const out = await simpleGit({ baseDir: top }).raw(['diff', '--cached', '--name-only', '-z', '--no-renames']);
+  const out = await gitClient(top).raw(['diff', '--cached', '--name-only', '-z', '--no-renames']);
   return out.split('\0').filter((p) => p !== '');
 }
 
@@ -14,7 +14,7 @@ export async function stagedPaths(top: string): Promise<string[]> {
  * Returns the new commit id.
  */
 export async function commitPaths(top: string, paths: readonly string[], message: string): Promise<string> {
-  const g = simpleGit({ baseDir: top });
+  const g = gitClient(top);
   if (paths.length === 0) throw new GitError('nothing to commit', 'failed');
   try {
     await g.raw(['add', '-A', '--', ...paths]);
