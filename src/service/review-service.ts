@@ -55,7 +55,7 @@ export interface DiffResult extends StoreDiff {
   changedPaths: string[];
 }
 
-type SideSpec = { kind: 'revision'; rev: string } | { kind: 'commit'; commit: string; label: string; mergeBaseOf?: [string, string] } | { kind: 'index' } | { kind: 'working tree' };
+type SideSpec = { kind: 'empty' } | { kind: 'revision'; rev: string } | { kind: 'commit'; commit: string; label: string; mergeBaseOf?: [string, string] } | { kind: 'index' } | { kind: 'working tree' };
 
 interface Side {
   info: SideInfo;
@@ -131,12 +131,24 @@ export class ReviewService {
     }
     const a = range ?? 'HEAD';
     const after: SideSpec = request.staged ? { kind: 'index' } : { kind: 'working tree' };
-    return { range: range ?? (request.staged ? 'HEAD (staged)' : 'HEAD'), before: { kind: 'revision', rev: a }, after };
+    let before: SideSpec = { kind: 'revision', rev: a };
+    if (range === undefined) {
+      // Before the first commit HEAD names no commit: compare with nothing, as `git diff --cached` does.
+      try {
+        await resolveCommit(top, 'HEAD');
+      } catch {
+        before = { kind: 'empty' };
+      }
+    }
+    return { range: range ?? (request.staged ? 'HEAD (staged)' : 'HEAD'), before, after };
   }
 
   private async openSide(top: string, spec: SideSpec, idLength: () => number): Promise<Side> {
     const prefix = relative(top, this.root).split(sep).join('/');
     if (prefix.startsWith('..')) throw new UsageError(`the store ${this.root} is outside the git repository ${top}`);
+    if (spec.kind === 'empty') {
+      return { info: { label: 'no commit yet', kind: 'revision' }, files: new Map(), kinds: new Map(), read: async () => new Map() };
+    }
     if (spec.kind === 'working tree') {
       const source = new WorkingTreeSource(this.root);
       const entries = await source.list('', { recursive: true });

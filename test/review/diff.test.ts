@@ -205,6 +205,27 @@ describe('rev-range forms', () => {
     expect(r.code).toBe(2);
   });
 
+  it('A --staged compares A with the index; before the first commit the index is compared with nothing', () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
+    repo.git('add', '.agents');
+    const first = diff(repo, '--staged');
+    expect(first.before).toMatchObject({ label: 'no commit yet', commit: null });
+    expect(files(first)).toEqual([
+      ['added', `global/${G1}.yaml`, null],
+      ['added', `projects/myapp/${P1}.yaml`, null],
+    ]);
+    const one = repo.commit('one');
+    repo.inv('global', G2, 'Log all changes');
+    repo.commit('two');
+    repo.inv('global', G3, 'Staged');
+    repo.git('add', '.agents');
+    expect(files(diff(repo, one, '--staged'))).toEqual([
+      ['added', `global/${G2}.yaml`, null],
+      ['added', `global/${G3}.yaml`, null],
+    ]);
+  });
+
   it('a plan retargeted to another project changes its effective set', () => {
     const repo = new Repo();
     repo.inv('projects/myapp', P1, 'All API changes need tests').inv('projects/other', Q1, 'Keep the changelog current');
