@@ -7,7 +7,7 @@ import type { TreeSource } from '../store/tree-source.ts';
 /** What a writing use case hands back to be committed. */
 export interface Written<T> {
   value: T;
-  /** Store-relative paths the command wrote or deleted. */
+  /** Store-relative paths the command wrote or deleted (a folder stands for every file in it). */
   paths: string[];
   /** The commit message: `invariant: add 01J… to project myapp`, then an optional body. */
   message: string;
