@@ -1,6 +1,7 @@
 import { classifyPath } from './layout.ts';
 import { scopeFolder, type Plan, type Scope, type ScopedInvariant, type Target } from './model.ts';
-import { resolveEffective } from './resolve.ts';
+import { textKey } from './normalise.ts';
+import { appliesTo, resolveEffective } from './resolve.ts';
 
 /**
  * What changed between two trees of one store (`agents invariant diff`).
@@ -255,19 +256,38 @@ function toTarget(ref: TargetRef, plans: ReadonlyMap<string, Plan>): Target {
 
 type State = { kept: true; inv: ScopedInvariant } | { kept: false; inv: ScopedInvariant; by: ScopedInvariant };
 
-function states(target: TargetRef, side: DiffSide): { map: Map<string, State>; count: number } {
+/** How a diff narrows and speeds up one target's resolution. */
+export interface DiffTargetOptions {
+  /**
+   * Text keys of every changed invariant (both versions). Entries of other keys
+   * are the same on both sides unless the plan itself changed, so only these
+   * are resolved; the counts still cover the whole set.
+   */
+  onlyKeys?: ReadonlySet<string>;
+  /** The text key of an invariant, memoised by the caller across targets. */
+  keyOf?: (inv: ScopedInvariant) => string;
+}
+
+function states(target: TargetRef, side: DiffSide, options: DiffTargetOptions): { map: Map<string, State>; count: number } {
   if (target.kind === 'plan' && !side.plans.has(target.plan)) return { map: new Map(), count: 0 };
-  const entries = resolveEffective(toTarget(target, side.plans), side.invariants);
-  const byPathOf = new Map(side.invariants.map((i) => [i.path, i]));
+  const t = toTarget(target, side.plans);
+  const keyOf = options.keyOf ?? ((inv: ScopedInvariant) => textKey(inv.text));
+  const applicable = side.invariants.filter((inv) => inv.active && appliesTo(inv, t));
+  const keys = new Set<string>();
+  for (const inv of applicable) keys.add(keyOf(inv));
+  const only = options.onlyKeys;
+  const entries = resolveEffective(t, only ? applicable.filter((inv) => only.has(keyOf(inv))) : applicable);
   const map = new Map<string, State>();
+  const byPathOf = new Map<string, ScopedInvariant>();
   for (const e of entries) {
     map.set(e.invariant.path, { kept: true, inv: e.invariant });
+    if (e.shadows.length > 0 && byPathOf.size === 0) for (const inv of applicable) byPathOf.set(inv.path, inv);
     for (const s of e.shadows) {
       const inv = byPathOf.get(s.path);
       if (inv) map.set(s.path, { kept: false, inv, by: e.invariant });
     }
   }
-  return { map, count: entries.length };
+  return { map, count: keys.size };
 }
 
 /** An invariant's identity across sides: its id (the file name), so a move between scopes is one entry. */
@@ -283,9 +303,14 @@ function precedenceOrder(a: ScopedInvariant, b: ScopedInvariant): number {
 }
 
 /** How one target's effective set differs between two sides. */
-export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide): TargetDiff {
-  const b = states(target, before);
-  const a = states(target, after);
+export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide, options: DiffTargetOptions = {}): TargetDiff {
+  // A plan that appears, disappears or changes project changes entries of every key.
+  const planMoved =
+    target.kind === 'plan' &&
+    (before.plans.has(target.plan) !== after.plans.has(target.plan) || before.plans.get(target.plan)?.project !== after.plans.get(target.plan)?.project);
+  const opts = planMoved ? { ...options, onlyKeys: undefined } : options;
+  const b = states(target, before, opts);
+  const a = states(target, after, opts);
   const bs = byId(b.map);
   const as = byId(a.map);
   const diff: TargetDiff = {
@@ -346,7 +371,9 @@ export function targetChanged(d: TargetDiff): boolean {
 /**
  * The whole diff: file-level changes from the changed invariants of each side,
  * plan changes, and the effective-set change of each target given. `before` and
- * `after` must hold every invariant of the folders the targets need.
+ * `after` must hold every invariant of the folders the targets need, and
+ * `changed` every invariant whose file differs between them (its key is what
+ * can change a target whose plan did not change).
  */
 export function diffStores(
   changed: { before: readonly ScopedInvariant[]; after: readonly ScopedInvariant[] },
@@ -370,9 +397,17 @@ export function diffStores(
     plans: side.plans,
     invariants: targetFolders(t, side.plans).flatMap((f) => idx.get(f) ?? []),
   });
+  // Keys are computed once per invariant (an unchanged file is one object on both sides).
+  const keys = new Map<ScopedInvariant, string>();
+  const keyOf = (inv: ScopedInvariant) => {
+    let k = keys.get(inv);
+    if (k === undefined) keys.set(inv, (k = textKey(inv.text)));
+    return k;
+  };
+  const onlyKeys = new Set([...changed.before, ...changed.after].map(keyOf));
   return {
     invariants: diffInvariantFiles(changed.before, changed.after),
     plans: diffPlans(before.plans, after.plans),
-    targets: [...targets].sort(compareTargets).map((t) => diffTarget(t, pick(before, bi, t), pick(after, ai, t))),
+    targets: [...targets].sort(compareTargets).map((t) => diffTarget(t, pick(before, bi, t), pick(after, ai, t), { onlyKeys, keyOf })),
   };
 }

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { affectedTargets, diffInvariantFiles, diffTarget, type DiffSide } from '../../src/core/diff.ts';
 import { scopeFolder, type Plan, type Scope, type ScopedInvariant } from '../../src/core/model.ts';
+import { textKey } from '../../src/core/normalise.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 const G: Scope = { kind: 'global' };
@@ -69,5 +71,37 @@ describe('diffTarget', () => {
     const d = diffTarget(plan, side([inv(id(1), 'A', G)]), side([inv(id(1), 'A', G)], [{ id: PLAN }]));
     expect([d.existsBefore, d.existsAfter, d.countBefore, d.countAfter]).toEqual([false, true, 0, 1]);
     expect(d.entered.map((i) => i.id)).toEqual([id(1)]);
+  });
+});
+
+describe('diffTarget narrowed to the changed keys', () => {
+  it('gives the same result as a full resolution whenever the plan did not change (property)', () => {
+    const texts = ['Log all changes', 'log all  CHANGES', 'Never delete data', 'Use tests', 'Keep it small'];
+    const scopes: Scope[] = [G, MYAPP, { kind: 'project', project: 'other' }, { kind: 'plan', plan: PLAN }];
+    const arbInv = fc.record({ n: fc.integer({ min: 1, max: 12 }), t: fc.integer({ min: 0, max: texts.length - 1 }), s: fc.integer({ min: 0, max: scopes.length - 1 }), active: fc.boolean(), sev: fc.constantFrom('error', 'warning') });
+    fc.assert(
+      fc.property(fc.array(arbInv, { maxLength: 12 }), fc.array(arbInv, { maxLength: 12 }), (xs, ys) => {
+        const build = (list: typeof xs) => {
+          const byId = new Map<string, ScopedInvariant>();
+          for (const x of list) byId.set(id(x.n), inv(id(x.n), texts[x.t]!, scopes[x.s]!, { active: x.active, severity: x.sev as 'error' }));
+          return [...byId.values()];
+        };
+        const before = build(xs);
+        // The after side keeps some of the same objects, as the reader does for unchanged files.
+        const edits = build(ys);
+        const after = [...before.filter((b) => !edits.some((e) => e.id === b.id)), ...edits];
+        const afterPaths = new Map(after.map((i) => [i.path, i]));
+        const beforePaths = new Map(before.map((i) => [i.path, i]));
+        const changed = [...before.filter((b) => afterPaths.get(b.path) !== b), ...after.filter((a) => beforePaths.get(a.path) !== a)];
+        const onlyKeys = new Set(changed.map((i) => textKey(i.text)));
+        const plans = [{ id: PLAN, project: 'myapp' }];
+        for (const t of [{ kind: 'project' as const, project: 'myapp' }, { kind: 'project' as const, project: 'other' }, { kind: 'plan' as const, plan: PLAN }]) {
+          const full = diffTarget(t, side(before, plans), side(after, plans));
+          const narrow = diffTarget(t, side(before, plans), side(after, plans), { onlyKeys });
+          expect(narrow).toEqual(full);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
