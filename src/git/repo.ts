@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { gitClient } from './client.ts';
 
@@ -185,4 +186,11 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
     commits.push({ commit, author, email, date, subject, changes });
   }
   return commits;
+}
+
+/** Absolute path of the repository's hooks folder (honours core.hooksPath). */
+export async function hooksDir(cwd: string): Promise<string> {
+  const top = await topLevel(cwd);
+  const out = (await git(top).raw(['rev-parse', '--git-path', 'hooks'])).trim();
+  return resolvePath(top, out);
 }
