@@ -3,7 +3,7 @@
 // (some promoted from an action), decision nodes and enforcement records.
 // Deterministic: the same size always gives the same files, byte for byte.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 
@@ -92,9 +92,9 @@ export function generateStore(root, size, seed = 7) {
   const stats = { invariants: 0, files: 0, bytes: 0 };
   let n = 0;
   for (const dir of ['global', 'projects', 'actions', 'plans', 'schemas']) mkdirSync(join(root, dir), { recursive: true });
-  put(root, 'config.yaml', 'version: 1\ncommit: false\nreconciliation:\n  actor: command\n  timeout_ms: 60000\n', stats);
-  for (const schema of ['invariant', 'plan', 'config', 'action']) {
-    put(root, `schemas/${schema}.schema.json`, readFileSync(new URL(`../schemas/${schema}.schema.json`, import.meta.url), 'utf8'), stats);
+  put(root, 'config.yaml', '# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\ncommit: false\nreconciliation:\n  actor: command\n  timeout_ms: 60000\n', stats);
+  for (const schema of readdirSync(new URL('../schemas/', import.meta.url)).filter((f) => f.endsWith('.schema.json'))) {
+    put(root, `schemas/${schema}`, readFileSync(new URL(`../schemas/${schema}`, import.meta.url), 'utf8'), stats);
   }
 
   const globals = Math.min(200, Math.max(10, Math.round(size * 0.01)));
@@ -108,7 +108,7 @@ export function generateStore(root, size, seed = 7) {
   for (let a = 0; a < 20; a++) {
     const ref = `team${a % 4}/action-${a}`;
     mkdirSync(join(root, 'actions', ref), { recursive: true });
-    put(root, `actions/${ref}/action.yaml`, `description: Generated action template ${a}\n`, stats);
+    put(root, `actions/${ref}/action.yaml`, document(3, 'action.schema.json', { description: `Generated action template ${a}` }), stats);
     const ids = [];
     for (let i = 0; i < 5; i++) {
       const inv = invariant(rand, next, ++n);

@@ -59,7 +59,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...checkLayout(entries, kinds));
   diagnostics.push(...(await checkLocks(source, entries, kinds, options)));
 
-  const snapshot = await readEntries(source, entries);
+  const snapshot = await readEntries(source, entries, undefined, kinds);
   diagnostics.push(...snapshot.diagnostics);
   diagnostics.push(...(await checkRecords(source, entries, kinds)));
   diagnostics.push(...(await checkSchemaCopies(source, entries)));
