@@ -1,6 +1,6 @@
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
-import type { Invariant, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
+import type { Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
 import { codePointLength } from './names.ts';
@@ -75,6 +75,15 @@ export interface Parsed<T> {
   /** Present when the file is usable (no error diagnostics). */
   value?: T;
   diagnostics: Diagnostic[];
+}
+
+/**
+ * A copy of `s` that does not keep the file it was read from alive: a string
+ * cut out of a file's text (by yaml or the fast path) holds on to the whole
+ * text, which for a whole store is as much again as the files' bytes.
+ */
+function own(s: string): string {
+  return s.length < 13 ? s : `${s} `.slice(0, -1);
 }
 
 /** A located YAML document, before schema validation. */
@@ -329,18 +338,20 @@ export function parseInvariant(file: string, bytes: Uint8Array, scope: Scope, id
   }
   if (diagnostics.length > 0) return { diagnostics };
   const value: ScopedInvariant = {
-    id: raw.id,
-    text: raw.text,
+    id: own(raw.id),
+    text: own(raw.text),
     severity: (raw.severity ?? 'error') as Severity,
     active: raw.active ?? true,
-    tags: raw.tags ?? [],
+    tags: raw.tags ? raw.tags.map(own) : [],
     scope,
     path: file,
   };
-  if (raw.rationale !== undefined) value.rationale = raw.rationale;
-  if (raw.created_at !== undefined) value.created_at = raw.created_at;
-  if (raw.created_by !== undefined) value.created_by = raw.created_by;
-  if (raw.source !== undefined) value.source = raw.source;
+  if (raw.rationale !== undefined) value.rationale = own(raw.rationale);
+  if (raw.created_at !== undefined) value.created_at = own(raw.created_at);
+  if (raw.created_by !== undefined) value.created_by = own(raw.created_by);
+  if (raw.source !== undefined) {
+    value.source = Object.fromEntries(Object.entries(raw.source).map(([k, v]) => [k, typeof v === 'string' ? own(v) : v])) as unknown as InvariantSource;
+  }
   return { value, diagnostics: [] };
 }
 

@@ -95,7 +95,7 @@ export class WorkingTreeSource implements TreeSource {
     if (link !== null) return { ok: false, code: 'symlink', message: `is inside ${link}, a symbolic link; links are never followed inside a store` };
     let fd: number;
     try {
-      fd = openSync(join(this.root, rel), constants.O_RDONLY | NOFOLLOW);
+      fd = openSync(`${this.root}/${rel}`, constants.O_RDONLY | NOFOLLOW);
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       if (e.code === 'ELOOP') return { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' };
