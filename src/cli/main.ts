@@ -47,8 +47,7 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
       return gy.demandCommand(1, group.demand);
     });
   }
-  return y
-    .demandCommand(1, 'Name a command.')
+  y.demandCommand(1, 'Name a command.')
     .strict()
     .recommendCommands()
     .completion('completion', 'Print a shell completion script (bash/zsh)')
@@ -61,6 +60,21 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
       if (err) throw err;
       throw new UsageError(msg ?? 'invalid arguments', 'Run `agents --help` (or `agents COMMAND --help`) for usage.');
     });
+  skipHelpCache(y);
+  return y;
+}
+
+type UsageInternals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
+
+/**
+ * yargs renders the whole help text after every command handler, to have it
+ * ready should the handler fail; ours only record which command was chosen
+ * and cannot fail, so that rendering (a tenth of a command's start-up) is
+ * skipped. Help asked for, and usage errors, still render it as before.
+ */
+function skipHelpCache(y: Argv): void {
+  const usage = (y as unknown as UsageInternals).getInternalMethods?.().getUsageInstance?.();
+  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
 /**
