@@ -1,11 +1,11 @@
 // Bundles the CLI and the library with esbuild: one file to load at start-up,
 // with the interactive (Ink) and git code split into chunks loaded on demand.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 
 const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
+const result = await build({
   entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
   outdir: 'dist',
   bundle: true,
@@ -21,5 +21,11 @@ await build({
   banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
   jsx: 'automatic',
   define: { 'process.env.DEV': '"false"' },
+  // Ink imports react-devtools-core (not installed) only when DEV=true, which the define above rules out;
+  // external, that import stays a never-taken dynamic import instead of failing the build.
+  external: ['react-devtools-core'],
+  metafile: true,
 });
+// Which output file holds which sources: tests check that Ink and React sit only in lazily loaded chunks.
+writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);
