@@ -10,6 +10,7 @@ import invariantAdd from './commands/invariant-add.ts';
 import invariantList from './commands/invariant-list.ts';
 import invariantShow from './commands/invariant-show.ts';
 import invariantRemove from './commands/invariant-remove.ts';
+import tui from './commands/tui.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -39,6 +40,7 @@ function buildParser(choose: (c: Chosen) => void): Argv {
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true });
   wire(y, init as CommandSpec<never>, choose);
+  wire(y, tui as CommandSpec<never>, choose);
   y.command('invariant', 'Add, list, show and remove invariants', (iy) => {
     for (const spec of [invariantAdd, invariantList, invariantShow, invariantRemove]) wire(iy, spec as CommandSpec<never>, choose);
     return iy.demandCommand(1, 'Name a subcommand: add, list, show or remove.');
