@@ -64,7 +64,7 @@ function RowLine({ row, selected, width }: { row: Row; selected: boolean; width:
   const note = row.hiddenBy ? `↳ hidden by ${row.hiddenBy.id.slice(0, 10)}: ` : !inv.active ? '(inactive) ' : row.shadow?.shadowedBy.length ? '(shadowed) ' : '';
   return (
     <Box width={width}>
-      <Box flexGrow={1} flexShrink={1} overflow="hidden">
+      <Box width={Math.max(1, width - id.length)} height={1} overflow="hidden">
         <Text wrap="truncate-end" inverse={selected} dimColor={greyed && theme.dim} color={greyed ? theme.hue('gray') : undefined}>
           {selected ? '› ' : '  '}
           {sevMark(theme, inv)}

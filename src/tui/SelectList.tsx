@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import { useState, type ReactElement } from 'react';
+import { useRef, useState, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
 
 export interface SelectItem<V> {
@@ -23,16 +23,24 @@ export interface SelectListProps<V> {
 export function SelectList<V>({ items, onSelect, initialIndex = 0, height = 10, width = 80, focus = true }: SelectListProps<V>): ReactElement {
   const theme = useTheme();
   const [index, setIndex] = useState(Math.min(Math.max(initialIndex, 0), Math.max(items.length - 1, 0)));
-  const move = (to: number) => setIndex(Math.min(Math.max(to, 0), Math.max(items.length - 1, 0)));
+  // Keys can reach a handler of the previous render (Ink subscribes in an effect): read the index from a ref.
+  const current = useRef(index);
+  current.current = index;
+  const move = (by: number) => {
+    const to = Math.min(Math.max(current.current + by, 0), Math.max(items.length - 1, 0));
+    current.current = to;
+    setIndex(to);
+  };
   useInput(
     (input, key) => {
-      if (key.upArrow || input === 'k') move(index - 1);
-      else if (key.downArrow || input === 'j') move(index + 1);
-      else if (key.pageUp) move(index - height);
-      else if (key.pageDown) move(index + height);
-      else if (key.home) move(0);
-      else if (key.end) move(items.length - 1);
-      else if (key.return && items[index]) onSelect(items[index].value);
+      if (key.upArrow) move(-1);
+      else if (key.downArrow) move(1);
+      else if (/^[jk]+$/.test(input)) for (const c of input) move(c === 'j' ? 1 : -1);
+      else if (key.pageUp) move(-height);
+      else if (key.pageDown) move(height);
+      else if (key.home) move(-items.length);
+      else if (key.end) move(items.length);
+      else if (key.return && items[current.current]) onSelect(items[current.current]!.value);
     },
     { isActive: focus },
   );

@@ -1,5 +1,5 @@
 import { Text, useInput } from 'ink';
-import type { ReactElement } from 'react';
+import { useRef, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
 
 export interface TextInputProps {
@@ -18,11 +18,19 @@ export interface TextInputProps {
  */
 export function TextInput({ value, onChange, onSubmit, placeholder, focus = true }: TextInputProps): ReactElement {
   const theme = useTheme();
+  // Keys can reach a handler of the previous render (Ink subscribes in an effect): keep the latest value in a ref.
+  const latest = useRef(value);
+  latest.current = value;
+  const change = (next: string) => {
+    latest.current = next;
+    onChange(next);
+  };
   useInput(
     (input, key) => {
+      const value = latest.current;
       if (key.return) return onSubmit?.(value);
-      if (key.backspace || key.delete) return onChange([...value].slice(0, -1).join(''));
-      if (key.ctrl && input === 'u') return onChange('');
+      if (key.backspace || key.delete) return change([...value].slice(0, -1).join(''));
+      if (key.ctrl && input === 'u') return change('');
       if (key.ctrl || key.meta || key.escape || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown) return;
       // Fast typing and pastes arrive as one chunk: apply it character by character.
       let next = value;
@@ -32,14 +40,14 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
         if (c === '\u007f' || c === '\b') next = [...next].slice(0, -1).join('');
         else if (c === '\r' || c === '\n') {
           if (i === chars.length - 1) {
-            onChange(next);
+            change(next);
             return onSubmit?.(next);
           }
           next += ' '; // an invariant is one line: a pasted line break becomes a space
         } else if (c === '\t') next += ' ';
         else if (c >= ' ') next += c;
       }
-      if (next !== value) onChange(next);
+      if (next !== value) change(next);
     },
     { isActive: focus },
   );
