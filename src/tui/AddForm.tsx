@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
 import { SEVERITIES, describeScope, invariantPath, type Scope, type Severity } from '../core/model.ts';
@@ -133,7 +134,7 @@ export function AddForm({ service, scope: givenScope, width = 80, onDone, onCanc
     });
   };
 
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) return back();
     if (step === 'confirm') {
       if (key.return || input === 'y' || input === 'Y') save();

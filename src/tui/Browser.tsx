@@ -1,4 +1,5 @@
-import { Box, Text, useInput, type Key } from 'ink';
+import { Box, Text, type Key } from 'ink';
+import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
 import { describeScope, scopeFolder, type ScopedInvariant } from '../core/model.ts';
@@ -244,7 +245,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     return !['s', '?', 'a', 'e', 'd', 'q'].includes(input);
   };
 
-  useInput(
+  useKeys(
     (input, key) => {
       setStatus('');
       const plain = !key.ctrl && !key.meta && input.length > 1;
@@ -260,7 +261,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     { isActive: overlay.kind === 'none' && !filtering },
   );
 
-  useInput(
+  useKeys(
     (_input, key) => {
       if (key.escape) {
         setPattern('');
@@ -270,8 +271,8 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     { isActive: overlay.kind === 'none' && filtering },
   );
 
-  useInput(() => setOverlay({ kind: 'none' }), { isActive: overlay.kind === 'help' });
-  useInput(
+  useKeys(() => setOverlay({ kind: 'none' }), { isActive: overlay.kind === 'help' });
+  useKeys(
     (_input, key) => {
       if (key.escape) setOverlay({ kind: 'none' });
     },

@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from './use-keys.ts';
 import type { ReactElement } from 'react';
 import { describeScope } from '../core/model.ts';
 import type { ShowResult } from '../service/invariant-service.ts';
@@ -18,7 +19,7 @@ export interface ConfirmRemoveProps {
  */
 export function ConfirmRemove({ info, width = 80, onAnswer }: ConfirmRemoveProps): ReactElement {
   const theme = useTheme();
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (input === 'y' || input === 'Y') onAnswer(true);
     else if (input === 'n' || input === 'N' || key.return || key.escape) onAnswer(false);
   });

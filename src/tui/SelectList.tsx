@@ -1,4 +1,5 @@
-import { Box, Text, useInput } from 'ink';
+import { Box, Text } from 'ink';
+import { useKeys } from './use-keys.ts';
 import { useRef, useState, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
 
@@ -31,7 +32,7 @@ export function SelectList<V>({ items, onSelect, initialIndex = 0, height = 10, 
     current.current = to;
     setIndex(to);
   };
-  useInput(
+  useKeys(
     (input, key) => {
       if (key.upArrow) move(-1);
       else if (key.downArrow) move(1);

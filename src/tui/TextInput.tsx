@@ -1,4 +1,5 @@
-import { Text, useInput } from 'ink';
+import { Text } from 'ink';
+import { useKeys } from './use-keys.ts';
 import { useRef, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
 
@@ -25,7 +26,7 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
     latest.current = next;
     onChange(next);
   };
-  useInput(
+  useKeys(
     (input, key) => {
       const value = latest.current;
       if (key.return) return onSubmit?.(value);

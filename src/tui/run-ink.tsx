@@ -1,7 +1,8 @@
 import { render, useApp, useInput } from 'ink';
-import { useCallback, useRef, type ReactElement } from 'react';
+import { useCallback, useRef, useState, type ReactElement } from 'react';
 import { CancelledError } from '../core/errors.ts';
 import { ThemeContext, makeTheme } from './theme.ts';
+import { KeyHub, KeyHubContext } from './use-keys.ts';
 
 /** The terminal an interactive screen runs in. */
 export interface TuiIo {
@@ -21,11 +22,13 @@ export interface Finish<T> {
 type Outcome<T> = { kind: 'done'; value: T } | { kind: 'failed'; error: unknown } | { kind: 'cancelled' };
 
 function Shell(props: { onCancel: () => void; children: ReactElement }): ReactElement {
+  const [hub] = useState(() => new KeyHub());
   // Ctrl-C reaches the app as a key in raw mode; it cancels wherever the user is.
   useInput((input, key) => {
     if (key.ctrl && input === 'c') props.onCancel();
+    else hub.dispatch(input, key);
   });
-  return props.children;
+  return <KeyHubContext.Provider value={hub}>{props.children}</KeyHubContext.Provider>;
 }
 
 function Exit<T>(props: { outcome: { current?: Outcome<T> }; screen: (finish: Finish<T>) => ReactElement }): ReactElement {
