@@ -64,6 +64,8 @@ export async function runInk<T>(io: TuiIo, screen: (finish: Finish<T>) => ReactE
   const outcome: { current?: Outcome<T> } = {};
   if (options.fullScreen) io.stdout.write(ALT_SCREEN_ON);
   try {
+    // Raw mode from the start: keys typed before the first frame wait, unechoed, for the app to read them.
+    if (io.stdin.isTTY && io.stdin.setRawMode) io.stdin.setRawMode(true);
     const instance = render(
       <ThemeContext.Provider value={makeTheme(io.color)}>
         <Exit outcome={outcome} screen={screen} />

@@ -12,6 +12,8 @@ export type KeyHandler = (input: string, key: Key) => void;
  */
 export class KeyHub {
   private readonly handlers = new Set<{ current: KeyHandler }>();
+  private readonly queue: [string, Key][] = [];
+  private draining = false;
 
   add(handler: { current: KeyHandler }): () => void {
     this.handlers.add(handler);
@@ -20,9 +22,42 @@ export class KeyHub {
     };
   }
 
+  /**
+   * Hands a key to the handlers. Keys typed ahead arrive as one chunk ("log⏎e"):
+   * they are split and handed over one per turn of the event loop, so each
+   * sees the screen (and handlers) the previous one led to.
+   */
   dispatch(input: string, key: Key): void {
-    for (const h of [...this.handlers]) h.current(input, key);
+    this.queue.push(...splitChunk(input, key));
+    if (!this.draining) this.drain();
   }
+
+  private drain(): void {
+    const next = this.queue.shift();
+    if (!next) {
+      this.draining = false;
+      return;
+    }
+    this.draining = true;
+    for (const h of [...this.handlers]) h.current(next[0], next[1]);
+    // React commits this key's update from a setImmediate task (its scheduler's, in Node); a timer
+    // runs after it, so the next key meets the handlers of the screen this one led to.
+    setTimeout(() => this.drain(), 0);
+  }
+}
+
+const PLAIN: Partial<Key> = { return: false, backspace: false, delete: false, tab: false, escape: false, ctrl: false, meta: false, shift: false };
+
+/** One chunk of plain typing as single keys; anything with an escape sequence or a modifier is left whole. */
+export function splitChunk(input: string, key: Key): [string, Key][] {
+  const chars = [...input];
+  if (chars.length < 2 || input.includes('\u001b') || key.ctrl || key.meta) return [[input, key]];
+  return chars.map((c): [string, Key] => {
+    if (c === '\r' || c === '\n') return ['', { ...key, ...PLAIN, return: true }];
+    if (c === '\u007f' || c === '\b') return ['', { ...key, ...PLAIN, backspace: true }];
+    if (c === '\t') return ['', { ...key, ...PLAIN, tab: true }];
+    return [c, { ...key, ...PLAIN, shift: /[A-Z]/.test(c) }];
+  });
 }
 
 export const KeyHubContext = createContext<KeyHub | null>(null);

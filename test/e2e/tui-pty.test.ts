@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { PtySession } from '../helpers/pty.ts';
@@ -139,6 +139,20 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect(code).toBe(130);
     expectRestored(pty, mode);
     expect(files(store)).toEqual(before);
+  });
+
+  test('an invalid store: the error (exit 3) is printed on the restored terminal', async () => {
+    const { pty } = start(['tui']);
+    const bad = exampleStore();
+    writeFileSync(join(bad, 'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml'), 'id: [unclosed\n');
+    const broken = PtySession.start(['--store', bad, 'tui'], { cwd: join(bad, '..') });
+    const { code, mode, screen } = await broken.exit();
+    expect(code).toBe(3);
+    expect(screen.replace(/\n/g, '')).toContain('error: cannot list invariants: global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml:2:1 is invalid');
+    expect(screen).toContain('yaml-syntax');
+    expectRestored(broken, mode);
+    pty.keys('q');
+    expect((await pty.exit()).code).toBe(0);
   });
 
   test('colours only without NO_COLOR', async () => {
