@@ -15,6 +15,8 @@ export interface AddFormProps {
   service: InvariantService;
   /** Skip the scope step (the command line named the scope). */
   scope?: Scope;
+  /** Commit the new file with git; absent: as the store's config says. */
+  commit?: boolean;
   width?: number;
   onDone(result: AddResult): void;
   /** Esc on the first step. */
@@ -75,7 +77,7 @@ export function AddFeedback({ check, text }: { check: AddCheck | undefined; text
  * The interactive `add`: scope → text (live duplicate and shadow feedback) →
  * severity → tags → confirm. Esc goes back a step (cancels on the first).
  */
-export function AddForm({ service, scope: givenScope, width = 80, onDone, onCancel, onError }: AddFormProps): ReactElement {
+export function AddForm({ service, scope: givenScope, commit, width = 80, onDone, onCancel, onError }: AddFormProps): ReactElement {
   const theme = useTheme();
   const [step, setStep] = useState<Step>(givenScope ? 'text' : 'scope');
   const [catalog, setCatalog] = useState<ScopeCatalog | undefined>();
@@ -125,7 +127,7 @@ export function AddForm({ service, scope: givenScope, width = 80, onDone, onCanc
     if (!scope) return;
     setStep('saving');
     const tagList = tags.split(',').map((t) => t.trim()).filter((t) => t !== '');
-    service.add({ scope, text, severity, tags: tagList }).then(onDone, (error: unknown) => {
+    service.add({ scope, text, severity, tags: tagList, ...(commit !== undefined ? { commit } : {}) }).then(onDone, (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
         setProblem(error.message);
         setStep(/tag/.test(error.message) ? 'tags' : 'text');
