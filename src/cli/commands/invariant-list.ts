@@ -6,7 +6,6 @@ import type { CliContext } from '../io.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import { serviceFor } from '../service.ts';
-import { browse } from './tui.ts';
 import { makeStyle, type Style } from '../style.ts';
 
 interface ListArgs extends ScopeArgs {
@@ -29,6 +28,7 @@ export default defineCommand<ListArgs>({
     const scope = scopeFromArgs(argv, false);
     const service = serviceFor(ctx);
     if (argv.interactive) {
+      const { browse } = await import('./tui.ts');
       return browse(ctx, service, scope ? toScope(scope) : undefined, argv.pattern, argv.effective ?? false);
     }
     if (argv.effective) {
