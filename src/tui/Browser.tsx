@@ -288,7 +288,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     <Text wrap="truncate-end">
       <Text bold>agents</Text>
       {` · ${mode} · ${count}`}
-      {data ? <Text dimColor={theme.dim}>{` of ${data.items.length}`}</Text> : null}
+      {data && !effective ? <Text dimColor={theme.dim}>{` of ${data.items.length}`}</Text> : null}
     </Text>
   );
 
@@ -388,7 +388,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
       {filterLine}
       {middle}
       <Text dimColor={theme.dim} wrap="truncate-end">
-        ↑↓ move · / filter · s scope · e effective · Enter detail · a add · d remove · ? help · q quit
+        ↑↓ move · / filter · s scope · e effective · a add · d remove · ? help · q quit
       </Text>
     </Box>
   );

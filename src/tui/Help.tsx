@@ -9,7 +9,7 @@ export const BROWSER_KEYS: readonly [string, string][] = [
   ['Enter', 'show or hide the detail pane'],
   ['/', 'filter by regex (live; Enter keeps it, Esc clears it)'],
   ['s', 'switch scope: all, global, a project, an action, a plan'],
-  ['e', 'effective set of the project or plan on/off (hidden copies greyed)'],
+  ['e', 'effective set of the project or plan, on/off'],
   ['a', 'add an invariant'],
   ['d', 'remove the selected invariant (asks y/N)'],
   ['?', 'this help'],
