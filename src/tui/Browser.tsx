@@ -195,13 +195,11 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     if (!startEffective || !initialScope) return;
     if (initialScope.kind === 'project') void loadEffective({ project: initialScope.project });
     else if (initialScope.kind === 'plan') void loadEffective({ plan: initialScope.plan });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   useEffect(() => {
     // After a change, an open effective view is recomputed from the store.
     if (effective && data) void loadEffective('plan' in effective.target ? { plan: effective.target.plan } : { project: effective.target.project });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [data]);
 
   const last = Math.max(0, selectable.length - 1);
