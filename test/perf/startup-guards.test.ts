@@ -78,6 +78,8 @@ describe('start-up', () => {
     [['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B4', '--format', 'yaml']],
     [['--store', '.agents.example', 'invariant', 'list']],
     [['--store', '.agents.example', 'invariant', 'show', '01M8KJT9']],
+    [['--store', '.agents.example', 'validate']],
+    [['--store', '.agents.example', 'validate', '--format', 'sarif']],
   ])('agents %j never loads Ink or React', (args) => {
     const { code, loaded } = loadedBy(args);
     expect(code).toBe(0);
