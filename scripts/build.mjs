@@ -20,6 +20,8 @@ await build({
   // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
   jsx: 'automatic',
+  // Ink loads React DevTools only when DEV=true; it is not a dependency.
+  external: ['react-devtools-core'],
   define: { 'process.env.DEV': '"false"' },
 });
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);

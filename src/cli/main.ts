@@ -10,6 +10,13 @@ import invariantAdd from './commands/invariant-add.ts';
 import invariantList from './commands/invariant-list.ts';
 import invariantShow from './commands/invariant-show.ts';
 import invariantRemove from './commands/invariant-remove.ts';
+import { violationAdd, violationList } from './commands/invariant-violation.ts';
+import planUse from './commands/plan-use.ts';
+import planList from './commands/plan-list.ts';
+import planShow from './commands/plan-show.ts';
+import planStrategize from './commands/plan-strategize.ts';
+import planDecisions from './commands/plan-decisions.ts';
+import planStatus from './commands/plan-status.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -39,9 +46,17 @@ function buildParser(choose: (c: Chosen) => void): Argv {
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true });
   wire(y, init as CommandSpec<never>, choose);
-  y.command('invariant', 'Add, list, show and remove invariants', (iy) => {
+  y.command('invariant', 'Add, list, show and remove invariants; record violations', (iy) => {
     for (const spec of [invariantAdd, invariantList, invariantShow, invariantRemove]) wire(iy, spec as CommandSpec<never>, choose);
-    return iy.demandCommand(1, 'Name a subcommand: add, list, show or remove.');
+    iy.command('violation', 'Record and list invariant violations of plans', (vy) => {
+      for (const spec of [violationAdd, violationList]) wire(vy, spec as CommandSpec<never>, choose);
+      return vy.demandCommand(1, 'Name a subcommand: add or list.');
+    });
+    return iy.demandCommand(1, 'Name a subcommand: add, list, show, remove or violation.');
+  });
+  y.command('plan', 'Create plans from action templates, reconcile their invariants, track violations', (py) => {
+    for (const spec of [planUse, planList, planShow, planStrategize, planDecisions, planStatus]) wire(py, spec as CommandSpec<never>, choose);
+    return py.demandCommand(1, 'Name a subcommand: use, list, show, strategize, decisions or status.');
   });
   return y
     .demandCommand(1, 'Name a command.')

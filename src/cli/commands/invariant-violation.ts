@@ -1,0 +1,71 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import type { Severity } from '../../core/model.ts';
+import { defineCommand } from '../command.ts';
+import { severityLabel, violationJson } from '../plan-render.ts';
+import { emit } from '../render.ts';
+import { planServiceFor } from '../service.ts';
+import { makeStyle } from '../style.ts';
+
+interface AddArgs {
+  plan: string;
+  invariant: string;
+  severity?: Severity;
+  details?: string;
+}
+
+export const violationAdd = defineCommand<AddArgs>({
+  command: 'add',
+  describe: "Record a violation of an invariant of a plan's effective set",
+  builder: (y) =>
+    y
+      .option('plan', { type: 'string', requiresArg: true, demandOption: true, describe: 'plan id or unique prefix' })
+      .option('invariant', { type: 'string', requiresArg: true, demandOption: true, describe: 'invariant id or unique prefix (in the plan\'s effective set)' })
+      .option('severity', { choices: ['error', 'warning', 'info'], describe: "severity (default: the invariant's own)" })
+      .option('details', { type: 'string', requiresArg: true, describe: 'what happened' }),
+  async run(argv, ctx) {
+    const r = await planServiceFor(ctx).addViolation({
+      plan: String(argv.plan),
+      invariant: String(argv.invariant),
+      ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
+      ...(argv.details !== undefined ? { details: String(argv.details) } : {}),
+    });
+    const s = makeStyle(ctx.color);
+    emit(ctx, violationJson(r.plan, r.path, r.violation), () =>
+      [`${s.green('recorded')} ${severityLabel(s, r.violation.severity)} violation ${s.bold(r.violation.id)} of ${r.violation.invariant_id} in plan ${r.plan}`, `  ${r.violation.violated_text}`, `  ${r.path}`].join('\n'),
+    );
+    return EXIT_CODES.ok;
+  },
+});
+
+export const violationList = defineCommand<{ plan?: string; severity?: Severity }>({
+  command: ['list', 'ls'],
+  describe: 'List recorded violations',
+  builder: (y) =>
+    y
+      .option('plan', { type: 'string', requiresArg: true, describe: 'only this plan (id or unique prefix)' })
+      .option('severity', { choices: ['error', 'warning', 'info'], describe: 'only this severity' }),
+  async run(argv, ctx) {
+    const items = await planServiceFor(ctx).listViolations({
+      ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
+      ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
+    });
+    const s = makeStyle(ctx.color);
+    emit(ctx, items.map((i) => violationJson(i.plan, i.path, i.violation)), () => {
+      if (items.length === 0) return 'No violations.';
+      const lines: string[] = [];
+      let plan = '';
+      for (const { plan: p, violation: v } of items) {
+        if (p !== plan) {
+          if (plan) lines.push('');
+          plan = p;
+          lines.push(s.cyan(`plan ${p}`));
+        }
+        lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}`);
+        lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${v.details}` : ''}`)}`);
+      }
+      lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
+      return lines.join('\n');
+    });
+    return EXIT_CODES.ok;
+  },
+});
