@@ -94,7 +94,7 @@ function timestamp(d: Date): string {
 function checkPrefix(prefix: string, what: string): string {
   const wanted = prefix.toUpperCase();
   if (wanted.length < MIN_PREFIX || wanted.length > 26 || !/^[0-9A-HJKMNP-TV-Z]+$/.test(wanted)) {
-    throw new UsageError(`"${truncate(prefix)}" is not a ${what} id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters.`);
+    throw new UsageError(`"${truncate(prefix)}" is not ${what === "invariant" ? "an" : "a"} ${what} id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters.`);
   }
   return wanted;
 }

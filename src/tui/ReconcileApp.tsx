@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput } from 'ink';
-import { useState } from 'react';
+import { useEffect, useMemo, useReducer } from 'react';
 import type { ActorRequest, ActorResult } from '../core/records.ts';
 
 export interface ReconcileAppProps {
@@ -14,15 +14,65 @@ const MAX_NOTE = 1000;
  * The interactive reconciliation actor: asks a person, invariant by invariant,
  * whether the plan enforces it (y/n), then for a note (Enter ends it).
  */
+interface State {
+  index: number;
+  decision: boolean | null;
+  note: string;
+  results: ActorResult[];
+}
+
+type Action = { type: 'key'; text: string } | { type: 'erase' } | { type: 'undo' } | { type: 'submit' };
+
+/**
+ * Pure state changes, so keys that arrive faster than renders (a paste, a
+ * fast typist, a test) are applied in order against the latest state.
+ */
+export function reduceReconcile(state: State, action: Action, ids: readonly string[]): State {
+  if (state.index >= ids.length) return state;
+  switch (action.type) {
+    case 'key': {
+      let text = action.text.replace(/[\r\n]/g, ' ');
+      let next = state;
+      if (next.decision === null) {
+        const first = text[0]?.toLowerCase();
+        if (first !== 'y' && first !== 'n') return state;
+        next = { ...next, decision: first === 'y' };
+        text = text.slice(1);
+      }
+      return text === '' ? next : { ...next, note: [...(next.note + text)].slice(0, MAX_NOTE).join('') };
+    }
+    case 'erase':
+      return { ...state, note: [...state.note].slice(0, -1).join('') };
+    case 'undo':
+      return { ...state, decision: null, note: '' };
+    case 'submit': {
+      if (state.decision === null) return state;
+      const trimmed = state.note.trim();
+      const response = trimmed !== '' ? trimmed : state.decision ? 'enforced (confirmed by a person)' : 'not enforced (declined by a person)';
+      return { index: state.index + 1, decision: null, note: '', results: [...state.results, { invariant_id: ids[state.index]!, enforced: state.decision, response }] };
+    }
+  }
+}
+
+/**
+ * The interactive reconciliation actor: asks a person, invariant by invariant,
+ * whether the plan enforces it (y/n), then for a note (Enter ends it).
+ */
 export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
   const { exit } = useApp();
-  const [index, setIndex] = useState(0);
-  const [decision, setDecision] = useState<boolean | null>(null);
-  const [note, setNote] = useState('');
-  const [results, setResults] = useState<ActorResult[]>([]);
+  const ids = useMemo(() => request.invariants.map((i) => i.id), [request]);
+  const [state, dispatch] = useReducer((s: State, a: Action) => reduceReconcile(s, a, ids), { index: 0, decision: null, note: '', results: [] });
+  const { index, decision, note, results } = state;
   const total = request.invariants.length;
   const current = request.invariants[index];
   const finished = index >= total;
+
+  useEffect(() => {
+    if (finished) {
+      onDone(results);
+      exit();
+    }
+  }, [finished]);
 
   useInput((input, key) => {
     if (key.ctrl && input === 'c') {
@@ -30,36 +80,10 @@ export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
       exit();
       return;
     }
-    if (finished || !current) return;
-    if (decision === null) {
-      const c = input.toLowerCase();
-      if (c === 'y' || c === 'n') setDecision(c === 'y');
-      return;
-    }
-    if (key.return) {
-      const trimmed = note.trim();
-      const response = trimmed !== '' ? trimmed : decision ? 'enforced (confirmed by a person)' : 'not enforced (declined by a person)';
-      const next = [...results, { invariant_id: current.id, enforced: decision, response }];
-      setResults(next);
-      setDecision(null);
-      setNote('');
-      setIndex(index + 1);
-      if (index + 1 >= total) {
-        onDone(next);
-        exit();
-      }
-      return;
-    }
-    if (key.backspace || key.delete) {
-      setNote([...note].slice(0, -1).join(''));
-      return;
-    }
-    if (key.escape) {
-      setDecision(null);
-      setNote('');
-      return;
-    }
-    if (input && !key.ctrl && !key.meta && [...note].length < MAX_NOTE) setNote(note + input.replace(/[\r\n]/g, ' '));
+    if (key.return) dispatch({ type: 'submit' });
+    else if (key.backspace || key.delete) dispatch({ type: 'erase' });
+    else if (key.escape) dispatch({ type: 'undo' });
+    else if (input && !key.ctrl && !key.meta) dispatch({ type: 'key', text: input });
   });
 
   const plan = request.plan;
