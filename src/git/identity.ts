@@ -1,4 +1,4 @@
-import { simpleGit } from 'simple-git';
+import { gitClient } from './client.ts';
 
 /**
  * The author git would record here ("Jane Doe <jane@example.com>"), honouring
@@ -7,7 +7,7 @@ import { simpleGit } from 'simple-git';
  */
 export async function gitAuthor(cwd: string): Promise<string | undefined> {
   try {
-    const ident = await simpleGit({ baseDir: cwd }).raw(['var', 'GIT_AUTHOR_IDENT']);
+    const ident = await gitClient(cwd).raw(['var', 'GIT_AUTHOR_IDENT']);
     const m = /^(.*<[^>]*>)/.exec(ident.trim());
     return m?.[1]?.trim() || undefined;
   } catch {

@@ -1,4 +1,5 @@
-import { simpleGit, type SimpleGit } from 'simple-git';
+import type { SimpleGit } from 'simple-git';
+import { gitClient } from './client.ts';
 
 /** A git object listed in a tree or the index. */
 export interface GitEntry {
@@ -17,7 +18,7 @@ export class GitError extends Error {
 }
 
 function git(cwd: string, input?: Buffer | string): SimpleGit {
-  return simpleGit({ baseDir: cwd, ...(input !== undefined ? { input: () => input } : {}) });
+  return gitClient(cwd, input);
 }
 
 function message(error: unknown): string {

@@ -21,7 +21,7 @@ export default defineCommand<AddArgs>({
     scopeOptions(y, 'add to')
       .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })
       .option('severity', { choices: ['error', 'warning', 'info'], default: 'error', describe: 'severity of a violation' })
-      .option('tag', { type: 'string', array: true, requiresArg: true, describe: 'a tag (repeatable)' })
+      .option('tag', { type: 'string', array: true, nargs: 1, describe: 'a tag (repeatable: --tag data --tag safety)' })
       .option('rationale', { type: 'string', requiresArg: true, describe: 'why the invariant exists, for reviewers' }),
   async run(argv, ctx) {
     const text = (argv.text ?? []).join(' ');

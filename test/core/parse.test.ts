@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig, parseInvariant, parsePlan, parseYaml } from '../../src/core/parse.ts';
+import { classifyPath, isKnownFolder, schemaRef } from '../../src/core/layout.ts';
+import type { Scope } from '../../src/core/model.ts';
+
+const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const G: Scope = { kind: 'global' };
+const enc = (s: string) => new TextEncoder().encode(s);
+const parse = (text: string, id = ID) => parseInvariant(`global/${id}.yaml`, enc(text), G, id);
+const where = (text: string) => parse(text).diagnostics.map((d) => [d.code, d.line, d.col]);
+
+describe('parseInvariant', () => {
+  it('applies defaults and keeps the path and scope', () => {
+    expect(parse(`# yaml-language-server: $schema=../schemas/invariant.schema.json\nid: ${ID}\ntext: Never delete production data\n`)).toEqual({
+      value: { id: ID, text: 'Never delete production data', severity: 'error', active: true, tags: [], scope: G, path: `global/${ID}.yaml` },
+      diagnostics: [],
+    });
+  });
+
+  it.each([
+    ['an unknown key, at the key', `id: ${ID}\ntext: T\nseverty: error\n`, [['schema', 3, 1]]],
+    ['a bad enum value, at the value', `id: ${ID}\ntext: T\nseverity: fatal\n`, [['schema', 3, 11]]],
+    ['a wrong type, at the value', `id: ${ID}\ntext: T\nactive: "yes"\n`, [['schema', 3, 9]]],
+    ['a tag of the wrong type, at the item', `id: ${ID}\ntext: T\ntags:\n  - ok\n  - 3\n`, [['schema', 5, 5]]],
+    ['a missing text, at the document', `id: ${ID}\n`, [['schema', 1, 1]]],
+    ['an id that differs from the file name', `id: 01M8KJW430VF8WCABSB8RTQ8RY\ntext: T\n`, [['id-mismatch', 1, 5]]],
+    ['a text of white space only', `id: ${ID}\ntext: "   "\n`, [['schema', 2, 7]]],
+    ['a duplicate key', `id: ${ID}\ntext: A\ntext: B\n`, [['yaml-duplicate-key', 3, 1]]],
+    ['a tab used for indentation', `id: ${ID}\ntags:\n\t- a\ntext: T\n`, [['yaml-syntax', 3, 1]]],
+    ['two documents', `id: ${ID}\ntext: T\n---\nid: ${ID}\n`, [['yaml-multi-document', 3, 1]]],
+    ['an empty file', '', [['file-empty', 0, 0]]],
+    ['only a comment', '# nothing here\n', [['file-empty', 0, 0]]],
+    ['source outside a plan', `id: ${ID}\ntext: T\nsource:\n  kind: plan\n`, [['source-not-in-plan', 4, 3]]],
+    ['an invalid created_at', `id: ${ID}\ntext: T\ncreated_at: yesterday\n`, [['schema', 3, 13]]],
+  ])('points at %s', (_name, text, expected) => {
+    expect(where(text)).toEqual(expected);
+  });
+
+  it('accepts CRLF line ends and a byte-order mark', () => {
+    expect(parse(`\ufeffid: ${ID}\r\ntext: T\r\n`).value?.text).toBe('T');
+  });
+
+  it('refuses binary content, invalid UTF-8 and files over 1 MiB without parsing them', () => {
+    expect(parseYaml('f', new Uint8Array([105, 100, 0, 58])).diagnostics.map((d) => d.code)).toEqual(['file-binary']);
+    expect(parseYaml('f', new Uint8Array([0x74, 0x3a, 0x20, 0xc3, 0x28])).diagnostics.map((d) => d.code)).toEqual(['file-not-utf8']);
+    expect(parseYaml('f', new Uint8Array(1024 * 1024 + 1).fill(0x20)).diagnostics.map((d) => d.code)).toEqual(['file-too-large']);
+  });
+
+  it('refuses an alias bomb quickly', () => {
+    const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    for (let i = 1; i < 10; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    const r = parseYaml('f', enc(lines.join('\n')));
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['yaml-alias-limit']);
+  });
+
+  it('gives a caret line with each positioned diagnostic', () => {
+    const [d] = parse(`id: ${ID}\ntext: T\nseverity: fatal\n`).diagnostics;
+    expect(d?.lineText).toBe('severity: fatal');
+  });
+});
+
+describe('parsePlan and parseConfig', () => {
+  it('checks the plan id against its folder', () => {
+    const p = parsePlan('plans/01M8KK5920RS6CGAVDFVYYJ0B4/plan.yaml', enc(`id: ${ID}\n`), '01M8KK5920RS6CGAVDFVYYJ0B4');
+    expect(p.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['id-mismatch', 1, 5]]);
+  });
+
+  it('fills config defaults and treats an empty file as defaults', () => {
+    expect(parseConfig('config.yaml', enc('commit: true\n')).value).toEqual({ version: 1, commit: true, reconciliation: { actor: 'command', timeout_ms: 60000 } });
+    expect(parseConfig('config.yaml', enc('# nothing\n')).value?.commit).toBe(false);
+    expect(parseConfig('config.yaml', enc('reconciliation:\n  command: sh -c x\n')).diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['schema', 2, 12]]);
+  });
+});
+
+describe('layout', () => {
+  it.each([
+    ['global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'invariant', scope: { kind: 'global' }, id: ID }],
+    ['projects/myapp/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'invariant', scope: { kind: 'project', project: 'myapp' }, id: ID }],
+    ['actions/local/code-coverage/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'invariant', scope: { kind: 'action', ns: 'local', name: 'code-coverage' }, id: ID }],
+    ['actions/local/code-coverage/action.yaml', { kind: 'action-meta', ns: 'local', name: 'code-coverage' }],
+    ['plans/01M8KK5920RS6CGAVDFVYYJ0B4/plan.yaml', { kind: 'plan', plan: '01M8KK5920RS6CGAVDFVYYJ0B4' }],
+    ['plans/01M8KK5920RS6CGAVDFVYYJ0B4/decisions/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'record', plan: '01M8KK5920RS6CGAVDFVYYJ0B4', record: 'decisions', id: ID }],
+    ['global/.01M8KJT9G0XNWEM589ZS7FV0VT.yaml.123.abcd.tmp', { kind: 'temporary' }],
+    ['global/.lock', { kind: 'lock' }],
+    ['global/README.md', { kind: 'unknown' }],
+    ['config.yaml', { kind: 'config' }],
+  ])('classifies %s', (path, expected) => {
+    expect(classifyPath(path)).toEqual(expected);
+  });
+
+  it('flags invariant files with bad names and folders that break the name rules', () => {
+    expect(classifyPath('global/no-deletes.yaml')).toMatchObject({ kind: 'bad-id' });
+    expect(classifyPath('projects/My App/01M8KJT9G0XNWEM589ZS7FV0VT.yaml')).toMatchObject({ kind: 'bad-name' });
+    expect(classifyPath('plans/notaulid/plan.yaml')).toMatchObject({ kind: 'bad-name' });
+    expect(isKnownFolder('projects/myapp')).toBe(true);
+    expect(isKnownFolder('projects/myapp/nested')).toBe(false);
+    expect(isKnownFolder('plans/01M8KK5920RS6CGAVDFVYYJ0B4/decisions')).toBe(true);
+  });
+
+  it('points modelines at the store schemas from any depth', () => {
+    expect(schemaRef('global/X.yaml', 'invariant.schema.json')).toBe('../schemas/invariant.schema.json');
+    expect(schemaRef('actions/a/b/X.yaml', 'invariant.schema.json')).toBe('../../../schemas/invariant.schema.json');
+  });
+});

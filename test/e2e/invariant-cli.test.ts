@@ -1,0 +1,298 @@
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agents, REPO } from '../helpers/cli.ts';
+import { tempDir, testStore, invariantYaml } from '../helpers/tmp.ts';
+import { execFileSync, spawnSync } from 'node:child_process';
+
+const ULID_RE = /\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b/;
+const EXAMPLE_PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+
+/** A copy of the example store in a fresh folder, to run commands that write. */
+function exampleCopy(): string {
+  const root = join(tempDir(), '.agents');
+  cpSync(join(REPO, '.agents.example'), root, { recursive: true });
+  return root;
+}
+
+function files(root: string, folder: string): string[] {
+  return existsSync(join(root, folder)) ? readdirSync(join(root, folder)).filter((f) => f.endsWith('.yaml')).sort() : [];
+}
+
+/** Every file of a store with its content, to prove a failed command changed nothing. */
+function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string, rel: string) => {
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) walk(join(dir, d.name), r);
+      else out[r] = readFileSync(join(dir, d.name), 'utf8');
+    }
+  };
+  walk(root, '');
+  return out;
+}
+
+beforeAll(() => {
+  expect(existsSync(join(REPO, 'dist/cli.js')), 'run `npm run build` first').toBe(true);
+});
+
+describe('the seed command lines', () => {
+  it('adds at every scope as the seed writes it', () => {
+    const root = exampleCopy();
+    const store = ['--store', root];
+    const cases: [string[], string][] = [
+      [['invariant', 'add', '--global', 'Never read secrets'], 'global'],
+      [['invariant', 'add', '--project', 'myapp', 'Keep the changelog current'], 'projects/myapp'],
+      [['invariant', 'add', '--plan', EXAMPLE_PLAN, 'Pin every dependency'], `plans/${EXAMPLE_PLAN}`],
+      [['invariant', 'add', '--action', 'local/code-coverage', 'Report coverage per file'], 'actions/local/code-coverage'],
+    ];
+    for (const [args, folder] of cases) {
+      const before = files(root, folder);
+      const r = agents([...store, ...args]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const id = ULID_RE.exec(r.stdout)?.[0];
+      expect(id).toBeDefined();
+      expect(r.stdout).toContain(join(root, folder, `${id}.yaml`));
+      expect(files(root, folder)).toEqual([...before, `${id}.yaml`].sort());
+      const text = readFileSync(join(root, folder, `${id}.yaml`), 'utf8');
+      expect(text.split('\n')[0]).toMatch(/^# yaml-language-server: \$schema=(\.\.\/)+schemas\/invariant\.schema\.json$/);
+      expect(text).toContain(`id: ${id}\n`);
+      expect(text).toContain(`text: ${args[args.length - 1]}\n`);
+    }
+  });
+
+  it('lists all active invariants, filters by scope and regex, and prints JSON', () => {
+    const root = exampleCopy();
+    const store = ['--store', root];
+    const all = agents([...store, 'invariant', 'list']);
+    expect(all.code).toBe(0);
+    for (const t of ['Never delete production data', 'Log all changes', 'All API changes need tests', 'Minimum 80% coverage', 'Use Python 3.13 only']) expect(all.stdout).toContain(t);
+
+    const global = JSON.parse(agents([...store, 'invariant', 'list', '--global', '--format', 'json']).stdout) as { text: string }[];
+    expect(global.map((g) => g.text)).toEqual(['Never delete production data', 'Log all changes']);
+
+    const project = JSON.parse(agents([...store, 'invariant', 'list', '--project', 'myapp', '--format', 'json']).stdout) as { text: string }[];
+    expect(project.map((g) => g.text)).toEqual(['All API changes need tests', 'Log all changes']);
+
+    agents([...store, 'invariant', 'add', '--global', 'Keep data safe at rest']);
+    const re = JSON.parse(agents([...store, 'invariant', 'list', 'data.*safe', '--format', 'json']).stdout) as { text: string }[];
+    expect(re.map((g) => g.text)).toEqual(['Keep data safe at rest']);
+    // Smart case: an upper-case letter makes the pattern case-sensitive.
+    expect(JSON.parse(agents([...store, 'invariant', 'list', 'Data', '--format', 'json']).stdout)).toEqual([]);
+    expect(JSON.parse(agents([...store, 'invariant', 'list', 'DATA', '--format', 'json']).stdout)).toEqual([]);
+    expect((JSON.parse(agents([...store, 'invariant', 'list', 'data', '--format', 'json']).stdout) as unknown[]).length).toBe(2);
+  });
+
+  it('shows the effective set of myapp as the seed lists it, with the shadow note', () => {
+    const r = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']);
+    expect(r.code).toBe(0);
+    const order = ['All API changes need tests', 'Log all changes', 'Never delete production data'].map((t) => r.stdout.indexOf(t));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(r.stdout).toContain('shadows global 01M8KJW430VF8WCABSB8RTQ8RY');
+  });
+
+  it('prints the effective set of the example plan as the seed lists it, in JSON', () => {
+    const r = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(out.map((o) => [o.text, o.scope])).toEqual([
+      ['Use Python 3.13 only', 'plan'],
+      ['All API changes need tests', 'project'],
+      ['Log all changes', 'project'],
+      ['Never delete production data', 'global'],
+    ]);
+    expect(out[2]).toEqual({
+      id: '01M8KJZS90J6DRJJ8E264B9DFX',
+      text: 'Log all changes',
+      severity: 'error',
+      active: true,
+      scope: 'project',
+      project: 'myapp',
+      action: null,
+      plan: null,
+      path: 'projects/myapp/01M8KJZS90J6DRJJ8E264B9DFX.yaml',
+      tags: [],
+      rationale: null,
+      created_at: '2026-11-29T12:03:00Z',
+      created_by: 'Example Team <team@example.com>',
+      source: null,
+      shadows: [{ id: '01M8KJW430VF8WCABSB8RTQ8RY', scope: 'global', path: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml' }],
+    });
+    expect(out[0]).toMatchObject({ scope: 'plan', plan: EXAMPLE_PLAN, project: null, source: { kind: 'plan', ref: null, origin_id: null } });
+  });
+
+  it('prints YAML with --format yaml', () => {
+    const r = agents(['--store', '.agents.example', 'invariant', 'list', '--global', '--format', 'yaml']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^- id: 01M8KJT9G0XNWEM589ZS7FV0VT\n {2}text: Never delete production data\n/);
+  });
+
+  it('removes with --yes, and refuses without it when not interactive', () => {
+    const root = exampleCopy();
+    const before = snapshot(root);
+    const refused = agents(['--store', root, 'invariant', 'remove', '01M8KJT9G0XNWEM589ZS7FV0VT']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    expect(snapshot(root)).toEqual(before);
+
+    const r = agents(['--store', root, 'invariant', 'remove', '--yes', '01M8KJT9']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('removed 01M8KJT9G0XNWEM589ZS7FV0VT');
+    expect(files(root, 'global')).toEqual(['01M8KJW430VF8WCABSB8RTQ8RY.yaml']);
+  });
+
+  it('shows one invariant by prefix, with where it applies and what it shadows', () => {
+    const r = agents(['--store', '.agents.example', 'invariant', 'show', '01m8kjzs']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/id\s+01M8KJZS90J6DRJJ8E264B9DFX/);
+    expect(r.stdout).toMatch(/scope\s+project myapp/);
+    expect(r.stdout).toMatch(/applies to\s+project myapp and the 1 plan\(s\) targeting it/);
+    expect(r.stdout).toMatch(/shadows\s+global 01M8KJW430VF8WCABSB8RTQ8RY/);
+    const json = JSON.parse(agents(['--store', '.agents.example', 'invariant', 'show', '01M8KJW4', '--format', 'json']).stdout) as Record<string, unknown>;
+    expect(json.shadowed_by).toEqual([{ id: '01M8KJZS90J6DRJJ8E264B9DFX', scope: 'project', path: 'projects/myapp/01M8KJZS90J6DRJJ8E264B9DFX.yaml' }]);
+  });
+});
+
+describe('add: duplicates and shadow notes', () => {
+  it('refuses a same-scope duplicate (exit 1) naming the existing id, whatever the case and spacing', () => {
+    const root = exampleCopy();
+    const before = snapshot(root);
+    const r = agents(['--store', root, 'invariant', 'add', '--project', 'myapp', '  all API   changes NEED tests ']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('01M8KJXYP0GVPRF8KRRE9G8474');
+    expect(snapshot(root)).toEqual(before);
+    const j = agents(['--store', root, 'invariant', 'add', '--project', 'myapp', 'All API changes need tests', '--format', 'json']);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: 'duplicate', existing_id: '01M8KJXYP0GVPRF8KRRE9G8474' });
+  });
+
+  it('allows copies across scopes with a note of what shadows what', () => {
+    const root = exampleCopy();
+    const down = agents(['--store', root, 'invariant', 'add', '--project', 'myapp', 'Never delete production data']);
+    expect(down.code).toBe(0);
+    expect(down.stdout).toContain('it shadows the copy in global (01M8KJT9G0XNWEM589ZS7FV0VT)');
+    const up = agents(['--store', root, 'invariant', 'add', '--global', 'All API changes need tests', '--format', 'json']);
+    expect(up.code).toBe(0);
+    expect(JSON.parse(up.stdout).shadowed_by).toEqual([{ id: '01M8KJXYP0GVPRF8KRRE9G8474', scope: 'project', path: 'projects/myapp/01M8KJXYP0GVPRF8KRRE9G8474.yaml' }]);
+  });
+
+  it('writes severity, tags, rationale and the git author', () => {
+    const root = exampleCopy();
+    const r = agents(['--store', root, 'invariant', 'add', '--global', '--severity', 'warning', '--tag', 'data', '--tag', 'safety', '--rationale', 'Audits need it.', 'Back up before migrations', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(out).toMatchObject({ severity: 'warning', tags: ['data', 'safety'], rationale: 'Audits need it.', created_by: 'Test Author <author@example.com>', scope: 'global' });
+    expect(out.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  });
+});
+
+describe('bad input gets a clear error and changes nothing', () => {
+  const cases: [string, string[], number, RegExp][] = [
+    ['a project name with ..', ['invariant', 'add', '--project', '../x', 'T'], 2, /project "\.\.\/x" must start with/],
+    ['an action that climbs out', ['invariant', 'add', '--action', 'a/../../b', 'T'], 2, /action "a\/\.\.\/\.\.\/b" must be NS\/NAME/],
+    ['an action without a name', ['invariant', 'add', '--action', 'local', 'T'], 2, /must be NS\/NAME/],
+    ['a plan id that is not a ULID', ['invariant', 'add', '--plan', 'notaulid', 'T'], 2, /plan id "notaulid" is not a ULID/],
+    ['an unknown plan', ['invariant', 'add', '--plan', '01M8KK5920RS6CGAVDFVYYJ0ZZ', 'T'], 2, /unknown plan 01M8KK5920RS6CGAVDFVYYJ0ZZ/],
+    ['empty text', ['invariant', 'add', '--global', ''], 2, /text is empty/],
+    ['white-space-only text', ['invariant', 'add', '--global', ' \t\n '], 2, /text is empty/],
+    ['text over 2,000 characters', ['invariant', 'add', '--global', 'x'.repeat(2001)], 2, /2001 characters long; the limit is 2000/],
+    ['two scope flags', ['invariant', 'add', '--global', '--project', 'myapp', 'T'], 2, /exactly one scope, not --global and --project/],
+    ['no scope flag', ['invariant', 'add', 'T'], 2, /no scope given/],
+    ['no text', ['invariant', 'add', '--global'], 2, /no invariant text given/],
+    ['a bad severity', ['invariant', 'add', '--global', '--severity', 'fatal', 'T'], 2, /Invalid values|Choices/],
+    ['a tag with a comma', ['invariant', 'add', '--global', '--tag', 'a,b', 'T'], 2, /tag "a,b" is invalid/],
+    ['an unknown flag', ['invariant', 'list', '--bogus'], 2, /Unknown argument: bogus/],
+    ['an unknown id', ['invariant', 'show', '01M8KJT9G0XNWEM589ZS7FV0VZ'], 2, /no invariant with id 01M8KJT9G0XNWEM589ZS7FV0VZ/],
+    ['an ambiguous prefix', ['invariant', 'remove', '--yes', '01M8KJ'], 2, /id prefix 01M8KJ is ambiguous; it matches:\n {2}01M8KJT9G0XNWEM589ZS7FV0VT/],
+    ['a prefix too short', ['invariant', 'show', '01M'], 2, /is not an invariant id or a prefix of one/],
+    ['an id that is a path', ['invariant', 'remove', '--yes', '../../etc/passwd'], 2, /is not an invariant id/],
+    ['an invalid regex', ['invariant', 'list', '(unclosed'], 2, /invalid regex "\(unclosed"/],
+    ['--effective without a target', ['invariant', 'list', '--effective'], 2, /--effective needs --project P or --plan ID/],
+  ];
+  it.each(cases)('%s', (_name, args, code, message) => {
+    const root = exampleCopy();
+    const before = snapshot(root);
+    const r = agents(['--store', root, ...args]);
+    expect(r.stderr).toMatch(message);
+    expect(r.code).toBe(code);
+    expect(r.stderr).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it('says how to make a store when there is none (exit 2)', () => {
+    const dir = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const r = agents(['invariant', 'list'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no store found');
+    expect(r.stderr).toContain('agents init');
+    const missing = agents(['--store', join(dir, 'nope'), 'invariant', 'list']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('agents init --store');
+  });
+
+  it('refuses to list with an invalid file in a needed scope: exit 3, file:line:col, no partial set', () => {
+    const root = testStore({
+      'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
+      'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml': 'id: 01M8KJW430VF8WCABSB8RTQ8RY\ntext: Log all changes\nseverity: fatal\n',
+      'projects/other/01M8KJXYP0GVPRF8KRRE9G8474.yaml': invariantYaml('01M8KJXYP0GVPRF8KRRE9G8474', 'Fine'),
+    });
+    for (const args of [['invariant', 'list', '--effective', '--project', 'myapp'], ['invariant', 'list'], ['invariant', 'list', '--format', 'json', '--effective', '--project', 'myapp']]) {
+      const r = agents(['--store', root, ...args]);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('global/01M8KJW430VF8WCABSB8RTQ8RY.yaml:3:11');
+      expect(r.stderr).toContain('severity must be one of "error", "warning", "info"');
+      expect(r.stderr).toContain('3 | severity: fatal');
+      expect(r.stdout).not.toContain('Never delete production data');
+    }
+    // A project that does not need the broken folder still resolves.
+    expect(agents(['--store', root, 'invariant', 'list', '--project', 'other']).code).toBe(0);
+  });
+
+  it('refuses a hand-written invariant whose file name is not a ULID, instead of ignoring it', () => {
+    const root = testStore({ 'global/no-deletes.yaml': 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Never delete production data\n' });
+    const r = agents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('global/no-deletes.yaml');
+    expect(r.stderr).toContain('id-invalid');
+  });
+
+  it('reports a read-only store without a stack trace, changing nothing', () => {
+    const root = exampleCopy();
+    const before = snapshot(root);
+    const bin = join(REPO, 'bin/agents.js');
+    // A real read-only file system: a read-only bind mount in a private mount namespace.
+    const probe = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1"', 'sh', root]);
+    const args = ['--store', root, 'invariant', 'add', '--global', 'Only read'];
+    const r =
+      probe.status === 0
+        ? spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1" && shift && exec "$@"', 'sh', root, process.execPath, bin, ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' } })
+        : spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    expect(r.stderr).toMatch(/cannot write global\/\.lock: (the file system is read-only|permission denied)/);
+    expect(r.stderr).toContain('Nothing was changed');
+    expect(r.status).toBe(2);
+    expect(snapshot(root)).toEqual(before);
+  });
+});
+
+describe('init', () => {
+  it('creates a store with config, scope folders and schemas, and refuses to overwrite one', () => {
+    const dir = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const r = agents(['init'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(dir, '.agents')).sort()).toEqual(['actions', 'config.yaml', 'global', 'plans', 'projects', 'schemas']);
+    expect(readdirSync(join(dir, '.agents/schemas'))).toContain('invariant.schema.json');
+    writeFileSync(join(dir, 'marker'), '');
+    const again = agents(['init'], { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('a store already exists');
+    // Discovery finds it from a subfolder.
+    execFileSync('mkdir', ['-p', join(dir, 'sub/deeper')]);
+    expect(agents(['invariant', 'add', '--global', 'Found from below'], { cwd: join(dir, 'sub/deeper') }).code).toBe(0);
+    expect(agents(['invariant', 'list', '--format', 'json'], { cwd: join(dir, 'sub'), env: { AGENTS_STORE: undefined } }).stdout).toContain('Found from below');
+  });
+});

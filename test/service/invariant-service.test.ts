@@ -1,0 +1,92 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EXIT_CODES, InvariantService, type AgentsError } from '../../src/index.ts';
+import { testStore } from '../helpers/tmp.ts';
+
+const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+
+/** A service with a fixed clock, counting ids and a known author: fully deterministic. */
+function service(root: string): InvariantService {
+  let n = 0;
+  return new InvariantService(root, {
+    clock: () => new Date('2026-11-29T12:00:00.123Z'),
+    newId: () => `01M8KJ00000000000000000${String(n++).padStart(3, '0')}`,
+    author: async () => 'Jane Doe <jane@example.com>',
+  });
+}
+
+async function failure(p: Promise<unknown>): Promise<AgentsError> {
+  try {
+    await p;
+  } catch (error) {
+    return error as AgentsError;
+  }
+  throw new Error('expected a failure');
+}
+
+describe('InvariantService', () => {
+  it('adds, lists, resolves, shows and removes through the library API', async () => {
+    const root = testStore({ [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: myapp\n` });
+    const s = service(root);
+    const g = await s.add({ scope: { global: true }, text: '  Log all changes ' });
+    expect(g.invariant).toMatchObject({ id: '01M8KJ00000000000000000000', text: 'Log all changes', created_at: '2026-11-29T12:00:00Z', created_by: 'Jane Doe <jane@example.com>' });
+    expect(readFileSync(join(root, 'global/01M8KJ00000000000000000000.yaml'), 'utf8')).toBe(
+      [
+        '# yaml-language-server: $schema=../schemas/invariant.schema.json',
+        'id: 01M8KJ00000000000000000000',
+        'text: Log all changes',
+        'severity: error',
+        'active: true',
+        'created_at: 2026-11-29T12:00:00Z',
+        'created_by: Jane Doe <jane@example.com>',
+        '',
+      ].join('\n'),
+    );
+    const p = await s.add({ scope: { project: 'myapp' }, text: 'log ALL changes', severity: 'warning', tags: ['audit', 'audit'] });
+    expect(p.shadows.map((i) => i.id)).toEqual([g.invariant.id]);
+    expect(p.invariant.tags).toEqual(['audit']);
+    const x = await s.add({ scope: { plan: PLAN }, text: 'Use Python 3.13 only' });
+    expect(x.invariant.source).toEqual({ kind: 'plan' });
+
+    const eff = await s.effective({ plan: PLAN });
+    expect(eff.target).toEqual({ kind: 'plan', plan: PLAN, project: 'myapp' });
+    expect(eff.entries.map((e) => [e.invariant.text, e.shadows.map((sh) => sh.id)])).toEqual([
+      ['Use Python 3.13 only', []],
+      ['log ALL changes', [g.invariant.id]],
+    ]);
+
+    const shown = await s.show('01m8kj00000000000000000001');
+    expect(shown.appliesTo).toBe('project myapp and the 1 plan(s) targeting it');
+    expect(shown.plansTargeting).toEqual([PLAN]);
+
+    const removed = await s.remove(p.invariant.id);
+    expect(removed.path).toBe(`projects/myapp/${p.invariant.id}.yaml`);
+    expect((await s.effective({ project: 'myapp' })).entries.map((e) => e.invariant.id)).toEqual([g.invariant.id]);
+  });
+
+  it('fails with typed errors carrying exit codes', async () => {
+    const root = testStore();
+    const s = service(root);
+    await s.add({ scope: { global: true }, text: 'A' });
+    await s.add({ scope: { global: true }, text: 'B' });
+    expect((await failure(s.add({ scope: { global: true }, text: 'a' }))).exitCode).toBe(EXIT_CODES.checkFailed);
+    expect((await failure(s.add({ scope: { project: 'Bad' }, text: 'x' }))).exitCode).toBe(EXIT_CODES.usage);
+    const ambiguous = await failure(s.show('01M8KJ0000'));
+    expect(ambiguous.exitCode).toBe(EXIT_CODES.usage);
+    expect(ambiguous.detail).toEqual({ matches: ['01M8KJ00000000000000000000', '01M8KJ00000000000000000001'] });
+    expect((await failure(s.effective({ plan: PLAN }))).message).toContain(`unknown plan ${PLAN}`);
+  });
+
+  it('lists inactive invariants only with `all`', async () => {
+    const root = testStore({
+      'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Kept but off\nactive: false\n',
+      'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml': 'id: 01M8KJW430VF8WCABSB8RTQ8RY\ntext: On\n',
+    });
+    const s = service(root);
+    expect((await s.list()).map((l) => l.invariant.text)).toEqual(['On']);
+    expect((await s.list({ all: true })).map((l) => l.invariant.text)).toEqual(['Kept but off', 'On']);
+    // An inactive copy in the same scope still blocks a duplicate add: it is in the store.
+    expect((await failure(s.add({ scope: { global: true }, text: 'kept BUT off' }))).message).toContain('(inactive)');
+  });
+});
