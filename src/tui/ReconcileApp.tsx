@@ -83,7 +83,13 @@ export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
     if (key.return) dispatch({ type: 'submit' });
     else if (key.backspace || key.delete) dispatch({ type: 'erase' });
     else if (key.escape) dispatch({ type: 'undo' });
-    else if (input && !key.ctrl && !key.meta) dispatch({ type: 'key', text: input });
+    else if (input && !key.ctrl && !key.meta) {
+      // A chunk may hold several keys ("note text\r" when typed fast or pasted): a line break submits.
+      input.split(/\r\n|\r|\n/).forEach((part, i) => {
+        if (i > 0) dispatch({ type: 'submit' });
+        if (part !== '') dispatch({ type: 'key', text: part });
+      });
+    }
   });
 
   const plan = request.plan;

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { agents, agentsAsync } from '../helpers/cli.ts';
+import { BIN, agents, agentsAsync } from '../helpers/cli.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
 
 // The example plan's effective set, in order (seed merge example).
@@ -151,6 +152,36 @@ setInterval(() => {}, 1000);`,
     expect(run.error).toBe('the actor `node actors/fixture-actor.mjs` did not answer within 800 ms (timeout_ms) and was stopped');
     expect(run.records.every((x) => !x.enforced && x.actor_response.includes('timeout_ms'))).toBe(true);
     const pid = Number(readFileSync(join(root, 'helper.pid'), 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(alive()).toBe(false);
+  });
+
+  it('stops the actor and writes nothing when the user presses Ctrl-C (SIGINT), exit 130', async () => {
+    const root = exampleStore();
+    useActor(root, `import { writeFileSync } from 'node:fs';
+writeFileSync('actor.pid', String(process.pid));
+setInterval(() => {}, 1000);`);
+    const before = fileList(root);
+    const child = spawn(process.execPath, [BIN, '--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env: { ...process.env, NO_COLOR: '1', CI: 'true' } });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+    const pidFile = join(root, 'actor.pid');
+    for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((res) => setTimeout(res, 50));
+    expect(existsSync(pidFile)).toBe(true);
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toContain('Cancelled: the actor was stopped and nothing was written.');
+    expect(fileList(root)).toEqual([...before, 'actor.pid'].sort());
+    const pid = Number(readFileSync(pidFile, 'utf8'));
     const alive = () => {
       try {
         process.kill(pid, 0);
