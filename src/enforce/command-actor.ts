@@ -138,8 +138,14 @@ export function runCommandActor(request: ActorRequest, options: CommandActorOpti
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
       stderr = (stderr + chunk).slice(-STDERR_TAIL);
     });
-    child.on('exit', () => {
+    child.on('exit', (code, signal) => {
       exited = true;
+      // A helper that outlives the actor may hold its pipes open; the answer is complete once the actor exits.
+      drainTimer ??= setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(code, signal);
+      }, KILL_GRACE_MS);
     });
     child.on('close', (code, signal) => finish(code, signal));
     // An actor that exits without reading its input closes the pipe: that is its business, not an error.

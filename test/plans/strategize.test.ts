@@ -164,6 +164,31 @@ setInterval(() => {}, 1000);`,
     expect(alive()).toBe(false);
   });
 
+  it('takes the answer of an actor that exits while a helper it started still holds its output, and stops the helper', async () => {
+    const root = exampleStore();
+    useActor(root, `${READ_STDIN}
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'inherit', 'inherit'] });
+writeFileSync('helper.pid', String(helper.pid));
+console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));
+process.exit(0);`);
+    const r = await agentsAsync(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+    expect(r.code).toBe(0);
+    expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
+    const pid = Number(readFileSync(join(root, 'helper.pid'), 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(alive()).toBe(false);
+  });
+
   it('stops the actor and writes nothing when the user presses Ctrl-C (SIGINT), exit 130', async () => {
     const root = exampleStore();
     useActor(root, `import { writeFileSync } from 'node:fs';
