@@ -2,6 +2,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Do
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import type { Invariant, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG } from './model.ts';
+import { parseCanonicalYaml } from './canonical-yaml.ts';
 import { codePointLength } from './names.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
@@ -66,6 +67,37 @@ export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
   } catch {
     return { diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.')] };
   }
+  // The shape the tool writes is read without building a YAML syntax tree; the
+  // tree (and its positions) is built only if a diagnostic needs it.
+  const fast = parseCanonicalYaml(source);
+  if (fast !== undefined) return { value: lazyYamlFile(file, source, fast), diagnostics: [] };
+  return parseFullYaml(file, source);
+}
+
+/** A file read by the fast path: `doc` and `lines` come from `yaml` on first use. */
+function lazyYamlFile(file: string, source: string, data: unknown): YamlFile {
+  let full: YamlFile | undefined;
+  const load = (): YamlFile => {
+    if (!full) {
+      full = parseFullYaml(file, source).value;
+      if (!full) throw new Error(`${file}: the fast YAML path accepted a document that yaml refuses`);
+    }
+    return full;
+  };
+  return {
+    file,
+    source,
+    data,
+    get doc() {
+      return load().doc;
+    },
+    get lines() {
+      return load().lines;
+    },
+  };
+}
+
+function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
   const lines = new LineCounter();
   let docs: Document.Parsed[];
   try {

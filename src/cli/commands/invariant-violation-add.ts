@@ -13,7 +13,7 @@ interface AddArgs {
   details?: string;
 }
 
-export const violationAdd = defineCommand<AddArgs>({
+export default defineCommand<AddArgs>({
   command: 'add',
   describe: "Record a violation of an invariant of a plan's effective set",
   builder: (y) =>
@@ -37,35 +37,3 @@ export const violationAdd = defineCommand<AddArgs>({
   },
 });
 
-export const violationList = defineCommand<{ plan?: string; severity?: Severity }>({
-  command: ['list', 'ls'],
-  describe: 'List recorded violations',
-  builder: (y) =>
-    y
-      .option('plan', { type: 'string', requiresArg: true, describe: 'only this plan (id or unique prefix)' })
-      .option('severity', { choices: ['error', 'warning', 'info'], describe: 'only this severity' }),
-  async run(argv, ctx) {
-    const items = await planServiceFor(ctx).listViolations({
-      ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
-      ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
-    });
-    const s = makeStyle(ctx.color);
-    emit(ctx, items.map((i) => violationJson(i.plan, i.path, i.violation)), () => {
-      if (items.length === 0) return 'No violations.';
-      const lines: string[] = [];
-      let plan = '';
-      for (const { plan: p, violation: v } of items) {
-        if (p !== plan) {
-          if (plan) lines.push('');
-          plan = p;
-          lines.push(s.cyan(`plan ${p}`));
-        }
-        lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}`);
-        lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${v.details}` : ''}`)}`);
-      }
-      lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
-      return lines.join('\n');
-    });
-    return EXIT_CODES.ok;
-  },
-});
