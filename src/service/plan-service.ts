@@ -173,8 +173,9 @@ export class PlanService {
         );
       }
     }
-    const actionDirs = (await this.source.list('actions', { recursive: true })).filter((e) => e.type === 'dir' && e.path.split('/').length === 3).map((e) => e.path.slice('actions/'.length));
-    if (!actionDirs.includes(ref)) {
+    const here = await this.source.list(`actions/${scope.ns}`, { recursive: false });
+    if (!here.some((e) => e.type === 'dir' && e.path === `actions/${ref}`)) {
+      const actionDirs = (await this.source.list('actions', { recursive: true })).filter((e) => e.type === 'dir' && e.path.split('/').length === 3).map((e) => e.path.slice('actions/'.length));
       throw new UsageError(`unknown action ${ref}: actions/${ref}/ does not exist`, `Nothing was written. Known actions: ${actionDirs.length ? actionDirs.join(', ') : '(none)'}.`);
     }
     const goal = input.goal?.trim() || undefined;
