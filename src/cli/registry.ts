@@ -35,6 +35,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { group: 'invariant', command: ['list [pattern]', 'ls'], describe: 'List invariants, or the effective set of a project or plan', load: () => import('./commands/invariant-list.ts') },
   { group: 'invariant', command: 'show <id>', describe: 'Show everything about one invariant, and where it applies', load: () => import('./commands/invariant-show.ts') },
   { group: 'invariant', command: ['remove <id>', 'rm'], describe: 'Delete an invariant (asks first unless --yes)', load: () => import('./commands/invariant-remove.ts') },
+  { command: 'validate [paths..]', describe: 'Check the store: YAML, schemas, ids, layout, duplicates, shadows, references', load: () => import('./commands/validate.ts') },
   { group: 'invariant violation', command: 'add', describe: "Record a violation of an invariant of a plan's effective set", load: () => import('./commands/invariant-violation-add.ts') },
   { group: 'invariant violation', command: ['list', 'ls'], describe: 'List recorded violations', load: () => import('./commands/invariant-violation-list.ts') },
   { group: 'plan', command: 'use <action>', describe: 'Create a plan from an action template, promoting its invariants', load: () => import('./commands/plan-use.ts') },

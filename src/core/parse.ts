@@ -11,6 +11,65 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 /** Aliases allowed in one document: none of our files need any, so a bomb stops early. */
 export const MAX_ALIAS_COUNT = 100;
 export const MAX_TEXT_LENGTH = 2000;
+/**
+ * Nesting allowed before the parser is even started: store files need three
+ * levels, and the `yaml` parser recurses once per level, so a deeply nested
+ * file would exhaust the stack (in V8 that can abort the process instead of
+ * throwing).
+ */
+export const MAX_NESTING = 64;
+
+/**
+ * Offset where a file first nests deeper than `max` (block indentation
+ * levels plus open flow brackets outside quotes and comments), or -1. A
+ * cheap linear scan that over-counts rather than under-counts.
+ */
+export function excessiveNesting(source: string, max = MAX_NESTING): number {
+  const indents: number[] = [];
+  let flow = 0;
+  let quote: '"' | "'" | null = null;
+  let lineStart = true;
+  let indent = 0;
+  for (let i = 0; i < source.length; i++) {
+    const ch = source[i]!;
+    if (ch === '\n') {
+      lineStart = true;
+      indent = 0;
+      if (quote === "'") continue;
+      continue;
+    }
+    if (lineStart) {
+      if (ch === ' ' || ch === '-' && (source[i + 1] === ' ' || source[i + 1] === '\n')) {
+        indent++;
+        continue;
+      }
+      if (ch === '\r' || ch === '\t') continue;
+      lineStart = false;
+      if (quote === null && ch !== '#') {
+        while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
+        indents.push(indent);
+        if (indents.length + flow > max) return i;
+      }
+    }
+    if (quote !== null) {
+      if (ch === '\\' && quote === '"') i++;
+      else if (ch === quote) quote = null;
+      continue;
+    }
+    if (ch === '#' && (i === 0 || /\s/.test(source[i - 1]!))) {
+      const nl = source.indexOf('\n', i);
+      if (nl < 0) break;
+      i = nl - 1;
+      continue;
+    }
+    if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '[' || ch === '{') {
+      flow++;
+      if (indents.length + flow > max) return i;
+    } else if ((ch === ']' || ch === '}') && flow > 0) flow--;
+  }
+  return -1;
+}
 
 export interface Parsed<T> {
   /** Present when the file is usable (no error diagnostics). */
@@ -99,6 +158,15 @@ function lazyYamlFile(file: string, source: string, data: unknown): YamlFile {
 
 function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
   const lines = new LineCounter();
+  const tooDeep = excessiveNesting(source);
+  if (tooDeep >= 0) {
+    const line = source.slice(0, tooDeep).split('\n').length;
+    const col = tooDeep - source.lastIndexOf('\n', tooDeep - 1);
+    const start = source.lastIndexOf('\n', tooDeep - 1) + 1;
+    const end = source.indexOf('\n', tooDeep);
+    const lineText = source.slice(start, end < 0 ? source.length : end).replace(/\r$/, '').slice(0, 200);
+    return { diagnostics: [diag(file, 'yaml-too-deep', `file nests more than ${MAX_NESTING} levels deep`, 'Store files need only a few levels; write the value flat.', line, col, lineText)] };
+  }
   let docs: Document.Parsed[];
   try {
     const all = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2' });
@@ -113,8 +181,12 @@ function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
     return { diagnostics: [diag(file, 'file-empty', 'file holds no YAML document', 'Write the document, or delete the file.')] };
   }
   const diagnostics: Diagnostic[] = [];
+  const seen = new Set<number>();
   for (const doc of docs) {
     for (const err of doc.errors) {
+      // One error per position: the parser often explains one slip twice.
+      if (seen.has(err.pos[0])) continue;
+      seen.add(err.pos[0]);
       const code: DiagnosticCode =
         err.code === 'DUPLICATE_KEY' ? 'yaml-duplicate-key' : err.code === 'RESOURCE_EXHAUSTION' ? 'yaml-too-deep' : 'yaml-syntax';
       const message = err.message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '');
@@ -134,6 +206,11 @@ function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
     data = first.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    const unresolved = /Unresolved alias[^:]*: (\S+)/.exec(message);
+    if (unresolved) {
+      const at = source.indexOf(`*${unresolved[1]}`);
+      return { diagnostics: [diagAt(y, Math.max(0, at), 'yaml-syntax', `alias *${unresolved[1]} names no anchor defined before it`, 'Store files need no YAML aliases; write the value out.')] };
+    }
     return { diagnostics: [diag(file, 'yaml-alias-limit', `file refused: ${message}`, 'Store files need no YAML aliases; write values out.', 1, 1)] };
   }
   return { value: { file, source, doc: first, lines, data }, diagnostics: [] };
@@ -172,6 +249,9 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       message = `${where} must be of type ${String(params.type)}`;
       break;
     case 'pattern':
+      if (path.length === 1 && path[0] === 'id') {
+        return diagAt(y, offset, 'id-invalid', `id ${JSON.stringify(y.data && (y.data as { id?: unknown }).id)} is not a ULID (26 characters of Crockford base32, upper case)`, 'Ids are made by the CLI; copy a valid one or run `agents invariant add`.');
+      }
       message = `${where} has an invalid format (must match ${String(params.pattern)})`;
       break;
     case 'format':
@@ -187,7 +267,7 @@ function unescapePointer(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function nodeAt(doc: Document.Parsed, path: string[]): Node | undefined {
+function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
   let node: unknown = doc.contents;
   for (const key of path) {
     if (isMap(node)) {
@@ -206,6 +286,18 @@ function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
   if (!isMap(node)) return undefined;
   const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
   return pair && isScalar(pair.key) ? pair.key : undefined;
+}
+
+/**
+ * Byte offset of the value at `path` (keys and sequence indexes) in a parsed
+ * file, or of the nearest existing ancestor; 0 when the document has none.
+ */
+export function offsetAt(y: YamlFile, path: readonly string[]): number {
+  for (let n = path.length; n >= 0; n--) {
+    const node = nodeAt(y.doc, path.slice(0, n));
+    if (node?.range) return node.range[0];
+  }
+  return 0;
 }
 
 function offsetOfKey(y: YamlFile, key: string): number {

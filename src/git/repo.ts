@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { gitClient } from './client.ts';
 
@@ -109,4 +110,11 @@ export async function catFileBatch(cwd: string, objects: readonly string[]): Pro
     pos += size + 1;
   }
   return result;
+}
+
+/** Absolute path of the repository's hooks folder (honours core.hooksPath). */
+export async function hooksDir(cwd: string): Promise<string> {
+  const top = await topLevel(cwd);
+  const out = (await git(top).raw(['rev-parse', '--git-path', 'hooks'])).trim();
+  return resolvePath(top, out);
 }

@@ -166,7 +166,9 @@ export class InvariantService {
     toScope({ plan: planId });
     const snap = await readFolders(this.source, [`plans/${planId}`]);
     const plan = snap.plans.get(planId);
-    const planErrors = snap.diagnostics.filter((d) => d.file === `plans/${planId}/plan.yaml`);
+    const planFile = `plans/${planId}/plan.yaml`;
+    // The plan file itself, or a folder on its path (a link refused by the reader).
+    const planErrors = snap.diagnostics.filter((d) => d.file === planFile || planFile.startsWith(`${d.file}/`));
     if (planErrors.length > 0) requireValid({ ...snap, diagnostics: planErrors }, `read plan ${planId}`);
     if (!plan) {
       throw new UsageError(`unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`, 'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.');

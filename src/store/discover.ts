@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 
@@ -37,7 +37,16 @@ export function discoverStore(options: DiscoverOptions): string {
   let dir = resolve(options.cwd);
   for (;;) {
     const candidate = join(dir, DEFAULT_STORE_DIR);
-    if (isDir(candidate)) return candidate;
+    if (isDir(candidate)) {
+      // A checked-out repository could carry `.agents` as a link to anywhere on this machine.
+      if (lstatSync(candidate).isSymbolicLink()) {
+        throw new UsageError(
+          `${candidate} is a symbolic link; a store found by searching is never followed through a link`,
+          `If you trust where it points, name it explicitly: --store ${candidate} (or AGENTS_STORE).`,
+        );
+      }
+      return candidate;
+    }
     if (existsSync(join(dir, '.git'))) break;
     const parent = dirname(dir);
     if (parent === dir) break;

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { classifyPath, type PathKind } from '../core/layout.ts';
+import { classifyPath, isKnownFolder, type PathKind } from '../core/layout.ts';
 import type { Plan, ScopedInvariant, StoreConfig } from '../core/model.ts';
 import { parseActionMeta, parseConfig, parseInvariant, parsePlan } from '../core/parse.ts';
 import type { ReadResult, TreeEntry, TreeSource } from './tree-source.ts';
@@ -39,6 +39,11 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
   return { code: r.code, severity: 'error', file, line: 0, col: 0, message: `${file} ${r.message}`, hint };
 }
 
+/** A folder that holds (or leads to) invariants, plans or records. */
+export function isScopeFolder(path: string): boolean {
+  return !path.endsWith('.yaml') && isKnownFolder(path) && !path.startsWith('schemas') && !path.startsWith('actors');
+}
+
 /** The kinds of path this reader parses. */
 function wanted(kind: PathKind): boolean {
   return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'config' || kind.kind === 'bad-id';
@@ -53,6 +58,11 @@ export async function readEntries(source: TreeSource, entries: TreeEntry[], into
   const jobs: { entry: TreeEntry; kind: PathKind }[] = [];
   for (const entry of entries) {
     into.entries.push(entry);
+    if (entry.type === 'symlink' && isScopeFolder(entry.path)) {
+      // A scope folder that is a link: its invariants are not read, so the set would be silently short.
+      into.diagnostics.push({ code: 'symlink', severity: 'error', file: entry.path, line: 0, col: 0, message: `${entry.path} is a symbolic link to a folder; links are never followed inside a store`, hint: 'Replace the link with the folder itself.' });
+      continue;
+    }
     if (!entry.path.endsWith('.yaml')) continue;
     const kind = classifyPath(entry.path);
     if (!wanted(kind)) continue;
@@ -117,7 +127,15 @@ function parseInto(into: StoreSnapshot, file: string, kind: PathKind, bytes: Uin
 /** Reads the given scope folders (not recursively) into one snapshot. */
 export async function readFolders(source: TreeSource, folders: readonly string[], into: StoreSnapshot = emptySnapshot()): Promise<StoreSnapshot> {
   const entries: TreeEntry[] = [];
-  for (const folder of folders) entries.push(...(await source.list(folder, { recursive: false })));
+  const seen = new Set<string>();
+  for (const folder of folders) {
+    for (const entry of await source.list(folder, { recursive: false })) {
+      // Two folders below one linked folder both report that link.
+      if (seen.has(entry.path)) continue;
+      seen.add(entry.path);
+      entries.push(entry);
+    }
+  }
   return readEntries(source, entries, into);
 }
 

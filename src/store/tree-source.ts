@@ -1,6 +1,7 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/parse.ts';
+import { linkedFolder } from './no-links.ts';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
 
@@ -22,7 +23,11 @@ export type ReadResult =
 export interface TreeSource {
   /** For messages: "working tree", "index", "revision abc1234". */
   readonly description: string;
-  /** Entries below `dir` ("" for the store root), sorted by path; a missing folder gives []. */
+  /**
+   * Entries below `dir` ("" for the store root), sorted by path; a missing
+   * folder gives []. When `dir` or a folder above it is a symbolic link, the
+   * one entry given is that link (type "symlink"): it is never listed through.
+   */
   list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]>;
   /** The contents of files, read as one batch. */
   read(paths: readonly string[]): Promise<Map<string, ReadResult>>;
@@ -44,6 +49,8 @@ export class WorkingTreeSource implements TreeSource {
   constructor(readonly root: string) {}
 
   async list(dir: string, options: { recursive?: boolean } = {}): Promise<TreeEntry[]> {
+    const link = linkedFolder(this.root, dir);
+    if (link !== null) return [{ path: link, type: 'symlink' }];
     const out: TreeEntry[] = [];
     this.walk(dir, options.recursive ?? true, out);
     return out;
@@ -69,11 +76,20 @@ export class WorkingTreeSource implements TreeSource {
 
   async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
     const out = new Map<string, ReadResult>();
-    for (const p of paths) out.set(p, this.readOne(p));
+    const links = new Map<string, string | null>();
+    for (const p of paths) out.set(p, this.readOne(p, links));
     return out;
   }
 
-  readOne(rel: string): ReadResult {
+  /** One file; `links` caches the folder checks of a batch. */
+  readOne(rel: string, links: Map<string, string | null> = new Map()): ReadResult {
+    const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+    let link = links.get(dir);
+    if (link === undefined) {
+      link = linkedFolder(this.root, dir);
+      links.set(dir, link);
+    }
+    if (link !== null) return { ok: false, code: 'symlink', message: `is inside ${link}, a symbolic link; links are never followed inside a store` };
     let fd: number;
     try {
       fd = openSync(join(this.root, rel), constants.O_RDONLY | NOFOLLOW);

@@ -1,9 +1,10 @@
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { AgentsError, EXIT_CODES } from '../core/errors.ts';
+import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { LOCK_NAME, TEMP_SUFFIX } from '../core/layout.ts';
+import { assertNoLinkedFolder } from './no-links.ts';
 
 /** Turns a file-system refusal into a user-facing error (read-only store, no permission, disk full). */
 export function writeFailure(error: unknown, rel: string): AgentsError {
@@ -44,6 +45,8 @@ function fsyncDir(dir: string): void {
 export function writeFileAtomic(root: string, rel: string, content: string, mode: 'create' | 'replace' = 'create'): void {
   const path = join(root, rel);
   const tmp = tempName(path);
+  const relDir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+  assertNoLinkedFolder(root, relDir, `write ${rel}`);
   try {
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(tmp, 'wx', 0o644);
@@ -71,6 +74,7 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
 }
 
 export function removeFile(root: string, rel: string): void {
+  assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
   try {
     unlinkSync(join(root, rel));
     fsyncDir(dirname(join(root, rel)));
@@ -80,7 +84,7 @@ export function removeFile(root: string, rel: string): void {
 }
 
 export interface LockOptions {
-  /** How long to wait for another writer, in ms. */
+  /** How long to wait for another writer, in ms (default: AGENTS_LOCK_TIMEOUT_MS, else 15 s). */
   timeoutMs?: number;
   /** Told when a stale lock of a dead process is cleared. */
   onStale?: (message: string) => void;
@@ -88,27 +92,73 @@ export interface LockOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A lock file is stale when its process is gone (same host) or it was left empty long ago. */
-function isStale(lockPath: string): string | null {
-  let text: string;
-  let mtimeMs: number;
+/** Default wait for another writer's lock. */
+export const LOCK_TIMEOUT_MS = 15_000;
+
+/** The lock wait from `AGENTS_LOCK_TIMEOUT_MS` (milliseconds), else {@link LOCK_TIMEOUT_MS}. */
+export function lockTimeoutFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.AGENTS_LOCK_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return LOCK_TIMEOUT_MS;
+  if (!/^\d{1,9}$/.test(raw)) {
+    throw new UsageError(`AGENTS_LOCK_TIMEOUT_MS="${raw.slice(0, 20)}" is not a number of milliseconds`, 'Set it to a whole number such as 15000, or unset it.');
+  }
+  return Number(raw);
+}
+
+/**
+ * The first bytes of a lock file, never through a link (a planted link must
+ * not make us read, or print, a file outside the store); null when it is gone.
+ */
+function readLock(lockPath: string): { text: string; mtimeMs: number } | null {
+  let fd: number;
   try {
-    text = readFileSync(lockPath, 'utf8');
-    mtimeMs = statSync(lockPath).mtimeMs;
+    fd = openSync(lockPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    // A link in place of the lock: not ours, not a process's; treat it as an empty, old lock.
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return { text: '', mtimeMs: lstatMtime(lockPath) };
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    const buf = Buffer.alloc(200);
+    const n = st.isFile() ? readSync(fd, buf, 0, buf.length, 0) : 0;
+    return { text: buf.subarray(0, n).toString('utf8'), mtimeMs: st.mtimeMs };
   } catch {
     return null;
+  } finally {
+    closeSync(fd);
   }
-  const [pidText, host] = text.trim().split(/\s+/);
-  const pid = Number(pidText);
-  if (!Number.isInteger(pid) || pid <= 0) {
-    return Date.now() - mtimeMs > 10_000 ? text : null;
-  }
-  if (host !== hostname()) return null;
+}
+
+function lstatMtime(path: string): number {
   try {
-    process.kill(pid, 0);
+    return lstatSync(path).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
+/** "pid host" of a lock, or null when it does not hold one. */
+function lockOwner(text: string): { pid: number; host: string } | null {
+  const m = /^(\d{1,10}) (\S{1,255})/.exec(text);
+  if (!m) return null;
+  return { pid: Number(m[1]), host: m[2]! };
+}
+
+/** A lock file is stale when its process is gone (same host) or it holds no owner and was left long ago. */
+function isStale(lockPath: string): { seen: string; why: string } | null {
+  const lock = readLock(lockPath);
+  if (lock === null) return null;
+  const owner = lockOwner(lock.text);
+  if (owner === null || owner.pid <= 0) {
+    return Date.now() - lock.mtimeMs > 10_000 ? { seen: lock.text, why: 'it names no process and is older than 10 s' } : null;
+  }
+  if (owner.host !== hostname()) return null;
+  try {
+    process.kill(owner.pid, 0);
     return null;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH' ? text : null;
+    return (error as NodeJS.ErrnoException).code === 'ESRCH' ? { seen: lock.text, why: `process ${owner.pid} on ${owner.host} is gone` } : null;
   }
 }
 
@@ -120,15 +170,15 @@ function breakStale(lockPath: string, seen: string): boolean {
     fd = openSync(breaker, 'wx');
   } catch {
     try {
-      if (Date.now() - statSync(breaker).mtimeMs > 5_000) unlinkSync(breaker);
+      if (Date.now() - lstatMtime(breaker) > 5_000) unlinkSync(breaker);
     } catch {
       // Gone already.
     }
     return false;
   }
   try {
-    const now = readFileSync(lockPath, 'utf8');
-    if (now !== seen) return false;
+    const now = readLock(lockPath);
+    if (now === null || now.text !== seen) return false;
     unlinkSync(lockPath);
     return true;
   } catch {
@@ -144,6 +194,34 @@ function breakStale(lockPath: string, seen: string): boolean {
 }
 
 /**
+ * Takes the lock: its content ("pid host time") goes to a temporary first and
+ * is then linked to `.lock`, which fails when the lock exists. So a lock is
+ * never seen empty or half written, even when its writer is killed.
+ */
+function tryLock(lockPath: string, folder: string): boolean {
+  const tmp = tempName(lockPath);
+  try {
+    const fd = openSync(tmp, 'wx', 0o644);
+    try {
+      writeSync(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(tmp, lockPath);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw writeFailure(error, `${folder}/${LOCK_NAME}`);
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Never made.
+    }
+  }
+}
+
+/**
  * Runs `fn` holding the lock of one scope folder (`<folder>/.lock`, created
  * exclusively), so that a duplicate check and the write that follows it are
  * one step for every other writer of that scope.
@@ -151,7 +229,9 @@ function breakStale(lockPath: string, seen: string): boolean {
 export async function withFolderLock<T>(root: string, folder: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
   const dir = join(root, folder);
   const lockPath = join(dir, LOCK_NAME);
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
+  const deadline = Date.now() + timeoutMs;
+  assertNoLinkedFolder(root, folder, `lock ${folder}`);
   try {
     mkdirSync(dir, { recursive: true });
   } catch (error) {
@@ -159,17 +239,7 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
   }
   let delay = 2;
   for (;;) {
-    let fd: number | undefined;
-    try {
-      fd = openSync(lockPath, 'wx', 0o644);
-      writeSync(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
-    } catch (error) {
-      if (fd !== undefined) closeSync(fd);
-      fd = undefined;
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw writeFailure(error, `${folder}/${LOCK_NAME}`);
-    }
-    if (fd !== undefined) {
-      closeSync(fd);
+    if (tryLock(lockPath, folder)) {
       try {
         return await fn();
       } finally {
@@ -181,13 +251,15 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
       }
     }
     const stale = isStale(lockPath);
-    if (stale !== null && breakStale(lockPath, stale)) {
-      options.onStale?.(`cleared a stale lock ${folder}/${LOCK_NAME} left by a process that is gone (${stale.trim() || 'empty'})`);
+    if (stale !== null && breakStale(lockPath, stale.seen)) {
+      options.onStale?.(`cleared a stale lock ${folder}/${LOCK_NAME}: ${stale.why}`);
       continue;
     }
-    if (Date.now() > deadline) {
-      throw new AgentsError(`${folder} is locked by another writer (${folder}/${LOCK_NAME})`, EXIT_CODES.usage, {
-        hint: `If no other agents command is running, delete ${folder}/${LOCK_NAME} and run the command again.`,
+    if (Date.now() >= deadline) {
+      const owner = lockOwner(readLock(lockPath)?.text ?? '');
+      const by = owner ? `process ${owner.pid} on ${owner.host}` : 'another writer';
+      throw new AgentsError(`${folder} is locked by ${by} (${folder}/${LOCK_NAME}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
+        hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${folder}/${LOCK_NAME}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
       });
     }
     await sleep(delay + Math.random() * delay);

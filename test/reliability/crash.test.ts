@@ -1,0 +1,93 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { classifyPath } from '../../src/core/layout.ts';
+import { parseInvariant } from '../../src/core/parse.ts';
+import { readStore } from '../../src/store/read.ts';
+import { WorkingTreeSource } from '../../src/store/tree-source.ts';
+import { agents } from '../helpers/cli.ts';
+import { testStore } from '../helpers/tmp.ts';
+import { runAndKill, seeded } from './kill.ts';
+
+/** Kills to inject; trials go on until that many runs were killed (at most MAX_TRIALS). */
+const KILLS = 50;
+const MAX_TRIALS = 150;
+
+/** Every file left in a scope folder, sorted into what a crash may leave. */
+function leftovers(dir: string): { invariants: string[]; temporaries: string[]; locks: string[]; other: string[] } {
+  const out = { invariants: [] as string[], temporaries: [] as string[], locks: [] as string[], other: [] as string[] };
+  for (const name of readdirSync(dir)) {
+    if (/^[0-9A-HJKMNP-TV-Z]{26}\.yaml$/.test(name)) out.invariants.push(name);
+    else if (name.startsWith('.') && name.endsWith('.tmp')) out.temporaries.push(name);
+    else if (name === '.lock') out.locks.push(name);
+    else out.other.push(name);
+  }
+  return out;
+}
+
+describe('crash safety', () => {
+  it(`add killed with SIGKILL at random points (${KILLS} kills): every invariant file is whole, the store reads cleanly`, async () => {
+    const store = testStore();
+    const random = seeded(0x5eed);
+    // How long one add takes here, to spread the kills over its whole run.
+    const calibration = await runAndKill(['--store', store, 'invariant', 'add', '--project', 'crash', 'Calibration run'], 60_000);
+    expect(calibration).toMatchObject({ killed: false, code: 0 });
+    // Where in a run the file gets written, learnt as the trials go: kills are aimed around it.
+    let target = Math.max(50, calibration.ms * 0.8);
+
+    let killed = 0;
+    let finished = 0;
+    let killedAfterWrite = 0;
+    let leftTemporary = 0;
+    let leftLock = 0;
+    let trials = 0;
+    for (let i = 0; killed < KILLS && i < MAX_TRIALS; i++) {
+      trials++;
+      // Every third kill anywhere in the run; the others close to the point where the lock is held and the file written.
+      const u = random();
+      const after = Math.round(i % 3 === 0 ? u * target * 1.2 : target * (0.85 + 0.3 * u));
+      const before = leftovers(join(store, 'projects/crash'));
+      const outcome = await runAndKill(['--store', store, 'invariant', 'add', '--project', 'crash', `Crash trial ${i}: never lose this`], after);
+      const now = leftovers(join(store, 'projects/crash'));
+      const wrote = now.invariants.length > before.invariants.length;
+      if (outcome.killed) {
+        killed++;
+        if (wrote) killedAfterWrite++;
+        if (now.temporaries.length > before.temporaries.length) leftTemporary++;
+        if (now.locks.length > 0) leftLock++;
+      } else {
+        // A run that finished must have succeeded: a stale lock left by an earlier kill is cleared, not fatal.
+        expect(outcome.code).toBe(0);
+        finished++;
+      }
+      if (i % 3 !== 0) target = wrote ? target * 0.93 : target * 1.07;
+    }
+    expect(killed + finished).toBe(trials);
+    expect(killed).toBe(KILLS);
+
+    // Whatever was written is whole: each file parses and validates against the schema.
+    const dir = join(store, 'projects/crash');
+    const left = leftovers(dir);
+    expect(left.other).toEqual([]);
+    for (const name of left.invariants) {
+      const id = name.slice(0, -'.yaml'.length);
+      const parsed = parseInvariant(`projects/crash/${name}`, readFileSync(join(dir, name)), { kind: 'project', project: 'crash' }, id);
+      expect({ name, diagnostics: parsed.diagnostics }).toEqual({ name, diagnostics: [] });
+    }
+    // Readers skip temporaries and the lock: the store reads without a diagnostic.
+    const snap = await readStore(new WorkingTreeSource(store));
+    expect(snap.diagnostics).toEqual([]);
+    expect(snap.invariants).toHaveLength(left.invariants.length);
+    for (const t of left.temporaries) expect(classifyPath(`projects/crash/${t}`)).toEqual({ kind: 'temporary' });
+
+    // The next writer recovers: a lock left by a killed add is cleared with a message, and the add lands.
+    const next = agents(['--store', store, 'invariant', 'add', '--project', 'crash', 'After the crashes']);
+    expect(next.code).toBe(0);
+    if (left.locks.length > 0) expect(next.stderr).toContain('cleared a stale lock projects/crash/.lock');
+    const listed = agents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'crash']);
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout)).toHaveLength(left.invariants.length + 1);
+
+    console.log(`crash: ${trials} trials, ${killed} killed (${killedAfterWrite} after the file was linked, ${leftTemporary} left a temporary, ${leftLock} left a lock), ${finished} finished; ${left.invariants.length} invariant files, all whole`);
+  }, 300_000);
+});

@@ -1,0 +1,179 @@
+import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agents, type RunResult } from '../helpers/cli.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+
+const SECRET = 'OUTSIDE-SECRET-7f3a';
+const OUT_ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const PLAN_ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+
+/** Every path under `dir` with its content (files) or link target: to prove nothing outside changed. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const full = join(d, name);
+      const st = lstatSync(full);
+      const rel = relative(dir, full);
+      if (st.isDirectory()) {
+        out[`${rel}/`] = '';
+        walk(full);
+      } else out[rel] = st.isSymbolicLink() ? '<link>' : readFileSync(full, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/**
+ * A sandbox: `outside/` is a sentinel folder shaped like a store (valid
+ * invariant files whose text is a secret) beside the real store `repo/.agents`.
+ */
+function sandbox(): { root: string; repo: string; store: string; outside: string } {
+  const root = tempDir();
+  const outside = join(root, 'outside');
+  const repo = join(root, 'repo');
+  const store = join(repo, '.agents');
+  writeTree(outside, {
+    [`${OUT_ID}.yaml`]: invariantYaml(OUT_ID, SECRET),
+    [`global/${OUT_ID}.yaml`]: invariantYaml(OUT_ID, SECRET),
+    [`x/${OUT_ID}.yaml`]: invariantYaml(OUT_ID, SECRET),
+    'plan.yaml': `id: ${PLAN_ID}\ncreated_at: 2026-11-29T12:00:00Z\n`,
+    'secret.txt': `${SECRET}\n`,
+  });
+  writeTree(store, { 'global/': null, 'projects/app/': null, 'actions/': null, 'plans/': null });
+  return { root, repo, store, outside };
+}
+
+function expectNoLeak(r: RunResult): void {
+  expect(r.stdout + r.stderr).not.toContain(SECRET);
+  expect(r.stderr).not.toMatch(/\n\s+at /);
+}
+
+describe('names, ids and paths never reach outside the store', () => {
+  it('refuses traversal in every name, id and path argument (exit 2), touching nothing', () => {
+    const { root, store, outside } = sandbox();
+    const before = snapshot(root);
+    const cases: string[][] = [
+      ['invariant', 'add', '--project', '../x', 'rule'],
+      ['invariant', 'add', '--project', '../../outside', 'rule'],
+      ['invariant', 'add', '--project', '..', 'rule'],
+      ['invariant', 'add', '--project', 'a/b', 'rule'],
+      ['invariant', 'add', '--action', 'a/../../b', 'rule'],
+      ['invariant', 'add', '--action', '../outside/x', 'rule'],
+      ['invariant', 'add', '--action', '../..', 'rule'],
+      ['invariant', 'add', '--plan', '../../etc', 'rule'],
+      ['invariant', 'add', '--plan', `../../outside`, 'rule'],
+      ['invariant', 'list', '--project', '../../outside'],
+      ['invariant', 'list', '--project', '../outside', '--effective'],
+      ['invariant', 'list', '--action', 'x/../../../outside'],
+      ['invariant', 'list', '--plan', '../../etc'],
+      ['invariant', 'list', '--plan', '../../outside', '--effective'],
+      ['invariant', 'show', '../../x'],
+      ['invariant', 'show', `../../outside/${OUT_ID}`],
+      ['invariant', 'show', '/etc/passwd'],
+      ['invariant', 'remove', '--yes', '../../x'],
+      ['invariant', 'remove', '--yes', `../outside/global/${OUT_ID}`],
+    ];
+    for (const args of cases) {
+      const r = agents(['--store', store, ...args]);
+      expect({ args, code: r.code }).toEqual({ args, code: 2 });
+      expectNoLeak(r);
+    }
+    expect(snapshot(root)).toEqual(before);
+    expect(readdirSync(outside).sort()).toEqual([`${OUT_ID}.yaml`, 'global', 'plan.yaml', 'secret.txt', 'x']);
+  });
+
+  it('a scope folder that is a symbolic link to outside is never read or written through (exit 3)', () => {
+    const { root, store, outside } = sandbox();
+    symlinkSync(join(outside, 'x'), join(store, 'projects/evil'));
+    const before = snapshot(root);
+    const cases: [string[], number][] = [
+      [['invariant', 'list'], 3],
+      [['invariant', 'list', '--all', '--format', 'json'], 3],
+      [['invariant', 'list', '--project', 'evil'], 3],
+      [['invariant', 'list', '--project', 'evil', '--effective'], 3],
+      [['invariant', 'add', '--project', 'evil', 'Written through a link'], 3],
+      [['invariant', 'show', OUT_ID], 2],
+      [['invariant', 'show', OUT_ID.slice(0, 8)], 2],
+      [['invariant', 'remove', '--yes', OUT_ID], 2],
+    ];
+    for (const [args, code] of cases) {
+      const r = agents(['--store', store, ...args]);
+      expect({ args, code: r.code }).toEqual({ args, code });
+      expectNoLeak(r);
+    }
+    const listed = agents(['--store', store, 'invariant', 'list']);
+    expect(listed.stderr).toContain('projects/evil is a symbolic link to a folder');
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it('the global folder, the projects folder, an action folder or a plan folder as a link: refused (exit 3)', () => {
+    const cases: { link: string; target: string; runs: [string[], number][] }[] = [
+      { link: 'global', target: 'global', runs: [[['invariant', 'add', '--global', 'rule'], 3], [['invariant', 'list', '--project', 'app', '--effective'], 3], [['invariant', 'list', '--global'], 3]] },
+      { link: 'projects', target: '', runs: [[['invariant', 'add', '--project', 'x', 'rule'], 3], [['invariant', 'add', '--project', 'new', 'rule'], 3], [['invariant', 'list', '--project', 'x'], 3]] },
+      { link: 'actions/ns', target: '', runs: [[['invariant', 'add', '--action', 'ns/x', 'rule'], 3], [['invariant', 'list', '--action', 'ns/x'], 3], [['invariant', 'list'], 3]] },
+      { link: `plans/${PLAN_ID}`, target: '', runs: [[['invariant', 'add', '--plan', PLAN_ID, 'rule'], 3], [['invariant', 'list', '--plan', PLAN_ID, '--effective'], 3]] },
+    ];
+    for (const c of cases) {
+      const { root, store, outside } = sandbox();
+      const linkPath = join(store, c.link);
+      rmSync(linkPath, { recursive: true, force: true });
+      mkdirSync(join(linkPath, '..'), { recursive: true });
+      symlinkSync(join(outside, c.target), linkPath);
+      const before = snapshot(root);
+      for (const [args, code] of c.runs) {
+        const r = agents(['--store', store, ...args]);
+        expect({ link: c.link, args, code: r.code }).toEqual({ link: c.link, args, code });
+        expectNoLeak(r);
+      }
+      expect(snapshot(root)).toEqual(before);
+    }
+  });
+
+  it('an invariant file that is a link to a file outside is reported, never read', () => {
+    const { root, store, outside } = sandbox();
+    symlinkSync(join(outside, `${OUT_ID}.yaml`), join(store, `global/${OUT_ID}.yaml`));
+    const before = snapshot(root);
+    for (const [args, code] of [
+      [['invariant', 'list'], 3],
+      [['invariant', 'list', '--project', 'app', '--effective'], 3],
+      [['invariant', 'add', '--global', 'rule'], 3],
+      [['invariant', 'show', OUT_ID], 2],
+      [['invariant', 'remove', '--yes', OUT_ID], 2],
+    ] as [string[], number][]) {
+      const r = agents(['--store', store, ...args]);
+      expect({ args, code: r.code }).toEqual({ args, code });
+      expectNoLeak(r);
+    }
+    const r = agents(['--store', store, 'invariant', 'list']);
+    expect(r.stderr).toContain(`global/${OUT_ID}.yaml is a symbolic link`);
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it('--store naming a link uses the folder it names and nothing beside it; a .agents link found by searching is refused', () => {
+    const { root, repo, store, outside } = sandbox();
+    symlinkSync(store, join(root, 'store-link'));
+    const outsideBefore = snapshot(outside);
+    const added = agents(['--store', join(root, 'store-link'), '--format', 'json', 'invariant', 'add', '--global', 'Through the named link']);
+    expect(added.code).toBe(0);
+    const id = (JSON.parse(added.stdout) as { id: string }).id;
+    expect(readdirSync(join(store, 'global'))).toContain(`${id}.yaml`);
+    expect(snapshot(outside)).toEqual(outsideBefore);
+
+    // A checked-out repository whose .agents is a link to somewhere else.
+    const clone = join(root, 'clone');
+    mkdirSync(join(clone, '.git'), { recursive: true });
+    symlinkSync(outside, join(clone, '.agents'));
+    const r = agents(['invariant', 'list'], { cwd: clone });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is a symbolic link; a store found by searching is never followed through a link');
+    expectNoLeak(r);
+    const w = agents(['invariant', 'add', '--global', 'rule'], { cwd: clone });
+    expect(w.code).toBe(2);
+    expect(snapshot(outside)).toEqual(outsideBefore);
+    expect(repo).toBeTruthy();
+  });
+});
+

@@ -1,0 +1,91 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, lutimesSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { tempDir, testStore } from '../helpers/tmp.ts';
+
+/** The pid of a process that has exited. */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+  return Number(r.stdout);
+}
+
+const yamlFiles = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.yaml'));
+const longAgo = new Date(Date.now() - 60_000);
+
+describe('scope locks', () => {
+  it('clears the lock of a dead process with a message on stderr, then writes', () => {
+    const store = testStore();
+    const pid = deadPid();
+    writeFileSync(join(store, 'global/.lock'), `${pid} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
+    const r = agents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`agents: cleared a stale lock global/.lock: process ${pid} on ${hostname()} is gone`);
+    expect(existsSync(join(store, 'global/.lock'))).toBe(false);
+    expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
+  });
+
+  it('clears an old lock that names no process', () => {
+    const store = testStore({ 'projects/app/.lock': '' });
+    utimesSync(join(store, 'projects/app/.lock'), longAgo, longAgo);
+    const r = agents(['--store', store, 'invariant', 'add', '--project', 'app', 'Run the tests']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('cleared a stale lock projects/app/.lock: it names no process and is older than 10 s');
+  });
+
+  it('waits for the lock of a live process, then stops with exit 2 and writes nothing', () => {
+    const store = testStore();
+    // This test's own process is alive and holds the lock.
+    writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
+    const r = agents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data'], { env: { AGENTS_LOCK_TIMEOUT_MS: '300' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`global is locked by process ${process.pid} on ${hostname()} (global/.lock); gave up after 300 ms`);
+    expect(r.stderr).toContain('AGENTS_LOCK_TIMEOUT_MS');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(yamlFiles(join(store, 'global'))).toEqual([]);
+    expect(readdirSync(join(store, 'global')).sort()).toEqual(['.lock']);
+  });
+
+  it('never clears a lock of another host (it cannot tell whether that process lives)', () => {
+    const store = testStore();
+    writeFileSync(join(store, 'global/.lock'), `${deadPid()} some-other-host 2026-11-29T12:00:00.000Z\n`);
+    const r = agents(['--store', store, 'invariant', 'add', '--global', 'x rule'], { env: { AGENTS_LOCK_TIMEOUT_MS: '200' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('locked by process');
+    expect(existsSync(join(store, 'global/.lock'))).toBe(true);
+  });
+
+  it('holds remove to the same lock', () => {
+    const store = testStore();
+    const added = agents(['--store', store, '--format', 'json', 'invariant', 'add', '--global', 'Keep me']);
+    const id = (JSON.parse(added.stdout) as { id: string }).id;
+    writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
+    const r = agents(['--store', store, 'invariant', 'remove', id, '--yes'], { env: { AGENTS_LOCK_TIMEOUT_MS: '200' } });
+    expect(r.code).toBe(2);
+    expect(yamlFiles(join(store, 'global'))).toEqual([`${id}.yaml`]);
+  });
+
+  it('refuses a malformed AGENTS_LOCK_TIMEOUT_MS with exit 2', () => {
+    const store = testStore();
+    const r = agents(['--store', store, 'invariant', 'add', '--global', 'x rule'], { env: { AGENTS_LOCK_TIMEOUT_MS: 'soon' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('AGENTS_LOCK_TIMEOUT_MS="soon" is not a number of milliseconds');
+    expect(yamlFiles(join(store, 'global'))).toEqual([]);
+  });
+
+  it('a lock planted as a link to a file outside the store is cleared without reading or printing that file', () => {
+    const outside = tempDir();
+    writeFileSync(join(outside, 'secret.txt'), '4242 TOPSECRET-CONTENT\n');
+    const store = testStore();
+    symlinkSync(join(outside, 'secret.txt'), join(store, 'global/.lock'));
+    lutimesSync(join(store, 'global/.lock'), longAgo, longAgo);
+    const r = agents(['--store', store, 'invariant', 'add', '--global', 'x rule']);
+    expect(r.code).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain('TOPSECRET');
+    expect(r.stderr).toContain('cleared a stale lock global/.lock: it names no process');
+    expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('4242 TOPSECRET-CONTENT\n');
+    expect(readdirSync(outside)).toEqual(['secret.txt']);
+  });
+});
