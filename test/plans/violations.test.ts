@@ -103,4 +103,23 @@ describe('invariant violation add / list and plan status', () => {
     expect(show.latest_decision.id).toBe(show.latest_enforcement.decision_id);
     expect(show.violations).toEqual([]);
   });
+
+  it('leaves a store that validate finds clean after plan use, strategize and a violation', () => {
+    const root = exampleStore();
+    const made = JSON.parse(run(root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json').stdout);
+    expect(run(root, 'plan', 'strategize', made.plan.id).code).toBe(0);
+    expect(run(root, 'plan', 'strategize', EXAMPLE_PLAN).code).toBe(0);
+    expect(run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE).code).toBe(0);
+    const v = run(root, 'validate', '--format', 'json');
+    const out = JSON.parse(v.stdout);
+    // Only the example's deliberate shadowed copy (the seed's merge example) is reported.
+    expect(out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([['shadowed', 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml']]);
+    expect(v.code).toBe(0);
+    // A record edited by hand to break its schema is an error with its position.
+    const file = records(root, EXAMPLE_PLAN, 'violations')[0]!;
+    const path = `plans/${EXAMPLE_PLAN}/violations/${file.id}.yaml`;
+    writeFileSync(join(root, path), readFileSync(join(root, path), 'utf8').replace('severity: error', 'severity: fatal'));
+    const bad = JSON.parse(run(root, 'validate', '--format', 'json').stdout);
+    expect(bad.diagnostics.filter((d: { severity: string }) => d.severity === 'error').map((d: { code: string; file: string; col: number }) => [d.code, d.file, d.col])).toEqual([['schema', path, 11]]);
+  });
 });
