@@ -31,3 +31,6 @@ export {
   type DriftItem,
 } from './core/records.ts';
 export { main } from './cli/main.ts';
+export { ReviewService, type DiffRequest, type DiffResult, type SideInfo, type LogResult, type LogEvent } from './service/review-service.ts';
+export { diffStores, diffTarget, diffInvariantFiles, affectedTargets, type StoreDiff, type TargetDiff, type TargetRef, type InvariantChange, type PlanChange, type FieldChange } from './core/diff.ts';
+export { withCommit, commitWanted, type Written, type Committed } from './service/commit.ts';
