@@ -26,6 +26,7 @@ import type { Actor } from '../enforce/actors.ts';
 import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
 import { withFolderLock, writeFailure, writeFileAtomic } from '../store/write.ts';
+import { commitWanted, withCommit } from './commit.ts';
 import { InvariantService, requireValid, toScope, type OpenOptions } from './invariant-service.ts';
 
 export interface UseInput {
@@ -33,6 +34,8 @@ export interface UseInput {
   action: string;
   project?: string;
   goal?: string;
+  /** Commit the new plan folder with git; default: `commit:` in config.yaml. */
+  commit?: boolean;
 }
 
 export interface UseResult {
@@ -43,6 +46,8 @@ export interface UseResult {
   duplicates: { origin_id: string; of: string; text: string }[];
   /** Absolute path of the new plan folder. */
   folder: string;
+  /** The commit holding the new plan, when it was committed. */
+  commit?: string;
 }
 
 export interface PlanShow {
@@ -211,33 +216,44 @@ export class PlanService {
     });
 
     const final = `plans/${id}`;
-    const temp = `plans/.${id}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    try {
-      mkdirSync(join(this.root, temp), { recursive: true });
-    } catch (error) {
-      throw writeFailure(error, final);
-    }
-    try {
-      for (const inv of promoted) {
-        writeFileAtomic(this.root, `${temp}/${inv.id}.yaml`, formatInvariantFile(inv.path, inv));
-      }
-      writeFileAtomic(this.root, `${temp}/plan.yaml`, formatPlanFile(`${final}/plan.yaml`, plan));
+    const enabled = await commitWanted(this.source, input.commit);
+    const written = await withCommit(this.root, enabled, async () => {
+      const temp = `plans/.${id}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
       try {
-        renameSync(join(this.root, temp), join(this.root, final));
+        mkdirSync(join(this.root, temp), { recursive: true });
       } catch (error) {
         throw writeFailure(error, final);
       }
-      fsyncFolder(join(this.root, 'plans'));
-    } catch (error) {
-      rmSync(join(this.root, temp), { recursive: true, force: true });
-      throw error;
-    }
-    return {
+      try {
+        for (const inv of promoted) {
+          writeFileAtomic(this.root, `${temp}/${inv.id}.yaml`, formatInvariantFile(inv.path, inv));
+        }
+        writeFileAtomic(this.root, `${temp}/plan.yaml`, formatPlanFile(`${final}/plan.yaml`, plan));
+        try {
+          renameSync(join(this.root, temp), join(this.root, final));
+        } catch (error) {
+          throw writeFailure(error, final);
+        }
+        fsyncFolder(join(this.root, 'plans'));
+      } catch (error) {
+        rmSync(join(this.root, temp), { recursive: true, force: true });
+        throw error;
+      }
+      const n = promoted.length;
+      return {
+        value: { folder: join(this.root, final) },
+        paths: [final],
+        message: `plan: use ${ref} as ${id}${plan.project ? ` for project ${plan.project}` : ''} (${n} invariant${n === 1 ? '' : 's'} promoted)\n${goal ? `\n${goal}\n` : ''}`,
+      };
+    });
+    const result: UseResult = {
       plan,
       promoted,
       duplicates: duplicates.map((d) => ({ origin_id: d.invariant.id, of: d.of, text: d.invariant.text })),
-      folder: join(this.root, final),
+      folder: written.folder,
     };
+    if (written.commit !== undefined) result.commit = written.commit;
+    return result;
   }
 
   /** Every plan, by id (creation order). */

@@ -1,9 +1,10 @@
-import { readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
+import { REPO, agents } from '../helpers/cli.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, readYaml } from '../helpers/plans.ts';
-import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 
 const ACTION = 'actions/local/code-coverage';
 const ORIGIN = '01M8KK1KW0KPRSWWKENT2QZ1QM';
@@ -166,5 +167,41 @@ describe('drift', () => {
     expect(text).toContain('changed  01M8KK1KW0KPRSWWKENT2QZ1QM in local/code-coverage (text)');
     // The plan itself is untouched: promotion is a copy.
     expect(readYaml(root, `plans/${id}/${promotedOrigin}.yaml`)).toMatchObject({ text: 'Minimum 80% coverage' });
+  });
+});
+
+describe('plan use --commit', () => {
+  function repoWithExample(): string {
+    const dir = tempDir();
+    gitInit(dir);
+    cpSync(join(REPO, '.agents.example'), join(dir, '.agents'), { recursive: true });
+    writeFileSync(join(dir, 'README.md'), 'hello\n');
+    commitAll(dir, 'base');
+    return dir;
+  }
+
+  it('commits exactly the new plan folder, with a clear message', () => {
+    const dir = repoWithExample();
+    writeFileSync(join(dir, 'README.md'), 'edited, not staged\n');
+    const r = agents(['plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', 'Raise coverage', '--commit', '--format', 'json'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const id = out.plan.id as string;
+    const promoted = out.promoted[0].id as string;
+    expect(out.commit).toBe(git(dir, 'rev-parse', 'HEAD').trim());
+    expect(git(dir, 'log', '-1', '--format=%B', 'HEAD').trim()).toBe(`plan: use local/code-coverage as ${id} for project myapp (1 invariant promoted)\n\nRaise coverage`);
+    expect(git(dir, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual([`A\t.agents/plans/${id}/${promoted}.yaml`, `A\t.agents/plans/${id}/plan.yaml`].sort());
+    expect(git(dir, 'status', '--porcelain').trim()).toBe('M README.md');
+  });
+
+  it('refuses before writing anything when other changes are staged', () => {
+    const dir = repoWithExample();
+    writeFileSync(join(dir, 'README.md'), 'staged\n');
+    git(dir, 'add', 'README.md');
+    const r = agents(['plan', 'use', 'local/code-coverage', '--commit'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('other changes are already staged');
+    expect(readdirSync(join(dir, '.agents', 'plans'))).toEqual(['01M8KK5920RS6CGAVDFVYYJ0B4']);
   });
 });
