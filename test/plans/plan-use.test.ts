@@ -1,4 +1,4 @@
-import { cpSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, agents } from '../helpers/cli.ts';
@@ -81,6 +81,21 @@ describe('plan use', () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('actions/ns/bad/01M8KK1KW0KPRSWWKENT2QZ1QA.yaml:3:1');
     expect(fileList(root)).toEqual(before);
+  });
+
+  it('leaves readers blind to an interrupted plan use; validate reports its folder and --fix removes it', () => {
+    const root = exampleStore();
+    const dot = 'plans/.01M8KM00000000000000000000.4194000.1a2b3c4d.tmp';
+    mkdirSync(join(root, dot));
+    writeFileSync(join(root, dot, 'plan.yaml'), 'id: 01M8KM00000000000000000000\n');
+    const list = agents(['--store', root, 'plan', 'list', '--format', 'json']);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).map((p: { id: string }) => p.id)).toEqual([EXAMPLE_PLAN]);
+    const v = JSON.parse(agents(['--store', root, 'validate', '--format', 'json']).stdout);
+    expect(v.diagnostics.filter((d: { code: string }) => d.code === 'temporary-file').map((d: { file: string }) => d.file)).toEqual([dot]);
+    const fix = agents(['--store', root, 'validate', '--fix']);
+    expect(fix.stdout + fix.stderr).toContain(`removed unfinished plan folder ${dot}/`);
+    expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
   });
 
   it('lists plans and shows a plan by a unique prefix', () => {
