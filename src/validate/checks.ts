@@ -116,6 +116,8 @@ function checkLayout(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, P
       }
       continue;
     }
+    // A linked scope folder: the shared reader reports it.
+    if (e.type === 'symlink' && isScopeFolder(e.path)) continue;
     const kind = kinds.get(e.path)!;
     switch (kind.kind) {
       case 'unknown':
