@@ -121,10 +121,7 @@ function checkLayout(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, P
     const kind = kinds.get(e.path)!;
     switch (kind.kind) {
       case 'unknown':
-        // A linked scope folder is reported once, by the store reader.
-        if (e.type === 'symlink') {
-          if (!isScopeFolder(e.path)) out.push(linkProblem(e.path));
-        }
+        if (e.type === 'symlink') out.push(linkProblem(e.path));
         else out.push(problem('unknown-path', 'warning', e.path, `${e.path} fits no place in the store layout and is never read`, 'Move it out of the store, or see "The store" in the README for where files go.'));
         break;
       case 'bad-name':
