@@ -22,10 +22,11 @@ const result = await build({
   // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
   jsx: 'automatic',
-  // Ink loads React DevTools only when DEV=true; it is not a dependency.
-  external: ['react-devtools-core'],
   define: { 'process.env.DEV': '"false"' },
-  // Which inputs each output holds: the start-up guard test reads it.
+  // Ink imports react-devtools-core (not installed) only when DEV=true, which the define above rules out;
+  // external, that import stays a never-taken dynamic import instead of failing the build.
+  external: ['react-devtools-core'],
+  // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
 });
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
