@@ -53,7 +53,7 @@ export default defineCommand<StrategizeArgs>({
       if (!ctx.interactive) {
         throw new UsageError('the interactive actor needs a terminal (stdin and stdout a TTY, not CI, no --no-input)', 'Nothing was written. Use --actor command, or run it in a terminal.');
       }
-      actor = interactiveActor({ stdin: ctx.io.stdin as NodeJS.ReadStream, stdout: ctx.io.stdout as NodeJS.WriteStream });
+      actor = interactiveActor({ stdin: ctx.io.stdin as NodeJS.ReadStream, stdout: ctx.io.stdout as NodeJS.WriteStream, color: ctx.color });
     } else {
       const command = config.reconciliation.command;
       if (!command || command.length === 0) {
