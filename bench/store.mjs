@@ -156,11 +156,12 @@ export function generateStore(root, size, seed = 7) {
     planInvariants += count;
     let parent = null;
     for (let run = 0; run < 2; run++) {
+      // One reconciliation run: its enforcement file and the decision node that points at it.
       const decision = next();
-      put(root, `${dir}/decisions/${decision.id}.yaml`, document(3, 'decision.schema.json', { id: decision.id, type: 'invariant_enforced', parent_id: parent, created_at: decision.at, summary: `Run ${run + 1}: ${ids.length} invariants reconciled` }), stats);
       const record = next();
+      put(root, `${dir}/decisions/${decision.id}.yaml`, document(3, 'decision.schema.json', { id: decision.id, type: 'invariant_enforced', parent_id: parent, created_at: decision.at, summary: `Run ${run + 1}: ${ids.length} invariants reconciled`, enforcement_id: record.id, actor: 'command' }), stats);
       const records = ids.slice(0, 10).map((invariant_id, i) => ({ invariant_id, enforced: i % 7 !== 3, actor_response: i % 7 !== 3 ? 'The plan respects it.' : 'The plan deletes a table; ask first.', decision_id: decision.id }));
-      put(root, `${dir}/enforcement/${record.id}.yaml`, document(3, 'enforcement.schema.json', { id: record.id, decision_id: decision.id, created_at: record.at, records }), stats);
+      put(root, `${dir}/enforcement/${record.id}.yaml`, document(3, 'enforcement.schema.json', { id: record.id, decision_id: decision.id, created_at: record.at, actor: 'command', records }), stats);
       parent = decision.id;
     }
     plans.push({ id: planId, project, invariants: count });
