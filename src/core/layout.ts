@@ -30,6 +30,14 @@ export function isTemporaryName(base: string): boolean {
   return base.startsWith('.') && base.endsWith(TEMP_SUFFIX);
 }
 
+/**
+ * Scope objects are shared between the paths of one folder (a store lists a
+ * folder's files together): 100,000 paths need about 1,000 scope objects, not
+ * 100,000. Nothing changes a scope object once made.
+ */
+const GLOBAL_SCOPE: Scope = Object.freeze({ kind: 'global' });
+let lastScope: Scope & { project?: string; plan?: string } = GLOBAL_SCOPE;
+
 /** Classifies a file path relative to the store root ("projects/myapp/01J….yaml"). */
 export function classifyPath(rel: string): PathKind {
   const parts = rel.split('/');
@@ -46,13 +54,13 @@ export function classifyPath(rel: string): PathKind {
     case 'actors':
       return { kind: 'actor' };
     case 'global':
-      if (parts.length === 2) return invariantFile({ kind: 'global' }, base);
+      if (parts.length === 2) return invariantFile(GLOBAL_SCOPE, base);
       return { kind: 'unknown' };
     case 'projects': {
       if (parts.length !== 3 || a === undefined) return { kind: 'unknown' };
       const problem = nameProblem(a, 'project');
       if (problem) return { kind: 'bad-name', problem };
-      return invariantFile({ kind: 'project', project: a }, base);
+      return invariantFile(lastScope.project === a && lastScope.kind === 'project' ? lastScope : (lastScope = { kind: 'project', project: a }), base);
     }
     case 'actions': {
       if (parts.length !== 4 || a === undefined || b === undefined) return { kind: 'unknown' };
@@ -67,7 +75,7 @@ export function classifyPath(rel: string): PathKind {
       if (problem) return { kind: 'bad-name', problem };
       if (parts.length === 3) {
         if (base === 'plan.yaml') return { kind: 'plan', plan: a };
-        return invariantFile({ kind: 'plan', plan: a }, base);
+        return invariantFile(lastScope.plan === a && lastScope.kind === 'plan' ? lastScope : (lastScope = { kind: 'plan', plan: a }), base);
       }
       if (parts.length === 4 && (b === 'decisions' || b === 'enforcement' || b === 'violations') && c !== undefined) {
         if (!c.endsWith('.yaml')) return { kind: 'unknown' };
