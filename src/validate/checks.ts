@@ -74,7 +74,18 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...checkModelines(source.bytes, kinds, diagnostics));
 
   const files = entries.filter((e) => e.type !== 'dir').length;
-  return { source: source.description, entries, files, diagnostics, bytes: source.bytes, usedIds };
+  return { source: source.description, entries, files, diagnostics: unique(diagnostics), bytes: source.bytes, usedIds };
+}
+
+/** One diagnostic per code and place: the layout check and the reader may both meet one link. */
+function unique(list: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.code}\0${d.file}\0${d.line}\0${d.col}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Kinds of path whose entries the readers report themselves when they are not files. */
