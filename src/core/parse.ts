@@ -190,7 +190,13 @@ function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
       const code: DiagnosticCode =
         err.code === 'DUPLICATE_KEY' ? 'yaml-duplicate-key' : err.code === 'RESOURCE_EXHAUSTION' ? 'yaml-too-deep' : 'yaml-syntax';
       const message = err.message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '');
-      diagnostics.push(diagAt(y, err.pos[0], code, code === 'yaml-syntax' ? `${message} (${err.code})` : message));
+      diagnostics.push(
+        code === 'yaml-syntax'
+          ? diagAt(y, err.pos[0], code, `${message} (${err.code})`, 'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.')
+          : code === 'yaml-duplicate-key'
+            ? diagAt(y, err.pos[0], code, message, 'Keep one of the two keys.')
+            : diagAt(y, err.pos[0], code, message),
+      );
     }
   }
   if (diagnostics.length > 0) return { diagnostics };
@@ -260,7 +266,7 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
     default:
       message = `${where} ${e.message ?? 'is invalid'}`;
   }
-  return diagAt(y, offset, 'schema', message);
+  return diagAt(y, offset, 'schema', message, `Correct the value; ${schema} (in schemas/) describes every key.`);
 }
 
 function unescapePointer(s: string): string {

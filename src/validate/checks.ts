@@ -6,7 +6,7 @@ import { textKey } from '../core/normalise.ts';
 import { diagAt, offsetAt, parseYaml, type YamlFile } from '../core/parse.ts';
 import { SCHEMAS, type SchemaName } from '../core/schemas.ts';
 import { shadowMap } from '../core/shadow.ts';
-import { readEntries, readFailure, type StoreSnapshot } from '../store/read.ts';
+import { isScopeFolder, readEntries, readFailure, type StoreSnapshot } from '../store/read.ts';
 import type { TreeEntry, TreeSource } from '../store/tree-source.ts';
 import { RecordingSource } from './recording-source.ts';
 import { checkRecord, RECORD_SCHEMAS } from './records.ts';
@@ -116,6 +116,8 @@ function checkLayout(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, P
       }
       continue;
     }
+    // A linked scope folder: the shared reader reports it.
+    if (e.type === 'symlink' && isScopeFolder(e.path)) continue;
     const kind = kinds.get(e.path)!;
     switch (kind.kind) {
       case 'unknown':

@@ -37,18 +37,21 @@ function prepare(name: string, setup: Expected['setup']): string {
   } else if (setup === 'unreadable') {
     writeFileSync(target, 'id: 01JDQ6X5Z8W4N3B2C1D0E9F8G7\ntext: Never delete data\n');
     chmodSync(target, 0o000);
-    chmodSync(dir, 0o755);
   }
   return store;
 }
 
-/** Root reads any file whatever its mode: run the CLI as `nobody` so the refusal is real. */
+/**
+ * Root reads any file whatever its mode (CI runs as root): run the CLI as
+ * root without the capabilities that bypass file permissions, so the mode
+ * 000 really refuses the read while everything else root owns stays readable.
+ */
 function runUnprivileged(store: string): { code: number; stdout: string; stderr: string } {
   const asRoot = process.getuid?.() === 0;
   const argv = [process.execPath, BIN, '--store', store, 'validate', '--format', 'json'];
-  const r = asRoot
-    ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', '--', ...argv], { encoding: 'utf8', cwd: '/', env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true' } })
-    : spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', cwd: '/', env: { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true' } });
+  const drop = ['--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-dac_override,-dac_read_search', '--'];
+  const env = { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true' };
+  const r = asRoot ? spawnSync('setpriv', [...drop, ...argv], { encoding: 'utf8', cwd: '/', env }) : spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', cwd: '/', env });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
