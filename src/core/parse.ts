@@ -3,6 +3,7 @@ import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import type { Invariant, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG } from './model.ts';
 import { codePointLength } from './names.ts';
+import { yamlShapeProblem } from './yaml-guard.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
 /** Files larger than this are refused without being parsed. */
@@ -42,6 +43,16 @@ function lineTextAt(source: string, lines: LineCounter, line: number): string {
   return source.slice(start, end).replace(/\r?\n$/, '');
 }
 
+/** A diagnostic at character offset `offset` of a text the parser has not seen. */
+function diagAtOffset(file: string, source: string, offset: number, code: DiagnosticCode, message: string, hint: string): Diagnostic {
+  const start = source.lastIndexOf('\n', offset - 1) + 1;
+  let line = 1;
+  for (let i = source.indexOf('\n'); i >= 0 && i < start; i = source.indexOf('\n', i + 1)) line++;
+  const end = source.indexOf('\n', offset);
+  const lineText = source.slice(start, end < 0 ? source.length : end).replace(/\r$/, '').slice(0, 200);
+  return diag(file, code, message, hint, line, offset - start + 1, lineText);
+}
+
 /** A diagnostic at byte offset `offset` of a parsed file. */
 export function diagAt(y: Pick<YamlFile, 'file' | 'source' | 'lines'>, offset: number, code: DiagnosticCode, message: string, hint?: string): Diagnostic {
   const { line, col } = y.lines.linePos(offset);
@@ -66,10 +77,12 @@ export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
   } catch {
     return { diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.')] };
   }
+  const shape = yamlShapeProblem(source);
+  if (shape !== null) return { diagnostics: [diagAtOffset(file, source, shape.offset, shape.kind === 'too-deep' ? 'yaml-too-deep' : 'yaml-too-large', shape.message, shape.kind === 'too-deep' ? 'Store files need only a few levels; write the value flat.' : 'A store file holds one short document; split or shorten it.')] };
   const lines = new LineCounter();
   let docs: Document.Parsed[];
   try {
-    const all = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2' });
+    const all = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2', logLevel: 'error' });
     docs = Array.isArray(all) ? all : [];
   } catch (error) {
     // The parser recurses on nesting; a pathological file can exhaust the stack.
