@@ -1,11 +1,13 @@
 // Bundles the CLI and the library with esbuild: one file to load at start-up,
 // with the interactive (Ink) and git code split into chunks loaded on demand.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
+import { writeValidators } from './gen-validators.mjs';
 
 const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
-await build({
+writeValidators();
+const result = await build({
   entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
   outdir: 'dist',
   bundle: true,
@@ -21,5 +23,8 @@ await build({
   banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
   jsx: 'automatic',
   define: { 'process.env.DEV': '"false"' },
+  // Which inputs each output holds: the start-up guard test reads it.
+  metafile: true,
 });
+writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);

@@ -10,3 +10,6 @@ export type { Diagnostic, DiagnosticCode } from './core/diagnostics.ts';
 export { AgentsError, EXIT_CODES, UsageError, CheckFailedError, InvalidStoreError } from './core/errors.ts';
 export { WorkingTreeSource, type TreeSource, type TreeEntry, type ReadResult } from './store/tree-source.ts';
 export { main } from './cli/main.ts';
+export { ReviewService, type DiffRequest, type DiffResult, type SideInfo, type LogResult, type LogEvent } from './service/review-service.ts';
+export { diffStores, diffTarget, diffInvariantFiles, affectedTargets, type StoreDiff, type TargetDiff, type TargetRef, type InvariantChange, type PlanChange, type FieldChange } from './core/diff.ts';
+export { withCommit, commitWanted, type Written, type Committed } from './service/commit.ts';

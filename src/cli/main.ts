@@ -5,11 +5,7 @@ import type { CommandSpec } from './command.ts';
 import { canPrompt, processIo, useColor, type CliContext, type CliIo, type OutputFormat } from './io.ts';
 import { makeStyle } from './style.ts';
 import { VERSION } from './version.ts';
-import init from './commands/init.ts';
-import invariantAdd from './commands/invariant-add.ts';
-import invariantList from './commands/invariant-list.ts';
-import invariantShow from './commands/invariant-show.ts';
-import invariantRemove from './commands/invariant-remove.ts';
+import { COMMANDS, GROUPS, guessCommand, type LazyCommand } from './registry.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -18,18 +14,24 @@ interface GlobalArgs {
   color?: boolean;
 }
 
-type Chosen = { spec: CommandSpec<never>; argv: Record<string, unknown> };
+/** What the parse chose: the command's spec when its module was loaded, else only its table entry. */
+type Chosen = { entry: LazyCommand; spec?: CommandSpec<never>; argv: Record<string, unknown> };
 
-function wire(y: Argv, spec: CommandSpec<never>, choose: (c: Chosen) => void): Argv {
+type Loaded = Map<LazyCommand, CommandSpec<never>>;
+
+/** Registers a command: fully when its module is loaded, else with its name and description only (for help). */
+function wire(y: Argv, entry: LazyCommand, loaded: Loaded, choose: (c: Chosen) => void): Argv {
+  const spec = loaded.get(entry);
   return y.command({
-    command: spec.command,
-    describe: spec.describe,
-    builder: spec.builder,
-    handler: (argv: Record<string, unknown>) => choose({ spec, argv }),
+    command: spec?.command ?? [...(typeof entry.command === 'string' ? [entry.command] : entry.command)],
+    describe: spec?.describe ?? entry.describe,
+    // Not strict: the stub does not know the command's options; the second parse checks them.
+    builder: spec ? spec.builder : (b: Argv) => b.strict(false),
+    handler: (argv: Record<string, unknown>) => choose(spec ? { entry, spec, argv } : { entry, argv }),
   });
 }
 
-function buildParser(choose: (c: Chosen) => void): Argv {
+function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
   const y = yargs()
     .scriptName('agents')
     .locale('en')
@@ -38,11 +40,13 @@ function buildParser(choose: (c: Chosen) => void): Argv {
     .option('format', { choices: ['text', 'json', 'yaml'], describe: 'output format', global: true })
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true });
-  wire(y, init as CommandSpec<never>, choose);
-  y.command('invariant', 'Add, list, show and remove invariants', (iy) => {
-    for (const spec of [invariantAdd, invariantList, invariantShow, invariantRemove]) wire(iy, spec as CommandSpec<never>, choose);
-    return iy.demandCommand(1, 'Name a subcommand: add, list, show or remove.');
-  });
+  for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, loaded, choose);
+  for (const group of GROUPS) {
+    y.command(group.name, group.describe, (gy) => {
+      for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, loaded, choose);
+      return gy.demandCommand(1, group.demand);
+    });
+  }
   return y
     .demandCommand(1, 'Name a command.')
     .strict()
@@ -71,11 +75,24 @@ export async function main(args: readonly string[], io: CliIo = processIo()): Pr
   let color = !noColorEnv && Boolean(io.stderr.isTTY);
   let format: OutputFormat = 'text';
   try {
-    const parser = buildParser((c) => (chosen = c));
-    const argv = (await parser.parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
-      output = out;
-    })) as GlobalArgs & Record<string, unknown>;
-    if (!chosen) {
+    const loaded: Loaded = new Map();
+    const guess = guessCommand(args);
+    if (guess) loaded.set(guess, (await guess.load()).default);
+    const parse = async () => {
+      chosen = undefined;
+      output = '';
+      return (await buildParser(loaded, (c) => (chosen = c)).parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
+        output = out;
+      })) as GlobalArgs & Record<string, unknown>;
+    };
+    let argv = await parse();
+    const picked = chosen as Chosen | undefined;
+    if (picked && !picked.spec) {
+      // The guess missed: load the command yargs chose and parse again with its options.
+      loaded.set(picked.entry, (await picked.entry.load()).default);
+      argv = await parse();
+    }
+    if (!chosen || !chosen.spec) {
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       return EXIT_CODES.ok;
     }

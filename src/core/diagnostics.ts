@@ -55,6 +55,15 @@ export interface Diagnostic {
   hint?: string;
   /** The source line at `line`, for a caret excerpt. */
   lineText?: string;
+  /** Other places the diagnostic is about (the kept copy of a duplicate, the file that reuses an id). */
+  related?: RelatedLocation[];
+}
+
+export interface RelatedLocation {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };

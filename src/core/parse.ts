@@ -2,6 +2,7 @@ import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Do
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import type { Invariant, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG } from './model.ts';
+import { parseCanonicalYaml } from './canonical-yaml.ts';
 import { codePointLength } from './names.ts';
 import { yamlShapeProblem } from './yaml-guard.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
@@ -11,6 +12,7 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 /** Aliases allowed in one document: none of our files need any, so a bomb stops early. */
 export const MAX_ALIAS_COUNT = 100;
 export const MAX_TEXT_LENGTH = 2000;
+export { MAX_NESTING, MAX_YAML_TOKENS } from './yaml-guard.ts';
 
 export interface Parsed<T> {
   /** Present when the file is usable (no error diagnostics). */
@@ -77,9 +79,41 @@ export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
   } catch {
     return { diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.')] };
   }
+  // The shape the tool writes is read without building a YAML syntax tree; the
+  // tree (and its positions) is built only if a diagnostic needs it.
+  const fast = parseCanonicalYaml(source);
+  if (fast !== undefined) return { value: lazyYamlFile(file, source, fast), diagnostics: [] };
+  return parseFullYaml(file, source);
+}
+
+/** A file read by the fast path: `doc` and `lines` come from `yaml` on first use. */
+function lazyYamlFile(file: string, source: string, data: unknown): YamlFile {
+  let full: YamlFile | undefined;
+  const load = (): YamlFile => {
+    if (!full) {
+      full = parseFullYaml(file, source).value;
+      if (!full) throw new Error(`${file}: the fast YAML path accepted a document that yaml refuses`);
+    }
+    return full;
+  };
+  return {
+    file,
+    source,
+    data,
+    get doc() {
+      return load().doc;
+    },
+    get lines() {
+      return load().lines;
+    },
+  };
+}
+
+function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
+  const lines = new LineCounter();
+  // Refused before the parser starts: it recurses per level (V8 can abort on the exhausted stack) and is slow per token.
   const shape = yamlShapeProblem(source);
   if (shape !== null) return { diagnostics: [diagAtOffset(file, source, shape.offset, shape.kind === 'too-deep' ? 'yaml-too-deep' : 'yaml-too-large', shape.message, shape.kind === 'too-deep' ? 'Store files need only a few levels; write the value flat.' : 'A store file holds one short document; split or shorten it.')] };
-  const lines = new LineCounter();
   let docs: Document.Parsed[];
   try {
     const all = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2', logLevel: 'error' });
@@ -94,12 +128,22 @@ export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
     return { diagnostics: [diag(file, 'file-empty', 'file holds no YAML document', 'Write the document, or delete the file.')] };
   }
   const diagnostics: Diagnostic[] = [];
+  const seen = new Set<number>();
   for (const doc of docs) {
     for (const err of doc.errors) {
+      // One error per position: the parser often explains one slip twice.
+      if (seen.has(err.pos[0])) continue;
+      seen.add(err.pos[0]);
       const code: DiagnosticCode =
         err.code === 'DUPLICATE_KEY' ? 'yaml-duplicate-key' : err.code === 'RESOURCE_EXHAUSTION' ? 'yaml-too-deep' : 'yaml-syntax';
       const message = err.message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '');
-      diagnostics.push(diagAt(y, err.pos[0], code, code === 'yaml-syntax' ? `${message} (${err.code})` : message));
+      diagnostics.push(
+        code === 'yaml-syntax'
+          ? diagAt(y, err.pos[0], code, `${message} (${err.code})`, 'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.')
+          : code === 'yaml-duplicate-key'
+            ? diagAt(y, err.pos[0], code, message, 'Keep one of the two keys.')
+            : diagAt(y, err.pos[0], code, message),
+      );
     }
   }
   if (diagnostics.length > 0) return { diagnostics };
@@ -115,6 +159,11 @@ export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
     data = first.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
+    const unresolved = /Unresolved alias[^:]*: (\S+)/.exec(message);
+    if (unresolved) {
+      const at = source.indexOf(`*${unresolved[1]}`);
+      return { diagnostics: [diagAt(y, Math.max(0, at), 'yaml-syntax', `alias *${unresolved[1]} names no anchor defined before it`, 'Store files need no YAML aliases; write the value out.')] };
+    }
     return { diagnostics: [diag(file, 'yaml-alias-limit', `file refused: ${message}`, 'Store files need no YAML aliases; write values out.', 1, 1)] };
   }
   return { value: { file, source, doc: first, lines, data }, diagnostics: [] };
@@ -153,6 +202,9 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       message = `${where} must be of type ${String(params.type)}`;
       break;
     case 'pattern':
+      if (path.length === 1 && path[0] === 'id') {
+        return diagAt(y, offset, 'id-invalid', `id ${JSON.stringify(y.data && (y.data as { id?: unknown }).id)} is not a ULID (26 characters of Crockford base32, upper case)`, 'Ids are made by the CLI; copy a valid one or run `agents invariant add`.');
+      }
       message = `${where} has an invalid format (must match ${String(params.pattern)})`;
       break;
     case 'format':
@@ -161,14 +213,14 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
     default:
       message = `${where} ${e.message ?? 'is invalid'}`;
   }
-  return diagAt(y, offset, 'schema', message);
+  return diagAt(y, offset, 'schema', message, `Correct the value; ${schema} (in schemas/) describes every key.`);
 }
 
 function unescapePointer(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function nodeAt(doc: Document.Parsed, path: string[]): Node | undefined {
+function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
   let node: unknown = doc.contents;
   for (const key of path) {
     if (isMap(node)) {
@@ -187,6 +239,18 @@ function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
   if (!isMap(node)) return undefined;
   const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
   return pair && isScalar(pair.key) ? pair.key : undefined;
+}
+
+/**
+ * Byte offset of the value at `path` (keys and sequence indexes) in a parsed
+ * file, or of the nearest existing ancestor; 0 when the document has none.
+ */
+export function offsetAt(y: YamlFile, path: readonly string[]): number {
+  for (let n = path.length; n >= 0; n--) {
+    const node = nodeAt(y.doc, path.slice(0, n));
+    if (node?.range) return node.range[0];
+  }
+  return 0;
 }
 
 function offsetOfKey(y: YamlFile, key: string): number {

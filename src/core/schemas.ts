@@ -1,9 +1,11 @@
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import invariantSchema from '../../schemas/invariant.schema.json' with { type: 'json' };
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
 import actionSchema from '../../schemas/action.schema.json' with { type: 'json' };
+// Compiled ahead of time from schemas/*.json by scripts/gen-validators.mjs (run by
+// the build): loading ajv and compiling at run time cost more than half the start-up.
+import { VALIDATORS } from './schema-validators.generated.js';
 
 /** The JSON Schemas in `schemas/`, by file name: the only definition of file shapes. */
 export const SCHEMAS = {
@@ -17,25 +19,9 @@ export type SchemaName = keyof typeof SCHEMAS;
 
 export type SchemaError = ErrorObject;
 
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<SchemaName, ValidateFunction>();
-
-/** A validator for one schema, compiled on first use. */
+/** The validator for one schema (generated at build time from `schemas/`). */
 export function validatorFor(name: SchemaName): ValidateFunction {
-  let fn = compiled.get(name);
-  if (!fn) {
-    ajv ??= createAjv();
-    fn = ajv.compile(SCHEMAS[name]);
-    compiled.set(name, fn);
-  }
+  const fn = VALIDATORS[name];
+  if (!fn) throw new Error(`no generated validator for ${name}: run \`npm run build\` to regenerate src/core/schema-validators.generated.js`);
   return fn;
-}
-
-function createAjv(): Ajv2020 {
-  const instance = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-  // ajv-formats is CommonJS: under ESM its plugin may sit on `.default`.
-  type Plugin = (ajv: Ajv2020, formats: string[]) => unknown;
-  const mod = addFormats as unknown as Plugin & { default?: Plugin };
-  (mod.default ?? mod)(instance, ['date-time']);
-  return instance;
 }

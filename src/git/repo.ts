@@ -1,3 +1,4 @@
+import { resolve as resolvePath } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { gitClient } from './client.ts';
 
@@ -109,4 +110,87 @@ export async function catFileBatch(cwd: string, objects: readonly string[]): Pro
     pos += size + 1;
   }
   return result;
+}
+
+/** The best common ancestor of two commits, for `A...B`; a GitError when there is none (or history is cut by a shallow clone). */
+export async function mergeBase(cwd: string, a: string, b: string): Promise<string> {
+  try {
+    const out = (await git(cwd).raw(['merge-base', '--end-of-options', a, b])).trim();
+    if (out) return out;
+  } catch {
+    // fall through
+  }
+  throw new GitError(
+    `${a} and ${b} have no common ancestor here (a shallow clone may lack the history between them; fetch more with \`git fetch --deepen\` or \`--unshallow\`)`,
+    'bad-revision',
+  );
+}
+
+/** Whether the repository is a shallow clone. */
+export async function isShallow(cwd: string): Promise<boolean> {
+  try {
+    return (await git(cwd).raw(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
+  } catch {
+    return false;
+  }
+}
+
+/** One file change of a commit, from `git log --raw`. */
+export interface RawChange {
+  status: string;
+  /** Blob ids; all zeros on the side where the file does not exist. */
+  oldSha: string;
+  newSha: string;
+  /** Repository-relative path. */
+  path: string;
+}
+
+export interface LogCommit {
+  commit: string;
+  author: string;
+  email: string;
+  /** Author date, ISO 8601 with the author's offset. */
+  date: string;
+  subject: string;
+  changes: RawChange[];
+}
+
+export const NULL_SHA = '0000000000000000000000000000000000000000';
+
+/**
+ * Commits (newest first) that touched paths matching `pathspecs`, each with its
+ * raw file changes (no rename detection: callers pair deletions and additions
+ * themselves). One `git log` process. Merges are left out: their changes are
+ * the ones of the commits they merge.
+ */
+export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise<LogCommit[]> {
+  const out = await git(cwd).raw([
+    'log', '-z', '--raw', '--no-renames', '--no-abbrev', '--no-merges', '--no-color',
+    '--format=%x1e%H%x1f%an%x1f%ae%x1f%aI%x1f%s',
+    '--', ...pathspecs,
+  ]);
+  const commits: LogCommit[] = [];
+  for (const chunk of out.split('\x1e')) {
+    if (chunk === '') continue;
+    const end = chunk.indexOf('\0');
+    const header = end < 0 ? chunk : chunk.slice(0, end);
+    const [commit = '', author = '', email = '', date = '', subject = ''] = header.split('\x1f');
+    const fields = end < 0 ? [] : chunk.slice(end + 1).replace(/^\n/, '').split('\0');
+    const changes: RawChange[] = [];
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const meta = fields[i]!.replace(/^\n/, '');
+      if (!meta.startsWith(':')) continue;
+      const [, , oldSha = NULL_SHA, newSha = NULL_SHA, status = 'M'] = meta.slice(1).split(' ');
+      changes.push({ status, oldSha, newSha, path: fields[i + 1]! });
+    }
+    commits.push({ commit, author, email, date, subject, changes });
+  }
+  return commits;
+}
+
+/** Absolute path of the repository's hooks folder (honours core.hooksPath). */
+export async function hooksDir(cwd: string): Promise<string> {
+  const top = await topLevel(cwd);
+  const out = (await git(top).raw(['rev-parse', '--git-path', 'hooks'])).trim();
+  return resolvePath(top, out);
 }

@@ -22,6 +22,7 @@ import { discoverStore } from '../store/discover.ts';
 import { emptySnapshot, readAllPlans, readFolders, readStore, type StoreSnapshot } from '../store/read.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { removeFile, withFolderLock, writeFileAtomic } from '../store/write.ts';
+import { commitWanted, withCommit } from './commit.ts';
 import { defaultDeps, type ServiceDeps } from './deps.ts';
 import { compileFilter, filterByRegex } from './regex.ts';
 
@@ -38,6 +39,8 @@ export interface AddInput {
   severity?: Severity;
   tags?: string[];
   rationale?: string;
+  /** Commit the new file with git (`--commit`); default: `commit:` in config.yaml. */
+  commit?: boolean;
 }
 
 export interface AddResult {
@@ -48,6 +51,8 @@ export interface AddResult {
   shadows: ScopedInvariant[];
   /** Copies at higher precedence that hide the new invariant. */
   shadowedBy: ScopedInvariant[];
+  /** The commit made with `commit`. */
+  commit?: string;
 }
 
 export interface ListOptions {
@@ -243,7 +248,9 @@ export class InvariantService {
     const folder = scopeFolder(scope);
     const key = textKey(text);
 
-    const invariant = await withFolderLock(
+    const enabled = await commitWanted(this.source, input.commit);
+    const { invariant, commit } = await withCommit(this.root, enabled, async () => {
+      const written = await withFolderLock(
       this.root,
       folder,
       async () => {
@@ -275,14 +282,16 @@ export class InvariantService {
         return inv;
       },
       { onStale: this.deps.notice },
-    );
+      );
+      return { value: { invariant: written }, paths: [written.path], message: `invariant: add ${written.id} to ${describeScope(scope)}\n\n${written.text}\n` };
+    });
 
     // Notes of what the new copy shadows or is shadowed by: best effort over readable files.
     const related = await this.relatedSnapshot(scope);
     const plans = related.plans;
     if (scope.kind === 'plan' && !plans.has(scope.plan)) plans.set(scope.plan, await this.readPlan(scope.plan));
     const info = shadowInfo(invariant, related.invariants, plans);
-    return { invariant, file: `${this.root}/${invariant.path}`, shadows: info.shadows, shadowedBy: info.shadowedBy };
+    return { invariant, file: `${this.root}/${invariant.path}`, shadows: info.shadows, shadowedBy: info.shadowedBy, ...(commit ? { commit } : {}) };
   }
 
   /** Invariants of one scope, or of the whole store; active ones unless `all`. */
@@ -365,10 +374,13 @@ export class InvariantService {
   }
 
   /** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
-  async remove(idOrPrefix: string): Promise<{ id: string; path: string; scope: Scope }> {
+  async remove(idOrPrefix: string, options: { commit?: boolean } = {}): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
     const found = await this.resolveId(idOrPrefix);
-    await withFolderLock(this.root, scopeFolder(found.scope), () => removeFile(this.root, found.path), { onStale: this.deps.notice });
-    return found;
+    const enabled = await commitWanted(this.source, options.commit);
+    return withCommit(this.root, enabled, async () => {
+      await withFolderLock(this.root, scopeFolder(found.scope), () => removeFile(this.root, found.path), { onStale: this.deps.notice });
+      return { value: found, paths: [found.path], message: `invariant: remove ${found.id} from ${describeScope(found.scope)}\n` };
+    });
   }
 }
 

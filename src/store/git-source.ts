@@ -29,6 +29,11 @@ export class GitTreeSource implements TreeSource {
     return new GitTreeSource(storeRoot, { kind: 'revision', rev }, commit).init(top);
   }
 
+  /** A commit already resolved (and its repository's top folder already known): no git process until read. */
+  static async atCommit(storeRoot: string, top: string, commit: string, label: string): Promise<GitTreeSource> {
+    return new GitTreeSource(storeRoot, { kind: 'revision', rev: label }, commit).init(top);
+  }
+
   private async init(top?: string): Promise<this> {
     this.top = top ?? (await topLevel(this.root));
     this.prefix = relative(this.top, this.root).split(sep).join('/');
@@ -54,6 +59,14 @@ export class GitTreeSource implements TreeSource {
       return { entries, dirs };
     })();
     return this.listing;
+  }
+
+  /** Every entry under the store with its blob id and mode (store-relative paths), from the one listing. */
+  async blobIds(): Promise<Map<string, { sha: string; mode: string }>> {
+    const { entries } = await this.load();
+    const out = new Map<string, { sha: string; mode: string }>();
+    for (const [p, e] of entries) out.set(p, { sha: e.sha, mode: e.mode });
+    return out;
   }
 
   async list(dir: string, options: { recursive?: boolean } = {}): Promise<TreeEntry[]> {

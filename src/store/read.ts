@@ -40,7 +40,7 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
 }
 
 /** A folder that holds (or leads to) invariants, plans or records. */
-function isScopeFolder(path: string): boolean {
+export function isScopeFolder(path: string): boolean {
   return !path.endsWith('.yaml') && isKnownFolder(path) && !path.startsWith('schemas') && !path.startsWith('actors');
 }
 

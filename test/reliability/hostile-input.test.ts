@@ -1,4 +1,4 @@
-import { closeSync, openSync, ftruncateSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, ftruncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES, parseInvariant, parseYaml } from '../../src/core/parse.ts';

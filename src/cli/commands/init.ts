@@ -1,21 +1,43 @@
-import { EXIT_CODES } from '../../core/errors.ts';
+import { existsSync } from 'node:fs';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { initTarget } from '../../store/discover.ts';
-import { initStore } from '../../store/init.ts';
+import { installPreCommitHook } from '../../store/hooks.ts';
+import { initStore, writeSchemas } from '../../store/init.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { makeStyle } from '../style.ts';
 
-export default defineCommand<Record<string, unknown>>({
+interface InitArgs {
+  hooks?: boolean;
+  schemas?: boolean;
+}
+
+export default defineCommand<InitArgs>({
   command: 'init',
   describe: 'Create a store (.agents/ at the top of the git repository)',
-  builder: (y) => y,
-  async run(_argv, ctx) {
+  builder: (y) =>
+    y
+      .option('hooks', { type: 'boolean', describe: 'also install a git pre-commit hook running `agents validate --staged` (in an existing store: only the hook)' })
+      .option('schemas', { type: 'boolean', describe: "refresh the store's copies of the JSON Schemas (schemas/) from this version of agents" }),
+  async run(argv, ctx) {
     const root = initTarget({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
-    const made = initStore(root);
     const s = makeStyle(ctx.color);
-    emit(ctx, { store: root, created: made }, () =>
-      [`${s.green('created')} store ${root}`, ...made.map((m) => `  ${m}`), '', 'Next: agents invariant add --global "Never delete production data"'].join('\n'),
-    );
+    const exists = existsSync(root);
+    if (argv.schemas) {
+      if (!exists) throw new UsageError(`no store at ${root}`, 'Create it with `agents init` (which copies the schemas too).');
+      const written = writeSchemas(root);
+      emit(ctx, { store: root, schemas: written }, () => [`${s.green('refreshed')} schemas in ${root}`, ...written.map((w) => `  ${w}`)].join('\n'));
+      return EXIT_CODES.ok;
+    }
+    const made = argv.hooks && exists ? [] : initStore(root);
+    const hook = argv.hooks ? await installPreCommitHook(root) : undefined;
+    emit(ctx, { store: root, created: made, hook: hook ?? null }, () => {
+      const lines: string[] = [];
+      if (made.length > 0) lines.push(`${s.green('created')} store ${root}`, ...made.map((m) => `  ${m}`));
+      if (hook) lines.push(`${s.green(hook.action)} pre-commit hook ${hook.path}`, '  it runs `agents validate --staged` before each commit');
+      if (made.length > 0) lines.push('', 'Next: agents invariant add --global "Never delete production data"');
+      return lines.join('\n');
+    });
     return EXIT_CODES.ok;
   },
 });

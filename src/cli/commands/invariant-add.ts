@@ -12,6 +12,7 @@ interface AddArgs extends ScopeArgs {
   severity?: Severity;
   tag?: string[];
   rationale?: string;
+  commit?: boolean;
 }
 
 export default defineCommand<AddArgs>({
@@ -22,7 +23,8 @@ export default defineCommand<AddArgs>({
       .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })
       .option('severity', { choices: ['error', 'warning', 'info'], default: 'error', describe: 'severity of a violation' })
       .option('tag', { type: 'string', array: true, nargs: 1, describe: 'a tag (repeatable: --tag data --tag safety)' })
-      .option('rationale', { type: 'string', requiresArg: true, describe: 'why the invariant exists, for reviewers' }),
+      .option('rationale', { type: 'string', requiresArg: true, describe: 'why the invariant exists, for reviewers' })
+      .option('commit', { type: 'boolean', describe: 'commit the new file with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
     const text = (argv.text ?? []).join(' ');
     const service = serviceFor(ctx);
@@ -32,7 +34,7 @@ export default defineCommand<AddArgs>({
     const scope = scopeFromArgs(argv, true)!;
     let result: AddResult;
     try {
-      result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale });
+      result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
     } catch (error) {
       if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
         emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
@@ -47,10 +49,12 @@ export default defineCommand<AddArgs>({
         file: result.file,
         shadows: result.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
         shadowed_by: result.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+        commit: result.commit ?? null,
       },
       () => {
         const inv = result.invariant;
         const lines = [`${s.green('added')} ${s.bold(inv.id)} to ${describeScope(inv.scope)}`, `  ${result.file}`];
+        if (result.commit) lines.push(`  committed ${result.commit.slice(0, 12)}`);
         for (const o of result.shadows) lines.push(`  note: it shadows the copy in ${describeScope(o.scope)} (${o.id})`);
         for (const o of result.shadowedBy) lines.push(`  note: it is shadowed by the copy in ${describeScope(o.scope)} (${o.id})`);
         return lines.join('\n');

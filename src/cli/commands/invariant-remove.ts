@@ -6,13 +6,14 @@ import { emit } from '../render.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle } from '../style.ts';
 
-export default defineCommand<{ id: string; yes?: boolean }>({
+export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
   command: ['remove <id>', 'rm'],
   describe: 'Delete an invariant (asks first unless --yes)',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' })
-      .option('yes', { alias: 'y', type: 'boolean', describe: 'do not ask for confirmation' }),
+      .option('yes', { alias: 'y', type: 'boolean', describe: 'do not ask for confirmation' })
+      .option('commit', { type: 'boolean', describe: 'commit the deletion with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
     const service = serviceFor(ctx);
     const s = makeStyle(ctx.color);
@@ -30,8 +31,10 @@ export default defineCommand<{ id: string; yes?: boolean }>({
         return EXIT_CODES.ok;
       }
     }
-    await service.remove(found.id);
-    emit(ctx, { removed: found.id, path: found.path, scope: found.scope.kind }, () => `${s.green('removed')} ${found.id} from ${describeScope(found.scope)} (${found.path})`);
+    const done = await service.remove(found.id, argv.commit !== undefined ? { commit: argv.commit } : {});
+    emit(ctx, { removed: found.id, path: found.path, scope: found.scope.kind, commit: done.commit ?? null }, () =>
+      `${s.green('removed')} ${found.id} from ${describeScope(found.scope)} (${found.path})${done.commit ? `\n  committed ${done.commit.slice(0, 12)}` : ''}`,
+    );
     return EXIT_CODES.ok;
   },
 });

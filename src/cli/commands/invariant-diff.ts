@@ -1,0 +1,45 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import { defineCommand } from '../command.ts';
+import { emit } from '../render.ts';
+import { discoverStore } from '../../store/discover.ts';
+import { makeStyle } from '../style.ts';
+
+interface DiffArgs {
+  range?: string;
+  project?: string;
+  plan?: string;
+  'all-projects'?: boolean;
+  staged?: boolean;
+  format?: string;
+}
+
+export default defineCommand<DiffArgs>({
+  command: 'diff [range]',
+  describe: 'What changed in the effective sets between two revisions (A..B, A...B, A, or HEAD against the working tree)',
+  builder: (y) =>
+    y
+      .positional('range', { type: 'string', describe: 'A..B, A...B (from the merge base), A (against the working tree); default HEAD' })
+      .option('project', { type: 'string', requiresArg: true, describe: "only project P's effective set" })
+      .option('plan', { type: 'string', requiresArg: true, describe: "only plan ID's effective set" })
+      .option('all-projects', { type: 'boolean', describe: 'report every project, changed or not' })
+      .option('staged', { type: 'boolean', describe: 'compare with the index (what `git commit` would record)' })
+      .option('format', { choices: ['text', 'json', 'yaml', 'markdown'], describe: 'output format (markdown: a pull-request comment)' }),
+  async run(argv, ctx) {
+    const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
+    const { ReviewService } = await import('../../service/review-service.ts');
+    const { diffJson, diffMarkdown, diffText } = await import('../diff-format.ts');
+    const result = await new ReviewService(root).diff({
+      ...(argv.range !== undefined ? { range: String(argv.range) } : {}),
+      ...(argv.project !== undefined ? { project: String(argv.project) } : {}),
+      ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
+      allProjects: argv['all-projects'] ?? false,
+      staged: argv.staged ?? false,
+    });
+    if (argv.format === 'markdown') {
+      ctx.io.stdout.write(diffMarkdown(result));
+      return EXIT_CODES.ok;
+    }
+    emit(ctx, diffJson(result), () => diffText(result, makeStyle(ctx.color)));
+    return EXIT_CODES.ok;
+  },
+});

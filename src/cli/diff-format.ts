@@ -1,0 +1,234 @@
+import type { FieldChange, InvariantChange, PlanChange, TargetDiff } from '../core/diff.ts';
+import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
+import type { DiffResult, SideInfo } from '../service/review-service.ts';
+import type { Style } from './style.ts';
+
+/** The hidden first line of the markdown report: a bot finds and updates its one comment by it. */
+export const MARKDOWN_MARKER = '<!-- agents-invariant-diff -->';
+
+/** A short reference to an invariant in JSON output. */
+export interface InvariantRefJson {
+  id: string;
+  text: string;
+  severity: string;
+  scope: Scope['kind'];
+  project: string | null;
+  plan: string | null;
+  path: string;
+}
+
+function ref(inv: ScopedInvariant): InvariantRefJson {
+  const s = inv.scope;
+  return {
+    id: inv.id,
+    text: inv.text,
+    severity: inv.severity,
+    scope: s.kind,
+    project: s.kind === 'project' ? s.project : null,
+    plan: s.kind === 'plan' ? s.plan : null,
+    path: inv.path,
+  };
+}
+
+function fieldJson(f: FieldChange): { field: string; before: unknown; after: unknown } {
+  const scoped = (v: unknown) => (f.field === 'scope' ? describeScope(v as Scope) : v);
+  return { field: f.field, before: scoped(f.before), after: scoped(f.after) };
+}
+
+function sideJson(s: SideInfo): { label: string; kind: string; commit: string | null; merge_base_of: [string, string] | null } {
+  return { label: s.label, kind: s.kind, commit: s.commit ?? null, merge_base_of: s.mergeBaseOf ?? null };
+}
+
+export function summary(d: DiffResult): Record<'added' | 'removed' | 'edited' | 'moved', number> & { plans: number; targets: number } {
+  const count = (c: InvariantChange['change']) => d.invariants.filter((i) => i.change === c).length;
+  return { added: count('added'), removed: count('removed'), edited: count('edited'), moved: count('moved'), plans: d.plans.length, targets: d.targets.length };
+}
+
+/** The stable JSON shape of a diff (README: "invariant diff"). */
+export function diffJson(d: DiffResult): unknown {
+  const s = summary(d);
+  return {
+    range: d.range,
+    before: sideJson(d.before),
+    after: sideJson(d.after),
+    summary: { added: s.added, removed: s.removed, edited: s.edited, moved: s.moved, plans_changed: s.plans, targets_changed: s.targets },
+    invariants: d.invariants.map((c) => ({
+      change: c.change,
+      id: c.id,
+      path: c.path,
+      from_path: c.fromPath ?? null,
+      before: c.before ? ref(c.before) : null,
+      after: c.after ? ref(c.after) : null,
+      fields: c.fields.map(fieldJson),
+    })),
+    plans: d.plans.map((p) => ({ change: p.change, plan: p.plan, project_before: p.before?.project ?? null, project_after: p.after?.project ?? null })),
+    targets: d.targets.map((t) => ({
+      kind: t.target.kind,
+      project: t.target.kind === 'project' ? t.target.project : null,
+      plan: t.target.kind === 'plan' ? t.target.plan : null,
+      project_before: t.projectBefore ?? null,
+      project_after: t.projectAfter ?? null,
+      exists_before: t.existsBefore,
+      exists_after: t.existsAfter,
+      count_before: t.countBefore,
+      count_after: t.countAfter,
+      entered: t.entered.map(ref),
+      left: t.left.map(ref),
+      newly_shadowed: t.newlyShadowed.map((x) => ({ ...ref(x.invariant), by: ref(x.by), was_effective: x.wasEffective ?? false })),
+      no_longer_shadowed: t.noLongerShadowed.map((x) => ({ ...ref(x.invariant), by: ref(x.by) })),
+      changed: t.changed.map((x) => ({ ...ref(x.invariant), fields: x.fields.map(fieldJson) })),
+    })),
+  };
+}
+
+function sideText(s: SideInfo): string {
+  return s.commit ? `${s.label} (${s.commit.slice(0, 12)})` : s.label;
+}
+
+function quote(text: string): string {
+  return JSON.stringify(text);
+}
+
+function fieldText(f: FieldChange): string {
+  const v = (x: unknown) => (f.field === 'scope' ? describeScope(x as Scope) : typeof x === 'string' ? quote(x) : JSON.stringify(x));
+  return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
+}
+
+function targetTitle(t: TargetDiff): string {
+  if (t.target.kind === 'project') return `project ${t.target.project}`;
+  const p = t.projectBefore === t.projectAfter ? (t.projectAfter ? ` (project ${t.projectAfter})` : '') : ` (project ${t.projectBefore ?? 'none'} → ${t.projectAfter ?? 'none'})`;
+  return `plan ${t.target.plan}${p}`;
+}
+
+function targetCounts(t: TargetDiff): string {
+  if (!t.existsBefore) return `new plan, ${t.countAfter} invariant${t.countAfter === 1 ? '' : 's'}`;
+  if (!t.existsAfter) return `plan removed (had ${t.countBefore})`;
+  return `${t.countBefore} → ${t.countAfter} invariant${t.countAfter === 1 ? '' : 's'}`;
+}
+
+function summaryLine(d: DiffResult): string {
+  const s = summary(d);
+  const parts: string[] = [];
+  for (const k of ['added', 'removed', 'edited', 'moved'] as const) if (s[k] > 0) parts.push(`${s[k]} ${k}`);
+  const files = parts.length ? parts.join(', ') : 'no invariant changed';
+  const plans = s.plans > 0 ? `, ${s.plans} plan${s.plans === 1 ? '' : 's'} changed` : '';
+  return `${files}${plans}; ${s.targets} effective set${s.targets === 1 ? '' : 's'} changed`;
+}
+
+/** Text for people. */
+export function diffText(d: DiffResult, s: Style): string {
+  const lines = [s.bold(`Invariant changes: ${sideText(d.before)} → ${sideText(d.after)}`), `  ${summaryLine(d)}`];
+  if (d.invariants.length > 0) {
+    lines.push('', s.cyan('Files'));
+    for (const c of d.invariants) {
+      const inv = (c.after ?? c.before)!;
+      const label = c.change.padEnd(7);
+      const colour = c.change === 'added' ? s.green : c.change === 'removed' ? s.red : s.yellow;
+      const where = c.change === 'moved' ? `${describeScope(c.before!.scope)} → ${describeScope(c.after!.scope)}` : describeScope(inv.scope);
+      lines.push(`  ${colour(label)}  ${inv.id}  ${where}  ${quote(inv.text)}`);
+      for (const f of c.fields) if (f.field !== 'scope') lines.push(`           ${s.dim(fieldText(f))}`);
+    }
+  }
+  if (d.plans.length > 0) {
+    lines.push('', s.cyan('Plans'));
+    for (const p of d.plans) lines.push(`  ${p.change.padEnd(10)}  ${p.plan}  ${planText(p)}`);
+  }
+  for (const t of d.targets) {
+    lines.push('', s.cyan(`Effective set of ${targetTitle(t)}: ${targetCounts(t)}`));
+    const n = lines.length;
+    for (const i of t.entered) lines.push(`  ${s.green('+ entered')}            ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`);
+    for (const i of t.left) lines.push(`  ${s.red('- left')}               ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`);
+    for (const x of t.newlyShadowed) {
+      lines.push(`  ${s.yellow('~ newly shadowed')}     ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`);
+      lines.push(`      ${s.dim(`by ${describeScope(x.by.scope)} ${x.by.id}${x.wasEffective ? '' : ' (hidden on arrival)'}`)}`);
+    }
+    for (const x of t.noLongerShadowed) {
+      lines.push(`  ${s.green('^ back in effect')}     ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`);
+      lines.push(`      ${s.dim(`was shadowed by ${describeScope(x.by.scope)} ${x.by.id}`)}`);
+    }
+    for (const x of t.changed) {
+      lines.push(`  ${s.yellow('* changed')}            ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`);
+      for (const f of x.fields) lines.push(`      ${s.dim(fieldText(f))}`);
+    }
+    if (lines.length === n) lines.push('  (unchanged)');
+  }
+  return lines.join('\n');
+}
+
+function planText(p: PlanChange): string {
+  if (p.change === 'retargeted') return `project ${p.before?.project ?? 'none'} → ${p.after?.project ?? 'none'}`;
+  const plan = (p.after ?? p.before)!;
+  return plan.project ? `targets project ${plan.project}` : 'targets no project';
+}
+
+/** Escapes text for a markdown table cell or list item: no markup, no HTML, one line. */
+export function mdEscape(text: string): string {
+  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_{}[\]<>()#+!|~-]/g, (c) => `\\${c}`);
+}
+
+function mdScope(scope: Scope): string {
+  switch (scope.kind) {
+    case 'global':
+      return 'global';
+    case 'project':
+      return `project \`${scope.project}\``;
+    case 'action':
+      return `action \`${scope.ns}/${scope.name}\``;
+    case 'plan':
+      return `plan \`${scope.plan}\``;
+  }
+}
+
+function mdField(f: FieldChange): string {
+  const v = (x: unknown) => (f.field === 'scope' ? mdScope(x as Scope) : typeof x === 'string' ? mdEscape(x) : x === null ? '*none*' : `\`${JSON.stringify(x)}\``);
+  return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
+}
+
+function mdSide(s: SideInfo): string {
+  if (s.mergeBaseOf && s.commit) return `the merge base of \`${s.mergeBaseOf[0]}\` and \`${s.mergeBaseOf[1]}\` (\`${s.commit.slice(0, 12)}\`)`;
+  return s.commit ? `\`${s.label}\` (\`${s.commit.slice(0, 12)}\`)` : `the ${s.label}`;
+}
+
+/**
+ * A pull-request comment: the marker line, a short summary, the changed
+ * files, then one section per changed project and plan. Deterministic (no
+ * clock, sorted), so a bot can post it once and update it on every push.
+ */
+export function diffMarkdown(d: DiffResult): string {
+  const out = [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
+  if (d.invariants.length > 0) {
+    out.push('', '| Change | Invariant | Scope | Text |', '| --- | --- | --- | --- |');
+    for (const c of d.invariants) {
+      const inv = (c.after ?? c.before)!;
+      const scope = c.change === 'moved' ? `${mdScope(c.before!.scope)} → ${mdScope(c.after!.scope)}` : mdScope(inv.scope);
+      const edits = c.fields.filter((f) => f.field !== 'scope').map(mdField);
+      const text = edits.length > 0 ? edits.join('<br>') : mdEscape(inv.text);
+      out.push(`| ${c.change} | \`${c.id}\` | ${scope} | ${text} |`);
+    }
+  }
+  if (d.plans.length > 0) {
+    out.push('', '**Plans**', '');
+    for (const p of d.plans) out.push(`- ${p.change} \`${p.plan}\`: ${mdEscape(planText(p))}`);
+  }
+  for (const t of d.targets) {
+    const title = t.target.kind === 'project' ? `Project \`${t.target.project}\`` : `Plan \`${t.target.plan}\``;
+    const proj =
+      t.target.kind === 'plan'
+        ? t.projectBefore === t.projectAfter
+          ? t.projectAfter
+            ? ` (project \`${t.projectAfter}\`)`
+            : ''
+          : ` (project ${t.projectBefore ? `\`${t.projectBefore}\`` : '*none*'} → ${t.projectAfter ? `\`${t.projectAfter}\`` : '*none*'})`
+        : '';
+    out.push('', `#### ${title}${proj}: ${targetCounts(t)}`, '');
+    const n = out.length;
+    const item = (label: string, i: ScopedInvariant, extra = '') => out.push(`- **${label}** ${mdEscape(i.text)} — ${mdScope(i.scope)}, \`${i.id}\`${extra}`);
+    for (const i of t.entered) item('entered', i);
+    for (const i of t.left) item('left', i);
+    for (const x of t.newlyShadowed) item('newly shadowed', x.invariant, `, by ${mdScope(x.by.scope)} \`${x.by.id}\`${x.wasEffective ? '' : ' (hidden on arrival)'}`);
+    for (const x of t.noLongerShadowed) item('back in effect', x.invariant, `, was shadowed by ${mdScope(x.by.scope)} \`${x.by.id}\``);
+    for (const x of t.changed) item('changed', x.invariant, `: ${x.fields.map(mdField).join('; ')}`);
+    if (out.length === n) out.push('- unchanged');
+  }
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,413 @@
+import { classifyPath } from './layout.ts';
+import { scopeFolder, type Plan, type Scope, type ScopedInvariant, type Target } from './model.ts';
+import { textKey } from './normalise.ts';
+import { appliesTo, resolveEffective } from './resolve.ts';
+
+/**
+ * What changed between two trees of one store (`agents invariant diff`).
+ * Pure: the service reads the trees, works out which files changed (by blob
+ * id) and which targets they can affect, and hands the parsed invariants here.
+ */
+
+/** A project or a plan, named the same way on both sides (a plan's project may differ). */
+export type TargetRef = { kind: 'project'; project: string } | { kind: 'plan'; plan: string };
+
+/** One side of a diff: the invariants read (any superset of what the targets need) and every plan. */
+export interface DiffSide {
+  invariants: readonly ScopedInvariant[];
+  plans: ReadonlyMap<string, Plan>;
+}
+
+export type InvariantField = 'text' | 'severity' | 'active' | 'tags' | 'rationale' | 'created_at' | 'created_by' | 'source' | 'scope';
+
+export interface FieldChange {
+  field: InvariantField;
+  before: unknown;
+  after: unknown;
+}
+
+/** A file-level change of one invariant. */
+export interface InvariantChange {
+  change: 'added' | 'removed' | 'edited' | 'moved';
+  id: string;
+  /** Path after the change (before, for removals). */
+  path: string;
+  /** For moves: the path before. */
+  fromPath?: string;
+  before?: ScopedInvariant;
+  after?: ScopedInvariant;
+  /** Fields that differ (edited, moved). */
+  fields: FieldChange[];
+}
+
+export interface PlanChange {
+  change: 'added' | 'removed' | 'retargeted';
+  plan: string;
+  before?: Plan;
+  after?: Plan;
+}
+
+/** An entry of an effective set, as the diff reports it. */
+export interface EntryRef {
+  invariant: ScopedInvariant;
+}
+
+export interface ShadowChange {
+  invariant: ScopedInvariant;
+  /** The copy that hides it now (newly shadowed) or hid it before (no longer shadowed). */
+  by: ScopedInvariant;
+  /** Newly shadowed: whether it was in the effective set before (false: it is new, and hidden on arrival). */
+  wasEffective?: boolean;
+}
+
+export interface EntryEdit {
+  invariant: ScopedInvariant;
+  fields: FieldChange[];
+}
+
+/** How one project's or plan's effective set changed. */
+export interface TargetDiff {
+  target: TargetRef;
+  /** A plan's project on each side (absent: the plan targets no project, or does not exist on that side). */
+  projectBefore?: string;
+  projectAfter?: string;
+  /** Whether the plan exists on each side (always true for projects). */
+  existsBefore: boolean;
+  existsAfter: boolean;
+  countBefore: number;
+  countAfter: number;
+  /** In the set after, not before, and not because a shadowing copy went away. */
+  entered: ScopedInvariant[];
+  /** In the set before, not after, and not because a copy now hides it. */
+  left: ScopedInvariant[];
+  newlyShadowed: ShadowChange[];
+  /** Back in the set because the copy that hid it went away (deleted, edited, moved, deactivated). */
+  noLongerShadowed: ShadowChange[];
+  /** In the set on both sides, with fields that changed (severity, text, scope…). */
+  changed: EntryEdit[];
+}
+
+export interface StoreDiff {
+  invariants: InvariantChange[];
+  plans: PlanChange[];
+  targets: TargetDiff[];
+}
+
+const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = ['text', 'severity', 'active', 'tags', 'rationale', 'created_at', 'created_by', 'source'];
+
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Fields that differ between two versions of one invariant (scope included when it moved). */
+export function invariantFieldChanges(before: ScopedInvariant, after: ScopedInvariant): FieldChange[] {
+  const out: FieldChange[] = [];
+  if (scopeFolder(before.scope) !== scopeFolder(after.scope)) out.push({ field: 'scope', before: before.scope, after: after.scope });
+  for (const f of FIELDS) {
+    const a = before[f] ?? null;
+    const b = after[f] ?? null;
+    if (!same(a, b)) out.push({ field: f, before: a, after: b });
+  }
+  return out;
+}
+
+function byPath<T extends { path: string }>(a: T, b: T): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/**
+ * File-level changes between two lists of invariants (the changed files of
+ * each side are enough; unchanged ones pair up with no fields and are dropped).
+ * Pairs by path, then by id across paths (a move between scopes keeps the id
+ * in the file name). An edit that changes no field (comments, layout) is not
+ * reported.
+ */
+export function diffInvariantFiles(before: readonly ScopedInvariant[], after: readonly ScopedInvariant[]): InvariantChange[] {
+  const afterByPath = new Map(after.map((i) => [i.path, i]));
+  const beforeByPath = new Map(before.map((i) => [i.path, i]));
+  const out: InvariantChange[] = [];
+  const goneById = new Map<string, ScopedInvariant[]>();
+  const newById = new Map<string, ScopedInvariant[]>();
+  for (const b of before) {
+    const a = afterByPath.get(b.path);
+    if (a) {
+      const fields = invariantFieldChanges(b, a);
+      if (fields.length > 0) out.push({ change: 'edited', id: a.id, path: a.path, before: b, after: a, fields });
+    } else {
+      const list = goneById.get(b.id) ?? [];
+      list.push(b);
+      goneById.set(b.id, list);
+    }
+  }
+  for (const a of after) {
+    if (beforeByPath.has(a.path)) continue;
+    const list = newById.get(a.id) ?? [];
+    list.push(a);
+    newById.set(a.id, list);
+  }
+  for (const [id, added] of newById) {
+    const removed = goneById.get(id) ?? [];
+    for (const a of added) {
+      const b = removed.shift();
+      if (b) out.push({ change: 'moved', id, path: a.path, fromPath: b.path, before: b, after: a, fields: invariantFieldChanges(b, a) });
+      else out.push({ change: 'added', id, path: a.path, after: a, fields: [] });
+    }
+    if (removed.length === 0) goneById.delete(id);
+  }
+  for (const removed of goneById.values()) {
+    for (const b of removed) out.push({ change: 'removed', id: b.id, path: b.path, before: b, fields: [] });
+  }
+  return out.sort(byPath);
+}
+
+/** Plans added, removed, or pointed at another project. */
+export function diffPlans(before: ReadonlyMap<string, Plan>, after: ReadonlyMap<string, Plan>): PlanChange[] {
+  const out: PlanChange[] = [];
+  for (const [id, b] of before) {
+    const a = after.get(id);
+    if (!a) out.push({ change: 'removed', plan: id, before: b });
+    else if ((a.project ?? null) !== (b.project ?? null)) out.push({ change: 'retargeted', plan: id, before: b, after: a });
+  }
+  for (const [id, a] of after) if (!before.has(id)) out.push({ change: 'added', plan: id, after: a });
+  return out.sort((x, y) => (x.plan < y.plan ? -1 : x.plan > y.plan ? 1 : 0));
+}
+
+/** What a store folder holds, for working out the targets a change reaches. */
+export interface SideShape {
+  /** Projects with a folder on this side. */
+  projects: ReadonlySet<string>;
+  plans: ReadonlyMap<string, Plan>;
+}
+
+function compareTargets(a: TargetRef, b: TargetRef): number {
+  if (a.kind !== b.kind) return a.kind === 'project' ? -1 : 1;
+  const x = a.kind === 'project' ? a.project : a.plan;
+  const y = b.kind === 'project' ? (b as { project: string }).project : (b as { plan: string }).plan;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+export function targetKey(t: TargetRef): string {
+  return t.kind === 'project' ? `project:${t.project}` : `plan:${t.plan}`;
+}
+
+/** Every project and plan of either side (projects named only by a plan included). */
+export function allTargets(before: SideShape, after: SideShape): TargetRef[] {
+  const projects = new Set<string>([...before.projects, ...after.projects]);
+  const plans = new Set<string>();
+  for (const side of [before, after]) {
+    for (const p of side.plans.values()) {
+      plans.add(p.id);
+      if (p.project) projects.add(p.project);
+    }
+  }
+  const out: TargetRef[] = [...projects].map((project) => ({ kind: 'project' as const, project }));
+  for (const plan of plans) out.push({ kind: 'plan', plan });
+  return out.sort(compareTargets);
+}
+
+/**
+ * The projects and plans whose effective set a set of changed store paths can
+ * change: a global file reaches every project and plan; `projects/P/…` reaches
+ * P and the plans targeting P on either side; `plans/X/…` (an invariant or
+ * plan.yaml) reaches X. Action templates and plan records reach no target.
+ */
+export function affectedTargets(changedPaths: Iterable<string>, before: SideShape, after: SideShape): TargetRef[] {
+  const found = new Map<string, TargetRef>();
+  const add = (t: TargetRef) => found.set(targetKey(t), t);
+  const plansOf = (project: string) => {
+    for (const side of [before, after]) for (const p of side.plans.values()) if (p.project === project) add({ kind: 'plan', plan: p.id });
+  };
+  for (const path of changedPaths) {
+    const kind = classifyPath(path);
+    let scope: Scope | undefined;
+    if (kind.kind === 'invariant' || (kind.kind === 'bad-id' && kind.scope)) scope = kind.scope;
+    else if (kind.kind === 'plan') scope = { kind: 'plan', plan: kind.plan };
+    if (!scope) continue;
+    switch (scope.kind) {
+      case 'global':
+        return allTargets(before, after);
+      case 'project':
+        add({ kind: 'project', project: scope.project });
+        plansOf(scope.project);
+        break;
+      case 'plan': {
+        add({ kind: 'plan', plan: scope.plan });
+        break;
+      }
+      case 'action':
+        break;
+    }
+  }
+  return [...found.values()].sort(compareTargets);
+}
+
+/** The store folders a target's effective set is read from on one side. */
+export function targetFolders(target: TargetRef, plans: ReadonlyMap<string, Plan>): string[] {
+  if (target.kind === 'project') return [`projects/${target.project}`, 'global'];
+  const project = plans.get(target.plan)?.project;
+  return [`plans/${target.plan}`, ...(project ? [`projects/${project}`] : []), 'global'];
+}
+
+function toTarget(ref: TargetRef, plans: ReadonlyMap<string, Plan>): Target {
+  if (ref.kind === 'project') return ref;
+  const project = plans.get(ref.plan)?.project;
+  return { kind: 'plan', plan: ref.plan, ...(project ? { project } : {}) };
+}
+
+type State = { kept: true; inv: ScopedInvariant } | { kept: false; inv: ScopedInvariant; by: ScopedInvariant };
+
+/** How a diff narrows and speeds up one target's resolution. */
+export interface DiffTargetOptions {
+  /**
+   * Text keys of every changed invariant (both versions). Entries of other keys
+   * are the same on both sides unless the plan itself changed, so only these
+   * are resolved; the counts still cover the whole set.
+   */
+  onlyKeys?: ReadonlySet<string>;
+  /** The text key of an invariant, memoised by the caller across targets. */
+  keyOf?: (inv: ScopedInvariant) => string;
+}
+
+function states(target: TargetRef, side: DiffSide, options: DiffTargetOptions): { map: Map<string, State>; count: number } {
+  if (target.kind === 'plan' && !side.plans.has(target.plan)) return { map: new Map(), count: 0 };
+  const t = toTarget(target, side.plans);
+  const keyOf = options.keyOf ?? ((inv: ScopedInvariant) => textKey(inv.text));
+  const applicable = side.invariants.filter((inv) => inv.active && appliesTo(inv, t));
+  const keys = new Set<string>();
+  for (const inv of applicable) keys.add(keyOf(inv));
+  const only = options.onlyKeys;
+  const entries = resolveEffective(t, only ? applicable.filter((inv) => only.has(keyOf(inv))) : applicable);
+  const map = new Map<string, State>();
+  const byPathOf = new Map<string, ScopedInvariant>();
+  for (const e of entries) {
+    map.set(e.invariant.path, { kept: true, inv: e.invariant });
+    if (e.shadows.length > 0 && byPathOf.size === 0) for (const inv of applicable) byPathOf.set(inv.path, inv);
+    for (const s of e.shadows) {
+      const inv = byPathOf.get(s.path);
+      if (inv) map.set(s.path, { kept: false, inv, by: e.invariant });
+    }
+  }
+  return { map, count: keys.size };
+}
+
+/** An invariant's identity across sides: its id (the file name), so a move between scopes is one entry. */
+function byId(map: Map<string, State>): Map<string, State> {
+  const out = new Map<string, State>();
+  for (const s of map.values()) if (!out.has(s.inv.id) || s.kept) out.set(s.inv.id, s);
+  return out;
+}
+
+function precedenceOrder(a: ScopedInvariant, b: ScopedInvariant): number {
+  const rank = { plan: 0, project: 1, global: 2, action: 3 } as const;
+  return rank[a.scope.kind] - rank[b.scope.kind] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) || byPath(a, b);
+}
+
+/** How one target's effective set differs between two sides. */
+export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide, options: DiffTargetOptions = {}): TargetDiff {
+  // A plan that appears, disappears or changes project changes entries of every key.
+  const planMoved =
+    target.kind === 'plan' &&
+    (before.plans.has(target.plan) !== after.plans.has(target.plan) || before.plans.get(target.plan)?.project !== after.plans.get(target.plan)?.project);
+  const opts = planMoved ? { ...options, onlyKeys: undefined } : options;
+  const b = states(target, before, opts);
+  const a = states(target, after, opts);
+  const bs = byId(b.map);
+  const as = byId(a.map);
+  const diff: TargetDiff = {
+    target,
+    existsBefore: target.kind === 'project' || before.plans.has(target.plan),
+    existsAfter: target.kind === 'project' || after.plans.has(target.plan),
+    countBefore: b.count,
+    countAfter: a.count,
+    entered: [],
+    left: [],
+    newlyShadowed: [],
+    noLongerShadowed: [],
+    changed: [],
+  };
+  if (target.kind === 'plan') {
+    const pb = before.plans.get(target.plan)?.project;
+    const pa = after.plans.get(target.plan)?.project;
+    if (pb) diff.projectBefore = pb;
+    if (pa) diff.projectAfter = pa;
+  }
+  const ids = new Set([...bs.keys(), ...as.keys()]);
+  for (const id of ids) {
+    const x = bs.get(id);
+    const y = as.get(id);
+    if (y?.kept) {
+      if (!x) diff.entered.push(y.inv);
+      else if (!x.kept) diff.noLongerShadowed.push({ invariant: y.inv, by: x.by });
+      else if (x.inv !== y.inv) {
+        // The reader shares one parsed object for a file unchanged on both sides: nothing to compare.
+        const fields = invariantFieldChanges(x.inv, y.inv).filter((f) => f.field === 'text' || f.field === 'severity' || f.field === 'scope');
+        if (fields.length > 0) diff.changed.push({ invariant: y.inv, fields });
+      }
+    } else if (y && !y.kept) {
+      if (!x) diff.newlyShadowed.push({ invariant: y.inv, by: y.by, wasEffective: false });
+      else if (x.kept) diff.newlyShadowed.push({ invariant: y.inv, by: y.by, wasEffective: true });
+      // shadowed on both sides: still out of the set.
+    } else if (x?.kept) {
+      diff.left.push(x.inv);
+    }
+  }
+  diff.entered.sort(precedenceOrder);
+  diff.left.sort(precedenceOrder);
+  diff.newlyShadowed.sort((p, q) => precedenceOrder(p.invariant, q.invariant));
+  diff.noLongerShadowed.sort((p, q) => precedenceOrder(p.invariant, q.invariant));
+  diff.changed.sort((p, q) => precedenceOrder(p.invariant, q.invariant));
+  return diff;
+}
+
+/** Whether the target's effective set changed at all. */
+export function targetChanged(d: TargetDiff): boolean {
+  return (
+    d.existsBefore !== d.existsAfter ||
+    d.projectBefore !== d.projectAfter ||
+    d.entered.length + d.left.length + d.newlyShadowed.length + d.noLongerShadowed.length + d.changed.length > 0
+  );
+}
+
+/**
+ * The whole diff: file-level changes from the changed invariants of each side,
+ * plan changes, and the effective-set change of each target given. `before` and
+ * `after` must hold every invariant of the folders the targets need, and
+ * `changed` every invariant whose file differs between them (its key is what
+ * can change a target whose plan did not change).
+ */
+export function diffStores(
+  changed: { before: readonly ScopedInvariant[]; after: readonly ScopedInvariant[] },
+  before: DiffSide,
+  after: DiffSide,
+  targets: readonly TargetRef[],
+): StoreDiff {
+  const index = (side: DiffSide) => {
+    const m = new Map<string, ScopedInvariant[]>();
+    for (const inv of side.invariants) {
+      const f = scopeFolder(inv.scope);
+      const list = m.get(f);
+      if (list) list.push(inv);
+      else m.set(f, [inv]);
+    }
+    return m;
+  };
+  const bi = index(before);
+  const ai = index(after);
+  const pick = (side: DiffSide, idx: Map<string, ScopedInvariant[]>, t: TargetRef): DiffSide => ({
+    plans: side.plans,
+    invariants: targetFolders(t, side.plans).flatMap((f) => idx.get(f) ?? []),
+  });
+  // Keys are computed once per invariant (an unchanged file is one object on both sides).
+  const keys = new Map<ScopedInvariant, string>();
+  const keyOf = (inv: ScopedInvariant) => {
+    let k = keys.get(inv);
+    if (k === undefined) keys.set(inv, (k = textKey(inv.text)));
+    return k;
+  };
+  const onlyKeys = new Set([...changed.before, ...changed.after].map(keyOf));
+  return {
+    invariants: diffInvariantFiles(changed.before, changed.after),
+    plans: diffPlans(before.plans, after.plans),
+    targets: [...targets].sort(compareTargets).map((t) => diffTarget(t, pick(before, bi, t), pick(after, ai, t), { onlyKeys, keyOf })),
+  };
+}

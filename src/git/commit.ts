@@ -1,0 +1,26 @@
+import { gitClient } from './client.ts';
+import { GitError } from './repo.ts';
+
+/** Paths (repository-relative) already staged in the index: changes someone else has prepared. */
+export async function stagedPaths(top: string): Promise<string[]> {
+  const out = await gitClient(top).raw(['diff', '--cached', '--name-only', '-z', '--no-renames']);
+  return out.split('\0').filter((p) => p !== '');
+}
+
+/**
+ * Stages exactly `paths` (repository-relative; written or deleted files) and
+ * commits them, and nothing else, with `message`. Two processes: `git add -A`
+ * (which records deletions too) and `git commit --only`. Hooks run as usual.
+ * Returns the new commit id.
+ */
+export async function commitPaths(top: string, paths: readonly string[], message: string): Promise<string> {
+  const g = gitClient(top);
+  if (paths.length === 0) throw new GitError('nothing to commit', 'failed');
+  try {
+    await g.raw(['add', '-A', '--', ...paths]);
+    await g.raw(['commit', '--quiet', '--only', '-m', message, '--', ...paths]);
+    return (await g.revparse(['HEAD'])).trim();
+  } catch (error) {
+    throw new GitError((error instanceof Error ? error.message : String(error)).trim(), 'failed');
+  }
+}

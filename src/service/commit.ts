@@ -1,0 +1,76 @@
+import { relative, sep } from 'node:path';
+import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
+import { DEFAULT_CONFIG } from '../core/model.ts';
+import { parseConfig } from '../core/parse.ts';
+import type { TreeSource } from '../store/tree-source.ts';
+
+/** What a writing use case hands back to be committed. */
+export interface Written<T> {
+  value: T;
+  /** Store-relative paths the command wrote or deleted (a folder stands for every file in it). */
+  paths: string[];
+  /** The commit message: `invariant: add 01J… to project myapp`, then an optional body. */
+  message: string;
+}
+
+/** The result of a writing use case run through {@link withCommit}. */
+export type Committed<T> = T & { commit?: string };
+
+/**
+ * Whether a command commits its change: its own `--commit`/`--no-commit` when
+ * given, else `commit:` in config.yaml (SPEC 7), else false.
+ */
+export async function commitWanted(source: TreeSource, flag: boolean | undefined): Promise<boolean> {
+  if (flag !== undefined) return flag;
+  const top = await source.list('', { recursive: false });
+  if (!top.some((e) => e.path === 'config.yaml')) return DEFAULT_CONFIG.commit;
+  const bytes = (await source.read(['config.yaml'])).get('config.yaml');
+  if (!bytes?.ok) return DEFAULT_CONFIG.commit;
+  const parsed = parseConfig('config.yaml', bytes.bytes);
+  const first = parsed.diagnostics[0];
+  if (first) throw new InvalidStoreError(`cannot read config.yaml: ${first.line > 0 ? `config.yaml:${first.line}:${first.col}` : 'config.yaml'} is invalid`, parsed.diagnostics);
+  return parsed.value?.commit ?? DEFAULT_CONFIG.commit;
+}
+
+/**
+ * Runs a writing use case and, when `enabled`, commits exactly the files it
+ * wrote or deleted (SPEC 7, `--commit`). Before anything is written it checks
+ * that the store is in a git repository and that nothing else is staged, so a
+ * refusal changes nothing. One line for a caller:
+ *
+ *     return withCommit(root, enabled, async () => ({ value, paths, message }));
+ */
+export async function withCommit<T extends object>(root: string, enabled: boolean, write: () => Promise<Written<T>>): Promise<Committed<T>> {
+  if (!enabled) return (await write()).value;
+  const git = await import('../git/commit.ts');
+  const { topLevel, GitError } = await import('../git/repo.ts');
+  let top: string;
+  try {
+    top = await topLevel(root);
+  } catch (error) {
+    if (error instanceof GitError) throw new UsageError(`--commit needs a git repository, and ${root} is not in one`, 'Run `git init` first, or leave out --commit (and set `commit: false` in config.yaml).');
+    throw error;
+  }
+  const staged = await git.stagedPaths(top);
+  if (staged.length > 0) {
+    const list = staged.slice(0, 10).map((p) => `  ${p}`).join('\n');
+    throw new UsageError(
+      `--commit refused: other changes are already staged, and the commit must hold only this command's files:\n${list}${staged.length > 10 ? `\n  … and ${staged.length - 10} more` : ''}`,
+      'Nothing was written. Commit or unstage them first (`git commit`, or `git restore --staged PATH`), or run without --commit.',
+      { staged },
+    );
+  }
+  const done = await write();
+  const prefix = relative(top, root).split(sep).join('/');
+  const repoPaths = done.paths.map((p) => (prefix === '' ? p : `${prefix}/${p}`));
+  try {
+    const commit = await git.commitPaths(top, repoPaths, done.message);
+    return { ...done.value, commit };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new AgentsError(`the change was written, but git commit failed: ${why}`, EXIT_CODES.checkFailed, {
+      hint: `The files are staged (${repoPaths.join(', ')}); fix what git or its hooks reported, then run \`git commit\`.`,
+      detail: { paths: repoPaths },
+    });
+  }
+}

@@ -1,0 +1,67 @@
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { UsageError } from '../core/errors.ts';
+import { GitError, hooksDir, topLevel } from '../git/repo.ts';
+import { writeFileAtomic } from './write.ts';
+
+/** Marks a hook as ours, so `init --hooks` may update it and never touches anyone else's. */
+export const HOOK_MARKER = '# agents-pre-commit-hook';
+
+/** The plain `.git/hooks/pre-commit` script: validates what is staged. */
+export function preCommitScript(storeArg: string | undefined): string {
+  const args = `validate --staged${storeArg ? ` --store '${storeArg.replace(/'/g, `'\\''`)}'` : ''}`;
+  return [
+    '#!/bin/sh',
+    HOOK_MARKER,
+    '# Validates the invariants staged for this commit; installed by `agents init --hooks`.',
+    '# Skip once with `git commit --no-verify`; delete this file to remove the hook.',
+    'if command -v agents >/dev/null 2>&1; then',
+    `  exec agents ${args}`,
+    'elif [ -x node_modules/.bin/agents ]; then',
+    `  exec node_modules/.bin/agents ${args}`,
+    'fi',
+    'echo "pre-commit: the agents command was not found; install it (npm install -g agents) or remove .git/hooks/pre-commit" >&2',
+    'exit 1',
+    '',
+  ].join('\n');
+}
+
+export interface HookInstall {
+  path: string;
+  /** "installed", or "updated" when an earlier agents hook was replaced. */
+  action: 'installed' | 'updated' | 'unchanged';
+}
+
+/**
+ * Installs the plain git pre-commit hook for the store at `storeRoot`,
+ * refusing to overwrite a hook that agents did not write.
+ */
+export async function installPreCommitHook(storeRoot: string): Promise<HookInstall> {
+  let top: string;
+  let dir: string;
+  try {
+    top = await topLevel(storeRoot);
+    dir = await hooksDir(storeRoot);
+  } catch (error) {
+    if (error instanceof GitError) throw new UsageError(`--hooks needs a git repository: ${error.message}`, 'Run `git init` first, or use the pre-commit framework (see the README).');
+    throw error;
+  }
+  const rel = relative(top, storeRoot).split(sep).join('/');
+  const script = preCommitScript(rel === '.agents' ? undefined : rel);
+  const path = join(dir, 'pre-commit');
+  let action: HookInstall['action'] = 'installed';
+  if (existsSync(path)) {
+    const current = readFileSync(path, 'utf8');
+    if (!current.includes(HOOK_MARKER)) {
+      throw new UsageError(
+        `a pre-commit hook that agents did not install already exists: ${path}`,
+        'Nothing was changed. Add `agents validate --staged` to that hook yourself, or use the pre-commit framework or husky (see the README).',
+      );
+    }
+    if (current === script) return { path, action: 'unchanged' };
+    action = 'updated';
+  }
+  writeFileAtomic(dir, 'pre-commit', script, 'replace');
+  chmodSync(path, 0o755);
+  return { path, action };
+}

@@ -1,0 +1,40 @@
+import type { DiagnosticCode } from '../core/diagnostics.ts';
+
+/**
+ * One line per diagnostic code: the SARIF rule description, and the same
+ * words as README's "Diagnostic codes" table (a test keeps the two in step).
+ */
+export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
+  'yaml-syntax': 'The file is not valid YAML.',
+  'yaml-multi-document': 'The file holds more than one YAML document.',
+  'yaml-duplicate-key': 'A key appears twice in one mapping.',
+  'yaml-alias-limit': 'The file uses more YAML aliases than allowed (an alias bomb is refused).',
+  'yaml-too-deep': 'The file nests too deeply to be parsed.',
+  'yaml-too-large': 'The file holds too many YAML tokens to be parsed in reasonable time.',
+  'file-too-large': 'The file is over 1 MiB; it is refused without being read.',
+  'file-not-utf8': 'The file is not valid UTF-8.',
+  'file-binary': 'The file holds binary content (a NUL byte).',
+  'file-empty': 'The file holds no YAML document (empty, or only comments).',
+  'file-unreadable': 'The file could not be read (permissions, I/O error, or it vanished).',
+  'not-a-file': 'A folder or special file stands where a file must be.',
+  'symlink': 'A symbolic link inside the store; links are never followed.',
+  'schema': "The document breaks its JSON Schema (wrong type, unknown or missing key, bad value).",
+  'text-length': 'The text is empty or longer than 2000 characters after trimming.',
+  'id-mismatch': 'The id in the file differs from its file name (or its plan folder).',
+  'id-invalid': 'An id or a file name where an id belongs is not a ULID.',
+  'id-reused': 'One id names two files (invariants, plans or records) in the store.',
+  'source-not-in-plan': '`source` appears on an invariant outside a plan.',
+  'unknown-path': 'A file or folder fits no place in the store layout and is never read.',
+  'bad-name': 'A project, action or plan folder name breaks the name rules.',
+  'plan-missing': 'A plan folder has no plan.yaml.',
+  'temporary-file': 'A temporary file left by an interrupted write (`--fix` removes it).',
+  'stale-lock': 'A writer lock left by a process that is gone, or committed to git.',
+  'duplicate-text': 'Two invariants of one scope have the same text (after normalisation).',
+  'shadowed': 'An invariant is hidden by the same text at a higher precedence.',
+  'unknown-action': "A plan's action template is not in the store.",
+  'unknown-project': "A plan's project is not in the store.",
+  'unknown-origin': 'The action invariant a plan invariant was promoted from no longer exists.',
+  'unknown-invariant': 'A record names an invariant that is not in the store.',
+  'schema-outdated': "The store's copy of a schema (for editors) differs from the tool's, or is missing.",
+  'modeline-missing': 'The file lacks the `# yaml-language-server: $schema=…` first line (`--fix` adds it).',
+};

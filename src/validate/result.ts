@@ -1,0 +1,33 @@
+import type { Diagnostic } from '../core/diagnostics.ts';
+import type { Severity } from '../core/model.ts';
+import type { Fix } from './fix.ts';
+
+/** What one `agents validate` run found, ready for a formatter. */
+export interface ValidationResult {
+  /** Absolute path of the store. */
+  store: string;
+  /** "working tree" or "index". */
+  source: string;
+  /** Files checked (in the whole store, or those named). */
+  files: number;
+  /** Diagnostics reported (already narrowed to the named paths). */
+  diagnostics: Diagnostic[];
+  fixes: Fix[];
+  strict: boolean;
+  /** No errors (and, with --strict, no warnings). */
+  ok: boolean;
+  counts: Record<Severity, number>;
+  /** Prefix that turns a store-relative path into one relative to the current directory (".agents/"). */
+  displayPrefix: string;
+  /** Prefix that turns a store-relative path into one relative to the repository top (for CI annotations and SARIF). */
+  repoPrefix: string;
+}
+
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** "2 errors, 1 warning, 0 infos". */
+export function countLine(counts: Record<Severity, number>): string {
+  return `${plural(counts.error, 'error')}, ${plural(counts.warning, 'warning')}, ${plural(counts.info, 'info')}`;
+}

@@ -1,0 +1,130 @@
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { countBySeverity } from '../core/diagnostics.ts';
+import { UsageError } from '../core/errors.ts';
+import { GitError } from '../git/repo.ts';
+import { GitTreeSource } from '../store/git-source.ts';
+import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
+import { validateTree, type ValidateReport } from './checks.ts';
+import { applyFixes, type Fix } from './fix.ts';
+import type { ValidationResult } from './result.ts';
+
+export interface RunValidateOptions {
+  /** Absolute path of the store. */
+  store: string;
+  /** For resolving PATHS and showing paths relative to where the user is. */
+  cwd: string;
+  /** Files or folders to report on (relative to cwd, or absolute); none: the whole store. */
+  paths?: readonly string[];
+  /** Validate the git index instead of the working tree. */
+  staged?: boolean;
+  strict?: boolean;
+  fix?: boolean;
+}
+
+export interface RunValidateDeps {
+  /** Whether a process of this host is running. */
+  processAlive: (pid: number) => boolean;
+  hostname: string;
+}
+
+/** Folder that holds `.git` above `dir`, or undefined outside a repository (no git process needed). */
+function repoTop(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+function prefixFor(from: string, store: string): string {
+  const rel = relative(from, store).split(sep).join('/');
+  return rel === '' ? '' : `${rel}/`;
+}
+
+/** PATHS → store-relative paths ("" is the whole store); refuses paths outside the store. */
+function storePaths(options: RunValidateOptions): string[] | undefined {
+  if (!options.paths || options.paths.length === 0) return undefined;
+  return options.paths.map((p) => {
+    const rel = relative(resolve(options.store), resolve(options.cwd, p)).split(sep).join('/');
+    if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) {
+      throw new UsageError(`${p} is outside the store ${options.store}`, 'Name files inside the store, or choose the store with --store DIR.');
+    }
+    return rel;
+  });
+}
+
+function matches(only: readonly string[], file: string): boolean {
+  return only.some((p) => p === '' || file === p || file.startsWith(`${p}/`));
+}
+
+/**
+ * `agents validate`: checks the working tree or the index, optionally fixes
+ * what is safe to fix, and narrows the report to the named paths (siblings
+ * are still read, so duplicates across files are found).
+ */
+export async function runValidate(options: RunValidateOptions, deps: RunValidateDeps): Promise<ValidationResult> {
+  if (options.staged && options.fix) {
+    throw new UsageError('--fix cannot be combined with --staged', 'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.');
+  }
+  const only = storePaths(options);
+  let source: TreeSource;
+  if (options.staged) {
+    try {
+      source = await GitTreeSource.index(options.store);
+    } catch (error) {
+      if (error instanceof GitError) throw new UsageError(`--staged needs a git repository: ${error.message}`, 'Run it inside the repository that holds the store, or drop --staged.');
+      throw error;
+    }
+  } else {
+    source = new WorkingTreeSource(options.store);
+  }
+  const checkOptions = options.staged
+    ? {}
+    : { lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
+  let report: ValidateReport = await checkTree(source, checkOptions);
+  if (only) {
+    for (const [i, p] of only.entries()) {
+      if (p !== '' && !report.entries.some((e) => e.path === p || e.path.startsWith(`${p}/`))) {
+        throw new UsageError(`${options.paths![i]} is not in the store's ${report.source}`, 'Check the path; with --staged, name files that are staged.');
+      }
+    }
+  }
+  let fixes: Fix[] = [];
+  if (options.fix && source instanceof WorkingTreeSource) {
+    fixes = applyFixes(source, report, { processAlive: deps.processAlive });
+    if (fixes.some((f) => f.done)) report = await checkTree(new WorkingTreeSource(options.store), checkOptions);
+  }
+  const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));
+  const diagnostics = report.diagnostics.filter(keep);
+  if (only) {
+    const renamed = new Map(fixes.filter((f) => f.to).map((f) => [f.file, f.to!]));
+    const wanted = only.map((p) => renamed.get(p) ?? p);
+    fixes = fixes.filter((f) => matches(only, f.file));
+    report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && matches(wanted, e.path)).length };
+  }
+  const counts = countBySeverity(diagnostics);
+  const strict = options.strict ?? false;
+  const top = repoTop(options.store);
+  return {
+    store: options.store,
+    source: report.source,
+    files: report.files,
+    diagnostics,
+    fixes,
+    strict,
+    ok: counts.error === 0 && (!strict || counts.warning === 0),
+    counts,
+    displayPrefix: prefixFor(options.cwd, options.store),
+    repoPrefix: prefixFor(top ?? options.cwd, options.store),
+  };
+}
+
+async function checkTree(source: TreeSource, options: Parameters<typeof validateTree>[1]): Promise<ValidateReport> {
+  try {
+    return await validateTree(source, options);
+  } catch (error) {
+    if (error instanceof GitError) throw new UsageError(`git failed while reading the ${source.description}: ${error.message}`, 'Check the repository with `git status`.');
+    throw error;
+  }
+}

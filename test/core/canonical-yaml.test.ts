@@ -1,0 +1,184 @@
+import fc from 'fast-check';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseAllDocuments } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { parseCanonicalYaml } from '../../src/core/canonical-yaml.ts';
+import { parseInvariant, parseYaml } from '../../src/core/parse.ts';
+import { formatInvariantFile, formatPlanFile } from '../../src/core/serialize.ts';
+import type { Invariant, Scope } from '../../src/core/model.ts';
+
+/** What `yaml` gives for a store file: its data, or 'refused' when it reports an error or is not one document. */
+function reference(source: string): unknown {
+  const docs = parseAllDocuments(source, { prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2' });
+  if (!Array.isArray(docs) || docs.length !== 1) return 'refused';
+  const doc = docs[0]!;
+  if (doc.errors.length > 0 || doc.contents === null) return 'refused';
+  return doc.toJS({ maxAliasCount: 100 });
+}
+
+const answered = { yes: 0, no: 0 };
+
+/** The property: whenever the fast path answers, it answers exactly what yaml gives. */
+function agrees(source: string): void {
+  const fast = parseCanonicalYaml(source);
+  answered[fast === undefined ? 'no' : 'yes']++;
+  if (fast !== undefined) expect({ source, data: fast }).toStrictEqual({ source, data: reference(source) });
+}
+
+/** Fixed by default (deterministic); FUZZ_SEED and FUZZ_SCALE run a longer, different search locally. */
+const SEED = Number(process.env.FUZZ_SEED ?? 20261130);
+const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const ulidArb = fc.tuple(fc.constantFrom(...'01234567'), fc.string({ unit: fc.constantFrom(...CROCKFORD), minLength: 25, maxLength: 25 })).map(([a, b]) => a + b);
+/** Characters that matter to YAML, and some that matter to Unicode. */
+const SPECIAL = [...':#-?,[]{}&*!|>\'"%@`\\ \t\r\n~.+0123456789eExo_', 'é', '–', '\u00a0', '\u0085', '\u2028', '\ufeff', '😀', '\u0000', '\u007f'];
+const textArb = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.string({ unit: fc.constantFrom(...SPECIAL, 'a', 'b', 'Z', ' '), maxLength: 20 }),
+  fc.constantFrom('true', 'False', 'null', '~', '1', '-1', '0x1F', '0o17', '1e3', '.inf', '.NaN', '1.5', '+2', '2026-11-29T12:00:00Z', 'y', 'no', '<<', '- x', 'a: b', 'a #b', 'a#b', "it's", 'say "hi"', ' lead', 'trail ', ''),
+);
+const invariantArb: fc.Arbitrary<Invariant> = fc.record(
+  {
+    id: ulidArb,
+    text: textArb,
+    severity: fc.constantFrom('error', 'warning', 'info'),
+    active: fc.boolean(),
+    tags: fc.array(textArb, { maxLength: 3 }),
+    rationale: textArb,
+    created_at: fc.constant('2026-11-29T12:00:00Z'),
+    created_by: textArb,
+    source: fc.record({ kind: fc.constantFrom('plan', 'action'), ref: textArb, origin_id: ulidArb }, { requiredKeys: ['kind'] }),
+  },
+  { requiredKeys: ['id', 'text', 'severity', 'active', 'tags'] },
+) as fc.Arbitrary<Invariant>;
+
+describe('parseCanonicalYaml', () => {
+  it('reads every file of the example store, as yaml does', () => {
+    const root = join(import.meta.dirname, '../../.agents.example');
+    const files = ['global', 'projects/myapp', 'plans/01M8KK5920RS6CGAVDFVYYJ0B4', 'actions/local/code-coverage'].flatMap((d) =>
+      readdirSync(join(root, d)).map((f) => join(root, d, f)),
+    );
+    expect(files.length).toBeGreaterThan(6);
+    for (const f of files) {
+      const source = readFileSync(f, 'utf8');
+      expect(parseCanonicalYaml(source), f).toStrictEqual(reference(source));
+    }
+  });
+
+  it('reads what the writer writes for ordinary invariants (so the fast path is really taken)', () => {
+    const inv: Invariant = { id: '01M8KJT9G0XNWEM589ZS7FV0VT', text: 'Never delete production data (see the runbook) [ops]', severity: 'warning', active: false, tags: ['data', 'two words'], rationale: "It's \"quoted\": and #hashed", created_at: '2026-11-29T12:00:00Z', created_by: 'Jane Doe <jane@example.com>', source: { kind: 'action', ref: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QM' } };
+    const text = formatInvariantFile('plans/01M8KK5920RS6CGAVDFVYYJ0B4/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', inv);
+    expect(parseCanonicalYaml(text)).toStrictEqual({ ...inv });
+    const plan = formatPlanFile('plans/01M8KK5920RS6CGAVDFVYYJ0B4/plan.yaml', { id: '01M8KK5920RS6CGAVDFVYYJ0B4', project: 'myapp', goal: 'Ship: it', created_at: '2026-11-29T12:00:00Z' });
+    expect(parseCanonicalYaml(plan)).toStrictEqual({ id: '01M8KK5920RS6CGAVDFVYYJ0B4', project: 'myapp', goal: 'Ship: it', created_at: '2026-11-29T12:00:00Z' });
+  });
+
+  it.each([
+    ['a flow sequence', 'tags: [a, b]\n'],
+    ['a block scalar', 'text: |\n  a\n  b\n'],
+    ['a number', 'version: 1\n'],
+    ['null', 'text: null\n'],
+    ['a tab', 'text: a\tb\n'],
+    ['CRLF', 'text: a\r\n'],
+    ['a continued plain scalar', 'text: a\n  b\n'],
+    ['a trailing comment', 'text: a # note\n'],
+    ['an anchor', 'text: &x a\n'],
+    ['a duplicate key', 'text: a\ntext: b\n'],
+    ['a second document', 'text: a\n---\ntext: b\n'],
+    ['a nested map under a sequence item', 'tags:\n  - a: b\n'],
+    ['an empty value', 'text:\n'],
+    ['an empty file', ''],
+    ['only comments', '# a\n'],
+  ])('leaves %s to yaml', (_name, source) => {
+    expect(parseCanonicalYaml(source)).toBeUndefined();
+  });
+
+  it('agrees with yaml on every document the writer produces', () => {
+    fc.assert(
+      fc.property(invariantArb, (inv) => {
+        const text = formatInvariantFile(`global/${inv.id}.yaml`, inv);
+        agrees(text);
+      }),
+      { seed: SEED, numRuns: 1000 * SCALE },
+    );
+    // Not vacuous: most of what the writer writes takes the fast path.
+    expect(answered.yes).toBeGreaterThan(500);
+    answered.yes = 0;
+  });
+
+  it('agrees with yaml on documents edited at random (inserted, deleted and replaced characters, lines and indentation)', () => {
+    const before = answered.yes;
+    const base = fc.tuple(invariantArb, fc.array(fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace', 'indent', 'dedent', 'dup-line'), fc.constantFrom(...SPECIAL, '  ', '\n  ', '\n- ', '\n', ': ', ' #', "''", '\\"', '\\u00e9', '\\x41', '\\q')), { minLength: 1, maxLength: 4 }));
+    fc.assert(
+      fc.property(base, ([inv, edits]) => {
+        let text = formatInvariantFile(`global/${inv.id}.yaml`, inv);
+        for (const [at, op, s] of edits) {
+          const i = at % (text.length + 1);
+          if (op === 'insert') text = text.slice(0, i) + s + text.slice(i);
+          else if (op === 'delete') text = text.slice(0, i) + text.slice(i + 1);
+          else if (op === 'replace') text = text.slice(0, i) + s + text.slice(i + s.length);
+          else {
+            const lines = text.split('\n');
+            const n = at % lines.length;
+            if (op === 'indent') lines[n] = `  ${lines[n]}`;
+            else if (op === 'dedent') lines[n] = lines[n]!.replace(/^ {1,2}/, '');
+            else lines.splice(n, 0, lines[n]!);
+            text = lines.join('\n');
+          }
+        }
+        agrees(text);
+      }),
+      { seed: SEED, numRuns: 3000 * SCALE },
+    );
+    expect(answered.yes - before).toBeGreaterThan(200);
+  });
+
+  it('agrees with yaml on documents assembled from YAML-shaped lines', () => {
+    const goodKey = fc.constantFrom('id', 'text', 'tags', 'source', 'kind', 'ref', 'a_b', 'x1', 'severity', 'active', 'rationale', 'created_by', 'origin_id');
+    const key = fc.oneof({ weight: 8, arbitrary: goodKey }, { weight: 1, arbitrary: fc.constantFrom('null', 'true', 'Text', '__proto__', '-', '? x', '"q"', 'a b') });
+    const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 .,()/<>@-]{0,20}[A-Za-z0-9)]$/);
+    const value = fc.oneof({ weight: 6, arbitrary: word }, { weight: 3, arbitrary: textArb }, { weight: 1, arbitrary: fc.constant('') });
+    const quoted = fc.oneof(value.map((v) => JSON.stringify(v)), value.map((v) => `'${v.replace(/'/g, "''")}'`), value.map((v) => `'${v}'`), value.map((v) => `"${v}"`));
+    const anyValue = fc.oneof({ weight: 4, arbitrary: value }, { weight: 2, arbitrary: quoted });
+    const block = fc.oneof(
+      { weight: 6, arbitrary: fc.tuple(key, anyValue).map(([k, v]) => [`${k}: ${v}`]) },
+      { weight: 2, arbitrary: fc.tuple(key, fc.constantFrom('', '  ', ' ', '    '), fc.array(anyValue, { maxLength: 3 })).map(([k, ind, vs]) => [`${k}:`, ...vs.map((v) => `${ind}- ${v}`)]) },
+      { weight: 2, arbitrary: fc.tuple(key, fc.constantFrom('  ', ' ', '   '), fc.array(fc.tuple(key, anyValue), { maxLength: 3 })).map(([k, ind, kvs]) => [`${k}:`, ...kvs.map(([kk, v]) => `${ind}${kk}: ${v}`)]) },
+      { weight: 1, arbitrary: fc.constantFrom('', '# comment', '  # indented comment', '---', '...', '%YAML 1.2', '  continued', '- item').map((l) => [l]) },
+    );
+    const before = answered.yes;
+    fc.assert(
+      fc.property(fc.array(block, { minLength: 1, maxLength: 6 }), fc.boolean(), (blocks, newline) => {
+        agrees(blocks.flat().join('\n') + (newline ? '\n' : ''));
+      }),
+      { seed: SEED, numRuns: 4000 * SCALE },
+    );
+    expect(answered.yes - before).toBeGreaterThan(400);
+  });
+});
+
+describe('parseYaml with the fast path', () => {
+  const G: Scope = { kind: 'global' };
+  const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+  const enc = (s: string) => new TextEncoder().encode(s);
+
+  it('still positions diagnostics with yaml when a canonical file breaks the schema', () => {
+    const text = `# yaml-language-server: $schema=../schemas/invariant.schema.json\nid: ${ID}\ntext: Never\nseverity: fatal\ntags:\n  - ok\n  - ok\n`;
+    expect(parseCanonicalYaml(text)).toBeDefined();
+    const r = parseInvariant(`global/${ID}.yaml`, enc(text), G, ID);
+    expect(r.diagnostics.map((d) => [d.code, d.line, d.col, d.lineText])).toEqual([
+      ['schema', 4, 11, 'severity: fatal'],
+      ['schema', 6, 3, '  - ok'],
+    ]);
+  });
+
+  it('gives the same YamlFile data and positions as the full parse', () => {
+    const text = `id: ${ID}\ntext: "a: b"\ntags:\n  - x\n`;
+    const y = parseYaml('f.yaml', enc(text)).value!;
+    expect(y.data).toStrictEqual(reference(text));
+    expect(y.lines.linePos(text.indexOf('tags'))).toEqual({ line: 3, col: 1 });
+    expect(y.doc.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,85 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { testStore } from '../helpers/tmp.ts';
+import { G1, Repo } from './repo.ts';
+
+function setup(): Repo {
+  const repo = new Repo();
+  repo.inv('global', G1, 'Never delete production data').write('projects/myapp/.gitkeep', '');
+  repo.write('../README.md', 'hello\n');
+  repo.commit('base');
+  return repo;
+}
+
+const count = (repo: Repo) => Number(repo.git('rev-list', '--count', 'HEAD').trim());
+
+describe('--commit on add and remove', () => {
+  it('commits exactly the new file, with a clear message', () => {
+    const repo = setup();
+    repo.write('../README.md', 'edited, not staged\n');
+    const r = agents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests', '--format', 'json'], { cwd: repo.dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { id: string; commit: string; created_by: string };
+    expect(out.created_by).toBe('Test Author <author@example.com>');
+    expect(count(repo)).toBe(2);
+    expect(out.commit).toBe(repo.git('rev-parse', 'HEAD').trim());
+    expect(repo.git('log', '-1', '--format=%B', 'HEAD').trim()).toBe(`invariant: add ${out.id} to project myapp\n\nAll API changes need tests`);
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\t.agents/projects/myapp/${out.id}.yaml`);
+    // The unrelated edit is still there, uncommitted and unstaged.
+    expect(repo.git('status', '--porcelain').trim()).toBe('M README.md');
+  });
+
+  it('refuses, before writing anything, when other changes are staged', () => {
+    const repo = setup();
+    repo.write('../README.md', 'staged by someone\n');
+    repo.git('add', 'README.md');
+    const r = agents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests'], { cwd: repo.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('other changes are already staged');
+    expect(r.stderr).toContain('README.md');
+    expect(readdirSync(join(repo.store, 'projects/myapp'))).toEqual(['.gitkeep']);
+    expect(count(repo)).toBe(1);
+    const rm = agents(['invariant', 'remove', '--yes', '--commit', G1], { cwd: repo.dir });
+    expect(rm.code).toBe(2);
+    expect(existsSync(join(repo.store, `global/${G1}.yaml`))).toBe(true);
+  });
+
+  it('remove --commit commits the deletion alone', () => {
+    const repo = setup();
+    const r = agents(['invariant', 'remove', '--yes', '--commit', G1.slice(0, 8)], { cwd: repo.dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(repo.git('show', '--name-status', '--format=%s', 'HEAD').trim().split('\n')).toEqual([`invariant: remove ${G1} from global`, '', `D\t.agents/global/${G1}.yaml`]);
+    expect(repo.git('status', '--porcelain').trim()).toBe('');
+  });
+
+  it('commit: true in config.yaml turns it on; --no-commit turns it off', () => {
+    const repo = setup();
+    repo.write('config.yaml', 'version: 1\ncommit: true\n');
+    repo.commit('config');
+    expect(agents(['invariant', 'add', '--global', 'Log all changes'], { cwd: repo.dir }).code).toBe(0);
+    expect(count(repo)).toBe(3);
+    expect(repo.git('log', '-1', '--format=%s')).toMatch(/^invariant: add [0-9A-Z]{26} to global$/m);
+    expect(agents(['invariant', 'add', '--global', '--no-commit', 'Keep it small'], { cwd: repo.dir }).code).toBe(0);
+    expect(count(repo)).toBe(3);
+    expect(repo.git('status', '--porcelain').trim()).toMatch(/^\?\? \.agents\/global\/[0-9A-Z]{26}\.yaml$/);
+  });
+
+  it('a duplicate is refused (exit 1) and nothing is committed', () => {
+    const repo = setup();
+    const r = agents(['invariant', 'add', '--global', '--commit', 'never delete production data'], { cwd: repo.dir });
+    expect(r.code).toBe(1);
+    expect(count(repo)).toBe(1);
+  });
+
+  it('outside a git repository --commit is a usage error and writes nothing', () => {
+    const store = testStore();
+    const r = agents(['--store', store, 'invariant', 'add', '--global', '--commit', 'Never delete production data'], { cwd: store });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--commit needs a git repository');
+    expect(readdirSync(join(store, 'global'))).toEqual([]);
+  });
+});

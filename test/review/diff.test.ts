@@ -1,0 +1,280 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { git } from '../helpers/git.ts';
+import { tempDir } from '../helpers/tmp.ts';
+import { A1, G1, G2, G3, P1, P2, PLAN, Q1, Repo, X1, history, suiteDir } from './repo.ts';
+
+interface Ref { id: string; scope: string; path: string }
+interface TargetJson {
+  kind: string; project: string | null; plan: string | null;
+  project_before: string | null; project_after: string | null;
+  count_before: number; count_after: number;
+  entered: Ref[]; left: Ref[];
+  newly_shadowed: (Ref & { by: Ref; was_effective: boolean })[];
+  no_longer_shadowed: (Ref & { by: Ref })[];
+  changed: (Ref & { fields: { field: string; before: unknown; after: unknown }[] })[];
+}
+interface DiffJson {
+  range: string;
+  before: { label: string; kind: string; commit: string | null; merge_base_of: string[] | null };
+  after: { label: string; kind: string; commit: string | null };
+  summary: Record<string, number>;
+  invariants: { change: string; id: string; path: string; from_path: string | null; fields: { field: string; before: unknown; after: unknown }[] }[];
+  plans: { change: string; plan: string; project_before: string | null; project_after: string | null }[];
+  targets: TargetJson[];
+}
+
+function diff(repo: Repo, ...args: string[]): DiffJson {
+  const r = agents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as DiffJson;
+}
+
+/** The effective-set changes of every reported target, as ids. */
+function effects(d: DiffJson): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const t of d.targets) {
+    const e: Record<string, unknown> = { count: [t.count_before, t.count_after] };
+    if (t.entered.length) e.entered = t.entered.map((x) => x.id);
+    if (t.left.length) e.left = t.left.map((x) => x.id);
+    if (t.newly_shadowed.length) e.newly_shadowed = t.newly_shadowed.map((x) => [x.id, x.by.id, x.was_effective]);
+    if (t.no_longer_shadowed.length) e.no_longer_shadowed = t.no_longer_shadowed.map((x) => [x.id, x.by.id]);
+    if (t.changed.length) e.changed = t.changed.map((x) => [x.id, x.fields.map((f) => f.field)]);
+    out[t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}`] = e;
+  }
+  return out;
+}
+
+function files(d: DiffJson): [string, string, string | null][] {
+  return d.invariants.map((c) => [c.change, c.path, c.from_path]);
+}
+
+describe('agents invariant diff between revisions', () => {
+  const { repo, c } = history(suiteDir());
+  const [c1, c2, c3, c4, c5] = c as [string, string, string, string, string];
+
+  it('reports additions, and a project copy that shadows a global one, in the project and in the plan targeting it', () => {
+    const d = diff(repo, `${c1}..${c2}`);
+    expect(d.before.commit).toBe(c1);
+    expect(d.after.commit).toBe(c2);
+    expect(files(d)).toEqual([
+      ['added', `global/${G3}.yaml`, null],
+      ['added', `projects/myapp/${P2}.yaml`, null],
+    ]);
+    expect(d.summary).toEqual({ added: 2, removed: 0, edited: 0, moved: 0, plans_changed: 0, targets_changed: 3 });
+    expect(effects(d)).toEqual({
+      'project myapp': { count: [3, 4], entered: [P2, G3], newly_shadowed: [[G2, P2, true]] },
+      'project other': { count: [3, 4], entered: [G3] },
+      [`plan ${PLAN}`]: { count: [4, 5], entered: [P2, G3], newly_shadowed: [[G2, P2, true]] },
+    });
+  });
+
+  it('reports edits with the text and severity before and after, and removals', () => {
+    const d = diff(repo, `${c2}..${c3}`);
+    expect(files(d)).toEqual([
+      ['edited', `global/${G1}.yaml`, null],
+      ['removed', `global/${G3}.yaml`, null],
+    ]);
+    expect(d.invariants[0]!.fields).toEqual([
+      { field: 'text', before: 'Never delete production data', after: 'Never delete production data or backups' },
+      { field: 'severity', before: 'error', after: 'warning' },
+    ]);
+    expect(effects(d)['project myapp']).toEqual({ count: [4, 3], left: [G3], changed: [[G1, ['text', 'severity']]] });
+  });
+
+  it('reports a deletion that brings a shadowed copy back into effect', () => {
+    const d = diff(repo, `${c3}..${c4}`);
+    expect(files(d)).toEqual([['removed', `projects/myapp/${P2}.yaml`, null]]);
+    expect(effects(d)).toEqual({
+      'project myapp': { count: [3, 3], left: [P2], no_longer_shadowed: [[G2, P2]] },
+      [`plan ${PLAN}`]: { count: [4, 4], left: [P2], no_longer_shadowed: [[G2, P2]] },
+    });
+  });
+
+  it('reports a move between scopes as one change, reaching the projects that newly see it', () => {
+    const d = diff(repo, `${c4}..${c5}`);
+    expect(files(d)).toEqual([['moved', `global/${P1}.yaml`, `projects/myapp/${P1}.yaml`]]);
+    expect(d.invariants[0]!.fields).toEqual([{ field: 'scope', before: 'project myapp', after: 'global' }]);
+    expect(effects(d)).toEqual({
+      'project myapp': { count: [3, 3], changed: [[P1, ['scope']]] },
+      'project other': { count: [3, 4], entered: [P1] },
+      [`plan ${PLAN}`]: { count: [4, 4], changed: [[P1, ['scope']]] },
+    });
+  });
+
+  it('limits the report to one project or one plan, and names unknown ones', () => {
+    expect(Object.keys(effects(diff(repo, `${c1}..${c2}`, '--project', 'other')))).toEqual(['project other']);
+    expect(Object.keys(effects(diff(repo, `${c1}..${c2}`, '--plan', PLAN.slice(0, 8))))).toEqual([`plan ${PLAN}`]);
+    // A target that did not change is still reported when asked for.
+    expect(effects(diff(repo, `${c3}..${c4}`, '--project', 'other'))).toEqual({ 'project other': { count: [3, 3] } });
+    const r = agents(['invariant', 'diff', `${c1}..${c2}`, '--project', 'nope'], { cwd: repo.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown project nope');
+  });
+
+  it('--all-projects reports every project, unchanged ones too', () => {
+    const d = diff(repo, `${c3}..${c4}`, '--all-projects');
+    expect(Object.keys(effects(d))).toEqual(['project myapp', 'project other', `plan ${PLAN}`]);
+    expect(effects(d)['project other']).toEqual({ count: [3, 3] });
+  });
+
+  it('reports nothing when only an action template changed, but lists the file', () => {
+    repo.inv('actions/local/code-coverage', A1, 'Minimum 90% coverage');
+    const d = diff(repo, 'HEAD');
+    repo.git('checkout', '--', '.');
+    expect(files(d)).toEqual([['edited', `actions/local/code-coverage/${A1}.yaml`, null]]);
+    expect(d.targets).toEqual([]);
+  });
+
+  it('prints a readable text report', () => {
+    const r = agents(['invariant', 'diff', `${c1}..${c2}`], { cwd: repo.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Invariant changes: ${c1} (${c1.slice(0, 12)}) → ${c2} (${c2.slice(0, 12)})`);
+    expect(r.stdout).toContain(`~ newly shadowed     global ${G2}  "Log all changes"`);
+    expect(r.stdout).toContain(`by project myapp ${P2}`);
+  });
+
+  it('a revision that does not exist is a usage error (exit 2) that mentions shallow clones', () => {
+    const r = agents(['invariant', 'diff', `${c1}..deadbeef`], { cwd: repo.dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('revision deadbeef is not in this repository');
+    expect(r.stderr).toContain('shallow clone');
+    expect(r.stdout).toBe('');
+  });
+});
+
+describe('rev-range forms', () => {
+  it('A...B compares B with the merge base; A..B with A itself', () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
+    repo.commit('base');
+    repo.git('checkout', '-q', '-b', 'feature');
+    repo.inv('projects/myapp', P2, 'Feature work needs a flag');
+    repo.commit('feature');
+    repo.git('checkout', '-q', 'main');
+    repo.inv('global', G2, 'Main moved on');
+    repo.commit('main moves');
+    const three = diff(repo, 'main...feature');
+    expect(three.before.label).toBe('merge base of main and feature');
+    expect(three.before.merge_base_of).toEqual(['main', 'feature']);
+    expect(files(three)).toEqual([['added', `projects/myapp/${P2}.yaml`, null]]);
+    const two = diff(repo, 'main..feature');
+    expect(files(two)).toEqual([
+      ['removed', `global/${G2}.yaml`, null],
+      ['added', `projects/myapp/${P2}.yaml`, null],
+    ]);
+    // An empty side is HEAD, as in git.
+    expect(files(diff(repo, 'feature..'))).toEqual(files(diff(repo, 'feature..main')));
+  });
+
+  it('A alone compares A with the working tree; nothing compares HEAD with the working tree, untracked files included', () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data');
+    const first = repo.commit('one');
+    repo.inv('global', G2, 'Log all changes');
+    repo.commit('two');
+    repo.inv('global', G3, 'Not committed yet');
+    expect(files(diff(repo))).toEqual([['added', `global/${G3}.yaml`, null]]);
+    expect(diff(repo).range).toBe('HEAD');
+    expect(files(diff(repo, first))).toEqual([
+      ['added', `global/${G2}.yaml`, null],
+      ['added', `global/${G3}.yaml`, null],
+    ]);
+    expect(diff(repo, first).after).toEqual({ label: 'working tree', kind: 'working tree', commit: null, merge_base_of: null });
+  });
+
+  it('--staged compares HEAD with the index, leaving unstaged work out', () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('global', G2, 'Log all changes');
+    repo.commit('one');
+    repo.inv('global', G3, 'Staged one');
+    repo.git('add', '.agents');
+    repo.inv('global', P1, 'Not staged').rm(`global/${G2}.yaml`);
+    const d = diff(repo, '--staged');
+    expect(d.after.kind).toBe('index');
+    expect(files(d)).toEqual([['added', `global/${G3}.yaml`, null]]);
+    expect(files(diff(repo))).toEqual([
+      ['removed', `global/${G2}.yaml`, null],
+      ['added', `global/${G3}.yaml`, null],
+      ['added', `global/${P1}.yaml`, null],
+    ]);
+    const r = agents(['invariant', 'diff', 'HEAD..HEAD', '--staged'], { cwd: repo.dir });
+    expect(r.code).toBe(2);
+  });
+
+  it('A --staged compares A with the index; before the first commit the index is compared with nothing', () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
+    repo.git('add', '.agents');
+    const first = diff(repo, '--staged');
+    expect(first.before).toMatchObject({ label: 'no commit yet', commit: null });
+    expect(files(first)).toEqual([
+      ['added', `global/${G1}.yaml`, null],
+      ['added', `projects/myapp/${P1}.yaml`, null],
+    ]);
+    const one = repo.commit('one');
+    repo.inv('global', G2, 'Log all changes');
+    repo.commit('two');
+    repo.inv('global', G3, 'Staged');
+    repo.git('add', '.agents');
+    expect(files(diff(repo, one, '--staged'))).toEqual([
+      ['added', `global/${G2}.yaml`, null],
+      ['added', `global/${G3}.yaml`, null],
+    ]);
+  });
+
+  it('a plan retargeted to another project changes its effective set', () => {
+    const repo = new Repo();
+    repo.inv('projects/myapp', P1, 'All API changes need tests').inv('projects/other', Q1, 'Keep the changelog current');
+    repo.plan(PLAN, 'myapp').inv(`plans/${PLAN}`, X1, 'Use Python 3.13 only');
+    repo.commit('one');
+    repo.plan(PLAN, 'other');
+    const d = diff(repo);
+    expect(d.plans).toEqual([{ change: 'retargeted', plan: PLAN, project_before: 'myapp', project_after: 'other' }]);
+    expect(effects(d)).toEqual({ [`plan ${PLAN}`]: { count: [2, 2], entered: [Q1], left: [P1] } });
+    expect(d.targets[0]).toMatchObject({ project_before: 'myapp', project_after: 'other' });
+  });
+});
+
+describe('invalid files and shallow clones', () => {
+  it('an invalid file in a revision stops the diff (exit 3) naming file:line:col and the revision', () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
+    const good = repo.commit('good');
+    repo.write(`global/${G2}.yaml`, `id: ${G2}\ntext: Log all changes\nseverity: fatal\n`);
+    const bad = repo.commit('bad');
+    const r = agents(['invariant', 'diff', `${good}..${bad}`], { cwd: repo.dir });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`global/${G2}.yaml:3:11 is invalid in revision ${bad}`);
+    expect(r.stdout).toBe('');
+    // The same file, unchanged on both sides, still stops a diff that needs it.
+    repo.inv('global', G3, 'Another');
+    const r2 = agents(['invariant', 'diff'], { cwd: repo.dir });
+    expect(r2.code).toBe(3);
+    expect(r2.stderr).toContain('in revision HEAD');
+  });
+
+  it('works on a shallow clone when both revisions are present, and says when one is not', () => {
+    const { repo, c } = history();
+    const clone = join(tempDir('agents-shallow-'), 'clone');
+    git(repo.dir, 'clone', '-q', '--depth', '2', `file://${repo.dir}`, clone);
+    expect(git(clone, 'rev-parse', '--is-shallow-repository').trim()).toBe('true');
+    const shallow = new Repo(clone, false);
+    expect(files(diff(shallow, 'HEAD~1..HEAD'))).toEqual([['moved', `global/${P1}.yaml`, `projects/myapp/${P1}.yaml`]]);
+    const r = agents(['invariant', 'diff', `${c[0]}..HEAD`], { cwd: clone });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`revision ${c[0]} is not in this repository (a shallow clone may lack it`);
+  });
+
+  it('outside a git repository the diff is a usage error', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'x'), '');
+    const r = agents(['--store', dir, 'invariant', 'diff'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('not a git repository');
+  });
+});
+

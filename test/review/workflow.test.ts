@@ -1,0 +1,19 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { MARKDOWN_MARKER } from '../../src/cli/diff-format.ts';
+
+const WORKFLOW = fileURLToPath(new URL('../../docs/github-workflow.yml', import.meta.url));
+
+describe('docs/github-workflow.yml', () => {
+  it('is valid YAML that validates, diffs as markdown and updates the comment found by the marker', () => {
+    const text = readFileSync(WORKFLOW, 'utf8');
+    const wf = parse(text) as { jobs: { review: { steps: { run?: string; with?: { script?: string } }[] } } };
+    const steps = wf.jobs.review.steps;
+    const runs = steps.map((s) => s.run ?? '');
+    expect(runs).toContain('npx agents validate --format github');
+    expect(runs).toContain('npx agents invariant diff HEAD^1..HEAD --format markdown > invariant-diff.md');
+    expect(steps.some((s) => s.with?.script?.includes(`const marker = '${MARKDOWN_MARKER}';`))).toBe(true);
+  });
+});

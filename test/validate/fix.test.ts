@@ -1,0 +1,94 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runMain } from '../helpers/main.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+const D = '01JDQ6X5Z8W4N3B2C1D0E9F8GA';
+const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json';
+
+async function validate(store: string, ...args: string[]) {
+  const r = await runMain(['--store', store, 'validate', '--format', 'json', ...args], { cwd: dirname(store) });
+  return { code: r.code, out: JSON.parse(r.stdout) };
+}
+
+describe('validate --fix', () => {
+  it('adds a missing modeline, keeping a BOM first and CRLF line endings', async () => {
+    const plain = invariantYaml(A, 'Never delete production data');
+    const windows = `\uFEFF${invariantYaml(B, 'Keep a changelog').replace(/\n/g, '\r\n')}`;
+    const store = testStore({ [`global/${A}.yaml`]: plain, [`projects/web/${B}.yaml`]: windows, 'config.yaml': 'version: 1\n' });
+    const r = await validate(store, '--fix');
+    expect(r.code).toBe(0);
+    expect(r.out.fixes.map((f: { file: string; action: string; done: boolean }) => [f.action, f.file, f.done])).toEqual([
+      ['add-modeline', 'config.yaml', true],
+      ['add-modeline', `global/${A}.yaml`, true],
+      ['add-modeline', `projects/web/${B}.yaml`, true],
+    ]);
+    expect(r.out.diagnostics).toEqual([]);
+    expect(readFileSync(join(store, `global/${A}.yaml`), 'utf8')).toBe(`${ML}\n${plain}`);
+    expect(readFileSync(join(store, `projects/web/${B}.yaml`), 'utf8')).toBe(`\uFEFF# yaml-language-server: $schema=../../schemas/invariant.schema.json\r\n${windows.slice(1)}`);
+    expect(readFileSync(join(store, 'config.yaml'), 'utf8')).toBe('# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\n');
+  });
+
+  it('renames a file to its id when the id is valid and unused, and only then', async () => {
+    const store = testStore({
+      [`global/${A}.yaml`]: `${ML}\n${invariantYaml(B, 'Never delete production data')}`, // id B is free
+      'global/my-rule.yaml': `${ML}\n${invariantYaml(C, 'Keep a changelog')}`, // a hand-named file
+      [`projects/web/${A}.yaml`]: `${ML}\n${invariantYaml(C, 'Use TLS')}`, // C is claimed by the fix above
+      [`projects/web/${D}.yaml`]: `${ML}\n${invariantYaml('01JDQ6X5Z8W4N3B2C1D0E9F8GI', 'Bad id')}`,
+    });
+    const before = readFileSync(join(store, `global/${A}.yaml`), 'utf8');
+    const r = await validate(store, '--fix');
+    expect(r.out.fixes.map((f: { action: string; file: string; to: string | null }) => [f.action, f.file, f.to])).toEqual([
+      ['rename', `global/${A}.yaml`, `global/${B}.yaml`],
+      ['rename', 'global/my-rule.yaml', `global/${C}.yaml`],
+    ]);
+    expect(readdirSync(join(store, 'global')).sort()).toEqual([`${B}.yaml`, `${C}.yaml`]);
+    expect(readFileSync(join(store, `global/${B}.yaml`), 'utf8')).toBe(before);
+    // What is not safe to fix is left and still reported.
+    expect(r.code).toBe(1);
+    expect(r.out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file]).sort()).toEqual([
+      ['id-invalid', `projects/web/${D}.yaml`],
+      ['id-mismatch', `projects/web/${A}.yaml`],
+    ]);
+  });
+
+  it('removes temporary files of writers that are gone, and keeps those of a running one', async () => {
+    const dead = `global/.${A}.yaml.999999999.0a1b2c3d.tmp`;
+    const alive = `global/.${B}.yaml.${process.ppid}.0a1b2c3d.tmp`; // the test runner: running
+    const store = testStore({ [`global/${A}.yaml`]: `${ML}\n${invariantYaml(A, 'Never delete')}`, [dead]: 'id: x\n', [alive]: 'id: y\n' });
+    const r = await validate(store, '--fix');
+    expect(r.out.fixes.map((f: { file: string; done: boolean }) => [f.file, f.done])).toEqual([
+      [dead, true],
+      [alive, false],
+    ]);
+    expect(existsSync(join(store, dead))).toBe(false);
+    expect(existsSync(join(store, alive))).toBe(true);
+    expect(r.out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([['temporary-file', alive]]);
+    expect(r.code).toBe(0);
+  });
+
+  it('changes nothing else: duplicates, schema errors and syntax errors stay as they are', async () => {
+    const files = {
+      [`global/${A}.yaml`]: `${ML}\n${invariantYaml(A, 'Never delete')}`,
+      [`global/${B}.yaml`]: `${ML}\n${invariantYaml(B, 'never delete')}`,
+      [`global/${C}.yaml`]: `id: ${C}\ntext: [\n`,
+    };
+    const store = testStore(files);
+    const r = await validate(store, '--fix');
+    expect(r.out.fixes).toEqual([]);
+    expect(r.code).toBe(1);
+    for (const [p, text] of Object.entries(files)) expect(readFileSync(join(store, p), 'utf8')).toBe(text);
+  });
+
+  it('reports each change in text output', async () => {
+    const store = testStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Never delete') });
+    const r = await runMain(['--store', store, 'validate', '--fix'], { cwd: dirname(store) });
+    expect(r.stdout.split('\n')[0]).toBe(`fixed  added the schema modeline to global/${A}.yaml`);
+    expect(r.code).toBe(0);
+    writeFileSync(join(store, 'x'), '');
+  });
+});

@@ -1,0 +1,132 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { agents, BIN, REPO } from '../helpers/cli.ts';
+import { git, GIT_ENV, gitInit } from '../helpers/git.ts';
+import { invariantYaml, tempDir } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const FILE = `.agents/global/${A}.yaml`;
+const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
+const GOOD = ML + invariantYaml(A, 'Never delete production data');
+const BAD = `${ML}id: ${A}\ntext: Never delete production data\nseverity: fatal\n`;
+
+/** `git commit` as a person runs it: hooks on, `agents` found on PATH. */
+function commit(repo: string, message: string, path: string): { code: number; out: string } {
+  const r = spawnSync('git', ['commit', '-m', message], { cwd: repo, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, PATH: path, NO_COLOR: '1' } });
+  return { code: r.status ?? -1, out: r.stdout + r.stderr };
+}
+
+function agentsOnPath(): string {
+  const bin = tempDir();
+  symlinkSync(BIN, join(bin, 'agents'));
+  return `${bin}:${process.env.PATH}`;
+}
+
+describe('the plain git hook (agents init --hooks)', () => {
+  it('blocks a commit of a bad file and lets it through once fixed', () => {
+    const repo = tempDir();
+    gitInit(repo);
+    const init = agents(['init', '--hooks'], { cwd: repo });
+    expect(init.code).toBe(0);
+    const hook = join(repo, '.git/hooks/pre-commit');
+    expect(readFileSync(hook, 'utf8')).toMatch(/^#!\/bin\/sh\n# agents-pre-commit-hook\n/);
+    const path = agentsOnPath();
+    writeFileSync(join(repo, FILE), BAD);
+    git(repo, 'add', '-A');
+    const blocked = commit(repo, 'bad', path);
+    expect(blocked.code).toBe(1);
+    expect(blocked.out).toContain(`.agents/global/${A}.yaml:4:11  error  schema  severity must be one of "error", "warning", "info"`);
+    expect(() => git(repo, 'rev-parse', '--verify', 'HEAD')).toThrow();
+    // Fixed on disk but not staged: still blocked, the hook checks what is committed.
+    writeFileSync(join(repo, FILE), GOOD);
+    expect(commit(repo, 'still bad', path).code).toBe(1);
+    git(repo, 'add', FILE);
+    const passed = commit(repo, 'good', path);
+    expect(passed.out).toMatch(/ok {2}no problems in \d+ files \(index\)/);
+    expect(passed.code).toBe(0);
+    expect(git(repo, 'log', '--format=%s').trim()).toBe('good');
+  });
+
+  it('installs into an existing store, updates its own hook, and never overwrites a foreign one', () => {
+    const repo = tempDir();
+    gitInit(repo);
+    expect(agents(['init'], { cwd: repo }).code).toBe(0);
+    const first = agents(['init', '--hooks', '--format', 'json'], { cwd: repo });
+    expect(first.code).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({ created: [], hook: { action: 'installed' } });
+    expect(JSON.parse(agents(['init', '--hooks', '--format', 'json'], { cwd: repo }).stdout).hook.action).toBe('unchanged');
+    const hook = join(repo, '.git/hooks/pre-commit');
+    writeFileSync(hook, '#!/bin/sh\nexec make lint\n');
+    chmodSync(hook, 0o755);
+    const refused = agents(['init', '--hooks'], { cwd: repo });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/a pre-commit hook that agents did not install already exists/);
+    expect(readFileSync(hook, 'utf8')).toBe('#!/bin/sh\nexec make lint\n');
+  });
+
+  it('names a store that is not .agents/ in the hook', () => {
+    const repo = tempDir();
+    gitInit(repo);
+    expect(agents(['--store', 'policy/store', 'init', '--hooks'], { cwd: repo }).code).toBe(0);
+    expect(readFileSync(join(repo, '.git/hooks/pre-commit'), 'utf8')).toContain("exec agents validate --staged --store 'policy/store'");
+  });
+});
+
+describe('the pre-commit framework manifest', () => {
+  const manifest = parse(readFileSync(join(REPO, '.pre-commit-hooks.yaml'), 'utf8')) as Record<string, unknown>[];
+
+  it('declares the hook with the fields pre-commit requires', () => {
+    expect(Array.isArray(manifest)).toBe(true);
+    expect(manifest).toHaveLength(1);
+    const hook = manifest[0]!;
+    for (const field of ['id', 'name', 'entry', 'language']) expect(typeof hook[field], field).toBe('string');
+    expect(hook).toMatchObject({ id: 'agents-validate', entry: 'agents validate', language: 'node', pass_filenames: true, require_serial: true });
+    const files = new RegExp(hook.files as string);
+    expect(files.test(`.agents/global/${A}.yaml`)).toBe(true);
+    expect(files.test('src/index.ts')).toBe(false);
+    expect(files.test('x.agents/y.yaml')).toBe(false);
+    // The entry names the package's bin.
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
+    expect(Object.keys(pkg.bin)).toContain((hook.entry as string).split(' ')[0]);
+  });
+});
+
+const hasPreCommit = spawnSync('pre-commit', ['--version']).status === 0;
+const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
+
+describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with this repository as the hook source', () => {
+  it('installs the node hook, blocks a bad file and passes once fixed', () => {
+    expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
+    const rev = git(REPO, 'rev-parse', 'HEAD').trim();
+    // A clone of the commit under test as the hook source (as `repo:` in a user's config).
+    const source = tempDir();
+    git(source, 'clone', '-q', REPO, '.');
+    git(source, 'checkout', '-q', rev);
+    const repo = tempDir();
+    gitInit(repo);
+    mkdirSync(join(repo, '.agents/global'), { recursive: true });
+    writeFileSync(join(repo, FILE), BAD);
+    writeFileSync(join(repo, 'README.md'), 'not an invariant\n');
+    writeFileSync(join(repo, '.pre-commit-config.yaml'), `repos:\n  - repo: ${source}\n    rev: ${rev}\n    hooks:\n      - id: agents-validate\n`);
+    const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: join(tempDir(), 'cache'), NO_COLOR: '1' };
+    expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
+    git(repo, 'add', '-A');
+    const run = (message: string) => {
+      const r = spawnSync('git', ['commit', '-m', message], { cwd: repo, env, encoding: 'utf8', timeout: 540_000 });
+      return { code: r.status ?? -1, out: r.stdout + r.stderr };
+    };
+    const blocked = run('bad');
+    expect(blocked.out).toContain(`.agents/global/${A}.yaml:4:11  error  schema`);
+    expect(blocked.out).toMatch(/agents validate\.+Failed/);
+    expect(blocked.code).toBe(1);
+    writeFileSync(join(repo, FILE), GOOD);
+    git(repo, 'add', '-A');
+    const passed = run('good');
+    expect(passed.out).toMatch(/agents validate\.+Passed/);
+    expect(passed.code).toBe(0);
+    expect(existsSync(join(repo, '.git/refs/heads/main'))).toBe(true);
+  }, 600_000);
+});

@@ -1,0 +1,104 @@
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+const ga = `global/${A}.yaml`;
+const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
+const good = ML + invariantYaml(A, 'Never delete production data');
+const bad = `${ML}id: ${A}\ntext: Never delete production data\nseverity: fatal\n`;
+
+interface Out {
+  ok: boolean;
+  source: string;
+  diagnostics: { code: string; file: string; line: number; col: number }[];
+}
+
+function repoWithStore(tree: Record<string, string>): { repo: string; store: string } {
+  const store = testStore(tree);
+  const repo = dirname(store);
+  gitInit(repo);
+  commitAll(repo, 'store');
+  return { repo, store };
+}
+
+function validate(repo: string, ...args: string[]): { code: number; out: Out } {
+  const r = agents(['validate', '--format', 'json', ...args], { cwd: repo });
+  expect(r.stderr).toBe('');
+  return { code: r.code, out: JSON.parse(r.stdout) as Out };
+}
+
+describe('validate --staged', () => {
+  it('fails on a bad file in the index even when the working tree is fixed', () => {
+    const { repo, store } = repoWithStore({ [ga]: good });
+    writeFileSync(join(store, ga), bad);
+    git(repo, 'add', '-A');
+    writeFileSync(join(store, ga), good); // fixed on disk, not staged
+    const staged = validate(repo, '--staged');
+    expect(staged.code).toBe(1);
+    expect(staged.out.source).toBe('index');
+    expect(staged.out.diagnostics.map((d) => [d.code, d.file, d.line, d.col])).toEqual([['schema', ga, 4, 11]]);
+    const worktree = validate(repo);
+    expect(worktree.code).toBe(0);
+    expect(worktree.out.source).toBe('working tree');
+  });
+
+  it('passes a good index while the working tree is broken', () => {
+    const { repo, store } = repoWithStore({ [ga]: good });
+    writeFileSync(join(store, ga), bad); // broken on disk, not staged
+    writeFileSync(join(store, `global/${B}.yaml`), 'id: [\n'); // untracked: not in the index
+    expect(validate(repo, '--staged').code).toBe(0);
+    const worktree = validate(repo);
+    expect(worktree.code).toBe(1);
+    expect(worktree.out.diagnostics.map((d) => d.code).sort()).toEqual(['schema', 'yaml-syntax']);
+  });
+
+  it('sees a file that is staged but deleted from the working tree, and a staged duplicate', () => {
+    const { repo, store } = repoWithStore({ [ga]: good });
+    writeFileSync(join(store, `global/${B}.yaml`), ML + invariantYaml(B, 'never delete  PRODUCTION data'));
+    git(repo, 'add', '-A');
+    rmSync(join(store, `global/${B}.yaml`));
+    const staged = validate(repo, '--staged');
+    expect(staged.code).toBe(1);
+    expect(staged.out.diagnostics.map((d) => [d.code, d.file, d.line, d.col])).toEqual([['duplicate-text', `global/${B}.yaml`, 3, 7]]);
+    expect(validate(repo).code).toBe(0);
+  });
+
+  it('reads the whole index with one ls-files and one cat-file --batch process', () => {
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) {
+      const id = `01JDQ6X5Z8W4N3B2C1D0E9F${String(i).padStart(3, '0')}`;
+      tree[`projects/p${i % 4}/${id}.yaml`] = `# yaml-language-server: $schema=../../schemas/invariant.schema.json\n${invariantYaml(id, `Rule number ${i}`)}`;
+    }
+    const { repo } = repoWithStore(tree);
+    // A git on PATH that logs each call, then runs the real one.
+    const shims = tempDir();
+    const log = join(shims, 'calls.log');
+    const realGit = join(git(repo, '--exec-path').trim(), 'git');
+    writeFileSync(join(shims, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
+    chmodSync(join(shims, 'git'), 0o755);
+    const r = agents(['validate', '--staged', '--format', 'json'], { cwd: repo, env: { PATH: `${shims}:${process.env.PATH}` } });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { files: number }).files).toBe(40);
+    const calls = readFileSync(log, 'utf8').trim().split('\n');
+    expect(calls.filter((c) => c.includes('cat-file'))).toEqual(['cat-file --batch']);
+    expect(calls.filter((c) => c.includes('ls-files'))).toHaveLength(1);
+    expect(calls.length).toBeLessThanOrEqual(4);
+  });
+
+  it('is a usage error outside a git repository, and with --fix', () => {
+    const store = testStore({ [ga]: good });
+    const outside = agents(['--store', store, 'validate', '--staged'], { cwd: dirname(store) });
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/--staged needs a git repository/);
+    mkdirSync(join(dirname(store), '.git'));
+    const { repo } = repoWithStore({ [ga]: good });
+    const withFix = agents(['validate', '--staged', '--fix'], { cwd: repo });
+    expect(withFix.code).toBe(2);
+    expect(withFix.stderr).toMatch(/--fix cannot be combined with --staged/);
+  });
+});

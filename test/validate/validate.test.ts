@@ -1,0 +1,119 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CODE_SUMMARIES } from '../../src/validate/codes.ts';
+import { REPO } from '../helpers/cli.ts';
+import { runMain } from '../helpers/main.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
+const PML = '# yaml-language-server: $schema=../../schemas/invariant.schema.json\n';
+
+type D = { code: string; file: string; severity: string };
+async function run(cwd: string, ...args: string[]): Promise<{ code: number; diagnostics: D[]; files: number; stderr: string }> {
+  const r = await runMain(['validate', '--format', 'json', ...args], { cwd });
+  if (r.stdout === '') return { code: r.code, diagnostics: [], files: 0, stderr: r.stderr };
+  const out = JSON.parse(r.stdout);
+  return { code: r.code, diagnostics: out.diagnostics, files: out.files, stderr: r.stderr };
+}
+const codes = (ds: D[]) => ds.map((d) => `${d.code} ${d.file}`).sort();
+
+describe('validate PATHS', () => {
+  it('reports on the named files only, but still finds a duplicate of a sibling', async () => {
+    const store = testStore({
+      [`global/${A}.yaml`]: ML + invariantYaml(A, 'Never delete data'),
+      [`global/${B}.yaml`]: ML + invariantYaml(B, 'never delete DATA'),
+      [`projects/web/${C}.yaml`]: `${PML}id: ${C}\ntext: [\n`,
+    });
+    const repo = dirname(store);
+    const one = await run(repo, `.agents/global/${B}.yaml`);
+    expect(codes(one.diagnostics)).toEqual([`duplicate-text global/${B}.yaml`]);
+    expect(one.files).toBe(1);
+    expect(one.code).toBe(1);
+    // Naming the kept copy shows the duplicate too: it is about both files.
+    expect(codes((await run(repo, `.agents/global/${A}.yaml`)).diagnostics)).toEqual([`duplicate-text global/${B}.yaml`]);
+    // A folder, and an absolute path (as lint-staged passes them).
+    expect(codes((await run(repo, join(store, 'projects'))).diagnostics)).toEqual([`yaml-syntax projects/web/${C}.yaml`]);
+    // From inside the store, paths are relative to the current folder.
+    expect(codes((await run(join(store, 'projects'), 'web')).diagnostics)).toEqual([`yaml-syntax projects/web/${C}.yaml`]);
+  });
+
+  it('refuses a path outside the store, or one that is not there (exit 2)', async () => {
+    const store = testStore({ [`global/${A}.yaml`]: ML + invariantYaml(A, 'Never delete data') });
+    writeFileSync(join(dirname(store), 'README.md'), 'hi\n');
+    const outside = await run(dirname(store), 'README.md');
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toMatch(/README.md is outside the store/);
+    const missing = await run(dirname(store), '.agents/global/nope.yaml');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/is not in the store's working tree/);
+  });
+});
+
+describe('validate exit codes and severities', () => {
+  it('passes with warnings, fails with them under --strict', async () => {
+    const store = testStore({ [`global/${A}.yaml`]: ML + invariantYaml(A, 'Never delete data'), 'global/notes.txt': 'x\n' });
+    const plain = await run(dirname(store));
+    expect(codes(plain.diagnostics)).toEqual(['unknown-path global/notes.txt']);
+    expect(plain.code).toBe(0);
+    expect((await run(dirname(store), '--strict')).code).toBe(1);
+  });
+
+  it('infos never fail, even with --strict', async () => {
+    const store = testStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Never delete data') });
+    const r = await run(dirname(store), '--strict');
+    expect(codes(r.diagnostics)).toEqual([`modeline-missing global/${A}.yaml`]);
+    expect(r.code).toBe(0);
+  });
+
+  it('is a usage error without a store', async () => {
+    const r = await run(tempDir());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no store found/);
+  });
+
+  it('flags a lock of a process that is gone, not one that is running', async () => {
+    const store = testStore({
+      [`global/${A}.yaml`]: ML + invariantYaml(A, 'Never delete data'),
+      'global/.lock': `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`,
+      'projects/web/.lock': `${process.ppid} ${hostname()} 2026-11-29T12:00:00Z\n`,
+      [`projects/web/${B}.yaml`]: PML + invariantYaml(B, 'Use TLS'),
+    });
+    expect(codes((await run(dirname(store))).diagnostics)).toEqual(['stale-lock global/.lock']);
+  });
+});
+
+describe('schema copies for editors', () => {
+  it('warns when a copy differs from the tool schema or is missing, and init --schemas refreshes them', async () => {
+    const root = join(tempDir(), '.agents');
+    expect((await runMain(['--store', root, 'init'], { cwd: dirname(root) })).code).toBe(0);
+    expect((await run(dirname(root))).diagnostics).toEqual([]);
+    const copy = join(root, 'schemas/invariant.schema.json');
+    writeFileSync(copy, readFileSync(copy, 'utf8').replace('"maxLength": 2000', '"maxLength": 5000'));
+    writeFileSync(join(root, 'schemas/plan.schema.json'), '{ not json');
+    const r = await run(dirname(root));
+    expect(codes(r.diagnostics)).toEqual(['schema-outdated schemas/invariant.schema.json', 'schema-outdated schemas/plan.schema.json']);
+    expect(r.diagnostics.every((d) => d.severity === 'warning')).toBe(true);
+    const refresh = await runMain(['init', '--schemas'], { cwd: dirname(root) });
+    expect(refresh.code).toBe(0);
+    expect((await run(dirname(root))).diagnostics).toEqual([]);
+  });
+
+  it('the example store passes, with the seed example shadow as its only warning', async () => {
+    const r = await run(REPO, '--store', '.agents.example');
+    expect(codes(r.diagnostics)).toEqual(['shadowed global/01M8KJW430VF8WCABSB8RTQ8RY.yaml']);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('documentation', () => {
+  it('README documents every diagnostic code', () => {
+    const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Diagnostic codes'));
+    for (const code of Object.keys(CODE_SUMMARIES)) expect(section, code).toContain(`| \`${code}\` |`);
+  });
+});
