@@ -75,6 +75,9 @@ describe('names, ids and paths never reach outside the store', () => {
       ['invariant', 'show', '/etc/passwd'],
       ['invariant', 'remove', '--yes', '../../x'],
       ['invariant', 'remove', '--yes', `../outside/global/${OUT_ID}`],
+      ['validate', `../../outside/${OUT_ID}.yaml`],
+      ['validate', join(outside, `global/${OUT_ID}.yaml`)],
+      ['validate', '--fix', join(outside, 'x')],
     ];
     for (const args of cases) {
       const r = agents(['--store', store, ...args]);
@@ -98,6 +101,10 @@ describe('names, ids and paths never reach outside the store', () => {
       [['invariant', 'show', OUT_ID], 2],
       [['invariant', 'show', OUT_ID.slice(0, 8)], 2],
       [['invariant', 'remove', '--yes', OUT_ID], 2],
+      [['validate'], 1],
+      [['validate', '--fix'], 1],
+      [['validate', join(store, 'projects/evil')], 1],
+      [['validate', join(store, `projects/evil/${OUT_ID}.yaml`)], 2],
     ];
     for (const [args, code] of cases) {
       const r = agents(['--store', store, ...args]);
