@@ -23,7 +23,10 @@ const result = await build({
   banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
   jsx: 'automatic',
   define: { 'process.env.DEV': '"false"' },
-  // Which inputs each output holds: the start-up guard test reads it.
+  // Ink imports react-devtools-core (not installed) only when DEV=true, which the define above rules out;
+  // external, that import stays a never-taken dynamic import instead of failing the build.
+  external: ['react-devtools-core'],
+  // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
 });
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));

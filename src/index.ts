@@ -2,7 +2,8 @@
  * The library API for agent runtimes that embed `agents`: open a store, add,
  * list, resolve and remove invariants, with the same rules as the CLI.
  */
-export { InvariantService, toScope, type AddInput, type AddResult, type ListOptions, type ListedInvariant, type EffectiveResult, type ShowResult, type OpenOptions, type ScopeInput } from './service/invariant-service.ts';
+export { InvariantService, toScope, type AddInput, type AddResult, type ListOptions, type ListedInvariant, type EffectiveResult, type ShowResult, type OpenOptions, type ScopeInput, type AddContext, type ScopeCatalog } from './service/invariant-service.ts';
+export { checkNewInvariant, type AddCheck } from './core/shadow.ts';
 export { resolveEffective, appliesTo, type EffectiveEntry, type ShadowRef } from './core/resolve.ts';
 export { textKey } from './core/normalise.ts';
 export type { Invariant, ScopedInvariant, Scope, ScopeKind, Severity, Plan, Target, StoreConfig, InvariantSource } from './core/model.ts';

@@ -1,4 +1,4 @@
-import { precedence, type Plan, type ScopedInvariant } from './model.ts';
+import { invariantPath, precedence, sameScope, type Plan, type Scope, type ScopedInvariant } from './model.ts';
 import { textKey } from './normalise.ts';
 
 /**
@@ -59,4 +59,34 @@ export function shadowMap(all: readonly ScopedInvariant[], plans: ReadonlyMap<st
     for (const inv of g) out.set(inv.id, g.length > 1 ? shadowInfo(inv, g, plans) : { shadowedBy: [], shadows: [] });
   }
   return out;
+}
+
+/** What adding a text to a scope would meet, computed without writing anything. */
+export interface AddCheck {
+  /** An invariant of the same scope with the same text key: the add would be refused. */
+  duplicate?: ScopedInvariant;
+  /** Copies at lower precedence the new invariant would hide. */
+  shadows: ScopedInvariant[];
+  /** Copies at higher precedence that would hide the new invariant. */
+  shadowedBy: ScopedInvariant[];
+}
+
+/** Stands in for the id of an invariant not yet written: later than every real ULID, as a new one would be. */
+export const PENDING_ID = '7ZZZZZZZZZZZZZZZZZZZZZZZZZ';
+
+/**
+ * Duplicate and shadow relations of a text not yet added to `scope`, among
+ * `others` (pure: the live feedback of the add form calls it per keystroke).
+ */
+export function checkNewInvariant(scope: Scope, text: string, others: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): AddCheck {
+  const key = textKey(text);
+  if (key === '') return { shadows: [], shadowedBy: [] };
+  const duplicate = others.find((o) => sameScope(o.scope, scope) && textKey(o.text) === key);
+  const candidate: ScopedInvariant = { id: PENDING_ID, text, severity: 'error', active: true, tags: [], scope, path: invariantPath(scope, PENDING_ID) };
+  const info = shadowInfo(
+    candidate,
+    others.filter((o) => !sameScope(o.scope, scope)),
+    plans,
+  );
+  return duplicate ? { duplicate, ...info } : info;
 }

@@ -12,12 +12,12 @@ import {
   type Severity,
   type Target,
 } from '../core/model.ts';
-import { MIN_PREFIX, codePointLength, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../core/names.ts';
+import { MIN_PREFIX, codePointLength, isName, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../core/names.ts';
 import { cleanText, textKey } from '../core/normalise.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse.ts';
 import { resolveEffective, type EffectiveEntry } from '../core/resolve.ts';
 import { formatInvariantFile } from '../core/serialize.ts';
-import { shadowInfo, shadowMap, type ShadowInfo } from '../core/shadow.ts';
+import { checkNewInvariant, shadowInfo, shadowMap, type AddCheck, type ShadowInfo } from '../core/shadow.ts';
 import { discoverStore } from '../store/discover.ts';
 import { emptySnapshot, readAllPlans, readFolders, readStore, type StoreSnapshot } from '../store/read.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
@@ -81,6 +81,22 @@ export interface ShowResult {
   appliesTo: string;
   plansTargeting?: string[];
   shadow: ShadowInfo;
+}
+
+/** What the add form checks a text against while it is typed (see `addContext`). */
+export interface AddContext {
+  scope: Scope;
+  /** The scope's own invariants and those it can shadow or be shadowed by. */
+  invariants: ScopedInvariant[];
+  plans: Map<string, Plan>;
+}
+
+/** The scopes that exist in a store, for pickers. */
+export interface ScopeCatalog {
+  projects: string[];
+  /** `NS/NAME` of each action template folder. */
+  actions: string[];
+  plans: Plan[];
 }
 
 export interface OpenOptions {
@@ -294,6 +310,38 @@ export class InvariantService {
     return { invariant, file: `${this.root}/${invariant.path}`, shadows: info.shadows, shadowedBy: info.shadowedBy, ...(commit ? { commit } : {}) };
   }
 
+  /**
+   * Reads what a text added to `scope` could duplicate, shadow or be shadowed
+   * by. Never writes; invalid files are skipped (the add itself re-checks its
+   * scope under the lock).
+   */
+  async addContext(input: ScopeInput | Scope): Promise<AddContext> {
+    const scope = toScope(input);
+    const snap = await this.relatedSnapshot(scope);
+    if (scope.kind !== 'global') await readFolders(this.source, [scopeFolder(scope)], snap);
+    return { scope, invariants: snap.invariants, plans: snap.plans };
+  }
+
+  /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */
+  async checkAdd(input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
+    const context = await this.addContext(input.scope);
+    return checkNewInvariant(context.scope, cleanText(input.text), context.invariants, context.plans);
+  }
+
+  /** The projects, action templates and plans that exist (folders with valid names). */
+  async scopes(): Promise<ScopeCatalog> {
+    const dirs = async (dir: string): Promise<string[]> =>
+      (await this.source.list(dir, { recursive: false }))
+        .filter((e) => e.type === 'dir')
+        .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
+        .filter(isName)
+        .sort();
+    const actions: string[] = [];
+    for (const ns of await dirs('actions')) for (const name of await dirs(`actions/${ns}`)) actions.push(`${ns}/${name}`);
+    const plans = [...(await readAllPlans(this.source)).plans.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return { projects: await dirs('projects'), actions, plans };
+  }
+
   /** Invariants of one scope, or of the whole store; active ones unless `all`. */
   async list(options: ListOptions = {}): Promise<ListedInvariant[]> {
     const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
@@ -394,4 +442,4 @@ function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-export type { Diagnostic };
+export type { AddCheck, Diagnostic };

@@ -1,6 +1,7 @@
 import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, type Severity } from '../../core/model.ts';
-import type { AddResult } from '../../service/invariant-service.ts';
+import { toScope, type AddResult } from '../../service/invariant-service.ts';
+import { tuiIo } from '../prompt.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
@@ -28,18 +29,28 @@ export default defineCommand<AddArgs>({
   async run(argv, ctx) {
     const text = (argv.text ?? []).join(' ');
     const service = serviceFor(ctx);
-    if ((argv.text ?? []).length === 0) {
-      throw new UsageError('no invariant text given', 'Give the text as the last argument: agents invariant add --global "Never delete production data".');
-    }
-    const scope = scopeFromArgs(argv, true)!;
     let result: AddResult;
-    try {
-      result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
-    } catch (error) {
-      if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
-        emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
+    if ((argv.text ?? []).length === 0) {
+      if (!ctx.interactive) {
+        throw new UsageError('no invariant text given', 'Give the text as the last argument: agents invariant add --global "Never delete production data".');
       }
-      throw error;
+      // No text at a terminal: the form asks for scope (unless given), text, severity and tags.
+      const given = scopeFromArgs(argv, false);
+      const { runAddForm } = await import('../../tui/add.tsx');
+      result = await runAddForm(tuiIo(ctx), service, {
+        ...(given ? { scope: toScope(given) } : {}),
+        ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+      });
+    } else {
+      try {
+        const scope = scopeFromArgs(argv, true)!;
+        result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
+      } catch (error) {
+        if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
+          emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
+        }
+        throw error;
+      }
     }
     const s = makeStyle(ctx.color);
     emit(

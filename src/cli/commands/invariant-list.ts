@@ -1,6 +1,6 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/model.ts';
-import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
+import { toScope, type EffectiveResult, type ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
@@ -12,6 +12,7 @@ interface ListArgs extends ScopeArgs {
   pattern?: string;
   effective?: boolean;
   all?: boolean;
+  interactive?: boolean;
 }
 
 export default defineCommand<ListArgs>({
@@ -21,10 +22,15 @@ export default defineCommand<ListArgs>({
     scopeOptions(y, 'list')
       .positional('pattern', { type: 'string', describe: 'regex on the text (case-insensitive unless it holds an upper-case letter)' })
       .option('effective', { type: 'boolean', describe: 'the merged effective set (with --project or --plan)' })
-      .option('all', { type: 'boolean', describe: 'include inactive invariants' }),
+      .option('all', { type: 'boolean', describe: 'include inactive invariants' })
+      .option('interactive', { alias: 'i', type: 'boolean', describe: 'browse in the TUI (as `agents tui`), starting with this scope and pattern' }),
   async run(argv, ctx) {
     const scope = scopeFromArgs(argv, false);
     const service = serviceFor(ctx);
+    if (argv.interactive) {
+      const { browse } = await import('./tui.ts');
+      return browse(ctx, service, scope ? toScope(scope) : undefined, argv.pattern, argv.effective ?? false);
+    }
     if (argv.effective) {
       if (!scope || !('project' in scope || 'plan' in scope)) {
         throw new UsageError('--effective needs --project P or --plan ID', 'The effective set belongs to a project or a plan, e.g. --effective --project myapp.');

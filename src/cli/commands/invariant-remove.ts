@@ -1,7 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { confirm } from '../prompt.ts';
+import { requireInteractive, tuiIo } from '../prompt.ts';
 import { emit } from '../render.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle } from '../style.ts';
@@ -19,13 +19,10 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
     const s = makeStyle(ctx.color);
     const found = await service.resolveId(String(argv.id));
     if (!argv.yes) {
+      requireInteractive(ctx);
       const info = await service.show(found.id);
-      const inv = info.invariant;
-      const back = info.shadow.shadows;
-      const lines = [`${s.bold(inv.id)}  ${describeScope(inv.scope)}`, `  ${inv.text}`, `  ${s.dim(inv.path)}`];
-      for (const o of back) lines.push(`  ${s.yellow('comes back into effect:')} ${describeScope(o.scope)} ${o.id} (it shadows it now)`);
-      ctx.io.stderr.write(`${lines.join('\n')}\n`);
-      const yes = await confirm(ctx, 'Remove this invariant?');
+      const { runConfirmRemove } = await import('../../tui/remove.tsx');
+      const yes = await runConfirmRemove(tuiIo(ctx), info);
       if (!yes) {
         ctx.io.stderr.write('Not removed.\n');
         return EXIT_CODES.ok;

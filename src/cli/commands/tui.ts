@@ -1,0 +1,29 @@
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import type { Scope } from '../../core/model.ts';
+import type { InvariantService } from '../../service/invariant-service.ts';
+import { defineCommand } from '../command.ts';
+import type { CliContext } from '../io.ts';
+import { tuiIo } from '../prompt.ts';
+import { serviceFor } from '../service.ts';
+
+/** Opens the browser; refuses (exit 2) where no one can use it. */
+export async function browse(ctx: CliContext, service: InvariantService, scope: Scope | undefined, pattern: string | undefined, effective: boolean): Promise<number> {
+  if (!ctx.interactive) {
+    throw new UsageError(
+      'the TUI needs an interactive terminal (stdin and stdout a TTY, not CI, no --no-input)',
+      'In scripts use `agents invariant list` (add --format json for machines).',
+    );
+  }
+  const { runBrowser } = await import('../../tui/browse.tsx');
+  await runBrowser(tuiIo(ctx), service, { ...(scope ? { scope } : {}), ...(pattern !== undefined ? { pattern } : {}), effective });
+  return EXIT_CODES.ok;
+}
+
+export default defineCommand<Record<string, unknown>>({
+  command: 'tui',
+  describe: 'Browse, filter, add and remove invariants in the terminal UI',
+  builder: (y) => y,
+  async run(_argv, ctx) {
+    return browse(ctx, serviceFor(ctx), undefined, undefined, false);
+  },
+});

@@ -1,0 +1,279 @@
+import { Box, Text } from 'ink';
+import { useKeys } from './use-keys.ts';
+import { useEffect, useMemo, useState, type ReactElement } from 'react';
+import { AgentsError } from '../core/errors.ts';
+import { SEVERITIES, describeScope, invariantPath, type Scope, type Severity } from '../core/model.ts';
+import { codePointLength, nameProblem } from '../core/names.ts';
+import { MAX_TEXT_LENGTH } from '../core/parse.ts';
+import { checkNewInvariant, type AddCheck } from '../core/shadow.ts';
+import type { AddContext, AddResult, InvariantService, ScopeCatalog } from '../service/invariant-service.ts';
+import { SelectList, type SelectItem } from './SelectList.tsx';
+import { TextInput } from './TextInput.tsx';
+import { useTheme } from './theme.ts';
+
+export interface AddFormProps {
+  service: InvariantService;
+  /** Skip the scope step (the command line named the scope). */
+  scope?: Scope;
+  /** Commit the new file with git; absent: as the store's config says. */
+  commit?: boolean;
+  width?: number;
+  onDone(result: AddResult): void;
+  /** Esc on the first step. */
+  onCancel(): void;
+  onError?(error: unknown): void;
+}
+
+type Step = 'scope' | 'new-project' | 'text' | 'severity' | 'tags' | 'confirm' | 'saving';
+type ScopeChoice = Scope | 'new-project';
+
+const SEVERITY_ITEMS: SelectItem<Severity>[] = SEVERITIES.map((s) => ({
+  label: s,
+  value: s,
+  hint: s === 'error' ? 'a violation fails the check' : s === 'warning' ? 'reported, does not fail' : 'for information',
+}));
+
+function scopeItems(catalog: ScopeCatalog): SelectItem<ScopeChoice>[] {
+  const items: SelectItem<ScopeChoice>[] = [{ label: 'global', value: { kind: 'global' }, hint: 'every project and plan' }];
+  for (const p of catalog.projects) items.push({ label: `project ${p}`, value: { kind: 'project', project: p } });
+  items.push({ label: 'project (new)…', value: 'new-project', hint: 'type a name' });
+  for (const a of catalog.actions) {
+    const [ns = '', name = ''] = a.split('/');
+    items.push({ label: `action ${a}`, value: { kind: 'action', ns, name }, hint: 'copied into plans made from it' });
+  }
+  for (const plan of catalog.plans) {
+    const hint = [plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ');
+    items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, ...(hint ? { hint } : {}) });
+  }
+  return items;
+}
+
+/** Live feedback on the typed text: duplicate (blocks), shadows, shadowed by. */
+export function AddFeedback({ check, text }: { check: AddCheck | undefined; text: string }): ReactElement {
+  const theme = useTheme();
+  const length = codePointLength(text.trim());
+  if (length > MAX_TEXT_LENGTH) return <Text color={theme.hue('red')}>{`✗ too long: ${length} characters, the limit is ${MAX_TEXT_LENGTH}`}</Text>;
+  if (!check) return <Text dimColor={theme.dim}>checking…</Text>;
+  if (text.trim() === '') return <Text dimColor={theme.dim}>Type the constraint in natural language.</Text>;
+  const lines: ReactElement[] = [];
+  if (check.duplicate) {
+    lines.push(
+      <Text key="dup" color={theme.hue('red')} wrap="truncate-end">
+        {`✗ duplicate: this scope already holds it as ${check.duplicate.id}${check.duplicate.active ? '' : ' (inactive)'}`}
+      </Text>,
+    );
+  }
+  for (const o of check.shadows) {
+    lines.push(<Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↓ shadows ${describeScope(o.scope)} ${o.id}`}</Text>);
+  }
+  for (const o of check.shadowedBy) {
+    lines.push(<Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↑ shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>);
+  }
+  if (lines.length === 0) lines.push(<Text key="ok" color={theme.hue('green')}>✓ new in this scope, shadows nothing</Text>);
+  return <Box flexDirection="column">{lines}</Box>;
+}
+
+/**
+ * The interactive `add`: scope → text (live duplicate and shadow feedback) →
+ * severity → tags → confirm. Esc goes back a step (cancels on the first).
+ */
+export function AddForm({ service, scope: givenScope, commit, width = 80, onDone, onCancel, onError }: AddFormProps): ReactElement {
+  const theme = useTheme();
+  const [step, setStep] = useState<Step>(givenScope ? 'text' : 'scope');
+  const [catalog, setCatalog] = useState<ScopeCatalog | undefined>();
+  const [scope, setScope] = useState<Scope | undefined>(givenScope);
+  const [projectName, setProjectName] = useState('');
+  const [context, setContext] = useState<AddContext | undefined>();
+  const [text, setText] = useState('');
+  const [severity, setSeverity] = useState<Severity>('error');
+  const [tags, setTags] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+
+  useEffect(() => {
+    if (givenScope) return;
+    service.scopes().then(setCatalog, (error) => (onError ? onError(error) : setProblem(String(error))));
+  }, [service, givenScope, onError]);
+
+  useEffect(() => {
+    if (!scope) return;
+    let live = true;
+    setContext(undefined);
+    service.addContext(scope).then(
+      (c) => live && setContext(c),
+      (error) => live && (onError ? onError(error) : setProblem(String(error))),
+    );
+    return () => {
+      live = false;
+    };
+  }, [service, scope, onError]);
+
+  const check = useMemo(
+    () => (context && scope ? checkNewInvariant(scope, text.trim(), context.invariants, context.plans) : undefined),
+    [context, scope, text],
+  );
+  const textProblem = text.trim() === '' ? 'the text is empty' : codePointLength(text.trim()) > MAX_TEXT_LENGTH ? 'the text is too long' : check?.duplicate ? 'it duplicates an invariant of this scope' : undefined;
+
+  const back = () => {
+    setProblem(undefined);
+    if (step === 'scope') onCancel();
+    else if (step === 'new-project') setStep('scope');
+    else if (step === 'text') givenScope ? onCancel() : setStep('scope');
+    else if (step === 'severity') setStep('text');
+    else if (step === 'tags') setStep('severity');
+    else if (step === 'confirm') setStep('tags');
+  };
+
+  const save = () => {
+    if (!scope) return;
+    setStep('saving');
+    const tagList = tags.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    service.add({ scope, text, severity, tags: tagList, ...(commit !== undefined ? { commit } : {}) }).then(onDone, (error: unknown) => {
+      if (error instanceof AgentsError && error.exitCode !== 70) {
+        setProblem(error.message);
+        setStep(/tag/.test(error.message) ? 'tags' : 'text');
+      } else if (onError) onError(error);
+      else setProblem(String(error));
+    });
+  };
+
+  useKeys((input, key) => {
+    if (key.escape) return back();
+    if (step === 'confirm') {
+      if (key.return || input === 'y' || input === 'Y') save();
+      else if (input === 'n' || input === 'N') back();
+    }
+  });
+
+  const header = (
+    <Text bold>
+      Add an invariant
+      {scope ? <Text color={theme.hue('cyan')}>{` · ${describeScope(scope)}`}</Text> : null}
+    </Text>
+  );
+  let body: ReactElement;
+  switch (step) {
+    case 'scope':
+      body = catalog ? (
+        <Box flexDirection="column">
+          <Text>Scope (↑↓, Enter):</Text>
+          <SelectList
+            items={scopeItems(catalog)}
+            width={width}
+            height={10}
+            onSelect={(choice) => {
+              if (choice === 'new-project') return setStep('new-project');
+              setScope(choice);
+              setStep('text');
+            }}
+          />
+        </Box>
+      ) : (
+        <Text dimColor={theme.dim}>reading the store…</Text>
+      );
+      break;
+    case 'new-project': {
+      const nameIssue = projectName === '' ? undefined : nameProblem(projectName, 'project name');
+      body = (
+        <Box flexDirection="column">
+          <Text>
+            {'New project name: '}
+            <TextInput
+              value={projectName}
+              onChange={setProjectName}
+              placeholder="e.g. myapp"
+              onSubmit={(v) => {
+                setProjectName(v);
+                if (v === '' || nameProblem(v, 'project name')) return;
+                setScope({ kind: 'project', project: v });
+                setStep('text');
+              }}
+            />
+          </Text>
+          {nameIssue ? <Text color={theme.hue('red')}>{`✗ ${nameIssue}`}</Text> : <Text dimColor={theme.dim}>lower-case letters, digits, . _ - (up to 64)</Text>}
+        </Box>
+      );
+      break;
+    }
+    case 'text':
+      body = (
+        <Box flexDirection="column" width={width}>
+          <Box>
+            <Text>{'Text: '}</Text>
+            <Box flexGrow={1}>
+              <TextInput
+                value={text}
+                onChange={(v) => {
+                  setText(v);
+                  setProblem(undefined);
+                }}
+                placeholder="e.g. Never delete production data"
+                onSubmit={(v) => {
+                  // Enter typed ahead with the text: take the text first, check it, then Enter again.
+                  if (v === text && !textProblem && check) setStep('severity');
+                }}
+              />
+            </Box>
+          </Box>
+          <AddFeedback check={check} text={text} />
+        </Box>
+      );
+      break;
+    case 'severity':
+      body = (
+        <Box flexDirection="column">
+          <Text>Severity (↑↓, Enter):</Text>
+          <SelectList
+            items={SEVERITY_ITEMS}
+            initialIndex={SEVERITIES.indexOf(severity)}
+            width={width}
+            onSelect={(s) => {
+              setSeverity(s);
+              setStep('tags');
+            }}
+          />
+        </Box>
+      );
+      break;
+    case 'tags':
+      body = (
+        <Box flexDirection="column">
+          <Text>
+            {'Tags (comma-separated, Enter for none): '}
+            <TextInput
+              value={tags}
+              onChange={setTags}
+              onSubmit={(v) => {
+                setTags(v);
+                setStep('confirm');
+              }}
+            />
+          </Text>
+        </Box>
+      );
+      break;
+    case 'confirm':
+    case 'saving': {
+      const path = scope ? invariantPath(scope, '<new id>') : '';
+      body = (
+        <Box flexDirection="column" width={width}>
+          <Text wrap="wrap">{`text      ${text.trim()}`}</Text>
+          <Text>{`scope     ${scope ? describeScope(scope) : ''}`}</Text>
+          <Text>{`severity  ${severity}`}</Text>
+          <Text>{`tags      ${tags.trim() === '' ? '(none)' : tags}`}</Text>
+          <Text wrap="truncate-end">{`file      ${path}`}</Text>
+          <AddFeedback check={check} text={text} />
+          <Text bold>{step === 'saving' ? 'writing…' : 'Add it? [Y/n]'}</Text>
+        </Box>
+      );
+      break;
+    }
+  }
+  return (
+    <Box flexDirection="column" width={width}>
+      {header}
+      {body}
+      {problem ? <Text color={theme.hue('red')} wrap="wrap">{`✗ ${problem}`}</Text> : null}
+      <Text dimColor={theme.dim}>{step === 'scope' ? 'Esc cancel' : 'Esc back'}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,393 @@
+import { Box, Text, type Key } from 'ink';
+import { useKeys } from './use-keys.ts';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { AgentsError } from '../core/errors.ts';
+import { describeScope, scopeFolder, type ScopedInvariant } from '../core/model.ts';
+import type { EffectiveResult, InvariantService, ShowResult } from '../service/invariant-service.ts';
+import { compileFilter, filterByRegex } from '../service/regex.ts';
+import { AddForm } from './AddForm.tsx';
+import { ConfirmRemove } from './ConfirmRemove.tsx';
+import { Help } from './Help.tsx';
+import { SelectList, type SelectItem } from './SelectList.tsx';
+import { TextInput } from './TextInput.tsx';
+import { effectiveRows, inScope, listRows, scopeLabel, windowTop, type Row, type ScopeChoice } from './browser-rows.ts';
+import { useTheme, type Theme } from './theme.ts';
+import { useStoreData, type StoreData } from './use-store-data.ts';
+import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
+
+export interface BrowserProps {
+  service: InvariantService;
+  scope?: ScopeChoice;
+  pattern?: string;
+  /** Start with the effective set of `scope` (a project or a plan). */
+  effective?: boolean;
+  /** Fixed size (tests); the terminal's otherwise. */
+  size?: TerminalSize;
+  onQuit(): void;
+  /** Errors the browser cannot show inline (an unreadable store). */
+  onError(error: unknown): void;
+}
+
+type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | { kind: 'add' } | { kind: 'remove'; info: ShowResult };
+
+function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
+  const items: SelectItem<ScopeChoice>[] = [{ label: 'all scopes', value: { kind: 'all' } }, { label: 'global', value: { kind: 'global' } }];
+  const projects = new Set(data.catalog.projects);
+  for (const { invariant } of data.items) if (invariant.scope.kind === 'project') projects.add(invariant.scope.project);
+  for (const p of [...projects].sort()) items.push({ label: `project ${p}`, value: { kind: 'project', project: p }, hint: 'e: effective set' });
+  for (const a of data.catalog.actions) {
+    const [ns = '', name = ''] = a.split('/');
+    items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
+  }
+  for (const plan of data.catalog.plans) {
+    items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, hint: [plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ') });
+  }
+  return items;
+}
+
+function sevMark(theme: Theme, inv: ScopedInvariant): ReactElement {
+  const mark = inv.severity === 'error' ? 'E' : inv.severity === 'warning' ? 'W' : 'I';
+  return <Text color={theme.hue(inv.severity === 'error' ? 'red' : inv.severity === 'warning' ? 'yellow' : 'cyan')}>{mark}</Text>;
+}
+
+function RowLine({ row, selected, width }: { row: Row; selected: boolean; width: number }): ReactElement {
+  const theme = useTheme();
+  if (row.kind === 'header') {
+    return (
+      <Text bold color={theme.hue('cyan')} wrap="truncate-end">
+        {`${row.label} (${row.count})`}
+      </Text>
+    );
+  }
+  const inv = row.invariant;
+  const id = ` ${inv.id.slice(0, 10)}`;
+  const greyed = row.hiddenBy !== undefined || !inv.active;
+  const note = row.hiddenBy ? `↳ hidden by ${row.hiddenBy.id.slice(0, 10)}: ` : !inv.active ? '(inactive) ' : row.shadow?.shadowedBy.length ? '(shadowed) ' : '';
+  return (
+    <Box width={width}>
+      <Box width={Math.max(1, width - id.length)} height={1} overflow="hidden">
+        <Text wrap="truncate-end" inverse={selected} dimColor={greyed && theme.dim} color={greyed ? theme.hue('gray') : undefined}>
+          {selected ? '› ' : '  '}
+          {sevMark(theme, inv)}
+          {` ${note}${inv.text}`}
+        </Text>
+      </Box>
+      <Text dimColor={theme.dim}>{id}</Text>
+    </Box>
+  );
+}
+
+function Detail({ row, height, width }: { row: Row | undefined; height: number; width: number }): ReactElement {
+  const theme = useTheme();
+  const lines: ReactElement[] = [];
+  if (row?.kind === 'item') {
+    const inv = row.invariant;
+    const meta = [describeScope(inv.scope), inv.severity, inv.active ? 'active' : 'inactive', ...inv.tags.map((t) => `#${t}`)].join(' · ');
+    lines.push(<Text key="id" bold wrap="truncate-end">{`${inv.id}  ${meta}`}</Text>);
+    lines.push(<Text key="text" wrap="wrap">{inv.text}</Text>);
+    if (inv.rationale) lines.push(<Text key="why" wrap="truncate-end" dimColor={theme.dim}>{`rationale: ${inv.rationale.replace(/\s+/g, ' ')}`}</Text>);
+    lines.push(<Text key="path" wrap="truncate-end" dimColor={theme.dim}>{`path: ${inv.path}`}</Text>);
+    if (inv.created_at || inv.created_by) lines.push(<Text key="by" wrap="truncate-end" dimColor={theme.dim}>{`created ${inv.created_at ?? ''}${inv.created_by ? ` by ${inv.created_by}` : ''}`}</Text>);
+    if (row.hiddenBy) lines.push(<Text key="hb" color={theme.hue('yellow')} wrap="truncate-end">{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>);
+    for (const o of row.shadow?.shadowedBy ?? []) lines.push(<Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>);
+    for (const o of row.shadow?.shadows ?? []) lines.push(<Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadows ${describeScope(o.scope)} ${o.id}`}</Text>);
+  } else {
+    lines.push(<Text key="none" dimColor={theme.dim}>Nothing selected.</Text>);
+  }
+  return (
+    <Box flexDirection="column" height={height} width={width} overflow="hidden">
+      <Text dimColor={theme.dim}>{'─'.repeat(width)}</Text>
+      {lines}
+    </Box>
+  );
+}
+
+/**
+ * The store browser (`agents tui`): every invariant grouped by scope, a live
+ * regex filter, a scope switcher, the effective set of a project or plan with
+ * hidden copies greyed under what hides them, and a detail pane. Only the
+ * rows that fit on screen are rendered.
+ */
+export function Browser({ service, scope: initialScope, pattern: initialPattern, effective: startEffective, size: fixedSize, onQuit, onError }: BrowserProps): ReactElement {
+  const theme = useTheme();
+  const terminal = useTerminalSize();
+  const { columns, rows: height } = fixedSize ?? terminal;
+  const width = Math.max(20, columns);
+  const { data, reload } = useStoreData(service, onError);
+  const [scope, setScope] = useState<ScopeChoice>(initialScope ?? { kind: 'all' });
+  const [pattern, setPattern] = useState(initialPattern ?? '');
+  const [filtering, setFiltering] = useState(false);
+  const [effective, setEffective] = useState<EffectiveResult | undefined>();
+  const [cursor, setCursor] = useState(0);
+  const [showDetail, setShowDetail] = useState(true);
+  const [overlay, setOverlay] = useState<Overlay>({ kind: 'none' });
+  const [status, setStatus] = useState('');
+  const top = useRef(0);
+
+  const { regex, regexProblem } = useMemo(() => {
+    if (pattern === '') return { regex: undefined, regexProblem: undefined };
+    try {
+      return { regex: compileFilter(pattern), regexProblem: undefined };
+    } catch (error) {
+      return { regex: undefined, regexProblem: error instanceof AgentsError ? error.message : String(error) };
+    }
+  }, [pattern]);
+
+  const { rows, filterProblem } = useMemo((): { rows: Row[]; filterProblem?: string } => {
+    if (!data) return { rows: [] };
+    try {
+      if (effective) {
+        const byId = new Map(data.items.map((i) => [i.invariant.id, i.invariant]));
+        const entries = regex ? (() => {
+          const keep = new Set(filterByRegex(effective.entries.map((e) => e.invariant), regex));
+          return effective.entries.filter((e) => keep.has(e.invariant));
+        })() : effective.entries;
+        return { rows: effectiveRows({ ...effective, entries }, byId) };
+      }
+      let items = data.items.filter((i) => inScope(i.invariant, scope));
+      if (regex) {
+        const keep = new Set(filterByRegex(items.map((i) => i.invariant), regex));
+        items = items.filter((i) => keep.has(i.invariant));
+      }
+      return { rows: listRows(items) };
+    } catch (error) {
+      return { rows: [], filterProblem: error instanceof AgentsError ? error.message : String(error) };
+    }
+  }, [data, effective, regex, scope]);
+
+  const selectable = useMemo(() => rows.flatMap((r, i) => (r.kind === 'item' ? [i] : [])), [rows]);
+  const sel = Math.min(cursor, Math.max(0, selectable.length - 1));
+  const selectedRow = selectable.length ? selectable[sel] : undefined;
+  const selected = selectedRow !== undefined ? rows[selectedRow] : undefined;
+
+  // Height: title, filter/status line, list, detail pane, key line; one spare row so Ink never scrolls the screen.
+  const detailHeight = showDetail ? Math.min(9, Math.max(4, Math.floor(height / 3))) : 0;
+  const listHeight = Math.max(1, height - 1 - 3 - detailHeight);
+  top.current = windowTop(rows.length, selectedRow ?? 0, listHeight, top.current);
+  const visible = rows.slice(top.current, top.current + listHeight);
+
+  const target = useCallback((): { project: string } | { plan: string } | undefined => {
+    if (scope.kind === 'project') return { project: scope.project };
+    if (scope.kind === 'plan') return { plan: scope.plan };
+    if (selected?.kind === 'item') {
+      const s = selected.invariant.scope;
+      if (s.kind === 'project') return { project: s.project };
+      if (s.kind === 'plan') return { plan: s.plan };
+    }
+    return undefined;
+  }, [scope, selected]);
+
+  const loadEffective = useCallback(
+    async (t: { project: string } | { plan: string }) => {
+      try {
+        setEffective(await service.effective(t));
+        setCursor(0);
+        setStatus('');
+      } catch (error) {
+        if (error instanceof AgentsError && error.exitCode !== 70) setStatus(error.message);
+        else onError(error);
+      }
+    },
+    [service, onError],
+  );
+
+  useEffect(() => {
+    if (!startEffective || !initialScope) return;
+    if (initialScope.kind === 'project') void loadEffective({ project: initialScope.project });
+    else if (initialScope.kind === 'plan') void loadEffective({ plan: initialScope.plan });
+  }, []);
+
+  useEffect(() => {
+    // After a change, an open effective view is recomputed from the store.
+    if (effective && data) void loadEffective('plan' in effective.target ? { plan: effective.target.plan } : { project: effective.target.project });
+  }, [data]);
+
+  const last = Math.max(0, selectable.length - 1);
+  const clamp = (n: number) => Math.min(Math.max(n, 0), last);
+  /** One key of the list; false when the key changed the mode, so the rest of a typed-ahead chunk goes elsewhere. */
+  const listKey = (input: string, key: Key): boolean => {
+    const page = Math.max(1, listHeight - 1);
+    if (key.upArrow || input === 'k') setCursor((c) => clamp(Math.min(c, last) - 1));
+    else if (key.downArrow || input === 'j') setCursor((c) => clamp(Math.min(c, last) + 1));
+    else if (key.pageUp) setCursor((c) => clamp(Math.min(c, last) - page));
+    else if (key.pageDown || input === ' ') setCursor((c) => clamp(Math.min(c, last) + page));
+    else if (key.home || input === 'g') setCursor(0);
+    else if (key.end || input === 'G') setCursor(last);
+    else if (key.return || key.tab) setShowDetail((d) => !d);
+    else if (input === '/') {
+      setFiltering(true);
+      return false;
+    } else if (input === 's') setOverlay({ kind: 'scope' });
+    else if (input === '?') setOverlay({ kind: 'help' });
+    else if (input === 'a') setOverlay({ kind: 'add' });
+    else if (input === 'e') {
+      if (effective) {
+        setEffective(undefined);
+        setCursor(0);
+      } else {
+        const t = target();
+        if (!t) setStatus('The effective set belongs to a project or a plan: choose one with s (or select one of its invariants).');
+        else void loadEffective(t);
+      }
+    } else if (input === 'd') {
+      if (selected?.kind !== 'item') return true;
+      service.show(selected.invariant.id).then(
+        (info) => setOverlay({ kind: 'remove', info }),
+        (error: unknown) => (error instanceof AgentsError && error.exitCode !== 70 ? setStatus(error.message) : onError(error)),
+      );
+    } else if (input === 'q') onQuit();
+    else if (key.escape) {
+      if (pattern !== '') setPattern('');
+      else onQuit();
+    } else return true;
+    return !['s', '?', 'a', 'e', 'd', 'q'].includes(input);
+  };
+
+  useKeys(
+    (input, key) => {
+      setStatus('');
+      const plain = !key.ctrl && !key.meta && input.length > 1;
+      if (!plain) return void listKey(input, key);
+      // Keys typed ahead arrive as one chunk: take them one by one; after `/` the rest is the pattern.
+      const chars = [...input];
+      for (let i = 0; i < chars.length; i++) {
+        if (listKey(chars[i]!, { ...key, return: false })) continue;
+        if (chars[i] === '/') setPattern((p) => p + chars.slice(i + 1).join(''));
+        break;
+      }
+    },
+    { isActive: overlay.kind === 'none' && !filtering },
+  );
+
+  useKeys(
+    (_input, key) => {
+      if (key.escape) {
+        setPattern('');
+        setFiltering(false);
+      }
+    },
+    { isActive: overlay.kind === 'none' && filtering },
+  );
+
+  useKeys(() => setOverlay({ kind: 'none' }), { isActive: overlay.kind === 'help' });
+  useKeys(
+    (_input, key) => {
+      if (key.escape) setOverlay({ kind: 'none' });
+    },
+    { isActive: overlay.kind === 'scope' },
+  );
+
+  const hidden = rows.filter((r) => r.kind === 'item' && r.hiddenBy).length;
+  const count = effective ? `${selectable.length - hidden} in effect, ${hidden} hidden` : `${selectable.length} shown`;
+  const mode = effective
+    ? `effective set of ${effective.target.kind === 'plan' ? `plan ${effective.target.plan}` : `project ${effective.target.project}`}`
+    : scopeLabel(scope);
+  const title = (
+    <Text wrap="truncate-end">
+      <Text bold>agents</Text>
+      {` · ${mode} · ${count}`}
+      {data && !effective ? <Text dimColor={theme.dim}>{` of ${data.items.length}`}</Text> : null}
+    </Text>
+  );
+
+  if (overlay.kind === 'add') {
+    return (
+      <AddForm
+        service={service}
+        width={width}
+        onCancel={() => setOverlay({ kind: 'none' })}
+        onError={onError}
+        onDone={(r) => {
+          setOverlay({ kind: 'none' });
+          setStatus(`added ${r.invariant.id} · ${r.invariant.path}`);
+          void reload();
+        }}
+      />
+    );
+  }
+  if (overlay.kind === 'remove') {
+    const info = overlay.info;
+    return (
+      <ConfirmRemove
+        info={info}
+        width={width}
+        onAnswer={(yes) => {
+          setOverlay({ kind: 'none' });
+          if (!yes) return setStatus('Not removed.');
+          service.remove(info.invariant.id).then(
+            () => {
+              setStatus(`removed ${info.invariant.id} · ${info.invariant.path}`);
+              void reload();
+            },
+            (error: unknown) => (error instanceof AgentsError && error.exitCode !== 70 ? setStatus(error.message) : onError(error)),
+          );
+        }}
+      />
+    );
+  }
+
+  let middle: ReactElement;
+  if (overlay.kind === 'help') middle = <Help width={width} />;
+  else if (overlay.kind === 'scope' && data) {
+    const choices = scopeChoices(data);
+    const at = choices.findIndex((c) => (c.value.kind === 'all' ? scope.kind === 'all' : scope.kind !== 'all' && scopeFolder(c.value) === scopeFolder(scope)));
+    middle = (
+      <Box flexDirection="column">
+        <Text>Show which scope? (↑↓, Enter; Esc back)</Text>
+        <SelectList
+          items={choices}
+          initialIndex={Math.max(0, at)}
+          width={width}
+          height={Math.max(3, height - 6)}
+          onSelect={(choice) => {
+            setScope(choice);
+            setEffective(undefined);
+            setCursor(0);
+            setOverlay({ kind: 'none' });
+          }}
+        />
+      </Box>
+    );
+  } else if (!data) middle = <Text dimColor={theme.dim}>reading the store…</Text>;
+  else {
+    middle = (
+      <Box flexDirection="column" width={width}>
+        <Box flexDirection="column" height={listHeight}>
+          {visible.length === 0 ? <Text dimColor={theme.dim}>{pattern ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.'}</Text> : null}
+          {visible.map((row, i) => (
+            <RowLine key={top.current + i} row={row} selected={top.current + i === selectedRow} width={width} />
+          ))}
+        </Box>
+        {showDetail ? <Detail row={selected} height={detailHeight} width={width} /> : null}
+      </Box>
+    );
+  }
+
+  const problem = regexProblem ?? filterProblem;
+  const filterLine = filtering ? (
+    <Box>
+      <Text color={theme.hue('cyan')}>/</Text>
+      <TextInput value={pattern} onChange={setPattern} onSubmit={() => setFiltering(false)} />
+      {problem ? <Text color={theme.hue('red')} wrap="truncate-end">{`  ✗ ${problem}`}</Text> : null}
+    </Box>
+  ) : problem ? (
+    <Text color={theme.hue('red')} wrap="truncate-end">{`/${pattern}  ✗ ${problem}`}</Text>
+  ) : status ? (
+    <Text color={theme.hue('green')} wrap="truncate-end">{status}</Text>
+  ) : pattern ? (
+    <Text wrap="truncate-end">{`/${pattern}`}</Text>
+  ) : (
+    <Text dimColor={theme.dim}>{' '}</Text>
+  );
+
+  return (
+    <Box flexDirection="column" width={width}>
+      {title}
+      {filterLine}
+      {middle}
+      <Text dimColor={theme.dim} wrap="truncate-end">
+        ↑↓ move · / filter · s scope · e effective · a add · d remove · ? help · q quit
+      </Text>
+    </Box>
+  );
+}

@@ -1,0 +1,65 @@
+import { Box, Text } from 'ink';
+import { useKeys } from './use-keys.ts';
+import { useRef, useState, type ReactElement } from 'react';
+import { useTheme } from './theme.ts';
+
+export interface SelectItem<V> {
+  label: string;
+  value: V;
+  /** Shown dimmed after the label. */
+  hint?: string;
+}
+
+export interface SelectListProps<V> {
+  items: readonly SelectItem<V>[];
+  onSelect(value: V): void;
+  initialIndex?: number;
+  /** Rows shown at once; the list scrolls under a fixed window. */
+  height?: number;
+  width?: number;
+  focus?: boolean;
+}
+
+/** Moves with ↑/↓ (or k/j), PgUp/PgDn, Home/End; Enter picks. Renders only the visible rows. */
+export function SelectList<V>({ items, onSelect, initialIndex = 0, height = 10, width = 80, focus = true }: SelectListProps<V>): ReactElement {
+  const theme = useTheme();
+  const [index, setIndex] = useState(Math.min(Math.max(initialIndex, 0), Math.max(items.length - 1, 0)));
+  // Keys can reach a handler of the previous render (Ink subscribes in an effect): read the index from a ref.
+  const current = useRef(index);
+  current.current = index;
+  const move = (by: number) => {
+    const to = Math.min(Math.max(current.current + by, 0), Math.max(items.length - 1, 0));
+    current.current = to;
+    setIndex(to);
+  };
+  useKeys(
+    (input, key) => {
+      if (key.upArrow) move(-1);
+      else if (key.downArrow) move(1);
+      else if (/^[jk]+$/.test(input)) for (const c of input) move(c === 'j' ? 1 : -1);
+      else if (key.pageUp) move(-height);
+      else if (key.pageDown) move(height);
+      else if (key.home) move(-items.length);
+      else if (key.end) move(items.length);
+      else if (key.return && items[current.current]) onSelect(items[current.current]!.value);
+    },
+    { isActive: focus },
+  );
+  const top = Math.min(Math.max(0, index - height + 1), Math.max(0, items.length - height), index);
+  const shown = items.slice(Math.max(0, top), Math.max(0, top) + height);
+  return (
+    <Box flexDirection="column" width={width}>
+      {shown.map((item, i) => {
+        const selected = Math.max(0, top) + i === index;
+        return (
+          <Text key={`${Math.max(0, top) + i}`} wrap="truncate-end" inverse={selected}>
+            {selected ? '› ' : '  '}
+            {item.label}
+            {item.hint ? <Text dimColor={theme.dim}>{`  ${item.hint}`}</Text> : null}
+          </Text>
+        );
+      })}
+      {items.length > height ? <Text dimColor={theme.dim}>{`  ${index + 1}/${items.length}`}</Text> : null}
+    </Box>
+  );
+}

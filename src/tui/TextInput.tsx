@@ -1,0 +1,69 @@
+import { Text } from 'ink';
+import { useKeys } from './use-keys.ts';
+import { useRef, type ReactElement } from 'react';
+import { useTheme } from './theme.ts';
+
+export interface TextInputProps {
+  value: string;
+  onChange(value: string): void;
+  onSubmit?(value: string): void;
+  placeholder?: string;
+  /** Only the focused input takes keys. */
+  focus?: boolean;
+}
+
+/**
+ * A one-line text field: typing and pasting insert at the end, Backspace
+ * deletes, Ctrl-U clears, Enter submits. Keys with Ctrl or Meta, Tab and
+ * Escape are left to the screen around it.
+ */
+export function TextInput({ value, onChange, onSubmit, placeholder, focus = true }: TextInputProps): ReactElement {
+  const theme = useTheme();
+  // Keys can reach a handler of the previous render (Ink subscribes in an effect): keep the latest value in a ref.
+  const latest = useRef(value);
+  latest.current = value;
+  const change = (next: string) => {
+    latest.current = next;
+    onChange(next);
+  };
+  useKeys(
+    (input, key) => {
+      const value = latest.current;
+      if (key.return) return onSubmit?.(value);
+      if (key.backspace || key.delete) return change([...value].slice(0, -1).join(''));
+      if (key.ctrl && input === 'u') return change('');
+      if (key.ctrl || key.meta || key.escape || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown) return;
+      // Fast typing and pastes arrive as one chunk: apply it character by character.
+      let next = value;
+      const chars = [...input];
+      for (let i = 0; i < chars.length; i++) {
+        const c = chars[i]!;
+        if (c === '\u007f' || c === '\b') next = [...next].slice(0, -1).join('');
+        else if (c === '\r' || c === '\n') {
+          if (i === chars.length - 1) {
+            change(next);
+            return onSubmit?.(next);
+          }
+          next += ' '; // an invariant is one line: a pasted line break becomes a space
+        } else if (c === '\t') next += ' ';
+        else if (c >= ' ') next += c;
+      }
+      if (next !== value) change(next);
+    },
+    { isActive: focus },
+  );
+  if (value === '' && placeholder) {
+    return (
+      <Text>
+        <Text inverse> </Text>
+        <Text dimColor={theme.dim}>{placeholder}</Text>
+      </Text>
+    );
+  }
+  return (
+    <Text>
+      {value}
+      {focus ? <Text inverse> </Text> : null}
+    </Text>
+  );
+}

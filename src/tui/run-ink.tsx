@@ -1,0 +1,94 @@
+import { render, useApp, useInput } from 'ink';
+import { useCallback, useRef, useState, type ReactElement } from 'react';
+import { CancelledError } from '../core/errors.ts';
+import { ThemeContext, makeTheme } from './theme.ts';
+import { KeyHub, KeyHubContext } from './use-keys.ts';
+
+/** The terminal an interactive screen runs in. */
+export interface TuiIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+  stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
+  color: boolean;
+}
+
+/** How a screen ends: with a value, or with an error to report after the terminal is restored. */
+export interface Finish<T> {
+  done(value: T): void;
+  fail(error: unknown): void;
+  /** As Ctrl-C: the caller gets CancelledError. */
+  cancel(): void;
+}
+
+type Outcome<T> = { kind: 'done'; value: T } | { kind: 'failed'; error: unknown } | { kind: 'cancelled' };
+
+function Shell(props: { onCancel: () => void; children: ReactElement }): ReactElement {
+  const [hub] = useState(() => new KeyHub());
+  // Ctrl-C reaches the app as a key in raw mode; it cancels wherever the user is.
+  useInput((input, key) => {
+    if (key.ctrl && input === 'c') props.onCancel();
+    else hub.dispatch(input, key);
+  });
+  return <KeyHubContext.Provider value={hub}>{props.children}</KeyHubContext.Provider>;
+}
+
+function Exit<T>(props: { outcome: { current?: Outcome<T> }; screen: (finish: Finish<T>) => ReactElement }): ReactElement {
+  const { exit } = useApp();
+  const settle = useCallback(
+    (o: Outcome<T>) => {
+      if (props.outcome.current) return;
+      props.outcome.current = o;
+      exit();
+    },
+    [exit, props.outcome],
+  );
+  const finish = useRef<Finish<T>>({
+    done: (value) => settle({ kind: 'done', value }),
+    fail: (error) => settle({ kind: 'failed', error }),
+    cancel: () => settle({ kind: 'cancelled' }),
+  });
+  return (
+    <Shell onCancel={() => settle({ kind: 'cancelled' })}>{props.screen(finish.current)}</Shell>
+  );
+}
+
+const SHOW_CURSOR = '\u001b[?25h';
+const ALT_SCREEN_ON = '\u001b[?1049h';
+const ALT_SCREEN_OFF = '\u001b[?1049l';
+
+/**
+ * Runs one Ink screen to its end and returns its value. Ctrl-C throws
+ * CancelledError (exit 130). Whatever happens, the terminal is given back as
+ * it was: raw mode off, cursor shown, the alternate screen left.
+ */
+export async function runInk<T>(io: TuiIo, screen: (finish: Finish<T>) => ReactElement, options: { fullScreen?: boolean } = {}): Promise<T> {
+  const outcome: { current?: Outcome<T> } = {};
+  if (options.fullScreen) io.stdout.write(ALT_SCREEN_ON);
+  try {
+    // Raw mode from the start: keys typed before the first frame wait, unechoed, for the app to read them.
+    if (io.stdin.isTTY && io.stdin.setRawMode) io.stdin.setRawMode(true);
+    const instance = render(
+      <ThemeContext.Provider value={makeTheme(io.color)}>
+        <Exit outcome={outcome} screen={screen} />
+      </ThemeContext.Provider>,
+      {
+        stdin: io.stdin as NodeJS.ReadStream,
+        stdout: io.stdout as NodeJS.WriteStream,
+        exitOnCtrlC: false,
+        patchConsole: false,
+      },
+    );
+    try {
+      await instance.waitUntilExit();
+    } finally {
+      instance.cleanup();
+    }
+  } finally {
+    if (io.stdin.isTTY && io.stdin.setRawMode) io.stdin.setRawMode(false);
+    io.stdin.pause();
+    io.stdout.write(SHOW_CURSOR + (options.fullScreen ? ALT_SCREEN_OFF : ''));
+  }
+  const o = outcome.current;
+  if (!o || o.kind === 'cancelled') throw new CancelledError();
+  if (o.kind === 'failed') throw o.error;
+  return o.value;
+}

@@ -1,0 +1,79 @@
+import { useInput, type Key } from 'ink';
+import { createContext, useContext, useLayoutEffect, useRef } from 'react';
+
+export type KeyHandler = (input: string, key: Key) => void;
+
+/**
+ * One subscription to Ink's input for the whole app, handing each key to the
+ * handlers registered now. Ink's own `useInput` subscribes in a passive effect,
+ * so a key typed right after a new field appears (before that effect ran)
+ * would be lost; handlers registered here are in place as soon as the frame
+ * that shows them is committed.
+ */
+export class KeyHub {
+  private readonly handlers = new Set<{ current: KeyHandler }>();
+  private readonly queue: [string, Key][] = [];
+  private draining = false;
+
+  add(handler: { current: KeyHandler }): () => void {
+    this.handlers.add(handler);
+    return () => {
+      this.handlers.delete(handler);
+    };
+  }
+
+  /**
+   * Hands a key to the handlers. Keys typed ahead arrive as one chunk ("log⏎e"):
+   * they are split and handed over one per turn of the event loop, so each
+   * sees the screen (and handlers) the previous one led to.
+   */
+  dispatch(input: string, key: Key): void {
+    this.queue.push(...splitChunk(input, key));
+    if (!this.draining) this.drain();
+  }
+
+  private drain(): void {
+    const next = this.queue.shift();
+    if (!next) {
+      this.draining = false;
+      return;
+    }
+    this.draining = true;
+    for (const h of [...this.handlers]) h.current(next[0], next[1]);
+    // React commits this key's update from a setImmediate task (its scheduler's, in Node); a timer
+    // runs after it, so the next key meets the handlers of the screen this one led to.
+    setTimeout(() => this.drain(), 0);
+  }
+}
+
+const PLAIN: Partial<Key> = { return: false, backspace: false, delete: false, tab: false, escape: false, ctrl: false, meta: false, shift: false };
+
+/** One chunk of plain typing as single keys; anything with an escape sequence or a modifier is left whole. */
+export function splitChunk(input: string, key: Key): [string, Key][] {
+  const chars = [...input];
+  if (chars.length < 2 || input.includes('\u001b') || key.ctrl || key.meta) return [[input, key]];
+  return chars.map((c): [string, Key] => {
+    if (c === '\r' || c === '\n') return ['', { ...key, ...PLAIN, return: true }];
+    if (c === '\u007f' || c === '\b') return ['', { ...key, ...PLAIN, backspace: true }];
+    if (c === '\t') return ['', { ...key, ...PLAIN, tab: true }];
+    return [c, { ...key, ...PLAIN, shift: /[A-Z]/.test(c) }];
+  });
+}
+
+export const KeyHubContext = createContext<KeyHub | null>(null);
+
+/**
+ * Like Ink's `useInput`, through the app's KeyHub when there is one (always,
+ * under `runInk`); a component rendered on its own (tests) falls back to `useInput`.
+ */
+export function useKeys(handler: KeyHandler, options: { isActive?: boolean } = {}): void {
+  const hub = useContext(KeyHubContext);
+  const active = options.isActive ?? true;
+  const latest = useRef(handler);
+  latest.current = handler;
+  useLayoutEffect(() => {
+    if (!hub || !active) return;
+    return hub.add({ current: (input, key) => latest.current(input, key) });
+  }, [hub, active]);
+  useInput((input, key) => latest.current(input, key), { isActive: hub === null && active });
+}

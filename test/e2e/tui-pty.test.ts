@@ -1,0 +1,195 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { PtySession } from '../helpers/pty.ts';
+import { G1, G2, P2, exampleStore } from '../tui/helpers.ts';
+
+// The real bin/agents.js in a real terminal (tmux): every wait polls the screen with a bounded timeout.
+const files = (root: string) => readdirSync(root, { recursive: true, encoding: 'utf8' }).sort();
+
+function start(args: string[], env: Record<string, string> = {}) {
+  const store = exampleStore();
+  const pty = PtySession.start(['--store', store, ...args], { cwd: join(store, '..'), env });
+  return { store, pty };
+}
+
+/** Cursor shown, main screen, cooked mode with echo: the terminal is as it was. */
+function expectRestored(pty: PtySession, mode: string) {
+  expect(mode).toBe('icanon echo');
+  expect(pty.format('#{cursor_flag} #{alternate_on}')).toBe('1 0');
+}
+
+describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
+  test('adds an invariant through scope, text, severity, tags and confirm', async () => {
+    const { store, pty } = start(['invariant', 'add']);
+    await pty.waitFor('Scope (↑↓, Enter):');
+    pty.keys('Down');
+    await pty.waitFor('› project myapp');
+    pty.keys('Enter');
+    await pty.waitFor('Add an invariant · project myapp');
+    pty.type('never delete production DATA');
+    await pty.waitFor('↓ shadows global 01M8KJT9G0XNWEM589ZS7FV0VT');
+    pty.keys('Enter');
+    await pty.waitFor('Severity (↑↓, Enter):');
+    pty.keys('Down');
+    await pty.waitFor('› warning');
+    pty.keys('Enter');
+    await pty.waitFor('Tags (comma-separated');
+    pty.type('data');
+    await pty.waitFor('Enter for none): data');
+    pty.keys('Enter');
+    await pty.waitFor('Add it? [Y/n]');
+    pty.keys('Enter');
+    const { code, mode, screen } = await pty.exit();
+    expect(code).toBe(0);
+    expectRestored(pty, mode);
+    const m = /added (\w{26}) to project myapp/.exec(screen);
+    expect(m).not.toBeNull();
+    expect(screen).toContain(`note: it shadows the copy in global (${G1})`);
+    const text = readFileSync(join(store, `projects/myapp/${m![1]}.yaml`), 'utf8');
+    expect(text).toContain('text: never delete production DATA');
+    expect(text).toContain('severity: warning');
+    expect(text).toMatch(/tags:\s*\n\s*- data|tags: \[data\]/);
+  });
+
+  test('a duplicate is blocked while typing', async () => {
+    const { store, pty } = start(['invariant', 'add', '--global']);
+    const before = files(store);
+    await pty.waitFor('Add an invariant · global');
+    pty.type('Log all changes');
+    await pty.waitFor(`✗ duplicate: this scope already holds it as ${G2}`);
+    pty.keys('Enter');
+    await pty.waitFor(`↑ shadowed by project myapp ${P2}`);
+    expect(pty.screen()).not.toContain('Severity');
+    pty.keys('C-c');
+    const { code, mode } = await pty.exit();
+    expect(code).toBe(130);
+    expectRestored(pty, mode);
+    expect(files(store)).toEqual(before);
+  });
+
+  test('Ctrl-C cancels with exit 130 and writes nothing', async () => {
+    const { store, pty } = start(['invariant', 'add']);
+    const before = files(store);
+    await pty.waitFor('Scope (↑↓, Enter):');
+    pty.keys('Enter');
+    await pty.waitFor('Text:');
+    pty.type('Half-typed rule');
+    await pty.waitFor('✓ new in this scope');
+    pty.keys('C-c');
+    const { code, mode, screen } = await pty.exit();
+    expect(code).toBe(130);
+    expect(screen).toContain('Cancelled.');
+    expectRestored(pty, mode);
+    expect(files(store)).toEqual(before);
+  });
+});
+
+describe('agents tui (the browser)', { timeout: 180_000 }, () => {
+  test('browses, filters live, shows a bad regex inline, quits with q on the restored screen', async () => {
+    const { pty } = start(['tui']);
+    await pty.waitFor('agents · all scopes · 6 shown of 6');
+    expect(pty.format('#{alternate_on}')).toBe('1');
+    pty.keys('j');
+    await pty.waitFor('› E (shadowed) Log all changes');
+    await pty.waitFor(`shadowed by project myapp ${P2}`);
+    pty.keys('/');
+    pty.type('log');
+    await pty.waitFor('2 shown of 6');
+    pty.type('(');
+    await pty.waitFor('✗ invalid regex "log(":');
+    pty.keys('BSpace');
+    await pty.waitFor('2 shown of 6');
+    pty.keys('Enter');
+    pty.keys('e');
+    await pty.waitFor('effective set of project myapp · 1 in effect, 1 hidden');
+    await pty.waitFor('↳ hidden by 01M8KJZS90: Log all changes');
+    pty.keys('q');
+    const { code, mode, screen } = await pty.exit();
+    expect(code).toBe(0);
+    expectRestored(pty, mode);
+    expect(screen).not.toContain('agents · ');
+  });
+
+  test('list --interactive starts at the given scope; d then y removes; resize redraws', async () => {
+    const { store, pty } = start(['invariant', 'list', '--interactive', '--project', 'myapp']);
+    await pty.waitFor('agents · project myapp · 2 shown of 6');
+    execResize(pty, 60, 20);
+    await pty.waitFor('─'.repeat(60) + '\n');
+    pty.keys('j');
+    await pty.waitFor('› W Log all changes');
+    pty.keys('d');
+    await pty.waitFor('Remove this invariant? [y/N]');
+    pty.keys('y');
+    await pty.waitFor(`removed ${P2}`);
+    await pty.waitFor('1 shown of 5');
+    expect(existsSync(join(store, `projects/myapp/${P2}.yaml`))).toBe(false);
+    pty.keys('Escape');
+    const { code, mode } = await pty.exit();
+    expect(code).toBe(0);
+    expectRestored(pty, mode);
+  });
+
+  test('Ctrl-C in the browser: exit 130, terminal restored', async () => {
+    const { store, pty } = start(['tui']);
+    const before = files(store);
+    await pty.waitFor('6 shown of 6');
+    pty.keys('C-c');
+    const { code, mode } = await pty.exit();
+    expect(code).toBe(130);
+    expectRestored(pty, mode);
+    expect(files(store)).toEqual(before);
+  });
+
+  test('an invalid store: the error (exit 3) is printed on the restored terminal', async () => {
+    const { pty } = start(['tui']);
+    const bad = exampleStore();
+    writeFileSync(join(bad, 'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml'), 'id: [unclosed\n');
+    const broken = PtySession.start(['--store', bad, 'tui'], { cwd: join(bad, '..') });
+    const { code, mode, screen } = await broken.exit();
+    expect(code).toBe(3);
+    expect(screen.replace(/\n/g, '')).toContain('error: cannot list invariants: global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml:2:1 is invalid');
+    expect(screen).toContain('yaml-syntax');
+    expectRestored(broken, mode);
+    pty.keys('q');
+    expect((await pty.exit()).code).toBe(0);
+  });
+
+  test('colours only without NO_COLOR', async () => {
+    const plain = start(['tui']).pty;
+    await plain.waitFor('6 shown of 6');
+    expect(plain.screen(true)).not.toMatch(/\u001b\[(3[0-7]|9[0-7]|38;)/);
+    plain.keys('q');
+    await plain.exit();
+    const coloured = start(['tui'], { NO_COLOR: '' }).pty;
+    await coloured.waitFor('6 shown of 6');
+    expect(coloured.screen(true)).toMatch(/\u001b\[(3[0-7]|9[0-7]|38;)/);
+    coloured.keys('q');
+    expect((await coloured.exit()).code).toBe(0);
+  });
+});
+
+describe('agents invariant remove ID (the confirmation)', { timeout: 180_000 }, () => {
+  test.each([
+    ['y', 0, false, 'removed'],
+    ['n', 0, true, 'Not removed.'],
+    ['Enter', 0, true, 'Not removed.'],
+    ['C-c', 130, true, 'Cancelled.'],
+  ])('key %s: exit %i, file kept: %s', async (key, exit, kept, message) => {
+    const { store, pty } = start(['invariant', 'remove', P2]);
+    const screen = await pty.waitFor('Remove this invariant? [y/N]');
+    expect(screen).toContain(`Remove ${P2} from project myapp?`);
+    expect(screen).toContain('It shadows these now; they come back into effect:');
+    expect(screen).toContain(`global ${G2}  global/${G2}.yaml`);
+    pty.keys(key);
+    const { code, mode, screen: after } = await pty.exit();
+    expect(code).toBe(exit);
+    expect(after).toContain(message);
+    expectRestored(pty, mode);
+    expect(existsSync(join(store, `projects/myapp/${P2}.yaml`))).toBe(kept);
+  });
+});
+
+function execResize(pty: PtySession, columns: number, rows: number) {
+  (pty as unknown as { tmux(...a: string[]): string }).tmux('resize-window', '-t', 'agents', '-x', String(columns), '-y', String(rows));
+}

@@ -1,0 +1,96 @@
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { onTestFinished } from 'vitest';
+import { BIN } from './cli.ts';
+import { GIT_ENV } from './git.ts';
+import { tempDir } from './tmp.ts';
+
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The real `bin/agents.js` in a real pseudo-terminal (a private tmux server).
+ * After the program ends, the pane prints `[exit N]` and the terminal's mode,
+ * then idles, so tests can read the exit code and check the terminal was restored.
+ */
+export class PtySession {
+  private constructor(
+    private readonly socket: string,
+    readonly cwd: string,
+  ) {}
+
+  static start(args: string[], options: { cwd: string; columns?: number; rows?: number; env?: Record<string, string> }): PtySession {
+    const dir = tempDir('agents-pty-');
+    const socket = join(dir, 'tmux.sock');
+    const conf = join(dir, 'tmux.conf');
+    writeFileSync(conf, 'set -g status off\nset -g history-limit 0\n');
+    const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', TERM: 'xterm-256color', ...options.env };
+    // An interactive terminal is the point: the test helpers' CI=true must not leak in.
+    delete env.CI;
+    delete env.AGENTS_STORE;
+    delete env.TMUX;
+    const script =
+      `${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; ` +
+      `code=$?; printf '\\n[exit %s]\\n' "$code"; ` +
+      `stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; printf '\\n[done]\\n'; sleep 600`;
+    execFileSync(
+      'tmux',
+      ['-S', socket, '-f', conf, 'new-session', '-d', '-s', 'agents', '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 24), '-c', options.cwd, `sh -c ${quote(script)}`],
+      { env },
+    );
+    const session = new PtySession(socket, options.cwd);
+    onTestFinished(() => session.kill());
+    return session;
+  }
+
+  private tmux(...args: string[]): string {
+    return execFileSync('tmux', ['-S', this.socket, ...args], { encoding: 'utf8' });
+  }
+
+  /** The visible screen, as text (`escapes`: with colour and style escapes). */
+  screen(escapes = false): string {
+    return this.tmux('capture-pane', '-p', ...(escapes ? ['-e'] : []), '-t', 'agents');
+  }
+
+  /** A tmux format of the pane, e.g. `#{cursor_flag}` or `#{alternate_on}`. */
+  format(fmt: string): string {
+    return this.tmux('display-message', '-p', '-t', 'agents', fmt).trim();
+  }
+
+  /** Polls the screen until it shows `expected` (bounded: fails after `timeoutMs` with the last screen). */
+  async waitFor(expected: string | RegExp, timeoutMs = 30_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let last = '';
+    for (;;) {
+      last = this.screen();
+      if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return last;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(expected)}; the screen was:\n${last}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+
+  /** Named keys (Enter, Escape, C-c, Down, BSpace …), one at a time. */
+  keys(...keys: string[]): void {
+    for (const k of keys) this.tmux('send-keys', '-t', 'agents', k);
+  }
+
+  /** Literal text, as typed. */
+  type(text: string): void {
+    this.tmux('send-keys', '-t', 'agents', '-l', text);
+  }
+
+  /** Waits for the program to end; its exit code and the terminal mode it left (e.g. "icanon echo"). */
+  async exit(timeoutMs = 30_000): Promise<{ code: number; mode: string; screen: string }> {
+    const screen = await this.waitFor(/\[exit (\d+)\][\s\S]*\[done\]/, timeoutMs);
+    const m = /\[exit (\d+)\]\n(.*)\n\[done\]/.exec(screen.replace(/\n+(?=\[done\])/, '\n'));
+    return { code: Number(/\[exit (\d+)\]/.exec(screen)![1]), mode: (m?.[2] ?? '').trim(), screen };
+  }
+
+  kill(): void {
+    try {
+      this.tmux('kill-server');
+    } catch {
+      // already gone
+    }
+  }
+}

@@ -1,0 +1,123 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { expect, test } from 'vitest';
+import type { AddResult } from '../../src/service/invariant-service.ts';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { AddForm } from '../../src/tui/AddForm.tsx';
+import { G2, P2, PLAN, exampleStore, frameHas, frameMatches } from './helpers.ts';
+
+const DOWN = '\u001b[B';
+const ESC = '\u001b';
+
+function setup(scope?: Parameters<typeof AddForm>[0]['scope']) {
+  const root = exampleStore();
+  const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
+  const done: AddResult[] = [];
+  let cancelled = 0;
+  const r = render(<AddForm service={service} {...(scope ? { scope } : {})} onDone={(x) => done.push(x)} onCancel={() => cancelled++} />);
+  return { root, r, done, cancelled: () => cancelled };
+}
+
+test('scope picker lists what exists, with a new project and the plans', async () => {
+  const { r } = setup();
+  const frame = await frameHas(r.lastFrame, 'Scope (↑↓, Enter):');
+  expect(frame.split('\n').slice(1, 8)).toEqual([
+    'Scope (↑↓, Enter):',
+    '› global  every project and plan',
+    '  project myapp',
+    '  project (new)…  type a name',
+    '  action local/code-coverage  copied into plans made from it',
+    `  plan ${PLAN}  project myapp · Upgrade the API`,
+    'Esc cancel',
+  ]);
+  r.unmount();
+});
+
+test('typing shows duplicate (blocking Enter), then shadows, then adds through severity, tags and confirm', async () => {
+  const { root, r, done } = setup();
+  await frameHas(r.lastFrame, '› global');
+  r.stdin.write(DOWN);
+  await frameHas(r.lastFrame, '› project myapp');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Add an invariant · project myapp', 'Text:');
+  r.stdin.write('log ALL changes');
+  await frameHas(r.lastFrame, `✗ duplicate: this scope already holds it as ${P2}`);
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Text: log ALL changes');
+  expect(r.lastFrame()).not.toContain('Severity');
+  // Different text in the project: shadows nothing yet; then one that a global copy also holds.
+  r.stdin.write('\u0015');
+  await frameHas(r.lastFrame, 'Type the constraint');
+  r.stdin.write('Never delete production data');
+  await frameHas(r.lastFrame, '↓ shadows global 01M8KJT9G0XNWEM589ZS7FV0VT');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Severity (↑↓, Enter):', '› error');
+  r.stdin.write(DOWN);
+  await frameHas(r.lastFrame, '› warning');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Tags (comma-separated');
+  r.stdin.write('data, safety');
+  await frameHas(r.lastFrame, 'data, safety');
+  r.stdin.write('\r');
+  const confirm = await frameHas(r.lastFrame, 'Add it? [Y/n]');
+  expect(confirm).toContain('text      Never delete production data');
+  expect(confirm).toContain('severity  warning');
+  expect(confirm).toContain('file      projects/myapp/<new id>.yaml');
+  r.stdin.write('y');
+  await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
+  const result = done[0]!;
+  expect(result.invariant).toMatchObject({ text: 'Never delete production data', severity: 'warning', tags: ['data', 'safety'], scope: { kind: 'project', project: 'myapp' } });
+  expect(result.shadows.map((i) => i.id)).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
+  expect(readFileSync(join(root, result.invariant.path), 'utf8')).toContain('text: Never delete production data');
+  r.unmount();
+});
+
+test('a new project: bad names are refused inline; the text is checked against global copies', async () => {
+  const { root, r, done } = setup();
+  await frameHas(r.lastFrame, '› global');
+  r.stdin.write(DOWN);
+  await frameHas(r.lastFrame, '› project myapp');
+  r.stdin.write(DOWN);
+  await frameHas(r.lastFrame, '› project (new)…');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'New project name:');
+  r.stdin.write('Web');
+  await frameHas(r.lastFrame, '✗ project name');
+  r.stdin.write('\r');
+  expect(r.lastFrame()).toContain('New project name:');
+  r.stdin.write('\u0015');
+  await frameMatches(r.lastFrame, (f) => expect(f).not.toContain('Web'));
+  r.stdin.write('web');
+  await frameHas(r.lastFrame, 'New project name: web');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Add an invariant · project web');
+  r.stdin.write('Log all changes');
+  await frameHas(r.lastFrame, `↓ shadows global ${G2}`);
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Severity');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Tags');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Add it? [Y/n]', 'tags      (none)');
+  r.stdin.write('\r');
+  await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
+  expect(readdirSync(join(root, 'projects/web'))).toEqual([`${done[0]!.invariant.id}.yaml`]);
+  r.unmount();
+});
+
+test('Esc steps back, and cancels on the first step without writing', async () => {
+  const { root, r, cancelled } = setup({ kind: 'global' });
+  await frameHas(r.lastFrame, 'Add an invariant · global', 'Esc back');
+  r.stdin.write('Something new');
+  await frameHas(r.lastFrame, '✓ new in this scope, shadows nothing');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Severity');
+  r.stdin.write(ESC);
+  await frameHas(r.lastFrame, 'Text: Something new');
+  r.stdin.write(ESC);
+  await expect.poll(cancelled, { timeout: 5000 }).toBe(1);
+  expect(existsSync(join(root, 'global'))).toBe(true);
+  expect(readdirSync(join(root, 'global')).length).toBe(2);
+  r.unmount();
+});

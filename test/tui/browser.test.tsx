@@ -1,0 +1,222 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { render } from 'ink-testing-library';
+import { expect, test } from 'vitest';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { Browser, type BrowserProps } from '../../src/tui/Browser.tsx';
+import { G1, G2, P1, P2, bigStore, exampleStore, frameHas, frameMatches } from './helpers.ts';
+
+const SIZE = { columns: 80, rows: 24 };
+
+function open(root: string, props: Partial<BrowserProps> = {}) {
+  const service = new InvariantService(root);
+  const events: string[] = [];
+  const r = render(<Browser service={service} size={SIZE} onQuit={() => events.push('quit')} onError={(e) => events.push(`error ${String(e)}`)} {...props} />);
+  return { r, events };
+}
+
+const lines = (frame: string) => frame.split('\n');
+
+test('lists every invariant grouped by scope, with a detail pane, within 80 columns and the screen height', async () => {
+  const { r } = open(exampleStore());
+  const frame = await frameHas(r.lastFrame, 'agents · all scopes · 6 shown of 6');
+  expect(lines(frame).slice(0, 12)).toEqual([
+    'agents · all scopes · 6 shown of 6',
+    '',
+    'global (2)',
+    '› E Never delete production data                                      01M8KJT9G0',
+    '  E (shadowed) Log all changes                                        01M8KJW430',
+    'project myapp (2)',
+    '  E All API changes need tests                                        01M8KJXYP0',
+    '  W Log all changes                                                   01M8KJZS90',
+    'action local/code-coverage (1)',
+    '  E Minimum 80% coverage                                              01M8KK1KW0',
+    'plan 01M8KK5920RS6CGAVDFVYYJ0B4 (1)',
+    '  E Use Python 3.13 only                                              01M8KK3EF0',
+  ]);
+  expect(frame).toContain(`${G1}  global · error · active`);
+  expect(frame).toContain('created 2026-11-29T12:00:00Z by Example Team <team@example.com>');
+  expect(lines(frame).length).toBeLessThanOrEqual(23);
+  for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
+  r.unmount();
+});
+
+test('moving down shows the selected invariant in the detail pane with its shadow links', async () => {
+  const { r } = open(exampleStore());
+  await frameHas(r.lastFrame, '› E Never delete');
+  r.stdin.write('j');
+  const frame = await frameHas(r.lastFrame, '› E (shadowed) Log all changes');
+  expect(frame).toContain(`${G2}  global · error · active · #audit`);
+  expect(frame).toContain(`shadowed by project myapp ${P2}`);
+  r.stdin.write('jj');
+  const p1 = await frameHas(r.lastFrame, '› W Log all changes');
+  expect(p1).toContain(`shadows global ${G2}`);
+  r.unmount();
+});
+
+test('/ filters live by regex; a bad regex is shown inline; Esc clears it', async () => {
+  const { r, events } = open(exampleStore());
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('/');
+  await frameHas(r.lastFrame, '/');
+  r.stdin.write('log');
+  const filtered = await frameHas(r.lastFrame, '2 shown of 6');
+  expect(filtered).not.toContain('Never delete');
+  r.stdin.write('(');
+  const bad = await frameHas(r.lastFrame, '✗ invalid regex "log(":');
+  expect(bad).toContain('Unterminated group');
+  r.stdin.write('\u007f');
+  await frameHas(r.lastFrame, '2 shown of 6');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, '/log');
+  r.stdin.write('\u001b');
+  await frameHas(r.lastFrame, '6 shown of 6');
+  expect(events).toEqual([]);
+  r.stdin.write('q');
+  await expect.poll(() => events).toEqual(['quit']);
+  r.unmount();
+});
+
+test('e shows the effective set of the selected project: hidden copies greyed under their shadower', async () => {
+  const { r } = open(exampleStore());
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('jj');
+  await frameHas(r.lastFrame, '› E All API changes need tests');
+  r.stdin.write('e');
+  const frame = await frameHas(r.lastFrame, 'effective set of project myapp · 3 in effect, 1 hidden');
+  expect(lines(frame).slice(2, 8)).toEqual([
+    'project myapp (2)',
+    '› E All API changes need tests                                        01M8KJXYP0',
+    '  W Log all changes                                                   01M8KJZS90',
+    '  E ↳ hidden by 01M8KJZS90: Log all changes                           01M8KJW430',
+    'global (1)',
+    '  E Never delete production data                                      01M8KJT9G0',
+  ]);
+  expect(frame).toContain('rationale: Regressions reach clients.');
+  r.stdin.write('jj');
+  await frameHas(r.lastFrame, '› E ↳ hidden by');
+  await frameHas(r.lastFrame, `hidden here by project myapp ${P2}`);
+  r.stdin.write('e');
+  await frameHas(r.lastFrame, 'all scopes · 6 shown of 6');
+  r.unmount();
+});
+
+test('e with nothing to resolve explains itself; s switches scope', async () => {
+  const { r } = open(exampleStore());
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('e');
+  await frameHas(r.lastFrame, 'The effective set belongs to a project or a plan');
+  r.stdin.write('s');
+  await frameHas(r.lastFrame, 'Show which scope?', '› all scopes');
+  r.stdin.write('jj');
+  await frameHas(r.lastFrame, '› project myapp');
+  r.stdin.write('\r');
+  const frame = await frameHas(r.lastFrame, 'agents · project myapp · 2 shown of 6');
+  expect(frame).not.toContain('global (');
+  r.unmount();
+});
+
+test('? shows the keys; any key goes back', async () => {
+  const { r } = open(exampleStore());
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('?');
+  const help = await frameHas(r.lastFrame, 'Keys', 'Press any key to go back.');
+  expect(help).toContain('/               filter by regex');
+  r.stdin.write('x');
+  await frameHas(r.lastFrame, 'global (2)');
+  r.unmount();
+});
+
+test('d asks with the remove confirmation: n keeps, y removes and the list reloads', async () => {
+  const root = exampleStore();
+  const { r } = open(root);
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('jjj');
+  await frameHas(r.lastFrame, '› W Log all changes');
+  r.stdin.write('d');
+  await frameHas(r.lastFrame, `Remove ${P2} from project myapp?`, `global ${G2}`, 'Remove this invariant? [y/N]');
+  r.stdin.write('n');
+  await frameHas(r.lastFrame, 'Not removed.');
+  expect(existsSync(join(root, `projects/myapp/${P2}.yaml`))).toBe(true);
+  r.stdin.write('d');
+  await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  r.stdin.write('y');
+  await frameHas(r.lastFrame, `removed ${P2}`, '5 shown of 5');
+  expect(existsSync(join(root, `projects/myapp/${P2}.yaml`))).toBe(false);
+  expect(r.lastFrame()).not.toContain('(shadowed)');
+  r.unmount();
+});
+
+test('a adds through the form and the new invariant appears', async () => {
+  const root = exampleStore();
+  const { r } = open(root);
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('a');
+  await frameHas(r.lastFrame, 'Add an invariant', '› global');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Keep secrets out of logs');
+  await frameHas(r.lastFrame, '✓ new in this scope');
+  for (const step of ['Severity', 'Tags', 'Add it?']) {
+    r.stdin.write('\r');
+    await frameHas(r.lastFrame, step);
+  }
+  r.stdin.write('\r');
+  const frame = await frameHas(r.lastFrame, '7 shown of 7', 'Keep secrets out of logs');
+  expect(frame).toMatch(/added [0-9A-Z]{26} · global\/[0-9A-Z]{26}\.yaml/);
+  r.unmount();
+});
+
+test('long texts are truncated with an ellipsis at 80 columns and wrap in the detail pane', async () => {
+  const long = 'Every database migration must be reversible and tested against a copy of production data before it is merged';
+  const root = exampleStore();
+  await new InvariantService(root).add({ scope: { global: true }, text: long });
+  const { r } = open(root);
+  const frame = await frameHas(r.lastFrame, '7 shown');
+  const row = lines(frame).find((l) => l.includes('Every database'))!;
+  expect(row).toMatch(/^ {2}E Every database migration must be reversible and tested against a… [0-9A-Z]{10}$/);
+  expect(row.length).toBe(80);
+  for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
+  r.stdin.write('jj');
+  const detail = await frameHas(r.lastFrame, '› E Every database');
+  const pane = lines(detail).slice(lines(detail).findIndex((l) => l.startsWith('─')));
+  expect(pane.slice(2, 4).join(' ')).toBe(long);
+  r.unmount();
+});
+
+test('redraws to the new size when the terminal is resized', async () => {
+  const root = exampleStore();
+  const service = new InvariantService(root);
+  const r = render(<Browser service={service} onQuit={() => {}} onError={() => {}} />);
+  await frameHas(r.lastFrame, '6 shown');
+  Object.defineProperty(r.stdout, 'columns', { value: 50, configurable: true });
+  Object.defineProperty(r.stdout, 'rows', { value: 12, configurable: true });
+  r.stdout.emit('resize');
+  const frame = await frameMatches(r.lastFrame, (f) => expect(f).toContain('─'.repeat(50) + '\n'));
+  for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(50);
+  expect(lines(frame).length).toBeLessThanOrEqual(11);
+  r.unmount();
+});
+
+test('10,000 invariants: only the rows that fit are rendered; End reaches the last', async () => {
+  const root = bigStore(10_000);
+  const { r } = open(root);
+  const frame = await frameHas(r.lastFrame, '10000 shown of 10000');
+  const rows = lines(frame).filter((l) => l.includes('Rule number'));
+  expect(rows.length).toBeLessThanOrEqual(20);
+  expect(rows[0]).toContain('Rule number 0 of the generated store');
+  expect(lines(frame).length).toBeLessThanOrEqual(23);
+  r.stdin.write('G');
+  const end = await frameHas(r.lastFrame, '› E Rule number 9999 of');
+  expect(end).not.toContain('Rule number 0 of');
+  expect(lines(end).filter((l) => l.includes('Rule number')).length).toBeLessThanOrEqual(20);
+  r.unmount();
+});
+
+test('P1 detail shows rationale', async () => {
+  const { r } = open(exampleStore());
+  await frameHas(r.lastFrame, '6 shown');
+  r.stdin.write('jj');
+  await frameHas(r.lastFrame, `${P1}  project myapp`, 'rationale: Regressions reach clients.');
+  r.unmount();
+});

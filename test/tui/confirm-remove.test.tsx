@@ -1,0 +1,49 @@
+import { render } from 'ink-testing-library';
+import { expect, test } from 'vitest';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { ConfirmRemove } from '../../src/tui/ConfirmRemove.tsx';
+import { G1, G2, P2, exampleStore, frameHas } from './helpers.ts';
+
+async function ask(id: string, key: string) {
+  const service = new InvariantService(exampleStore());
+  const info = await service.show(id);
+  const answers: boolean[] = [];
+  const r = render(<ConfirmRemove info={info} onAnswer={(yes) => answers.push(yes)} />);
+  const frame = await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  r.stdin.write(key);
+  return { frame, answers, r };
+}
+
+test('shows text, scope, path and what would come back into effect', async () => {
+  const { frame, r } = await ask(P2, 'n');
+  expect(frame).toBe(
+    [
+      `Remove ${P2} from project myapp?`,
+      '  Log all changes',
+      '  warning',
+      `  projects/myapp/${P2}.yaml`,
+      'It shadows these now; they come back into effect:',
+      `  global ${G2}  global/${G2}.yaml`,
+      'Remove this invariant? [y/N]',
+    ].join('\n'),
+  );
+  r.unmount();
+});
+
+test('an invariant that shadows nothing says so', async () => {
+  const { frame, r } = await ask(G1, 'n');
+  expect(frame).toContain('It shadows nothing; no other copy comes back into effect.');
+  r.unmount();
+});
+
+test.each([
+  ['y', true],
+  ['Y', true],
+  ['n', false],
+  ['\r', false],
+  ['\u001b', false],
+])('key %j answers %s', async (key, expected) => {
+  const { answers, r } = await ask(G1, key);
+  await expect.poll(() => answers, { timeout: 5000 }).toEqual([expected]);
+  r.unmount();
+});

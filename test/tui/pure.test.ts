@@ -1,0 +1,38 @@
+import { describe, expect, test } from 'vitest';
+import type { Key } from 'ink';
+import { windowTop } from '../../src/tui/browser-rows.ts';
+import { splitChunk } from '../../src/tui/use-keys.ts';
+
+describe('windowTop (only rows top..top+height are rendered)', () => {
+  test.each([
+    // count, selected, height, previous, expected
+    [100, 0, 10, 0, 0],
+    [100, 9, 10, 0, 0],
+    [100, 10, 10, 0, 1],
+    [100, 99, 10, 0, 90],
+    [100, 50, 10, 90, 49], // moving up above the window: one row of context (a group header) above
+    [100, 95, 10, 90, 90],
+    [5, 4, 10, 3, 0], // fewer rows than fit
+    [100, 20, 1, 0, 20],
+  ])('count %i, selected %i, height %i, previous top %i → %i', (count, selected, height, previous, expected) => {
+    expect(windowTop(count, selected, height, previous)).toBe(expected);
+  });
+});
+
+describe('splitChunk (keys typed ahead arrive as one chunk)', () => {
+  const key = { return: false, backspace: false, delete: false, tab: false, escape: false, ctrl: false, meta: false, shift: false } as Key;
+  test('plain typing with Enter and Backspace becomes single keys', () => {
+    const keys = splitChunk('aB\r\u007f', key).map(([input, k]) => [input, k.return, k.backspace, k.shift]);
+    expect(keys).toEqual([
+      ['a', false, false, false],
+      ['B', false, false, true],
+      ['', true, false, false],
+      ['', false, true, false],
+    ]);
+  });
+  test('escape sequences, modified keys and single keys stay whole', () => {
+    expect(splitChunk('\u001b[B', key)).toEqual([['\u001b[B', key]]);
+    expect(splitChunk('c', { ...key, ctrl: true })).toEqual([['c', { ...key, ctrl: true }]]);
+    expect(splitChunk('j', key)).toEqual([['j', key]]);
+  });
+});
