@@ -26,8 +26,6 @@ export interface ShapeProblem {
   message: string;
 }
 
-const BLOCK_INDICATORS = new Set(['-', '?', ':']);
-
 /**
  * Where the text first passes {@link MAX_NESTING} or {@link MAX_YAML_TOKENS},
  * or null. It runs the `yaml` lexer (a flat state machine, so it knows quotes,
@@ -57,6 +55,7 @@ export function yamlShapeProblem(source: string, maxNesting = MAX_NESTING, maxTo
       onLine = 0;
       continue;
     }
+    let first = false;
     if (lineStart) {
       if (/^[ \t]+$/.test(token)) {
         col += token.length;
@@ -64,12 +63,14 @@ export function yamlShapeProblem(source: string, maxNesting = MAX_NESTING, maxTo
       }
       if (token[0] === '#') continue;
       lineStart = false;
+      first = true;
       if (flow === 0) {
         while (indents.length > 0 && indents[indents.length - 1]! >= col) indents.pop();
         indents.push(col);
       }
     }
-    if (BLOCK_INDICATORS.has(token)) onLine++;
+    // `key: value` opens no level beyond the map; `: value` first on a line (after `? key`) does.
+    if (token === '-' || token === '?' || (token === ':' && first)) onLine++;
     else if (token === '[' || token === '{') flow++;
     else if ((token === ']' || token === '}') && flow > 0) flow--;
     else if (token.length > 1 && token.includes('\n')) {
