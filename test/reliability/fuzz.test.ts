@@ -5,6 +5,7 @@ import { parseConfig, parseInvariant, parsePlan, parseYaml, type Parsed } from '
 import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { testStore } from '../helpers/tmp.ts';
+import { validateTree } from '../../src/validate/checks.ts';
 
 /** Fixed seed: the same cases on every run; a failure prints its counterexample. */
 const SEED = 20261130;
@@ -128,7 +129,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
     fc.assert(fc.property(mutated, (bytes) => parseAll(bytes)), { ...RUNS, numRuns: 1500 });
   }, 300_000);
 
-  it('the store reader over a store holding mutated files: no exception, every bad file named', async () => {
+  it('the store reader and the validator over a store holding mutated files: no exception, every bad file named', async () => {
     const mutated = fc.tuple(fc.constantFrom(...VALID), fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => ms.reduce<Uint8Array>((b, m) => applyMutation(b, m), enc.encode(base)));
     const store = testStore();
     const { writeFileSync } = await import('node:fs');
@@ -152,8 +153,17 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
           expect(read || diagnosed.some((d) => d.severity === 'error')).toBe(true);
           for (const d of diagnosed) checkDiagnostic(d, file, lineCount(files[i]!));
         }
+        // The validator over the same store: never throws; each file that did not read is reported as an error.
+        cases++;
+        const report = await validateTree(source, { lockHolderAlive: () => false });
+        for (let i = 0; i < files.length; i++) {
+          const file = `global/${ids[i]}.yaml`;
+          const found = report.diagnostics.filter((d) => d.file === file);
+          if (!snap.invariants.some((inv) => inv.path === file)) expect(found.some((d) => d.severity === 'error')).toBe(true);
+          for (const d of found) checkDiagnostic(d, file, lineCount(files[i]!));
+        }
       }),
-      { ...RUNS, numRuns: 150 },
+      { ...RUNS, numRuns: 300 },
     );
   }, 300_000);
 });
