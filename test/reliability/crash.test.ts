@@ -19,7 +19,7 @@ function leftovers(dir: string): { invariants: string[]; temporaries: string[]; 
   for (const name of readdirSync(dir)) {
     if (/^[0-9A-HJKMNP-TV-Z]{26}\.yaml$/.test(name)) out.invariants.push(name);
     else if (name.startsWith('.') && name.endsWith('.tmp')) out.temporaries.push(name);
-    else if (name === '.lock') out.locks.push(name);
+    else if (name === '.lock' || name === '.lock.break') out.locks.push(name);
     else out.other.push(name);
   }
   return out;
