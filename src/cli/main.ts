@@ -5,7 +5,7 @@ import type { CommandSpec } from './command.ts';
 import { canPrompt, processIo, useColor, type CliContext, type CliIo, type OutputFormat } from './io.ts';
 import { makeStyle } from './style.ts';
 import { VERSION } from './version.ts';
-import { COMMANDS, GROUPS, guessCommand, type LazyCommand } from './registry.ts';
+import { COMMANDS, GROUPS, guessCommand, parentGroup, type LazyCommand } from './registry.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -41,12 +41,17 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true });
   for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, loaded, choose);
-  for (const group of GROUPS) {
-    y.command(group.name, group.describe, (gy) => {
-      for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, loaded, choose);
-      return gy.demandCommand(1, group.demand);
-    });
-  }
+  const addGroups = (py: Argv, parent: string | undefined) => {
+    for (const group of GROUPS) {
+      if (parentGroup(group.name) !== parent) continue;
+      py.command(group.name.slice(group.name.lastIndexOf(' ') + 1), group.describe, (gy) => {
+        for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, loaded, choose);
+        addGroups(gy, group.name);
+        return gy.demandCommand(1, group.demand);
+      });
+    }
+  };
+  addGroups(y, undefined);
   return y
     .demandCommand(1, 'Name a command.')
     .strict()

@@ -16,6 +16,7 @@ export interface LazyCommand {
 }
 
 export interface CommandGroup {
+  /** The words that lead to it: `invariant`, or `invariant violation` for a group inside a group. */
   name: string;
   describe: string;
   /** Said when the group is given without a subcommand. */
@@ -23,7 +24,9 @@ export interface CommandGroup {
 }
 
 export const GROUPS: readonly CommandGroup[] = [
-  { name: 'invariant', describe: 'Add, list, show, remove, diff and trace invariants', demand: 'Name a subcommand: add, list, show, remove, diff or log.' },
+  { name: 'invariant', describe: 'Add, list, show, remove, diff and trace invariants; record violations', demand: 'Name a subcommand: add, list, show, remove, diff, log or violation.' },
+  { name: 'invariant violation', describe: 'Record and list invariant violations of plans', demand: 'Name a subcommand: add or list.' },
+  { name: 'plan', describe: 'Create plans from action templates, reconcile their invariants, track violations', demand: 'Name a subcommand: use, list, show, strategize, decisions or status.' },
 ];
 
 export const COMMANDS: readonly LazyCommand[] = [
@@ -36,7 +39,21 @@ export const COMMANDS: readonly LazyCommand[] = [
   { group: 'invariant', command: 'log <id>', describe: "One invariant's history from git: commits, authors, dates, text changes, moves and its removal", load: () => import('./commands/invariant-log.ts') },
   { command: 'tui', describe: 'Browse, filter, add and remove invariants in the terminal UI', load: () => import('./commands/tui.ts') },
   { command: 'validate [paths..]', describe: 'Check the store: YAML, schemas, ids, layout, duplicates, shadows, references', load: () => import('./commands/validate.ts') },
+  { group: 'invariant violation', command: 'add', describe: "Record a violation of an invariant of a plan's effective set", load: () => import('./commands/invariant-violation-add.ts') },
+  { group: 'invariant violation', command: ['list', 'ls'], describe: 'List recorded violations', load: () => import('./commands/invariant-violation-list.ts') },
+  { group: 'plan', command: 'use <action>', describe: 'Create a plan from an action template, promoting its invariants', load: () => import('./commands/plan-use.ts') },
+  { group: 'plan', command: ['list', 'ls'], describe: 'List plans', load: () => import('./commands/plan-list.ts') },
+  { group: 'plan', command: 'show <id>', describe: 'Show a plan: metadata, effective set with provenance, latest enforcement, violations, drift', load: () => import('./commands/plan-show.ts') },
+  { group: 'plan', command: 'strategize <id>', describe: 'Run the Invariant Reconciliation Actor on a plan and record the run', load: () => import('./commands/plan-strategize.ts') },
+  { group: 'plan', command: 'decisions <id>', describe: "Print a plan's decision tree", load: () => import('./commands/plan-decisions.ts') },
+  { group: 'plan', command: 'status <id>', describe: 'Summarise enforcement and violations; exit 1 while an error violation stands', load: () => import('./commands/plan-status.ts') },
 ];
+
+/** The group a group sits in (`invariant` for `invariant violation`), or undefined at the top. */
+export function parentGroup(name: string): string | undefined {
+  const at = name.lastIndexOf(' ');
+  return at < 0 ? undefined : name.slice(0, at);
+}
 
 /** The names a command answers to: "list" and "ls" for `['list [pattern]', 'ls']`. */
 export function commandNames(c: Pick<LazyCommand, 'command'>): string[] {
@@ -54,7 +71,7 @@ const VALUE_OPTIONS = new Set(['--store', '--format']);
  */
 export function guessCommand(args: readonly string[]): LazyCommand | undefined {
   const words: string[] = [];
-  for (let i = 0; i < args.length && words.length < 2; i++) {
+  for (let i = 0; i < args.length && words.length < 3; i++) {
     const a = args[i]!;
     if (a === '--') break;
     if (a.startsWith('-')) {
@@ -63,10 +80,14 @@ export function guessCommand(args: readonly string[]): LazyCommand | undefined {
     }
     words.push(a);
   }
-  const [first, second] = words;
-  if (first === undefined) return undefined;
-  if (GROUPS.some((g) => g.name === first)) {
-    return second === undefined ? undefined : COMMANDS.find((c) => c.group === first && commandNames(c).includes(second));
+  let group: string | undefined;
+  let at = 0;
+  for (; at < words.length; at++) {
+    const deeper = group === undefined ? words[at]! : `${group} ${words[at]}`;
+    if (!GROUPS.some((g) => g.name === deeper)) break;
+    group = deeper;
   }
-  return COMMANDS.find((c) => c.group === undefined && commandNames(c).includes(first));
+  const name = words[at];
+  if (name === undefined) return undefined;
+  return COMMANDS.find((c) => c.group === group && commandNames(c).includes(name));
 }

@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 import type { Invariant, Plan } from './model.ts';
+import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
@@ -49,4 +50,24 @@ export function formatConfigFile(): string {
 /** Generic YAML document with a modeline, for records written under a plan. */
 export function formatRecordFile(rel: string, schema: string, data: Record<string, unknown>): string {
   return document(rel, schema, data);
+}
+
+function ordered<T extends object>(value: T, keys: readonly (keyof T)[]): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const key of keys) if (value[key] !== undefined) data[key as string] = value[key];
+  return data;
+}
+
+export function formatDecisionFile(rel: string, node: DecisionNode): string {
+  return document(rel, 'decision.schema.json', ordered(node, ['id', 'type', 'parent_id', 'created_at', 'created_by', 'summary', 'enforcement_id', 'actor']));
+}
+
+export function formatEnforcementFile(rel: string, run: EnforcementRun): string {
+  const data = ordered(run, ['id', 'decision_id', 'created_at', 'created_by', 'actor', 'error']);
+  data.records = run.records.map((r) => ordered(r, ['invariant_id', 'enforced', 'actor_response', 'decision_id']));
+  return document(rel, 'enforcement.schema.json', data);
+}
+
+export function formatViolationFile(rel: string, v: Violation): string {
+  return document(rel, 'violation.schema.json', ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']));
 }

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -78,6 +78,26 @@ export function removeFile(root: string, rel: string): void {
   try {
     unlinkSync(join(root, rel));
     fsyncDir(dirname(join(root, rel)));
+  } catch (error) {
+    throw writeFailure(error, rel);
+  }
+}
+
+/** Whether `rel` is a folder itself (a link to one is not). */
+export function isFolder(root: string, rel: string): boolean {
+  try {
+    return lstatSync(join(root, rel)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Removes a folder the tool itself left unfinished (a plan folder of an interrupted `plan use`), with its files. Links inside are removed, never followed. */
+export function removeFolder(root: string, rel: string): void {
+  const path = join(root, rel);
+  try {
+    rmSync(path, { recursive: true });
+    fsyncDir(dirname(path));
   } catch (error) {
     throw writeFailure(error, rel);
   }

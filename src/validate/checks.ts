@@ -1,5 +1,5 @@
 import type { Diagnostic, DiagnosticCode, RelatedLocation } from '../core/diagnostics.ts';
-import { classifyPath, isKnownFolder, type PathKind } from '../core/layout.ts';
+import { classifyPath, isKnownFolder, isTemporaryName, type PathKind } from '../core/layout.ts';
 import { describeScope, scopeFolder, type ScopedInvariant, type Severity } from '../core/model.ts';
 import { isUlid, nameProblem, ulidProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
@@ -154,7 +154,9 @@ function folderProblem(path: string): Diagnostic {
   if (top === 'projects' && depth === 2) why = nameProblem(a!, 'project');
   else if (top === 'actions' && depth === 2) why = nameProblem(a!, 'action namespace');
   else if (top === 'actions' && depth === 3) why = nameProblem(b!, 'action name');
-  else if (top === 'plans' && depth === 2) why = ulidProblem(a!, 'plan folder');
+  else if (top === 'plans' && depth === 2 && isTemporaryName(a!)) {
+    return problem('temporary-file', 'warning', path, `${path}/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`, 'Run `agents validate --fix` to remove it; the plan was never created.');
+  } else if (top === 'plans' && depth === 2) why = ulidProblem(a!, 'plan folder');
   if (why) return problem('bad-name', 'error', path, `${why}; files under it are never read`, 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.');
   return problem('unknown-path', 'warning', path, `folder ${path}/ fits no place in the store layout and is never read`, 'Move it out of the store, or see "The store" in the README for where folders go.');
 }

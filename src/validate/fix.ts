@@ -4,7 +4,7 @@ import { classifyPath } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { modeline } from '../core/serialize.ts';
-import { removeFile, writeFileAtomic } from '../store/write.ts';
+import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { modelineSchema, type ValidateReport } from './checks.ts';
 
@@ -97,6 +97,9 @@ function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOpti
   const pid = Number(/\.(\d+)\.[0-9a-f]+\.tmp$/.exec(base)?.[1] ?? NaN);
   if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && options.processAlive(pid)) {
     return { file, action: 'remove-temporary', done: false, message: `kept ${file}: process ${pid} that may be writing it is still running` };
+  }
+  if (isFolder(tree.root, file)) {
+    return attempt({ file, action: 'remove-temporary', message: `removed unfinished plan folder ${file}/` }, () => removeFolder(tree.root, file));
   }
   return attempt({ file, action: 'remove-temporary', message: `removed temporary file ${file}` }, () => removeFile(tree.root, file));
 }

@@ -1,24 +1,22 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { RecordKind } from '../core/layout.ts';
-import { checkSchema, parseYaml } from '../core/parse.ts';
+import { parseRecord, RECORD_SCHEMAS as SCHEMA_OF_RECORD } from '../core/records.ts';
 import type { SchemaName } from '../core/schemas.ts';
 
 /**
- * The schema of each kind of plan record (plans/<id>/<kind>/<ULID>.yaml).
- * `undefined`: no schema yet, the file is checked as YAML only. Plugging a
- * schema in is one line here, e.g. `violations: 'violation.schema.json'`;
- * records with a schema are then also checked for their modeline.
+ * The schema of each kind of plan record (plans/<id>/<kind>/<ULID>.yaml):
+ * decision.schema.json, enforcement.schema.json, violation.schema.json.
+ * Records are also checked for their modeline.
  */
-export const RECORD_SCHEMAS: Record<RecordKind, SchemaName | undefined> = {
-  decisions: undefined,
-  enforcement: undefined,
-  violations: undefined,
-};
+export const RECORD_SCHEMAS: Record<RecordKind, SchemaName | undefined> = SCHEMA_OF_RECORD;
 
-/** Diagnostics of one record file: YAML validity, then its kind's schema when there is one. */
+/**
+ * Diagnostics of one record file, from the same pure parser the plan commands
+ * read records with: YAML, the kind's schema, the id against the file name,
+ * and (for enforcement runs) every record's decision_id against the run's.
+ */
 export function checkRecord(file: string, kind: RecordKind, bytes: Uint8Array): Diagnostic[] {
-  const parsed = parseYaml(file, bytes);
-  if (!parsed.value) return parsed.diagnostics;
-  const schema = RECORD_SCHEMAS[kind];
-  return schema ? checkSchema(parsed.value, schema) : [];
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const id = base.endsWith('.yaml') ? base.slice(0, -'.yaml'.length) : base;
+  return parseRecord(kind, file, bytes, id).diagnostics;
 }

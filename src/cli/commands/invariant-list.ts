@@ -77,7 +77,8 @@ function meta(s: Style, inv: ScopedInvariant): string {
   const parts = [inv.id, sev(s, inv.severity)];
   if (!inv.active) parts.push(s.yellow('inactive'));
   if (inv.tags.length) parts.push(inv.tags.map((t) => `#${t}`).join(' '));
-  if (inv.source?.kind === 'action') parts.push(`from action ${inv.source.ref ?? '?'} (${inv.source.origin_id ?? '?'})`);
+  if (inv.source?.kind === 'action') parts.push(`source: action ${inv.source.ref ?? '?'} (${inv.source.origin_id ?? '?'})`);
+  else if (inv.source?.kind === 'plan') parts.push('source: plan');
   return s.dim(parts.join(' · '));
 }
 

@@ -1,0 +1,39 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import type { Severity } from '../../core/model.ts';
+import { defineCommand } from '../command.ts';
+import { severityLabel, violationJson } from '../plan-render.ts';
+import { emit } from '../render.ts';
+import { planServiceFor } from '../service.ts';
+import { makeStyle } from '../style.ts';
+
+interface AddArgs {
+  plan: string;
+  invariant: string;
+  severity?: Severity;
+  details?: string;
+}
+
+export default defineCommand<AddArgs>({
+  command: 'add',
+  describe: "Record a violation of an invariant of a plan's effective set",
+  builder: (y) =>
+    y
+      .option('plan', { type: 'string', requiresArg: true, demandOption: true, describe: 'plan id or unique prefix' })
+      .option('invariant', { type: 'string', requiresArg: true, demandOption: true, describe: 'invariant id or unique prefix (in the plan\'s effective set)' })
+      .option('severity', { choices: ['error', 'warning', 'info'], describe: "severity (default: the invariant's own)" })
+      .option('details', { type: 'string', requiresArg: true, describe: 'what happened' }),
+  async run(argv, ctx) {
+    const r = await planServiceFor(ctx).addViolation({
+      plan: String(argv.plan),
+      invariant: String(argv.invariant),
+      ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
+      ...(argv.details !== undefined ? { details: String(argv.details) } : {}),
+    });
+    const s = makeStyle(ctx.color);
+    emit(ctx, violationJson(r.plan, r.path, r.violation), () =>
+      [`${s.green('recorded')} ${severityLabel(s, r.violation.severity)} violation ${s.bold(r.violation.id)} of ${r.violation.invariant_id} in plan ${r.plan}`, `  ${r.violation.violated_text}`, `  ${r.path}`].join('\n'),
+    );
+    return EXIT_CODES.ok;
+  },
+});
+

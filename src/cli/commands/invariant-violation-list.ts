@@ -1,0 +1,40 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import type { Severity } from '../../core/model.ts';
+import { defineCommand } from '../command.ts';
+import { severityLabel, violationJson } from '../plan-render.ts';
+import { emit } from '../render.ts';
+import { planServiceFor } from '../service.ts';
+import { makeStyle } from '../style.ts';
+
+export default defineCommand<{ plan?: string; severity?: Severity }>({
+  command: ['list', 'ls'],
+  describe: 'List recorded violations',
+  builder: (y) =>
+    y
+      .option('plan', { type: 'string', requiresArg: true, describe: 'only this plan (id or unique prefix)' })
+      .option('severity', { choices: ['error', 'warning', 'info'], describe: 'only this severity' }),
+  async run(argv, ctx) {
+    const items = await planServiceFor(ctx).listViolations({
+      ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
+      ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
+    });
+    const s = makeStyle(ctx.color);
+    emit(ctx, items.map((i) => violationJson(i.plan, i.path, i.violation)), () => {
+      if (items.length === 0) return 'No violations.';
+      const lines: string[] = [];
+      let plan = '';
+      for (const { plan: p, violation: v } of items) {
+        if (p !== plan) {
+          if (plan) lines.push('');
+          plan = p;
+          lines.push(s.cyan(`plan ${p}`));
+        }
+        lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}`);
+        lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${v.details}` : ''}`)}`);
+      }
+      lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
+      return lines.join('\n');
+    });
+    return EXIT_CODES.ok;
+  },
+});

@@ -1,0 +1,28 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import { defineCommand } from '../command.ts';
+import { planJson } from '../plan-render.ts';
+import { emit } from '../render.ts';
+import { planServiceFor } from '../service.ts';
+import { makeStyle } from '../style.ts';
+
+export default defineCommand<Record<string, unknown>>({
+  command: ['list', 'ls'],
+  describe: 'List plans',
+  builder: (y) => y,
+  async run(_argv, ctx) {
+    const plans = await planServiceFor(ctx).list();
+    const s = makeStyle(ctx.color);
+    emit(ctx, plans.map(planJson), () => {
+      if (plans.length === 0) return 'No plans. Create one with `agents plan use NS/NAME`.';
+      const lines: string[] = [];
+      for (const p of plans) {
+        const meta = [p.action ? `action ${p.action}` : null, p.project ? `project ${p.project}` : null, p.created_at ?? null].filter(Boolean).join(' · ');
+        lines.push(`${s.bold(p.id)}  ${s.dim(meta)}`);
+        if (p.goal) lines.push(`  ${p.goal}`);
+      }
+      lines.push('', s.dim(`${plans.length} plan${plans.length === 1 ? '' : 's'}`));
+      return lines.join('\n');
+    });
+    return EXIT_CODES.ok;
+  },
+});

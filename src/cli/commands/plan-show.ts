@@ -1,0 +1,70 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import { describeScope } from '../../core/model.ts';
+import { defineCommand } from '../command.ts';
+import { decisionJson, planJson, runJson, severityLabel, violationJson } from '../plan-render.ts';
+import { emit, invariantJson, shadowJson } from '../render.ts';
+import { planServiceFor } from '../service.ts';
+import { makeStyle } from '../style.ts';
+
+export default defineCommand<{ id: string }>({
+  command: 'show <id>',
+  describe: 'Show a plan: metadata, effective set with provenance, latest enforcement, violations, drift',
+  builder: (y) => y.positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' }),
+  async run(argv, ctx) {
+    const r = await planServiceFor(ctx).show(String(argv.id));
+    const s = makeStyle(ctx.color);
+    const p = r.plan;
+    emit(
+      ctx,
+      {
+        plan: planJson(p),
+        effective: r.effective.map((e) => ({ ...invariantJson(e.invariant), shadows: e.shadows.map(shadowJson) })),
+        latest_decision: r.latestDecision ? decisionJson(r.latestDecision) : null,
+        latest_enforcement: r.latestEnforcement ? runJson(r.latestEnforcement) : null,
+        violations: r.violations.map((v) => violationJson(p.id, `plans/${p.id}/violations/${v.id}.yaml`, v)),
+        drift: r.drift.map((d) => ({ kind: d.kind, action: d.action, origin_id: d.origin_id, plan_invariant_id: d.plan_invariant_id ?? null, fields: d.fields ?? [], text: d.text, action_text: d.action_text ?? null })),
+      },
+      () => {
+        const lines = [s.bold(`plan ${p.id}`)];
+        const rows: [string, string | undefined][] = [
+          ['action', p.action],
+          ['project', p.project],
+          ['goal', p.goal],
+          ['created at', p.created_at],
+          ['created by', p.created_by],
+        ];
+        for (const [k, v] of rows) if (v !== undefined) lines.push(`  ${s.dim(k.padEnd(10))}  ${v}`);
+        lines.push('', s.cyan(`Effective set (${r.effective.length})`));
+        r.effective.forEach((e, i) => {
+          const inv = e.invariant;
+          const from =
+            inv.source?.kind === 'action' ? `promoted from action ${inv.source.ref} (${inv.source.origin_id})` : inv.source?.kind === 'plan' ? 'added to the plan' : describeScope(inv.scope);
+          lines.push(`  ${String(i + 1).padStart(2)}. ${inv.text}`);
+          lines.push(`      ${s.dim(`${inv.id} · ${inv.severity} · ${inv.scope.kind} · ${from}`)}`);
+          for (const sh of e.shadows) lines.push(`      ${s.yellow('shadows')} ${sh.scope} ${sh.id}`);
+        });
+        lines.push('', s.cyan('Latest enforcement'));
+        const run = r.latestEnforcement;
+        if (!run) lines.push(`  none yet: run \`agents plan strategize ${p.id}\``);
+        else {
+          const ok = run.records.filter((x) => x.enforced).length;
+          lines.push(`  run ${run.id} at ${run.created_at} (${run.actor} actor): ${ok} of ${run.records.length} enforced`);
+          if (run.error) lines.push(`  ${s.red('actor failed:')} ${run.error}`);
+          for (const rec of run.records) lines.push(`    ${rec.enforced ? s.green('✓') : s.red('✗')} ${rec.invariant_id}  ${s.dim(rec.actor_response)}`);
+        }
+        lines.push('', s.cyan(`Open violations (${r.violations.length})`));
+        for (const v of r.violations) lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.details ? s.dim(` — ${v.details}`) : ''}`);
+        if (r.violations.length === 0) lines.push('  none');
+        lines.push('', s.cyan(`Drift from the action template (${r.drift.length})`));
+        for (const d of r.drift) {
+          if (d.kind === 'changed') lines.push(`  ${s.yellow('changed')}  ${d.origin_id} in ${d.action} (${(d.fields ?? []).join(', ')}): plan has "${d.text}"${d.action_text !== d.text ? `, action now "${d.action_text}"` : ''}`);
+          else if (d.kind === 'removed') lines.push(`  ${s.red('removed')}  ${d.origin_id} from ${d.action}: plan still has "${d.text}" (${d.plan_invariant_id})`);
+          else lines.push(`  ${s.green('added')}    ${d.origin_id} to ${d.action}: "${d.text}" is not in the plan`);
+        }
+        if (r.drift.length === 0) lines.push('  none');
+        return lines.join('\n');
+      },
+    );
+    return EXIT_CODES.ok;
+  },
+});

@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CancelledError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { MAX_FILE_BYTES } from '../../core/parse.ts';
+import { commandActor, interactiveActor, type Actor } from '../../enforce/actors.ts';
+import { defineCommand } from '../command.ts';
+import type { CliContext } from '../io.ts';
+import { decisionJson, planJson, runJson } from '../plan-render.ts';
+import { emit } from '../render.ts';
+import { planServiceFor } from '../service.ts';
+import { makeStyle } from '../style.ts';
+
+interface StrategizeArgs {
+  id: string;
+  actor?: 'command' | 'interactive';
+  context?: string;
+}
+
+function readContext(ctx: CliContext, file: string): string {
+  const path = resolve(ctx.io.cwd, file);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot read the context file ${file}: ${code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (code ?? String(error))}`, 'Nothing was written. Give a readable text file with --context FILE.');
+  }
+  if (bytes.byteLength > MAX_FILE_BYTES) throw new UsageError(`the context file ${file} is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`, 'Nothing was written. Summarise the plan context.');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`the context file ${file} is not UTF-8 text`, 'Nothing was written. Save it as UTF-8.');
+  }
+}
+
+export default defineCommand<StrategizeArgs>({
+  command: 'strategize <id>',
+  describe: 'Run the Invariant Reconciliation Actor on a plan and record the run',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' })
+      .option('actor', { choices: ['command', 'interactive'], describe: 'who evaluates the invariants (default: reconciliation.actor in config.yaml)' })
+      .option('context', { type: 'string', requiresArg: true, describe: 'a text file with the plan context, sent to the actor' }),
+  async run(argv, ctx) {
+    const service = planServiceFor(ctx);
+    const config = await service.config();
+    const kind = argv.actor ?? config.reconciliation.actor;
+    const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
+    const controller = new AbortController();
+    const onSigint = () => controller.abort(new CancelledError('Cancelled: the actor was stopped and nothing was written.'));
+    let actor: Actor;
+    if (kind === 'interactive') {
+      if (!ctx.interactive) {
+        throw new UsageError('the interactive actor needs a terminal (stdin and stdout a TTY, not CI, no --no-input)', 'Nothing was written. Use --actor command, or run it in a terminal.');
+      }
+      actor = interactiveActor({ stdin: ctx.io.stdin as NodeJS.ReadStream, stdout: ctx.io.stdout as NodeJS.WriteStream, color: ctx.color });
+    } else {
+      const command = config.reconciliation.command;
+      if (!command || command.length === 0) {
+        throw new UsageError(
+          'no actor command configured: config.yaml has no reconciliation.command',
+          'Nothing was written. Set it, e.g. `reconciliation: {command: [node, actors/my-actor.mjs]}` (argv, run in the store folder), or use --actor interactive.',
+        );
+      }
+      actor = commandActor({
+        command,
+        timeoutMs: config.reconciliation.timeout_ms,
+        cwd: service.root,
+        env: { ...ctx.io.env, AGENTS_STORE: service.root },
+        signal: controller.signal,
+      });
+      process.once('SIGINT', onSigint);
+    }
+    let result;
+    try {
+      result = await service.strategize(String(argv.id), { actor, context });
+    } finally {
+      process.removeListener('SIGINT', onSigint);
+    }
+    const s = makeStyle(ctx.color);
+    const { run, decision } = result;
+    const enforced = run.records.filter((r) => r.enforced).length;
+    emit(ctx, { ok: result.ok, plan: planJson(result.plan), decision: decisionJson(decision), enforcement: runJson(run), problems: result.problems }, () => {
+      const lines = [
+        `${result.ok ? s.green('enforced') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
+      ];
+      if (run.error) lines.push(`${s.red('actor failed:')} ${run.error}`);
+      for (const rec of run.records) {
+        const inv = result.request.invariants.find((i) => i.id === rec.invariant_id);
+        lines.push(`  ${rec.enforced ? s.green('✓') : s.red('✗')} ${inv?.text ?? rec.invariant_id}`);
+        lines.push(`      ${s.dim(`${rec.invariant_id} · ${rec.actor_response}`)}`);
+      }
+      for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
+      lines.push(
+        '',
+        `recorded decision ${decision.id}${decision.parent_id ? ` (after ${decision.parent_id})` : ' (the first)'}`,
+        `  plans/${result.plan.id}/decisions/${decision.id}.yaml`,
+        `  plans/${result.plan.id}/enforcement/${run.id}.yaml`,
+      );
+      return lines.join('\n');
+    });
+    return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
+  },
+});

@@ -1,0 +1,80 @@
+import type { Plan } from '../core/model.ts';
+import type { DecisionNode, DecisionTreeNode, EnforcementRun, Violation } from '../core/records.ts';
+import type { Style } from './style.ts';
+
+/** The stable JSON shape of a plan (README: "JSON output"). */
+export function planJson(plan: Plan) {
+  return {
+    id: plan.id,
+    action: plan.action ?? null,
+    project: plan.project ?? null,
+    goal: plan.goal ?? null,
+    created_at: plan.created_at ?? null,
+    created_by: plan.created_by ?? null,
+  };
+}
+
+export function decisionJson(node: DecisionNode) {
+  return {
+    id: node.id,
+    type: node.type,
+    parent_id: node.parent_id,
+    created_at: node.created_at,
+    created_by: node.created_by ?? null,
+    summary: node.summary,
+    enforcement_id: node.enforcement_id ?? null,
+    actor: node.actor ?? null,
+  };
+}
+
+export function runJson(run: EnforcementRun) {
+  return {
+    id: run.id,
+    decision_id: run.decision_id,
+    created_at: run.created_at,
+    created_by: run.created_by ?? null,
+    actor: run.actor,
+    error: run.error ?? null,
+    records: run.records.map((r) => ({ invariant_id: r.invariant_id, enforced: r.enforced, actor_response: r.actor_response, decision_id: r.decision_id })),
+  };
+}
+
+export function violationJson(plan: string, path: string, v: Violation) {
+  return {
+    id: v.id,
+    plan,
+    invariant_id: v.invariant_id,
+    violated_text: v.violated_text,
+    severity: v.severity,
+    details: v.details ?? null,
+    created_at: v.created_at,
+    created_by: v.created_by ?? null,
+    path,
+  };
+}
+
+export function treeJson(nodes: readonly DecisionTreeNode[]): unknown[] {
+  return nodes.map((n) => ({ ...decisionJson(n.node), children: treeJson(n.children) }));
+}
+
+/** The decision tree with box-drawing branches, one node a line. */
+export function treeText(s: Style, roots: readonly DecisionTreeNode[]): string[] {
+  const lines: string[] = [];
+  const walk = (n: DecisionTreeNode, prefix: string, last: boolean, root: boolean) => {
+    const branch = root ? '' : last ? '└─ ' : '├─ ';
+    const d = n.node;
+    lines.push(`${prefix}${branch}${s.bold(d.id)}  ${d.type}  ${s.dim(d.created_at)}`);
+    const inner = root ? prefix : `${prefix}${last ? '   ' : '│  '}`;
+    lines.push(`${inner}${n.children.length ? '│  ' : '   '}${d.summary}`);
+    n.children.forEach((c, i) => walk(c, inner, i === n.children.length - 1, false));
+  };
+  roots.forEach((r, i) => {
+    if (i > 0) lines.push('');
+    walk(r, '', true, true);
+  });
+  return lines;
+}
+
+export function severityLabel(s: Style, severity: string): string {
+  return severity === 'error' ? s.red(severity) : severity === 'warning' ? s.yellow(severity) : severity;
+}

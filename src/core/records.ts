@@ -1,0 +1,387 @@
+import type { Diagnostic } from './diagnostics.ts';
+import type { RecordKind } from './layout.ts';
+import type { Plan, ScopedInvariant, Severity } from './model.ts';
+import { textKey } from './normalise.ts';
+import { checkSchema, diagAt, parseYaml, type Parsed, type YamlFile } from './parse.ts';
+import { validatorFor, type SchemaName } from './schemas.ts';
+
+/** Decision node types (SPEC 6). */
+export type DecisionType = 'invariant_enforced';
+export type ActorKind = 'command' | 'interactive';
+
+/** One node of a plan's decision tree: `plans/<plan>/decisions/<id>.yaml`. */
+export interface DecisionNode {
+  id: string;
+  type: DecisionType;
+  parent_id: string | null;
+  created_at: string;
+  created_by?: string;
+  summary: string;
+  enforcement_id?: string;
+  actor?: ActorKind;
+}
+
+/** InvariantEnforcementRecord (seed, "Enforcement Record"). */
+export interface EnforcementRecord {
+  invariant_id: string;
+  enforced: boolean;
+  actor_response: string;
+  decision_id: string;
+}
+
+/** The records of one reconciliation run: `plans/<plan>/enforcement/<id>.yaml`. */
+export interface EnforcementRun {
+  id: string;
+  decision_id: string;
+  created_at: string;
+  created_by?: string;
+  actor: ActorKind;
+  /** Why the actor failed as a whole, when it did. */
+  error?: string;
+  records: EnforcementRecord[];
+}
+
+/** InvariantViolation (seed, "Violation Model"): `plans/<plan>/violations/<id>.yaml`. */
+export interface Violation {
+  id: string;
+  invariant_id: string;
+  violated_text: string;
+  severity: Severity;
+  details?: string;
+  created_at: string;
+  created_by?: string;
+}
+
+export type RecordValue =
+  | { record: 'decisions'; value: DecisionNode }
+  | { record: 'enforcement'; value: EnforcementRun }
+  | { record: 'violations'; value: Violation };
+
+export const RECORD_SCHEMAS: Record<RecordKind, SchemaName> = {
+  decisions: 'decision.schema.json',
+  enforcement: 'enforcement.schema.json',
+  violations: 'violation.schema.json',
+};
+
+/** The longest actor response kept in a record; longer ones are cut (so a run of 500 stays well under 1 MiB). */
+export const MAX_RECORD_RESPONSE = 1000;
+
+function parseWithSchema<T extends { id: string }>(file: string, bytes: Uint8Array, schema: SchemaName, id: string): Parsed<T> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) return { diagnostics: parsed.diagnostics };
+  const y = parsed.value;
+  const diagnostics = checkSchema(y, schema);
+  if (diagnostics.length > 0) return { diagnostics };
+  const value = y.data as T;
+  if (value.id !== id) {
+    return { diagnostics: [diagAt(y, offsetOf(y, 'id'), 'id-mismatch', `id ${value.id} differs from the file name ${id}.yaml`, `Rename the file to ${value.id}.yaml or correct the id.`)] };
+  }
+  return { value, diagnostics: [] };
+}
+
+function offsetOf(y: YamlFile, key: string): number {
+  const contents = y.doc.contents as { items?: { key?: { value?: unknown; range?: number[] } }[] } | null;
+  const pair = contents?.items?.find((p) => p.key?.value === key);
+  return pair?.key?.range?.[0] ?? 0;
+}
+
+export function parseDecision(file: string, bytes: Uint8Array, id: string): Parsed<DecisionNode> {
+  return parseWithSchema<DecisionNode>(file, bytes, 'decision.schema.json', id);
+}
+
+/** An enforcement file; each record's decision_id must be the run's. */
+export function parseEnforcement(file: string, bytes: Uint8Array, id: string): Parsed<EnforcementRun> {
+  const p = parseWithSchema<EnforcementRun>(file, bytes, 'enforcement.schema.json', id);
+  if (!p.value) return p;
+  const wrong = p.value.records.findIndex((r) => r.decision_id !== p.value!.decision_id);
+  if (wrong >= 0) {
+    const y = parseYaml(file, bytes).value!;
+    return { diagnostics: [diagAt(y, offsetOf(y, 'records'), 'schema', `records.${wrong}.decision_id differs from the run's decision_id ${p.value.decision_id}`, 'Every record of a run belongs to the run\'s decision node.')] };
+  }
+  return p;
+}
+
+export function parseViolation(file: string, bytes: Uint8Array, id: string): Parsed<Violation> {
+  return parseWithSchema<Violation>(file, bytes, 'violation.schema.json', id);
+}
+
+/**
+ * Any record file under a plan (`decisions/`, `enforcement/`, `violations/`),
+ * by the kind its path gives (see `classifyPath`). Pure: `validate` calls this
+ * for every path classified as `record`.
+ */
+export function parseRecord(kind: RecordKind, file: string, bytes: Uint8Array, id: string): Parsed<RecordValue> {
+  switch (kind) {
+    case 'decisions': {
+      const p = parseDecision(file, bytes, id);
+      return p.value ? { value: { record: kind, value: p.value }, diagnostics: [] } : { diagnostics: p.diagnostics };
+    }
+    case 'enforcement': {
+      const p = parseEnforcement(file, bytes, id);
+      return p.value ? { value: { record: kind, value: p.value }, diagnostics: [] } : { diagnostics: p.diagnostics };
+    }
+    case 'violations': {
+      const p = parseViolation(file, bytes, id);
+      return p.value ? { value: { record: kind, value: p.value }, diagnostics: [] } : { diagnostics: p.diagnostics };
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The actor protocol (schemas/actor-request.schema.json, actor-response.schema.json)
+
+export const PROTOCOL = 'agents-reconcile/1';
+
+export interface ActorRequestInvariant {
+  id: string;
+  text: string;
+  severity: Severity;
+  scope: 'plan' | 'project' | 'global';
+  tags: string[];
+  rationale?: string;
+  source?: { kind: 'plan' | 'action'; ref?: string; origin_id?: string };
+}
+
+export interface ActorRequest {
+  protocol: typeof PROTOCOL;
+  plan: { id: string; action: string | null; project: string | null; goal: string | null };
+  context: string | null;
+  invariants: ActorRequestInvariant[];
+}
+
+export interface ActorResult {
+  invariant_id: string;
+  enforced: boolean;
+  response: string;
+}
+
+export interface ActorResponse {
+  results: ActorResult[];
+  summary?: string;
+}
+
+/** The request for a plan's effective set (in its order). */
+export function buildActorRequest(plan: Plan, context: string | null, invariants: readonly ScopedInvariant[]): ActorRequest {
+  return {
+    protocol: PROTOCOL,
+    plan: { id: plan.id, action: plan.action ?? null, project: plan.project ?? null, goal: plan.goal ?? null },
+    context,
+    invariants: invariants.map((inv) => {
+      const item: ActorRequestInvariant = {
+        id: inv.id,
+        text: inv.text,
+        severity: inv.severity,
+        scope: inv.scope.kind === 'action' ? 'plan' : inv.scope.kind,
+        tags: [...inv.tags],
+      };
+      if (inv.rationale !== undefined) item.rationale = inv.rationale;
+      if (inv.source !== undefined) item.source = { ...inv.source };
+      return item;
+    }),
+  };
+}
+
+/** What an actor gave back: an answer, or why there is none. */
+export type ActorOutcome = { ok: true; response: ActorResponse } | { ok: false; reason: string };
+
+/**
+ * Reads an actor's standard output: one JSON document valid against
+ * actor-response.schema.json. Unparsable or invalid output is a failure with
+ * the reason; never throws.
+ */
+export function parseActorAnswer(stdout: string): ActorOutcome {
+  const text = stdout.trim();
+  if (text === '') return { ok: false, reason: 'the actor printed no answer on standard output' };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, reason: `the actor's answer is not JSON (${why}); it begins ${JSON.stringify(text.slice(0, 80))}` };
+  }
+  const validate = validatorFor('actor-response.schema.json');
+  if (!validate(data)) {
+    const e = validate.errors?.[0];
+    const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the answer';
+    const what = e?.keyword === 'additionalProperties' ? `has an unknown key "${String((e.params as { additionalProperty?: unknown }).additionalProperty)}"` : (e?.message ?? 'is invalid');
+    return { ok: false, reason: `the actor's answer does not match actor-response.schema.json: ${where} ${what}` };
+  }
+  return { ok: true, response: data as ActorResponse };
+}
+
+function cut(text: string, max = MAX_RECORD_RESPONSE): string {
+  const chars = [...text];
+  return chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : text;
+}
+
+/** The enforcement records of one run, and the run-level problems (unknown or repeated ids). */
+export interface Reconciliation {
+  records: EnforcementRecord[];
+  /** Why the actor failed as a whole, when it did. */
+  error?: string;
+  problems: string[];
+}
+
+/**
+ * Turns an actor's outcome into one record per invariant (pure). A failed actor
+ * gives every invariant `enforced: false` with the reason; a missing result,
+ * or two results for one invariant, gives that invariant `enforced: false`.
+ * Results for invariants that were not asked about are ignored and reported.
+ */
+export function reconcile(invariantIds: readonly string[], outcome: ActorOutcome, decisionId: string): Reconciliation {
+  if (!outcome.ok) {
+    const reason = cut(`not enforced: ${outcome.reason}`);
+    return {
+      records: invariantIds.map((id) => ({ invariant_id: id, enforced: false, actor_response: reason, decision_id: decisionId })),
+      error: cut(outcome.reason, 4000),
+      problems: [],
+    };
+  }
+  const asked = new Set(invariantIds);
+  const byId = new Map<string, ActorResult[]>();
+  const problems: string[] = [];
+  for (const r of outcome.response.results) {
+    if (!asked.has(r.invariant_id)) {
+      problems.push(`the actor answered for ${r.invariant_id}, which was not asked about; ignored`);
+      continue;
+    }
+    const list = byId.get(r.invariant_id);
+    if (list) list.push(r);
+    else byId.set(r.invariant_id, [r]);
+  }
+  const records = invariantIds.map((id): EnforcementRecord => {
+    const got = byId.get(id) ?? [];
+    if (got.length === 0) {
+      return { invariant_id: id, enforced: false, actor_response: 'not enforced: the actor gave no result for this invariant', decision_id: decisionId };
+    }
+    if (got.length > 1) {
+      return { invariant_id: id, enforced: false, actor_response: `not enforced: the actor gave ${got.length} results for this invariant`, decision_id: decisionId };
+    }
+    const r = got[0]!;
+    return { invariant_id: id, enforced: r.enforced, actor_response: cut(r.response), decision_id: decisionId };
+  });
+  return { records, problems };
+}
+
+/** One line for a decision node of a run. */
+export function enforcementSummary(records: readonly EnforcementRecord[], actor: ActorKind, error?: string): string {
+  const n = records.length;
+  const ok = records.filter((r) => r.enforced).length;
+  const base = `${ok} of ${n} invariant${n === 1 ? '' : 's'} enforced (${actor} actor)`;
+  return error ? `${base}; actor failed: ${cut(error, 300)}` : base;
+}
+
+// ---------------------------------------------------------------------------
+// The decision tree
+
+export interface DecisionTreeNode {
+  node: DecisionNode;
+  children: DecisionTreeNode[];
+}
+
+/**
+ * Nodes as a forest, children in id (creation) order. A node whose parent is
+ * missing is shown as a root, so nothing recorded is hidden.
+ */
+export function buildDecisionTree(nodes: readonly DecisionNode[]): DecisionTreeNode[] {
+  const sorted = [...nodes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const byId = new Map(sorted.map((n) => [n.id, { node: n, children: [] as DecisionTreeNode[] }]));
+  const roots: DecisionTreeNode[] = [];
+  for (const n of sorted) {
+    const me = byId.get(n.id)!;
+    const parent = n.parent_id !== null && n.parent_id !== n.id ? byId.get(n.parent_id) : undefined;
+    if (parent) parent.children.push(me);
+    else roots.push(me);
+  }
+  return roots;
+}
+
+/** The newest node (greatest ULID), the parent of the next one. */
+export function latestDecision(nodes: readonly DecisionNode[]): DecisionNode | undefined {
+  let best: DecisionNode | undefined;
+  for (const n of nodes) if (!best || n.id > best.id) best = n;
+  return best;
+}
+
+// ---------------------------------------------------------------------------
+// Promotion and drift
+
+/**
+ * The action invariants `plan use` promotes: the active ones, one per text key
+ * (the oldest id wins, as in resolution). Returns those kept and those skipped
+ * as duplicates of a kept one.
+ */
+export function selectPromoted(actionInvariants: readonly ScopedInvariant[]): { kept: ScopedInvariant[]; duplicates: { invariant: ScopedInvariant; of: string }[] } {
+  const active = actionInvariants.filter((i) => i.active).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const seen = new Map<string, string>();
+  const kept: ScopedInvariant[] = [];
+  const duplicates: { invariant: ScopedInvariant; of: string }[] = [];
+  for (const inv of active) {
+    const key = textKey(inv.text);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      duplicates.push({ invariant: inv, of: first });
+      continue;
+    }
+    seen.set(key, inv.id);
+    kept.push(inv);
+  }
+  return { kept, duplicates };
+}
+
+export type DriftKind = 'changed' | 'added' | 'removed';
+
+export interface DriftItem {
+  kind: DriftKind;
+  /** The action template, ns/name. */
+  action: string;
+  /** The action invariant (the origin). */
+  origin_id: string;
+  /** The plan invariant promoted from it (changed, removed). */
+  plan_invariant_id?: string;
+  /** What differs, for changed: text, severity, active. */
+  fields?: string[];
+  /** The text in the plan (changed, removed) or in the action (added). */
+  text: string;
+  /** The action's current text, for changed. */
+  action_text?: string;
+}
+
+/**
+ * How the action templates a plan was promoted from have moved since (pure):
+ * action invariants changed (text, severity, active) or removed after their
+ * promotion, and active ones added that the plan does not hold. Only actions
+ * named by the plan's `source.ref`s (and the plan's own `action`) are compared.
+ */
+export function computeDrift(plan: Plan, planInvariants: readonly ScopedInvariant[], actionInvariants: ReadonlyMap<string, readonly ScopedInvariant[]>): DriftItem[] {
+  const drift: DriftItem[] = [];
+  const promoted = planInvariants.filter((i) => i.source?.kind === 'action' && i.source.ref !== undefined && i.source.origin_id !== undefined);
+  const refs = new Set<string>(promoted.map((i) => i.source!.ref!));
+  if (plan.action) refs.add(plan.action);
+  for (const ref of [...refs].sort()) {
+    const current = actionInvariants.get(ref) ?? [];
+    const byId = new Map(current.map((i) => [i.id, i]));
+    const fromHere = promoted.filter((i) => i.source!.ref === ref);
+    const origins = new Set(fromHere.map((i) => i.source!.origin_id!));
+    const keys = new Set(fromHere.map((i) => textKey(i.text)));
+    for (const p of fromHere) {
+      const origin = byId.get(p.source!.origin_id!);
+      if (!origin) {
+        drift.push({ kind: 'removed', action: ref, origin_id: p.source!.origin_id!, plan_invariant_id: p.id, text: p.text });
+        continue;
+      }
+      const fields: string[] = [];
+      if (origin.text !== p.text) fields.push('text');
+      if (origin.severity !== p.severity) fields.push('severity');
+      if (!origin.active) fields.push('active');
+      if (fields.length > 0) {
+        drift.push({ kind: 'changed', action: ref, origin_id: origin.id, plan_invariant_id: p.id, fields, text: p.text, action_text: origin.text });
+      }
+    }
+    const added = selectPromoted(current).kept.filter((i) => !origins.has(i.id) && !keys.has(textKey(i.text)));
+    for (const a of added) drift.push({ kind: 'added', action: ref, origin_id: a.id, text: a.text });
+  }
+  return drift;
+}
+
+export type { Diagnostic };

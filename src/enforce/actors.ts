@@ -1,0 +1,60 @@
+import { CancelledError } from '../core/errors.ts';
+import type { ActorKind, ActorOutcome, ActorRequest } from '../core/records.ts';
+import { runCommandActor } from './command-actor.ts';
+
+/** A reconciliation actor: evaluates a request, never throws for its own failures. */
+export interface Actor {
+  kind: ActorKind;
+  /** For messages: the command line, or "a person at this terminal". */
+  description: string;
+  evaluate(request: ActorRequest): Promise<ActorOutcome>;
+}
+
+export interface CommandActorConfig {
+  command: readonly string[];
+  timeoutMs: number;
+  /** The store folder: the actor's working directory. */
+  cwd: string;
+  env?: Record<string, string | undefined>;
+  signal?: AbortSignal;
+  /** Told the actor's standard error when it wrote any. */
+  onStderr?: (text: string) => void;
+}
+
+/** The `command` actor (any program speaking the JSON protocol). */
+export function commandActor(config: CommandActorConfig): Actor {
+  return {
+    kind: 'command',
+    description: config.command.join(' '),
+    async evaluate(request) {
+      const r = await runCommandActor(request, {
+        command: config.command,
+        cwd: config.cwd,
+        timeoutMs: config.timeoutMs,
+        ...(config.env ? { env: config.env } : {}),
+        ...(config.signal ? { signal: config.signal } : {}),
+      });
+      if (r.stderr && r.outcome.ok) config.onStderr?.(r.stderr);
+      return r.outcome;
+    },
+  };
+}
+
+/**
+ * The `interactive` actor: a person answers in the Ink TUI. Ink and React
+ * load only here, through `await import`, so other runs never parse them.
+ * Ctrl-C cancels the run (exit 130) and nothing is written.
+ */
+export function interactiveActor(streams: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream; color?: boolean }): Actor {
+  return {
+    kind: 'interactive',
+    description: 'a person at this terminal',
+    async evaluate(request) {
+      if (request.invariants.length === 0) return { ok: true, response: { results: [] } };
+      const { askPerson } = await import('../tui/reconcile.tsx');
+      const answers = await askPerson(request, { stdin: streams.stdin, stdout: streams.stdout, color: streams.color ?? false });
+      if (answers === null) throw new CancelledError('Cancelled: nothing was written.');
+      return { ok: true, response: { results: answers } };
+    },
+  };
+}

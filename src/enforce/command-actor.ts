@@ -1,0 +1,155 @@
+import { spawn } from 'node:child_process';
+import { parseActorAnswer, type ActorOutcome, type ActorRequest } from '../core/records.ts';
+
+/** The most an actor may print on standard output; more is a failure (and the actor is stopped). */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+/** How long a stopped actor gets between SIGTERM and SIGKILL. */
+export const KILL_GRACE_MS = 1000;
+const STDERR_TAIL = 2000;
+
+export interface CommandActorOptions {
+  /** argv: program and arguments, run without a shell. */
+  command: readonly string[];
+  /** Working directory: the store folder, so a store moves with its actor scripts. */
+  cwd: string;
+  timeoutMs: number;
+  env?: Record<string, string | undefined>;
+  /** Aborting stops the actor (its whole process group) and rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface CommandActorOutcome {
+  outcome: ActorOutcome;
+  /** The end of what the actor wrote on standard error, for the user. */
+  stderr: string;
+  durationMs: number;
+}
+
+function describeCommand(command: readonly string[]): string {
+  return command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
+}
+
+/**
+ * Runs a command actor once (SPEC 6): the request as JSON on standard input,
+ * the answer as JSON on standard output. The actor leads its own process
+ * group, so a timeout stops it and every process it started. Never rejects for
+ * an actor failure: crashes, exit statuses, timeouts and bad answers come back
+ * as `{ ok: false, reason }`.
+ */
+export function runCommandActor(request: ActorRequest, options: CommandActorOptions): Promise<CommandActorOutcome> {
+  const started = Date.now();
+  const [program, ...args] = options.command;
+  const shown = describeCommand(options.command);
+  return new Promise((resolve, reject) => {
+    if (program === undefined) {
+      resolve({ outcome: { ok: false, reason: 'no actor command configured' }, stderr: '', durationMs: 0 });
+      return;
+    }
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(program, args, {
+        cwd: options.cwd,
+        env: options.env as NodeJS.ProcessEnv | undefined,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+        shell: false,
+        windowsHide: true,
+      });
+    } catch (error) {
+      resolve({ outcome: { ok: false, reason: `the actor \`${shown}\` could not be started: ${(error as Error).message}` }, stderr: '', durationMs: Date.now() - started });
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let stderr = '';
+    let failure: string | undefined;
+    let aborted = false;
+    let done = false;
+    let exited = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    let drainTimer: NodeJS.Timeout | undefined;
+
+    const killGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        try {
+          child.kill(signal);
+        } catch {
+          // Already gone.
+        }
+      }
+    };
+    const stop = (why: string) => {
+      failure ??= why;
+      killGroup('SIGTERM');
+      killTimer ??= setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+      // A process that left the group may still hold our pipes open: stop waiting for it.
+      drainTimer ??= setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        if (exited) finish(null, 'SIGKILL');
+      }, KILL_GRACE_MS * 2);
+    };
+    const timer = setTimeout(() => stop(`the actor \`${shown}\` did not answer within ${options.timeoutMs} ms (timeout_ms) and was stopped`), options.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      stop('cancelled');
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (code: number | null, signal: NodeJS.Signals | null) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      if (drainTimer) clearTimeout(drainTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      // Leave no helper processes behind.
+      killGroup('SIGKILL');
+      const tail = stderr.trim();
+      const durationMs = Date.now() - started;
+      if (aborted) {
+        reject(options.signal?.reason ?? new Error('cancelled'));
+        return;
+      }
+      let outcome: ActorOutcome;
+      const withStderr = (why: string) => (tail ? `${why}; its standard error ends: ${tail.slice(-500)}` : why);
+      if (failure !== undefined) outcome = { ok: false, reason: failure };
+      else if (signal !== null) outcome = { ok: false, reason: withStderr(`the actor \`${shown}\` crashed (killed by ${signal})`) };
+      else if (code !== 0) outcome = { ok: false, reason: withStderr(`the actor \`${shown}\` exited with status ${code}`) };
+      else outcome = parseActorAnswer(Buffer.concat(chunks).toString('utf8'));
+      resolve({ outcome, stderr: tail, durationMs });
+    };
+
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      failure ??= error.code === 'ENOENT' ? `the actor \`${shown}\` could not be started: ${program} was not found (ENOENT)` : `the actor \`${shown}\` could not be started: ${error.message}`;
+      finish(null, null);
+    });
+    child.stdout!.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) {
+        stop(`the actor's answer is larger than ${MAX_ANSWER_BYTES} bytes; it was stopped`);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_TAIL);
+    });
+    child.on('exit', (code, signal) => {
+      exited = true;
+      // A helper that outlives the actor may hold its pipes open; the answer is complete once the actor exits.
+      drainTimer ??= setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(code, signal);
+      }, KILL_GRACE_MS);
+    });
+    child.on('close', (code, signal) => finish(code, signal));
+    // An actor that exits without reading its input closes the pipe: that is its business, not an error.
+    child.stdin!.on('error', () => {});
+    child.stdin!.end(`${JSON.stringify(request)}\n`);
+  });
+}

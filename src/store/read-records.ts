@@ -1,0 +1,58 @@
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { classifyPath, type RecordKind } from '../core/layout.ts';
+import { parseRecord, type DecisionNode, type EnforcementRun, type Violation } from '../core/records.ts';
+import { readFailure } from './read.ts';
+import type { TreeSource } from './tree-source.ts';
+
+/** The records kept under one plan, each list in id (creation) order. */
+export interface PlanRecords {
+  decisions: DecisionNode[];
+  enforcement: EnforcementRun[];
+  violations: Violation[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Reads `plans/<plan>/{decisions,enforcement,violations}/` (only the kinds
+ * asked for). Invalid files become diagnostics, never exceptions.
+ */
+export async function readPlanRecords(source: TreeSource, plan: string, kinds: readonly RecordKind[] = ['decisions', 'enforcement', 'violations']): Promise<PlanRecords> {
+  const out: PlanRecords = { decisions: [], enforcement: [], violations: [], diagnostics: [] };
+  const jobs: { path: string; kind: RecordKind; id: string }[] = [];
+  for (const kind of kinds) {
+    for (const entry of await source.list(`plans/${plan}/${kind}`, { recursive: false })) {
+      if (!entry.path.endsWith('.yaml')) continue;
+      const c = classifyPath(entry.path);
+      if (c.kind === 'bad-id') {
+        out.diagnostics.push({ code: 'id-invalid', severity: 'error', file: entry.path, line: 0, col: 0, message: `${c.problem}; every *.yaml in ${kind}/ is a record`, hint: 'Rename the file to <its id>.yaml, or move it out of the plan folder.' });
+        continue;
+      }
+      if (c.kind !== 'record') continue;
+      if (entry.type !== 'file') {
+        out.diagnostics.push(readFailure(entry.path, entry.type === 'symlink' ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' } : { ok: false, code: 'not-a-file', message: 'is not a regular file' }));
+        continue;
+      }
+      jobs.push({ path: entry.path, kind: c.record, id: c.id });
+    }
+  }
+  const contents = await source.read(jobs.map((j) => j.path));
+  for (const job of jobs) {
+    const r = contents.get(job.path);
+    if (!r) continue;
+    if (!r.ok) {
+      out.diagnostics.push(readFailure(job.path, r));
+      continue;
+    }
+    const p = parseRecord(job.kind, job.path, r.bytes, job.id);
+    out.diagnostics.push(...p.diagnostics);
+    if (!p.value) continue;
+    if (p.value.record === 'decisions') out.decisions.push(p.value.value);
+    else if (p.value.record === 'enforcement') out.enforcement.push(p.value.value);
+    else out.violations.push(p.value.value);
+  }
+  const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  out.decisions.sort(byId);
+  out.enforcement.sort(byId);
+  out.violations.sort(byId);
+  return out;
+}

@@ -1,0 +1,18 @@
+// Entry of the interactive reconciliation actor (loaded with `await import`).
+import { CancelledError } from '../core/errors.ts';
+import type { ActorRequest, ActorResult } from '../core/records.ts';
+import { ReconcileApp } from './ReconcileApp.tsx';
+import { runInk, type TuiIo } from './run-ink.tsx';
+
+/**
+ * Asks a person about every invariant of `request`; resolves with the answers,
+ * or null when they cancelled (Ctrl-C). The terminal is restored either way.
+ */
+export async function askPerson(request: ActorRequest, io: TuiIo): Promise<ActorResult[] | null> {
+  try {
+    return await runInk<ActorResult[]>(io, (finish) => <ReconcileApp request={request} onDone={(answers) => (answers === null ? finish.cancel() : finish.done(answers))} />);
+  } catch (error) {
+    if (error instanceof CancelledError) return null;
+    throw error;
+  }
+}

@@ -1,0 +1,70 @@
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { REPO } from './cli.ts';
+import { tempDir } from './tmp.ts';
+
+/** The seed's example plan (targets project myapp). */
+export const EXAMPLE_PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+
+/** A private copy of `.agents.example/`, so tests never dirty the committed example. */
+export function exampleStore(): string {
+  const root = join(tempDir(), '.agents');
+  cpSync(join(REPO, '.agents.example'), root, { recursive: true });
+  return root;
+}
+
+/** Parsed YAML of a store file. */
+export function readYaml<T = Record<string, unknown>>(root: string, rel: string): T {
+  return parse(readFileSync(join(root, rel), 'utf8')) as T;
+}
+
+/** Record files of one kind under a plan, parsed, in id order. */
+export function records<T = Record<string, unknown>>(root: string, plan: string, kind: 'decisions' | 'enforcement' | 'violations'): T[] {
+  const dir = join(root, 'plans', plan, kind);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .map((f) => readYaml<T>(root, `plans/${plan}/${kind}/${f}`));
+}
+
+/** Writes an actor script into the store's actors/ folder and points config.yaml at it. */
+export function useActor(root: string, script: string, timeoutMs = 20_000): void {
+  writeFileSync(join(root, 'actors', 'fixture-actor.mjs'), script);
+  writeFileSync(
+    join(root, 'config.yaml'),
+    ['version: 1', 'reconciliation:', '  actor: command', '  command: [node, actors/fixture-actor.mjs]', `  timeout_ms: ${timeoutMs}`, ''].join('\n'),
+  );
+}
+
+/** Files under a folder, store-relative, sorted (to prove nothing was written). */
+export function fileList(root: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const d of readdirSync(join(root, rel), { withFileTypes: true })) {
+      const path = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) walk(path);
+      else out.push(path);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+export interface EnforcementFile {
+  id: string;
+  decision_id: string;
+  actor: string;
+  error?: string;
+  records: { invariant_id: string; enforced: boolean; actor_response: string; decision_id: string }[];
+}
+
+export interface DecisionFile {
+  id: string;
+  type: string;
+  parent_id: string | null;
+  summary: string;
+  enforcement_id: string;
+  created_at: string;
+}

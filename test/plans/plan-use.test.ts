@@ -1,0 +1,222 @@
+import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO, agents } from '../helpers/cli.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList, readYaml } from '../helpers/plans.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+
+const ACTION = 'actions/local/code-coverage';
+const ORIGIN = '01M8KK1KW0KPRSWWKENT2QZ1QM';
+
+describe('plan use', () => {
+  it('promotes the active action invariants with provenance, and writes plan.yaml', () => {
+    const root = exampleStore();
+    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Keep the public API stable', { severity: 'warning', tags: '[api]', rationale: 'Clients pin it.' }));
+    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QP', 'Switched off', { active: 'false' }));
+    const r = agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', 'Raise coverage', '--format', 'json']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const id: string = out.plan.id;
+    expect(id).toMatch(/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
+    expect(out.plan).toMatchObject({ id, action: 'local/code-coverage', project: 'myapp', goal: 'Raise coverage' });
+    expect(out.promoted.map((p: { text: string; source: unknown; scope: string; plan: string }) => [p.text, p.scope, p.plan, p.source])).toEqual([
+      ['Minimum 80% coverage', 'plan', id, { kind: 'action', ref: 'local/code-coverage', origin_id: ORIGIN }],
+      ['Keep the public API stable', 'plan', id, { kind: 'action', ref: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QN' }],
+    ]);
+    const files = readdirSync(join(root, 'plans', id)).sort();
+    expect(files).toEqual([...out.promoted.map((p: { id: string }) => `${p.id}.yaml`), 'plan.yaml'].sort());
+    const plan = readYaml(root, `plans/${id}/plan.yaml`);
+    expect(plan).toMatchObject({ id, action: 'local/code-coverage', project: 'myapp', goal: 'Raise coverage' });
+    const second = out.promoted[1].id as string;
+    const text = readFileSync(join(root, 'plans', id, `${second}.yaml`), 'utf8');
+    expect(text.split('\n')[0]).toBe('# yaml-language-server: $schema=../../schemas/invariant.schema.json');
+    expect(readYaml(root, `plans/${id}/${second}.yaml`)).toMatchObject({
+      id: second,
+      text: 'Keep the public API stable',
+      severity: 'warning',
+      active: true,
+      tags: ['api'],
+      rationale: 'Clients pin it.',
+      source: { kind: 'action', ref: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QN' },
+    });
+    // No temporary folder is left behind.
+    expect(readdirSync(join(root, 'plans')).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+
+  it('promotes duplicates among the action invariants once (the oldest id)', () => {
+    const root = testStore({
+      'actions/ns/dup/01M8KK1KW0KPRSWWKENT2QZ1QA.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QA', 'Run the linter'),
+      'actions/ns/dup/01M8KK1KW0KPRSWWKENT2QZ1QB.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QB', '  RUN the   linter '),
+      'actions/ns/dup/01M8KK1KW0KPRSWWKENT2QZ1QC.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QC', 'Other'),
+    });
+    const r = agents(['--store', root, 'plan', 'use', 'ns/dup', '--format', 'json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.promoted.map((p: { source: { origin_id: string } }) => p.source.origin_id)).toEqual(['01M8KK1KW0KPRSWWKENT2QZ1QA', '01M8KK1KW0KPRSWWKENT2QZ1QC']);
+    expect(out.duplicates).toEqual([{ origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QB', of: '01M8KK1KW0KPRSWWKENT2QZ1QA', text: '  RUN the   linter ' }]);
+    expect(out.plan.project).toBeNull();
+  });
+
+  it.each([
+    [['plan', 'use', 'local/nope'], 2, /unknown action local\/nope/],
+    [['plan', 'use', 'local/code-coverage', '--project', 'nope'], 2, /unknown project nope/],
+    [['plan', 'use', 'Bad/Name'], 2, /action namespace "Bad"/],
+    [['plan', 'use', 'local/code-coverage', '--project', '../x'], 2, /project "..\/x"/],
+  ])('refuses %j with exit %i and writes nothing', (args, code, message) => {
+    const root = exampleStore();
+    const before = fileList(root);
+    const r = agents(['--store', root, ...args]);
+    expect(r.code).toBe(code);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).toMatch(/Nothing was written|must|not allowed/);
+    expect(fileList(root)).toEqual(before);
+  });
+
+  it('refuses an action holding an invalid file (exit 3) and writes nothing', () => {
+    const root = testStore({ 'actions/ns/bad/01M8KK1KW0KPRSWWKENT2QZ1QA.yaml': 'id: 01M8KK1KW0KPRSWWKENT2QZ1QA\ntext: ok\nbogus: 1\n' });
+    const before = fileList(root);
+    const r = agents(['--store', root, 'plan', 'use', 'ns/bad']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('actions/ns/bad/01M8KK1KW0KPRSWWKENT2QZ1QA.yaml:3:1');
+    expect(fileList(root)).toEqual(before);
+  });
+
+  it('leaves readers blind to an interrupted plan use; validate reports its folder and --fix removes it', () => {
+    const root = exampleStore();
+    const dot = 'plans/.01M8KM00000000000000000000.4194000.1a2b3c4d.tmp';
+    mkdirSync(join(root, dot));
+    writeFileSync(join(root, dot, 'plan.yaml'), 'id: 01M8KM00000000000000000000\n');
+    const list = agents(['--store', root, 'plan', 'list', '--format', 'json']);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).map((p: { id: string }) => p.id)).toEqual([EXAMPLE_PLAN]);
+    const v = JSON.parse(agents(['--store', root, 'validate', '--format', 'json']).stdout);
+    expect(v.diagnostics.filter((d: { code: string }) => d.code === 'temporary-file').map((d: { file: string }) => d.file)).toEqual([dot]);
+    const fix = agents(['--store', root, 'validate', '--fix']);
+    expect(fix.stdout + fix.stderr).toContain(`removed unfinished plan folder ${dot}/`);
+    expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
+  });
+
+  it('lists plans and shows a plan by a unique prefix', () => {
+    const root = exampleStore();
+    const made = JSON.parse(agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--format', 'json']).stdout);
+    const list = agents(['--store', root, 'plan', 'list', '--format', 'json']);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).map((p: { id: string }) => p.id)).toEqual([EXAMPLE_PLAN, made.plan.id]);
+    const yaml = agents(['--store', root, 'plan', 'list', '--format', 'yaml']);
+    expect(yaml.stdout).toContain(`- id: ${EXAMPLE_PLAN}`);
+    const show = agents(['--store', root, 'plan', 'show', EXAMPLE_PLAN.slice(0, 8), '--format', 'json']);
+    expect(show.code).toBe(0);
+    expect(JSON.parse(show.stdout).plan.id).toBe(EXAMPLE_PLAN);
+    const ambiguous = agents(['--store', root, 'plan', 'show', '01M8']);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain('ambiguous');
+    const unknown = agents(['--store', root, 'plan', 'show', '7ZZZZZZZ']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no plan with id prefix 7ZZZZZZZ');
+  });
+});
+
+describe('the effective set of a plan', () => {
+  it('comes out for the seed example exactly as the seed lists it, with source on plan entries', () => {
+    const root = exampleStore();
+    const r = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.map((e: { text: string; scope: string }) => [e.text, e.scope])).toEqual([
+      ['Use Python 3.13 only', 'plan'],
+      ['All API changes need tests', 'project'],
+      ['Log all changes', 'project'],
+      ['Never delete production data', 'global'],
+    ]);
+    expect(out[0].source).toEqual({ kind: 'plan', ref: null, origin_id: null });
+    expect(out[2].shadows).toEqual([{ id: '01M8KJW430VF8WCABSB8RTQ8RY', scope: 'global', path: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml' }]);
+    const text = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN]);
+    expect(text.stdout).toContain('01M8KK3EF09G9ET4TAJAHQWPMN · error · source: plan');
+  });
+
+  it('holds promoted invariants first, showing where they came from', () => {
+    const root = exampleStore();
+    const made = JSON.parse(agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json']).stdout);
+    const id = made.plan.id as string;
+    const r = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', id, '--format', 'json']);
+    const out = JSON.parse(r.stdout);
+    expect(out.map((e: { text: string }) => e.text)).toEqual(['Minimum 80% coverage', 'All API changes need tests', 'Log all changes', 'Never delete production data']);
+    expect(out[0].source).toEqual({ kind: 'action', ref: 'local/code-coverage', origin_id: ORIGIN });
+    const text = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', id]);
+    expect(text.stdout).toContain(`source: action local/code-coverage (${ORIGIN})`);
+    const show = agents(['--store', root, 'plan', 'show', id]);
+    expect(show.stdout).toContain(`promoted from action local/code-coverage (${ORIGIN})`);
+  });
+});
+
+describe('drift', () => {
+  it('reports action invariants changed, added and removed since promotion', () => {
+    const root = exampleStore();
+    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Cover error paths'));
+    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QP', 'Keep fixtures small'));
+    const made = JSON.parse(agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--format', 'json']).stdout);
+    const id = made.plan.id as string;
+    const promotedQN = made.promoted.find((p: { source: { origin_id: string } }) => p.source.origin_id === '01M8KK1KW0KPRSWWKENT2QZ1QN').id;
+    const promotedQP = made.promoted.find((p: { source: { origin_id: string } }) => p.source.origin_id === '01M8KK1KW0KPRSWWKENT2QZ1QP').id;
+    const none = JSON.parse(agents(['--store', root, 'plan', 'show', id, '--format', 'json']).stdout);
+    expect(none.drift).toEqual([]);
+
+    // The template moves on: one text edited, one severity changed, one removed, one added.
+    writeFileSync(join(root, ACTION, `${ORIGIN}.yaml`), invariantYaml(ORIGIN, 'Minimum 90% coverage'));
+    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Cover error paths', { severity: 'info' }));
+    rmSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'));
+    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QR.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QR', 'Test the CLI end to end'));
+    const r = agents(['--store', root, 'plan', 'show', id, '--format', 'json']);
+    expect(r.code).toBe(0);
+    const promotedOrigin = made.promoted.find((p: { source: { origin_id: string } }) => p.source.origin_id === ORIGIN).id;
+    expect(JSON.parse(r.stdout).drift).toEqual([
+      { kind: 'changed', action: 'local/code-coverage', origin_id: ORIGIN, plan_invariant_id: promotedOrigin, fields: ['text'], text: 'Minimum 80% coverage', action_text: 'Minimum 90% coverage' },
+      { kind: 'changed', action: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QN', plan_invariant_id: promotedQN, fields: ['severity'], text: 'Cover error paths', action_text: 'Cover error paths' },
+      { kind: 'removed', action: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QP', plan_invariant_id: promotedQP, fields: [], text: 'Keep fixtures small', action_text: null },
+      { kind: 'added', action: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QR', plan_invariant_id: null, fields: [], text: 'Test the CLI end to end', action_text: null },
+    ]);
+    const text = agents(['--store', root, 'plan', 'show', id]).stdout;
+    expect(text).toContain('Drift from the action template (4)');
+    expect(text).toContain('changed  01M8KK1KW0KPRSWWKENT2QZ1QM in local/code-coverage (text)');
+    // The plan itself is untouched: promotion is a copy.
+    expect(readYaml(root, `plans/${id}/${promotedOrigin}.yaml`)).toMatchObject({ text: 'Minimum 80% coverage' });
+  });
+});
+
+describe('plan use --commit', () => {
+  function repoWithExample(): string {
+    const dir = tempDir();
+    gitInit(dir);
+    cpSync(join(REPO, '.agents.example'), join(dir, '.agents'), { recursive: true });
+    writeFileSync(join(dir, 'README.md'), 'hello\n');
+    commitAll(dir, 'base');
+    return dir;
+  }
+
+  it('commits exactly the new plan folder, with a clear message', () => {
+    const dir = repoWithExample();
+    writeFileSync(join(dir, 'README.md'), 'edited, not staged\n');
+    const r = agents(['plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', 'Raise coverage', '--commit', '--format', 'json'], { cwd: dir });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    const id = out.plan.id as string;
+    const promoted = out.promoted[0].id as string;
+    expect(out.commit).toBe(git(dir, 'rev-parse', 'HEAD').trim());
+    expect(git(dir, 'log', '-1', '--format=%B', 'HEAD').trim()).toBe(`plan: use local/code-coverage as ${id} for project myapp (1 invariant promoted)\n\nRaise coverage`);
+    expect(git(dir, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual([`A\t.agents/plans/${id}/${promoted}.yaml`, `A\t.agents/plans/${id}/plan.yaml`].sort());
+    expect(git(dir, 'status', '--porcelain').trim()).toBe('M README.md');
+  });
+
+  it('refuses before writing anything when other changes are staged', () => {
+    const dir = repoWithExample();
+    writeFileSync(join(dir, 'README.md'), 'staged\n');
+    git(dir, 'add', 'README.md');
+    const r = agents(['plan', 'use', 'local/code-coverage', '--commit'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('other changes are already staged');
+    expect(readdirSync(join(dir, '.agents', 'plans'))).toEqual(['01M8KK5920RS6CGAVDFVYYJ0B4']);
+  });
+});

@@ -1,0 +1,303 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { BIN, agents, agentsAsync } from '../helpers/cli.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
+
+// The example plan's effective set, in order (seed merge example).
+const IDS = ['01M8KK3EF09G9ET4TAJAHQWPMN', '01M8KJXYP0GVPRF8KRRE9G8474', '01M8KJZS90J6DRJJ8E264B9DFX', '01M8KJT9G0XNWEM589ZS7FV0VT'];
+
+const READ_STDIN = `
+const chunks = [];
+for await (const c of process.stdin) chunks.push(c);
+const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+`;
+
+function strategize(root: string, ...extra: string[]) {
+  return agents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, ...extra]);
+}
+
+/** The one run so far: its enforcement file and decision node, checked to point at each other. */
+function onlyRun(root: string): { run: EnforcementFile; node: DecisionFile } {
+  const runs = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+  const nodes = records<DecisionFile>(root, EXAMPLE_PLAN, 'decisions');
+  expect(runs).toHaveLength(1);
+  expect(nodes).toHaveLength(1);
+  const run = runs[0]!;
+  const node = nodes[0]!;
+  expect(node).toMatchObject({ type: 'invariant_enforced', parent_id: null, enforcement_id: run.id });
+  expect(run.decision_id).toBe(node.id);
+  expect(run.records.map((r) => r.invariant_id)).toEqual(IDS);
+  for (const r of run.records) expect(r.decision_id).toBe(node.id);
+  return { run, node };
+}
+
+describe('plan strategize with a command actor', () => {
+  it('records every invariant enforced when the actor says so (the example actor)', () => {
+    const root = exampleStore();
+    const r = strategize(root, '--format', 'json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.ok).toBe(true);
+    const { run, node } = onlyRun(root);
+    expect(run.actor).toBe('command');
+    expect(run.error).toBeUndefined();
+    expect(run.records.every((x) => x.enforced)).toBe(true);
+    expect(run.records[3]!.actor_response).toMatch(/guard/);
+    expect(node.summary).toBe('4 of 4 invariants enforced (command actor)');
+    expect(out.decision.id).toBe(node.id);
+    expect(out.enforcement.records).toEqual(run.records);
+    // Each written file carries its schema modeline.
+    const nodeText = readFileSync(join(root, 'plans', EXAMPLE_PLAN, 'decisions', `${node.id}.yaml`), 'utf8');
+    expect(nodeText.split('\n')[0]).toBe('# yaml-language-server: $schema=../../../schemas/decision.schema.json');
+  });
+
+  it('records what the actor refused, and exits 1', () => {
+    const root = exampleStore();
+    useActor(root, `${READ_STDIN}
+const results = request.invariants.map((inv) => ({ invariant_id: inv.id, enforced: !/Python/.test(inv.text), response: /Python/.test(inv.text) ? 'the plan needs Python 3.12' : 'ok' }));
+console.log(JSON.stringify({ results }));`);
+    const r = strategize(root);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('not all enforced: 3 of 4');
+    const { run, node } = onlyRun(root);
+    expect(run.records.map((x) => [x.enforced, x.actor_response])).toEqual([[false, 'the plan needs Python 3.12'], [true, 'ok'], [true, 'ok'], [true, 'ok']]);
+    expect(run.error).toBeUndefined();
+    expect(node.summary).toBe('3 of 4 invariants enforced (command actor)');
+  });
+
+  it('sends the plan, the context file and the effective set as one JSON request, in the store folder', () => {
+    const root = exampleStore();
+    useActor(root, `${READ_STDIN}
+import { writeFileSync } from 'node:fs';
+writeFileSync('request.json', JSON.stringify({ request, cwd: process.cwd() }));
+console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`);
+    const ctxFile = join(root, '..', 'context.md');
+    writeFileSync(ctxFile, 'Step 1: bump the interpreter.\n');
+    const r = agents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', ctxFile]);
+    expect(r.code).toBe(0);
+    const seen = JSON.parse(readFileSync(join(root, 'request.json'), 'utf8'));
+    expect(seen.cwd).toBe(root);
+    expect(seen.request.protocol).toBe('agents-reconcile/1');
+    expect(seen.request.plan).toEqual({ id: EXAMPLE_PLAN, action: null, project: 'myapp', goal: 'Upgrade the myapp API to Python 3.13' });
+    expect(seen.request.context).toBe('Step 1: bump the interpreter.\n');
+    expect(seen.request.invariants.map((i: { id: string }) => i.id)).toEqual(IDS);
+    expect(seen.request.invariants[0]).toEqual({ id: IDS[0], text: 'Use Python 3.13 only', severity: 'error', scope: 'plan', tags: [], source: { kind: 'plan' } });
+  });
+
+  it.each([
+    ['crashes', `process.stderr.write('boom: out of memory\\n'); process.kill(process.pid, 'SIGSEGV');`, /crashed \(killed by SIGSEGV\).*boom: out of memory/],
+    ['exits non-zero', `${READ_STDIN} process.stderr.write('no API key\\n'); process.exit(3);`, /exited with status 3; its standard error ends: no API key/],
+    ['prints garbage', `${READ_STDIN} console.log('Sure! Here are the results: ...');`, /answer is not JSON/],
+    ['prints nothing', `${READ_STDIN}`, /printed no answer/],
+    ['prints an answer that breaks the schema', `${READ_STDIN} console.log(JSON.stringify({ results: [{ invariant_id: request.invariants[0].id, enforced: 'yes', response: 'x' }] }));`, /does not match actor-response.schema.json: results.0.enforced must be boolean/],
+    ['adds an unknown key', `${READ_STDIN} console.log(JSON.stringify({ results: [], verdict: 'fine' }));`, /unknown key "verdict"/],
+  ])('records enforced: false with the reason when the actor %s, and exits 1', (_name, script, reason) => {
+    const root = exampleStore();
+    useActor(root, script);
+    const r = strategize(root);
+    expect(r.code).toBe(1);
+    const { run, node } = onlyRun(root);
+    expect(run.error).toMatch(reason);
+    for (const x of run.records) {
+      expect(x.enforced).toBe(false);
+      expect(x.actor_response).toMatch(/^not enforced: /);
+      expect(x.actor_response).toMatch(reason);
+    }
+    expect(node.summary).toMatch(/^0 of 4 invariants enforced \(command actor\); actor failed: /);
+    expect(r.stdout).toContain('actor failed:');
+  });
+
+  it('records a missing result, and a doubled one, as not enforced; ignores answers for unknown ids', () => {
+    const root = exampleStore();
+    useActor(root, `${READ_STDIN}
+const [a, b, c] = request.invariants;
+console.log(JSON.stringify({ results: [
+  { invariant_id: a.id, enforced: true, response: 'yes' },
+  { invariant_id: c.id, enforced: true, response: 'one' },
+  { invariant_id: c.id, enforced: true, response: 'two' },
+  { invariant_id: '01M8KK0000000000000000000Z', enforced: true, response: 'stray' },
+] }));`);
+    const r = strategize(root, '--format', 'json');
+    expect(r.code).toBe(1);
+    const { run } = onlyRun(root);
+    expect(run.error).toBeUndefined();
+    expect(run.records.map((x) => [x.enforced, x.actor_response])).toEqual([
+      [true, 'yes'],
+      [false, 'not enforced: the actor gave no result for this invariant'],
+      [false, 'not enforced: the actor gave 2 results for this invariant'],
+      [false, 'not enforced: the actor gave no result for this invariant'],
+    ]);
+    expect(JSON.parse(r.stdout).problems).toEqual(['the actor answered for 01M8KK0000000000000000000Z, which was not asked about; ignored']);
+  });
+
+  it('stops an actor that hangs past timeout_ms, with every process it started', async () => {
+    const root = exampleStore();
+    // The actor ignores SIGTERM, starts a helper that holds its stdout, and never answers.
+    useActor(
+      root,
+      `import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+process.on('SIGTERM', () => {});
+const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'inherit', 'inherit'] });
+writeFileSync('helper.pid', String(helper.pid));
+setInterval(() => {}, 1000);`,
+      800,
+    );
+    const r = await agentsAsync(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+    expect(r.code).toBe(1);
+    const { run } = onlyRun(root);
+    expect(run.error).toBe('the actor `node actors/fixture-actor.mjs` did not answer within 800 ms (timeout_ms) and was stopped');
+    expect(run.records.every((x) => !x.enforced && x.actor_response.includes('timeout_ms'))).toBe(true);
+    const pid = Number(readFileSync(join(root, 'helper.pid'), 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(alive()).toBe(false);
+  });
+
+  it('takes the answer of an actor that exits while a helper it started still holds its output, and stops the helper', async () => {
+    const root = exampleStore();
+    useActor(root, `${READ_STDIN}
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'inherit', 'inherit'] });
+writeFileSync('helper.pid', String(helper.pid));
+console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));
+process.exit(0);`);
+    const r = await agentsAsync(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+    expect(r.code).toBe(0);
+    expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
+    const pid = Number(readFileSync(join(root, 'helper.pid'), 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(alive()).toBe(false);
+  });
+
+  it('stops the actor and writes nothing when the user presses Ctrl-C (SIGINT), exit 130', async () => {
+    const root = exampleStore();
+    useActor(root, `import { writeFileSync } from 'node:fs';
+writeFileSync('actor.pid', String(process.pid));
+setInterval(() => {}, 1000);`);
+    const before = fileList(root);
+    const child = spawn(process.execPath, [BIN, '--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env: { ...process.env, NO_COLOR: '1', CI: 'true' } });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+    const pidFile = join(root, 'actor.pid');
+    for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((res) => setTimeout(res, 50));
+    expect(existsSync(pidFile)).toBe(true);
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(stderr).toContain('Cancelled: the actor was stopped and nothing was written.');
+    expect(fileList(root)).toEqual([...before, 'actor.pid'].sort());
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
+    expect(alive()).toBe(false);
+  });
+
+  it('records a program that cannot be started', () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [no-such-actor-program-xyz]\n');
+    const r = strategize(root);
+    expect(r.code).toBe(1);
+    expect(onlyRun(root).run.error).toBe('the actor `no-such-actor-program-xyz` could not be started: no-such-actor-program-xyz was not found (ENOENT)');
+  });
+
+  it.each([
+    ['no command is configured', 'version: 1\n', [], /no actor command configured/],
+    ['the context file is missing', null, ['--context', 'missing.md'], /cannot read the context file missing.md: it does not exist/],
+    ['the interactive actor has no terminal', null, ['--actor', 'interactive'], /needs a terminal/],
+  ])('writes nothing and exits 2 when %s', (_name, config, extra, message) => {
+    const root = exampleStore();
+    if (config !== null) writeFileSync(join(root, 'config.yaml'), config);
+    const before = fileList(root);
+    const r = strategize(root, ...extra);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(fileList(root)).toEqual(before);
+  });
+
+  it('exits 3 and runs no actor when a decision node is invalid', () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [node, -e, "require(\'fs\').writeFileSync(\'ran\', \'\')"]\n');
+    const bad = `plans/${EXAMPLE_PLAN}/decisions/01M8KK0000000000000000000Z.yaml`;
+    mkdirSync(join(root, 'plans', EXAMPLE_PLAN, 'decisions'));
+    writeFileSync(join(root, bad), 'id: 01M8KK0000000000000000000Z\ntype: guess\n');
+    const r = strategize(root);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`${bad}:2:7`);
+    expect(existsSync(join(root, 'ran'))).toBe(false);
+  });
+});
+
+describe('the decision tree', () => {
+  it('grows one node per run, each the child of the one before; nothing is overwritten', () => {
+    const root = exampleStore();
+    useActor(root, `${READ_STDIN}
+import { existsSync, writeFileSync } from 'node:fs';
+const n = existsSync('runs') ? 2 : 1; writeFileSync('runs', '');
+if (process.env.FAIL === '1') process.exit(9);
+console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'run ' + n })) }));`);
+    expect(strategize(root).code).toBe(0);
+    const first = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement')[0]!;
+    const firstText = readFileSync(join(root, 'plans', EXAMPLE_PLAN, 'enforcement', `${first.id}.yaml`), 'utf8');
+    expect(agents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env: { FAIL: '1' } }).code).toBe(1);
+    expect(strategize(root).code).toBe(0);
+    const nodes = records<DecisionFile>(root, EXAMPLE_PLAN, 'decisions');
+    const runs = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+    expect(nodes).toHaveLength(3);
+    expect(runs).toHaveLength(3);
+    expect(nodes.map((n) => n.parent_id)).toEqual([null, nodes[0]!.id, nodes[1]!.id]);
+    expect(nodes.map((n) => n.enforcement_id)).toEqual(runs.map((r) => r.id));
+    expect(runs.map((r) => r.records.filter((x) => x.enforced).length)).toEqual([4, 0, 4]);
+    expect(runs[1]!.error).toBe('the actor `node actors/fixture-actor.mjs` exited with status 9');
+    // The first run's file is byte for byte what it was.
+    expect(readFileSync(join(root, 'plans', EXAMPLE_PLAN, 'enforcement', `${first.id}.yaml`), 'utf8')).toBe(firstText);
+
+    const json = agents(['--store', root, 'plan', 'decisions', EXAMPLE_PLAN.slice(0, 6), '--format', 'json']);
+    expect(json.code).toBe(0);
+    const tree = JSON.parse(json.stdout).tree;
+    expect(tree).toHaveLength(1);
+    expect(tree[0].id).toBe(nodes[0]!.id);
+    expect(tree[0].children.map((c: { id: string }) => c.id)).toEqual([nodes[1]!.id]);
+    expect(tree[0].children[0].children.map((c: { id: string }) => c.id)).toEqual([nodes[2]!.id]);
+    expect(tree[0].children[0].children[0].children).toEqual([]);
+
+    const text = agents(['--store', root, 'plan', 'decisions', EXAMPLE_PLAN]).stdout;
+    const lines = text.split('\n');
+    expect(lines[0]).toBe(`Decision tree of plan ${EXAMPLE_PLAN}: 3 nodes`);
+    expect(lines.slice(2)).toEqual([
+      `${nodes[0]!.id}  invariant_enforced  ${nodes[0]!.created_at}`,
+      '│  4 of 4 invariants enforced (command actor)',
+      `└─ ${nodes[1]!.id}  invariant_enforced  ${nodes[1]!.created_at}`,
+      `   │  ${nodes[1]!.summary}`,
+      `   └─ ${nodes[2]!.id}  invariant_enforced  ${nodes[2]!.created_at}`,
+      '         4 of 4 invariants enforced (command actor)',
+      '',
+    ]);
+  });
+});

@@ -1,0 +1,125 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
+
+const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const GLOBAL_LOG = '01M8KJW430VF8WCABSB8RTQ8RY'; // shadowed by the project copy in the example plan
+
+function run(root: string, ...args: string[]) {
+  return agents(['--store', root, ...args]);
+}
+
+describe('invariant violation add / list and plan status', () => {
+  it('records violations with the invariant text, lists and filters them, and gates plan status', () => {
+    const root = exampleStore();
+    const clean = run(root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json');
+    expect(clean.code).toBe(0);
+    expect(JSON.parse(clean.stdout)).toEqual({
+      plan: expect.objectContaining({ id: EXAMPLE_PLAN }),
+      effective_count: 4,
+      latest_enforcement: null,
+      violations: { error: 0, warning: 0, info: 0 },
+      failing: false,
+    });
+
+    const warn = run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJXY', '--severity', 'warning', '--details', 'one endpoint lacks a test', '--format', 'json');
+    expect(warn.code).toBe(0);
+    const w = JSON.parse(warn.stdout);
+    expect(w).toMatchObject({ plan: EXAMPLE_PLAN, invariant_id: '01M8KJXYP0GVPRF8KRRE9G8474', violated_text: 'All API changes need tests', severity: 'warning', details: 'one endpoint lacks a test' });
+    expect(w.path).toBe(`plans/${EXAMPLE_PLAN}/violations/${w.id}.yaml`);
+    expect(readFileSync(join(root, w.path), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../../../schemas/violation.schema.json');
+    // Warnings do not fail the plan.
+    expect(run(root, 'plan', 'status', EXAMPLE_PLAN).code).toBe(0);
+
+    // The severity defaults to the invariant's own (error).
+    const err = run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN.slice(0, 10), '--invariant', NEVER_DELETE, '--details', 'dropped the users table');
+    expect(err.code).toBe(0);
+    expect(err.stdout).toContain('recorded error violation');
+    const status = run(root, 'plan', 'status', EXAMPLE_PLAN);
+    expect(status.code).toBe(1);
+    expect(status.stdout).toContain(`FAILING  plan ${EXAMPLE_PLAN}`);
+    expect(status.stdout).toContain('violations      1 error, 1 warning, 0 info');
+
+    const stored = records(root, EXAMPLE_PLAN, 'violations');
+    expect(stored.map((v) => [v.invariant_id, v.violated_text, v.severity])).toEqual([
+      ['01M8KJXYP0GVPRF8KRRE9G8474', 'All API changes need tests', 'warning'],
+      [NEVER_DELETE, 'Never delete production data', 'error'],
+    ]);
+
+    const all = JSON.parse(run(root, 'invariant', 'violation', 'list', '--format', 'json').stdout);
+    expect(all.map((v: { severity: string }) => v.severity)).toEqual(['warning', 'error']);
+    const errors = JSON.parse(run(root, 'invariant', 'violation', 'list', '--plan', EXAMPLE_PLAN, '--severity', 'error', '--format', 'json').stdout);
+    expect(errors.map((v: { invariant_id: string }) => v.invariant_id)).toEqual([NEVER_DELETE]);
+    const yaml = run(root, 'invariant', 'violation', 'list', '--severity', 'info', '--format', 'yaml');
+    expect(yaml.stdout).toBe('[]\n');
+    const text = run(root, 'invariant', 'violation', 'list');
+    expect(text.stdout).toContain(`plan ${EXAMPLE_PLAN}`);
+    expect(text.stdout).toContain('2 violations');
+
+    // The violation stands until its file is removed (a reviewed change).
+    rmSync(join(root, `plans/${EXAMPLE_PLAN}/violations/${stored[1]!.id}.yaml`));
+    expect(run(root, 'plan', 'status', EXAMPLE_PLAN).code).toBe(0);
+  });
+
+  it.each([
+    ['a shadowed invariant', ['--invariant', GLOBAL_LOG], /is not in the effective set of plan/],
+    ['an unknown invariant', ['--invariant', '7ZZZZZZZZZ'], /is not in the effective set of plan/],
+    ['a malformed id', ['--invariant', 'x!'], /is not an invariant id or a prefix of one/],
+    ['a bad severity', ['--invariant', NEVER_DELETE, '--severity', 'fatal'], /Invalid values|fatal/],
+  ])('refuses %s (exit 2) and writes nothing', (_name, args, message) => {
+    const root = exampleStore();
+    const before = fileList(root);
+    const r = run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, ...args);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(fileList(root)).toEqual(before);
+  });
+
+  it('refuses an unknown plan (exit 2)', () => {
+    const root = exampleStore();
+    const r = run(root, 'invariant', 'violation', 'add', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B9', '--invariant', NEVER_DELETE);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no plan with id 01M8KK5920RS6CGAVDFVYYJ0B9');
+  });
+
+  it('exits 3 naming the file when a violation file is invalid', () => {
+    const root = exampleStore();
+    const add = JSON.parse(run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--format', 'json').stdout);
+    writeFileSync(join(root, add.path), readFileSync(join(root, add.path), 'utf8').replace('severity: error', 'severity: fatal'));
+    const r = run(root, 'plan', 'status', EXAMPLE_PLAN);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(new RegExp(`${add.path}:\\d+:11`));
+  });
+
+  it('shows the latest enforcement in plan status and plan show', () => {
+    const root = exampleStore();
+    expect(run(root, 'plan', 'strategize', EXAMPLE_PLAN).code).toBe(0);
+    const s = JSON.parse(run(root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json').stdout);
+    expect(s.latest_enforcement).toMatchObject({ enforced: 4, total: 4, error: null });
+    const show = JSON.parse(run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json').stdout);
+    expect(show.latest_enforcement.records).toHaveLength(4);
+    expect(show.latest_decision.id).toBe(show.latest_enforcement.decision_id);
+    expect(show.violations).toEqual([]);
+  });
+
+  it('leaves a store that validate finds clean after plan use, strategize and a violation', () => {
+    const root = exampleStore();
+    const made = JSON.parse(run(root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json').stdout);
+    expect(run(root, 'plan', 'strategize', made.plan.id).code).toBe(0);
+    expect(run(root, 'plan', 'strategize', EXAMPLE_PLAN).code).toBe(0);
+    expect(run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE).code).toBe(0);
+    const v = run(root, 'validate', '--format', 'json');
+    const out = JSON.parse(v.stdout);
+    // Only the example's deliberate shadowed copy (the seed's merge example) is reported.
+    expect(out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([['shadowed', 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml']]);
+    expect(v.code).toBe(0);
+    // A record edited by hand to break its schema is an error with its position.
+    const file = records(root, EXAMPLE_PLAN, 'violations')[0]!;
+    const path = `plans/${EXAMPLE_PLAN}/violations/${file.id}.yaml`;
+    writeFileSync(join(root, path), readFileSync(join(root, path), 'utf8').replace('severity: error', 'severity: fatal'));
+    const bad = JSON.parse(run(root, 'validate', '--format', 'json').stdout);
+    expect(bad.diagnostics.filter((d: { severity: string }) => d.severity === 'error').map((d: { code: string; file: string; col: number }) => [d.code, d.file, d.col])).toEqual([['schema', path, 11]]);
+  });
+});

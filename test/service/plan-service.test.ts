@@ -1,0 +1,121 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InvariantService, PlanService, type Actor, type ActorRequest } from '../../src/index.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+/** A plan service with a fixed clock, counting ids and a known author: its files are exact. */
+function service(root: string): PlanService {
+  let n = 0;
+  return new PlanService(
+    new InvariantService(root, {
+      clock: () => new Date('2026-11-30T09:00:00.500Z'),
+      newId: () => `01M8KM00000000000000000${String(n++).padStart(3, '0')}`,
+      author: async () => 'Jane Doe <jane@example.com>',
+    }),
+  );
+}
+
+/** An in-process actor: answers with `answer(request)`. */
+function actor(answer: (r: ActorRequest) => ReturnType<Actor['evaluate']>): Actor & { seen: ActorRequest[] } {
+  const seen: ActorRequest[] = [];
+  return { kind: 'command', description: 'test', seen, evaluate: async (r) => (seen.push(r), answer(r)) };
+}
+
+describe('PlanService', () => {
+  it('creates a plan and records two runs, writing exactly these files', async () => {
+    const root = testStore({
+      'projects/myapp/.gitkeep': '',
+      'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
+      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage', { severity: 'warning' }),
+    });
+    const s = service(root);
+    const used = await s.use({ action: 'local/cov', project: 'myapp', goal: ' Raise coverage ' });
+    const plan = '01M8KM00000000000000000000';
+    expect(used.plan).toEqual({ id: plan, action: 'local/cov', project: 'myapp', goal: 'Raise coverage', created_at: '2026-11-30T09:00:00Z', created_by: 'Jane Doe <jane@example.com>' });
+    expect(readdirSync(join(root, 'plans', plan)).sort()).toEqual(['01M8KM00000000000000000001.yaml', 'plan.yaml']);
+    expect(readFileSync(join(root, 'plans', plan, 'plan.yaml'), 'utf8')).toBe(
+      [
+        '# yaml-language-server: $schema=../../schemas/plan.schema.json',
+        `id: ${plan}`,
+        'action: local/cov',
+        'project: myapp',
+        'goal: Raise coverage',
+        'created_at: 2026-11-30T09:00:00Z',
+        'created_by: Jane Doe <jane@example.com>',
+        '',
+      ].join('\n'),
+    );
+    expect(readFileSync(join(root, 'plans', plan, '01M8KM00000000000000000001.yaml'), 'utf8')).toBe(
+      [
+        '# yaml-language-server: $schema=../../schemas/invariant.schema.json',
+        'id: 01M8KM00000000000000000001',
+        'text: Minimum 80% coverage',
+        'severity: warning',
+        'active: true',
+        'created_at: 2026-11-30T09:00:00Z',
+        'created_by: Jane Doe <jane@example.com>',
+        'source:',
+        '  kind: action',
+        '  ref: local/cov',
+        '  origin_id: 01M8KK1KW0KPRSWWKENT2QZ1QM',
+        '',
+      ].join('\n'),
+    );
+
+    const yes = actor(async (r) => ({ ok: true, response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: `ok: ${i.text}` })) } }));
+    const first = await s.strategize(plan.slice(0, 8), { actor: yes, context: 'ctx' });
+    expect(yes.seen[0]!.invariants.map((i) => i.id)).toEqual(['01M8KM00000000000000000001', '01M8KJT9G0XNWEM589ZS7FV0VT']);
+    expect(first.ok).toBe(true);
+    expect(readFileSync(join(root, 'plans', plan, 'decisions', '01M8KM00000000000000000002.yaml'), 'utf8')).toBe(
+      [
+        '# yaml-language-server: $schema=../../../schemas/decision.schema.json',
+        'id: 01M8KM00000000000000000002',
+        'type: invariant_enforced',
+        'parent_id: null',
+        'created_at: 2026-11-30T09:00:00Z',
+        'created_by: Jane Doe <jane@example.com>',
+        'summary: 2 of 2 invariants enforced (command actor)',
+        'enforcement_id: 01M8KM00000000000000000003',
+        'actor: command',
+        '',
+      ].join('\n'),
+    );
+    expect(readFileSync(join(root, 'plans', plan, 'enforcement', '01M8KM00000000000000000003.yaml'), 'utf8')).toBe(
+      [
+        '# yaml-language-server: $schema=../../../schemas/enforcement.schema.json',
+        'id: 01M8KM00000000000000000003',
+        'decision_id: 01M8KM00000000000000000002',
+        'created_at: 2026-11-30T09:00:00Z',
+        'created_by: Jane Doe <jane@example.com>',
+        'actor: command',
+        'records:',
+        '  - invariant_id: 01M8KM00000000000000000001',
+        '    enforced: true',
+        '    actor_response: "ok: Minimum 80% coverage"',
+        '    decision_id: 01M8KM00000000000000000002',
+        '  - invariant_id: 01M8KJT9G0XNWEM589ZS7FV0VT',
+        '    enforced: true',
+        '    actor_response: "ok: Never delete production data"',
+        '    decision_id: 01M8KM00000000000000000002',
+        '',
+      ].join('\n'),
+    );
+
+    const broken = actor(async () => ({ ok: false, reason: 'the model is down' }));
+    const second = await s.strategize(plan, { actor: broken });
+    expect(second.ok).toBe(false);
+    expect(second.decision).toMatchObject({ id: '01M8KM00000000000000000004', parent_id: '01M8KM00000000000000000002', summary: '0 of 2 invariants enforced (command actor); actor failed: the model is down' });
+    expect(second.run.error).toBe('the model is down');
+
+    const tree = await s.decisions(plan);
+    expect(tree.tree.map((t) => [t.node.id, t.children.map((c) => c.node.id)])).toEqual([['01M8KM00000000000000000002', ['01M8KM00000000000000000004']]]);
+    const status = await s.status(plan);
+    expect(status).toMatchObject({ effectiveCount: 2, failing: false, latestEnforcement: { enforced: 0, total: 2, error: 'the model is down' } });
+
+    const v = await s.addViolation({ plan, invariant: '01M8KJT9', details: 'dropped a table' });
+    expect(v.violation).toEqual({ id: '01M8KM00000000000000000006', invariant_id: '01M8KJT9G0XNWEM589ZS7FV0VT', violated_text: 'Never delete production data', severity: 'error', details: 'dropped a table', created_at: '2026-11-30T09:00:00Z', created_by: 'Jane Doe <jane@example.com>' });
+    expect((await s.status(plan)).failing).toBe(true);
+    expect((await s.listViolations({ severity: 'warning' })).length).toBe(0);
+  });
+});
