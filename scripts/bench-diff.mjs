@@ -54,15 +54,11 @@ function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
-function time(cmd, args, cwd) {
-  const out = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = process.hrtime.bigint();
-    const r = spawnSync(cmd, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
-    out.push(Number(process.hrtime.bigint() - t) / 1e6);
-    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  }
-  return median(out);
+function once(cmd, args, cwd) {
+  const t = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - t) / 1e6;
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'agents-bench-diff-'));
@@ -73,13 +69,17 @@ try {
   change(dir, store, files, () => projectFiles.filter((_, i) => i % 148 < 10).slice(0, 100), 'projects-only');
   // B: 100 files of which 10 are global (every project and plan re-resolved).
   change(dir, store, files, (all) => [...all.slice(0, 10), ...projectFiles.filter((_, i) => i % 75 === 0).slice(0, 90)], 'with-global');
-  const floor = time(process.execPath, ['-e', '0'], dir);
-  console.log(`store: ${files.length} invariants, 250 plans, 50 projects; median of ${RUNS} runs`);
-  console.log(`node -e 0                                   ${floor.toFixed(0)} ms`);
-  for (const tag of ['projects-only', 'with-global']) {
-    const ms = time(process.execPath, [BIN, 'invariant', 'diff', `base..${tag}`, '--format', 'json'], dir);
-    console.log(`agents invariant diff base..${tag.padEnd(14)} ${ms.toFixed(0)} ms  (${(ms / floor).toFixed(1)}× node -e 0)`);
-  }
+  // Interleaved, so that a busy machine slows the floor and the diffs alike.
+  const cases = [['node -e 0', [process.execPath, ['-e', '0']]]];
+  for (const tag of ['projects-only', 'with-global']) cases.push([`agents invariant diff base..${tag}`, [process.execPath, [BIN, 'invariant', 'diff', `base..${tag}`, '--format', 'json']]]);
+  const times = cases.map(() => []);
+  for (let i = 0; i < RUNS; i++) cases.forEach(([, [cmd, args]], k) => times[k].push(once(cmd, args, dir)));
+  const floor = median(times[0]);
+  console.log(`store: ${files.length} invariants, 250 plans, 50 projects, 100 changed files; median of ${RUNS} interleaved runs`);
+  cases.forEach(([name], k) => {
+    const ms = median(times[k]);
+    console.log(`${name.padEnd(44)} ${ms.toFixed(0).padStart(6)} ms${k === 0 ? '' : `  (${(ms / floor).toFixed(1)}× node -e 0, +${(ms - floor).toFixed(0)} ms)`}`);
+  });
 } finally {
   if (process.env.KEEP) console.log(dir); else rmSync(dir, { recursive: true, force: true });
 }

@@ -62,8 +62,16 @@ interface Side {
   /** Relevant store files: path → blob id (mode folded in, so a file turned into a link differs). */
   files: Map<string, string>;
   kinds: Map<string, PathKind>;
+  /** path → "path NUL blob id": the key of a parse, shared by both sides when the file did not change. */
+  keys: Map<string, string>;
   /** Reads bytes of some files in one batch. */
   read(paths: readonly string[]): Promise<Map<string, ReadResult>>;
+}
+
+function keysOf(files: ReadonlyMap<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [p, id] of files) out.set(p, `${p}\0${id}`);
+  return out;
 }
 
 /** Paths the diff looks at: invariants (and misnamed ones in scope folders) and plan files. */
@@ -147,7 +155,7 @@ export class ReviewService {
     const prefix = relative(top, this.root).split(sep).join('/');
     if (prefix.startsWith('..')) throw new UsageError(`the store ${this.root} is outside the git repository ${top}`);
     if (spec.kind === 'empty') {
-      return { info: { label: 'no commit yet', kind: 'revision' }, files: new Map(), kinds: new Map(), read: async () => new Map() };
+      return { info: { label: 'no commit yet', kind: 'revision' }, files: new Map(), kinds: new Map(), keys: new Map(), read: async () => new Map() };
     }
     if (spec.kind === 'working tree') {
       const source = new WorkingTreeSource(this.root);
@@ -168,7 +176,7 @@ export class ReviewService {
         const r = bytes.get(p)!;
         files.set(p, r.ok ? gitBlobId(r.bytes, len) : `unreadable:${r.code}`);
       }
-      return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, read: async (ps) => new Map(ps.map((p) => [p, bytes.get(p)!])) };
+      return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), read: async (ps) => new Map(ps.map((p) => [p, bytes.get(p)!])) };
     }
     let source: GitTreeSource;
     let info: SideInfo;
@@ -195,7 +203,7 @@ export class ReviewService {
       kinds.set(p, kind);
       files.set(p, e.mode.startsWith('100') ? e.sha : `${e.mode}:${e.sha}`);
     }
-    return { info, files, kinds, read: (ps) => source.read(ps) };
+    return { info, files, kinds, keys: keysOf(files), read: (ps) => source.read(ps) };
   }
 
   /** The effective-set diff between two trees of the store. */
@@ -227,7 +235,7 @@ export class ReviewService {
     // Bytes: one batch per side. The first side reads every relevant file; the second only the
     // files whose blob differs (an unchanged file has the same bytes on both sides).
     const blobs = new Map<string, ReadResult>();
-    const keyOf = (side: Side, p: string) => `${p}\0${side.files.get(p)}`;
+    const keyOf = (side: Side, p: string) => side.keys.get(p)!;
     for (const side of [before, after]) {
       const todo = [...side.files.keys()].filter((p) => !blobs.has(keyOf(side, p)));
       const got = await side.read(todo);
@@ -246,7 +254,7 @@ export class ReviewService {
       for (const [p, k] of side.kinds) {
         if (k.kind === 'invariant' && k.scope.kind === 'project') projects.add(k.scope.project);
         if (k.kind === 'plan') {
-          const plan = cache.get(`${p}\0${side.files.get(p)}`)?.plan;
+          const plan = cache.get(side.keys.get(p)!)?.plan;
           if (plan) plans.set(k.plan, plan);
         }
       }
@@ -300,7 +308,7 @@ export class ReviewService {
       [before, [...planPaths(before), ...bNeed]],
       [after, [...planPaths(after), ...aNeed]],
     ] as const) {
-      const errors = paths.flatMap((p) => cache.get(`${p}\0${side.files.get(p)}`)?.diagnostics ?? []).filter((d) => d.severity === 'error');
+      const errors = paths.flatMap((p) => cache.get(side.keys.get(p)!)?.diagnostics ?? []).filter((d) => d.severity === 'error');
       if (errors.length > 0) {
         const first = errors[0]!;
         const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
@@ -314,7 +322,7 @@ export class ReviewService {
     }
 
     const collect = (side: Side, paths: readonly string[]) =>
-      paths.map((p) => cache.get(`${p}\0${side.files.get(p)}`)?.invariant).filter((i): i is ScopedInvariant => i !== undefined);
+      paths.map((p) => cache.get(side.keys.get(p)!)?.invariant).filter((i): i is ScopedInvariant => i !== undefined);
     const bSide: DiffSide = { plans: bShape.plans, invariants: collect(before, bNeed) };
     const aSide: DiffSide = { plans: aShape.plans, invariants: collect(after, aNeed) };
     const diff = diffStores(
@@ -331,7 +339,7 @@ export class ReviewService {
   /** Parses `paths` of one side from the bytes already read; a blob met on both sides is parsed once. */
   private parseSide(side: Side, paths: readonly string[], blobs: ReadonlyMap<string, ReadResult>, cache: Map<string, Parsed>): void {
     for (const p of paths) {
-      const key = `${p}\0${side.files.get(p)}`;
+      const key = side.keys.get(p)!;
       if (cache.has(key)) continue;
       const kind = side.kinds.get(p)!;
       const r = blobs.get(key);

@@ -23,7 +23,7 @@ export default defineCommand<DiffArgs>({
       .option('plan', { type: 'string', requiresArg: true, describe: "only plan ID's effective set" })
       .option('all-projects', { type: 'boolean', describe: 'report every project, changed or not' })
       .option('staged', { type: 'boolean', describe: 'compare with the index (what `git commit` would record)' })
-      .option('format', { choices: ['text', 'json', 'yaml', 'markdown'], describe: 'output format (markdown: a pull-request comment)' }),
+      .option('format', { choices: ['markdown'], describe: 'output format: text, json, yaml or markdown (a pull-request comment)' }),
   async run(argv, ctx) {
     const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
     const { ReviewService } = await import('../../service/review-service.ts');
