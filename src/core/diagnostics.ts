@@ -11,6 +11,7 @@ export type DiagnosticCode =
   | 'yaml-duplicate-key'
   | 'yaml-alias-limit'
   | 'yaml-too-deep'
+  | 'yaml-too-large'
   | 'file-too-large'
   | 'file-not-utf8'
   | 'file-binary'

@@ -42,7 +42,8 @@ let lastScope: Scope & { project?: string; plan?: string } = GLOBAL_SCOPE;
 export function classifyPath(rel: string): PathKind {
   const parts = rel.split('/');
   const base = parts[parts.length - 1] ?? '';
-  if (base === LOCK_NAME) return { kind: 'lock' };
+  // The lock, and the short-lived file that serialises clearing a stale one.
+  if (base === LOCK_NAME || base === `${LOCK_NAME}.break`) return { kind: 'lock' };
   if (base === '.gitkeep') return { kind: 'keep' };
   if (isTemporaryName(base)) return { kind: 'temporary' };
   const [top, a, b, c] = parts;

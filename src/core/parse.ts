@@ -4,6 +4,7 @@ import type { Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity
 import { DEFAULT_CONFIG } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
 import { codePointLength } from './names.ts';
+import { yamlShapeProblem } from './yaml-guard.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
 /** Files larger than this are refused without being parsed. */
@@ -11,65 +12,7 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 /** Aliases allowed in one document: none of our files need any, so a bomb stops early. */
 export const MAX_ALIAS_COUNT = 100;
 export const MAX_TEXT_LENGTH = 2000;
-/**
- * Nesting allowed before the parser is even started: store files need three
- * levels, and the `yaml` parser recurses once per level, so a deeply nested
- * file would exhaust the stack (in V8 that can abort the process instead of
- * throwing).
- */
-export const MAX_NESTING = 64;
-
-/**
- * Offset where a file first nests deeper than `max` (block indentation
- * levels plus open flow brackets outside quotes and comments), or -1. A
- * cheap linear scan that over-counts rather than under-counts.
- */
-export function excessiveNesting(source: string, max = MAX_NESTING): number {
-  const indents: number[] = [];
-  let flow = 0;
-  let quote: '"' | "'" | null = null;
-  let lineStart = true;
-  let indent = 0;
-  for (let i = 0; i < source.length; i++) {
-    const ch = source[i]!;
-    if (ch === '\n') {
-      lineStart = true;
-      indent = 0;
-      if (quote === "'") continue;
-      continue;
-    }
-    if (lineStart) {
-      if (ch === ' ' || ch === '-' && (source[i + 1] === ' ' || source[i + 1] === '\n')) {
-        indent++;
-        continue;
-      }
-      if (ch === '\r' || ch === '\t') continue;
-      lineStart = false;
-      if (quote === null && ch !== '#') {
-        while (indents.length > 0 && indents[indents.length - 1]! >= indent) indents.pop();
-        indents.push(indent);
-        if (indents.length + flow > max) return i;
-      }
-    }
-    if (quote !== null) {
-      if (ch === '\\' && quote === '"') i++;
-      else if (ch === quote) quote = null;
-      continue;
-    }
-    if (ch === '#' && (i === 0 || /\s/.test(source[i - 1]!))) {
-      const nl = source.indexOf('\n', i);
-      if (nl < 0) break;
-      i = nl - 1;
-      continue;
-    }
-    if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '[' || ch === '{') {
-      flow++;
-      if (indents.length + flow > max) return i;
-    } else if ((ch === ']' || ch === '}') && flow > 0) flow--;
-  }
-  return -1;
-}
+export { MAX_NESTING, MAX_YAML_TOKENS } from './yaml-guard.ts';
 
 export interface Parsed<T> {
   /** Present when the file is usable (no error diagnostics). */
@@ -112,6 +55,16 @@ function lineTextAt(source: string, lines: LineCounter, line: number): string {
   if (start === undefined) return '';
   const end = lines.lineStarts[line] ?? source.length;
   return source.slice(start, end).replace(/\r?\n$/, '');
+}
+
+/** A diagnostic at character offset `offset` of a text the parser has not seen. */
+function diagAtOffset(file: string, source: string, offset: number, code: DiagnosticCode, message: string, hint: string): Diagnostic {
+  const start = source.lastIndexOf('\n', offset - 1) + 1;
+  let line = 1;
+  for (let i = source.indexOf('\n'); i >= 0 && i < start; i = source.indexOf('\n', i + 1)) line++;
+  const end = source.indexOf('\n', offset);
+  const lineText = source.slice(start, end < 0 ? source.length : end).replace(/\r$/, '').slice(0, 200);
+  return diag(file, code, message, hint, line, offset - start + 1, lineText);
 }
 
 /** A diagnostic at byte offset `offset` of a parsed file. */
@@ -170,18 +123,12 @@ class LazyYamlFile implements YamlFile {
 
 function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
   const lines = new LineCounter();
-  const tooDeep = excessiveNesting(source);
-  if (tooDeep >= 0) {
-    const line = source.slice(0, tooDeep).split('\n').length;
-    const col = tooDeep - source.lastIndexOf('\n', tooDeep - 1);
-    const start = source.lastIndexOf('\n', tooDeep - 1) + 1;
-    const end = source.indexOf('\n', tooDeep);
-    const lineText = source.slice(start, end < 0 ? source.length : end).replace(/\r$/, '').slice(0, 200);
-    return { diagnostics: [diag(file, 'yaml-too-deep', `file nests more than ${MAX_NESTING} levels deep`, 'Store files need only a few levels; write the value flat.', line, col, lineText)] };
-  }
+  // Refused before the parser starts: it recurses per level (V8 can abort on the exhausted stack) and is slow per token.
+  const shape = yamlShapeProblem(source);
+  if (shape !== null) return { diagnostics: [diagAtOffset(file, source, shape.offset, shape.kind === 'too-deep' ? 'yaml-too-deep' : 'yaml-too-large', shape.message, shape.kind === 'too-deep' ? 'Store files need only a few levels; write the value flat.' : 'A store file holds one short document; split or shorten it.')] };
   let docs: Document.Parsed[];
   try {
-    const all = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2' });
+    const all = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2', logLevel: 'error' });
     docs = Array.isArray(all) ? all : [];
   } catch (error) {
     // The parser recurses on nesting; a pathological file can exhaust the stack.

@@ -25,6 +25,7 @@ import { formatDecisionFile, formatEnforcementFile, formatInvariantFile, formatP
 import type { Actor } from '../enforce/actors.ts';
 import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
+import { assertNoLinkedFolder } from '../store/no-links.ts';
 import { withFolderLock, writeFailure, writeFileAtomic } from '../store/write.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import { InvariantService, requireValid, toScope, type OpenOptions } from './invariant-service.ts';
@@ -151,7 +152,11 @@ export class PlanService {
   /** The full id of the plan an id or unique prefix (≥ 4 characters) names. */
   async resolvePlanId(prefix: string): Promise<string> {
     const wanted = checkPrefix(prefix, 'plan');
-    const ids = (await this.source.list('plans', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path.slice('plans/'.length)).filter(isUlid);
+    const entries = await this.source.list('plans', { recursive: false });
+    // A linked plans/ or plan folder is an invalid store (exit 3), not an unknown plan.
+    const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
+    if (links.length > 0) requireValid(await readEntries(this.source, links), `read plan ${wanted}`);
+    const ids = entries.filter((e) => e.type === 'dir').map((e) => e.path.slice('plans/'.length)).filter(isUlid);
     return pickOne(wanted, ids, (i) => i, 'plan', 'Run `agents plan list` to see the plans.');
   }
 
@@ -168,8 +173,11 @@ export class PlanService {
     const scope = toScope({ action: input.action });
     if (scope.kind !== 'action') throw new Error('unreachable');
     const ref = `${scope.ns}/${scope.name}`;
+    if (input.project !== undefined) toScope({ project: input.project });
+    // A linked project or action folder is an invalid store (exit 3), not an unknown name.
+    const linked = (await readFolders(this.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${ref}`])).diagnostics.filter((d) => d.code === 'symlink');
+    if (linked.length > 0) requireValid({ ...emptySnapshot(), diagnostics: linked }, `use ${ref}`);
     if (input.project !== undefined) {
-      toScope({ project: input.project });
       const projects = (await this.source.list('projects', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path.slice('projects/'.length));
       if (!projects.includes(input.project)) {
         throw new UsageError(
@@ -219,6 +227,7 @@ export class PlanService {
     const enabled = await commitWanted(this.source, input.commit);
     const written = await withCommit(this.root, enabled, async () => {
       const temp = `plans/.${id}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+      assertNoLinkedFolder(this.root, 'plans', `create ${final}`);
       try {
         mkdirSync(join(this.root, temp), { recursive: true });
       } catch (error) {

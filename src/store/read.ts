@@ -152,6 +152,9 @@ export async function readStore(source: TreeSource): Promise<StoreSnapshot> {
 
 /** Every plan's plan.yaml (for finding the plans that target a project). */
 export async function readAllPlans(source: TreeSource, into: StoreSnapshot = emptySnapshot()): Promise<StoreSnapshot> {
-  const planDirs = (await source.list('plans', { recursive: false })).filter((e) => e.type === 'dir');
-  return readEntries(source, planDirs.map((d) => ({ path: `${d.path}/plan.yaml`, type: 'file' as const })), into);
+  const entries = await source.list('plans', { recursive: false });
+  const planDirs = entries.filter((e) => e.type === 'dir');
+  // A linked plans/ or plan folder is reported (readEntries names it), never skipped in silence.
+  const links = entries.filter((e) => e.type === 'symlink' && isScopeFolder(e.path));
+  return readEntries(source, [...links, ...planDirs.map((d) => ({ path: `${d.path}/plan.yaml`, type: 'file' as const }))], into);
 }

@@ -188,6 +188,8 @@ function breakStale(lockPath: string, seen: string): boolean {
   let fd: number;
   try {
     fd = openSync(breaker, 'wx');
+    // Like the lock, it names its process, so a crash here leaves something `validate` can judge.
+    writeSync(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
   } catch {
     try {
       if (Date.now() - lstatMtime(breaker) > 5_000) unlinkSync(breaker);
@@ -210,6 +212,28 @@ function breakStale(lockPath: string, seen: string): boolean {
     } catch {
       // Nothing to clean.
     }
+  }
+}
+
+/** A breaker left by a process killed while it cleared a stale lock: removed once its process is gone. */
+function clearDeadBreaker(lockPath: string): void {
+  const breaker = `${lockPath}.break`;
+  const lock = readLock(breaker);
+  if (lock === null) return;
+  const owner = lockOwner(lock.text);
+  let dead = owner === null ? Date.now() - lock.mtimeMs > 5_000 : false;
+  if (owner !== null && owner.host === hostname()) {
+    try {
+      process.kill(owner.pid, 0);
+    } catch (error) {
+      dead = (error as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  }
+  if (!dead) return;
+  try {
+    unlinkSync(breaker);
+  } catch {
+    // Gone already.
   }
 }
 
@@ -260,6 +284,7 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
   let delay = 2;
   for (;;) {
     if (tryLock(lockPath, folder)) {
+      clearDeadBreaker(lockPath);
       try {
         return await fn();
       } finally {

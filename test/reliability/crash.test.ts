@@ -19,7 +19,7 @@ function leftovers(dir: string): { invariants: string[]; temporaries: string[]; 
   for (const name of readdirSync(dir)) {
     if (/^[0-9A-HJKMNP-TV-Z]{26}\.yaml$/.test(name)) out.invariants.push(name);
     else if (name.startsWith('.') && name.endsWith('.tmp')) out.temporaries.push(name);
-    else if (name === '.lock') out.locks.push(name);
+    else if (name === '.lock' || name === '.lock.break') out.locks.push(name);
     else out.other.push(name);
   }
   return out;
@@ -87,6 +87,18 @@ describe('crash safety', () => {
     const listed = agents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'crash']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toHaveLength(left.invariants.length + 1);
+
+    // validate agrees: nothing but leftover temporaries (warnings), which --fix removes.
+    const checked = agents(['--store', store, '--format', 'json', 'validate']);
+    expect(checked.code).toBe(0);
+    const report = JSON.parse(checked.stdout) as { ok: boolean; diagnostics: { code: string; file: string }[] };
+    expect(report.ok).toBe(true);
+    expect(report.diagnostics.filter((d) => d.code !== 'temporary-file')).toEqual([]);
+    expect(report.diagnostics.map((d) => d.file).sort()).toEqual(leftovers(dir).temporaries.map((t) => `projects/crash/${t}`).sort());
+    expect(agents(['--store', store, 'validate', '--fix']).code).toBe(0);
+    const clean = agents(['--store', store, '--format', 'json', 'validate']);
+    expect((JSON.parse(clean.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);
+    expect(readdirSync(dir).filter((n) => !/^[0-9A-HJKMNP-TV-Z]{26}\.yaml$/.test(n))).toEqual([]);
 
     console.log(`crash: ${trials} trials, ${killed} killed (${killedAfterWrite} after the file was linked, ${leftTemporary} left a temporary, ${leftLock} left a lock), ${finished} finished; ${left.invariants.length} invariant files, all whole`);
   }, 300_000);

@@ -7,6 +7,7 @@ import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
 const SECRET = 'OUTSIDE-SECRET-7f3a';
 const OUT_ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const PLAN_ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+const ACTION_INV = '01KA6X5Z8W4N3B2C1D0E9F8G7A';
 
 /** Every path under `dir` with its content (files) or link target: to prove nothing outside changed. */
 function snapshot(dir: string): Record<string, string> {
@@ -42,7 +43,7 @@ function sandbox(): { root: string; repo: string; store: string; outside: string
     'plan.yaml': `id: ${PLAN_ID}\ncreated_at: 2026-11-29T12:00:00Z\n`,
     'secret.txt': `${SECRET}\n`,
   });
-  writeTree(store, { 'global/': null, 'projects/app/': null, 'actions/': null, 'plans/': null });
+  writeTree(store, { 'global/': null, 'projects/app/': null, [`actions/local/cov/${ACTION_INV}.yaml`]: `# yaml-language-server: $schema=../../../schemas/invariant.schema.json\n${invariantYaml(ACTION_INV, 'Run the tests')}`, 'plans/': null });
   return { root, repo, store, outside };
 }
 
@@ -75,6 +76,22 @@ describe('names, ids and paths never reach outside the store', () => {
       ['invariant', 'show', '/etc/passwd'],
       ['invariant', 'remove', '--yes', '../../x'],
       ['invariant', 'remove', '--yes', `../outside/global/${OUT_ID}`],
+      ['plan', 'use', '../../x'],
+      ['plan', 'use', 'a/../../b'],
+      ['plan', 'use', '../outside', '--project', 'app'],
+      ['plan', 'use', 'local/cov', '--project', '../x'],
+      ['plan', 'show', '../../etc'],
+      ['plan', 'show', `../../outside/${PLAN_ID}`],
+      ['plan', 'strategize', '../x'],
+      ['plan', 'strategize', '/etc'],
+      ['plan', 'status', '../..'],
+      ['plan', 'decisions', '../../outside'],
+      ['invariant', 'violation', 'add', '--plan', '../..', '--invariant', OUT_ID],
+      ['invariant', 'violation', 'add', '--plan', PLAN_ID, '--invariant', '../../x'],
+      ['invariant', 'violation', 'list', '--plan', '../../outside'],
+      ['validate', `../../outside/${OUT_ID}.yaml`],
+      ['validate', join(outside, `global/${OUT_ID}.yaml`)],
+      ['validate', '--fix', join(outside, 'x')],
     ];
     for (const args of cases) {
       const r = agents(['--store', store, ...args]);
@@ -98,6 +115,10 @@ describe('names, ids and paths never reach outside the store', () => {
       [['invariant', 'show', OUT_ID], 2],
       [['invariant', 'show', OUT_ID.slice(0, 8)], 2],
       [['invariant', 'remove', '--yes', OUT_ID], 2],
+      [['validate'], 1],
+      [['validate', '--fix'], 1],
+      [['validate', join(store, 'projects/evil')], 1],
+      [['validate', join(store, `projects/evil/${OUT_ID}.yaml`)], 2],
     ];
     for (const [args, code] of cases) {
       const r = agents(['--store', store, ...args]);
@@ -114,7 +135,24 @@ describe('names, ids and paths never reach outside the store', () => {
       { link: 'global', target: 'global', runs: [[['invariant', 'add', '--global', 'rule'], 3], [['invariant', 'list', '--project', 'app', '--effective'], 3], [['invariant', 'list', '--global'], 3]] },
       { link: 'projects', target: '', runs: [[['invariant', 'add', '--project', 'x', 'rule'], 3], [['invariant', 'add', '--project', 'new', 'rule'], 3], [['invariant', 'list', '--project', 'x'], 3]] },
       { link: 'actions/ns', target: '', runs: [[['invariant', 'add', '--action', 'ns/x', 'rule'], 3], [['invariant', 'list', '--action', 'ns/x'], 3], [['invariant', 'list'], 3]] },
-      { link: `plans/${PLAN_ID}`, target: '', runs: [[['invariant', 'add', '--plan', PLAN_ID, 'rule'], 3], [['invariant', 'list', '--plan', PLAN_ID, '--effective'], 3]] },
+      {
+        link: `plans/${PLAN_ID}`,
+        target: '',
+        runs: [
+          [['invariant', 'add', '--plan', PLAN_ID, 'rule'], 3],
+          [['invariant', 'list', '--plan', PLAN_ID, '--effective'], 3],
+          [['plan', 'show', PLAN_ID], 3],
+          [['plan', 'status', PLAN_ID], 3],
+          // No actor is configured in the sandbox: refused before the plan is read.
+          [['plan', 'strategize', PLAN_ID], 2],
+          [['plan', 'decisions', PLAN_ID], 3],
+          [['plan', 'list'], 3],
+          [['invariant', 'violation', 'add', '--plan', PLAN_ID, '--invariant', OUT_ID], 3],
+          [['invariant', 'violation', 'list', '--plan', PLAN_ID], 3],
+        ],
+      },
+      { link: 'plans', target: '', runs: [[['plan', 'list'], 3], [['plan', 'show', PLAN_ID], 3], [['plan', 'use', 'local/cov', '--project', 'app'], 3]] },
+      { link: 'actions/local/cov', target: 'x', runs: [[['plan', 'use', 'local/cov', '--project', 'app'], 3]] },
     ];
     for (const c of cases) {
       const { root, store, outside } = sandbox();

@@ -42,3 +42,50 @@ export function seeded(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+export interface KillCampaign {
+  trials: number;
+  killed: number;
+  /** Killed runs whose effect (`written()` grew) was already on disk. */
+  killedAfterWrite: number;
+  finished: number;
+}
+
+/**
+ * Runs `args(i)` and kills it at seeded random points until `kills` runs were
+ * killed (or `maxTrials`). Kill times are learnt as the campaign goes: aimed
+ * around the moment `written()` grows, where the lock is held and files are
+ * written; every third kill falls anywhere in the run.
+ */
+export async function killCampaign(options: {
+  args: (i: number) => string[];
+  written: () => number;
+  kills: number;
+  maxTrials: number;
+  seed: number;
+  /** Checks a run that finished on its own. */
+  onFinished?: (code: number | null) => void;
+}): Promise<KillCampaign> {
+  const random = seeded(options.seed);
+  const calibration = await runAndKill(options.args(-1), 60_000);
+  options.onFinished?.(calibration.code);
+  let target = Math.max(50, calibration.ms * 0.8);
+  const out: KillCampaign = { trials: 0, killed: 0, killedAfterWrite: 0, finished: 0 };
+  for (let i = 0; out.killed < options.kills && i < options.maxTrials; i++) {
+    out.trials++;
+    const u = random();
+    const after = Math.round(i % 3 === 0 ? u * target * 1.2 : target * (0.85 + 0.3 * u));
+    const before = options.written();
+    const outcome = await runAndKill(options.args(i), after);
+    const wrote = options.written() > before;
+    if (outcome.killed) {
+      out.killed++;
+      if (wrote) out.killedAfterWrite++;
+    } else {
+      options.onFinished?.(outcome.code);
+      out.finished++;
+    }
+    if (i % 3 !== 0) target = wrote ? target * 0.93 : target * 1.07;
+  }
+  return out;
+}

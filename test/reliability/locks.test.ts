@@ -89,3 +89,13 @@ describe('scope locks', () => {
     expect(readdirSync(outside)).toEqual(['secret.txt']);
   });
 });
+
+describe('the breaker of a stale lock', () => {
+  it('a breaker left by a writer killed while clearing a stale lock is removed by the next writer', () => {
+    const store = testStore();
+    writeFileSync(join(store, 'global/.lock.break'), `${deadPid()} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
+    const r = agents(['--store', store, 'invariant', 'add', '--global', 'x rule']);
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(store, 'global')).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+});

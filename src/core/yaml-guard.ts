@@ -1,0 +1,85 @@
+/**
+ * Cheap checks run on a file's text before the YAML parser sees it, so that
+ * hostile input is refused in time linear in its size:
+ *
+ * - nesting: the `yaml` parser recurses once per level. Past a few thousand
+ *   levels the stack runs out, and V8 may then abort the whole process (an
+ *   out-of-memory "RegExpCompiler" failure seen with `? ? ? …`) instead of
+ *   throwing, so the parser must never be started on such a file.
+ * - size in nodes: parsing a 1 MiB flow sequence of one-letter items takes
+ *   tens of seconds; store files hold at most a few thousand nodes.
+ *
+ * Both counts over-estimate rather than under-estimate: a file the guard lets
+ * through is never deeper or larger than the limits.
+ */
+import { Lexer } from 'yaml';
+
+/** Nesting levels allowed; store files need three. */
+export const MAX_NESTING = 64;
+/** YAML tokens (scalars, indicators, spaces, line breaks) allowed in one file. */
+export const MAX_YAML_TOKENS = 50_000;
+
+export interface ShapeProblem {
+  kind: 'too-deep' | 'too-many-nodes';
+  /** Offset in the text where the limit was passed. */
+  offset: number;
+  message: string;
+}
+
+/**
+ * Where the text first passes {@link MAX_NESTING} or {@link MAX_YAML_TOKENS},
+ * or null. It runs the `yaml` lexer (a flat state machine, so it knows quotes,
+ * comments and block scalars without recursing) and stops at the first limit
+ * passed. Block levels come from indentation and from the indicators that
+ * open a level on one line (`- - x`, `? ? x`); flow levels from brackets.
+ */
+export function yamlShapeProblem(source: string, maxNesting = MAX_NESTING, maxTokens = MAX_YAML_TOKENS): ShapeProblem | null {
+  const indents: number[] = [];
+  let flow = 0;
+  let tokens = 0;
+  let offset = 0;
+  let lineStart = true;
+  let col = 0;
+  // Block indicators met on the current line: each may open a level (`- - x`, `k: ? ? x`).
+  let onLine = 0;
+  const depth = () => indents.length + onLine + flow;
+  for (const token of new Lexer().lex(source)) {
+    const at = offset;
+    // Markers (document mode, "a scalar follows") take no room in the text.
+    if (token.length === 1 && token < ' ' && token !== '\t' && token !== '\n') continue;
+    offset += token.length;
+    if (++tokens > maxTokens) return { kind: 'too-many-nodes', offset: at, message: `file holds more than ${maxTokens} YAML tokens` };
+    if (token === '\n' || token === '\r\n') {
+      lineStart = true;
+      col = 0;
+      onLine = 0;
+      continue;
+    }
+    let first = false;
+    if (lineStart) {
+      if (/^[ \t]+$/.test(token)) {
+        col += token.length;
+        continue;
+      }
+      if (token[0] === '#') continue;
+      lineStart = false;
+      first = true;
+      if (flow === 0) {
+        while (indents.length > 0 && indents[indents.length - 1]! >= col) indents.pop();
+        indents.push(col);
+      }
+    }
+    // `key: value` opens no level beyond the map; `: value` first on a line (after `? key`) does.
+    if (token === '-' || token === '?' || (token === ':' && first)) onLine++;
+    else if (token === '[' || token === '{') flow++;
+    else if ((token === ']' || token === '}') && flow > 0) flow--;
+    else if (token.length > 1 && token.includes('\n')) {
+      // Block scalar content ends its last line; a quoted scalar over several lines does not.
+      lineStart = token.endsWith('\n');
+      col = 0;
+      onLine = 0;
+    }
+    if (depth() > maxNesting) return { kind: 'too-deep', offset: at, message: `file nests more than ${maxNesting} levels deep` };
+  }
+  return null;
+}

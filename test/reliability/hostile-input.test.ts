@@ -1,0 +1,104 @@
+import { closeSync, openSync, ftruncateSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_FILE_BYTES, parseInvariant, parseYaml } from '../../src/core/parse.ts';
+import { MAX_NESTING, MAX_YAML_TOKENS, yamlShapeProblem } from '../../src/core/yaml-guard.ts';
+import { readStore } from '../../src/store/read.ts';
+import { WorkingTreeSource } from '../../src/store/tree-source.ts';
+import { agents } from '../helpers/cli.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+const ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const enc = (s: string) => new TextEncoder().encode(s);
+const codes = (bytes: Uint8Array) => parseYaml('f.yaml', bytes).diagnostics.map((d) => ({ code: d.code, line: d.line, col: d.col }));
+
+describe('hostile YAML is refused before it costs much', () => {
+  it('an alias bomb (billion laughs) is refused', () => {
+    let bomb = 'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n';
+    for (let i = 1; i < 10; i++) bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    expect(codes(enc(bomb))).toEqual([{ code: 'yaml-alias-limit', line: 1, col: 1 }]);
+    const inv = parseInvariant(`global/${ID}.yaml`, enc(`id: ${ID}\ntext: &t x\ntags: [*t, *t]\n${bomb}`), { kind: 'global' }, ID);
+    expect(inv.value).toBeUndefined();
+  });
+
+  it.each([
+    ['flow sequences', '['.repeat(100_000) + ']'.repeat(100_000), 1, 64],
+    ['flow maps', '{'.repeat(100_000), 1, 64],
+    ['compact block sequences', '- '.repeat(100_000) + 'x', 1, 127],
+    ['explicit keys', '? '.repeat(100_000) + 'x', 1, 127],
+    ['explicit keys after a key', 'k: ' + '? '.repeat(100_000) + 'x', 1, 130],
+    ['indented maps', Array.from({ length: 200 }, (_, i) => `${' '.repeat(i)}k:`).join('\n') + ' v\n', 65, 65],
+    ['sequences mixed with quoted closing brackets', '[ "]", '.repeat(50_000), 1, 442],
+  ])('nesting of %s deeper than the limit: yaml-too-deep at its position, the parser never started', (_name, text, line, col) => {
+    expect(codes(enc(text))).toEqual([{ code: 'yaml-too-deep', line, col }]);
+  });
+
+  it(`nesting up to the limit of ${MAX_NESTING} is parsed`, () => {
+    const ok = '['.repeat(MAX_NESTING - 1) + 'x' + ']'.repeat(MAX_NESTING - 1);
+    expect(yamlShapeProblem(ok)).toBeNull();
+    expect(parseYaml('f.yaml', enc(ok)).diagnostics).toEqual([]);
+  });
+
+  it('brackets, dashes and question marks inside quotes, comments and block scalars are text, not nesting', () => {
+    const text = `id: ${ID}\ntext: "${'[{'.repeat(100)} - ? -"\nrationale: |\n  ${'- '.repeat(100)}\n  ${'[ '.repeat(100)}\n# ${'['.repeat(100)}\ntags: ['${'['.repeat(60)}']\n`;
+    expect(yamlShapeProblem(text)).toBeNull();
+    const parsed = parseInvariant(`global/${ID}.yaml`, enc(text), { kind: 'global' }, ID);
+    expect(parsed.diagnostics).toEqual([]);
+  });
+
+  it(`a flat file of more than ${MAX_YAML_TOKENS} tokens is refused (a 1 MiB flow list would take tens of seconds to parse)`, () => {
+    const flat = '[' + 'a,'.repeat(500_000) + ']';
+    expect(flat.length).toBeLessThan(MAX_FILE_BYTES);
+    expect(codes(enc(flat))).toEqual([{ code: 'yaml-too-large', line: 1, col: 50_001 }]);
+  });
+
+  it('a file over 1 MiB is refused by size, by the parser and by the reader without reading it', async () => {
+    expect(codes(new Uint8Array(MAX_FILE_BYTES + 1))).toEqual([{ code: 'file-too-large', line: 0, col: 0 }]);
+    const store = testStore({ [`global/${ID}.yaml`]: invariantYaml(ID, 'Valid') });
+    // A sparse 64 GiB file: reading it all would take minutes and more memory than the machine has.
+    const big = join(store, 'global/01JDQ6X5Z8W4N3B2C1D0E9F8G9.yaml');
+    const fd = openSync(big, 'w');
+    ftruncateSync(fd, 64 * 1024 ** 3);
+    closeSync(fd);
+    const source = new WorkingTreeSource(store);
+    const r = source.readOne('global/01JDQ6X5Z8W4N3B2C1D0E9F8G9.yaml');
+    expect(r).toEqual({ ok: false, code: 'file-too-large', message: `is ${64 * 1024 ** 3} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
+    const snap = await readStore(source);
+    expect(snap.diagnostics.map((d) => [d.code, d.file])).toEqual([['file-too-large', 'global/01JDQ6X5Z8W4N3B2C1D0E9F8G9.yaml']]);
+    const listed = agents(['--store', store, 'invariant', 'list']);
+    expect(listed.code).toBe(3);
+    expect(listed.stderr).toContain('global/01JDQ6X5Z8W4N3B2C1D0E9F8G9.yaml');
+  });
+
+  it('a deeply nested invariant file in a store makes list stop with exit 3 naming it, not crash', () => {
+    const store = testStore({ [`global/${ID}.yaml`]: `id: ${ID}\ntext: ${'? '.repeat(200_000)}x\n` });
+    const r = agents(['--store', store, 'invariant', 'list']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`global/${ID}.yaml:2:`);
+    expect(r.stderr).toContain('nests more than 64 levels deep');
+  });
+});
+
+describe('user regexes run with a time bound', () => {
+  it('a catastrophic pattern over a store of long texts stops with exit 2 and a clear message', () => {
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) {
+      const id = `01JDQ6X5Z8W4N3B2C1D0E9F8${String(i).padStart(2, '0')}`.replace(/[ILOU]/g, '0');
+      tree[`projects/app/${id}.yaml`] = invariantYaml(id, `${'a'.repeat(1990)}!${i}`);
+    }
+    const store = testStore(tree);
+    for (const args of [['invariant', 'list', '(a+)+$'], ['invariant', 'list', '--project', 'app', '--effective', '(a+)+$']]) {
+      const r = agents(['--store', store, ...args]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('regex "(a+)+$" took more than 2 s over 40 texts and was stopped');
+      expect(r.stderr).toContain('nested repetition');
+    }
+  });
+
+  it('an over-long pattern is refused before it is compiled', () => {
+    const store = testStore();
+    const r = agents(['--store', store, 'invariant', 'list', 'a'.repeat(1001)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('regex is 1001 characters long; the limit is 1000');
+  });
+});
