@@ -215,6 +215,19 @@ function breakStale(lockPath: string, seen: string): boolean {
   }
 }
 
+/**
+ * Clears `rel` if it is a stale lock (its process is gone), exactly as a
+ * waiting writer would: under the breaker, and only if it still holds what
+ * was judged stale. Returns why it was stale, or null when it was kept.
+ */
+export function clearStaleLock(root: string, rel: string): string | null {
+  const lockPath = join(root, rel);
+  clearDeadBreaker(lockPath);
+  const stale = isStale(lockPath);
+  if (stale === null || !breakStale(lockPath, stale.seen)) return null;
+  return stale.why;
+}
+
 /** A breaker left by a process killed while it cleared a stale lock: removed once its process is gone. */
 function clearDeadBreaker(lockPath: string): void {
   const breaker = `${lockPath}.break`;

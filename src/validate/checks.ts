@@ -178,7 +178,7 @@ async function checkLocks(source: TreeSource, entries: readonly TreeEntry[], kin
     }
     const alive = Number.isInteger(pid) && pid > 0 ? options.lockHolderAlive(pid, host) : false;
     if (alive === false) {
-      out.push(problem('stale-lock', 'warning', path, `${path} was left by process ${pidText || '?'}${host ? ` on ${host}` : ''}, which is no longer running`, 'Delete it if no agents command is running; the next writer clears it too.'));
+      out.push(problem('stale-lock', 'warning', path, `${path} was left by process ${pidText || '?'}${host ? ` on ${host}` : ''}, which is no longer running`, 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.'));
     }
   }
   return out;

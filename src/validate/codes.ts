@@ -28,7 +28,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'bad-name': 'A project, action or plan folder name breaks the name rules.',
   'plan-missing': 'A plan folder has no plan.yaml.',
   'temporary-file': 'A temporary file left by an interrupted write (`--fix` removes it).',
-  'stale-lock': 'A writer lock left by a process that is gone, or committed to git.',
+  'stale-lock': 'A writer lock left by a process that is gone (`--fix` removes it), or committed to git.',
   'duplicate-text': 'Two invariants of one scope have the same text (after normalisation).',
   'shadowed': 'An invariant is hidden by the same text at a higher precedence.',
   'unknown-action': "A plan's action template is not in the store.",

@@ -4,14 +4,14 @@ import { classifyPath } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { modeline } from '../core/serialize.ts';
-import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/write.ts';
+import { clearStaleLock, isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { modelineSchema, type ValidateReport } from './checks.ts';
 
 /** One change `--fix` made (or declined to make, with the reason). */
 export interface Fix {
   file: string;
-  action: 'add-modeline' | 'rename' | 'remove-temporary';
+  action: 'add-modeline' | 'rename' | 'remove-temporary' | 'remove-stale-lock';
   /** For a rename: the new store-relative path. */
   to?: string;
   done: boolean;
@@ -28,7 +28,7 @@ const BOM = '\uFEFF';
 /**
  * Applies the fixes that are safe to make mechanically, and nothing else:
  * a missing modeline, a file name that differs from a valid unused id, and
- * temporary files of writers that are gone. Every write is atomic.
+ * temporary files and lock files of writers that are gone. Every write is atomic.
  */
 export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, options: FixOptions): Fix[] {
   const fixes: Fix[] = [];
@@ -50,6 +50,15 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
       case 'temporary-file':
         fixes.push(removeTemporary(tree, d.file, options));
         break;
+      case 'stale-lock': {
+        const why = clearStaleLock(tree.root, d.file);
+        fixes.push(
+          why === null
+            ? { file: d.file, action: 'remove-stale-lock', done: false, message: `kept ${d.file}: it is not stale now (its process is running, or another writer took it)` }
+            : { file: d.file, action: 'remove-stale-lock', done: true, message: `removed stale lock ${d.file} (${why})` },
+        );
+        break;
+      }
       default:
         break;
     }

@@ -34,7 +34,8 @@ const planDirs = (store: string) => readdirSync(join(store, 'plans')).filter((n)
 function validateOnlyTemporaries(store: string): void {
   const checked = agents(['--store', store, '--format', 'json', 'validate']);
   const report = JSON.parse(checked.stdout) as { ok: boolean; diagnostics: { code: string; file: string }[] };
-  expect(report.diagnostics.filter((d) => d.code !== 'temporary-file')).toEqual([]);
+  // A writer killed while holding its folder's lock leaves the lock too: a warning that --fix clears.
+  expect(report.diagnostics.filter((d) => d.code !== 'temporary-file' && d.code !== 'stale-lock')).toEqual([]);
   expect(checked.code).toBe(0);
   expect(agents(['--store', store, 'validate', '--fix']).code).toBe(0);
   const clean = agents(['--store', store, '--format', 'json', 'validate']);

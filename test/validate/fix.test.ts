@@ -92,3 +92,20 @@ describe('validate --fix', () => {
     writeFileSync(join(store, 'x'), '');
   });
 });
+
+describe('validate --fix and locks', () => {
+  it('removes a lock of a process that is gone, and keeps one of a running process', async () => {
+    const { hostname } = await import('node:os');
+    const store = testStore({
+      [`global/${A}.yaml`]: `${ML}\n${invariantYaml(A, 'Never delete data')}`,
+      'global/.lock': `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`,
+      'projects/web/.lock': `${process.ppid} ${hostname()} 2026-11-29T12:00:00Z\n`,
+    });
+    const r = await validate(store, '--fix');
+    expect(r.code).toBe(0);
+    expect(r.out.fixes.map((f: { file: string; action: string; done: boolean }) => [f.action, f.file, f.done])).toEqual([['remove-stale-lock', 'global/.lock', true]]);
+    expect(r.out.diagnostics).toEqual([]);
+    expect(existsSync(join(store, 'global/.lock'))).toBe(false);
+    expect(existsSync(join(store, 'projects/web/.lock'))).toBe(true);
+  });
+});
