@@ -2,7 +2,44 @@
 // with the interactive (Ink) and git code split into chunks loaded on demand.
 import { build } from 'esbuild';
 import { rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { writeValidators } from './gen-validators.mjs';
+
+/**
+ * `string-width` (yargs and its help layout import two versions) builds an
+ * `Intl.Segmenter` and Unicode-property regular expressions (`\p{RGI_Emoji}`
+ * with the `v` flag alone costs tens of milliseconds) when its module is
+ * evaluated, i.e. at every start-up, though yargs's strings are almost always
+ * printable ASCII, whose width is their length in every version. Each import
+ * of it is bundled as a small module that answers printable ASCII itself and
+ * evaluates the real module (a `require`, which esbuild turns into a lazily
+ * initialised module) only for any other string. The same answers, by
+ * construction for non-ASCII and by test (test/perf/startup-guards.test.ts)
+ * for ASCII.
+ */
+const lazyStringWidth = {
+  name: 'lazy-string-width',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.pluginData === 'real') return undefined;
+      const real = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'lazy-string-width' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
+      contents: [
+        'let real;',
+        'export default function stringWidth(input, options) {',
+        "  if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length;",
+        `  real ??= require(${JSON.stringify(args.path)}).default;`,
+        '  return real(input, options);',
+        '}',
+      ].join('\n'),
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
 
 const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
@@ -28,6 +65,7 @@ const result = await build({
   external: ['react-devtools-core'],
   // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
+  plugins: [lazyStringWidth],
 });
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);
