@@ -3,6 +3,7 @@ import { caretExcerpt, location } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { CommandSpec } from './command.ts';
 import { canPrompt, processIo, useColor, type CliContext, type CliIo, type OutputFormat } from './io.ts';
+import { prepareFormat } from './render.ts';
 import { makeStyle } from './style.ts';
 import { VERSION } from './version.ts';
 import { COMMANDS, GROUPS, guessCommand, parentGroup, type LazyCommand } from './registry.ts';
@@ -116,6 +117,7 @@ export async function main(args: readonly string[], io: CliIo = processIo()): Pr
       return EXIT_CODES.ok;
     }
     format = argv.format ?? 'text';
+    await prepareFormat(format);
     color = useColor(io, argv.color === false);
     const ctx: CliContext = {
       io,

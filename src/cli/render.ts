@@ -1,4 +1,3 @@
-import { stringify } from 'yaml';
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { ShadowRef } from '../core/resolve.ts';
 import type { CliContext } from './io.ts';
@@ -45,6 +44,19 @@ export function shadowJson(s: { id: string; scope: { kind: string } | string; pa
   return { id: s.id, scope: typeof s.scope === 'string' ? s.scope : s.scope.kind, path: s.path };
 }
 
+let yamlStringify: ((data: unknown) => string) | undefined;
+
+/**
+ * Loads what `format` needs before a command runs: `yaml`'s writer for
+ * `--format yaml`, and nothing otherwise (commands that print text or JSON
+ * never load it). main() calls it once the options are parsed.
+ */
+export async function prepareFormat(format: CliContext['format']): Promise<void> {
+  if (format === 'yaml' && !yamlStringify) {
+    yamlStringify = (await import('./yaml-output.ts')).toYaml;
+  }
+}
+
 /** Prints `data` as JSON or YAML, or `text()` for people. */
 export function emit(ctx: CliContext, data: unknown, text: () => string): void {
   switch (ctx.format) {
@@ -52,7 +64,8 @@ export function emit(ctx: CliContext, data: unknown, text: () => string): void {
       ctx.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
       return;
     case 'yaml':
-      ctx.io.stdout.write(stringify(data, { lineWidth: 0 }));
+      if (!yamlStringify) throw new Error('YAML output is not loaded: await prepareFormat(ctx.format) before the command runs');
+      ctx.io.stdout.write(yamlStringify(data));
       return;
     case 'text': {
       const out = text();

@@ -1,7 +1,6 @@
 import { relative, sep } from 'node:path';
 import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
 import { DEFAULT_CONFIG } from '../core/model.ts';
-import { parseConfig } from '../core/parse.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
 /** What a writing use case hands back to be committed. */
@@ -24,6 +23,8 @@ export async function commitWanted(source: TreeSource, flag: boolean | undefined
   if (flag !== undefined) return flag;
   const top = await source.list('', { recursive: false });
   if (!top.some((e) => e.path === 'config.yaml')) return DEFAULT_CONFIG.commit;
+  // Loaded here, not at start-up: only commands that write get this far.
+  const { parseConfig } = await import('../core/parse.ts');
   const bytes = (await source.read(['config.yaml'])).get('config.yaml');
   if (!bytes?.ok) return DEFAULT_CONFIG.commit;
   const parsed = parseConfig('config.yaml', bytes.bytes);

@@ -1,5 +1,3 @@
-import { monotonicFactory } from 'ulid';
-
 /** What use cases take from the outside world; tests pass their own. */
 export interface ServiceDeps {
   /** Current time. */
@@ -12,11 +10,30 @@ export interface ServiceDeps {
   notice: (message: string) => void;
 }
 
+let nextUlid: (() => string) | undefined;
+
+/**
+ * Loads the id generator (the `ulid` package, which imports `node:crypto`).
+ * Not at start-up: commands that only read never make ids, and `node:crypto`
+ * costs several milliseconds to load. Use cases that make ids await it first
+ * (`./ids.ts` does it for modules that always write).
+ */
+export async function loadIdGenerator(): Promise<void> {
+  if (!nextUlid) setIdGenerator((await import('ulid')).monotonicFactory());
+}
+
+/** Sets the process's id generator (once; later calls keep the first, so ids stay monotonic). */
+export function setIdGenerator(next: () => string): void {
+  nextUlid ??= next;
+}
+
 export function defaultDeps(overrides: Partial<ServiceDeps> = {}): ServiceDeps {
-  const ulid = monotonicFactory();
   return {
     clock: () => new Date(),
-    newId: () => ulid(),
+    newId: () => {
+      if (!nextUlid) throw new Error('the id generator is not loaded: await loadIdGenerator() before making ids');
+      return nextUlid();
+    },
     author: async (cwd) => (await import('../git/identity.ts')).gitAuthor(cwd),
     notice: () => {},
     ...overrides,

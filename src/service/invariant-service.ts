@@ -14,16 +14,14 @@ import {
 } from '../core/model.ts';
 import { MIN_PREFIX, codePointLength, isName, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../core/names.ts';
 import { cleanText, textKey } from '../core/normalise.ts';
-import { MAX_TEXT_LENGTH } from '../core/parse.ts';
+import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { resolveEffective, type EffectiveEntry } from '../core/resolve.ts';
-import { formatInvariantFile } from '../core/serialize.ts';
 import { checkNewInvariant, shadowInfo, shadowMap, type AddCheck, type ShadowInfo } from '../core/shadow.ts';
 import { discoverStore } from '../store/discover.ts';
 import { emptySnapshot, readAllPlans, readFolders, readStore, type StoreSnapshot } from '../store/read.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
-import { removeFile, withFolderLock, writeFileAtomic } from '../store/write.ts';
 import { commitWanted, withCommit } from './commit.ts';
-import { defaultDeps, type ServiceDeps } from './deps.ts';
+import { defaultDeps, loadIdGenerator, type ServiceDeps } from './deps.ts';
 import { compileFilter, filterByRegex } from './regex.ts';
 
 /** How a caller names a scope: exactly one of these. */
@@ -264,6 +262,8 @@ export class InvariantService {
     const folder = scopeFolder(scope);
     const key = textKey(text);
 
+    // What only writing needs (yaml's writer, node:crypto for ids and temporary names) loads here, not at start-up.
+    const [{ formatInvariantFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([import('../core/serialize.ts'), import('../store/write.ts'), loadIdGenerator()]);
     const enabled = await commitWanted(this.source, input.commit);
     const { invariant, commit } = await withCommit(this.root, enabled, async () => {
       const written = await withFolderLock(
@@ -424,6 +424,7 @@ export class InvariantService {
   /** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
   async remove(idOrPrefix: string, options: { commit?: boolean } = {}): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
     const found = await this.resolveId(idOrPrefix);
+    const { removeFile, withFolderLock } = await import('../store/write.ts');
     const enabled = await commitWanted(this.source, options.commit);
     return withCommit(this.root, enabled, async () => {
       await withFolderLock(this.root, scopeFolder(found.scope), () => removeFile(this.root, found.path), { onStale: this.deps.notice });

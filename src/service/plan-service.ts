@@ -28,6 +28,7 @@ import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
 import { assertNoLinkedFolder } from '../store/no-links.ts';
 import { withFolderLock, writeFailure, writeFileAtomic } from '../store/write.ts';
 import { commitWanted, withCommit } from './commit.ts';
+import './ids.ts';
 import { InvariantService, requireValid, toScope, type OpenOptions } from './invariant-service.ts';
 
 export interface UseInput {

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { classifyPath, isKnownFolder, type PathKind } from '../core/layout.ts';
 import type { Plan, ScopedInvariant, StoreConfig } from '../core/model.ts';
-import { parseActionMeta, parseConfig, parseInvariant, parsePlan } from '../core/parse.ts';
+import { parseActionMeta, parseConfig, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import type { ReadResult, TreeEntry, TreeSource } from './tree-source.ts';
 
 /** What was read from a store (all of it, or the scope folders a command needs). */
@@ -94,7 +94,16 @@ export async function readEntries(
       into.diagnostics.push(readFailure(entry.path, r));
       continue;
     }
-    parseInto(into, entry.path, kind, r.bytes);
+    try {
+      parseInto(into, entry.path, kind, r.bytes);
+    } catch (error) {
+      // The file needs the full YAML parser (it is not in the canonical shape,
+      // or a diagnostic needs positions): load it once, then parse again.
+      // Parsing is pure and adds to `into` only when it returns.
+      if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+      await import('../core/parse.ts');
+      parseInto(into, entry.path, kind, r.bytes);
+    }
   }
   return into;
 }

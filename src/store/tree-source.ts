@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES } from '../core/parse.ts';
+import { MAX_FILE_BYTES } from '../core/parse-core.ts';
 import { linkedFolder } from './no-links.ts';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other';

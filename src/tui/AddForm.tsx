@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
 import { SEVERITIES, describeScope, invariantPath, type Scope, type Severity } from '../core/model.ts';
 import { codePointLength, nameProblem } from '../core/names.ts';
-import { MAX_TEXT_LENGTH } from '../core/parse.ts';
+import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { checkNewInvariant, type AddCheck } from '../core/shadow.ts';
 import type { AddContext, AddResult, InvariantService, ScopeCatalog } from '../service/invariant-service.ts';
 import { SelectList, type SelectItem } from './SelectList.tsx';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
@@ -111,5 +111,97 @@ describe('start-up', () => {
     expect(names(['invariant'])).toBeUndefined();
     expect(names(['--help'])).toBeUndefined();
     expect(names(['nothing'])).toBeUndefined();
+  });
+});
+
+/** Every module URL a real run of the CLI resolves (dist/ files and node: built-ins), from the resolution hook. */
+function resolvedBy(args: string[], preload: string[] = []): { code: number; urls: string[] } {
+  const trace = join(tempDir(), 'loads.txt');
+  const r = spawnSync(process.execPath, [...preload.flatMap((p) => ['--import', p]), '--import', join(REPO, 'test/helpers/trace-loads.mjs'), BIN, ...args], {
+    cwd: REPO,
+    env: { ...process.env, TRACE_LOADS_FILE: trace, NO_COLOR: '1', CI: 'true' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  let urls: string[] = [];
+  try {
+    urls = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    // Nothing loaded through the hook.
+  }
+  return { code: r.status ?? -1, urls };
+}
+
+describe('read-only commands load only what reading needs', () => {
+  it.each([
+    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']],
+    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B4', '--format', 'json']],
+  ])('agents %j (every file in the canonical shape) loads neither yaml nor node:crypto', (args) => {
+    const { code, urls } = resolvedBy(args);
+    expect(code).toBe(0);
+    const prefix = `file://${REPO}`;
+    const bundled = contents(urls.filter((u) => u.startsWith(`${prefix}dist/`)).map((u) => u.slice(prefix.length)));
+    expect(bundled).toContain('src/store');
+    expect(bundled).not.toContain('yaml');
+    expect(bundled).not.toContain('ulid');
+    expect(urls).not.toContain('node:crypto');
+  });
+
+  it('loads yaml once a file needs the full parser, and still answers', () => {
+    const store = join(tempDir(), 'store');
+    for (const d of ['global', 'projects/app']) spawnSync('mkdir', ['-p', join(store, d)]);
+    writeFileSync(join(store, 'global', '01M8KJT9G0XNWEM589ZS7FV0VT.yaml'), '# hand-written\n{id: 01M8KJT9G0XNWEM589ZS7FV0VT, text: "Never delete production data"}\n');
+    const { code, urls } = resolvedBy(['--store', store, 'invariant', 'list', '--effective', '--project', 'app', '--format', 'json']);
+    expect(code).toBe(0);
+    const prefix = `file://${REPO}`;
+    expect(contents(urls.filter((u) => u.startsWith(`${prefix}dist/`)).map((u) => u.slice(prefix.length)))).toContain('yaml');
+  });
+
+  it('--format yaml loads yaml for the output', () => {
+    const { code, urls } = resolvedBy(['--store', '.agents.example', 'invariant', 'list', '--format', 'yaml']);
+    expect(code).toBe(0);
+    const prefix = `file://${REPO}`;
+    expect(contents(urls.filter((u) => u.startsWith(`${prefix}dist/`)).map((u) => u.slice(prefix.length)))).toContain('yaml');
+  });
+
+  it.each([[['--help']], [['invariant', 'list', '--help']], [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']]])(
+    'agents %j never builds string-width\'s Unicode segmenter',
+    (args) => {
+      const dir = tempDir();
+      const record = join(dir, 'segmenters.txt');
+      const preload = join(dir, 'count-segmenters.mjs');
+      writeFileSync(
+        preload,
+        `import { appendFileSync } from 'node:fs';\n` +
+          `const Real = Intl.Segmenter;\n` +
+          `Intl.Segmenter = class extends Real { constructor(...a) { appendFileSync(${JSON.stringify(record)}, 'built\\n'); super(...a); } };\n`,
+      );
+      const { code } = resolvedBy(args, [preload]);
+      expect(code).toBe(0);
+      expect(existsSync(record)).toBe(false);
+    },
+  );
+
+  it('the bundled string-width answers printable ASCII as its length, as both real versions do', async () => {
+    const v8 = (await import('string-width')).default;
+    const v7 = (await import(join(REPO, 'node_modules/wrap-ansi/node_modules/string-width/index.js'))).default as (s: string) => number;
+    const ascii = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
+    const samples = [...ascii, ascii.join(''), '', 'agents invariant list [pattern]', '  --store  store folder (default: .agents/ found upwards; env AGENTS_STORE)  [string]'];
+    let seed = 7;
+    for (let n = 0; n < 200; n++) {
+      let s = '';
+      for (let k = 0; k < n % 40; k++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        s += ascii[seed % ascii.length];
+      }
+      samples.push(s);
+    }
+    for (const s of samples) {
+      expect(v8(s), JSON.stringify(s)).toBe(s.length);
+      expect(v7(s), JSON.stringify(s)).toBe(s.length);
+    }
+    // The bundle holds the real modules behind the lazy wrapper, never evaluated at start-up.
+    const chunks = [...staticClosure('dist/cli.js')].map((o) => readFileSync(join(REPO, o), 'utf8')).join('\n');
+    expect(chunks).toContain('lazy-string-width:');
   });
 });

@@ -3,7 +3,7 @@ import type { Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { severityLabel, violationJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../service.ts';
+import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
 
 interface AddArgs {

@@ -3,7 +3,7 @@ import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { decisionJson, planJson, runJson, severityLabel, violationJson } from '../plan-render.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
-import { planServiceFor } from '../service.ts';
+import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ id: string }>({

@@ -2,7 +2,7 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { planJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../service.ts';
+import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ id: string }>({

@@ -7,7 +7,7 @@ import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
 import { decisionJson, planJson, runJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../service.ts';
+import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
 
 interface StrategizeArgs {

@@ -1,0 +1,319 @@
+import type { Document, LineCounter, Node } from 'yaml';
+import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
+import type { Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
+import { DEFAULT_CONFIG } from './model.ts';
+import { parseCanonicalYaml } from './canonical-yaml.ts';
+import { codePointLength } from './names.ts';
+import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+
+/** Files larger than this are refused without being parsed. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** Aliases allowed in one document: none of our files need any, so a bomb stops early. */
+export const MAX_ALIAS_COUNT = 100;
+export const MAX_TEXT_LENGTH = 2000;
+
+export interface Parsed<T> {
+  /** Present when the file is usable (no error diagnostics). */
+  value?: T;
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * A copy of `s` that does not keep the file it was read from alive: a string
+ * cut out of a file's text (by yaml or the fast path) holds on to the whole
+ * text in V8, which for a whole store is as much again as the files' bytes.
+ * A JSON round trip is the cheapest flat copy JavaScript offers (a slice of
+ * a concatenation also works, but keeps a 40-byte slice object per string).
+ * Short strings are copied by V8 already.
+ */
+function own(s: string): string {
+  return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
+}
+
+/** A located YAML document, before schema validation. */
+export interface YamlFile {
+  file: string;
+  source: string;
+  doc: Document.Parsed;
+  lines: LineCounter;
+  data: unknown;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+export function diag(file: string, code: DiagnosticCode, message: string, hint?: string, line = 0, col = 0, lineText?: string): Diagnostic {
+  const d: Diagnostic = { code, severity: 'error', file, line, col, message };
+  if (hint !== undefined) d.hint = hint;
+  if (lineText !== undefined) d.lineText = lineText;
+  return d;
+}
+
+function lineTextAt(source: string, lines: LineCounter, line: number): string {
+  const start = lines.lineStarts[line - 1];
+  if (start === undefined) return '';
+  const end = lines.lineStarts[line] ?? source.length;
+  return source.slice(start, end).replace(/\r?\n$/, '');
+}
+
+/** A diagnostic at character offset `offset` of a text the parser has not seen. */
+export function diagAtOffset(file: string, source: string, offset: number, code: DiagnosticCode, message: string, hint: string): Diagnostic {
+  const start = source.lastIndexOf('\n', offset - 1) + 1;
+  let line = 1;
+  for (let i = source.indexOf('\n'); i >= 0 && i < start; i = source.indexOf('\n', i + 1)) line++;
+  const end = source.indexOf('\n', offset);
+  const lineText = source.slice(start, end < 0 ? source.length : end).replace(/\r$/, '').slice(0, 200);
+  return diag(file, code, message, hint, line, offset - start + 1, lineText);
+}
+
+/** A diagnostic at byte offset `offset` of a parsed file. */
+export function diagAt(y: Pick<YamlFile, 'file' | 'source' | 'lines'>, offset: number, code: DiagnosticCode, message: string, hint?: string): Diagnostic {
+  const { line, col } = y.lines.linePos(offset);
+  return diag(y.file, code, message, hint, line, col, lineTextAt(y.source, y.lines, line));
+}
+
+/**
+ * Bytes → one YAML document (YAML 1.2 core schema). Never throws: every
+ * problem — size, encoding, syntax, duplicate keys, several documents, alias
+ * bombs, nesting — becomes a diagnostic with its position.
+ */
+export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
+  if (bytes.byteLength > MAX_FILE_BYTES) {
+    return { diagnostics: [diag(file, 'file-too-large', `file is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`, 'An invariant file holds one short document; split or shorten it.')] };
+  }
+  if (bytes.includes(0)) {
+    return { diagnostics: [diag(file, 'file-binary', 'file holds binary content (a NUL byte), not YAML text', 'Replace it with a UTF-8 YAML file, or move it out of the store.')] };
+  }
+  let source: string;
+  try {
+    source = decoder.decode(bytes);
+  } catch {
+    return { diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.')] };
+  }
+  // The shape the tool writes is read without building a YAML syntax tree; the
+  // tree (and its positions) is built only if a diagnostic needs it.
+  const fast = parseCanonicalYaml(source);
+  if (fast !== undefined) return { value: new LazyYamlFile(file, source, fast), diagnostics: [] };
+  return parseFullYaml(file, source);
+}
+
+/** A file read by the fast path: `doc` and `lines` come from `yaml` on first use. */
+class LazyYamlFile implements YamlFile {
+  #full: YamlFile | undefined;
+
+  constructor(readonly file: string, readonly source: string, readonly data: unknown) {}
+
+  #load(): YamlFile {
+    if (!this.#full) {
+      this.#full = parseFullYaml(this.file, this.source).value;
+      if (!this.#full) throw new Error(`${this.file}: the fast YAML path accepted a document that yaml refuses`);
+    }
+    return this.#full;
+  }
+
+  get doc(): Document.Parsed {
+    return this.#load().doc;
+  }
+
+  get lines(): LineCounter {
+    return this.#load().lines;
+  }
+}
+
+/**
+ * What needs the `yaml` package: the full parser (every file the fast path
+ * does not take, and the syntax tree and positions a diagnostic needs) and
+ * walking its tree. `./parse.ts` registers it when loaded; this module does
+ * not import `yaml`, so a command whose files all take the canonical fast
+ * path never loads it.
+ */
+export interface YamlSyntax {
+  parseFull(file: string, source: string): Parsed<YamlFile>;
+  nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined;
+  keyNodeOf(node: Node | undefined, key: string): Node | undefined;
+}
+
+let syntax: YamlSyntax | undefined;
+
+/** Called once by `./parse.ts`, which imports `yaml`. */
+export function registerYamlSyntax(s: YamlSyntax): void {
+  syntax = s;
+}
+
+/**
+ * Thrown (before anything is decided) when a file needs the `yaml` package
+ * and it is not loaded yet: the caller loads `./parse.ts` and calls again.
+ * Only callers that import this module rather than `./parse.ts` see it.
+ */
+export class YamlSyntaxNotLoaded extends Error {
+  constructor() {
+    super('the yaml parser is not loaded: import src/core/parse.ts before parsing this file');
+  }
+}
+
+function yamlSyntax(): YamlSyntax {
+  if (!syntax) throw new YamlSyntaxNotLoaded();
+  return syntax;
+}
+
+function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
+  return yamlSyntax().parseFull(file, source);
+}
+
+/** Schema errors of a parsed file, each pointing at the offending key or value. */
+export function checkSchema(y: YamlFile, schema: SchemaName): Diagnostic[] {
+  const validate = validatorFor(schema);
+  if (validate(y.data)) return [];
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
+  return errors.map((e) => schemaDiagnostic(y, e, schema));
+}
+
+function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diagnostic {
+  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map(unescapePointer);
+  const node = nodeAt(y.doc, path);
+  const where = path.length ? path.join('.') : 'document';
+  let offset = node?.range?.[0] ?? 0;
+  let message: string;
+  const params = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'additionalProperties': {
+      const key = String(params.additionalProperty);
+      const keyNode = keyNodeOf(node, key);
+      if (keyNode?.range) offset = keyNode.range[0];
+      message = `unknown key "${key}"${path.length ? ` in ${where}` : ''}`;
+      return diagAt(y, offset, 'schema', message, `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`);
+    }
+    case 'required':
+      message = `missing required key "${String(params.missingProperty)}"${path.length ? ` in ${where}` : ''}`;
+      break;
+    case 'enum':
+      message = `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      break;
+    case 'type':
+      message = `${where} must be of type ${String(params.type)}`;
+      break;
+    case 'pattern':
+      if (path.length === 1 && path[0] === 'id') {
+        return diagAt(y, offset, 'id-invalid', `id ${JSON.stringify(y.data && (y.data as { id?: unknown }).id)} is not a ULID (26 characters of Crockford base32, upper case)`, 'Ids are made by the CLI; copy a valid one or run `agents invariant add`.');
+      }
+      message = `${where} has an invalid format (must match ${String(params.pattern)})`;
+      break;
+    case 'format':
+      message = `${where} must be a ${String(params.format)} (RFC 3339, e.g. 2026-11-29T12:00:00Z)`;
+      break;
+    default:
+      message = `${where} ${e.message ?? 'is invalid'}`;
+  }
+  return diagAt(y, offset, 'schema', message, `Correct the value; ${schema} (in schemas/) describes every key.`);
+}
+
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
+  return yamlSyntax().nodeAt(doc, path);
+}
+
+function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
+  return yamlSyntax().keyNodeOf(node, key);
+}
+
+/**
+ * Byte offset of the value at `path` (keys and sequence indexes) in a parsed
+ * file, or of the nearest existing ancestor; 0 when the document has none.
+ */
+export function offsetAt(y: YamlFile, path: readonly string[]): number {
+  for (let n = path.length; n >= 0; n--) {
+    const node = nodeAt(y.doc, path.slice(0, n));
+    if (node?.range) return node.range[0];
+  }
+  return 0;
+}
+
+function offsetOfKey(y: YamlFile, key: string): number {
+  const node = nodeAt(y.doc, [key]);
+  return node?.range?.[0] ?? 0;
+}
+
+/**
+ * An invariant file: YAML, schema, then the rules a schema cannot say (the
+ * id equals the file name, the trimmed text length). `id` is the name the
+ * path gives; `scope` comes from the path too.
+ */
+export function parseInvariant(file: string, bytes: Uint8Array, scope: Scope, id: string): Parsed<ScopedInvariant> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) return { diagnostics: parsed.diagnostics };
+  const y = parsed.value;
+  const diagnostics = checkSchema(y, 'invariant.schema.json');
+  if (diagnostics.length > 0) return { diagnostics };
+  const raw = y.data as Invariant;
+  if (raw.id !== id) {
+    diagnostics.push(diagAt(y, offsetOfKey(y, 'id'), 'id-mismatch', `id ${raw.id} differs from the file name ${id}.yaml`, `Rename the file to ${raw.id}.yaml (\`agents validate --fix\` does it) or correct the id.`));
+  }
+  const trimmed = raw.text.trim();
+  if (trimmed.length === 0 || codePointLength(trimmed) > MAX_TEXT_LENGTH) {
+    diagnostics.push(diagAt(y, offsetOfKey(y, 'text'), 'text-length', `text must be 1 to ${MAX_TEXT_LENGTH} characters after trimming`));
+  }
+  if (raw.source && scope.kind !== 'plan') {
+    diagnostics.push(diagAt(y, offsetOfKey(y, 'source'), 'source-not-in-plan', '"source" is only allowed on invariants in a plan\'s scope', 'Remove the source key.'));
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  const value: ScopedInvariant = {
+    id: own(raw.id),
+    text: own(raw.text),
+    severity: (raw.severity ?? 'error') as Severity,
+    active: raw.active ?? true,
+    tags: raw.tags ? raw.tags.map(own) : [],
+    scope,
+    path: file,
+  };
+  if (raw.rationale !== undefined) value.rationale = own(raw.rationale);
+  if (raw.created_at !== undefined) value.created_at = own(raw.created_at);
+  if (raw.created_by !== undefined) value.created_by = own(raw.created_by);
+  if (raw.source !== undefined) {
+    value.source = Object.fromEntries(Object.entries(raw.source).map(([k, v]) => [k, typeof v === 'string' ? own(v) : v])) as unknown as InvariantSource;
+  }
+  return { value, diagnostics: [] };
+}
+
+export function parsePlan(file: string, bytes: Uint8Array, id: string): Parsed<Plan> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) return { diagnostics: parsed.diagnostics };
+  const y = parsed.value;
+  const diagnostics = checkSchema(y, 'plan.schema.json');
+  if (diagnostics.length > 0) return { diagnostics };
+  const plan = y.data as Plan;
+  if (plan.id !== id) {
+    return { diagnostics: [diagAt(y, offsetOfKey(y, 'id'), 'id-mismatch', `plan id ${plan.id} differs from its folder plans/${id}/`, 'Correct the id in plan.yaml.')] };
+  }
+  return { value: plan, diagnostics: [] };
+}
+
+export function parseConfig(file: string, bytes: Uint8Array): Parsed<StoreConfig> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) {
+    // An empty config file means the defaults.
+    if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: structuredClone(DEFAULT_CONFIG), diagnostics: [] };
+    return { diagnostics: parsed.diagnostics };
+  }
+  const diagnostics = checkSchema(parsed.value, 'config.schema.json');
+  if (diagnostics.length > 0) return { diagnostics };
+  const raw = parsed.value.data as Partial<StoreConfig> & { reconciliation?: Partial<StoreConfig['reconciliation']> };
+  const config: StoreConfig = {
+    version: 1,
+    reconciliation: { ...DEFAULT_CONFIG.reconciliation, ...raw.reconciliation },
+    commit: raw.commit ?? DEFAULT_CONFIG.commit,
+  };
+  return { value: config, diagnostics: [] };
+}
+
+export function parseActionMeta(file: string, bytes: Uint8Array): Parsed<{ description?: string }> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) {
+    if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: {}, diagnostics: [] };
+    return { diagnostics: parsed.diagnostics };
+  }
+  const diagnostics = checkSchema(parsed.value, 'action.schema.json');
+  if (diagnostics.length > 0) return { diagnostics };
+  return { value: parsed.value.data as { description?: string }, diagnostics: [] };
+}

@@ -1,0 +1,89 @@
+// The half of parsing that needs the `yaml` package. Importing this module
+// (or `./parse.ts`, which every caller that may meet any file uses) makes it
+// available to `./parse-core.ts`.
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
+import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile } from './parse-core.ts';
+import { yamlShapeProblem } from './yaml-guard.ts';
+
+export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
+  const lines = new LineCounter();
+  // Refused before the parser starts: it recurses per level (V8 can abort on the exhausted stack) and is slow per token.
+  const shape = yamlShapeProblem(source);
+  if (shape !== null) return { diagnostics: [diagAtOffset(file, source, shape.offset, shape.kind === 'too-deep' ? 'yaml-too-deep' : 'yaml-too-large', shape.message, shape.kind === 'too-deep' ? 'Store files need only a few levels; write the value flat.' : 'A store file holds one short document; split or shorten it.')] };
+  let docs: Document.Parsed[];
+  try {
+    const all = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2', logLevel: 'error' });
+    docs = Array.isArray(all) ? all : [];
+  } catch (error) {
+    // The parser recurses on nesting; a pathological file can exhaust the stack.
+    return { diagnostics: [diag(file, 'yaml-too-deep', `file could not be parsed: ${error instanceof Error ? error.message : String(error)}`, 'Nesting this deep is never needed in a store file.')] };
+  }
+  const y = { file, source, lines };
+  const first = docs[0];
+  if (!first) {
+    return { diagnostics: [diag(file, 'file-empty', 'file holds no YAML document', 'Write the document, or delete the file.')] };
+  }
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<number>();
+  for (const doc of docs) {
+    for (const err of doc.errors) {
+      // One error per position: the parser often explains one slip twice.
+      if (seen.has(err.pos[0])) continue;
+      seen.add(err.pos[0]);
+      const code: DiagnosticCode =
+        err.code === 'DUPLICATE_KEY' ? 'yaml-duplicate-key' : err.code === 'RESOURCE_EXHAUSTION' ? 'yaml-too-deep' : 'yaml-syntax';
+      const message = err.message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '');
+      diagnostics.push(
+        code === 'yaml-syntax'
+          ? diagAt(y, err.pos[0], code, `${message} (${err.code})`, 'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.')
+          : code === 'yaml-duplicate-key'
+            ? diagAt(y, err.pos[0], code, message, 'Keep one of the two keys.')
+            : diagAt(y, err.pos[0], code, message),
+      );
+    }
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  if (docs.length > 1) {
+    const second = docs[1]!;
+    return { diagnostics: [diagAt(y, second.range[0], 'yaml-multi-document', `file holds ${docs.length} YAML documents; a store file holds exactly one`, 'Keep one document per file (one invariant, one file).')] };
+  }
+  if (first.contents === null) {
+    return { diagnostics: [diag(file, 'file-empty', 'file holds no YAML document (only comments or white space)', 'Write the document, or delete the file.')] };
+  }
+  let data: unknown;
+  try {
+    data = first.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const unresolved = /Unresolved alias[^:]*: (\S+)/.exec(message);
+    if (unresolved) {
+      const at = source.indexOf(`*${unresolved[1]}`);
+      return { diagnostics: [diagAt(y, Math.max(0, at), 'yaml-syntax', `alias *${unresolved[1]} names no anchor defined before it`, 'Store files need no YAML aliases; write the value out.')] };
+    }
+    return { diagnostics: [diag(file, 'yaml-alias-limit', `file refused: ${message}`, 'Store files need no YAML aliases; write values out.', 1, 1)] };
+  }
+  return { value: { file, source, doc: first, lines, data }, diagnostics: [] };
+}
+
+export function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
+  let node: unknown = doc.contents;
+  for (const key of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
+      node = pair?.value ?? undefined;
+    } else if (isSeq(node)) {
+      node = node.items[Number(key)];
+    } else {
+      return undefined;
+    }
+  }
+  return (node ?? undefined) as Node | undefined;
+}
+
+export function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
+  if (!isMap(node)) return undefined;
+  const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
+  return pair && isScalar(pair.key) ? pair.key : undefined;
+}
+
