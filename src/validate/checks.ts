@@ -64,8 +64,9 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...(await checkRecords(source, entries, kinds)));
   diagnostics.push(...(await checkSchemaCopies(source, entries)));
 
-  const usedIds = idsInUse(entries, kinds);
-  diagnostics.push(...checkIdReuse(entries, kinds));
+  const ids = checkIds(entries, kinds);
+  const usedIds = ids.usedIds;
+  diagnostics.push(...ids.diagnostics);
 
   const located = new Located(source.bytes);
   // Duplicates and shadows only exist among invariants whose text key is shared: one key per text, computed once.
@@ -248,45 +249,42 @@ function isPlanFolderPath(path: string): boolean {
   return path.length === 32 && path.startsWith('plans/') && isUlid(path.slice(6));
 }
 
-function idsInUse(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>): Set<string> {
-  const ids = new Set<string>();
-  for (const e of entries) {
-    const id = idOf(kinds.get(e.path));
-    if (id) ids.add(id);
-    if (e.type === 'dir' && isPlanFolderPath(e.path)) ids.add(e.path.slice(6));
-  }
-  return ids;
-}
-
-/** One id names one thing: an invariant file, a plan or a record, anywhere in the store. */
-function checkIdReuse(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>): Diagnostic[] {
+/**
+ * Ids in use anywhere in the store (file names, plan folders), and `id-reused`
+ * for every later use of an id that names an invariant file, a plan or a
+ * record: one id names one thing in the whole store. One pass over the entries.
+ */
+function checkIds(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>): { usedIds: Set<string>; diagnostics: Diagnostic[] } {
+  const usedIds = new Set<string>();
   // First use of each id; the later uses are collected only when there are any (rare).
   const first = new Map<string, string>();
-  const out: Diagnostic[] = [];
   let reused: Map<string, string[]> | undefined;
   for (const e of entries) {
     const id = idOf(kinds.get(e.path));
-    if (!id) continue;
-    const had = first.get(id);
-    if (had === undefined) {
-      first.set(id, e.path);
-      continue;
+    if (id) {
+      usedIds.add(id);
+      const had = first.get(id);
+      if (had === undefined) first.set(id, e.path);
+      else {
+        reused ??= new Map();
+        const list = reused.get(id);
+        if (list) list.push(e.path);
+        else reused.set(id, [e.path]);
+      }
     }
-    reused ??= new Map();
-    const list = reused.get(id);
-    if (list) list.push(e.path);
-    else reused.set(id, [e.path]);
+    if (e.type === 'dir' && isPlanFolderPath(e.path)) usedIds.add(e.path.slice(6));
   }
-  if (!reused) return out;
-  // Reported grouped by id in the order of first use, as before.
+  const diagnostics: Diagnostic[] = [];
+  if (!reused) return { usedIds, diagnostics };
+  // Grouped by id in the order of first use.
   for (const [id, firstPath] of first) {
     const rest = reused.get(id);
     if (!rest) continue;
     for (const p of rest) {
-      out.push(problem('id-reused', 'error', p, `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`, 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).', { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] }));
+      diagnostics.push(problem('id-reused', 'error', p, `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`, 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).', { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] }));
     }
   }
-  return out;
+  return { usedIds, diagnostics };
 }
 
 /** Parses recorded files again on demand, for the positions of keys in the few files a check reports. */
