@@ -99,7 +99,9 @@ function checkLayout(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, P
   const out: Diagnostic[] = [];
   const reported: string[] = [];
   const under = (p: string) => reported.some((r) => p.startsWith(`${r}/`));
-  const paths = new Set(entries.map((e) => e.path));
+  // Only the plan.yaml files are looked up (for plan-missing): a set of them, not of every path.
+  const planFiles = new Set<string>();
+  for (const e of entries) if (e.path.endsWith('/plan.yaml')) planFiles.add(e.path);
   for (const e of entries) {
     if (under(e.path)) continue;
     if (e.type === 'dir') {
@@ -114,7 +116,7 @@ function checkLayout(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, P
         continue;
       }
       const parts = e.path.split('/');
-      if (parts[0] === 'plans' && parts.length === 2 && !paths.has(`${e.path}/plan.yaml`)) {
+      if (parts[0] === 'plans' && parts.length === 2 && !planFiles.has(`${e.path}/plan.yaml`)) {
         out.push(problem('plan-missing', 'error', `${e.path}/plan.yaml`, `plan folder ${e.path}/ has no plan.yaml`, 'Restore plan.yaml (git checkout, or `agents plan use`), or remove the folder if the plan is gone.'));
       }
       continue;
