@@ -59,15 +59,3 @@ export function resolveEffective(target: Target, invariants: readonly ScopedInva
   }
   return result;
 }
-
-/** Groups invariants by text key: keys held by more than one invariant. */
-export function duplicateGroups<T extends { text: string }>(items: readonly T[]): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const key = textKey(item.text);
-    const g = groups.get(key);
-    if (g) g.push(item);
-    else groups.set(key, [item]);
-  }
-  return [...groups.values()].filter((g) => g.length > 1);
-}

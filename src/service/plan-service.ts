@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { RecordKind } from '../core/layout.ts';
@@ -25,8 +23,7 @@ import { formatDecisionFile, formatEnforcementFile, formatInvariantFile, formatP
 import type { Actor } from '../enforce/actors.ts';
 import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
-import { assertNoLinkedFolder } from '../store/no-links.ts';
-import { withFolderLock, writeFailure, writeFileAtomic } from '../store/write.ts';
+import { withFolderLock, writeFileAtomic, writeFolderAtomic } from '../store/write.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import { InvariantService, requireValid, toScope, type OpenOptions } from './invariant-service.ts';
 
@@ -226,28 +223,10 @@ export class PlanService {
     const final = `plans/${id}`;
     const enabled = await commitWanted(this.source, input.commit);
     const written = await withCommit(this.root, enabled, async () => {
-      const temp = `plans/.${id}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-      assertNoLinkedFolder(this.root, 'plans', `create ${final}`);
-      try {
-        mkdirSync(join(this.root, temp), { recursive: true });
-      } catch (error) {
-        throw writeFailure(error, final);
-      }
-      try {
-        for (const inv of promoted) {
-          writeFileAtomic(this.root, `${temp}/${inv.id}.yaml`, formatInvariantFile(inv.path, inv));
-        }
-        writeFileAtomic(this.root, `${temp}/plan.yaml`, formatPlanFile(`${final}/plan.yaml`, plan));
-        try {
-          renameSync(join(this.root, temp), join(this.root, final));
-        } catch (error) {
-          throw writeFailure(error, final);
-        }
-        fsyncFolder(join(this.root, 'plans'));
-      } catch (error) {
-        rmSync(join(this.root, temp), { recursive: true, force: true });
-        throw error;
-      }
+      writeFolderAtomic(this.root, final, [
+        ...promoted.map((inv) => ({ name: `${inv.id}.yaml`, content: formatInvariantFile(inv.path, inv) })),
+        { name: 'plan.yaml', content: formatPlanFile(`${final}/plan.yaml`, plan) },
+      ]);
       const n = promoted.length;
       return {
         value: { folder: join(this.root, final) },
@@ -420,17 +399,5 @@ export class PlanService {
       }
     }
     return out;
-  }
-}
-
-function fsyncFolder(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some file systems refuse fsync on a folder; the rename is still atomic.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }

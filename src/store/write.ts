@@ -73,6 +73,37 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
   }
 }
 
+/**
+ * Creates the folder `rel` with `files` in one step for every reader: the
+ * files are written (each atomically) into a temporary folder beside it,
+ * which is then renamed into place. A crash leaves at most the temporary
+ * folder, which readers ignore and `validate --fix` removes. Fails, writing
+ * nothing, when `rel` exists.
+ */
+export function writeFolderAtomic(root: string, rel: string, files: readonly { name: string; content: string }[]): void {
+  const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+  assertNoLinkedFolder(root, parent, `create ${rel}`);
+  const tempRel = tempName(rel);
+  try {
+    mkdirSync(join(root, parent), { recursive: true });
+    mkdirSync(join(root, tempRel));
+  } catch (error) {
+    throw writeFailure(error, rel);
+  }
+  try {
+    for (const f of files) writeFileAtomic(root, `${tempRel}/${f.name}`, f.content);
+    try {
+      renameSync(join(root, tempRel), join(root, rel));
+    } catch (error) {
+      throw writeFailure(error, rel);
+    }
+    fsyncDir(join(root, parent));
+  } catch (error) {
+    rmSync(join(root, tempRel), { recursive: true, force: true });
+    throw error;
+  }
+}
+
 export function removeFile(root: string, rel: string): void {
   assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
   try {

@@ -213,7 +213,7 @@ test('10,000 invariants: only the rows that fit are rendered; End reaches the la
   r.unmount();
 });
 
-test('P1 detail shows rationale', async () => {
+test('the detail pane shows the rationale of the selected invariant', async () => {
   const { r } = open(exampleStore());
   await frameHas(r.lastFrame, '6 shown');
   r.stdin.write('jj');

@@ -1,7 +1,7 @@
 import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, type Severity } from '../../core/model.ts';
 import { toScope, type AddResult } from '../../service/invariant-service.ts';
-import { tuiIo } from '../prompt.ts';
+import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';

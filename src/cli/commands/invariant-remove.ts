@@ -1,7 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { requireInteractive, tuiIo } from '../prompt.ts';
+import { requireInteractive, tuiIo } from '../interactive.ts';
 import { emit } from '../render.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle } from '../style.ts';

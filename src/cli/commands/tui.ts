@@ -3,7 +3,7 @@ import type { Scope } from '../../core/model.ts';
 import type { InvariantService } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
-import { tuiIo } from '../prompt.ts';
+import { tuiIo } from '../interactive.ts';
 import { serviceFor } from '../service.ts';
 
 /** Opens the browser; refuses (exit 2) where no one can use it. */
