@@ -64,12 +64,15 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...(await checkRecords(source, entries, kinds)));
   diagnostics.push(...(await checkSchemaCopies(source, entries)));
 
-  const usedIds = idsInUse(entries, kinds);
-  diagnostics.push(...checkIdReuse(entries, kinds));
+  const ids = checkIds(entries, kinds);
+  const usedIds = ids.usedIds;
+  diagnostics.push(...ids.diagnostics);
 
   const located = new Located(source.bytes);
-  diagnostics.push(...checkDuplicates(snapshot.invariants, located));
-  diagnostics.push(...checkShadows(snapshot, located));
+  // Duplicates and shadows only exist among invariants whose text key is shared: one key per text, computed once.
+  const shared = sharingText(snapshot.invariants);
+  diagnostics.push(...checkDuplicates(shared, located));
+  diagnostics.push(...checkShadows(shared, snapshot.plans, located));
   diagnostics.push(...checkReferences(snapshot, entries, usedIds, located));
   diagnostics.push(...checkModelines(source.bytes, kinds, diagnostics));
 
@@ -96,7 +99,9 @@ function checkLayout(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, P
   const out: Diagnostic[] = [];
   const reported: string[] = [];
   const under = (p: string) => reported.some((r) => p.startsWith(`${r}/`));
-  const paths = new Set(entries.map((e) => e.path));
+  // Only the plan.yaml files are looked up (for plan-missing): a set of them, not of every path.
+  const planFiles = new Set<string>();
+  for (const e of entries) if (e.path.endsWith('/plan.yaml')) planFiles.add(e.path);
   for (const e of entries) {
     if (under(e.path)) continue;
     if (e.type === 'dir') {
@@ -111,7 +116,7 @@ function checkLayout(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, P
         continue;
       }
       const parts = e.path.split('/');
-      if (parts[0] === 'plans' && parts.length === 2 && !paths.has(`${e.path}/plan.yaml`)) {
+      if (parts[0] === 'plans' && parts.length === 2 && !planFiles.has(`${e.path}/plan.yaml`)) {
         out.push(problem('plan-missing', 'error', `${e.path}/plan.yaml`, `plan folder ${e.path}/ has no plan.yaml`, 'Restore plan.yaml (git checkout, or `agents plan use`), or remove the folder if the plan is gone.'));
       }
       continue;
@@ -241,36 +246,47 @@ function idOf(kind: PathKind | undefined): string | undefined {
   return undefined;
 }
 
-function idsInUse(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>): Set<string> {
-  const ids = new Set<string>();
-  for (const e of entries) {
-    const id = idOf(kinds.get(e.path));
-    if (id) ids.add(id);
-    const parts = e.path.split('/');
-    if (e.type === 'dir' && parts[0] === 'plans' && parts.length === 2 && isUlid(parts[1]!)) ids.add(parts[1]!);
-  }
-  return ids;
+/** Whether `path` is a plan folder (`plans/<ULID>`), without splitting every path of the store. */
+function isPlanFolderPath(path: string): boolean {
+  return path.length === 32 && path.startsWith('plans/') && isUlid(path.slice(6));
 }
 
-/** One id names one thing: an invariant file, a plan or a record, anywhere in the store. */
-function checkIdReuse(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>): Diagnostic[] {
-  const byId = new Map<string, string[]>();
+/**
+ * Ids in use anywhere in the store (file names, plan folders), and `id-reused`
+ * for every later use of an id that names an invariant file, a plan or a
+ * record: one id names one thing in the whole store. One pass over the entries.
+ */
+function checkIds(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>): { usedIds: Set<string>; diagnostics: Diagnostic[] } {
+  const usedIds = new Set<string>();
+  // First use of each id; the later uses are collected only when there are any (rare).
+  const first = new Map<string, string>();
+  let reused: Map<string, string[]> | undefined;
   for (const e of entries) {
     const id = idOf(kinds.get(e.path));
-    if (!id) continue;
-    const list = byId.get(id);
-    if (list) list.push(e.path);
-    else byId.set(id, [e.path]);
+    if (id) {
+      usedIds.add(id);
+      const had = first.get(id);
+      if (had === undefined) first.set(id, e.path);
+      else {
+        reused ??= new Map();
+        const list = reused.get(id);
+        if (list) list.push(e.path);
+        else reused.set(id, [e.path]);
+      }
+    }
+    if (e.type === 'dir' && isPlanFolderPath(e.path)) usedIds.add(e.path.slice(6));
   }
-  const out: Diagnostic[] = [];
-  for (const [id, paths] of byId) {
-    if (paths.length < 2) continue;
-    const [first, ...rest] = paths as [string, ...string[]];
+  const diagnostics: Diagnostic[] = [];
+  if (!reused) return { usedIds, diagnostics };
+  // Grouped by id in the order of first use.
+  for (const [id, firstPath] of first) {
+    const rest = reused.get(id);
+    if (!rest) continue;
     for (const p of rest) {
-      out.push(problem('id-reused', 'error', p, `id ${id} is already used by ${first}; an id names one thing in the whole store`, 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).', { related: [{ file: first, line: 0, col: 0, message: `first use of ${id}` }] }));
+      diagnostics.push(problem('id-reused', 'error', p, `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`, 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).', { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] }));
     }
   }
-  return out;
+  return { usedIds, diagnostics };
 }
 
 /** Parses recorded files again on demand, for the positions of keys in the few files a check reports. */
@@ -301,11 +317,30 @@ class Located {
   }
 }
 
+/** The invariants whose text key (SPEC 5) another invariant shares, in their order, with their keys. */
+interface SharedText {
+  invariants: ScopedInvariant[];
+  keys: string[];
+}
+
+function sharingText(all: readonly ScopedInvariant[]): SharedText {
+  const keys = all.map((inv) => textKey(inv.text));
+  const count = new Map<string, number>();
+  for (const k of keys) count.set(k, (count.get(k) ?? 0) + 1);
+  const out: SharedText = { invariants: [], keys: [] };
+  for (let i = 0; i < all.length; i++) {
+    if (count.get(keys[i]!)! < 2) continue;
+    out.invariants.push(all[i]!);
+    out.keys.push(keys[i]!);
+  }
+  return out;
+}
+
 /** Equal text keys (SPEC 5) inside one scope: every copy but the oldest is an error. */
-function checkDuplicates(invariants: readonly ScopedInvariant[], located: Located): Diagnostic[] {
+function checkDuplicates(shared: SharedText, located: Located): Diagnostic[] {
   const groups = new Map<string, ScopedInvariant[]>();
-  for (const inv of invariants) {
-    const key = `${scopeFolder(inv.scope)}\u0000${textKey(inv.text)}`;
+  for (const [i, inv] of shared.invariants.entries()) {
+    const key = `${scopeFolder(inv.scope)}\u0000${shared.keys[i]!}`;
     const g = groups.get(key);
     if (g) g.push(inv);
     else groups.set(key, [inv]);
@@ -333,10 +368,11 @@ function checkDuplicates(invariants: readonly ScopedInvariant[], located: Locate
 }
 
 /** The same text at a lower precedence: never applies where the higher copy does. */
-function checkShadows(snapshot: StoreSnapshot, located: Located): Diagnostic[] {
+function checkShadows(shared: SharedText, plans: StoreSnapshot['plans'], located: Located): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const map = shadowMap(snapshot.invariants, snapshot.plans);
-  for (const inv of snapshot.invariants) {
+  if (shared.invariants.length === 0) return out;
+  const map = shadowMap(shared.invariants, plans);
+  for (const inv of shared.invariants) {
     const info = map.get(inv.id);
     if (!info) continue;
     for (const by of info.shadowedBy) {
@@ -362,6 +398,7 @@ function checkReferences(snapshot: StoreSnapshot, entries: readonly TreeEntry[],
   const projects = new Set<string>();
   const actions = new Set<string>();
   for (const e of entries) {
+    if (!e.path.startsWith('projects/') && !e.path.startsWith('actions/')) continue;
     const parts = e.path.split('/');
     if (parts[0] === 'projects' && parts[1] !== undefined && (parts.length > 2 || e.type === 'dir')) projects.add(parts[1]);
     if (parts[0] === 'actions' && parts[1] !== undefined && parts[2] !== undefined && (parts.length > 3 || e.type === 'dir')) actions.add(`${parts[1]}/${parts[2]}`);
@@ -402,6 +439,15 @@ export function modelineSchema(kind: PathKind | undefined): SchemaName | undefin
   }
 }
 
+/** The modeline as the tool writes it (a prefix that MODELINE_RE accepts). */
+const MODELINE_BYTES = new TextEncoder().encode('# yaml-language-server: $schema=');
+
+function startsWithBytes(b: Uint8Array, prefix: Uint8Array): boolean {
+  if (b.byteLength < prefix.byteLength) return false;
+  for (let i = 0; i < prefix.byteLength; i++) if (b[i] !== prefix[i]) return false;
+  return true;
+}
+
 /** Files that parsed cleanly but lack the editor modeline (info; `--fix` adds it). */
 function checkModelines(bytes: ReadonlyMap<string, Uint8Array>, kinds: ReadonlyMap<string, PathKind>, found: readonly Diagnostic[]): Diagnostic[] {
   const withErrors = new Set(found.filter((d) => d.severity === 'error').map((d) => d.file));
@@ -410,6 +456,8 @@ function checkModelines(bytes: ReadonlyMap<string, Uint8Array>, kinds: ReadonlyM
   for (const [file, b] of bytes) {
     const schema = modelineSchema(kinds.get(file));
     if (!schema || withErrors.has(file) || b.byteLength === 0) continue;
+    // The line the tool writes, compared byte for byte; anything else goes through the regular expression.
+    if (startsWithBytes(b, MODELINE_BYTES)) continue;
     const head = decoder.decode(b.subarray(0, 200));
     if (MODELINE_RE.test(head)) continue;
     out.push({ code: 'modeline-missing', severity: 'info', file, line: 1, col: 1, message: `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`, hint: 'Run `agents validate --fix` to add it.', lineText: head.split(/\r?\n/)[0] ?? '' });

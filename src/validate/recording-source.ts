@@ -19,9 +19,11 @@ export class RecordingSource implements TreeSource {
   }
 
   async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
-    const wanted = paths.filter((p) => !this.bytes.has(p));
+    const wanted = this.bytes.size === 0 ? paths : paths.filter((p) => !this.bytes.has(p));
     const out = wanted.length > 0 ? await this.inner.read(wanted) : new Map<string, ReadResult>();
     for (const [p, r] of out) if (r.ok) this.bytes.set(p, r.bytes);
+    // Nothing asked for was recorded before: `out` already answers every path.
+    if (wanted.length === paths.length) return out;
     for (const p of paths) {
       const b = this.bytes.get(p);
       if (b && !out.has(p)) out.set(p, { ok: true, bytes: b });
