@@ -1,6 +1,7 @@
 import type { FieldChange, InvariantChange, PlanChange, TargetDiff } from '../core/diff.ts';
 import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
+import { invariantJson } from './render.ts';
 import type { Style } from './style.ts';
 
 /** The hidden first line of the markdown report: a bot finds and updates its one comment by it. */
@@ -17,17 +18,10 @@ export interface InvariantRefJson {
   path: string;
 }
 
+/** The reference keys of the full invariant JSON shape (render.ts), in the same order. */
 function ref(inv: ScopedInvariant): InvariantRefJson {
-  const s = inv.scope;
-  return {
-    id: inv.id,
-    text: inv.text,
-    severity: inv.severity,
-    scope: s.kind,
-    project: s.kind === 'project' ? s.project : null,
-    plan: s.kind === 'plan' ? s.plan : null,
-    path: inv.path,
-  };
+  const { id, text, severity, scope, project, plan, path } = invariantJson(inv);
+  return { id, text, severity, scope, project, plan, path };
 }
 
 function fieldJson(f: FieldChange): { field: string; before: unknown; after: unknown } {

@@ -33,6 +33,21 @@ function onlyRun(root: string): { run: EnforcementFile; node: DecisionFile } {
   return { run, node };
 }
 
+
+/** Whether process `pid` has ended, polling for up to 5 s. */
+async function gone(pid: number): Promise<boolean> {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
+  return !alive();
+}
+
 describe('plan strategize with a command actor', () => {
   it('records every invariant enforced when the actor says so (the example actor)', () => {
     const root = exampleStore();
@@ -151,17 +166,7 @@ setInterval(() => {}, 1000);`,
     const { run } = onlyRun(root);
     expect(run.error).toBe('the actor `node actors/fixture-actor.mjs` did not answer within 800 ms (timeout_ms) and was stopped');
     expect(run.records.every((x) => !x.enforced && x.actor_response.includes('timeout_ms'))).toBe(true);
-    const pid = Number(readFileSync(join(root, 'helper.pid'), 'utf8'));
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
-    expect(alive()).toBe(false);
+    expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
   });
 
   it('takes the answer of an actor that exits while a helper it started still holds its output, and stops the helper', async () => {
@@ -176,17 +181,7 @@ process.exit(0);`);
     const r = await agentsAsync(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
     expect(r.code).toBe(0);
     expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
-    const pid = Number(readFileSync(join(root, 'helper.pid'), 'utf8'));
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
-    expect(alive()).toBe(false);
+    expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
   });
 
   it('stops the actor and writes nothing when the user presses Ctrl-C (SIGINT), exit 130', async () => {
