@@ -3,7 +3,7 @@ import { GitError } from './repo.ts';
 
 /** Paths (repository-relative) already staged in the index: changes someone else has prepared. */
 export async function stagedPaths(top: string): Promise<string[]> {
-  const out = await gitClient(top).raw(['diff', '--cached', '--name-only', '-z', '--no-renames']);
+  const out = await (await gitClient(top)).raw(['diff', '--cached', '--name-only', '-z', '--no-renames']);
   return out.split('\0').filter((p) => p !== '');
 }
 
@@ -14,8 +14,8 @@ export async function stagedPaths(top: string): Promise<string[]> {
  * Returns the new commit id.
  */
 export async function commitPaths(top: string, paths: readonly string[], message: string): Promise<string> {
-  const g = gitClient(top);
   if (paths.length === 0) throw new GitError('nothing to commit', 'failed');
+  const g = await gitClient(top);
   try {
     await g.raw(['add', '-A', '--', ...paths]);
     await g.raw(['commit', '--quiet', '--only', '-m', message, '--', ...paths]);

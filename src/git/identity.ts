@@ -7,7 +7,7 @@ import { gitClient } from './client.ts';
  */
 export async function gitAuthor(cwd: string): Promise<string | undefined> {
   try {
-    const ident = await gitClient(cwd).raw(['var', 'GIT_AUTHOR_IDENT']);
+    const ident = await (await gitClient(cwd)).raw(['var', 'GIT_AUTHOR_IDENT']);
     const m = /^(.*<[^>]*>)/.exec(ident.trim());
     return m?.[1]?.trim() || undefined;
   } catch {

@@ -18,9 +18,21 @@ import { InvalidStoreError, UsageError } from '../core/errors.ts';
 import { classifyPath, type PathKind } from '../core/layout.ts';
 import { scopeFolder, type Plan, type Scope, type ScopedInvariant } from '../core/model.ts';
 import { MIN_PREFIX, nameProblem, truncate } from '../core/names.ts';
-import { parseInvariant, parsePlan } from '../core/parse.ts';
-import { GitError, NULL_SHA, catFileBatch, isShallow, logRaw, mergeBase, resolveCommit, topLevel, type LogCommit } from '../git/repo.ts';
-import { gitBlobId } from '../store/blob-id.ts';
+import { MAX_FILE_BYTES, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import {
+  GitError,
+  NULL_SHA,
+  catFileBatch,
+  diffTree,
+  isShallow,
+  logRaw,
+  lsTreeMatching,
+  mergeBase,
+  resolveCommit,
+  topLevel,
+  topLevelAndCommits,
+  type LogCommit,
+} from '../git/repo.ts';
 import { GitTreeSource } from '../store/git-source.ts';
 import { readFailure } from '../store/read.ts';
 import { WorkingTreeSource, type ReadResult } from '../store/tree-source.ts';
@@ -57,6 +69,12 @@ export interface DiffResult extends StoreDiff {
 
 type SideSpec = { kind: 'empty' } | { kind: 'revision'; rev: string } | { kind: 'commit'; commit: string; label: string; mergeBaseOf?: [string, string] } | { kind: 'index' } | { kind: 'working tree' };
 
+/** A file of a git side: its mode and blob id. */
+interface GitBlob {
+  mode: string;
+  sha: string;
+}
+
 interface Side {
   info: SideInfo;
   /** Relevant store files: path → blob id (mode folded in, so a file turned into a link differs). */
@@ -64,8 +82,59 @@ interface Side {
   kinds: Map<string, PathKind>;
   /** path → "path NUL blob id": the key of a parse, shared by both sides when the file did not change. */
   keys: Map<string, string>;
-  /** Reads bytes of some files in one batch. */
-  read(paths: readonly string[]): Promise<Map<string, ReadResult>>;
+  /** The working tree: the bytes of every relevant file, read while listing it. */
+  bytes?: Map<string, ReadResult>;
+  /** A git side (revision or index): mode and blob id of every file in `files`. */
+  blobs?: Map<string, GitBlob>;
+  /**
+   * A revision listed in parts, only as far as the diff needs: its commit and
+   * the store folders listed so far, and whether every plan.yaml is (every
+   * changed file is). Absent: the side holds every relevant file of the store.
+   */
+  partial?: { commit: string; folders: Set<string>; plans: boolean };
+}
+
+function emptySide(info: SideInfo): Side {
+  return { info, files: new Map(), kinds: new Map(), keys: new Map() };
+}
+
+/** A git entry's identity for the diff: its blob id, with the mode when it is not a regular file. */
+function foldedId(mode: string, sha: string): string {
+  return mode.startsWith('100') ? sha : `${mode}:${sha}`;
+}
+
+/** Records one store file of a git side, if the diff looks at it. */
+function addGitFile(side: Side, path: string, mode: string, sha: string): void {
+  if (!path.endsWith('.yaml')) return;
+  const kind = classifyPath(path);
+  if (!relevant(kind)) return;
+  const id = foldedId(mode, sha);
+  side.kinds.set(path, kind);
+  side.files.set(path, id);
+  side.keys.set(path, `${path}\0${id}`);
+  (side.blobs ??= new Map()).set(path, { mode, sha });
+}
+
+/** Code point order, i.e. the byte order of UTF-8 paths: the order git lists a tree in. */
+function gitOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    return x < 0xd800 && y < 0xd800 ? x - y : a.codePointAt(i)! - b.codePointAt(i)!;
+  }
+  return a.length - b.length;
+}
+
+/** Puts a side listed in parts in the order one listing of the whole tree gives. */
+function sortKinds(side: Side): void {
+  side.kinds = new Map([...side.kinds].sort(([a], [b]) => gitOrder(a, b)));
+}
+
+/** `:(glob)` pathspec text matching `s` literally. */
+function globEscape(s: string): string {
+  return s.replace(/[*?[\]\\]/g, '\\$&');
 }
 
 function keysOf(files: ReadonlyMap<string, string>): Map<string, string> {
@@ -98,6 +167,29 @@ interface Parsed {
   invariant?: ScopedInvariant;
   plan?: Plan;
   diagnostics: Diagnostic[];
+}
+
+/** One file of a side from its bytes (a diagnostic when it could not be read or is misnamed). */
+function parseFile(p: string, kind: PathKind, r: ReadResult | undefined): Parsed {
+  if (kind.kind === 'bad-id') {
+    return { diagnostics: [{ code: 'id-invalid', severity: 'error', file: p, line: 0, col: 0, message: `${kind.problem}; every *.yaml in a scope folder is an invariant`, hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.' }] };
+  }
+  if (!r || !r.ok) return { diagnostics: [readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] };
+  if (kind.kind === 'invariant') {
+    const parsed = parseInvariant(p, r.bytes, kind.scope, kind.id);
+    return { diagnostics: parsed.diagnostics, ...(parsed.value ? { invariant: parsed.value } : {}) };
+  }
+  if (kind.kind === 'plan') {
+    const parsed = parsePlan(p, r.bytes, kind.plan);
+    return { diagnostics: parsed.diagnostics, ...(parsed.value ? { plan: parsed.value } : {}) };
+  }
+  return { diagnostics: [] };
+}
+
+/** What a revision side says about itself. */
+function revisionInfo(spec: SideSpec & { kind: 'revision' | 'commit' }, commit: string): SideInfo {
+  if (spec.kind === 'revision') return { label: spec.rev, kind: 'revision', commit };
+  return { label: spec.label, kind: 'revision', commit, ...(spec.mergeBaseOf ? { mergeBaseOf: spec.mergeBaseOf } : {}) };
 }
 
 /**
@@ -151,12 +243,31 @@ export class ReviewService {
     return { range: range ?? (request.staged ? 'HEAD (staged)' : 'HEAD'), before, after };
   }
 
-  private async openSide(top: string, spec: SideSpec, idLength: () => number): Promise<Side> {
+  /** The store's path inside the repository ('' at its top). */
+  private prefixIn(top: string): string {
     const prefix = relative(top, this.root).split(sep).join('/');
     if (prefix.startsWith('..')) throw new UsageError(`the store ${this.root} is outside the git repository ${top}`);
-    if (spec.kind === 'empty') {
-      return { info: { label: 'no commit yet', kind: 'revision' }, files: new Map(), kinds: new Map(), keys: new Map(), read: async () => new Map() };
-    }
+    return prefix;
+  }
+
+  /**
+   * For `A..B`: the top folder and both commits from one git process. Undefined
+   * when that does not answer (or for any other request): the steps are then
+   * taken one by one, each with its own message.
+   */
+  private async quickResolve(request: DiffRequest): Promise<{ top: string; commits: Map<string, string> } | undefined> {
+    const range = request.range?.trim();
+    if (!range || request.staged || range.includes('...')) return undefined;
+    const two = range.indexOf('..');
+    if (two < 0) return undefined;
+    const revs = [range.slice(0, two) || 'HEAD', range.slice(two + 2) || 'HEAD'];
+    const got = await topLevelAndCommits(this.root, revs);
+    return got && { top: got.top, commits: new Map(revs.map((r, i) => [r, got.commits[i]!])) };
+  }
+
+  /** One side holding every relevant file of the store: the working tree, the index, or a revision. */
+  private async openSide(top: string, spec: SideSpec, idLength: () => number): Promise<Side> {
+    if (spec.kind === 'empty') return emptySide({ label: 'no commit yet', kind: 'revision' });
     if (spec.kind === 'working tree') {
       const source = new WorkingTreeSource(this.root);
       const entries = await source.list('', { recursive: true });
@@ -170,13 +281,14 @@ export class ReviewService {
         paths.push(e.path);
       }
       const bytes = await source.read(paths);
+      const { gitBlobId } = await import('../store/blob-id.ts');
       const files = new Map<string, string>();
       const len = idLength();
       for (const p of paths) {
         const r = bytes.get(p)!;
         files.set(p, r.ok ? gitBlobId(r.bytes, len) : `unreadable:${r.code}`);
       }
-      return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), read: async (ps) => new Map(ps.map((p) => [p, bytes.get(p)!])) };
+      return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), bytes };
     }
     let source: GitTreeSource;
     let info: SideInfo;
@@ -188,22 +300,123 @@ export class ReviewService {
         const commit = spec.kind === 'commit' ? spec.commit : await resolveCommit(top, spec.rev);
         const label = spec.kind === 'commit' ? spec.label : spec.rev;
         source = await GitTreeSource.atCommit(this.root, top, commit, `${label} (${short(commit)})`);
-        info = { label, kind: 'revision', commit, ...(spec.kind === 'commit' && spec.mergeBaseOf ? { mergeBaseOf: spec.mergeBaseOf } : {}) };
+        info = revisionInfo(spec, commit);
       }
     } catch (error) {
       return gitFailure(error);
     }
-    const listing = await source.blobIds();
-    const files = new Map<string, string>();
-    const kinds = new Map<string, PathKind>();
-    for (const [p, e] of listing) {
-      if (!p.endsWith('.yaml')) continue;
-      const kind = classifyPath(p);
-      if (!relevant(kind)) continue;
-      kinds.set(p, kind);
-      files.set(p, e.mode.startsWith('100') ? e.sha : `${e.mode}:${e.sha}`);
+    const side = emptySide(info);
+    for (const [p, e] of await source.blobIds()) addGitFile(side, p, e.mode, e.sha);
+    return side;
+  }
+
+  /**
+   * Two revisions, read only as far as the diff needs (issue 7): ONE
+   * `git diff-tree` gives the changed files with both blob ids; then each side
+   * lists every plan.yaml, `global/` and the folders of the changed scopes
+   * (or the whole store, when a global file changed or every project is
+   * asked for: then every project is a target). `listFolders` adds more.
+   */
+  private async openRevisions(
+    top: string,
+    prefix: string,
+    specs: readonly [SideSpec & { kind: 'revision' | 'commit' }, SideSpec & { kind: 'revision' | 'commit' }],
+    known: ReadonlyMap<string, string> | undefined,
+    request: DiffRequest,
+  ): Promise<{ before: Side; after: Side; changed: string[] }> {
+    const sides: Side[] = [];
+    for (const spec of specs) {
+      let commit: string;
+      try {
+        commit = spec.kind === 'commit' ? spec.commit : (known?.get(spec.rev) ?? (await resolveCommit(top, spec.rev)));
+      } catch (error) {
+        return gitFailure(error);
+      }
+      sides.push({ ...emptySide(revisionInfo(spec, commit)), blobs: new Map(), partial: { commit, folders: new Set(), plans: false } });
     }
-    return { info, files, kinds, keys: keysOf(files), read: (ps) => source.read(ps) };
+    const [before, after] = sides as [Side, Side];
+    const base = prefix === '' ? '' : `${prefix}/`;
+    const changes = await diffTree(top, before.partial!.commit, after.partial!.commit, prefix === '' ? [] : [`:(literal)${prefix}`]);
+    const changed: string[] = [];
+    for (const c of changes) {
+      if (!c.path.startsWith(base)) continue;
+      const p = c.path.slice(base.length);
+      const had = c.oldMode !== '000000';
+      const has = c.newMode !== '000000';
+      if (had && has && foldedId(c.oldMode, c.oldSha) === foldedId(c.newMode, c.newSha)) continue;
+      if (had) addGitFile(before, p, c.oldMode, c.oldSha);
+      if (has) addGitFile(after, p, c.newMode, c.newSha);
+      if (before.files.has(p) || after.files.has(p)) changed.push(p);
+    }
+    changed.sort();
+    const folders = new Set<string>(['global']);
+    if (request.project !== undefined) folders.add(`projects/${request.project}`);
+    let whole = request.allProjects === true;
+    for (const p of changed) {
+      const kind = before.kinds.get(p) ?? after.kinds.get(p)!;
+      const scope = kind.kind === 'plan' ? ({ kind: 'plan', plan: kind.plan } as const) : kind.kind === 'invariant' || kind.kind === 'bad-id' ? kind.scope : undefined;
+      if (scope?.kind === 'global') whole = true;
+      else if (scope?.kind === 'project' || scope?.kind === 'plan') folders.add(scopeFolder(scope));
+    }
+    if (whole) {
+      await this.listRevisions(top, base, [before, after], [prefix === '' ? '.' : `:(literal)${prefix}`]);
+      for (const side of [before, after]) delete side.partial;
+    } else {
+      await this.listFolders(top, base, [before, after], folders);
+    }
+    return { before, after, changed };
+  }
+
+  /** Makes each side listed in parts hold every file of `folders` (store folders), and every plan.yaml. */
+  private async listFolders(top: string, base: string, sides: readonly Side[], folders: Iterable<string>): Promise<void> {
+    const partial = sides.filter((s) => s.partial);
+    const missing = [...new Set(folders)].filter((f) => partial.some((s) => !s.partial!.folders.has(f))).sort();
+    const plans = partial.some((s) => !s.partial!.plans);
+    if (missing.length === 0 && !plans) return;
+    const specs = missing.map((f) => `:(literal)${base}${f}`);
+    if (plans) specs.unshift(`:(glob)${globEscape(base)}plans/*/plan.yaml`);
+    await this.listRevisions(top, base, partial, specs);
+    for (const side of partial) {
+      for (const f of missing) side.partial!.folders.add(f);
+      side.partial!.plans = true;
+    }
+  }
+
+  /** Adds the files matching `pathspecs` to each revision side: one `git diff-tree` per side, side by side. */
+  private async listRevisions(top: string, base: string, sides: readonly Side[], pathspecs: readonly string[]): Promise<void> {
+    const listings = await Promise.all(sides.map((side) => lsTreeMatching(top, side.partial!.commit, pathspecs)));
+    sides.forEach((side, i) => {
+      for (const e of listings[i]!) if (e.path.startsWith(base)) addGitFile(side, e.path.slice(base.length), e.mode, e.sha);
+      sortKinds(side);
+    });
+  }
+
+  /**
+   * Bytes of `paths` of each side into `blobs` (by parse key), skipping those
+   * already there: files of git sides come from ONE `git cat-file --batch`
+   * for all sides, the working tree's were read while listing it.
+   */
+  private async readSides(top: string, blobs: Map<string, ReadResult>, wanted: readonly (readonly [Side, readonly string[]])[]): Promise<void> {
+    const jobs = new Map<string, string>();
+    for (const [side, paths] of wanted) {
+      for (const p of paths) {
+        const key = side.keys.get(p)!;
+        if (blobs.has(key) || jobs.has(key)) continue;
+        const e = side.blobs?.get(p);
+        if (side.bytes || !e) blobs.set(key, side.bytes?.get(p) ?? { ok: false, code: 'missing', message: 'is missing' });
+        else if (e.mode === '120000') blobs.set(key, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
+        else if (!e.mode.startsWith('100')) blobs.set(key, { ok: false, code: 'not-a-file', message: 'is not a regular file' });
+        else jobs.set(key, e.sha);
+      }
+    }
+    if (jobs.size === 0) return;
+    const got = await catFileBatch(top, [...jobs.values()]);
+    for (const [key, sha] of jobs) {
+      const bytes = got.get(sha);
+      if (!bytes) blobs.set(key, { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` });
+      else if (bytes.byteLength > MAX_FILE_BYTES) blobs.set(key, { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
+      else blobs.set(key, { ok: true, bytes });
+    }
   }
 
   /** The effective-set diff between two trees of the store. */
@@ -216,38 +429,46 @@ export class ReviewService {
       const problem = nameProblem(request.project, 'project');
       if (problem) throw new UsageError(problem, 'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$.');
     }
-    const top = await this.top();
+    const quick = await this.quickResolve(request);
+    const top = quick?.top ?? (await this.top());
     const { range, before: bSpec, after: aSpec } = await this.sides(top, request);
-    const before = await this.openSide(top, bSpec, () => 40);
-    let idLength = 40;
-    for (const sha of before.files.values()) {
-      idLength = sha.length === 64 ? 64 : 40;
-      break;
+    const prefix = this.prefixIn(top);
+    const base = prefix === '' ? '' : `${prefix}/`;
+    let before: Side;
+    let after: Side;
+    let changed: string[];
+    if ((bSpec.kind === 'revision' || bSpec.kind === 'commit') && (aSpec.kind === 'revision' || aSpec.kind === 'commit')) {
+      ({ before, after, changed } = await this.openRevisions(top, prefix, [bSpec, aSpec], quick?.commits, request));
+    } else {
+      before = await this.openSide(top, bSpec, () => 40);
+      let idLength = 40;
+      for (const sha of before.files.values()) {
+        idLength = sha.length === 64 ? 64 : 40;
+        break;
+      }
+      after = await this.openSide(top, aSpec, () => idLength);
+      changed = [];
+      for (const [p, sha] of before.files) if (after.files.get(p) !== sha) changed.push(p);
+      for (const p of after.files.keys()) if (!before.files.has(p)) changed.push(p);
+      changed.sort();
     }
-    const after = await this.openSide(top, aSpec, () => idLength);
-
-    const changed: string[] = [];
-    for (const [p, sha] of before.files) if (after.files.get(p) !== sha) changed.push(p);
-    for (const p of after.files.keys()) if (!before.files.has(p)) changed.push(p);
-    changed.sort();
     const changedSet = new Set(changed);
 
-    // Bytes: one batch per side. The first side reads every relevant file; the second only the
-    // files whose blob differs (an unchanged file has the same bytes on both sides).
+    // Bytes in two batches for both sides: every plan.yaml, then the files the targets need. A file
+    // unchanged between the sides is read (and parsed) once.
     const blobs = new Map<string, ReadResult>();
-    const keyOf = (side: Side, p: string) => side.keys.get(p)!;
-    for (const side of [before, after]) {
-      const todo = [...side.files.keys()].filter((p) => !blobs.has(keyOf(side, p)));
-      const got = await side.read(todo);
-      for (const p of todo) blobs.set(keyOf(side, p), got.get(p) ?? { ok: false, code: 'missing', message: 'is missing' });
-    }
     const cache = new Map<string, Parsed>();
     const parse = (side: Side, paths: readonly string[]) => this.parseSide(side, paths, blobs, cache);
     // Plans first: every plan.yaml on both sides, to know which plans target which project.
-    const planFiles = new Map([before, after].map((side) => [side, [...side.kinds].filter(([, k]) => k.kind === 'plan').map(([p]) => p)]));
-    const planPaths = (side: Side) => planFiles.get(side)!;
-    parse(before, planPaths(before));
-    parse(after, planPaths(after));
+    const planPaths = (side: Side) => [...side.kinds].filter(([, k]) => k.kind === 'plan').map(([p]) => p);
+    const bPlans = planPaths(before);
+    const aPlans = planPaths(after);
+    await this.readSides(top, blobs, [
+      [before, bPlans],
+      [after, aPlans],
+    ]);
+    await parse(before, bPlans);
+    await parse(after, aPlans);
     const shape = (side: Side): SideShape & { plans: Map<string, Plan> } => {
       const projects = new Set<string>();
       const plans = new Map<string, Plan>();
@@ -260,6 +481,7 @@ export class ReviewService {
       }
       return { projects, plans };
     };
+    // A side listed in parts knows the projects of the folders it listed: every one the targets can need.
     const bShape = shape(before);
     const aShape = shape(after);
 
@@ -298,15 +520,22 @@ export class ReviewService {
       }
       return out;
     };
+    const folders = new Set<string>();
+    for (const t of targets) for (const plans of [bShape.plans, aShape.plans]) for (const f of targetFolders(t, plans)) folders.add(f);
+    await this.listFolders(top, base, [before, after], folders);
     const bNeed = need(before, bShape.plans);
     const aNeed = need(after, aShape.plans);
-    parse(before, bNeed);
-    parse(after, aNeed);
+    await this.readSides(top, blobs, [
+      [before, bNeed],
+      [after, aNeed],
+    ]);
+    await parse(before, bNeed);
+    await parse(after, aNeed);
 
     // Anything unreadable or invalid that was needed stops the diff (exit 3), naming the side.
     for (const [side, paths] of [
-      [before, [...planPaths(before), ...bNeed]],
-      [after, [...planPaths(after), ...aNeed]],
+      [before, [...bPlans, ...bNeed]],
+      [after, [...aPlans, ...aNeed]],
     ] as const) {
       const errors = paths.flatMap((p) => cache.get(side.keys.get(p)!)?.diagnostics ?? []).filter((d) => d.severity === 'error');
       if (errors.length > 0) {
@@ -336,27 +565,21 @@ export class ReviewService {
     return { ...diff, range, before: before.info, after: after.info, changedPaths: changed };
   }
 
-  /** Parses `paths` of one side from the bytes already read; a blob met on both sides is parsed once. */
-  private parseSide(side: Side, paths: readonly string[], blobs: ReadonlyMap<string, ReadResult>, cache: Map<string, Parsed>): void {
+  /**
+   * Parses `paths` of one side from the bytes already read; a blob met on both
+   * sides is parsed once. The full YAML parser is loaded only for a file that
+   * is not in the canonical shape the tool writes.
+   */
+  private async parseSide(side: Side, paths: readonly string[], blobs: ReadonlyMap<string, ReadResult>, cache: Map<string, Parsed>): Promise<void> {
     for (const p of paths) {
       const key = side.keys.get(p)!;
       if (cache.has(key)) continue;
-      const kind = side.kinds.get(p)!;
-      const r = blobs.get(key);
-      if (kind.kind === 'bad-id') {
-        cache.set(key, { diagnostics: [{ code: 'id-invalid', severity: 'error', file: p, line: 0, col: 0, message: `${kind.problem}; every *.yaml in a scope folder is an invariant`, hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.' }] });
-        continue;
-      }
-      if (!r || !r.ok) {
-        cache.set(key, { diagnostics: [readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] });
-        continue;
-      }
-      if (kind.kind === 'invariant') {
-        const parsed = parseInvariant(p, r.bytes, kind.scope, kind.id);
-        cache.set(key, { diagnostics: parsed.diagnostics, ...(parsed.value ? { invariant: parsed.value } : {}) });
-      } else if (kind.kind === 'plan') {
-        const parsed = parsePlan(p, r.bytes, kind.plan);
-        cache.set(key, { diagnostics: parsed.diagnostics, ...(parsed.value ? { plan: parsed.value } : {}) });
+      try {
+        cache.set(key, parseFile(p, side.kinds.get(p)!, blobs.get(key)));
+      } catch (error) {
+        if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+        await import('../core/parse.ts');
+        cache.set(key, parseFile(p, side.kinds.get(p)!, blobs.get(key)));
       }
     }
   }
@@ -403,6 +626,7 @@ export class ReviewService {
     const shas = new Set<string>();
     for (const { hits } of perCommit) for (const h of hits) if (h.id === id) for (const s of [h.oldSha, h.newSha]) if (s !== NULL_SHA) shas.add(s);
     const blobs = await catFileBatch(top, [...shas]);
+    await import('../core/parse.ts');
     const parsedAt = (sha: string, path: string, scope: Scope): { inv?: ScopedInvariant; problem?: Diagnostic } => {
       if (sha === NULL_SHA) return {};
       const bytes = blobs.get(sha);

@@ -8,18 +8,26 @@ import { Repo, ulid } from './repo.ts';
 
 const REAL_GIT = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
 
-/** A `git` earlier on PATH that records each invocation's arguments, then runs the real git. */
-function gitSpy(): { env: Record<string, string>; calls: () => string[] } {
+/**
+ * A `git` earlier on PATH that records each invocation's arguments, and the
+ * object names asked of `cat-file`, then runs the real git.
+ */
+function gitSpy(): { env: Record<string, string>; calls: () => string[]; objects: () => string[] } {
   const dir = tempDir('agents-gitspy-');
   const log = join(dir, 'calls.log');
+  const objects = join(dir, 'objects.log');
   writeFileSync(log, '');
+  writeFileSync(objects, '');
   const shim = join(dir, 'git');
-  writeFileSync(shim, `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\nexec '${REAL_GIT}' "$@"\n`);
+  writeFileSync(
+    shim,
+    `#!/bin/sh\nprintf '%s\\n' "$*" >> '${log}'\n` +
+      `if [ "$1" = cat-file ]; then tee -a '${objects}' | '${REAL_GIT}' "$@"; exit $?; fi\n` +
+      `exec '${REAL_GIT}' "$@"\n`,
+  );
   chmodSync(shim, 0o755);
-  return {
-    env: { PATH: `${dir}:${process.env.PATH ?? ''}` },
-    calls: () => readFileSync(log, 'utf8').split('\n').filter((l) => l !== ''),
-  };
+  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  return { env: { PATH: `${dir}:${process.env.PATH ?? ''}` }, calls: () => lines(log), objects: () => lines(objects) };
 }
 
 /** A repository whose second commit changes `n` invariant files in each of three scopes. */
@@ -47,12 +55,61 @@ function gitCallsOfDiff(n: number): string[] {
 }
 
 describe('reading revisions costs a fixed number of git processes', () => {
-  it('one cat-file --batch per revision, whatever the number of files', () => {
+  it('at most two cat-file --batch for both revisions (plans, then the files the targets need), whatever the number of files', () => {
     const small = gitCallsOfDiff(2);
     const large = gitCallsOfDiff(60);
-    expect(small.filter((c) => c === 'cat-file')).toHaveLength(2);
-    expect(large.filter((c) => c === 'cat-file')).toHaveLength(2);
+    expect(small.filter((c) => c === 'cat-file').length).toBeLessThanOrEqual(2);
     expect(large).toEqual(small);
     expect(large.length).toBeLessThanOrEqual(8);
+  });
+});
+
+/**
+ * A store of `unrelated` projects of three invariants each besides myapp,
+ * with plans for myapp and for the first unrelated project; the second
+ * commit edits one of myapp's invariants.
+ */
+function storeWithUnrelated(unrelated: number): Repo {
+  const repo = new Repo();
+  repo
+    .inv('global', ulid('G0'), 'Never delete production data')
+    .inv('global', ulid('G1'), 'Log all changes')
+    .inv('projects/myapp', ulid('P0'), 'All API changes need tests')
+    .inv('projects/myapp', ulid('P1'), 'Keep the changelog current')
+    .plan(ulid('XA'), 'myapp')
+    .inv(`plans/${ulid('XA')}`, ulid('XA1'), 'Use Python 3.13 only')
+    .plan(ulid('XB'), 'other-0')
+    .inv(`plans/${ulid('XB')}`, ulid('XB1'), 'Use Go only');
+  for (let i = 0; i < unrelated; i++) {
+    for (let k = 0; k < 3; k++) repo.inv(`projects/other-${i}`, ulid(`Q${String(i).padStart(3, '0')}${k}`), `Other rule ${i}.${k}`);
+  }
+  repo.commit('one');
+  repo.inv('projects/myapp', ulid('P0'), 'All API changes need tests, edited');
+  repo.commit('two');
+  return repo;
+}
+
+function diffReads(unrelated: number): { calls: string[]; objects: string[] } {
+  const repo = storeWithUnrelated(unrelated);
+  const spy = gitSpy();
+  const r = agents(['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json'], { cwd: repo.dir, env: spy.env });
+  expect(r.code).toBe(0);
+  const out = JSON.parse(r.stdout) as { summary: { edited: number }; targets: { project: string | null; plan: string | null }[] };
+  expect(out.summary.edited).toBe(1);
+  expect(out.targets.map((t) => t.project ?? t.plan)).toEqual(['myapp', ulid('XA')]);
+  return { calls: spy.calls().map((c) => c.split(' ')[0]!), objects: spy.objects() };
+}
+
+describe('a diff between revisions reads what changed and what the changed targets need, not the whole tree', () => {
+  it('reads the same blobs whatever the number of unrelated projects', () => {
+    const few = diffReads(2);
+    const many = diffReads(40);
+    // Both versions of the edited file, myapp's other invariant, global's two, both plan.yaml files,
+    // and the invariant of the plan that targets myapp: 8 blobs, never the 120 of the other projects.
+    expect(many.objects).toHaveLength(8);
+    expect(many.objects.every((o) => /^[0-9a-f]{40}$/.test(o))).toBe(true);
+    expect(few.objects).toHaveLength(8);
+    expect(many.calls).toEqual(few.calls);
+    expect(many.calls.filter((c) => c === 'cat-file')).toHaveLength(2);
   });
 });
