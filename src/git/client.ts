@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { isAbsolute, resolve } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 
@@ -79,6 +79,12 @@ function gitEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** A git process in `cwd` with the environment above, all three streams piped. */
+export function spawnGit(cwd: string, args: readonly string[]): ChildProcessWithoutNullStreams {
+  absolutePaths();
+  return spawn('git', args, { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
 /** A git process that exited with a failure; the message is what git wrote to stderr. */
 export class GitProcessError extends Error {
   constructor(message: string, readonly exitCode: number | null) {
@@ -94,9 +100,8 @@ export class GitProcessError extends Error {
  * (whose module alone costs tens of milliseconds to load) and no task queue.
  */
 export function runGit(cwd: string, args: readonly string[], input?: Buffer | string): Promise<Buffer> {
-  absolutePaths();
   return new Promise((resolveRun, reject) => {
-    const child = spawn('git', args, { cwd, env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawnGit(cwd, args);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

@@ -1,6 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import type { SimpleGit } from 'simple-git';
-import { gitClient, runGit } from './client.ts';
+import { gitClient, runGit, spawnGit } from './client.ts';
 
 /** A git object listed in a tree or the index. */
 export interface GitEntry {
@@ -135,49 +135,127 @@ export async function topLevelAndCommits(cwd: string, revs: readonly string[]): 
   return { top, commits };
 }
 
-/** One entry that differs between two trees, from `git diff-tree --raw`. */
-export interface TreeChange {
-  /** `000000` (and an all-zero id) on the side where the path does not exist. */
-  oldMode: string;
-  newMode: string;
-  oldSha: string;
-  newSha: string;
-  /** Repository-relative path. */
-  path: string;
+/** An object read by an ObjectReader. */
+export interface GitObject {
+  type: string;
+  data: Buffer;
 }
 
 /**
- * Every blob (or gitlink) under `pathspecs` that differs between two
- * tree-ishes, recursively and without rename detection: ONE `git diff-tree`
- * process. Pathspecs are relative to `cwd` (give the top folder) and may use
- * magic (`:(glob)`, `:(literal)`); none means the whole tree.
+ * One long-lived `git cat-file --batch` process, asked for objects in rounds
+ * (`read`), each answered before the next is asked: a reader that walks trees
+ * needs the answer to one round to know the next, and one process for all of
+ * them costs one start instead of one per round. Object names are ids or
+ * `<commit>^{tree}` (never paths: a name may not hold a newline).
  */
-export async function diffTree(cwd: string, from: string, to: string, pathspecs: readonly string[]): Promise<TreeChange[]> {
-  const out = (await runGit(cwd, ['diff-tree', '-r', '-z', '--raw', '--no-renames', '--no-abbrev', from, to, '--', ...pathspecs])).toString('utf8');
-  // ":<old mode> SP <new mode> SP <old id> SP <new id> SP <status> NUL <path> NUL"
-  const fields = out.split('\0');
-  const changes: TreeChange[] = [];
-  for (let i = 0; i + 1 < fields.length; i += 2) {
-    const meta = fields[i]!;
-    if (!meta.startsWith(':')) continue;
-    const [oldMode = '', newMode = '', oldSha = '', newSha = ''] = meta.slice(1).split(' ');
-    changes.push({ oldMode, newMode, oldSha, newSha, path: fields[i + 1]! });
+export class ObjectReader {
+  private readonly child;
+  private buffer: Buffer = Buffer.alloc(0);
+  private pending: { name: string; done: (o: GitObject | null) => void }[] = [];
+  private failed: Error | undefined;
+  private reads = 0;
+
+  constructor(cwd: string) {
+    this.child = spawnGit(cwd, ['cat-file', '--batch']);
+    const stderr: Buffer[] = [];
+    this.child.stderr.on('data', (c: Buffer) => stderr.push(c));
+    this.child.stdout.on('data', (c: Buffer) => {
+      this.buffer = this.buffer.length === 0 ? c : Buffer.concat([this.buffer, c]);
+      this.drain();
+    });
+    const fail = (message: string) => {
+      this.failed ??= new GitError(message, 'failed');
+      for (const p of this.pending.splice(0)) p.done(null);
+    };
+    this.child.on('error', (e) => fail(`git could not be started: ${e.message}`));
+    this.child.on('close', (code) => {
+      if (this.pending.length > 0 || code !== 0) fail(`git cat-file --batch stopped: ${Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`}`);
+    });
+    this.child.stdin.on('error', () => undefined);
   }
-  return changes;
+
+  /** How many objects were asked for so far. */
+  get objectsRead(): number {
+    return this.reads;
+  }
+
+  private drain(): void {
+    let pos = 0;
+    while (this.pending.length > 0) {
+      const nl = this.buffer.indexOf(0x0a, pos);
+      if (nl < 0) break;
+      const header = this.buffer.toString('utf8', pos, nl);
+      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+        this.pending.shift()!.done(null);
+        pos = nl + 1;
+        continue;
+      }
+      const [, type = '', size = '0'] = header.split(' ');
+      const end = nl + 1 + Number(size);
+      if (this.buffer.length < end + 1) break;
+      this.pending.shift()!.done({ type, data: this.buffer.subarray(nl + 1, end) });
+      pos = end + 1;
+    }
+    if (pos > 0) this.buffer = this.buffer.subarray(pos);
+  }
+
+  /** The objects `names` name (null: missing), in one round. */
+  async read(names: readonly string[]): Promise<Map<string, GitObject | null>> {
+    const unique = [...new Set(names)];
+    const out = new Map<string, GitObject | null>();
+    if (unique.length === 0) return out;
+    if (this.failed) throw this.failed;
+    this.reads += unique.length;
+    const answers = unique.map((name) => new Promise<void>((resolve) => this.pending.push({ name, done: (o) => (out.set(name, o), resolve()) })));
+    this.child.stdin.write(`${unique.join('\n')}\n`);
+    await Promise.all(answers);
+    if (this.failed) throw this.failed;
+    return out;
+  }
+
+  /** Ends the process (stdin closed: git exits). */
+  close(): void {
+    this.child.stdin.end();
+  }
 }
 
-/** The empty tree of each object format, which git knows without storing it. */
-const EMPTY_TREE = { 40: '4b825dc642cb6eb9a060e54bf8d69288fbee4904', 64: '6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321' } as const;
+/** One entry of a tree object. */
+export interface TreeItem {
+  name: string;
+  /** As `git ls-tree` prints it: six digits (`040000` for a folder). */
+  mode: string;
+  sha: string;
+}
 
-/**
- * Every blob (or gitlink) under `pathspecs` at a commit, like `lsTree`, but
- * with magic pathspecs (`:(glob)plans/*\/plan.yaml`), which `ls-tree` refuses:
- * the diff from the empty tree, ONE `git diff-tree` process.
- */
-export async function lsTreeMatching(cwd: string, commit: string, pathspecs: readonly string[]): Promise<GitEntry[]> {
-  if (pathspecs.length === 0) return [];
-  const empty = commit.length === 64 ? EMPTY_TREE[64] : EMPTY_TREE[40];
-  return (await diffTree(cwd, empty, commit, pathspecs)).map((c) => ({ mode: c.newMode, sha: c.newSha, path: c.path }));
+/** The entry called `name` of a tree object's raw bytes, found without decoding the others. */
+export function findInTree(data: Buffer, name: string, hashBytes: number): TreeItem | undefined {
+  const want = Buffer.from(name, 'utf8');
+  let pos = 0;
+  while (pos < data.length) {
+    const space = data.indexOf(0x20, pos);
+    const nul = data.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 1 + hashBytes > data.length) throw new GitError('a tree object could not be read', 'failed');
+    if (nul - space - 1 === want.length && data.compare(want, 0, want.length, space + 1, nul) === 0) {
+      return { mode: data.toString('latin1', pos, space).padStart(6, '0'), name, sha: data.toString('hex', nul + 1, nul + 1 + hashBytes) };
+    }
+    pos = nul + 1 + hashBytes;
+  }
+  return undefined;
+}
+
+/** The entries of a tree object's raw bytes (ids of `hashBytes` bytes: 20, or 32 for SHA-256). */
+export function parseTree(data: Buffer, hashBytes: number): TreeItem[] {
+  const items: TreeItem[] = [];
+  let pos = 0;
+  while (pos < data.length) {
+    const space = data.indexOf(0x20, pos);
+    const nul = data.indexOf(0, space + 1);
+    if (space < 0 || nul < 0 || nul + 1 + hashBytes > data.length) throw new GitError('a tree object could not be read', 'failed');
+    const mode = data.toString('latin1', pos, space);
+    items.push({ mode: mode.padStart(6, '0'), name: data.toString('utf8', space + 1, nul), sha: data.toString('hex', nul + 1, nul + 1 + hashBytes) });
+    pos = nul + 1 + hashBytes;
+  }
+  return items;
 }
 
 /** The best common ancestor of two commits, for `A...B`; a GitError when there is none (or history is cut by a shallow clone). */

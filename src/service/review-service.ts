@@ -23,15 +23,17 @@ import {
   GitError,
   NULL_SHA,
   catFileBatch,
-  diffTree,
   isShallow,
   logRaw,
-  lsTreeMatching,
   mergeBase,
   resolveCommit,
   topLevel,
   topLevelAndCommits,
+  ObjectReader,
+  findInTree,
+  parseTree,
   type LogCommit,
+  type TreeItem,
 } from '../git/repo.ts';
 import { GitTreeSource } from '../store/git-source.ts';
 import { readFailure } from '../store/read.ts';
@@ -86,12 +88,6 @@ interface Side {
   bytes?: Map<string, ReadResult>;
   /** A git side (revision or index): mode and blob id of every file in `files`. */
   blobs?: Map<string, GitBlob>;
-  /**
-   * A revision listed in parts, only as far as the diff needs: its commit and
-   * the store folders listed so far, and whether every plan.yaml is (every
-   * changed file is). Absent: the side holds every relevant file of the store.
-   */
-  partial?: { commit: string; folders: Set<string>; plans: boolean };
 }
 
 function emptySide(info: SideInfo): Side {
@@ -127,15 +123,11 @@ function gitOrder(a: string, b: string): number {
   return a.length - b.length;
 }
 
-/** Puts a side listed in parts in the order one listing of the whole tree gives. */
+/** Puts a side read folder by folder in the order one listing of the whole tree gives. */
 function sortKinds(side: Side): void {
   side.kinds = new Map([...side.kinds].sort(([a], [b]) => gitOrder(a, b)));
 }
 
-/** `:(glob)` pathspec text matching `s` literally. */
-function globEscape(s: string): string {
-  return s.replace(/[*?[\]\\]/g, '\\$&');
-}
 
 function keysOf(files: ReadonlyMap<string, string>): Map<string, string> {
   const out = new Map<string, string>();
@@ -190,6 +182,176 @@ function parseFile(p: string, kind: PathKind, r: ReadResult | undefined): Parsed
 function revisionInfo(spec: SideSpec & { kind: 'revision' | 'commit' }, commit: string): SideInfo {
   if (spec.kind === 'revision') return { label: spec.rev, kind: 'revision', commit };
   return { label: spec.label, kind: 'revision', commit, ...(spec.mergeBaseOf ? { mergeBaseOf: spec.mergeBaseOf } : {}) };
+}
+
+/** A revision side's store tree, read folder by folder. */
+interface StoreTree {
+  /** The store folder's entries (global, projects, plans, actions…); empty when the revision has no store. */
+  top: Map<string, TreeItem>;
+  /** Entries of the folders that hold scope folders (`projects`, `plans`, `actions`, `actions/<ns>`), once read. */
+  containers: Map<string, Map<string, TreeItem>>;
+  /** Scope folders whose files the side holds. */
+  listed: Set<string>;
+}
+
+const isTree = (item: TreeItem | undefined): item is TreeItem & { mode: '040000' } => item !== undefined && item.mode === '040000';
+
+/**
+ * Two revisions of the store read straight from git's objects through one
+ * `git cat-file --batch` (issue 7): the store's trees are compared folder by
+ * folder, descending only where their ids differ, which gives the changed
+ * files with both blob ids; every plan folder and the folders of the changed
+ * scopes are listed, and more folders on demand. A folder or file unchanged
+ * between the sides is one object, read once.
+ */
+class RevisionTrees {
+  /** Tree objects read (raw), and their entries once decoded. */
+  private readonly raw = new Map<string, Buffer>();
+  private readonly decoded = new Map<string, TreeItem[]>();
+  private readonly hashBytes: number;
+
+  constructor(
+    readonly reader: ObjectReader,
+    private readonly sides: readonly [Side, Side],
+    private readonly stores: readonly [StoreTree, StoreTree],
+    commit: string,
+  ) {
+    this.hashBytes = commit.length / 2;
+  }
+
+  /** Starts at the store folder (`prefix` in the repository) of two commits. */
+  static async open(reader: ObjectReader, prefix: string, sides: readonly [Side, Side], commits: readonly [string, string]): Promise<RevisionTrees> {
+    const walk = new RevisionTrees(reader, sides, [emptyStore(), emptyStore()], commits[0]);
+    const roots = await reader.read(commits.map((c) => `${c}^{tree}`));
+    let level = commits.map((c) => {
+      const o = roots.get(`${c}^{tree}`);
+      if (!o || o.type !== 'tree') throw new GitError(`the tree of commit ${c} is missing from the repository`, 'failed');
+      return parseTree(o.data, walk.hashBytes);
+    });
+    for (const part of prefix === '' ? [] : prefix.split('/')) {
+      const next = level.map((items) => items.find((e) => e.name === part));
+      await walk.read(next.filter(isTree).map((e) => e.sha));
+      level = next.map((e) => (isTree(e) ? walk.entries(e.sha) : []));
+    }
+    walk.stores.forEach((store, i) => {
+      for (const e of level[i]!) store.top.set(e.name, e);
+    });
+    return walk;
+  }
+
+  /** Reads the tree objects not read yet, in one round. */
+  private async read(shas: readonly string[]): Promise<void> {
+    const missing = [...new Set(shas)].filter((s) => !this.raw.has(s));
+    if (missing.length === 0) return;
+    const got = await this.reader.read(missing);
+    for (const sha of missing) {
+      const o = got.get(sha);
+      if (!o || o.type !== 'tree') throw new GitError(`tree ${sha} is missing from the repository`, 'failed');
+      this.raw.set(sha, o.data);
+    }
+  }
+
+  /** The entries of a tree read before. */
+  private entries(sha: string): TreeItem[] {
+    let items = this.decoded.get(sha);
+    if (!items) this.decoded.set(sha, (items = parseTree(this.raw.get(sha)!, this.hashBytes)));
+    return items;
+  }
+
+  /** Reads the named containers (`projects`, `actions/<ns>`…) of both sides, in one round. */
+  private async containers(paths: readonly string[]): Promise<void> {
+    const want: [StoreTree, string, TreeItem][] = [];
+    for (const store of this.stores) {
+      for (const path of paths) {
+        if (store.containers.has(path)) continue;
+        const item = this.item(store, path);
+        if (isTree(item)) want.push([store, path, item]);
+        else store.containers.set(path, new Map());
+      }
+    }
+    await this.read(want.map(([, , item]) => item.sha));
+    for (const [store, path, item] of want) store.containers.set(path, new Map(this.entries(item.sha).map((e) => [e.name, e])));
+  }
+
+  /** The entry of a store folder (`global`, `projects/P`…) on one side, from the folders read. */
+  private item(store: StoreTree, folder: string): TreeItem | undefined {
+    const cut = folder.lastIndexOf('/');
+    if (cut < 0) return store.top.get(folder);
+    return store.containers.get(folder.slice(0, cut))?.get(folder.slice(cut + 1));
+  }
+
+  /** Makes both sides hold every file of `folders` (scope folders whose containers were read), in one round. */
+  async list(folders: Iterable<string>): Promise<void> {
+    const wanted = [...new Set(folders)].filter((f) => this.stores.some((s) => !s.listed.has(f)));
+    await this.containers([...new Set(wanted.filter((f) => f.includes('/')).map((f) => f.slice(0, f.lastIndexOf('/'))))]);
+    const todo: [number, string, TreeItem | undefined][] = [];
+    for (const folder of wanted) {
+      this.stores.forEach((store, i) => {
+        if (!store.listed.has(folder)) todo.push([i, folder, this.item(store, folder)]);
+      });
+    }
+    if (todo.length === 0) return;
+    await this.read(todo.flatMap(([, , item]) => (isTree(item) ? [item.sha] : [])));
+    for (const [i, folder, item] of todo) {
+      this.stores[i]!.listed.add(folder);
+      if (!isTree(item)) continue;
+      for (const e of this.entries(item.sha)) if (!isTree(e)) addGitFile(this.sides[i]!, `${folder}/${e.name}`, e.mode, e.sha);
+    }
+    for (const side of this.sides) sortKinds(side);
+  }
+
+  /** Lists every project folder of both sides. */
+  async listAllProjects(): Promise<void> {
+    await this.containers(['projects']);
+    const names = new Set(this.stores.flatMap((s) => [...s.containers.get('projects')!.values()].filter(isTree).map((e) => e.name)));
+    await this.list([...names].map((n) => `projects/${n}`));
+  }
+
+  /**
+   * The relevant files that differ between the sides (sorted), after listing
+   * the folders that hold them, `global/` and `extra`, and finding every plan.yaml.
+   */
+  async changes(extra: readonly string[]): Promise<string[]> {
+    const [b, a] = this.stores;
+    const differs = (x: TreeItem | undefined, y: TreeItem | undefined) => (isTree(x) || isTree(y)) && (x?.sha !== y?.sha || x?.mode !== y?.mode);
+    const containerDiffers = (path: string) => differs(this.item(b, path), this.item(a, path));
+    // Which containers to open: plans always (every plan.yaml is needed), the others where they differ.
+    await this.containers(['plans', ...['projects', 'actions'].filter(containerDiffers)]);
+    const childNames = (path: string) => new Set([...b.containers.get(path)!.keys(), ...a.containers.get(path)!.keys()]);
+    const namespaces = b.containers.has('actions') ? [...childNames('actions')].map((ns) => `actions/${ns}`).filter(containerDiffers) : [];
+    await this.containers(namespaces);
+    const scopes: string[] = [];
+    if (containerDiffers('global')) scopes.push('global');
+    for (const path of ['projects', 'plans', ...namespaces]) {
+      if (!b.containers.has(path)) continue;
+      for (const name of childNames(path)) if (containerDiffers(`${path}/${name}`)) scopes.push(`${path}/${name}`);
+    }
+    // Every plan.yaml: each plan folder's tree is read, but only that entry is decoded.
+    const planFolders = this.stores.map((store) => [...store.containers.get('plans')!.values()].filter(isTree));
+    await this.read(planFolders.flat().map((e) => e.sha));
+    planFolders.forEach((folders, i) => {
+      for (const folder of folders) {
+        const plan = findInTree(this.raw.get(folder.sha)!, 'plan.yaml', this.hashBytes);
+        if (plan && !isTree(plan)) addGitFile(this.sides[i]!, `plans/${folder.name}/plan.yaml`, plan.mode, plan.sha);
+      }
+    });
+    await this.list(['global', ...scopes, ...extra]);
+    const changed: string[] = [];
+    const [before, after] = this.sides;
+    for (const folder of scopes) {
+      const names = new Set<string>();
+      for (const store of this.stores) {
+        const item = this.item(store, folder);
+        if (isTree(item)) for (const e of this.entries(item.sha)) if (!isTree(e)) names.add(`${folder}/${e.name}`);
+      }
+      for (const p of names) if (before.files.get(p) !== after.files.get(p)) changed.push(p);
+    }
+    return changed.sort();
+  }
+}
+
+function emptyStore(): StoreTree {
+  return { top: new Map(), containers: new Map(), listed: new Set() };
 }
 
 /**
@@ -311,92 +473,12 @@ export class ReviewService {
   }
 
   /**
-   * Two revisions, read only as far as the diff needs (issue 7): ONE
-   * `git diff-tree` gives the changed files with both blob ids; then each side
-   * lists every plan.yaml, `global/` and the folders of the changed scopes
-   * (or the whole store, when a global file changed or every project is
-   * asked for: then every project is a target). `listFolders` adds more.
-   */
-  private async openRevisions(
-    top: string,
-    prefix: string,
-    specs: readonly [SideSpec & { kind: 'revision' | 'commit' }, SideSpec & { kind: 'revision' | 'commit' }],
-    known: ReadonlyMap<string, string> | undefined,
-    request: DiffRequest,
-  ): Promise<{ before: Side; after: Side; changed: string[] }> {
-    const sides: Side[] = [];
-    for (const spec of specs) {
-      let commit: string;
-      try {
-        commit = spec.kind === 'commit' ? spec.commit : (known?.get(spec.rev) ?? (await resolveCommit(top, spec.rev)));
-      } catch (error) {
-        return gitFailure(error);
-      }
-      sides.push({ ...emptySide(revisionInfo(spec, commit)), blobs: new Map(), partial: { commit, folders: new Set(), plans: false } });
-    }
-    const [before, after] = sides as [Side, Side];
-    const base = prefix === '' ? '' : `${prefix}/`;
-    const changes = await diffTree(top, before.partial!.commit, after.partial!.commit, prefix === '' ? [] : [`:(literal)${prefix}`]);
-    const changed: string[] = [];
-    for (const c of changes) {
-      if (!c.path.startsWith(base)) continue;
-      const p = c.path.slice(base.length);
-      const had = c.oldMode !== '000000';
-      const has = c.newMode !== '000000';
-      if (had && has && foldedId(c.oldMode, c.oldSha) === foldedId(c.newMode, c.newSha)) continue;
-      if (had) addGitFile(before, p, c.oldMode, c.oldSha);
-      if (has) addGitFile(after, p, c.newMode, c.newSha);
-      if (before.files.has(p) || after.files.has(p)) changed.push(p);
-    }
-    changed.sort();
-    const folders = new Set<string>(['global']);
-    if (request.project !== undefined) folders.add(`projects/${request.project}`);
-    let whole = request.allProjects === true;
-    for (const p of changed) {
-      const kind = before.kinds.get(p) ?? after.kinds.get(p)!;
-      const scope = kind.kind === 'plan' ? ({ kind: 'plan', plan: kind.plan } as const) : kind.kind === 'invariant' || kind.kind === 'bad-id' ? kind.scope : undefined;
-      if (scope?.kind === 'global') whole = true;
-      else if (scope?.kind === 'project' || scope?.kind === 'plan') folders.add(scopeFolder(scope));
-    }
-    if (whole) {
-      await this.listRevisions(top, base, [before, after], [prefix === '' ? '.' : `:(literal)${prefix}`]);
-      for (const side of [before, after]) delete side.partial;
-    } else {
-      await this.listFolders(top, base, [before, after], folders);
-    }
-    return { before, after, changed };
-  }
-
-  /** Makes each side listed in parts hold every file of `folders` (store folders), and every plan.yaml. */
-  private async listFolders(top: string, base: string, sides: readonly Side[], folders: Iterable<string>): Promise<void> {
-    const partial = sides.filter((s) => s.partial);
-    const missing = [...new Set(folders)].filter((f) => partial.some((s) => !s.partial!.folders.has(f))).sort();
-    const plans = partial.some((s) => !s.partial!.plans);
-    if (missing.length === 0 && !plans) return;
-    const specs = missing.map((f) => `:(literal)${base}${f}`);
-    if (plans) specs.unshift(`:(glob)${globEscape(base)}plans/*/plan.yaml`);
-    await this.listRevisions(top, base, partial, specs);
-    for (const side of partial) {
-      for (const f of missing) side.partial!.folders.add(f);
-      side.partial!.plans = true;
-    }
-  }
-
-  /** Adds the files matching `pathspecs` to each revision side: one `git diff-tree` per side, side by side. */
-  private async listRevisions(top: string, base: string, sides: readonly Side[], pathspecs: readonly string[]): Promise<void> {
-    const listings = await Promise.all(sides.map((side) => lsTreeMatching(top, side.partial!.commit, pathspecs)));
-    sides.forEach((side, i) => {
-      for (const e of listings[i]!) if (e.path.startsWith(base)) addGitFile(side, e.path.slice(base.length), e.mode, e.sha);
-      sortKinds(side);
-    });
-  }
-
-  /**
    * Bytes of `paths` of each side into `blobs` (by parse key), skipping those
    * already there: files of git sides come from ONE `git cat-file --batch`
-   * for all sides, the working tree's were read while listing it.
+   * for all sides (the revisions' reader, when there is one), the working
+   * tree's were read while listing it.
    */
-  private async readSides(top: string, blobs: Map<string, ReadResult>, wanted: readonly (readonly [Side, readonly string[]])[]): Promise<void> {
+  private async readSides(top: string, blobs: Map<string, ReadResult>, wanted: readonly (readonly [Side, readonly string[]])[], reader?: ObjectReader): Promise<void> {
     const jobs = new Map<string, string>();
     for (const [side, paths] of wanted) {
       for (const p of paths) {
@@ -410,7 +492,7 @@ export class ReviewService {
       }
     }
     if (jobs.size === 0) return;
-    const got = await catFileBatch(top, [...jobs.values()]);
+    const got = reader ? new Map([...(await reader.read([...jobs.values()]))].map(([k, o]) => [k, o?.data ?? null])) : await catFileBatch(top, [...jobs.values()]);
     for (const [key, sha] of jobs) {
       const bytes = got.get(sha);
       if (!bytes) blobs.set(key, { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` });
@@ -433,12 +515,23 @@ export class ReviewService {
     const top = quick?.top ?? (await this.top());
     const { range, before: bSpec, after: aSpec } = await this.sides(top, request);
     const prefix = this.prefixIn(top);
-    const base = prefix === '' ? '' : `${prefix}/`;
     let before: Side;
     let after: Side;
     let changed: string[];
+    let walk: RevisionTrees | undefined;
     if ((bSpec.kind === 'revision' || bSpec.kind === 'commit') && (aSpec.kind === 'revision' || aSpec.kind === 'commit')) {
-      ({ before, after, changed } = await this.openRevisions(top, prefix, [bSpec, aSpec], quick?.commits, request));
+      const commits: string[] = [];
+      for (const spec of [bSpec, aSpec]) {
+        try {
+          commits.push(spec.kind === 'commit' ? spec.commit : (quick?.commits.get(spec.rev) ?? (await resolveCommit(top, spec.rev))));
+        } catch (error) {
+          return gitFailure(error);
+        }
+      }
+      before = { ...emptySide(revisionInfo(bSpec, commits[0]!)), blobs: new Map() };
+      after = { ...emptySide(revisionInfo(aSpec, commits[1]!)), blobs: new Map() };
+      walk = await RevisionTrees.open(new ObjectReader(top), prefix, [before, after], [commits[0]!, commits[1]!]);
+      changed = [];
     } else {
       before = await this.openSide(top, bSpec, () => 40);
       let idLength = 40;
@@ -452,6 +545,25 @@ export class ReviewService {
       for (const p of after.files.keys()) if (!before.files.has(p)) changed.push(p);
       changed.sort();
     }
+    try {
+      return await this.diffSides(top, request, range, before, after, changed, walk);
+    } finally {
+      walk?.reader.close();
+    }
+  }
+
+  /** The diff of two opened sides (`walk`: revisions read folder by folder, which lists more as needed). */
+  private async diffSides(top: string, request: DiffRequest, range: string, before: Side, after: Side, changed: string[], walk: RevisionTrees | undefined): Promise<DiffResult> {
+    if (walk) {
+      // Two revisions: what changed, every plan folder, global/ and the folders of the changed scopes;
+      // every project when a global file changed or every project is asked for (each is a target then).
+      changed = await walk.changes(request.project !== undefined ? [`projects/${request.project}`] : []);
+      const globalChange = changed.some((p) => {
+        const kind = before.kinds.get(p) ?? after.kinds.get(p)!;
+        return (kind.kind === 'invariant' || kind.kind === 'bad-id') && kind.scope?.kind === 'global';
+      });
+      if (request.allProjects || globalChange) await walk.listAllProjects();
+    }
     const changedSet = new Set(changed);
 
     // Bytes in two batches for both sides: every plan.yaml, then the files the targets need. A file
@@ -463,10 +575,15 @@ export class ReviewService {
     const planPaths = (side: Side) => [...side.kinds].filter(([, k]) => k.kind === 'plan').map(([p]) => p);
     const bPlans = planPaths(before);
     const aPlans = planPaths(after);
-    await this.readSides(top, blobs, [
-      [before, bPlans],
-      [after, aPlans],
-    ]);
+    await this.readSides(
+      top,
+      blobs,
+      [
+        [before, bPlans],
+        [after, aPlans],
+      ],
+      walk?.reader,
+    );
     await parse(before, bPlans);
     await parse(after, aPlans);
     const shape = (side: Side): SideShape & { plans: Map<string, Plan> } => {
@@ -522,13 +639,18 @@ export class ReviewService {
     };
     const folders = new Set<string>();
     for (const t of targets) for (const plans of [bShape.plans, aShape.plans]) for (const f of targetFolders(t, plans)) folders.add(f);
-    await this.listFolders(top, base, [before, after], folders);
+    await walk?.list(folders);
     const bNeed = need(before, bShape.plans);
     const aNeed = need(after, aShape.plans);
-    await this.readSides(top, blobs, [
-      [before, bNeed],
-      [after, aNeed],
-    ]);
+    await this.readSides(
+      top,
+      blobs,
+      [
+        [before, bNeed],
+        [after, aNeed],
+      ],
+      walk?.reader,
+    );
     await parse(before, bNeed);
     await parse(after, aNeed);
 
