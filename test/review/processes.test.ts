@@ -1,8 +1,8 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
+import { BIN, REPO, agents } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { Repo, ulid } from './repo.ts';
 
@@ -55,10 +55,10 @@ function gitCallsOfDiff(n: number): string[] {
 }
 
 describe('reading revisions costs a fixed number of git processes', () => {
-  it('at most two cat-file --batch for both revisions (plans, then the files the targets need), whatever the number of files', () => {
+  it('one cat-file --batch for both revisions, whatever the number of files', () => {
     const small = gitCallsOfDiff(2);
     const large = gitCallsOfDiff(60);
-    expect(small.filter((c) => c === 'cat-file').length).toBeLessThanOrEqual(2);
+    expect(small.filter((c) => c === 'cat-file')).toHaveLength(1);
     expect(large).toEqual(small);
     expect(large.length).toBeLessThanOrEqual(8);
   });
@@ -89,7 +89,7 @@ function storeWithUnrelated(unrelated: number): Repo {
   return repo;
 }
 
-function diffReads(unrelated: number): { calls: string[]; objects: string[] } {
+function diffReads(unrelated: number): { calls: string[]; objects: Set<string>; asked: number; needed: string[]; others: string[] } {
   const repo = storeWithUnrelated(unrelated);
   const spy = gitSpy();
   const r = agents(['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json'], { cwd: repo.dir, env: spy.env });
@@ -97,19 +97,59 @@ function diffReads(unrelated: number): { calls: string[]; objects: string[] } {
   const out = JSON.parse(r.stdout) as { summary: { edited: number }; targets: { project: string | null; plan: string | null }[] };
   expect(out.summary.edited).toBe(1);
   expect(out.targets.map((t) => t.project ?? t.plan)).toEqual(['myapp', ulid('XA')]);
-  return { calls: spy.calls().map((c) => c.split(' ')[0]!), objects: spy.objects() };
+  const blobs = (rev: string, path: string) =>
+    repo
+      .git('ls-tree', '-r', rev, '--', path)
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => l.split(/\s+/)[2]!);
+  // Both versions of the edited file, myapp's other invariant, global's two, both plan.yaml files,
+  // and the invariant of the plan that targets myapp.
+  const needed = [
+    ...blobs('HEAD~1', `.agents/projects/myapp/${ulid('P0')}.yaml`),
+    ...blobs('HEAD', '.agents/projects/myapp'),
+    ...blobs('HEAD', '.agents/global'),
+    ...blobs('HEAD', '.agents/plans'),
+  ].filter((sha) => !blobs('HEAD', `.agents/plans/${ulid('XB')}/${ulid('XB1')}.yaml`).includes(sha));
+  const others = Array.from({ length: unrelated }, (_, i) => blobs('HEAD', `.agents/projects/other-${i}`)).flat();
+  const asked = spy.objects();
+  return { calls: spy.calls().map((c) => c.split(' ')[0]!), objects: new Set(asked), asked: asked.length, needed, others };
 }
 
 describe('a diff between revisions reads what changed and what the changed targets need, not the whole tree', () => {
-  it('reads the same blobs whatever the number of unrelated projects', () => {
+  it('asks git for the same number of objects whatever the number of unrelated projects, and for none of their files', () => {
     const few = diffReads(2);
     const many = diffReads(40);
-    // Both versions of the edited file, myapp's other invariant, global's two, both plan.yaml files,
-    // and the invariant of the plan that targets myapp: 8 blobs, never the 120 of the other projects.
-    expect(many.objects).toHaveLength(8);
-    expect(many.objects.every((o) => /^[0-9a-f]{40}$/.test(o))).toBe(true);
-    expect(few.objects).toHaveLength(8);
+    for (const run of [few, many]) {
+      expect(run.needed).toHaveLength(8);
+      for (const sha of run.needed) expect(run.objects.has(sha), sha).toBe(true);
+      expect(run.others.length).toBeGreaterThan(0);
+      for (const sha of run.others) expect(run.objects.has(sha), sha).toBe(false);
+    }
+    // Blobs and the trees of the folders walked: a fixed count, though the projects folder grows.
+    expect(many.asked).toBe(few.asked);
     expect(many.calls).toEqual(few.calls);
-    expect(many.calls.filter((c) => c === 'cat-file')).toHaveLength(2);
+    expect(many.calls).toEqual(['rev-parse', 'cat-file']);
+  });
+});
+
+describe('a diff between revisions loads only what it uses', () => {
+  it('neither simple-git nor the full YAML parser when every file is in the canonical shape', () => {
+    const repo = storeWith(2);
+    const trace = join(tempDir(), 'loads.txt');
+    const r = spawnSync(process.execPath, ['--import', join(REPO, 'test/helpers/trace-loads.mjs'), BIN, 'invariant', 'diff', 'HEAD~1..HEAD'], {
+      cwd: repo.dir,
+      env: { ...process.env, TRACE_LOADS_FILE: trace, NO_COLOR: '1', CI: 'true' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(0);
+    const meta = JSON.parse(readFileSync(join(REPO, 'dist/meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
+    const inputs = readFileSync(trace, 'utf8')
+      .split('\n')
+      .filter((u) => u.startsWith(`file://${REPO}dist/`))
+      .flatMap((u) => Object.keys(meta.outputs[u.slice(`file://${REPO}`.length)]?.inputs ?? {}));
+    expect(inputs).toContain('src/service/review-service.ts');
+    expect(inputs.filter((i) => i.includes('node_modules/simple-git/') || i.includes('node_modules/yaml/'))).toEqual([]);
   });
 });
