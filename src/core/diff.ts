@@ -96,6 +96,9 @@ export interface StoreDiff {
 const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = ['text', 'severity', 'active', 'tags', 'rationale', 'created_at', 'created_by', 'source'];
 
 function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  // Field values are strings, booleans, lists and maps: two different scalars differ.
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   return JSON.stringify(a) === JSON.stringify(b);
 }
 

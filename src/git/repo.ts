@@ -151,7 +151,8 @@ export interface GitObject {
 export class ObjectReader {
   private readonly child;
   private buffer: Buffer = Buffer.alloc(0);
-  private pending: { name: string; done: (o: GitObject | null) => void }[] = [];
+  /** Rounds asked and not yet answered, oldest first; `next` is the first name of a round still to answer. */
+  private rounds: { names: string[]; next: number; out: Map<string, GitObject | null>; done: () => void; each?: (name: string, o: GitObject | null) => void }[] = [];
   private failed: Error | undefined;
   private reads = 0;
 
@@ -165,11 +166,11 @@ export class ObjectReader {
     });
     const fail = (message: string) => {
       this.failed ??= new GitError(message, 'failed');
-      for (const p of this.pending.splice(0)) p.done(null);
+      for (const r of this.rounds.splice(0)) r.done();
     };
     this.child.on('error', (e) => fail(`git could not be started: ${e.message}`));
     this.child.on('close', (code) => {
-      if (this.pending.length > 0 || code !== 0) fail(`git cat-file --batch stopped: ${Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`}`);
+      if (this.rounds.length > 0 || code !== 0) fail(`git cat-file --batch stopped: ${Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`}`);
     });
     this.child.stdin.on('error', () => undefined);
   }
@@ -181,34 +182,52 @@ export class ObjectReader {
 
   private drain(): void {
     let pos = 0;
-    while (this.pending.length > 0) {
-      const nl = this.buffer.indexOf(0x0a, pos);
+    const buf = this.buffer;
+    while (this.rounds.length > 0) {
+      const round = this.rounds[0]!;
+      if (round.next === round.names.length) {
+        this.rounds.shift();
+        round.done();
+        continue;
+      }
+      const nl = buf.indexOf(0x0a, pos);
       if (nl < 0) break;
-      const header = this.buffer.toString('utf8', pos, nl);
+      const header = buf.toString('latin1', pos, nl);
+      const name = round.names[round.next]!;
       if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        this.pending.shift()!.done(null);
+        round.out.set(name, null);
+        round.each?.(name, null);
+        round.next++;
         pos = nl + 1;
         continue;
       }
-      const [, type = '', size = '0'] = header.split(' ');
-      const end = nl + 1 + Number(size);
-      if (this.buffer.length < end + 1) break;
-      this.pending.shift()!.done({ type, data: this.buffer.subarray(nl + 1, end) });
+      // "<id> SP <type> SP <size>"
+      const last = header.lastIndexOf(' ');
+      const end = nl + 1 + Number(header.slice(last + 1));
+      if (buf.length < end + 1) break;
+      const o = { type: header.slice(header.indexOf(' ') + 1, last), data: buf.subarray(nl + 1, end) };
+      round.out.set(name, o);
+      round.each?.(name, o);
+      round.next++;
       pos = end + 1;
     }
-    if (pos > 0) this.buffer = this.buffer.subarray(pos);
+    if (pos > 0) this.buffer = buf.subarray(pos);
   }
 
-  /** The objects `names` name (null: missing), in one round. */
-  async read(names: readonly string[]): Promise<Map<string, GitObject | null>> {
+  /**
+   * The objects `names` name (null: missing), in one round. `each` sees each
+   * object as it arrives, while git still reads the next ones; it must not throw.
+   */
+  async read(names: readonly string[], each?: (name: string, o: GitObject | null) => void): Promise<Map<string, GitObject | null>> {
     const unique = [...new Set(names)];
     const out = new Map<string, GitObject | null>();
     if (unique.length === 0) return out;
     if (this.failed) throw this.failed;
     this.reads += unique.length;
-    const answers = unique.map((name) => new Promise<void>((resolve) => this.pending.push({ name, done: (o) => (out.set(name, o), resolve()) })));
-    this.child.stdin.write(`${unique.join('\n')}\n`);
-    await Promise.all(answers);
+    await new Promise<void>((done) => {
+      this.rounds.push({ names: unique, next: 0, out, done, ...(each ? { each } : {}) });
+      this.child.stdin.write(`${unique.join('\n')}\n`);
+    });
     if (this.failed) throw this.failed;
     return out;
   }
@@ -228,15 +247,15 @@ export interface TreeItem {
 }
 
 /** The entry called `name` of a tree object's raw bytes, found without decoding the others. */
-export function findInTree(data: Buffer, name: string, hashBytes: number): TreeItem | undefined {
-  const want = Buffer.from(name, 'utf8');
+export function findInTree(data: Buffer, name: string | Buffer, hashBytes: number): TreeItem | undefined {
+  const want = typeof name === 'string' ? Buffer.from(name, 'utf8') : name;
   let pos = 0;
   while (pos < data.length) {
     const space = data.indexOf(0x20, pos);
     const nul = data.indexOf(0, space + 1);
     if (space < 0 || nul < 0 || nul + 1 + hashBytes > data.length) throw new GitError('a tree object could not be read', 'failed');
     if (nul - space - 1 === want.length && data.compare(want, 0, want.length, space + 1, nul) === 0) {
-      return { mode: data.toString('latin1', pos, space).padStart(6, '0'), name, sha: data.toString('hex', nul + 1, nul + 1 + hashBytes) };
+      return { mode: data.toString('latin1', pos, space).padStart(6, '0'), name: want.toString('utf8'), sha: data.toString('hex', nul + 1, nul + 1 + hashBytes) };
     }
     pos = nul + 1 + hashBytes;
   }

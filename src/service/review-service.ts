@@ -18,7 +18,6 @@ import { InvalidStoreError, UsageError } from '../core/errors.ts';
 import { classifyPath, type PathKind } from '../core/layout.ts';
 import { scopeFolder, type Plan, type Scope, type ScopedInvariant } from '../core/model.ts';
 import { MIN_PREFIX, nameProblem, truncate } from '../core/names.ts';
-import { MAX_FILE_BYTES, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import {
   GitError,
   NULL_SHA,
@@ -35,9 +34,19 @@ import {
   type LogCommit,
   type TreeItem,
 } from '../git/repo.ts';
-import { GitTreeSource } from '../store/git-source.ts';
-import { readFailure } from '../store/read.ts';
-import { WorkingTreeSource, type ReadResult } from '../store/tree-source.ts';
+import type { ReadResult } from '../store/tree-source.ts';
+
+/**
+ * The parsers (and the schema validators they bring), loaded on first use:
+ * a diff between revisions starts git before loading them, and loads them
+ * while git answers.
+ */
+type Parsing = typeof import('../core/parse-core.ts') & Pick<typeof import('../store/read.ts'), 'readFailure'>;
+let parsing: Promise<Parsing> | undefined;
+function loadParsing(): Promise<Parsing> {
+  parsing ??= Promise.all([import('../core/parse-core.ts'), import('../store/read.ts')]).then(([core, read]) => ({ ...core, readFailure: read.readFailure }));
+  return parsing;
+}
 
 /** What `agents invariant diff` compares, and for which targets. */
 export interface DiffRequest {
@@ -162,17 +171,17 @@ interface Parsed {
 }
 
 /** One file of a side from its bytes (a diagnostic when it could not be read or is misnamed). */
-function parseFile(p: string, kind: PathKind, r: ReadResult | undefined): Parsed {
+function parseFile(at: Parsing, p: string, kind: PathKind, r: ReadResult | undefined): Parsed {
   if (kind.kind === 'bad-id') {
     return { diagnostics: [{ code: 'id-invalid', severity: 'error', file: p, line: 0, col: 0, message: `${kind.problem}; every *.yaml in a scope folder is an invariant`, hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.' }] };
   }
-  if (!r || !r.ok) return { diagnostics: [readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] };
+  if (!r || !r.ok) return { diagnostics: [at.readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] };
   if (kind.kind === 'invariant') {
-    const parsed = parseInvariant(p, r.bytes, kind.scope, kind.id);
+    const parsed = at.parseInvariant(p, r.bytes, kind.scope, kind.id);
     return { diagnostics: parsed.diagnostics, ...(parsed.value ? { invariant: parsed.value } : {}) };
   }
   if (kind.kind === 'plan') {
-    const parsed = parsePlan(p, r.bytes, kind.plan);
+    const parsed = at.parsePlan(p, r.bytes, kind.plan);
     return { diagnostics: parsed.diagnostics, ...(parsed.value ? { plan: parsed.value } : {}) };
   }
   return { diagnostics: [] };
@@ -323,15 +332,21 @@ class RevisionTrees {
     const scopes: string[] = [];
     if (containerDiffers('global')) scopes.push('global');
     for (const path of ['projects', 'plans', ...namespaces]) {
-      if (!b.containers.has(path)) continue;
-      for (const name of childNames(path)) if (containerDiffers(`${path}/${name}`)) scopes.push(`${path}/${name}`);
+      const before = b.containers.get(path);
+      const after = a.containers.get(path);
+      if (!before || !after) continue;
+      for (const [name, x] of before) if (differs(x, after.get(name))) scopes.push(`${path}/${name}`);
+      for (const [name, y] of after) if (!before.has(name) && isTree(y)) scopes.push(`${path}/${name}`);
     }
     // Every plan.yaml: each plan folder's tree is read, but only that entry is decoded.
     const planFolders = this.stores.map((store) => [...store.containers.get('plans')!.values()].filter(isTree));
-    await this.read(planFolders.flat().map((e) => e.sha));
+    // One round for the plan folders and the folders listed next (whose containers are read).
+    const next = ['global', ...scopes].flatMap((f) => this.stores.map((store) => this.item(store, f)).filter(isTree).map((e) => e.sha));
+    await this.read([...planFolders.flat().map((e) => e.sha), ...next]);
+    const planYaml = Buffer.from('plan.yaml');
     planFolders.forEach((folders, i) => {
       for (const folder of folders) {
-        const plan = findInTree(this.raw.get(folder.sha)!, 'plan.yaml', this.hashBytes);
+        const plan = findInTree(this.raw.get(folder.sha)!, planYaml, this.hashBytes);
         if (plan && !isTree(plan)) addGitFile(this.sides[i]!, `plans/${folder.name}/plan.yaml`, plan.mode, plan.sha);
       }
     });
@@ -412,25 +427,19 @@ export class ReviewService {
     return prefix;
   }
 
-  /**
-   * For `A..B`: the top folder and both commits from one git process. Undefined
-   * when that does not answer (or for any other request): the steps are then
-   * taken one by one, each with its own message.
-   */
-  private async quickResolve(request: DiffRequest): Promise<{ top: string; commits: Map<string, string> } | undefined> {
+  /** For `A..B`: the two revisions, else undefined. */
+  private twoDot(request: DiffRequest): [string, string] | undefined {
     const range = request.range?.trim();
     if (!range || request.staged || range.includes('...')) return undefined;
     const two = range.indexOf('..');
-    if (two < 0) return undefined;
-    const revs = [range.slice(0, two) || 'HEAD', range.slice(two + 2) || 'HEAD'];
-    const got = await topLevelAndCommits(this.root, revs);
-    return got && { top: got.top, commits: new Map(revs.map((r, i) => [r, got.commits[i]!])) };
+    return two < 0 ? undefined : [range.slice(0, two) || 'HEAD', range.slice(two + 2) || 'HEAD'];
   }
 
   /** One side holding every relevant file of the store: the working tree, the index, or a revision. */
   private async openSide(top: string, spec: SideSpec, idLength: () => number): Promise<Side> {
     if (spec.kind === 'empty') return emptySide({ label: 'no commit yet', kind: 'revision' });
     if (spec.kind === 'working tree') {
+      const { WorkingTreeSource } = await import('../store/tree-source.ts');
       const source = new WorkingTreeSource(this.root);
       const entries = await source.list('', { recursive: true });
       const kinds = new Map<string, PathKind>();
@@ -452,7 +461,8 @@ export class ReviewService {
       }
       return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), bytes };
     }
-    let source: GitTreeSource;
+    const { GitTreeSource } = await import('../store/git-source.ts');
+    let source: import('../store/git-source.ts').GitTreeSource;
     let info: SideInfo;
     try {
       if (spec.kind === 'index') {
@@ -478,7 +488,14 @@ export class ReviewService {
    * for all sides (the revisions' reader, when there is one), the working
    * tree's were read while listing it.
    */
-  private async readSides(top: string, blobs: Map<string, ReadResult>, wanted: readonly (readonly [Side, readonly string[]])[], reader?: ObjectReader): Promise<void> {
+  private async readSides(
+    top: string,
+    blobs: Map<string, ReadResult>,
+    wanted: readonly (readonly [Side, readonly string[]])[],
+    reader?: ObjectReader,
+    /** Called with each key as its bytes arrive from the reader (parsing them while git reads on). */
+    each?: (key: string) => void,
+  ): Promise<void> {
     const jobs = new Map<string, string>();
     for (const [side, paths] of wanted) {
       for (const p of paths) {
@@ -492,14 +509,29 @@ export class ReviewService {
       }
     }
     if (jobs.size === 0) return;
-    const got = reader ? new Map([...(await reader.read([...jobs.values()]))].map(([k, o]) => [k, o?.data ?? null])) : await catFileBatch(top, [...jobs.values()]);
-    for (const [key, sha] of jobs) {
-      const bytes = got.get(sha);
-      if (!bytes) blobs.set(key, { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` });
-      else if (bytes.byteLength > MAX_FILE_BYTES) blobs.set(key, { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
-      else blobs.set(key, { ok: true, bytes });
+    const { MAX_FILE_BYTES } = await loadParsing();
+    const result = (bytes: Buffer | null | undefined): ReadResult =>
+      !bytes
+        ? { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` }
+        : bytes.byteLength > MAX_FILE_BYTES
+          ? { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` }
+          : { ok: true, bytes };
+    if (!reader) {
+      const got = await catFileBatch(top, [...jobs.values()]);
+      for (const [key, sha] of jobs) blobs.set(key, result(got.get(sha)));
+      return;
     }
+    const keysOfSha = new Map<string, string[]>();
+    for (const [key, sha] of jobs) keysOfSha.get(sha)?.push(key) ?? keysOfSha.set(sha, [key]);
+    const got = await reader.read([...keysOfSha.keys()], (sha, o) => {
+      for (const key of keysOfSha.get(sha) ?? []) {
+        blobs.set(key, result(o?.data));
+        each?.(key);
+      }
+    });
+    for (const [key, sha] of jobs) if (!blobs.has(key)) blobs.set(key, result(got.get(sha)?.data));
   }
+
 
   /** The effective-set diff between two trees of the store. */
   async diff(request: DiffRequest = {}): Promise<DiffResult> {
@@ -511,7 +543,22 @@ export class ReviewService {
       const problem = nameProblem(request.project, 'project');
       if (problem) throw new UsageError(problem, 'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$.');
     }
-    const quick = await this.quickResolve(request);
+    // For A..B, git starts at once: one process names the top folder and both commits (if it cannot,
+    // the steps are taken one by one for their messages) while the object reader starts beside it,
+    // and the parsers load while git answers.
+    loadParsing().catch(() => undefined);
+    const revs = this.twoDot(request);
+    const early = revs ? new ObjectReader(this.root) : undefined;
+    try {
+      const got = revs ? await topLevelAndCommits(this.root, revs) : undefined;
+      const quick = got && revs ? { top: got.top, commits: new Map(revs.map((r, i) => [r, got.commits[i]!])) } : undefined;
+      return await this.diffWith(request, quick, early);
+    } finally {
+      early?.close();
+    }
+  }
+
+  private async diffWith(request: DiffRequest, quick: { top: string; commits: Map<string, string> } | undefined, early: ObjectReader | undefined): Promise<DiffResult> {
     const top = quick?.top ?? (await this.top());
     const { range, before: bSpec, after: aSpec } = await this.sides(top, request);
     const prefix = this.prefixIn(top);
@@ -530,7 +577,7 @@ export class ReviewService {
       }
       before = { ...emptySide(revisionInfo(bSpec, commits[0]!)), blobs: new Map() };
       after = { ...emptySide(revisionInfo(aSpec, commits[1]!)), blobs: new Map() };
-      walk = await RevisionTrees.open(new ObjectReader(top), prefix, [before, after], [commits[0]!, commits[1]!]);
+      walk = await RevisionTrees.open((quick && early) ?? new ObjectReader(top), prefix, [before, after], [commits[0]!, commits[1]!]);
       changed = [];
     } else {
       before = await this.openSide(top, bSpec, () => 40);
@@ -548,7 +595,7 @@ export class ReviewService {
     try {
       return await this.diffSides(top, request, range, before, after, changed, walk);
     } finally {
-      walk?.reader.close();
+      if (walk?.reader !== early) walk?.reader.close();
     }
   }
 
@@ -642,6 +689,15 @@ export class ReviewService {
     await walk?.list(folders);
     const bNeed = need(before, bShape.plans);
     const aNeed = need(after, aShape.plans);
+    // Files are parsed as they arrive; any that cannot be yet (the full YAML parser not loaded) are parsed below.
+    const at = await loadParsing();
+    const wanted = new Map<string, [string, PathKind]>();
+    for (const [side, paths] of [
+      [before, bNeed],
+      [after, aNeed],
+    ] as const) {
+      for (const p of paths) wanted.set(side.keys.get(p)!, [p, side.kinds.get(p)!]);
+    }
     await this.readSides(
       top,
       blobs,
@@ -650,6 +706,15 @@ export class ReviewService {
         [after, aNeed],
       ],
       walk?.reader,
+      (key) => {
+        const job = wanted.get(key);
+        if (!job || cache.has(key)) return;
+        try {
+          cache.set(key, parseFile(at, job[0], job[1], blobs.get(key)));
+        } catch {
+          // Parsed again below, where its error (or the full parser's load) is handled.
+        }
+      },
     );
     await parse(before, bNeed);
     await parse(after, aNeed);
@@ -693,15 +758,16 @@ export class ReviewService {
    * is not in the canonical shape the tool writes.
    */
   private async parseSide(side: Side, paths: readonly string[], blobs: ReadonlyMap<string, ReadResult>, cache: Map<string, Parsed>): Promise<void> {
+    const at = await loadParsing();
     for (const p of paths) {
       const key = side.keys.get(p)!;
       if (cache.has(key)) continue;
       try {
-        cache.set(key, parseFile(p, side.kinds.get(p)!, blobs.get(key)));
+        cache.set(key, parseFile(at, p, side.kinds.get(p)!, blobs.get(key)));
       } catch (error) {
-        if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+        if (!(error instanceof at.YamlSyntaxNotLoaded)) throw error;
         await import('../core/parse.ts');
-        cache.set(key, parseFile(p, side.kinds.get(p)!, blobs.get(key)));
+        cache.set(key, parseFile(at, p, side.kinds.get(p)!, blobs.get(key)));
       }
     }
   }
@@ -749,6 +815,7 @@ export class ReviewService {
     for (const { hits } of perCommit) for (const h of hits) if (h.id === id) for (const s of [h.oldSha, h.newSha]) if (s !== NULL_SHA) shas.add(s);
     const blobs = await catFileBatch(top, [...shas]);
     await import('../core/parse.ts');
+    const { parseInvariant } = await loadParsing();
     const parsedAt = (sha: string, path: string, scope: Scope): { inv?: ScopedInvariant; problem?: Diagnostic } => {
       if (sha === NULL_SHA) return {};
       const bytes = blobs.get(sha);
