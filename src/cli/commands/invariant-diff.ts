@@ -27,7 +27,9 @@ export default defineCommand<DiffArgs>({
   async run(argv, ctx) {
     const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
     const { ReviewService } = await import('../../service/review-service.ts');
-    const { diffJson, diffMarkdown, diffText } = await import('../diff-format.ts');
+    // The formatter loads while git answers.
+    const formats = import('../diff-format.ts');
+    formats.catch(() => undefined);
     const result = await new ReviewService(root).diff({
       ...(argv.range !== undefined ? { range: String(argv.range) } : {}),
       ...(argv.project !== undefined ? { project: String(argv.project) } : {}),
@@ -35,6 +37,7 @@ export default defineCommand<DiffArgs>({
       allProjects: argv['all-projects'] ?? false,
       staged: argv.staged ?? false,
     });
+    const { diffJson, diffMarkdown, diffText } = await formats;
     if (argv.format === 'markdown') {
       ctx.io.stdout.write(diffMarkdown(result));
       return EXIT_CODES.ok;
