@@ -1,8 +1,9 @@
 // Bundles the CLI and the library with esbuild: one file to load at start-up,
 // with the interactive (Ink) and git code split into chunks loaded on demand.
 import { build } from 'esbuild';
-import { rmSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { writeValidators } from './gen-validators.mjs';
 
 /**
@@ -41,6 +42,26 @@ const lazyStringWidth = {
   },
 };
 
+/**
+ * A digest of everything that decides what the built tool reports: its
+ * sources, its schemas and the exact versions of its dependencies. Caches of
+ * checked files (`validate`) are valid for one build id only.
+ */
+function buildId() {
+  const h = createHash('sha256');
+  const add = (path) => {
+    for (const d of readdirSync(path, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = join(path, d.name);
+      if (d.isDirectory()) add(full);
+      else if (d.isFile()) h.update(`${full}\0`).update(readFileSync(full)).update('\0');
+    }
+  };
+  add('src');
+  add('schemas');
+  h.update(readFileSync('package-lock.json'));
+  return h.digest('hex').slice(0, 16);
+}
+
 const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 writeValidators();
@@ -59,7 +80,7 @@ const result = await build({
   // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
   jsx: 'automatic',
-  define: { 'process.env.DEV': '"false"' },
+  define: { 'process.env.DEV': '"false"', __AGENTS_BUILD_ID__: JSON.stringify(buildId()) },
   // Ink imports react-devtools-core (not installed) only when DEV=true, which the define above rules out;
   // external, that import stays a never-taken dynamic import instead of failing the build.
   external: ['react-devtools-core'],

@@ -3,14 +3,11 @@ import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import type { Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
+import { MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 import { codePointLength } from './names.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
-/** Files larger than this are refused without being parsed. */
-export const MAX_FILE_BYTES = 1024 * 1024;
-/** Aliases allowed in one document: none of our files need any, so a bomb stops early. */
-export const MAX_ALIAS_COUNT = 100;
-export const MAX_TEXT_LENGTH = 2000;
+export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 
 export interface Parsed<T> {
   /** Present when the file is usable (no error diagnostics). */

@@ -34,6 +34,7 @@ import {
   type LogCommit,
   type TreeItem,
 } from '../git/repo.ts';
+import { MAX_FILE_BYTES } from '../core/limits.ts';
 import type { ReadResult } from '../store/tree-source.ts';
 
 /**
@@ -41,10 +42,10 @@ import type { ReadResult } from '../store/tree-source.ts';
  * a diff between revisions starts git before loading them, and loads them
  * while git answers.
  */
-type Parsing = typeof import('../core/parse-core.ts') & Pick<typeof import('../store/read.ts'), 'readFailure'>;
+type Parsing = typeof import('../core/parse-core.ts') & Pick<typeof import('../store/read-plan.ts'), 'readFailure'>;
 let parsing: Promise<Parsing> | undefined;
 function loadParsing(): Promise<Parsing> {
-  parsing ??= Promise.all([import('../core/parse-core.ts'), import('../store/read.ts')]).then(([core, read]) => ({ ...core, readFailure: read.readFailure }));
+  parsing ??= Promise.all([import('../core/parse-core.ts'), import('../store/read-plan.ts')]).then(([core, read]) => ({ ...core, readFailure: read.readFailure }));
   return parsing;
 }
 
@@ -509,7 +510,6 @@ export class ReviewService {
       }
     }
     if (jobs.size === 0) return;
-    const { MAX_FILE_BYTES } = await loadParsing();
     const result = (bytes: Buffer | null | undefined): ReadResult =>
       !bytes
         ? { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` }

@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import { MAX_FILE_BYTES } from '../core/parse-core.ts';
+import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { catFileBatch, lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
 import type { ReadResult, TreeEntry, TreeSource } from './tree-source.ts';
 

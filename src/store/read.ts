@@ -1,8 +1,11 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { classifyPath, isKnownFolder, type PathKind } from '../core/layout.ts';
+import type { PathKind } from '../core/layout.ts';
 import type { Plan, ScopedInvariant, StoreConfig } from '../core/model.ts';
 import { parseActionMeta, parseConfig, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
-import type { ReadResult, TreeEntry, TreeSource } from './tree-source.ts';
+import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
+import type { TreeEntry, TreeSource } from './tree-source.ts';
+
+export { isScopeFolder, planReads, readFailure, type ReadJob } from './read-plan.ts';
 
 /** What was read from a store (all of it, or the scope folders a command needs). */
 export interface StoreSnapshot {
@@ -20,30 +23,6 @@ export function emptySnapshot(): StoreSnapshot {
   return { entries: [], invariants: [], plans: new Map(), actionMeta: new Map(), diagnostics: [] };
 }
 
-/** Diagnostic for a file the source could not give us. */
-export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>): Diagnostic {
-  if (r.code === 'missing') {
-    if (file.endsWith('/plan.yaml')) {
-      return { code: 'plan-missing', severity: 'error', file, line: 0, col: 0, message: `plan folder ${file.slice(0, -'plan.yaml'.length)} has no plan.yaml`, hint: 'Restore plan.yaml, or remove the folder if the plan is gone.' };
-    }
-    return { code: 'file-unreadable', severity: 'error', file, line: 0, col: 0, message: `${file} vanished while it was read`, hint: 'Run the command again.' };
-  }
-  const hint =
-    r.code === 'symlink'
-      ? 'Replace the link with the file itself; a store never follows links.'
-      : r.code === 'file-too-large'
-        ? 'A store file holds one short document; shorten it.'
-        : r.code === 'not-a-file'
-          ? 'Only files may have a .yaml name in a store; rename or move it.'
-          : 'Check its permissions.';
-  return { code: r.code, severity: 'error', file, line: 0, col: 0, message: `${file} ${r.message}`, hint };
-}
-
-/** A folder that holds (or leads to) invariants, plans or records. */
-export function isScopeFolder(path: string): boolean {
-  return !path.endsWith('.yaml') && isKnownFolder(path) && !path.startsWith('schemas') && !path.startsWith('actors');
-}
-
 /** The kinds of path this reader parses. */
 function wanted(kind: PathKind): boolean {
   return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'config' || kind.kind === 'bad-id';
@@ -58,34 +37,11 @@ export async function readEntries(
   source: TreeSource,
   entries: TreeEntry[],
   into: StoreSnapshot = emptySnapshot(),
-  /** Paths already classified by the caller (classifyPath's answers), to avoid doing it twice on a whole store. */
-  kinds?: ReadonlyMap<string, PathKind>,
+  /** The kind of each entry, already classified by the caller (classifyPath's answers, aligned with `entries`). */
+  kinds?: readonly PathKind[],
 ): Promise<StoreSnapshot> {
-  const jobs: { entry: TreeEntry; kind: PathKind }[] = [];
-  for (const entry of entries) {
-    into.entries.push(entry);
-    if (entry.type === 'symlink' && isScopeFolder(entry.path)) {
-      // A scope folder that is a link: its invariants are not read, so the set would be silently short.
-      into.diagnostics.push({ code: 'symlink', severity: 'error', file: entry.path, line: 0, col: 0, message: `${entry.path} is a symbolic link to a folder; links are never followed inside a store`, hint: 'Replace the link with the folder itself.' });
-      continue;
-    }
-    if (!entry.path.endsWith('.yaml')) continue;
-    const kind = kinds?.get(entry.path) ?? classifyPath(entry.path);
-    if (!wanted(kind)) continue;
-    if (kind.kind === 'bad-id') {
-      into.diagnostics.push({ code: 'id-invalid', severity: 'error', file: entry.path, line: 0, col: 0, message: `${kind.problem}; every *.yaml in a scope folder is an invariant`, hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.' });
-      continue;
-    }
-    if (entry.type !== 'file') {
-      const r: ReadResult =
-        entry.type === 'symlink'
-          ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' }
-          : { ok: false, code: 'not-a-file', message: entry.type === 'dir' ? 'is a folder, not a file' : 'is not a regular file' };
-      into.diagnostics.push(readFailure(entry.path, r));
-      continue;
-    }
-    jobs.push({ entry, kind });
-  }
+  for (const entry of entries) into.entries.push(entry);
+  const jobs = planReads(entries, wanted, into.diagnostics, kinds);
   const contents = await source.read(jobs.map((j) => j.entry.path));
   for (const { entry, kind } of jobs) {
     const r = contents.get(entry.path);

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES } from '../core/parse-core.ts';
+import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { linkedFolder } from './no-links.ts';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
@@ -31,6 +31,8 @@ export interface TreeSource {
   list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]>;
   /** The contents of files, read as one batch. */
   read(paths: readonly string[]): Promise<Map<string, ReadResult>>;
+  /** Sources that know each file's git blob id without reading it (the index, revisions): every entry's id and mode. */
+  blobIds?(): Promise<Map<string, { sha: string; mode: string }>>;
 }
 
 function entryType(d: Dirent): EntryType {
@@ -84,8 +86,23 @@ export class WorkingTreeSource implements TreeSource {
     return out;
   }
 
+  /**
+   * Reads each file and hands it to `fn` without copying it: the bytes are a
+   * view of a shared buffer, valid only until `fn` returns (copy what you keep).
+   */
+  visit(paths: readonly string[], fn: (r: ReadResult, index: number) => void): void {
+    const links = new Map<string, string | null>();
+    for (let i = 0; i < paths.length; i++) fn(this.readShared(paths[i]!, links), i);
+  }
+
   /** One file; `links` caches the folder checks of a batch. */
   readOne(rel: string, links: Map<string, string | null> = new Map()): ReadResult {
+    const r = this.readShared(rel, links);
+    return r.ok ? { ok: true, bytes: Buffer.from(r.bytes) } : r;
+  }
+
+  /** One file, its bytes in the shared buffer. */
+  private readShared(rel: string, links: Map<string, string | null>): ReadResult {
     const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
     let link = links.get(dir);
     if (link === undefined) {
@@ -124,7 +141,7 @@ export class WorkingTreeSource implements TreeSource {
         if (!st.isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
         return { ok: false, code: 'file-too-large', message: `is ${st.size} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` };
       }
-      return { ok: true, bytes: Buffer.from(scratch.subarray(0, off)) };
+      return { ok: true, bytes: scratch.subarray(0, off) };
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       if (e.code === 'EISDIR') return { ok: false, code: 'not-a-file', message: 'is a folder, not a file' };

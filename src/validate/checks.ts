@@ -1,15 +1,17 @@
 import type { Diagnostic, DiagnosticCode, RelatedLocation } from '../core/diagnostics.ts';
 import { classifyPath, isKnownFolder, isTemporaryName, type PathKind } from '../core/layout.ts';
-import { describeScope, scopeFolder, type ScopedInvariant, type Severity } from '../core/model.ts';
+import { describeScope, scopeFolder, type Plan, type ScopedInvariant, type Severity } from '../core/model.ts';
 import { isUlid, nameProblem, ulidProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
-import { diagAt, offsetAt, parseYaml, type YamlFile } from '../core/parse.ts';
-import { SCHEMAS, type SchemaName } from '../core/schemas.ts';
+import type { YamlFile } from '../core/parse.ts';
+import { SCHEMAS, type SchemaName } from '../core/schema-docs.ts';
 import { shadowMap } from '../core/shadow.ts';
-import { isScopeFolder, readEntries, readFailure, type StoreSnapshot } from '../store/read.ts';
-import type { TreeEntry, TreeSource } from '../store/tree-source.ts';
+import { isScopeFolder, planReads, readFailure, type ReadJob } from '../store/read-plan.ts';
+import { WorkingTreeSource, type ReadResult, type TreeEntry, type TreeSource } from '../store/tree-source.ts';
+import { FactsCache } from './cache.ts';
+import { contentHash } from './content-hash.ts';
+import { isContentKind, type ContentKind, type FileFacts } from './file-facts.ts';
 import { RecordingSource } from './recording-source.ts';
-import { checkRecord, RECORD_SCHEMAS } from './records.ts';
 
 export interface ValidateOptions {
   /**
@@ -18,6 +20,8 @@ export interface ValidateOptions {
    * in the index or a revision was committed by mistake).
    */
   lockHolderAlive?: (pid: number, host: string) => boolean | undefined;
+  /** Facts of files checked in earlier runs (see cache.ts); absent: every file is parsed and checked. */
+  cache?: FactsCache;
 }
 
 /** Everything one validation found, with what later steps (`--fix`, paths filter) need. */
@@ -29,13 +33,11 @@ export interface ValidateReport {
   /** Number of files checked. */
   files: number;
   diagnostics: Diagnostic[];
-  /** Bytes of every file read, by store-relative path. */
+  /** Bytes of the files with something to report (and of any file a cross-file check read), by store-relative path. */
   bytes: ReadonlyMap<string, Uint8Array>;
   /** Ids that name a file or plan folder anywhere in the store. */
   usedIds: ReadonlySet<string>;
 }
-
-const MODELINE_RE = /^(?:\uFEFF)?#\s*yaml-language-server:\s*\$schema=/;
 
 function problem(code: DiagnosticCode, severity: Severity, file: string, message: string, hint?: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   const d: Diagnostic = { code, severity, file, line: 0, col: 0, message, ...extra };
@@ -53,31 +55,114 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   const source = new RecordingSource(tree);
   const entries = await source.list('', { recursive: true });
   const diagnostics: Diagnostic[] = [];
-  const kinds = new Map<string, PathKind>();
-  for (const e of entries) kinds.set(e.path, classifyPath(e.path));
+  // Aligned with `entries`: each path's kind, classified once.
+  const kinds = entries.map((e) => classifyPath(e.path));
 
   diagnostics.push(...checkLayout(entries, kinds));
   diagnostics.push(...(await checkLocks(source, entries, kinds, options)));
 
-  const snapshot = await readEntries(source, entries, undefined, kinds);
-  diagnostics.push(...snapshot.diagnostics);
-  diagnostics.push(...(await checkRecords(source, entries, kinds)));
+  // File by file: the shared reader's rules for what is read, then each file's own checks (or their cached facts).
+  const jobs = planReads(entries, (k) => isContentKind(k) || k.kind === 'bad-id', diagnostics, kinds) as ContentJob[];
+  const facts = await readFacts(source, tree, jobs, options.cache ?? FactsCache.none());
+  for (const f of facts) if (f?.d) diagnostics.push(...f.d);
   diagnostics.push(...(await checkSchemaCopies(source, entries)));
 
   const ids = checkIds(entries, kinds);
   const usedIds = ids.usedIds;
   diagnostics.push(...ids.diagnostics);
 
-  const located = new Located(source.bytes);
+  const plans = new Map<string, Plan>();
+  for (const [i, { kind }] of jobs.entries()) {
+    if (kind.kind !== 'plan') continue;
+    const plan = facts[i]?.p;
+    if (plan) plans.set(kind.plan, plan);
+  }
+  const located = new Located(source);
   // Duplicates and shadows only exist among invariants whose text key is shared: one key per text, computed once.
-  const shared = sharingText(snapshot.invariants);
+  const shared = await sharingText(source, jobs, facts);
+  if (shared.invariants.length > 0) await located.load(shared.invariants.map((inv) => inv.path));
   diagnostics.push(...checkDuplicates(shared, located));
-  diagnostics.push(...checkShadows(shared, snapshot.plans, located));
-  diagnostics.push(...checkReferences(snapshot, entries, usedIds, located));
-  diagnostics.push(...checkModelines(source.bytes, kinds, diagnostics));
+  diagnostics.push(...checkShadows(shared, plans, located));
+  diagnostics.push(...(await checkReferences(jobs, facts, plans, entries, usedIds, located)));
+  diagnostics.push(...checkModelines(jobs, facts, diagnostics));
 
   const files = entries.filter((e) => e.type !== 'dir').length;
   return { source: source.description, entries, files, diagnostics: unique(diagnostics), bytes: source.bytes, usedIds };
+}
+
+/** A file validation reads and checks on its own. */
+type ContentJob = ReadJob & { kind: ContentKind };
+
+/**
+ * The facts of every file to check. From a git source the blob ids come with
+ * the listing, so a file the cache knows is not even read; in the working
+ * tree every file is read (without keeping a copy) and its content hashed.
+ * Files the cache does not know are parsed and checked, and their facts added
+ * to it. The bytes of files with something to report are kept (positions,
+ * `--fix`); the others are read again if a later check needs them.
+ */
+async function readFacts(source: RecordingSource, tree: TreeSource, jobs: readonly ContentJob[], cache: FactsCache): Promise<(FileFacts | undefined)[]> {
+  // Aligned with `jobs`.
+  const facts: (FileFacts | undefined)[] = new Array(jobs.length);
+  const toCheck: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
+  const useCache = cache.enabled;
+  // One read result: a failure, a cached file, or a file to check. `shared` bytes are only valid during the call.
+  const take = (i: number, r: ReadResult, shared: boolean, knownBlob?: string) => {
+    const path = jobs[i]!.entry.path;
+    if (!r.ok) {
+      facts[i] = { d: [readFailure(path, r)] };
+      return;
+    }
+    const blob = useCache ? (knownBlob ?? contentHash(r.bytes)) : undefined;
+    const hit = blob !== undefined && knownBlob === undefined ? cache.get(path, blob) : undefined;
+    if (hit) {
+      facts[i] = hit;
+      if (hit.d !== undefined || hit.m !== undefined) source.remember(path, shared ? Buffer.from(r.bytes) : r.bytes);
+      return;
+    }
+    toCheck.push({ i, bytes: shared ? Buffer.from(r.bytes) : r.bytes, blob });
+  };
+
+  const known = tree.blobIds ? await tree.blobIds() : undefined;
+  if (known) {
+    const toRead: number[] = [];
+    for (let i = 0; i < jobs.length; i++) {
+      const path = jobs[i]!.entry.path;
+      const blob = known.get(path)?.sha;
+      const hit = useCache && blob !== undefined ? cache.get(path, blob) : undefined;
+      if (hit) facts[i] = hit;
+      else toRead.push(i);
+    }
+    const contents = await tree.read(toRead.map((i) => jobs[i]!.entry.path));
+    for (const i of toRead) {
+      const path = jobs[i]!.entry.path;
+      const r = contents.get(path);
+      if (r) take(i, r, false, known.get(path)?.sha);
+    }
+  } else if (tree instanceof WorkingTreeSource) {
+    tree.visit(
+      jobs.map((j) => j.entry.path),
+      (r, i) => take(i, r, true),
+    );
+  } else {
+    const contents = await tree.read(jobs.map((j) => j.entry.path));
+    for (let i = 0; i < jobs.length; i++) {
+      const r = contents.get(jobs[i]!.entry.path);
+      if (r) take(i, r, false);
+    }
+  }
+
+  // The checker (parser, schema validators) loads only when some file is not in the cache.
+  const { checkFile } = toCheck.length > 0 ? await import('./check-file.ts') : { checkFile: undefined };
+  for (const { i, bytes, blob } of toCheck) {
+    const job = jobs[i]!;
+    const path = job.entry.path;
+    const f = await checkFile!(path, job.kind, bytes);
+    facts[i] = f;
+    if (f.d !== undefined || f.m !== undefined) source.remember(path, bytes);
+    if (blob !== undefined) cache.set(path, blob, f);
+  }
+  return facts;
 }
 
 /** One diagnostic per code and place: the layout check and the reader may both meet one link. */
@@ -95,17 +180,17 @@ function unique(list: readonly Diagnostic[]): Diagnostic[] {
 const READ_KINDS = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'config', 'bad-id', 'record']);
 
 /** Folders and files that fit no shape of the layout, bad names, plan folders without plan.yaml, links, temporaries. */
-function checkLayout(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>): Diagnostic[] {
+function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]): Diagnostic[] {
   const out: Diagnostic[] = [];
   const reported: string[] = [];
   const under = (p: string) => reported.some((r) => p.startsWith(`${r}/`));
   // Only the plan.yaml files are looked up (for plan-missing): a set of them, not of every path.
   const planFiles = new Set<string>();
   for (const e of entries) if (e.path.endsWith('/plan.yaml')) planFiles.add(e.path);
-  for (const e of entries) {
-    if (under(e.path)) continue;
+  for (const [i, e] of entries.entries()) {
+    if (reported.length > 0 && under(e.path)) continue;
     if (e.type === 'dir') {
-      if (e.path.endsWith('.yaml') && READ_KINDS.has(kinds.get(e.path)?.kind ?? 'unknown')) {
+      if (e.path.endsWith('.yaml') && READ_KINDS.has(kinds[i]!.kind)) {
         // A folder where a file must be: the reader reports it (not-a-file); skip what is inside.
         reported.push(e.path);
         continue;
@@ -123,7 +208,7 @@ function checkLayout(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, P
     }
     // A linked scope folder: the shared reader reports it.
     if (e.type === 'symlink' && isScopeFolder(e.path)) continue;
-    const kind = kinds.get(e.path)!;
+    const kind = kinds[i]!;
     switch (kind.kind) {
       case 'unknown':
         if (e.type === 'symlink') out.push(linkProblem(e.path));
@@ -167,8 +252,8 @@ function folderProblem(path: string): Diagnostic {
 }
 
 /** `.lock` files: in the working tree, stale when their process is gone; in git, always stale. */
-async function checkLocks(source: TreeSource, entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>, options: ValidateOptions): Promise<Diagnostic[]> {
-  const locks = entries.filter((e) => e.type === 'file' && kinds.get(e.path)?.kind === 'lock').map((e) => e.path);
+async function checkLocks(source: TreeSource, entries: readonly TreeEntry[], kinds: readonly PathKind[], options: ValidateOptions): Promise<Diagnostic[]> {
+  const locks = entries.filter((e, i) => e.type === 'file' && kinds[i]!.kind === 'lock').map((e) => e.path);
   if (locks.length === 0) return [];
   const contents = await source.read(locks);
   const out: Diagnostic[] = [];
@@ -185,30 +270,6 @@ async function checkLocks(source: TreeSource, entries: readonly TreeEntry[], kin
     if (alive === false) {
       out.push(problem('stale-lock', 'warning', path, `${path} was left by process ${pidText || '?'}${host ? ` on ${host}` : ''}, which is no longer running`, 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.'));
     }
-  }
-  return out;
-}
-
-/** Plan records: their kind's schema, or YAML validity until they have one. */
-async function checkRecords(source: TreeSource, entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>): Promise<Diagnostic[]> {
-  const out: Diagnostic[] = [];
-  const jobs: { path: string; kind: Extract<PathKind, { kind: 'record' }> }[] = [];
-  for (const e of entries) {
-    const kind = kinds.get(e.path);
-    if (kind?.kind !== 'record') continue;
-    if (e.type !== 'file') {
-      out.push(readFailure(e.path, e.type === 'symlink' ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' } : { ok: false, code: 'not-a-file', message: e.type === 'dir' ? 'is a folder, not a file' : 'is not a regular file' }));
-      continue;
-    }
-    jobs.push({ path: e.path, kind });
-  }
-  if (jobs.length === 0) return out;
-  const contents = await source.read(jobs.map((j) => j.path));
-  for (const { path, kind } of jobs) {
-    const r = contents.get(path);
-    if (!r) continue;
-    if (!r.ok) out.push(readFailure(path, r));
-    else out.push(...checkRecord(path, kind.record, r.bytes));
   }
   return out;
 }
@@ -256,56 +317,68 @@ function isPlanFolderPath(path: string): boolean {
  * for every later use of an id that names an invariant file, a plan or a
  * record: one id names one thing in the whole store. One pass over the entries.
  */
-function checkIds(entries: readonly TreeEntry[], kinds: ReadonlyMap<string, PathKind>): { usedIds: Set<string>; diagnostics: Diagnostic[] } {
+function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind[]): { usedIds: Set<string>; diagnostics: Diagnostic[] } {
   const usedIds = new Set<string>();
-  // First use of each id; the later uses are collected only when there are any (rare).
-  const first = new Map<string, string>();
+  // A use that does not grow the set is a reuse (rare): only then are first uses looked for.
   let reused: Map<string, string[]> | undefined;
-  for (const e of entries) {
-    const id = idOf(kinds.get(e.path));
+  const planFolders: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    const id = idOf(kinds[i]);
     if (id) {
-      usedIds.add(id);
-      const had = first.get(id);
-      if (had === undefined) first.set(id, e.path);
-      else {
+      const size = usedIds.size;
+      if (usedIds.add(id).size === size) {
         reused ??= new Map();
         const list = reused.get(id);
         if (list) list.push(e.path);
         else reused.set(id, [e.path]);
       }
     }
-    if (e.type === 'dir' && isPlanFolderPath(e.path)) usedIds.add(e.path.slice(6));
+    if (e.type === 'dir' && isPlanFolderPath(e.path)) planFolders.push(e.path.slice(6));
   }
+  for (const id of planFolders) usedIds.add(id);
   const diagnostics: Diagnostic[] = [];
   if (!reused) return { usedIds, diagnostics };
   // Grouped by id in the order of first use.
+  const first = new Map<string, string>();
+  for (let i = 0; i < entries.length; i++) {
+    const id = idOf(kinds[i]);
+    if (id && reused.has(id) && !first.has(id)) first.set(id, entries[i]!.path);
+  }
   for (const [id, firstPath] of first) {
-    const rest = reused.get(id);
-    if (!rest) continue;
-    for (const p of rest) {
+    for (const p of reused.get(id)!) {
       diagnostics.push(problem('id-reused', 'error', p, `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`, 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).', { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] }));
     }
   }
   return { usedIds, diagnostics };
 }
 
-/** Parses recorded files again on demand, for the positions of keys in the few files a check reports. */
+/** Parses files again on demand, for the positions of keys in the few files a check reports. */
 class Located {
   private readonly cache = new Map<string, YamlFile | null>();
+  private yamlModule: typeof import('../core/parse.ts') | undefined;
 
-  constructor(private readonly bytes: ReadonlyMap<string, Uint8Array>) {}
+  constructor(private readonly source: RecordingSource) {}
+
+  /** Reads the files whose positions will be asked for (a git source may not have read them yet), and loads the parser. */
+  async load(files: readonly string[]): Promise<void> {
+    const missing = files.filter((f) => !this.source.bytes.has(f));
+    if (missing.length > 0) await this.source.read(missing);
+    this.yamlModule ??= await import('../core/parse.ts');
+  }
 
   yaml(file: string): YamlFile | undefined {
+    if (!this.yamlModule) throw new Error('Located.load() must come first');
     if (!this.cache.has(file)) {
-      const b = this.bytes.get(file);
-      this.cache.set(file, b ? (parseYaml(file, b).value ?? null) : null);
+      const b = this.source.bytes.get(file);
+      this.cache.set(file, b ? (this.yamlModule.parseYaml(file, b).value ?? null) : null);
     }
     return this.cache.get(file) ?? undefined;
   }
 
   at(file: string, path: readonly string[], code: DiagnosticCode, severity: Severity, message: string, hint?: string, related?: RelatedLocation[]): Diagnostic {
     const y = this.yaml(file);
-    const d = y ? diagAt(y, offsetAt(y, path), code, message, hint) : problem(code, severity, file, message, hint);
+    const d = y ? this.yamlModule!.diagAt(y, this.yamlModule!.offsetAt(y, path), code, message, hint) : problem(code, severity, file, message, hint);
     d.severity = severity;
     if (related) d.related = related;
     return d;
@@ -313,7 +386,7 @@ class Located {
 
   where(file: string, path: readonly string[]): { line: number; col: number } {
     const y = this.yaml(file);
-    return y ? y.lines.linePos(offsetAt(y, path)) : { line: 0, col: 0 };
+    return y ? y.lines.linePos(this.yamlModule!.offsetAt(y, path)) : { line: 0, col: 0 };
   }
 }
 
@@ -323,13 +396,42 @@ interface SharedText {
   keys: string[];
 }
 
-function sharingText(all: readonly ScopedInvariant[]): SharedText {
-  const keys = all.map((inv) => textKey(inv.text));
-  const count = new Map<string, number>();
-  for (const k of keys) count.set(k, (count.get(k) ?? 0) + 1);
+/**
+ * Invariants whose key digest another invariant shares are parsed again in
+ * full (few: a digest is shared only by equal texts), then grouped by their
+ * text keys themselves.
+ */
+async function sharingText(source: RecordingSource, jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[]): Promise<SharedText> {
+  // Digests seen once, and those seen again (rare): one set operation per invariant.
+  const seen = new Set<string>();
+  let again: Set<string> | undefined;
+  for (let i = 0; i < jobs.length; i++) {
+    const k = jobs[i]!.kind.kind === 'invariant' ? facts[i]?.k : undefined;
+    if (k === undefined) continue;
+    const size = seen.size;
+    if (seen.add(k).size === size) (again ??= new Set()).add(k);
+  }
   const out: SharedText = { invariants: [], keys: [] };
+  if (!again) return out;
+  const candidates: ContentJob[] = [];
+  for (let i = 0; i < jobs.length; i++) {
+    const k = jobs[i]!.kind.kind === 'invariant' ? facts[i]?.k : undefined;
+    if (k !== undefined && again.has(k)) candidates.push(jobs[i]!);
+  }
+  const contents = await source.read(candidates.map((j) => j.entry.path));
+  const { readInvariant } = await import('./check-file.ts');
+  const all: ScopedInvariant[] = [];
+  for (const { entry, kind } of candidates) {
+    const r = contents.get(entry.path);
+    if (!r?.ok || kind.kind !== 'invariant') continue;
+    const value = await readInvariant(entry.path, kind, r.bytes);
+    if (value) all.push(value);
+  }
+  const keys = all.map((inv) => textKey(inv.text));
+  const exact = new Map<string, number>();
+  for (const k of keys) exact.set(k, (exact.get(k) ?? 0) + 1);
   for (let i = 0; i < all.length; i++) {
-    if (count.get(keys[i]!)! < 2) continue;
+    if (exact.get(keys[i]!)! < 2) continue;
     out.invariants.push(all[i]!);
     out.keys.push(keys[i]!);
   }
@@ -368,7 +470,7 @@ function checkDuplicates(shared: SharedText, located: Located): Diagnostic[] {
 }
 
 /** The same text at a lower precedence: never applies where the higher copy does. */
-function checkShadows(shared: SharedText, plans: StoreSnapshot['plans'], located: Located): Diagnostic[] {
+function checkShadows(shared: SharedText, plans: ReadonlyMap<string, Plan>, located: Located): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (shared.invariants.length === 0) return out;
   const map = shadowMap(shared.invariants, plans);
@@ -394,73 +496,60 @@ function checkShadows(shared: SharedText, plans: StoreSnapshot['plans'], located
 }
 
 /** A plan's action and project must exist; a promoted invariant's origin may be gone (info). */
-function checkReferences(snapshot: StoreSnapshot, entries: readonly TreeEntry[], usedIds: ReadonlySet<string>, located: Located): Diagnostic[] {
+async function checkReferences(
+  jobs: readonly ContentJob[],
+  facts: readonly (FileFacts | undefined)[],
+  plans: ReadonlyMap<string, Plan>,
+  entries: readonly TreeEntry[],
+  usedIds: ReadonlySet<string>,
+  located: Located,
+): Promise<Diagnostic[]> {
   const projects = new Set<string>();
   const actions = new Set<string>();
+  // A project or action exists when its folder does (every listing holds the folders of its files).
   for (const e of entries) {
-    if (!e.path.startsWith('projects/') && !e.path.startsWith('actions/')) continue;
-    const parts = e.path.split('/');
-    if (parts[0] === 'projects' && parts[1] !== undefined && (parts.length > 2 || e.type === 'dir')) projects.add(parts[1]);
-    if (parts[0] === 'actions' && parts[1] !== undefined && parts[2] !== undefined && (parts.length > 3 || e.type === 'dir')) actions.add(`${parts[1]}/${parts[2]}`);
+    if (e.type !== 'dir') continue;
+    if (e.path.startsWith('projects/')) {
+      const name = e.path.slice('projects/'.length);
+      if (!name.includes('/')) projects.add(name);
+    } else if (e.path.startsWith('actions/')) {
+      const rest = e.path.slice('actions/'.length);
+      const slash = rest.indexOf('/');
+      if (slash > 0 && !rest.includes('/', slash + 1)) actions.add(rest);
+    }
   }
-  const out: Diagnostic[] = [];
-  for (const plan of snapshot.plans.values()) {
+  // What to report, then the positions of each in one read.
+  const found: { file: string; report: () => Diagnostic }[] = [];
+  for (const plan of plans.values()) {
     const file = `plans/${plan.id}/plan.yaml`;
     if (plan.action !== undefined && !actions.has(plan.action)) {
-      out.push(located.at(file, ['action'], 'unknown-action', 'warning', `plan ${plan.id} names action ${plan.action}, which is not in the store (no actions/${plan.action}/)`, 'Restore the action template, or correct the name.'));
+      found.push({ file, report: () => located.at(file, ['action'], 'unknown-action', 'warning', `plan ${plan.id} names action ${plan.action}, which is not in the store (no actions/${plan.action}/)`, 'Restore the action template, or correct the name.') });
     }
     if (plan.project !== undefined && !projects.has(plan.project)) {
-      out.push(located.at(file, ['project'], 'unknown-project', 'warning', `plan ${plan.id} targets project ${plan.project}, which is not in the store (no projects/${plan.project}/)`, 'Create the project folder (e.g. with `agents invariant add --project`), or correct the name.'));
+      found.push({ file, report: () => located.at(file, ['project'], 'unknown-project', 'warning', `plan ${plan.id} targets project ${plan.project}, which is not in the store (no projects/${plan.project}/)`, 'Create the project folder (e.g. with `agents invariant add --project`), or correct the name.') });
     }
   }
-  for (const inv of snapshot.invariants) {
-    const origin = inv.source?.origin_id;
-    if (inv.scope.kind !== 'plan' || origin === undefined || usedIds.has(origin)) continue;
-    out.push(located.at(inv.path, ['source', 'origin_id'], 'unknown-origin', 'info', `${inv.id} was promoted from ${origin}${inv.source?.ref ? ` (action ${inv.source.ref})` : ''}, which no longer exists`, 'Nothing to do unless the plan should follow the action again; the plan keeps its own copy.'));
+  for (const [i, { entry, kind }] of jobs.entries()) {
+    if (kind.kind !== 'invariant') continue;
+    const f = facts[i];
+    const origin = f?.o;
+    if (origin === undefined || usedIds.has(origin)) continue;
+    const id = kind.id;
+    found.push({ file: entry.path, report: () => located.at(entry.path, ['source', 'origin_id'], 'unknown-origin', 'info', `${id} was promoted from ${origin}${f!.r ? ` (action ${f!.r})` : ''}, which no longer exists`, 'Nothing to do unless the plan should follow the action again; the plan keeps its own copy.') });
   }
-  return out;
-}
-
-/** The schema a file's modeline names, by kind; undefined for files that carry none. */
-export function modelineSchema(kind: PathKind | undefined): SchemaName | undefined {
-  switch (kind?.kind) {
-    case 'invariant':
-      return 'invariant.schema.json';
-    case 'plan':
-      return 'plan.schema.json';
-    case 'config':
-      return 'config.schema.json';
-    case 'action-meta':
-      return 'action.schema.json';
-    case 'record':
-      return RECORD_SCHEMAS[kind.record];
-    default:
-      return undefined;
-  }
-}
-
-/** The modeline as the tool writes it (a prefix that MODELINE_RE accepts). */
-const MODELINE_BYTES = new TextEncoder().encode('# yaml-language-server: $schema=');
-
-function startsWithBytes(b: Uint8Array, prefix: Uint8Array): boolean {
-  if (b.byteLength < prefix.byteLength) return false;
-  for (let i = 0; i < prefix.byteLength; i++) if (b[i] !== prefix[i]) return false;
-  return true;
+  if (found.length === 0) return [];
+  await located.load(found.map((x) => x.file));
+  return found.map((x) => x.report());
 }
 
 /** Files that parsed cleanly but lack the editor modeline (info; `--fix` adds it). */
-function checkModelines(bytes: ReadonlyMap<string, Uint8Array>, kinds: ReadonlyMap<string, PathKind>, found: readonly Diagnostic[]): Diagnostic[] {
+function checkModelines(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], found: readonly Diagnostic[]): Diagnostic[] {
   const withErrors = new Set(found.filter((d) => d.severity === 'error').map((d) => d.file));
   const out: Diagnostic[] = [];
-  const decoder = new TextDecoder();
-  for (const [file, b] of bytes) {
-    const schema = modelineSchema(kinds.get(file));
-    if (!schema || withErrors.has(file) || b.byteLength === 0) continue;
-    // The line the tool writes, compared byte for byte; anything else goes through the regular expression.
-    if (startsWithBytes(b, MODELINE_BYTES)) continue;
-    const head = decoder.decode(b.subarray(0, 200));
-    if (MODELINE_RE.test(head)) continue;
-    out.push({ code: 'modeline-missing', severity: 'info', file, line: 1, col: 1, message: `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`, hint: 'Run `agents validate --fix` to add it.', lineText: head.split(/\r?\n/)[0] ?? '' });
+  for (const [i, { entry }] of jobs.entries()) {
+    const line = facts[i]?.m;
+    if (line === undefined || withErrors.has(entry.path)) continue;
+    out.push({ code: 'modeline-missing', severity: 'info', file: entry.path, line: 1, col: 1, message: `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`, hint: 'Run `agents validate --fix` to add it.', lineText: line });
   }
   return out;
 }

@@ -6,7 +6,8 @@ import { parseYaml } from '../core/parse.ts';
 import { modeline } from '../core/serialize.ts';
 import { clearStaleLock, isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
-import { modelineSchema, type ValidateReport } from './checks.ts';
+import { modelineSchema } from './check-file.ts';
+import type { ValidateReport } from './checks.ts';
 
 /** One change `--fix` made (or declined to make, with the reason). */
 export interface Fix {

@@ -18,6 +18,11 @@ export class RecordingSource implements TreeSource {
     return this.inner.list(dir, options);
   }
 
+  /** Keeps bytes read around this source (a copy the caller owns). */
+  remember(path: string, bytes: Uint8Array): void {
+    this.bytes.set(path, bytes);
+  }
+
   async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
     const wanted = this.bytes.size === 0 ? paths : paths.filter((p) => !this.bytes.has(p));
     const out = wanted.length > 0 ? await this.inner.read(wanted) : new Map<string, ReadResult>();

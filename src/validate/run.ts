@@ -3,11 +3,10 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { UsageError } from '../core/errors.ts';
-import { GitError } from '../git/repo.ts';
-import { GitTreeSource } from '../store/git-source.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { validateTree, type ValidateReport } from './checks.ts';
-import { applyFixes, type Fix } from './fix.ts';
+import { cacheFileIn, FactsCache } from './cache.ts';
+import type { Fix } from './fix.ts';
 import type { ValidationResult } from './result.ts';
 
 export interface RunValidateOptions {
@@ -21,6 +20,11 @@ export interface RunValidateOptions {
   staged?: boolean;
   strict?: boolean;
   fix?: boolean;
+  /**
+   * Keep the facts of checked files between runs, in this file, for this
+   * build of the tool (see cache.ts); absent: every file is checked afresh.
+   */
+  cache?: { dir: string; build: string };
 }
 
 export interface RunValidateDeps {
@@ -69,7 +73,10 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   const only = storePaths(options);
   let source: TreeSource;
-  if (options.staged) {
+  // git (and simple-git) load only for --staged.
+  const git = options.staged ? await gitModules() : undefined;
+  if (git) {
+    const { GitTreeSource, GitError } = git;
     try {
       source = await GitTreeSource.index(options.store);
     } catch (error) {
@@ -79,10 +86,11 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   } else {
     source = new WorkingTreeSource(options.store);
   }
+  const cache = options.cache ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build) : FactsCache.none();
   const checkOptions = options.staged
-    ? {}
-    : { lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
-  let report: ValidateReport = await checkTree(source, checkOptions);
+    ? { cache }
+    : { cache, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
+  let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
   if (only) {
     for (const [i, p] of only.entries()) {
       if (p !== '' && !report.entries.some((e) => e.path === p || e.path.startsWith(`${p}/`))) {
@@ -92,9 +100,11 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   let fixes: Fix[] = [];
   if (options.fix && source instanceof WorkingTreeSource) {
+    const { applyFixes } = await import('./fix.ts');
     fixes = applyFixes(source, report, { processAlive: deps.processAlive });
     if (fixes.some((f) => f.done)) report = await checkTree(new WorkingTreeSource(options.store), checkOptions);
   }
+  cache.save();
   const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));
   const diagnostics = report.diagnostics.filter(keep);
   if (only) {
@@ -120,11 +130,16 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   };
 }
 
-async function checkTree(source: TreeSource, options: Parameters<typeof validateTree>[1]): Promise<ValidateReport> {
+async function gitModules() {
+  const [{ GitTreeSource }, { GitError }] = await Promise.all([import('../store/git-source.ts'), import('../git/repo.ts')]);
+  return { GitTreeSource, GitError };
+}
+
+async function checkTree(source: TreeSource, options: Parameters<typeof validateTree>[1], GitError?: new (...args: never[]) => Error): Promise<ValidateReport> {
   try {
     return await validateTree(source, options);
   } catch (error) {
-    if (error instanceof GitError) throw new UsageError(`git failed while reading the ${source.description}: ${error.message}`, 'Check the repository with `git status`.');
+    if (GitError && error instanceof GitError) throw new UsageError(`git failed while reading the ${source.description}: ${error.message}`, 'Check the repository with `git status`.');
     throw error;
   }
 }

@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
+import { gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { COMMANDS, GROUPS, commandNames, guessCommand } from '../../src/cli/registry.ts';
 
@@ -89,6 +90,28 @@ describe('start-up', () => {
     expect(bundled).toContain('yargs');
     if (args[0] === '--store') expect(bundled).toContain('src/store');
     for (const pkg of INTERACTIVE_ONLY) expect(bundled, pkg).not.toContain(pkg);
+  });
+
+  it('validate answered from its cache loads neither the YAML parser, the schema validators nor git; a changed file loads the checker', () => {
+    const store = join(tempDir(), '.agents');
+    const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+    mkdirSync(join(store, 'global'), { recursive: true });
+    const file = join(store, 'global', `${A}.yaml`);
+    writeFileSync(file, `id: ${A}\ntext: Never delete production data\n`);
+    gitInit(dirname(store));
+    const heavy = ['yaml', 'ajv', 'ajv-formats', 'simple-git'];
+    const first = loadedBy(['--store', store, 'validate']);
+    expect(first.code).toBe(0);
+    expect(contents(first.loaded)).toContain('ajv-formats'); // nothing cached yet: every file is checked
+    const warm = loadedBy(['--store', store, 'validate']);
+    expect(warm.code).toBe(0);
+    const bundled = contents(warm.loaded);
+    expect(bundled).toContain('src/validate');
+    for (const pkg of heavy) expect(bundled, pkg).not.toContain(pkg);
+    writeFileSync(file, `id: ${A}\ntext: Never delete production data\nseverity: fatal\n`);
+    const changed = loadedBy(['--store', store, 'validate']);
+    expect(changed.code).toBe(1);
+    expect(contents(changed.loaded)).toContain('ajv-formats');
   });
 
   it('lists each command in the table as its module defines it', async () => {

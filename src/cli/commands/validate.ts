@@ -1,16 +1,16 @@
 import { appendFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { stringify } from 'yaml';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { discoverStore } from '../../store/discover.ts';
 import { formatGithub } from '../../validate/format-github.ts';
 import { formatJson, validateJson } from '../../validate/format-json.ts';
 import { formatSarif } from '../../validate/format-sarif.ts';
 import { formatText } from '../../validate/format-text.ts';
+import { defaultCacheDir } from '../../validate/cache.ts';
 import { runValidate } from '../../validate/run.ts';
 import { defineCommand } from '../command.ts';
 import { makeStyle } from '../style.ts';
-import { VERSION } from '../version.ts';
+import { BUILD_ID, VERSION } from '../version.ts';
 
 interface ValidateArgs {
   paths?: string[];
@@ -18,6 +18,14 @@ interface ValidateArgs {
   staged?: boolean;
   fix?: boolean;
   format?: string;
+  cache?: boolean;
+}
+
+/** The cache of this store (inside its repository's .git folder), unless turned off or outside git. */
+function cacheFor(store: string, wanted: boolean): { dir: string; build: string } | undefined {
+  if (!wanted) return undefined;
+  const dir = defaultCacheDir(store);
+  return dir === undefined ? undefined : { dir, build: BUILD_ID };
 }
 
 function processAlive(pid: number): boolean {
@@ -38,6 +46,7 @@ export default defineCommand<ValidateArgs>({
       .option('format', { choices: ['github', 'sarif'], describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)' })
       .option('strict', { type: 'boolean', describe: 'warnings fail too (exit 1)' })
       .option('staged', { type: 'boolean', describe: 'check the content in the git index, not the working tree' })
+      .option('cache', { type: 'boolean', default: true, describe: 'reuse the checks of unchanged files from earlier runs (kept in the repository\'s .git folder); --no-cache checks every file afresh' })
       .option('fix', { type: 'boolean', describe: 'fix what is safe to fix: missing modelines, file names differing from a valid unused id, leftover temporary files' })
       .example('$0 validate', 'check the whole store')
       .example('$0 validate --staged', 'check what is about to be committed (pre-commit hook)')
@@ -45,7 +54,7 @@ export default defineCommand<ValidateArgs>({
   async run(argv, ctx) {
     const store = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
     const result = await runValidate(
-      { store, cwd: ctx.io.cwd, paths: argv.paths ?? [], staged: argv.staged ?? false, strict: argv.strict ?? false, fix: argv.fix ?? false },
+      { store, cwd: ctx.io.cwd, paths: argv.paths ?? [], staged: argv.staged ?? false, strict: argv.strict ?? false, fix: argv.fix ?? false, cache: cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE) },
       { processAlive, hostname: hostname() },
     );
     const out = ctx.io.stdout;
@@ -53,9 +62,11 @@ export default defineCommand<ValidateArgs>({
       case 'json':
         out.write(formatJson(result));
         break;
-      case 'yaml':
+      case 'yaml': {
+        const { stringify } = await import('yaml');
         out.write(stringify(validateJson(result), { lineWidth: 0 }));
         break;
+      }
       case 'sarif':
         out.write(formatSarif(result, VERSION));
         break;

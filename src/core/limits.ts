@@ -1,0 +1,5 @@
+/** Files larger than this are refused without being parsed. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+/** Aliases allowed in one document: none of our files need any, so a bomb stops early. */
+export const MAX_ALIAS_COUNT = 100;
+export const MAX_TEXT_LENGTH = 2000;

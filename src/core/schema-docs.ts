@@ -1,0 +1,26 @@
+// The schemas as documents, without their validators (schemas.ts): for what
+// only needs the JSON (the copies `init --schemas` writes and `validate` compares).
+import invariantSchema from '../../schemas/invariant.schema.json' with { type: 'json' };
+import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
+import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
+import actionSchema from '../../schemas/action.schema.json' with { type: 'json' };
+import decisionSchema from '../../schemas/decision.schema.json' with { type: 'json' };
+import enforcementSchema from '../../schemas/enforcement.schema.json' with { type: 'json' };
+import violationSchema from '../../schemas/violation.schema.json' with { type: 'json' };
+import actorRequestSchema from '../../schemas/actor-request.schema.json' with { type: 'json' };
+import actorResponseSchema from '../../schemas/actor-response.schema.json' with { type: 'json' };
+
+/** The JSON Schemas in `schemas/`, by file name: the only definition of file shapes. */
+export const SCHEMAS = {
+  'invariant.schema.json': invariantSchema,
+  'plan.schema.json': planSchema,
+  'config.schema.json': configSchema,
+  'action.schema.json': actionSchema,
+  'decision.schema.json': decisionSchema,
+  'enforcement.schema.json': enforcementSchema,
+  'violation.schema.json': violationSchema,
+  'actor-request.schema.json': actorRequestSchema,
+  'actor-response.schema.json': actorResponseSchema,
+} as const;
+
+export type SchemaName = keyof typeof SCHEMAS;

@@ -1,0 +1,68 @@
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { classifyPath, isKnownFolder, type PathKind } from '../core/layout.ts';
+import type { ReadResult, TreeEntry } from './tree-source.ts';
+
+/** Diagnostic for a file the source could not give us. */
+export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>): Diagnostic {
+  if (r.code === 'missing') {
+    if (file.endsWith('/plan.yaml')) {
+      return { code: 'plan-missing', severity: 'error', file, line: 0, col: 0, message: `plan folder ${file.slice(0, -'plan.yaml'.length)} has no plan.yaml`, hint: 'Restore plan.yaml, or remove the folder if the plan is gone.' };
+    }
+    return { code: 'file-unreadable', severity: 'error', file, line: 0, col: 0, message: `${file} vanished while it was read`, hint: 'Run the command again.' };
+  }
+  const hint =
+    r.code === 'symlink'
+      ? 'Replace the link with the file itself; a store never follows links.'
+      : r.code === 'file-too-large'
+        ? 'A store file holds one short document; shorten it.'
+        : r.code === 'not-a-file'
+          ? 'Only files may have a .yaml name in a store; rename or move it.'
+          : 'Check its permissions.';
+  return { code: r.code, severity: 'error', file, line: 0, col: 0, message: `${file} ${r.message}`, hint };
+}
+
+/** A folder that holds (or leads to) invariants, plans or records. */
+export function isScopeFolder(path: string): boolean {
+  return !path.endsWith('.yaml') && isKnownFolder(path) && !path.startsWith('schemas') && !path.startsWith('actors');
+}
+
+/** A file to read and parse, with its kind. */
+export interface ReadJob {
+  entry: TreeEntry;
+  kind: PathKind;
+}
+
+/**
+ * The files among `entries` whose kind `want` accepts, to read and parse;
+ * what cannot be read is reported into `diagnostics` instead: a linked scope
+ * folder (its files would be silently missing), an invariant name that is not
+ * a ULID, a link or folder where a file must be.
+ */
+export function planReads(entries: readonly TreeEntry[], want: (kind: PathKind) => boolean, diagnostics: Diagnostic[], kinds?: readonly PathKind[]): ReadJob[] {
+  const jobs: ReadJob[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    if (entry.type === 'symlink' && isScopeFolder(entry.path)) {
+      diagnostics.push({ code: 'symlink', severity: 'error', file: entry.path, line: 0, col: 0, message: `${entry.path} is a symbolic link to a folder; links are never followed inside a store`, hint: 'Replace the link with the folder itself.' });
+      continue;
+    }
+    if (!entry.path.endsWith('.yaml')) continue;
+    const kind = kinds?.[i] ?? classifyPath(entry.path);
+    if (!want(kind)) continue;
+    if (kind.kind === 'bad-id') {
+      diagnostics.push({ code: 'id-invalid', severity: 'error', file: entry.path, line: 0, col: 0, message: `${kind.problem}; every *.yaml in a scope folder is an invariant`, hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.' });
+      continue;
+    }
+    if (entry.type !== 'file') {
+      const r: ReadResult =
+        entry.type === 'symlink'
+          ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' }
+          : { ok: false, code: 'not-a-file', message: entry.type === 'dir' ? 'is a folder, not a file' : 'is not a regular file' };
+      diagnostics.push(readFailure(entry.path, r));
+      continue;
+    }
+    jobs.push({ entry, kind });
+  }
+  return jobs;
+}
+

@@ -1,0 +1,198 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { gitDirFor } from '../store/git-dir.ts';
+import type { FileFacts } from './file-facts.ts';
+
+/** Bump when the shape of the file or of FileFacts changes. */
+const FORMAT = 1;
+
+
+/**
+ * Where the caches of a store inside a git repository live (one file for the
+ * working tree, one for the index); undefined outside a repository (no cache).
+ */
+export function defaultCacheDir(storeRoot: string): string | undefined {
+  const gitDir = gitDirFor(storeRoot);
+  return gitDir === undefined ? undefined : join(gitDir, 'agents');
+}
+
+/** The cache file for the working tree or for the index. */
+export function cacheFileIn(dir: string, staged: boolean): string {
+  return join(dir, staged ? 'validate-index.cache' : 'validate-worktree.cache');
+}
+
+function isFacts(v: unknown): v is FileFacts {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const f = v as Record<string, unknown>;
+  for (const key of ['k', 'o', 'r', 'm'] as const) if (f[key] !== undefined && typeof f[key] !== 'string') return false;
+  if (f.p !== undefined && (typeof f.p !== 'object' || f.p === null || typeof (f.p as { id?: unknown }).id !== 'string')) return false;
+  if (f.d !== undefined) {
+    if (!Array.isArray(f.d)) return false;
+    for (const d of f.d as unknown[]) {
+      const x = d as Record<string, unknown> | null;
+      if (typeof x !== 'object' || x === null || typeof x.code !== 'string' || typeof x.file !== 'string' || typeof x.message !== 'string' || typeof x.line !== 'number' || typeof x.col !== 'number') return false;
+    }
+  }
+  return true;
+}
+
+/** Facts as they are written: a bare key digest (most files), or JSON. */
+function encode(f: FileFacts): string {
+  if (f.k !== undefined && f.d === undefined && f.o === undefined && f.r === undefined && f.p === undefined && f.m === undefined) return f.k;
+  return JSON.stringify(f);
+}
+
+function decode(text: string): FileFacts | undefined {
+  if (text.charCodeAt(0) !== 123 /* { */) return text.length > 0 ? { k: text } : undefined;
+  try {
+    const f: unknown = JSON.parse(text);
+    return isFacts(f) ? f : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const HEADER = 'agents validate cache';
+const TAB = 9;
+
+/**
+ * Facts of files validated before, keyed by store-relative path and a hash
+ * of the bytes: the git blob id for the index (git knows it already), a
+ * content hash (content-hash.ts) for the working tree. Valid for one build
+ * of the tool only: any other build's cache is ignored. A cache that cannot
+ * be read or parsed is ignored too (a damaged line is a miss), and one that
+ * cannot be written is skipped: it only ever saves time.
+ *
+ * The file is text, a line per file, `path TAB blob TAB facts`, after a
+ * header line naming the format and the build. Lines are written in the
+ * order validation asks for the files, so the next run finds each line where
+ * the previous one ended: looking a file up compares text in place, without
+ * building a map of the whole cache. Only when a file was added, removed or
+ * reordered is the map built, once.
+ */
+export class FactsCache {
+  /** This run's files: for each, its path, then the start and end of its `blob TAB facts` in `text`, or -1 and the new text. */
+  private readonly used: (string | number)[] = [];
+  private changed = false;
+  private hitCount = 0;
+  /** Where the next line is expected to start. */
+  private cursor: number;
+  /** path → start of its line, built on the first file not found at the cursor. */
+  private index: Map<string, number> | undefined;
+  private lines = 0;
+
+  private constructor(
+    private readonly file: string | undefined,
+    private readonly build: string,
+    /** The cache as read ('' for none). */
+    private readonly text: string,
+    start: number,
+  ) {
+    this.cursor = start;
+    for (let i = start; i < text.length; i = text.indexOf('\n', i) + 1 || text.length) this.lines++;
+  }
+
+  /** The cache in `file` (none yet, unreadable, or of another build: an empty one that will be written there). */
+  static load(file: string | undefined, build: string): FactsCache {
+    if (file !== undefined) {
+      let text = '';
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch {
+        // None yet, or unreadable: start again.
+      }
+      const header = `${HEADER}\t${FORMAT}\t${build}\n`;
+      if (text.startsWith(header)) return new FactsCache(file, build, text, header.length);
+    }
+    return new FactsCache(file, build, '', 0);
+  }
+
+  /** An empty cache that is never written (`--no-cache`, or a store outside git). */
+  static none(): FactsCache {
+    return new FactsCache(undefined, '', '', 0);
+  }
+
+  /** Whether facts are looked up and kept at all (not for `none()`). */
+  get enabled(): boolean {
+    return this.build !== '';
+  }
+
+  /** How many files were answered from the cache in this run. */
+  get hits(): number {
+    return this.hitCount;
+  }
+
+  /** Start of the line of `path`: at the cursor (the usual case), else from the index. */
+  private find(path: string): number {
+    const t = this.text;
+    const at = this.cursor;
+    if (at < t.length && t.charCodeAt(at + path.length) === TAB && t.startsWith(path, at)) return at;
+    if (this.index === undefined) {
+      this.index = new Map();
+      for (let i = 0; i < t.length; ) {
+        const end = t.indexOf('\n', i);
+        const tab = t.indexOf('\t', i);
+        if (tab > i && (end < 0 || tab < end)) this.index.set(t.slice(i, tab), i);
+        if (end < 0) break;
+        i = end + 1;
+      }
+    }
+    return this.index.get(path) ?? -1;
+  }
+
+  /** The facts of `path` when its bytes still have the blob id `blob`. */
+  get(path: string, blob: string): FileFacts | undefined {
+    const t = this.text;
+    if (t.length === 0) return undefined;
+    const line = this.find(path);
+    if (line < 0) return undefined;
+    let end = t.indexOf('\n', line);
+    if (end < 0) end = t.length;
+    this.cursor = end + 1;
+    const at = line + path.length + 1;
+    const factsAt = at + blob.length + 1;
+    if (factsAt > end || t.charCodeAt(factsAt - 1) !== TAB || !t.startsWith(blob, at)) return undefined;
+    const facts = decode(t.slice(factsAt, end));
+    if (facts === undefined) return undefined;
+    this.used.push(path, at, end);
+    this.hitCount++;
+    return facts;
+  }
+
+  set(path: string, blob: string, facts: FileFacts): void {
+    if (!this.enabled || /[\t\n\r]/.test(path) || /[\t\n\r]/.test(blob)) return;
+    // JSON escapes control characters: the facts stay on one line.
+    this.used.push(path, -1, `${blob}\t${encode(facts)}`);
+    this.changed = true;
+  }
+
+  /**
+   * Writes the facts of this run's files (and only those: deleted files drop
+   * out), in the order they were asked for, when anything changed. A
+   * temporary file renamed into place, so a reader never sees half a cache;
+   * failures are ignored.
+   */
+  save(): void {
+    if (this.file === undefined) return;
+    const files = this.used.length / 3;
+    if (!this.changed && files === this.lines && this.index === undefined) return;
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      // A path met twice (validate --fix checks again after fixing): its last facts, at its last place.
+      const last = new Map<string, number>();
+      for (let i = 0; i < this.used.length; i += 3) last.set(this.used[i] as string, i);
+      const out = [`${HEADER}\t${FORMAT}\t${this.build}`];
+      for (let i = 0; i < this.used.length; i += 3) {
+        const path = this.used[i] as string;
+        if (last.get(path) !== i) continue;
+        const from = this.used[i + 1] as number;
+        out.push(`${path}\t${from < 0 ? (this.used[i + 2] as string) : this.text.slice(from, this.used[i + 2] as number)}`);
+      }
+      writeFileSync(tmp, `${out.join('\n')}\n`);
+      renameSync(tmp, this.file);
+    } catch {
+      rmSync(tmp, { force: true });
+    }
+  }
+}

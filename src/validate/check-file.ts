@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+// Checks one file from its bytes: the parser, the generated schema validators
+// and node:crypto load with this module, which validation imports only when
+// a file is not answered from the cache.
+import type { Diagnostic } from '../core/diagnostics.ts';
+import type { PathKind } from '../core/layout.ts';
+import type { ScopedInvariant } from '../core/model.ts';
+import { textKey } from '../core/normalise.ts';
+import { parseActionMeta, parseConfig, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import type { SchemaName } from '../core/schemas.ts';
+import type { ContentKind, FileFacts } from './file-facts.ts';
+import { checkRecord, RECORD_SCHEMAS } from './records.ts';
+
+/** The schema a file's modeline names, by kind; undefined for files that carry none. */
+export function modelineSchema(kind: PathKind | undefined): SchemaName | undefined {
+  switch (kind?.kind) {
+    case 'invariant':
+      return 'invariant.schema.json';
+    case 'plan':
+      return 'plan.schema.json';
+    case 'config':
+      return 'config.schema.json';
+    case 'action-meta':
+      return 'action.schema.json';
+    case 'record':
+      return RECORD_SCHEMAS[kind.record];
+    default:
+      return undefined;
+  }
+}
+
+/** A short digest of a text key: 96 bits, enough that equal digests mean equal keys in any store. */
+export function keyDigest(key: string): string {
+  return createHash('sha1').update(key).digest('base64').slice(0, 16);
+}
+
+/** The modeline as the tool writes it (a prefix that MODELINE_RE accepts). */
+const MODELINE_BYTES = new TextEncoder().encode('# yaml-language-server: $schema=');
+const MODELINE_RE = /^(?:\uFEFF)?#\s*yaml-language-server:\s*\$schema=/;
+const decoder = new TextDecoder();
+
+function startsWithBytes(b: Uint8Array, prefix: Uint8Array): boolean {
+  if (b.byteLength < prefix.byteLength) return false;
+  for (let i = 0; i < prefix.byteLength; i++) if (b[i] !== prefix[i]) return false;
+  return true;
+}
+
+/** The first line of a file that lacks the editor modeline, or undefined when it has one (or is empty). */
+function missingModeline(b: Uint8Array): string | undefined {
+  if (b.byteLength === 0) return undefined;
+  // The line the tool writes, compared byte for byte; anything else goes through the regular expression.
+  if (startsWithBytes(b, MODELINE_BYTES)) return undefined;
+  const head = decoder.decode(b.subarray(0, 200));
+  if (MODELINE_RE.test(head)) return undefined;
+  return head.split(/\r?\n/)[0] ?? '';
+}
+
+/**
+ * The facts of one file. Throws YamlSyntaxNotLoaded when the file needs the
+ * full YAML parser, which the caller loads before asking again.
+ */
+export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): FileFacts {
+  const facts: FileFacts = {};
+  let diagnostics: Diagnostic[];
+  switch (kind.kind) {
+    case 'invariant': {
+      const p = parseInvariant(path, bytes, kind.scope, kind.id);
+      diagnostics = p.diagnostics;
+      if (p.value) {
+        facts.k = keyDigest(textKey(p.value.text));
+        const source = p.value.source;
+        if (kind.scope.kind === 'plan' && source?.origin_id !== undefined) {
+          facts.o = source.origin_id;
+          if (source.ref !== undefined) facts.r = source.ref;
+        }
+      }
+      break;
+    }
+    case 'plan': {
+      const p = parsePlan(path, bytes, kind.plan);
+      diagnostics = p.diagnostics;
+      if (p.value) facts.p = p.value;
+      break;
+    }
+    case 'action-meta':
+      diagnostics = parseActionMeta(path, bytes).diagnostics;
+      break;
+    case 'config':
+      diagnostics = parseConfig(path, bytes).diagnostics;
+      break;
+    case 'record':
+      diagnostics = checkRecord(path, kind.record, bytes);
+      break;
+  }
+  if (diagnostics.length > 0) facts.d = diagnostics;
+  const line = modelineSchema(kind) === undefined ? undefined : missingModeline(bytes);
+  if (line !== undefined) facts.m = line;
+  return facts;
+}
+
+/** Runs `fn`, loading the full YAML parser first when the file needs it (not in the canonical shape, or a diagnostic needs positions). */
+async function withFullParser<T>(fn: () => T): Promise<T> {
+  try {
+    return fn();
+  } catch (error) {
+    if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+    await import('../core/parse.ts');
+    return fn();
+  }
+}
+
+/** The facts of one file (see factsOf). */
+export function checkFile(path: string, kind: ContentKind, bytes: Uint8Array): Promise<FileFacts> {
+  return withFullParser(() => factsOf(path, kind, bytes));
+}
+
+/** An invariant file parsed in full (undefined when it does not parse). */
+export function readInvariant(path: string, kind: Extract<PathKind, { kind: 'invariant' }>, bytes: Uint8Array): Promise<ScopedInvariant | undefined> {
+  return withFullParser(() => parseInvariant(path, bytes, kind.scope, kind.id).value);
+}

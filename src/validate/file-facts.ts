@@ -1,0 +1,31 @@
+import type { Diagnostic } from '../core/diagnostics.ts';
+import type { PathKind } from '../core/layout.ts';
+import type { Plan } from '../core/model.ts';
+
+/**
+ * What validation needs to know of one file, found from its path and bytes
+ * alone: the same bytes at the same path always give the same facts, so they
+ * can be kept between runs (see cache.ts). Short keys: a cache of a large
+ * store holds one of these per file.
+ */
+export interface FileFacts {
+  /** The file's own diagnostics: YAML, schema, id against the name, text length, record checks. */
+  d?: Diagnostic[];
+  /** Invariants that parsed: a digest of the text key (SPEC 5); equal keys give equal digests. */
+  k?: string;
+  /** Invariants in a plan's scope: `source.origin_id` and `source.ref`. */
+  o?: string;
+  r?: string;
+  /** plan.yaml that parsed: the plan. */
+  p?: Plan;
+  /** Files that carry a modeline but lack it (and are not empty): their first line. */
+  m?: string;
+}
+
+/** The kinds of path whose content validation checks file by file. */
+export type ContentKind = Extract<PathKind, { kind: 'invariant' | 'plan' | 'action-meta' | 'config' | 'record' }>;
+
+export function isContentKind(kind: PathKind): kind is ContentKind {
+  return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'config' || kind.kind === 'record';
+}
+

@@ -1,0 +1,206 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { GitTreeSource } from '../../src/store/git-source.ts';
+import type { ReadResult, TreeEntry, TreeSource } from '../../src/store/tree-source.ts';
+import { cacheFileIn, FactsCache } from '../../src/validate/cache.ts';
+import { validateTree } from '../../src/validate/checks.ts';
+import { contentHash } from '../../src/validate/content-hash.ts';
+import { formatJson } from '../../src/validate/format-json.ts';
+import { runValidate } from '../../src/validate/run.ts';
+import { agents, agentsAsync, REPO } from '../helpers/cli.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
+const good = (id: string, text: string) => ML + invariantYaml(id, text);
+const badSeverity = (id: string) => `${ML}id: ${id}\ntext: Never delete production data\nseverity: fatal\n`;
+
+const BROKEN = join(REPO, 'fixtures/broken');
+const deps = { processAlive: () => false, hostname: 'test-host' };
+
+/** A store inside a fresh git repository (committed), and its cache folder. */
+function repoStore(tree: Record<string, string>): { repo: string; store: string; cacheDir: string } {
+  const store = testStore(tree);
+  const repo = dirname(store);
+  gitInit(repo);
+  commitAll(repo, 'store');
+  return { repo, store, cacheDir: join(repo, '.git', 'agents') };
+}
+
+/** `validate --format json` in-process: without the cache, or with it (for this build id). */
+async function check(store: string, cacheDir: string | undefined, extra: { staged?: boolean; build?: string } = {}): Promise<string> {
+  const r = await runValidate({ store, cwd: store, staged: extra.staged, ...(cacheDir ? { cache: { dir: cacheDir, build: extra.build ?? 'test-build' } } : {}) }, deps);
+  return formatJson(r);
+}
+
+/** A TreeSource that records every path it is asked to read. */
+class CountingSource implements TreeSource {
+  readonly reads: string[] = [];
+  constructor(private readonly inner: TreeSource) {}
+  get description() {
+    return this.inner.description;
+  }
+  list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]> {
+    return this.inner.list(dir, options);
+  }
+  read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
+    this.reads.push(...paths);
+    return this.inner.read(paths);
+  }
+  blobIds() {
+    return this.inner.blobIds!();
+  }
+}
+
+describe('the validation cache', () => {
+  it('gives exactly the report of an uncached run for every case of the broken corpus, cold and warm', async () => {
+    const cases = readdirSync(BROKEN).sort();
+    expect(cases.length).toBeGreaterThanOrEqual(40);
+    let cached = 0;
+    for (const name of cases) {
+      const expected = JSON.parse(readFileSync(join(BROKEN, name, 'expected.json'), 'utf8')) as { setup?: string };
+      if (expected.setup) continue; // files git cannot hold (a 2 GiB file, a FIFO, mode 000): covered by corpus.test.ts
+      const dir = tempDir();
+      cpSync(join(BROKEN, name), dir, { recursive: true, verbatimSymlinks: true });
+      const store = join(dir, 'store');
+      const cacheDir = join(dir, 'cache');
+      const plain = await check(store, undefined);
+      const cold = await check(store, cacheDir);
+      const warm = await check(store, cacheDir);
+      expect(cold, `${name}: first run with the cache`).toBe(plain);
+      expect(warm, `${name}: run answered from the cache`).toBe(plain);
+      if (existsSync(cacheFileIn(cacheDir, false))) cached++;
+    }
+    // Most cases hold files that are checked, and so cached.
+    expect(cached).toBeGreaterThanOrEqual(30);
+  });
+
+  it('follows edits, additions, duplicates and deletions in the working tree exactly as an uncached run does', async () => {
+    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data'), [`projects/web/${B}.yaml`]: good(B, 'Keep a backup') });
+    const same = async () => {
+      const plain = await check(store, undefined);
+      expect(await check(store, cacheDir)).toBe(plain);
+      return JSON.parse(plain) as { diagnostics: { code: string; file: string }[] };
+    };
+    expect((await same()).diagnostics).toEqual([]);
+    const cacheFile = cacheFileIn(cacheDir, false);
+    expect(readFileSync(cacheFile, 'utf8').split('\n').filter((l) => l.startsWith('global/') || l.startsWith('projects/'))).toHaveLength(2);
+
+    writeFileSync(join(store, `global/${A}.yaml`), badSeverity(A));
+    expect((await same()).diagnostics.map((d) => [d.code, d.file])).toEqual([['schema', `global/${A}.yaml`]]);
+
+    writeFileSync(join(store, `global/${A}.yaml`), good(A, 'Never delete production data'));
+    writeFileSync(join(store, `global/${C}.yaml`), good(C, 'never delete  PRODUCTION data'));
+    expect((await same()).diagnostics.map((d) => [d.code, d.file])).toEqual([['duplicate-text', `global/${C}.yaml`]]);
+
+    writeFileSync(join(store, `projects/web/${B}.yaml`), good(B, 'Never delete production data'));
+    const shadowed = await same();
+    expect(shadowed.diagnostics.map((d) => d.code).sort()).toEqual(['duplicate-text', 'shadowed', 'shadowed']);
+
+    rmSync(join(store, `global/${C}.yaml`));
+    rmSync(join(store, `projects/web/${B}.yaml`));
+    expect((await same()).diagnostics).toEqual([]);
+    // Deleted files drop out of the cache.
+    expect(readFileSync(cacheFile, 'utf8')).not.toContain(C);
+    expect(readFileSync(cacheFile, 'utf8')).not.toContain(B);
+  });
+
+  it('reads from the index only the files the cache does not know (--staged)', async () => {
+    const { repo, store } = repoStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data'), [`global/${B}.yaml`]: good(B, 'Keep a backup') });
+    const cache = FactsCache.load(join(repo, 'index.cache'), 'test-build');
+    const first = new CountingSource(await GitTreeSource.index(store));
+    await validateTree(first, { cache });
+    expect(first.reads.sort()).toEqual([`global/${A}.yaml`, `global/${B}.yaml`]);
+    cache.save();
+
+    writeFileSync(join(store, `global/${B}.yaml`), badSeverity(B));
+    git(repo, 'add', '-A');
+    const again = FactsCache.load(join(repo, 'index.cache'), 'test-build');
+    const second = new CountingSource(await GitTreeSource.index(store));
+    const report = await validateTree(second, { cache: again });
+    expect(second.reads).toEqual([`global/${B}.yaml`]);
+    expect(again.hits).toBe(1);
+    expect(report.diagnostics.map((d) => [d.code, d.file])).toEqual([['schema', `global/${B}.yaml`]]);
+  });
+
+  it('never uses the facts of another build, nor a damaged cache', async () => {
+    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: badSeverity(A) });
+    const plain = await check(store, undefined);
+    expect(JSON.parse(plain).ok).toBe(false);
+    const cacheFile = cacheFileIn(cacheDir, false);
+    const bytes = readFileSync(join(store, `global/${A}.yaml`));
+    // A cache of another build that says the broken file is fine.
+    mkdirSync(cacheDir, { recursive: true });
+    writeFileSync(cacheFile, `agents validate cache\t1\tother-build\nglobal/${A}.yaml\t${contentHash(bytes)}\tAAAAAAAAAAAAAAAA\n`);
+    expect(await check(store, cacheDir)).toBe(plain);
+    expect(readFileSync(cacheFile, 'utf8').startsWith('agents validate cache\t1\ttest-build\n')).toBe(true);
+    // Garbage, a damaged line, an empty file, a folder where the file should be.
+    for (const junk of ['\u0000\u0001garbage', `agents validate cache\t1\ttest-build\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`, '']) {
+      writeFileSync(cacheFile, junk);
+      expect(await check(store, cacheDir)).toBe(plain);
+    }
+    rmSync(cacheFile);
+    mkdirSync(cacheFile);
+    expect(await check(store, cacheDir)).toBe(plain);
+  });
+
+  it('lives in the git folder (also of a linked worktree), and nowhere outside git or with --no-cache', () => {
+    const { repo, store } = repoStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data') });
+    const r = agents(['validate'], { cwd: store });
+    expect(r.code).toBe(0);
+    expect(existsSync(join(repo, '.git/agents/validate-worktree.cache'))).toBe(true);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+
+    const linked = join(tempDir(), 'linked');
+    git(repo, 'worktree', 'add', '-q', linked);
+    expect(agents(['validate', '--staged'], { cwd: linked }).code).toBe(0);
+    const worktreeGitDir = git(linked, 'rev-parse', '--git-dir').trim();
+    expect(existsSync(join(worktreeGitDir, 'agents/validate-index.cache'))).toBe(true);
+
+    const { repo: other, store: otherStore } = repoStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data') });
+    expect(agents(['validate', '--no-cache'], { cwd: otherStore }).code).toBe(0);
+    expect(agents(['validate'], { cwd: otherStore, env: { AGENTS_NO_CACHE: '1' } }).code).toBe(0);
+    expect(existsSync(join(other, '.git/agents'))).toBe(false);
+
+    const outside = testStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data') });
+    const before = readdirSync(dirname(outside), { recursive: true }).sort();
+    expect(agents(['validate'], { cwd: outside }).code).toBe(0);
+    expect(readdirSync(dirname(outside), { recursive: true }).sort()).toEqual(before);
+  });
+
+  it('stays whole when several runs write it at once', async () => {
+    const tree: Record<string, string> = {};
+    const ids = ['01JDQ6X5Z8W4N3B2C1D0E9F8H0', '01JDQ6X5Z8W4N3B2C1D0E9F8H1', '01JDQ6X5Z8W4N3B2C1D0E9F8H2', '01JDQ6X5Z8W4N3B2C1D0E9F8H3'];
+    for (const [i, id] of ids.entries()) tree[`global/${id}.yaml`] = good(id, `Rule number ${i}`);
+    const { repo, store } = repoStore(tree);
+    const runs = await Promise.all([0, 1, 2, 3].map(() => agentsAsync(['validate', '--format', 'json'], { cwd: store })));
+    for (const r of runs) {
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe('');
+    }
+    const lines = readFileSync(join(repo, '.git/agents/validate-worktree.cache'), 'utf8').split('\n');
+    expect(lines[0]).toMatch(/^agents validate cache\t1\t/);
+    expect(lines.filter((l) => l.startsWith('global/'))).toHaveLength(4);
+    expect(readdirSync(join(repo, '.git/agents')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('contentHash', () => {
+  it('is MurmurHash3 x86 128 (seed 0) on its reference values, aligned or not', () => {
+    // Reference values of MurmurHash3_x86_128 with seed 0, as 4 big-endian 32-bit words.
+    expect(contentHash(new Uint8Array())).toBe('00000000000000000000000000000000');
+    const text = new TextEncoder().encode('The quick brown fox jumps over the lazy dog');
+    const h = contentHash(text);
+    expect(h).toBe('2f1583c3ecee2c675d7bf66ce5e91d2c');
+    expect(contentHash(new TextEncoder().encode('0123456789abcdef0'))).toBe('1f8a385560920c06b5182f1c718c0b9c');
+    // The same bytes at an odd offset (read byte by byte) and at an aligned one (read by words) hash alike.
+    const odd = new Uint8Array(text.byteLength + 3);
+    odd.set(text, 3);
+    expect(contentHash(odd.subarray(3))).toBe(h);
+    expect(contentHash(new TextEncoder().encode('The quick brown fox jumps over the lazy cog'))).not.toBe(h);
+  });
+});
