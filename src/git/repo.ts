@@ -154,7 +154,6 @@ export class ObjectReader {
   /** Rounds asked and not yet answered, oldest first; `next` is the first name of a round still to answer. */
   private rounds: { names: string[]; next: number; out: Map<string, GitObject | null>; done: () => void; each?: (name: string, o: GitObject | null) => void }[] = [];
   private failed: Error | undefined;
-  private reads = 0;
 
   constructor(cwd: string) {
     this.child = spawnGit(cwd, ['cat-file', '--batch']);
@@ -173,11 +172,6 @@ export class ObjectReader {
       if (this.rounds.length > 0 || code !== 0) fail(`git cat-file --batch stopped: ${Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`}`);
     });
     this.child.stdin.on('error', () => undefined);
-  }
-
-  /** How many objects were asked for so far. */
-  get objectsRead(): number {
-    return this.reads;
   }
 
   private drain(): void {
@@ -223,7 +217,6 @@ export class ObjectReader {
     const out = new Map<string, GitObject | null>();
     if (unique.length === 0) return out;
     if (this.failed) throw this.failed;
-    this.reads += unique.length;
     await new Promise<void>((done) => {
       this.rounds.push({ names: unique, next: 0, out, done, ...(each ? { each } : {}) });
       this.child.stdin.write(`${unique.join('\n')}\n`);
