@@ -70,10 +70,21 @@ export async function lsTree(cwd: string, commit: string, prefix: string): Promi
   });
 }
 
-/** Every entry of the index under `prefix` (stage 0, or the first conflicting stage): one `git ls-files` process. */
-export async function lsIndex(cwd: string, prefix: string): Promise<GitEntry[]> {
-  const top = await topLevel(cwd);
-  const out = await (await git(top)).raw(['ls-files', '-s', '-z', '--full-name', '--', prefix === '' ? '.' : prefix]);
+/**
+ * Every entry of the index below the folder `dir` (stage 0, or the first
+ * conflicting stage), with paths relative to `dir`: one `git ls-files`
+ * process started in that folder, so the repository's top folder need not be
+ * known first.
+ */
+export async function lsIndex(dir: string): Promise<GitEntry[]> {
+  let out: string;
+  try {
+    out = (await runGit(dir, ['ls-files', '-s', '-z', '--', '.'])).toString('utf8');
+  } catch (error) {
+    const why = message(error);
+    if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
+    throw new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');
+  }
   // "<mode> SP <sha> SP <stage> TAB <path>"
   const seen = new Set<string>();
   return parseZ(out, (record) => {

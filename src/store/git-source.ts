@@ -19,8 +19,13 @@ export class GitTreeSource implements TreeSource {
     this.description = where.kind === 'index' ? 'index' : `revision ${where.rev}`;
   }
 
+  /** The index: listed from the store folder itself (no need to find the repository's top first). */
   static async index(storeRoot: string): Promise<GitTreeSource> {
-    return new GitTreeSource(storeRoot, { kind: 'index' }).init();
+    const source = new GitTreeSource(storeRoot, { kind: 'index' });
+    source.top = storeRoot;
+    // Listed now, so that a folder outside any repository is refused here.
+    await source.load();
+    return source;
   }
 
   static async revision(storeRoot: string, rev: string): Promise<GitTreeSource> {
@@ -47,7 +52,7 @@ export class GitTreeSource implements TreeSource {
 
   private load() {
     this.listing ??= (async () => {
-      const raw = this.where.kind === 'index' ? await lsIndex(this.top, this.prefix) : await lsTree(this.top, this.commit!, this.prefix);
+      const raw = this.where.kind === 'index' ? await lsIndex(this.root) : await lsTree(this.top, this.commit!, this.prefix);
       const entries = new Map<string, GitEntry>();
       const dirs = new Set<string>();
       const cut = this.prefix === '' ? 0 : this.prefix.length + 1;
