@@ -37,6 +37,8 @@ export function isTemporaryName(base: string): boolean {
  */
 const GLOBAL_SCOPE: Scope = Object.freeze({ kind: 'global' });
 let lastScope: Scope & { project?: string; plan?: string } = GLOBAL_SCOPE;
+/** The last plan folder name found valid: its records need not be checked again. */
+let lastPlanId = '';
 
 /** Classifies a file path relative to the store root ("projects/myapp/01J….yaml"). */
 export function classifyPath(rel: string): PathKind {
@@ -59,9 +61,11 @@ export function classifyPath(rel: string): PathKind {
       return { kind: 'unknown' };
     case 'projects': {
       if (parts.length !== 3 || a === undefined) return { kind: 'unknown' };
+      // The folder of the last project seen was valid (a scope is made only for a valid name).
+      if (lastScope.kind === 'project' && lastScope.project === a) return invariantFile(lastScope, base);
       const problem = nameProblem(a, 'project');
       if (problem) return { kind: 'bad-name', problem };
-      return invariantFile(lastScope.project === a && lastScope.kind === 'project' ? lastScope : (lastScope = { kind: 'project', project: a }), base);
+      return invariantFile((lastScope = { kind: 'project', project: a }), base);
     }
     case 'actions': {
       if (parts.length !== 4 || a === undefined || b === undefined) return { kind: 'unknown' };
@@ -72,8 +76,11 @@ export function classifyPath(rel: string): PathKind {
     }
     case 'plans': {
       if (a === undefined || parts.length < 3) return { kind: 'unknown' };
-      const problem = ulidProblem(a, 'plan id');
-      if (problem) return { kind: 'bad-name', problem };
+      if (a !== lastPlanId) {
+        const problem = ulidProblem(a, 'plan id');
+        if (problem) return { kind: 'bad-name', problem };
+        lastPlanId = a;
+      }
       if (parts.length === 3) {
         if (base === 'plan.yaml') return { kind: 'plan', plan: a };
         return invariantFile(lastScope.plan === a && lastScope.kind === 'plan' ? lastScope : (lastScope = { kind: 'plan', plan: a }), base);

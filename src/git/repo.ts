@@ -85,16 +85,31 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
     if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
     throw new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');
   }
-  // "<mode> SP <sha> SP <stage> TAB <path>"
-  const seen = new Set<string>();
-  return parseZ(out, (record) => {
-    const tab = record.indexOf('\t');
-    const [mode, sha] = record.slice(0, tab).split(' ');
-    const path = record.slice(tab + 1);
-    if (!mode || !sha || seen.has(path)) return undefined;
-    seen.add(path);
-    return { mode, sha, path };
-  });
+  // "<mode> SP <sha> SP <stage> TAB <path>" NUL …, read in place: one string per field, no record strings.
+  const entries: GitEntry[] = [];
+  let seen: Set<string> | undefined;
+  for (let at = 0; at < out.length; ) {
+    const end = out.indexOf('\0', at);
+    const stop = end < 0 ? out.length : end;
+    const sp1 = out.indexOf(' ', at);
+    const sp2 = out.indexOf(' ', sp1 + 1);
+    const tab = out.indexOf('\t', sp2 + 1);
+    if (sp1 > at && sp2 > sp1 && tab > sp2 && tab < stop) {
+      const path = out.slice(tab + 1, stop);
+      // A conflicted path is listed once per stage: keep the first.
+      if (out.charCodeAt(sp2 + 1) !== 48 /* 0 */ || tab !== sp2 + 2) {
+        seen ??= new Set(entries.map((e) => e.path));
+        if (seen.has(path)) {
+          at = stop + 1;
+          continue;
+        }
+        seen.add(path);
+      } else seen?.add(path);
+      entries.push({ mode: out.slice(at, sp1), sha: out.slice(sp1 + 1, sp2), path });
+    }
+    at = stop + 1;
+  }
+  return entries;
 }
 
 /**

@@ -56,10 +56,15 @@ export class GitTreeSource implements TreeSource {
       const entries = new Map<string, GitEntry>();
       const dirs = new Set<string>();
       const cut = this.prefix === '' ? 0 : this.prefix.length + 1;
+      // Listings are sorted: the files of one folder come together, so its folders are added once.
+      let parent = '';
       for (const e of raw) {
-        const rel = e.path.slice(cut);
+        const rel = cut === 0 ? e.path : e.path.slice(cut);
         entries.set(rel, e);
-        for (let i = rel.indexOf('/'); i >= 0; i = rel.indexOf('/', i + 1)) dirs.add(rel.slice(0, i));
+        const slash = rel.lastIndexOf('/');
+        if (slash < 0 || (slash === parent.length && rel.startsWith(parent))) continue;
+        parent = rel.slice(0, slash);
+        for (let i = rel.indexOf('/'); i >= 0 && i <= slash; i = rel.indexOf('/', i + 1)) dirs.add(rel.slice(0, i));
       }
       return { entries, dirs };
     })();
@@ -67,11 +72,8 @@ export class GitTreeSource implements TreeSource {
   }
 
   /** Every entry under the store with its blob id and mode (store-relative paths), from the one listing. */
-  async blobIds(): Promise<Map<string, { sha: string; mode: string }>> {
-    const { entries } = await this.load();
-    const out = new Map<string, { sha: string; mode: string }>();
-    for (const [p, e] of entries) out.set(p, { sha: e.sha, mode: e.mode });
-    return out;
+  async blobIds(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string }>> {
+    return (await this.load()).entries;
   }
 
   async list(dir: string, options: { recursive?: boolean } = {}): Promise<TreeEntry[]> {

@@ -32,7 +32,7 @@ export interface TreeSource {
   /** The contents of files, read as one batch. */
   read(paths: readonly string[]): Promise<Map<string, ReadResult>>;
   /** Sources that know each file's git blob id without reading it (the index, revisions): every entry's id and mode. */
-  blobIds?(): Promise<Map<string, { sha: string; mode: string }>>;
+  blobIds?(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string }>>;
 }
 
 function entryType(d: Dirent): EntryType {

@@ -63,9 +63,10 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
 
   // File by file: the shared reader's rules for what is read, then each file's own checks (or their cached facts).
   const jobs = planReads(entries, (k) => isContentKind(k) || k.kind === 'bad-id', diagnostics, kinds) as ContentJob[];
-  const facts = await readFacts(source, tree, jobs, options.cache ?? FactsCache.none());
+  const cache = options.cache ?? FactsCache.none();
+  const facts = await readFacts(source, tree, jobs, cache);
   for (const f of facts) if (f?.d) diagnostics.push(...f.d);
-  diagnostics.push(...(await checkSchemaCopies(source, entries)));
+  diagnostics.push(...(await checkSchemaCopies(source, tree, entries, cache)));
 
   const ids = checkIds(entries, kinds);
   const usedIds = ids.usedIds;
@@ -275,26 +276,40 @@ async function checkLocks(source: TreeSource, entries: readonly TreeEntry[], kin
 }
 
 /** The store's copies of the schemas (for editors) against the tool's own. */
-async function checkSchemaCopies(source: TreeSource, entries: readonly TreeEntry[]): Promise<Diagnostic[]> {
+async function checkSchemaCopies(source: TreeSource, tree: TreeSource, entries: readonly TreeEntry[], cache: FactsCache): Promise<Diagnostic[]> {
   if (!entries.some((e) => e.path === 'schemas' && e.type === 'dir') && !entries.some((e) => e.path.startsWith('schemas/'))) return [];
-  const names = Object.keys(SCHEMAS) as SchemaName[];
-  const contents = await source.read(names.map((n) => `schemas/${n}`));
+  const files = (Object.keys(SCHEMAS) as SchemaName[]).map((name) => ({ name, file: `schemas/${name}` }));
+  // From git, a copy whose blob the cache knows is not read (its verdict is kept like a file's facts).
+  const known = tree.blobIds && cache.enabled ? await tree.blobIds() : undefined;
+  const verdicts = new Map<string, FileFacts>();
+  for (const { file } of files) {
+    const blob = known?.get(file)?.sha;
+    const hit = blob === undefined ? undefined : cache.get(file, blob);
+    if (hit) verdicts.set(file, hit);
+  }
+  const toRead = files.filter(({ file }) => !verdicts.has(file)).map(({ file }) => file);
+  const contents = toRead.length > 0 ? await source.read(toRead) : new Map<string, ReadResult>();
   const out: Diagnostic[] = [];
   const hint = 'Run `agents init --schemas` to refresh the copies, then commit them.';
-  for (const name of names) {
-    const file = `schemas/${name}`;
-    const r = contents.get(file);
-    if (!r || !r.ok) {
-      out.push(problem('schema-outdated', 'warning', file, `${file} is missing from the store; editors cannot validate ${name.replace('.schema.json', '')} files as you type`, hint));
-      continue;
+  for (const { name, file } of files) {
+    let verdict = verdicts.get(file);
+    if (!verdict) {
+      const r = contents.get(file);
+      if (!r || !r.ok) {
+        out.push(problem('schema-outdated', 'warning', file, `${file} is missing from the store; editors cannot validate ${name.replace('.schema.json', '')} files as you type`, hint));
+        continue;
+      }
+      let same = false;
+      try {
+        same = JSON.stringify(JSON.parse(new TextDecoder().decode(r.bytes))) === JSON.stringify(SCHEMAS[name]);
+      } catch {
+        same = false;
+      }
+      verdict = same ? {} : { d: [problem('schema-outdated', 'warning', file, `${file} differs from the schema this version of agents checks against; editors may accept what validate refuses`, hint)] };
+      const blob = known?.get(file)?.sha;
+      if (blob !== undefined) cache.set(file, blob, verdict);
     }
-    let same = false;
-    try {
-      same = JSON.stringify(JSON.parse(new TextDecoder().decode(r.bytes))) === JSON.stringify(SCHEMAS[name]);
-    } catch {
-      same = false;
-    }
-    if (!same) out.push(problem('schema-outdated', 'warning', file, `${file} differs from the schema this version of agents checks against; editors may accept what validate refuses`, hint));
+    if (verdict.d) out.push(...verdict.d);
   }
   return out;
 }
