@@ -87,27 +87,41 @@ export class WorkingTreeSource implements TreeSource {
   }
 
   /**
-   * Reads each file and hands it to `fn` without copying it: the bytes are a
-   * view of a shared buffer, valid only until `fn` returns (copy what you keep).
+   * Reads each file and hands its bytes to `onFile` without copying them:
+   * the first `length` bytes of a shared buffer, valid only until `onFile`
+   * returns (copy what you keep). Files that cannot be read go to `onFailure`.
+   * For reading a whole store, allocating nothing per file.
    */
-  visit(paths: readonly string[], fn: (r: ReadResult, index: number) => void): void {
+  visit(paths: readonly string[], onFile: (index: number, buffer: Uint8Array, length: number) => void, onFailure: (index: number, r: Exclude<ReadResult, { ok: true }>) => void): void {
     const links = new Map<string, string | null>();
-    for (let i = 0; i < paths.length; i++) fn(this.readShared(paths[i]!, links), i);
+    for (let i = 0; i < paths.length; i++) {
+      const n = this.readShared(paths[i]!, links);
+      if (typeof n === 'number') onFile(i, scratch, n);
+      else onFailure(i, n);
+    }
   }
 
   /** One file; `links` caches the folder checks of a batch. */
   readOne(rel: string, links: Map<string, string | null> = new Map()): ReadResult {
-    const r = this.readShared(rel, links);
-    return r.ok ? { ok: true, bytes: Buffer.from(r.bytes) } : r;
+    const n = this.readShared(rel, links);
+    return typeof n === 'number' ? { ok: true, bytes: Buffer.from(scratch.subarray(0, n)) } : n;
   }
 
-  /** One file, its bytes in the shared buffer. */
-  private readShared(rel: string, links: Map<string, string | null>): ReadResult {
-    const dir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
-    let link = links.get(dir);
-    if (link === undefined) {
-      link = linkedFolder(this.root, dir);
-      links.set(dir, link);
+  /** One file, read into the shared buffer: its length, or why it cannot be read. */
+  private readShared(rel: string, links: Map<string, string | null> & { last?: string; lastLink?: string | null }): number | Exclude<ReadResult, { ok: true }> {
+    // Files of one folder come together: its link check is found without slicing the path.
+    const slash = rel.lastIndexOf('/');
+    let link: string | null | undefined;
+    if (links.last !== undefined && slash === links.last.length && rel.startsWith(links.last)) link = links.lastLink;
+    else {
+      const dir = slash < 0 ? '' : rel.slice(0, slash);
+      link = links.get(dir);
+      if (link === undefined) {
+        link = linkedFolder(this.root, dir);
+        links.set(dir, link);
+      }
+      links.last = dir;
+      links.lastLink = link;
     }
     if (link !== null) return { ok: false, code: 'symlink', message: `is inside ${link}, a symbolic link; links are never followed inside a store` };
     let fd: number;
@@ -141,7 +155,7 @@ export class WorkingTreeSource implements TreeSource {
         if (!st.isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
         return { ok: false, code: 'file-too-large', message: `is ${st.size} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` };
       }
-      return { ok: true, bytes: scratch.subarray(0, off) };
+      return off;
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       if (e.code === 'EISDIR') return { ok: false, code: 'not-a-file', message: 'is a folder, not a file' };

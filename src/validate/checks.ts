@@ -107,22 +107,23 @@ async function readFacts(source: RecordingSource, tree: TreeSource, jobs: readon
   const facts: (FileFacts | undefined)[] = new Array(jobs.length);
   const toCheck: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
   const useCache = cache.enabled;
-  // One read result: a failure, a cached file, or a file to check. `shared` bytes are only valid during the call.
-  const take = (i: number, r: ReadResult, shared: boolean, knownBlob?: string) => {
+  const failed = (i: number, r: Exclude<ReadResult, { ok: true }>) => {
+    facts[i] = { d: [readFailure(jobs[i]!.entry.path, r)] };
+  };
+  // A file read: cached facts, or a file to check. The first `length` bytes of `bytes`; `shared`: only valid during the call.
+  const take = (i: number, bytes: Uint8Array, length: number, shared: boolean, knownBlob?: string) => {
     const path = jobs[i]!.entry.path;
-    if (!r.ok) {
-      facts[i] = { d: [readFailure(path, r)] };
-      return;
-    }
-    const blob = useCache ? (knownBlob ?? contentHash(r.bytes)) : undefined;
+    const own = () => (shared ? Buffer.from(bytes.subarray(0, length)) : bytes.subarray(0, length));
+    const blob = useCache ? (knownBlob ?? contentHash(bytes, length)) : undefined;
     const hit = blob !== undefined && knownBlob === undefined ? cache.get(path, blob) : undefined;
     if (hit) {
       facts[i] = hit;
-      if (hit.d !== undefined || hit.m !== undefined) source.remember(path, shared ? Buffer.from(r.bytes) : r.bytes);
+      if (hit.d !== undefined || hit.m !== undefined) source.remember(path, own());
       return;
     }
-    toCheck.push({ i, bytes: shared ? Buffer.from(r.bytes) : r.bytes, blob });
+    toCheck.push({ i, bytes: own(), blob });
   };
+  const takeResult = (i: number, r: ReadResult, knownBlob?: string) => (r.ok ? take(i, r.bytes, r.bytes.byteLength, false, knownBlob) : failed(i, r));
 
   const known = tree.blobIds ? await tree.blobIds() : undefined;
   if (known) {
@@ -138,18 +139,19 @@ async function readFacts(source: RecordingSource, tree: TreeSource, jobs: readon
     for (const i of toRead) {
       const path = jobs[i]!.entry.path;
       const r = contents.get(path);
-      if (r) take(i, r, false, known.get(path)?.sha);
+      if (r) takeResult(i, r, known.get(path)?.sha);
     }
   } else if (tree instanceof WorkingTreeSource) {
     tree.visit(
       jobs.map((j) => j.entry.path),
-      (r, i) => take(i, r, true),
+      (i, bytes, length) => take(i, bytes, length, true),
+      failed,
     );
   } else {
     const contents = await tree.read(jobs.map((j) => j.entry.path));
     for (let i = 0; i < jobs.length; i++) {
       const r = contents.get(jobs[i]!.entry.path);
-      if (r) take(i, r, false);
+      if (r) takeResult(i, r);
     }
   }
 
