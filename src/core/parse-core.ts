@@ -23,8 +23,12 @@ export interface Parsed<T> {
  * a concatenation also works, but keeps a 40-byte slice object per string).
  * Short strings are copied by V8 already.
  */
-function own(s: string): string {
+export function ownCopy(s: string): string {
   return s.length < 13 ? s : (JSON.parse(JSON.stringify(s)) as string);
+}
+
+function same(s: string): string {
+  return s;
 }
 
 /** A located YAML document, before schema validation. */
@@ -237,7 +241,15 @@ function offsetOfKey(y: YamlFile, key: string): number {
  * id equals the file name, the trimmed text length). `id` is the name the
  * path gives; `scope` comes from the path too.
  */
-export function parseInvariant(file: string, bytes: Uint8Array, scope: Scope, id: string): Parsed<ScopedInvariant> {
+export function parseInvariant(
+  file: string,
+  bytes: Uint8Array,
+  scope: Scope,
+  id: string,
+  /** Copy the strings flat (see `ownCopy`), for values that are kept; a caller that only looks at the value and drops it passes false. */
+  keep = true,
+): Parsed<ScopedInvariant> {
+  const own = keep ? ownCopy : same;
   const parsed = parseYaml(file, bytes);
   if (!parsed.value) return { diagnostics: parsed.diagnostics };
   const y = parsed.value;

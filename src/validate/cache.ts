@@ -4,7 +4,7 @@ import { gitDirFor } from '../store/git-dir.ts';
 import type { FileFacts } from './file-facts.ts';
 
 /** Bump when the shape of the file or of FileFacts changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 
 /**

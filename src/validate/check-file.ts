@@ -1,14 +1,14 @@
-import { createHash } from 'node:crypto';
-// Checks one file from its bytes: the parser, the generated schema validators
-// and node:crypto load with this module, which validation imports only when
-// a file is not answered from the cache.
+// Checks one file from its bytes: the parser and the generated schema
+// validators load with this module, which validation imports only when a file
+// is not answered from the cache.
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
-import { parseActionMeta, parseConfig, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
+import { contentHash } from './content-hash.ts';
 import { checkRecord, RECORD_SCHEMAS } from './records.ts';
 
 /** The schema a file's modeline names, by kind; undefined for files that carry none. */
@@ -29,9 +29,19 @@ export function modelineSchema(kind: PathKind | undefined): SchemaName | undefin
   }
 }
 
-/** A short digest of a text key: 96 bits, enough that equal digests mean equal keys in any store. */
+/** Scratch space for a key's UTF-8 bytes (a text key is at most 2,000 characters: 6,000 bytes). */
+let keyBytes = new Uint8Array(8192);
+const utf8 = new TextEncoder();
+
+/**
+ * A digest of a text key: 64 bits of its content hash. Files whose digests
+ * are equal are parsed again and compared by their real keys (checks.ts), so
+ * a collision costs a parse, never a wrong report.
+ */
 export function keyDigest(key: string): string {
-  return createHash('sha1').update(key).digest('base64').slice(0, 16);
+  if (key.length * 3 > keyBytes.length) keyBytes = new Uint8Array(key.length * 3);
+  const { written } = utf8.encodeInto(key, keyBytes);
+  return contentHash(keyBytes, written).slice(0, 16);
 }
 
 /** The modeline as the tool writes it (a prefix that MODELINE_RE accepts). */
@@ -64,14 +74,15 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): Fil
   let diagnostics: Diagnostic[];
   switch (kind.kind) {
     case 'invariant': {
-      const p = parseInvariant(path, bytes, kind.scope, kind.id);
+      // The value is dropped once its facts are taken: no flat copies of its strings, except the two kept.
+      const p = parseInvariant(path, bytes, kind.scope, kind.id, false);
       diagnostics = p.diagnostics;
       if (p.value) {
         facts.k = keyDigest(textKey(p.value.text));
         const source = p.value.source;
         if (kind.scope.kind === 'plan' && source?.origin_id !== undefined) {
-          facts.o = source.origin_id;
-          if (source.ref !== undefined) facts.r = source.ref;
+          facts.o = ownCopy(source.origin_id);
+          if (source.ref !== undefined) facts.r = ownCopy(source.ref);
         }
       }
       break;
