@@ -3,7 +3,7 @@
 // (some promoted from an action), decision nodes and enforcement records.
 // Deterministic: the same size always gives the same files, byte for byte.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 
@@ -206,7 +206,7 @@ export function git(cwd, ...args) {
  * one more edited file staged (for `validate --staged`). Returns the commits.
  */
 export function makeGitRepo(repo, storeRel, changed = 100) {
-  git(repo, 'init', '-q', '-b', 'main');
+  if (!existsSync(join(repo, '.git'))) git(repo, 'init', '-q', '-b', 'main');
   git(repo, 'config', 'commit.gpgsign', 'false');
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'Generated store');

@@ -2,19 +2,12 @@
 // Thin shim (SPEC 10): calls main(argv, io) and sets the exit code.
 // `--version` is answered here, before any module of the tool is loaded.
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  // Whole-store commands keep the parsed data of every file until the end: a
-  // young generation that does not grow cuts their peak memory by about a
-  // tenth at 100,000 files, for a few per cent of CPU. Set here, in the
-  // process's own entry, so that programs embedding the library keep their
-  // own settings. See docs/decisions.md.
-  setFlagsFromString('--semi-space-growth-factor=1');
   let cli;
   try {
     cli = await import('../dist/cli.js');

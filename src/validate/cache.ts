@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gitDirFor } from '../store/git-dir.ts';
 import type { FileFacts } from './file-facts.ts';
@@ -71,8 +71,10 @@ const TAB = 9;
  * reordered is the map built, once.
  */
 export class FactsCache {
-  /** This run's files: for each, its path, then the start and end of its `blob TAB facts` in `text`, or -1 and the new text. */
-  private readonly used: (string | number)[] = [];
+  /** This run's files: for each, its path, then the start and end of its `blob TAB facts` in `text`, or -1 and the new entry. */
+  private readonly used: (string | number | { blob: string; facts: FileFacts })[] = [];
+  /** Whether a path was met again (`validate --fix` checks the store a second time with the same cache). */
+  private repeated = false;
   private changed = false;
   private hitCount = 0;
   /** Where the next line is expected to start. */
@@ -154,6 +156,7 @@ export class FactsCache {
     if (factsAt > end || t.charCodeAt(factsAt - 1) !== TAB || !t.startsWith(blob, at)) return undefined;
     const facts = decode(t.slice(factsAt, end));
     if (facts === undefined) return undefined;
+    if (this.used.length > 0 && path === this.used[0]) this.repeated = true;
     this.used.push(path, at, end);
     this.hitCount++;
     return facts;
@@ -162,7 +165,8 @@ export class FactsCache {
   set(path: string, blob: string, facts: FileFacts): void {
     if (!this.enabled || /[\t\n\r]/.test(path) || /[\t\n\r]/.test(blob)) return;
     // JSON escapes control characters: the facts stay on one line.
-    this.used.push(path, -1, `${blob}\t${encode(facts)}`);
+    if (this.used.length > 0 && path === this.used[0]) this.repeated = true;
+    this.used.push(path, -1, { blob, facts });
     this.changed = true;
   }
 
@@ -177,21 +181,35 @@ export class FactsCache {
     const files = this.used.length / 3;
     if (!this.changed && files === this.lines && this.index === undefined) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
+    let fd: number | undefined;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      // A path met twice (validate --fix checks again after fixing): its last facts, at its last place.
-      const last = new Map<string, number>();
-      for (let i = 0; i < this.used.length; i += 3) last.set(this.used[i] as string, i);
-      const out = [`${HEADER}\t${FORMAT}\t${this.build}`];
+      fd = openSync(tmp, 'w');
+      // A path met twice: its last facts, at its last place.
+      let last: Map<string, number> | undefined;
+      if (this.repeated) {
+        last = new Map();
+        for (let i = 0; i < this.used.length; i += 3) last.set(this.used[i] as string, i);
+      }
+      // Written in pieces: no array of every line, nor one string of the whole cache, at once.
+      let chunk = `${HEADER}\t${FORMAT}\t${this.build}\n`;
       for (let i = 0; i < this.used.length; i += 3) {
         const path = this.used[i] as string;
-        if (last.get(path) !== i) continue;
+        if (last && last.get(path) !== i) continue;
         const from = this.used[i + 1] as number;
-        out.push(`${path}\t${from < 0 ? (this.used[i + 2] as string) : this.text.slice(from, this.used[i + 2] as number)}`);
+        const entry = this.used[i + 2]!;
+        chunk += `${path}\t${from < 0 ? `${(entry as { blob: string }).blob}\t${encode((entry as { facts: FileFacts }).facts)}` : this.text.slice(from, entry as number)}\n`;
+        if (chunk.length > 1 << 16) {
+          writeSync(fd, chunk);
+          chunk = '';
+        }
       }
-      writeFileSync(tmp, `${out.join('\n')}\n`);
+      writeSync(fd, chunk);
+      closeSync(fd);
+      fd = undefined;
       renameSync(tmp, this.file);
     } catch {
+      if (fd !== undefined) closeSync(fd);
       rmSync(tmp, { force: true });
     }
   }

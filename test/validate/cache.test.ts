@@ -205,6 +205,40 @@ describe('the validation cache', () => {
   });
 });
 
+describe('FactsCache', () => {
+  it('writes a large cache in pieces and reads every entry back; a path met twice keeps its last facts, once', () => {
+    const file = join(tempDir(), 'agents', 'validate-worktree.cache');
+    const first = FactsCache.load(file, 'b1');
+    const paths = Array.from({ length: 3000 }, (_, i) => `projects/p${i % 30}/${String(i).padStart(26, '0')}.yaml`);
+    paths.forEach((p, i) => first.set(p, `hash${i}`, i % 7 === 0 ? { k: `key${i}`, m: `first line ${i}` } : { k: `key${i}` }));
+    // A second round over the first ten (as --fix does): their last facts win.
+    paths.slice(0, 10).forEach((p, i) => first.set(p, `hash${i}`, { k: `again${i}` }));
+    first.save();
+    const text = readFileSync(file, 'utf8');
+    expect(text.length).toBeGreaterThan(1 << 17); // several pieces
+    expect(text.trim().split('\n')).toHaveLength(1 + 3000);
+
+    const again = FactsCache.load(file, 'b1');
+    paths.forEach((p, i) => expect(again.get(p, `hash${i}`), p).toEqual(i < 10 ? { k: `again${i}` } : i % 7 === 0 ? { k: `key${i}`, m: `first line ${i}` } : { k: `key${i}` }));
+    expect(again.hits).toBe(3000);
+    // The ten repeated paths were written last; asked for in their first order, the cache is written again in it.
+    again.save();
+    const third = FactsCache.load(file, 'b1');
+    paths.forEach((p, i) => third.get(p, `hash${i}`));
+    expect(third.hits).toBe(3000);
+    // Unchanged and in order: not written again.
+    const before = readFileSync(file, 'utf8');
+    expect(before.split('\n')[1]).toMatch(/^projects\/p0\/0+\.yaml\t/);
+    rmSync(file);
+    third.save();
+    expect(existsSync(file)).toBe(false);
+    writeFileSync(file, before);
+    // Another hash for a path: a miss; another build: nothing.
+    expect(FactsCache.load(file, 'b1').get(paths[5]!, 'other')).toBeUndefined();
+    expect(FactsCache.load(file, 'b2').get(paths[5]!, 'hash5')).toBeUndefined();
+  });
+});
+
 describe('contentHash', () => {
   it('is MurmurHash3 x86 128 (seed 0) on its reference values, aligned or not', () => {
     // Reference values of MurmurHash3_x86_128 with seed 0, as 4 big-endian 32-bit words.
