@@ -362,6 +362,11 @@ export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide,
   return diff;
 }
 
+/** Whether a diff holds any change: an invariant file or a plan, or a reported target's effective set. */
+export function hasChanges(d: StoreDiff): boolean {
+  return d.invariants.length > 0 || d.plans.length > 0 || d.targets.some(targetChanged);
+}
+
 /** Whether the target's effective set changed at all. */
 export function targetChanged(d: TargetDiff): boolean {
   return (

@@ -129,6 +129,22 @@ describe('agents invariant diff between revisions', () => {
     expect(d.targets).toEqual([]);
   });
 
+  it('--exit-code exits 1 when anything changed, 0 when nothing did, printing the same report', () => {
+    const plain = agents(['invariant', 'diff', `${c1}..${c2}`, '--format', 'json'], { cwd: repo.dir });
+    const gated = agents(['invariant', 'diff', `${c1}..${c2}`, '--format', 'json', '--exit-code'], { cwd: repo.dir });
+    expect([plain.code, gated.code]).toEqual([0, 1]);
+    expect(gated.stdout).toBe(plain.stdout);
+    expect(gated.stderr).toBe('');
+    const same = agents(['invariant', 'diff', `${c2}..${c2}`, '--exit-code'], { cwd: repo.dir });
+    expect(same.code).toBe(0);
+    // A change no effective set sees still counts: the file is listed.
+    repo.inv('actions/local/code-coverage', A1, 'Minimum 95% coverage');
+    const actionOnly = agents(['invariant', 'diff', 'HEAD', '--exit-code', '--format', 'markdown'], { cwd: repo.dir });
+    repo.git('checkout', '--', '.');
+    expect(actionOnly.code).toBe(1);
+    expect(actionOnly.stdout).toContain(`${A1}`);
+  });
+
   it('prints a readable text report', () => {
     const r = agents(['invariant', 'diff', `${c1}..${c2}`], { cwd: repo.dir });
     expect(r.code).toBe(0);

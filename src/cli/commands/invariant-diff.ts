@@ -1,3 +1,4 @@
+import { hasChanges } from '../../core/diff.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
@@ -11,6 +12,7 @@ interface DiffArgs {
   'all-projects'?: boolean;
   staged?: boolean;
   format?: string;
+  'exit-code'?: boolean;
 }
 
 export default defineCommand<DiffArgs>({
@@ -23,7 +25,8 @@ export default defineCommand<DiffArgs>({
       .option('plan', { type: 'string', requiresArg: true, describe: "only plan ID's effective set" })
       .option('all-projects', { type: 'boolean', describe: 'report every project, changed or not' })
       .option('staged', { type: 'boolean', describe: 'compare with the index (what `git commit` would record)' })
-      .option('format', { choices: ['markdown'], describe: 'output format: text, json, yaml or markdown (a pull-request comment)' }),
+      .option('format', { choices: ['markdown'], describe: 'output format: text, json, yaml or markdown (a pull-request comment)' })
+      .option('exit-code', { type: 'boolean', describe: 'exit 1 when anything changed, 0 when nothing did (as `git diff --exit-code`)' }),
   async run(argv, ctx) {
     const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
     const { ReviewService } = await import('../../service/review-service.ts');
@@ -38,11 +41,8 @@ export default defineCommand<DiffArgs>({
       staged: argv.staged ?? false,
     });
     const { diffJson, diffMarkdown, diffText } = await formats;
-    if (argv.format === 'markdown') {
-      ctx.io.stdout.write(diffMarkdown(result));
-      return EXIT_CODES.ok;
-    }
-    emit(ctx, diffJson(result), () => diffText(result, makeStyle(ctx.color)));
-    return EXIT_CODES.ok;
+    if (argv.format === 'markdown') ctx.io.stdout.write(diffMarkdown(result));
+    else emit(ctx, diffJson(result), () => diffText(result, makeStyle(ctx.color)));
+    return argv['exit-code'] && hasChanges(result) ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
   },
 });
