@@ -1,6 +1,7 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
-import type { ScopeInput } from '../service/invariant-service.ts';
+import { isUlid } from '../core/names.ts';
+import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 
 export interface ScopeArgs {
   global?: boolean;
@@ -13,7 +14,7 @@ export function scopeOptions(y: Argv, verb: string): Argv {
   return y
     .option('global', { type: 'boolean', describe: `${verb} the global scope` })
     .option('project', { type: 'string', describe: `${verb} project P's scope`, requiresArg: true })
-    .option('plan', { type: 'string', describe: `${verb} plan ID's scope`, requiresArg: true })
+    .option('plan', { type: 'string', describe: `${verb} plan ID's scope (an id or a unique prefix of one)`, requiresArg: true })
     .option('action', { type: 'string', describe: `${verb} action template NS/NAME`, requiresArg: true });
 }
 
@@ -39,4 +40,15 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | 
     throw new UsageError('no scope given', 'Choose one of --global, --project P, --plan ID, --action NS/NAME.');
   }
   return given[0];
+}
+
+/**
+ * A `--plan` given as a unique prefix of its id (at least 4 characters), as
+ * the plan commands take it, made the plan's full id; other scopes as given.
+ * An unknown or ambiguous prefix is a usage error naming the candidates.
+ */
+export async function withFullPlanId(scope: ScopeInput | undefined, service: InvariantService): Promise<ScopeInput | undefined> {
+  if (!scope || !('plan' in scope) || isUlid(scope.plan)) return scope;
+  const { PlanService } = await import('../service/plan-service.ts');
+  return { plan: await new PlanService(service).resolvePlanId(scope.plan) };
 }

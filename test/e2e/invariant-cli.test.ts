@@ -94,6 +94,28 @@ describe('the seed command lines', () => {
     expect(r.stdout).toContain('shadows global 01M8KJW430VF8WCABSB8RTQ8RY');
   });
 
+  it('takes a unique prefix of a plan id for --plan, as the plan commands do, and names unknown ones', () => {
+    const full = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
+    const prefixed = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN.slice(0, 8).toLowerCase(), '--format', 'json']);
+    expect(prefixed.code).toBe(0);
+    expect(prefixed.stdout).toBe(full.stdout);
+    const unknown = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', 'ZZZZ']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no plan with id prefix ZZZZ');
+
+    const root = exampleCopy();
+    const before = snapshot(root);
+    const short = agents(['--store', root, 'invariant', 'add', '--plan', '01M', 'Too short a prefix']);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('is not a plan id or a prefix of one');
+    expect(snapshot(root)).toEqual(before);
+    const added = agents(['--store', root, 'invariant', 'add', '--plan', EXAMPLE_PLAN.slice(0, 6), 'Keep the migration reversible', '--format', 'json']);
+    expect(added.code).toBe(0);
+    const path = (JSON.parse(added.stdout) as { path: string }).path;
+    expect(path).toMatch(new RegExp(`^plans/${EXAMPLE_PLAN}/[0-7][0-9A-HJKMNP-TV-Z]{25}\\.yaml$`));
+    expect(existsSync(join(root, path))).toBe(true);
+  });
+
   it('prints the effective set of the example plan as the seed lists it, in JSON', () => {
     const r = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
     expect(r.code).toBe(0);
@@ -194,7 +216,7 @@ describe('bad input gets a clear error and changes nothing', () => {
     ['a project name with ..', ['invariant', 'add', '--project', '../x', 'T'], 2, /project "\.\.\/x" must start with/],
     ['an action that climbs out', ['invariant', 'add', '--action', 'a/../../b', 'T'], 2, /action "a\/\.\.\/\.\.\/b" must be NS\/NAME/],
     ['an action without a name', ['invariant', 'add', '--action', 'local', 'T'], 2, /must be NS\/NAME/],
-    ['a plan id that is not a ULID', ['invariant', 'add', '--plan', 'notaulid', 'T'], 2, /plan id "notaulid" is not a ULID/],
+    ['a plan id that is not a ULID', ['invariant', 'add', '--plan', 'notaulid', 'T'], 2, /"notaulid" is not a plan id or a prefix of one/],
     ['an unknown plan', ['invariant', 'add', '--plan', '01M8KK5920RS6CGAVDFVYYJ0ZZ', 'T'], 2, /unknown plan 01M8KK5920RS6CGAVDFVYYJ0ZZ/],
     ['empty text', ['invariant', 'add', '--global', ''], 2, /text is empty/],
     ['white-space-only text', ['invariant', 'add', '--global', ' \t\n '], 2, /text is empty/],

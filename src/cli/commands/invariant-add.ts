@@ -4,7 +4,7 @@ import { toScope, type AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
-import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
+import { scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
 import { makeStyle } from '../style.ts';
 import { serviceFor } from '../service.ts';
 
@@ -35,7 +35,7 @@ export default defineCommand<AddArgs>({
         throw new UsageError('no invariant text given', 'Give the text as the last argument: agents invariant add --global "Never delete production data".');
       }
       // No text at a terminal: the form asks for scope (unless given), text, severity and tags.
-      const given = scopeFromArgs(argv, false);
+      const given = await withFullPlanId(scopeFromArgs(argv, false), service);
       const { runAddForm } = await import('../../tui/add.tsx');
       result = await runAddForm(tuiIo(ctx), service, {
         ...(given ? { scope: toScope(given) } : {}),
@@ -43,7 +43,7 @@ export default defineCommand<AddArgs>({
       });
     } else {
       try {
-        const scope = scopeFromArgs(argv, true)!;
+        const scope = (await withFullPlanId(scopeFromArgs(argv, true), service))!;
         result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
       } catch (error) {
         if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {

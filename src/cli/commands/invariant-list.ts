@@ -4,7 +4,7 @@ import { toScope, type EffectiveResult, type ListedInvariant } from '../../servi
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
-import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
+import { scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle, type Style } from '../style.ts';
 
@@ -25,8 +25,8 @@ export default defineCommand<ListArgs>({
       .option('all', { type: 'boolean', describe: 'include inactive invariants' })
       .option('interactive', { alias: 'i', type: 'boolean', describe: 'browse in the TUI (as `agents tui`), starting with this scope and pattern' }),
   async run(argv, ctx) {
-    const scope = scopeFromArgs(argv, false);
     const service = serviceFor(ctx);
+    const scope = await withFullPlanId(scopeFromArgs(argv, false), service);
     if (argv.interactive) {
       const { browse } = await import('./tui.ts');
       return browse(ctx, service, scope ? toScope(scope) : undefined, argv.pattern, argv.effective ?? false);
