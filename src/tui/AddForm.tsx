@@ -17,6 +17,8 @@ export interface AddFormProps {
   scope?: Scope;
   /** Commit the new file with git; absent: as the store's config says. */
   commit?: boolean;
+  /** The rationale to start from (`--rationale` on the command line). */
+  rationale?: string;
   width?: number;
   onDone(result: AddResult): void;
   /** Esc on the first step. */
@@ -24,7 +26,7 @@ export interface AddFormProps {
   onError?(error: unknown): void;
 }
 
-type Step = 'scope' | 'new-project' | 'text' | 'severity' | 'tags' | 'confirm' | 'saving';
+type Step = 'scope' | 'new-project' | 'text' | 'severity' | 'tags' | 'rationale' | 'confirm' | 'saving';
 type ScopeChoice = Scope | 'new-project';
 
 const SEVERITY_ITEMS: SelectItem<Severity>[] = SEVERITIES.map((s) => ({
@@ -75,9 +77,9 @@ export function AddFeedback({ check, text }: { check: AddCheck | undefined; text
 
 /**
  * The interactive `add`: scope → text (live duplicate and shadow feedback) →
- * severity → tags → confirm. Esc goes back a step (cancels on the first).
+ * severity → tags → rationale → confirm. Esc goes back a step (cancels on the first).
  */
-export function AddForm({ service, scope: givenScope, commit, width = 80, onDone, onCancel, onError }: AddFormProps): ReactElement {
+export function AddForm({ service, scope: givenScope, commit, rationale: givenRationale = '', width = 80, onDone, onCancel, onError }: AddFormProps): ReactElement {
   const theme = useTheme();
   const [step, setStep] = useState<Step>(givenScope ? 'text' : 'scope');
   const [catalog, setCatalog] = useState<ScopeCatalog | undefined>();
@@ -87,6 +89,7 @@ export function AddForm({ service, scope: givenScope, commit, width = 80, onDone
   const [text, setText] = useState('');
   const [severity, setSeverity] = useState<Severity>('error');
   const [tags, setTags] = useState('');
+  const [rationale, setRationale] = useState(givenRationale);
   const [problem, setProblem] = useState<string | undefined>();
 
   useEffect(() => {
@@ -120,17 +123,19 @@ export function AddForm({ service, scope: givenScope, commit, width = 80, onDone
     else if (step === 'text') givenScope ? onCancel() : setStep('scope');
     else if (step === 'severity') setStep('text');
     else if (step === 'tags') setStep('severity');
-    else if (step === 'confirm') setStep('tags');
+    else if (step === 'rationale') setStep('tags');
+    else if (step === 'confirm') setStep('rationale');
   };
 
   const save = () => {
     if (!scope) return;
     setStep('saving');
     const tagList = tags.split(',').map((t) => t.trim()).filter((t) => t !== '');
-    service.add({ scope, text, severity, tags: tagList, ...(commit !== undefined ? { commit } : {}) }).then(onDone, (error: unknown) => {
+    const why = rationale.trim();
+    service.add({ scope, text, severity, tags: tagList, ...(why !== '' ? { rationale: why } : {}), ...(commit !== undefined ? { commit } : {}) }).then(onDone, (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
         setProblem(error.message);
-        setStep(/tag/.test(error.message) ? 'tags' : 'text');
+        setStep(/tag/.test(error.message) ? 'tags' : /rationale/.test(error.message) ? 'rationale' : 'text');
       } else if (onError) onError(error);
       else setProblem(String(error));
     });
@@ -244,6 +249,23 @@ export function AddForm({ service, scope: givenScope, commit, width = 80, onDone
               onChange={setTags}
               onSubmit={(v) => {
                 setTags(v);
+                setStep('rationale');
+              }}
+            />
+          </Text>
+        </Box>
+      );
+      break;
+    case 'rationale':
+      body = (
+        <Box flexDirection="column">
+          <Text>
+            {'Rationale (why it exists, for reviewers; Enter for none): '}
+            <TextInput
+              value={rationale}
+              onChange={setRationale}
+              onSubmit={(v) => {
+                setRationale(v);
                 setStep('confirm');
               }}
             />
@@ -260,6 +282,7 @@ export function AddForm({ service, scope: givenScope, commit, width = 80, onDone
           <Text>{`scope     ${scope ? describeScope(scope) : ''}`}</Text>
           <Text>{`severity  ${severity}`}</Text>
           <Text>{`tags      ${tags.trim() === '' ? '(none)' : tags}`}</Text>
+          <Text wrap="wrap">{`rationale ${rationale.trim() === '' ? '(none)' : rationale.trim()}`}</Text>
           <Text wrap="truncate-end">{`file      ${path}`}</Text>
           <AddFeedback check={check} text={text} />
           <Text bold>{step === 'saving' ? 'writing…' : 'Add it? [Y/n]'}</Text>

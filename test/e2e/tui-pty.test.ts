@@ -38,6 +38,10 @@ describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
     pty.type('data');
     await pty.waitFor('Enter for none): data');
     pty.keys('Enter');
+    await pty.waitFor('Rationale (why it exists');
+    pty.type('Restores take days');
+    await pty.waitFor('Enter for none): Restores take days');
+    pty.keys('Enter');
     await pty.waitFor('Add it? [Y/n]');
     pty.keys('Enter');
     const { code, mode, screen } = await pty.exit();
@@ -50,6 +54,7 @@ describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
     expect(text).toContain('text: never delete production DATA');
     expect(text).toContain('severity: warning');
     expect(text).toMatch(/tags:\s*\n\s*- data|tags: \[data\]/);
+    expect(text).toContain('rationale: Restores take days');
   });
 
   test('a duplicate is blocked while typing', async () => {

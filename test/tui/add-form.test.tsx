@@ -34,7 +34,7 @@ test('scope picker lists what exists, with a new project and the plans', async (
   r.unmount();
 });
 
-test('typing shows duplicate (blocking Enter), then shadows, then adds through severity, tags and confirm', async () => {
+test('typing shows duplicate (blocking Enter), then shadows, then adds through severity, tags, rationale and confirm', async () => {
   const { root, r, done } = setup();
   await frameHas(r.lastFrame, '› global');
   r.stdin.write(DOWN);
@@ -60,14 +60,19 @@ test('typing shows duplicate (blocking Enter), then shadows, then adds through s
   r.stdin.write('data, safety');
   await frameHas(r.lastFrame, 'data, safety');
   r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Rationale (why it exists');
+  r.stdin.write('Backups are not tested');
+  await frameHas(r.lastFrame, 'Enter for none): Backups are not tested');
+  r.stdin.write('\r');
   const confirm = await frameHas(r.lastFrame, 'Add it? [Y/n]');
   expect(confirm).toContain('text      Never delete production data');
   expect(confirm).toContain('severity  warning');
+  expect(confirm).toContain('rationale Backups are not tested');
   expect(confirm).toContain('file      projects/myapp/<new id>.yaml');
   r.stdin.write('y');
   await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
   const result = done[0]!;
-  expect(result.invariant).toMatchObject({ text: 'Never delete production data', severity: 'warning', tags: ['data', 'safety'], scope: { kind: 'project', project: 'myapp' } });
+  expect(result.invariant).toMatchObject({ text: 'Never delete production data', severity: 'warning', tags: ['data', 'safety'], rationale: 'Backups are not tested', scope: { kind: 'project', project: 'myapp' } });
   expect(result.shadows.map((i) => i.id)).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
   expect(readFileSync(join(root, result.invariant.path), 'utf8')).toContain('text: Never delete production data');
   r.unmount();
@@ -99,10 +104,18 @@ test('a new project: bad names are refused inline; the text is checked against g
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Tags');
   r.stdin.write('\r');
-  await frameHas(r.lastFrame, 'Add it? [Y/n]', 'tags      (none)');
+  await frameHas(r.lastFrame, 'Rationale');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Add it? [Y/n]', 'tags      (none)', 'rationale (none)');
+  // Esc goes back to the rationale, then forward again.
+  r.stdin.write(ESC);
+  await frameHas(r.lastFrame, 'Rationale (why it exists');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Add it? [Y/n]');
   r.stdin.write('\r');
   await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
   expect(readdirSync(join(root, 'projects/web'))).toEqual([`${done[0]!.invariant.id}.yaml`]);
+  expect(done[0]!.invariant.rationale).toBeUndefined();
   r.unmount();
 });
 

@@ -157,7 +157,7 @@ test('a adds through the form and the new invariant appears', async () => {
   await frameHas(r.lastFrame, 'Text:');
   r.stdin.write('Keep secrets out of logs');
   await frameHas(r.lastFrame, '✓ new in this scope');
-  for (const step of ['Severity', 'Tags', 'Add it?']) {
+  for (const step of ['Severity', 'Tags', 'Rationale', 'Add it?']) {
     r.stdin.write('\r');
     await frameHas(r.lastFrame, step);
   }

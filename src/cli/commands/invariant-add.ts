@@ -39,6 +39,7 @@ export default defineCommand<AddArgs>({
       const { runAddForm } = await import('../../tui/add.tsx');
       result = await runAddForm(tuiIo(ctx), service, {
         ...(given ? { scope: toScope(given) } : {}),
+        ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
       });
     } else {
