@@ -240,38 +240,10 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
       );
       break;
     case 'tags':
-      body = (
-        <Box flexDirection="column">
-          <Text>
-            {'Tags (comma-separated, Enter for none): '}
-            <TextInput
-              value={tags}
-              onChange={setTags}
-              onSubmit={(v) => {
-                setTags(v);
-                setStep('rationale');
-              }}
-            />
-          </Text>
-        </Box>
-      );
+      body = <OptionalLine label="Tags (comma-separated, Enter for none): " value={tags} onChange={setTags} onSubmit={() => setStep('rationale')} />;
       break;
     case 'rationale':
-      body = (
-        <Box flexDirection="column">
-          <Text>
-            {'Rationale (why it exists, for reviewers; Enter for none): '}
-            <TextInput
-              value={rationale}
-              onChange={setRationale}
-              onSubmit={(v) => {
-                setRationale(v);
-                setStep('confirm');
-              }}
-            />
-          </Text>
-        </Box>
-      );
+      body = <OptionalLine label="Rationale (why it exists, for reviewers; Enter for none): " value={rationale} onChange={setRationale} onSubmit={() => setStep('confirm')} />;
       break;
     case 'confirm':
     case 'saving': {
@@ -297,6 +269,25 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
       {body}
       {problem ? <Text color={theme.hue('red')} wrap="wrap">{`✗ ${problem}`}</Text> : null}
       <Text dimColor={theme.dim}>{step === 'scope' ? 'Esc cancel' : 'Esc back'}</Text>
+    </Box>
+  );
+}
+
+/** A one-line answer that may be left empty: a label, then the text being typed; Enter goes on. */
+function OptionalLine({ label, value, onChange, onSubmit }: { label: string; value: string; onChange(v: string): void; onSubmit(): void }): ReactElement {
+  return (
+    <Box flexDirection="column">
+      <Text>
+        {label}
+        <TextInput
+          value={value}
+          onChange={onChange}
+          onSubmit={(v) => {
+            onChange(v);
+            onSubmit();
+          }}
+        />
+      </Text>
     </Box>
   );
 }
