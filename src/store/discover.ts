@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { repoTop } from './git-dir.ts';
 
 export const DEFAULT_STORE_DIR = '.agents';
 
@@ -62,11 +63,5 @@ export function discoverStore(options: DiscoverOptions): string {
 export function initTarget(options: DiscoverOptions): string {
   const explicit = options.store ?? (options.env.AGENTS_STORE || undefined);
   if (explicit !== undefined) return resolve(options.cwd, explicit);
-  let dir = resolve(options.cwd);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return join(dir, DEFAULT_STORE_DIR);
-    const parent = dirname(dir);
-    if (parent === dir) return join(resolve(options.cwd), DEFAULT_STORE_DIR);
-    dir = parent;
-  }
+  return join(repoTop(options.cwd) ?? resolve(options.cwd), DEFAULT_STORE_DIR);
 }

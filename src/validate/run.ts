@@ -1,8 +1,8 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { UsageError } from '../core/errors.ts';
+import { repoTop } from '../store/git-dir.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { validateTree, type ValidateReport } from './checks.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
@@ -31,14 +31,6 @@ export interface RunValidateDeps {
   /** Whether a process of this host is running. */
   processAlive: (pid: number) => boolean;
   hostname: string;
-}
-
-/** Folder that holds `.git` above `dir`, or undefined outside a repository (no git process needed). */
-function repoTop(dir: string): string | undefined {
-  for (let d = resolve(dir); ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return d;
-    if (dirname(d) === d) return undefined;
-  }
 }
 
 function prefixFor(from: string, store: string): string {
