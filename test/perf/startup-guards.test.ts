@@ -4,14 +4,11 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
+import { distMeta, traceLoads } from '../helpers/loads.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { COMMANDS, GROUPS, commandNames, guessCommand } from '../../src/cli/registry.ts';
 
-/** esbuild's record of which source files each output file of dist/ holds. */
-interface Meta {
-  outputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[]; inputs: Record<string, unknown> }>;
-}
-const meta = (): Meta => JSON.parse(readFileSync(join(REPO, 'dist/meta.json'), 'utf8')) as Meta;
+const meta = distMeta;
 
 /** npm packages (and src/ folders) bundled into the given dist/ outputs. */
 function contents(outputs: Iterable<string>): Set<string> {
@@ -41,24 +38,10 @@ function staticClosure(entry: string): Set<string> {
   return seen;
 }
 
-/** The dist/ files a real run of the CLI loads, from a module-resolution hook. */
+/** The dist/ files a real run of the CLI loads. */
 function loadedBy(args: string[]): { code: number; loaded: Set<string> } {
-  const trace = join(tempDir(), 'loads.txt');
-  const r = spawnSync(process.execPath, ['--import', join(REPO, 'test/helpers/trace-loads.mjs'), BIN, ...args], {
-    cwd: REPO,
-    env: { ...process.env, TRACE_LOADS_FILE: trace, NO_COLOR: '1', CI: 'true' },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  let lines: string[] = [];
-  try {
-    lines = readFileSync(trace, 'utf8').split('\n');
-  } catch {
-    // Nothing loaded through the hook.
-  }
-  const prefix = `file://${REPO}`;
-  const loaded = new Set(lines.filter((u) => u.startsWith(`${prefix}dist/`)).map((u) => u.slice(prefix.length)));
-  return { code: r.status ?? -1, loaded };
+  const r = traceLoads([BIN, ...args]);
+  return { code: r.code, loaded: new Set(r.dist) };
 }
 
 const INTERACTIVE_ONLY = ['ink', 'react', 'react-reconciler', 'yoga-layout', 'ink-testing-library'];
@@ -137,22 +120,10 @@ describe('start-up', () => {
   });
 });
 
-/** Every module URL a real run of the CLI resolves (dist/ files and node: built-ins), from the resolution hook. */
+/** Every module URL a real run of the CLI resolves (dist/ files and node: built-ins). */
 function resolvedBy(args: string[], preload: string[] = []): { code: number; urls: string[] } {
-  const trace = join(tempDir(), 'loads.txt');
-  const r = spawnSync(process.execPath, [...preload.flatMap((p) => ['--import', p]), '--import', join(REPO, 'test/helpers/trace-loads.mjs'), BIN, ...args], {
-    cwd: REPO,
-    env: { ...process.env, TRACE_LOADS_FILE: trace, NO_COLOR: '1', CI: 'true' },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-  let urls: string[] = [];
-  try {
-    urls = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    // Nothing loaded through the hook.
-  }
-  return { code: r.status ?? -1, urls };
+  const r = traceLoads([BIN, ...args], { preload });
+  return { code: r.code, urls: r.urls };
 }
 
 describe('read-only commands load only what reading needs', () => {

@@ -1,8 +1,9 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, REPO, agents } from '../helpers/cli.ts';
+import { distMeta, traceLoads } from '../helpers/loads.ts';
+import { BIN, agents } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { Repo, ulid } from './repo.ts';
 
@@ -137,19 +138,10 @@ describe('a diff between revisions reads what changed and what the changed targe
 describe('a diff between revisions loads only what it uses', () => {
   it('neither simple-git nor the full YAML parser when every file is in the canonical shape', () => {
     const repo = storeWith(2);
-    const trace = join(tempDir(), 'loads.txt');
-    const r = spawnSync(process.execPath, ['--import', join(REPO, 'test/helpers/trace-loads.mjs'), BIN, 'invariant', 'diff', 'HEAD~1..HEAD'], {
-      cwd: repo.dir,
-      env: { ...process.env, TRACE_LOADS_FILE: trace, NO_COLOR: '1', CI: 'true' },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(r.status).toBe(0);
-    const meta = JSON.parse(readFileSync(join(REPO, 'dist/meta.json'), 'utf8')) as { outputs: Record<string, { inputs: Record<string, unknown> }> };
-    const inputs = readFileSync(trace, 'utf8')
-      .split('\n')
-      .filter((u) => u.startsWith(`file://${REPO}dist/`))
-      .flatMap((u) => Object.keys(meta.outputs[u.slice(`file://${REPO}`.length)]?.inputs ?? {}));
+    const r = traceLoads([BIN, 'invariant', 'diff', 'HEAD~1..HEAD'], { cwd: repo.dir });
+    expect(r.code).toBe(0);
+    const meta = distMeta();
+    const inputs = r.dist.flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}));
     expect(inputs).toContain('src/service/review-service.ts');
     expect(inputs.filter((i) => i.includes('node_modules/simple-git/') || i.includes('node_modules/yaml/'))).toEqual([]);
   });

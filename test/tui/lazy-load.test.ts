@@ -1,20 +1,15 @@
-import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { GIT_ENV } from '../helpers/git.ts';
+import { distMeta, traceLoads, type DistMeta } from '../helpers/loads.ts';
 import { BIN, REPO } from '../helpers/cli.ts';
-import { tempDir } from '../helpers/tmp.ts';
 import { G1, exampleStore } from './helpers.ts';
 
-const HOOK = fileURLToPath(new URL('../helpers/record-loads.mjs', import.meta.url));
 const UI_PACKAGES = /^node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout)\//;
 
-interface Meta {
-  outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string }[] }>;
-}
-const meta = (): Meta => JSON.parse(readFileSync(join(REPO, 'dist/meta.json'), 'utf8')) as Meta;
+type Meta = DistMeta;
+const meta = distMeta;
 
 /** Output files (dist/…) holding Ink, React or their renderer. */
 function uiOutputs(m: Meta): Set<string> {
@@ -23,22 +18,8 @@ function uiOutputs(m: Meta): Set<string> {
 
 /** Runs the built CLI with the load recorder; returns the dist files it loaded (relative, e.g. dist/chunks/x.js). */
 function loadedBy(args: string[], cwd: string): { code: number; stderr: string; loaded: string[] } {
-  const log = join(tempDir(), 'loads.txt');
-  const r = spawnSync(process.execPath, ['--import', HOOK, BIN, ...args], {
-    cwd,
-    env: { ...process.env, ...GIT_ENV, CI: 'true', NO_COLOR: '1', AGENTS_LOAD_LOG: log },
-    encoding: 'utf8',
-    input: '',
-    timeout: 30_000,
-  });
-  let urls: string[] = [];
-  try {
-    urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-  } catch {
-    urls = [];
-  }
-  const loaded = urls.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)).filter((p) => p.startsWith(join(REPO, 'dist'))).map((p) => p.slice(REPO.length));
-  return { code: r.status ?? -1, stderr: r.stderr, loaded };
+  const r = traceLoads([BIN, ...args], { cwd, env: GIT_ENV });
+  return { code: r.code, stderr: r.stderr, loaded: r.dist };
 }
 
 describe('Ink and React are loaded only on interactive paths', () => {
@@ -88,14 +69,9 @@ describe('Ink and React are loaded only on interactive paths', () => {
 
   test('the recorder sees Ink when a TUI chunk is loaded (control)', () => {
     const chunk = readdirSync(join(REPO, 'dist/chunks')).find((f) => /^browse-.*\.js$/.test(f))!;
-    const log = join(tempDir(), 'loads.txt');
-    const r = spawnSync(process.execPath, ['--import', HOOK, '--input-type=module', '-e', `await import(${JSON.stringify(join(REPO, 'dist/chunks', chunk))})`], {
-      env: { ...process.env, AGENTS_LOAD_LOG: log },
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
-    expect(r.status).toBe(0);
-    const loaded = readFileSync(log, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u).slice(REPO.length));
+    const r = traceLoads(['--input-type=module', '-e', `await import(${JSON.stringify(join(REPO, 'dist/chunks', chunk))})`]);
+    expect(r.code).toBe(0);
+    const loaded = r.dist;
     const ui = uiOutputs(meta());
     expect(loaded.filter((f) => ui.has(f)).length).toBeGreaterThan(0);
   });

@@ -1,0 +1,49 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { REPO } from './cli.ts';
+import { tempDir } from './tmp.ts';
+
+/** esbuild's record of the built dist/: which source files each output holds, and what it imports. */
+export interface DistMeta {
+  outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
+}
+
+export function distMeta(): DistMeta {
+  return JSON.parse(readFileSync(join(REPO, 'dist/meta.json'), 'utf8')) as DistMeta;
+}
+
+export interface TracedRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Every module URL the process resolved, in order (dist/ files and node: built-ins). */
+  urls: string[];
+  /** The dist/ files among them, relative to the repository: `dist/cli.js`, `dist/chunks/…`. */
+  dist: string[];
+}
+
+/**
+ * Runs `node NODE_ARGS…` with test/helpers/trace-loads.mjs preloaded (after
+ * `preload`), and returns what it printed and every module it resolved.
+ */
+export function traceLoads(nodeArgs: readonly string[], options: { cwd?: string; env?: Record<string, string>; preload?: readonly string[]; input?: string } = {}): TracedRun {
+  const trace = join(tempDir(), 'loads.txt');
+  const r = spawnSync(process.execPath, [...(options.preload ?? []).flatMap((p) => ['--import', p]), '--import', join(REPO, 'test/helpers/trace-loads.mjs'), ...nodeArgs], {
+    cwd: options.cwd ?? REPO,
+    env: { ...process.env, NO_COLOR: '1', CI: 'true', ...options.env, TRACE_LOADS_FILE: trace },
+    encoding: 'utf8',
+    input: options.input ?? '',
+    timeout: 30_000,
+  });
+  let urls: string[] = [];
+  try {
+    urls = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
+  } catch {
+    // Nothing loaded through the hook.
+  }
+  const distDir = join(REPO, 'dist') + '/';
+  const dist = urls.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)).filter((p) => p.startsWith(distDir)).map((p) => p.slice(REPO.length));
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, urls, dist };
+}
