@@ -201,17 +201,7 @@ setInterval(() => {}, 1000);`);
     expect(await closed).toBe(130);
     expect(stderr).toContain('Cancelled: the actor was stopped and nothing was written.');
     expect(fileList(root)).toEqual([...before, 'actor.pid'].sort());
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    const alive = () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    };
-    for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
-    expect(alive()).toBe(false);
+    expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
   });
 
   it('records a program that cannot be started', () => {
