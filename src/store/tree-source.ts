@@ -44,6 +44,34 @@ function entryType(d: Dirent): EntryType {
 
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
+/**
+ * The folder-link checks of one batch of reads (see linkedFolder): each
+ * folder is checked once, and the files of one folder, which come together,
+ * find its answer without slicing their paths.
+ */
+class FolderLinks {
+  private readonly byDir = new Map<string, string | null>();
+  private last: string | undefined;
+  private lastLink: string | null = null;
+
+  constructor(private readonly root: string) {}
+
+  /** The first linked folder on the way to the file `rel`, or null. */
+  on(rel: string): string | null {
+    const slash = rel.lastIndexOf('/');
+    if (this.last !== undefined && slash === this.last.length && rel.startsWith(this.last)) return this.lastLink;
+    const dir = slash < 0 ? '' : rel.slice(0, slash);
+    let link = this.byDir.get(dir);
+    if (link === undefined) {
+      link = linkedFolder(this.root, dir);
+      this.byDir.set(dir, link);
+    }
+    this.last = dir;
+    this.lastLink = link;
+    return link;
+  }
+}
+
 /** Reused by every read; grows (up to MAX_FILE_BYTES + 1) for a long file. */
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
@@ -81,7 +109,7 @@ export class WorkingTreeSource implements TreeSource {
 
   async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
     const out = new Map<string, ReadResult>();
-    const links = new Map<string, string | null>();
+    const links = new FolderLinks(this.root);
     for (const p of paths) out.set(p, this.readOne(p, links));
     return out;
   }
@@ -93,7 +121,7 @@ export class WorkingTreeSource implements TreeSource {
    * For reading a whole store, allocating nothing per file.
    */
   visit(paths: readonly string[], onFile: (index: number, buffer: Uint8Array, length: number) => void, onFailure: (index: number, r: Exclude<ReadResult, { ok: true }>) => void): void {
-    const links = new Map<string, string | null>();
+    const links = new FolderLinks(this.root);
     for (let i = 0; i < paths.length; i++) {
       const n = this.readShared(paths[i]!, links);
       if (typeof n === 'number') onFile(i, scratch, n);
@@ -102,27 +130,14 @@ export class WorkingTreeSource implements TreeSource {
   }
 
   /** One file; `links` caches the folder checks of a batch. */
-  readOne(rel: string, links: Map<string, string | null> = new Map()): ReadResult {
+  readOne(rel: string, links: FolderLinks = new FolderLinks(this.root)): ReadResult {
     const n = this.readShared(rel, links);
     return typeof n === 'number' ? { ok: true, bytes: Buffer.from(scratch.subarray(0, n)) } : n;
   }
 
   /** One file, read into the shared buffer: its length, or why it cannot be read. */
-  private readShared(rel: string, links: Map<string, string | null> & { last?: string; lastLink?: string | null }): number | Exclude<ReadResult, { ok: true }> {
-    // Files of one folder come together: its link check is found without slicing the path.
-    const slash = rel.lastIndexOf('/');
-    let link: string | null | undefined;
-    if (links.last !== undefined && slash === links.last.length && rel.startsWith(links.last)) link = links.lastLink;
-    else {
-      const dir = slash < 0 ? '' : rel.slice(0, slash);
-      link = links.get(dir);
-      if (link === undefined) {
-        link = linkedFolder(this.root, dir);
-        links.set(dir, link);
-      }
-      links.last = dir;
-      links.lastLink = link;
-    }
+  private readShared(rel: string, links: FolderLinks): number | Exclude<ReadResult, { ok: true }> {
+    const link = links.on(rel);
     if (link !== null) return { ok: false, code: 'symlink', message: `is inside ${link}, a symbolic link; links are never followed inside a store` };
     let fd: number;
     try {

@@ -81,7 +81,6 @@ export class FactsCache {
   private cursor: number;
   /** path → start of its line, built on the first file not found at the cursor. */
   private index: Map<string, number> | undefined;
-  private lines = 0;
 
   private constructor(
     private readonly file: string | undefined,
@@ -91,7 +90,6 @@ export class FactsCache {
     start: number,
   ) {
     this.cursor = start;
-    for (let i = start; i < text.length; i = text.indexOf('\n', i) + 1 || text.length) this.lines++;
   }
 
   /** The cache in `file` (none yet, unreadable, or of another build: an empty one that will be written there). */
@@ -178,8 +176,8 @@ export class FactsCache {
    */
   save(): void {
     if (this.file === undefined) return;
-    const files = this.used.length / 3;
-    if (!this.changed && files === this.lines && this.index === undefined) return;
+    // Unchanged: every line was met in order, none was added, and the last one ended the file.
+    if (!this.changed && !this.repeated && this.index === undefined && this.cursor >= this.text.length) return;
     const tmp = `${this.file}.${process.pid}.tmp`;
     let fd: number | undefined;
     try {
