@@ -38,7 +38,7 @@ export function summary(d: DiffResult): Record<'added' | 'removed' | 'edited' | 
   return { added: count('added'), removed: count('removed'), edited: count('edited'), moved: count('moved'), plans: d.plans.length, targets: d.targets.length };
 }
 
-/** The stable JSON shape of a diff (README: "invariant diff"). */
+/** The stable JSON shape of a diff (docs/json-output.md). */
 export function diffJson(d: DiffResult): unknown {
   const s = summary(d);
   return {

@@ -2,7 +2,7 @@ import type { Plan } from '../core/model.ts';
 import type { DecisionNode, DecisionTreeNode, EnforcementRun, Violation } from '../core/records.ts';
 import type { Style } from './style.ts';
 
-/** The stable JSON shape of a plan (README: "JSON output"). */
+/** The stable JSON shape of a plan (docs/json-output.md). */
 export function planJson(plan: Plan) {
   return {
     id: plan.id,

@@ -2,7 +2,7 @@ import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { ShadowRef } from '../core/resolve.ts';
 import type { CliContext } from './io.ts';
 
-/** The stable JSON shape of one invariant (README: "JSON output"). */
+/** The stable JSON shape of one invariant (docs/json-output.md). */
 export interface InvariantJson {
   id: string;
   text: string;

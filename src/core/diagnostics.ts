@@ -1,7 +1,7 @@
 import type { Severity } from './model.ts';
 
 /**
- * Stable diagnostic codes. Each is documented in README.md ("Diagnostic codes");
+ * Stable diagnostic codes. Each is documented in docs/validation.md ("Diagnostic codes");
  * tests assert on codes and positions, never on wording.
  */
 export type DiagnosticCode =

@@ -43,7 +43,7 @@ export async function installPreCommitHook(storeRoot: string): Promise<HookInsta
     top = await topLevel(storeRoot);
     dir = await hooksDir(storeRoot);
   } catch (error) {
-    if (error instanceof GitError) throw new UsageError(`--hooks needs a git repository: ${error.message}`, 'Run `git init` first, or use the pre-commit framework (see the README).');
+    if (error instanceof GitError) throw new UsageError(`--hooks needs a git repository: ${error.message}`, 'Run `git init` first, or use the pre-commit framework (see docs/validation.md).');
     throw error;
   }
   const rel = relative(top, storeRoot).split(sep).join('/');
@@ -55,7 +55,7 @@ export async function installPreCommitHook(storeRoot: string): Promise<HookInsta
     if (!current.includes(HOOK_MARKER)) {
       throw new UsageError(
         `a pre-commit hook that agents did not install already exists: ${path}`,
-        'Nothing was changed. Add `agents validate --staged` to that hook yourself, or use the pre-commit framework or husky (see the README).',
+        'Nothing was changed. Add `agents validate --staged` to that hook yourself, or use the pre-commit framework or husky (see docs/validation.md).',
       );
     }
     if (current === script) return { path, action: 'unchanged' };

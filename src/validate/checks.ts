@@ -215,7 +215,7 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]):
     switch (kind.kind) {
       case 'unknown':
         if (e.type === 'symlink') out.push(linkProblem(e.path));
-        else out.push(problem('unknown-path', 'warning', e.path, `${e.path} fits no place in the store layout and is never read`, 'Move it out of the store, or see "The store" in the README for where files go.'));
+        else out.push(problem('unknown-path', 'warning', e.path, `${e.path} fits no place in the store layout and is never read`, 'Move it out of the store, or see docs/store-format.md for where files go.'));
         break;
       case 'bad-name':
         out.push(problem('bad-name', 'error', e.path, `${kind.problem}; files under it are never read`, 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.'));
@@ -251,7 +251,7 @@ function folderProblem(path: string): Diagnostic {
     return problem('temporary-file', 'warning', path, `${path}/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`, 'Run `agents validate --fix` to remove it; the plan was never created.');
   } else if (top === 'plans' && depth === 2) why = ulidProblem(a!, 'plan folder');
   if (why) return problem('bad-name', 'error', path, `${why}; files under it are never read`, 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.');
-  return problem('unknown-path', 'warning', path, `folder ${path}/ fits no place in the store layout and is never read`, 'Move it out of the store, or see "The store" in the README for where folders go.');
+  return problem('unknown-path', 'warning', path, `folder ${path}/ fits no place in the store layout and is never read`, 'Move it out of the store, or see docs/store-format.md for where folders go.');
 }
 
 /** `.lock` files: in the working tree, stale when their process is gone; in git, always stale. */

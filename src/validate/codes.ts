@@ -2,7 +2,7 @@ import type { DiagnosticCode } from '../core/diagnostics.ts';
 
 /**
  * One line per diagnostic code: the SARIF rule description, and the same
- * words as README's "Diagnostic codes" table (a test keeps the two in step).
+ * words as the "Diagnostic codes" table of docs/validation.md (a test keeps the two in step).
  */
 export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'yaml-syntax': 'The file is not valid YAML.',

@@ -1,7 +1,7 @@
 import { sortDiagnostics } from '../core/diagnostics.ts';
 import type { ValidationResult } from './result.ts';
 
-/** The stable JSON shape of `agents validate --format json` (README: "validate --format json"). */
+/** The stable JSON shape of `agents validate --format json` (docs/json-output.md). */
 export interface ValidateJson {
   version: 1;
   ok: boolean;
