@@ -79,7 +79,7 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
   });
 
   it.each(CASES)('%s, environment %s: validate --staged, invariant diff, invariant log, the cache folder', (where, envKind) => {
-    const { top, main } = setup(where);
+    const { top } = setup(where);
     const hook = envKind === 'as in a hook' ? hookEnv(top) : {};
     const run = (args: string[]) => agents(args, { cwd: top, env: hook });
     const gitDir = git(top, 'rev-parse', '--absolute-git-dir').trim();
