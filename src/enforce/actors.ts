@@ -1,5 +1,7 @@
 import { CancelledError } from '../core/errors.ts';
 import type { ActorKind, ActorOutcome, ActorRequest } from '../core/records.ts';
+import { join } from 'node:path';
+import { assertOwnStore } from '../store/ownership.ts';
 import { runCommandActor } from './command-actor.ts';
 
 /** A reconciliation actor: evaluates a request, never throws for its own failures. */
@@ -27,6 +29,8 @@ export function commandActor(config: CommandActorConfig): Actor {
     kind: 'command',
     description: config.command.join(' '),
     async evaluate(request) {
+      // The command comes from the store's config.yaml: never one another user wrote (docs/store-format.md).
+      assertOwnStore(config.cwd, 'run the actor of the store', [join(config.cwd, 'config.yaml')], config.env ?? process.env);
       const r = await runCommandActor(request, {
         command: config.command,
         cwd: config.cwd,
