@@ -49,27 +49,17 @@ function real(path: string): string {
   }
 }
 
-let callers: { cwd: string; gitDir: string | undefined } | undefined;
-
 /** The git folder the caller's environment names: `GIT_DIR` (relative to where we were started), else the repository holding that folder. */
 function callersGitDir(): string | undefined {
-  const cwd = process.cwd();
-  if (callers?.cwd !== cwd) {
-    const named = process.env.GIT_DIR;
-    const dir = named !== undefined && named !== '' ? resolve(cwd, named) : gitDirFor(cwd);
-    callers = { cwd, gitDir: dir === undefined ? undefined : real(dir) };
-  }
-  return callers.gitDir;
+  const named = process.env.GIT_DIR;
+  const dir = named !== undefined && named !== '' ? resolve(process.cwd(), named) : gitDirFor(process.cwd());
+  return dir === undefined ? undefined : real(dir);
 }
 
-const gitDirs = new Map<string, string | undefined>();
-
+/** The (real) git folder of the repository holding `cwd`: a few `stat`s, no git process; not cached, as repositories come and go. */
 function gitDirOf(cwd: string): string | undefined {
-  if (!gitDirs.has(cwd)) {
-    const dir = gitDirFor(cwd);
-    gitDirs.set(cwd, dir === undefined ? undefined : real(dir));
-  }
-  return gitDirs.get(cwd);
+  const dir = gitDirFor(cwd);
+  return dir === undefined ? undefined : real(dir);
 }
 
 /**
@@ -89,7 +79,8 @@ export function gitEnv(cwd: string): Record<string, string> {
     if (key.startsWith('git_') ? !PASSED.has(k) : INTERACTIVE.has(key)) continue;
     env[k] = v;
   }
-  const mine = gitDirOf(cwd);
+  const hasCallers = CALLERS.some((k) => process.env[k]);
+  const mine = hasCallers ? gitDirOf(cwd) : undefined;
   if (mine !== undefined && mine === callersGitDir()) {
     for (const k of CALLERS) {
       const v = process.env[k];

@@ -53,15 +53,13 @@ function covers(entry: string, folders: readonly string[]): boolean {
   return folders.includes(want);
 }
 
-let gitSafe: string[] | undefined;
-
 /**
  * git's `safe.directory` values from the system, global and command-line
  * configuration, in order (an empty value clears the list, as in git); a
- * repository's own configuration is ignored, as git ignores it.
+ * repository's own configuration is ignored, as git ignores it. Asked only
+ * when a store is foreign: one git process.
  */
 function gitSafeDirectories(cwd: string): string[] {
-  if (gitSafe) return gitSafe;
   const out = runGitSync(cwd, ['config', '--show-scope', '--get-all', 'safe.directory']) ?? '';
   let list: string[] = [];
   for (const line of out.split('\n')) {
@@ -72,7 +70,6 @@ function gitSafeDirectories(cwd: string): string[] {
     const value = line.slice(tab + 1);
     list = value === '' ? [] : [...list, value];
   }
-  gitSafe = list;
   return list;
 }
 
