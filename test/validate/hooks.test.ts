@@ -1,9 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { agents, BIN, REPO } from '../helpers/cli.ts';
 import { git, GIT_ENV, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
@@ -99,75 +98,87 @@ const hasPreCommit = spawnSync('pre-commit', ['--version']).status === 0;
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 
 describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with this repository as the hook source', () => {
-  // One pre-commit cache for both tests: the hook's Node environment (an npm install of this repository) is built once.
-  let home: string | undefined;
-  afterAll(() => {
-    if (home) rmSync(home, { recursive: true, force: true });
-  });
-
-  /** A repository whose .pre-commit-config.yaml uses this repository's manifest at the commit under test, with the hook installed. */
-  function preCommitRepo(): { repo: string; env: NodeJS.ProcessEnv } {
+  it('installs the node hook, blocks a bad file and passes once fixed', () => {
     expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
-    home ??= realpathSync(mkdtempSync(join(tmpdir(), 'agents-pre-commit-home-')));
     const rev = git(REPO, 'rev-parse', 'HEAD').trim();
     // A clone of the commit under test as the hook source (as `repo:` in a user's config).
-    const source = join(home, 'source');
-    if (!existsSync(source)) {
-      mkdirSync(source);
-      git(source, 'clone', '-q', REPO, '.');
-      git(source, 'checkout', '-q', rev);
-    }
+    const source = tempDir();
+    git(source, 'clone', '-q', REPO, '.');
+    git(source, 'checkout', '-q', rev);
     const repo = tempDir();
     gitInit(repo);
     mkdirSync(join(repo, '.agents/global'), { recursive: true });
+    writeFileSync(join(repo, FILE), BAD);
     writeFileSync(join(repo, 'README.md'), 'not an invariant\n');
     writeFileSync(join(repo, '.pre-commit-config.yaml'), `repos:\n  - repo: ${source}\n    rev: ${rev}\n    hooks:\n      - id: agents-validate\n`);
-    const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: join(home, 'cache'), NO_COLOR: '1' };
+    const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: join(tempDir(), 'cache'), NO_COLOR: '1' };
     expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
-    return { repo, env };
-  }
-
-  function commitIn(dir: string, env: NodeJS.ProcessEnv, message: string) {
-    const r = spawnSync('git', ['commit', '-m', message], { cwd: dir, env, encoding: 'utf8', timeout: 540_000 });
-    return { code: r.status ?? -1, out: r.stdout + r.stderr };
-  }
-
-  it('installs the node hook, blocks a bad file and passes once fixed', () => {
-    const { repo, env } = preCommitRepo();
-    writeFileSync(join(repo, FILE), BAD);
     git(repo, 'add', '-A');
-    const blocked = commitIn(repo, env, 'bad');
+    const run = (message: string) => {
+      const r = spawnSync('git', ['commit', '-m', message], { cwd: repo, env, encoding: 'utf8', timeout: 540_000 });
+      return { code: r.status ?? -1, out: r.stdout + r.stderr };
+    };
+    const blocked = run('bad');
     expect(blocked.out).toContain(`.agents/global/${A}.yaml:4:11  error  schema`);
     expect(blocked.out).toMatch(/agents validate\.+Failed/);
     expect(blocked.code).toBe(1);
     writeFileSync(join(repo, FILE), GOOD);
     git(repo, 'add', '-A');
-    const passed = commitIn(repo, env, 'good');
+    const passed = run('good');
     expect(passed.out).toMatch(/agents validate\.+Passed/);
     expect(passed.code).toBe(0);
     expect(existsSync(join(repo, '.git/refs/heads/main'))).toBe(true);
   }, 600_000);
+});
+
+describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework running the manifest\'s hook from PATH', () => {
+  // The manifest's hook as a `repo: local` hook with `language: system`: the framework runs the `agents` on PATH
+  // (this build) exactly as it runs the node hook, without building a Node environment first.
+  const hook = (parse(readFileSync(join(REPO, '.pre-commit-hooks.yaml'), 'utf8')) as Record<string, unknown>[])[0]!;
+  const local = [
+    'repos:',
+    '  - repo: local',
+    '    hooks:',
+    `      - id: ${hook.id as string}`,
+    `        name: ${hook.name as string}`,
+    `        entry: ${hook.entry as string}`,
+    '        language: system',
+    `        files: ${JSON.stringify(hook.files)}`,
+    `        pass_filenames: ${String(hook.pass_filenames)}`,
+    `        require_serial: ${String(hook.require_serial)}`,
+    '',
+  ].join('\n');
 
   it('blocks a bad file in a linked worktree (git runs the hook there with GIT_DIR set) and passes once fixed', () => {
-    const { repo, env } = preCommitRepo();
+    expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
+    const repo = tempDir();
+    gitInit(repo);
+    mkdirSync(join(repo, '.agents/global'), { recursive: true });
     writeFileSync(join(repo, FILE), GOOD);
+    writeFileSync(join(repo, '.pre-commit-config.yaml'), local);
+    const env = { ...process.env, ...GIT_ENV, PATH: agentsOnPath(), PRE_COMMIT_HOME: join(tempDir(), 'cache'), NO_COLOR: '1' };
+    expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
+    const commitIn = (dir: string, message: string) => {
+      const r = spawnSync('git', ['commit', '-m', message], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status ?? -1, out: r.stdout + r.stderr };
+    };
     git(repo, 'add', '-A');
-    expect(commitIn(repo, env, 'first').code).toBe(0);
+    expect(commitIn(repo, 'first').code).toBe(0);
     const linked = join(tempDir(), 'linked');
     git(repo, 'worktree', 'add', '-q', '-b', 'feature', linked);
     const before = git(linked, 'rev-parse', 'HEAD').trim();
     writeFileSync(join(linked, FILE), BAD);
     git(linked, 'add', '-A');
-    const blocked = commitIn(linked, env, 'bad');
+    const blocked = commitIn(linked, 'bad');
     expect(blocked.out).toContain(`.agents/global/${A}.yaml:4:11  error  schema`);
     expect(blocked.out).toMatch(/agents validate\.+Failed/);
     expect(blocked.code).toBe(1);
     expect(git(linked, 'rev-parse', 'HEAD').trim()).toBe(before);
     writeFileSync(join(linked, FILE), GOOD.replace('Never delete production data', 'Never delete production data or backups'));
     git(linked, 'add', '-A');
-    const passed = commitIn(linked, env, 'good');
+    const passed = commitIn(linked, 'good');
     expect(passed.out).toMatch(/agents validate\.+Passed/);
     expect(passed.code).toBe(0);
     expect(git(linked, 'log', '-1', '--format=%s').trim()).toBe('good');
-  }, 600_000);
+  }, 60_000);
 });
