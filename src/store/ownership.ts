@@ -54,8 +54,8 @@ function covers(entry: string, folders: readonly string[]): boolean {
 }
 
 /**
- * git's `safe.directory` values from the system, global and command-line
- * configuration, in order (an empty value clears the list, as in git); a
+ * git's `safe.directory` values from the system and global configuration
+ * (`git -c` values do not reach us: the runner drops GIT_CONFIG_PARAMETERS), in order (an empty value clears the list, as in git); a
  * repository's own configuration is ignored, as git ignores it. Asked only
  * when a store is foreign: one git process.
  */
@@ -66,7 +66,7 @@ function gitSafeDirectories(cwd: string): string[] {
     const tab = line.indexOf('\t');
     if (tab < 0) continue;
     const scope = line.slice(0, tab);
-    if (scope !== 'system' && scope !== 'global' && scope !== 'command') continue;
+    if (scope !== 'system' && scope !== 'global') continue;
     const value = line.slice(tab + 1);
     list = value === '' ? [] : [...list, value];
   }
