@@ -23,6 +23,7 @@ import { formatDecisionFile, formatEnforcementFile, formatInvariantFile, formatP
 import type { Actor } from '../enforce/actors.ts';
 import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
+import { assertOwnStore } from '../store/ownership.ts';
 import { withFolderLock, writeFileAtomic, writeFolderAtomic } from '../store/write.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import './ids.ts';
@@ -297,8 +298,9 @@ export class PlanService {
   async strategize(prefix: string, options: { actor: Actor; context?: string | null }): Promise<StrategizeResult> {
     const plan = await this.planById(prefix);
     const { entries } = await this.invariants.effective({ plan: plan.id });
-    // Refuse before the actor runs if the tree cannot be extended.
+    // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
     await this.records(plan.id, ['decisions']);
+    assertOwnStore(this.root, 'write in');
     const request = buildActorRequest(plan, options.context ?? null, entries.map((e) => e.invariant));
     const outcome = await options.actor.evaluate(request);
     const author = await this.deps.author(this.root);

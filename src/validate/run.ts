@@ -3,6 +3,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { UsageError } from '../core/errors.ts';
 import { repoTop } from '../store/git-dir.ts';
+import { assertOwnStore } from '../store/ownership.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { validateTree, type ValidateReport } from './checks.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
@@ -63,6 +64,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   if (options.staged && options.fix) {
     throw new UsageError('--fix cannot be combined with --staged', 'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.');
   }
+  // --fix writes: not in a store someone else owns, unless allowed (docs/store-format.md).
+  if (options.fix) assertOwnStore(options.store, 'fix files in');
   const only = storePaths(options);
   let source: TreeSource;
   // git (and simple-git) load only for --staged.

@@ -130,3 +130,55 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
     expect(existsSync(join(repo, '.git/refs/heads/main'))).toBe(true);
   }, 600_000);
 });
+
+describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework running the manifest\'s hook from PATH', () => {
+  // The manifest's hook as a `repo: local` hook with `language: system`: the framework runs the `agents` on PATH
+  // (this build) exactly as it runs the node hook, without building a Node environment first.
+  const hook = (parse(readFileSync(join(REPO, '.pre-commit-hooks.yaml'), 'utf8')) as Record<string, unknown>[])[0]!;
+  const local = [
+    'repos:',
+    '  - repo: local',
+    '    hooks:',
+    `      - id: ${hook.id as string}`,
+    `        name: ${hook.name as string}`,
+    `        entry: ${hook.entry as string}`,
+    '        language: system',
+    `        files: ${JSON.stringify(hook.files)}`,
+    `        pass_filenames: ${String(hook.pass_filenames)}`,
+    `        require_serial: ${String(hook.require_serial)}`,
+    '',
+  ].join('\n');
+
+  it('blocks a bad file in a linked worktree (git runs the hook there with GIT_DIR set) and passes once fixed', () => {
+    expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
+    const repo = tempDir();
+    gitInit(repo);
+    mkdirSync(join(repo, '.agents/global'), { recursive: true });
+    writeFileSync(join(repo, FILE), GOOD);
+    writeFileSync(join(repo, '.pre-commit-config.yaml'), local);
+    const env = { ...process.env, ...GIT_ENV, PATH: agentsOnPath(), PRE_COMMIT_HOME: join(tempDir(), 'cache'), NO_COLOR: '1' };
+    expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
+    const commitIn = (dir: string, message: string) => {
+      const r = spawnSync('git', ['commit', '-m', message], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status ?? -1, out: r.stdout + r.stderr };
+    };
+    git(repo, 'add', '-A');
+    expect(commitIn(repo, 'first').code).toBe(0);
+    const linked = join(tempDir(), 'linked');
+    git(repo, 'worktree', 'add', '-q', '-b', 'feature', linked);
+    const before = git(linked, 'rev-parse', 'HEAD').trim();
+    writeFileSync(join(linked, FILE), BAD);
+    git(linked, 'add', '-A');
+    const blocked = commitIn(linked, 'bad');
+    expect(blocked.out).toContain(`.agents/global/${A}.yaml:4:11  error  schema`);
+    expect(blocked.out).toMatch(/agents validate\.+Failed/);
+    expect(blocked.code).toBe(1);
+    expect(git(linked, 'rev-parse', 'HEAD').trim()).toBe(before);
+    writeFileSync(join(linked, FILE), GOOD.replace('Never delete production data', 'Never delete production data or backups'));
+    git(linked, 'add', '-A');
+    const passed = commitIn(linked, 'good');
+    expect(passed.out).toMatch(/agents validate\.+Passed/);
+    expect(passed.code).toBe(0);
+    expect(git(linked, 'log', '-1', '--format=%s').trim()).toBe('good');
+  }, 60_000);
+});
