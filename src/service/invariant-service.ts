@@ -278,6 +278,7 @@ export class InvariantService {
             `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
             `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
             { existing_id: dup.id, path: dup.path },
+            'duplicate',
           );
         }
         const id = this.deps.newId();

@@ -1,4 +1,4 @@
-import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, type Severity } from '../../core/model.ts';
 import { toScope, type AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
@@ -22,8 +22,8 @@ export default defineCommand<AddArgs>({
   builder: (y) =>
     scopeOptions(y, 'add to')
       .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })
-      .option('severity', { choices: ['error', 'warning', 'info'], default: 'error', describe: 'severity of a violation' })
-      .option('tag', { type: 'string', array: true, nargs: 1, describe: 'a tag (repeatable: --tag data --tag safety)' })
+      .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, default: 'error', describe: 'severity of a violation' })
+      .option('tag', { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'a tag (repeatable: --tag data --tag safety)' })
       .option('rationale', { type: 'string', requiresArg: true, describe: 'why the invariant exists, for reviewers' })
       .option('commit', { type: 'boolean', describe: 'commit the new file with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
@@ -43,15 +43,9 @@ export default defineCommand<AddArgs>({
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
       });
     } else {
-      try {
-        const scope = (await withFullPlanId(scopeFromArgs(argv, true), service))!;
-        result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
-      } catch (error) {
-        if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
-          emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
-        }
-        throw error;
-      }
+      // A refused duplicate is exit 1 with code `duplicate`; main prints it (as JSON under --format json).
+      const scope = (await withFullPlanId(scopeFromArgs(argv, true), service))!;
+      result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
     }
     const s = makeStyle(ctx.color);
     emit(
