@@ -264,6 +264,24 @@ export class InvariantService {
 
     // What only writing needs (yaml's writer, node:crypto for ids and temporary names) loads here, not at start-up.
     const [{ formatInvariantFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([import('../core/serialize.ts'), import('../store/write.ts'), loadIdGenerator()]);
+    const draft = (id: string): ScopedInvariant => {
+      const inv: ScopedInvariant = {
+        id,
+        text,
+        severity,
+        active: true,
+        tags,
+        created_at: this.deps.clock().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        scope,
+        path: invariantPath(scope, id),
+      };
+      if (rationale !== undefined) inv.rationale = rationale;
+      if (author !== undefined) inv.created_by = author;
+      if (scope.kind === 'plan') inv.source = { kind: 'plan' };
+      return inv;
+    };
+    // The schema check, before the lock makes the scope's folder: a refused value leaves nothing behind.
+    formatInvariantFile(draft(PROBE_ID).path, draft(PROBE_ID));
     const enabled = await commitWanted(this.source, input.commit);
     const { invariant, commit } = await withCommit(this.root, enabled, async () => {
       const written = await withFolderLock(
@@ -281,20 +299,7 @@ export class InvariantService {
             'duplicate',
           );
         }
-        const id = this.deps.newId();
-        const inv: ScopedInvariant = {
-          id,
-          text,
-          severity,
-          active: true,
-          tags,
-          created_at: this.deps.clock().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-          scope,
-          path: invariantPath(scope, id),
-        };
-        if (rationale !== undefined) inv.rationale = rationale;
-        if (author !== undefined) inv.created_by = author;
-        if (scope.kind === 'plan') inv.source = { kind: 'plan' };
+        const inv = draft(this.deps.newId());
         writeFileAtomic(this.root, inv.path, formatInvariantFile(inv.path, inv));
         return inv;
       },
@@ -433,6 +438,9 @@ export class InvariantService {
     });
   }
 }
+
+/** A well-formed id for checking a draft document before its real id is drawn. */
+const PROBE_ID = '00000000000000000000000000';
 
 function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
   const order = ['global', 'project', 'action', 'plan'];

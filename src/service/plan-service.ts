@@ -328,8 +328,11 @@ export class PlanService {
         if (author !== undefined) decision.created_by = author;
         const runPath = `${folder}/enforcement/${runId}.yaml`;
         const nodePath = `${folder}/decisions/${decisionId}.yaml`;
-        writeFileAtomic(this.root, runPath, formatEnforcementFile(runPath, run));
-        writeFileAtomic(this.root, nodePath, formatDecisionFile(nodePath, decision));
+        // Both documents are made (and schema-checked) before either is written.
+        const runText = formatEnforcementFile(runPath, run);
+        const nodeText = formatDecisionFile(nodePath, decision);
+        writeFileAtomic(this.root, runPath, runText);
+        writeFileAtomic(this.root, nodePath, nodeText);
         return { plan, request, decision, run, problems: rec.problems, ok: rec.error === undefined && rec.records.every((r) => r.enforced) };
       },
       { onStale: this.deps.notice },
