@@ -14,6 +14,7 @@ interface AddArgs extends ScopeArgs {
   tag?: string[];
   rationale?: string;
   commit?: boolean;
+  'new-project'?: boolean;
 }
 
 export default defineCommand<AddArgs>({
@@ -25,7 +26,8 @@ export default defineCommand<AddArgs>({
       .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, default: 'error', describe: 'severity of a violation' })
       .option('tag', { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'a tag (repeatable: --tag data --tag safety)' })
       .option('rationale', { type: 'string', requiresArg: true, describe: 'why the invariant exists, for reviewers' })
-      .option('commit', { type: 'boolean', describe: 'commit the new file with git (default: commit: in config.yaml)' }),
+      .option('commit', { type: 'boolean', describe: 'commit the new file with git (default: commit: in config.yaml)' })
+      .option('new-project', { type: 'boolean', describe: "create --project P even when its name is close to an existing project's (else refused as a likely typo)" }),
   async run(argv, ctx) {
     const text = (argv.text ?? []).join(' ');
     const service = serviceFor(ctx);
@@ -41,12 +43,14 @@ export default defineCommand<AddArgs>({
         ...(given ? { scope: toScope(given) } : {}),
         ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+        ...(argv['new-project'] ? { newProject: true } : {}),
       });
     } else {
       // A refused duplicate is exit 1 with code `duplicate`; main prints it (as JSON under --format json).
       const scope = (await withFullPlanId(scopeFromArgs(argv, true), service))!;
-      result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
+      result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}), ...(argv['new-project'] ? { newProject: true } : {}) });
     }
+    if (result.createdProject !== undefined) ctx.io.stderr.write(`agents: created project ${result.createdProject} (projects/${result.createdProject}/)\n`);
     const s = makeStyle(ctx.color);
     emit(
       ctx,
@@ -56,6 +60,7 @@ export default defineCommand<AddArgs>({
         shadows: result.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
         shadowed_by: result.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
         commit: result.commit ?? null,
+        created_project: result.createdProject ?? null,
       },
       () => {
         const inv = result.invariant;
