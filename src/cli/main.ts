@@ -131,6 +131,29 @@ function formatOf(args: readonly string[]): OutputFormat {
   return format;
 }
 
+/**
+ * Words after `--` (yargs leaves them in `_`, after the command's own words)
+ * fill the command's positionals as if written before it: `invariant diff
+ * -- HEAD~1` compares with HEAD~1, `invariant add --global -- -x text` adds
+ * "-x text". Words no positional takes are a usage error, never ignored.
+ */
+function placeAfterDashes(entry: LazyCommand, spec: CommandSpec<never>, argv: Record<string, unknown>): void {
+  const depth = (entry.group ? entry.group.split(' ').length : 0) + 1;
+  const rest = ((argv._ as unknown[] | undefined) ?? []).slice(depth).map(String);
+  if (rest.length === 0) return;
+  const form = typeof spec.command === 'string' ? spec.command : spec.command[0]!;
+  for (const token of form.split(' ').slice(1)) {
+    const m = /^[<[]([\w-]+)(\.\.)?[>\]]$/.exec(token);
+    if (!m || rest.length === 0) continue;
+    const name = m[1]!;
+    if (m[2]) argv[name] = [...((argv[name] as unknown[] | undefined) ?? []), ...rest.splice(0)];
+    else if (argv[name] === undefined) argv[name] = rest.shift();
+  }
+  if (rest.length > 0) {
+    throw new UsageError(`unexpected argument "${rest[0]}"`, `\`agents ${entry.group ? `${entry.group} ` : ''}${form}\` takes no more words; run it with --help for usage.`, { arguments: rest }, 'unexpected-argument');
+  }
+}
+
 type UsageInternals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
 
 /**
@@ -180,6 +203,7 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       return EXIT_CODES.ok;
     }
+    placeAfterDashes(chosen.entry, chosen.spec, chosen.argv);
     format = argv.format ?? 'text';
     await prepareFormat(format);
     color = useColor(io, argv.color === false);

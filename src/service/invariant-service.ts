@@ -346,14 +346,14 @@ export class InvariantService {
    * closest existing ones: a typo must never read as an empty project and
    * hand out a silently shortened set.
    */
-  async requireProject(project: string): Promise<void> {
+  async requireProject(project: string, options: { writing?: boolean } = {}): Promise<void> {
     const known = await this.projectNames();
     if (known.includes(project)) return;
     const suggestions = closestNames(project, known);
     const guess = didYouMean(suggestions);
     throw new UsageError(
       `unknown project ${project}: projects/${project}/ does not exist${guess ? `; ${guess}` : ''}`,
-      `Known projects: ${known.length ? known.join(', ') : '(none)'}. A project is created by adding its first invariant: \`agents invariant add --project ${project} "…"\`.`,
+      `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${known.length ? known.join(', ') : '(none)'}. A project is created by adding its first invariant: \`agents invariant add --project ${project} "…"\`.`,
       { project, suggestions, known },
       'unknown-project',
     );

@@ -176,7 +176,7 @@ export class PlanService {
     const linked = (await readFolders(this.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${ref}`])).diagnostics.filter((d) => d.code === 'symlink');
     if (linked.length > 0) requireValid({ ...emptySnapshot(), diagnostics: linked }, `use ${ref}`);
     // An unknown project is refused with the closest names (never a plan aimed at a typo).
-    if (input.project !== undefined) await this.invariants.requireProject(input.project);
+    if (input.project !== undefined) await this.invariants.requireProject(input.project, { writing: true });
     const here = await this.source.list(`actions/${scope.ns}`, { recursive: false });
     if (!here.some((e) => e.type === 'dir' && e.path === `actions/${ref}`)) {
       const actionDirs = (await this.source.list('actions', { recursive: true })).filter((e) => e.type === 'dir' && e.path.split('/').length === 3).map((e) => e.path.slice('actions/'.length));
