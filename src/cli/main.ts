@@ -33,7 +33,7 @@ function wire(y: Argv, entry: LazyCommand, loaded: Loaded, choose: (c: Chosen) =
   });
 }
 
-function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
+function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly string[]): Argv {
   const y = yargs()
     .scriptName('agents')
     .locale('en')
@@ -63,7 +63,7 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
     .wrap(Math.min(100, process.stdout.columns || 80))
     .exitProcess(false)
     .fail((msg, err) => {
-      throw usageFromYargs(msg, err);
+      throw usageFromYargs(msg, err, args);
     });
   skipHelpCache(y);
   return y;
@@ -76,7 +76,7 @@ const USAGE_HINT = 'Run `agents --help` (or `agents COMMAND --help`) for usage.'
  * missing option value by throwing its own error class (YError), which is a
  * user's slip, not a bug; any other exception from inside the parser is.
  */
-function usageFromYargs(msg: string | null | undefined, err: Error | undefined): Error {
+function usageFromYargs(msg: string | null | undefined, err: Error | undefined, args: readonly string[]): Error {
   if (err && err.name !== 'YError') return err;
   const text = (msg || err?.message || 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
   const missing = /^Not enough arguments following: (\S+)$/.exec(text);
@@ -92,6 +92,21 @@ function usageFromYargs(msg: string | null | undefined, err: Error | undefined):
   const invalid = /^Invalid values: Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(text);
   if (invalid) {
     return new UsageError(`--${invalid[1]} ${invalid[2]} is not one of ${invalid[3]}`, USAGE_HINT, { option: invalid[1] }, 'invalid-value');
+  }
+  const unknown = /^Unknown arguments?: (.*)$/.exec(text);
+  if (unknown) {
+    // yargs names each unknown option twice (kebab and camel case) and mixes in stray words.
+    const names = unknown[1]!.split(', ').filter((n, _i, all) => !(/[A-Z]/.test(n) && all.includes(n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))));
+    const written = (n: string) => args.find((a) => a === `--${n}` || a.startsWith(`--${n}=`) || a === `--no-${n}` || a.startsWith(`--no-${n}=`) || a === `-${n}`);
+    const first = names[0] ?? '';
+    const flag = written(first);
+    const shown = flag ? flag.replace(/=.*$/, '') : first;
+    return new UsageError(
+      flag ? `unknown option ${shown}` : `unexpected argument "${first}"`,
+      `${USAGE_HINT.replace(/\.$/, '')} lists what it takes.`,
+      { arguments: names.map((n) => written(n)?.replace(/=.*$/, '') ?? n) },
+      flag ? 'unknown-option' : 'unexpected-argument',
+    );
   }
   return new UsageError(text, USAGE_HINT);
 }
@@ -188,7 +203,7 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     const parse = async () => {
       chosen = undefined;
       output = '';
-      return (await buildParser(loaded, (c) => (chosen = c)).parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
+      return (await buildParser(loaded, (c) => (chosen = c), args).parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
         output = out;
       })) as GlobalArgs & Record<string, unknown>;
     };

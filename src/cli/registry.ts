@@ -75,7 +75,8 @@ export function guessCommand(args: readonly string[]): LazyCommand | undefined {
     const a = args[i]!;
     if (a === '--') break;
     if (a.startsWith('-')) {
-      if (VALUE_OPTIONS.has(a)) i++;
+      // The value of a global option is not a command word (unless it is missing: the next word is a flag).
+      if (VALUE_OPTIONS.has(a) && !(args[i + 1] ?? '-').startsWith('-')) i++;
       continue;
     }
     words.push(a);
@@ -113,7 +114,8 @@ export function unknownCommand(args: readonly string[]): { group: string | undef
     const a = args[i]!;
     if (a === '--') return undefined;
     if (a.startsWith('-')) {
-      if (VALUE_OPTIONS.has(a)) i++;
+      // The value of a global option is not a command word (unless it is missing: the next word is a flag).
+      if (VALUE_OPTIONS.has(a) && !(args[i + 1] ?? '-').startsWith('-')) i++;
       continue;
     }
     const deeper = group === undefined ? a : `${group} ${a}`;
