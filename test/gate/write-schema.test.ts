@@ -1,27 +1,10 @@
 // Writers never write what the reader rejects (docs/guarantees.md): every
 // document is checked against its own JSON Schema before a byte is written.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agents } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
-
-/** Every file and folder of a store with its content: a refused command must leave it equal. */
-export function storeState(root: string): Record<string, string | null> {
-  const out: Record<string, string | null> = {};
-  const walk = (rel: string) => {
-    for (const d of readdirSync(join(root, rel), { withFileTypes: true })) {
-      const r = rel ? `${rel}/${d.name}` : d.name;
-      if (d.isDirectory()) {
-        out[`${r}/`] = null;
-        walk(r);
-      } else out[r] = readFileSync(join(root, r), 'utf8');
-    }
-  };
-  walk('');
-  return out;
-}
+import { storeState } from '../helpers/store-state.ts';
 
 const long = (n: number) => 'a'.repeat(n);
 
