@@ -365,7 +365,7 @@ export class InvariantService {
    * edits, or equal ignoring case and separators) is refused as a likely
    * typo unless `confirmed` (`--new-project`).
    */
-  private async checkNewProject(project: string, confirmed: boolean): Promise<string | undefined> {
+  async checkNewProject(project: string, confirmed: boolean): Promise<string | undefined> {
     const known = await this.projectNames();
     if (known.includes(project)) return undefined;
     const close = known.filter((k) => isCloseName(project, k));

@@ -101,6 +101,13 @@ describe('usage errors are usage errors', () => {
     expect(JSON.parse(dashed.stdout)).toEqual(JSON.parse(plain.stdout));
     const two = await runMain(['invariant', 'diff', 'HEAD', '--', 'HEAD~1'], { cwd: dir });
     expect(two.code).toBe(2);
+    // A typo of a project in a diff names the project it probably meant.
+    mkdirSync(join(root, 'projects', 'billing'), { recursive: true });
+    writeFileSync(join(root, 'projects', 'billing', '01M8PX0000000000000000000B.yaml'), invariantYaml('01M8PX0000000000000000000B', 'Invoices are immutable'));
+    commitAll(dir, 'three');
+    const typo = await runMain(['--format', 'json', 'invariant', 'diff', 'HEAD~1', '--project', 'biling'], { cwd: dir });
+    expect(typo.code).toBe(2);
+    expect(jsonError(typo.stdout).error).toMatchObject({ code: 'unknown-project', detail: { project: 'biling', suggestions: ['billing'] } });
   });
 });
 
@@ -194,6 +201,24 @@ describe('no silently shortened set: unknown projects', () => {
     const forced = await runMain(['--store', root, 'invariant', 'add', '--project', project, '--new-project', 'Count twice'], { cwd: root });
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toBe(`agents: created project ${project} (projects/${project}/)\n`);
+  });
+
+  it('at a terminal, add --project with a typo is refused before the form opens', async () => {
+    const root = billingStore();
+    const before = storeState(root);
+    let stderr = '';
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => undefined });
+    const code = await main(['--store', root, 'invariant', 'add', '--project', 'biling'], {
+      stdout: { write: () => true, isTTY: true, columns: 80 },
+      stderr: { write: (c: string) => (stderr += c) },
+      stdin,
+      env: { NO_COLOR: '1' },
+      cwd: root,
+    });
+    stdin.end();
+    expect(code).toBe(2);
+    expect(stderr).toContain('did you mean billing?');
+    expect(storeState(root)).toEqual(before);
   });
 
   it('--store naming a folder that is not a store: exit 2 with a hint, nothing written there', async () => {

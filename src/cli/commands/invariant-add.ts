@@ -38,9 +38,12 @@ export default defineCommand<AddArgs>({
       }
       // No text at a terminal: the form asks for scope (unless given), text, severity and tags.
       const given = await withFullPlanId(scopeFromArgs(argv, false), service);
+      // A likely typo of a project is refused before the form opens, not after the text is typed.
+      const scope = given ? toScope(given) : undefined;
+      if (scope?.kind === 'project') await service.checkNewProject(scope.project, argv['new-project'] ?? false);
       const { runAddForm } = await import('../../tui/add.tsx');
       result = await runAddForm(tuiIo(ctx), service, {
-        ...(given ? { scope: toScope(given) } : {}),
+        ...(scope ? { scope } : {}),
         ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
         ...(argv['new-project'] ? { newProject: true } : {}),
