@@ -9,6 +9,7 @@ export type DiagnosticCode =
   | 'yaml-syntax'
   | 'yaml-multi-document'
   | 'yaml-duplicate-key'
+  | 'yaml-unknown-tag'
   | 'yaml-alias-limit'
   | 'yaml-too-deep'
   | 'yaml-too-large'

@@ -176,15 +176,8 @@ export class PlanService {
     // A linked project or action folder is an invalid store (exit 3), not an unknown name.
     const linked = (await readFolders(this.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${ref}`])).diagnostics.filter((d) => d.code === 'symlink');
     if (linked.length > 0) requireValid({ ...emptySnapshot(), diagnostics: linked }, `use ${ref}`);
-    if (input.project !== undefined) {
-      const projects = (await this.source.list('projects', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path.slice('projects/'.length));
-      if (!projects.includes(input.project)) {
-        throw new UsageError(
-          `unknown project ${input.project}: projects/${input.project}/ does not exist`,
-          `Nothing was written. Known projects: ${projects.length ? projects.join(', ') : '(none)'}. A project exists once it has a folder, e.g. after \`agents invariant add --project ${input.project} "…"\`.`,
-        );
-      }
-    }
+    // An unknown project is refused with the closest names (never a plan aimed at a typo).
+    if (input.project !== undefined) await this.invariants.requireProject(input.project, { writing: true });
     const here = await this.source.list(`actions/${scope.ns}`, { recursive: false });
     if (!here.some((e) => e.type === 'dir' && e.path === `actions/${ref}`)) {
       const actionDirs = (await this.source.list('actions', { recursive: true })).filter((e) => e.type === 'dir' && e.path.split('/').length === 3).map((e) => e.path.slice('actions/'.length));
@@ -330,8 +323,11 @@ export class PlanService {
         if (author !== undefined) decision.created_by = author;
         const runPath = `${folder}/enforcement/${runId}.yaml`;
         const nodePath = `${folder}/decisions/${decisionId}.yaml`;
-        writeFileAtomic(this.root, runPath, formatEnforcementFile(runPath, run));
-        writeFileAtomic(this.root, nodePath, formatDecisionFile(nodePath, decision));
+        // Both documents are made (and schema-checked) before either is written.
+        const runText = formatEnforcementFile(runPath, run);
+        const nodeText = formatDecisionFile(nodePath, decision);
+        writeFileAtomic(this.root, runPath, runText);
+        writeFileAtomic(this.root, nodePath, nodeText);
         return { plan, request, decision, run, problems: rec.problems, ok: rec.error === undefined && rec.records.every((r) => r.enforced) };
       },
       { onStale: this.deps.notice },

@@ -28,6 +28,7 @@ export default defineCommand<ListArgs>({
     const service = serviceFor(ctx);
     const scope = await withFullPlanId(scopeFromArgs(argv, false), service);
     if (argv.interactive) {
+      if (scope && 'project' in scope) await service.requireProject(scope.project);
       const { browse } = await import('./tui.ts');
       return browse(ctx, service, scope ? toScope(scope) : undefined, argv.pattern, argv.effective ?? false);
     }
