@@ -130,7 +130,7 @@ export function planExport(input: ExportInput): ExportFile[] {
     else files.set(f.path, f);
   };
   const keep = (entries: readonly EffectiveEntry[]) => entries.filter((e) => input.severities.includes(e.invariant.severity));
-  const globalNote = (spec: TargetSpec) => `The global invariants (in ${spec.root} at the top of the repository) apply here too.`;
+  const globalNote = (spec: TargetSpec) => `The global invariants (in ${spec.root}${spec.nestedName ? ' at the top of the repository' : ''}) apply here too.`;
   for (const name of sortedUnique(input.targets)) {
     const spec = TARGETS[name];
     if (input.global !== undefined) {
