@@ -4,6 +4,7 @@ import { ExportService, refusedError, type ExportPlan } from '../../service/expo
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
 import { emit } from '../render.ts';
+import { inferProject } from '../scope-options.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle } from '../style.ts';
 import { unifiedDiff } from '../unified-diff.ts';
@@ -38,7 +39,12 @@ export default defineCommand<ExportArgs>({
     if (argv.stdout) {
       const targets = (argv.target ?? []).flatMap((t) => t.split(',')).filter((t) => t.trim() !== '');
       if (targets.length !== 1) throw new UsageError('--stdout prints one format: give exactly one --target', 'e.g. agents export --plan 01J… --stdout --target agents-md');
-      if ((argv.plan === undefined) === (argv.project === undefined)) throw new UsageError('--stdout needs one of --plan ID or --project P', 'e.g. agents export --plan 01J… --stdout --target agents-md');
+      if (argv.plan !== undefined && argv.project !== undefined) throw new UsageError('--stdout takes --plan ID or --project P, not both', 'A plan names its project itself.');
+      if (argv.plan === undefined && argv.project === undefined) {
+        const inferred = await inferProject(ctx, service);
+        if (inferred === undefined) throw new UsageError('--stdout needs one of --plan ID or --project P', 'e.g. agents export --plan 01J… --stdout --target agents-md');
+        argv.project = inferred;
+      }
       let target: { plan: string } | { project: string };
       if (argv.plan !== undefined) {
         let plan = argv.plan;
