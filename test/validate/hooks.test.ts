@@ -80,7 +80,7 @@ describe('the pre-commit framework manifest', () => {
 
   it('declares the hook with the fields pre-commit requires', () => {
     expect(Array.isArray(manifest)).toBe(true);
-    expect(manifest).toHaveLength(1);
+    expect(manifest).toHaveLength(2);
     const hook = manifest[0]!;
     for (const field of ['id', 'name', 'entry', 'language']) expect(typeof hook[field], field).toBe('string');
     expect(hook).toMatchObject({ id: 'agents-validate', entry: 'agents validate', language: 'node', pass_filenames: true, require_serial: true });
@@ -91,6 +91,17 @@ describe('the pre-commit framework manifest', () => {
     // The entry names the package's bin.
     const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     expect(Object.keys(pkg.bin)).toContain((hook.entry as string).split(' ')[0]);
+  });
+
+  it('declares agents-export-check: the whole export checked once, when the store or an exported file changes', () => {
+    const hook = manifest[1]!;
+    for (const field of ['id', 'name', 'entry', 'language']) expect(typeof hook[field], field).toBe('string');
+    expect(hook).toMatchObject({ id: 'agents-export-check', entry: 'agents export --check', language: 'node', pass_filenames: false, require_serial: true });
+    const files = new RegExp(hook.files as string);
+    for (const f of [`.agents/global/${A}.yaml`, 'AGENTS.md', 'services/billing/CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md', '.github/instructions/agents-billing.instructions.md', '.cursor/rules/agents-global.mdc', '.windsurf/rules/agents-billing.md', '.clinerules/agents-global.md']) {
+      expect(files.test(f), f).toBe(true);
+    }
+    for (const f of ['src/index.ts', 'docs/AGENTS.md.bak', '.github/workflows/ci.yml']) expect(files.test(f), f).toBe(false);
   });
 });
 
