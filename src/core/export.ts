@@ -66,7 +66,7 @@ export interface TargetSpec {
 
 /** A YAML scalar for a front matter value: plain when that is safe, else double-quoted (JSON is valid YAML). */
 export function yamlScalar(value: string): string {
-  return /^[A-Za-z0-9_./-][A-Za-z0-9_./*?{}[\]!-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) ? value : JSON.stringify(value);
+  return /^[A-Za-z0-9_./-][A-Za-z0-9_./*?{}[\],!-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) ? value : JSON.stringify(value);
 }
 
 /** A list of globs as one comma-separated value where none holds a comma, else a flow list. */
