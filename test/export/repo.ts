@@ -1,6 +1,8 @@
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { gitInit } from '../helpers/git.ts';
+import { expect } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { commitAll, gitInit } from '../helpers/git.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
 
 export const G1 = '01JDQ6X5Z8W4N3B2C1D0E9F8A1';
@@ -67,4 +69,13 @@ export function snapshot(root: string): Map<string, string> {
 /** The files an export wrote: those not in `before`, or changed. */
 export function writtenSince(before: Map<string, string>, after: Map<string, string>): string[] {
   return [...after].filter(([p, c]) => before.get(p) !== c).map(([p]) => p).sort();
+}
+
+/** The monorepo exporting AGENTS.md only, exported and committed. */
+export function exportedRepo(): string {
+  const repo = monorepo();
+  writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+  expect(agents(['export'], { cwd: repo }).code).toBe(0);
+  commitAll(repo, 'store and its exported files');
+  return repo;
 }
