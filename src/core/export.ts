@@ -131,18 +131,20 @@ export function planExport(input: ExportInput): ExportFile[] {
   };
   const keep = (entries: readonly EffectiveEntry[]) => entries.filter((e) => input.severities.includes(e.invariant.severity));
   const globalNote = (spec: TargetSpec) => `The global invariants (in ${spec.root}${spec.nestedName ? ' at the top of the repository' : ''}) apply here too.`;
+  // Each set is filtered once and shared by every target's file (renderSections renders it once).
+  const globalEntries = input.global !== undefined ? keep(input.global) : undefined;
+  // A project's own invariants (its global ones are in the root file, which every agent reads as well).
+  const own = new Map(input.projects.map((p) => [p.name, keep(p.entries.filter((e) => e.invariant.scope.kind === 'project'))]));
   for (const name of sortedUnique(input.targets)) {
     const spec = TARGETS[name];
-    if (input.global !== undefined) {
-      add({ path: spec.root, target: name, frontMatter: spec.rootFrontMatter ? [...spec.rootFrontMatter] : undefined, sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: keep(input.global) }] });
+    if (globalEntries !== undefined) {
+      add({ path: spec.root, target: name, frontMatter: spec.rootFrontMatter ? [...spec.rootFrontMatter] : undefined, sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: globalEntries }] });
     }
     for (const p of input.projects) {
       const paths = p.meta.paths;
       if (!paths || paths.length === 0) continue;
-      // A project's own invariants (its global ones are in the root file, which every agent reads as well).
-      const own = keep(p.entries.filter((e) => e.invariant.scope.kind === 'project'));
       const where = `These apply to files matching ${paths.map((g) => `\`${g}\``).join(', ')}.`;
-      const section: ExportSection = { title: `Project ${p.name}`, scope: `project ${p.name}`, notes: [where, globalNote(spec)], entries: own };
+      const section: ExportSection = { title: `Project ${p.name}`, scope: `project ${p.name}`, notes: [where, globalNote(spec)], entries: own.get(p.name)! };
       if (spec.nestedName) {
         if (!input.nested) continue;
         // Each folder the paths name gets the file; globs that are no folder cannot be said in a nested file (docs/export.md).
@@ -188,6 +190,30 @@ function describeShadows(entry: EffectiveEntry): string {
   return `; shadows ${entry.shadows.map((s) => `${s.scope} \`${s.id}\``).join(', ')}`;
 }
 
+/** The severity groups of one set of entries, rendered once for every file that shows them. */
+const renderedEntries = new WeakMap<readonly EffectiveEntry[], Map<string, string>>();
+
+function renderEntries(entries: readonly EffectiveEntry[], scope: string): string {
+  let byScope = renderedEntries.get(entries);
+  const hit = byScope?.get(scope);
+  if (hit !== undefined) return hit;
+  const lines: string[] = [];
+  for (const severity of ['error', 'warning', 'info'] as const) {
+    const group = entries.filter((e) => e.invariant.severity === severity);
+    if (group.length === 0) continue;
+    lines.push('', `#### ${SEVERITY_HEADINGS[severity]}`, '');
+    for (const e of group) {
+      const own = describeScope(e.invariant.scope);
+      const label = own === scope ? '' : `${own}, `;
+      lines.push(`- ${inlineText(e.invariant.text)} (${label}\`${e.invariant.id}\`${describeShadows(e)})`);
+    }
+  }
+  const text = lines.join('\n');
+  if (!byScope) renderedEntries.set(entries, (byScope = new Map()));
+  byScope.set(scope, text);
+  return text;
+}
+
 /** The markdown of sections (inside the managed block): `## Invariants`, a `###` per section, a `####` per severity. */
 export function renderSections(sections: readonly ExportSection[], storeRel: string): string {
   const lines: string[] = [
@@ -203,16 +229,7 @@ export function renderSections(sections: readonly ExportSection[], storeRel: str
       lines.push('', '(none)');
       continue;
     }
-    for (const severity of ['error', 'warning', 'info'] as const) {
-      const group = section.entries.filter((e) => e.invariant.severity === severity);
-      if (group.length === 0) continue;
-      lines.push('', `#### ${SEVERITY_HEADINGS[severity]}`, '');
-      for (const e of group) {
-        const own = describeScope(e.invariant.scope);
-        const scope = own === section.scope ? '' : `${own}, `;
-        lines.push(`- ${inlineText(e.invariant.text)} (${scope}\`${e.invariant.id}\`${describeShadows(e)})`);
-      }
-    }
+    lines.push(renderEntries(section.entries, section.scope));
   }
   return `${lines.join('\n')}\n`;
 }
@@ -311,6 +328,10 @@ export function mergeBlock(current: string | undefined, frontMatter: string | un
     return { kind: 'write', text: `${current}${sep}${block}`, action: 'update' };
   }
   const currentFront = frontMatter !== undefined ? scan.frontMatter : undefined;
+  // A block equal, byte for byte, to the one it would be is up to date (its hash is right by construction).
+  if (current.slice(scan.start, scan.end) === block && currentFront === frontMatter && (frontMatter === undefined || current.startsWith(frontMatter))) {
+    return { kind: 'write', text: current, action: 'unchanged' };
+  }
   if (hash(hashedText(currentFront, scan.inner)) !== scan.hash && !force) {
     return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand (the text no longer matches the sha256 in its begin marker)' };
   }

@@ -15,8 +15,10 @@ import {
   type ExportSection,
 } from '../core/export.ts';
 import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
+import { textKey } from '../core/normalise.ts';
 import { resolveEffective } from '../core/resolve.ts';
 import { readProjects, readConfig, repositoryTop, type ProjectsRead } from '../store/projects.ts';
+import { ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
@@ -28,6 +30,12 @@ export interface ExportOptions {
   project?: string;
   /** --force: replace blocks edited by hand. */
   force?: boolean;
+}
+
+/** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
+export interface ExportCacheOptions {
+  cache: ExportCache;
+  build: string;
 }
 
 /** One file an export writes, or would. */
@@ -56,6 +64,10 @@ export interface ExportPlan {
   refused: Refusal[];
   /** Things said on stderr: globs a target cannot express, files over a target's size limit. */
   warnings: string[];
+  /** The digest of the inputs read, for the cache; undefined without a cache. */
+  digest?: string;
+  /** Answered from the cache: every file is up to date and was not compared in full. */
+  cached?: boolean;
 }
 
 export function sha256(text: string): string {
@@ -82,11 +94,13 @@ export function chooseTargets(given: readonly string[] | undefined, config: Stor
  * repository), and the folders on the way are folders. Usage error (exit 2)
  * otherwise, before anything is written.
  */
-export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder' = 'file'): void {
+export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder' = 'file', folders?: Set<string>): void {
   const parts = rel.split('/');
   let at = '';
   for (let i = 0; i < parts.length; i++) {
     at = at === '' ? parts[i]! : `${at}/${parts[i]}`;
+    // Folders already found to be real folders (the files of one export share most of theirs).
+    if (i < parts.length - 1 && folders?.has(at)) continue;
     let st;
     try {
       st = lstatSync(join(top, at));
@@ -99,6 +113,7 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
     if (i < parts.length - 1 && !st.isDirectory()) {
       throw new UsageError(`cannot export to ${rel}: ${at} is a file, not a folder`, 'Move that file away, or leave this target out with --target; nothing was written.');
     }
+    if (i < parts.length - 1) folders?.add(at);
     if (i === parts.length - 1 && last === 'folder' && !st.isDirectory()) {
       throw new UsageError(`cannot export to ${rel}/: ${at} is a file, not a folder`, 'Move that file away, or leave this target out with --target; nothing was written.');
     }
@@ -131,8 +146,8 @@ function checkWritable(top: string, rel: string, exists: boolean): void {
   }
 }
 
-function readExisting(top: string, rel: string): string | undefined {
-  checkTargetPath(top, rel);
+function readExisting(top: string, rel: string, folders?: Set<string>): string | undefined {
+  checkTargetPath(top, rel, 'file', folders);
   try {
     return readFileSync(join(top, rel), 'utf8');
   } catch (error) {
@@ -143,8 +158,8 @@ function readExisting(top: string, rel: string): string | undefined {
 }
 
 /** Global invariants' effective set: every global invariant applies to any project, so a name no project has will do. */
-function globalSet(invariants: readonly ScopedInvariant[]) {
-  return resolveEffective({ kind: 'project', project: '' }, invariants.filter((i) => i.scope.kind === 'global'));
+function globalSet(invariants: readonly ScopedInvariant[], keyOf: (inv: ScopedInvariant) => string) {
+  return resolveEffective({ kind: 'project', project: '' }, invariants.filter((i) => i.scope.kind === 'global'), keyOf);
 }
 
 /**
@@ -153,7 +168,10 @@ function globalSet(invariants: readonly ScopedInvariant[]) {
  * around the block byte for byte.
  */
 export class ExportService {
-  constructor(private readonly service: InvariantService) {}
+  constructor(
+    private readonly service: InvariantService,
+    private readonly caching?: ExportCacheOptions,
+  ) {}
 
   /** The repository top the exported paths are relative to. */
   get top(): string {
@@ -205,6 +223,13 @@ export class ExportService {
       projects = await this.projects();
     }
     const withPaths = projects.names.filter((n) => (projects.meta.get(n)?.paths?.length ?? 0) > 0);
+    let digest: string | undefined;
+    if (this.caching) {
+      const extra = JSON.stringify({ build: this.caching.build, targets, project: options.project ?? null, store: this.storeRel() });
+      digest = await inputDigest(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)], ['config.yaml', ...projects.names.map((n) => `projects/${n}/project.yaml`)], extra);
+      const hit = digest !== undefined ? this.fromCache(digest, top, targets, options.project === undefined) : undefined;
+      if (hit) return hit;
+    }
     // Only the scopes the files need: global, and the projects that have paths.
     const snap = await readFolders(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)]);
     requireValid(snap, 'export the effective sets');
@@ -218,30 +243,39 @@ export class ExportService {
         else byProject.set(inv.scope.project, [inv]);
       }
     }
+    // Each text key computed once: the global invariants take part in every project's resolution.
+    const keys = new Map<ScopedInvariant, string>();
+    const keyOf = (inv: ScopedInvariant) => {
+      let k = keys.get(inv);
+      if (k === undefined) keys.set(inv, (k = textKey(inv.text)));
+      return k;
+    };
     const exportProjects: ExportProject[] = withPaths.map((name) => ({
       name,
       meta: projects.meta.get(name)!,
-      entries: resolveEffective({ kind: 'project', project: name }, [...(byProject.get(name) ?? []), ...globals]),
+      entries: resolveEffective({ kind: 'project', project: name }, [...(byProject.get(name) ?? []), ...globals], keyOf),
     }));
     const files = planExport({
       targets,
-      global: options.project === undefined ? globalSet(globals) : undefined,
+      global: options.project === undefined ? globalSet(globals, keyOf) : undefined,
       projects: exportProjects,
       severities: config.export.severities,
       nested: config.export.nested,
       storeRel: this.storeRel(),
     });
-    const out: ExportPlan = { top, targets, changes: [], refused: [], warnings: [] };
+    const out: ExportPlan = { top, targets, changes: [], refused: [], warnings: [], ...(digest !== undefined ? { digest } : {}) };
     if (config.export.nested && targets.some((t) => TARGETS[t].nestedName)) {
       for (const { project, glob } of unexpressedGlobs(exportProjects)) {
         out.warnings.push(`project ${project}: path ${glob} is not a folder (DIR/**), so AGENTS.md, CLAUDE.md and GEMINI.md cannot scope it; targets with globs (copilot, cursor, windsurf, cline) do`);
       }
     }
     const planned = new Set<string>();
+    const folders = new Set<string>();
+    const storeRel = this.storeRel();
     for (const f of files) {
       planned.add(f.path);
-      const inner = renderSections(f.sections, this.storeRel());
-      const before = readExisting(top, f.path);
+      const inner = renderSections(f.sections, storeRel);
+      const before = readExisting(top, f.path, folders);
       const merge = mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {
         out.refused.push({ path: f.path, reason: merge.reason, why: merge.why });
@@ -268,7 +302,7 @@ export class ExportService {
         for (const name of names) {
           const rel = `${spec.projectDir}/${name}`;
           if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
-          const before = readExisting(top, rel);
+          const before = readExisting(top, rel, folders);
           if (before === undefined || !before.includes('<!-- agents:begin')) continue;
           const r = removeBlock(before, sha256, spec.projectFrontMatter !== undefined);
           if (r.kind === 'refuse') out.refused.push({ path: rel, reason: r.reason, why: r.why });
@@ -280,6 +314,49 @@ export class ExportService {
     out.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     out.refused.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     return out;
+  }
+
+  /**
+   * The plan the cache answers: the inputs have the digest it knew, and each
+   * file it left up to date still has its hash (and no obsolete file of the
+   * tool's is there). Undefined on any doubt: the export is then computed.
+   */
+  private fromCache(digest: string, top: string, targets: ExportTargetName[], whole: boolean): ExportPlan | undefined {
+    const data = this.caching!.cache.load();
+    if (!data || data.digest !== digest) return undefined;
+    const folders = new Set<string>();
+    const known = new Set<string>();
+    for (const f of data.files) {
+      known.add(f.path);
+      let text: string | undefined;
+      try {
+        text = readExisting(top, f.path, folders);
+      } catch {
+        return undefined;
+      }
+      if (text === undefined || textHash(text) !== f.hash) return undefined;
+    }
+    if (whole) {
+      for (const t of targets) {
+        const spec = TARGETS[t];
+        if (!spec.projectDir || !spec.projectFilePattern) continue;
+        let names: string[];
+        try {
+          names = readdirSync(join(top, spec.projectDir));
+        } catch {
+          continue;
+        }
+        if (names.some((n) => spec.projectFilePattern!.test(n) && !known.has(`${spec.projectDir}/${n}`))) return undefined;
+      }
+    }
+    return { top, targets, changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })), refused: [], warnings: [], digest, cached: true };
+  }
+
+  /** Keeps what a plan found (every file up to date, or just written) for the next run; nothing when something was refused. */
+  remember(plan: ExportPlan): void {
+    if (!this.caching || plan.digest === undefined || plan.cached || plan.refused.length > 0) return;
+    const files = plan.changes.filter((c) => c.after !== undefined).map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
+    this.caching.cache.save({ digest: plan.digest, files });
   }
 
   /**

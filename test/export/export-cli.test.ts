@@ -230,6 +230,31 @@ describe('agents export --check and --dry-run', () => {
   });
 });
 
+describe('agents export --check answered from the cache', () => {
+  it('is used only while inputs and files are unchanged: a hand edit, a deleted file or a new project file is still found', () => {
+    const repo = monorepo();
+    expect(agents(['export', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    expect(existsSync(join(repo, '.git/agents/export.cache'))).toBe(true);
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    // The store is unchanged: only the files tell.
+    const file = join(repo, 'services/billing/AGENTS.md');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('integers of cents', 'integers of pennies'));
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe('services/billing/AGENTS.md: edited by hand\n');
+    writeFileSync(file, `${text}Text of my own after the block.\n`);
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    rmSync(join(repo, 'AGENTS.md'));
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe('AGENTS.md: missing\n');
+    expect(agents(['export', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    const stray = readFileSync(join(repo, '.cursor/rules/agents-web.mdc'), 'utf8');
+    writeFileSync(join(repo, '.cursor/rules/agents-gone.mdc'), stray);
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe('.cursor/rules/agents-gone.mdc: obsolete\n');
+    // A changed input (here the targets asked for) is never answered from the cache.
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor,cline', '--no-cache'], { cwd: repo }).code).toBe(1);
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor,cline'], { cwd: repo }).code).toBe(1);
+  });
+});
+
 describe('agents export: files it leaves alone', () => {
   it('refuses a block edited by hand (exit 1, naming the file, nothing written) unless --force', () => {
     const repo = monorepo();

@@ -6,6 +6,9 @@ import type { CliContext } from '../io.ts';
 import { emit } from '../render.ts';
 import { inferProject } from '../scope-options.ts';
 import { serviceFor } from '../service.ts';
+import { ExportCache } from '../../store/export-cache.ts';
+import { defaultCacheDir } from '../../validate/cache.ts';
+import { BUILD_ID } from '../version.ts';
 import { makeStyle } from '../style.ts';
 import { unifiedDiff } from '../unified-diff.ts';
 
@@ -17,6 +20,7 @@ interface ExportArgs {
   'dry-run'?: boolean;
   stdout?: boolean;
   force?: boolean;
+  cache?: boolean;
 }
 
 export default defineCommand<ExportArgs>({
@@ -30,10 +34,12 @@ export default defineCommand<ExportArgs>({
       .option('check', { type: 'boolean', describe: 'write nothing; exit 1 listing every file missing or out of date' })
       .option('dry-run', { type: 'boolean', describe: 'write nothing; print the unified diff an export would apply' })
       .option('stdout', { type: 'boolean', describe: 'print the effective set of --plan ID or --project P in one --target format, without markers' })
-      .option('force', { type: 'boolean', describe: 'replace agents blocks that were edited by hand' }),
+      .option('force', { type: 'boolean', describe: 'replace agents blocks that were edited by hand' })
+      .option('cache', { type: 'boolean', default: true, describe: "answer from what the last export knew when nothing it read has changed (kept in the repository's .git folder); --no-cache computes every file" }),
   async run(argv, ctx) {
     const service = serviceFor(ctx);
-    const exporter = new ExportService(service);
+    const cacheDir = argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE ? defaultCacheDir(service.root) : undefined;
+    const exporter = new ExportService(service, cacheDir !== undefined ? { cache: ExportCache.in(cacheDir), build: BUILD_ID } : undefined);
     const modes = [argv.check && '--check', argv['dry-run'] && '--dry-run', argv.stdout && '--stdout'].filter(Boolean);
     if (modes.length > 1) throw new UsageError(`${modes.join(' and ')} cannot be combined`, 'Choose one.');
     if (argv.stdout) {
@@ -60,7 +66,7 @@ export default defineCommand<ExportArgs>({
     if (argv.plan !== undefined) throw new UsageError('--plan goes with --stdout', 'Plans have no files of their own: agents export --plan ID --stdout --target T prints one.');
     const plan = await exporter.plan({ ...(argv.target ? { targets: argv.target } : {}), ...(argv.project !== undefined ? { project: argv.project } : {}), force: argv.force ?? false });
     for (const w of plan.warnings) ctx.io.stderr.write(`agents: warning: ${w}\n`);
-    if (argv.check) return check(ctx, plan);
+    if (argv.check) return check(ctx, plan, exporter);
     if (argv['dry-run']) {
       if (plan.refused.length > 0) throw refusedError(plan);
       const diffs = plan.changes.filter((c) => c.action !== 'unchanged').map((c) => unifiedDiff(c.path, c.before, c.after));
@@ -68,6 +74,7 @@ export default defineCommand<ExportArgs>({
       return EXIT_CODES.ok;
     }
     const written = exporter.apply(plan);
+    exporter.remember(plan);
     const s = makeStyle(ctx.color);
     const unchanged = plan.changes.length - written.length;
     emit(ctx, { changes: written.map((c) => ({ path: c.path, target: c.target, action: c.action })), unchanged }, () => {
@@ -80,7 +87,7 @@ export default defineCommand<ExportArgs>({
   },
 });
 
-function check(ctx: CliContext, plan: ExportPlan): number {
+function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): number {
   const stale = plan.changes.filter((c) => c.action !== 'unchanged');
   const problems = [
     ...stale.map((c) => ({ path: c.path, status: c.action === 'create' ? 'missing' : c.action === 'delete' ? 'obsolete' : 'out of date' })),
@@ -91,7 +98,10 @@ function check(ctx: CliContext, plan: ExportPlan): number {
     if (ok) return `${plan.changes.length} exported file${plan.changes.length === 1 ? '' : 's'} up to date (${plan.targets.join(', ')})`;
     return problems.map((p) => `${p.path}: ${p.status}`).join('\n');
   });
-  if (ok) return EXIT_CODES.ok;
+  if (ok) {
+    exporter.remember(plan);
+    return EXIT_CODES.ok;
+  }
   const fix = plan.refused.length > 0 ? 'fix: run `agents export` (edited or damaged blocks: move your text outside the block, or `agents export --force`)' : 'fix: run `agents export` and commit the files';
   ctx.io.stderr.write(`${problems.length} exported file${problems.length === 1 ? ' is' : 's are'} missing or out of date; ${fix}\n`);
   return EXIT_CODES.checkFailed;
