@@ -64,8 +64,9 @@ export interface ExportPlan {
   refused: Refusal[];
   /** Things said on stderr: globs a target cannot express, files over a target's size limit. */
   warnings: string[];
-  /** The digest of the inputs read, for the cache; undefined without a cache. */
+  /** The digest of the inputs read, and the kind of export (targets, project), for the cache; undefined without a cache. */
   digest?: string;
+  cacheKey?: string;
   /** Answered from the cache: every file is up to date and was not compared in full. */
   cached?: boolean;
 }
@@ -224,10 +225,12 @@ export class ExportService {
     }
     const withPaths = projects.names.filter((n) => (projects.meta.get(n)?.paths?.length ?? 0) > 0);
     let digest: string | undefined;
+    let cacheKey: string | undefined;
     if (this.caching) {
       const extra = JSON.stringify({ build: this.caching.build, targets, project: options.project ?? null, store: this.storeRel() });
       digest = await inputDigest(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)], ['config.yaml', ...projects.names.map((n) => `projects/${n}/project.yaml`)], extra);
-      const hit = digest !== undefined ? this.fromCache(digest, top, targets, options.project === undefined) : undefined;
+      cacheKey = JSON.stringify({ targets, project: options.project ?? null });
+      const hit = digest !== undefined ? this.fromCache(cacheKey, digest, top, targets, options.project === undefined) : undefined;
       if (hit) return hit;
     }
     // Only the scopes the files need: global, and the projects that have paths.
@@ -263,7 +266,7 @@ export class ExportService {
       nested: config.export.nested,
       storeRel: this.storeRel(),
     });
-    const out: ExportPlan = { top, targets, changes: [], refused: [], warnings: [], ...(digest !== undefined ? { digest } : {}) };
+    const out: ExportPlan = { top, targets, changes: [], refused: [], warnings: [], ...(digest !== undefined && cacheKey !== undefined ? { digest, cacheKey } : {}) };
     if (config.export.nested && targets.some((t) => TARGETS[t].nestedName)) {
       for (const { project, glob } of unexpressedGlobs(exportProjects)) {
         out.warnings.push(`project ${project}: path ${glob} is not a folder (DIR/**), so AGENTS.md, CLAUDE.md and GEMINI.md cannot scope it; targets with globs (copilot, cursor, windsurf, cline) do`);
@@ -321,8 +324,8 @@ export class ExportService {
    * file it left up to date still has its hash (and no obsolete file of the
    * tool's is there). Undefined on any doubt: the export is then computed.
    */
-  private fromCache(digest: string, top: string, targets: ExportTargetName[], whole: boolean): ExportPlan | undefined {
-    const data = this.caching!.cache.load();
+  private fromCache(key: string, digest: string, top: string, targets: ExportTargetName[], whole: boolean): ExportPlan | undefined {
+    const data = this.caching!.cache.load(key);
     if (!data || data.digest !== digest) return undefined;
     const folders = new Set<string>();
     const known = new Set<string>();
@@ -349,14 +352,14 @@ export class ExportService {
         if (names.some((n) => spec.projectFilePattern!.test(n) && !known.has(`${spec.projectDir}/${n}`))) return undefined;
       }
     }
-    return { top, targets, changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })), refused: [], warnings: [], digest, cached: true };
+    return { top, targets, changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })), refused: [], warnings: [], digest, cacheKey: key, cached: true };
   }
 
   /** Keeps what a plan found (every file up to date, or just written) for the next run; nothing when something was refused. */
   remember(plan: ExportPlan): void {
-    if (!this.caching || plan.digest === undefined || plan.cached || plan.refused.length > 0) return;
+    if (!this.caching || plan.digest === undefined || plan.cacheKey === undefined || plan.cached || plan.refused.length > 0) return;
     const files = plan.changes.filter((c) => c.after !== undefined).map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
-    this.caching.cache.save({ digest: plan.digest, files });
+    this.caching.cache.save(plan.cacheKey, { digest: plan.digest, files });
   }
 
   /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExportTargetName } from '../core/model.ts';
 import { WorkingTreeSource, type TreeSource } from './tree-source.ts';
@@ -19,7 +19,11 @@ export interface ExportCacheData {
   files: { path: string; target: ExportTargetName; hash: string }[];
 }
 
-const HEADER = 'agents export cache 1';
+const HEADER = 'agents export cache 2';
+/** Kinds of export remembered at once (by targets and --project): the oldest goes first. */
+const MAX_ENTRIES = 32;
+
+type CacheFile = { entries: [string, ExportCacheData][] };
 
 export class ExportCache {
   constructor(readonly file: string) {}
@@ -29,32 +33,36 @@ export class ExportCache {
     return new ExportCache(join(dir, 'export.cache'));
   }
 
-  load(): ExportCacheData | undefined {
+  private read(): CacheFile {
     try {
       const [header, body] = readFileSync(this.file, 'utf8').split('\n', 2);
-      if (header !== HEADER || body === undefined) return undefined;
-      const data = JSON.parse(body) as ExportCacheData;
-      if (typeof data.digest !== 'string' || !Array.isArray(data.files)) return undefined;
-      return data;
+      if (header !== HEADER || body === undefined) return { entries: [] };
+      const data = JSON.parse(body) as CacheFile;
+      return Array.isArray(data.entries) ? data : { entries: [] };
     } catch {
-      return undefined;
+      return { entries: [] };
     }
   }
 
+  /** What the last export of this kind (`key`: targets and --project) knew. */
+  load(key: string): ExportCacheData | undefined {
+    const hit = this.read().entries.find(([k]) => k === key)?.[1];
+    if (!hit || typeof hit.digest !== 'string' || !Array.isArray(hit.files)) return undefined;
+    return hit;
+  }
+
   /** Best effort: a cache that cannot be written is skipped. */
-  save(data: ExportCacheData): void {
+  save(key: string, data: ExportCacheData): void {
     try {
+      const entries = this.read().entries.filter(([k]) => k !== key);
+      entries.push([key, data]);
       mkdirSync(dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, `${HEADER}\n${JSON.stringify(data)}\n`);
+      writeFileSync(tmp, `${HEADER}\n${JSON.stringify({ entries: entries.slice(-MAX_ENTRIES) })}\n`);
       renameSync(tmp, this.file);
     } catch {
       // Read-only .git, no space: the next run computes again.
     }
-  }
-
-  clear(): void {
-    rmSync(this.file, { force: true });
   }
 }
 
