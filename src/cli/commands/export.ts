@@ -25,7 +25,7 @@ interface ExportArgs {
 
 export default defineCommand<ExportArgs>({
   command: 'export',
-  describe: "Write effective sets into agents' instruction files (AGENTS.md, CLAUDE.md, Copilot, Cursor, …)",
+  describe: "Write effective sets into agents' instruction files (AGENTS.md, CLAUDE.md, Copilot, Cursor and more)",
   builder: (y) =>
     y
       .option('target', { type: 'string', array: true, describe: 'agents-md, claude-md, gemini-md, copilot, cursor, windsurf, cline (repeat, or a comma list; default: export.targets in config.yaml)', requiresArg: true })
