@@ -41,7 +41,11 @@ export type DiagnosticCode =
   | 'unknown-origin'
   | 'unknown-invariant'
   | 'schema-outdated'
-  | 'modeline-missing';
+  | 'modeline-missing'
+  // projects' paths (project.yaml)
+  | 'project-path-invalid'
+  | 'project-paths-overlap'
+  | 'project-path-unmatched';
 
 export interface Diagnostic {
   code: DiagnosticCode;

@@ -47,6 +47,9 @@ export function formatConfigFile(): string {
     '  # command: [node, actors/my-actor.mjs]',
     '  actor: command',
     '  timeout_ms: 60000',
+    "# What `agents export` writes into agents' instruction files (docs/export.md):",
+    '# export:',
+    '#   targets: [agents-md, claude-md, cursor]',
     '',
   ].join('\n');
 }

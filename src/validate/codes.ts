@@ -38,4 +38,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'unknown-invariant': 'A record names an invariant that is not in the store.',
   'schema-outdated': "The store's copy of a schema (for editors) differs from the tool's, or is missing.",
   'modeline-missing': 'The file lacks the `# yaml-language-server: $schema=…` first line (`--fix` adds it).',
+  'project-path-invalid': "A path glob of a project.yaml is not a relative glob inside the repository (absolute, `..`, a backslash, unbalanced braces).",
+  'project-paths-overlap': "Two projects' paths cover the same files (an error unless `projects.allow_overlap` in config.yaml).",
+  'project-path-unmatched': 'A path glob of a project.yaml matches no file of the repository.',
 };

@@ -82,9 +82,20 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     source = new WorkingTreeSource(options.store);
   }
   const cache = options.cache ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build) : FactsCache.none();
+  // Projects' paths are matched against the repository's files as git lists them (the index with --staged).
+  const repoFiles = async (): Promise<readonly string[] | undefined> => {
+    if (repoTop(options.store) === undefined) return undefined;
+    const { lsRepoFiles, GitError } = await import('../git/repo.ts');
+    try {
+      return await lsRepoFiles(options.store, !options.staged);
+    } catch (error) {
+      if (error instanceof GitError) return undefined;
+      throw error;
+    }
+  };
   const checkOptions = options.staged
-    ? { cache }
-    : { cache, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
+    ? { cache, repoFiles }
+    : { cache, repoFiles, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
   if (only) {
     for (const [i, p] of only.entries()) {

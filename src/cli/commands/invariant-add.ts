@@ -4,7 +4,7 @@ import { toScope, type AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
-import { scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
+import { inferProject, scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
 import { makeStyle } from '../style.ts';
 import { serviceFor } from '../service.ts';
 
@@ -50,7 +50,12 @@ export default defineCommand<AddArgs>({
       });
     } else {
       // A refused duplicate is exit 1 with code `duplicate`; main prints it (as JSON under --format json).
-      const scope = (await withFullPlanId(scopeFromArgs(argv, true), service))!;
+      let given = scopeFromArgs(argv, false);
+      if (!given) {
+        const project = await inferProject(ctx, service);
+        if (project !== undefined) given = { project };
+      }
+      const scope = given ? (await withFullPlanId(given, service))! : scopeFromArgs(argv, true)!;
       result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}), ...(argv['new-project'] ? { newProject: true } : {}) });
     }
     if (result.createdProject !== undefined) ctx.io.stderr.write(`agents: created project ${result.createdProject} (projects/${result.createdProject}/)\n`);
