@@ -39,6 +39,7 @@ export type DiagnosticCode =
   | 'unknown-project'
   | 'unknown-origin'
   | 'unknown-invariant'
+  | 'waiver-expired'
   | 'schema-outdated'
   | 'modeline-missing';
 

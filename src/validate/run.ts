@@ -31,6 +31,8 @@ export interface RunValidateDeps {
   /** Whether a process of this host is running. */
   processAlive: (pid: number) => boolean;
   hostname: string;
+  /** The time waivers are judged at (`waiver-expired`); default: now. */
+  clock?: () => Date;
 }
 
 function prefixFor(from: string, store: string): string {
@@ -79,9 +81,10 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     source = new WorkingTreeSource(options.store);
   }
   const cache = options.cache ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build) : FactsCache.none();
+  const now = (deps.clock ?? (() => new Date()))();
   const checkOptions = options.staged
-    ? { cache }
-    : { cache, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
+    ? { cache, now }
+    : { cache, now, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
   if (only) {
     for (const [i, p] of only.entries()) {
