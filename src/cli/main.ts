@@ -63,8 +63,9 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
     .wrap(Math.min(100, process.stdout.columns || 80))
     .exitProcess(false)
     .fail((msg, err) => {
-      if (err) throw err;
-      throw new UsageError(msg ?? 'invalid arguments', 'Run `agents --help` (or `agents COMMAND --help`) for usage.');
+      // yargs's own validation errors (an option given without its value) are usage errors; anything else is ours.
+      if (err && err.name !== 'YError') throw err;
+      throw new UsageError(msg ?? err?.message ?? 'invalid arguments', 'Run `agents --help` (or `agents COMMAND --help`) for usage.');
     });
   skipHelpCache(y);
   return y;
