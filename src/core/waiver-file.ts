@@ -1,5 +1,5 @@
 // Parsing a waiver file (schemas/waiver.schema.json); the rules on waivers themselves are in ./waivers.ts.
-import { checkSchema, diagAt, parseYaml, type Parsed, type YamlFile } from './parse.ts';
+import { checkSchema, diagAt, parseYaml, type Parsed, type YamlFile } from './parse-core.ts';
 import { waiverExpiry, type Waiver } from './waivers.ts';
 
 function offsetOf(y: YamlFile, key: string): number {

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { classifyPath } from '../core/layout.ts';
+import { YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
 import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
 import { readFailure } from './read-plan.ts';
@@ -37,7 +38,15 @@ export async function readWaivers(source: TreeSource, scopes: readonly WaiverSco
       diagnostics.push(readFailure(job.path, r));
       continue;
     }
-    const p = parseWaiver(job.path, r.bytes, job.id);
+    let p: ReturnType<typeof parseWaiver>;
+    try {
+      p = parseWaiver(job.path, r.bytes, job.id);
+    } catch (error) {
+      // Not in the canonical shape, or a diagnostic needs positions: load the full YAML parser once, then parse again.
+      if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+      await import('../core/parse.ts');
+      p = parseWaiver(job.path, r.bytes, job.id);
+    }
     diagnostics.push(...p.diagnostics);
     if (p.value) waivers.push({ ...p.value, scope: job.scope, path: job.path });
   }
