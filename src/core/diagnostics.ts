@@ -40,6 +40,7 @@ export type DiagnosticCode =
   | 'unknown-project'
   | 'unknown-origin'
   | 'unknown-invariant'
+  | 'waiver-expired'
   | 'schema-outdated'
   | 'modeline-missing'
   // projects' paths (project.yaml)

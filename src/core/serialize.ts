@@ -3,6 +3,7 @@ import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
 import type { SchemaName } from './schemas.ts';
+import type { Waiver } from './waivers.ts';
 import { assertSchemaValid } from './write-check.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
@@ -34,6 +35,11 @@ export function formatPlanFile(rel: string, plan: Plan): string {
     if (plan[key] !== undefined) data[key] = plan[key];
   }
   return document(rel, 'plan.schema.json', data);
+}
+
+/** action.yaml of an action template (schemas/action.schema.json). */
+export function formatActionFile(rel: string, meta: { description?: string }): string {
+  return document(rel, 'action.schema.json', ordered(meta, ['description']));
 }
 
 export function formatConfigFile(): string {
@@ -76,5 +82,12 @@ export function formatEnforcementFile(rel: string, run: EnforcementRun): string 
 }
 
 export function formatViolationFile(rel: string, v: Violation): string {
-  return document(rel, 'violation.schema.json', ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']));
+  const data = ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']);
+  if (v.resolved !== undefined) data.resolved = ordered(v.resolved, ['at', 'by', 'note']);
+  return document(rel, 'violation.schema.json', data);
+}
+
+/** A waiver file (schemas/waiver.schema.json). */
+export function formatWaiverFile(rel: string, w: Waiver): string {
+  return document(rel, 'waiver.schema.json', ordered(w, ['id', 'invariant_id', 'reason', 'owner', 'expires', 'created_at', 'created_by']));
 }

@@ -24,6 +24,7 @@ import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import { defaultDeps, loadIdGenerator, type ServiceDeps } from './deps.ts';
 import { compileFilter, filterByRegex } from './regex.ts';
+import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
 
 /** How a caller names a scope: exactly one of these. */
 export type ScopeInput =
@@ -79,7 +80,16 @@ export interface EffectiveResult {
   target: Target;
   plan?: Plan;
   entries: EffectiveEntry[];
+  /**
+   * The waivers that cover the target (a plan's own and its project's; a
+   * project's own), oldest first, each with whether it holds at the
+   * service clock's time (docs/plans.md, "Waivers").
+   */
+  waivers: WaiverState[];
 }
+
+/** A waiver and whether it holds now. */
+export type WaiverState = ScopedWaiver & { holds: boolean };
 
 export interface ShowResult {
   invariant: ScopedInvariant;
@@ -458,9 +468,26 @@ export class InvariantService {
       const keep = new Set(filterByRegex(entries.map((e) => e.invariant), re));
       entries = entries.filter((e) => keep.has(e.invariant));
     }
-    const result: EffectiveResult = { target: resolvedTarget, entries };
+    const result: EffectiveResult = { target: resolvedTarget, entries, waivers: await this.waiversOf(resolvedTarget, snap.entries) };
     if (plan) result.plan = plan;
     return result;
+  }
+
+  /**
+   * The waivers covering a target, with whether each holds now. `listed`: the
+   * target's folders as already listed; the waiver reader loads only when one
+   * of them holds a waivers/ folder.
+   */
+  async waiversOf(target: Target, listed?: readonly { path: string; type: string }[]): Promise<WaiverState[]> {
+    const scopes: WaiverScope[] = target.kind === 'plan' ? [{ kind: 'plan', plan: target.plan }] : [];
+    if (target.project !== undefined) scopes.push({ kind: 'project', project: target.project });
+    const present = listed ? scopes.filter((s) => listed.some((e) => e.type === 'dir' && e.path === waiverFolder(s))) : scopes;
+    if (present.length === 0) return [];
+    const [{ readWaivers }, { waiverHolds }] = await Promise.all([import('../store/read-waivers.ts'), import('../core/waivers.ts')]);
+    const read = await readWaivers(this.source, present);
+    requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the waivers');
+    const now = this.deps.clock();
+    return read.waivers.map((w) => ({ ...w, holds: waiverHolds(w, now) }));
   }
 
   /** Everything about one invariant, with where it applies and what it shadows. */

@@ -28,6 +28,8 @@ export interface ValidateOptions {
    * undefined when they cannot be known (no git repository, a revision).
    */
   repoFiles?: () => Promise<readonly string[] | undefined>;
+  /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
+  now?: Date;
 }
 
 /** Everything one validation found, with what later steps (`--fix`, paths filter) need. */
@@ -91,6 +93,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...checkDuplicates(shared, located));
   diagnostics.push(...checkShadows(shared, plans, located));
   diagnostics.push(...(await checkReferences(jobs, facts, plans, entries, usedIds, located)));
+  diagnostics.push(...(await checkWaivers(jobs, facts, usedIds, located, options.now)));
   diagnostics.push(...checkModelines(jobs, facts, diagnostics));
   diagnostics.push(...(await checkProjectPaths(source, jobs, facts, located, options)));
 
@@ -187,7 +190,7 @@ function unique(list: readonly Diagnostic[]): Diagnostic[] {
 }
 
 /** Kinds of path whose entries the readers report themselves when they are not files. */
-const READ_KINDS = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'project-meta', 'config', 'bad-id', 'record']);
+const READ_KINDS = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'project-meta', 'config', 'bad-id', 'record', 'waiver']);
 
 /** Folders and files that fit no shape of the layout, bad names, plan folders without plan.yaml, links, temporaries. */
 function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]): Diagnostic[] {
@@ -326,7 +329,7 @@ async function checkSchemaCopies(source: TreeSource, tree: TreeSource, entries: 
 /** The id each path stands for: its file name, or the plan folder for plan.yaml. */
 function idOf(kind: PathKind | undefined): string | undefined {
   if (!kind) return undefined;
-  if (kind.kind === 'invariant' || kind.kind === 'record') return kind.id;
+  if (kind.kind === 'invariant' || kind.kind === 'record' || kind.kind === 'waiver') return kind.id;
   if (kind.kind === 'plan') return kind.plan;
   return undefined;
 }
@@ -560,6 +563,34 @@ async function checkReferences(
     if (origin === undefined || usedIds.has(origin)) continue;
     const id = kind.id;
     found.push({ file: entry.path, report: () => located.at(entry.path, ['source', 'origin_id'], 'unknown-origin', 'info', `${id} was promoted from ${origin}${f!.r ? ` (action ${f!.r})` : ''}, which no longer exists`, 'Nothing to do unless the plan should follow the action again; the plan keeps its own copy.') });
+  }
+  if (found.length === 0) return [];
+  await located.load(found.map((x) => x.file));
+  return found.map((x) => x.report());
+}
+
+/**
+ * Waivers: one past its expiry is an error (the exception was time-boxed; the
+ * invariant applies again, and the file should go or be renewed), and one
+ * naming an invariant that is not in the store is a warning.
+ */
+async function checkWaivers(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], usedIds: ReadonlySet<string>, located: Located, now: Date | undefined): Promise<Diagnostic[]> {
+  const found: { file: string; report: () => Diagnostic }[] = [];
+  let expired: ((w: { expires: string }, now: Date) => boolean) | undefined;
+  for (const [i, { entry, kind }] of jobs.entries()) {
+    if (kind.kind !== 'waiver') continue;
+    const w = facts[i]?.w;
+    if (w === undefined) continue;
+    const file = entry.path;
+    if (now !== undefined) {
+      expired ??= (await import('../core/waivers.ts')).waiverHolds;
+      if (!expired({ expires: w.x }, now)) {
+        found.push({ file, report: () => located.at(file, ['expires'], 'waiver-expired', 'error', `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`, `Remove the file (\`git rm ${file}\`) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`) });
+      }
+    }
+    if (!usedIds.has(w.i)) {
+      found.push({ file, report: () => located.at(file, ['invariant_id'], 'unknown-invariant', 'warning', `waiver ${kind.id} names invariant ${w.i}, which is not in the store`, 'Remove the waiver, or correct invariant_id.') });
+    }
   }
   if (found.length === 0) return [];
   await located.load(found.map((x) => x.file));

@@ -36,6 +36,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'unknown-project': "A plan's project is not in the store.",
   'unknown-origin': 'The action invariant a plan invariant was promoted from no longer exists.',
   'unknown-invariant': 'A record names an invariant that is not in the store.',
+  'waiver-expired': 'A waiver has passed its `expires` date: the invariant it waived applies again.',
   'schema-outdated': "The store's copy of a schema (for editors) differs from the tool's, or is missing.",
   'modeline-missing': 'The file lacks the `# yaml-language-server: $schema=…` first line (`--fix` adds it).',
   'project-path-invalid': "A path glob of a project.yaml is not a relative glob inside the repository (absolute, `..`, a backslash, unbalanced braces).",
