@@ -1,7 +1,6 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
-import { isUlid } from '../core/names.ts';
-import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
+import type { ScopeInput } from '../service/invariant-service.ts';
 
 export interface ScopeArgs {
   global?: boolean;
@@ -42,13 +41,3 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | 
   return given[0];
 }
 
-/**
- * A `--plan` given as a unique prefix of its id (at least 4 characters), as
- * the plan commands take it, made the plan's full id; other scopes as given.
- * An unknown or ambiguous prefix is a usage error naming the candidates.
- */
-export async function withFullPlanId(scope: ScopeInput | undefined, service: InvariantService): Promise<ScopeInput | undefined> {
-  if (!scope || !('plan' in scope) || isUlid(scope.plan)) return scope;
-  const { PlanService } = await import('../service/plan-service.ts');
-  return { plan: await new PlanService(service).resolvePlanId(scope.plan) };
-}

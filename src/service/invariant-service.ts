@@ -12,13 +12,14 @@ import {
   type Severity,
   type Target,
 } from '../core/model.ts';
-import { MIN_PREFIX, codePointLength, isName, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../core/names.ts';
+import { IdAbbreviations, normalisePrefix, pickId } from '../core/id-prefix.ts';
+import { codePointLength, isName, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../core/names.ts';
 import { cleanText, textKey } from '../core/normalise.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { resolveEffective, type EffectiveEntry } from '../core/resolve.ts';
 import { checkNewInvariant, shadowInfo, shadowMap, type AddCheck, type ShadowInfo } from '../core/shadow.ts';
 import { discoverStore } from '../store/discover.ts';
-import { emptySnapshot, readAllPlans, readFolders, readStore, type StoreSnapshot } from '../store/read.ts';
+import { emptySnapshot, readAllPlans, readEntries, readFolders, readStore, type StoreSnapshot } from '../store/read.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import { defaultDeps, loadIdGenerator, type ServiceDeps } from './deps.ts';
@@ -54,7 +55,8 @@ export interface AddResult {
 }
 
 export interface ListOptions {
-  scope?: ScopeInput;
+  /** A plan may be named by a unique prefix of its id. */
+  scope?: ScopeInput | Scope;
   /** Include inactive invariants. */
   all?: boolean;
   /** A regex on the text, smart case. */
@@ -181,8 +183,8 @@ export class InvariantService {
   }
 
   /** Reads one plan's plan.yaml; unknown plans are a usage error. */
-  async readPlan(planId: string): Promise<Plan> {
-    toScope({ plan: planId });
+  async readPlan(idOrPrefix: string): Promise<Plan> {
+    const planId = isUlid(idOrPrefix) ? idOrPrefix : await this.resolvePlanId(idOrPrefix);
     const snap = await readFolders(this.source, [`plans/${planId}`]);
     const plan = snap.plans.get(planId);
     const planFile = `plans/${planId}/plan.yaml`;
@@ -195,33 +197,52 @@ export class InvariantService {
     return plan;
   }
 
-  /** Finds the invariant an id or a unique prefix (≥ 4 characters) names. */
+  /** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
   async resolveId(prefix: string): Promise<{ id: string; path: string; scope: Scope }> {
-    const wanted = prefix.toUpperCase();
-    if (wanted.length < MIN_PREFIX || !/^[0-9A-HJKMNP-TV-Z]+$/.test(wanted) || wanted.length > 26) {
-      throw new UsageError(
-        `"${truncate(prefix)}" is not an invariant id or a prefix of one`,
-        `Give the full id or at least ${MIN_PREFIX} of its first characters; \`agents invariant list\` shows ids.`,
-      );
-    }
-    const matches: { id: string; path: string; scope: Scope }[] = [];
+    const found: { id: string; path: string; scope: Scope }[] = [];
     for (const entry of await this.source.list('', { recursive: true })) {
       if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
-      const base = entry.path.slice(entry.path.lastIndexOf('/') + 1);
-      if (!base.startsWith(wanted)) continue;
       const kind = classifyPath(entry.path);
-      if (kind.kind === 'invariant') matches.push({ id: kind.id, path: entry.path, scope: kind.scope });
+      if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
     }
-    const exact = matches.filter((m) => m.id === wanted);
-    const found = exact.length > 0 ? exact : matches;
-    if (found.length === 0) {
-      throw new UsageError(`no invariant with id ${isUlid(wanted) ? wanted : `prefix ${wanted}`}`, 'Run `agents invariant list --all` to see the ids.');
+    const paths = new Map(found.map((f) => [f.id, f.path]));
+    const id = pickId(prefix, paths.keys(), 'invariant', 'Run `agents invariant list --all` to see the ids.', (m) => `${m}  ${paths.get(m)}`);
+    const same = found.filter((f) => f.id === id);
+    if (same.length > 1) {
+      // One id in two files (an id-reused error): say which, rather than pick one.
+      throw new UsageError(`id ${id} names ${same.length} files:\n${same.map((m) => `  ${m.id}  ${m.path}`).join('\n')}`, 'Run `agents validate`: an id names one thing in the whole store.', { matches: same.map((m) => m.path) });
     }
-    if (found.length > 1) {
-      const list = found.map((m) => `  ${m.id}  ${m.path}`).join('\n');
-      throw new UsageError(`id prefix ${wanted} is ambiguous; it matches:\n${list}`, 'Give more characters of the id.', { matches: found.map((m) => m.id) });
+    return same[0]!;
+  }
+
+  /** The full id of the plan an id or a unique prefix (≥ 4 characters) names. */
+  async resolvePlanId(prefix: string): Promise<string> {
+    const wanted = normalisePrefix(prefix);
+    const entries = await this.source.list('plans', { recursive: false });
+    // A linked plans/ or plan folder is an invalid store (exit 3), not an unknown plan.
+    if (wanted !== undefined) {
+      const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
+      if (links.length > 0) requireValid(await readEntries(this.source, links), `read plan ${wanted}`);
     }
-    return found[0]!;
+    const ids = entries.filter((e) => e.type === 'dir').map((e) => e.path.slice('plans/'.length)).filter(isUlid);
+    return pickId(prefix, ids, 'plan', 'Run `agents plan list` to see the plans.');
+  }
+
+  /** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */
+  async resolveScope(input: ScopeInput | Scope): Promise<Scope> {
+    if ('plan' in input && !isUlid(input.plan)) return toScope({ plan: await this.resolvePlanId(input.plan) });
+    return toScope(input);
+  }
+
+  /** Every invariant id and plan id in the store, for abbreviating ids in output (core/id-prefix.ts). */
+  async abbreviations(): Promise<IdAbbreviations> {
+    const ids: string[] = [];
+    for (const entry of await this.source.list('', { recursive: true })) {
+      const kind = classifyPath(entry.path);
+      if (kind.kind === 'invariant') ids.push(kind.id);
+      else if (kind.kind === 'plan') ids.push(kind.plan);
+    }
+    return new IdAbbreviations(ids);
   }
 
   /** The folders whose invariants can shadow, or be shadowed by, one in `scope`. */
@@ -248,7 +269,7 @@ export class InvariantService {
    * the same scope; the check and the write happen under the scope's lock.
    */
   async add(input: AddInput): Promise<AddResult> {
-    const scope = toScope(input.scope);
+    const scope = await this.resolveScope(input.scope);
     const text = cleanText(input.text);
     if (text === '') throw new UsageError('the invariant text is empty', 'Give the constraint as the last argument, e.g. "Never delete production data".');
     const length = codePointLength(text);
@@ -316,7 +337,7 @@ export class InvariantService {
    * scope under the lock).
    */
   async addContext(input: ScopeInput | Scope): Promise<AddContext> {
-    const scope = toScope(input);
+    const scope = await this.resolveScope(input);
     const snap = await this.relatedSnapshot(scope);
     if (scope.kind !== 'global') await readFolders(this.source, [scopeFolder(scope)], snap);
     return { scope, invariants: snap.invariants, plans: snap.plans };
@@ -345,7 +366,7 @@ export class InvariantService {
   /** Invariants of one scope, or of the whole store; active ones unless `all`. */
   async list(options: ListOptions = {}): Promise<ListedInvariant[]> {
     const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
-    const scope = options.scope ? toScope(options.scope) : undefined;
+    const scope = options.scope ? await this.resolveScope(options.scope) : undefined;
     if (scope?.kind === 'plan') await this.readPlan(scope.plan);
     const snap = scope ? await readFolders(this.source, [scopeFolder(scope)]) : await readStore(this.source);
     requireValid(snap, 'list invariants');

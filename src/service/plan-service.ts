@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { RecordKind } from '../core/layout.ts';
 import { SEVERITIES, invariantPath, type Plan, type ScopedInvariant, type Severity, type StoreConfig, DEFAULT_CONFIG } from '../core/model.ts';
-import { MIN_PREFIX, isUlid, truncate } from '../core/names.ts';
+import { normalisePrefix, pickId } from '../core/id-prefix.ts';
 import {
   buildActorRequest,
   buildDecisionTree,
@@ -95,24 +95,6 @@ function timestamp(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function checkPrefix(prefix: string, what: string): string {
-  const wanted = prefix.toUpperCase();
-  if (wanted.length < MIN_PREFIX || wanted.length > 26 || !/^[0-9A-HJKMNP-TV-Z]+$/.test(wanted)) {
-    throw new UsageError(`"${truncate(prefix)}" is not ${what === "invariant" ? "an" : "a"} ${what} id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters.`);
-  }
-  return wanted;
-}
-
-function pickOne<T>(wanted: string, items: readonly T[], idOf: (t: T) => string, what: string, hint: string): T {
-  const exact = items.filter((i) => idOf(i) === wanted);
-  const found = exact.length > 0 ? exact : items.filter((i) => idOf(i).startsWith(wanted));
-  if (found.length === 0) throw new UsageError(`no ${what} with id ${isUlid(wanted) ? wanted : `prefix ${wanted}`}`, hint);
-  if (found.length > 1) {
-    throw new UsageError(`${what} id prefix ${wanted} is ambiguous; it matches:\n${found.map((f) => `  ${idOf(f)}`).join('\n')}`, 'Give more characters of the id.', { matches: found.map(idOf) });
-  }
-  return found[0]!;
-}
-
 /**
  * The use cases on plans (SPEC 6): create from an action template, list,
  * show, reconcile with an actor, the decision tree, status and violations.
@@ -148,14 +130,8 @@ export class PlanService {
   }
 
   /** The full id of the plan an id or unique prefix (≥ 4 characters) names. */
-  async resolvePlanId(prefix: string): Promise<string> {
-    const wanted = checkPrefix(prefix, 'plan');
-    const entries = await this.source.list('plans', { recursive: false });
-    // A linked plans/ or plan folder is an invalid store (exit 3), not an unknown plan.
-    const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
-    if (links.length > 0) requireValid(await readEntries(this.source, links), `read plan ${wanted}`);
-    const ids = entries.filter((e) => e.type === 'dir').map((e) => e.path.slice('plans/'.length)).filter(isUlid);
-    return pickOne(wanted, ids, (i) => i, 'plan', 'Run `agents plan list` to see the plans.');
+  resolvePlanId(prefix: string): Promise<string> {
+    return this.invariants.resolvePlanId(prefix);
   }
 
   private async planById(prefix: string): Promise<Plan> {
@@ -365,16 +341,17 @@ export class PlanService {
       throw new UsageError(`severity "${String(input.severity)}" is not one of ${SEVERITIES.join(', ')}`);
     }
     const plan = await this.planById(input.plan);
-    const wanted = checkPrefix(input.invariant, 'invariant');
     const { entries } = await this.invariants.effective({ plan: plan.id });
-    const matches = entries.map((e) => e.invariant).filter((i) => i.id.startsWith(wanted));
-    if (matches.length === 0) {
+    const inSet = entries.map((e) => e.invariant);
+    const wanted = normalisePrefix(input.invariant);
+    if (wanted !== undefined && !inSet.some((i) => i.id.startsWith(wanted))) {
       throw new UsageError(
         `invariant ${wanted} is not in the effective set of plan ${plan.id}`,
         `Nothing was written. See the set with \`agents invariant list --effective --plan ${plan.id}\`; a shadowed or inactive copy does not apply.`,
       );
     }
-    const inv = pickOne(wanted, matches, (i) => i.id, 'invariant', '');
+    const chosen = pickId(input.invariant, inSet.map((i) => i.id), 'invariant', '');
+    const inv = inSet.find((i) => i.id === chosen)!;
     const details = input.details?.trim() || undefined;
     const author = await this.deps.author(this.root);
     const id = this.deps.newId();

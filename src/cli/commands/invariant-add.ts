@@ -1,10 +1,10 @@
 import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, type Severity } from '../../core/model.ts';
-import { toScope, type AddResult } from '../../service/invariant-service.ts';
+import { type AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
-import { scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
+import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import { makeStyle } from '../style.ts';
 import { serviceFor } from '../service.ts';
 
@@ -35,16 +35,16 @@ export default defineCommand<AddArgs>({
         throw new UsageError('no invariant text given', 'Give the text as the last argument: agents invariant add --global "Never delete production data".');
       }
       // No text at a terminal: the form asks for scope (unless given), text, severity and tags.
-      const given = await withFullPlanId(scopeFromArgs(argv, false), service);
+      const given = scopeFromArgs(argv, false);
       const { runAddForm } = await import('../../tui/add.tsx');
       result = await runAddForm(tuiIo(ctx), service, {
-        ...(given ? { scope: toScope(given) } : {}),
+        ...(given ? { scope: await service.resolveScope(given) } : {}),
         ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
       });
     } else {
       try {
-        const scope = (await withFullPlanId(scopeFromArgs(argv, true), service))!;
+        const scope = scopeFromArgs(argv, true)!;
         result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
       } catch (error) {
         if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
