@@ -60,6 +60,23 @@ export function hiddenCopyLines(e: EffectiveEntry, label: (word: string) => stri
   return e.shadows.map((r) => `${label(r.overridden ? 'overrides' : 'shadows')} ${r.scope} ${r.id}${withPath(r.path)}`);
 }
 
+/** A near-duplicate in JSON: the other invariant and how near it is. */
+export function nearJson(m: { invariant: ScopedInvariant; kind: string }): { id: string; scope: string; path: string; text: string; kind: string } {
+  return { id: m.invariant.id, scope: m.invariant.scope.kind, path: m.invariant.path, text: m.invariant.text, kind: m.kind };
+}
+
+/** The notes printed after a write: what the invariant shadows, is shadowed by, and nearly repeats. */
+export function relationNotes(r: { shadows: readonly ScopedInvariant[]; shadowedBy: readonly ScopedInvariant[]; near: readonly { invariant: ScopedInvariant; kind: string }[] }, warn: (s: string) => string): string[] {
+  const lines: string[] = [];
+  for (const o of r.shadows) lines.push(`  note: it shadows the copy in ${describeScope(o.scope)} (${o.id})`);
+  for (const o of r.shadowedBy) lines.push(`  note: it is shadowed by the copy in ${describeScope(o.scope)} (${o.id})`);
+  for (const m of r.near) {
+    const how = m.kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart';
+    lines.push(`  ${warn('warning')}: nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${how}); both apply`);
+  }
+  return lines;
+}
+
 let yamlStringify: ((data: unknown) => string) | undefined;
 
 /**

@@ -41,7 +41,7 @@ function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
     items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
   }
   for (const plan of data.catalog.plans) {
-    items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, hint: [plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ') });
+    items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, hint: ['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ') });
   }
   return items;
 }
@@ -300,7 +300,10 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
       <AddForm
         service={service}
         width={width}
-        onCancel={() => setOverlay({ kind: 'none' })}
+        onCancel={() => {
+          setOverlay({ kind: 'none' });
+          setStatus('Nothing added.');
+        }}
         onError={onError}
         onDone={(r) => {
           setOverlay({ kind: 'none' });
@@ -318,7 +321,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
         width={width}
         onAnswer={(yes) => {
           setOverlay({ kind: 'none' });
-          if (!yes) return setStatus('Not removed.');
+          if (!yes) return setStatus('Nothing removed.');
           service.remove(info.invariant.id).then(
             () => {
               setStatus(`removed ${info.invariant.id} · ${info.invariant.path}`);
@@ -338,7 +341,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     const at = choices.findIndex((c) => (c.value.kind === 'all' ? scope.kind === 'all' : scope.kind !== 'all' && scopeFolder(c.value) === scopeFolder(scope)));
     middle = (
       <Box flexDirection="column">
-        <Text>Show which scope? (↑↓, Enter; Esc back)</Text>
+        <Text>Show which scope? (↑↓, Enter; e effective set of a project or plan; Esc back)</Text>
         <SelectList
           items={choices}
           initialIndex={Math.max(0, at)}
@@ -349,6 +352,13 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
             setEffective(undefined);
             setCursor(0);
             setOverlay({ kind: 'none' });
+          }}
+          onKey={(input, choice) => {
+            if (input !== 'e' || !choice) return;
+            if (choice.kind !== 'project' && choice.kind !== 'plan') return setStatus('The effective set belongs to a project or a plan: pick one of those and press e.');
+            setScope(choice);
+            setOverlay({ kind: 'none' });
+            void loadEffective(choice.kind === 'project' ? { project: choice.project } : { plan: choice.plan });
           }}
         />
       </Box>

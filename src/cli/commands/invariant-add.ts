@@ -3,7 +3,7 @@ import { describeScope, type Severity } from '../../core/model.ts';
 import { type AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
-import { emit, invariantJson, shadowJson } from '../render.ts';
+import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import { makeStyle } from '../style.ts';
 import { serviceFor } from '../service.ts';
@@ -29,19 +29,28 @@ export default defineCommand<AddArgs>({
   async run(argv, ctx) {
     const text = (argv.text ?? []).join(' ');
     const service = serviceFor(ctx);
-    let result: AddResult;
+    let result: AddResult | undefined;
     if ((argv.text ?? []).length === 0) {
       if (!ctx.interactive) {
         throw new UsageError('no invariant text given', 'Give the text as the last argument: agents invariant add --global "Never delete production data".');
       }
-      // No text at a terminal: the form asks for scope (unless given), text, severity and tags.
+      // No text at a terminal: the form asks for what the flags did not give, starting from the flags' values.
       const given = scopeFromArgs(argv, false);
+      const scope = given ? await service.resolveScope(given) : undefined;
       const { runAddForm } = await import('../../tui/add.tsx');
       result = await runAddForm(tuiIo(ctx), service, {
-        ...(given ? { scope: await service.resolveScope(given) } : {}),
-        ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
+        ...(scope ? { scope } : {}),
+        initial: {
+          ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
+          ...(argv.tag !== undefined ? { tags: argv.tag.map(String) } : {}),
+          ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
+        },
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
       });
+      if (!result) {
+        ctx.io.stderr.write('Nothing added.\n');
+        return EXIT_CODES.checkFailed;
+      }
     } else {
       try {
         const scope = scopeFromArgs(argv, true)!;
@@ -61,14 +70,14 @@ export default defineCommand<AddArgs>({
         file: result.file,
         shadows: result.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
         shadowed_by: result.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+        near_duplicates: result.near.map(nearJson),
         commit: result.commit ?? null,
       },
       () => {
         const inv = result.invariant;
         const lines = [`${s.green('added')} ${s.bold(inv.id)} to ${describeScope(inv.scope)}`, `  ${result.file}`];
         if (result.commit) lines.push(`  committed ${result.commit.slice(0, 12)}`);
-        for (const o of result.shadows) lines.push(`  note: it shadows the copy in ${describeScope(o.scope)} (${o.id})`);
-        for (const o of result.shadowedBy) lines.push(`  note: it is shadowed by the copy in ${describeScope(o.scope)} (${o.id})`);
+        lines.push(...relationNotes(result, s.yellow));
         return lines.join('\n');
       },
     );
