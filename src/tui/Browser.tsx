@@ -62,7 +62,7 @@ function RowLine({ row, selected, width, short, idWidth }: { row: Row; selected:
   }
   const inv = row.invariant;
   // The shortest prefix unique in the store: any command takes it back (core/id-prefix.ts).
-  const id = ` ${short(inv.id).padEnd(idWidth)}`;
+  const id = ` ${short(inv.id).padStart(idWidth)}`;
   const greyed = row.hiddenBy !== undefined || !inv.active;
   const note = row.hiddenBy ? `↳ hidden by ${short(row.hiddenBy.id)}: ` : !inv.active ? '(inactive) ' : row.shadow?.shadowedBy.length ? '(shadowed) ' : '';
   return (
