@@ -24,7 +24,7 @@ export interface CommandGroup {
 }
 
 export const GROUPS: readonly CommandGroup[] = [
-  { name: 'invariant', describe: 'Add, list, show, remove, diff, trace and waive invariants; record violations', demand: 'Name a subcommand: add, list, show, remove, diff, log, waive or violation.' },
+  { name: 'invariant', describe: 'Add, list, show, edit, move, remove, diff, trace and waive invariants; record violations', demand: 'Name a subcommand: add, list, show, edit, move, remove, diff, log, waive or violation.' },
   { name: 'invariant violation', describe: 'Record, list and resolve invariant violations of plans', demand: 'Name a subcommand: add, list or resolve.' },
   { name: 'plan', describe: 'Create plans from action templates, reconcile their invariants, track violations', demand: 'Name a subcommand: use, list, show, sync, strategize, decisions or status.' },
   { name: 'action', describe: 'Create and list action templates', demand: 'Name a subcommand: add or list.' },
@@ -36,6 +36,8 @@ export const COMMANDS: readonly LazyCommand[] = [
   { group: 'invariant', command: 'add [text..]', describe: 'Add an invariant to exactly one scope', load: () => import('./commands/invariant-add.ts') },
   { group: 'invariant', command: ['list [pattern]', 'ls'], describe: 'List invariants, or the effective set of a project or plan', load: () => import('./commands/invariant-list.ts') },
   { group: 'invariant', command: 'show <id>', describe: 'Show everything about one invariant, and where it applies', load: () => import('./commands/invariant-show.ts') },
+  { group: 'invariant', command: 'edit <id>', describe: 'Change an invariant: text, severity, tags, rationale, active, overrides (a form in a terminal without flags)', load: () => import('./commands/invariant-edit.ts') },
+  { group: 'invariant', command: ['move <id>', 'mv'], describe: 'Move an invariant to another scope, keeping its id', load: () => import('./commands/invariant-move.ts') },
   { group: 'invariant', command: ['remove <id>', 'rm'], describe: 'Delete an invariant (asks first unless --yes)', load: () => import('./commands/invariant-remove.ts') },
   { group: 'invariant', command: 'diff [range]', describe: 'What changed in the effective sets between two revisions (A..B, A...B, A, or HEAD against the working tree)', load: () => import('./commands/invariant-diff.ts') },
   { group: 'invariant', command: 'waive <id>', describe: 'Record a time-boxed exception for an invariant in a plan or project', load: () => import('./commands/invariant-waive.ts') },

@@ -36,6 +36,9 @@ export type DiagnosticCode =
   // meaning
   | 'duplicate-text'
   | 'shadowed'
+  | 'near-duplicate'
+  | 'overrides-unknown'
+  | 'overrides-text'
   | 'unknown-action'
   | 'unknown-project'
   | 'unknown-origin'

@@ -23,6 +23,7 @@ export function formatInvariantFile(rel: string, inv: Invariant): string {
   const data: Record<string, unknown> = { id: inv.id, text: inv.text, severity: inv.severity, active: inv.active };
   if (inv.tags.length > 0) data.tags = inv.tags;
   if (inv.rationale !== undefined) data.rationale = inv.rationale;
+  if (inv.overrides !== undefined) data.overrides = inv.overrides;
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };

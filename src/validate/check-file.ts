@@ -4,6 +4,7 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { ScopedInvariant } from '../core/model.ts';
+import { looseKey } from '../core/near-duplicates.ts';
 import { textKey } from '../core/normalise.ts';
 import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
@@ -84,6 +85,8 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): Fil
       diagnostics = p.diagnostics;
       if (p.value) {
         facts.k = keyDigest(textKey(p.value.text));
+        if (p.value.active) facts.n = looseKey(p.value.text);
+        if (p.value.overrides !== undefined) facts.v = ownCopy(p.value.overrides);
         const source = p.value.source;
         if (kind.scope.kind === 'plan' && source?.origin_id !== undefined) {
           facts.o = ownCopy(source.origin_id);

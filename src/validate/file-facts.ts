@@ -13,6 +13,10 @@ export interface FileFacts {
   d?: Diagnostic[];
   /** Invariants that parsed: a 64-bit digest of the text key (SPEC 5); equal keys give equal digests. */
   k?: string;
+  /** Invariants that parsed and are active: the punctuation-free key compared for near-duplicates (core/near-duplicates.ts). */
+  n?: string;
+  /** Invariants with `overrides`: the id it names. */
+  v?: string;
   /** Invariants in a plan's scope: `source.origin_id` and `source.ref`. */
   o?: string;
   r?: string;

@@ -138,10 +138,12 @@ describe('the seed command lines', () => {
       path: 'projects/myapp/01M8KJZS90J6DRJJ8E264B9DFX.yaml',
       tags: [],
       rationale: null,
+      overrides: null,
       created_at: '2026-11-29T12:03:00Z',
       created_by: 'Example Team <team@example.com>',
       source: null,
       shadows: [{ id: '01M8KJW430VF8WCABSB8RTQ8RY', scope: 'global', path: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml' }],
+      overridden: [],
       // The example's waiver of this invariant for the plan.
       waivers: [
         {
