@@ -53,12 +53,14 @@ export interface StoreConfig {
     timeout_ms: number;
   };
   commit: boolean;
+  mcp: { allow_write: boolean };
 }
 
 export const DEFAULT_CONFIG: StoreConfig = {
   version: 1,
   reconciliation: { actor: 'command', timeout_ms: 60_000 },
   commit: false,
+  mcp: { allow_write: false },
 };
 
 /** A project or a plan, whose effective set can be resolved. */

@@ -307,11 +307,12 @@ export function parseConfig(file: string, bytes: Uint8Array): Parsed<StoreConfig
   }
   const diagnostics = checkSchema(parsed.value, 'config.schema.json');
   if (diagnostics.length > 0) return { diagnostics };
-  const raw = parsed.value.data as Partial<StoreConfig> & { reconciliation?: Partial<StoreConfig['reconciliation']> };
+  const raw = parsed.value.data as Partial<StoreConfig> & { reconciliation?: Partial<StoreConfig['reconciliation']>; mcp?: Partial<StoreConfig['mcp']> };
   const config: StoreConfig = {
     version: 1,
     reconciliation: { ...DEFAULT_CONFIG.reconciliation, ...raw.reconciliation },
     commit: raw.commit ?? DEFAULT_CONFIG.commit,
+    mcp: { ...DEFAULT_CONFIG.mcp, ...raw.mcp },
   };
   return { value: config, diagnostics: [] };
 }

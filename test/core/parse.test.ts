@@ -66,7 +66,9 @@ describe('parsePlan and parseConfig', () => {
   });
 
   it('fills config defaults and treats an empty file as defaults', () => {
-    expect(parseConfig('config.yaml', enc('commit: true\n')).value).toEqual({ version: 1, commit: true, reconciliation: { actor: 'command', timeout_ms: 60000 } });
+    expect(parseConfig('config.yaml', enc('commit: true\n')).value).toEqual({ version: 1, commit: true, reconciliation: { actor: 'command', timeout_ms: 60000 }, mcp: { allow_write: false } });
+    expect(parseConfig('config.yaml', enc('mcp:\n  allow_write: true\n')).value?.mcp).toEqual({ allow_write: true });
+    expect(parseConfig('config.yaml', enc('mcp:\n  allow_writes: true\n')).diagnostics.map((d) => d.code)).toEqual(['schema']);
     expect(parseConfig('config.yaml', enc('# nothing\n')).value?.commit).toBe(false);
     expect(parseConfig('config.yaml', enc('reconciliation:\n  command: sh -c x\n')).diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['schema', 2, 12]]);
   });
