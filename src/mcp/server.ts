@@ -83,7 +83,7 @@ function toolListing(tool: ToolDef, writeOn: boolean) {
 function resourceError(error: unknown): McpError {
   if (error instanceof AgentsError) {
     const text = errorLines(error, makeStyle(false)).join('\n');
-    const unknown = error instanceof UsageError && /^unknown (plan|resource)/.test(error.message);
+    const unknown = error instanceof UsageError && /^(unknown (plan|resource)|no plan with id)/.test(error.message);
     return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, { exit_code: error.exitCode });
   }
   return new McpError(ErrorCode.InternalError, `internal error: this is a bug in agents ${VERSION}: ${(error as Error)?.message ?? String(error)}`);

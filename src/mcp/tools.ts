@@ -105,14 +105,24 @@ export const TOOLS: readonly ToolDef[] = [
         target: { type: 'object', properties: { kind: { enum: ['project', 'plan'] }, project: nullable('string'), plan: nullable('string') }, required: ['kind', 'project', 'plan'] },
         count: { type: 'integer' },
         invariants: { type: 'array', items: { ...INVARIANT_JSON, properties: { ...INVARIANT_JSON.properties, shadows: { type: 'array', items: SHADOW_JSON } } } },
+        notes: { type: 'array', items: { type: 'string' }, description: 'Things to know about the answer, e.g. a project with no folder of its own.' },
       },
-      required: ['target', 'count', 'invariants'],
+      required: ['target', 'count', 'invariants', 'notes'],
     },
     async run(args, ctx) {
       const which = one(args, ['project', 'plan'] as const, 'effective_invariants', true)!;
       const pattern = args.pattern as string | undefined;
       const data = await effectiveFor(ctx, which === 'project' ? { project: args.project as string } : { plan: args.plan as string }, pattern);
-      return { data: data as unknown as Record<string, unknown>, text: effectiveMarkdown(data) };
+      const notes: string[] = [];
+      if (which === 'project') {
+        // Not an error (a project may have no invariants of its own), but never silent: a misspelt name would get only the global set.
+        const known = (await ctx.service.source.list('projects', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path.slice('projects/'.length));
+        if (!known.includes(args.project as string)) {
+          notes.push(`The store has no folder projects/${args.project as string}/: only global invariants apply. Known projects: ${known.length ? known.sort().join(', ') : 'none'}.`);
+        }
+      }
+      const text = effectiveMarkdown(data);
+      return { data: { ...data, notes }, text: notes.length ? `${notes.map((n) => `> Note: ${n}`).join('\n')}\n\n${text}` : text };
     },
   },
   {
