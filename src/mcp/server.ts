@@ -238,3 +238,4 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   };
   return done;
 }
+
