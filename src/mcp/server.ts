@@ -12,6 +12,7 @@ import {
   UnsubscribeRequestSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import { setFlagsFromString } from 'node:v8';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { errorLines } from '../cli/error-text.ts';
 import { makeStyle } from '../cli/style.ts';
@@ -96,6 +97,11 @@ function resourceError(error: unknown): McpError {
  * watcher of the store folder. Resolves with the exit code.
  */
 export async function serveMcp(options: McpOptions): Promise<number> {
+  // A server lives as long as an agent's session: its young generation stays
+  // at its starting size instead of growing with each burst of calls and
+  // being kept for the life of the process (docs/decisions.md). Read when V8
+  // would grow it, so it takes effect now.
+  setFlagsFromString('--semi-space-growth-factor=1');
   const { service, stderr } = options;
   const ctx = newToolContext(service);
   let writeOn: Promise<boolean> | undefined;
