@@ -78,13 +78,13 @@ export async function readResource(ctx: ToolContext, uri: string): Promise<{ uri
 }
 
 /**
- * Does a change to the store path `rel` (store-relative; undefined when the
- * watcher could not say) change the effective set of `target`? A plan's set
- * also depends on its project's folder: `planProject` is the project the plan
- * targets, when known.
+ * Does a change to the store path `rel` (store-relative; "" for the store
+ * folder itself, when the watcher cannot say more) change the effective set
+ * of `target`? A plan's set also depends on its project's folder:
+ * `planProject` is the project the plan targets, when known.
  */
-export function affects(rel: string | undefined, target: Target, planProject?: string): boolean {
-  if (rel === undefined) return true;
+export function affects(rel: string, target: Target, planProject?: string): boolean {
+  if (rel === '') return true;
   if (rel === 'global' || rel.startsWith('global/')) return true;
   if ('project' in target) return rel === `projects/${target.project}` || rel.startsWith(`projects/${target.project}/`);
   const own = `plans/${target.plan}`;

@@ -195,7 +195,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     return {};
   });
 
-  const onBatch = async (paths: ReadonlySet<string | undefined>) => {
+  const onBatch = async (paths: ReadonlySet<string>) => {
     const before = listed;
     await currentList();
     if (before !== undefined && before !== listed) await server.sendResourceListChanged();

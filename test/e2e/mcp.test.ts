@@ -198,7 +198,7 @@ describe('agents mcp: writing', () => {
     expect(fileList(root)).toEqual(before);
   });
 
-  it('records a violation with --allow-write (or mcp.allow_write in config.yaml), as the CLI does, and refuses bad ones', async () => {
+  it('records a violation with --allow-write, as the CLI does, and refuses bad ones as the CLI does', async () => {
     const root = exampleStore();
     const s = await startMcp(root, ['--allow-write']);
     expect((await s.client.listTools()).tools.find((t) => t.name === 'record_violation')!._meta).toEqual({ 'agents/enabled': true });
@@ -228,8 +228,9 @@ describe('agents mcp: writing', () => {
     const sev = await call(s, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'x', severity: 'fatal' });
     expect(errorOf(sev).message).toMatch(/argument "severity" must be one of error, warning, info/);
     expect(fileList(root)).toEqual(before);
+  });
 
-    // The config setting turns writing on as the flag does.
+  it('mcp.allow_write in config.yaml turns writing on as --allow-write does', async () => {
     const other = exampleStore();
     writeFileSync(join(other, 'config.yaml'), 'version: 1\nmcp:\n  allow_write: true\n');
     const c = await startMcp(other);

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
-import { bundledIn as contents, staticClosure, traceLoads } from '../helpers/loads.ts';
+import { bundledIn as contents, distMeta as meta, staticClosure, traceLoads } from '../helpers/loads.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { COMMANDS, GROUPS, commandNames, guessCommand } from '../../src/cli/registry.ts';
 
