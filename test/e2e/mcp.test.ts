@@ -317,9 +317,8 @@ describe('agents mcp: store changes on disk', () => {
     let updated = s.next('updated', 15_000, (u) => u === uri);
     git(repo, 'checkout', '-q', 'big');
     await updated;
-    // The burst is settled into few notifications, and the set is the new branch's whole set.
+    // git has finished writing: the set read now is the new branch's whole set.
     expect(await count()).toBe(302);
-    expect(s.seen.filter((x) => x === `updated ${uri}`).length).toBeLessThanOrEqual(3);
 
     updated = s.next('updated', 15_000, (u) => u === uri);
     git(repo, 'checkout', '-q', 'main');
