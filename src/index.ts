@@ -31,6 +31,11 @@ export {
   type ActorOutcome,
   type DriftItem,
 } from './core/records.ts';
+export { ExportService, chooseTargets, type ExportOptions, type ExportPlan, type FileChange, type Refusal } from './service/export-service.ts';
+export { planExport, renderSections, mergeBlock, TARGETS, type ExportFile, type ExportSection, type TargetSpec } from './core/export.ts';
+export { globMatches, globHoldsFolder, globProblem } from './core/globs.ts';
+export { readProjects, projectsHoldingFolder, repositoryTop, type ProjectsRead } from './store/projects.ts';
+export type { ProjectMeta, ExportTargetName, ExportConfig } from './core/model.ts';
 export { ReviewService, type DiffRequest, type DiffResult, type SideInfo, type LogResult, type LogEvent } from './service/review-service.ts';
 export { diffStores, diffTarget, diffInvariantFiles, affectedTargets, type StoreDiff, type TargetDiff, type TargetRef, type InvariantChange, type PlanChange, type FieldChange } from './core/diff.ts';
 export { withCommit, commitWanted, type Written, type Committed } from './service/commit.ts';

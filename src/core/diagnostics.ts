@@ -9,6 +9,7 @@ export type DiagnosticCode =
   | 'yaml-syntax'
   | 'yaml-multi-document'
   | 'yaml-duplicate-key'
+  | 'yaml-unknown-tag'
   | 'yaml-alias-limit'
   | 'yaml-too-deep'
   | 'yaml-too-large'
@@ -40,7 +41,11 @@ export type DiagnosticCode =
   | 'unknown-origin'
   | 'unknown-invariant'
   | 'schema-outdated'
-  | 'modeline-missing';
+  | 'modeline-missing'
+  // projects' paths (project.yaml)
+  | 'project-path-invalid'
+  | 'project-paths-overlap'
+  | 'project-path-unmatched';
 
 export interface Diagnostic {
   code: DiagnosticCode;

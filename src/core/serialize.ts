@@ -2,13 +2,17 @@ import { stringify } from 'yaml';
 import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
+import type { SchemaName } from './schemas.ts';
+import { assertSchemaValid } from './write-check.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
 export function modeline(rel: string, schema: string): string {
   return `# yaml-language-server: $schema=${schemaRef(rel, schema)}`;
 }
 
-function document(rel: string, schema: string, data: Record<string, unknown>): string {
+/** Every writer's document passes here: checked against its schema before any text (let alone a byte on disk) is made. */
+function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
+  assertSchemaValid(schema, rel, data);
   const body = stringify(data, { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' });
   return `${modeline(rel, schema)}\n${body}`;
 }
@@ -43,12 +47,15 @@ export function formatConfigFile(): string {
     '  # command: [node, actors/my-actor.mjs]',
     '  actor: command',
     '  timeout_ms: 60000',
+    "# What `agents export` writes into agents' instruction files (docs/export.md):",
+    '# export:',
+    '#   targets: [agents-md, claude-md, cursor]',
     '',
   ].join('\n');
 }
 
 /** Generic YAML document with a modeline, for records written under a plan. */
-export function formatRecordFile(rel: string, schema: string, data: Record<string, unknown>): string {
+export function formatRecordFile(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
   return document(rel, schema, data);
 }
 

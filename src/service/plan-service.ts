@@ -23,6 +23,7 @@ import { formatDecisionFile, formatEnforcementFile, formatInvariantFile, formatP
 import type { Actor } from '../enforce/actors.ts';
 import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
+import { assertOwnStore } from '../store/ownership.ts';
 import { withFolderLock, writeFileAtomic, writeFolderAtomic } from '../store/write.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import './ids.ts';
@@ -175,15 +176,8 @@ export class PlanService {
     // A linked project or action folder is an invalid store (exit 3), not an unknown name.
     const linked = (await readFolders(this.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${ref}`])).diagnostics.filter((d) => d.code === 'symlink');
     if (linked.length > 0) requireValid({ ...emptySnapshot(), diagnostics: linked }, `use ${ref}`);
-    if (input.project !== undefined) {
-      const projects = (await this.source.list('projects', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path.slice('projects/'.length));
-      if (!projects.includes(input.project)) {
-        throw new UsageError(
-          `unknown project ${input.project}: projects/${input.project}/ does not exist`,
-          `Nothing was written. Known projects: ${projects.length ? projects.join(', ') : '(none)'}. A project exists once it has a folder, e.g. after \`agents invariant add --project ${input.project} "…"\`.`,
-        );
-      }
-    }
+    // An unknown project is refused with the closest names (never a plan aimed at a typo).
+    if (input.project !== undefined) await this.invariants.requireProject(input.project, { writing: true });
     const here = await this.source.list(`actions/${scope.ns}`, { recursive: false });
     if (!here.some((e) => e.type === 'dir' && e.path === `actions/${ref}`)) {
       const actionDirs = (await this.source.list('actions', { recursive: true })).filter((e) => e.type === 'dir' && e.path.split('/').length === 3).map((e) => e.path.slice('actions/'.length));
@@ -297,8 +291,9 @@ export class PlanService {
   async strategize(prefix: string, options: { actor: Actor; context?: string | null }): Promise<StrategizeResult> {
     const plan = await this.planById(prefix);
     const { entries } = await this.invariants.effective({ plan: plan.id });
-    // Refuse before the actor runs if the tree cannot be extended.
+    // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
     await this.records(plan.id, ['decisions']);
+    assertOwnStore(this.root, 'write in');
     const request = buildActorRequest(plan, options.context ?? null, entries.map((e) => e.invariant));
     const outcome = await options.actor.evaluate(request);
     const author = await this.deps.author(this.root);
@@ -328,8 +323,11 @@ export class PlanService {
         if (author !== undefined) decision.created_by = author;
         const runPath = `${folder}/enforcement/${runId}.yaml`;
         const nodePath = `${folder}/decisions/${decisionId}.yaml`;
-        writeFileAtomic(this.root, runPath, formatEnforcementFile(runPath, run));
-        writeFileAtomic(this.root, nodePath, formatDecisionFile(nodePath, decision));
+        // Both documents are made (and schema-checked) before either is written.
+        const runText = formatEnforcementFile(runPath, run);
+        const nodeText = formatDecisionFile(nodePath, decision);
+        writeFileAtomic(this.root, runPath, runText);
+        writeFileAtomic(this.root, nodePath, nodeText);
         return { plan, request, decision, run, problems: rec.problems, ok: rec.error === undefined && rec.records.every((r) => r.enforced) };
       },
       { onStale: this.deps.notice },

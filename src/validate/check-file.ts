@@ -5,7 +5,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
-import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
 import { contentHash } from './content-hash.ts';
@@ -22,6 +22,8 @@ export function modelineSchema(kind: PathKind | undefined): SchemaName | undefin
       return 'config.schema.json';
     case 'action-meta':
       return 'action.schema.json';
+    case 'project-meta':
+      return 'project.schema.json';
     case 'record':
       return RECORD_SCHEMAS[kind.record];
     default:
@@ -96,6 +98,12 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): Fil
     case 'action-meta':
       diagnostics = parseActionMeta(path, bytes).diagnostics;
       break;
+    case 'project-meta': {
+      const p = parseProjectMeta(path, bytes);
+      diagnostics = p.diagnostics;
+      if (p.value) facts.j = p.value;
+      break;
+    }
     case 'config':
       diagnostics = parseConfig(path, bytes).diagnostics;
       break;

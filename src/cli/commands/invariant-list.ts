@@ -4,7 +4,7 @@ import { toScope, type EffectiveResult, type ListedInvariant } from '../../servi
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
-import { scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
+import { inferProject, scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle, type Style } from '../style.ts';
 
@@ -26,8 +26,13 @@ export default defineCommand<ListArgs>({
       .option('interactive', { alias: 'i', type: 'boolean', describe: 'browse in the TUI (as `agents tui`), starting with this scope and pattern' }),
   async run(argv, ctx) {
     const service = serviceFor(ctx);
-    const scope = await withFullPlanId(scopeFromArgs(argv, false), service);
+    let scope = await withFullPlanId(scopeFromArgs(argv, false), service);
+    if (!scope && argv.effective) {
+      const project = await inferProject(ctx, service);
+      if (project !== undefined) scope = { project };
+    }
     if (argv.interactive) {
+      if (scope && 'project' in scope) await service.requireProject(scope.project);
       const { browse } = await import('./tui.ts');
       return browse(ctx, service, scope ? toScope(scope) : undefined, argv.pattern, argv.effective ?? false);
     }

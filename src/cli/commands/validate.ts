@@ -43,7 +43,7 @@ export default defineCommand<ValidateArgs>({
   builder: (y) =>
     y
       .positional('paths', { type: 'string', array: true, describe: 'files or folders to report on (siblings are still read for duplicate checks)' })
-      .option('format', { choices: ['github', 'sarif'], describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)' })
+      .option('format', { choices: ['github', 'sarif'], requiresArg: true, describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)' })
       .option('strict', { type: 'boolean', describe: 'warnings fail too (exit 1)' })
       .option('staged', { type: 'boolean', describe: 'check the content in the git index, not the working tree' })
       .option('cache', { type: 'boolean', default: true, describe: 'reuse the checks of unchanged files from earlier runs (kept in the repository\'s .git folder); --no-cache checks every file afresh' })
