@@ -7,7 +7,8 @@ import type { EffectiveResult } from '../service/invariant-service.ts';
  * an object with the target, since structured content is an object.
  */
 export interface EffectiveData {
-  target: { kind: 'project' | 'plan'; project: string | null; plan: string | null };
+  /** `path`: the file asked about, when the project was found from it. */
+  target: { kind: 'project' | 'plan'; project: string | null; plan: string | null; path?: string };
   count: number;
   invariants: (InvariantJson & { shadows: { id: string; scope: string; path: string }[] })[];
 }

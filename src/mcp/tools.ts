@@ -1,4 +1,7 @@
 import { UsageError } from '../core/errors.ts';
+import { globMatches } from '../core/globs.ts';
+import { requireValid } from '../service/invariant-service.ts';
+import { projectsHoldingFolder, readConfig, readProjects, repoRelative, repositoryTop } from '../store/projects.ts';
 import { describeScope, type Severity } from '../core/model.ts';
 import { planJson, violationJson } from '../cli/plan-render.ts';
 import { invariantJson, shadowJson } from '../cli/render.ts';
@@ -78,6 +81,37 @@ export async function effectiveFor(ctx: ToolContext, target: { project: string }
   return effectiveData(await ctx.service.effective(t, pattern !== undefined ? { pattern } : {}));
 }
 
+/**
+ * The one project whose `paths` (projects/<name>/project.yaml) hold a file
+ * or folder of the repository, as `agents which` finds it. The path is only
+ * matched against the globs, never read or looked at on disk: a trailing
+ * "/" makes it a folder. In no project, or in several, is a usage error.
+ */
+async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
+  const top = repositoryTop(ctx.service.root);
+  const rel = repoRelative(top, path.startsWith('/') ? path : `${top}/${path}`);
+  if (rel === undefined) throw new UsageError(`${path} is outside the repository (${top})`, 'Project paths are relative to the top of the repository; name a path inside it.');
+  const { config, diagnostics } = await readConfig(ctx.service.source);
+  requireValid({ diagnostics } as never, 'read config.yaml');
+  const projects = await readProjects(ctx.service.source);
+  requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
+  const folder = path.endsWith('/') ? rel.replace(/\/$/, '') : undefined;
+  const names =
+    folder !== undefined ? projectsHoldingFolder(projects.meta, folder) : [...projects.meta].filter(([, m]) => (m.paths ?? []).some((g) => globMatches(g, rel))).map(([n]) => n).sort();
+  const shown = rel === '' ? '.' : rel;
+  if (names.length === 0) {
+    throw new UsageError(`${shown} is in no project's paths`, 'Give the project by name (project), or add the path to `paths` in its projects/<name>/project.yaml; `agents which PATH` shows the mapping.');
+  }
+  if (names.length > 1) {
+    throw new UsageError(
+      `${shown} is in ${names.length} projects (${names.join(', ')})`,
+      config.projects.allow_overlap ? 'Ask for each project by name (project).' : 'Make the projects\' paths disjoint, or set projects.allow_overlap: true in config.yaml; meanwhile ask by project name.',
+      { projects: names },
+    );
+  }
+  return names[0]!;
+}
+
 export const TOOLS: readonly ToolDef[] = [
   {
     name: 'effective_invariants',
@@ -85,7 +119,8 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       'The invariants that apply to a project or to a plan: the constraints you must follow while you work on it. ' +
       'Call it before you change code in a project, and again when you move to another project. ' +
-      'Give exactly one of `project` (a project name, e.g. "billing") or `plan` (a plan id, or a unique prefix of 4+ characters). ' +
+      'Give exactly one of `project` (a project name, e.g. "billing"), `plan` (a plan id, or a unique prefix of 4+ characters) or `path` ' +
+      '(a file you are about to change, relative to the repository top, e.g. "services/billing/api.ts": its project is found from the projects\' paths). ' +
       'The answer is ordered by precedence (plan, then project, then global); each entry has an id, the text, a severity ' +
       '(error: never break it; warning; info) and the lower-precedence copies it shadows. An empty set is said as such; ' +
       'a store file that cannot be read is an error, never a shorter list.',
@@ -95,6 +130,7 @@ export const TOOLS: readonly ToolDef[] = [
       properties: {
         project: str('Project name, as in the store folder projects/<name>/ (lower case, e.g. "billing").', { maxLength: 64 }),
         plan: str('Plan id (26-character ULID) or a unique prefix of at least 4 characters.', { maxLength: 26 }),
+        path: str('A file (or, ending in "/", a folder) of the repository, relative to its top: the set of the project whose paths hold it.'),
         pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),
       },
       additionalProperties: false,
@@ -102,7 +138,11 @@ export const TOOLS: readonly ToolDef[] = [
     outputSchema: {
       type: 'object',
       properties: {
-        target: { type: 'object', properties: { kind: { enum: ['project', 'plan'] }, project: nullable('string'), plan: nullable('string') }, required: ['kind', 'project', 'plan'] },
+        target: {
+          type: 'object',
+          properties: { kind: { enum: ['project', 'plan'] }, project: nullable('string'), plan: nullable('string'), path: { type: 'string' } },
+          required: ['kind', 'project', 'plan'],
+        },
         count: { type: 'integer' },
         invariants: { type: 'array', items: { ...INVARIANT_JSON, properties: { ...INVARIANT_JSON.properties, shadows: { type: 'array', items: SHADOW_JSON } } } },
         notes: { type: 'array', items: { type: 'string' }, description: 'Things to know about the answer, e.g. a project with no folder of its own.' },
@@ -110,9 +150,11 @@ export const TOOLS: readonly ToolDef[] = [
       required: ['target', 'count', 'invariants', 'notes'],
     },
     async run(args, ctx) {
-      const which = one(args, ['project', 'plan'] as const, 'effective_invariants', true)!;
+      const which = one(args, ['project', 'plan', 'path'] as const, 'effective_invariants', true)!;
       const pattern = args.pattern as string | undefined;
-      const data = await effectiveFor(ctx, which === 'project' ? { project: args.project as string } : { plan: args.plan as string }, pattern);
+      const project = which === 'path' ? await projectOfPath(ctx, args.path as string) : (args.project as string);
+      const data = await effectiveFor(ctx, which === 'plan' ? { plan: args.plan as string } : { project }, pattern);
+      if (which === 'path') data.target.path = args.path as string;
       const notes: string[] = [];
       if (which === 'project') {
         // Not an error (a project may have no invariants of its own), but never silent: a misspelt name would get only the global set.

@@ -114,6 +114,23 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(textOf(status)).toMatch(/^OK: plan /);
   });
 
+  it('effective_invariants for a file path: the project whose paths hold it; in no project, or outside the repository, an error', async () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'projects', 'myapp', 'project.yaml'), 'paths: [services/myapp/**]\n');
+    const s = await startMcp(root);
+    const r = await call(s, 'effective_invariants', { path: 'services/myapp/api/handler.ts' });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ target: { kind: 'project', project: 'myapp', plan: null, path: 'services/myapp/api/handler.ts' }, count: 3 });
+    const folder = await call(s, 'effective_invariants', { path: 'services/myapp/' });
+    expect(folder.structuredContent).toMatchObject({ target: { project: 'myapp' }, count: 3 });
+    const none = await call(s, 'effective_invariants', { path: 'docs/readme.md' });
+    expect(none.isError).toBe(true);
+    expect(errorOf(none)).toMatchObject({ exit_code: 2, message: "docs/readme.md is in no project's paths" });
+    const outside = await call(s, 'effective_invariants', { path: '../../etc/passwd' });
+    expect(outside.isError).toBe(true);
+    expect(errorOf(outside).message).toMatch(/is outside the repository/);
+  });
+
   it('reports bad input as tool errors with the CLI\'s message and hint, and keeps serving', async () => {
     const root = exampleStore();
     const s = await startMcp(root);
@@ -138,8 +155,8 @@ describe('agents mcp: initialize, tools and resources', () => {
 
     // Arguments that do not fit the schema: usage errors naming the argument.
     const schemaCases: [string, Record<string, unknown>, RegExp][] = [
-      ['effective_invariants', {}, /give one of project, plan/],
-      ['effective_invariants', { project: 'myapp', plan: EXAMPLE_PLAN }, /exactly one of project, plan/],
+      ['effective_invariants', {}, /give one of project, plan, path/],
+      ['effective_invariants', { project: 'myapp', plan: EXAMPLE_PLAN }, /exactly one of project, plan, path/],
       ['effective_invariants', { project: 7 }, /argument "project" must be a string, not number/],
       ['effective_invariants', { projet: 'myapp' }, /unknown argument "projet"/],
       ['show_invariant', {}, /missing required argument "id"/],
