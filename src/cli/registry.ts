@@ -44,6 +44,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { group: 'invariant', command: 'log <id>', describe: "One invariant's history from git: commits, authors, dates, text changes, moves and its removal", load: () => import('./commands/invariant-log.ts') },
   { command: 'export', describe: "Write effective sets into agents' instruction files (AGENTS.md, CLAUDE.md, Copilot, Cursor and more)", load: () => import('./commands/export.ts') },
   { command: 'which <paths..>', describe: 'Print the project(s) whose paths (project.yaml) hold each file or folder', load: () => import('./commands/which.ts') },
+  { command: 'mcp', describe: 'Serve the store to AI agents over the Model Context Protocol (stdio): effective sets, invariants, plan status, violations', load: () => import('./commands/mcp.ts') },
   { command: 'tui', describe: 'Browse, filter, add and remove invariants in the terminal UI', load: () => import('./commands/tui.ts') },
   { command: 'validate [paths..]', describe: 'Check the store: YAML, schemas, ids, layout, duplicates, shadows, references', load: () => import('./commands/validate.ts') },
   { group: 'invariant violation', command: 'add', describe: "Record a violation of an invariant of a plan's effective set", load: () => import('./commands/invariant-violation-add.ts') },

@@ -55,6 +55,7 @@ export interface StoreConfig {
     timeout_ms: number;
   };
   commit: boolean;
+  mcp: { allow_write: boolean };
   projects: { allow_overlap: boolean };
   export: ExportConfig;
 }
@@ -83,6 +84,7 @@ export const DEFAULT_CONFIG: StoreConfig = {
   commit: false,
   projects: { allow_overlap: false },
   export: { severities: ['error', 'warning', 'info'], nested: true },
+  mcp: { allow_write: false },
 };
 
 /** A project or a plan, whose effective set can be resolved. */

@@ -309,6 +309,7 @@ export function parseConfig(file: string, bytes: Uint8Array): Parsed<StoreConfig
     reconciliation?: Partial<StoreConfig['reconciliation']>;
     projects?: Partial<StoreConfig['projects']>;
     export?: Partial<StoreConfig['export']>;
+    mcp?: Partial<StoreConfig['mcp']>;
   };
   const config: StoreConfig = {
     version: 1,
@@ -316,6 +317,7 @@ export function parseConfig(file: string, bytes: Uint8Array): Parsed<StoreConfig
     commit: raw.commit ?? DEFAULT_CONFIG.commit,
     projects: { ...DEFAULT_CONFIG.projects, ...raw.projects },
     export: { ...DEFAULT_CONFIG.export, ...raw.export },
+    mcp: { ...DEFAULT_CONFIG.mcp, ...raw.mcp },
   };
   return { value: config, diagnostics: [] };
 }

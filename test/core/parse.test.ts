@@ -72,12 +72,15 @@ describe('parsePlan and parseConfig', () => {
       reconciliation: { actor: 'command', timeout_ms: 60000 },
       projects: { allow_overlap: false },
       export: { severities: ['error', 'warning', 'info'], nested: true },
+      mcp: { allow_write: false },
     });
     expect(parseConfig('config.yaml', enc('export:\n  targets: [cursor, agents-md]\n  nested: false\nprojects:\n  allow_overlap: true\n')).value).toMatchObject({
       projects: { allow_overlap: true },
       export: { targets: ['cursor', 'agents-md'], severities: ['error', 'warning', 'info'], nested: false },
     });
     expect(parseConfig('config.yaml', enc('export:\n  targets: [vscode]\n')).diagnostics.map((d) => [d.code, d.line])).toEqual([['schema', 2]]);
+    expect(parseConfig('config.yaml', enc('mcp:\n  allow_write: true\n')).value?.mcp).toEqual({ allow_write: true });
+    expect(parseConfig('config.yaml', enc('mcp:\n  allow_writes: true\n')).diagnostics.map((d) => d.code)).toEqual(['schema']);
     expect(parseConfig('config.yaml', enc('# nothing\n')).value?.commit).toBe(false);
     expect(parseConfig('config.yaml', enc('reconciliation:\n  command: sh -c x\n')).diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['schema', 2, 12]]);
   });
