@@ -10,6 +10,8 @@ export type PathKind =
   | { kind: 'invariant'; scope: Scope; id: string }
   | { kind: 'plan'; plan: string }
   | { kind: 'action-meta'; ns: string; name: string }
+  /** `projects/<name>/project.yaml`: description and paths. */
+  | { kind: 'project-meta'; project: string }
   | { kind: 'record'; plan: string; record: RecordKind; id: string }
   /** A waiver of a plan or of a project (`<scope folder>/waivers/<ULID>.yaml`; docs/store-format.md). */
   | { kind: 'waiver'; scope: WaiverScope; id: string }
@@ -73,10 +75,11 @@ export function classifyPath(rel: string): PathKind {
       }
       if (parts.length !== 3 || a === undefined) return { kind: 'unknown' };
       // The folder of the last project seen was valid (a scope is made only for a valid name).
-      if (lastScope.kind === 'project' && lastScope.project === a) return invariantFile(lastScope, base);
+      if (lastScope.kind === 'project' && lastScope.project === a) return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(lastScope, base);
       const problem = nameProblem(a, 'project');
       if (problem) return { kind: 'bad-name', problem };
-      return invariantFile((lastScope = { kind: 'project', project: a }), base);
+      lastScope = { kind: 'project', project: a };
+      return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(lastScope, base);
     }
     case 'actions': {
       if (parts.length !== 4 || a === undefined || b === undefined) return { kind: 'unknown' };

@@ -4,6 +4,7 @@ import invariantSchema from '../../schemas/invariant.schema.json' with { type: '
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
 import actionSchema from '../../schemas/action.schema.json' with { type: 'json' };
+import projectSchema from '../../schemas/project.schema.json' with { type: 'json' };
 import decisionSchema from '../../schemas/decision.schema.json' with { type: 'json' };
 import enforcementSchema from '../../schemas/enforcement.schema.json' with { type: 'json' };
 import violationSchema from '../../schemas/violation.schema.json' with { type: 'json' };
@@ -17,6 +18,7 @@ export const SCHEMAS = {
   'plan.schema.json': planSchema,
   'config.schema.json': configSchema,
   'action.schema.json': actionSchema,
+  'project.schema.json': projectSchema,
   'decision.schema.json': decisionSchema,
   'enforcement.schema.json': enforcementSchema,
   'violation.schema.json': violationSchema,

@@ -2,14 +2,18 @@ import { stringify } from 'yaml';
 import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
+import type { SchemaName } from './schemas.ts';
 import type { Waiver } from './waivers.ts';
+import { assertSchemaValid } from './write-check.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
 export function modeline(rel: string, schema: string): string {
   return `# yaml-language-server: $schema=${schemaRef(rel, schema)}`;
 }
 
-function document(rel: string, schema: string, data: Record<string, unknown>): string {
+/** Every writer's document passes here: checked against its schema before any text (let alone a byte on disk) is made. */
+function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
+  assertSchemaValid(schema, rel, data);
   const body = stringify(data, { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' });
   return `${modeline(rel, schema)}\n${body}`;
 }
@@ -19,6 +23,7 @@ export function formatInvariantFile(rel: string, inv: Invariant): string {
   const data: Record<string, unknown> = { id: inv.id, text: inv.text, severity: inv.severity, active: inv.active };
   if (inv.tags.length > 0) data.tags = inv.tags;
   if (inv.rationale !== undefined) data.rationale = inv.rationale;
+  if (inv.overrides !== undefined) data.overrides = inv.overrides;
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };
@@ -49,12 +54,15 @@ export function formatConfigFile(): string {
     '  # command: [node, actors/my-actor.mjs]',
     '  actor: command',
     '  timeout_ms: 60000',
+    "# What `agents export` writes into agents' instruction files (docs/export.md):",
+    '# export:',
+    '#   targets: [agents-md, claude-md, cursor]',
     '',
   ].join('\n');
 }
 
 /** Generic YAML document with a modeline, for records written under a plan. */
-export function formatRecordFile(rel: string, schema: string, data: Record<string, unknown>): string {
+export function formatRecordFile(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
   return document(rel, schema, data);
 }
 

@@ -1,7 +1,7 @@
 // The store files a commit is about to change: what `validate --staged` and
 // `validate --changed` report on (docs/validation.md, "Hook mode"). One git
 // process each, started directly (no simple-git: the hook must start fast).
-import { runGit } from './client.ts';
+import { runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
 function split(out: Buffer): string[] {

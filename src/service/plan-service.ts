@@ -2,8 +2,9 @@ import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { RecordKind } from '../core/layout.ts';
 import { SEVERITIES, invariantPath, type Plan, type ScopedInvariant, type Severity, type StoreConfig, DEFAULT_CONFIG } from '../core/model.ts';
-import { MIN_PREFIX, codePointLength, isUlid, truncate } from '../core/names.ts';
+import { codePointLength, isUlid } from '../core/names.ts';
 import { parseExpiresInput, waivedAt, waiverFolder, waiverPath, type ScopedWaiver, type Waiver, type WaiverScope } from '../core/waivers.ts';
+import { normalisePrefix, pickId, resolvePrefix } from '../core/id-prefix.ts';
 import {
   buildActorRequest,
   buildDecisionTree,
@@ -28,6 +29,7 @@ import { formatDecisionFile, formatEnforcementFile, formatInvariantFile, formatP
 import type { Actor } from '../enforce/actors.ts';
 import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
+import { assertOwnStore } from '../store/ownership.ts';
 import { removeFile, withFolderLock, writeFileAtomic, writeFolderAtomic } from '../store/write.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import './ids.ts';
@@ -132,24 +134,6 @@ function timestamp(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
-function checkPrefix(prefix: string, what: string): string {
-  const wanted = prefix.toUpperCase();
-  if (wanted.length < MIN_PREFIX || wanted.length > 26 || !/^[0-9A-HJKMNP-TV-Z]+$/.test(wanted)) {
-    throw new UsageError(`"${truncate(prefix)}" is not ${what === "invariant" ? "an" : "a"} ${what} id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters.`);
-  }
-  return wanted;
-}
-
-function pickOne<T>(wanted: string, items: readonly T[], idOf: (t: T) => string, what: string, hint: string): T {
-  const exact = items.filter((i) => idOf(i) === wanted);
-  const found = exact.length > 0 ? exact : items.filter((i) => idOf(i).startsWith(wanted));
-  if (found.length === 0) throw new UsageError(`no ${what} with id ${isUlid(wanted) ? wanted : `prefix ${wanted}`}`, hint);
-  if (found.length > 1) {
-    throw new UsageError(`${what} id prefix ${wanted} is ambiguous; it matches:\n${found.map((f) => `  ${idOf(f)}`).join('\n')}`, 'Give more characters of the id.', { matches: found.map(idOf) });
-  }
-  return found[0]!;
-}
-
 /**
  * The use cases on plans (SPEC 6): create from an action template, list,
  * show, reconcile with an actor, the decision tree, status and violations.
@@ -185,14 +169,8 @@ export class PlanService {
   }
 
   /** The full id of the plan an id or unique prefix (≥ 4 characters) names. */
-  async resolvePlanId(prefix: string): Promise<string> {
-    const wanted = checkPrefix(prefix, 'plan');
-    const entries = await this.source.list('plans', { recursive: false });
-    // A linked plans/ or plan folder is an invalid store (exit 3), not an unknown plan.
-    const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
-    if (links.length > 0) requireValid(await readEntries(this.source, links), `read plan ${wanted}`);
-    const ids = entries.filter((e) => e.type === 'dir').map((e) => e.path.slice('plans/'.length)).filter(isUlid);
-    return pickOne(wanted, ids, (i) => i, 'plan', 'Run `agents plan list` to see the plans.');
+  resolvePlanId(prefix: string): Promise<string> {
+    return this.invariants.resolvePlanId(prefix);
   }
 
   private async planById(prefix: string): Promise<Plan> {
@@ -212,15 +190,8 @@ export class PlanService {
     // A linked project or action folder is an invalid store (exit 3), not an unknown name.
     const linked = (await readFolders(this.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${ref}`])).diagnostics.filter((d) => d.code === 'symlink');
     if (linked.length > 0) requireValid({ ...emptySnapshot(), diagnostics: linked }, `use ${ref}`);
-    if (input.project !== undefined) {
-      const projects = (await this.source.list('projects', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path.slice('projects/'.length));
-      if (!projects.includes(input.project)) {
-        throw new UsageError(
-          `unknown project ${input.project}: projects/${input.project}/ does not exist`,
-          `Nothing was written. Known projects: ${projects.length ? projects.join(', ') : '(none)'}. A project exists once it has a folder, e.g. after \`agents invariant add --project ${input.project} "…"\`.`,
-        );
-      }
-    }
+    // An unknown project is refused with the closest names (never a plan aimed at a typo).
+    if (input.project !== undefined) await this.invariants.requireProject(input.project, { writing: true });
     const here = await this.source.list(`actions/${scope.ns}`, { recursive: false });
     if (!here.some((e) => e.type === 'dir' && e.path === `actions/${ref}`)) {
       const actionDirs = (await this.source.list('actions', { recursive: true })).filter((e) => e.type === 'dir' && e.path.split('/').length === 3).map((e) => e.path.slice('actions/'.length));
@@ -430,8 +401,9 @@ export class PlanService {
   async strategize(prefix: string, options: { actor: Actor; context?: string | null }): Promise<StrategizeResult> {
     const plan = await this.planById(prefix);
     const { entries } = await this.invariants.effective({ plan: plan.id });
-    // Refuse before the actor runs if the tree cannot be extended.
+    // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
     await this.records(plan.id, ['decisions']);
+    assertOwnStore(this.root, 'write in');
     const request = buildActorRequest(plan, options.context ?? null, entries.map((e) => e.invariant));
     const outcome = await options.actor.evaluate(request);
     const author = await this.deps.author(this.root);
@@ -461,8 +433,11 @@ export class PlanService {
         if (author !== undefined) decision.created_by = author;
         const runPath = `${folder}/enforcement/${runId}.yaml`;
         const nodePath = `${folder}/decisions/${decisionId}.yaml`;
-        writeFileAtomic(this.root, runPath, formatEnforcementFile(runPath, run));
-        writeFileAtomic(this.root, nodePath, formatDecisionFile(nodePath, decision));
+        // Both documents are made (and schema-checked) before either is written.
+        const runText = formatEnforcementFile(runPath, run);
+        const nodeText = formatDecisionFile(nodePath, decision);
+        writeFileAtomic(this.root, runPath, runText);
+        writeFileAtomic(this.root, nodePath, nodeText);
         return { plan, request, decision, run, problems: rec.problems, ok: rec.error === undefined && rec.records.every((r) => r.enforced) };
       },
       { onStale: this.deps.notice },
@@ -511,16 +486,17 @@ export class PlanService {
       throw new UsageError(`severity "${String(input.severity)}" is not one of ${SEVERITIES.join(', ')}`);
     }
     const plan = await this.planById(input.plan);
-    const wanted = checkPrefix(input.invariant, 'invariant');
     const { entries } = await this.invariants.effective({ plan: plan.id });
-    const matches = entries.map((e) => e.invariant).filter((i) => i.id.startsWith(wanted));
-    if (matches.length === 0) {
+    const inSet = entries.map((e) => e.invariant);
+    const wanted = normalisePrefix(input.invariant);
+    if (wanted !== undefined && !inSet.some((i) => i.id.startsWith(wanted))) {
       throw new UsageError(
         `invariant ${wanted} is not in the effective set of plan ${plan.id}`,
         `Nothing was written. See the set with \`agents invariant list --effective --plan ${plan.id}\`; a shadowed or inactive copy does not apply.`,
       );
     }
-    const inv = pickOne(wanted, matches, (i) => i.id, 'invariant', '');
+    const chosen = pickId(input.invariant, inSet.map((i) => i.id), 'invariant', '');
+    const inv = inSet.find((i) => i.id === chosen)!;
     const details = input.details?.trim() || undefined;
     const author = await this.deps.author(this.root);
     const id = this.deps.newId();
@@ -556,22 +532,20 @@ export class PlanService {
     } else {
       const s = toScope({ project: input.project! });
       if (s.kind !== 'project') throw new Error('unreachable');
-      const projects = (await this.source.list('projects', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path.slice('projects/'.length));
-      if (!projects.includes(s.project)) {
-        throw new UsageError(`unknown project ${s.project}: projects/${s.project}/ does not exist`, `Nothing was written. Known projects: ${projects.length ? projects.join(', ') : '(none)'}.`);
-      }
+      await this.invariants.requireProject(s.project, { writing: true });
       scope = { kind: 'project', project: s.project };
       target = { project: s.project };
     }
     const where = scope.kind === 'plan' ? `plan ${scope.plan}` : `project ${scope.project}`;
-    const wanted = checkPrefix(input.invariant, 'invariant');
     const { entries } = await this.invariants.effective(target);
-    const matches = entries.map((e) => e.invariant).filter((i) => i.id.startsWith(wanted));
-    if (matches.length === 0) {
+    const inSet = entries.map((e) => e.invariant);
+    const match = resolvePrefix(input.invariant, inSet.map((i) => i.id));
+    if (match.kind === 'unknown') {
       const list = scope.kind === 'plan' ? `--plan ${scope.plan}` : `--project ${scope.project}`;
-      throw new UsageError(`invariant ${wanted} is not in the effective set of ${where}`, `Nothing was written. See the set with \`agents invariant list --effective ${list}\`; a shadowed or inactive copy does not apply.`);
+      throw new UsageError(`invariant ${match.prefix} is not in the effective set of ${where}`, `Nothing was written. See the set with \`agents invariant list --effective ${list}\`; a shadowed or inactive copy does not apply.`);
     }
-    const inv = pickOne(wanted, matches, (i) => i.id, 'invariant', '');
+    const chosenId = pickId(input.invariant, inSet.map((i) => i.id), 'invariant', '');
+    const inv = inSet.find((i) => i.id === chosenId)!;
     const [{ formatWaiverFile }] = await Promise.all([import('../core/serialize.ts')]);
     const author = await this.deps.author(this.root);
     const folder = waiverFolder(scope);
@@ -596,7 +570,7 @@ export class PlanService {
 
   /** The violation an id or unique prefix names, in any plan. */
   private async findViolation(prefix: string): Promise<{ plan: string; id: string; path: string }> {
-    const wanted = checkPrefix(prefix, 'violation');
+    const wanted = normalisePrefix(prefix) ?? pickId(prefix, [], 'violation', '');
     const found: { plan: string; id: string; path: string }[] = [];
     for (const dir of await this.source.list('plans', { recursive: false })) {
       if (dir.type !== 'dir') continue;
@@ -609,7 +583,8 @@ export class PlanService {
         if (isUlid(id)) found.push({ plan, id, path: e.path });
       }
     }
-    return pickOne(wanted, found, (f) => f.id, 'violation', 'Run `agents invariant violation list` to see the violations.');
+    const id = pickId(prefix, found.map((f) => f.id), 'violation', 'Run `agents invariant violation list` to see the violations.');
+    return found.find((f) => f.id === id)!;
   }
 
   /**

@@ -4,8 +4,9 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { ScopedInvariant } from '../core/model.ts';
+import { looseKey } from '../core/near-duplicates.ts';
 import { textKey } from '../core/normalise.ts';
-import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
 import { contentHash } from './content-hash.ts';
@@ -23,6 +24,8 @@ export function modelineSchema(kind: PathKind | undefined): SchemaName | undefin
       return 'config.schema.json';
     case 'action-meta':
       return 'action.schema.json';
+    case 'project-meta':
+      return 'project.schema.json';
     case 'record':
       return RECORD_SCHEMAS[kind.record];
     case 'waiver':
@@ -82,6 +85,8 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): Fil
       diagnostics = p.diagnostics;
       if (p.value) {
         facts.k = keyDigest(textKey(p.value.text));
+        if (p.value.active) facts.n = looseKey(p.value.text);
+        if (p.value.overrides !== undefined) facts.v = ownCopy(p.value.overrides);
         const source = p.value.source;
         if (kind.scope.kind === 'plan' && source?.origin_id !== undefined) {
           facts.o = ownCopy(source.origin_id);
@@ -99,6 +104,12 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): Fil
     case 'action-meta':
       diagnostics = parseActionMeta(path, bytes).diagnostics;
       break;
+    case 'project-meta': {
+      const p = parseProjectMeta(path, bytes);
+      diagnostics = p.diagnostics;
+      if (p.value) facts.j = p.value;
+      break;
+    }
     case 'config':
       diagnostics = parseConfig(path, bytes).diagnostics;
       break;

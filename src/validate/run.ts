@@ -3,6 +3,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { UsageError } from '../core/errors.ts';
 import { repoTop } from '../store/git-dir.ts';
+import { assertOwnStore } from '../store/ownership.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { validateTree, type ValidateReport } from './checks.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
@@ -73,6 +74,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   if (options.staged && options.fix) {
     throw new UsageError('--fix cannot be combined with --staged', 'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.');
   }
+  // --fix writes: not in a store someone else owns, unless allowed (docs/store-format.md).
+  if (options.fix) assertOwnStore(options.store, 'fix files in');
   const only = storePaths(options);
   let source: TreeSource;
   // git (and simple-git) load only for --staged.
@@ -89,10 +92,21 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     source = new WorkingTreeSource(options.store);
   }
   const cache = options.cache ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build) : FactsCache.none();
+  // Projects' paths are matched against the repository's files as git lists them (the index with --staged).
+  const repoFiles = async (): Promise<readonly string[] | undefined> => {
+    if (repoTop(options.store) === undefined) return undefined;
+    const { lsRepoFiles, GitError } = await import('../git/repo.ts');
+    try {
+      return await lsRepoFiles(options.store, !options.staged);
+    } catch (error) {
+      if (error instanceof GitError) return undefined;
+      throw error;
+    }
+  };
   const now = (deps.clock ?? (() => new Date()))();
   const checkOptions = options.staged
-    ? { cache, now }
-    : { cache, now, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
+    ? { cache, repoFiles, now }
+    : { cache, repoFiles, now, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
   if (only) {
     for (const [i, p] of only.entries()) {

@@ -12,7 +12,7 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
   builder: (y) =>
     y
       .option('plan', { type: 'string', requiresArg: true, describe: 'only this plan (id or unique prefix)' })
-      .option('severity', { choices: ['error', 'warning', 'info'], describe: 'only this severity' }),
+      .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, describe: 'only this severity' }),
   async run(argv, ctx) {
     const items = await planServiceFor(ctx).listViolations({
       ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),

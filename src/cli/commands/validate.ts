@@ -39,7 +39,7 @@ export default defineCommand<ValidateArgs>({
   builder: (y) =>
     y
       .positional('paths', { type: 'string', array: true, describe: 'files or folders to report on (siblings are still read for duplicate checks)' })
-      .option('format', { choices: ['github', 'sarif'], describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)' })
+      .option('format', { choices: ['github', 'sarif'], requiresArg: true, describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)' })
       .option('strict', { type: 'boolean', describe: 'warnings fail too (exit 1)' })
       .option('staged', { type: 'boolean', describe: 'hook mode: check the content in the git index, reporting on the files staged for the next commit' })
       .option('changed', { type: 'boolean', describe: 'hook mode on the working tree: report on the files changed since HEAD (untracked ones included)' })
