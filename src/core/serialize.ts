@@ -15,10 +15,101 @@ export function modeline(rel: string, schema: string): string {
  * The YAML text of a document, exactly as writers emit it, without the
  * schema check: the layer the YAML reader's tests exercise with any data.
  * Writers never call it directly; they go through `document` below.
+ *
+ * Lines stay within yamllint's default 80 columns and in the form prettier
+ * prints (docs/store-format.md, "Line width and quoting"): a string value
+ * that would overflow is written as a `>-` folded block scalar, broken at
+ * single spaces; a quoted value takes the quote prettier prefers.
  */
 export function yamlDocument(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
-  const body = stringify(data, { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' });
+  const strings: string[] = [];
+  const skeleton = stringify(tokenize(data, strings), STRINGIFY);
+  const body = skeleton.replace(TOKEN_AT_END, (_m, prefix: string, n: string) => prefix + scalarText(strings[Number(n)]!, prefix));
   return `${modeline(rel, schema)}\n${body}`;
+}
+
+const STRINGIFY = { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' } as const;
+/** yamllint's default `line-length` maximum, which is also prettier's default print width. */
+const WIDTH = 80;
+/** A placeholder for the n-th string value: plain, so yaml writes it as is at the end of its line. */
+const token = (n: number) => `zz0fold0${n}0zz`;
+const TOKEN_AT_END = /^(.*?)zz0fold0(\d+)0zz$/gm;
+/** Characters a folded block scalar cannot hold as they are (controls, separators, lone surrogates). */
+const NOT_FOLDABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|\p{Surrogate}/u;
+
+/** A copy of `value` with every single-line string replaced by a placeholder (collected in `strings`). */
+function tokenize(value: unknown, strings: string[]): unknown {
+  if (typeof value === 'string') {
+    if (value.includes('\n')) return value;
+    strings.push(value);
+    return token(strings.length - 1);
+  }
+  if (Array.isArray(value)) return value.map((v) => tokenize(v, strings));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = tokenize(v, strings);
+    return out;
+  }
+  return value;
+}
+
+/** How the string `value` is written after `prefix` (the start of its line, up to the value). */
+function scalarText(value: string, prefix: string): string {
+  const oneLine = preferredQuotes(value, stringify(value, STRINGIFY).slice(0, -1));
+  if (prefix.length + oneLine.length <= WIDTH) return oneLine;
+  // Content is indented two past the key, or past the "- " of a bare item.
+  const indent = prefix.endsWith(': ') ? prefix.length - prefix.replace(/^(?:\s*- )*\s*/, '').length + 2 : prefix.length;
+  const pad = ' '.repeat(indent);
+  if (foldable(value)) return `>-\n${foldLines(value, WIDTH - indent).map((l) => pad + l).join('\n')}`;
+  // Leading or trailing spaces, controls: yaml's own multi-line double-quoted
+  // form (line breaks fold away with the indentation after them; the fast
+  // reader leaves this form to yaml).
+  const quoted = stringify(value, { ...STRINGIFY, lineWidth: Math.max(WIDTH - prefix.length, 20), defaultStringType: 'QUOTE_DOUBLE', doubleQuotedMinMultiLineLength: 0 });
+  return quoted.slice(0, -1).replace(/\n/g, `\n${pad}`);
+}
+
+/** A folded block scalar holds `value` exactly, with no trailing space on any line. */
+function foldable(value: string): boolean {
+  return value !== '' && value[0] !== ' ' && !value.endsWith(' ') && !NOT_FOLDABLE.test(value);
+}
+
+/**
+ * `value` broken into lines of at most `width` characters where it can be:
+ * only at a single space between two other characters, since folding turns
+ * each line break back into exactly one space. A longer word stays whole on
+ * its own line (yamllint allows a line that is one word).
+ */
+export function foldLines(value: string, width: number): string[] {
+  const words: string[] = [];
+  let start = 0;
+  for (let i = 1; i < value.length - 1; i++) {
+    if (value[i] === ' ' && value[i - 1] !== ' ' && value[i + 1] !== ' ') {
+      words.push(value.slice(start, i));
+      start = i + 1;
+    }
+  }
+  words.push(value.slice(start));
+  const lines: string[] = [];
+  let line = words[0]!;
+  for (const word of words.slice(1)) {
+    if (line.length + 1 + word.length <= width) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * yaml double-quotes a value holding both kinds of quote; prettier rewrites
+ * that to single quotes unless another escape needs the double quotes. Write
+ * it the way prettier leaves it.
+ */
+function preferredQuotes(value: string, text: string): string {
+  if (!text.startsWith('"') || !value.includes('"') || /\\[^"]/.test(text)) return text;
+  return `'${value.replace(/'/g, "''")}'`;
 }
 
 /** Every writer's document passes here: checked against its schema before any text (let alone a byte on disk) is made. */
