@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parseCanonicalYaml } from '../../src/core/canonical-yaml.ts';
 import { agents, REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -30,7 +32,7 @@ describe('files the tool writes, under the YAML tools repositories run', () => {
     run(repo, ['action', 'add', 'local/deploy', '--description', LONG]);
     const id = (args: string[]) => (JSON.parse(run(repo, [...args, '--format', 'json'])) as { id: string }).id;
     const inv = id(['invariant', 'add', '--global', '--rationale', LONG, '--tag', 'data', LONG]);
-    run(repo, ['invariant', 'add', '--action', 'local/deploy', '--rationale', LONG, `Template: ${LONG}`]);
+    const template = id(['invariant', 'add', '--action', 'local/deploy', '--rationale', LONG, `Template: ${LONG}`]);
     const other = id(['invariant', 'add', '--project', 'myapp', `Project: ${LONG}`]);
     run(repo, ['invariant', 'edit', inv, '--text', `Edited: ${LONG}`, '--rationale', `Edited: ${LONG}`, '--severity', 'warning']);
     run(repo, ['invariant', 'move', other, '--global']);
@@ -39,6 +41,8 @@ describe('files the tool writes, under the YAML tools repositories run', () => {
     const violation = id(['invariant', 'violation', 'add', '--plan', planId, '--invariant', inv, '--details', `Details: ${LONG}`]);
     run(repo, ['invariant', 'violation', 'resolve', violation, '--note', `Note: ${LONG}`]);
     run(repo, ['invariant', 'waive', inv, '--plan', planId, '--reason', `Reason: ${LONG}`, '--owner', AUTHOR, '--expires', '2099-01-01']);
+    run(repo, ['invariant', 'edit', template, '--text', `Template, changed: ${LONG}`]);
+    run(repo, ['plan', 'sync', planId, '--yes']);
     mkdirSync(join(store, 'actors'), { recursive: true });
     copyFileSync(join(REPO, '.agents.example/actors/example-actor.mjs'), join(store, 'actors/example-actor.mjs'));
     const config = readFileSync(join(store, 'config.yaml'), 'utf8');
@@ -54,11 +58,17 @@ describe('files the tool writes, under the YAML tools repositories run', () => {
     }
     // The long values really are in the files (so the width rule was put to the test).
     expect(files.some((f) => readFileSync(f, 'utf8').includes('created_by: >-'))).toBe(true);
+    expect(files.some((f) => f.includes(`/plans/${planId}/`) && readFileSync(f, 'utf8').includes('Template, changed:'))).toBe(true);
 
     const lint = spawnSync('yamllint', ['-f', 'parsable', ...files], { encoding: 'utf8' });
     // Warnings (document-start: the files open with a schema modeline, not `---`) leave the exit status 0.
     expect(lint.stdout.split('\n').filter((l) => l.includes('[error]'))).toEqual([]);
     expect(lint.status, lint.stdout).toBe(0);
+    // The fast reader reads every record the tool wrote (config.yaml, edited here by hand with a flow sequence, aside), as yaml does.
+    for (const f of files.filter((f) => !f.endsWith('config.yaml'))) {
+      const source = readFileSync(f, 'utf8');
+      expect(parseCanonicalYaml(source), f).toStrictEqual(parse(source));
+    }
     const prettier = spawnSync(join(REPO, 'node_modules/.bin/prettier'), ['--check', '--no-config', ...files], { encoding: 'utf8' });
     expect(prettier.status, prettier.stdout + prettier.stderr).toBe(0);
   });
