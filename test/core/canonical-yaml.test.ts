@@ -162,6 +162,24 @@ describe('parseCanonicalYaml', () => {
     answered.yes = 0;
   });
 
+  it('writes documents yaml reads back exactly, within 80 columns and with no trailing space', () => {
+    const multiline = fc.array(fc.oneof(textArb, fc.constant('')), { minLength: 2, maxLength: 4 }).map((ls) => ls.join('\n'));
+    const data = fc.record({ id: ulidArb, text: fc.oneof(textArb, multiline), tags: fc.array(fc.oneof(textArb, multiline), { maxLength: 2 }), records: fc.array(fc.record({ actor_response: fc.oneof(textArb, multiline) }), { maxLength: 2 }), source: fc.record({ ref: fc.oneof(textArb, multiline) }) });
+    fc.assert(
+      fc.property(data, (generated) => {
+        const d = JSON.parse(JSON.stringify(generated)) as typeof generated; // plain objects, as yaml gives
+        const text = yamlDocument(`global/${d.id}.yaml`, 'invariant.schema.json', d);
+        expect({ text, data: reference(text) }).toStrictEqual({ text, data: d });
+        for (const line of text.split('\n')) {
+          expect({ text, line, trailing: / $/.test(line) }).toStrictEqual({ text, line, trailing: false });
+          // yamllint's line-length forgives a line that is one word.
+          if (line.length > 80) expect({ text, line, words: line.trim().includes(' ') }).toStrictEqual({ text, line, words: false });
+        }
+      }),
+      { seed: SEED, numRuns: 500 * SCALE },
+    );
+  });
+
   it('agrees with yaml on documents edited at random (inserted, deleted and replaced characters, lines and indentation)', () => {
     const before = answered.yes;
     const base = fc.tuple(writtenArb, fc.array(fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace', 'indent', 'dedent', 'dup-line'), fc.constantFrom(...SPECIAL, '  ', '\n  ', '\n- ', '\n', ': ', ' #', "''", '\\"', '\\u00e9', '\\x41', '\\q')), { minLength: 1, maxLength: 4 }));
