@@ -49,7 +49,7 @@ function pick(rand, list) {
   return list[Math.floor(rand() * list.length)];
 }
 
-function sentence(rand, n) {
+export function sentence(rand, n) {
   return `${pick(rand, VERBS)} ${pick(rand, ACTIONS)} ${pick(rand, OBJECTS)}${pick(rand, TAILS)} (rule ${n})`;
 }
 

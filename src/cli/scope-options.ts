@@ -1,6 +1,5 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
-import { isUlid } from '../core/names.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import type { CliContext } from './io.ts';
 
@@ -41,17 +40,6 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | 
     throw new UsageError('no scope given', 'Choose one of --global, --project P, --plan ID, --action NS/NAME.');
   }
   return given[0];
-}
-
-/**
- * A `--plan` given as a unique prefix of its id (at least 4 characters), as
- * the plan commands take it, made the plan's full id; other scopes as given.
- * An unknown or ambiguous prefix is a usage error naming the candidates.
- */
-export async function withFullPlanId(scope: ScopeInput | undefined, service: InvariantService): Promise<ScopeInput | undefined> {
-  if (!scope || !('plan' in scope) || isUlid(scope.plan)) return scope;
-  const { PlanService } = await import('../service/plan-service.ts');
-  return { plan: await new PlanService(service).resolvePlanId(scope.plan) };
 }
 
 /**

@@ -36,10 +36,14 @@ export type DiagnosticCode =
   // meaning
   | 'duplicate-text'
   | 'shadowed'
+  | 'near-duplicate'
+  | 'overrides-unknown'
+  | 'overrides-text'
   | 'unknown-action'
   | 'unknown-project'
   | 'unknown-origin'
   | 'unknown-invariant'
+  | 'waiver-expired'
   | 'schema-outdated'
   | 'modeline-missing'
   // projects' paths (project.yaml)

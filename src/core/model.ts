@@ -24,6 +24,8 @@ export interface Invariant {
   active: boolean;
   tags: string[];
   rationale?: string;
+  /** The id of a lower-precedence copy with the same text that this one replaces on purpose (docs/store-format.md). */
+  overrides?: string;
   created_at?: string;
   created_by?: string;
   source?: InvariantSource;

@@ -274,6 +274,7 @@ export function parseInvariant(
     path: file,
   };
   if (raw.rationale !== undefined) value.rationale = own(raw.rationale);
+  if (raw.overrides !== undefined) value.overrides = own(raw.overrides);
   if (raw.created_at !== undefined) value.created_at = own(raw.created_at);
   if (raw.created_by !== undefined) value.created_by = own(raw.created_by);
   if (raw.source !== undefined) {

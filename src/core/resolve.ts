@@ -5,6 +5,8 @@ export interface ShadowRef {
   id: string;
   scope: ScopeKind;
   path: string;
+  /** A copy of the same text names this one in `overrides`: it is hidden on purpose (docs/resolution.md). */
+  overridden?: true;
 }
 
 /** One entry of an effective set: the kept invariant and the copies it hides. */
@@ -61,6 +63,19 @@ export function resolveEffective(
     const entry: EffectiveEntry = { invariant: inv, shadows: [] };
     byKey.set(key, entry);
     result.push(entry);
+  }
+  // Hidden on purpose: some copy of the same text names it in `overrides` (the kept one, or one it hides in turn).
+  let byId: Map<string, ScopedInvariant> | undefined;
+  for (const entry of result) {
+    if (entry.shadows.length === 0) continue;
+    byId ??= new Map(applicable.map((i) => [i.id, i]));
+    const named = new Set<string>();
+    if (entry.invariant.overrides) named.add(entry.invariant.overrides);
+    for (const ref of entry.shadows) {
+      const inv = byId.get(ref.id);
+      if (inv?.overrides) named.add(inv.overrides);
+    }
+    for (const ref of entry.shadows) if (named.has(ref.id)) ref.overridden = true;
   }
   return result;
 }

@@ -8,6 +8,7 @@ import projectSchema from '../../schemas/project.schema.json' with { type: 'json
 import decisionSchema from '../../schemas/decision.schema.json' with { type: 'json' };
 import enforcementSchema from '../../schemas/enforcement.schema.json' with { type: 'json' };
 import violationSchema from '../../schemas/violation.schema.json' with { type: 'json' };
+import waiverSchema from '../../schemas/waiver.schema.json' with { type: 'json' };
 import actorRequestSchema from '../../schemas/actor-request.schema.json' with { type: 'json' };
 import actorResponseSchema from '../../schemas/actor-response.schema.json' with { type: 'json' };
 
@@ -21,6 +22,7 @@ export const SCHEMAS = {
   'decision.schema.json': decisionSchema,
   'enforcement.schema.json': enforcementSchema,
   'violation.schema.json': violationSchema,
+  'waiver.schema.json': waiverSchema,
   'actor-request.schema.json': actorRequestSchema,
   'actor-response.schema.json': actorResponseSchema,
 } as const;

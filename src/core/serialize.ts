@@ -3,6 +3,7 @@ import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
 import type { SchemaName } from './schemas.ts';
+import type { Waiver } from './waivers.ts';
 import { assertSchemaValid } from './write-check.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
@@ -10,22 +11,37 @@ export function modeline(rel: string, schema: string): string {
   return `# yaml-language-server: $schema=${schemaRef(rel, schema)}`;
 }
 
-/** Every writer's document passes here: checked against its schema before any text (let alone a byte on disk) is made. */
-function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
-  assertSchemaValid(schema, rel, data);
+/**
+ * The YAML text of a document, exactly as writers emit it, without the
+ * schema check: the layer the YAML reader's tests exercise with any data.
+ * Writers never call it directly; they go through `document` below.
+ */
+export function yamlDocument(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
   const body = stringify(data, { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' });
   return `${modeline(rel, schema)}\n${body}`;
 }
 
-/** Canonical text of an invariant file, keys in the documented order. */
-export function formatInvariantFile(rel: string, inv: Invariant): string {
+/** Every writer's document passes here: checked against its schema before any text (let alone a byte on disk) is made. */
+function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
+  assertSchemaValid(schema, rel, data);
+  return yamlDocument(rel, schema, data);
+}
+
+/** An invariant's fields as its file holds them, keys in the documented order. */
+export function invariantFields(inv: Invariant): Record<string, unknown> {
   const data: Record<string, unknown> = { id: inv.id, text: inv.text, severity: inv.severity, active: inv.active };
   if (inv.tags.length > 0) data.tags = inv.tags;
   if (inv.rationale !== undefined) data.rationale = inv.rationale;
+  if (inv.overrides !== undefined) data.overrides = inv.overrides;
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };
-  return document(rel, 'invariant.schema.json', data);
+  return data;
+}
+
+/** Canonical text of an invariant file, keys in the documented order. */
+export function formatInvariantFile(rel: string, inv: Invariant): string {
+  return document(rel, 'invariant.schema.json', invariantFields(inv));
 }
 
 export function formatPlanFile(rel: string, plan: Plan): string {
@@ -34,6 +50,11 @@ export function formatPlanFile(rel: string, plan: Plan): string {
     if (plan[key] !== undefined) data[key] = plan[key];
   }
   return document(rel, 'plan.schema.json', data);
+}
+
+/** action.yaml of an action template (schemas/action.schema.json). */
+export function formatActionFile(rel: string, meta: { description?: string }): string {
+  return document(rel, 'action.schema.json', ordered(meta, ['description']));
 }
 
 export function formatConfigFile(): string {
@@ -76,5 +97,12 @@ export function formatEnforcementFile(rel: string, run: EnforcementRun): string 
 }
 
 export function formatViolationFile(rel: string, v: Violation): string {
-  return document(rel, 'violation.schema.json', ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']));
+  const data = ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']);
+  if (v.resolved !== undefined) data.resolved = ordered(v.resolved, ['at', 'by', 'note']);
+  return document(rel, 'violation.schema.json', data);
+}
+
+/** A waiver file (schemas/waiver.schema.json). */
+export function formatWaiverFile(rel: string, w: Waiver): string {
+  return document(rel, 'waiver.schema.json', ordered(w, ['id', 'invariant_id', 'reason', 'owner', 'expires', 'created_at', 'created_by']));
 }
