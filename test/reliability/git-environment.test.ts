@@ -98,7 +98,7 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
     });
     const stagedDiff = run(['invariant', 'diff', '--staged', '--format', 'json']);
     expect(stagedDiff.code).toBe(3);
-    expect(json(stagedDiff)).toMatchObject({ ok: false, diagnostics: [{ code: 'schema', file: `global/${BAD}.yaml`, line: 3, col: 11 }] });
+    expect(json(stagedDiff)).toMatchObject({ ok: false, exit_code: 3, error: { code: 'invalid-store', detail: { diagnostics: [{ code: 'schema', file: `global/${BAD}.yaml`, line: 3, col: 11 }] } } });
     git(top, 'rm', '-q', '--cached', `.agents/global/${BAD}.yaml`);
     rmSync(join(top, `.agents/global/${BAD}.yaml`));
 
@@ -124,7 +124,7 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
     expect(run(['validate', '--format', 'json']).code).toBe(0);
     expect(existsSync(join(gitDir, 'agents/validate-worktree.cache'))).toBe(true);
 
-  }, 60_000);
+  }, 120_000);
 
   it.each(CASES)('%s, environment %s: init --hooks, then invariant add --commit and plan use --commit through that hook', (where, envKind) => {
     const { top, main } = setup(where);
@@ -150,7 +150,7 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
     expect(plan.commit).toBe(git(top, 'rev-parse', 'HEAD').trim());
     expect(git(top, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').every((p) => p.startsWith(`.agents/plans/${plan.plan.id}/`))).toBe(true);
     expect(git(top, 'status', '--porcelain')).toBe('');
-  }, 60_000);
+  }, 120_000);
 });
 
 function agentsOnPath(): string {
