@@ -113,6 +113,24 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
 }
 
 /**
+ * The files of the repository holding `dir`, relative to its top: the
+ * index's (`untracked` false), or also the untracked files git does not
+ * ignore (the working tree as a commit would take it). One `git ls-files`.
+ */
+export async function lsRepoFiles(dir: string, untracked: boolean): Promise<string[]> {
+  let out: string;
+  try {
+    out = (await runGit(dir, ['ls-files', '-z', '--full-name', ...(untracked ? ['--cached', '--others', '--exclude-standard'] : []), '--', ':/'])).toString('utf8');
+  } catch (error) {
+    const why = message(error);
+    if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
+    throw new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');
+  }
+  const files = out.split('\0').filter((f) => f !== '');
+  return [...new Set(files)];
+}
+
+/**
  * The contents of many blobs from ONE `git cat-file --batch` process (SPEC 8),
  * never a process per file. Keys are the requested object names.
  */

@@ -22,6 +22,14 @@ export interface RunValidateOptions {
   strict?: boolean;
   fix?: boolean;
   /**
+   * Hook mode (docs/validation.md): the store-relative paths a commit changes
+   * (`--staged`: staged against HEAD; `--changed`: changed in the working
+   * tree or index, or untracked). Only their diagnostics, and the cross-file
+   * problems they take part in, are reported; infos only with `verbose`.
+   */
+  changed?: readonly string[];
+  verbose?: boolean;
+  /**
    * Keep the facts of checked files between runs, in this file, for this
    * build of the tool (see cache.ts); absent: every file is checked afresh.
    */
@@ -32,6 +40,8 @@ export interface RunValidateDeps {
   /** Whether a process of this host is running. */
   processAlive: (pid: number) => boolean;
   hostname: string;
+  /** The time waivers are judged at (`waiver-expired`); default: now. */
+  clock?: () => Date;
 }
 
 function prefixFor(from: string, store: string): string {
@@ -82,9 +92,21 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     source = new WorkingTreeSource(options.store);
   }
   const cache = options.cache ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build) : FactsCache.none();
+  // Projects' paths are matched against the repository's files as git lists them (the index with --staged).
+  const repoFiles = async (): Promise<readonly string[] | undefined> => {
+    if (repoTop(options.store) === undefined) return undefined;
+    const { lsRepoFiles, GitError } = await import('../git/repo.ts');
+    try {
+      return await lsRepoFiles(options.store, !options.staged);
+    } catch (error) {
+      if (error instanceof GitError) return undefined;
+      throw error;
+    }
+  };
+  const now = (deps.clock ?? (() => new Date()))();
   const checkOptions = options.staged
-    ? { cache }
-    : { cache, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
+    ? { cache, repoFiles, now }
+    : { cache, repoFiles, now, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
   if (only) {
     for (const [i, p] of only.entries()) {
@@ -101,13 +123,16 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   cache.save();
   const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));
-  const diagnostics = report.diagnostics.filter(keep);
+  const changed = options.changed ? new Set(options.changed) : undefined;
+  const takesPart = (d: Diagnostic) => !changed || changed.has(d.file) || (d.related ?? []).some((r) => changed.has(r.file));
+  const diagnostics = report.diagnostics.filter((d) => keep(d) && takesPart(d) && (!changed || options.verbose || d.severity !== 'info'));
   if (only) {
     const renamed = new Map(fixes.filter((f) => f.to).map((f) => [f.file, f.to!]));
     const wanted = only.map((p) => renamed.get(p) ?? p);
     fixes = fixes.filter((f) => matches(only, f.file));
     report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && matches(wanted, e.path)).length };
   }
+  if (changed) report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && changed.has(e.path) && (!only || matches(only, e.path))).length };
   const counts = countBySeverity(diagnostics);
   const strict = options.strict ?? false;
   const top = repoTop(options.store);
