@@ -579,6 +579,7 @@ export class InvariantService {
                 `duplicate: ${describeScope(found.scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
                 `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
                 { existing_id: dup.id, path: dup.path },
+                'duplicate',
               );
             }
           }
@@ -646,6 +647,7 @@ export class InvariantService {
                 `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
                 `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
                 { existing_id: dup.id, path: dup.path },
+                'duplicate',
               );
             }
             const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
