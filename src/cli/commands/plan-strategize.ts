@@ -10,6 +10,9 @@ import { emit } from '../render.ts';
 import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
 
+/** Signals that cancel a run (docs/plans.md, "The actor protocol"). */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 interface StrategizeArgs {
   id: string;
   actor?: 'command' | 'interactive';
@@ -47,7 +50,8 @@ export default defineCommand<StrategizeArgs>({
     const kind = argv.actor ?? config.reconciliation.actor;
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
     const controller = new AbortController();
-    const onSigint = () => controller.abort(new CancelledError('Cancelled: the actor was stopped and nothing was written.'));
+    // Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP) all stop the actor's whole process group and write nothing.
+    const onSignal = (signal: NodeJS.Signals) => controller.abort(new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: the actor was stopped and nothing was written.`));
     let actor: Actor;
     if (kind === 'interactive') {
       if (!ctx.interactive) {
@@ -69,13 +73,13 @@ export default defineCommand<StrategizeArgs>({
         env: { ...ctx.io.env, AGENTS_STORE: service.root },
         signal: controller.signal,
       });
-      process.once('SIGINT', onSigint);
+      for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     }
     let result;
     try {
       result = await service.strategize(String(argv.id), { actor, context });
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
     }
     const s = makeStyle(ctx.color);
     const { run, decision } = result;
