@@ -46,7 +46,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { group: 'plan', command: 'show <id>', describe: 'Show a plan: metadata, effective set with provenance, latest enforcement, violations, drift', load: () => import('./commands/plan-show.ts') },
   { group: 'plan', command: 'strategize <id>', describe: 'Run the Invariant Reconciliation Actor on a plan and record the run', load: () => import('./commands/plan-strategize.ts') },
   { group: 'plan', command: 'decisions <id>', describe: "Print a plan's decision tree", load: () => import('./commands/plan-decisions.ts') },
-  { group: 'plan', command: 'status <id>', describe: 'Summarise enforcement and violations; exit 1 while an error violation stands', load: () => import('./commands/plan-status.ts') },
+  { group: 'plan', command: 'status <id>', describe: 'The plan gate: exit 1 when a run failed, is incomplete or stale, an error invariant is unenforced, or an error violation stands', load: () => import('./commands/plan-status.ts') },
 ];
 
 /** The group a group sits in (`invariant` for `invariant violation`), or undefined at the top. */

@@ -38,6 +38,8 @@ export interface EnforcementRun {
   actor: ActorKind;
   /** Why the actor failed as a whole, when it did. */
   error?: string;
+  /** `sha256:<hex>` of the effective set the run evaluated (docs/plans.md): `plan status` compares it with today's set. */
+  set_digest?: string;
   records: EnforcementRecord[];
 }
 

@@ -23,7 +23,8 @@ import { formatDecisionFile, formatEnforcementFile, formatInvariantFile, formatP
 import type { Actor } from '../enforce/actors.ts';
 import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
-import { withFolderLock, writeFileAtomic, writeFolderAtomic } from '../store/write.ts';
+import { withFolderLock, writeFileAtomic, writeFilesTogether, writeFolderAtomic } from '../store/write.ts';
+import { committedRuns, judgePlan, setDigestInput, type GateReason, type GateReasonCode } from '../core/plan-gate.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import './ids.ts';
 import { InvariantService, requireValid, toScope, type OpenOptions } from './invariant-service.ts';
@@ -74,8 +75,12 @@ export interface PlanStatus {
   effectiveCount: number;
   latestEnforcement?: { id: string; decision_id: string; created_at: string; enforced: number; total: number; error?: string };
   violations: Record<Severity, number>;
-  /** Error violations stand: `plan status` exits 1. */
+  /** The gate failed (docs/plans.md, "plan status"): `plan status` exits 1. */
   failing: boolean;
+  /** Why, every reason the gate found, failing ones first. */
+  reasons: GateReason[];
+  /** Enforcement files no decision node names (interrupted writes), ignored. */
+  unfinished: string[];
 }
 
 export interface ViolationInput {
@@ -89,6 +94,12 @@ export interface ListedViolation {
   plan: string;
   violation: Violation;
   path: string;
+}
+
+/** `sha256:<hex>` of an effective set (docs/plans.md): node:crypto loads only for the commands that need it. */
+async function setDigest(invariants: readonly ScopedInvariant[]): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return `sha256:${createHash('sha256').update(setDigestInput(invariants)).digest('hex')}`;
 }
 
 function timestamp(d: Date): string {
@@ -280,8 +291,9 @@ export class PlanService {
       violations: records.violations,
       drift: computeDrift(plan, planSnap.invariants, actions),
     };
-    const run = records.enforcement.at(-1);
-    if (run) result.latestEnforcement = run;
+    // Only a run its decision node commits counts (docs/decisions.md); an unfinished write is not shown as the latest run.
+    const { latest } = committedRuns(records.decisions, records.enforcement);
+    if (latest?.run) result.latestEnforcement = latest.run;
     const node = latestDecision(records.decisions);
     if (node) result.latestDecision = node;
     return result;
@@ -300,6 +312,7 @@ export class PlanService {
     // Refuse before the actor runs if the tree cannot be extended.
     await this.records(plan.id, ['decisions']);
     const request = buildActorRequest(plan, options.context ?? null, entries.map((e) => e.invariant));
+    const digest = await setDigest(entries.map((e) => e.invariant));
     const outcome = await options.actor.evaluate(request);
     const author = await this.deps.author(this.root);
     const folder = `plans/${plan.id}`;
@@ -316,6 +329,7 @@ export class PlanService {
         const run: EnforcementRun = { id: runId, decision_id: decisionId, created_at: now, actor: options.actor.kind, records: rec.records };
         if (author !== undefined) run.created_by = author;
         if (rec.error !== undefined) run.error = rec.error;
+        run.set_digest = digest;
         const decision: DecisionNode = {
           id: decisionId,
           type: 'invariant_enforced',
@@ -328,8 +342,11 @@ export class PlanService {
         if (author !== undefined) decision.created_by = author;
         const runPath = `${folder}/enforcement/${runId}.yaml`;
         const nodePath = `${folder}/decisions/${decisionId}.yaml`;
-        writeFileAtomic(this.root, runPath, formatEnforcementFile(runPath, run));
-        writeFileAtomic(this.root, nodePath, formatDecisionFile(nodePath, decision));
+        // Both or neither: the node is written last and commits the run; a failure removes the run again.
+        writeFilesTogether(this.root, [
+          { rel: runPath, content: formatEnforcementFile(runPath, run) },
+          { rel: nodePath, content: formatDecisionFile(nodePath, decision) },
+        ]);
         return { plan, request, decision, run, problems: rec.problems, ok: rec.error === undefined && rec.records.every((r) => r.enforced) };
       },
       { onStale: this.deps.notice },
@@ -343,15 +360,25 @@ export class PlanService {
     return { plan, nodes: decisions, tree: buildDecisionTree(decisions) };
   }
 
-  /** Enforcement and violations in brief; `failing` while an error violation stands. */
-  async status(prefix: string): Promise<PlanStatus> {
+  /**
+   * Enforcement and violations in brief, and the gate's verdict (docs/plans.md,
+   * "plan status"): `failing` when a reason fails; `allow` relaxes reasons.
+   */
+  async status(prefix: string, options: { allow?: readonly GateReasonCode[] } = {}): Promise<PlanStatus> {
     const plan = await this.planById(prefix);
     const { entries } = await this.invariants.effective({ plan: plan.id });
-    const records = await this.records(plan.id, ['enforcement', 'violations']);
+    const records = await this.records(plan.id);
     const violations: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
     for (const v of records.violations) violations[v.severity]++;
-    const status: PlanStatus = { plan, effectiveCount: entries.length, violations, failing: violations.error > 0 };
-    const run = records.enforcement.at(-1);
+    const invariants = entries.map((e) => e.invariant);
+    const { latest, unfinished } = committedRuns(records.decisions, records.enforcement);
+    const verdict = judgePlan(
+      { effective: invariants, setDigest: await setDigest(invariants), ...(latest ? { latest } : {}), unfinished, violations: records.violations },
+      options.allow ? { allow: options.allow } : {},
+    );
+    const reasons = [...verdict.reasons].sort((a, b) => (a.level === b.level ? 0 : a.level === 'fail' ? -1 : 1));
+    const status: PlanStatus = { plan, effectiveCount: entries.length, violations, failing: verdict.failing, reasons, unfinished };
+    const run = latest?.run;
     if (run) {
       status.latestEnforcement = { id: run.id, decision_id: run.decision_id, created_at: run.created_at, enforced: run.records.filter((r) => r.enforced).length, total: run.records.length };
       if (run.error !== undefined) status.latestEnforcement.error = run.error;
