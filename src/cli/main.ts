@@ -4,6 +4,7 @@ import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { CommandSpec } from './command.ts';
 import { canPrompt, processIo, useColor, type CliContext, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
+import { safeJson, safeText } from './safe-output.ts';
 import { makeStyle } from './style.ts';
 import { VERSION } from './version.ts';
 import { COMMANDS, GROUPS, guessCommand, parentGroup, type LazyCommand } from './registry.ts';
@@ -145,16 +146,16 @@ function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat)
     }
     if (error.diagnostics.length > shown.length) lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`agents validate\`)`);
     if (error.hint) lines.push(`${s.dim('hint:')} ${error.hint}`);
-    io.stderr.write(`${lines.join('\n')}\n`);
+    io.stderr.write(safeText(`${lines.join('\n')}\n`, color));
     if (format === 'json' && error.diagnostics.length > 0) {
-      io.stdout.write(`${JSON.stringify({ ok: false, error: error.message, diagnostics: error.diagnostics.map(({ lineText: _l, ...d }) => d) }, null, 2)}\n`);
+      io.stdout.write(`${safeJson({ ok: false, error: error.message, diagnostics: error.diagnostics.map(({ lineText: _l, ...d }) => d) })}\n`);
     }
     return error.exitCode;
   }
   const e = error as Error;
   io.stderr.write(
     `${s.red('internal error:')} this is a bug in agents ${VERSION}, not something you did.\n` +
-      `Please report it with the command you ran and this trace:\n${e?.stack ?? String(error)}\n`,
+      `Please report it with the command you ran and this trace:\n${safeText(e?.stack ?? String(error), false)}\n`,
   );
   return EXIT_CODES.internal;
 }

@@ -2,13 +2,28 @@ import { stringify } from 'yaml';
 import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
+import { UsageError } from './errors.ts';
+import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
 export function modeline(rel: string, schema: string): string {
   return `# yaml-language-server: $schema=${schemaRef(rel, schema)}`;
 }
 
+/** Refuses (exit 2) text that could hide from a reviewer, before a byte is written (docs/store-format.md, "Plain text only"). */
+function refuseUnsafeText(rel: string, schema: string, data: Record<string, unknown>): void {
+  const [first] = findUnsafeText(schema, data);
+  if (!first) return;
+  const field = first.path[0];
+  const where = field === 'created_by' ? ' (it comes from git: user.name and user.email, or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL)' : '';
+  throw new UsageError(`cannot write ${rel}: ${unsafeTextMessage(first)}`, `Nothing was written. Remove the character${where}; tab is allowed, and a newline only in rationale, goal, details and descriptions.`, {
+    field: first.path.join('.'),
+    character: `U+${first.codePoint.toString(16).toUpperCase().padStart(4, '0')}`,
+  });
+}
+
 function document(rel: string, schema: string, data: Record<string, unknown>): string {
+  refuseUnsafeText(rel, schema, data);
   const body = stringify(data, { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' });
   return `${modeline(rel, schema)}\n${body}`;
 }

@@ -7,7 +7,6 @@ import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionF
 import { tempDir } from '../helpers/tmp.ts';
 
 const PYTHON = '01M8KK3EF09G9ET4TAJAHQWPMN'; // plan scope, error
-const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT'; // global, error
 
 const READ_STDIN = `
 const chunks = [];

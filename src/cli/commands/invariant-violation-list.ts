@@ -1,3 +1,4 @@
+import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import type { Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
@@ -30,7 +31,7 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
           lines.push(s.cyan(`plan ${p}`));
         }
         lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}`);
-        lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${v.details}` : ''}`)}`);
+        lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${oneLine(v.details)}` : ''}`)}`);
       }
       lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
       return lines.join('\n');

@@ -1,3 +1,4 @@
+import { escapeUnsafe } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { RELAXABLE, type GateReasonCode } from '../../core/plan-gate.ts';
 import { defineCommand } from '../command.ts';
@@ -41,12 +42,12 @@ export default defineCommand<{ id: string; allow?: string[] }>({
         const lines = [
           `${r.failing ? s.red('FAILING') : s.green('OK')}  plan ${r.plan.id}`,
           `  effective set   ${r.effectiveCount} invariant${r.effectiveCount === 1 ? '' : 's'}`,
-          `  enforcement     ${e ? `${e.enforced} of ${e.total} enforced at ${e.created_at}${e.error ? ` (actor failed: ${e.error})` : ''}` : 'never run'}`,
+          `  enforcement     ${e ? `${e.enforced} of ${e.total} enforced at ${e.created_at}${e.error ? ` (actor failed: ${escapeUnsafe(e.error)})` : ''}` : 'never run'}`,
           `  violations      ${v.error} error, ${v.warning} warning, ${v.info} info`,
         ];
         for (const x of r.reasons) {
           const label = x.level === 'fail' ? s.red('fail') : x.allowed ? s.yellow('allowed') : s.dim('note');
-          lines.push(`  ${label}  ${x.code}: ${x.message}`);
+          lines.push(`  ${label}  ${x.code}: ${escapeUnsafe(x.message)}`);
         }
         return lines.join('\n');
       },

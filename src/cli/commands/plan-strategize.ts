@@ -1,3 +1,4 @@
+import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CancelledError, EXIT_CODES, UsageError } from '../../core/errors.ts';
@@ -88,11 +89,11 @@ export default defineCommand<StrategizeArgs>({
       const lines = [
         `${result.ok ? s.green('enforced') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
       ];
-      if (run.error) lines.push(`${s.red('actor failed:')} ${run.error}`);
+      if (run.error) lines.push(`${s.red('actor failed:')} ${oneLine(run.error)}`);
       for (const rec of run.records) {
         const inv = result.request.invariants.find((i) => i.id === rec.invariant_id);
         lines.push(`  ${rec.enforced ? s.green('✓') : s.red('✗')} ${inv?.text ?? rec.invariant_id}`);
-        lines.push(`      ${s.dim(`${rec.invariant_id} · ${rec.actor_response}`)}`);
+        lines.push(`      ${s.dim(`${rec.invariant_id} · ${oneLine(rec.actor_response)}`)}`);
       }
       for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
       lines.push(

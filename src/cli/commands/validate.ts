@@ -1,6 +1,7 @@
 import { appendFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { EXIT_CODES } from '../../core/errors.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 import { discoverStore } from '../../store/discover.ts';
 import { formatGithub } from '../../validate/format-github.ts';
 import { formatJson, validateJson } from '../../validate/format-json.ts';
@@ -9,6 +10,7 @@ import { formatText } from '../../validate/format-text.ts';
 import { defaultCacheDir } from '../../validate/cache.ts';
 import { runValidate } from '../../validate/run.ts';
 import { defineCommand } from '../command.ts';
+import { safeText } from '../safe-output.ts';
 import { makeStyle } from '../style.ts';
 import { BUILD_ID, VERSION } from '../version.ts';
 
@@ -59,20 +61,21 @@ export default defineCommand<ValidateArgs>({
     );
     const out = ctx.io.stdout;
     switch (argv.format ?? 'text') {
+      // Every format leaves with no raw control or bidirectional character (docs/store-format.md, "Plain text only").
       case 'json':
-        out.write(formatJson(result));
+        out.write(escapeUnsafe(formatJson(result), { newlines: true }));
         break;
       case 'yaml': {
-        const { stringify } = await import('yaml');
-        out.write(stringify(validateJson(result), { lineWidth: 0 }));
+        const { toYaml } = await import('../yaml-output.ts');
+        out.write(toYaml(validateJson(result)));
         break;
       }
       case 'sarif':
-        out.write(formatSarif(result, VERSION));
+        out.write(escapeUnsafe(formatSarif(result, VERSION), { newlines: true }));
         break;
       case 'github': {
         const { log, stepSummary } = formatGithub(result);
-        out.write(log);
+        out.write(safeText(log, false));
         const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
         if (summaryFile) {
           try {
@@ -84,7 +87,7 @@ export default defineCommand<ValidateArgs>({
         break;
       }
       default:
-        out.write(formatText(result, makeStyle(ctx.color)));
+        out.write(safeText(formatText(result, makeStyle(ctx.color)), ctx.color));
     }
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
