@@ -1,10 +1,11 @@
-import type { Diagnostic } from './diagnostics.ts';
+import type { Diagnostic, Parsed } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
 import type { Plan, ScopedInvariant, Severity } from './model.ts';
 import { textKey } from './normalise.ts';
-import { checkSchema, diagAt, parseYaml, plainTextDiagnostics, type Parsed, type YamlFile } from './parse.ts';
+import { checkSchema, diagAt, parseYaml, plainTextDiagnostics, type YamlFile } from './parse.ts';
 import { escapeUnsafe } from './plain-text.ts';
-import { validatorFor, type SchemaName } from './schemas.ts';
+import type { SchemaName } from './schema-docs.ts';
+import { validatorFor } from './schemas.ts';
 
 /** Decision node types (SPEC 6). */
 export type DecisionType = 'invariant_enforced';

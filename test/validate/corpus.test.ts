@@ -1,19 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, cpSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, ftruncateSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { BROKEN, type BrokenCase, copyCase, readCase } from '../helpers/corpus.ts';
 
-interface Expected {
-  description: string;
-  exit: number;
-  setup?: 'huge' | 'unreadable' | 'fifo';
-  diagnostics: { code: string; file: string; line: number; col: number; severity: string }[];
-}
-
-const BROKEN = join(REPO, 'fixtures/broken');
+type Expected = BrokenCase;
 const VALID = join(REPO, 'fixtures/valid');
 const TARGET = 'global/01JDQ6X5Z8W4N3B2C1D0E9F8G7.yaml';
 
@@ -21,10 +14,9 @@ function key(d: { code: string; file: string; line: number; col: number; severit
   return `${d.file}:${d.line}:${d.col} ${d.severity} ${d.code}`;
 }
 
-/** Copies a case (links kept as links) and makes what git cannot hold. */
+/** Copies a case, makes its links and what git cannot hold. */
 function prepare(name: string, setup: Expected['setup']): string {
-  const dir = tempDir();
-  cpSync(join(BROKEN, name), dir, { recursive: true, verbatimSymlinks: true });
+  const dir = copyCase(name);
   const store = join(dir, 'store');
   const target = join(store, TARGET);
   if (setup === 'huge') {
@@ -64,7 +56,7 @@ describe('the broken-store corpus', () => {
   });
 
   it.each(cases)('%s', async (name) => {
-    const expected = JSON.parse(readFileSync(join(BROKEN, name, 'expected.json'), 'utf8')) as Expected;
+    const expected = readCase(name);
     const store = prepare(name, expected.setup);
     const r = expected.setup === 'unreadable' ? runUnprivileged(store) : await runMain(['--store', store, 'validate', '--format', 'json'], { cwd: store });
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
