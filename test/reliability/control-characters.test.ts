@@ -136,30 +136,24 @@ describe('validate reports them (control-character, error) at the value', () => 
 describe('every output command and format escapes them', () => {
   const FORMATS = ['text', 'json', 'yaml'];
 
-  it('store reads that meet a hostile file: exit 3, the excerpt escaped (list, show, plan show/status/decisions, violation list)', () => {
+  it.each([
+    ['invariant', 'list'],
+    ['invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN],
+    ['invariant', 'show', '01M9AAAAAAAAAAAAAAAAAAAA01'],
+    ['plan', 'show', EXAMPLE_PLAN],
+    ['plan', 'status', EXAMPLE_PLAN],
+    ['plan', 'list'],
+    ['invariant', 'violation', 'list'],
+  ])('a store read that meets a hostile file (%s %s): exit 3 in every format, the excerpt escaped', (...cmd) => {
     const root = hostileStore();
-    const commands = [
-      ['invariant', 'list'],
-      ['invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN],
-      ['invariant', 'show', '01M9AAAAAAAAAAAAAAAAAAAA01'],
-      ['plan', 'show', EXAMPLE_PLAN],
-      ['plan', 'status', EXAMPLE_PLAN],
-      ['plan', 'list'],
-      ['invariant', 'violation', 'list'],
-    ];
-    for (const cmd of commands) {
-      for (const format of FORMATS) {
-        const r = run(root, ['--format', format, ...cmd]);
-        expectNoRaw(`${format} ${cmd.join(' ')}`, r);
-        expect(r.code).toBe(3);
-        expect(r.stderr).toContain('control-character');
-      }
+    for (const format of FORMATS) {
+      const r = run(root, ['--format', format, ...cmd]);
+      expectNoRaw(`${format} ${cmd.join(' ')}`, r);
+      expect(r.code).toBe(3);
+      expect(r.stderr).toContain('control-character');
     }
-    const text = run(root, ['invariant', 'list']);
-    expect(text.stderr).toContain('text: "Harmless rule\\e[2K\\rNever mind');
-    // The raw RLO of a plain YAML value is shown escaped, and the caret still points at the value.
-    const show = run(root, ['invariant', 'show', '01M9AAAAAAAAAAAAAAAAAAAA02']);
-    expect(show.stderr).toContain('rationale: "bidi \\u202e here"');
+    // Each hostile value is shown escaped in the caret excerpt.
+    expect(run(root, [...cmd]).stderr).toMatch(/\\e\[2K\\r|\\u202e|\\e\]52|\\r/);
   });
 
   it('validate in every format: text, json, yaml, github (and its job summary), sarif', () => {
@@ -186,7 +180,8 @@ describe('every output command and format escapes them', () => {
     expect(RAW.test(texts)).toBe(false);
   });
 
-  it('strategize, plan show, plan status and plan decisions show an actor\'s words escaped; the records stay valid', () => {
+  /** A store whose actor answers with the whole corpus, reconciled once. */
+  function noisyRun(): string {
     const root = exampleStore();
     useActor(
       root,
@@ -195,24 +190,36 @@ for await (const c of process.stdin) chunks.push(c);
 const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 process.stdout.write(JSON.stringify({ results: request.invariants.map((i, n) => ({ invariant_id: i.id, enforced: n > 0, response: ${JSON.stringify(CORPUS.map(([, t]) => t).join(' | '))} })) }));`,
     );
-    for (const format of FORMATS) {
-      const r = run(root, ['--format', format, 'plan', 'strategize', EXAMPLE_PLAN]);
-      expect(r.code).toBe(1);
-      expectNoRaw(`strategize ${format}`, r);
-    }
-    expect(run(root, ['plan', 'strategize', EXAMPLE_PLAN]).stdout).toContain('Harmless rule\\u001b[2K\\rNever mind');
+    return root;
+  }
+
+  it.each(FORMATS)('strategize --format %s shows an actor\'s words escaped; the records stay valid', (format) => {
+    const root = noisyRun();
+    const r = run(root, ['--format', format, 'plan', 'strategize', EXAMPLE_PLAN]);
+    expect(r.code).toBe(1);
+    expectNoRaw(`strategize ${format}`, r);
+    if (format === 'text') expect(r.stdout).toContain('Harmless rule\\u001b[2K\\rNever mind');
+    expect(run(root, ['validate']).code).toBe(0);
+  });
+
+  it('strategize with an actor that fails writing controls to stderr: escaped, recorded escaped', () => {
+    const root = exampleStore();
     useActor(root, `process.stderr.write('model says \\u001b[2K\\u202egone\\n'); process.exit(4);`);
     const failed = run(root, ['plan', 'strategize', EXAMPLE_PLAN]);
     expect(failed.code).toBe(1);
     expectNoRaw('strategize (actor failed)', failed);
     expect(failed.stdout).toContain('model says \\u001b[2K\\u202egone');
     expect(run(root, ['validate']).code).toBe(0);
-    for (const cmd of [['plan', 'show', EXAMPLE_PLAN], ['plan', 'status', EXAMPLE_PLAN], ['plan', 'decisions', EXAMPLE_PLAN]]) {
-      for (const format of FORMATS) expectNoRaw(`${format} ${cmd.join(' ')}`, run(root, ['--format', format, ...cmd]));
-    }
   });
 
-  it('invariant log and diff: commit subjects and hostile revisions, in every format', () => {
+  it.each([['plan', 'show'], ['plan', 'status'], ['plan', 'decisions']])('%s %s after such a run, in every format', (...cmd) => {
+    const root = noisyRun();
+    expect(run(root, ['plan', 'strategize', EXAMPLE_PLAN]).code).toBe(1);
+    for (const format of FORMATS) expectNoRaw(`${format} ${cmd.join(' ')}`, run(root, ['--format', format, ...cmd, EXAMPLE_PLAN]));
+  });
+
+  /** A repository whose commit subjects hold the corpus, and whose last commit adds a hostile invariant. */
+  function hostileHistory(): { dir: string; id: string } {
     const dir = tempDir();
     gitInit(dir);
     const root = join(dir, '.agents');
@@ -222,22 +229,30 @@ process.stdout.write(JSON.stringify({ results: request.invariants.map((i, n) => 
     commitAll(dir, 'Harmless\u001b[2K\rEvil subject \u202e');
     writeFileSync(join(root, `global/${ID}.yaml`), `id: ${ID}\ntext: Never delete production data or backups\n`);
     commitAll(dir, 'OSC\u001b]52;c;eA==\u0007 edit');
+    writeFileSync(join(root, 'global/01M9BBBBBBBBBBBBBBBBBBBB02.yaml'), `id: 01M9BBBBBBBBBBBBBBBBBBBB02\ntext: "New\\e[2K rule \u202e"\n`);
+    commitAll(dir, 'add');
+    expect(git(dir, 'log', '-1', '--format=%s')).toContain('add');
+    return { dir, id: ID };
+  }
+
+  it('invariant log: commit subjects escaped in every format (JSON keeps the same string)', () => {
+    const { dir, id } = hostileHistory();
     for (const format of FORMATS) {
-      const r = agents(['invariant', 'log', ID, '--format', format], { cwd: dir });
+      const r = agents(['invariant', 'log', id, '--format', format], { cwd: dir });
       expect(r.code).toBe(0);
       expectNoRaw(`log ${format}`, r);
+      if (format === 'text') expect(r.stdout).toContain('Harmless\\u001b[2K\\rEvil subject \\u202e');
+      if (format === 'json') expect(JSON.parse(r.stdout).events[1].subject).toBe('Harmless\u001b[2K\rEvil subject \u202e');
     }
-    expect(agents(['invariant', 'log', ID], { cwd: dir }).stdout).toContain('Harmless\\u001b[2K\\rEvil subject \\u202e');
-    expect(JSON.parse(agents(['invariant', 'log', ID, '--format', 'json'], { cwd: dir }).stdout).events[1].subject).toBe('Harmless\u001b[2K\rEvil subject \u202e');
-    // A revision holding a hostile invariant.
-    writeFileSync(join(root, `global/01M9BBBBBBBBBBBBBBBBBBBB02.yaml`), `id: 01M9BBBBBBBBBBBBBBBBBBBB02\ntext: "New\\e[2K rule \u202e"\n`);
-    commitAll(dir, 'add');
+  });
+
+  it('invariant diff over a revision holding a hostile invariant, in every format and markdown', () => {
+    const { dir } = hostileHistory();
     for (const format of [...FORMATS, 'markdown']) {
       const r = agents(['invariant', 'diff', 'HEAD~1..HEAD', '--format', format], { cwd: dir });
       expectNoRaw(`diff ${format}`, r);
       expect(r.stdout + r.stderr).toMatch(/\\u001b|\\e/);
     }
-    expect(git(dir, 'log', '-1', '--format=%s')).toContain('add');
   });
 
   it('with colour on, the only escape sequences are the CLI\'s own colours', () => {
