@@ -10,6 +10,7 @@ export type DiagnosticCode =
   | 'yaml-syntax'
   | 'yaml-multi-document'
   | 'yaml-duplicate-key'
+  | 'yaml-unknown-tag'
   | 'yaml-alias-limit'
   | 'yaml-too-deep'
   | 'yaml-too-large'
@@ -41,8 +42,13 @@ export type DiagnosticCode =
   | 'unknown-project'
   | 'unknown-origin'
   | 'unknown-invariant'
+  | 'waiver-expired'
   | 'schema-outdated'
-  | 'modeline-missing';
+  | 'modeline-missing'
+  // projects' paths (project.yaml)
+  | 'project-path-invalid'
+  | 'project-paths-overlap'
+  | 'project-path-unmatched';
 
 export interface Diagnostic {
   code: DiagnosticCode;

@@ -66,7 +66,10 @@ export interface GateFacts {
   latest?: CommittedRun;
   /** Enforcement files no decision node commits: never taken as a run. */
   unfinished: readonly string[];
+  /** Open violations: not resolved, and not of an invariant a waiver covers now. */
   violations: readonly Violation[];
+  /** Invariants a waiver covers now: left unenforced, they report instead of failing. */
+  waived?: ReadonlySet<string>;
 }
 
 export interface GateOptions {
@@ -149,12 +152,13 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     for (const inv of facts.effective) {
       const rec = records.get(inv.id);
       if (!rec || rec.enforced) continue;
+      const waived = facts.waived?.has(inv.id) ?? false;
       add({
         code: 'unenforced',
-        level: inv.severity === 'error' ? 'fail' : 'report',
+        level: inv.severity === 'error' && !waived ? 'fail' : 'report',
         invariant_id: inv.id,
         severity: inv.severity,
-        message: `${inv.severity} invariant ${inv.id} was not enforced: ${rec.actor_response}`,
+        message: `${inv.severity} invariant ${inv.id} was not enforced${waived ? ' (waived)' : ''}: ${rec.actor_response}`,
       });
     }
   }

@@ -42,12 +42,17 @@ function compare(a: ScopedInvariant, b: ScopedInvariant): number {
  * global), then by id; of equal text keys the highest-precedence copy (within
  * one scope, the oldest id) is kept and lists the copies it shadows.
  */
-export function resolveEffective(target: Target, invariants: readonly ScopedInvariant[]): EffectiveEntry[] {
+export function resolveEffective(
+  target: Target,
+  invariants: readonly ScopedInvariant[],
+  /** The text key of an invariant (SPEC 5); a caller resolving many targets may pass one that remembers them. */
+  keyOf: (inv: ScopedInvariant) => string = (inv) => textKey(inv.text),
+): EffectiveEntry[] {
   const applicable = invariants.filter((inv) => inv.active && appliesTo(inv, target)).sort(compare);
   const byKey = new Map<string, EffectiveEntry>();
   const result: EffectiveEntry[] = [];
   for (const inv of applicable) {
-    const key = textKey(inv.text);
+    const key = keyOf(inv);
     const kept = byKey.get(key);
     if (kept) {
       kept.shadows.push({ id: inv.id, scope: inv.scope.kind, path: inv.path });

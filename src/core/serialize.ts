@@ -4,6 +4,9 @@ import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
 import { UsageError } from './errors.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
+import type { SchemaName } from './schemas.ts';
+import type { Waiver } from './waivers.ts';
+import { assertSchemaValid } from './write-check.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
 export function modeline(rel: string, schema: string): string {
@@ -22,8 +25,14 @@ function refuseUnsafeText(rel: string, schema: string, data: Record<string, unkn
   });
 }
 
-function document(rel: string, schema: string, data: Record<string, unknown>): string {
+/**
+ * Every writer's document passes here: no hidden text (a pure check of its
+ * own, core/plain-text.ts), then its schema, before any text (let alone a
+ * byte on disk) is made.
+ */
+function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
   refuseUnsafeText(rel, schema, data);
+  assertSchemaValid(schema, rel, data);
   const body = stringify(data, { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' });
   return `${modeline(rel, schema)}\n${body}`;
 }
@@ -47,6 +56,11 @@ export function formatPlanFile(rel: string, plan: Plan): string {
   return document(rel, 'plan.schema.json', data);
 }
 
+/** action.yaml of an action template (schemas/action.schema.json). */
+export function formatActionFile(rel: string, meta: { description?: string }): string {
+  return document(rel, 'action.schema.json', ordered(meta, ['description']));
+}
+
 export function formatConfigFile(): string {
   return [
     '# yaml-language-server: $schema=schemas/config.schema.json',
@@ -58,12 +72,15 @@ export function formatConfigFile(): string {
     '  # command: [node, actors/my-actor.mjs]',
     '  actor: command',
     '  timeout_ms: 60000',
+    "# What `agents export` writes into agents' instruction files (docs/export.md):",
+    '# export:',
+    '#   targets: [agents-md, claude-md, cursor]',
     '',
   ].join('\n');
 }
 
 /** Generic YAML document with a modeline, for records written under a plan. */
-export function formatRecordFile(rel: string, schema: string, data: Record<string, unknown>): string {
+export function formatRecordFile(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
   return document(rel, schema, data);
 }
 
@@ -84,5 +101,12 @@ export function formatEnforcementFile(rel: string, run: EnforcementRun): string 
 }
 
 export function formatViolationFile(rel: string, v: Violation): string {
-  return document(rel, 'violation.schema.json', ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']));
+  const data = ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']);
+  if (v.resolved !== undefined) data.resolved = ordered(v.resolved, ['at', 'by', 'note']);
+  return document(rel, 'violation.schema.json', data);
+}
+
+/** A waiver file (schemas/waiver.schema.json). */
+export function formatWaiverFile(rel: string, w: Waiver): string {
+  return document(rel, 'waiver.schema.json', ordered(w, ['id', 'invariant_id', 'reason', 'owner', 'expires', 'created_at', 'created_by']));
 }

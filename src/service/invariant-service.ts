@@ -1,3 +1,4 @@
+import { closestNames, didYouMean, isCloseName } from '../core/closest.ts';
 import { CheckFailedError, InvalidStoreError, UsageError } from '../core/errors.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { classifyPath } from '../core/layout.ts';
@@ -23,6 +24,7 @@ import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import { defaultDeps, loadIdGenerator, type ServiceDeps } from './deps.ts';
 import { compileFilter, filterByRegex } from './regex.ts';
+import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
 
 /** How a caller names a scope: exactly one of these. */
 export type ScopeInput =
@@ -39,6 +41,11 @@ export interface AddInput {
   rationale?: string;
   /** Commit the new file with git (`--commit`); default: `commit:` in config.yaml. */
   commit?: boolean;
+  /**
+   * Create the project even when its name is close to an existing one's
+   * (`--new-project`). Without it such a name is taken for a typo and refused.
+   */
+  newProject?: boolean;
 }
 
 export interface AddResult {
@@ -51,6 +58,8 @@ export interface AddResult {
   shadowedBy: ScopedInvariant[];
   /** The commit made with `commit`. */
   commit?: string;
+  /** The project this add created (its folder did not exist before). */
+  createdProject?: string;
 }
 
 export interface ListOptions {
@@ -71,7 +80,16 @@ export interface EffectiveResult {
   target: Target;
   plan?: Plan;
   entries: EffectiveEntry[];
+  /**
+   * The waivers that cover the target (a plan's own and its project's; a
+   * project's own), oldest first, each with whether it holds at the
+   * service clock's time (docs/plans.md, "Waivers").
+   */
+  waivers: WaiverState[];
 }
+
+/** A waiver and whether it holds now. */
+export type WaiverState = ScopedWaiver & { holds: boolean };
 
 export interface ShowResult {
   invariant: ScopedInvariant;
@@ -258,12 +276,31 @@ export class InvariantService {
     const tags = checkTags(input.tags ?? []);
     const rationale = input.rationale?.trim() || undefined;
     if (scope.kind === 'plan') await this.readPlan(scope.plan);
+    const creates = scope.kind === 'project' ? await this.checkNewProject(scope.project, input.newProject ?? false) : undefined;
     const author = await this.deps.author(this.root);
     const folder = scopeFolder(scope);
     const key = textKey(text);
 
     // What only writing needs (yaml's writer, node:crypto for ids and temporary names) loads here, not at start-up.
     const [{ formatInvariantFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([import('../core/serialize.ts'), import('../store/write.ts'), loadIdGenerator()]);
+    const draft = (id: string): ScopedInvariant => {
+      const inv: ScopedInvariant = {
+        id,
+        text,
+        severity,
+        active: true,
+        tags,
+        created_at: this.deps.clock().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        scope,
+        path: invariantPath(scope, id),
+      };
+      if (rationale !== undefined) inv.rationale = rationale;
+      if (author !== undefined) inv.created_by = author;
+      if (scope.kind === 'plan') inv.source = { kind: 'plan' };
+      return inv;
+    };
+    // The schema check, before the lock makes the scope's folder: a refused value leaves nothing behind.
+    formatInvariantFile(draft(PROBE_ID).path, draft(PROBE_ID));
     const enabled = await commitWanted(this.source, input.commit);
     const { invariant, commit } = await withCommit(this.root, enabled, async () => {
       const written = await withFolderLock(
@@ -278,22 +315,10 @@ export class InvariantService {
             `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
             `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
             { existing_id: dup.id, path: dup.path },
+            'duplicate',
           );
         }
-        const id = this.deps.newId();
-        const inv: ScopedInvariant = {
-          id,
-          text,
-          severity,
-          active: true,
-          tags,
-          created_at: this.deps.clock().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-          scope,
-          path: invariantPath(scope, id),
-        };
-        if (rationale !== undefined) inv.rationale = rationale;
-        if (author !== undefined) inv.created_by = author;
-        if (scope.kind === 'plan') inv.source = { kind: 'plan' };
+        const inv = draft(this.deps.newId());
         writeFileAtomic(this.root, inv.path, formatInvariantFile(inv.path, inv));
         return inv;
       },
@@ -307,7 +332,64 @@ export class InvariantService {
     const plans = related.plans;
     if (scope.kind === 'plan' && !plans.has(scope.plan)) plans.set(scope.plan, await this.readPlan(scope.plan));
     const info = shadowInfo(invariant, related.invariants, plans);
-    return { invariant, file: `${this.root}/${invariant.path}`, shadows: info.shadows, shadowedBy: info.shadowedBy, ...(commit ? { commit } : {}) };
+    return {
+      invariant,
+      file: `${this.root}/${invariant.path}`,
+      shadows: info.shadows,
+      shadowedBy: info.shadowedBy,
+      ...(commit ? { commit } : {}),
+      ...(creates !== undefined ? { createdProject: creates } : {}),
+    };
+  }
+
+  /** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
+  async projectNames(): Promise<string[]> {
+    return (await this.source.list('projects', { recursive: false }))
+      .filter((e) => e.type === 'dir')
+      .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
+      .filter(isName)
+      .sort();
+  }
+
+  /**
+   * Refuses (exit 2) to read a project that does not exist, naming the
+   * closest existing ones: a typo must never read as an empty project and
+   * hand out a silently shortened set.
+   */
+  async requireProject(project: string, options: { writing?: boolean } = {}): Promise<void> {
+    const known = await this.projectNames();
+    if (known.includes(project)) return;
+    const suggestions = closestNames(project, known);
+    const guess = didYouMean(suggestions);
+    throw new UsageError(
+      `unknown project ${project}: projects/${project}/ does not exist${guess ? `; ${guess}` : ''}`,
+      `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${known.length ? known.join(', ') : '(none)'}. A project is created by adding its first invariant: \`agents invariant add --project ${project} "…"\`.`,
+      { project, suggestions, known },
+      'unknown-project',
+    );
+  }
+
+  /**
+   * For an add to `project`: undefined when it exists; its name when the add
+   * will create it. A new name close to an existing project's (within two
+   * edits, or equal ignoring case and separators) is refused as a likely
+   * typo unless `confirmed` (`--new-project`).
+   */
+  async checkNewProject(project: string, confirmed: boolean): Promise<string | undefined> {
+    const known = await this.projectNames();
+    if (known.includes(project)) return undefined;
+    const close = known.filter((k) => isCloseName(project, k));
+    if (close.length > 0 && !confirmed) {
+      const ranked = closestNames(project, close);
+      const suggestions = ranked.length > 0 ? ranked : close;
+      throw new UsageError(
+        `project ${project} does not exist, and its name is close to ${suggestions.length === 1 ? 'the existing project' : 'the existing projects'} ${suggestions.join(', ')}; ${didYouMean(suggestions)}`,
+        `Nothing was written. To add to ${suggestions[0]}, use --project ${suggestions[0]}; to create project ${project} anyway, add --new-project.`,
+        { project, suggestions, known },
+        'close-project-name',
+      );
+    }
+    return project;
   }
 
   /**
@@ -339,7 +421,7 @@ export class InvariantService {
     const actions: string[] = [];
     for (const ns of await dirs('actions')) for (const name of await dirs(`actions/${ns}`)) actions.push(`${ns}/${name}`);
     const plans = [...(await readAllPlans(this.source)).plans.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return { projects: await dirs('projects'), actions, plans };
+    return { projects: await this.projectNames(), actions, plans };
   }
 
   /** Invariants of one scope, or of the whole store; active ones unless `all`. */
@@ -349,6 +431,7 @@ export class InvariantService {
     if (scope?.kind === 'plan') await this.readPlan(scope.plan);
     const snap = scope ? await readFolders(this.source, [scopeFolder(scope)]) : await readStore(this.source);
     requireValid(snap, 'list invariants');
+    if (scope?.kind === 'project') await this.requireProject(scope.project);
     let items = snap.invariants.filter((i) => options.all || i.active);
     if (re) items = filterByRegex(items, re);
     items.sort(byScopeThenId);
@@ -379,14 +462,32 @@ export class InvariantService {
     }
     const snap = await readFolders(this.source, folders);
     requireValid(snap, 'resolve the effective set');
+    if (resolvedTarget.kind === 'project') await this.requireProject(resolvedTarget.project);
     let entries = resolveEffective(resolvedTarget, snap.invariants);
     if (re) {
       const keep = new Set(filterByRegex(entries.map((e) => e.invariant), re));
       entries = entries.filter((e) => keep.has(e.invariant));
     }
-    const result: EffectiveResult = { target: resolvedTarget, entries };
+    const result: EffectiveResult = { target: resolvedTarget, entries, waivers: await this.waiversOf(resolvedTarget, snap.entries) };
     if (plan) result.plan = plan;
     return result;
+  }
+
+  /**
+   * The waivers covering a target, with whether each holds now. `listed`: the
+   * target's folders as already listed; the waiver reader loads only when one
+   * of them holds a waivers/ folder.
+   */
+  async waiversOf(target: Target, listed?: readonly { path: string; type: string }[]): Promise<WaiverState[]> {
+    const scopes: WaiverScope[] = target.kind === 'plan' ? [{ kind: 'plan', plan: target.plan }] : [];
+    if (target.project !== undefined) scopes.push({ kind: 'project', project: target.project });
+    const present = listed ? scopes.filter((s) => listed.some((e) => e.type === 'dir' && e.path === waiverFolder(s))) : scopes;
+    if (present.length === 0) return [];
+    const [{ readWaivers }, { waiverHolds }] = await Promise.all([import('../store/read-waivers.ts'), import('../core/waivers.ts')]);
+    const read = await readWaivers(this.source, present);
+    requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the waivers');
+    const now = this.deps.clock();
+    return read.waivers.map((w) => ({ ...w, holds: waiverHolds(w, now) }));
   }
 
   /** Everything about one invariant, with where it applies and what it shadows. */
@@ -432,6 +533,9 @@ export class InvariantService {
     });
   }
 }
+
+/** A well-formed id for checking a draft document before its real id is drawn. */
+const PROBE_ID = '00000000000000000000000000';
 
 function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
   const order = ['global', 'project', 'action', 'plan'];

@@ -14,6 +14,7 @@ import {
   type StoreDiff,
   type TargetRef,
 } from '../core/diff.ts';
+import { closestNames, didYouMean } from '../core/closest.ts';
 import { InvalidStoreError, UsageError } from '../core/errors.ts';
 import { classifyPath, type PathKind } from '../core/layout.ts';
 import { scopeFolder, type Plan, type Scope, type ScopedInvariant } from '../core/model.ts';
@@ -653,7 +654,15 @@ export class ReviewService {
     const everything = allTargets(bShape, aShape);
     if (request.project !== undefined) {
       if (!everything.some((t) => t.kind === 'project' && t.project === request.project)) {
-        throw new UsageError(`unknown project ${request.project}: it has no folder and no plan targets it in ${before.info.label} or ${after.info.label}`, 'Check the name; `agents invariant list` shows the scopes.');
+        const known = [...new Set(everything.flatMap((t) => (t.kind === 'project' ? [t.project] : [])))].sort();
+        const suggestions = closestNames(request.project, known);
+        const guess = didYouMean(suggestions);
+        throw new UsageError(
+          `unknown project ${request.project}: it has no folder and no plan targets it in ${before.info.label} or ${after.info.label}${guess ? `; ${guess}` : ''}`,
+          'Check the name; `agents invariant list` shows the scopes.',
+          { project: request.project, suggestions, known },
+          'unknown-project',
+        );
       }
       targets = [{ kind: 'project', project: request.project }];
     } else if (request.plan !== undefined) {

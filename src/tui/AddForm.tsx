@@ -20,6 +20,8 @@ export interface AddFormProps {
   commit?: boolean;
   /** The rationale to start from (`--rationale` on the command line). */
   rationale?: string;
+  /** `--new-project`: create the given project even if its name is close to an existing one's. */
+  newProject?: boolean;
   width?: number;
   onDone(result: AddResult): void;
   /** Esc on the first step. */
@@ -80,12 +82,14 @@ export function AddFeedback({ check, text }: { check: AddCheck | undefined; text
  * The interactive `add`: scope → text (live duplicate and shadow feedback) →
  * severity → tags → rationale → confirm. Esc goes back a step (cancels on the first).
  */
-export function AddForm({ service, scope: givenScope, commit, rationale: givenRationale = '', width = 80, onDone, onCancel, onError }: AddFormProps): ReactElement {
+export function AddForm({ service, scope: givenScope, commit, rationale: givenRationale = '', newProject = false, width = 80, onDone, onCancel, onError }: AddFormProps): ReactElement {
   const theme = useTheme();
   const [step, setStep] = useState<Step>(givenScope ? 'text' : 'scope');
   const [catalog, setCatalog] = useState<ScopeCatalog | undefined>();
   const [scope, setScope] = useState<Scope | undefined>(givenScope);
   const [projectName, setProjectName] = useState('');
+  // A name typed at "project (new)…" is a deliberate new project, as --new-project says on the command line.
+  const [typedNew, setTypedNew] = useState(false);
   const [context, setContext] = useState<AddContext | undefined>();
   const [text, setText] = useState('');
   const [severity, setSeverity] = useState<Severity>('error');
@@ -133,7 +137,7 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
     setStep('saving');
     const tagList = tags.split(',').map((t) => t.trim()).filter((t) => t !== '');
     const why = rationale.trim();
-    service.add({ scope, text, severity, tags: tagList, ...(why !== '' ? { rationale: why } : {}), ...(commit !== undefined ? { commit } : {}) }).then(onDone, (error: unknown) => {
+    service.add({ scope, text, severity, tags: tagList, ...(why !== '' ? { rationale: why } : {}), ...(commit !== undefined ? { commit } : {}), ...(newProject || typedNew ? { newProject: true } : {}) }).then(onDone, (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
         setProblem(error.message);
         setStep(/tag/.test(error.message) ? 'tags' : /rationale/.test(error.message) ? 'rationale' : 'text');
@@ -190,6 +194,7 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
               onSubmit={(v) => {
                 setProjectName(v);
                 if (v === '' || nameProblem(v, 'project name')) return;
+                setTypedNew(true);
                 setScope({ kind: 'project', project: v });
                 setStep('text');
               }}

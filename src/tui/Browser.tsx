@@ -63,7 +63,17 @@ function RowLine({ row, selected, width }: { row: Row; selected: boolean; width:
   const inv = row.invariant;
   const id = ` ${inv.id.slice(0, 10)}`;
   const greyed = row.hiddenBy !== undefined || !inv.active;
-  const note = row.hiddenBy ? `↳ hidden by ${row.hiddenBy.id.slice(0, 10)}: ` : !inv.active ? '(inactive) ' : row.shadow?.shadowedBy.length ? '(shadowed) ' : '';
+  const note = row.hiddenBy
+    ? `↳ hidden by ${row.hiddenBy.id.slice(0, 10)}: `
+    : !inv.active
+      ? '(inactive) '
+      : row.shadow?.shadowedBy.length
+        ? '(shadowed) '
+        : row.waivers?.some((w) => w.holds)
+          ? '(waived) '
+          : row.waivers?.length
+            ? '(waiver expired) '
+            : '';
   return (
     <Box width={width}>
       <Box width={Math.max(1, width - id.length)} height={1} overflow="hidden">
@@ -92,6 +102,14 @@ function Detail({ row, height, width }: { row: Row | undefined; height: number; 
     if (row.hiddenBy) lines.push(<Text key="hb" color={theme.hue('yellow')} wrap="truncate-end">{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>);
     for (const o of row.shadow?.shadowedBy ?? []) lines.push(<Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>);
     for (const o of row.shadow?.shadows ?? []) lines.push(<Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadows ${describeScope(o.scope)} ${o.id}`}</Text>);
+    for (const w of row.waivers ?? []) {
+      const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;
+      lines.push(
+        <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')} wrap="truncate-end">
+          {`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`}
+        </Text>,
+      );
+    }
   } else {
     lines.push(<Text key="none" dimColor={theme.dim}>Nothing selected.</Text>);
   }

@@ -9,7 +9,7 @@ import { runInk, type TuiIo } from './run-ink.tsx';
  * `scope` skips the scope step; `rationale` starts the rationale step with that text; `commit` is
  * passed to `add` as given (default: the store's config).
  */
-export function runAddForm(io: TuiIo, service: InvariantService, options: { scope?: Scope; commit?: boolean; rationale?: string } = {}): Promise<AddResult> {
+export function runAddForm(io: TuiIo, service: InvariantService, options: { scope?: Scope; commit?: boolean; rationale?: string; newProject?: boolean } = {}): Promise<AddResult> {
   return runInk<AddResult>(io, (finish) => (
     <AddForm service={service} {...options} width={Math.min(io.stdout.columns || 80, 100)} onDone={finish.done} onCancel={finish.cancel} onError={finish.fail} />
   ));

@@ -22,6 +22,14 @@ export interface ValidateOptions {
   lockHolderAlive?: (pid: number, host: string) => boolean | undefined;
   /** Facts of files checked in earlier runs (see cache.ts); absent: every file is parsed and checked. */
   cache?: FactsCache;
+  /**
+   * The repository's files (relative to its top) that projects' paths are
+   * matched against, asked for only when some project.yaml has paths;
+   * undefined when they cannot be known (no git repository, a revision).
+   */
+  repoFiles?: () => Promise<readonly string[] | undefined>;
+  /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
+  now?: Date;
 }
 
 /** Everything one validation found, with what later steps (`--fix`, paths filter) need. */
@@ -85,7 +93,9 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...checkDuplicates(shared, located));
   diagnostics.push(...checkShadows(shared, plans, located));
   diagnostics.push(...(await checkReferences(jobs, facts, plans, entries, usedIds, located)));
+  diagnostics.push(...(await checkWaivers(jobs, facts, usedIds, located, options.now)));
   diagnostics.push(...checkModelines(jobs, facts, diagnostics));
+  diagnostics.push(...(await checkProjectPaths(source, jobs, facts, located, options)));
 
   const files = entries.filter((e) => e.type !== 'dir').length;
   return { source: source.description, entries, files, diagnostics: unique(diagnostics), bytes: source.bytes, usedIds };
@@ -180,7 +190,7 @@ function unique(list: readonly Diagnostic[]): Diagnostic[] {
 }
 
 /** Kinds of path whose entries the readers report themselves when they are not files. */
-const READ_KINDS = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'config', 'bad-id', 'record']);
+const READ_KINDS = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'project-meta', 'config', 'bad-id', 'record', 'waiver']);
 
 /** Folders and files that fit no shape of the layout, bad names, plan folders without plan.yaml, links, temporaries. */
 function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]): Diagnostic[] {
@@ -319,7 +329,7 @@ async function checkSchemaCopies(source: TreeSource, tree: TreeSource, entries: 
 /** The id each path stands for: its file name, or the plan folder for plan.yaml. */
 function idOf(kind: PathKind | undefined): string | undefined {
   if (!kind) return undefined;
-  if (kind.kind === 'invariant' || kind.kind === 'record') return kind.id;
+  if (kind.kind === 'invariant' || kind.kind === 'record' || kind.kind === 'waiver') return kind.id;
   if (kind.kind === 'plan') return kind.plan;
   return undefined;
 }
@@ -559,6 +569,34 @@ async function checkReferences(
   return found.map((x) => x.report());
 }
 
+/**
+ * Waivers: one past its expiry is an error (the exception was time-boxed; the
+ * invariant applies again, and the file should go or be renewed), and one
+ * naming an invariant that is not in the store is a warning.
+ */
+async function checkWaivers(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], usedIds: ReadonlySet<string>, located: Located, now: Date | undefined): Promise<Diagnostic[]> {
+  const found: { file: string; report: () => Diagnostic }[] = [];
+  let expired: ((w: { expires: string }, now: Date) => boolean) | undefined;
+  for (const [i, { entry, kind }] of jobs.entries()) {
+    if (kind.kind !== 'waiver') continue;
+    const w = facts[i]?.w;
+    if (w === undefined) continue;
+    const file = entry.path;
+    if (now !== undefined) {
+      expired ??= (await import('../core/waivers.ts')).waiverHolds;
+      if (!expired({ expires: w.x }, now)) {
+        found.push({ file, report: () => located.at(file, ['expires'], 'waiver-expired', 'error', `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`, `Remove the file (\`git rm ${file}\`) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`) });
+      }
+    }
+    if (!usedIds.has(w.i)) {
+      found.push({ file, report: () => located.at(file, ['invariant_id'], 'unknown-invariant', 'warning', `waiver ${kind.id} names invariant ${w.i}, which is not in the store`, 'Remove the waiver, or correct invariant_id.') });
+    }
+  }
+  if (found.length === 0) return [];
+  await located.load(found.map((x) => x.file));
+  return found.map((x) => x.report());
+}
+
 /** Files that parsed cleanly but lack the editor modeline (info; `--fix` adds it). */
 function checkModelines(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], found: readonly Diagnostic[]): Diagnostic[] {
   const withErrors = new Set(found.filter((d) => d.severity === 'error').map((d) => d.file));
@@ -569,4 +607,66 @@ function checkModelines(jobs: readonly ContentJob[], facts: readonly (FileFacts 
     out.push({ code: 'modeline-missing', severity: 'info', file: entry.path, line: 1, col: 1, message: `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`, hint: 'Run `agents validate --fix` to add it.', lineText: line });
   }
   return out;
+}
+
+/**
+ * Projects' paths (docs/export.md): two projects covering the same files
+ * (proved by the globs alone, or by a file of the repository both match),
+ * and globs that match no file of the repository.
+ */
+async function checkProjectPaths(source: RecordingSource, jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], located: Located, options: ValidateOptions): Promise<Diagnostic[]> {
+  const projects: { name: string; file: string; paths: string[] }[] = [];
+  for (const [i, { entry, kind }] of jobs.entries()) {
+    const paths = kind.kind === 'project-meta' ? facts[i]?.j?.paths : undefined;
+    if (kind.kind === 'project-meta' && paths && paths.length > 0) projects.push({ name: kind.project, file: entry.path, paths });
+  }
+  if (projects.length === 0) return [];
+  projects.sort((a, b) => (a.name < b.name ? -1 : 1));
+  const { globMatches, globsSurelyOverlap, literalFolder } = await import('../core/globs.ts');
+  let allowOverlap = false;
+  const config = (await source.read(['config.yaml'])).get('config.yaml');
+  if (config?.ok) {
+    const { parseConfig } = await import('../core/parse.ts');
+    allowOverlap = parseConfig('config.yaml', config.bytes).value?.projects.allow_overlap ?? false;
+  }
+  const severity: Severity = allowOverlap ? 'warning' : 'error';
+  const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
+  const found: { file: string; report: () => Diagnostic }[] = [];
+  const reportedPairs = new Set<string>();
+  const overlap = (a: (typeof projects)[number], ai: number, b: (typeof projects)[number], bi: number, example?: string) => {
+    const pair = `${a.name}\0${b.name}`;
+    if (reportedPairs.has(pair)) return;
+    reportedPairs.add(pair);
+    const why = example ? `both hold ${example}` : 'the globs alone show it';
+    found.push({ file: b.file, report: () => located.at(b.file, ['paths', String(bi)], 'project-paths-overlap', severity, `paths.${bi} ${b.paths[bi]} of project ${b.name} overlaps paths.${ai} ${a.paths[ai]} of project ${a.name} (${why})`, hint, [{ file: a.file, ...located.where(a.file, ['paths', String(ai)]), message: `project ${a.name}'s path ${a.paths[ai]}` }]) });
+  };
+  for (let x = 0; x < projects.length; x++) {
+    for (let y = x + 1; y < projects.length; y++) {
+      const a = projects[x]!;
+      const b = projects[y]!;
+      for (const [ai, ga] of a.paths.entries()) for (const [bi, gb] of b.paths.entries()) if (globsSurelyOverlap(ga, gb)) overlap(a, ai, b, bi);
+    }
+  }
+  const files = options.repoFiles ? await options.repoFiles() : undefined;
+  if (files) {
+    // Each glob is tried only on the files below its literal folder.
+    const globs = projects.flatMap((p, pi) => p.paths.map((g, gi) => ({ pi, gi, glob: g, prefix: literalFolder(g) === '' ? '' : `${literalFolder(g)}/`, hits: 0 })));
+    for (const f of files) {
+      let first: (typeof globs)[number] | undefined;
+      for (const g of globs) {
+        if (!f.startsWith(g.prefix) || !globMatches(g.glob, f)) continue;
+        g.hits++;
+        if (!first) first = g;
+        else if (first.pi !== g.pi) overlap(projects[first.pi]!, first.gi, projects[g.pi]!, g.gi, f);
+      }
+    }
+    for (const g of globs) {
+      if (g.hits > 0) continue;
+      const p = projects[g.pi]!;
+      found.push({ file: p.file, report: () => located.at(p.file, ['paths', String(g.gi)], 'project-path-unmatched', 'warning', `paths.${g.gi} ${g.glob} of project ${p.name} matches no file of the repository`, 'Correct the glob (paths are relative to the top of the repository), or remove it.') });
+    }
+  }
+  if (found.length === 0) return [];
+  await located.load(found.map((x) => x.file));
+  return found.map((x) => x.report());
 }

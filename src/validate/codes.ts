@@ -8,6 +8,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'yaml-syntax': 'The file is not valid YAML.',
   'yaml-multi-document': 'The file holds more than one YAML document.',
   'yaml-duplicate-key': 'A key appears twice in one mapping.',
+  'yaml-unknown-tag': 'A value carries a YAML tag the core schema does not know (`!!js/function`, `!foo`); it is refused, never dropped.',
   'yaml-alias-limit': 'The file uses more YAML aliases than allowed (an alias bomb is refused).',
   'yaml-too-deep': 'The file nests too deeply to be parsed.',
   'yaml-too-large': 'The file holds too many YAML tokens to be parsed in reasonable time.',
@@ -36,6 +37,10 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'unknown-project': "A plan's project is not in the store.",
   'unknown-origin': 'The action invariant a plan invariant was promoted from no longer exists.',
   'unknown-invariant': 'A record names an invariant that is not in the store.',
+  'waiver-expired': 'A waiver has passed its `expires` date: the invariant it waived applies again.',
   'schema-outdated': "The store's copy of a schema (for editors) differs from the tool's, or is missing.",
   'modeline-missing': 'The file lacks the `# yaml-language-server: $schema=…` first line (`--fix` adds it).',
+  'project-path-invalid': "A path glob of a project.yaml is not a relative glob inside the repository (absolute, `..`, a backslash, unbalanced braces).",
+  'project-paths-overlap': "Two projects' paths cover the same files (an error unless `projects.allow_overlap` in config.yaml).",
+  'project-path-unmatched': 'A path glob of a project.yaml matches no file of the repository.',
 };

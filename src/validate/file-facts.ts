@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
-import type { Plan } from '../core/model.ts';
+import type { Plan, ProjectMeta } from '../core/model.ts';
 
 /**
  * What validation needs to know of one file, found from its path and bytes
@@ -18,14 +18,18 @@ export interface FileFacts {
   r?: string;
   /** plan.yaml that parsed: the plan. */
   p?: Plan;
+  /** project.yaml that parsed: its description and paths. */
+  j?: ProjectMeta;
+  /** Waivers that parsed: the waived invariant and `expires` (the expiry is judged at each run, never cached). */
+  w?: { i: string; x: string };
   /** Files that carry a modeline but lack it (and are not empty): their first line. */
   m?: string;
 }
 
 /** The kinds of path whose content validation checks file by file. */
-export type ContentKind = Extract<PathKind, { kind: 'invariant' | 'plan' | 'action-meta' | 'config' | 'record' }>;
+export type ContentKind = Extract<PathKind, { kind: 'invariant' | 'plan' | 'action-meta' | 'project-meta' | 'config' | 'record' | 'waiver' }>;
 
 export function isContentKind(kind: PathKind): kind is ContentKind {
-  return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'config' || kind.kind === 'record';
+  return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'project-meta' || kind.kind === 'config' || kind.kind === 'record' || kind.kind === 'waiver';
 }
 

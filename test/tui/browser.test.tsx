@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { Browser, type BrowserProps } from '../../src/tui/Browser.tsx';
-import { G1, G2, P1, P2, bigStore, exampleStore, frameHas, frameMatches } from './helpers.ts';
+import { G1, G2, P1, P2, PLAN, bigStore, exampleStore, frameHas, frameMatches } from './helpers.ts';
 
 const SIZE = { columns: 80, rows: 24 };
 
@@ -218,5 +218,23 @@ test('the detail pane shows the rationale of the selected invariant', async () =
   await frameHas(r.lastFrame, '6 shown');
   r.stdin.write('jj');
   await frameHas(r.lastFrame, `${P1}  project myapp`, 'rationale: Regressions reach clients.');
+  r.unmount();
+});
+
+test('the effective set marks waived invariants, and the detail pane shows each waiver', async () => {
+  const root = exampleStore();
+  const waiver = (id: string, invariant: string, expires: string, reason: string) =>
+    `id: ${id}\ninvariant_id: ${invariant}\nreason: ${reason}\nowner: Ops\nexpires: ${expires}\ncreated_at: 2020-01-01T00:00:00Z\n`;
+  mkdirSync(join(root, 'projects/myapp/waivers'));
+  writeFileSync(join(root, 'projects/myapp/waivers/01M8KM00000000000000000001.yaml'), waiver('01M8KM00000000000000000001', P1, '2999-12-31', 'Legacy endpoints'));
+  mkdirSync(join(root, `plans/${PLAN}/waivers`), { recursive: true });
+  writeFileSync(join(root, `plans/${PLAN}/waivers/01M8KM00000000000000000002.yaml`), waiver('01M8KM00000000000000000002', G1, '2020-01-31', 'Old migration'));
+  const { r } = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true });
+  const frame = await frameHas(r.lastFrame, `effective set of plan ${PLAN}`);
+  expect(frame).toContain('  E (waived) All API changes need tests');
+  expect(frame).toContain('  E (waiver expired) Never delete production data');
+  r.stdin.write('j');
+  await frameHas(r.lastFrame, '› E (waived) All API changes need tests');
+  await frameHas(r.lastFrame, 'waived until 2999-12-31 for project myapp by Ops: Legacy endpoints');
   r.unmount();
 });

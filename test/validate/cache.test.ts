@@ -171,7 +171,7 @@ describe('the validation cache', () => {
 
     const linked = join(tempDir(), 'linked');
     git(repo, 'worktree', 'add', '-q', linked);
-    expect(agents(['validate', '--staged'], { cwd: linked }).code).toBe(0);
+    expect(agents(['validate', '--staged', '--all-files'], { cwd: linked }).code).toBe(0);
     const worktreeGitDir = git(linked, 'rev-parse', '--git-dir').trim();
     expect(existsSync(join(worktreeGitDir, 'agents/validate-index.cache'))).toBe(true);
 

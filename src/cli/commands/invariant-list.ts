@@ -3,8 +3,9 @@ import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/mod
 import { toScope, type EffectiveResult, type ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
+import { waiverJson, waiverLine } from '../plan-render.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
-import { scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
+import { inferProject, scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle, type Style } from '../style.ts';
 
@@ -26,8 +27,13 @@ export default defineCommand<ListArgs>({
       .option('interactive', { alias: 'i', type: 'boolean', describe: 'browse in the TUI (as `agents tui`), starting with this scope and pattern' }),
   async run(argv, ctx) {
     const service = serviceFor(ctx);
-    const scope = await withFullPlanId(scopeFromArgs(argv, false), service);
+    let scope = await withFullPlanId(scopeFromArgs(argv, false), service);
+    if (!scope && argv.effective) {
+      const project = await inferProject(ctx, service);
+      if (project !== undefined) scope = { project };
+    }
     if (argv.interactive) {
+      if (scope && 'project' in scope) await service.requireProject(scope.project);
       const { browse } = await import('./tui.ts');
       return browse(ctx, service, scope ? toScope(scope) : undefined, argv.pattern, argv.effective ?? false);
     }
@@ -50,7 +56,7 @@ function printEffective(ctx: CliContext, result: EffectiveResult): void {
   const s = makeStyle(ctx.color);
   emit(
     ctx,
-    result.entries.map((e) => ({ ...invariantJson(e.invariant), shadows: e.shadows.map(shadowJson) })),
+    result.entries.map((e) => ({ ...invariantJson(e.invariant), shadows: e.shadows.map(shadowJson), waivers: result.waivers.filter((w) => w.invariant_id === e.invariant.id).map(waiverJson) })),
     () => {
       const t = result.target;
       const title = t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
@@ -66,6 +72,7 @@ function printEffective(ctx: CliContext, result: EffectiveResult): void {
         lines.push(`  ${String(i + 1).padStart(2)}. ${e.invariant.text}`);
         lines.push(`      ${meta(s, e.invariant)}`);
         for (const sh of e.shadows) lines.push(`      ${s.yellow('shadows')} ${sh.scope} ${sh.id}  ${s.dim(sh.path)}`);
+        for (const w of result.waivers) if (w.invariant_id === e.invariant.id) lines.push(`      ${waiverLine(s, w)}`);
       });
       if (n === 0) lines.push('', '  (none)');
       return lines.join('\n');
