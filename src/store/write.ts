@@ -112,6 +112,38 @@ export function writeFolderAtomic(root: string, rel: string, files: readonly { n
   }
 }
 
+/**
+ * Writes several new files as one change: each atomically, in order, the
+ * last one being the one that commits the others for readers (a plan run's
+ * decision node names its enforcement file; see docs/decisions.md). When a
+ * write fails, the files already written are removed again, so the store is
+ * as it was; if even that fails, the error names what was left (readers
+ * ignore it: nothing commits it).
+ */
+export function writeFilesTogether(root: string, files: readonly { rel: string; content: string }[]): void {
+  const done: string[] = [];
+  try {
+    for (const f of files) {
+      writeFileAtomic(root, f.rel, f.content);
+      done.push(f.rel);
+    }
+  } catch (error) {
+    const left: string[] = [];
+    for (const rel of done.reverse()) {
+      try {
+        unlinkSync(join(root, rel));
+        fsyncDir(dirname(join(root, rel)));
+      } catch {
+        left.push(rel);
+      }
+    }
+    if (left.length === 0 || !(error instanceof AgentsError)) throw error;
+    throw new AgentsError(error.message, error.exitCode, {
+      hint: `${left.join(', ')} could not be removed again; nothing names ${left.length === 1 ? 'it' : 'them'}, so readers ignore ${left.length === 1 ? 'it' : 'them'}. Delete ${left.length === 1 ? 'it' : 'them'} when the store is writable, then run the command again.`,
+    });
+  }
+}
+
 export function removeFile(root: string, rel: string): void {
   assertMine(root);
   assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);

@@ -25,6 +25,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'id-invalid': 'An id or a file name where an id belongs is not a ULID.',
   'id-reused': 'One id names two files (invariants, plans or records) in the store.',
   'source-not-in-plan': '`source` appears on an invariant outside a plan.',
+  'control-character': 'A value holds a control character (ESC, CR, C1) or a bidirectional formatting character that can hide or reorder text; a newline is allowed only in multi-line fields.',
   'unknown-path': 'A file or folder fits no place in the store layout and is never read.',
   'bad-name': 'A project, action or plan folder name breaks the name rules.',
   'plan-missing': 'A plan folder has no plan.yaml.',

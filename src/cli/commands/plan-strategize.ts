@@ -1,3 +1,4 @@
+import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CancelledError, EXIT_CODES, UsageError } from '../../core/errors.ts';
@@ -10,6 +11,9 @@ import { decisionJson, planJson, runJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
 import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
+
+/** Signals that cancel a run (docs/plans.md, "The actor protocol"). */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 interface StrategizeArgs {
   id: string;
@@ -48,7 +52,8 @@ export default defineCommand<StrategizeArgs>({
     const kind = argv.actor ?? config.reconciliation.actor;
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
     const controller = new AbortController();
-    const onSigint = () => controller.abort(new CancelledError('Cancelled: the actor was stopped and nothing was written.'));
+    // Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP) all stop the actor's whole process group and write nothing.
+    const onSignal = (signal: NodeJS.Signals) => controller.abort(new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: the actor was stopped and nothing was written.`));
     let actor: Actor;
     if (kind === 'interactive') {
       if (!ctx.interactive) {
@@ -70,13 +75,13 @@ export default defineCommand<StrategizeArgs>({
         env: { ...ctx.io.env, AGENTS_STORE: service.root },
         signal: controller.signal,
       });
-      process.once('SIGINT', onSigint);
+      for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     }
     let result;
     try {
       result = await service.strategize(String(argv.id), { actor, context });
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
     }
     const s = makeStyle(ctx.color);
     const { run, decision } = result;
@@ -85,11 +90,11 @@ export default defineCommand<StrategizeArgs>({
       const lines = [
         `${result.ok ? s.green('enforced') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
       ];
-      if (run.error) lines.push(`${s.red('actor failed:')} ${run.error}`);
+      if (run.error) lines.push(`${s.red('actor failed:')} ${oneLine(run.error)}`);
       for (const rec of run.records) {
         const inv = result.request.invariants.find((i) => i.id === rec.invariant_id);
         lines.push(`  ${rec.enforced ? s.green('✓') : s.red('✗')} ${inv?.text ?? rec.invariant_id}`);
-        lines.push(`      ${s.dim(`${rec.invariant_id} · ${rec.actor_response}`)}`);
+        lines.push(`      ${s.dim(`${rec.invariant_id} · ${oneLine(rec.actor_response)}`)}`);
       }
       for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
       lines.push(
