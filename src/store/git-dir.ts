@@ -1,5 +1,6 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { readRegularFile } from './read-file.ts';
 
 /**
  * The folder holding the nearest `.git` (a folder, or a file as in linked
@@ -24,7 +25,10 @@ export function gitDirFor(dir: string): string | undefined {
   const dotGit = join(top, '.git');
   try {
     if (statSync(dotGit).isDirectory()) return dotGit;
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+    // A `.git` file holds one line; anything else (a FIFO, a device, a huge file) is not one.
+    const r = readRegularFile(dotGit, 64 * 1024, { followLinks: true });
+    if (!r.ok) return undefined;
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(r.bytes.toString('utf8'));
     if (!m) return undefined;
     return isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
   } catch {
