@@ -327,6 +327,11 @@ async function checkSchemaCopies(source: TreeSource, tree: TreeSource, entries: 
     let verdict = verdicts.get(file);
     if (!verdict) {
       const r = contents.get(file);
+      if (r && !r.ok && r.code !== 'missing') {
+        // A link, a folder or a special file where the copy goes: said as it is, not as a missing copy.
+        out.push(readFailure(file, r));
+        continue;
+      }
       if (!r || !r.ok) {
         out.push(problem('schema-outdated', 'warning', file, `${file} is missing from the store; editors cannot validate ${name.replace('.schema.json', '')} files as you type`, hint));
         continue;

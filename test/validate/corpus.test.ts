@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, cpSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, cpSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
@@ -9,7 +9,9 @@ import { tempDir } from '../helpers/tmp.ts';
 interface Expected {
   description: string;
   exit: number;
-  setup?: 'huge' | 'unreadable' | 'fifo';
+  /** What git cannot hold, made by the test at `target` (default: an invariant file of global/). */
+  setup?: 'huge' | 'unreadable' | 'fifo' | 'symlink' | 'folder';
+  target?: string;
   diagnostics: { code: string; file: string; line: number; col: number; severity: string }[];
 }
 
@@ -22,11 +24,11 @@ function key(d: { code: string; file: string; line: number; col: number; severit
 }
 
 /** Copies a case (links kept as links) and makes what git cannot hold. */
-function prepare(name: string, setup: Expected['setup']): string {
+function prepare(name: string, setup: Expected['setup'], at = TARGET): string {
   const dir = tempDir();
   cpSync(join(BROKEN, name), dir, { recursive: true, verbatimSymlinks: true });
   const store = join(dir, 'store');
-  const target = join(store, TARGET);
+  const target = join(store, at);
   if (setup === 'huge') {
     // Sparse: 2 GiB that occupies no disk; a reader that read it all would fail.
     const fd = openSync(target, 'w');
@@ -34,6 +36,11 @@ function prepare(name: string, setup: Expected['setup']): string {
     closeSync(fd);
   } else if (setup === 'fifo') {
     execFileSync('mkfifo', [target]);
+  } else if (setup === 'symlink') {
+    // A link to a file that exists, inside the store: only the link itself is wrong.
+    symlinkSync('../config.yaml', target);
+  } else if (setup === 'folder') {
+    mkdirSync(target);
   } else if (setup === 'unreadable') {
     writeFileSync(target, 'id: 01JDQ6X5Z8W4N3B2C1D0E9F8G7\ntext: Never delete data\n');
     chmodSync(target, 0o000);
@@ -65,7 +72,7 @@ describe('the broken-store corpus', () => {
 
   it.each(cases)('%s', async (name) => {
     const expected = JSON.parse(readFileSync(join(BROKEN, name, 'expected.json'), 'utf8')) as Expected;
-    const store = prepare(name, expected.setup);
+    const store = prepare(name, expected.setup, expected.target);
     const r = expected.setup === 'unreadable' ? runUnprivileged(store) : await runMain(['--store', store, 'validate', '--format', 'json'], { cwd: store });
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     const out = JSON.parse(r.stdout) as { diagnostics: Expected['diagnostics'] };
