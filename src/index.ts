@@ -11,7 +11,7 @@ export type { Diagnostic, DiagnosticCode } from './core/diagnostics.ts';
 export { AgentsError, EXIT_CODES, UsageError, CheckFailedError, InvalidStoreError } from './core/errors.ts';
 export { WorkingTreeSource, type TreeSource, type TreeEntry, type ReadResult } from './store/tree-source.ts';
 export { PlanService, type UseInput, type UseResult, type PlanShow, type StrategizeResult, type PlanStatus, type ViolationInput, type ListedViolation } from './service/plan-service.ts';
-export { commandActor, interactiveActor, type Actor, type CommandActorConfig } from './enforce/actors.ts';
+export { commandActor, type Actor, type CommandActorConfig } from './enforce/actors.ts';
 export {
   parseRecord,
   parseDecision,
@@ -31,7 +31,6 @@ export {
   type ActorOutcome,
   type DriftItem,
 } from './core/records.ts';
-export { main } from './cli/main.ts';
 export { ReviewService, type DiffRequest, type DiffResult, type SideInfo, type LogResult, type LogEvent } from './service/review-service.ts';
 export { diffStores, diffTarget, diffInvariantFiles, affectedTargets, type StoreDiff, type TargetDiff, type TargetRef, type InvariantChange, type PlanChange, type FieldChange } from './core/diff.ts';
 export { withCommit, commitWanted, type Written, type Committed } from './service/commit.ts';

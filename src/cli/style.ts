@@ -1,12 +1,6 @@
-/** ANSI styles that turn into plain text when colour is off. */
-export interface Style {
-  bold(s: string): string;
-  dim(s: string): string;
-  red(s: string): string;
-  yellow(s: string): string;
-  green(s: string): string;
-  cyan(s: string): string;
-}
+import type { Style } from '../core/style.ts';
+
+export type { Style };
 
 const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
 

@@ -110,3 +110,10 @@ export function caretExcerpt(d: Diagnostic): string {
   const caretCol = Math.max(1, Math.min(d.col, shown.length + 1));
   return `${gutter} | ${shown}\n${pad} | ${' '.repeat(caretCol - 1)}^`;
 }
+
+/** What parsing one file gives: its value when usable, and every diagnostic. */
+export interface Parsed<T> {
+  /** Present when the file is usable (no error diagnostics). */
+  value?: T;
+  diagnostics: Diagnostic[];
+}

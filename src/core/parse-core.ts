@@ -1,5 +1,5 @@
 import type { Document, LineCounter, Node } from 'yaml';
-import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
+import type { Diagnostic, DiagnosticCode, Parsed } from './diagnostics.ts';
 import type { Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
@@ -9,11 +9,7 @@ import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
 export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 
-export interface Parsed<T> {
-  /** Present when the file is usable (no error diagnostics). */
-  value?: T;
-  diagnostics: Diagnostic[];
-}
+export type { Parsed } from './diagnostics.ts';
 
 /**
  * A copy of `s` that does not keep the file it was read from alive: a string

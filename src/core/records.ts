@@ -1,9 +1,10 @@
-import type { Diagnostic } from './diagnostics.ts';
+import type { Diagnostic, Parsed } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
 import type { Plan, ScopedInvariant, Severity } from './model.ts';
 import { textKey } from './normalise.ts';
-import { checkSchema, diagAt, parseYaml, type Parsed, type YamlFile } from './parse.ts';
-import { validatorFor, type SchemaName } from './schemas.ts';
+import { checkSchema, diagAt, parseYaml, type YamlFile } from './parse.ts';
+import type { SchemaName } from './schema-docs.ts';
+import { validatorFor } from './schemas.ts';
 
 /** Decision node types (SPEC 6). */
 export type DecisionType = 'invariant_enforced';

@@ -21,7 +21,7 @@ export function preCommitScript(storeArg: string | undefined): string {
     'elif [ -x node_modules/.bin/agents ]; then',
     `  exec node_modules/.bin/agents ${args}`,
     'fi',
-    'echo "pre-commit: the agents command was not found; install it (npm install -g agents) or remove .git/hooks/pre-commit" >&2',
+    'echo "pre-commit: the agents command was not found; install it (npm install -g agents-invariants) or remove .git/hooks/pre-commit" >&2',
     'exit 1',
     '',
   ].join('\n');

@@ -40,7 +40,7 @@ export function sarifLog(r: ValidationResult, version: string): Record<string, u
             name: 'agents',
             semanticVersion: version,
             version,
-            informationUri: 'https://www.npmjs.com/package/agents',
+            informationUri: 'https://www.npmjs.com/package/agents-invariants',
             rules: codes.map((c) => ({
               id: c,
               name: c.replace(/(^|-)([a-z0-9])/g, (_m, _d, ch: string) => ch.toUpperCase()),

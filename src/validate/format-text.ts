@@ -1,5 +1,5 @@
 import { byPosition, caretExcerpt, location } from '../core/diagnostics.ts';
-import type { Style } from '../cli/style.ts';
+import type { Style } from '../core/style.ts';
 import { countLine, plural, type ValidationResult } from './result.ts';
 
 /**

@@ -47,3 +47,31 @@ export function traceLoads(nodeArgs: readonly string[], options: { cwd?: string;
   const dist = urls.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)).filter((p) => p.startsWith(distDir)).map((p) => p.slice(REPO.length));
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, urls, dist };
 }
+
+/** npm packages (and src/ folders) bundled into the given dist/ outputs. */
+export function bundledIn(outputs: Iterable<string>): Set<string> {
+  const m = distMeta();
+  const found = new Set<string>();
+  for (const o of outputs) {
+    for (const input of Object.keys(m.outputs[o]?.inputs ?? {})) {
+      const parts = input.split('/');
+      const i = parts.lastIndexOf('node_modules');
+      if (i >= 0) found.add(parts[i + 1]!.startsWith('@') ? `${parts[i + 1]}/${parts[i + 2]}` : parts[i + 1]!);
+      else if (parts[0] === 'src') found.add(`src/${parts[1]}`);
+    }
+  }
+  return found;
+}
+
+/** The outputs loaded at start-up: dist/cli.js and what it imports statically. */
+export function staticClosure(entry: string): Set<string> {
+  const m = distMeta();
+  const seen = new Set<string>();
+  const visit = (o: string) => {
+    if (seen.has(o)) return;
+    seen.add(o);
+    for (const i of m.outputs[o]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) visit(i.path);
+  };
+  visit(entry);
+  return seen;
+}

@@ -4,39 +4,9 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
-import { distMeta, traceLoads } from '../helpers/loads.ts';
+import { bundledIn as contents, staticClosure, traceLoads } from '../helpers/loads.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { COMMANDS, GROUPS, commandNames, guessCommand } from '../../src/cli/registry.ts';
-
-const meta = distMeta;
-
-/** npm packages (and src/ folders) bundled into the given dist/ outputs. */
-function contents(outputs: Iterable<string>): Set<string> {
-  const m = meta();
-  const found = new Set<string>();
-  for (const o of outputs) {
-    for (const input of Object.keys(m.outputs[o]?.inputs ?? {})) {
-      const parts = input.split('/');
-      const i = parts.lastIndexOf('node_modules');
-      if (i >= 0) found.add(parts[i + 1]!.startsWith('@') ? `${parts[i + 1]}/${parts[i + 2]}` : parts[i + 1]!);
-      else if (parts[0] === 'src') found.add(`src/${parts[1]}`);
-    }
-  }
-  return found;
-}
-
-/** The outputs loaded at start-up: dist/cli.js and what it imports statically. */
-function staticClosure(entry: string): Set<string> {
-  const m = meta();
-  const seen = new Set<string>();
-  const visit = (o: string) => {
-    if (seen.has(o)) return;
-    seen.add(o);
-    for (const i of m.outputs[o]?.imports ?? []) if (i.kind === 'import-statement' && !i.external) visit(i.path);
-  };
-  visit(entry);
-  return seen;
-}
 
 /** The dist/ files a real run of the CLI loads. */
 function loadedBy(args: string[]): { code: number; loaded: Set<string> } {

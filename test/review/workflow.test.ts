@@ -12,8 +12,8 @@ describe('docs/github-workflow.yml', () => {
     const wf = parse(text) as { jobs: { review: { steps: { run?: string; with?: { script?: string } }[] } } };
     const steps = wf.jobs.review.steps;
     const runs = steps.map((s) => s.run ?? '');
-    expect(runs).toContain('npx agents validate --format github');
-    expect(runs).toContain('npx agents invariant diff HEAD^1..HEAD --format markdown > invariant-diff.md');
+    expect(runs).toContain('npx --yes -p agents-invariants agents validate --format github');
+    expect(runs).toContain('npx --yes -p agents-invariants agents invariant diff HEAD^1..HEAD --format markdown > invariant-diff.md');
     expect(steps.some((s) => s.with?.script?.includes(`const marker = '${MARKDOWN_MARKER}';`))).toBe(true);
   });
 });

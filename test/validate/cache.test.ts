@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitTreeSource } from '../../src/store/git-source.ts';
@@ -8,7 +8,8 @@ import { validateTree } from '../../src/validate/checks.ts';
 import { contentHash } from '../../src/validate/content-hash.ts';
 import { formatJson } from '../../src/validate/format-json.ts';
 import { runValidate } from '../../src/validate/run.ts';
-import { agents, agentsAsync, REPO } from '../helpers/cli.ts';
+import { agents, agentsAsync } from '../helpers/cli.ts';
+import { BROKEN, copyCase, readCase } from '../helpers/corpus.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { forgeCollision, murmur3x86128 } from '../helpers/murmur3.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
@@ -20,7 +21,6 @@ const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
 const good = (id: string, text: string) => ML + invariantYaml(id, text);
 const badSeverity = (id: string) => `${ML}id: ${id}\ntext: Never delete production data\nseverity: fatal\n`;
 
-const BROKEN = join(REPO, 'fixtures/broken');
 const deps = { processAlive: () => false, hostname: 'test-host' };
 
 /** A store inside a fresh git repository (committed), and its cache folder. */
@@ -63,10 +63,8 @@ describe('the validation cache', () => {
     expect(cases.length).toBeGreaterThanOrEqual(40);
     let cached = 0;
     for (const name of cases) {
-      const expected = JSON.parse(readFileSync(join(BROKEN, name, 'expected.json'), 'utf8')) as { setup?: string };
-      if (expected.setup) continue; // files git cannot hold (a 2 GiB file, a FIFO, mode 000): covered by corpus.test.ts
-      const dir = tempDir();
-      cpSync(join(BROKEN, name), dir, { recursive: true, verbatimSymlinks: true });
+      if (readCase(name).setup) continue; // files git cannot hold (a 2 GiB file, a FIFO, mode 000): covered by corpus.test.ts
+      const dir = copyCase(name);
       const store = join(dir, 'store');
       const cacheDir = join(dir, 'cache');
       const plain = await check(store, undefined);

@@ -1,21 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, cpSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { BROKEN, type BrokenCase, copyCase, readCase } from '../helpers/corpus.ts';
 
-interface Expected {
-  description: string;
-  exit: number;
-  /** What git cannot hold, made by the test at `target` (default: an invariant file of global/). */
-  setup?: 'huge' | 'unreadable' | 'fifo' | 'symlink' | 'folder';
-  target?: string;
-  diagnostics: { code: string; file: string; line: number; col: number; severity: string }[];
-}
-
-const BROKEN = join(REPO, 'fixtures/broken');
+type Expected = BrokenCase;
 const VALID = join(REPO, 'fixtures/valid');
 const TARGET = 'global/01JDQ6X5Z8W4N3B2C1D0E9F8G7.yaml';
 
@@ -23,10 +14,9 @@ function key(d: { code: string; file: string; line: number; col: number; severit
   return `${d.file}:${d.line}:${d.col} ${d.severity} ${d.code}`;
 }
 
-/** Copies a case (links kept as links) and makes what git cannot hold. */
+/** Copies a case, makes its links and what git cannot hold. */
 function prepare(name: string, setup: Expected['setup'], at = TARGET): string {
-  const dir = tempDir();
-  cpSync(join(BROKEN, name), dir, { recursive: true, verbatimSymlinks: true });
+  const dir = copyCase(name);
   const store = join(dir, 'store');
   const target = join(store, at);
   if (setup === 'huge') {
@@ -36,9 +26,6 @@ function prepare(name: string, setup: Expected['setup'], at = TARGET): string {
     closeSync(fd);
   } else if (setup === 'fifo') {
     execFileSync('mkfifo', [target]);
-  } else if (setup === 'symlink') {
-    // A link to a file that exists, inside the store: only the link itself is wrong.
-    symlinkSync('../config.yaml', target);
   } else if (setup === 'folder') {
     mkdirSync(target);
   } else if (setup === 'unreadable') {
@@ -71,7 +58,7 @@ describe('the broken-store corpus', () => {
   });
 
   it.each(cases)('%s', async (name) => {
-    const expected = JSON.parse(readFileSync(join(BROKEN, name, 'expected.json'), 'utf8')) as Expected;
+    const expected = readCase(name);
     const store = prepare(name, expected.setup, expected.target);
     const r = expected.setup === 'unreadable' ? runUnprivileged(store) : await runMain(['--store', store, 'validate', '--format', 'json'], { cwd: store });
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);

@@ -78,7 +78,7 @@ describe('validate output formats', () => {
     expect(annotations[0]).toBe(
       `::error file=.agents/global/${id(1)}.yaml,line=3,col=7,title=agents duplicate-text::same text as ${id(0)} (global/${id(0)}.yaml) in global; a scope holds each text once%0ADelete one of the two files (resolution keeps the older, ${id(0)}).`,
     );
-    expect(annotations).toContain(`::warning file=.agents/global/notes%2C draft.txt,title=agents unknown-path::global/notes, draft.txt fits no place in the store layout and is never read%0AMove it out of the store, or see "The store" in the README for where files go.`);
+    expect(annotations).toContain(`::warning file=.agents/global/notes%2C draft.txt,title=agents unknown-path::global/notes, draft.txt fits no place in the store layout and is never read%0AMove it out of the store, or see docs/store-format.md for where files go.`);
     expect(lines.at(-1)).toBe('agents validate: failed: 12 errors, 2 warnings, 1 info in 17 files (working tree) (GitHub shows at most 10 annotations of each kind per step; all 15 are listed above)');
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary).toMatch(/^### agents validate: failed\n\n12 errors, 2 warnings, 1 info in 17 files \(working tree\)\./);

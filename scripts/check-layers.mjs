@@ -1,0 +1,74 @@
+// The layer rules of docs/architecture.md, checked on every import in src/
+// (static, dynamic and type-only: a type import is a dependency too).
+// Prints one line per broken rule as file:line and exits 1; part of npm test.
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, normalize, relative } from 'node:path';
+
+/** Bottom to top. A layer may import its own and lower ones only; `peers` share a rank. */
+const RANK = { core: 0, git: 1, store: 2, validate: 3, enforce: 3, service: 4, export: 4, cli: 5, tui: 5, mcp: 5 };
+/** Same-rank imports that are allowed (the CLI opens the TUI, the MCP server reuses CLI formatting helpers). */
+const PEERS = new Set(['cli>tui', 'mcp>cli', 'cli>mcp']);
+const ONLY_IN = { 'simple-git': 'git', ink: 'tui', react: 'tui', 'react-reconciler': 'tui', 'ink-testing-library': 'tui' };
+/** What the library entry (src/index.ts) may reach: it must not load the CLI's parser or the TUI. */
+const LIBRARY_FORBIDS = new Set(['cli', 'tui', 'mcp']);
+const BUILTINS = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
+
+function files(dir) {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((d) => {
+    const full = join(dir, d.name);
+    if (d.isDirectory()) return files(full);
+    return /\.(ts|tsx|js|mjs)$/.test(d.name) ? [full] : [];
+  });
+}
+
+/** Each import specifier of a source, with its line; comments are blanked first (keeping line numbers). */
+function imports(text) {
+  const clean = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`\\])\/\/[^\n]*/g, '$1');
+  const found = [];
+  const re = /(?:^|[;\s}])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  for (const m of clean.matchAll(re)) found.push({ spec: m[1] ?? m[2], line: clean.slice(0, m.index).split('\n').length + (clean[m.index] === '\n' ? 1 : 0) });
+  return found;
+}
+
+const layerOf = (path) => {
+  const parts = path.split('/');
+  return parts.length > 2 ? parts[1] : 'api';
+};
+const pkgOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
+
+const problems = [];
+for (const file of files('src')) {
+  const from = relative('.', file);
+  const fromLayer = layerOf(from);
+  for (const { spec, line } of imports(readFileSync(file, 'utf8'))) {
+    const at = `${from}:${line}`;
+    if (spec.startsWith('.')) {
+      const to = normalize(join(dirname(from), spec));
+      // Data beside the sources (schemas/, package.json) belongs to no layer.
+      if (!to.startsWith('src/')) continue;
+      const toLayer = layerOf(to);
+      if (fromLayer === 'api') {
+        if (LIBRARY_FORBIDS.has(toLayer)) problems.push(`${at}: the library entry imports ${to}; it must not load src/${toLayer}`);
+        continue;
+      }
+      if (toLayer === 'api') problems.push(`${at}: ${to} is the library entry; import the module itself`);
+      else if (toLayer !== fromLayer && RANK[toLayer] >= RANK[fromLayer] && !PEERS.has(`${fromLayer}>${toLayer}`)) problems.push(`${at}: src/${fromLayer} imports ${to}, a layer that is not below it`);
+    } else if (BUILTINS.has(spec)) {
+      if (fromLayer === 'core') problems.push(`${at}: src/core is pure but imports ${spec}`);
+    } else {
+      const home = ONLY_IN[pkgOf(spec)];
+      if (home && fromLayer !== home) problems.push(`${at}: ${pkgOf(spec)} may be imported only in src/${home}`);
+    }
+  }
+}
+
+const unknown = files('src').map((f) => layerOf(relative('.', f))).filter((l) => l !== 'api' && !(l in RANK));
+for (const l of new Set(unknown)) problems.push(`src/${l}/: a folder with no place in the layers; add it to scripts/check-layers.mjs and docs/architecture.md`);
+
+if (problems.length > 0) {
+  process.stderr.write(`${problems.join('\n')}\n${problems.length} layer rule(s) broken (docs/architecture.md).\n`);
+  process.exit(1);
+}

@@ -1,0 +1,56 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const CHECK = join(REPO, 'scripts/check-layers.mjs');
+
+function check(cwd: string) {
+  const r = spawnSync(process.execPath, [CHECK], { cwd, encoding: 'utf8' });
+  return { code: r.status, lines: r.stderr.trim().split('\n').filter(Boolean) };
+}
+
+function tree(files: Record<string, string>): string {
+  const dir = tempDir();
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
+
+describe('the layer rules (docs/architecture.md)', () => {
+  it('hold for the sources', () => {
+    expect(check(REPO)).toEqual({ code: 0, lines: [] });
+  });
+
+  it('catch each kind of broken rule, by file and line', () => {
+    const dir = tree({
+      'src/core/pure.ts': "import { x } from './ok.ts';\nimport { readFileSync } from 'node:fs';\nimport path from 'path';\n",
+      'src/core/ok.ts': 'export const x = 1;\n',
+      'src/store/up.ts': "// import { no } from '../cli/main.ts';\nimport type { T } from '../service/t.ts';\nconst m = await import('../tui/App.tsx');\n",
+      'src/service/git-use.ts': "import { simpleGit } from 'simple-git';\nimport { Box } from 'ink';\nimport { ok } from '../store/up.ts';\n",
+      'src/index.ts': "export { main } from './cli/main.ts';\nexport { x } from './core/ok.ts';\n",
+      'src/cli/main.ts': "import { y } from '../index.ts';\nimport { App } from '../tui/App.tsx';\n",
+      'src/tui/App.tsx': "import { Box } from 'ink';\nimport { z } from '../cli/main.ts';\n",
+      'src/plugins/p.ts': 'export {};\n',
+    });
+    const r = check(dir);
+    expect(r.code).toBe(1);
+    expect(r.lines.map((l) => l.split(': ')[0])).toEqual([
+      'src/cli/main.ts:1',
+      'src/core/pure.ts:2',
+      'src/core/pure.ts:3',
+      'src/index.ts:1',
+      'src/service/git-use.ts:1',
+      'src/service/git-use.ts:2',
+      'src/store/up.ts:2',
+      'src/store/up.ts:3',
+      'src/tui/App.tsx:2',
+      'src/plugins/',
+      '10 layer rule(s) broken (docs/architecture.md).',
+    ]);
+  });
+});

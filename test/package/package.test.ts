@@ -1,0 +1,172 @@
+// The package as a dependent meets it: the tarball `npm pack` makes, installed
+// into an empty project with no registry, its command, its library and its
+// types under the two module resolutions TypeScript users pick.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, symlinkSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli.ts';
+import { gitInit } from '../helpers/git.ts';
+import { bundledIn, traceLoads } from '../helpers/loads.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  engines: { node: string };
+  dependencies?: Record<string, string>;
+  bin: Record<string, string>;
+};
+const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
+
+function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 120_000 });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the library entry', () => {
+  it('loads neither yargs, Ink, React nor simple-git, and answers', () => {
+    const script = [
+      "const { InvariantService } = await import('./dist/index.js');",
+      "const service = await InvariantService.open({ store: '.agents.example' });",
+      "const r = await service.effective({ project: 'myapp' });",
+      'console.log(JSON.stringify(r.entries.map((e) => e.invariant.text)));',
+    ].join('\n');
+    const r = traceLoads(['--input-type=module', '-e', script]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(['All API changes need tests', 'Log all changes', 'Never delete production data']);
+    const bundled = bundledIn(r.dist);
+    for (const heavy of ['yargs', 'ink', 'react', 'react-reconciler', 'simple-git', 'src/cli', 'src/tui']) expect(bundled, heavy).not.toContain(heavy);
+  });
+});
+
+describe('the tarball', { timeout: 240_000 }, () => {
+  let tarball = '';
+  let consumer = '';
+  let packOut = '';
+
+  const made: string[] = [];
+  /** Folders for the whole describe (tempDir's are removed after each test). */
+  const lasting = () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), 'agents-pack-')));
+    made.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of made) rmSync(dir, { recursive: true, force: true });
+  });
+
+  beforeAll(() => {
+    const dest = lasting();
+    // A copy of the package's sources, so that prepack's build does not replace the dist/ other tests are running.
+    const copy = lasting();
+    for (const entry of ['bin', 'schemas', 'scripts', 'src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', '.npmrc', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+      cpSync(join(REPO, entry), join(copy, entry), { recursive: true, filter: (from) => !from.includes('schema-validators.generated') });
+    }
+    symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
+    // Exactly what the pre-commit framework runs: it reads the tarball's name from standard output.
+    packOut = execFileSync('npm', ['pack', '--pack-destination', dest], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    tarball = join(dest, packOut.trim());
+    consumer = lasting();
+    writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: consumer, stdio: 'ignore' });
+  }, 240_000);
+
+  it('npm pack prints only the tarball name (prepack builds silently)', () => {
+    expect(packOut).toBe(`${pkg.name}-${pkg.version}.tgz\n`);
+  });
+
+  it('holds the build, the schemas and the declarations, and nothing only tests or sources need', () => {
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, ''));
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/agents.js', 'dist/cli.js', 'dist/index.js', 'dist/types/index.d.ts', 'dist/types/cli/main.d.ts', 'schemas/invariant.schema.json']));
+    for (const f of files) {
+      expect(f, f).not.toMatch(/^(src|test|fixtures|bench|scripts|docs|\.agents\.example)\//);
+      expect(f, f).not.toMatch(/\.map$|meta\.json$/);
+    }
+  });
+
+  it('installs alone: every dependency is bundled', () => {
+    expect(pkg.dependencies ?? {}).toEqual({});
+    expect(readdirSync(join(consumer, 'node_modules')).filter((d) => !d.startsWith('.'))).toEqual([pkg.name]);
+  });
+
+  it('runs the README quick start from the installed command', () => {
+    const repo = tempDir();
+    gitInit(repo);
+    const agents = join(consumer, 'node_modules/.bin/agents');
+    expect(run(agents, ['--version'], repo).stdout).toBe(`${pkg.version}\n`);
+    expect(run(agents, ['init'], repo).code).toBe(0);
+    expect(run(agents, ['invariant', 'add', '--global', 'Never delete production data'], repo).code).toBe(0);
+    expect(run(agents, ['invariant', 'add', '--project', 'myapp', 'All API changes need tests'], repo).code).toBe(0);
+    const list = run(agents, ['invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json'], repo);
+    expect(list.code).toBe(0);
+    const listed = JSON.parse(list.stdout) as { text: string; scope: string }[];
+    expect(listed.map((i) => [i.text, i.scope])).toEqual([
+      ['All API changes need tests', 'project'],
+      ['Never delete production data', 'global'],
+    ]);
+    expect(run(agents, ['validate', '--strict'], repo).code).toBe(0);
+  });
+
+  it.each(['NodeNext', 'Bundler'])('type-checks a strict consumer under %s module resolution', (resolution) => {
+    const dir = join(consumer, `check-${resolution}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'use.ts'),
+      [
+        "import { InvariantService, resolveEffective, EXIT_CODES, type Invariant, type EffectiveEntry } from 'agents-invariants';",
+        "import { main } from 'agents-invariants/cli';",
+        "import meta from 'agents-invariants/package.json' with { type: 'json' };",
+        'export async function effective(store: string): Promise<string[]> {',
+        '  const service = await InvariantService.open({ store });',
+        "  const result = await service.effective({ project: 'myapp' });",
+        '  return result.entries.map((e: EffectiveEntry) => e.invariant.text);',
+        '}',
+        'export const first = (i: Invariant): string => i.text;',
+        'export const usage: number = EXIT_CODES.usage;',
+        'export const run: (argv: readonly string[]) => Promise<number> = main;',
+        'export const resolver: typeof resolveEffective = resolveEffective;',
+        'export const version: string = meta.version;',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          target: 'ES2022',
+          module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext',
+          moduleResolution: resolution,
+          resolveJsonModule: true,
+          skipLibCheck: false,
+          types: ['node'],
+          typeRoots: [join(REPO, 'node_modules/@types')],
+        },
+        files: ['use.ts'],
+      }),
+    );
+    // NodeNext reads "type" from the nearest package.json: the consumer's says module.
+    const r = run(process.execPath, [TSC, '-p', join(dir, 'tsconfig.json')], dir);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('passes publint --strict and are-the-types-wrong (ESM-only profile)', () => {
+    const lint = run(process.execPath, [join(REPO, 'node_modules/publint/src/cli.js'), '--strict', tarball], REPO);
+    expect(lint.stdout + lint.stderr).toContain('All good!');
+    expect(lint.code).toBe(0);
+    const attw = run(process.execPath, [join(REPO, 'node_modules/@arethetypeswrong/cli/dist/index.js'), '--profile', 'esm-only', '--format', 'json', tarball], REPO);
+    expect(attw.code, attw.stderr).toBe(0);
+    const report = JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } };
+    expect(report.analysis.problems.filter((p) => !/node10|cjs/i.test(JSON.stringify(p)))).toEqual([]);
+  });
+
+  it('states the Node.js versions its bundled parts need', () => {
+    // yargs 18 needs ^20.19 || >=22.12; the rest less.
+    expect(pkg.engines.node).toBe('^20.19.0 || >=22.12.0');
+  });
+});

@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// The tests that exercise src/core and src/validate/checks.ts in process (Stryker
+// mutates the sources; tests that spawn the built CLI run dist/ and cannot see a mutant).
+export default defineConfig({
+  test: {
+    include: ['test/core/**/*.test.ts', 'test/validate/corpus.test.ts', 'test/validate/validate.test.ts', 'test/service/**/*.test.ts'],
+    testTimeout: 30_000,
+    maxWorkers: 1,
+    env: { NO_COLOR: '1', CI: '' },
+  },
+});
