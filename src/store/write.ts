@@ -306,10 +306,17 @@ export function lockBlocker(path: string): string | null {
 export function removeLockBlocker(root: string, rel: string): void {
   assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
   const path = join(root, rel);
-  const what = lockBlocker(path);
-  if (what === null) throw new AgentsError(`${rel} is a regular file now (a writer's lock); it was kept`, EXIT_CODES.usage);
+  let folder: boolean;
   try {
-    if (what === 'a folder') rmdirSync(path);
+    const st = lstatSync(path);
+    if (st.isFile()) throw new AgentsError(`${rel} is a regular file now (a writer's lock); it was kept`, EXIT_CODES.usage);
+    folder = st.isDirectory();
+  } catch (error) {
+    if (error instanceof AgentsError) throw error;
+    return; // Gone already: nothing stands in a writer's way.
+  }
+  try {
+    if (folder) rmdirSync(path);
     else unlinkSync(path);
     fsyncDir(dirname(path));
   } catch (error) {
