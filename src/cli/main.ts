@@ -1,12 +1,13 @@
 import yargs, { type Argv } from 'yargs';
-import { caretExcerpt, location } from '../core/diagnostics.ts';
+import { didYouMean, closestNames } from '../core/closest.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { CommandSpec } from './command.ts';
+import { errorLines } from './error-text.ts';
 import { canPrompt, processIo, useColor, type CliContext, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { makeStyle } from './style.ts';
 import { VERSION } from './version.ts';
-import { COMMANDS, GROUPS, guessCommand, parentGroup, type LazyCommand } from './registry.ts';
+import { COMMANDS, GROUPS, guessCommand, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -32,13 +33,13 @@ function wire(y: Argv, entry: LazyCommand, loaded: Loaded, choose: (c: Chosen) =
   });
 }
 
-function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
+function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly string[]): Argv {
   const y = yargs()
     .scriptName('agents')
     .locale('en')
     .usage('$0 <command> [options]\n\nInvariants for AI-agent plans, kept as YAML files in git.')
     .option('store', { type: 'string', describe: 'store folder (default: .agents/ found upwards; env AGENTS_STORE)', requiresArg: true, global: true })
-    .option('format', { choices: ['text', 'json', 'yaml'], describe: 'output format', global: true })
+    .option('format', { choices: ['text', 'json', 'yaml'], requiresArg: true, describe: 'output format', global: true })
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true });
   for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, loaded, choose);
@@ -55,7 +56,6 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
   addGroups(y, undefined);
   y.demandCommand(1, 'Name a command.')
     .strict()
-    .recommendCommands()
     .completion('completion', 'Print a shell completion script (bash/zsh)')
     .version(VERSION)
     .alias('help', 'h')
@@ -63,11 +63,110 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void): Argv {
     .wrap(Math.min(100, process.stdout.columns || 80))
     .exitProcess(false)
     .fail((msg, err) => {
-      if (err) throw err;
-      throw new UsageError(msg ?? 'invalid arguments', 'Run `agents --help` (or `agents COMMAND --help`) for usage.');
+      throw usageFromYargs(msg, err, args);
     });
   skipHelpCache(y);
   return y;
+}
+
+const USAGE_HINT = 'Run `agents --help` (or `agents COMMAND --help`) for usage.';
+
+/**
+ * A parse failure of yargs as one line and a hint (exit 2). yargs reports a
+ * missing option value by throwing its own error class (YError), which is a
+ * user's slip, not a bug; any other exception from inside the parser is.
+ */
+function usageFromYargs(msg: string | null | undefined, err: Error | undefined, args: readonly string[]): Error {
+  if (err && err.name !== 'YError') return err;
+  const text = (msg || err?.message || 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
+  const missing = /^Not enough arguments following: (\S+)$/.exec(text);
+  if (missing) {
+    const flag = `--${missing[1]}`;
+    return new UsageError(
+      `${flag} needs a value`,
+      `Give it as ${flag} VALUE; a value that starts with "-" goes after an equals sign (${flag}=-value).`,
+      { option: missing[1] },
+      'missing-value',
+    );
+  }
+  const invalid = /^Invalid values: Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(text);
+  if (invalid) {
+    return new UsageError(`--${invalid[1]} ${invalid[2]} is not one of ${invalid[3]}`, USAGE_HINT, { option: invalid[1] }, 'invalid-value');
+  }
+  const unknown = /^Unknown arguments?: (.*)$/.exec(text);
+  if (unknown) {
+    // yargs names each unknown option twice (kebab and camel case) and mixes in stray words.
+    const names = unknown[1]!.split(', ').filter((n, _i, all) => !(/[A-Z]/.test(n) && all.includes(n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))));
+    const written = (n: string) => args.find((a) => a === `--${n}` || a.startsWith(`--${n}=`) || a === `--no-${n}` || a.startsWith(`--no-${n}=`) || a === `-${n}`);
+    const first = names[0] ?? '';
+    const flag = written(first);
+    const shown = flag ? flag.replace(/=.*$/, '') : first;
+    return new UsageError(
+      flag ? `unknown option ${shown}` : `unexpected argument "${first}"`,
+      `${USAGE_HINT.replace(/\.$/, '')} lists what it takes.`,
+      { arguments: names.map((n) => written(n)?.replace(/=.*$/, '') ?? n) },
+      flag ? 'unknown-option' : 'unexpected-argument',
+    );
+  }
+  return new UsageError(text, USAGE_HINT);
+}
+
+/** `-h` means `--help` wherever `--help` works (yargs knows the alias only at the top level). */
+function helpAlias(args: readonly string[]): string[] {
+  const out: string[] = [];
+  let rest = false;
+  for (const a of args) {
+    if (a === '--') rest = true;
+    out.push(!rest && a === '-h' ? '--help' : a);
+  }
+  return out;
+}
+
+/** An unknown command word as a usage error that suggests a real command by spelling, never an unrelated one. */
+function unknownCommandError(found: { group: string | undefined; word: string }): UsageError {
+  const names = namesAt(found.group);
+  const prefix = found.group ? `${found.group} ` : '';
+  const suggestions = closestNames(found.word, names).map((n) => `${prefix}${n}`);
+  const all = [...new Set(names)].filter((n) => n !== 'completion').join(', ');
+  const listing = `The ${found.group ?? 'agents'} commands are: ${all}.`;
+  const guess = didYouMean(suggestions.map((n) => `\`agents ${n}\``));
+  const hint = guess ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${listing}` : `${listing} Run \`agents ${prefix}--help\` for what each does.`;
+  return new UsageError(`unknown command "${prefix}${found.word}"`, hint, { command: `${prefix}${found.word}`, suggestions }, 'unknown-command');
+}
+
+/** Whether `--format json` was asked for, read before yargs parses (a usage error must answer in JSON too). */
+function formatOf(args: readonly string[]): OutputFormat {
+  let format: OutputFormat = 'text';
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') break;
+    const value = a === '--format' ? args[i + 1] : a.startsWith('--format=') ? a.slice('--format='.length) : undefined;
+    if (value === 'json' || value === 'yaml' || value === 'text') format = value;
+  }
+  return format;
+}
+
+/**
+ * Words after `--` (yargs leaves them in `_`, after the command's own words)
+ * fill the command's positionals as if written before it: `invariant diff
+ * -- HEAD~1` compares with HEAD~1, `invariant add --global -- -x text` adds
+ * "-x text". Words no positional takes are a usage error, never ignored.
+ */
+function placeAfterDashes(entry: LazyCommand, spec: CommandSpec<never>, argv: Record<string, unknown>): void {
+  const depth = (entry.group ? entry.group.split(' ').length : 0) + 1;
+  const rest = ((argv._ as unknown[] | undefined) ?? []).slice(depth).map(String);
+  if (rest.length === 0) return;
+  const form = typeof spec.command === 'string' ? spec.command : spec.command[0]!;
+  for (const token of form.split(' ').slice(1)) {
+    const m = /^[<[]([\w-]+)(\.\.)?[>\]]$/.exec(token);
+    if (!m || rest.length === 0) continue;
+    const name = m[1]!;
+    if (m[2]) argv[name] = [...((argv[name] as unknown[] | undefined) ?? []), ...rest.splice(0)];
+    else if (argv[name] === undefined) argv[name] = rest.shift();
+  }
+  if (rest.length > 0) {
+    throw new UsageError(`unexpected argument "${rest[0]}"`, `\`agents ${entry.group ? `${entry.group} ` : ''}${form}\` takes no more words; run it with --help for usage.`, { arguments: rest }, 'unexpected-argument');
+  }
 }
 
 type UsageInternals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
@@ -88,20 +187,23 @@ function skipHelpCache(y: Argv): void {
  * here, once: user errors print what, where and what to do; anything else is
  * a bug (exit 70).
  */
-export async function main(args: readonly string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argsIn: readonly string[], io: CliIo = processIo()): Promise<number> {
   let chosen: Chosen | undefined;
   let output = '';
   const noColorEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
   let color = !noColorEnv && Boolean(io.stderr.isTTY);
-  let format: OutputFormat = 'text';
+  const args = helpAlias(argsIn);
+  let format: OutputFormat = formatOf(args);
   try {
+    const unknown = unknownCommand(args);
+    if (unknown) throw unknownCommandError(unknown);
     const loaded: Loaded = new Map();
     const guess = guessCommand(args);
     if (guess) loaded.set(guess, (await guess.load()).default);
     const parse = async () => {
       chosen = undefined;
       output = '';
-      return (await buildParser(loaded, (c) => (chosen = c)).parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
+      return (await buildParser(loaded, (c) => (chosen = c), args).parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
         output = out;
       })) as GlobalArgs & Record<string, unknown>;
     };
@@ -116,6 +218,7 @@ export async function main(args: readonly string[], io: CliIo = processIo()): Pr
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       return EXIT_CODES.ok;
     }
+    placeAfterDashes(chosen.entry, chosen.spec, chosen.argv);
     format = argv.format ?? 'text';
     await prepareFormat(format);
     color = useColor(io, argv.color === false);
@@ -128,27 +231,16 @@ export async function main(args: readonly string[], io: CliIo = processIo()): Pr
     };
     return await chosen.spec.run(chosen.argv as never, ctx);
   } catch (error) {
-    return report(io, error, color, format);
+    return await report(io, error, color, format);
   }
 }
 
-function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat): number {
+async function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat): Promise<number> {
   const s = makeStyle(color);
   if (error instanceof AgentsError) {
-    const lines = [`${s.red('error:')} ${error.message}`];
-    const shown = error.diagnostics.slice(0, 20);
-    for (const d of shown) {
-      lines.push(`  ${location(d)}  ${d.code}  ${d.message}`);
-      const excerpt = caretExcerpt(d);
-      if (excerpt) lines.push(excerpt.replace(/^/gm, '    '));
-      if (d.hint) lines.push(`    ${s.dim(d.hint)}`);
-    }
-    if (error.diagnostics.length > shown.length) lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`agents validate\`)`);
-    if (error.hint) lines.push(`${s.dim('hint:')} ${error.hint}`);
+    const lines = errorLines(error, s);
     io.stderr.write(`${lines.join('\n')}\n`);
-    if (format === 'json' && error.diagnostics.length > 0) {
-      io.stdout.write(`${JSON.stringify({ ok: false, error: error.message, diagnostics: error.diagnostics.map(({ lineText: _l, ...d }) => d) }, null, 2)}\n`);
-    }
+    await writeErrorDocument(io, format, error.code, error.exitCode, error.message, error.hint, detailOf(error));
     return error.exitCode;
   }
   const e = error as Error;
@@ -156,5 +248,43 @@ function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat)
     `${s.red('internal error:')} this is a bug in agents ${VERSION}, not something you did.\n` +
       `Please report it with the command you ran and this trace:\n${e?.stack ?? String(error)}\n`,
   );
+  await writeErrorDocument(io, format, 'internal', EXIT_CODES.internal, `internal error: this is a bug in agents ${VERSION}, not something you did`, 'Please report it with the command you ran and the trace printed on stderr.', {
+    error: e instanceof Error ? e.message : String(error),
+  });
   return EXIT_CODES.internal;
+}
+
+function detailOf(error: AgentsError): Record<string, unknown> | null {
+  const detail: Record<string, unknown> = { ...error.detail };
+  if (error.diagnostics.length > 0) detail.diagnostics = error.diagnostics.map(({ lineText: _l, ...d }) => d);
+  return Object.keys(detail).length > 0 ? detail : null;
+}
+
+/**
+ * The one shape of a failure under `--format json` (and `yaml`)
+ * (docs/json-output.md, "Errors"): on stdout, so a program reading the
+ * format always gets a document, while the human line goes to stderr as in
+ * every format. Text output prints nothing more.
+ */
+async function writeErrorDocument(
+  io: CliIo,
+  format: OutputFormat,
+  code: string,
+  exitCode: number,
+  message: string,
+  hint: string | undefined,
+  detail: Record<string, unknown> | null,
+): Promise<void> {
+  if (format === 'text') return;
+  const body = { ok: false, exit_code: exitCode, error: { code, message, hint: hint ?? null, detail } };
+  if (format === 'json') {
+    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    return;
+  }
+  try {
+    const { toYaml } = await import('./yaml-output.ts');
+    io.stdout.write(toYaml(body));
+  } catch {
+    // The human line on stderr already says it all.
+  }
 }

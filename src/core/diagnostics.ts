@@ -9,6 +9,7 @@ export type DiagnosticCode =
   | 'yaml-syntax'
   | 'yaml-multi-document'
   | 'yaml-duplicate-key'
+  | 'yaml-unknown-tag'
   | 'yaml-alias-limit'
   | 'yaml-too-deep'
   | 'yaml-too-large'
@@ -36,12 +37,20 @@ export type DiagnosticCode =
   // meaning
   | 'duplicate-text'
   | 'shadowed'
+  | 'near-duplicate'
+  | 'overrides-unknown'
+  | 'overrides-text'
   | 'unknown-action'
   | 'unknown-project'
   | 'unknown-origin'
   | 'unknown-invariant'
+  | 'waiver-expired'
   | 'schema-outdated'
-  | 'modeline-missing';
+  | 'modeline-missing'
+  // projects' paths (project.yaml)
+  | 'project-path-invalid'
+  | 'project-paths-overlap'
+  | 'project-path-unmatched';
 
 export interface Diagnostic {
   code: DiagnosticCode;

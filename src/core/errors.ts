@@ -24,11 +24,17 @@ export class AgentsError extends Error {
   readonly diagnostics: readonly Diagnostic[];
   /** Machine-readable detail for `--format json` (e.g. the existing id on a duplicate). */
   readonly detail: Record<string, unknown> | undefined;
+  /**
+   * A stable machine-readable name of the failure (`unknown-project`,
+   * `value-too-long`, `duplicate`, …) for `--format json` (docs/json-output.md);
+   * by default the name of the exit code's class (`usage`, `check-failed`, …).
+   */
+  readonly code: string;
 
   constructor(
     message: string,
     exitCode: ExitCode,
-    options: { hint?: string; diagnostics?: readonly Diagnostic[]; detail?: Record<string, unknown> } = {},
+    options: { hint?: string; diagnostics?: readonly Diagnostic[]; detail?: Record<string, unknown>; code?: string } = {},
   ) {
     super(message);
     this.name = 'AgentsError';
@@ -36,20 +42,37 @@ export class AgentsError extends Error {
     this.hint = options.hint;
     this.diagnostics = options.diagnostics ?? [];
     this.detail = options.detail;
+    this.code = options.code ?? defaultErrorCode(exitCode);
+  }
+}
+
+/** The `code` of an error that names none: its exit code's class. */
+export function defaultErrorCode(exitCode: ExitCode): string {
+  switch (exitCode) {
+    case EXIT_CODES.checkFailed:
+      return 'check-failed';
+    case EXIT_CODES.usage:
+      return 'usage';
+    case EXIT_CODES.invalidStore:
+      return 'invalid-store';
+    case EXIT_CODES.cancelled:
+      return 'cancelled';
+    default:
+      return 'internal';
   }
 }
 
 export class UsageError extends AgentsError {
-  constructor(message: string, hint?: string, detail?: Record<string, unknown>) {
-    super(message, EXIT_CODES.usage, { hint, detail });
+  constructor(message: string, hint?: string, detail?: Record<string, unknown>, code?: string) {
+    super(message, EXIT_CODES.usage, { hint, detail, ...(code !== undefined ? { code } : {}) });
     this.name = 'UsageError';
   }
 }
 
 /** A check failed (exit 1). */
 export class CheckFailedError extends AgentsError {
-  constructor(message: string, hint?: string, detail?: Record<string, unknown>) {
-    super(message, EXIT_CODES.checkFailed, { hint, detail });
+  constructor(message: string, hint?: string, detail?: Record<string, unknown>, code?: string) {
+    super(message, EXIT_CODES.checkFailed, { hint, detail, ...(code !== undefined ? { code } : {}) });
     this.name = 'CheckFailedError';
   }
 }

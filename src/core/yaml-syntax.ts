@@ -43,6 +43,17 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
       );
     }
   }
+  for (const doc of docs) {
+    for (const w of doc.warnings) {
+      // The parser only warns and reads the value as if the tag were not there: a
+      // `!!js/function` or `!secret` in a store file would silently mean something else.
+      if (w.code !== 'TAG_RESOLVE_FAILED' || seen.has(w.pos[0])) continue;
+      seen.add(w.pos[0]);
+      const tag = /Unresolved tag: (.*)$/.exec(w.message)?.[1] ?? 'unknown';
+      const shown = tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
+      diagnostics.push(diagAt(y, w.pos[0], 'yaml-unknown-tag', `unknown YAML tag ${shown}: store files use plain YAML 1.2 values`, 'Remove the tag (or quote the value if the "!" belongs to the text).'));
+    }
+  }
   if (diagnostics.length > 0) return { diagnostics };
   if (docs.length > 1) {
     const second = docs[1]!;

@@ -20,6 +20,14 @@ function isDir(path: string): boolean {
   }
 }
 
+/** Entries only a store holds at its top (docs/store-format.md): one of them marks a folder as a store. */
+const STORE_MARKS = ['config.yaml', 'global', 'projects', 'actions', 'plans'];
+
+/** Whether `root` holds anything a store holds at its top; an empty folder or a repository's top does not. */
+export function looksLikeStore(root: string): boolean {
+  return STORE_MARKS.some((m) => existsSync(join(root, m)));
+}
+
 /**
  * Finds the store (SPEC 2): `--store DIR`, else `AGENTS_STORE`, else the first
  * folder holding `.agents/` walking up from the current directory, stopping
@@ -29,9 +37,17 @@ export function discoverStore(options: DiscoverOptions): string {
   const explicit = options.store ?? (options.env.AGENTS_STORE || undefined);
   if (explicit !== undefined) {
     const root = resolve(options.cwd, explicit);
+    const from = options.store !== undefined ? '--store' : 'AGENTS_STORE';
     if (!isDir(root)) {
-      const from = options.store !== undefined ? '--store' : 'AGENTS_STORE';
-      throw new UsageError(`no store at ${root} (from ${from})`, `Check the path, or create a store there with \`agents init --store ${explicit}\`.`);
+      throw new UsageError(`no store at ${root} (from ${from})`, `Check the path, or create a store there with \`agents init --store ${explicit}\`.`, { store: root }, 'no-store');
+    }
+    if (!looksLikeStore(root)) {
+      // Never read as an empty store, let alone written into: a folder such as the repository's top holding .agents/.
+      const inner = join(root, DEFAULT_STORE_DIR);
+      const hint = isDir(inner)
+        ? `It holds ${DEFAULT_STORE_DIR}/: did you mean ${from === '--store' ? '--store ' : 'AGENTS_STORE='}${join(explicit, DEFAULT_STORE_DIR)}?`
+        : `A store holds config.yaml or the folders global/, projects/, actions/, plans/. Create one with \`agents init --store ${explicit}\`, or check the path.`;
+      throw new UsageError(`${root} (from ${from}) is not a store`, hint, { store: root }, 'not-a-store');
     }
     return root;
   }

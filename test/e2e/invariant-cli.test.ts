@@ -138,10 +138,29 @@ describe('the seed command lines', () => {
       path: 'projects/myapp/01M8KJZS90J6DRJJ8E264B9DFX.yaml',
       tags: [],
       rationale: null,
+      overrides: null,
       created_at: '2026-11-29T12:03:00Z',
       created_by: 'Example Team <team@example.com>',
       source: null,
       shadows: [{ id: '01M8KJW430VF8WCABSB8RTQ8RY', scope: 'global', path: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml' }],
+      overridden: [],
+      // The example's waiver of this invariant for the plan.
+      waivers: [
+        {
+          id: '01M8KK6RQ0CZ6W1V4TZ2J5X3HB',
+          invariant_id: '01M8KJZS90J6DRJJ8E264B9DFX',
+          scope: 'plan',
+          plan: EXAMPLE_PLAN,
+          project: null,
+          reason: 'The upgrade runs in a sandbox whose change log is the git history of the branch.',
+          owner: 'Example Team <team@example.com>',
+          expires: '2099-12-31',
+          holds: true,
+          created_at: '2026-11-29T12:07:00Z',
+          created_by: 'Example Team <team@example.com>',
+          path: `plans/${EXAMPLE_PLAN}/waivers/01M8KK6RQ0CZ6W1V4TZ2J5X3HB.yaml`,
+        },
+      ],
     });
     expect(out[0]).toMatchObject({ scope: 'plan', plan: EXAMPLE_PLAN, project: null, source: { kind: 'plan', ref: null, origin_id: null } });
   });
@@ -188,7 +207,7 @@ describe('add: duplicates and shadow notes', () => {
     expect(snapshot(root)).toEqual(before);
     const j = agents(['--store', root, 'invariant', 'add', '--project', 'myapp', 'All API changes need tests', '--format', 'json']);
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, error: 'duplicate', existing_id: '01M8KJXYP0GVPRF8KRRE9G8474' });
+    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, exit_code: 1, error: { code: 'duplicate', detail: { existing_id: '01M8KJXYP0GVPRF8KRRE9G8474' } } });
   });
 
   it('allows copies across scopes with a note of what shadows what', () => {
@@ -224,9 +243,9 @@ describe('bad input gets a clear error and changes nothing', () => {
     ['two scope flags', ['invariant', 'add', '--global', '--project', 'myapp', 'T'], 2, /exactly one scope, not --global and --project/],
     ['no scope flag', ['invariant', 'add', 'T'], 2, /no scope given/],
     ['no text', ['invariant', 'add', '--global'], 2, /no invariant text given/],
-    ['a bad severity', ['invariant', 'add', '--global', '--severity', 'fatal', 'T'], 2, /Invalid values|Choices/],
+    ['a bad severity', ['invariant', 'add', '--global', '--severity', 'fatal', 'T'], 2, /--severity "fatal" is not one of "error", "warning", "info"/],
     ['a tag with a comma', ['invariant', 'add', '--global', '--tag', 'a,b', 'T'], 2, /tag "a,b" is invalid/],
-    ['an unknown flag', ['invariant', 'list', '--bogus'], 2, /Unknown argument: bogus/],
+    ['an unknown flag', ['invariant', 'list', '--bogus'], 2, /unknown option --bogus/],
     ['an unknown id', ['invariant', 'show', '01M8KJT9G0XNWEM589ZS7FV0VZ'], 2, /no invariant with id 01M8KJT9G0XNWEM589ZS7FV0VZ/],
     ['an ambiguous prefix', ['invariant', 'remove', '--yes', '01M8KJ'], 2, /id prefix 01M8KJ is ambiguous; it matches:\n {2}01M8KJT9G0XNWEM589ZS7FV0VT/],
     ['a prefix too short', ['invariant', 'show', '01M'], 2, /is not an invariant id or a prefix of one/],

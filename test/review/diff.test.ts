@@ -287,7 +287,8 @@ describe('invalid files and shallow clones', () => {
 
   it('outside a git repository the diff is a usage error', () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'x'), '');
+    // A store (it holds config.yaml), but in no git repository.
+    writeFileSync(join(dir, 'config.yaml'), 'version: 1\n');
     const r = agents(['--store', dir, 'invariant', 'diff'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not a git repository');

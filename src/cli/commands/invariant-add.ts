@@ -1,10 +1,10 @@
-import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, type Severity } from '../../core/model.ts';
-import { toScope, type AddResult } from '../../service/invariant-service.ts';
+import { type AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
-import { emit, invariantJson, shadowJson } from '../render.ts';
-import { scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
+import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import { makeStyle } from '../style.ts';
 import { serviceFor } from '../service.ts';
 
@@ -14,6 +14,7 @@ interface AddArgs extends ScopeArgs {
   tag?: string[];
   rationale?: string;
   commit?: boolean;
+  'new-project'?: boolean;
 }
 
 export default defineCommand<AddArgs>({
@@ -22,37 +23,50 @@ export default defineCommand<AddArgs>({
   builder: (y) =>
     scopeOptions(y, 'add to')
       .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })
-      .option('severity', { choices: ['error', 'warning', 'info'], default: 'error', describe: 'severity of a violation' })
-      .option('tag', { type: 'string', array: true, nargs: 1, describe: 'a tag (repeatable: --tag data --tag safety)' })
+      .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, default: 'error', describe: 'severity of a violation' })
+      .option('tag', { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'a tag (repeatable: --tag data --tag safety)' })
       .option('rationale', { type: 'string', requiresArg: true, describe: 'why the invariant exists, for reviewers' })
-      .option('commit', { type: 'boolean', describe: 'commit the new file with git (default: commit: in config.yaml)' }),
+      .option('commit', { type: 'boolean', describe: 'commit the new file with git (default: commit: in config.yaml)' })
+      .option('new-project', { type: 'boolean', describe: "create --project P even when its name is close to an existing project's (else refused as a likely typo)" }),
   async run(argv, ctx) {
     const text = (argv.text ?? []).join(' ');
     const service = serviceFor(ctx);
-    let result: AddResult;
+    let result: AddResult | undefined;
     if ((argv.text ?? []).length === 0) {
       if (!ctx.interactive) {
         throw new UsageError('no invariant text given', 'Give the text as the last argument: agents invariant add --global "Never delete production data".');
       }
-      // No text at a terminal: the form asks for scope (unless given), text, severity and tags.
-      const given = await withFullPlanId(scopeFromArgs(argv, false), service);
+      // No text at a terminal: the form asks for what the flags did not give, starting from the flags' values.
+      const given = scopeFromArgs(argv, false);
+      const scope = given ? await service.resolveScope(given) : undefined;
+      // A likely typo of a project is refused before the form opens, not after the text is typed.
+      if (scope?.kind === 'project') await service.checkNewProject(scope.project, argv['new-project'] ?? false);
       const { runAddForm } = await import('../../tui/add.tsx');
       result = await runAddForm(tuiIo(ctx), service, {
-        ...(given ? { scope: toScope(given) } : {}),
-        ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
+        ...(scope ? { scope } : {}),
+        initial: {
+          ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
+          ...(argv.tag !== undefined ? { tags: argv.tag.map(String) } : {}),
+          ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
+        },
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+        ...(argv['new-project'] ? { newProject: true } : {}),
       });
-    } else {
-      try {
-        const scope = (await withFullPlanId(scopeFromArgs(argv, true), service))!;
-        result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
-      } catch (error) {
-        if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
-          emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
-        }
-        throw error;
+      if (!result) {
+        ctx.io.stderr.write('Nothing added.\n');
+        return EXIT_CODES.checkFailed;
       }
+    } else {
+      // A refused duplicate is exit 1 with code `duplicate`; main prints it (as JSON under --format json).
+      let given = scopeFromArgs(argv, false);
+      if (!given) {
+        const project = await inferProject(ctx, service);
+        if (project !== undefined) given = { project };
+      }
+      const scope = given ?? scopeFromArgs(argv, true)!;
+      result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}), ...(argv['new-project'] ? { newProject: true } : {}) });
     }
+    if (result.createdProject !== undefined) ctx.io.stderr.write(`agents: created project ${result.createdProject} (projects/${result.createdProject}/)\n`);
     const s = makeStyle(ctx.color);
     emit(
       ctx,
@@ -61,14 +75,15 @@ export default defineCommand<AddArgs>({
         file: result.file,
         shadows: result.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
         shadowed_by: result.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+        near_duplicates: result.near.map(nearJson),
         commit: result.commit ?? null,
+        created_project: result.createdProject ?? null,
       },
       () => {
         const inv = result.invariant;
         const lines = [`${s.green('added')} ${s.bold(inv.id)} to ${describeScope(inv.scope)}`, `  ${result.file}`];
         if (result.commit) lines.push(`  committed ${result.commit.slice(0, 12)}`);
-        for (const o of result.shadows) lines.push(`  note: it shadows the copy in ${describeScope(o.scope)} (${o.id})`);
-        for (const o of result.shadowedBy) lines.push(`  note: it is shadowed by the copy in ${describeScope(o.scope)} (${o.id})`);
+        lines.push(...relationNotes(result, s.yellow));
         return lines.join('\n');
       },
     );

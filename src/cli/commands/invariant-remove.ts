@@ -1,8 +1,9 @@
-import { EXIT_CODES } from '../../core/errors.ts';
+import { AgentsError, EXIT_CODES } from '../../core/errors.ts';
+import type { ShowResult } from '../../service/invariant-service.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
-import { emit } from '../render.ts';
+import { emit, shadowJson } from '../render.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle } from '../style.ts';
 
@@ -18,19 +19,47 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
     const service = serviceFor(ctx);
     const s = makeStyle(ctx.color);
     const found = await service.resolveId(String(argv.id));
+    // What it shadows now comes back into effect once it is gone: said with --yes as the confirmation says it.
+    // An invalid file can still be removed (that is how one gets rid of it); then nothing is known of its copies.
+    let info: ShowResult | undefined;
+    try {
+      info = await service.show(found.id);
+    } catch (error) {
+      if (!(error instanceof AgentsError) || error.exitCode !== EXIT_CODES.invalidStore) throw error;
+    }
     if (!argv.yes) {
       requireInteractive(ctx);
-      const info = await service.show(found.id);
+      if (!info) info = await service.show(found.id);
       const { runConfirmRemove } = await import('../../tui/remove.tsx');
       const yes = await runConfirmRemove(tuiIo(ctx), info);
       if (!yes) {
-        ctx.io.stderr.write('Not removed.\n');
-        return EXIT_CODES.ok;
+        // As every form: a no (n, Enter, Esc) writes nothing and fails with exit 1.
+        ctx.io.stderr.write('Nothing removed.\n');
+        return EXIT_CODES.checkFailed;
       }
     }
     const done = await service.remove(found.id, argv.commit !== undefined ? { commit: argv.commit } : {});
-    emit(ctx, { removed: found.id, path: found.path, scope: found.scope.kind, commit: done.commit ?? null }, () =>
-      `${s.green('removed')} ${found.id} from ${describeScope(found.scope)} (${found.path})${done.commit ? `\n  committed ${done.commit.slice(0, 12)}` : ''}`,
+    const back = info?.shadow.shadows ?? [];
+    emit(
+      ctx,
+      {
+        removed: found.id,
+        path: found.path,
+        scope: found.scope.kind,
+        commit: done.commit ?? null,
+        back_in_effect: info ? back.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })) : null,
+      },
+      () => {
+        const lines = [`${s.green('removed')} ${found.id} from ${describeScope(found.scope)} (${found.path})`];
+        if (done.commit) lines.push(`  committed ${done.commit.slice(0, 12)}`);
+        if (!info) lines.push('  (the file was invalid: which copies it shadowed is not known)');
+        else if (back.length === 0) lines.push('  it shadowed nothing; no other copy comes back into effect');
+        else {
+          lines.push(`  ${s.yellow('back in effect')} (it shadowed ${back.length === 1 ? 'this copy' : 'these copies'}):`);
+          for (const o of back) lines.push(`    ${describeScope(o.scope)} ${o.id}  ${o.path}`);
+        }
+        return lines.join('\n');
+      },
     );
     return EXIT_CODES.ok;
   },

@@ -20,7 +20,7 @@ export default defineCommand<AddArgs>({
     y
       .option('plan', { type: 'string', requiresArg: true, demandOption: true, describe: 'plan id or unique prefix' })
       .option('invariant', { type: 'string', requiresArg: true, demandOption: true, describe: 'invariant id or unique prefix (in the plan\'s effective set)' })
-      .option('severity', { choices: ['error', 'warning', 'info'], describe: "severity (default: the invariant's own)" })
+      .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, describe: "severity (default: the invariant's own)" })
       .option('details', { type: 'string', requiresArg: true, describe: 'what happened' }),
   async run(argv, ctx) {
     const r = await planServiceFor(ctx).addViolation({

@@ -12,7 +12,7 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
   builder: (y) =>
     y
       .option('plan', { type: 'string', requiresArg: true, describe: 'only this plan (id or unique prefix)' })
-      .option('severity', { choices: ['error', 'warning', 'info'], describe: 'only this severity' }),
+      .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, describe: 'only this severity' }),
   async run(argv, ctx) {
     const items = await planServiceFor(ctx).listViolations({
       ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
@@ -29,8 +29,9 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
           plan = p;
           lines.push(s.cyan(`plan ${p}`));
         }
-        lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}`);
+        lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : ''}`);
         lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${v.details}` : ''}`)}`);
+        if (v.resolved) lines.push(`    ${s.dim(`resolved ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''}${v.resolved.note ? `: ${v.resolved.note}` : ''}`)}`);
       }
       lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
       return lines.join('\n');

@@ -39,7 +39,7 @@ export default defineCommand<StrategizeArgs>({
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' })
-      .option('actor', { choices: ['command', 'interactive'], describe: 'who evaluates the invariants (default: reconciliation.actor in config.yaml)' })
+      .option('actor', { choices: ['command', 'interactive'], requiresArg: true, describe: 'who evaluates the invariants (default: reconciliation.actor in config.yaml)' })
       .option('context', { type: 'string', requiresArg: true, describe: 'a text file with the plan context, sent to the actor' }),
   async run(argv, ctx) {
     const service = planServiceFor(ctx);

@@ -1,0 +1,89 @@
+// Which existing names a given one was probably meant to be: for "did you
+// mean …?" on unknown projects and subcommands, and for refusing a new project
+// whose name is a likely typo of an existing one (docs/commands.md, "Projects").
+
+/**
+ * Levenshtein distance between `a` and `b` (insertions, deletions and
+ * substitutions, by UTF-16 unit), giving up once it is certain to exceed
+ * `max`: then it returns `max + 1`. Two rows of memory, O(|a|·|b|) at worst.
+ */
+export function editDistance(a: string, b: string, max = Number.MAX_SAFE_INTEGER): number {
+  if (a === b) return 0;
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  if (a.length === 0) return b.length;
+  if (b.length === 0) return a.length;
+  let prev = new Array<number>(b.length + 1);
+  let cur = new Array<number>(b.length + 1);
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      cur[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev, cur] = [cur, prev];
+  }
+  const d = prev[b.length]!;
+  return d > max ? max + 1 : d;
+}
+
+/** A name with case and separators (`-`, `_`, `.`, white space) dropped: `Billing_API` and `billing-api` fold alike. */
+export function foldName(name: string): string {
+  return name.toLowerCase().replace(/[-_.\s]+/g, '');
+}
+
+/** Names within this many edits of each other count as close. */
+export const CLOSE_EDITS = 2;
+
+/**
+ * Whether `a` and `b` are different names close enough that one is likely a
+ * slip for the other: equal once case and separators are dropped, or within
+ * {@link CLOSE_EDITS} edits (for names of at least 3 characters, so that
+ * `qa` and `ui` are not called alike).
+ */
+export function isCloseName(a: string, b: string): boolean {
+  if (a === b) return false;
+  if (foldName(a) === foldName(b)) return true;
+  if (Math.min(a.length, b.length) < 3) return false;
+  return editDistance(a.toLowerCase(), b.toLowerCase(), CLOSE_EDITS) <= CLOSE_EDITS;
+}
+
+/**
+ * The candidates closest to `name`, best first: those equal after folding,
+ * then those within a few edits (at most a third of the name's length, at
+ * least one, and never more than {@link CLOSE_EDITS}), then those that start
+ * with it or that it starts with. At most `limit`; none when nothing is
+ * close, so a caller never suggests an unrelated name.
+ */
+export function closestNames(name: string, candidates: readonly string[], limit = 3): string[] {
+  const folded = foldName(name);
+  const lower = name.toLowerCase();
+  const allowed = Math.min(CLOSE_EDITS, Math.max(1, Math.floor(lower.length / 3)));
+  const scored: { name: string; score: number }[] = [];
+  for (const c of new Set(candidates)) {
+    if (c === name) continue;
+    const cl = c.toLowerCase();
+    let score: number;
+    if (foldName(c) === folded) score = 0;
+    else {
+      const d = editDistance(lower, cl, allowed);
+      if (d <= allowed) score = d;
+      else if (lower.length >= 3 && (cl.startsWith(lower) || lower.startsWith(cl))) score = allowed + 1;
+      else continue;
+    }
+    scored.push({ name: c, score });
+  }
+  scored.sort((x, y) => x.score - y.score || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  return scored.slice(0, limit).map((s) => s.name);
+}
+
+/** "did you mean billing?" / "did you mean billing or billings?" or '' when there is nothing to suggest. */
+export function didYouMean(suggestions: readonly string[]): string {
+  if (suggestions.length === 0) return '';
+  if (suggestions.length === 1) return `did you mean ${suggestions[0]}?`;
+  return `did you mean ${suggestions.slice(0, -1).join(', ')} or ${suggestions[suggestions.length - 1]}?`;
+}

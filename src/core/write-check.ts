@@ -1,0 +1,79 @@
+// The schema gate of every writer (docs/guarantees.md, "Writers never write
+// what the reader rejects"): a document is checked against its own JSON
+// Schema before its text is made, so no command — including ones added later,
+// which all serialize through ./serialize.ts — can leave a file behind that
+// every later read refuses with exit 3.
+import { UsageError } from './errors.ts';
+import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+
+/** Where a written value comes from, when the user did not type it as a flag. */
+const ORIGIN: Record<string, string> = {
+  created_by: "git's author identity (user.name and user.email, or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL)",
+  text: 'the invariant text',
+  violated_text: "the invariant's text",
+};
+
+/** The flag a value is given with, for the hint. */
+const FLAG: Record<string, string> = {
+  rationale: '--rationale',
+  goal: '--goal',
+  details: '--details',
+  tags: '--tag',
+  text: 'the text',
+};
+
+function fieldOf(e: SchemaError): string {
+  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (e.keyword === 'required') path.push(String((e.params as { missingProperty?: unknown }).missingProperty));
+  if (e.keyword === 'additionalProperties') path.push(String((e.params as { additionalProperty?: unknown }).additionalProperty));
+  return path.length ? path.join('.') : 'document';
+}
+
+function lengthOf(value: unknown): number {
+  if (typeof value !== 'string') return 0;
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+function valueAt(data: unknown, instancePath: string): unknown {
+  let v: unknown = data;
+  for (const key of instancePath === '' ? [] : instancePath.slice(1).split('/')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return v;
+}
+
+/**
+ * Refuses (exit 2, nothing written) a document `schema` would reject. A
+ * value over a length limit names the field, its length and the limit; any
+ * other mismatch names the field and what the schema wants.
+ */
+export function assertSchemaValid(schema: SchemaName, rel: string, data: unknown): void {
+  const validate = validatorFor(schema);
+  if (validate(data)) return;
+  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
+  const e = errors[0];
+  if (!e) return;
+  const field = fieldOf(e);
+  const top = field.split('.')[0]!;
+  const where = ORIGIN[top] ? ` (from ${ORIGIN[top]})` : '';
+  const fix = FLAG[top] ? `Shorten ${FLAG[top]}` : ORIGIN[top] ? `Shorten ${ORIGIN[top]}` : 'Correct the value';
+  if (e.keyword === 'maxLength') {
+    const limit = Number((e.params as { limit?: unknown }).limit);
+    const length = lengthOf(valueAt(data, e.instancePath));
+    throw new UsageError(
+      `${field} is ${length} characters long${where}; the limit is ${limit} (${schema})`,
+      `${fix} to at most ${limit} characters. Nothing was written.`,
+      { file: rel, field, limit, length, schema },
+      'value-too-long',
+    );
+  }
+  throw new UsageError(
+    `${field} ${e.message ?? 'is invalid'}${where}: ${rel} would not pass ${schema}`,
+    `${fix}. Nothing was written.`,
+    { file: rel, field, keyword: e.keyword, params: e.params, schema },
+    'invalid-document',
+  );
+}

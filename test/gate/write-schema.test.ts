@@ -1,0 +1,69 @@
+// Writers never write what the reader rejects (docs/guarantees.md): every
+// document is checked against its own JSON Schema before a byte is written.
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { runMain } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
+import { storeState } from '../helpers/store-state.ts';
+
+const long = (n: number) => 'a'.repeat(n);
+
+describe('a value over its schema limit is refused before anything is written', () => {
+  it.each([
+    ['invariant add --rationale', ['invariant', 'add', '--project', 'myapp', '--rationale', long(10_001), 'Keep the changelog current'], 'rationale', 10_000],
+    ['invariant add --rationale (a new project)', ['invariant', 'add', '--project', 'reports', '--new-project', '--rationale', long(10_001), 'Keep the changelog current'], 'rationale', 10_000],
+    ['plan use --goal', ['plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', long(10_001)], 'goal', 10_000],
+    ['violation add --details', ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9G0XNWEM589ZS7FV0VT', '--details', long(10_001)], 'details', 10_000],
+  ])('%s: exit 2 naming the field and the limit, the store unchanged', async (_name, args, field, limit) => {
+    const root = exampleStore();
+    const before = storeState(root);
+    const r = await runMain(['--store', root, ...args], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${field} is 10001 characters long`);
+    expect(r.stderr).toContain(`the limit is ${limit}`);
+    expect(storeState(root)).toEqual(before);
+    // The reader still takes the whole store.
+    expect((await runMain(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp'], { cwd: root })).code).toBe(0);
+  });
+
+  it('reports the field, limit and length under --format json (code value-too-long)', async () => {
+    const root = exampleStore();
+    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--global', '--rationale', long(10_001), 'Never read secrets'], { cwd: root });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toEqual({
+      ok: false,
+      exit_code: 2,
+      error: {
+        code: 'value-too-long',
+        message: 'rationale is 10001 characters long; the limit is 10000 (invariant.schema.json)',
+        hint: 'Shorten --rationale to at most 10000 characters. Nothing was written.',
+        detail: { file: 'global/00000000000000000000000000.yaml', field: 'rationale', limit: 10_000, length: 10_001, schema: 'invariant.schema.json' },
+      },
+    });
+  });
+
+  it('a git author name too long for created_by: every writer refuses, nothing written', () => {
+    const root = exampleStore();
+    const before = storeState(root);
+    const env = { GIT_AUTHOR_NAME: long(600) };
+    for (const args of [
+      ['invariant', 'add', '--global', 'Never read secrets'],
+      ['plan', 'use', 'local/code-coverage', '--project', 'myapp'],
+      ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9G0XNWEM589ZS7FV0VT'],
+    ]) {
+      const r = agents(['--store', root, ...args], { cwd: root, env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/created_by is \d+ characters long .*; the limit is 512/);
+      expect(r.stderr).not.toContain('    at ');
+    }
+    expect(storeState(root)).toEqual(before);
+    expect(agents(['--store', root, 'validate'], { cwd: root }).code).toBe(0);
+  });
+
+  it('values at the limit are written and read back', async () => {
+    const root = exampleStore();
+    const r = await runMain(['--store', root, 'invariant', 'add', '--global', '--rationale', long(10_000), 'Never read secrets'], { cwd: root });
+    expect(r.code, r.stderr).toBe(0);
+    expect((await runMain(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp'], { cwd: root })).code).toBe(0);
+  });
+});
