@@ -275,7 +275,8 @@ async function writeErrorDocument(
   hint: string | undefined,
   detail: Record<string, unknown> | null,
 ): Promise<void> {
-  if (format === 'text') return;
+  // Only the document formats: text, and a command's own formats (github, sarif, markdown), print nothing more on stdout.
+  if (format !== 'json' && format !== 'yaml') return;
   const body = { ok: false, exit_code: exitCode, error: { code, message, hint: hint ?? null, detail } };
   if (format === 'json') {
     io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);

@@ -11,15 +11,24 @@ export function modeline(rel: string, schema: string): string {
   return `# yaml-language-server: $schema=${schemaRef(rel, schema)}`;
 }
 
-/** Every writer's document passes here: checked against its schema before any text (let alone a byte on disk) is made. */
-function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
-  assertSchemaValid(schema, rel, data);
+/**
+ * The YAML text of a document, exactly as writers emit it, without the
+ * schema check: the layer the YAML reader's tests exercise with any data.
+ * Writers never call it directly; they go through `document` below.
+ */
+export function yamlDocument(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
   const body = stringify(data, { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' });
   return `${modeline(rel, schema)}\n${body}`;
 }
 
-/** Canonical text of an invariant file, keys in the documented order. */
-export function formatInvariantFile(rel: string, inv: Invariant): string {
+/** Every writer's document passes here: checked against its schema before any text (let alone a byte on disk) is made. */
+function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
+  assertSchemaValid(schema, rel, data);
+  return yamlDocument(rel, schema, data);
+}
+
+/** An invariant's fields as its file holds them, keys in the documented order. */
+export function invariantFields(inv: Invariant): Record<string, unknown> {
   const data: Record<string, unknown> = { id: inv.id, text: inv.text, severity: inv.severity, active: inv.active };
   if (inv.tags.length > 0) data.tags = inv.tags;
   if (inv.rationale !== undefined) data.rationale = inv.rationale;
@@ -27,7 +36,12 @@ export function formatInvariantFile(rel: string, inv: Invariant): string {
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };
-  return document(rel, 'invariant.schema.json', data);
+  return data;
+}
+
+/** Canonical text of an invariant file, keys in the documented order. */
+export function formatInvariantFile(rel: string, inv: Invariant): string {
+  return document(rel, 'invariant.schema.json', invariantFields(inv));
 }
 
 export function formatPlanFile(rel: string, plan: Plan): string {

@@ -5,7 +5,7 @@ import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseCanonicalYaml } from '../../src/core/canonical-yaml.ts';
 import { parseInvariant, parseYaml } from '../../src/core/parse.ts';
-import { formatInvariantFile, formatPlanFile, formatRecordFile } from '../../src/core/serialize.ts';
+import { formatInvariantFile, formatPlanFile, invariantFields, yamlDocument } from '../../src/core/serialize.ts';
 import type { Invariant, Scope } from '../../src/core/model.ts';
 
 /** What `yaml` gives for a store file: its data, or 'refused' when it reports an error or is not one document. */
@@ -63,9 +63,10 @@ const recordArb = fc.record({
   summary: textArb,
   records: fc.array(fc.record({ invariant_id: ulidArb, enforced: fc.boolean(), actor_response: textArb, decision_id: fc.option(ulidArb, { nil: null }) }, { requiredKeys: ['invariant_id'] }), { maxLength: 3 }),
 });
+// The writers' YAML layer with any values (the schema check in front of it would refuse many of these).
 const writtenArb = fc.oneof(
-  invariantArb.map((inv) => formatInvariantFile(`global/${inv.id}.yaml`, inv)),
-  recordArb.map((r) => formatRecordFile(`plans/${r.id}/decisions/${r.id}.yaml`, 'decision.schema.json', r)),
+  invariantArb.map((inv) => yamlDocument(`global/${inv.id}.yaml`, 'invariant.schema.json', invariantFields(inv))),
+  recordArb.map((r) => yamlDocument(`plans/${r.id}/decisions/${r.id}.yaml`, 'decision.schema.json', r)),
 );
 
 describe('parseCanonicalYaml', () => {
