@@ -35,6 +35,7 @@ export type DiagnosticCode =
   | 'plan-missing'
   | 'temporary-file'
   | 'stale-lock'
+  | 'bad-lock'
   // meaning
   | 'duplicate-text'
   | 'shadowed'

@@ -1,8 +1,8 @@
 import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CancelledError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
+import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
 import { defineCommand } from '../command.ts';
@@ -23,14 +23,13 @@ interface StrategizeArgs {
 
 function readContext(ctx: CliContext, file: string): string {
   const path = resolve(ctx.io.cwd, file);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read the context file ${file}: ${code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (code ?? String(error))}`, 'Nothing was written. Give a readable text file with --context FILE.');
+  // A regular file (a link to one is fine: the user named it), checked before it is opened; never more than the limit read.
+  const r = readRegularFile(path, MAX_FILE_BYTES, { followLinks: true });
+  if (!r.ok) {
+    if (r.code === 'too-large') throw new UsageError(`the context file ${file} ${r.message} (1 MiB)`, 'Nothing was written. Summarise the plan context.');
+    throw new UsageError(`cannot read the context file ${file}: it ${r.message}`, 'Nothing was written. Give a readable text file with --context FILE.');
   }
-  if (bytes.byteLength > MAX_FILE_BYTES) throw new UsageError(`the context file ${file} is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`, 'Nothing was written. Summarise the plan context.');
+  const bytes = r.bytes;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
