@@ -10,11 +10,12 @@
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
 // (validate, invariant diff) are reported as not available.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, platform, release, tmpdir, totalmem, arch } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { copyNeededScopes, generateStore, git, makeGitRepo } from './store.mjs';
+import { copyNeededScopes, generateExportStore, generateStore, git, makeGitRepo } from './store.mjs';
+import { measureEffective, measureInitialize, measureMemory } from './mcp.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(REPO, 'bin/agents.js');
@@ -205,6 +206,13 @@ log('\nstart-up');
   row('agents --version', '—', version, n0, 'node -e 0', { max: 1.5 });
   row('agents --help', '—', help, n0, 'node -e 0', { max: 2 });
   row('invariant list --effective --project myapp', 'example', list, n0, 'node -e 0', { max: 2 });
+  // The MCP server: spawn to its answer to `initialize` (a client's handshake), interleaved with node -e 0.
+  try {
+    const m = await measureInitialize(example, RUNS * 2);
+    row('mcp: spawn → initialize answer', 'example', { ms: m.initialize }, { ms: m.node0 }, 'node -e 0', { max: 2 });
+  } catch (error) {
+    unavailable('mcp: spawn → initialize answer', 'example', '≤ 2×', String(error.message).slice(0, 200));
+  }
 }
 
 const stores = new Map();
@@ -231,6 +239,14 @@ for (const size of SIZES) {
     { argv: agents('--store', small, 'invariant', 'list', '--effective', '--plan', info.plan) },
   ]);
   row(`list --effective --plan X`, label, xBig, xSmall, 'only the scopes X needs', size >= 100_000 ? { max: 1.2 } : undefined);
+  try {
+    // One call on a running server, and a fresh server's first answer, against the CLI process printing the same set.
+    const e = await measureEffective(root, info.project, RUNS);
+    row('mcp: effective_invariants --project P (call)', label, { ms: e.call }, { ms: e.cli }, 'list --effective --format json', size >= 100_000 ? { max: 1.2 } : undefined);
+    row('mcp: spawn → first effective_invariants answer', label, { ms: e.firstAnswer }, { ms: e.cli }, 'list --effective --format json');
+  } catch (error) {
+    unavailable('mcp: effective_invariants --project P (call)', label, size >= 100_000 ? '≤ 1.2×' : undefined, String(error.message).slice(0, 200));
+  }
 
   if (!HAS_VALIDATE) {
     unavailable('validate (whole store)', label, size >= 100_000 ? '≤ 2× floor, ≥ 2.5× faster than ajv-cli, ≤ 300 MiB' : size >= 10_000 ? '≥ 2.5× faster than ajv-cli' : undefined);
@@ -245,6 +261,27 @@ for (const size of SIZES) {
     row('validate --no-cache (every file checked)', label, cold, floor, 'walk-and-read floor', big ? { max: 2 } : undefined, big ? 300 : undefined);
     row('validate --no-cache (every file checked)', label, cold, ajv, 'ajv-cli validate', size >= 10_000 ? { speedup: 2.5 } : undefined, undefined, true);
     row('  walk-and-read floor (bench/floor.mjs)', label, floor, ajv, 'ajv-cli validate', undefined, undefined, true);
+  }
+}
+
+log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
+{
+  const t = Date.now();
+  const repo = join(work, 'export-monorepo');
+  const info = generateExportStore(repo, 10_000, 100);
+  git(repo, 'init', '-q', '-b', 'main');
+  log(`generated ${info.size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  const label = '10,000 in 100 projects';
+  // Written once: the timed runs check files that are up to date (exit 0), as a pre-commit hook mostly does.
+  const first = spawn({ argv: agents('export'), cwd: repo }, { capture: true });
+  if (first.status !== 0) unavailable('export --check (7 targets, every file up to date)', label, '≤ 2× floor', `export failed: ${(first.stderr || '').trim().split('\n')[0]}`);
+  else {
+    const [check, cold, floor] = measure([{ argv: agents('export', '--check'), cwd: repo }, { argv: agents('export', '--check', '--no-cache'), cwd: repo }, { argv: node(FLOOR, info.root) }]);
+    row('export --check (7 targets, every file up to date)', label, check, floor, 'walk-and-read floor of the store', { max: 2 });
+    // Every invariant parsed and every file rendered: a check after the store changed (the cache cannot answer).
+    row('export --check --no-cache (every file computed)', label, cold, floor, 'walk-and-read floor of the store');
+    const [p, pFloor] = measure([{ argv: agents('export', '--check', '--project', info.project), cwd: repo }, { argv: node(FLOOR, info.root) }]);
+    row('export --check --project P', label, p, pFloor, 'walk-and-read floor of the store');
   }
 }
 
@@ -271,6 +308,23 @@ log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 mor
   else {
     const [n0, d] = measure([NODE0, { argv: agents('invariant', 'diff', `${base}..${head}`), cwd: s.repo }]);
     row('invariant diff A..B (100 files changed)', label, d, n0, 'node -e 0', { max: 3 });
+  }
+}
+
+log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invariants)`);
+{
+  const s = stores.get(GIT_SIZE);
+  const label = GIT_SIZE.toLocaleString('en');
+  const what = 'mcp: memory after 1,000 calls and 100 changes';
+  try {
+    const invariant = readdirSync(join(s.root, 'global')).find((f) => f.endsWith('.yaml')).slice(0, -'.yaml'.length);
+    const m = await measureMemory(s.root, s.project, s.plan, invariant);
+    const growth = m.after / m.first - 1;
+    rows.push({ name: what, store: label, ms: `${m.after.toFixed(0)} MiB`, baseline: 'after the first call', baselineMs: `${m.first.toFixed(0)} MiB`, ratio: `+${(growth * 100).toFixed(0)}%`, budget: '≤ +20%', rss: fmtMiB(m.busy), baselineRss: fmtMiB(m.first) });
+    budgets.push({ what: `${what} (${label})`, budget: '≤ +20%', measured: `+${(growth * 100).toFixed(0)}%`, met: growth <= 0.2 });
+    log(`  ${what} ${label}: first call ${m.first.toFixed(1)} MiB, right after ${m.busy.toFixed(1)} MiB, 3 s later ${m.after.toFixed(1)} MiB (+${(growth * 100).toFixed(1)}%; ${m.updates} updates for ${m.changes} changes)`);
+  } catch (error) {
+    unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
   }
 }
 

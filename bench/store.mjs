@@ -49,7 +49,7 @@ function pick(rand, list) {
   return list[Math.floor(rand() * list.length)];
 }
 
-function sentence(rand, n) {
+export function sentence(rand, n) {
   return `${pick(rand, VERBS)} ${pick(rand, ACTIONS)} ${pick(rand, OBJECTS)}${pick(rand, TAILS)} (rule ${n})`;
 }
 
@@ -228,4 +228,42 @@ function edit(file, note) {
   const edited = text.replace(/^text: (["']?)(.*)$/m, (_m, quote, rest) => (quote ? `text: ${quote}Edited (${note}): ${rest}` : `text: ${JSON.stringify(`${rest} (${note})`)}`));
   if (edited === text) throw new Error(`bench: could not edit ${file}`);
   writeFileSync(file, edited);
+}
+
+/**
+ * A monorepo for `agents export`: `size` invariants, 1% global and the rest
+ * spread over `projectCount` projects, each with a project.yaml whose paths
+ * are its own folder (`services/<project>/**`, holding one source file), and
+ * config.yaml exporting to every target. Deterministic.
+ */
+export function generateExportStore(repo, size = 10_000, projectCount = 100, seed = 11) {
+  const root = join(repo, '.agents');
+  const rand = prng(seed + size);
+  const next = ulids(rand);
+  const stats = { invariants: 0, files: 0, bytes: 0 };
+  let n = 0;
+  for (const dir of ['global', 'projects', 'schemas']) mkdirSync(join(root, dir), { recursive: true });
+  put(root, 'config.yaml', '# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\nexport:\n  targets: [agents-md, claude-md, gemini-md, copilot, cursor, windsurf, cline]\n', stats);
+  for (const schema of readdirSync(new URL('../schemas/', import.meta.url)).filter((f) => f.endsWith('.schema.json'))) {
+    put(root, `schemas/${schema}`, readFileSync(new URL(`../schemas/${schema}`, import.meta.url), 'utf8'), stats);
+  }
+  const globals = Math.round(size * 0.01);
+  for (let i = 0; i < globals; i++) {
+    const inv = invariant(rand, next, ++n);
+    put(root, `global/${inv.id}.yaml`, document(1, 'invariant.schema.json', inv.data), stats);
+  }
+  const projects = Array.from({ length: projectCount }, (_, i) => `service-${String(i).padStart(3, '0')}`);
+  for (const p of projects) {
+    mkdirSync(join(root, 'projects', p), { recursive: true });
+    put(root, `projects/${p}/project.yaml`, document(2, 'project.schema.json', { description: `Generated service ${p}`, paths: [`services/${p}/**`] }), stats);
+    mkdirSync(join(repo, 'services', p), { recursive: true });
+    writeFileSync(join(repo, 'services', p, 'index.ts'), 'export {};\n');
+  }
+  for (let i = 0; i < size - globals; i++) {
+    const p = projects[i % projectCount];
+    const inv = invariant(rand, next, ++n);
+    put(root, `projects/${p}/${inv.id}.yaml`, document(2, 'invariant.schema.json', inv.data), stats);
+  }
+  stats.invariants = size;
+  return { root, repo, size, stats, projects: projectCount, project: projects[Math.floor(projectCount / 2)] };
 }

@@ -43,6 +43,43 @@ const lazyStringWidth = {
 };
 
 /**
+ * The MCP SDK's server imports its ajv-based JSON Schema validator and builds
+ * one (a new Ajv with every format) in the Server constructor, though a server
+ * uses it only to check a client's answers to elicitation requests, which
+ * `agents mcp` never makes. Bundled here as a stand-in with the same class
+ * name and method that loads and builds the real one (a `require`, which
+ * esbuild turns into a lazily initialised module) on first use, so that
+ * `agents mcp` does not evaluate ajv before answering `initialize`
+ * (docs/performance.md).
+ */
+const lazyAjvProvider = {
+  name: 'lazy-ajv-provider',
+  setup(b) {
+    b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, async (args) => {
+      if (args.pluginData === 'real' || args.namespace === 'lazy-ajv-provider' || !args.importer.includes('@modelcontextprotocol/sdk')) return undefined;
+      const real = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'lazy-ajv-provider' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv-provider' }, (args) => ({
+      contents: [
+        'let Real;',
+        'export class AjvJsonSchemaValidator {',
+        '  constructor(ajv) { this.ajv = ajv; this.real = undefined; }',
+        '  getValidator(schema) {',
+        `    Real ??= require(${JSON.stringify(args.path)}).AjvJsonSchemaValidator;`,
+        '    this.real ??= new Real(this.ajv);',
+        '    return this.real.getValidator(schema);',
+        '  }',
+        '}',
+      ].join('\n'),
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * A digest of everything that decides what the built tool reports: its
  * sources, its schemas and the exact versions of its dependencies. Caches of
  * checked files (`validate`) are valid for one build id only.
@@ -87,7 +124,7 @@ const result = await build({
   external: ['react-devtools-core'],
   // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
-  plugins: [lazyStringWidth],
+  plugins: [lazyStringWidth, lazyAjvProvider],
 });
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);

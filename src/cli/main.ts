@@ -1,8 +1,8 @@
 import yargs, { type Argv } from 'yargs';
-import { caretExcerpt, location } from '../core/diagnostics.ts';
 import { didYouMean, closestNames } from '../core/closest.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { CommandSpec } from './command.ts';
+import { errorLines } from './error-text.ts';
 import { canPrompt, processIo, useColor, type CliContext, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { makeStyle } from './style.ts';
@@ -238,16 +238,7 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
 async function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat): Promise<number> {
   const s = makeStyle(color);
   if (error instanceof AgentsError) {
-    const lines = [`${s.red('error:')} ${error.message}`];
-    const shown = error.diagnostics.slice(0, 20);
-    for (const d of shown) {
-      lines.push(`  ${location(d)}  ${d.code}  ${d.message}`);
-      const excerpt = caretExcerpt(d);
-      if (excerpt) lines.push(excerpt.replace(/^/gm, '    '));
-      if (d.hint) lines.push(`    ${s.dim(d.hint)}`);
-    }
-    if (error.diagnostics.length > shown.length) lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`agents validate\`)`);
-    if (error.hint) lines.push(`${s.dim('hint:')} ${error.hint}`);
+    const lines = errorLines(error, s);
     io.stderr.write(`${lines.join('\n')}\n`);
     await writeErrorDocument(io, format, error.code, error.exitCode, error.message, error.hint, detailOf(error));
     return error.exitCode;

@@ -1,6 +1,7 @@
 import type { Plan } from '../core/model.ts';
 import type { DecisionNode, DecisionTreeNode, EnforcementRun, Violation } from '../core/records.ts';
 import type { Style } from './style.ts';
+import type { ScopedWaiver } from '../core/waivers.ts';
 
 /** The stable JSON shape of a plan (docs/json-output.md). */
 export function planJson(plan: Plan) {
@@ -49,8 +50,34 @@ export function violationJson(plan: string, path: string, v: Violation) {
     details: v.details ?? null,
     created_at: v.created_at,
     created_by: v.created_by ?? null,
+    resolved: v.resolved ? { at: v.resolved.at, by: v.resolved.by ?? null, note: v.resolved.note ?? null } : null,
     path,
   };
+}
+
+/** The stable JSON shape of a waiver (docs/json-output.md); `holds` when the caller judged it at a time. */
+export function waiverJson(w: ScopedWaiver & { holds?: boolean }) {
+  return {
+    id: w.id,
+    invariant_id: w.invariant_id,
+    scope: w.scope.kind,
+    plan: w.scope.kind === 'plan' ? w.scope.plan : null,
+    project: w.scope.kind === 'project' ? w.scope.project : null,
+    reason: w.reason,
+    owner: w.owner,
+    expires: w.expires,
+    ...(w.holds !== undefined ? { holds: w.holds } : {}),
+    created_at: w.created_at,
+    created_by: w.created_by ?? null,
+    path: w.path,
+  };
+}
+
+/** One line for a waiver: "waived until 2026-12-31 by Ops (project myapp): reason", or "expired …". */
+export function waiverLine(s: Style, w: ScopedWaiver & { holds: boolean }): string {
+  const where = w.scope.kind === 'plan' ? 'plan' : `project ${w.scope.project}`;
+  const head = w.holds ? s.yellow(`waived until ${w.expires}`) : s.red(`waiver expired ${w.expires}`);
+  return `${head} ${s.dim(`(${where}, ${w.id}, owner ${w.owner})`)}: ${w.reason}`;
 }
 
 export function treeJson(nodes: readonly DecisionTreeNode[]): unknown[] {

@@ -24,9 +24,11 @@ export interface CommandGroup {
 }
 
 export const GROUPS: readonly CommandGroup[] = [
-  { name: 'invariant', describe: 'Add, list, show, remove, diff and trace invariants; record violations', demand: 'Name a subcommand: add, list, show, remove, diff, log or violation.' },
-  { name: 'invariant violation', describe: 'Record and list invariant violations of plans', demand: 'Name a subcommand: add or list.' },
-  { name: 'plan', describe: 'Create plans from action templates, reconcile their invariants, track violations', demand: 'Name a subcommand: use, list, show, strategize, decisions or status.' },
+  { name: 'invariant', describe: 'Add, list, show, edit, move, remove, diff, trace and waive invariants; record violations', demand: 'Name a subcommand: add, list, show, edit, move, remove, diff, log, waive or violation.' },
+  { name: 'invariant violation', describe: 'Record, list and resolve invariant violations of plans', demand: 'Name a subcommand: add, list or resolve.' },
+  { name: 'plan', describe: 'Create plans from action templates, reconcile their invariants, track violations', demand: 'Name a subcommand: use, list, show, sync, strategize, decisions or status.' },
+  { name: 'action', describe: 'Create and list action templates', demand: 'Name a subcommand: add or list.' },
+  { name: 'project', describe: 'Create and list projects', demand: 'Name a subcommand: add or list.' },
 ];
 
 export const COMMANDS: readonly LazyCommand[] = [
@@ -34,19 +36,31 @@ export const COMMANDS: readonly LazyCommand[] = [
   { group: 'invariant', command: 'add [text..]', describe: 'Add an invariant to exactly one scope', load: () => import('./commands/invariant-add.ts') },
   { group: 'invariant', command: ['list [pattern]', 'ls'], describe: 'List invariants, or the effective set of a project or plan', load: () => import('./commands/invariant-list.ts') },
   { group: 'invariant', command: 'show <id>', describe: 'Show everything about one invariant, and where it applies', load: () => import('./commands/invariant-show.ts') },
+  { group: 'invariant', command: 'edit <id>', describe: 'Change an invariant: text, severity, tags, rationale, active, overrides (a form in a terminal without flags)', load: () => import('./commands/invariant-edit.ts') },
+  { group: 'invariant', command: ['move <id>', 'mv'], describe: 'Move an invariant to another scope, keeping its id', load: () => import('./commands/invariant-move.ts') },
   { group: 'invariant', command: ['remove <id>', 'rm'], describe: 'Delete an invariant (asks first unless --yes)', load: () => import('./commands/invariant-remove.ts') },
   { group: 'invariant', command: 'diff [range]', describe: 'What changed in the effective sets between two revisions (A..B, A...B, A, or HEAD against the working tree)', load: () => import('./commands/invariant-diff.ts') },
+  { group: 'invariant', command: 'waive <id>', describe: 'Record a time-boxed exception for an invariant in a plan or project', load: () => import('./commands/invariant-waive.ts') },
   { group: 'invariant', command: 'log <id>', describe: "One invariant's history from git: commits, authors, dates, text changes, moves and its removal", load: () => import('./commands/invariant-log.ts') },
+  { command: 'export', describe: "Write effective sets into agents' instruction files (AGENTS.md, CLAUDE.md, Copilot, Cursor and more)", load: () => import('./commands/export.ts') },
+  { command: 'which <paths..>', describe: 'Print the project(s) whose paths (project.yaml) hold each file or folder', load: () => import('./commands/which.ts') },
+  { command: 'mcp', describe: 'Serve the store to AI agents over the Model Context Protocol (stdio): effective sets, invariants, plan status, violations', load: () => import('./commands/mcp.ts') },
   { command: 'tui', describe: 'Browse, filter, add and remove invariants in the terminal UI', load: () => import('./commands/tui.ts') },
   { command: 'validate [paths..]', describe: 'Check the store: YAML, schemas, ids, layout, duplicates, shadows, references', load: () => import('./commands/validate.ts') },
   { group: 'invariant violation', command: 'add', describe: "Record a violation of an invariant of a plan's effective set", load: () => import('./commands/invariant-violation-add.ts') },
   { group: 'invariant violation', command: ['list', 'ls'], describe: 'List recorded violations', load: () => import('./commands/invariant-violation-list.ts') },
+  { group: 'invariant violation', command: 'resolve <id>', describe: 'Mark a violation resolved (the record is kept)', load: () => import('./commands/invariant-violation-resolve.ts') },
   { group: 'plan', command: 'use <action>', describe: 'Create a plan from an action template, promoting its invariants', load: () => import('./commands/plan-use.ts') },
   { group: 'plan', command: ['list', 'ls'], describe: 'List plans', load: () => import('./commands/plan-list.ts') },
   { group: 'plan', command: 'show <id>', describe: 'Show a plan: metadata, effective set with provenance, latest enforcement, violations, drift', load: () => import('./commands/plan-show.ts') },
+  { group: 'plan', command: 'sync <id>', describe: "Apply an action template's changes to a plan's promoted invariants (asks first unless --yes)", load: () => import('./commands/plan-sync.ts') },
   { group: 'plan', command: 'strategize <id>', describe: 'Run the Invariant Reconciliation Actor on a plan and record the run', load: () => import('./commands/plan-strategize.ts') },
   { group: 'plan', command: 'decisions <id>', describe: "Print a plan's decision tree", load: () => import('./commands/plan-decisions.ts') },
   { group: 'plan', command: 'status <id>', describe: 'Summarise enforcement and violations; exit 1 while an error violation stands', load: () => import('./commands/plan-status.ts') },
+  { group: 'action', command: 'add <action>', describe: 'Create an action template (actions/NS/NAME/action.yaml)', load: () => import('./commands/action-add.ts') },
+  { group: 'action', command: ['list', 'ls'], describe: 'List action templates with their invariant and plan counts', load: () => import('./commands/action-list.ts') },
+  { group: 'project', command: 'add <name>', describe: 'Create a project (projects/NAME/)', load: () => import('./commands/project-add.ts') },
+  { group: 'project', command: ['list', 'ls'], describe: 'List projects with their invariant and plan counts', load: () => import('./commands/project-list.ts') },
 ];
 
 /** The group a group sits in (`invariant` for `invariant violation`), or undefined at the top. */

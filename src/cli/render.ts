@@ -1,5 +1,5 @@
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
-import type { ShadowRef } from '../core/resolve.ts';
+import type { EffectiveEntry, ShadowRef } from '../core/resolve.ts';
 import type { CliContext } from './io.ts';
 
 /** The stable JSON shape of one invariant (docs/json-output.md). */
@@ -15,6 +15,7 @@ export interface InvariantJson {
   path: string;
   tags: string[];
   rationale: string | null;
+  overrides: string | null;
   created_at: string | null;
   created_by: string | null;
   source: { kind: string; ref: string | null; origin_id: string | null } | null;
@@ -34,6 +35,7 @@ export function invariantJson(inv: ScopedInvariant): InvariantJson {
     path: inv.path,
     tags: inv.tags,
     rationale: inv.rationale ?? null,
+    overrides: inv.overrides ?? null,
     created_at: inv.created_at ?? null,
     created_by: inv.created_by ?? null,
     source: inv.source ? { kind: inv.source.kind, ref: inv.source.ref ?? null, origin_id: inv.source.origin_id ?? null } : null,
@@ -42,6 +44,37 @@ export function invariantJson(inv: ScopedInvariant): InvariantJson {
 
 export function shadowJson(s: { id: string; scope: { kind: string } | string; path: string }): { id: string; scope: string; path: string } {
   return { id: s.id, scope: typeof s.scope === 'string' ? s.scope : s.scope.kind, path: s.path };
+}
+
+/** One entry of an effective set: copies hidden by accident (`shadows`) apart from those hidden on purpose (`overridden`, named by an `overrides` field). */
+export function effectiveEntryJson(e: EffectiveEntry): InvariantJson & { shadows: ReturnType<typeof shadowJson>[]; overridden: ReturnType<typeof shadowJson>[] } {
+  return {
+    ...invariantJson(e.invariant),
+    shadows: e.shadows.filter((r) => !r.overridden).map(shadowJson),
+    overridden: e.shadows.filter((r) => r.overridden).map(shadowJson),
+  };
+}
+
+/** The text lines under an effective entry: "shadows global 01…" or, for a copy hidden on purpose, "overrides global 01…". */
+export function hiddenCopyLines(e: EffectiveEntry, label: (word: string) => string, withPath: (path: string) => string): string[] {
+  return e.shadows.map((r) => `${label(r.overridden ? 'overrides' : 'shadows')} ${r.scope} ${r.id}${withPath(r.path)}`);
+}
+
+/** A near-duplicate in JSON: the other invariant and how near it is. */
+export function nearJson(m: { invariant: ScopedInvariant; kind: string }): { id: string; scope: string; path: string; text: string; kind: string } {
+  return { id: m.invariant.id, scope: m.invariant.scope.kind, path: m.invariant.path, text: m.invariant.text, kind: m.kind };
+}
+
+/** The notes printed after a write: what the invariant shadows, is shadowed by, and nearly repeats. */
+export function relationNotes(r: { shadows: readonly ScopedInvariant[]; shadowedBy: readonly ScopedInvariant[]; near: readonly { invariant: ScopedInvariant; kind: string }[] }, warn: (s: string) => string): string[] {
+  const lines: string[] = [];
+  for (const o of r.shadows) lines.push(`  note: it shadows the copy in ${describeScope(o.scope)} (${o.id})`);
+  for (const o of r.shadowedBy) lines.push(`  note: it is shadowed by the copy in ${describeScope(o.scope)} (${o.id})`);
+  for (const m of r.near) {
+    const how = m.kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart';
+    lines.push(`  ${warn('warning')}: nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${how}); both apply`);
+  }
+  return lines;
 }
 
 let yamlStringify: ((data: unknown) => string) | undefined;

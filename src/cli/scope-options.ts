@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
-import { isUlid } from '../core/names.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
+import type { CliContext } from './io.ts';
 
 export interface ScopeArgs {
   global?: boolean;
@@ -43,12 +43,25 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | 
 }
 
 /**
- * A `--plan` given as a unique prefix of its id (at least 4 characters), as
- * the plan commands take it, made the plan's full id; other scopes as given.
- * An unknown or ambiguous prefix is a usage error naming the candidates.
+ * The project whose paths (project.yaml) hold the current folder, when
+ * exactly one does (docs/export.md, "Projects and their paths"); said on
+ * stderr, since the command then acts on a project nobody named. Commands
+ * call it only when no scope was given.
  */
-export async function withFullPlanId(scope: ScopeInput | undefined, service: InvariantService): Promise<ScopeInput | undefined> {
-  if (!scope || !('plan' in scope) || isUlid(scope.plan)) return scope;
-  const { PlanService } = await import('../service/plan-service.ts');
-  return { plan: await new PlanService(service).resolvePlanId(scope.plan) };
+export async function inferProject(ctx: CliContext, service: InvariantService): Promise<string | undefined> {
+  const { projectsHoldingFolder, readProjects, repoRelative, repositoryTop } = await import('../store/projects.ts');
+  const { requireValid } = await import('../service/invariant-service.ts');
+  const rel = repoRelative(repositoryTop(service.root), ctx.io.cwd);
+  if (rel === undefined) return undefined;
+  const projects = await readProjects(service.source);
+  if (projects.meta.size === 0) return undefined;
+  requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
+  const names = projectsHoldingFolder(projects.meta, rel);
+  const here = rel === '' ? 'the top of the repository' : rel;
+  if (names.length === 1) {
+    ctx.io.stderr.write(`agents: project ${names[0]} (from the current folder, ${here}, which its paths hold; --project P to choose another)\n`);
+    return names[0];
+  }
+  if (names.length > 1) ctx.io.stderr.write(`agents: the current folder, ${here}, is in the paths of projects ${names.join(', ')}; no project inferred (give --project P)\n`);
+  return undefined;
 }

@@ -36,12 +36,20 @@ export type DiagnosticCode =
   // meaning
   | 'duplicate-text'
   | 'shadowed'
+  | 'near-duplicate'
+  | 'overrides-unknown'
+  | 'overrides-text'
   | 'unknown-action'
   | 'unknown-project'
   | 'unknown-origin'
   | 'unknown-invariant'
+  | 'waiver-expired'
   | 'schema-outdated'
-  | 'modeline-missing';
+  | 'modeline-missing'
+  // projects' paths (project.yaml)
+  | 'project-path-invalid'
+  | 'project-paths-overlap'
+  | 'project-path-unmatched';
 
 export interface Diagnostic {
   code: DiagnosticCode;

@@ -18,7 +18,7 @@ export interface DiffSide {
   plans: ReadonlyMap<string, Plan>;
 }
 
-export type InvariantField = 'text' | 'severity' | 'active' | 'tags' | 'rationale' | 'created_at' | 'created_by' | 'source' | 'scope';
+export type InvariantField = 'text' | 'severity' | 'active' | 'tags' | 'rationale' | 'overrides' | 'created_at' | 'created_by' | 'source' | 'scope';
 
 export interface FieldChange {
   field: InvariantField;
@@ -93,7 +93,7 @@ export interface StoreDiff {
   targets: TargetDiff[];
 }
 
-const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = ['text', 'severity', 'active', 'tags', 'rationale', 'created_at', 'created_by', 'source'];
+const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = ['text', 'severity', 'active', 'tags', 'rationale', 'overrides', 'created_at', 'created_by', 'source'];
 
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;

@@ -1,5 +1,6 @@
 import { isName, isUlid, nameProblem, ulidProblem } from './names.ts';
 import type { Scope } from './model.ts';
+import type { WaiverScope } from './waivers.ts';
 
 /** What a store-relative path is, by its shape alone (SPEC 2). */
 export type PathKind =
@@ -9,7 +10,11 @@ export type PathKind =
   | { kind: 'invariant'; scope: Scope; id: string }
   | { kind: 'plan'; plan: string }
   | { kind: 'action-meta'; ns: string; name: string }
+  /** `projects/<name>/project.yaml`: description and paths. */
+  | { kind: 'project-meta'; project: string }
   | { kind: 'record'; plan: string; record: RecordKind; id: string }
+  /** A waiver of a plan or of a project (`<scope folder>/waivers/<ULID>.yaml`; docs/store-format.md). */
+  | { kind: 'waiver'; scope: WaiverScope; id: string }
   | { kind: 'temporary' }
   | { kind: 'lock' }
   /** `.gitkeep`: keeps an empty scope folder in git. */
@@ -22,6 +27,9 @@ export type PathKind =
 
 export type RecordKind = 'decisions' | 'enforcement' | 'violations';
 export const RECORD_KINDS: readonly RecordKind[] = ['decisions', 'enforcement', 'violations'];
+
+/** The folder of a plan's or a project's waivers. */
+export const WAIVERS = 'waivers';
 
 export const TEMP_SUFFIX = '.tmp';
 export const LOCK_NAME = '.lock';
@@ -60,12 +68,18 @@ export function classifyPath(rel: string): PathKind {
       if (parts.length === 2) return invariantFile(GLOBAL_SCOPE, base);
       return { kind: 'unknown' };
     case 'projects': {
+      if (parts.length === 4 && b === WAIVERS && a !== undefined) {
+        const problem = nameProblem(a, 'project');
+        if (problem) return { kind: 'bad-name', problem };
+        return waiverFile({ kind: 'project', project: a }, base);
+      }
       if (parts.length !== 3 || a === undefined) return { kind: 'unknown' };
       // The folder of the last project seen was valid (a scope is made only for a valid name).
-      if (lastScope.kind === 'project' && lastScope.project === a) return invariantFile(lastScope, base);
+      if (lastScope.kind === 'project' && lastScope.project === a) return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(lastScope, base);
       const problem = nameProblem(a, 'project');
       if (problem) return { kind: 'bad-name', problem };
-      return invariantFile((lastScope = { kind: 'project', project: a }), base);
+      lastScope = { kind: 'project', project: a };
+      return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(lastScope, base);
     }
     case 'actions': {
       if (parts.length !== 4 || a === undefined || b === undefined) return { kind: 'unknown' };
@@ -85,6 +99,7 @@ export function classifyPath(rel: string): PathKind {
         if (base === 'plan.yaml') return { kind: 'plan', plan: a };
         return invariantFile(lastScope.plan === a && lastScope.kind === 'plan' ? lastScope : (lastScope = { kind: 'plan', plan: a }), base);
       }
+      if (parts.length === 4 && b === WAIVERS) return waiverFile({ kind: 'plan', plan: a }, base);
       if (parts.length === 4 && (b === 'decisions' || b === 'enforcement' || b === 'violations') && c !== undefined) {
         if (!c.endsWith('.yaml')) return { kind: 'unknown' };
         const id = c.slice(0, -'.yaml'.length);
@@ -96,6 +111,13 @@ export function classifyPath(rel: string): PathKind {
     default:
       return { kind: 'unknown' };
   }
+}
+
+function waiverFile(scope: WaiverScope, base: string): PathKind {
+  if (!base.endsWith('.yaml')) return { kind: 'unknown' };
+  const id = base.slice(0, -'.yaml'.length);
+  if (!isUlid(id)) return { kind: 'bad-id', problem: ulidProblem(id, 'waiver file name')! };
+  return { kind: 'waiver', scope, id };
 }
 
 function invariantFile(scope: Scope, base: string): PathKind {
@@ -116,13 +138,13 @@ export function isKnownFolder(rel: string): boolean {
     case 'global':
       return parts.length === 1;
     case 'projects':
-      return parts.length <= 2 && (a === undefined || isName(a));
+      return (parts.length <= 2 && (a === undefined || isName(a))) || (parts.length === 3 && isName(a!) && b === WAIVERS);
     case 'actions':
       return parts.length <= 3 && (a === undefined || isName(a)) && (b === undefined || isName(b));
     case 'plans':
       if (parts.length === 1) return true;
       if (a === undefined || !isUlid(a)) return false;
-      return parts.length === 2 || (parts.length === 3 && (b === 'decisions' || b === 'enforcement' || b === 'violations'));
+      return parts.length === 2 || (parts.length === 3 && (b === 'decisions' || b === 'enforcement' || b === 'violations' || b === WAIVERS));
     default:
       return false;
   }

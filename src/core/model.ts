@@ -24,6 +24,8 @@ export interface Invariant {
   active: boolean;
   tags: string[];
   rationale?: string;
+  /** The id of a lower-precedence copy with the same text that this one replaces on purpose (docs/store-format.md). */
+  overrides?: string;
   created_at?: string;
   created_by?: string;
   source?: InvariantSource;
@@ -53,12 +55,36 @@ export interface StoreConfig {
     timeout_ms: number;
   };
   commit: boolean;
+  mcp: { allow_write: boolean };
+  projects: { allow_overlap: boolean };
+  export: ExportConfig;
+}
+
+/** The agents' instruction files `agents export` writes (docs/export.md). */
+export type ExportTargetName = 'agents-md' | 'claude-md' | 'gemini-md' | 'copilot' | 'cursor' | 'windsurf' | 'cline';
+export const EXPORT_TARGETS: readonly ExportTargetName[] = ['agents-md', 'claude-md', 'gemini-md', 'copilot', 'cursor', 'windsurf', 'cline'];
+
+export interface ExportConfig {
+  /** Absent: `agents export` needs --target. */
+  targets?: ExportTargetName[];
+  severities: Severity[];
+  nested: boolean;
+}
+
+/** `projects/<name>/project.yaml` (schemas/project.schema.json). */
+export interface ProjectMeta {
+  description?: string;
+  /** Globs relative to the repository top; absent when the project covers no files. */
+  paths?: string[];
 }
 
 export const DEFAULT_CONFIG: StoreConfig = {
   version: 1,
   reconciliation: { actor: 'command', timeout_ms: 60_000 },
   commit: false,
+  projects: { allow_overlap: false },
+  export: { severities: ['error', 'warning', 'info'], nested: true },
+  mcp: { allow_write: false },
 };
 
 /** A project or a plan, whose effective set can be resolved. */

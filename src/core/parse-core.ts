@@ -1,6 +1,7 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode, Parsed } from './diagnostics.ts';
-import type { Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
+import type { Invariant, InvariantSource, Plan, ProjectMeta, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
+import { globProblem } from './globs.ts';
 import { DEFAULT_CONFIG } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
 import { MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
@@ -273,6 +274,7 @@ export function parseInvariant(
     path: file,
   };
   if (raw.rationale !== undefined) value.rationale = own(raw.rationale);
+  if (raw.overrides !== undefined) value.overrides = own(raw.overrides);
   if (raw.created_at !== undefined) value.created_at = own(raw.created_at);
   if (raw.created_by !== undefined) value.created_by = own(raw.created_by);
   if (raw.source !== undefined) {
@@ -303,13 +305,47 @@ export function parseConfig(file: string, bytes: Uint8Array): Parsed<StoreConfig
   }
   const diagnostics = checkSchema(parsed.value, 'config.schema.json');
   if (diagnostics.length > 0) return { diagnostics };
-  const raw = parsed.value.data as Partial<StoreConfig> & { reconciliation?: Partial<StoreConfig['reconciliation']> };
+  const raw = parsed.value.data as Partial<StoreConfig> & {
+    reconciliation?: Partial<StoreConfig['reconciliation']>;
+    projects?: Partial<StoreConfig['projects']>;
+    export?: Partial<StoreConfig['export']>;
+    mcp?: Partial<StoreConfig['mcp']>;
+  };
   const config: StoreConfig = {
     version: 1,
     reconciliation: { ...DEFAULT_CONFIG.reconciliation, ...raw.reconciliation },
     commit: raw.commit ?? DEFAULT_CONFIG.commit,
+    projects: { ...DEFAULT_CONFIG.projects, ...raw.projects },
+    export: { ...DEFAULT_CONFIG.export, ...raw.export },
+    mcp: { ...DEFAULT_CONFIG.mcp, ...raw.mcp },
   };
   return { value: config, diagnostics: [] };
+}
+
+/**
+ * `projects/<name>/project.yaml`: YAML, schema, then each path glob's own
+ * rules (relative, inside the repository, a pattern the matcher takes; see
+ * globs.ts), each reported at its position.
+ */
+export function parseProjectMeta(file: string, bytes: Uint8Array): Parsed<ProjectMeta> {
+  const parsed = parseYaml(file, bytes);
+  if (!parsed.value) {
+    if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: {}, diagnostics: [] };
+    return { diagnostics: parsed.diagnostics };
+  }
+  const y = parsed.value;
+  const diagnostics = checkSchema(y, 'project.schema.json');
+  if (diagnostics.length > 0) return { diagnostics };
+  const meta = y.data as ProjectMeta;
+  for (const [i, glob] of (meta.paths ?? []).entries()) {
+    const problem = globProblem(glob);
+    if (problem) diagnostics.push(diagAt(y, offsetAt(y, ['paths', String(i)]), 'project-path-invalid', `paths.${i} ${JSON.stringify(glob)} ${problem}`, 'Paths are globs relative to the top of the repository, e.g. services/billing/**.'));
+  }
+  if (diagnostics.length > 0) return { diagnostics };
+  const value: ProjectMeta = {};
+  if (meta.description !== undefined) value.description = meta.description;
+  if (meta.paths !== undefined) value.paths = [...meta.paths];
+  return { value, diagnostics: [] };
 }
 
 export function parseActionMeta(file: string, bytes: Uint8Array): Parsed<{ description?: string }> {

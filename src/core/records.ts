@@ -51,6 +51,24 @@ export interface Violation {
   details?: string;
   created_at: string;
   created_by?: string;
+  /** Set when the violation was resolved (`invariant violation resolve`); the record is kept. */
+  resolved?: { at: string; by?: string; note?: string };
+}
+
+/**
+ * The violations of a plan split by what they mean for its gate (pure):
+ * `open` ones stand (an error among them fails `plan status`), `waived` ones
+ * are open but their invariant is waived (`waived` from waivedAt), `resolved`
+ * ones were dealt with.
+ */
+export function standingViolations<V extends Pick<Violation, 'invariant_id' | 'resolved'>>(violations: readonly V[], waived: ReadonlyMap<string, unknown>): { open: V[]; waived: V[]; resolved: V[] } {
+  const out = { open: [] as V[], waived: [] as V[], resolved: [] as V[] };
+  for (const v of violations) {
+    if (v.resolved !== undefined) out.resolved.push(v);
+    else if (waived.has(v.invariant_id)) out.waived.push(v);
+    else out.open.push(v);
+  }
+  return out;
 }
 
 export type RecordValue =
@@ -374,7 +392,8 @@ export function computeDrift(plan: Plan, planInvariants: readonly ScopedInvarian
       const fields: string[] = [];
       if (origin.text !== p.text) fields.push('text');
       if (origin.severity !== p.severity) fields.push('severity');
-      if (!origin.active) fields.push('active');
+      // Only a deactivation in the action is drift: a copy deactivated in the plan (by hand, or by `plan sync`) follows it.
+      if (!origin.active && p.active) fields.push('active');
       if (fields.length > 0) {
         drift.push({ kind: 'changed', action: ref, origin_id: origin.id, plan_invariant_id: p.id, fields, text: p.text, action_text: origin.text });
       }
@@ -383,6 +402,72 @@ export function computeDrift(plan: Plan, planInvariants: readonly ScopedInvarian
     for (const a of added) drift.push({ kind: 'added', action: ref, origin_id: a.id, text: a.text });
   }
   return drift;
+}
+
+/** One change `plan sync` makes to a plan's promoted invariants (docs/plans.md). */
+export type SyncChange =
+  | { kind: 'changed'; drift: DriftItem; before: ScopedInvariant; after: ScopedInvariant }
+  | { kind: 'removed'; drift: DriftItem; before: ScopedInvariant }
+  | { kind: 'added'; drift: DriftItem; origin: ScopedInvariant };
+
+/** A drift item `plan sync` leaves alone, and why. */
+export interface SyncSkip {
+  drift: DriftItem;
+  reason: string;
+}
+
+/**
+ * What `plan sync` does about a plan's drift (pure; see computeDrift):
+ * a changed origin's text, severity, tags and rationale are copied onto the
+ * promoted copy (which keeps its id, creation and provenance) and a
+ * deactivated origin deactivates it; a promoted copy whose origin is gone is
+ * removed; an origin added to the action is promoted (its new id is made by
+ * the caller). Only invariants with `source.kind: action` are touched, never
+ * those added to the plan by hand. A change that would give the plan two
+ * invariants of one text is skipped, with the reason.
+ */
+export function planSync(plan: Plan, planInvariants: readonly ScopedInvariant[], actionInvariants: ReadonlyMap<string, readonly ScopedInvariant[]>): { changes: SyncChange[]; skipped: SyncSkip[] } {
+  const drift = computeDrift(plan, planInvariants, actionInvariants);
+  const byId = new Map(planInvariants.map((i) => [i.id, i]));
+  // The text keys the plan holds after the changes, each with the invariant holding it.
+  const keys = new Map<string, string>();
+  for (const i of planInvariants) if (!keys.has(textKey(i.text))) keys.set(textKey(i.text), i.id);
+  const changes: SyncChange[] = [];
+  const skipped: SyncSkip[] = [];
+  for (const d of drift) {
+    if (d.kind === 'removed') {
+      const before = byId.get(d.plan_invariant_id!)!;
+      keys.delete(textKey(before.text));
+      changes.push({ kind: 'removed', drift: d, before });
+    }
+  }
+  for (const d of drift) {
+    const origin = (actionInvariants.get(d.action) ?? []).find((i) => i.id === d.origin_id);
+    if (d.kind === 'changed' && origin) {
+      const before = byId.get(d.plan_invariant_id!)!;
+      const key = textKey(origin.text);
+      const holder = keys.get(key);
+      if (holder !== undefined && holder !== before.id) {
+        skipped.push({ drift: d, reason: `the plan already holds the new text as ${holder}` });
+        continue;
+      }
+      keys.delete(textKey(before.text));
+      keys.set(key, before.id);
+      const after: ScopedInvariant = { ...before, text: origin.text, severity: origin.severity, tags: [...origin.tags], active: origin.active ? before.active : false };
+      if (origin.rationale !== undefined) after.rationale = origin.rationale;
+      else delete after.rationale;
+      changes.push({ kind: 'changed', drift: d, before, after });
+    } else if (d.kind === 'added' && origin) {
+      const holder = keys.get(textKey(origin.text));
+      if (holder !== undefined) {
+        skipped.push({ drift: d, reason: `the plan already holds this text as ${holder}` });
+        continue;
+      }
+      keys.set(textKey(origin.text), origin.id);
+      changes.push({ kind: 'added', drift: d, origin });
+    }
+  }
+  return { changes, skipped };
 }
 
 export type { Diagnostic };

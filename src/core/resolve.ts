@@ -5,6 +5,8 @@ export interface ShadowRef {
   id: string;
   scope: ScopeKind;
   path: string;
+  /** A copy of the same text names this one in `overrides`: it is hidden on purpose (docs/resolution.md). */
+  overridden?: true;
 }
 
 /** One entry of an effective set: the kept invariant and the copies it hides. */
@@ -42,12 +44,17 @@ function compare(a: ScopedInvariant, b: ScopedInvariant): number {
  * global), then by id; of equal text keys the highest-precedence copy (within
  * one scope, the oldest id) is kept and lists the copies it shadows.
  */
-export function resolveEffective(target: Target, invariants: readonly ScopedInvariant[]): EffectiveEntry[] {
+export function resolveEffective(
+  target: Target,
+  invariants: readonly ScopedInvariant[],
+  /** The text key of an invariant (SPEC 5); a caller resolving many targets may pass one that remembers them. */
+  keyOf: (inv: ScopedInvariant) => string = (inv) => textKey(inv.text),
+): EffectiveEntry[] {
   const applicable = invariants.filter((inv) => inv.active && appliesTo(inv, target)).sort(compare);
   const byKey = new Map<string, EffectiveEntry>();
   const result: EffectiveEntry[] = [];
   for (const inv of applicable) {
-    const key = textKey(inv.text);
+    const key = keyOf(inv);
     const kept = byKey.get(key);
     if (kept) {
       kept.shadows.push({ id: inv.id, scope: inv.scope.kind, path: inv.path });
@@ -56,6 +63,19 @@ export function resolveEffective(target: Target, invariants: readonly ScopedInva
     const entry: EffectiveEntry = { invariant: inv, shadows: [] };
     byKey.set(key, entry);
     result.push(entry);
+  }
+  // Hidden on purpose: some copy of the same text names it in `overrides` (the kept one, or one it hides in turn).
+  let byId: Map<string, ScopedInvariant> | undefined;
+  for (const entry of result) {
+    if (entry.shadows.length === 0) continue;
+    byId ??= new Map(applicable.map((i) => [i.id, i]));
+    const named = new Set<string>();
+    if (entry.invariant.overrides) named.add(entry.invariant.overrides);
+    for (const ref of entry.shadows) {
+      const inv = byId.get(ref.id);
+      if (inv?.overrides) named.add(inv.overrides);
+    }
+    for (const ref of entry.shadows) if (named.has(ref.id)) ref.overridden = true;
   }
   return result;
 }

@@ -4,9 +4,11 @@ import invariantSchema from '../../schemas/invariant.schema.json' with { type: '
 import planSchema from '../../schemas/plan.schema.json' with { type: 'json' };
 import configSchema from '../../schemas/config.schema.json' with { type: 'json' };
 import actionSchema from '../../schemas/action.schema.json' with { type: 'json' };
+import projectSchema from '../../schemas/project.schema.json' with { type: 'json' };
 import decisionSchema from '../../schemas/decision.schema.json' with { type: 'json' };
 import enforcementSchema from '../../schemas/enforcement.schema.json' with { type: 'json' };
 import violationSchema from '../../schemas/violation.schema.json' with { type: 'json' };
+import waiverSchema from '../../schemas/waiver.schema.json' with { type: 'json' };
 import actorRequestSchema from '../../schemas/actor-request.schema.json' with { type: 'json' };
 import actorResponseSchema from '../../schemas/actor-response.schema.json' with { type: 'json' };
 
@@ -16,9 +18,11 @@ export const SCHEMAS = {
   'plan.schema.json': planSchema,
   'config.schema.json': configSchema,
   'action.schema.json': actionSchema,
+  'project.schema.json': projectSchema,
   'decision.schema.json': decisionSchema,
   'enforcement.schema.json': enforcementSchema,
   'violation.schema.json': violationSchema,
+  'waiver.schema.json': waiverSchema,
   'actor-request.schema.json': actorRequestSchema,
   'actor-response.schema.json': actorResponseSchema,
 } as const;

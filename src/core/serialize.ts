@@ -3,6 +3,7 @@ import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
 import type { SchemaName } from './schemas.ts';
+import type { Waiver } from './waivers.ts';
 import { assertSchemaValid } from './write-check.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
@@ -31,6 +32,7 @@ export function invariantFields(inv: Invariant): Record<string, unknown> {
   const data: Record<string, unknown> = { id: inv.id, text: inv.text, severity: inv.severity, active: inv.active };
   if (inv.tags.length > 0) data.tags = inv.tags;
   if (inv.rationale !== undefined) data.rationale = inv.rationale;
+  if (inv.overrides !== undefined) data.overrides = inv.overrides;
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };
@@ -50,6 +52,11 @@ export function formatPlanFile(rel: string, plan: Plan): string {
   return document(rel, 'plan.schema.json', data);
 }
 
+/** action.yaml of an action template (schemas/action.schema.json). */
+export function formatActionFile(rel: string, meta: { description?: string }): string {
+  return document(rel, 'action.schema.json', ordered(meta, ['description']));
+}
+
 export function formatConfigFile(): string {
   return [
     '# yaml-language-server: $schema=schemas/config.schema.json',
@@ -61,6 +68,9 @@ export function formatConfigFile(): string {
     '  # command: [node, actors/my-actor.mjs]',
     '  actor: command',
     '  timeout_ms: 60000',
+    "# What `agents export` writes into agents' instruction files (docs/export.md):",
+    '# export:',
+    '#   targets: [agents-md, claude-md, cursor]',
     '',
   ].join('\n');
 }
@@ -87,5 +97,12 @@ export function formatEnforcementFile(rel: string, run: EnforcementRun): string 
 }
 
 export function formatViolationFile(rel: string, v: Violation): string {
-  return document(rel, 'violation.schema.json', ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']));
+  const data = ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']);
+  if (v.resolved !== undefined) data.resolved = ordered(v.resolved, ['at', 'by', 'note']);
+  return document(rel, 'violation.schema.json', data);
+}
+
+/** A waiver file (schemas/waiver.schema.json). */
+export function formatWaiverFile(rel: string, w: Waiver): string {
+  return document(rel, 'waiver.schema.json', ordered(w, ['id', 'invariant_id', 'reason', 'owner', 'expires', 'created_at', 'created_by']));
 }

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { ActorKind, ActorOutcome, ActorRequest } from '../core/records.ts';
+import { assertOwnStore } from '../store/ownership.ts';
 import { runCommandActor } from './command-actor.ts';
 
 /** A reconciliation actor: evaluates a request, never throws for its own failures. */
@@ -26,6 +28,8 @@ export function commandActor(config: CommandActorConfig): Actor {
     kind: 'command',
     description: config.command.join(' '),
     async evaluate(request) {
+      // The command comes from the store's config.yaml: never one another user wrote (docs/store-format.md).
+      assertOwnStore(config.cwd, 'run the actor of the store', [join(config.cwd, 'config.yaml')], config.env ?? process.env);
       const r = await runCommandActor(request, {
         command: config.command,
         cwd: config.cwd,

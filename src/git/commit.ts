@@ -1,4 +1,4 @@
-import { gitClient } from './client.ts';
+import { gitClient } from './runner.ts';
 import { GitError } from './repo.ts';
 
 /** Paths (repository-relative) already staged in the index: changes someone else has prepared. */

@@ -1,6 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
-import type { SimpleGit } from 'simple-git';
-import { gitClient, runGit, spawnGit } from './client.ts';
+import { runGit, spawnGit } from './runner.ts';
 
 /** A git object listed in a tree or the index. */
 export interface GitEntry {
@@ -18,8 +17,9 @@ export class GitError extends Error {
   }
 }
 
-function git(cwd: string, input?: Buffer | string): Promise<SimpleGit> {
-  return gitClient(cwd, input);
+/** One git process in `cwd` (src/git/runner.ts), its output as text. */
+async function git(cwd: string, args: readonly string[]): Promise<string> {
+  return (await runGit(cwd, args)).toString('utf8');
 }
 
 function message(error: unknown): string {
@@ -29,7 +29,7 @@ function message(error: unknown): string {
 /** The working tree's top folder, or a GitError when `cwd` is not in a repository. */
 export async function topLevel(cwd: string): Promise<string> {
   try {
-    return (await (await git(cwd)).revparse(['--show-toplevel'])).trim();
+    return (await git(cwd, ['rev-parse', '--show-toplevel'])).trim();
   } catch (error) {
     throw new GitError(`not a git repository: ${cwd} (${message(error)})`, 'not-a-repo');
   }
@@ -39,7 +39,7 @@ export async function topLevel(cwd: string): Promise<string> {
 export async function resolveCommit(cwd: string, rev: string): Promise<string> {
   if (rev.startsWith('-')) throw new GitError(`revision "${rev}" may not start with "-"`, 'bad-revision');
   try {
-    return (await (await git(cwd)).raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`])).trim() || missing(rev);
+    return (await git(cwd, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`])).trim() || missing(rev);
   } catch {
     return missing(rev);
   }
@@ -61,7 +61,7 @@ function parseZ(out: string, parse: (record: string) => GitEntry | undefined): G
 
 /** Every blob under `prefix` at a commit: one `git ls-tree` process. */
 export async function lsTree(cwd: string, commit: string, prefix: string): Promise<GitEntry[]> {
-  const out = await (await git(cwd)).raw(['ls-tree', '-r', '-z', '--full-tree', commit, '--', prefix === '' ? '.' : prefix]);
+  const out = await git(cwd, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', prefix === '' ? '.' : prefix]);
   // "<mode> SP <type> SP <sha> TAB <path>"
   return parseZ(out, (record) => {
     const tab = record.indexOf('\t');
@@ -110,6 +110,24 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
     at = stop + 1;
   }
   return entries;
+}
+
+/**
+ * The files of the repository holding `dir`, relative to its top: the
+ * index's (`untracked` false), or also the untracked files git does not
+ * ignore (the working tree as a commit would take it). One `git ls-files`.
+ */
+export async function lsRepoFiles(dir: string, untracked: boolean): Promise<string[]> {
+  let out: string;
+  try {
+    out = (await runGit(dir, ['ls-files', '-z', '--full-name', ...(untracked ? ['--cached', '--others', '--exclude-standard'] : []), '--', ':/'])).toString('utf8');
+  } catch (error) {
+    const why = message(error);
+    if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
+    throw new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');
+  }
+  const files = out.split('\0').filter((f) => f !== '');
+  return [...new Set(files)];
 }
 
 /**
@@ -299,7 +317,7 @@ export function parseTree(data: Buffer, hashBytes: number): TreeItem[] {
 /** The best common ancestor of two commits, for `A...B`; a GitError when there is none (or history is cut by a shallow clone). */
 export async function mergeBase(cwd: string, a: string, b: string): Promise<string> {
   try {
-    const out = (await (await git(cwd)).raw(['merge-base', '--end-of-options', a, b])).trim();
+    const out = (await git(cwd, ['merge-base', '--end-of-options', a, b])).trim();
     if (out) return out;
   } catch {
     // fall through
@@ -313,7 +331,7 @@ export async function mergeBase(cwd: string, a: string, b: string): Promise<stri
 /** Whether the repository is a shallow clone. */
 export async function isShallow(cwd: string): Promise<boolean> {
   try {
-    return (await (await git(cwd)).raw(['rev-parse', '--is-shallow-repository'])).trim() === 'true';
+    return (await git(cwd, ['rev-parse', '--is-shallow-repository'])).trim() === 'true';
   } catch {
     return false;
   }
@@ -348,7 +366,7 @@ export const NULL_SHA = '0000000000000000000000000000000000000000';
  * the ones of the commits they merge.
  */
 export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise<LogCommit[]> {
-  const out = await (await git(cwd)).raw([
+  const out = await git(cwd, [
     'log', '-z', '--raw', '--no-renames', '--no-abbrev', '--no-merges', '--no-color',
     '--format=%x1e%H%x1f%an%x1f%ae%x1f%aI%x1f%s',
     '--', ...pathspecs,
@@ -375,6 +393,6 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
 /** Absolute path of the repository's hooks folder (honours core.hooksPath). */
 export async function hooksDir(cwd: string): Promise<string> {
   const top = await topLevel(cwd);
-  const out = (await (await git(top)).raw(['rev-parse', '--git-path', 'hooks'])).trim();
+  const out = (await git(top, ['rev-parse', '--git-path', 'hooks'])).trim();
   return resolvePath(top, out);
 }

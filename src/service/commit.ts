@@ -62,6 +62,8 @@ export async function withCommit<T extends object>(root: string, enabled: boolea
     );
   }
   const done = await write();
+  // A use case that ended up changing nothing (an edit to the values already there) commits nothing.
+  if (done.paths.length === 0) return done.value;
   const prefix = relative(top, root).split(sep).join('/');
   const repoPaths = done.paths.map((p) => (prefix === '' ? p : `${prefix}/${p}`));
   try {

@@ -13,17 +13,21 @@ import {
   type Severity,
   type Target,
 } from '../core/model.ts';
-import { MIN_PREFIX, codePointLength, isName, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../core/names.ts';
+import { IdAbbreviations, normalisePrefix, pickId } from '../core/id-prefix.ts';
+import { codePointLength, isName, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../core/names.ts';
 import { cleanText, textKey } from '../core/normalise.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { resolveEffective, type EffectiveEntry } from '../core/resolve.ts';
+import { canMeet, looseKey, nearDuplicatesOf, type NearKind } from '../core/near-duplicates.ts';
+import { invariantFieldChanges } from '../core/diff.ts';
 import { checkNewInvariant, shadowInfo, shadowMap, type AddCheck, type ShadowInfo } from '../core/shadow.ts';
 import { discoverStore } from '../store/discover.ts';
-import { emptySnapshot, readAllPlans, readFolders, readStore, type StoreSnapshot } from '../store/read.ts';
+import { emptySnapshot, readAllPlans, readEntries, readFolders, readStore, type StoreSnapshot } from '../store/read.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import { defaultDeps, loadIdGenerator, type ServiceDeps } from './deps.ts';
 import { compileFilter, filterByRegex } from './regex.ts';
+import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
 
 /** How a caller names a scope: exactly one of these. */
 export type ScopeInput =
@@ -55,14 +59,65 @@ export interface AddResult {
   shadows: ScopedInvariant[];
   /** Copies at higher precedence that hide the new invariant. */
   shadowedBy: ScopedInvariant[];
+  /** Texts nearly the same that can meet it in an effective set (a warning, not a refusal). */
+  near: NearMatch[];
   /** The commit made with `commit`. */
   commit?: string;
   /** The project this add created (its folder did not exist before). */
   createdProject?: string;
 }
 
+/** A change to one invariant (`invariant edit`): only the fields given change. */
+export interface EditInput {
+  /** The invariant: an id or a unique prefix. */
+  id: string;
+  text?: string;
+  severity?: Severity;
+  /** Replaces every tag (the form); `addTags`/`removeTags` change some. */
+  tags?: string[];
+  addTags?: string[];
+  removeTags?: string[];
+  /** The new rationale; "" removes it. */
+  rationale?: string;
+  active?: boolean;
+  /** The id (or unique prefix) of the copy this one replaces on purpose; "" removes the field. */
+  overrides?: string;
+  commit?: boolean;
+}
+
+/** A near-duplicate of an invariant (core/near-duplicates.ts). */
+export interface NearMatch {
+  invariant: ScopedInvariant;
+  kind: NearKind;
+}
+
+export interface EditResult {
+  before: ScopedInvariant;
+  invariant: ScopedInvariant;
+  /** Absolute path of the file. */
+  file: string;
+  /** The fields that changed; empty when the edit changed nothing (and nothing was written). */
+  changed: string[];
+  shadows: ScopedInvariant[];
+  shadowedBy: ScopedInvariant[];
+  near: NearMatch[];
+  commit?: string;
+}
+
+export interface MoveResult {
+  before: ScopedInvariant;
+  invariant: ScopedInvariant;
+  /** Absolute path of the new file. */
+  file: string;
+  shadows: ScopedInvariant[];
+  shadowedBy: ScopedInvariant[];
+  near: NearMatch[];
+  commit?: string;
+}
+
 export interface ListOptions {
-  scope?: ScopeInput;
+  /** A plan may be named by a unique prefix of its id. */
+  scope?: ScopeInput | Scope;
   /** Include inactive invariants. */
   all?: boolean;
   /** A regex on the text, smart case. */
@@ -79,7 +134,16 @@ export interface EffectiveResult {
   target: Target;
   plan?: Plan;
   entries: EffectiveEntry[];
+  /**
+   * The waivers that cover the target (a plan's own and its project's; a
+   * project's own), oldest first, each with whether it holds at the
+   * service clock's time (docs/plans.md, "Waivers").
+   */
+  waivers: WaiverState[];
 }
+
+/** A waiver and whether it holds now. */
+export type WaiverState = ScopedWaiver & { holds: boolean };
 
 export interface ShowResult {
   invariant: ScopedInvariant;
@@ -157,6 +221,35 @@ export function requireValid(snapshot: StoreSnapshot, what: string): void {
   );
 }
 
+/** The text as written, or a usage error (empty, too long): the same rule for add and edit. */
+function checkText(raw: string): string {
+  const text = cleanText(raw);
+  if (text === '') throw new UsageError('the invariant text is empty', 'Give the constraint in natural language, e.g. "Never delete production data".');
+  const length = codePointLength(text);
+  if (length > MAX_TEXT_LENGTH) throw new UsageError(`the invariant text is ${length} characters long; the limit is ${MAX_TEXT_LENGTH}`, 'Shorten it; put the reasons in --rationale.');
+  return text;
+}
+
+function checkSeverity(severity: Severity): Severity {
+  if (!SEVERITIES.includes(severity)) throw new UsageError(`severity "${String(severity)}" is not one of ${SEVERITIES.join(', ')}`);
+  return severity;
+}
+
+const MAX_RATIONALE = 10_000;
+
+function checkRationale(raw: string | undefined): string | undefined {
+  const rationale = raw?.trim() || undefined;
+  if (rationale !== undefined && codePointLength(rationale) > MAX_RATIONALE) throw new UsageError(`the rationale is ${codePointLength(rationale)} characters long; the limit is ${MAX_RATIONALE}`);
+  return rationale;
+}
+
+/** Near-duplicates of `subject` among `others` that can meet it in an effective set (active ones only). */
+function nearAmong(subject: ScopedInvariant, others: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): NearMatch[] {
+  if (!subject.active) return [];
+  const candidates = others.filter((o) => o.id !== subject.id && o.active && canMeet(subject, o, plans)).map((o) => ({ invariant: o, loose: looseKey(o.text) }));
+  return nearDuplicatesOf(subject.text, candidates);
+}
+
 function checkTags(tags: readonly string[]): string[] {
   const out: string[] = [];
   for (const raw of tags) {
@@ -189,8 +282,8 @@ export class InvariantService {
   }
 
   /** Reads one plan's plan.yaml; unknown plans are a usage error. */
-  async readPlan(planId: string): Promise<Plan> {
-    toScope({ plan: planId });
+  async readPlan(idOrPrefix: string): Promise<Plan> {
+    const planId = isUlid(idOrPrefix) ? idOrPrefix : await this.resolvePlanId(idOrPrefix);
     const snap = await readFolders(this.source, [`plans/${planId}`]);
     const plan = snap.plans.get(planId);
     const planFile = `plans/${planId}/plan.yaml`;
@@ -203,33 +296,52 @@ export class InvariantService {
     return plan;
   }
 
-  /** Finds the invariant an id or a unique prefix (≥ 4 characters) names. */
+  /** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
   async resolveId(prefix: string): Promise<{ id: string; path: string; scope: Scope }> {
-    const wanted = prefix.toUpperCase();
-    if (wanted.length < MIN_PREFIX || !/^[0-9A-HJKMNP-TV-Z]+$/.test(wanted) || wanted.length > 26) {
-      throw new UsageError(
-        `"${truncate(prefix)}" is not an invariant id or a prefix of one`,
-        `Give the full id or at least ${MIN_PREFIX} of its first characters; \`agents invariant list\` shows ids.`,
-      );
-    }
-    const matches: { id: string; path: string; scope: Scope }[] = [];
+    const found: { id: string; path: string; scope: Scope }[] = [];
     for (const entry of await this.source.list('', { recursive: true })) {
       if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
-      const base = entry.path.slice(entry.path.lastIndexOf('/') + 1);
-      if (!base.startsWith(wanted)) continue;
       const kind = classifyPath(entry.path);
-      if (kind.kind === 'invariant') matches.push({ id: kind.id, path: entry.path, scope: kind.scope });
+      if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
     }
-    const exact = matches.filter((m) => m.id === wanted);
-    const found = exact.length > 0 ? exact : matches;
-    if (found.length === 0) {
-      throw new UsageError(`no invariant with id ${isUlid(wanted) ? wanted : `prefix ${wanted}`}`, 'Run `agents invariant list --all` to see the ids.');
+    const paths = new Map(found.map((f) => [f.id, f.path]));
+    const id = pickId(prefix, paths.keys(), 'invariant', 'Run `agents invariant list --all` to see the ids.', (m) => `${m}  ${paths.get(m)}`);
+    const same = found.filter((f) => f.id === id);
+    if (same.length > 1) {
+      // One id in two files (an id-reused error): say which, rather than pick one.
+      throw new UsageError(`id ${id} names ${same.length} files:\n${same.map((m) => `  ${m.id}  ${m.path}`).join('\n')}`, 'Run `agents validate`: an id names one thing in the whole store.', { matches: same.map((m) => m.path) });
     }
-    if (found.length > 1) {
-      const list = found.map((m) => `  ${m.id}  ${m.path}`).join('\n');
-      throw new UsageError(`id prefix ${wanted} is ambiguous; it matches:\n${list}`, 'Give more characters of the id.', { matches: found.map((m) => m.id) });
+    return same[0]!;
+  }
+
+  /** The full id of the plan an id or a unique prefix (≥ 4 characters) names. */
+  async resolvePlanId(prefix: string): Promise<string> {
+    const wanted = normalisePrefix(prefix);
+    const entries = await this.source.list('plans', { recursive: false });
+    // A linked plans/ or plan folder is an invalid store (exit 3), not an unknown plan.
+    if (wanted !== undefined) {
+      const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
+      if (links.length > 0) requireValid(await readEntries(this.source, links), `read plan ${wanted}`);
     }
-    return found[0]!;
+    const ids = entries.filter((e) => e.type === 'dir').map((e) => e.path.slice('plans/'.length)).filter(isUlid);
+    return pickId(prefix, ids, 'plan', 'Run `agents plan list` to see the plans.');
+  }
+
+  /** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */
+  async resolveScope(input: ScopeInput | Scope): Promise<Scope> {
+    if ('plan' in input && !isUlid(input.plan)) return toScope({ plan: await this.resolvePlanId(input.plan) });
+    return toScope(input);
+  }
+
+  /** Every invariant id and plan id in the store, for abbreviating ids in output (core/id-prefix.ts). */
+  async abbreviations(): Promise<IdAbbreviations> {
+    const ids: string[] = [];
+    for (const entry of await this.source.list('', { recursive: true })) {
+      const kind = classifyPath(entry.path);
+      if (kind.kind === 'invariant') ids.push(kind.id);
+      else if (kind.kind === 'plan') ids.push(kind.plan);
+    }
+    return new IdAbbreviations(ids);
   }
 
   /** The folders whose invariants can shadow, or be shadowed by, one in `scope`. */
@@ -256,15 +368,11 @@ export class InvariantService {
    * the same scope; the check and the write happen under the scope's lock.
    */
   async add(input: AddInput): Promise<AddResult> {
-    const scope = toScope(input.scope);
-    const text = cleanText(input.text);
-    if (text === '') throw new UsageError('the invariant text is empty', 'Give the constraint as the last argument, e.g. "Never delete production data".');
-    const length = codePointLength(text);
-    if (length > MAX_TEXT_LENGTH) throw new UsageError(`the invariant text is ${length} characters long; the limit is ${MAX_TEXT_LENGTH}`, 'Shorten it; put the reasons in --rationale.');
-    const severity = input.severity ?? 'error';
-    if (!SEVERITIES.includes(severity)) throw new UsageError(`severity "${String(severity)}" is not one of ${SEVERITIES.join(', ')}`);
+    const scope = await this.resolveScope(input.scope);
+    const text = checkText(input.text);
+    const severity = checkSeverity(input.severity ?? 'error');
     const tags = checkTags(input.tags ?? []);
-    const rationale = input.rationale?.trim() || undefined;
+    const rationale = checkRationale(input.rationale);
     if (scope.kind === 'plan') await this.readPlan(scope.plan);
     const creates = scope.kind === 'project' ? await this.checkNewProject(scope.project, input.newProject ?? false) : undefined;
     const author = await this.deps.author(this.root);
@@ -322,11 +430,13 @@ export class InvariantService {
     const plans = related.plans;
     if (scope.kind === 'plan' && !plans.has(scope.plan)) plans.set(scope.plan, await this.readPlan(scope.plan));
     const info = shadowInfo(invariant, related.invariants, plans);
+    const near = nearAmong(invariant, related.invariants, plans);
     return {
       invariant,
       file: `${this.root}/${invariant.path}`,
       shadows: info.shadows,
       shadowedBy: info.shadowedBy,
+      near,
       ...(commit ? { commit } : {}),
       ...(creates !== undefined ? { createdProject: creates } : {}),
     };
@@ -382,13 +492,187 @@ export class InvariantService {
     return project;
   }
 
+  /** What an invariant in `scope` shadows, is shadowed by and nearly repeats: best effort over readable files. */
+  private async relations(inv: ScopedInvariant): Promise<{ shadows: ScopedInvariant[]; shadowedBy: ScopedInvariant[]; near: NearMatch[] }> {
+    const related = await this.relatedSnapshot(inv.scope);
+    if (inv.scope.kind !== 'global') await readFolders(this.source, [scopeFolder(inv.scope)], related);
+    const plans = related.plans;
+    if (inv.scope.kind === 'plan' && !plans.has(inv.scope.plan)) plans.set(inv.scope.plan, await this.readPlan(inv.scope.plan));
+    const others = related.invariants.filter((o) => o.id !== inv.id);
+    const info = shadowInfo(inv, others, plans);
+    return { shadows: info.shadows, shadowedBy: info.shadowedBy, near: nearAmong(inv, others, plans) };
+  }
+
+  /** The invariant file of `found`, read and valid (exit 3 naming the file otherwise). */
+  private async readOne(found: { id: string; path: string; scope: Scope }, what: string): Promise<ScopedInvariant> {
+    const snap = await readFolders(this.source, [scopeFolder(found.scope)]);
+    const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
+    if (!inv) {
+      requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `${what} ${found.id}`);
+      throw new UsageError(`no invariant with id ${found.id}: ${found.path} is gone`, 'Another command may have moved or removed it; run `agents invariant list --all`.');
+    }
+    return inv;
+  }
+
+  /**
+   * Changes fields of one invariant (`invariant edit`): the same checks as
+   * `add` (text, severity, tags, a same-scope duplicate refused with exit 1),
+   * under the scope's lock, written atomically in place; the id, the file and
+   * the provenance stay. An edit that changes nothing writes nothing.
+   */
+  async edit(input: EditInput): Promise<EditResult> {
+    const found = await this.resolveId(input.id);
+    const text = input.text !== undefined ? checkText(input.text) : undefined;
+    const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;
+    const replaceTags = input.tags !== undefined ? checkTags(input.tags) : undefined;
+    const addTags = checkTags(input.addTags ?? []);
+    const removeTags = (input.removeTags ?? []).map((t) => t.trim());
+    const both = addTags.find((t) => removeTags.includes(t));
+    if (both !== undefined) throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');
+    const rationale = input.rationale !== undefined ? (checkRationale(input.rationale) ?? '') : undefined;
+    let overrides: string | undefined;
+    if (input.overrides !== undefined && input.overrides.trim() !== '') {
+      overrides = (await this.resolveId(input.overrides)).id;
+      if (overrides === found.id) throw new UsageError(`an invariant cannot override itself (${found.id})`, 'Name the lower-precedence copy of the same text it replaces.');
+    }
+    const folder = scopeFolder(found.scope);
+    const { formatInvariantFile } = await import('../core/serialize.ts');
+    const { withFolderLock, writeFileAtomic } = await import('../store/write.ts');
+    const enabled = await commitWanted(this.source, input.commit);
+
+    let before: ScopedInvariant | undefined;
+    let changed: string[] = [];
+    const done = await withCommit(this.root, enabled, async () => {
+      const written = await withFolderLock(
+        this.root,
+        folder,
+        async () => {
+          const here = await readFolders(this.source, [folder]);
+          requireValid(here, `edit ${found.id} in ${describeScope(found.scope)}`);
+          const old = here.invariants.find((i) => i.id === found.id);
+          if (!old) throw new UsageError(`no invariant with id ${found.id}: ${found.path} is gone`, 'Another command may have moved or removed it; run `agents invariant list --all`.');
+          before = old;
+          const next: ScopedInvariant = { ...old, tags: [...old.tags] };
+          if (text !== undefined) next.text = text;
+          if (severity !== undefined) next.severity = severity;
+          if (replaceTags !== undefined) next.tags = replaceTags;
+          for (const t of removeTags) {
+            if (!next.tags.includes(t)) throw new UsageError(`${found.id} has no tag "${truncate(t)}"`, old.tags.length ? `Its tags: ${old.tags.join(', ')}.` : 'It has no tags.');
+            next.tags = next.tags.filter((x) => x !== t);
+          }
+          for (const t of addTags) if (!next.tags.includes(t)) next.tags.push(t);
+          if (rationale !== undefined) {
+            if (rationale === '') delete next.rationale;
+            else next.rationale = rationale;
+          }
+          if (input.active !== undefined) next.active = input.active;
+          if (input.overrides !== undefined) {
+            if (overrides === undefined) delete next.overrides;
+            else next.overrides = overrides;
+          }
+          changed = invariantFieldChanges(old, next).map((c) => c.field);
+          if (changed.length === 0) return undefined;
+          if (textKey(next.text) !== textKey(old.text)) {
+            const dup = here.invariants.find((i) => i.id !== old.id && textKey(i.text) === textKey(next.text));
+            if (dup) {
+              throw new CheckFailedError(
+                `duplicate: ${describeScope(found.scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+                `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+                { existing_id: dup.id, path: dup.path },
+              );
+            }
+          }
+          if (next.overrides !== undefined && (changed.includes('overrides') || changed.includes('text'))) await this.checkOverride(next);
+          writeFileAtomic(this.root, next.path, formatInvariantFile(next.path, next), 'replace');
+          return next;
+        },
+        { onStale: this.deps.notice },
+      );
+      return {
+        value: { invariant: written },
+        paths: written ? [written.path] : [],
+        message: `invariant: edit ${found.id} in ${describeScope(found.scope)} (${changed.join(', ')})\n\n${(written ?? before)?.text ?? ''}\n`,
+      };
+    });
+    const invariant = done.invariant ?? before!;
+    const rel = await this.relations(invariant);
+    return { before: before!, invariant, file: `${this.root}/${invariant.path}`, changed, ...rel, ...(done.commit ? { commit: done.commit } : {}) };
+  }
+
+  /** An `overrides` must name an invariant of the same text (docs/store-format.md); a usage error otherwise, before anything is written. */
+  private async checkOverride(inv: ScopedInvariant): Promise<void> {
+    const target = await this.readOne(await this.resolveId(inv.overrides!), 'read');
+    if (textKey(target.text) !== textKey(inv.text)) {
+      throw new UsageError(`${inv.id} cannot override ${target.id}: their texts differ ("${truncate(target.text)}")`, 'An override is a copy of the same text (with another severity, tags or rationale); give the id of such a copy.');
+    }
+  }
+
+  /**
+   * Moves an invariant to another scope (`invariant move`), keeping its id
+   * (so `invariant log` follows it) and its fields. A duplicate in the
+   * destination is refused (exit 1). Both scopes are locked; the new file is
+   * written before the old one is removed, so a crash never loses it.
+   */
+  async move(idOrPrefix: string, to: ScopeInput | Scope, options: { commit?: boolean } = {}): Promise<MoveResult> {
+    const found = await this.resolveId(idOrPrefix);
+    const dest = await this.resolveScope(to);
+    if (scopeFolder(dest) === scopeFolder(found.scope)) {
+      throw new UsageError(`${found.id} is already in ${describeScope(dest)}`, 'Name another scope: --global, --project P, --action NS/NAME or --plan ID.');
+    }
+    if (dest.kind === 'plan') await this.readPlan(dest.plan);
+    await this.readOne(found, 'move');
+    const from = scopeFolder(found.scope);
+    const toFolder = scopeFolder(dest);
+    const { formatInvariantFile } = await import('../core/serialize.ts');
+    const { withFolderLock, writeFileAtomic, removeFile } = await import('../store/write.ts');
+    const enabled = await commitWanted(this.source, options.commit);
+    // Two locks, always taken in the same order, so two moves in opposite directions cannot wait on each other.
+    const [first, second] = [from, toFolder].sort() as [string, string];
+    let before: ScopedInvariant | undefined;
+    const done = await withCommit(this.root, enabled, async () => {
+      const moved = await withFolderLock(this.root, first, () =>
+        withFolderLock(
+          this.root,
+          second,
+          async () => {
+            const here = await readFolders(this.source, [from, toFolder]);
+            requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
+            const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
+            if (!old) throw new UsageError(`no invariant with id ${found.id}: ${found.path} is gone`, 'Another command may have moved or removed it; run `agents invariant list --all`.');
+            before = old;
+            const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
+            if (dup) {
+              throw new CheckFailedError(
+                `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+                `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
+                { existing_id: dup.id, path: dup.path },
+              );
+            }
+            const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
+            // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
+            if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
+            else delete next.source;
+            writeFileAtomic(this.root, next.path, formatInvariantFile(next.path, next));
+            removeFile(this.root, old.path);
+            return next;
+          },
+          { onStale: this.deps.notice },
+        ),
+        { onStale: this.deps.notice },
+      );
+      return { value: { invariant: moved }, paths: [found.path, moved.path], message: `invariant: move ${found.id} from ${describeScope(found.scope)} to ${describeScope(dest)}\n\n${moved.text}\n` };
+    });
+    const rel = await this.relations(done.invariant);
+    return { before: before!, invariant: done.invariant, file: `${this.root}/${done.invariant.path}`, ...rel, ...(done.commit ? { commit: done.commit } : {}) };
+  }
+
   /**
    * Reads what a text added to `scope` could duplicate, shadow or be shadowed
    * by. Never writes; invalid files are skipped (the add itself re-checks its
    * scope under the lock).
    */
   async addContext(input: ScopeInput | Scope): Promise<AddContext> {
-    const scope = toScope(input);
+    const scope = await this.resolveScope(input);
     const snap = await this.relatedSnapshot(scope);
     if (scope.kind !== 'global') await readFolders(this.source, [scopeFolder(scope)], snap);
     return { scope, invariants: snap.invariants, plans: snap.plans };
@@ -417,7 +701,7 @@ export class InvariantService {
   /** Invariants of one scope, or of the whole store; active ones unless `all`. */
   async list(options: ListOptions = {}): Promise<ListedInvariant[]> {
     const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
-    const scope = options.scope ? toScope(options.scope) : undefined;
+    const scope = options.scope ? await this.resolveScope(options.scope) : undefined;
     if (scope?.kind === 'plan') await this.readPlan(scope.plan);
     const snap = scope ? await readFolders(this.source, [scopeFolder(scope)]) : await readStore(this.source);
     requireValid(snap, 'list invariants');
@@ -458,9 +742,26 @@ export class InvariantService {
       const keep = new Set(filterByRegex(entries.map((e) => e.invariant), re));
       entries = entries.filter((e) => keep.has(e.invariant));
     }
-    const result: EffectiveResult = { target: resolvedTarget, entries };
+    const result: EffectiveResult = { target: resolvedTarget, entries, waivers: await this.waiversOf(resolvedTarget, snap.entries) };
     if (plan) result.plan = plan;
     return result;
+  }
+
+  /**
+   * The waivers covering a target, with whether each holds now. `listed`: the
+   * target's folders as already listed; the waiver reader loads only when one
+   * of them holds a waivers/ folder.
+   */
+  async waiversOf(target: Target, listed?: readonly { path: string; type: string }[]): Promise<WaiverState[]> {
+    const scopes: WaiverScope[] = target.kind === 'plan' ? [{ kind: 'plan', plan: target.plan }] : [];
+    if (target.project !== undefined) scopes.push({ kind: 'project', project: target.project });
+    const present = listed ? scopes.filter((s) => listed.some((e) => e.type === 'dir' && e.path === waiverFolder(s))) : scopes;
+    if (present.length === 0) return [];
+    const [{ readWaivers }, { waiverHolds }] = await Promise.all([import('../store/read-waivers.ts'), import('../core/waivers.ts')]);
+    const read = await readWaivers(this.source, present);
+    requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the waivers');
+    const now = this.deps.clock();
+    return read.waivers.map((w) => ({ ...w, holds: waiverHolds(w, now) }));
   }
 
   /** Everything about one invariant, with where it applies and what it shadows. */

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { RecordKind } from '../core/layout.ts';
 import { SEVERITIES, invariantPath, type Plan, type ScopedInvariant, type Severity, type StoreConfig, DEFAULT_CONFIG } from '../core/model.ts';
-import { MIN_PREFIX, isUlid, truncate } from '../core/names.ts';
+import { codePointLength, isUlid } from '../core/names.ts';
+import { parseExpiresInput, waivedAt, waiverFolder, waiverPath, type ScopedWaiver, type Waiver, type WaiverScope } from '../core/waivers.ts';
+import { normalisePrefix, pickId, resolvePrefix } from '../core/id-prefix.ts';
 import {
   buildActorRequest,
   buildDecisionTree,
@@ -11,6 +13,10 @@ import {
   latestDecision,
   reconcile,
   selectPromoted,
+  standingViolations,
+  planSync,
+  type SyncChange,
+  type SyncSkip,
   type ActorRequest,
   type DecisionNode,
   type DecisionTreeNode,
@@ -23,10 +29,11 @@ import { formatDecisionFile, formatEnforcementFile, formatInvariantFile, formatP
 import type { Actor } from '../enforce/actors.ts';
 import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
-import { withFolderLock, writeFileAtomic, writeFolderAtomic } from '../store/write.ts';
+import { assertOwnStore } from '../store/ownership.ts';
+import { removeFile, withFolderLock, writeFileAtomic, writeFolderAtomic } from '../store/write.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import './ids.ts';
-import { InvariantService, requireValid, toScope, type OpenOptions } from './invariant-service.ts';
+import { InvariantService, requireValid, toScope, type OpenOptions, type WaiverState } from './invariant-service.ts';
 
 export interface UseInput {
   /** The action template, ns/name. */
@@ -52,6 +59,8 @@ export interface UseResult {
 export interface PlanShow {
   plan: Plan;
   effective: EffectiveEntry[];
+  /** Waivers covering the plan (its own and its project's), with whether each holds now. */
+  waivers: WaiverState[];
   latestEnforcement?: EnforcementRun;
   latestDecision?: DecisionNode;
   violations: Violation[];
@@ -73,9 +82,39 @@ export interface PlanStatus {
   plan: Plan;
   effectiveCount: number;
   latestEnforcement?: { id: string; decision_id: string; created_at: string; enforced: number; total: number; error?: string };
+  /** Open violations (not resolved) of invariants not waived now, by severity. */
   violations: Record<Severity, number>;
+  /** Open violations of invariants a waiver covers now (they do not fail the plan). */
+  waivedViolations: number;
+  /** Violations marked resolved (kept as records; they do not fail the plan). */
+  resolvedViolations: number;
+  /** The waivers covering the plan, with whether each holds now. */
+  waivers: WaiverState[];
   /** Error violations stand: `plan status` exits 1. */
   failing: boolean;
+}
+
+/** What `plan sync` would do, or did, to a plan. */
+export interface SyncResult {
+  plan: Plan;
+  /** The changes (for `added`, `after` is the new plan invariant once applied). */
+  changes: (SyncChange & { after?: ScopedInvariant })[];
+  skipped: SyncSkip[];
+  /** Whether the changes were written. */
+  applied: boolean;
+  commit?: string;
+}
+
+export interface WaiveInput {
+  /** The invariant: an id or unique prefix, in the effective set of the plan or project. */
+  invariant: string;
+  plan?: string;
+  project?: string;
+  reason: string;
+  owner: string;
+  /** YYYY-MM-DD or an RFC 3339 date-time, after now. */
+  expires: string;
+  commit?: boolean;
 }
 
 export interface ViolationInput {
@@ -93,24 +132,6 @@ export interface ListedViolation {
 
 function timestamp(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
-
-function checkPrefix(prefix: string, what: string): string {
-  const wanted = prefix.toUpperCase();
-  if (wanted.length < MIN_PREFIX || wanted.length > 26 || !/^[0-9A-HJKMNP-TV-Z]+$/.test(wanted)) {
-    throw new UsageError(`"${truncate(prefix)}" is not ${what === "invariant" ? "an" : "a"} ${what} id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters.`);
-  }
-  return wanted;
-}
-
-function pickOne<T>(wanted: string, items: readonly T[], idOf: (t: T) => string, what: string, hint: string): T {
-  const exact = items.filter((i) => idOf(i) === wanted);
-  const found = exact.length > 0 ? exact : items.filter((i) => idOf(i).startsWith(wanted));
-  if (found.length === 0) throw new UsageError(`no ${what} with id ${isUlid(wanted) ? wanted : `prefix ${wanted}`}`, hint);
-  if (found.length > 1) {
-    throw new UsageError(`${what} id prefix ${wanted} is ambiguous; it matches:\n${found.map((f) => `  ${idOf(f)}`).join('\n')}`, 'Give more characters of the id.', { matches: found.map(idOf) });
-  }
-  return found[0]!;
 }
 
 /**
@@ -148,14 +169,8 @@ export class PlanService {
   }
 
   /** The full id of the plan an id or unique prefix (≥ 4 characters) names. */
-  async resolvePlanId(prefix: string): Promise<string> {
-    const wanted = checkPrefix(prefix, 'plan');
-    const entries = await this.source.list('plans', { recursive: false });
-    // A linked plans/ or plan folder is an invalid store (exit 3), not an unknown plan.
-    const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
-    if (links.length > 0) requireValid(await readEntries(this.source, links), `read plan ${wanted}`);
-    const ids = entries.filter((e) => e.type === 'dir').map((e) => e.path.slice('plans/'.length)).filter(isUlid);
-    return pickOne(wanted, ids, (i) => i, 'plan', 'Run `agents plan list` to see the plans.');
+  resolvePlanId(prefix: string): Promise<string> {
+    return this.invariants.resolvePlanId(prefix);
   }
 
   private async planById(prefix: string): Promise<Plan> {
@@ -251,10 +266,105 @@ export class PlanService {
     return records;
   }
 
+  /** The plan's folder and the action templates its promoted invariants came from, read (exit 3 when invalid). */
+  private async syncInputs(plan: Plan): Promise<{ planInvariants: ScopedInvariant[]; actions: Map<string, ScopedInvariant[]> }> {
+    const planSnap = await readFolders(this.source, [`plans/${plan.id}`]);
+    requireValid(planSnap, `read plan ${plan.id}`);
+    const refs = new Set<string>();
+    if (plan.action) refs.add(plan.action);
+    for (const inv of planSnap.invariants) if (inv.source?.kind === 'action' && inv.source.ref) refs.add(inv.source.ref);
+    const actions = new Map<string, ScopedInvariant[]>();
+    for (const ref of refs) {
+      const snap = await readFolders(this.source, [`actions/${ref}`]);
+      requireValid(snap, `compare plan ${plan.id} with action ${ref}`);
+      actions.set(ref, snap.invariants);
+    }
+    return { planInvariants: planSnap.invariants, actions };
+  }
+
+  /**
+   * `plan sync`: the plan's drift from its action templates, as changes to
+   * its promoted invariants (see planSync). With `apply`, once `confirm` (when
+   * given) says yes, the changes are made under the plan folder's lock, each
+   * file written atomically; if the plan or a template changed meanwhile,
+   * nothing is written (exit 2). Hand-added plan invariants are never touched.
+   */
+  async sync(prefix: string, options: { apply: boolean; confirm?: (preview: SyncResult) => Promise<boolean>; commit?: boolean }): Promise<SyncResult> {
+    const plan = await this.planById(prefix);
+    const inputs = await this.syncInputs(plan);
+    const preview = planSync(plan, inputs.planInvariants, inputs.actions);
+    const result: SyncResult = { plan, changes: preview.changes, skipped: preview.skipped, applied: false };
+    if (!options.apply || preview.changes.length === 0) return result;
+    if (options.confirm && !(await options.confirm(result))) return result;
+    const fingerprint = (changes: readonly SyncChange[]) => JSON.stringify(changes.map((c) => [c.kind, c.drift]));
+    const enabled = await commitWanted(this.source, options.commit);
+    const folder = `plans/${plan.id}`;
+    const done = await withCommit(this.root, enabled, async () => {
+      const applied = await withFolderLock(
+        this.root,
+        folder,
+        async () => {
+          const fresh = await this.syncInputs(plan);
+          const again = planSync(plan, fresh.planInvariants, fresh.actions);
+          if (fingerprint(again.changes) !== fingerprint(preview.changes)) {
+            throw new UsageError(`plan ${plan.id} or its action template changed while the sync was prepared`, `Nothing was written. Run \`agents plan sync ${plan.id}\` again to see the new changes.`);
+          }
+          const author = await this.deps.author(this.root);
+          const now = timestamp(this.deps.clock());
+          const planScope = { kind: 'plan' as const, plan: plan.id };
+          const out: SyncResult['changes'] = [];
+          // Every new file's content first, so a refusal (a bad text) writes nothing.
+          const writes: { path: string; content: string; mode: 'create' | 'replace' }[] = [];
+          const removals: string[] = [];
+          for (const c of again.changes) {
+            if (c.kind === 'changed') {
+              writes.push({ path: c.after.path, content: formatInvariantFile(c.after.path, c.after), mode: 'replace' });
+              out.push(c);
+            } else if (c.kind === 'removed') {
+              removals.push(c.before.path);
+              out.push(c);
+            } else {
+              const id = this.deps.newId();
+              const inv: ScopedInvariant = {
+                id,
+                text: c.origin.text,
+                severity: c.origin.severity,
+                active: true,
+                tags: [...c.origin.tags],
+                created_at: now,
+                scope: planScope,
+                path: invariantPath(planScope, id),
+                source: { kind: 'action', ref: c.drift.action, origin_id: c.origin.id },
+              };
+              if (c.origin.rationale !== undefined) inv.rationale = c.origin.rationale;
+              if (author !== undefined) inv.created_by = author;
+              writes.push({ path: inv.path, content: formatInvariantFile(inv.path, inv), mode: 'create' });
+              out.push({ ...c, after: inv });
+            }
+          }
+          for (const w of writes) writeFileAtomic(this.root, w.path, w.content, w.mode);
+          for (const path of removals) removeFile(this.root, path);
+          return out;
+        },
+        { onStale: this.deps.notice },
+      );
+      const count = (k: SyncChange['kind']) => applied.filter((c) => c.kind === k).length;
+      const paths = applied.map((c) => (c.kind === 'removed' ? c.before.path : c.after!.path));
+      return {
+        value: { changes: applied },
+        paths,
+        message: `plan: sync ${plan.id} with ${[...new Set(applied.map((c) => c.drift.action))].join(', ')} (${count('changed')} changed, ${count('added')} added, ${count('removed')} removed)\n`,
+      };
+    });
+    const synced: SyncResult = { plan, changes: done.changes, skipped: preview.skipped, applied: true };
+    if (done.commit !== undefined) synced.commit = done.commit;
+    return synced;
+  }
+
   /** Metadata, the effective set with provenance, the latest run, open violations and drift. */
   async show(prefix: string): Promise<PlanShow> {
     const plan = await this.planById(prefix);
-    const { entries } = await this.invariants.effective({ plan: plan.id });
+    const { entries, waivers } = await this.invariants.effective({ plan: plan.id });
     const records = await this.records(plan.id);
     const planSnap = await readFolders(this.source, [`plans/${plan.id}`]);
     requireValid(planSnap, `read plan ${plan.id}`);
@@ -270,7 +380,8 @@ export class PlanService {
     const result: PlanShow = {
       plan,
       effective: entries,
-      violations: records.violations,
+      waivers,
+      violations: records.violations.filter((v) => v.resolved === undefined),
       drift: computeDrift(plan, planSnap.invariants, actions),
     };
     const run = records.enforcement.at(-1);
@@ -290,8 +401,9 @@ export class PlanService {
   async strategize(prefix: string, options: { actor: Actor; context?: string | null }): Promise<StrategizeResult> {
     const plan = await this.planById(prefix);
     const { entries } = await this.invariants.effective({ plan: plan.id });
-    // Refuse before the actor runs if the tree cannot be extended.
+    // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
     await this.records(plan.id, ['decisions']);
+    assertOwnStore(this.root, 'write in');
     const request = buildActorRequest(plan, options.context ?? null, entries.map((e) => e.invariant));
     const outcome = await options.actor.evaluate(request);
     const author = await this.deps.author(this.root);
@@ -339,14 +451,27 @@ export class PlanService {
     return { plan, nodes: decisions, tree: buildDecisionTree(decisions) };
   }
 
-  /** Enforcement and violations in brief; `failing` while an error violation stands. */
+  /**
+   * Enforcement and violations in brief; `failing` while an error violation
+   * stands that is neither resolved nor waived at the service clock's time.
+   */
   async status(prefix: string): Promise<PlanStatus> {
     const plan = await this.planById(prefix);
-    const { entries } = await this.invariants.effective({ plan: plan.id });
+    const { entries, waivers } = await this.invariants.effective({ plan: plan.id });
     const records = await this.records(plan.id, ['enforcement', 'violations']);
+    const waived = waivedAt(waivers, this.deps.clock());
+    const standing = standingViolations(records.violations, waived);
     const violations: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
-    for (const v of records.violations) violations[v.severity]++;
-    const status: PlanStatus = { plan, effectiveCount: entries.length, violations, failing: violations.error > 0 };
+    for (const v of standing.open) violations[v.severity]++;
+    const status: PlanStatus = {
+      plan,
+      effectiveCount: entries.length,
+      violations,
+      waivedViolations: standing.waived.length,
+      resolvedViolations: standing.resolved.length,
+      waivers,
+      failing: violations.error > 0,
+    };
     const run = records.enforcement.at(-1);
     if (run) {
       status.latestEnforcement = { id: run.id, decision_id: run.decision_id, created_at: run.created_at, enforced: run.records.filter((r) => r.enforced).length, total: run.records.length };
@@ -361,16 +486,17 @@ export class PlanService {
       throw new UsageError(`severity "${String(input.severity)}" is not one of ${SEVERITIES.join(', ')}`);
     }
     const plan = await this.planById(input.plan);
-    const wanted = checkPrefix(input.invariant, 'invariant');
     const { entries } = await this.invariants.effective({ plan: plan.id });
-    const matches = entries.map((e) => e.invariant).filter((i) => i.id.startsWith(wanted));
-    if (matches.length === 0) {
+    const inSet = entries.map((e) => e.invariant);
+    const wanted = normalisePrefix(input.invariant);
+    if (wanted !== undefined && !inSet.some((i) => i.id.startsWith(wanted))) {
       throw new UsageError(
         `invariant ${wanted} is not in the effective set of plan ${plan.id}`,
         `Nothing was written. See the set with \`agents invariant list --effective --plan ${plan.id}\`; a shadowed or inactive copy does not apply.`,
       );
     }
-    const inv = pickOne(wanted, matches, (i) => i.id, 'invariant', '');
+    const chosen = pickId(input.invariant, inSet.map((i) => i.id), 'invariant', '');
+    const inv = inSet.find((i) => i.id === chosen)!;
     const details = input.details?.trim() || undefined;
     const author = await this.deps.author(this.root);
     const id = this.deps.newId();
@@ -380,6 +506,121 @@ export class PlanService {
     const path = `plans/${plan.id}/violations/${id}.yaml`;
     writeFileAtomic(this.root, path, formatViolationFile(path, violation));
     return { plan: plan.id, violation, path };
+  }
+
+  /**
+   * `invariant waive`: records a time-boxed exception for an invariant of the
+   * plan's or project's effective set (docs/plans.md, "Waivers").
+   */
+  async waive(input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
+    if ((input.plan === undefined) === (input.project === undefined)) {
+      throw new UsageError('name exactly one of --plan ID or --project P', 'A waiver covers one plan, or one project and the plans that target it.');
+    }
+    const reason = input.reason.trim();
+    if (reason === '' || codePointLength(reason) > 2000) throw new UsageError('--reason must be 1 to 2,000 characters', 'Say why the exception is granted.');
+    const owner = input.owner.trim();
+    if (owner === '' || codePointLength(owner) > 512) throw new UsageError('--owner must be 1 to 512 characters', 'Name who answers for the exception: a person or a team.');
+    const now = this.deps.clock();
+    const expires = parseExpiresInput(input.expires, now);
+    if ('problem' in expires) throw new UsageError(expires.problem, 'Nothing was written. A waiver is time-boxed: give a future date, e.g. --expires 2026-12-31.');
+    let scope: WaiverScope;
+    let target: { plan: string } | { project: string };
+    if (input.plan !== undefined) {
+      const plan = await this.planById(input.plan);
+      scope = { kind: 'plan', plan: plan.id };
+      target = { plan: plan.id };
+    } else {
+      const s = toScope({ project: input.project! });
+      if (s.kind !== 'project') throw new Error('unreachable');
+      await this.invariants.requireProject(s.project, { writing: true });
+      scope = { kind: 'project', project: s.project };
+      target = { project: s.project };
+    }
+    const where = scope.kind === 'plan' ? `plan ${scope.plan}` : `project ${scope.project}`;
+    const { entries } = await this.invariants.effective(target);
+    const inSet = entries.map((e) => e.invariant);
+    const match = resolvePrefix(input.invariant, inSet.map((i) => i.id));
+    if (match.kind === 'unknown') {
+      const list = scope.kind === 'plan' ? `--plan ${scope.plan}` : `--project ${scope.project}`;
+      throw new UsageError(`invariant ${match.prefix} is not in the effective set of ${where}`, `Nothing was written. See the set with \`agents invariant list --effective ${list}\`; a shadowed or inactive copy does not apply.`);
+    }
+    const chosenId = pickId(input.invariant, inSet.map((i) => i.id), 'invariant', '');
+    const inv = inSet.find((i) => i.id === chosenId)!;
+    const [{ formatWaiverFile }] = await Promise.all([import('../core/serialize.ts')]);
+    const author = await this.deps.author(this.root);
+    const folder = waiverFolder(scope);
+    const enabled = await commitWanted(this.source, input.commit);
+    return withCommit(this.root, enabled, async () => {
+      const waiver = await withFolderLock(
+        this.root,
+        folder,
+        () => {
+          const id = this.deps.newId();
+          const w: Waiver = { id, invariant_id: inv.id, reason, owner, expires: expires.value, created_at: timestamp(this.deps.clock()) };
+          if (author !== undefined) w.created_by = author;
+          const path = waiverPath(scope, id);
+          writeFileAtomic(this.root, path, formatWaiverFile(path, w));
+          return { ...w, scope, path } satisfies ScopedWaiver;
+        },
+        { onStale: this.deps.notice },
+      );
+      return { value: { waiver }, paths: [waiver.path], message: `invariant: waive ${inv.id} for ${where} until ${waiver.expires}\n\n${reason}\nOwner: ${owner}\n` };
+    });
+  }
+
+  /** The violation an id or unique prefix names, in any plan. */
+  private async findViolation(prefix: string): Promise<{ plan: string; id: string; path: string }> {
+    const wanted = normalisePrefix(prefix) ?? pickId(prefix, [], 'violation', '');
+    const found: { plan: string; id: string; path: string }[] = [];
+    for (const dir of await this.source.list('plans', { recursive: false })) {
+      if (dir.type !== 'dir') continue;
+      const plan = dir.path.slice('plans/'.length);
+      if (!isUlid(plan)) continue;
+      for (const e of await this.source.list(`${dir.path}/violations`, { recursive: false })) {
+        const base = e.path.slice(e.path.lastIndexOf('/') + 1);
+        if (!base.endsWith('.yaml') || !base.startsWith(wanted)) continue;
+        const id = base.slice(0, -'.yaml'.length);
+        if (isUlid(id)) found.push({ plan, id, path: e.path });
+      }
+    }
+    const id = pickId(prefix, found.map((f) => f.id), 'violation', 'Run `agents invariant violation list` to see the violations.');
+    return found.find((f) => f.id === id)!;
+  }
+
+  /**
+   * `invariant violation resolve`: marks a violation resolved (who, when, an
+   * optional note). The record is kept; a resolved violation no longer fails
+   * `plan status`. Resolving twice is refused (exit 2).
+   */
+  async resolveViolation(prefix: string, options: { note?: string; commit?: boolean } = {}): Promise<ListedViolation & { commit?: string }> {
+    const found = await this.findViolation(prefix);
+    const note = options.note?.trim() || undefined;
+    if (note !== undefined && codePointLength(note) > 10_000) throw new UsageError('--note is longer than 10,000 characters', 'Nothing was written. Shorten it.');
+    const author = await this.deps.author(this.root);
+    const folder = `plans/${found.plan}`;
+    const enabled = await commitWanted(this.source, options.commit);
+    return withCommit(this.root, enabled, async () => {
+      const listed = await withFolderLock(
+        this.root,
+        folder,
+        async () => {
+          const { violations } = await this.records(found.plan, ['violations']);
+          const v = violations.find((x) => x.id === found.id);
+          if (!v) throw new UsageError(`violation ${found.id} vanished while it was resolved`, 'Run the command again.');
+          if (v.resolved !== undefined) {
+            throw new UsageError(`violation ${v.id} is already resolved (at ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''})`, 'Nothing was written. A resolution is recorded once.');
+          }
+          const resolved: NonNullable<Violation['resolved']> = { at: timestamp(this.deps.clock()) };
+          if (author !== undefined) resolved.by = author;
+          if (note !== undefined) resolved.note = note;
+          const next: Violation = { ...v, resolved };
+          writeFileAtomic(this.root, found.path, formatViolationFile(found.path, next), 'replace');
+          return { plan: found.plan, violation: next, path: found.path };
+        },
+        { onStale: this.deps.notice },
+      );
+      return { value: listed, paths: [listed.path], message: `invariant: resolve violation ${listed.violation.id} of ${listed.violation.invariant_id} in plan ${listed.plan}\n${note ? `\n${note}\n` : ''}` };
+    });
   }
 
   /** Violations of one plan or of every plan, by plan then id; optionally of one severity. */

@@ -18,7 +18,8 @@ import { closestNames, didYouMean } from '../core/closest.ts';
 import { InvalidStoreError, UsageError } from '../core/errors.ts';
 import { classifyPath, type PathKind } from '../core/layout.ts';
 import { scopeFolder, type Plan, type Scope, type ScopedInvariant } from '../core/model.ts';
-import { MIN_PREFIX, nameProblem, truncate } from '../core/names.ts';
+import { normalisePrefix, pickId, resolvePrefix } from '../core/id-prefix.ts';
+import { nameProblem, truncate } from '../core/names.ts';
 import {
   GitError,
   NULL_SHA,
@@ -666,13 +667,10 @@ export class ReviewService {
       }
       targets = [{ kind: 'project', project: request.project }];
     } else if (request.plan !== undefined) {
-      const want = request.plan.toUpperCase();
-      const matches = everything.filter((t): t is { kind: 'plan'; plan: string } => t.kind === 'plan' && t.plan.startsWith(want));
-      const exact = matches.filter((t) => t.plan === want);
-      const found = exact.length > 0 ? exact : want.length >= MIN_PREFIX ? matches : [];
-      if (found.length === 0) throw new UsageError(`unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`, 'Give the plan id (or a unique prefix of 4+ characters); `agents plan list` shows them.');
-      if (found.length > 1) throw new UsageError(`plan prefix ${want} is ambiguous: ${found.map((t) => t.plan).join(', ')}`, 'Give more characters of the id.');
-      targets = found;
+      const plans = everything.flatMap((t) => (t.kind === 'plan' ? [t.plan] : []));
+      const match = resolvePrefix(request.plan, plans);
+      if (match.kind !== 'unique' && match.kind !== 'ambiguous') throw new UsageError(`unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`, 'Give the plan id (or a unique prefix of 4+ characters); `agents plan list` shows them.');
+      targets = [{ kind: 'plan', plan: pickId(request.plan, plans, 'plan', '') }];
     } else {
       targets = affectedTargets(changed, bShape, aShape);
       if (request.allProjects) {
@@ -783,10 +781,9 @@ export class ReviewService {
 
   /** The history of one invariant (an id or a unique prefix), newest first, following moves between scopes. */
   async log(idOrPrefix: string): Promise<LogResult> {
-    const want = idOrPrefix.toUpperCase();
-    if (want.length < MIN_PREFIX || want.length > 26 || !/^[0-9A-HJKMNP-TV-Z]+$/.test(want)) {
-      throw new UsageError(`"${truncate(idOrPrefix)}" is not an invariant id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters.`);
-    }
+    const want = normalisePrefix(idOrPrefix);
+    // Not an id or a prefix of one: the rule's own usage error.
+    if (want === undefined) return pickId(idOrPrefix, [], 'invariant', '') as never;
     const top = await this.top();
     const prefix = relative(top, this.root).split(sep).join('/');
     const base = prefix === '' ? '' : `${prefix}/`;
@@ -814,12 +811,7 @@ export class ReviewService {
       }
       if (hits.length > 0) perCommit.push({ c, hits });
     }
-    const exact = ids.has(want) ? [want] : [...ids];
-    if (exact.length === 0) {
-      throw new UsageError(`no invariant with id ${want.length === 26 ? want : `prefix ${want}`} in the history of ${top}`, 'Check the id; `git log` only sees committed files (and a shallow clone only its own commits).');
-    }
-    if (exact.length > 1) throw new UsageError(`id prefix ${want} is ambiguous in the history; it matches:\n${exact.sort().map((i) => `  ${i}`).join('\n')}`, 'Give more characters of the id.');
-    const id = exact[0]!;
+    const id = pickId(want, ids, 'invariant', `Check the id; \`git log\` only sees committed files in ${top} (and a shallow clone only its own commits).`);
     const shas = new Set<string>();
     for (const { hits } of perCommit) for (const h of hits) if (h.id === id) for (const s of [h.oldSha, h.newSha]) if (s !== NULL_SHA) shas.add(s);
     const blobs = await catFileBatch(top, [...shas]);

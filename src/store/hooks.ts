@@ -7,9 +7,34 @@ import { writeFileAtomic } from './write.ts';
 /** Marks a hook as ours, so `init --hooks` may update it and never touches anyone else's. */
 export const HOOK_MARKER = '# agents-pre-commit-hook';
 
-/** The plain `.git/hooks/pre-commit` script: validates what is staged. */
-export function preCommitScript(storeArg: string | undefined): string {
-  const args = `validate --staged${storeArg ? ` --store '${storeArg.replace(/'/g, `'\\''`)}'` : ''}`;
+/**
+ * The plain `.git/hooks/pre-commit` script: validates what is staged and,
+ * with `exportCheck`, then checks the agents' instruction files `agents
+ * export` writes (docs/export.md).
+ */
+export function preCommitScript(storeArg: string | undefined, exportCheck = false): string {
+  const store = storeArg ? ` --store '${storeArg.replace(/'/g, `'\\''`)}'` : '';
+  const args = `validate --staged${store}`;
+  if (exportCheck) {
+    return [
+      '#!/bin/sh',
+      HOOK_MARKER,
+      '# Validates the invariants staged for this commit, then checks that the files `agents export`',
+      '# writes (AGENTS.md, CLAUDE.md, …) are up to date; installed by `agents init --hooks --export-check`.',
+      '# Skip once with `git commit --no-verify`; delete this file to remove the hook.',
+      'if command -v agents >/dev/null 2>&1; then',
+      '  AGENTS=agents',
+      'elif [ -x node_modules/.bin/agents ]; then',
+      '  AGENTS=node_modules/.bin/agents',
+      'else',
+      '  echo "pre-commit: the agents command was not found; install it (npm install -g agents) or remove .git/hooks/pre-commit" >&2',
+      '  exit 1',
+      'fi',
+      `"$AGENTS" ${args} || exit 1`,
+      `exec "$AGENTS" export --check${store}`,
+      '',
+    ].join('\n');
+  }
   return [
     '#!/bin/sh',
     HOOK_MARKER,
@@ -36,7 +61,7 @@ export interface HookInstall {
  * Installs the plain git pre-commit hook for the store at `storeRoot`,
  * refusing to overwrite a hook that agents did not write.
  */
-export async function installPreCommitHook(storeRoot: string): Promise<HookInstall> {
+export async function installPreCommitHook(storeRoot: string, exportCheck = false): Promise<HookInstall> {
   let top: string;
   let dir: string;
   try {
@@ -47,7 +72,7 @@ export async function installPreCommitHook(storeRoot: string): Promise<HookInsta
     throw error;
   }
   const rel = relative(top, storeRoot).split(sep).join('/');
-  const script = preCommitScript(rel === '.agents' ? undefined : rel);
+  const script = preCommitScript(rel === '.agents' ? undefined : rel, exportCheck);
   const path = join(dir, 'pre-commit');
   let action: HookInstall['action'] = 'installed';
   if (existsSync(path)) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { SCHEMAS } from '../core/schemas.ts';
 import { formatConfigFile } from '../core/serialize.ts';
+import { assertOwnStore } from './ownership.ts';
 import { writeFileAtomic } from './write.ts';
 
 export const SCOPE_FOLDERS = ['global', 'projects', 'actions', 'plans'] as const;
@@ -22,6 +23,8 @@ export function initStore(root: string): string[] {
   if (existsSync(root) && readdirSync(root).length > 0) {
     throw new UsageError(`a store already exists at ${root}`, 'Nothing was changed. Use it as it is, or choose another folder with --store DIR.');
   }
+  // An empty folder someone else made: nothing is created in it (docs/store-format.md).
+  assertOwnStore(root, 'write in');
   const made: string[] = [];
   for (const folder of SCOPE_FOLDERS) {
     mkdirSync(join(root, folder), { recursive: true });

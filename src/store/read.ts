@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
-import type { Plan, ScopedInvariant, StoreConfig } from '../core/model.ts';
-import { parseActionMeta, parseConfig, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import type { Plan, ProjectMeta, ScopedInvariant, StoreConfig } from '../core/model.ts';
+import { parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 
@@ -14,18 +14,20 @@ export interface StoreSnapshot {
   invariants: ScopedInvariant[];
   plans: Map<string, Plan>;
   actionMeta: Map<string, { description?: string }>;
+  /** Each project's project.yaml that was read, by project name. */
+  projectMeta: Map<string, ProjectMeta>;
   config?: StoreConfig;
   /** Problems met while reading and parsing the files above. */
   diagnostics: Diagnostic[];
 }
 
 export function emptySnapshot(): StoreSnapshot {
-  return { entries: [], invariants: [], plans: new Map(), actionMeta: new Map(), diagnostics: [] };
+  return { entries: [], invariants: [], plans: new Map(), actionMeta: new Map(), projectMeta: new Map(), diagnostics: [] };
 }
 
 /** The kinds of path this reader parses. */
 function wanted(kind: PathKind): boolean {
-  return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'config' || kind.kind === 'bad-id';
+  return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'project-meta' || kind.kind === 'config' || kind.kind === 'bad-id';
 }
 
 /**
@@ -81,6 +83,12 @@ function parseInto(into: StoreSnapshot, file: string, kind: PathKind, bytes: Uin
     case 'action-meta': {
       const p = parseActionMeta(file, bytes);
       if (p.value) into.actionMeta.set(`${kind.ns}/${kind.name}`, p.value);
+      into.diagnostics.push(...p.diagnostics);
+      return;
+    }
+    case 'project-meta': {
+      const p = parseProjectMeta(file, bytes);
+      if (p.value) into.projectMeta.set(kind.project, p.value);
       into.diagnostics.push(...p.diagnostics);
       return;
     }

@@ -5,6 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { LOCK_NAME, TEMP_SUFFIX } from '../core/layout.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
+import { assertOwnStore } from './ownership.ts';
+
+/** Every write below starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
+function assertMine(root: string): void {
+  assertOwnStore(root, 'write in');
+}
 
 /** Turns a file-system refusal into a user-facing error (read-only store, no permission, disk full). */
 export function writeFailure(error: unknown, rel: string): AgentsError {
@@ -43,6 +49,7 @@ function fsyncDir(dir: string): void {
  * exists) or renamed (mode "replace") into place. Readers never see a torn file.
  */
 export function writeFileAtomic(root: string, rel: string, content: string, mode: 'create' | 'replace' = 'create'): void {
+  assertMine(root);
   const path = join(root, rel);
   const tmp = tempName(path);
   const relDir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
@@ -81,6 +88,7 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
  * nothing, when `rel` exists.
  */
 export function writeFolderAtomic(root: string, rel: string, files: readonly { name: string; content: string }[]): void {
+  assertMine(root);
   const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
   assertNoLinkedFolder(root, parent, `create ${rel}`);
   const tempRel = tempName(rel);
@@ -105,6 +113,7 @@ export function writeFolderAtomic(root: string, rel: string, files: readonly { n
 }
 
 export function removeFile(root: string, rel: string): void {
+  assertMine(root);
   assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
   try {
     unlinkSync(join(root, rel));
@@ -125,6 +134,7 @@ export function isFolder(root: string, rel: string): boolean {
 
 /** Removes a folder the tool itself left unfinished (a plan folder of an interrupted `plan use`), with its files. Links inside are removed, never followed. */
 export function removeFolder(root: string, rel: string): void {
+  assertMine(root);
   const path = join(root, rel);
   try {
     rmSync(path, { recursive: true });
@@ -252,6 +262,7 @@ function breakStale(lockPath: string, seen: string): boolean {
  * was judged stale. Returns why it was stale, or null when it was kept.
  */
 export function clearStaleLock(root: string, rel: string): string | null {
+  assertMine(root);
   const lockPath = join(root, rel);
   clearDeadBreaker(lockPath);
   const stale = isStale(lockPath);
@@ -319,6 +330,7 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
   const lockPath = join(dir, LOCK_NAME);
   const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
   const deadline = Date.now() + timeoutMs;
+  assertMine(root);
   assertNoLinkedFolder(root, folder, `lock ${folder}`);
   try {
     mkdirSync(dir, { recursive: true });

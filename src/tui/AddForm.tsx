@@ -2,14 +2,24 @@ import { Box, Text } from 'ink';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
-import { SEVERITIES, describeScope, invariantPath, type Scope, type Severity } from '../core/model.ts';
+import { SEVERITIES, describeScope, invariantPath, type Scope, type ScopedInvariant, type Severity } from '../core/model.ts';
+import { canMeet, looseKey, nearDuplicatesOf } from '../core/near-duplicates.ts';
 import { codePointLength, nameProblem } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { checkNewInvariant, type AddCheck } from '../core/shadow.ts';
-import type { AddContext, AddResult, InvariantService, ScopeCatalog } from '../service/invariant-service.ts';
+import type { AddContext, AddResult, EditResult, InvariantService, NearMatch, ScopeCatalog } from '../service/invariant-service.ts';
 import { SelectList, type SelectItem } from './SelectList.tsx';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
+
+/** Values the form starts from: flags given on the command line, or the invariant being edited. */
+export interface FormValues {
+  text?: string;
+  severity?: Severity;
+  tags?: readonly string[];
+  rationale?: string;
+  active?: boolean;
+}
 
 export interface AddFormProps {
   service: InvariantService;
@@ -17,19 +27,28 @@ export interface AddFormProps {
   scope?: Scope;
   /** Commit the new file with git; absent: as the store's config says. */
   commit?: boolean;
-  /** The rationale to start from (`--rationale` on the command line). */
-  rationale?: string;
+  /** Answers to start from (flags given with `invariant add`); each step still shows them. */
+  initial?: FormValues;
+  /** Edit this invariant instead of adding one: its scope is fixed, its values fill the form, saving calls `edit`. */
+  editing?: ScopedInvariant;
   /** `--new-project`: create the given project even if its name is close to an existing one's. */
   newProject?: boolean;
   width?: number;
   onDone(result: AddResult): void;
-  /** Esc on the first step. */
+  /** With `editing`: the saved change. */
+  onEdited?(result: EditResult): void;
+  /** Esc anywhere, or n at the confirmation: nothing is written. */
   onCancel(): void;
   onError?(error: unknown): void;
 }
 
-type Step = 'scope' | 'new-project' | 'text' | 'severity' | 'tags' | 'rationale' | 'confirm' | 'saving';
+type Step = 'scope' | 'new-project' | 'text' | 'severity' | 'tags' | 'rationale' | 'active' | 'confirm' | 'saving';
 type ScopeChoice = Scope | 'new-project';
+
+const ACTIVE_ITEMS: SelectItem<boolean>[] = [
+  { label: 'active', value: true, hint: 'applies' },
+  { label: 'inactive', value: false, hint: 'kept in the store, not applied' },
+];
 
 const SEVERITY_ITEMS: SelectItem<Severity>[] = SEVERITIES.map((s) => ({
   label: s,
@@ -53,7 +72,7 @@ function scopeItems(catalog: ScopeCatalog): SelectItem<ScopeChoice>[] {
 }
 
 /** Live feedback on the typed text: duplicate (blocks), shadows, shadowed by. */
-export function AddFeedback({ check, text }: { check: AddCheck | undefined; text: string }): ReactElement {
+export function AddFeedback({ check, text, near = [] }: { check: AddCheck | undefined; text: string; near?: readonly NearMatch[] }): ReactElement {
   const theme = useTheme();
   const length = codePointLength(text.trim());
   if (length > MAX_TEXT_LENGTH) return <Text color={theme.hue('red')}>{`✗ too long: ${length} characters, the limit is ${MAX_TEXT_LENGTH}`}</Text>;
@@ -73,33 +92,45 @@ export function AddFeedback({ check, text }: { check: AddCheck | undefined; text
   for (const o of check.shadowedBy) {
     lines.push(<Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↑ shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>);
   }
+  for (const m of near) {
+    lines.push(
+      <Text key={`n${m.invariant.id}`} color={theme.hue('yellow')} wrap="truncate-end">
+        {`≈ nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${m.kind === 'punctuation' ? 'but for punctuation' : 'one character apart'})`}
+      </Text>,
+    );
+  }
   if (lines.length === 0) lines.push(<Text key="ok" color={theme.hue('green')}>✓ new in this scope, shadows nothing</Text>);
   return <Box flexDirection="column">{lines}</Box>;
 }
 
 /**
- * The interactive `add`: scope → text (live duplicate and shadow feedback) →
- * severity → tags → rationale → confirm. Esc goes back a step (cancels on the first).
+ * The interactive `add` (and `edit`): scope → text (live duplicate, shadow
+ * and near-duplicate feedback) → severity → tags → rationale (→ active, when
+ * editing) → confirm. Esc cancels wherever it is pressed, as `n` does at the
+ * confirmation; Shift-Tab goes back a step.
  */
-export function AddForm({ service, scope: givenScope, commit, rationale: givenRationale = '', newProject = false, width = 80, onDone, onCancel, onError }: AddFormProps): ReactElement {
+export function AddForm({ service, scope: givenScope, commit, initial = {}, editing, newProject = false, width = 80, onDone, onEdited, onCancel, onError }: AddFormProps): ReactElement {
   const theme = useTheme();
-  const [step, setStep] = useState<Step>(givenScope ? 'text' : 'scope');
+  const start: FormValues = editing ? { text: editing.text, severity: editing.severity, tags: editing.tags, ...(editing.rationale !== undefined ? { rationale: editing.rationale } : {}), active: editing.active } : initial;
+  const fixedScope = editing?.scope ?? givenScope;
+  const [step, setStep] = useState<Step>(fixedScope ? 'text' : 'scope');
   const [catalog, setCatalog] = useState<ScopeCatalog | undefined>();
-  const [scope, setScope] = useState<Scope | undefined>(givenScope);
+  const [scope, setScope] = useState<Scope | undefined>(fixedScope);
   const [projectName, setProjectName] = useState('');
   // A name typed at "project (new)…" is a deliberate new project, as --new-project says on the command line.
   const [typedNew, setTypedNew] = useState(false);
   const [context, setContext] = useState<AddContext | undefined>();
-  const [text, setText] = useState('');
-  const [severity, setSeverity] = useState<Severity>('error');
-  const [tags, setTags] = useState('');
-  const [rationale, setRationale] = useState(givenRationale);
+  const [text, setText] = useState(start.text ?? '');
+  const [severity, setSeverity] = useState<Severity>(start.severity ?? 'error');
+  const [tags, setTags] = useState((start.tags ?? []).join(', '));
+  const [rationale, setRationale] = useState(start.rationale ?? '');
+  const [active, setActive] = useState(start.active ?? true);
   const [problem, setProblem] = useState<string | undefined>();
 
   useEffect(() => {
-    if (givenScope) return;
+    if (fixedScope) return;
     service.scopes().then(setCatalog, (error) => (onError ? onError(error) : setProblem(String(error))));
-  }, [service, givenScope, onError]);
+  }, [service, fixedScope, onError]);
 
   useEffect(() => {
     if (!scope) return;
@@ -114,21 +145,23 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
     };
   }, [service, scope, onError]);
 
-  const check = useMemo(
-    () => (context && scope ? checkNewInvariant(scope, text.trim(), context.invariants, context.plans) : undefined),
-    [context, scope, text],
+  // The invariant being edited is not its own duplicate, shadow or near-duplicate.
+  const others = useMemo(() => (context ? (editing ? context.invariants.filter((i) => i.id !== editing.id) : context.invariants) : undefined), [context, editing]);
+  const check = useMemo(() => (others && scope ? checkNewInvariant(scope, text.trim(), others, context!.plans) : undefined), [others, context, scope, text]);
+  // Loose keys of what the text can meet, computed once per scope; each keystroke is one linear pass.
+  const nearPool = useMemo(
+    () => (others && scope ? others.filter((o) => o.active && canMeet({ scope }, o, context!.plans)).map((o) => ({ invariant: o, loose: looseKey(o.text) })) : []),
+    [others, context, scope],
   );
+  const near = useMemo(() => (text.trim() === '' ? [] : nearDuplicatesOf(text.trim(), nearPool)), [nearPool, text]);
   const textProblem = text.trim() === '' ? 'the text is empty' : codePointLength(text.trim()) > MAX_TEXT_LENGTH ? 'the text is too long' : check?.duplicate ? 'it duplicates an invariant of this scope' : undefined;
 
+  const steps: Step[] = [...(fixedScope ? [] : (['scope'] as Step[])), 'text', 'severity', 'tags', 'rationale', ...(editing ? (['active'] as Step[]) : []), 'confirm'];
   const back = () => {
     setProblem(undefined);
-    if (step === 'scope') onCancel();
-    else if (step === 'new-project') setStep('scope');
-    else if (step === 'text') givenScope ? onCancel() : setStep('scope');
-    else if (step === 'severity') setStep('text');
-    else if (step === 'tags') setStep('severity');
-    else if (step === 'rationale') setStep('tags');
-    else if (step === 'confirm') setStep('rationale');
+    if (step === 'new-project') return setStep('scope');
+    const at = steps.indexOf(step);
+    if (at > 0) setStep(steps[at - 1]!);
   };
 
   const save = () => {
@@ -136,26 +169,37 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
     setStep('saving');
     const tagList = tags.split(',').map((t) => t.trim()).filter((t) => t !== '');
     const why = rationale.trim();
-    service.add({ scope, text, severity, tags: tagList, ...(why !== '' ? { rationale: why } : {}), ...(commit !== undefined ? { commit } : {}), ...(newProject || typedNew ? { newProject: true } : {}) }).then(onDone, (error: unknown) => {
+    const failed = (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
         setProblem(error.message);
         setStep(/tag/.test(error.message) ? 'tags' : /rationale/.test(error.message) ? 'rationale' : 'text');
       } else if (onError) onError(error);
       else setProblem(String(error));
-    });
+    };
+    if (editing) {
+      service
+        .edit({ id: editing.id, text, severity, tags: tagList, rationale: why, active, ...(commit !== undefined ? { commit } : {}) })
+        .then((r) => onEdited?.(r), failed);
+      return;
+    }
+    service
+      .add({ scope, text, severity, tags: tagList, ...(why !== '' ? { rationale: why } : {}), ...(commit !== undefined ? { commit } : {}), ...(newProject || typedNew ? { newProject: true } : {}) })
+      .then(onDone, failed);
   };
 
   useKeys((input, key) => {
-    if (key.escape) return back();
+    if (step === 'saving') return;
+    if (key.escape) return onCancel();
+    if (key.tab && key.shift) return back();
     if (step === 'confirm') {
       if (key.return || input === 'y' || input === 'Y') save();
-      else if (input === 'n' || input === 'N') back();
+      else if (input === 'n' || input === 'N') onCancel();
     }
   });
 
   const header = (
     <Text bold>
-      Add an invariant
+      {editing ? `Edit ${editing.id}` : 'Add an invariant'}
       {scope ? <Text color={theme.hue('cyan')}>{` · ${describeScope(scope)}`}</Text> : null}
     </Text>
   );
@@ -224,7 +268,7 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
               />
             </Box>
           </Box>
-          <AddFeedback check={check} text={text} />
+          <AddFeedback check={check} text={text} near={near} />
         </Box>
       );
       break;
@@ -248,11 +292,27 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
       body = <OptionalLine label="Tags (comma-separated, Enter for none): " value={tags} onChange={setTags} onSubmit={() => setStep('rationale')} />;
       break;
     case 'rationale':
-      body = <OptionalLine label="Rationale (why it exists, for reviewers; Enter for none): " value={rationale} onChange={setRationale} onSubmit={() => setStep('confirm')} />;
+      body = <OptionalLine label="Rationale (why it exists, for reviewers; Enter for none): " value={rationale} onChange={setRationale} onSubmit={() => setStep(editing ? 'active' : 'confirm')} />;
+      break;
+    case 'active':
+      body = (
+        <Box flexDirection="column">
+          <Text>State (↑↓, Enter):</Text>
+          <SelectList
+            items={ACTIVE_ITEMS}
+            initialIndex={active ? 0 : 1}
+            width={width}
+            onSelect={(a) => {
+              setActive(a);
+              setStep('confirm');
+            }}
+          />
+        </Box>
+      );
       break;
     case 'confirm':
     case 'saving': {
-      const path = scope ? invariantPath(scope, '<new id>') : '';
+      const path = editing ? editing.path : scope ? invariantPath(scope, '<new id>') : '';
       body = (
         <Box flexDirection="column" width={width}>
           <Text wrap="wrap">{`text      ${text.trim()}`}</Text>
@@ -260,9 +320,10 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
           <Text>{`severity  ${severity}`}</Text>
           <Text>{`tags      ${tags.trim() === '' ? '(none)' : tags}`}</Text>
           <Text wrap="wrap">{`rationale ${rationale.trim() === '' ? '(none)' : rationale.trim()}`}</Text>
+          {editing ? <Text>{`state     ${active ? 'active' : 'inactive'}`}</Text> : null}
           <Text wrap="truncate-end">{`file      ${path}`}</Text>
-          <AddFeedback check={check} text={text} />
-          <Text bold>{step === 'saving' ? 'writing…' : 'Add it? [Y/n]'}</Text>
+          <AddFeedback check={check} text={text} near={near} />
+          <Text bold>{step === 'saving' ? 'writing…' : editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]'}</Text>
         </Box>
       );
       break;
@@ -273,9 +334,18 @@ export function AddForm({ service, scope: givenScope, commit, rationale: givenRa
       {header}
       {body}
       {problem ? <Text color={theme.hue('red')} wrap="wrap">{`✗ ${problem}`}</Text> : null}
-      <Text dimColor={theme.dim}>{step === 'scope' ? 'Esc cancel' : 'Esc back'}</Text>
+      <Text dimColor={theme.dim}>{formHint(step, steps)}</Text>
     </Box>
   );
+}
+
+/** The key line under the form: only keys that work on this step (a test presses each). */
+export function formHint(step: Step, steps: readonly Step[]): string {
+  const keys: string[] = [];
+  if (step === 'confirm') keys.push('Enter/y save', 'n cancel');
+  if (step !== 'saving') keys.push('Esc cancel');
+  if (step === 'new-project' || steps.indexOf(step) > 0) keys.push('Shift-Tab back');
+  return keys.join(' · ');
 }
 
 /** A one-line answer that may be left empty: a label, then the text being typed; Enter goes on. */

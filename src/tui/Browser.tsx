@@ -2,6 +2,7 @@ import { Box, Text, type Key } from 'ink';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
+import { IdAbbreviations } from '../core/id-prefix.ts';
 import { describeScope, scopeFolder, type ScopedInvariant } from '../core/model.ts';
 import type { EffectiveResult, InvariantService, ShowResult } from '../service/invariant-service.ts';
 import { compileFilter, filterByRegex } from '../service/regex.ts';
@@ -40,7 +41,7 @@ function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
     items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
   }
   for (const plan of data.catalog.plans) {
-    items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, hint: [plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ') });
+    items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, hint: ['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ') });
   }
   return items;
 }
@@ -50,7 +51,7 @@ function sevMark(theme: Theme, inv: ScopedInvariant): ReactElement {
   return <Text color={theme.hue(inv.severity === 'error' ? 'red' : inv.severity === 'warning' ? 'yellow' : 'cyan')}>{mark}</Text>;
 }
 
-function RowLine({ row, selected, width }: { row: Row; selected: boolean; width: number }): ReactElement {
+function RowLine({ row, selected, width, short, idWidth }: { row: Row; selected: boolean; width: number; short: (id: string) => string; idWidth: number }): ReactElement {
   const theme = useTheme();
   if (row.kind === 'header') {
     return (
@@ -60,9 +61,20 @@ function RowLine({ row, selected, width }: { row: Row; selected: boolean; width:
     );
   }
   const inv = row.invariant;
-  const id = ` ${inv.id.slice(0, 10)}`;
+  // The shortest prefix unique in the store: any command takes it back (core/id-prefix.ts).
+  const id = ` ${short(inv.id).padStart(idWidth)}`;
   const greyed = row.hiddenBy !== undefined || !inv.active;
-  const note = row.hiddenBy ? `↳ hidden by ${row.hiddenBy.id.slice(0, 10)}: ` : !inv.active ? '(inactive) ' : row.shadow?.shadowedBy.length ? '(shadowed) ' : '';
+  const note = row.hiddenBy
+    ? `↳ hidden by ${short(row.hiddenBy.id)}: `
+    : !inv.active
+      ? '(inactive) '
+      : row.shadow?.shadowedBy.length
+        ? '(shadowed) '
+        : row.waivers?.some((w) => w.holds)
+          ? '(waived) '
+          : row.waivers?.length
+            ? '(waiver expired) '
+            : '';
   return (
     <Box width={width}>
       <Box width={Math.max(1, width - id.length)} height={1} overflow="hidden">
@@ -91,6 +103,14 @@ function Detail({ row, height, width }: { row: Row | undefined; height: number; 
     if (row.hiddenBy) lines.push(<Text key="hb" color={theme.hue('yellow')} wrap="truncate-end">{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>);
     for (const o of row.shadow?.shadowedBy ?? []) lines.push(<Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>);
     for (const o of row.shadow?.shadows ?? []) lines.push(<Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadows ${describeScope(o.scope)} ${o.id}`}</Text>);
+    for (const w of row.waivers ?? []) {
+      const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;
+      lines.push(
+        <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')} wrap="truncate-end">
+          {`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`}
+        </Text>,
+      );
+    }
   } else {
     lines.push(<Text key="none" dimColor={theme.dim}>Nothing selected.</Text>);
   }
@@ -114,6 +134,8 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
   const { columns, rows: height } = fixedSize ?? terminal;
   const width = Math.max(20, columns);
   const { data, reload } = useStoreData(service, onError);
+  const abbreviations = useMemo(() => new IdAbbreviations(data ? [...data.items.map((i) => i.invariant.id), ...data.catalog.plans.map((p) => p.id)] : []), [data]);
+  const short = useCallback((id: string) => abbreviations.short(id), [abbreviations]);
   const [scope, setScope] = useState<ScopeChoice>(initialScope ?? { kind: 'all' });
   const [pattern, setPattern] = useState(initialPattern ?? '');
   const [filtering, setFiltering] = useState(false);
@@ -165,6 +187,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
   const listHeight = Math.max(1, height - 1 - 3 - detailHeight);
   top.current = windowTop(rows.length, selectedRow ?? 0, listHeight, top.current);
   const visible = rows.slice(top.current, top.current + listHeight);
+  const idWidth = visible.reduce((w, r) => (r.kind === 'item' ? Math.max(w, short(r.invariant.id).length) : w), 0);
 
   const target = useCallback((): { project: string } | { plan: string } | undefined => {
     if (scope.kind === 'project') return { project: scope.project };
@@ -295,7 +318,10 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
       <AddForm
         service={service}
         width={width}
-        onCancel={() => setOverlay({ kind: 'none' })}
+        onCancel={() => {
+          setOverlay({ kind: 'none' });
+          setStatus('Nothing added.');
+        }}
         onError={onError}
         onDone={(r) => {
           setOverlay({ kind: 'none' });
@@ -313,7 +339,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
         width={width}
         onAnswer={(yes) => {
           setOverlay({ kind: 'none' });
-          if (!yes) return setStatus('Not removed.');
+          if (!yes) return setStatus('Nothing removed.');
           service.remove(info.invariant.id).then(
             () => {
               setStatus(`removed ${info.invariant.id} · ${info.invariant.path}`);
@@ -333,7 +359,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     const at = choices.findIndex((c) => (c.value.kind === 'all' ? scope.kind === 'all' : scope.kind !== 'all' && scopeFolder(c.value) === scopeFolder(scope)));
     middle = (
       <Box flexDirection="column">
-        <Text>Show which scope? (↑↓, Enter; Esc back)</Text>
+        <Text>Show which scope? (↑↓, Enter; e effective set of a project or plan; Esc back)</Text>
         <SelectList
           items={choices}
           initialIndex={Math.max(0, at)}
@@ -345,6 +371,13 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
             setCursor(0);
             setOverlay({ kind: 'none' });
           }}
+          onKey={(input, choice) => {
+            if (input !== 'e' || !choice) return;
+            if (choice.kind !== 'project' && choice.kind !== 'plan') return setStatus('The effective set belongs to a project or a plan: pick one of those and press e.');
+            setScope(choice);
+            setOverlay({ kind: 'none' });
+            void loadEffective(choice.kind === 'project' ? { project: choice.project } : { plan: choice.plan });
+          }}
         />
       </Box>
     );
@@ -355,7 +388,7 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
         <Box flexDirection="column" height={listHeight}>
           {visible.length === 0 ? <Text dimColor={theme.dim}>{pattern ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.'}</Text> : null}
           {visible.map((row, i) => (
-            <RowLine key={top.current + i} row={row} selected={top.current + i === selectedRow} width={width} />
+            <RowLine key={top.current + i} row={row} selected={top.current + i === selectedRow} width={width} short={short} idWidth={idWidth} />
           ))}
         </Box>
         {showDetail ? <Detail row={selected} height={detailHeight} width={width} /> : null}

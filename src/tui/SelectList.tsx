@@ -18,10 +18,12 @@ export interface SelectListProps<V> {
   height?: number;
   width?: number;
   focus?: boolean;
+  /** Keys the list does not use, with the item under the cursor (e.g. `e` in the browser's scope picker). */
+  onKey?(input: string, value: V | undefined): void;
 }
 
 /** Moves with ↑/↓ (or k/j), PgUp/PgDn, Home/End; Enter picks. Renders only the visible rows. */
-export function SelectList<V>({ items, onSelect, initialIndex = 0, height = 10, width = 80, focus = true }: SelectListProps<V>): ReactElement {
+export function SelectList<V>({ items, onSelect, initialIndex = 0, height = 10, width = 80, focus = true, onKey }: SelectListProps<V>): ReactElement {
   const theme = useTheme();
   const [index, setIndex] = useState(Math.min(Math.max(initialIndex, 0), Math.max(items.length - 1, 0)));
   // Keys can reach a handler of the previous render (Ink subscribes in an effect): read the index from a ref.
@@ -42,6 +44,7 @@ export function SelectList<V>({ items, onSelect, initialIndex = 0, height = 10, 
       else if (key.home) move(-items.length);
       else if (key.end) move(items.length);
       else if (key.return && items[current.current]) onSelect(items[current.current]!.value);
+      else if (onKey && input !== '') onKey(input, items[current.current]?.value);
     },
     { isActive: focus },
   );

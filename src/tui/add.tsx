@@ -1,16 +1,34 @@
-// Entry of the interactive `invariant add` (loaded with `await import`, so only interactive runs load Ink).
+// Entry of the interactive `invariant add` and `invariant edit` (loaded with `await import`, so only interactive runs load Ink).
 import type { Scope } from '../core/model.ts';
-import type { AddResult, InvariantService } from '../service/invariant-service.ts';
-import { AddForm } from './AddForm.tsx';
+import type { AddResult, EditResult, InvariantService } from '../service/invariant-service.ts';
+import { AddForm, type FormValues } from './AddForm.tsx';
 import { runInk, type TuiIo } from './run-ink.tsx';
 
 /**
- * Runs the add form; resolves with what was written. Esc or Ctrl-C: CancelledError, nothing written.
- * `scope` skips the scope step; `rationale` starts the rationale step with that text; `commit` is
- * passed to `add` as given (default: the store's config).
+ * Runs the add form; resolves with what was written, or undefined when the
+ * user cancelled it (Esc, or n at the confirmation): nothing written. Ctrl-C:
+ * CancelledError. `scope` skips the scope step; `initial` fills the answers
+ * (flags given on the command line); `commit` is passed to `add` as given.
  */
-export function runAddForm(io: TuiIo, service: InvariantService, options: { scope?: Scope; commit?: boolean; rationale?: string; newProject?: boolean } = {}): Promise<AddResult> {
-  return runInk<AddResult>(io, (finish) => (
-    <AddForm service={service} {...options} width={Math.min(io.stdout.columns || 80, 100)} onDone={finish.done} onCancel={finish.cancel} onError={finish.fail} />
+export function runAddForm(io: TuiIo, service: InvariantService, options: { scope?: Scope; commit?: boolean; initial?: FormValues; newProject?: boolean } = {}): Promise<AddResult | undefined> {
+  return runInk<AddResult | undefined>(io, (finish) => (
+    <AddForm service={service} {...options} width={Math.min(io.stdout.columns || 80, 100)} onDone={finish.done} onCancel={() => finish.done(undefined)} onError={finish.fail} />
+  ));
+}
+
+/** Runs the form on invariant `id`, filled with its values; resolves with the change, or undefined when cancelled. */
+export async function runEditForm(io: TuiIo, service: InvariantService, id: string, options: { commit?: boolean } = {}): Promise<EditResult | undefined> {
+  const { invariant } = await service.show(id);
+  return runInk<EditResult | undefined>(io, (finish) => (
+    <AddForm
+      service={service}
+      editing={invariant}
+      {...(options.commit !== undefined ? { commit: options.commit } : {})}
+      width={Math.min(io.stdout.columns || 80, 100)}
+      onDone={() => finish.fail(new Error('the edit form added an invariant'))}
+      onEdited={finish.done}
+      onCancel={() => finish.done(undefined)}
+      onError={finish.fail}
+    />
   ));
 }

@@ -1,6 +1,6 @@
 import { describeScope, scopeFolder, type Scope, type ScopedInvariant } from '../core/model.ts';
 import type { ShadowInfo } from '../core/shadow.ts';
-import type { EffectiveResult, ListedInvariant } from '../service/invariant-service.ts';
+import type { EffectiveResult, ListedInvariant, WaiverState } from '../service/invariant-service.ts';
 
 /** What the browser shows: one scope, or all of them. */
 export type ScopeChoice = { kind: 'all' } | Scope;
@@ -14,6 +14,8 @@ export type Row =
       shadow?: ShadowInfo;
       /** In an effective set: the copy that hides this one (it is shown greyed, under its shadower). */
       hiddenBy?: ScopedInvariant;
+      /** In an effective set: the waivers of this invariant for the project or plan (docs/plans.md, "Waivers"). */
+      waivers?: WaiverState[];
     };
 
 export function scopeLabel(choice: ScopeChoice): string {
@@ -56,7 +58,8 @@ export function effectiveRows(result: EffectiveResult, byId: ReadonlyMap<string,
       folder = f;
       rows.push({ kind: 'header', label: describeScope(entry.invariant.scope), count: counts.get(f) ?? 0 });
     }
-    rows.push({ kind: 'item', invariant: entry.invariant });
+    const waivers = result.waivers.filter((w) => w.invariant_id === entry.invariant.id);
+    rows.push(waivers.length > 0 ? { kind: 'item', invariant: entry.invariant, waivers } : { kind: 'item', invariant: entry.invariant });
     for (const ref of entry.shadows) {
       const hidden = byId.get(ref.id);
       if (hidden) rows.push({ kind: 'item', invariant: hidden, hiddenBy: entry.invariant });

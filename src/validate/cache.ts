@@ -4,7 +4,7 @@ import { gitDirFor } from '../store/git-dir.ts';
 import type { FileFacts } from './file-facts.ts';
 
 /** Bump when the shape of the file or of FileFacts changes. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 
 /**
@@ -24,7 +24,7 @@ export function cacheFileIn(dir: string, staged: boolean): string {
 function isFacts(v: unknown): v is FileFacts {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const f = v as Record<string, unknown>;
-  for (const key of ['k', 'o', 'r', 'm'] as const) if (f[key] !== undefined && typeof f[key] !== 'string') return false;
+  for (const key of ['k', 'n', 'v', 'o', 'r', 'm'] as const) if (f[key] !== undefined && typeof f[key] !== 'string') return false;
   if (f.p !== undefined && (typeof f.p !== 'object' || f.p === null || typeof (f.p as { id?: unknown }).id !== 'string')) return false;
   if (f.d !== undefined) {
     if (!Array.isArray(f.d)) return false;
@@ -36,14 +36,20 @@ function isFacts(v: unknown): v is FileFacts {
   return true;
 }
 
-/** Facts as they are written: a bare key digest (most files), or JSON. */
+/** Facts as they are written: a bare key digest and, after a space, the loose key (most files), or JSON. */
 function encode(f: FileFacts): string {
-  if (f.k !== undefined && f.d === undefined && f.o === undefined && f.r === undefined && f.p === undefined && f.m === undefined) return f.k;
+  if (f.k !== undefined && !f.k.includes(' ') && f.d === undefined && f.v === undefined && f.o === undefined && f.r === undefined && f.p === undefined && f.m === undefined && (f.n === undefined || !/[\t\n\r]/.test(f.n))) {
+    return f.n === undefined ? f.k : `${f.k} ${f.n}`;
+  }
   return JSON.stringify(f);
 }
 
 function decode(text: string): FileFacts | undefined {
-  if (text.charCodeAt(0) !== 123 /* { */) return text.length > 0 ? { k: text } : undefined;
+  if (text.charCodeAt(0) !== 123 /* { */) {
+    if (text.length === 0) return undefined;
+    const space = text.indexOf(' ');
+    return space < 0 ? { k: text } : { k: text.slice(0, space), n: text.slice(space + 1) };
+  }
   try {
     const f: unknown = JSON.parse(text);
     return isFacts(f) ? f : undefined;

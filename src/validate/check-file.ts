@@ -4,12 +4,14 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { ScopedInvariant } from '../core/model.ts';
+import { looseKey } from '../core/near-duplicates.ts';
 import { textKey } from '../core/normalise.ts';
-import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
 import { contentHash } from './content-hash.ts';
 import { checkRecord, RECORD_SCHEMAS } from './records.ts';
+import { parseWaiver } from '../core/waiver-file.ts';
 
 /** The schema a file's modeline names, by kind; undefined for files that carry none. */
 export function modelineSchema(kind: PathKind | undefined): SchemaName | undefined {
@@ -22,8 +24,12 @@ export function modelineSchema(kind: PathKind | undefined): SchemaName | undefin
       return 'config.schema.json';
     case 'action-meta':
       return 'action.schema.json';
+    case 'project-meta':
+      return 'project.schema.json';
     case 'record':
       return RECORD_SCHEMAS[kind.record];
+    case 'waiver':
+      return 'waiver.schema.json';
     default:
       return undefined;
   }
@@ -79,6 +85,8 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): Fil
       diagnostics = p.diagnostics;
       if (p.value) {
         facts.k = keyDigest(textKey(p.value.text));
+        if (p.value.active) facts.n = looseKey(p.value.text);
+        if (p.value.overrides !== undefined) facts.v = ownCopy(p.value.overrides);
         const source = p.value.source;
         if (kind.scope.kind === 'plan' && source?.origin_id !== undefined) {
           facts.o = ownCopy(source.origin_id);
@@ -96,12 +104,24 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): Fil
     case 'action-meta':
       diagnostics = parseActionMeta(path, bytes).diagnostics;
       break;
+    case 'project-meta': {
+      const p = parseProjectMeta(path, bytes);
+      diagnostics = p.diagnostics;
+      if (p.value) facts.j = p.value;
+      break;
+    }
     case 'config':
       diagnostics = parseConfig(path, bytes).diagnostics;
       break;
     case 'record':
       diagnostics = checkRecord(path, kind.record, bytes);
       break;
+    case 'waiver': {
+      const p = parseWaiver(path, bytes, kind.id);
+      diagnostics = p.diagnostics;
+      if (p.value) facts.w = { i: ownCopy(p.value.invariant_id), x: ownCopy(p.value.expires) };
+      break;
+    }
   }
   if (diagnostics.length > 0) facts.d = diagnostics;
   const line = modelineSchema(kind) === undefined ? undefined : missingModeline(bytes);

@@ -5,6 +5,7 @@ import { isUlid, nameProblem, ulidProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
 import type { YamlFile } from '../core/parse.ts';
 import { SCHEMAS, type SchemaName } from '../core/schema-docs.ts';
+import { canMeet, nearPairs, oneEditApart, type NearKind } from '../core/near-duplicates.ts';
 import { shadowMap } from '../core/shadow.ts';
 import { isScopeFolder, planReads, readFailure, type ReadJob } from '../store/read-plan.ts';
 import { WorkingTreeSource, type ReadResult, type TreeEntry, type TreeSource } from '../store/tree-source.ts';
@@ -22,6 +23,14 @@ export interface ValidateOptions {
   lockHolderAlive?: (pid: number, host: string) => boolean | undefined;
   /** Facts of files checked in earlier runs (see cache.ts); absent: every file is parsed and checked. */
   cache?: FactsCache;
+  /**
+   * The repository's files (relative to its top) that projects' paths are
+   * matched against, asked for only when some project.yaml has paths;
+   * undefined when they cannot be known (no git repository, a revision).
+   */
+  repoFiles?: () => Promise<readonly string[] | undefined>;
+  /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
+  now?: Date;
 }
 
 /** Everything one validation found, with what later steps (`--fix`, paths filter) need. */
@@ -84,8 +93,12 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   if (shared.invariants.length > 0) await located.load(shared.invariants.map((inv) => inv.path));
   diagnostics.push(...checkDuplicates(shared, located));
   diagnostics.push(...checkShadows(shared, plans, located));
+  diagnostics.push(...(await checkOverrides(jobs, facts, located)));
+  diagnostics.push(...(await checkNearDuplicates(jobs, facts, plans, located)));
   diagnostics.push(...(await checkReferences(jobs, facts, plans, entries, usedIds, located)));
+  diagnostics.push(...(await checkWaivers(jobs, facts, usedIds, located, options.now)));
   diagnostics.push(...checkModelines(jobs, facts, diagnostics));
+  diagnostics.push(...(await checkProjectPaths(source, jobs, facts, located, options)));
 
   const files = entries.filter((e) => e.type !== 'dir').length;
   return { source: source.description, entries, files, diagnostics: unique(diagnostics), bytes: source.bytes, usedIds };
@@ -180,7 +193,7 @@ function unique(list: readonly Diagnostic[]): Diagnostic[] {
 }
 
 /** Kinds of path whose entries the readers report themselves when they are not files. */
-const READ_KINDS = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'config', 'bad-id', 'record']);
+const READ_KINDS = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'project-meta', 'config', 'bad-id', 'record', 'waiver']);
 
 /** Folders and files that fit no shape of the layout, bad names, plan folders without plan.yaml, links, temporaries. */
 function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]): Diagnostic[] {
@@ -319,7 +332,7 @@ async function checkSchemaCopies(source: TreeSource, tree: TreeSource, entries: 
 /** The id each path stands for: its file name, or the plan folder for plan.yaml. */
 function idOf(kind: PathKind | undefined): string | undefined {
   if (!kind) return undefined;
-  if (kind.kind === 'invariant' || kind.kind === 'record') return kind.id;
+  if (kind.kind === 'invariant' || kind.kind === 'record' || kind.kind === 'waiver') return kind.id;
   if (kind.kind === 'plan') return kind.plan;
   return undefined;
 }
@@ -491,9 +504,12 @@ function checkShadows(shared: SharedText, plans: ReadonlyMap<string, Plan>, loca
   const out: Diagnostic[] = [];
   if (shared.invariants.length === 0) return out;
   const map = shadowMap(shared.invariants, plans);
+  // Copies hidden on purpose: another copy of the text names them in `overrides` (checkOverrides checks the names).
+  const overridden = new Set<string>();
+  for (const inv of shared.invariants) if (inv.overrides !== undefined) overridden.add(inv.overrides);
   for (const inv of shared.invariants) {
     const info = map.get(inv.id);
-    if (!info) continue;
+    if (!info || overridden.has(inv.id)) continue;
     for (const by of info.shadowedBy) {
       if (scopeFolder(by.scope) === scopeFolder(inv.scope)) continue; // a duplicate, reported above
       out.push(
@@ -503,13 +519,93 @@ function checkShadows(shared: SharedText, plans: ReadonlyMap<string, Plan>, loca
           'shadowed',
           'warning',
           `${inv.id} (${describeScope(inv.scope)}) is shadowed by ${by.id} (${describeScope(by.scope)}, ${by.path}): the same text at a higher precedence`,
-          'Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere.',
+          `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${inv.id}\` (\`agents invariant edit ${by.id} --overrides ${inv.id}\`).`,
           [{ file: by.path, ...located.where(by.path, ['text']), message: `the copy that applies: ${by.id}` }],
         ),
       );
     }
   }
   return out;
+}
+
+/** Each `overrides` names an invariant of the store with the same text key. */
+async function checkOverrides(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], located: Located): Promise<Diagnostic[]> {
+  const naming: number[] = [];
+  for (let i = 0; i < jobs.length; i++) if (facts[i]?.v !== undefined) naming.push(i);
+  if (naming.length === 0) return [];
+  const invariantAt = new Map<string, number>();
+  for (let i = 0; i < jobs.length; i++) {
+    const kind = jobs[i]!.kind;
+    if (kind.kind === 'invariant' && facts[i]?.k !== undefined && !invariantAt.has(kind.id)) invariantAt.set(kind.id, i);
+  }
+  const found: { files: string[]; report: () => Diagnostic }[] = [];
+  for (const i of naming) {
+    const file = jobs[i]!.entry.path;
+    const target = facts[i]!.v!;
+    const at = invariantAt.get(target);
+    if (at === undefined) {
+      found.push({ files: [file], report: () => located.at(file, ['overrides'], 'overrides-unknown', 'error', `overrides names ${target}, which is no invariant in the store`, 'Correct the id (`agents invariant list --all` shows them), or remove the overrides key.') });
+    } else if (facts[at]!.k !== facts[i]!.k) {
+      const other = jobs[at]!.entry.path;
+      found.push({ files: [file, other], report: () => located.at(file, ['overrides'], 'overrides-text', 'error', `overrides names ${target} (${other}), whose text differs: an override is a copy of the same text`, 'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.', [{ file: other, ...located.where(other, ['text']), message: `the invariant named: ${target}` }]) });
+    }
+  }
+  if (found.length === 0) return [];
+  await located.load(found.flatMap((x) => x.files));
+  return found.map((x) => x.report());
+}
+
+/**
+ * Near-duplicates (core/near-duplicates.ts) among active invariants that can
+ * meet in one effective set: a warning on the newer of each pair, naming the
+ * other. From the facts alone (the punctuation-free key of every invariant):
+ * no file is parsed again except the few reported.
+ */
+async function checkNearDuplicates(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], plans: ReadonlyMap<string, Plan>, located: Located): Promise<Diagnostic[]> {
+  const at: number[] = [];
+  const keys: string[] = [];
+  for (let i = 0; i < jobs.length; i++) {
+    const n = jobs[i]!.kind.kind === 'invariant' ? facts[i]?.n : undefined;
+    if (n === undefined || n === '') continue;
+    at.push(i);
+    keys.push(n);
+  }
+  const found: { older: ContentJob; newer: ContentJob; kind: NearKind }[] = [];
+  for (const [x, y] of nearPairs(keys)) {
+    const i = at[x]!;
+    const j = at[y]!;
+    // Equal text keys are duplicates or shadows, reported above.
+    if (facts[i]!.k === facts[j]!.k) continue;
+    const kind: NearKind | undefined = keys[x] === keys[y] ? 'punctuation' : oneEditApart(keys[x]!, keys[y]!) ? 'one-edit' : undefined;
+    const a = jobs[i]!;
+    const b = jobs[j]!;
+    if (!kind || a.kind.kind !== 'invariant' || b.kind.kind !== 'invariant' || !canMeet(a.kind, b.kind, plans)) continue;
+    found.push(a.kind.id < b.kind.id ? { older: a, newer: b, kind } : { older: b, newer: a, kind });
+  }
+  if (found.length === 0) return [];
+  await located.load(found.flatMap((f) => [f.older.entry.path, f.newer.entry.path]));
+  const textOf = (path: string) => String((located.yaml(path)?.data as { text?: unknown } | undefined)?.text ?? '').trim();
+  const idOf = (j: ContentJob) => (j.kind.kind === 'invariant' ? j.kind.id : '');
+  // One diagnostic per newer file, naming every older copy it nearly repeats.
+  const byNewer = new Map<string, typeof found>();
+  for (const f of found) {
+    const list = byNewer.get(f.newer.entry.path);
+    if (list) list.push(f);
+    else byNewer.set(f.newer.entry.path, [f]);
+  }
+  return [...byNewer.entries()].map(([n, list]) => {
+    const newer = list[0]!.newer;
+    const others = list.map(({ older, kind }) => `${idOf(older)} ${JSON.stringify(textOf(older.entry.path))} (${older.entry.path}, ${kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart'})`);
+    return located.at(
+      n,
+      ['text'],
+      'near-duplicate',
+      'warning',
+      `${idOf(newer)} ${JSON.stringify(textOf(n))} nearly repeats ${others.join(' and ')}; ${list.length > 1 ? 'all' : 'both'} apply`,
+      `Keep one: remove the newer (\`agents invariant remove ${idOf(newer)}\`), or edit a text if they mean different things.`,
+      list.map(({ older }) => ({ file: older.entry.path, ...located.where(older.entry.path, ['text']), message: `the other copy: ${idOf(older)}` })),
+    );
+  });
 }
 
 /** A plan's action and project must exist; a promoted invariant's origin may be gone (info). */
@@ -559,6 +655,34 @@ async function checkReferences(
   return found.map((x) => x.report());
 }
 
+/**
+ * Waivers: one past its expiry is an error (the exception was time-boxed; the
+ * invariant applies again, and the file should go or be renewed), and one
+ * naming an invariant that is not in the store is a warning.
+ */
+async function checkWaivers(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], usedIds: ReadonlySet<string>, located: Located, now: Date | undefined): Promise<Diagnostic[]> {
+  const found: { file: string; report: () => Diagnostic }[] = [];
+  let expired: ((w: { expires: string }, now: Date) => boolean) | undefined;
+  for (const [i, { entry, kind }] of jobs.entries()) {
+    if (kind.kind !== 'waiver') continue;
+    const w = facts[i]?.w;
+    if (w === undefined) continue;
+    const file = entry.path;
+    if (now !== undefined) {
+      expired ??= (await import('../core/waivers.ts')).waiverHolds;
+      if (!expired({ expires: w.x }, now)) {
+        found.push({ file, report: () => located.at(file, ['expires'], 'waiver-expired', 'error', `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`, `Remove the file (\`git rm ${file}\`) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`) });
+      }
+    }
+    if (!usedIds.has(w.i)) {
+      found.push({ file, report: () => located.at(file, ['invariant_id'], 'unknown-invariant', 'warning', `waiver ${kind.id} names invariant ${w.i}, which is not in the store`, 'Remove the waiver, or correct invariant_id.') });
+    }
+  }
+  if (found.length === 0) return [];
+  await located.load(found.map((x) => x.file));
+  return found.map((x) => x.report());
+}
+
 /** Files that parsed cleanly but lack the editor modeline (info; `--fix` adds it). */
 function checkModelines(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], found: readonly Diagnostic[]): Diagnostic[] {
   const withErrors = new Set(found.filter((d) => d.severity === 'error').map((d) => d.file));
@@ -569,4 +693,66 @@ function checkModelines(jobs: readonly ContentJob[], facts: readonly (FileFacts 
     out.push({ code: 'modeline-missing', severity: 'info', file: entry.path, line: 1, col: 1, message: `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`, hint: 'Run `agents validate --fix` to add it.', lineText: line });
   }
   return out;
+}
+
+/**
+ * Projects' paths (docs/export.md): two projects covering the same files
+ * (proved by the globs alone, or by a file of the repository both match),
+ * and globs that match no file of the repository.
+ */
+async function checkProjectPaths(source: RecordingSource, jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], located: Located, options: ValidateOptions): Promise<Diagnostic[]> {
+  const projects: { name: string; file: string; paths: string[] }[] = [];
+  for (const [i, { entry, kind }] of jobs.entries()) {
+    const paths = kind.kind === 'project-meta' ? facts[i]?.j?.paths : undefined;
+    if (kind.kind === 'project-meta' && paths && paths.length > 0) projects.push({ name: kind.project, file: entry.path, paths });
+  }
+  if (projects.length === 0) return [];
+  projects.sort((a, b) => (a.name < b.name ? -1 : 1));
+  const { globMatches, globsSurelyOverlap, literalFolder } = await import('../core/globs.ts');
+  let allowOverlap = false;
+  const config = (await source.read(['config.yaml'])).get('config.yaml');
+  if (config?.ok) {
+    const { parseConfig } = await import('../core/parse.ts');
+    allowOverlap = parseConfig('config.yaml', config.bytes).value?.projects.allow_overlap ?? false;
+  }
+  const severity: Severity = allowOverlap ? 'warning' : 'error';
+  const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
+  const found: { file: string; report: () => Diagnostic }[] = [];
+  const reportedPairs = new Set<string>();
+  const overlap = (a: (typeof projects)[number], ai: number, b: (typeof projects)[number], bi: number, example?: string) => {
+    const pair = `${a.name}\0${b.name}`;
+    if (reportedPairs.has(pair)) return;
+    reportedPairs.add(pair);
+    const why = example ? `both hold ${example}` : 'the globs alone show it';
+    found.push({ file: b.file, report: () => located.at(b.file, ['paths', String(bi)], 'project-paths-overlap', severity, `paths.${bi} ${b.paths[bi]} of project ${b.name} overlaps paths.${ai} ${a.paths[ai]} of project ${a.name} (${why})`, hint, [{ file: a.file, ...located.where(a.file, ['paths', String(ai)]), message: `project ${a.name}'s path ${a.paths[ai]}` }]) });
+  };
+  for (let x = 0; x < projects.length; x++) {
+    for (let y = x + 1; y < projects.length; y++) {
+      const a = projects[x]!;
+      const b = projects[y]!;
+      for (const [ai, ga] of a.paths.entries()) for (const [bi, gb] of b.paths.entries()) if (globsSurelyOverlap(ga, gb)) overlap(a, ai, b, bi);
+    }
+  }
+  const files = options.repoFiles ? await options.repoFiles() : undefined;
+  if (files) {
+    // Each glob is tried only on the files below its literal folder.
+    const globs = projects.flatMap((p, pi) => p.paths.map((g, gi) => ({ pi, gi, glob: g, prefix: literalFolder(g) === '' ? '' : `${literalFolder(g)}/`, hits: 0 })));
+    for (const f of files) {
+      let first: (typeof globs)[number] | undefined;
+      for (const g of globs) {
+        if (!f.startsWith(g.prefix) || !globMatches(g.glob, f)) continue;
+        g.hits++;
+        if (!first) first = g;
+        else if (first.pi !== g.pi) overlap(projects[first.pi]!, first.gi, projects[g.pi]!, g.gi, f);
+      }
+    }
+    for (const g of globs) {
+      if (g.hits > 0) continue;
+      const p = projects[g.pi]!;
+      found.push({ file: p.file, report: () => located.at(p.file, ['paths', String(g.gi)], 'project-path-unmatched', 'warning', `paths.${g.gi} ${g.glob} of project ${p.name} matches no file of the repository`, 'Correct the glob (paths are relative to the top of the repository), or remove it.') });
+    }
+  }
+  if (found.length === 0) return [];
+  await located.load(found.map((x) => x.file));
+  return found.map((x) => x.report());
 }

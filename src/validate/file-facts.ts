@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
-import type { Plan } from '../core/model.ts';
+import type { Plan, ProjectMeta } from '../core/model.ts';
 
 /**
  * What validation needs to know of one file, found from its path and bytes
@@ -13,19 +13,27 @@ export interface FileFacts {
   d?: Diagnostic[];
   /** Invariants that parsed: a 64-bit digest of the text key (SPEC 5); equal keys give equal digests. */
   k?: string;
+  /** Invariants that parsed and are active: the punctuation-free key compared for near-duplicates (core/near-duplicates.ts). */
+  n?: string;
+  /** Invariants with `overrides`: the id it names. */
+  v?: string;
   /** Invariants in a plan's scope: `source.origin_id` and `source.ref`. */
   o?: string;
   r?: string;
   /** plan.yaml that parsed: the plan. */
   p?: Plan;
+  /** project.yaml that parsed: its description and paths. */
+  j?: ProjectMeta;
+  /** Waivers that parsed: the waived invariant and `expires` (the expiry is judged at each run, never cached). */
+  w?: { i: string; x: string };
   /** Files that carry a modeline but lack it (and are not empty): their first line. */
   m?: string;
 }
 
 /** The kinds of path whose content validation checks file by file. */
-export type ContentKind = Extract<PathKind, { kind: 'invariant' | 'plan' | 'action-meta' | 'config' | 'record' }>;
+export type ContentKind = Extract<PathKind, { kind: 'invariant' | 'plan' | 'action-meta' | 'project-meta' | 'config' | 'record' | 'waiver' }>;
 
 export function isContentKind(kind: PathKind): kind is ContentKind {
-  return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'config' || kind.kind === 'record';
+  return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'project-meta' || kind.kind === 'config' || kind.kind === 'record' || kind.kind === 'waiver';
 }
 

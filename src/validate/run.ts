@@ -3,6 +3,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { UsageError } from '../core/errors.ts';
 import { repoTop } from '../store/git-dir.ts';
+import { assertOwnStore } from '../store/ownership.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { validateTree, type ValidateReport } from './checks.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
@@ -21,6 +22,14 @@ export interface RunValidateOptions {
   strict?: boolean;
   fix?: boolean;
   /**
+   * Hook mode (docs/validation.md): the store-relative paths a commit changes
+   * (`--staged`: staged against HEAD; `--changed`: changed in the working
+   * tree or index, or untracked). Only their diagnostics, and the cross-file
+   * problems they take part in, are reported; infos only with `verbose`.
+   */
+  changed?: readonly string[];
+  verbose?: boolean;
+  /**
    * Keep the facts of checked files between runs, in this file, for this
    * build of the tool (see cache.ts); absent: every file is checked afresh.
    */
@@ -31,6 +40,8 @@ export interface RunValidateDeps {
   /** Whether a process of this host is running. */
   processAlive: (pid: number) => boolean;
   hostname: string;
+  /** The time waivers are judged at (`waiver-expired`); default: now. */
+  clock?: () => Date;
 }
 
 function prefixFor(from: string, store: string): string {
@@ -63,6 +74,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   if (options.staged && options.fix) {
     throw new UsageError('--fix cannot be combined with --staged', 'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.');
   }
+  // --fix writes: not in a store someone else owns, unless allowed (docs/store-format.md).
+  if (options.fix) assertOwnStore(options.store, 'fix files in');
   const only = storePaths(options);
   let source: TreeSource;
   // git (and simple-git) load only for --staged.
@@ -79,9 +92,21 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     source = new WorkingTreeSource(options.store);
   }
   const cache = options.cache ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build) : FactsCache.none();
+  // Projects' paths are matched against the repository's files as git lists them (the index with --staged).
+  const repoFiles = async (): Promise<readonly string[] | undefined> => {
+    if (repoTop(options.store) === undefined) return undefined;
+    const { lsRepoFiles, GitError } = await import('../git/repo.ts');
+    try {
+      return await lsRepoFiles(options.store, !options.staged);
+    } catch (error) {
+      if (error instanceof GitError) return undefined;
+      throw error;
+    }
+  };
+  const now = (deps.clock ?? (() => new Date()))();
   const checkOptions = options.staged
-    ? { cache }
-    : { cache, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
+    ? { cache, repoFiles, now }
+    : { cache, repoFiles, now, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
   if (only) {
     for (const [i, p] of only.entries()) {
@@ -98,13 +123,16 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   cache.save();
   const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));
-  const diagnostics = report.diagnostics.filter(keep);
+  const changed = options.changed ? new Set(options.changed) : undefined;
+  const takesPart = (d: Diagnostic) => !changed || changed.has(d.file) || (d.related ?? []).some((r) => changed.has(r.file));
+  const diagnostics = report.diagnostics.filter((d) => keep(d) && takesPart(d) && (!changed || options.verbose || d.severity !== 'info'));
   if (only) {
     const renamed = new Map(fixes.filter((f) => f.to).map((f) => [f.file, f.to!]));
     const wanted = only.map((p) => renamed.get(p) ?? p);
     fixes = fixes.filter((f) => matches(only, f.file));
     report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && matches(wanted, e.path)).length };
   }
+  if (changed) report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && changed.has(e.path) && (!only || matches(only, e.path))).length };
   const counts = countBySeverity(diagnostics);
   const strict = options.strict ?? false;
   const top = repoTop(options.store);

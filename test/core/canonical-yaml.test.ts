@@ -72,8 +72,8 @@ const writtenArb = fc.oneof(
 describe('parseCanonicalYaml', () => {
   it('reads every file of the example store, as yaml does', () => {
     const root = join(import.meta.dirname, '../../.agents.example');
-    const files = ['global', 'projects/myapp', 'plans/01M8KK5920RS6CGAVDFVYYJ0B4', 'actions/local/code-coverage'].flatMap((d) =>
-      readdirSync(join(root, d)).map((f) => join(root, d, f)),
+    const files = ['global', 'projects/myapp', 'plans/01M8KK5920RS6CGAVDFVYYJ0B4', 'plans/01M8KK5920RS6CGAVDFVYYJ0B4/waivers', 'actions/local/code-coverage'].flatMap((d) =>
+      readdirSync(join(root, d)).filter((f) => f.endsWith('.yaml')).map((f) => join(root, d, f)),
     );
     expect(files.length).toBeGreaterThan(6);
     for (const f of files) {

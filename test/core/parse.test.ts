@@ -66,7 +66,21 @@ describe('parsePlan and parseConfig', () => {
   });
 
   it('fills config defaults and treats an empty file as defaults', () => {
-    expect(parseConfig('config.yaml', enc('commit: true\n')).value).toEqual({ version: 1, commit: true, reconciliation: { actor: 'command', timeout_ms: 60000 } });
+    expect(parseConfig('config.yaml', enc('commit: true\n')).value).toEqual({
+      version: 1,
+      commit: true,
+      reconciliation: { actor: 'command', timeout_ms: 60000 },
+      projects: { allow_overlap: false },
+      export: { severities: ['error', 'warning', 'info'], nested: true },
+      mcp: { allow_write: false },
+    });
+    expect(parseConfig('config.yaml', enc('export:\n  targets: [cursor, agents-md]\n  nested: false\nprojects:\n  allow_overlap: true\n')).value).toMatchObject({
+      projects: { allow_overlap: true },
+      export: { targets: ['cursor', 'agents-md'], severities: ['error', 'warning', 'info'], nested: false },
+    });
+    expect(parseConfig('config.yaml', enc('export:\n  targets: [vscode]\n')).diagnostics.map((d) => [d.code, d.line])).toEqual([['schema', 2]]);
+    expect(parseConfig('config.yaml', enc('mcp:\n  allow_write: true\n')).value?.mcp).toEqual({ allow_write: true });
+    expect(parseConfig('config.yaml', enc('mcp:\n  allow_writes: true\n')).diagnostics.map((d) => d.code)).toEqual(['schema']);
     expect(parseConfig('config.yaml', enc('# nothing\n')).value?.commit).toBe(false);
     expect(parseConfig('config.yaml', enc('reconciliation:\n  command: sh -c x\n')).diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['schema', 2, 12]]);
   });
@@ -78,6 +92,7 @@ describe('layout', () => {
     ['projects/myapp/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'invariant', scope: { kind: 'project', project: 'myapp' }, id: ID }],
     ['actions/local/code-coverage/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'invariant', scope: { kind: 'action', ns: 'local', name: 'code-coverage' }, id: ID }],
     ['actions/local/code-coverage/action.yaml', { kind: 'action-meta', ns: 'local', name: 'code-coverage' }],
+    ['projects/myapp/project.yaml', { kind: 'project-meta', project: 'myapp' }],
     ['plans/01M8KK5920RS6CGAVDFVYYJ0B4/plan.yaml', { kind: 'plan', plan: '01M8KK5920RS6CGAVDFVYYJ0B4' }],
     ['plans/01M8KK5920RS6CGAVDFVYYJ0B4/decisions/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'record', plan: '01M8KK5920RS6CGAVDFVYYJ0B4', record: 'decisions', id: ID }],
     ['global/.01M8KJT9G0XNWEM589ZS7FV0VT.yaml.123.abcd.tmp', { kind: 'temporary' }],

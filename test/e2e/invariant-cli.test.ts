@@ -138,10 +138,29 @@ describe('the seed command lines', () => {
       path: 'projects/myapp/01M8KJZS90J6DRJJ8E264B9DFX.yaml',
       tags: [],
       rationale: null,
+      overrides: null,
       created_at: '2026-11-29T12:03:00Z',
       created_by: 'Example Team <team@example.com>',
       source: null,
       shadows: [{ id: '01M8KJW430VF8WCABSB8RTQ8RY', scope: 'global', path: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml' }],
+      overridden: [],
+      // The example's waiver of this invariant for the plan.
+      waivers: [
+        {
+          id: '01M8KK6RQ0CZ6W1V4TZ2J5X3HB',
+          invariant_id: '01M8KJZS90J6DRJJ8E264B9DFX',
+          scope: 'plan',
+          plan: EXAMPLE_PLAN,
+          project: null,
+          reason: 'The upgrade runs in a sandbox whose change log is the git history of the branch.',
+          owner: 'Example Team <team@example.com>',
+          expires: '2099-12-31',
+          holds: true,
+          created_at: '2026-11-29T12:07:00Z',
+          created_by: 'Example Team <team@example.com>',
+          path: `plans/${EXAMPLE_PLAN}/waivers/01M8KK6RQ0CZ6W1V4TZ2J5X3HB.yaml`,
+        },
+      ],
     });
     expect(out[0]).toMatchObject({ scope: 'plan', plan: EXAMPLE_PLAN, project: null, source: { kind: 'plan', ref: null, origin_id: null } });
   });

@@ -108,7 +108,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     pty.keys('Enter');
     pty.keys('e');
     await pty.waitFor('effective set of project myapp · 1 in effect, 1 hidden');
-    await pty.waitFor('↳ hidden by 01M8KJZS90: Log all changes');
+    await pty.waitFor('↳ hidden by 01M8KJZ: Log all changes');
     pty.keys('q');
     const { code, mode, screen } = await pty.exit();
     expect(code).toBe(0);
@@ -177,8 +177,9 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
 describe('agents invariant remove ID (the confirmation)', { timeout: 180_000 }, () => {
   test.each([
     ['y', 0, false, 'removed'],
-    ['n', 0, true, 'Not removed.'],
-    ['Enter', 0, true, 'Not removed.'],
+    ['n', 1, true, 'Nothing removed.'],
+    ['Enter', 1, true, 'Nothing removed.'],
+    ['Escape', 1, true, 'Nothing removed.'],
     ['C-c', 130, true, 'Cancelled.'],
   ])('key %s: exit %i, file kept: %s', async (key, exit, kept, message) => {
     const { store, pty } = start(['invariant', 'remove', P2]);

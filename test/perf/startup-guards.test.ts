@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
-import { bundledIn as contents, staticClosure, traceLoads } from '../helpers/loads.ts';
+import { bundledIn as contents, distMeta as meta, staticClosure, traceLoads } from '../helpers/loads.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { COMMANDS, GROUPS, commandNames, guessCommand } from '../../src/cli/registry.ts';
 
@@ -15,11 +15,13 @@ function loadedBy(args: string[]): { code: number; loaded: Set<string> } {
 }
 
 const INTERACTIVE_ONLY = ['ink', 'react', 'react-reconciler', 'yoga-layout', 'ink-testing-library'];
+/** What only `agents mcp` loads: the MCP SDK, its zod schemas, and the server. */
+const MCP_ONLY = ['@modelcontextprotocol/sdk', 'zod', 'src/mcp'];
 
 describe('start-up', () => {
   it('loads only yargs and the command table: no store reader, YAML, validators, git or Ink', () => {
     const startup = contents(staticClosure('dist/cli.js'));
-    for (const heavy of [...INTERACTIVE_ONLY, 'simple-git', 'yaml', 'ajv', 'ajv-formats', 'src/store', 'src/service', 'src/git', 'src/tui']) {
+    for (const heavy of [...INTERACTIVE_ONLY, ...MCP_ONLY, 'simple-git', 'yaml', 'ajv', 'ajv-formats', 'src/store', 'src/service', 'src/git', 'src/tui']) {
       expect(startup, heavy).not.toContain(heavy);
     }
     expect(startup).toContain('yargs');
@@ -34,7 +36,7 @@ describe('start-up', () => {
     [['--store', '.agents.example', 'invariant', 'show', '01M8KJT9']],
     [['--store', '.agents.example', 'validate']],
     [['--store', '.agents.example', 'validate', '--format', 'sarif']],
-  ])('agents %j never loads Ink or React', (args) => {
+  ])('agents %j never loads Ink, React or the MCP SDK', (args) => {
     const { code, loaded } = loadedBy(args);
     expect(code).toBe(0);
     expect(loaded.has('dist/cli.js')).toBe(true);
@@ -42,7 +44,34 @@ describe('start-up', () => {
     // The trace sees the chunks loaded on demand (yargs at least; the store reader when a store is read).
     expect(bundled).toContain('yargs');
     if (args[0] === '--store') expect(bundled).toContain('src/store');
+    for (const pkg of [...INTERACTIVE_ONLY, ...MCP_ONLY]) expect(bundled, pkg).not.toContain(pkg);
+  });
+
+  it('agents mcp loads the MCP SDK (and not Ink); it ends with exit 0 when its client closes stdin', () => {
+    const { code, loaded } = loadedBy(['--store', '.agents.example', 'mcp']);
+    expect(code).toBe(0);
+    const bundled = contents(loaded);
+    for (const pkg of MCP_ONLY) expect(bundled, pkg).toContain(pkg);
     for (const pkg of INTERACTIVE_ONLY) expect(bundled, pkg).not.toContain(pkg);
+  });
+
+  it('bundles the MCP SDK into chunks of its own, reached only by the mcp command\'s dynamic import', () => {
+    const m = meta();
+    const withSdk = Object.keys(m.outputs).filter((o) => o.endsWith('.js') && [...contents([o])].some((c) => c === '@modelcontextprotocol/sdk' || c === 'zod'));
+    expect(withSdk.length).toBeGreaterThan(0);
+    for (const o of withSdk) {
+      // Nothing another command needs shares a chunk with the SDK.
+      expect([...contents([o])].filter((c) => c.startsWith('src/')), o).toEqual(['src/mcp']);
+      const importers = Object.entries(m.outputs).filter(([, v]) => v.imports.some((i) => i.path === o));
+      for (const [from, v] of importers) {
+        const how = v.imports.find((i) => i.path === o)!.kind;
+        if (how === 'import-statement') expect(withSdk, `${from} imports ${o} statically`).toContain(from);
+        else expect(Object.keys(m.outputs[from]!.inputs)).toContain('src/cli/commands/mcp.ts');
+      }
+    }
+    // The SDK's ajv validator (for elicitation, which the server never asks for) is behind a lazy stand-in.
+    const sdkCode = withSdk.map((o) => readFileSync(join(REPO, o), 'utf8')).join('\n');
+    expect(sdkCode).toContain('lazy-ajv-provider:');
   });
 
   it('validate answered from its cache loads neither the YAML parser, the schema validators nor git; a changed file loads the checker', () => {

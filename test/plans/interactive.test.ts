@@ -90,6 +90,7 @@ describe('the interactive actor in a real terminal', () => {
     expect(end).toMatch(/EXIT=130/);
     expect(end).toContain('Cancelled: nothing was written.');
     expect(fileList(root)).toEqual(before);
-    expect(readdirSync(join(root, 'plans', EXAMPLE_PLAN)).sort()).toEqual(['01M8KK3EF09G9ET4TAJAHQWPMN.yaml', 'plan.yaml']);
+    // No decisions/ or enforcement/ folder was made (the example's waivers/ was there before).
+    expect(readdirSync(join(root, 'plans', EXAMPLE_PLAN)).sort()).toEqual(['01M8KK3EF09G9ET4TAJAHQWPMN.yaml', 'plan.yaml', 'waivers']);
   });
 });

@@ -21,6 +21,9 @@ describe('invariant violation add / list and plan status', () => {
       effective_count: 4,
       latest_enforcement: null,
       violations: { error: 0, warning: 0, info: 0 },
+      waived_violations: 0,
+      resolved_violations: 0,
+      waivers: [expect.objectContaining({ id: '01M8KK6RQ0CZ6W1V4TZ2J5X3HB', scope: 'plan', holds: true })],
       failing: false,
     });
 

@@ -14,6 +14,10 @@ describe('docs/github-workflow.yml', () => {
     const runs = steps.map((s) => s.run ?? '');
     expect(runs).toContain('npx --yes -p agents-invariants agents validate --format github');
     expect(runs).toContain('npx --yes -p agents-invariants agents invariant diff HEAD^1..HEAD --format markdown > invariant-diff.md');
+    // The exported instruction files are checked, and a pull request touching only them runs the workflow.
+    expect(runs).toContain('npx --yes -p agents-invariants agents export --check');
+    const on = (parse(text) as { on: { pull_request: { paths: string[] } } }).on.pull_request.paths;
+    expect(on).toEqual(expect.arrayContaining(['.agents/**', '**/AGENTS.md', '.cursor/rules/**']));
     expect(steps.some((s) => s.with?.script?.includes(`const marker = '${MARKDOWN_MARKER}';`))).toBe(true);
   });
 });

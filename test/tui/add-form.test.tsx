@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
@@ -9,6 +9,7 @@ import { G2, P2, PLAN, exampleStore, frameHas, frameMatches } from './helpers.ts
 
 const DOWN = '\u001b[B';
 const ESC = '\u001b';
+const SHIFT_TAB = '\u001b[Z';
 
 function setup(scope?: Parameters<typeof AddForm>[0]['scope']) {
   const root = exampleStore();
@@ -107,8 +108,8 @@ test('a new project: bad names are refused inline; the text is checked against g
   await frameHas(r.lastFrame, 'Rationale');
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Add it? [Y/n]', 'tags      (none)', 'rationale (none)');
-  // Esc goes back to the rationale, then forward again.
-  r.stdin.write(ESC);
+  // Shift-Tab goes back to the rationale, then Enter forward again.
+  r.stdin.write(SHIFT_TAB);
   await frameHas(r.lastFrame, 'Rationale (why it exists');
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Add it? [Y/n]');
@@ -119,18 +120,20 @@ test('a new project: bad names are refused inline; the text is checked against g
   r.unmount();
 });
 
-test('Esc steps back, and cancels on the first step without writing', async () => {
+test('Shift-Tab steps back; Esc cancels at any step without writing', async () => {
   const { root, r, cancelled } = setup({ kind: 'global' });
-  await frameHas(r.lastFrame, 'Add an invariant · global', 'Esc back');
+  await frameHas(r.lastFrame, 'Add an invariant · global', 'Esc cancel');
+  expect(r.lastFrame()).not.toContain('Shift-Tab back');
   r.stdin.write('Something new');
   await frameHas(r.lastFrame, '✓ new in this scope, shadows nothing');
   r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Severity', 'Esc cancel · Shift-Tab back');
+  r.stdin.write(SHIFT_TAB);
+  await frameHas(r.lastFrame, 'Text: Something new');
+  r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Severity');
   r.stdin.write(ESC);
-  await frameHas(r.lastFrame, 'Text: Something new');
-  r.stdin.write(ESC);
   await expect.poll(cancelled, { timeout: 5000 }).toBe(1);
-  expect(existsSync(join(root, 'global'))).toBe(true);
   expect(readdirSync(join(root, 'global')).length).toBe(2);
   r.unmount();
 });

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { Browser, type BrowserProps } from '../../src/tui/Browser.tsx';
-import { G1, G2, P1, P2, bigStore, exampleStore, frameHas, frameMatches } from './helpers.ts';
+import { G1, G2, P1, P2, PLAN, bigStore, exampleStore, frameHas, frameMatches } from './helpers.ts';
 
 const SIZE = { columns: 80, rows: 24 };
 
@@ -24,15 +24,15 @@ test('lists every invariant grouped by scope, with a detail pane, within 80 colu
     'agents · all scopes · 6 shown of 6',
     '',
     'global (2)',
-    '› E Never delete production data                                      01M8KJT9G0',
-    '  E (shadowed) Log all changes                                        01M8KJW430',
+    '› E Never delete production data                                         01M8KJT',
+    '  E (shadowed) Log all changes                                           01M8KJW',
     'project myapp (2)',
-    '  E All API changes need tests                                        01M8KJXYP0',
-    '  W Log all changes                                                   01M8KJZS90',
+    '  E All API changes need tests                                           01M8KJX',
+    '  W Log all changes                                                      01M8KJZ',
     'action local/code-coverage (1)',
-    '  E Minimum 80% coverage                                              01M8KK1KW0',
+    '  E Minimum 80% coverage                                                 01M8KK1',
     'plan 01M8KK5920RS6CGAVDFVYYJ0B4 (1)',
-    '  E Use Python 3.13 only                                              01M8KK3EF0',
+    '  E Use Python 3.13 only                                                 01M8KK3',
   ]);
   expect(frame).toContain(`${G1}  global · error · active`);
   expect(frame).toContain('created 2026-11-29T12:00:00Z by Example Team <team@example.com>');
@@ -86,11 +86,11 @@ test('e shows the effective set of the selected project: hidden copies greyed un
   const frame = await frameHas(r.lastFrame, 'effective set of project myapp · 3 in effect, 1 hidden');
   expect(lines(frame).slice(2, 8)).toEqual([
     'project myapp (2)',
-    '› E All API changes need tests                                        01M8KJXYP0',
-    '  W Log all changes                                                   01M8KJZS90',
-    '  E ↳ hidden by 01M8KJZS90: Log all changes                           01M8KJW430',
+    '› E All API changes need tests                                           01M8KJX',
+    '  W Log all changes                                                      01M8KJZ',
+    '  E ↳ hidden by 01M8KJZ: Log all changes                                 01M8KJW',
     'global (1)',
-    '  E Never delete production data                                      01M8KJT9G0',
+    '  E Never delete production data                                         01M8KJT',
   ]);
   expect(frame).toContain('rationale: Regressions reach clients.');
   r.stdin.write('jj');
@@ -136,7 +136,7 @@ test('d asks with the remove confirmation: n keeps, y removes and the list reloa
   r.stdin.write('d');
   await frameHas(r.lastFrame, `Remove ${P2} from project myapp?`, `global ${G2}`, 'Remove this invariant? [y/N]');
   r.stdin.write('n');
-  await frameHas(r.lastFrame, 'Not removed.');
+  await frameHas(r.lastFrame, 'Nothing removed.');
   expect(existsSync(join(root, `projects/myapp/${P2}.yaml`))).toBe(true);
   r.stdin.write('d');
   await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
@@ -174,7 +174,7 @@ test('long texts are truncated with an ellipsis at 80 columns and wrap in the de
   const { r } = open(root);
   const frame = await frameHas(r.lastFrame, '7 shown');
   const row = lines(frame).find((l) => l.includes('Every database'))!;
-  expect(row).toMatch(/^ {2}E Every database migration must be reversible and tested against a… [0-9A-Z]{10}$/);
+  expect(row).toMatch(/^ {2}E Every database migration must be reversible and tested against a[^…]*… +[0-9A-Z]{4,26}$/);
   expect(row.length).toBe(80);
   for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
   r.stdin.write('jj');
@@ -218,5 +218,23 @@ test('the detail pane shows the rationale of the selected invariant', async () =
   await frameHas(r.lastFrame, '6 shown');
   r.stdin.write('jj');
   await frameHas(r.lastFrame, `${P1}  project myapp`, 'rationale: Regressions reach clients.');
+  r.unmount();
+});
+
+test('the effective set marks waived invariants, and the detail pane shows each waiver', async () => {
+  const root = exampleStore();
+  const waiver = (id: string, invariant: string, expires: string, reason: string) =>
+    `id: ${id}\ninvariant_id: ${invariant}\nreason: ${reason}\nowner: Ops\nexpires: ${expires}\ncreated_at: 2020-01-01T00:00:00Z\n`;
+  mkdirSync(join(root, 'projects/myapp/waivers'));
+  writeFileSync(join(root, 'projects/myapp/waivers/01M8KM00000000000000000001.yaml'), waiver('01M8KM00000000000000000001', P1, '2999-12-31', 'Legacy endpoints'));
+  mkdirSync(join(root, `plans/${PLAN}/waivers`), { recursive: true });
+  writeFileSync(join(root, `plans/${PLAN}/waivers/01M8KM00000000000000000002.yaml`), waiver('01M8KM00000000000000000002', G1, '2020-01-31', 'Old migration'));
+  const { r } = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true });
+  const frame = await frameHas(r.lastFrame, `effective set of plan ${PLAN}`);
+  expect(frame).toContain('  E (waived) All API changes need tests');
+  expect(frame).toContain('  E (waiver expired) Never delete production data');
+  r.stdin.write('j');
+  await frameHas(r.lastFrame, '› E (waived) All API changes need tests');
+  await frameHas(r.lastFrame, 'waived until 2999-12-31 for project myapp by Ops: Legacy endpoints');
   r.unmount();
 });

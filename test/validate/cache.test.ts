@@ -134,14 +134,14 @@ describe('the validation cache', () => {
     // A cache of another build that says the broken file is fine.
     mkdirSync(cacheDir, { recursive: true });
     const liar = `global/${A}.yaml\t${contentHash(bytes)}\tAAAAAAAAAAAAAAAA\n`;
-    writeFileSync(cacheFile, `agents validate cache\t2\tother-build\n${liar}`);
+    writeFileSync(cacheFile, `agents validate cache\t3\tother-build\n${liar}`);
     expect(await check(store, cacheDir)).toBe(plain);
     // Nor one of an older format.
     writeFileSync(cacheFile, `agents validate cache\t1\ttest-build\n${liar}`);
     expect(await check(store, cacheDir)).toBe(plain);
-    expect(readFileSync(cacheFile, 'utf8').startsWith('agents validate cache\t2\ttest-build\n')).toBe(true);
+    expect(readFileSync(cacheFile, 'utf8').startsWith('agents validate cache\t3\ttest-build\n')).toBe(true);
     // Garbage, a damaged line, an empty file, a folder where the file should be.
-    for (const junk of ['\u0000\u0001garbage', `agents validate cache\t2\ttest-build\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`, '']) {
+    for (const junk of ['\u0000\u0001garbage', `agents validate cache\t3\ttest-build\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`, '']) {
       writeFileSync(cacheFile, junk);
       expect(await check(store, cacheDir)).toBe(plain);
     }
@@ -158,7 +158,7 @@ describe('the validation cache', () => {
     // A cache in which both files claim one digest.
     const lines = Object.entries(files).map(([path, text]) => `${path}\t${contentHash(new TextEncoder().encode(text))}\tAAAAAAAAAAAAAAAA`);
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t2\ttest-build\n${lines.join('\n')}\n`);
+    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t3\ttest-build\n${lines.join('\n')}\n`);
     expect(await check(store, cacheDir)).toBe(plain);
   });
 
@@ -171,7 +171,7 @@ describe('the validation cache', () => {
 
     const linked = join(tempDir(), 'linked');
     git(repo, 'worktree', 'add', '-q', linked);
-    expect(agents(['validate', '--staged'], { cwd: linked }).code).toBe(0);
+    expect(agents(['validate', '--staged', '--all-files'], { cwd: linked }).code).toBe(0);
     const worktreeGitDir = git(linked, 'rev-parse', '--git-dir').trim();
     expect(existsSync(join(worktreeGitDir, 'agents/validate-index.cache'))).toBe(true);
 
@@ -197,7 +197,7 @@ describe('the validation cache', () => {
       expect(r.stderr).toBe('');
     }
     const lines = readFileSync(join(repo, '.git/agents/validate-worktree.cache'), 'utf8').split('\n');
-    expect(lines[0]).toMatch(/^agents validate cache\t2\t/);
+    expect(lines[0]).toMatch(/^agents validate cache\t3\t/);
     expect(lines.filter((l) => l.startsWith('global/'))).toHaveLength(4);
     expect(readdirSync(join(repo, '.git/agents')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });

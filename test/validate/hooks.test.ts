@@ -1,11 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agents, BIN, REPO } from '../helpers/cli.ts';
 import { git, GIT_ENV, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
+import { B1, exportedRepo, inv } from '../export/repo.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const FILE = `.agents/global/${A}.yaml`;
@@ -80,7 +82,7 @@ describe('the pre-commit framework manifest', () => {
 
   it('declares the hook with the fields pre-commit requires', () => {
     expect(Array.isArray(manifest)).toBe(true);
-    expect(manifest).toHaveLength(1);
+    expect(manifest).toHaveLength(2);
     const hook = manifest[0]!;
     for (const field of ['id', 'name', 'entry', 'language']) expect(typeof hook[field], field).toBe('string');
     expect(hook).toMatchObject({ id: 'agents-validate', entry: 'agents validate', language: 'node', pass_filenames: true, require_serial: true });
@@ -92,32 +94,57 @@ describe('the pre-commit framework manifest', () => {
     const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     expect(Object.keys(pkg.bin)).toContain((hook.entry as string).split(' ')[0]);
   });
+
+  it('declares agents-export-check: the whole export checked once, when the store or an exported file changes', () => {
+    const hook = manifest[1]!;
+    for (const field of ['id', 'name', 'entry', 'language']) expect(typeof hook[field], field).toBe('string');
+    expect(hook).toMatchObject({ id: 'agents-export-check', entry: 'agents export --check', language: 'node', pass_filenames: false, require_serial: true });
+    const files = new RegExp(hook.files as string);
+    for (const f of [`.agents/global/${A}.yaml`, 'AGENTS.md', 'services/billing/CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md', '.github/instructions/agents-billing.instructions.md', '.cursor/rules/agents-global.mdc', '.windsurf/rules/agents-billing.md', '.clinerules/agents-global.md']) {
+      expect(files.test(f), f).toBe(true);
+    }
+    for (const f of ['src/index.ts', 'docs/AGENTS.md.bak', '.github/workflows/ci.yml']) expect(files.test(f), f).toBe(false);
+  });
 });
 
 const hasPreCommit = spawnSync('pre-commit', ['--version']).status === 0;
 const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
 
 describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with this repository as the hook source', () => {
-  it('installs the node hook, blocks a bad file and passes once fixed', () => {
-    expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
-    const rev = git(REPO, 'rev-parse', 'HEAD').trim();
-    // A clone of the commit under test as the hook source (as `repo:` in a user's config).
-    const source = tempDir();
+  // One clone of the commit under test as the hook source (as `repo:` in a user's config), and one
+  // pre-commit cache: the node environment pre-commit builds for it is built once for both hooks.
+  let source = '';
+  let cache = '';
+  let rev = '';
+  beforeAll(() => {
+    rev = git(REPO, 'rev-parse', 'HEAD').trim();
+    source = mkdtempSync(join(tmpdir(), 'agents-hook-source-'));
+    cache = mkdtempSync(join(tmpdir(), 'agents-pre-commit-home-'));
     git(source, 'clone', '-q', REPO, '.');
     git(source, 'checkout', '-q', rev);
+  });
+  afterAll(() => {
+    for (const dir of [source, cache]) if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  const commitWithHooks = (repo: string, hookId: string) => {
+    writeFileSync(join(repo, '.pre-commit-config.yaml'), `repos:\n  - repo: ${source}\n    rev: ${rev}\n    hooks:\n      - id: ${hookId}\n`);
+    const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: cache, NO_COLOR: '1' };
+    expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
+    return (message: string) => {
+      const r = spawnSync('git', ['commit', '-m', message], { cwd: repo, env, encoding: 'utf8', timeout: 540_000 });
+      return { code: r.status ?? -1, out: r.stdout + r.stderr };
+    };
+  };
+
+  it('installs the node hook, blocks a bad file and passes once fixed', () => {
+    expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
     const repo = tempDir();
     gitInit(repo);
     mkdirSync(join(repo, '.agents/global'), { recursive: true });
     writeFileSync(join(repo, FILE), BAD);
     writeFileSync(join(repo, 'README.md'), 'not an invariant\n');
-    writeFileSync(join(repo, '.pre-commit-config.yaml'), `repos:\n  - repo: ${source}\n    rev: ${rev}\n    hooks:\n      - id: agents-validate\n`);
-    const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: join(tempDir(), 'cache'), NO_COLOR: '1' };
-    expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
+    const run = commitWithHooks(repo, 'agents-validate');
     git(repo, 'add', '-A');
-    const run = (message: string) => {
-      const r = spawnSync('git', ['commit', '-m', message], { cwd: repo, env, encoding: 'utf8', timeout: 540_000 });
-      return { code: r.status ?? -1, out: r.stdout + r.stderr };
-    };
     const blocked = run('bad');
     expect(blocked.out).toContain(`.agents/global/${A}.yaml:4:11  error  schema`);
     expect(blocked.out).toMatch(/agents validate\.+Failed/);
@@ -129,4 +156,76 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
     expect(passed.code).toBe(0);
     expect(existsSync(join(repo, '.git/refs/heads/main'))).toBe(true);
   }, 600_000);
+
+  it('agents-export-check blocks a real git commit while the exported files are stale, and passes once exported', () => {
+    expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
+    const repo = exportedRepo();
+    const run = commitWithHooks(repo, 'agents-export-check');
+    git(repo, 'add', '-A');
+    expect(run('the pre-commit config').code).toBe(0);
+    // The store changes, the exported files do not: the commit is blocked.
+    writeFileSync(join(repo, `.agents/projects/billing/${B1}.yaml`), inv(B1, 'Amounts are integers of cents, always'));
+    git(repo, 'add', '-A');
+    const blocked = run('stale export');
+    expect(blocked.out).toContain('services/billing/AGENTS.md: out of date');
+    expect(blocked.out).toMatch(/agents export --check\.+Failed/);
+    expect(blocked.code).toBe(1);
+    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    git(repo, 'add', '-A');
+    const passed = run('exported');
+    expect(passed.out).toMatch(/agents export --check\.+Passed/);
+    expect(passed.code).toBe(0);
+  }, 600_000);
+});
+
+describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework running the manifest\'s hook from PATH', () => {
+  // The manifest's hook as a `repo: local` hook with `language: system`: the framework runs the `agents` on PATH
+  // (this build) exactly as it runs the node hook, without building a Node environment first.
+  const hook = (parse(readFileSync(join(REPO, '.pre-commit-hooks.yaml'), 'utf8')) as Record<string, unknown>[])[0]!;
+  const local = [
+    'repos:',
+    '  - repo: local',
+    '    hooks:',
+    `      - id: ${hook.id as string}`,
+    `        name: ${hook.name as string}`,
+    `        entry: ${hook.entry as string}`,
+    '        language: system',
+    `        files: ${JSON.stringify(hook.files)}`,
+    `        pass_filenames: ${String(hook.pass_filenames)}`,
+    `        require_serial: ${String(hook.require_serial)}`,
+    '',
+  ].join('\n');
+
+  it('blocks a bad file in a linked worktree (git runs the hook there with GIT_DIR set) and passes once fixed', () => {
+    expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
+    const repo = tempDir();
+    gitInit(repo);
+    mkdirSync(join(repo, '.agents/global'), { recursive: true });
+    writeFileSync(join(repo, FILE), GOOD);
+    writeFileSync(join(repo, '.pre-commit-config.yaml'), local);
+    const env = { ...process.env, ...GIT_ENV, PATH: agentsOnPath(), PRE_COMMIT_HOME: join(tempDir(), 'cache'), NO_COLOR: '1' };
+    expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
+    const commitIn = (dir: string, message: string) => {
+      const r = spawnSync('git', ['commit', '-m', message], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status ?? -1, out: r.stdout + r.stderr };
+    };
+    git(repo, 'add', '-A');
+    expect(commitIn(repo, 'first').code).toBe(0);
+    const linked = join(tempDir(), 'linked');
+    git(repo, 'worktree', 'add', '-q', '-b', 'feature', linked);
+    const before = git(linked, 'rev-parse', 'HEAD').trim();
+    writeFileSync(join(linked, FILE), BAD);
+    git(linked, 'add', '-A');
+    const blocked = commitIn(linked, 'bad');
+    expect(blocked.out).toContain(`.agents/global/${A}.yaml:4:11  error  schema`);
+    expect(blocked.out).toMatch(/agents validate\.+Failed/);
+    expect(blocked.code).toBe(1);
+    expect(git(linked, 'rev-parse', 'HEAD').trim()).toBe(before);
+    writeFileSync(join(linked, FILE), GOOD.replace('Never delete production data', 'Never delete production data or backups'));
+    git(linked, 'add', '-A');
+    const passed = commitIn(linked, 'good');
+    expect(passed.out).toMatch(/agents validate\.+Passed/);
+    expect(passed.code).toBe(0);
+    expect(git(linked, 'log', '-1', '--format=%s').trim()).toBe('good');
+  }, 60_000);
 });

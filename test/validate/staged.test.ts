@@ -68,7 +68,7 @@ describe('validate --staged', () => {
     expect(validate(repo).code).toBe(0);
   });
 
-  it('reads the whole index with one ls-files and one cat-file --batch process', () => {
+  it('reads the whole index (--all-files) with one ls-files and one cat-file --batch process', () => {
     const tree: Record<string, string> = {};
     for (let i = 0; i < 40; i++) {
       const id = `01JDQ6X5Z8W4N3B2C1D0E9F${String(i).padStart(3, '0')}`;
@@ -81,14 +81,14 @@ describe('validate --staged', () => {
     const realGit = join(git(repo, '--exec-path').trim(), 'git');
     writeFileSync(join(shims, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
     chmodSync(join(shims, 'git'), 0o755);
-    const r = agents(['validate', '--staged', '--format', 'json'], { cwd: repo, env: { PATH: `${shims}:${process.env.PATH}` } });
+    const r = agents(['validate', '--staged', '--all-files', '--format', 'json'], { cwd: repo, env: { PATH: `${shims}:${process.env.PATH}` } });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { files: number }).files).toBe(40);
     const calls = readFileSync(log, 'utf8').trim().split('\n');
     expect(calls.sort()).toEqual(['cat-file --batch', 'ls-files -s -z -- .']);
     // Again: every blob is known to the cache, so nothing is read from git.
     writeFileSync(log, '');
-    const again = agents(['validate', '--staged', '--format', 'json'], { cwd: repo, env: { PATH: `${shims}:${process.env.PATH}` } });
+    const again = agents(['validate', '--staged', '--all-files', '--format', 'json'], { cwd: repo, env: { PATH: `${shims}:${process.env.PATH}` } });
     expect(again.stdout).toBe(r.stdout);
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['ls-files -s -z -- .']);
   });

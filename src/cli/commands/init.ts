@@ -9,6 +9,7 @@ import { makeStyle } from '../style.ts';
 
 interface InitArgs {
   hooks?: boolean;
+  'export-check'?: boolean;
   schemas?: boolean;
 }
 
@@ -18,6 +19,7 @@ export default defineCommand<InitArgs>({
   builder: (y) =>
     y
       .option('hooks', { type: 'boolean', describe: 'also install a git pre-commit hook running `agents validate --staged` (in an existing store: only the hook)' })
+      .option('export-check', { type: 'boolean', describe: 'with --hooks: the hook also runs `agents export --check` (the exported instruction files are up to date)' })
       .option('schemas', { type: 'boolean', describe: "refresh the store's copies of the JSON Schemas (schemas/) from this version of agents" }),
   async run(argv, ctx) {
     const root = initTarget({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
@@ -29,15 +31,31 @@ export default defineCommand<InitArgs>({
       emit(ctx, { store: root, schemas: written }, () => [`${s.green('refreshed')} schemas in ${root}`, ...written.map((w) => `  ${w}`)].join('\n'));
       return EXIT_CODES.ok;
     }
+    if (argv['export-check'] && !argv.hooks) throw new UsageError('--export-check goes with --hooks', 'Run `agents init --hooks --export-check`.');
     const made = argv.hooks && exists ? [] : initStore(root);
-    const hook = argv.hooks ? await installPreCommitHook(root) : undefined;
-    emit(ctx, { store: root, created: made, hook: hook ?? null }, () => {
+    const hook = argv.hooks ? await installPreCommitHook(root, argv['export-check'] ?? false) : undefined;
+    // Offered, not imposed: the hook checks the exported files once the store says which it exports.
+    const offer = hook && !argv['export-check'] && (await exportsConfigured(root));
+    emit(ctx, { store: root, created: made, hook: hook ? { ...hook, export_check: argv['export-check'] ?? false } : null }, () => {
       const lines: string[] = [];
       if (made.length > 0) lines.push(`${s.green('created')} store ${root}`, ...made.map((m) => `  ${m}`));
-      if (hook) lines.push(`${s.green(hook.action)} pre-commit hook ${hook.path}`, '  it runs `agents validate --staged` before each commit');
+      if (hook) lines.push(`${s.green(hook.action)} pre-commit hook ${hook.path}`, `  it runs \`agents validate --staged\`${argv['export-check'] ? ' and `agents export --check`' : ''} before each commit`);
+      if (offer) lines.push('  this store exports instruction files (export.targets in config.yaml): `agents init --hooks --export-check` also checks they are up to date');
       if (made.length > 0) lines.push('', 'Next: agents invariant add --global "Never delete production data"');
       return lines.join('\n');
     });
     return EXIT_CODES.ok;
   },
 });
+
+/** Whether the store's config.yaml lists export targets (a broken config offers nothing). */
+async function exportsConfigured(root: string): Promise<boolean> {
+  const { readConfig } = await import('../../store/projects.ts');
+  const { WorkingTreeSource } = await import('../../store/tree-source.ts');
+  try {
+    const { config } = await readConfig(new WorkingTreeSource(root));
+    return (config.export.targets ?? []).length > 0;
+  } catch {
+    return false;
+  }
+}

@@ -1,10 +1,10 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, type Severity } from '../../core/model.ts';
-import { toScope, type AddResult } from '../../service/invariant-service.ts';
+import { type AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
-import { emit, invariantJson, shadowJson } from '../render.ts';
-import { scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
+import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import { makeStyle } from '../style.ts';
 import { serviceFor } from '../service.ts';
 
@@ -31,26 +31,39 @@ export default defineCommand<AddArgs>({
   async run(argv, ctx) {
     const text = (argv.text ?? []).join(' ');
     const service = serviceFor(ctx);
-    let result: AddResult;
+    let result: AddResult | undefined;
     if ((argv.text ?? []).length === 0) {
       if (!ctx.interactive) {
         throw new UsageError('no invariant text given', 'Give the text as the last argument: agents invariant add --global "Never delete production data".');
       }
-      // No text at a terminal: the form asks for scope (unless given), text, severity and tags.
-      const given = await withFullPlanId(scopeFromArgs(argv, false), service);
+      // No text at a terminal: the form asks for what the flags did not give, starting from the flags' values.
+      const given = scopeFromArgs(argv, false);
+      const scope = given ? await service.resolveScope(given) : undefined;
       // A likely typo of a project is refused before the form opens, not after the text is typed.
-      const scope = given ? toScope(given) : undefined;
       if (scope?.kind === 'project') await service.checkNewProject(scope.project, argv['new-project'] ?? false);
       const { runAddForm } = await import('../../tui/add.tsx');
       result = await runAddForm(tuiIo(ctx), service, {
         ...(scope ? { scope } : {}),
-        ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
+        initial: {
+          ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
+          ...(argv.tag !== undefined ? { tags: argv.tag.map(String) } : {}),
+          ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
+        },
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
         ...(argv['new-project'] ? { newProject: true } : {}),
       });
+      if (!result) {
+        ctx.io.stderr.write('Nothing added.\n');
+        return EXIT_CODES.checkFailed;
+      }
     } else {
       // A refused duplicate is exit 1 with code `duplicate`; main prints it (as JSON under --format json).
-      const scope = (await withFullPlanId(scopeFromArgs(argv, true), service))!;
+      let given = scopeFromArgs(argv, false);
+      if (!given) {
+        const project = await inferProject(ctx, service);
+        if (project !== undefined) given = { project };
+      }
+      const scope = given ?? scopeFromArgs(argv, true)!;
       result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}), ...(argv['new-project'] ? { newProject: true } : {}) });
     }
     if (result.createdProject !== undefined) ctx.io.stderr.write(`agents: created project ${result.createdProject} (projects/${result.createdProject}/)\n`);
@@ -62,6 +75,7 @@ export default defineCommand<AddArgs>({
         file: result.file,
         shadows: result.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
         shadowed_by: result.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+        near_duplicates: result.near.map(nearJson),
         commit: result.commit ?? null,
         created_project: result.createdProject ?? null,
       },
@@ -69,8 +83,7 @@ export default defineCommand<AddArgs>({
         const inv = result.invariant;
         const lines = [`${s.green('added')} ${s.bold(inv.id)} to ${describeScope(inv.scope)}`, `  ${result.file}`];
         if (result.commit) lines.push(`  committed ${result.commit.slice(0, 12)}`);
-        for (const o of result.shadows) lines.push(`  note: it shadows the copy in ${describeScope(o.scope)} (${o.id})`);
-        for (const o of result.shadowedBy) lines.push(`  note: it is shadowed by the copy in ${describeScope(o.scope)} (${o.id})`);
+        lines.push(...relationNotes(result, s.yellow));
         return lines.join('\n');
       },
     );

@@ -1,10 +1,11 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/model.ts';
-import { toScope, type EffectiveResult, type ListedInvariant } from '../../service/invariant-service.ts';
+import { type EffectiveResult, type ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
-import { emit, invariantJson, shadowJson } from '../render.ts';
-import { scopeFromArgs, scopeOptions, withFullPlanId, type ScopeArgs } from '../scope-options.ts';
+import { waiverJson, waiverLine } from '../plan-render.ts';
+import { effectiveEntryJson, emit, hiddenCopyLines, invariantJson, shadowJson } from '../render.ts';
+import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle, type Style } from '../style.ts';
 
@@ -26,14 +27,15 @@ export default defineCommand<ListArgs>({
       .option('interactive', { alias: 'i', type: 'boolean', describe: 'browse in the TUI (as `agents tui`), starting with this scope and pattern' }),
   async run(argv, ctx) {
     const service = serviceFor(ctx);
-    const scope = await withFullPlanId(scopeFromArgs(argv, false), service);
+    const given = scopeFromArgs(argv, false) ?? (argv.effective ? await inferProject(ctx, service).then((project) => (project !== undefined ? { project } : undefined)) : undefined);
+    const scope = given ? await service.resolveScope(given) : undefined;
     if (argv.interactive) {
       if (scope && 'project' in scope) await service.requireProject(scope.project);
       const { browse } = await import('./tui.ts');
-      return browse(ctx, service, scope ? toScope(scope) : undefined, argv.pattern, argv.effective ?? false);
+      return browse(ctx, service, scope, argv.pattern, argv.effective ?? false);
     }
     if (argv.effective) {
-      if (!scope || !('project' in scope || 'plan' in scope)) {
+      if (!scope || (scope.kind !== 'project' && scope.kind !== 'plan')) {
         throw new UsageError('--effective needs --project P or --plan ID', 'The effective set belongs to a project or a plan, e.g. --effective --project myapp.');
       }
       if (argv.all) throw new UsageError('--all cannot be combined with --effective', 'Inactive invariants never apply; list them without --effective.');
@@ -51,7 +53,7 @@ function printEffective(ctx: CliContext, result: EffectiveResult): void {
   const s = makeStyle(ctx.color);
   emit(
     ctx,
-    result.entries.map((e) => ({ ...invariantJson(e.invariant), shadows: e.shadows.map(shadowJson) })),
+    result.entries.map((e) => ({ ...effectiveEntryJson(e), waivers: result.waivers.filter((w) => w.invariant_id === e.invariant.id).map(waiverJson) })),
     () => {
       const t = result.target;
       const title = t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
@@ -66,7 +68,8 @@ function printEffective(ctx: CliContext, result: EffectiveResult): void {
         }
         lines.push(`  ${String(i + 1).padStart(2)}. ${e.invariant.text}`);
         lines.push(`      ${meta(s, e.invariant)}`);
-        for (const sh of e.shadows) lines.push(`      ${s.yellow('shadows')} ${sh.scope} ${sh.id}  ${s.dim(sh.path)}`);
+        for (const line of hiddenCopyLines(e, s.yellow, (p) => `  ${s.dim(p)}`)) lines.push(`      ${line}`);
+        for (const w of result.waivers) if (w.invariant_id === e.invariant.id) lines.push(`      ${waiverLine(s, w)}`);
       });
       if (n === 0) lines.push('', '  (none)');
       return lines.join('\n');

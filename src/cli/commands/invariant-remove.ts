@@ -33,8 +33,9 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
       const { runConfirmRemove } = await import('../../tui/remove.tsx');
       const yes = await runConfirmRemove(tuiIo(ctx), info);
       if (!yes) {
-        ctx.io.stderr.write('Not removed.\n');
-        return EXIT_CODES.ok;
+        // As every form: a no (n, Enter, Esc) writes nothing and fails with exit 1.
+        ctx.io.stderr.write('Nothing removed.\n');
+        return EXIT_CODES.checkFailed;
       }
     }
     const done = await service.remove(found.id, argv.commit !== undefined ? { commit: argv.commit } : {});

@@ -29,8 +29,9 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
           plan = p;
           lines.push(s.cyan(`plan ${p}`));
         }
-        lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}`);
+        lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : ''}`);
         lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${v.details}` : ''}`)}`);
+        if (v.resolved) lines.push(`    ${s.dim(`resolved ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''}${v.resolved.note ? `: ${v.resolved.note}` : ''}`)}`);
       }
       lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
       return lines.join('\n');

@@ -1,8 +1,8 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { decisionJson, planJson, runJson, severityLabel, violationJson } from '../plan-render.ts';
-import { emit, invariantJson, shadowJson } from '../render.ts';
+import { decisionJson, planJson, runJson, severityLabel, violationJson, waiverJson, waiverLine } from '../plan-render.ts';
+import { effectiveEntryJson, emit, hiddenCopyLines } from '../render.ts';
 import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
 
@@ -18,7 +18,8 @@ export default defineCommand<{ id: string }>({
       ctx,
       {
         plan: planJson(p),
-        effective: r.effective.map((e) => ({ ...invariantJson(e.invariant), shadows: e.shadows.map(shadowJson) })),
+        effective: r.effective.map((e) => ({ ...effectiveEntryJson(e), waivers: r.waivers.filter((w) => w.invariant_id === e.invariant.id).map(waiverJson) })),
+        waivers: r.waivers.map(waiverJson),
         latest_decision: r.latestDecision ? decisionJson(r.latestDecision) : null,
         latest_enforcement: r.latestEnforcement ? runJson(r.latestEnforcement) : null,
         violations: r.violations.map((v) => violationJson(p.id, `plans/${p.id}/violations/${v.id}.yaml`, v)),
@@ -41,8 +42,12 @@ export default defineCommand<{ id: string }>({
             inv.source?.kind === 'action' ? `promoted from action ${inv.source.ref} (${inv.source.origin_id})` : inv.source?.kind === 'plan' ? 'added to the plan' : describeScope(inv.scope);
           lines.push(`  ${String(i + 1).padStart(2)}. ${inv.text}`);
           lines.push(`      ${s.dim(`${inv.id} · ${inv.severity} · ${inv.scope.kind} · ${from}`)}`);
-          for (const sh of e.shadows) lines.push(`      ${s.yellow('shadows')} ${sh.scope} ${sh.id}`);
+          for (const line of hiddenCopyLines(e, s.yellow, () => '')) lines.push(`      ${line}`);
+          for (const w of r.waivers) if (w.invariant_id === inv.id) lines.push(`      ${waiverLine(s, w)}`);
         });
+        lines.push('', s.cyan(`Waivers (${r.waivers.length})`));
+        for (const w of r.waivers) lines.push(`  ${w.invariant_id}  ${waiverLine(s, w)}`);
+        if (r.waivers.length === 0) lines.push('  none');
         lines.push('', s.cyan('Latest enforcement'));
         const run = r.latestEnforcement;
         if (!run) lines.push(`  none yet: run \`agents plan strategize ${p.id}\``);

@@ -1,5 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
+import { inferProject } from '../scope-options.ts';
+import { serviceFor } from '../service.ts';
 import { planJson } from '../plan-render.ts';
 import { emit, invariantJson } from '../render.ts';
 import { planServiceFor } from '../plan-service.ts';
@@ -22,9 +24,10 @@ export default defineCommand<UseArgs>({
       .option('goal', { type: 'string', requiresArg: true, describe: 'what the plan is for' })
       .option('commit', { type: 'boolean', describe: 'commit the new plan folder with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
+    const project = argv.project !== undefined ? String(argv.project) : await inferProject(ctx, serviceFor(ctx));
     const r = await planServiceFor(ctx).use({
       action: String(argv.action),
-      ...(argv.project !== undefined ? { project: String(argv.project) } : {}),
+      ...(project !== undefined ? { project } : {}),
       ...(argv.goal !== undefined ? { goal: String(argv.goal) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });

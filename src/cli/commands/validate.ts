@@ -1,13 +1,6 @@
-import { appendFileSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { EXIT_CODES } from '../../core/errors.ts';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { discoverStore } from '../../store/discover.ts';
-import { formatGithub } from '../../validate/format-github.ts';
-import { formatJson, validateJson } from '../../validate/format-json.ts';
-import { formatSarif } from '../../validate/format-sarif.ts';
-import { formatText } from '../../validate/format-text.ts';
-import { defaultCacheDir } from '../../validate/cache.ts';
-import { runValidate } from '../../validate/run.ts';
+import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
 import { makeStyle } from '../style.ts';
 import { BUILD_ID, VERSION } from '../version.ts';
@@ -16,15 +9,18 @@ interface ValidateArgs {
   paths?: string[];
   strict?: boolean;
   staged?: boolean;
+  changed?: boolean;
+  allFiles?: boolean;
+  verbose?: boolean;
   fix?: boolean;
   format?: string;
   cache?: boolean;
 }
 
 /** The cache of this store (inside its repository's .git folder), unless turned off or outside git. */
-function cacheFor(store: string, wanted: boolean): { dir: string; build: string } | undefined {
+async function cacheFor(store: string, wanted: boolean): Promise<{ dir: string; build: string } | undefined> {
   if (!wanted) return undefined;
-  const dir = defaultCacheDir(store);
+  const dir = (await import('../../validate/cache.ts')).defaultCacheDir(store);
   return dir === undefined ? undefined : { dir, build: BUILD_ID };
 }
 
@@ -45,7 +41,12 @@ export default defineCommand<ValidateArgs>({
       .positional('paths', { type: 'string', array: true, describe: 'files or folders to report on (siblings are still read for duplicate checks)' })
       .option('format', { choices: ['github', 'sarif'], requiresArg: true, describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)' })
       .option('strict', { type: 'boolean', describe: 'warnings fail too (exit 1)' })
-      .option('staged', { type: 'boolean', describe: 'check the content in the git index, not the working tree' })
+      .option('staged', { type: 'boolean', describe: 'hook mode: check the content in the git index, reporting on the files staged for the next commit' })
+      .option('changed', { type: 'boolean', describe: 'hook mode on the working tree: report on the files changed since HEAD (untracked ones included)' })
+      .option('all-files', { type: 'boolean', describe: 'with --staged: report on the whole index, not only the staged files' })
+      .option('verbose', { type: 'boolean', describe: 'in hook mode, show infos too' })
+      .conflicts('staged', 'changed')
+      .conflicts('changed', 'fix')
       .option('cache', { type: 'boolean', default: true, describe: 'reuse the checks of unchanged files from earlier runs (kept in the repository\'s .git folder); --no-cache checks every file afresh' })
       .option('fix', { type: 'boolean', describe: 'fix what is safe to fix: missing modelines, file names differing from a valid unused id, leftover temporary files' })
       .example('$0 validate', 'check the whole store')
@@ -53,30 +54,56 @@ export default defineCommand<ValidateArgs>({
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
   async run(argv, ctx) {
     const store = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
-    const result = await runValidate(
-      { store, cwd: ctx.io.cwd, paths: argv.paths ?? [], staged: argv.staged ?? false, strict: argv.strict ?? false, fix: argv.fix ?? false, cache: cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE) },
-      { processAlive, hostname: hostname() },
-    );
+    const hook = (argv.staged && !argv.allFiles) || argv.changed;
+    if (argv.staged && argv.fix) {
+      throw new UsageError('--fix cannot be combined with --staged', 'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.');
+    }
+    if (argv.allFiles && !argv.staged) throw new UsageError('--all-files goes with --staged', 'Without --staged, validate already reports on the whole store.');
+    let changed: string[] | undefined;
+    if (hook) {
+      // Hook mode: first the one git process that says which store files the commit touches; none, and the run ends here.
+      changed = await changedPaths(store, argv.changed ? 'working' : 'staged');
+      if (changed.length === 0) {
+        if ((argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
+      }
+    }
+    const [{ runValidate }, { hostname }] = await Promise.all([import('../../validate/run.ts'), import('node:os')]);
+    const result: ValidationResult =
+      changed !== undefined && changed.length === 0
+        ? emptyResult(store, argv.changed ? 'working tree' : 'index')
+        : await runValidate(
+            {
+              store,
+              cwd: ctx.io.cwd,
+              paths: argv.paths ?? [],
+              staged: argv.staged ?? false,
+              strict: argv.strict ?? false,
+              fix: argv.fix ?? false,
+              cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
+              ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
+            },
+            { processAlive, hostname: hostname() },
+          );
     const out = ctx.io.stdout;
     switch (argv.format ?? 'text') {
       case 'json':
-        out.write(formatJson(result));
+        out.write((await import('../../validate/format-json.ts')).formatJson(result));
         break;
       case 'yaml': {
-        const { stringify } = await import('yaml');
+        const [{ stringify }, { validateJson }] = await Promise.all([import('yaml'), import('../../validate/format-json.ts')]);
         out.write(stringify(validateJson(result), { lineWidth: 0 }));
         break;
       }
       case 'sarif':
-        out.write(formatSarif(result, VERSION));
+        out.write((await import('../../validate/format-sarif.ts')).formatSarif(result, VERSION));
         break;
       case 'github': {
-        const { log, stepSummary } = formatGithub(result);
+        const { log, stepSummary } = (await import('../../validate/format-github.ts')).formatGithub(result);
         out.write(log);
         const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
         if (summaryFile) {
           try {
-            appendFileSync(summaryFile, stepSummary);
+            (await import('node:fs')).appendFileSync(summaryFile, stepSummary);
           } catch {
             // The log already holds everything; a missing summary file is not the user's problem.
           }
@@ -84,8 +111,32 @@ export default defineCommand<ValidateArgs>({
         break;
       }
       default:
-        out.write(formatText(result, makeStyle(ctx.color)));
+        out.write((await import('../../validate/format-text.ts')).formatText(result, makeStyle(ctx.color)));
     }
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
+
+/** The store files the next commit changes (hook mode), store-relative; a usage error outside git. */
+async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<string[]> {
+  const [git, { GitError }] = await Promise.all([import('../../git/changed.ts'), import('../../git/repo.ts')]);
+  const flag = mode === 'staged' ? '--staged' : '--changed';
+  const { repoTop } = await import('../../store/git-dir.ts');
+  const top = repoTop(store);
+  // Outside a repository `git diff` would compare files instead (--no-index): refused before git runs.
+  if (top === undefined) throw new UsageError(`${flag} needs a git repository, and ${store} is not in one`, 'Run it inside the repository that holds the store, or leave the flag out.');
+  try {
+    if (mode === 'staged') return await git.stagedStorePaths(store);
+    const { relative, sep } = await import('node:path');
+    const rel = relative(top, store).split(sep).join('/');
+    return await git.changedStorePaths(store, rel === '' ? '' : `${rel}/`);
+  } catch (error) {
+    if (error instanceof GitError) throw new UsageError(`${flag}: git failed: ${error.message.split('\n')[0]}`, 'Check the repository with `git status`.');
+    throw error;
+  }
+}
+
+/** The result of a hook run that found no store file in the commit. */
+function emptyResult(store: string, source: string): ValidationResult {
+  return { store, source, files: 0, diagnostics: [], fixes: [], strict: false, ok: true, counts: { error: 0, warning: 0, info: 0 }, displayPrefix: '', repoPrefix: '' };
+}

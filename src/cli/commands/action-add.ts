@@ -1,0 +1,39 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import { defineCommand } from '../command.ts';
+import { emit } from '../render.ts';
+import { scopeServiceFor } from '../service-scopes.ts';
+import { makeStyle } from '../style.ts';
+
+interface ActionAddArgs {
+  action: string;
+  description?: string;
+  commit?: boolean;
+}
+
+export default defineCommand<ActionAddArgs>({
+  command: 'add <action>',
+  describe: 'Create an action template (actions/NS/NAME/action.yaml)',
+  builder: (y) =>
+    y
+      .positional('action', { type: 'string', describe: 'the action template, NS/NAME (e.g. local/code-coverage)' })
+      .option('description', { type: 'string', requiresArg: true, describe: 'what the template is for' })
+      .option('commit', { type: 'boolean', describe: 'commit action.yaml with git (default: commit: in config.yaml)' }),
+  async run(argv, ctx) {
+    const r = await scopeServiceFor(ctx).addAction({
+      action: String(argv.action),
+      ...(argv.description !== undefined ? { description: String(argv.description) } : {}),
+      ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+    });
+    const s = makeStyle(ctx.color);
+    emit(ctx, { action: r.action, path: r.path, description: r.description, commit: r.commit ?? null }, () =>
+      [
+        `${s.green('created')} action ${s.bold(r.action)}`,
+        `  ${r.path}`,
+        ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
+        '',
+        `Next: agents invariant add --action ${r.action} "…"`,
+      ].join('\n'),
+    );
+    return EXIT_CODES.ok;
+  },
+});

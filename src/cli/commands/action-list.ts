@@ -1,0 +1,26 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import { defineCommand } from '../command.ts';
+import { emit } from '../render.ts';
+import { scopeServiceFor } from '../service-scopes.ts';
+import { makeStyle } from '../style.ts';
+
+export default defineCommand<Record<string, unknown>>({
+  command: ['list', 'ls'],
+  describe: 'List action templates with their invariant and plan counts',
+  builder: (y) => y,
+  async run(_argv, ctx) {
+    const actions = await scopeServiceFor(ctx).listActions();
+    const s = makeStyle(ctx.color);
+    emit(ctx, actions, () => {
+      if (actions.length === 0) return 'No action templates. Create one with `agents action add NS/NAME`.';
+      const lines: string[] = [];
+      for (const a of actions) {
+        lines.push(`${s.bold(a.action)}  ${s.dim(`${a.active} active of ${a.invariants} invariant${a.invariants === 1 ? '' : 's'} · ${a.plans} plan${a.plans === 1 ? '' : 's'}`)}`);
+        if (a.description) lines.push(`  ${a.description}`);
+      }
+      lines.push('', s.dim(`${actions.length} action template${actions.length === 1 ? '' : 's'}`));
+      return lines.join('\n');
+    });
+    return EXIT_CODES.ok;
+  },
+});

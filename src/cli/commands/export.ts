@@ -1,0 +1,108 @@
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { isUlid } from '../../core/names.ts';
+import { ExportService, refusedError, type ExportPlan } from '../../service/export-service.ts';
+import { defineCommand } from '../command.ts';
+import type { CliContext } from '../io.ts';
+import { emit } from '../render.ts';
+import { inferProject } from '../scope-options.ts';
+import { serviceFor } from '../service.ts';
+import { ExportCache } from '../../store/export-cache.ts';
+import { defaultCacheDir } from '../../validate/cache.ts';
+import { BUILD_ID } from '../version.ts';
+import { makeStyle } from '../style.ts';
+import { unifiedDiff } from '../unified-diff.ts';
+
+interface ExportArgs {
+  target?: string[];
+  project?: string;
+  plan?: string;
+  check?: boolean;
+  'dry-run'?: boolean;
+  stdout?: boolean;
+  force?: boolean;
+  cache?: boolean;
+}
+
+export default defineCommand<ExportArgs>({
+  command: 'export',
+  describe: "Write effective sets into agents' instruction files (AGENTS.md, CLAUDE.md, Copilot, Cursor and more)",
+  builder: (y) =>
+    y
+      .option('target', { type: 'string', array: true, describe: 'agents-md, claude-md, gemini-md, copilot, cursor, windsurf, cline (repeat, or a comma list; default: export.targets in config.yaml)', requiresArg: true })
+      .option('project', { type: 'string', describe: "only project P's files (reads only the scopes P needs)", requiresArg: true })
+      .option('plan', { type: 'string', describe: "with --stdout: a plan's effective set (an id or a unique prefix)", requiresArg: true })
+      .option('check', { type: 'boolean', describe: 'write nothing; exit 1 listing every file missing or out of date' })
+      .option('dry-run', { type: 'boolean', describe: 'write nothing; print the unified diff an export would apply' })
+      .option('stdout', { type: 'boolean', describe: 'print the effective set of --plan ID or --project P in one --target format, without markers' })
+      .option('force', { type: 'boolean', describe: 'replace agents blocks that were edited by hand' })
+      .option('cache', { type: 'boolean', default: true, describe: "answer from what the last export knew when nothing it read has changed (kept in the repository's .git folder); --no-cache computes every file" }),
+  async run(argv, ctx) {
+    const service = serviceFor(ctx);
+    const cacheDir = argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE ? defaultCacheDir(service.root) : undefined;
+    const exporter = new ExportService(service, cacheDir !== undefined ? { cache: ExportCache.in(cacheDir), build: BUILD_ID } : undefined);
+    const modes = [argv.check && '--check', argv['dry-run'] && '--dry-run', argv.stdout && '--stdout'].filter(Boolean);
+    if (modes.length > 1) throw new UsageError(`${modes.join(' and ')} cannot be combined`, 'Choose one.');
+    if (argv.stdout) {
+      const targets = (argv.target ?? []).flatMap((t) => t.split(',')).filter((t) => t.trim() !== '');
+      if (targets.length !== 1) throw new UsageError('--stdout prints one format: give exactly one --target', 'e.g. agents export --plan 01J… --stdout --target agents-md');
+      if (argv.plan !== undefined && argv.project !== undefined) throw new UsageError('--stdout takes --plan ID or --project P, not both', 'A plan names its project itself.');
+      if (argv.plan === undefined && argv.project === undefined) {
+        const inferred = await inferProject(ctx, service);
+        if (inferred === undefined) throw new UsageError('--stdout needs one of --plan ID or --project P', 'e.g. agents export --plan 01J… --stdout --target agents-md');
+        argv.project = inferred;
+      }
+      let target: { plan: string } | { project: string };
+      if (argv.plan !== undefined) {
+        let plan = argv.plan;
+        if (!isUlid(plan)) {
+          const { PlanService } = await import('../../service/plan-service.ts');
+          plan = await new PlanService(service).resolvePlanId(plan);
+        }
+        target = { plan };
+      } else target = { project: argv.project! };
+      ctx.io.stdout.write(await exporter.standalone(target, targets[0]!));
+      return EXIT_CODES.ok;
+    }
+    if (argv.plan !== undefined) throw new UsageError('--plan goes with --stdout', 'Plans have no files of their own: agents export --plan ID --stdout --target T prints one.');
+    const plan = await exporter.plan({ ...(argv.target ? { targets: argv.target } : {}), ...(argv.project !== undefined ? { project: argv.project } : {}), force: argv.force ?? false });
+    for (const w of plan.warnings) ctx.io.stderr.write(`agents: warning: ${w}\n`);
+    if (argv.check) return check(ctx, plan, exporter);
+    if (argv['dry-run']) {
+      if (plan.refused.length > 0) throw refusedError(plan);
+      const diffs = plan.changes.filter((c) => c.action !== 'unchanged').map((c) => unifiedDiff(c.path, c.before, c.after));
+      emit(ctx, { changes: plan.changes.filter((c) => c.action !== 'unchanged').map((c) => ({ path: c.path, target: c.target, action: c.action })), diff: diffs.join('') }, () => diffs.join('') || 'Every file is up to date; nothing to write.');
+      return EXIT_CODES.ok;
+    }
+    const written = exporter.apply(plan);
+    exporter.remember(plan);
+    const s = makeStyle(ctx.color);
+    const unchanged = plan.changes.length - written.length;
+    emit(ctx, { changes: written.map((c) => ({ path: c.path, target: c.target, action: c.action })), unchanged }, () => {
+      const verb = { create: s.green('created'), update: s.green('updated'), delete: s.yellow('removed'), unchanged: 'unchanged' } as const;
+      const lines = written.map((c) => `${verb[c.action]} ${c.path}`);
+      lines.push(s.dim(`${written.length} file${written.length === 1 ? '' : 's'} written, ${unchanged} up to date (${plan.targets.join(', ')})`));
+      return lines.join('\n');
+    });
+    return EXIT_CODES.ok;
+  },
+});
+
+function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): number {
+  const stale = plan.changes.filter((c) => c.action !== 'unchanged');
+  const problems = [
+    ...stale.map((c) => ({ path: c.path, status: c.action === 'create' ? 'missing' : c.action === 'delete' ? 'obsolete' : 'out of date' })),
+    ...plan.refused.map((r) => ({ path: r.path, status: r.reason === 'damaged' ? 'damaged' : 'edited by hand' })),
+  ].sort((a, b) => (a.path < b.path ? -1 : 1));
+  const ok = problems.length === 0;
+  emit(ctx, { ok, files: problems, up_to_date: plan.changes.length - stale.length }, () => {
+    if (ok) return `${plan.changes.length} exported file${plan.changes.length === 1 ? '' : 's'} up to date (${plan.targets.join(', ')})`;
+    return problems.map((p) => `${p.path}: ${p.status}`).join('\n');
+  });
+  if (ok) {
+    exporter.remember(plan);
+    return EXIT_CODES.ok;
+  }
+  const fix = plan.refused.length > 0 ? 'fix: run `agents export` (edited or damaged blocks: move your text outside the block, or `agents export --force`)' : 'fix: run `agents export` and commit the files';
+  ctx.io.stderr.write(`${problems.length} exported file${problems.length === 1 ? ' is' : 's are'} missing or out of date; ${fix}\n`);
+  return EXIT_CODES.checkFailed;
+}

@@ -1,0 +1,113 @@
+import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { describeScope, type Severity } from '../../core/model.ts';
+import type { EditInput, EditResult } from '../../service/invariant-service.ts';
+import { defineCommand } from '../command.ts';
+import type { CliContext } from '../io.ts';
+import { tuiIo } from '../interactive.ts';
+import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { serviceFor } from '../service.ts';
+import { makeStyle } from '../style.ts';
+
+interface EditArgs {
+  id: string;
+  text?: string;
+  severity?: Severity;
+  tag?: string[];
+  untag?: string[];
+  rationale?: string;
+  activate?: boolean;
+  deactivate?: boolean;
+  overrides?: string;
+  commit?: boolean;
+}
+
+export default defineCommand<EditArgs>({
+  command: 'edit <id>',
+  describe: 'Change an invariant: text, severity, tags, rationale, active, overrides (a form in a terminal without flags)',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' })
+      .option('text', { type: 'string', requiresArg: true, describe: 'the new text' })
+      .option('severity', { choices: ['error', 'warning', 'info'], describe: 'the new severity' })
+      .option('tag', { type: 'string', array: true, nargs: 1, describe: 'add a tag (repeatable)' })
+      .option('untag', { type: 'string', array: true, nargs: 1, describe: 'remove a tag (repeatable)' })
+      .option('rationale', { type: 'string', requiresArg: true, describe: 'the new rationale ("" removes it)' })
+      .option('activate', { type: 'boolean', describe: 'apply it again (active: true)' })
+      .option('deactivate', { type: 'boolean', describe: 'keep it without applying it (active: false)' })
+      .option('overrides', { type: 'string', requiresArg: true, describe: 'the id of the lower-precedence copy of the same text it replaces on purpose ("" removes it)' })
+      .option('commit', { type: 'boolean', describe: 'commit the change with git (default: commit: in config.yaml)' }),
+  async run(argv, ctx) {
+    const service = serviceFor(ctx);
+    if (argv.activate && argv.deactivate) throw new UsageError('give --activate or --deactivate, not both');
+    for (const key of ['text', 'severity', 'rationale', 'overrides'] as const) {
+      if (Array.isArray(argv[key])) throw new UsageError(`--${key} was given more than once`, `Give one --${key}.`);
+    }
+    const input: EditInput = { id: String(argv.id) };
+    if (argv.text !== undefined) input.text = argv.text;
+    if (argv.severity !== undefined) input.severity = argv.severity;
+    if (argv.tag !== undefined) input.addTags = argv.tag.map(String);
+    if (argv.untag !== undefined) input.removeTags = argv.untag.map(String);
+    if (argv.rationale !== undefined) input.rationale = argv.rationale;
+    if (argv.activate) input.active = true;
+    if (argv.deactivate) input.active = false;
+    if (argv.activate === false && argv.deactivate === undefined) input.active = false;
+    if (argv.deactivate === false && argv.activate === undefined) input.active = true;
+    if (argv.overrides !== undefined) input.overrides = argv.overrides;
+    if (argv.commit !== undefined) input.commit = argv.commit;
+    const given = Object.keys(input).filter((k) => k !== 'id' && k !== 'commit');
+
+    let result: EditResult | undefined;
+    if (given.length === 0) {
+      if (!ctx.interactive) {
+        throw new UsageError(
+          'nothing to change: give at least one of --text, --severity, --tag, --untag, --rationale, --activate, --deactivate, --overrides',
+          `Nothing was changed. E.g. agents invariant edit ${String(argv.id)} --severity warning (in a terminal, without flags, a form opens).`,
+        );
+      }
+      // Found first, so that a bad id is the usual one-line error, not a form.
+      const found = await service.resolveId(String(argv.id));
+      const { runEditForm } = await import('../../tui/add.tsx');
+      result = await runEditForm(tuiIo(ctx), service, found.id, argv.commit !== undefined ? { commit: argv.commit } : {});
+      if (!result) {
+        ctx.io.stderr.write('Nothing changed.\n');
+        return EXIT_CODES.checkFailed;
+      }
+    } else {
+      try {
+        result = await service.edit(input);
+      } catch (error) {
+        if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
+          emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
+        }
+        throw error;
+      }
+    }
+    printEdit(ctx, result);
+    return EXIT_CODES.ok;
+  },
+});
+
+function printEdit(ctx: CliContext, r: EditResult): void {
+  const s = makeStyle(ctx.color);
+  emit(
+    ctx,
+    {
+      ...invariantJson(r.invariant),
+      file: r.file,
+      changed: r.changed,
+      before: invariantJson(r.before),
+      shadows: r.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+      shadowed_by: r.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+      near_duplicates: r.near.map(nearJson),
+      commit: r.commit ?? null,
+    },
+    () => {
+      const inv = r.invariant;
+      if (r.changed.length === 0) return `${s.dim('unchanged')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: it already has these values; nothing was written`;
+      const lines = [`${s.green('edited')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: ${r.changed.join(', ')}`, `  ${r.file}`];
+      if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
+      lines.push(...relationNotes(r, s.yellow));
+      return lines.join('\n');
+    },
+  );
+}

@@ -1,0 +1,55 @@
+import { AgentsError, EXIT_CODES } from '../../core/errors.ts';
+import { describeScope } from '../../core/model.ts';
+import { defineCommand } from '../command.ts';
+import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
+import { serviceFor } from '../service.ts';
+import { makeStyle } from '../style.ts';
+
+interface MoveArgs extends ScopeArgs {
+  id: string;
+  commit?: boolean;
+}
+
+export default defineCommand<MoveArgs>({
+  command: ['move <id>', 'mv'],
+  describe: 'Move an invariant to another scope, keeping its id',
+  builder: (y) =>
+    scopeOptions(y.positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' }), 'move to').option('commit', {
+      type: 'boolean',
+      describe: 'commit the move with git (default: commit: in config.yaml)',
+    }),
+  async run(argv, ctx) {
+    const service = serviceFor(ctx);
+    const to = scopeFromArgs(argv, true)!;
+    let r;
+    try {
+      r = await service.move(String(argv.id), to, argv.commit !== undefined ? { commit: argv.commit } : {});
+    } catch (error) {
+      if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
+        emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
+      }
+      throw error;
+    }
+    const s = makeStyle(ctx.color);
+    emit(
+      ctx,
+      {
+        ...invariantJson(r.invariant),
+        file: r.file,
+        from: { scope: r.before.scope.kind, path: r.before.path },
+        shadows: r.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+        shadowed_by: r.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
+        near_duplicates: r.near.map(nearJson),
+        commit: r.commit ?? null,
+      },
+      () => {
+        const lines = [`${s.green('moved')} ${s.bold(r.invariant.id)} from ${describeScope(r.before.scope)} to ${describeScope(r.invariant.scope)}`, `  ${r.file}`];
+        if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
+        lines.push(...relationNotes(r, s.yellow));
+        return lines.join('\n');
+      },
+    );
+    return EXIT_CODES.ok;
+  },
+});

@@ -1,0 +1,53 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import { defineCommand } from '../command.ts';
+import { waiverJson } from '../plan-render.ts';
+import { emit } from '../render.ts';
+import { planServiceFor } from '../plan-service.ts';
+import { makeStyle } from '../style.ts';
+
+interface WaiveArgs {
+  id: string;
+  plan?: string;
+  project?: string;
+  reason: string;
+  owner: string;
+  expires: string;
+  commit?: boolean;
+}
+
+export default defineCommand<WaiveArgs>({
+  command: 'waive <id>',
+  describe: 'Record a time-boxed exception for an invariant in a plan or project',
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'invariant id or unique prefix (in the effective set of the plan or project)' })
+      .option('plan', { type: 'string', requiresArg: true, describe: 'waive it for this plan (id or unique prefix)' })
+      .option('project', { type: 'string', requiresArg: true, describe: 'waive it for this project and the plans that target it' })
+      .option('reason', { type: 'string', requiresArg: true, demandOption: true, describe: 'why the exception is granted' })
+      .option('owner', { type: 'string', requiresArg: true, demandOption: true, describe: 'who answers for it (a person or a team)' })
+      .option('expires', { type: 'string', requiresArg: true, demandOption: true, describe: 'YYYY-MM-DD (holds through that day, UTC) or an RFC 3339 date-time' })
+      .option('commit', { type: 'boolean', describe: 'commit the waiver with git (default: commit: in config.yaml)' })
+      .conflicts('plan', 'project'),
+  async run(argv, ctx) {
+    const r = await planServiceFor(ctx).waive({
+      invariant: String(argv.id),
+      ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
+      ...(argv.project !== undefined ? { project: String(argv.project) } : {}),
+      reason: String(argv.reason),
+      owner: String(argv.owner),
+      expires: String(argv.expires),
+      ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+    });
+    const s = makeStyle(ctx.color);
+    const w = r.waiver;
+    emit(ctx, { ...waiverJson(w), commit: r.commit ?? null }, () =>
+      [
+        `${s.green('waived')} ${w.invariant_id} for ${w.scope.kind === 'plan' ? `plan ${w.scope.plan}` : `project ${w.scope.project}`} until ${w.expires} (owner ${w.owner})`,
+        `  ${w.reason}`,
+        `  ${w.path}`,
+        ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
+      ].join('\n'),
+    );
+    return EXIT_CODES.ok;
+  },
+});

@@ -1,0 +1,25 @@
+import { defineCommand } from '../command.ts';
+import { serviceFor } from '../service.ts';
+
+export default defineCommand<{ allowWrite?: boolean }>({
+  command: 'mcp',
+  describe: 'Serve the store to AI agents over the Model Context Protocol (stdio): effective sets, invariants, plan status, violations',
+  builder: (y) =>
+    y.option('allow-write', {
+      type: 'boolean',
+      describe: 'turn on the tools that write to the store (record_violation); also `mcp: {allow_write: true}` in config.yaml',
+    }),
+  async run(argv, ctx) {
+    // The store is found (or the command fails with exit 2) before the server starts.
+    const service = serviceFor(ctx);
+    // The MCP SDK is loaded by this command only (docs/mcp.md).
+    const { serveMcp } = await import('../../mcp/server.ts');
+    return serveMcp({ service, allowWrite: argv.allowWrite === true ? true : undefined, stderr: ctx.io.stderr, ...settle(ctx.io.env) });
+  },
+});
+
+/** AGENTS_MCP_SETTLE_MS: the watcher's quiet time, for tests and benchmarks that make many changes. */
+function settle(env: Record<string, string | undefined>): { settleMs?: number } {
+  const n = Number(env.AGENTS_MCP_SETTLE_MS);
+  return Number.isInteger(n) && n > 0 && n <= 10_000 ? { settleMs: n } : {};
+}

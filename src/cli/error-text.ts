@@ -1,0 +1,22 @@
+import { caretExcerpt, location } from '../core/diagnostics.ts';
+import type { AgentsError } from '../core/errors.ts';
+import type { Style } from './style.ts';
+
+/**
+ * The lines a user error is reported with: what, where (each diagnostic with
+ * its caret excerpt) and the hint. `main` prints them on stderr; `agents mcp`
+ * returns them as a tool's error result, so both say exactly the same.
+ */
+export function errorLines(error: AgentsError, s: Style): string[] {
+  const lines = [`${s.red('error:')} ${error.message}`];
+  const shown = error.diagnostics.slice(0, 20);
+  for (const d of shown) {
+    lines.push(`  ${location(d)}  ${d.code}  ${d.message}`);
+    const excerpt = caretExcerpt(d);
+    if (excerpt) lines.push(excerpt.replace(/^/gm, '    '));
+    if (d.hint) lines.push(`    ${s.dim(d.hint)}`);
+  }
+  if (error.diagnostics.length > shown.length) lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`agents validate\`)`);
+  if (error.hint) lines.push(`${s.dim('hint:')} ${error.hint}`);
+  return lines;
+}

@@ -1,0 +1,359 @@
+/**
+ * `agents export` as pure functions (docs/export.md): which files each target
+ * gets, their front matter and their managed block, and merging a block into
+ * a file's existing text. No IO: the service reads the store and the files,
+ * and writes what these functions return.
+ */
+import { singleFolder } from './globs.ts';
+import type { EffectiveEntry } from './resolve.ts';
+import { describeScope, type ExportTargetName, type ProjectMeta, type Severity } from './model.ts';
+
+/** One part of a file: the invariants of the global scope, a project or a plan, with what they come with. */
+export interface ExportSection {
+  /** "Global", "Project billing", "Plan 01J…". */
+  title: string;
+  /** The scope the section is about, as describeScope says it: its own invariants are not labelled. */
+  scope: string;
+  /** Sentences said under the title (where the section applies, what else applies). */
+  notes: string[];
+  entries: readonly EffectiveEntry[];
+}
+
+/** One file a target gets: its repository-relative path, front matter (YAML lines, no fences) and sections. */
+export interface ExportFile {
+  path: string;
+  target: ExportTargetName;
+  frontMatter: string[] | undefined;
+  sections: ExportSection[];
+}
+
+/** A project to export: its name, metadata and effective set (project scope first, then global). */
+export interface ExportProject {
+  name: string;
+  meta: ProjectMeta;
+  entries: readonly EffectiveEntry[];
+}
+
+export interface ExportInput {
+  targets: readonly ExportTargetName[];
+  /** The global scope's effective set; undefined when only some projects are exported (--project). */
+  global: readonly EffectiveEntry[] | undefined;
+  projects: readonly ExportProject[];
+  severities: readonly Severity[];
+  /** Nested AGENTS.md / CLAUDE.md / GEMINI.md in projects' folders. */
+  nested: boolean;
+  /** The store folder relative to the repository top, for the notes (".agents"). */
+  storeRel: string;
+}
+
+/** What each target is, where its files go and what it reads (docs/export.md lists the documentation behind each). */
+export interface TargetSpec {
+  name: ExportTargetName;
+  /** The file holding the global set. */
+  root: string;
+  /** Markdown files nested in folders (AGENTS.md, …): a project folder gets `<dir>/<nestedName>`. */
+  nestedName?: string;
+  /** A file of its own per project with paths, with the globs in its front matter. */
+  projectFile?: (project: string) => string;
+  /** The folder holding those files, and how their names look (for finding files a removed project left). */
+  projectDir?: string;
+  projectFilePattern?: RegExp;
+  rootFrontMatter?: string[];
+  projectFrontMatter?: (project: string, meta: ProjectMeta) => string[];
+  /** A file size the agent documents as its limit (characters). */
+  maxChars?: number;
+}
+
+/** A YAML scalar for a front matter value: plain when that is safe, else double-quoted (JSON is valid YAML). */
+export function yamlScalar(value: string): string {
+  return /^[A-Za-z0-9_./-][A-Za-z0-9_./*?{}[\],!-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) ? value : JSON.stringify(value);
+}
+
+/** A list of globs as one comma-separated value where none holds a comma, else a flow list. */
+function globList(paths: readonly string[]): string {
+  return paths.some((p) => p.includes(',')) ? `[${paths.map((p) => JSON.stringify(p)).join(', ')}]` : yamlScalar(paths.join(','));
+}
+
+const agentFile = (project: string) => `agents-${project}`;
+
+export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = {
+  'agents-md': { name: 'agents-md', root: 'AGENTS.md', nestedName: 'AGENTS.md' },
+  'claude-md': { name: 'claude-md', root: 'CLAUDE.md', nestedName: 'CLAUDE.md' },
+  'gemini-md': { name: 'gemini-md', root: 'GEMINI.md', nestedName: 'GEMINI.md' },
+  copilot: {
+    name: 'copilot',
+    root: '.github/copilot-instructions.md',
+    projectDir: '.github/instructions',
+    projectFile: (p) => `.github/instructions/${agentFile(p)}.instructions.md`,
+    projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.instructions\.md$/,
+    projectFrontMatter: (_p, meta) => [`applyTo: ${JSON.stringify((meta.paths ?? []).join(','))}`],
+  },
+  cursor: {
+    name: 'cursor',
+    root: '.cursor/rules/agents-global.mdc',
+    rootFrontMatter: ['description: Invariants that apply everywhere in this repository (exported by agents)', 'alwaysApply: true'],
+    projectDir: '.cursor/rules',
+    projectFile: (p) => `.cursor/rules/${agentFile(p)}.mdc`,
+    projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.mdc$/,
+    projectFrontMatter: (p, meta) => [`description: ${yamlScalar(`Invariants of project ${p} (exported by agents)`)}`, `globs: ${globList(meta.paths ?? [])}`, 'alwaysApply: false'],
+  },
+  windsurf: {
+    name: 'windsurf',
+    root: '.windsurf/rules/agents-global.md',
+    rootFrontMatter: ['trigger: always_on'],
+    projectDir: '.windsurf/rules',
+    projectFile: (p) => `.windsurf/rules/${agentFile(p)}.md`,
+    projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.md$/,
+    projectFrontMatter: (_p, meta) => ['trigger: glob', `globs: ${globList(meta.paths ?? [])}`],
+    maxChars: 12_000,
+  },
+  cline: {
+    name: 'cline',
+    root: '.clinerules/agents-global.md',
+    projectDir: '.clinerules',
+    projectFile: (p) => `.clinerules/${agentFile(p)}.md`,
+    projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.md$/,
+    projectFrontMatter: (_p, meta) => ['paths:', ...(meta.paths ?? []).map((g) => `  - ${JSON.stringify(g)}`)],
+  },
+};
+
+function sortedUnique<T>(list: readonly T[]): T[] {
+  return [...new Set(list)].sort();
+}
+
+/** The files of an export, in path order. Projects without paths get none. */
+export function planExport(input: ExportInput): ExportFile[] {
+  const files = new Map<string, ExportFile>();
+  const add = (f: ExportFile) => {
+    const had = files.get(f.path);
+    if (had) had.sections.push(...f.sections);
+    else files.set(f.path, f);
+  };
+  const keep = (entries: readonly EffectiveEntry[]) => entries.filter((e) => input.severities.includes(e.invariant.severity));
+  const globalNote = (spec: TargetSpec) => `The global invariants (in ${spec.root}${spec.nestedName ? ' at the top of the repository' : ''}) apply here too.`;
+  // Each set is filtered once and shared by every target's file (renderSections renders it once).
+  const globalEntries = input.global !== undefined ? keep(input.global) : undefined;
+  // A project's own invariants (its global ones are in the root file, which every agent reads as well).
+  const own = new Map(input.projects.map((p) => [p.name, keep(p.entries.filter((e) => e.invariant.scope.kind === 'project'))]));
+  for (const name of sortedUnique(input.targets)) {
+    const spec = TARGETS[name];
+    if (globalEntries !== undefined) {
+      add({ path: spec.root, target: name, frontMatter: spec.rootFrontMatter ? [...spec.rootFrontMatter] : undefined, sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: globalEntries }] });
+    }
+    for (const p of input.projects) {
+      const paths = p.meta.paths;
+      if (!paths || paths.length === 0) continue;
+      const where = `These apply to files matching ${paths.map((g) => `\`${g}\``).join(', ')}.`;
+      const section: ExportSection = { title: `Project ${p.name}`, scope: `project ${p.name}`, notes: [where, globalNote(spec)], entries: own.get(p.name)! };
+      if (spec.nestedName) {
+        if (!input.nested) continue;
+        // Each folder the paths name gets the file; globs that are no folder cannot be said in a nested file (docs/export.md).
+        for (const glob of paths) {
+          const dir = singleFolder([glob]);
+          if (dir !== undefined) add({ path: `${dir}/${spec.nestedName}`, target: name, frontMatter: undefined, sections: [{ ...section }] });
+        }
+      } else if (spec.projectFile && spec.projectFrontMatter) {
+        add({ path: spec.projectFile(p.name), target: name, frontMatter: spec.projectFrontMatter(p.name, p.meta), sections: [section] });
+      }
+    }
+  }
+  return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The project globs that a nested-file target cannot express (not `DIR/**`), to say so. */
+export function unexpressedGlobs(projects: readonly ExportProject[]): { project: string; glob: string }[] {
+  const out: { project: string; glob: string }[] = [];
+  for (const p of projects) for (const g of p.meta.paths ?? []) if (singleFolder([g]) === undefined) out.push({ project: p.name, glob: g });
+  return out;
+}
+
+const SEVERITY_HEADINGS: Record<Severity, string> = {
+  error: 'Must (error): never break these',
+  warning: 'Should (warning): follow these, and say so when you cannot',
+  info: 'Note (info): keep these in mind',
+};
+
+/** Keeps an invariant's text from closing the block or a list item: one paragraph, no comment markers. */
+function inlineText(text: string): string {
+  return text
+    .trim()
+    .replace(/\r\n?/g, '\n')
+    .replace(/<!--/g, '&lt;!--')
+    .replace(/-->/g, '--&gt;')
+    .split('\n')
+    .map((line, i) => (i === 0 ? line : `  ${line}`.trimEnd()))
+    .join('\n');
+}
+
+function describeShadows(entry: EffectiveEntry): string {
+  if (entry.shadows.length === 0) return '';
+  return `; shadows ${entry.shadows.map((s) => `${s.scope} \`${s.id}\``).join(', ')}`;
+}
+
+/** The severity groups of one set of entries, rendered once for every file that shows them. */
+const renderedEntries = new WeakMap<readonly EffectiveEntry[], Map<string, string>>();
+
+function renderEntries(entries: readonly EffectiveEntry[], scope: string): string {
+  let byScope = renderedEntries.get(entries);
+  const hit = byScope?.get(scope);
+  if (hit !== undefined) return hit;
+  const lines: string[] = [];
+  for (const severity of ['error', 'warning', 'info'] as const) {
+    const group = entries.filter((e) => e.invariant.severity === severity);
+    if (group.length === 0) continue;
+    lines.push('', `#### ${SEVERITY_HEADINGS[severity]}`, '');
+    for (const e of group) {
+      const own = describeScope(e.invariant.scope);
+      const label = own === scope ? '' : `${own}, `;
+      lines.push(`- ${inlineText(e.invariant.text)} (${label}\`${e.invariant.id}\`${describeShadows(e)})`);
+    }
+  }
+  const text = lines.join('\n');
+  if (!byScope) renderedEntries.set(entries, (byScope = new Map()));
+  byScope.set(scope, text);
+  return text;
+}
+
+/** The markdown of sections (inside the managed block): `## Invariants`, a `###` per section, a `####` per severity. */
+export function renderSections(sections: readonly ExportSection[], storeRel: string): string {
+  const lines: string[] = [
+    '## Invariants',
+    '',
+    `Constraints on what you may do in this repository, kept as files in \`${storeRel}/\` and written here by \`agents export\`.`,
+    'Each one ends with its id: `agents invariant show ID` tells where it comes from. Change them in the store, not here.',
+  ];
+  for (const section of sections) {
+    lines.push('', `### ${section.title}`);
+    if (section.notes.length > 0) lines.push('', section.notes.join(' '));
+    if (section.entries.length === 0) {
+      lines.push('', '(none)');
+      continue;
+    }
+    lines.push(renderEntries(section.entries, section.scope));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+// ---------------------------------------------------------------- the managed block
+
+export const BEGIN_PREFIX = '<!-- agents:begin';
+export const END_MARKER = '<!-- agents:end -->';
+const BEGIN_RE = /^<!-- agents:begin .*\bsha256:([0-9a-f]{64}) -->$/;
+
+/** The text a block's hash covers: the front matter (when the file has one) and the block's inside. */
+export function hashedText(frontMatter: string | undefined, inner: string): string {
+  return `${frontMatter ?? ''}\u0000${inner}`;
+}
+
+export function beginMarker(hash: string): string {
+  return `${BEGIN_PREFIX} · generated by \`agents export\` from the invariant store; edit the store, not this block · sha256:${hash} -->`;
+}
+
+/** A file's front matter text (`---` lines included), or undefined. */
+export function frontMatterText(lines: readonly string[] | undefined): string | undefined {
+  return lines ? `---\n${lines.join('\n')}\n---\n` : undefined;
+}
+
+/** Where the managed block of a file's text is, or why it cannot be found. */
+export type BlockScan =
+  | { kind: 'none' }
+  | { kind: 'damaged'; why: string }
+  | {
+      kind: 'block';
+      /** Offsets of the begin marker line's start and of the end marker line's end (after its newline, if any). */
+      start: number;
+      end: number;
+      hash: string;
+      inner: string;
+      /** The file's front matter (`---` … `---\n`) when it starts with one. */
+      frontMatter: string | undefined;
+    };
+
+function lineStarts(text: string, needle: string): number[] {
+  const out: number[] = [];
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) if (i === 0 || text[i - 1] === '\n') out.push(i);
+  return out;
+}
+
+export function leadingFrontMatter(text: string): string | undefined {
+  const m = /^---\r?\n[\s\S]*?\r?\n---\r?\n/.exec(text);
+  return m ? m[0] : undefined;
+}
+
+/** Finds the one managed block of a file. */
+export function scanBlock(text: string): BlockScan {
+  const begins = lineStarts(text, BEGIN_PREFIX);
+  const ends = lineStarts(text, END_MARKER);
+  if (begins.length === 0 && ends.length === 0) return { kind: 'none' };
+  if (begins.length > 1) return { kind: 'damaged', why: `it holds ${begins.length} "agents:begin" markers` };
+  if (ends.length > 1) return { kind: 'damaged', why: `it holds ${ends.length} "agents:end" markers` };
+  if (begins.length === 0) return { kind: 'damaged', why: 'it holds an "agents:end" marker without its "agents:begin"' };
+  if (ends.length === 0) return { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' };
+  const start = begins[0]!;
+  const endAt = ends[0]!;
+  if (endAt < start) return { kind: 'damaged', why: 'its "agents:end" marker comes before "agents:begin"' };
+  const beginLineEnd = text.indexOf('\n', start);
+  const beginLine = text.slice(start, beginLineEnd < 0 ? text.length : beginLineEnd).replace(/\r$/, '');
+  const m = BEGIN_RE.exec(beginLine);
+  if (!m || beginLineEnd < 0) return { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' };
+  const afterEnd = endAt + END_MARKER.length;
+  const end = text[afterEnd] === '\n' ? afterEnd + 1 : text.startsWith('\r\n', afterEnd) ? afterEnd + 2 : afterEnd;
+  return { kind: 'block', start, end, hash: m[1]!, inner: text.slice(beginLineEnd + 1, endAt), frontMatter: leadingFrontMatter(text) };
+}
+
+/** What to do with one file. */
+export type Merge =
+  | { kind: 'write'; text: string; action: 'create' | 'update' | 'unchanged' }
+  | { kind: 'refuse'; reason: 'hand-edited' | 'damaged' | 'foreign'; why: string };
+
+/**
+ * The new text of a file from its current text (undefined: it does not
+ * exist) and what the block must hold. Text outside the block is kept byte
+ * for byte; front matter, where the target has one, is the tool's (it is
+ * covered by the hash). A block whose text no longer matches its hash was
+ * edited by hand and is refused unless `force`; a damaged block always is.
+ */
+export function mergeBlock(current: string | undefined, frontMatter: string | undefined, inner: string, hash: (s: string) => string, force: boolean): Merge {
+  const block = `${beginMarker(hash(hashedText(frontMatter, inner)))}\n${inner}${END_MARKER}\n`;
+  if (current === undefined) return { kind: 'write', text: `${frontMatter ?? ''}${block}`, action: 'create' };
+  const scan = scanBlock(current);
+  if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
+  if (scan.kind === 'none') {
+    if (frontMatter !== undefined) {
+      // A file of the tool's own name and shape that the tool did not write.
+      if (!force) return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block: it was not written by `agents export`' };
+      return { kind: 'write', text: `${frontMatter}${block}`, action: 'update' };
+    }
+    const sep = current === '' ? '' : current.endsWith('\n\n') ? '' : current.endsWith('\n') ? '\n' : '\n\n';
+    return { kind: 'write', text: `${current}${sep}${block}`, action: 'update' };
+  }
+  const currentFront = frontMatter !== undefined ? scan.frontMatter : undefined;
+  // A block equal, byte for byte, to the one it would be is up to date (its hash is right by construction).
+  if (current.slice(scan.start, scan.end) === block && currentFront === frontMatter && (frontMatter === undefined || current.startsWith(frontMatter))) {
+    return { kind: 'write', text: current, action: 'unchanged' };
+  }
+  if (hash(hashedText(currentFront, scan.inner)) !== scan.hash && !force) {
+    return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand (the text no longer matches the sha256 in its begin marker)' };
+  }
+  let before = current.slice(0, scan.start);
+  if (frontMatter !== undefined) before = `${frontMatter}${scan.frontMatter !== undefined ? before.slice(scan.frontMatter.length) : before}`;
+  const text = `${before}${block}${current.slice(scan.end)}`;
+  return { kind: 'write', text, action: text === current ? 'unchanged' : 'update' };
+}
+
+/** The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. */
+export function removeBlock(current: string, hash: (s: string) => string, hasFrontMatter: boolean): Merge | { kind: 'delete' } {
+  const scan = scanBlock(current);
+  if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
+  if (scan.kind === 'none') return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block' };
+  const front = hasFrontMatter ? scan.frontMatter : undefined;
+  if (hash(hashedText(front, scan.inner)) !== scan.hash) return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand' };
+  const rest = current.slice(front?.length ?? 0, scan.start) + current.slice(scan.end);
+  if (rest.trim() === '') return { kind: 'delete' };
+  return { kind: 'write', text: current.slice(0, scan.start) + current.slice(scan.end), action: 'update' };
+}
+
+/** The file as printed by `--stdout`: front matter, then the sections, with no markers. */
+export function renderStandalone(spec: TargetSpec, sections: readonly ExportSection[], storeRel: string): string {
+  return `${frontMatterText(spec.rootFrontMatter) ?? ''}${renderSections(sections, storeRel)}`;
+}

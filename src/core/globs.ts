@@ -1,0 +1,154 @@
+/**
+ * The path globs of `project.yaml` (docs/export.md, "Projects and their
+ * paths"): relative to the repository top, forward slashes, segments of
+ * literal text, `*` (any characters but `/`), `?` (one such character),
+ * `[abc]` / `[a-z]` / `[!a]` and `{a,b}`; `**` as a whole segment is any
+ * number of folders. The same syntax the agents' own globs take (Cursor's
+ * `globs`, Copilot's `applyTo`, Windsurf's `globs`, Cline's `paths`), so a
+ * project's paths are written to them as they are. Pure.
+ */
+
+/** Why `glob` is not a path glob this tool takes, or undefined when it is. */
+export function globProblem(glob: string): string | undefined {
+  if (glob.trim() !== glob) return 'has white space at its start or end';
+  if (glob === '') return 'is empty';
+  if (glob.includes('\\')) return 'holds a backslash; use forward slashes';
+  if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob)) return 'is absolute; paths are relative to the top of the repository';
+  if (glob.startsWith('!')) return 'is a negation; list the paths a project covers instead';
+  if (glob.endsWith('/')) return `ends with "/"; write ${glob}** for everything below that folder`;
+  for (const seg of glob.split('/')) {
+    if (seg === '') return 'has an empty path segment ("//")';
+    if (seg === '..') return 'escapes the repository ("..")';
+    if (seg === '.') return 'has a "." segment; write the path without it';
+    if (seg !== '**' && seg.includes('**')) return 'uses "**" inside a segment; "**" stands alone between slashes';
+  }
+  let brace = 0;
+  let bracket = false;
+  for (const ch of glob) {
+    if (bracket) {
+      if (ch === ']') bracket = false;
+      continue;
+    }
+    if (ch === '[') bracket = true;
+    else if (ch === '{') {
+      if (brace > 0) return 'nests braces; write "{a,b}" without a brace inside';
+      brace++;
+    } else if (ch === '}') {
+      if (brace === 0) return 'has a "}" without its "{"';
+      brace--;
+    }
+  }
+  if (bracket) return 'has a "[" without its "]"';
+  if (brace > 0) return 'has a "{" without its "}"';
+  return undefined;
+}
+
+const segmentCache = new Map<string, RegExp>();
+
+/** The regular expression of one segment (not `**`). */
+function segmentRegExp(seg: string): RegExp {
+  let re = segmentCache.get(seg);
+  if (re) return re;
+  let src = '';
+  for (let i = 0; i < seg.length; i++) {
+    const ch = seg[i]!;
+    if (ch === '*') src += '[^/]*';
+    else if (ch === '?') src += '[^/]';
+    else if (ch === '[') {
+      const end = seg.indexOf(']', i + 1);
+      let body = seg.slice(i + 1, end);
+      if (body.startsWith('!')) body = `^${body.slice(1)}`;
+      src += `[${body.replace(/\\/g, '\\\\')}]`;
+      i = end;
+    } else if (ch === '{') {
+      const end = seg.indexOf('}', i);
+      src += `(?:${seg
+        .slice(i + 1, end)
+        .split(',')
+        .map((alt) => segmentRegExp(alt).source.slice(1, -1))
+        .join('|')})`;
+      i = end;
+    } else src += ch.replace(/[.+^$()|\\/]/g, '\\$&');
+  }
+  re = new RegExp(`^${src}$`);
+  segmentCache.set(seg, re);
+  return re;
+}
+
+function matchSegments(glob: readonly string[], gi: number, path: readonly string[], pi: number): boolean {
+  for (;;) {
+    if (gi === glob.length) return pi === path.length;
+    const g = glob[gi]!;
+    if (g === '**') {
+      // `**` takes zero or more folders; as the last segment, anything below (at least one name).
+      if (gi === glob.length - 1) return pi < path.length;
+      for (let k = pi; k <= path.length; k++) if (matchSegments(glob, gi + 1, path, k)) return true;
+      return false;
+    }
+    if (pi === path.length || !segmentRegExp(g).test(path[pi]!)) return false;
+    gi++;
+    pi++;
+  }
+}
+
+/** Whether the repository-relative file path `path` matches `glob` (a valid one). */
+export function globMatches(glob: string, path: string): boolean {
+  return matchSegments(glob.split('/'), 0, path.split('/'), 0);
+}
+
+/**
+ * Whether the folder `dir` ("" for the top) lies inside what `glob` covers:
+ * its segments are taken by the glob's, and what is left of the glob starts
+ * with `**` (everything below the folder can match). `services/billing/**`
+ * holds `services/billing` and `services/billing/src`, not `services`.
+ */
+export function globHoldsFolder(glob: string, dir: string): boolean {
+  const g = glob.split('/');
+  const d = dir === '' ? [] : dir.split('/');
+  const walk = (gi: number, di: number): boolean => {
+    if (di === d.length) return g[gi] === '**';
+    if (gi === g.length) return false;
+    if (g[gi] === '**') return walk(gi, di + 1) || walk(gi + 1, di);
+    return segmentRegExp(g[gi]!).test(d[di]!) && walk(gi + 1, di + 1);
+  };
+  return walk(0, 0);
+}
+
+/**
+ * The one folder a project's paths name, when they are exactly `DIR/**` (or
+ * `DIR/**\/*`) with a literal DIR: where AGENTS.md, CLAUDE.md and GEMINI.md
+ * go for it. Undefined otherwise.
+ */
+export function singleFolder(paths: readonly string[] | undefined): string | undefined {
+  if (!paths || paths.length !== 1) return undefined;
+  const m = /^(.+?)\/\*\*(?:\/\*)?$/.exec(paths[0]!);
+  if (!m) return undefined;
+  const dir = m[1]!;
+  return /[*?[\]{}]/.test(dir) ? undefined : dir;
+}
+
+/** The literal folder a glob starts with (its segments before the first wildcard): "" when none. */
+export function literalFolder(glob: string): string {
+  const out: string[] = [];
+  const segs = glob.split('/');
+  for (let i = 0; i < segs.length - 1; i++) {
+    if (/[*?[\]{}]/.test(segs[i]!)) break;
+    out.push(segs[i]!);
+  }
+  return out.join('/');
+}
+
+/**
+ * Whether two globs surely cover common files, known without listing any:
+ * they are equal, or one is `DIR/**` (every file below DIR) and the other
+ * covers DIR itself or lies wholly below it.
+ */
+export function globsSurelyOverlap(a: string, b: string): boolean {
+  if (a === b) return true;
+  const covers = (x: string, y: string) => {
+    const dir = literalFolder(y);
+    if (y !== `${dir === '' ? '' : `${dir}/`}**`) return false;
+    return globHoldsFolder(x, dir) || globHoldsFolder(y, literalFolder(x));
+  };
+  return covers(a, b) || covers(b, a);
+}

@@ -1,0 +1,120 @@
+import { UsageError } from './errors.ts';
+import { MIN_PREFIX, truncate } from './names.ts';
+
+/**
+ * The one rule for ids given and printed in short (docs/commands.md, "Ids"):
+ * a command takes an id or a unique prefix of at least MIN_PREFIX characters,
+ * in any case; every abbreviated id the tool prints is the shortest prefix
+ * unique among the ids of the store at that moment, never shorter than
+ * MIN_PREFIX, so that it is always accepted back. Pure: callers pass the ids.
+ */
+
+const CROCKFORD = /^[0-9A-HJKMNP-TV-Z]+$/;
+
+/** What a prefix names among a set of ids. */
+export type PrefixMatch =
+  | { kind: 'unique'; id: string }
+  | { kind: 'ambiguous'; prefix: string; matches: string[] }
+  | { kind: 'unknown'; prefix: string }
+  /** Shorter than MIN_PREFIX, longer than an id, or not Crockford base32. */
+  | { kind: 'invalid'; prefix: string };
+
+/** The prefix as ids are written (upper case), or undefined when it cannot be one. */
+export function normalisePrefix(prefix: string): string | undefined {
+  const wanted = prefix.trim().toUpperCase();
+  if (wanted.length < MIN_PREFIX || wanted.length > 26 || !CROCKFORD.test(wanted)) return undefined;
+  return wanted;
+}
+
+/**
+ * Resolves `prefix` among `ids`: an id equal to it wins (a full id is never
+ * ambiguous), else the one id that starts with it. Matches come sorted.
+ */
+export function resolvePrefix(prefix: string, ids: Iterable<string>): PrefixMatch {
+  const wanted = normalisePrefix(prefix);
+  if (wanted === undefined) return { kind: 'invalid', prefix };
+  const matches = new Set<string>();
+  for (const id of ids) {
+    if (id === wanted) return { kind: 'unique', id };
+    if (id.startsWith(wanted)) matches.add(id);
+  }
+  if (matches.size === 0) return { kind: 'unknown', prefix: wanted };
+  if (matches.size === 1) return { kind: 'unique', id: [...matches][0]! };
+  return { kind: 'ambiguous', prefix: wanted, matches: [...matches].sort() };
+}
+
+/**
+ * The id a prefix names, or a usage error (exit 2) that says why: too short
+ * or not an id, unknown, or ambiguous (listing the matches). `what` names
+ * the kind of id ("invariant", "plan"); `hint` says where to see the ids.
+ */
+export function pickId(prefix: string, ids: Iterable<string>, what: string, hint: string, describe: (id: string) => string = (id) => id): string {
+  const m = resolvePrefix(prefix, ids);
+  switch (m.kind) {
+    case 'unique':
+      return m.id;
+    case 'invalid':
+      throw new UsageError(`"${truncate(prefix)}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters; ${hint}`);
+    case 'unknown':
+      throw new UsageError(`no ${what} with id ${m.prefix.length === 26 ? m.prefix : `prefix ${m.prefix}`}`, hint);
+    case 'ambiguous':
+      throw new UsageError(
+        `${what} id prefix ${m.prefix} is ambiguous; it matches:\n${m.matches.map((id) => `  ${describe(id)}`).join('\n')}`,
+        'Give more characters of the id.',
+        { matches: m.matches },
+      );
+  }
+}
+
+function commonPrefixLength(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/**
+ * The shortest prefixes that tell ids apart, as git abbreviates commits:
+ * built once from every id of the store (sorted: an id's closest rivals are
+ * its neighbours), then asked for each id printed.
+ */
+export class IdAbbreviations {
+  private readonly sorted: string[];
+  private readonly lengths = new Map<string, number>();
+
+  constructor(ids: Iterable<string>, readonly min = MIN_PREFIX) {
+    this.sorted = [...new Set(ids)].sort();
+    for (let i = 0; i < this.sorted.length; i++) {
+      const id = this.sorted[i]!;
+      const before = i > 0 ? commonPrefixLength(id, this.sorted[i - 1]!) : 0;
+      const after = i + 1 < this.sorted.length ? commonPrefixLength(id, this.sorted[i + 1]!) : 0;
+      this.lengths.set(id, Math.min(id.length, Math.max(min, before + 1, after + 1)));
+    }
+  }
+
+  /**
+   * The shortest unique prefix of `id` (at least `min` characters). An id
+   * not in the set is measured against it as if it were added.
+   */
+  short(id: string): string {
+    const known = this.lengths.get(id);
+    if (known !== undefined) return id.slice(0, known);
+    let longest = 0;
+    // Binary search for where it would go: its neighbours there are its closest rivals.
+    let lo = 0;
+    let hi = this.sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.sorted[mid]! < id) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) longest = Math.max(longest, commonPrefixLength(id, this.sorted[lo - 1]!));
+    if (lo < this.sorted.length) longest = Math.max(longest, commonPrefixLength(id, this.sorted[lo]!));
+    return id.slice(0, Math.min(id.length, Math.max(this.min, longest + 1)));
+  }
+}
+
+/** The shortest unique prefix of `id` among `ids` (at least MIN_PREFIX characters). */
+export function shortestUniquePrefix(id: string, ids: Iterable<string>, min = MIN_PREFIX): string {
+  return new IdAbbreviations(ids, min).short(id);
+}

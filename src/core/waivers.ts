@@ -1,0 +1,94 @@
+// Waivers: time-boxed exceptions to an invariant for one plan, or for one
+// project and the plans that target it (docs/plans.md, "Waivers"). Pure: the
+// time is always an argument, never read here.
+
+/** A waiver file: `plans/<plan>/waivers/<id>.yaml` or `projects/<project>/waivers/<id>.yaml` (schemas/waiver.schema.json). */
+export interface Waiver {
+  id: string;
+  invariant_id: string;
+  reason: string;
+  owner: string;
+  /** `YYYY-MM-DD` (holds through that day, UTC) or an RFC 3339 date-time. */
+  expires: string;
+  created_at: string;
+  created_by?: string;
+}
+
+/** Where a waiver is kept, which is what it covers. */
+export type WaiverScope = { kind: 'plan'; plan: string } | { kind: 'project'; project: string };
+
+export interface ScopedWaiver extends Waiver {
+  scope: WaiverScope;
+  /** Store-relative path of its file. */
+  path: string;
+}
+
+export function waiverFolder(scope: WaiverScope): string {
+  return scope.kind === 'plan' ? `plans/${scope.plan}/waivers` : `projects/${scope.project}/waivers`;
+}
+
+export function waiverPath(scope: WaiverScope, id: string): string {
+  return `${waiverFolder(scope)}/${id}.yaml`;
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The instant (ms since the epoch) a waiver stops holding: for a date, the
+ * midnight (UTC) that ends that day; for a date-time, that instant. NaN when
+ * `expires` is neither (or names a day that does not exist, as 2026-02-30).
+ */
+export function waiverExpiry(expires: string): number {
+  const d = DATE_RE.exec(expires);
+  if (d) {
+    const [y, m, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
+    const start = Date.UTC(y, m - 1, day);
+    const back = new Date(start);
+    if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== day) return Number.NaN;
+    return start + DAY_MS;
+  }
+  if (!DATE_TIME_RE.test(expires)) return Number.NaN;
+  return Date.parse(expires);
+}
+
+/** Whether the waiver still holds at `now`. */
+export function waiverHolds(w: Pick<Waiver, 'expires'>, now: Date): boolean {
+  const end = waiverExpiry(w.expires);
+  return Number.isFinite(end) && now.getTime() < end;
+}
+
+/**
+ * The invariant ids waived at `now`, each with the waivers that hold for it
+ * (latest expiry first). This is the one rule every gate applies: an
+ * invariant in this map does not fail `plan status` (docs/plans.md).
+ */
+export function waivedAt<W extends Waiver>(waivers: readonly W[], now: Date): Map<string, W[]> {
+  const out = new Map<string, W[]>();
+  for (const w of waivers) {
+    if (!waiverHolds(w, now)) continue;
+    const list = out.get(w.invariant_id);
+    if (list) list.push(w);
+    else out.set(w.invariant_id, [w]);
+  }
+  for (const list of out.values()) list.sort((a, b) => waiverExpiry(b.expires) - waiverExpiry(a.expires));
+  return out;
+}
+
+/** The waivers that cover a plan: its own, and those of the project it targets. */
+export function waiversForPlan<W extends ScopedWaiver>(waivers: readonly W[], plan: { id: string; project?: string }): W[] {
+  return waivers.filter((w) => (w.scope.kind === 'plan' ? w.scope.plan === plan.id : plan.project !== undefined && w.scope.project === plan.project));
+}
+
+/**
+ * Reads `--expires` as the user typed it: a date or an RFC 3339 date-time,
+ * which must lie after `now`. Returns the value to store, or why it is refused.
+ */
+export function parseExpiresInput(input: string, now: Date): { value: string } | { problem: string } {
+  const text = input.trim();
+  const end = waiverExpiry(text);
+  if (!Number.isFinite(end)) return { problem: `--expires "${text}" is not a date (YYYY-MM-DD) or an RFC 3339 date-time (2026-12-31T18:00:00Z)` };
+  if (end <= now.getTime()) return { problem: `--expires ${text} is not in the future (now ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')})` };
+  return { value: text };
+}

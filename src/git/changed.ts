@@ -1,0 +1,42 @@
+// The store files a commit is about to change: what `validate --staged` and
+// `validate --changed` report on (docs/validation.md, "Hook mode"). One git
+// process each, started directly (no simple-git: the hook must start fast).
+import { runGit } from './runner.ts';
+import { GitError } from './repo.ts';
+
+function split(out: Buffer): string[] {
+  return out.toString('utf8').split('\0').filter((p) => p !== '');
+}
+
+async function run(cwd: string, args: readonly string[]): Promise<Buffer> {
+  try {
+    return await runGit(cwd, args);
+  } catch (error) {
+    throw new GitError(error instanceof Error ? error.message : String(error), 'failed');
+  }
+}
+
+/**
+ * Store-relative paths of the files staged in the index (added, changed or
+ * deleted against HEAD; every file of the store before the first commit).
+ * Run in the store folder: git gives paths relative to it.
+ */
+export async function stagedStorePaths(storeDir: string): Promise<string[]> {
+  return split(await run(storeDir, ['diff', '--cached', '--name-only', '-z', '--no-renames', '--relative', '--', '.']));
+}
+
+/**
+ * Store-relative paths of the files that differ from HEAD in the working
+ * tree or the index, untracked ones included. `prefix`: the store folder
+ * relative to the repository's top ("" or "sub/.agents/"), since git prints
+ * status paths from the top.
+ */
+export async function changedStorePaths(storeDir: string, prefix: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of split(await run(storeDir, ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--no-renames', '--', '.']))) {
+    // "XY path": two status letters and a space.
+    const path = entry.slice(3);
+    if (path.startsWith(prefix)) out.push(path.slice(prefix.length));
+  }
+  return out;
+}

@@ -1,0 +1,162 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import type { SimpleGit } from 'simple-git';
+import { gitDirFor } from './location.ts';
+
+/**
+ * The one place git is started from (docs/decisions.md, "One git runner, one
+ * environment"). Every git process of the tool gets its environment from
+ * {@link gitEnv}: the repository is the one holding the folder git is started
+ * in (the store folder or its top), found by git itself, never one named by an
+ * inherited variable. A hook in a linked worktree inherits `GIT_DIR`, and a
+ * git started in the store folder with it would take that folder for the top
+ * of the working tree.
+ */
+
+/** Passed on as they are: who is acting and which configuration applies, as for any git the user runs. */
+const PASSED = new Set([
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_AUTHOR_DATE',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_COMMITTER_DATE',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_NOSYSTEM',
+  'GIT_CEILING_DIRECTORIES',
+]);
+
+/**
+ * The caller's repository contents: the index a pre-commit hook of `git commit
+ * -a` or `git commit FILE` must check is a temporary one named here. Passed on
+ * only when git runs in the repository the caller's environment names.
+ */
+const CALLERS = ['GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_ALTERNATE_OBJECT_DIRECTORIES'] as const;
+
+/** Path variables, which git resolves against the folder it was started in (ours is not the caller's). */
+const PATHS = new Set<string>(['GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY']);
+
+/** Editors, pagers and password prompts: git runs without a terminal here. */
+const INTERACTIVE = new Set(['editor', 'visual', 'pager', 'prefix', 'ssh_askpass']);
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+/** The git folder the caller's environment names: `GIT_DIR` (relative to where we were started), else the repository holding that folder. */
+function callersGitDir(): string | undefined {
+  const named = process.env.GIT_DIR;
+  const dir = named !== undefined && named !== '' ? resolve(process.cwd(), named) : gitDirFor(process.cwd());
+  return dir === undefined ? undefined : real(dir);
+}
+
+/** The (real) git folder of the repository holding `cwd`: a few `stat`s, no git process; not cached, as repositories come and go. */
+function gitDirOf(cwd: string): string | undefined {
+  const dir = gitDirFor(cwd);
+  return dir === undefined ? undefined : real(dir);
+}
+
+/**
+ * The environment of a git process started in `cwd`, from `process.env`:
+ * every `GIT_*` variable and the editor and pager ones are dropped, except
+ * identity and configuration (PASSED), and the caller's index and object
+ * folders (CALLERS) when `cwd` is in the repository the caller's environment
+ * names (made absolute: git runs in `cwd`, not where we were started).
+ * `GIT_DIR`, `GIT_WORK_TREE`, `GIT_COMMON_DIR`, `GIT_PREFIX`, `GIT_NAMESPACE`
+ * and the rest never pass: git finds the repository from `cwd`.
+ */
+export function gitEnv(cwd: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    const key = k.toLowerCase().trim();
+    if (key.startsWith('git_') ? !PASSED.has(k) : INTERACTIVE.has(key)) continue;
+    env[k] = v;
+  }
+  const hasCallers = CALLERS.some((k) => process.env[k]);
+  const mine = hasCallers ? gitDirOf(cwd) : undefined;
+  if (mine !== undefined && mine === callersGitDir()) {
+    for (const k of CALLERS) {
+      const v = process.env[k];
+      if (v === undefined || v === '') continue;
+      env[k] = PATHS.has(k) && !isAbsolute(v) ? resolve(process.cwd(), v) : v;
+    }
+  }
+  // As simple-git does: an abbreviated option is refused rather than guessed.
+  env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
+  return env;
+}
+
+/**
+ * A simple-git client for `cwd` with the environment above, optionally
+ * writing `input` to git's stdin. For the write path (`--commit`), where its
+ * task queue and errors serve and its load time (tens of milliseconds) does
+ * not matter; read paths spawn git directly ({@link runGit}).
+ */
+export async function gitClient(cwd: string, input?: Buffer | string): Promise<SimpleGit> {
+  const { simpleGit } = await import('simple-git');
+  const env = gitEnv(cwd);
+  const client = simpleGit({
+    baseDir: cwd,
+    // Exactly the variables of our policy: simple-git's guard then removes nothing of it and adds nothing.
+    allowEnvironment: Object.keys(env),
+    // GIT_CONFIG_GLOBAL/SYSTEM come from the user's own environment, as for any git they run.
+    unsafe: { allowUnsafeConfigPaths: true },
+    ...(input !== undefined ? { input: () => input } : {}),
+  });
+  client.env(env);
+  return client;
+}
+
+/** A git process in `cwd` with the environment above, all three streams piped. */
+export function spawnGit(cwd: string, args: readonly string[]): ChildProcessWithoutNullStreams {
+  return spawn('git', args, { cwd, env: gitEnv(cwd), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/** A git process that exited with a failure; the message is what git wrote to stderr. */
+export class GitProcessError extends Error {
+  constructor(message: string, readonly exitCode: number | null) {
+    super(message);
+    this.name = 'GitProcessError';
+  }
+}
+
+/**
+ * Runs one git process in `cwd` (stdin: `input`, if any) and resolves with
+ * its whole stdout; rejects with a GitProcessError when git fails. No
+ * simple-git (whose module alone costs tens of milliseconds to load) and no
+ * task queue: the read paths start few processes and must start fast.
+ */
+export function runGit(cwd: string, args: readonly string[], input?: Buffer | string): Promise<Buffer> {
+  return new Promise((resolveRun, reject) => {
+    const child = spawnGit(cwd, args);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', (error) => reject(new GitProcessError(`git could not be started: ${error.message}`, null)));
+    child.on('close', (code) => {
+      if (code === 0) resolveRun(Buffer.concat(out));
+      else reject(new GitProcessError(Buffer.concat(err).toString('utf8').trim() || `git ${args[0] ?? ''} exited with code ${code}`, code));
+    });
+    // git may exit before reading all of stdin (a bad revision): that is reported by its exit code.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * The same, blocking: for the rare checks that sit under synchronous writers
+ * (reading `safe.directory` when a store belongs to someone else). Resolves
+ * to undefined when git is missing or fails.
+ */
+export function runGitSync(cwd: string, args: readonly string[]): string | undefined {
+  const r = spawnSync('git', args, { cwd, env: gitEnv(cwd), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 });
+  return r.status === 0 ? r.stdout : undefined;
+}

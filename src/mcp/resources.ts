@@ -1,0 +1,100 @@
+import { UsageError } from '../core/errors.ts';
+import { isName, isUlid, truncate } from '../core/names.ts';
+import type { InvariantService } from '../service/invariant-service.ts';
+import { effectiveMarkdown } from './render.ts';
+import { effectiveFor, type ToolContext } from './tools.ts';
+
+/**
+ * Resources (docs/mcp.md): the effective set of each project and each plan,
+ * in two forms, at
+ *   agents://projects/<name>/effective.md     text/markdown
+ *   agents://projects/<name>/effective.json   application/json
+ *   agents://plans/<id>/effective.md|.json
+ * The URI names a target, never a file: it is parsed against the store's
+ * name rules, so no URI reaches outside the store.
+ */
+export type Target = { project: string } | { plan: string };
+export type Form = 'md' | 'json';
+
+export const MIME: Record<Form, string> = { md: 'text/markdown', json: 'application/json' };
+
+export function resourceUri(target: Target, form: Form): string {
+  return 'project' in target ? `agents://projects/${target.project}/effective.${form}` : `agents://plans/${target.plan}/effective.${form}`;
+}
+
+export const TEMPLATES = [
+  { uriTemplate: 'agents://projects/{project}/effective.md', name: 'project-effective-md', title: 'Effective invariants of a project (Markdown)', mimeType: MIME.md },
+  { uriTemplate: 'agents://projects/{project}/effective.json', name: 'project-effective-json', title: 'Effective invariants of a project (JSON)', mimeType: MIME.json },
+  { uriTemplate: 'agents://plans/{plan}/effective.md', name: 'plan-effective-md', title: 'Effective invariants of a plan (Markdown)', mimeType: MIME.md },
+  { uriTemplate: 'agents://plans/{plan}/effective.json', name: 'plan-effective-json', title: 'Effective invariants of a plan (JSON)', mimeType: MIME.json },
+] as const;
+
+/** The target and form a resource URI names; anything else is a usage error. */
+export function parseUri(uri: string): { target: Target; form: Form } {
+  const m = /^agents:\/\/(projects|plans)\/([^/]+)\/effective\.(md|json)$/.exec(uri);
+  const bad = () =>
+    new UsageError(`unknown resource ${truncate(uri, 120)}`, 'Resources are agents://projects/<name>/effective.md|json and agents://plans/<id>/effective.md|json; resources/list shows them.');
+  if (!m) throw bad();
+  const [, kind, name, form] = m as unknown as [string, 'projects' | 'plans', string, Form];
+  if (kind === 'projects') {
+    if (!isName(name)) throw bad();
+    return { target: { project: name }, form };
+  }
+  if (!isUlid(name)) throw bad();
+  return { target: { plan: name }, form };
+}
+
+/** The projects (folders under projects/) and plans (folders under plans/) of the store, sorted. */
+export async function listTargets(service: InvariantService): Promise<Target[]> {
+  const dirs = async (dir: string, valid: (n: string) => boolean) =>
+    (await service.source.list(dir, { recursive: false }))
+      .filter((e) => e.type === 'dir')
+      .map((e) => e.path.slice(dir.length + 1))
+      .filter(valid)
+      .sort();
+  const projects = (await dirs('projects', isName)).map((project) => ({ project }));
+  const plans = (await dirs('plans', isUlid)).map((plan) => ({ plan }));
+  return [...projects, ...plans];
+}
+
+export function listedResources(targets: readonly Target[]) {
+  return targets.flatMap((t) => {
+    const label = 'project' in t ? `project ${t.project}` : `plan ${t.plan}`;
+    return (['md', 'json'] as const).map((form) => ({
+      uri: resourceUri(t, form),
+      name: `${'project' in t ? t.project : t.plan}-effective-${form}`,
+      title: `Effective invariants of ${label}${form === 'json' ? ' (JSON)' : ''}`,
+      description: `The invariants that apply to ${label}, by precedence (plan > project > global).`,
+      mimeType: MIME[form],
+    }));
+  });
+}
+
+/** Reads one resource: the effective set of its target, in its form. */
+export async function readResource(ctx: ToolContext, uri: string): Promise<{ uri: string; mimeType: string; text: string }> {
+  const { target, form } = parseUri(uri);
+  const data = await effectiveFor(ctx, target);
+  return { uri, mimeType: MIME[form], text: form === 'md' ? effectiveMarkdown(data) : `${JSON.stringify(data, null, 2)}\n` };
+}
+
+/**
+ * Does a change to the store path `rel` (store-relative; "" for the store
+ * folder itself, when the watcher cannot say more) change the effective set
+ * of `target`? A plan's set also depends on its project's folder:
+ * `planProject` is the project the plan targets, when known.
+ */
+export function affects(rel: string, target: Target, planProject?: string): boolean {
+  if (rel === '') return true;
+  if (rel === 'global' || rel.startsWith('global/')) return true;
+  if ('project' in target) return rel === `projects/${target.project}` || rel.startsWith(`projects/${target.project}/`);
+  const own = `plans/${target.plan}`;
+  if (rel === own || rel === 'plans') return true;
+  if (rel.startsWith(`${own}/`)) {
+    // Violations, enforcement runs and decisions are records, not invariants.
+    const rest = rel.slice(own.length + 1);
+    return !/^(violations|enforcement|decisions)(\/|$)/.test(rest);
+  }
+  if (rel === 'projects') return true;
+  if (planProject !== undefined) return rel === `projects/${planProject}` || rel.startsWith(`projects/${planProject}/`);
+  return false;
+}

@@ -1,0 +1,247 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { setFlagsFromString } from 'node:v8';
+import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
+import { errorLines } from '../cli/error-text.ts';
+import { makeStyle } from '../cli/style.ts';
+import { VERSION } from '../cli/version.ts';
+import type { InvariantService } from '../service/invariant-service.ts';
+import { TEMPLATES, affects, listTargets, listedResources, parseUri, readResource, resourceUri, type Target } from './resources.ts';
+import { TOOLS, callTool, newToolContext, type ToolDef } from './tools.ts';
+import { StoreWatcher } from './watch.ts';
+
+export interface McpOptions {
+  service: InvariantService;
+  /** `--allow-write`: true turns writing tools on; otherwise `mcp.allow_write` in config.yaml decides. */
+  allowWrite: boolean | undefined;
+  stderr: { write(chunk: string): unknown };
+  /** Debounce of the store watcher (tests and benchmarks shorten it). */
+  settleMs?: number;
+}
+
+/** Resource-not-found, as the MCP specification numbers it. */
+const RESOURCE_NOT_FOUND = -32002;
+
+const WRITE_OFF_HINT = 'Start the server with `agents mcp --allow-write`, or set `mcp: {allow_write: true}` in .agents/config.yaml (docs/mcp.md).';
+
+/** A user error as a tool's error result: the text the CLI prints on stderr, and its data in `_meta`. */
+export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallToolResult {
+  if (error instanceof AgentsError) {
+    return {
+      isError: true,
+      content: [{ type: 'text', text: errorLines(error, makeStyle(false)).join('\n') }],
+      _meta: {
+        'agents/error': {
+          message: error.message,
+          hint: error.hint ?? null,
+          exit_code: error.exitCode,
+          detail: error.detail ?? null,
+          diagnostics: error.diagnostics.map(({ lineText: _l, ...d }) => d),
+        },
+      },
+    };
+  }
+  const e = error as Error;
+  stderr.write(`agents mcp: internal error: ${e?.stack ?? String(error)}\n`);
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `internal error: this is a bug in agents ${VERSION}, not something you did: ${e?.message ?? String(error)}` }],
+    _meta: { 'agents/error': { message: e?.message ?? String(error), hint: null, exit_code: EXIT_CODES.internal, detail: null, diagnostics: [] } },
+  };
+}
+
+function toolListing(tool: ToolDef, writeOn: boolean) {
+  const off = tool.writes && !writeOn;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: off ? `OFF in this server: it was started without --allow-write, so calling this tool returns an error. ${tool.description}` : tool.description,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
+    annotations: {
+      title: tool.title,
+      readOnlyHint: !tool.writes,
+      ...(tool.writes ? { destructiveHint: false, idempotentHint: false } : {}),
+      openWorldHint: false,
+    },
+    _meta: { 'agents/enabled': !off },
+  };
+}
+
+/** Turns a thrown user error on a resource read into a JSON-RPC error with the CLI's message and hint. */
+function resourceError(error: unknown): McpError {
+  if (error instanceof AgentsError) {
+    const text = errorLines(error, makeStyle(false)).join('\n');
+    const unknown = error instanceof UsageError && /^(unknown (plan|resource)|no plan with id)/.test(error.message);
+    return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, { exit_code: error.exitCode });
+  }
+  return new McpError(ErrorCode.InternalError, `internal error: this is a bug in agents ${VERSION}: ${(error as Error)?.message ?? String(error)}`);
+}
+
+/**
+ * `agents mcp` (docs/mcp.md): an MCP server on stdin/stdout until the client
+ * closes stdin. Tools answer through the same services as the CLI; resources
+ * are the effective sets of the store's projects and plans, kept fresh by a
+ * watcher of the store folder. Resolves with the exit code.
+ */
+export async function serveMcp(options: McpOptions): Promise<number> {
+  // A server lives as long as an agent's session: its young generation stays
+  // at its starting size instead of growing with each burst of calls and
+  // being kept for the life of the process (docs/decisions.md). Read when V8
+  // would grow it, so it takes effect now.
+  setFlagsFromString('--semi-space-growth-factor=1');
+  const { service, stderr } = options;
+  const ctx = newToolContext(service);
+  let writeOn: Promise<boolean> | undefined;
+  // The config is read on the first tools request, not before `initialize` is answered.
+  const writeAllowed = () =>
+    (writeOn ??= options.allowWrite
+      ? Promise.resolve(true)
+      : ctx.plans.config().then(
+          (c) => c.mcp.allow_write,
+          (error: unknown) => {
+            stderr.write(`agents mcp: config.yaml could not be read, so writing tools are off: ${(error as Error).message}\n`);
+            return false;
+          },
+        ));
+
+  const server = new Server(
+    { name: 'agents', title: 'agents: invariants for AI-agent plans', version: VERSION },
+    {
+      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true } },
+      instructions:
+        'Invariants are constraints on your work, kept by the team in the repository. Before you change a project, call effective_invariants ' +
+        'with its name (or with your plan id) and follow every invariant it returns; re-read it when the project changes. ' +
+        'If you notice work under a plan broke one, record it with record_violation (when this server allows writing).',
+    },
+  );
+
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inFlight.add(p);
+    p.finally(() => inFlight.delete(p)).catch(() => {});
+    return p;
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const on = await writeAllowed();
+    return { tools: TOOLS.map((t) => toolListing(t, on)) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    track(
+      (async (): Promise<CallToolResult> => {
+        const tool = TOOLS.find((t) => t.name === request.params.name);
+        if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
+        try {
+          if (tool.writes && !(await writeAllowed())) {
+            throw new UsageError(`${tool.name} is off: this server does not allow writing to the store`, WRITE_OFF_HINT, { reason: 'write-off' });
+          }
+          const answer = await callTool(tool, request.params.arguments, ctx);
+          return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
+        } catch (error) {
+          return errorResult(error, stderr);
+        }
+      })(),
+    ),
+  );
+
+  let listed: string | undefined;
+  const currentList = async () => {
+    const targets = await listTargets(service);
+    listed = targets.map((t) => resourceUri(t, 'md')).join('\n');
+    return targets;
+  };
+
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    try {
+      return { resources: listedResources(await currentList()) };
+    } catch (error) {
+      throw resourceError(error);
+    }
+  });
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES.map((t) => ({ ...t })) }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      return { contents: [await readResource(ctx, request.params.uri)] };
+    } catch (error) {
+      throw resourceError(error);
+    }
+  });
+
+  const subscribed = new Map<string, Target>();
+  server.setRequestHandler(SubscribeRequestSchema, async (request) => {
+    try {
+      subscribed.set(request.params.uri, parseUri(request.params.uri).target);
+    } catch (error) {
+      throw resourceError(error);
+    }
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    subscribed.delete(request.params.uri);
+    return {};
+  });
+
+  const onBatch = async (paths: ReadonlySet<string>) => {
+    const before = listed;
+    await currentList();
+    if (before !== undefined && before !== listed) await server.sendResourceListChanged();
+    for (const [uri, target] of subscribed) {
+      let planProject: string | undefined;
+      if ('plan' in target) planProject = await service.readPlan(target.plan).then((p) => p.project, () => undefined);
+      if ([...paths].some((p) => affects(p, target, planProject))) await server.sendResourceUpdated({ uri });
+    }
+  };
+  let batches = Promise.resolve();
+  const watcher = new StoreWatcher(
+    service.root,
+    (paths) => {
+      // One batch at a time, in order; a failure is told on stderr and the server goes on.
+      batches = batches.then(() => track(onBatch(paths))).catch((error: unknown) => {
+        stderr.write(`agents mcp: could not report a store change: ${(error as Error)?.message ?? String(error)}\n`);
+      });
+    },
+    { ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}), notice: (m) => stderr.write(`agents mcp: ${m}\n`) },
+  );
+
+  const transport = new StdioServerTransport();
+  const done = new Promise<number>((resolve) => {
+    let ending = false;
+    const end = () => {
+      if (ending) return;
+      ending = true;
+      watcher.close();
+      // Answers already being worked on (a write under way) finish before the process ends.
+      void Promise.allSettled([...inFlight]).then(async () => {
+        await server.close().catch(() => {});
+        resolve(EXIT_CODES.ok);
+      });
+    };
+    process.stdin.once('end', end);
+    process.stdin.once('close', end);
+    // The client went away: nothing more can be answered.
+    process.stdout.on('error', end);
+    server.onclose = end;
+  });
+  server.onerror = (error) => stderr.write(`agents mcp: ${error.message}\n`);
+  await server.connect(transport);
+  server.oninitialized = () => {
+    watcher.start();
+    void currentList().catch(() => {});
+  };
+  return done;
+}
+

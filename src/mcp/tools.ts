@@ -1,0 +1,370 @@
+import { UsageError } from '../core/errors.ts';
+import { globMatches } from '../core/globs.ts';
+import { requireValid } from '../service/invariant-service.ts';
+import { projectsHoldingFolder, readConfig, readProjects, repoRelative, repositoryTop } from '../store/projects.ts';
+import { describeScope, type Severity } from '../core/model.ts';
+import { planJson, violationJson } from '../cli/plan-render.ts';
+import { invariantJson, shadowJson } from '../cli/render.ts';
+import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
+import { PlanService } from '../service/plan-service.ts';
+import { checkArgs, type InputSchema } from './args.ts';
+import { effectiveData, effectiveMarkdown, type EffectiveData } from './render.ts';
+
+/** What a tool answers: data for `structuredContent`, and the same for a person (or a model) to read. */
+export interface ToolAnswer {
+  data: Record<string, unknown>;
+  text: string;
+}
+
+export interface ToolContext {
+  service: InvariantService;
+  plans: PlanService;
+}
+
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  /** Writes to the store: listed always, callable only when writing is allowed. */
+  writes: boolean;
+  inputSchema: InputSchema;
+  outputSchema: Record<string, unknown>;
+  run: (args: Record<string, string | boolean>, ctx: ToolContext) => Promise<ToolAnswer>;
+}
+
+const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string' as const, description, minLength: 1, maxLength: 1000, ...extra });
+const nullable = (type: string) => ({ type: [type, 'null'] });
+
+const SHADOW_JSON = { type: 'object', properties: { id: { type: 'string' }, scope: { type: 'string' }, path: { type: 'string' } }, required: ['id', 'scope', 'path'] };
+const INVARIANT_JSON = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    text: { type: 'string' },
+    severity: { enum: ['error', 'warning', 'info'] },
+    active: { type: 'boolean' },
+    scope: { enum: ['global', 'project', 'action', 'plan'] },
+    project: nullable('string'),
+    action: nullable('string'),
+    plan: nullable('string'),
+    path: { type: 'string' },
+    tags: { type: 'array', items: { type: 'string' } },
+    rationale: nullable('string'),
+  },
+  required: ['id', 'text', 'severity', 'active', 'scope', 'path', 'tags'],
+};
+const PLAN_JSON = {
+  type: 'object',
+  properties: { id: { type: 'string' }, action: nullable('string'), project: nullable('string'), goal: nullable('string') },
+  required: ['id', 'action', 'project', 'goal'],
+};
+
+function one<T extends string>(args: Record<string, string | boolean>, keys: readonly T[], tool: string, required: boolean): T | undefined {
+  const given = keys.filter((k) => args[k] !== undefined && args[k] !== false);
+  if (given.length > 1) throw new UsageError(`${tool}: give exactly one of ${keys.join(', ')}, not ${given.join(' and ')}`, `Choose one of ${keys.join(', ')}.`);
+  if (given.length === 0 && required) throw new UsageError(`${tool}: give one of ${keys.join(', ')}`, `Choose one of ${keys.join(', ')}.`);
+  return given[0];
+}
+
+/** A plan given as an id or a unique prefix, as the CLI takes it. */
+async function fullPlanId(ctx: ToolContext, plan: string): Promise<string> {
+  return ctx.plans.resolvePlanId(plan);
+}
+
+/**
+ * The effective set a project or a plan resolves to: the target the issue
+ * of file paths will extend (a path mapped to its project by the projects'
+ * `paths`), hence one function every caller goes through.
+ */
+export async function effectiveFor(ctx: ToolContext, target: { project: string } | { plan: string }, pattern?: string): Promise<EffectiveData> {
+  const t = 'plan' in target ? { plan: await fullPlanId(ctx, target.plan) } : target;
+  return effectiveData(await ctx.service.effective(t, pattern !== undefined ? { pattern } : {}));
+}
+
+/**
+ * The one project whose `paths` (projects/<name>/project.yaml) hold a file
+ * or folder of the repository, as `agents which` finds it. The path is only
+ * matched against the globs, never read or looked at on disk: a trailing
+ * "/" makes it a folder. In no project, or in several, is a usage error.
+ */
+async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
+  const top = repositoryTop(ctx.service.root);
+  const rel = repoRelative(top, path.startsWith('/') ? path : `${top}/${path}`);
+  if (rel === undefined) throw new UsageError(`${path} is outside the repository (${top})`, 'Project paths are relative to the top of the repository; name a path inside it.');
+  const { config, diagnostics } = await readConfig(ctx.service.source);
+  requireValid({ diagnostics } as never, 'read config.yaml');
+  const projects = await readProjects(ctx.service.source);
+  requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
+  const folder = path.endsWith('/') ? rel.replace(/\/$/, '') : undefined;
+  const names =
+    folder !== undefined ? projectsHoldingFolder(projects.meta, folder) : [...projects.meta].filter(([, m]) => (m.paths ?? []).some((g) => globMatches(g, rel))).map(([n]) => n).sort();
+  const shown = rel === '' ? '.' : rel;
+  if (names.length === 0) {
+    throw new UsageError(`${shown} is in no project's paths`, 'Give the project by name (project), or add the path to `paths` in its projects/<name>/project.yaml; `agents which PATH` shows the mapping.');
+  }
+  if (names.length > 1) {
+    throw new UsageError(
+      `${shown} is in ${names.length} projects (${names.join(', ')})`,
+      config.projects.allow_overlap ? 'Ask for each project by name (project).' : 'Make the projects\' paths disjoint, or set projects.allow_overlap: true in config.yaml; meanwhile ask by project name.',
+      { projects: names },
+    );
+  }
+  return names[0]!;
+}
+
+export const TOOLS: readonly ToolDef[] = [
+  {
+    name: 'effective_invariants',
+    title: 'Effective invariants',
+    description:
+      'The invariants that apply to a project or to a plan: the constraints you must follow while you work on it. ' +
+      'Call it before you change code in a project, and again when you move to another project. ' +
+      'Give exactly one of `project` (a project name, e.g. "billing"), `plan` (a plan id, or a unique prefix of 4+ characters) or `path` ' +
+      '(a file you are about to change, relative to the repository top, e.g. "services/billing/api.ts": its project is found from the projects\' paths). ' +
+      'The answer is ordered by precedence (plan, then project, then global); each entry has an id, the text, a severity ' +
+      '(error: never break it; warning; info) and the lower-precedence copies it shadows. An empty set is said as such; ' +
+      'a store file that cannot be read is an error, never a shorter list.',
+    writes: false,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        project: str('Project name, as in the store folder projects/<name>/ (lower case, e.g. "billing").', { maxLength: 64 }),
+        plan: str('Plan id (26-character ULID) or a unique prefix of at least 4 characters.', { maxLength: 26 }),
+        path: str('A file (or, ending in "/", a folder) of the repository, relative to its top: the set of the project whose paths hold it.'),
+        pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),
+      },
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        target: {
+          type: 'object',
+          properties: { kind: { enum: ['project', 'plan'] }, project: nullable('string'), plan: nullable('string'), path: { type: 'string' } },
+          required: ['kind', 'project', 'plan'],
+        },
+        count: { type: 'integer' },
+        invariants: { type: 'array', items: { ...INVARIANT_JSON, properties: { ...INVARIANT_JSON.properties, shadows: { type: 'array', items: SHADOW_JSON } } } },
+        notes: { type: 'array', items: { type: 'string' }, description: 'Things to know about the answer, e.g. a project with no folder of its own.' },
+      },
+      required: ['target', 'count', 'invariants', 'notes'],
+    },
+    async run(args, ctx) {
+      const which = one(args, ['project', 'plan', 'path'] as const, 'effective_invariants', true)!;
+      const pattern = args.pattern as string | undefined;
+      const project = which === 'path' ? await projectOfPath(ctx, args.path as string) : (args.project as string);
+      const data = await effectiveFor(ctx, which === 'plan' ? { plan: args.plan as string } : { project }, pattern);
+      if (which === 'path') data.target.path = args.path as string;
+      const notes: string[] = [];
+      if (which === 'project') {
+        // Not an error (a project may have no invariants of its own), but never silent: a misspelt name would get only the global set.
+        const known = (await ctx.service.source.list('projects', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path.slice('projects/'.length));
+        if (!known.includes(args.project as string)) {
+          notes.push(`The store has no folder projects/${args.project as string}/: only global invariants apply. Known projects: ${known.length ? known.sort().join(', ') : 'none'}.`);
+        }
+      }
+      const text = effectiveMarkdown(data);
+      return { data: { ...data, notes }, text: notes.length ? `${notes.map((n) => `> Note: ${n}`).join('\n')}\n\n${text}` : text };
+    },
+  },
+  {
+    name: 'list_invariants',
+    title: 'List invariants',
+    description:
+      'The invariants stored in one scope, or in the whole store when no scope is given: as written, not merged (use effective_invariants for what applies to a project or plan). ' +
+      'Give at most one of `global` (true), `project`, `plan` or `action` ("namespace/name" of an action template). ' +
+      'Inactive invariants are left out unless `include_inactive` is true. Listing the whole store shows, for each invariant, the copies it shadows or is shadowed by.',
+    writes: false,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        global: { type: 'boolean', description: 'true: the global scope (applies to every project and plan).' },
+        project: str('Project name: that project\'s own invariants.', { maxLength: 64 }),
+        plan: str('Plan id or unique prefix (4+ characters): that plan\'s own invariants.', { maxLength: 26 }),
+        action: str('Action template "namespace/name": invariants that `plan use` promotes into new plans.', { maxLength: 129 }),
+        pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),
+        include_inactive: { type: 'boolean', description: 'true: also list invariants marked inactive (they never apply).' },
+      },
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        count: { type: 'integer' },
+        invariants: {
+          type: 'array',
+          items: { ...INVARIANT_JSON, properties: { ...INVARIANT_JSON.properties, shadows: { type: 'array', items: SHADOW_JSON }, shadowed_by: { type: 'array', items: SHADOW_JSON } } },
+        },
+      },
+      required: ['count', 'invariants'],
+    },
+    async run(args, ctx) {
+      const which = one(args, ['global', 'project', 'plan', 'action'] as const, 'list_invariants', false);
+      let scope: ScopeInput | undefined;
+      if (which === 'global') scope = { global: true };
+      else if (which === 'project') scope = { project: args.project as string };
+      else if (which === 'plan') scope = { plan: await fullPlanId(ctx, args.plan as string) };
+      else if (which === 'action') scope = { action: args.action as string };
+      const items = await ctx.service.list({
+        ...(scope ? { scope } : {}),
+        all: args.include_inactive === true,
+        ...(args.pattern !== undefined ? { pattern: args.pattern as string } : {}),
+      });
+      const invariants = items.map(({ invariant, shadow }) => ({
+        ...invariantJson(invariant),
+        ...(shadow
+          ? { shadowed_by: shadow.shadowedBy.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })), shadows: shadow.shadows.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })) }
+          : {}),
+      }));
+      const lines = items.length === 0 ? ['No invariants match.'] : [`${items.length} invariant${items.length === 1 ? '' : 's'}:`];
+      for (const { invariant: i } of items) lines.push(`- [${describeScope(i.scope)}] ${i.text} (${i.id}, ${i.severity}${i.active ? '' : ', inactive'})`);
+      return { data: { count: invariants.length, invariants }, text: lines.join('\n') };
+    },
+  },
+  {
+    name: 'show_invariant',
+    title: 'Show one invariant',
+    description:
+      'Everything about one invariant: text, severity, scope, tags, rationale, who added it and when, where it applies, and the copies it shadows or is shadowed by. ' +
+      'Give its `id` (26 characters) or a unique prefix of at least 4 characters, as listed by the other tools.',
+    writes: false,
+    inputSchema: {
+      type: 'object',
+      properties: { id: str('Invariant id or a unique prefix of at least 4 characters.', { maxLength: 26 }) },
+      required: ['id'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        invariant: INVARIANT_JSON,
+        applies_to: { type: 'string' },
+        plans_targeting: { type: ['array', 'null'], items: { type: 'string' } },
+        shadows: { type: 'array', items: SHADOW_JSON },
+        shadowed_by: { type: 'array', items: SHADOW_JSON },
+      },
+      required: ['invariant', 'applies_to', 'shadows', 'shadowed_by'],
+    },
+    async run(args, ctx) {
+      const r = await ctx.service.show(args.id as string);
+      const inv = invariantJson(r.invariant);
+      const data = {
+        invariant: inv,
+        applies_to: r.appliesTo,
+        plans_targeting: r.plansTargeting ?? null,
+        shadows: r.shadow.shadows.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
+        shadowed_by: r.shadow.shadowedBy.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
+      };
+      const lines = [
+        `${inv.text}`,
+        `id: ${inv.id} · severity: ${inv.severity} · ${inv.active ? 'active' : 'inactive'} · scope: ${describeScope(r.invariant.scope)}`,
+        `applies to: ${r.appliesTo}`,
+      ];
+      if (inv.tags.length) lines.push(`tags: ${inv.tags.join(', ')}`);
+      if (inv.rationale) lines.push(`rationale: ${inv.rationale}`);
+      for (const o of data.shadows) lines.push(`shadows: ${o.scope} ${o.id}`);
+      for (const o of data.shadowed_by) lines.push(`shadowed by: ${o.scope} ${o.id}`);
+      lines.push(`file: ${inv.path}`);
+      return { data, text: lines.join('\n') };
+    },
+  },
+  {
+    name: 'record_violation',
+    title: 'Record a violation',
+    description:
+      'Records that an invariant of a plan was broken, as a file under the plan in the store, where reviewers and CI see it (`agents plan status` fails while an error violation stands). ' +
+      'Use it when you notice that work done under a plan broke one of the plan\'s effective invariants; do not use it for doubts or questions. ' +
+      '`plan`: the plan id or a unique prefix; `invariant`: the id (or prefix) of an invariant in the plan\'s effective set (see effective_invariants); ' +
+      '`details`: what happened, where, and what should be done; `severity` only to override the invariant\'s own.',
+    writes: true,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        plan: str('Plan id or unique prefix (4+ characters).', { maxLength: 26 }),
+        invariant: str('Id or unique prefix of an invariant in the plan\'s effective set.', { maxLength: 26 }),
+        details: str('What happened: the change, the file or command, and what should be done about it.', { maxLength: 10000 }),
+        severity: { type: 'string', enum: ['error', 'warning', 'info'], description: 'Optional: overrides the invariant\'s own severity.' },
+      },
+      required: ['plan', 'invariant', 'details'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        id: { type: 'string' },
+        plan: { type: 'string' },
+        invariant_id: { type: 'string' },
+        violated_text: { type: 'string' },
+        severity: { enum: ['error', 'warning', 'info'] },
+        details: nullable('string'),
+        created_at: { type: 'string' },
+        path: { type: 'string' },
+      },
+      required: ['id', 'plan', 'invariant_id', 'violated_text', 'severity', 'created_at', 'path'],
+    },
+    async run(args, ctx) {
+      const r = await ctx.plans.addViolation({
+        plan: args.plan as string,
+        invariant: args.invariant as string,
+        details: args.details as string,
+        ...(args.severity !== undefined ? { severity: args.severity as Severity } : {}),
+      });
+      const data = violationJson(r.plan, r.path, r.violation);
+      return { data, text: `Recorded ${data.severity} violation ${data.id} of ${data.invariant_id} ("${data.violated_text}") in plan ${data.plan}: ${data.path}` };
+    },
+  },
+  {
+    name: 'plan_status',
+    title: 'Plan status',
+    description:
+      'Where a plan stands: its size of effective set, the latest reconciliation run (how many invariants the actor found enforced), and the violations recorded, by severity. ' +
+      '`failing` is true while an error violation stands. Give `plan`: the plan id or a unique prefix of at least 4 characters.',
+    writes: false,
+    inputSchema: {
+      type: 'object',
+      properties: { plan: str('Plan id or unique prefix (4+ characters).', { maxLength: 26 }) },
+      required: ['plan'],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: 'object',
+      properties: {
+        plan: PLAN_JSON,
+        effective_count: { type: 'integer' },
+        latest_enforcement: { type: ['object', 'null'] },
+        violations: { type: 'object', properties: { error: { type: 'integer' }, warning: { type: 'integer' }, info: { type: 'integer' } }, required: ['error', 'warning', 'info'] },
+        failing: { type: 'boolean' },
+      },
+      required: ['plan', 'effective_count', 'latest_enforcement', 'violations', 'failing'],
+    },
+    async run(args, ctx) {
+      const r = await ctx.plans.status(args.plan as string);
+      const e = r.latestEnforcement;
+      const data = {
+        plan: planJson(r.plan),
+        effective_count: r.effectiveCount,
+        latest_enforcement: e ? { id: e.id, decision_id: e.decision_id, created_at: e.created_at, enforced: e.enforced, total: e.total, error: e.error ?? null } : null,
+        violations: r.violations,
+        failing: r.failing,
+      };
+      const v = r.violations;
+      const text = [
+        `${r.failing ? 'FAILING' : 'OK'}: plan ${r.plan.id}${r.plan.project ? ` (project ${r.plan.project})` : ''}${r.plan.goal ? ` — ${r.plan.goal}` : ''}`,
+        `effective set: ${r.effectiveCount} invariant${r.effectiveCount === 1 ? '' : 's'}`,
+        `enforcement: ${e ? `${e.enforced} of ${e.total} enforced at ${e.created_at}${e.error ? ` (actor failed: ${e.error})` : ''}` : 'never run'}`,
+        `violations: ${v.error} error, ${v.warning} warning, ${v.info} info`,
+      ].join('\n');
+      return { data, text };
+    },
+  },
+];
+
+/** Runs one tool call: the arguments checked against its schema, then the use case. */
+export async function callTool(tool: ToolDef, rawArgs: unknown, ctx: ToolContext): Promise<ToolAnswer> {
+  const args = checkArgs(tool.name, tool.inputSchema, rawArgs);
+  return tool.run(args, ctx);
+}
+
+export function newToolContext(service: InvariantService): ToolContext {
+  return { service, plans: new PlanService(service) };
+}

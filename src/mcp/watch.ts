@@ -1,0 +1,160 @@
+import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+
+export interface WatchOptions {
+  /** Quiet time after the last event before the batch is reported. */
+  settleMs?: number;
+  /** A batch is reported at the latest this long after its first event, even while events keep coming. */
+  maxDelayMs?: number;
+  /** Told about watcher trouble (on stderr: stdout is the protocol). */
+  notice?: (message: string) => void;
+}
+
+/**
+ * The folders whose entries decide an effective set: the store root, the
+ * scope folders, and each project's and plan's folder (not a plan's record
+ * folders, `violations/` and the like, nor action templates).
+ */
+function wanted(root: string): string[] {
+  const dirs = (rel: string): string[] => {
+    try {
+      return readdirSync(rel === '' ? root : `${root}/${rel}`, { withFileTypes: true })
+        .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+        .map((d) => (rel === '' ? d.name : `${rel}/${d.name}`));
+    } catch {
+      return [];
+    }
+  };
+  const top = existsSync(root) ? [''] : [];
+  const scopes = top.length ? dirs('').filter((d) => d === 'global' || d === 'projects' || d === 'plans') : [];
+  return [...top, ...scopes, ...(scopes.includes('projects') ? dirs('projects') : []), ...(scopes.includes('plans') ? dirs('plans') : [])];
+}
+
+/**
+ * Watches a store folder and reports changed store-relative paths in batches
+ * (docs/mcp.md). One plain `fs.watch` (inotify on Linux, FSEvents on macOS,
+ * ReadDirectoryChangesW on Windows) per folder that matters, not Node's
+ * `recursive` option: on Linux, Node 20 implements that by polling the
+ * status of every file, which on a store of 100,000 invariants held the
+ * event loop for tens of seconds. The folders are listed again after each
+ * batch, so folders that come (a new project, a plan, a checkout) are
+ * watched and folders that go are let go. A `git checkout` that swaps
+ * hundreds of files is a burst of events: they are gathered until the tree
+ * has been quiet for `settleMs`, so the burst becomes one batch.
+ */
+export class StoreWatcher {
+  /** Each watched folder with the inode it had: a folder removed and made again is a new folder to watch. */
+  private readonly watchers = new Map<string, { w: FSWatcher; ino: number }>();
+  private pending = new Set<string>();
+  private settle: NodeJS.Timeout | undefined;
+  private deadline: NodeJS.Timeout | undefined;
+  private retry: NodeJS.Timeout | undefined;
+  private closed = false;
+  private readonly settleMs: number;
+  private readonly maxDelayMs: number;
+
+  constructor(
+    private readonly root: string,
+    private readonly onBatch: (paths: ReadonlySet<string>) => void,
+    private readonly options: WatchOptions = {},
+  ) {
+    this.settleMs = options.settleMs ?? 150;
+    this.maxDelayMs = options.maxDelayMs ?? 1000;
+  }
+
+  /** Starts watching; the folders are taken in slices so that requests are answered meanwhile. */
+  start(): void {
+    void this.sync();
+  }
+
+  /** How many folders are watched (for tests and benchmarks). */
+  get size(): number {
+    return this.watchers.size;
+  }
+
+  private async sync(): Promise<void> {
+    if (this.closed) return;
+    const want = wanted(this.root);
+    const keep = new Set(want);
+    for (const [rel, { w }] of this.watchers) {
+      if (!keep.has(rel)) {
+        w.close();
+        this.watchers.delete(rel);
+      }
+    }
+    let done = 0;
+    for (const rel of want) {
+      if (this.closed) return;
+      const had = this.watchers.get(rel);
+      const ino = inode(this.path(rel));
+      if (had && had.ino === ino) continue;
+      had?.w.close();
+      this.watchers.delete(rel);
+      if (ino !== undefined) this.add(rel, ino);
+      if (++done % 500 === 0) await new Promise((r) => setImmediate(r));
+    }
+    if (!this.watchers.has('') && !this.retry && !this.closed) {
+      // The store folder itself is gone (a checkout of a branch without it): look again later.
+      this.retry = setTimeout(() => {
+        this.retry = undefined;
+        if (existsSync(this.root)) this.event('', '');
+        void this.sync();
+      }, 500);
+    }
+  }
+
+  private path(rel: string): string {
+    return rel === '' ? this.root : `${this.root}/${rel}`;
+  }
+
+  private add(rel: string, ino: number): void {
+    try {
+      const w = watch(this.path(rel), { persistent: false }, (_event, name) => this.event(rel, name === null ? '' : String(name)));
+      w.on('error', (error) => {
+        if (rel === '') this.options.notice?.(`watching ${this.root} stopped (${error.message}); watching again once it exists`);
+        w.close();
+        if (this.watchers.get(rel)?.w === w) this.watchers.delete(rel);
+        this.event(rel, '');
+      });
+      this.watchers.set(rel, { w, ino });
+    } catch {
+      // Gone between the listing and now: the next listing settles it.
+    }
+  }
+
+  private event(dir: string, name: string): void {
+    if (this.closed) return;
+    const rel = name === '' ? dir : dir === '' ? name : `${dir}/${name}`;
+    // Temporary files of atomic writes, lock files and dot-folders are not store files.
+    if (rel.split('/').some((part) => part.startsWith('.'))) return;
+    this.pending.add(rel);
+    if (this.settle) clearTimeout(this.settle);
+    this.settle = setTimeout(() => this.flush(), this.settleMs);
+    this.deadline ??= setTimeout(() => this.flush(), this.maxDelayMs);
+  }
+
+  private flush(): void {
+    if (this.settle) clearTimeout(this.settle);
+    if (this.deadline) clearTimeout(this.deadline);
+    this.settle = undefined;
+    this.deadline = undefined;
+    if (this.pending.size === 0 || this.closed) return;
+    const batch = this.pending;
+    this.pending = new Set();
+    void this.sync().then(() => this.onBatch(batch));
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of [this.settle, this.deadline, this.retry]) if (t) clearTimeout(t);
+    for (const { w } of this.watchers.values()) w.close();
+    this.watchers.clear();
+  }
+}
+
+function inode(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,414 @@
+import { createHash } from 'node:crypto';
+import { accessSync, constants, lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { CheckFailedError, UsageError } from '../core/errors.ts';
+import {
+  TARGETS,
+  frontMatterText,
+  mergeBlock,
+  planExport,
+  removeBlock,
+  renderSections,
+  renderStandalone,
+  unexpressedGlobs,
+  type ExportProject,
+  type ExportSection,
+} from '../core/export.ts';
+import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
+import { textKey } from '../core/normalise.ts';
+import { resolveEffective } from '../core/resolve.ts';
+import { readProjects, readConfig, repositoryTop, type ProjectsRead } from '../store/projects.ts';
+import { ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
+import { readFolders } from '../store/read.ts';
+import { writeFailure, writeFileAtomic } from '../store/write.ts';
+import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
+
+export interface ExportOptions {
+  /** --target: overrides `export.targets` of config.yaml. */
+  targets?: readonly string[];
+  /** --project P: only P's files (reading only the scopes P needs). */
+  project?: string;
+  /** --force: replace blocks edited by hand. */
+  force?: boolean;
+}
+
+/** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
+export interface ExportCacheOptions {
+  cache: ExportCache;
+  build: string;
+}
+
+/** One file an export writes, or would. */
+export interface FileChange {
+  path: string;
+  target: ExportTargetName;
+  action: 'create' | 'update' | 'unchanged' | 'delete';
+  /** The text on disk before (undefined: no file). */
+  before: string | undefined;
+  /** The text after (undefined: the file is deleted). */
+  after: string | undefined;
+}
+
+/** A file the export leaves alone, and why. */
+export interface Refusal {
+  path: string;
+  reason: 'hand-edited' | 'damaged' | 'foreign';
+  why: string;
+}
+
+export interface ExportPlan {
+  /** Absolute path of the repository top every path is relative to. */
+  top: string;
+  targets: ExportTargetName[];
+  changes: FileChange[];
+  refused: Refusal[];
+  /** Things said on stderr: globs a target cannot express, files over a target's size limit. */
+  warnings: string[];
+  /** The digest of the inputs read, and the kind of export (targets, project), for the cache; undefined without a cache. */
+  digest?: string;
+  cacheKey?: string;
+  /** Answered from the cache: every file is up to date and was not compared in full. */
+  cached?: boolean;
+}
+
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The targets asked for: --target (each may be a comma list), else config.yaml; none is a usage error. */
+export function chooseTargets(given: readonly string[] | undefined, config: StoreConfig): ExportTargetName[] {
+  const names = given && given.length > 0 ? given.flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '') : [...(config.export.targets ?? [])];
+  if (names.length === 0) {
+    throw new UsageError('no export targets chosen', `Give --target (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`);
+  }
+  for (const n of names) {
+    if (!(EXPORT_TARGETS as readonly string[]).includes(n)) {
+      throw new UsageError(`unknown export target "${n}"`, `Targets are ${EXPORT_TARGETS.join(', ')}; nothing was written.`);
+    }
+  }
+  return [...new Set(names as ExportTargetName[])].sort();
+}
+
+/**
+ * A repository-relative path an export may write: no folder on the way, and
+ * not the file itself, is a symbolic link (it could lead out of the
+ * repository), and the folders on the way are folders. Usage error (exit 2)
+ * otherwise, before anything is written.
+ */
+export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder' = 'file', folders?: Set<string>): void {
+  const parts = rel.split('/');
+  let at = '';
+  for (let i = 0; i < parts.length; i++) {
+    at = at === '' ? parts[i]! : `${at}/${parts[i]}`;
+    // Folders already found to be real folders (the files of one export share most of theirs).
+    if (i < parts.length - 1 && folders?.has(at)) continue;
+    let st;
+    try {
+      st = lstatSync(join(top, at));
+    } catch {
+      return;
+    }
+    if (st.isSymbolicLink()) {
+      throw new UsageError(`cannot export to ${rel}: ${at} is a symbolic link, and an export never writes through a link (it could lead out of the repository)`, 'Replace the link with a real file or folder, or leave this target out with --target; nothing was written.');
+    }
+    if (i < parts.length - 1 && !st.isDirectory()) {
+      throw new UsageError(`cannot export to ${rel}: ${at} is a file, not a folder`, 'Move that file away, or leave this target out with --target; nothing was written.');
+    }
+    if (i < parts.length - 1) folders?.add(at);
+    if (i === parts.length - 1 && last === 'folder' && !st.isDirectory()) {
+      throw new UsageError(`cannot export to ${rel}/: ${at} is a file, not a folder`, 'Move that file away, or leave this target out with --target; nothing was written.');
+    }
+    if (i === parts.length - 1 && last === 'file' && !st.isFile()) {
+      throw new UsageError(`cannot export to ${rel}: it is not a regular file`, 'Remove it, or leave this target out with --target; nothing was written.');
+    }
+  }
+}
+
+/** Refuses (exit 2) a file that cannot be written, before any file is. */
+function checkWritable(top: string, rel: string, exists: boolean): void {
+  let dir = dirname(join(top, rel));
+  try {
+    if (exists) accessSync(join(top, rel), constants.W_OK);
+    // The nearest folder that exists must take a new file (the atomic write's temporary).
+    for (;;) {
+      try {
+        lstatSync(dir);
+        break;
+      } catch {
+        const up = dirname(dir);
+        if (up === dir) break;
+        dir = up;
+      }
+    }
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const e = writeFailure(error, rel);
+    throw new UsageError(e.message, `Make ${relative(top, dir) || '.'} writable, or leave this target out with --target; nothing was written.`);
+  }
+}
+
+function readExisting(top: string, rel: string, folders?: Set<string>): string | undefined {
+  checkTargetPath(top, rel, 'file', folders);
+  try {
+    return readFileSync(join(top, rel), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new UsageError(`cannot read ${rel} (${code ?? String(error)})`, 'Check its permissions; nothing was written.');
+  }
+}
+
+/** Global invariants' effective set: every global invariant applies to any project, so a name no project has will do. */
+function globalSet(invariants: readonly ScopedInvariant[], keyOf: (inv: ScopedInvariant) => string) {
+  return resolveEffective({ kind: 'project', project: '' }, invariants.filter((i) => i.scope.kind === 'global'), keyOf);
+}
+
+/**
+ * `agents export` (docs/export.md): renders effective sets into each
+ * target's instruction files, inside a managed block, keeping everything
+ * around the block byte for byte.
+ */
+export class ExportService {
+  constructor(
+    private readonly service: InvariantService,
+    private readonly caching?: ExportCacheOptions,
+  ) {}
+
+  /** The repository top the exported paths are relative to. */
+  get top(): string {
+    return repositoryTop(this.service.root);
+  }
+
+  private storeRel(): string {
+    return relative(this.top, this.service.root).split('\\').join('/') || '.';
+  }
+
+  private async settings(): Promise<StoreConfig> {
+    const { config, diagnostics } = await readConfig(this.service.source);
+    requireValid({ diagnostics } as never, 'read config.yaml');
+    return config;
+  }
+
+  private async projects(names?: readonly string[]): Promise<ProjectsRead> {
+    const read = await readProjects(this.service.source, names);
+    const bad = read.diagnostics.find((d) => d.code === 'project-path-invalid');
+    if (bad) {
+      // A path glob that leaves the repository is bad input to export: one line, exit 2.
+      throw new UsageError(`${bad.file}:${bad.line}:${bad.col}: ${bad.message}`, 'Paths are globs relative to the top of the repository (e.g. services/billing/**); nothing was written.');
+    }
+    requireValid({ diagnostics: read.diagnostics } as never, 'read the projects\' project.yaml');
+    return read;
+  }
+
+  /** What an export would write, changing nothing. */
+  async plan(options: ExportOptions = {}): Promise<ExportPlan> {
+    const config = await this.settings();
+    const targets = chooseTargets(options.targets, config);
+    const top = this.top;
+    let projects: ProjectsRead;
+    if (options.project !== undefined) {
+      const scope = toScope({ project: options.project });
+      const name = scope.kind === 'project' ? scope.project : options.project;
+      projects = await this.projects([name]);
+      if (!projects.meta.has(name)) {
+        const exists = (await this.service.source.list(`projects/${name}`, { recursive: false })).length > 0;
+        throw new UsageError(
+          exists ? `project ${name} has no project.yaml, so it has no paths to export to` : `unknown project ${name}: there is no projects/${name}/`,
+          exists ? `Create projects/${name}/project.yaml with paths (e.g. paths: [services/${name}/**]); nothing was written.` : 'Check the name; nothing was written.',
+        );
+      }
+      if (!projects.meta.get(name)!.paths) {
+        throw new UsageError(`project ${name} has no paths in projects/${name}/project.yaml`, `Add paths (e.g. paths: [services/${name}/**]); nothing was written.`);
+      }
+    } else {
+      projects = await this.projects();
+    }
+    const withPaths = projects.names.filter((n) => (projects.meta.get(n)?.paths?.length ?? 0) > 0);
+    let digest: string | undefined;
+    let cacheKey: string | undefined;
+    if (this.caching) {
+      const extra = JSON.stringify({ build: this.caching.build, targets, project: options.project ?? null, store: this.storeRel() });
+      digest = await inputDigest(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)], ['config.yaml', ...projects.names.map((n) => `projects/${n}/project.yaml`)], extra);
+      cacheKey = JSON.stringify({ targets, project: options.project ?? null });
+      const hit = digest !== undefined ? this.fromCache(cacheKey, digest, top, targets, options.project === undefined) : undefined;
+      if (hit) return hit;
+    }
+    // Only the scopes the files need: global, and the projects that have paths.
+    const snap = await readFolders(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)]);
+    requireValid(snap, 'export the effective sets');
+    const byProject = new Map<string, ScopedInvariant[]>();
+    const globals: ScopedInvariant[] = [];
+    for (const inv of snap.invariants) {
+      if (inv.scope.kind === 'global') globals.push(inv);
+      else if (inv.scope.kind === 'project') {
+        const list = byProject.get(inv.scope.project);
+        if (list) list.push(inv);
+        else byProject.set(inv.scope.project, [inv]);
+      }
+    }
+    // Each text key computed once: the global invariants take part in every project's resolution.
+    const keys = new Map<ScopedInvariant, string>();
+    const keyOf = (inv: ScopedInvariant) => {
+      let k = keys.get(inv);
+      if (k === undefined) keys.set(inv, (k = textKey(inv.text)));
+      return k;
+    };
+    const exportProjects: ExportProject[] = withPaths.map((name) => ({
+      name,
+      meta: projects.meta.get(name)!,
+      entries: resolveEffective({ kind: 'project', project: name }, [...(byProject.get(name) ?? []), ...globals], keyOf),
+    }));
+    const files = planExport({
+      targets,
+      global: options.project === undefined ? globalSet(globals, keyOf) : undefined,
+      projects: exportProjects,
+      severities: config.export.severities,
+      nested: config.export.nested,
+      storeRel: this.storeRel(),
+    });
+    const out: ExportPlan = { top, targets, changes: [], refused: [], warnings: [], ...(digest !== undefined && cacheKey !== undefined ? { digest, cacheKey } : {}) };
+    if (config.export.nested && targets.some((t) => TARGETS[t].nestedName)) {
+      for (const { project, glob } of unexpressedGlobs(exportProjects)) {
+        out.warnings.push(`project ${project}: path ${glob} is not a folder (DIR/**), so AGENTS.md, CLAUDE.md and GEMINI.md cannot scope it; targets with globs (copilot, cursor, windsurf, cline) do`);
+      }
+    }
+    const planned = new Set<string>();
+    const folders = new Set<string>();
+    const storeRel = this.storeRel();
+    for (const f of files) {
+      planned.add(f.path);
+      const inner = renderSections(f.sections, storeRel);
+      const before = readExisting(top, f.path, folders);
+      const merge = mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
+      if (merge.kind === 'refuse') {
+        out.refused.push({ path: f.path, reason: merge.reason, why: merge.why });
+        continue;
+      }
+      if (merge.kind !== 'write') continue;
+      const max = TARGETS[f.target].maxChars;
+      if (max !== undefined && merge.text.length > max) out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);
+      out.changes.push({ path: f.path, target: f.target, action: merge.action, before, after: merge.text });
+    }
+    // A whole export also clears the files of projects that no longer have paths (only files holding an agents block).
+    if (options.project === undefined) {
+      for (const t of targets) {
+        const spec = TARGETS[t];
+        if (!spec.projectDir || !spec.projectFilePattern) continue;
+        let names: string[];
+        try {
+          checkTargetPath(top, spec.projectDir, 'folder');
+          names = readdirSync(join(top, spec.projectDir)).sort();
+        } catch (error) {
+          if (error instanceof UsageError) throw error;
+          continue;
+        }
+        for (const name of names) {
+          const rel = `${spec.projectDir}/${name}`;
+          if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
+          const before = readExisting(top, rel, folders);
+          if (before === undefined || !before.includes('<!-- agents:begin')) continue;
+          const r = removeBlock(before, sha256, spec.projectFrontMatter !== undefined);
+          if (r.kind === 'refuse') out.refused.push({ path: rel, reason: r.reason, why: r.why });
+          else if (r.kind === 'delete') out.changes.push({ path: rel, target: t, action: 'delete', before, after: undefined });
+          else if (r.kind === 'write') out.changes.push({ path: rel, target: t, action: 'update', before, after: r.text });
+        }
+      }
+    }
+    out.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    out.refused.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return out;
+  }
+
+  /**
+   * The plan the cache answers: the inputs have the digest it knew, and each
+   * file it left up to date still has its hash (and no obsolete file of the
+   * tool's is there). Undefined on any doubt: the export is then computed.
+   */
+  private fromCache(key: string, digest: string, top: string, targets: ExportTargetName[], whole: boolean): ExportPlan | undefined {
+    const data = this.caching!.cache.load(key);
+    if (!data || data.digest !== digest) return undefined;
+    const folders = new Set<string>();
+    const known = new Set<string>();
+    for (const f of data.files) {
+      known.add(f.path);
+      let text: string | undefined;
+      try {
+        text = readExisting(top, f.path, folders);
+      } catch {
+        return undefined;
+      }
+      if (text === undefined || textHash(text) !== f.hash) return undefined;
+    }
+    if (whole) {
+      for (const t of targets) {
+        const spec = TARGETS[t];
+        if (!spec.projectDir || !spec.projectFilePattern) continue;
+        let names: string[];
+        try {
+          names = readdirSync(join(top, spec.projectDir));
+        } catch {
+          continue;
+        }
+        if (names.some((n) => spec.projectFilePattern!.test(n) && !known.has(`${spec.projectDir}/${n}`))) return undefined;
+      }
+    }
+    return { top, targets, changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })), refused: [], warnings: [], digest, cacheKey: key, cached: true };
+  }
+
+  /** Keeps what a plan found (every file up to date, or just written) for the next run; nothing when something was refused. */
+  remember(plan: ExportPlan): void {
+    if (!this.caching || plan.digest === undefined || plan.cacheKey === undefined || plan.cached || plan.refused.length > 0) return;
+    const files = plan.changes.filter((c) => c.after !== undefined).map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
+    this.caching.cache.save(plan.cacheKey, { digest: plan.digest, files });
+  }
+
+  /**
+   * Writes a plan: refuses (exit 1, nothing written) while any file is
+   * refused; checks every file can be written (exit 2, nothing written),
+   * then writes each atomically.
+   */
+  apply(plan: ExportPlan): FileChange[] {
+    if (plan.refused.length > 0) throw refusedError(plan);
+    const todo = plan.changes.filter((c) => c.action !== 'unchanged');
+    for (const c of todo) checkWritable(plan.top, c.path, c.before !== undefined);
+    for (const c of todo) {
+      if (c.after === undefined) {
+        try {
+          unlinkSync(join(plan.top, c.path));
+        } catch (error) {
+          throw writeFailure(error, c.path);
+        }
+      } else writeFileAtomic(plan.top, c.path, c.after, 'replace');
+    }
+    return todo;
+  }
+
+  /** A plan's (or a project's) whole effective set in one target's format, for standard output. */
+  async standalone(target: { plan: string } | { project: string }, targetName: string): Promise<string> {
+    const config = await this.settings();
+    const [name] = chooseTargets([targetName], config);
+    const result = await this.service.effective(target);
+    const entries = result.entries.filter((e) => config.export.severities.includes(e.invariant.severity));
+    const t = result.target;
+    const section: ExportSection =
+      t.kind === 'plan'
+        ? { title: `Plan ${t.plan}`, scope: describeScope({ kind: 'plan', plan: t.plan }), notes: [`The effective set of plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}: plan > project > global.`], entries }
+        : { title: `Project ${t.project}`, scope: `project ${t.project}`, notes: [`The effective set of project ${t.project}: project > global.`], entries };
+    return renderStandalone(TARGETS[name!], [section], this.storeRel());
+  }
+}
+
+/** Exit 1 naming each refused file. */
+export function refusedError(plan: ExportPlan): CheckFailedError {
+  const lines = plan.refused.map((r) => `${r.path}: ${r.why}`);
+  const handEdited = plan.refused.some((r) => r.reason === 'hand-edited' || r.reason === 'foreign');
+  const damaged = plan.refused.some((r) => r.reason === 'damaged');
+  const hint = [
+    handEdited ? 'Move your own text outside the agents block (it is kept there), or run `agents export --force` to discard the edit.' : '',
+    damaged ? 'Repair the markers by hand (one "<!-- agents:begin … -->" line and one "<!-- agents:end -->" line) or delete them; --force does not touch a damaged block.' : '',
+    'Nothing was written.',
+  ]
+    .filter((s) => s !== '')
+    .join(' ');
+  return new CheckFailedError(`${plan.refused.length === 1 ? 'a file was' : `${plan.refused.length} files were`} left alone: ${lines.join('; ')}`, hint, { refused: plan.refused });
+}

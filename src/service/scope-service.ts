@@ -1,0 +1,165 @@
+import { UsageError } from '../core/errors.ts';
+import { isName, truncate } from '../core/names.ts';
+import { readAllPlans, readFolders } from '../store/read.ts';
+import { commitWanted, withCommit } from './commit.ts';
+import { InvariantService, requireValid, toScope } from './invariant-service.ts';
+
+/** One action template, as `agents action list` shows it. */
+export interface ActionSummary {
+  /** ns/name */
+  action: string;
+  description: string | null;
+  /** Store-relative folder. */
+  folder: string;
+  /** Invariant files in the template, and how many of them are active. */
+  invariants: number;
+  active: number;
+  /** Plans created from it (`action:` in plan.yaml). */
+  plans: number;
+}
+
+/** One project, as `agents project list` shows it. */
+export interface ProjectSummary {
+  project: string;
+  folder: string;
+  invariants: number;
+  active: number;
+  /** Plans that target it (`project:` in plan.yaml). */
+  plans: number;
+}
+
+/** The longest description an action.yaml holds (schemas/action.schema.json). */
+const MAX_DESCRIPTION = 10_000;
+
+/**
+ * Action templates and projects as things of their own (docs/commands.md,
+ * `agents action`, `agents project`): list them with counts, create them
+ * explicitly. Invariants inside them go through InvariantService.
+ */
+export class ScopeService {
+  constructor(readonly invariants: InvariantService) {}
+
+  private get root(): string {
+    return this.invariants.root;
+  }
+
+  private get source() {
+    return this.invariants.source;
+  }
+
+  private async dirs(dir: string): Promise<string[]> {
+    return (await this.source.list(dir, { recursive: false }))
+      .filter((e) => e.type === 'dir')
+      .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
+      .filter(isName)
+      .sort();
+  }
+
+  /** Every action template (a folder actions/<ns>/<name>/), with its description and counts. */
+  async listActions(): Promise<ActionSummary[]> {
+    const refs: string[] = [];
+    for (const ns of await this.dirs('actions')) for (const name of await this.dirs(`actions/${ns}`)) refs.push(`${ns}/${name}`);
+    const plans = await readAllPlans(this.source);
+    requireValid(plans, 'list action templates');
+    const out: ActionSummary[] = [];
+    for (const ref of refs) {
+      const folder = `actions/${ref}`;
+      const snap = await readFolders(this.source, [folder]);
+      requireValid(snap, `read action ${ref}`);
+      const meta = snap.actionMeta.get(ref);
+      out.push({
+        action: ref,
+        description: meta?.description ?? null,
+        folder,
+        invariants: snap.invariants.length,
+        active: snap.invariants.filter((i) => i.active).length,
+        plans: [...plans.plans.values()].filter((p) => p.action === ref).length,
+      });
+    }
+    return out;
+  }
+
+  /** Every project (a folder projects/<name>/), with counts. */
+  async listProjects(): Promise<ProjectSummary[]> {
+    const plans = await readAllPlans(this.source);
+    requireValid(plans, 'list projects');
+    const out: ProjectSummary[] = [];
+    for (const name of await this.dirs('projects')) {
+      const folder = `projects/${name}`;
+      const snap = await readFolders(this.source, [folder]);
+      requireValid(snap, `read project ${name}`);
+      out.push({
+        project: name,
+        folder,
+        invariants: snap.invariants.length,
+        active: snap.invariants.filter((i) => i.active).length,
+        plans: [...plans.plans.values()].filter((p) => p.project === name).length,
+      });
+    }
+    return out;
+  }
+
+  /**
+   * `action add NS/NAME`: creates the template's folder with its action.yaml
+   * (the description, when given). Refuses (exit 2) a template that already
+   * has an action.yaml; a folder that holds only invariants gets one.
+   */
+  async addAction(input: { action: string; description?: string; commit?: boolean }): Promise<{ action: string; path: string; description: string | null; commit?: string }> {
+    const scope = toScope({ action: input.action });
+    if (scope.kind !== 'action') throw new Error('unreachable');
+    const ref = `${scope.ns}/${scope.name}`;
+    const description = input.description?.trim() || undefined;
+    if (description !== undefined && description.length > MAX_DESCRIPTION) {
+      throw new UsageError(`the description is ${description.length} characters long; the limit is ${MAX_DESCRIPTION}`, 'Nothing was written. Shorten it.');
+    }
+    const folder = `actions/${ref}`;
+    const path = `${folder}/action.yaml`;
+    await this.refuseLinks([folder]);
+    const [{ formatActionFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([import('../core/serialize.ts'), import('../store/write.ts')]);
+    const enabled = await commitWanted(this.source, input.commit);
+    return withCommit(this.root, enabled, async () => {
+      await withFolderLock(this.root, folder, async () => {
+        const here = await this.source.list(folder, { recursive: false });
+        if (here.some((e) => e.path === path)) {
+          throw new UsageError(`action ${ref} already exists: ${path}`, `Nothing was written. Its invariants: \`agents invariant list --action ${ref}\`.`);
+        }
+        writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
+      }, { onStale: this.invariants.deps.notice });
+      return {
+        value: { action: ref, path, description: description ?? null },
+        paths: [path],
+        message: `action: add ${ref}\n${description ? `\n${description}\n` : ''}`,
+      };
+    });
+  }
+
+  /**
+   * `project add NAME`: creates projects/<name>/ holding a `.gitkeep`, so the
+   * empty project is kept by git and exists for every command (a project
+   * exists when its folder does; docs/decisions.md). Refuses (exit 2) a
+   * project that exists.
+   */
+  async addProject(input: { project: string; commit?: boolean }): Promise<{ project: string; folder: string; commit?: string }> {
+    const scope = toScope({ project: input.project });
+    if (scope.kind !== 'project') throw new Error('unreachable');
+    const folder = `projects/${scope.project}`;
+    await this.refuseLinks([folder]);
+    if ((await this.dirs('projects')).includes(scope.project)) {
+      throw new UsageError(`project ${scope.project} already exists: ${folder}/`, `Nothing was written. See it with \`agents invariant list --project ${scope.project}\`.`);
+    }
+    const { writeFolderAtomic } = await import('../store/write.ts');
+    const enabled = await commitWanted(this.source, input.commit);
+    return withCommit(this.root, enabled, async () => {
+      // All or nothing, and a concurrent `project add` of the same name fails on the rename.
+      writeFolderAtomic(this.root, folder, [{ name: '.gitkeep', content: '' }]);
+      return { value: { project: scope.project, folder }, paths: [`${folder}/.gitkeep`], message: `project: add ${scope.project}\n` };
+    });
+  }
+
+  /** A linked folder on the way is an invalid store (exit 3), never followed. */
+  private async refuseLinks(folders: readonly string[]): Promise<void> {
+    const snap = await readFolders(this.source, folders);
+    const links = snap.diagnostics.filter((d) => d.code === 'symlink');
+    if (links.length > 0) requireValid({ ...snap, diagnostics: links }, `write ${truncate(folders.join(', '))}`);
+  }
+}

@@ -1,0 +1,89 @@
+import { dirname, relative, resolve, sep } from 'node:path';
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { globHoldsFolder } from '../core/globs.ts';
+import { isName } from '../core/names.ts';
+import { DEFAULT_CONFIG, type ProjectMeta, type StoreConfig } from '../core/model.ts';
+import { parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { repoTop } from './git-dir.ts';
+import { readEntries, readFailure } from './read.ts';
+import type { TreeSource } from './tree-source.ts';
+
+/** The projects of a store: every project folder, and the project.yaml of those that have one. */
+export interface ProjectsRead {
+  /** Names of the folders under projects/ (sorted), whether or not they hold a project.yaml. */
+  names: string[];
+  /** project.yaml of each project that has one and parses. */
+  meta: Map<string, ProjectMeta>;
+  /** Problems of the project.yaml files read (invalid YAML, schema, bad globs). */
+  diagnostics: Diagnostic[];
+}
+
+function parseMeta(file: string, bytes: Uint8Array): ReturnType<typeof parseProjectMeta> {
+  return parseProjectMeta(file, bytes);
+}
+
+/**
+ * Reads `projects/<name>/project.yaml` of the named projects (all project
+ * folders when `names` is absent) without listing the folders' invariants:
+ * one batch read of the metadata files. A project without the file has no
+ * entry in `meta`; an unreadable or invalid one is a diagnostic. The one
+ * reader of project metadata (docs/export.md, "Projects and their paths").
+ */
+export async function readProjects(source: TreeSource, names?: readonly string[]): Promise<ProjectsRead> {
+  const listed = names ? [...names] : (await source.list('projects', { recursive: false })).filter((e) => e.type === 'dir' && isName(e.path.slice('projects/'.length))).map((e) => e.path.slice('projects/'.length));
+  listed.sort();
+  const out: ProjectsRead = { names: listed, meta: new Map(), diagnostics: [] };
+  const files = listed.map((n) => `projects/${n}/project.yaml`);
+  const contents = await source.read(files);
+  for (const [i, file] of files.entries()) {
+    const r = contents.get(file);
+    if (!r) continue;
+    if (!r.ok) {
+      if (r.code !== 'missing') out.diagnostics.push(readFailure(file, r));
+      continue;
+    }
+    let p: ReturnType<typeof parseProjectMeta>;
+    try {
+      p = parseMeta(file, r.bytes);
+    } catch (error) {
+      if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+      await import('../core/parse.ts');
+      p = parseMeta(file, r.bytes);
+    }
+    if (p.value) out.meta.set(listed[i]!, p.value);
+    out.diagnostics.push(...p.diagnostics);
+  }
+  return out;
+}
+
+/** The store's config.yaml (defaults when absent) and its problems. */
+export async function readConfig(source: TreeSource): Promise<{ config: StoreConfig; diagnostics: Diagnostic[] }> {
+  const top = await source.list('', { recursive: false });
+  const entry = top.find((e) => e.path === 'config.yaml');
+  if (!entry) return { config: structuredClone(DEFAULT_CONFIG), diagnostics: [] };
+  const snap = await readEntries(source, [entry]);
+  return { config: snap.config ?? structuredClone(DEFAULT_CONFIG), diagnostics: snap.diagnostics };
+}
+
+/**
+ * The top of the repository a store's project paths are relative to: the
+ * git top level holding the store, else the folder holding the store.
+ */
+export function repositoryTop(storeRoot: string): string {
+  return repoTop(storeRoot) ?? dirname(resolve(storeRoot));
+}
+
+/** `abs` relative to the repository top with forward slashes ("" for the top), or undefined when outside it. */
+export function repoRelative(top: string, abs: string): string | undefined {
+  const rel = relative(top, resolve(abs));
+  if (rel === '') return '';
+  if (rel.startsWith('..') || resolve(top, rel) !== resolve(abs) || rel.split(sep)[0] === '..') return undefined;
+  return rel.split(sep).join('/');
+}
+
+/** The projects whose paths hold the repository folder `dir` (see globHoldsFolder), sorted. */
+export function projectsHoldingFolder(meta: ReadonlyMap<string, ProjectMeta>, dir: string): string[] {
+  const out: string[] = [];
+  for (const [name, m] of meta) if ((m.paths ?? []).some((g) => globHoldsFolder(g, dir))) out.push(name);
+  return out.sort();
+}

@@ -1,0 +1,55 @@
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { classifyPath } from '../core/layout.ts';
+import { YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { parseWaiver } from '../core/waiver-file.ts';
+import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
+import { readFailure } from './read-plan.ts';
+import type { TreeSource } from './tree-source.ts';
+
+/**
+ * Reads the waivers of the given plans and projects (`<folder>/waivers/`), in
+ * id (creation) order. Invalid files become diagnostics, never exceptions.
+ */
+export async function readWaivers(source: TreeSource, scopes: readonly WaiverScope[]): Promise<{ waivers: ScopedWaiver[]; diagnostics: Diagnostic[] }> {
+  const waivers: ScopedWaiver[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const jobs: { path: string; scope: WaiverScope; id: string }[] = [];
+  for (const scope of scopes) {
+    for (const entry of await source.list(waiverFolder(scope), { recursive: false })) {
+      if (!entry.path.endsWith('.yaml')) continue;
+      const c = classifyPath(entry.path);
+      if (c.kind === 'bad-id') {
+        diagnostics.push({ code: 'id-invalid', severity: 'error', file: entry.path, line: 0, col: 0, message: `${c.problem}; every *.yaml in waivers/ is a waiver`, hint: 'Rename the file to <its id>.yaml, or move it out of waivers/.' });
+        continue;
+      }
+      if (c.kind !== 'waiver') continue;
+      if (entry.type !== 'file') {
+        diagnostics.push(readFailure(entry.path, entry.type === 'symlink' ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' } : { ok: false, code: 'not-a-file', message: 'is not a regular file' }));
+        continue;
+      }
+      jobs.push({ path: entry.path, scope, id: c.id });
+    }
+  }
+  const contents = await source.read(jobs.map((j) => j.path));
+  for (const job of jobs) {
+    const r = contents.get(job.path);
+    if (!r) continue;
+    if (!r.ok) {
+      diagnostics.push(readFailure(job.path, r));
+      continue;
+    }
+    let p: ReturnType<typeof parseWaiver>;
+    try {
+      p = parseWaiver(job.path, r.bytes, job.id);
+    } catch (error) {
+      // Not in the canonical shape, or a diagnostic needs positions: load the full YAML parser once, then parse again.
+      if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+      await import('../core/parse.ts');
+      p = parseWaiver(job.path, r.bytes, job.id);
+    }
+    diagnostics.push(...p.diagnostics);
+    if (p.value) waivers.push({ ...p.value, scope: job.scope, path: job.path });
+  }
+  waivers.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { waivers, diagnostics };
+}

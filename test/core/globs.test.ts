@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { globHoldsFolder, globMatches, globProblem, globsSurelyOverlap, literalFolder, singleFolder } from '../../src/core/globs.ts';
+
+describe('globProblem', () => {
+  it.each([
+    ['services/billing/**', undefined],
+    ['**/*.ts', undefined],
+    ['src/{api,web}/*.ts', undefined],
+    ['docs/[a-c]*.md', undefined],
+    ['', 'is empty'],
+    ['/etc/**', 'is absolute; paths are relative to the top of the repository'],
+    ['C:/x/**', 'is absolute; paths are relative to the top of the repository'],
+    ['../other/**', 'escapes the repository ("..")'],
+    ['services/../../x', 'escapes the repository ("..")'],
+    ['./services/**', 'has a "." segment; write the path without it'],
+    ['services\\billing', 'holds a backslash; use forward slashes'],
+    ['services//billing', 'has an empty path segment ("//")'],
+    ['services/', 'ends with "/"; write services/** for everything below that folder'],
+    ['a**/b', 'uses "**" inside a segment; "**" stands alone between slashes'],
+    ['src/{a,{b,c}}', 'nests braces; write "{a,b}" without a brace inside'],
+    ['src/{a,b', 'has a "{" without its "}"'],
+    ['src/a}', 'has a "}" without its "{"'],
+    ['src/[ab', 'has a "[" without its "]"'],
+    ['!vendor/**', 'is a negation; list the paths a project covers instead'],
+    [' src/**', 'has white space at its start or end'],
+  ])('%j → %j', (glob, problem) => {
+    expect(globProblem(glob)).toBe(problem);
+  });
+});
+
+describe('globMatches', () => {
+  it.each([
+    ['services/billing/**', 'services/billing/api.ts', true],
+    ['services/billing/**', 'services/billing/src/deep/x.ts', true],
+    ['services/billing/**', 'services/billing', false],
+    ['services/billing/**', 'services/billingx/a.ts', false],
+    ['**/*.ts', 'a.ts', true],
+    ['**/*.ts', 'x/y/a.ts', true],
+    ['**/*.ts', 'x/y/a.tsx', false],
+    ['src/*.ts', 'src/a.ts', true],
+    ['src/*.ts', 'src/x/a.ts', false],
+    ['src/{api,web}/*.ts', 'src/web/a.ts', true],
+    ['src/{api,web}/*.ts', 'src/cli/a.ts', false],
+    ['docs/[a-c]?.md', 'docs/b1.md', true],
+    ['docs/[!a-c]?.md', 'docs/b1.md', false],
+    ['file.name', 'fileXname', false],
+  ])('%s matches %s: %s', (glob, path, expected) => {
+    expect(globMatches(glob, path)).toBe(expected);
+  });
+});
+
+describe('globHoldsFolder', () => {
+  it.each([
+    ['services/billing/**', 'services/billing', true],
+    ['services/billing/**', 'services/billing/src/x', true],
+    ['services/billing/**', 'services', false],
+    ['services/billing/**', '', false],
+    ['services/billing/**/*.ts', 'services/billing', true],
+    ['services/billing/*.ts', 'services/billing', false],
+    ['services/*/api/**', 'services/billing/api', true],
+    ['services/*/api/**', 'services/billing', false],
+    ['**', '', true],
+  ])('%s holds %j: %s', (glob, dir, expected) => {
+    expect(globHoldsFolder(glob, dir)).toBe(expected);
+  });
+});
+
+describe('folders and overlaps', () => {
+  it('singleFolder takes exactly one DIR/** with a literal DIR', () => {
+    expect(singleFolder(['services/billing/**'])).toBe('services/billing');
+    expect(singleFolder(['services/billing/**/*'])).toBe('services/billing');
+    expect(singleFolder(['services/*/api/**'])).toBeUndefined();
+    expect(singleFolder(['services/billing/**', 'libs/billing/**'])).toBeUndefined();
+    expect(singleFolder(['**/*.ts'])).toBeUndefined();
+    expect(singleFolder(undefined)).toBeUndefined();
+  });
+
+  it('literalFolder is the part before the first wildcard', () => {
+    expect(literalFolder('services/billing/**')).toBe('services/billing');
+    expect(literalFolder('services/*/x.ts')).toBe('services');
+    expect(literalFolder('**/*.ts')).toBe('');
+  });
+
+  it.each([
+    ['services/**', 'services/billing/**', true],
+    ['services/billing/**', 'services/**', true],
+    ['services/billing/**', 'services/billing/*.ts', true],
+    ['services/billing/**', 'services/api/**', false],
+    ['**/*.ts', 'services/**', true],
+    ['src/*.ts', 'src/*.ts', true],
+    ['src/*.ts', 'src/*.md', false],
+  ])('%s and %s surely overlap: %s', (a, b, expected) => {
+    expect(globsSurelyOverlap(a, b)).toBe(expected);
+  });
+});

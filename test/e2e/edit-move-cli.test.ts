@@ -1,0 +1,246 @@
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agents, REPO } from '../helpers/cli.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { invariantYaml } from '../helpers/tmp.ts';
+import { G1, G2, L1, P1, P2, PLAN, exampleStore } from '../tui/helpers.ts';
+
+// `invariant edit` and `invariant move` end to end: the built CLI on a store in a temporary git repository.
+
+beforeAll(() => {
+  expect(existsSync(join(REPO, 'dist/cli.js')), 'run `npm run build` first').toBe(true);
+});
+
+/** The example store in a fresh git repository, committed; returns the store folder and the repository. */
+function repoStore(): { root: string; repo: string; run: (...args: string[]) => ReturnType<typeof agents> } {
+  const root = exampleStore();
+  const repo = dirname(root);
+  gitInit(repo);
+  commitAll(repo, 'the store');
+  return { root, repo, run: (...args) => agents(args, { cwd: repo }) };
+}
+
+/** Every file of the store with its bytes (the lock-free state a failed command must leave). */
+function snapshot(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const f of readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    const p = join(root, f);
+    try {
+      out[f] = readFileSync(p, 'utf8');
+    } catch {
+      out[f] = '<dir>';
+    }
+  }
+  return out;
+}
+
+const json = (r: { stdout: string }) => JSON.parse(r.stdout) as Record<string, unknown>;
+
+describe('agents invariant edit', () => {
+  it('changes severity, tags, rationale and state in place, keeping the id, the file and created_at', () => {
+    const { root, run } = repoStore();
+    const file = join(root, `global/${G1}.yaml`);
+    const r = run('invariant', 'edit', G1.slice(0, 7).toLowerCase(), '--severity', 'warning', '--tag', 'data', '--tag', 'safety', '--rationale', 'Restores take days.', '--format', 'json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(json(r)).toMatchObject({ id: G1, severity: 'warning', tags: ['data', 'safety'], rationale: 'Restores take days.', created_at: '2026-11-29T12:00:00Z', changed: ['severity', 'tags', 'rationale'], before: { severity: 'error', tags: [] }, commit: null });
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain(`id: ${G1}\n`);
+    expect(text).toContain('severity: warning\n');
+    expect(text).toContain('created_by: Example Team <team@example.com>\n');
+
+    const untag = run('invariant', 'edit', G1, '--untag', 'data', '--rationale', '');
+    expect(untag.code).toBe(0);
+    expect(untag.stdout).toContain(`edited ${G1} in global: tags, rationale`);
+    expect(readFileSync(file, 'utf8')).not.toContain('rationale');
+
+    // Inactive invariants stay in the store but leave the effective set.
+    expect(run('invariant', 'edit', G1, '--deactivate').code).toBe(0);
+    const eff = (JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string }[]).map((e) => e.id);
+    expect(eff).not.toContain(G1);
+    expect(run('invariant', 'edit', G1, '--activate').code).toBe(0);
+    expect((JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string }[]).map((e) => e.id)).toContain(G1);
+  });
+
+  it('changes the text, refusing a same-scope duplicate (exit 1, JSON names it) and warning of near-duplicates', () => {
+    const { root, run } = repoStore();
+    const before = snapshot(root);
+    const dup = run('invariant', 'edit', P1, '--text', 'log ALL changes', '--format', 'json');
+    expect(dup.code).toBe(1);
+    expect(json(dup)).toMatchObject({ ok: false, error: 'duplicate', existing_id: P2 });
+    expect(snapshot(root)).toEqual(before);
+
+    const near = run('invariant', 'edit', P1, '--text', 'Never delete production data.', '--format', 'json');
+    expect(near.code).toBe(0);
+    expect(json(near).near_duplicates).toEqual([{ id: G1, scope: 'global', path: `global/${G1}.yaml`, text: 'Never delete production data', kind: 'punctuation' }]);
+    const text = run('invariant', 'edit', P1, '--text', 'Never delete production dta');
+    expect(text.stdout).toContain(`warning: nearly repeats global ${G1} "Never delete production data" (one character apart)`);
+  });
+
+  it('an edit to the values already there writes and commits nothing', () => {
+    const { root, repo, run } = repoStore();
+    const before = snapshot(root);
+    const head = git(repo, 'rev-parse', 'HEAD');
+    const r = run('invariant', 'edit', P2, '--severity', 'warning', '--commit');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`unchanged ${P2} in project myapp`);
+    expect(snapshot(root)).toEqual(before);
+    expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
+  });
+
+  it('--commit commits exactly the edited file', () => {
+    const { repo, run } = repoStore();
+    const r = run('invariant', 'edit', G2, '--severity', 'info', '--commit', '--format', 'json');
+    expect(r.code).toBe(0);
+    const sha = json(r).commit as string;
+    expect(sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(repo, 'show', '--name-only', '--format=%s', sha).trim().split('\n')).toEqual([`invariant: edit ${G2} in global (severity)`, '', `.agents/global/${G2}.yaml`]);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  it('overrides: a copy that names what it replaces is not a shadowed warning; list --effective says "overrides"', () => {
+    const { run } = repoStore();
+    const strictBefore = run('validate', '--strict', '--format', 'json');
+    expect(strictBefore.code).toBe(1);
+    const failing = (r: { stdout: string }) => (json(r).diagnostics as { code: string; severity: string }[]).filter((d) => d.severity !== 'info').map((d) => d.code);
+    expect(failing(strictBefore)).toEqual(['shadowed']);
+    const r = run('invariant', 'edit', P2, '--overrides', G2.slice(0, 7), '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(json(r)).toMatchObject({ overrides: G2, changed: ['overrides'] });
+    const strict = run('validate', '--strict', '--format', 'json');
+    expect(strict.code).toBe(0);
+    expect(failing(strict)).toEqual([]);
+    const text = run('invariant', 'list', '--effective', '--project', 'myapp');
+    expect(text.stdout).toContain(`overrides global ${G2}`);
+    expect(text.stdout).not.toContain('shadows global');
+    const entries = JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string; shadows: unknown[]; overridden: unknown[]; overrides: string | null }[];
+    expect(entries.find((e) => e.id === P2)).toMatchObject({ overrides: G2, shadows: [], overridden: [{ id: G2, scope: 'global', path: `global/${G2}.yaml` }] });
+    expect(run('invariant', 'edit', P2, '--overrides', '').code).toBe(0);
+    expect(run('validate', '--strict').code).toBe(1);
+  });
+
+  it('refuses every bad input with exit 2, one line, and changes nothing', () => {
+    const { root, run } = repoStore();
+    const before = snapshot(root);
+    const cases: [string[], RegExp][] = [
+      [['invariant', 'edit', G1], /nothing to change: give at least one of --text/],
+      [['invariant', 'edit', '01M8KJZZZZ', '--severity', 'info'], /no invariant with id prefix 01M8KJZZZZ/],
+      [['invariant', 'edit', '01M8KJ', '--severity', 'info'], /invariant id prefix 01M8KJ is ambiguous; it matches:/],
+      [['invariant', 'edit', '01M', '--severity', 'info'], /"01M" is not an invariant id or a prefix of one/],
+      [['invariant', 'edit', G1, '--severity', 'fatal'], /Invalid values|Choices/i],
+      [['invariant', 'edit', G1, '--text', '   '], /the invariant text is empty/],
+      [['invariant', 'edit', G1, '--text', 'x'.repeat(2001)], /the limit is 2000/],
+      [['invariant', 'edit', G1, '--tag', 'a,b'], /tag "a,b" is invalid/],
+      [['invariant', 'edit', G1, '--untag', 'nope'], /has no tag "nope"/],
+      [['invariant', 'edit', G1, '--tag', 'x', '--untag', 'x'], /both added and removed/],
+      [['invariant', 'edit', G1, '--activate', '--deactivate'], /--activate or --deactivate, not both/],
+      [['invariant', 'edit', P2, '--overrides', '01M8KJZZZZ'], /no invariant with id prefix 01M8KJZZZZ/],
+      [['invariant', 'edit', P2, '--overrides', G1], /cannot override .*: their texts differ/],
+      [['invariant', 'edit', P2, '--overrides', P2], /cannot override itself/],
+      [['invariant', 'edit', G1, '--severity', 'info', '--severity', 'error'], /--severity was given more than once/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+      expect(snapshot(root), args.join(' ')).toEqual(before);
+    }
+  });
+
+  it('an invalid file in the scope stops the edit (exit 3) naming it', () => {
+    const { root, run } = repoStore();
+    writeFileSync(join(root, `global/${G2}.yaml`), 'id: [unclosed\n');
+    const before = snapshot(root);
+    const r = run('invariant', 'edit', G1, '--severity', 'info');
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`global/${G2}.yaml:2:1`);
+    expect(snapshot(root)).toEqual(before);
+  });
+});
+
+describe('agents invariant move', () => {
+  it('moves to another scope keeping the id and fields; invariant log follows it', () => {
+    const { root, repo, run } = repoStore();
+    const r = run('invariant', 'move', G1.slice(0, 8), '--project', 'myapp', '--commit', '--format', 'json');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(json(r)).toMatchObject({ id: G1, scope: 'project', project: 'myapp', path: `projects/myapp/${G1}.yaml`, from: { scope: 'global', path: `global/${G1}.yaml` }, created_by: 'Example Team <team@example.com>' });
+    expect(existsSync(join(root, `global/${G1}.yaml`))).toBe(false);
+    expect(readFileSync(join(root, `projects/myapp/${G1}.yaml`), 'utf8')).toContain(`id: ${G1}\n`);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+    const log = JSON.parse(run('invariant', 'log', G1, '--format', 'json').stdout) as { events: { change: string; from_scope: string | null; scope: string }[] };
+    expect(log.events.map((e) => [e.change, e.from_scope, e.scope])).toEqual([
+      ['moved', 'global', 'project myapp'],
+      ['added', null, 'global'],
+    ]);
+  });
+
+  it('into a plan (by id prefix) adds plan provenance; out of a plan drops it; text output', () => {
+    const { root, run } = repoStore();
+    const into = run('invariant', 'move', G1, '--plan', PLAN.slice(0, 8));
+    expect(into.code).toBe(0);
+    expect(into.stdout).toContain(`moved ${G1} from global to plan ${PLAN}`);
+    expect(readFileSync(join(root, `plans/${PLAN}/${G1}.yaml`), 'utf8')).toMatch(/source:\n\s+kind: plan/);
+    const out = run('invariant', 'move', L1, '--action', 'local/code-coverage', '--format', 'json');
+    expect(out.code).toBe(0);
+    expect(json(out)).toMatchObject({ scope: 'action', action: 'local/code-coverage', source: null });
+    expect(run('validate', '--format', 'json').code).toBe(0);
+  });
+
+  it('re-checks duplicates in the destination: exit 1, nothing moved', () => {
+    const { root, run } = repoStore();
+    const before = snapshot(root);
+    const r = run('invariant', 'move', G2, '--project', 'myapp', '--format', 'json');
+    expect(r.code).toBe(1);
+    expect(json(r)).toMatchObject({ ok: false, error: 'duplicate', existing_id: P2 });
+    expect(snapshot(root)).toEqual(before);
+  });
+
+  it('refuses every bad input with exit 2 and changes nothing', () => {
+    const { root, run } = repoStore();
+    const before = snapshot(root);
+    const cases: [string[], RegExp][] = [
+      [['invariant', 'move', G1], /no scope given/],
+      [['invariant', 'move', G1, '--global'], /is already in global/],
+      [['invariant', 'move', G1, '--global', '--project', 'web'], /give exactly one scope/],
+      [['invariant', 'move', G1, '--project', 'Bad_Name'], /project "Bad_Name" must start/],
+      [['invariant', 'move', G1, '--plan', '7ZZZZZZZ'], /no plan with id prefix 7ZZZZZZZ/],
+      [['invariant', 'move', G1, '--action', 'nope'], /must be NS\/NAME/],
+      [['invariant', 'move', '7ZZZZZZZ', '--global'], /no invariant with id prefix 7ZZZZZZZ/],
+      [['invariant', 'move', 'x', '--global'], /"x" is not an invariant id/],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(snapshot(root), args.join(' ')).toEqual(before);
+    }
+  });
+});
+
+describe('ids round-trip', () => {
+  it('ids made in one millisecond: the shortest unique prefix of each is accepted by show, edit and move', async () => {
+    const { monotonicFactory, ulid } = await import('ulid');
+    const { IdAbbreviations } = await import('../../src/core/id-prefix.ts');
+    const next = monotonicFactory();
+    const t = Date.UTC(2026, 10, 30, 12);
+    // As `plan use` makes them (monotonic: 25 characters shared), and as separate processes in one millisecond would.
+    const ids = [...Array.from({ length: 2 }, () => next(t)), ...Array.from({ length: 2 }, () => ulid(t))];
+    expect(new Set(ids.map((i) => i.slice(0, 10))).size).toBe(1);
+    const { root, run } = repoStore();
+    for (const [i, id] of ids.entries()) writeFileSync(join(root, `global/${id}.yaml`), invariantYaml(id, `Rule ${String.fromCharCode(97 + i)} made in one millisecond`));
+    const storeIds = readdirSync(root, { recursive: true, encoding: 'utf8' }).flatMap((f) => /([0-7][0-9A-HJKMNP-TV-Z]{25})(\.yaml|$)/.exec(f.split('/').pop()!)?.[1] ?? []);
+    const short = new IdAbbreviations(storeIds);
+    for (const id of ids) {
+      const abbrev = short.short(id);
+      expect(abbrev.length).toBeGreaterThan(10);
+      expect((json(run('invariant', 'show', abbrev, '--format', 'json')) as { id: string }).id).toBe(id);
+    }
+    // Ten characters, as a tool that cut ids short would print them, are ambiguous here.
+    expect(run('invariant', 'show', ids[0]!.slice(0, 10)).stderr).toMatch(/is ambiguous/);
+    expect(json(run('invariant', 'edit', short.short(ids[0]!), '--severity', 'info', '--format', 'json')).id).toBe(ids[0]);
+    expect(json(run('invariant', 'move', short.short(ids[1]!), '--project', 'myapp', '--format', 'json')).id).toBe(ids[1]);
+  });
+});

@@ -1,0 +1,121 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { PtySession } from '../helpers/pty.ts';
+import { G1, P2, exampleStore } from '../tui/helpers.ts';
+
+// The add and edit forms in a real terminal (tmux): flags fill the form, n and Esc cancel with exit 1.
+const files = (root: string) => readdirSync(root, { recursive: true, encoding: 'utf8' }).sort();
+
+function start(args: string[]) {
+  const store = exampleStore();
+  const pty = PtySession.start(['--store', store, ...args], { cwd: join(store, '..') });
+  return { store, pty };
+}
+
+function expectRestored(pty: PtySession, mode: string) {
+  expect(mode).toBe('icanon echo');
+  expect(pty.format('#{cursor_flag} #{alternate_on}')).toBe('1 0');
+}
+
+describe('the add form in a terminal', { timeout: 180_000 }, () => {
+  test('flags given without a text fill the form: scope, severity and tags', async () => {
+    const { store, pty } = start(['invariant', 'add', '--project', 'web', '--severity', 'warning', '--tag', 'perf']);
+    await pty.waitFor('Add an invariant · project web');
+    pty.type('Cache every API response');
+    await pty.waitFor('Text: Cache every API response');
+    await pty.waitFor('✓ new in this scope');
+    pty.keys('Enter');
+    await pty.waitFor('› warning');
+    pty.keys('Enter');
+    await pty.waitFor('Tags (comma-separated, Enter for none): perf');
+    pty.keys('Enter');
+    await pty.waitFor('Rationale');
+    pty.keys('Enter');
+    const confirm = await pty.waitFor('Add it? [Y/n]');
+    expect(confirm).toContain('severity  warning');
+    expect(confirm).toContain('tags      perf');
+    pty.keys('Enter');
+    const { code, mode, screen } = await pty.exit();
+    expect(code).toBe(0);
+    expectRestored(pty, mode);
+    const id = /added (\w{26}) to project web/.exec(screen)![1]!;
+    const text = readFileSync(join(store, `projects/web/${id}.yaml`), 'utf8');
+    expect(text).toContain('severity: warning');
+    expect(text).toMatch(/tags:\n\s+- perf/);
+  });
+
+  const toConfirm: [string, string][] = [
+    ['Enter', 'Severity'],
+    ['Enter', 'Tags'],
+    ['Enter', 'Rationale'],
+    ['Enter', 'Add it? [Y/n]'],
+  ];
+  test.each([
+    ['n at the confirmation', [...toConfirm, ['n', '[exit']]],
+    ['Esc at the text', [['Escape', '[exit']]],
+    ['Esc at the confirmation', [...toConfirm, ['Escape', '[exit']]],
+  ] as [string, [string, string][]][])('%s: "Nothing added.", exit 1, nothing written', async (_name, keys) => {
+    const { store, pty } = start(['invariant', 'add', '--global']);
+    const before = files(store);
+    await pty.waitFor('Add an invariant · global');
+    pty.type('A rule never written');
+    await pty.waitFor('Text: A rule never written');
+    await pty.waitFor('✓ new in this scope');
+    // One key per screen: the step each key leads to is on screen before the next.
+    for (const [k, next] of keys) {
+      pty.keys(k);
+      await pty.waitFor(next);
+    }
+    const { code, mode, screen } = await pty.exit();
+    expect(code).toBe(1);
+    expect(screen).toContain('Nothing added.');
+    expect(screen).not.toContain('error:');
+    expectRestored(pty, mode);
+    expect(files(store)).toEqual(before);
+  });
+});
+
+describe('the edit form in a terminal', { timeout: 180_000 }, () => {
+  test('invariant edit ID without flags opens the form filled with its values; the change is saved', async () => {
+    const { store, pty } = start(['invariant', 'edit', P2.slice(0, 7)]);
+    await pty.waitFor(`Edit ${P2} · project myapp`);
+    await pty.waitFor('Text: Log all changes');
+    await pty.waitFor(`↓ shadows global`);
+    pty.keys('Enter');
+    await pty.waitFor('› warning');
+    pty.keys('Down');
+    await pty.waitFor('› info');
+    pty.keys('Enter');
+    await pty.waitFor('Tags (comma-separated');
+    pty.type('audit');
+    await pty.waitFor('Enter for none): audit');
+    pty.keys('Enter');
+    await pty.waitFor('Rationale');
+    pty.keys('Enter');
+    await pty.waitFor('State (↑↓, Enter):');
+    pty.keys('Enter');
+    const confirm = await pty.waitFor('Save the changes? [Y/n]');
+    expect(confirm).toContain('severity  info');
+    pty.keys('y');
+    const { code, mode, screen } = await pty.exit();
+    expect(code).toBe(0);
+    expectRestored(pty, mode);
+    expect(screen).toContain(`edited ${P2} in project myapp: severity, tags`);
+    const text = readFileSync(join(store, `projects/myapp/${P2}.yaml`), 'utf8');
+    expect(text).toContain('severity: info');
+    expect(text).toContain(`id: ${P2}`);
+  });
+
+  test('Esc: "Nothing changed.", exit 1, the file untouched', async () => {
+    const { store, pty } = start(['invariant', 'edit', G1]);
+    const before = readFileSync(join(store, `global/${G1}.yaml`), 'utf8');
+    await pty.waitFor('Text: Never delete production data');
+    pty.keys('Escape');
+    const { code, mode, screen } = await pty.exit();
+    expect(code).toBe(1);
+    expect(screen).toContain('Nothing changed.');
+    expectRestored(pty, mode);
+    expect(readFileSync(join(store, `global/${G1}.yaml`), 'utf8')).toBe(before);
+  });
+});

@@ -1,0 +1,365 @@
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { errorOf, startMcp, textOf } from '../helpers/mcp.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
+import { invariantYaml } from '../helpers/tmp.ts';
+
+const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const GLOBAL_LOG = '01M8KJW430VF8WCABSB8RTQ8RY';
+const API_TESTS = '01M8KJXYP0GVPRF8KRRE9G8474';
+const PROJECT_LOG = '01M8KJZS90J6DRJJ8E264B9DFX';
+const PLAN_OWN = '01M8KK3EF09G9ET4TAJAHQWPMN';
+const NEW_ID = '01M9AAAAAAAAAAAAAAAAAAAAAA';
+
+const call = async (s: Awaited<ReturnType<typeof startMcp>>, name: string, args: Record<string, unknown>) =>
+  (await s.client.callTool({ name, arguments: args })) as CallToolResult;
+
+/** The CLI's report of the same mistake, as `main` prints it on stderr. */
+function cliError(root: string, ...args: string[]): { code: number; text: string } {
+  const r = agents(['--store', root, ...args]);
+  return { code: r.code, text: r.stderr.trimEnd() };
+}
+
+describe('agents mcp: initialize, tools and resources', () => {
+  it('initializes, lists its tools (writing ones marked off) and the effective sets as resources', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+    expect(s.client.getServerVersion()).toMatchObject({ name: 'agents' });
+    expect(s.client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { subscribe: true, listChanged: true } });
+    expect(s.client.getInstructions()).toContain('effective_invariants');
+
+    const { tools } = await s.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['effective_invariants', 'list_invariants', 'show_invariant', 'record_violation', 'plan_status']);
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe('object');
+      expect(t.outputSchema?.type).toBe('object');
+      expect(t.description!.length).toBeGreaterThan(80);
+    }
+    expect(byName.get('record_violation')!._meta).toEqual({ 'agents/enabled': false });
+    expect(byName.get('record_violation')!.description).toMatch(/^OFF in this server/);
+    expect(byName.get('record_violation')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+    expect(byName.get('effective_invariants')!._meta).toEqual({ 'agents/enabled': true });
+    expect(byName.get('effective_invariants')!.annotations).toMatchObject({ readOnlyHint: true });
+    expect(byName.get('record_violation')!.inputSchema.required).toEqual(['plan', 'invariant', 'details']);
+
+    const { resources } = await s.client.listResources();
+    expect(resources.map((r) => [r.uri, r.mimeType])).toEqual([
+      ['agents://projects/myapp/effective.md', 'text/markdown'],
+      ['agents://projects/myapp/effective.json', 'application/json'],
+      [`agents://plans/${EXAMPLE_PLAN}/effective.md`, 'text/markdown'],
+      [`agents://plans/${EXAMPLE_PLAN}/effective.json`, 'application/json'],
+    ]);
+    const { resourceTemplates } = await s.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toContain('agents://projects/{project}/effective.json');
+
+    const json = await s.client.readResource({ uri: `agents://plans/${EXAMPLE_PLAN}/effective.json` });
+    const data = JSON.parse((json.contents[0] as { text: string }).text);
+    expect(json.contents[0]!.mimeType).toBe('application/json');
+    expect(data.target).toEqual({ kind: 'plan', project: 'myapp', plan: EXAMPLE_PLAN });
+    // The same entries as the CLI's --format json.
+    const cli = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
+    expect(data.invariants).toEqual(JSON.parse(cli.stdout));
+    const md = await s.client.readResource({ uri: 'agents://projects/myapp/effective.md' });
+    const text = (md.contents[0] as { text: string }).text;
+    expect(text).toContain('# Invariants of project myapp');
+    expect(text).toContain(`All API changes need tests (\`${API_TESTS}\` · error)`);
+    expect(text).toContain(`Shadows global ${GLOBAL_LOG}.`);
+
+    // Unknown and outside-the-store URIs are errors, not empty sets.
+    await expect(s.client.readResource({ uri: 'agents://projects/../../etc/effective.md' })).rejects.toThrow(/unknown resource/);
+    await expect(s.client.readResource({ uri: 'agents://plans/01M8ZZZZZZZZZZZZZZZZZZZZZZ/effective.json' })).rejects.toMatchObject({ code: -32002 });
+  });
+
+  it('answers every read tool, with structured content and text', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+
+    const eff = await call(s, 'effective_invariants', { project: 'myapp' });
+    expect(eff.isError).toBeFalsy();
+    const cli = JSON.parse(agents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']).stdout);
+    expect(eff.structuredContent).toEqual({ target: { kind: 'project', project: 'myapp', plan: null }, count: 3, invariants: cli, notes: [] });
+    expect(textOf(eff)).toContain('3 invariants apply');
+
+    const byPrefix = await call(s, 'effective_invariants', { plan: EXAMPLE_PLAN.slice(0, 8), pattern: 'log' });
+    expect((byPrefix.structuredContent as { invariants: { id: string }[] }).invariants.map((i) => i.id)).toEqual([PROJECT_LOG]);
+
+    // A project without a folder gets the global set, and is told so.
+    const typo = await call(s, 'effective_invariants', { project: 'myap' });
+    expect(typo.isError).toBeFalsy();
+    expect(typo.structuredContent).toMatchObject({ count: 2, notes: [expect.stringContaining('Known projects: myapp.')] });
+
+    const list = await call(s, 'list_invariants', {});
+    expect((list.structuredContent as { count: number }).count).toBe(6);
+    const global = await call(s, 'list_invariants', { global: true });
+    expect((global.structuredContent as { invariants: { id: string }[] }).invariants.map((i) => i.id)).toEqual([NEVER_DELETE, GLOBAL_LOG]);
+    const action = await call(s, 'list_invariants', { action: 'local/code-coverage' });
+    expect((action.structuredContent as { count: number }).count).toBe(1);
+    const plan = await call(s, 'list_invariants', { plan: EXAMPLE_PLAN.slice(0, 6) });
+    expect((plan.structuredContent as { invariants: { id: string }[] }).invariants.map((i) => i.id)).toEqual([PLAN_OWN]);
+
+    const show = await call(s, 'show_invariant', { id: GLOBAL_LOG.slice(0, 8) });
+    expect(show.structuredContent).toMatchObject({
+      invariant: { id: GLOBAL_LOG, scope: 'global' },
+      applies_to: 'every project and every plan',
+      shadowed_by: [{ id: PROJECT_LOG, scope: 'project', path: `projects/myapp/${PROJECT_LOG}.yaml` }],
+    });
+
+    const status = await call(s, 'plan_status', { plan: EXAMPLE_PLAN.slice(0, 8) });
+    expect(status.structuredContent).toMatchObject({ plan: { id: EXAMPLE_PLAN, project: 'myapp' }, effective_count: 4, latest_enforcement: null, violations: { error: 0, warning: 0, info: 0 }, failing: false });
+    expect(textOf(status)).toMatch(/^OK: plan /);
+  });
+
+  it('effective_invariants for a file path: the project whose paths hold it; in no project, or outside the repository, an error', async () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'projects', 'myapp', 'project.yaml'), 'paths: [services/myapp/**]\n');
+    const s = await startMcp(root);
+    const r = await call(s, 'effective_invariants', { path: 'services/myapp/api/handler.ts' });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ target: { kind: 'project', project: 'myapp', plan: null, path: 'services/myapp/api/handler.ts' }, count: 3 });
+    const folder = await call(s, 'effective_invariants', { path: 'services/myapp/' });
+    expect(folder.structuredContent).toMatchObject({ target: { project: 'myapp' }, count: 3 });
+    const none = await call(s, 'effective_invariants', { path: 'docs/readme.md' });
+    expect(none.isError).toBe(true);
+    expect(errorOf(none)).toMatchObject({ exit_code: 2, message: "docs/readme.md is in no project's paths" });
+    const outside = await call(s, 'effective_invariants', { path: '../../etc/passwd' });
+    expect(outside.isError).toBe(true);
+    expect(errorOf(outside).message).toMatch(/is outside the repository/);
+  });
+
+  it('reports bad input as tool errors with the CLI\'s message and hint, and keeps serving', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+    const cases: [string, Record<string, unknown>, string[]][] = [
+      ['effective_invariants', { plan: '01M8ZZZZ' }, ['invariant', 'list', '--effective', '--plan', '01M8ZZZZ']],
+      ['effective_invariants', { project: '../etc' }, ['invariant', 'list', '--effective', '--project', '../etc']],
+      ['effective_invariants', { project: 'myapp', pattern: '(' }, ['invariant', 'list', '--effective', '--project', 'myapp', '(']],
+      ['list_invariants', { action: 'no-slash' }, ['invariant', 'list', '--action', 'no-slash']],
+      ['show_invariant', { id: '01M9ZZZZ' }, ['invariant', 'show', '01M9ZZZZ']],
+      ['show_invariant', { id: '01M8' }, ['invariant', 'show', '01M8']],
+      ['show_invariant', { id: 'x/../../etc' }, ['invariant', 'show', 'x/../../etc']],
+      ['plan_status', { plan: '01M8ZZZZ' }, ['plan', 'status', '01M8ZZZZ']],
+    ];
+    for (const [tool, args, cliArgs] of cases) {
+      const r = await call(s, tool, args);
+      const cli = cliError(root, ...cliArgs);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
+      expect(errorOf(r).exit_code).toBe(cli.code);
+      expect(textOf(r)).toBe(cli.text);
+    }
+    expect(errorOf(await call(s, 'show_invariant', { id: '01M8' })).detail).toMatchObject({ matches: expect.arrayContaining([NEVER_DELETE, API_TESTS]) });
+
+    // Arguments that do not fit the schema: usage errors naming the argument.
+    const schemaCases: [string, Record<string, unknown>, RegExp][] = [
+      ['effective_invariants', {}, /give one of project, plan, path/],
+      ['effective_invariants', { project: 'myapp', plan: EXAMPLE_PLAN }, /exactly one of project, plan, path/],
+      ['effective_invariants', { project: 7 }, /argument "project" must be a string, not number/],
+      ['effective_invariants', { projet: 'myapp' }, /unknown argument "projet"/],
+      ['show_invariant', {}, /missing required argument "id"/],
+      ['list_invariants', { global: true, project: 'myapp' }, /exactly one of global, project, plan, action/],
+      ['plan_status', { plan: '' }, /argument "plan" is empty/],
+    ];
+    for (const [tool, args, message] of schemaCases) {
+      const r = await call(s, tool, args);
+      expect(r.isError).toBe(true);
+      expect(errorOf(r).exit_code).toBe(2);
+      expect(errorOf(r).message).toMatch(message);
+    }
+    await expect(s.client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toThrow(/unknown tool/);
+    // Still serving.
+    expect((await call(s, 'effective_invariants', { project: 'myapp' })).isError).toBeFalsy();
+    expect(s.stderr()).not.toContain('internal error');
+  });
+
+  it('a broken store file is a tool error naming file, line and column; other tools still answer; fixed, it answers again', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+    const file = join(root, 'global', `${NEW_ID}.yaml`);
+    writeFileSync(file, `id: ${NEW_ID}\ntext: Keep backups\nseverity: fatal\n`);
+
+    const r = await call(s, 'effective_invariants', { project: 'myapp' });
+    expect(r.isError).toBe(true);
+    const e = errorOf(r);
+    expect(e.exit_code).toBe(3);
+    expect(e.diagnostics.map((d) => [d.code, d.file, d.line, d.col])).toEqual([['schema', `global/${NEW_ID}.yaml`, 3, 11]]);
+    expect(textOf(r)).toBe(cliError(root, 'invariant', 'list', '--effective', '--project', 'myapp').text);
+    // The plan resource needs global/ too: a JSON-RPC error, not a shorter set.
+    await expect(s.client.readResource({ uri: `agents://plans/${EXAMPLE_PLAN}/effective.md` })).rejects.toThrow(/is invalid/);
+
+    // Tools that do not need global/ answer.
+    const own = await call(s, 'list_invariants', { project: 'myapp' });
+    expect(own.isError).toBeFalsy();
+    expect((own.structuredContent as { count: number }).count).toBe(2);
+    expect((await call(s, 'show_invariant', { id: API_TESTS })).isError).toBeFalsy();
+
+    writeFileSync(file, invariantYaml(NEW_ID, 'Keep backups'));
+    const fixed = await call(s, 'effective_invariants', { project: 'myapp' });
+    expect(fixed.isError).toBeFalsy();
+    expect((fixed.structuredContent as { count: number }).count).toBe(4);
+  });
+});
+
+describe('agents mcp: writing', () => {
+  it('refuses record_violation without --allow-write and writes nothing', async () => {
+    const root = exampleStore();
+    const before = fileList(root);
+    const s = await startMcp(root);
+    const r = await call(s, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' });
+    expect(r.isError).toBe(true);
+    expect(errorOf(r)).toMatchObject({ exit_code: 2, detail: { reason: 'write-off' } });
+    expect(textOf(r)).toContain('--allow-write');
+    expect(fileList(root)).toEqual(before);
+  });
+
+  it('records a violation with --allow-write, as the CLI does, and refuses bad ones as the CLI does', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root, ['--allow-write']);
+    expect((await s.client.listTools()).tools.find((t) => t.name === 'record_violation')!._meta).toEqual({ 'agents/enabled': true });
+    const r = await call(s, 'record_violation', { plan: EXAMPLE_PLAN.slice(0, 8), invariant: API_TESTS.slice(0, 8), severity: 'warning', details: 'the new endpoint has no test' });
+    expect(r.isError).toBeFalsy();
+    const v = r.structuredContent as { id: string; path: string };
+    expect(v).toMatchObject({ plan: EXAMPLE_PLAN, invariant_id: API_TESTS, violated_text: 'All API changes need tests', severity: 'warning', details: 'the new endpoint has no test' });
+    expect(v.path).toBe(`plans/${EXAMPLE_PLAN}/violations/${v.id}.yaml`);
+    const listed = JSON.parse(agents(['--store', root, 'invariant', 'violation', 'list', '--format', 'json']).stdout);
+    expect(listed.map((x: { id: string }) => x.id)).toEqual([v.id]);
+    expect(agents(['--store', root, 'validate']).code).toBe(0);
+
+    const before = fileList(root);
+    // GLOBAL_LOG is shadowed by the project's copy: not in the plan's effective set.
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ plan: EXAMPLE_PLAN, invariant: GLOBAL_LOG, details: 'x' }, ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', GLOBAL_LOG, '--details', 'x']],
+      [{ plan: '01M8ZZZZ', invariant: NEVER_DELETE, details: 'x' }, ['invariant', 'violation', 'add', '--plan', '01M8ZZZZ', '--invariant', NEVER_DELETE, '--details', 'x']],
+      [{ plan: EXAMPLE_PLAN, invariant: 'zz', details: 'x' }, ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', 'zz', '--details', 'x']],
+    ];
+    for (const [args, cliArgs] of cases) {
+      const bad = await call(s, 'record_violation', args);
+      const cli = cliError(root, ...cliArgs);
+      expect(bad.isError).toBe(true);
+      expect(errorOf(bad).exit_code).toBe(cli.code);
+      expect(textOf(bad)).toBe(cli.text);
+    }
+    const sev = await call(s, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'x', severity: 'fatal' });
+    expect(errorOf(sev).message).toMatch(/argument "severity" must be one of error, warning, info/);
+    expect(fileList(root)).toEqual(before);
+  });
+
+  it('mcp.allow_write in config.yaml turns writing on as --allow-write does', async () => {
+    const other = exampleStore();
+    writeFileSync(join(other, 'config.yaml'), 'version: 1\nmcp:\n  allow_write: true\n');
+    const c = await startMcp(other);
+    expect((await call(c, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' })).isError).toBeFalsy();
+    expect(records(other, EXAMPLE_PLAN, 'violations')).toHaveLength(1);
+  });
+
+  it('50 concurrent record_violation calls: every one recorded, none lost', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root, ['--allow-write']);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call(s, 'record_violation', { plan: EXAMPLE_PLAN, invariant: i % 2 ? NEVER_DELETE : API_TESTS, details: `violation ${i}` })),
+    );
+    expect(results.filter((r) => r.isError).map(textOf)).toEqual([]);
+    const ids = results.map((r) => (r.structuredContent as { id: string }).id);
+    expect(new Set(ids).size).toBe(50);
+    const onDisk = records<{ id: string; details: string }>(root, EXAMPLE_PLAN, 'violations');
+    expect(onDisk.map((v) => v.id).sort()).toEqual([...ids].sort());
+    expect(onDisk.map((v) => v.details).sort()).toEqual(Array.from({ length: 50 }, (_, i) => `violation ${i}`).sort());
+    const status = await call(s, 'plan_status', { plan: EXAMPLE_PLAN });
+    expect(status.structuredContent).toMatchObject({ violations: { error: 50 }, failing: true });
+  });
+});
+
+describe('agents mcp: store changes on disk', () => {
+  it('sends resources/updated to subscribers and list_changed when projects or plans come and go', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+    await s.client.listResources();
+    const projectMd = 'agents://projects/myapp/effective.md';
+    const planJson = `agents://plans/${EXAMPLE_PLAN}/effective.json`;
+    await s.client.subscribeResource({ uri: projectMd });
+    await s.client.subscribeResource({ uri: planJson });
+
+    // A new global invariant changes both sets.
+    const updatedProject = s.next('updated', 10_000, (u) => u === projectMd);
+    const updatedPlan = s.next('updated', 10_000, (u) => u === planJson);
+    writeFileSync(join(root, 'global', `${NEW_ID}.yaml`), invariantYaml(NEW_ID, 'Keep backups'));
+    await Promise.all([updatedProject, updatedPlan]);
+    const read = await s.client.readResource({ uri: projectMd });
+    expect((read.contents[0] as { text: string }).text).toContain('Keep backups');
+
+    // A new project: the list changed; the subscribed sets did not.
+    const listChanged = s.next('list_changed');
+    const seenBefore = s.seen.length;
+    mkdirSync(join(root, 'projects', 'billing'));
+    writeFileSync(join(root, 'projects', 'billing', `${NEW_ID.slice(0, 25)}B.yaml`), invariantYaml(`${NEW_ID.slice(0, 25)}B`, 'Charge once'));
+    await listChanged;
+    expect(s.seen.slice(seenBefore)).toEqual(['list_changed']);
+    expect((await s.client.listResources()).resources.map((r) => r.uri)).toContain('agents://projects/billing/effective.md');
+
+    // After unsubscribing, no more updates for that resource.
+    await s.client.unsubscribeResource({ uri: projectMd });
+    const onlyPlan = s.next('updated', 10_000, (u) => u === planJson);
+    rmSync(join(root, 'global', `${NEW_ID}.yaml`));
+    await onlyPlan;
+    expect(s.seen.filter((x) => x === `updated ${projectMd}`)).toHaveLength(1);
+  });
+
+  it('survives a git checkout that swaps hundreds of files: notified, and the sets read afterwards are the new ones', async () => {
+    const root = exampleStore();
+    const repo = dirname(root);
+    gitInit(repo);
+    commitAll(repo, 'store');
+    git(repo, 'checkout', '-q', '-b', 'big');
+    rmSync(join(root, 'projects', 'myapp'), { recursive: true });
+    mkdirSync(join(root, 'projects', 'myapp'));
+    const ids: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      const id = `01M9${String(i).padStart(22, '0')}`;
+      ids.push(id);
+      writeFileSync(join(root, 'projects', 'myapp', `${id}.yaml`), invariantYaml(id, `Rule number ${i}`));
+    }
+    commitAll(repo, 'many');
+    git(repo, 'checkout', '-q', 'main');
+
+    const s = await startMcp(root);
+    await s.client.listResources();
+    const uri = 'agents://projects/myapp/effective.json';
+    await s.client.subscribeResource({ uri });
+    const count = async () => JSON.parse(((await s.client.readResource({ uri })).contents[0] as { text: string }).text).count as number;
+    expect(await count()).toBe(3);
+
+    let updated = s.next('updated', 15_000, (u) => u === uri);
+    git(repo, 'checkout', '-q', 'big');
+    await updated;
+    // git has finished writing: the set read now is the new branch's whole set.
+    expect(await count()).toBe(302);
+
+    updated = s.next('updated', 15_000, (u) => u === uri);
+    git(repo, 'checkout', '-q', 'main');
+    await updated;
+    expect(await count()).toBe(3);
+    const ok = await call(s, 'effective_invariants', { project: 'myapp' });
+    expect((ok.structuredContent as { count: number }).count).toBe(3);
+  });
+
+  it('keeps watching when a plan folder is removed and made again, and after a rename into place', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+    await s.client.listResources();
+    const planDir = join(root, 'plans', EXAMPLE_PLAN);
+    const aside = join(dirname(root), 'aside');
+    let changed = s.next('list_changed');
+    renameSync(planDir, aside);
+    await changed;
+    expect((await s.client.listResources()).resources).toHaveLength(2);
+    changed = s.next('list_changed');
+    renameSync(aside, planDir);
+    await changed;
+    expect((await s.client.listResources()).resources).toHaveLength(4);
+    expect(existsSync(join(planDir, 'plan.yaml'))).toBe(true);
+    expect(readdirSync(planDir)).toContain(`${PLAN_OWN}.yaml`);
+  });
+});

@@ -1,0 +1,424 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { END_MARKER } from '../../src/core/export.ts';
+import { globProblem } from '../../src/core/globs.ts';
+import { agents, REPO } from '../helpers/cli.ts';
+import { tempDir } from '../helpers/tmp.ts';
+import { B1, G1, G2, inv, monorepo, PLAN, snapshot, W1, writtenSince } from './repo.ts';
+
+const GOLDEN = join(REPO, 'test/golden/export');
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+/** What `export` writes for every target of the monorepo, by path. */
+const EXPECTED_FILES = [
+  '.clinerules/agents-billing.md',
+  '.clinerules/agents-global.md',
+  '.clinerules/agents-web.md',
+  '.cursor/rules/agents-billing.mdc',
+  '.cursor/rules/agents-global.mdc',
+  '.cursor/rules/agents-web.mdc',
+  '.github/copilot-instructions.md',
+  '.github/instructions/agents-billing.instructions.md',
+  '.github/instructions/agents-web.instructions.md',
+  '.windsurf/rules/agents-billing.md',
+  '.windsurf/rules/agents-global.md',
+  '.windsurf/rules/agents-web.md',
+  'AGENTS.md',
+  'CLAUDE.md',
+  'GEMINI.md',
+  'apps/web/AGENTS.md',
+  'apps/web/CLAUDE.md',
+  'apps/web/GEMINI.md',
+  'packages/ui/AGENTS.md',
+  'packages/ui/CLAUDE.md',
+  'packages/ui/GEMINI.md',
+  'services/billing/AGENTS.md',
+  'services/billing/CLAUDE.md',
+  'services/billing/GEMINI.md',
+];
+
+/** The documented front matter keys of each target's files (docs/export.md). */
+const FRONT_MATTER: Record<string, (path: string) => string[] | undefined> = {
+  'agents-md': () => undefined,
+  'claude-md': () => undefined,
+  'gemini-md': () => undefined,
+  copilot: (p) => (p.startsWith('.github/instructions/') ? ['applyTo'] : undefined),
+  cursor: (p) => (p.endsWith('agents-global.mdc') ? ['description', 'alwaysApply'] : ['description', 'globs', 'alwaysApply']),
+  windsurf: (p) => (p.endsWith('agents-global.md') ? ['trigger'] : ['trigger', 'globs']),
+  cline: (p) => (p.endsWith('agents-global.md') ? undefined : ['paths']),
+};
+
+function targetOf(path: string): string {
+  if (path.startsWith('.clinerules/')) return 'cline';
+  if (path.startsWith('.cursor/')) return 'cursor';
+  if (path.startsWith('.github/')) return 'copilot';
+  if (path.startsWith('.windsurf/')) return 'windsurf';
+  return { 'AGENTS.md': 'agents-md', 'CLAUDE.md': 'claude-md', 'GEMINI.md': 'gemini-md' }[path.slice(path.lastIndexOf('/') + 1)]!;
+}
+
+function splitFrontMatter(text: string): { front: Record<string, unknown> | undefined; body: string } {
+  const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  if (!m) return { front: undefined, body: text };
+  return { front: parse(m[1]!) as Record<string, unknown>, body: text.slice(m[0].length) };
+}
+
+/** Markdown headings of a body (ATX), as [level, text]. */
+function headings(body: string): [number, string][] {
+  return body
+    .split('\n')
+    .map((l) => /^(#{1,6}) (.+)$/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null)
+    .map((m) => [m[1]!.length, m[2]!]);
+}
+
+describe('agents export: every target, from a monorepo', () => {
+  it('writes the golden files of each target, and a second export writes nothing', () => {
+    const repo = monorepo();
+    const before = snapshot(repo);
+    const r = agents(['export'], { cwd: repo });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const after = snapshot(repo);
+    expect(writtenSince(before, after)).toEqual(EXPECTED_FILES);
+    for (const path of EXPECTED_FILES) {
+      const golden = join(GOLDEN, `${path}.golden`);
+      if (UPDATE) {
+        mkdirSync(dirname(golden), { recursive: true });
+        writeFileSync(golden, after.get(path)!, 'latin1');
+      }
+      expect(after.get(path), path).toBe(readFileSync(golden, 'latin1'));
+    }
+    const again = agents(['export', '--format', 'json'], { cwd: repo });
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout)).toEqual({ changes: [], unchanged: EXPECTED_FILES.length });
+    expect(snapshot(repo)).toEqual(after);
+  });
+
+  it('is deterministic: the same store gives the same bytes in another clone', () => {
+    const a = monorepo();
+    const b = monorepo();
+    expect(agents(['export'], { cwd: a }).code).toBe(0);
+    expect(agents(['export'], { cwd: b }).code).toBe(0);
+    const sa = snapshot(a);
+    const sb = snapshot(b);
+    for (const p of EXPECTED_FILES) expect(sa.get(p), p).toBe(sb.get(p));
+  });
+
+  it("parses back by each format's rules: front matter YAML with the documented keys, valid globs, markdown headings", () => {
+    const repo = monorepo();
+    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    const projectPaths: Record<string, string[]> = { billing: ['services/billing/**'], web: ['apps/web/**', 'packages/ui/**'] };
+    for (const path of EXPECTED_FILES) {
+      const text = readFileSync(join(repo, path), 'utf8');
+      const target = targetOf(path);
+      const { front, body } = splitFrontMatter(text);
+      const keys = FRONT_MATTER[target]!(path);
+      if (keys === undefined) expect(front, path).toBeUndefined();
+      else expect(Object.keys(front ?? {}), path).toEqual(keys);
+      const project = /agents-(billing|web)\./.exec(path)?.[1];
+      if (front && project) {
+        // The globs, read as each agent reads them, are the project's paths and valid globs.
+        const globs = target === 'cline' ? (front.paths as string[]) : String(front.applyTo ?? front.globs).split(',');
+        expect(globs, path).toEqual(projectPaths[project]);
+        for (const g of globs) expect(globProblem(g), g).toBeUndefined();
+      }
+      if (target === 'cursor') expect(typeof front!.alwaysApply).toBe('boolean');
+      if (target === 'windsurf') expect(front!.trigger).toBe(path.endsWith('agents-global.md') ? 'always_on' : 'glob');
+      // One block; headings nest one level at a time below "## Invariants".
+      expect(body.startsWith('<!-- agents:begin')).toBe(true);
+      expect(body.endsWith(`${END_MARKER}\n`)).toBe(true);
+      const h = headings(body);
+      expect(h[0], path).toEqual([2, 'Invariants']);
+      for (let i = 1; i < h.length; i++) expect(h[i]![0] - h[i - 1]![0], `${path}: ${h[i]![1]}`).toBeLessThanOrEqual(1);
+      expect(h.filter(([level]) => level === 3).map(([, t]) => t), path).toEqual([project ? `Project ${project}` : path.includes('/') && !path.startsWith('.') ? `Project ${path.startsWith('services') ? 'billing' : 'web'}` : 'Global']);
+    }
+    // Ids are there to trace each invariant back; a project's copy says what it shadows.
+    const billing = readFileSync(join(repo, 'services/billing/AGENTS.md'), 'utf8');
+    expect(billing).toContain(`- Amounts are integers of cents (\`${B1}\`)`);
+    expect(billing).toContain(`shadows global \`${G2}\``);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toContain(`- Never delete production data (\`${G1}\`)`);
+  });
+
+  it('keeps text around the block byte for byte over repeated exports and store changes', () => {
+    const repo = monorepo();
+    const head = '# Our repository\r\n\r\nBuild with `make`.\r\n';
+    const tail = '\n## Notes by hand\n\nKeep this, with trailing spaces   \nand no newline at the end';
+    writeFileSync(join(repo, 'AGENTS.md'), head);
+    expect(agents(['export', '--target', 'agents-md'], { cwd: repo }).code).toBe(0);
+    let text = readFileSync(join(repo, 'AGENTS.md'), 'latin1');
+    expect(text.startsWith(`${head}\n<!-- agents:begin`)).toBe(true);
+    writeFileSync(join(repo, 'AGENTS.md'), text + tail);
+    for (let round = 0; round < 3; round++) {
+      writeFileSync(join(repo, `.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F8G${round}.yaml`), inv(`01JDQ6X5Z8W4N3B2C1D0E9F8G${round}`, `Rule number ${round}`).replace('../../', '../'));
+      expect(agents(['export', '--target', 'agents-md'], { cwd: repo }).code).toBe(0);
+      text = readFileSync(join(repo, 'AGENTS.md'), 'latin1');
+      expect(text.startsWith(`${head}\n<!-- agents:begin`)).toBe(true);
+      expect(text.endsWith(`${END_MARKER}\n${tail}`)).toBe(true);
+      expect(text).toContain(`Rule number ${round}`);
+    }
+  });
+});
+
+describe('agents export --check and --dry-run', () => {
+  it('lists missing, stale and hand-edited files with a one-line fix, and writes nothing', () => {
+    const repo = monorepo();
+    const before = snapshot(repo);
+    const missing = agents(['export', '--check', '--format', 'json'], { cwd: repo });
+    expect(missing.code).toBe(1);
+    const report = JSON.parse(missing.stdout) as { ok: boolean; files: { path: string; status: string }[] };
+    expect(report.ok).toBe(false);
+    expect(report.files.map((f) => f.path)).toEqual(EXPECTED_FILES);
+    expect(new Set(report.files.map((f) => f.status))).toEqual(new Set(['missing']));
+    expect(missing.stderr.trim().split('\n')).toEqual([`${EXPECTED_FILES.length} exported files are missing or out of date; fix: run \`agents export\` and commit the files`]);
+    expect(snapshot(repo)).toEqual(before);
+
+    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    const fresh = agents(['export', '--check'], { cwd: repo });
+    expect(fresh.code).toBe(0);
+    expect(fresh.stdout).toContain(`${EXPECTED_FILES.length} exported files up to date`);
+
+    // Stale: the store changed.
+    writeFileSync(join(repo, `.agents/projects/web/${W1}.yaml`), inv(W1, 'Never ship UI copy without a review', 'warning'));
+    // Missing: a file was deleted. Edited by hand: a block changed.
+    rmSync(join(repo, 'CLAUDE.md'));
+    const cursor = join(repo, '.cursor/rules/agents-billing.mdc');
+    writeFileSync(cursor, readFileSync(cursor, 'utf8').replace('integers of cents', 'integers of pennies'));
+    const snap = snapshot(repo);
+    const stale = agents(['export', '--check'], { cwd: repo });
+    expect(stale.code).toBe(1);
+    expect(stale.stdout.trim().split('\n')).toEqual([
+      '.clinerules/agents-web.md: out of date',
+      '.cursor/rules/agents-billing.mdc: edited by hand',
+      '.cursor/rules/agents-web.mdc: out of date',
+      '.github/instructions/agents-web.instructions.md: out of date',
+      '.windsurf/rules/agents-web.md: out of date',
+      'CLAUDE.md: missing',
+      'apps/web/AGENTS.md: out of date',
+      'apps/web/CLAUDE.md: out of date',
+      'apps/web/GEMINI.md: out of date',
+      'packages/ui/AGENTS.md: out of date',
+      'packages/ui/CLAUDE.md: out of date',
+      'packages/ui/GEMINI.md: out of date',
+    ]);
+    expect(stale.stderr).toMatch(/^12 exported files are missing or out of date; fix: run `agents export` \(edited or damaged blocks: .*`agents export --force`\)\n$/);
+    expect(snapshot(repo)).toEqual(snap);
+  });
+
+  it('--dry-run prints the unified diff it would apply and writes nothing', () => {
+    const repo = monorepo();
+    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    writeFileSync(join(repo, `.agents/projects/billing/${B1}.yaml`), inv(B1, 'Amounts are integers of cents, never floats'));
+    const snap = snapshot(repo);
+    const r = agents(['export', '--dry-run', '--target', 'agents-md'], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(snapshot(repo)).toEqual(snap);
+    const lines = r.stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['--- a/services/billing/AGENTS.md', '+++ b/services/billing/AGENTS.md']);
+    expect(lines.filter((l) => /^[-+]- /.test(l))).toEqual([`-- Amounts are integers of cents (\`${B1}\`)`, `+- Amounts are integers of cents, never floats (\`${B1}\`)`]);
+    expect(lines.filter((l) => l.startsWith('@@'))).toHaveLength(2);
+    // The diff applies with git to give exactly what an export writes.
+    writeFileSync(join(repo, 'change.diff'), r.stdout);
+    const applied = agents(['export', '--target', 'agents-md'], { cwd: repo });
+    expect(applied.code).toBe(0);
+    const exported = readFileSync(join(repo, 'services/billing/AGENTS.md'), 'utf8');
+    writeFileSync(join(repo, 'services/billing/AGENTS.md'), snap.get('services/billing/AGENTS.md')!, 'latin1');
+    expect(spawnSync('git', ['apply', 'change.diff'], { cwd: repo }).status).toBe(0);
+    expect(readFileSync(join(repo, 'services/billing/AGENTS.md'), 'utf8')).toBe(exported);
+  });
+});
+
+describe('agents export --check answered from the cache', () => {
+  it('is used only while inputs and files are unchanged: a hand edit, a deleted file or a new project file is still found', () => {
+    const repo = monorepo();
+    expect(agents(['export', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    expect(existsSync(join(repo, '.git/agents/export.cache'))).toBe(true);
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    // The store is unchanged: only the files tell.
+    const file = join(repo, 'services/billing/AGENTS.md');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace('integers of cents', 'integers of pennies'));
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe('services/billing/AGENTS.md: edited by hand\n');
+    writeFileSync(file, `${text}Text of my own after the block.\n`);
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    rmSync(join(repo, 'AGENTS.md'));
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe('AGENTS.md: missing\n');
+    expect(agents(['export', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    const stray = readFileSync(join(repo, '.cursor/rules/agents-web.mdc'), 'utf8');
+    writeFileSync(join(repo, '.cursor/rules/agents-gone.mdc'), stray);
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe('.cursor/rules/agents-gone.mdc: obsolete\n');
+    // A changed input (here the targets asked for) is never answered from the cache.
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor,cline', '--no-cache'], { cwd: repo }).code).toBe(1);
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor,cline'], { cwd: repo }).code).toBe(1);
+  });
+});
+
+describe('agents export: files it leaves alone', () => {
+  it('refuses a block edited by hand (exit 1, naming the file, nothing written) unless --force', () => {
+    const repo = monorepo();
+    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    const file = join(repo, 'GEMINI.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Never delete', 'Please never delete'));
+    writeFileSync(join(repo, `.agents/global/${G1}.yaml`), inv(G1, 'Never drop production data').replace('../../', '../'));
+    const snap = snapshot(repo);
+    const r = agents(['export'], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('GEMINI.md: its agents block was edited by hand');
+    expect(snapshot(repo)).toEqual(snap);
+    const forced = agents(['export', '--force'], { cwd: repo });
+    expect(forced.code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('Never drop production data');
+    expect(readFileSync(file, 'utf8')).not.toContain('Please never delete');
+  });
+
+  it('leaves a damaged block alone (exit 1), even with --force', () => {
+    const repo = monorepo();
+    expect(agents(['export', '--target', 'claude-md'], { cwd: repo }).code).toBe(0);
+    const file = join(repo, 'CLAUDE.md');
+    const damaged = readFileSync(file, 'utf8').replace(`${END_MARKER}\n`, '') + 'my own text\n';
+    writeFileSync(file, damaged);
+    for (const args of [['export', '--target', 'claude-md'], ['export', '--target', 'claude-md', '--force']]) {
+      const r = agents(args, { cwd: repo });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('CLAUDE.md: it holds an "agents:begin" marker without its "agents:end"');
+      expect(readFileSync(file, 'utf8')).toBe(damaged);
+    }
+    expect(agents(['export', '--check', '--target', 'claude-md'], { cwd: repo }).stdout).toContain('CLAUDE.md: damaged');
+  });
+
+  it('removes the files of a project that lost its paths, and --check calls them obsolete', () => {
+    const repo = monorepo();
+    expect(agents(['export', '--target', 'cursor,cline'], { cwd: repo }).code).toBe(0);
+    writeFileSync(join(repo, '.cursor/rules/mine.mdc'), '---\nalwaysApply: true\n---\nMy own rule\n');
+    rmSync(join(repo, '.agents/projects/web/project.yaml'));
+    const check = agents(['export', '--check', '--target', 'cursor,cline'], { cwd: repo });
+    expect(check.code).toBe(1);
+    expect(check.stdout.trim().split('\n')).toEqual(['.clinerules/agents-web.md: obsolete', '.cursor/rules/agents-web.mdc: obsolete']);
+    expect(agents(['export', '--target', 'cursor,cline'], { cwd: repo }).code).toBe(0);
+    expect(existsSync(join(repo, '.cursor/rules/agents-web.mdc'))).toBe(false);
+    expect(existsSync(join(repo, '.clinerules/agents-web.md'))).toBe(false);
+    expect(readFileSync(join(repo, '.cursor/rules/mine.mdc'), 'utf8')).toBe('---\nalwaysApply: true\n---\nMy own rule\n');
+  });
+});
+
+describe('agents export: bad input is exit 2, one line and a hint, nothing written', () => {
+  const cases: [string, (repo: string) => string[], RegExp][] = [
+    ['an unknown target', () => ['export', '--target', 'agents-md,vscode'], /^error: unknown export target "vscode"$/],
+    ['no target at all', (repo) => (writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\n'), ['export']), /^error: no export targets chosen$/],
+    ['a path glob escaping the repository', (repo) => (writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - ../elsewhere/**\n'), ['export']), /^error: projects\/web\/project\.yaml:3:5: paths\.1 "\.\.\/elsewhere\/\*\*" escapes the repository/],
+    ['--project of a folder without project.yaml', () => ['export', '--project', 'legacy'], /^error: project legacy has no project\.yaml, so it has no paths to export to$/],
+    ['--project of no folder at all', () => ['export', '--project', 'nosuch'], /^error: unknown project nosuch/],
+    ['a target file that is a symbolic link', (repo) => (symlinkSync(tempDir(), join(repo, 'GEMINI.md')), ['export']), /^error: cannot export to GEMINI\.md: GEMINI\.md is a symbolic link/],
+    ['a target folder that leads out of the repository', (repo) => (symlinkSync(tempDir(), join(repo, '.cursor')), ['export']), /^error: cannot export to \.cursor\/rules\/agents-billing\.mdc: \.cursor is a symbolic link/],
+    ['a target folder that is a file', (repo) => (writeFileSync(join(repo, '.clinerules'), 'one rules file\n'), ['export']), /^error: cannot export to \.clinerules\/agents-billing\.md: \.clinerules is a file, not a folder$/],
+  ];
+  it.each(cases)('%s', (_name, setup, message) => {
+    const repo = monorepo();
+    const args = setup(repo);
+    const snap = snapshot(repo);
+    const r = agents(args, { cwd: repo });
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(message);
+    expect(lines[1]).toMatch(/^hint: /);
+    expect(r.stdout).toBe('');
+    expect(snapshot(repo)).toEqual(snap);
+  });
+});
+
+describe('agents export --project and --stdout', () => {
+  it('--project P writes only P\'s files and reads only the scopes P needs', () => {
+    const repo = monorepo();
+    // An invalid file in another project: a whole export stops on it (exit 3); P's export never reads it.
+    writeFileSync(join(repo, `.agents/projects/web/${W1}.yaml`), 'id: [not, valid\n');
+    expect(agents(['export'], { cwd: repo }).code).toBe(3);
+    const before = snapshot(repo);
+    const r = agents(['export', '--project', 'billing'], { cwd: repo });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(writtenSince(before, snapshot(repo))).toEqual(EXPECTED_FILES.filter((p) => p.includes('billing')));
+  });
+
+  it("--plan ID --stdout prints the plan's effective set in the chosen format, without markers", () => {
+    const repo = monorepo();
+    const snap = snapshot(repo);
+    const r = agents(['export', '--plan', PLAN.slice(0, 8), '--stdout', '--target', 'cursor'], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(snapshot(repo)).toEqual(snap);
+    const { front, body } = splitFrontMatter(r.stdout);
+    expect(front).toEqual({ description: 'Invariants that apply everywhere in this repository (exported by agents)', alwaysApply: true });
+    expect(body).not.toContain('agents:begin');
+    // The project's copy of "Log all changes" (error) shadows the global warning: no warnings are left.
+    expect(headings(body).map(([l, t]) => `${l} ${t}`)).toEqual(['2 Invariants', `3 Plan ${PLAN}`, '4 Must (error): never break these', '4 Note (info): keep these in mind']);
+    expect(body).toContain(`- Log all changes (project billing, \`01JDQ6X5Z8W4N3B2C1D0E9F8B2\`; shadows global \`${G2}\`)`);
+    expect(body).toContain('- Refunds never exceed the charge (`01JDQ6X5Z8W4N3B2C1D0E9F8D1`)');
+    expect(body).toContain(`- Amounts are integers of cents (project billing, \`${B1}\`)`);
+    expect(body).toContain(`- Never delete production data (global, \`${G1}\`)`);
+    const two = agents(['export', '--plan', PLAN, '--stdout', '--target', 'cursor,cline'], { cwd: repo });
+    expect(two.code).toBe(2);
+  });
+});
+
+describe('projects and their paths', () => {
+  it('infers the project from a nested folder, and says so on stderr', () => {
+    const repo = monorepo();
+    const cwd = join(repo, 'services/billing/src');
+    const add = agents(['invariant', 'add', 'Retry payments at most three times', '--format', 'json'], { cwd });
+    expect(add.code).toBe(0);
+    expect(JSON.parse(add.stdout)).toMatchObject({ scope: 'project', project: 'billing' });
+    expect(add.stderr).toBe('agents: project billing (from the current folder, services/billing/src, which its paths hold; --project P to choose another)\n');
+    const list = agents(['invariant', 'list', '--effective', '--format', 'json'], { cwd });
+    expect(list.code).toBe(0);
+    expect((JSON.parse(list.stdout) as { id: string }[]).map((i) => i.id)).toContain(B1);
+    // Outside every project's paths: nothing is inferred, and the scope is still needed.
+    const top = agents(['invariant', 'add', 'Something'], { cwd: repo });
+    expect(top.code).toBe(2);
+    expect(top.stderr).toContain('error: no scope given');
+  });
+
+  it('agents which: the project of each path; exit 1 when one has none, 2 when one is in two (unless allowed)', () => {
+    const repo = monorepo();
+    const ok = agents(['which', 'services/billing/src/main.ts', 'packages/ui', '--format', 'json'], { cwd: repo });
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toEqual([
+      { path: 'services/billing/src/main.ts', projects: ['billing'] },
+      { path: 'packages/ui', projects: ['web'] },
+    ]);
+    const nested = agents(['which', 'main.ts'], { cwd: join(repo, 'services/billing/src') });
+    expect(nested.stdout).toBe('services/billing/src/main.ts  billing\n');
+    expect(agents(['which', 'README.md'], { cwd: repo }).code).toBe(1);
+    writeFileSync(join(repo, '.agents/projects/legacy/project.yaml'), 'paths:\n  - services/**\n');
+    const two = agents(['which', 'services/billing/src/main.ts'], { cwd: repo });
+    expect(two.code).toBe(2);
+    expect(two.stderr).toContain('services/billing/src/main.ts is in 2 projects (billing, legacy)');
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nprojects:\n  allow_overlap: true\n');
+    expect(agents(['which', 'services/billing/src/main.ts'], { cwd: repo }).code).toBe(0);
+    expect(agents(['which', '/etc/passwd'], { cwd: repo }).code).toBe(2);
+  });
+
+  it('validate reports overlapping paths and paths matching nothing, at their positions', () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/projects/legacy/project.yaml'), '# yaml-language-server: $schema=../../schemas/project.schema.json\npaths:\n  - services/billing/src/**\n  - mainframe/**\n');
+    const r = agents(['validate', '--format', 'json'], { cwd: repo });
+    const found = (JSON.parse(r.stdout) as { diagnostics: { code: string; file: string; line: number; col: number; severity: string }[] }).diagnostics.filter((d) => d.code.startsWith('project-'));
+    expect(found.map(({ code, file, line, col, severity }) => ({ code, file, line, col, severity }))).toEqual([
+      { code: 'project-paths-overlap', file: 'projects/legacy/project.yaml', line: 3, col: 5, severity: 'error' },
+      { code: 'project-path-unmatched', file: 'projects/legacy/project.yaml', line: 4, col: 5, severity: 'warning' },
+    ]);
+    expect(r.code).toBe(1);
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nprojects:\n  allow_overlap: true\n');
+    const allowed = agents(['validate', '--format', 'json'], { cwd: repo });
+    expect((JSON.parse(allowed.stdout) as { diagnostics: { code: string; severity: string }[] }).diagnostics.find((d) => d.code === 'project-paths-overlap')!.severity).toBe('warning');
+  });
+});
+
+describe('the example store', () => {
+  it('has a project with paths, which `which` and inference use', () => {
+    const r = agents(['--store', join(REPO, '.agents.example'), 'which', 'src/index.ts']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('src/index.ts  myapp\n');
+  });
+});

@@ -1,0 +1,183 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planSync } from '../../src/core/records.ts';
+import type { ScopedInvariant } from '../../src/core/model.ts';
+import { agents } from '../helpers/cli.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
+import { invariantYaml } from '../helpers/tmp.ts';
+
+const A1 = '01M8KK1KW0KPRSWWKENT2QZ1QM'; // local/code-coverage: "Minimum 80% coverage"
+const ACTION = 'actions/local/code-coverage';
+
+function run(root: string, ...args: string[]) {
+  return agents(['--store', root, ...args]);
+}
+
+function json<T = Record<string, unknown>>(root: string, ...args: string[]): T {
+  const r = run(root, ...args, '--format', 'json');
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as T;
+}
+
+interface SyncJson {
+  applied: boolean;
+  changes: { kind: string; origin_id: string; plan_invariant_id: string | null; fields: string[]; before: { text: string } | null; after: { id?: string; text: string; severity: string; source?: unknown } | null }[];
+  skipped: { kind: string; origin_id: string; reason: string }[];
+  commit: string | null;
+}
+
+/**
+ * The example store in a git repository with a plan made from local/code-coverage
+ * (two promoted invariants), a hand-added plan invariant, then the template moved on:
+ * A1 edited, the second origin deleted, one invariant added, and one added whose text
+ * the plan already holds by hand.
+ */
+function drifted() {
+  const root = exampleStore();
+  const repo = dirname(root);
+  gitInit(repo);
+  const [second, hand, added, clash] = ['01M8KK1KW0KPRSWWKENT2QZ1Q1', '01M8KK1KW0KPRSWWKENT2QZ1Q2', '01M8KK1KW0KPRSWWKENT2QZ1Q3', '01M8KK1KW0KPRSWWKENT2QZ1Q4'];
+  const write = (rel: string, id: string, text: string, extra: Record<string, string> = {}) =>
+    writeFileSync(join(root, rel, `${id}.yaml`), `# yaml-language-server: $schema=../../${rel.startsWith('plans') ? '' : '../'}schemas/invariant.schema.json\n${invariantYaml(id, text, extra)}`);
+  write(ACTION, second, 'Keep the coverage report');
+  const plan = json<{ plan: { id: string }; promoted: { id: string; source: { origin_id: string } }[] }>(root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp');
+  const planId = plan.plan.id;
+  const promotedOf = (origin: string) => plan.promoted.find((p) => p.source.origin_id === origin)!.id;
+  write(`plans/${planId}`, hand, 'Run the mutation tests nightly', { source: '{kind: plan}' });
+  commitAll(repo, 'plan');
+  const a1 = join(root, ACTION, `${A1}.yaml`);
+  writeFileSync(a1, readFileSync(a1, 'utf8').replace('text: Minimum 80% coverage', 'text: Minimum 85% coverage').replace('severity: error', 'severity: warning'));
+  rmSync(join(root, ACTION, `${second}.yaml`));
+  write(ACTION, added, 'Publish the coverage badge');
+  write(ACTION, clash, 'Run the mutation tests nightly');
+  commitAll(repo, 'the template moves on');
+  return { root, repo, planId, p1: promotedOf(A1), p2: promotedOf(second), second, hand, added, clash };
+}
+
+describe('plan sync (CLI, on a git repository)', () => {
+  it('shows the drift, asks for --yes without a terminal, and applies it with provenance kept', () => {
+    const d = drifted();
+    const before = fileList(d.root);
+    const handBytes = readFileSync(join(d.root, 'plans', d.planId, `${d.hand}.yaml`), 'utf8');
+    const p1Before = readYaml(d.root, `plans/${d.planId}/${d.p1}.yaml`);
+
+    // No terminal, no --yes: exit 2 naming --yes, nothing changed.
+    const refused = run(d.root, 'plan', 'sync', d.planId);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    expect(fileList(d.root)).toEqual(before);
+
+    const preview = json<SyncJson>(d.root, 'plan', 'sync', d.planId.slice(0, 10), '--dry-run');
+    expect(preview.applied).toBe(false);
+    expect(preview.changes.map((c) => [c.kind, c.origin_id, c.plan_invariant_id, c.fields])).toEqual([
+      ['removed', d.second, d.p2, []],
+      ['changed', A1, d.p1, ['text', 'severity']],
+      ['added', d.added, null, []],
+    ]);
+    expect(preview.skipped).toEqual([{ kind: 'added', action: 'local/code-coverage', origin_id: d.clash, reason: `the plan already holds this text as ${d.hand}` }]);
+    expect(fileList(d.root)).toEqual(before);
+
+    const done = json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes', '--commit');
+    expect(done.applied).toBe(true);
+    const newId = done.changes.find((c) => c.kind === 'added')!.plan_invariant_id!;
+    expect(newId).toMatch(/^[0-9A-Z]{26}$/);
+    // The changed copy keeps its id, creation and provenance; takes the new text and severity.
+    expect(readYaml(d.root, `plans/${d.planId}/${d.p1}.yaml`)).toEqual({ ...p1Before, text: 'Minimum 85% coverage', severity: 'warning' });
+    // The copy whose origin is gone is removed; the new origin is promoted with its provenance.
+    const files = fileList(d.root);
+    expect(files).not.toContain(`plans/${d.planId}/${d.p2}.yaml`);
+    expect(readYaml(d.root, `plans/${d.planId}/${newId}.yaml`)).toMatchObject({ id: newId, text: 'Publish the coverage badge', source: { kind: 'action', ref: 'local/code-coverage', origin_id: d.added } });
+    // The hand-added invariant is untouched, byte for byte.
+    expect(readFileSync(join(d.root, 'plans', d.planId, `${d.hand}.yaml`), 'utf8')).toBe(handBytes);
+    // One commit holding exactly these three files.
+    expect(git(d.repo, 'log', '-1', '--format=%H %s').trim()).toBe(`${done.commit} plan: sync ${d.planId} with local/code-coverage (1 changed, 1 added, 1 removed)`);
+    expect(git(d.repo, 'show', '--name-only', '--no-renames', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(
+      [`.agents/plans/${d.planId}/${d.p1}.yaml`, `.agents/plans/${d.planId}/${d.p2}.yaml`, `.agents/plans/${d.planId}/${newId}.yaml`].sort(),
+    );
+    expect(git(d.repo, 'status', '--porcelain').trim()).toBe('');
+
+    // In step now (apart from the skipped clash), and the store is valid.
+    const again = json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes');
+    expect([again.applied, again.changes, again.skipped.map((s) => s.origin_id)]).toEqual([false, [], [d.clash]]);
+    expect(run(d.root, 'plan', 'sync', d.planId).code).toBe(0);
+    const show = json<{ drift: { kind: string; origin_id: string }[] }>(d.root, 'plan', 'show', d.planId);
+    expect(show.drift.map((x) => [x.kind, x.origin_id])).toEqual([['added', d.clash]]);
+    expect(run(d.root, 'validate').code).toBe(0);
+  });
+
+  it('prints the changes for people', () => {
+    const d = drifted();
+    const r = run(d.root, 'plan', 'sync', d.planId, '--yes');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`synced plan ${d.planId}: 3 changes`);
+    expect(r.stdout).toContain('"Minimum 80% coverage" → "Minimum 85% coverage"');
+    expect(r.stdout).toContain('severity error → warning');
+    expect(r.stdout).toContain(`removed  ${d.p2} "Keep the coverage report"`);
+    expect(r.stdout).toContain(`skipped  added ${d.clash}: the plan already holds this text as ${d.hand}`);
+  });
+
+  it.each([
+    ['an unknown plan', ['01M8ZZZZZZ', '--yes'], 'no plan'],
+    ['a bad id', ['x!', '--yes'], 'not a plan id'],
+    ['--yes with --dry-run', ['PLAN', '--yes', '--dry-run'], 'mutually exclusive'],
+    ['no id', [], 'Not enough non-option arguments'],
+  ])('refuses %s: exit 2, nothing changed', (_name, args, message) => {
+    const d = drifted();
+    const before = fileList(d.root);
+    const r = run(d.root, 'plan', 'sync', ...args.map((a) => (a === 'PLAN' ? d.planId : a)));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(fileList(d.root)).toEqual(before);
+  });
+
+  it('refuses an invalid action file with exit 3, naming it; nothing changed', () => {
+    const d = drifted();
+    writeFileSync(join(d.root, ACTION, `${d.added}.yaml`), `id: ${d.added}\ntext: x\nseverity: fatal\n`);
+    const before = fileList(d.root);
+    const r = run(d.root, 'plan', 'sync', d.planId, '--yes');
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`${ACTION}/${d.added}.yaml:3`);
+    expect(fileList(d.root)).toEqual(before);
+  });
+});
+
+describe('planSync (pure)', () => {
+  const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}): ScopedInvariant => ({
+    id,
+    text,
+    severity: 'error',
+    active: true,
+    tags: [],
+    scope,
+    path: `${id}.yaml`,
+    ...extra,
+  });
+  const plan = { id: 'P', action: 'a/b' };
+  const planScope = { kind: 'plan' as const, plan: 'P' };
+  const actionScope = { kind: 'action' as const, ns: 'a', name: 'b' };
+  const promoted = (id: string, text: string, origin: string, extra: Partial<ScopedInvariant> = {}) => inv(id, text, planScope, { source: { kind: 'action', ref: 'a/b', origin_id: origin }, ...extra });
+
+  it('deactivates a copy whose origin was deactivated, then sees no drift', () => {
+    const origin = inv('O1', 'Rule', actionScope, { active: false });
+    const first = planSync(plan, [promoted('X1', 'Rule', 'O1')], new Map([['a/b', [origin]]]));
+    expect(first.changes.map((c) => [c.kind, c.kind === 'changed' ? c.after.active : null, c.drift.fields])).toEqual([['changed', false, ['active']]]);
+    expect(planSync(plan, [promoted('X1', 'Rule', 'O1', { active: false })], new Map([['a/b', [origin]]])).changes).toEqual([]);
+  });
+
+  it('skips a change whose new text another plan invariant holds, and never touches hand-added ones', () => {
+    const hand = inv('H1', 'New rule', planScope, { source: { kind: 'plan' } });
+    const r = planSync(plan, [hand, promoted('X1', 'Old rule', 'O1')], new Map([['a/b', [inv('O1', 'new RULE', actionScope)]]]));
+    expect(r.changes).toEqual([]);
+    expect(r.skipped.map((s) => [s.drift.kind, s.reason])).toEqual([['changed', 'the plan already holds the new text as H1']]);
+  });
+
+  it('copies tags and rationale with a changed text, keeping id, creation and source', () => {
+    const before = promoted('X1', 'Rule', 'O1', { created_at: '2026-01-01T00:00:00Z', rationale: 'old', tags: ['t'] });
+    const r = planSync(plan, [before], new Map([['a/b', [inv('O1', 'Rule, reworded', actionScope, { tags: ['u'], severity: 'info' })]]]));
+    const c = r.changes[0]!;
+    expect(c.kind === 'changed' ? c.after : null).toEqual({ ...before, text: 'Rule, reworded', severity: 'info', tags: ['u'], rationale: undefined });
+  });
+});

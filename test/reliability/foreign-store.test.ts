@@ -1,0 +1,132 @@
+import { chownSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList, useActor } from '../helpers/plans.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+/**
+ * A store owned by another user is never written and its actor never run,
+ * unless allowed as git's safe.directory allows a repository
+ * (docs/store-format.md#stores-owned-by-someone-else). Changing a folder's
+ * owner needs root: CI runs the suite as root.
+ */
+
+const NOBODY = 65534;
+const isRoot = process.geteuid?.() === 0;
+
+function chownTree(path: string, uid: number): void {
+  chownSync(path, uid, uid);
+  if (!statSync(path).isDirectory()) return;
+  for (const name of readdirSync(path)) chownTree(join(path, name), uid);
+}
+
+/** The seed's example store outside any repository, with an actor that leaves a mark outside the store when it runs; owned by `nobody`. */
+function foreignStore(): { root: string; mark: string } {
+  const root = exampleStore();
+  const mark = join(tempDir('agents-mark-'), 'actor-ran');
+  useActor(root, `import { writeFileSync } from 'node:fs';
+const chunks = [];
+for await (const c of process.stdin) chunks.push(c);
+const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+writeFileSync(${JSON.stringify(mark)}, 'ran');
+console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`);
+  chownTree(root, NOBODY);
+  return { root, mark };
+}
+
+/** No repository above the store: found by searching from its parent folder, as a user in /tmp would. */
+function run(root: string, args: string[], env: Record<string, string | undefined> = {}) {
+  return agents(args, { cwd: dirname(root), env: { GIT_CEILING_DIRECTORIES: dirname(dirname(root)), ...env } });
+}
+
+describe.skipIf(!isRoot)('a store owned by another user (run as root, the store chowned to nobody)', () => {
+  it('its actor is not run and nothing is written: exit 2 saying how to allow it', () => {
+    const { root, mark } = foreignStore();
+    const before = fileList(root);
+    const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(existsSync(mark)).toBe(false);
+    expect(fileList(root)).toEqual(before);
+    expect(r.stderr).toContain(`is owned by user ${NOBODY}, not by you (user 0)`);
+    expect(r.stderr).toContain(`git config --global --add safe.directory ${root}`);
+    expect(r.stderr).toContain(`AGENTS_SAFE_DIRECTORY=${root}`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it.each([
+    ['invariant add', ['invariant', 'add', '--global', 'Never push on Fridays']],
+    ['invariant remove', ['invariant', 'remove', '--yes', '01M8KJT9']],
+    ['plan use', ['plan', 'use', 'local/code-coverage', '--project', 'myapp']],
+    ['invariant violation add', ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9', '--details', 'seen']],
+  ])('%s writes nothing in it (exit 2)', (_name, args) => {
+    const { root } = foreignStore();
+    const before = fileList(root);
+    const r = run(root, args);
+    expect(r.stderr).toContain(`is owned by user ${NOBODY}`);
+    expect(r.code).toBe(2);
+    expect(fileList(root)).toEqual(before);
+  });
+
+  it('validate --fix removes nothing in it; reading it still works', () => {
+    const { root } = foreignStore();
+    writeFileSync(join(root, 'global', '.x.yaml.3999999.abcd.tmp'), 'half');
+    chownSync(join(root, 'global', '.x.yaml.3999999.abcd.tmp'), NOBODY, NOBODY);
+    const before = fileList(root);
+    const fix = run(root, ['validate', '--fix']);
+    expect(fix.code).toBe(2);
+    expect(fix.stderr).toContain(`is owned by user ${NOBODY}`);
+    expect(fileList(root)).toEqual(before);
+    const list = run(root, ['invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']);
+    expect(list.code).toBe(0);
+    expect((JSON.parse(list.stdout) as unknown[]).length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['AGENTS_SAFE_DIRECTORY naming the store', (root: string) => ({ AGENTS_SAFE_DIRECTORY: root })],
+    ['AGENTS_SAFE_DIRECTORY=*', () => ({ AGENTS_SAFE_DIRECTORY: '*' })],
+    ['AGENTS_SAFE_DIRECTORY naming the folder above with /*', (root: string) => ({ AGENTS_SAFE_DIRECTORY: `${dirname(root)}/*` })],
+    ['git safe.directory naming the store', (root: string) => ({ GIT_CONFIG_GLOBAL: gitConfig(`[safe]\n\tdirectory = ${root}\n`) })],
+    ['git safe.directory = *', () => ({ GIT_CONFIG_GLOBAL: gitConfig('[safe]\n\tdirectory = *\n') })],
+    ['sudo by its owner (SUDO_UID)', () => ({ SUDO_UID: String(NOBODY) })],
+  ])('allowed by %s: the actor runs and the run is recorded', (_name, allow) => {
+    const { root, mark } = foreignStore();
+    const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN], allow(root));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(existsSync(mark)).toBe(true);
+    expect(readdirSync(join(root, 'plans', EXAMPLE_PLAN, 'enforcement')).filter((f) => f.endsWith('.yaml'))).toHaveLength(1);
+  });
+
+  it.each([
+    ['another folder', (root: string) => ({ AGENTS_SAFE_DIRECTORY: `${root}-other` })],
+    ['git safe.directory emptied after allowing', (root: string) => ({ GIT_CONFIG_GLOBAL: gitConfig(`[safe]\n\tdirectory = ${root}\n\tdirectory =\n`) })],
+  ])('not allowed by %s', (_name, allow) => {
+    const { root, mark } = foreignStore();
+    const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN], allow(root));
+    expect(r.code).toBe(2);
+    expect(existsSync(mark)).toBe(false);
+  });
+});
+
+describe.skipIf(!isRoot)('a store of ours whose config.yaml belongs to another user', () => {
+  it('does not run the actor that file names', () => {
+    const { root, mark } = foreignStore();
+    chownTree(root, 0);
+    chownSync(join(root, 'config.yaml'), NOBODY, NOBODY);
+    const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN]);
+    expect(r.stderr).toContain(`${join(root, 'config.yaml')} is owned by user ${NOBODY}`);
+    expect(r.code).toBe(2);
+    expect(existsSync(mark)).toBe(false);
+  });
+});
+
+function gitConfig(text: string): string {
+  const file = join(tempDir('agents-gitconfig-'), 'config');
+  writeFileSync(file, text);
+  return file;
+}
+
+describe.skipIf(isRoot)('a store owned by another user', () => {
+  it.skip('needs root to change a folder\'s owner: run the suite as root (CI does) to test it', () => {});
+});

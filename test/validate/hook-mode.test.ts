@@ -1,0 +1,154 @@
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+const D = '01JDQ6X5Z8W4N3B2C1D0E9F8GA';
+const MLG = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
+const MLP = '# yaml-language-server: $schema=../../schemas/invariant.schema.json\n';
+
+interface Out {
+  ok: boolean;
+  files: number;
+  diagnostics: { code: string; file: string; severity: string }[];
+}
+
+/** A committed store whose files already carry warnings: a shadowed global and a stray file. */
+function noisyRepo(): { repo: string; store: string } {
+  const store = testStore({
+    [`global/${A}.yaml`]: MLG + invariantYaml(A, 'Never delete production data'),
+    [`projects/web/${B}.yaml`]: MLP + invariantYaml(B, 'Never delete production data'),
+    'notes.txt': 'not part of the layout\n',
+  });
+  const repo = dirname(store);
+  gitInit(repo);
+  writeFileSync(join(repo, 'README.md'), 'hello\n');
+  commitAll(repo, 'store');
+  return { repo, store };
+}
+
+/** A `git` first on PATH that logs each call, then runs the real one. */
+function gitShim(repo: string): { env: Record<string, string>; calls: () => string[] } {
+  const shims = tempDir();
+  const log = join(shims, 'calls.log');
+  writeFileSync(log, '');
+  const realGit = join(git(repo, '--exec-path').trim(), 'git');
+  writeFileSync(join(shims, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
+  chmodSync(join(shims, 'git'), 0o755);
+  return { env: { PATH: `${shims}:${process.env.PATH}` }, calls: () => readFileSync(log, 'utf8').split('\n').filter((l) => l !== '') };
+}
+
+function json(repo: string, ...args: string[]): { code: number; out: Out } {
+  const r = agents(['validate', '--format', 'json', ...args], { cwd: repo });
+  expect(r.stderr).toBe('');
+  return { code: r.code, out: JSON.parse(r.stdout) as Out };
+}
+
+const codes = (out: Out) => out.diagnostics.map((d) => [d.code, d.file, d.severity]);
+
+describe('validate in hook mode (--staged, --changed)', () => {
+  it('with no store file staged: one git process, nothing printed, exit 0', () => {
+    const { repo } = noisyRepo();
+    writeFileSync(join(repo, 'README.md'), 'changed\n');
+    git(repo, 'add', 'README.md');
+    const shim = gitShim(repo);
+    const r = agents(['validate', '--staged'], { cwd: repo, env: shim.env });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
+    expect(shim.calls()).toEqual(['diff --cached --name-only -z --no-renames --relative -- .']);
+    // The store's own warnings are all still there for a full run.
+    expect(codes(json(repo).out)).toEqual([
+      ['shadowed', `global/${A}.yaml`, 'warning'],
+      ['unknown-path', 'notes.txt', 'warning'],
+    ]);
+  });
+
+  /** The noisy store, with C (no modeline: an info) shadowed by D (a warning on C), both staged. */
+  function stagedPair(): string {
+    const { repo, store } = noisyRepo();
+    writeFileSync(join(store, `global/${C}.yaml`), invariantYaml(C, 'Log all changes'));
+    writeFileSync(join(store, 'projects/web', `${D}.yaml`), MLP + invariantYaml(D, 'Log all changes'));
+    git(repo, 'add', '-A');
+    return repo;
+  }
+
+  it('a staged file with warnings shows only its own; infos with --verbose', () => {
+    const repo = stagedPair();
+    const hook = json(repo, '--staged');
+    expect(hook.code).toBe(0);
+    expect(hook.out.files).toBe(2);
+    expect(codes(hook.out)).toEqual([['shadowed', `global/${C}.yaml`, 'warning']]);
+    const verbose = json(repo, '--staged', '--verbose');
+    expect(codes(verbose.out)).toEqual([
+      ['shadowed', `global/${C}.yaml`, 'warning'],
+      ['modeline-missing', `global/${C}.yaml`, 'info'],
+    ]);
+  });
+
+  it('--all-files reports the whole index, as before hook mode', () => {
+    const repo = stagedPair();
+    const whole = json(repo, '--staged', '--all-files');
+    expect(codes(whole.out)).toEqual([
+      ['shadowed', `global/${A}.yaml`, 'warning'],
+      ['shadowed', `global/${C}.yaml`, 'warning'],
+      ['unknown-path', 'notes.txt', 'warning'],
+      ['modeline-missing', `global/${C}.yaml`, 'info'],
+    ]);
+  });
+
+  it('in text, the committed warnings stay out of the hook\'s output', () => {
+    const repo = stagedPair();
+    const text = agents(['validate', '--staged'], { cwd: repo });
+    expect(text.stdout).toContain(`global/${C}.yaml`);
+    expect(text.stdout).not.toContain('notes.txt');
+    expect(text.stdout).not.toContain(`global/${A}.yaml`);
+  });
+
+  it('reports a committed file that a staged file makes a problem of', () => {
+    const { repo, store } = noisyRepo();
+    // A staged project copy of a committed global text: the warning is on the committed global, the staged file takes part.
+    mkdirSync(join(store, 'projects/api'));
+    writeFileSync(join(store, 'projects/api', `${C}.yaml`), MLP + invariantYaml(C, 'Never delete production data'));
+    git(repo, 'add', '-A');
+    const hook = json(repo, '--staged');
+    expect(hook.out.diagnostics.map((d) => d.code)).toEqual(['shadowed']);
+    expect(hook.out.diagnostics[0]!.file).toBe(`global/${A}.yaml`);
+  });
+
+  it('fails the commit on an error in a staged file', () => {
+    const { repo, store } = noisyRepo();
+    writeFileSync(join(store, `global/${C}.yaml`), `${MLG}id: ${C}\ntext: x\nseverity: fatal\n`);
+    git(repo, 'add', '-A');
+    const hook = json(repo, '--staged');
+    expect(hook.code).toBe(1);
+    expect(codes(hook.out)).toEqual([['schema', `global/${C}.yaml`, 'error']]);
+  });
+
+  it('--changed reports on the working tree files changed since HEAD, untracked ones included', () => {
+    const { repo, store } = noisyRepo();
+    expect(agents(['validate', '--changed'], { cwd: repo })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    writeFileSync(join(store, `global/${C}.yaml`), `${MLG}id: ${C}\ntext: x\nseverity: fatal\n`); // untracked
+    const changed = json(repo, '--changed');
+    expect(changed.code).toBe(1);
+    expect(codes(changed.out)).toEqual([['schema', `global/${C}.yaml`, 'error']]);
+    // Nothing is staged: the --staged hook passes.
+    expect(agents(['validate', '--staged'], { cwd: repo })).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('refuses outside a git repository and bad combinations (exit 2)', () => {
+    const store = testStore({});
+    for (const flag of ['--staged', '--changed']) {
+      const r = agents(['--store', store, 'validate', flag]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${flag} needs a git repository`);
+    }
+    const { repo } = noisyRepo();
+    expect(agents(['validate', '--all-files'], { cwd: repo }).code).toBe(2);
+    expect(agents(['validate', '--staged', '--changed'], { cwd: repo }).code).toBe(2);
+    expect(agents(['validate', '--changed', '--fix'], { cwd: repo }).code).toBe(2);
+  });
+});
