@@ -56,7 +56,7 @@ describe('agents action add / list', () => {
     ['a bad name', ['Ops/DB'], 'action'],
     ['a dot name', ['ops/..'], 'action'],
     ['no name', [], 'Not enough non-option arguments'],
-    ['a description without a value', ['ops/x', '--description'], 'Not enough arguments'],
+    ['a description without a value', ['ops/x', '--description'], '--description needs a value'],
   ])('refuses %s: exit 2, nothing written', (_name, args, message) => {
     const { root, repo } = repoStore();
     const before = fileList(root);
