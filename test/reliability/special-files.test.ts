@@ -236,6 +236,11 @@ describe('a committed .lock', () => {
       symlinkSync('../config.yaml', join(store, 'global/.lock'));
       git(repo, 'add', '-f', join(store, 'global/.lock'));
     }],
+    ['a folder holding a file', (repo: string, store: string) => {
+      mkdirSync(join(store, 'global/.lock'));
+      writeFileSync(join(store, 'global/.lock/x'), 'x\n');
+      git(repo, 'add', '-f', join(store, 'global/.lock/x'));
+    }],
   ])('%s in the index fails validate --staged (error bad-lock)', (_, stage) => {
     const { repo, store } = repoStore();
     stage(repo, store);
