@@ -3,11 +3,13 @@
  * people write by hand): a top-level map of `key: scalar` lines, with block
  * sequences (of scalars, or of one-level maps) or one level of nested map
  * under a `key:` line, full-line comments and blank lines. Scalars are plain,
- * 'single-quoted' or "double-quoted" on one line; `true`, `false`, `null`
- * and small integers are read as yaml reads them.
+ * 'single-quoted' or "double-quoted" on one line, or a `>-` folded block
+ * scalar of plain lines (the form the writer gives long values,
+ * docs/store-format.md); `true`, `false`, `null` and small integers are read
+ * as yaml reads them.
  *
  * It answers only when it is sure to give exactly what `yaml` (YAML 1.2 core
- * schema) gives; on anything else — tabs, CR, flow collections, block
+ * schema) gives; on anything else — tabs, CR, flow collections, other block
  * scalars, anchors, tags, other numbers and spellings, multi-line scalars, odd indentation,
  * duplicate keys, unusual characters — it returns `undefined` and the caller
  * uses `yaml`, which also produces every diagnostic with its position.
@@ -32,6 +34,28 @@ type Scalar = string | boolean | number | null;
 /** Integers written the one way yaml writes them, small enough to be exact. */
 const PLAIN_INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
 const NOT = Symbol('not canonical');
+
+/**
+ * A `>-` folded block scalar whose lines start at `lines[i + 1]`, indented by
+ * exactly `indent` spaces: its text and the index of its last line. Only the
+ * simple shape: every line non-empty, starting with no further space and
+ * ending with none, so folding joins the lines with single spaces.
+ */
+function folded(lines: readonly string[], i: number, indent: number): { value: string; last: number } | undefined {
+  let value = '';
+  let j = i + 1;
+  for (; j < lines.length; j++) {
+    const line = lines[j]!;
+    if (!isSpaces(line, indent)) break;
+    const c = line.charCodeAt(indent);
+    if (Number.isNaN(c) || c === 0x20 || line.charCodeAt(line.length - 1) === 0x20) return undefined;
+    value += (j === i + 1 ? '' : ' ') + line.slice(indent);
+  }
+  if (j === i + 1) return undefined;
+  // A blank line could still belong to the block: leave that to yaml.
+  if (j < lines.length && lines[j] === '') return undefined;
+  return { value, last: j - 1 };
+}
 
 function scalar(text: string): Scalar | typeof NOT {
   if (text === '') return NOT;
@@ -125,9 +149,17 @@ function readMapLines(lines: readonly string[], i: number, indent: number, map: 
     if (colon < 0 || colon === line.length - 1) return -1;
     const key = line.slice(indent, colon);
     if (reservedKey(key) || Object.hasOwn(map, key)) return -1;
-    const v = scalar(line.slice(colon + 2));
-    if (v === NOT) return -1;
-    map[key] = v;
+    const rest = line.slice(colon + 2);
+    if (rest === '>-') {
+      const block = folded(lines, i, indent + 2);
+      if (block === undefined) return -1;
+      map[key] = block.value;
+      i = block.last;
+    } else {
+      const v = scalar(rest);
+      if (v === NOT) return -1;
+      map[key] = v;
+    }
     const following = lines[i + 1];
     if (following === undefined || !continues(following)) return i;
     i++;
@@ -153,7 +185,15 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
     if (reservedKey(key) || Object.hasOwn(out, key)) return undefined;
     keys++;
     if (colon < line.length - 1) {
-      const v = scalar(line.slice(colon + 2));
+      const rest = line.slice(colon + 2);
+      if (rest === '>-') {
+        const block = folded(lines, i, 2);
+        if (block === undefined) return undefined;
+        out[key] = block.value;
+        i = block.last;
+        continue;
+      }
+      const v = scalar(rest);
       if (v === NOT) return undefined;
       out[key] = v;
       continue;
@@ -169,6 +209,13 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
         const item = lines[++i]!;
         const itemColon = keyEnd(item, itemStart);
         if (itemColon < 0) {
+          if (item.slice(itemStart) === '>-') {
+            const block = folded(lines, i, itemStart);
+            if (block === undefined) return undefined;
+            items.push(block.value);
+            i = block.last;
+            continue;
+          }
           const v = scalar(item.slice(itemStart));
           if (v === NOT) return undefined;
           items.push(v);

@@ -29,10 +29,161 @@ function refuseUnsafeText(rel: string, schema: string, data: Record<string, unkn
  * The YAML text of a document, exactly as writers emit it, without the
  * schema check: the layer the YAML reader's tests exercise with any data.
  * Writers never call it directly; they go through `document` below.
+ *
+ * Lines stay within yamllint's default 80 columns and in the form prettier
+ * prints (docs/store-format.md, "Line width and quoting"): a string value
+ * that would overflow is written as a `>-` folded block scalar, broken at
+ * single spaces; a quoted value takes the quote prettier prefers.
  */
 export function yamlDocument(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
-  const body = stringify(data, { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' });
+  const strings: string[] = [];
+  const skeleton = stringify(tokenize(data, strings), STRINGIFY);
+  let placed = 0;
+  const body = skeleton.replace(TOKEN_AT_END, (_m, prefix: string, n: string) => {
+    placed++;
+    return prefix + scalarText(strings[Number(n)]!, prefix);
+  });
+  // Each placeholder ends its own line (yaml writes values in block style); anything else is a bug, not a file to write.
+  if (placed !== strings.length) throw new Error(`internal: ${strings.length - placed} value(s) of ${rel} were not placed`);
   return `${modeline(rel, schema)}\n${body}`;
+}
+
+const STRINGIFY = { lineWidth: 0, defaultKeyType: 'PLAIN', version: '1.2' } as const;
+/** yamllint's default `line-length` maximum, which is also prettier's default print width. */
+const WIDTH = 80;
+/** A placeholder for the n-th string value: plain, so yaml writes it as is at the end of its line. */
+const token = (n: number) => `zz0fold0${n}0zz`;
+const TOKEN_AT_END = /^(.*?)zz0fold0(\d+)0zz$/gm;
+/** Characters a folded block scalar cannot hold as they are (controls, separators, lone surrogates). */
+const NOT_FOLDABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|\p{Surrogate}/u;
+
+/** A copy of `value` with every string replaced by a placeholder (collected in `strings`). */
+function tokenize(value: unknown, strings: string[]): unknown {
+  if (typeof value === 'string') {
+    strings.push(value);
+    return token(strings.length - 1);
+  }
+  if (Array.isArray(value)) return value.map((v) => tokenize(v, strings));
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = tokenize(v, strings);
+    return out;
+  }
+  return value;
+}
+
+/** How the string `value` is written after `prefix` (the start of its line, up to the value). */
+function scalarText(value: string, prefix: string): string {
+  const own = stringify(value, STRINGIFY).slice(0, -1);
+  // Content is indented two past the key, or past the "- " of a bare item.
+  const indent = prefix.endsWith(': ') ? prefix.length - prefix.replace(/^(?:\s*- )*\s*/, '').length + 2 : prefix.length;
+  const pad = ' '.repeat(indent);
+  // Controls, separators, NEL and lone surrogates: escaped here, not left to
+  // yaml, which writes a NEL raw inside double quotes and then reads it as a
+  // line break (the value would change).
+  if (NOT_FOLDABLE.test(value.replace(/\n/g, ''))) return quotedLines(value, WIDTH - prefix.length, WIDTH - indent, pad);
+  if (value.includes('\n')) {
+    // yaml's literal block (`|` or `|-`), indented under its key, when its lines fit.
+    const [head, ...rest] = own.split('\n');
+    const lines = rest.map((l) => (l === '' ? '' : pad + l));
+    if ((head === '|' || head === '|-') && lines.every((l) => l.length <= WIDTH && !l.endsWith(' '))) return [head, ...lines].join('\n');
+  } else {
+    const oneLine = preferredQuotes(value, own);
+    if (prefix.length + oneLine.length <= WIDTH) return oneLine;
+  }
+  if (foldable(value)) {
+    const lines = foldLines(value, WIDTH - indent);
+    // A long line may hold spaces only where they could not be broken (a run of them): then the quoted form below.
+    if (lines.every((l) => l.length <= WIDTH - indent || !l.includes(' '))) return `>-\n${lines.map((l) => pad + l).join('\n')}`;
+  }
+  // Leading or trailing spaces, runs of spaces in a long line, controls, long
+  // lines of several: double-quoted, escaped, broken with `\` (the fast
+  // reader leaves this form to yaml).
+  return quotedLines(value, WIDTH - prefix.length, WIDTH - indent, pad);
+}
+
+/**
+ * `value` double-quoted, its controls, separators and lone surrogates
+ * escaped, broken where needed by an escaped line break (`\` at the end of
+ * a line, which yaml drops together with the next line's indentation; a
+ * space that starts a line is escaped so it is kept). Lines fit `first`
+ * and `width` columns; none ends with a space. A value that fits one line
+ * and needs no escape but `\"` takes single quotes, as prettier prints it.
+ */
+function quotedLines(value: string, first: number, width: number, pad: string): string {
+  const units: string[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const ch = value[i]!;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length && value.charCodeAt(i + 1) >= 0xdc00 && value.charCodeAt(i + 1) <= 0xdfff) {
+      units.push(value.slice(i, i + 2));
+      i++;
+    } else if (ch === '\\' || ch === '"') units.push(`\\${ch}`);
+    else if (ch === '\n') units.push('\\n');
+    else if (ch === '\t') units.push('\\t');
+    else if (NOT_FOLDABLE.test(ch)) units.push(`\\u${c.toString(16).padStart(4, '0')}`);
+    else units.push(ch);
+  }
+  const escapedOnlyQuotes = units.every((u) => u.length === 1 || u === '\\"' || !u.startsWith('\\'));
+  if (escapedOnlyQuotes && value.includes('"') && value.length + 2 + value.split("'").length - 1 <= first) return `'${value.replace(/'/g, "''")}'`;
+  const lines: string[] = [];
+  let line = '"';
+  let budget = first;
+  for (const [k, u] of units.entries()) {
+    const rest = k === units.length - 1 ? 1 : 2; // the closing quote, or room for a `\`
+    if (line.length + u.length + rest > budget && line !== '"' && line !== '') {
+      lines.push(`${line}\\`);
+      // The next line's leading spaces are indentation: a space that starts it is escaped.
+      line = u === ' ' ? '\\ ' : u;
+      budget = width;
+    } else line += u;
+  }
+  lines.push(`${line}"`);
+  return lines.map((l, k) => (k === 0 ? l : pad + l)).join('\n');
+}
+
+/** A folded block scalar holds `value` exactly, with no trailing space on any line. */
+function foldable(value: string): boolean {
+  return value !== '' && value[0] !== ' ' && !value.endsWith(' ') && !NOT_FOLDABLE.test(value);
+}
+
+/**
+ * `value` broken into lines of at most `width` characters where it can be:
+ * only at a single space between two other characters, since folding turns
+ * each line break back into exactly one space. A longer word stays whole on
+ * its own line (yamllint allows a line that is one word).
+ */
+export function foldLines(value: string, width: number): string[] {
+  const words: string[] = [];
+  let start = 0;
+  for (let i = 1; i < value.length - 1; i++) {
+    if (value[i] === ' ' && value[i - 1] !== ' ' && value[i + 1] !== ' ') {
+      words.push(value.slice(start, i));
+      start = i + 1;
+    }
+  }
+  words.push(value.slice(start));
+  const lines: string[] = [];
+  let line = words[0]!;
+  for (const word of words.slice(1)) {
+    if (line.length + 1 + word.length <= width) line += ` ${word}`;
+    else {
+      lines.push(line);
+      line = word;
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+/**
+ * yaml double-quotes a value holding both kinds of quote; prettier rewrites
+ * that to single quotes unless another escape needs the double quotes. Write
+ * it the way prettier leaves it.
+ */
+function preferredQuotes(value: string, text: string): string {
+  if (!text.startsWith('"') || !value.includes('"') || /\\[^"]/.test(text)) return text;
+  return `'${value.replace(/'/g, "''")}'`;
 }
 
 /**

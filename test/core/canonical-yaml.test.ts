@@ -33,6 +33,8 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const ulidArb = fc.tuple(fc.constantFrom(...'01234567'), fc.string({ unit: fc.constantFrom(...CROCKFORD), minLength: 25, maxLength: 25 })).map(([a, b]) => a + b);
 /** Characters that matter to YAML, and some that matter to Unicode. */
 const SPECIAL = [...':#-?,[]{}&*!|>\'"%@`\\ \t\r\n~.+0123456789eExo_', 'é', '–', '\u00a0', '\u0085', '\u2028', '\ufeff', '😀', '\u0000', '\u007f'];
+/** The characters of SPECIAL a folded long value can hold (controls and separators send a file to yaml anyway). */
+const PRINTABLE = SPECIAL.filter((c) => !/[\u0000-\u001f\u007f-\u009f\u2028\ufeff]/.test(c));
 /**
  * The writer refuses control and bidirectional characters, and newlines inside
  * one-line fields (docs/store-format.md, "Plain text only"), so generated texts
@@ -43,6 +45,9 @@ const textArb = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ unit: fc.constantFrom(...SPECIAL, 'a', 'b', 'Z', ' '), maxLength: 20 }),
+  // Long values, which the writer folds: words of YAML-significant characters, runs of spaces, one-word lines.
+  fc.array(fc.oneof(fc.string({ unit: fc.constantFrom(...PRINTABLE, 'a', 'b', 'Z'), maxLength: 12 }), fc.constantFrom('word', 'Never', '#', '# c', 'a: b', '"q"', "it's", 'é', '😀', '', ' ', 'x'.repeat(90), '>-', '- x', '|')), { minLength: 10, maxLength: 40 }).map((ws) => ws.join(' ')),
+  fc.array(fc.constantFrom('Never', 'delete', 'production', 'data', 'see: the', '#runbook', '"quoted"', "it's", 'naïve', '日本語', 'https://example.com/a/very/long/path/that/does/not/break/anywhere/at/all/in/the/url'), { minLength: 12, maxLength: 40 }).map((ws) => ws.join(' ')),
   fc.constantFrom('true', 'False', 'null', '~', '1', '-1', '0x1F', '0o17', '1e3', '.inf', '.NaN', '1.5', '+2', '2026-11-29T12:00:00Z', 'y', 'no', '<<', '- x', 'a: b', 'a #b', 'a#b', "it's", 'say "hi"', ' lead', 'trail ', ''),
 ).map(writable);
 const invariantArb: fc.Arbitrary<Invariant> = fc.record(
@@ -96,7 +101,38 @@ describe('parseCanonicalYaml', () => {
     expect(parseCanonicalYaml(plan)).toStrictEqual({ id: '01M8KK5920RS6CGAVDFVYYJ0B4', project: 'myapp', goal: 'Ship: it', created_at: '2026-11-29T12:00:00Z' });
   });
 
+  it('reads the folded form the writer gives long values, as yaml does', () => {
+    const long = 'Never delete production data # not a comment: "quoted" it\'s naïve 日本語 😀 — see the runbook at https://example.com/runbooks/data/deletion before you act';
+    const values = [long, `${long} ${'x'.repeat(100)} end`, `${'y'.repeat(120)}`, `a  b ${long}`, `${long}: ${long}`, `- ${long}`, `>- ${long}`];
+    for (const value of values) {
+      const data = { id: '01M8KJT9G0XNWEM589ZS7FV0VT', text: value, tags: ['short', value], source: { kind: 'action', ref: value }, records: [{ invariant_id: 'x', actor_response: value, decision_id: null }], rationale: value };
+      const text = yamlDocument('global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', 'invariant.schema.json', data);
+      expect(text).toContain('text: >-\n  ');
+      for (const line of text.split('\n')) if (line.length > 80) expect(line.trim(), text).not.toContain(' ');
+      expect(parseCanonicalYaml(text), text).toStrictEqual(data);
+      expect(reference(text)).toStrictEqual(data);
+    }
+  });
+
+  it('leaves long values with leading or trailing spaces, several lines or controls to yaml, escaped in double quotes across lines', () => {
+    const long = 'Never delete production data without a reviewed backup plan, a second approver and a rollback';
+    for (const value of [`${long}   `, `  ${long}`, `${long}\n\n  indented "q"`, `x\u0085y "q"`, `${long}\u0001\t${long}`]) {
+      const data = { id: 'x', text: value };
+      const text = yamlDocument('global/x.yaml', 'invariant.schema.json', data);
+      expect(text.split('\n').every((l) => l.length <= 80 && !l.endsWith(' ') || l.endsWith('"'))).toBe(true);
+      expect(parseCanonicalYaml(text)).toBeUndefined();
+      expect(reference(text)).toStrictEqual(data);
+    }
+  });
+
   it.each([
+    ['a folded scalar with a more-indented line', 'text: >-\n  a\n    b\n'],
+    ['a folded scalar with a blank line', 'text: >-\n  a\n\n  b\n'],
+    ['a folded scalar with a trailing space', 'text: >-\n  a \n  b\n'],
+    ['a folded scalar with no lines', 'text: >-\nid: x\n'],
+    ['a folded scalar indented further than the writer does', 'text: >-\n    a\n    b\n'],
+    ['a folded scalar followed by a blank line', 'text: >-\n  a\n\nid: x\n'],
+    ['a folded scalar that keeps its final line break', 'text: >\n  a\n'],
     ['a flow sequence', 'tags: [a, b]\n'],
     ['a block scalar', 'text: |\n  a\n  b\n'],
     ['a float', 'version: 1.5\n'],
@@ -130,6 +166,24 @@ describe('parseCanonicalYaml', () => {
     // Not vacuous: most of what the writer writes takes the fast path.
     expect(answered.yes).toBeGreaterThan(300);
     answered.yes = 0;
+  });
+
+  it('writes documents yaml reads back exactly, within 80 columns and with no trailing space', () => {
+    const multiline = fc.array(fc.oneof(textArb, fc.constant('')), { minLength: 2, maxLength: 4 }).map((ls) => ls.join('\n'));
+    const data = fc.record({ id: ulidArb, text: fc.oneof(textArb, multiline), tags: fc.array(fc.oneof(textArb, multiline), { maxLength: 2 }), records: fc.array(fc.record({ actor_response: fc.oneof(textArb, multiline) }), { maxLength: 2 }), source: fc.record({ ref: fc.oneof(textArb, multiline) }) });
+    fc.assert(
+      fc.property(data, (generated) => {
+        const d = JSON.parse(JSON.stringify(generated)) as typeof generated; // plain objects, as yaml gives
+        const text = yamlDocument(`global/${d.id}.yaml`, 'invariant.schema.json', d);
+        expect({ text, data: reference(text) }).toStrictEqual({ text, data: d });
+        for (const line of text.split('\n')) {
+          expect({ text, line, trailing: / $/.test(line) }).toStrictEqual({ text, line, trailing: false });
+          // yamllint's line-length forgives a line that is one word.
+          if (line.length > 80) expect({ text, line, words: line.trim().includes(' ') }).toStrictEqual({ text, line, words: false });
+        }
+      }),
+      { seed: SEED, numRuns: 500 * SCALE },
+    );
   });
 
   it('agrees with yaml on documents edited at random (inserted, deleted and replaced characters, lines and indentation)', () => {
