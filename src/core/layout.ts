@@ -26,7 +26,6 @@ export type PathKind =
   | { kind: 'unknown' };
 
 export type RecordKind = 'decisions' | 'enforcement' | 'violations';
-export const RECORD_KINDS: readonly RecordKind[] = ['decisions', 'enforcement', 'violations'];
 
 /** The folder of a plan's or a project's waivers. */
 export const WAIVERS = 'waivers';
@@ -38,18 +37,37 @@ export function isTemporaryName(base: string): boolean {
   return base.startsWith('.') && base.endsWith(TEMP_SUFFIX);
 }
 
-/**
- * Scope objects are shared between the paths of one folder (a store lists a
- * folder's files together): 100,000 paths need about 1,000 scope objects, not
- * 100,000. Nothing changes a scope object once made.
- */
 const GLOBAL_SCOPE: Scope = Object.freeze({ kind: 'global' });
-let lastScope: Scope & { project?: string; plan?: string } = GLOBAL_SCOPE;
-/** The last plan folder name found valid: its records need not be checked again. */
-let lastPlanId = '';
+
+/**
+ * What one classifier remembers between paths: scope objects are shared
+ * between the paths of one folder (a store lists a folder's files together),
+ * so 100,000 paths need about 1,000 scope objects, not 100,000. Nothing
+ * changes a scope object once made. The memory belongs to one classifier,
+ * never to the module (src/core holds no mutable module state).
+ */
+interface FolderMemory {
+  /** The scope of the last project or plan folder classified (made only for a valid name). */
+  scope: Scope & { project?: string; plan?: string };
+  /** The last plan folder name found valid: its records need not be checked again. */
+  planId: string;
+}
 
 /** Classifies a file path relative to the store root ("projects/myapp/01J….yaml"). */
 export function classifyPath(rel: string): PathKind {
+  return classify(rel, { scope: GLOBAL_SCOPE, planId: '' });
+}
+
+/**
+ * A classifier for many paths in a row (a whole store's listing): the same
+ * answers as `classifyPath`, with the scope objects of one folder shared.
+ */
+export function pathClassifier(): (rel: string) => PathKind {
+  const memory: FolderMemory = { scope: GLOBAL_SCOPE, planId: '' };
+  return (rel) => classify(rel, memory);
+}
+
+function classify(rel: string, memory: FolderMemory): PathKind {
   const parts = rel.split('/');
   const base = parts[parts.length - 1] ?? '';
   // The lock, and the short-lived file that serialises clearing a stale one.
@@ -74,12 +92,13 @@ export function classifyPath(rel: string): PathKind {
         return waiverFile({ kind: 'project', project: a }, base);
       }
       if (parts.length !== 3 || a === undefined) return { kind: 'unknown' };
-      // The folder of the last project seen was valid (a scope is made only for a valid name).
-      if (lastScope.kind === 'project' && lastScope.project === a) return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(lastScope, base);
-      const problem = nameProblem(a, 'project');
-      if (problem) return { kind: 'bad-name', problem };
-      lastScope = { kind: 'project', project: a };
-      return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(lastScope, base);
+      // A scope is remembered only for a valid name: the same folder again needs no check.
+      if (memory.scope.kind !== 'project' || memory.scope.project !== a) {
+        const problem = nameProblem(a, 'project');
+        if (problem) return { kind: 'bad-name', problem };
+        memory.scope = { kind: 'project', project: a };
+      }
+      return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(memory.scope, base);
     }
     case 'actions': {
       if (parts.length !== 4 || a === undefined || b === undefined) return { kind: 'unknown' };
@@ -90,14 +109,15 @@ export function classifyPath(rel: string): PathKind {
     }
     case 'plans': {
       if (a === undefined || parts.length < 3) return { kind: 'unknown' };
-      if (a !== lastPlanId) {
+      if (a !== memory.planId) {
         const problem = ulidProblem(a, 'plan id');
         if (problem) return { kind: 'bad-name', problem };
-        lastPlanId = a;
+        memory.planId = a;
       }
       if (parts.length === 3) {
         if (base === 'plan.yaml') return { kind: 'plan', plan: a };
-        return invariantFile(lastScope.plan === a && lastScope.kind === 'plan' ? lastScope : (lastScope = { kind: 'plan', plan: a }), base);
+        if (memory.scope.kind !== 'plan' || memory.scope.plan !== a) memory.scope = { kind: 'plan', plan: a };
+        return invariantFile(memory.scope, base);
       }
       if (parts.length === 4 && b === WAIVERS) return waiverFile({ kind: 'plan', plan: a }, base);
       if (parts.length === 4 && (b === 'decisions' || b === 'enforcement' || b === 'violations') && c !== undefined) {
