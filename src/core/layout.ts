@@ -48,14 +48,12 @@ const GLOBAL_SCOPE: Scope = Object.freeze({ kind: 'global' });
  */
 interface FolderMemory {
   /** The scope of the last project or plan folder classified (made only for a valid name). */
-  scope: Scope & { project?: string; plan?: string };
-  /** The last plan folder name found valid: its records need not be checked again. */
-  planId: string;
+  scope: Scope;
 }
 
 /** Classifies a file path relative to the store root ("projects/myapp/01J….yaml"). */
 export function classifyPath(rel: string): PathKind {
-  return classify(rel, { scope: GLOBAL_SCOPE, planId: '' });
+  return classify(rel, { scope: GLOBAL_SCOPE });
 }
 
 /**
@@ -63,7 +61,7 @@ export function classifyPath(rel: string): PathKind {
  * answers as `classifyPath`, with the scope objects of one folder shared.
  */
 export function pathClassifier(): (rel: string) => PathKind {
-  const memory: FolderMemory = { scope: GLOBAL_SCOPE, planId: '' };
+  const memory: FolderMemory = { scope: GLOBAL_SCOPE };
   return (rel) => classify(rel, memory);
 }
 
@@ -86,47 +84,46 @@ function classify(rel: string, memory: FolderMemory): PathKind {
       if (parts.length === 2) return invariantFile(GLOBAL_SCOPE, base);
       return { kind: 'unknown' };
     case 'projects': {
-      if (parts.length === 4 && b === WAIVERS && a !== undefined) {
-        const problem = nameProblem(a, 'project');
+      // Past the length checks the folder names are there (split never skips one).
+      if (parts.length === 4 && b === WAIVERS) {
+        const problem = nameProblem(a!, 'project');
         if (problem) return { kind: 'bad-name', problem };
-        return waiverFile({ kind: 'project', project: a }, base);
+        return waiverFile({ kind: 'project', project: a! }, base);
       }
-      if (parts.length !== 3 || a === undefined) return { kind: 'unknown' };
+      if (parts.length !== 3) return { kind: 'unknown' };
+      const project = a!;
       // A scope is remembered only for a valid name: the same folder again needs no check.
-      if (memory.scope.kind !== 'project' || memory.scope.project !== a) {
-        const problem = nameProblem(a, 'project');
+      if (memory.scope.kind !== 'project' || memory.scope.project !== project) {
+        const problem = nameProblem(project, 'project');
         if (problem) return { kind: 'bad-name', problem };
-        memory.scope = { kind: 'project', project: a };
+        memory.scope = { kind: 'project', project };
       }
-      return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(memory.scope, base);
+      return base === 'project.yaml' ? { kind: 'project-meta', project } : invariantFile(memory.scope, base);
     }
     case 'actions': {
-      if (parts.length !== 4 || a === undefined || b === undefined) return { kind: 'unknown' };
-      const problem = nameProblem(a, 'action namespace') ?? nameProblem(b, 'action name');
+      if (parts.length !== 4) return { kind: 'unknown' };
+      const problem = nameProblem(a!, 'action namespace') ?? nameProblem(b!, 'action name');
       if (problem) return { kind: 'bad-name', problem };
-      if (base === 'action.yaml') return { kind: 'action-meta', ns: a, name: b };
-      return invariantFile({ kind: 'action', ns: a, name: b }, base);
+      if (base === 'action.yaml') return { kind: 'action-meta', ns: a!, name: b! };
+      return invariantFile({ kind: 'action', ns: a!, name: b! }, base);
     }
     case 'plans': {
-      if (a === undefined || parts.length < 3) return { kind: 'unknown' };
-      if (a !== memory.planId) {
-        const problem = ulidProblem(a, 'plan id');
+      if (parts.length < 3) return { kind: 'unknown' };
+      const plan = a!;
+      // As for projects: a plan scope is remembered only for a valid plan id.
+      if (memory.scope.kind !== 'plan' || memory.scope.plan !== plan) {
+        const problem = ulidProblem(plan, 'plan id');
         if (problem) return { kind: 'bad-name', problem };
-        memory.planId = a;
+        memory.scope = { kind: 'plan', plan };
       }
-      if (parts.length === 3) {
-        if (base === 'plan.yaml') return { kind: 'plan', plan: a };
-        if (memory.scope.kind !== 'plan' || memory.scope.plan !== a) memory.scope = { kind: 'plan', plan: a };
-        return invariantFile(memory.scope, base);
-      }
-      if (parts.length === 4 && b === WAIVERS) return waiverFile({ kind: 'plan', plan: a }, base);
-      if (parts.length === 4 && (b === 'decisions' || b === 'enforcement' || b === 'violations') && c !== undefined) {
-        if (!c.endsWith('.yaml')) return { kind: 'unknown' };
-        const id = c.slice(0, -'.yaml'.length);
-        if (!isUlid(id)) return { kind: 'bad-id', problem: ulidProblem(id, 'record file name')! };
-        return { kind: 'record', plan: a, record: b, id };
-      }
-      return { kind: 'unknown' };
+      if (parts.length === 3) return base === 'plan.yaml' ? { kind: 'plan', plan } : invariantFile(memory.scope, base);
+      if (parts.length !== 4) return { kind: 'unknown' };
+      if (b === WAIVERS) return waiverFile({ kind: 'plan', plan }, base);
+      if (b !== 'decisions' && b !== 'enforcement' && b !== 'violations') return { kind: 'unknown' };
+      if (!c!.endsWith('.yaml')) return { kind: 'unknown' };
+      const id = c!.slice(0, -'.yaml'.length);
+      if (!isUlid(id)) return { kind: 'bad-id', problem: ulidProblem(id, 'record file name')! };
+      return { kind: 'record', plan, record: b, id };
     }
     default:
       return { kind: 'unknown' };
