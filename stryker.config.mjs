@@ -24,7 +24,7 @@ export default {
   thresholds: { high: 90, low: 80, break: null },
   concurrency: 2,
   timeoutMS: 20000,
-  ignorePatterns: ['dist', '.bench', 'coverage', 'reports', 'fixtures/broken'],
+  ignorePatterns: ['dist', '.bench', 'coverage', 'reports'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 };
