@@ -47,3 +47,5 @@ export type { ProjectMeta, ExportTargetName, ExportConfig } from './core/model.t
 export { ReviewService, type DiffRequest, type DiffResult, type SideInfo, type LogResult, type LogEvent } from './service/review-service.ts';
 export { diffStores, diffTarget, diffInvariantFiles, affectedTargets, type StoreDiff, type TargetDiff, type TargetRef, type InvariantChange, type PlanChange, type FieldChange } from './core/diff.ts';
 export { withCommit, commitWanted, type Written, type Committed } from './service/commit.ts';
+export { judgePlan, committedRuns, setDigestInput, RELAXABLE, type GateFacts, type GateOptions, type GateReason, type GateReasonCode, type GateVerdict, type CommittedRun } from './core/plan-gate.ts';
+export { escapeUnsafe, findUnsafeText, quoteText, type UnsafeText } from './core/plain-text.ts';

@@ -1,5 +1,6 @@
 import type { FieldChange, InvariantChange, PlanChange, TargetDiff } from '../core/diff.ts';
 import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
+import { markdownText, quoteText } from '../core/plain-text.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
 import { invariantJson } from './render.ts';
 import type { Style } from './style.ts';
@@ -79,8 +80,9 @@ function sideText(s: SideInfo): string {
   return s.commit ? `${s.label} (${s.commit.slice(0, 12)})` : s.label;
 }
 
+/** The shared one-line quoting (core/plain-text.ts): nothing in a text can hide from the reviewer. */
 function quote(text: string): string {
-  return JSON.stringify(text);
+  return quoteText(text);
 }
 
 function fieldText(f: FieldChange): string {
@@ -155,9 +157,9 @@ function planText(p: PlanChange): string {
   return plan.project ? `targets project ${plan.project}` : 'targets no project';
 }
 
-/** Escapes text for a markdown table cell or list item: no markup, no HTML, one line. */
+/** Escapes text for a markdown table cell or list item: no markup, no HTML, one line, nothing hidden. */
 export function mdEscape(text: string): string {
-  return text.replace(/\r?\n/g, ' ').replace(/[\\`*_{}[\]<>()#+!|~-]/g, (c) => `\\${c}`);
+  return markdownText(text);
 }
 
 function mdScope(scope: Scope): string {

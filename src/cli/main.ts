@@ -5,6 +5,7 @@ import type { CommandSpec } from './command.ts';
 import { errorLines } from './error-text.ts';
 import { canPrompt, processIo, useColor, type CliContext, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
+import { safeJson, safeText } from './safe-output.ts';
 import { makeStyle } from './style.ts';
 import { VERSION } from './version.ts';
 import { COMMANDS, GROUPS, guessCommand, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
@@ -239,14 +240,14 @@ async function report(io: CliIo, error: unknown, color: boolean, format: OutputF
   const s = makeStyle(color);
   if (error instanceof AgentsError) {
     const lines = errorLines(error, s);
-    io.stderr.write(`${lines.join('\n')}\n`);
+    io.stderr.write(safeText(`${lines.join('\n')}\n`, color));
     await writeErrorDocument(io, format, error.code, error.exitCode, error.message, error.hint, detailOf(error));
     return error.exitCode;
   }
   const e = error as Error;
   io.stderr.write(
     `${s.red('internal error:')} this is a bug in agents ${VERSION}, not something you did.\n` +
-      `Please report it with the command you ran and this trace:\n${e?.stack ?? String(error)}\n`,
+      `Please report it with the command you ran and this trace:\n${safeText(e?.stack ?? String(error), false)}\n`,
   );
   await writeErrorDocument(io, format, 'internal', EXIT_CODES.internal, `internal error: this is a bug in agents ${VERSION}, not something you did`, 'Please report it with the command you ran and the trace printed on stderr.', {
     error: e instanceof Error ? e.message : String(error),
@@ -279,7 +280,7 @@ async function writeErrorDocument(
   if (format !== 'json' && format !== 'yaml') return;
   const body = { ok: false, exit_code: exitCode, error: { code, message, hint: hint ?? null, detail } };
   if (format === 'json') {
-    io.stdout.write(`${JSON.stringify(body, null, 2)}\n`);
+    io.stdout.write(`${safeJson(body)}\n`);
     return;
   }
   try {

@@ -1,3 +1,4 @@
+import { escapeUnsafe } from '../core/plain-text.ts';
 import type { Plan } from '../core/model.ts';
 import type { DecisionNode, DecisionTreeNode, EnforcementRun, Violation } from '../core/records.ts';
 import type { Style } from './style.ts';
@@ -92,7 +93,7 @@ export function treeText(s: Style, roots: readonly DecisionTreeNode[]): string[]
     const d = n.node;
     lines.push(`${prefix}${branch}${s.bold(d.id)}  ${d.type}  ${s.dim(d.created_at)}`);
     const inner = root ? prefix : `${prefix}${last ? '   ' : '│  '}`;
-    lines.push(`${inner}${n.children.length ? '│  ' : '   '}${d.summary}`);
+    lines.push(`${inner}${n.children.length ? '│  ' : '   '}${escapeUnsafe(d.summary)}`);
     n.children.forEach((c, i) => walk(c, inner, i === n.children.length - 1, false));
   };
   roots.forEach((r, i) => {

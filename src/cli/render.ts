@@ -1,6 +1,7 @@
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { EffectiveEntry, ShadowRef } from '../core/resolve.ts';
 import type { CliContext } from './io.ts';
+import { safeJson, safeText } from './safe-output.ts';
 
 /** The stable JSON shape of one invariant (docs/json-output.md). */
 export interface InvariantJson {
@@ -94,14 +95,14 @@ export async function prepareFormat(format: CliContext['format']): Promise<void>
 export function emit(ctx: CliContext, data: unknown, text: () => string): void {
   switch (ctx.format) {
     case 'json':
-      ctx.io.stdout.write(`${JSON.stringify(data, null, 2)}\n`);
+      ctx.io.stdout.write(`${safeJson(data)}\n`);
       return;
     case 'yaml':
       if (!yamlStringify) throw new Error('YAML output is not loaded: await prepareFormat(ctx.format) before the command runs');
       ctx.io.stdout.write(yamlStringify(data));
       return;
     case 'text': {
-      const out = text();
+      const out = safeText(text(), ctx.color);
       if (out !== '') ctx.io.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
     }
   }

@@ -1,4 +1,5 @@
 import type { Severity } from './model.ts';
+import { escapeUnsafe } from './plain-text.ts';
 
 /**
  * Stable diagnostic codes. Each is documented in docs/validation.md ("Diagnostic codes");
@@ -27,12 +28,14 @@ export type DiagnosticCode =
   | 'id-invalid'
   | 'id-reused'
   | 'source-not-in-plan'
+  | 'control-character'
   // layout
   | 'unknown-path'
   | 'bad-name'
   | 'plan-missing'
   | 'temporary-file'
   | 'stale-lock'
+  | 'bad-lock'
   // meaning
   | 'duplicate-text'
   | 'shadowed'
@@ -104,7 +107,8 @@ export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, n
 
 /** `file:line:col`, leaving out what is unknown. */
 export function location(d: Pick<Diagnostic, 'file' | 'line' | 'col'>, prefix = ''): string {
-  const file = prefix + d.file;
+  // A file name may hold anything a file system allows, a newline or an ESC too: it is shown escaped, on one line.
+  const file = escapeUnsafe(prefix + d.file);
   if (d.line <= 0) return file;
   return `${file}:${d.line}:${d.col}`;
 }
@@ -112,10 +116,13 @@ export function location(d: Pick<Diagnostic, 'file' | 'line' | 'col'>, prefix = 
 /** A two-line caret excerpt under a diagnostic, or "" when no source line is known. */
 export function caretExcerpt(d: Diagnostic): string {
   if (d.lineText === undefined || d.line <= 0) return '';
-  const shown = d.lineText.replace(/\t/g, ' ');
+  const raw = d.lineText.replace(/\t/g, ' ');
+  // The line is shown escaped; the caret moves right by what the escapes before it added.
+  const shown = escapeUnsafe(raw);
+  const before = escapeUnsafe(raw.slice(0, Math.max(0, d.col - 1))).length;
   const gutter = String(d.line);
   const pad = ' '.repeat(gutter.length);
-  const caretCol = Math.max(1, Math.min(d.col, shown.length + 1));
+  const caretCol = Math.max(1, Math.min(before + 1, shown.length + 1));
   return `${gutter} | ${shown}\n${pad} | ${' '.repeat(caretCol - 1)}^`;
 }
 

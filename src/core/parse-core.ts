@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
 import { MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 import { codePointLength } from './names.ts';
+import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
 export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
@@ -228,6 +229,16 @@ export function offsetAt(y: YamlFile, path: readonly string[]): number {
   return 0;
 }
 
+/**
+ * `control-character` errors: strings holding characters that can hide text
+ * from a reviewer (docs/store-format.md, "Plain text only"), each at its value.
+ */
+export function plainTextDiagnostics(y: YamlFile, document: string): Diagnostic[] {
+  const found = findUnsafeText(document, y.data);
+  if (found.length === 0) return [];
+  return found.map((u) => diagAt(y, offsetAt(y, u.path), 'control-character', unsafeTextMessage(u), 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.'));
+}
+
 function offsetOfKey(y: YamlFile, key: string): number {
   const node = nodeAt(y.doc, [key]);
   return node?.range?.[0] ?? 0;
@@ -263,6 +274,7 @@ export function parseInvariant(
   if (raw.source && scope.kind !== 'plan') {
     diagnostics.push(diagAt(y, offsetOfKey(y, 'source'), 'source-not-in-plan', '"source" is only allowed on invariants in a plan\'s scope', 'Remove the source key.'));
   }
+  diagnostics.push(...plainTextDiagnostics(y, 'invariant.schema.json'));
   if (diagnostics.length > 0) return { diagnostics };
   const value: ScopedInvariant = {
     id: own(raw.id),
@@ -293,6 +305,8 @@ export function parsePlan(file: string, bytes: Uint8Array, id: string): Parsed<P
   if (plan.id !== id) {
     return { diagnostics: [diagAt(y, offsetOfKey(y, 'id'), 'id-mismatch', `plan id ${plan.id} differs from its folder plans/${id}/`, 'Correct the id in plan.yaml.')] };
   }
+  const unsafe = plainTextDiagnostics(y, 'plan.schema.json');
+  if (unsafe.length > 0) return { diagnostics: unsafe };
   return { value: plan, diagnostics: [] };
 }
 
@@ -304,6 +318,7 @@ export function parseConfig(file: string, bytes: Uint8Array): Parsed<StoreConfig
     return { diagnostics: parsed.diagnostics };
   }
   const diagnostics = checkSchema(parsed.value, 'config.schema.json');
+  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(parsed.value, 'config.schema.json'));
   if (diagnostics.length > 0) return { diagnostics };
   const raw = parsed.value.data as Partial<StoreConfig> & {
     reconciliation?: Partial<StoreConfig['reconciliation']>;
@@ -355,6 +370,7 @@ export function parseActionMeta(file: string, bytes: Uint8Array): Parsed<{ descr
     return { diagnostics: parsed.diagnostics };
   }
   const diagnostics = checkSchema(parsed.value, 'action.schema.json');
+  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(parsed.value, 'action.schema.json'));
   if (diagnostics.length > 0) return { diagnostics };
   return { value: parsed.value.data as { description?: string }, diagnostics: [] };
 }

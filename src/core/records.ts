@@ -2,7 +2,8 @@ import type { Diagnostic, Parsed } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
 import type { Plan, ScopedInvariant, Severity } from './model.ts';
 import { textKey } from './normalise.ts';
-import { checkSchema, diagAt, parseYaml, type YamlFile } from './parse.ts';
+import { checkSchema, diagAt, parseYaml, plainTextDiagnostics, type YamlFile } from './parse.ts';
+import { escapeUnsafe } from './plain-text.ts';
 import type { SchemaName } from './schema-docs.ts';
 import { validatorFor } from './schemas.ts';
 
@@ -39,6 +40,8 @@ export interface EnforcementRun {
   actor: ActorKind;
   /** Why the actor failed as a whole, when it did. */
   error?: string;
+  /** `sha256:<hex>` of the effective set the run evaluated (docs/plans.md): `plan status` compares it with today's set. */
+  set_digest?: string;
   records: EnforcementRecord[];
 }
 
@@ -90,6 +93,7 @@ function parseWithSchema<T extends { id: string }>(file: string, bytes: Uint8Arr
   if (!parsed.value) return { diagnostics: parsed.diagnostics };
   const y = parsed.value;
   const diagnostics = checkSchema(y, schema);
+  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(y, schema));
   if (diagnostics.length > 0) return { diagnostics };
   const value = y.data as T;
   if (value.id !== id) {
@@ -249,10 +253,12 @@ export interface Reconciliation {
  */
 export function reconcile(invariantIds: readonly string[], outcome: ActorOutcome, decisionId: string): Reconciliation {
   if (!outcome.ok) {
-    const reason = cut(`not enforced: ${outcome.reason}`);
+    // Whatever the actor printed is kept visible, never raw: an ESC or RLO in it would hide text from whoever reads the record.
+    const why = escapeUnsafe(outcome.reason, { newlines: true });
+    const reason = cut(`not enforced: ${why}`);
     return {
       records: invariantIds.map((id) => ({ invariant_id: id, enforced: false, actor_response: reason, decision_id: decisionId })),
-      error: cut(outcome.reason, 4000),
+      error: cut(why, 4000),
       problems: [],
     };
   }
@@ -277,7 +283,7 @@ export function reconcile(invariantIds: readonly string[], outcome: ActorOutcome
       return { invariant_id: id, enforced: false, actor_response: `not enforced: the actor gave ${got.length} results for this invariant`, decision_id: decisionId };
     }
     const r = got[0]!;
-    return { invariant_id: id, enforced: r.enforced, actor_response: cut(r.response), decision_id: decisionId };
+    return { invariant_id: id, enforced: r.enforced, actor_response: cut(escapeUnsafe(r.response, { newlines: true })), decision_id: decisionId };
   });
   return { records, problems };
 }
@@ -287,7 +293,7 @@ export function enforcementSummary(records: readonly EnforcementRecord[], actor:
   const n = records.length;
   const ok = records.filter((r) => r.enforced).length;
   const base = `${ok} of ${n} invariant${n === 1 ? '' : 's'} enforced (${actor} actor)`;
-  return error ? `${base}; actor failed: ${cut(error, 300)}` : base;
+  return error ? `${base}; actor failed: ${cut(escapeUnsafe(error), 300)}` : base;
 }
 
 // ---------------------------------------------------------------------------

@@ -2,6 +2,8 @@ import { stringify } from 'yaml';
 import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
+import { UsageError } from './errors.ts';
+import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import type { SchemaName } from './schemas.ts';
 import type { Waiver } from './waivers.ts';
 import { assertSchemaValid } from './write-check.ts';
@@ -9,6 +11,18 @@ import { assertSchemaValid } from './write-check.ts';
 /** The first line of every file a writer emits, so editors validate as you type. */
 export function modeline(rel: string, schema: string): string {
   return `# yaml-language-server: $schema=${schemaRef(rel, schema)}`;
+}
+
+/** Refuses (exit 2) text that could hide from a reviewer, before a byte is written (docs/store-format.md, "Plain text only"). */
+function refuseUnsafeText(rel: string, schema: string, data: Record<string, unknown>): void {
+  const [first] = findUnsafeText(schema, data);
+  if (!first) return;
+  const field = first.path[0];
+  const where = field === 'created_by' ? ' (it comes from git: user.name and user.email, or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL)' : '';
+  throw new UsageError(`cannot write ${rel}: ${unsafeTextMessage(first)}`, `Nothing was written. Remove the character${where}; tab is allowed, and a newline only in rationale, goal, details and descriptions.`, {
+    field: first.path.join('.'),
+    character: `U+${first.codePoint.toString(16).toUpperCase().padStart(4, '0')}`,
+  });
 }
 
 /**
@@ -21,8 +35,13 @@ export function yamlDocument(rel: string, schema: SchemaName, data: Record<strin
   return `${modeline(rel, schema)}\n${body}`;
 }
 
-/** Every writer's document passes here: checked against its schema before any text (let alone a byte on disk) is made. */
+/**
+ * Every writer's document passes here: no hidden text (a pure check of its
+ * own, core/plain-text.ts), then its schema, before any text (let alone a
+ * byte on disk) is made.
+ */
 function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
+  refuseUnsafeText(rel, schema, data);
   assertSchemaValid(schema, rel, data);
   return yamlDocument(rel, schema, data);
 }
@@ -91,7 +110,7 @@ export function formatDecisionFile(rel: string, node: DecisionNode): string {
 }
 
 export function formatEnforcementFile(rel: string, run: EnforcementRun): string {
-  const data = ordered(run, ['id', 'decision_id', 'created_at', 'created_by', 'actor', 'error']);
+  const data = ordered(run, ['id', 'decision_id', 'created_at', 'created_by', 'actor', 'error', 'set_digest']);
   data.records = run.records.map((r) => ordered(r, ['invariant_id', 'enforced', 'actor_response', 'decision_id']));
   return document(rel, 'enforcement.schema.json', data);
 }

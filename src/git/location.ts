@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -13,6 +13,8 @@ export function repoTop(dir: string): string | undefined {
   }
 }
 
+const MAX_DOT_GIT_BYTES = 64 * 1024;
+
 /**
  * The git folder of the repository holding `dir`: the nearest `.git` above
  * it when a folder, or the folder a `.git` file names (`gitdir: …`).
@@ -23,8 +25,20 @@ export function gitDirFor(dir: string): string | undefined {
   if (top === undefined) return undefined;
   const dotGit = join(top, '.git');
   try {
-    if (statSync(dotGit).isDirectory()) return dotGit;
-    const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+    const st = statSync(dotGit);
+    if (st.isDirectory()) return dotGit;
+    // A `.git` file holds one line: only a regular file is read (a FIFO would
+    // wait for a writer), without blocking, and never more than 64 KiB of it.
+    if (!st.isFile() || st.size > MAX_DOT_GIT_BYTES) return undefined;
+    const fd = openSync(dotGit, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    let text: string;
+    try {
+      const buf = Buffer.alloc(MAX_DOT_GIT_BYTES);
+      text = buf.toString('utf8', 0, readSync(fd, buf, 0, buf.length, 0));
+    } finally {
+      closeSync(fd);
+    }
+    const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
     if (!m) return undefined;
     return isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
   } catch {

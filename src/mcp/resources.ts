@@ -86,7 +86,8 @@ export async function readResource(ctx: ToolContext, uri: string): Promise<{ uri
 export function affects(rel: string, target: Target, planProject?: string): boolean {
   if (rel === '') return true;
   if (rel === 'global' || rel.startsWith('global/')) return true;
-  if ('project' in target) return rel === `projects/${target.project}` || rel.startsWith(`projects/${target.project}/`);
+  // A scope folder removed and made again (a checkout that empties it) is reported as the folder alone.
+  if ('project' in target) return rel === 'projects' || rel === `projects/${target.project}` || rel.startsWith(`projects/${target.project}/`);
   const own = `plans/${target.plan}`;
   if (rel === own || rel === 'plans') return true;
   if (rel.startsWith(`${own}/`)) {

@@ -145,9 +145,8 @@ export const TOOLS: readonly ToolDef[] = [
         },
         count: { type: 'integer' },
         invariants: { type: 'array', items: { ...INVARIANT_JSON, properties: { ...INVARIANT_JSON.properties, shadows: { type: 'array', items: SHADOW_JSON } } } },
-        notes: { type: 'array', items: { type: 'string' }, description: 'Things to know about the answer, e.g. a project with no folder of its own.' },
       },
-      required: ['target', 'count', 'invariants', 'notes'],
+      required: ['target', 'count', 'invariants'],
     },
     async run(args, ctx) {
       const which = one(args, ['project', 'plan', 'path'] as const, 'effective_invariants', true)!;
@@ -155,16 +154,7 @@ export const TOOLS: readonly ToolDef[] = [
       const project = which === 'path' ? await projectOfPath(ctx, args.path as string) : (args.project as string);
       const data = await effectiveFor(ctx, which === 'plan' ? { plan: args.plan as string } : { project }, pattern);
       if (which === 'path') data.target.path = args.path as string;
-      const notes: string[] = [];
-      if (which === 'project') {
-        // Not an error (a project may have no invariants of its own), but never silent: a misspelt name would get only the global set.
-        const known = (await ctx.service.source.list('projects', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path.slice('projects/'.length));
-        if (!known.includes(args.project as string)) {
-          notes.push(`The store has no folder projects/${args.project as string}/: only global invariants apply. Known projects: ${known.length ? known.sort().join(', ') : 'none'}.`);
-        }
-      }
-      const text = effectiveMarkdown(data);
-      return { data: { ...data, notes }, text: notes.length ? `${notes.map((n) => `> Note: ${n}`).join('\n')}\n\n${text}` : text };
+      return { data: data as unknown as Record<string, unknown>, text: effectiveMarkdown(data) };
     },
   },
   {

@@ -2,6 +2,7 @@ import { relative, sep } from 'node:path';
 import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
 import { DEFAULT_CONFIG } from '../core/model.ts';
 import type { TreeSource } from '../store/tree-source.ts';
+import { readFailure } from '../store/read-plan.ts';
 
 /** What a writing use case hands back to be committed. */
 export interface Written<T> {
@@ -26,7 +27,9 @@ export async function commitWanted(source: TreeSource, flag: boolean | undefined
   // Loaded here, not at start-up: only commands that write get this far.
   const { parseConfig } = await import('../core/parse.ts');
   const bytes = (await source.read(['config.yaml'])).get('config.yaml');
-  if (!bytes?.ok) return DEFAULT_CONFIG.commit;
+  if (!bytes || (!bytes.ok && bytes.code === 'missing')) return DEFAULT_CONFIG.commit;
+  // A config.yaml that cannot be read (a FIFO, a folder, a link…) is not silently taken for the defaults.
+  if (!bytes.ok) throw new InvalidStoreError(`cannot read config.yaml: it ${bytes.message}`, [readFailure('config.yaml', bytes)]);
   const parsed = parseConfig('config.yaml', bytes.bytes);
   const first = parsed.diagnostics[0];
   if (first) throw new InvalidStoreError(`cannot read config.yaml: ${first.line > 0 ? `config.yaml:${first.line}:${first.col}` : 'config.yaml'} is invalid`, parsed.diagnostics);

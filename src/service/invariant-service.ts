@@ -579,6 +579,7 @@ export class InvariantService {
                 `duplicate: ${describeScope(found.scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
                 `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
                 { existing_id: dup.id, path: dup.path },
+                'duplicate',
               );
             }
           }
@@ -646,6 +647,7 @@ export class InvariantService {
                 `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
                 `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
                 { existing_id: dup.id, path: dup.path },
+                'duplicate',
               );
             }
             const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
@@ -705,7 +707,7 @@ export class InvariantService {
     if (scope?.kind === 'plan') await this.readPlan(scope.plan);
     const snap = scope ? await readFolders(this.source, [scopeFolder(scope)]) : await readStore(this.source);
     requireValid(snap, 'list invariants');
-    if (scope?.kind === 'project') await this.requireProject(scope.project);
+    if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await this.requireProject(scope.project);
     let items = snap.invariants.filter((i) => options.all || i.active);
     if (re) items = filterByRegex(items, re);
     items.sort(byScopeThenId);
@@ -736,7 +738,7 @@ export class InvariantService {
     }
     const snap = await readFolders(this.source, folders);
     requireValid(snap, 'resolve the effective set');
-    if (resolvedTarget.kind === 'project') await this.requireProject(resolvedTarget.project);
+    if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project)) await this.requireProject(resolvedTarget.project);
     let entries = resolveEffective(resolvedTarget, snap.invariants);
     if (re) {
       const keep = new Set(filterByRegex(entries.map((e) => e.invariant), re));
@@ -806,6 +808,15 @@ export class InvariantService {
       return { value: found, paths: [found.path], message: `invariant: remove ${found.id} from ${describeScope(found.scope)}\n` };
     });
   }
+}
+
+/**
+ * Whether the invariants read include one of `project`'s: then its folder
+ * exists, and the listing of projects/ that proves it for an empty or
+ * missing folder is not needed (a read reads only what it needs).
+ */
+function holdsProject(invariants: readonly ScopedInvariant[], project: string): boolean {
+  return invariants.some((i) => i.scope.kind === 'project' && i.scope.project === project);
 }
 
 /** A well-formed id for checking a draft document before its real id is drawn. */

@@ -30,7 +30,8 @@ import type { Actor } from '../enforce/actors.ts';
 import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
 import { assertOwnStore } from '../store/ownership.ts';
-import { removeFile, withFolderLock, writeFileAtomic, writeFolderAtomic } from '../store/write.ts';
+import { removeFile, withFolderLock, writeFileAtomic, writeFilesTogether, writeFolderAtomic } from '../store/write.ts';
+import { committedRuns, judgePlan, setDigestInput, type GateReason, type GateReasonCode } from '../core/plan-gate.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import './ids.ts';
 import { InvariantService, requireValid, toScope, type OpenOptions, type WaiverState } from './invariant-service.ts';
@@ -90,8 +91,12 @@ export interface PlanStatus {
   resolvedViolations: number;
   /** The waivers covering the plan, with whether each holds now. */
   waivers: WaiverState[];
-  /** Error violations stand: `plan status` exits 1. */
+  /** The gate failed (docs/plans.md, "plan status"): `plan status` exits 1. */
   failing: boolean;
+  /** Why, every reason the gate found, failing ones first. */
+  reasons: GateReason[];
+  /** Enforcement files no decision node names (interrupted writes), ignored. */
+  unfinished: string[];
 }
 
 /** What `plan sync` would do, or did, to a plan. */
@@ -128,6 +133,12 @@ export interface ListedViolation {
   plan: string;
   violation: Violation;
   path: string;
+}
+
+/** `sha256:<hex>` of an effective set (docs/plans.md): node:crypto loads only for the commands that need it. */
+async function setDigest(invariants: readonly ScopedInvariant[]): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return `sha256:${createHash('sha256').update(setDigestInput(invariants)).digest('hex')}`;
 }
 
 function timestamp(d: Date): string {
@@ -384,8 +395,9 @@ export class PlanService {
       violations: records.violations.filter((v) => v.resolved === undefined),
       drift: computeDrift(plan, planSnap.invariants, actions),
     };
-    const run = records.enforcement.at(-1);
-    if (run) result.latestEnforcement = run;
+    // Only a run its decision node commits counts (docs/decisions.md); an unfinished write is not shown as the latest run.
+    const { latest } = committedRuns(records.decisions, records.enforcement);
+    if (latest?.run) result.latestEnforcement = latest.run;
     const node = latestDecision(records.decisions);
     if (node) result.latestDecision = node;
     return result;
@@ -405,6 +417,7 @@ export class PlanService {
     await this.records(plan.id, ['decisions']);
     assertOwnStore(this.root, 'write in');
     const request = buildActorRequest(plan, options.context ?? null, entries.map((e) => e.invariant));
+    const digest = await setDigest(entries.map((e) => e.invariant));
     const outcome = await options.actor.evaluate(request);
     const author = await this.deps.author(this.root);
     const folder = `plans/${plan.id}`;
@@ -421,6 +434,7 @@ export class PlanService {
         const run: EnforcementRun = { id: runId, decision_id: decisionId, created_at: now, actor: options.actor.kind, records: rec.records };
         if (author !== undefined) run.created_by = author;
         if (rec.error !== undefined) run.error = rec.error;
+        run.set_digest = digest;
         const decision: DecisionNode = {
           id: decisionId,
           type: 'invariant_enforced',
@@ -433,11 +447,14 @@ export class PlanService {
         if (author !== undefined) decision.created_by = author;
         const runPath = `${folder}/enforcement/${runId}.yaml`;
         const nodePath = `${folder}/decisions/${decisionId}.yaml`;
-        // Both documents are made (and schema-checked) before either is written.
+        // Both documents are made (and schema-checked) before either is written; then both or
+        // neither: the node is written last and commits the run; a failure removes the run again.
         const runText = formatEnforcementFile(runPath, run);
         const nodeText = formatDecisionFile(nodePath, decision);
-        writeFileAtomic(this.root, runPath, runText);
-        writeFileAtomic(this.root, nodePath, nodeText);
+        writeFilesTogether(this.root, [
+          { rel: runPath, content: runText },
+          { rel: nodePath, content: nodeText },
+        ]);
         return { plan, request, decision, run, problems: rec.problems, ok: rec.error === undefined && rec.records.every((r) => r.enforced) };
       },
       { onStale: this.deps.notice },
@@ -452,17 +469,26 @@ export class PlanService {
   }
 
   /**
-   * Enforcement and violations in brief; `failing` while an error violation
-   * stands that is neither resolved nor waived at the service clock's time.
+   * Enforcement and violations in brief, and the gate's verdict (docs/plans.md,
+   * "plan status"): `failing` when a reason fails; `allow` relaxes reasons.
+   * Violations resolved, or of invariants a waiver covers at the service
+   * clock's time, do not count; a waived invariant left unenforced reports.
    */
-  async status(prefix: string): Promise<PlanStatus> {
+  async status(prefix: string, options: { allow?: readonly GateReasonCode[] } = {}): Promise<PlanStatus> {
     const plan = await this.planById(prefix);
     const { entries, waivers } = await this.invariants.effective({ plan: plan.id });
-    const records = await this.records(plan.id, ['enforcement', 'violations']);
+    const records = await this.records(plan.id);
     const waived = waivedAt(waivers, this.deps.clock());
     const standing = standingViolations(records.violations, waived);
     const violations: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
     for (const v of standing.open) violations[v.severity]++;
+    const invariants = entries.map((e) => e.invariant);
+    const { latest, unfinished } = committedRuns(records.decisions, records.enforcement);
+    const verdict = judgePlan(
+      { effective: invariants, setDigest: await setDigest(invariants), ...(latest ? { latest } : {}), unfinished, violations: standing.open, waived: new Set(waived.keys()) },
+      options.allow ? { allow: options.allow } : {},
+    );
+    const reasons = [...verdict.reasons].sort((a, b) => (a.level === b.level ? 0 : a.level === 'fail' ? -1 : 1));
     const status: PlanStatus = {
       plan,
       effectiveCount: entries.length,
@@ -470,9 +496,11 @@ export class PlanService {
       waivedViolations: standing.waived.length,
       resolvedViolations: standing.resolved.length,
       waivers,
-      failing: violations.error > 0,
+      failing: verdict.failing,
+      reasons,
+      unfinished,
     };
-    const run = records.enforcement.at(-1);
+    const run = latest?.run;
     if (run) {
       status.latestEnforcement = { id: run.id, decision_id: run.decision_id, created_at: run.created_at, enforced: run.records.filter((r) => r.enforced).length, total: run.records.length };
       if (run.error !== undefined) status.latestEnforcement.error = run.error;

@@ -1,7 +1,8 @@
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { GitError, hooksDir, topLevel } from '../git/repo.ts';
+import { readRegularFile } from './read-file.ts';
 import { writeFileAtomic } from './write.ts';
 
 /** Marks a hook as ours, so `init --hooks` may update it and never touches anyone else's. */
@@ -51,6 +52,9 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
   ].join('\n');
 }
 
+/** The largest existing hook read (ours is a few hundred bytes). */
+const MAX_HOOK_BYTES = 1024 * 1024;
+
 export interface HookInstall {
   path: string;
   /** "installed", or "updated" when an earlier agents hook was replaced. */
@@ -75,8 +79,13 @@ export async function installPreCommitHook(storeRoot: string, exportCheck = fals
   const script = preCommitScript(rel === '.agents' ? undefined : rel, exportCheck);
   const path = join(dir, 'pre-commit');
   let action: HookInstall['action'] = 'installed';
-  if (existsSync(path)) {
-    const current = readFileSync(path, 'utf8');
+  // A hook may be a link (hook managers link them); what it leads to must be a regular file of sensible size.
+  const existing = readRegularFile(path, MAX_HOOK_BYTES, { followLinks: true });
+  if (!existing.ok && existing.code !== 'missing') {
+    throw new UsageError(`the pre-commit hook ${path} ${existing.message}; it was left alone`, 'Nothing was changed. Remove or repair that file, then run `agents init --hooks` again.');
+  }
+  if (existing.ok) {
+    const current = existing.bytes.toString('utf8');
     if (!current.includes(HOOK_MARKER)) {
       throw new UsageError(
         `a pre-commit hook that agents did not install already exists: ${path}`,

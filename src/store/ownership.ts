@@ -118,6 +118,7 @@ export function assertOwnStore(root: string, action: string, also: readonly stri
   throw new UsageError(
     `refusing to ${action} ${shown}: ${foreign.path === root ? 'the folder' : foreign.path} is owned by user ${foreign.owner}, not by you (user ${foreign.uid})`,
     `Nothing was run or written. If you trust it, allow it as for git: \`git config --global --add safe.directory ${shown}\`, or set ${SAFE_DIRECTORY_ENV}=${shown} (see docs/store-format.md).`,
-    { reason: 'foreign-store', store: shown, path: foreign.path, owner: foreign.owner, uid: foreign.uid },
+    { store: shown, path: foreign.path, owner: foreign.owner, uid: foreign.uid },
+    'foreign-store',
   );
 }

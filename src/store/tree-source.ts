@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type 
 import { join } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { linkedFolder } from './no-links.ts';
+import { describeType, OPEN_READ } from './read-file.ts';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
 
@@ -141,18 +142,23 @@ export class WorkingTreeSource implements TreeSource {
     if (link !== null) return { ok: false, code: 'symlink', message: `is inside ${link}, a symbolic link; links are never followed inside a store` };
     let fd: number;
     try {
-      fd = openSync(`${this.root}/${rel}`, constants.O_RDONLY | NOFOLLOW);
+      fd = openSync(`${this.root}/${rel}`, OPEN_READ | NOFOLLOW);
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       if (e.code === 'ELOOP') return { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' };
       if (e.code === 'EISDIR') return { ok: false, code: 'not-a-file', message: 'is a folder, not a file' };
       if (e.code === 'ENOENT') return { ok: false, code: 'missing', message: 'does not exist' };
+      if (e.code === 'ENXIO') return { ok: false, code: 'not-a-file', message: 'is a socket, not a regular file' };
       return { ok: false, code: 'file-unreadable', message: `cannot be read (${e.code ?? e.message})` };
     }
     try {
       // Read into a shared buffer without fstat: a Stats object (four Dates)
-      // per file cost more than the read itself. At most MAX_FILE_BYTES + 1
-      // bytes are read; only a file that long is looked at with fstat.
+      // per file cost more than the read itself. The listing said what each
+      // path is (a FIFO or device there is never opened), the open does not
+      // block, and at most MAX_FILE_BYTES + 1 bytes are read; fstat looks at
+      // what such a read cannot tell from a file: nothing read (an empty file,
+      // or a FIFO without a writer), a read that would wait (a FIFO or a
+      // terminal), a file that long (or a device that never ends).
       let off = 0;
       for (;;) {
         if (off === scratch.length) {
@@ -165,15 +171,23 @@ export class WorkingTreeSource implements TreeSource {
         if (n === 0) break;
         off += n;
       }
-      if (off > MAX_FILE_BYTES) {
+      if (off > MAX_FILE_BYTES || off === 0) {
         const st = fstatSync(fd);
-        if (!st.isFile()) return { ok: false, code: 'not-a-file', message: 'is not a regular file' };
-        return { ok: false, code: 'file-too-large', message: `is ${st.size} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` };
+        if (!st.isFile()) return { ok: false, code: 'not-a-file', message: `is ${describeType(st)}, not a regular file` };
+        if (off > MAX_FILE_BYTES) return { ok: false, code: 'file-too-large', message: `is ${st.size} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` };
       }
       return off;
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       if (e.code === 'EISDIR') return { ok: false, code: 'not-a-file', message: 'is a folder, not a file' };
+      if (e.code === 'EAGAIN' || e.code === 'EWOULDBLOCK') {
+        try {
+          const st = fstatSync(fd);
+          if (!st.isFile()) return { ok: false, code: 'not-a-file', message: `is ${describeType(st)}, not a regular file` };
+        } catch {
+          // Reported below.
+        }
+      }
       return { ok: false, code: 'file-unreadable', message: `cannot be read (${e.code ?? e.message})` };
     } finally {
       closeSync(fd);

@@ -1,11 +1,12 @@
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
+import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
 import { LOCK_NAME, TEMP_SUFFIX } from '../core/layout.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
+import { describeType, OPEN_READ } from './read-file.ts';
 
 /** Every write below starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
 function assertMine(root: string): void {
@@ -112,6 +113,38 @@ export function writeFolderAtomic(root: string, rel: string, files: readonly { n
   }
 }
 
+/**
+ * Writes several new files as one change: each atomically, in order, the
+ * last one being the one that commits the others for readers (a plan run's
+ * decision node names its enforcement file; see docs/decisions.md). When a
+ * write fails, the files already written are removed again, so the store is
+ * as it was; if even that fails, the error names what was left (readers
+ * ignore it: nothing commits it).
+ */
+export function writeFilesTogether(root: string, files: readonly { rel: string; content: string }[]): void {
+  const done: string[] = [];
+  try {
+    for (const f of files) {
+      writeFileAtomic(root, f.rel, f.content);
+      done.push(f.rel);
+    }
+  } catch (error) {
+    const left: string[] = [];
+    for (const rel of done.reverse()) {
+      try {
+        unlinkSync(join(root, rel));
+        fsyncDir(dirname(join(root, rel)));
+      } catch {
+        left.push(rel);
+      }
+    }
+    if (left.length === 0 || !(error instanceof AgentsError)) throw error;
+    throw new AgentsError(error.message, error.exitCode, {
+      hint: `${left.join(', ')} could not be removed again; nothing names ${left.length === 1 ? 'it' : 'them'}, so readers ignore ${left.length === 1 ? 'it' : 'them'}. Delete ${left.length === 1 ? 'it' : 'them'} when the store is writable, then run the command again.`,
+    });
+  }
+}
+
 export function removeFile(root: string, rel: string): void {
   assertMine(root);
   assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
@@ -173,7 +206,8 @@ export function lockTimeoutFromEnv(env: Record<string, string | undefined> = pro
 function readLock(lockPath: string): { text: string; mtimeMs: number } | null {
   let fd: number;
   try {
-    fd = openSync(lockPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    // Without blocking: a FIFO at that name must not hold the writer.
+    fd = openSync(lockPath, OPEN_READ | (constants.O_NOFOLLOW ?? 0));
   } catch (error) {
     // A link in place of the lock: not ours, not a process's; treat it as an empty, old lock.
     if ((error as NodeJS.ErrnoException).code === 'ELOOP') return { text: '', mtimeMs: lstatMtime(lockPath) };
@@ -293,6 +327,66 @@ function clearDeadBreaker(lockPath: string): void {
 }
 
 /**
+ * What stands at a lock's name when it is not a file a writer made (a folder,
+ * a link, a FIFO…): no writer could ever take or clear it. Null for a regular
+ * file or nothing.
+ */
+export function lockBlocker(path: string): string | null {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() ? null : describeType(st);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes what stands at a lock's name when it is not a regular file (see
+ * lockBlocker): a link, a FIFO, a socket or device node, or an empty folder.
+ * A folder that holds files is kept (they are not the tool's to delete), and
+ * so is a regular file, which may be a live writer's lock.
+ */
+export function removeLockBlocker(root: string, rel: string): void {
+  assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
+  const path = join(root, rel);
+  let folder: boolean;
+  try {
+    const st = lstatSync(path);
+    if (st.isFile()) throw new AgentsError(`${rel} is a regular file now (a writer's lock); it was kept`, EXIT_CODES.usage);
+    folder = st.isDirectory();
+  } catch (error) {
+    if (error instanceof AgentsError) throw error;
+    return; // Gone already: nothing stands in a writer's way.
+  }
+  try {
+    if (folder) rmdirSync(path);
+    else unlinkSync(path);
+    fsyncDir(dirname(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY') throw new AgentsError(`${rel}/ holds files; move them out, then remove the folder`, EXIT_CODES.usage);
+    throw writeFailure(error, rel);
+  }
+}
+
+/** Refuses (exit 3) at once when the lock of `folder` (or its breaker) is something no writer can take or clear. */
+function assertLockUsable(lockPath: string, folder: string): void {
+  for (const [path, name] of [
+    [lockPath, LOCK_NAME],
+    [`${lockPath}.break`, `${LOCK_NAME}.break`],
+  ] as const) {
+    const what = lockBlocker(path);
+    if (what === null) continue;
+    const file = folder === '' ? name : `${folder}/${name}`;
+    const message = `${file} is ${what}, not a writer's lock file; every writer of ${folder || 'the store'} would wait on it`;
+    throw new InvalidStoreError(
+      `cannot lock ${folder || 'the store'}: ${message}`,
+      [{ code: 'bad-lock', severity: 'error', file, line: 0, col: 0, message, hint: 'Run `agents validate --fix` to remove it (it never holds anything of the store).' }],
+      `Nothing was written. Run \`agents validate --fix\` to remove ${file}, then run the command again.`,
+    );
+  }
+}
+
+/**
  * Takes the lock: its content ("pid host time") goes to a temporary first and
  * is then linked to `.lock`, which fails when the lock exists. So a lock is
  * never seen empty or half written, even when its writer is killed.
@@ -351,6 +445,7 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
         }
       }
     }
+    assertLockUsable(lockPath, folder);
     const stale = isStale(lockPath);
     if (stale !== null && breakStale(lockPath, stale.seen)) {
       options.onStale?.(`cleared a stale lock ${folder}/${LOCK_NAME}: ${stale.why}`);

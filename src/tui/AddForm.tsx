@@ -1,4 +1,5 @@
 import { Box, Text } from 'ink';
+import { escapeUnsafe as plain } from '../core/plain-text.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
@@ -65,7 +66,7 @@ function scopeItems(catalog: ScopeCatalog): SelectItem<ScopeChoice>[] {
     items.push({ label: `action ${a}`, value: { kind: 'action', ns, name }, hint: 'copied into plans made from it' });
   }
   for (const plan of catalog.plans) {
-    const hint = [plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ');
+    const hint = plain([plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · '));
     items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, ...(hint ? { hint } : {}) });
   }
   return items;
@@ -315,13 +316,13 @@ export function AddForm({ service, scope: givenScope, commit, initial = {}, edit
       const path = editing ? editing.path : scope ? invariantPath(scope, '<new id>') : '';
       body = (
         <Box flexDirection="column" width={width}>
-          <Text wrap="wrap">{`text      ${text.trim()}`}</Text>
+          <Text wrap="wrap">{`text      ${plain(text.trim())}`}</Text>
           <Text>{`scope     ${scope ? describeScope(scope) : ''}`}</Text>
           <Text>{`severity  ${severity}`}</Text>
           <Text>{`tags      ${tags.trim() === '' ? '(none)' : tags}`}</Text>
           <Text wrap="wrap">{`rationale ${rationale.trim() === '' ? '(none)' : rationale.trim()}`}</Text>
           {editing ? <Text>{`state     ${active ? 'active' : 'inactive'}`}</Text> : null}
-          <Text wrap="truncate-end">{`file      ${path}`}</Text>
+          <Text wrap="truncate-end">{`file      ${plain(path)}`}</Text>
           <AddFeedback check={check} text={text} near={near} />
           <Text bold>{step === 'saving' ? 'writing…' : editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]'}</Text>
         </Box>

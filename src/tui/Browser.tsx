@@ -1,4 +1,5 @@
 import { Box, Text, type Key } from 'ink';
+import { escapeUnsafe as plain } from '../core/plain-text.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
@@ -41,7 +42,7 @@ function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
     items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
   }
   for (const plan of data.catalog.plans) {
-    items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, hint: ['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ') });
+    items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, hint: plain(['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ')) });
   }
   return items;
 }
@@ -81,7 +82,7 @@ function RowLine({ row, selected, width, short, idWidth }: { row: Row; selected:
         <Text wrap="truncate-end" inverse={selected} dimColor={greyed && theme.dim} color={greyed ? theme.hue('gray') : undefined}>
           {selected ? '› ' : '  '}
           {sevMark(theme, inv)}
-          {` ${note}${inv.text}`}
+          {` ${note}${plain(inv.text)}`}
         </Text>
       </Box>
       <Text dimColor={theme.dim}>{id}</Text>
@@ -96,10 +97,10 @@ function Detail({ row, height, width }: { row: Row | undefined; height: number; 
     const inv = row.invariant;
     const meta = [describeScope(inv.scope), inv.severity, inv.active ? 'active' : 'inactive', ...inv.tags.map((t) => `#${t}`)].join(' · ');
     lines.push(<Text key="id" bold wrap="truncate-end">{`${inv.id}  ${meta}`}</Text>);
-    lines.push(<Text key="text" wrap="wrap">{inv.text}</Text>);
-    if (inv.rationale) lines.push(<Text key="why" wrap="truncate-end" dimColor={theme.dim}>{`rationale: ${inv.rationale.replace(/\s+/g, ' ')}`}</Text>);
-    lines.push(<Text key="path" wrap="truncate-end" dimColor={theme.dim}>{`path: ${inv.path}`}</Text>);
-    if (inv.created_at || inv.created_by) lines.push(<Text key="by" wrap="truncate-end" dimColor={theme.dim}>{`created ${inv.created_at ?? ''}${inv.created_by ? ` by ${inv.created_by}` : ''}`}</Text>);
+    lines.push(<Text key="text" wrap="wrap">{plain(inv.text)}</Text>);
+    if (inv.rationale) lines.push(<Text key="why" wrap="truncate-end" dimColor={theme.dim}>{`rationale: ${plain(inv.rationale.replace(/\s+/g, ' '))}`}</Text>);
+    lines.push(<Text key="path" wrap="truncate-end" dimColor={theme.dim}>{`path: ${plain(inv.path)}`}</Text>);
+    if (inv.created_at || inv.created_by) lines.push(<Text key="by" wrap="truncate-end" dimColor={theme.dim}>{plain(`created ${inv.created_at ?? ''}${inv.created_by ? ` by ${inv.created_by}` : ''}`)}</Text>);
     if (row.hiddenBy) lines.push(<Text key="hb" color={theme.hue('yellow')} wrap="truncate-end">{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>);
     for (const o of row.shadow?.shadowedBy ?? []) lines.push(<Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>);
     for (const o of row.shadow?.shadows ?? []) lines.push(<Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadows ${describeScope(o.scope)} ${o.id}`}</Text>);
@@ -401,14 +402,14 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     <Box>
       <Text color={theme.hue('cyan')}>/</Text>
       <TextInput value={pattern} onChange={setPattern} onSubmit={() => setFiltering(false)} />
-      {problem ? <Text color={theme.hue('red')} wrap="truncate-end">{`  ✗ ${problem}`}</Text> : null}
+      {problem ? <Text color={theme.hue('red')} wrap="truncate-end">{`  ✗ ${plain(problem)}`}</Text> : null}
     </Box>
   ) : problem ? (
-    <Text color={theme.hue('red')} wrap="truncate-end">{`/${pattern}  ✗ ${problem}`}</Text>
+    <Text color={theme.hue('red')} wrap="truncate-end">{plain(`/${pattern}  ✗ ${problem}`)}</Text>
   ) : status ? (
-    <Text color={theme.hue('green')} wrap="truncate-end">{status}</Text>
+    <Text color={theme.hue('green')} wrap="truncate-end">{plain(status)}</Text>
   ) : pattern ? (
-    <Text wrap="truncate-end">{`/${pattern}`}</Text>
+    <Text wrap="truncate-end">{plain(`/${pattern}`)}</Text>
   ) : (
     <Text dimColor={theme.dim}>{' '}</Text>
   );

@@ -1,4 +1,5 @@
 import { Box, Text, useApp, useInput } from 'ink';
+import { escapeUnsafe as plain } from '../core/plain-text.ts';
 import { useEffect, useMemo, useReducer } from 'react';
 import type { ActorRequest, ActorResult } from '../core/records.ts';
 
@@ -99,7 +100,7 @@ export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
         Reconcile plan {plan.id}
         {plan.project ? ` (project ${plan.project})` : ''}
       </Text>
-      {plan.goal ? <Text dimColor>goal: {plan.goal}</Text> : null}
+      {plan.goal ? <Text dimColor>goal: {plain(plan.goal)}</Text> : null}
       {finished || !current ? (
         <Text>
           Answered {results.length} of {total}: {results.filter((r) => r.enforced).length} enforced.
@@ -109,7 +110,7 @@ export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
           <Text>
             Invariant {index + 1} of {total} · {current.scope} · {current.severity} · {current.id}
           </Text>
-          <Text bold>  {current.text}</Text>
+          <Text bold>  {plain(current.text)}</Text>
           {current.rationale ? <Text dimColor>  why: {current.rationale}</Text> : null}
           {decision === null ? (
             <Text>Enforce this invariant? [y/n]  (Ctrl-C cancels; nothing is written)</Text>

@@ -1,10 +1,15 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { gitDirFor } from '../store/git-dir.ts';
+import { readRegularFile } from '../store/read-file.ts';
 import type { FileFacts } from './file-facts.ts';
 
-/** Bump when the shape of the file or of FileFacts changes. */
-const FORMAT = 3;
+/**
+ * Bump when the shape of the file, of FileFacts or of a key changes: a cache
+ * of another format is ignored. 4: keys are SHA-256 (content-hash.ts), no
+ * longer MurmurHash3, whose collisions can be forged (3 and before).
+ */
+const FORMAT = 4;
 
 
 /**
@@ -59,12 +64,18 @@ function decode(text: string): FileFacts | undefined {
 }
 
 const HEADER = 'agents validate cache';
+/**
+ * The largest cache read: about 2.5 million files' lines (a store of
+ * 100,000 files writes about 10 MiB), and well below the longest string V8
+ * makes. A larger file is ignored as damaged.
+ */
+export const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 const TAB = 9;
 
 /**
  * Facts of files validated before, keyed by store-relative path and a hash
- * of the bytes: the git blob id for the index (git knows it already), a
- * content hash (content-hash.ts) for the working tree. Valid for one build
+ * of the bytes: the git blob id for the index (git knows it already), the
+ * SHA-256 of the bytes (content-hash.ts) for the working tree. Valid for one build
  * of the tool only: any other build's cache is ignored. A cache that cannot
  * be read or parsed is ignored too (a damaged line is a miss), and one that
  * cannot be written is skipped: it only ever saves time.
@@ -101,12 +112,9 @@ export class FactsCache {
   /** The cache in `file` (none yet, unreadable, or of another build: an empty one that will be written there). */
   static load(file: string | undefined, build: string): FactsCache {
     if (file !== undefined) {
-      let text = '';
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch {
-        // None yet, or unreadable: start again.
-      }
+      // None yet, unreadable, or not what this tool writes (a link, a FIFO, a device, a folder, too large): start again.
+      const r = readRegularFile(file, MAX_CACHE_BYTES);
+      const text = r.ok ? r.bytes.toString('utf8') : '';
       const header = `${HEADER}\t${FORMAT}\t${build}\n`;
       if (text.startsWith(header)) return new FactsCache(file, build, text, header.length);
     }
@@ -184,11 +192,15 @@ export class FactsCache {
     if (this.file === undefined) return;
     // Unchanged: every line was met in order, none was added, and the last one ended the file.
     if (!this.changed && !this.repeated && this.index === undefined && this.cursor >= this.text.length) return;
-    const tmp = `${this.file}.${process.pid}.tmp`;
+    // Unique per run, so a temporary left by a crash never stands in the way.
+    const tmp = `${this.file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
     let fd: number | undefined;
+    let created = false;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      fd = openSync(tmp, 'w');
+      // Exclusive: never through a link or into a FIFO someone left at that name.
+      fd = openSync(tmp, 'wx');
+      created = true;
       // A path met twice: its last facts, at its last place.
       let last: Map<string, number> | undefined;
       if (this.repeated) {
@@ -214,7 +226,8 @@ export class FactsCache {
       renameSync(tmp, this.file);
     } catch {
       if (fd !== undefined) closeSync(fd);
-      rmSync(tmp, { force: true });
+      // Only a temporary this run made (none when the exclusive open failed).
+      if (created) rmSync(tmp, { force: true });
     }
   }
 }

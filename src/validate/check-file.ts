@@ -9,7 +9,7 @@ import { textKey } from '../core/normalise.ts';
 import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
-import { contentHash } from './content-hash.ts';
+import { keyDigest } from './content-hash.ts';
 import { checkRecord, RECORD_SCHEMAS } from './records.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
 
@@ -33,21 +33,6 @@ export function modelineSchema(kind: PathKind | undefined): SchemaName | undefin
     default:
       return undefined;
   }
-}
-
-/** Scratch space for a key's UTF-8 bytes (a text key is at most 2,000 characters: 6,000 bytes). */
-let keyBytes = new Uint8Array(8192);
-const utf8 = new TextEncoder();
-
-/**
- * A digest of a text key: 64 bits of its content hash. Files whose digests
- * are equal are parsed again and compared by their real keys (checks.ts), so
- * a collision costs a parse, never a wrong report.
- */
-export function keyDigest(key: string): string {
-  if (key.length * 3 > keyBytes.length) keyBytes = new Uint8Array(key.length * 3);
-  const { written } = utf8.encodeInto(key, keyBytes);
-  return contentHash(keyBytes, written).slice(0, 16);
 }
 
 /** The modeline as the tool writes it (a prefix that MODELINE_RE accepts). */

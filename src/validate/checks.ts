@@ -10,7 +10,6 @@ import { shadowMap } from '../core/shadow.ts';
 import { isScopeFolder, planReads, readFailure, type ReadJob } from '../store/read-plan.ts';
 import { WorkingTreeSource, type ReadResult, type TreeEntry, type TreeSource } from '../store/tree-source.ts';
 import { FactsCache } from './cache.ts';
-import { contentHash } from './content-hash.ts';
 import { isContentKind, type ContentKind, type FileFacts } from './file-facts.ts';
 import { RecordingSource } from './recording-source.ts';
 
@@ -121,6 +120,9 @@ async function readFacts(source: RecordingSource, tree: TreeSource, jobs: readon
   const facts: (FileFacts | undefined)[] = new Array(jobs.length);
   const toCheck: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
   const useCache = cache.enabled;
+  const known = tree.blobIds ? await tree.blobIds() : undefined;
+  // The digest (node:crypto) loads only where files are hashed: a cached working tree.
+  const contentHash = useCache && !known ? (await import('./content-hash.ts')).contentHash : undefined;
   const failed = (i: number, r: Exclude<ReadResult, { ok: true }>) => {
     facts[i] = { d: [readFailure(jobs[i]!.entry.path, r)] };
   };
@@ -128,7 +130,7 @@ async function readFacts(source: RecordingSource, tree: TreeSource, jobs: readon
   const take = (i: number, bytes: Uint8Array, length: number, shared: boolean, knownBlob?: string) => {
     const path = jobs[i]!.entry.path;
     const own = () => (shared ? Buffer.from(bytes.subarray(0, length)) : bytes.subarray(0, length));
-    const blob = useCache ? (knownBlob ?? contentHash(bytes, length)) : undefined;
+    const blob = useCache ? (knownBlob ?? contentHash?.(bytes, length)) : undefined;
     const hit = blob !== undefined && knownBlob === undefined ? cache.get(path, blob) : undefined;
     if (hit) {
       facts[i] = hit;
@@ -139,7 +141,6 @@ async function readFacts(source: RecordingSource, tree: TreeSource, jobs: readon
   };
   const takeResult = (i: number, r: ReadResult, knownBlob?: string) => (r.ok ? take(i, r.bytes, r.bytes.byteLength, false, knownBlob) : failed(i, r));
 
-  const known = tree.blobIds ? await tree.blobIds() : undefined;
   if (known) {
     const toRead: number[] = [];
     for (let i = 0; i < jobs.length; i++) {
@@ -212,6 +213,11 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]):
         reported.push(e.path);
         continue;
       }
+      if (kinds[i]!.kind === 'lock') {
+        // A folder where a lock goes: checkLocks reports it; what is inside is never read.
+        reported.push(e.path);
+        continue;
+      }
       if (!isKnownFolder(e.path)) {
         out.push(folderProblem(e.path));
         reported.push(e.path);
@@ -268,22 +274,46 @@ function folderProblem(path: string): Diagnostic {
   return problem('unknown-path', 'warning', path, `folder ${path}/ fits no place in the store layout and is never read`, 'Move it out of the store, or see docs/store-format.md for where folders go.');
 }
 
-/** `.lock` files: in the working tree, stale when their process is gone; in git, always stale. */
+/**
+ * `.lock` files: in the working tree, stale when their process is gone; in
+ * git, never to be committed. At a lock's name, anything but a regular file
+ * (a folder, a link, a FIFO…) is an error: no writer can take or clear it, so
+ * every writer of that scope would wait on it.
+ */
 async function checkLocks(source: TreeSource, entries: readonly TreeEntry[], kinds: readonly PathKind[], options: ValidateOptions): Promise<Diagnostic[]> {
-  const locks = entries.filter((e, i) => e.type === 'file' && kinds[i]!.kind === 'lock').map((e) => e.path);
-  if (locks.length === 0) return [];
-  const contents = await source.read(locks);
+  const all = entries.filter((_, i) => kinds[i]!.kind === 'lock');
+  if (all.length === 0) return [];
   const out: Diagnostic[] = [];
+  const inGit = !options.lockHolderAlive;
+  const scopeOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/'))) || 'the store';
+  const fixHint = inGit
+    ? 'Remove it from git (`git rm -r --cached <path>`) and add `.lock` to .gitignore.'
+    : 'Run `agents validate --fix` to remove it (it never holds anything of the store).';
+  for (const e of all) {
+    if (e.type === 'file') continue;
+    const what = e.type === 'dir' ? 'a folder' : e.type === 'symlink' ? 'a symbolic link' : 'a special file (FIFO, socket or device)';
+    out.push(problem('bad-lock', 'error', e.path, `${e.path} is ${what}, not a writer's lock file; every writer of ${scopeOf(e.path)} would wait on it`, fixHint));
+  }
+  const locks = all.filter((e) => e.type === 'file').map((e) => e.path);
+  if (locks.length === 0) return out;
+  if (inGit) {
+    for (const path of locks) {
+      out.push(problem('bad-lock', 'error', path, `${path} is a writer's lock file committed to git; checked out, it can stop every writer of ${scopeOf(path)}`, fixHint));
+    }
+    return out;
+  }
+  const contents = await source.read(locks);
   for (const path of locks) {
     const r = contents.get(path);
+    if (r && !r.ok && r.code !== 'missing') {
+      // Listed as a file, but not one when read (replaced meanwhile by a FIFO or a device).
+      out.push(problem('bad-lock', 'error', path, `${path} ${r.message}; every writer of ${scopeOf(path)} would wait on it`, fixHint));
+      continue;
+    }
     const text = r?.ok ? new TextDecoder().decode(r.bytes) : '';
     const [pidText = '', host = ''] = text.trim().split(/\s+/);
     const pid = Number(pidText);
-    if (!options.lockHolderAlive) {
-      out.push(problem('stale-lock', 'warning', path, `${path} is a writer's lock file; it must never be committed`, 'Remove it from git (`git rm --cached`) and add `.lock` to .gitignore.'));
-      continue;
-    }
-    const alive = Number.isInteger(pid) && pid > 0 ? options.lockHolderAlive(pid, host) : false;
+    const alive = Number.isInteger(pid) && pid > 0 ? options.lockHolderAlive!(pid, host) : false;
     if (alive === false) {
       out.push(problem('stale-lock', 'warning', path, `${path} was left by process ${pidText || '?'}${host ? ` on ${host}` : ''}, which is no longer running`, 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.'));
     }
@@ -311,6 +341,11 @@ async function checkSchemaCopies(source: TreeSource, tree: TreeSource, entries: 
     let verdict = verdicts.get(file);
     if (!verdict) {
       const r = contents.get(file);
+      if (r && !r.ok && r.code !== 'missing') {
+        // A link, a folder or a special file where the copy goes: said as it is, not as a missing copy.
+        out.push(readFailure(file, r));
+        continue;
+      }
       if (!r || !r.ok) {
         out.push(problem('schema-outdated', 'warning', file, `${file} is missing from the store; editors cannot validate ${name.replace('.schema.json', '')} files as you type`, hint));
         continue;

@@ -4,7 +4,7 @@ import { classifyPath } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { modeline } from '../core/serialize.ts';
-import { clearStaleLock, isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/write.ts';
+import { clearStaleLock, isFolder, removeFile, removeFolder, removeLockBlocker, writeFileAtomic } from '../store/write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { modelineSchema } from './check-file.ts';
 import type { ValidateReport } from './checks.ts';
@@ -12,7 +12,7 @@ import type { ValidateReport } from './checks.ts';
 /** One change `--fix` made (or declined to make, with the reason). */
 export interface Fix {
   file: string;
-  action: 'add-modeline' | 'rename' | 'remove-temporary' | 'remove-stale-lock';
+  action: 'add-modeline' | 'rename' | 'remove-temporary' | 'remove-stale-lock' | 'remove-bad-lock';
   /** For a rename: the new store-relative path. */
   to?: string;
   done: boolean;
@@ -29,7 +29,9 @@ const BOM = '\uFEFF';
 /**
  * Applies the fixes that are safe to make mechanically, and nothing else:
  * a missing modeline, a file name that differs from a valid unused id, and
- * temporary files and lock files of writers that are gone. Every write is atomic.
+ * temporary files and lock files of writers that are gone, and whatever
+ * stands at a lock's name that is not a file (a link, a FIFO, an empty
+ * folder). Every write is atomic.
  */
 export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, options: FixOptions): Fix[] {
   const fixes: Fix[] = [];
@@ -60,6 +62,9 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
         );
         break;
       }
+      case 'bad-lock':
+        fixes.push(attempt({ file: d.file, action: 'remove-bad-lock', message: `removed ${d.file}, which was not a writer's lock file` }, () => removeLockBlocker(tree.root, d.file)));
+        break;
       default:
         break;
     }

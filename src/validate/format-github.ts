@@ -1,4 +1,5 @@
 import { sortDiagnostics } from '../core/diagnostics.ts';
+import { escapeUnsafe, markdownCode, markdownText } from '../core/plain-text.ts';
 import { countLine, plural, type ValidationResult } from './result.ts';
 
 /** GitHub shows this many annotations of each kind per step; the rest only in the log. */
@@ -6,14 +7,18 @@ export const GITHUB_ANNOTATION_LIMIT = 10;
 
 const COMMAND = { error: 'error', warning: 'warning', info: 'notice' } as const;
 
-/** Escapes the message of a workflow command. */
+/**
+ * Escapes the message of a workflow command: control and bidirectional
+ * characters made visible (an ESC would colour or hide the log), then
+ * GitHub's own escapes, so a newline can never start a second command.
+ */
 export function escapeData(s: string): string {
-  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  return escapeUnsafe(s, { newlines: true }).replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
 }
 
-/** Escapes a property value of a workflow command (also `:` and `,`). */
+/** Escapes a property value of a workflow command (one line; also `:` and `,`). */
 export function escapeProperty(s: string): string {
-  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+  return escapeData(escapeUnsafe(s)).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
 /**
@@ -42,7 +47,7 @@ export function formatGithub(r: ValidationResult): { log: string; stepSummary: s
     summary.push('| severity | code | location | message |', '| --- | --- | --- | --- |');
     for (const d of sortDiagnostics(r.diagnostics)) {
       const loc = `${r.repoPrefix}${d.file}${d.line > 0 ? `:${d.line}:${d.col}` : ''}`;
-      summary.push(`| ${d.severity} | \`${d.code}\` | \`${loc}\` | ${d.message.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')} |`);
+      summary.push(`| ${d.severity} | \`${d.code}\` | ${markdownCode(loc)} | ${markdownText(d.message)} |`);
     }
     summary.push('');
   }

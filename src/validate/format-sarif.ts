@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import { CODE_SUMMARIES } from './codes.ts';
 import type { ValidationResult } from './result.ts';
 
@@ -18,16 +19,16 @@ export function sarifLog(r: ValidationResult, version: string): Record<string, u
   const codes = [...new Set(r.diagnostics.map((d) => d.code))].sort();
   const index = new Map(codes.map((c, i) => [c, i]));
   const location = (file: string, line: number, col: number) => ({
-    physicalLocation: { artifactLocation: { uri: encodeURI(r.repoPrefix + file) }, ...region(line, col) },
+    physicalLocation: { artifactLocation: { uri: encodeURI(escapeUnsafe(r.repoPrefix + file)) }, ...region(line, col) },
   });
   const result = (d: Diagnostic) => ({
     ruleId: d.code,
     ruleIndex: index.get(d.code)!,
     level: LEVEL[d.severity],
-    message: { text: d.hint ? `${d.message}. ${d.hint}` : d.message },
+    message: { text: escapeUnsafe(d.hint ? `${d.message}. ${d.hint}` : d.message, { newlines: true }) },
     locations: [location(d.file, d.line, d.col)],
     ...(d.related?.length
-      ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, ...location(x.file, x.line, x.col), message: { text: x.message } })) }
+      ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, ...location(x.file, x.line, x.col), message: { text: escapeUnsafe(x.message, { newlines: true }) } })) }
       : {}),
   });
   return {

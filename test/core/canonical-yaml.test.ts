@@ -33,12 +33,18 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const ulidArb = fc.tuple(fc.constantFrom(...'01234567'), fc.string({ unit: fc.constantFrom(...CROCKFORD), minLength: 25, maxLength: 25 })).map(([a, b]) => a + b);
 /** Characters that matter to YAML, and some that matter to Unicode. */
 const SPECIAL = [...':#-?,[]{}&*!|>\'"%@`\\ \t\r\n~.+0123456789eExo_', 'é', '–', '\u00a0', '\u0085', '\u2028', '\ufeff', '😀', '\u0000', '\u007f'];
+/**
+ * The writer refuses control and bidirectional characters, and newlines inside
+ * one-line fields (docs/store-format.md, "Plain text only"), so generated texts
+ * drop them; the random edits below still put them into written documents.
+ */
+const writable = (s: string) => s.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '');
 const textArb = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ unit: fc.constantFrom(...SPECIAL, 'a', 'b', 'Z', ' '), maxLength: 20 }),
   fc.constantFrom('true', 'False', 'null', '~', '1', '-1', '0x1F', '0o17', '1e3', '.inf', '.NaN', '1.5', '+2', '2026-11-29T12:00:00Z', 'y', 'no', '<<', '- x', 'a: b', 'a #b', 'a#b', "it's", 'say "hi"', ' lead', 'trail ', ''),
-);
+).map(writable);
 const invariantArb: fc.Arbitrary<Invariant> = fc.record(
   {
     id: ulidArb,

@@ -68,7 +68,7 @@ describe('agents invariant edit', () => {
     const before = snapshot(root);
     const dup = run('invariant', 'edit', P1, '--text', 'log ALL changes', '--format', 'json');
     expect(dup.code).toBe(1);
-    expect(json(dup)).toMatchObject({ ok: false, error: 'duplicate', existing_id: P2 });
+    expect(json(dup)).toMatchObject({ ok: false, exit_code: 1, error: { code: 'duplicate', detail: { existing_id: P2 } } });
     expect(snapshot(root)).toEqual(before);
 
     const near = run('invariant', 'edit', P1, '--text', 'Never delete production data.', '--format', 'json');
@@ -128,7 +128,7 @@ describe('agents invariant edit', () => {
       [['invariant', 'edit', '01M8KJZZZZ', '--severity', 'info'], /no invariant with id prefix 01M8KJZZZZ/],
       [['invariant', 'edit', '01M8KJ', '--severity', 'info'], /invariant id prefix 01M8KJ is ambiguous; it matches:/],
       [['invariant', 'edit', '01M', '--severity', 'info'], /"01M" is not an invariant id or a prefix of one/],
-      [['invariant', 'edit', G1, '--severity', 'fatal'], /Invalid values|Choices/i],
+      [['invariant', 'edit', G1, '--severity', 'fatal'], /--severity "fatal" is not one of|Invalid values|Choices/i],
       [['invariant', 'edit', G1, '--text', '   '], /the invariant text is empty/],
       [['invariant', 'edit', G1, '--text', 'x'.repeat(2001)], /the limit is 2000/],
       [['invariant', 'edit', G1, '--tag', 'a,b'], /tag "a,b" is invalid/],
@@ -194,7 +194,7 @@ describe('agents invariant move', () => {
     const before = snapshot(root);
     const r = run('invariant', 'move', G2, '--project', 'myapp', '--format', 'json');
     expect(r.code).toBe(1);
-    expect(json(r)).toMatchObject({ ok: false, error: 'duplicate', existing_id: P2 });
+    expect(json(r)).toMatchObject({ ok: false, exit_code: 1, error: { code: 'duplicate', detail: { existing_id: P2 } } });
     expect(snapshot(root)).toEqual(before);
   });
 

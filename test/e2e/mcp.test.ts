@@ -82,16 +82,16 @@ describe('agents mcp: initialize, tools and resources', () => {
     const eff = await call(s, 'effective_invariants', { project: 'myapp' });
     expect(eff.isError).toBeFalsy();
     const cli = JSON.parse(agents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']).stdout);
-    expect(eff.structuredContent).toEqual({ target: { kind: 'project', project: 'myapp', plan: null }, count: 3, invariants: cli, notes: [] });
+    expect(eff.structuredContent).toEqual({ target: { kind: 'project', project: 'myapp', plan: null }, count: 3, invariants: cli });
     expect(textOf(eff)).toContain('3 invariants apply');
 
     const byPrefix = await call(s, 'effective_invariants', { plan: EXAMPLE_PLAN.slice(0, 8), pattern: 'log' });
     expect((byPrefix.structuredContent as { invariants: { id: string }[] }).invariants.map((i) => i.id)).toEqual([PROJECT_LOG]);
 
-    // A project without a folder gets the global set, and is told so.
+    // An unknown project is refused as the CLI refuses it, naming the close one.
     const typo = await call(s, 'effective_invariants', { project: 'myap' });
-    expect(typo.isError).toBeFalsy();
-    expect(typo.structuredContent).toMatchObject({ count: 2, notes: [expect.stringContaining('Known projects: myapp.')] });
+    expect(typo.isError).toBe(true);
+    expect(textOf(typo)).toBe(cliError(root, 'invariant', 'list', '--effective', '--project', 'myap').text);
 
     const list = await call(s, 'list_invariants', {});
     expect((list.structuredContent as { count: number }).count).toBe(6);

@@ -48,8 +48,8 @@ describe('agents plan sync (the confirmation, in a pseudo-terminal)', { timeout:
     await no.waitFor('Apply these changes? [y/N]');
     no.type('n');
     const declined = await no.exit();
-    expect(declined.code).toBe(0);
-    expect(declined.screen).toContain('Not synced.');
+    expect(declined.code).toBe(1);
+    expect(declined.screen).toContain('Nothing synced.');
     const cancel = start(root);
     await cancel.waitFor('Apply these changes? [y/N]');
     cancel.keys('C-c');

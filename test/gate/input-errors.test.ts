@@ -296,8 +296,8 @@ describe('CLI consistency', () => {
   });
 
   it.each([
-    [['invariant', 'edit', 'X'], 'invariant edit', []],
-    [['plan', 'sync', 'X'], 'plan sync', []],
+    [['invariant', 'explode', 'X'], 'invariant explode', []],
+    [['plan', 'rewind', 'X'], 'plan rewind', []],
     [['invariant', 'lst'], 'invariant lst', ['invariant list', 'invariant ls']],
     [['plan', 'stauts', 'X'], 'plan stauts', ['plan status']],
     [['invarant', 'list'], 'invarant', ['invariant']],

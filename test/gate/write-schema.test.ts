@@ -28,18 +28,20 @@ describe('a value over its schema limit is refused before anything is written', 
 
   it('reports the field, limit and length under --format json (code value-too-long)', async () => {
     const root = exampleStore();
-    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--global', '--rationale', long(10_001), 'Never read secrets'], { cwd: root });
+    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9G0XNWEM589ZS7FV0VT', '--details', long(10_001)], { cwd: root });
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toEqual({
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({
       ok: false,
       exit_code: 2,
       error: {
         code: 'value-too-long',
-        message: 'rationale is 10001 characters long; the limit is 10000 (invariant.schema.json)',
-        hint: 'Shorten --rationale to at most 10000 characters. Nothing was written.',
-        detail: { file: 'global/00000000000000000000000000.yaml', field: 'rationale', limit: 10_000, length: 10_001, schema: 'invariant.schema.json' },
+        message: 'details is 10001 characters long; the limit is 10000 (violation.schema.json)',
+        hint: 'Shorten --details to at most 10000 characters. Nothing was written.',
+        detail: { field: 'details', limit: 10_000, length: 10_001, schema: 'violation.schema.json' },
       },
     });
+    expect(doc.error.detail.file).toMatch(new RegExp(`^plans/${EXAMPLE_PLAN}/violations/[0-7][0-9A-HJKMNP-TV-Z]{25}\\.yaml$`));
   });
 
   it('a git author name too long for created_by: every writer refuses, nothing written', () => {

@@ -9,8 +9,10 @@ export const BROKEN = join(REPO, 'fixtures/broken');
 export interface BrokenCase {
   description: string;
   exit: number;
-  /** Files the test makes: a 2 GiB sparse file, a mode-000 file, a named pipe. */
-  setup?: 'huge' | 'unreadable' | 'fifo';
+  /** Files the test makes: a 2 GiB sparse file, a mode-000 file, a named pipe, a folder. */
+  setup?: 'huge' | 'unreadable' | 'fifo' | 'folder';
+  /** Where `setup` makes it, store-relative (default: an invariant file of global/). */
+  target?: string;
   /** Symbolic links (path in the case → target), made by the test so that no link is committed. */
   links?: Record<string, string>;
   diagnostics: { code: string; file: string; line: number; col: number; severity: string }[];

@@ -184,9 +184,17 @@ process.exit(0);`);
     expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
   });
 
-  it('stops the actor and writes nothing when the user presses Ctrl-C (SIGINT), exit 130', async () => {
+  it.each([
+    ['SIGINT', 'Cancelled: the actor was stopped and nothing was written.'],
+    ['SIGTERM', 'Cancelled by SIGTERM: the actor was stopped and nothing was written.'],
+    ['SIGHUP', 'Cancelled by SIGHUP: the actor was stopped and nothing was written.'],
+  ] as const)('stops the actor and the helper it started, and writes nothing, on %s (exit 130)', async (signal, message) => {
     const root = exampleStore();
-    useActor(root, `import { writeFileSync } from 'node:fs';
+    // The helper stays in the actor's process group, as an LLM client started by a wrapper does.
+    useActor(root, `import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+writeFileSync('helper.pid', String(helper.pid));
 writeFileSync('actor.pid', String(process.pid));
 setInterval(() => {}, 1000);`);
     const before = fileList(root);
@@ -197,11 +205,12 @@ setInterval(() => {}, 1000);`);
     const pidFile = join(root, 'actor.pid');
     for (let i = 0; i < 200 && !existsSync(pidFile); i++) await new Promise((res) => setTimeout(res, 50));
     expect(existsSync(pidFile)).toBe(true);
-    child.kill('SIGINT');
+    child.kill(signal);
     expect(await closed).toBe(130);
-    expect(stderr).toContain('Cancelled: the actor was stopped and nothing was written.');
-    expect(fileList(root)).toEqual([...before, 'actor.pid'].sort());
+    expect(stderr).toContain(message);
+    expect(fileList(root)).toEqual([...before, 'actor.pid', 'helper.pid'].sort());
     expect(await gone(Number(readFileSync(pidFile, 'utf8')))).toBe(true);
+    expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
   });
 
   it('records a program that cannot be started', () => {

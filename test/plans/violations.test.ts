@@ -14,17 +14,22 @@ function run(root: string, ...args: string[]) {
 describe('invariant violation add / list and plan status', () => {
   it('records violations with the invariant text, lists and filters them, and gates plan status', () => {
     const root = exampleStore();
+    // Reconciled first: a plan never reconciled fails the gate on its own (see plan-status.test.ts).
+    expect(run(root, 'plan', 'strategize', EXAMPLE_PLAN).code).toBe(0);
     const clean = run(root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json');
     expect(clean.code).toBe(0);
     expect(JSON.parse(clean.stdout)).toEqual({
       plan: expect.objectContaining({ id: EXAMPLE_PLAN }),
       effective_count: 4,
-      latest_enforcement: null,
+      latest_enforcement: expect.objectContaining({ enforced: 4, total: 4, error: null }),
       violations: { error: 0, warning: 0, info: 0 },
       waived_violations: 0,
       resolved_violations: 0,
       waivers: [expect.objectContaining({ id: '01M8KK6RQ0CZ6W1V4TZ2J5X3HB', scope: 'plan', holds: true })],
       failing: false,
+      reasons: [],
+      unfinished_runs: [],
+      allowed: [],
     });
 
     const warn = run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJXY', '--severity', 'warning', '--details', 'one endpoint lacks a test', '--format', 'json');

@@ -46,6 +46,7 @@ describe.skipIf(!isRoot)('a store owned by another user (run as root, the store 
     const before = fileList(root);
     const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
     expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, exit_code: 2, error: { code: 'foreign-store', detail: { store: root, path: root, owner: NOBODY, uid: 0 } } });
     expect(existsSync(mark)).toBe(false);
     expect(fileList(root)).toEqual(before);
     expect(r.stderr).toContain(`is owned by user ${NOBODY}, not by you (user 0)`);

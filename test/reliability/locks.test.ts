@@ -75,16 +75,21 @@ describe('scope locks', () => {
     expect(yamlFiles(join(store, 'global'))).toEqual([]);
   });
 
-  it('a lock planted as a link to a file outside the store is cleared without reading or printing that file', () => {
+  it('a lock planted as a link to a file outside the store stops the writer at once (exit 3) without reading, printing or touching that file; validate --fix removes the link', () => {
     const outside = tempDir();
     writeFileSync(join(outside, 'secret.txt'), '4242 TOPSECRET-CONTENT\n');
     const store = testStore();
     symlinkSync(join(outside, 'secret.txt'), join(store, 'global/.lock'));
     lutimesSync(join(store, 'global/.lock'), longAgo, longAgo);
     const r = agents(['--store', store, 'invariant', 'add', '--global', 'x rule']);
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(3);
     expect(r.stdout + r.stderr).not.toContain('TOPSECRET');
-    expect(r.stderr).toContain('cleared a stale lock global/.lock: it names no process');
+    expect(r.stderr).toContain('global/.lock is a symbolic link, not a writer');
+    expect(yamlFiles(join(store, 'global'))).toEqual([]);
+    const fix = agents(['--store', store, 'validate', '--fix']);
+    expect(fix.stdout + fix.stderr).not.toContain('TOPSECRET');
+    expect(agents(['--store', store, 'invariant', 'add', '--global', 'x rule']).code).toBe(0);
+    expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('4242 TOPSECRET-CONTENT\n');
     expect(readdirSync(outside)).toEqual(['secret.txt']);
   });

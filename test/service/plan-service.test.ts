@@ -89,6 +89,8 @@ describe('PlanService', () => {
         'created_at: 2026-11-30T09:00:00Z',
         'created_by: Jane Doe <jane@example.com>',
         'actor: command',
+        // SHA-256 of [[id, severity, text], …] of the two invariants, by id.
+        'set_digest: sha256:92c3c3afa7783dabccdbbd58d2c302ecfacb583c00811c0ced84538a0cce37fd',
         'records:',
         '  - invariant_id: 01M8KM00000000000000000001',
         '    enforced: true',
@@ -111,7 +113,10 @@ describe('PlanService', () => {
     const tree = await s.decisions(plan);
     expect(tree.tree.map((t) => [t.node.id, t.children.map((c) => c.node.id)])).toEqual([['01M8KM00000000000000000002', ['01M8KM00000000000000000004']]]);
     const status = await s.status(plan);
-    expect(status).toMatchObject({ effectiveCount: 2, failing: false, latestEnforcement: { enforced: 0, total: 2, error: 'the model is down' } });
+    // A failed run fails the gate (docs/plans.md, "plan status").
+    expect(status).toMatchObject({ effectiveCount: 2, failing: true, latestEnforcement: { enforced: 0, total: 2, error: 'the model is down' } });
+    expect(status.reasons.map((r) => `${r.level}:${r.code}`)).toEqual(['fail:run-failed', 'fail:unenforced', 'report:unenforced']);
+    expect((await s.status(plan, { allow: ['run-failed', 'unenforced'] })).failing).toBe(false);
 
     const v = await s.addViolation({ plan, invariant: '01M8KJT9', details: 'dropped a table' });
     expect(v.violation).toEqual({ id: '01M8KM00000000000000000006', invariant_id: '01M8KJT9G0XNWEM589ZS7FV0VT', violated_text: 'Never delete production data', severity: 'error', details: 'dropped a table', created_at: '2026-11-30T09:00:00Z', created_by: 'Jane Doe <jane@example.com>' });

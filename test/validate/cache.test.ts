@@ -11,6 +11,7 @@ import { runValidate } from '../../src/validate/run.ts';
 import { agents, agentsAsync } from '../helpers/cli.ts';
 import { BROKEN, copyCase, readCase } from '../helpers/corpus.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { forgeCollision, murmur3x86128 } from '../helpers/murmur3.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
@@ -134,14 +135,19 @@ describe('the validation cache', () => {
     // A cache of another build that says the broken file is fine.
     mkdirSync(cacheDir, { recursive: true });
     const liar = `global/${A}.yaml\t${contentHash(bytes)}\tAAAAAAAAAAAAAAAA\n`;
-    writeFileSync(cacheFile, `agents validate cache\t3\tother-build\n${liar}`);
+    writeFileSync(cacheFile, `agents validate cache\t4\tother-build\n${liar}`);
     expect(await check(store, cacheDir)).toBe(plain);
-    // Nor one of an older format.
+    // Nor one of an older format: 3 and 2 keyed files with MurmurHash3, 1 before them.
+    for (const old of [3, 2]) {
+      writeFileSync(cacheFile, `agents validate cache\t${old}\ttest-build\nglobal/${A}.yaml\t${murmur3x86128(bytes)}\tAAAAAAAAAAAAAAAA\n`);
+      expect(await check(store, cacheDir)).toBe(plain);
+    }
+    expect(await check(store, cacheDir)).toBe(plain);
     writeFileSync(cacheFile, `agents validate cache\t1\ttest-build\n${liar}`);
     expect(await check(store, cacheDir)).toBe(plain);
-    expect(readFileSync(cacheFile, 'utf8').startsWith('agents validate cache\t3\ttest-build\n')).toBe(true);
+    expect(readFileSync(cacheFile, 'utf8').startsWith('agents validate cache\t4\ttest-build\n')).toBe(true);
     // Garbage, a damaged line, an empty file, a folder where the file should be.
-    for (const junk of ['\u0000\u0001garbage', `agents validate cache\t3\ttest-build\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`, '']) {
+    for (const junk of ['\u0000\u0001garbage', `agents validate cache\t4\ttest-build\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`, '']) {
       writeFileSync(cacheFile, junk);
       expect(await check(store, cacheDir)).toBe(plain);
     }
@@ -158,7 +164,7 @@ describe('the validation cache', () => {
     // A cache in which both files claim one digest.
     const lines = Object.entries(files).map(([path, text]) => `${path}\t${contentHash(new TextEncoder().encode(text))}\tAAAAAAAAAAAAAAAA`);
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t3\ttest-build\n${lines.join('\n')}\n`);
+    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t4\ttest-build\n${lines.join('\n')}\n`);
     expect(await check(store, cacheDir)).toBe(plain);
   });
 
@@ -197,9 +203,41 @@ describe('the validation cache', () => {
       expect(r.stderr).toBe('');
     }
     const lines = readFileSync(join(repo, '.git/agents/validate-worktree.cache'), 'utf8').split('\n');
-    expect(lines[0]).toMatch(/^agents validate cache\t3\t/);
+    expect(lines[0]).toMatch(/^agents validate cache\t4\t/);
     expect(lines.filter((l) => l.startsWith('global/'))).toHaveLength(4);
     expect(readdirSync(join(repo, '.git/agents')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('a file forged to collide with one checked before', () => {
+  it('is checked afresh: the cache never answers for bytes it has not seen (a MurmurHash3 collision of the same size)', async () => {
+    // The good file and the forged one share everything after a comment that holds the forged block.
+    const head = (severity: string) => `${ML}id: ${A}\nseverity: ${severity}\n# `;
+    const padded = (s: string) => s + '-'.repeat((16 - (s.length % 16)) % 16);
+    const prefix = new TextEncoder().encode(padded(head('fatal')));
+    const goodText = `${padded(head('error'))}${'-'.repeat(16)}\ntext: "Never delete production data"\n`;
+    const goodBytes = new TextEncoder().encode(goodText);
+    const forged = forgeCollision(goodBytes, prefix);
+    expect(forged.byteLength).toBe(goodBytes.byteLength);
+    expect(Buffer.from(forged).equals(Buffer.from(goodBytes))).toBe(false);
+    expect(murmur3x86128(forged)).toBe(murmur3x86128(goodBytes));
+
+    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: goodText });
+    const cleanRun = JSON.parse(await check(store, cacheDir)) as { ok: boolean };
+    expect(cleanRun.ok).toBe(true);
+    writeFileSync(join(store, `global/${A}.yaml`), forged);
+    const plain = await check(store, undefined);
+    const out = JSON.parse(plain) as { ok: boolean; diagnostics: { severity: string; file: string }[] };
+    expect(out.ok).toBe(false);
+    expect(out.diagnostics.some((d) => d.severity === 'error' && d.file === `global/${A}.yaml`)).toBe(true);
+    expect(await check(store, cacheDir)).toBe(plain);
+  });
+
+  it('is built with a MurmurHash3 x86 128 that gives the reference values', () => {
+    // Reference values of MurmurHash3_x86_128 with seed 0, as 4 big-endian 32-bit words.
+    expect(murmur3x86128(new Uint8Array())).toBe('00000000000000000000000000000000');
+    expect(murmur3x86128(new TextEncoder().encode('The quick brown fox jumps over the lazy dog'))).toBe('2f1583c3ecee2c675d7bf66ce5e91d2c');
+    expect(murmur3x86128(new TextEncoder().encode('0123456789abcdef0'))).toBe('1f8a385560920c06b5182f1c718c0b9c');
   });
 });
 
@@ -238,17 +276,14 @@ describe('FactsCache', () => {
 });
 
 describe('contentHash', () => {
-  it('is MurmurHash3 x86 128 (seed 0) on its reference values, aligned or not', () => {
-    // Reference values of MurmurHash3_x86_128 with seed 0, as 4 big-endian 32-bit words.
-    expect(contentHash(new Uint8Array())).toBe('00000000000000000000000000000000');
+  it('is the SHA-256 of the bytes (base64, unpadded), of a whole buffer or of its first bytes', () => {
+    expect(contentHash(new Uint8Array())).toBe('47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU');
     const text = new TextEncoder().encode('The quick brown fox jumps over the lazy dog');
-    const h = contentHash(text);
-    expect(h).toBe('2f1583c3ecee2c675d7bf66ce5e91d2c');
-    expect(contentHash(new TextEncoder().encode('0123456789abcdef0'))).toBe('1f8a385560920c06b5182f1c718c0b9c');
-    // The same bytes at an odd offset (read byte by byte) and at an aligned one (read by words) hash alike.
-    const odd = new Uint8Array(text.byteLength + 3);
-    odd.set(text, 3);
-    expect(contentHash(odd.subarray(3))).toBe(h);
-    expect(contentHash(new TextEncoder().encode('The quick brown fox jumps over the lazy cog'))).not.toBe(h);
+    expect(contentHash(text)).toBe('16j7swfXgJRpypq8sAguT41WUeRtPNt2LQLQvzfJ5ZI');
+    // The first bytes of a larger (shared) buffer hash as those bytes alone.
+    const shared = new Uint8Array(100).fill(7);
+    shared.set(text);
+    expect(contentHash(shared, text.byteLength)).toBe(contentHash(text));
+    expect(contentHash(new TextEncoder().encode('The quick brown fox jumps over the lazy cog'))).not.toBe(contentHash(text));
   });
 });

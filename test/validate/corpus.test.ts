@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, closeSync, existsSync, ftruncateSync, openSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
@@ -15,10 +15,10 @@ function key(d: { code: string; file: string; line: number; col: number; severit
 }
 
 /** Copies a case, makes its links and what git cannot hold. */
-function prepare(name: string, setup: Expected['setup']): string {
+function prepare(name: string, setup: Expected['setup'], at = TARGET): string {
   const dir = copyCase(name);
   const store = join(dir, 'store');
-  const target = join(store, TARGET);
+  const target = join(store, at);
   if (setup === 'huge') {
     // Sparse: 2 GiB that occupies no disk; a reader that read it all would fail.
     const fd = openSync(target, 'w');
@@ -26,6 +26,8 @@ function prepare(name: string, setup: Expected['setup']): string {
     closeSync(fd);
   } else if (setup === 'fifo') {
     execFileSync('mkfifo', [target]);
+  } else if (setup === 'folder') {
+    mkdirSync(target);
   } else if (setup === 'unreadable') {
     writeFileSync(target, 'id: 01JDQ6X5Z8W4N3B2C1D0E9F8G7\ntext: Never delete data\n');
     chmodSync(target, 0o000);
@@ -57,7 +59,7 @@ describe('the broken-store corpus', () => {
 
   it.each(cases)('%s', async (name) => {
     const expected = readCase(name);
-    const store = prepare(name, expected.setup);
+    const store = prepare(name, expected.setup, expected.target);
     const r = expected.setup === 'unreadable' ? runUnprivileged(store) : await runMain(['--store', store, 'validate', '--format', 'json'], { cwd: store });
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     const out = JSON.parse(r.stdout) as { diagnostics: Expected['diagnostics'] };

@@ -3,6 +3,7 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { discoverStore } from '../../store/discover.ts';
+import { safeText } from '../safe-output.ts';
 import { makeStyle } from '../style.ts';
 
 interface DiffArgs {
@@ -41,7 +42,7 @@ export default defineCommand<DiffArgs>({
       staged: argv.staged ?? false,
     });
     const { diffJson, diffMarkdown, diffText } = await formats;
-    if (argv.format === 'markdown') ctx.io.stdout.write(diffMarkdown(result));
+    if (argv.format === 'markdown') ctx.io.stdout.write(safeText(diffMarkdown(result), false));
     else emit(ctx, diffJson(result), () => diffText(result, makeStyle(ctx.color)));
     return argv['exit-code'] && hasChanges(result) ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
   },

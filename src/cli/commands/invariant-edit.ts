@@ -1,4 +1,4 @@
-import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, type Severity } from '../../core/model.ts';
 import type { EditInput, EditResult } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
@@ -73,14 +73,7 @@ export default defineCommand<EditArgs>({
         return EXIT_CODES.checkFailed;
       }
     } else {
-      try {
-        result = await service.edit(input);
-      } catch (error) {
-        if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
-          emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
-        }
-        throw error;
-      }
+      result = await service.edit(input);
     }
     printEdit(ctx, result);
     return EXIT_CODES.ok;

@@ -1,4 +1,4 @@
-import { AgentsError, EXIT_CODES } from '../../core/errors.ts';
+import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
@@ -22,15 +22,8 @@ export default defineCommand<MoveArgs>({
   async run(argv, ctx) {
     const service = serviceFor(ctx);
     const to = scopeFromArgs(argv, true)!;
-    let r;
-    try {
-      r = await service.move(String(argv.id), to, argv.commit !== undefined ? { commit: argv.commit } : {});
-    } catch (error) {
-      if (error instanceof AgentsError && error.exitCode === EXIT_CODES.checkFailed && ctx.format !== 'text') {
-        emit(ctx, { ok: false, error: 'duplicate', message: error.message, ...error.detail }, () => '');
-      }
-      throw error;
-    }
+    // A duplicate in the destination is exit 1, reported (also in JSON) by main's one catch.
+    const r = await service.move(String(argv.id), to, argv.commit !== undefined ? { commit: argv.commit } : {});
     const s = makeStyle(ctx.color);
     emit(
       ctx,

@@ -1,3 +1,4 @@
+import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import type { Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
@@ -30,8 +31,8 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
           lines.push(s.cyan(`plan ${p}`));
         }
         lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : ''}`);
-        lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${v.details}` : ''}`)}`);
-        if (v.resolved) lines.push(`    ${s.dim(`resolved ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''}${v.resolved.note ? `: ${v.resolved.note}` : ''}`)}`);
+        lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${oneLine(v.details)}` : ''}`)}`);
+        if (v.resolved) lines.push(`    ${s.dim(`resolved ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''}${v.resolved.note ? `: ${oneLine(v.resolved.note)}` : ''}`)}`);
       }
       lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
       return lines.join('\n');

@@ -1,3 +1,4 @@
+import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
@@ -34,7 +35,7 @@ export default defineCommand<{ id: string }>({
           ['created at', p.created_at],
           ['created by', p.created_by],
         ];
-        for (const [k, v] of rows) if (v !== undefined) lines.push(`  ${s.dim(k.padEnd(10))}  ${v}`);
+        for (const [k, v] of rows) if (v !== undefined) lines.push(`  ${s.dim(k.padEnd(10))}  ${v.replace(/\n/g, `\n${' '.repeat(14)}`)}`);
         lines.push('', s.cyan(`Effective set (${r.effective.length})`));
         r.effective.forEach((e, i) => {
           const inv = e.invariant;
@@ -54,11 +55,11 @@ export default defineCommand<{ id: string }>({
         else {
           const ok = run.records.filter((x) => x.enforced).length;
           lines.push(`  run ${run.id} at ${run.created_at} (${run.actor} actor): ${ok} of ${run.records.length} enforced`);
-          if (run.error) lines.push(`  ${s.red('actor failed:')} ${run.error}`);
-          for (const rec of run.records) lines.push(`    ${rec.enforced ? s.green('✓') : s.red('✗')} ${rec.invariant_id}  ${s.dim(rec.actor_response)}`);
+          if (run.error) lines.push(`  ${s.red('actor failed:')} ${oneLine(run.error)}`);
+          for (const rec of run.records) lines.push(`    ${rec.enforced ? s.green('✓') : s.red('✗')} ${rec.invariant_id}  ${s.dim(oneLine(rec.actor_response))}`);
         }
         lines.push('', s.cyan(`Open violations (${r.violations.length})`));
-        for (const v of r.violations) lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.details ? s.dim(` — ${v.details}`) : ''}`);
+        for (const v of r.violations) lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.details ? s.dim(` — ${oneLine(v.details)}`) : ''}`);
         if (r.violations.length === 0) lines.push('  none');
         lines.push('', s.cyan(`Drift from the action template (${r.drift.length})`));
         for (const d of r.drift) {

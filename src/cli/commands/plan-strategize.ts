@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { resolve } from 'node:path';
 import { CancelledError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
+import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
 import { defineCommand } from '../command.ts';
@@ -11,6 +12,9 @@ import { emit } from '../render.ts';
 import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
 
+/** Signals that cancel a run (docs/plans.md, "The actor protocol"). */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
 interface StrategizeArgs {
   id: string;
   actor?: 'command' | 'interactive';
@@ -19,14 +23,13 @@ interface StrategizeArgs {
 
 function readContext(ctx: CliContext, file: string): string {
   const path = resolve(ctx.io.cwd, file);
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read the context file ${file}: ${code === 'ENOENT' ? 'it does not exist' : code === 'EISDIR' ? 'it is a folder' : (code ?? String(error))}`, 'Nothing was written. Give a readable text file with --context FILE.');
+  // A regular file (a link to one is fine: the user named it), checked before it is opened; never more than the limit read.
+  const r = readRegularFile(path, MAX_FILE_BYTES, { followLinks: true });
+  if (!r.ok) {
+    if (r.code === 'too-large') throw new UsageError(`the context file ${file} ${r.message} (1 MiB)`, 'Nothing was written. Summarise the plan context.');
+    throw new UsageError(`cannot read the context file ${file}: it ${r.message}`, 'Nothing was written. Give a readable text file with --context FILE.');
   }
-  if (bytes.byteLength > MAX_FILE_BYTES) throw new UsageError(`the context file ${file} is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`, 'Nothing was written. Summarise the plan context.');
+  const bytes = r.bytes;
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
@@ -48,7 +51,8 @@ export default defineCommand<StrategizeArgs>({
     const kind = argv.actor ?? config.reconciliation.actor;
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
     const controller = new AbortController();
-    const onSigint = () => controller.abort(new CancelledError('Cancelled: the actor was stopped and nothing was written.'));
+    // Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP) all stop the actor's whole process group and write nothing.
+    const onSignal = (signal: NodeJS.Signals) => controller.abort(new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: the actor was stopped and nothing was written.`));
     let actor: Actor;
     if (kind === 'interactive') {
       if (!ctx.interactive) {
@@ -70,13 +74,13 @@ export default defineCommand<StrategizeArgs>({
         env: { ...ctx.io.env, AGENTS_STORE: service.root },
         signal: controller.signal,
       });
-      process.once('SIGINT', onSigint);
+      for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     }
     let result;
     try {
       result = await service.strategize(String(argv.id), { actor, context });
     } finally {
-      process.removeListener('SIGINT', onSigint);
+      for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
     }
     const s = makeStyle(ctx.color);
     const { run, decision } = result;
@@ -85,11 +89,11 @@ export default defineCommand<StrategizeArgs>({
       const lines = [
         `${result.ok ? s.green('enforced') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
       ];
-      if (run.error) lines.push(`${s.red('actor failed:')} ${run.error}`);
+      if (run.error) lines.push(`${s.red('actor failed:')} ${oneLine(run.error)}`);
       for (const rec of run.records) {
         const inv = result.request.invariants.find((i) => i.id === rec.invariant_id);
         lines.push(`  ${rec.enforced ? s.green('✓') : s.red('✗')} ${inv?.text ?? rec.invariant_id}`);
-        lines.push(`      ${s.dim(`${rec.invariant_id} · ${rec.actor_response}`)}`);
+        lines.push(`      ${s.dim(`${rec.invariant_id} · ${oneLine(rec.actor_response)}`)}`);
       }
       for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
       lines.push(

@@ -86,8 +86,9 @@ export default defineCommand<SyncArgs>({
       });
     }
     if (declined) {
-      ctx.io.stderr.write('Not synced.\n');
-      return EXIT_CODES.ok;
+      // As every form answered no (n or Esc): nothing changed, exit 1 (docs/tui.md).
+      ctx.io.stderr.write('Nothing synced.\n');
+      return EXIT_CODES.checkFailed;
     }
     emit(ctx, syncJson(r), () => syncText(s, r));
     return EXIT_CODES.ok;

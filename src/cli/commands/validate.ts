@@ -1,7 +1,9 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 import { discoverStore } from '../../store/discover.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
+import { safeText } from '../safe-output.ts';
 import { makeStyle } from '../style.ts';
 import { BUILD_ID, VERSION } from '../version.ts';
 
@@ -86,20 +88,21 @@ export default defineCommand<ValidateArgs>({
           );
     const out = ctx.io.stdout;
     switch (argv.format ?? 'text') {
+      // Every format leaves with no raw control or bidirectional character (docs/store-format.md, "Plain text only").
       case 'json':
-        out.write((await import('../../validate/format-json.ts')).formatJson(result));
+        out.write(escapeUnsafe((await import('../../validate/format-json.ts')).formatJson(result), { newlines: true }));
         break;
       case 'yaml': {
-        const [{ stringify }, { validateJson }] = await Promise.all([import('yaml'), import('../../validate/format-json.ts')]);
-        out.write(stringify(validateJson(result), { lineWidth: 0 }));
+        const [{ toYaml }, { validateJson }] = await Promise.all([import('../yaml-output.ts'), import('../../validate/format-json.ts')]);
+        out.write(toYaml(validateJson(result)));
         break;
       }
       case 'sarif':
-        out.write((await import('../../validate/format-sarif.ts')).formatSarif(result, VERSION));
+        out.write(escapeUnsafe((await import('../../validate/format-sarif.ts')).formatSarif(result, VERSION), { newlines: true }));
         break;
       case 'github': {
         const { log, stepSummary } = (await import('../../validate/format-github.ts')).formatGithub(result);
-        out.write(log);
+        out.write(safeText(log, false));
         const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
         if (summaryFile) {
           try {
@@ -111,7 +114,7 @@ export default defineCommand<ValidateArgs>({
         break;
       }
       default:
-        out.write((await import('../../validate/format-text.ts')).formatText(result, makeStyle(ctx.color)));
+        out.write(safeText((await import('../../validate/format-text.ts')).formatText(result, makeStyle(ctx.color)), ctx.color));
     }
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },

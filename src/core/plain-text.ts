@@ -1,0 +1,154 @@
+/**
+ * Text that cannot hide from a reviewer (docs/store-format.md, "Plain text
+ * only"). Control characters (ESC starts the CSI and OSC sequences that move
+ * the cursor, erase lines or write the clipboard; CR returns to the start of
+ * the line), the C1 controls, and the bidirectional formatting characters
+ * (Trojan Source: U+202A–U+202E, U+2066–U+2069, and the invisible marks
+ * U+200E, U+200F, U+061C) make a terminal, a log or a web page show
+ * something other than what an agent reads. Pure: the store refuses them in
+ * what it writes, `validate` reports them (`control-character`), and every
+ * output escapes them with `escapeUnsafe`.
+ */
+
+/** Every character that is escaped on output and refused in stored text, except the newline (per field) and tab (always allowed). */
+const UNSAFE_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const UNSAFE_ALL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_OR_NEWLINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+const NAMES: Record<number, string> = {
+  0x00: 'NUL', 0x07: 'BEL', 0x08: 'BS', 0x0a: 'LF, a newline', 0x0b: 'VT', 0x0c: 'FF', 0x0d: 'CR, a carriage return', 0x1b: 'ESC, which starts terminal control sequences', 0x7f: 'DEL',
+  0x85: 'NEL', 0x9b: 'CSI', 0x9d: 'OSC', 0x061c: 'ARABIC LETTER MARK', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK', 0x2028: 'LINE SEPARATOR', 0x2029: 'PARAGRAPH SEPARATOR',
+  0x202a: 'LEFT-TO-RIGHT EMBEDDING', 0x202b: 'RIGHT-TO-LEFT EMBEDDING', 0x202c: 'POP DIRECTIONAL FORMATTING', 0x202d: 'LEFT-TO-RIGHT OVERRIDE', 0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x2066: 'LEFT-TO-RIGHT ISOLATE', 0x2067: 'RIGHT-TO-LEFT ISOLATE', 0x2068: 'FIRST STRONG ISOLATE', 0x2069: 'POP DIRECTIONAL ISOLATE',
+};
+
+/** "U+001B (ESC, …)": how messages name a character. */
+export function describeCharacter(codePoint: number): string {
+  const hex = `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
+  const name = NAMES[codePoint] ?? (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f) ? 'a control character' : 'a bidirectional formatting character');
+  return `${hex} (${name})`;
+}
+
+/** The first character of `value` a field may not hold, with its position in code points (0-based); a newline only counts where `multiline` is false and it is not at either end. */
+export function findUnsafe(value: string, multiline: boolean): { codePoint: number; index: number } | undefined {
+  const re = multiline ? UNSAFE_ALL : UNSAFE_OR_NEWLINE;
+  re.lastIndex = 0;
+  for (let m = re.exec(value); m !== null; m = re.exec(value)) {
+    const at = m.index;
+    // A newline at either end of a one-line field is only layout (a YAML block scalar ends with one); it is trimmed.
+    if (!multiline && value.charCodeAt(at) === 0x0a && (value.slice(0, at).trim() === '' || value.slice(at).trim() === '')) continue;
+    return { codePoint: value.charCodeAt(at), index: [...value.slice(0, at)].length };
+  }
+  return undefined;
+}
+
+/** Whether `text` holds anything `escapeUnsafe` would change (newlines aside). */
+export function hasUnsafe(text: string): boolean {
+  return UNSAFE_RE.test(text);
+}
+
+function escapeOne(c: string): string {
+  if (c === '\r') return '\\r';
+  if (c === '\n') return '\\n';
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * The one escaping of every output: each unsafe character becomes a visible
+ * escape that names it (`\u001b`, `\u202e`, `\r`), as JSON writes them; tab
+ * stays; newlines stay when `newlines` is true (multi-line text, whole
+ * reports), else become `\n`.
+ */
+export function escapeUnsafe(text: string, options: { newlines?: boolean } = {}): string {
+  const re = options.newlines ? UNSAFE_ALL : UNSAFE_OR_NEWLINE;
+  re.lastIndex = 0;
+  return re.test(text) ? text.replace(re, escapeOne) : text;
+}
+
+/** A one-line quoted form: JSON's quoting, and the characters JSON leaves raw (C1, DEL, bidirectional) escaped too. */
+export function quoteText(text: string): string {
+  return escapeUnsafe(JSON.stringify(text));
+}
+
+/** Text for a markdown table cell or list item: one line, no markup, no HTML, nothing hidden. */
+export function markdownText(text: string): string {
+  return escapeUnsafe(text.replace(/\r?\n/g, ' ')).replace(/[\\`*_{}[\]<>()#+!|~-]/g, (c) => `\\${c}`);
+}
+
+/** A markdown code span that holds `text` whatever its backticks, on one line; `|` escaped so it stays inside a table cell. */
+export function markdownCode(text: string): string {
+  const safe = escapeUnsafe(text).replace(/\|/g, '\\|');
+  let fence = '`';
+  while (safe.includes(fence)) fence += '`';
+  const pad = safe.startsWith('`') || safe.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${safe}${pad}${fence}`;
+}
+
+// ---------------------------------------------------------------------------
+// Stored documents: which fields may hold several lines
+
+/** The documents of a store, by schema file name. */
+export type PlainTextDocument =
+  | 'invariant.schema.json'
+  | 'plan.schema.json'
+  | 'decision.schema.json'
+  | 'enforcement.schema.json'
+  | 'violation.schema.json'
+  | 'action.schema.json'
+  | 'config.schema.json'
+  | string;
+
+/**
+ * Fields where a newline is text, not an attack (docs/store-format.md):
+ * explanations people write in paragraphs. Every other string (texts,
+ * tags, names, ids, summaries, argv) is one line.
+ */
+const MULTILINE: Record<string, readonly string[]> = {
+  'invariant.schema.json': ['rationale'],
+  'plan.schema.json': ['goal'],
+  'violation.schema.json': ['details'],
+  'enforcement.schema.json': ['error', 'records.*.actor_response'],
+  'decision.schema.json': ['summary'],
+  'action.schema.json': ['description'],
+  'project.schema.json': ['description'],
+};
+
+export interface UnsafeText {
+  /** Path of the field: keys and indexes, e.g. ["tags", "1"]. */
+  path: string[];
+  codePoint: number;
+  /** Position in the value, in code points (0-based). */
+  index: number;
+}
+
+function allowsLines(document: string, path: readonly string[]): boolean {
+  const pattern = path.map((p) => (/^\d+$/.test(p) ? '*' : p)).join('.');
+  return (MULTILINE[document] ?? []).includes(pattern);
+}
+
+/** Every string of a document (keys too) that holds a character it may not hold. */
+export function findUnsafeText(document: PlainTextDocument, data: unknown): UnsafeText[] {
+  const out: UnsafeText[] = [];
+  const walk = (value: unknown, path: string[]) => {
+    if (typeof value === 'string') {
+      const bad = findUnsafe(value, allowsLines(document, path));
+      if (bad) out.push({ path, ...bad });
+    } else if (Array.isArray(value)) {
+      value.forEach((v, i) => walk(v, [...path, String(i)]));
+    } else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        const badKey = findUnsafe(k, false);
+        if (badKey) out.push({ path: [...path, k], ...badKey });
+        walk(v, [...path, k]);
+      }
+    }
+  };
+  walk(data, []);
+  return out;
+}
+
+/** One sentence about one finding: "tags.1 holds U+001B (ESC, …) at character 4". */
+export function unsafeTextMessage(u: UnsafeText): string {
+  const field = u.path.length ? u.path.join('.') : 'the document';
+  return `${field} holds ${describeCharacter(u.codePoint)} at character ${u.index + 1}; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review`;
+}

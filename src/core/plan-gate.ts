@@ -1,0 +1,182 @@
+import type { Severity } from './model.ts';
+import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
+
+/**
+ * The rule of `plan status` (docs/plans.md, "plan status"): one pure
+ * function from the facts of a plan to a verdict with its reasons, so the
+ * gate is decided in one place and every reason is shown.
+ */
+
+/** Why a plan passes or fails the gate. */
+export type GateReasonCode =
+  /** An error-severity violation stands (never relaxed by `--allow`). */
+  | 'error-violation'
+  /** The effective set is not empty and no run was ever recorded. */
+  | 'not-run'
+  /** The latest run's actor failed as a whole (crash, exit status, timeout, bad answer). */
+  | 'run-failed'
+  /** The latest run is not whole: its enforcement file is missing, or it lacks a record for an invariant it was asked about. */
+  | 'run-incomplete'
+  /** The effective set changed after the latest run (an invariant added, removed, or its text or severity edited). */
+  | 'stale'
+  /** An invariant of the set was not enforced by the latest run: fails for error severity, reported for warning and info. */
+  | 'unenforced'
+  /** A warning or info violation stands: reported, never fails. */
+  | 'violation'
+  /** An enforcement file that no decision node commits (a run interrupted while it was written): ignored, reported. */
+  | 'unfinished-run';
+
+/** The reasons `--allow` may turn from failing into reported. */
+export const RELAXABLE: readonly GateReasonCode[] = ['not-run', 'run-failed', 'run-incomplete', 'stale', 'unenforced'];
+
+export interface GateReason {
+  code: GateReasonCode;
+  /** `fail` makes `plan status` exit 1; `report` is shown only. */
+  level: 'fail' | 'report';
+  /** A failing reason turned into a report by `--allow`. */
+  allowed?: true;
+  message: string;
+  invariant_id?: string;
+  severity?: Severity;
+}
+
+export interface GateVerdict {
+  failing: boolean;
+  reasons: GateReason[];
+}
+
+/** One invariant of the plan's effective set now. */
+export interface GateInvariant {
+  id: string;
+  severity: Severity;
+}
+
+/** The latest committed run: the newest decision node and what it points at. */
+export interface CommittedRun {
+  node: DecisionNode;
+  /** The enforcement file the node names; absent when it is missing. */
+  run?: EnforcementRun;
+}
+
+export interface GateFacts {
+  /** The plan's effective set now, in order. */
+  effective: readonly GateInvariant[];
+  /** The digest of the effective set now (see docs/plans.md, "set_digest"). */
+  setDigest: string;
+  latest?: CommittedRun;
+  /** Enforcement files no decision node commits: never taken as a run. */
+  unfinished: readonly string[];
+  /** Open violations: not resolved, and not of an invariant a waiver covers now. */
+  violations: readonly Violation[];
+  /** Invariants a waiver covers now: left unenforced, they report instead of failing. */
+  waived?: ReadonlySet<string>;
+}
+
+export interface GateOptions {
+  /** Reasons to report rather than fail (`plan status --allow CODE`). */
+  allow?: readonly GateReasonCode[];
+}
+
+/**
+ * The latest run that was written whole. A run is two files, the enforcement
+ * file and then the decision node that names it (docs/decisions.md, "A run is
+ * committed by its decision node"): the newest `invariant_enforced` node is the
+ * latest run; an enforcement file no node names is an unfinished write, never
+ * a run.
+ */
+export function committedRuns(decisions: readonly DecisionNode[], enforcement: readonly EnforcementRun[]): { latest?: CommittedRun; unfinished: string[] } {
+  const byId = new Map(enforcement.map((r) => [r.id, r]));
+  const claimed = new Set<string>();
+  let latest: CommittedRun | undefined;
+  const nodes = [...decisions].filter((n) => n.type === 'invariant_enforced').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  for (const node of nodes) {
+    // Older nodes may lack enforcement_id: their run is the one that names them.
+    const run = node.enforcement_id !== undefined ? byId.get(node.enforcement_id) : enforcement.find((r) => r.decision_id === node.id);
+    const whole = run !== undefined && run.decision_id === node.id ? run : undefined;
+    if (whole) claimed.add(whole.id);
+    latest = whole ? { node, run: whole } : { node };
+  }
+  const unfinished = enforcement.filter((r) => !claimed.has(r.id)).map((r) => r.id);
+  return latest ? { latest, unfinished } : { unfinished };
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The verdict of `plan status` (pure). Fails when an error violation stands,
+ * when the set is not empty and was never reconciled, when the latest run
+ * failed, is incomplete or is older than the set, or left an error-severity
+ * invariant unenforced. Warning and info (unenforced invariants, violations)
+ * only report. `allow` relaxes the listed reasons to reports.
+ */
+export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerdict {
+  const allow = new Set(options.allow ?? []);
+  const reasons: GateReason[] = [];
+  const add = (r: GateReason) => {
+    if (r.level === 'fail' && allow.has(r.code)) reasons.push({ ...r, level: 'report', allowed: true });
+    else reasons.push(r);
+  };
+
+  const bySeverity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const v of facts.violations) bySeverity[v.severity]++;
+  if (bySeverity.error > 0) add({ code: 'error-violation', level: 'fail', message: `${plural(bySeverity.error, 'error violation')} stand${bySeverity.error === 1 ? 's' : ''}` });
+  for (const s of ['warning', 'info'] as const) {
+    if (bySeverity[s] > 0) add({ code: 'violation', level: 'report', severity: s, message: `${plural(bySeverity[s], `${s} violation`)} recorded` });
+  }
+  if (facts.unfinished.length > 0) {
+    add({ code: 'unfinished-run', level: 'report', message: `${plural(facts.unfinished.length, 'unfinished run')} ignored (an enforcement file no decision node names: ${facts.unfinished.join(', ')})` });
+  }
+
+  const latest = facts.latest;
+  if (!latest) {
+    if (facts.effective.length > 0) add({ code: 'not-run', level: 'fail', message: `the plan was never reconciled: run \`agents plan strategize\` (${plural(facts.effective.length, 'invariant')} to enforce)` });
+  } else if (!latest.run) {
+    add({ code: 'run-incomplete', level: 'fail', message: `the latest run's enforcement file${latest.node.enforcement_id ? ` ${latest.node.enforcement_id}` : ''} is missing (decision ${latest.node.id})` });
+  } else {
+    const run = latest.run;
+    const records = new Map(run.records.map((r) => [r.invariant_id, r]));
+    if (run.error !== undefined) add({ code: 'run-failed', level: 'fail', message: `the latest run's actor failed: ${run.error}` });
+    const current = new Set(facts.effective.map((i) => i.id));
+    const unchanged = run.set_digest !== undefined ? run.set_digest === facts.setDigest : sameIds(current, records);
+    if (!unchanged) {
+      const added = facts.effective.filter((i) => !records.has(i.id)).length;
+      const removed = run.records.filter((r) => !current.has(r.invariant_id)).length;
+      const what = added + removed > 0 ? `${added} added, ${removed} removed since` : 'an invariant was edited since';
+      add({ code: 'stale', level: 'fail', message: `the effective set changed after the latest run (${what}, ${run.created_at}): run \`agents plan strategize\` again` });
+    } else {
+      const missing = facts.effective.filter((i) => !records.has(i.id));
+      if (missing.length > 0) add({ code: 'run-incomplete', level: 'fail', message: `the latest run has no record for ${plural(missing.length, 'invariant')} of the set: ${missing.map((i) => i.id).join(', ')}` });
+    }
+    for (const inv of facts.effective) {
+      const rec = records.get(inv.id);
+      if (!rec || rec.enforced) continue;
+      const waived = facts.waived?.has(inv.id) ?? false;
+      add({
+        code: 'unenforced',
+        level: inv.severity === 'error' && !waived ? 'fail' : 'report',
+        invariant_id: inv.id,
+        severity: inv.severity,
+        message: `${inv.severity} invariant ${inv.id} was not enforced${waived ? ' (waived)' : ''}: ${rec.actor_response}`,
+      });
+    }
+  }
+  return { failing: reasons.some((r) => r.level === 'fail'), reasons };
+}
+
+function sameIds(current: ReadonlySet<string>, records: ReadonlyMap<string, unknown>): boolean {
+  if (current.size !== records.size) return false;
+  for (const id of current) if (!records.has(id)) return false;
+  return true;
+}
+
+/**
+ * The text the set digest is taken of: each invariant's id, severity and text,
+ * by id, one JSON array. Pure; the service hashes it (SHA-256) because core
+ * does no cryptography.
+ */
+export function setDigestInput(effective: readonly { id: string; severity: Severity; text: string }[]): string {
+  const rows = effective.map((i) => [i.id, i.severity, i.text]).sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+  return JSON.stringify(rows);
+}

@@ -1,0 +1,91 @@
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+
+/**
+ * Reading one file the tool did not list itself (a cache, a context file, a
+ * hook, a lock, `.git`): regular files only, and never more bytes than the
+ * caller allows (docs/decisions.md, "Only regular files are read, and never
+ * past a limit").
+ */
+export type FileRead =
+  | { ok: true; bytes: Buffer }
+  | { ok: false; code: 'missing' | 'symlink' | 'not-a-file' | 'too-large' | 'unreadable'; message: string };
+
+/** O_NONBLOCK: a FIFO (or a device) swapped in after the type check opens and reads at once instead of waiting for a writer. O_NOCTTY: a terminal never becomes ours. */
+export const OPEN_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/** What a non-regular file is, for messages ("a FIFO", "a folder", …). */
+export function describeType(st: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isSymbolicLink'>): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  return 'not a regular file';
+}
+
+function errorCode(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e.code ?? e.message;
+}
+
+/**
+ * The bytes of the regular file `path`, at most `maxBytes` of them. Its type
+ * is checked before it is opened (`lstat`, or `stat` when links are followed)
+ * and again on the open descriptor (`fstat`: it may have been replaced in
+ * between); it is opened without blocking, and at most `maxBytes + 1` bytes
+ * are read, so a FIFO, a device or a file that grows never holds the reader.
+ * Links are refused unless `followLinks`; then the target must be a regular file.
+ */
+export function readRegularFile(path: string, maxBytes: number, options: { followLinks?: boolean } = {}): FileRead {
+  const follow = options.followLinks ?? false;
+  let before: Stats;
+  try {
+    before = follow ? statSync(path) : lstatSync(path);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { ok: false, code: 'missing', message: 'does not exist' };
+    if (code === 'ELOOP') return { ok: false, code: 'symlink', message: 'is a loop of symbolic links' };
+    return { ok: false, code: 'unreadable', message: `cannot be read (${code})` };
+  }
+  if (before.isSymbolicLink()) return { ok: false, code: 'symlink', message: 'is a symbolic link' };
+  if (!before.isFile()) return { ok: false, code: 'not-a-file', message: `is ${describeType(before)}, not a regular file` };
+  if (before.size > maxBytes) return { ok: false, code: 'too-large', message: `is ${before.size} bytes; the limit is ${maxBytes}` };
+  let fd: number;
+  try {
+    fd = openSync(path, OPEN_READ | (follow ? 0 : NOFOLLOW));
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT') return { ok: false, code: 'missing', message: 'does not exist' };
+    if (code === 'ELOOP') return { ok: false, code: 'symlink', message: 'is a symbolic link' };
+    if (code === 'ENXIO') return { ok: false, code: 'not-a-file', message: 'is a socket, not a regular file' };
+    return { ok: false, code: 'unreadable', message: `cannot be read (${code})` };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { ok: false, code: 'not-a-file', message: `is ${describeType(st)}, not a regular file` };
+    if (st.size > maxBytes) return { ok: false, code: 'too-large', message: `is ${st.size} bytes; the limit is ${maxBytes}` };
+    // The size may change while it is read: read up to one byte past the limit, never more.
+    const cap = maxBytes + 1;
+    let buf = Buffer.allocUnsafe(Math.min(cap, Math.max(st.size + 1, 4096)));
+    let off = 0;
+    for (;;) {
+      if (off === buf.length) {
+        if (buf.length >= cap) break;
+        const bigger = Buffer.allocUnsafe(Math.min(cap, buf.length * 2));
+        buf.copy(bigger, 0, 0, off);
+        buf = bigger;
+      }
+      const n = readSync(fd, buf, off, buf.length - off, null);
+      if (n === 0) break;
+      off += n;
+    }
+    if (off > maxBytes) return { ok: false, code: 'too-large', message: `is over ${maxBytes} bytes (it grew while it was read)` };
+    return { ok: true, bytes: buf.subarray(0, off) };
+  } catch (error) {
+    return { ok: false, code: 'unreadable', message: `cannot be read (${errorCode(error)})` };
+  } finally {
+    closeSync(fd);
+  }
+}

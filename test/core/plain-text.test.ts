@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { escapeUnsafe, findUnsafe, findUnsafeText, markdownCode, markdownText, quoteText } from '../../src/core/plain-text.ts';
+
+describe('plain text (docs/store-format.md, "Plain text only")', () => {
+  it.each<[string, boolean, { codePoint: number; index: number } | undefined]>([
+    ['plain words, tab\tok', false, undefined],
+    ['a\u001b[2Kb', false, { codePoint: 0x1b, index: 1 }],
+    ['😀\u202e', false, { codePoint: 0x202e, index: 1 }],
+    ['one\ntwo', false, { codePoint: 0x0a, index: 3 }],
+    ['one\ntwo', true, undefined],
+    ['folded scalar\n', false, undefined],
+    ['x\r\n', true, { codePoint: 0x0d, index: 1 }],
+    ['\u0085', true, { codePoint: 0x85, index: 0 }],
+    ['\u200e \u200f \u061c', true, { codePoint: 0x200e, index: 0 }],
+  ])('findUnsafe(%j, multiline %s)', (text, multiline, expected) => {
+    expect(findUnsafe(text, multiline)).toEqual(expected);
+  });
+
+  it('escapes each character visibly, naming its code point, and keeps tabs (and newlines when asked)', () => {
+    expect(escapeUnsafe('Harmless\u001b[2K\rNever\u202e\u2066x\u2069\u0085\u007f\tend\n')).toBe('Harmless\\u001b[2K\\rNever\\u202e\\u2066x\\u2069\\u0085\\u007f\tend\\n');
+    expect(escapeUnsafe('a\nb\u001b', { newlines: true })).toBe('a\nb\\u001b');
+    expect(escapeUnsafe('plain')).toBe('plain');
+  });
+
+  it('quoteText is JSON quoting plus what JSON leaves raw', () => {
+    expect(quoteText('say "hi"\u001b\u202e')).toBe('"say \\"hi\\"\\u001b\\u202e"');
+  });
+
+  it('markdown: one line, no markup; a code span survives backticks and pipes', () => {
+    expect(markdownText('a|b\n`c`\u001b')).toBe('a\\|b \\`c\\`\\\\u001b');
+    expect(markdownCode('projects/x|y`z')).toBe('``projects/x\\|y`z``');
+    expect(markdownCode('`edge')).toBe('`` `edge ``');
+  });
+
+  it('findUnsafeText walks a document: one-line fields refuse newlines, multi-line fields allow them', () => {
+    expect(findUnsafeText('invariant.schema.json', { id: 'X', text: 'T', rationale: 'a\nb', tags: ['ok', 'b\u202e'], created_by: 'Eve\u001b[8m' })).toEqual([
+      { path: ['tags', '1'], codePoint: 0x202e, index: 1 },
+      { path: ['created_by'], codePoint: 0x1b, index: 3 },
+    ]);
+    expect(findUnsafeText('enforcement.schema.json', { records: [{ actor_response: 'line\nline' }], error: 'a\nb' })).toEqual([]);
+    expect(findUnsafeText('decision.schema.json', { summary: 'a\u0085' })).toEqual([{ path: ['summary'], codePoint: 0x85, index: 1 }]);
+  });
+});

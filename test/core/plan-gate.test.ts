@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { committedRuns, judgePlan, setDigestInput, type GateFacts } from '../../src/core/plan-gate.ts';
+import type { DecisionNode, EnforcementRun, Violation } from '../../src/core/records.ts';
+
+const A = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const B = '01M8KJXYP0GVPRF8KRRE9G8474';
+const C = '01M8KJZS90J6DRJJ8E264B9DFX';
+const NODE = '01M8N9AR862N43YQXPHY3BQEV6';
+const RUN = '01M8N9AR87YBEA8WND1GWHNXA3';
+
+function run(enforced: Record<string, boolean>, extra: Partial<EnforcementRun> = {}): EnforcementRun {
+  return {
+    id: RUN,
+    decision_id: NODE,
+    created_at: '2026-11-30T03:52:42Z',
+    actor: 'command',
+    set_digest: 'D1',
+    records: Object.entries(enforced).map(([id, e]) => ({ invariant_id: id, enforced: e, actor_response: e ? 'ok' : 'no', decision_id: NODE })),
+    ...extra,
+  };
+}
+
+const node: DecisionNode = { id: NODE, type: 'invariant_enforced', parent_id: null, created_at: '2026-11-30T03:52:42Z', summary: 's', enforcement_id: RUN, actor: 'command' };
+
+function facts(partial: Partial<GateFacts>): GateFacts {
+  return { effective: [{ id: A, severity: 'error' }, { id: B, severity: 'warning' }], setDigest: 'D1', unfinished: [], violations: [], ...partial };
+}
+
+function violation(severity: Violation['severity']): Violation {
+  return { id: '01M8NA0000000000000000000V', invariant_id: A, violated_text: 'x', severity, created_at: '2026-11-30T04:00:00Z' };
+}
+
+const codes = (f: GateFacts, allow?: Parameters<typeof judgePlan>[1]) => {
+  const v = judgePlan(f, allow);
+  return { failing: v.failing, reasons: v.reasons.map((r) => `${r.level}:${r.code}${r.allowed ? ':allowed' : ''}`) };
+};
+
+describe('judgePlan: the plan status gate', () => {
+  it.each<[string, Partial<GateFacts>, { failing: boolean; reasons: string[] }]>([
+    ['every invariant enforced by a run of today\'s set: passes', { latest: { node, run: run({ [A]: true, [B]: true }) } }, { failing: false, reasons: [] }],
+    ['never run, with invariants to enforce: fails', {}, { failing: true, reasons: ['fail:not-run'] }],
+    ['never run, empty set: passes', { effective: [] }, { failing: false, reasons: [] }],
+    [
+      'the actor failed (time-out: 0 of 2 enforced): fails',
+      { latest: { node, run: run({ [A]: false, [B]: false }, { error: 'the actor did not answer within 800 ms' }) } },
+      { failing: true, reasons: ['fail:run-failed', 'fail:unenforced', 'report:unenforced'] },
+    ],
+    ['an error invariant unenforced: fails', { latest: { node, run: run({ [A]: false, [B]: true }) } }, { failing: true, reasons: ['fail:unenforced'] }],
+    ['only a warning invariant unenforced: reports', { latest: { node, run: run({ [A]: true, [B]: false }) } }, { failing: false, reasons: ['report:unenforced'] }],
+    ['the set changed since the run (digest differs): fails', { setDigest: 'D2', latest: { node, run: run({ [A]: true, [B]: true }) } }, { failing: true, reasons: ['fail:stale'] }],
+    [
+      'an invariant added since a run without a digest: fails as stale',
+      { effective: [{ id: A, severity: 'error' }, { id: B, severity: 'warning' }, { id: C, severity: 'info' }], latest: { node, run: run({ [A]: true, [B]: true }, { set_digest: undefined }) } },
+      { failing: true, reasons: ['fail:stale'] },
+    ],
+    ['same digest but a record missing: fails as incomplete', { latest: { node, run: run({ [A]: true }) } }, { failing: true, reasons: ['fail:run-incomplete'] }],
+    ['the decision node names a missing enforcement file: fails', { latest: { node } }, { failing: true, reasons: ['fail:run-incomplete'] }],
+    ['an error violation: fails', { violations: [violation('error')], latest: { node, run: run({ [A]: true, [B]: true }) } }, { failing: true, reasons: ['fail:error-violation'] }],
+    [
+      'warning and info violations, an unfinished run: report',
+      { violations: [violation('warning'), violation('info')], unfinished: ['01M8N9B000000000000000000X'], latest: { node, run: run({ [A]: true, [B]: true }) } },
+      { failing: false, reasons: ['report:violation', 'report:violation', 'report:unfinished-run'] },
+    ],
+  ])('%s', (_name, partial, expected) => {
+    expect(codes(facts(partial))).toEqual(expected);
+  });
+
+  it('relaxes exactly the reasons --allow names, and never an error violation', () => {
+    const failed = facts({ violations: [violation('error')], latest: { node, run: run({ [A]: false, [B]: true }, { error: 'crashed' }) } });
+    expect(codes(failed, { allow: ['run-failed'] })).toEqual({ failing: true, reasons: ['fail:error-violation', 'report:run-failed:allowed', 'fail:unenforced'] });
+    expect(codes({ ...failed, violations: [] }, { allow: ['run-failed', 'unenforced'] })).toEqual({ failing: false, reasons: ['report:run-failed:allowed', 'report:unenforced:allowed'] });
+    expect(codes(facts({}), { allow: ['not-run'] })).toEqual({ failing: false, reasons: ['report:not-run:allowed'] });
+  });
+});
+
+describe('committedRuns: a run counts only once its decision node is written', () => {
+  it('takes the newest node with its run, and reports enforcement files no node names', () => {
+    const orphan = { ...run({ [A]: true }), id: '01M8N9B000000000000000000X', decision_id: '01M8N9B000000000000000000Y' };
+    expect(committedRuns([node], [run({ [A]: true }), orphan])).toEqual({ latest: { node, run: run({ [A]: true }) }, unfinished: [orphan.id] });
+    expect(committedRuns([], [orphan])).toEqual({ unfinished: [orphan.id] });
+    expect(committedRuns([node], [])).toEqual({ latest: { node }, unfinished: [] });
+  });
+
+  it('finds the run of an older node without enforcement_id by its decision_id', () => {
+    const { enforcement_id: _e, ...old } = node;
+    expect(committedRuns([old], [run({ [A]: true })]).latest?.run?.id).toBe(RUN);
+  });
+});
+
+describe('setDigestInput', () => {
+  it('depends on ids, severities and texts, not on order', () => {
+    const a = { id: A, severity: 'error' as const, text: 'Never delete production data' };
+    const b = { id: B, severity: 'warning' as const, text: 'All API changes need tests' };
+    expect(setDigestInput([a, b])).toBe(setDigestInput([b, a]));
+    expect(setDigestInput([a, b])).not.toBe(setDigestInput([a, { ...b, text: 'All API changes need tests!' }]));
+    expect(setDigestInput([a, b])).not.toBe(setDigestInput([a, { ...b, severity: 'error' }]));
+  });
+});

@@ -1,0 +1,251 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.ts';
+import { commitAll, GIT_ENV, git, gitInit } from '../helpers/git.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+
+// Every place the tool reads a file, given something that is not a regular
+// file: a named pipe (which blocks a plain open until a writer comes), a
+// device that never ends, a link, a folder. Each run is bounded by a time-out
+// that kills it; a run that had to be killed fails the test (it hung).
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const LIMIT_MS = 10_000;
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** Whether the time-out had to kill it. */
+  hung: boolean;
+}
+
+function run(args: string[], cwd: string, env: Record<string, string> = {}): Run {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', AGENTS_LOCK_TIMEOUT_MS: '2000', ...env },
+    input: '',
+    encoding: 'utf8',
+    timeout: LIMIT_MS,
+    killSignal: 'SIGKILL',
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, hung: r.signal === 'SIGKILL' };
+}
+
+const fifo = (path: string) => execFileSync('mkfifo', [path]);
+
+/** Whether anything (a dangling link too) is at `path`. */
+function present(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A store with one invariant in a committed git repository. */
+function repoStore(): { repo: string; store: string } {
+  const store = testStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Never delete production data') });
+  const repo = dirname(store);
+  gitInit(repo);
+  commitAll(repo, 'store');
+  return { repo, store };
+}
+
+/** The errors and warnings of a JSON report, as `code file` (the test stores lack the editor modeline: info). */
+function codes(stdout: string): string[] {
+  return (JSON.parse(stdout) as { diagnostics: { code: string; file: string; severity: string }[] }).diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.code} ${d.file}`);
+}
+
+describe('a FIFO where a store file belongs', () => {
+  it('stops invariant diff, invariant list and validate with the file named, never waiting on it', () => {
+    const { store } = repoStore();
+    rmSync(join(store, `global/${A}.yaml`));
+    fifo(join(store, `global/${A}.yaml`));
+    const diff = run(['invariant', 'diff'], store);
+    expect(diff.hung).toBe(false);
+    expect(diff.code).toBe(3);
+    expect(diff.stderr).toContain(`global/${A}.yaml  not-a-file`);
+    const list = run(['invariant', 'list'], store);
+    expect(list.hung).toBe(false);
+    expect(list.code).toBe(3);
+    expect(list.stderr).toContain('not-a-file');
+    const validate = run(['validate', '--format', 'json'], store);
+    expect(validate.hung).toBe(false);
+    expect(validate.code).toBe(1);
+    expect(codes(validate.stdout)).toEqual([`not-a-file global/${A}.yaml`]);
+  });
+
+  it('as config.yaml: a writing command refuses (exit 3) instead of taking the defaults, and writes nothing', () => {
+    const { store } = repoStore();
+    fifo(join(store, 'config.yaml'));
+    const before = readdirSync(join(store, 'global')).sort();
+    const add = run(['invariant', 'add', '--global', 'Keep a backup'], store);
+    expect(add.hung).toBe(false);
+    expect(add.code).toBe(3);
+    expect(add.stderr).toContain('config.yaml  not-a-file');
+    expect(readdirSync(join(store, 'global')).sort()).toEqual(before);
+  });
+
+  it("as the store's copy of a schema: validate reports it (the copies are read by path, not from a listing)", () => {
+    const { store } = repoStore();
+    mkdirSync(join(store, 'schemas'));
+    fifo(join(store, 'schemas/invariant.schema.json'));
+    const r = run(['validate', '--format', 'json'], store);
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(1);
+    expect(codes(r.stdout)).toContain('not-a-file schemas/invariant.schema.json');
+  });
+
+  it('as an enforcement record: plan show stops with the record named', () => {
+    const store = exampleStore();
+    const dir = join(store, 'plans', EXAMPLE_PLAN, 'enforcement');
+    mkdirSync(dir, { recursive: true });
+    fifo(join(dir, '01M8KK6000000000000000000A.yaml'));
+    const r = run(['--store', store, 'plan', 'show', EXAMPLE_PLAN], store);
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`plans/${EXAMPLE_PLAN}/enforcement/01M8KK6000000000000000000A.yaml  not-a-file`);
+  });
+});
+
+describe('the validation cache is read only when it is a regular file', () => {
+  it.each([
+    ['a FIFO', (p: string) => fifo(p)],
+    ['a link to /dev/zero', (p: string) => symlinkSync('/dev/zero', p)],
+    ['a folder', (p: string) => mkdirSync(p)],
+  ])('%s as the cache: validate answers as without a cache', (_, make) => {
+    const { repo, store } = repoStore();
+    const cache = join(repo, '.git/agents/validate-worktree.cache');
+    mkdirSync(dirname(cache), { recursive: true });
+    make(cache);
+    const r = run(['validate', '--format', 'json'], store);
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(0);
+    expect(codes(r.stdout)).toEqual([]);
+    expect(r.stdout).toBe(run(['validate', '--format', 'json', '--no-cache'], store).stdout);
+  });
+
+  it('a FIFO as the .git file of a worktree: validate answers (without a cache)', () => {
+    const store = testStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Never delete production data') });
+    fifo(join(dirname(store), '.git'));
+    const r = run(['validate', '--format', 'json'], store);
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(0);
+    expect(readdirSync(dirname(store)).sort()).toEqual(['.agents', '.git']);
+  });
+});
+
+describe('plan strategize --context', () => {
+  it.each([
+    ['/dev/zero (a device that never ends)', () => '/dev/zero'],
+    ['a FIFO', (dir: string) => {
+      fifo(join(dir, 'context.md'));
+      return join(dir, 'context.md');
+    }],
+    ['a folder', (dir: string) => dir],
+  ])('refuses %s at once with exit 2, reading nothing and writing nothing', (_, make) => {
+    const store = exampleStore();
+    const context = make(tempDir());
+    const before = fileList(store);
+    const r = run(['--store', store, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context], store);
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: cannot read the context file .*: it is (a character device|a FIFO \(named pipe\)|a folder), not a regular file\n/);
+    expect(fileList(store)).toEqual(before);
+  });
+
+  it('follows a link the user names to a regular file', () => {
+    const store = exampleStore();
+    const dir = tempDir();
+    writeFileSync(join(dir, 'real.md'), 'We migrate the billing database.\n');
+    symlinkSync(join(dir, 'real.md'), join(dir, 'context.md'));
+    const r = run(['--store', store, 'plan', 'strategize', EXAMPLE_PLAN, '--context', join(dir, 'context.md'), '--format', 'json'], store);
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('init --hooks', () => {
+  it('refuses a FIFO as the existing pre-commit hook with exit 2, changing nothing', () => {
+    const { repo, store } = repoStore();
+    mkdirSync(join(repo, '.git/hooks'), { recursive: true });
+    fifo(join(repo, '.git/hooks/pre-commit'));
+    const r = run(['--store', store, 'init', '--hooks'], repo);
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is a FIFO (named pipe), not a regular file');
+    expect(lstatSync(join(repo, '.git/hooks/pre-commit')).isFIFO()).toBe(true);
+  });
+});
+
+describe('a .lock that is not a lock file', () => {
+  it.each([
+    ['a symbolic link', (p: string) => symlinkSync('../config.yaml', p)],
+    ['a folder', (p: string) => mkdirSync(p)],
+    ['a FIFO', (p: string) => fifo(p)],
+  ])('%s: add stops at once (exit 3), validate --strict reports bad-lock, --fix removes it, then add works', (_, make) => {
+    const { store } = repoStore();
+    const lock = join(store, 'global/.lock');
+    make(lock);
+    const add = run(['invariant', 'add', '--global', 'Keep a backup'], store);
+    expect(add.hung).toBe(false);
+    expect(add.code).toBe(3);
+    expect(add.stderr).toContain('global/.lock  bad-lock');
+    expect(readdirSync(join(store, 'global')).filter((n) => n.endsWith('.yaml'))).toEqual([`${A}.yaml`]);
+
+    const strict = run(['validate', '--strict', '--format', 'json'], store);
+    expect(strict.hung).toBe(false);
+    expect(strict.code).toBe(1);
+    expect(codes(strict.stdout)).toEqual(['bad-lock global/.lock']);
+
+    const fix = run(['validate', '--fix', '--format', 'json'], store);
+    expect(fix.hung).toBe(false);
+    expect(fix.code).toBe(0);
+    expect(JSON.parse(fix.stdout).fixes).toContainEqual(expect.objectContaining({ file: 'global/.lock', action: 'remove-bad-lock', done: true }));
+    expect(present(lock)).toBe(false);
+
+    const again = run(['invariant', 'add', '--global', 'Keep a backup'], store);
+    expect(again.code).toBe(0);
+    expect(readdirSync(join(store, 'global')).filter((n) => n.endsWith('.yaml'))).toHaveLength(2);
+  });
+
+  it('a .lock folder that holds files is reported, and kept by --fix with the reason', () => {
+    const { store } = repoStore();
+    mkdirSync(join(store, 'global/.lock'));
+    writeFileSync(join(store, 'global/.lock/notes.txt'), 'mine\n');
+    const fix = run(['validate', '--fix', '--format', 'json'], store);
+    expect(fix.code).toBe(1);
+    expect(codes(fix.stdout)).toEqual(['bad-lock global/.lock']);
+    expect(JSON.parse(fix.stdout).fixes).toContainEqual(expect.objectContaining({ file: 'global/.lock', action: 'remove-bad-lock', done: false }));
+    expect(existsSync(join(store, 'global/.lock/notes.txt'))).toBe(true);
+  });
+});
+
+describe('a committed .lock', () => {
+  it.each([
+    ['a lock file', (repo: string, store: string) => {
+      writeFileSync(join(store, 'global/.lock'), '4242 build-host 2026-11-29T12:00:00Z\n');
+      git(repo, 'add', '-f', join(store, 'global/.lock'));
+    }],
+    ['a link', (repo: string, store: string) => {
+      symlinkSync('../config.yaml', join(store, 'global/.lock'));
+      git(repo, 'add', '-f', join(store, 'global/.lock'));
+    }],
+  ])('%s in the index fails validate --staged (error bad-lock)', (_, stage) => {
+    const { repo, store } = repoStore();
+    stage(repo, store);
+    const r = run(['validate', '--staged', '--format', 'json'], store);
+    expect(r.hung).toBe(false);
+    expect(r.code).toBe(1);
+    expect(codes(r.stdout)).toEqual(['bad-lock global/.lock']);
+    // Once out of the index, the commit is clean again.
+    git(repo, 'rm', '-r', '-q', '--cached', join(store, 'global/.lock'));
+    rmSync(join(store, 'global/.lock'), { recursive: true });
+    expect(run(['validate', '--staged'], store).code).toBe(0);
+  });
+});
