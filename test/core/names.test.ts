@@ -36,6 +36,7 @@ describe('names', () => {
 
   test('each problem names what is wrong', () => {
     expect(nameProblem('', 'project')).toBe('project is empty');
+    expect(nameProblem('.', 'project')).toBe('project "." is not allowed');
     expect(nameProblem('..', 'action name')).toBe('action name ".." is not allowed');
     expect(nameProblem('myApp', 'project')).toBe('project "myApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"');
   });
