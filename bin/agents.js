@@ -1,21 +1,38 @@
 #!/usr/bin/env node
 // Thin shim (SPEC 10): calls main(argv, io) and sets the exit code.
-// `--version` is answered here, before any module of the tool is loaded.
+// `--version` is answered here, before any module of the tool is loaded, and
+// `agents mcp` starts without the argument parser (dist/mcp-main.js), since an
+// MCP client waits on its start-up; it hands anything unusual back to main.
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
+
+/** A module of the build, or undefined (exit 70, said once) when the package is not built. */
+async function load(file) {
+  try {
+    return await import(file);
+  } catch (error) {
+    if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes(file.slice(3))) {
+      process.stderr.write('agents is not built: run `npm run build` (npm ci does it) in the package folder.\n');
+      process.exitCode = 70;
+      return undefined;
+    }
+    throw error;
+  }
+}
+
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
-  let cli;
-  try {
-    cli = await import('../dist/cli.js');
-  } catch (error) {
-    if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli.js')) {
-      process.stderr.write('agents is not built: run `npm run build` (npm ci does it) in the package folder.\n');
-      process.exitCode = 70;
-    } else throw error;
+  let code;
+  if (args[0] === 'mcp') {
+    const mcp = await load('../dist/mcp-main.js');
+    if (mcp) code = await mcp.mcpMain(args.slice(1));
   }
-  if (cli) process.exitCode = await cli.main(args);
+  if (code === undefined && process.exitCode !== 70) {
+    const cli = await load('../dist/cli.js');
+    if (cli) code = await cli.main(args);
+  }
+  if (code !== undefined) process.exitCode = code;
 }

@@ -103,7 +103,7 @@ const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 writeValidators();
 const result = await build({
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', 'mcp-main': 'src/cli/mcp-main.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

@@ -1,6 +1,8 @@
 import { escapeUnsafe } from '../core/plain-text.ts';
 import type { Plan } from '../core/model.ts';
 import type { DecisionNode, DecisionTreeNode, EnforcementRun, Violation } from '../core/records.ts';
+import type { EffectiveEntry } from '../core/resolve.ts';
+import { effectiveEntryJson } from './render.ts';
 import type { Style } from './style.ts';
 import type { ScopedWaiver } from '../core/waivers.ts';
 
@@ -105,4 +107,13 @@ export function treeText(s: Style, roots: readonly DecisionTreeNode[]): string[]
 
 export function severityLabel(s: Style, severity: string): string {
   return severity === 'error' ? s.red(severity) : severity === 'warning' ? s.yellow(severity) : severity;
+}
+
+/**
+ * The entries of an effective set as `invariant list --effective --format
+ * json`, `plan show` and the MCP server give them (docs/json-output.md): each
+ * invariant with the copies it shadows or overrides and its waivers.
+ */
+export function effectiveEntriesJson(entries: readonly EffectiveEntry[], waivers: readonly (ScopedWaiver & { holds?: boolean })[]) {
+  return entries.map((e) => ({ ...effectiveEntryJson(e), waivers: waivers.filter((w) => w.invariant_id === e.invariant.id).map(waiverJson) }));
 }

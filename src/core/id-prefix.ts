@@ -54,7 +54,7 @@ export function pickId(prefix: string, ids: Iterable<string>, what: string, hint
     case 'unique':
       return m.id;
     case 'invalid':
-      throw new UsageError(`"${truncate(prefix)}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters; ${hint}`);
+      throw new UsageError(`"${truncate(prefix)}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters${hint ? `; ${hint}` : '.'}`);
     case 'unknown':
       throw new UsageError(`no ${what} with id ${m.prefix.length === 26 ? m.prefix : `prefix ${m.prefix}`}`, hint);
     case 'ambiguous':

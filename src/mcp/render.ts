@@ -1,4 +1,5 @@
-import { invariantJson, shadowJson, type InvariantJson } from '../cli/render.ts';
+import { effectiveEntriesJson } from '../cli/plan-render.ts';
+import type { InvariantJson } from '../cli/render.ts';
 import type { EffectiveResult } from '../service/invariant-service.ts';
 
 /**
@@ -18,7 +19,7 @@ export function effectiveData(result: EffectiveResult): EffectiveData {
   return {
     target: { kind: t.kind, project: t.project ?? null, plan: t.kind === 'plan' ? t.plan : null },
     count: result.entries.length,
-    invariants: result.entries.map((e) => ({ ...invariantJson(e.invariant), shadows: e.shadows.map(shadowJson) })),
+    invariants: effectiveEntriesJson(result.entries, result.waivers),
   };
 }
 

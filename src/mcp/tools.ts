@@ -308,7 +308,8 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Plan status',
     description:
       'Where a plan stands: its size of effective set, the latest reconciliation run (how many invariants the actor found enforced), and the violations recorded, by severity. ' +
-      '`failing` is true while an error violation stands. Give `plan`: the plan id or a unique prefix of at least 4 characters.',
+      '`failing` is true when the plan gate fails (an error violation stands, the plan was never reconciled, its latest run failed, is incomplete or older than its effective set, or left an error invariant unenforced); `reasons` says which, each `fail` or `report`. ' +
+      'Give `plan`: the plan id or a unique prefix of at least 4 characters.',
     writes: false,
     inputSchema: {
       type: 'object',
@@ -324,8 +325,12 @@ export const TOOLS: readonly ToolDef[] = [
         latest_enforcement: { type: ['object', 'null'] },
         violations: { type: 'object', properties: { error: { type: 'integer' }, warning: { type: 'integer' }, info: { type: 'integer' } }, required: ['error', 'warning', 'info'] },
         failing: { type: 'boolean' },
+        reasons: {
+          type: 'array',
+          items: { type: 'object', properties: { code: { type: 'string' }, level: { enum: ['fail', 'report'] }, message: { type: 'string' } }, required: ['code', 'level', 'message'] },
+        },
       },
-      required: ['plan', 'effective_count', 'latest_enforcement', 'violations', 'failing'],
+      required: ['plan', 'effective_count', 'latest_enforcement', 'violations', 'failing', 'reasons'],
     },
     async run(args, ctx) {
       const r = await ctx.plans.status(args.plan as string);
@@ -336,6 +341,7 @@ export const TOOLS: readonly ToolDef[] = [
         latest_enforcement: e ? { id: e.id, decision_id: e.decision_id, created_at: e.created_at, enforced: e.enforced, total: e.total, error: e.error ?? null } : null,
         violations: r.violations,
         failing: r.failing,
+        reasons: r.reasons.map((x) => ({ code: x.code, level: x.level, message: x.message })),
       };
       const v = r.violations;
       const text = [
@@ -343,6 +349,7 @@ export const TOOLS: readonly ToolDef[] = [
         `effective set: ${r.effectiveCount} invariant${r.effectiveCount === 1 ? '' : 's'}`,
         `enforcement: ${e ? `${e.enforced} of ${e.total} enforced at ${e.created_at}${e.error ? ` (actor failed: ${e.error})` : ''}` : 'never run'}`,
         `violations: ${v.error} error, ${v.warning} warning, ${v.info} info`,
+        ...r.reasons.map((x) => `${x.level}: ${x.code}: ${x.message}`),
       ].join('\n');
       return { data, text };
     },

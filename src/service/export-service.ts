@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { accessSync, constants, lstatSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readdirSync, unlinkSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { CheckFailedError, UsageError } from '../core/errors.ts';
 import {
@@ -22,6 +22,10 @@ import { ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
+import { readRegularFile } from '../store/read-file.ts';
+
+/** An instruction file larger than this is not one the tool wrote: refused rather than read. */
+const MAX_TARGET_BYTES = 4 * 1024 * 1024;
 
 export interface ExportOptions {
   /** --target: overrides `export.targets` of config.yaml. */
@@ -149,13 +153,11 @@ function checkWritable(top: string, rel: string, exists: boolean): void {
 
 function readExisting(top: string, rel: string, folders?: Set<string>): string | undefined {
   checkTargetPath(top, rel, 'file', folders);
-  try {
-    return readFileSync(join(top, rel), 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read ${rel} (${code ?? String(error)})`, 'Check its permissions; nothing was written.');
-  }
+  // Type first, bytes capped: a FIFO or device in a target's place never blocks or floods the export.
+  const read = readRegularFile(join(top, rel), MAX_TARGET_BYTES);
+  if (read.ok) return read.bytes.toString('utf8');
+  if (read.code === 'missing') return undefined;
+  throw new UsageError(`cannot read ${rel}: it ${read.message}`, 'Make it a regular file (or remove it) and run the export again; nothing was written.');
 }
 
 /** Global invariants' effective set: every global invariant applies to any project, so a name no project has will do. */

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExportTargetName } from '../core/model.ts';
 import { WorkingTreeSource, type TreeSource } from './tree-source.ts';
+import { readRegularFile } from './read-file.ts';
+
+const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 
 /**
  * What the last export (or check that found everything up to date) knew:
@@ -35,7 +38,10 @@ export class ExportCache {
 
   private read(): CacheFile {
     try {
-      const [header, body] = readFileSync(this.file, 'utf8').split('\n', 2);
+      // Regular files only, capped: a cache that is a FIFO, link or device is ignored, never waited on.
+      const read = readRegularFile(this.file, MAX_CACHE_BYTES);
+      if (!read.ok) return { entries: [] };
+      const [header, body] = read.bytes.toString('utf8').split('\n', 2);
       if (header !== HEADER || body === undefined) return { entries: [] };
       const data = JSON.parse(body) as CacheFile;
       return Array.isArray(data.entries) ? data : { entries: [] };

@@ -124,7 +124,11 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   cache.save();
   const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));
   const changed = options.changed ? new Set(options.changed) : undefined;
-  const takesPart = (d: Diagnostic) => !changed || changed.has(d.file) || (d.related ?? []).some((r) => changed.has(r.file));
+  // A changed path inside a folder that is itself at fault (a committed `.lock/x` under a bad `.lock`) takes part in the folder's problem.
+  const changedFolders = new Set<string>();
+  for (const p of changed ?? []) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) changedFolders.add(p.slice(0, i));
+  const touches = (file: string) => changed!.has(file) || changedFolders.has(file);
+  const takesPart = (d: Diagnostic) => !changed || touches(d.file) || (d.related ?? []).some((r) => touches(r.file));
   const diagnostics = report.diagnostics.filter((d) => keep(d) && takesPart(d) && (!changed || options.verbose || d.severity !== 'info'));
   if (only) {
     const renamed = new Map(fixes.filter((f) => f.to).map((f) => [f.file, f.to!]));

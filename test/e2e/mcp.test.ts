@@ -110,8 +110,11 @@ describe('agents mcp: initialize, tools and resources', () => {
     });
 
     const status = await call(s, 'plan_status', { plan: EXAMPLE_PLAN.slice(0, 8) });
-    expect(status.structuredContent).toMatchObject({ plan: { id: EXAMPLE_PLAN, project: 'myapp' }, effective_count: 4, latest_enforcement: null, violations: { error: 0, warning: 0, info: 0 }, failing: false });
-    expect(textOf(status)).toMatch(/^OK: plan /);
+    expect(status.structuredContent).toMatchObject({ plan: { id: EXAMPLE_PLAN, project: 'myapp' }, effective_count: 4, latest_enforcement: null, violations: { error: 0, warning: 0, info: 0 }, failing: true });
+    // Never reconciled: the plan gate fails it (docs/plans.md), as `agents plan status` does with exit 1.
+    expect((status.structuredContent as { reasons: { code: string; level: string }[] }).reasons.map((x) => [x.code, x.level])).toEqual([['not-run', 'fail']]);
+    expect(textOf(status)).toMatch(/^FAILING: plan /);
+    expect(textOf(status)).toContain('fail: not-run: ');
   });
 
   it('effective_invariants for a file path: the project whose paths hold it; in no project, or outside the repository, an error', async () => {

@@ -329,6 +329,35 @@ describe('agents export: bad input is exit 2, one line and a hint, nothing writt
   });
 });
 
+describe('agents export: an unwritable target', () => {
+  // Root writes through file modes; a read-only bind mount refuses even root, as a read-only checkout would.
+  const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
+
+  it('a target folder on a read-only mount is exit 2, one line and a hint, and nothing is written anywhere', () => {
+    const repo = monorepo();
+    const rules = join(repo, '.cursor/rules');
+    mkdirSync(rules, { recursive: true });
+    const bound = canMount && spawnSync('mount', ['--bind', rules, rules]).status === 0;
+    if (!bound) {
+      console.log('skipped: cannot bind-mount here (needs root and mount); the check is the same access test the other bad inputs pass through');
+      return;
+    }
+    try {
+      expect(spawnSync('mount', ['-o', 'remount,ro,bind', rules]).status).toBe(0);
+      const snap = snapshot(repo);
+      const r = agents(['export'], { cwd: repo });
+      expect(r.code).toBe(2);
+      const lines = r.stderr.trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toBe("error: cannot write .cursor/rules/agents-billing.mdc: the file system is read-only");
+      expect(lines[1]).toMatch(/^hint: Make \.cursor\/rules writable/);
+      expect(snapshot(repo)).toEqual(snap);
+    } finally {
+      spawnSync('umount', [rules]);
+    }
+  });
+});
+
 describe('agents export --project and --stdout', () => {
   it('--project P writes only P\'s files and reads only the scopes P needs', () => {
     const repo = monorepo();

@@ -55,6 +55,20 @@ describe('start-up', () => {
     for (const pkg of INTERACTIVE_ONLY) expect(bundled, pkg).not.toContain(pkg);
   });
 
+  it('agents mcp … starts without the argument parser (neither dist/cli.js nor yargs loads); anything unusual goes to the full parser', () => {
+    const direct = loadedBy(['mcp', '--store', '.agents.example']);
+    expect(direct.code).toBe(0);
+    expect(direct.loaded.has('dist/mcp-main.js')).toBe(true);
+    expect(direct.loaded.has('dist/cli.js')).toBe(false);
+    const bundled = contents(direct.loaded);
+    expect(bundled).not.toContain('yargs');
+    for (const pkg of MCP_ONLY) expect(bundled, pkg).toContain(pkg);
+    for (const args of [['mcp', '--help'], ['mcp', '--store', '.agents.example', '--format', 'json']]) {
+      const full = loadedBy(args);
+      expect(full.loaded.has('dist/cli.js'), args.join(' ')).toBe(true);
+    }
+  });
+
   it('bundles the MCP SDK into chunks of its own, reached only by the mcp command\'s dynamic import', () => {
     const m = meta();
     const withSdk = Object.keys(m.outputs).filter((o) => o.endsWith('.js') && [...contents([o])].some((c) => c === '@modelcontextprotocol/sdk' || c === 'zod'));

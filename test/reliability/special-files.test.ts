@@ -236,6 +236,11 @@ describe('a committed .lock', () => {
       symlinkSync('../config.yaml', join(store, 'global/.lock'));
       git(repo, 'add', '-f', join(store, 'global/.lock'));
     }],
+    ['a folder holding a file', (repo: string, store: string) => {
+      mkdirSync(join(store, 'global/.lock'));
+      writeFileSync(join(store, 'global/.lock/x'), 'x\n');
+      git(repo, 'add', '-f', join(store, 'global/.lock/x'));
+    }],
   ])('%s in the index fails validate --staged (error bad-lock)', (_, stage) => {
     const { repo, store } = repoStore();
     stage(repo, store);
@@ -247,5 +252,31 @@ describe('a committed .lock', () => {
     git(repo, 'rm', '-r', '-q', '--cached', join(store, 'global/.lock'));
     rmSync(join(store, 'global/.lock'), { recursive: true });
     expect(run(['validate', '--staged'], store).code).toBe(0);
+  });
+});
+
+describe('agents export reads its targets and its cache only when they are regular files', () => {
+  it('a FIFO where AGENTS.md belongs: export and export --check stop at once with exit 2 and the file named, writing nothing', () => {
+    const { repo, store } = repoStore();
+    fifo(join(repo, 'AGENTS.md'));
+    for (const args of [['export', '--target', 'agents-md'], ['export', '--check', '--target', 'agents-md']]) {
+      const r = run(args, store);
+      expect(r.hung, args.join(' ')).toBe(false);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('AGENTS.md');
+    }
+    expect(lstatSync(join(repo, 'AGENTS.md')).isFIFO()).toBe(true);
+  });
+
+  it('a FIFO as the export cache: the check answers without it', () => {
+    const { repo, store } = repoStore();
+    expect(run(['export', '--target', 'agents-md'], store).code).toBe(0);
+    const cache = join(repo, '.git/agents/export.cache');
+    rmSync(cache, { force: true });
+    mkdirSync(dirname(cache), { recursive: true });
+    fifo(cache);
+    const check = run(['export', '--check', '--target', 'agents-md'], store);
+    expect(check.hung).toBe(false);
+    expect(check.code).toBe(0);
   });
 });

@@ -3,8 +3,8 @@ import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/mod
 import { type EffectiveResult, type ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
-import { waiverJson, waiverLine } from '../plan-render.ts';
-import { effectiveEntryJson, emit, hiddenCopyLines, invariantJson, shadowJson } from '../render.ts';
+import { effectiveEntriesJson, waiverLine } from '../plan-render.ts';
+import { emit, hiddenCopyLines, invariantJson, shadowJson } from '../render.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import { serviceFor } from '../service.ts';
 import { makeStyle, type Style } from '../style.ts';
@@ -53,7 +53,7 @@ function printEffective(ctx: CliContext, result: EffectiveResult): void {
   const s = makeStyle(ctx.color);
   emit(
     ctx,
-    result.entries.map((e) => ({ ...effectiveEntryJson(e), waivers: result.waivers.filter((w) => w.invariant_id === e.invariant.id).map(waiverJson) })),
+    effectiveEntriesJson(result.entries, result.waivers),
     () => {
       const t = result.target;
       const title = t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;

@@ -2,8 +2,8 @@ import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { decisionJson, planJson, runJson, severityLabel, violationJson, waiverJson, waiverLine } from '../plan-render.ts';
-import { effectiveEntryJson, emit, hiddenCopyLines } from '../render.ts';
+import { decisionJson, effectiveEntriesJson, planJson, runJson, severityLabel, violationJson, waiverJson, waiverLine } from '../plan-render.ts';
+import { emit, hiddenCopyLines } from '../render.ts';
 import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
 
@@ -19,7 +19,7 @@ export default defineCommand<{ id: string }>({
       ctx,
       {
         plan: planJson(p),
-        effective: r.effective.map((e) => ({ ...effectiveEntryJson(e), waivers: r.waivers.filter((w) => w.invariant_id === e.invariant.id).map(waiverJson) })),
+        effective: effectiveEntriesJson(r.effective, r.waivers),
         waivers: r.waivers.map(waiverJson),
         latest_decision: r.latestDecision ? decisionJson(r.latestDecision) : null,
         latest_enforcement: r.latestEnforcement ? runJson(r.latestEnforcement) : null,

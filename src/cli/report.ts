@@ -1,0 +1,67 @@
+import { AgentsError, EXIT_CODES } from '../core/errors.ts';
+import { errorLines } from './error-text.ts';
+import type { CliIo, OutputFormat } from './io.ts';
+import { safeJson, safeText } from './safe-output.ts';
+import { makeStyle } from './style.ts';
+import { VERSION } from './version.ts';
+
+/**
+ * Reports an error that ended a command and returns its exit code: user
+ * errors as what, where and what to do (and the error document under
+ * `--format json|yaml`); anything else as a bug (exit 70). The one catch of
+ * `main` (and of `agents mcp`'s direct start, cli/mcp-main.ts) calls it.
+ */
+export async function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat): Promise<number> {
+  const s = makeStyle(color);
+  if (error instanceof AgentsError) {
+    const lines = errorLines(error, s);
+    io.stderr.write(safeText(`${lines.join('\n')}\n`, color));
+    await writeErrorDocument(io, format, error.code, error.exitCode, error.message, error.hint, detailOf(error));
+    return error.exitCode;
+  }
+  const e = error as Error;
+  io.stderr.write(
+    `${s.red('internal error:')} this is a bug in agents ${VERSION}, not something you did.\n` +
+      `Please report it with the command you ran and this trace:\n${safeText(e?.stack ?? String(error), false)}\n`,
+  );
+  await writeErrorDocument(io, format, 'internal', EXIT_CODES.internal, `internal error: this is a bug in agents ${VERSION}, not something you did`, 'Please report it with the command you ran and the trace printed on stderr.', {
+    error: e instanceof Error ? e.message : String(error),
+  });
+  return EXIT_CODES.internal;
+}
+
+function detailOf(error: AgentsError): Record<string, unknown> | null {
+  const detail: Record<string, unknown> = { ...error.detail };
+  if (error.diagnostics.length > 0) detail.diagnostics = error.diagnostics.map(({ lineText: _l, ...d }) => d);
+  return Object.keys(detail).length > 0 ? detail : null;
+}
+
+/**
+ * The one shape of a failure under `--format json` (and `yaml`)
+ * (docs/json-output.md, "Errors"): on stdout, so a program reading the
+ * format always gets a document, while the human line goes to stderr as in
+ * every format. Text output prints nothing more.
+ */
+async function writeErrorDocument(
+  io: CliIo,
+  format: OutputFormat,
+  code: string,
+  exitCode: number,
+  message: string,
+  hint: string | undefined,
+  detail: Record<string, unknown> | null,
+): Promise<void> {
+  // Only the document formats: text, and a command's own formats (github, sarif, markdown), print nothing more on stdout.
+  if (format !== 'json' && format !== 'yaml') return;
+  const body = { ok: false, exit_code: exitCode, error: { code, message, hint: hint ?? null, detail } };
+  if (format === 'json') {
+    io.stdout.write(`${safeJson(body)}\n`);
+    return;
+  }
+  try {
+    const { toYaml } = await import('./yaml-output.ts');
+    io.stdout.write(toYaml(body));
+  } catch {
+    // The human line on stderr already says it all.
+  }
+}
