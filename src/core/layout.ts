@@ -26,7 +26,6 @@ export type PathKind =
   | { kind: 'unknown' };
 
 export type RecordKind = 'decisions' | 'enforcement' | 'violations';
-export const RECORD_KINDS: readonly RecordKind[] = ['decisions', 'enforcement', 'violations'];
 
 /** The folder of a plan's or a project's waivers. */
 export const WAIVERS = 'waivers';
@@ -38,18 +37,35 @@ export function isTemporaryName(base: string): boolean {
   return base.startsWith('.') && base.endsWith(TEMP_SUFFIX);
 }
 
-/**
- * Scope objects are shared between the paths of one folder (a store lists a
- * folder's files together): 100,000 paths need about 1,000 scope objects, not
- * 100,000. Nothing changes a scope object once made.
- */
 const GLOBAL_SCOPE: Scope = Object.freeze({ kind: 'global' });
-let lastScope: Scope & { project?: string; plan?: string } = GLOBAL_SCOPE;
-/** The last plan folder name found valid: its records need not be checked again. */
-let lastPlanId = '';
+
+/**
+ * What one classifier remembers between paths: scope objects are shared
+ * between the paths of one folder (a store lists a folder's files together),
+ * so 100,000 paths need about 1,000 scope objects, not 100,000. Nothing
+ * changes a scope object once made. The memory belongs to one classifier,
+ * never to the module (src/core holds no mutable module state).
+ */
+interface FolderMemory {
+  /** The scope of the last project or plan folder classified (made only for a valid name). */
+  scope: Scope;
+}
 
 /** Classifies a file path relative to the store root ("projects/myapp/01J….yaml"). */
 export function classifyPath(rel: string): PathKind {
+  return classify(rel, { scope: GLOBAL_SCOPE });
+}
+
+/**
+ * A classifier for many paths in a row (a whole store's listing): the same
+ * answers as `classifyPath`, with the scope objects of one folder shared.
+ */
+export function pathClassifier(): (rel: string) => PathKind {
+  const memory: FolderMemory = { scope: GLOBAL_SCOPE };
+  return (rel) => classify(rel, memory);
+}
+
+function classify(rel: string, memory: FolderMemory): PathKind {
   const parts = rel.split('/');
   const base = parts[parts.length - 1] ?? '';
   // The lock, and the short-lived file that serialises clearing a stale one.
@@ -68,45 +84,46 @@ export function classifyPath(rel: string): PathKind {
       if (parts.length === 2) return invariantFile(GLOBAL_SCOPE, base);
       return { kind: 'unknown' };
     case 'projects': {
-      if (parts.length === 4 && b === WAIVERS && a !== undefined) {
-        const problem = nameProblem(a, 'project');
+      // Past the length checks the folder names are there (split never skips one).
+      if (parts.length === 4 && b === WAIVERS) {
+        const problem = nameProblem(a!, 'project');
         if (problem) return { kind: 'bad-name', problem };
-        return waiverFile({ kind: 'project', project: a }, base);
+        return waiverFile({ kind: 'project', project: a! }, base);
       }
-      if (parts.length !== 3 || a === undefined) return { kind: 'unknown' };
-      // The folder of the last project seen was valid (a scope is made only for a valid name).
-      if (lastScope.kind === 'project' && lastScope.project === a) return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(lastScope, base);
-      const problem = nameProblem(a, 'project');
-      if (problem) return { kind: 'bad-name', problem };
-      lastScope = { kind: 'project', project: a };
-      return base === 'project.yaml' ? { kind: 'project-meta', project: a } : invariantFile(lastScope, base);
+      if (parts.length !== 3) return { kind: 'unknown' };
+      const project = a!;
+      // A scope is remembered only for a valid name: the same folder again needs no check.
+      if (memory.scope.kind !== 'project' || memory.scope.project !== project) {
+        const problem = nameProblem(project, 'project');
+        if (problem) return { kind: 'bad-name', problem };
+        memory.scope = { kind: 'project', project };
+      }
+      return base === 'project.yaml' ? { kind: 'project-meta', project } : invariantFile(memory.scope, base);
     }
     case 'actions': {
-      if (parts.length !== 4 || a === undefined || b === undefined) return { kind: 'unknown' };
-      const problem = nameProblem(a, 'action namespace') ?? nameProblem(b, 'action name');
+      if (parts.length !== 4) return { kind: 'unknown' };
+      const problem = nameProblem(a!, 'action namespace') ?? nameProblem(b!, 'action name');
       if (problem) return { kind: 'bad-name', problem };
-      if (base === 'action.yaml') return { kind: 'action-meta', ns: a, name: b };
-      return invariantFile({ kind: 'action', ns: a, name: b }, base);
+      if (base === 'action.yaml') return { kind: 'action-meta', ns: a!, name: b! };
+      return invariantFile({ kind: 'action', ns: a!, name: b! }, base);
     }
     case 'plans': {
-      if (a === undefined || parts.length < 3) return { kind: 'unknown' };
-      if (a !== lastPlanId) {
-        const problem = ulidProblem(a, 'plan id');
+      if (parts.length < 3) return { kind: 'unknown' };
+      const plan = a!;
+      // As for projects: a plan scope is remembered only for a valid plan id.
+      if (memory.scope.kind !== 'plan' || memory.scope.plan !== plan) {
+        const problem = ulidProblem(plan, 'plan id');
         if (problem) return { kind: 'bad-name', problem };
-        lastPlanId = a;
+        memory.scope = { kind: 'plan', plan };
       }
-      if (parts.length === 3) {
-        if (base === 'plan.yaml') return { kind: 'plan', plan: a };
-        return invariantFile(lastScope.plan === a && lastScope.kind === 'plan' ? lastScope : (lastScope = { kind: 'plan', plan: a }), base);
-      }
-      if (parts.length === 4 && b === WAIVERS) return waiverFile({ kind: 'plan', plan: a }, base);
-      if (parts.length === 4 && (b === 'decisions' || b === 'enforcement' || b === 'violations') && c !== undefined) {
-        if (!c.endsWith('.yaml')) return { kind: 'unknown' };
-        const id = c.slice(0, -'.yaml'.length);
-        if (!isUlid(id)) return { kind: 'bad-id', problem: ulidProblem(id, 'record file name')! };
-        return { kind: 'record', plan: a, record: b, id };
-      }
-      return { kind: 'unknown' };
+      if (parts.length === 3) return base === 'plan.yaml' ? { kind: 'plan', plan } : invariantFile(memory.scope, base);
+      if (parts.length !== 4) return { kind: 'unknown' };
+      if (b === WAIVERS) return waiverFile({ kind: 'plan', plan }, base);
+      if (b !== 'decisions' && b !== 'enforcement' && b !== 'violations') return { kind: 'unknown' };
+      if (!c!.endsWith('.yaml')) return { kind: 'unknown' };
+      const id = c!.slice(0, -'.yaml'.length);
+      if (!isUlid(id)) return { kind: 'bad-id', problem: ulidProblem(id, 'record file name')! };
+      return { kind: 'record', plan, record: b, id };
     }
     default:
       return { kind: 'unknown' };

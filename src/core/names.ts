@@ -12,7 +12,8 @@ export function isUlid(value: string): boolean {
 }
 
 export function isName(value: string): boolean {
-  return NAME_RE.test(value) && value !== '.' && value !== '..';
+  // "." and ".." need no test of their own: a name cannot start with a dot.
+  return NAME_RE.test(value);
 }
 
 /** Why `value` is not a valid name, or null when it is. */

@@ -2,15 +2,11 @@ import { invariantPath, precedence, sameScope, type Plan, type Scope, type Scope
 import { textKey } from './normalise.ts';
 
 /**
- * Whether `high` hides `low` somewhere: same text key, and `high` applies to a
- * target that `low` also applies to with a higher precedence (or, within one
- * scope, is older). `plans` maps plan ids to plans, to know a plan's project.
+ * Whether `high` hides `low` somewhere, for two invariants with the same text
+ * key: `high` applies to a target that `low` also applies to, with a higher
+ * precedence (or, within one scope, is older). `plans` maps plan ids to
+ * plans, to know a plan's project.
  */
-export function hides(high: ScopedInvariant, low: ScopedInvariant, plans: ReadonlyMap<string, Plan>): boolean {
-  return textKey(high.text) === textKey(low.text) && hidesSameText(high, low, plans);
-}
-
-/** `hides` for two invariants already known to have the same text key. */
 function hidesSameText(high: ScopedInvariant, low: ScopedInvariant, plans: ReadonlyMap<string, Plan>): boolean {
   if (high.id === low.id || !high.active || !low.active) return false;
   const h = high.scope;

@@ -1,5 +1,5 @@
 import type { Diagnostic, DiagnosticCode, RelatedLocation } from '../core/diagnostics.ts';
-import { classifyPath, isKnownFolder, isTemporaryName, type PathKind } from '../core/layout.ts';
+import { isKnownFolder, pathClassifier, isTemporaryName, type PathKind } from '../core/layout.ts';
 import { describeScope, scopeFolder, type Plan, type ScopedInvariant, type Severity } from '../core/model.ts';
 import { isUlid, nameProblem, ulidProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
@@ -63,8 +63,9 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   const source = new RecordingSource(tree);
   const entries = await source.list('', { recursive: true });
   const diagnostics: Diagnostic[] = [];
-  // Aligned with `entries`: each path's kind, classified once.
-  const kinds = entries.map((e) => classifyPath(e.path));
+  // Aligned with `entries`: each path's kind, classified once (one folder's paths share a scope object).
+  const classify = pathClassifier();
+  const kinds = entries.map((e) => classify(e.path));
 
   diagnostics.push(...checkLayout(entries, kinds));
   diagnostics.push(...(await checkLocks(source, entries, kinds, options)));

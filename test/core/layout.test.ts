@@ -1,0 +1,169 @@
+import { describe, expect, test } from 'vitest';
+import { classifyPath, isKnownFolder, isTemporaryName, pathClassifier, schemaRef, type PathKind } from '../../src/core/layout.ts';
+
+const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const PLAN_A = '01M8KK5920RS6CGAVDFVYYJ0B4';
+const PLAN_B = '01M8KK7W00HBN1G5Q8TJ4Z2VXC';
+
+describe('classifyPath', () => {
+  // [path, expected kind]
+  const cases: [string, PathKind][] = [
+    ['config.yaml', { kind: 'config' }],
+    ['sub/config.yaml', { kind: 'unknown' }],
+    ['config.yaml/x', { kind: 'unknown' }],
+    ['schemas/invariant.schema.json', { kind: 'schema' }],
+    ['actors/alice.yaml', { kind: 'actor' }],
+    [`global/${ID}.yaml`, { kind: 'invariant', scope: { kind: 'global' }, id: ID }],
+    [`global/sub/${ID}.yaml`, { kind: 'unknown' }],
+    ['global', { kind: 'unknown' }],
+    ['global/notes.txt', { kind: 'unknown' }],
+    [`projects/myapp/${ID}.yaml`, { kind: 'invariant', scope: { kind: 'project', project: 'myapp' }, id: ID }],
+    ['projects/myapp/project.yaml', { kind: 'project-meta', project: 'myapp' }],
+    [`projects/myapp/sub/${ID}.yaml`, { kind: 'unknown' }],
+    [`projects/${ID}.yaml`, { kind: 'unknown' }],
+    [`projects/myapp/waivers/${ID}.yaml`, { kind: 'waiver', scope: { kind: 'project', project: 'myapp' }, id: ID }],
+    ['projects/myapp/waivers/readme.md', { kind: 'unknown' }],
+    [`projects/MyApp/waivers/${ID}.yaml`, { kind: 'bad-name', problem: 'project "MyApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"' }],
+    [`projects/MyApp/${ID}.yaml`, { kind: 'bad-name', problem: 'project "MyApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"' }],
+    [`actions/local/deploy/${ID}.yaml`, { kind: 'invariant', scope: { kind: 'action', ns: 'local', name: 'deploy' }, id: ID }],
+    ['actions/local/deploy/action.yaml', { kind: 'action-meta', ns: 'local', name: 'deploy' }],
+    [`actions/local/${ID}.yaml`, { kind: 'unknown' }],
+    [`actions/local/deploy/x/${ID}.yaml`, { kind: 'unknown' }],
+    [`actions/Local/deploy/${ID}.yaml`, { kind: 'bad-name', problem: 'action namespace "Local" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"' }],
+    [`actions/local/Deploy/${ID}.yaml`, { kind: 'bad-name', problem: 'action name "Deploy" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"' }],
+    [`plans/${PLAN_A}/plan.yaml`, { kind: 'plan', plan: PLAN_A }],
+    [`plans/${PLAN_A}/${ID}.yaml`, { kind: 'invariant', scope: { kind: 'plan', plan: PLAN_A }, id: ID }],
+    [`plans/${PLAN_A}`, { kind: 'unknown' }],
+    [`plans/${PLAN_A}/waivers/${ID}.yaml`, { kind: 'waiver', scope: { kind: 'plan', plan: PLAN_A }, id: ID }],
+    [`plans/${PLAN_A}/decisions/${ID}.yaml`, { kind: 'record', plan: PLAN_A, record: 'decisions', id: ID }],
+    [`plans/${PLAN_A}/enforcement/${ID}.yaml`, { kind: 'record', plan: PLAN_A, record: 'enforcement', id: ID }],
+    [`plans/${PLAN_A}/violations/${ID}.yaml`, { kind: 'record', plan: PLAN_A, record: 'violations', id: ID }],
+    [`plans/${PLAN_A}/violations/notes.txt`, { kind: 'unknown' }],
+    [`plans/${PLAN_A}/other/${ID}.yaml`, { kind: 'unknown' }],
+    [`plans/${PLAN_A}/decisions/x/${ID}.yaml`, { kind: 'unknown' }],
+    [`plans/${PLAN_A}/decisions/nope.yaml`, { kind: 'bad-id', problem: 'record file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)' }],
+    [`plans/${PLAN_A}/waivers/nope.yaml`, { kind: 'bad-id', problem: 'waiver file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)' }],
+    ['plans/not-a-ulid/plan.yaml', { kind: 'bad-name', problem: 'plan id "not-a-ulid" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)' }],
+    ['global/nope.yaml', { kind: 'bad-id', scope: { kind: 'global' }, problem: 'invariant file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)' }],
+    [`global/${ID.toLowerCase()}.yaml`, { kind: 'bad-id', scope: { kind: 'global' }, problem: `invariant file name "${ID.toLowerCase()}" must be upper case` }],
+    [`global/${ID}.yml`, { kind: 'unknown' }],
+    ['.lock', { kind: 'lock' }],
+    ['.lock.break', { kind: 'lock' }],
+    ['global/.gitkeep', { kind: 'keep' }],
+    [`global/.${ID}.yaml.tmp`, { kind: 'temporary' }],
+    [`global/${ID}.tmp`, { kind: 'unknown' }],
+    ['global/.hidden', { kind: 'unknown' }],
+    ['README.md', { kind: 'unknown' }],
+  ];
+  test.each(cases)('%s', (path, expected) => {
+    expect(classifyPath(path)).toEqual(expected);
+    // A classifier for many paths answers the same for a path on its own.
+    expect(pathClassifier()(path)).toEqual(expected);
+  });
+});
+
+describe('pathClassifier: paths of several folders in a row', () => {
+  test('a plan B file never gets plan A scope, nor a project beta file project alpha scope', () => {
+    const classify = pathClassifier();
+    const paths = [
+      `plans/${PLAN_A}/${ID}.yaml`,
+      `plans/${PLAN_B}/${ID}.yaml`,
+      `plans/${PLAN_A}/${ID}.yaml`,
+      `projects/alpha/${ID}.yaml`,
+      `projects/beta/${ID}.yaml`,
+      'projects/beta/project.yaml',
+      `projects/alpha/${ID}.yaml`,
+      `plans/${PLAN_B}/${ID}.yaml`,
+    ];
+    expect(paths.map(classify)).toEqual([
+      { kind: 'invariant', scope: { kind: 'plan', plan: PLAN_A }, id: ID },
+      { kind: 'invariant', scope: { kind: 'plan', plan: PLAN_B }, id: ID },
+      { kind: 'invariant', scope: { kind: 'plan', plan: PLAN_A }, id: ID },
+      { kind: 'invariant', scope: { kind: 'project', project: 'alpha' }, id: ID },
+      { kind: 'invariant', scope: { kind: 'project', project: 'beta' }, id: ID },
+      { kind: 'project-meta', project: 'beta' },
+      { kind: 'invariant', scope: { kind: 'project', project: 'alpha' }, id: ID },
+      { kind: 'invariant', scope: { kind: 'plan', plan: PLAN_B }, id: ID },
+    ]);
+  });
+
+  test('the files of one folder share one scope object', () => {
+    const classify = pathClassifier();
+    const a = classify(`projects/alpha/${ID}.yaml`) as { scope: object };
+    const b = classify('projects/alpha/01M8KJXYP0GVPRF8KRRE9G8474.yaml') as { scope: object };
+    expect(b.scope).toBe(a.scope);
+  });
+
+  test('a bad folder name stays bad however often it is seen, after a good one', () => {
+    const classify = pathClassifier();
+    classify(`projects/alpha/${ID}.yaml`);
+    classify(`plans/${PLAN_A}/${ID}.yaml`);
+    expect(classify(`projects/Bad/${ID}.yaml`).kind).toBe('bad-name');
+    expect(classify(`projects/Bad/${ID}.yaml`).kind).toBe('bad-name');
+    expect(classify('projects/Bad/project.yaml').kind).toBe('bad-name');
+    expect(classify(`plans/nope/${ID}.yaml`).kind).toBe('bad-name');
+    expect(classify(`plans/nope/${ID}.yaml`).kind).toBe('bad-name');
+  });
+
+  test('classifiers do not share memory: each answers as if alone', () => {
+    const one = pathClassifier();
+    one(`plans/${PLAN_A}/${ID}.yaml`);
+    expect(pathClassifier()(`plans/${PLAN_B}/${ID}.yaml`)).toEqual({ kind: 'invariant', scope: { kind: 'plan', plan: PLAN_B }, id: ID });
+    expect(classifyPath(`projects/beta/${ID}.yaml`)).toEqual({ kind: 'invariant', scope: { kind: 'project', project: 'beta' }, id: ID });
+  });
+});
+
+describe('isTemporaryName', () => {
+  test.each([
+    [`.${ID}.yaml.tmp`, true],
+    ['.x.tmp', true],
+    [`${ID}.tmp`, false],
+    ['notes.tmp', false],
+    ['.hidden', false],
+    ['.gitkeep', false],
+    ['.tmpfile', false],
+  ])('%j: %s', (name, temporary) => {
+    expect(isTemporaryName(name)).toBe(temporary);
+  });
+});
+
+describe('isKnownFolder', () => {
+  test.each([
+    ['schemas', true],
+    ['actors', true],
+    ['global', true],
+    ['global/sub', false],
+    ['projects', true],
+    ['projects/myapp', true],
+    ['projects/MyApp', false],
+    ['projects/myapp/waivers', true],
+    ['projects/MyApp/waivers', false],
+    ['projects/myapp/other', false],
+    ['projects/myapp/waivers/x', false],
+    ['actions', true],
+    ['actions/local', true],
+    ['actions/local/deploy', true],
+    ['actions/Local', false],
+    ['actions/local/Deploy', false],
+    ['actions/local/deploy/x', false],
+    ['plans', true],
+    [`plans/${PLAN_A}`, true],
+    ['plans/nope', false],
+    [`plans/${PLAN_A}/decisions`, true],
+    [`plans/${PLAN_A}/enforcement`, true],
+    [`plans/${PLAN_A}/violations`, true],
+    [`plans/${PLAN_A}/waivers`, true],
+    [`plans/${PLAN_A}/other`, false],
+    [`plans/${PLAN_A}/decisions/x`, false],
+    ['other', false],
+  ])('%j: %s', (rel, known) => {
+    expect(isKnownFolder(rel)).toBe(known);
+  });
+});
+
+describe('schemaRef', () => {
+  test('climbs one folder per level of the path', () => {
+    expect(schemaRef('config.yaml', 'config.schema.json')).toBe('schemas/config.schema.json');
+    expect(schemaRef(`projects/myapp/${ID}.yaml`, 'invariant.schema.json')).toBe('../../schemas/invariant.schema.json');
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, test } from 'vitest';
+import { codePointLength, isName, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../../src/core/names.ts';
+
+const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+
+describe('names', () => {
+  // [value, valid name]
+  const names: [string, boolean][] = [
+    ['myapp', true],
+    ['0day', true],
+    ['a', true],
+    ['a.b_c-d', true],
+    ['a'.repeat(64), true],
+    ['a'.repeat(65), false],
+    ['', false],
+    ['.', false],
+    ['..', false],
+    ['.hidden', false],
+    ['-dash', false],
+    ['_under', false],
+    ['myApp', false],
+    ['MYAPP', false],
+    ['my app', false],
+    ['my/app', false],
+    ['app!', false],
+  ];
+  test.each(names)('isName(%j) is %s', (value, valid) => {
+    expect(isName(value)).toBe(valid);
+    expect(nameProblem(value, 'project') === null).toBe(valid);
+  });
+
+  test('the 64-character limit: 64 is accepted, 65 is refused as too long', () => {
+    expect(nameProblem('a'.repeat(64), 'project')).toBeNull();
+    expect(nameProblem('a'.repeat(65), 'project')).toBe(`project "${'a'.repeat(59)}…" is longer than 64 characters`);
+  });
+
+  test('each problem names what is wrong', () => {
+    expect(nameProblem('', 'project')).toBe('project is empty');
+    expect(nameProblem('.', 'project')).toBe('project "." is not allowed');
+    expect(nameProblem('..', 'action name')).toBe('action name ".." is not allowed');
+    expect(nameProblem('myApp', 'project')).toBe('project "myApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"');
+  });
+});
+
+describe('ULIDs', () => {
+  // [value, valid id]
+  const ids: [string, boolean][] = [
+    [ID, true],
+    ['7ZZZZZZZZZZZZZZZZZZZZZZZZZ', true],
+    ['8ZZZZZZZZZZZZZZZZZZZZZZZZZ', false],
+    [`x${ID}`, false],
+    [`${ID}x`, false],
+    [ID.slice(1), false],
+    [ID.toLowerCase(), false],
+    ['01M8KJT9G0XNWEM589ZS7FV0VI', false],
+    ['01M8KJT9G0XNWEM589ZS7FV0VL', false],
+    ['01M8KJT9G0XNWEM589ZS7FV0VO', false],
+    ['01M8KJT9G0XNWEM589ZS7FV0VU', false],
+  ];
+  test.each(ids)('isUlid(%j) is %s', (value, valid) => {
+    expect(isUlid(value)).toBe(valid);
+    expect(ulidProblem(value, 'plan id') === null).toBe(valid);
+  });
+
+  test('a lower-case ULID is told to be upper case; anything else is not a ULID', () => {
+    expect(ulidProblem(ID.toLowerCase(), 'plan id')).toBe(`plan id "${ID.toLowerCase()}" must be upper case`);
+    expect(ulidProblem('nope', 'plan id')).toBe('plan id "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)');
+  });
+});
+
+describe('parseActionRef', () => {
+  test('NS/NAME with valid names', () => {
+    expect(parseActionRef('local/code-coverage')).toEqual({ ns: 'local', name: 'code-coverage' });
+  });
+  test.each([
+    ['local', 'action "local" must be NS/NAME, e.g. local/code-coverage'],
+    ['a/b/c', 'action "a/b/c" must be NS/NAME, e.g. local/code-coverage'],
+    ['Local/x', 'action namespace "Local" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"'],
+    ['local/X', 'action name "X" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"'],
+    ['/x', 'action namespace is empty'],
+  ])('%j: %s', (value, problem) => {
+    expect(parseActionRef(value)).toBe(problem);
+  });
+});
+
+describe('truncate and codePointLength', () => {
+  test('truncate keeps up to max characters and marks a cut with …', () => {
+    expect(truncate('a'.repeat(60))).toBe('a'.repeat(60));
+    expect(truncate('a'.repeat(61))).toBe(`${'a'.repeat(59)}…`);
+    expect(truncate('abcdef', 4)).toBe('abc…');
+  });
+  test('codePointLength counts an astral character once', () => {
+    expect(codePointLength('')).toBe(0);
+    expect(codePointLength('a😀b')).toBe(3);
+  });
+});
