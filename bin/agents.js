@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin shim (SPEC 10): calls main(argv, io) and sets the exit code.
+// Thin shim (docs/architecture.md): calls main(argv, io) and sets the exit code.
 // `--version` is answered here, before any module of the tool is loaded, and
 // `agents mcp` starts without the argument parser (dist/mcp-main.js), since an
 // MCP client waits on its start-up; it hands anything unusual back to main.

@@ -1,6 +1,6 @@
 import type { Diagnostic } from './diagnostics.ts';
 
-/** The one table of exit codes (SPEC 9). */
+/** The one table of exit codes (docs/commands.md). */
 export const EXIT_CODES = {
   ok: 0,
   /** A check failed: validation errors, a duplicate on add, error violations. */

@@ -2,7 +2,7 @@ import { isName, isUlid, nameProblem, ulidProblem } from './names.ts';
 import type { Scope } from './model.ts';
 import type { WaiverScope } from './waivers.ts';
 
-/** What a store-relative path is, by its shape alone (SPEC 2). */
+/** What a store-relative path is, by its shape alone (docs/store-format.md). */
 export type PathKind =
   | { kind: 'config' }
   | { kind: 'schema' }

@@ -1,10 +1,10 @@
 /** Crockford base32 ULID: 26 characters, upper case, first character 0-7. */
 export const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
-/** A project, an action namespace or an action name (SPEC 2). */
+/** A project, an action namespace or an action name (docs/store-format.md). */
 export const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-/** Shortest id prefix accepted where a command takes an id (SPEC 4). */
+/** Shortest id prefix accepted where a command takes an id (docs/commands.md). */
 export const MIN_PREFIX = 4;
 
 export function isUlid(value: string): boolean {

@@ -8,7 +8,7 @@ import { textKey } from './normalise.ts';
  * data"), or one typo apart (one letter inserted, deleted or replaced). An
  * edit that touches a digit does not count: "Use Python 3.12" and "Use Python
  * 3.13" are different rules. The de-duplication rule itself is unchanged
- * (SPEC 5): near-duplicates both apply, and are only warned about.
+ * (docs/resolution.md): near-duplicates both apply, and are only warned about.
  */
 
 const PUNCTUATION = /\p{P}/u;
@@ -20,7 +20,7 @@ export const NEAR_MIN_LENGTH = 8;
 /** Longest key compared by edit distance (longer ones only by the punctuation-free key), to bound the work per text. */
 export const NEAR_MAX_LENGTH = 400;
 
-/** The text key (SPEC 5) with punctuation turned into spaces, white space folded again. */
+/** The text key (docs/resolution.md) with punctuation turned into spaces, white space folded again. */
 export function looseKey(text: string): string {
   const key = textKey(text);
   // One pass, no regular expression for ASCII (the common case): validate computes this for every invariant.

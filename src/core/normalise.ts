@@ -3,7 +3,7 @@ const ASCII = /^[\x00-\x7f]*$/;
 const FOLD_ASCII = /[\t\n\v\f\r]| {2}/;
 
 /**
- * The de-duplication key of an invariant's text (SPEC 5): Unicode NFKC, trimmed,
+ * The de-duplication key of an invariant's text (docs/resolution.md): Unicode NFKC, trimmed,
  * runs of white space folded to one space, lower-cased. Two texts with equal
  * keys are the same constraint.
  */

@@ -7,7 +7,7 @@ import { escapeUnsafe } from './plain-text.ts';
 import type { SchemaName } from './schema-docs.ts';
 import { validatorFor } from './schemas.ts';
 
-/** Decision node types (SPEC 6). */
+/** Decision node types (docs/plans.md). */
 export type DecisionType = 'invariant_enforced';
 export type ActorKind = 'command' | 'interactive';
 

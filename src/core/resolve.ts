@@ -38,7 +38,7 @@ function compare(a: ScopedInvariant, b: ScopedInvariant): number {
 }
 
 /**
- * The effective set of a project or a plan (SPEC 5). Pure: `invariants` may hold
+ * The effective set of a project or a plan (docs/resolution.md). Pure: `invariants` may hold
  * the whole store or only the scopes the target needs; the ones that do not
  * apply, and inactive ones, are left out. Ordered by precedence (plan, project,
  * global), then by id; of equal text keys the highest-precedence copy (within
@@ -47,7 +47,7 @@ function compare(a: ScopedInvariant, b: ScopedInvariant): number {
 export function resolveEffective(
   target: Target,
   invariants: readonly ScopedInvariant[],
-  /** The text key of an invariant (SPEC 5); a caller resolving many targets may pass one that remembers them. */
+  /** The text key of an invariant (docs/resolution.md); a caller resolving many targets may pass one that remembers them. */
   keyOf: (inv: ScopedInvariant) => string = (inv) => textKey(inv.text),
 ): EffectiveEntry[] {
   const applicable = invariants.filter((inv) => inv.active && appliesTo(inv, target)).sort(compare);

@@ -30,7 +30,7 @@ function describeCommand(command: readonly string[]): string {
 }
 
 /**
- * Runs a command actor once (SPEC 6): the request as JSON on standard input,
+ * Runs a command actor once (docs/plans.md): the request as JSON on standard input,
  * the answer as JSON on standard output. The actor leads its own process
  * group, so a timeout stops it and every process it started. Never rejects for
  * an actor failure: crashes, exit statuses, timeouts and bad answers come back

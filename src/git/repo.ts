@@ -131,7 +131,7 @@ export async function lsRepoFiles(dir: string, untracked: boolean): Promise<stri
 }
 
 /**
- * The contents of many blobs from ONE `git cat-file --batch` process (SPEC 8),
+ * The contents of many blobs from ONE `git cat-file --batch` process (docs/review.md),
  * never a process per file. Keys are the requested object names.
  */
 export async function catFileBatch(cwd: string, objects: readonly string[]): Promise<Map<string, Buffer | null>> {

@@ -18,7 +18,7 @@ export type Committed<T> = T & { commit?: string };
 
 /**
  * Whether a command commits its change: its own `--commit`/`--no-commit` when
- * given, else `commit:` in config.yaml (SPEC 7), else false.
+ * given, else `commit:` in config.yaml (docs/store-format.md), else false.
  */
 export async function commitWanted(source: TreeSource, flag: boolean | undefined): Promise<boolean> {
   if (flag !== undefined) return flag;
@@ -38,7 +38,7 @@ export async function commitWanted(source: TreeSource, flag: boolean | undefined
 
 /**
  * Runs a writing use case and, when `enabled`, commits exactly the files it
- * wrote or deleted (SPEC 7, `--commit`). Before anything is written it checks
+ * wrote or deleted (docs/store-format.md, `--commit`). Before anything is written it checks
  * that the store is in a git repository and that nothing else is staged, so a
  * refusal changes nothing. One line for a caller:
  *

@@ -170,7 +170,7 @@ export interface ScopeCatalog {
 }
 
 export interface OpenOptions {
-  /** The store folder; found by discovery (SPEC 2) when absent. */
+  /** The store folder; found by discovery (docs/store-format.md) when absent. */
   store?: string;
   cwd?: string;
   env?: Record<string, string | undefined>;
@@ -263,7 +263,7 @@ function checkTags(tags: readonly string[]): string[] {
 }
 
 /**
- * The use cases on invariants (SPEC 1–5): one method each. The CLI, the TUI and
+ * The use cases on invariants (README.md, docs/resolution.md): one method each. The CLI, the TUI and
  * agent runtimes that embed the library all go through it.
  */
 export class InvariantService {
@@ -275,7 +275,7 @@ export class InvariantService {
     this.source = source ?? new WorkingTreeSource(root);
   }
 
-  /** Opens the store named by `store`, or found from `cwd` (SPEC 2). */
+  /** Opens the store named by `store`, or found from `cwd` (docs/store-format.md). */
   static open(options: OpenOptions = {}): InvariantService {
     const root = discoverStore({ store: options.store, env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() });
     return new InvariantService(root, options.deps);
@@ -720,7 +720,7 @@ export class InvariantService {
     });
   }
 
-  /** The effective set of a project or a plan (SPEC 5), reading only the folders it needs. */
+  /** The effective set of a project or a plan (docs/resolution.md), reading only the folders it needs. */
   async effective(target: { project: string } | { plan: string }, options: { pattern?: string } = {}): Promise<EffectiveResult> {
     const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
     let resolvedTarget: Target;

@@ -146,7 +146,7 @@ function timestamp(d: Date): string {
 }
 
 /**
- * The use cases on plans (SPEC 6): create from an action template, list,
+ * The use cases on plans (docs/plans.md): create from an action template, list,
  * show, reconcile with an actor, the decision tree, status and violations.
  * One method each; the CLI and embedding runtimes call them.
  */
@@ -404,7 +404,7 @@ export class PlanService {
   }
 
   /**
-   * The Invariant Reconciliation Actor's run (SPEC 6): asks `actor` about the
+   * The Invariant Reconciliation Actor's run (docs/plans.md): asks `actor` about the
    * plan's effective set, then writes one enforcement file and one
    * `invariant_enforced` decision node whose parent is the plan's newest node.
    * Actor failures become `enforced: false` records with the reason; they are

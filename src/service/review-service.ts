@@ -373,7 +373,7 @@ function emptyStore(): StoreTree {
 }
 
 /**
- * Git-native review (SPEC 8, issue "git-native review"): effective-set diffs
+ * Git-native review (docs/review.md, issue "git-native review"): effective-set diffs
  * between two trees of the store, and the history of one invariant.
  */
 export class ReviewService {

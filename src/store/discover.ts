@@ -29,7 +29,7 @@ export function looksLikeStore(root: string): boolean {
 }
 
 /**
- * Finds the store (SPEC 2): `--store DIR`, else `AGENTS_STORE`, else the first
+ * Finds the store (docs/store-format.md): `--store DIR`, else `AGENTS_STORE`, else the first
  * folder holding `.agents/` walking up from the current directory, stopping
  * at the git top level or the file-system root.
  */

@@ -18,7 +18,7 @@ export type ReadResult =
 
 /**
  * A tree of store files: the working directory, the git index or a revision
- * (SPEC 8). Validation, resolution and diff read through this one seam.
+ * (docs/review.md). Validation, resolution and diff read through this one seam.
  * Symlinks are reported as such and never followed.
  */
 export interface TreeSource {

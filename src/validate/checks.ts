@@ -456,7 +456,7 @@ class Located {
   }
 }
 
-/** The invariants whose text key (SPEC 5) another invariant shares, in their order, with their keys. */
+/** The invariants whose text key (docs/resolution.md) another invariant shares, in their order, with their keys. */
 interface SharedText {
   invariants: ScopedInvariant[];
   keys: string[];
@@ -504,7 +504,7 @@ async function sharingText(source: RecordingSource, jobs: readonly ContentJob[],
   return out;
 }
 
-/** Equal text keys (SPEC 5) inside one scope: every copy but the oldest is an error. */
+/** Equal text keys (docs/resolution.md) inside one scope: every copy but the oldest is an error. */
 function checkDuplicates(shared: SharedText, located: Located): Diagnostic[] {
   const groups = new Map<string, ScopedInvariant[]>();
   for (const [i, inv] of shared.invariants.entries()) {

@@ -13,7 +13,7 @@ export function contentHash(bytes: Uint8Array, length = bytes.byteLength): strin
 }
 
 /**
- * A digest of a text key (SPEC 5): 66 bits, as 11 base64 digits. Equal keys give equal
+ * A digest of a text key (docs/resolution.md): 66 bits, as 11 base64 digits. Equal keys give equal
  * digests; files whose digests are equal are parsed again and compared by
  * their real keys (src/validate/checks.ts), so a collision costs a parse,
  * never a wrong report: SHA-1, the cheapest digest of `node:crypto`, is

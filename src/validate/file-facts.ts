@@ -11,7 +11,7 @@ import type { Plan, ProjectMeta } from '../core/model.ts';
 export interface FileFacts {
   /** The file's own diagnostics: YAML, schema, id against the name, text length, record checks. */
   d?: Diagnostic[];
-  /** Invariants that parsed: a 64-bit digest of the text key (SPEC 5); equal keys give equal digests. */
+  /** Invariants that parsed: a 64-bit digest of the text key (docs/resolution.md); equal keys give equal digests. */
   k?: string;
   /** Invariants that parsed and are active: the punctuation-free key compared for near-duplicates (core/near-duplicates.ts). */
   n?: string;
