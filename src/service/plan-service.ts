@@ -377,23 +377,13 @@ export class PlanService {
     const plan = await this.planById(prefix);
     const { entries, waivers } = await this.invariants.effective({ plan: plan.id });
     const records = await this.records(plan.id);
-    const planSnap = await readFolders(this.source, [`plans/${plan.id}`]);
-    requireValid(planSnap, `read plan ${plan.id}`);
-    const refs = new Set<string>();
-    if (plan.action) refs.add(plan.action);
-    for (const inv of planSnap.invariants) if (inv.source?.kind === 'action' && inv.source.ref) refs.add(inv.source.ref);
-    const actions = new Map<string, ScopedInvariant[]>();
-    for (const ref of refs) {
-      const snap = await readFolders(this.source, [`actions/${ref}`]);
-      requireValid(snap, `compare plan ${plan.id} with action ${ref}`);
-      actions.set(ref, snap.invariants);
-    }
+    const { planInvariants, actions } = await this.syncInputs(plan);
     const result: PlanShow = {
       plan,
       effective: entries,
       waivers,
       violations: records.violations.filter((v) => v.resolved === undefined),
-      drift: computeDrift(plan, planSnap.invariants, actions),
+      drift: computeDrift(plan, planInvariants, actions),
     };
     // Only a run its decision node commits counts (docs/decisions.md); an unfinished write is not shown as the latest run.
     const { latest } = committedRuns(records.decisions, records.enforcement);
