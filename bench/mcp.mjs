@@ -73,7 +73,13 @@ export async function measureInitialize(store, runs = 15) {
 }
 
 async function connect(store, extraEnv = {}) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, '--store', store, 'mcp'], cwd: REPO, env: env(extraEnv), stderr: 'ignore' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [BIN, '--store', store, 'mcp'],
+    cwd: REPO,
+    env: env(extraEnv),
+    stderr: 'ignore',
+  });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
   return { client, transport };
@@ -87,7 +93,11 @@ async function effective(client, project) {
 
 function cliList(store, project) {
   const t = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [BIN, '--store', store, 'invariant', 'list', '--effective', '--project', project, '--format', 'json'], { cwd: REPO, env: env(), encoding: 'utf8', maxBuffer: 1 << 30 });
+  const r = spawnSync(
+    process.execPath,
+    [BIN, '--store', store, 'invariant', 'list', '--effective', '--project', project, '--format', 'json'],
+    { cwd: REPO, env: env(), encoding: 'utf8', maxBuffer: 1 << 30 },
+  );
   if (r.status !== 0) throw new Error(`list --effective failed: ${r.stderr}`);
   return Number(process.hrtime.bigint() - t) / 1e6;
 }
@@ -195,11 +205,17 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const project = arg('--project', 'myapp');
   const runs = Number(arg('--runs', '11'));
   const i = await measureInitialize(join(REPO, '.agents.example'), runs);
-  console.log(`initialize: node -e 0 ${i.node0.toFixed(0)} ms, agents mcp ${i.initialize.toFixed(0)} ms: ${(i.initialize / i.node0).toFixed(2)}×`);
+  console.log(
+    `initialize: node -e 0 ${i.node0.toFixed(0)} ms, agents mcp ${i.initialize.toFixed(0)} ms: ${(i.initialize / i.node0).toFixed(2)}×`,
+  );
   const e = await measureEffective(store, project, Math.min(runs, 7));
-  console.log(`effective_invariants: call ${e.call.toFixed(1)} ms, fresh server's first answer ${e.firstAnswer.toFixed(0)} ms, CLI list --effective --format json ${e.cli.toFixed(0)} ms: call ${(e.call / e.cli).toFixed(2)}×, first answer ${(e.firstAnswer / e.cli).toFixed(2)}×`);
+  console.log(
+    `effective_invariants: call ${e.call.toFixed(1)} ms, fresh server's first answer ${e.firstAnswer.toFixed(0)} ms, CLI list --effective --format json ${e.cli.toFixed(0)} ms: call ${(e.call / e.cli).toFixed(2)}×, first answer ${(e.firstAnswer / e.cli).toFixed(2)}×`,
+  );
   if (process.argv.includes('--memory')) {
     const m = await measureMemory(store, project, arg('--plan'), arg('--invariant'));
-    console.log(`memory: first call ${m.first.toFixed(1)} MiB, right after 1,000 calls and ${m.changes} changes (${m.updates} updates) ${m.busy.toFixed(1)} MiB, 3 s later ${m.after.toFixed(1)} MiB: ${((m.after / m.first - 1) * 100).toFixed(1)}%`);
+    console.log(
+      `memory: first call ${m.first.toFixed(1)} MiB, right after 1,000 calls and ${m.changes} changes (${m.updates} updates) ${m.busy.toFixed(1)} MiB, 3 s later ${m.after.toFixed(1)} MiB: ${((m.after / m.first - 1) * 100).toFixed(1)}%`,
+    );
   }
 }

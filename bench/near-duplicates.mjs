@@ -12,11 +12,14 @@ const texts = Array.from({ length: size }, (_, n) => sentence(rand, n));
 // One in a thousand gets a twin: a full stop added, or one letter dropped.
 const planted = Math.floor(size / 1000);
 for (let i = 0; i < planted; i++) {
-  const t = texts[i * 997 % size];
+  const t = texts[(i * 997) % size];
   texts.push(i % 2 === 0 ? `${t}.` : t.replace(/([a-z])([a-z])/, '$1'));
 }
 
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 const runs = [];
 const cpuRuns = [];
 let found = 0;
@@ -32,4 +35,6 @@ for (let run = 0; run < 5; run++) {
 runs.sort((a, b) => a - b);
 cpuRuns.sort((a, b) => a - b);
 const rss = Math.round(process.memoryUsage().rss / 2 ** 20);
-console.log(`${texts.length} texts: median ${runs[2].toFixed(0)} ms wall, ${cpuRuns[2].toFixed(0)} ms CPU (min ${runs[0].toFixed(0)}, max ${runs[4].toFixed(0)}), ${found} near-duplicate pairs (${planted} planted), rss ${rss} MiB`);
+console.log(
+  `${texts.length} texts: median ${runs[2].toFixed(0)} ms wall, ${cpuRuns[2].toFixed(0)} ms CPU (min ${runs[0].toFixed(0)}, max ${runs[4].toFixed(0)}), ${found} near-duplicate pairs (${planted} planted), rss ${rss} MiB`,
+);

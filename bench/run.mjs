@@ -53,7 +53,10 @@ const log = (s) => process.stderr.write(`${s}\n`);
 
 // ---------------------------------------------------------------- measuring
 
-const TIME = existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%M', 'true'], { encoding: 'utf8' }).status === 0 ? '/usr/bin/time' : undefined;
+const TIME =
+  existsSync('/usr/bin/time') && spawnSync('/usr/bin/time', ['-f', '%M', 'true'], { encoding: 'utf8' }).status === 0
+    ? '/usr/bin/time'
+    : undefined;
 
 function spawn(cmd, { capture = false, extraEnv = {}, prefix = [] } = {}) {
   const [file, ...args] = [...prefix, ...cmd.argv];
@@ -74,7 +77,8 @@ function peakMemory(cmd) {
   const out = join(work, 'rss.txt');
   rmSync(out, { force: true });
   if (TIME) spawn(cmd, { prefix: [TIME, '-f', '%M', '-o', out] });
-  else if (cmd.argv[0] === process.execPath) spawn({ ...cmd, argv: [cmd.argv[0], '--import', RSS_HOOK, ...cmd.argv.slice(1)] }, { extraEnv: { BENCH_RSS_FILE: out } });
+  else if (cmd.argv[0] === process.execPath)
+    spawn({ ...cmd, argv: [cmd.argv[0], '--import', RSS_HOOK, ...cmd.argv.slice(1)] }, { extraEnv: { BENCH_RSS_FILE: out } });
   else return undefined;
   if (!existsSync(out)) return undefined;
   const kib = Number(readFileSync(out, 'utf8').trim().split('\n').pop());
@@ -155,13 +159,27 @@ function row(name, store, subject, baseline, baselineName, budget, memoryBudgetM
     let met;
     if (ratio === undefined) met = undefined;
     else met = budget.max ? ratio <= budget.max : 1 / ratio >= budget.speedup;
-    budgets.push({ what: `${name} (${store}) vs ${baselineName}`, budget: r.budget, measured: ratioText, met, failure: subject.failure ?? baseline.failure });
+    budgets.push({
+      what: `${name} (${store}) vs ${baselineName}`,
+      budget: r.budget,
+      measured: ratioText,
+      met,
+      failure: subject.failure ?? baseline.failure,
+    });
   }
   if (memoryBudgetMiB !== undefined) {
-    budgets.push({ what: `peak memory of ${name} (${store})`, budget: `≤ ${memoryBudgetMiB} MiB`, measured: fmtMiB(subject.rss), met: subject.rss === undefined ? undefined : subject.rss <= memoryBudgetMiB, failure: subject.failure });
+    budgets.push({
+      what: `peak memory of ${name} (${store})`,
+      budget: `≤ ${memoryBudgetMiB} MiB`,
+      measured: fmtMiB(subject.rss),
+      met: subject.rss === undefined ? undefined : subject.rss <= memoryBudgetMiB,
+      failure: subject.failure,
+    });
   }
   rows.push(r);
-  log(`  ${name.padEnd(44)} ${store.padEnd(14)} ${r.ms.padStart(9)}  vs ${baselineName} ${r.baselineMs}  ${ratioText}${r.budget ? `  (budget ${r.budget})` : ''}  ${r.rss}`);
+  log(
+    `  ${name.padEnd(44)} ${store.padEnd(14)} ${r.ms.padStart(9)}  vs ${baselineName} ${r.baselineMs}  ${ratioText}${r.budget ? `  (budget ${r.budget})` : ''}  ${r.rss}`,
+  );
 }
 
 function unavailable(name, store, budget, why = 'not available in this build') {
@@ -191,7 +209,24 @@ const AJV_SCHEMA = join(work, 'invariant.ajv-cli.schema.json');
   writeFileSync(AJV_SCHEMA, JSON.stringify(schema));
 }
 const ajvCli = (store) => ({
-  argv: node(AJV_CLI, 'validate', '--spec=draft2020', '-c', 'ajv-formats', '--strict-types=false', '-s', AJV_SCHEMA, '-d', 'global/*.yaml', '-d', 'projects/*/*.yaml', '-d', 'actions/*/*/0*.yaml', '-d', 'plans/*/0*.yaml'),
+  argv: node(
+    AJV_CLI,
+    'validate',
+    '--spec=draft2020',
+    '-c',
+    'ajv-formats',
+    '--strict-types=false',
+    '-s',
+    AJV_SCHEMA,
+    '-d',
+    'global/*.yaml',
+    '-d',
+    'projects/*/*.yaml',
+    '-d',
+    'actions/*/*/0*.yaml',
+    '-d',
+    'plans/*/0*.yaml',
+  ),
   cwd: store,
 });
 
@@ -202,7 +237,15 @@ log(`bench: ${QUICK ? 'quick' : 'full'} run, sizes ${SIZES.join(', ')}, ${RUNS} 
 log('\nstart-up');
 {
   const example = join(REPO, '.agents.example');
-  const [n0, version, help, list] = measure([NODE0, { argv: agents('--version') }, { argv: agents('--help') }, { argv: agents('--store', example, 'invariant', 'list', '--effective', '--project', 'myapp') }], RUNS * 2);
+  const [n0, version, help, list] = measure(
+    [
+      NODE0,
+      { argv: agents('--version') },
+      { argv: agents('--help') },
+      { argv: agents('--store', example, 'invariant', 'list', '--effective', '--project', 'myapp') },
+    ],
+    RUNS * 2,
+  );
   row('agents --version', '—', version, n0, 'node -e 0', { max: 1.5 });
   row('agents --help', '—', help, n0, 'node -e 0', { max: 2 });
   row('invariant list --effective --project myapp', 'example', list, n0, 'node -e 0', { max: 2 });
@@ -226,7 +269,9 @@ for (const size of SIZES) {
   const small = join(work, `needed-${size}`, '.agents');
   copyNeededScopes(root, small, info);
   stores.set(size, { ...info, repo, small });
-  log(`\ngenerated ${size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  log(
+    `\ngenerated ${size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+  );
   const label = `${size.toLocaleString('en')}`;
 
   const [pBig, pSmall] = measure([
@@ -242,24 +287,82 @@ for (const size of SIZES) {
   try {
     // One call on a running server, and a fresh server's first answer, against the CLI process printing the same set.
     const e = await measureEffective(root, info.project, RUNS);
-    row('mcp: effective_invariants --project P (call)', label, { ms: e.call }, { ms: e.cli }, 'list --effective --format json', size >= 100_000 ? { max: 1.2 } : undefined);
+    row(
+      'mcp: effective_invariants --project P (call)',
+      label,
+      { ms: e.call },
+      { ms: e.cli },
+      'list --effective --format json',
+      size >= 100_000 ? { max: 1.2 } : undefined,
+    );
     row('mcp: spawn → first effective_invariants answer', label, { ms: e.firstAnswer }, { ms: e.cli }, 'list --effective --format json');
   } catch (error) {
-    unavailable('mcp: effective_invariants --project P (call)', label, size >= 100_000 ? '≤ 1.2×' : undefined, String(error.message).slice(0, 200));
+    unavailable(
+      'mcp: effective_invariants --project P (call)',
+      label,
+      size >= 100_000 ? '≤ 1.2×' : undefined,
+      String(error.message).slice(0, 200),
+    );
   }
 
   if (!HAS_VALIDATE) {
-    unavailable('validate (whole store)', label, size >= 100_000 ? '≤ 2× floor, ≥ 2.5× faster than ajv-cli, ≤ 300 MiB' : size >= 10_000 ? '≥ 2.5× faster than ajv-cli' : undefined);
+    unavailable(
+      'validate (whole store)',
+      label,
+      size >= 100_000 ? '≤ 2× floor, ≥ 2.5× faster than ajv-cli, ≤ 300 MiB' : size >= 10_000 ? '≥ 2.5× faster than ajv-cli' : undefined,
+    );
   } else {
     const runs = size >= 100_000 ? Math.max(3, Math.ceil(RUNS / 2)) : RUNS;
     // The warm-up run of `validate` leaves its cache: the timed runs check a store unchanged since the last run.
     // `--no-cache` checks every file, as the first run in a fresh clone does.
-    const [v, cold, floor, ajv] = measure([{ argv: agents('--store', root, 'validate') }, { argv: agents('--store', root, 'validate', '--no-cache') }, { argv: node(FLOOR, root) }, ajvCli(root)], runs);
+    const [v, cold, floor, ajv] = measure(
+      [
+        { argv: agents('--store', root, 'validate') },
+        { argv: agents('--store', root, 'validate', '--no-cache') },
+        { argv: node(FLOOR, root) },
+        ajvCli(root),
+      ],
+      runs,
+    );
     const big = size >= 100_000;
-    row('validate (whole store, unchanged since last run)', label, v, floor, 'walk-and-read floor', big ? { max: 2 } : undefined, big ? 300 : undefined);
-    row('validate (whole store, unchanged since last run)', label, v, ajv, 'ajv-cli validate', size >= 10_000 ? { speedup: 2.5 } : undefined, undefined, true);
-    row('validate --no-cache (every file checked)', label, cold, floor, 'walk-and-read floor', big ? { max: 2 } : undefined, big ? 300 : undefined);
-    row('validate --no-cache (every file checked)', label, cold, ajv, 'ajv-cli validate', size >= 10_000 ? { speedup: 2.5 } : undefined, undefined, true);
+    row(
+      'validate (whole store, unchanged since last run)',
+      label,
+      v,
+      floor,
+      'walk-and-read floor',
+      big ? { max: 2 } : undefined,
+      big ? 300 : undefined,
+    );
+    row(
+      'validate (whole store, unchanged since last run)',
+      label,
+      v,
+      ajv,
+      'ajv-cli validate',
+      size >= 10_000 ? { speedup: 2.5 } : undefined,
+      undefined,
+      true,
+    );
+    row(
+      'validate --no-cache (every file checked)',
+      label,
+      cold,
+      floor,
+      'walk-and-read floor',
+      big ? { max: 2 } : undefined,
+      big ? 300 : undefined,
+    );
+    row(
+      'validate --no-cache (every file checked)',
+      label,
+      cold,
+      ajv,
+      'ajv-cli validate',
+      size >= 10_000 ? { speedup: 2.5 } : undefined,
+      undefined,
+      true,
+    );
     row('  walk-and-read floor (bench/floor.mjs)', label, floor, ajv, 'ajv-cli validate', undefined, undefined, true);
   }
 }
@@ -270,17 +373,32 @@ log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
   const repo = join(work, 'export-monorepo');
   const info = generateExportStore(repo, 10_000, 100);
   git(repo, 'init', '-q', '-b', 'main');
-  log(`generated ${info.size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  log(
+    `generated ${info.size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+  );
   const label = '10,000 in 100 projects';
   // Written once: the timed runs check files that are up to date (exit 0), as a pre-commit hook mostly does.
   const first = spawn({ argv: agents('export'), cwd: repo }, { capture: true });
-  if (first.status !== 0) unavailable('export --check (7 targets, every file up to date)', label, '≤ 2× floor', `export failed: ${(first.stderr || '').trim().split('\n')[0]}`);
+  if (first.status !== 0)
+    unavailable(
+      'export --check (7 targets, every file up to date)',
+      label,
+      '≤ 2× floor',
+      `export failed: ${(first.stderr || '').trim().split('\n')[0]}`,
+    );
   else {
-    const [check, cold, floor] = measure([{ argv: agents('export', '--check'), cwd: repo }, { argv: agents('export', '--check', '--no-cache'), cwd: repo }, { argv: node(FLOOR, info.root) }]);
+    const [check, cold, floor] = measure([
+      { argv: agents('export', '--check'), cwd: repo },
+      { argv: agents('export', '--check', '--no-cache'), cwd: repo },
+      { argv: node(FLOOR, info.root) },
+    ]);
     row('export --check (7 targets, every file up to date)', label, check, floor, 'walk-and-read floor of the store', { max: 2 });
     // Every invariant parsed and every file rendered: a check after the store changed (the cache cannot answer).
     row('export --check --no-cache (every file computed)', label, cold, floor, 'walk-and-read floor of the store');
-    const [p, pFloor] = measure([{ argv: agents('export', '--check', '--project', info.project), cwd: repo }, { argv: node(FLOOR, info.root) }]);
+    const [p, pFloor] = measure([
+      { argv: agents('export', '--check', '--project', info.project), cwd: repo },
+      { argv: node(FLOOR, info.root) },
+    ]);
     row('export --check --project P', label, p, pFloor, 'walk-and-read floor of the store');
   }
 }
@@ -317,12 +435,26 @@ log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invarian
   const label = GIT_SIZE.toLocaleString('en');
   const what = 'mcp: memory after 1,000 calls and 100 changes';
   try {
-    const invariant = readdirSync(join(s.root, 'global')).find((f) => f.endsWith('.yaml')).slice(0, -'.yaml'.length);
+    const invariant = readdirSync(join(s.root, 'global'))
+      .find((f) => f.endsWith('.yaml'))
+      .slice(0, -'.yaml'.length);
     const m = await measureMemory(s.root, s.project, s.plan, invariant);
     const growth = m.after / m.first - 1;
-    rows.push({ name: what, store: label, ms: `${m.after.toFixed(0)} MiB`, baseline: 'after the first call', baselineMs: `${m.first.toFixed(0)} MiB`, ratio: `+${(growth * 100).toFixed(0)}%`, budget: '≤ +20%', rss: fmtMiB(m.busy), baselineRss: fmtMiB(m.first) });
+    rows.push({
+      name: what,
+      store: label,
+      ms: `${m.after.toFixed(0)} MiB`,
+      baseline: 'after the first call',
+      baselineMs: `${m.first.toFixed(0)} MiB`,
+      ratio: `+${(growth * 100).toFixed(0)}%`,
+      budget: '≤ +20%',
+      rss: fmtMiB(m.busy),
+      baselineRss: fmtMiB(m.first),
+    });
     budgets.push({ what: `${what} (${label})`, budget: '≤ +20%', measured: `+${(growth * 100).toFixed(0)}%`, met: growth <= 0.2 });
-    log(`  ${what} ${label}: first call ${m.first.toFixed(1)} MiB, right after ${m.busy.toFixed(1)} MiB, 3 s later ${m.after.toFixed(1)} MiB (+${(growth * 100).toFixed(1)}%; ${m.updates} updates for ${m.changes} changes)`);
+    log(
+      `  ${what} ${label}: first call ${m.first.toFixed(1)} MiB, right after ${m.busy.toFixed(1)} MiB, 3 s later ${m.after.toFixed(1)} MiB (+${(growth * 100).toFixed(1)}%; ${m.updates} updates for ${m.changes} changes)`,
+    );
   } catch (error) {
     unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
   }
@@ -333,7 +465,9 @@ log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invarian
 const seconds = (Date.now() - started) / 1000;
 const version = (cmd, args) => {
   try {
-    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')[0];
+    return execFileSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split('\n')[0];
   } catch {
     return 'unknown';
   }
@@ -370,13 +504,18 @@ const table = [
 const budgetTable = [
   '| Budget | Target | Measured | Result |',
   '|---|---|--:|---|',
-  ...budgets.map((b) => `| ${b.what} | ${b.budget} | ${b.measured} | ${b.met === true ? 'met' : b.met === false ? '**missed**' : b.failure ? `not measured: ${b.failure.replace(/\|/g, '\\|')}` : 'not measured'} |`),
+  ...budgets.map(
+    (b) =>
+      `| ${b.what} | ${b.budget} | ${b.measured} | ${b.met === true ? 'met' : b.met === false ? '**missed**' : b.failure ? `not measured: ${b.failure.replace(/\|/g, '\\|')}` : 'not measured'} |`,
+  ),
 ];
 const section = [START, '', ...machine, '', ...table, '', ...budgetTable, '', END].join('\n');
 console.log(`\n${section}`);
 
 if (WRITE) {
-  let doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n\n`npm run bench` measures the CLI against its baselines in one run; see the notes below the table.\n\n';
+  let doc = existsSync(DOC)
+    ? readFileSync(DOC, 'utf8')
+    : '# Benchmarks\n\n`npm run bench` measures the CLI against its baselines in one run; see the notes below the table.\n\n';
   const a = doc.indexOf(START);
   const b = doc.indexOf(END);
   doc = a >= 0 && b > a ? doc.slice(0, a) + section + doc.slice(b + END.length) : `${doc.trimEnd()}\n\n${section}\n`;

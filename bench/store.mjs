@@ -40,10 +40,43 @@ export function ulids(rand, startMs = Date.UTC(2026, 0, 1)) {
 
 const VERBS = ['Never', 'Always', 'Do not', 'Only', 'Before merging,', 'When deploying,', 'In production,', 'During migrations,'];
 const ACTIONS = ['delete', 'log', 'review', 'encrypt', 'back up', 'rotate', 'test', 'document', 'audit', 'cache', 'expose', 'modify'];
-const OBJECTS = ['production data', 'customer records', 'API keys', 'database schemas', 'public endpoints', 'payment flows', 'feature flags', 'user sessions', 'build artefacts', 'infrastructure state', 'access tokens', 'audit logs'];
-const TAILS = ['', '', '', ' without approval', ' more than once a day', ' outside business hours', ' in plain text', ' with a second reviewer', ' (see the runbook)', ': ask the owner first', ' — and say why', ' using "safe mode"', ' #critical', " in the 'legacy' cluster"];
+const OBJECTS = [
+  'production data',
+  'customer records',
+  'API keys',
+  'database schemas',
+  'public endpoints',
+  'payment flows',
+  'feature flags',
+  'user sessions',
+  'build artefacts',
+  'infrastructure state',
+  'access tokens',
+  'audit logs',
+];
+const TAILS = [
+  '',
+  '',
+  '',
+  ' without approval',
+  ' more than once a day',
+  ' outside business hours',
+  ' in plain text',
+  ' with a second reviewer',
+  ' (see the runbook)',
+  ': ask the owner first',
+  ' — and say why',
+  ' using "safe mode"',
+  ' #critical',
+  " in the 'legacy' cluster",
+];
 const TAGS = ['data', 'safety', 'security', 'ops', 'review', 'testing', 'compliance', 'cost'];
-const PEOPLE = ['Ada Lovelace <ada@example.com>', 'Grace Hopper <grace@example.com>', 'Alan Turing <alan@example.com>', 'Edsger Dijkstra <edsger@example.com>'];
+const PEOPLE = [
+  'Ada Lovelace <ada@example.com>',
+  'Grace Hopper <grace@example.com>',
+  'Alan Turing <alan@example.com>',
+  'Edsger Dijkstra <edsger@example.com>',
+];
 
 function pick(rand, list) {
   return list[Math.floor(rand() * list.length)];
@@ -63,7 +96,8 @@ function invariant(rand, next, n, extra = {}) {
   const { id, at } = next();
   const data = { id, text: sentence(rand, n), severity: rand() < 0.8 ? 'error' : rand() < 0.5 ? 'warning' : 'info', active: rand() < 0.95 };
   if (rand() < 0.4) data.tags = [...new Set([pick(rand, TAGS), pick(rand, TAGS)])];
-  if (rand() < 0.2) data.rationale = `Because ${pick(rand, OBJECTS)} matter to ${pick(rand, ['customers', 'auditors', 'the on-call team'])}.`;
+  if (rand() < 0.2)
+    data.rationale = `Because ${pick(rand, OBJECTS)} matter to ${pick(rand, ['customers', 'auditors', 'the on-call team'])}.`;
   data.created_at = at;
   data.created_by = pick(rand, PEOPLE);
   Object.assign(data, extra);
@@ -92,7 +126,12 @@ export function generateStore(root, size, seed = 7) {
   const stats = { invariants: 0, files: 0, bytes: 0 };
   let n = 0;
   for (const dir of ['global', 'projects', 'actions', 'plans', 'schemas']) mkdirSync(join(root, dir), { recursive: true });
-  put(root, 'config.yaml', '# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\ncommit: false\nreconciliation:\n  actor: command\n  timeout_ms: 60000\n', stats);
+  put(
+    root,
+    'config.yaml',
+    '# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\ncommit: false\nreconciliation:\n  actor: command\n  timeout_ms: 60000\n',
+    stats,
+  );
   for (const schema of readdirSync(new URL('../schemas/', import.meta.url)).filter((f) => f.endsWith('.schema.json'))) {
     put(root, `schemas/${schema}`, readFileSync(new URL(`../schemas/${schema}`, import.meta.url), 'utf8'), stats);
   }
@@ -143,7 +182,19 @@ export function generateStore(root, size, seed = 7) {
     const dir = `plans/${planId}`;
     mkdirSync(join(root, dir, 'decisions'), { recursive: true });
     mkdirSync(join(root, dir, 'enforcement'), { recursive: true });
-    put(root, `${dir}/plan.yaml`, document(2, 'plan.schema.json', { id: planId, action: action.ref, project, goal: `Generated plan ${k}`, created_at: at, created_by: pick(rand, PEOPLE) }), stats);
+    put(
+      root,
+      `${dir}/plan.yaml`,
+      document(2, 'plan.schema.json', {
+        id: planId,
+        action: action.ref,
+        project,
+        goal: `Generated plan ${k}`,
+        created_at: at,
+        created_by: pick(rand, PEOPLE),
+      }),
+      stats,
+    );
     const count = k === planCount - 1 ? left - planInvariants : Math.min(left - planInvariants, 25);
     const ids = [];
     for (let i = 0; i < count; i++) {
@@ -159,9 +210,38 @@ export function generateStore(root, size, seed = 7) {
       // One reconciliation run: its enforcement file and the decision node that points at it.
       const decision = next();
       const record = next();
-      put(root, `${dir}/decisions/${decision.id}.yaml`, document(3, 'decision.schema.json', { id: decision.id, type: 'invariant_enforced', parent_id: parent, created_at: decision.at, summary: `Run ${run + 1}: ${ids.length} invariants reconciled`, enforcement_id: record.id, actor: 'command' }), stats);
-      const records = ids.slice(0, 10).map((invariant_id, i) => ({ invariant_id, enforced: i % 7 !== 3, actor_response: i % 7 !== 3 ? 'The plan respects it.' : 'The plan deletes a table; ask first.', decision_id: decision.id }));
-      put(root, `${dir}/enforcement/${record.id}.yaml`, document(3, 'enforcement.schema.json', { id: record.id, decision_id: decision.id, created_at: record.at, actor: 'command', records }), stats);
+      put(
+        root,
+        `${dir}/decisions/${decision.id}.yaml`,
+        document(3, 'decision.schema.json', {
+          id: decision.id,
+          type: 'invariant_enforced',
+          parent_id: parent,
+          created_at: decision.at,
+          summary: `Run ${run + 1}: ${ids.length} invariants reconciled`,
+          enforcement_id: record.id,
+          actor: 'command',
+        }),
+        stats,
+      );
+      const records = ids.slice(0, 10).map((invariant_id, i) => ({
+        invariant_id,
+        enforced: i % 7 !== 3,
+        actor_response: i % 7 !== 3 ? 'The plan respects it.' : 'The plan deletes a table; ask first.',
+        decision_id: decision.id,
+      }));
+      put(
+        root,
+        `${dir}/enforcement/${record.id}.yaml`,
+        document(3, 'enforcement.schema.json', {
+          id: record.id,
+          decision_id: decision.id,
+          created_at: record.at,
+          actor: 'command',
+          records,
+        }),
+        stats,
+      );
       parent = decision.id;
     }
     plans.push({ id: planId, project, invariants: count });
@@ -211,7 +291,9 @@ export function makeGitRepo(repo, storeRel, changed = 100) {
   git(repo, 'add', '-A');
   git(repo, 'commit', '-q', '-m', 'Generated store');
   const base = git(repo, 'rev-parse', 'HEAD').trim();
-  const files = git(repo, 'ls-files', '-z', '--', `${storeRel}/projects`).split('\0').filter((f) => f.endsWith('.yaml'));
+  const files = git(repo, 'ls-files', '-z', '--', `${storeRel}/projects`)
+    .split('\0')
+    .filter((f) => f.endsWith('.yaml'));
   const step = Math.max(1, Math.floor(files.length / (changed + 1)));
   for (let i = 0; i < changed; i++) edit(join(repo, files[i * step]), `edited ${i}`);
   git(repo, 'add', '-A');
@@ -225,7 +307,9 @@ export function makeGitRepo(repo, storeRel, changed = 100) {
 
 function edit(file, note) {
   const text = readFileSync(file, 'utf8');
-  const edited = text.replace(/^text: (["']?)(.*)$/m, (_m, quote, rest) => (quote ? `text: ${quote}Edited (${note}): ${rest}` : `text: ${JSON.stringify(`${rest} (${note})`)}`));
+  const edited = text.replace(/^text: (["']?)(.*)$/m, (_m, quote, rest) =>
+    quote ? `text: ${quote}Edited (${note}): ${rest}` : `text: ${JSON.stringify(`${rest} (${note})`)}`,
+  );
   if (edited === text) throw new Error(`bench: could not edit ${file}`);
   writeFileSync(file, edited);
 }
@@ -243,7 +327,12 @@ export function generateExportStore(repo, size = 10_000, projectCount = 100, see
   const stats = { invariants: 0, files: 0, bytes: 0 };
   let n = 0;
   for (const dir of ['global', 'projects', 'schemas']) mkdirSync(join(root, dir), { recursive: true });
-  put(root, 'config.yaml', '# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\nexport:\n  targets: [agents-md, claude-md, gemini-md, copilot, cursor, windsurf, cline]\n', stats);
+  put(
+    root,
+    'config.yaml',
+    '# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\nexport:\n  targets: [agents-md, claude-md, gemini-md, copilot, cursor, windsurf, cline]\n',
+    stats,
+  );
   for (const schema of readdirSync(new URL('../schemas/', import.meta.url)).filter((f) => f.endsWith('.schema.json'))) {
     put(root, `schemas/${schema}`, readFileSync(new URL(`../schemas/${schema}`, import.meta.url), 'utf8'), stats);
   }
@@ -255,7 +344,12 @@ export function generateExportStore(repo, size = 10_000, projectCount = 100, see
   const projects = Array.from({ length: projectCount }, (_, i) => `service-${String(i).padStart(3, '0')}`);
   for (const p of projects) {
     mkdirSync(join(root, 'projects', p), { recursive: true });
-    put(root, `projects/${p}/project.yaml`, document(2, 'project.schema.json', { description: `Generated service ${p}`, paths: [`services/${p}/**`] }), stats);
+    put(
+      root,
+      `projects/${p}/project.yaml`,
+      document(2, 'project.schema.json', { description: `Generated service ${p}`, paths: [`services/${p}/**`] }),
+      stats,
+    );
     mkdirSync(join(repo, 'services', p), { recursive: true });
     writeFileSync(join(repo, 'services', p, 'index.ts'), 'export {};\n');
   }

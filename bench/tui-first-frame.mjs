@@ -31,7 +31,15 @@ function once() {
     delete env.CI;
     const started = process.hrtime.bigint();
     const ms = () => Number(process.hrtime.bigint() - started) / 1e6;
-    const child = spawn('script', ['-qfec', `stty cols 80 rows 24; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} --store ${JSON.stringify(store)} tui`, '/dev/null'], { env });
+    const child = spawn(
+      'script',
+      [
+        '-qfec',
+        `stty cols 80 rows 24; exec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} --store ${JSON.stringify(store)} tui`,
+        '/dev/null',
+      ],
+      { env },
+    );
     let out = '';
     const times = {};
     const timer = setTimeout(() => {
@@ -59,7 +67,10 @@ function listOnce() {
   const env = { ...process.env, NO_COLOR: '1', CI: 'true' };
   const started = process.hrtime.bigint();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, '--store', store, 'invariant', 'list', '--all', '--format', 'json'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, [BIN, '--store', store, 'invariant', 'list', '--all', '--format', 'json'], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.on('close', () => resolve(Number(process.hrtime.bigint() - started) / 1e6));
   });
 }

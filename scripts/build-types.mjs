@@ -28,7 +28,9 @@ while (stack.length > 0) {
   }
 }
 if (foreign.length > 0) {
-  process.stderr.write(`The public declarations reach packages that are not installed with agents-invariants:\n  ${foreign.join('\n  ')}\n`);
+  process.stderr.write(
+    `The public declarations reach packages that are not installed with agents-invariants:\n  ${foreign.join('\n  ')}\n`,
+  );
   process.exit(1);
 }
 
@@ -40,7 +42,11 @@ const prune = (dir) => {
       if (readdirSync(full).length === 0) rmSync(full, { recursive: true });
     } else if (!reached.has(full)) rmSync(full);
     // The sources import each other as `.ts`; a declaration names the JavaScript file, as every resolver expects.
-    else writeFileSync(full, readFileSync(full, 'utf8').replace(/((?:\bfrom\s*|\bimport\(\s*|^import\s*)['"]\.{1,2}\/[^'"]*)\.tsx?(['"])/gm, '$1.js$2'));
+    else
+      writeFileSync(
+        full,
+        readFileSync(full, 'utf8').replace(/((?:\bfrom\s*|\bimport\(\s*|^import\s*)['"]\.{1,2}\/[^'"]*)\.tsx?(['"])/gm, '$1.js$2'),
+      );
   }
 };
 prune(OUT);

@@ -23,7 +23,12 @@ const lazyStringWidth = {
   setup(b) {
     b.onResolve({ filter: /^string-width$/ }, async (args) => {
       if (args.pluginData === 'real') return undefined;
-      const real = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
+      const real = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'real',
+      });
       if (real.errors.length > 0) return { errors: real.errors };
       return { path: real.path, namespace: 'lazy-string-width' };
     });
@@ -56,8 +61,14 @@ const lazyAjvProvider = {
   name: 'lazy-ajv-provider',
   setup(b) {
     b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, async (args) => {
-      if (args.pluginData === 'real' || args.namespace === 'lazy-ajv-provider' || !args.importer.includes('@modelcontextprotocol/sdk')) return undefined;
-      const real = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
+      if (args.pluginData === 'real' || args.namespace === 'lazy-ajv-provider' || !args.importer.includes('@modelcontextprotocol/sdk'))
+        return undefined;
+      const real = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'real',
+      });
       if (real.errors.length > 0) return { errors: real.errors };
       return { path: real.path, namespace: 'lazy-ajv-provider' };
     });

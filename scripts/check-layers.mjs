@@ -18,18 +18,20 @@ function files(dir) {
   return readdirSync(dir, { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : 1))
     .flatMap((d) => {
-    const full = join(dir, d.name);
-    if (d.isDirectory()) return files(full);
-    return /\.(ts|tsx|js|mjs)$/.test(d.name) ? [full] : [];
-  });
+      const full = join(dir, d.name);
+      if (d.isDirectory()) return files(full);
+      return /\.(ts|tsx|js|mjs)$/.test(d.name) ? [full] : [];
+    });
 }
 
 /** Each import specifier of a source, with its line; comments are blanked first (keeping line numbers). */
 function imports(text) {
   const clean = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`\\])\/\/[^\n]*/g, '$1');
   const found = [];
-  const re = /(?:^|[;\s}])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
-  for (const m of clean.matchAll(re)) found.push({ spec: m[1] ?? m[2], line: clean.slice(0, m.index).split('\n').length + (clean[m.index] === '\n' ? 1 : 0) });
+  const re =
+    /(?:^|[;\s}])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  for (const m of clean.matchAll(re))
+    found.push({ spec: m[1] ?? m[2], line: clean.slice(0, m.index).split('\n').length + (clean[m.index] === '\n' ? 1 : 0) });
   return found;
 }
 
@@ -55,7 +57,8 @@ for (const file of files('src')) {
         continue;
       }
       if (toLayer === 'api') problems.push(`${at}: ${to} is the library entry; import the module itself`);
-      else if (toLayer !== fromLayer && RANK[toLayer] >= RANK[fromLayer] && !PEERS.has(`${fromLayer}>${toLayer}`)) problems.push(`${at}: src/${fromLayer} imports ${to}, a layer that is not below it`);
+      else if (toLayer !== fromLayer && RANK[toLayer] >= RANK[fromLayer] && !PEERS.has(`${fromLayer}>${toLayer}`))
+        problems.push(`${at}: src/${fromLayer} imports ${to}, a layer that is not below it`);
     } else if (BUILTINS.has(spec)) {
       if (fromLayer === 'core') problems.push(`${at}: src/core is pure but imports ${spec}`);
     } else {
@@ -65,8 +68,11 @@ for (const file of files('src')) {
   }
 }
 
-const unknown = files('src').map((f) => layerOf(relative('.', f))).filter((l) => l !== 'api' && !(l in RANK));
-for (const l of new Set(unknown)) problems.push(`src/${l}/: a folder with no place in the layers; add it to scripts/check-layers.mjs and docs/architecture.md`);
+const unknown = files('src')
+  .map((f) => layerOf(relative('.', f)))
+  .filter((l) => l !== 'api' && !(l in RANK));
+for (const l of new Set(unknown))
+  problems.push(`src/${l}/: a folder with no place in the layers; add it to scripts/check-layers.mjs and docs/architecture.md`);
 
 if (problems.length > 0) {
   process.stderr.write(`${problems.join('\n')}\n${problems.length} layer rule(s) broken (docs/architecture.md).\n`);

@@ -20,7 +20,9 @@ const OUT = `${root}src/core/schema-validators.generated.js`;
 export const AJV_OPTIONS = { allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true };
 
 export function schemaFiles() {
-  return readdirSync(`${root}schemas`).filter((f) => f.endsWith('.schema.json')).sort();
+  return readdirSync(`${root}schemas`)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort();
 }
 
 function exportName(file) {

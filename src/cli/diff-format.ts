@@ -36,7 +36,14 @@ function sideJson(s: SideInfo): { label: string; kind: string; commit: string | 
 
 export function summary(d: DiffResult): Record<'added' | 'removed' | 'edited' | 'moved', number> & { plans: number; targets: number } {
   const count = (c: InvariantChange['change']) => d.invariants.filter((i) => i.change === c).length;
-  return { added: count('added'), removed: count('removed'), edited: count('edited'), moved: count('moved'), plans: d.plans.length, targets: d.targets.length };
+  return {
+    added: count('added'),
+    removed: count('removed'),
+    edited: count('edited'),
+    moved: count('moved'),
+    plans: d.plans.length,
+    targets: d.targets.length,
+  };
 }
 
 /** The stable JSON shape of a diff (docs/json-output.md). */
@@ -56,7 +63,12 @@ export function diffJson(d: DiffResult): unknown {
       after: c.after ? ref(c.after) : null,
       fields: c.fields.map(fieldJson),
     })),
-    plans: d.plans.map((p) => ({ change: p.change, plan: p.plan, project_before: p.before?.project ?? null, project_after: p.after?.project ?? null })),
+    plans: d.plans.map((p) => ({
+      change: p.change,
+      plan: p.plan,
+      project_before: p.before?.project ?? null,
+      project_after: p.after?.project ?? null,
+    })),
     targets: d.targets.map((t) => ({
       kind: t.target.kind,
       project: t.target.kind === 'project' ? t.target.project : null,
@@ -92,7 +104,12 @@ function fieldText(f: FieldChange): string {
 
 function targetTitle(t: TargetDiff): string {
   if (t.target.kind === 'project') return `project ${t.target.project}`;
-  const p = t.projectBefore === t.projectAfter ? (t.projectAfter ? ` (project ${t.projectAfter})` : '') : ` (project ${t.projectBefore ?? 'none'} → ${t.projectAfter ?? 'none'})`;
+  const p =
+    t.projectBefore === t.projectAfter
+      ? t.projectAfter
+        ? ` (project ${t.projectAfter})`
+        : ''
+      : ` (project ${t.projectBefore ?? 'none'} → ${t.projectAfter ?? 'none'})`;
   return `plan ${t.target.plan}${p}`;
 }
 
@@ -120,7 +137,8 @@ export function diffText(d: DiffResult, s: Style): string {
       const inv = (c.after ?? c.before)!;
       const label = c.change.padEnd(7);
       const colour = c.change === 'added' ? s.green : c.change === 'removed' ? s.red : s.yellow;
-      const where = c.change === 'moved' ? `${describeScope(c.before!.scope)} → ${describeScope(c.after!.scope)}` : describeScope(inv.scope);
+      const where =
+        c.change === 'moved' ? `${describeScope(c.before!.scope)} → ${describeScope(c.after!.scope)}` : describeScope(inv.scope);
       lines.push(`  ${colour(label)}  ${inv.id}  ${where}  ${quote(inv.text)}`);
       for (const f of c.fields) if (f.field !== 'scope') lines.push(`           ${s.dim(fieldText(f))}`);
     }
@@ -176,12 +194,14 @@ function mdScope(scope: Scope): string {
 }
 
 function mdField(f: FieldChange): string {
-  const v = (x: unknown) => (f.field === 'scope' ? mdScope(x as Scope) : typeof x === 'string' ? mdEscape(x) : x === null ? '*none*' : `\`${JSON.stringify(x)}\``);
+  const v = (x: unknown) =>
+    f.field === 'scope' ? mdScope(x as Scope) : typeof x === 'string' ? mdEscape(x) : x === null ? '*none*' : `\`${JSON.stringify(x)}\``;
   return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
 }
 
 function mdSide(s: SideInfo): string {
-  if (s.mergeBaseOf && s.commit) return `the merge base of \`${s.mergeBaseOf[0]}\` and \`${s.mergeBaseOf[1]}\` (\`${s.commit.slice(0, 12)}\`)`;
+  if (s.mergeBaseOf && s.commit)
+    return `the merge base of \`${s.mergeBaseOf[0]}\` and \`${s.mergeBaseOf[1]}\` (\`${s.commit.slice(0, 12)}\`)`;
   return s.commit ? `\`${s.label}\` (\`${s.commit.slice(0, 12)}\`)` : `the ${s.label}`;
 }
 
@@ -218,10 +238,12 @@ export function diffMarkdown(d: DiffResult): string {
         : '';
     out.push('', `#### ${title}${proj}: ${targetCounts(t)}`, '');
     const n = out.length;
-    const item = (label: string, i: ScopedInvariant, extra = '') => out.push(`- **${label}** ${mdEscape(i.text)} — ${mdScope(i.scope)}, \`${i.id}\`${extra}`);
+    const item = (label: string, i: ScopedInvariant, extra = '') =>
+      out.push(`- **${label}** ${mdEscape(i.text)} — ${mdScope(i.scope)}, \`${i.id}\`${extra}`);
     for (const i of t.entered) item('entered', i);
     for (const i of t.left) item('left', i);
-    for (const x of t.newlyShadowed) item('newly shadowed', x.invariant, `, by ${mdScope(x.by.scope)} \`${x.by.id}\`${x.wasEffective ? '' : ' (hidden on arrival)'}`);
+    for (const x of t.newlyShadowed)
+      item('newly shadowed', x.invariant, `, by ${mdScope(x.by.scope)} \`${x.by.id}\`${x.wasEffective ? '' : ' (hidden on arrival)'}`);
     for (const x of t.noLongerShadowed) item('back in effect', x.invariant, `, was shadowed by ${mdScope(x.by.scope)} \`${x.by.id}\``);
     for (const x of t.changed) item('changed', x.invariant, `: ${x.fields.map(mdField).join('; ')}`);
     if (out.length === n) out.push('- unchanged');

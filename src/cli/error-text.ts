@@ -16,7 +16,8 @@ export function errorLines(error: AgentsError, s: Style): string[] {
     if (excerpt) lines.push(excerpt.replace(/^/gm, '    '));
     if (d.hint) lines.push(`    ${s.dim(d.hint)}`);
   }
-  if (error.diagnostics.length > shown.length) lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`agents validate\`)`);
+  if (error.diagnostics.length > shown.length)
+    lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`agents validate\`)`);
   if (error.hint) lines.push(`${s.dim('hint:')} ${error.hint}`);
   return lines;
 }

@@ -5,7 +5,10 @@ import type { CliContext } from './io.ts';
 /** Refuses (exit 2, naming the flag that answers instead) when no one can be asked. */
 export function requireInteractive(ctx: CliContext, flag = '--yes'): void {
   if (!ctx.interactive) {
-    throw new UsageError('confirmation needed, but this is not an interactive terminal (or --no-input was given)', `Nothing was changed. Run again with ${flag} to confirm.`);
+    throw new UsageError(
+      'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
+      `Nothing was changed. Run again with ${flag} to confirm.`,
+    );
   }
 }
 

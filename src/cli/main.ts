@@ -37,7 +37,12 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly
     .scriptName('agents')
     .locale('en')
     .usage('$0 <command> [options]\n\nInvariants for AI-agent plans, kept as YAML files in git.')
-    .option('store', { type: 'string', describe: 'store folder (default: .agents/ found upwards; env AGENTS_STORE)', requiresArg: true, global: true })
+    .option('store', {
+      type: 'string',
+      describe: 'store folder (default: .agents/ found upwards; env AGENTS_STORE)',
+      requiresArg: true,
+      global: true,
+    })
     .option('format', { choices: ['text', 'json', 'yaml'], requiresArg: true, describe: 'output format', global: true })
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true });
@@ -95,8 +100,11 @@ function usageFromYargs(msg: string | null | undefined, err: Error | undefined, 
   const unknown = /^Unknown arguments?: (.*)$/.exec(text);
   if (unknown) {
     // yargs names each unknown option twice (kebab and camel case) and mixes in stray words.
-    const names = unknown[1]!.split(', ').filter((n, _i, all) => !(/[A-Z]/.test(n) && all.includes(n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))));
-    const written = (n: string) => args.find((a) => a === `--${n}` || a.startsWith(`--${n}=`) || a === `--no-${n}` || a.startsWith(`--no-${n}=`) || a === `-${n}`);
+    const names = unknown[1]!
+      .split(', ')
+      .filter((n, _i, all) => !(/[A-Z]/.test(n) && all.includes(n.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`))));
+    const written = (n: string) =>
+      args.find((a) => a === `--${n}` || a.startsWith(`--${n}=`) || a === `--no-${n}` || a.startsWith(`--no-${n}=`) || a === `-${n}`);
     const first = names[0] ?? '';
     const flag = written(first);
     const shown = flag ? flag.replace(/=.*$/, '') : first;
@@ -129,8 +137,15 @@ function unknownCommandError(found: { group: string | undefined; word: string })
   const all = [...new Set(names)].filter((n) => n !== 'completion').join(', ');
   const listing = `The ${found.group ?? 'agents'} commands are: ${all}.`;
   const guess = didYouMean(suggestions.map((n) => `\`agents ${n}\``));
-  const hint = guess ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${listing}` : `${listing} Run \`agents ${prefix}--help\` for what each does.`;
-  return new UsageError(`unknown command "${prefix}${found.word}"`, hint, { command: `${prefix}${found.word}`, suggestions }, 'unknown-command');
+  const hint = guess
+    ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${listing}`
+    : `${listing} Run \`agents ${prefix}--help\` for what each does.`;
+  return new UsageError(
+    `unknown command "${prefix}${found.word}"`,
+    hint,
+    { command: `${prefix}${found.word}`, suggestions },
+    'unknown-command',
+  );
 }
 
 /** Whether `--format json` was asked for, read before yargs parses (a usage error must answer in JSON too). */
@@ -164,7 +179,12 @@ function placeAfterDashes(entry: LazyCommand, spec: CommandSpec<never>, argv: Re
     else if (argv[name] === undefined) argv[name] = rest.shift();
   }
   if (rest.length > 0) {
-    throw new UsageError(`unexpected argument "${rest[0]}"`, `\`agents ${entry.group ? `${entry.group} ` : ''}${form}\` takes no more words; run it with --help for usage.`, { arguments: rest }, 'unexpected-argument');
+    throw new UsageError(
+      `unexpected argument "${rest[0]}"`,
+      `\`agents ${entry.group ? `${entry.group} ` : ''}${form}\` takes no more words; run it with --help for usage.`,
+      { arguments: rest },
+      'unexpected-argument',
+    );
   }
 }
 
@@ -202,9 +222,13 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     const parse = async () => {
       chosen = undefined;
       output = '';
-      return (await buildParser(loaded, (c) => (chosen = c), args).parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
-        output = out;
-      })) as GlobalArgs & Record<string, unknown>;
+      return (await buildParser(loaded, (c) => (chosen = c), args).parseAsync(
+        [...args],
+        {},
+        (_err: unknown, _argv: unknown, out: string) => {
+          output = out;
+        },
+      )) as GlobalArgs & Record<string, unknown>;
     };
     let argv = await parse();
     const picked = chosen as Chosen | undefined;
@@ -213,7 +237,7 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
       loaded.set(picked.entry, (await picked.entry.load()).default);
       argv = await parse();
     }
-    if (!chosen || !chosen.spec) {
+    if (!chosen?.spec) {
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       return EXIT_CODES.ok;
     }

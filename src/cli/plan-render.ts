@@ -39,7 +39,12 @@ export function runJson(run: EnforcementRun) {
     created_by: run.created_by ?? null,
     actor: run.actor,
     error: run.error ?? null,
-    records: run.records.map((r) => ({ invariant_id: r.invariant_id, enforced: r.enforced, actor_response: r.actor_response, decision_id: r.decision_id })),
+    records: run.records.map((r) => ({
+      invariant_id: r.invariant_id,
+      enforced: r.enforced,
+      actor_response: r.actor_response,
+      decision_id: r.decision_id,
+    })),
   };
 }
 
@@ -96,7 +101,9 @@ export function treeText(s: Style, roots: readonly DecisionTreeNode[]): string[]
     lines.push(`${prefix}${branch}${s.bold(d.id)}  ${d.type}  ${s.dim(d.created_at)}`);
     const inner = root ? prefix : `${prefix}${last ? '   ' : '│  '}`;
     lines.push(`${inner}${n.children.length ? '│  ' : '   '}${escapeUnsafe(d.summary)}`);
-    n.children.forEach((c, i) => walk(c, inner, i === n.children.length - 1, false));
+    n.children.forEach((c, i) => {
+      walk(c, inner, i === n.children.length - 1, false);
+    });
   };
   roots.forEach((r, i) => {
     if (i > 0) lines.push('');
@@ -115,5 +122,8 @@ export function severityLabel(s: Style, severity: string): string {
  * invariant with the copies it shadows or overrides and its waivers.
  */
 export function effectiveEntriesJson(entries: readonly EffectiveEntry[], waivers: readonly (ScopedWaiver & { holds?: boolean })[]) {
-  return entries.map((e) => ({ ...effectiveEntryJson(e), waivers: waivers.filter((w) => w.invariant_id === e.invariant.id).map(waiverJson) }));
+  return entries.map((e) => ({
+    ...effectiveEntryJson(e),
+    waivers: waivers.filter((w) => w.invariant_id === e.invariant.id).map(waiverJson),
+  }));
 }

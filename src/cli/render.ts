@@ -48,7 +48,9 @@ export function shadowJson(s: { id: string; scope: { kind: string } | string; pa
 }
 
 /** One entry of an effective set: copies hidden by accident (`shadows`) apart from those hidden on purpose (`overridden`, named by an `overrides` field). */
-export function effectiveEntryJson(e: EffectiveEntry): InvariantJson & { shadows: ReturnType<typeof shadowJson>[]; overridden: ReturnType<typeof shadowJson>[] } {
+export function effectiveEntryJson(
+  e: EffectiveEntry,
+): InvariantJson & { shadows: ReturnType<typeof shadowJson>[]; overridden: ReturnType<typeof shadowJson>[] } {
   return {
     ...invariantJson(e.invariant),
     shadows: e.shadows.filter((r) => !r.overridden).map(shadowJson),
@@ -62,18 +64,33 @@ export function hiddenCopyLines(e: EffectiveEntry, label: (word: string) => stri
 }
 
 /** A near-duplicate in JSON: the other invariant and how near it is. */
-export function nearJson(m: { invariant: ScopedInvariant; kind: string }): { id: string; scope: string; path: string; text: string; kind: string } {
+export function nearJson(m: { invariant: ScopedInvariant; kind: string }): {
+  id: string;
+  scope: string;
+  path: string;
+  text: string;
+  kind: string;
+} {
   return { id: m.invariant.id, scope: m.invariant.scope.kind, path: m.invariant.path, text: m.invariant.text, kind: m.kind };
 }
 
 /** The notes printed after a write: what the invariant shadows, is shadowed by, and nearly repeats. */
-export function relationNotes(r: { shadows: readonly ScopedInvariant[]; shadowedBy: readonly ScopedInvariant[]; near: readonly { invariant: ScopedInvariant; kind: string }[] }, warn: (s: string) => string): string[] {
+export function relationNotes(
+  r: {
+    shadows: readonly ScopedInvariant[];
+    shadowedBy: readonly ScopedInvariant[];
+    near: readonly { invariant: ScopedInvariant; kind: string }[];
+  },
+  warn: (s: string) => string,
+): string[] {
   const lines: string[] = [];
   for (const o of r.shadows) lines.push(`  note: it shadows the copy in ${describeScope(o.scope)} (${o.id})`);
   for (const o of r.shadowedBy) lines.push(`  note: it is shadowed by the copy in ${describeScope(o.scope)} (${o.id})`);
   for (const m of r.near) {
     const how = m.kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart';
-    lines.push(`  ${warn('warning')}: nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${how}); both apply`);
+    lines.push(
+      `  ${warn('warning')}: nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${how}); both apply`,
+    );
   }
   return lines;
 }

@@ -24,9 +24,17 @@ export async function report(io: CliIo, error: unknown, color: boolean, format: 
     `${s.red('internal error:')} this is a bug in agents ${VERSION}, not something you did.\n` +
       `Please report it with the command you ran and this trace:\n${safeText(e?.stack ?? String(error), false)}\n`,
   );
-  await writeErrorDocument(io, format, 'internal', EXIT_CODES.internal, `internal error: this is a bug in agents ${VERSION}, not something you did`, 'Please report it with the command you ran and the trace printed on stderr.', {
-    error: e instanceof Error ? e.message : String(error),
-  });
+  await writeErrorDocument(
+    io,
+    format,
+    'internal',
+    EXIT_CODES.internal,
+    `internal error: this is a bug in agents ${VERSION}, not something you did`,
+    'Please report it with the command you ran and the trace printed on stderr.',
+    {
+      error: e instanceof Error ? e.message : String(error),
+    },
+  );
   return EXIT_CODES.internal;
 }
 

@@ -34,7 +34,10 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | 
     names.push(`--${key}`);
   }
   if (given.length > 1) {
-    throw new UsageError(`give exactly one scope, not ${names.join(' and ')}`, 'Choose one of --global, --project P, --plan ID, --action NS/NAME.');
+    throw new UsageError(
+      `give exactly one scope, not ${names.join(' and ')}`,
+      'Choose one of --global, --project P, --plan ID, --action NS/NAME.',
+    );
   }
   if (given.length === 0 && required) {
     throw new UsageError('no scope given', 'Choose one of --global, --project P, --plan ID, --action NS/NAME.');
@@ -59,9 +62,14 @@ export async function inferProject(ctx: CliContext, service: InvariantService): 
   const names = projectsHoldingFolder(projects.meta, rel);
   const here = rel === '' ? 'the top of the repository' : rel;
   if (names.length === 1) {
-    ctx.io.stderr.write(`agents: project ${names[0]} (from the current folder, ${here}, which its paths hold; --project P to choose another)\n`);
+    ctx.io.stderr.write(
+      `agents: project ${names[0]} (from the current folder, ${here}, which its paths hold; --project P to choose another)\n`,
+    );
     return names[0];
   }
-  if (names.length > 1) ctx.io.stderr.write(`agents: the current folder, ${here}, is in the paths of projects ${names.join(', ')}; no project inferred (give --project P)\n`);
+  if (names.length > 1)
+    ctx.io.stderr.write(
+      `agents: the current folder, ${here}, is in the paths of projects ${names.join(', ')}; no project inferred (give --project P)\n`,
+    );
   return undefined;
 }

@@ -17,7 +17,8 @@
  */
 
 /** Plain scalars the core schema reads as numbers (yaml's int, octal, hex, float, exp, inf and nan forms). */
-const NUMBER = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const NUMBER =
+  /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const NULL_OR_BOOL = /^(?:~|null|Null|NULL|True|TRUE|False|FALSE)$/;
 /** Characters that may not start a plain scalar here (indicators, quotes, space). */
 const PLAIN_FIRST = '-?:,[]{}#&*!|>\'"%@` ';
@@ -69,7 +70,8 @@ function scalar(text: string): Scalar | typeof NOT {
   if (text === 'null') return null;
   // Other spellings of booleans, null and numbers: leave them to yaml.
   const c = text.charCodeAt(0);
-  if (((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) && NUMBER.test(text)) return PLAIN_INT.test(text) ? Number(text) : NOT;
+  if (((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) && NUMBER.test(text))
+    return PLAIN_INT.test(text) ? Number(text) : NOT;
   if ('~nNtTfF'.includes(first) && NULL_OR_BOOL.test(text)) return NOT;
   return text;
 }
@@ -142,7 +144,13 @@ function reservedKey(key: string): boolean {
  * Reads `key: scalar` lines starting at `lines[i]` with `indent` leading
  * characters into `map`; returns the index of the last line read, or -1.
  */
-function readMapLines(lines: readonly string[], i: number, indent: number, map: Record<string, unknown>, continues: (line: string) => boolean): number {
+function readMapLines(
+  lines: readonly string[],
+  i: number,
+  indent: number,
+  map: Record<string, unknown>,
+  continues: (line: string) => boolean,
+): number {
   for (;;) {
     const line = lines[i]!;
     const colon = keyEnd(line, indent);
@@ -223,7 +231,8 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
         }
         // `- key: value` and more `key: value` lines under it: a map item.
         const map: Record<string, unknown> = {};
-        const isMore = (l: string) => l.length > itemStart && l.charCodeAt(itemStart) !== 0x20 && l.charCodeAt(itemStart) !== 0x2d && isSpaces(l, itemStart);
+        const isMore = (l: string) =>
+          l.length > itemStart && l.charCodeAt(itemStart) !== 0x20 && l.charCodeAt(itemStart) !== 0x2d && isSpaces(l, itemStart);
         // The first line's key starts after "- "; the others after as many spaces.
         const last = readMapLines(lines, i, itemStart, map, isMore);
         if (last < 0) return undefined;

@@ -94,9 +94,7 @@ export function sortDiagnostics(list: readonly Diagnostic[]): Diagnostic[] {
 
 /** Positions in file order, for reading one file's problems top to bottom. */
 export function byPosition(list: readonly Diagnostic[]): Diagnostic[] {
-  return [...list].sort(
-    (a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.col - b.col,
-  );
+  return [...list].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) || a.line - b.line || a.col - b.col);
 }
 
 export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, number> {

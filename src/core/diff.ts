@@ -18,7 +18,17 @@ export interface DiffSide {
   plans: ReadonlyMap<string, Plan>;
 }
 
-export type InvariantField = 'text' | 'severity' | 'active' | 'tags' | 'rationale' | 'overrides' | 'created_at' | 'created_by' | 'source' | 'scope';
+export type InvariantField =
+  | 'text'
+  | 'severity'
+  | 'active'
+  | 'tags'
+  | 'rationale'
+  | 'overrides'
+  | 'created_at'
+  | 'created_by'
+  | 'source'
+  | 'scope';
 
 export interface FieldChange {
   field: InvariantField;
@@ -93,7 +103,17 @@ export interface StoreDiff {
   targets: TargetDiff[];
 }
 
-const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = ['text', 'severity', 'active', 'tags', 'rationale', 'overrides', 'created_at', 'created_by', 'source'];
+const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = [
+  'text',
+  'severity',
+  'active',
+  'tags',
+  'rationale',
+  'overrides',
+  'created_at',
+  'created_by',
+  'source',
+];
 
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -310,7 +330,8 @@ export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide,
   // A plan that appears, disappears or changes project changes entries of every key.
   const planMoved =
     target.kind === 'plan' &&
-    (before.plans.has(target.plan) !== after.plans.has(target.plan) || before.plans.get(target.plan)?.project !== after.plans.get(target.plan)?.project);
+    (before.plans.has(target.plan) !== after.plans.has(target.plan) ||
+      before.plans.get(target.plan)?.project !== after.plans.get(target.plan)?.project);
   const opts = planMoved ? { ...options, onlyKeys: undefined } : options;
   const b = states(target, before, opts);
   const a = states(target, after, opts);
@@ -343,7 +364,9 @@ export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide,
       else if (!x.kept) diff.noLongerShadowed.push({ invariant: y.inv, by: x.by });
       else if (x.inv !== y.inv) {
         // The reader shares one parsed object for a file unchanged on both sides: nothing to compare.
-        const fields = invariantFieldChanges(x.inv, y.inv).filter((f) => f.field === 'text' || f.field === 'severity' || f.field === 'scope');
+        const fields = invariantFieldChanges(x.inv, y.inv).filter(
+          (f) => f.field === 'text' || f.field === 'severity' || f.field === 'scope',
+        );
         if (fields.length > 0) diff.changed.push({ invariant: y.inv, fields });
       }
     } else if (y && !y.kept) {

@@ -66,7 +66,9 @@ export interface TargetSpec {
 
 /** A YAML scalar for a front matter value: plain when that is safe, else double-quoted (JSON is valid YAML). */
 export function yamlScalar(value: string): string {
-  return /^[A-Za-z0-9_./-][A-Za-z0-9_./*?{}[\],!-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value) ? value : JSON.stringify(value);
+  return /^[A-Za-z0-9_./-][A-Za-z0-9_./*?{}[\],!-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value)
+    ? value
+    : JSON.stringify(value);
 }
 
 /** A list of globs as one comma-separated value where none holds a comma, else a flow list. */
@@ -95,7 +97,11 @@ export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = {
     projectDir: '.cursor/rules',
     projectFile: (p) => `.cursor/rules/${agentFile(p)}.mdc`,
     projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.mdc$/,
-    projectFrontMatter: (p, meta) => [`description: ${yamlScalar(`Invariants of project ${p} (exported by agents)`)}`, `globs: ${globList(meta.paths ?? [])}`, 'alwaysApply: false'],
+    projectFrontMatter: (p, meta) => [
+      `description: ${yamlScalar(`Invariants of project ${p} (exported by agents)`)}`,
+      `globs: ${globList(meta.paths ?? [])}`,
+      'alwaysApply: false',
+    ],
   },
   windsurf: {
     name: 'windsurf',
@@ -130,7 +136,8 @@ export function planExport(input: ExportInput): ExportFile[] {
     else files.set(f.path, f);
   };
   const keep = (entries: readonly EffectiveEntry[]) => entries.filter((e) => input.severities.includes(e.invariant.severity));
-  const globalNote = (spec: TargetSpec) => `The global invariants (in ${spec.root}${spec.nestedName ? ' at the top of the repository' : ''}) apply here too.`;
+  const globalNote = (spec: TargetSpec) =>
+    `The global invariants (in ${spec.root}${spec.nestedName ? ' at the top of the repository' : ''}) apply here too.`;
   // Each set is filtered once and shared by every target's file (renderSections renders it once).
   const globalEntries = input.global !== undefined ? keep(input.global) : undefined;
   // A project's own invariants (its global ones are in the root file, which every agent reads as well).
@@ -138,19 +145,30 @@ export function planExport(input: ExportInput): ExportFile[] {
   for (const name of sortedUnique(input.targets)) {
     const spec = TARGETS[name];
     if (globalEntries !== undefined) {
-      add({ path: spec.root, target: name, frontMatter: spec.rootFrontMatter ? [...spec.rootFrontMatter] : undefined, sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: globalEntries }] });
+      add({
+        path: spec.root,
+        target: name,
+        frontMatter: spec.rootFrontMatter ? [...spec.rootFrontMatter] : undefined,
+        sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: globalEntries }],
+      });
     }
     for (const p of input.projects) {
       const paths = p.meta.paths;
       if (!paths || paths.length === 0) continue;
       const where = `These apply to files matching ${paths.map((g) => `\`${g}\``).join(', ')}.`;
-      const section: ExportSection = { title: `Project ${p.name}`, scope: `project ${p.name}`, notes: [where, globalNote(spec)], entries: own.get(p.name)! };
+      const section: ExportSection = {
+        title: `Project ${p.name}`,
+        scope: `project ${p.name}`,
+        notes: [where, globalNote(spec)],
+        entries: own.get(p.name)!,
+      };
       if (spec.nestedName) {
         if (!input.nested) continue;
         // Each folder the paths name gets the file; globs that are no folder cannot be said in a nested file (docs/export.md).
         for (const glob of paths) {
           const dir = singleFolder([glob]);
-          if (dir !== undefined) add({ path: `${dir}/${spec.nestedName}`, target: name, frontMatter: undefined, sections: [{ ...section }] });
+          if (dir !== undefined)
+            add({ path: `${dir}/${spec.nestedName}`, target: name, frontMatter: undefined, sections: [{ ...section }] });
         }
       } else if (spec.projectFile && spec.projectFrontMatter) {
         add({ path: spec.projectFile(p.name), target: name, frontMatter: spec.projectFrontMatter(p.name, p.meta), sections: [section] });
@@ -313,7 +331,13 @@ export type Merge =
  * covered by the hash). A block whose text no longer matches its hash was
  * edited by hand and is refused unless `force`; a damaged block always is.
  */
-export function mergeBlock(current: string | undefined, frontMatter: string | undefined, inner: string, hash: (s: string) => string, force: boolean): Merge {
+export function mergeBlock(
+  current: string | undefined,
+  frontMatter: string | undefined,
+  inner: string,
+  hash: (s: string) => string,
+  force: boolean,
+): Merge {
   const block = `${beginMarker(hash(hashedText(frontMatter, inner)))}\n${inner}${END_MARKER}\n`;
   if (current === undefined) return { kind: 'write', text: `${frontMatter ?? ''}${block}`, action: 'create' };
   const scan = scanBlock(current);
@@ -329,14 +353,23 @@ export function mergeBlock(current: string | undefined, frontMatter: string | un
   }
   const currentFront = frontMatter !== undefined ? scan.frontMatter : undefined;
   // A block equal, byte for byte, to the one it would be is up to date (its hash is right by construction).
-  if (current.slice(scan.start, scan.end) === block && currentFront === frontMatter && (frontMatter === undefined || current.startsWith(frontMatter))) {
+  if (
+    current.slice(scan.start, scan.end) === block &&
+    currentFront === frontMatter &&
+    (frontMatter === undefined || current.startsWith(frontMatter))
+  ) {
     return { kind: 'write', text: current, action: 'unchanged' };
   }
   if (hash(hashedText(currentFront, scan.inner)) !== scan.hash && !force) {
-    return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand (the text no longer matches the sha256 in its begin marker)' };
+    return {
+      kind: 'refuse',
+      reason: 'hand-edited',
+      why: 'its agents block was edited by hand (the text no longer matches the sha256 in its begin marker)',
+    };
   }
   let before = current.slice(0, scan.start);
-  if (frontMatter !== undefined) before = `${frontMatter}${scan.frontMatter !== undefined ? before.slice(scan.frontMatter.length) : before}`;
+  if (frontMatter !== undefined)
+    before = `${frontMatter}${scan.frontMatter !== undefined ? before.slice(scan.frontMatter.length) : before}`;
   const text = `${before}${block}${current.slice(scan.end)}`;
   return { kind: 'write', text, action: text === current ? 'unchanged' : 'update' };
 }
@@ -347,7 +380,8 @@ export function removeBlock(current: string, hash: (s: string) => string, hasFro
   if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
   if (scan.kind === 'none') return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block' };
   const front = hasFrontMatter ? scan.frontMatter : undefined;
-  if (hash(hashedText(front, scan.inner)) !== scan.hash) return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand' };
+  if (hash(hashedText(front, scan.inner)) !== scan.hash)
+    return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand' };
   const rest = current.slice(front?.length ?? 0, scan.start) + current.slice(scan.end);
   if (rest.trim() === '') return { kind: 'delete' };
   return { kind: 'write', text: current.slice(0, scan.start) + current.slice(scan.end), action: 'update' };

@@ -120,7 +120,7 @@ export function globHoldsFolder(glob: string, dir: string): boolean {
  * go for it. Undefined otherwise.
  */
 export function singleFolder(paths: readonly string[] | undefined): string | undefined {
-  if (!paths || paths.length !== 1) return undefined;
+  if (paths?.length !== 1) return undefined;
   const m = /^(.+?)\/\*\*(?:\/\*)?$/.exec(paths[0]!);
   if (!m) return undefined;
   const dir = m[1]!;

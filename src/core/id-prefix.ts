@@ -48,13 +48,22 @@ export function resolvePrefix(prefix: string, ids: Iterable<string>): PrefixMatc
  * or not an id, unknown, or ambiguous (listing the matches). `what` names
  * the kind of id ("invariant", "plan"); `hint` says where to see the ids.
  */
-export function pickId(prefix: string, ids: Iterable<string>, what: string, hint: string, describe: (id: string) => string = (id) => id): string {
+export function pickId(
+  prefix: string,
+  ids: Iterable<string>,
+  what: string,
+  hint: string,
+  describe: (id: string) => string = (id) => id,
+): string {
   const m = resolvePrefix(prefix, ids);
   switch (m.kind) {
     case 'unique':
       return m.id;
     case 'invalid':
-      throw new UsageError(`"${truncate(prefix)}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`, `Give the full id or at least ${MIN_PREFIX} of its first characters${hint ? `; ${hint}` : '.'}`);
+      throw new UsageError(
+        `"${truncate(prefix)}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`,
+        `Give the full id or at least ${MIN_PREFIX} of its first characters${hint ? `; ${hint}` : '.'}`,
+      );
     case 'unknown':
       throw new UsageError(`no ${what} with id ${m.prefix.length === 26 ? m.prefix : `prefix ${m.prefix}`}`, hint);
     case 'ambiguous':
@@ -82,7 +91,10 @@ export class IdAbbreviations {
   private readonly sorted: string[];
   private readonly lengths = new Map<string, number>();
 
-  constructor(ids: Iterable<string>, readonly min = MIN_PREFIX) {
+  constructor(
+    ids: Iterable<string>,
+    readonly min = MIN_PREFIX,
+  ) {
     this.sorted = [...new Set(ids)].sort();
     for (let i = 0; i < this.sorted.length; i++) {
       const id = this.sorted[i]!;

@@ -161,7 +161,9 @@ export function isKnownFolder(rel: string): boolean {
     case 'plans':
       if (parts.length === 1) return true;
       if (a === undefined || !isUlid(a)) return false;
-      return parts.length === 2 || (parts.length === 3 && (b === 'decisions' || b === 'enforcement' || b === 'violations' || b === WAIVERS));
+      return (
+        parts.length === 2 || (parts.length === 3 && (b === 'decisions' || b === 'enforcement' || b === 'violations' || b === WAIVERS))
+      );
     default:
       return false;
   }

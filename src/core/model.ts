@@ -62,7 +62,15 @@ export interface StoreConfig {
 
 /** The agents' instruction files `agents export` writes (docs/export.md). */
 export type ExportTargetName = 'agents-md' | 'claude-md' | 'gemini-md' | 'copilot' | 'cursor' | 'windsurf' | 'cline';
-export const EXPORT_TARGETS: readonly ExportTargetName[] = ['agents-md', 'claude-md', 'gemini-md', 'copilot', 'cursor', 'windsurf', 'cline'];
+export const EXPORT_TARGETS: readonly ExportTargetName[] = [
+  'agents-md',
+  'claude-md',
+  'gemini-md',
+  'copilot',
+  'cursor',
+  'windsurf',
+  'cline',
+];
 
 export interface ExportConfig {
   /** Absent: `agents export` needs --target. */

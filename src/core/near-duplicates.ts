@@ -231,7 +231,10 @@ export function findNearDuplicates(invariants: readonly ScopedInvariant[], plans
 }
 
 /** A text's near-duplicates among `others` (one text: a linear scan, no index). */
-export function nearDuplicatesOf(text: string, others: readonly { invariant: ScopedInvariant; loose: string }[]): { invariant: ScopedInvariant; kind: NearKind }[] {
+export function nearDuplicatesOf(
+  text: string,
+  others: readonly { invariant: ScopedInvariant; loose: string }[],
+): { invariant: ScopedInvariant; kind: NearKind }[] {
   const loose = looseKey(text);
   if (loose === '') return [];
   const out: { invariant: ScopedInvariant; kind: NearKind }[] = [];

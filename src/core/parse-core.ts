@@ -55,17 +55,33 @@ function lineTextAt(source: string, lines: LineCounter, line: number): string {
 }
 
 /** A diagnostic at character offset `offset` of a text the parser has not seen. */
-export function diagAtOffset(file: string, source: string, offset: number, code: DiagnosticCode, message: string, hint: string): Diagnostic {
+export function diagAtOffset(
+  file: string,
+  source: string,
+  offset: number,
+  code: DiagnosticCode,
+  message: string,
+  hint: string,
+): Diagnostic {
   const start = source.lastIndexOf('\n', offset - 1) + 1;
   let line = 1;
   for (let i = source.indexOf('\n'); i >= 0 && i < start; i = source.indexOf('\n', i + 1)) line++;
   const end = source.indexOf('\n', offset);
-  const lineText = source.slice(start, end < 0 ? source.length : end).replace(/\r$/, '').slice(0, 200);
+  const lineText = source
+    .slice(start, end < 0 ? source.length : end)
+    .replace(/\r$/, '')
+    .slice(0, 200);
   return diag(file, code, message, hint, line, offset - start + 1, lineText);
 }
 
 /** A diagnostic at byte offset `offset` of a parsed file. */
-export function diagAt(y: Pick<YamlFile, 'file' | 'source' | 'lines'>, offset: number, code: DiagnosticCode, message: string, hint?: string): Diagnostic {
+export function diagAt(
+  y: Pick<YamlFile, 'file' | 'source' | 'lines'>,
+  offset: number,
+  code: DiagnosticCode,
+  message: string,
+  hint?: string,
+): Diagnostic {
   const { line, col } = y.lines.linePos(offset);
   return diag(y.file, code, message, hint, line, col, lineTextAt(y.source, y.lines, line));
 }
@@ -77,10 +93,28 @@ export function diagAt(y: Pick<YamlFile, 'file' | 'source' | 'lines'>, offset: n
  */
 export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
   if (bytes.byteLength > MAX_FILE_BYTES) {
-    return { diagnostics: [diag(file, 'file-too-large', `file is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`, 'An invariant file holds one short document; split or shorten it.')] };
+    return {
+      diagnostics: [
+        diag(
+          file,
+          'file-too-large',
+          `file is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`,
+          'An invariant file holds one short document; split or shorten it.',
+        ),
+      ],
+    };
   }
   if (bytes.includes(0)) {
-    return { diagnostics: [diag(file, 'file-binary', 'file holds binary content (a NUL byte), not YAML text', 'Replace it with a UTF-8 YAML file, or move it out of the store.')] };
+    return {
+      diagnostics: [
+        diag(
+          file,
+          'file-binary',
+          'file holds binary content (a NUL byte), not YAML text',
+          'Replace it with a UTF-8 YAML file, or move it out of the store.',
+        ),
+      ],
+    };
   }
   let source: string;
   try {
@@ -99,7 +133,11 @@ export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
 class LazyYamlFile implements YamlFile {
   #full: YamlFile | undefined;
 
-  constructor(readonly file: string, readonly source: string, readonly data: unknown) {}
+  constructor(
+    readonly file: string,
+    readonly source: string,
+    readonly data: unknown,
+  ) {}
 
   #load(): YamlFile {
     if (!this.#full) {
@@ -192,7 +230,13 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       break;
     case 'pattern':
       if (path.length === 1 && path[0] === 'id') {
-        return diagAt(y, offset, 'id-invalid', `id ${JSON.stringify(y.data && (y.data as { id?: unknown }).id)} is not a ULID (26 characters of Crockford base32, upper case)`, 'Ids are made by the CLI; copy a valid one or run `agents invariant add`.');
+        return diagAt(
+          y,
+          offset,
+          'id-invalid',
+          `id ${JSON.stringify(y.data && (y.data as { id?: unknown }).id)} is not a ULID (26 characters of Crockford base32, upper case)`,
+          'Ids are made by the CLI; copy a valid one or run `agents invariant add`.',
+        );
       }
       message = `${where} has an invalid format (must match ${String(params.pattern)})`;
       break;
@@ -236,7 +280,15 @@ export function offsetAt(y: YamlFile, path: readonly string[]): number {
 export function plainTextDiagnostics(y: YamlFile, document: string): Diagnostic[] {
   const found = findUnsafeText(document, y.data);
   if (found.length === 0) return [];
-  return found.map((u) => diagAt(y, offsetAt(y, u.path), 'control-character', unsafeTextMessage(u), 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.'));
+  return found.map((u) =>
+    diagAt(
+      y,
+      offsetAt(y, u.path),
+      'control-character',
+      unsafeTextMessage(u),
+      'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
+    ),
+  );
 }
 
 function offsetOfKey(y: YamlFile, key: string): number {
@@ -265,14 +317,30 @@ export function parseInvariant(
   if (diagnostics.length > 0) return { diagnostics };
   const raw = y.data as Invariant;
   if (raw.id !== id) {
-    diagnostics.push(diagAt(y, offsetOfKey(y, 'id'), 'id-mismatch', `id ${raw.id} differs from the file name ${id}.yaml`, `Rename the file to ${raw.id}.yaml (\`agents validate --fix\` does it) or correct the id.`));
+    diagnostics.push(
+      diagAt(
+        y,
+        offsetOfKey(y, 'id'),
+        'id-mismatch',
+        `id ${raw.id} differs from the file name ${id}.yaml`,
+        `Rename the file to ${raw.id}.yaml (\`agents validate --fix\` does it) or correct the id.`,
+      ),
+    );
   }
   const trimmed = raw.text.trim();
   if (trimmed.length === 0 || codePointLength(trimmed) > MAX_TEXT_LENGTH) {
     diagnostics.push(diagAt(y, offsetOfKey(y, 'text'), 'text-length', `text must be 1 to ${MAX_TEXT_LENGTH} characters after trimming`));
   }
   if (raw.source && scope.kind !== 'plan') {
-    diagnostics.push(diagAt(y, offsetOfKey(y, 'source'), 'source-not-in-plan', '"source" is only allowed on invariants in a plan\'s scope', 'Remove the source key.'));
+    diagnostics.push(
+      diagAt(
+        y,
+        offsetOfKey(y, 'source'),
+        'source-not-in-plan',
+        '"source" is only allowed on invariants in a plan\'s scope',
+        'Remove the source key.',
+      ),
+    );
   }
   diagnostics.push(...plainTextDiagnostics(y, 'invariant.schema.json'));
   if (diagnostics.length > 0) return { diagnostics };
@@ -290,7 +358,9 @@ export function parseInvariant(
   if (raw.created_at !== undefined) value.created_at = own(raw.created_at);
   if (raw.created_by !== undefined) value.created_by = own(raw.created_by);
   if (raw.source !== undefined) {
-    value.source = Object.fromEntries(Object.entries(raw.source).map(([k, v]) => [k, typeof v === 'string' ? own(v) : v])) as unknown as InvariantSource;
+    value.source = Object.fromEntries(
+      Object.entries(raw.source).map(([k, v]) => [k, typeof v === 'string' ? own(v) : v]),
+    ) as unknown as InvariantSource;
   }
   return { value, diagnostics: [] };
 }
@@ -303,7 +373,17 @@ export function parsePlan(file: string, bytes: Uint8Array, id: string): Parsed<P
   if (diagnostics.length > 0) return { diagnostics };
   const plan = y.data as Plan;
   if (plan.id !== id) {
-    return { diagnostics: [diagAt(y, offsetOfKey(y, 'id'), 'id-mismatch', `plan id ${plan.id} differs from its folder plans/${id}/`, 'Correct the id in plan.yaml.')] };
+    return {
+      diagnostics: [
+        diagAt(
+          y,
+          offsetOfKey(y, 'id'),
+          'id-mismatch',
+          `plan id ${plan.id} differs from its folder plans/${id}/`,
+          'Correct the id in plan.yaml.',
+        ),
+      ],
+    };
   }
   const unsafe = plainTextDiagnostics(y, 'plan.schema.json');
   if (unsafe.length > 0) return { diagnostics: unsafe };
@@ -354,7 +434,16 @@ export function parseProjectMeta(file: string, bytes: Uint8Array): Parsed<Projec
   const meta = y.data as ProjectMeta;
   for (const [i, glob] of (meta.paths ?? []).entries()) {
     const problem = globProblem(glob);
-    if (problem) diagnostics.push(diagAt(y, offsetAt(y, ['paths', String(i)]), 'project-path-invalid', `paths.${i} ${JSON.stringify(glob)} ${problem}`, 'Paths are globs relative to the top of the repository, e.g. services/billing/**.'));
+    if (problem)
+      diagnostics.push(
+        diagAt(
+          y,
+          offsetAt(y, ['paths', String(i)]),
+          'project-path-invalid',
+          `paths.${i} ${JSON.stringify(glob)} ${problem}`,
+          'Paths are globs relative to the top of the repository, e.g. services/billing/**.',
+        ),
+      );
   }
   if (diagnostics.length > 0) return { diagnostics };
   const value: ProjectMeta = {};

@@ -16,16 +16,40 @@ const UNSAFE_ALL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u
 const UNSAFE_OR_NEWLINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 const NAMES: Record<number, string> = {
-  0x00: 'NUL', 0x07: 'BEL', 0x08: 'BS', 0x0a: 'LF, a newline', 0x0b: 'VT', 0x0c: 'FF', 0x0d: 'CR, a carriage return', 0x1b: 'ESC, which starts terminal control sequences', 0x7f: 'DEL',
-  0x85: 'NEL', 0x9b: 'CSI', 0x9d: 'OSC', 0x061c: 'ARABIC LETTER MARK', 0x200e: 'LEFT-TO-RIGHT MARK', 0x200f: 'RIGHT-TO-LEFT MARK', 0x2028: 'LINE SEPARATOR', 0x2029: 'PARAGRAPH SEPARATOR',
-  0x202a: 'LEFT-TO-RIGHT EMBEDDING', 0x202b: 'RIGHT-TO-LEFT EMBEDDING', 0x202c: 'POP DIRECTIONAL FORMATTING', 0x202d: 'LEFT-TO-RIGHT OVERRIDE', 0x202e: 'RIGHT-TO-LEFT OVERRIDE',
-  0x2066: 'LEFT-TO-RIGHT ISOLATE', 0x2067: 'RIGHT-TO-LEFT ISOLATE', 0x2068: 'FIRST STRONG ISOLATE', 0x2069: 'POP DIRECTIONAL ISOLATE',
+  0x00: 'NUL',
+  0x07: 'BEL',
+  0x08: 'BS',
+  0x0a: 'LF, a newline',
+  0x0b: 'VT',
+  0x0c: 'FF',
+  0x0d: 'CR, a carriage return',
+  0x1b: 'ESC, which starts terminal control sequences',
+  0x7f: 'DEL',
+  0x85: 'NEL',
+  0x9b: 'CSI',
+  0x9d: 'OSC',
+  0x061c: 'ARABIC LETTER MARK',
+  0x200e: 'LEFT-TO-RIGHT MARK',
+  0x200f: 'RIGHT-TO-LEFT MARK',
+  0x2028: 'LINE SEPARATOR',
+  0x2029: 'PARAGRAPH SEPARATOR',
+  0x202a: 'LEFT-TO-RIGHT EMBEDDING',
+  0x202b: 'RIGHT-TO-LEFT EMBEDDING',
+  0x202c: 'POP DIRECTIONAL FORMATTING',
+  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
+  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
+  0x2066: 'LEFT-TO-RIGHT ISOLATE',
+  0x2067: 'RIGHT-TO-LEFT ISOLATE',
+  0x2068: 'FIRST STRONG ISOLATE',
+  0x2069: 'POP DIRECTIONAL ISOLATE',
 };
 
 /** "U+001B (ESC, …)": how messages name a character. */
 export function describeCharacter(codePoint: number): string {
   const hex = `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
-  const name = NAMES[codePoint] ?? (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f) ? 'a control character' : 'a bidirectional formatting character');
+  const name =
+    NAMES[codePoint] ??
+    (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f) ? 'a control character' : 'a bidirectional formatting character');
   return `${hex} (${name})`;
 }
 
@@ -134,7 +158,9 @@ export function findUnsafeText(document: PlainTextDocument, data: unknown): Unsa
       const bad = findUnsafe(value, allowsLines(document, path));
       if (bad) out.push({ path, ...bad });
     } else if (Array.isArray(value)) {
-      value.forEach((v, i) => walk(v, [...path, String(i)]));
+      value.forEach((v, i) => {
+        walk(v, [...path, String(i)]);
+      });
     } else if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) {
         const badKey = findUnsafe(k, false);

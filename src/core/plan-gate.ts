@@ -84,7 +84,10 @@ export interface GateOptions {
  * latest run; an enforcement file no node names is an unfinished write, never
  * a run.
  */
-export function committedRuns(decisions: readonly DecisionNode[], enforcement: readonly EnforcementRun[]): { latest?: CommittedRun; unfinished: string[] } {
+export function committedRuns(
+  decisions: readonly DecisionNode[],
+  enforcement: readonly EnforcementRun[],
+): { latest?: CommittedRun; unfinished: string[] } {
   const byId = new Map(enforcement.map((r) => [r.id, r]));
   const claimed = new Set<string>();
   let latest: CommittedRun | undefined;
@@ -121,19 +124,38 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
 
   const bySeverity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const v of facts.violations) bySeverity[v.severity]++;
-  if (bySeverity.error > 0) add({ code: 'error-violation', level: 'fail', message: `${plural(bySeverity.error, 'error violation')} stand${bySeverity.error === 1 ? 's' : ''}` });
+  if (bySeverity.error > 0)
+    add({
+      code: 'error-violation',
+      level: 'fail',
+      message: `${plural(bySeverity.error, 'error violation')} stand${bySeverity.error === 1 ? 's' : ''}`,
+    });
   for (const s of ['warning', 'info'] as const) {
-    if (bySeverity[s] > 0) add({ code: 'violation', level: 'report', severity: s, message: `${plural(bySeverity[s], `${s} violation`)} recorded` });
+    if (bySeverity[s] > 0)
+      add({ code: 'violation', level: 'report', severity: s, message: `${plural(bySeverity[s], `${s} violation`)} recorded` });
   }
   if (facts.unfinished.length > 0) {
-    add({ code: 'unfinished-run', level: 'report', message: `${plural(facts.unfinished.length, 'unfinished run')} ignored (an enforcement file no decision node names: ${facts.unfinished.join(', ')})` });
+    add({
+      code: 'unfinished-run',
+      level: 'report',
+      message: `${plural(facts.unfinished.length, 'unfinished run')} ignored (an enforcement file no decision node names: ${facts.unfinished.join(', ')})`,
+    });
   }
 
   const latest = facts.latest;
   if (!latest) {
-    if (facts.effective.length > 0) add({ code: 'not-run', level: 'fail', message: `the plan was never reconciled: run \`agents plan strategize\` (${plural(facts.effective.length, 'invariant')} to enforce)` });
+    if (facts.effective.length > 0)
+      add({
+        code: 'not-run',
+        level: 'fail',
+        message: `the plan was never reconciled: run \`agents plan strategize\` (${plural(facts.effective.length, 'invariant')} to enforce)`,
+      });
   } else if (!latest.run) {
-    add({ code: 'run-incomplete', level: 'fail', message: `the latest run's enforcement file${latest.node.enforcement_id ? ` ${latest.node.enforcement_id}` : ''} is missing (decision ${latest.node.id})` });
+    add({
+      code: 'run-incomplete',
+      level: 'fail',
+      message: `the latest run's enforcement file${latest.node.enforcement_id ? ` ${latest.node.enforcement_id}` : ''} is missing (decision ${latest.node.id})`,
+    });
   } else {
     const run = latest.run;
     const records = new Map(run.records.map((r) => [r.invariant_id, r]));
@@ -144,10 +166,19 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
       const added = facts.effective.filter((i) => !records.has(i.id)).length;
       const removed = run.records.filter((r) => !current.has(r.invariant_id)).length;
       const what = added + removed > 0 ? `${added} added, ${removed} removed since` : 'an invariant was edited since';
-      add({ code: 'stale', level: 'fail', message: `the effective set changed after the latest run (${what}, ${run.created_at}): run \`agents plan strategize\` again` });
+      add({
+        code: 'stale',
+        level: 'fail',
+        message: `the effective set changed after the latest run (${what}, ${run.created_at}): run \`agents plan strategize\` again`,
+      });
     } else {
       const missing = facts.effective.filter((i) => !records.has(i.id));
-      if (missing.length > 0) add({ code: 'run-incomplete', level: 'fail', message: `the latest run has no record for ${plural(missing.length, 'invariant')} of the set: ${missing.map((i) => i.id).join(', ')}` });
+      if (missing.length > 0)
+        add({
+          code: 'run-incomplete',
+          level: 'fail',
+          message: `the latest run has no record for ${plural(missing.length, 'invariant')} of the set: ${missing.map((i) => i.id).join(', ')}`,
+        });
     }
     for (const inv of facts.effective) {
       const rec = records.get(inv.id);

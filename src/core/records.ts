@@ -64,7 +64,10 @@ export interface Violation {
  * are open but their invariant is waived (`waived` from waivedAt), `resolved`
  * ones were dealt with.
  */
-export function standingViolations<V extends Pick<Violation, 'invariant_id' | 'resolved'>>(violations: readonly V[], waived: ReadonlyMap<string, unknown>): { open: V[]; waived: V[]; resolved: V[] } {
+export function standingViolations<V extends Pick<Violation, 'invariant_id' | 'resolved'>>(
+  violations: readonly V[],
+  waived: ReadonlyMap<string, unknown>,
+): { open: V[]; waived: V[]; resolved: V[] } {
   const out = { open: [] as V[], waived: [] as V[], resolved: [] as V[] };
   for (const v of violations) {
     if (v.resolved !== undefined) out.resolved.push(v);
@@ -97,7 +100,17 @@ function parseWithSchema<T extends { id: string }>(file: string, bytes: Uint8Arr
   if (diagnostics.length > 0) return { diagnostics };
   const value = y.data as T;
   if (value.id !== id) {
-    return { diagnostics: [diagAt(y, offsetOf(y, 'id'), 'id-mismatch', `id ${value.id} differs from the file name ${id}.yaml`, `Rename the file to ${value.id}.yaml or correct the id.`)] };
+    return {
+      diagnostics: [
+        diagAt(
+          y,
+          offsetOf(y, 'id'),
+          'id-mismatch',
+          `id ${value.id} differs from the file name ${id}.yaml`,
+          `Rename the file to ${value.id}.yaml or correct the id.`,
+        ),
+      ],
+    };
   }
   return { value, diagnostics: [] };
 }
@@ -119,7 +132,17 @@ export function parseEnforcement(file: string, bytes: Uint8Array, id: string): P
   const wrong = p.value.records.findIndex((r) => r.decision_id !== p.value!.decision_id);
   if (wrong >= 0) {
     const y = parseYaml(file, bytes).value!;
-    return { diagnostics: [diagAt(y, offsetOf(y, 'records'), 'schema', `records.${wrong}.decision_id differs from the run's decision_id ${p.value.decision_id}`, 'Every record of a run belongs to the run\'s decision node.')] };
+    return {
+      diagnostics: [
+        diagAt(
+          y,
+          offsetOf(y, 'records'),
+          'schema',
+          `records.${wrong}.decision_id differs from the run's decision_id ${p.value.decision_id}`,
+          "Every record of a run belongs to the run's decision node.",
+        ),
+      ],
+    };
   }
   return p;
 }
@@ -226,7 +249,10 @@ export function parseActorAnswer(stdout: string): ActorOutcome {
   if (!validate(data)) {
     const e = validate.errors?.[0];
     const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the answer';
-    const what = e?.keyword === 'additionalProperties' ? `has an unknown key "${String((e.params as { additionalProperty?: unknown }).additionalProperty)}"` : (e?.message ?? 'is invalid');
+    const what =
+      e?.keyword === 'additionalProperties'
+        ? `has an unknown key "${String((e.params as { additionalProperty?: unknown }).additionalProperty)}"`
+        : (e?.message ?? 'is invalid');
     return { ok: false, reason: `the actor's answer does not match actor-response.schema.json: ${where} ${what}` };
   }
   return { ok: true, response: data as ActorResponse };
@@ -277,13 +303,28 @@ export function reconcile(invariantIds: readonly string[], outcome: ActorOutcome
   const records = invariantIds.map((id): EnforcementRecord => {
     const got = byId.get(id) ?? [];
     if (got.length === 0) {
-      return { invariant_id: id, enforced: false, actor_response: 'not enforced: the actor gave no result for this invariant', decision_id: decisionId };
+      return {
+        invariant_id: id,
+        enforced: false,
+        actor_response: 'not enforced: the actor gave no result for this invariant',
+        decision_id: decisionId,
+      };
     }
     if (got.length > 1) {
-      return { invariant_id: id, enforced: false, actor_response: `not enforced: the actor gave ${got.length} results for this invariant`, decision_id: decisionId };
+      return {
+        invariant_id: id,
+        enforced: false,
+        actor_response: `not enforced: the actor gave ${got.length} results for this invariant`,
+        decision_id: decisionId,
+      };
     }
     const r = got[0]!;
-    return { invariant_id: id, enforced: r.enforced, actor_response: cut(escapeUnsafe(r.response, { newlines: true })), decision_id: decisionId };
+    return {
+      invariant_id: id,
+      enforced: r.enforced,
+      actor_response: cut(escapeUnsafe(r.response, { newlines: true })),
+      decision_id: decisionId,
+    };
   });
   return { records, problems };
 }
@@ -336,7 +377,10 @@ export function latestDecision(nodes: readonly DecisionNode[]): DecisionNode | u
  * (the oldest id wins, as in resolution). Returns those kept and those skipped
  * as duplicates of a kept one.
  */
-export function selectPromoted(actionInvariants: readonly ScopedInvariant[]): { kept: ScopedInvariant[]; duplicates: { invariant: ScopedInvariant; of: string }[] } {
+export function selectPromoted(actionInvariants: readonly ScopedInvariant[]): {
+  kept: ScopedInvariant[];
+  duplicates: { invariant: ScopedInvariant; of: string }[];
+} {
   const active = actionInvariants.filter((i) => i.active).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const seen = new Map<string, string>();
   const kept: ScopedInvariant[] = [];
@@ -378,9 +422,15 @@ export interface DriftItem {
  * promotion, and active ones added that the plan does not hold. Only actions
  * named by the plan's `source.ref`s (and the plan's own `action`) are compared.
  */
-export function computeDrift(plan: Plan, planInvariants: readonly ScopedInvariant[], actionInvariants: ReadonlyMap<string, readonly ScopedInvariant[]>): DriftItem[] {
+export function computeDrift(
+  plan: Plan,
+  planInvariants: readonly ScopedInvariant[],
+  actionInvariants: ReadonlyMap<string, readonly ScopedInvariant[]>,
+): DriftItem[] {
   const drift: DriftItem[] = [];
-  const promoted = planInvariants.filter((i) => i.source?.kind === 'action' && i.source.ref !== undefined && i.source.origin_id !== undefined);
+  const promoted = planInvariants.filter(
+    (i) => i.source?.kind === 'action' && i.source.ref !== undefined && i.source.origin_id !== undefined,
+  );
   const refs = new Set<string>(promoted.map((i) => i.source!.ref!));
   if (plan.action) refs.add(plan.action);
   for (const ref of [...refs].sort()) {
@@ -401,7 +451,15 @@ export function computeDrift(plan: Plan, planInvariants: readonly ScopedInvarian
       // Only a deactivation in the action is drift: a copy deactivated in the plan (by hand, or by `plan sync`) follows it.
       if (!origin.active && p.active) fields.push('active');
       if (fields.length > 0) {
-        drift.push({ kind: 'changed', action: ref, origin_id: origin.id, plan_invariant_id: p.id, fields, text: p.text, action_text: origin.text });
+        drift.push({
+          kind: 'changed',
+          action: ref,
+          origin_id: origin.id,
+          plan_invariant_id: p.id,
+          fields,
+          text: p.text,
+          action_text: origin.text,
+        });
       }
     }
     const added = selectPromoted(current).kept.filter((i) => !origins.has(i.id) && !keys.has(textKey(i.text)));
@@ -432,7 +490,11 @@ export interface SyncSkip {
  * those added to the plan by hand. A change that would give the plan two
  * invariants of one text is skipped, with the reason.
  */
-export function planSync(plan: Plan, planInvariants: readonly ScopedInvariant[], actionInvariants: ReadonlyMap<string, readonly ScopedInvariant[]>): { changes: SyncChange[]; skipped: SyncSkip[] } {
+export function planSync(
+  plan: Plan,
+  planInvariants: readonly ScopedInvariant[],
+  actionInvariants: ReadonlyMap<string, readonly ScopedInvariant[]>,
+): { changes: SyncChange[]; skipped: SyncSkip[] } {
   const drift = computeDrift(plan, planInvariants, actionInvariants);
   const byId = new Map(planInvariants.map((i) => [i.id, i]));
   // The text keys the plan holds after the changes, each with the invariant holding it.
@@ -459,7 +521,13 @@ export function planSync(plan: Plan, planInvariants: readonly ScopedInvariant[],
       }
       keys.delete(textKey(before.text));
       keys.set(key, before.id);
-      const after: ScopedInvariant = { ...before, text: origin.text, severity: origin.severity, tags: [...origin.tags], active: origin.active ? before.active : false };
+      const after: ScopedInvariant = {
+        ...before,
+        text: origin.text,
+        severity: origin.severity,
+        tags: [...origin.tags],
+        active: origin.active ? before.active : false,
+      };
       if (origin.rationale !== undefined) after.rationale = origin.rationale;
       else delete after.rationale;
       changes.push({ kind: 'changed', drift: d, before, after });

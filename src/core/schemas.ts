@@ -11,6 +11,7 @@ export type SchemaError = ErrorObject;
 /** The validator for one schema (generated at build time from `schemas/`). */
 export function validatorFor(name: SchemaName): ValidateFunction {
   const fn = VALIDATORS[name];
-  if (!fn) throw new Error(`no generated validator for ${name}: run \`npm run build\` to regenerate src/core/schema-validators.generated.js`);
+  if (!fn)
+    throw new Error(`no generated validator for ${name}: run \`npm run build\` to regenerate src/core/schema-validators.generated.js`);
   return fn;
 }

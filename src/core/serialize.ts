@@ -19,10 +19,14 @@ function refuseUnsafeText(rel: string, schema: string, data: Record<string, unkn
   if (!first) return;
   const field = first.path[0];
   const where = field === 'created_by' ? ' (it comes from git: user.name and user.email, or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL)' : '';
-  throw new UsageError(`cannot write ${rel}: ${unsafeTextMessage(first)}`, `Nothing was written. Remove the character${where}; tab is allowed, and a newline only in rationale, goal, details and descriptions.`, {
-    field: first.path.join('.'),
-    character: `U+${first.codePoint.toString(16).toUpperCase().padStart(4, '0')}`,
-  });
+  throw new UsageError(
+    `cannot write ${rel}: ${unsafeTextMessage(first)}`,
+    `Nothing was written. Remove the character${where}; tab is allowed, and a newline only in rationale, goal, details and descriptions.`,
+    {
+      field: first.path.join('.'),
+      character: `U+${first.codePoint.toString(16).toUpperCase().padStart(4, '0')}`,
+    },
+  );
 }
 
 /**
@@ -125,7 +129,8 @@ function quotedLines(value: string, first: number, width: number, pad: string): 
     else units.push(ch);
   }
   const escapedOnlyQuotes = units.every((u) => u.length === 1 || u === '\\"' || !u.startsWith('\\'));
-  if (escapedOnlyQuotes && value.includes('"') && value.length + 2 + value.split("'").length - 1 <= first) return `'${value.replace(/'/g, "''")}'`;
+  if (escapedOnlyQuotes && value.includes('"') && value.length + 2 + value.split("'").length - 1 <= first)
+    return `'${value.replace(/'/g, "''")}'`;
   const lines: string[] = [];
   let line = '"';
   let budget = first;
@@ -257,7 +262,11 @@ function ordered<T extends object>(value: T, keys: readonly (keyof T)[]): Record
 }
 
 export function formatDecisionFile(rel: string, node: DecisionNode): string {
-  return document(rel, 'decision.schema.json', ordered(node, ['id', 'type', 'parent_id', 'created_at', 'created_by', 'summary', 'enforcement_id', 'actor']));
+  return document(
+    rel,
+    'decision.schema.json',
+    ordered(node, ['id', 'type', 'parent_id', 'created_at', 'created_by', 'summary', 'enforcement_id', 'actor']),
+  );
 }
 
 export function formatEnforcementFile(rel: string, run: EnforcementRun): string {

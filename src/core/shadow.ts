@@ -36,7 +36,11 @@ export interface ShadowInfo {
 /** Shadowing relations of `subject` among `others` (pure; quadratic only within one text key). */
 export function shadowInfo(subject: ScopedInvariant, others: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): ShadowInfo {
   const key = textKey(subject.text);
-  return relations(subject, others.filter((o) => o.id !== subject.id && textKey(o.text) === key), plans);
+  return relations(
+    subject,
+    others.filter((o) => o.id !== subject.id && textKey(o.text) === key),
+    plans,
+  );
 }
 
 /** Shadow relations of `subject` among `sameText`, invariants with its text key. */
@@ -50,7 +54,10 @@ function relations(subject: ScopedInvariant, sameText: readonly ScopedInvariant[
   return info;
 }
 
-const NONE: ShadowInfo = Object.freeze({ shadowedBy: Object.freeze([]) as unknown as ScopedInvariant[], shadows: Object.freeze([]) as unknown as ScopedInvariant[] });
+const NONE: ShadowInfo = Object.freeze({
+  shadowedBy: Object.freeze([]) as unknown as ScopedInvariant[],
+  shadows: Object.freeze([]) as unknown as ScopedInvariant[],
+});
 
 /** Shadow relations for every invariant of a list, computed by grouping on the key. */
 export function shadowMap(all: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): Map<string, ShadowInfo> {
@@ -86,11 +93,24 @@ export const PENDING_ID = '7ZZZZZZZZZZZZZZZZZZZZZZZZZ';
  * Duplicate and shadow relations of a text not yet added to `scope`, among
  * `others` (pure: the live feedback of the add form calls it per keystroke).
  */
-export function checkNewInvariant(scope: Scope, text: string, others: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): AddCheck {
+export function checkNewInvariant(
+  scope: Scope,
+  text: string,
+  others: readonly ScopedInvariant[],
+  plans: ReadonlyMap<string, Plan>,
+): AddCheck {
   const key = textKey(text);
   if (key === '') return { shadows: [], shadowedBy: [] };
   const duplicate = others.find((o) => sameScope(o.scope, scope) && textKey(o.text) === key);
-  const candidate: ScopedInvariant = { id: PENDING_ID, text, severity: 'error', active: true, tags: [], scope, path: invariantPath(scope, PENDING_ID) };
+  const candidate: ScopedInvariant = {
+    id: PENDING_ID,
+    text,
+    severity: 'error',
+    active: true,
+    tags: [],
+    scope,
+    path: invariantPath(scope, PENDING_ID),
+  };
   const info = shadowInfo(
     candidate,
     others.filter((o) => !sameScope(o.scope, scope)),

@@ -11,4 +11,3 @@ export interface Style {
   green(s: string): string;
   cyan(s: string): string;
 }
-

@@ -17,10 +17,30 @@ export function parseWaiver(file: string, bytes: Uint8Array, id: string): Parsed
   if (diagnostics.length > 0) return { diagnostics };
   const value = y.data as Waiver;
   if (value.id !== id) {
-    return { diagnostics: [diagAt(y, offsetOf(y, 'id'), 'id-mismatch', `id ${value.id} differs from the file name ${id}.yaml`, `Rename the file to ${value.id}.yaml or correct the id.`)] };
+    return {
+      diagnostics: [
+        diagAt(
+          y,
+          offsetOf(y, 'id'),
+          'id-mismatch',
+          `id ${value.id} differs from the file name ${id}.yaml`,
+          `Rename the file to ${value.id}.yaml or correct the id.`,
+        ),
+      ],
+    };
   }
   if (!Number.isFinite(waiverExpiry(value.expires))) {
-    return { diagnostics: [diagAt(y, offsetOf(y, 'expires'), 'schema', `expires ${value.expires} is not a real date`, 'Give a date that exists (YYYY-MM-DD) or an RFC 3339 date-time.')] };
+    return {
+      diagnostics: [
+        diagAt(
+          y,
+          offsetOf(y, 'expires'),
+          'schema',
+          `expires ${value.expires} is not a real date`,
+          'Give a date that exists (YYYY-MM-DD) or an RFC 3339 date-time.',
+        ),
+      ],
+    };
   }
   return { value, diagnostics: [] };
 }

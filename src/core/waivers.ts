@@ -78,7 +78,9 @@ export function waivedAt<W extends Waiver>(waivers: readonly W[], now: Date): Ma
 
 /** The waivers that cover a plan: its own, and those of the project it targets. */
 export function waiversForPlan<W extends ScopedWaiver>(waivers: readonly W[], plan: { id: string; project?: string }): W[] {
-  return waivers.filter((w) => (w.scope.kind === 'plan' ? w.scope.plan === plan.id : plan.project !== undefined && w.scope.project === plan.project));
+  return waivers.filter((w) =>
+    w.scope.kind === 'plan' ? w.scope.plan === plan.id : plan.project !== undefined && w.scope.project === plan.project,
+  );
 }
 
 /**
@@ -88,7 +90,9 @@ export function waiversForPlan<W extends ScopedWaiver>(waivers: readonly W[], pl
 export function parseExpiresInput(input: string, now: Date): { value: string } | { problem: string } {
   const text = input.trim();
   const end = waiverExpiry(text);
-  if (!Number.isFinite(end)) return { problem: `--expires "${text}" is not a date (YYYY-MM-DD) or an RFC 3339 date-time (2026-12-31T18:00:00Z)` };
-  if (end <= now.getTime()) return { problem: `--expires ${text} is not in the future (now ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')})` };
+  if (!Number.isFinite(end))
+    return { problem: `--expires "${text}" is not a date (YYYY-MM-DD) or an RFC 3339 date-time (2026-12-31T18:00:00Z)` };
+  if (end <= now.getTime())
+    return { problem: `--expires ${text} is not in the future (now ${now.toISOString().replace(/\.\d{3}Z$/, 'Z')})` };
   return { value: text };
 }

@@ -23,7 +23,13 @@ const FLAG: Record<string, string> = {
 };
 
 function fieldOf(e: SchemaError): string {
-  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path =
+    e.instancePath === ''
+      ? []
+      : e.instancePath
+          .slice(1)
+          .split('/')
+          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (e.keyword === 'required') path.push(String((e.params as { missingProperty?: unknown }).missingProperty));
   if (e.keyword === 'additionalProperties') path.push(String((e.params as { additionalProperty?: unknown }).additionalProperty));
   return path.length ? path.join('.') : 'document';

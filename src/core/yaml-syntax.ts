@@ -10,14 +10,44 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
   const lines = new LineCounter();
   // Refused before the parser starts: it recurses per level (V8 can abort on the exhausted stack) and is slow per token.
   const shape = yamlShapeProblem(source);
-  if (shape !== null) return { diagnostics: [diagAtOffset(file, source, shape.offset, shape.kind === 'too-deep' ? 'yaml-too-deep' : 'yaml-too-large', shape.message, shape.kind === 'too-deep' ? 'Store files need only a few levels; write the value flat.' : 'A store file holds one short document; split or shorten it.')] };
+  if (shape !== null)
+    return {
+      diagnostics: [
+        diagAtOffset(
+          file,
+          source,
+          shape.offset,
+          shape.kind === 'too-deep' ? 'yaml-too-deep' : 'yaml-too-large',
+          shape.message,
+          shape.kind === 'too-deep'
+            ? 'Store files need only a few levels; write the value flat.'
+            : 'A store file holds one short document; split or shorten it.',
+        ),
+      ],
+    };
   let docs: Document.Parsed[];
   try {
-    const all = parseAllDocuments(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, schema: 'core', version: '1.2', logLevel: 'error' });
+    const all = parseAllDocuments(source, {
+      lineCounter: lines,
+      prettyErrors: false,
+      uniqueKeys: true,
+      schema: 'core',
+      version: '1.2',
+      logLevel: 'error',
+    });
     docs = Array.isArray(all) ? all : [];
   } catch (error) {
     // The parser recurses on nesting; a pathological file can exhaust the stack.
-    return { diagnostics: [diag(file, 'yaml-too-deep', `file could not be parsed: ${error instanceof Error ? error.message : String(error)}`, 'Nesting this deep is never needed in a store file.')] };
+    return {
+      diagnostics: [
+        diag(
+          file,
+          'yaml-too-deep',
+          `file could not be parsed: ${error instanceof Error ? error.message : String(error)}`,
+          'Nesting this deep is never needed in a store file.',
+        ),
+      ],
+    };
   }
   const y = { file, source, lines };
   const first = docs[0];
@@ -36,7 +66,13 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
       const message = err.message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '');
       diagnostics.push(
         code === 'yaml-syntax'
-          ? diagAt(y, err.pos[0], code, `${message} (${err.code})`, 'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.')
+          ? diagAt(
+              y,
+              err.pos[0],
+              code,
+              `${message} (${err.code})`,
+              'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.',
+            )
           : code === 'yaml-duplicate-key'
             ? diagAt(y, err.pos[0], code, message, 'Keep one of the two keys.')
             : diagAt(y, err.pos[0], code, message),
@@ -51,16 +87,38 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
       seen.add(w.pos[0]);
       const tag = /Unresolved tag: (.*)$/.exec(w.message)?.[1] ?? 'unknown';
       const shown = tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
-      diagnostics.push(diagAt(y, w.pos[0], 'yaml-unknown-tag', `unknown YAML tag ${shown}: store files use plain YAML 1.2 values`, 'Remove the tag (or quote the value if the "!" belongs to the text).'));
+      diagnostics.push(
+        diagAt(
+          y,
+          w.pos[0],
+          'yaml-unknown-tag',
+          `unknown YAML tag ${shown}: store files use plain YAML 1.2 values`,
+          'Remove the tag (or quote the value if the "!" belongs to the text).',
+        ),
+      );
     }
   }
   if (diagnostics.length > 0) return { diagnostics };
   if (docs.length > 1) {
     const second = docs[1]!;
-    return { diagnostics: [diagAt(y, second.range[0], 'yaml-multi-document', `file holds ${docs.length} YAML documents; a store file holds exactly one`, 'Keep one document per file (one invariant, one file).')] };
+    return {
+      diagnostics: [
+        diagAt(
+          y,
+          second.range[0],
+          'yaml-multi-document',
+          `file holds ${docs.length} YAML documents; a store file holds exactly one`,
+          'Keep one document per file (one invariant, one file).',
+        ),
+      ],
+    };
   }
   if (first.contents === null) {
-    return { diagnostics: [diag(file, 'file-empty', 'file holds no YAML document (only comments or white space)', 'Write the document, or delete the file.')] };
+    return {
+      diagnostics: [
+        diag(file, 'file-empty', 'file holds no YAML document (only comments or white space)', 'Write the document, or delete the file.'),
+      ],
+    };
   }
   let data: unknown;
   try {
@@ -70,9 +128,23 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
     const unresolved = /Unresolved alias[^:]*: (\S+)/.exec(message);
     if (unresolved) {
       const at = source.indexOf(`*${unresolved[1]}`);
-      return { diagnostics: [diagAt(y, Math.max(0, at), 'yaml-syntax', `alias *${unresolved[1]} names no anchor defined before it`, 'Store files need no YAML aliases; write the value out.')] };
+      return {
+        diagnostics: [
+          diagAt(
+            y,
+            Math.max(0, at),
+            'yaml-syntax',
+            `alias *${unresolved[1]} names no anchor defined before it`,
+            'Store files need no YAML aliases; write the value out.',
+          ),
+        ],
+      };
     }
-    return { diagnostics: [diag(file, 'yaml-alias-limit', `file refused: ${message}`, 'Store files need no YAML aliases; write values out.', 1, 1)] };
+    return {
+      diagnostics: [
+        diag(file, 'yaml-alias-limit', `file refused: ${message}`, 'Store files need no YAML aliases; write values out.', 1, 1),
+      ],
+    };
   }
   return { value: { file, source, doc: first, lines, data }, diagnostics: [] };
 }
@@ -97,4 +169,3 @@ export function keyNodeOf(node: Node | undefined, key: string): Node | undefined
   const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
   return pair && isScalar(pair.key) ? pair.key : undefined;
 }
-

@@ -42,4 +42,3 @@ export function commandActor(config: CommandActorConfig): Actor {
     },
   };
 }
-

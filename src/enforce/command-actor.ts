@@ -56,7 +56,11 @@ export function runCommandActor(request: ActorRequest, options: CommandActorOpti
         windowsHide: true,
       });
     } catch (error) {
-      resolve({ outcome: { ok: false, reason: `the actor \`${shown}\` could not be started: ${(error as Error).message}` }, stderr: '', durationMs: Date.now() - started });
+      resolve({
+        outcome: { ok: false, reason: `the actor \`${shown}\` could not be started: ${(error as Error).message}` },
+        stderr: '',
+        durationMs: Date.now() - started,
+      });
       return;
     }
     const chunks: Buffer[] = [];
@@ -92,7 +96,10 @@ export function runCommandActor(request: ActorRequest, options: CommandActorOpti
         if (exited) finish(null, 'SIGKILL');
       }, KILL_GRACE_MS * 2);
     };
-    const timer = setTimeout(() => stop(`the actor \`${shown}\` did not answer within ${options.timeoutMs} ms (timeout_ms) and was stopped`), options.timeoutMs);
+    const timer = setTimeout(
+      () => stop(`the actor \`${shown}\` did not answer within ${options.timeoutMs} ms (timeout_ms) and was stopped`),
+      options.timeoutMs,
+    );
     const onAbort = () => {
       aborted = true;
       stop('cancelled');
@@ -124,7 +131,10 @@ export function runCommandActor(request: ActorRequest, options: CommandActorOpti
     };
 
     child.on('error', (error: NodeJS.ErrnoException) => {
-      failure ??= error.code === 'ENOENT' ? `the actor \`${shown}\` could not be started: ${program} was not found (ENOENT)` : `the actor \`${shown}\` could not be started: ${error.message}`;
+      failure ??=
+        error.code === 'ENOENT'
+          ? `the actor \`${shown}\` could not be started: ${program} was not found (ENOENT)`
+          : `the actor \`${shown}\` could not be started: ${error.message}`;
       finish(null, null);
     });
     child.stdout!.on('data', (chunk: Buffer) => {

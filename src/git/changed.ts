@@ -5,7 +5,10 @@ import { runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
 function split(out: Buffer): string[] {
-  return out.toString('utf8').split('\0').filter((p) => p !== '');
+  return out
+    .toString('utf8')
+    .split('\0')
+    .filter((p) => p !== '');
 }
 
 async function run(cwd: string, args: readonly string[]): Promise<Buffer> {

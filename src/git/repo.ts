@@ -11,7 +11,10 @@ export interface GitEntry {
 
 /** A git failure the user can act on (not a repository, an unknown revision). */
 export class GitError extends Error {
-  constructor(message: string, readonly kind: 'not-a-repo' | 'bad-revision' | 'failed') {
+  constructor(
+    message: string,
+    readonly kind: 'not-a-repo' | 'bad-revision' | 'failed',
+  ) {
     super(message);
     this.name = 'GitError';
   }
@@ -120,7 +123,9 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
 export async function lsRepoFiles(dir: string, untracked: boolean): Promise<string[]> {
   let out: string;
   try {
-    out = (await runGit(dir, ['ls-files', '-z', '--full-name', ...(untracked ? ['--cached', '--others', '--exclude-standard'] : []), '--', ':/'])).toString('utf8');
+    out = (
+      await runGit(dir, ['ls-files', '-z', '--full-name', ...(untracked ? ['--cached', '--others', '--exclude-standard'] : []), '--', ':/'])
+    ).toString('utf8');
   } catch (error) {
     const why = message(error);
     if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
@@ -196,7 +201,13 @@ export class ObjectReader {
   private readonly child;
   private buffer: Buffer = Buffer.alloc(0);
   /** Rounds asked and not yet answered, oldest first; `next` is the first name of a round still to answer. */
-  private rounds: { names: string[]; next: number; out: Map<string, GitObject | null>; done: () => void; each?: (name: string, o: GitObject | null) => void }[] = [];
+  private rounds: {
+    names: string[];
+    next: number;
+    out: Map<string, GitObject | null>;
+    done: () => void;
+    each?: (name: string, o: GitObject | null) => void;
+  }[] = [];
   private failed: Error | undefined;
 
   constructor(cwd: string) {
@@ -213,7 +224,8 @@ export class ObjectReader {
     };
     this.child.on('error', (e) => fail(`git could not be started: ${e.message}`));
     this.child.on('close', (code) => {
-      if (this.rounds.length > 0 || code !== 0) fail(`git cat-file --batch stopped: ${Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`}`);
+      if (this.rounds.length > 0 || code !== 0)
+        fail(`git cat-file --batch stopped: ${Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`}`);
     });
     this.child.stdin.on('error', () => undefined);
   }
@@ -292,7 +304,11 @@ export function findInTree(data: Buffer, name: string | Buffer, hashBytes: numbe
     const nul = data.indexOf(0, space + 1);
     if (space < 0 || nul < 0 || nul + 1 + hashBytes > data.length) throw new GitError('a tree object could not be read', 'failed');
     if (nul - space - 1 === want.length && data.compare(want, 0, want.length, space + 1, nul) === 0) {
-      return { mode: data.toString('latin1', pos, space).padStart(6, '0'), name: want.toString('utf8'), sha: data.toString('hex', nul + 1, nul + 1 + hashBytes) };
+      return {
+        mode: data.toString('latin1', pos, space).padStart(6, '0'),
+        name: want.toString('utf8'),
+        sha: data.toString('hex', nul + 1, nul + 1 + hashBytes),
+      };
     }
     pos = nul + 1 + hashBytes;
   }
@@ -308,7 +324,11 @@ export function parseTree(data: Buffer, hashBytes: number): TreeItem[] {
     const nul = data.indexOf(0, space + 1);
     if (space < 0 || nul < 0 || nul + 1 + hashBytes > data.length) throw new GitError('a tree object could not be read', 'failed');
     const mode = data.toString('latin1', pos, space);
-    items.push({ mode: mode.padStart(6, '0'), name: data.toString('utf8', space + 1, nul), sha: data.toString('hex', nul + 1, nul + 1 + hashBytes) });
+    items.push({
+      mode: mode.padStart(6, '0'),
+      name: data.toString('utf8', space + 1, nul),
+      sha: data.toString('hex', nul + 1, nul + 1 + hashBytes),
+    });
     pos = nul + 1 + hashBytes;
   }
   return items;
@@ -367,9 +387,16 @@ export const NULL_SHA = '0000000000000000000000000000000000000000';
  */
 export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise<LogCommit[]> {
   const out = await git(cwd, [
-    'log', '-z', '--raw', '--no-renames', '--no-abbrev', '--no-merges', '--no-color',
+    'log',
+    '-z',
+    '--raw',
+    '--no-renames',
+    '--no-abbrev',
+    '--no-merges',
+    '--no-color',
     '--format=%x1e%H%x1f%an%x1f%ae%x1f%aI%x1f%s',
-    '--', ...pathspecs,
+    '--',
+    ...pathspecs,
   ]);
   const commits: LogCommit[] = [];
   for (const chunk of out.split('\x1e')) {
@@ -377,7 +404,13 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
     const end = chunk.indexOf('\0');
     const header = end < 0 ? chunk : chunk.slice(0, end);
     const [commit = '', author = '', email = '', date = '', subject = ''] = header.split('\x1f');
-    const fields = end < 0 ? [] : chunk.slice(end + 1).replace(/^\n/, '').split('\0');
+    const fields =
+      end < 0
+        ? []
+        : chunk
+            .slice(end + 1)
+            .replace(/^\n/, '')
+            .split('\0');
     const changes: RawChange[] = [];
     for (let i = 0; i + 1 < fields.length; i += 2) {
       const meta = fields[i]!.replace(/^\n/, '');

@@ -121,7 +121,10 @@ export function spawnGit(cwd: string, args: readonly string[]): ChildProcessWith
 
 /** A git process that exited with a failure; the message is what git wrote to stderr. */
 export class GitProcessError extends Error {
-  constructor(message: string, readonly exitCode: number | null) {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+  ) {
     super(message);
     this.name = 'GitProcessError';
   }

@@ -17,7 +17,7 @@ export interface InputSchema {
   additionalProperties: false;
 }
 
-const HINT = 'See the tool\'s input schema (tools/list) for its arguments.';
+const HINT = "See the tool's input schema (tools/list) for its arguments.";
 
 /**
  * Checks a tool call's arguments against the tool's input schema. Clients do
@@ -33,13 +33,21 @@ export function checkArgs(tool: string, schema: InputSchema, args: unknown): Rec
     const prop = schema.properties[key];
     if (!prop) {
       const known = Object.keys(schema.properties);
-      throw new UsageError(`${tool}: unknown argument "${truncate(key)}"`, known.length ? `Its arguments are ${known.join(', ')}.` : `${tool} takes no arguments.`);
+      throw new UsageError(
+        `${tool}: unknown argument "${truncate(key)}"`,
+        known.length ? `Its arguments are ${known.join(', ')}.` : `${tool} takes no arguments.`,
+      );
     }
     // An explicit null is how some clients say "not given".
     if (value === null) continue;
-    if (typeof value !== prop.type) throw new UsageError(`${tool}: argument "${key}" must be a ${prop.type}, not ${Array.isArray(value) ? 'an array' : typeof value}`, HINT);
+    if (typeof value !== prop.type)
+      throw new UsageError(
+        `${tool}: argument "${key}" must be a ${prop.type}, not ${Array.isArray(value) ? 'an array' : typeof value}`,
+        HINT,
+      );
     if (typeof value === 'string') {
-      if (prop.enum && !prop.enum.includes(value)) throw new UsageError(`${tool}: argument "${key}" must be one of ${prop.enum.join(', ')}, not "${truncate(value)}"`, HINT);
+      if (prop.enum && !prop.enum.includes(value))
+        throw new UsageError(`${tool}: argument "${key}" must be one of ${prop.enum.join(', ')}, not "${truncate(value)}"`, HINT);
       if (prop.minLength !== undefined && value.length < prop.minLength) throw new UsageError(`${tool}: argument "${key}" is empty`, HINT);
       if (prop.maxLength !== undefined && value.length > prop.maxLength) {
         throw new UsageError(`${tool}: argument "${key}" is ${value.length} characters long; the limit is ${prop.maxLength}`, HINT);

@@ -23,17 +23,40 @@ export function resourceUri(target: Target, form: Form): string {
 }
 
 export const TEMPLATES = [
-  { uriTemplate: 'agents://projects/{project}/effective.md', name: 'project-effective-md', title: 'Effective invariants of a project (Markdown)', mimeType: MIME.md },
-  { uriTemplate: 'agents://projects/{project}/effective.json', name: 'project-effective-json', title: 'Effective invariants of a project (JSON)', mimeType: MIME.json },
-  { uriTemplate: 'agents://plans/{plan}/effective.md', name: 'plan-effective-md', title: 'Effective invariants of a plan (Markdown)', mimeType: MIME.md },
-  { uriTemplate: 'agents://plans/{plan}/effective.json', name: 'plan-effective-json', title: 'Effective invariants of a plan (JSON)', mimeType: MIME.json },
+  {
+    uriTemplate: 'agents://projects/{project}/effective.md',
+    name: 'project-effective-md',
+    title: 'Effective invariants of a project (Markdown)',
+    mimeType: MIME.md,
+  },
+  {
+    uriTemplate: 'agents://projects/{project}/effective.json',
+    name: 'project-effective-json',
+    title: 'Effective invariants of a project (JSON)',
+    mimeType: MIME.json,
+  },
+  {
+    uriTemplate: 'agents://plans/{plan}/effective.md',
+    name: 'plan-effective-md',
+    title: 'Effective invariants of a plan (Markdown)',
+    mimeType: MIME.md,
+  },
+  {
+    uriTemplate: 'agents://plans/{plan}/effective.json',
+    name: 'plan-effective-json',
+    title: 'Effective invariants of a plan (JSON)',
+    mimeType: MIME.json,
+  },
 ] as const;
 
 /** The target and form a resource URI names; anything else is a usage error. */
 export function parseUri(uri: string): { target: Target; form: Form } {
   const m = /^agents:\/\/(projects|plans)\/([^/]+)\/effective\.(md|json)$/.exec(uri);
   const bad = () =>
-    new UsageError(`unknown resource ${truncate(uri, 120)}`, 'Resources are agents://projects/<name>/effective.md|json and agents://plans/<id>/effective.md|json; resources/list shows them.');
+    new UsageError(
+      `unknown resource ${truncate(uri, 120)}`,
+      'Resources are agents://projects/<name>/effective.md|json and agents://plans/<id>/effective.md|json; resources/list shows them.',
+    );
   if (!m) throw bad();
   const [, kind, name, form] = m as unknown as [string, 'projects' | 'plans', string, Form];
   if (kind === 'projects') {
@@ -87,7 +110,8 @@ export function affects(rel: string, target: Target, planProject?: string): bool
   if (rel === '') return true;
   if (rel === 'global' || rel.startsWith('global/')) return true;
   // A scope folder removed and made again (a checkout that empties it) is reported as the folder alone.
-  if ('project' in target) return rel === 'projects' || rel === `projects/${target.project}` || rel.startsWith(`projects/${target.project}/`);
+  if ('project' in target)
+    return rel === 'projects' || rel === `projects/${target.project}` || rel.startsWith(`projects/${target.project}/`);
   const own = `plans/${target.plan}`;
   if (rel === own || rel === 'plans') return true;
   if (rel.startsWith(`${own}/`)) {

@@ -34,7 +34,8 @@ export interface McpOptions {
 /** Resource-not-found, as the MCP specification numbers it. */
 const RESOURCE_NOT_FOUND = -32002;
 
-const WRITE_OFF_HINT = 'Start the server with `agents mcp --allow-write`, or set `mcp: {allow_write: true}` in .agents/config.yaml (docs/mcp.md).';
+const WRITE_OFF_HINT =
+  'Start the server with `agents mcp --allow-write`, or set `mcp: {allow_write: true}` in .agents/config.yaml (docs/mcp.md).';
 
 /** A user error as a tool's error result: the text the CLI prints on stderr, and its data in `_meta`. */
 export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallToolResult {
@@ -57,8 +58,12 @@ export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallT
   stderr.write(`agents mcp: internal error: ${e?.stack ?? String(error)}\n`);
   return {
     isError: true,
-    content: [{ type: 'text', text: `internal error: this is a bug in agents ${VERSION}, not something you did: ${e?.message ?? String(error)}` }],
-    _meta: { 'agents/error': { message: e?.message ?? String(error), hint: null, exit_code: EXIT_CODES.internal, detail: null, diagnostics: [] } },
+    content: [
+      { type: 'text', text: `internal error: this is a bug in agents ${VERSION}, not something you did: ${e?.message ?? String(error)}` },
+    ],
+    _meta: {
+      'agents/error': { message: e?.message ?? String(error), hint: null, exit_code: EXIT_CODES.internal, detail: null, diagnostics: [] },
+    },
   };
 }
 
@@ -67,7 +72,9 @@ function toolListing(tool: ToolDef, writeOn: boolean) {
   return {
     name: tool.name,
     title: tool.title,
-    description: off ? `OFF in this server: it was started without --allow-write, so calling this tool returns an error. ${tool.description}` : tool.description,
+    description: off
+      ? `OFF in this server: it was started without --allow-write, so calling this tool returns an error. ${tool.description}`
+      : tool.description,
     inputSchema: tool.inputSchema,
     outputSchema: tool.outputSchema,
     annotations: {
@@ -87,7 +94,10 @@ function resourceError(error: unknown): McpError {
     const unknown = error instanceof UsageError && /^(unknown (plan|resource)|no plan with id)/.test(error.message);
     return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, { exit_code: error.exitCode });
   }
-  return new McpError(ErrorCode.InternalError, `internal error: this is a bug in agents ${VERSION}: ${(error as Error)?.message ?? String(error)}`);
+  return new McpError(
+    ErrorCode.InternalError,
+    `internal error: this is a bug in agents ${VERSION}: ${(error as Error)?.message ?? String(error)}`,
+  );
 }
 
 /**
@@ -144,10 +154,16 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     track(
       (async (): Promise<CallToolResult> => {
         const tool = TOOLS.find((t) => t.name === request.params.name);
-        if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool ${request.params.name}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
+        if (!tool)
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `unknown tool ${request.params.name}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
+          );
         try {
           if (tool.writes && !(await writeAllowed())) {
-            throw new UsageError(`${tool.name} is off: this server does not allow writing to the store`, WRITE_OFF_HINT, { reason: 'write-off' });
+            throw new UsageError(`${tool.name} is off: this server does not allow writing to the store`, WRITE_OFF_HINT, {
+              reason: 'write-off',
+            });
           }
           const answer = await callTool(tool, request.params.arguments, ctx);
           return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
@@ -201,7 +217,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     if (before !== undefined && before !== listed) await server.sendResourceListChanged();
     for (const [uri, target] of subscribed) {
       let planProject: string | undefined;
-      if ('plan' in target) planProject = await service.readPlan(target.plan).then((p) => p.project, () => undefined);
+      if ('plan' in target)
+        planProject = await service.readPlan(target.plan).then(
+          (p) => p.project,
+          () => undefined,
+        );
       if ([...paths].some((p) => affects(p, target, planProject))) await server.sendResourceUpdated({ uri });
     }
   };
@@ -210,9 +230,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     service.root,
     (paths) => {
       // One batch at a time, in order; a failure is told on stderr and the server goes on.
-      batches = batches.then(() => track(onBatch(paths))).catch((error: unknown) => {
-        stderr.write(`agents mcp: could not report a store change: ${(error as Error)?.message ?? String(error)}\n`);
-      });
+      batches = batches
+        .then(() => track(onBatch(paths)))
+        .catch((error: unknown) => {
+          stderr.write(`agents mcp: could not report a store change: ${(error as Error)?.message ?? String(error)}\n`);
+        });
     },
     { ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}), notice: (m) => stderr.write(`agents mcp: ${m}\n`) },
   );
@@ -244,4 +266,3 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   };
   return done;
 }
-

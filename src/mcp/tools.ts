@@ -32,10 +32,20 @@ export interface ToolDef {
   run: (args: Record<string, string | boolean>, ctx: ToolContext) => Promise<ToolAnswer>;
 }
 
-const str = (description: string, extra: Record<string, unknown> = {}) => ({ type: 'string' as const, description, minLength: 1, maxLength: 1000, ...extra });
+const str = (description: string, extra: Record<string, unknown> = {}) => ({
+  type: 'string' as const,
+  description,
+  minLength: 1,
+  maxLength: 1000,
+  ...extra,
+});
 const nullable = (type: string) => ({ type: [type, 'null'] });
 
-const SHADOW_JSON = { type: 'object', properties: { id: { type: 'string' }, scope: { type: 'string' }, path: { type: 'string' } }, required: ['id', 'scope', 'path'] };
+const SHADOW_JSON = {
+  type: 'object',
+  properties: { id: { type: 'string' }, scope: { type: 'string' }, path: { type: 'string' } },
+  required: ['id', 'scope', 'path'],
+};
 const INVARIANT_JSON = {
   type: 'object',
   properties: {
@@ -61,7 +71,11 @@ const PLAN_JSON = {
 
 function one<T extends string>(args: Record<string, string | boolean>, keys: readonly T[], tool: string, required: boolean): T | undefined {
   const given = keys.filter((k) => args[k] !== undefined && args[k] !== false);
-  if (given.length > 1) throw new UsageError(`${tool}: give exactly one of ${keys.join(', ')}, not ${given.join(' and ')}`, `Choose one of ${keys.join(', ')}.`);
+  if (given.length > 1)
+    throw new UsageError(
+      `${tool}: give exactly one of ${keys.join(', ')}, not ${given.join(' and ')}`,
+      `Choose one of ${keys.join(', ')}.`,
+    );
   if (given.length === 0 && required) throw new UsageError(`${tool}: give one of ${keys.join(', ')}`, `Choose one of ${keys.join(', ')}.`);
   return given[0];
 }
@@ -76,7 +90,11 @@ async function fullPlanId(ctx: ToolContext, plan: string): Promise<string> {
  * of file paths will extend (a path mapped to its project by the projects'
  * `paths`), hence one function every caller goes through.
  */
-export async function effectiveFor(ctx: ToolContext, target: { project: string } | { plan: string }, pattern?: string): Promise<EffectiveData> {
+export async function effectiveFor(
+  ctx: ToolContext,
+  target: { project: string } | { plan: string },
+  pattern?: string,
+): Promise<EffectiveData> {
   const t = 'plan' in target ? { plan: await fullPlanId(ctx, target.plan) } : target;
   return effectiveData(await ctx.service.effective(t, pattern !== undefined ? { pattern } : {}));
 }
@@ -90,22 +108,36 @@ export async function effectiveFor(ctx: ToolContext, target: { project: string }
 async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
   const top = repositoryTop(ctx.service.root);
   const rel = repoRelative(top, path.startsWith('/') ? path : `${top}/${path}`);
-  if (rel === undefined) throw new UsageError(`${path} is outside the repository (${top})`, 'Project paths are relative to the top of the repository; name a path inside it.');
+  if (rel === undefined)
+    throw new UsageError(
+      `${path} is outside the repository (${top})`,
+      'Project paths are relative to the top of the repository; name a path inside it.',
+    );
   const { config, diagnostics } = await readConfig(ctx.service.source);
   requireValid({ diagnostics } as never, 'read config.yaml');
   const projects = await readProjects(ctx.service.source);
   requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
   const folder = path.endsWith('/') ? rel.replace(/\/$/, '') : undefined;
   const names =
-    folder !== undefined ? projectsHoldingFolder(projects.meta, folder) : [...projects.meta].filter(([, m]) => (m.paths ?? []).some((g) => globMatches(g, rel))).map(([n]) => n).sort();
+    folder !== undefined
+      ? projectsHoldingFolder(projects.meta, folder)
+      : [...projects.meta]
+          .filter(([, m]) => (m.paths ?? []).some((g) => globMatches(g, rel)))
+          .map(([n]) => n)
+          .sort();
   const shown = rel === '' ? '.' : rel;
   if (names.length === 0) {
-    throw new UsageError(`${shown} is in no project's paths`, 'Give the project by name (project), or add the path to `paths` in its projects/<name>/project.yaml; `agents which PATH` shows the mapping.');
+    throw new UsageError(
+      `${shown} is in no project's paths`,
+      'Give the project by name (project), or add the path to `paths` in its projects/<name>/project.yaml; `agents which PATH` shows the mapping.',
+    );
   }
   if (names.length > 1) {
     throw new UsageError(
       `${shown} is in ${names.length} projects (${names.join(', ')})`,
-      config.projects.allow_overlap ? 'Ask for each project by name (project).' : 'Make the projects\' paths disjoint, or set projects.allow_overlap: true in config.yaml; meanwhile ask by project name.',
+      config.projects.allow_overlap
+        ? 'Ask for each project by name (project).'
+        : "Make the projects' paths disjoint, or set projects.allow_overlap: true in config.yaml; meanwhile ask by project name.",
       { projects: names },
     );
   }
@@ -130,7 +162,9 @@ export const TOOLS: readonly ToolDef[] = [
       properties: {
         project: str('Project name, as in the store folder projects/<name>/ (lower case, e.g. "billing").', { maxLength: 64 }),
         plan: str('Plan id (26-character ULID) or a unique prefix of at least 4 characters.', { maxLength: 26 }),
-        path: str('A file (or, ending in "/", a folder) of the repository, relative to its top: the set of the project whose paths hold it.'),
+        path: str(
+          'A file (or, ending in "/", a folder) of the repository, relative to its top: the set of the project whose paths hold it.',
+        ),
         pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),
       },
       additionalProperties: false,
@@ -140,11 +174,19 @@ export const TOOLS: readonly ToolDef[] = [
       properties: {
         target: {
           type: 'object',
-          properties: { kind: { enum: ['project', 'plan'] }, project: nullable('string'), plan: nullable('string'), path: { type: 'string' } },
+          properties: {
+            kind: { enum: ['project', 'plan'] },
+            project: nullable('string'),
+            plan: nullable('string'),
+            path: { type: 'string' },
+          },
           required: ['kind', 'project', 'plan'],
         },
         count: { type: 'integer' },
-        invariants: { type: 'array', items: { ...INVARIANT_JSON, properties: { ...INVARIANT_JSON.properties, shadows: { type: 'array', items: SHADOW_JSON } } } },
+        invariants: {
+          type: 'array',
+          items: { ...INVARIANT_JSON, properties: { ...INVARIANT_JSON.properties, shadows: { type: 'array', items: SHADOW_JSON } } },
+        },
       },
       required: ['target', 'count', 'invariants'],
     },
@@ -169,8 +211,8 @@ export const TOOLS: readonly ToolDef[] = [
       type: 'object',
       properties: {
         global: { type: 'boolean', description: 'true: the global scope (applies to every project and plan).' },
-        project: str('Project name: that project\'s own invariants.', { maxLength: 64 }),
-        plan: str('Plan id or unique prefix (4+ characters): that plan\'s own invariants.', { maxLength: 26 }),
+        project: str("Project name: that project's own invariants.", { maxLength: 64 }),
+        plan: str("Plan id or unique prefix (4+ characters): that plan's own invariants.", { maxLength: 26 }),
         action: str('Action template "namespace/name": invariants that `plan use` promotes into new plans.', { maxLength: 129 }),
         pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),
         include_inactive: { type: 'boolean', description: 'true: also list invariants marked inactive (they never apply).' },
@@ -183,7 +225,14 @@ export const TOOLS: readonly ToolDef[] = [
         count: { type: 'integer' },
         invariants: {
           type: 'array',
-          items: { ...INVARIANT_JSON, properties: { ...INVARIANT_JSON.properties, shadows: { type: 'array', items: SHADOW_JSON }, shadowed_by: { type: 'array', items: SHADOW_JSON } } },
+          items: {
+            ...INVARIANT_JSON,
+            properties: {
+              ...INVARIANT_JSON.properties,
+              shadows: { type: 'array', items: SHADOW_JSON },
+              shadowed_by: { type: 'array', items: SHADOW_JSON },
+            },
+          },
         },
       },
       required: ['count', 'invariants'],
@@ -203,11 +252,15 @@ export const TOOLS: readonly ToolDef[] = [
       const invariants = items.map(({ invariant, shadow }) => ({
         ...invariantJson(invariant),
         ...(shadow
-          ? { shadowed_by: shadow.shadowedBy.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })), shadows: shadow.shadows.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })) }
+          ? {
+              shadowed_by: shadow.shadowedBy.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
+              shadows: shadow.shadows.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
+            }
           : {}),
       }));
       const lines = items.length === 0 ? ['No invariants match.'] : [`${items.length} invariant${items.length === 1 ? '' : 's'}:`];
-      for (const { invariant: i } of items) lines.push(`- [${describeScope(i.scope)}] ${i.text} (${i.id}, ${i.severity}${i.active ? '' : ', inactive'})`);
+      for (const { invariant: i } of items)
+        lines.push(`- [${describeScope(i.scope)}] ${i.text} (${i.id}, ${i.severity}${i.active ? '' : ', inactive'})`);
       return { data: { count: invariants.length, invariants }, text: lines.join('\n') };
     },
   },
@@ -263,17 +316,17 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Record a violation',
     description:
       'Records that an invariant of a plan was broken, as a file under the plan in the store, where reviewers and CI see it (`agents plan status` fails while an error violation stands). ' +
-      'Use it when you notice that work done under a plan broke one of the plan\'s effective invariants; do not use it for doubts or questions. ' +
-      '`plan`: the plan id or a unique prefix; `invariant`: the id (or prefix) of an invariant in the plan\'s effective set (see effective_invariants); ' +
-      '`details`: what happened, where, and what should be done; `severity` only to override the invariant\'s own.',
+      "Use it when you notice that work done under a plan broke one of the plan's effective invariants; do not use it for doubts or questions. " +
+      "`plan`: the plan id or a unique prefix; `invariant`: the id (or prefix) of an invariant in the plan's effective set (see effective_invariants); " +
+      "`details`: what happened, where, and what should be done; `severity` only to override the invariant's own.",
     writes: true,
     inputSchema: {
       type: 'object',
       properties: {
         plan: str('Plan id or unique prefix (4+ characters).', { maxLength: 26 }),
-        invariant: str('Id or unique prefix of an invariant in the plan\'s effective set.', { maxLength: 26 }),
+        invariant: str("Id or unique prefix of an invariant in the plan's effective set.", { maxLength: 26 }),
         details: str('What happened: the change, the file or command, and what should be done about it.', { maxLength: 10000 }),
-        severity: { type: 'string', enum: ['error', 'warning', 'info'], description: 'Optional: overrides the invariant\'s own severity.' },
+        severity: { type: 'string', enum: ['error', 'warning', 'info'], description: "Optional: overrides the invariant's own severity." },
       },
       required: ['plan', 'invariant', 'details'],
       additionalProperties: false,
@@ -300,7 +353,10 @@ export const TOOLS: readonly ToolDef[] = [
         ...(args.severity !== undefined ? { severity: args.severity as Severity } : {}),
       });
       const data = violationJson(r.plan, r.path, r.violation);
-      return { data, text: `Recorded ${data.severity} violation ${data.id} of ${data.invariant_id} ("${data.violated_text}") in plan ${data.plan}: ${data.path}` };
+      return {
+        data,
+        text: `Recorded ${data.severity} violation ${data.id} of ${data.invariant_id} ("${data.violated_text}") in plan ${data.plan}: ${data.path}`,
+      };
     },
   },
   {
@@ -323,11 +379,19 @@ export const TOOLS: readonly ToolDef[] = [
         plan: PLAN_JSON,
         effective_count: { type: 'integer' },
         latest_enforcement: { type: ['object', 'null'] },
-        violations: { type: 'object', properties: { error: { type: 'integer' }, warning: { type: 'integer' }, info: { type: 'integer' } }, required: ['error', 'warning', 'info'] },
+        violations: {
+          type: 'object',
+          properties: { error: { type: 'integer' }, warning: { type: 'integer' }, info: { type: 'integer' } },
+          required: ['error', 'warning', 'info'],
+        },
         failing: { type: 'boolean' },
         reasons: {
           type: 'array',
-          items: { type: 'object', properties: { code: { type: 'string' }, level: { enum: ['fail', 'report'] }, message: { type: 'string' } }, required: ['code', 'level', 'message'] },
+          items: {
+            type: 'object',
+            properties: { code: { type: 'string' }, level: { enum: ['fail', 'report'] }, message: { type: 'string' } },
+            required: ['code', 'level', 'message'],
+          },
         },
       },
       required: ['plan', 'effective_count', 'latest_enforcement', 'violations', 'failing', 'reasons'],
@@ -338,7 +402,9 @@ export const TOOLS: readonly ToolDef[] = [
       const data = {
         plan: planJson(r.plan),
         effective_count: r.effectiveCount,
-        latest_enforcement: e ? { id: e.id, decision_id: e.decision_id, created_at: e.created_at, enforced: e.enforced, total: e.total, error: e.error ?? null } : null,
+        latest_enforcement: e
+          ? { id: e.id, decision_id: e.decision_id, created_at: e.created_at, enforced: e.enforced, total: e.total, error: e.error ?? null }
+          : null,
         violations: r.violations,
         failing: r.failing,
         reasons: r.reasons.map((x) => ({ code: x.code, level: x.level, message: x.message })),

@@ -32,7 +32,11 @@ export async function commitWanted(source: TreeSource, flag: boolean | undefined
   if (!bytes.ok) throw new InvalidStoreError(`cannot read config.yaml: it ${bytes.message}`, [readFailure('config.yaml', bytes)]);
   const parsed = parseConfig('config.yaml', bytes.bytes);
   const first = parsed.diagnostics[0];
-  if (first) throw new InvalidStoreError(`cannot read config.yaml: ${first.line > 0 ? `config.yaml:${first.line}:${first.col}` : 'config.yaml'} is invalid`, parsed.diagnostics);
+  if (first)
+    throw new InvalidStoreError(
+      `cannot read config.yaml: ${first.line > 0 ? `config.yaml:${first.line}:${first.col}` : 'config.yaml'} is invalid`,
+      parsed.diagnostics,
+    );
   return parsed.value?.commit ?? DEFAULT_CONFIG.commit;
 }
 
@@ -44,7 +48,11 @@ export async function commitWanted(source: TreeSource, flag: boolean | undefined
  *
  *     return withCommit(root, enabled, async () => ({ value, paths, message }));
  */
-export async function withCommit<T extends object>(root: string, enabled: boolean, write: () => Promise<Written<T>>): Promise<Committed<T>> {
+export async function withCommit<T extends object>(
+  root: string,
+  enabled: boolean,
+  write: () => Promise<Written<T>>,
+): Promise<Committed<T>> {
   if (!enabled) return (await write()).value;
   const git = await import('../git/commit.ts');
   const { topLevel, GitError } = await import('../git/repo.ts');
@@ -52,12 +60,19 @@ export async function withCommit<T extends object>(root: string, enabled: boolea
   try {
     top = await topLevel(root);
   } catch (error) {
-    if (error instanceof GitError) throw new UsageError(`--commit needs a git repository, and ${root} is not in one`, 'Run `git init` first, or leave out --commit (and set `commit: false` in config.yaml).');
+    if (error instanceof GitError)
+      throw new UsageError(
+        `--commit needs a git repository, and ${root} is not in one`,
+        'Run `git init` first, or leave out --commit (and set `commit: false` in config.yaml).',
+      );
     throw error;
   }
   const staged = await git.stagedPaths(top);
   if (staged.length > 0) {
-    const list = staged.slice(0, 10).map((p) => `  ${p}`).join('\n');
+    const list = staged
+      .slice(0, 10)
+      .map((p) => `  ${p}`)
+      .join('\n');
     throw new UsageError(
       `--commit refused: other changes are already staged, and the commit must hold only this command's files:\n${list}${staged.length > 10 ? `\n  … and ${staged.length - 10} more` : ''}`,
       'Nothing was written. Commit or unstage them first (`git commit`, or `git restore --staged PATH`), or run without --commit.',

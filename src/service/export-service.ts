@@ -18,7 +18,7 @@ import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvari
 import { textKey } from '../core/normalise.ts';
 import { resolveEffective } from '../core/resolve.ts';
 import { readProjects, readConfig, repositoryTop, type ProjectsRead } from '../store/projects.ts';
-import { ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
+import { type ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
@@ -81,9 +81,18 @@ export function sha256(text: string): string {
 
 /** The targets asked for: --target (each may be a comma list), else config.yaml; none is a usage error. */
 export function chooseTargets(given: readonly string[] | undefined, config: StoreConfig): ExportTargetName[] {
-  const names = given && given.length > 0 ? given.flatMap((t) => t.split(',')).map((t) => t.trim()).filter((t) => t !== '') : [...(config.export.targets ?? [])];
+  const names =
+    given && given.length > 0
+      ? given
+          .flatMap((t) => t.split(','))
+          .map((t) => t.trim())
+          .filter((t) => t !== '')
+      : [...(config.export.targets ?? [])];
   if (names.length === 0) {
-    throw new UsageError('no export targets chosen', `Give --target (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`);
+    throw new UsageError(
+      'no export targets chosen',
+      `Give --target (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`,
+    );
   }
   for (const n of names) {
     if (!(EXPORT_TARGETS as readonly string[]).includes(n)) {
@@ -106,24 +115,36 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
     at = at === '' ? parts[i]! : `${at}/${parts[i]}`;
     // Folders already found to be real folders (the files of one export share most of theirs).
     if (i < parts.length - 1 && folders?.has(at)) continue;
-    let st;
+    let st: ReturnType<typeof lstatSync>;
     try {
       st = lstatSync(join(top, at));
     } catch {
       return;
     }
     if (st.isSymbolicLink()) {
-      throw new UsageError(`cannot export to ${rel}: ${at} is a symbolic link, and an export never writes through a link (it could lead out of the repository)`, 'Replace the link with a real file or folder, or leave this target out with --target; nothing was written.');
+      throw new UsageError(
+        `cannot export to ${rel}: ${at} is a symbolic link, and an export never writes through a link (it could lead out of the repository)`,
+        'Replace the link with a real file or folder, or leave this target out with --target; nothing was written.',
+      );
     }
     if (i < parts.length - 1 && !st.isDirectory()) {
-      throw new UsageError(`cannot export to ${rel}: ${at} is a file, not a folder`, 'Move that file away, or leave this target out with --target; nothing was written.');
+      throw new UsageError(
+        `cannot export to ${rel}: ${at} is a file, not a folder`,
+        'Move that file away, or leave this target out with --target; nothing was written.',
+      );
     }
     if (i < parts.length - 1) folders?.add(at);
     if (i === parts.length - 1 && last === 'folder' && !st.isDirectory()) {
-      throw new UsageError(`cannot export to ${rel}/: ${at} is a file, not a folder`, 'Move that file away, or leave this target out with --target; nothing was written.');
+      throw new UsageError(
+        `cannot export to ${rel}/: ${at} is a file, not a folder`,
+        'Move that file away, or leave this target out with --target; nothing was written.',
+      );
     }
     if (i === parts.length - 1 && last === 'file' && !st.isFile()) {
-      throw new UsageError(`cannot export to ${rel}: it is not a regular file`, 'Remove it, or leave this target out with --target; nothing was written.');
+      throw new UsageError(
+        `cannot export to ${rel}: it is not a regular file`,
+        'Remove it, or leave this target out with --target; nothing was written.',
+      );
     }
   }
 }
@@ -147,7 +168,10 @@ function checkWritable(top: string, rel: string, exists: boolean): void {
     accessSync(dir, constants.W_OK);
   } catch (error) {
     const e = writeFailure(error, rel);
-    throw new UsageError(e.message, `Make ${relative(top, dir) || '.'} writable, or leave this target out with --target; nothing was written.`);
+    throw new UsageError(
+      e.message,
+      `Make ${relative(top, dir) || '.'} writable, or leave this target out with --target; nothing was written.`,
+    );
   }
 }
 
@@ -157,12 +181,19 @@ function readExisting(top: string, rel: string, folders?: Set<string>): string |
   const read = readRegularFile(join(top, rel), MAX_TARGET_BYTES);
   if (read.ok) return read.bytes.toString('utf8');
   if (read.code === 'missing') return undefined;
-  throw new UsageError(`cannot read ${rel}: it ${read.message}`, 'Make it a regular file (or remove it) and run the export again; nothing was written.');
+  throw new UsageError(
+    `cannot read ${rel}: it ${read.message}`,
+    'Make it a regular file (or remove it) and run the export again; nothing was written.',
+  );
 }
 
 /** Global invariants' effective set: every global invariant applies to any project, so a name no project has will do. */
 function globalSet(invariants: readonly ScopedInvariant[], keyOf: (inv: ScopedInvariant) => string) {
-  return resolveEffective({ kind: 'project', project: '' }, invariants.filter((i) => i.scope.kind === 'global'), keyOf);
+  return resolveEffective(
+    { kind: 'project', project: '' },
+    invariants.filter((i) => i.scope.kind === 'global'),
+    keyOf,
+  );
 }
 
 /**
@@ -196,9 +227,12 @@ export class ExportService {
     const bad = read.diagnostics.find((d) => d.code === 'project-path-invalid');
     if (bad) {
       // A path glob that leaves the repository is bad input to export: one line, exit 2.
-      throw new UsageError(`${bad.file}:${bad.line}:${bad.col}: ${bad.message}`, 'Paths are globs relative to the top of the repository (e.g. services/billing/**); nothing was written.');
+      throw new UsageError(
+        `${bad.file}:${bad.line}:${bad.col}: ${bad.message}`,
+        'Paths are globs relative to the top of the repository (e.g. services/billing/**); nothing was written.',
+      );
     }
-    requireValid({ diagnostics: read.diagnostics } as never, 'read the projects\' project.yaml');
+    requireValid({ diagnostics: read.diagnostics } as never, "read the projects' project.yaml");
     return read;
   }
 
@@ -215,12 +249,19 @@ export class ExportService {
       if (!projects.meta.has(name)) {
         const exists = (await this.service.source.list(`projects/${name}`, { recursive: false })).length > 0;
         throw new UsageError(
-          exists ? `project ${name} has no project.yaml, so it has no paths to export to` : `unknown project ${name}: there is no projects/${name}/`,
-          exists ? `Create projects/${name}/project.yaml with paths (e.g. paths: [services/${name}/**]); nothing was written.` : 'Check the name; nothing was written.',
+          exists
+            ? `project ${name} has no project.yaml, so it has no paths to export to`
+            : `unknown project ${name}: there is no projects/${name}/`,
+          exists
+            ? `Create projects/${name}/project.yaml with paths (e.g. paths: [services/${name}/**]); nothing was written.`
+            : 'Check the name; nothing was written.',
         );
       }
       if (!projects.meta.get(name)!.paths) {
-        throw new UsageError(`project ${name} has no paths in projects/${name}/project.yaml`, `Add paths (e.g. paths: [services/${name}/**]); nothing was written.`);
+        throw new UsageError(
+          `project ${name} has no paths in projects/${name}/project.yaml`,
+          `Add paths (e.g. paths: [services/${name}/**]); nothing was written.`,
+        );
       }
     } else {
       projects = await this.projects();
@@ -230,7 +271,12 @@ export class ExportService {
     let cacheKey: string | undefined;
     if (this.caching) {
       const extra = JSON.stringify({ build: this.caching.build, targets, project: options.project ?? null, store: this.storeRel() });
-      digest = await inputDigest(this.service.source, ['global', ...withPaths.map((n) => `projects/${n}`)], ['config.yaml', ...projects.names.map((n) => `projects/${n}/project.yaml`)], extra);
+      digest = await inputDigest(
+        this.service.source,
+        ['global', ...withPaths.map((n) => `projects/${n}`)],
+        ['config.yaml', ...projects.names.map((n) => `projects/${n}/project.yaml`)],
+        extra,
+      );
       cacheKey = JSON.stringify({ targets, project: options.project ?? null });
       const hit = digest !== undefined ? this.fromCache(cacheKey, digest, top, targets, options.project === undefined) : undefined;
       if (hit) return hit;
@@ -268,10 +314,19 @@ export class ExportService {
       nested: config.export.nested,
       storeRel: this.storeRel(),
     });
-    const out: ExportPlan = { top, targets, changes: [], refused: [], warnings: [], ...(digest !== undefined && cacheKey !== undefined ? { digest, cacheKey } : {}) };
+    const out: ExportPlan = {
+      top,
+      targets,
+      changes: [],
+      refused: [],
+      warnings: [],
+      ...(digest !== undefined && cacheKey !== undefined ? { digest, cacheKey } : {}),
+    };
     if (config.export.nested && targets.some((t) => TARGETS[t].nestedName)) {
       for (const { project, glob } of unexpressedGlobs(exportProjects)) {
-        out.warnings.push(`project ${project}: path ${glob} is not a folder (DIR/**), so AGENTS.md, CLAUDE.md and GEMINI.md cannot scope it; targets with globs (copilot, cursor, windsurf, cline) do`);
+        out.warnings.push(
+          `project ${project}: path ${glob} is not a folder (DIR/**), so AGENTS.md, CLAUDE.md and GEMINI.md cannot scope it; targets with globs (copilot, cursor, windsurf, cline) do`,
+        );
       }
     }
     const planned = new Set<string>();
@@ -288,7 +343,8 @@ export class ExportService {
       }
       if (merge.kind !== 'write') continue;
       const max = TARGETS[f.target].maxChars;
-      if (max !== undefined && merge.text.length > max) out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);
+      if (max !== undefined && merge.text.length > max)
+        out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);
       out.changes.push({ path: f.path, target: f.target, action: merge.action, before, after: merge.text });
     }
     // A whole export also clears the files of projects that no longer have paths (only files holding an agents block).
@@ -354,13 +410,24 @@ export class ExportService {
         if (names.some((n) => spec.projectFilePattern!.test(n) && !known.has(`${spec.projectDir}/${n}`))) return undefined;
       }
     }
-    return { top, targets, changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })), refused: [], warnings: [], digest, cacheKey: key, cached: true };
+    return {
+      top,
+      targets,
+      changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })),
+      refused: [],
+      warnings: [],
+      digest,
+      cacheKey: key,
+      cached: true,
+    };
   }
 
   /** Keeps what a plan found (every file up to date, or just written) for the next run; nothing when something was refused. */
   remember(plan: ExportPlan): void {
     if (!this.caching || plan.digest === undefined || plan.cacheKey === undefined || plan.cached || plan.refused.length > 0) return;
-    const files = plan.changes.filter((c) => c.after !== undefined).map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
+    const files = plan.changes
+      .filter((c) => c.after !== undefined)
+      .map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
     this.caching.cache.save(plan.cacheKey, { digest: plan.digest, files });
   }
 
@@ -394,8 +461,18 @@ export class ExportService {
     const t = result.target;
     const section: ExportSection =
       t.kind === 'plan'
-        ? { title: `Plan ${t.plan}`, scope: describeScope({ kind: 'plan', plan: t.plan }), notes: [`The effective set of plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}: plan > project > global.`], entries }
-        : { title: `Project ${t.project}`, scope: `project ${t.project}`, notes: [`The effective set of project ${t.project}: project > global.`], entries };
+        ? {
+            title: `Plan ${t.plan}`,
+            scope: describeScope({ kind: 'plan', plan: t.plan }),
+            notes: [`The effective set of plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}: plan > project > global.`],
+            entries,
+          }
+        : {
+            title: `Project ${t.project}`,
+            scope: `project ${t.project}`,
+            notes: [`The effective set of project ${t.project}: project > global.`],
+            entries,
+          };
     return renderStandalone(TARGETS[name!], [section], this.storeRel());
   }
 }
@@ -407,10 +484,16 @@ export function refusedError(plan: ExportPlan): CheckFailedError {
   const damaged = plan.refused.some((r) => r.reason === 'damaged');
   const hint = [
     handEdited ? 'Move your own text outside the agents block (it is kept there), or run `agents export --force` to discard the edit.' : '',
-    damaged ? 'Repair the markers by hand (one "<!-- agents:begin … -->" line and one "<!-- agents:end -->" line) or delete them; --force does not touch a damaged block.' : '',
+    damaged
+      ? 'Repair the markers by hand (one "<!-- agents:begin … -->" line and one "<!-- agents:end -->" line) or delete them; --force does not touch a damaged block.'
+      : '',
     'Nothing was written.',
   ]
     .filter((s) => s !== '')
     .join(' ');
-  return new CheckFailedError(`${plan.refused.length === 1 ? 'a file was' : `${plan.refused.length} files were`} left alone: ${lines.join('; ')}`, hint, { refused: plan.refused });
+  return new CheckFailedError(
+    `${plan.refused.length === 1 ? 'a file was' : `${plan.refused.length} files were`} left alone: ${lines.join('; ')}`,
+    hint,
+    { refused: plan.refused },
+  );
 }

@@ -30,11 +30,7 @@ import { compileFilter, filterByRegex } from './regex.ts';
 import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
 
 /** How a caller names a scope: exactly one of these. */
-export type ScopeInput =
-  | { global: true }
-  | { project: string }
-  | { plan: string }
-  | { action: string };
+export type ScopeInput = { global: true } | { project: string } | { plan: string } | { action: string };
 
 export interface AddInput {
   scope: ScopeInput | Scope;
@@ -188,7 +184,7 @@ export function toScope(input: ScopeInput | Scope): Scope {
   }
   if ('plan' in input) {
     const problem = ulidProblem(input.plan, 'plan id');
-    if (problem) throw new UsageError(problem, 'Give the plan\'s full ULID; `agents plan list` shows them.');
+    if (problem) throw new UsageError(problem, "Give the plan's full ULID; `agents plan list` shows them.");
     return { kind: 'plan', plan: input.plan };
   }
   const ref = parseActionRef(input.action);
@@ -216,7 +212,9 @@ export function requireValid(snapshot: StoreSnapshot, what: string): void {
   const first = errors[0]!;
   const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
   throw new InvalidStoreError(
-    errors.length === 1 ? `cannot ${what}: ${where} is invalid` : `cannot ${what}: ${errors.length} store files are invalid, first ${where}`,
+    errors.length === 1
+      ? `cannot ${what}: ${where} is invalid`
+      : `cannot ${what}: ${errors.length} store files are invalid, first ${where}`,
     errors,
   );
 }
@@ -224,9 +222,14 @@ export function requireValid(snapshot: StoreSnapshot, what: string): void {
 /** The text as written, or a usage error (empty, too long): the same rule for add and edit. */
 function checkText(raw: string): string {
   const text = cleanText(raw);
-  if (text === '') throw new UsageError('the invariant text is empty', 'Give the constraint in natural language, e.g. "Never delete production data".');
+  if (text === '')
+    throw new UsageError('the invariant text is empty', 'Give the constraint in natural language, e.g. "Never delete production data".');
   const length = codePointLength(text);
-  if (length > MAX_TEXT_LENGTH) throw new UsageError(`the invariant text is ${length} characters long; the limit is ${MAX_TEXT_LENGTH}`, 'Shorten it; put the reasons in --rationale.');
+  if (length > MAX_TEXT_LENGTH)
+    throw new UsageError(
+      `the invariant text is ${length} characters long; the limit is ${MAX_TEXT_LENGTH}`,
+      'Shorten it; put the reasons in --rationale.',
+    );
   return text;
 }
 
@@ -239,14 +242,17 @@ const MAX_RATIONALE = 10_000;
 
 function checkRationale(raw: string | undefined): string | undefined {
   const rationale = raw?.trim() || undefined;
-  if (rationale !== undefined && codePointLength(rationale) > MAX_RATIONALE) throw new UsageError(`the rationale is ${codePointLength(rationale)} characters long; the limit is ${MAX_RATIONALE}`);
+  if (rationale !== undefined && codePointLength(rationale) > MAX_RATIONALE)
+    throw new UsageError(`the rationale is ${codePointLength(rationale)} characters long; the limit is ${MAX_RATIONALE}`);
   return rationale;
 }
 
 /** Near-duplicates of `subject` among `others` that can meet it in an effective set (active ones only). */
 function nearAmong(subject: ScopedInvariant, others: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): NearMatch[] {
   if (!subject.active) return [];
-  const candidates = others.filter((o) => o.id !== subject.id && o.active && canMeet(subject, o, plans)).map((o) => ({ invariant: o, loose: looseKey(o.text) }));
+  const candidates = others
+    .filter((o) => o.id !== subject.id && o.active && canMeet(subject, o, plans))
+    .map((o) => ({ invariant: o, loose: looseKey(o.text) }));
   return nearDuplicatesOf(subject.text, candidates);
 }
 
@@ -255,7 +261,10 @@ function checkTags(tags: readonly string[]): string[] {
   for (const raw of tags) {
     const tag = raw.trim();
     if (tag === '' || tag.length > 64 || tag.includes(',')) {
-      throw new UsageError(`tag "${truncate(raw)}" is invalid: tags are 1 to 64 characters without commas`, 'Repeat --tag for several tags: --tag data --tag safety.');
+      throw new UsageError(
+        `tag "${truncate(raw)}" is invalid: tags are 1 to 64 characters without commas`,
+        'Repeat --tag for several tags: --tag data --tag safety.',
+      );
     }
     if (!out.includes(tag)) out.push(tag);
   }
@@ -270,7 +279,11 @@ export class InvariantService {
   readonly source: TreeSource;
   readonly deps: ServiceDeps;
 
-  constructor(readonly root: string, deps: Partial<ServiceDeps> = {}, source?: TreeSource) {
+  constructor(
+    readonly root: string,
+    deps: Partial<ServiceDeps> = {},
+    source?: TreeSource,
+  ) {
     this.deps = defaultDeps(deps);
     this.source = source ?? new WorkingTreeSource(root);
   }
@@ -291,7 +304,10 @@ export class InvariantService {
     const planErrors = snap.diagnostics.filter((d) => d.file === planFile || planFile.startsWith(`${d.file}/`));
     if (planErrors.length > 0) requireValid({ ...snap, diagnostics: planErrors }, `read plan ${planId}`);
     if (!plan) {
-      throw new UsageError(`unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`, 'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.');
+      throw new UsageError(
+        `unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`,
+        'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.',
+      );
     }
     return plan;
   }
@@ -305,11 +321,21 @@ export class InvariantService {
       if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
     }
     const paths = new Map(found.map((f) => [f.id, f.path]));
-    const id = pickId(prefix, paths.keys(), 'invariant', 'Run `agents invariant list --all` to see the ids.', (m) => `${m}  ${paths.get(m)}`);
+    const id = pickId(
+      prefix,
+      paths.keys(),
+      'invariant',
+      'Run `agents invariant list --all` to see the ids.',
+      (m) => `${m}  ${paths.get(m)}`,
+    );
     const same = found.filter((f) => f.id === id);
     if (same.length > 1) {
       // One id in two files (an id-reused error): say which, rather than pick one.
-      throw new UsageError(`id ${id} names ${same.length} files:\n${same.map((m) => `  ${m.id}  ${m.path}`).join('\n')}`, 'Run `agents validate`: an id names one thing in the whole store.', { matches: same.map((m) => m.path) });
+      throw new UsageError(
+        `id ${id} names ${same.length} files:\n${same.map((m) => `  ${m.id}  ${m.path}`).join('\n')}`,
+        'Run `agents validate`: an id names one thing in the whole store.',
+        { matches: same.map((m) => m.path) },
+      );
     }
     return same[0]!;
   }
@@ -323,7 +349,10 @@ export class InvariantService {
       const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
       if (links.length > 0) requireValid(await readEntries(this.source, links), `read plan ${wanted}`);
     }
-    const ids = entries.filter((e) => e.type === 'dir').map((e) => e.path.slice('plans/'.length)).filter(isUlid);
+    const ids = entries
+      .filter((e) => e.type === 'dir')
+      .map((e) => e.path.slice('plans/'.length))
+      .filter(isUlid);
     return pickId(prefix, ids, 'plan', 'Run `agents plan list` to see the plans.');
   }
 
@@ -380,7 +409,11 @@ export class InvariantService {
     const key = textKey(text);
 
     // What only writing needs (yaml's writer, node:crypto for ids and temporary names) loads here, not at start-up.
-    const [{ formatInvariantFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([import('../core/serialize.ts'), import('../store/write.ts'), loadIdGenerator()]);
+    const [{ formatInvariantFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([
+      import('../core/serialize.ts'),
+      import('../store/write.ts'),
+      loadIdGenerator(),
+    ]);
     const draft = (id: string): ScopedInvariant => {
       const inv: ScopedInvariant = {
         id,
@@ -388,7 +421,10 @@ export class InvariantService {
         severity,
         active: true,
         tags,
-        created_at: this.deps.clock().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        created_at: this.deps
+          .clock()
+          .toISOString()
+          .replace(/\.\d{3}Z$/, 'Z'),
         scope,
         path: invariantPath(scope, id),
       };
@@ -402,27 +438,31 @@ export class InvariantService {
     const enabled = await commitWanted(this.source, input.commit);
     const { invariant, commit } = await withCommit(this.root, enabled, async () => {
       const written = await withFolderLock(
-      this.root,
-      folder,
-      async () => {
-        const here = await readFolders(this.source, [folder]);
-        requireValid(here, `add to ${describeScope(scope)}`);
-        const dup = here.invariants.find((i) => textKey(i.text) === key);
-        if (dup) {
-          throw new CheckFailedError(
-            `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
-            `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
-            { existing_id: dup.id, path: dup.path },
-            'duplicate',
-          );
-        }
-        const inv = draft(this.deps.newId());
-        writeFileAtomic(this.root, inv.path, formatInvariantFile(inv.path, inv));
-        return inv;
-      },
-      { onStale: this.deps.notice },
+        this.root,
+        folder,
+        async () => {
+          const here = await readFolders(this.source, [folder]);
+          requireValid(here, `add to ${describeScope(scope)}`);
+          const dup = here.invariants.find((i) => textKey(i.text) === key);
+          if (dup) {
+            throw new CheckFailedError(
+              `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+              `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+              { existing_id: dup.id, path: dup.path },
+              'duplicate',
+            );
+          }
+          const inv = draft(this.deps.newId());
+          writeFileAtomic(this.root, inv.path, formatInvariantFile(inv.path, inv));
+          return inv;
+        },
+        { onStale: this.deps.notice },
       );
-      return { value: { invariant: written }, paths: [written.path], message: `invariant: add ${written.id} to ${describeScope(scope)}\n\n${written.text}\n` };
+      return {
+        value: { invariant: written },
+        paths: [written.path],
+        message: `invariant: add ${written.id} to ${describeScope(scope)}\n\n${written.text}\n`,
+      };
     });
 
     // Notes of what the new copy shadows or is shadowed by: best effort over readable files.
@@ -509,7 +549,10 @@ export class InvariantService {
     const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
     if (!inv) {
       requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `${what} ${found.id}`);
-      throw new UsageError(`no invariant with id ${found.id}: ${found.path} is gone`, 'Another command may have moved or removed it; run `agents invariant list --all`.');
+      throw new UsageError(
+        `no invariant with id ${found.id}: ${found.path} is gone`,
+        'Another command may have moved or removed it; run `agents invariant list --all`.',
+      );
     }
     return inv;
   }
@@ -528,12 +571,17 @@ export class InvariantService {
     const addTags = checkTags(input.addTags ?? []);
     const removeTags = (input.removeTags ?? []).map((t) => t.trim());
     const both = addTags.find((t) => removeTags.includes(t));
-    if (both !== undefined) throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');
+    if (both !== undefined)
+      throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');
     const rationale = input.rationale !== undefined ? (checkRationale(input.rationale) ?? '') : undefined;
     let overrides: string | undefined;
     if (input.overrides !== undefined && input.overrides.trim() !== '') {
       overrides = (await this.resolveId(input.overrides)).id;
-      if (overrides === found.id) throw new UsageError(`an invariant cannot override itself (${found.id})`, 'Name the lower-precedence copy of the same text it replaces.');
+      if (overrides === found.id)
+        throw new UsageError(
+          `an invariant cannot override itself (${found.id})`,
+          'Name the lower-precedence copy of the same text it replaces.',
+        );
     }
     const folder = scopeFolder(found.scope);
     const { formatInvariantFile } = await import('../core/serialize.ts');
@@ -550,14 +598,22 @@ export class InvariantService {
           const here = await readFolders(this.source, [folder]);
           requireValid(here, `edit ${found.id} in ${describeScope(found.scope)}`);
           const old = here.invariants.find((i) => i.id === found.id);
-          if (!old) throw new UsageError(`no invariant with id ${found.id}: ${found.path} is gone`, 'Another command may have moved or removed it; run `agents invariant list --all`.');
+          if (!old)
+            throw new UsageError(
+              `no invariant with id ${found.id}: ${found.path} is gone`,
+              'Another command may have moved or removed it; run `agents invariant list --all`.',
+            );
           before = old;
           const next: ScopedInvariant = { ...old, tags: [...old.tags] };
           if (text !== undefined) next.text = text;
           if (severity !== undefined) next.severity = severity;
           if (replaceTags !== undefined) next.tags = replaceTags;
           for (const t of removeTags) {
-            if (!next.tags.includes(t)) throw new UsageError(`${found.id} has no tag "${truncate(t)}"`, old.tags.length ? `Its tags: ${old.tags.join(', ')}.` : 'It has no tags.');
+            if (!next.tags.includes(t))
+              throw new UsageError(
+                `${found.id} has no tag "${truncate(t)}"`,
+                old.tags.length ? `Its tags: ${old.tags.join(', ')}.` : 'It has no tags.',
+              );
             next.tags = next.tags.filter((x) => x !== t);
           }
           for (const t of addTags) if (!next.tags.includes(t)) next.tags.push(t);
@@ -597,14 +653,24 @@ export class InvariantService {
     });
     const invariant = done.invariant ?? before!;
     const rel = await this.relations(invariant);
-    return { before: before!, invariant, file: `${this.root}/${invariant.path}`, changed, ...rel, ...(done.commit ? { commit: done.commit } : {}) };
+    return {
+      before: before!,
+      invariant,
+      file: `${this.root}/${invariant.path}`,
+      changed,
+      ...rel,
+      ...(done.commit ? { commit: done.commit } : {}),
+    };
   }
 
   /** An `overrides` must name an invariant of the same text (docs/store-format.md); a usage error otherwise, before anything is written. */
   private async checkOverride(inv: ScopedInvariant): Promise<void> {
     const target = await this.readOne(await this.resolveId(inv.overrides!), 'read');
     if (textKey(target.text) !== textKey(inv.text)) {
-      throw new UsageError(`${inv.id} cannot override ${target.id}: their texts differ ("${truncate(target.text)}")`, 'An override is a copy of the same text (with another severity, tags or rationale); give the id of such a copy.');
+      throw new UsageError(
+        `${inv.id} cannot override ${target.id}: their texts differ ("${truncate(target.text)}")`,
+        'An override is a copy of the same text (with another severity, tags or rationale); give the id of such a copy.',
+      );
     }
   }
 
@@ -618,7 +684,10 @@ export class InvariantService {
     const found = await this.resolveId(idOrPrefix);
     const dest = await this.resolveScope(to);
     if (scopeFolder(dest) === scopeFolder(found.scope)) {
-      throw new UsageError(`${found.id} is already in ${describeScope(dest)}`, 'Name another scope: --global, --project P, --action NS/NAME or --plan ID.');
+      throw new UsageError(
+        `${found.id} is already in ${describeScope(dest)}`,
+        'Name another scope: --global, --project P, --action NS/NAME or --plan ID.',
+      );
     }
     if (dest.kind === 'plan') await this.readPlan(dest.plan);
     await this.readOne(found, 'move');
@@ -631,41 +700,58 @@ export class InvariantService {
     const [first, second] = [from, toFolder].sort() as [string, string];
     let before: ScopedInvariant | undefined;
     const done = await withCommit(this.root, enabled, async () => {
-      const moved = await withFolderLock(this.root, first, () =>
-        withFolderLock(
-          this.root,
-          second,
-          async () => {
-            const here = await readFolders(this.source, [from, toFolder]);
-            requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
-            const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
-            if (!old) throw new UsageError(`no invariant with id ${found.id}: ${found.path} is gone`, 'Another command may have moved or removed it; run `agents invariant list --all`.');
-            before = old;
-            const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
-            if (dup) {
-              throw new CheckFailedError(
-                `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
-                `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
-                { existing_id: dup.id, path: dup.path },
-                'duplicate',
-              );
-            }
-            const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
-            // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
-            if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
-            else delete next.source;
-            writeFileAtomic(this.root, next.path, formatInvariantFile(next.path, next));
-            removeFile(this.root, old.path);
-            return next;
-          },
-          { onStale: this.deps.notice },
-        ),
+      const moved = await withFolderLock(
+        this.root,
+        first,
+        () =>
+          withFolderLock(
+            this.root,
+            second,
+            async () => {
+              const here = await readFolders(this.source, [from, toFolder]);
+              requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
+              const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
+              if (!old)
+                throw new UsageError(
+                  `no invariant with id ${found.id}: ${found.path} is gone`,
+                  'Another command may have moved or removed it; run `agents invariant list --all`.',
+                );
+              before = old;
+              const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
+              if (dup) {
+                throw new CheckFailedError(
+                  `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+                  `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
+                  { existing_id: dup.id, path: dup.path },
+                  'duplicate',
+                );
+              }
+              const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
+              // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
+              if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
+              else delete next.source;
+              writeFileAtomic(this.root, next.path, formatInvariantFile(next.path, next));
+              removeFile(this.root, old.path);
+              return next;
+            },
+            { onStale: this.deps.notice },
+          ),
         { onStale: this.deps.notice },
       );
-      return { value: { invariant: moved }, paths: [found.path, moved.path], message: `invariant: move ${found.id} from ${describeScope(found.scope)} to ${describeScope(dest)}\n\n${moved.text}\n` };
+      return {
+        value: { invariant: moved },
+        paths: [found.path, moved.path],
+        message: `invariant: move ${found.id} from ${describeScope(found.scope)} to ${describeScope(dest)}\n\n${moved.text}\n`,
+      };
     });
     const rel = await this.relations(done.invariant);
-    return { before: before!, invariant: done.invariant, file: `${this.root}/${done.invariant.path}`, ...rel, ...(done.commit ? { commit: done.commit } : {}) };
+    return {
+      before: before!,
+      invariant: done.invariant,
+      file: `${this.root}/${done.invariant.path}`,
+      ...rel,
+      ...(done.commit ? { commit: done.commit } : {}),
+    };
   }
 
   /**
@@ -738,10 +824,16 @@ export class InvariantService {
     }
     const snap = await readFolders(this.source, folders);
     requireValid(snap, 'resolve the effective set');
-    if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project)) await this.requireProject(resolvedTarget.project);
+    if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
+      await this.requireProject(resolvedTarget.project);
     let entries = resolveEffective(resolvedTarget, snap.invariants);
     if (re) {
-      const keep = new Set(filterByRegex(entries.map((e) => e.invariant), re));
+      const keep = new Set(
+        filterByRegex(
+          entries.map((e) => e.invariant),
+          re,
+        ),
+      );
       entries = entries.filter((e) => keep.has(e.invariant));
     }
     const result: EffectiveResult = { target: resolvedTarget, entries, waivers: await this.waiversOf(resolvedTarget, snap.entries) };
@@ -783,7 +875,10 @@ export class InvariantService {
         break;
       case 'project': {
         const project = inv.scope.project;
-        result.plansTargeting = [...snap.plans.values()].filter((p) => p.project === project).map((p) => p.id).sort();
+        result.plansTargeting = [...snap.plans.values()]
+          .filter((p) => p.project === project)
+          .map((p) => p.id)
+          .sort();
         result.appliesTo = `project ${project} and the ${result.plansTargeting.length} plan(s) targeting it`;
         break;
       }
@@ -799,7 +894,10 @@ export class InvariantService {
   }
 
   /** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
-  async remove(idOrPrefix: string, options: { commit?: boolean } = {}): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
+  async remove(
+    idOrPrefix: string,
+    options: { commit?: boolean } = {},
+  ): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
     const found = await this.resolveId(idOrPrefix);
     const { removeFile, withFolderLock } = await import('../store/write.ts');
     const enabled = await commitWanted(this.source, options.commit);

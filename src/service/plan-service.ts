@@ -1,9 +1,25 @@
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { RecordKind } from '../core/layout.ts';
-import { SEVERITIES, invariantPath, type Plan, type ScopedInvariant, type Severity, type StoreConfig, DEFAULT_CONFIG } from '../core/model.ts';
+import {
+  SEVERITIES,
+  invariantPath,
+  type Plan,
+  type ScopedInvariant,
+  type Severity,
+  type StoreConfig,
+  DEFAULT_CONFIG,
+} from '../core/model.ts';
 import { codePointLength, isUlid } from '../core/names.ts';
-import { parseExpiresInput, waivedAt, waiverFolder, waiverPath, type ScopedWaiver, type Waiver, type WaiverScope } from '../core/waivers.ts';
+import {
+  parseExpiresInput,
+  waivedAt,
+  waiverFolder,
+  waiverPath,
+  type ScopedWaiver,
+  type Waiver,
+  type WaiverScope,
+} from '../core/waivers.ts';
 import { normalisePrefix, pickId, resolvePrefix } from '../core/id-prefix.ts';
 import {
   buildActorRequest,
@@ -199,14 +215,21 @@ export class PlanService {
     const ref = `${scope.ns}/${scope.name}`;
     if (input.project !== undefined) toScope({ project: input.project });
     // A linked project or action folder is an invalid store (exit 3), not an unknown name.
-    const linked = (await readFolders(this.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${ref}`])).diagnostics.filter((d) => d.code === 'symlink');
+    const linked = (
+      await readFolders(this.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${ref}`])
+    ).diagnostics.filter((d) => d.code === 'symlink');
     if (linked.length > 0) requireValid({ ...emptySnapshot(), diagnostics: linked }, `use ${ref}`);
     // An unknown project is refused with the closest names (never a plan aimed at a typo).
     if (input.project !== undefined) await this.invariants.requireProject(input.project, { writing: true });
     const here = await this.source.list(`actions/${scope.ns}`, { recursive: false });
     if (!here.some((e) => e.type === 'dir' && e.path === `actions/${ref}`)) {
-      const actionDirs = (await this.source.list('actions', { recursive: true })).filter((e) => e.type === 'dir' && e.path.split('/').length === 3).map((e) => e.path.slice('actions/'.length));
-      throw new UsageError(`unknown action ${ref}: actions/${ref}/ does not exist`, `Nothing was written. Known actions: ${actionDirs.length ? actionDirs.join(', ') : '(none)'}.`);
+      const actionDirs = (await this.source.list('actions', { recursive: true }))
+        .filter((e) => e.type === 'dir' && e.path.split('/').length === 3)
+        .map((e) => e.path.slice('actions/'.length));
+      throw new UsageError(
+        `unknown action ${ref}: actions/${ref}/ does not exist`,
+        `Nothing was written. Known actions: ${actionDirs.length ? actionDirs.join(', ') : '(none)'}.`,
+      );
     }
     const goal = input.goal?.trim() || undefined;
     const snap = await readFolders(this.source, [`actions/${ref}`]);
@@ -300,7 +323,10 @@ export class PlanService {
    * file written atomically; if the plan or a template changed meanwhile,
    * nothing is written (exit 2). Hand-added plan invariants are never touched.
    */
-  async sync(prefix: string, options: { apply: boolean; confirm?: (preview: SyncResult) => Promise<boolean>; commit?: boolean }): Promise<SyncResult> {
+  async sync(
+    prefix: string,
+    options: { apply: boolean; confirm?: (preview: SyncResult) => Promise<boolean>; commit?: boolean },
+  ): Promise<SyncResult> {
     const plan = await this.planById(prefix);
     const inputs = await this.syncInputs(plan);
     const preview = planSync(plan, inputs.planInvariants, inputs.actions);
@@ -318,7 +344,10 @@ export class PlanService {
           const fresh = await this.syncInputs(plan);
           const again = planSync(plan, fresh.planInvariants, fresh.actions);
           if (fingerprint(again.changes) !== fingerprint(preview.changes)) {
-            throw new UsageError(`plan ${plan.id} or its action template changed while the sync was prepared`, `Nothing was written. Run \`agents plan sync ${plan.id}\` again to see the new changes.`);
+            throw new UsageError(
+              `plan ${plan.id} or its action template changed while the sync was prepared`,
+              `Nothing was written. Run \`agents plan sync ${plan.id}\` again to see the new changes.`,
+            );
           }
           const author = await this.deps.author(this.root);
           const now = timestamp(this.deps.clock());
@@ -406,7 +435,11 @@ export class PlanService {
     // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
     await this.records(plan.id, ['decisions']);
     assertOwnStore(this.root, 'write in');
-    const request = buildActorRequest(plan, options.context ?? null, entries.map((e) => e.invariant));
+    const request = buildActorRequest(
+      plan,
+      options.context ?? null,
+      entries.map((e) => e.invariant),
+    );
     const digest = await setDigest(entries.map((e) => e.invariant));
     const outcome = await options.actor.evaluate(request);
     const author = await this.deps.author(this.root);
@@ -420,8 +453,18 @@ export class PlanService {
         const decisionId = this.deps.newId();
         const runId = this.deps.newId();
         const now = timestamp(this.deps.clock());
-        const rec = reconcile(request.invariants.map((i) => i.id), outcome, decisionId);
-        const run: EnforcementRun = { id: runId, decision_id: decisionId, created_at: now, actor: options.actor.kind, records: rec.records };
+        const rec = reconcile(
+          request.invariants.map((i) => i.id),
+          outcome,
+          decisionId,
+        );
+        const run: EnforcementRun = {
+          id: runId,
+          decision_id: decisionId,
+          created_at: now,
+          actor: options.actor.kind,
+          records: rec.records,
+        };
         if (author !== undefined) run.created_by = author;
         if (rec.error !== undefined) run.error = rec.error;
         run.set_digest = digest;
@@ -445,7 +488,14 @@ export class PlanService {
           { rel: runPath, content: runText },
           { rel: nodePath, content: nodeText },
         ]);
-        return { plan, request, decision, run, problems: rec.problems, ok: rec.error === undefined && rec.records.every((r) => r.enforced) };
+        return {
+          plan,
+          request,
+          decision,
+          run,
+          problems: rec.problems,
+          ok: rec.error === undefined && rec.records.every((r) => r.enforced),
+        };
       },
       { onStale: this.deps.notice },
     );
@@ -475,7 +525,14 @@ export class PlanService {
     const invariants = entries.map((e) => e.invariant);
     const { latest, unfinished } = committedRuns(records.decisions, records.enforcement);
     const verdict = judgePlan(
-      { effective: invariants, setDigest: await setDigest(invariants), ...(latest ? { latest } : {}), unfinished, violations: standing.open, waived: new Set(waived.keys()) },
+      {
+        effective: invariants,
+        setDigest: await setDigest(invariants),
+        ...(latest ? { latest } : {}),
+        unfinished,
+        violations: standing.open,
+        waived: new Set(waived.keys()),
+      },
       options.allow ? { allow: options.allow } : {},
     );
     const reasons = [...verdict.reasons].sort((a, b) => (a.level === b.level ? 0 : a.level === 'fail' ? -1 : 1));
@@ -492,7 +549,13 @@ export class PlanService {
     };
     const run = latest?.run;
     if (run) {
-      status.latestEnforcement = { id: run.id, decision_id: run.decision_id, created_at: run.created_at, enforced: run.records.filter((r) => r.enforced).length, total: run.records.length };
+      status.latestEnforcement = {
+        id: run.id,
+        decision_id: run.decision_id,
+        created_at: run.created_at,
+        enforced: run.records.filter((r) => r.enforced).length,
+        total: run.records.length,
+      };
       if (run.error !== undefined) status.latestEnforcement.error = run.error;
     }
     return status;
@@ -513,12 +576,23 @@ export class PlanService {
         `Nothing was written. See the set with \`agents invariant list --effective --plan ${plan.id}\`; a shadowed or inactive copy does not apply.`,
       );
     }
-    const chosen = pickId(input.invariant, inSet.map((i) => i.id), 'invariant', '');
+    const chosen = pickId(
+      input.invariant,
+      inSet.map((i) => i.id),
+      'invariant',
+      '',
+    );
     const inv = inSet.find((i) => i.id === chosen)!;
     const details = input.details?.trim() || undefined;
     const author = await this.deps.author(this.root);
     const id = this.deps.newId();
-    const violation: Violation = { id, invariant_id: inv.id, violated_text: inv.text, severity: input.severity ?? inv.severity, created_at: timestamp(this.deps.clock()) };
+    const violation: Violation = {
+      id,
+      invariant_id: inv.id,
+      violated_text: inv.text,
+      severity: input.severity ?? inv.severity,
+      created_at: timestamp(this.deps.clock()),
+    };
     if (details !== undefined) violation.details = details;
     if (author !== undefined) violation.created_by = author;
     const path = `plans/${plan.id}/violations/${id}.yaml`;
@@ -532,15 +606,21 @@ export class PlanService {
    */
   async waive(input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
     if ((input.plan === undefined) === (input.project === undefined)) {
-      throw new UsageError('name exactly one of --plan ID or --project P', 'A waiver covers one plan, or one project and the plans that target it.');
+      throw new UsageError(
+        'name exactly one of --plan ID or --project P',
+        'A waiver covers one plan, or one project and the plans that target it.',
+      );
     }
     const reason = input.reason.trim();
-    if (reason === '' || codePointLength(reason) > 2000) throw new UsageError('--reason must be 1 to 2,000 characters', 'Say why the exception is granted.');
+    if (reason === '' || codePointLength(reason) > 2000)
+      throw new UsageError('--reason must be 1 to 2,000 characters', 'Say why the exception is granted.');
     const owner = input.owner.trim();
-    if (owner === '' || codePointLength(owner) > 512) throw new UsageError('--owner must be 1 to 512 characters', 'Name who answers for the exception: a person or a team.');
+    if (owner === '' || codePointLength(owner) > 512)
+      throw new UsageError('--owner must be 1 to 512 characters', 'Name who answers for the exception: a person or a team.');
     const now = this.deps.clock();
     const expires = parseExpiresInput(input.expires, now);
-    if ('problem' in expires) throw new UsageError(expires.problem, 'Nothing was written. A waiver is time-boxed: give a future date, e.g. --expires 2026-12-31.');
+    if ('problem' in expires)
+      throw new UsageError(expires.problem, 'Nothing was written. A waiver is time-boxed: give a future date, e.g. --expires 2026-12-31.');
     let scope: WaiverScope;
     let target: { plan: string } | { project: string };
     if (input.plan !== undefined) {
@@ -557,12 +637,23 @@ export class PlanService {
     const where = scope.kind === 'plan' ? `plan ${scope.plan}` : `project ${scope.project}`;
     const { entries } = await this.invariants.effective(target);
     const inSet = entries.map((e) => e.invariant);
-    const match = resolvePrefix(input.invariant, inSet.map((i) => i.id));
+    const match = resolvePrefix(
+      input.invariant,
+      inSet.map((i) => i.id),
+    );
     if (match.kind === 'unknown') {
       const list = scope.kind === 'plan' ? `--plan ${scope.plan}` : `--project ${scope.project}`;
-      throw new UsageError(`invariant ${match.prefix} is not in the effective set of ${where}`, `Nothing was written. See the set with \`agents invariant list --effective ${list}\`; a shadowed or inactive copy does not apply.`);
+      throw new UsageError(
+        `invariant ${match.prefix} is not in the effective set of ${where}`,
+        `Nothing was written. See the set with \`agents invariant list --effective ${list}\`; a shadowed or inactive copy does not apply.`,
+      );
     }
-    const chosenId = pickId(input.invariant, inSet.map((i) => i.id), 'invariant', '');
+    const chosenId = pickId(
+      input.invariant,
+      inSet.map((i) => i.id),
+      'invariant',
+      '',
+    );
     const inv = inSet.find((i) => i.id === chosenId)!;
     const [{ formatWaiverFile }] = await Promise.all([import('../core/serialize.ts')]);
     const author = await this.deps.author(this.root);
@@ -582,7 +673,11 @@ export class PlanService {
         },
         { onStale: this.deps.notice },
       );
-      return { value: { waiver }, paths: [waiver.path], message: `invariant: waive ${inv.id} for ${where} until ${waiver.expires}\n\n${reason}\nOwner: ${owner}\n` };
+      return {
+        value: { waiver },
+        paths: [waiver.path],
+        message: `invariant: waive ${inv.id} for ${where} until ${waiver.expires}\n\n${reason}\nOwner: ${owner}\n`,
+      };
     });
   }
 
@@ -601,7 +696,12 @@ export class PlanService {
         if (isUlid(id)) found.push({ plan, id, path: e.path });
       }
     }
-    const id = pickId(prefix, found.map((f) => f.id), 'violation', 'Run `agents invariant violation list` to see the violations.');
+    const id = pickId(
+      prefix,
+      found.map((f) => f.id),
+      'violation',
+      'Run `agents invariant violation list` to see the violations.',
+    );
     return found.find((f) => f.id === id)!;
   }
 
@@ -610,10 +710,14 @@ export class PlanService {
    * optional note). The record is kept; a resolved violation no longer fails
    * `plan status`. Resolving twice is refused (exit 2).
    */
-  async resolveViolation(prefix: string, options: { note?: string; commit?: boolean } = {}): Promise<ListedViolation & { commit?: string }> {
+  async resolveViolation(
+    prefix: string,
+    options: { note?: string; commit?: boolean } = {},
+  ): Promise<ListedViolation & { commit?: string }> {
     const found = await this.findViolation(prefix);
     const note = options.note?.trim() || undefined;
-    if (note !== undefined && codePointLength(note) > 10_000) throw new UsageError('--note is longer than 10,000 characters', 'Nothing was written. Shorten it.');
+    if (note !== undefined && codePointLength(note) > 10_000)
+      throw new UsageError('--note is longer than 10,000 characters', 'Nothing was written. Shorten it.');
     const author = await this.deps.author(this.root);
     const folder = `plans/${found.plan}`;
     const enabled = await commitWanted(this.source, options.commit);
@@ -626,7 +730,10 @@ export class PlanService {
           const v = violations.find((x) => x.id === found.id);
           if (!v) throw new UsageError(`violation ${found.id} vanished while it was resolved`, 'Run the command again.');
           if (v.resolved !== undefined) {
-            throw new UsageError(`violation ${v.id} is already resolved (at ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''})`, 'Nothing was written. A resolution is recorded once.');
+            throw new UsageError(
+              `violation ${v.id} is already resolved (at ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''})`,
+              'Nothing was written. A resolution is recorded once.',
+            );
           }
           const resolved: NonNullable<Violation['resolved']> = { at: timestamp(this.deps.clock()) };
           if (author !== undefined) resolved.by = author;
@@ -637,7 +744,11 @@ export class PlanService {
         },
         { onStale: this.deps.notice },
       );
-      return { value: listed, paths: [listed.path], message: `invariant: resolve violation ${listed.violation.id} of ${listed.violation.invariant_id} in plan ${listed.plan}\n${note ? `\n${note}\n` : ''}` };
+      return {
+        value: listed,
+        paths: [listed.path],
+        message: `invariant: resolve violation ${listed.violation.id} of ${listed.violation.invariant_id} in plan ${listed.plan}\n${note ? `\n${note}\n` : ''}`,
+      };
     });
   }
 
@@ -651,7 +762,8 @@ export class PlanService {
     for (const plan of planIds) {
       const { violations } = await this.records(plan, ['violations']);
       for (const v of violations) {
-        if (options.severity === undefined || v.severity === options.severity) out.push({ plan, violation: v, path: `plans/${plan}/violations/${v.id}.yaml` });
+        if (options.severity === undefined || v.severity === options.severity)
+          out.push({ plan, violation: v, path: `plans/${plan}/violations/${v.id}.yaml` });
       }
     }
     return out;

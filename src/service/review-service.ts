@@ -47,7 +47,10 @@ import type { ReadResult } from '../store/tree-source.ts';
 type Parsing = typeof import('../core/parse-core.ts') & Pick<typeof import('../store/read-plan.ts'), 'readFailure'>;
 let parsing: Promise<Parsing> | undefined;
 function loadParsing(): Promise<Parsing> {
-  parsing ??= Promise.all([import('../core/parse-core.ts'), import('../store/read-plan.ts')]).then(([core, read]) => ({ ...core, readFailure: read.readFailure }));
+  parsing ??= Promise.all([import('../core/parse-core.ts'), import('../store/read-plan.ts')]).then(([core, read]) => ({
+    ...core,
+    readFailure: read.readFailure,
+  }));
   return parsing;
 }
 
@@ -81,7 +84,12 @@ export interface DiffResult extends StoreDiff {
   changedPaths: string[];
 }
 
-type SideSpec = { kind: 'empty' } | { kind: 'revision'; rev: string } | { kind: 'commit'; commit: string; label: string; mergeBaseOf?: [string, string] } | { kind: 'index' } | { kind: 'working tree' };
+type SideSpec =
+  | { kind: 'empty' }
+  | { kind: 'revision'; rev: string }
+  | { kind: 'commit'; commit: string; label: string; mergeBaseOf?: [string, string] }
+  | { kind: 'index' }
+  | { kind: 'working tree' };
 
 /** A file of a git side: its mode and blob id. */
 interface GitBlob {
@@ -140,7 +148,6 @@ function sortKinds(side: Side): void {
   side.kinds = new Map([...side.kinds].sort(([a], [b]) => gitOrder(a, b)));
 }
 
-
 function keysOf(files: ReadonlyMap<string, string>): Map<string, string> {
   const out = new Map<string, string>();
   for (const [p, id] of files) out.set(p, `${p}\0${id}`);
@@ -160,7 +167,9 @@ function gitFailure(error: unknown): never {
   if (error instanceof GitError) {
     throw new UsageError(
       error.message,
-      error.kind === 'not-a-repo' ? 'Reviewing changes needs the store inside a git repository.' : 'Check the revision with `git log --oneline`; in a shallow clone fetch it first (`git fetch --depth=N origin REV` or `git fetch --unshallow`).',
+      error.kind === 'not-a-repo'
+        ? 'Reviewing changes needs the store inside a git repository.'
+        : 'Check the revision with `git log --oneline`; in a shallow clone fetch it first (`git fetch --depth=N origin REV` or `git fetch --unshallow`).',
     );
   }
   throw error;
@@ -176,9 +185,21 @@ interface Parsed {
 /** One file of a side from its bytes (a diagnostic when it could not be read or is misnamed). */
 function parseFile(at: Parsing, p: string, kind: PathKind, r: ReadResult | undefined): Parsed {
   if (kind.kind === 'bad-id') {
-    return { diagnostics: [{ code: 'id-invalid', severity: 'error', file: p, line: 0, col: 0, message: `${kind.problem}; every *.yaml in a scope folder is an invariant`, hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.' }] };
+    return {
+      diagnostics: [
+        {
+          code: 'id-invalid',
+          severity: 'error',
+          file: p,
+          line: 0,
+          col: 0,
+          message: `${kind.problem}; every *.yaml in a scope folder is an invariant`,
+          hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.',
+        },
+      ],
+    };
   }
-  if (!r || !r.ok) return { diagnostics: [at.readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] };
+  if (!r?.ok) return { diagnostics: [at.readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] };
   if (kind.kind === 'invariant') {
     const parsed = at.parseInvariant(p, r.bytes, kind.scope, kind.id);
     return { diagnostics: parsed.diagnostics, ...(parsed.value ? { invariant: parsed.value } : {}) };
@@ -232,12 +253,17 @@ class RevisionTrees {
   }
 
   /** Starts at the store folder (`prefix` in the repository) of two commits. */
-  static async open(reader: ObjectReader, prefix: string, sides: readonly [Side, Side], commits: readonly [string, string]): Promise<RevisionTrees> {
+  static async open(
+    reader: ObjectReader,
+    prefix: string,
+    sides: readonly [Side, Side],
+    commits: readonly [string, string],
+  ): Promise<RevisionTrees> {
     const walk = new RevisionTrees(reader, sides, [emptyStore(), emptyStore()], commits[0]);
     const roots = await reader.read(commits.map((c) => `${c}^{tree}`));
     let level = commits.map((c) => {
       const o = roots.get(`${c}^{tree}`);
-      if (!o || o.type !== 'tree') throw new GitError(`the tree of commit ${c} is missing from the repository`, 'failed');
+      if (o?.type !== 'tree') throw new GitError(`the tree of commit ${c} is missing from the repository`, 'failed');
       return parseTree(o.data, walk.hashBytes);
     });
     for (const part of prefix === '' ? [] : prefix.split('/')) {
@@ -258,7 +284,7 @@ class RevisionTrees {
     const got = await this.reader.read(missing);
     for (const sha of missing) {
       const o = got.get(sha);
-      if (!o || o.type !== 'tree') throw new GitError(`tree ${sha} is missing from the repository`, 'failed');
+      if (o?.type !== 'tree') throw new GitError(`tree ${sha} is missing from the repository`, 'failed');
       this.raw.set(sha, o.data);
     }
   }
@@ -325,7 +351,8 @@ class RevisionTrees {
    */
   async changes(extra: readonly string[]): Promise<string[]> {
     const [b, a] = this.stores;
-    const differs = (x: TreeItem | undefined, y: TreeItem | undefined) => (isTree(x) || isTree(y)) && (x?.sha !== y?.sha || x?.mode !== y?.mode);
+    const differs = (x: TreeItem | undefined, y: TreeItem | undefined) =>
+      (isTree(x) || isTree(y)) && (x?.sha !== y?.sha || x?.mode !== y?.mode);
     const containerDiffers = (path: string) => differs(this.item(b, path), this.item(a, path));
     // Which containers to open: plans always (every plan.yaml is needed), the others where they differ.
     await this.containers(['plans', ...['projects', 'actions'].filter(containerDiffers)]);
@@ -344,7 +371,12 @@ class RevisionTrees {
     // Every plan.yaml: each plan folder's tree is read, but only that entry is decoded.
     const planFolders = this.stores.map((store) => [...store.containers.get('plans')!.values()].filter(isTree));
     // One round for the plan folders and the folders listed next (whose containers are read).
-    const next = ['global', ...scopes].flatMap((f) => this.stores.map((store) => this.item(store, f)).filter(isTree).map((e) => e.sha));
+    const next = ['global', ...scopes].flatMap((f) =>
+      this.stores
+        .map((store) => this.item(store, f))
+        .filter(isTree)
+        .map((e) => e.sha),
+    );
     await this.read([...planFolders.flat().map((e) => e.sha), ...next]);
     const planYaml = Buffer.from('plan.yaml');
     planFolders.forEach((folders, i) => {
@@ -389,18 +421,26 @@ export class ReviewService {
 
   private async sides(top: string, request: DiffRequest): Promise<{ range: string; before: SideSpec; after: SideSpec }> {
     const range = request.range?.trim() || undefined;
-    if (range !== undefined && range.startsWith('-')) throw new UsageError(`revision range "${truncate(range)}" may not start with "-"`);
+    if (range?.startsWith('-')) throw new UsageError(`revision range "${truncate(range)}" may not start with "-"`);
     const three = range?.indexOf('...') ?? -1;
     const two = range?.indexOf('..') ?? -1;
     if (range !== undefined && two >= 0) {
-      if (request.staged) throw new UsageError('--staged compares HEAD (or one revision) with the index; it cannot be combined with a range A..B', 'Give one revision with --staged, or drop --staged.');
+      if (request.staged)
+        throw new UsageError(
+          '--staged compares HEAD (or one revision) with the index; it cannot be combined with a range A..B',
+          'Give one revision with --staged, or drop --staged.',
+        );
       if (three >= 0) {
         const a = range.slice(0, three) || 'HEAD';
         const b = range.slice(three + 3) || 'HEAD';
         try {
           const [ca, cb] = [await resolveCommit(top, a), await resolveCommit(top, b)];
           const base = await mergeBase(top, ca, cb);
-          return { range, before: { kind: 'commit', commit: base, label: `merge base of ${a} and ${b}`, mergeBaseOf: [a, b] }, after: { kind: 'commit', commit: cb, label: b } };
+          return {
+            range,
+            before: { kind: 'commit', commit: base, label: `merge base of ${a} and ${b}`, mergeBaseOf: [a, b] },
+            after: { kind: 'commit', commit: cb, label: b },
+          };
         } catch (error) {
           return gitFailure(error);
         }
@@ -506,7 +546,8 @@ export class ReviewService {
         if (blobs.has(key) || jobs.has(key)) continue;
         const e = side.blobs?.get(p);
         if (side.bytes || !e) blobs.set(key, side.bytes?.get(p) ?? { ok: false, code: 'missing', message: 'is missing' });
-        else if (e.mode === '120000') blobs.set(key, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
+        else if (e.mode === '120000')
+          blobs.set(key, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
         else if (!e.mode.startsWith('100')) blobs.set(key, { ok: false, code: 'not-a-file', message: 'is not a regular file' });
         else jobs.set(key, e.sha);
       }
@@ -534,7 +575,6 @@ export class ReviewService {
     for (const [key, sha] of jobs) if (!blobs.has(key)) blobs.set(key, result(got.get(sha)?.data));
   }
 
-
   /** The effective-set diff between two trees of the store. */
   async diff(request: DiffRequest = {}): Promise<DiffResult> {
     if (request.project !== undefined && request.plan !== undefined) throw new UsageError('give --project or --plan, not both');
@@ -560,7 +600,11 @@ export class ReviewService {
     }
   }
 
-  private async diffWith(request: DiffRequest, quick: { top: string; commits: Map<string, string> } | undefined, early: ObjectReader | undefined): Promise<DiffResult> {
+  private async diffWith(
+    request: DiffRequest,
+    quick: { top: string; commits: Map<string, string> } | undefined,
+    early: ObjectReader | undefined,
+  ): Promise<DiffResult> {
     const top = quick?.top ?? (await this.top());
     const { range, before: bSpec, after: aSpec } = await this.sides(top, request);
     const prefix = this.prefixIn(top);
@@ -602,7 +646,15 @@ export class ReviewService {
   }
 
   /** The diff of two opened sides (`walk`: revisions read folder by folder, which lists more as needed). */
-  private async diffSides(top: string, request: DiffRequest, range: string, before: Side, after: Side, changed: string[], walk: RevisionTrees | undefined): Promise<DiffResult> {
+  private async diffSides(
+    top: string,
+    request: DiffRequest,
+    range: string,
+    before: Side,
+    after: Side,
+    changed: string[],
+    walk: RevisionTrees | undefined,
+  ): Promise<DiffResult> {
     if (walk) {
       // Two revisions: what changed, every plan folder, global/ and the folders of the changed scopes;
       // every project when a global file changed or every project is asked for (each is a target then).
@@ -669,7 +721,11 @@ export class ReviewService {
     } else if (request.plan !== undefined) {
       const plans = everything.flatMap((t) => (t.kind === 'plan' ? [t.plan] : []));
       const match = resolvePrefix(request.plan, plans);
-      if (match.kind !== 'unique' && match.kind !== 'ambiguous') throw new UsageError(`unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`, 'Give the plan id (or a unique prefix of 4+ characters); `agents plan list` shows them.');
+      if (match.kind !== 'unique' && match.kind !== 'ambiguous')
+        throw new UsageError(
+          `unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`,
+          'Give the plan id (or a unique prefix of 4+ characters); `agents plan list` shows them.',
+        );
       targets = [{ kind: 'plan', plan: pickId(request.plan, plans, 'plan', '') }];
     } else {
       targets = affectedTargets(changed, bShape, aShape);
@@ -735,11 +791,18 @@ export class ReviewService {
       if (errors.length > 0) {
         const first = errors[0]!;
         const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
-        const at = side.info.kind === 'revision' ? `revision ${side.info.label}${side.info.commit ? ` (${short(side.info.commit)})` : ''}` : `the ${side.info.label}`;
+        const at =
+          side.info.kind === 'revision'
+            ? `revision ${side.info.label}${side.info.commit ? ` (${short(side.info.commit)})` : ''}`
+            : `the ${side.info.label}`;
         throw new InvalidStoreError(
-          errors.length === 1 ? `cannot diff: ${where} is invalid in ${at}` : `cannot diff: ${errors.length} store files are invalid in ${at}, first ${where}`,
+          errors.length === 1
+            ? `cannot diff: ${where} is invalid in ${at}`
+            : `cannot diff: ${errors.length} store files are invalid in ${at}, first ${where}`,
           errors,
-          side.info.kind === 'revision' ? 'The file is broken in that revision; compare other revisions, or fix it in a new commit.' : undefined,
+          side.info.kind === 'revision'
+            ? 'The file is broken in that revision; compare other revisions, or fix it in a new commit.'
+            : undefined,
         );
       }
     }
@@ -749,7 +812,16 @@ export class ReviewService {
     const bSide: DiffSide = { plans: bShape.plans, invariants: collect(before, bNeed) };
     const aSide: DiffSide = { plans: aShape.plans, invariants: collect(after, aNeed) };
     const diff = diffStores(
-      { before: collect(before, bNeed.filter((p) => changedSet.has(p))), after: collect(after, aNeed.filter((p) => changedSet.has(p))) },
+      {
+        before: collect(
+          before,
+          bNeed.filter((p) => changedSet.has(p)),
+        ),
+        after: collect(
+          after,
+          aNeed.filter((p) => changedSet.has(p)),
+        ),
+      },
       bSide,
       aSide,
       targets,
@@ -764,7 +836,12 @@ export class ReviewService {
    * sides is parsed once. The full YAML parser is loaded only for a file that
    * is not in the canonical shape the tool writes.
    */
-  private async parseSide(side: Side, paths: readonly string[], blobs: ReadonlyMap<string, ReadResult>, cache: Map<string, Parsed>): Promise<void> {
+  private async parseSide(
+    side: Side,
+    paths: readonly string[],
+    blobs: ReadonlyMap<string, ReadResult>,
+    cache: Map<string, Parsed>,
+  ): Promise<void> {
     const at = await loadParsing();
     for (const p of paths) {
       const key = side.keys.get(p)!;
@@ -811,16 +888,32 @@ export class ReviewService {
       }
       if (hits.length > 0) perCommit.push({ c, hits });
     }
-    const id = pickId(want, ids, 'invariant', `Check the id; \`git log\` only sees committed files in ${top} (and a shallow clone only its own commits).`);
+    const id = pickId(
+      want,
+      ids,
+      'invariant',
+      `Check the id; \`git log\` only sees committed files in ${top} (and a shallow clone only its own commits).`,
+    );
     const shas = new Set<string>();
-    for (const { hits } of perCommit) for (const h of hits) if (h.id === id) for (const s of [h.oldSha, h.newSha]) if (s !== NULL_SHA) shas.add(s);
+    for (const { hits } of perCommit)
+      for (const h of hits) if (h.id === id) for (const s of [h.oldSha, h.newSha]) if (s !== NULL_SHA) shas.add(s);
     const blobs = await catFileBatch(top, [...shas]);
     await import('../core/parse.ts');
     const { parseInvariant } = await loadParsing();
     const parsedAt = (sha: string, path: string, scope: Scope): { inv?: ScopedInvariant; problem?: Diagnostic } => {
       if (sha === NULL_SHA) return {};
       const bytes = blobs.get(sha);
-      if (!bytes) return { problem: { code: 'file-unreadable', severity: 'error', file: path, line: 0, col: 0, message: `${path}: its object is missing from the repository` } };
+      if (!bytes)
+        return {
+          problem: {
+            code: 'file-unreadable',
+            severity: 'error',
+            file: path,
+            line: 0,
+            col: 0,
+            message: `${path}: its object is missing from the repository`,
+          },
+        };
       const p = parseInvariant(path, bytes, scope, id);
       return p.value ? { inv: p.value } : p.diagnostics[0] ? { problem: p.diagnostics[0] } : {};
     };
@@ -832,10 +925,24 @@ export class ReviewService {
       const born = mine.filter((h) => h.oldSha === NULL_SHA);
       const edits = mine.filter((h) => h.oldSha !== NULL_SHA && h.newSha !== NULL_SHA);
       const head = { commit: c.commit, author: c.author, email: c.email, date: c.date, subject: c.subject };
-      const event = (change: LogEvent['change'], path: string, scope: Scope, fromPath?: string, fromScope?: Scope, oldSha = NULL_SHA, newSha = NULL_SHA): void => {
+      const event = (
+        change: LogEvent['change'],
+        path: string,
+        scope: Scope,
+        fromPath?: string,
+        fromScope?: Scope,
+        oldSha = NULL_SHA,
+        newSha = NULL_SHA,
+      ): void => {
         const b = fromPath !== undefined && fromScope ? parsedAt(oldSha, fromPath, fromScope) : parsedAt(oldSha, path, scope);
         const a = parsedAt(newSha, path, scope);
-        const e: LogEvent = { ...head, change, path, scope, fields: b.inv && a.inv ? invariantFieldChanges(b.inv, a.inv).filter((f) => f.field !== 'scope') : [] };
+        const e: LogEvent = {
+          ...head,
+          change,
+          path,
+          scope,
+          fields: b.inv && a.inv ? invariantFieldChanges(b.inv, a.inv).filter((f) => f.field !== 'scope') : [],
+        };
         if (fromPath !== undefined) e.fromPath = fromPath;
         if (fromScope) e.fromScope = fromScope;
         const shown = a.inv ?? b.inv;
@@ -855,7 +962,13 @@ export class ReviewService {
     }
     const shallow = await isShallow(top);
     const latest = events[0];
-    return { id, deleted: latest?.change === 'removed', ...(latest && latest.change !== 'removed' ? { path: latest.path } : {}), shallow, events };
+    return {
+      id,
+      deleted: latest?.change === 'removed',
+      ...(latest && latest.change !== 'removed' ? { path: latest.path } : {}),
+      shallow,
+      events,
+    };
   }
 }
 

@@ -2,7 +2,7 @@ import { UsageError } from '../core/errors.ts';
 import { isName, truncate } from '../core/names.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import { commitWanted, withCommit } from './commit.ts';
-import { InvariantService, requireValid, toScope } from './invariant-service.ts';
+import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
 
 /** One action template, as `agents action list` shows it. */
 export interface ActionSummary {
@@ -104,27 +104,45 @@ export class ScopeService {
    * (the description, when given). Refuses (exit 2) a template that already
    * has an action.yaml; a folder that holds only invariants gets one.
    */
-  async addAction(input: { action: string; description?: string; commit?: boolean }): Promise<{ action: string; path: string; description: string | null; commit?: string }> {
+  async addAction(input: {
+    action: string;
+    description?: string;
+    commit?: boolean;
+  }): Promise<{ action: string; path: string; description: string | null; commit?: string }> {
     const scope = toScope({ action: input.action });
     if (scope.kind !== 'action') throw new Error('unreachable');
     const ref = `${scope.ns}/${scope.name}`;
     const description = input.description?.trim() || undefined;
     if (description !== undefined && description.length > MAX_DESCRIPTION) {
-      throw new UsageError(`the description is ${description.length} characters long; the limit is ${MAX_DESCRIPTION}`, 'Nothing was written. Shorten it.');
+      throw new UsageError(
+        `the description is ${description.length} characters long; the limit is ${MAX_DESCRIPTION}`,
+        'Nothing was written. Shorten it.',
+      );
     }
     const folder = `actions/${ref}`;
     const path = `${folder}/action.yaml`;
     await this.refuseLinks([folder]);
-    const [{ formatActionFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([import('../core/serialize.ts'), import('../store/write.ts')]);
+    const [{ formatActionFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([
+      import('../core/serialize.ts'),
+      import('../store/write.ts'),
+    ]);
     const enabled = await commitWanted(this.source, input.commit);
     return withCommit(this.root, enabled, async () => {
-      await withFolderLock(this.root, folder, async () => {
-        const here = await this.source.list(folder, { recursive: false });
-        if (here.some((e) => e.path === path)) {
-          throw new UsageError(`action ${ref} already exists: ${path}`, `Nothing was written. Its invariants: \`agents invariant list --action ${ref}\`.`);
-        }
-        writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
-      }, { onStale: this.invariants.deps.notice });
+      await withFolderLock(
+        this.root,
+        folder,
+        async () => {
+          const here = await this.source.list(folder, { recursive: false });
+          if (here.some((e) => e.path === path)) {
+            throw new UsageError(
+              `action ${ref} already exists: ${path}`,
+              `Nothing was written. Its invariants: \`agents invariant list --action ${ref}\`.`,
+            );
+          }
+          writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
+        },
+        { onStale: this.invariants.deps.notice },
+      );
       return {
         value: { action: ref, path, description: description ?? null },
         paths: [path],
@@ -145,7 +163,10 @@ export class ScopeService {
     const folder = `projects/${scope.project}`;
     await this.refuseLinks([folder]);
     if ((await this.dirs('projects')).includes(scope.project)) {
-      throw new UsageError(`project ${scope.project} already exists: ${folder}/`, `Nothing was written. See it with \`agents invariant list --project ${scope.project}\`.`);
+      throw new UsageError(
+        `project ${scope.project} already exists: ${folder}/`,
+        `Nothing was written. See it with \`agents invariant list --project ${scope.project}\`.`,
+      );
     }
     const { writeFolderAtomic } = await import('../store/write.ts');
     const enabled = await commitWanted(this.source, input.commit);

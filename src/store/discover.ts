@@ -39,7 +39,12 @@ export function discoverStore(options: DiscoverOptions): string {
     const root = resolve(options.cwd, explicit);
     const from = options.store !== undefined ? '--store' : 'AGENTS_STORE';
     if (!isDir(root)) {
-      throw new UsageError(`no store at ${root} (from ${from})`, `Check the path, or create a store there with \`agents init --store ${explicit}\`.`, { store: root }, 'no-store');
+      throw new UsageError(
+        `no store at ${root} (from ${from})`,
+        `Check the path, or create a store there with \`agents init --store ${explicit}\`.`,
+        { store: root },
+        'no-store',
+      );
     }
     if (!looksLikeStore(root)) {
       // Never read as an empty store, let alone written into: a folder such as the repository's top holding .agents/.

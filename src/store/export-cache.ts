@@ -82,7 +82,12 @@ export function textHash(text: string | Uint8Array): string {
  * path and content, with `extra` (options, build): read without parsing.
  * Undefined when a file cannot be read (the full path then reports it).
  */
-export async function inputDigest(source: TreeSource, folders: readonly string[], files: readonly string[], extra: string): Promise<string | undefined> {
+export async function inputDigest(
+  source: TreeSource,
+  folders: readonly string[],
+  files: readonly string[],
+  extra: string,
+): Promise<string | undefined> {
   const paths: string[] = [...files];
   for (const folder of folders) {
     for (const e of await source.list(folder, { recursive: false })) {

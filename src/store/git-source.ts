@@ -15,7 +15,11 @@ export class GitTreeSource implements TreeSource {
   private prefix = '';
   private top = '';
 
-  private constructor(readonly root: string, private readonly where: Where, private readonly commit?: string) {
+  private constructor(
+    readonly root: string,
+    private readonly where: Where,
+    private readonly commit?: string,
+  ) {
     this.description = where.kind === 'index' ? 'index' : `revision ${where.rev}`;
   }
 
@@ -97,15 +101,20 @@ export class GitTreeSource implements TreeSource {
     for (const p of paths) {
       const e = entries.get(p);
       if (!e) out.set(p, { ok: false, code: 'missing', message: `is not in the ${this.description}` });
-      else if (e.mode === '120000') out.set(p, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
+      else if (e.mode === '120000')
+        out.set(p, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
       else if (!e.mode.startsWith('100')) out.set(p, { ok: false, code: 'not-a-file', message: 'is not a regular file' });
       else wanted.push(p);
     }
-    const blobs = await catFileBatch(this.top, wanted.map((p) => entries.get(p)!.sha));
+    const blobs = await catFileBatch(
+      this.top,
+      wanted.map((p) => entries.get(p)!.sha),
+    );
     for (const p of wanted) {
       const bytes = blobs.get(entries.get(p)!.sha);
       if (!bytes) out.set(p, { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` });
-      else if (bytes.byteLength > MAX_FILE_BYTES) out.set(p, { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
+      else if (bytes.byteLength > MAX_FILE_BYTES)
+        out.set(p, { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
       else out.set(p, { ok: true, bytes });
     }
     return out;

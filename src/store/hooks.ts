@@ -72,7 +72,11 @@ export async function installPreCommitHook(storeRoot: string, exportCheck = fals
     top = await topLevel(storeRoot);
     dir = await hooksDir(storeRoot);
   } catch (error) {
-    if (error instanceof GitError) throw new UsageError(`--hooks needs a git repository: ${error.message}`, 'Run `git init` first, or use the pre-commit framework (see docs/validation.md).');
+    if (error instanceof GitError)
+      throw new UsageError(
+        `--hooks needs a git repository: ${error.message}`,
+        'Run `git init` first, or use the pre-commit framework (see docs/validation.md).',
+      );
     throw error;
   }
   const rel = relative(top, storeRoot).split(sep).join('/');
@@ -82,7 +86,10 @@ export async function installPreCommitHook(storeRoot: string, exportCheck = fals
   // A hook may be a link (hook managers link them); what it leads to must be a regular file of sensible size.
   const existing = readRegularFile(path, MAX_HOOK_BYTES, { followLinks: true });
   if (!existing.ok && existing.code !== 'missing') {
-    throw new UsageError(`the pre-commit hook ${path} ${existing.message}; it was left alone`, 'Nothing was changed. Remove or repair that file, then run `agents init --hooks` again.');
+    throw new UsageError(
+      `the pre-commit hook ${path} ${existing.message}; it was left alone`,
+      'Nothing was changed. Remove or repair that file, then run `agents init --hooks` again.',
+    );
   }
   if (existing.ok) {
     const current = existing.bytes.toString('utf8');

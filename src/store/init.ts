@@ -21,7 +21,10 @@ export function writeSchemas(root: string): string[] {
 /** Creates a new store at `root`; refuses to touch an existing one. */
 export function initStore(root: string): string[] {
   if (existsSync(root) && readdirSync(root).length > 0) {
-    throw new UsageError(`a store already exists at ${root}`, 'Nothing was changed. Use it as it is, or choose another folder with --store DIR.');
+    throw new UsageError(
+      `a store already exists at ${root}`,
+      'Nothing was changed. Use it as it is, or choose another folder with --store DIR.',
+    );
   }
   // An empty folder someone else made: nothing is created in it (docs/store-format.md).
   assertOwnStore(root, 'write in');

@@ -33,7 +33,17 @@ export function assertNoLinkedFolder(root: string, relDir: string, action: strin
   if (link === null) return;
   throw new InvalidStoreError(
     `cannot ${action}: ${link} is a symbolic link; a store never follows links`,
-    [{ code: 'symlink', severity: 'error', file: link, line: 0, col: 0, message: `${link} is a symbolic link to a folder; links are never followed inside a store`, hint: 'Replace the link with the folder itself.' }],
+    [
+      {
+        code: 'symlink',
+        severity: 'error',
+        file: link,
+        line: 0,
+        col: 0,
+        message: `${link} is a symbolic link to a folder; links are never followed inside a store`,
+        hint: 'Replace the link with the folder itself.',
+      },
+    ],
     `Replace ${link} with a real folder; nothing was written.`,
   );
 }

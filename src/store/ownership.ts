@@ -111,7 +111,12 @@ export function isAllowed(folder: string, env: Record<string, string | undefined
  * folder (or, for `also`, those files) belongs to another user and the user
  * has not allowed it.
  */
-export function assertOwnStore(root: string, action: string, also: readonly string[] = [], env: Record<string, string | undefined> = process.env): void {
+export function assertOwnStore(
+  root: string,
+  action: string,
+  also: readonly string[] = [],
+  env: Record<string, string | undefined> = process.env,
+): void {
   const foreign = foreignOwner([root, ...also], env);
   if (foreign === undefined || isAllowed(root, env)) return;
   const shown = real(root);

@@ -30,7 +30,11 @@ function parseMeta(file: string, bytes: Uint8Array): ReturnType<typeof parseProj
  * reader of project metadata (docs/export.md, "Projects and their paths").
  */
 export async function readProjects(source: TreeSource, names?: readonly string[]): Promise<ProjectsRead> {
-  const listed = names ? [...names] : (await source.list('projects', { recursive: false })).filter((e) => e.type === 'dir' && isName(e.path.slice('projects/'.length))).map((e) => e.path.slice('projects/'.length));
+  const listed = names
+    ? [...names]
+    : (await source.list('projects', { recursive: false }))
+        .filter((e) => e.type === 'dir' && isName(e.path.slice('projects/'.length)))
+        .map((e) => e.path.slice('projects/'.length));
   listed.sort();
   const out: ProjectsRead = { names: listed, meta: new Map(), diagnostics: [] };
   const files = listed.map((n) => `projects/${n}/project.yaml`);

@@ -15,7 +15,9 @@ export const OPEN_READ = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (con
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /** What a non-regular file is, for messages ("a FIFO", "a folder", …). */
-export function describeType(st: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isSymbolicLink'>): string {
+export function describeType(
+  st: Pick<Stats, 'isDirectory' | 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice' | 'isSymbolicLink'>,
+): string {
   if (st.isDirectory()) return 'a folder';
   if (st.isFIFO()) return 'a FIFO (named pipe)';
   if (st.isSocket()) return 'a socket';

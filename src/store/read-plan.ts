@@ -6,9 +6,25 @@ import type { ReadResult, TreeEntry } from './tree-source.ts';
 export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>): Diagnostic {
   if (r.code === 'missing') {
     if (file.endsWith('/plan.yaml')) {
-      return { code: 'plan-missing', severity: 'error', file, line: 0, col: 0, message: `plan folder ${file.slice(0, -'plan.yaml'.length)} has no plan.yaml`, hint: 'Restore plan.yaml, or remove the folder if the plan is gone.' };
+      return {
+        code: 'plan-missing',
+        severity: 'error',
+        file,
+        line: 0,
+        col: 0,
+        message: `plan folder ${file.slice(0, -'plan.yaml'.length)} has no plan.yaml`,
+        hint: 'Restore plan.yaml, or remove the folder if the plan is gone.',
+      };
     }
-    return { code: 'file-unreadable', severity: 'error', file, line: 0, col: 0, message: `${file} vanished while it was read`, hint: 'Run the command again.' };
+    return {
+      code: 'file-unreadable',
+      severity: 'error',
+      file,
+      line: 0,
+      col: 0,
+      message: `${file} vanished while it was read`,
+      hint: 'Run the command again.',
+    };
   }
   const hint =
     r.code === 'symlink'
@@ -38,19 +54,40 @@ export interface ReadJob {
  * folder (its files would be silently missing), an invariant name that is not
  * a ULID, a link or folder where a file must be.
  */
-export function planReads(entries: readonly TreeEntry[], want: (kind: PathKind) => boolean, diagnostics: Diagnostic[], kinds?: readonly PathKind[]): ReadJob[] {
+export function planReads(
+  entries: readonly TreeEntry[],
+  want: (kind: PathKind) => boolean,
+  diagnostics: Diagnostic[],
+  kinds?: readonly PathKind[],
+): ReadJob[] {
   const jobs: ReadJob[] = [];
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     if (entry.type === 'symlink' && isScopeFolder(entry.path)) {
-      diagnostics.push({ code: 'symlink', severity: 'error', file: entry.path, line: 0, col: 0, message: `${entry.path} is a symbolic link to a folder; links are never followed inside a store`, hint: 'Replace the link with the folder itself.' });
+      diagnostics.push({
+        code: 'symlink',
+        severity: 'error',
+        file: entry.path,
+        line: 0,
+        col: 0,
+        message: `${entry.path} is a symbolic link to a folder; links are never followed inside a store`,
+        hint: 'Replace the link with the folder itself.',
+      });
       continue;
     }
     if (!entry.path.endsWith('.yaml')) continue;
     const kind = kinds?.[i] ?? classifyPath(entry.path);
     if (!want(kind)) continue;
     if (kind.kind === 'bad-id') {
-      diagnostics.push({ code: 'id-invalid', severity: 'error', file: entry.path, line: 0, col: 0, message: `${kind.problem}; every *.yaml in a scope folder is an invariant`, hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.' });
+      diagnostics.push({
+        code: 'id-invalid',
+        severity: 'error',
+        file: entry.path,
+        line: 0,
+        col: 0,
+        message: `${kind.problem}; every *.yaml in a scope folder is an invariant`,
+        hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.',
+      });
       continue;
     }
     if (entry.type !== 'file') {
@@ -65,4 +102,3 @@ export function planReads(entries: readonly TreeEntry[], want: (kind: PathKind) 
   }
   return jobs;
 }
-

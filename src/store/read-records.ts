@@ -16,7 +16,11 @@ export interface PlanRecords {
  * Reads `plans/<plan>/{decisions,enforcement,violations}/` (only the kinds
  * asked for). Invalid files become diagnostics, never exceptions.
  */
-export async function readPlanRecords(source: TreeSource, plan: string, kinds: readonly RecordKind[] = ['decisions', 'enforcement', 'violations']): Promise<PlanRecords> {
+export async function readPlanRecords(
+  source: TreeSource,
+  plan: string,
+  kinds: readonly RecordKind[] = ['decisions', 'enforcement', 'violations'],
+): Promise<PlanRecords> {
   const out: PlanRecords = { decisions: [], enforcement: [], violations: [], diagnostics: [] };
   const jobs: { path: string; kind: RecordKind; id: string }[] = [];
   for (const kind of kinds) {
@@ -24,12 +28,27 @@ export async function readPlanRecords(source: TreeSource, plan: string, kinds: r
       if (!entry.path.endsWith('.yaml')) continue;
       const c = classifyPath(entry.path);
       if (c.kind === 'bad-id') {
-        out.diagnostics.push({ code: 'id-invalid', severity: 'error', file: entry.path, line: 0, col: 0, message: `${c.problem}; every *.yaml in ${kind}/ is a record`, hint: 'Rename the file to <its id>.yaml, or move it out of the plan folder.' });
+        out.diagnostics.push({
+          code: 'id-invalid',
+          severity: 'error',
+          file: entry.path,
+          line: 0,
+          col: 0,
+          message: `${c.problem}; every *.yaml in ${kind}/ is a record`,
+          hint: 'Rename the file to <its id>.yaml, or move it out of the plan folder.',
+        });
         continue;
       }
       if (c.kind !== 'record') continue;
       if (entry.type !== 'file') {
-        out.diagnostics.push(readFailure(entry.path, entry.type === 'symlink' ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' } : { ok: false, code: 'not-a-file', message: 'is not a regular file' }));
+        out.diagnostics.push(
+          readFailure(
+            entry.path,
+            entry.type === 'symlink'
+              ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' }
+              : { ok: false, code: 'not-a-file', message: 'is not a regular file' },
+          ),
+        );
         continue;
       }
       jobs.push({ path: entry.path, kind: c.record, id: c.id });

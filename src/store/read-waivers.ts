@@ -10,7 +10,10 @@ import type { TreeSource } from './tree-source.ts';
  * Reads the waivers of the given plans and projects (`<folder>/waivers/`), in
  * id (creation) order. Invalid files become diagnostics, never exceptions.
  */
-export async function readWaivers(source: TreeSource, scopes: readonly WaiverScope[]): Promise<{ waivers: ScopedWaiver[]; diagnostics: Diagnostic[] }> {
+export async function readWaivers(
+  source: TreeSource,
+  scopes: readonly WaiverScope[],
+): Promise<{ waivers: ScopedWaiver[]; diagnostics: Diagnostic[] }> {
   const waivers: ScopedWaiver[] = [];
   const diagnostics: Diagnostic[] = [];
   const jobs: { path: string; scope: WaiverScope; id: string }[] = [];
@@ -19,12 +22,27 @@ export async function readWaivers(source: TreeSource, scopes: readonly WaiverSco
       if (!entry.path.endsWith('.yaml')) continue;
       const c = classifyPath(entry.path);
       if (c.kind === 'bad-id') {
-        diagnostics.push({ code: 'id-invalid', severity: 'error', file: entry.path, line: 0, col: 0, message: `${c.problem}; every *.yaml in waivers/ is a waiver`, hint: 'Rename the file to <its id>.yaml, or move it out of waivers/.' });
+        diagnostics.push({
+          code: 'id-invalid',
+          severity: 'error',
+          file: entry.path,
+          line: 0,
+          col: 0,
+          message: `${c.problem}; every *.yaml in waivers/ is a waiver`,
+          hint: 'Rename the file to <its id>.yaml, or move it out of waivers/.',
+        });
         continue;
       }
       if (c.kind !== 'waiver') continue;
       if (entry.type !== 'file') {
-        diagnostics.push(readFailure(entry.path, entry.type === 'symlink' ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' } : { ok: false, code: 'not-a-file', message: 'is not a regular file' }));
+        diagnostics.push(
+          readFailure(
+            entry.path,
+            entry.type === 'symlink'
+              ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' }
+              : { ok: false, code: 'not-a-file', message: 'is not a regular file' },
+          ),
+        );
         continue;
       }
       jobs.push({ path: entry.path, scope, id: c.id });

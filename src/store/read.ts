@@ -27,7 +27,14 @@ export function emptySnapshot(): StoreSnapshot {
 
 /** The kinds of path this reader parses. */
 function wanted(kind: PathKind): boolean {
-  return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'project-meta' || kind.kind === 'config' || kind.kind === 'bad-id';
+  return (
+    kind.kind === 'invariant' ||
+    kind.kind === 'plan' ||
+    kind.kind === 'action-meta' ||
+    kind.kind === 'project-meta' ||
+    kind.kind === 'config' ||
+    kind.kind === 'bad-id'
+  );
 }
 
 /**
@@ -104,7 +111,11 @@ function parseInto(into: StoreSnapshot, file: string, kind: PathKind, bytes: Uin
 }
 
 /** Reads the given scope folders (not recursively) into one snapshot. */
-export async function readFolders(source: TreeSource, folders: readonly string[], into: StoreSnapshot = emptySnapshot()): Promise<StoreSnapshot> {
+export async function readFolders(
+  source: TreeSource,
+  folders: readonly string[],
+  into: StoreSnapshot = emptySnapshot(),
+): Promise<StoreSnapshot> {
   const entries: TreeEntry[] = [];
   const seen = new Set<string>();
   for (const folder of folders) {

@@ -121,7 +121,11 @@ export class WorkingTreeSource implements TreeSource {
    * returns (copy what you keep). Files that cannot be read go to `onFailure`.
    * For reading a whole store, allocating nothing per file.
    */
-  visit(paths: readonly string[], onFile: (index: number, buffer: Uint8Array, length: number) => void, onFailure: (index: number, r: Exclude<ReadResult, { ok: true }>) => void): void {
+  visit(
+    paths: readonly string[],
+    onFile: (index: number, buffer: Uint8Array, length: number) => void,
+    onFailure: (index: number, r: Exclude<ReadResult, { ok: true }>) => void,
+  ): void {
     const links = new FolderLinks(this.root);
     for (let i = 0; i < paths.length; i++) {
       const n = this.readShared(paths[i]!, links);
@@ -139,7 +143,8 @@ export class WorkingTreeSource implements TreeSource {
   /** One file, read into the shared buffer: its length, or why it cannot be read. */
   private readShared(rel: string, links: FolderLinks): number | Exclude<ReadResult, { ok: true }> {
     const link = links.on(rel);
-    if (link !== null) return { ok: false, code: 'symlink', message: `is inside ${link}, a symbolic link; links are never followed inside a store` };
+    if (link !== null)
+      return { ok: false, code: 'symlink', message: `is inside ${link}, a symbolic link; links are never followed inside a store` };
     let fd: number;
     try {
       fd = openSync(`${this.root}/${rel}`, OPEN_READ | NOFOLLOW);
@@ -174,7 +179,8 @@ export class WorkingTreeSource implements TreeSource {
       if (off > MAX_FILE_BYTES || off === 0) {
         const st = fstatSync(fd);
         if (!st.isFile()) return { ok: false, code: 'not-a-file', message: `is ${describeType(st)}, not a regular file` };
-        if (off > MAX_FILE_BYTES) return { ok: false, code: 'file-too-large', message: `is ${st.size} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` };
+        if (off > MAX_FILE_BYTES)
+          return { ok: false, code: 'file-too-large', message: `is ${st.size} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` };
       }
       return off;
     } catch (error) {

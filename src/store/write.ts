@@ -1,4 +1,19 @@
-import { closeSync, constants, fstatSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, readSync, renameSync, rmdirSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -17,11 +32,15 @@ function assertMine(root: string): void {
 export function writeFailure(error: unknown, rel: string): AgentsError {
   const e = error as NodeJS.ErrnoException;
   const why =
-    e.code === 'EROFS' ? 'the file system is read-only'
-    : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied'
-    : e.code === 'ENOSPC' ? 'the disk is full'
-    : e.code === 'EEXIST' ? 'a file of that name already exists'
-    : (e.code ?? e.message);
+    e.code === 'EROFS'
+      ? 'the file system is read-only'
+      : e.code === 'EACCES' || e.code === 'EPERM'
+        ? 'permission denied'
+        : e.code === 'ENOSPC'
+          ? 'the disk is full'
+          : e.code === 'EEXIST'
+            ? 'a file of that name already exists'
+            : (e.code ?? e.message);
   return new AgentsError(`cannot write ${rel}: ${why}`, EXIT_CODES.usage, {
     hint: 'Nothing was changed. Check that the store is writable, then run the command again.',
   });
@@ -194,7 +213,10 @@ export function lockTimeoutFromEnv(env: Record<string, string | undefined> = pro
   const raw = env.AGENTS_LOCK_TIMEOUT_MS;
   if (raw === undefined || raw === '') return LOCK_TIMEOUT_MS;
   if (!/^\d{1,9}$/.test(raw)) {
-    throw new UsageError(`AGENTS_LOCK_TIMEOUT_MS="${raw.slice(0, 20)}" is not a number of milliseconds`, 'Set it to a whole number such as 15000, or unset it.');
+    throw new UsageError(
+      `AGENTS_LOCK_TIMEOUT_MS="${raw.slice(0, 20)}" is not a number of milliseconds`,
+      'Set it to a whole number such as 15000, or unset it.',
+    );
   }
   return Number(raw);
 }
@@ -253,7 +275,9 @@ function isStale(lockPath: string): { seen: string; why: string } | null {
     process.kill(owner.pid, 0);
     return null;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH' ? { seen: lock.text, why: `process ${owner.pid} on ${owner.host} is gone` } : null;
+    return (error as NodeJS.ErrnoException).code === 'ESRCH'
+      ? { seen: lock.text, why: `process ${owner.pid} on ${owner.host} is gone` }
+      : null;
   }
 }
 
@@ -363,7 +387,8 @@ export function removeLockBlocker(root: string, rel: string): void {
     else unlinkSync(path);
     fsyncDir(dirname(path));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY') throw new AgentsError(`${rel}/ holds files; move them out, then remove the folder`, EXIT_CODES.usage);
+    if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY')
+      throw new AgentsError(`${rel}/ holds files; move them out, then remove the folder`, EXIT_CODES.usage);
     throw writeFailure(error, rel);
   }
 }
@@ -380,7 +405,17 @@ function assertLockUsable(lockPath: string, folder: string): void {
     const message = `${file} is ${what}, not a writer's lock file; every writer of ${folder || 'the store'} would wait on it`;
     throw new InvalidStoreError(
       `cannot lock ${folder || 'the store'}: ${message}`,
-      [{ code: 'bad-lock', severity: 'error', file, line: 0, col: 0, message, hint: 'Run `agents validate --fix` to remove it (it never holds anything of the store).' }],
+      [
+        {
+          code: 'bad-lock',
+          severity: 'error',
+          file,
+          line: 0,
+          col: 0,
+          message,
+          hint: 'Run `agents validate --fix` to remove it (it never holds anything of the store).',
+        },
+      ],
       `Nothing was written. Run \`agents validate --fix\` to remove ${file}, then run the command again.`,
     );
   }

@@ -73,10 +73,19 @@ function scopeItems(catalog: ScopeCatalog): SelectItem<ScopeChoice>[] {
 }
 
 /** Live feedback on the typed text: duplicate (blocks), shadows, shadowed by. */
-export function AddFeedback({ check, text, near = [] }: { check: AddCheck | undefined; text: string; near?: readonly NearMatch[] }): ReactElement {
+export function AddFeedback({
+  check,
+  text,
+  near = [],
+}: {
+  check: AddCheck | undefined;
+  text: string;
+  near?: readonly NearMatch[];
+}): ReactElement {
   const theme = useTheme();
   const length = codePointLength(text.trim());
-  if (length > MAX_TEXT_LENGTH) return <Text color={theme.hue('red')}>{`✗ too long: ${length} characters, the limit is ${MAX_TEXT_LENGTH}`}</Text>;
+  if (length > MAX_TEXT_LENGTH)
+    return <Text color={theme.hue('red')}>{`✗ too long: ${length} characters, the limit is ${MAX_TEXT_LENGTH}`}</Text>;
   if (!check) return <Text dimColor={theme.dim}>checking…</Text>;
   if (text.trim() === '') return <Text dimColor={theme.dim}>Type the constraint in natural language.</Text>;
   const lines: ReactElement[] = [];
@@ -88,10 +97,14 @@ export function AddFeedback({ check, text, near = [] }: { check: AddCheck | unde
     );
   }
   for (const o of check.shadows) {
-    lines.push(<Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↓ shadows ${describeScope(o.scope)} ${o.id}`}</Text>);
+    lines.push(
+      <Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↓ shadows ${describeScope(o.scope)} ${o.id}`}</Text>,
+    );
   }
   for (const o of check.shadowedBy) {
-    lines.push(<Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↑ shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>);
+    lines.push(
+      <Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↑ shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>,
+    );
   }
   for (const m of near) {
     lines.push(
@@ -100,7 +113,12 @@ export function AddFeedback({ check, text, near = [] }: { check: AddCheck | unde
       </Text>,
     );
   }
-  if (lines.length === 0) lines.push(<Text key="ok" color={theme.hue('green')}>✓ new in this scope, shadows nothing</Text>);
+  if (lines.length === 0)
+    lines.push(
+      <Text key="ok" color={theme.hue('green')}>
+        ✓ new in this scope, shadows nothing
+      </Text>,
+    );
   return <Box flexDirection="column">{lines}</Box>;
 }
 
@@ -110,9 +128,29 @@ export function AddFeedback({ check, text, near = [] }: { check: AddCheck | unde
  * editing) → confirm. Esc cancels wherever it is pressed, as `n` does at the
  * confirmation; Shift-Tab goes back a step.
  */
-export function AddForm({ service, scope: givenScope, commit, initial = {}, editing, newProject = false, width = 80, onDone, onEdited, onCancel, onError }: AddFormProps): ReactElement {
+export function AddForm({
+  service,
+  scope: givenScope,
+  commit,
+  initial = {},
+  editing,
+  newProject = false,
+  width = 80,
+  onDone,
+  onEdited,
+  onCancel,
+  onError,
+}: AddFormProps): ReactElement {
   const theme = useTheme();
-  const start: FormValues = editing ? { text: editing.text, severity: editing.severity, tags: editing.tags, ...(editing.rationale !== undefined ? { rationale: editing.rationale } : {}), active: editing.active } : initial;
+  const start: FormValues = editing
+    ? {
+        text: editing.text,
+        severity: editing.severity,
+        tags: editing.tags,
+        ...(editing.rationale !== undefined ? { rationale: editing.rationale } : {}),
+        active: editing.active,
+      }
+    : initial;
   const fixedScope = editing?.scope ?? givenScope;
   const [step, setStep] = useState<Step>(fixedScope ? 'text' : 'scope');
   const [catalog, setCatalog] = useState<ScopeCatalog | undefined>();
@@ -147,17 +185,41 @@ export function AddForm({ service, scope: givenScope, commit, initial = {}, edit
   }, [service, scope, onError]);
 
   // The invariant being edited is not its own duplicate, shadow or near-duplicate.
-  const others = useMemo(() => (context ? (editing ? context.invariants.filter((i) => i.id !== editing.id) : context.invariants) : undefined), [context, editing]);
-  const check = useMemo(() => (others && scope ? checkNewInvariant(scope, text.trim(), others, context!.plans) : undefined), [others, context, scope, text]);
+  const others = useMemo(
+    () => (context ? (editing ? context.invariants.filter((i) => i.id !== editing.id) : context.invariants) : undefined),
+    [context, editing],
+  );
+  const check = useMemo(
+    () => (others && scope ? checkNewInvariant(scope, text.trim(), others, context!.plans) : undefined),
+    [others, context, scope, text],
+  );
   // Loose keys of what the text can meet, computed once per scope; each keystroke is one linear pass.
   const nearPool = useMemo(
-    () => (others && scope ? others.filter((o) => o.active && canMeet({ scope }, o, context!.plans)).map((o) => ({ invariant: o, loose: looseKey(o.text) })) : []),
+    () =>
+      others && scope
+        ? others.filter((o) => o.active && canMeet({ scope }, o, context!.plans)).map((o) => ({ invariant: o, loose: looseKey(o.text) }))
+        : [],
     [others, context, scope],
   );
   const near = useMemo(() => (text.trim() === '' ? [] : nearDuplicatesOf(text.trim(), nearPool)), [nearPool, text]);
-  const textProblem = text.trim() === '' ? 'the text is empty' : codePointLength(text.trim()) > MAX_TEXT_LENGTH ? 'the text is too long' : check?.duplicate ? 'it duplicates an invariant of this scope' : undefined;
+  const textProblem =
+    text.trim() === ''
+      ? 'the text is empty'
+      : codePointLength(text.trim()) > MAX_TEXT_LENGTH
+        ? 'the text is too long'
+        : check?.duplicate
+          ? 'it duplicates an invariant of this scope'
+          : undefined;
 
-  const steps: Step[] = [...(fixedScope ? [] : (['scope'] as Step[])), 'text', 'severity', 'tags', 'rationale', ...(editing ? (['active'] as Step[]) : []), 'confirm'];
+  const steps: Step[] = [
+    ...(fixedScope ? [] : (['scope'] as Step[])),
+    'text',
+    'severity',
+    'tags',
+    'rationale',
+    ...(editing ? (['active'] as Step[]) : []),
+    'confirm',
+  ];
   const back = () => {
     setProblem(undefined);
     if (step === 'new-project') return setStep('scope');
@@ -168,7 +230,10 @@ export function AddForm({ service, scope: givenScope, commit, initial = {}, edit
   const save = () => {
     if (!scope) return;
     setStep('saving');
-    const tagList = tags.split(',').map((t) => t.trim()).filter((t) => t !== '');
+    const tagList = tags
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
     const why = rationale.trim();
     const failed = (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
@@ -184,7 +249,15 @@ export function AddForm({ service, scope: givenScope, commit, initial = {}, edit
       return;
     }
     service
-      .add({ scope, text, severity, tags: tagList, ...(why !== '' ? { rationale: why } : {}), ...(commit !== undefined ? { commit } : {}), ...(newProject || typedNew ? { newProject: true } : {}) })
+      .add({
+        scope,
+        text,
+        severity,
+        tags: tagList,
+        ...(why !== '' ? { rationale: why } : {}),
+        ...(commit !== undefined ? { commit } : {}),
+        ...(newProject || typedNew ? { newProject: true } : {}),
+      })
       .then(onDone, failed);
   };
 
@@ -244,7 +317,11 @@ export function AddForm({ service, scope: givenScope, commit, initial = {}, edit
               }}
             />
           </Text>
-          {nameIssue ? <Text color={theme.hue('red')}>{`✗ ${nameIssue}`}</Text> : <Text dimColor={theme.dim}>lower-case letters, digits, . _ - (up to 64)</Text>}
+          {nameIssue ? (
+            <Text color={theme.hue('red')}>{`✗ ${nameIssue}`}</Text>
+          ) : (
+            <Text dimColor={theme.dim}>lower-case letters, digits, . _ - (up to 64)</Text>
+          )}
         </Box>
       );
       break;
@@ -290,10 +367,24 @@ export function AddForm({ service, scope: givenScope, commit, initial = {}, edit
       );
       break;
     case 'tags':
-      body = <OptionalLine label="Tags (comma-separated, Enter for none): " value={tags} onChange={setTags} onSubmit={() => setStep('rationale')} />;
+      body = (
+        <OptionalLine
+          label="Tags (comma-separated, Enter for none): "
+          value={tags}
+          onChange={setTags}
+          onSubmit={() => setStep('rationale')}
+        />
+      );
       break;
     case 'rationale':
-      body = <OptionalLine label="Rationale (why it exists, for reviewers; Enter for none): " value={rationale} onChange={setRationale} onSubmit={() => setStep(editing ? 'active' : 'confirm')} />;
+      body = (
+        <OptionalLine
+          label="Rationale (why it exists, for reviewers; Enter for none): "
+          value={rationale}
+          onChange={setRationale}
+          onSubmit={() => setStep(editing ? 'active' : 'confirm')}
+        />
+      );
       break;
     case 'active':
       body = (
@@ -350,7 +441,17 @@ export function formHint(step: Step, steps: readonly Step[]): string {
 }
 
 /** A one-line answer that may be left empty: a label, then the text being typed; Enter goes on. */
-function OptionalLine({ label, value, onChange, onSubmit }: { label: string; value: string; onChange(v: string): void; onSubmit(): void }): ReactElement {
+function OptionalLine({
+  label,
+  value,
+  onChange,
+  onSubmit,
+}: {
+  label: string;
+  value: string;
+  onChange(v: string): void;
+  onSubmit(): void;
+}): ReactElement {
   return (
     <Box flexDirection="column">
       <Text>

@@ -33,16 +33,24 @@ export interface BrowserProps {
 type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | { kind: 'add' } | { kind: 'remove'; info: ShowResult };
 
 function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
-  const items: SelectItem<ScopeChoice>[] = [{ label: 'all scopes', value: { kind: 'all' } }, { label: 'global', value: { kind: 'global' } }];
+  const items: SelectItem<ScopeChoice>[] = [
+    { label: 'all scopes', value: { kind: 'all' } },
+    { label: 'global', value: { kind: 'global' } },
+  ];
   const projects = new Set(data.catalog.projects);
   for (const { invariant } of data.items) if (invariant.scope.kind === 'project') projects.add(invariant.scope.project);
-  for (const p of [...projects].sort()) items.push({ label: `project ${p}`, value: { kind: 'project', project: p }, hint: 'e: effective set' });
+  for (const p of [...projects].sort())
+    items.push({ label: `project ${p}`, value: { kind: 'project', project: p }, hint: 'e: effective set' });
   for (const a of data.catalog.actions) {
     const [ns = '', name = ''] = a.split('/');
     items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
   }
   for (const plan of data.catalog.plans) {
-    items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, hint: plain(['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ')) });
+    items.push({
+      label: `plan ${plan.id}`,
+      value: { kind: 'plan', plan: plan.id },
+      hint: plain(['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ')),
+    });
   }
   return items;
 }
@@ -52,7 +60,19 @@ function sevMark(theme: Theme, inv: ScopedInvariant): ReactElement {
   return <Text color={theme.hue(inv.severity === 'error' ? 'red' : inv.severity === 'warning' ? 'yellow' : 'cyan')}>{mark}</Text>;
 }
 
-function RowLine({ row, selected, width, short, idWidth }: { row: Row; selected: boolean; width: number; short: (id: string) => string; idWidth: number }): ReactElement {
+function RowLine({
+  row,
+  selected,
+  width,
+  short,
+  idWidth,
+}: {
+  row: Row;
+  selected: boolean;
+  width: number;
+  short: (id: string) => string;
+  idWidth: number;
+}): ReactElement {
   const theme = useTheme();
   if (row.kind === 'header') {
     return (
@@ -97,13 +117,38 @@ function Detail({ row, height, width }: { row: Row | undefined; height: number; 
     const inv = row.invariant;
     const meta = [describeScope(inv.scope), inv.severity, inv.active ? 'active' : 'inactive', ...inv.tags.map((t) => `#${t}`)].join(' · ');
     lines.push(<Text key="id" bold wrap="truncate-end">{`${inv.id}  ${meta}`}</Text>);
-    lines.push(<Text key="text" wrap="wrap">{plain(inv.text)}</Text>);
-    if (inv.rationale) lines.push(<Text key="why" wrap="truncate-end" dimColor={theme.dim}>{`rationale: ${plain(inv.rationale.replace(/\s+/g, ' '))}`}</Text>);
+    lines.push(
+      <Text key="text" wrap="wrap">
+        {plain(inv.text)}
+      </Text>,
+    );
+    if (inv.rationale)
+      lines.push(
+        <Text key="why" wrap="truncate-end" dimColor={theme.dim}>{`rationale: ${plain(inv.rationale.replace(/\s+/g, ' '))}`}</Text>,
+      );
     lines.push(<Text key="path" wrap="truncate-end" dimColor={theme.dim}>{`path: ${plain(inv.path)}`}</Text>);
-    if (inv.created_at || inv.created_by) lines.push(<Text key="by" wrap="truncate-end" dimColor={theme.dim}>{plain(`created ${inv.created_at ?? ''}${inv.created_by ? ` by ${inv.created_by}` : ''}`)}</Text>);
-    if (row.hiddenBy) lines.push(<Text key="hb" color={theme.hue('yellow')} wrap="truncate-end">{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>);
-    for (const o of row.shadow?.shadowedBy ?? []) lines.push(<Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>);
-    for (const o of row.shadow?.shadows ?? []) lines.push(<Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadows ${describeScope(o.scope)} ${o.id}`}</Text>);
+    if (inv.created_at || inv.created_by)
+      lines.push(
+        <Text key="by" wrap="truncate-end" dimColor={theme.dim}>
+          {plain(`created ${inv.created_at ?? ''}${inv.created_by ? ` by ${inv.created_by}` : ''}`)}
+        </Text>,
+      );
+    if (row.hiddenBy)
+      lines.push(
+        <Text
+          key="hb"
+          color={theme.hue('yellow')}
+          wrap="truncate-end"
+        >{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>,
+      );
+    for (const o of row.shadow?.shadowedBy ?? [])
+      lines.push(
+        <Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>,
+      );
+    for (const o of row.shadow?.shadows ?? [])
+      lines.push(
+        <Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadows ${describeScope(o.scope)} ${o.id}`}</Text>,
+      );
     for (const w of row.waivers ?? []) {
       const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;
       lines.push(
@@ -113,7 +158,11 @@ function Detail({ row, height, width }: { row: Row | undefined; height: number; 
       );
     }
   } else {
-    lines.push(<Text key="none" dimColor={theme.dim}>Nothing selected.</Text>);
+    lines.push(
+      <Text key="none" dimColor={theme.dim}>
+        Nothing selected.
+      </Text>,
+    );
   }
   return (
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
@@ -129,13 +178,24 @@ function Detail({ row, height, width }: { row: Row | undefined; height: number; 
  * hidden copies greyed under what hides them, and a detail pane. Only the
  * rows that fit on screen are rendered.
  */
-export function Browser({ service, scope: initialScope, pattern: initialPattern, effective: startEffective, size: fixedSize, onQuit, onError }: BrowserProps): ReactElement {
+export function Browser({
+  service,
+  scope: initialScope,
+  pattern: initialPattern,
+  effective: startEffective,
+  size: fixedSize,
+  onQuit,
+  onError,
+}: BrowserProps): ReactElement {
   const theme = useTheme();
   const terminal = useTerminalSize();
   const { columns, rows: height } = fixedSize ?? terminal;
   const width = Math.max(20, columns);
   const { data, reload } = useStoreData(service, onError);
-  const abbreviations = useMemo(() => new IdAbbreviations(data ? [...data.items.map((i) => i.invariant.id), ...data.catalog.plans.map((p) => p.id)] : []), [data]);
+  const abbreviations = useMemo(
+    () => new IdAbbreviations(data ? [...data.items.map((i) => i.invariant.id), ...data.catalog.plans.map((p) => p.id)] : []),
+    [data],
+  );
   const short = useCallback((id: string) => abbreviations.short(id), [abbreviations]);
   const [scope, setScope] = useState<ScopeChoice>(initialScope ?? { kind: 'all' });
   const [pattern, setPattern] = useState(initialPattern ?? '');
@@ -161,15 +221,27 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     try {
       if (effective) {
         const byId = new Map(data.items.map((i) => [i.invariant.id, i.invariant]));
-        const entries = regex ? (() => {
-          const keep = new Set(filterByRegex(effective.entries.map((e) => e.invariant), regex));
-          return effective.entries.filter((e) => keep.has(e.invariant));
-        })() : effective.entries;
+        const entries = regex
+          ? (() => {
+              const keep = new Set(
+                filterByRegex(
+                  effective.entries.map((e) => e.invariant),
+                  regex,
+                ),
+              );
+              return effective.entries.filter((e) => keep.has(e.invariant));
+            })()
+          : effective.entries;
         return { rows: effectiveRows({ ...effective, entries }, byId) };
       }
       let items = data.items.filter((i) => inScope(i.invariant, scope));
       if (regex) {
-        const keep = new Set(filterByRegex(items.map((i) => i.invariant), regex));
+        const keep = new Set(
+          filterByRegex(
+            items.map((i) => i.invariant),
+            regex,
+          ),
+        );
         items = items.filter((i) => keep.has(i.invariant));
       }
       return { rows: listRows(items) };
@@ -215,15 +287,18 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     [service, onError],
   );
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on mount, for the scope given on the command line.
   useEffect(() => {
     if (!startEffective || !initialScope) return;
     if (initialScope.kind === 'project') void loadEffective({ project: initialScope.project });
     else if (initialScope.kind === 'plan') void loadEffective({ plan: initialScope.plan });
   }, []);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed only when the store's data changes, not when the view does.
   useEffect(() => {
     // After a change, an open effective view is recomputed from the store.
-    if (effective && data) void loadEffective('plan' in effective.target ? { plan: effective.target.plan } : { project: effective.target.project });
+    if (effective && data)
+      void loadEffective('plan' in effective.target ? { plan: effective.target.plan } : { project: effective.target.project });
   }, [data]);
 
   const last = Math.max(0, selectable.length - 1);
@@ -357,7 +432,9 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
   if (overlay.kind === 'help') middle = <Help width={width} />;
   else if (overlay.kind === 'scope' && data) {
     const choices = scopeChoices(data);
-    const at = choices.findIndex((c) => (c.value.kind === 'all' ? scope.kind === 'all' : scope.kind !== 'all' && scopeFolder(c.value) === scopeFolder(scope)));
+    const at = choices.findIndex((c) =>
+      c.value.kind === 'all' ? scope.kind === 'all' : scope.kind !== 'all' && scopeFolder(c.value) === scopeFolder(scope),
+    );
     middle = (
       <Box flexDirection="column">
         <Text>Show which scope? (↑↓, Enter; e effective set of a project or plan; Esc back)</Text>
@@ -374,7 +451,8 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
           }}
           onKey={(input, choice) => {
             if (input !== 'e' || !choice) return;
-            if (choice.kind !== 'project' && choice.kind !== 'plan') return setStatus('The effective set belongs to a project or a plan: pick one of those and press e.');
+            if (choice.kind !== 'project' && choice.kind !== 'plan')
+              return setStatus('The effective set belongs to a project or a plan: pick one of those and press e.');
             setScope(choice);
             setOverlay({ kind: 'none' });
             void loadEffective(choice.kind === 'project' ? { project: choice.project } : { plan: choice.plan });
@@ -387,9 +465,19 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
     middle = (
       <Box flexDirection="column" width={width}>
         <Box flexDirection="column" height={listHeight}>
-          {visible.length === 0 ? <Text dimColor={theme.dim}>{pattern ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.'}</Text> : null}
+          {visible.length === 0 ? (
+            <Text dimColor={theme.dim}>{pattern ? 'No invariants match the filter.' : 'No invariants here. Press a to add one.'}</Text>
+          ) : null}
           {visible.map((row, i) => (
-            <RowLine key={top.current + i} row={row} selected={top.current + i === selectedRow} width={width} short={short} idWidth={idWidth} />
+            <RowLine
+              // biome-ignore lint/suspicious/noArrayIndexKey: a row is keyed by its position in the whole list, not in the window.
+              key={top.current + i}
+              row={row}
+              selected={top.current + i === selectedRow}
+              width={width}
+              short={short}
+              idWidth={idWidth}
+            />
           ))}
         </Box>
         {showDetail ? <Detail row={selected} height={detailHeight} width={width} /> : null}
@@ -405,13 +493,17 @@ export function Browser({ service, scope: initialScope, pattern: initialPattern,
       {problem ? <Text color={theme.hue('red')} wrap="truncate-end">{`  ✗ ${plain(problem)}`}</Text> : null}
     </Box>
   ) : problem ? (
-    <Text color={theme.hue('red')} wrap="truncate-end">{plain(`/${pattern}  ✗ ${problem}`)}</Text>
+    <Text color={theme.hue('red')} wrap="truncate-end">
+      {plain(`/${pattern}  ✗ ${problem}`)}
+    </Text>
   ) : status ? (
-    <Text color={theme.hue('green')} wrap="truncate-end">{plain(status)}</Text>
+    <Text color={theme.hue('green')} wrap="truncate-end">
+      {plain(status)}
+    </Text>
   ) : pattern ? (
     <Text wrap="truncate-end">{plain(`/${pattern}`)}</Text>
   ) : (
-    <Text dimColor={theme.dim}>{' '}</Text>
+    <Text dimColor={theme.dim}> </Text>
   );
 
   return (

@@ -34,14 +34,21 @@ export function ConfirmRemove({ info, width = 80, onAnswer }: ConfirmRemoveProps
       </Text>
       <Box paddingLeft={2} flexDirection="column">
         <Text wrap="wrap">{plain(inv.text)}</Text>
-        <Text dimColor={theme.dim} wrap="truncate-end">{`${inv.severity}${inv.active ? '' : ' · inactive'}${inv.tags.length ? ` · ${inv.tags.map((t) => `#${t}`).join(' ')}` : ''}`}</Text>
-        <Text dimColor={theme.dim} wrap="truncate-end">{plain(inv.path)}</Text>
+        <Text
+          dimColor={theme.dim}
+          wrap="truncate-end"
+        >{`${inv.severity}${inv.active ? '' : ' · inactive'}${inv.tags.length ? ` · ${inv.tags.map((t) => `#${t}`).join(' ')}` : ''}`}</Text>
+        <Text dimColor={theme.dim} wrap="truncate-end">
+          {plain(inv.path)}
+        </Text>
       </Box>
       {info.shadow.shadows.length > 0 ? (
         <Box flexDirection="column">
           <Text color={theme.hue('yellow')}>It shadows these now; they come back into effect:</Text>
           {info.shadow.shadows.map((o) => (
-            <Text key={o.id} wrap="truncate-end">{plain(`  ${describeScope(o.scope)} ${o.id}  ${o.path}`)}</Text>
+            <Text key={o.id} wrap="truncate-end">
+              {plain(`  ${describeScope(o.scope)} ${o.id}  ${o.path}`)}
+            </Text>
           ))}
         </Box>
       ) : (

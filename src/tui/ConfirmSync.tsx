@@ -39,7 +39,11 @@ export function ConfirmSync({ preview, width = 80, onAnswer }: ConfirmSyncProps)
                 <Text color={theme.hue('yellow')}>changed</Text>
                 {`  ${c.before.id} (${fields.join(', ')})`}
               </Text>
-              {c.before.text !== c.after.text ? <Text wrap="wrap">{`    "${c.before.text}" → "${c.after.text}"`}</Text> : <Text wrap="wrap">{`    ${c.after.text}`}</Text>}
+              {c.before.text !== c.after.text ? (
+                <Text wrap="wrap">{`    "${c.before.text}" → "${c.after.text}"`}</Text>
+              ) : (
+                <Text wrap="wrap">{`    ${c.after.text}`}</Text>
+              )}
               {c.before.severity !== c.after.severity ? <Text>{`    severity ${c.before.severity} → ${c.after.severity}`}</Text> : null}
               {c.before.active !== c.after.active ? <Text>{'    deactivated (the action deactivated its origin)'}</Text> : null}
             </Box>

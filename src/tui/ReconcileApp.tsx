@@ -49,8 +49,14 @@ export function reduceReconcile(state: State, action: Action, ids: readonly stri
     case 'submit': {
       if (state.decision === null) return state;
       const trimmed = state.note.trim();
-      const response = trimmed !== '' ? trimmed : state.decision ? 'enforced (confirmed by a person)' : 'not enforced (declined by a person)';
-      return { index: state.index + 1, decision: null, note: '', results: [...state.results, { invariant_id: ids[state.index]!, enforced: state.decision, response }] };
+      const response =
+        trimmed !== '' ? trimmed : state.decision ? 'enforced (confirmed by a person)' : 'not enforced (declined by a person)';
+      return {
+        index: state.index + 1,
+        decision: null,
+        note: '',
+        results: [...state.results, { invariant_id: ids[state.index]!, enforced: state.decision, response }],
+      };
     }
   }
 }
@@ -62,12 +68,18 @@ export function reduceReconcile(state: State, action: Action, ids: readonly stri
 export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
   const { exit } = useApp();
   const ids = useMemo(() => request.invariants.map((i) => i.id), [request]);
-  const [state, dispatch] = useReducer((s: State, a: Action) => reduceReconcile(s, a, ids), { index: 0, decision: null, note: '', results: [] });
+  const [state, dispatch] = useReducer((s: State, a: Action) => reduceReconcile(s, a, ids), {
+    index: 0,
+    decision: null,
+    note: '',
+    results: [],
+  });
   const { index, decision, note, results } = state;
   const total = request.invariants.length;
   const current = request.invariants[index];
   const finished = index >= total;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: fires once, when the last answer is in; results are final then.
   useEffect(() => {
     if (finished) {
       onDone(results);
@@ -110,13 +122,13 @@ export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
           <Text>
             Invariant {index + 1} of {total} · {current.scope} · {current.severity} · {current.id}
           </Text>
-          <Text bold>  {plain(current.text)}</Text>
-          {current.rationale ? <Text dimColor>  why: {current.rationale}</Text> : null}
+          <Text bold> {plain(current.text)}</Text>
+          {current.rationale ? <Text dimColor> why: {current.rationale}</Text> : null}
           {decision === null ? (
-            <Text>Enforce this invariant? [y/n]  (Ctrl-C cancels; nothing is written)</Text>
+            <Text>Enforce this invariant? [y/n] (Ctrl-C cancels; nothing is written)</Text>
           ) : (
             <Box flexDirection="column">
-              <Text>Enforce: {decision ? 'yes' : 'no'}  (Esc changes it)</Text>
+              <Text>Enforce: {decision ? 'yes' : 'no'} (Esc changes it)</Text>
               <Text>
                 Note (Enter to finish): {note}
                 <Text inverse> </Text>

@@ -23,7 +23,15 @@ export interface SelectListProps<V> {
 }
 
 /** Moves with ↑/↓ (or k/j), PgUp/PgDn, Home/End; Enter picks. Renders only the visible rows. */
-export function SelectList<V>({ items, onSelect, initialIndex = 0, height = 10, width = 80, focus = true, onKey }: SelectListProps<V>): ReactElement {
+export function SelectList<V>({
+  items,
+  onSelect,
+  initialIndex = 0,
+  height = 10,
+  width = 80,
+  focus = true,
+  onKey,
+}: SelectListProps<V>): ReactElement {
   const theme = useTheme();
   const [index, setIndex] = useState(Math.min(Math.max(initialIndex, 0), Math.max(items.length - 1, 0)));
   // Keys can reach a handler of the previous render (Ink subscribes in an effect): read the index from a ref.
@@ -55,6 +63,7 @@ export function SelectList<V>({ items, onSelect, initialIndex = 0, height = 10, 
       {shown.map((item, i) => {
         const selected = Math.max(0, top) + i === index;
         return (
+          // biome-ignore lint/suspicious/noArrayIndexKey: keyed by position in the whole list; items have no identity of their own.
           <Text key={`${Math.max(0, top) + i}`} wrap="truncate-end" inverse={selected}>
             {selected ? '› ' : '  '}
             {item.label}

@@ -32,7 +32,19 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
       if (key.return) return onSubmit?.(value);
       if (key.backspace || key.delete) return change([...value].slice(0, -1).join(''));
       if (key.ctrl && input === 'u') return change('');
-      if (key.ctrl || key.meta || key.escape || key.tab || key.upArrow || key.downArrow || key.leftArrow || key.rightArrow || key.pageUp || key.pageDown) return;
+      if (
+        key.ctrl ||
+        key.meta ||
+        key.escape ||
+        key.tab ||
+        key.upArrow ||
+        key.downArrow ||
+        key.leftArrow ||
+        key.rightArrow ||
+        key.pageUp ||
+        key.pageDown
+      )
+        return;
       // Fast typing and pastes arrive as one chunk: apply it character by character.
       let next = value;
       const chars = [...input];

@@ -10,14 +10,30 @@ import { runInk, type TuiIo } from './run-ink.tsx';
  * CancelledError. `scope` skips the scope step; `initial` fills the answers
  * (flags given on the command line); `commit` is passed to `add` as given.
  */
-export function runAddForm(io: TuiIo, service: InvariantService, options: { scope?: Scope; commit?: boolean; initial?: FormValues; newProject?: boolean } = {}): Promise<AddResult | undefined> {
+export function runAddForm(
+  io: TuiIo,
+  service: InvariantService,
+  options: { scope?: Scope; commit?: boolean; initial?: FormValues; newProject?: boolean } = {},
+): Promise<AddResult | undefined> {
   return runInk<AddResult | undefined>(io, (finish) => (
-    <AddForm service={service} {...options} width={Math.min(io.stdout.columns || 80, 100)} onDone={finish.done} onCancel={() => finish.done(undefined)} onError={finish.fail} />
+    <AddForm
+      service={service}
+      {...options}
+      width={Math.min(io.stdout.columns || 80, 100)}
+      onDone={finish.done}
+      onCancel={() => finish.done(undefined)}
+      onError={finish.fail}
+    />
   ));
 }
 
 /** Runs the form on invariant `id`, filled with its values; resolves with the change, or undefined when cancelled. */
-export async function runEditForm(io: TuiIo, service: InvariantService, id: string, options: { commit?: boolean } = {}): Promise<EditResult | undefined> {
+export async function runEditForm(
+  io: TuiIo,
+  service: InvariantService,
+  id: string,
+  options: { commit?: boolean } = {},
+): Promise<EditResult | undefined> {
   const { invariant } = await service.show(id);
   return runInk<EditResult | undefined>(io, (finish) => (
     <AddForm

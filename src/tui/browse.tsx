@@ -5,7 +5,11 @@ import type { ScopeChoice } from './browser-rows.ts';
 import { runInk, type TuiIo } from './run-ink.tsx';
 
 /** Runs the browser full-screen until `q`/Esc; Ctrl-C throws CancelledError. */
-export function runBrowser(io: TuiIo, service: InvariantService, options: { scope?: ScopeChoice; pattern?: string; effective?: boolean } = {}): Promise<void> {
+export function runBrowser(
+  io: TuiIo,
+  service: InvariantService,
+  options: { scope?: ScopeChoice; pattern?: string; effective?: boolean } = {},
+): Promise<void> {
   return runInk<void>(
     io,
     (finish) => <Browser service={service} {...options} onQuit={() => finish.done(undefined)} onError={finish.fail} />,

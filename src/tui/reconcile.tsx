@@ -10,7 +10,9 @@ import { runInk, type TuiIo } from './run-ink.tsx';
  */
 export async function askPerson(request: ActorRequest, io: TuiIo): Promise<ActorResult[] | null> {
   try {
-    return await runInk<ActorResult[]>(io, (finish) => <ReconcileApp request={request} onDone={(answers) => (answers === null ? finish.cancel() : finish.done(answers))} />);
+    return await runInk<ActorResult[]>(io, (finish) => (
+      <ReconcileApp request={request} onDone={(answers) => (answers === null ? finish.cancel() : finish.done(answers))} />
+    ));
   } catch (error) {
     if (error instanceof CancelledError) return null;
     throw error;

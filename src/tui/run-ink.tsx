@@ -46,9 +46,7 @@ function Exit<T>(props: { outcome: { current?: Outcome<T> }; screen: (finish: Fi
     fail: (error) => settle({ kind: 'failed', error }),
     cancel: () => settle({ kind: 'cancelled' }),
   });
-  return (
-    <Shell onCancel={() => settle({ kind: 'cancelled' })}>{props.screen(finish.current)}</Shell>
-  );
+  return <Shell onCancel={() => settle({ kind: 'cancelled' })}>{props.screen(finish.current)}</Shell>;
 }
 
 const SHOW_CURSOR = '\u001b[?25h';
@@ -60,7 +58,11 @@ const ALT_SCREEN_OFF = '\u001b[?1049l';
  * CancelledError (exit 130). Whatever happens, the terminal is given back as
  * it was: raw mode off, cursor shown, the alternate screen left.
  */
-export async function runInk<T>(io: TuiIo, screen: (finish: Finish<T>) => ReactElement, options: { fullScreen?: boolean } = {}): Promise<T> {
+export async function runInk<T>(
+  io: TuiIo,
+  screen: (finish: Finish<T>) => ReactElement,
+  options: { fullScreen?: boolean } = {},
+): Promise<T> {
   const outcome: { current?: Outcome<T> } = {};
   if (options.fullScreen) io.stdout.write(ALT_SCREEN_ON);
   try {

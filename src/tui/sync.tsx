@@ -5,5 +5,7 @@ import { runInk, type TuiIo } from './run-ink.tsx';
 
 /** Asks whether to apply the sync `preview` describes; true only for `y`. */
 export function runConfirmSync(io: TuiIo, preview: SyncResult): Promise<boolean> {
-  return runInk<boolean>(io, (finish) => <ConfirmSync preview={preview} width={Math.min(io.stdout.columns || 80, 100)} onAnswer={finish.done} />);
+  return runInk<boolean>(io, (finish) => (
+    <ConfirmSync preview={preview} width={Math.min(io.stdout.columns || 80, 100)} onAnswer={finish.done} />
+  ));
 }

@@ -46,7 +46,16 @@ export class KeyHub {
   }
 }
 
-const PLAIN: Partial<Key> = { return: false, backspace: false, delete: false, tab: false, escape: false, ctrl: false, meta: false, shift: false };
+const PLAIN: Partial<Key> = {
+  return: false,
+  backspace: false,
+  delete: false,
+  tab: false,
+  escape: false,
+  ctrl: false,
+  meta: false,
+  shift: false,
+};
 
 /** One chunk of plain typing as single keys; anything with an escape sequence or a modifier is left whole. */
 export function splitChunk(input: string, key: Key): [string, Key][] {

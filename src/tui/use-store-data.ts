@@ -7,7 +7,10 @@ export interface StoreData {
 }
 
 /** Reads every invariant (with shadow relations) and the scopes that exist; `reload` after a change. */
-export function useStoreData(service: InvariantService, onError: (error: unknown) => void): { data: StoreData | undefined; reload: () => Promise<void> } {
+export function useStoreData(
+  service: InvariantService,
+  onError: (error: unknown) => void,
+): { data: StoreData | undefined; reload: () => Promise<void> } {
   const [data, setData] = useState<StoreData | undefined>();
   const reload = useCallback(async () => {
     try {

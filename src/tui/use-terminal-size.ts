@@ -11,6 +11,7 @@ export function useTerminalSize(): TerminalSize {
   const { stdout } = useStdout();
   const read = (): TerminalSize => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 });
   const [size, setSize] = useState(read);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: read only reads stdout, which is the dependency.
   useEffect(() => {
     const onResize = () => setSize(read());
     stdout.on('resize', onResize);

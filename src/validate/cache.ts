@@ -11,7 +11,6 @@ import type { FileFacts } from './file-facts.ts';
  */
 const FORMAT = 4;
 
-
 /**
  * Where the caches of a store inside a git repository live (one file for the
  * working tree, one for the index); undefined outside a repository (no cache).
@@ -35,7 +34,16 @@ function isFacts(v: unknown): v is FileFacts {
     if (!Array.isArray(f.d)) return false;
     for (const d of f.d as unknown[]) {
       const x = d as Record<string, unknown> | null;
-      if (typeof x !== 'object' || x === null || typeof x.code !== 'string' || typeof x.file !== 'string' || typeof x.message !== 'string' || typeof x.line !== 'number' || typeof x.col !== 'number') return false;
+      if (
+        typeof x !== 'object' ||
+        x === null ||
+        typeof x.code !== 'string' ||
+        typeof x.file !== 'string' ||
+        typeof x.message !== 'string' ||
+        typeof x.line !== 'number' ||
+        typeof x.col !== 'number'
+      )
+        return false;
     }
   }
   return true;
@@ -43,7 +51,17 @@ function isFacts(v: unknown): v is FileFacts {
 
 /** Facts as they are written: a bare key digest and, after a space, the loose key (most files), or JSON. */
 function encode(f: FileFacts): string {
-  if (f.k !== undefined && !f.k.includes(' ') && f.d === undefined && f.v === undefined && f.o === undefined && f.r === undefined && f.p === undefined && f.m === undefined && (f.n === undefined || !/[\t\n\r]/.test(f.n))) {
+  if (
+    f.k !== undefined &&
+    !f.k.includes(' ') &&
+    f.d === undefined &&
+    f.v === undefined &&
+    f.o === undefined &&
+    f.r === undefined &&
+    f.p === undefined &&
+    f.m === undefined &&
+    (f.n === undefined || !/[\t\n\r]/.test(f.n))
+  ) {
     return f.n === undefined ? f.k : `${f.k} ${f.n}`;
   }
   return JSON.stringify(f);

@@ -6,7 +6,15 @@ import type { PathKind } from '../core/layout.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { looseKey } from '../core/near-duplicates.ts';
 import { textKey } from '../core/normalise.ts';
-import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import {
+  ownCopy,
+  parseActionMeta,
+  parseConfig,
+  parseInvariant,
+  parsePlan,
+  parseProjectMeta,
+  YamlSyntaxNotLoaded,
+} from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
 import { keyDigest } from './content-hash.ts';
@@ -131,6 +139,10 @@ export function checkFile(path: string, kind: ContentKind, bytes: Uint8Array): P
 }
 
 /** An invariant file parsed in full (undefined when it does not parse). */
-export function readInvariant(path: string, kind: Extract<PathKind, { kind: 'invariant' }>, bytes: Uint8Array): Promise<ScopedInvariant | undefined> {
+export function readInvariant(
+  path: string,
+  kind: Extract<PathKind, { kind: 'invariant' }>,
+  bytes: Uint8Array,
+): Promise<ScopedInvariant | undefined> {
   return withFullParser(() => parseInvariant(path, bytes, kind.scope, kind.id).value);
 }

@@ -47,7 +47,14 @@ export interface ValidateReport {
   usedIds: ReadonlySet<string>;
 }
 
-function problem(code: DiagnosticCode, severity: Severity, file: string, message: string, hint?: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+function problem(
+  code: DiagnosticCode,
+  severity: Severity,
+  file: string,
+  message: string,
+  hint?: string,
+  extra: Partial<Diagnostic> = {},
+): Diagnostic {
   const d: Diagnostic = { code, severity, file, line: 0, col: 0, message, ...extra };
   if (hint !== undefined) d.hint = hint;
   return d;
@@ -115,7 +122,12 @@ type ContentJob = ReadJob & { kind: ContentKind };
  * to it. The bytes of files with something to report are kept (positions,
  * `--fix`); the others are read again if a later check needs them.
  */
-async function readFacts(source: RecordingSource, tree: TreeSource, jobs: readonly ContentJob[], cache: FactsCache): Promise<(FileFacts | undefined)[]> {
+async function readFacts(
+  source: RecordingSource,
+  tree: TreeSource,
+  jobs: readonly ContentJob[],
+  cache: FactsCache,
+): Promise<(FileFacts | undefined)[]> {
   // Aligned with `jobs`.
   const facts: (FileFacts | undefined)[] = new Array(jobs.length);
   const toCheck: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
@@ -139,7 +151,8 @@ async function readFacts(source: RecordingSource, tree: TreeSource, jobs: readon
     }
     toCheck.push({ i, bytes: own(), blob });
   };
-  const takeResult = (i: number, r: ReadResult, knownBlob?: string) => (r.ok ? take(i, r.bytes, r.bytes.byteLength, false, knownBlob) : failed(i, r));
+  const takeResult = (i: number, r: ReadResult, knownBlob?: string) =>
+    r.ok ? take(i, r.bytes, r.bytes.byteLength, false, knownBlob) : failed(i, r);
 
   if (known) {
     const toRead: number[] = [];
@@ -225,7 +238,15 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]):
       }
       const parts = e.path.split('/');
       if (parts[0] === 'plans' && parts.length === 2 && !planFiles.has(`${e.path}/plan.yaml`)) {
-        out.push(problem('plan-missing', 'error', `${e.path}/plan.yaml`, `plan folder ${e.path}/ has no plan.yaml`, 'Restore plan.yaml (git checkout, or `agents plan use`), or remove the folder if the plan is gone.'));
+        out.push(
+          problem(
+            'plan-missing',
+            'error',
+            `${e.path}/plan.yaml`,
+            `plan folder ${e.path}/ has no plan.yaml`,
+            'Restore plan.yaml (git checkout, or `agents plan use`), or remove the folder if the plan is gone.',
+          ),
+        );
       }
       continue;
     }
@@ -235,13 +256,38 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]):
     switch (kind.kind) {
       case 'unknown':
         if (e.type === 'symlink') out.push(linkProblem(e.path));
-        else out.push(problem('unknown-path', 'warning', e.path, `${e.path} fits no place in the store layout and is never read`, 'Move it out of the store, or see docs/store-format.md for where files go.'));
+        else
+          out.push(
+            problem(
+              'unknown-path',
+              'warning',
+              e.path,
+              `${e.path} fits no place in the store layout and is never read`,
+              'Move it out of the store, or see docs/store-format.md for where files go.',
+            ),
+          );
         break;
       case 'bad-name':
-        out.push(problem('bad-name', 'error', e.path, `${kind.problem}; files under it are never read`, 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.'));
+        out.push(
+          problem(
+            'bad-name',
+            'error',
+            e.path,
+            `${kind.problem}; files under it are never read`,
+            'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+          ),
+        );
         break;
       case 'temporary':
-        out.push(problem('temporary-file', 'warning', e.path, `${e.path} is a temporary file left by an interrupted write`, 'Run `agents validate --fix` to remove it (it never holds the only copy of anything).'));
+        out.push(
+          problem(
+            'temporary-file',
+            'warning',
+            e.path,
+            `${e.path} is a temporary file left by an interrupted write`,
+            'Run `agents validate --fix` to remove it (it never holds the only copy of anything).',
+          ),
+        );
         break;
       case 'schema':
       case 'actor':
@@ -256,7 +302,13 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]):
 }
 
 function linkProblem(path: string): Diagnostic {
-  return problem('symlink', 'error', path, `${path} is a symbolic link; links are never followed inside a store`, 'Replace the link with the file itself, or remove it.');
+  return problem(
+    'symlink',
+    'error',
+    path,
+    `${path} is a symbolic link; links are never followed inside a store`,
+    'Replace the link with the file itself, or remove it.',
+  );
 }
 
 /** A folder that is not part of the layout: a broken name where a name goes, else an unknown path. */
@@ -268,10 +320,29 @@ function folderProblem(path: string): Diagnostic {
   else if (top === 'actions' && depth === 2) why = nameProblem(a!, 'action namespace');
   else if (top === 'actions' && depth === 3) why = nameProblem(b!, 'action name');
   else if (top === 'plans' && depth === 2 && isTemporaryName(a!)) {
-    return problem('temporary-file', 'warning', path, `${path}/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`, 'Run `agents validate --fix` to remove it; the plan was never created.');
+    return problem(
+      'temporary-file',
+      'warning',
+      path,
+      `${path}/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`,
+      'Run `agents validate --fix` to remove it; the plan was never created.',
+    );
   } else if (top === 'plans' && depth === 2) why = ulidProblem(a!, 'plan folder');
-  if (why) return problem('bad-name', 'error', path, `${why}; files under it are never read`, 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.');
-  return problem('unknown-path', 'warning', path, `folder ${path}/ fits no place in the store layout and is never read`, 'Move it out of the store, or see docs/store-format.md for where folders go.');
+  if (why)
+    return problem(
+      'bad-name',
+      'error',
+      path,
+      `${why}; files under it are never read`,
+      'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+    );
+  return problem(
+    'unknown-path',
+    'warning',
+    path,
+    `folder ${path}/ fits no place in the store layout and is never read`,
+    'Move it out of the store, or see docs/store-format.md for where folders go.',
+  );
 }
 
 /**
@@ -280,7 +351,12 @@ function folderProblem(path: string): Diagnostic {
  * (a folder, a link, a FIFO…) is an error: no writer can take or clear it, so
  * every writer of that scope would wait on it.
  */
-async function checkLocks(source: TreeSource, entries: readonly TreeEntry[], kinds: readonly PathKind[], options: ValidateOptions): Promise<Diagnostic[]> {
+async function checkLocks(
+  source: TreeSource,
+  entries: readonly TreeEntry[],
+  kinds: readonly PathKind[],
+  options: ValidateOptions,
+): Promise<Diagnostic[]> {
   const all = entries.filter((_, i) => kinds[i]!.kind === 'lock');
   if (all.length === 0) return [];
   const out: Diagnostic[] = [];
@@ -292,13 +368,29 @@ async function checkLocks(source: TreeSource, entries: readonly TreeEntry[], kin
   for (const e of all) {
     if (e.type === 'file') continue;
     const what = e.type === 'dir' ? 'a folder' : e.type === 'symlink' ? 'a symbolic link' : 'a special file (FIFO, socket or device)';
-    out.push(problem('bad-lock', 'error', e.path, `${e.path} is ${what}, not a writer's lock file; every writer of ${scopeOf(e.path)} would wait on it`, fixHint));
+    out.push(
+      problem(
+        'bad-lock',
+        'error',
+        e.path,
+        `${e.path} is ${what}, not a writer's lock file; every writer of ${scopeOf(e.path)} would wait on it`,
+        fixHint,
+      ),
+    );
   }
   const locks = all.filter((e) => e.type === 'file').map((e) => e.path);
   if (locks.length === 0) return out;
   if (inGit) {
     for (const path of locks) {
-      out.push(problem('bad-lock', 'error', path, `${path} is a writer's lock file committed to git; checked out, it can stop every writer of ${scopeOf(path)}`, fixHint));
+      out.push(
+        problem(
+          'bad-lock',
+          'error',
+          path,
+          `${path} is a writer's lock file committed to git; checked out, it can stop every writer of ${scopeOf(path)}`,
+          fixHint,
+        ),
+      );
     }
     return out;
   }
@@ -315,14 +407,27 @@ async function checkLocks(source: TreeSource, entries: readonly TreeEntry[], kin
     const pid = Number(pidText);
     const alive = Number.isInteger(pid) && pid > 0 ? options.lockHolderAlive!(pid, host) : false;
     if (alive === false) {
-      out.push(problem('stale-lock', 'warning', path, `${path} was left by process ${pidText || '?'}${host ? ` on ${host}` : ''}, which is no longer running`, 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.'));
+      out.push(
+        problem(
+          'stale-lock',
+          'warning',
+          path,
+          `${path} was left by process ${pidText || '?'}${host ? ` on ${host}` : ''}, which is no longer running`,
+          'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.',
+        ),
+      );
     }
   }
   return out;
 }
 
 /** The store's copies of the schemas (for editors) against the tool's own. */
-async function checkSchemaCopies(source: TreeSource, tree: TreeSource, entries: readonly TreeEntry[], cache: FactsCache): Promise<Diagnostic[]> {
+async function checkSchemaCopies(
+  source: TreeSource,
+  tree: TreeSource,
+  entries: readonly TreeEntry[],
+  cache: FactsCache,
+): Promise<Diagnostic[]> {
   if (!entries.some((e) => e.path === 'schemas' && e.type === 'dir') && !entries.some((e) => e.path.startsWith('schemas/'))) return [];
   const files = (Object.keys(SCHEMAS) as SchemaName[]).map((name) => ({ name, file: `schemas/${name}` }));
   // From git, a copy whose blob the cache knows is not read (its verdict is kept like a file's facts).
@@ -346,8 +451,16 @@ async function checkSchemaCopies(source: TreeSource, tree: TreeSource, entries: 
         out.push(readFailure(file, r));
         continue;
       }
-      if (!r || !r.ok) {
-        out.push(problem('schema-outdated', 'warning', file, `${file} is missing from the store; editors cannot validate ${name.replace('.schema.json', '')} files as you type`, hint));
+      if (!r?.ok) {
+        out.push(
+          problem(
+            'schema-outdated',
+            'warning',
+            file,
+            `${file} is missing from the store; editors cannot validate ${name.replace('.schema.json', '')} files as you type`,
+            hint,
+          ),
+        );
         continue;
       }
       let same = false;
@@ -356,7 +469,19 @@ async function checkSchemaCopies(source: TreeSource, tree: TreeSource, entries: 
       } catch {
         same = false;
       }
-      verdict = same ? {} : { d: [problem('schema-outdated', 'warning', file, `${file} differs from the schema this version of agents checks against; editors may accept what validate refuses`, hint)] };
+      verdict = same
+        ? {}
+        : {
+            d: [
+              problem(
+                'schema-outdated',
+                'warning',
+                file,
+                `${file} differs from the schema this version of agents checks against; editors may accept what validate refuses`,
+                hint,
+              ),
+            ],
+          };
       const blob = known?.get(file)?.sha;
       if (blob !== undefined) cache.set(file, blob, verdict);
     }
@@ -413,7 +538,16 @@ function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind[]): { 
   }
   for (const [id, firstPath] of first) {
     for (const p of reused.get(id)!) {
-      diagnostics.push(problem('id-reused', 'error', p, `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`, 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).', { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] }));
+      diagnostics.push(
+        problem(
+          'id-reused',
+          'error',
+          p,
+          `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`,
+          'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
+          { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] },
+        ),
+      );
     }
   }
   return { usedIds, diagnostics };
@@ -442,9 +576,19 @@ class Located {
     return this.cache.get(file) ?? undefined;
   }
 
-  at(file: string, path: readonly string[], code: DiagnosticCode, severity: Severity, message: string, hint?: string, related?: RelatedLocation[]): Diagnostic {
+  at(
+    file: string,
+    path: readonly string[],
+    code: DiagnosticCode,
+    severity: Severity,
+    message: string,
+    hint?: string,
+    related?: RelatedLocation[],
+  ): Diagnostic {
     const y = this.yaml(file);
-    const d = y ? this.yamlModule!.diagAt(y, this.yamlModule!.offsetAt(y, path), code, message, hint) : problem(code, severity, file, message, hint);
+    const d = y
+      ? this.yamlModule!.diagAt(y, this.yamlModule!.offsetAt(y, path), code, message, hint)
+      : problem(code, severity, file, message, hint);
     d.severity = severity;
     if (related) d.related = related;
     return d;
@@ -467,7 +611,11 @@ interface SharedText {
  * full (few: a digest is shared only by equal texts), then grouped by their
  * text keys themselves.
  */
-async function sharingText(source: RecordingSource, jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[]): Promise<SharedText> {
+async function sharingText(
+  source: RecordingSource,
+  jobs: readonly ContentJob[],
+  facts: readonly (FileFacts | undefined)[],
+): Promise<SharedText> {
   // Digests seen once, and those seen again (rare): one set operation per invariant.
   const seen = new Set<string>();
   let again: Set<string> | undefined;
@@ -565,7 +713,11 @@ function checkShadows(shared: SharedText, plans: ReadonlyMap<string, Plan>, loca
 }
 
 /** Each `overrides` names an invariant of the store with the same text key. */
-async function checkOverrides(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], located: Located): Promise<Diagnostic[]> {
+async function checkOverrides(
+  jobs: readonly ContentJob[],
+  facts: readonly (FileFacts | undefined)[],
+  located: Located,
+): Promise<Diagnostic[]> {
   const naming: number[] = [];
   for (let i = 0; i < jobs.length; i++) if (facts[i]?.v !== undefined) naming.push(i);
   if (naming.length === 0) return [];
@@ -580,10 +732,33 @@ async function checkOverrides(jobs: readonly ContentJob[], facts: readonly (File
     const target = facts[i]!.v!;
     const at = invariantAt.get(target);
     if (at === undefined) {
-      found.push({ files: [file], report: () => located.at(file, ['overrides'], 'overrides-unknown', 'error', `overrides names ${target}, which is no invariant in the store`, 'Correct the id (`agents invariant list --all` shows them), or remove the overrides key.') });
+      found.push({
+        files: [file],
+        report: () =>
+          located.at(
+            file,
+            ['overrides'],
+            'overrides-unknown',
+            'error',
+            `overrides names ${target}, which is no invariant in the store`,
+            'Correct the id (`agents invariant list --all` shows them), or remove the overrides key.',
+          ),
+      });
     } else if (facts[at]!.k !== facts[i]!.k) {
       const other = jobs[at]!.entry.path;
-      found.push({ files: [file, other], report: () => located.at(file, ['overrides'], 'overrides-text', 'error', `overrides names ${target} (${other}), whose text differs: an override is a copy of the same text`, 'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.', [{ file: other, ...located.where(other, ['text']), message: `the invariant named: ${target}` }]) });
+      found.push({
+        files: [file, other],
+        report: () =>
+          located.at(
+            file,
+            ['overrides'],
+            'overrides-text',
+            'error',
+            `overrides names ${target} (${other}), whose text differs: an override is a copy of the same text`,
+            'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.',
+            [{ file: other, ...located.where(other, ['text']), message: `the invariant named: ${target}` }],
+          ),
+      });
     }
   }
   if (found.length === 0) return [];
@@ -597,7 +772,12 @@ async function checkOverrides(jobs: readonly ContentJob[], facts: readonly (File
  * other. From the facts alone (the punctuation-free key of every invariant):
  * no file is parsed again except the few reported.
  */
-async function checkNearDuplicates(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], plans: ReadonlyMap<string, Plan>, located: Located): Promise<Diagnostic[]> {
+async function checkNearDuplicates(
+  jobs: readonly ContentJob[],
+  facts: readonly (FileFacts | undefined)[],
+  plans: ReadonlyMap<string, Plan>,
+  located: Located,
+): Promise<Diagnostic[]> {
   const at: number[] = [];
   const keys: string[] = [];
   for (let i = 0; i < jobs.length; i++) {
@@ -631,7 +811,10 @@ async function checkNearDuplicates(jobs: readonly ContentJob[], facts: readonly 
   }
   return [...byNewer.entries()].map(([n, list]) => {
     const newer = list[0]!.newer;
-    const others = list.map(({ older, kind }) => `${idOf(older)} ${JSON.stringify(textOf(older.entry.path))} (${older.entry.path}, ${kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart'})`);
+    const others = list.map(
+      ({ older, kind }) =>
+        `${idOf(older)} ${JSON.stringify(textOf(older.entry.path))} (${older.entry.path}, ${kind === 'punctuation' ? 'the same but for punctuation' : 'one character apart'})`,
+    );
     return located.at(
       n,
       ['text'],
@@ -639,7 +822,11 @@ async function checkNearDuplicates(jobs: readonly ContentJob[], facts: readonly 
       'warning',
       `${idOf(newer)} ${JSON.stringify(textOf(n))} nearly repeats ${others.join(' and ')}; ${list.length > 1 ? 'all' : 'both'} apply`,
       `Keep one: remove the newer (\`agents invariant remove ${idOf(newer)}\`), or edit a text if they mean different things.`,
-      list.map(({ older }) => ({ file: older.entry.path, ...located.where(older.entry.path, ['text']), message: `the other copy: ${idOf(older)}` })),
+      list.map(({ older }) => ({
+        file: older.entry.path,
+        ...located.where(older.entry.path, ['text']),
+        message: `the other copy: ${idOf(older)}`,
+      })),
     );
   });
 }
@@ -672,10 +859,32 @@ async function checkReferences(
   for (const plan of plans.values()) {
     const file = `plans/${plan.id}/plan.yaml`;
     if (plan.action !== undefined && !actions.has(plan.action)) {
-      found.push({ file, report: () => located.at(file, ['action'], 'unknown-action', 'warning', `plan ${plan.id} names action ${plan.action}, which is not in the store (no actions/${plan.action}/)`, 'Restore the action template, or correct the name.') });
+      found.push({
+        file,
+        report: () =>
+          located.at(
+            file,
+            ['action'],
+            'unknown-action',
+            'warning',
+            `plan ${plan.id} names action ${plan.action}, which is not in the store (no actions/${plan.action}/)`,
+            'Restore the action template, or correct the name.',
+          ),
+      });
     }
     if (plan.project !== undefined && !projects.has(plan.project)) {
-      found.push({ file, report: () => located.at(file, ['project'], 'unknown-project', 'warning', `plan ${plan.id} targets project ${plan.project}, which is not in the store (no projects/${plan.project}/)`, 'Create the project folder (e.g. with `agents invariant add --project`), or correct the name.') });
+      found.push({
+        file,
+        report: () =>
+          located.at(
+            file,
+            ['project'],
+            'unknown-project',
+            'warning',
+            `plan ${plan.id} targets project ${plan.project}, which is not in the store (no projects/${plan.project}/)`,
+            'Create the project folder (e.g. with `agents invariant add --project`), or correct the name.',
+          ),
+      });
     }
   }
   for (const [i, { entry, kind }] of jobs.entries()) {
@@ -684,7 +893,18 @@ async function checkReferences(
     const origin = f?.o;
     if (origin === undefined || usedIds.has(origin)) continue;
     const id = kind.id;
-    found.push({ file: entry.path, report: () => located.at(entry.path, ['source', 'origin_id'], 'unknown-origin', 'info', `${id} was promoted from ${origin}${f!.r ? ` (action ${f!.r})` : ''}, which no longer exists`, 'Nothing to do unless the plan should follow the action again; the plan keeps its own copy.') });
+    found.push({
+      file: entry.path,
+      report: () =>
+        located.at(
+          entry.path,
+          ['source', 'origin_id'],
+          'unknown-origin',
+          'info',
+          `${id} was promoted from ${origin}${f!.r ? ` (action ${f!.r})` : ''}, which no longer exists`,
+          'Nothing to do unless the plan should follow the action again; the plan keeps its own copy.',
+        ),
+    });
   }
   if (found.length === 0) return [];
   await located.load(found.map((x) => x.file));
@@ -696,7 +916,13 @@ async function checkReferences(
  * invariant applies again, and the file should go or be renewed), and one
  * naming an invariant that is not in the store is a warning.
  */
-async function checkWaivers(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], usedIds: ReadonlySet<string>, located: Located, now: Date | undefined): Promise<Diagnostic[]> {
+async function checkWaivers(
+  jobs: readonly ContentJob[],
+  facts: readonly (FileFacts | undefined)[],
+  usedIds: ReadonlySet<string>,
+  located: Located,
+  now: Date | undefined,
+): Promise<Diagnostic[]> {
   const found: { file: string; report: () => Diagnostic }[] = [];
   let expired: ((w: { expires: string }, now: Date) => boolean) | undefined;
   for (const [i, { entry, kind }] of jobs.entries()) {
@@ -707,11 +933,33 @@ async function checkWaivers(jobs: readonly ContentJob[], facts: readonly (FileFa
     if (now !== undefined) {
       expired ??= (await import('../core/waivers.ts')).waiverHolds;
       if (!expired({ expires: w.x }, now)) {
-        found.push({ file, report: () => located.at(file, ['expires'], 'waiver-expired', 'error', `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`, `Remove the file (\`git rm ${file}\`) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`) });
+        found.push({
+          file,
+          report: () =>
+            located.at(
+              file,
+              ['expires'],
+              'waiver-expired',
+              'error',
+              `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`,
+              `Remove the file (\`git rm ${file}\`) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`,
+            ),
+        });
       }
     }
     if (!usedIds.has(w.i)) {
-      found.push({ file, report: () => located.at(file, ['invariant_id'], 'unknown-invariant', 'warning', `waiver ${kind.id} names invariant ${w.i}, which is not in the store`, 'Remove the waiver, or correct invariant_id.') });
+      found.push({
+        file,
+        report: () =>
+          located.at(
+            file,
+            ['invariant_id'],
+            'unknown-invariant',
+            'warning',
+            `waiver ${kind.id} names invariant ${w.i}, which is not in the store`,
+            'Remove the waiver, or correct invariant_id.',
+          ),
+      });
     }
   }
   if (found.length === 0) return [];
@@ -720,13 +968,26 @@ async function checkWaivers(jobs: readonly ContentJob[], facts: readonly (FileFa
 }
 
 /** Files that parsed cleanly but lack the editor modeline (info; `--fix` adds it). */
-function checkModelines(jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], found: readonly Diagnostic[]): Diagnostic[] {
+function checkModelines(
+  jobs: readonly ContentJob[],
+  facts: readonly (FileFacts | undefined)[],
+  found: readonly Diagnostic[],
+): Diagnostic[] {
   const withErrors = new Set(found.filter((d) => d.severity === 'error').map((d) => d.file));
   const out: Diagnostic[] = [];
   for (const [i, { entry }] of jobs.entries()) {
     const line = facts[i]?.m;
     if (line === undefined || withErrors.has(entry.path)) continue;
-    out.push({ code: 'modeline-missing', severity: 'info', file: entry.path, line: 1, col: 1, message: `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`, hint: 'Run `agents validate --fix` to add it.', lineText: line });
+    out.push({
+      code: 'modeline-missing',
+      severity: 'info',
+      file: entry.path,
+      line: 1,
+      col: 1,
+      message: `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`,
+      hint: 'Run `agents validate --fix` to add it.',
+      lineText: line,
+    });
   }
   return out;
 }
@@ -736,7 +997,13 @@ function checkModelines(jobs: readonly ContentJob[], facts: readonly (FileFacts 
  * (proved by the globs alone, or by a file of the repository both match),
  * and globs that match no file of the repository.
  */
-async function checkProjectPaths(source: RecordingSource, jobs: readonly ContentJob[], facts: readonly (FileFacts | undefined)[], located: Located, options: ValidateOptions): Promise<Diagnostic[]> {
+async function checkProjectPaths(
+  source: RecordingSource,
+  jobs: readonly ContentJob[],
+  facts: readonly (FileFacts | undefined)[],
+  located: Located,
+  options: ValidateOptions,
+): Promise<Diagnostic[]> {
   const projects: { name: string; file: string; paths: string[] }[] = [];
   for (const [i, { entry, kind }] of jobs.entries()) {
     const paths = kind.kind === 'project-meta' ? facts[i]?.j?.paths : undefined;
@@ -760,19 +1027,34 @@ async function checkProjectPaths(source: RecordingSource, jobs: readonly Content
     if (reportedPairs.has(pair)) return;
     reportedPairs.add(pair);
     const why = example ? `both hold ${example}` : 'the globs alone show it';
-    found.push({ file: b.file, report: () => located.at(b.file, ['paths', String(bi)], 'project-paths-overlap', severity, `paths.${bi} ${b.paths[bi]} of project ${b.name} overlaps paths.${ai} ${a.paths[ai]} of project ${a.name} (${why})`, hint, [{ file: a.file, ...located.where(a.file, ['paths', String(ai)]), message: `project ${a.name}'s path ${a.paths[ai]}` }]) });
+    found.push({
+      file: b.file,
+      report: () =>
+        located.at(
+          b.file,
+          ['paths', String(bi)],
+          'project-paths-overlap',
+          severity,
+          `paths.${bi} ${b.paths[bi]} of project ${b.name} overlaps paths.${ai} ${a.paths[ai]} of project ${a.name} (${why})`,
+          hint,
+          [{ file: a.file, ...located.where(a.file, ['paths', String(ai)]), message: `project ${a.name}'s path ${a.paths[ai]}` }],
+        ),
+    });
   };
   for (let x = 0; x < projects.length; x++) {
     for (let y = x + 1; y < projects.length; y++) {
       const a = projects[x]!;
       const b = projects[y]!;
-      for (const [ai, ga] of a.paths.entries()) for (const [bi, gb] of b.paths.entries()) if (globsSurelyOverlap(ga, gb)) overlap(a, ai, b, bi);
+      for (const [ai, ga] of a.paths.entries())
+        for (const [bi, gb] of b.paths.entries()) if (globsSurelyOverlap(ga, gb)) overlap(a, ai, b, bi);
     }
   }
   const files = options.repoFiles ? await options.repoFiles() : undefined;
   if (files) {
     // Each glob is tried only on the files below its literal folder.
-    const globs = projects.flatMap((p, pi) => p.paths.map((g, gi) => ({ pi, gi, glob: g, prefix: literalFolder(g) === '' ? '' : `${literalFolder(g)}/`, hits: 0 })));
+    const globs = projects.flatMap((p, pi) =>
+      p.paths.map((g, gi) => ({ pi, gi, glob: g, prefix: literalFolder(g) === '' ? '' : `${literalFolder(g)}/`, hits: 0 })),
+    );
     for (const f of files) {
       let first: (typeof globs)[number] | undefined;
       for (const g of globs) {
@@ -785,7 +1067,18 @@ async function checkProjectPaths(source: RecordingSource, jobs: readonly Content
     for (const g of globs) {
       if (g.hits > 0) continue;
       const p = projects[g.pi]!;
-      found.push({ file: p.file, report: () => located.at(p.file, ['paths', String(g.gi)], 'project-path-unmatched', 'warning', `paths.${g.gi} ${g.glob} of project ${p.name} matches no file of the repository`, 'Correct the glob (paths are relative to the top of the repository), or remove it.') });
+      found.push({
+        file: p.file,
+        report: () =>
+          located.at(
+            p.file,
+            ['paths', String(g.gi)],
+            'project-path-unmatched',
+            'warning',
+            `paths.${g.gi} ${g.glob} of project ${p.name} matches no file of the repository`,
+            'Correct the glob (paths are relative to the top of the repository), or remove it.',
+          ),
+      });
     }
   }
   if (found.length === 0) return [];

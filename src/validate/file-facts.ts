@@ -31,9 +31,19 @@ export interface FileFacts {
 }
 
 /** The kinds of path whose content validation checks file by file. */
-export type ContentKind = Extract<PathKind, { kind: 'invariant' | 'plan' | 'action-meta' | 'project-meta' | 'config' | 'record' | 'waiver' }>;
+export type ContentKind = Extract<
+  PathKind,
+  { kind: 'invariant' | 'plan' | 'action-meta' | 'project-meta' | 'config' | 'record' | 'waiver' }
+>;
 
 export function isContentKind(kind: PathKind): kind is ContentKind {
-  return kind.kind === 'invariant' || kind.kind === 'plan' || kind.kind === 'action-meta' || kind.kind === 'project-meta' || kind.kind === 'config' || kind.kind === 'record' || kind.kind === 'waiver';
+  return (
+    kind.kind === 'invariant' ||
+    kind.kind === 'plan' ||
+    kind.kind === 'action-meta' ||
+    kind.kind === 'project-meta' ||
+    kind.kind === 'config' ||
+    kind.kind === 'record' ||
+    kind.kind === 'waiver'
+  );
 }
-

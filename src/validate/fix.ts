@@ -57,13 +57,22 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
         const why = clearStaleLock(tree.root, d.file);
         fixes.push(
           why === null
-            ? { file: d.file, action: 'remove-stale-lock', done: false, message: `kept ${d.file}: it is not stale now (its process is running, or another writer took it)` }
+            ? {
+                file: d.file,
+                action: 'remove-stale-lock',
+                done: false,
+                message: `kept ${d.file}: it is not stale now (its process is running, or another writer took it)`,
+              }
             : { file: d.file, action: 'remove-stale-lock', done: true, message: `removed stale lock ${d.file} (${why})` },
         );
         break;
       }
       case 'bad-lock':
-        fixes.push(attempt({ file: d.file, action: 'remove-bad-lock', message: `removed ${d.file}, which was not a writer's lock file` }, () => removeLockBlocker(tree.root, d.file)));
+        fixes.push(
+          attempt({ file: d.file, action: 'remove-bad-lock', message: `removed ${d.file}, which was not a writer's lock file` }, () =>
+            removeLockBlocker(tree.root, d.file),
+          ),
+        );
         break;
       default:
         break;
@@ -111,10 +120,17 @@ function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOpti
   const base = file.slice(file.lastIndexOf('/') + 1);
   const pid = Number(/\.(\d+)\.[0-9a-f]+\.tmp$/.exec(base)?.[1] ?? NaN);
   if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && options.processAlive(pid)) {
-    return { file, action: 'remove-temporary', done: false, message: `kept ${file}: process ${pid} that may be writing it is still running` };
+    return {
+      file,
+      action: 'remove-temporary',
+      done: false,
+      message: `kept ${file}: process ${pid} that may be writing it is still running`,
+    };
   }
   if (isFolder(tree.root, file)) {
-    return attempt({ file, action: 'remove-temporary', message: `removed unfinished plan folder ${file}/` }, () => removeFolder(tree.root, file));
+    return attempt({ file, action: 'remove-temporary', message: `removed unfinished plan folder ${file}/` }, () =>
+      removeFolder(tree.root, file),
+    );
   }
   return attempt({ file, action: 'remove-temporary', message: `removed temporary file ${file}` }, () => removeFile(tree.root, file));
 }
@@ -127,5 +143,7 @@ function addModeline(tree: WorkingTreeSource, file: string, bytes: Uint8Array): 
   if (bom) text = text.slice(1);
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
   const line = modeline(file, schema);
-  return attempt({ file, action: 'add-modeline', message: `added the schema modeline to ${file}` }, () => writeFileAtomic(tree.root, file, `${bom}${line}${eol}${text}`, 'replace'));
+  return attempt({ file, action: 'add-modeline', message: `added the schema modeline to ${file}` }, () =>
+    writeFileAtomic(tree.root, file, `${bom}${line}${eol}${text}`, 'replace'),
+  );
 }

@@ -42,7 +42,13 @@ export function validateJson(r: ValidationResult): ValidateJson {
       col: d.col,
       message: d.message,
       hint: d.hint ?? null,
-      related: (d.related ?? []).map((x) => ({ file: x.file, path: r.displayPrefix + x.file, line: x.line, col: x.col, message: x.message })),
+      related: (d.related ?? []).map((x) => ({
+        file: x.file,
+        path: r.displayPrefix + x.file,
+        line: x.line,
+        col: x.col,
+        message: x.message,
+      })),
     })),
     fixes: r.fixes.map((f) => ({ file: f.file, action: f.action, to: f.to ?? null, done: f.done, message: f.message })),
   };

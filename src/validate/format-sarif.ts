@@ -28,7 +28,13 @@ export function sarifLog(r: ValidationResult, version: string): Record<string, u
     message: { text: escapeUnsafe(d.hint ? `${d.message}. ${d.hint}` : d.message, { newlines: true }) },
     locations: [location(d.file, d.line, d.col)],
     ...(d.related?.length
-      ? { relatedLocations: d.related.map((x, i) => ({ id: i + 1, ...location(x.file, x.line, x.col), message: { text: escapeUnsafe(x.message, { newlines: true }) } })) }
+      ? {
+          relatedLocations: d.related.map((x, i) => ({
+            id: i + 1,
+            ...location(x.file, x.line, x.col),
+            message: { text: escapeUnsafe(x.message, { newlines: true }) },
+          })),
+        }
       : {}),
   });
   return {
@@ -51,7 +57,9 @@ export function sarifLog(r: ValidationResult, version: string): Record<string, u
           },
         },
         invocations: [{ executionSuccessful: true }],
-        results: [...r.diagnostics].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col)).map(result),
+        results: [...r.diagnostics]
+          .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col))
+          .map(result),
       },
     ],
   };

@@ -55,7 +55,10 @@ function storePaths(options: RunValidateOptions): string[] | undefined {
   return options.paths.map((p) => {
     const rel = relative(resolve(options.store), resolve(options.cwd, p)).split(sep).join('/');
     if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) {
-      throw new UsageError(`${p} is outside the store ${options.store}`, 'Name files inside the store, or choose the store with --store DIR.');
+      throw new UsageError(
+        `${p} is outside the store ${options.store}`,
+        'Name files inside the store, or choose the store with --store DIR.',
+      );
     }
     return rel;
   });
@@ -72,7 +75,10 @@ function matches(only: readonly string[], file: string): boolean {
  */
 export async function runValidate(options: RunValidateOptions, deps: RunValidateDeps): Promise<ValidationResult> {
   if (options.staged && options.fix) {
-    throw new UsageError('--fix cannot be combined with --staged', 'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.');
+    throw new UsageError(
+      '--fix cannot be combined with --staged',
+      'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.',
+    );
   }
   // --fix writes: not in a store someone else owns, unless allowed (docs/store-format.md).
   if (options.fix) assertOwnStore(options.store, 'fix files in');
@@ -85,13 +91,19 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     try {
       source = await GitTreeSource.index(options.store);
     } catch (error) {
-      if (error instanceof GitError) throw new UsageError(`--staged needs a git repository: ${error.message}`, 'Run it inside the repository that holds the store, or drop --staged.');
+      if (error instanceof GitError)
+        throw new UsageError(
+          `--staged needs a git repository: ${error.message}`,
+          'Run it inside the repository that holds the store, or drop --staged.',
+        );
       throw error;
     }
   } else {
     source = new WorkingTreeSource(options.store);
   }
-  const cache = options.cache ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build) : FactsCache.none();
+  const cache = options.cache
+    ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build)
+    : FactsCache.none();
   // Projects' paths are matched against the repository's files as git lists them (the index with --staged).
   const repoFiles = async (): Promise<readonly string[] | undefined> => {
     if (repoTop(options.store) === undefined) return undefined;
@@ -106,12 +118,20 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   const now = (deps.clock ?? (() => new Date()))();
   const checkOptions = options.staged
     ? { cache, repoFiles, now }
-    : { cache, repoFiles, now, lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined) };
+    : {
+        cache,
+        repoFiles,
+        now,
+        lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined),
+      };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
   if (only) {
     for (const [i, p] of only.entries()) {
       if (p !== '' && !report.entries.some((e) => e.path === p || e.path.startsWith(`${p}/`))) {
-        throw new UsageError(`${options.paths![i]} is not in the store's ${report.source}`, 'Check the path; with --staged, name files that are staged.');
+        throw new UsageError(
+          `${options.paths![i]} is not in the store's ${report.source}`,
+          'Check the path; with --staged, name files that are staged.',
+        );
       }
     }
   }
@@ -136,7 +156,11 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     fixes = fixes.filter((f) => matches(only, f.file));
     report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && matches(wanted, e.path)).length };
   }
-  if (changed) report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && changed.has(e.path) && (!only || matches(only, e.path))).length };
+  if (changed)
+    report = {
+      ...report,
+      files: report.entries.filter((e) => e.type !== 'dir' && changed.has(e.path) && (!only || matches(only, e.path))).length,
+    };
   const counts = countBySeverity(diagnostics);
   const strict = options.strict ?? false;
   const top = repoTop(options.store);
@@ -159,11 +183,19 @@ async function gitModules() {
   return { GitTreeSource, GitError };
 }
 
-async function checkTree(source: TreeSource, options: Parameters<typeof validateTree>[1], GitError?: new (...args: never[]) => Error): Promise<ValidateReport> {
+async function checkTree(
+  source: TreeSource,
+  options: Parameters<typeof validateTree>[1],
+  GitError?: new (...args: never[]) => Error,
+): Promise<ValidateReport> {
   try {
     return await validateTree(source, options);
   } catch (error) {
-    if (GitError && error instanceof GitError) throw new UsageError(`git failed while reading the ${source.description}: ${error.message}`, 'Check the repository with `git status`.');
+    if (GitError && error instanceof GitError)
+      throw new UsageError(
+        `git failed while reading the ${source.description}: ${error.message}`,
+        'Check the repository with `git status`.',
+      );
     throw error;
   }
 }

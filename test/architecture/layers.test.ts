@@ -30,8 +30,10 @@ describe('the layer rules (docs/architecture.md)', () => {
     const dir = tree({
       'src/core/pure.ts': "import { x } from './ok.ts';\nimport { readFileSync } from 'node:fs';\nimport path from 'path';\n",
       'src/core/ok.ts': 'export const x = 1;\n',
-      'src/store/up.ts': "// import { no } from '../cli/main.ts';\nimport type { T } from '../service/t.ts';\nconst m = await import('../tui/App.tsx');\n",
-      'src/service/git-use.ts': "import { simpleGit } from 'simple-git';\nimport { Box } from 'ink';\nimport { ok } from '../store/up.ts';\n",
+      'src/store/up.ts':
+        "// import { no } from '../cli/main.ts';\nimport type { T } from '../service/t.ts';\nconst m = await import('../tui/App.tsx');\n",
+      'src/service/git-use.ts':
+        "import { simpleGit } from 'simple-git';\nimport { Box } from 'ink';\nimport { ok } from '../store/up.ts';\n",
       'src/index.ts': "export { main } from './cli/main.ts';\nexport { x } from './core/ok.ts';\n",
       'src/cli/main.ts': "import { y } from '../index.ts';\nimport { App } from '../tui/App.tsx';\n",
       'src/tui/App.tsx': "import { Box } from 'ink';\nimport { z } from '../cli/main.ts';\n",

@@ -20,10 +20,24 @@ function run(root: string, ...args: string[]) {
 describe('agents action add / list', () => {
   it('creates a template with its description, lists it with counts, and takes invariants and plans', () => {
     const { root, repo } = repoStore();
-    const r = run(root, 'action', 'add', 'ops/db-migration', '--description', 'Schema migrations of production databases', '--commit', '--format', 'json');
+    const r = run(
+      root,
+      'action',
+      'add',
+      'ops/db-migration',
+      '--description',
+      'Schema migrations of production databases',
+      '--commit',
+      '--format',
+      'json',
+    );
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ action: 'ops/db-migration', path: 'actions/ops/db-migration/action.yaml', description: 'Schema migrations of production databases' });
+    expect(out).toMatchObject({
+      action: 'ops/db-migration',
+      path: 'actions/ops/db-migration/action.yaml',
+      description: 'Schema migrations of production databases',
+    });
     expect(readFileSync(join(root, out.path), 'utf8')).toBe(
       '# yaml-language-server: $schema=../../../schemas/action.schema.json\ndescription: Schema migrations of production databases\n',
     );
@@ -32,8 +46,22 @@ describe('agents action add / list', () => {
     expect(run(root, 'plan', 'use', 'ops/db-migration').code).toBe(0);
     const list = JSON.parse(run(root, 'action', 'list', '--format', 'json').stdout);
     expect(list).toEqual([
-      { action: 'local/code-coverage', description: 'Raise test coverage of a project.', folder: 'actions/local/code-coverage', invariants: 1, active: 1, plans: 0 },
-      { action: 'ops/db-migration', description: 'Schema migrations of production databases', folder: 'actions/ops/db-migration', invariants: 1, active: 1, plans: 1 },
+      {
+        action: 'local/code-coverage',
+        description: 'Raise test coverage of a project.',
+        folder: 'actions/local/code-coverage',
+        invariants: 1,
+        active: 1,
+        plans: 0,
+      },
+      {
+        action: 'ops/db-migration',
+        description: 'Schema migrations of production databases',
+        folder: 'actions/ops/db-migration',
+        invariants: 1,
+        active: 1,
+        plans: 1,
+      },
     ]);
     const text = run(root, 'action', 'ls');
     expect(text.stdout).toContain('ops/db-migration  1 active of 1 invariant · 1 plan');
@@ -46,7 +74,9 @@ describe('agents action add / list', () => {
     expect(run(root, 'invariant', 'add', '--action', 'web/deploy', 'Deploy on weekdays only').code).toBe(0);
     const r = run(root, 'action', 'add', 'web/deploy');
     expect(r.code).toBe(0);
-    expect(readFileSync(join(root, 'actions/web/deploy/action.yaml'), 'utf8')).toBe('# yaml-language-server: $schema=../../../schemas/action.schema.json\n{}\n');
+    expect(readFileSync(join(root, 'actions/web/deploy/action.yaml'), 'utf8')).toBe(
+      '# yaml-language-server: $schema=../../../schemas/action.schema.json\n{}\n',
+    );
     expect(run(root, 'validate').code).toBe(0);
   });
 
@@ -84,7 +114,11 @@ describe('agents project add / list', () => {
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ project: 'web', folder: 'projects/web' });
     expect(fileList(root)).toContain('projects/web/.gitkeep');
-    expect(git(repo, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual(['project: add web', '', '.agents/projects/web/.gitkeep']);
+    expect(git(repo, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual([
+      'project: add web',
+      '',
+      '.agents/projects/web/.gitkeep',
+    ]);
     // The project exists for the commands that need one.
     expect(run(root, 'plan', 'use', 'local/code-coverage', '--project', 'web').code).toBe(0);
     expect(run(root, 'invariant', 'add', '--project', 'web', 'Serve over HTTPS only').code).toBe(0);

@@ -30,9 +30,22 @@ function agrees(source: string): void {
 const SEED = Number(process.env.FUZZ_SEED ?? 20261130);
 const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const ulidArb = fc.tuple(fc.constantFrom(...'01234567'), fc.string({ unit: fc.constantFrom(...CROCKFORD), minLength: 25, maxLength: 25 })).map(([a, b]) => a + b);
+const ulidArb = fc
+  .tuple(fc.constantFrom(...'01234567'), fc.string({ unit: fc.constantFrom(...CROCKFORD), minLength: 25, maxLength: 25 }))
+  .map(([a, b]) => a + b);
 /** Characters that matter to YAML, and some that matter to Unicode. */
-const SPECIAL = [...':#-?,[]{}&*!|>\'"%@`\\ \t\r\n~.+0123456789eExo_', 'é', '–', '\u00a0', '\u0085', '\u2028', '\ufeff', '😀', '\u0000', '\u007f'];
+const SPECIAL = [
+  ...':#-?,[]{}&*!|>\'"%@`\\ \t\r\n~.+0123456789eExo_',
+  'é',
+  '–',
+  '\u00a0',
+  '\u0085',
+  '\u2028',
+  '\ufeff',
+  '😀',
+  '\u0000',
+  '\u007f',
+];
 /** The characters of SPECIAL a folded long value can hold (controls and separators send a file to yaml anyway). */
 const PRINTABLE = SPECIAL.filter((c) => !/[\u0000-\u001f\u007f-\u009f\u2028\ufeff]/.test(c));
 /**
@@ -40,16 +53,71 @@ const PRINTABLE = SPECIAL.filter((c) => !/[\u0000-\u001f\u007f-\u009f\u2028\ufef
  * one-line fields (docs/store-format.md, "Plain text only"), so generated texts
  * drop them; the random edits below still put them into written documents.
  */
-const writable = (s: string) => s.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '');
-const textArb = fc.oneof(
-  fc.string({ maxLength: 40 }),
-  fc.string({ unit: 'grapheme', maxLength: 20 }),
-  fc.string({ unit: fc.constantFrom(...SPECIAL, 'a', 'b', 'Z', ' '), maxLength: 20 }),
-  // Long values, which the writer folds: words of YAML-significant characters, runs of spaces, one-word lines.
-  fc.array(fc.oneof(fc.string({ unit: fc.constantFrom(...PRINTABLE, 'a', 'b', 'Z'), maxLength: 12 }), fc.constantFrom('word', 'Never', '#', '# c', 'a: b', '"q"', "it's", 'é', '😀', '', ' ', 'x'.repeat(90), '>-', '- x', '|')), { minLength: 10, maxLength: 40 }).map((ws) => ws.join(' ')),
-  fc.array(fc.constantFrom('Never', 'delete', 'production', 'data', 'see: the', '#runbook', '"quoted"', "it's", 'naïve', '日本語', 'https://example.com/a/very/long/path/that/does/not/break/anywhere/at/all/in/the/url'), { minLength: 12, maxLength: 40 }).map((ws) => ws.join(' ')),
-  fc.constantFrom('true', 'False', 'null', '~', '1', '-1', '0x1F', '0o17', '1e3', '.inf', '.NaN', '1.5', '+2', '2026-11-29T12:00:00Z', 'y', 'no', '<<', '- x', 'a: b', 'a #b', 'a#b', "it's", 'say "hi"', ' lead', 'trail ', ''),
-).map(writable);
+const writable = (s: string) =>
+  s.replace(/[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '');
+const textArb = fc
+  .oneof(
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: 'grapheme', maxLength: 20 }),
+    fc.string({ unit: fc.constantFrom(...SPECIAL, 'a', 'b', 'Z', ' '), maxLength: 20 }),
+    // Long values, which the writer folds: words of YAML-significant characters, runs of spaces, one-word lines.
+    fc
+      .array(
+        fc.oneof(
+          fc.string({ unit: fc.constantFrom(...PRINTABLE, 'a', 'b', 'Z'), maxLength: 12 }),
+          fc.constantFrom('word', 'Never', '#', '# c', 'a: b', '"q"', "it's", 'é', '😀', '', ' ', 'x'.repeat(90), '>-', '- x', '|'),
+        ),
+        { minLength: 10, maxLength: 40 },
+      )
+      .map((ws) => ws.join(' ')),
+    fc
+      .array(
+        fc.constantFrom(
+          'Never',
+          'delete',
+          'production',
+          'data',
+          'see: the',
+          '#runbook',
+          '"quoted"',
+          "it's",
+          'naïve',
+          '日本語',
+          'https://example.com/a/very/long/path/that/does/not/break/anywhere/at/all/in/the/url',
+        ),
+        { minLength: 12, maxLength: 40 },
+      )
+      .map((ws) => ws.join(' ')),
+    fc.constantFrom(
+      'true',
+      'False',
+      'null',
+      '~',
+      '1',
+      '-1',
+      '0x1F',
+      '0o17',
+      '1e3',
+      '.inf',
+      '.NaN',
+      '1.5',
+      '+2',
+      '2026-11-29T12:00:00Z',
+      'y',
+      'no',
+      '<<',
+      '- x',
+      'a: b',
+      'a #b',
+      'a#b',
+      "it's",
+      'say "hi"',
+      ' lead',
+      'trail ',
+      '',
+    ),
+  )
+  .map(writable);
 const invariantArb: fc.Arbitrary<Invariant> = fc.record(
   {
     id: ulidArb,
@@ -72,7 +140,13 @@ const recordArb = fc.record({
   parent_id: fc.option(ulidArb, { nil: null }),
   exit_code: fc.oneof(fc.integer(), fc.bigInt({ min: -(2n ** 60n), max: 2n ** 60n }).map(Number), fc.double()),
   summary: textArb,
-  records: fc.array(fc.record({ invariant_id: ulidArb, enforced: fc.boolean(), actor_response: textArb, decision_id: fc.option(ulidArb, { nil: null }) }, { requiredKeys: ['invariant_id'] }), { maxLength: 3 }),
+  records: fc.array(
+    fc.record(
+      { invariant_id: ulidArb, enforced: fc.boolean(), actor_response: textArb, decision_id: fc.option(ulidArb, { nil: null }) },
+      { requiredKeys: ['invariant_id'] },
+    ),
+    { maxLength: 3 },
+  ),
 });
 // The writers' YAML layer with any values (the schema check in front of it would refuse many of these).
 const writtenArb = fc.oneof(
@@ -83,8 +157,16 @@ const writtenArb = fc.oneof(
 describe('parseCanonicalYaml', () => {
   it('reads every file of the example store, as yaml does', () => {
     const root = join(import.meta.dirname, '../../.agents.example');
-    const files = ['global', 'projects/myapp', 'plans/01M8KK5920RS6CGAVDFVYYJ0B4', 'plans/01M8KK5920RS6CGAVDFVYYJ0B4/waivers', 'actions/local/code-coverage'].flatMap((d) =>
-      readdirSync(join(root, d)).filter((f) => f.endsWith('.yaml')).map((f) => join(root, d, f)),
+    const files = [
+      'global',
+      'projects/myapp',
+      'plans/01M8KK5920RS6CGAVDFVYYJ0B4',
+      'plans/01M8KK5920RS6CGAVDFVYYJ0B4/waivers',
+      'actions/local/code-coverage',
+    ].flatMap((d) =>
+      readdirSync(join(root, d))
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => join(root, d, f)),
     );
     expect(files.length).toBeGreaterThan(6);
     for (const f of files) {
@@ -94,18 +176,54 @@ describe('parseCanonicalYaml', () => {
   });
 
   it('reads what the writer writes for ordinary invariants (so the fast path is really taken)', () => {
-    const inv: Invariant = { id: '01M8KJT9G0XNWEM589ZS7FV0VT', text: 'Never delete production data (see the runbook) [ops]', severity: 'warning', active: false, tags: ['data', 'two words'], rationale: "It's \"quoted\": and #hashed", created_at: '2026-11-29T12:00:00Z', created_by: 'Jane Doe <jane@example.com>', source: { kind: 'action', ref: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QM' } };
+    const inv: Invariant = {
+      id: '01M8KJT9G0XNWEM589ZS7FV0VT',
+      text: 'Never delete production data (see the runbook) [ops]',
+      severity: 'warning',
+      active: false,
+      tags: ['data', 'two words'],
+      rationale: 'It\'s "quoted": and #hashed',
+      created_at: '2026-11-29T12:00:00Z',
+      created_by: 'Jane Doe <jane@example.com>',
+      source: { kind: 'action', ref: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QM' },
+    };
     const text = formatInvariantFile('plans/01M8KK5920RS6CGAVDFVYYJ0B4/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', inv);
     expect(parseCanonicalYaml(text)).toStrictEqual({ ...inv });
-    const plan = formatPlanFile('plans/01M8KK5920RS6CGAVDFVYYJ0B4/plan.yaml', { id: '01M8KK5920RS6CGAVDFVYYJ0B4', project: 'myapp', goal: 'Ship: it', created_at: '2026-11-29T12:00:00Z' });
-    expect(parseCanonicalYaml(plan)).toStrictEqual({ id: '01M8KK5920RS6CGAVDFVYYJ0B4', project: 'myapp', goal: 'Ship: it', created_at: '2026-11-29T12:00:00Z' });
+    const plan = formatPlanFile('plans/01M8KK5920RS6CGAVDFVYYJ0B4/plan.yaml', {
+      id: '01M8KK5920RS6CGAVDFVYYJ0B4',
+      project: 'myapp',
+      goal: 'Ship: it',
+      created_at: '2026-11-29T12:00:00Z',
+    });
+    expect(parseCanonicalYaml(plan)).toStrictEqual({
+      id: '01M8KK5920RS6CGAVDFVYYJ0B4',
+      project: 'myapp',
+      goal: 'Ship: it',
+      created_at: '2026-11-29T12:00:00Z',
+    });
   });
 
   it('reads the folded form the writer gives long values, as yaml does', () => {
-    const long = 'Never delete production data # not a comment: "quoted" it\'s naïve 日本語 😀 — see the runbook at https://example.com/runbooks/data/deletion before you act';
-    const values = [long, `${long} ${'x'.repeat(100)} end`, `${'y'.repeat(120)}`, `a  b ${long}`, `${long}: ${long}`, `- ${long}`, `>- ${long}`];
+    const long =
+      'Never delete production data # not a comment: "quoted" it\'s naïve 日本語 😀 — see the runbook at https://example.com/runbooks/data/deletion before you act';
+    const values = [
+      long,
+      `${long} ${'x'.repeat(100)} end`,
+      `${'y'.repeat(120)}`,
+      `a  b ${long}`,
+      `${long}: ${long}`,
+      `- ${long}`,
+      `>- ${long}`,
+    ];
     for (const value of values) {
-      const data = { id: '01M8KJT9G0XNWEM589ZS7FV0VT', text: value, tags: ['short', value], source: { kind: 'action', ref: value }, records: [{ invariant_id: 'x', actor_response: value, decision_id: null }], rationale: value };
+      const data = {
+        id: '01M8KJT9G0XNWEM589ZS7FV0VT',
+        text: value,
+        tags: ['short', value],
+        source: { kind: 'action', ref: value },
+        records: [{ invariant_id: 'x', actor_response: value, decision_id: null }],
+        rationale: value,
+      };
       const text = yamlDocument('global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', 'invariant.schema.json', data);
       expect(text).toContain('text: >-\n  ');
       for (const line of text.split('\n')) if (line.length > 80) expect(line.trim(), text).not.toContain(' ');
@@ -119,7 +237,7 @@ describe('parseCanonicalYaml', () => {
     for (const value of [`${long}   `, `  ${long}`, `${long}\n\n  indented "q"`, `x\u0085y "q"`, `${long}\u0001\t${long}`]) {
       const data = { id: 'x', text: value };
       const text = yamlDocument('global/x.yaml', 'invariant.schema.json', data);
-      expect(text.split('\n').every((l) => l.length <= 80 && !l.endsWith(' ') || l.endsWith('"'))).toBe(true);
+      expect(text.split('\n').every((l) => (l.length <= 80 && !l.endsWith(' ')) || l.endsWith('"'))).toBe(true);
       expect(parseCanonicalYaml(text)).toBeUndefined();
       expect(reference(text)).toStrictEqual(data);
     }
@@ -170,7 +288,13 @@ describe('parseCanonicalYaml', () => {
 
   it('writes documents yaml reads back exactly, within 80 columns and with no trailing space', () => {
     const multiline = fc.array(fc.oneof(textArb, fc.constant('')), { minLength: 2, maxLength: 4 }).map((ls) => ls.join('\n'));
-    const data = fc.record({ id: ulidArb, text: fc.oneof(textArb, multiline), tags: fc.array(fc.oneof(textArb, multiline), { maxLength: 2 }), records: fc.array(fc.record({ actor_response: fc.oneof(textArb, multiline) }), { maxLength: 2 }), source: fc.record({ ref: fc.oneof(textArb, multiline) }) });
+    const data = fc.record({
+      id: ulidArb,
+      text: fc.oneof(textArb, multiline),
+      tags: fc.array(fc.oneof(textArb, multiline), { maxLength: 2 }),
+      records: fc.array(fc.record({ actor_response: fc.oneof(textArb, multiline) }), { maxLength: 2 }),
+      source: fc.record({ ref: fc.oneof(textArb, multiline) }),
+    });
     fc.assert(
       fc.property(data, (generated) => {
         const d = JSON.parse(JSON.stringify(generated)) as typeof generated; // plain objects, as yaml gives
@@ -188,7 +312,17 @@ describe('parseCanonicalYaml', () => {
 
   it('agrees with yaml on documents edited at random (inserted, deleted and replaced characters, lines and indentation)', () => {
     const before = answered.yes;
-    const base = fc.tuple(writtenArb, fc.array(fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace', 'indent', 'dedent', 'dup-line'), fc.constantFrom(...SPECIAL, '  ', '\n  ', '\n- ', '\n', ': ', ' #', "''", '\\"', '\\u00e9', '\\x41', '\\q')), { minLength: 1, maxLength: 4 }));
+    const base = fc.tuple(
+      writtenArb,
+      fc.array(
+        fc.tuple(
+          fc.nat(),
+          fc.constantFrom('insert', 'delete', 'replace', 'indent', 'dedent', 'dup-line'),
+          fc.constantFrom(...SPECIAL, '  ', '\n  ', '\n- ', '\n', ': ', ' #', "''", '\\"', '\\u00e9', '\\x41', '\\q'),
+        ),
+        { minLength: 1, maxLength: 4 },
+      ),
+    );
     fc.assert(
       fc.property(base, ([written, edits]) => {
         let text = written;
@@ -214,17 +348,54 @@ describe('parseCanonicalYaml', () => {
   });
 
   it('agrees with yaml on documents assembled from YAML-shaped lines', () => {
-    const goodKey = fc.constantFrom('id', 'text', 'tags', 'source', 'kind', 'ref', 'a_b', 'x1', 'severity', 'active', 'rationale', 'created_by', 'origin_id');
-    const key = fc.oneof({ weight: 8, arbitrary: goodKey }, { weight: 1, arbitrary: fc.constantFrom('null', 'true', 'Text', '__proto__', '-', '? x', '"q"', 'a b') });
+    const goodKey = fc.constantFrom(
+      'id',
+      'text',
+      'tags',
+      'source',
+      'kind',
+      'ref',
+      'a_b',
+      'x1',
+      'severity',
+      'active',
+      'rationale',
+      'created_by',
+      'origin_id',
+    );
+    const key = fc.oneof(
+      { weight: 8, arbitrary: goodKey },
+      { weight: 1, arbitrary: fc.constantFrom('null', 'true', 'Text', '__proto__', '-', '? x', '"q"', 'a b') },
+    );
     const word = fc.stringMatching(/^[A-Za-z][A-Za-z0-9 .,()/<>@-]{0,20}[A-Za-z0-9)]$/);
     const value = fc.oneof({ weight: 6, arbitrary: word }, { weight: 3, arbitrary: textArb }, { weight: 1, arbitrary: fc.constant('') });
-    const quoted = fc.oneof(value.map((v) => JSON.stringify(v)), value.map((v) => `'${v.replace(/'/g, "''")}'`), value.map((v) => `'${v}'`), value.map((v) => `"${v}"`));
+    const quoted = fc.oneof(
+      value.map((v) => JSON.stringify(v)),
+      value.map((v) => `'${v.replace(/'/g, "''")}'`),
+      value.map((v) => `'${v}'`),
+      value.map((v) => `"${v}"`),
+    );
     const anyValue = fc.oneof({ weight: 4, arbitrary: value }, { weight: 2, arbitrary: quoted });
     const block = fc.oneof(
       { weight: 6, arbitrary: fc.tuple(key, anyValue).map(([k, v]) => [`${k}: ${v}`]) },
-      { weight: 2, arbitrary: fc.tuple(key, fc.constantFrom('', '  ', ' ', '    '), fc.array(anyValue, { maxLength: 3 })).map(([k, ind, vs]) => [`${k}:`, ...vs.map((v) => `${ind}- ${v}`)]) },
-      { weight: 2, arbitrary: fc.tuple(key, fc.constantFrom('  ', ' ', '   '), fc.array(fc.tuple(key, anyValue), { maxLength: 3 })).map(([k, ind, kvs]) => [`${k}:`, ...kvs.map(([kk, v]) => `${ind}${kk}: ${v}`)]) },
-      { weight: 1, arbitrary: fc.constantFrom('', '# comment', '  # indented comment', '---', '...', '%YAML 1.2', '  continued', '- item').map((l) => [l]) },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(key, fc.constantFrom('', '  ', ' ', '    '), fc.array(anyValue, { maxLength: 3 }))
+          .map(([k, ind, vs]) => [`${k}:`, ...vs.map((v) => `${ind}- ${v}`)]),
+      },
+      {
+        weight: 2,
+        arbitrary: fc
+          .tuple(key, fc.constantFrom('  ', ' ', '   '), fc.array(fc.tuple(key, anyValue), { maxLength: 3 }))
+          .map(([k, ind, kvs]) => [`${k}:`, ...kvs.map(([kk, v]) => `${ind}${kk}: ${v}`)]),
+      },
+      {
+        weight: 1,
+        arbitrary: fc
+          .constantFrom('', '# comment', '  # indented comment', '---', '...', '%YAML 1.2', '  continued', '- item')
+          .map((l) => [l]),
+      },
     );
     const before = answered.yes;
     fc.assert(

@@ -30,8 +30,15 @@ describe('affectedTargets', () => {
   });
 
   it('a project change reaches plans that target it on either side', () => {
-    const out = affectedTargets(['projects/new/01J00000000000000000000001.yaml'], shape([]), shape(['new'], [{ id: PLAN, project: 'new' }]));
-    expect(out).toEqual([{ kind: 'project', project: 'new' }, { kind: 'plan', plan: PLAN }]);
+    const out = affectedTargets(
+      ['projects/new/01J00000000000000000000001.yaml'],
+      shape([]),
+      shape(['new'], [{ id: PLAN, project: 'new' }]),
+    );
+    expect(out).toEqual([
+      { kind: 'project', project: 'new' },
+      { kind: 'plan', plan: PLAN },
+    ]);
   });
 });
 
@@ -52,7 +59,11 @@ describe('diffTarget', () => {
   const project = { kind: 'project' as const, project: 'myapp' };
 
   it('an invariant added where a higher copy already hides it is newly shadowed, not effective', () => {
-    const d = diffTarget(project, side([inv(id(1), 'Log all changes', MYAPP)]), side([inv(id(1), 'Log all changes', MYAPP), inv(id(2), 'log ALL  changes', G)]));
+    const d = diffTarget(
+      project,
+      side([inv(id(1), 'Log all changes', MYAPP)]),
+      side([inv(id(1), 'Log all changes', MYAPP), inv(id(2), 'log ALL  changes', G)]),
+    );
     expect(d.entered).toEqual([]);
     expect(d.newlyShadowed.map((x) => [x.invariant.id, x.by.id, x.wasEffective])).toEqual([[id(2), id(1), false]]);
     expect([d.countBefore, d.countAfter]).toEqual([1, 1]);
@@ -60,7 +71,11 @@ describe('diffTarget', () => {
 
   it('deactivating the copy that shadows brings the lower one back; deactivating a plain one makes it leave', () => {
     const before = side([inv(id(1), 'Log all changes', MYAPP), inv(id(2), 'Log all changes', G), inv(id(3), 'Other', G)]);
-    const after = side([inv(id(1), 'Log all changes', MYAPP, { active: false }), inv(id(2), 'Log all changes', G), inv(id(3), 'Other', G, { active: false })]);
+    const after = side([
+      inv(id(1), 'Log all changes', MYAPP, { active: false }),
+      inv(id(2), 'Log all changes', G),
+      inv(id(3), 'Other', G, { active: false }),
+    ]);
     const d = diffTarget(project, before, after);
     expect(d.left.map((i) => i.id)).toEqual([id(1), id(3)]);
     expect(d.noLongerShadowed.map((x) => [x.invariant.id, x.by.id])).toEqual([[id(2), id(1)]]);
@@ -78,12 +93,19 @@ describe('diffTarget narrowed to the changed keys', () => {
   it('gives the same result as a full resolution whenever the plan did not change (property)', () => {
     const texts = ['Log all changes', 'log all  CHANGES', 'Never delete data', 'Use tests', 'Keep it small'];
     const scopes: Scope[] = [G, MYAPP, { kind: 'project', project: 'other' }, { kind: 'plan', plan: PLAN }];
-    const arbInv = fc.record({ n: fc.integer({ min: 1, max: 12 }), t: fc.integer({ min: 0, max: texts.length - 1 }), s: fc.integer({ min: 0, max: scopes.length - 1 }), active: fc.boolean(), sev: fc.constantFrom('error', 'warning') });
+    const arbInv = fc.record({
+      n: fc.integer({ min: 1, max: 12 }),
+      t: fc.integer({ min: 0, max: texts.length - 1 }),
+      s: fc.integer({ min: 0, max: scopes.length - 1 }),
+      active: fc.boolean(),
+      sev: fc.constantFrom('error', 'warning'),
+    });
     fc.assert(
       fc.property(fc.array(arbInv, { maxLength: 12 }), fc.array(arbInv, { maxLength: 12 }), (xs, ys) => {
         const build = (list: typeof xs) => {
           const byId = new Map<string, ScopedInvariant>();
-          for (const x of list) byId.set(id(x.n), inv(id(x.n), texts[x.t]!, scopes[x.s]!, { active: x.active, severity: x.sev as 'error' }));
+          for (const x of list)
+            byId.set(id(x.n), inv(id(x.n), texts[x.t]!, scopes[x.s]!, { active: x.active, severity: x.sev as 'error' }));
           return [...byId.values()];
         };
         const before = build(xs);
@@ -95,7 +117,11 @@ describe('diffTarget narrowed to the changed keys', () => {
         const changed = [...before.filter((b) => afterPaths.get(b.path) !== b), ...after.filter((a) => beforePaths.get(a.path) !== a)];
         const onlyKeys = new Set(changed.map((i) => textKey(i.text)));
         const plans = [{ id: PLAN, project: 'myapp' }];
-        for (const t of [{ kind: 'project' as const, project: 'myapp' }, { kind: 'project' as const, project: 'other' }, { kind: 'plan' as const, plan: PLAN }]) {
+        for (const t of [
+          { kind: 'project' as const, project: 'myapp' },
+          { kind: 'project' as const, project: 'other' },
+          { kind: 'plan' as const, plan: PLAN },
+        ]) {
           const full = diffTarget(t, side(before, plans), side(after, plans));
           const narrow = diffTarget(t, side(before, plans), side(after, plans), { onlyKeys });
           expect(narrow).toEqual(full);

@@ -1,23 +1,48 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { END_MARKER, TARGETS, mergeBlock, planExport, removeBlock, renderSections, scanBlock, yamlScalar, type ExportProject } from '../../src/core/export.ts';
+import {
+  END_MARKER,
+  TARGETS,
+  mergeBlock,
+  planExport,
+  removeBlock,
+  renderSections,
+  scanBlock,
+  yamlScalar,
+  type ExportProject,
+} from '../../src/core/export.ts';
 import type { ScopedInvariant, Severity } from '../../src/core/model.ts';
 import type { EffectiveEntry } from '../../src/core/resolve.ts';
 
 const hash = (s: string) => createHash('sha256').update(s).digest('hex');
 
-function entry(id: string, text: string, scope: ScopedInvariant['scope'], severity: Severity = 'error', shadows: EffectiveEntry['shadows'] = []): EffectiveEntry {
+function entry(
+  id: string,
+  text: string,
+  scope: ScopedInvariant['scope'],
+  severity: Severity = 'error',
+  shadows: EffectiveEntry['shadows'] = [],
+): EffectiveEntry {
   return { invariant: { id, text, severity, active: true, tags: [], scope, path: `x/${id}.yaml` }, shadows };
 }
 
 const G1 = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G1', 'Never delete production data', { kind: 'global' });
-const P1 = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G2', 'Amounts are integers of cents', { kind: 'project', project: 'billing' }, 'warning', [{ id: '01JDQ6X5Z8W4N3B2C1D0E9F8G9', scope: 'global', path: 'global/x.yaml' }]);
+const P1 = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G2', 'Amounts are integers of cents', { kind: 'project', project: 'billing' }, 'warning', [
+  { id: '01JDQ6X5Z8W4N3B2C1D0E9F8G9', scope: 'global', path: 'global/x.yaml' },
+]);
 
 const billing = (paths: string[]): ExportProject => ({ name: 'billing', meta: { paths }, entries: [P1, G1] });
 
 describe('planExport', () => {
   it('gives each target its root file and, per project with paths, its own file or a nested one per folder', () => {
-    const files = planExport({ targets: ['agents-md', 'cursor', 'copilot', 'windsurf', 'cline'], global: [G1], projects: [billing(['services/billing/**', 'libs/billing/**'])], severities: ['error', 'warning', 'info'], nested: true, storeRel: '.agents' });
+    const files = planExport({
+      targets: ['agents-md', 'cursor', 'copilot', 'windsurf', 'cline'],
+      global: [G1],
+      projects: [billing(['services/billing/**', 'libs/billing/**'])],
+      severities: ['error', 'warning', 'info'],
+      nested: true,
+      storeRel: '.agents',
+    });
     expect(files.map((f) => f.path)).toEqual([
       '.clinerules/agents-billing.md',
       '.clinerules/agents-global.md',
@@ -32,22 +57,54 @@ describe('planExport', () => {
       'services/billing/AGENTS.md',
     ]);
     const cursor = files.find((f) => f.path === '.cursor/rules/agents-billing.mdc')!;
-    expect(cursor.frontMatter).toEqual(['description: "Invariants of project billing (exported by agents)"', 'globs: services/billing/**,libs/billing/**', 'alwaysApply: false']);
+    expect(cursor.frontMatter).toEqual([
+      'description: "Invariants of project billing (exported by agents)"',
+      'globs: services/billing/**,libs/billing/**',
+      'alwaysApply: false',
+    ]);
     // A project file holds the project's own invariants; the global ones are in the root file.
     expect(cursor.sections[0]!.entries).toEqual([P1]);
   });
 
   it('leaves out projects without paths, nested files when nested is false, and severities not asked for', () => {
-    const files = planExport({ targets: ['claude-md'], global: [G1], projects: [{ ...billing([]), meta: {} }], severities: ['error'], nested: true, storeRel: '.agents' });
+    const files = planExport({
+      targets: ['claude-md'],
+      global: [G1],
+      projects: [{ ...billing([]), meta: {} }],
+      severities: ['error'],
+      nested: true,
+      storeRel: '.agents',
+    });
     expect(files.map((f) => f.path)).toEqual(['CLAUDE.md']);
-    const noNested = planExport({ targets: ['claude-md'], global: [G1], projects: [billing(['services/billing/**'])], severities: ['error'], nested: false, storeRel: '.agents' });
+    const noNested = planExport({
+      targets: ['claude-md'],
+      global: [G1],
+      projects: [billing(['services/billing/**'])],
+      severities: ['error'],
+      nested: false,
+      storeRel: '.agents',
+    });
     expect(noNested.map((f) => f.path)).toEqual(['CLAUDE.md']);
-    const onlyErrors = planExport({ targets: ['cursor'], global: [G1], projects: [billing(['services/billing/**'])], severities: ['error'], nested: true, storeRel: '.agents' });
+    const onlyErrors = planExport({
+      targets: ['cursor'],
+      global: [G1],
+      projects: [billing(['services/billing/**'])],
+      severities: ['error'],
+      nested: true,
+      storeRel: '.agents',
+    });
     expect(onlyErrors.find((f) => f.path.endsWith('agents-billing.mdc'))!.sections[0]!.entries).toEqual([]);
   });
 
   it('with --project (no global set) writes only the project files', () => {
-    const files = planExport({ targets: ['gemini-md', 'copilot'], global: undefined, projects: [billing(['services/billing/**'])], severities: ['error', 'warning', 'info'], nested: true, storeRel: '.agents' });
+    const files = planExport({
+      targets: ['gemini-md', 'copilot'],
+      global: undefined,
+      projects: [billing(['services/billing/**'])],
+      severities: ['error', 'warning', 'info'],
+      nested: true,
+      storeRel: '.agents',
+    });
     expect(files.map((f) => f.path)).toEqual(['.github/instructions/agents-billing.instructions.md', 'services/billing/GEMINI.md']);
   });
 });
@@ -55,8 +112,13 @@ describe('planExport', () => {
 describe('renderSections', () => {
   it('groups by severity, with ids, shadows and foreign scopes, and escapes comment markers', () => {
     const odd = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G3', 'Never write <!-- agents:end --> here\nsecond line', { kind: 'global' }, 'info');
-    const md = renderSections([{ title: 'Project billing', scope: 'project billing', notes: ['Note.'], entries: [P1, G1, odd] }], '.agents');
-    expect(md).toContain('### Project billing\n\nNote.\n\n#### Must (error): never break these\n\n- Never delete production data (global, `01JDQ6X5Z8W4N3B2C1D0E9F8G1`)');
+    const md = renderSections(
+      [{ title: 'Project billing', scope: 'project billing', notes: ['Note.'], entries: [P1, G1, odd] }],
+      '.agents',
+    );
+    expect(md).toContain(
+      '### Project billing\n\nNote.\n\n#### Must (error): never break these\n\n- Never delete production data (global, `01JDQ6X5Z8W4N3B2C1D0E9F8G1`)',
+    );
     expect(md).toContain('- Amounts are integers of cents (`01JDQ6X5Z8W4N3B2C1D0E9F8G2`; shadows global `01JDQ6X5Z8W4N3B2C1D0E9F8G9`)');
     expect(md).toContain('- Never write &lt;!-- agents:end --&gt; here\n  second line (global, ');
     expect(md).not.toContain(END_MARKER);
@@ -78,7 +140,11 @@ describe('mergeBlock', () => {
     expect(again.action).toBe('update');
     expect(again.text.startsWith(`${mine}\n<!-- agents:begin`)).toBe(true);
     expect(again.text.endsWith(`${END_MARKER}\n\nAfter the block, by hand.\r\nno newline at the end`)).toBe(true);
-    expect(mergeBlock(again.text, undefined, '## Invariants\n\n- B\n', hash, false)).toMatchObject({ kind: 'write', action: 'unchanged', text: again.text });
+    expect(mergeBlock(again.text, undefined, '## Invariants\n\n- B\n', hash, false)).toMatchObject({
+      kind: 'write',
+      action: 'unchanged',
+      text: again.text,
+    });
   });
 
   it('refuses a block edited by hand unless forced, and a damaged one always', () => {
@@ -98,7 +164,10 @@ describe('mergeBlock', () => {
     const made = mergeBlock(undefined, front, inner, hash, false);
     if (made.kind !== 'write') throw new Error('expected a write');
     expect(made.text.startsWith(front)).toBe(true);
-    expect(mergeBlock(made.text.replace('a/**', 'b/**'), front, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'hand-edited' });
+    expect(mergeBlock(made.text.replace('a/**', 'b/**'), front, inner, hash, false)).toMatchObject({
+      kind: 'refuse',
+      reason: 'hand-edited',
+    });
     expect(mergeBlock('---\nx: 1\n---\nmine\n', front, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'foreign' });
     const newFront = '---\ntrigger: glob\nglobs: c/**\n---\n';
     const moved = mergeBlock(`${made.text}kept\n`, newFront, inner, hash, false);

@@ -23,14 +23,38 @@ describe('classifyPath', () => {
     [`projects/${ID}.yaml`, { kind: 'unknown' }],
     [`projects/myapp/waivers/${ID}.yaml`, { kind: 'waiver', scope: { kind: 'project', project: 'myapp' }, id: ID }],
     ['projects/myapp/waivers/readme.md', { kind: 'unknown' }],
-    [`projects/MyApp/waivers/${ID}.yaml`, { kind: 'bad-name', problem: 'project "MyApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"' }],
-    [`projects/MyApp/${ID}.yaml`, { kind: 'bad-name', problem: 'project "MyApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"' }],
+    [
+      `projects/MyApp/waivers/${ID}.yaml`,
+      {
+        kind: 'bad-name',
+        problem: 'project "MyApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"',
+      },
+    ],
+    [
+      `projects/MyApp/${ID}.yaml`,
+      {
+        kind: 'bad-name',
+        problem: 'project "MyApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"',
+      },
+    ],
     [`actions/local/deploy/${ID}.yaml`, { kind: 'invariant', scope: { kind: 'action', ns: 'local', name: 'deploy' }, id: ID }],
     ['actions/local/deploy/action.yaml', { kind: 'action-meta', ns: 'local', name: 'deploy' }],
     [`actions/local/${ID}.yaml`, { kind: 'unknown' }],
     [`actions/local/deploy/x/${ID}.yaml`, { kind: 'unknown' }],
-    [`actions/Local/deploy/${ID}.yaml`, { kind: 'bad-name', problem: 'action namespace "Local" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"' }],
-    [`actions/local/Deploy/${ID}.yaml`, { kind: 'bad-name', problem: 'action name "Deploy" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"' }],
+    [
+      `actions/Local/deploy/${ID}.yaml`,
+      {
+        kind: 'bad-name',
+        problem: 'action namespace "Local" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"',
+      },
+    ],
+    [
+      `actions/local/Deploy/${ID}.yaml`,
+      {
+        kind: 'bad-name',
+        problem: 'action name "Deploy" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"',
+      },
+    ],
     [`plans/${PLAN_A}/plan.yaml`, { kind: 'plan', plan: PLAN_A }],
     [`plans/${PLAN_A}/${ID}.yaml`, { kind: 'invariant', scope: { kind: 'plan', plan: PLAN_A }, id: ID }],
     [`plans/${PLAN_A}`, { kind: 'unknown' }],
@@ -41,11 +65,39 @@ describe('classifyPath', () => {
     [`plans/${PLAN_A}/violations/notes.txt`, { kind: 'unknown' }],
     [`plans/${PLAN_A}/other/${ID}.yaml`, { kind: 'unknown' }],
     [`plans/${PLAN_A}/decisions/x/${ID}.yaml`, { kind: 'unknown' }],
-    [`plans/${PLAN_A}/decisions/nope.yaml`, { kind: 'bad-id', problem: 'record file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)' }],
-    [`plans/${PLAN_A}/waivers/nope.yaml`, { kind: 'bad-id', problem: 'waiver file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)' }],
-    ['plans/not-a-ulid/plan.yaml', { kind: 'bad-name', problem: 'plan id "not-a-ulid" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)' }],
-    ['global/nope.yaml', { kind: 'bad-id', scope: { kind: 'global' }, problem: 'invariant file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)' }],
-    [`global/${ID.toLowerCase()}.yaml`, { kind: 'bad-id', scope: { kind: 'global' }, problem: `invariant file name "${ID.toLowerCase()}" must be upper case` }],
+    [
+      `plans/${PLAN_A}/decisions/nope.yaml`,
+      {
+        kind: 'bad-id',
+        problem: 'record file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)',
+      },
+    ],
+    [
+      `plans/${PLAN_A}/waivers/nope.yaml`,
+      {
+        kind: 'bad-id',
+        problem: 'waiver file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)',
+      },
+    ],
+    [
+      'plans/not-a-ulid/plan.yaml',
+      {
+        kind: 'bad-name',
+        problem: 'plan id "not-a-ulid" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)',
+      },
+    ],
+    [
+      'global/nope.yaml',
+      {
+        kind: 'bad-id',
+        scope: { kind: 'global' },
+        problem: 'invariant file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)',
+      },
+    ],
+    [
+      `global/${ID.toLowerCase()}.yaml`,
+      { kind: 'bad-id', scope: { kind: 'global' }, problem: `invariant file name "${ID.toLowerCase()}" must be upper case` },
+    ],
     [`global/${ID}.yml`, { kind: 'unknown' }],
     ['.lock', { kind: 'lock' }],
     ['.lock.break', { kind: 'lock' }],

@@ -38,7 +38,9 @@ describe('names', () => {
     expect(nameProblem('', 'project')).toBe('project is empty');
     expect(nameProblem('.', 'project')).toBe('project "." is not allowed');
     expect(nameProblem('..', 'action name')).toBe('action name ".." is not allowed');
-    expect(nameProblem('myApp', 'project')).toBe('project "myApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"');
+    expect(nameProblem('myApp', 'project')).toBe(
+      'project "myApp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"',
+    );
   });
 });
 
@@ -64,7 +66,9 @@ describe('ULIDs', () => {
 
   test('a lower-case ULID is told to be upper case; anything else is not a ULID', () => {
     expect(ulidProblem(ID.toLowerCase(), 'plan id')).toBe(`plan id "${ID.toLowerCase()}" must be upper case`);
-    expect(ulidProblem('nope', 'plan id')).toBe('plan id "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)');
+    expect(ulidProblem('nope', 'plan id')).toBe(
+      'plan id "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)',
+    );
   });
 });
 

@@ -36,7 +36,8 @@ describe('near-duplicates', () => {
     for (const a of words) for (const b of words) keys.push(`never ${a} the ${b}`);
     const found = new Set(nearPairs(keys).map(([i, j]) => `${Math.min(i, j)},${Math.max(i, j)}`));
     const expected = new Set<string>();
-    for (let i = 0; i < keys.length; i++) for (let j = i + 1; j < keys.length; j++) if (nearKind({ text: keys[i]! }, { text: keys[j]! })) expected.add(`${i},${j}`);
+    for (let i = 0; i < keys.length; i++)
+      for (let j = i + 1; j < keys.length; j++) if (nearKind({ text: keys[i]! }, { text: keys[j]! })) expected.add(`${i},${j}`);
     expect(expected.size).toBeGreaterThan(50);
     for (const pair of expected) expect(found.has(pair), pair).toBe(true);
   });
@@ -52,8 +53,13 @@ describe('near-duplicates', () => {
     expect(canMeet(web, plan, plans)).toBe(true);
     expect(canMeet(api, plan, plans)).toBe(false);
     expect(canMeet(g, action, plans)).toBe(false);
-    const pairs = findNearDuplicates([g, web, api, plan, action, inv('01F', 'Never delete production data...', { kind: 'global' }, false)], plans);
+    const pairs = findNearDuplicates(
+      [g, web, api, plan, action, inv('01F', 'Never delete production data...', { kind: 'global' }, false)],
+      plans,
+    );
     expect(pairs.map((p) => `${p.a.id}-${p.b.id}`)).toEqual(['01A-01B', '01A-01C', '01A-01D', '01B-01D']);
-    expect(nearDuplicatesOf('Never delete production data', [{ invariant: g, loose: looseKey(g.text) }]).map((m) => m.kind)).toEqual(['punctuation']);
+    expect(nearDuplicatesOf('Never delete production data', [{ invariant: g, loose: looseKey(g.text) }]).map((m) => m.kind)).toEqual([
+      'punctuation',
+    ]);
   });
 });

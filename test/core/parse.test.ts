@@ -11,8 +11,18 @@ const where = (text: string) => parse(text).diagnostics.map((d) => [d.code, d.li
 
 describe('parseInvariant', () => {
   it('applies defaults and keeps the path and scope', () => {
-    expect(parse(`# yaml-language-server: $schema=../schemas/invariant.schema.json\nid: ${ID}\ntext: Never delete production data\n`)).toEqual({
-      value: { id: ID, text: 'Never delete production data', severity: 'error', active: true, tags: [], scope: G, path: `global/${ID}.yaml` },
+    expect(
+      parse(`# yaml-language-server: $schema=../schemas/invariant.schema.json\nid: ${ID}\ntext: Never delete production data\n`),
+    ).toEqual({
+      value: {
+        id: ID,
+        text: 'Never delete production data',
+        severity: 'error',
+        active: true,
+        tags: [],
+        scope: G,
+        path: `global/${ID}.yaml`,
+      },
       diagnostics: [],
     });
   });
@@ -48,7 +58,12 @@ describe('parseInvariant', () => {
 
   it('refuses an alias bomb quickly', () => {
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
-    for (let i = 1; i < 10; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 10; i++)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const r = parseYaml('f', enc(lines.join('\n')));
     expect(r.diagnostics.map((d) => d.code)).toEqual(['yaml-alias-limit']);
   });
@@ -74,15 +89,21 @@ describe('parsePlan and parseConfig', () => {
       export: { severities: ['error', 'warning', 'info'], nested: true },
       mcp: { allow_write: false },
     });
-    expect(parseConfig('config.yaml', enc('export:\n  targets: [cursor, agents-md]\n  nested: false\nprojects:\n  allow_overlap: true\n')).value).toMatchObject({
+    expect(
+      parseConfig('config.yaml', enc('export:\n  targets: [cursor, agents-md]\n  nested: false\nprojects:\n  allow_overlap: true\n')).value,
+    ).toMatchObject({
       projects: { allow_overlap: true },
       export: { targets: ['cursor', 'agents-md'], severities: ['error', 'warning', 'info'], nested: false },
     });
-    expect(parseConfig('config.yaml', enc('export:\n  targets: [vscode]\n')).diagnostics.map((d) => [d.code, d.line])).toEqual([['schema', 2]]);
+    expect(parseConfig('config.yaml', enc('export:\n  targets: [vscode]\n')).diagnostics.map((d) => [d.code, d.line])).toEqual([
+      ['schema', 2],
+    ]);
     expect(parseConfig('config.yaml', enc('mcp:\n  allow_write: true\n')).value?.mcp).toEqual({ allow_write: true });
     expect(parseConfig('config.yaml', enc('mcp:\n  allow_writes: true\n')).diagnostics.map((d) => d.code)).toEqual(['schema']);
     expect(parseConfig('config.yaml', enc('# nothing\n')).value?.commit).toBe(false);
-    expect(parseConfig('config.yaml', enc('reconciliation:\n  command: sh -c x\n')).diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['schema', 2, 12]]);
+    expect(
+      parseConfig('config.yaml', enc('reconciliation:\n  command: sh -c x\n')).diagnostics.map((d) => [d.code, d.line, d.col]),
+    ).toEqual([['schema', 2, 12]]);
   });
 });
 
@@ -90,11 +111,17 @@ describe('layout', () => {
   it.each([
     ['global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'invariant', scope: { kind: 'global' }, id: ID }],
     ['projects/myapp/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'invariant', scope: { kind: 'project', project: 'myapp' }, id: ID }],
-    ['actions/local/code-coverage/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'invariant', scope: { kind: 'action', ns: 'local', name: 'code-coverage' }, id: ID }],
+    [
+      'actions/local/code-coverage/01M8KJT9G0XNWEM589ZS7FV0VT.yaml',
+      { kind: 'invariant', scope: { kind: 'action', ns: 'local', name: 'code-coverage' }, id: ID },
+    ],
     ['actions/local/code-coverage/action.yaml', { kind: 'action-meta', ns: 'local', name: 'code-coverage' }],
     ['projects/myapp/project.yaml', { kind: 'project-meta', project: 'myapp' }],
     ['plans/01M8KK5920RS6CGAVDFVYYJ0B4/plan.yaml', { kind: 'plan', plan: '01M8KK5920RS6CGAVDFVYYJ0B4' }],
-    ['plans/01M8KK5920RS6CGAVDFVYYJ0B4/decisions/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', { kind: 'record', plan: '01M8KK5920RS6CGAVDFVYYJ0B4', record: 'decisions', id: ID }],
+    [
+      'plans/01M8KK5920RS6CGAVDFVYYJ0B4/decisions/01M8KJT9G0XNWEM589ZS7FV0VT.yaml',
+      { kind: 'record', plan: '01M8KK5920RS6CGAVDFVYYJ0B4', record: 'decisions', id: ID },
+    ],
     ['global/.01M8KJT9G0XNWEM589ZS7FV0VT.yaml.123.abcd.tmp', { kind: 'temporary' }],
     ['global/.lock', { kind: 'lock' }],
     ['global/README.md', { kind: 'unknown' }],

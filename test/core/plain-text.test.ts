@@ -17,7 +17,9 @@ describe('plain text (docs/store-format.md, "Plain text only")', () => {
   });
 
   it('escapes each character visibly, naming its code point, and keeps tabs (and newlines when asked)', () => {
-    expect(escapeUnsafe('Harmless\u001b[2K\rNever\u202e\u2066x\u2069\u0085\u007f\tend\n')).toBe('Harmless\\u001b[2K\\rNever\\u202e\\u2066x\\u2069\\u0085\\u007f\tend\\n');
+    expect(escapeUnsafe('Harmless\u001b[2K\rNever\u202e\u2066x\u2069\u0085\u007f\tend\n')).toBe(
+      'Harmless\\u001b[2K\\rNever\\u202e\\u2066x\\u2069\\u0085\\u007f\tend\\n',
+    );
     expect(escapeUnsafe('a\nb\u001b', { newlines: true })).toBe('a\nb\\u001b');
     expect(escapeUnsafe('plain')).toBe('plain');
   });
@@ -33,7 +35,15 @@ describe('plain text (docs/store-format.md, "Plain text only")', () => {
   });
 
   it('findUnsafeText walks a document: one-line fields refuse newlines, multi-line fields allow them', () => {
-    expect(findUnsafeText('invariant.schema.json', { id: 'X', text: 'T', rationale: 'a\nb', tags: ['ok', 'b\u202e'], created_by: 'Eve\u001b[8m' })).toEqual([
+    expect(
+      findUnsafeText('invariant.schema.json', {
+        id: 'X',
+        text: 'T',
+        rationale: 'a\nb',
+        tags: ['ok', 'b\u202e'],
+        created_by: 'Eve\u001b[8m',
+      }),
+    ).toEqual([
       { path: ['tags', '1'], codePoint: 0x202e, index: 1 },
       { path: ['created_by'], codePoint: 0x1b, index: 3 },
     ]);

@@ -15,15 +15,37 @@ function run(enforced: Record<string, boolean>, extra: Partial<EnforcementRun> =
     created_at: '2026-11-30T03:52:42Z',
     actor: 'command',
     set_digest: 'D1',
-    records: Object.entries(enforced).map(([id, e]) => ({ invariant_id: id, enforced: e, actor_response: e ? 'ok' : 'no', decision_id: NODE })),
+    records: Object.entries(enforced).map(([id, e]) => ({
+      invariant_id: id,
+      enforced: e,
+      actor_response: e ? 'ok' : 'no',
+      decision_id: NODE,
+    })),
     ...extra,
   };
 }
 
-const node: DecisionNode = { id: NODE, type: 'invariant_enforced', parent_id: null, created_at: '2026-11-30T03:52:42Z', summary: 's', enforcement_id: RUN, actor: 'command' };
+const node: DecisionNode = {
+  id: NODE,
+  type: 'invariant_enforced',
+  parent_id: null,
+  created_at: '2026-11-30T03:52:42Z',
+  summary: 's',
+  enforcement_id: RUN,
+  actor: 'command',
+};
 
 function facts(partial: Partial<GateFacts>): GateFacts {
-  return { effective: [{ id: A, severity: 'error' }, { id: B, severity: 'warning' }], setDigest: 'D1', unfinished: [], violations: [], ...partial };
+  return {
+    effective: [
+      { id: A, severity: 'error' },
+      { id: B, severity: 'warning' },
+    ],
+    setDigest: 'D1',
+    unfinished: [],
+    violations: [],
+    ...partial,
+  };
 }
 
 function violation(severity: Violation['severity']): Violation {
@@ -37,7 +59,11 @@ const codes = (f: GateFacts, allow?: Parameters<typeof judgePlan>[1]) => {
 
 describe('judgePlan: the plan status gate', () => {
   it.each<[string, Partial<GateFacts>, { failing: boolean; reasons: string[] }]>([
-    ['every invariant enforced by a run of today\'s set: passes', { latest: { node, run: run({ [A]: true, [B]: true }) } }, { failing: false, reasons: [] }],
+    [
+      "every invariant enforced by a run of today's set: passes",
+      { latest: { node, run: run({ [A]: true, [B]: true }) } },
+      { failing: false, reasons: [] },
+    ],
     ['never run, with invariants to enforce: fails', {}, { failing: true, reasons: ['fail:not-run'] }],
     ['never run, empty set: passes', { effective: [] }, { failing: false, reasons: [] }],
     [
@@ -45,20 +71,55 @@ describe('judgePlan: the plan status gate', () => {
       { latest: { node, run: run({ [A]: false, [B]: false }, { error: 'the actor did not answer within 800 ms' }) } },
       { failing: true, reasons: ['fail:run-failed', 'fail:unenforced', 'report:unenforced'] },
     ],
-    ['an error invariant unenforced: fails', { latest: { node, run: run({ [A]: false, [B]: true }) } }, { failing: true, reasons: ['fail:unenforced'] }],
-    ['only a warning invariant unenforced: reports', { latest: { node, run: run({ [A]: true, [B]: false }) } }, { failing: false, reasons: ['report:unenforced'] }],
-    ['the set changed since the run (digest differs): fails', { setDigest: 'D2', latest: { node, run: run({ [A]: true, [B]: true }) } }, { failing: true, reasons: ['fail:stale'] }],
     [
-      'an invariant added since a run without a digest: fails as stale',
-      { effective: [{ id: A, severity: 'error' }, { id: B, severity: 'warning' }, { id: C, severity: 'info' }], latest: { node, run: run({ [A]: true, [B]: true }, { set_digest: undefined }) } },
+      'an error invariant unenforced: fails',
+      { latest: { node, run: run({ [A]: false, [B]: true }) } },
+      { failing: true, reasons: ['fail:unenforced'] },
+    ],
+    [
+      'only a warning invariant unenforced: reports',
+      { latest: { node, run: run({ [A]: true, [B]: false }) } },
+      { failing: false, reasons: ['report:unenforced'] },
+    ],
+    [
+      'the set changed since the run (digest differs): fails',
+      { setDigest: 'D2', latest: { node, run: run({ [A]: true, [B]: true }) } },
       { failing: true, reasons: ['fail:stale'] },
     ],
-    ['same digest but a record missing: fails as incomplete', { latest: { node, run: run({ [A]: true }) } }, { failing: true, reasons: ['fail:run-incomplete'] }],
-    ['the decision node names a missing enforcement file: fails', { latest: { node } }, { failing: true, reasons: ['fail:run-incomplete'] }],
-    ['an error violation: fails', { violations: [violation('error')], latest: { node, run: run({ [A]: true, [B]: true }) } }, { failing: true, reasons: ['fail:error-violation'] }],
+    [
+      'an invariant added since a run without a digest: fails as stale',
+      {
+        effective: [
+          { id: A, severity: 'error' },
+          { id: B, severity: 'warning' },
+          { id: C, severity: 'info' },
+        ],
+        latest: { node, run: run({ [A]: true, [B]: true }, { set_digest: undefined }) },
+      },
+      { failing: true, reasons: ['fail:stale'] },
+    ],
+    [
+      'same digest but a record missing: fails as incomplete',
+      { latest: { node, run: run({ [A]: true }) } },
+      { failing: true, reasons: ['fail:run-incomplete'] },
+    ],
+    [
+      'the decision node names a missing enforcement file: fails',
+      { latest: { node } },
+      { failing: true, reasons: ['fail:run-incomplete'] },
+    ],
+    [
+      'an error violation: fails',
+      { violations: [violation('error')], latest: { node, run: run({ [A]: true, [B]: true }) } },
+      { failing: true, reasons: ['fail:error-violation'] },
+    ],
     [
       'warning and info violations, an unfinished run: report',
-      { violations: [violation('warning'), violation('info')], unfinished: ['01M8N9B000000000000000000X'], latest: { node, run: run({ [A]: true, [B]: true }) } },
+      {
+        violations: [violation('warning'), violation('info')],
+        unfinished: ['01M8N9B000000000000000000X'],
+        latest: { node, run: run({ [A]: true, [B]: true }) },
+      },
       { failing: false, reasons: ['report:violation', 'report:violation', 'report:unfinished-run'] },
     ],
   ])('%s', (_name, partial, expected) => {
@@ -67,8 +128,14 @@ describe('judgePlan: the plan status gate', () => {
 
   it('relaxes exactly the reasons --allow names, and never an error violation', () => {
     const failed = facts({ violations: [violation('error')], latest: { node, run: run({ [A]: false, [B]: true }, { error: 'crashed' }) } });
-    expect(codes(failed, { allow: ['run-failed'] })).toEqual({ failing: true, reasons: ['fail:error-violation', 'report:run-failed:allowed', 'fail:unenforced'] });
-    expect(codes({ ...failed, violations: [] }, { allow: ['run-failed', 'unenforced'] })).toEqual({ failing: false, reasons: ['report:run-failed:allowed', 'report:unenforced:allowed'] });
+    expect(codes(failed, { allow: ['run-failed'] })).toEqual({
+      failing: true,
+      reasons: ['fail:error-violation', 'report:run-failed:allowed', 'fail:unenforced'],
+    });
+    expect(codes({ ...failed, violations: [] }, { allow: ['run-failed', 'unenforced'] })).toEqual({
+      failing: false,
+      reasons: ['report:run-failed:allowed', 'report:unenforced:allowed'],
+    });
     expect(codes(facts({}), { allow: ['not-run'] })).toEqual({ failing: false, reasons: ['report:not-run:allowed'] });
   });
 });
@@ -76,7 +143,10 @@ describe('judgePlan: the plan status gate', () => {
 describe('committedRuns: a run counts only once its decision node is written', () => {
   it('takes the newest node with its run, and reports enforcement files no node names', () => {
     const orphan = { ...run({ [A]: true }), id: '01M8N9B000000000000000000X', decision_id: '01M8N9B000000000000000000Y' };
-    expect(committedRuns([node], [run({ [A]: true }), orphan])).toEqual({ latest: { node, run: run({ [A]: true }) }, unfinished: [orphan.id] });
+    expect(committedRuns([node], [run({ [A]: true }), orphan])).toEqual({
+      latest: { node, run: run({ [A]: true }) },
+      unfinished: [orphan.id],
+    });
     expect(committedRuns([], [orphan])).toEqual({ unfinished: [orphan.id] });
     expect(committedRuns([node], [])).toEqual({ latest: { node }, unfinished: [] });
   });

@@ -22,25 +22,85 @@ const D = '01M8KK0000000000000000000D';
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 
 function inv(id: string, text: string, extra: Partial<ScopedInvariant> = {}): ScopedInvariant {
-  return { id, text, severity: 'error', active: true, tags: [], scope: { kind: 'action', ns: 'n', name: 'x' }, path: `actions/n/x/${id}.yaml`, ...extra };
+  return {
+    id,
+    text,
+    severity: 'error',
+    active: true,
+    tags: [],
+    scope: { kind: 'action', ns: 'n', name: 'x' },
+    path: `actions/n/x/${id}.yaml`,
+    ...extra,
+  };
 }
 
 describe('parseRecord', () => {
   it('reads a decision node, an enforcement run and a violation', () => {
-    const node = parseRecord('decisions', 'd.yaml', enc(`id: ${A}\ntype: invariant_enforced\nparent_id: null\ncreated_at: 2026-11-30T00:00:00Z\nsummary: s\n`), A);
-    expect(node).toEqual({ value: { record: 'decisions', value: { id: A, type: 'invariant_enforced', parent_id: null, created_at: '2026-11-30T00:00:00Z', summary: 's' } }, diagnostics: [] });
-    const run = parseRecord('enforcement', 'e.yaml', enc(`id: ${B}\ndecision_id: ${A}\ncreated_at: 2026-11-30T00:00:00Z\nactor: command\nrecords:\n  - invariant_id: ${C}\n    enforced: true\n    actor_response: ok\n    decision_id: ${A}\n`), B);
+    const node = parseRecord(
+      'decisions',
+      'd.yaml',
+      enc(`id: ${A}\ntype: invariant_enforced\nparent_id: null\ncreated_at: 2026-11-30T00:00:00Z\nsummary: s\n`),
+      A,
+    );
+    expect(node).toEqual({
+      value: {
+        record: 'decisions',
+        value: { id: A, type: 'invariant_enforced', parent_id: null, created_at: '2026-11-30T00:00:00Z', summary: 's' },
+      },
+      diagnostics: [],
+    });
+    const run = parseRecord(
+      'enforcement',
+      'e.yaml',
+      enc(
+        `id: ${B}\ndecision_id: ${A}\ncreated_at: 2026-11-30T00:00:00Z\nactor: command\nrecords:\n  - invariant_id: ${C}\n    enforced: true\n    actor_response: ok\n    decision_id: ${A}\n`,
+      ),
+      B,
+    );
     expect(run.diagnostics).toEqual([]);
-    const v = parseRecord('violations', 'v.yaml', enc(`id: ${C}\ninvariant_id: ${D}\nviolated_text: t\nseverity: warning\ncreated_at: 2026-11-30T00:00:00Z\n`), C);
+    const v = parseRecord(
+      'violations',
+      'v.yaml',
+      enc(`id: ${C}\ninvariant_id: ${D}\nviolated_text: t\nseverity: warning\ncreated_at: 2026-11-30T00:00:00Z\n`),
+      C,
+    );
     expect(v.value?.record).toBe('violations');
   });
 
   it.each([
     ['decisions', `id: ${A}\ntype: other\nparent_id: null\ncreated_at: 2026-11-30T00:00:00Z\nsummary: s\n`, A, 'schema', 2, 7],
-    ['decisions', `id: ${A}\ntype: invariant_enforced\nparent_id: null\ncreated_at: 2026-11-30T00:00:00Z\nsummary: s\nextra: 1\n`, A, 'schema', 6, 1],
-    ['decisions', `id: ${A}\ntype: invariant_enforced\nparent_id: null\ncreated_at: 2026-11-30T00:00:00Z\nsummary: s\n`, B, 'id-mismatch', 1, 1],
-    ['violations', `id: ${C}\ninvariant_id: ${D}\nviolated_text: t\nseverity: fatal\ncreated_at: 2026-11-30T00:00:00Z\n`, C, 'schema', 4, 11],
-    ['enforcement', `id: ${B}\ndecision_id: ${A}\ncreated_at: 2026-11-30T00:00:00Z\nactor: command\nrecords:\n  - invariant_id: ${C}\n    enforced: true\n    actor_response: ok\n    decision_id: ${D}\n`, B, 'schema', 5, 1],
+    [
+      'decisions',
+      `id: ${A}\ntype: invariant_enforced\nparent_id: null\ncreated_at: 2026-11-30T00:00:00Z\nsummary: s\nextra: 1\n`,
+      A,
+      'schema',
+      6,
+      1,
+    ],
+    [
+      'decisions',
+      `id: ${A}\ntype: invariant_enforced\nparent_id: null\ncreated_at: 2026-11-30T00:00:00Z\nsummary: s\n`,
+      B,
+      'id-mismatch',
+      1,
+      1,
+    ],
+    [
+      'violations',
+      `id: ${C}\ninvariant_id: ${D}\nviolated_text: t\nseverity: fatal\ncreated_at: 2026-11-30T00:00:00Z\n`,
+      C,
+      'schema',
+      4,
+      11,
+    ],
+    [
+      'enforcement',
+      `id: ${B}\ndecision_id: ${A}\ncreated_at: 2026-11-30T00:00:00Z\nactor: command\nrecords:\n  - invariant_id: ${C}\n    enforced: true\n    actor_response: ok\n    decision_id: ${D}\n`,
+      B,
+      'schema',
+      5,
+      1,
+    ],
     ['violations', 'id: [', C, 'yaml-syntax', 1, 6],
   ] as const)('reports a bad %s file with its code and position', (kind, text, id, code, line, col) => {
     const r = parseRecord(kind, 'f.yaml', enc(text), id);
@@ -51,7 +111,11 @@ describe('parseRecord', () => {
 
 describe('the actor protocol', () => {
   it('builds the request from the plan and its effective set', () => {
-    const planInv = { ...inv(A, 'Use Python 3.13 only', { rationale: 'why' }), scope: { kind: 'plan' as const, plan: PLAN }, source: { kind: 'plan' as const } };
+    const planInv = {
+      ...inv(A, 'Use Python 3.13 only', { rationale: 'why' }),
+      scope: { kind: 'plan' as const, plan: PLAN },
+      source: { kind: 'plan' as const },
+    };
     const g = { ...inv(B, 'Log all changes', { tags: ['audit'] }), scope: { kind: 'global' as const } };
     expect(buildActorRequest({ id: PLAN, project: 'myapp' }, 'ctx', [planInv, g])).toEqual({
       protocol: 'agents-reconcile/1',
@@ -85,8 +149,23 @@ describe('the actor protocol', () => {
   });
 
   it('reconciles: one record per invariant asked, in order; failures carry the reason', () => {
-    const ok = reconcile([A, B], { ok: true, response: { results: [{ invariant_id: B, enforced: true, response: 'b' }, { invariant_id: A, enforced: false, response: 'x'.repeat(5000) }] } }, D);
-    expect(ok.records.map((r) => [r.invariant_id, r.enforced, r.decision_id])).toEqual([[A, false, D], [B, true, D]]);
+    const ok = reconcile(
+      [A, B],
+      {
+        ok: true,
+        response: {
+          results: [
+            { invariant_id: B, enforced: true, response: 'b' },
+            { invariant_id: A, enforced: false, response: 'x'.repeat(5000) },
+          ],
+        },
+      },
+      D,
+    );
+    expect(ok.records.map((r) => [r.invariant_id, r.enforced, r.decision_id])).toEqual([
+      [A, false, D],
+      [B, true, D],
+    ]);
     expect([...ok.records[0]!.actor_response]).toHaveLength(MAX_RECORD_RESPONSE);
     expect(ok.records[0]!.actor_response.endsWith('…')).toBe(true);
     const failed = reconcile([A, B], { ok: false, reason: 'it crashed' }, D);
@@ -102,10 +181,19 @@ describe('the actor protocol', () => {
 });
 
 describe('the decision tree', () => {
-  const node = (id: string, parent: string | null): DecisionNode => ({ id, type: 'invariant_enforced', parent_id: parent, created_at: '2026-11-30T00:00:00Z', summary: id });
+  const node = (id: string, parent: string | null): DecisionNode => ({
+    id,
+    type: 'invariant_enforced',
+    parent_id: parent,
+    created_at: '2026-11-30T00:00:00Z',
+    summary: id,
+  });
   it('nests children under parents, in id order; orphans and forks stay visible', () => {
     const tree = buildDecisionTree([node(C, A), node(A, null), node(B, A), node(D, '01M8KK000000000000000000ZZ')]);
-    expect(tree.map((t) => [t.node.id, t.children.map((c) => c.node.id)])).toEqual([[A, [B, C]], [D, []]]);
+    expect(tree.map((t) => [t.node.id, t.children.map((c) => c.node.id)])).toEqual([
+      [A, [B, C]],
+      [D, []],
+    ]);
     expect(latestDecision([node(B, A), node(D, C), node(A, null)])?.id).toBe(D);
     expect(latestDecision([])).toBeUndefined();
   });
@@ -121,8 +209,16 @@ describe('promotion and drift', () => {
   it('finds changed, removed and added action invariants', () => {
     const planScope = { kind: 'plan' as const, plan: PLAN };
     const promoted = (id: string, origin: string, text: string, extra: Partial<ScopedInvariant> = {}) =>
-      ({ ...inv(id, text, extra), scope: planScope, source: { kind: 'action' as const, ref: 'n/x', origin_id: origin } }) as ScopedInvariant;
-    const planInvs = [promoted('01M8KK000000000000000000PA', A, 'Alpha'), promoted('01M8KK000000000000000000PB', B, 'Beta'), promoted('01M8KK000000000000000000PC', C, 'Gamma')];
+      ({
+        ...inv(id, text, extra),
+        scope: planScope,
+        source: { kind: 'action' as const, ref: 'n/x', origin_id: origin },
+      }) as ScopedInvariant;
+    const planInvs = [
+      promoted('01M8KK000000000000000000PA', A, 'Alpha'),
+      promoted('01M8KK000000000000000000PB', B, 'Beta'),
+      promoted('01M8KK000000000000000000PC', C, 'Gamma'),
+    ];
     const action = [inv(A, 'Alpha'), inv(B, 'Beta', { active: false }), inv(D, 'Delta'), inv('01M8KK0000000000000000000E', 'alpha')];
     const drift = computeDrift({ id: PLAN, action: 'n/x' }, planInvs, new Map([['n/x', action]]));
     expect(drift.map((d) => [d.kind, d.origin_id, d.fields ?? []])).toEqual([
@@ -136,8 +232,22 @@ describe('promotion and drift', () => {
 describe('the interactive actor state', () => {
   it('applies keys in order: a decision, a note, submit', () => {
     const ids = [A, B];
-    let s = { index: 0, decision: null as boolean | null, note: '', results: [] as { invariant_id: string; enforced: boolean; response: string }[] };
-    for (const a of [{ type: 'key', text: 'x' }, { type: 'key', text: 'y' }, { type: 'key', text: 'ok then' }, { type: 'erase' }, { type: 'submit' }, { type: 'submit' }, { type: 'key', text: 'N' }, { type: 'submit' }] as const) {
+    let s = {
+      index: 0,
+      decision: null as boolean | null,
+      note: '',
+      results: [] as { invariant_id: string; enforced: boolean; response: string }[],
+    };
+    for (const a of [
+      { type: 'key', text: 'x' },
+      { type: 'key', text: 'y' },
+      { type: 'key', text: 'ok then' },
+      { type: 'erase' },
+      { type: 'submit' },
+      { type: 'submit' },
+      { type: 'key', text: 'N' },
+      { type: 'submit' },
+    ] as const) {
       s = reduceReconcile(s, a, ids);
     }
     expect(s.results).toEqual([

@@ -7,7 +7,14 @@ import { resolveEffective } from '../../src/core/resolve.ts';
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 
 function inv(id: string, text: string, scope: Scope, extra: Partial<ScopedInvariant> = {}): ScopedInvariant {
-  const folder = scope.kind === 'global' ? 'global' : scope.kind === 'project' ? `projects/${scope.project}` : scope.kind === 'plan' ? `plans/${scope.plan}` : `actions/${scope.ns}/${scope.name}`;
+  const folder =
+    scope.kind === 'global'
+      ? 'global'
+      : scope.kind === 'project'
+        ? `projects/${scope.project}`
+        : scope.kind === 'plan'
+          ? `plans/${scope.plan}`
+          : `actions/${scope.ns}/${scope.name}`;
   return { id, text, severity: 'error', active: true, tags: [], scope, path: `${folder}/${id}.yaml`, ...extra };
 }
 
@@ -34,13 +41,19 @@ describe('resolveEffective', () => {
       ['Log all changes', 'project'],
       ['Never delete production data', 'global'],
     ]);
-    expect(out[2]!.shadows).toEqual([{ id: '01M8KJW430VF8WCABSB8RTQ8RY', scope: 'global', path: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml' }]);
+    expect(out[2]!.shadows).toEqual([
+      { id: '01M8KJW430VF8WCABSB8RTQ8RY', scope: 'global', path: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml' },
+    ]);
     expect(out.filter((e) => e !== out[2]).every((e) => e.shadows.length === 0)).toBe(true);
   });
 
   it('resolves a project without plan invariants and never applies action invariants', () => {
     const out = resolveEffective({ kind: 'project', project: 'myapp' }, seed);
-    expect(out.map((e) => e.invariant.id)).toEqual(['01M8KJXYP0GVPRF8KRRE9G8474', '01M8KJZS90J6DRJJ8E264B9DFX', '01M8KJT9G0XNWEM589ZS7FV0VT']);
+    expect(out.map((e) => e.invariant.id)).toEqual([
+      '01M8KJXYP0GVPRF8KRRE9G8474',
+      '01M8KJZS90J6DRJJ8E264B9DFX',
+      '01M8KJT9G0XNWEM589ZS7FV0VT',
+    ]);
   });
 
   it('gives another project only the global invariants', () => {
@@ -54,20 +67,31 @@ describe('resolveEffective', () => {
     ['NFKC compatibility forms', 'Ｌｏｇ all changes'],
     ['fullwidth letters', 'ＬＯＧ ａｌｌ ｃｈａｎｇｅｓ'],
   ])('de-duplicates %s variants', (_name, variant) => {
-    const out = resolveEffective({ kind: 'project', project: 'myapp' }, [inv('01M8KJW430VF8WCABSB8RTQ8RY', 'Log all changes', G), inv('01M8KJZS90J6DRJJ8E264B9DFX', variant, MYAPP)]);
+    const out = resolveEffective({ kind: 'project', project: 'myapp' }, [
+      inv('01M8KJW430VF8WCABSB8RTQ8RY', 'Log all changes', G),
+      inv('01M8KJZS90J6DRJJ8E264B9DFX', variant, MYAPP),
+    ]);
     expect(out).toHaveLength(1);
     expect(out[0]!.invariant.scope.kind).toBe('project');
     expect(out[0]!.shadows.map((s) => s.id)).toEqual(['01M8KJW430VF8WCABSB8RTQ8RY']);
   });
 
   it('keeps the oldest id of a same-scope duplicate', () => {
-    const out = resolveEffective({ kind: 'project', project: 'x' }, [inv('01M8KJZS90J6DRJJ8E264B9DFX', 'Same', G), inv('01M8KJW430VF8WCABSB8RTQ8RY', 'same', G)]);
+    const out = resolveEffective({ kind: 'project', project: 'x' }, [
+      inv('01M8KJZS90J6DRJJ8E264B9DFX', 'Same', G),
+      inv('01M8KJW430VF8WCABSB8RTQ8RY', 'same', G),
+    ]);
     expect(out.map((e) => e.invariant.id)).toEqual(['01M8KJW430VF8WCABSB8RTQ8RY']);
-    expect(out[0]!.shadows).toEqual([{ id: '01M8KJZS90J6DRJJ8E264B9DFX', scope: 'global', path: 'global/01M8KJZS90J6DRJJ8E264B9DFX.yaml' }]);
+    expect(out[0]!.shadows).toEqual([
+      { id: '01M8KJZS90J6DRJJ8E264B9DFX', scope: 'global', path: 'global/01M8KJZS90J6DRJJ8E264B9DFX.yaml' },
+    ]);
   });
 
   it('leaves inactive invariants out, so they shadow nothing', () => {
-    const out = resolveEffective({ kind: 'project', project: 'myapp' }, [inv('01M8KJW430VF8WCABSB8RTQ8RY', 'Log all changes', G), inv('01M8KJZS90J6DRJJ8E264B9DFX', 'Log all changes', MYAPP, { active: false })]);
+    const out = resolveEffective({ kind: 'project', project: 'myapp' }, [
+      inv('01M8KJW430VF8WCABSB8RTQ8RY', 'Log all changes', G),
+      inv('01M8KJZS90J6DRJJ8E264B9DFX', 'Log all changes', MYAPP, { active: false }),
+    ]);
     expect(out.map((e) => [e.invariant.id, e.shadows.length])).toEqual([['01M8KJW430VF8WCABSB8RTQ8RY', 0]]);
   });
 
@@ -79,7 +103,9 @@ describe('resolveEffective', () => {
 
 describe('resolveEffective properties', () => {
   const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-  const ulidArb = fc.tuple(fc.constantFrom(...'01234567'), fc.string({ unit: fc.constantFrom(...CROCKFORD), minLength: 25, maxLength: 25 })).map(([a, b]) => a + b);
+  const ulidArb = fc
+    .tuple(fc.constantFrom(...'01234567'), fc.string({ unit: fc.constantFrom(...CROCKFORD), minLength: 25, maxLength: 25 }))
+    .map(([a, b]) => a + b);
   const scopeArb: fc.Arbitrary<Scope> = fc.oneof(
     fc.constant<Scope>(G),
     fc.constantFrom('a', 'b').map((project): Scope => ({ kind: 'project', project })),
@@ -87,14 +113,23 @@ describe('resolveEffective properties', () => {
     fc.constant<Scope>({ kind: 'action', ns: 'n', name: 'x' }),
   );
   // Few distinct texts with case and space variants, so keys collide often.
-  const textArb = fc.tuple(fc.constantFrom('Log all changes', 'Never delete data', 'Ａ b'), fc.boolean(), fc.boolean()).map(([t, upper, pad]) => (pad ? `  ${upper ? t.toUpperCase() : t} ` : upper ? t.toUpperCase() : t));
-  const invArb = fc.record({ id: ulidArb, text: textArb, scope: scopeArb, active: fc.boolean() }).map((r) => inv(r.id, r.text, r.scope, { active: r.active }));
+  const textArb = fc
+    .tuple(fc.constantFrom('Log all changes', 'Never delete data', 'Ａ b'), fc.boolean(), fc.boolean())
+    .map(([t, upper, pad]) => (pad ? `  ${upper ? t.toUpperCase() : t} ` : upper ? t.toUpperCase() : t));
+  const invArb = fc
+    .record({ id: ulidArb, text: textArb, scope: scopeArb, active: fc.boolean() })
+    .map((r) => inv(r.id, r.text, r.scope, { active: r.active }));
   const targetArb: fc.Arbitrary<Target> = fc.oneof(
     fc.constantFrom('a', 'b').map((project): Target => ({ kind: 'project', project })),
-    fc.tuple(fc.constantFrom(PLAN, '01M8KK5920RS6CGAVDFVYYJ0B5'), fc.option(fc.constantFrom('a', 'b'), { nil: undefined })).map(([plan, project]): Target => (project ? { kind: 'plan', plan, project } : { kind: 'plan', plan })),
+    fc
+      .tuple(fc.constantFrom(PLAN, '01M8KK5920RS6CGAVDFVYYJ0B5'), fc.option(fc.constantFrom('a', 'b'), { nil: undefined }))
+      .map(([plan, project]): Target => (project ? { kind: 'plan', plan, project } : { kind: 'plan', plan })),
   );
   const applies = (i: ScopedInvariant, t: Target) =>
-    i.active && (i.scope.kind === 'global' || (i.scope.kind === 'project' && i.scope.project === t.project) || (i.scope.kind === 'plan' && t.kind === 'plan' && i.scope.plan === t.plan));
+    i.active &&
+    (i.scope.kind === 'global' ||
+      (i.scope.kind === 'project' && i.scope.project === t.project) ||
+      (i.scope.kind === 'plan' && t.kind === 'plan' && i.scope.plan === t.plan));
 
   it('never holds two equal keys, and every applicable input is kept or shadowed by an equal-or-higher scope', () => {
     fc.assert(

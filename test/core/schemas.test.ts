@@ -34,14 +34,33 @@ describe('generated validators', () => {
     const keys = [...Object.keys(schema.properties ?? {}), 'unknown_key'];
     const leaf = fc.oneof(
       fc.string({ maxLength: 30 }),
-      fc.constantFrom('01M8KJT9G0XNWEM589ZS7FV0VT', '2026-11-29T12:00:00Z', '2026-13-29T12:00:00Z', 'error', 'plan', 'action', 'local/code-coverage', 'myapp', 'command', ' ', ''),
+      fc.constantFrom(
+        '01M8KJT9G0XNWEM589ZS7FV0VT',
+        '2026-11-29T12:00:00Z',
+        '2026-13-29T12:00:00Z',
+        'error',
+        'plan',
+        'action',
+        'local/code-coverage',
+        'myapp',
+        'command',
+        ' ',
+        '',
+      ),
       fc.integer(),
       fc.double(),
       fc.boolean(),
       fc.constant(null),
     );
-    const value = fc.oneof(leaf, fc.array(leaf, { maxLength: 3 }), fc.dictionary(fc.constantFrom('kind', 'ref', 'origin_id', 'actor', 'command', 'timeout_ms', 'x'), leaf, { maxKeys: 3 }));
-    const doc = fc.oneof({ weight: 9, arbitrary: fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }) }, { weight: 1, arbitrary: value });
+    const value = fc.oneof(
+      leaf,
+      fc.array(leaf, { maxLength: 3 }),
+      fc.dictionary(fc.constantFrom('kind', 'ref', 'origin_id', 'actor', 'command', 'timeout_ms', 'x'), leaf, { maxKeys: 3 }),
+    );
+    const doc = fc.oneof(
+      { weight: 9, arbitrary: fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }) },
+      { weight: 1, arbitrary: value },
+    );
     fc.assert(
       fc.property(doc, (data) => {
         const a = generated(data);

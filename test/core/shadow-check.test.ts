@@ -40,7 +40,10 @@ describe('checkNewInvariant', () => {
   });
 
   test('an action template shadows nothing; a new text meets nothing; empty text checks nothing', () => {
-    expect(checkNewInvariant({ kind: 'action', ns: 'local', name: 'x' }, 'Log all changes', others, plans)).toEqual({ shadows: [], shadowedBy: [] });
+    expect(checkNewInvariant({ kind: 'action', ns: 'local', name: 'x' }, 'Log all changes', others, plans)).toEqual({
+      shadows: [],
+      shadowedBy: [],
+    });
     expect(checkNewInvariant({ kind: 'global' }, 'Something new', others, plans)).toEqual({ shadows: [], shadowedBy: [] });
     expect(checkNewInvariant({ kind: 'global' }, '   ', others, plans)).toEqual({ shadows: [], shadowedBy: [] });
   });

@@ -44,7 +44,11 @@ describe('shadowMap: who hides whom', () => {
     ['a plan of project alpha hides a copy in alpha', [inv(NEW, planA), inv(OLD, alpha)], [[NEW, OLD]]],
     ['a plan of project alpha does not hide a copy in project beta', [inv(NEW, planA), inv(OLD, beta)], []],
     ['a plan of beta hides beta, not alpha', [inv(NEW, planB), inv(OLD, alpha), inv(MID, beta)], [[NEW, MID]]],
-    ['a plan whose plan file is missing hides no project copy', [inv(NEW, { kind: 'plan', plan: '01M8KK9ZZZZZZZZZZZZZZZZZZZ' }), inv(OLD, alpha)], []],
+    [
+      'a plan whose plan file is missing hides no project copy',
+      [inv(NEW, { kind: 'plan', plan: '01M8KK9ZZZZZZZZZZZZZZZZZZZ' }), inv(OLD, alpha)],
+      [],
+    ],
     ['a project copy hides the global copy', [inv(NEW, alpha), inv(OLD, global)], [[NEW, OLD]]],
     ['a plan copy hides the global copy', [inv(NEW, planB), inv(OLD, global)], [[NEW, OLD]]],
     ['a lower-precedence copy never hides a higher one, whatever the ids', [inv(OLD, global), inv(NEW, alpha)], [[NEW, OLD]]],

@@ -41,10 +41,33 @@ describe('agents invariant edit', () => {
   it('changes severity, tags, rationale and state in place, keeping the id, the file and created_at', () => {
     const { root, run } = repoStore();
     const file = join(root, `global/${G1}.yaml`);
-    const r = run('invariant', 'edit', G1.slice(0, 7).toLowerCase(), '--severity', 'warning', '--tag', 'data', '--tag', 'safety', '--rationale', 'Restores take days.', '--format', 'json');
+    const r = run(
+      'invariant',
+      'edit',
+      G1.slice(0, 7).toLowerCase(),
+      '--severity',
+      'warning',
+      '--tag',
+      'data',
+      '--tag',
+      'safety',
+      '--rationale',
+      'Restores take days.',
+      '--format',
+      'json',
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(json(r)).toMatchObject({ id: G1, severity: 'warning', tags: ['data', 'safety'], rationale: 'Restores take days.', created_at: '2026-11-29T12:00:00Z', changed: ['severity', 'tags', 'rationale'], before: { severity: 'error', tags: [] }, commit: null });
+    expect(json(r)).toMatchObject({
+      id: G1,
+      severity: 'warning',
+      tags: ['data', 'safety'],
+      rationale: 'Restores take days.',
+      created_at: '2026-11-29T12:00:00Z',
+      changed: ['severity', 'tags', 'rationale'],
+      before: { severity: 'error', tags: [] },
+      commit: null,
+    });
     const text = readFileSync(file, 'utf8');
     expect(text).toContain(`id: ${G1}\n`);
     expect(text).toContain('severity: warning\n');
@@ -57,10 +80,16 @@ describe('agents invariant edit', () => {
 
     // Inactive invariants stay in the store but leave the effective set.
     expect(run('invariant', 'edit', G1, '--deactivate').code).toBe(0);
-    const eff = (JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string }[]).map((e) => e.id);
+    const eff = (
+      JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string }[]
+    ).map((e) => e.id);
     expect(eff).not.toContain(G1);
     expect(run('invariant', 'edit', G1, '--activate').code).toBe(0);
-    expect((JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string }[]).map((e) => e.id)).toContain(G1);
+    expect(
+      (JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string }[]).map(
+        (e) => e.id,
+      ),
+    ).toContain(G1);
   });
 
   it('changes the text, refusing a same-scope duplicate (exit 1, JSON names it) and warning of near-duplicates', () => {
@@ -73,7 +102,9 @@ describe('agents invariant edit', () => {
 
     const near = run('invariant', 'edit', P1, '--text', 'Never delete production data.', '--format', 'json');
     expect(near.code).toBe(0);
-    expect(json(near).near_duplicates).toEqual([{ id: G1, scope: 'global', path: `global/${G1}.yaml`, text: 'Never delete production data', kind: 'punctuation' }]);
+    expect(json(near).near_duplicates).toEqual([
+      { id: G1, scope: 'global', path: `global/${G1}.yaml`, text: 'Never delete production data', kind: 'punctuation' },
+    ]);
     const text = run('invariant', 'edit', P1, '--text', 'Never delete production dta');
     expect(text.stdout).toContain(`warning: nearly repeats global ${G1} "Never delete production data" (one character apart)`);
   });
@@ -95,7 +126,11 @@ describe('agents invariant edit', () => {
     expect(r.code).toBe(0);
     const sha = json(r).commit as string;
     expect(sha).toMatch(/^[0-9a-f]{40}$/);
-    expect(git(repo, 'show', '--name-only', '--format=%s', sha).trim().split('\n')).toEqual([`invariant: edit ${G2} in global (severity)`, '', `.agents/global/${G2}.yaml`]);
+    expect(git(repo, 'show', '--name-only', '--format=%s', sha).trim().split('\n')).toEqual([
+      `invariant: edit ${G2} in global (severity)`,
+      '',
+      `.agents/global/${G2}.yaml`,
+    ]);
     expect(git(repo, 'status', '--porcelain')).toBe('');
   });
 
@@ -103,7 +138,8 @@ describe('agents invariant edit', () => {
     const { run } = repoStore();
     const strictBefore = run('validate', '--strict', '--format', 'json');
     expect(strictBefore.code).toBe(1);
-    const failing = (r: { stdout: string }) => (json(r).diagnostics as { code: string; severity: string }[]).filter((d) => d.severity !== 'info').map((d) => d.code);
+    const failing = (r: { stdout: string }) =>
+      (json(r).diagnostics as { code: string; severity: string }[]).filter((d) => d.severity !== 'info').map((d) => d.code);
     expect(failing(strictBefore)).toEqual(['shadowed']);
     const r = run('invariant', 'edit', P2, '--overrides', G2.slice(0, 7), '--format', 'json');
     expect(r.code).toBe(0);
@@ -114,8 +150,17 @@ describe('agents invariant edit', () => {
     const text = run('invariant', 'list', '--effective', '--project', 'myapp');
     expect(text.stdout).toContain(`overrides global ${G2}`);
     expect(text.stdout).not.toContain('shadows global');
-    const entries = JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string; shadows: unknown[]; overridden: unknown[]; overrides: string | null }[];
-    expect(entries.find((e) => e.id === P2)).toMatchObject({ overrides: G2, shadows: [], overridden: [{ id: G2, scope: 'global', path: `global/${G2}.yaml` }] });
+    const entries = JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as {
+      id: string;
+      shadows: unknown[];
+      overridden: unknown[];
+      overrides: string | null;
+    }[];
+    expect(entries.find((e) => e.id === P2)).toMatchObject({
+      overrides: G2,
+      shadows: [],
+      overridden: [{ id: G2, scope: 'global', path: `global/${G2}.yaml` }],
+    });
     expect(run('invariant', 'edit', P2, '--overrides', '').code).toBe(0);
     expect(run('validate', '--strict').code).toBe(1);
   });
@@ -166,11 +211,20 @@ describe('agents invariant move', () => {
     const r = run('invariant', 'move', G1.slice(0, 8), '--project', 'myapp', '--commit', '--format', 'json');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(json(r)).toMatchObject({ id: G1, scope: 'project', project: 'myapp', path: `projects/myapp/${G1}.yaml`, from: { scope: 'global', path: `global/${G1}.yaml` }, created_by: 'Example Team <team@example.com>' });
+    expect(json(r)).toMatchObject({
+      id: G1,
+      scope: 'project',
+      project: 'myapp',
+      path: `projects/myapp/${G1}.yaml`,
+      from: { scope: 'global', path: `global/${G1}.yaml` },
+      created_by: 'Example Team <team@example.com>',
+    });
     expect(existsSync(join(root, `global/${G1}.yaml`))).toBe(false);
     expect(readFileSync(join(root, `projects/myapp/${G1}.yaml`), 'utf8')).toContain(`id: ${G1}\n`);
     expect(git(repo, 'status', '--porcelain')).toBe('');
-    const log = JSON.parse(run('invariant', 'log', G1, '--format', 'json').stdout) as { events: { change: string; from_scope: string | null; scope: string }[] };
+    const log = JSON.parse(run('invariant', 'log', G1, '--format', 'json').stdout) as {
+      events: { change: string; from_scope: string | null; scope: string }[];
+    };
     expect(log.events.map((e) => [e.change, e.from_scope, e.scope])).toEqual([
       ['moved', 'global', 'project myapp'],
       ['added', null, 'global'],
@@ -230,8 +284,11 @@ describe('ids round-trip', () => {
     const ids = [...Array.from({ length: 2 }, () => next(t)), ...Array.from({ length: 2 }, () => ulid(t))];
     expect(new Set(ids.map((i) => i.slice(0, 10))).size).toBe(1);
     const { root, run } = repoStore();
-    for (const [i, id] of ids.entries()) writeFileSync(join(root, `global/${id}.yaml`), invariantYaml(id, `Rule ${String.fromCharCode(97 + i)} made in one millisecond`));
-    const storeIds = readdirSync(root, { recursive: true, encoding: 'utf8' }).flatMap((f) => /([0-7][0-9A-HJKMNP-TV-Z]{25})(\.yaml|$)/.exec(f.split('/').pop()!)?.[1] ?? []);
+    for (const [i, id] of ids.entries())
+      writeFileSync(join(root, `global/${id}.yaml`), invariantYaml(id, `Rule ${String.fromCharCode(97 + i)} made in one millisecond`));
+    const storeIds = readdirSync(root, { recursive: true, encoding: 'utf8' }).flatMap(
+      (f) => /([0-7][0-9A-HJKMNP-TV-Z]{25})(\.yaml|$)/.exec(f.split('/').pop()!)?.[1] ?? [],
+    );
     const short = new IdAbbreviations(storeIds);
     for (const id of ids) {
       const abbrev = short.short(id);

@@ -16,7 +16,11 @@ function exampleCopy(): string {
 }
 
 function files(root: string, folder: string): string[] {
-  return existsSync(join(root, folder)) ? readdirSync(join(root, folder)).filter((f) => f.endsWith('.yaml')).sort() : [];
+  return existsSync(join(root, folder))
+    ? readdirSync(join(root, folder))
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+    : [];
 }
 
 /** Every file of a store with its content, to prove a failed command changed nothing. */
@@ -68,12 +72,21 @@ describe('the seed command lines', () => {
     const store = ['--store', root];
     const all = agents([...store, 'invariant', 'list']);
     expect(all.code).toBe(0);
-    for (const t of ['Never delete production data', 'Log all changes', 'All API changes need tests', 'Minimum 80% coverage', 'Use Python 3.13 only']) expect(all.stdout).toContain(t);
+    for (const t of [
+      'Never delete production data',
+      'Log all changes',
+      'All API changes need tests',
+      'Minimum 80% coverage',
+      'Use Python 3.13 only',
+    ])
+      expect(all.stdout).toContain(t);
 
     const global = JSON.parse(agents([...store, 'invariant', 'list', '--global', '--format', 'json']).stdout) as { text: string }[];
     expect(global.map((g) => g.text)).toEqual(['Never delete production data', 'Log all changes']);
 
-    const project = JSON.parse(agents([...store, 'invariant', 'list', '--project', 'myapp', '--format', 'json']).stdout) as { text: string }[];
+    const project = JSON.parse(agents([...store, 'invariant', 'list', '--project', 'myapp', '--format', 'json']).stdout) as {
+      text: string;
+    }[];
     expect(project.map((g) => g.text)).toEqual(['All API changes need tests', 'Log all changes']);
 
     agents([...store, 'invariant', 'add', '--global', 'Keep data safe at rest']);
@@ -96,7 +109,17 @@ describe('the seed command lines', () => {
 
   it('takes a unique prefix of a plan id for --plan, as the plan commands do, and names unknown ones', () => {
     const full = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
-    const prefixed = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN.slice(0, 8).toLowerCase(), '--format', 'json']);
+    const prefixed = agents([
+      '--store',
+      '.agents.example',
+      'invariant',
+      'list',
+      '--effective',
+      '--plan',
+      EXAMPLE_PLAN.slice(0, 8).toLowerCase(),
+      '--format',
+      'json',
+    ]);
     expect(prefixed.code).toBe(0);
     expect(prefixed.stdout).toBe(full.stdout);
     const unknown = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', 'ZZZZ']);
@@ -109,7 +132,17 @@ describe('the seed command lines', () => {
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('is not a plan id or a prefix of one');
     expect(snapshot(root)).toEqual(before);
-    const added = agents(['--store', root, 'invariant', 'add', '--plan', EXAMPLE_PLAN.slice(0, 6), 'Keep the migration reversible', '--format', 'json']);
+    const added = agents([
+      '--store',
+      root,
+      'invariant',
+      'add',
+      '--plan',
+      EXAMPLE_PLAN.slice(0, 6),
+      'Keep the migration reversible',
+      '--format',
+      'json',
+    ]);
     expect(added.code).toBe(0);
     const path = (JSON.parse(added.stdout) as { path: string }).path;
     expect(path).toMatch(new RegExp(`^plans/${EXAMPLE_PLAN}/[0-7][0-9A-HJKMNP-TV-Z]{25}\\.yaml$`));
@@ -162,7 +195,12 @@ describe('the seed command lines', () => {
         },
       ],
     });
-    expect(out[0]).toMatchObject({ scope: 'plan', plan: EXAMPLE_PLAN, project: null, source: { kind: 'plan', ref: null, origin_id: null } });
+    expect(out[0]).toMatchObject({
+      scope: 'plan',
+      plan: EXAMPLE_PLAN,
+      project: null,
+      source: { kind: 'plan', ref: null, origin_id: null },
+    });
   });
 
   it('prints YAML with --format yaml', () => {
@@ -192,8 +230,13 @@ describe('the seed command lines', () => {
     expect(r.stdout).toMatch(/scope\s+project myapp/);
     expect(r.stdout).toMatch(/applies to\s+project myapp and the 1 plan\(s\) targeting it/);
     expect(r.stdout).toMatch(/shadows\s+global 01M8KJW430VF8WCABSB8RTQ8RY/);
-    const json = JSON.parse(agents(['--store', '.agents.example', 'invariant', 'show', '01M8KJW4', '--format', 'json']).stdout) as Record<string, unknown>;
-    expect(json.shadowed_by).toEqual([{ id: '01M8KJZS90J6DRJJ8E264B9DFX', scope: 'project', path: 'projects/myapp/01M8KJZS90J6DRJJ8E264B9DFX.yaml' }]);
+    const json = JSON.parse(agents(['--store', '.agents.example', 'invariant', 'show', '01M8KJW4', '--format', 'json']).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(json.shadowed_by).toEqual([
+      { id: '01M8KJZS90J6DRJJ8E264B9DFX', scope: 'project', path: 'projects/myapp/01M8KJZS90J6DRJJ8E264B9DFX.yaml' },
+    ]);
   });
 });
 
@@ -207,7 +250,11 @@ describe('add: duplicates and shadow notes', () => {
     expect(snapshot(root)).toEqual(before);
     const j = agents(['--store', root, 'invariant', 'add', '--project', 'myapp', 'All API changes need tests', '--format', 'json']);
     expect(j.code).toBe(1);
-    expect(JSON.parse(j.stdout)).toMatchObject({ ok: false, exit_code: 1, error: { code: 'duplicate', detail: { existing_id: '01M8KJXYP0GVPRF8KRRE9G8474' } } });
+    expect(JSON.parse(j.stdout)).toMatchObject({
+      ok: false,
+      exit_code: 1,
+      error: { code: 'duplicate', detail: { existing_id: '01M8KJXYP0GVPRF8KRRE9G8474' } },
+    });
   });
 
   it('allows copies across scopes with a note of what shadows what', () => {
@@ -217,15 +264,40 @@ describe('add: duplicates and shadow notes', () => {
     expect(down.stdout).toContain('it shadows the copy in global (01M8KJT9G0XNWEM589ZS7FV0VT)');
     const up = agents(['--store', root, 'invariant', 'add', '--global', 'All API changes need tests', '--format', 'json']);
     expect(up.code).toBe(0);
-    expect(JSON.parse(up.stdout).shadowed_by).toEqual([{ id: '01M8KJXYP0GVPRF8KRRE9G8474', scope: 'project', path: 'projects/myapp/01M8KJXYP0GVPRF8KRRE9G8474.yaml' }]);
+    expect(JSON.parse(up.stdout).shadowed_by).toEqual([
+      { id: '01M8KJXYP0GVPRF8KRRE9G8474', scope: 'project', path: 'projects/myapp/01M8KJXYP0GVPRF8KRRE9G8474.yaml' },
+    ]);
   });
 
   it('writes severity, tags, rationale and the git author', () => {
     const root = exampleCopy();
-    const r = agents(['--store', root, 'invariant', 'add', '--global', '--severity', 'warning', '--tag', 'data', '--tag', 'safety', '--rationale', 'Audits need it.', 'Back up before migrations', '--format', 'json']);
+    const r = agents([
+      '--store',
+      root,
+      'invariant',
+      'add',
+      '--global',
+      '--severity',
+      'warning',
+      '--tag',
+      'data',
+      '--tag',
+      'safety',
+      '--rationale',
+      'Audits need it.',
+      'Back up before migrations',
+      '--format',
+      'json',
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
-    expect(out).toMatchObject({ severity: 'warning', tags: ['data', 'safety'], rationale: 'Audits need it.', created_by: 'Test Author <author@example.com>', scope: 'global' });
+    expect(out).toMatchObject({
+      severity: 'warning',
+      tags: ['data', 'safety'],
+      rationale: 'Audits need it.',
+      created_by: 'Test Author <author@example.com>',
+      scope: 'global',
+    });
     expect(out.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
   });
 });
@@ -243,11 +315,21 @@ describe('bad input gets a clear error and changes nothing', () => {
     ['two scope flags', ['invariant', 'add', '--global', '--project', 'myapp', 'T'], 2, /exactly one scope, not --global and --project/],
     ['no scope flag', ['invariant', 'add', 'T'], 2, /no scope given/],
     ['no text', ['invariant', 'add', '--global'], 2, /no invariant text given/],
-    ['a bad severity', ['invariant', 'add', '--global', '--severity', 'fatal', 'T'], 2, /--severity "fatal" is not one of "error", "warning", "info"/],
+    [
+      'a bad severity',
+      ['invariant', 'add', '--global', '--severity', 'fatal', 'T'],
+      2,
+      /--severity "fatal" is not one of "error", "warning", "info"/,
+    ],
     ['a tag with a comma', ['invariant', 'add', '--global', '--tag', 'a,b', 'T'], 2, /tag "a,b" is invalid/],
     ['an unknown flag', ['invariant', 'list', '--bogus'], 2, /unknown option --bogus/],
     ['an unknown id', ['invariant', 'show', '01M8KJT9G0XNWEM589ZS7FV0VZ'], 2, /no invariant with id 01M8KJT9G0XNWEM589ZS7FV0VZ/],
-    ['an ambiguous prefix', ['invariant', 'remove', '--yes', '01M8KJ'], 2, /id prefix 01M8KJ is ambiguous; it matches:\n {2}01M8KJT9G0XNWEM589ZS7FV0VT/],
+    [
+      'an ambiguous prefix',
+      ['invariant', 'remove', '--yes', '01M8KJ'],
+      2,
+      /id prefix 01M8KJ is ambiguous; it matches:\n {2}01M8KJT9G0XNWEM589ZS7FV0VT/,
+    ],
     ['a prefix too short', ['invariant', 'show', '01M'], 2, /is not an invariant id or a prefix of one/],
     ['an id that is a path', ['invariant', 'remove', '--yes', '../../etc/passwd'], 2, /is not an invariant id/],
     ['an invalid regex', ['invariant', 'list', '(unclosed'], 2, /invalid regex "\(unclosed"/],
@@ -281,7 +363,11 @@ describe('bad input gets a clear error and changes nothing', () => {
       'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml': 'id: 01M8KJW430VF8WCABSB8RTQ8RY\ntext: Log all changes\nseverity: fatal\n',
       'projects/other/01M8KJXYP0GVPRF8KRRE9G8474.yaml': invariantYaml('01M8KJXYP0GVPRF8KRRE9G8474', 'Fine'),
     });
-    for (const args of [['invariant', 'list', '--effective', '--project', 'myapp'], ['invariant', 'list'], ['invariant', 'list', '--format', 'json', '--effective', '--project', 'myapp']]) {
+    for (const args of [
+      ['invariant', 'list', '--effective', '--project', 'myapp'],
+      ['invariant', 'list'],
+      ['invariant', 'list', '--format', 'json', '--effective', '--project', 'myapp'],
+    ]) {
       const r = agents(['--store', root, ...args]);
       expect(r.code).toBe(3);
       expect(r.stderr).toContain('global/01M8KJW430VF8WCABSB8RTQ8RY.yaml:3:11');
@@ -310,8 +396,15 @@ describe('bad input gets a clear error and changes nothing', () => {
     const args = ['--store', root, 'invariant', 'add', '--global', 'Only read'];
     const r =
       probe.status === 0
-        ? spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1" && shift && exec "$@"', 'sh', root, process.execPath, bin, ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' } })
-        : spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+        ? spawnSync(
+            'unshare',
+            ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1" && shift && exec "$@"', 'sh', root, process.execPath, bin, ...args],
+            { encoding: 'utf8', env: { ...process.env, CI: 'true' } },
+          )
+        : spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, ...args], {
+            encoding: 'utf8',
+            env: { ...process.env, CI: 'true' },
+          });
     expect(r.stderr).toMatch(/cannot write global\/\.lock: (the file system is read-only|permission denied)/);
     expect(r.stderr).toContain('Nothing was changed');
     expect(r.status).toBe(2);
@@ -334,6 +427,8 @@ describe('init', () => {
     // Discovery finds it from a subfolder.
     execFileSync('mkdir', ['-p', join(dir, 'sub/deeper')]);
     expect(agents(['invariant', 'add', '--global', 'Found from below'], { cwd: join(dir, 'sub/deeper') }).code).toBe(0);
-    expect(agents(['invariant', 'list', '--format', 'json'], { cwd: join(dir, 'sub'), env: { AGENTS_STORE: undefined } }).stdout).toContain('Found from below');
+    expect(agents(['invariant', 'list', '--format', 'json'], { cwd: join(dir, 'sub'), env: { AGENTS_STORE: undefined } }).stdout).toContain(
+      'Found from below',
+    );
   });
 });

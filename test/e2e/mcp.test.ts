@@ -33,7 +33,13 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(s.client.getInstructions()).toContain('effective_invariants');
 
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['effective_invariants', 'list_invariants', 'show_invariant', 'record_violation', 'plan_status']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'effective_invariants',
+      'list_invariants',
+      'show_invariant',
+      'record_violation',
+      'plan_status',
+    ]);
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const t of tools) {
       expect(t.inputSchema.type).toBe('object');
@@ -72,7 +78,9 @@ describe('agents mcp: initialize, tools and resources', () => {
 
     // Unknown and outside-the-store URIs are errors, not empty sets.
     await expect(s.client.readResource({ uri: 'agents://projects/../../etc/effective.md' })).rejects.toThrow(/unknown resource/);
-    await expect(s.client.readResource({ uri: 'agents://plans/01M8ZZZZZZZZZZZZZZZZZZZZZZ/effective.json' })).rejects.toMatchObject({ code: -32002 });
+    await expect(s.client.readResource({ uri: 'agents://plans/01M8ZZZZZZZZZZZZZZZZZZZZZZ/effective.json' })).rejects.toMatchObject({
+      code: -32002,
+    });
   });
 
   it('answers every read tool, with structured content and text', async () => {
@@ -110,9 +118,17 @@ describe('agents mcp: initialize, tools and resources', () => {
     });
 
     const status = await call(s, 'plan_status', { plan: EXAMPLE_PLAN.slice(0, 8) });
-    expect(status.structuredContent).toMatchObject({ plan: { id: EXAMPLE_PLAN, project: 'myapp' }, effective_count: 4, latest_enforcement: null, violations: { error: 0, warning: 0, info: 0 }, failing: true });
+    expect(status.structuredContent).toMatchObject({
+      plan: { id: EXAMPLE_PLAN, project: 'myapp' },
+      effective_count: 4,
+      latest_enforcement: null,
+      violations: { error: 0, warning: 0, info: 0 },
+      failing: true,
+    });
     // Never reconciled: the plan gate fails it (docs/plans.md), as `agents plan status` does with exit 1.
-    expect((status.structuredContent as { reasons: { code: string; level: string }[] }).reasons.map((x) => [x.code, x.level])).toEqual([['not-run', 'fail']]);
+    expect((status.structuredContent as { reasons: { code: string; level: string }[] }).reasons.map((x) => [x.code, x.level])).toEqual([
+      ['not-run', 'fail'],
+    ]);
     expect(textOf(status)).toMatch(/^FAILING: plan /);
     expect(textOf(status)).toContain('fail: not-run: ');
   });
@@ -123,7 +139,10 @@ describe('agents mcp: initialize, tools and resources', () => {
     const s = await startMcp(root);
     const r = await call(s, 'effective_invariants', { path: 'services/myapp/api/handler.ts' });
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ target: { kind: 'project', project: 'myapp', plan: null, path: 'services/myapp/api/handler.ts' }, count: 3 });
+    expect(r.structuredContent).toMatchObject({
+      target: { kind: 'project', project: 'myapp', plan: null, path: 'services/myapp/api/handler.ts' },
+      count: 3,
+    });
     const folder = await call(s, 'effective_invariants', { path: 'services/myapp/' });
     expect(folder.structuredContent).toMatchObject({ target: { project: 'myapp' }, count: 3 });
     const none = await call(s, 'effective_invariants', { path: 'docs/readme.md' });
@@ -134,7 +153,7 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(errorOf(outside).message).toMatch(/is outside the repository/);
   });
 
-  it('reports bad input as tool errors with the CLI\'s message and hint, and keeps serving', async () => {
+  it("reports bad input as tool errors with the CLI's message and hint, and keeps serving", async () => {
     const root = exampleStore();
     const s = await startMcp(root);
     const cases: [string, Record<string, unknown>, string[]][] = [
@@ -154,7 +173,9 @@ describe('agents mcp: initialize, tools and resources', () => {
       expect(errorOf(r).exit_code).toBe(cli.code);
       expect(textOf(r)).toBe(cli.text);
     }
-    expect(errorOf(await call(s, 'show_invariant', { id: '01M8' })).detail).toMatchObject({ matches: expect.arrayContaining([NEVER_DELETE, API_TESTS]) });
+    expect(errorOf(await call(s, 'show_invariant', { id: '01M8' })).detail).toMatchObject({
+      matches: expect.arrayContaining([NEVER_DELETE, API_TESTS]),
+    });
 
     // Arguments that do not fit the schema: usage errors naming the argument.
     const schemaCases: [string, Record<string, unknown>, RegExp][] = [
@@ -222,10 +243,21 @@ describe('agents mcp: writing', () => {
     const root = exampleStore();
     const s = await startMcp(root, ['--allow-write']);
     expect((await s.client.listTools()).tools.find((t) => t.name === 'record_violation')!._meta).toEqual({ 'agents/enabled': true });
-    const r = await call(s, 'record_violation', { plan: EXAMPLE_PLAN.slice(0, 8), invariant: API_TESTS.slice(0, 8), severity: 'warning', details: 'the new endpoint has no test' });
+    const r = await call(s, 'record_violation', {
+      plan: EXAMPLE_PLAN.slice(0, 8),
+      invariant: API_TESTS.slice(0, 8),
+      severity: 'warning',
+      details: 'the new endpoint has no test',
+    });
     expect(r.isError).toBeFalsy();
     const v = r.structuredContent as { id: string; path: string };
-    expect(v).toMatchObject({ plan: EXAMPLE_PLAN, invariant_id: API_TESTS, violated_text: 'All API changes need tests', severity: 'warning', details: 'the new endpoint has no test' });
+    expect(v).toMatchObject({
+      plan: EXAMPLE_PLAN,
+      invariant_id: API_TESTS,
+      violated_text: 'All API changes need tests',
+      severity: 'warning',
+      details: 'the new endpoint has no test',
+    });
     expect(v.path).toBe(`plans/${EXAMPLE_PLAN}/violations/${v.id}.yaml`);
     const listed = JSON.parse(agents(['--store', root, 'invariant', 'violation', 'list', '--format', 'json']).stdout);
     expect(listed.map((x: { id: string }) => x.id)).toEqual([v.id]);
@@ -234,9 +266,18 @@ describe('agents mcp: writing', () => {
     const before = fileList(root);
     // GLOBAL_LOG is shadowed by the project's copy: not in the plan's effective set.
     const cases: [Record<string, unknown>, string[]][] = [
-      [{ plan: EXAMPLE_PLAN, invariant: GLOBAL_LOG, details: 'x' }, ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', GLOBAL_LOG, '--details', 'x']],
-      [{ plan: '01M8ZZZZ', invariant: NEVER_DELETE, details: 'x' }, ['invariant', 'violation', 'add', '--plan', '01M8ZZZZ', '--invariant', NEVER_DELETE, '--details', 'x']],
-      [{ plan: EXAMPLE_PLAN, invariant: 'zz', details: 'x' }, ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', 'zz', '--details', 'x']],
+      [
+        { plan: EXAMPLE_PLAN, invariant: GLOBAL_LOG, details: 'x' },
+        ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', GLOBAL_LOG, '--details', 'x'],
+      ],
+      [
+        { plan: '01M8ZZZZ', invariant: NEVER_DELETE, details: 'x' },
+        ['invariant', 'violation', 'add', '--plan', '01M8ZZZZ', '--invariant', NEVER_DELETE, '--details', 'x'],
+      ],
+      [
+        { plan: EXAMPLE_PLAN, invariant: 'zz', details: 'x' },
+        ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', 'zz', '--details', 'x'],
+      ],
     ];
     for (const [args, cliArgs] of cases) {
       const bad = await call(s, 'record_violation', args);
@@ -254,7 +295,9 @@ describe('agents mcp: writing', () => {
     const other = exampleStore();
     writeFileSync(join(other, 'config.yaml'), 'version: 1\nmcp:\n  allow_write: true\n');
     const c = await startMcp(other);
-    expect((await call(c, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' })).isError).toBeFalsy();
+    expect(
+      (await call(c, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' })).isError,
+    ).toBeFalsy();
     expect(records(other, EXAMPLE_PLAN, 'violations')).toHaveLength(1);
   });
 
@@ -262,7 +305,9 @@ describe('agents mcp: writing', () => {
     const root = exampleStore();
     const s = await startMcp(root, ['--allow-write']);
     const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => call(s, 'record_violation', { plan: EXAMPLE_PLAN, invariant: i % 2 ? NEVER_DELETE : API_TESTS, details: `violation ${i}` })),
+      Array.from({ length: 50 }, (_, i) =>
+        call(s, 'record_violation', { plan: EXAMPLE_PLAN, invariant: i % 2 ? NEVER_DELETE : API_TESTS, details: `violation ${i}` }),
+      ),
     );
     expect(results.filter((r) => r.isError).map(textOf)).toEqual([]);
     const ids = results.map((r) => (r.structuredContent as { id: string }).id);
@@ -297,7 +342,10 @@ describe('agents mcp: store changes on disk', () => {
     const listChanged = s.next('list_changed');
     const seenBefore = s.seen.length;
     mkdirSync(join(root, 'projects', 'billing'));
-    writeFileSync(join(root, 'projects', 'billing', `${NEW_ID.slice(0, 25)}B.yaml`), invariantYaml(`${NEW_ID.slice(0, 25)}B`, 'Charge once'));
+    writeFileSync(
+      join(root, 'projects', 'billing', `${NEW_ID.slice(0, 25)}B.yaml`),
+      invariantYaml(`${NEW_ID.slice(0, 25)}B`, 'Charge once'),
+    );
     await listChanged;
     expect(s.seen.slice(seenBefore)).toEqual(['list_changed']);
     expect((await s.client.listResources()).resources.map((r) => r.uri)).toContain('agents://projects/billing/effective.md');

@@ -120,7 +120,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     const { store, pty } = start(['invariant', 'list', '--interactive', '--project', 'myapp']);
     await pty.waitFor('agents · project myapp · 2 shown of 6');
     execResize(pty, 60, 20);
-    await pty.waitFor('─'.repeat(60) + '\n');
+    await pty.waitFor(`${'─'.repeat(60)}\n`);
     pty.keys('j');
     await pty.waitFor('› W Log all changes');
     pty.keys('d');

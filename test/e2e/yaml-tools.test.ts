@@ -8,11 +8,15 @@ import { agents, REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
-const LONG = 'Never delete production data without a reviewed backup plan, a second approver and a rollback path that was tested this week; see: the runbook # data-safety, "quoted" and it\'s naïve 日本語 😀';
+const LONG =
+  'Never delete production data without a reviewed backup plan, a second approver and a rollback path that was tested this week; see: the runbook # data-safety, "quoted" and it\'s naïve 日本語 😀';
 const AUTHOR = 'Maximiliane Theodora Wilhelmina von Hohenzollern-Sigmaringen und Weißenfels';
 
 function yamlFiles(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml')).map((f) => join(dir, f)).sort();
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => join(dir, f))
+    .sort();
 }
 
 /** Runs the CLI in the repository, failing the test with its output when it fails. */
@@ -36,7 +40,9 @@ describe('files the tool writes, under the YAML tools repositories run', () => {
     const other = id(['invariant', 'add', '--project', 'myapp', `Project: ${LONG}`]);
     run(repo, ['invariant', 'edit', inv, '--text', `Edited: ${LONG}`, '--rationale', `Edited: ${LONG}`, '--severity', 'warning']);
     run(repo, ['invariant', 'move', other, '--global']);
-    const plan = (JSON.parse(run(repo, ['plan', 'use', 'local/deploy', '--project', 'myapp', '--goal', `Goal: ${LONG}`, '--format', 'json'])) as { id?: string; plan?: { id: string } });
+    const plan = JSON.parse(
+      run(repo, ['plan', 'use', 'local/deploy', '--project', 'myapp', '--goal', `Goal: ${LONG}`, '--format', 'json']),
+    ) as { id?: string; plan?: { id: string } };
     const planId = plan.id ?? plan.plan!.id;
     const violation = id(['invariant', 'violation', 'add', '--plan', planId, '--invariant', inv, '--details', `Details: ${LONG}`]);
     run(repo, ['invariant', 'violation', 'resolve', violation, '--note', `Note: ${LONG}`]);
@@ -46,14 +52,28 @@ describe('files the tool writes, under the YAML tools repositories run', () => {
     mkdirSync(join(store, 'actors'), { recursive: true });
     copyFileSync(join(REPO, '.agents.example/actors/example-actor.mjs'), join(store, 'actors/example-actor.mjs'));
     const config = readFileSync(join(store, 'config.yaml'), 'utf8');
-    writeFileSync(join(store, 'config.yaml'), config.replace('  actor: command\n', '  actor: command\n  command: [node, actors/example-actor.mjs]\n'));
+    writeFileSync(
+      join(store, 'config.yaml'),
+      config.replace('  actor: command\n', '  actor: command\n  command: [node, actors/example-actor.mjs]\n'),
+    );
     run(repo, ['plan', 'strategize', planId]);
     // export writes Markdown (no YAML file); run it so a YAML file it might write would be checked too.
     run(repo, ['export', '--target', 'agents-md', '--target', 'cursor']);
 
     const files = yamlFiles(repo).filter((f) => !f.includes('/.git/'));
     const kinds = new Set(files.map((f) => relative(store, f).replace(/[0-9A-Z]{26}/g, 'ID')));
-    for (const kind of ['config.yaml', 'global/ID.yaml', 'actions/local/deploy/action.yaml', 'actions/local/deploy/ID.yaml', 'plans/ID/plan.yaml', 'plans/ID/ID.yaml', 'plans/ID/violations/ID.yaml', 'plans/ID/waivers/ID.yaml', 'plans/ID/decisions/ID.yaml', 'plans/ID/enforcement/ID.yaml']) {
+    for (const kind of [
+      'config.yaml',
+      'global/ID.yaml',
+      'actions/local/deploy/action.yaml',
+      'actions/local/deploy/ID.yaml',
+      'plans/ID/plan.yaml',
+      'plans/ID/ID.yaml',
+      'plans/ID/violations/ID.yaml',
+      'plans/ID/waivers/ID.yaml',
+      'plans/ID/decisions/ID.yaml',
+      'plans/ID/enforcement/ID.yaml',
+    ]) {
       expect([...kinds], [...kinds].join(' ')).toContain(kind);
     }
     // The long values really are in the files (so the width rule was put to the test).

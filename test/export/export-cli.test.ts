@@ -133,7 +133,16 @@ describe('agents export: every target, from a monorepo', () => {
       const h = headings(body);
       expect(h[0], path).toEqual([2, 'Invariants']);
       for (let i = 1; i < h.length; i++) expect(h[i]![0] - h[i - 1]![0], `${path}: ${h[i]![1]}`).toBeLessThanOrEqual(1);
-      expect(h.filter(([level]) => level === 3).map(([, t]) => t), path).toEqual([project ? `Project ${project}` : path.includes('/') && !path.startsWith('.') ? `Project ${path.startsWith('services') ? 'billing' : 'web'}` : 'Global']);
+      expect(
+        h.filter(([level]) => level === 3).map(([, t]) => t),
+        path,
+      ).toEqual([
+        project
+          ? `Project ${project}`
+          : path.includes('/') && !path.startsWith('.')
+            ? `Project ${path.startsWith('services') ? 'billing' : 'web'}`
+            : 'Global',
+      ]);
     }
     // Ids are there to trace each invariant back; a project's copy says what it shadows.
     const billing = readFileSync(join(repo, 'services/billing/AGENTS.md'), 'utf8');
@@ -152,7 +161,10 @@ describe('agents export: every target, from a monorepo', () => {
     expect(text.startsWith(`${head}\n<!-- agents:begin`)).toBe(true);
     writeFileSync(join(repo, 'AGENTS.md'), text + tail);
     for (let round = 0; round < 3; round++) {
-      writeFileSync(join(repo, `.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F8G${round}.yaml`), inv(`01JDQ6X5Z8W4N3B2C1D0E9F8G${round}`, `Rule number ${round}`).replace('../../', '../'));
+      writeFileSync(
+        join(repo, `.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F8G${round}.yaml`),
+        inv(`01JDQ6X5Z8W4N3B2C1D0E9F8G${round}`, `Rule number ${round}`).replace('../../', '../'),
+      );
       expect(agents(['export', '--target', 'agents-md'], { cwd: repo }).code).toBe(0);
       text = readFileSync(join(repo, 'AGENTS.md'), 'latin1');
       expect(text.startsWith(`${head}\n<!-- agents:begin`)).toBe(true);
@@ -172,7 +184,9 @@ describe('agents export --check and --dry-run', () => {
     expect(report.ok).toBe(false);
     expect(report.files.map((f) => f.path)).toEqual(EXPECTED_FILES);
     expect(new Set(report.files.map((f) => f.status))).toEqual(new Set(['missing']));
-    expect(missing.stderr.trim().split('\n')).toEqual([`${EXPECTED_FILES.length} exported files are missing or out of date; fix: run \`agents export\` and commit the files`]);
+    expect(missing.stderr.trim().split('\n')).toEqual([
+      `${EXPECTED_FILES.length} exported files are missing or out of date; fix: run \`agents export\` and commit the files`,
+    ]);
     expect(snapshot(repo)).toEqual(before);
 
     expect(agents(['export'], { cwd: repo }).code).toBe(0);
@@ -203,7 +217,9 @@ describe('agents export --check and --dry-run', () => {
       'packages/ui/CLAUDE.md: out of date',
       'packages/ui/GEMINI.md: out of date',
     ]);
-    expect(stale.stderr).toMatch(/^12 exported files are missing or out of date; fix: run `agents export` \(edited or damaged blocks: .*`agents export --force`\)\n$/);
+    expect(stale.stderr).toMatch(
+      /^12 exported files are missing or out of date; fix: run `agents export` \(edited or damaged blocks: .*`agents export --force`\)\n$/,
+    );
     expect(snapshot(repo)).toEqual(snap);
   });
 
@@ -217,7 +233,10 @@ describe('agents export --check and --dry-run', () => {
     expect(snapshot(repo)).toEqual(snap);
     const lines = r.stdout.split('\n');
     expect(lines.slice(0, 2)).toEqual(['--- a/services/billing/AGENTS.md', '+++ b/services/billing/AGENTS.md']);
-    expect(lines.filter((l) => /^[-+]- /.test(l))).toEqual([`-- Amounts are integers of cents (\`${B1}\`)`, `+- Amounts are integers of cents, never floats (\`${B1}\`)`]);
+    expect(lines.filter((l) => /^[-+]- /.test(l))).toEqual([
+      `-- Amounts are integers of cents (\`${B1}\`)`,
+      `+- Amounts are integers of cents, never floats (\`${B1}\`)`,
+    ]);
     expect(lines.filter((l) => l.startsWith('@@'))).toHaveLength(2);
     // The diff applies with git to give exactly what an export writes.
     writeFileSync(join(repo, 'change.diff'), r.stdout);
@@ -240,7 +259,9 @@ describe('agents export --check answered from the cache', () => {
     const file = join(repo, 'services/billing/AGENTS.md');
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('integers of cents', 'integers of pennies'));
-    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe('services/billing/AGENTS.md: edited by hand\n');
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe(
+      'services/billing/AGENTS.md: edited by hand\n',
+    );
     writeFileSync(file, `${text}Text of my own after the block.\n`);
     expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
     rmSync(join(repo, 'AGENTS.md'));
@@ -248,7 +269,9 @@ describe('agents export --check answered from the cache', () => {
     expect(agents(['export', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
     const stray = readFileSync(join(repo, '.cursor/rules/agents-web.mdc'), 'utf8');
     writeFileSync(join(repo, '.cursor/rules/agents-gone.mdc'), stray);
-    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe('.cursor/rules/agents-gone.mdc: obsolete\n');
+    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe(
+      '.cursor/rules/agents-gone.mdc: obsolete\n',
+    );
     // A changed input (here the targets asked for) is never answered from the cache.
     expect(agents(['export', '--check', '--target', 'agents-md,cursor,cline', '--no-cache'], { cwd: repo }).code).toBe(1);
     expect(agents(['export', '--check', '--target', 'agents-md,cursor,cline'], { cwd: repo }).code).toBe(1);
@@ -277,9 +300,12 @@ describe('agents export: files it leaves alone', () => {
     const repo = monorepo();
     expect(agents(['export', '--target', 'claude-md'], { cwd: repo }).code).toBe(0);
     const file = join(repo, 'CLAUDE.md');
-    const damaged = readFileSync(file, 'utf8').replace(`${END_MARKER}\n`, '') + 'my own text\n';
+    const damaged = `${readFileSync(file, 'utf8').replace(`${END_MARKER}\n`, '')}my own text\n`;
     writeFileSync(file, damaged);
-    for (const args of [['export', '--target', 'claude-md'], ['export', '--target', 'claude-md', '--force']]) {
+    for (const args of [
+      ['export', '--target', 'claude-md'],
+      ['export', '--target', 'claude-md', '--force'],
+    ]) {
       const r = agents(args, { cwd: repo });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('CLAUDE.md: it holds an "agents:begin" marker without its "agents:end"');
@@ -306,13 +332,39 @@ describe('agents export: files it leaves alone', () => {
 describe('agents export: bad input is exit 2, one line and a hint, nothing written', () => {
   const cases: [string, (repo: string) => string[], RegExp][] = [
     ['an unknown target', () => ['export', '--target', 'agents-md,vscode'], /^error: unknown export target "vscode"$/],
-    ['no target at all', (repo) => (writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\n'), ['export']), /^error: no export targets chosen$/],
-    ['a path glob escaping the repository', (repo) => (writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - ../elsewhere/**\n'), ['export']), /^error: projects\/web\/project\.yaml:3:5: paths\.1 "\.\.\/elsewhere\/\*\*" escapes the repository/],
-    ['--project of a folder without project.yaml', () => ['export', '--project', 'legacy'], /^error: project legacy has no project\.yaml, so it has no paths to export to$/],
+    [
+      'no target at all',
+      (repo) => (writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\n'), ['export']),
+      /^error: no export targets chosen$/,
+    ],
+    [
+      'a path glob escaping the repository',
+      (repo) => (
+        writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - ../elsewhere/**\n'), ['export']
+      ),
+      /^error: projects\/web\/project\.yaml:3:5: paths\.1 "\.\.\/elsewhere\/\*\*" escapes the repository/,
+    ],
+    [
+      '--project of a folder without project.yaml',
+      () => ['export', '--project', 'legacy'],
+      /^error: project legacy has no project\.yaml, so it has no paths to export to$/,
+    ],
     ['--project of no folder at all', () => ['export', '--project', 'nosuch'], /^error: unknown project nosuch/],
-    ['a target file that is a symbolic link', (repo) => (symlinkSync(tempDir(), join(repo, 'GEMINI.md')), ['export']), /^error: cannot export to GEMINI\.md: GEMINI\.md is a symbolic link/],
-    ['a target folder that leads out of the repository', (repo) => (symlinkSync(tempDir(), join(repo, '.cursor')), ['export']), /^error: cannot export to \.cursor\/rules\/agents-billing\.mdc: \.cursor is a symbolic link/],
-    ['a target folder that is a file', (repo) => (writeFileSync(join(repo, '.clinerules'), 'one rules file\n'), ['export']), /^error: cannot export to \.clinerules\/agents-billing\.md: \.clinerules is a file, not a folder$/],
+    [
+      'a target file that is a symbolic link',
+      (repo) => (symlinkSync(tempDir(), join(repo, 'GEMINI.md')), ['export']),
+      /^error: cannot export to GEMINI\.md: GEMINI\.md is a symbolic link/,
+    ],
+    [
+      'a target folder that leads out of the repository',
+      (repo) => (symlinkSync(tempDir(), join(repo, '.cursor')), ['export']),
+      /^error: cannot export to \.cursor\/rules\/agents-billing\.mdc: \.cursor is a symbolic link/,
+    ],
+    [
+      'a target folder that is a file',
+      (repo) => (writeFileSync(join(repo, '.clinerules'), 'one rules file\n'), ['export']),
+      /^error: cannot export to \.clinerules\/agents-billing\.md: \.clinerules is a file, not a folder$/,
+    ],
   ];
   it.each(cases)('%s', (_name, setup, message) => {
     const repo = monorepo();
@@ -339,7 +391,9 @@ describe('agents export: an unwritable target', () => {
     mkdirSync(rules, { recursive: true });
     const bound = canMount && spawnSync('mount', ['--bind', rules, rules]).status === 0;
     if (!bound) {
-      console.log('skipped: cannot bind-mount here (needs root and mount); the check is the same access test the other bad inputs pass through');
+      console.log(
+        'skipped: cannot bind-mount here (needs root and mount); the check is the same access test the other bad inputs pass through',
+      );
       return;
     }
     try {
@@ -349,7 +403,7 @@ describe('agents export: an unwritable target', () => {
       expect(r.code).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toBe("error: cannot write .cursor/rules/agents-billing.mdc: the file system is read-only");
+      expect(lines[0]).toBe('error: cannot write .cursor/rules/agents-billing.mdc: the file system is read-only');
       expect(lines[1]).toMatch(/^hint: Make \.cursor\/rules writable/);
       expect(snapshot(repo)).toEqual(snap);
     } finally {
@@ -359,7 +413,7 @@ describe('agents export: an unwritable target', () => {
 });
 
 describe('agents export --project and --stdout', () => {
-  it('--project P writes only P\'s files and reads only the scopes P needs', () => {
+  it("--project P writes only P's files and reads only the scopes P needs", () => {
     const repo = monorepo();
     // An invalid file in another project: a whole export stops on it (exit 3); P's export never reads it.
     writeFileSync(join(repo, `.agents/projects/web/${W1}.yaml`), 'id: [not, valid\n');
@@ -381,7 +435,12 @@ describe('agents export --project and --stdout', () => {
     expect(front).toEqual({ description: 'Invariants that apply everywhere in this repository (exported by agents)', alwaysApply: true });
     expect(body).not.toContain('agents:begin');
     // The project's copy of "Log all changes" (error) shadows the global warning: no warnings are left.
-    expect(headings(body).map(([l, t]) => `${l} ${t}`)).toEqual(['2 Invariants', `3 Plan ${PLAN}`, '4 Must (error): never break these', '4 Note (info): keep these in mind']);
+    expect(headings(body).map(([l, t]) => `${l} ${t}`)).toEqual([
+      '2 Invariants',
+      `3 Plan ${PLAN}`,
+      '4 Must (error): never break these',
+      '4 Note (info): keep these in mind',
+    ]);
     expect(body).toContain(`- Log all changes (project billing, \`01JDQ6X5Z8W4N3B2C1D0E9F8B2\`; shadows global \`${G2}\`)`);
     expect(body).toContain('- Refunds never exceed the charge (`01JDQ6X5Z8W4N3B2C1D0E9F8D1`)');
     expect(body).toContain(`- Amounts are integers of cents (project billing, \`${B1}\`)`);
@@ -398,7 +457,9 @@ describe('projects and their paths', () => {
     const add = agents(['invariant', 'add', 'Retry payments at most three times', '--format', 'json'], { cwd });
     expect(add.code).toBe(0);
     expect(JSON.parse(add.stdout)).toMatchObject({ scope: 'project', project: 'billing' });
-    expect(add.stderr).toBe('agents: project billing (from the current folder, services/billing/src, which its paths hold; --project P to choose another)\n');
+    expect(add.stderr).toBe(
+      'agents: project billing (from the current folder, services/billing/src, which its paths hold; --project P to choose another)\n',
+    );
     const list = agents(['invariant', 'list', '--effective', '--format', 'json'], { cwd });
     expect(list.code).toBe(0);
     expect((JSON.parse(list.stdout) as { id: string }[]).map((i) => i.id)).toContain(B1);
@@ -430,9 +491,14 @@ describe('projects and their paths', () => {
 
   it('validate reports overlapping paths and paths matching nothing, at their positions', () => {
     const repo = monorepo();
-    writeFileSync(join(repo, '.agents/projects/legacy/project.yaml'), '# yaml-language-server: $schema=../../schemas/project.schema.json\npaths:\n  - services/billing/src/**\n  - mainframe/**\n');
+    writeFileSync(
+      join(repo, '.agents/projects/legacy/project.yaml'),
+      '# yaml-language-server: $schema=../../schemas/project.schema.json\npaths:\n  - services/billing/src/**\n  - mainframe/**\n',
+    );
     const r = agents(['validate', '--format', 'json'], { cwd: repo });
-    const found = (JSON.parse(r.stdout) as { diagnostics: { code: string; file: string; line: number; col: number; severity: string }[] }).diagnostics.filter((d) => d.code.startsWith('project-'));
+    const found = (
+      JSON.parse(r.stdout) as { diagnostics: { code: string; file: string; line: number; col: number; severity: string }[] }
+    ).diagnostics.filter((d) => d.code.startsWith('project-'));
     expect(found.map(({ code, file, line, col, severity }) => ({ code, file, line, col, severity }))).toEqual([
       { code: 'project-paths-overlap', file: 'projects/legacy/project.yaml', line: 3, col: 5, severity: 'error' },
       { code: 'project-path-unmatched', file: 'projects/legacy/project.yaml', line: 4, col: 5, severity: 'warning' },
@@ -440,7 +506,11 @@ describe('projects and their paths', () => {
     expect(r.code).toBe(1);
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nprojects:\n  allow_overlap: true\n');
     const allowed = agents(['validate', '--format', 'json'], { cwd: repo });
-    expect((JSON.parse(allowed.stdout) as { diagnostics: { code: string; severity: string }[] }).diagnostics.find((d) => d.code === 'project-paths-overlap')!.severity).toBe('warning');
+    expect(
+      (JSON.parse(allowed.stdout) as { diagnostics: { code: string; severity: string }[] }).diagnostics.find(
+        (d) => d.code === 'project-paths-overlap',
+      )!.severity,
+    ).toBe('warning');
   });
 });
 

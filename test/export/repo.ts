@@ -68,7 +68,10 @@ export function snapshot(root: string): Map<string, string> {
 
 /** The files an export wrote: those not in `before`, or changed. */
 export function writtenSince(before: Map<string, string>, after: Map<string, string>): string[] {
-  return [...after].filter(([p, c]) => before.get(p) !== c).map(([p]) => p).sort();
+  return [...after]
+    .filter(([p, c]) => before.get(p) !== c)
+    .map(([p]) => p)
+    .sort();
 }
 
 /** The monorepo exporting AGENTS.md only, exported and committed. */

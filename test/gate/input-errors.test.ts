@@ -21,7 +21,10 @@ import { storeState } from '../helpers/store-state.ts';
 function billingStore(): string {
   const root = exampleStore();
   mkdirSync(join(root, 'projects', 'billing'));
-  writeFileSync(join(root, 'projects', 'billing', '01M8PX0000000000000000000B.yaml'), invariantYaml('01M8PX0000000000000000000B', 'Invoices are immutable'));
+  writeFileSync(
+    join(root, 'projects', 'billing', '01M8PX0000000000000000000B.yaml'),
+    invariantYaml('01M8PX0000000000000000000B', 'Invoices are immutable'),
+  );
   return root;
 }
 
@@ -46,13 +49,33 @@ describe('usage errors are usage errors', () => {
     ['--store alone', ['--store'], 'missing-value', '--store needs a value'],
     ['--store before a command', ['--store', '--format', 'json', 'invariant', 'list'], 'missing-value', '--store needs a value'],
     ['--tag without a value', ['invariant', 'add', '--global', 'T', '--tag'], 'missing-value', '--tag needs a value'],
-    ['a value that looks like a flag', ['invariant', 'add', '--global', '--rationale', '-x', 'T'], 'missing-value', '--rationale needs a value'],
+    [
+      'a value that looks like a flag',
+      ['invariant', 'add', '--global', '--rationale', '-x', 'T'],
+      'missing-value',
+      '--rationale needs a value',
+    ],
     ['--plan that looks like a flag', ['invariant', 'list', '--plan', '-x'], 'missing-value', '--plan needs a value'],
     ['a valueless --severity', ['invariant', 'add', '--global', 'T', '--severity'], 'missing-value', '--severity needs a value'],
-    ['a valueless --severity on violation list', ['invariant', 'violation', 'list', '--severity'], 'missing-value', '--severity needs a value'],
+    [
+      'a valueless --severity on violation list',
+      ['invariant', 'violation', 'list', '--severity'],
+      'missing-value',
+      '--severity needs a value',
+    ],
     ['a valueless --format', ['invariant', 'list', '--format'], 'missing-value', '--format needs a value'],
-    ['a bad --severity', ['invariant', 'add', '--global', 'T', '--severity', 'fatal'], 'invalid-value', '--severity "fatal" is not one of "error", "warning", "info"'],
-    ['an extra word after --', ['invariant', 'show', '01M8KJT9G0XNWEM589ZS7FV0VT', '--', 'more'], 'unexpected-argument', 'unexpected argument "more"'],
+    [
+      'a bad --severity',
+      ['invariant', 'add', '--global', 'T', '--severity', 'fatal'],
+      'invalid-value',
+      '--severity "fatal" is not one of "error", "warning", "info"',
+    ],
+    [
+      'an extra word after --',
+      ['invariant', 'show', '01M8KJT9G0XNWEM589ZS7FV0VT', '--', 'more'],
+      'unexpected-argument',
+      'unexpected argument "more"',
+    ],
   ])('%s: exit 2, one line and a hint, no stack trace, nothing written', async (_name, args, code, message) => {
     const root = exampleStore();
     const before = storeState(root);
@@ -80,7 +103,9 @@ describe('usage errors are usage errors', () => {
 
   it('text that starts with "-" can be given after --', async () => {
     const root = exampleStore();
-    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--global', '--', '-x marks the spot'], { cwd: root });
+    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--global', '--', '-x marks the spot'], {
+      cwd: root,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).text).toBe('-x marks the spot');
   });
@@ -90,7 +115,10 @@ describe('usage errors are usage errors', () => {
     gitInit(dir);
     const root = join(dir, '.agents');
     mkdirSync(join(root, 'global'), { recursive: true });
-    writeFileSync(join(root, 'global', '01M8KJT9G0XNWEM589ZS7FV0VT.yaml'), invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'));
+    writeFileSync(
+      join(root, 'global', '01M8KJT9G0XNWEM589ZS7FV0VT.yaml'),
+      invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
+    );
     commitAll(dir, 'one');
     writeFileSync(join(root, 'global', '01M8KJW430VF8WCABSB8RTQ8RY.yaml'), invariantYaml('01M8KJW430VF8WCABSB8RTQ8RY', 'Log all changes'));
     commitAll(dir, 'two');
@@ -103,11 +131,17 @@ describe('usage errors are usage errors', () => {
     expect(two.code).toBe(2);
     // A typo of a project in a diff names the project it probably meant.
     mkdirSync(join(root, 'projects', 'billing'), { recursive: true });
-    writeFileSync(join(root, 'projects', 'billing', '01M8PX0000000000000000000B.yaml'), invariantYaml('01M8PX0000000000000000000B', 'Invoices are immutable'));
+    writeFileSync(
+      join(root, 'projects', 'billing', '01M8PX0000000000000000000B.yaml'),
+      invariantYaml('01M8PX0000000000000000000B', 'Invoices are immutable'),
+    );
     commitAll(dir, 'three');
     const typo = await runMain(['--format', 'json', 'invariant', 'diff', 'HEAD~1', '--project', 'biling'], { cwd: dir });
     expect(typo.code).toBe(2);
-    expect(jsonError(typo.stdout).error).toMatchObject({ code: 'unknown-project', detail: { project: 'biling', suggestions: ['billing'] } });
+    expect(jsonError(typo.stdout).error).toMatchObject({
+      code: 'unknown-project',
+      detail: { project: 'biling', suggestions: ['billing'] },
+    });
   });
 });
 
@@ -125,7 +159,12 @@ describe('unknown YAML tags are an error, not dropped', () => {
 
   it('the standard tags of the core schema still read', () => {
     const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
-    const r = parseInvariant(`global/${id}.yaml`, new TextEncoder().encode(`id: ${id}\ntext: !!str Never delete data\nactive: !!bool true\n`), { kind: 'global' }, id);
+    const r = parseInvariant(
+      `global/${id}.yaml`,
+      new TextEncoder().encode(`id: ${id}\ntext: !!str Never delete data\nactive: !!bool true\n`),
+      { kind: 'global' },
+      id,
+    );
     expect(r.diagnostics).toEqual([]);
     expect(r.value?.text).toBe('Never delete data');
   });
@@ -136,7 +175,9 @@ describe('unknown YAML tags are an error, not dropped', () => {
     expect(r.code).toBe(3);
     const doc = jsonError(r.stdout);
     expect(doc.error.code).toBe('invalid-store');
-    expect((doc.error.detail?.diagnostics as { code: string; line: number; col: number }[]).map((d) => [d.code, d.line, d.col])).toEqual([['yaml-unknown-tag', 2, 7]]);
+    expect(
+      ((doc.error.detail?.diagnostics ?? []) as { code: string; line: number; col: number }[]).map((d) => [d.code, d.line, d.col]),
+    ).toEqual([['yaml-unknown-tag', 2, 7]]);
   });
 });
 
@@ -154,13 +195,18 @@ describe('no silently shortened set: unknown projects', () => {
     expect(r.stderr.split('\n')[0]).toBe('error: unknown project biling: projects/biling/ does not exist; did you mean billing?');
     const j = await runMain(['--store', root, '--format', 'json', ...args], { cwd: root });
     expect(j.code).toBe(2);
-    expect(jsonError(j.stdout).error).toMatchObject({ code: 'unknown-project', detail: { project: 'biling', suggestions: ['billing'], known: ['billing', 'myapp'] } });
+    expect(jsonError(j.stdout).error).toMatchObject({
+      code: 'unknown-project',
+      detail: { project: 'biling', suggestions: ['billing'], known: ['billing', 'myapp'] },
+    });
     expect(storeState(root)).toEqual(before);
   });
 
   it('an unknown project with no close name suggests nothing unrelated', async () => {
     const root = billingStore();
-    const j = await runMain(['--store', root, '--format', 'json', 'invariant', 'list', '--effective', '--project', 'warehouse'], { cwd: root });
+    const j = await runMain(['--store', root, '--format', 'json', 'invariant', 'list', '--effective', '--project', 'warehouse'], {
+      cwd: root,
+    });
     expect(j.code).toBe(2);
     expect(jsonError(j.stdout).error.detail).toMatchObject({ suggestions: [] });
   });
@@ -175,11 +221,15 @@ describe('no silently shortened set: unknown projects', () => {
 
   it('adding to a new project creates it and says so on stderr', async () => {
     const root = billingStore();
-    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--project', 'warehouse', 'Count twice'], { cwd: root });
+    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--project', 'warehouse', 'Count twice'], {
+      cwd: root,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('agents: created project warehouse (projects/warehouse/)\n');
     expect(JSON.parse(r.stdout)).toMatchObject({ project: 'warehouse', created_project: 'warehouse' });
-    const again = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--project', 'warehouse', 'Count three times'], { cwd: root });
+    const again = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--project', 'warehouse', 'Count three times'], {
+      cwd: root,
+    });
     expect(again.stderr).toBe('');
     expect(JSON.parse(again.stdout)).toMatchObject({ created_project: null });
   });
@@ -198,7 +248,9 @@ describe('no silently shortened set: unknown projects', () => {
     expect(r.stderr).toContain(`did you mean ${suggestions[0]}?`);
     expect(r.stderr).toContain('--new-project');
     expect(storeState(root)).toEqual(before);
-    const forced = await runMain(['--store', root, 'invariant', 'add', '--project', project, '--new-project', 'Count twice'], { cwd: root });
+    const forced = await runMain(['--store', root, 'invariant', 'add', '--project', project, '--new-project', 'Count twice'], {
+      cwd: root,
+    });
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toBe(`agents: created project ${project} (projects/${project}/)\n`);
   });
@@ -226,7 +278,11 @@ describe('no silently shortened set: unknown projects', () => {
     const root = join(dir, '.agents');
     mkdirSync(join(root, 'global'), { recursive: true });
     const before = storeState(dir);
-    for (const args of [['invariant', 'add', '--global', 'Never read secrets'], ['invariant', 'list'], ['plan', 'use', 'local/x']]) {
+    for (const args of [
+      ['invariant', 'add', '--global', 'Never read secrets'],
+      ['invariant', 'list'],
+      ['plan', 'use', 'local/x'],
+    ]) {
       const r = await runMain(['--store', dir, '--format', 'json', ...args], { cwd: dir });
       expect(r.code).toBe(2);
       const doc = jsonError(r.stdout);
@@ -282,7 +338,10 @@ describe('closest names (src/core/closest.ts)', () => {
 
 describe('CLI consistency', () => {
   const groupWords = GROUPS.map((g) => g.name.split(' '));
-  const commandWords = COMMANDS.map((c) => [...(c.group ? c.group.split(' ') : []), (typeof c.command === 'string' ? c.command : c.command[0]!).split(' ')[0]!]);
+  const commandWords = COMMANDS.map((c) => [
+    ...(c.group ? c.group.split(' ') : []),
+    (typeof c.command === 'string' ? c.command : c.command[0]!).split(' ')[0]!,
+  ]);
 
   it('-h prints exactly what --help prints, for every command and group', async () => {
     const cwd = tempDir();
@@ -305,7 +364,11 @@ describe('CLI consistency', () => {
   ])('an unknown subcommand %j suggests a real one by spelling, or none', async (args, command, suggestions) => {
     const r = await runMain(['--format', 'json', ...args], { cwd: tempDir() });
     expect(r.code).toBe(2);
-    expect(jsonError(r.stdout).error).toMatchObject({ code: 'unknown-command', message: `unknown command "${command}"`, detail: { command, suggestions } });
+    expect(jsonError(r.stdout).error).toMatchObject({
+      code: 'unknown-command',
+      message: `unknown command "${command}"`,
+      detail: { command, suggestions },
+    });
     const text = await runMain(args, { cwd: tempDir() });
     if (suggestions.length === 0) expect(text.stderr).not.toContain('Did you mean');
     else expect(text.stderr).toContain(`Did you mean \`agents ${suggestions[0]}\``);
@@ -314,7 +377,8 @@ describe('CLI consistency', () => {
   it('remove --yes says which copies come back into effect, as the confirmation does', async () => {
     const root = exampleStore();
     // A fresh shadowing pair: a project copy of a global text.
-    const add = async (...args: string[]) => JSON.parse((await runMain(['--store', root, '--format', 'json', 'invariant', 'add', ...args], { cwd: root })).stdout);
+    const add = async (...args: string[]) =>
+      JSON.parse((await runMain(['--store', root, '--format', 'json', 'invariant', 'add', ...args], { cwd: root })).stdout);
     const global = await add('--global', 'Run the linter');
     const project = await add('--project', 'myapp', 'Run the linter');
     const r = await runMain(['--store', root, 'invariant', 'remove', '--yes', project.id], { cwd: root });
@@ -332,9 +396,14 @@ describe('CLI consistency', () => {
 describe('--format json: one error document for every exit code', () => {
   it('1: a check failed (duplicate)', async () => {
     const root = exampleStore();
-    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--global', 'never delete   PRODUCTION data'], { cwd: root });
+    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'add', '--global', 'never delete   PRODUCTION data'], {
+      cwd: root,
+    });
     expect(r.code).toBe(1);
-    expect(jsonError(r.stdout)).toMatchObject({ exit_code: 1, error: { code: 'duplicate', detail: { existing_id: '01M8KJT9G0XNWEM589ZS7FV0VT' } } });
+    expect(jsonError(r.stdout)).toMatchObject({
+      exit_code: 1,
+      error: { code: 'duplicate', detail: { existing_id: '01M8KJT9G0XNWEM589ZS7FV0VT' } },
+    });
     expect(r.stderr).toMatch(/^error: duplicate: global already holds this text as 01M8KJT9G0XNWEM589ZS7FV0VT\n/);
   });
 
@@ -353,7 +422,9 @@ describe('--format json: one error document for every exit code', () => {
   });
 
   it('3: the store holds invalid files, with the diagnostics in detail', async () => {
-    const root = testStore({ 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml': 'id: 01M8KJW430VF8WCABSB8RTQ8RY\ntext: Log all changes\nseverity: fatal\n' });
+    const root = testStore({
+      'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml': 'id: 01M8KJW430VF8WCABSB8RTQ8RY\ntext: Log all changes\nseverity: fatal\n',
+    });
     const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'list', '--effective', '--project', 'myapp'], { cwd: root });
     expect(r.code).toBe(3);
     const doc = jsonError(r.stdout);
@@ -389,7 +460,11 @@ describe('--format json: one error document for every exit code', () => {
 
   it('130: cancelled in a real terminal (Ctrl-C in the add form)', async () => {
     const root = exampleStore();
-    const pty = PtySession.start(['--store', root, '--format', 'json', 'invariant', 'add', '--global'], { cwd: root, columns: 100, rows: 40 });
+    const pty = PtySession.start(['--store', root, '--format', 'json', 'invariant', 'add', '--global'], {
+      cwd: root,
+      columns: 100,
+      rows: 40,
+    });
     await pty.waitFor(/text|Text/);
     pty.keys('C-c');
     const done = await pty.exit();

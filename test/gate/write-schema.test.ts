@@ -10,10 +10,25 @@ const long = (n: number) => 'a'.repeat(n);
 
 describe('a value over its schema limit is refused before anything is written', () => {
   it.each([
-    ['invariant add --rationale', ['invariant', 'add', '--project', 'myapp', '--rationale', long(10_001), 'Keep the changelog current'], 'rationale', 10_000],
-    ['invariant add --rationale (a new project)', ['invariant', 'add', '--project', 'reports', '--new-project', '--rationale', long(10_001), 'Keep the changelog current'], 'rationale', 10_000],
+    [
+      'invariant add --rationale',
+      ['invariant', 'add', '--project', 'myapp', '--rationale', long(10_001), 'Keep the changelog current'],
+      'rationale',
+      10_000,
+    ],
+    [
+      'invariant add --rationale (a new project)',
+      ['invariant', 'add', '--project', 'reports', '--new-project', '--rationale', long(10_001), 'Keep the changelog current'],
+      'rationale',
+      10_000,
+    ],
     ['plan use --goal', ['plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', long(10_001)], 'goal', 10_000],
-    ['violation add --details', ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9G0XNWEM589ZS7FV0VT', '--details', long(10_001)], 'details', 10_000],
+    [
+      'violation add --details',
+      ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9G0XNWEM589ZS7FV0VT', '--details', long(10_001)],
+      'details',
+      10_000,
+    ],
   ])('%s: exit 2 naming the field and the limit, the store unchanged', async (_name, args, field, limit) => {
     const root = exampleStore();
     const before = storeState(root);
@@ -28,7 +43,24 @@ describe('a value over its schema limit is refused before anything is written', 
 
   it('reports the field, limit and length under --format json (code value-too-long)', async () => {
     const root = exampleStore();
-    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9G0XNWEM589ZS7FV0VT', '--details', long(10_001)], { cwd: root });
+    const r = await runMain(
+      [
+        '--store',
+        root,
+        '--format',
+        'json',
+        'invariant',
+        'violation',
+        'add',
+        '--plan',
+        EXAMPLE_PLAN,
+        '--invariant',
+        '01M8KJT9G0XNWEM589ZS7FV0VT',
+        '--details',
+        long(10_001),
+      ],
+      { cwd: root },
+    );
     expect(r.code).toBe(2);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({
@@ -64,7 +96,9 @@ describe('a value over its schema limit is refused before anything is written', 
 
   it('values at the limit are written and read back', async () => {
     const root = exampleStore();
-    const r = await runMain(['--store', root, 'invariant', 'add', '--global', '--rationale', long(10_000), 'Never read secrets'], { cwd: root });
+    const r = await runMain(['--store', root, 'invariant', 'add', '--global', '--rationale', long(10_000), 'Never read secrets'], {
+      cwd: root,
+    });
     expect(r.code, r.stderr).toBe(0);
     expect((await runMain(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp'], { cwd: root })).code).toBe(0);
   });

@@ -28,23 +28,34 @@ export interface TracedRun {
  * Runs `node NODE_ARGS…` with test/helpers/trace-loads.mjs preloaded (after
  * `preload`), and returns what it printed and every module it resolved.
  */
-export function traceLoads(nodeArgs: readonly string[], options: { cwd?: string; env?: Record<string, string>; preload?: readonly string[]; input?: string } = {}): TracedRun {
+export function traceLoads(
+  nodeArgs: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; preload?: readonly string[]; input?: string } = {},
+): TracedRun {
   const trace = join(tempDir(), 'loads.txt');
-  const r = spawnSync(process.execPath, [...(options.preload ?? []).flatMap((p) => ['--import', p]), '--import', join(REPO, 'test/helpers/trace-loads.mjs'), ...nodeArgs], {
-    cwd: options.cwd ?? REPO,
-    env: { ...process.env, NO_COLOR: '1', CI: 'true', ...options.env, TRACE_LOADS_FILE: trace },
-    encoding: 'utf8',
-    input: options.input ?? '',
-    timeout: 30_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [...(options.preload ?? []).flatMap((p) => ['--import', p]), '--import', join(REPO, 'test/helpers/trace-loads.mjs'), ...nodeArgs],
+    {
+      cwd: options.cwd ?? REPO,
+      env: { ...process.env, NO_COLOR: '1', CI: 'true', ...options.env, TRACE_LOADS_FILE: trace },
+      encoding: 'utf8',
+      input: options.input ?? '',
+      timeout: 30_000,
+    },
+  );
   let urls: string[] = [];
   try {
     urls = readFileSync(trace, 'utf8').split('\n').filter(Boolean);
   } catch {
     // Nothing loaded through the hook.
   }
-  const distDir = join(REPO, 'dist') + '/';
-  const dist = urls.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u)).filter((p) => p.startsWith(distDir)).map((p) => p.slice(REPO.length));
+  const distDir = `${join(REPO, 'dist')}/`;
+  const dist = urls
+    .filter((u) => u.startsWith('file:'))
+    .map((u) => fileURLToPath(u))
+    .filter((p) => p.startsWith(distDir))
+    .map((p) => p.slice(REPO.length));
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, urls, dist };
 }
 

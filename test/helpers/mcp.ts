@@ -1,6 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ResourceListChangedNotificationSchema, ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import { onTestFinished } from 'vitest';
 import { BIN, REPO } from './cli.ts';
 import { GIT_ENV } from './git.ts';
@@ -72,7 +76,13 @@ export async function startMcp(store: string, extraArgs: string[] = [], env: Rec
 }
 
 /** The `agents/error` data of a tool's error result. */
-export function errorOf(result: CallToolResult): { message: string; hint: string | null; exit_code: number; detail: Record<string, unknown> | null; diagnostics: { code: string; file: string; line: number; col: number }[] } {
+export function errorOf(result: CallToolResult): {
+  message: string;
+  hint: string | null;
+  exit_code: number;
+  detail: Record<string, unknown> | null;
+  diagnostics: { code: string; file: string; line: number; col: number }[];
+} {
   return (result._meta as Record<string, ReturnType<typeof errorOf>>)['agents/error']!;
 }
 

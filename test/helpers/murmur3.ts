@@ -111,7 +111,8 @@ function bridge(from: State, to: State): Uint8Array {
  * block): `prefix`, one forged block, then the rest of `good`.
  */
 export function forgeCollision(good: Uint8Array, prefix: Uint8Array): Uint8Array {
-  if (prefix.byteLength % 16 !== 0 || prefix.byteLength + 16 > good.byteLength) throw new Error('the prefix must be whole blocks, at least one block shorter than the file');
+  if (prefix.byteLength % 16 !== 0 || prefix.byteLength + 16 > good.byteLength)
+    throw new Error('the prefix must be whole blocks, at least one block shorter than the file');
   const blocks = prefix.byteLength / 16;
   const forged = new Uint8Array(good.byteLength);
   forged.set(prefix);

@@ -34,7 +34,14 @@ export function useActor(root: string, script: string, timeoutMs = 20_000): void
   writeFileSync(join(root, 'actors', 'fixture-actor.mjs'), script);
   writeFileSync(
     join(root, 'config.yaml'),
-    ['version: 1', 'reconciliation:', '  actor: command', '  command: [node, actors/fixture-actor.mjs]', `  timeout_ms: ${timeoutMs}`, ''].join('\n'),
+    [
+      'version: 1',
+      'reconciliation:',
+      '  actor: command',
+      '  command: [node, actors/fixture-actor.mjs]',
+      `  timeout_ms: ${timeoutMs}`,
+      '',
+    ].join('\n'),
   );
 }
 

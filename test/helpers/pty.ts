@@ -35,7 +35,23 @@ export class PtySession {
       `stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; printf '\\n[done]\\n'; sleep 600`;
     execFileSync(
       'tmux',
-      ['-S', socket, '-f', conf, 'new-session', '-d', '-s', 'agents', '-x', String(options.columns ?? 80), '-y', String(options.rows ?? 24), '-c', options.cwd, `sh -c ${quote(script)}`],
+      [
+        '-S',
+        socket,
+        '-f',
+        conf,
+        'new-session',
+        '-d',
+        '-s',
+        'agents',
+        '-x',
+        String(options.columns ?? 80),
+        '-y',
+        String(options.rows ?? 24),
+        '-c',
+        options.cwd,
+        `sh -c ${quote(script)}`,
+      ],
       { env },
     );
     const session = new PtySession(socket, options.cwd);
@@ -64,7 +80,8 @@ export class PtySession {
     for (;;) {
       last = this.screen();
       if (typeof expected === 'string' ? last.includes(expected) : expected.test(last)) return last;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(expected)}; the screen was:\n${last}`);
+      if (Date.now() > deadline)
+        throw new Error(`timed out after ${timeoutMs} ms waiting for ${String(expected)}; the screen was:\n${last}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }

@@ -38,7 +38,8 @@ describe('the library entry', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual(['All API changes need tests', 'Log all changes', 'Never delete production data']);
     const bundled = bundledIn(r.dist);
-    for (const heavy of ['yargs', 'ink', 'react', 'react-reconciler', 'simple-git', 'src/cli', 'src/tui']) expect(bundled, heavy).not.toContain(heavy);
+    for (const heavy of ['yargs', 'ink', 'react', 'react-reconciler', 'simple-git', 'src/cli', 'src/tui'])
+      expect(bundled, heavy).not.toContain(heavy);
   });
 });
 
@@ -62,7 +63,20 @@ describe('the tarball', { timeout: 240_000 }, () => {
     const dest = lasting();
     // A copy of the package's sources, so that prepack's build does not replace the dist/ other tests are running.
     const copy = lasting();
-    for (const entry of ['bin', 'schemas', 'scripts', 'src', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.types.json', '.npmrc', 'README.md', 'LICENSE', 'CHANGELOG.md']) {
+    for (const entry of [
+      'bin',
+      'schemas',
+      'scripts',
+      'src',
+      'package.json',
+      'package-lock.json',
+      'tsconfig.json',
+      'tsconfig.types.json',
+      '.npmrc',
+      'README.md',
+      'LICENSE',
+      'CHANGELOG.md',
+    ]) {
       cpSync(join(REPO, entry), join(copy, entry), { recursive: true, filter: (from) => !from.includes('schema-validators.generated') });
     }
     symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'));
@@ -71,7 +85,10 @@ describe('the tarball', { timeout: 240_000 }, () => {
     tarball = join(dest, packOut.trim());
     consumer = lasting();
     writeFileSync(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], { cwd: consumer, stdio: 'ignore' });
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', tarball], {
+      cwd: consumer,
+      stdio: 'ignore',
+    });
   }, 240_000);
 
   it('npm pack prints only the tarball name (prepack builds silently)', () => {
@@ -79,8 +96,24 @@ describe('the tarball', { timeout: 240_000 }, () => {
   });
 
   it('holds the build, the schemas and the declarations, and nothing only tests or sources need', () => {
-    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((f) => f.replace(/^package\//, ''));
-    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'bin/agents.js', 'dist/cli.js', 'dist/index.js', 'dist/types/index.d.ts', 'dist/types/cli/main.d.ts', 'schemas/invariant.schema.json']));
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map((f) => f.replace(/^package\//, ''));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'package.json',
+        'README.md',
+        'LICENSE',
+        'CHANGELOG.md',
+        'bin/agents.js',
+        'dist/cli.js',
+        'dist/index.js',
+        'dist/types/index.d.ts',
+        'dist/types/cli/main.d.ts',
+        'schemas/invariant.schema.json',
+      ]),
+    );
     for (const f of files) {
       expect(f, f).not.toMatch(/^(src|test|fixtures|bench|scripts|docs|\.agents\.example)\//);
       expect(f, f).not.toMatch(/\.map$|meta\.json$/);
@@ -159,7 +192,11 @@ describe('the tarball', { timeout: 240_000 }, () => {
     const lint = run(process.execPath, [join(REPO, 'node_modules/publint/src/cli.js'), '--strict', tarball], REPO);
     expect(lint.stdout + lint.stderr).toContain('All good!');
     expect(lint.code).toBe(0);
-    const attw = run(process.execPath, [join(REPO, 'node_modules/@arethetypeswrong/cli/dist/index.js'), '--profile', 'esm-only', '--format', 'json', tarball], REPO);
+    const attw = run(
+      process.execPath,
+      [join(REPO, 'node_modules/@arethetypeswrong/cli/dist/index.js'), '--profile', 'esm-only', '--format', 'json', tarball],
+      REPO,
+    );
     expect(attw.code, attw.stderr).toBe(0);
     const report = JSON.parse(attw.stdout) as { analysis: { problems: unknown[] } };
     expect(report.analysis.problems.filter((p) => !/node10|cjs/i.test(JSON.stringify(p)))).toEqual([]);

@@ -66,7 +66,9 @@ describe('reading only what a command needs', () => {
     expect(result.entries.map((e) => e.invariant.id)).toEqual([id(3), id(2), id(1)]);
     expect(new Set(source.listed)).toEqual(new Set([`plans/${PLAN}`, 'projects/myapp', 'global']));
     expect(source.listed.every((l) => !l.includes('recursive'))).toBe(true);
-    expect(source.read_.filter((p) => !p.startsWith('global/') && !p.startsWith('projects/myapp/') && !p.startsWith(`plans/${PLAN}/`))).toEqual([]);
+    expect(
+      source.read_.filter((p) => !p.startsWith('global/') && !p.startsWith('projects/myapp/') && !p.startsWith(`plans/${PLAN}/`)),
+    ).toEqual([]);
     expect(source.read_).not.toContain(`plans/${PLAN}/decisions/${id(4)}.yaml`);
   });
 });

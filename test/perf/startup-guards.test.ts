@@ -21,7 +21,18 @@ const MCP_ONLY = ['@modelcontextprotocol/sdk', 'zod', 'src/mcp'];
 describe('start-up', () => {
   it('loads only yargs and the command table: no store reader, YAML, validators, git or Ink', () => {
     const startup = contents(staticClosure('dist/cli.js'));
-    for (const heavy of [...INTERACTIVE_ONLY, ...MCP_ONLY, 'simple-git', 'yaml', 'ajv', 'ajv-formats', 'src/store', 'src/service', 'src/git', 'src/tui']) {
+    for (const heavy of [
+      ...INTERACTIVE_ONLY,
+      ...MCP_ONLY,
+      'simple-git',
+      'yaml',
+      'ajv',
+      'ajv-formats',
+      'src/store',
+      'src/service',
+      'src/git',
+      'src/tui',
+    ]) {
       expect(startup, heavy).not.toContain(heavy);
     }
     expect(startup).toContain('yargs');
@@ -63,19 +74,27 @@ describe('start-up', () => {
     const bundled = contents(direct.loaded);
     expect(bundled).not.toContain('yargs');
     for (const pkg of MCP_ONLY) expect(bundled, pkg).toContain(pkg);
-    for (const args of [['mcp', '--help'], ['mcp', '--store', '.agents.example', '--format', 'json']]) {
+    for (const args of [
+      ['mcp', '--help'],
+      ['mcp', '--store', '.agents.example', '--format', 'json'],
+    ]) {
       const full = loadedBy(args);
       expect(full.loaded.has('dist/cli.js'), args.join(' ')).toBe(true);
     }
   });
 
-  it('bundles the MCP SDK into chunks of its own, reached only by the mcp command\'s dynamic import', () => {
+  it("bundles the MCP SDK into chunks of its own, reached only by the mcp command's dynamic import", () => {
     const m = meta();
-    const withSdk = Object.keys(m.outputs).filter((o) => o.endsWith('.js') && [...contents([o])].some((c) => c === '@modelcontextprotocol/sdk' || c === 'zod'));
+    const withSdk = Object.keys(m.outputs).filter(
+      (o) => o.endsWith('.js') && [...contents([o])].some((c) => c === '@modelcontextprotocol/sdk' || c === 'zod'),
+    );
     expect(withSdk.length).toBeGreaterThan(0);
     for (const o of withSdk) {
       // Nothing another command needs shares a chunk with the SDK.
-      expect([...contents([o])].filter((c) => c.startsWith('src/')), o).toEqual(['src/mcp']);
+      expect(
+        [...contents([o])].filter((c) => c.startsWith('src/')),
+        o,
+      ).toEqual(['src/mcp']);
       const importers = Object.entries(m.outputs).filter(([, v]) => v.imports.some((i) => i.path === o));
       for (const [from, v] of importers) {
         const how = v.imports.find((i) => i.path === o)!.kind;
@@ -157,7 +176,10 @@ describe('read-only commands load only what reading needs', () => {
   it('loads yaml once a file needs the full parser, and still answers', () => {
     const store = join(tempDir(), 'store');
     for (const d of ['global', 'projects/app']) spawnSync('mkdir', ['-p', join(store, d)]);
-    writeFileSync(join(store, 'global', '01M8KJT9G0XNWEM589ZS7FV0VT.yaml'), '# hand-written\n{id: 01M8KJT9G0XNWEM589ZS7FV0VT, text: "Never delete production data"}\n');
+    writeFileSync(
+      join(store, 'global', '01M8KJT9G0XNWEM589ZS7FV0VT.yaml'),
+      '# hand-written\n{id: 01M8KJT9G0XNWEM589ZS7FV0VT, text: "Never delete production data"}\n',
+    );
     const { code, urls } = resolvedBy(['--store', store, 'invariant', 'list', '--effective', '--project', 'app', '--format', 'json']);
     expect(code).toBe(0);
     const prefix = `file://${REPO}`;
@@ -171,29 +193,36 @@ describe('read-only commands load only what reading needs', () => {
     expect(contents(urls.filter((u) => u.startsWith(`${prefix}dist/`)).map((u) => u.slice(prefix.length)))).toContain('yaml');
   });
 
-  it.each([[['--help']], [['invariant', 'list', '--help']], [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']]])(
-    'agents %j never builds string-width\'s Unicode segmenter',
-    (args) => {
-      const dir = tempDir();
-      const record = join(dir, 'segmenters.txt');
-      const preload = join(dir, 'count-segmenters.mjs');
-      writeFileSync(
-        preload,
-        `import { appendFileSync } from 'node:fs';\n` +
-          `const Real = Intl.Segmenter;\n` +
-          `Intl.Segmenter = class extends Real { constructor(...a) { appendFileSync(${JSON.stringify(record)}, 'built\\n'); super(...a); } };\n`,
-      );
-      const { code } = resolvedBy(args, [preload]);
-      expect(code).toBe(0);
-      expect(existsSync(record)).toBe(false);
-    },
-  );
+  it.each([
+    [['--help']],
+    [['invariant', 'list', '--help']],
+    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']],
+  ])("agents %j never builds string-width's Unicode segmenter", (args) => {
+    const dir = tempDir();
+    const record = join(dir, 'segmenters.txt');
+    const preload = join(dir, 'count-segmenters.mjs');
+    writeFileSync(
+      preload,
+      `import { appendFileSync } from 'node:fs';\n` +
+        `const Real = Intl.Segmenter;\n` +
+        `Intl.Segmenter = class extends Real { constructor(...a) { appendFileSync(${JSON.stringify(record)}, 'built\\n'); super(...a); } };\n`,
+    );
+    const { code } = resolvedBy(args, [preload]);
+    expect(code).toBe(0);
+    expect(existsSync(record)).toBe(false);
+  });
 
   it('the bundled string-width answers printable ASCII as its length, as both real versions do', async () => {
     const v8 = (await import('string-width')).default;
     const v7 = (await import(join(REPO, 'node_modules/wrap-ansi/node_modules/string-width/index.js'))).default as (s: string) => number;
     const ascii = Array.from({ length: 0x7f - 0x20 }, (_, i) => String.fromCharCode(0x20 + i));
-    const samples = [...ascii, ascii.join(''), '', 'agents invariant list [pattern]', '  --store  store folder (default: .agents/ found upwards; env AGENTS_STORE)  [string]'];
+    const samples = [
+      ...ascii,
+      ascii.join(''),
+      '',
+      'agents invariant list [pattern]',
+      '  --store  store folder (default: .agents/ found upwards; env AGENTS_STORE)  [string]',
+    ];
     let seed = 7;
     for (let n = 0; n < 200; n++) {
       let s = '';

@@ -41,7 +41,9 @@ describe('the interactive actor in a real terminal', () => {
   it('asks y/n and a note per invariant, then records the answers', async () => {
     const root = exampleStore();
     const t = terminal(`${process.execPath} ${BIN} --store ${root} plan strategize ${EXAMPLE_PLAN} --actor interactive`);
-    await t.waitFor(/Invariant 1 of 4 · plan · error · 01M8KK3EF09G9ET4TAJAHQWPMN[\s\S]*Use Python 3\.13 only[\s\S]*Enforce this invariant\? \[y\/n\]/);
+    await t.waitFor(
+      /Invariant 1 of 4 · plan · error · 01M8KK3EF09G9ET4TAJAHQWPMN[\s\S]*Use Python 3\.13 only[\s\S]*Enforce this invariant\? \[y\/n\]/,
+    );
     t.text('y');
     await t.waitFor(/Note \(Enter to finish\):/);
     t.text('pinned in pyproject');

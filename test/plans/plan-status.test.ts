@@ -48,7 +48,7 @@ describe('plan status is a gate', () => {
     expect(status(root, '--allow', 'not-run')).toMatchObject({ code: 0, codes: ['report:not-run'] });
   });
 
-  it('passes once every invariant of today\'s set is enforced', () => {
+  it("passes once every invariant of today's set is enforced", () => {
     const root = exampleStore();
     expect(strategize(root).code).toBe(0);
     expect(status(root)).toMatchObject({ code: 0, codes: [], json: { failing: false, latest_enforcement: { enforced: 4, total: 4 } } });
@@ -73,10 +73,24 @@ describe('plan status is a gate', () => {
     expect(strategize(root).code).toBe(1);
     const s = status(root);
     expect(s.code).toBe(1);
-    expect(s.json.reasons.filter((r) => r.code === 'unenforced')).toEqual([expect.objectContaining({ level: 'fail', invariant_id: PYTHON, severity: 'error' })]);
+    expect(s.json.reasons.filter((r) => r.code === 'unenforced')).toEqual([
+      expect.objectContaining({ level: 'fail', invariant_id: PYTHON, severity: 'error' }),
+    ]);
 
     const warned = exampleStore();
-    const add = agents(['--store', warned, '--format', 'json', 'invariant', 'add', '--plan', EXAMPLE_PLAN, '--severity', 'warning', 'Prefer small commits']);
+    const add = agents([
+      '--store',
+      warned,
+      '--format',
+      'json',
+      'invariant',
+      'add',
+      '--plan',
+      EXAMPLE_PLAN,
+      '--severity',
+      'warning',
+      'Prefer small commits',
+    ]);
     expect(add.code).toBe(0);
     useActor(warned, declining('small commits'));
     expect(strategize(warned).code).toBe(1);
@@ -89,7 +103,17 @@ describe('plan status is a gate', () => {
   it('fails when the effective set changed after the latest run: an invariant added, or one edited in place', () => {
     const root = exampleStore();
     expect(strategize(root).code).toBe(0);
-    const add = agents(['--store', root, '--format', 'json', 'invariant', 'add', '--plan', EXAMPLE_PLAN, 'Keep the API backwards compatible']);
+    const add = agents([
+      '--store',
+      root,
+      '--format',
+      'json',
+      'invariant',
+      'add',
+      '--plan',
+      EXAMPLE_PLAN,
+      'Keep the API backwards compatible',
+    ]);
     expect(add.code).toBe(0);
     expect(status(root)).toMatchObject({ code: 1, codes: ['fail:stale'] });
     expect(status(root, '--allow', 'stale').code).toBe(0);
@@ -137,10 +161,13 @@ describe('strategize writes its two records together or not at all', () => {
   it('removes the enforcement file again when the decision node cannot be written, and says nothing was changed', () => {
     const root = exampleStore();
     // The actor puts a plain file where the decisions/ folder must go: the second write fails for real.
-    useActor(root, `${READ_STDIN}
+    useActor(
+      root,
+      `${READ_STDIN}
 import { writeFileSync } from 'node:fs';
 writeFileSync('plans/${EXAMPLE_PLAN}/decisions', 'not a folder');
-process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`);
+process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`,
+    );
     const before = fileList(root);
     const r = strategize(root);
     expect(r.code).toBe(2);
@@ -170,21 +197,28 @@ process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ 
     cpSync(join(REPO, '.agents.example'), root, { recursive: true });
     // Before it answers, the actor fills the disk and then frees exactly two pages: enough for
     // the writer's lock and the enforcement file, not for the decision node.
-    useActor(root, `${READ_STDIN}
+    useActor(
+      root,
+      `${READ_STDIN}
 import { openSync, writeSync, ftruncateSync, fstatSync, closeSync } from 'node:fs';
 const fd = openSync('filler', 'w');
 const block = Buffer.alloc(4096, 1);
 try { for (;;) writeSync(fd, block); } catch (e) { if (e.code !== 'ENOSPC') throw e; }
 ftruncateSync(fd, fstatSync(fd).size - (fstatSync(fd).size % 4096) - 2 * 4096);
 closeSync(fd);
-process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`);
+process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`,
+    );
     const before = fileList(root);
     const r = strategize(root);
     expect(r.stderr).toMatch(new RegExp(`cannot write plans/${EXAMPLE_PLAN}/decisions/[0-9A-Z]{26}\\.yaml: the disk is full`));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Nothing was changed');
     expect(fileList(root).filter((f) => f !== 'filler')).toEqual(before);
-    expect(readdirSync(join(root, `plans/${EXAMPLE_PLAN}`)).filter((f) => f === 'enforcement' || f === 'decisions').flatMap((d) => readdirSync(join(root, `plans/${EXAMPLE_PLAN}`, d)))).toEqual([]);
+    expect(
+      readdirSync(join(root, `plans/${EXAMPLE_PLAN}`))
+        .filter((f) => f === 'enforcement' || f === 'decisions')
+        .flatMap((d) => readdirSync(join(root, `plans/${EXAMPLE_PLAN}`, d))),
+    ).toEqual([]);
     expect(status(root)).toMatchObject({ code: 1, codes: ['fail:not-run'] });
     // With room again, the next run lands whole.
     rmSync(join(root, 'filler'));

@@ -12,16 +12,40 @@ const ORIGIN = '01M8KK1KW0KPRSWWKENT2QZ1QM';
 describe('plan use', () => {
   it('promotes the active action invariants with provenance, and writes plan.yaml', () => {
     const root = exampleStore();
-    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Keep the public API stable', { severity: 'warning', tags: '[api]', rationale: 'Clients pin it.' }));
-    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QP', 'Switched off', { active: 'false' }));
-    const r = agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', 'Raise coverage', '--format', 'json']);
+    writeFileSync(
+      join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'),
+      invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Keep the public API stable', {
+        severity: 'warning',
+        tags: '[api]',
+        rationale: 'Clients pin it.',
+      }),
+    );
+    writeFileSync(
+      join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'),
+      invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QP', 'Switched off', { active: 'false' }),
+    );
+    const r = agents([
+      '--store',
+      root,
+      'plan',
+      'use',
+      'local/code-coverage',
+      '--project',
+      'myapp',
+      '--goal',
+      'Raise coverage',
+      '--format',
+      'json',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     const id: string = out.plan.id;
     expect(id).toMatch(/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/);
     expect(out.plan).toMatchObject({ id, action: 'local/code-coverage', project: 'myapp', goal: 'Raise coverage' });
-    expect(out.promoted.map((p: { text: string; source: unknown; scope: string; plan: string }) => [p.text, p.scope, p.plan, p.source])).toEqual([
+    expect(
+      out.promoted.map((p: { text: string; source: unknown; scope: string; plan: string }) => [p.text, p.scope, p.plan, p.source]),
+    ).toEqual([
       ['Minimum 80% coverage', 'plan', id, { kind: 'action', ref: 'local/code-coverage', origin_id: ORIGIN }],
       ['Keep the public API stable', 'plan', id, { kind: 'action', ref: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QN' }],
     ]);
@@ -54,8 +78,13 @@ describe('plan use', () => {
     const r = agents(['--store', root, 'plan', 'use', 'ns/dup', '--format', 'json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.promoted.map((p: { source: { origin_id: string } }) => p.source.origin_id)).toEqual(['01M8KK1KW0KPRSWWKENT2QZ1QA', '01M8KK1KW0KPRSWWKENT2QZ1QC']);
-    expect(out.duplicates).toEqual([{ origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QB', of: '01M8KK1KW0KPRSWWKENT2QZ1QA', text: '  RUN the   linter ' }]);
+    expect(out.promoted.map((p: { source: { origin_id: string } }) => p.source.origin_id)).toEqual([
+      '01M8KK1KW0KPRSWWKENT2QZ1QA',
+      '01M8KK1KW0KPRSWWKENT2QZ1QC',
+    ]);
+    expect(out.duplicates).toEqual([
+      { origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QB', of: '01M8KK1KW0KPRSWWKENT2QZ1QA', text: '  RUN the   linter ' },
+    ]);
     expect(out.plan.project).toBeNull();
   });
 
@@ -138,11 +167,18 @@ describe('the effective set of a plan', () => {
 
   it('holds promoted invariants first, showing where they came from', () => {
     const root = exampleStore();
-    const made = JSON.parse(agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json']).stdout);
+    const made = JSON.parse(
+      agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json']).stdout,
+    );
     const id = made.plan.id as string;
     const r = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', id, '--format', 'json']);
     const out = JSON.parse(r.stdout);
-    expect(out.map((e: { text: string }) => e.text)).toEqual(['Minimum 80% coverage', 'All API changes need tests', 'Log all changes', 'Never delete production data']);
+    expect(out.map((e: { text: string }) => e.text)).toEqual([
+      'Minimum 80% coverage',
+      'All API changes need tests',
+      'Log all changes',
+      'Never delete production data',
+    ]);
     expect(out[0].source).toEqual({ kind: 'action', ref: 'local/code-coverage', origin_id: ORIGIN });
     const text = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', id]);
     expect(text.stdout).toContain(`source: action local/code-coverage (${ORIGIN})`);
@@ -155,7 +191,10 @@ describe('drift', () => {
   it('reports action invariants changed, added and removed since promotion', () => {
     const root = exampleStore();
     writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Cover error paths'));
-    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QP', 'Keep fixtures small'));
+    writeFileSync(
+      join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'),
+      invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QP', 'Keep fixtures small'),
+    );
     const made = JSON.parse(agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--format', 'json']).stdout);
     const id = made.plan.id as string;
     const promotedQN = made.promoted.find((p: { source: { origin_id: string } }) => p.source.origin_id === '01M8KK1KW0KPRSWWKENT2QZ1QN').id;
@@ -165,17 +204,55 @@ describe('drift', () => {
 
     // The template moves on: one text edited, one severity changed, one removed, one added.
     writeFileSync(join(root, ACTION, `${ORIGIN}.yaml`), invariantYaml(ORIGIN, 'Minimum 90% coverage'));
-    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Cover error paths', { severity: 'info' }));
+    writeFileSync(
+      join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'),
+      invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Cover error paths', { severity: 'info' }),
+    );
     rmSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'));
-    writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QR.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QR', 'Test the CLI end to end'));
+    writeFileSync(
+      join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QR.yaml'),
+      invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QR', 'Test the CLI end to end'),
+    );
     const r = agents(['--store', root, 'plan', 'show', id, '--format', 'json']);
     expect(r.code).toBe(0);
     const promotedOrigin = made.promoted.find((p: { source: { origin_id: string } }) => p.source.origin_id === ORIGIN).id;
     expect(JSON.parse(r.stdout).drift).toEqual([
-      { kind: 'changed', action: 'local/code-coverage', origin_id: ORIGIN, plan_invariant_id: promotedOrigin, fields: ['text'], text: 'Minimum 80% coverage', action_text: 'Minimum 90% coverage' },
-      { kind: 'changed', action: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QN', plan_invariant_id: promotedQN, fields: ['severity'], text: 'Cover error paths', action_text: 'Cover error paths' },
-      { kind: 'removed', action: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QP', plan_invariant_id: promotedQP, fields: [], text: 'Keep fixtures small', action_text: null },
-      { kind: 'added', action: 'local/code-coverage', origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QR', plan_invariant_id: null, fields: [], text: 'Test the CLI end to end', action_text: null },
+      {
+        kind: 'changed',
+        action: 'local/code-coverage',
+        origin_id: ORIGIN,
+        plan_invariant_id: promotedOrigin,
+        fields: ['text'],
+        text: 'Minimum 80% coverage',
+        action_text: 'Minimum 90% coverage',
+      },
+      {
+        kind: 'changed',
+        action: 'local/code-coverage',
+        origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QN',
+        plan_invariant_id: promotedQN,
+        fields: ['severity'],
+        text: 'Cover error paths',
+        action_text: 'Cover error paths',
+      },
+      {
+        kind: 'removed',
+        action: 'local/code-coverage',
+        origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QP',
+        plan_invariant_id: promotedQP,
+        fields: [],
+        text: 'Keep fixtures small',
+        action_text: null,
+      },
+      {
+        kind: 'added',
+        action: 'local/code-coverage',
+        origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QR',
+        plan_invariant_id: null,
+        fields: [],
+        text: 'Test the CLI end to end',
+        action_text: null,
+      },
     ]);
     const text = agents(['--store', root, 'plan', 'show', id]).stdout;
     expect(text).toContain('Drift from the action template (4)');
@@ -198,15 +275,22 @@ describe('plan use --commit', () => {
   it('commits exactly the new plan folder, with a clear message', () => {
     const dir = repoWithExample();
     writeFileSync(join(dir, 'README.md'), 'edited, not staged\n');
-    const r = agents(['plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', 'Raise coverage', '--commit', '--format', 'json'], { cwd: dir });
+    const r = agents(
+      ['plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', 'Raise coverage', '--commit', '--format', 'json'],
+      { cwd: dir },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     const id = out.plan.id as string;
     const promoted = out.promoted[0].id as string;
     expect(out.commit).toBe(git(dir, 'rev-parse', 'HEAD').trim());
-    expect(git(dir, 'log', '-1', '--format=%B', 'HEAD').trim()).toBe(`plan: use local/code-coverage as ${id} for project myapp (1 invariant promoted)\n\nRaise coverage`);
-    expect(git(dir, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual([`A\t.agents/plans/${id}/${promoted}.yaml`, `A\t.agents/plans/${id}/plan.yaml`].sort());
+    expect(git(dir, 'log', '-1', '--format=%B', 'HEAD').trim()).toBe(
+      `plan: use local/code-coverage as ${id} for project myapp (1 invariant promoted)\n\nRaise coverage`,
+    );
+    expect(git(dir, 'show', '--name-status', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(
+      [`A\t.agents/plans/${id}/${promoted}.yaml`, `A\t.agents/plans/${id}/plan.yaml`].sort(),
+    );
     expect(git(dir, 'status', '--porcelain').trim()).toBe('M README.md');
   });
 

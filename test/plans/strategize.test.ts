@@ -33,7 +33,6 @@ function onlyRun(root: string): { run: EnforcementFile; node: DecisionFile } {
   return { run, node };
 }
 
-
 /** Whether process `pid` has ended, polling for up to 5 s. */
 async function gone(pid: number): Promise<boolean> {
   const alive = () => {
@@ -71,24 +70,35 @@ describe('plan strategize with a command actor', () => {
 
   it('records what the actor refused, and exits 1', () => {
     const root = exampleStore();
-    useActor(root, `${READ_STDIN}
+    useActor(
+      root,
+      `${READ_STDIN}
 const results = request.invariants.map((inv) => ({ invariant_id: inv.id, enforced: !/Python/.test(inv.text), response: /Python/.test(inv.text) ? 'the plan needs Python 3.12' : 'ok' }));
-console.log(JSON.stringify({ results }));`);
+console.log(JSON.stringify({ results }));`,
+    );
     const r = strategize(root);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('not all enforced: 3 of 4');
     const { run, node } = onlyRun(root);
-    expect(run.records.map((x) => [x.enforced, x.actor_response])).toEqual([[false, 'the plan needs Python 3.12'], [true, 'ok'], [true, 'ok'], [true, 'ok']]);
+    expect(run.records.map((x) => [x.enforced, x.actor_response])).toEqual([
+      [false, 'the plan needs Python 3.12'],
+      [true, 'ok'],
+      [true, 'ok'],
+      [true, 'ok'],
+    ]);
     expect(run.error).toBeUndefined();
     expect(node.summary).toBe('3 of 4 invariants enforced (command actor)');
   });
 
   it('sends the plan, the context file and the effective set as one JSON request, in the store folder', () => {
     const root = exampleStore();
-    useActor(root, `${READ_STDIN}
+    useActor(
+      root,
+      `${READ_STDIN}
 import { writeFileSync } from 'node:fs';
 writeFileSync('request.json', JSON.stringify({ request, cwd: process.cwd() }));
-console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`);
+console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`,
+    );
     const ctxFile = join(root, '..', 'context.md');
     writeFileSync(ctxFile, 'Step 1: bump the interpreter.\n');
     const r = agents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', ctxFile]);
@@ -99,15 +109,34 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
     expect(seen.request.plan).toEqual({ id: EXAMPLE_PLAN, action: null, project: 'myapp', goal: 'Upgrade the myapp API to Python 3.13' });
     expect(seen.request.context).toBe('Step 1: bump the interpreter.\n');
     expect(seen.request.invariants.map((i: { id: string }) => i.id)).toEqual(IDS);
-    expect(seen.request.invariants[0]).toEqual({ id: IDS[0], text: 'Use Python 3.13 only', severity: 'error', scope: 'plan', tags: [], source: { kind: 'plan' } });
+    expect(seen.request.invariants[0]).toEqual({
+      id: IDS[0],
+      text: 'Use Python 3.13 only',
+      severity: 'error',
+      scope: 'plan',
+      tags: [],
+      source: { kind: 'plan' },
+    });
   });
 
   it.each([
-    ['crashes', `process.stderr.write('boom: out of memory\\n'); process.kill(process.pid, 'SIGSEGV');`, /crashed \(killed by SIGSEGV\).*boom: out of memory/],
-    ['exits non-zero', `${READ_STDIN} process.stderr.write('no API key\\n'); process.exit(3);`, /exited with status 3; its standard error ends: no API key/],
+    [
+      'crashes',
+      `process.stderr.write('boom: out of memory\\n'); process.kill(process.pid, 'SIGSEGV');`,
+      /crashed \(killed by SIGSEGV\).*boom: out of memory/,
+    ],
+    [
+      'exits non-zero',
+      `${READ_STDIN} process.stderr.write('no API key\\n'); process.exit(3);`,
+      /exited with status 3; its standard error ends: no API key/,
+    ],
     ['prints garbage', `${READ_STDIN} console.log('Sure! Here are the results: ...');`, /answer is not JSON/],
     ['prints nothing', `${READ_STDIN}`, /printed no answer/],
-    ['prints an answer that breaks the schema', `${READ_STDIN} console.log(JSON.stringify({ results: [{ invariant_id: request.invariants[0].id, enforced: 'yes', response: 'x' }] }));`, /does not match actor-response.schema.json: results.0.enforced must be boolean/],
+    [
+      'prints an answer that breaks the schema',
+      `${READ_STDIN} console.log(JSON.stringify({ results: [{ invariant_id: request.invariants[0].id, enforced: 'yes', response: 'x' }] }));`,
+      /does not match actor-response.schema.json: results.0.enforced must be boolean/,
+    ],
     ['adds an unknown key', `${READ_STDIN} console.log(JSON.stringify({ results: [], verdict: 'fine' }));`, /unknown key "verdict"/],
   ])('records enforced: false with the reason when the actor %s, and exits 1', (_name, script, reason) => {
     const root = exampleStore();
@@ -127,14 +156,17 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
 
   it('records a missing result, and a doubled one, as not enforced; ignores answers for unknown ids', () => {
     const root = exampleStore();
-    useActor(root, `${READ_STDIN}
+    useActor(
+      root,
+      `${READ_STDIN}
 const [a, b, c] = request.invariants;
 console.log(JSON.stringify({ results: [
   { invariant_id: a.id, enforced: true, response: 'yes' },
   { invariant_id: c.id, enforced: true, response: 'one' },
   { invariant_id: c.id, enforced: true, response: 'two' },
   { invariant_id: '01M8KK0000000000000000000Z', enforced: true, response: 'stray' },
-] }));`);
+] }));`,
+    );
     const r = strategize(root, '--format', 'json');
     expect(r.code).toBe(1);
     const { run } = onlyRun(root);
@@ -145,7 +177,9 @@ console.log(JSON.stringify({ results: [
       [false, 'not enforced: the actor gave 2 results for this invariant'],
       [false, 'not enforced: the actor gave no result for this invariant'],
     ]);
-    expect(JSON.parse(r.stdout).problems).toEqual(['the actor answered for 01M8KK0000000000000000000Z, which was not asked about; ignored']);
+    expect(JSON.parse(r.stdout).problems).toEqual([
+      'the actor answered for 01M8KK0000000000000000000Z, which was not asked about; ignored',
+    ]);
   });
 
   it('stops an actor that hangs past timeout_ms, with every process it started', async () => {
@@ -171,13 +205,16 @@ setInterval(() => {}, 1000);`,
 
   it('takes the answer of an actor that exits while a helper it started still holds its output, and stops the helper', async () => {
     const root = exampleStore();
-    useActor(root, `${READ_STDIN}
+    useActor(
+      root,
+      `${READ_STDIN}
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: ['ignore', 'inherit', 'inherit'] });
 writeFileSync('helper.pid', String(helper.pid));
 console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));
-process.exit(0);`);
+process.exit(0);`,
+    );
     const r = await agentsAsync(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
     expect(r.code).toBe(0);
     expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
@@ -191,14 +228,19 @@ process.exit(0);`);
   ] as const)('stops the actor and the helper it started, and writes nothing, on %s (exit 130)', async (signal, message) => {
     const root = exampleStore();
     // The helper stays in the actor's process group, as an LLM client started by a wrapper does.
-    useActor(root, `import { spawn } from 'node:child_process';
+    useActor(
+      root,
+      `import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 const helper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
 writeFileSync('helper.pid', String(helper.pid));
 writeFileSync('actor.pid', String(process.pid));
-setInterval(() => {}, 1000);`);
+setInterval(() => {}, 1000);`,
+    );
     const before = fileList(root);
-    const child = spawn(process.execPath, [BIN, '--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env: { ...process.env, NO_COLOR: '1', CI: 'true' } });
+    const child = spawn(process.execPath, [BIN, '--store', root, 'plan', 'strategize', EXAMPLE_PLAN], {
+      env: { ...process.env, NO_COLOR: '1', CI: 'true' },
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
@@ -218,7 +260,9 @@ setInterval(() => {}, 1000);`);
     writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [no-such-actor-program-xyz]\n');
     const r = strategize(root);
     expect(r.code).toBe(1);
-    expect(onlyRun(root).run.error).toBe('the actor `no-such-actor-program-xyz` could not be started: no-such-actor-program-xyz was not found (ENOENT)');
+    expect(onlyRun(root).run.error).toBe(
+      'the actor `no-such-actor-program-xyz` could not be started: no-such-actor-program-xyz was not found (ENOENT)',
+    );
   });
 
   it.each([
@@ -237,7 +281,10 @@ setInterval(() => {}, 1000);`);
 
   it('exits 3 and runs no actor when a decision node is invalid', () => {
     const root = exampleStore();
-    writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [node, -e, "require(\'fs\').writeFileSync(\'ran\', \'\')"]\n');
+    writeFileSync(
+      join(root, 'config.yaml'),
+      "version: 1\nreconciliation:\n  command: [node, -e, \"require('fs').writeFileSync('ran', '')\"]\n",
+    );
     const bad = `plans/${EXAMPLE_PLAN}/decisions/01M8KK0000000000000000000Z.yaml`;
     mkdirSync(join(root, 'plans', EXAMPLE_PLAN, 'decisions'));
     writeFileSync(join(root, bad), 'id: 01M8KK0000000000000000000Z\ntype: guess\n');
@@ -251,11 +298,14 @@ setInterval(() => {}, 1000);`);
 describe('the decision tree', () => {
   it('grows one node per run, each the child of the one before; nothing is overwritten', () => {
     const root = exampleStore();
-    useActor(root, `${READ_STDIN}
+    useActor(
+      root,
+      `${READ_STDIN}
 import { existsSync, writeFileSync } from 'node:fs';
 const n = existsSync('runs') ? 2 : 1; writeFileSync('runs', '');
 if (process.env.FAIL === '1') process.exit(9);
-console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'run ' + n })) }));`);
+console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'run ' + n })) }));`,
+    );
     expect(strategize(root).code).toBe(0);
     const first = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement')[0]!;
     const firstText = readFileSync(join(root, 'plans', EXAMPLE_PLAN, 'enforcement', `${first.id}.yaml`), 'utf8');

@@ -24,7 +24,14 @@ function json<T = Record<string, unknown>>(root: string, ...args: string[]): T {
 
 interface SyncJson {
   applied: boolean;
-  changes: { kind: string; origin_id: string; plan_invariant_id: string | null; fields: string[]; before: { text: string } | null; after: { id?: string; text: string; severity: string; source?: unknown } | null }[];
+  changes: {
+    kind: string;
+    origin_id: string;
+    plan_invariant_id: string | null;
+    fields: string[];
+    before: { text: string } | null;
+    after: { id?: string; text: string; severity: string; source?: unknown } | null;
+  }[];
   skipped: { kind: string; origin_id: string; reason: string }[];
   commit: string | null;
 }
@@ -39,17 +46,37 @@ function drifted() {
   const root = exampleStore();
   const repo = dirname(root);
   gitInit(repo);
-  const [second, hand, added, clash] = ['01M8KK1KW0KPRSWWKENT2QZ1Q1', '01M8KK1KW0KPRSWWKENT2QZ1Q2', '01M8KK1KW0KPRSWWKENT2QZ1Q3', '01M8KK1KW0KPRSWWKENT2QZ1Q4'];
+  const [second, hand, added, clash] = [
+    '01M8KK1KW0KPRSWWKENT2QZ1Q1',
+    '01M8KK1KW0KPRSWWKENT2QZ1Q2',
+    '01M8KK1KW0KPRSWWKENT2QZ1Q3',
+    '01M8KK1KW0KPRSWWKENT2QZ1Q4',
+  ];
   const write = (rel: string, id: string, text: string, extra: Record<string, string> = {}) =>
-    writeFileSync(join(root, rel, `${id}.yaml`), `# yaml-language-server: $schema=../../${rel.startsWith('plans') ? '' : '../'}schemas/invariant.schema.json\n${invariantYaml(id, text, extra)}`);
+    writeFileSync(
+      join(root, rel, `${id}.yaml`),
+      `# yaml-language-server: $schema=../../${rel.startsWith('plans') ? '' : '../'}schemas/invariant.schema.json\n${invariantYaml(id, text, extra)}`,
+    );
   write(ACTION, second, 'Keep the coverage report');
-  const plan = json<{ plan: { id: string }; promoted: { id: string; source: { origin_id: string } }[] }>(root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp');
+  const plan = json<{ plan: { id: string }; promoted: { id: string; source: { origin_id: string } }[] }>(
+    root,
+    'plan',
+    'use',
+    'local/code-coverage',
+    '--project',
+    'myapp',
+  );
   const planId = plan.plan.id;
   const promotedOf = (origin: string) => plan.promoted.find((p) => p.source.origin_id === origin)!.id;
   write(`plans/${planId}`, hand, 'Run the mutation tests nightly', { source: '{kind: plan}' });
   commitAll(repo, 'plan');
   const a1 = join(root, ACTION, `${A1}.yaml`);
-  writeFileSync(a1, readFileSync(a1, 'utf8').replace('text: Minimum 80% coverage', 'text: Minimum 85% coverage').replace('severity: error', 'severity: warning'));
+  writeFileSync(
+    a1,
+    readFileSync(a1, 'utf8')
+      .replace('text: Minimum 80% coverage', 'text: Minimum 85% coverage')
+      .replace('severity: error', 'severity: warning'),
+  );
   rmSync(join(root, ACTION, `${second}.yaml`));
   write(ACTION, added, 'Publish the coverage badge');
   write(ACTION, clash, 'Run the mutation tests nightly');
@@ -77,7 +104,9 @@ describe('plan sync (CLI, on a git repository)', () => {
       ['changed', A1, d.p1, ['text', 'severity']],
       ['added', d.added, null, []],
     ]);
-    expect(preview.skipped).toEqual([{ kind: 'added', action: 'local/code-coverage', origin_id: d.clash, reason: `the plan already holds this text as ${d.hand}` }]);
+    expect(preview.skipped).toEqual([
+      { kind: 'added', action: 'local/code-coverage', origin_id: d.clash, reason: `the plan already holds this text as ${d.hand}` },
+    ]);
     expect(fileList(d.root)).toEqual(before);
 
     const done = json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes', '--commit');
@@ -89,13 +118,23 @@ describe('plan sync (CLI, on a git repository)', () => {
     // The copy whose origin is gone is removed; the new origin is promoted with its provenance.
     const files = fileList(d.root);
     expect(files).not.toContain(`plans/${d.planId}/${d.p2}.yaml`);
-    expect(readYaml(d.root, `plans/${d.planId}/${newId}.yaml`)).toMatchObject({ id: newId, text: 'Publish the coverage badge', source: { kind: 'action', ref: 'local/code-coverage', origin_id: d.added } });
+    expect(readYaml(d.root, `plans/${d.planId}/${newId}.yaml`)).toMatchObject({
+      id: newId,
+      text: 'Publish the coverage badge',
+      source: { kind: 'action', ref: 'local/code-coverage', origin_id: d.added },
+    });
     // The hand-added invariant is untouched, byte for byte.
     expect(readFileSync(join(d.root, 'plans', d.planId, `${d.hand}.yaml`), 'utf8')).toBe(handBytes);
     // One commit holding exactly these three files.
-    expect(git(d.repo, 'log', '-1', '--format=%H %s').trim()).toBe(`${done.commit} plan: sync ${d.planId} with local/code-coverage (1 changed, 1 added, 1 removed)`);
+    expect(git(d.repo, 'log', '-1', '--format=%H %s').trim()).toBe(
+      `${done.commit} plan: sync ${d.planId} with local/code-coverage (1 changed, 1 added, 1 removed)`,
+    );
     expect(git(d.repo, 'show', '--name-only', '--no-renames', '--format=', 'HEAD').trim().split('\n').sort()).toEqual(
-      [`.agents/plans/${d.planId}/${d.p1}.yaml`, `.agents/plans/${d.planId}/${d.p2}.yaml`, `.agents/plans/${d.planId}/${newId}.yaml`].sort(),
+      [
+        `.agents/plans/${d.planId}/${d.p1}.yaml`,
+        `.agents/plans/${d.planId}/${d.p2}.yaml`,
+        `.agents/plans/${d.planId}/${newId}.yaml`,
+      ].sort(),
     );
     expect(git(d.repo, 'status', '--porcelain').trim()).toBe('');
 
@@ -158,12 +197,15 @@ describe('planSync (pure)', () => {
   const plan = { id: 'P', action: 'a/b' };
   const planScope = { kind: 'plan' as const, plan: 'P' };
   const actionScope = { kind: 'action' as const, ns: 'a', name: 'b' };
-  const promoted = (id: string, text: string, origin: string, extra: Partial<ScopedInvariant> = {}) => inv(id, text, planScope, { source: { kind: 'action', ref: 'a/b', origin_id: origin }, ...extra });
+  const promoted = (id: string, text: string, origin: string, extra: Partial<ScopedInvariant> = {}) =>
+    inv(id, text, planScope, { source: { kind: 'action', ref: 'a/b', origin_id: origin }, ...extra });
 
   it('deactivates a copy whose origin was deactivated, then sees no drift', () => {
     const origin = inv('O1', 'Rule', actionScope, { active: false });
     const first = planSync(plan, [promoted('X1', 'Rule', 'O1')], new Map([['a/b', [origin]]]));
-    expect(first.changes.map((c) => [c.kind, c.kind === 'changed' ? c.after.active : null, c.drift.fields])).toEqual([['changed', false, ['active']]]);
+    expect(first.changes.map((c) => [c.kind, c.kind === 'changed' ? c.after.active : null, c.drift.fields])).toEqual([
+      ['changed', false, ['active']],
+    ]);
     expect(planSync(plan, [promoted('X1', 'Rule', 'O1', { active: false })], new Map([['a/b', [origin]]])).changes).toEqual([]);
   });
 
@@ -178,6 +220,12 @@ describe('planSync (pure)', () => {
     const before = promoted('X1', 'Rule', 'O1', { created_at: '2026-01-01T00:00:00Z', rationale: 'old', tags: ['t'] });
     const r = planSync(plan, [before], new Map([['a/b', [inv('O1', 'Rule, reworded', actionScope, { tags: ['u'], severity: 'info' })]]]));
     const c = r.changes[0]!;
-    expect(c.kind === 'changed' ? c.after : null).toEqual({ ...before, text: 'Rule, reworded', severity: 'info', tags: ['u'], rationale: undefined });
+    expect(c.kind === 'changed' ? c.after : null).toEqual({
+      ...before,
+      text: 'Rule, reworded',
+      severity: 'info',
+      tags: ['u'],
+      rationale: undefined,
+    });
   });
 });

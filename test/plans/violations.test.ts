@@ -32,17 +32,51 @@ describe('invariant violation add / list and plan status', () => {
       allowed: [],
     });
 
-    const warn = run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJXY', '--severity', 'warning', '--details', 'one endpoint lacks a test', '--format', 'json');
+    const warn = run(
+      root,
+      'invariant',
+      'violation',
+      'add',
+      '--plan',
+      EXAMPLE_PLAN,
+      '--invariant',
+      '01M8KJXY',
+      '--severity',
+      'warning',
+      '--details',
+      'one endpoint lacks a test',
+      '--format',
+      'json',
+    );
     expect(warn.code).toBe(0);
     const w = JSON.parse(warn.stdout);
-    expect(w).toMatchObject({ plan: EXAMPLE_PLAN, invariant_id: '01M8KJXYP0GVPRF8KRRE9G8474', violated_text: 'All API changes need tests', severity: 'warning', details: 'one endpoint lacks a test' });
+    expect(w).toMatchObject({
+      plan: EXAMPLE_PLAN,
+      invariant_id: '01M8KJXYP0GVPRF8KRRE9G8474',
+      violated_text: 'All API changes need tests',
+      severity: 'warning',
+      details: 'one endpoint lacks a test',
+    });
     expect(w.path).toBe(`plans/${EXAMPLE_PLAN}/violations/${w.id}.yaml`);
-    expect(readFileSync(join(root, w.path), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../../../schemas/violation.schema.json');
+    expect(readFileSync(join(root, w.path), 'utf8').split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=../../../schemas/violation.schema.json',
+    );
     // Warnings do not fail the plan.
     expect(run(root, 'plan', 'status', EXAMPLE_PLAN).code).toBe(0);
 
     // The severity defaults to the invariant's own (error).
-    const err = run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN.slice(0, 10), '--invariant', NEVER_DELETE, '--details', 'dropped the users table');
+    const err = run(
+      root,
+      'invariant',
+      'violation',
+      'add',
+      '--plan',
+      EXAMPLE_PLAN.slice(0, 10),
+      '--invariant',
+      NEVER_DELETE,
+      '--details',
+      'dropped the users table',
+    );
     expect(err.code).toBe(0);
     expect(err.stdout).toContain('recorded error violation');
     const status = run(root, 'plan', 'status', EXAMPLE_PLAN);
@@ -58,7 +92,9 @@ describe('invariant violation add / list and plan status', () => {
 
     const all = JSON.parse(run(root, 'invariant', 'violation', 'list', '--format', 'json').stdout);
     expect(all.map((v: { severity: string }) => v.severity)).toEqual(['warning', 'error']);
-    const errors = JSON.parse(run(root, 'invariant', 'violation', 'list', '--plan', EXAMPLE_PLAN, '--severity', 'error', '--format', 'json').stdout);
+    const errors = JSON.parse(
+      run(root, 'invariant', 'violation', 'list', '--plan', EXAMPLE_PLAN, '--severity', 'error', '--format', 'json').stdout,
+    );
     expect(errors.map((v: { invariant_id: string }) => v.invariant_id)).toEqual([NEVER_DELETE]);
     const yaml = run(root, 'invariant', 'violation', 'list', '--severity', 'info', '--format', 'yaml');
     expect(yaml.stdout).toBe('[]\n');
@@ -94,7 +130,9 @@ describe('invariant violation add / list and plan status', () => {
 
   it('exits 3 naming the file when a violation file is invalid', () => {
     const root = exampleStore();
-    const add = JSON.parse(run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--format', 'json').stdout);
+    const add = JSON.parse(
+      run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--format', 'json').stdout,
+    );
     writeFileSync(join(root, add.path), readFileSync(join(root, add.path), 'utf8').replace('severity: error', 'severity: fatal'));
     const r = run(root, 'plan', 'status', EXAMPLE_PLAN);
     expect(r.code).toBe(3);
@@ -121,13 +159,19 @@ describe('invariant violation add / list and plan status', () => {
     const v = run(root, 'validate', '--format', 'json');
     const out = JSON.parse(v.stdout);
     // Only the example's deliberate shadowed copy (the seed's merge example) is reported.
-    expect(out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([['shadowed', 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml']]);
+    expect(out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([
+      ['shadowed', 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml'],
+    ]);
     expect(v.code).toBe(0);
     // A record edited by hand to break its schema is an error with its position.
     const file = records(root, EXAMPLE_PLAN, 'violations')[0]!;
     const path = `plans/${EXAMPLE_PLAN}/violations/${file.id}.yaml`;
     writeFileSync(join(root, path), readFileSync(join(root, path), 'utf8').replace('severity: error', 'severity: fatal'));
     const bad = JSON.parse(run(root, 'validate', '--format', 'json').stdout);
-    expect(bad.diagnostics.filter((d: { severity: string }) => d.severity === 'error').map((d: { code: string; file: string; col: number }) => [d.code, d.file, d.col])).toEqual([['schema', path, 11]]);
+    expect(
+      bad.diagnostics
+        .filter((d: { severity: string }) => d.severity === 'error')
+        .map((d: { code: string; file: string; col: number }) => [d.code, d.file, d.col]),
+    ).toEqual([['schema', path, 11]]);
   });
 });

@@ -51,7 +51,10 @@ describe('waivers: the rules (pure)', () => {
       { ...base, id: 'W3', invariant_id: 'I2', expires: '2026-03-01' },
     ];
     const at = (t: string) => [...waivedAt(ws, new Date(t))].map(([id, list]) => [id, list.map((w) => w.id)]);
-    expect(at('2026-02-01T00:00:00Z')).toEqual([['I1', ['W2', 'W1']], ['I2', ['W3']]]);
+    expect(at('2026-02-01T00:00:00Z')).toEqual([
+      ['I1', ['W2', 'W1']],
+      ['I2', ['W3']],
+    ]);
     expect(at('2026-07-01T00:00:00Z')).toEqual([['I1', ['W2']]]);
     expect(at('2027-01-01T00:00:00Z')).toEqual([]);
   });
@@ -69,26 +72,75 @@ describe('invariant waive (CLI, on a git repository)', () => {
     const { root } = repoStore();
     expect(run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE).code).toBe(0);
     expect(run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run').code).toBe(1);
-    const r = run(root, 'invariant', 'waive', NEVER_DELETE.slice(0, 8), '--plan', EXAMPLE_PLAN.slice(0, 8), '--reason', 'Migration window', '--owner', 'Data team', '--expires', '2999-01-31', '--format', 'json');
+    const r = run(
+      root,
+      'invariant',
+      'waive',
+      NEVER_DELETE.slice(0, 8),
+      '--plan',
+      EXAMPLE_PLAN.slice(0, 8),
+      '--reason',
+      'Migration window',
+      '--owner',
+      'Data team',
+      '--expires',
+      '2999-01-31',
+      '--format',
+      'json',
+    );
     expect(r.code).toBe(0);
     const w = JSON.parse(r.stdout);
-    expect(w).toMatchObject({ invariant_id: NEVER_DELETE, scope: 'plan', plan: EXAMPLE_PLAN, project: null, reason: 'Migration window', owner: 'Data team', expires: '2999-01-31', commit: null });
+    expect(w).toMatchObject({
+      invariant_id: NEVER_DELETE,
+      scope: 'plan',
+      plan: EXAMPLE_PLAN,
+      project: null,
+      reason: 'Migration window',
+      owner: 'Data team',
+      expires: '2999-01-31',
+      commit: null,
+    });
     expect(w.path).toBe(`plans/${EXAMPLE_PLAN}/waivers/${w.id}.yaml`);
-    expect(readFileSync(join(root, w.path), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../../../schemas/waiver.schema.json');
+    expect(readFileSync(join(root, w.path), 'utf8').split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=../../../schemas/waiver.schema.json',
+    );
     expect(readYaml(root, w.path)).toMatchObject({ id: w.id, invariant_id: NEVER_DELETE, expires: '2999-01-31' });
     const status = run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json');
     expect(status.code).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ violations: { error: 0, warning: 0, info: 0 }, waived_violations: 1, resolved_violations: 0, failing: false });
+    expect(JSON.parse(status.stdout)).toMatchObject({
+      violations: { error: 0, warning: 0, info: 0 },
+      waived_violations: 1,
+      resolved_violations: 0,
+      failing: false,
+    });
     expect(run(root, 'validate').code).toBe(0);
   });
 
   it('a project waiver covers the plans that target the project, and shows in list --effective, plan show and their JSON', () => {
     const { root } = repoStore();
-    const r = run(root, 'invariant', 'waive', API_TESTS, '--project', 'myapp', '--reason', 'Legacy endpoints', '--owner', 'API team', '--expires', '2999-12-31T18:00:00Z', '--format', 'json');
+    const r = run(
+      root,
+      'invariant',
+      'waive',
+      API_TESTS,
+      '--project',
+      'myapp',
+      '--reason',
+      'Legacy endpoints',
+      '--owner',
+      'API team',
+      '--expires',
+      '2999-12-31T18:00:00Z',
+      '--format',
+      'json',
+    );
     expect(r.code).toBe(0);
     const id = JSON.parse(r.stdout).id as string;
     expect(fileList(root)).toContain(`projects/myapp/waivers/${id}.yaml`);
-    const list = JSON.parse(run(root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json').stdout) as { id: string; waivers: { id: string; holds: boolean; scope: string }[] }[];
+    const list = JSON.parse(run(root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json').stdout) as {
+      id: string;
+      waivers: { id: string; holds: boolean; scope: string }[];
+    }[];
     expect(list.map((e) => [e.id, e.waivers.map((x) => [x.scope, x.holds])])).toEqual([
       ['01M8KK3EF09G9ET4TAJAHQWPMN', []],
       [API_TESTS, [['project', true]]],
@@ -104,25 +156,59 @@ describe('invariant waive (CLI, on a git repository)', () => {
 
   it('commits the waiver with --commit', () => {
     const { root, repo } = repoStore();
-    const r = run(root, 'invariant', 'waive', NEVER_DELETE, '--project', 'myapp', '--reason', 'Backfill', '--owner', 'Ops', '--expires', '2999-01-01', '--commit', '--format', 'json');
+    const r = run(
+      root,
+      'invariant',
+      'waive',
+      NEVER_DELETE,
+      '--project',
+      'myapp',
+      '--reason',
+      'Backfill',
+      '--owner',
+      'Ops',
+      '--expires',
+      '2999-01-01',
+      '--commit',
+      '--format',
+      'json',
+    );
     expect(r.code).toBe(0);
     const w = JSON.parse(r.stdout);
-    expect(git(repo, 'log', '-1', '--format=%H %s').trim()).toBe(`${w.commit} invariant: waive ${NEVER_DELETE} for project myapp until 2999-01-01`);
+    expect(git(repo, 'log', '-1', '--format=%H %s').trim()).toBe(
+      `${w.commit} invariant: waive ${NEVER_DELETE} for project myapp until 2999-01-01`,
+    );
     expect(git(repo, 'status', '--porcelain').trim()).toBe('');
   });
 
   it.each([
     ['no scope', [NEVER_DELETE, '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'], 'exactly one of --plan'],
-    ['both scopes', [NEVER_DELETE, '--plan', EXAMPLE_PLAN, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'], 'mutually exclusive'],
+    [
+      'both scopes',
+      [NEVER_DELETE, '--plan', EXAMPLE_PLAN, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'],
+      'mutually exclusive',
+    ],
     ['no reason', [NEVER_DELETE, '--project', 'myapp', '--owner', 'o', '--expires', '2999-01-01'], 'reason'],
     ['a blank reason', [NEVER_DELETE, '--project', 'myapp', '--reason', '  ', '--owner', 'o', '--expires', '2999-01-01'], '--reason'],
     ['a blank owner', [NEVER_DELETE, '--project', 'myapp', '--reason', 'r', '--owner', ' ', '--expires', '2999-01-01'], '--owner'],
     ['a past date', [NEVER_DELETE, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2020-01-01'], 'not in the future'],
-    ['a day that does not exist', [NEVER_DELETE, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2999-02-30'], 'is not a date'],
-    ['an unknown project', [NEVER_DELETE, '--project', 'nope', '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'], 'unknown project nope'],
+    [
+      'a day that does not exist',
+      [NEVER_DELETE, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2999-02-30'],
+      'is not a date',
+    ],
+    [
+      'an unknown project',
+      [NEVER_DELETE, '--project', 'nope', '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'],
+      'unknown project nope',
+    ],
     ['a bad project name', [NEVER_DELETE, '--project', 'Bad/Name', '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'], 'project'],
     ['an unknown plan', [NEVER_DELETE, '--plan', '01M8ZZZZ', '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'], 'no plan'],
-    ['an invariant outside the set', [ACTION_INV, '--plan', EXAMPLE_PLAN, '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'], 'not in the effective set'],
+    [
+      'an invariant outside the set',
+      [ACTION_INV, '--plan', EXAMPLE_PLAN, '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'],
+      'not in the effective set',
+    ],
     ['a bad id', ['xy', '--plan', EXAMPLE_PLAN, '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'], 'not an invariant id'],
   ])('refuses %s: exit 2, nothing written', (_name, args, message) => {
     const { root, repo } = repoStore();
@@ -139,16 +225,54 @@ describe('invariant waive (CLI, on a git repository)', () => {
 describe('invariant violation resolve (CLI, on a git repository)', () => {
   it('marks the violation resolved, keeps the record, and plan status passes', () => {
     const { root, repo } = repoStore();
-    const added = JSON.parse(run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--details', 'dropped a table', '--format', 'json').stdout);
+    const added = JSON.parse(
+      run(
+        root,
+        'invariant',
+        'violation',
+        'add',
+        '--plan',
+        EXAMPLE_PLAN,
+        '--invariant',
+        NEVER_DELETE,
+        '--details',
+        'dropped a table',
+        '--format',
+        'json',
+      ).stdout,
+    );
     commitAll(repo, 'violation');
     expect(run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run').code).toBe(1);
-    const r = run(root, 'invariant', 'violation', 'resolve', added.id.slice(0, 10), '--note', 'Restored from backup', '--commit', '--format', 'json');
+    const r = run(
+      root,
+      'invariant',
+      'violation',
+      'resolve',
+      added.id.slice(0, 10),
+      '--note',
+      'Restored from backup',
+      '--commit',
+      '--format',
+      'json',
+    );
     expect(r.code).toBe(0);
     const v = JSON.parse(r.stdout);
-    expect(v).toMatchObject({ id: added.id, plan: EXAMPLE_PLAN, invariant_id: NEVER_DELETE, details: 'dropped a table', resolved: { note: 'Restored from backup', by: 'Test Author <author@example.com>' } });
+    expect(v).toMatchObject({
+      id: added.id,
+      plan: EXAMPLE_PLAN,
+      invariant_id: NEVER_DELETE,
+      details: 'dropped a table',
+      resolved: { note: 'Restored from backup', by: 'Test Author <author@example.com>' },
+    });
     expect(v.resolved.at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-    expect(readYaml(root, added.path)).toMatchObject({ id: added.id, violated_text: 'Never delete production data', resolved: { note: 'Restored from backup' } });
-    expect(git(repo, 'log', '-1', '--format=%s').trim()).toBe(`invariant: resolve violation ${added.id} of ${NEVER_DELETE} in plan ${EXAMPLE_PLAN}`);
+    expect(readYaml(root, added.path)).toMatchObject({
+      id: added.id,
+      violated_text: 'Never delete production data',
+      resolved: { note: 'Restored from backup' },
+    });
+    expect(git(repo, 'log', '-1', '--format=%s').trim()).toBe(
+      `invariant: resolve violation ${added.id} of ${NEVER_DELETE} in plan ${EXAMPLE_PLAN}`,
+    );
     const status = run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json');
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ violations: { error: 0 }, resolved_violations: 1, failing: false });
@@ -172,7 +296,9 @@ describe('invariant violation resolve (CLI, on a git repository)', () => {
 
   it('refuses to resolve twice (exit 2, the first resolution kept)', () => {
     const { root } = repoStore();
-    const added = JSON.parse(run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--format', 'json').stdout);
+    const added = JSON.parse(
+      run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--format', 'json').stdout,
+    );
     expect(run(root, 'invariant', 'violation', 'resolve', added.id, '--note', 'first').code).toBe(0);
     const bytes = readFileSync(join(root, added.path), 'utf8');
     const again = run(root, 'invariant', 'violation', 'resolve', added.id, '--note', 'second');
@@ -187,11 +313,23 @@ describe('waiver expiry with an injected clock', () => {
     const root = exampleStore();
     const at = (iso: string) => {
       let n = 0;
-      return new PlanService(new InvariantService(root, { clock: () => new Date(iso), newId: () => `01M8KM00000000000000000${String(n++).padStart(3, '0')}`, author: async () => 'Jane Doe <jane@example.com>' }));
+      return new PlanService(
+        new InvariantService(root, {
+          clock: () => new Date(iso),
+          newId: () => `01M8KM00000000000000000${String(n++).padStart(3, '0')}`,
+          author: async () => 'Jane Doe <jane@example.com>',
+        }),
+      );
     };
     const early = at('2026-11-30T09:00:00Z');
     await early.addViolation({ plan: EXAMPLE_PLAN, invariant: NEVER_DELETE });
-    const { waiver } = await early.waive({ invariant: NEVER_DELETE, project: 'myapp', reason: 'Backfill', owner: 'Ops', expires: '2026-12-31' });
+    const { waiver } = await early.waive({
+      invariant: NEVER_DELETE,
+      project: 'myapp',
+      reason: 'Backfill',
+      owner: 'Ops',
+      expires: '2026-12-31',
+    });
     expect(waiver.path).toBe('projects/myapp/waivers/01M8KM00000000000000000001.yaml');
     // The plan was never reconciled: that reason is relaxed here, the waiver is what is under test.
     const allow = { allow: ['not-run' as const] };
@@ -204,11 +342,14 @@ describe('waiver expiry with an injected clock', () => {
       ['01M8KM00000000000000000001', false],
     ]);
 
-    const validateAt = (iso: string) => runValidate({ store: root, cwd: root }, { processAlive: () => false, hostname: 'h', clock: () => new Date(iso) });
+    const validateAt = (iso: string) =>
+      runValidate({ store: root, cwd: root }, { processAlive: () => false, hostname: 'h', clock: () => new Date(iso) });
     const before = await validateAt('2026-12-31T12:00:00Z');
     expect(before.diagnostics.filter((d) => d.code === 'waiver-expired')).toEqual([]);
     const after = await validateAt('2027-01-01T00:00:00Z');
     expect(after.ok).toBe(false);
-    expect(after.diagnostics.filter((d) => d.code === 'waiver-expired').map((d) => [d.file, d.line, d.severity])).toEqual([[waiver.path, 6, 'error']]);
+    expect(after.diagnostics.filter((d) => d.code === 'waiver-expired').map((d) => [d.file, d.line, d.severity])).toEqual([
+      [waiver.path, 6, 'error'],
+    ]);
   });
 });

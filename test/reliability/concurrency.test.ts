@@ -16,7 +16,19 @@ describe('concurrent writers of one scope', () => {
     const worker = async (w: number) => {
       const results = [];
       for (let i = 0; i < ADDS_EACH; i++) {
-        results.push(await agentsAsync(['--store', store, '--format', 'json', 'invariant', 'add', '--project', 'race', `Worker ${w} rule ${i}: keep the invariant`]));
+        results.push(
+          await agentsAsync([
+            '--store',
+            store,
+            '--format',
+            'json',
+            'invariant',
+            'add',
+            '--project',
+            'race',
+            `Worker ${w} rule ${i}: keep the invariant`,
+          ]),
+        );
       }
       return results;
     };
@@ -45,7 +57,9 @@ describe('concurrent writers of one scope', () => {
     const listed = agents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'race']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toHaveLength(PROCESSES * ADDS_EACH);
-    console.log(`concurrency: ${PROCESSES} processes raced ${all.length} adds into one scope; ${names.length} files, ${new Set(reported).size} distinct ids, 0 lost`);
+    console.log(
+      `concurrency: ${PROCESSES} processes raced ${all.length} adds into one scope; ${names.length} files, ${new Set(reported).size} distinct ids, 0 lost`,
+    );
   }, 600_000);
 
   it('6 processes add the same text at once: exactly one succeeds, the others exit 1 naming its id', async () => {

@@ -47,7 +47,10 @@ describe('crash safety', () => {
       const u = random();
       const after = Math.round(i % 3 === 0 ? u * target * 1.2 : target * (0.85 + 0.3 * u));
       const before = leftovers(join(store, 'projects/crash'));
-      const outcome = await runAndKill(['--store', store, 'invariant', 'add', '--project', 'crash', `Crash trial ${i}: never lose this`], after);
+      const outcome = await runAndKill(
+        ['--store', store, 'invariant', 'add', '--project', 'crash', `Crash trial ${i}: never lose this`],
+        after,
+      );
       const now = leftovers(join(store, 'projects/crash'));
       const wrote = now.invariants.length > before.invariants.length;
       if (outcome.killed) {
@@ -94,12 +97,18 @@ describe('crash safety', () => {
     const report = JSON.parse(checked.stdout) as { ok: boolean; diagnostics: { code: string; file: string }[] };
     expect(report.ok).toBe(true);
     expect(report.diagnostics.filter((d) => d.code !== 'temporary-file')).toEqual([]);
-    expect(report.diagnostics.map((d) => d.file).sort()).toEqual(leftovers(dir).temporaries.map((t) => `projects/crash/${t}`).sort());
+    expect(report.diagnostics.map((d) => d.file).sort()).toEqual(
+      leftovers(dir)
+        .temporaries.map((t) => `projects/crash/${t}`)
+        .sort(),
+    );
     expect(agents(['--store', store, 'validate', '--fix']).code).toBe(0);
     const clean = agents(['--store', store, '--format', 'json', 'validate']);
     expect((JSON.parse(clean.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);
     expect(readdirSync(dir).filter((n) => !/^[0-9A-HJKMNP-TV-Z]{26}\.yaml$/.test(n))).toEqual([]);
 
-    console.log(`crash: ${trials} trials, ${killed} killed (${killedAfterWrite} after the file was linked, ${leftTemporary} left a temporary, ${leftLock} left a lock), ${finished} finished; ${left.invariants.length} invariant files, all whole`);
+    console.log(
+      `crash: ${trials} trials, ${killed} killed (${killedAfterWrite} after the file was linked, ${leftTemporary} left a temporary, ${leftLock} left a lock), ${finished} finished; ${left.invariants.length} invariant files, all whole`,
+    );
   }, 300_000);
 });

@@ -43,7 +43,12 @@ function sandbox(): { root: string; repo: string; store: string; outside: string
     'plan.yaml': `id: ${PLAN_ID}\ncreated_at: 2026-11-29T12:00:00Z\n`,
     'secret.txt': `${SECRET}\n`,
   });
-  writeTree(store, { 'global/': null, 'projects/app/': null, [`actions/local/cov/${ACTION_INV}.yaml`]: `# yaml-language-server: $schema=../../../schemas/invariant.schema.json\n${invariantYaml(ACTION_INV, 'Run the tests')}`, 'plans/': null });
+  writeTree(store, {
+    'global/': null,
+    'projects/app/': null,
+    [`actions/local/cov/${ACTION_INV}.yaml`]: `# yaml-language-server: $schema=../../../schemas/invariant.schema.json\n${invariantYaml(ACTION_INV, 'Run the tests')}`,
+    'plans/': null,
+  });
   return { root, repo, store, outside };
 }
 
@@ -132,9 +137,33 @@ describe('names, ids and paths never reach outside the store', () => {
 
   it('the global folder, the projects folder, an action folder or a plan folder as a link: refused (exit 3)', () => {
     const cases: { link: string; target: string; runs: [string[], number][] }[] = [
-      { link: 'global', target: 'global', runs: [[['invariant', 'add', '--global', 'rule'], 3], [['invariant', 'list', '--project', 'app', '--effective'], 3], [['invariant', 'list', '--global'], 3]] },
-      { link: 'projects', target: '', runs: [[['invariant', 'add', '--project', 'x', 'rule'], 3], [['invariant', 'add', '--project', 'new', 'rule'], 3], [['invariant', 'list', '--project', 'x'], 3]] },
-      { link: 'actions/ns', target: '', runs: [[['invariant', 'add', '--action', 'ns/x', 'rule'], 3], [['invariant', 'list', '--action', 'ns/x'], 3], [['invariant', 'list'], 3]] },
+      {
+        link: 'global',
+        target: 'global',
+        runs: [
+          [['invariant', 'add', '--global', 'rule'], 3],
+          [['invariant', 'list', '--project', 'app', '--effective'], 3],
+          [['invariant', 'list', '--global'], 3],
+        ],
+      },
+      {
+        link: 'projects',
+        target: '',
+        runs: [
+          [['invariant', 'add', '--project', 'x', 'rule'], 3],
+          [['invariant', 'add', '--project', 'new', 'rule'], 3],
+          [['invariant', 'list', '--project', 'x'], 3],
+        ],
+      },
+      {
+        link: 'actions/ns',
+        target: '',
+        runs: [
+          [['invariant', 'add', '--action', 'ns/x', 'rule'], 3],
+          [['invariant', 'list', '--action', 'ns/x'], 3],
+          [['invariant', 'list'], 3],
+        ],
+      },
       {
         link: `plans/${PLAN_ID}`,
         target: '',
@@ -151,7 +180,15 @@ describe('names, ids and paths never reach outside the store', () => {
           [['invariant', 'violation', 'list', '--plan', PLAN_ID], 3],
         ],
       },
-      { link: 'plans', target: '', runs: [[['plan', 'list'], 3], [['plan', 'show', PLAN_ID], 3], [['plan', 'use', 'local/cov', '--project', 'app'], 3]] },
+      {
+        link: 'plans',
+        target: '',
+        runs: [
+          [['plan', 'list'], 3],
+          [['plan', 'show', PLAN_ID], 3],
+          [['plan', 'use', 'local/cov', '--project', 'app'], 3],
+        ],
+      },
       { link: 'actions/local/cov', target: 'x', runs: [[['plan', 'use', 'local/cov', '--project', 'app'], 3]] },
     ];
     for (const c of cases) {
@@ -194,7 +231,16 @@ describe('names, ids and paths never reach outside the store', () => {
     const { root, repo, store, outside } = sandbox();
     symlinkSync(store, join(root, 'store-link'));
     const outsideBefore = snapshot(outside);
-    const added = agents(['--store', join(root, 'store-link'), '--format', 'json', 'invariant', 'add', '--global', 'Through the named link']);
+    const added = agents([
+      '--store',
+      join(root, 'store-link'),
+      '--format',
+      'json',
+      'invariant',
+      'add',
+      '--global',
+      'Through the named link',
+    ]);
     expect(added.code).toBe(0);
     const id = (JSON.parse(added.stdout) as { id: string }).id;
     expect(readdirSync(join(store, 'global'))).toContain(`${id}.yaml`);
@@ -214,4 +260,3 @@ describe('names, ids and paths never reach outside the store', () => {
     expect(repo).toBeTruthy();
   });
 });
-

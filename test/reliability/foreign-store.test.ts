@@ -25,12 +25,15 @@ function chownTree(path: string, uid: number): void {
 function foreignStore(): { root: string; mark: string } {
   const root = exampleStore();
   const mark = join(tempDir('agents-mark-'), 'actor-ran');
-  useActor(root, `import { writeFileSync } from 'node:fs';
+  useActor(
+    root,
+    `import { writeFileSync } from 'node:fs';
 const chunks = [];
 for await (const c of process.stdin) chunks.push(c);
 const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 writeFileSync(${JSON.stringify(mark)}, 'ran');
-console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`);
+console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`,
+  );
   chownTree(root, NOBODY);
   return { root, mark };
 }
@@ -46,7 +49,11 @@ describe.skipIf(!isRoot)('a store owned by another user (run as root, the store 
     const before = fileList(root);
     const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, exit_code: 2, error: { code: 'foreign-store', detail: { store: root, path: root, owner: NOBODY, uid: 0 } } });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: false,
+      exit_code: 2,
+      error: { code: 'foreign-store', detail: { store: root, path: root, owner: NOBODY, uid: 0 } },
+    });
     expect(existsSync(mark)).toBe(false);
     expect(fileList(root)).toEqual(before);
     expect(r.stderr).toContain(`is owned by user ${NOBODY}, not by you (user 0)`);
@@ -101,7 +108,10 @@ describe.skipIf(!isRoot)('a store owned by another user (run as root, the store 
 
   it.each([
     ['another folder', (root: string) => ({ AGENTS_SAFE_DIRECTORY: `${root}-other` })],
-    ['git safe.directory emptied after allowing', (root: string) => ({ GIT_CONFIG_GLOBAL: gitConfig(`[safe]\n\tdirectory = ${root}\n\tdirectory =\n`) })],
+    [
+      'git safe.directory emptied after allowing',
+      (root: string) => ({ GIT_CONFIG_GLOBAL: gitConfig(`[safe]\n\tdirectory = ${root}\n\tdirectory =\n`) }),
+    ],
   ])('not allowed by %s', (_name, allow) => {
     const { root, mark } = foreignStore();
     const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN], allow(root));
@@ -129,5 +139,5 @@ function gitConfig(text: string): string {
 }
 
 describe.skipIf(isRoot)('a store owned by another user', () => {
-  it.skip('needs root to change a folder\'s owner: run the suite as root (CI does) to test it', () => {});
+  it.skip("needs root to change a folder's owner: run the suite as root (CI does) to test it", () => {});
 });

@@ -64,7 +64,42 @@ function parseAll(bytes: Uint8Array): void {
 }
 
 /** Things that break YAML in interesting ways. */
-const SNIPPETS = ['\t', '\0', '&a ', '*a', '*b ', '&a [*a, *a]', '<<: *a\n', '!!binary ', '!tag ', '%YAML 1.1\n', '---\n', '...\n', '? ', ': ', '- ', '[', ']', '{', '}', '"', "'", '|', '>', '#', '\r', '\r\n', '\uFEFF', '\u2028', 'id: x\n', `id: ${ID}\n`, 'text:\n', ' '.repeat(40), '\\', '\xff'];
+const SNIPPETS = [
+  '\t',
+  '\0',
+  '&a ',
+  '*a',
+  '*b ',
+  '&a [*a, *a]',
+  '<<: *a\n',
+  '!!binary ',
+  '!tag ',
+  '%YAML 1.1\n',
+  '---\n',
+  '...\n',
+  '? ',
+  ': ',
+  '- ',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '|',
+  '>',
+  '#',
+  '\r',
+  '\r\n',
+  '\uFEFF',
+  '\u2028',
+  'id: x\n',
+  `id: ${ID}\n`,
+  'text:\n',
+  ' '.repeat(40),
+  '\\',
+  '\xff',
+];
 
 type Mutation =
   | { op: 'flip'; at: number; byte: number }
@@ -77,9 +112,18 @@ type Mutation =
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ op: fc.constant('flip' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
   fc.record({ op: fc.constant('truncate' as const), at: fc.nat() }),
-  fc.record({ op: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 8 })) }),
+  fc.record({
+    op: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 8 })),
+  }),
   fc.record({ op: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 20 }) }),
-  fc.record({ op: fc.constant('nest' as const), at: fc.nat(), depth: fc.integer({ min: 1, max: 5000 }), open: fc.constantFrom('[', '{', '- ', 'k:\n ', '? ') }),
+  fc.record({
+    op: fc.constant('nest' as const),
+    at: fc.nat(),
+    depth: fc.integer({ min: 1, max: 5000 }),
+    open: fc.constantFrom('[', '{', '- ', 'k:\n ', '? '),
+  }),
   fc.record({ op: fc.constant('alias-bomb' as const), levels: fc.integer({ min: 1, max: 12 }), width: fc.integer({ min: 2, max: 12 }) }),
 );
 
@@ -101,12 +145,18 @@ function applyMutation(input: Uint8Array, m: Mutation): Uint8Array {
       return Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + m.length)]);
     case 'nest': {
       const close = m.open === '[' ? ']' : m.open === '{' ? '}' : '';
-      const nested = m.open === 'k:\n ' ? Array.from({ length: Math.min(m.depth, 400) }, (_, i) => `${' '.repeat(i)}k:`).join('\n') : m.open.repeat(m.depth) + 'x' + close.repeat(m.depth);
+      const nested =
+        m.open === 'k:\n '
+          ? Array.from({ length: Math.min(m.depth, 400) }, (_, i) => `${' '.repeat(i)}k:`).join('\n')
+          : `${m.open.repeat(m.depth)}x${close.repeat(m.depth)}`;
       return Buffer.concat([bytes.subarray(0, at), Buffer.from(nested), bytes.subarray(at)]);
     }
     case 'alias-bomb': {
       let bomb = `a0: &a0 [${Array(m.width).fill('lol').join(', ')}]\n`;
-      for (let i = 1; i < m.levels; i++) bomb += `a${i}: &a${i} [${Array(m.width).fill(`*a${i - 1}`).join(', ')}]\n`;
+      for (let i = 1; i < m.levels; i++)
+        bomb += `a${i}: &a${i} [${Array(m.width)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]\n`;
       return Buffer.concat([bytes, Buffer.from(bomb)]);
     }
   }
@@ -116,21 +166,43 @@ const RUNS = { seed: SEED, numRuns: 0 };
 
 describe('fuzz: the parsers never throw, every input gets a value or a located diagnostic', () => {
   it('random bytes', () => {
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => parseAll(bytes)), { ...RUNS, numRuns: 1500 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => parseAll(bytes)),
+      { ...RUNS, numRuns: 1500 },
+    );
   }, 300_000);
 
   it('random strings made of YAML punctuation and snippets', () => {
-    const yamlish = fc.array(fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 6 }), fc.constantFrom('id', 'text', 'tags', 'severity', 'true', 'null', '1e9', '0x1F', '~')), { maxLength: 40 }).map((parts) => parts.join(''));
-    fc.assert(fc.property(yamlish, (s) => parseAll(enc.encode(s))), { ...RUNS, numRuns: 1500 });
+    const yamlish = fc
+      .array(
+        fc.oneof(
+          fc.constantFrom(...SNIPPETS),
+          fc.string({ maxLength: 6 }),
+          fc.constantFrom('id', 'text', 'tags', 'severity', 'true', 'null', '1e9', '0x1F', '~'),
+        ),
+        { maxLength: 40 },
+      )
+      .map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(yamlish, (s) => parseAll(enc.encode(s))),
+      { ...RUNS, numRuns: 1500 },
+    );
   }, 300_000);
 
   it('mutations of valid files: byte flips, truncations, inserted tabs, anchors, aliases, NULs, deep nesting, alias bombs', () => {
-    const mutated = fc.tuple(fc.constantFrom(...VALID), fc.array(mutation, { minLength: 1, maxLength: 4 })).map(([base, ms]) => ms.reduce<Uint8Array>((b, m) => applyMutation(b, m), enc.encode(base)));
-    fc.assert(fc.property(mutated, (bytes) => parseAll(bytes)), { ...RUNS, numRuns: 1500 });
+    const mutated = fc
+      .tuple(fc.constantFrom(...VALID), fc.array(mutation, { minLength: 1, maxLength: 4 }))
+      .map(([base, ms]) => ms.reduce<Uint8Array>((b, m) => applyMutation(b, m), enc.encode(base)));
+    fc.assert(
+      fc.property(mutated, (bytes) => parseAll(bytes)),
+      { ...RUNS, numRuns: 1500 },
+    );
   }, 300_000);
 
   it('the store reader and the validator over a store holding mutated files: no exception, every bad file named', async () => {
-    const mutated = fc.tuple(fc.constantFrom(...VALID), fc.array(mutation, { minLength: 1, maxLength: 3 })).map(([base, ms]) => ms.reduce<Uint8Array>((b, m) => applyMutation(b, m), enc.encode(base)));
+    const mutated = fc
+      .tuple(fc.constantFrom(...VALID), fc.array(mutation, { minLength: 1, maxLength: 3 }))
+      .map(([base, ms]) => ms.reduce<Uint8Array>((b, m) => applyMutation(b, m), enc.encode(base)));
     const store = testStore();
     const { writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');

@@ -51,7 +51,10 @@ function hookEnv(top: string): Record<string, string> {
   const dump = join(hooks, 'env');
   writeFileSync(join(hooks, 'pre-commit'), `#!/bin/sh\nenv -0 > '${dump}'\nexit 1\n`);
   chmodSync(join(hooks, 'pre-commit'), 0o755);
-  spawnSync('git', ['-c', `core.hooksPath=${hooks}`, 'commit', '-q', '--allow-empty', '-m', 'probe'], { cwd: top, env: { ...process.env, ...GIT_ENV } });
+  spawnSync('git', ['-c', `core.hooksPath=${hooks}`, 'commit', '-q', '--allow-empty', '-m', 'probe'], {
+    cwd: top,
+    env: { ...process.env, ...GIT_ENV },
+  });
   const env: Record<string, string> = {};
   for (const entry of readFileSync(dump, 'utf8').split('\0')) {
     const eq = entry.indexOf('=');
@@ -66,7 +69,9 @@ function json(r: { code: number; stdout: string; stderr: string }): unknown {
   return JSON.parse(r.stdout);
 }
 
-const CASES = (['normal repository', 'linked worktree'] as const).flatMap((where) => (['as in a hook', 'clean'] as const).map((env) => [where, env] as const));
+const CASES = (['normal repository', 'linked worktree'] as const).flatMap((where) =>
+  (['as in a hook', 'clean'] as const).map((env) => [where, env] as const),
+);
 
 describe('git calls in {normal repository, linked worktree} × {environment as git sets it for hooks, clean}', () => {
   it('git sets GIT_DIR for hooks in a linked worktree, and GIT_INDEX_FILE in both (what this table tests)', () => {
@@ -78,79 +83,101 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
     expect(env.GIT_INDEX_FILE).toBeDefined();
   });
 
-  it.each(CASES)('%s, environment %s: validate --staged, invariant diff, invariant log, the cache folder', (where, envKind) => {
-    const { top } = setup(where);
-    const hook = envKind === 'as in a hook' ? hookEnv(top) : {};
-    const run = (args: string[]) => agents(args, { cwd: top, env: hook });
-    const gitDir = git(top, 'rev-parse', '--absolute-git-dir').trim();
+  it.each(CASES)(
+    '%s, environment %s: validate --staged, invariant diff, invariant log, the cache folder',
+    (where, envKind) => {
+      const { top } = setup(where);
+      const hook = envKind === 'as in a hook' ? hookEnv(top) : {};
+      const run = (args: string[]) => agents(args, { cwd: top, env: hook });
+      const gitDir = git(top, 'rev-parse', '--absolute-git-dir').trim();
 
-    // A broken invariant staged: --staged sees it, in the store's own paths.
-    writeFileSync(join(top, `.agents/global/${BAD}.yaml`), `id: ${BAD}\ntext: Never run as root\nseverity: fatal\n`);
-    git(top, 'add', '-A');
-    const staged = run(['validate', '--staged', '--format', 'json']);
-    expect(staged.code).toBe(1);
-    const report = json(staged) as { ok: boolean; source: string; files: number; diagnostics: { severity: string }[] };
-    expect({ ...report, diagnostics: report.diagnostics.filter((x) => x.severity === 'error') }).toMatchObject({
-      ok: false,
-      source: 'index',
-      files: 1,
-      diagnostics: [{ code: 'schema', severity: 'error', file: `global/${BAD}.yaml`, path: `.agents/global/${BAD}.yaml`, line: 3, col: 11 }],
-    });
-    const stagedDiff = run(['invariant', 'diff', '--staged', '--format', 'json']);
-    expect(stagedDiff.code).toBe(3);
-    expect(json(stagedDiff)).toMatchObject({ ok: false, exit_code: 3, error: { code: 'invalid-store', detail: { diagnostics: [{ code: 'schema', file: `global/${BAD}.yaml`, line: 3, col: 11 }] } } });
-    git(top, 'rm', '-q', '--cached', `.agents/global/${BAD}.yaml`);
-    rmSync(join(top, `.agents/global/${BAD}.yaml`));
+      // A broken invariant staged: --staged sees it, in the store's own paths.
+      writeFileSync(join(top, `.agents/global/${BAD}.yaml`), `id: ${BAD}\ntext: Never run as root\nseverity: fatal\n`);
+      git(top, 'add', '-A');
+      const staged = run(['validate', '--staged', '--format', 'json']);
+      expect(staged.code).toBe(1);
+      const report = json(staged) as { ok: boolean; source: string; files: number; diagnostics: { severity: string }[] };
+      expect({ ...report, diagnostics: report.diagnostics.filter((x) => x.severity === 'error') }).toMatchObject({
+        ok: false,
+        source: 'index',
+        files: 1,
+        diagnostics: [
+          { code: 'schema', severity: 'error', file: `global/${BAD}.yaml`, path: `.agents/global/${BAD}.yaml`, line: 3, col: 11 },
+        ],
+      });
+      const stagedDiff = run(['invariant', 'diff', '--staged', '--format', 'json']);
+      expect(stagedDiff.code).toBe(3);
+      expect(json(stagedDiff)).toMatchObject({
+        ok: false,
+        exit_code: 3,
+        error: { code: 'invalid-store', detail: { diagnostics: [{ code: 'schema', file: `global/${BAD}.yaml`, line: 3, col: 11 }] } },
+      });
+      git(top, 'rm', '-q', '--cached', `.agents/global/${BAD}.yaml`);
+      rmSync(join(top, `.agents/global/${BAD}.yaml`));
 
-    // Revisions: the store's trees, not the repository's top read as the store.
-    const diff = run(['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json']);
-    expect(diff.code).toBe(0);
-    const d = json(diff) as { summary: unknown; invariants: { change: string; id: string; path: string }[] };
-    expect(d.summary).toEqual({ added: 1, removed: 0, edited: 1, moved: 0, plans_changed: 0, targets_changed: 0 });
-    expect(d.invariants.map((i) => [i.change, i.id, i.path])).toEqual([
-      ['edited', G1, `global/${G1}.yaml`],
-      ['added', G2, `global/${G2}.yaml`],
-    ]);
-    const log = run(['invariant', 'log', G1, '--format', 'json']);
-    expect(log.code).toBe(0);
-    const l = json(log) as { path: string; events: { subject: string; change: string; path: string }[] };
-    expect(l.path).toBe(`global/${G1}.yaml`);
-    expect(l.events.map((e) => [e.subject, e.change, e.path])).toEqual([
-      ['second', 'edited', `global/${G1}.yaml`],
-      ['first', 'added', `global/${G1}.yaml`],
-    ]);
+      // Revisions: the store's trees, not the repository's top read as the store.
+      const diff = run(['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json']);
+      expect(diff.code).toBe(0);
+      const d = json(diff) as { summary: unknown; invariants: { change: string; id: string; path: string }[] };
+      expect(d.summary).toEqual({ added: 1, removed: 0, edited: 1, moved: 0, plans_changed: 0, targets_changed: 0 });
+      expect(d.invariants.map((i) => [i.change, i.id, i.path])).toEqual([
+        ['edited', G1, `global/${G1}.yaml`],
+        ['added', G2, `global/${G2}.yaml`],
+      ]);
+      const log = run(['invariant', 'log', G1, '--format', 'json']);
+      expect(log.code).toBe(0);
+      const l = json(log) as { path: string; events: { subject: string; change: string; path: string }[] };
+      expect(l.path).toBe(`global/${G1}.yaml`);
+      expect(l.events.map((e) => [e.subject, e.change, e.path])).toEqual([
+        ['second', 'edited', `global/${G1}.yaml`],
+        ['first', 'added', `global/${G1}.yaml`],
+      ]);
 
-    // The cache lives in this working tree's git folder.
-    expect(run(['validate', '--format', 'json']).code).toBe(0);
-    expect(existsSync(join(gitDir, 'agents/validate-worktree.cache'))).toBe(true);
+      // The cache lives in this working tree's git folder.
+      expect(run(['validate', '--format', 'json']).code).toBe(0);
+      expect(existsSync(join(gitDir, 'agents/validate-worktree.cache'))).toBe(true);
+    },
+    120_000,
+  );
 
-  }, 120_000);
+  it.each(CASES)(
+    '%s, environment %s: init --hooks, then invariant add --commit and plan use --commit through that hook',
+    (where, envKind) => {
+      const { top, main } = setup(where);
+      const hook = envKind === 'as in a hook' ? hookEnv(top) : {};
+      // `agents` on PATH: the hook `init --hooks` installs runs inside the `--commit` runs below.
+      const path = agentsOnPath();
+      const run = (args: string[]) => agents(args, { cwd: top, env: { ...hook, PATH: path } });
 
-  it.each(CASES)('%s, environment %s: init --hooks, then invariant add --commit and plan use --commit through that hook', (where, envKind) => {
-    const { top, main } = setup(where);
-    const hook = envKind === 'as in a hook' ? hookEnv(top) : {};
-    // `agents` on PATH: the hook `init --hooks` installs runs inside the `--commit` runs below.
-    const path = agentsOnPath();
-    const run = (args: string[]) => agents(args, { cwd: top, env: { ...hook, PATH: path } });
+      // init --hooks: the repository's hooks folder (shared by its worktrees).
+      const init = run(['init', '--hooks', '--format', 'json']);
+      expect(init.code).toBe(0);
+      expect((json(init) as { hook: { path: string } }).hook.path).toBe(join(main, '.git/hooks/pre-commit'));
 
-    // init --hooks: the repository's hooks folder (shared by its worktrees).
-    const init = run(['init', '--hooks', '--format', 'json']);
-    expect(init.code).toBe(0);
-    expect((json(init) as { hook: { path: string } }).hook.path).toBe(join(main, '.git/hooks/pre-commit'));
-
-    // --commit: exactly the new file, on this working tree's branch.
-    const add = run(['invariant', 'add', '--global', 'Rotate keys every quarter', '--commit', '--format', 'json']);
-    expect(add.code).toBe(0);
-    const added = json(add) as { id: string; commit: string };
-    expect(added.commit).toBe(git(top, 'rev-parse', 'HEAD').trim());
-    expect(git(top, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual([`invariant: add ${added.id} to global`, '', `.agents/global/${added.id}.yaml`]);
-    const use = run(['plan', 'use', 'ops/deploy', '--commit', '--format', 'json']);
-    expect(use.code).toBe(0);
-    const plan = json(use) as { plan: { id: string }; commit: string };
-    expect(plan.commit).toBe(git(top, 'rev-parse', 'HEAD').trim());
-    expect(git(top, 'show', '--name-only', '--format=', 'HEAD').trim().split('\n').every((p) => p.startsWith(`.agents/plans/${plan.plan.id}/`))).toBe(true);
-    expect(git(top, 'status', '--porcelain')).toBe('');
-  }, 120_000);
+      // --commit: exactly the new file, on this working tree's branch.
+      const add = run(['invariant', 'add', '--global', 'Rotate keys every quarter', '--commit', '--format', 'json']);
+      expect(add.code).toBe(0);
+      const added = json(add) as { id: string; commit: string };
+      expect(added.commit).toBe(git(top, 'rev-parse', 'HEAD').trim());
+      expect(git(top, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual([
+        `invariant: add ${added.id} to global`,
+        '',
+        `.agents/global/${added.id}.yaml`,
+      ]);
+      const use = run(['plan', 'use', 'ops/deploy', '--commit', '--format', 'json']);
+      expect(use.code).toBe(0);
+      const plan = json(use) as { plan: { id: string }; commit: string };
+      expect(plan.commit).toBe(git(top, 'rev-parse', 'HEAD').trim());
+      expect(
+        git(top, 'show', '--name-only', '--format=', 'HEAD')
+          .trim()
+          .split('\n')
+          .every((p) => p.startsWith(`.agents/plans/${plan.plan.id}/`)),
+      ).toBe(true);
+      expect(git(top, 'status', '--porcelain')).toBe('');
+    },
+    120_000,
+  );
 });
 
 function agentsOnPath(): string {
@@ -164,28 +191,32 @@ describe('the hook from `agents init --hooks` in a linked worktree', () => {
     ['git commit', [] as string[]],
     ['git commit -a', ['-a']],
     ['git commit FILE', ['FILE']],
-  ])('%s of a broken invariant is blocked; fixed, it goes through', (_name, extra) => {
-    const { top } = setup('linked worktree');
-    expect(agents(['init', '--hooks'], { cwd: top }).code).toBe(0);
-    const path = agentsOnPath();
-    const file = `.agents/global/${G2}.yaml`;
-    const before = git(top, 'rev-parse', 'HEAD').trim();
-    const commit = (message: string) => {
-      const args = ['commit', '-m', message, ...extra.map((a) => (a === 'FILE' ? file : a))];
-      const r = spawnSync('git', args, { cwd: top, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, PATH: path, NO_COLOR: '1' } });
-      return { code: r.status ?? -1, out: r.stdout + r.stderr };
-    };
-    writeFileSync(join(top, file), `id: ${G2}\ntext: Log every change\nseverity: fatal\n`);
-    if (extra.length === 0) git(top, 'add', file);
-    const blocked = commit('bad');
-    expect(blocked.out).toContain(`.agents/global/${G2}.yaml:3:11  error  schema`);
-    expect(blocked.code).toBe(1);
-    expect(git(top, 'rev-parse', 'HEAD').trim()).toBe(before);
-    writeFileSync(join(top, file), invariantYaml(G2, 'Log every change', { severity: 'warning' }));
-    if (extra.length === 0) git(top, 'add', file);
-    const passed = commit('good');
-    expect(passed.out).toMatch(/ok {2}no problems in 1 file \(index\)/);
-    expect(passed.code).toBe(0);
-    expect(git(top, 'log', '-1', '--format=%s').trim()).toBe('good');
-  }, 30_000);
+  ])(
+    '%s of a broken invariant is blocked; fixed, it goes through',
+    (_name, extra) => {
+      const { top } = setup('linked worktree');
+      expect(agents(['init', '--hooks'], { cwd: top }).code).toBe(0);
+      const path = agentsOnPath();
+      const file = `.agents/global/${G2}.yaml`;
+      const before = git(top, 'rev-parse', 'HEAD').trim();
+      const commit = (message: string) => {
+        const args = ['commit', '-m', message, ...extra.map((a) => (a === 'FILE' ? file : a))];
+        const r = spawnSync('git', args, { cwd: top, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, PATH: path, NO_COLOR: '1' } });
+        return { code: r.status ?? -1, out: r.stdout + r.stderr };
+      };
+      writeFileSync(join(top, file), `id: ${G2}\ntext: Log every change\nseverity: fatal\n`);
+      if (extra.length === 0) git(top, 'add', file);
+      const blocked = commit('bad');
+      expect(blocked.out).toContain(`.agents/global/${G2}.yaml:3:11  error  schema`);
+      expect(blocked.code).toBe(1);
+      expect(git(top, 'rev-parse', 'HEAD').trim()).toBe(before);
+      writeFileSync(join(top, file), invariantYaml(G2, 'Log every change', { severity: 'warning' }));
+      if (extra.length === 0) git(top, 'add', file);
+      const passed = commit('good');
+      expect(passed.out).toMatch(/ok {2}no problems in 1 file \(index\)/);
+      expect(passed.code).toBe(0);
+      expect(git(top, 'log', '-1', '--format=%s').trim()).toBe('good');
+    },
+    30_000,
+  );
 });

@@ -15,7 +15,10 @@ const codes = (bytes: Uint8Array) => parseYaml('f.yaml', bytes).diagnostics.map(
 describe('hostile YAML is refused before it costs much', () => {
   it('an alias bomb (billion laughs) is refused', () => {
     let bomb = 'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n';
-    for (let i = 1; i < 10; i++) bomb += `a${i}: &a${i} [${Array(10).fill(`*a${i - 1}`).join(', ')}]\n`;
+    for (let i = 1; i < 10; i++)
+      bomb += `a${i}: &a${i} [${Array(10)
+        .fill(`*a${i - 1}`)
+        .join(', ')}]\n`;
     expect(codes(enc(bomb))).toEqual([{ code: 'yaml-alias-limit', line: 1, col: 1 }]);
     const inv = parseInvariant(`global/${ID}.yaml`, enc(`id: ${ID}\ntext: &t x\ntags: [*t, *t]\n${bomb}`), { kind: 'global' }, ID);
     expect(inv.value).toBeUndefined();
@@ -24,17 +27,17 @@ describe('hostile YAML is refused before it costs much', () => {
   it.each([
     ['flow sequences', '['.repeat(100_000) + ']'.repeat(100_000), 1, 64],
     ['flow maps', '{'.repeat(100_000), 1, 64],
-    ['compact block sequences', '- '.repeat(100_000) + 'x', 1, 127],
-    ['explicit keys', '? '.repeat(100_000) + 'x', 1, 127],
-    ['explicit keys after a key', 'k: ' + '? '.repeat(100_000) + 'x', 1, 130],
-    ['indented maps', Array.from({ length: 200 }, (_, i) => `${' '.repeat(i)}k:`).join('\n') + ' v\n', 65, 65],
+    ['compact block sequences', `${'- '.repeat(100_000)}x`, 1, 127],
+    ['explicit keys', `${'? '.repeat(100_000)}x`, 1, 127],
+    ['explicit keys after a key', `k: ${'? '.repeat(100_000)}x`, 1, 130],
+    ['indented maps', `${Array.from({ length: 200 }, (_, i) => `${' '.repeat(i)}k:`).join('\n')} v\n`, 65, 65],
     ['sequences mixed with quoted closing brackets', '[ "]", '.repeat(50_000), 1, 442],
   ])('nesting of %s deeper than the limit: yaml-too-deep at its position, the parser never started', (_name, text, line, col) => {
     expect(codes(enc(text))).toEqual([{ code: 'yaml-too-deep', line, col }]);
   });
 
   it(`nesting up to the limit of ${MAX_NESTING} is parsed`, () => {
-    const ok = '['.repeat(MAX_NESTING - 1) + 'x' + ']'.repeat(MAX_NESTING - 1);
+    const ok = `${'['.repeat(MAX_NESTING - 1)}x${']'.repeat(MAX_NESTING - 1)}`;
     expect(yamlShapeProblem(ok)).toBeNull();
     expect(parseYaml('f.yaml', enc(ok)).diagnostics).toEqual([]);
   });
@@ -47,7 +50,7 @@ describe('hostile YAML is refused before it costs much', () => {
   });
 
   it(`a flat file of more than ${MAX_YAML_TOKENS} tokens is refused (a 1 MiB flow list would take tens of seconds to parse)`, () => {
-    const flat = '[' + 'a,'.repeat(500_000) + ']';
+    const flat = `[${'a,'.repeat(500_000)}]`;
     expect(flat.length).toBeLessThan(MAX_FILE_BYTES);
     expect(codes(enc(flat))).toEqual([{ code: 'yaml-too-large', line: 1, col: 50_001 }]);
   });
@@ -87,7 +90,10 @@ describe('user regexes run with a time bound', () => {
       tree[`projects/app/${id}.yaml`] = invariantYaml(id, `${'a'.repeat(1990)}!${i}`);
     }
     const store = testStore(tree);
-    for (const args of [['invariant', 'list', '(a+)+$'], ['invariant', 'list', '--project', 'app', '--effective', '(a+)+$']]) {
+    for (const args of [
+      ['invariant', 'list', '(a+)+$'],
+      ['invariant', 'list', '--project', 'app', '--effective', '(a+)+$'],
+    ]) {
       const r = agents(['--store', store, ...args]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('regex "(a+)+$" took more than 2 s over 40 texts and was stopped');

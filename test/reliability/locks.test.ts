@@ -39,7 +39,9 @@ describe('scope locks', () => {
     const store = testStore();
     // This test's own process is alive and holds the lock.
     writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
-    const r = agents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data'], { env: { AGENTS_LOCK_TIMEOUT_MS: '300' } });
+    const r = agents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data'], {
+      env: { AGENTS_LOCK_TIMEOUT_MS: '300' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`global is locked by process ${process.pid} on ${hostname()} (global/.lock); gave up after 300 ms`);
     expect(r.stderr).toContain('AGENTS_LOCK_TIMEOUT_MS');

@@ -23,7 +23,13 @@ function storeWithAction(extraArgs: string[] = []): string {
   writeTree(store, {
     'config.yaml': `# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\nreconciliation:\n  actor: command\n  command: [node, actors/actor.mjs${extraArgs.map((a) => `, ${JSON.stringify(a)}`).join('')}]\n  timeout_ms: 30000\n`,
   });
-  for (const text of ['Run the tests', 'Keep coverage above 80%', 'Never skip a failing test', 'Log each change', 'Ask before deleting files']) {
+  for (const text of [
+    'Run the tests',
+    'Keep coverage above 80%',
+    'Never skip a failing test',
+    'Log each change',
+    'Ask before deleting files',
+  ]) {
     expect(agents(['--store', store, 'invariant', 'add', '--action', 'local/cov', text]).code).toBe(0);
   }
   return store;
@@ -62,7 +68,9 @@ describe('crash safety of plan commands', () => {
     const listed = agents(['--store', store, '--format', 'json', 'plan', 'list']);
     expect(listed.code).toBe(0);
     validateOnlyTemporaries(store);
-    console.log(`crash (plan use): ${c.trials} trials, ${c.killed} killed (${c.killedAfterWrite} after the plan appeared), ${c.finished} finished; ${planDirs(store).length} plans, all whole`);
+    console.log(
+      `crash (plan use): ${c.trials} trials, ${c.killed} killed (${c.killedAfterWrite} after the plan appeared), ${c.finished} finished; ${planDirs(store).length} plans, all whole`,
+    );
   }, 300_000);
 
   it(`plan strategize killed with SIGKILL at random points (${KILLS} kills): records are whole, the store validates`, async () => {
@@ -83,15 +91,19 @@ describe('crash safety of plan commands', () => {
     const status = agents(['--store', store, 'plan', 'show', plan]);
     expect(status.code).toBe(0);
     validateOnlyTemporaries(store);
-    console.log(`crash (plan strategize): ${c.trials} trials, ${c.killed} killed (${c.killedAfterWrite} after a record appeared), ${c.finished} finished`);
+    console.log(
+      `crash (plan strategize): ${c.trials} trials, ${c.killed} killed (${c.killedAfterWrite} after a record appeared), ${c.finished} finished`,
+    );
   }, 300_000);
 });
 
 describe('the actor runs without a shell, with its argv from config.yaml only', () => {
   it('shell syntax in config argv, plan goal and invariant texts is never interpreted', () => {
-    const tricky = ['$(touch pwned1)', '; touch pwned2', '`touch pwned3`', '*', '$HOME', "a'b\"c", '--help'];
+    const tricky = ['$(touch pwned1)', '; touch pwned2', '`touch pwned3`', '*', '$HOME', 'a\'b"c', '--help'];
     const store = storeWithAction(tricky);
-    expect(agents(['--store', store, 'invariant', 'add', '--action', 'local/cov', 'Never run $(touch pwned4) or `touch pwned5`']).code).toBe(0);
+    expect(
+      agents(['--store', store, 'invariant', 'add', '--action', 'local/cov', 'Never run $(touch pwned4) or `touch pwned5`']).code,
+    ).toBe(0);
     const used = agents(['--store', store, 'plan', 'use', 'local/cov', '--project', 'app', '--goal', '$(touch pwned6); touch pwned7']);
     expect(used.code).toBe(0);
     const plan = planDirs(store)[0]!;

@@ -58,7 +58,9 @@ function repoStore(): { repo: string; store: string } {
 
 /** The errors and warnings of a JSON report, as `code file` (the test stores lack the editor modeline: info). */
 function codes(stdout: string): string[] {
-  return (JSON.parse(stdout) as { diagnostics: { code: string; file: string; severity: string }[] }).diagnostics.filter((d) => d.severity !== 'info').map((d) => `${d.code} ${d.file}`);
+  return (JSON.parse(stdout) as { diagnostics: { code: string; file: string; severity: string }[] }).diagnostics
+    .filter((d) => d.severity !== 'info')
+    .map((d) => `${d.code} ${d.file}`);
 }
 
 describe('a FIFO where a store file belongs', () => {
@@ -143,10 +145,13 @@ describe('the validation cache is read only when it is a regular file', () => {
 describe('plan strategize --context', () => {
   it.each([
     ['/dev/zero (a device that never ends)', () => '/dev/zero'],
-    ['a FIFO', (dir: string) => {
-      fifo(join(dir, 'context.md'));
-      return join(dir, 'context.md');
-    }],
+    [
+      'a FIFO',
+      (dir: string) => {
+        fifo(join(dir, 'context.md'));
+        return join(dir, 'context.md');
+      },
+    ],
     ['a folder', (dir: string) => dir],
   ])('refuses %s at once with exit 2, reading nothing and writing nothing', (_, make) => {
     const store = exampleStore();
@@ -155,7 +160,9 @@ describe('plan strategize --context', () => {
     const r = run(['--store', store, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context], store);
     expect(r.hung).toBe(false);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^error: cannot read the context file .*: it is (a character device|a FIFO \(named pipe\)|a folder), not a regular file\n/);
+    expect(r.stderr).toMatch(
+      /^error: cannot read the context file .*: it is (a character device|a FIFO \(named pipe\)|a folder), not a regular file\n/,
+    );
     expect(fileList(store)).toEqual(before);
   });
 
@@ -206,7 +213,9 @@ describe('a .lock that is not a lock file', () => {
     const fix = run(['validate', '--fix', '--format', 'json'], store);
     expect(fix.hung).toBe(false);
     expect(fix.code).toBe(0);
-    expect(JSON.parse(fix.stdout).fixes).toContainEqual(expect.objectContaining({ file: 'global/.lock', action: 'remove-bad-lock', done: true }));
+    expect(JSON.parse(fix.stdout).fixes).toContainEqual(
+      expect.objectContaining({ file: 'global/.lock', action: 'remove-bad-lock', done: true }),
+    );
     expect(present(lock)).toBe(false);
 
     const again = run(['invariant', 'add', '--global', 'Keep a backup'], store);
@@ -221,26 +230,37 @@ describe('a .lock that is not a lock file', () => {
     const fix = run(['validate', '--fix', '--format', 'json'], store);
     expect(fix.code).toBe(1);
     expect(codes(fix.stdout)).toEqual(['bad-lock global/.lock']);
-    expect(JSON.parse(fix.stdout).fixes).toContainEqual(expect.objectContaining({ file: 'global/.lock', action: 'remove-bad-lock', done: false }));
+    expect(JSON.parse(fix.stdout).fixes).toContainEqual(
+      expect.objectContaining({ file: 'global/.lock', action: 'remove-bad-lock', done: false }),
+    );
     expect(existsSync(join(store, 'global/.lock/notes.txt'))).toBe(true);
   });
 });
 
 describe('a committed .lock', () => {
   it.each([
-    ['a lock file', (repo: string, store: string) => {
-      writeFileSync(join(store, 'global/.lock'), '4242 build-host 2026-11-29T12:00:00Z\n');
-      git(repo, 'add', '-f', join(store, 'global/.lock'));
-    }],
-    ['a link', (repo: string, store: string) => {
-      symlinkSync('../config.yaml', join(store, 'global/.lock'));
-      git(repo, 'add', '-f', join(store, 'global/.lock'));
-    }],
-    ['a folder holding a file', (repo: string, store: string) => {
-      mkdirSync(join(store, 'global/.lock'));
-      writeFileSync(join(store, 'global/.lock/x'), 'x\n');
-      git(repo, 'add', '-f', join(store, 'global/.lock/x'));
-    }],
+    [
+      'a lock file',
+      (repo: string, store: string) => {
+        writeFileSync(join(store, 'global/.lock'), '4242 build-host 2026-11-29T12:00:00Z\n');
+        git(repo, 'add', '-f', join(store, 'global/.lock'));
+      },
+    ],
+    [
+      'a link',
+      (repo: string, store: string) => {
+        symlinkSync('../config.yaml', join(store, 'global/.lock'));
+        git(repo, 'add', '-f', join(store, 'global/.lock'));
+      },
+    ],
+    [
+      'a folder holding a file',
+      (repo: string, store: string) => {
+        mkdirSync(join(store, 'global/.lock'));
+        writeFileSync(join(store, 'global/.lock/x'), 'x\n');
+        git(repo, 'add', '-f', join(store, 'global/.lock/x'));
+      },
+    ],
   ])('%s in the index fails validate --staged (error bad-lock)', (_, stage) => {
     const { repo, store } = repoStore();
     stage(repo, store);
@@ -259,7 +279,10 @@ describe('agents export reads its targets and its cache only when they are regul
   it('a FIFO where AGENTS.md belongs: export and export --check stop at once with exit 2 and the file named, writing nothing', () => {
     const { repo, store } = repoStore();
     fifo(join(repo, 'AGENTS.md'));
-    for (const args of [['export', '--target', 'agents-md'], ['export', '--check', '--target', 'agents-md']]) {
+    for (const args of [
+      ['export', '--target', 'agents-md'],
+      ['export', '--check', '--target', 'agents-md'],
+    ]) {
       const r = run(args, store);
       expect(r.hung, args.join(' ')).toBe(false);
       expect(r.code, args.join(' ')).toBe(2);

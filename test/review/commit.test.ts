@@ -19,14 +19,18 @@ describe('--commit on add and remove', () => {
   it('commits exactly the new file, with a clear message', () => {
     const repo = setup();
     repo.write('../README.md', 'edited, not staged\n');
-    const r = agents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests', '--format', 'json'], { cwd: repo.dir });
+    const r = agents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests', '--format', 'json'], {
+      cwd: repo.dir,
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { id: string; commit: string; created_by: string };
     expect(out.created_by).toBe('Test Author <author@example.com>');
     expect(count(repo)).toBe(2);
     expect(out.commit).toBe(repo.git('rev-parse', 'HEAD').trim());
-    expect(repo.git('log', '-1', '--format=%B', 'HEAD').trim()).toBe(`invariant: add ${out.id} to project myapp\n\nAll API changes need tests`);
+    expect(repo.git('log', '-1', '--format=%B', 'HEAD').trim()).toBe(
+      `invariant: add ${out.id} to project myapp\n\nAll API changes need tests`,
+    );
     expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\t.agents/projects/myapp/${out.id}.yaml`);
     // The unrelated edit is still there, uncommitted and unstaged.
     expect(repo.git('status', '--porcelain').trim()).toBe('M README.md');
@@ -52,7 +56,11 @@ describe('--commit on add and remove', () => {
     const r = agents(['invariant', 'remove', '--yes', '--commit', G1.slice(0, 8)], { cwd: repo.dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(repo.git('show', '--name-status', '--format=%s', 'HEAD').trim().split('\n')).toEqual([`invariant: remove ${G1} from global`, '', `D\t.agents/global/${G1}.yaml`]);
+    expect(repo.git('show', '--name-status', '--format=%s', 'HEAD').trim().split('\n')).toEqual([
+      `invariant: remove ${G1} from global`,
+      '',
+      `D\t.agents/global/${G1}.yaml`,
+    ]);
     expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 

@@ -6,12 +6,21 @@ import { git } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { A1, G1, G2, G3, P1, P2, PLAN, Q1, Repo, X1, history, suiteDir } from './repo.ts';
 
-interface Ref { id: string; scope: string; path: string }
+interface Ref {
+  id: string;
+  scope: string;
+  path: string;
+}
 interface TargetJson {
-  kind: string; project: string | null; plan: string | null;
-  project_before: string | null; project_after: string | null;
-  count_before: number; count_after: number;
-  entered: Ref[]; left: Ref[];
+  kind: string;
+  project: string | null;
+  plan: string | null;
+  project_before: string | null;
+  project_after: string | null;
+  count_before: number;
+  count_after: number;
+  entered: Ref[];
+  left: Ref[];
   newly_shadowed: (Ref & { by: Ref; was_effective: boolean })[];
   no_longer_shadowed: (Ref & { by: Ref })[];
   changed: (Ref & { fields: { field: string; before: unknown; after: unknown }[] })[];
@@ -21,7 +30,13 @@ interface DiffJson {
   before: { label: string; kind: string; commit: string | null; merge_base_of: string[] | null };
   after: { label: string; kind: string; commit: string | null };
   summary: Record<string, number>;
-  invariants: { change: string; id: string; path: string; from_path: string | null; fields: { field: string; before: unknown; after: unknown }[] }[];
+  invariants: {
+    change: string;
+    id: string;
+    path: string;
+    from_path: string | null;
+    fields: { field: string; before: unknown; after: unknown }[];
+  }[];
   plans: { change: string; plan: string; project_before: string | null; project_after: string | null }[];
   targets: TargetJson[];
 }
@@ -294,4 +309,3 @@ describe('invalid files and shallow clones', () => {
     expect(r.stderr).toContain('not a git repository');
   });
 });
-

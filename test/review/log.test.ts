@@ -7,7 +7,20 @@ interface LogJson {
   deleted: boolean;
   path: string | null;
   shallow: boolean;
-  events: { commit: string; author: string; email: string; date: string; subject: string; change: string; path: string; scope: string; from_path: string | null; from_scope: string | null; text: string | null; fields: { field: string; before: unknown; after: unknown }[] }[];
+  events: {
+    commit: string;
+    author: string;
+    email: string;
+    date: string;
+    subject: string;
+    change: string;
+    path: string;
+    scope: string;
+    from_path: string | null;
+    from_scope: string | null;
+    text: string | null;
+    fields: { field: string; before: unknown; after: unknown }[];
+  }[];
 }
 
 describe('agents invariant log', () => {

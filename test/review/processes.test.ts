@@ -27,7 +27,10 @@ function gitSpy(): { env: Record<string, string>; calls: () => string[]; objects
       `exec '${REAL_GIT}' "$@"\n`,
   );
   chmodSync(shim, 0o755);
-  const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  const lines = (file: string) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
   return { env: { PATH: `${dir}:${process.env.PATH ?? ''}` }, calls: () => lines(log), objects: () => lines(objects) };
 }
 
@@ -36,11 +39,17 @@ function storeWith(n: number): Repo {
   const repo = new Repo();
   const id = (scope: string, i: number) => ulid(`${scope}${String(i).padStart(4, '0')}`);
   for (let i = 0; i < n; i++) {
-    repo.inv('global', id('G', i), `Global rule ${i}`).inv('projects/myapp', id('P', i), `Project rule ${i}`).inv('projects/other', id('Q', i), `Other rule ${i}`);
+    repo
+      .inv('global', id('G', i), `Global rule ${i}`)
+      .inv('projects/myapp', id('P', i), `Project rule ${i}`)
+      .inv('projects/other', id('Q', i), `Other rule ${i}`);
   }
   repo.commit('one');
   for (let i = 0; i < n; i++) {
-    repo.inv('global', id('G', i), `Global rule ${i}, edited`).inv('projects/myapp', id('P', i), `Project rule ${i}, edited`).inv('projects/other', id('Q', i), `Other rule ${i}, edited`);
+    repo
+      .inv('global', id('G', i), `Global rule ${i}, edited`)
+      .inv('projects/myapp', id('P', i), `Project rule ${i}, edited`)
+      .inv('projects/other', id('Q', i), `Other rule ${i}, edited`);
   }
   repo.commit('two');
   return repo;

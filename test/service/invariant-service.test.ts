@@ -30,7 +30,12 @@ describe('InvariantService', () => {
     const root = testStore({ [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: myapp\n` });
     const s = service(root);
     const g = await s.add({ scope: { global: true }, text: '  Log all changes ' });
-    expect(g.invariant).toMatchObject({ id: '01M8KJ00000000000000000000', text: 'Log all changes', created_at: '2026-11-29T12:00:00Z', created_by: 'Jane Doe <jane@example.com>' });
+    expect(g.invariant).toMatchObject({
+      id: '01M8KJ00000000000000000000',
+      text: 'Log all changes',
+      created_at: '2026-11-29T12:00:00Z',
+      created_by: 'Jane Doe <jane@example.com>',
+    });
     expect(readFileSync(join(root, 'global/01M8KJ00000000000000000000.yaml'), 'utf8')).toBe(
       [
         '# yaml-language-server: $schema=../schemas/invariant.schema.json',

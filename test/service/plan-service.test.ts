@@ -27,12 +27,21 @@ describe('PlanService', () => {
     const root = testStore({
       'projects/myapp/.gitkeep': '',
       'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
-      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage', { severity: 'warning' }),
+      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage', {
+        severity: 'warning',
+      }),
     });
     const s = service(root);
     const used = await s.use({ action: 'local/cov', project: 'myapp', goal: ' Raise coverage ' });
     const plan = '01M8KM00000000000000000000';
-    expect(used.plan).toEqual({ id: plan, action: 'local/cov', project: 'myapp', goal: 'Raise coverage', created_at: '2026-11-30T09:00:00Z', created_by: 'Jane Doe <jane@example.com>' });
+    expect(used.plan).toEqual({
+      id: plan,
+      action: 'local/cov',
+      project: 'myapp',
+      goal: 'Raise coverage',
+      created_at: '2026-11-30T09:00:00Z',
+      created_by: 'Jane Doe <jane@example.com>',
+    });
     expect(readdirSync(join(root, 'plans', plan)).sort()).toEqual(['01M8KM00000000000000000001.yaml', 'plan.yaml']);
     expect(readFileSync(join(root, 'plans', plan, 'plan.yaml'), 'utf8')).toBe(
       [
@@ -63,7 +72,10 @@ describe('PlanService', () => {
       ].join('\n'),
     );
 
-    const yes = actor(async (r) => ({ ok: true, response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: `ok: ${i.text}` })) } }));
+    const yes = actor(async (r) => ({
+      ok: true,
+      response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: `ok: ${i.text}` })) },
+    }));
     const first = await s.strategize(plan.slice(0, 8), { actor: yes, context: 'ctx' });
     expect(yes.seen[0]!.invariants.map((i) => i.id)).toEqual(['01M8KM00000000000000000001', '01M8KJT9G0XNWEM589ZS7FV0VT']);
     expect(first.ok).toBe(true);
@@ -109,19 +121,37 @@ describe('PlanService', () => {
     const broken = actor(async () => ({ ok: false, reason: 'the model is down' }));
     const second = await s.strategize(plan, { actor: broken });
     expect(second.ok).toBe(false);
-    expect(second.decision).toMatchObject({ id: '01M8KM00000000000000000004', parent_id: '01M8KM00000000000000000002', summary: '0 of 2 invariants enforced (command actor); actor failed: the model is down' });
+    expect(second.decision).toMatchObject({
+      id: '01M8KM00000000000000000004',
+      parent_id: '01M8KM00000000000000000002',
+      summary: '0 of 2 invariants enforced (command actor); actor failed: the model is down',
+    });
     expect(second.run.error).toBe('the model is down');
 
     const tree = await s.decisions(plan);
-    expect(tree.tree.map((t) => [t.node.id, t.children.map((c) => c.node.id)])).toEqual([['01M8KM00000000000000000002', ['01M8KM00000000000000000004']]]);
+    expect(tree.tree.map((t) => [t.node.id, t.children.map((c) => c.node.id)])).toEqual([
+      ['01M8KM00000000000000000002', ['01M8KM00000000000000000004']],
+    ]);
     const status = await s.status(plan);
     // A failed run fails the gate (docs/plans.md, "plan status").
-    expect(status).toMatchObject({ effectiveCount: 2, failing: true, latestEnforcement: { enforced: 0, total: 2, error: 'the model is down' } });
+    expect(status).toMatchObject({
+      effectiveCount: 2,
+      failing: true,
+      latestEnforcement: { enforced: 0, total: 2, error: 'the model is down' },
+    });
     expect(status.reasons.map((r) => `${r.level}:${r.code}`)).toEqual(['fail:run-failed', 'fail:unenforced', 'report:unenforced']);
     expect((await s.status(plan, { allow: ['run-failed', 'unenforced'] })).failing).toBe(false);
 
     const v = await s.addViolation({ plan, invariant: '01M8KJT9', details: 'dropped a table' });
-    expect(v.violation).toEqual({ id: '01M8KM00000000000000000006', invariant_id: '01M8KJT9G0XNWEM589ZS7FV0VT', violated_text: 'Never delete production data', severity: 'error', details: 'dropped a table', created_at: '2026-11-30T09:00:00Z', created_by: 'Jane Doe <jane@example.com>' });
+    expect(v.violation).toEqual({
+      id: '01M8KM00000000000000000006',
+      invariant_id: '01M8KJT9G0XNWEM589ZS7FV0VT',
+      violated_text: 'Never delete production data',
+      severity: 'error',
+      details: 'dropped a table',
+      created_at: '2026-11-30T09:00:00Z',
+      created_by: 'Jane Doe <jane@example.com>',
+    });
     expect((await s.status(plan)).failing).toBe(true);
     expect((await s.listViolations({ severity: 'warning' })).length).toBe(0);
   });

@@ -73,7 +73,13 @@ test('typing shows duplicate (blocking Enter), then shadows, then adds through s
   r.stdin.write('y');
   await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
   const result = done[0]!;
-  expect(result.invariant).toMatchObject({ text: 'Never delete production data', severity: 'warning', tags: ['data', 'safety'], rationale: 'Backups are not tested', scope: { kind: 'project', project: 'myapp' } });
+  expect(result.invariant).toMatchObject({
+    text: 'Never delete production data',
+    severity: 'warning',
+    tags: ['data', 'safety'],
+    rationale: 'Backups are not tested',
+    scope: { kind: 'project', project: 'myapp' },
+  });
   expect(result.shadows.map((i) => i.id)).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
   expect(readFileSync(join(root, result.invariant.path), 'utf8')).toContain('text: Never delete production data');
   r.unmount();

@@ -11,7 +11,15 @@ const SIZE = { columns: 80, rows: 24 };
 function open(root: string, props: Partial<BrowserProps> = {}) {
   const service = new InvariantService(root);
   const events: string[] = [];
-  const r = render(<Browser service={service} size={SIZE} onQuit={() => events.push('quit')} onError={(e) => events.push(`error ${String(e)}`)} {...props} />);
+  const r = render(
+    <Browser
+      service={service}
+      size={SIZE}
+      onQuit={() => events.push('quit')}
+      onError={(e) => events.push(`error ${String(e)}`)}
+      {...props}
+    />,
+  );
   return { r, events };
 }
 
@@ -192,7 +200,7 @@ test('redraws to the new size when the terminal is resized', async () => {
   Object.defineProperty(r.stdout, 'columns', { value: 50, configurable: true });
   Object.defineProperty(r.stdout, 'rows', { value: 12, configurable: true });
   r.stdout.emit('resize');
-  const frame = await frameMatches(r.lastFrame, (f) => expect(f).toContain('─'.repeat(50) + '\n'));
+  const frame = await frameMatches(r.lastFrame, (f) => expect(f).toContain(`${'─'.repeat(50)}\n`));
   for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(50);
   expect(lines(frame).length).toBeLessThanOrEqual(11);
   r.unmount();
@@ -226,9 +234,15 @@ test('the effective set marks waived invariants, and the detail pane shows each 
   const waiver = (id: string, invariant: string, expires: string, reason: string) =>
     `id: ${id}\ninvariant_id: ${invariant}\nreason: ${reason}\nowner: Ops\nexpires: ${expires}\ncreated_at: 2020-01-01T00:00:00Z\n`;
   mkdirSync(join(root, 'projects/myapp/waivers'));
-  writeFileSync(join(root, 'projects/myapp/waivers/01M8KM00000000000000000001.yaml'), waiver('01M8KM00000000000000000001', P1, '2999-12-31', 'Legacy endpoints'));
+  writeFileSync(
+    join(root, 'projects/myapp/waivers/01M8KM00000000000000000001.yaml'),
+    waiver('01M8KM00000000000000000001', P1, '2999-12-31', 'Legacy endpoints'),
+  );
   mkdirSync(join(root, `plans/${PLAN}/waivers`), { recursive: true });
-  writeFileSync(join(root, `plans/${PLAN}/waivers/01M8KM00000000000000000002.yaml`), waiver('01M8KM00000000000000000002', G1, '2020-01-31', 'Old migration'));
+  writeFileSync(
+    join(root, `plans/${PLAN}/waivers/01M8KM00000000000000000002.yaml`),
+    waiver('01M8KM00000000000000000002', G1, '2020-01-31', 'Old migration'),
+  );
   const { r } = open(root, { scope: { kind: 'plan', plan: PLAN }, effective: true });
   const frame = await frameHas(r.lastFrame, `effective set of plan ${PLAN}`);
   expect(frame).toContain('  E (waived) All API changes need tests');

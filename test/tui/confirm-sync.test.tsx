@@ -9,13 +9,31 @@ import { frameHas } from './helpers.ts';
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 const planScope = { kind: 'plan' as const, plan: PLAN };
 const actionScope = { kind: 'action' as const, ns: 'local', name: 'cov' };
-const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}): ScopedInvariant => ({ id, text, severity: 'error', active: true, tags: [], scope, path: `${id}.yaml`, ...extra });
-const promoted = (id: string, text: string, origin: string) => inv(id, text, planScope, { source: { kind: 'action', ref: 'local/cov', origin_id: origin } });
+const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}): ScopedInvariant => ({
+  id,
+  text,
+  severity: 'error',
+  active: true,
+  tags: [],
+  scope,
+  path: `${id}.yaml`,
+  ...extra,
+});
+const promoted = (id: string, text: string, origin: string) =>
+  inv(id, text, planScope, { source: { kind: 'action', ref: 'local/cov', origin_id: origin } });
 
 /** A plan with one copy changed in the action (text and severity), one whose origin is gone, one origin added, one clashing with a hand-added invariant. */
 function preview(): SyncResult {
-  const planInvariants = [promoted('P1', 'Minimum 80% coverage', 'O1'), promoted('P2', 'Keep the report', 'O2'), inv('H1', 'Run mutation tests', planScope, { source: { kind: 'plan' } })];
-  const action = [inv('O1', 'Minimum 85% coverage', actionScope, { severity: 'warning' }), inv('O3', 'Publish the badge', actionScope), inv('O4', 'Run mutation tests', actionScope)];
+  const planInvariants = [
+    promoted('P1', 'Minimum 80% coverage', 'O1'),
+    promoted('P2', 'Keep the report', 'O2'),
+    inv('H1', 'Run mutation tests', planScope, { source: { kind: 'plan' } }),
+  ];
+  const action = [
+    inv('O1', 'Minimum 85% coverage', actionScope, { severity: 'warning' }),
+    inv('O3', 'Publish the badge', actionScope),
+    inv('O4', 'Run mutation tests', actionScope),
+  ];
   const { changes, skipped } = planSync({ id: PLAN, action: 'local/cov' }, planInvariants, new Map([['local/cov', action]]));
   return { plan: { id: PLAN, action: 'local/cov' }, changes, skipped, applied: false };
 }

@@ -14,7 +14,10 @@ export const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 /** The seed's merge example as a store: global 2, project myapp 2 (one hides a global copy), an action, a plan. */
 export function exampleStore(): string {
   return testStore({
-    [`global/${G1}.yaml`]: invariantYaml(G1, 'Never delete production data', { created_at: '2026-11-29T12:00:00Z', created_by: 'Example Team <team@example.com>' }),
+    [`global/${G1}.yaml`]: invariantYaml(G1, 'Never delete production data', {
+      created_at: '2026-11-29T12:00:00Z',
+      created_by: 'Example Team <team@example.com>',
+    }),
     [`global/${G2}.yaml`]: invariantYaml(G2, 'Log all changes', { tags: '[audit]' }),
     [`projects/myapp/${P1}.yaml`]: invariantYaml(P1, 'All API changes need tests', { rationale: 'Regressions reach clients.' }),
     [`projects/myapp/${P2}.yaml`]: invariantYaml(P2, 'Log all changes', { severity: 'warning' }),

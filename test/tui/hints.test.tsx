@@ -18,7 +18,14 @@ const SHIFT_TAB = '\u001b[Z';
 function browser() {
   const root = exampleStore();
   const events: string[] = [];
-  const r = render(<Browser service={new InvariantService(root)} size={{ columns: 100, rows: 30 }} onQuit={() => events.push('quit')} onError={(e) => events.push(`error ${String(e)}`)} />);
+  const r = render(
+    <Browser
+      service={new InvariantService(root)}
+      size={{ columns: 100, rows: 30 }}
+      onQuit={() => events.push('quit')}
+      onError={(e) => events.push(`error ${String(e)}`)}
+    />,
+  );
   return { r, events, root };
 }
 
@@ -193,7 +200,13 @@ describe('the add and edit forms', () => {
       r.stdin.write('A hinted rule');
       await frameHas(r.lastFrame, 'Text: A hinted rule', '✓ new in this scope');
     } else await frameHas(r.lastFrame, 'Text: Log all changes', '↓ shadows');
-    for (const step of ['Severity', 'Tags', 'Rationale', ...(editing ? ['State'] : []), editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]']) {
+    for (const step of [
+      'Severity',
+      'Tags',
+      'Rationale',
+      ...(editing ? ['State'] : []),
+      editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]',
+    ]) {
       r.stdin.write('\r');
       await frameHas(r.lastFrame, step);
     }

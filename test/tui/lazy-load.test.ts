@@ -13,7 +13,11 @@ const meta = distMeta;
 
 /** Output files (dist/…) holding Ink, React or their renderer. */
 function uiOutputs(m: Meta): Set<string> {
-  return new Set(Object.entries(m.outputs).filter(([, o]) => Object.keys(o.inputs).some((i) => UI_PACKAGES.test(i))).map(([f]) => f));
+  return new Set(
+    Object.entries(m.outputs)
+      .filter(([, o]) => Object.keys(o.inputs).some((i) => UI_PACKAGES.test(i)))
+      .map(([f]) => f),
+  );
 }
 
 /** Runs the built CLI with the load recorder; returns the dist files it loaded (relative, e.g. dist/chunks/x.js). */

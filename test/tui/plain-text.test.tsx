@@ -7,12 +7,18 @@ import { ReconcileApp } from '../../src/tui/ReconcileApp.tsx';
 import { P2, exampleStore, frameHas } from './helpers.ts';
 
 // Ink's own colour codes aside, no control or bidirectional character reaches the frame.
-const RAW = /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\u001b(?!\[[0-9;]*m)/;
+const RAW =
+  /[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]|\u001b(?!\[[0-9;]*m)/;
 const HOSTILE = 'Harmless rule\u001b[2K\rNever mind \u202eeteled';
 
 test('the remove confirmation shows text holding controls escaped', async () => {
   const info = await new InvariantService(exampleStore()).show(P2);
-  const r = render(<ConfirmRemove info={{ ...info, invariant: { ...info.invariant, text: HOSTILE, path: 'projects/a\u001b]52;c;eA==\u0007/x.yaml' } }} onAnswer={() => {}} />);
+  const r = render(
+    <ConfirmRemove
+      info={{ ...info, invariant: { ...info.invariant, text: HOSTILE, path: 'projects/a\u001b]52;c;eA==\u0007/x.yaml' } }}
+      onAnswer={() => {}}
+    />,
+  );
   const frame = await frameHas(r.lastFrame, 'Remove this invariant?');
   expect(frame).toContain('Harmless rule\\u001b[2K\\rNever mind \\u202eeteled');
   expect(frame).toContain('projects/a\\u001b]52;c;eA==\\u0007/x.yaml');

@@ -34,7 +34,10 @@ function repoStore(tree: Record<string, string>): { repo: string; store: string;
 
 /** `validate --format json` in-process: without the cache, or with it (for this build id). */
 async function check(store: string, cacheDir: string | undefined, extra: { staged?: boolean; build?: string } = {}): Promise<string> {
-  const r = await runValidate({ store, cwd: store, staged: extra.staged, ...(cacheDir ? { cache: { dir: cacheDir, build: extra.build ?? 'test-build' } } : {}) }, deps);
+  const r = await runValidate(
+    { store, cwd: store, staged: extra.staged, ...(cacheDir ? { cache: { dir: cacheDir, build: extra.build ?? 'test-build' } } : {}) },
+    deps,
+  );
   return formatJson(r);
 }
 
@@ -79,7 +82,10 @@ describe('the validation cache', () => {
   });
 
   it('follows edits, additions, duplicates and deletions in the working tree exactly as an uncached run does', async () => {
-    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data'), [`projects/web/${B}.yaml`]: good(B, 'Keep a backup') });
+    const { store, cacheDir } = repoStore({
+      [`global/${A}.yaml`]: good(A, 'Never delete production data'),
+      [`projects/web/${B}.yaml`]: good(B, 'Keep a backup'),
+    });
     const same = async () => {
       const plain = await check(store, undefined);
       expect(await check(store, cacheDir)).toBe(plain);
@@ -87,7 +93,11 @@ describe('the validation cache', () => {
     };
     expect((await same()).diagnostics).toEqual([]);
     const cacheFile = cacheFileIn(cacheDir, false);
-    expect(readFileSync(cacheFile, 'utf8').split('\n').filter((l) => l.startsWith('global/') || l.startsWith('projects/'))).toHaveLength(2);
+    expect(
+      readFileSync(cacheFile, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('global/') || l.startsWith('projects/')),
+    ).toHaveLength(2);
 
     writeFileSync(join(store, `global/${A}.yaml`), badSeverity(A));
     expect((await same()).diagnostics.map((d) => [d.code, d.file])).toEqual([['schema', `global/${A}.yaml`]]);
@@ -109,7 +119,10 @@ describe('the validation cache', () => {
   });
 
   it('reads from the index only the files the cache does not know (--staged)', async () => {
-    const { repo, store } = repoStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data'), [`global/${B}.yaml`]: good(B, 'Keep a backup') });
+    const { repo, store } = repoStore({
+      [`global/${A}.yaml`]: good(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: good(B, 'Keep a backup'),
+    });
     const cache = FactsCache.load(join(repo, 'index.cache'), 'test-build');
     const first = new CountingSource(await GitTreeSource.index(store));
     await validateTree(first, { cache });
@@ -147,7 +160,11 @@ describe('the validation cache', () => {
     expect(await check(store, cacheDir)).toBe(plain);
     expect(readFileSync(cacheFile, 'utf8').startsWith('agents validate cache\t4\ttest-build\n')).toBe(true);
     // Garbage, a damaged line, an empty file, a folder where the file should be.
-    for (const junk of ['\u0000\u0001garbage', `agents validate cache\t4\ttest-build\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`, '']) {
+    for (const junk of [
+      '\u0000\u0001garbage',
+      `agents validate cache\t4\ttest-build\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`,
+      '',
+    ]) {
       writeFileSync(cacheFile, junk);
       expect(await check(store, cacheDir)).toBe(plain);
     }
@@ -255,7 +272,11 @@ describe('FactsCache', () => {
     expect(text.trim().split('\n')).toHaveLength(1 + 3000);
 
     const again = FactsCache.load(file, 'b1');
-    paths.forEach((p, i) => expect(again.get(p, `hash${i}`), p).toEqual(i < 10 ? { k: `again${i}` } : i % 7 === 0 ? { k: `key${i}`, m: `first line ${i}` } : { k: `key${i}` }));
+    paths.forEach((p, i) =>
+      expect(again.get(p, `hash${i}`), p).toEqual(
+        i < 10 ? { k: `again${i}` } : i % 7 === 0 ? { k: `key${i}`, m: `first line ${i}` } : { k: `key${i}` },
+      ),
+    );
     expect(again.hits).toBe(3000);
     // The ten repeated paths were written last; asked for in their first order, the cache is written again in it.
     again.save();

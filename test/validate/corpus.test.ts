@@ -45,7 +45,9 @@ function runUnprivileged(store: string): { code: number; stdout: string; stderr:
   const argv = [process.execPath, BIN, '--store', store, 'validate', '--format', 'json'];
   const drop = ['--bounding-set=-dac_override,-dac_read_search', '--inh-caps=-dac_override,-dac_read_search', '--'];
   const env = { PATH: process.env.PATH, NO_COLOR: '1', CI: 'true' };
-  const r = asRoot ? spawnSync('setpriv', [...drop, ...argv], { encoding: 'utf8', cwd: '/', env }) : spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', cwd: '/', env });
+  const r = asRoot
+    ? spawnSync('setpriv', [...drop, ...argv], { encoding: 'utf8', cwd: '/', env })
+    : spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8', cwd: '/', env });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -60,7 +62,10 @@ describe('the broken-store corpus', () => {
   it.each(cases)('%s', async (name) => {
     const expected = readCase(name);
     const store = prepare(name, expected.setup, expected.target);
-    const r = expected.setup === 'unreadable' ? runUnprivileged(store) : await runMain(['--store', store, 'validate', '--format', 'json'], { cwd: store });
+    const r =
+      expected.setup === 'unreadable'
+        ? runUnprivileged(store)
+        : await runMain(['--store', store, 'validate', '--format', 'json'], { cwd: store });
     expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
     const out = JSON.parse(r.stdout) as { diagnostics: Expected['diagnostics'] };
     expect(out.diagnostics.map(key).sort()).toEqual(expected.diagnostics.map(key).sort());

@@ -29,8 +29,12 @@ describe('validate --fix', () => {
     ]);
     expect(r.out.diagnostics).toEqual([]);
     expect(readFileSync(join(store, `global/${A}.yaml`), 'utf8')).toBe(`${ML}\n${plain}`);
-    expect(readFileSync(join(store, `projects/web/${B}.yaml`), 'utf8')).toBe(`\uFEFF# yaml-language-server: $schema=../../schemas/invariant.schema.json\r\n${windows.slice(1)}`);
-    expect(readFileSync(join(store, 'config.yaml'), 'utf8')).toBe('# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\n');
+    expect(readFileSync(join(store, `projects/web/${B}.yaml`), 'utf8')).toBe(
+      `\uFEFF# yaml-language-server: $schema=../../schemas/invariant.schema.json\r\n${windows.slice(1)}`,
+    );
+    expect(readFileSync(join(store, 'config.yaml'), 'utf8')).toBe(
+      '# yaml-language-server: $schema=schemas/config.schema.json\nversion: 1\n',
+    );
   });
 
   it('renames a file to its id when the id is valid and unused, and only then', async () => {
@@ -103,7 +107,9 @@ describe('validate --fix and locks', () => {
     });
     const r = await validate(store, '--fix');
     expect(r.code).toBe(0);
-    expect(r.out.fixes.map((f: { file: string; action: string; done: boolean }) => [f.action, f.file, f.done])).toEqual([['remove-stale-lock', 'global/.lock', true]]);
+    expect(r.out.fixes.map((f: { file: string; action: string; done: boolean }) => [f.action, f.file, f.done])).toEqual([
+      ['remove-stale-lock', 'global/.lock', true],
+    ]);
     expect(r.out.diagnostics).toEqual([]);
     expect(existsSync(join(store, 'global/.lock'))).toBe(false);
     expect(existsSync(join(store, 'projects/web/.lock'))).toBe(true);

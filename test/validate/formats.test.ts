@@ -13,8 +13,11 @@ const id = (n: number) => `01JDQ6X5Z8W4N3B2C1D0E9F${String(n).padStart(3, '0')}`
 /** A store in a git repository with 12 duplicate errors, one shadow warning, an info and an unknown file. */
 function messyStore(): { repo: string; store: string } {
   const tree: Record<string, string> = {};
-  for (let i = 0; i <= 12; i++) tree[`global/${id(i)}.yaml`] = ML + invariantYaml(id(i), `Never delete, data: "${'x'.repeat(0)}"`.replace(/"/g, '') + (i === 0 ? '' : ' '));
-  tree[`projects/web/${id(20)}.yaml`] = `# yaml-language-server: $schema=../../schemas/invariant.schema.json\n${invariantYaml(id(20), 'Use TLS everywhere')}`;
+  for (let i = 0; i <= 12; i++)
+    tree[`global/${id(i)}.yaml`] =
+      ML + invariantYaml(id(i), `Never delete, data: "${'x'.repeat(0)}"`.replace(/"/g, '') + (i === 0 ? '' : ' '));
+  tree[`projects/web/${id(20)}.yaml`] =
+    `# yaml-language-server: $schema=../../schemas/invariant.schema.json\n${invariantYaml(id(20), 'Use TLS everywhere')}`;
   tree[`global/${id(21)}.yaml`] = ML + invariantYaml(id(21), 'use  tls everywhere');
   tree[`global/${id(22)}.yaml`] = invariantYaml(id(22), 'Keep a changelog');
   tree['global/notes, draft.txt'] = 'later\n';
@@ -34,7 +37,9 @@ describe('validate output formats', () => {
     expect(out.files).toBe(17);
     const dup = out.diagnostics.find((d: { code: string }) => d.code === 'duplicate-text');
     expect(dup).toMatchObject({ severity: 'error', file: `global/${id(1)}.yaml`, path: `.agents/global/${id(1)}.yaml`, line: 3, col: 7 });
-    expect(dup.related).toEqual([{ file: `global/${id(0)}.yaml`, path: `.agents/global/${id(0)}.yaml`, line: 3, col: 7, message: `the copy that is kept: ${id(0)}` }]);
+    expect(dup.related).toEqual([
+      { file: `global/${id(0)}.yaml`, path: `.agents/global/${id(0)}.yaml`, line: 3, col: 7, message: `the copy that is kept: ${id(0)}` },
+    ]);
   });
 
   it('sarif validates against the SARIF 2.1.0 JSON schema', async () => {
@@ -47,7 +52,9 @@ describe('validate output formats', () => {
     const Ajv = req('ajv');
     const ajv = new Ajv({ schemaId: 'auto', allErrors: true });
     ajv.addMetaSchema(req('ajv/lib/refs/json-schema-draft-04.json'));
-    const schema = JSON.parse(readFileSync(join(dirname(req.resolve('@microsoft/jest-sarif/package.json')), 'lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
+    const schema = JSON.parse(
+      readFileSync(join(dirname(req.resolve('@microsoft/jest-sarif/package.json')), 'lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
+    );
     const valid = ajv.validate(schema, log);
     expect(ajv.errors ?? []).toEqual([]);
     expect(valid).toBe(true);
@@ -57,10 +64,20 @@ describe('validate output formats', () => {
     expect(ajv.validate(schema, broken)).toBe(false);
     const run = log.runs[0];
     expect(run.results).toHaveLength(15);
-    expect(run.tool.driver.rules.map((x: { id: string }) => x.id)).toEqual(['duplicate-text', 'modeline-missing', 'shadowed', 'unknown-path']);
+    expect(run.tool.driver.rules.map((x: { id: string }) => x.id)).toEqual([
+      'duplicate-text',
+      'modeline-missing',
+      'shadowed',
+      'unknown-path',
+    ]);
     const first = run.results.find((x: { ruleId: string }) => x.ruleId === 'duplicate-text');
-    expect(first.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: `.agents/global/${id(1)}.yaml` }, region: { startLine: 3, startColumn: 7 } });
-    expect(run.results.find((x: { ruleId: string }) => x.ruleId === 'unknown-path').locations[0].physicalLocation.artifactLocation.uri).toBe('.agents/global/notes,%20draft.txt');
+    expect(first.locations[0].physicalLocation).toEqual({
+      artifactLocation: { uri: `.agents/global/${id(1)}.yaml` },
+      region: { startLine: 3, startColumn: 7 },
+    });
+    expect(
+      run.results.find((x: { ruleId: string }) => x.ruleId === 'unknown-path').locations[0].physicalLocation.artifactLocation.uri,
+    ).toBe('.agents/global/notes,%20draft.txt');
   });
 
   it('github prints workflow commands, most severe first, and the full count', async () => {
@@ -78,8 +95,12 @@ describe('validate output formats', () => {
     expect(annotations[0]).toBe(
       `::error file=.agents/global/${id(1)}.yaml,line=3,col=7,title=agents duplicate-text::same text as ${id(0)} (global/${id(0)}.yaml) in global; a scope holds each text once%0ADelete one of the two files (resolution keeps the older, ${id(0)}).`,
     );
-    expect(annotations).toContain(`::warning file=.agents/global/notes%2C draft.txt,title=agents unknown-path::global/notes, draft.txt fits no place in the store layout and is never read%0AMove it out of the store, or see docs/store-format.md for where files go.`);
-    expect(lines.at(-1)).toBe('agents validate: failed: 12 errors, 2 warnings, 1 info in 17 files (working tree) (GitHub shows at most 10 annotations of each kind per step; all 15 are listed above)');
+    expect(annotations).toContain(
+      `::warning file=.agents/global/notes%2C draft.txt,title=agents unknown-path::global/notes, draft.txt fits no place in the store layout and is never read%0AMove it out of the store, or see docs/store-format.md for where files go.`,
+    );
+    expect(lines.at(-1)).toBe(
+      'agents validate: failed: 12 errors, 2 warnings, 1 info in 17 files (working tree) (GitHub shows at most 10 annotations of each kind per step; all 15 are listed above)',
+    );
     const summary = readFileSync(summaryFile, 'utf8');
     expect(summary).toMatch(/^### agents validate: failed\n\n12 errors, 2 warnings, 1 info in 17 files \(working tree\)\./);
     expect(summary.split('\n').filter((l) => l.startsWith('| error |'))).toHaveLength(12);
@@ -90,10 +111,14 @@ describe('validate output formats', () => {
     const r = await runMain(['validate'], { cwd: repo });
     expect(r.code).toBe(1);
     const lines = r.stdout.split('\n');
-    const i = lines.indexOf(`.agents/global/${id(1)}.yaml:3:7  error  duplicate-text  same text as ${id(0)} (global/${id(0)}.yaml) in global; a scope holds each text once`);
+    const i = lines.indexOf(
+      `.agents/global/${id(1)}.yaml:3:7  error  duplicate-text  same text as ${id(0)} (global/${id(0)}.yaml) in global; a scope holds each text once`,
+    );
     expect(i).toBeGreaterThanOrEqual(0);
     expect(lines.slice(i + 1, i + 3)).toEqual(['    3 | text: "Never delete, data:  "', '      |       ^']);
-    expect(lines).toContain('.agents/global/notes, draft.txt  warning  unknown-path  global/notes, draft.txt fits no place in the store layout and is never read');
+    expect(lines).toContain(
+      '.agents/global/notes, draft.txt  warning  unknown-path  global/notes, draft.txt fits no place in the store layout and is never read',
+    );
     expect(lines.at(-2)).toBe('failed  12 errors, 2 warnings, 1 info in 17 files (working tree)');
   });
 

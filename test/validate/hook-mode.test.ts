@@ -40,7 +40,13 @@ function gitShim(repo: string): { env: Record<string, string>; calls: () => stri
   const realGit = join(git(repo, '--exec-path').trim(), 'git');
   writeFileSync(join(shims, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
   chmodSync(join(shims, 'git'), 0o755);
-  return { env: { PATH: `${shims}:${process.env.PATH}` }, calls: () => readFileSync(log, 'utf8').split('\n').filter((l) => l !== '') };
+  return {
+    env: { PATH: `${shims}:${process.env.PATH}` },
+    calls: () =>
+      readFileSync(log, 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+  };
 }
 
 function json(repo: string, ...args: string[]): { code: number; out: Out } {
@@ -100,7 +106,7 @@ describe('validate in hook mode (--staged, --changed)', () => {
     ]);
   });
 
-  it('in text, the committed warnings stay out of the hook\'s output', () => {
+  it("in text, the committed warnings stay out of the hook's output", () => {
     const repo = stagedPair();
     const text = agents(['validate', '--staged'], { cwd: repo });
     expect(text.stdout).toContain(`global/${C}.yaml`);

@@ -17,7 +17,11 @@ const BAD = `${ML}id: ${A}\ntext: Never delete production data\nseverity: fatal\
 
 /** `git commit` as a person runs it: hooks on, `agents` found on PATH. */
 function commit(repo: string, message: string, path: string): { code: number; out: string } {
-  const r = spawnSync('git', ['commit', '-m', message], { cwd: repo, encoding: 'utf8', env: { ...process.env, ...GIT_ENV, PATH: path, NO_COLOR: '1' } });
+  const r = spawnSync('git', ['commit', '-m', message], {
+    cwd: repo,
+    encoding: 'utf8',
+    env: { ...process.env, ...GIT_ENV, PATH: path, NO_COLOR: '1' },
+  });
   return { code: r.status ?? -1, out: r.stdout + r.stderr };
 }
 
@@ -85,7 +89,13 @@ describe('the pre-commit framework manifest', () => {
     expect(manifest).toHaveLength(2);
     const hook = manifest[0]!;
     for (const field of ['id', 'name', 'entry', 'language']) expect(typeof hook[field], field).toBe('string');
-    expect(hook).toMatchObject({ id: 'agents-validate', entry: 'agents validate', language: 'node', pass_filenames: true, require_serial: true });
+    expect(hook).toMatchObject({
+      id: 'agents-validate',
+      entry: 'agents validate',
+      language: 'node',
+      pass_filenames: true,
+      require_serial: true,
+    });
     const files = new RegExp(hook.files as string);
     expect(files.test(`.agents/global/${A}.yaml`)).toBe(true);
     expect(files.test('src/index.ts')).toBe(false);
@@ -98,9 +108,25 @@ describe('the pre-commit framework manifest', () => {
   it('declares agents-export-check: the whole export checked once, when the store or an exported file changes', () => {
     const hook = manifest[1]!;
     for (const field of ['id', 'name', 'entry', 'language']) expect(typeof hook[field], field).toBe('string');
-    expect(hook).toMatchObject({ id: 'agents-export-check', entry: 'agents export --check', language: 'node', pass_filenames: false, require_serial: true });
+    expect(hook).toMatchObject({
+      id: 'agents-export-check',
+      entry: 'agents export --check',
+      language: 'node',
+      pass_filenames: false,
+      require_serial: true,
+    });
     const files = new RegExp(hook.files as string);
-    for (const f of [`.agents/global/${A}.yaml`, 'AGENTS.md', 'services/billing/CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md', '.github/instructions/agents-billing.instructions.md', '.cursor/rules/agents-global.mdc', '.windsurf/rules/agents-billing.md', '.clinerules/agents-global.md']) {
+    for (const f of [
+      `.agents/global/${A}.yaml`,
+      'AGENTS.md',
+      'services/billing/CLAUDE.md',
+      'GEMINI.md',
+      '.github/copilot-instructions.md',
+      '.github/instructions/agents-billing.instructions.md',
+      '.cursor/rules/agents-global.mdc',
+      '.windsurf/rules/agents-billing.md',
+      '.clinerules/agents-global.md',
+    ]) {
       expect(files.test(f), f).toBe(true);
     }
     for (const f of ['src/index.ts', 'docs/AGENTS.md.bak', '.github/workflows/ci.yml']) expect(files.test(f), f).toBe(false);
@@ -127,7 +153,10 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
     for (const dir of [source, cache]) if (dir) rmSync(dir, { recursive: true, force: true });
   });
   const commitWithHooks = (repo: string, hookId: string) => {
-    writeFileSync(join(repo, '.pre-commit-config.yaml'), `repos:\n  - repo: ${source}\n    rev: ${rev}\n    hooks:\n      - id: ${hookId}\n`);
+    writeFileSync(
+      join(repo, '.pre-commit-config.yaml'),
+      `repos:\n  - repo: ${source}\n    rev: ${rev}\n    hooks:\n      - id: ${hookId}\n`,
+    );
     const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: cache, NO_COLOR: '1' };
     expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
     return (message: string) => {
@@ -178,7 +207,7 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
   }, 600_000);
 });
 
-describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework running the manifest\'s hook from PATH', () => {
+describe.skipIf(!hasPreCommit && !inCi)("the real pre-commit framework running the manifest's hook from PATH", () => {
   // The manifest's hook as a `repo: local` hook with `language: system`: the framework runs the `agents` on PATH
   // (this build) exactly as it runs the node hook, without building a Node environment first.
   const hook = (parse(readFileSync(join(REPO, '.pre-commit-hooks.yaml'), 'utf8')) as Record<string, unknown>[])[0]!;

@@ -72,7 +72,8 @@ describe('validate --staged', () => {
     const tree: Record<string, string> = {};
     for (let i = 0; i < 40; i++) {
       const id = `01JDQ6X5Z8W4N3B2C1D0E9F${String(i).padStart(3, '0')}`;
-      tree[`projects/p${i % 4}/${id}.yaml`] = `# yaml-language-server: $schema=../../schemas/invariant.schema.json\n${invariantYaml(id, `Rule number ${i}`)}`;
+      tree[`projects/p${i % 4}/${id}.yaml`] =
+        `# yaml-language-server: $schema=../../schemas/invariant.schema.json\n${invariantYaml(id, `Rule number ${i}`)}`;
     }
     const { repo } = repoWithStore(tree);
     // A git on PATH that logs each call, then runs the real one.
@@ -81,14 +82,20 @@ describe('validate --staged', () => {
     const realGit = join(git(repo, '--exec-path').trim(), 'git');
     writeFileSync(join(shims, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
     chmodSync(join(shims, 'git'), 0o755);
-    const r = agents(['validate', '--staged', '--all-files', '--format', 'json'], { cwd: repo, env: { PATH: `${shims}:${process.env.PATH}` } });
+    const r = agents(['validate', '--staged', '--all-files', '--format', 'json'], {
+      cwd: repo,
+      env: { PATH: `${shims}:${process.env.PATH}` },
+    });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { files: number }).files).toBe(40);
     const calls = readFileSync(log, 'utf8').trim().split('\n');
     expect(calls.sort()).toEqual(['cat-file --batch', 'ls-files -s -z -- .']);
     // Again: every blob is known to the cache, so nothing is read from git.
     writeFileSync(log, '');
-    const again = agents(['validate', '--staged', '--all-files', '--format', 'json'], { cwd: repo, env: { PATH: `${shims}:${process.env.PATH}` } });
+    const again = agents(['validate', '--staged', '--all-files', '--format', 'json'], {
+      cwd: repo,
+      env: { PATH: `${shims}:${process.env.PATH}` },
+    });
     expect(again.stdout).toBe(r.stdout);
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['ls-files -s -z -- .']);
   });

@@ -28,14 +28,28 @@ export default defineCommand<ExportArgs>({
   describe: "Write effective sets into agents' instruction files (AGENTS.md, CLAUDE.md, Copilot, Cursor and more)",
   builder: (y) =>
     y
-      .option('target', { type: 'string', array: true, describe: 'agents-md, claude-md, gemini-md, copilot, cursor, windsurf, cline (repeat, or a comma list; default: export.targets in config.yaml)', requiresArg: true })
+      .option('target', {
+        type: 'string',
+        array: true,
+        describe:
+          'agents-md, claude-md, gemini-md, copilot, cursor, windsurf, cline (repeat, or a comma list; default: export.targets in config.yaml)',
+        requiresArg: true,
+      })
       .option('project', { type: 'string', describe: "only project P's files (reads only the scopes P needs)", requiresArg: true })
       .option('plan', { type: 'string', describe: "with --stdout: a plan's effective set (an id or a unique prefix)", requiresArg: true })
       .option('check', { type: 'boolean', describe: 'write nothing; exit 1 listing every file missing or out of date' })
       .option('dry-run', { type: 'boolean', describe: 'write nothing; print the unified diff an export would apply' })
-      .option('stdout', { type: 'boolean', describe: 'print the effective set of --plan ID or --project P in one --target format, without markers' })
+      .option('stdout', {
+        type: 'boolean',
+        describe: 'print the effective set of --plan ID or --project P in one --target format, without markers',
+      })
       .option('force', { type: 'boolean', describe: 'replace agents blocks that were edited by hand' })
-      .option('cache', { type: 'boolean', default: true, describe: "answer from what the last export knew when nothing it read has changed (kept in the repository's .git folder); --no-cache computes every file" }),
+      .option('cache', {
+        type: 'boolean',
+        default: true,
+        describe:
+          "answer from what the last export knew when nothing it read has changed (kept in the repository's .git folder); --no-cache computes every file",
+      }),
   async run(argv, ctx) {
     const service = serviceFor(ctx);
     const cacheDir = argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE ? defaultCacheDir(service.root) : undefined;
@@ -44,11 +58,20 @@ export default defineCommand<ExportArgs>({
     if (modes.length > 1) throw new UsageError(`${modes.join(' and ')} cannot be combined`, 'Choose one.');
     if (argv.stdout) {
       const targets = (argv.target ?? []).flatMap((t) => t.split(',')).filter((t) => t.trim() !== '');
-      if (targets.length !== 1) throw new UsageError('--stdout prints one format: give exactly one --target', 'e.g. agents export --plan 01J… --stdout --target agents-md');
-      if (argv.plan !== undefined && argv.project !== undefined) throw new UsageError('--stdout takes --plan ID or --project P, not both', 'A plan names its project itself.');
+      if (targets.length !== 1)
+        throw new UsageError(
+          '--stdout prints one format: give exactly one --target',
+          'e.g. agents export --plan 01J… --stdout --target agents-md',
+        );
+      if (argv.plan !== undefined && argv.project !== undefined)
+        throw new UsageError('--stdout takes --plan ID or --project P, not both', 'A plan names its project itself.');
       if (argv.plan === undefined && argv.project === undefined) {
         const inferred = await inferProject(ctx, service);
-        if (inferred === undefined) throw new UsageError('--stdout needs one of --plan ID or --project P', 'e.g. agents export --plan 01J… --stdout --target agents-md');
+        if (inferred === undefined)
+          throw new UsageError(
+            '--stdout needs one of --plan ID or --project P',
+            'e.g. agents export --plan 01J… --stdout --target agents-md',
+          );
         argv.project = inferred;
       }
       let target: { plan: string } | { project: string };
@@ -63,14 +86,29 @@ export default defineCommand<ExportArgs>({
       ctx.io.stdout.write(await exporter.standalone(target, targets[0]!));
       return EXIT_CODES.ok;
     }
-    if (argv.plan !== undefined) throw new UsageError('--plan goes with --stdout', 'Plans have no files of their own: agents export --plan ID --stdout --target T prints one.');
-    const plan = await exporter.plan({ ...(argv.target ? { targets: argv.target } : {}), ...(argv.project !== undefined ? { project: argv.project } : {}), force: argv.force ?? false });
+    if (argv.plan !== undefined)
+      throw new UsageError(
+        '--plan goes with --stdout',
+        'Plans have no files of their own: agents export --plan ID --stdout --target T prints one.',
+      );
+    const plan = await exporter.plan({
+      ...(argv.target ? { targets: argv.target } : {}),
+      ...(argv.project !== undefined ? { project: argv.project } : {}),
+      force: argv.force ?? false,
+    });
     for (const w of plan.warnings) ctx.io.stderr.write(`agents: warning: ${w}\n`);
     if (argv.check) return check(ctx, plan, exporter);
     if (argv['dry-run']) {
       if (plan.refused.length > 0) throw refusedError(plan);
       const diffs = plan.changes.filter((c) => c.action !== 'unchanged').map((c) => unifiedDiff(c.path, c.before, c.after));
-      emit(ctx, { changes: plan.changes.filter((c) => c.action !== 'unchanged').map((c) => ({ path: c.path, target: c.target, action: c.action })), diff: diffs.join('') }, () => diffs.join('') || 'Every file is up to date; nothing to write.');
+      emit(
+        ctx,
+        {
+          changes: plan.changes.filter((c) => c.action !== 'unchanged').map((c) => ({ path: c.path, target: c.target, action: c.action })),
+          diff: diffs.join(''),
+        },
+        () => diffs.join('') || 'Every file is up to date; nothing to write.',
+      );
       return EXIT_CODES.ok;
     }
     const written = exporter.apply(plan);
@@ -80,7 +118,9 @@ export default defineCommand<ExportArgs>({
     emit(ctx, { changes: written.map((c) => ({ path: c.path, target: c.target, action: c.action })), unchanged }, () => {
       const verb = { create: s.green('created'), update: s.green('updated'), delete: s.yellow('removed'), unchanged: 'unchanged' } as const;
       const lines = written.map((c) => `${verb[c.action]} ${c.path}`);
-      lines.push(s.dim(`${written.length} file${written.length === 1 ? '' : 's'} written, ${unchanged} up to date (${plan.targets.join(', ')})`));
+      lines.push(
+        s.dim(`${written.length} file${written.length === 1 ? '' : 's'} written, ${unchanged} up to date (${plan.targets.join(', ')})`),
+      );
       return lines.join('\n');
     });
     return EXIT_CODES.ok;
@@ -102,7 +142,10 @@ function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): numb
     exporter.remember(plan);
     return EXIT_CODES.ok;
   }
-  const fix = plan.refused.length > 0 ? 'fix: run `agents export` (edited or damaged blocks: move your text outside the block, or `agents export --force`)' : 'fix: run `agents export` and commit the files';
+  const fix =
+    plan.refused.length > 0
+      ? 'fix: run `agents export` (edited or damaged blocks: move your text outside the block, or `agents export --force`)'
+      : 'fix: run `agents export` and commit the files';
   ctx.io.stderr.write(`${problems.length} exported file${problems.length === 1 ? ' is' : 's are'} missing or out of date; ${fix}\n`);
   return EXIT_CODES.checkFailed;
 }

@@ -18,9 +18,18 @@ export default defineCommand<InitArgs>({
   describe: 'Create a store (.agents/ at the top of the git repository)',
   builder: (y) =>
     y
-      .option('hooks', { type: 'boolean', describe: 'also install a git pre-commit hook running `agents validate --staged` (in an existing store: only the hook)' })
-      .option('export-check', { type: 'boolean', describe: 'with --hooks: the hook also runs `agents export --check` (the exported instruction files are up to date)' })
-      .option('schemas', { type: 'boolean', describe: "refresh the store's copies of the JSON Schemas (schemas/) from this version of agents" }),
+      .option('hooks', {
+        type: 'boolean',
+        describe: 'also install a git pre-commit hook running `agents validate --staged` (in an existing store: only the hook)',
+      })
+      .option('export-check', {
+        type: 'boolean',
+        describe: 'with --hooks: the hook also runs `agents export --check` (the exported instruction files are up to date)',
+      })
+      .option('schemas', {
+        type: 'boolean',
+        describe: "refresh the store's copies of the JSON Schemas (schemas/) from this version of agents",
+      }),
   async run(argv, ctx) {
     const root = initTarget({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
     const s = makeStyle(ctx.color);
@@ -28,10 +37,13 @@ export default defineCommand<InitArgs>({
     if (argv.schemas) {
       if (!exists) throw new UsageError(`no store at ${root}`, 'Create it with `agents init` (which copies the schemas too).');
       const written = writeSchemas(root);
-      emit(ctx, { store: root, schemas: written }, () => [`${s.green('refreshed')} schemas in ${root}`, ...written.map((w) => `  ${w}`)].join('\n'));
+      emit(ctx, { store: root, schemas: written }, () =>
+        [`${s.green('refreshed')} schemas in ${root}`, ...written.map((w) => `  ${w}`)].join('\n'),
+      );
       return EXIT_CODES.ok;
     }
-    if (argv['export-check'] && !argv.hooks) throw new UsageError('--export-check goes with --hooks', 'Run `agents init --hooks --export-check`.');
+    if (argv['export-check'] && !argv.hooks)
+      throw new UsageError('--export-check goes with --hooks', 'Run `agents init --hooks --export-check`.');
     const made = argv.hooks && exists ? [] : initStore(root);
     const hook = argv.hooks ? await installPreCommitHook(root, argv['export-check'] ?? false) : undefined;
     // Offered, not imposed: the hook checks the exported files once the store says which it exports.
@@ -39,8 +51,15 @@ export default defineCommand<InitArgs>({
     emit(ctx, { store: root, created: made, hook: hook ? { ...hook, export_check: argv['export-check'] ?? false } : null }, () => {
       const lines: string[] = [];
       if (made.length > 0) lines.push(`${s.green('created')} store ${root}`, ...made.map((m) => `  ${m}`));
-      if (hook) lines.push(`${s.green(hook.action)} pre-commit hook ${hook.path}`, `  it runs \`agents validate --staged\`${argv['export-check'] ? ' and `agents export --check`' : ''} before each commit`);
-      if (offer) lines.push('  this store exports instruction files (export.targets in config.yaml): `agents init --hooks --export-check` also checks they are up to date');
+      if (hook)
+        lines.push(
+          `${s.green(hook.action)} pre-commit hook ${hook.path}`,
+          `  it runs \`agents validate --staged\`${argv['export-check'] ? ' and `agents export --check`' : ''} before each commit`,
+        );
+      if (offer)
+        lines.push(
+          '  this store exports instruction files (export.targets in config.yaml): `agents init --hooks --export-check` also checks they are up to date',
+        );
       if (made.length > 0) lines.push('', 'Next: agents invariant add --global "Never delete production data"');
       return lines.join('\n');
     });

@@ -1,6 +1,6 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, type Severity } from '../../core/model.ts';
-import { type AddResult } from '../../service/invariant-service.ts';
+import type { AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
@@ -23,18 +23,29 @@ export default defineCommand<AddArgs>({
   builder: (y) =>
     scopeOptions(y, 'add to')
       .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })
-      .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, default: 'error', describe: 'severity of a violation' })
+      .option('severity', {
+        choices: ['error', 'warning', 'info'],
+        requiresArg: true,
+        default: 'error',
+        describe: 'severity of a violation',
+      })
       .option('tag', { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'a tag (repeatable: --tag data --tag safety)' })
       .option('rationale', { type: 'string', requiresArg: true, describe: 'why the invariant exists, for reviewers' })
       .option('commit', { type: 'boolean', describe: 'commit the new file with git (default: commit: in config.yaml)' })
-      .option('new-project', { type: 'boolean', describe: "create --project P even when its name is close to an existing project's (else refused as a likely typo)" }),
+      .option('new-project', {
+        type: 'boolean',
+        describe: "create --project P even when its name is close to an existing project's (else refused as a likely typo)",
+      }),
   async run(argv, ctx) {
     const text = (argv.text ?? []).join(' ');
     const service = serviceFor(ctx);
     let result: AddResult | undefined;
     if ((argv.text ?? []).length === 0) {
       if (!ctx.interactive) {
-        throw new UsageError('no invariant text given', 'Give the text as the last argument: agents invariant add --global "Never delete production data".');
+        throw new UsageError(
+          'no invariant text given',
+          'Give the text as the last argument: agents invariant add --global "Never delete production data".',
+        );
       }
       // No text at a terminal: the form asks for what the flags did not give, starting from the flags' values.
       const given = scopeFromArgs(argv, false);
@@ -64,9 +75,18 @@ export default defineCommand<AddArgs>({
         if (project !== undefined) given = { project };
       }
       const scope = given ?? scopeFromArgs(argv, true)!;
-      result = await service.add({ scope, text, severity: argv.severity, tags: argv.tag ?? [], rationale: argv.rationale, ...(argv.commit !== undefined ? { commit: argv.commit } : {}), ...(argv['new-project'] ? { newProject: true } : {}) });
+      result = await service.add({
+        scope,
+        text,
+        severity: argv.severity,
+        tags: argv.tag ?? [],
+        rationale: argv.rationale,
+        ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+        ...(argv['new-project'] ? { newProject: true } : {}),
+      });
     }
-    if (result.createdProject !== undefined) ctx.io.stderr.write(`agents: created project ${result.createdProject} (projects/${result.createdProject}/)\n`);
+    if (result.createdProject !== undefined)
+      ctx.io.stderr.write(`agents: created project ${result.createdProject} (projects/${result.createdProject}/)\n`);
     const s = makeStyle(ctx.color);
     emit(
       ctx,

@@ -26,7 +26,11 @@ export default defineCommand<DiffArgs>({
       .option('plan', { type: 'string', requiresArg: true, describe: "only plan ID's effective set" })
       .option('all-projects', { type: 'boolean', describe: 'report every project, changed or not' })
       .option('staged', { type: 'boolean', describe: 'compare with the index (what `git commit` would record)' })
-      .option('format', { choices: ['markdown'], requiresArg: true, describe: 'output format: text, json, yaml or markdown (a pull-request comment)' })
+      .option('format', {
+        choices: ['markdown'],
+        requiresArg: true,
+        describe: 'output format: text, json, yaml or markdown (a pull-request comment)',
+      })
       .option('exit-code', { type: 'boolean', describe: 'exit 1 when anything changed, 0 when nothing did (as `git diff --exit-code`)' }),
   async run(argv, ctx) {
     const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });

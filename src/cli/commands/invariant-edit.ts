@@ -34,7 +34,11 @@ export default defineCommand<EditArgs>({
       .option('rationale', { type: 'string', requiresArg: true, describe: 'the new rationale ("" removes it)' })
       .option('activate', { type: 'boolean', describe: 'apply it again (active: true)' })
       .option('deactivate', { type: 'boolean', describe: 'keep it without applying it (active: false)' })
-      .option('overrides', { type: 'string', requiresArg: true, describe: 'the id of the lower-precedence copy of the same text it replaces on purpose ("" removes it)' })
+      .option('overrides', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'the id of the lower-precedence copy of the same text it replaces on purpose ("" removes it)',
+      })
       .option('commit', { type: 'boolean', describe: 'commit the change with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
     const service = serviceFor(ctx);
@@ -96,7 +100,8 @@ function printEdit(ctx: CliContext, r: EditResult): void {
     },
     () => {
       const inv = r.invariant;
-      if (r.changed.length === 0) return `${s.dim('unchanged')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: it already has these values; nothing was written`;
+      if (r.changed.length === 0)
+        return `${s.dim('unchanged')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: it already has these values; nothing was written`;
       const lines = [`${s.green('edited')} ${s.bold(inv.id)} in ${describeScope(inv.scope)}: ${r.changed.join(', ')}`, `  ${r.file}`];
       if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
       lines.push(...relationNotes(r, s.yellow));

@@ -1,6 +1,6 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/model.ts';
-import { type EffectiveResult, type ListedInvariant } from '../../service/invariant-service.ts';
+import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
 import { effectiveEntriesJson, waiverLine } from '../plan-render.ts';
@@ -24,10 +24,16 @@ export default defineCommand<ListArgs>({
       .positional('pattern', { type: 'string', describe: 'regex on the text (case-insensitive unless it holds an upper-case letter)' })
       .option('effective', { type: 'boolean', describe: 'the merged effective set (with --project or --plan)' })
       .option('all', { type: 'boolean', describe: 'include inactive invariants' })
-      .option('interactive', { alias: 'i', type: 'boolean', describe: 'browse in the TUI (as `agents tui`), starting with this scope and pattern' }),
+      .option('interactive', {
+        alias: 'i',
+        type: 'boolean',
+        describe: 'browse in the TUI (as `agents tui`), starting with this scope and pattern',
+      }),
   async run(argv, ctx) {
     const service = serviceFor(ctx);
-    const given = scopeFromArgs(argv, false) ?? (argv.effective ? await inferProject(ctx, service).then((project) => (project !== undefined ? { project } : undefined)) : undefined);
+    const given =
+      scopeFromArgs(argv, false) ??
+      (argv.effective ? await inferProject(ctx, service).then((project) => (project !== undefined ? { project } : undefined)) : undefined);
     const scope = given ? await service.resolveScope(given) : undefined;
     if (argv.interactive) {
       if (scope && 'project' in scope) await service.requireProject(scope.project);
@@ -36,14 +42,25 @@ export default defineCommand<ListArgs>({
     }
     if (argv.effective) {
       if (!scope || (scope.kind !== 'project' && scope.kind !== 'plan')) {
-        throw new UsageError('--effective needs --project P or --plan ID', 'The effective set belongs to a project or a plan, e.g. --effective --project myapp.');
+        throw new UsageError(
+          '--effective needs --project P or --plan ID',
+          'The effective set belongs to a project or a plan, e.g. --effective --project myapp.',
+        );
       }
-      if (argv.all) throw new UsageError('--all cannot be combined with --effective', 'Inactive invariants never apply; list them without --effective.');
+      if (argv.all)
+        throw new UsageError(
+          '--all cannot be combined with --effective',
+          'Inactive invariants never apply; list them without --effective.',
+        );
       const result = await service.effective(scope, argv.pattern !== undefined ? { pattern: argv.pattern } : {});
       printEffective(ctx, result);
       return EXIT_CODES.ok;
     }
-    const items = await service.list({ ...(scope ? { scope } : {}), all: argv.all ?? false, ...(argv.pattern !== undefined ? { pattern: argv.pattern } : {}) });
+    const items = await service.list({
+      ...(scope ? { scope } : {}),
+      all: argv.all ?? false,
+      ...(argv.pattern !== undefined ? { pattern: argv.pattern } : {}),
+    });
     printList(ctx, items);
     return EXIT_CODES.ok;
   },
@@ -51,30 +68,26 @@ export default defineCommand<ListArgs>({
 
 function printEffective(ctx: CliContext, result: EffectiveResult): void {
   const s = makeStyle(ctx.color);
-  emit(
-    ctx,
-    effectiveEntriesJson(result.entries, result.waivers),
-    () => {
-      const t = result.target;
-      const title = t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
-      const n = result.entries.length;
-      const lines = [s.bold(`Effective set of ${title}: ${n} invariant${n === 1 ? '' : 's'}`) + s.dim('  (plan > project > global)')];
-      let group = '';
-      result.entries.forEach((e, i) => {
-        const label = describeScope(e.invariant.scope);
-        if (label !== group) {
-          group = label;
-          lines.push('', s.cyan(label));
-        }
-        lines.push(`  ${String(i + 1).padStart(2)}. ${e.invariant.text}`);
-        lines.push(`      ${meta(s, e.invariant)}`);
-        for (const line of hiddenCopyLines(e, s.yellow, (p) => `  ${s.dim(p)}`)) lines.push(`      ${line}`);
-        for (const w of result.waivers) if (w.invariant_id === e.invariant.id) lines.push(`      ${waiverLine(s, w)}`);
-      });
-      if (n === 0) lines.push('', '  (none)');
-      return lines.join('\n');
-    },
-  );
+  emit(ctx, effectiveEntriesJson(result.entries, result.waivers), () => {
+    const t = result.target;
+    const title = t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
+    const n = result.entries.length;
+    const lines = [s.bold(`Effective set of ${title}: ${n} invariant${n === 1 ? '' : 's'}`) + s.dim('  (plan > project > global)')];
+    let group = '';
+    result.entries.forEach((e, i) => {
+      const label = describeScope(e.invariant.scope);
+      if (label !== group) {
+        group = label;
+        lines.push('', s.cyan(label));
+      }
+      lines.push(`  ${String(i + 1).padStart(2)}. ${e.invariant.text}`);
+      lines.push(`      ${meta(s, e.invariant)}`);
+      for (const line of hiddenCopyLines(e, s.yellow, (p) => `  ${s.dim(p)}`)) lines.push(`      ${line}`);
+      for (const w of result.waivers) if (w.invariant_id === e.invariant.id) lines.push(`      ${waiverLine(s, w)}`);
+    });
+    if (n === 0) lines.push('', '  (none)');
+    return lines.join('\n');
+  });
 }
 
 function meta(s: Style, inv: ScopedInvariant): string {

@@ -35,7 +35,9 @@ export default defineCommand<{ id: string }>({
           from_scope: e.fromScope ? describeScope(e.fromScope) : null,
           text: e.text ?? null,
           fields: e.fields.map((f) => ({ field: f.field, before: f.before, after: f.after })),
-          invalid: e.invalid ? { code: e.invalid.code, file: e.invalid.file, line: e.invalid.line, col: e.invalid.col, message: e.invalid.message } : null,
+          invalid: e.invalid
+            ? { code: e.invalid.code, file: e.invalid.file, line: e.invalid.line, col: e.invalid.col, message: e.invalid.message }
+            : null,
         })),
       },
       () => {

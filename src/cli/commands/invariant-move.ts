@@ -37,7 +37,10 @@ export default defineCommand<MoveArgs>({
         commit: r.commit ?? null,
       },
       () => {
-        const lines = [`${s.green('moved')} ${s.bold(r.invariant.id)} from ${describeScope(r.before.scope)} to ${describeScope(r.invariant.scope)}`, `  ${r.file}`];
+        const lines = [
+          `${s.green('moved')} ${s.bold(r.invariant.id)} from ${describeScope(r.before.scope)} to ${describeScope(r.invariant.scope)}`,
+          `  ${r.file}`,
+        ];
         if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
         lines.push(...relationNotes(r, s.yellow));
         return lines.join('\n');

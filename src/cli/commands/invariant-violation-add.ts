@@ -19,7 +19,12 @@ export default defineCommand<AddArgs>({
   builder: (y) =>
     y
       .option('plan', { type: 'string', requiresArg: true, demandOption: true, describe: 'plan id or unique prefix' })
-      .option('invariant', { type: 'string', requiresArg: true, demandOption: true, describe: 'invariant id or unique prefix (in the plan\'s effective set)' })
+      .option('invariant', {
+        type: 'string',
+        requiresArg: true,
+        demandOption: true,
+        describe: "invariant id or unique prefix (in the plan's effective set)",
+      })
       .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, describe: "severity (default: the invariant's own)" })
       .option('details', { type: 'string', requiresArg: true, describe: 'what happened' }),
   async run(argv, ctx) {
@@ -31,9 +36,12 @@ export default defineCommand<AddArgs>({
     });
     const s = makeStyle(ctx.color);
     emit(ctx, violationJson(r.plan, r.path, r.violation), () =>
-      [`${s.green('recorded')} ${severityLabel(s, r.violation.severity)} violation ${s.bold(r.violation.id)} of ${r.violation.invariant_id} in plan ${r.plan}`, `  ${r.violation.violated_text}`, `  ${r.path}`].join('\n'),
+      [
+        `${s.green('recorded')} ${severityLabel(s, r.violation.severity)} violation ${s.bold(r.violation.id)} of ${r.violation.invariant_id} in plan ${r.plan}`,
+        `  ${r.violation.violated_text}`,
+        `  ${r.path}`,
+      ].join('\n'),
     );
     return EXIT_CODES.ok;
   },
 });
-

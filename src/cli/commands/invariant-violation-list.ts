@@ -20,23 +20,30 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
       ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
     });
     const s = makeStyle(ctx.color);
-    emit(ctx, items.map((i) => violationJson(i.plan, i.path, i.violation)), () => {
-      if (items.length === 0) return 'No violations.';
-      const lines: string[] = [];
-      let plan = '';
-      for (const { plan: p, violation: v } of items) {
-        if (p !== plan) {
-          if (plan) lines.push('');
-          plan = p;
-          lines.push(s.cyan(`plan ${p}`));
+    emit(
+      ctx,
+      items.map((i) => violationJson(i.plan, i.path, i.violation)),
+      () => {
+        if (items.length === 0) return 'No violations.';
+        const lines: string[] = [];
+        let plan = '';
+        for (const { plan: p, violation: v } of items) {
+          if (p !== plan) {
+            if (plan) lines.push('');
+            plan = p;
+            lines.push(s.cyan(`plan ${p}`));
+          }
+          lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : ''}`);
+          lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${oneLine(v.details)}` : ''}`)}`);
+          if (v.resolved)
+            lines.push(
+              `    ${s.dim(`resolved ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''}${v.resolved.note ? `: ${oneLine(v.resolved.note)}` : ''}`)}`,
+            );
         }
-        lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.resolved ? `  ${s.green('resolved')}` : ''}`);
-        lines.push(`    ${s.dim(`invariant ${v.invariant_id} · ${v.created_at}${v.details ? ` · ${oneLine(v.details)}` : ''}`)}`);
-        if (v.resolved) lines.push(`    ${s.dim(`resolved ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''}${v.resolved.note ? `: ${oneLine(v.resolved.note)}` : ''}`)}`);
-      }
-      lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
-      return lines.join('\n');
-    });
+        lines.push('', s.dim(`${items.length} violation${items.length === 1 ? '' : 's'}`));
+        return lines.join('\n');
+      },
+    );
     return EXIT_CODES.ok;
   },
 });

@@ -25,7 +25,12 @@ export default defineCommand<WaiveArgs>({
       .option('project', { type: 'string', requiresArg: true, describe: 'waive it for this project and the plans that target it' })
       .option('reason', { type: 'string', requiresArg: true, demandOption: true, describe: 'why the exception is granted' })
       .option('owner', { type: 'string', requiresArg: true, demandOption: true, describe: 'who answers for it (a person or a team)' })
-      .option('expires', { type: 'string', requiresArg: true, demandOption: true, describe: 'YYYY-MM-DD (holds through that day, UTC) or an RFC 3339 date-time' })
+      .option('expires', {
+        type: 'string',
+        requiresArg: true,
+        demandOption: true,
+        describe: 'YYYY-MM-DD (holds through that day, UTC) or an RFC 3339 date-time',
+      })
       .option('commit', { type: 'boolean', describe: 'commit the waiver with git (default: commit: in config.yaml)' })
       .conflicts('plan', 'project'),
   async run(argv, ctx) {

@@ -16,7 +16,9 @@ export default defineCommand<Record<string, unknown>>({
       if (plans.length === 0) return 'No plans. Create one with `agents plan use NS/NAME`.';
       const lines: string[] = [];
       for (const p of plans) {
-        const meta = [p.action ? `action ${p.action}` : null, p.project ? `project ${p.project}` : null, p.created_at ?? null].filter(Boolean).join(' · ');
+        const meta = [p.action ? `action ${p.action}` : null, p.project ? `project ${p.project}` : null, p.created_at ?? null]
+          .filter(Boolean)
+          .join(' · ');
         lines.push(`${s.bold(p.id)}  ${s.dim(meta)}`);
         if (p.goal) lines.push(`  ${p.goal}`);
       }

@@ -2,7 +2,16 @@ import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { decisionJson, effectiveEntriesJson, planJson, runJson, severityLabel, violationJson, waiverJson, waiverLine } from '../plan-render.ts';
+import {
+  decisionJson,
+  effectiveEntriesJson,
+  planJson,
+  runJson,
+  severityLabel,
+  violationJson,
+  waiverJson,
+  waiverLine,
+} from '../plan-render.ts';
 import { emit, hiddenCopyLines } from '../render.ts';
 import { planServiceFor } from '../plan-service.ts';
 import { makeStyle } from '../style.ts';
@@ -24,7 +33,15 @@ export default defineCommand<{ id: string }>({
         latest_decision: r.latestDecision ? decisionJson(r.latestDecision) : null,
         latest_enforcement: r.latestEnforcement ? runJson(r.latestEnforcement) : null,
         violations: r.violations.map((v) => violationJson(p.id, `plans/${p.id}/violations/${v.id}.yaml`, v)),
-        drift: r.drift.map((d) => ({ kind: d.kind, action: d.action, origin_id: d.origin_id, plan_invariant_id: d.plan_invariant_id ?? null, fields: d.fields ?? [], text: d.text, action_text: d.action_text ?? null })),
+        drift: r.drift.map((d) => ({
+          kind: d.kind,
+          action: d.action,
+          origin_id: d.origin_id,
+          plan_invariant_id: d.plan_invariant_id ?? null,
+          fields: d.fields ?? [],
+          text: d.text,
+          action_text: d.action_text ?? null,
+        })),
       },
       () => {
         const lines = [s.bold(`plan ${p.id}`)];
@@ -40,7 +57,11 @@ export default defineCommand<{ id: string }>({
         r.effective.forEach((e, i) => {
           const inv = e.invariant;
           const from =
-            inv.source?.kind === 'action' ? `promoted from action ${inv.source.ref} (${inv.source.origin_id})` : inv.source?.kind === 'plan' ? 'added to the plan' : describeScope(inv.scope);
+            inv.source?.kind === 'action'
+              ? `promoted from action ${inv.source.ref} (${inv.source.origin_id})`
+              : inv.source?.kind === 'plan'
+                ? 'added to the plan'
+                : describeScope(inv.scope);
           lines.push(`  ${String(i + 1).padStart(2)}. ${inv.text}`);
           lines.push(`      ${s.dim(`${inv.id} · ${inv.severity} · ${inv.scope.kind} · ${from}`)}`);
           for (const line of hiddenCopyLines(e, s.yellow, () => '')) lines.push(`      ${line}`);
@@ -56,15 +77,21 @@ export default defineCommand<{ id: string }>({
           const ok = run.records.filter((x) => x.enforced).length;
           lines.push(`  run ${run.id} at ${run.created_at} (${run.actor} actor): ${ok} of ${run.records.length} enforced`);
           if (run.error) lines.push(`  ${s.red('actor failed:')} ${oneLine(run.error)}`);
-          for (const rec of run.records) lines.push(`    ${rec.enforced ? s.green('✓') : s.red('✗')} ${rec.invariant_id}  ${s.dim(oneLine(rec.actor_response))}`);
+          for (const rec of run.records)
+            lines.push(`    ${rec.enforced ? s.green('✓') : s.red('✗')} ${rec.invariant_id}  ${s.dim(oneLine(rec.actor_response))}`);
         }
         lines.push('', s.cyan(`Open violations (${r.violations.length})`));
-        for (const v of r.violations) lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.details ? s.dim(` — ${oneLine(v.details)}`) : ''}`);
+        for (const v of r.violations)
+          lines.push(`  ${severityLabel(s, v.severity)}  ${v.id}  ${v.violated_text}${v.details ? s.dim(` — ${oneLine(v.details)}`) : ''}`);
         if (r.violations.length === 0) lines.push('  none');
         lines.push('', s.cyan(`Drift from the action template (${r.drift.length})`));
         for (const d of r.drift) {
-          if (d.kind === 'changed') lines.push(`  ${s.yellow('changed')}  ${d.origin_id} in ${d.action} (${(d.fields ?? []).join(', ')}): plan has "${d.text}"${d.action_text !== d.text ? `, action now "${d.action_text}"` : ''}`);
-          else if (d.kind === 'removed') lines.push(`  ${s.red('removed')}  ${d.origin_id} from ${d.action}: plan still has "${d.text}" (${d.plan_invariant_id})`);
+          if (d.kind === 'changed')
+            lines.push(
+              `  ${s.yellow('changed')}  ${d.origin_id} in ${d.action} (${(d.fields ?? []).join(', ')}): plan has "${d.text}"${d.action_text !== d.text ? `, action now "${d.action_text}"` : ''}`,
+            );
+          else if (d.kind === 'removed')
+            lines.push(`  ${s.red('removed')}  ${d.origin_id} from ${d.action}: plan still has "${d.text}" (${d.plan_invariant_id})`);
           else lines.push(`  ${s.green('added')}    ${d.origin_id} to ${d.action}: "${d.text}" is not in the plan`);
         }
         if (r.drift.length === 0) lines.push('  none');

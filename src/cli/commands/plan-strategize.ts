@@ -26,8 +26,12 @@ function readContext(ctx: CliContext, file: string): string {
   // A regular file (a link to one is fine: the user named it), checked before it is opened; never more than the limit read.
   const r = readRegularFile(path, MAX_FILE_BYTES, { followLinks: true });
   if (!r.ok) {
-    if (r.code === 'too-large') throw new UsageError(`the context file ${file} ${r.message} (1 MiB)`, 'Nothing was written. Summarise the plan context.');
-    throw new UsageError(`cannot read the context file ${file}: it ${r.message}`, 'Nothing was written. Give a readable text file with --context FILE.');
+    if (r.code === 'too-large')
+      throw new UsageError(`the context file ${file} ${r.message} (1 MiB)`, 'Nothing was written. Summarise the plan context.');
+    throw new UsageError(
+      `cannot read the context file ${file}: it ${r.message}`,
+      'Nothing was written. Give a readable text file with --context FILE.',
+    );
   }
   const bytes = r.bytes;
   try {
@@ -43,7 +47,11 @@ export default defineCommand<StrategizeArgs>({
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' })
-      .option('actor', { choices: ['command', 'interactive'], requiresArg: true, describe: 'who evaluates the invariants (default: reconciliation.actor in config.yaml)' })
+      .option('actor', {
+        choices: ['command', 'interactive'],
+        requiresArg: true,
+        describe: 'who evaluates the invariants (default: reconciliation.actor in config.yaml)',
+      })
       .option('context', { type: 'string', requiresArg: true, describe: 'a text file with the plan context, sent to the actor' }),
   async run(argv, ctx) {
     const service = planServiceFor(ctx);
@@ -52,11 +60,17 @@ export default defineCommand<StrategizeArgs>({
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
     const controller = new AbortController();
     // Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP) all stop the actor's whole process group and write nothing.
-    const onSignal = (signal: NodeJS.Signals) => controller.abort(new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: the actor was stopped and nothing was written.`));
+    const onSignal = (signal: NodeJS.Signals) =>
+      controller.abort(
+        new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: the actor was stopped and nothing was written.`),
+      );
     let actor: Actor;
     if (kind === 'interactive') {
       if (!ctx.interactive) {
-        throw new UsageError('the interactive actor needs a terminal (stdin and stdout a TTY, not CI, no --no-input)', 'Nothing was written. Use --actor command, or run it in a terminal.');
+        throw new UsageError(
+          'the interactive actor needs a terminal (stdin and stdout a TTY, not CI, no --no-input)',
+          'Nothing was written. Use --actor command, or run it in a terminal.',
+        );
       }
       actor = interactiveActor({ stdin: ctx.io.stdin as NodeJS.ReadStream, stdout: ctx.io.stdout as NodeJS.WriteStream, color: ctx.color });
     } else {
@@ -76,7 +90,7 @@ export default defineCommand<StrategizeArgs>({
       });
       for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     }
-    let result;
+    let result: Awaited<ReturnType<typeof service.strategize>>;
     try {
       result = await service.strategize(String(argv.id), { actor, context });
     } finally {
@@ -85,25 +99,35 @@ export default defineCommand<StrategizeArgs>({
     const s = makeStyle(ctx.color);
     const { run, decision } = result;
     const enforced = run.records.filter((r) => r.enforced).length;
-    emit(ctx, { ok: result.ok, plan: planJson(result.plan), decision: decisionJson(decision), enforcement: runJson(run), problems: result.problems }, () => {
-      const lines = [
-        `${result.ok ? s.green('enforced') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
-      ];
-      if (run.error) lines.push(`${s.red('actor failed:')} ${oneLine(run.error)}`);
-      for (const rec of run.records) {
-        const inv = result.request.invariants.find((i) => i.id === rec.invariant_id);
-        lines.push(`  ${rec.enforced ? s.green('✓') : s.red('✗')} ${inv?.text ?? rec.invariant_id}`);
-        lines.push(`      ${s.dim(`${rec.invariant_id} · ${oneLine(rec.actor_response)}`)}`);
-      }
-      for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
-      lines.push(
-        '',
-        `recorded decision ${decision.id}${decision.parent_id ? ` (after ${decision.parent_id})` : ' (the first)'}`,
-        `  plans/${result.plan.id}/decisions/${decision.id}.yaml`,
-        `  plans/${result.plan.id}/enforcement/${run.id}.yaml`,
-      );
-      return lines.join('\n');
-    });
+    emit(
+      ctx,
+      {
+        ok: result.ok,
+        plan: planJson(result.plan),
+        decision: decisionJson(decision),
+        enforcement: runJson(run),
+        problems: result.problems,
+      },
+      () => {
+        const lines = [
+          `${result.ok ? s.green('enforced') : s.red('not all enforced')}: ${enforced} of ${run.records.length} invariants of plan ${result.plan.id} (${run.actor} actor)`,
+        ];
+        if (run.error) lines.push(`${s.red('actor failed:')} ${oneLine(run.error)}`);
+        for (const rec of run.records) {
+          const inv = result.request.invariants.find((i) => i.id === rec.invariant_id);
+          lines.push(`  ${rec.enforced ? s.green('✓') : s.red('✗')} ${inv?.text ?? rec.invariant_id}`);
+          lines.push(`      ${s.dim(`${rec.invariant_id} · ${oneLine(rec.actor_response)}`)}`);
+        }
+        for (const p of result.problems) lines.push(`${s.yellow('note:')} ${p}`);
+        lines.push(
+          '',
+          `recorded decision ${decision.id}${decision.parent_id ? ` (after ${decision.parent_id})` : ' (the first)'}`,
+          `  plans/${result.plan.id}/decisions/${decision.id}.yaml`,
+          `  plans/${result.plan.id}/enforcement/${run.id}.yaml`,
+        );
+        return lines.join('\n');
+      },
+    );
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });

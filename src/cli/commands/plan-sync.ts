@@ -26,7 +26,14 @@ function syncJson(r: SyncResult) {
       plan_invariant_id: c.kind === 'added' ? (c.after?.id ?? null) : c.before.id,
       fields: c.drift.fields ?? [],
       before: c.kind === 'added' ? null : invariantJson(c.before),
-      after: c.kind === 'removed' ? null : c.kind === 'changed' ? invariantJson(c.after) : c.after ? invariantJson(c.after) : { text: c.origin.text, severity: c.origin.severity },
+      after:
+        c.kind === 'removed'
+          ? null
+          : c.kind === 'changed'
+            ? invariantJson(c.after)
+            : c.after
+              ? invariantJson(c.after)
+              : { text: c.origin.text, severity: c.origin.severity },
     })),
     skipped: r.skipped.map((k) => ({ kind: k.drift.kind, action: k.drift.action, origin_id: k.drift.origin_id, reason: k.reason })),
     commit: r.commit ?? null,
@@ -36,7 +43,8 @@ function syncJson(r: SyncResult) {
 function syncText(s: Style, r: SyncResult): string {
   const lines: string[] = [];
   const n = r.changes.length;
-  if (n === 0) lines.push(`plan ${r.plan.id} is in step with its action template${r.skipped.length ? ' (apart from what is skipped below)' : ''}`);
+  if (n === 0)
+    lines.push(`plan ${r.plan.id} is in step with its action template${r.skipped.length ? ' (apart from what is skipped below)' : ''}`);
   else lines.push(`${r.applied ? s.green('synced') : 'would sync'} plan ${s.bold(r.plan.id)}: ${n} change${n === 1 ? '' : 's'}`);
   for (const c of r.changes) {
     if (c.kind === 'changed') {

@@ -32,19 +32,29 @@ export default defineCommand<UseArgs>({
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
     const s = makeStyle(ctx.color);
-    emit(ctx, { plan: planJson(r.plan), folder: r.folder, promoted: r.promoted.map(invariantJson), duplicates: r.duplicates, commit: r.commit ?? null }, () => {
-      const n = r.promoted.length;
-      const lines = [
-        `${s.green('created')} plan ${s.bold(r.plan.id)} from action ${r.plan.action}${r.plan.project ? ` for project ${r.plan.project}` : ''}`,
-        `  ${r.folder}`,
-        `  promoted ${n} invariant${n === 1 ? '' : 's'}:`,
-      ];
-      for (const inv of r.promoted) lines.push(`    ${inv.id}  ${inv.text}  ${s.dim(`(from ${inv.source?.origin_id})`)}`);
-      for (const d of r.duplicates) lines.push(`  ${s.yellow('skipped')} ${d.origin_id} (same text as ${d.of}): ${d.text}`);
-      if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
-      lines.push('', `Next: agents plan strategize ${r.plan.id}`);
-      return lines.join('\n');
-    });
+    emit(
+      ctx,
+      {
+        plan: planJson(r.plan),
+        folder: r.folder,
+        promoted: r.promoted.map(invariantJson),
+        duplicates: r.duplicates,
+        commit: r.commit ?? null,
+      },
+      () => {
+        const n = r.promoted.length;
+        const lines = [
+          `${s.green('created')} plan ${s.bold(r.plan.id)} from action ${r.plan.action}${r.plan.project ? ` for project ${r.plan.project}` : ''}`,
+          `  ${r.folder}`,
+          `  promoted ${n} invariant${n === 1 ? '' : 's'}:`,
+        ];
+        for (const inv of r.promoted) lines.push(`    ${inv.id}  ${inv.text}  ${s.dim(`(from ${inv.source?.origin_id})`)}`);
+        for (const d of r.duplicates) lines.push(`  ${s.yellow('skipped')} ${d.origin_id} (same text as ${d.of}): ${d.text}`);
+        if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
+        lines.push('', `Next: agents plan strategize ${r.plan.id}`);
+        return lines.join('\n');
+      },
+    );
     return EXIT_CODES.ok;
   },
 });

@@ -12,7 +12,10 @@ export default defineCommand<{ name: string; commit?: boolean }>({
       .positional('name', { type: 'string', describe: 'the project name (^[a-z0-9][a-z0-9._-]{0,63}$)' })
       .option('commit', { type: 'boolean', describe: 'commit the new folder with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
-    const r = await scopeServiceFor(ctx).addProject({ project: String(argv.name), ...(argv.commit !== undefined ? { commit: argv.commit } : {}) });
+    const r = await scopeServiceFor(ctx).addProject({
+      project: String(argv.name),
+      ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+    });
     const s = makeStyle(ctx.color);
     emit(ctx, { project: r.project, folder: r.folder, commit: r.commit ?? null }, () =>
       [

@@ -14,7 +14,10 @@ export default defineCommand<Record<string, unknown>>({
     emit(ctx, projects, () => {
       if (projects.length === 0) return 'No projects. Create one with `agents project add NAME`.';
       const width = Math.max(...projects.map((p) => p.project.length));
-      const lines = projects.map((p) => `${s.bold(p.project.padEnd(width))}  ${p.active} active of ${p.invariants} invariant${p.invariants === 1 ? '' : 's'} · ${p.plans} plan${p.plans === 1 ? '' : 's'}`);
+      const lines = projects.map(
+        (p) =>
+          `${s.bold(p.project.padEnd(width))}  ${p.active} active of ${p.invariants} invariant${p.invariants === 1 ? '' : 's'} · ${p.plans} plan${p.plans === 1 ? '' : 's'}`,
+      );
       lines.push('', s.dim(`${projects.length} project${projects.length === 1 ? '' : 's'}`));
       return lines.join('\n');
     });

@@ -7,7 +7,13 @@ import { tuiIo } from '../interactive.ts';
 import { serviceFor } from '../service.ts';
 
 /** Opens the browser; refuses (exit 2) where no one can use it. */
-export async function browse(ctx: CliContext, service: InvariantService, scope: Scope | undefined, pattern: string | undefined, effective: boolean): Promise<number> {
+export async function browse(
+  ctx: CliContext,
+  service: InvariantService,
+  scope: Scope | undefined,
+  pattern: string | undefined,
+  effective: boolean,
+): Promise<number> {
   if (!ctx.interactive) {
     throw new UsageError(
       'the TUI needs an interactive terminal (stdin and stdout a TTY, not CI, no --no-input)',

@@ -40,17 +40,39 @@ export default defineCommand<ValidateArgs>({
   describe: 'Check the store: YAML, schemas, ids, layout, duplicates, shadows, references',
   builder: (y) =>
     y
-      .positional('paths', { type: 'string', array: true, describe: 'files or folders to report on (siblings are still read for duplicate checks)' })
-      .option('format', { choices: ['github', 'sarif'], requiresArg: true, describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)' })
+      .positional('paths', {
+        type: 'string',
+        array: true,
+        describe: 'files or folders to report on (siblings are still read for duplicate checks)',
+      })
+      .option('format', {
+        choices: ['github', 'sarif'],
+        requiresArg: true,
+        describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)',
+      })
       .option('strict', { type: 'boolean', describe: 'warnings fail too (exit 1)' })
-      .option('staged', { type: 'boolean', describe: 'hook mode: check the content in the git index, reporting on the files staged for the next commit' })
-      .option('changed', { type: 'boolean', describe: 'hook mode on the working tree: report on the files changed since HEAD (untracked ones included)' })
+      .option('staged', {
+        type: 'boolean',
+        describe: 'hook mode: check the content in the git index, reporting on the files staged for the next commit',
+      })
+      .option('changed', {
+        type: 'boolean',
+        describe: 'hook mode on the working tree: report on the files changed since HEAD (untracked ones included)',
+      })
       .option('all-files', { type: 'boolean', describe: 'with --staged: report on the whole index, not only the staged files' })
       .option('verbose', { type: 'boolean', describe: 'in hook mode, show infos too' })
       .conflicts('staged', 'changed')
       .conflicts('changed', 'fix')
-      .option('cache', { type: 'boolean', default: true, describe: 'reuse the checks of unchanged files from earlier runs (kept in the repository\'s .git folder); --no-cache checks every file afresh' })
-      .option('fix', { type: 'boolean', describe: 'fix what is safe to fix: missing modelines, file names differing from a valid unused id, leftover temporary files' })
+      .option('cache', {
+        type: 'boolean',
+        default: true,
+        describe:
+          "reuse the checks of unchanged files from earlier runs (kept in the repository's .git folder); --no-cache checks every file afresh",
+      })
+      .option('fix', {
+        type: 'boolean',
+        describe: 'fix what is safe to fix: missing modelines, file names differing from a valid unused id, leftover temporary files',
+      })
       .example('$0 validate', 'check the whole store')
       .example('$0 validate --staged', 'check what is about to be committed (pre-commit hook)')
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
@@ -58,9 +80,13 @@ export default defineCommand<ValidateArgs>({
     const store = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
     if (argv.staged && argv.fix) {
-      throw new UsageError('--fix cannot be combined with --staged', 'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.');
+      throw new UsageError(
+        '--fix cannot be combined with --staged',
+        'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.',
+      );
     }
-    if (argv.allFiles && !argv.staged) throw new UsageError('--all-files goes with --staged', 'Without --staged, validate already reports on the whole store.');
+    if (argv.allFiles && !argv.staged)
+      throw new UsageError('--all-files goes with --staged', 'Without --staged, validate already reports on the whole store.');
     let changed: string[] | undefined;
     if (hook) {
       // Hook mode: first the one git process that says which store files the commit touches; none, and the run ends here.
@@ -127,19 +153,35 @@ async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<
   const { repoTop } = await import('../../store/git-dir.ts');
   const top = repoTop(store);
   // Outside a repository `git diff` would compare files instead (--no-index): refused before git runs.
-  if (top === undefined) throw new UsageError(`${flag} needs a git repository, and ${store} is not in one`, 'Run it inside the repository that holds the store, or leave the flag out.');
+  if (top === undefined)
+    throw new UsageError(
+      `${flag} needs a git repository, and ${store} is not in one`,
+      'Run it inside the repository that holds the store, or leave the flag out.',
+    );
   try {
     if (mode === 'staged') return await git.stagedStorePaths(store);
     const { relative, sep } = await import('node:path');
     const rel = relative(top, store).split(sep).join('/');
     return await git.changedStorePaths(store, rel === '' ? '' : `${rel}/`);
   } catch (error) {
-    if (error instanceof GitError) throw new UsageError(`${flag}: git failed: ${error.message.split('\n')[0]}`, 'Check the repository with `git status`.');
+    if (error instanceof GitError)
+      throw new UsageError(`${flag}: git failed: ${error.message.split('\n')[0]}`, 'Check the repository with `git status`.');
     throw error;
   }
 }
 
 /** The result of a hook run that found no store file in the commit. */
 function emptyResult(store: string, source: string): ValidationResult {
-  return { store, source, files: 0, diagnostics: [], fixes: [], strict: false, ok: true, counts: { error: 0, warning: 0, info: 0 }, displayPrefix: '', repoPrefix: '' };
+  return {
+    store,
+    source,
+    files: 0,
+    diagnostics: [],
+    fixes: [],
+    strict: false,
+    ok: true,
+    counts: { error: 0, warning: 0, info: 0 },
+    displayPrefix: '',
+    repoPrefix: '',
+  };
 }

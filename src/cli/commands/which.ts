@@ -15,7 +15,7 @@ interface WhichArgs {
 
 export default defineCommand<WhichArgs>({
   command: 'which <paths..>',
-  describe: "Print the project(s) whose paths (project.yaml) hold each file or folder",
+  describe: 'Print the project(s) whose paths (project.yaml) hold each file or folder',
   builder: (y) => y.positional('paths', { type: 'string', array: true, describe: 'files or folders, relative to the current folder' }),
   async run(argv, ctx) {
     const service = serviceFor(ctx);
@@ -27,22 +27,35 @@ export default defineCommand<WhichArgs>({
     const rows = (argv.paths ?? []).map((p) => {
       const abs = resolve(ctx.io.cwd, p);
       const rel = repoRelative(top, abs);
-      if (rel === undefined) throw new UsageError(`${p} is outside the repository (${top})`, 'Project paths are relative to the top of the repository; name a path inside it.');
+      if (rel === undefined)
+        throw new UsageError(
+          `${p} is outside the repository (${top})`,
+          'Project paths are relative to the top of the repository; name a path inside it.',
+        );
       let isDir = false;
       try {
         isDir = statSync(abs).isDirectory();
       } catch {
         // A path that does not exist (yet) is matched as a file.
       }
-      const names = isDir ? projectsHoldingFolder(projects.meta, rel) : [...projects.meta].filter(([, m]) => (m.paths ?? []).some((g) => globMatches(g, rel))).map(([n]) => n).sort();
+      const names = isDir
+        ? projectsHoldingFolder(projects.meta, rel)
+        : [...projects.meta]
+            .filter(([, m]) => (m.paths ?? []).some((g) => globMatches(g, rel)))
+            .map(([n]) => n)
+            .sort();
       return { path: rel === '' ? '.' : rel, projects: names };
     });
     const s = makeStyle(ctx.color);
-    emit(ctx, rows, () => rows.map((r) => `${r.path}  ${r.projects.length > 0 ? r.projects.join(', ') : s.dim('(no project)')}`).join('\n'));
+    emit(ctx, rows, () =>
+      rows.map((r) => `${r.path}  ${r.projects.length > 0 ? r.projects.join(', ') : s.dim('(no project)')}`).join('\n'),
+    );
     const overlapping = rows.filter((r) => r.projects.length > 1);
     if (overlapping.length > 0 && !config.projects.allow_overlap) {
       const first = overlapping[0]!;
-      ctx.io.stderr.write(`error: ${first.path} is in ${first.projects.length} projects (${first.projects.join(', ')})${overlapping.length > 1 ? ` (and ${overlapping.length - 1} more path${overlapping.length > 2 ? 's' : ''})` : ''}\nhint: Make the projects' paths disjoint, or set projects.allow_overlap: true in config.yaml.\n`);
+      ctx.io.stderr.write(
+        `error: ${first.path} is in ${first.projects.length} projects (${first.projects.join(', ')})${overlapping.length > 1 ? ` (and ${overlapping.length - 1} more path${overlapping.length > 2 ? 's' : ''})` : ''}\nhint: Make the projects' paths disjoint, or set projects.allow_overlap: true in config.yaml.\n`,
+      );
       return EXIT_CODES.usage;
     }
     if (rows.some((r) => r.projects.length === 0)) return EXIT_CODES.checkFailed;
