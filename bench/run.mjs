@@ -5,7 +5,10 @@
 // with the peak memory of each. Prints the table and writes it to
 // docs/benchmarks.md (full runs only) between the generated-section markers.
 //
-//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--keep] [--no-write]
+//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only a,b] [--keep] [--no-write]
+//
+// `--only` measures only the rows whose name contains one of the given
+// substrings (and prints them without writing docs/benchmarks.md).
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
 // (validate, invariant diff) are reported as not available.
@@ -35,7 +38,10 @@ const value = (name) => {
 const QUICK = flag('--quick');
 const SIZES = (value('--sizes') ?? (QUICK ? '1000,5000' : '1000,10000,100000')).split(',').map(Number);
 const RUNS = Number(value('--runs') ?? (QUICK ? 3 : 7));
-const WRITE = !QUICK && !flag('--no-write');
+/** Row-name substrings to measure (`--only`), or undefined for every row. */
+const ONLY = value('--only')?.split(',').filter(Boolean);
+const want = (...names) => !ONLY || names.some((n) => ONLY.some((o) => n.includes(o)));
+const WRITE = !QUICK && !ONLY && !flag('--no-write');
 const KEEP = flag('--keep');
 /** The store used for git measurements: 10,000 invariants (or the largest quick size). */
 const GIT_SIZE = SIZES.includes(10_000) ? 10_000 : SIZES[SIZES.length - 1];
@@ -237,29 +243,40 @@ log(`bench: ${QUICK ? 'quick' : 'full'} run, sizes ${SIZES.join(', ')}, ${RUNS} 
 log('\nstart-up');
 {
   const example = join(REPO, '.agents.example');
-  const [n0, version, help, list] = measure(
+  const startup = [
+    ['agents --version', { argv: agents('--version') }, { max: 1.5 }],
+    ['agents --help', { argv: agents('--help') }, { max: 2 }],
     [
-      NODE0,
-      { argv: agents('--version') },
-      { argv: agents('--help') },
+      'invariant list --effective --project myapp',
       { argv: agents('--store', example, 'invariant', 'list', '--effective', '--project', 'myapp') },
+      { max: 2 },
+      'example',
     ],
-    RUNS * 2,
-  );
-  row('agents --version', '—', version, n0, 'node -e 0', { max: 1.5 });
-  row('agents --help', '—', help, n0, 'node -e 0', { max: 2 });
-  row('invariant list --effective --project myapp', 'example', list, n0, 'node -e 0', { max: 2 });
-  // The MCP server: spawn to its answer to `initialize` (a client's handshake), interleaved with node -e 0.
-  try {
-    const m = await measureInitialize(example, RUNS * 2);
-    row('mcp: spawn → initialize answer', 'example', { ms: m.initialize }, { ms: m.node0 }, 'node -e 0', { max: 2 });
-  } catch (error) {
-    unavailable('mcp: spawn → initialize answer', 'example', '≤ 2×', String(error.message).slice(0, 200));
+  ].filter(([name]) => want(name));
+  if (startup.length > 0) {
+    const [n0, ...results] = measure([NODE0, ...startup.map(([, cmd]) => cmd)], RUNS * 2);
+    for (const [i, [name, , budget, store]] of startup.entries()) row(name, store ?? '—', results[i], n0, 'node -e 0', budget);
   }
+  // The MCP server: spawn to its answer to `initialize` (a client's handshake), interleaved with node -e 0.
+  if (want('mcp: spawn → initialize answer'))
+    try {
+      const m = await measureInitialize(example, RUNS * 2);
+      row('mcp: spawn → initialize answer', 'example', { ms: m.initialize }, { ms: m.node0 }, 'node -e 0', { max: 2 });
+    } catch (error) {
+      unavailable('mcp: spawn → initialize answer', 'example', '≤ 2×', String(error.message).slice(0, 200));
+    }
 }
 
 const stores = new Map();
-for (const size of SIZES) {
+const GIT_ROWS = ['validate --staged (1 file changed)', 'invariant diff A..B (100 files changed)', 'mcp: memory after'];
+const SIZE_ROWS = [
+  'list --effective --p',
+  'mcp: effective_invariants',
+  'mcp: spawn → first',
+  'validate (whole store',
+  'validate --no-cache',
+];
+for (const size of want(...SIZE_ROWS, ...GIT_ROWS) ? SIZES : []) {
   const t = Date.now();
   const repo = join(work, `store-${size}`);
   const root = join(repo, '.agents');
@@ -274,38 +291,45 @@ for (const size of SIZES) {
   );
   const label = `${size.toLocaleString('en')}`;
 
-  const [pBig, pSmall] = measure([
-    { argv: agents('--store', root, 'invariant', 'list', '--effective', '--project', info.project) },
-    { argv: agents('--store', small, 'invariant', 'list', '--effective', '--project', info.project) },
-  ]);
-  row(`list --effective --project P`, label, pBig, pSmall, 'only the scopes P needs', size >= 100_000 ? { max: 1.2 } : undefined);
-  const [xBig, xSmall] = measure([
-    { argv: agents('--store', root, 'invariant', 'list', '--effective', '--plan', info.plan) },
-    { argv: agents('--store', small, 'invariant', 'list', '--effective', '--plan', info.plan) },
-  ]);
-  row(`list --effective --plan X`, label, xBig, xSmall, 'only the scopes X needs', size >= 100_000 ? { max: 1.2 } : undefined);
-  try {
-    // One call on a running server, and a fresh server's first answer, against the CLI process printing the same set.
-    const e = await measureEffective(root, info.project, RUNS);
-    row(
-      'mcp: effective_invariants --project P (call)',
-      label,
-      { ms: e.call },
-      { ms: e.cli },
-      'list --effective --format json',
-      size >= 100_000 ? { max: 1.2 } : undefined,
-    );
-    row('mcp: spawn → first effective_invariants answer', label, { ms: e.firstAnswer }, { ms: e.cli }, 'list --effective --format json');
-  } catch (error) {
-    unavailable(
-      'mcp: effective_invariants --project P (call)',
-      label,
-      size >= 100_000 ? '≤ 1.2×' : undefined,
-      String(error.message).slice(0, 200),
-    );
+  if (want('list --effective --project P')) {
+    const [pBig, pSmall] = measure([
+      { argv: agents('--store', root, 'invariant', 'list', '--effective', '--project', info.project) },
+      { argv: agents('--store', small, 'invariant', 'list', '--effective', '--project', info.project) },
+    ]);
+    row(`list --effective --project P`, label, pBig, pSmall, 'only the scopes P needs', size >= 100_000 ? { max: 1.2 } : undefined);
   }
+  if (want('list --effective --plan X')) {
+    const [xBig, xSmall] = measure([
+      { argv: agents('--store', root, 'invariant', 'list', '--effective', '--plan', info.plan) },
+      { argv: agents('--store', small, 'invariant', 'list', '--effective', '--plan', info.plan) },
+    ]);
+    row(`list --effective --plan X`, label, xBig, xSmall, 'only the scopes X needs', size >= 100_000 ? { max: 1.2 } : undefined);
+  }
+  if (want('mcp: effective_invariants', 'mcp: spawn → first'))
+    try {
+      // One call on a running server, and a fresh server's first answer, against the CLI process printing the same set.
+      const e = await measureEffective(root, info.project, RUNS);
+      row(
+        'mcp: effective_invariants --project P (call)',
+        label,
+        { ms: e.call },
+        { ms: e.cli },
+        'list --effective --format json',
+        size >= 100_000 ? { max: 1.2 } : undefined,
+      );
+      row('mcp: spawn → first effective_invariants answer', label, { ms: e.firstAnswer }, { ms: e.cli }, 'list --effective --format json');
+    } catch (error) {
+      unavailable(
+        'mcp: effective_invariants --project P (call)',
+        label,
+        size >= 100_000 ? '≤ 1.2×' : undefined,
+        String(error.message).slice(0, 200),
+      );
+    }
 
-  if (!HAS_VALIDATE) {
+  if (!want('validate (whole store', 'validate --no-cache')) {
+    // Not asked for (--only).
+  } else if (!HAS_VALIDATE) {
     unavailable(
       'validate (whole store)',
       label,
@@ -367,8 +391,8 @@ for (const size of SIZES) {
   }
 }
 
-log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
-{
+if (want('export --check')) {
+  log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
   const t = Date.now();
   const repo = join(work, 'export-monorepo');
   const info = generateExportStore(repo, 10_000, 100);
@@ -403,12 +427,14 @@ log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
   }
 }
 
-log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 more staged`);
-{
+if (want(...GIT_ROWS.slice(0, 2))) {
+  log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 more staged`);
   const s = stores.get(GIT_SIZE);
   const { base, head, staged } = makeGitRepo(s.repo, '.agents', 100);
   const label = `${GIT_SIZE.toLocaleString('en')}, git`;
-  if (!HAS_VALIDATE) unavailable('validate --staged (1 file changed)', label, '≤ 3× node -e 0');
+  if (!want(GIT_ROWS[0])) {
+    // Not asked for (--only).
+  } else if (!HAS_VALIDATE) unavailable('validate --staged (1 file changed)', label, '≤ 3× node -e 0');
   else {
     // Each timed run starts from the cache of the last commit's index: the one staged file is new to it,
     // as in a pre-commit hook after editing a file.
@@ -422,15 +448,17 @@ log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 mor
     const [n0, v] = measure([NODE0, { argv: agents('validate', '--staged'), cwd: s.repo, before }]);
     row('validate --staged (1 file changed)', label, v, n0, 'node -e 0', { max: 3 });
   }
-  if (!HAS_DIFF) unavailable('invariant diff A..B (100 files changed)', label, '≤ 3× node -e 0');
+  if (!want(GIT_ROWS[1])) {
+    // Not asked for (--only).
+  } else if (!HAS_DIFF) unavailable('invariant diff A..B (100 files changed)', label, '≤ 3× node -e 0');
   else {
     const [n0, d] = measure([NODE0, { argv: agents('invariant', 'diff', `${base}..${head}`), cwd: s.repo }]);
     row('invariant diff A..B (100 files changed)', label, d, n0, 'node -e 0', { max: 3 });
   }
 }
 
-log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invariants)`);
-{
+if (want(GIT_ROWS[2])) {
+  log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invariants)`);
   const s = stores.get(GIT_SIZE);
   const label = GIT_SIZE.toLocaleString('en');
   const what = 'mcp: memory after 1,000 calls and 100 changes';
