@@ -21,14 +21,29 @@ async function load(file) {
   }
 }
 
+/**
+ * Where the word `mcp` is when only options the MCP start-up reads come
+ * before it (`agents --store DIR mcp`, as client configurations write it), or -1.
+ */
+function mcpWord() {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (a === 'mcp') return i;
+    if (a === '--store') i++;
+    else if (!a.startsWith('--store=') && a !== '--no-color') return -1;
+  }
+  return -1;
+}
+
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
 } else {
   let code;
-  if (args[0] === 'mcp') {
+  const m = mcpWord();
+  if (m >= 0) {
     const mcp = await load('../dist/mcp-main.js');
-    if (mcp) code = await mcp.mcpMain(args.slice(1));
+    if (mcp) code = await mcp.mcpMain(args.filter((_, i) => i !== m));
   }
   if (code === undefined && process.exitCode !== 70) {
     const cli = await load('../dist/cli.js');

@@ -77,11 +77,23 @@ describe('start-up', () => {
     for (const args of [
       ['mcp', '--help'],
       ['mcp', '--store', '.agents.example', '--format', 'json'],
+      ['--format', 'json', '--store', '.agents.example', 'mcp'],
     ]) {
       const full = loadedBy(args);
       expect(full.loaded.has('dist/cli.js'), args.join(' ')).toBe(true);
     }
   });
+
+  it.each([[['--store', '.agents.example', 'mcp']], [['--store=.agents.example', '--no-color', 'mcp']]])(
+    'agents %j (the store given before the command, as client configurations write it) starts without the argument parser too',
+    (args) => {
+      const direct = loadedBy(args);
+      expect(direct.code).toBe(0);
+      expect(direct.loaded.has('dist/mcp-main.js')).toBe(true);
+      expect(direct.loaded.has('dist/cli.js')).toBe(false);
+      expect(contents(direct.loaded)).not.toContain('yargs');
+    },
+  );
 
   it("bundles the MCP SDK into chunks of its own, reached only by the mcp command's dynamic import", () => {
     const m = meta();
