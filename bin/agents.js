@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Thin shim (docs/architecture.md): calls main(argv, io) and sets the exit code.
-// `--version` is answered here, before any module of the tool is loaded, and
+// `--version` and `--help` are answered here, before any module of the tool is
+// loaded (`--help` from the text the build rendered with the parser), and
 // `agents mcp` starts without the argument parser (dist/mcp-main.js), since an
 // MCP client waits on its start-up; it hands anything unusual back to main.
 import { readFileSync } from 'node:fs';
@@ -35,9 +36,28 @@ function mcpWord() {
   return -1;
 }
 
+/**
+ * `agents --help`: the text the build rendered with the full parser
+ * (dist/help.json) for this width; false when the build has none for it.
+ */
+function printHelp() {
+  let help;
+  try {
+    help = JSON.parse(readFileSync(new URL('../dist/help.json', import.meta.url), 'utf8'));
+  } catch {
+    return false;
+  }
+  const text = help[String(Math.min(100, process.stdout.columns || 80))];
+  if (typeof text !== 'string') return false;
+  process.stdout.write(text);
+  return true;
+}
+
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${pkg.version}\n`);
+} else if (args.length === 1 && (args[0] === '--help' || args[0] === '-h') && printHelp()) {
+  // Answered from the build, before any module of the tool is loaded.
 } else {
   let code;
   const m = mcpWord();

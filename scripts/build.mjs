@@ -110,6 +110,40 @@ function buildId() {
   return h.digest('hex').slice(0, 16);
 }
 
+/**
+ * `agents --help` as the built parser prints it, at the widths it can wrap to
+ * (80 columns, the default and any pipe; 100, the widest): `bin/agents.js`
+ * prints it from dist/help.json without loading the parser
+ * (docs/performance.md). The text depends only on the build and the width;
+ * any other width goes to the parser.
+ */
+async function writeHelp() {
+  const { main } = await import(new URL('../dist/cli.js', import.meta.url).href);
+  const own = Object.getOwnPropertyDescriptor(process.stdout, 'columns');
+  const help = {};
+  try {
+    for (const width of [80, 100]) {
+      Object.defineProperty(process.stdout, 'columns', { value: width, configurable: true, writable: true });
+      let out = '';
+      let err = '';
+      const io = {
+        stdout: { write: (c) => (out += c) },
+        stderr: { write: (c) => (err += c) },
+        stdin: process.stdin,
+        env: {},
+        cwd: process.cwd(),
+      };
+      const code = await main(['--help'], io);
+      if (code !== 0 || err !== '' || out === '') throw new Error(`agents --help at ${width} columns: exit ${code}: ${err}`);
+      help[width] = out;
+    }
+  } finally {
+    if (own) Object.defineProperty(process.stdout, 'columns', own);
+    else delete process.stdout.columns;
+  }
+  writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(help)}\n`);
+}
+
 const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 writeValidators();
@@ -138,4 +172,5 @@ const result = await build({
   plugins: [lazyStringWidth, lazyAjvProvider],
 });
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
+await writeHelp();
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);

@@ -4,9 +4,24 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
+import { runMain } from '../helpers/main.ts';
 import { bundledIn as contents, distMeta as meta, staticClosure, traceLoads } from '../helpers/loads.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { COMMANDS, GROUPS, commandNames, guessCommand } from '../../src/cli/registry.ts';
+
+/** What the full parser (main, from the sources) prints for `agents --help` on a terminal `columns` wide. */
+async function parserHelp(columns: number): Promise<string> {
+  const own = Object.getOwnPropertyDescriptor(process.stdout, 'columns');
+  Object.defineProperty(process.stdout, 'columns', { value: columns, configurable: true, writable: true });
+  try {
+    const r = await runMain(['--help'], { cwd: REPO });
+    expect(r.code).toBe(0);
+    return r.stdout;
+  } finally {
+    if (own) Object.defineProperty(process.stdout, 'columns', own);
+    else delete (process.stdout as { columns?: number }).columns;
+  }
+}
 
 /** The dist/ files a real run of the CLI loads. */
 function loadedBy(args: string[]): { code: number; loaded: Set<string> } {
@@ -39,7 +54,7 @@ describe('start-up', () => {
   });
 
   it.each([
-    [['--help']],
+    [['--help', '--no-color']],
     [['invariant', '--help']],
     [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']],
     [['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B4', '--format', 'yaml']],
@@ -56,6 +71,25 @@ describe('start-up', () => {
     expect(bundled).toContain('yargs');
     if (args[0] === '--store') expect(bundled).toContain('src/store');
     for (const pkg of [...INTERACTIVE_ONLY, ...MCP_ONLY]) expect(bundled, pkg).not.toContain(pkg);
+  });
+
+  it.each([['--help'], ['-h']])(
+    'agents %s prints the help the build rendered with the parser, loading no module of the tool',
+    async (flag) => {
+      const r = traceLoads([BIN, flag]);
+      expect(r.code).toBe(0);
+      expect(r.dist).toEqual([]);
+      // A pipe is 80 columns wide: the same text the parser prints there.
+      expect(r.stdout).toBe(await parserHelp(80));
+    },
+  );
+
+  it("dist/help.json holds the parser's help at 80 and 100 columns (the widths bin/agents.js answers from it)", async () => {
+    const help = JSON.parse(readFileSync(join(REPO, 'dist/help.json'), 'utf8')) as Record<string, string>;
+    expect(Object.keys(help).sort()).toEqual(['100', '80']);
+    expect(help['80']).toBe(await parserHelp(80));
+    expect(help['100']).toBe(await parserHelp(100));
+    expect(help['100']).not.toBe(help['80']);
   });
 
   it('agents mcp loads the MCP SDK (and not Ink); it ends with exit 0 when its client closes stdin', () => {
