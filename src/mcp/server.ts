@@ -18,17 +18,28 @@ import { errorLines } from '../cli/error-text.ts';
 import { makeStyle } from '../cli/style.ts';
 import { VERSION } from '../cli/version.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
-import { TEMPLATES, affects, listTargets, listedResources, parseUri, readResource, resourceUri, type Target } from './resources.ts';
-import { TOOLS, callTool, newToolContext, type ToolDef } from './tools.ts';
+import type { Target } from './resources.ts';
+import type { ToolContext, ToolDef } from './tools.ts';
 import { StoreWatcher } from './watch.ts';
 
 export interface McpOptions {
-  service: InvariantService;
+  /** The store's folder (found before the server starts). */
+  root: string;
+  /** Opens the service for `root`: called on the first request that reads the store, after `initialize` is answered. */
+  service: () => InvariantService | Promise<InvariantService>;
   /** `--allow-write`: true turns writing tools on; otherwise `mcp.allow_write` in config.yaml decides. */
   allowWrite: boolean | undefined;
   stderr: { write(chunk: string): unknown };
   /** Debounce of the store watcher (tests and benchmarks shorten it). */
   settleMs?: number;
+}
+
+/** What the server loads after `initialize` is answered: the tools, the resources, and the services they use. */
+interface Parts {
+  tools: typeof import('./tools.ts');
+  resources: typeof import('./resources.ts');
+  service: InvariantService;
+  ctx: ToolContext;
 }
 
 /** Resource-not-found, as the MCP specification numbers it. */
@@ -112,20 +123,30 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   // being kept for the life of the process (docs/decisions.md). Read when V8
   // would grow it, so it takes effect now.
   setFlagsFromString('--semi-space-growth-factor=1');
-  const { service, stderr } = options;
-  const ctx = newToolContext(service);
+  const { stderr } = options;
+  // The tools, the resources and the services they use (the store reader,
+  // the validators, YAML, plans) load on the first request that needs them,
+  // not before `initialize` is answered (docs/performance.md).
+  let loading: Promise<Parts> | undefined;
+  const parts = () =>
+    (loading ??= (async () => {
+      const [tools, resources, service] = await Promise.all([import('./tools.ts'), import('./resources.ts'), options.service()]);
+      return { tools, resources, service, ctx: tools.newToolContext(service) };
+    })());
   let writeOn: Promise<boolean> | undefined;
   // The config is read on the first tools request, not before `initialize` is answered.
   const writeAllowed = () =>
     (writeOn ??= options.allowWrite
       ? Promise.resolve(true)
-      : ctx.plans.config().then(
-          (c) => c.mcp.allow_write,
-          (error: unknown) => {
-            stderr.write(`agents mcp: config.yaml could not be read, so writing tools are off: ${(error as Error).message}\n`);
-            return false;
-          },
-        ));
+      : parts()
+          .then(({ ctx }) => ctx.plans.config())
+          .then(
+            (c) => c.mcp.allow_write,
+            (error: unknown) => {
+              stderr.write(`agents mcp: config.yaml could not be read, so writing tools are off: ${(error as Error).message}\n`);
+              return false;
+            },
+          ));
 
   const server = new Server(
     { name: 'agents', title: 'agents: invariants for AI-agent plans', version: VERSION },
@@ -147,17 +168,19 @@ export async function serveMcp(options: McpOptions): Promise<number> {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const on = await writeAllowed();
-    return { tools: TOOLS.map((t) => toolListing(t, on)) };
+    const { tools } = await parts();
+    return { tools: tools.TOOLS.map((t) => toolListing(t, on)) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, (request) =>
     track(
       (async (): Promise<CallToolResult> => {
-        const tool = TOOLS.find((t) => t.name === request.params.name);
+        const { tools, ctx } = await parts();
+        const tool = tools.TOOLS.find((t) => t.name === request.params.name);
         if (!tool)
           throw new McpError(
             ErrorCode.InvalidParams,
-            `unknown tool ${request.params.name}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
+            `unknown tool ${request.params.name}; the tools are ${tools.TOOLS.map((t) => t.name).join(', ')}`,
           );
         try {
           if (tool.writes && !(await writeAllowed())) {
@@ -165,7 +188,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
               reason: 'write-off',
             });
           }
-          const answer = await callTool(tool, request.params.arguments, ctx);
+          const answer = await tools.callTool(tool, request.params.arguments, ctx);
           return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
         } catch (error) {
           return errorResult(error, stderr);
@@ -176,22 +199,27 @@ export async function serveMcp(options: McpOptions): Promise<number> {
 
   let listed: string | undefined;
   const currentList = async () => {
-    const targets = await listTargets(service);
-    listed = targets.map((t) => resourceUri(t, 'md')).join('\n');
+    const { resources, service } = await parts();
+    const targets = await resources.listTargets(service);
+    listed = targets.map((t) => resources.resourceUri(t, 'md')).join('\n');
     return targets;
   };
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     try {
-      return { resources: listedResources(await currentList()) };
+      const targets = await currentList();
+      return { resources: (await parts()).resources.listedResources(targets) };
     } catch (error) {
       throw resourceError(error);
     }
   });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: TEMPLATES.map((t) => ({ ...t })) }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: (await parts()).resources.TEMPLATES.map((t) => ({ ...t })),
+  }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
-      return { contents: [await readResource(ctx, request.params.uri)] };
+      const { resources, ctx } = await parts();
+      return { contents: [await resources.readResource(ctx, request.params.uri)] };
     } catch (error) {
       throw resourceError(error);
     }
@@ -200,7 +228,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   const subscribed = new Map<string, Target>();
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     try {
-      subscribed.set(request.params.uri, parseUri(request.params.uri).target);
+      const { resources } = await parts();
+      subscribed.set(request.params.uri, resources.parseUri(request.params.uri).target);
     } catch (error) {
       throw resourceError(error);
     }
@@ -214,6 +243,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   const onBatch = async (paths: ReadonlySet<string>) => {
     const before = listed;
     await currentList();
+    const { resources, service } = await parts();
     if (before !== undefined && before !== listed) await server.sendResourceListChanged();
     for (const [uri, target] of subscribed) {
       let planProject: string | undefined;
@@ -222,12 +252,12 @@ export async function serveMcp(options: McpOptions): Promise<number> {
           (p) => p.project,
           () => undefined,
         );
-      if ([...paths].some((p) => affects(p, target, planProject))) await server.sendResourceUpdated({ uri });
+      if ([...paths].some((p) => resources.affects(p, target, planProject))) await server.sendResourceUpdated({ uri });
     }
   };
   let batches = Promise.resolve();
   const watcher = new StoreWatcher(
-    service.root,
+    options.root,
     (paths) => {
       // One batch at a time, in order; a failure is told on stderr and the server goes on.
       batches = batches

@@ -129,6 +129,27 @@ describe('start-up', () => {
     },
   );
 
+  it('agents mcp answers initialize before loading the store reader, the services, YAML or the validators', () => {
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'guard', version: '1' } },
+    };
+    // Only `initialize`, then stdin ends: no request after it needs the tools.
+    const r = traceLoads([BIN, '--store', '.agents.example', 'mcp'], { input: `${JSON.stringify(init)}\n` });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout.split('\n')[0]!).result.serverInfo.name).toBe('agents');
+    const bundled = contents(r.dist);
+    expect(bundled).toContain('@modelcontextprotocol/sdk');
+    for (const heavy of ['yaml', 'ulid', 'src/service']) expect(bundled, heavy).not.toContain(heavy);
+    const sources = new Set(r.dist.flatMap((o) => Object.keys(meta().outputs[o]?.inputs ?? {})));
+    expect(sources).toContain('src/store/discover.ts');
+    for (const file of ['src/store/read.ts', 'src/core/parse-core.ts', 'src/mcp/tools.ts', 'src/core/schema-validators.generated.js']) {
+      expect(sources, file).not.toContain(file);
+    }
+  });
+
   it("bundles the MCP SDK into chunks of its own, reached only by the mcp command's dynamic import", () => {
     const m = meta();
     const withSdk = Object.keys(m.outputs).filter(

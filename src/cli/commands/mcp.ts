@@ -1,5 +1,5 @@
+import { discoverStore } from '../../store/discover.ts';
 import { defineCommand } from '../command.ts';
-import { serviceFor } from '../service.ts';
 
 export default defineCommand<{ allowWrite?: boolean }>({
   command: 'mcp',
@@ -10,11 +10,18 @@ export default defineCommand<{ allowWrite?: boolean }>({
       describe: 'turn on the tools that write to the store (record_violation); also `mcp: {allow_write: true}` in config.yaml',
     }),
   async run(argv, ctx) {
-    // The store is found (or the command fails with exit 2) before the server starts.
-    const service = serviceFor(ctx);
+    // The store is found (or the command fails with exit 2) before the server starts; the
+    // service that reads it is loaded after `initialize` is answered (docs/performance.md).
+    const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
     // The MCP SDK is loaded by this command only (docs/mcp.md).
     const { serveMcp } = await import('../../mcp/server.ts');
-    return serveMcp({ service, allowWrite: argv.allowWrite === true ? true : undefined, stderr: ctx.io.stderr, ...settle(ctx.io.env) });
+    return serveMcp({
+      root,
+      service: async () => (await import('../service.ts')).serviceFor({ ...ctx, store: root }),
+      allowWrite: argv.allowWrite === true ? true : undefined,
+      stderr: ctx.io.stderr,
+      ...settle(ctx.io.env),
+    });
   },
 });
 
