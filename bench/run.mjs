@@ -441,7 +441,8 @@ if (want(...GIT_ROWS.slice(0, 2))) {
     const cacheFile = join(s.repo, '.git/agents/validate-index.cache');
     const saved = join(work, 'index-cache-at-head');
     git(s.repo, 'reset', '-q', '--', staged);
-    spawn({ argv: agents('validate', '--staged'), cwd: s.repo });
+    // With nothing staged, `validate --staged` checks nothing (hook mode); --all-files checks the whole index.
+    spawn({ argv: agents('validate', '--staged', '--all-files'), cwd: s.repo });
     copyFileSync(cacheFile, saved);
     git(s.repo, 'add', '--', staged);
     const before = () => copyFileSync(saved, cacheFile);

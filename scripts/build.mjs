@@ -48,6 +48,41 @@ const lazyStringWidth = {
 };
 
 /**
+ * `wrap-ansi` (cliui, yargs's help layout, imports it; Ink too) evaluates
+ * `ansi-styles` when its module is evaluated, building every style object, at
+ * every start-up, though only a help or usage text calls it. Bundled as a
+ * function that evaluates the real module on its first call (as for
+ * string-width above).
+ */
+const lazyWrapAnsi = {
+  name: 'lazy-wrap-ansi',
+  setup(b) {
+    b.onResolve({ filter: /^wrap-ansi$/ }, async (args) => {
+      if (args.pluginData === 'real') return undefined;
+      const real = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: 'real',
+      });
+      if (real.errors.length > 0) return { errors: real.errors };
+      return { path: real.path, namespace: 'lazy-wrap-ansi' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-wrap-ansi' }, (args) => ({
+      contents: [
+        'let real;',
+        'export default function wrapAnsi(string, columns, options) {',
+        `  real ??= require(${JSON.stringify(args.path)}).default;`,
+        '  return real(string, columns, options);',
+        '}',
+      ].join('\n'),
+      resolveDir: dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * The MCP SDK's server imports its ajv-based JSON Schema validator and builds
  * one (a new Ajv with every format) in the Server constructor, though a server
  * uses it only to check a client's answers to elicitation requests, which
@@ -169,7 +204,7 @@ const result = await build({
   external: ['react-devtools-core'],
   // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
-  plugins: [lazyStringWidth, lazyAjvProvider],
+  plugins: [lazyStringWidth, lazyWrapAnsi, lazyAjvProvider],
 });
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
 await writeHelp();
