@@ -1,0 +1,89 @@
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { listMain } from '../../src/cli/list-main.ts';
+import { BIN, REPO } from '../helpers/cli.ts';
+import { bundledIn, traceLoads } from '../helpers/loads.ts';
+import { runMain } from '../helpers/main.ts';
+
+const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+
+/** `listMain` in this process, with the streams captured as runMain captures them. */
+async function runList(args: string[]): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const stdin = new PassThrough();
+  stdin.end();
+  const code = await listMain(args, {
+    stdout: { write: (c: string) => (stdout += c) },
+    stderr: { write: (c: string) => (stderr += c) },
+    stdin,
+    env: { NO_COLOR: '1', CI: 'true' },
+    cwd: REPO,
+  });
+  return { code, stdout, stderr };
+}
+
+describe('invariant list without the argument parser (src/cli/list-main.ts)', () => {
+  it.each([
+    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']],
+    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']],
+    [['invariant', 'ls', '--store=.agents.example', '--effective', `--plan=${PLAN.slice(0, 8)}`, '--format=yaml']],
+    [['--store', '.agents.example', 'invariant', 'list']],
+    [['--store', '.agents.example', '--format', 'json', 'invariant', 'list', '--all', 'delete']],
+    [['--store', '.agents.example', 'invariant', 'list', '--global', '--no-color', '--no-input']],
+    [['--store', '.agents.example', 'invariant', 'list', 'API', '--project', 'myapp']],
+    // Errors: the same message, hint and exit code as through the parser.
+    [['--store', '.agents.example', 'invariant', 'list', '--effective']],
+    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--all', '--project', 'myapp']],
+    [['--store', '.agents.example', 'invariant', 'list', '--project', 'nope', '--format', 'json']],
+    [['--store', '.agents.example', 'invariant', 'list', '--project', 'myapp', '--global']],
+    [['--store', '.agents.example', 'invariant', 'list', '(unclosed']],
+    [['--store', 'no-such-store', 'invariant', 'list']],
+  ])('agents %j answers exactly as the full parser does', async (args) => {
+    const fast = await runList(args);
+    const full = await runMain(args, { cwd: REPO });
+    expect(fast.code).toBeTypeOf('number');
+    expect(fast).toEqual(full);
+  });
+
+  it.each([
+    [['invariant', 'list', '--help']],
+    [['invariant', 'list', '-h']],
+    [['invariant', 'list', '-i']],
+    [['invariant', 'list', '--interactive']],
+    [['invariant', 'list', '--project']],
+    [['invariant', 'list', '--project', '--effective']],
+    [['invariant', 'list', '--project=']],
+    [['invariant', 'list', '--project', 'a', '--project', 'b']],
+    [['invariant', 'list', '--effective', '--effective']],
+    [['invariant', 'list', '--effective=true']],
+    [['invariant', 'list', '--effective', 'true']],
+    [['invariant', 'list', 'a', 'b']],
+    [['invariant', 'list', '--', '-x']],
+    [['invariant', 'list', '--bogus']],
+    [['invariant', 'list', '--format', 'github']],
+    [['--store', 'a', '--store', 'b', 'invariant', 'list']],
+    [['--effective', 'invariant', 'list']],
+    [['invariant', 'show', 'list']],
+    [['list']],
+    [['plan', 'list']],
+  ])('hands agents %j to the full parser', async (args) => {
+    expect((await runList(args)).code).toBeUndefined();
+  });
+
+  it('agents --store DIR invariant list --effective --project P loads neither dist/cli.js nor yargs', () => {
+    const r = traceLoads([BIN, '--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Effective set of project myapp');
+    expect(r.dist).toContain('dist/list-main.js');
+    expect(r.dist).not.toContain('dist/cli.js');
+    expect(bundledIn(r.dist)).not.toContain('yargs');
+  });
+
+  it('agents invariant list --help goes to the full parser (dist/cli.js) and prints the usage', () => {
+    const r = traceLoads([BIN, 'invariant', 'list', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('--effective');
+    expect(r.dist).toContain('dist/cli.js');
+  });
+});
