@@ -245,11 +245,11 @@ log('\nstart-up');
   const example = join(REPO, '.agents.example');
   const startup = [
     ['agents --version', { argv: agents('--version') }, { max: 1.5 }],
-    ['agents --help', { argv: agents('--help') }, { max: 2 }],
+    ['agents --help', { argv: agents('--help') }, { max: 1.5 }],
     [
       'invariant list --effective --project myapp',
       { argv: agents('--store', example, 'invariant', 'list', '--effective', '--project', 'myapp') },
-      { max: 2 },
+      { max: 1.5 },
       'example',
     ],
   ].filter(([name]) => want(name));
