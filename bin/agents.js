@@ -3,8 +3,9 @@
 // `--version` and `--help` are answered here, before any module of the tool is
 // loaded (`--help` from the text the build rendered with the parser), and
 // `agents mcp` starts without the argument parser (dist/mcp-main.js), since an
-// MCP client waits on its start-up, as does `agents invariant list` in its
-// plain forms (dist/list-main.js); each hands anything unusual back to main.
+// MCP client waits on its start-up, as do `agents invariant list` and
+// `agents validate` in their plain forms (dist/plain-main.js); each hands
+// anything unusual back to main.
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -66,10 +67,10 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     const mcp = await load('../dist/mcp-main.js');
     if (mcp) code = await mcp.mcpMain(args.filter((_, i) => i !== m));
   }
-  // `agents invariant list` in its plain forms, without the argument parser too (dist/list-main.js).
-  else if (args.includes('list') || args.includes('ls')) {
-    const list = await load('../dist/list-main.js');
-    if (list) code = await list.listMain(args);
+  // `agents invariant list` and `agents validate` in their plain forms, without the argument parser too (dist/plain-main.js).
+  else if (args.includes('list') || args.includes('ls') || args.includes('validate')) {
+    const plain = await load('../dist/plain-main.js');
+    if (plain) code = await plain.plainMain(args);
   }
   if (code === undefined && process.exitCode !== 70) {
     const cli = await load('../dist/cli.js');

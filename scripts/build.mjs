@@ -183,7 +183,7 @@ const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 writeValidators();
 const result = await build({
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', 'mcp-main': 'src/cli/mcp-main.ts', 'list-main': 'src/cli/list-main.ts' },
+  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', 'mcp-main': 'src/cli/mcp-main.ts', 'plain-main': 'src/cli/plain-main.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,

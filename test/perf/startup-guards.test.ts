@@ -65,9 +65,9 @@ describe('start-up', () => {
   ])('agents %j never loads Ink, React or the MCP SDK', (args) => {
     const { code, loaded } = loadedBy(args);
     expect(code).toBe(0);
-    // `invariant list` in its plain forms starts without the parser (test/cli/list-main.test.ts).
-    const plainList = args.includes('list') && !args.includes('--help');
-    expect(loaded.has(plainList ? 'dist/list-main.js' : 'dist/cli.js')).toBe(true);
+    // `invariant list` and `validate` in their plain forms start without the parser (test/cli/plain-main.test.ts).
+    const plainList = (args.includes('list') || args.includes('validate')) && !args.includes('--help') && !args.includes('sarif');
+    expect(loaded.has(plainList ? 'dist/plain-main.js' : 'dist/cli.js')).toBe(true);
     const bundled = contents(loaded);
     // The trace sees the chunks loaded on demand (yargs, unless list started without it; the store reader when a store is read).
     if (!plainList) expect(bundled).toContain('yargs');

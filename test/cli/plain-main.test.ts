@@ -1,29 +1,33 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { listMain } from '../../src/cli/list-main.ts';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { plainMain } from '../../src/cli/plain-main.ts';
+import { git, gitInit } from '../helpers/git.ts';
+import { tempDir } from '../helpers/tmp.ts';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { bundledIn, traceLoads } from '../helpers/loads.ts';
 import { runMain } from '../helpers/main.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 
-/** `listMain` in this process, with the streams captured as runMain captures them. */
-async function runList(args: string[]): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
+/** `plainMain` in this process, with the streams captured as runMain captures them. */
+async function runPlain(args: string[], cwd = REPO): Promise<{ code: number | undefined; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
   const stdin = new PassThrough();
   stdin.end();
-  const code = await listMain(args, {
+  const code = await plainMain(args, {
     stdout: { write: (c: string) => (stdout += c) },
     stderr: { write: (c: string) => (stderr += c) },
     stdin,
     env: { NO_COLOR: '1', CI: 'true' },
-    cwd: REPO,
+    cwd,
   });
   return { code, stdout, stderr };
 }
 
-describe('invariant list without the argument parser (src/cli/list-main.ts)', () => {
+describe('invariant list and validate without the argument parser (src/cli/plain-main.ts)', () => {
   it.each([
     [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']],
     [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']],
@@ -40,7 +44,7 @@ describe('invariant list without the argument parser (src/cli/list-main.ts)', ()
     [['--store', '.agents.example', 'invariant', 'list', '(unclosed']],
     [['--store', 'no-such-store', 'invariant', 'list']],
   ])('agents %j answers exactly as the full parser does', async (args) => {
-    const fast = await runList(args);
+    const fast = await runPlain(args);
     const full = await runMain(args, { cwd: REPO });
     expect(fast.code).toBeTypeOf('number');
     expect(fast).toEqual(full);
@@ -67,15 +71,51 @@ describe('invariant list without the argument parser (src/cli/list-main.ts)', ()
     [['invariant', 'show', 'list']],
     [['list']],
     [['plan', 'list']],
+    [['validate', '--staged', '--changed']],
+    [['validate', '--fix']],
+    [['validate', '.agents/global']],
+    [['validate', '--format', 'sarif']],
+    [['validate', '--no-staged']],
+    [['validate', '--no-cache=x']],
+    [['validate', '--cache', '--no-cache']],
+    [['validate', '--effective']],
+    [['invariant', 'list', '--staged']],
   ])('hands agents %j to the full parser', async (args) => {
-    expect((await runList(args)).code).toBeUndefined();
+    expect((await runPlain(args)).code).toBeUndefined();
+  });
+
+  it('validate in its plain forms answers exactly as the full parser does, in a repository with one file staged', async () => {
+    const repo = tempDir();
+    cpSync(join(REPO, '.agents.example'), join(repo, '.agents'), { recursive: true });
+    gitInit(repo);
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'store');
+    const file = join(repo, '.agents/global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml');
+    writeFileSync(file, 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Never delete production data\nseverity: fatal\n');
+    git(repo, 'add', '-A');
+    for (const args of [
+      ['validate', '--staged'],
+      ['validate', '--staged', '--format', 'json', '--verbose'],
+      ['validate', '--staged', '--all-files', '--no-cache', '--strict'],
+      ['--format=yaml', 'validate'],
+      ['validate', '--changed', '--no-color'],
+      ['validate', '--all-files'],
+      ['validate', '--cache', '--store', '.agents'],
+    ]) {
+      const fast = await runPlain(args, repo);
+      const full = await runMain(args, { cwd: repo });
+      expect(fast.code, args.join(' ')).toBeTypeOf('number');
+      expect(fast, args.join(' ')).toEqual(full);
+    }
+    // The staged file is at fault: exit 1 both ways.
+    expect((await runPlain(['validate', '--staged'], repo)).code).toBe(1);
   });
 
   it('agents --store DIR invariant list --effective --project P loads neither dist/cli.js nor yargs', () => {
     const r = traceLoads([BIN, '--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Effective set of project myapp');
-    expect(r.dist).toContain('dist/list-main.js');
+    expect(r.dist).toContain('dist/plain-main.js');
     expect(r.dist).not.toContain('dist/cli.js');
     expect(bundledIn(r.dist)).not.toContain('yargs');
   });
