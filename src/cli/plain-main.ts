@@ -12,6 +12,8 @@ interface PlainCommand {
   words: readonly (readonly string[])[];
   options: Readonly<Record<string, 'flag' | 'negatable' | 'value'>>;
   positional?: string;
+  /** The positional takes any number of words (an array), not one. */
+  many?: boolean;
   /** Options the parser refuses together (its usage error is the parser's to give). */
   conflicts?: readonly (readonly [string, string])[];
   load: () => Promise<{ default: CommandSpec<never> }>;
@@ -28,9 +30,11 @@ const PLAIN: readonly PlainCommand[] = [
     load: () => import('./commands/invariant-list.ts'),
   },
   {
-    // A pre-commit hook runs `validate --staged` on every commit; naming files (paths), --fix and
+    // A pre-commit hook runs `validate --staged` (or `validate FILE…`) on every commit; --fix and
     // the github and sarif formats go to the full parser.
     words: [['validate']],
+    positional: 'paths',
+    many: true,
     options: { staged: 'flag', changed: 'flag', 'all-files': 'flag', verbose: 'flag', strict: 'flag', cache: 'negatable' },
     conflicts: [['staged', 'changed']],
     load: () => import('./commands/validate.ts'),
@@ -110,8 +114,8 @@ export async function plainMain(args: readonly string[], io: CliIo = processIo()
   if (!command) return undefined;
   const length = command.words.find((w) => w.every((word, i) => words[i] === word))!.length;
   const rest = words.slice(length);
-  if (rest.length > (command.positional ? 1 : 0)) return undefined;
-  if (command.positional && rest[0] !== undefined) argv[command.positional] = rest[0];
+  if (rest.length > (command.positional ? (command.many ? Number.POSITIVE_INFINITY : 1) : 0)) return undefined;
+  if (command.positional && rest.length > 0) (argv as Record<string, unknown>)[command.positional] = command.many ? rest : rest[0];
   if (command.conflicts?.some(([x, y]) => argv[x] !== undefined && argv[y] !== undefined)) return undefined;
   if (global.format !== undefined) argv.format = global.format;
   const format = global.format ?? 'text';

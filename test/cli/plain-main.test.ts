@@ -73,7 +73,6 @@ describe('invariant list and validate without the argument parser (src/cli/plain
     [['plan', 'list']],
     [['validate', '--staged', '--changed']],
     [['validate', '--fix']],
-    [['validate', '.agents/global']],
     [['validate', '--format', 'sarif']],
     [['validate', '--no-staged']],
     [['validate', '--no-cache=x']],
@@ -101,6 +100,9 @@ describe('invariant list and validate without the argument parser (src/cli/plain
       ['validate', '--changed', '--no-color'],
       ['validate', '--all-files'],
       ['validate', '--cache', '--store', '.agents'],
+      ['validate', '.agents/global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', '.agents/projects'],
+      ['validate', '--staged', '.agents/global'],
+      ['validate', 'no-such-file.yaml'],
     ]) {
       const fast = await runPlain(args, repo);
       const full = await runMain(args, { cwd: repo });
