@@ -106,12 +106,17 @@ export class GitTreeSource implements TreeSource {
       else if (!e.mode.startsWith('100')) out.set(p, { ok: false, code: 'not-a-file', message: 'is not a regular file' });
       else wanted.push(p);
     }
-    const blobs = await catFileBatch(
-      this.top,
-      wanted.map((p) => entries.get(p)!.sha),
-    );
+    const onDisk = this.where.kind === 'index' ? await sameOnDisk(this.root, wanted, entries) : new Map<string, Buffer>();
+    const rest = wanted.filter((p) => !onDisk.has(p));
+    const blobs =
+      rest.length > 0
+        ? await catFileBatch(
+            this.top,
+            rest.map((p) => entries.get(p)!.sha),
+          )
+        : new Map<string, Buffer | null>();
     for (const p of wanted) {
-      const bytes = blobs.get(entries.get(p)!.sha);
+      const bytes = onDisk.get(p) ?? blobs.get(entries.get(p)!.sha);
       if (!bytes) out.set(p, { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` });
       else if (bytes.byteLength > MAX_FILE_BYTES)
         out.set(p, { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
@@ -119,4 +124,32 @@ export class GitTreeSource implements TreeSource {
     }
     return out;
   }
+}
+
+/**
+ * The staged files whose working-tree bytes are exactly the staged blob (the
+ * usual case in a pre-commit hook right after `git add`): read from disk and
+ * checked by their blob id, so that no `cat-file` process is started for
+ * them (docs/performance.md). Content-addressed: bytes that hash to the
+ * index's id are the staged content wherever they were read from; any other
+ * file (changed since staged, missing, a link, too large) is read from git.
+ */
+async function sameOnDisk(root: string, paths: readonly string[], entries: Map<string, GitEntry>): Promise<Map<string, Buffer>> {
+  const out = new Map<string, Buffer>();
+  if (paths.length === 0 || paths.length > 64) return out;
+  const [{ lstat, readFile }, { gitBlobId }] = await Promise.all([import('node:fs/promises'), import('./blob-id.ts')]);
+  await Promise.all(
+    paths.map(async (p) => {
+      const sha = entries.get(p)!.sha;
+      try {
+        const st = await lstat(`${root}/${p}`);
+        if (!st.isFile() || st.size > MAX_FILE_BYTES) return;
+        const bytes = await readFile(`${root}/${p}`);
+        if (gitBlobId(bytes, sha.length) === sha) out.set(p, bytes);
+      } catch {
+        // Not readable on disk: git has it.
+      }
+    }),
+  );
+  return out;
 }

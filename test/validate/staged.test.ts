@@ -75,7 +75,9 @@ describe('validate --staged', () => {
       tree[`projects/p${i % 4}/${id}.yaml`] =
         `# yaml-language-server: $schema=../../schemas/invariant.schema.json\n${invariantYaml(id, `Rule number ${i}`)}`;
     }
-    const { repo } = repoWithStore(tree);
+    const { repo, store } = repoWithStore(tree);
+    // Changed on disk since committed (not staged): the staged bytes come from git, all in one process.
+    for (const file of Object.keys(tree)) writeFileSync(join(store, file), `${tree[file]}# edited, not staged\n`);
     // A git on PATH that logs each call, then runs the real one.
     const shims = tempDir();
     const log = join(shims, 'calls.log');
@@ -98,6 +100,33 @@ describe('validate --staged', () => {
     });
     expect(again.stdout).toBe(r.stdout);
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['ls-files -s -z -- .']);
+  });
+
+  it('reads a staged file from disk when its bytes are the staged ones (no cat-file), and from git once they differ', () => {
+    const { repo, store } = repoWithStore({ [ga]: good });
+    const shims = tempDir();
+    const log = join(shims, 'calls.log');
+    const realGit = join(git(repo, '--exec-path').trim(), 'git');
+    writeFileSync(join(shims, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
+    chmodSync(join(shims, 'git'), 0o755);
+    const env = { PATH: `${shims}:${process.env.PATH}`, AGENTS_NO_CACHE: '1' };
+    writeFileSync(join(store, ga), bad);
+    git(repo, 'add', '-A');
+    writeFileSync(log, '');
+    const staged = agents(['validate', '--staged', '--format', 'json'], { cwd: repo, env });
+    expect(staged.code).toBe(1);
+    expect((JSON.parse(staged.stdout) as Out).diagnostics.map((d) => d.code)).toContain('schema');
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([
+      'diff --cached --name-only -z --no-renames --relative -- .',
+      'ls-files -s -z -- .',
+    ]);
+    // Fixed on disk but not staged: the staged (bad) bytes are read from git.
+    writeFileSync(join(store, ga), good);
+    writeFileSync(log, '');
+    const again = agents(['validate', '--staged', '--format', 'json'], { cwd: repo, env });
+    expect(again.code).toBe(1);
+    expect(again.stdout).toBe(staged.stdout);
+    expect(readFileSync(log, 'utf8').trim().split('\n')).toContain('cat-file --batch');
   });
 
   it('checks one version of a file in conflict (the merge base), listed once', () => {
