@@ -17,7 +17,8 @@ import {
 import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { resolveEffective } from '../core/resolve.ts';
-import { readProjects, readConfig, repositoryTop, type ProjectsRead } from '../store/projects.ts';
+import { loadConfig } from '../store/config.ts';
+import { readProjects, repositoryTop, type ProjectsRead } from '../store/projects.ts';
 import { type ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/write.ts';
@@ -217,9 +218,7 @@ export class ExportService {
   }
 
   private async settings(): Promise<StoreConfig> {
-    const { config, diagnostics } = await readConfig(this.service.source);
-    requireValid({ diagnostics } as never, 'read config.yaml');
-    return config;
+    return loadConfig(this.service.source);
   }
 
   private async projects(names?: readonly string[]): Promise<ProjectsRead> {

@@ -1012,12 +1012,9 @@ async function checkProjectPaths(
   if (projects.length === 0) return [];
   projects.sort((a, b) => (a.name < b.name ? -1 : 1));
   const { globMatches, globsSurelyOverlap, literalFolder } = await import('../core/globs.ts');
-  let allowOverlap = false;
-  const config = (await source.read(['config.yaml'])).get('config.yaml');
-  if (config?.ok) {
-    const { parseConfig } = await import('../core/parse.ts');
-    allowOverlap = parseConfig('config.yaml', config.bytes).value?.projects.allow_overlap ?? false;
-  }
+  // A broken config.yaml is reported as its own file's problem; here it counts as the defaults.
+  const { readConfig } = await import('../store/config.ts');
+  const allowOverlap = (await readConfig(source)).config.projects.allow_overlap;
   const severity: Severity = allowOverlap ? 'warning' : 'error';
   const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
   const found: { file: string; report: () => Diagnostic }[] = [];

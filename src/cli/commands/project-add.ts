@@ -1,8 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { scopeServiceFor } from '../service-scopes.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ name: string; commit?: boolean }>({
   command: 'add <name>',
@@ -12,11 +10,11 @@ export default defineCommand<{ name: string; commit?: boolean }>({
       .positional('name', { type: 'string', describe: 'the project name (^[a-z0-9][a-z0-9._-]{0,63}$)' })
       .option('commit', { type: 'boolean', describe: 'commit the new folder with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
-    const r = await scopeServiceFor(ctx).addProject({
+    const r = await (await ctx.scopes()).addProject({
       project: String(argv.name),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     emit(ctx, { project: r.project, folder: r.folder, commit: r.commit ?? null }, () =>
       [
         `${s.green('created')} project ${s.bold(r.project)}`,
