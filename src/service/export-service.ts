@@ -8,6 +8,7 @@ import {
   mergeBlock,
   planExport,
   removeBlock,
+  newRenderedEntries,
   renderSections,
   renderStandalone,
   unexpressedGlobs,
@@ -331,9 +332,10 @@ export class ExportService {
     const planned = new Set<string>();
     const folders = new Set<string>();
     const storeRel = this.storeRel();
+    const rendered = newRenderedEntries();
     for (const f of files) {
       planned.add(f.path);
-      const inner = renderSections(f.sections, storeRel);
+      const inner = renderSections(f.sections, storeRel, rendered);
       const before = readExisting(top, f.path, folders);
       const merge = mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {

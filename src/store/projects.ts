@@ -3,7 +3,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { globHoldsFolder } from '../core/globs.ts';
 import { isName } from '../core/names.ts';
 import type { ProjectMeta } from '../core/model.ts';
-import { parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { parseProjectMeta, YamlSyntaxNotLoaded, type YamlSyntax } from '../core/parse-core.ts';
 import { repoTop } from './git-dir.ts';
 import { readFailure } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
@@ -18,8 +18,8 @@ export interface ProjectsRead {
   diagnostics: Diagnostic[];
 }
 
-function parseMeta(file: string, bytes: Uint8Array): ReturnType<typeof parseProjectMeta> {
-  return parseProjectMeta(file, bytes);
+function parseMeta(file: string, bytes: Uint8Array, syntax?: YamlSyntax): ReturnType<typeof parseProjectMeta> {
+  return parseProjectMeta(file, bytes, syntax);
 }
 
 /**
@@ -51,8 +51,8 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
       p = parseMeta(file, r.bytes);
     } catch (error) {
       if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-      await import('../core/parse.ts');
-      p = parseMeta(file, r.bytes);
+      const { YAML_SYNTAX } = await import('../core/parse.ts');
+      p = parseMeta(file, r.bytes, YAML_SYNTAX);
     }
     if (p.value) out.meta.set(listed[i]!, p.value);
     out.diagnostics.push(...p.diagnostics);

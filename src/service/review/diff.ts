@@ -321,8 +321,8 @@ async function parseSide(
       cache.set(key, parseFile(at, p, side.kinds.get(p)!, blobs.get(key)));
     } catch (error) {
       if (!(error instanceof at.YamlSyntaxNotLoaded)) throw error;
-      await import('../../core/parse.ts');
-      cache.set(key, parseFile(at, p, side.kinds.get(p)!, blobs.get(key)));
+      const { YAML_SYNTAX } = await import('../../core/parse.ts');
+      cache.set(key, parseFile(at, p, side.kinds.get(p)!, blobs.get(key), YAML_SYNTAX));
     }
   }
 }

@@ -10,7 +10,6 @@ import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { classifyPath } from '../../core/layout.ts';
 import type { Scope, ScopedInvariant } from '../../core/model.ts';
 import { NULL_SHA, catFileBatch, isShallow, logRaw, type LogCommit } from '../../git/repo.ts';
-import { loadParsing } from './parsing.ts';
 import { repositoryTop } from './ranges.ts';
 
 /** One commit's change to an invariant. */
@@ -89,8 +88,7 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
   for (const { hits } of perCommit)
     for (const h of hits) if (h.id === id) for (const s of [h.oldSha, h.newSha]) if (s !== NULL_SHA) shas.add(s);
   const blobs = await catFileBatch(top, [...shas]);
-  await import('../../core/parse.ts');
-  const { parseInvariant } = await loadParsing();
+  const { parseInvariant } = await import('../../core/parse.ts');
   const parsedAt = (sha: string, path: string, scope: Scope): { inv?: ScopedInvariant; problem?: Diagnostic } => {
     if (sha === NULL_SHA) return {};
     const bytes = blobs.get(sha);

@@ -6,6 +6,7 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import type { PathKind } from '../../core/layout.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
+import type { YamlSyntax } from '../../core/parse-core.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
 
 export type Parsing = typeof import('../../core/parse-core.ts') & Pick<typeof import('../../store/read-plan.ts'), 'readFailure'>;
@@ -26,7 +27,7 @@ export interface Parsed {
 }
 
 /** One file of a side from its bytes (a diagnostic when it could not be read or is misnamed). */
-export function parseFile(at: Parsing, p: string, kind: PathKind, r: ReadResult | undefined): Parsed {
+export function parseFile(at: Parsing, p: string, kind: PathKind, r: ReadResult | undefined, syntax?: YamlSyntax): Parsed {
   if (kind.kind === 'bad-id') {
     return {
       diagnostics: [
@@ -44,11 +45,11 @@ export function parseFile(at: Parsing, p: string, kind: PathKind, r: ReadResult 
   }
   if (!r?.ok) return { diagnostics: [at.readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] };
   if (kind.kind === 'invariant') {
-    const parsed = at.parseInvariant(p, r.bytes, kind.scope, kind.id);
+    const parsed = at.parseInvariant(p, r.bytes, kind.scope, kind.id, true, syntax);
     return { diagnostics: parsed.diagnostics, ...(parsed.value ? { invariant: parsed.value } : {}) };
   }
   if (kind.kind === 'plan') {
-    const parsed = at.parsePlan(p, r.bytes, kind.plan);
+    const parsed = at.parsePlan(p, r.bytes, kind.plan, syntax);
     return { diagnostics: parsed.diagnostics, ...(parsed.value ? { plan: parsed.value } : {}) };
   }
   return { diagnostics: [] };
