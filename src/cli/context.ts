@@ -8,6 +8,7 @@
 import type { Style } from '../core/style.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { PlanService } from '../service/plan-service.ts';
+import type { ExportService } from '../service/export-service.ts';
 import type { ReviewService } from '../service/review-service.ts';
 import type { ScopeService } from '../service/scope-service.ts';
 import type { CliIo, OutputFormat } from './io.ts';
@@ -83,6 +84,23 @@ export class CliContext implements ContextOptions {
       ([invariants, { ScopeService }]) => new ScopeService(invariants),
     );
     return this.#scopes;
+  }
+
+  /**
+   * `agents export` over the store: with `cache`, answered from what the last
+   * export knew (kept in the repository's git folder) unless AGENTS_NO_CACHE
+   * is set (docs/export.md). Made per call: its options are the command's.
+   */
+  async exporter(options: { cache: boolean }): Promise<ExportService> {
+    const [invariants, { ExportService }] = await Promise.all([this.invariants(), import('../service/export-service.ts')]);
+    if (!options.cache || this.io.env.AGENTS_NO_CACHE) return new ExportService(invariants);
+    const [{ ExportCache }, { defaultCacheDir }, { BUILD_ID }] = await Promise.all([
+      import('../store/export-cache.ts'),
+      import('../validate/cache.ts'),
+      import('./version.ts'),
+    ]);
+    const dir = defaultCacheDir(invariants.root);
+    return new ExportService(invariants, dir !== undefined ? { cache: ExportCache.in(dir), build: BUILD_ID } : undefined);
   }
 
   /** Diffs and history of the store through git. */
