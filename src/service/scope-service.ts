@@ -156,7 +156,8 @@ export class ScopeService {
 
   /**
    * `project add NAME`: creates projects/<name>/ holding its `project.yaml`
-   * (docs/store-format.md), so the new project is kept by git and exists for
+   * (docs/store-format.md) when a description or paths are given, else an
+   * empty `.gitkeep`, so the new project is kept by git and exists for
    * every command (a project exists when its folder does; docs/decisions.md).
    * Refuses (exit 2, nothing written) a project that exists, a description
    * too long and a path that is not a valid glob.
@@ -166,7 +167,7 @@ export class ScopeService {
     description?: string;
     paths?: readonly string[];
     commit?: boolean;
-  }): Promise<{ project: string; folder: string; path: string; commit?: string }> {
+  }): Promise<{ project: string; folder: string /** The file written: project.yaml or .gitkeep. */; path: string; commit?: string }> {
     const scope = toScope({ project: input.project });
     if (scope.kind !== 'project') throw new Error('unreachable');
     const folder = `projects/${scope.project}`;
@@ -205,12 +206,17 @@ export class ScopeService {
       );
     }
     const [{ formatProjectFile }, { writeFolderAtomic }] = await Promise.all([import('../core/serialize.ts'), import('../store/write.ts')]);
-    const content = formatProjectFile(path, meta);
+    // Nothing to say yet: an empty `.gitkeep` keeps the folder (an empty `{}` document would leave the YAML fast path).
+    const file =
+      meta.description === undefined && meta.paths === undefined
+        ? { name: '.gitkeep', content: '' }
+        : { name: 'project.yaml', content: formatProjectFile(path, meta) };
+    const written = `${folder}/${file.name}`;
     const enabled = await commitWanted(this.source, input.commit);
     return withCommit(this.root, enabled, async () => {
       // All or nothing, and a concurrent `project add` of the same name fails on the rename.
-      writeFolderAtomic(this.root, folder, [{ name: 'project.yaml', content }]);
-      return { value: { project: scope.project, folder, path }, paths: [path], message: `project: add ${scope.project}\n` };
+      writeFolderAtomic(this.root, folder, [file]);
+      return { value: { project: scope.project, folder, path: written }, paths: [written], message: `project: add ${scope.project}\n` };
     });
   }
 

@@ -112,14 +112,13 @@ describe('agents project add / list', () => {
     const r = run(root, 'project', 'add', 'web', '--commit', '--format', 'json');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ project: 'web', folder: 'projects/web', path: 'projects/web/project.yaml' });
-    expect(fileList(root)).toContain('projects/web/project.yaml');
+    expect(out).toMatchObject({ project: 'web', folder: 'projects/web', path: 'projects/web/.gitkeep' });
+    expect(fileList(root)).toContain('projects/web/.gitkeep');
     expect(git(repo, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual([
       'project: add web',
       '',
-      '.agents/projects/web/project.yaml',
+      '.agents/projects/web/.gitkeep',
     ]);
-    expect(readYaml(root, 'projects/web/project.yaml')).toEqual({});
     // The project exists for the commands that need one.
     expect(run(root, 'plan', 'use', 'local/code-coverage', '--project', 'web').code).toBe(0);
     expect(run(root, 'invariant', 'add', '--project', 'web', 'Serve over HTTPS only').code).toBe(0);
