@@ -21,6 +21,8 @@ export interface CliContext {
   color: boolean;
   /** Prompts allowed: stdin and stdout are TTYs, not in CI, and not --no-input. */
   interactive: boolean;
+  /** --quiet: no progress display (src/cli/progress.ts). */
+  quiet?: boolean;
 }
 
 export function canPrompt(io: CliIo, noInput: boolean): boolean {
