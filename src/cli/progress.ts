@@ -53,23 +53,38 @@ export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress
   let stopped = false;
   let timer: ReturnType<typeof setInterval> | undefined;
   // A signal that ends the process while the line is up: erase it first, then let the signal do what it would have done.
+  // With no other listener, the signal is sent again once ours is gone, so the process ends as it would have;
+  // a command that handles the signal itself (plan strategize) goes on doing so.
+  let handledElsewhere = new Set<NodeJS.Signals>();
   const onSignal = (signal: NodeJS.Signals) => {
+    stopped = true;
     erase();
     release();
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    if (!handledElsewhere.has(signal)) process.kill(process.pid, signal);
   };
   const erase = () => {
     if (!drawn) return;
     stderr.write(ERASE);
     drawn = false;
   };
+  // Listening from the first draw until stop; never twice.
+  let listening = false;
+  const listenOnce = () => {
+    if (listening) return false;
+    listening = true;
+    return true;
+  };
   const release = () => {
+    listening = false;
     for (const s of SIGNALS) process.removeListener(s, onSignal);
     if (timer !== undefined) clearInterval(timer);
     timer = undefined;
   };
   const draw = (text: string, now: number) => {
-    if (!drawn) for (const s of SIGNALS) process.on(s, onSignal);
+    if (!drawn && listenOnce()) {
+      handledElsewhere = new Set(SIGNALS.filter((s) => process.listenerCount(s) > 0));
+      for (const s of SIGNALS) process.on(s, onSignal);
+    }
     const width = Math.max(10, (stderr.columns ?? 80) - 1);
     stderr.write(`${ERASE}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);
     drawn = true;

@@ -114,9 +114,9 @@ describe('crash safety', () => {
 });
 
 /** Files for the --fix campaign: enough that a run spends a while writing, few enough to stay quick. */
-const FIX_FILES = 1500;
-const FIX_KILLS = 12;
-const FIX_MAX_TRIALS = 40;
+const FIX_FILES = 400;
+const FIX_KILLS = 8;
+const FIX_MAX_TRIALS = 24;
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 function ulidOf(n: number): string {

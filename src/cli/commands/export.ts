@@ -5,6 +5,7 @@ import { defineCommand } from '../command.ts';
 import type { CliContext } from '../io.ts';
 import { emit } from '../render.ts';
 import { inferProject } from '../scope-options.ts';
+import { startProgress } from '../progress.ts';
 import { serviceFor } from '../service.ts';
 import { ExportCache } from '../../store/export-cache.ts';
 import { defaultCacheDir } from '../../validate/cache.ts';
@@ -91,11 +92,23 @@ export default defineCommand<ExportArgs>({
         '--plan goes with --stdout',
         'Plans have no files of their own: agents export --plan ID --stdout --target T prints one.',
       );
-    const plan = await exporter.plan({
-      ...(argv.target ? { targets: argv.target } : {}),
-      ...(argv.project !== undefined ? { project: argv.project } : {}),
-      force: argv.force ?? false,
-    });
+    // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
+    const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    const onProgress = progress.enabled
+      ? (phase: 'compute' | 'write', done: number, total: number) =>
+          progress.update(phase === 'compute' ? 'export: computing files' : 'export: writing files', done, total)
+      : undefined;
+    let plan: ExportPlan;
+    try {
+      plan = await exporter.plan({
+        ...(argv.target ? { targets: argv.target } : {}),
+        ...(argv.project !== undefined ? { project: argv.project } : {}),
+        force: argv.force ?? false,
+        ...(onProgress ? { onProgress } : {}),
+      });
+    } finally {
+      if (argv.check || argv['dry-run']) progress.stop();
+    }
     for (const w of plan.warnings) ctx.io.stderr.write(`agents: warning: ${w}\n`);
     if (argv.check) return check(ctx, plan, exporter);
     if (argv['dry-run']) {
@@ -111,7 +124,12 @@ export default defineCommand<ExportArgs>({
       );
       return EXIT_CODES.ok;
     }
-    const written = exporter.apply(plan);
+    let written: ReturnType<typeof exporter.apply>;
+    try {
+      written = exporter.apply(plan, onProgress);
+    } finally {
+      progress.stop();
+    }
     exporter.remember(plan);
     const s = makeStyle(ctx.color);
     const unchanged = plan.changes.length - written.length;
