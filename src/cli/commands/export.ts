@@ -93,7 +93,7 @@ export default defineCommand<ExportArgs>({
         'Plans have no files of their own: agents export --plan ID --stdout --target T prints one.',
       );
     // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
-    const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    let progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
     const onProgress = progress.enabled
       ? (phase: 'compute' | 'write', done: number, total: number) =>
           progress.update(phase === 'compute' ? 'export: computing files' : 'export: writing files', done, total)
@@ -107,7 +107,8 @@ export default defineCommand<ExportArgs>({
         ...(onProgress ? { onProgress } : {}),
       });
     } finally {
-      if (argv.check || argv['dry-run']) progress.stop();
+      // Erased before anything else is printed (warnings, errors, the result).
+      progress.stop();
     }
     for (const w of plan.warnings) ctx.io.stderr.write(`agents: warning: ${w}\n`);
     if (argv.check) return check(ctx, plan, exporter);
@@ -125,6 +126,7 @@ export default defineCommand<ExportArgs>({
       return EXIT_CODES.ok;
     }
     let written: ReturnType<typeof exporter.apply>;
+    progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
     try {
       written = exporter.apply(plan, onProgress);
     } finally {
