@@ -24,6 +24,8 @@ export interface ContextOptions {
   color: boolean;
   /** Prompts allowed: stdin and stdout are TTYs, not in CI, and not --no-input. */
   interactive: boolean;
+  /** --quiet: no progress display (src/cli/progress.ts). */
+  quiet?: boolean;
 }
 
 export class CliContext implements ContextOptions {
@@ -32,6 +34,7 @@ export class CliContext implements ContextOptions {
   readonly format: OutputFormat;
   readonly color: boolean;
   readonly interactive: boolean;
+  readonly quiet: boolean;
   #style: Style | undefined;
   #root: Promise<string> | undefined;
   #invariants: Promise<InvariantService> | undefined;
@@ -45,6 +48,7 @@ export class CliContext implements ContextOptions {
     this.format = options.format;
     this.color = options.color;
     this.interactive = options.interactive;
+    this.quiet = options.quiet ?? false;
   }
 
   /** Colours (or none) for text output: `--no-color`, NO_COLOR, FORCE_COLOR and the terminal decide. */

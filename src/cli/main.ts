@@ -14,6 +14,7 @@ interface GlobalArgs {
   format?: OutputFormat;
   input?: boolean;
   color?: boolean;
+  quiet?: boolean;
 }
 
 /** What the parse chose: the command's spec when its module was loaded, else only its table entry. */
@@ -46,7 +47,8 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly
     })
     .option('format', { choices: ['text', 'json', 'yaml'], requiresArg: true, describe: 'output format', global: true })
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
-    .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true });
+    .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true })
+    .option('quiet', { type: 'boolean', describe: 'no progress display on stderr during long work', global: true });
   for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, loaded, choose);
   const addGroups = (py: Argv, parent: string | undefined) => {
     for (const group of GROUPS) {
@@ -252,6 +254,7 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
       format,
       color,
       interactive: canPrompt(io, argv.input === false),
+      quiet: argv.quiet === true,
     });
     return await chosen.spec.run(chosen.argv as never, ctx);
   } catch (error) {

@@ -36,6 +36,8 @@ export interface ExportOptions {
   project?: string;
   /** --force: replace blocks edited by hand. */
   force?: boolean;
+  /** Told as each file is computed and compared, then as each is written (a progress display). */
+  onProgress?: (phase: 'compute' | 'write', done: number, total: number) => void;
 }
 
 /** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
@@ -333,7 +335,8 @@ export class ExportService {
     const folders = new Set<string>();
     const storeRel = this.storeRel();
     const rendered = newRenderedEntries();
-    for (const f of files) {
+    for (const [n, f] of files.entries()) {
+      options.onProgress?.('compute', n + 1, files.length);
       planned.add(f.path);
       const inner = renderSections(f.sections, storeRel, rendered);
       const before = readExisting(top, f.path, folders);
@@ -437,11 +440,12 @@ export class ExportService {
    * refused; checks every file can be written (exit 2, nothing written),
    * then writes each atomically.
    */
-  apply(plan: ExportPlan): FileChange[] {
+  apply(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): FileChange[] {
     if (plan.refused.length > 0) throw refusedError(plan);
     const todo = plan.changes.filter((c) => c.action !== 'unchanged');
     for (const c of todo) checkWritable(plan.top, c.path, c.before !== undefined);
-    for (const c of todo) {
+    for (const [n, c] of todo.entries()) {
+      onProgress?.('write', n + 1, todo.length);
       if (c.after === undefined) {
         try {
           unlinkSync(join(plan.top, c.path));

@@ -30,6 +30,8 @@ export interface ValidateOptions {
   repoFiles?: () => Promise<readonly string[] | undefined>;
   /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
   now?: Date;
+  /** Told as files are read, then as those the cache does not know are checked (a progress display). */
+  onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
 }
 
 /** Everything one validation found, with what later steps (`--fix`, paths filter) need. */
@@ -80,7 +82,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   // File by file: the shared reader's rules for what is read, then each file's own checks (or their cached facts).
   const jobs = planReads(entries, (k) => isContentKind(k) || k.kind === 'bad-id', diagnostics, kinds) as ContentJob[];
   const cache = options.cache ?? FactsCache.none();
-  const facts = await readFacts(source, tree, jobs, cache);
+  const facts = await readFacts(source, tree, jobs, cache, options.onProgress);
   for (const f of facts) if (f?.d) diagnostics.push(...f.d);
   diagnostics.push(...(await checkSchemaCopies(source, tree, entries, cache)));
 
@@ -127,7 +129,10 @@ async function readFacts(
   tree: TreeSource,
   jobs: readonly ContentJob[],
   cache: FactsCache,
+  onProgress?: ValidateOptions['onProgress'],
 ): Promise<(FileFacts | undefined)[]> {
+  let read = 0;
+  const tick = onProgress && (() => onProgress('read', ++read, jobs.length));
   // Aligned with `jobs`.
   const facts: (FileFacts | undefined)[] = new Array(jobs.length);
   const toCheck: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
@@ -137,9 +142,11 @@ async function readFacts(
   const contentHash = useCache && !known ? (await import('./content-hash.ts')).contentHash : undefined;
   const failed = (i: number, r: Exclude<ReadResult, { ok: true }>) => {
     facts[i] = { d: [readFailure(jobs[i]!.entry.path, r)] };
+    tick?.();
   };
   // A file read: cached facts, or a file to check. The first `length` bytes of `bytes`; `shared`: only valid during the call.
   const take = (i: number, bytes: Uint8Array, length: number, shared: boolean, knownBlob?: string) => {
+    tick?.();
     const path = jobs[i]!.entry.path;
     const own = () => (shared ? Buffer.from(bytes.subarray(0, length)) : bytes.subarray(0, length));
     const blob = useCache ? (knownBlob ?? contentHash?.(bytes, length)) : undefined;
@@ -185,7 +192,12 @@ async function readFacts(
 
   // The checker (parser, schema validators) loads only when some file is not in the cache.
   const { checkFile } = toCheck.length > 0 ? await import('./check-file.ts') : { checkFile: undefined };
-  for (const { i, bytes, blob } of toCheck) {
+  for (const [n, { i, bytes, blob }] of toCheck.entries()) {
+    if (onProgress) {
+      onProgress('check', n + 1, toCheck.length);
+      // With a display up, the event loop turns now and then, so Ctrl-C can erase it (src/cli/progress.ts).
+      if (n % 512 === 511) await new Promise((resolve) => setImmediate(resolve));
+    }
     const job = jobs[i]!;
     const path = job.entry.path;
     const f = await checkFile!(path, job.kind, bytes);

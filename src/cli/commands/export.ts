@@ -5,6 +5,7 @@ import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { emit } from '../render.ts';
 import { inferProject } from '../scope-options.ts';
+import { startProgress } from '../progress.ts';
 import { unifiedDiff } from '../unified-diff.ts';
 
 interface ExportArgs {
@@ -84,11 +85,24 @@ export default defineCommand<ExportArgs>({
         '--plan goes with --stdout',
         'Plans have no files of their own: agents export --plan ID --stdout --target T prints one.',
       );
-    const plan = await exporter.plan({
-      ...(argv.target ? { targets: argv.target } : {}),
-      ...(argv.project !== undefined ? { project: argv.project } : {}),
-      force: argv.force ?? false,
-    });
+    // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
+    let progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    const onProgress = progress.enabled
+      ? (phase: 'compute' | 'write', done: number, total: number) =>
+          progress.update(phase === 'compute' ? 'export: computing files' : 'export: writing files', done, total)
+      : undefined;
+    let plan: ExportPlan;
+    try {
+      plan = await exporter.plan({
+        ...(argv.target ? { targets: argv.target } : {}),
+        ...(argv.project !== undefined ? { project: argv.project } : {}),
+        force: argv.force ?? false,
+        ...(onProgress ? { onProgress } : {}),
+      });
+    } finally {
+      // Erased before anything else is printed (warnings, errors, the result).
+      progress.stop();
+    }
     for (const w of plan.warnings) ctx.io.stderr.write(`agents: warning: ${w}\n`);
     if (argv.check) return check(ctx, plan, exporter);
     if (argv['dry-run']) {
@@ -104,7 +118,13 @@ export default defineCommand<ExportArgs>({
       );
       return EXIT_CODES.ok;
     }
-    const written = exporter.apply(plan);
+    let written: ReturnType<typeof exporter.apply>;
+    progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    try {
+      written = exporter.apply(plan, onProgress);
+    } finally {
+      progress.stop();
+    }
     exporter.remember(plan);
     const s = ctx.style;
     const unchanged = plan.changes.length - written.length;

@@ -9,6 +9,7 @@ import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { decisionJson, planJson, runJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
+import { startProgress } from '../progress.ts';
 
 /** Signals that cancel a run (docs/plans.md, "The actor protocol"). */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -88,10 +89,19 @@ export default defineCommand<StrategizeArgs>({
       });
       for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     }
+    // On a terminal, a wait past a second shows the actor's time against its time-out (docs/commands.md, "Progress");
+    // not for the interactive actor, which has the terminal itself.
+    const progress = startProgress(ctx.io, { quiet: (ctx.quiet ?? false) || kind === 'interactive' });
+    if (progress.enabled) {
+      const started = Date.now();
+      const limit = config.reconciliation.timeout_ms;
+      progress.every(() => `plan strategize: waiting for the actor, ${seconds(Date.now() - started)} of its ${seconds(limit)} time-out`);
+    }
     let result: Awaited<ReturnType<typeof service.strategize>>;
     try {
       result = await service.strategize(String(argv.id), { actor, context });
     } finally {
+      progress.stop();
       for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
     }
     const s = ctx.style;
@@ -129,3 +139,9 @@ export default defineCommand<StrategizeArgs>({
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
+
+/** 12 s, 1 min 5 s: whole seconds. */
+function seconds(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}

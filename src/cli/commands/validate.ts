@@ -93,23 +93,42 @@ export default defineCommand<ValidateArgs>({
         if ((argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
       }
     }
-    const [{ runValidate }, { hostname }] = await Promise.all([import('../../validate/run.ts'), import('node:os')]);
-    const result: ValidationResult =
-      changed !== undefined && changed.length === 0
-        ? emptyResult(store, argv.changed ? 'working tree' : 'index')
-        : await runValidate(
-            {
-              store,
-              cwd: ctx.io.cwd,
-              paths: argv.paths ?? [],
-              staged: argv.staged ?? false,
-              strict: argv.strict ?? false,
-              fix: argv.fix ?? false,
-              cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
-              ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
-            },
-            { processAlive, hostname: hostname() },
-          );
+    const [{ runValidate }, { hostname }, { startProgress }] = await Promise.all([
+      import('../../validate/run.ts'),
+      import('node:os'),
+      import('../progress.ts'),
+    ]);
+    // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
+    const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    const watch = progress.enabled
+      ? {
+          onProgress: (phase: 'read' | 'check', done: number, total: number) =>
+            progress.update(phase === 'read' ? 'validate: reading files' : 'validate: checking files', done, total),
+          onFixProgress: (done: number, total: number) => progress.update('validate --fix: adding modelines', done, total),
+        }
+      : {};
+    let result: ValidationResult;
+    try {
+      result =
+        changed !== undefined && changed.length === 0
+          ? emptyResult(store, argv.changed ? 'working tree' : 'index')
+          : await runValidate(
+              {
+                store,
+                cwd: ctx.io.cwd,
+                paths: argv.paths ?? [],
+                staged: argv.staged ?? false,
+                strict: argv.strict ?? false,
+                fix: argv.fix ?? false,
+                cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
+                ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
+                ...watch,
+              },
+              { processAlive, hostname: hostname() },
+            );
+    } finally {
+      progress.stop();
+    }
     const out = ctx.io.stdout;
     switch (argv.format ?? 'text') {
       // Every format leaves with no raw control or bidirectional character (docs/store-format.md, "Plain text only").
