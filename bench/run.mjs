@@ -8,7 +8,8 @@
 //   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only a,b] [--keep] [--no-write]
 //
 // `--only` measures only the rows whose name contains one of the given
-// substrings (and prints them without writing docs/benchmarks.md).
+// substrings (and prints them without writing docs/benchmarks.md);
+// `--only fix-progress` runs the rows of bench/fix-progress.mjs.
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
 // (validate, invariant diff) are reported as not available.
@@ -19,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyNeededScopes, generateExportStore, generateStore, git, makeGitRepo } from './store.mjs';
 import { measureEffective, measureInitialize, measureMemory } from './mcp.mjs';
+import { fixAndProgressRows } from './fix-progress.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(REPO, 'bin/agents.js');
@@ -38,7 +40,7 @@ const value = (name) => {
 const QUICK = flag('--quick');
 const SIZES = (value('--sizes') ?? (QUICK ? '1000,5000' : '1000,10000,100000')).split(',').map(Number);
 const RUNS = Number(value('--runs') ?? (QUICK ? 3 : 7));
-/** Row-name substrings to measure (`--only`), or undefined for every row. */
+/** Row-name substrings to measure (`--only`), or undefined for every row; `fix-progress` names that block (see below). */
 const ONLY = value('--only')?.split(',').filter(Boolean);
 const want = (...names) => !ONLY || names.some((n) => ONLY.some((o) => n.includes(o)));
 const WRITE = !QUICK && !ONLY && !flag('--no-write');
@@ -239,6 +241,19 @@ const ajvCli = (store) => ({
 // ---------------------------------------------------------------- run
 
 log(`bench: ${QUICK ? 'quick' : 'full'} run, sizes ${SIZES.join(', ')}, ${RUNS} runs each after a warm-up, in ${work}`);
+
+// ---------------------------------------------------------------- validate --fix and progress (bench/fix-progress.mjs)
+
+async function fixAndProgress() {
+  await fixAndProgressRows({ work, sizes: SIZES, runs: RUNS, measure, row, unavailable, log, agents, node });
+}
+if (ONLY?.includes('fix-progress') && ONLY.length === 1) {
+  await fixAndProgress();
+  if (KEEP) log(`kept the generated stores in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+  log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(0);
+}
 
 log('\nstart-up');
 {
@@ -488,6 +503,8 @@ if (want(GIT_ROWS[2])) {
     unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
   }
 }
+
+if (!ONLY || ONLY.includes('fix-progress')) await fixAndProgress();
 
 // ---------------------------------------------------------------- report
 

@@ -1,4 +1,5 @@
 import type { CommandSpec } from './command.ts';
+import { CliContext } from './context.ts';
 import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
@@ -49,8 +50,8 @@ const camel = (name: string) => name.replace(/-([a-z])/g, (_m, c: string) => c.t
  * --effective` at the start of its work and a pre-commit hook runs `validate
  * --staged` on every commit, and loading and building the parser is a third
  * of such a run's start-up (docs/performance.md). Taken here: the global
- * options `--store`, `--format text|json|yaml`, `--no-color` and
- * `--no-input`, anywhere; after the command's words, its options of the
+ * options `--store`, `--format text|json|yaml`, `--no-color`,
+ * `--no-input` and `--quiet`, anywhere; after the command's words, its options of the
  * table above (each at most once; a value as the next word or after `=`) and
  * its positional word. Anything else (`--help`, `-i`, `--`, an option given
  * twice, a value that starts with `-`, the words `true` or `false`, any
@@ -59,7 +60,7 @@ const camel = (name: string) => name.replace(/-([a-z])/g, (_m, c: string) => c.t
  */
 export async function plainMain(args: readonly string[], io: CliIo = processIo()): Promise<number | undefined> {
   const argv: Record<string, string | boolean> = {};
-  const global: { store?: string; format?: OutputFormat; noColor?: boolean; noInput?: boolean } = {};
+  const global: { store?: string; format?: OutputFormat; noColor?: boolean; noInput?: boolean; quiet?: boolean } = {};
   const words: string[] = [];
   let command: PlainCommand | undefined;
   /** The command once all its words have been seen. */
@@ -79,9 +80,9 @@ export async function plainMain(args: readonly string[], io: CliIo = processIo()
       value = eq < 0 ? args[++i] : a.slice(eq + 1);
       return value !== undefined && value !== '' && !value.startsWith('-');
     };
-    if (name === 'no-color' || name === 'no-input') {
+    if (name === 'no-color' || name === 'no-input' || name === 'quiet') {
       if (eq >= 0) return undefined;
-      const key = name === 'no-color' ? 'noColor' : 'noInput';
+      const key = name === 'no-color' ? 'noColor' : name === 'no-input' ? 'noInput' : 'quiet';
       if (global[key]) return undefined;
       global[key] = true;
       continue;
@@ -122,7 +123,17 @@ export async function plainMain(args: readonly string[], io: CliIo = processIo()
   const color = useColor(io, global.noColor === true);
   try {
     const [{ default: spec }] = await Promise.all([command.load(), prepareFormat(format)]);
-    return await spec.run(argv as never, { io, store: global.store, format, color, interactive: canPrompt(io, global.noInput === true) });
+    return await spec.run(
+      argv as never,
+      new CliContext({
+        io,
+        store: global.store,
+        format,
+        color,
+        interactive: canPrompt(io, global.noInput === true),
+        quiet: global.quiet === true,
+      }),
+    );
   } catch (error) {
     return report(io, error, color, format);
   }

@@ -99,7 +99,7 @@ describe('invariant list and validate without the argument parser (src/cli/plain
       ['--format=yaml', 'validate'],
       ['validate', '--changed', '--no-color'],
       ['validate', '--all-files'],
-      ['validate', '--cache', '--store', '.agents'],
+      ['validate', '--cache', '--store', '.agents', '--quiet'],
       ['validate', '.agents/global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml', '.agents/projects'],
       ['validate', '--staged', '.agents/global'],
       ['validate', 'no-such-file.yaml'],

@@ -1,4 +1,3 @@
-import { discoverStore } from '../../store/discover.ts';
 import { defineCommand } from '../command.ts';
 
 export default defineCommand<{ allowWrite?: boolean }>({
@@ -12,12 +11,12 @@ export default defineCommand<{ allowWrite?: boolean }>({
   async run(argv, ctx) {
     // The store is found (or the command fails with exit 2) before the server starts; the
     // service that reads it is loaded after `initialize` is answered (docs/performance.md).
-    const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
+    const root = await ctx.root();
     // The MCP SDK is loaded by this command only (docs/mcp.md).
     const { serveMcp } = await import('../../mcp/server.ts');
     return serveMcp({
       root,
-      service: async () => (await import('../service.ts')).serviceFor({ ...ctx, store: root }),
+      service: () => ctx.invariants(),
       allowWrite: argv.allowWrite === true ? true : undefined,
       stderr: ctx.io.stderr,
       ...settle(ctx.io.env),
