@@ -184,6 +184,8 @@ function mdScope(scope: Scope): string {
   switch (scope.kind) {
     case 'global':
       return 'global';
+    case 'inherited':
+      return `inherited from \`${scope.source}\``;
     case 'project':
       return `project \`${scope.project}\``;
     case 'action':

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { Plan, ProjectMeta, ScopedInvariant, StoreConfig } from '../core/model.ts';
 import { parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { parseExtendsLock, type ExtendsLock } from '../core/extends.ts';
 import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 
@@ -17,6 +18,8 @@ export interface StoreSnapshot {
   /** Each project's project.yaml that was read, by project name. */
   projectMeta: Map<string, ProjectMeta>;
   config?: StoreConfig;
+  /** extends.lock.yaml, when read (docs/extends.md). */
+  extendsLock?: ExtendsLock;
   /** Problems met while reading and parsing the files above. */
   diagnostics: Diagnostic[];
 }
@@ -33,6 +36,7 @@ function wanted(kind: PathKind): boolean {
     kind.kind === 'action-meta' ||
     kind.kind === 'project-meta' ||
     kind.kind === 'config' ||
+    kind.kind === 'extends-lock' ||
     kind.kind === 'bad-id'
   );
 }
@@ -102,6 +106,12 @@ function parseInto(into: StoreSnapshot, file: string, kind: PathKind, bytes: Uin
     case 'config': {
       const p = parseConfig(file, bytes);
       if (p.value) into.config = p.value;
+      into.diagnostics.push(...p.diagnostics);
+      return;
+    }
+    case 'extends-lock': {
+      const p = parseExtendsLock(file, bytes);
+      if (p.value) into.extendsLock = p.value;
       into.diagnostics.push(...p.diagnostics);
       return;
     }
