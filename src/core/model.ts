@@ -11,7 +11,7 @@ export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 export type Scope =
   | { kind: 'global' }
   /** The `global/` of the policy source `source` (docs/extends.md); read from the cache, never from the store. */
-  | { kind: 'inherited'; source: string }
+  | { kind: 'inherited'; source: string /** The source's place in `extends`: of two sources, the first listed wins. */; order: number }
   | { kind: 'project'; project: string }
   | { kind: 'action'; ns: string; name: string }
   | { kind: 'plan'; plan: string };

@@ -42,6 +42,8 @@ export function stricter(a: { severity: string }, b: { severity: string }): bool
 function compare(a: ScopedInvariant, b: ScopedInvariant): number {
   const p = precedence(a.scope.kind) - precedence(b.scope.kind);
   if (p !== 0) return p;
+  // Two policy sources: the one listed first in `extends` (docs/extends.md, "Precedence").
+  if (a.scope.kind === 'inherited' && b.scope.kind === 'inherited' && a.scope.order !== b.scope.order) return a.scope.order - b.scope.order;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 

@@ -119,7 +119,7 @@ export interface Inherited {
 /** Reads the `global/` folder of each pinned source from the cache. A missing commit is exit 2 naming `agents extends fetch`. */
 export async function readInherited(storeRoot: string, pins: readonly { source: ExtendsSource; pin: LockEntry }[]): Promise<Inherited> {
   const out: Inherited = { invariants: [], diagnostics: [] };
-  for (const { source, pin } of pins) {
+  for (const [order, { source, pin }] of pins.entries()) {
     const tree = await sourceTree(storeRoot, source, pin.commit);
     let snap: Awaited<ReturnType<typeof readFolders>>;
     try {
@@ -128,7 +128,7 @@ export async function readInherited(storeRoot: string, pins: readonly { source: 
       if (!(await hasCommit(sourceCacheDir(storeRoot, source.name), pin.commit))) throw notFetched(source.name, pin.commit);
       throw error;
     }
-    const scope: Scope = Object.freeze({ kind: 'inherited', source: source.name });
+    const scope: Scope = Object.freeze({ kind: 'inherited', source: source.name, order });
     for (const inv of snap.invariants) out.invariants.push({ ...inv, scope, path: inheritedPath(source.name, inv.path) });
     for (const d of snap.diagnostics) out.diagnostics.push({ ...d, file: inheritedPath(source.name, d.file) });
   }
