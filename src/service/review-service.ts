@@ -1,4 +1,5 @@
 import { relative, sep } from 'node:path';
+import type { InheritedSides, PolicyMove } from './review-extends.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import {
   affectedTargets,
@@ -82,6 +83,8 @@ export interface DiffResult extends StoreDiff {
   after: SideInfo;
   /** Store paths whose content differs (invariants and plan files). */
   changedPaths: string[];
+  /** Policy sources whose pin differs between the sides (docs/extends.md, "Review"). */
+  policySources?: PolicyMove[];
 }
 
 type SideSpec =
@@ -638,8 +641,11 @@ export class ReviewService {
       for (const p of after.files.keys()) if (!before.files.has(p)) changed.push(p);
       changed.sort();
     }
+    // Policy sources (docs/extends.md): each side's pins, read from the cache.
+    const { inheritedSides } = await import('./review-extends.ts');
+    const inherited = await inheritedSides(this.root, top, prefix, before.info, after.info);
     try {
-      return await this.diffSides(top, request, range, before, after, changed, walk);
+      return await this.diffSides(top, request, range, before, after, changed, walk, inherited);
     } finally {
       if (walk?.reader !== early) walk?.reader.close();
     }
@@ -654,7 +660,9 @@ export class ReviewService {
     after: Side,
     changed: string[],
     walk: RevisionTrees | undefined,
+    inherited?: InheritedSides,
   ): Promise<DiffResult> {
+    const policyMoved = (inherited?.moves.length ?? 0) > 0;
     if (walk) {
       // Two revisions: what changed, every plan folder, global/ and the folders of the changed scopes;
       // every project when a global file changed or every project is asked for (each is a target then).
@@ -663,7 +671,7 @@ export class ReviewService {
         const kind = before.kinds.get(p) ?? after.kinds.get(p)!;
         return (kind.kind === 'invariant' || kind.kind === 'bad-id') && kind.scope?.kind === 'global';
       });
-      if (request.allProjects || globalChange) await walk.listAllProjects();
+      if (request.allProjects || globalChange || policyMoved) await walk.listAllProjects();
     }
     const changedSet = new Set(changed);
 
@@ -729,7 +737,8 @@ export class ReviewService {
       targets = [{ kind: 'plan', plan: pickId(request.plan, plans, 'plan', '') }];
     } else {
       targets = affectedTargets(changed, bShape, aShape);
-      if (request.allProjects) {
+      // A policy source that moved can change every project's set, as a global file does.
+      if (request.allProjects || policyMoved) {
         const keys = new Set(targets.map(targetKey));
         for (const t of everything) if (t.kind === 'project' && !keys.has(targetKey(t))) targets.push(t);
       }
@@ -809,18 +818,24 @@ export class ReviewService {
 
     const collect = (side: Side, paths: readonly string[]) =>
       paths.map((p) => cache.get(side.keys.get(p)!)?.invariant).filter((i): i is ScopedInvariant => i !== undefined);
-    const bSide: DiffSide = { plans: bShape.plans, invariants: collect(before, bNeed) };
-    const aSide: DiffSide = { plans: aShape.plans, invariants: collect(after, aNeed) };
+    const bSide: DiffSide = { plans: bShape.plans, invariants: [...collect(before, bNeed), ...(inherited?.before ?? [])] };
+    const aSide: DiffSide = { plans: aShape.plans, invariants: [...collect(after, aNeed), ...(inherited?.after ?? [])] };
     const diff = diffStores(
       {
-        before: collect(
-          before,
-          bNeed.filter((p) => changedSet.has(p)),
-        ),
-        after: collect(
-          after,
-          aNeed.filter((p) => changedSet.has(p)),
-        ),
+        before: [
+          ...collect(
+            before,
+            bNeed.filter((p) => changedSet.has(p)),
+          ),
+          ...(inherited?.changedBefore ?? []),
+        ],
+        after: [
+          ...collect(
+            after,
+            aNeed.filter((p) => changedSet.has(p)),
+          ),
+          ...(inherited?.changedAfter ?? []),
+        ],
       },
       bSide,
       aSide,
@@ -828,7 +843,9 @@ export class ReviewService {
     );
     const explicit = request.project !== undefined || request.plan !== undefined;
     diff.targets = diff.targets.filter((t) => explicit || targetChanged(t) || (request.allProjects && t.target.kind === 'project'));
-    return { ...diff, range, before: before.info, after: after.info, changedPaths: changed };
+    const result: DiffResult = { ...diff, range, before: before.info, after: after.info, changedPaths: changed };
+    if (policyMoved) result.policySources = inherited!.moves;
+    return result;
   }
 
   /**
