@@ -41,7 +41,7 @@ export async function lockedDiagnostics(storeRoot: string, source: TreeSource): 
   const snap = await readStore(source);
   for (const inv of snap.invariants) {
     const floor = locked.get(textKey(inv.text));
-    if (!floor || floor.scope.kind !== 'inherited') continue;
+    if (floor?.scope.kind !== 'inherited') continue;
     const from = `the policy source ${floor.scope.source}`;
     if (!inv.active)
       out.push(
@@ -73,7 +73,7 @@ export async function lockedDiagnostics(storeRoot: string, source: TreeSource): 
   const byId = new Map([...locked.values()].map((i) => [i.id, i]));
   for (const w of (await readWaivers(source, scopes)).waivers) {
     const floor = byId.get(w.invariant_id);
-    if (!floor || floor.scope.kind !== 'inherited') continue;
+    if (floor?.scope.kind !== 'inherited') continue;
     out.push(
       problem(
         'locked-waived',
