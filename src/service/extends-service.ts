@@ -128,7 +128,7 @@ export class ExtendsService {
     const written = !refused && !options.dryRun;
     if (written) {
       const lock: ExtendsLock = { version: 1, sources: allPins.map((p) => p.pin) };
-      writeExtendsLock(this.root, lock);
+      await writeExtendsLock(this.root, lock);
     }
     return { moves, written, fetched };
   }

@@ -851,6 +851,9 @@ export class InvariantService {
    * naming `agents extends fetch`; an invalid file in a source is exit 3.
    */
   async inherited(): Promise<ScopedInvariant[]> {
+    // A look at config.yaml's text first: a store without `extends` loads and parses nothing more.
+    const config = (await this.source.read(['config.yaml'])).get('config.yaml');
+    if (!config?.ok || !/^extends\s*:/m.test(new TextDecoder().decode(config.bytes))) return [];
     const { readExtendsState, pinsFor, readInherited } = await import('../store/extends.ts');
     const state = await readExtendsState(this.source);
     if (state.sources.length === 0) return [];

@@ -280,6 +280,11 @@ class RevisionTrees {
     return walk;
   }
 
+  /** Whether one side's store folder holds `name` at its top. */
+  holds(side: 0 | 1, name: string): boolean {
+    return this.stores[side].top.has(name);
+  }
+
   /** Reads the tree objects not read yet, in one round. */
   private async read(shas: readonly string[]): Promise<void> {
     const missing = [...new Set(shas)].filter((s) => !this.raw.has(s));
@@ -641,9 +646,13 @@ export class ReviewService {
       for (const p of after.files.keys()) if (!before.files.has(p)) changed.push(p);
       changed.sort();
     }
-    // Policy sources (docs/extends.md): each side's pins, read from the cache.
-    const { inheritedSides } = await import('./review-extends.ts');
-    const inherited = await inheritedSides(this.root, top, prefix, before.info, after.info);
+    // Policy sources (docs/extends.md): each side's pins, read from the cache. Only a side holding the
+    // lock pins any; without one on either side nothing more is read or loaded.
+    const locked = (i: 0 | 1, side: Side) => (walk ? walk.holds(i, 'extends.lock.yaml') : side.files.has('extends.lock.yaml'));
+    const inherited =
+      locked(0, before) || locked(1, after)
+        ? await (await import('./review-extends.ts')).inheritedSides(this.root, top, prefix, before.info, after.info)
+        : undefined;
     try {
       return await this.diffSides(top, request, range, before, after, changed, walk, inherited);
     } finally {

@@ -7,7 +7,6 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
-import { formatExtendsLockFile } from '../core/serialize.ts';
 import { fetchCommit, hasCommit, initBareCache, topNames } from '../git/extends.ts';
 import { gitDirFor, repoTop } from '../git/location.ts';
 import { GitTreeSource } from './git-source.ts';
@@ -36,7 +35,9 @@ export async function readExtendsState(source: TreeSource): Promise<ExtendsState
 }
 
 /** Writes the lock with the project's serializer, atomically. */
-export function writeExtendsLock(storeRoot: string, lock: ExtendsLock): void {
+export async function writeExtendsLock(storeRoot: string, lock: ExtendsLock): Promise<void> {
+  // The serializer (and the yaml package) load only for the command that writes.
+  const { formatExtendsLockFile } = await import('../core/serialize.ts');
   writeFileAtomic(storeRoot, EXTENDS_LOCK_FILE, formatExtendsLockFile(EXTENDS_LOCK_FILE, lock), 'replace');
 }
 
