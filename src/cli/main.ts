@@ -2,7 +2,8 @@ import yargs, { type Argv } from 'yargs';
 import { didYouMean, closestNames } from '../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { CommandSpec } from './command.ts';
-import { canPrompt, processIo, useColor, type CliContext, type CliIo, type OutputFormat } from './io.ts';
+import { CliContext } from './context.ts';
+import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from './version.ts';
@@ -245,13 +246,13 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     format = argv.format ?? 'text';
     await prepareFormat(format);
     color = useColor(io, argv.color === false);
-    const ctx: CliContext = {
+    const ctx = new CliContext({
       io,
       store: argv.store,
       format,
       color,
       interactive: canPrompt(io, argv.input === false),
-    };
+    });
     return await chosen.spec.run(chosen.argv as never, ctx);
   } catch (error) {
     return await report(io, error, color, format);

@@ -8,6 +8,7 @@ import {
   mergeBlock,
   planExport,
   removeBlock,
+  newRenderedEntries,
   renderSections,
   renderStandalone,
   unexpressedGlobs,
@@ -17,7 +18,8 @@ import {
 import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { resolveEffective } from '../core/resolve.ts';
-import { readProjects, readConfig, repositoryTop, type ProjectsRead } from '../store/projects.ts';
+import { loadConfig } from '../store/config.ts';
+import { readProjects, repositoryTop, type ProjectsRead } from '../store/projects.ts';
 import { type ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/write.ts';
@@ -217,9 +219,7 @@ export class ExportService {
   }
 
   private async settings(): Promise<StoreConfig> {
-    const { config, diagnostics } = await readConfig(this.service.source);
-    requireValid({ diagnostics } as never, 'read config.yaml');
-    return config;
+    return loadConfig(this.service.source);
   }
 
   private async projects(names?: readonly string[]): Promise<ProjectsRead> {
@@ -335,9 +335,10 @@ export class ExportService {
     const planned = new Set<string>();
     const folders = new Set<string>();
     const storeRel = this.storeRel();
+    const rendered = newRenderedEntries();
     for (const f of files) {
       planned.add(f.path);
-      const inner = renderSections(f.sections, storeRel);
+      const inner = renderSections(f.sections, storeRel, rendered);
       const before = readExisting(top, f.path, folders);
       const merge = mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {

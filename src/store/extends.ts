@@ -10,7 +10,7 @@ import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
 import { fetchCommit, hasCommit, initBareCache, topNames } from '../git/extends.ts';
 import { gitDirFor, repoTop } from '../git/location.ts';
 import { GitTreeSource } from './git-source.ts';
-import { readConfig } from './projects.ts';
+import { readConfig } from './config.ts';
 import { readEntries, readFolders } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 import { withFolderLock, writeFileAtomic } from './write.ts';

@@ -1021,13 +1021,10 @@ async function checkProjectPaths(
   }
   if (projects.length === 0) return [];
   projects.sort((a, b) => (a.name < b.name ? -1 : 1));
-  const { globMatches, globsSurelyOverlap, literalFolder } = await import('../core/globs.ts');
-  let allowOverlap = false;
-  const config = (await source.read(['config.yaml'])).get('config.yaml');
-  if (config?.ok) {
-    const { parseConfig } = await import('../core/parse.ts');
-    allowOverlap = parseConfig('config.yaml', config.bytes).value?.projects.allow_overlap ?? false;
-  }
+  const { compileGlob, globsSurelyOverlap, literalFolder } = await import('../core/globs.ts');
+  // A broken config.yaml is reported as its own file's problem; here it counts as the defaults.
+  const { readConfig } = await import('../store/config.ts');
+  const allowOverlap = (await readConfig(source)).config.projects.allow_overlap;
   const severity: Severity = allowOverlap ? 'warning' : 'error';
   const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
   const found: { file: string; report: () => Diagnostic }[] = [];
@@ -1063,12 +1060,19 @@ async function checkProjectPaths(
   if (files) {
     // Each glob is tried only on the files below its literal folder.
     const globs = projects.flatMap((p, pi) =>
-      p.paths.map((g, gi) => ({ pi, gi, glob: g, prefix: literalFolder(g) === '' ? '' : `${literalFolder(g)}/`, hits: 0 })),
+      p.paths.map((g, gi) => ({
+        pi,
+        gi,
+        glob: g,
+        matches: compileGlob(g),
+        prefix: literalFolder(g) === '' ? '' : `${literalFolder(g)}/`,
+        hits: 0,
+      })),
     );
     for (const f of files) {
       let first: (typeof globs)[number] | undefined;
       for (const g of globs) {
-        if (!f.startsWith(g.prefix) || !globMatches(g.glob, f)) continue;
+        if (!f.startsWith(g.prefix) || !g.matches(f)) continue;
         g.hits++;
         if (!first) first = g;
         else if (first.pi !== g.pi) overlap(projects[first.pi]!, first.gi, projects[g.pi]!, g.gi, f);

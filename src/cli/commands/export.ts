@@ -1,15 +1,10 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { isUlid } from '../../core/names.ts';
-import { ExportService, refusedError, type ExportPlan } from '../../service/export-service.ts';
+import { refusedError, type ExportPlan, type ExportService } from '../../service/export-service.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../io.ts';
+import type { CliContext } from '../context.ts';
 import { emit } from '../render.ts';
 import { inferProject } from '../scope-options.ts';
-import { serviceFor } from '../service.ts';
-import { ExportCache } from '../../store/export-cache.ts';
-import { defaultCacheDir } from '../../validate/cache.ts';
-import { BUILD_ID } from '../version.ts';
-import { makeStyle } from '../style.ts';
 import { unifiedDiff } from '../unified-diff.ts';
 
 interface ExportArgs {
@@ -51,9 +46,8 @@ export default defineCommand<ExportArgs>({
           "answer from what the last export knew when nothing it read has changed (kept in the repository's .git folder); --no-cache computes every file",
       }),
   async run(argv, ctx) {
-    const service = serviceFor(ctx);
-    const cacheDir = argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE ? defaultCacheDir(service.root) : undefined;
-    const exporter = new ExportService(service, cacheDir !== undefined ? { cache: ExportCache.in(cacheDir), build: BUILD_ID } : undefined);
+    const service = await ctx.invariants();
+    const exporter = await ctx.exporter({ cache: argv.cache !== false });
     const modes = [argv.check && '--check', argv['dry-run'] && '--dry-run', argv.stdout && '--stdout'].filter(Boolean);
     if (modes.length > 1) throw new UsageError(`${modes.join(' and ')} cannot be combined`, 'Choose one.');
     if (argv.stdout) {
@@ -78,8 +72,7 @@ export default defineCommand<ExportArgs>({
       if (argv.plan !== undefined) {
         let plan = argv.plan;
         if (!isUlid(plan)) {
-          const { PlanService } = await import('../../service/plan-service.ts');
-          plan = await new PlanService(service).resolvePlanId(plan);
+          plan = await (await ctx.plans()).resolvePlanId(plan);
         }
         target = { plan };
       } else target = { project: argv.project! };
@@ -113,7 +106,7 @@ export default defineCommand<ExportArgs>({
     }
     const written = exporter.apply(plan);
     exporter.remember(plan);
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     const unchanged = plan.changes.length - written.length;
     emit(ctx, { changes: written.map((c) => ({ path: c.path, target: c.target, action: c.action })), unchanged }, () => {
       const verb = { create: s.green('created'), update: s.green('updated'), delete: s.yellow('removed'), unchanged: 'unchanged' } as const;

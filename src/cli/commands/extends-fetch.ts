@@ -2,7 +2,6 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { ExtendsService } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { serviceFor } from '../service.ts';
 import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ source?: string[] }>({
@@ -10,7 +9,7 @@ export default defineCommand<{ source?: string[] }>({
   describe: 'Fetch the pinned commits of the policy sources into the cache (one shallow fetch each)',
   builder: (y) => y.positional('source', { type: 'string', array: true, describe: 'the sources to fetch (default: all)' }),
   async run(argv, ctx) {
-    const outcomes = await new ExtendsService(serviceFor(ctx)).fetch(argv.source ?? []);
+    const outcomes = await new ExtendsService(await ctx.invariants()).fetch(argv.source ?? []);
     const s = makeStyle(ctx.color);
     emit(
       ctx,

@@ -4,7 +4,6 @@ import { defineCommand } from '../command.ts';
 import { diffJson, diffText } from '../diff-format.ts';
 import { emit } from '../render.ts';
 import type { DiffResult } from '../../service/review-service.ts';
-import { serviceFor } from '../service.ts';
 import { makeStyle } from '../style.ts';
 
 interface UpdateArgs {
@@ -22,7 +21,7 @@ export default defineCommand<UpdateArgs>({
       .option('accept-moved-tag', { type: 'boolean', describe: 'follow a tag that now names another commit (force-pushed at the source)' })
       .option('dry-run', { type: 'boolean', describe: 'report the move without writing the lock' }),
   async run(argv, ctx) {
-    const r = await new ExtendsService(serviceFor(ctx)).update(argv.source ?? [], {
+    const r = await new ExtendsService(await ctx.invariants()).update(argv.source ?? [], {
       acceptMovedTag: argv.acceptMovedTag ?? false,
       dryRun: argv.dryRun ?? false,
     });

@@ -6,11 +6,9 @@ import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../io.ts';
+import type { CliContext } from '../context.ts';
 import { decisionJson, planJson, runJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 /** Signals that cancel a run (docs/plans.md, "The actor protocol"). */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -54,7 +52,7 @@ export default defineCommand<StrategizeArgs>({
       })
       .option('context', { type: 'string', requiresArg: true, describe: 'a text file with the plan context, sent to the actor' }),
   async run(argv, ctx) {
-    const service = planServiceFor(ctx);
+    const service = await ctx.plans();
     const config = await service.config();
     const kind = argv.actor ?? config.reconciliation.actor;
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
@@ -96,7 +94,7 @@ export default defineCommand<StrategizeArgs>({
     } finally {
       for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
     }
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     const { run, decision } = result;
     const enforced = run.records.filter((r) => r.enforced).length;
     emit(

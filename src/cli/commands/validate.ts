@@ -1,10 +1,8 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
-import { discoverStore } from '../../store/discover.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
 import { safeText } from '../safe-output.ts';
-import { makeStyle } from '../style.ts';
 import { BUILD_ID, VERSION } from '../version.ts';
 
 interface ValidateArgs {
@@ -77,7 +75,7 @@ export default defineCommand<ValidateArgs>({
       .example('$0 validate --staged', 'check what is about to be committed (pre-commit hook)')
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
   async run(argv, ctx) {
-    const store = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
+    const store = await ctx.root();
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
     if (argv.staged && argv.fix) {
       throw new UsageError(
@@ -140,7 +138,7 @@ export default defineCommand<ValidateArgs>({
         break;
       }
       default:
-        out.write(safeText((await import('../../validate/format-text.ts')).formatText(result, makeStyle(ctx.color)), ctx.color));
+        out.write(safeText((await import('../../validate/format-text.ts')).formatText(result, ctx.style), ctx.color));
     }
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
