@@ -5,16 +5,16 @@
 // with the peak memory of each. Prints the table and writes it to
 // docs/benchmarks.md (full runs only) between the generated-section markers.
 //
-//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only a,b] [--keep] [--no-write]
+//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only BLOCK] [--keep] [--no-write]
 //
-// `--only` measures only the rows whose name contains one of the given
-// substrings (and prints them without writing docs/benchmarks.md);
-// `--only fix-progress` runs the rows of bench/fix-progress.mjs.
+// --only BLOCK runs one block of rows, prints it and never writes the document:
+//   extends       the policy-source rows (docs/extends.md)
+//   fix-progress  validate --fix and the progress display (bench/fix-progress.mjs)
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
 // (validate, invariant diff) are reported as not available.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, platform, release, tmpdir, totalmem, arch } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,9 +40,12 @@ const value = (name) => {
 const QUICK = flag('--quick');
 const SIZES = (value('--sizes') ?? (QUICK ? '1000,5000' : '1000,10000,100000')).split(',').map(Number);
 const RUNS = Number(value('--runs') ?? (QUICK ? 3 : 7));
-/** Row-name substrings to measure (`--only`), or undefined for every row; `fix-progress` names that block (see below). */
-const ONLY = value('--only')?.split(',').filter(Boolean);
-const want = (...names) => !ONLY || names.some((n) => ONLY.some((o) => n.includes(o)));
+const ONLY = value('--only');
+const BLOCKS = ['extends', 'fix-progress'];
+if (ONLY !== undefined && !BLOCKS.includes(ONLY)) {
+  console.error(`bench: --only ${ONLY}: no such block (known: ${BLOCKS.join(', ')})`);
+  process.exit(2);
+}
 const WRITE = !QUICK && !ONLY && !flag('--no-write');
 const KEEP = flag('--keep');
 /** The store used for git measurements: 10,000 invariants (or the largest quick size). */
@@ -242,85 +245,57 @@ const ajvCli = (store) => ({
 
 log(`bench: ${QUICK ? 'quick' : 'full'} run, sizes ${SIZES.join(', ')}, ${RUNS} runs each after a warm-up, in ${work}`);
 
-// ---------------------------------------------------------------- validate --fix and progress (bench/fix-progress.mjs)
-
-async function fixAndProgress() {
-  await fixAndProgressRows({ work, sizes: SIZES, runs: RUNS, measure, row, unavailable, log, agents, node });
-}
-if (ONLY?.includes('fix-progress') && ONLY.length === 1) {
-  await fixAndProgress();
-  if (KEEP) log(`kept the generated stores in ${work}`);
-  else rmSync(work, { recursive: true, force: true });
-  log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  process.exit(0);
-}
-
-log('\nstart-up');
-{
-  const example = join(REPO, '.agents.example');
-  const startup = [
-    ['agents --version', { argv: agents('--version') }, { max: 1.5 }],
-    ['agents --help', { argv: agents('--help') }, { max: 1.5 }],
-    [
-      'invariant list --effective --project myapp',
-      { argv: agents('--store', example, 'invariant', 'list', '--effective', '--project', 'myapp') },
-      { max: 1.5 },
-      'example',
-    ],
-  ].filter(([name]) => want(name));
-  if (startup.length > 0) {
-    const [n0, ...results] = measure([NODE0, ...startup.map(([, cmd]) => cmd)], RUNS * 2);
-    for (const [i, [name, , budget, store]] of startup.entries()) row(name, store ?? '—', results[i], n0, 'node -e 0', budget);
-  }
-  // The MCP server: spawn to its answer to `initialize` (a client's handshake), interleaved with node -e 0.
-  if (want('mcp: spawn → initialize answer'))
+if (!ONLY) {
+  log('\nstart-up');
+  {
+    const example = join(REPO, '.agents.example');
+    const [n0, version, help, list] = measure(
+      [
+        NODE0,
+        { argv: agents('--version') },
+        { argv: agents('--help') },
+        { argv: agents('--store', example, 'invariant', 'list', '--effective', '--project', 'myapp') },
+      ],
+      RUNS * 2,
+    );
+    row('agents --version', '—', version, n0, 'node -e 0', { max: 1.5 });
+    row('agents --help', '—', help, n0, 'node -e 0', { max: 1.5 });
+    row('invariant list --effective --project myapp', 'example', list, n0, 'node -e 0', { max: 1.5 });
+    // The MCP server: spawn to its answer to `initialize` (a client's handshake), interleaved with node -e 0.
     try {
       const m = await measureInitialize(example, RUNS * 2);
       row('mcp: spawn → initialize answer', 'example', { ms: m.initialize }, { ms: m.node0 }, 'node -e 0', { max: 2 });
     } catch (error) {
       unavailable('mcp: spawn → initialize answer', 'example', '≤ 2×', String(error.message).slice(0, 200));
     }
-}
+  }
 
-const stores = new Map();
-const GIT_ROWS = ['validate --staged (1 file changed)', 'invariant diff A..B (100 files changed)', 'mcp: memory after'];
-const SIZE_ROWS = [
-  'list --effective --p',
-  'mcp: effective_invariants',
-  'mcp: spawn → first',
-  'validate (whole store',
-  'validate --no-cache',
-];
-for (const size of want(...SIZE_ROWS, ...GIT_ROWS) ? SIZES : []) {
-  const t = Date.now();
-  const repo = join(work, `store-${size}`);
-  const root = join(repo, '.agents');
-  const info = generateStore(root, size);
-  // Inside a git repository, as a store is: validate keeps its cache in .git/.
-  git(repo, 'init', '-q', '-b', 'main');
-  const small = join(work, `needed-${size}`, '.agents');
-  copyNeededScopes(root, small, info);
-  stores.set(size, { ...info, repo, small });
-  log(
-    `\ngenerated ${size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
-  );
-  const label = `${size.toLocaleString('en')}`;
+  const stores = new Map();
+  for (const size of SIZES) {
+    const t = Date.now();
+    const repo = join(work, `store-${size}`);
+    const root = join(repo, '.agents');
+    const info = generateStore(root, size);
+    // Inside a git repository, as a store is: validate keeps its cache in .git/.
+    git(repo, 'init', '-q', '-b', 'main');
+    const small = join(work, `needed-${size}`, '.agents');
+    copyNeededScopes(root, small, info);
+    stores.set(size, { ...info, repo, small });
+    log(
+      `\ngenerated ${size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+    );
+    const label = `${size.toLocaleString('en')}`;
 
-  if (want('list --effective --project P')) {
     const [pBig, pSmall] = measure([
       { argv: agents('--store', root, 'invariant', 'list', '--effective', '--project', info.project) },
       { argv: agents('--store', small, 'invariant', 'list', '--effective', '--project', info.project) },
     ]);
     row(`list --effective --project P`, label, pBig, pSmall, 'only the scopes P needs', size >= 100_000 ? { max: 1.2 } : undefined);
-  }
-  if (want('list --effective --plan X')) {
     const [xBig, xSmall] = measure([
       { argv: agents('--store', root, 'invariant', 'list', '--effective', '--plan', info.plan) },
       { argv: agents('--store', small, 'invariant', 'list', '--effective', '--plan', info.plan) },
     ]);
     row(`list --effective --plan X`, label, xBig, xSmall, 'only the scopes X needs', size >= 100_000 ? { max: 1.2 } : undefined);
-  }
-  if (want('mcp: effective_invariants', 'mcp: spawn → first'))
     try {
       // One call on a running server, and a fresh server's first answer, against the CLI process printing the same set.
       const e = await measureEffective(root, info.project, RUNS);
@@ -342,169 +317,241 @@ for (const size of want(...SIZE_ROWS, ...GIT_ROWS) ? SIZES : []) {
       );
     }
 
-  if (!want('validate (whole store', 'validate --no-cache')) {
-    // Not asked for (--only).
-  } else if (!HAS_VALIDATE) {
-    unavailable(
-      'validate (whole store)',
-      label,
-      size >= 100_000 ? '≤ 2× floor, ≥ 2.5× faster than ajv-cli, ≤ 300 MiB' : size >= 10_000 ? '≥ 2.5× faster than ajv-cli' : undefined,
-    );
-  } else {
-    const runs = size >= 100_000 ? Math.max(3, Math.ceil(RUNS / 2)) : RUNS;
-    // The warm-up run of `validate` leaves its cache: the timed runs check a store unchanged since the last run.
-    // `--no-cache` checks every file, as the first run in a fresh clone does.
-    const [v, cold, floor, ajv] = measure(
-      [
-        { argv: agents('--store', root, 'validate') },
-        { argv: agents('--store', root, 'validate', '--no-cache') },
-        { argv: node(FLOOR, root) },
-        ajvCli(root),
-      ],
-      runs,
-    );
-    const big = size >= 100_000;
-    row(
-      'validate (whole store, unchanged since last run)',
-      label,
-      v,
-      floor,
-      'walk-and-read floor',
-      big ? { max: 2 } : undefined,
-      big ? 300 : undefined,
-    );
-    row(
-      'validate (whole store, unchanged since last run)',
-      label,
-      v,
-      ajv,
-      'ajv-cli validate',
-      size >= 10_000 ? { speedup: 2.5 } : undefined,
-      undefined,
-      true,
-    );
-    row(
-      'validate --no-cache (every file checked)',
-      label,
-      cold,
-      floor,
-      'walk-and-read floor',
-      big ? { max: 2 } : undefined,
-      big ? 300 : undefined,
-    );
-    row(
-      'validate --no-cache (every file checked)',
-      label,
-      cold,
-      ajv,
-      'ajv-cli validate',
-      size >= 10_000 ? { speedup: 2.5 } : undefined,
-      undefined,
-      true,
-    );
-    row('  walk-and-read floor (bench/floor.mjs)', label, floor, ajv, 'ajv-cli validate', undefined, undefined, true);
+    if (!HAS_VALIDATE) {
+      unavailable(
+        'validate (whole store)',
+        label,
+        size >= 100_000 ? '≤ 2× floor, ≥ 2.5× faster than ajv-cli, ≤ 300 MiB' : size >= 10_000 ? '≥ 2.5× faster than ajv-cli' : undefined,
+      );
+    } else {
+      const runs = size >= 100_000 ? Math.max(3, Math.ceil(RUNS / 2)) : RUNS;
+      // The warm-up run of `validate` leaves its cache: the timed runs check a store unchanged since the last run.
+      // `--no-cache` checks every file, as the first run in a fresh clone does.
+      const [v, cold, floor, ajv] = measure(
+        [
+          { argv: agents('--store', root, 'validate') },
+          { argv: agents('--store', root, 'validate', '--no-cache') },
+          { argv: node(FLOOR, root) },
+          ajvCli(root),
+        ],
+        runs,
+      );
+      const big = size >= 100_000;
+      row(
+        'validate (whole store, unchanged since last run)',
+        label,
+        v,
+        floor,
+        'walk-and-read floor',
+        big ? { max: 2 } : undefined,
+        big ? 300 : undefined,
+      );
+      row(
+        'validate (whole store, unchanged since last run)',
+        label,
+        v,
+        ajv,
+        'ajv-cli validate',
+        size >= 10_000 ? { speedup: 2.5 } : undefined,
+        undefined,
+        true,
+      );
+      row(
+        'validate --no-cache (every file checked)',
+        label,
+        cold,
+        floor,
+        'walk-and-read floor',
+        big ? { max: 2 } : undefined,
+        big ? 300 : undefined,
+      );
+      row(
+        'validate --no-cache (every file checked)',
+        label,
+        cold,
+        ajv,
+        'ajv-cli validate',
+        size >= 10_000 ? { speedup: 2.5 } : undefined,
+        undefined,
+        true,
+      );
+      row('  walk-and-read floor (bench/floor.mjs)', label, floor, ajv, 'ajv-cli validate', undefined, undefined, true);
+    }
   }
-}
 
-if (want('export --check')) {
   log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
-  const t = Date.now();
-  const repo = join(work, 'export-monorepo');
-  const info = generateExportStore(repo, 10_000, 100);
-  git(repo, 'init', '-q', '-b', 'main');
-  log(
-    `generated ${info.size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
-  );
-  const label = '10,000 in 100 projects';
-  // Written once: the timed runs check files that are up to date (exit 0), as a pre-commit hook mostly does.
-  const first = spawn({ argv: agents('export'), cwd: repo }, { capture: true });
-  if (first.status !== 0)
-    unavailable(
-      'export --check (7 targets, every file up to date)',
-      label,
-      '≤ 2× floor',
-      `export failed: ${(first.stderr || '').trim().split('\n')[0]}`,
-    );
-  else {
-    const [check, cold, floor] = measure([
-      { argv: agents('export', '--check'), cwd: repo },
-      { argv: agents('export', '--check', '--no-cache'), cwd: repo },
-      { argv: node(FLOOR, info.root) },
-    ]);
-    row('export --check (7 targets, every file up to date)', label, check, floor, 'walk-and-read floor of the store', { max: 2 });
-    // Every invariant parsed and every file rendered: a check after the store changed (the cache cannot answer).
-    row('export --check --no-cache (every file computed)', label, cold, floor, 'walk-and-read floor of the store');
-    const [p, pFloor] = measure([
-      { argv: agents('export', '--check', '--project', info.project), cwd: repo },
-      { argv: node(FLOOR, info.root) },
-    ]);
-    row('export --check --project P', label, p, pFloor, 'walk-and-read floor of the store');
-  }
-}
-
-if (want(...GIT_ROWS.slice(0, 2))) {
-  log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 more staged`);
-  const s = stores.get(GIT_SIZE);
-  const { base, head, staged } = makeGitRepo(s.repo, '.agents', 100);
-  const label = `${GIT_SIZE.toLocaleString('en')}, git`;
-  if (!want(GIT_ROWS[0])) {
-    // Not asked for (--only).
-  } else if (!HAS_VALIDATE) unavailable('validate --staged (1 file changed)', label, '≤ 3× node -e 0');
-  else {
-    // Each timed run starts from the cache of the last commit's index: the one staged file is new to it,
-    // as in a pre-commit hook after editing a file.
-    const cacheFile = join(s.repo, '.git/agents/validate-index.cache');
-    const saved = join(work, 'index-cache-at-head');
-    git(s.repo, 'reset', '-q', '--', staged);
-    // With nothing staged, `validate --staged` checks nothing (hook mode); --all-files checks the whole index.
-    spawn({ argv: agents('validate', '--staged', '--all-files'), cwd: s.repo });
-    copyFileSync(cacheFile, saved);
-    git(s.repo, 'add', '--', staged);
-    const before = () => copyFileSync(saved, cacheFile);
-    const [n0, v] = measure([NODE0, { argv: agents('validate', '--staged'), cwd: s.repo, before }]);
-    row('validate --staged (1 file changed)', label, v, n0, 'node -e 0', { max: 3 });
-  }
-  if (!want(GIT_ROWS[1])) {
-    // Not asked for (--only).
-  } else if (!HAS_DIFF) unavailable('invariant diff A..B (100 files changed)', label, '≤ 3× node -e 0');
-  else {
-    const [n0, d] = measure([NODE0, { argv: agents('invariant', 'diff', `${base}..${head}`), cwd: s.repo }]);
-    row('invariant diff A..B (100 files changed)', label, d, n0, 'node -e 0', { max: 3 });
-  }
-}
-
-if (want(GIT_ROWS[2])) {
-  log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invariants)`);
-  const s = stores.get(GIT_SIZE);
-  const label = GIT_SIZE.toLocaleString('en');
-  const what = 'mcp: memory after 1,000 calls and 100 changes';
-  try {
-    const invariant = readdirSync(join(s.root, 'global'))
-      .find((f) => f.endsWith('.yaml'))
-      .slice(0, -'.yaml'.length);
-    const m = await measureMemory(s.root, s.project, s.plan, invariant);
-    const growth = m.after / m.first - 1;
-    rows.push({
-      name: what,
-      store: label,
-      ms: `${m.after.toFixed(0)} MiB`,
-      baseline: 'after the first call',
-      baselineMs: `${m.first.toFixed(0)} MiB`,
-      ratio: `+${(growth * 100).toFixed(0)}%`,
-      budget: '≤ +20%',
-      rss: fmtMiB(m.busy),
-      baselineRss: fmtMiB(m.first),
-    });
-    budgets.push({ what: `${what} (${label})`, budget: '≤ +20%', measured: `+${(growth * 100).toFixed(0)}%`, met: growth <= 0.2 });
+  {
+    const t = Date.now();
+    const repo = join(work, 'export-monorepo');
+    const info = generateExportStore(repo, 10_000, 100);
+    git(repo, 'init', '-q', '-b', 'main');
     log(
-      `  ${what} ${label}: first call ${m.first.toFixed(1)} MiB, right after ${m.busy.toFixed(1)} MiB, 3 s later ${m.after.toFixed(1)} MiB (+${(growth * 100).toFixed(1)}%; ${m.updates} updates for ${m.changes} changes)`,
+      `generated ${info.size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
     );
-  } catch (error) {
-    unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
+    const label = '10,000 in 100 projects';
+    // Written once: the timed runs check files that are up to date (exit 0), as a pre-commit hook mostly does.
+    const first = spawn({ argv: agents('export'), cwd: repo }, { capture: true });
+    if (first.status !== 0)
+      unavailable(
+        'export --check (7 targets, every file up to date)',
+        label,
+        '≤ 2× floor',
+        `export failed: ${(first.stderr || '').trim().split('\n')[0]}`,
+      );
+    else {
+      const [check, cold, floor] = measure([
+        { argv: agents('export', '--check'), cwd: repo },
+        { argv: agents('export', '--check', '--no-cache'), cwd: repo },
+        { argv: node(FLOOR, info.root) },
+      ]);
+      row('export --check (7 targets, every file up to date)', label, check, floor, 'walk-and-read floor of the store', { max: 2 });
+      // Every invariant parsed and every file rendered: a check after the store changed (the cache cannot answer).
+      row('export --check --no-cache (every file computed)', label, cold, floor, 'walk-and-read floor of the store');
+      const [p, pFloor] = measure([
+        { argv: agents('export', '--check', '--project', info.project), cwd: repo },
+        { argv: node(FLOOR, info.root) },
+      ]);
+      row('export --check --project P', label, p, pFloor, 'walk-and-read floor of the store');
+    }
+  }
+
+  log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 more staged`);
+  {
+    const s = stores.get(GIT_SIZE);
+    const { base, head, staged } = makeGitRepo(s.repo, '.agents', 100);
+    const label = `${GIT_SIZE.toLocaleString('en')}, git`;
+    if (!HAS_VALIDATE) unavailable('validate --staged (1 file changed)', label, '≤ 3× node -e 0');
+    else {
+      // Each timed run starts from the cache of the last commit's index: the one staged file is new to it,
+      // as in a pre-commit hook after editing a file.
+      const cacheFile = join(s.repo, '.git/agents/validate-index.cache');
+      const saved = join(work, 'index-cache-at-head');
+      git(s.repo, 'reset', '-q', '--', staged);
+      // With nothing staged, `validate --staged` checks nothing (hook mode); --all-files checks the whole index.
+      spawn({ argv: agents('validate', '--staged', '--all-files'), cwd: s.repo });
+      copyFileSync(cacheFile, saved);
+      git(s.repo, 'add', '--', staged);
+      const before = () => copyFileSync(saved, cacheFile);
+      const [n0, v] = measure([NODE0, { argv: agents('validate', '--staged'), cwd: s.repo, before }]);
+      row('validate --staged (1 file changed)', label, v, n0, 'node -e 0', { max: 3 });
+    }
+    if (!HAS_DIFF) unavailable('invariant diff A..B (100 files changed)', label, '≤ 3× node -e 0');
+    else {
+      const [n0, d] = measure([NODE0, { argv: agents('invariant', 'diff', `${base}..${head}`), cwd: s.repo }]);
+      row('invariant diff A..B (100 files changed)', label, d, n0, 'node -e 0', { max: 3 });
+    }
+  }
+
+  log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invariants)`);
+  {
+    const s = stores.get(GIT_SIZE);
+    const label = GIT_SIZE.toLocaleString('en');
+    const what = 'mcp: memory after 1,000 calls and 100 changes';
+    try {
+      const invariant = readdirSync(join(s.root, 'global'))
+        .find((f) => f.endsWith('.yaml'))
+        .slice(0, -'.yaml'.length);
+      const m = await measureMemory(s.root, s.project, s.plan, invariant);
+      const growth = m.after / m.first - 1;
+      rows.push({
+        name: what,
+        store: label,
+        ms: `${m.after.toFixed(0)} MiB`,
+        baseline: 'after the first call',
+        baselineMs: `${m.first.toFixed(0)} MiB`,
+        ratio: `+${(growth * 100).toFixed(0)}%`,
+        budget: '≤ +20%',
+        rss: fmtMiB(m.busy),
+        baselineRss: fmtMiB(m.first),
+      });
+      budgets.push({ what: `${what} (${label})`, budget: '≤ +20%', measured: `+${(growth * 100).toFixed(0)}%`, met: growth <= 0.2 });
+      log(
+        `  ${what} ${label}: first call ${m.first.toFixed(1)} MiB, right after ${m.busy.toFixed(1)} MiB, 3 s later ${m.after.toFixed(1)} MiB (+${(growth * 100).toFixed(1)}%; ${m.updates} updates for ${m.changes} changes)`,
+      );
+    } catch (error) {
+      unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
+    }
   }
 }
 
-if (!ONLY || ONLY.includes('fix-progress')) await fixAndProgress();
+// ---------------------------------------------------------------- policy sources
+
+/** A store of `size` invariants, all in global/, in the canonical shape the tool writes. */
+function writeGlobalStore(root, size) {
+  const B32 = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  mkdirSync(join(root, 'global'), { recursive: true });
+  for (let i = 0; i < size; i++) {
+    let n = i;
+    let tail = '';
+    for (let k = 0; k < 10; k++) {
+      tail = B32[n % 32] + tail;
+      n = Math.floor(n / 32);
+    }
+    const id = `01JDQ6X5Z8W4N3B2${tail}`;
+    writeFileSync(
+      join(root, 'global', `${id}.yaml`),
+      `# yaml-language-server: $schema=../schemas/invariant.schema.json\nid: ${id}\ntext: Policy rule number ${i} holds for every change\nseverity: error\nactive: true\n`,
+    );
+  }
+}
+
+// ---------------------------------------------------------------- validate --fix and progress (bench/fix-progress.mjs)
+if (!ONLY || ONLY === 'fix-progress') {
+  await fixAndProgressRows({ work, sizes: SIZES, runs: RUNS, measure, row, unavailable, log, agents, node });
+}
+
+if (!ONLY || ONLY === 'extends') {
+  const size = 10_000;
+  log(`\nextends: a policy repository of ${size.toLocaleString('en')} invariants`);
+  const policy = join(work, 'policy');
+  writeGlobalStore(join(policy, '.agents'), size);
+  git(work, 'init', '-q', '-b', 'main', policy);
+  git(policy, 'add', '-A');
+  git(policy, 'commit', '-q', '-m', 'policy');
+  const commit = git(policy, 'rev-parse', 'HEAD').trim();
+  const bare = join(work, 'policy.git');
+  git(work, 'clone', '-q', '--bare', policy, bare);
+  const url = `file://${bare}`;
+  const project = `${'# yaml-language-server: $schema=../../schemas/invariant.schema.json'}\nid: 01JDQ6X5Z8W4N3B2C1D0E9F8G5\ntext: All API changes need tests\nseverity: error\nactive: true\n`;
+  // The consumer: one project of its own, the 10,000 inherited.
+  const app = join(work, 'app');
+  mkdirSync(join(app, '.agents', 'projects', 'app'), { recursive: true });
+  writeFileSync(join(app, '.agents', 'projects', 'app', '01JDQ6X5Z8W4N3B2C1D0E9F8G5.yaml'), project);
+  writeFileSync(join(app, '.agents', 'config.yaml'), `version: 1\nextends:\n  - name: policy\n    url: ${url}\n    ref: main\n`);
+  git(work, 'init', '-q', '-b', 'main', app);
+  const update = spawn({ argv: agents('extends', 'update'), cwd: app }, { capture: true });
+  if (update.status !== 0) log(`  extends update failed: ${update.stderr}`);
+  // The same set held locally: the 10,000 in the store's own global/.
+  const local = join(work, 'local');
+  writeGlobalStore(join(local, '.agents'), size);
+  mkdirSync(join(local, '.agents', 'projects', 'app'), { recursive: true });
+  writeFileSync(join(local, '.agents', 'projects', 'app', '01JDQ6X5Z8W4N3B2C1D0E9F8G5.yaml'), project);
+  git(work, 'init', '-q', '-b', 'main', local);
+
+  const cache = join(app, '.git', 'agents');
+  const plain = join(work, 'plain.git');
+  const [ours, theirs] = measure([
+    { argv: agents('extends', 'fetch'), cwd: app, before: () => rmSync(cache, { recursive: true, force: true }) },
+    {
+      argv: ['git', '-C', plain, '-c', 'protocol.version=2', 'fetch', '--quiet', '--depth', '1', url, commit],
+      before: () => {
+        rmSync(plain, { recursive: true, force: true });
+        git(work, 'init', '-q', '--bare', plain);
+      },
+    },
+  ]);
+  row('extends fetch (one source, not cached)', `${size.toLocaleString('en')}`, ours, theirs, 'git fetch --depth 1 of the commit', {
+    max: 2,
+  });
+  spawn({ argv: agents('extends', 'fetch'), cwd: app });
+  const [inherited, held] = measure([
+    { argv: agents('invariant', 'list', '--effective', '--project', 'app'), cwd: app },
+    { argv: agents('invariant', 'list', '--effective', '--project', 'app'), cwd: local },
+  ]);
+  row('list --effective, inherited from the cache', `${size.toLocaleString('en')}`, inherited, held, 'the same set held locally', {
+    max: 1.2,
+  });
+}
 
 // ---------------------------------------------------------------- report
 

@@ -2,6 +2,7 @@ import type { FieldChange, InvariantChange, PlanChange, TargetDiff } from '../co
 import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import { markdownText, quoteText } from '../core/plain-text.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
+import type { PolicyMove } from '../service/review-extends.ts';
 import { invariantJson } from './render.ts';
 import type { Style } from './style.ts';
 
@@ -62,6 +63,14 @@ export function diffJson(d: DiffResult): unknown {
       before: c.before ? ref(c.before) : null,
       after: c.after ? ref(c.after) : null,
       fields: c.fields.map(fieldJson),
+    })),
+    policy_sources: (d.policySources ?? []).map((m) => ({
+      name: m.name,
+      before: m.before,
+      after: m.after,
+      entered: m.entered.map((i) => i.id),
+      left: m.left.map((i) => i.id),
+      edited: m.edited.map((i) => i.id),
     })),
     plans: d.plans.map((p) => ({
       change: p.change,
@@ -131,6 +140,12 @@ function summaryLine(d: DiffResult): string {
 /** Text for people. */
 export function diffText(d: DiffResult, s: Style): string {
   const lines = [s.bold(`Invariant changes: ${sideText(d.before)} → ${sideText(d.after)}`), `  ${summaryLine(d)}`];
+  for (const m of d.policySources ?? []) {
+    lines.push('', s.cyan(policyMoveTitle(m)));
+    for (const i of m.entered) lines.push(`  ${s.green('+ entered')}  ${i.id}  ${quote(i.text)}`);
+    for (const i of m.left) lines.push(`  ${s.red('- left')}     ${i.id}  ${quote(i.text)}`);
+    for (const i of m.edited) lines.push(`  ${s.yellow('* edited')}   ${i.id}  ${quote(i.text)}`);
+  }
   if (d.invariants.length > 0) {
     lines.push('', s.cyan('Files'));
     for (const c of d.invariants) {
@@ -184,6 +199,8 @@ function mdScope(scope: Scope): string {
   switch (scope.kind) {
     case 'global':
       return 'global';
+    case 'inherited':
+      return `inherited from \`${scope.source}\``;
     case 'project':
       return `project \`${scope.project}\``;
     case 'action':
@@ -212,6 +229,14 @@ function mdSide(s: SideInfo): string {
  */
 export function diffMarkdown(d: DiffResult): string {
   const out = [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
+  for (const m of d.policySources ?? []) {
+    out.push('', `**${policyMoveTitle(m, (x) => `\`${x}\``)}**`, '');
+    const item = (label: string, i: ScopedInvariant) => out.push(`- **${label}** ${mdEscape(i.text)} — \`${i.id}\``);
+    for (const i of m.entered) item('entered', i);
+    for (const i of m.left) item('left', i);
+    for (const i of m.edited) item('edited', i);
+    if (m.entered.length + m.left.length + m.edited.length === 0) out.push('- no invariant changed');
+  }
   if (d.invariants.length > 0) {
     out.push('', '| Change | Invariant | Scope | Text |', '| --- | --- | --- | --- |');
     for (const c of d.invariants) {
@@ -249,4 +274,15 @@ export function diffMarkdown(d: DiffResult): string {
     if (out.length === n) out.push('- unchanged');
   }
   return `${out.join('\n')}\n`;
+}
+
+/** "policy source X moved from v3 to v4" (docs/extends.md, "Review"). */
+export function policyMoveTitle(m: PolicyMove, code: (x: string) => string = (x) => x): string {
+  // Names, refs and commit ids match their schemas' patterns: no markup can hide in them.
+  const at = (p: { ref: string; commit: string }) =>
+    p.ref === p.commit ? code(p.commit.slice(0, 12)) : `${code(p.ref)} (${code(p.commit.slice(0, 12))})`;
+  const name = code(m.name);
+  if (!m.before) return `policy source ${name} added at ${at(m.after!)}`;
+  if (!m.after) return `policy source ${name} removed (was at ${at(m.before)})`;
+  return `policy source ${name} moved from ${at(m.before)} to ${at(m.after)}`;
 }

@@ -41,6 +41,7 @@ export const GROUPS: readonly CommandGroup[] = [
   },
   { name: 'action', describe: 'Create and list action templates', demand: 'Name a subcommand: add or list.' },
   { name: 'project', describe: 'Create and list projects', demand: 'Name a subcommand: add or list.' },
+  { name: 'extends', describe: 'Pin and fetch the policy sources this store inherits from', demand: 'Name a subcommand: fetch or update.' },
 ];
 
 export const COMMANDS: readonly LazyCommand[] = [
@@ -199,6 +200,18 @@ export const COMMANDS: readonly LazyCommand[] = [
     command: ['list', 'ls'],
     describe: 'List projects with their invariant and plan counts',
     load: () => import('./commands/project-list.ts'),
+  },
+  {
+    group: 'extends',
+    command: 'fetch [source..]',
+    describe: 'Fetch the pinned commits of the policy sources into the cache (one shallow fetch each)',
+    load: () => import('./commands/extends-fetch.ts'),
+  },
+  {
+    group: 'extends',
+    command: 'update [source..]',
+    describe: 'Move the pins of the policy sources to what their refs name now, and show what that changes',
+    load: () => import('./commands/extends-update.ts'),
   },
 ];
 

@@ -9,7 +9,11 @@ export interface InvariantJson {
   text: string;
   severity: string;
   active: boolean;
-  scope: 'global' | 'project' | 'action' | 'plan';
+  scope: 'global' | 'inherited' | 'project' | 'action' | 'plan';
+  /** Only on an inherited invariant: the name of the policy source it comes from (docs/extends.md). */
+  inherited_from?: string;
+  /** Only on an inherited invariant marked `locked: true`. */
+  locked?: true;
   project: string | null;
   action: string | null;
   plan: string | null;
@@ -40,6 +44,8 @@ export function invariantJson(inv: ScopedInvariant): InvariantJson {
     created_at: inv.created_at ?? null,
     created_by: inv.created_by ?? null,
     source: inv.source ? { kind: inv.source.kind, ref: inv.source.ref ?? null, origin_id: inv.source.origin_id ?? null } : null,
+    ...(s.kind === 'inherited' ? { inherited_from: s.source } : {}),
+    ...(inv.locked ? { locked: true as const } : {}),
   };
 }
 

@@ -47,6 +47,8 @@ export type DiagnosticCode =
   | 'unknown-origin'
   | 'unknown-invariant'
   | 'waiver-expired'
+  | 'locked-weakened'
+  | 'locked-waived'
   | 'schema-outdated'
   | 'modeline-missing'
   // projects' paths (project.yaml)

@@ -321,7 +321,7 @@ function byId(map: Map<string, State>): Map<string, State> {
 }
 
 function precedenceOrder(a: ScopedInvariant, b: ScopedInvariant): number {
-  const rank = { plan: 0, project: 1, global: 2, action: 3 } as const;
+  const rank = { plan: 0, project: 1, global: 2, inherited: 3, action: 4 } as const;
   return rank[a.scope.kind] - rank[b.scope.kind] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) || byPath(a, b);
 }
 
@@ -424,9 +424,13 @@ export function diffStores(
   };
   const bi = index(before);
   const ai = index(after);
+  // Inherited invariants (docs/extends.md) apply to every target, as global ones do.
+  const inherited = (side: DiffSide) => side.invariants.filter((i) => i.scope.kind === 'inherited');
+  const bInherited = inherited(before);
+  const aInherited = inherited(after);
   const pick = (side: DiffSide, idx: Map<string, ScopedInvariant[]>, t: TargetRef): DiffSide => ({
     plans: side.plans,
-    invariants: targetFolders(t, side.plans).flatMap((f) => idx.get(f) ?? []),
+    invariants: [...targetFolders(t, side.plans).flatMap((f) => idx.get(f) ?? []), ...(side === before ? bInherited : aInherited)],
   });
   // Keys are computed once per invariant (an unchanged file is one object on both sides).
   const keys = new Map<ScopedInvariant, string>();

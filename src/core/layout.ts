@@ -5,6 +5,8 @@ import type { WaiverScope } from './waivers.ts';
 /** What a store-relative path is, by its shape alone (docs/store-format.md). */
 export type PathKind =
   | { kind: 'config' }
+  /** `extends.lock.yaml`: the pins of the policy sources (docs/extends.md). */
+  | { kind: 'extends-lock' }
   | { kind: 'schema' }
   | { kind: 'actor' }
   | { kind: 'invariant'; scope: Scope; id: string }
@@ -76,6 +78,8 @@ function classify(rel: string, memory: FolderMemory): PathKind {
   switch (top) {
     case 'config.yaml':
       return parts.length === 1 ? { kind: 'config' } : { kind: 'unknown' };
+    case 'extends.lock.yaml':
+      return parts.length === 1 ? { kind: 'extends-lock' } : { kind: 'unknown' };
     case 'schemas':
       return { kind: 'schema' };
     case 'actors':

@@ -1,11 +1,17 @@
-/** Scope kinds, highest precedence first. ACTION never applies directly. */
-export type ScopeKind = 'plan' | 'project' | 'global' | 'action';
+/**
+ * Scope kinds, highest precedence first. INHERITED is the `global/` of a policy
+ * source the store `extends` (docs/extends.md), below the store's own scopes.
+ * ACTION never applies directly.
+ */
+export type ScopeKind = 'plan' | 'project' | 'global' | 'inherited' | 'action';
 export type Severity = 'error' | 'warning' | 'info';
 export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
 
 /** Where an invariant lives. Derived from its path, never stored in the file. */
 export type Scope =
   | { kind: 'global' }
+  /** The `global/` of the policy source `source` (docs/extends.md); read from the cache, never from the store. */
+  | { kind: 'inherited'; source: string /** The source's place in `extends`: of two sources, the first listed wins. */; order: number }
   | { kind: 'project'; project: string }
   | { kind: 'action'; ns: string; name: string }
   | { kind: 'plan'; plan: string };
@@ -26,6 +32,8 @@ export interface Invariant {
   rationale?: string;
   /** The id of a lower-precedence copy with the same text that this one replaces on purpose (docs/store-format.md). */
   overrides?: string;
+  /** On an inherited invariant: a repository copy may not weaken it (docs/extends.md, "Floors"). */
+  locked?: boolean;
   created_at?: string;
   created_by?: string;
   source?: InvariantSource;
@@ -58,6 +66,20 @@ export interface StoreConfig {
   mcp: { allow_write: boolean };
   projects: { allow_overlap: boolean };
   export: ExportConfig;
+  /** The policy sources this store inherits from (docs/extends.md). */
+  extends: ExtendsSource[];
+}
+
+/** One entry of `extends` in config.yaml, defaults applied (docs/extends.md). */
+export interface ExtendsSource {
+  /** The name invariants and actions of the source are known by; derived from the URL when absent. */
+  name: string;
+  /** A git URL or a path (relative paths are relative to the repository's top folder). */
+  url: string;
+  /** A tag, a branch or a commit id. */
+  ref: string;
+  /** The store folder inside the source repository. */
+  path: string;
 }
 
 /** The agents' instruction files `agents export` writes (docs/export.md). */
@@ -94,12 +116,13 @@ export const DEFAULT_CONFIG: StoreConfig = Object.freeze({
   projects: Object.freeze({ allow_overlap: false }),
   export: Object.freeze({ severities: Object.freeze(['error', 'warning', 'info']) as Severity[], nested: true }),
   mcp: Object.freeze({ allow_write: false }),
+  extends: Object.freeze([]) as unknown as ExtendsSource[],
 }) as StoreConfig;
 
 /** A project or a plan, whose effective set can be resolved. */
 export type Target = { kind: 'project'; project: string } | { kind: 'plan'; plan: string; project?: string };
 
-const PRECEDENCE: Record<ScopeKind, number> = { plan: 0, project: 1, global: 2, action: 3 };
+const PRECEDENCE: Record<ScopeKind, number> = { plan: 0, project: 1, global: 2, inherited: 3, action: 4 };
 
 export function precedence(kind: ScopeKind): number {
   return PRECEDENCE[kind];
@@ -110,6 +133,8 @@ export function describeScope(scope: Scope): string {
   switch (scope.kind) {
     case 'global':
       return 'global';
+    case 'inherited':
+      return `inherited ${scope.source}`;
     case 'project':
       return `project ${scope.project}`;
     case 'action':
@@ -128,6 +153,8 @@ export function scopeFolder(scope: Scope): string {
   switch (scope.kind) {
     case 'global':
       return 'global';
+    case 'inherited':
+      return `${INHERITED_ROOT}/${scope.source}/global`;
     case 'project':
       return `projects/${scope.project}`;
     case 'action':
@@ -141,3 +168,9 @@ export function scopeFolder(scope: Scope): string {
 export function invariantPath(scope: Scope, id: string): string {
   return `${scopeFolder(scope)}/${id}.yaml`;
 }
+
+/**
+ * The folder inherited invariants' paths start with: `extends/<source>/global/<id>.yaml`.
+ * Such a path names the file inside the source's store (under the cache), never a file of this store.
+ */
+export const INHERITED_ROOT = 'extends';

@@ -8,6 +8,7 @@ import { MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 import { codePointLength } from './names.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
+import { sourcesFromConfig } from './extends-config.ts';
 
 export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 
@@ -349,6 +350,7 @@ export function parseInvariant(
   };
   if (raw.rationale !== undefined) value.rationale = own(raw.rationale);
   if (raw.overrides !== undefined) value.overrides = own(raw.overrides);
+  if (raw.locked === true) value.locked = true;
   if (raw.created_at !== undefined) value.created_at = own(raw.created_at);
   if (raw.created_by !== undefined) value.created_by = own(raw.created_by);
   if (raw.source !== undefined) {
@@ -399,7 +401,10 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     projects?: Partial<StoreConfig['projects']>;
     export?: Partial<StoreConfig['export']>;
     mcp?: Partial<StoreConfig['mcp']>;
+    extends?: { name?: string; url: string; ref: string; path?: string }[];
   };
+  const inherited = sourcesFromConfig(file, raw.extends ?? []);
+  if (inherited.diagnostics.length > 0) return { diagnostics: inherited.diagnostics };
   const config: StoreConfig = {
     version: 1,
     reconciliation: { ...DEFAULT_CONFIG.reconciliation, ...raw.reconciliation },
@@ -407,6 +412,7 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     projects: { ...DEFAULT_CONFIG.projects, ...raw.projects },
     export: { ...DEFAULT_CONFIG.export, ...raw.export },
     mcp: { ...DEFAULT_CONFIG.mcp, ...raw.mcp },
+    extends: inherited.sources,
   };
   return { value: config, diagnostics: [] };
 }

@@ -217,7 +217,8 @@ export function buildActorRequest(plan: Plan, context: string | null, invariants
         id: inv.id,
         text: inv.text,
         severity: inv.severity,
-        scope: inv.scope.kind === 'action' ? 'plan' : inv.scope.kind,
+        // The actor protocol knows three scopes: an inherited invariant applies as a global one (docs/extends.md).
+        scope: inv.scope.kind === 'action' ? 'plan' : inv.scope.kind === 'inherited' ? 'global' : inv.scope.kind,
         tags: [...inv.tags],
       };
       if (inv.rationale !== undefined) item.rationale = inv.rationale;

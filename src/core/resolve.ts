@@ -21,6 +21,7 @@ export function appliesTo(inv: ScopedInvariant, target: Target): boolean {
   const s = inv.scope;
   switch (s.kind) {
     case 'global':
+    case 'inherited':
       return true;
     case 'project':
       return target.project !== undefined && s.project === target.project;
@@ -31,9 +32,18 @@ export function appliesTo(inv: ScopedInvariant, target: Target): boolean {
   }
 }
 
+const RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
+
+/** Is `a`'s severity above `b`'s (error > warning > info)? */
+export function stricter(a: { severity: string }, b: { severity: string }): boolean {
+  return (RANK[a.severity] ?? 0) < (RANK[b.severity] ?? 0);
+}
+
 function compare(a: ScopedInvariant, b: ScopedInvariant): number {
   const p = precedence(a.scope.kind) - precedence(b.scope.kind);
   if (p !== 0) return p;
+  // Two policy sources: the one listed first in `extends` (docs/extends.md, "Precedence").
+  if (a.scope.kind === 'inherited' && b.scope.kind === 'inherited' && a.scope.order !== b.scope.order) return a.scope.order - b.scope.order;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
@@ -53,10 +63,20 @@ export function resolveEffective(
   const applicable = invariants.filter((inv) => inv.active && appliesTo(inv, target)).sort(compare);
   const byKey = new Map<string, EffectiveEntry>();
   const result: EffectiveEntry[] = [];
+  let swapped = false;
   for (const inv of applicable) {
     const key = keyOf(inv);
     const kept = byKey.get(key);
     if (kept) {
+      if (inv.locked && inv.scope.kind === 'inherited' && stricter(inv, kept.invariant)) {
+        // A floor the policy source set (docs/extends.md, "Floors"): the weaker repository copy is
+        // what `validate` reports; the effective set keeps the stricter, locked one.
+        const weaker = kept.invariant;
+        kept.invariant = inv;
+        kept.shadows.unshift({ id: weaker.id, scope: weaker.scope.kind, path: weaker.path });
+        swapped = true;
+        continue;
+      }
       kept.shadows.push({ id: inv.id, scope: inv.scope.kind, path: inv.path });
       continue;
     }
@@ -64,6 +84,7 @@ export function resolveEffective(
     byKey.set(key, entry);
     result.push(entry);
   }
+  if (swapped) result.sort((a, b) => compare(a.invariant, b.invariant));
   // Hidden on purpose: some copy of the same text names it in `overrides` (the kept one, or one it hides in turn).
   let byId: Map<string, ScopedInvariant> | undefined;
   for (const entry of result) {

@@ -9,6 +9,7 @@ import decisionSchema from '../../schemas/decision.schema.json' with { type: 'js
 import enforcementSchema from '../../schemas/enforcement.schema.json' with { type: 'json' };
 import violationSchema from '../../schemas/violation.schema.json' with { type: 'json' };
 import waiverSchema from '../../schemas/waiver.schema.json' with { type: 'json' };
+import extendsLockSchema from '../../schemas/extends-lock.schema.json' with { type: 'json' };
 import actorRequestSchema from '../../schemas/actor-request.schema.json' with { type: 'json' };
 import actorResponseSchema from '../../schemas/actor-response.schema.json' with { type: 'json' };
 
@@ -23,6 +24,7 @@ export const SCHEMAS = {
   'enforcement.schema.json': enforcementSchema,
   'violation.schema.json': violationSchema,
   'waiver.schema.json': waiverSchema,
+  'extends-lock.schema.json': extendsLockSchema,
   'actor-request.schema.json': actorRequestSchema,
   'actor-response.schema.json': actorResponseSchema,
 } as const;

@@ -6,6 +6,7 @@ import { UsageError } from './errors.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import type { SchemaName } from './schemas.ts';
 import type { Waiver } from './waivers.ts';
+import type { ExtendsLock } from './extends.ts';
 import { assertSchemaValid } from './write-check.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
@@ -289,4 +290,12 @@ export function formatViolationFile(rel: string, v: Violation): string {
 /** A waiver file (schemas/waiver.schema.json). */
 export function formatWaiverFile(rel: string, w: Waiver): string {
   return document(rel, 'waiver.schema.json', ordered(w, ['id', 'invariant_id', 'reason', 'owner', 'expires', 'created_at', 'created_by']));
+}
+
+/** `extends.lock.yaml` (schemas/extends-lock.schema.json; docs/extends.md). */
+export function formatExtendsLockFile(rel: string, lock: ExtendsLock): string {
+  return document(rel, 'extends-lock.schema.json', {
+    version: 1,
+    sources: lock.sources.map((s) => ordered(s, ['name', 'url', 'ref', 'kind', 'commit', 'tag_object'])),
+  });
 }

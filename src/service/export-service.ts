@@ -195,7 +195,7 @@ function readExisting(top: string, rel: string, folders?: Set<string>): string |
 function globalSet(invariants: readonly ScopedInvariant[], keyOf: (inv: ScopedInvariant) => string) {
   return resolveEffective(
     { kind: 'project', project: '' },
-    invariants.filter((i) => i.scope.kind === 'global'),
+    invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'inherited'),
     keyOf,
   );
 }
@@ -276,7 +276,8 @@ export class ExportService {
       digest = await inputDigest(
         this.service.source,
         ['global', ...withPaths.map((n) => `projects/${n}`)],
-        ['config.yaml', ...projects.names.map((n) => `projects/${n}/project.yaml`)],
+        // The lock pins the policy sources' commits: their invariants change only with it (docs/extends.md).
+        ['config.yaml', 'extends.lock.yaml', ...projects.names.map((n) => `projects/${n}/project.yaml`)],
         extra,
       );
       cacheKey = JSON.stringify({ targets, project: options.project ?? null });
@@ -296,6 +297,8 @@ export class ExportService {
         else byProject.set(inv.scope.project, [inv]);
       }
     }
+    // Inherited invariants (docs/extends.md) take part in every project's resolution, below the global ones.
+    globals.push(...(await this.service.inherited()));
     // Each text key computed once: the global invariants take part in every project's resolution.
     const keys = new Map<ScopedInvariant, string>();
     const keyOf = (inv: ScopedInvariant) => {

@@ -195,6 +195,7 @@ export function toScope(input: ScopeInput | Scope): Scope {
 function scopeToInput(scope: Scope): ScopeInput {
   switch (scope.kind) {
     case 'global':
+    case 'inherited':
       return { global: true };
     case 'project':
       return { project: scope.project };
@@ -388,6 +389,7 @@ export class InvariantService {
         return readFolders(this.source, ['global', ...targeting], snap);
       }
       case 'global':
+      case 'inherited':
         return readStore(this.source);
     }
   }
@@ -826,7 +828,8 @@ export class InvariantService {
     requireValid(snap, 'resolve the effective set');
     if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
       await this.requireProject(resolvedTarget.project);
-    let entries = resolveEffective(resolvedTarget, snap.invariants);
+    const inherited = await this.inherited();
+    let entries = resolveEffective(resolvedTarget, inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants);
     if (re) {
       const keep = new Set(
         filterByRegex(
@@ -839,6 +842,25 @@ export class InvariantService {
     const result: EffectiveResult = { target: resolvedTarget, entries, waivers: await this.waiversOf(resolvedTarget, snap.entries) };
     if (plan) result.plan = plan;
     return result;
+  }
+
+  /**
+   * The invariants this store inherits from its policy sources (docs/extends.md),
+   * read from the cache at the pinned commits: never from the network. None
+   * when config.yaml has no `extends`. A pin missing from the cache is exit 2
+   * naming `agents extends fetch`; an invalid file in a source is exit 3.
+   */
+  async inherited(): Promise<ScopedInvariant[]> {
+    // A look at config.yaml's text first: a store without `extends` loads and parses nothing more.
+    const config = (await this.source.read(['config.yaml'])).get('config.yaml');
+    if (!config?.ok || !/^extends\s*:/m.test(new TextDecoder().decode(config.bytes))) return [];
+    const { readExtendsState, pinsFor, readInherited } = await import('../store/extends.ts');
+    const state = await readExtendsState(this.source);
+    if (state.sources.length === 0) return [];
+    requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
+    const read = await readInherited(this.root, pinsFor(state));
+    requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the policy sources');
+    return read.invariants;
   }
 
   /**

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { RecordKind } from '../core/layout.ts';
 import { SEVERITIES, invariantPath, type Plan, type ScopedInvariant, type Severity, type StoreConfig } from '../core/model.ts';
-import { codePointLength, isUlid } from '../core/names.ts';
+import { codePointLength, isUlid, nameProblem } from '../core/names.ts';
+import { splitSourceRef } from '../core/extends.ts';
+import type { TreeSource } from '../store/tree-source.ts';
 import {
   parseExpiresInput,
   waivedAt,
@@ -197,21 +199,48 @@ export class PlanService {
    * (one per text). The plan folder is built under a temporary name and
    * renamed into place, so readers see the whole plan or none of it.
    */
+  /**
+   * Where an action template is read: this store for `ns/name`, the pinned
+   * commit of a policy source (from the cache) for `source:ns/name`
+   * (docs/extends.md). An unknown source is exit 2.
+   */
+  private async actionTree(ref: string): Promise<{ tree: TreeSource; local: string; source?: string }> {
+    const { source, local } = splitSourceRef(ref);
+    if (source === undefined) return { tree: this.source, local };
+    const { readExtendsState, pinsFor, sourceTree } = await import('../store/extends.ts');
+    const state = await readExtendsState(this.source);
+    requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
+    if (!state.sources.some((s) => s.name === source))
+      throw new UsageError(
+        `unknown policy source ${source} in ${ref}`,
+        `Sources in config.yaml's extends: ${state.sources.map((s) => s.name).join(', ') || '(none)'}.`,
+      );
+    const { source: src, pin } = pinsFor(state, [source])[0]!;
+    return { tree: await sourceTree(this.root, src, pin.commit), local, source };
+  }
+
   async use(input: UseInput): Promise<UseResult> {
-    const scope = toScope({ action: input.action });
+    const split = splitSourceRef(input.action);
+    if (split.source !== undefined) {
+      const problem = nameProblem(split.source, 'policy source');
+      if (problem) throw new UsageError(problem, "Write a source's action as <source>:<ns>/<name> (docs/extends.md).");
+    }
+    const { tree: actionSource, source: fromSource } = await this.actionTree(input.action);
+    const scope = toScope({ action: split.local });
     if (scope.kind !== 'action') throw new Error('unreachable');
-    const ref = `${scope.ns}/${scope.name}`;
+    const localRef = `${scope.ns}/${scope.name}`;
+    const ref = fromSource !== undefined ? `${fromSource}:${localRef}` : localRef;
     if (input.project !== undefined) toScope({ project: input.project });
     // A linked project or action folder is an invalid store (exit 3), not an unknown name.
     const linked = (
-      await readFolders(this.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${ref}`])
+      await readFolders(this.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${localRef}`])
     ).diagnostics.filter((d) => d.code === 'symlink');
     if (linked.length > 0) requireValid({ ...emptySnapshot(), diagnostics: linked }, `use ${ref}`);
     // An unknown project is refused with the closest names (never a plan aimed at a typo).
     if (input.project !== undefined) await this.invariants.requireProject(input.project, { writing: true });
-    const here = await this.source.list(`actions/${scope.ns}`, { recursive: false });
-    if (!here.some((e) => e.type === 'dir' && e.path === `actions/${ref}`)) {
-      const actionDirs = (await this.source.list('actions', { recursive: true }))
+    const here = await actionSource.list(`actions/${scope.ns}`, { recursive: false });
+    if (!here.some((e) => e.type === 'dir' && e.path === `actions/${localRef}`)) {
+      const actionDirs = (await actionSource.list('actions', { recursive: true }))
         .filter((e) => e.type === 'dir' && e.path.split('/').length === 3)
         .map((e) => e.path.slice('actions/'.length));
       throw new UsageError(
@@ -220,7 +249,7 @@ export class PlanService {
       );
     }
     const goal = input.goal?.trim() || undefined;
-    const snap = await readFolders(this.source, [`actions/${ref}`]);
+    const snap = await readFolders(actionSource, [`actions/${localRef}`]);
     requireValid(snap, `promote the invariants of action ${ref}`);
     const { kept, duplicates } = selectPromoted(snap.invariants);
 
@@ -297,7 +326,8 @@ export class PlanService {
     for (const inv of planSnap.invariants) if (inv.source?.kind === 'action' && inv.source.ref) refs.add(inv.source.ref);
     const actions = new Map<string, ScopedInvariant[]>();
     for (const ref of refs) {
-      const snap = await readFolders(this.source, [`actions/${ref}`]);
+      const { tree, local } = await this.actionTree(ref);
+      const snap = await readFolders(tree, [`actions/${local}`]);
       requireValid(snap, `compare plan ${plan.id} with action ${ref}`);
       actions.set(ref, snap.invariants);
     }

@@ -10,6 +10,7 @@ import {
   YamlSyntaxNotLoaded,
   type YamlSyntax,
 } from '../core/parse-core.ts';
+import { parseExtendsLock, type ExtendsLock } from '../core/extends.ts';
 import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 
@@ -25,6 +26,8 @@ export interface StoreSnapshot {
   /** Each project's project.yaml that was read, by project name. */
   projectMeta: Map<string, ProjectMeta>;
   config?: StoreConfig;
+  /** extends.lock.yaml, when read (docs/extends.md). */
+  extendsLock?: ExtendsLock;
   /** Problems met while reading and parsing the files above. */
   diagnostics: Diagnostic[];
 }
@@ -41,6 +44,7 @@ function wanted(kind: PathKind): boolean {
     kind.kind === 'action-meta' ||
     kind.kind === 'project-meta' ||
     kind.kind === 'config' ||
+    kind.kind === 'extends-lock' ||
     kind.kind === 'bad-id'
   );
 }
@@ -113,6 +117,12 @@ function parseInto(into: StoreSnapshot, file: string, kind: PathKind, bytes: Uin
     case 'config': {
       const p = parseConfig(file, bytes, syntax);
       if (p.value) into.config = p.value;
+      into.diagnostics.push(...p.diagnostics);
+      return;
+    }
+    case 'extends-lock': {
+      const p = parseExtendsLock(file, bytes);
+      if (p.value) into.extendsLock = p.value;
       into.diagnostics.push(...p.diagnostics);
       return;
     }

@@ -17,6 +17,7 @@ import {
   type YamlSyntax,
 } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
+import { parseExtendsLock } from '../core/extends.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
 import { keyDigest } from './content-hash.ts';
 import { checkRecord, RECORD_SCHEMAS } from './records.ts';
@@ -31,6 +32,8 @@ export function modelineSchema(kind: PathKind | undefined): SchemaName | undefin
       return 'plan.schema.json';
     case 'config':
       return 'config.schema.json';
+    case 'extends-lock':
+      return 'extends-lock.schema.json';
     case 'action-meta':
       return 'action.schema.json';
     case 'project-meta':
@@ -106,6 +109,9 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
     }
     case 'config':
       diagnostics = parseConfig(path, bytes, syntax).diagnostics;
+      break;
+    case 'extends-lock':
+      diagnostics = parseExtendsLock(path, bytes).diagnostics;
       break;
     case 'record':
       diagnostics = checkRecord(path, kind.record, bytes);

@@ -220,7 +220,17 @@ function unique(list: readonly Diagnostic[]): Diagnostic[] {
 }
 
 /** Kinds of path whose entries the readers report themselves when they are not files. */
-const READ_KINDS = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'project-meta', 'config', 'bad-id', 'record', 'waiver']);
+const READ_KINDS = new Set<PathKind['kind']>([
+  'invariant',
+  'plan',
+  'action-meta',
+  'project-meta',
+  'config',
+  'extends-lock',
+  'bad-id',
+  'record',
+  'waiver',
+]);
 
 /** Folders and files that fit no shape of the layout, bad names, plan folders without plan.yaml, links, temporaries. */
 function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]): Diagnostic[] {

@@ -45,6 +45,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'unknown-origin': 'The action invariant a plan invariant was promoted from no longer exists.',
   'unknown-invariant': 'A record names an invariant that is not in the store.',
   'waiver-expired': 'A waiver has passed its `expires` date: the invariant it waived applies again.',
+  'locked-weakened': 'A copy of an invariant a policy source locks has a lower severity or is inactive (docs/extends.md).',
+  'locked-waived': 'A waiver names an invariant a policy source locks (docs/extends.md).',
   'schema-outdated': "The store's copy of a schema (for editors) differs from the tool's, or is missing.",
   'modeline-missing': 'The file lacks the `# yaml-language-server: $schema=…` first line (`--fix` adds it).',
   'project-path-invalid':

@@ -33,7 +33,7 @@ export interface FileFacts {
 /** The kinds of path whose content validation checks file by file. */
 export type ContentKind = Extract<
   PathKind,
-  { kind: 'invariant' | 'plan' | 'action-meta' | 'project-meta' | 'config' | 'record' | 'waiver' }
+  { kind: 'invariant' | 'plan' | 'action-meta' | 'project-meta' | 'config' | 'extends-lock' | 'record' | 'waiver' }
 >;
 
 export function isContentKind(kind: PathKind): kind is ContentKind {
@@ -43,6 +43,7 @@ export function isContentKind(kind: PathKind): kind is ContentKind {
     kind.kind === 'action-meta' ||
     kind.kind === 'project-meta' ||
     kind.kind === 'config' ||
+    kind.kind === 'extends-lock' ||
     kind.kind === 'record' ||
     kind.kind === 'waiver'
   );

@@ -131,6 +131,11 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
         lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined),
       };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
+  // Floors of the policy sources this store extends (docs/extends.md); the module loads only for such a store.
+  if (await extendsSomething(source)) {
+    const { lockedDiagnostics } = await import('./locked.ts');
+    report = { ...report, diagnostics: [...report.diagnostics, ...(await lockedDiagnostics(options.store, source))] };
+  }
   if (only) {
     for (const [i, p] of only.entries()) {
       if (p !== '' && !report.entries.some((e) => e.path === p || e.path.startsWith(`${p}/`))) {
@@ -199,6 +204,12 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     displayPrefix: prefixFor(options.cwd, options.store),
     repoPrefix: prefixFor(top ?? options.cwd, options.store),
   };
+}
+
+/** Does config.yaml name policy sources? A cheap look before loading what reads them. */
+async function extendsSomething(source: TreeSource): Promise<boolean> {
+  const r = (await source.read(['config.yaml'])).get('config.yaml');
+  return r?.ok === true && /^extends\s*:/m.test(new TextDecoder().decode(r.bytes));
 }
 
 async function gitModules() {

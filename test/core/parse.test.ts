@@ -88,6 +88,7 @@ describe('parsePlan and parseConfig', () => {
       projects: { allow_overlap: false },
       export: { severities: ['error', 'warning', 'info'], nested: true },
       mcp: { allow_write: false },
+      extends: [],
     });
     expect(
       parseConfig('config.yaml', enc('export:\n  targets: [cursor, agents-md]\n  nested: false\nprojects:\n  allow_overlap: true\n')).value,

@@ -1,20 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { precedence, type Scope, type ScopedInvariant, type Target } from '../../src/core/model.ts';
+import { precedence, scopeFolder, type Scope, type ScopedInvariant, type Target } from '../../src/core/model.ts';
 import { textKey } from '../../src/core/normalise.ts';
 import { resolveEffective } from '../../src/core/resolve.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 
 function inv(id: string, text: string, scope: Scope, extra: Partial<ScopedInvariant> = {}): ScopedInvariant {
-  const folder =
-    scope.kind === 'global'
-      ? 'global'
-      : scope.kind === 'project'
-        ? `projects/${scope.project}`
-        : scope.kind === 'plan'
-          ? `plans/${scope.plan}`
-          : `actions/${scope.ns}/${scope.name}`;
+  const folder = scopeFolder(scope);
   return { id, text, severity: 'error', active: true, tags: [], scope, path: `${folder}/${id}.yaml`, ...extra };
 }
 

@@ -56,7 +56,8 @@ describe('reading only what a command needs', () => {
     const result = await service.effective({ project: 'myapp' });
     expect(result.entries.map((e) => e.invariant.id)).toEqual([id(2), id(1)]);
     expect(source.listed.sort()).toEqual(['global', 'projects/myapp']);
-    expect(source.read_.sort()).toEqual([`global/${id(1)}.yaml`, `projects/myapp/${id(2)}.yaml`]);
+    // config.yaml: does the store extend policy sources (docs/extends.md)? Its text is looked at, not parsed, when it does not.
+    expect(source.read_.sort()).toEqual(['config.yaml', `global/${id(1)}.yaml`, `projects/myapp/${id(2)}.yaml`]);
   });
 
   it('list --effective --plan X reads its plan.yaml, then plans/X, its project and global, not the plan records', async () => {
@@ -67,7 +68,9 @@ describe('reading only what a command needs', () => {
     expect(new Set(source.listed)).toEqual(new Set([`plans/${PLAN}`, 'projects/myapp', 'global']));
     expect(source.listed.every((l) => !l.includes('recursive'))).toBe(true);
     expect(
-      source.read_.filter((p) => !p.startsWith('global/') && !p.startsWith('projects/myapp/') && !p.startsWith(`plans/${PLAN}/`)),
+      source.read_.filter(
+        (p) => p !== 'config.yaml' && !p.startsWith('global/') && !p.startsWith('projects/myapp/') && !p.startsWith(`plans/${PLAN}/`),
+      ),
     ).toEqual([]);
     expect(source.read_).not.toContain(`plans/${PLAN}/decisions/${id(4)}.yaml`);
   });

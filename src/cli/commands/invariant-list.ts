@@ -71,7 +71,9 @@ function printEffective(ctx: CliContext, result: EffectiveResult): void {
     const t = result.target;
     const title = t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
     const n = result.entries.length;
-    const lines = [s.bold(`Effective set of ${title}: ${n} invariant${n === 1 ? '' : 's'}`) + s.dim('  (plan > project > global)')];
+    const lines = [
+      s.bold(`Effective set of ${title}: ${n} invariant${n === 1 ? '' : 's'}`) + s.dim('  (plan > project > global > inherited)'),
+    ];
     let group = '';
     result.entries.forEach((e, i) => {
       const label = describeScope(e.invariant.scope);

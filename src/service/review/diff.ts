@@ -36,6 +36,7 @@ import {
   type SideInfo,
 } from './ranges.ts';
 import { RevisionTrees, emptySide, openSide, readSides, type Side } from './revision-trees.ts';
+import type { InheritedSides, PolicyMove } from '../review-extends.ts';
 
 export interface DiffResult extends StoreDiff {
   range: string;
@@ -43,6 +44,8 @@ export interface DiffResult extends StoreDiff {
   after: SideInfo;
   /** Store paths whose content differs (invariants and plan files). */
   changedPaths: string[];
+  /** Policy sources whose pin differs between the sides (docs/extends.md, "Review"). */
+  policySources?: PolicyMove[];
 }
 
 /** The effective-set diff between two trees of the store at `root`. */
@@ -110,7 +113,14 @@ async function diffWith(
     changed.sort();
   }
   try {
-    return await diffSides(top, request, range, before, after, changed, walk);
+    // Policy sources (docs/extends.md): each side's pins, read from the cache. Only a side holding the
+    // lock pins any; without one on either side nothing more is read or loaded.
+    const locked = (i: 0 | 1, side: Side) => (walk ? walk.holds(i, 'extends.lock.yaml') : side.files.has('extends.lock.yaml'));
+    const inherited =
+      locked(0, before) || locked(1, after)
+        ? await (await import('../review-extends.ts')).inheritedSides(root, top, prefix, before.info, after.info)
+        : undefined;
+    return await diffSides(top, request, range, before, after, changed, walk, inherited);
   } finally {
     if (walk?.reader !== early) walk?.reader.close();
   }
@@ -125,7 +135,9 @@ async function diffSides(
   after: Side,
   changed: string[],
   walk: RevisionTrees | undefined,
+  inherited?: InheritedSides,
 ): Promise<DiffResult> {
+  const policyMoved = (inherited?.moves.length ?? 0) > 0;
   if (walk) {
     // Two revisions: what changed, every plan folder, global/ and the folders of the changed scopes;
     // every project when a global file changed or every project is asked for (each is a target then).
@@ -134,7 +146,7 @@ async function diffSides(
       const kind = before.kinds.get(p) ?? after.kinds.get(p)!;
       return (kind.kind === 'invariant' || kind.kind === 'bad-id') && kind.scope?.kind === 'global';
     });
-    if (request.allProjects || globalChange) await walk.listAllProjects();
+    if (request.allProjects || globalChange || policyMoved) await walk.listAllProjects();
   }
   const changedSet = new Set(changed);
 
@@ -200,7 +212,8 @@ async function diffSides(
     targets = [{ kind: 'plan', plan: pickId(request.plan, plans, 'plan', '') }];
   } else {
     targets = affectedTargets(changed, bShape, aShape);
-    if (request.allProjects) {
+    // A policy source that moved can change every project's set, as a global file does.
+    if (request.allProjects || policyMoved) {
       const keys = new Set(targets.map(targetKey));
       for (const t of everything) if (t.kind === 'project' && !keys.has(targetKey(t))) targets.push(t);
     }
@@ -280,18 +293,24 @@ async function diffSides(
 
   const collect = (side: Side, paths: readonly string[]) =>
     paths.map((p) => cache.get(side.keys.get(p)!)?.invariant).filter((i): i is ScopedInvariant => i !== undefined);
-  const bSide: DiffSide = { plans: bShape.plans, invariants: collect(before, bNeed) };
-  const aSide: DiffSide = { plans: aShape.plans, invariants: collect(after, aNeed) };
+  const bSide: DiffSide = { plans: bShape.plans, invariants: [...collect(before, bNeed), ...(inherited?.before ?? [])] };
+  const aSide: DiffSide = { plans: aShape.plans, invariants: [...collect(after, aNeed), ...(inherited?.after ?? [])] };
   const diff = diffStores(
     {
-      before: collect(
-        before,
-        bNeed.filter((p) => changedSet.has(p)),
-      ),
-      after: collect(
-        after,
-        aNeed.filter((p) => changedSet.has(p)),
-      ),
+      before: [
+        ...collect(
+          before,
+          bNeed.filter((p) => changedSet.has(p)),
+        ),
+        ...(inherited?.changedBefore ?? []),
+      ],
+      after: [
+        ...collect(
+          after,
+          aNeed.filter((p) => changedSet.has(p)),
+        ),
+        ...(inherited?.changedAfter ?? []),
+      ],
     },
     bSide,
     aSide,
@@ -299,7 +318,9 @@ async function diffSides(
   );
   const explicit = request.project !== undefined || request.plan !== undefined;
   diff.targets = diff.targets.filter((t) => explicit || targetChanged(t) || (request.allProjects && t.target.kind === 'project'));
-  return { ...diff, range, before: before.info, after: after.info, changedPaths: changed };
+  const result: DiffResult = { ...diff, range, before: before.info, after: after.info, changedPaths: changed };
+  if (policyMoved) result.policySources = inherited!.moves;
+  return result;
 }
 
 /**

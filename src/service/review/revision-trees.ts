@@ -138,6 +138,11 @@ export class RevisionTrees {
   }
 
   /** Reads the tree objects not read yet, in one round. */
+  /** Whether one side's store folder holds `name` at its top. */
+  holds(side: 0 | 1, name: string): boolean {
+    return this.stores[side].top.has(name);
+  }
+
   private async read(shas: readonly string[]): Promise<void> {
     const missing = [...new Set(shas)].filter((s) => !this.raw.has(s));
     if (missing.length === 0) return;

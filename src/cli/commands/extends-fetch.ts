@@ -1,0 +1,29 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import { ExtendsService } from '../../service/extends-service.ts';
+import { defineCommand } from '../command.ts';
+import { emit } from '../render.ts';
+import { makeStyle } from '../style.ts';
+
+export default defineCommand<{ source?: string[] }>({
+  command: 'fetch [source..]',
+  describe: 'Fetch the pinned commits of the policy sources into the cache (one shallow fetch each)',
+  builder: (y) => y.positional('source', { type: 'string', array: true, describe: 'the sources to fetch (default: all)' }),
+  async run(argv, ctx) {
+    const outcomes = await new ExtendsService(await ctx.invariants()).fetch(argv.source ?? []);
+    const s = makeStyle(ctx.color);
+    emit(
+      ctx,
+      outcomes.map((o) => ({ name: o.name, commit: o.commit, status: o.status, ignored: o.ignored })),
+      () =>
+        outcomes
+          .flatMap((o) => [
+            `${o.status === 'fetched' ? s.green('fetched') : s.dim('cached ')}  ${o.name}  ${o.commit}`,
+            ...(o.ignored.length > 0
+              ? [s.dim(`         ignored (never read or run): ${o.ignored.map((n) => (n.endsWith('.yaml') ? n : `${n}/`)).join(', ')}`)]
+              : []),
+          ])
+          .join('\n'),
+    );
+    return EXIT_CODES.ok;
+  },
+});

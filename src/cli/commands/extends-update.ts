@@ -1,0 +1,72 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import { ExtendsService, type SourceMove } from '../../service/extends-service.ts';
+import { defineCommand } from '../command.ts';
+import { diffJson, diffText } from '../diff-format.ts';
+import { emit } from '../render.ts';
+import type { DiffResult } from '../../service/review-service.ts';
+import { makeStyle } from '../style.ts';
+
+interface UpdateArgs {
+  source?: string[];
+  acceptMovedTag?: boolean;
+  dryRun?: boolean;
+}
+
+export default defineCommand<UpdateArgs>({
+  command: 'update [source..]',
+  describe: 'Move the pins of the policy sources to what their refs name now, and show what that changes',
+  builder: (y) =>
+    y
+      .positional('source', { type: 'string', array: true, describe: 'the sources to move (default: all)' })
+      .option('accept-moved-tag', { type: 'boolean', describe: 'follow a tag that now names another commit (force-pushed at the source)' })
+      .option('dry-run', { type: 'boolean', describe: 'report the move without writing the lock' }),
+  async run(argv, ctx) {
+    const r = await new ExtendsService(await ctx.invariants()).update(argv.source ?? [], {
+      acceptMovedTag: argv.acceptMovedTag ?? false,
+      dryRun: argv.dryRun ?? false,
+    });
+    const s = makeStyle(ctx.color);
+    const refused = r.moves.filter((m) => m.movedTag && !argv.acceptMovedTag);
+    emit(
+      ctx,
+      {
+        written: r.written,
+        sources: r.moves.map((m) => ({
+          name: m.name,
+          before: m.before ?? null,
+          after: m.after,
+          moved_tag: m.movedTag,
+          diff: diffJson(m.diff as DiffResult),
+        })),
+      },
+      () => {
+        const lines: string[] = [];
+        for (const m of r.moves) {
+          lines.push(s.bold(moveLine(m)));
+          if (m.movedTag)
+            lines.push(
+              s.red(`  the tag ${m.after.ref} was moved at the source: it named ${m.before!.commit}, it now names ${m.after.commit}`),
+            );
+          lines.push(diffText(m.diff as DiffResult, s), '');
+        }
+        if (refused.length > 0)
+          lines.push(
+            s.red(
+              `Not written: ${refused.map((m) => m.name).join(', ')} moved a tag. Check the change above, then run again with --accept-moved-tag.`,
+            ),
+          );
+        else lines.push(r.written ? 'Wrote extends.lock.yaml.' : 'Dry run: extends.lock.yaml was not written.');
+        return lines.join('\n');
+      },
+    );
+    return refused.length > 0 ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
+  },
+});
+
+function moveLine(m: SourceMove): string {
+  const to = m.after.kind === 'commit' ? m.after.commit.slice(0, 12) : `${m.after.ref} (${m.after.commit.slice(0, 12)})`;
+  if (!m.before) return `Policy source ${m.name}: pinned to ${to}`;
+  if (m.before.commit === m.after.commit && m.before.ref === m.after.ref) return `Policy source ${m.name}: unchanged at ${to}`;
+  const from = m.before.kind === 'commit' ? m.before.commit.slice(0, 12) : `${m.before.ref} (${m.before.commit.slice(0, 12)})`;
+  return `Policy source ${m.name} moved from ${from} to ${to}`;
+}

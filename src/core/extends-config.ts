@@ -1,0 +1,64 @@
+// config.yaml's `extends` (docs/extends.md): names and defaults. Kept apart
+// from src/core/extends.ts, which needs the YAML parser that parses config.yaml.
+import type { Diagnostic } from './diagnostics.ts';
+import type { ExtendsSource } from './model.ts';
+import { isName } from './names.ts';
+
+export const DEFAULT_SOURCE_PATH = '.agents';
+
+function problem(file: string, message: string, hint: string): Diagnostic {
+  return { code: 'schema', severity: 'error', file, line: 0, col: 0, message, hint };
+}
+
+/**
+ * The default name of a source: the last part of its URL or path, without a
+ * trailing `.git` or `/`, lower-cased, every run of characters a name cannot
+ * hold turned into one `-` (docs/extends.md, "Names"). Undefined when nothing
+ * usable is left (then config.yaml must give `name`).
+ */
+export function defaultSourceName(url: string): string | undefined {
+  const trimmed = url.replace(/[/\\]+$/, '').replace(/\.git$/i, '');
+  const last = trimmed.split(/[/\\:]/).pop() ?? '';
+  const name = last
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 64);
+  return name !== '' && isName(name) ? name : undefined;
+}
+
+/** Raw entries of config.yaml's `extends` (schema-valid) → sources with defaults, and the problems a schema cannot say. */
+export function sourcesFromConfig(
+  file: string,
+  raw: readonly { name?: string; url: string; ref: string; path?: string }[],
+): { sources: ExtendsSource[]; diagnostics: Diagnostic[] } {
+  const sources: ExtendsSource[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const [i, r] of raw.entries()) {
+    const name = r.name ?? defaultSourceName(r.url);
+    if (name === undefined) {
+      diagnostics.push(
+        problem(
+          file,
+          `extends[${i}]: no name can be derived from the URL ${r.url}`,
+          'Give the source a `name:` (a-z, 0-9, ".", "_", "-").',
+        ),
+      );
+      continue;
+    }
+    if (seen.has(name)) {
+      diagnostics.push(
+        problem(
+          file,
+          `extends[${i}]: two sources are named ${name}`,
+          'Give one of them another `name:`; names address their invariants and actions.',
+        ),
+      );
+      continue;
+    }
+    seen.add(name);
+    sources.push({ name, url: r.url, ref: r.ref, path: r.path ?? DEFAULT_SOURCE_PATH });
+  }
+  return { sources, diagnostics };
+}

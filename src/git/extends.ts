@@ -1,0 +1,105 @@
+// The git side of policy sources (docs/extends.md): asking a remote what a ref
+// names, fetching exactly one commit into the cache, and checking the cache.
+// Every process goes through runner.ts.
+import { resolve } from 'node:path';
+import { GitProcessError, runGit } from './runner.ts';
+import { GitError } from './repo.ts';
+
+/** What `git ls-remote` says a ref names. */
+export interface RemoteRef {
+  kind: 'tag' | 'branch';
+  /** The commit (an annotated tag peeled). */
+  commit: string;
+  /** An annotated tag's own object id. */
+  tagObject?: string;
+}
+
+function failure(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).trim();
+}
+
+/** The repository's common git folder (shared by its worktrees), absolute. */
+export async function gitCommonDir(cwd: string): Promise<string> {
+  try {
+    const out = (await runGit(cwd, ['rev-parse', '--git-common-dir'])).toString('utf8').trim();
+    return resolve(cwd, out);
+  } catch (error) {
+    throw new GitError(`not a git repository: ${cwd} (${failure(error)})`, 'not-a-repo');
+  }
+}
+
+/**
+ * What `ref` names at `url` now: a tag (preferred, as git does) or a branch.
+ * Undefined when the remote has neither. One `git ls-remote`.
+ */
+export async function lsRemote(cwd: string, url: string, ref: string): Promise<RemoteRef | undefined> {
+  let out: string;
+  try {
+    out = (await runGit(cwd, ['-c', 'protocol.version=2', 'ls-remote', '--end-of-options', url, ref])).toString('utf8');
+  } catch (error) {
+    throw new GitError(`cannot reach ${url}: ${failure(error)}`, 'failed');
+  }
+  const refs = new Map<string, string>();
+  for (const line of out.split('\n')) {
+    const tab = line.indexOf('\t');
+    if (tab > 0) refs.set(line.slice(tab + 1), line.slice(0, tab));
+  }
+  const short = ref.replace(/^refs\/(tags|heads)\//, '');
+  const tag = refs.get(`refs/tags/${short}`);
+  if (tag !== undefined && !ref.startsWith('refs/heads/')) {
+    const peeled = refs.get(`refs/tags/${short}^{}`);
+    return peeled !== undefined ? { kind: 'tag', commit: peeled, tagObject: tag } : { kind: 'tag', commit: tag };
+  }
+  const branch = refs.get(`refs/heads/${short}`);
+  if (branch !== undefined && !ref.startsWith('refs/tags/')) return { kind: 'branch', commit: branch };
+  return undefined;
+}
+
+/** Creates the bare repository of a source's cache (nothing when it is one already). */
+export async function initBareCache(dir: string): Promise<void> {
+  await runGit(resolve(dir, '..'), ['init', '--quiet', '--bare', '--end-of-options', dir]);
+}
+
+/** Is `commit` in the repository at `dir`, as a commit whose tree is there too? No network. */
+export async function hasCommit(dir: string, commit: string): Promise<boolean> {
+  try {
+    const out = (await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}^{tree}`])).toString('utf8').trim();
+    return out !== '';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Fetches exactly `commit` from `url` into the bare repository `dir`, one
+ * shallow fetch (`--depth 1`), and keeps it under `refs/agents/pins/<commit>`
+ * so that git's maintenance never prunes it. Protocol v2 lets a remote serve
+ * any commit it holds by id (docs/extends.md). git checks every object it
+ * receives against its id; the commit is then looked up by that id.
+ */
+export async function fetchCommit(dir: string, url: string, commit: string): Promise<void> {
+  try {
+    await runGit(dir, [
+      '-c',
+      'protocol.version=2',
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--depth',
+      '1',
+      '--end-of-options',
+      url,
+      `+${commit}:refs/agents/pins/${commit}`,
+    ]);
+  } catch (error) {
+    throw new GitError(`cannot fetch ${commit} from ${url}: ${failure(error)}`, error instanceof GitProcessError ? 'failed' : 'failed');
+  }
+  if (!(await hasCommit(dir, commit))) throw new GitError(`${url} did not send the commit ${commit}`, 'failed');
+}
+
+/** The names at the top of `prefix` at a commit (files and folders), for saying what a source holds that is never read. */
+export async function topNames(dir: string, commit: string, prefix: string): Promise<string[]> {
+  const out = (await runGit(dir, ['ls-tree', '-z', '--name-only', '--end-of-options', `${commit}:${prefix}`])).toString('utf8');
+  return out.split('\0').filter((n) => n !== '');
+}

@@ -1,0 +1,224 @@
+// `agents extends fetch` and `agents extends update` (docs/extends.md).
+import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
+import { diffInvariantFiles, diffStores, type StoreDiff, type TargetRef } from '../core/diff.ts';
+import { isCommitId, type ExtendsLock, type LockEntry, type RefKind } from '../core/extends.ts';
+import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
+import { closestNames } from '../core/closest.ts';
+import { GitError } from '../git/repo.ts';
+import { lsRemote } from '../git/extends.ts';
+import {
+  fetchPins,
+  pinsFor,
+  readExtendsState,
+  readInherited,
+  resolveSourceUrl,
+  writeExtendsLock,
+  type ExtendsState,
+  type FetchOutcome,
+} from '../store/extends.ts';
+import { readStore } from '../store/read.ts';
+import { requireValid, type InvariantService } from './invariant-service.ts';
+import { emptySnapshot } from '../store/read.ts';
+
+/** One side of a move, as `invariant diff` names its sides. */
+export interface MoveSide {
+  label: string;
+  kind: 'revision';
+  commit?: string;
+}
+
+/** What `extends update` changed for one source: the pins, and the report of `invariant diff` for the move. */
+export interface SourceMove {
+  name: string;
+  before?: LockEntry;
+  after: LockEntry;
+  /** The tag names the same ref as before but another commit: it was moved (force-pushed) at the source. */
+  movedTag: boolean;
+  diff: StoreDiff & { range: string; before: MoveSide; after: MoveSide; changedPaths: string[] };
+}
+
+export interface UpdateResult {
+  moves: SourceMove[];
+  /** Whether the lock was written (false for --dry-run, or when a moved tag was refused). */
+  written: boolean;
+  fetched: FetchOutcome[];
+}
+
+function side(name: string, pin: LockEntry | undefined): MoveSide {
+  if (!pin) return { label: `${name} (not pinned)`, kind: 'revision' };
+  // The commit is shown beside the label by the diff's formatters.
+  const ref = pin.kind === 'commit' ? pin.commit.slice(0, 12) : pin.ref;
+  return { label: `${name}@${ref}`, kind: 'revision', commit: pin.commit };
+}
+
+export class ExtendsService {
+  constructor(private readonly invariants: InvariantService) {}
+
+  private get root(): string {
+    return this.invariants.root;
+  }
+
+  private async state(): Promise<ExtendsState> {
+    const state = await readExtendsState(this.invariants.source);
+    requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read config.yaml and extends.lock.yaml');
+    if (state.sources.length === 0)
+      throw new UsageError(
+        'config.yaml has no `extends`: this store inherits from no policy source',
+        'Add a source to `extends` (docs/extends.md).',
+      );
+    return state;
+  }
+
+  private selected(state: ExtendsState, names: readonly string[]): ExtendsSource[] {
+    for (const n of names) {
+      if (!state.sources.some((s) => s.name === n)) {
+        const near = closestNames(
+          n,
+          state.sources.map((s) => s.name),
+        );
+        throw new UsageError(
+          `no policy source is named ${n}`,
+          `Sources: ${state.sources.map((s) => s.name).join(', ')}${near.length ? ` (did you mean ${near[0]}?)` : ''}.`,
+        );
+      }
+    }
+    return names.length === 0 ? state.sources : state.sources.filter((s) => names.includes(s.name));
+  }
+
+  /** Fetches exactly the pinned commits into the cache (docs/extends.md). */
+  async fetch(names: readonly string[] = []): Promise<FetchOutcome[]> {
+    const state = await this.state();
+    const wanted = this.selected(state, names).map((s) => s.name);
+    return fetchPins(this.root, pinsFor(state, wanted));
+  }
+
+  /**
+   * Moves the pins of the named sources (all by default) to what their refs
+   * name now, fetches the new commits, and reports what each move changes in
+   * every project's effective set. A tag that names another commit than when
+   * it was pinned is refused (exit 1, nothing written) unless `acceptMovedTag`.
+   */
+  async update(names: readonly string[] = [], options: { acceptMovedTag?: boolean; dryRun?: boolean } = {}): Promise<UpdateResult> {
+    const state = await this.state();
+    const chosen = this.selected(state, names);
+    const newPins = new Map<string, LockEntry>();
+    for (const source of chosen) newPins.set(source.name, await this.remotePin(source));
+    const moved = chosen.filter((s) => {
+      const old = state.lock?.sources.find((p) => p.name === s.name);
+      const now = newPins.get(s.name)!;
+      return (
+        old !== undefined &&
+        old.kind === 'tag' &&
+        now.kind === 'tag' &&
+        old.ref === now.ref &&
+        old.url === now.url &&
+        old.commit !== now.commit
+      );
+    });
+    const allPins: { source: ExtendsSource; pin: LockEntry }[] = state.sources.map((source) => ({
+      source,
+      pin: newPins.get(source.name) ?? pinsFor(state, [source.name])[0]!.pin,
+    }));
+    const fetched = await fetchPins(
+      this.root,
+      allPins.filter((p) => newPins.has(p.source.name)),
+    );
+    const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)));
+    const refused = moved.length > 0 && !options.acceptMovedTag;
+    const written = !refused && !options.dryRun;
+    if (written) {
+      const lock: ExtendsLock = { version: 1, sources: allPins.map((p) => p.pin) };
+      await writeExtendsLock(this.root, lock);
+    }
+    return { moves, written, fetched };
+  }
+
+  /** What the source's ref names at its remote now. */
+  private async remotePin(source: ExtendsSource): Promise<LockEntry> {
+    const url = resolveSourceUrl(this.root, source.url);
+    let kind: RefKind;
+    let commit: string;
+    let tagObject: string | undefined;
+    if (isCommitId(source.ref)) {
+      kind = 'commit';
+      commit = source.ref;
+    } else {
+      let found: Awaited<ReturnType<typeof lsRemote>>;
+      try {
+        found = await lsRemote(this.root, url, source.ref);
+      } catch (error) {
+        if (error instanceof GitError)
+          throw new AgentsError(`cannot reach the policy source ${source.name}: ${error.message}`, EXIT_CODES.usage, {
+            hint: 'Check its URL in config.yaml and the network; nothing was written.',
+            code: 'extends-unreachable',
+          });
+        throw error;
+      }
+      if (!found)
+        throw new AgentsError(`the policy source ${source.name} has no tag or branch ${source.ref}`, EXIT_CODES.usage, {
+          hint: 'Correct `ref:` in config.yaml (a tag, a branch or a full commit id); nothing was written.',
+          code: 'extends-unknown-ref',
+        });
+      kind = found.kind;
+      commit = found.commit;
+      tagObject = found.tagObject;
+    }
+    const pin: LockEntry = { name: source.name, url: source.url, ref: source.ref, kind, commit };
+    if (tagObject !== undefined && tagObject !== commit) pin.tag_object = tagObject;
+    return pin;
+  }
+
+  /** The `invariant diff` report of each chosen source's move. */
+  private async report(
+    state: ExtendsState,
+    chosen: readonly ExtendsSource[],
+    allPins: readonly { source: ExtendsSource; pin: LockEntry }[],
+    moved: ReadonlySet<string>,
+  ): Promise<SourceMove[]> {
+    const snap = await readStore(this.invariants.source);
+    requireValid(snap, 'report what the move changes');
+    const targets: TargetRef[] = (await this.invariants.projectNames()).map((project) => ({ kind: 'project', project }));
+    // The other sources stay where they are pinned (or, when not pinned yet, where they are going).
+    const oldPins = allPins.map(({ source, pin }) => ({ source, pin: state.lock?.sources.find((p) => p.name === source.name) ?? pin }));
+    const inheritedAt = async (pins: readonly { source: ExtendsSource; pin: LockEntry }[]) => {
+      const r = await readInherited(this.root, pins);
+      requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources');
+      return r.invariants;
+    };
+    const moves: SourceMove[] = [];
+    for (const source of chosen) {
+      const before = state.lock?.sources.find((p) => p.name === source.name);
+      const after = allPins.find((p) => p.source.name === source.name)!.pin;
+      const beforePins = oldPins.map((p) => (p.source.name === source.name && !before ? { ...p, pin: undefined } : p));
+      const beforeInherited = await inheritedAt(
+        beforePins.filter((p): p is { source: ExtendsSource; pin: LockEntry } => p.pin !== undefined),
+      );
+      const afterInherited = await inheritedAt(oldPins.map((p) => (p.source.name === source.name ? { source, pin: after } : p)));
+      const mine = (list: readonly ScopedInvariant[]) => list.filter((i) => i.scope.kind === 'inherited' && i.scope.source === source.name);
+      const changedBefore = mine(beforeInherited);
+      const changedAfter = mine(afterInherited);
+      const diff = diffStores(
+        { before: changedBefore, after: changedAfter },
+        { invariants: [...snap.invariants, ...beforeInherited], plans: snap.plans },
+        { invariants: [...snap.invariants, ...afterInherited], plans: snap.plans },
+        targets,
+      );
+      const files = diffInvariantFiles(changedBefore, changedAfter);
+      moves.push({
+        name: source.name,
+        ...(before ? { before } : {}),
+        after,
+        movedTag: moved.has(source.name),
+        diff: {
+          ...diff,
+          invariants: files,
+          range: `${side(source.name, before).label}..${side(source.name, after).label}`,
+          before: side(source.name, before),
+          after: side(source.name, after),
+          changedPaths: files.map((f) => (f.after ?? f.before)!.path),
+        },
+      });
+    }
+    return moves;
+  }
+}

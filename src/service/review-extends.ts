@@ -1,0 +1,135 @@
+// The policy sources of each side of `invariant diff` (docs/extends.md, "Review"):
+// which commit each side pins, the inherited invariants there (from the cache),
+// and what moved.
+import { diffInvariantFiles } from '../core/diff.ts';
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { EXTENDS_LOCK_FILE, parseExtendsLock, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
+import { parseConfig, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { catFileBatch } from '../git/repo.ts';
+import { readInherited } from '../store/extends.ts';
+import { emptySnapshot } from '../store/read.ts';
+import { WorkingTreeSource } from '../store/tree-source.ts';
+import { requireValid } from './invariant-service.ts';
+
+/** One source whose pin differs between the sides: "policy source X moved from v3 to v4", and what entered and left. */
+export interface PolicyMove {
+  name: string;
+  before: { ref: string; commit: string } | null;
+  after: { ref: string; commit: string } | null;
+  /** The source's invariants added, removed and edited between the two commits. */
+  entered: ScopedInvariant[];
+  left: ScopedInvariant[];
+  edited: ScopedInvariant[];
+}
+
+export interface InheritedSides {
+  before: ScopedInvariant[];
+  after: ScopedInvariant[];
+  /** The inherited invariants of the sources that moved, on each side (the "changed files" of the diff). */
+  changedBefore: ScopedInvariant[];
+  changedAfter: ScopedInvariant[];
+  moves: PolicyMove[];
+}
+
+/** Where a side's files are: a commit, the index, or the working tree. */
+export type SideWhere = { kind: 'revision'; commit?: string } | { kind: 'index' } | { kind: 'working tree' };
+
+const FILES = ['config.yaml', EXTENDS_LOCK_FILE] as const;
+
+async function sideFiles(storeRoot: string, top: string, prefix: string, where: SideWhere): Promise<(Uint8Array | undefined)[]> {
+  if (where.kind === 'working tree') {
+    const read = await new WorkingTreeSource(storeRoot).read(FILES);
+    return FILES.map((f) => {
+      const r = read.get(f);
+      return r?.ok ? r.bytes : undefined;
+    });
+  }
+  if (where.kind === 'revision' && where.commit === undefined) return FILES.map(() => undefined);
+  const at = where.kind === 'index' ? ':' : `${where.commit}:`;
+  const names = FILES.map((f) => `${at}${prefix === '' ? f : `${prefix}/${f}`}`);
+  const blobs = await catFileBatch(top, names);
+  return names.map((n) => blobs.get(n) ?? undefined);
+}
+
+function parsed<T>(fn: () => T): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (error) {
+    if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+    return import('../core/parse.ts').then(fn);
+  }
+}
+
+/** A side's sources with the pins that match them (a stale pin is left out: that side pins nothing for it). */
+async function sidePins(
+  storeRoot: string,
+  top: string,
+  prefix: string,
+  where: SideWhere,
+): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
+  const [config, lock] = await sideFiles(storeRoot, top, prefix, where);
+  if (!config || !/^extends\s*:/m.test(new TextDecoder().decode(config))) return [];
+  const diagnostics: Diagnostic[] = [];
+  const c = await parsed(() => parseConfig('config.yaml', config));
+  diagnostics.push(...c.diagnostics);
+  let l: ExtendsLock | undefined;
+  if (lock) {
+    const p = await parsed(() => parseExtendsLock(EXTENDS_LOCK_FILE, lock));
+    diagnostics.push(...p.diagnostics);
+    l = p.value;
+  }
+  requireValid({ ...emptySnapshot(), diagnostics }, 'diff the policy sources');
+  const out: { source: ExtendsSource; pin: LockEntry }[] = [];
+  for (const source of c.value?.extends ?? []) {
+    const pin = l?.sources.find((p) => p.name === source.name);
+    if (pin && staleReason(source, pin) === undefined) out.push({ source, pin });
+  }
+  return out;
+}
+
+/**
+ * The inherited invariants of both sides, read from the cache at each side's
+ * pins, and the moves between them; undefined when neither side extends a
+ * source (then the diff is exactly what it was without policy sources).
+ */
+export async function inheritedSides(
+  storeRoot: string,
+  top: string,
+  prefix: string,
+  before: SideWhere,
+  after: SideWhere,
+): Promise<InheritedSides | undefined> {
+  const [bPins, aPins] = [await sidePins(storeRoot, top, prefix, before), await sidePins(storeRoot, top, prefix, after)];
+  if (bPins.length === 0 && aPins.length === 0) return undefined;
+  const read = async (pins: typeof bPins) => {
+    const r = await readInherited(storeRoot, pins);
+    requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources');
+    return r.invariants;
+  };
+  const bInv = await read(bPins);
+  const aInv = await read(aPins);
+  const of = (list: readonly ScopedInvariant[], name: string) =>
+    list.filter((i) => i.scope.kind === 'inherited' && i.scope.source === name);
+  const names = [...new Set([...bPins, ...aPins].map((p) => p.source.name))];
+  const moves: PolicyMove[] = [];
+  const changedBefore: ScopedInvariant[] = [];
+  const changedAfter: ScopedInvariant[] = [];
+  for (const name of names) {
+    const b = bPins.find((p) => p.source.name === name)?.pin;
+    const a = aPins.find((p) => p.source.name === name)?.pin;
+    if (b && a && b.commit === a.commit) continue;
+    const files = diffInvariantFiles(of(bInv, name), of(aInv, name));
+    changedBefore.push(...of(bInv, name));
+    changedAfter.push(...of(aInv, name));
+    moves.push({
+      name,
+      before: b ? { ref: b.ref, commit: b.commit } : null,
+      after: a ? { ref: a.ref, commit: a.commit } : null,
+      entered: files.filter((f) => f.change === 'added').map((f) => f.after!),
+      left: files.filter((f) => f.change === 'removed').map((f) => f.before!),
+      edited: files.filter((f) => f.change === 'edited').map((f) => f.after!),
+    });
+  }
+  return { before: bInv, after: aInv, changedBefore, changedAfter, moves };
+}

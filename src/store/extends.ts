@@ -1,0 +1,202 @@
+// Policy sources on disk (docs/extends.md): the lock file, the cache under the
+// git folder, and reading a source's invariants and action templates from it.
+// Reading never touches the network; only `fetchPins` talks to remotes.
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
+import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
+import { fetchCommit, hasCommit, initBareCache, topNames } from '../git/extends.ts';
+import { gitDirFor, repoTop } from '../git/location.ts';
+import { GitTreeSource } from './git-source.ts';
+import { readConfig } from './config.ts';
+import { readEntries, readFolders } from './read.ts';
+import type { TreeSource } from './tree-source.ts';
+import { withFolderLock, writeFileAtomic } from './write.ts';
+
+/** config.yaml's sources and the lock, as one tree holds them. */
+export interface ExtendsState {
+  sources: ExtendsSource[];
+  lock?: ExtendsLock;
+  diagnostics: Diagnostic[];
+}
+
+/** Reads `extends` from config.yaml and `extends.lock.yaml` from one tree (working tree, index or revision). */
+export async function readExtendsState(source: TreeSource): Promise<ExtendsState> {
+  const { config, diagnostics } = await readConfig(source);
+  const top = await source.list('', { recursive: false });
+  const entry = top.find((e) => e.path === EXTENDS_LOCK_FILE);
+  if (!entry) return { sources: config.extends, diagnostics };
+  const snap = await readEntries(source, [entry]);
+  const state: ExtendsState = { sources: config.extends, diagnostics: [...diagnostics, ...snap.diagnostics] };
+  if (snap.extendsLock) state.lock = snap.extendsLock;
+  return state;
+}
+
+/** Writes the lock with the project's serializer, atomically. */
+export async function writeExtendsLock(storeRoot: string, lock: ExtendsLock): Promise<void> {
+  // The serializer (and the yaml package) load only for the command that writes.
+  const { formatExtendsLockFile } = await import('../core/serialize.ts');
+  writeFileAtomic(storeRoot, EXTENDS_LOCK_FILE, formatExtendsLockFile(EXTENDS_LOCK_FILE, lock), 'replace');
+}
+
+/**
+ * The repository's common git folder (shared by its linked worktrees), found
+ * without a git process: the `.git` folder, or the `commondir` its worktree
+ * folder names.
+ */
+function commonGitDir(storeRoot: string): string | undefined {
+  const dir = gitDirFor(storeRoot);
+  if (dir === undefined) return undefined;
+  try {
+    const named = readFileSync(join(dir, 'commondir'), 'utf8').trim();
+    return isAbsolute(named) ? named : resolve(dir, named);
+  } catch {
+    return dir;
+  }
+}
+
+/** `<git common dir>/agents/extends`: the cache of every source's pinned commits. */
+export function cacheRoot(storeRoot: string): string {
+  const common = commonGitDir(storeRoot);
+  if (common === undefined)
+    throw new UsageError(
+      `the store ${storeRoot} extends policy sources but is not in a git repository`,
+      'Policy sources are cached under the git folder: run `git init` at the top of the project.',
+    );
+  return join(common, 'agents', 'extends');
+}
+
+/** The cache of one source: a bare repository. */
+export function sourceCacheDir(storeRoot: string, name: string): string {
+  return join(cacheRoot(storeRoot), `${name}.git`);
+}
+
+/** A URL as git takes it: a relative path is relative to the repository's top folder. */
+export function resolveSourceUrl(storeRoot: string, url: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/\\]+@[^/\\]+:/.test(url) || isAbsolute(url)) return url;
+  return resolve(repoTop(storeRoot) ?? storeRoot, url);
+}
+
+/** The pin of each configured source, or the reason the lock must be updated first (exit 2). */
+export function pinsFor(state: ExtendsState, only?: readonly string[]): { source: ExtendsSource; pin: LockEntry }[] {
+  const out: { source: ExtendsSource; pin: LockEntry }[] = [];
+  for (const source of state.sources) {
+    if (only && !only.includes(source.name)) continue;
+    const pin = state.lock?.sources.find((p) => p.name === source.name);
+    const stale = staleReason(source, pin);
+    if (stale !== undefined || !pin)
+      throw new AgentsError(stale ?? `no pin for ${source.name}`, EXIT_CODES.usage, {
+        hint: 'Run `agents extends update` to pin it, then `agents extends fetch` in other clones.',
+        code: 'extends-not-pinned',
+      });
+    out.push({ source, pin });
+  }
+  return out;
+}
+
+function notFetched(source: string, commit: string): AgentsError {
+  return new AgentsError(`the pinned commit ${commit.slice(0, 12)} of the policy source ${source} is not in the cache`, EXIT_CODES.usage, {
+    hint: 'Run `agents extends fetch` (it fetches exactly the pinned commits); nothing was written.',
+    code: 'extends-not-fetched',
+    detail: { source, commit },
+  });
+}
+
+/** The source's store at its pinned commit, read from the cache (no network). */
+export async function sourceTree(storeRoot: string, source: ExtendsSource, commit: string): Promise<GitTreeSource> {
+  const dir = sourceCacheDir(storeRoot, source.name);
+  if (!existsSync(dir)) throw notFetched(source.name, commit);
+  return GitTreeSource.atCommit(join(dir, source.path), dir, commit, `${source.name}@${commit.slice(0, 12)}`);
+}
+
+/** Inherited invariants and the problems met reading them; their paths are `extends/<source>/global/<id>.yaml`. */
+export interface Inherited {
+  invariants: ScopedInvariant[];
+  diagnostics: Diagnostic[];
+}
+
+/** Reads the `global/` folder of each pinned source from the cache. A missing commit is exit 2 naming `agents extends fetch`. */
+export async function readInherited(storeRoot: string, pins: readonly { source: ExtendsSource; pin: LockEntry }[]): Promise<Inherited> {
+  const out: Inherited = { invariants: [], diagnostics: [] };
+  for (const [order, { source, pin }] of pins.entries()) {
+    const tree = await sourceTree(storeRoot, source, pin.commit);
+    let snap: Awaited<ReturnType<typeof readFolders>>;
+    try {
+      snap = await readFolders(tree, ['global']);
+    } catch (error) {
+      if (!(await hasCommit(sourceCacheDir(storeRoot, source.name), pin.commit))) throw notFetched(source.name, pin.commit);
+      throw error;
+    }
+    const scope: Scope = Object.freeze({ kind: 'inherited', source: source.name, order });
+    for (const inv of snap.invariants) out.invariants.push({ ...inv, scope, path: inheritedPath(source.name, inv.path) });
+    for (const d of snap.diagnostics) out.diagnostics.push({ ...d, file: inheritedPath(source.name, d.file) });
+  }
+  return out;
+}
+
+/** What `agents extends fetch` did for one source. */
+export interface FetchOutcome {
+  name: string;
+  commit: string;
+  /** `fetched` from the remote, or already `cached`. */
+  status: 'fetched' | 'cached';
+  /** What the source's store holds that is never read or run (actors/, config.yaml, …). */
+  ignored: string[];
+}
+
+/** The folders of a source's store that are read; everything else is ignored (docs/extends.md, "Safety"). */
+const READ_FROM_SOURCE = new Set(['global', 'actions']);
+
+/**
+ * Brings each pinned commit into the cache: one shallow fetch per missing
+ * commit, none for a commit already there. Runs under one lock of the cache
+ * folder, so two `extends fetch` at once take turns (the second finds the
+ * commits cached). Writes nothing outside the cache.
+ */
+export async function fetchPins(storeRoot: string, pins: readonly { source: ExtendsSource; pin: LockEntry }[]): Promise<FetchOutcome[]> {
+  const root = cacheRoot(storeRoot);
+  const parent = join(root, '..');
+  mkdirSync(parent, { recursive: true });
+  return withFolderLock(parent, 'extends', async () => {
+    const outcomes: FetchOutcome[] = [];
+    for (const { source, pin } of pins) {
+      const dir = join(root, `${source.name}.git`);
+      const made = !existsSync(dir);
+      if (made) await initBareCache(dir);
+      let status: FetchOutcome['status'] = 'cached';
+      if (!(await hasCommit(dir, pin.commit))) {
+        try {
+          await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit);
+        } catch (error) {
+          if (made) rmSync(dir, { recursive: true, force: true });
+          throw new AgentsError(
+            `cannot fetch the policy source ${source.name}: ${error instanceof Error ? error.message : String(error)}`,
+            EXIT_CODES.usage,
+            {
+              hint: 'Check the URL and that the remote still holds the pinned commit; the cache was left as it was.',
+              code: 'extends-fetch-failed',
+            },
+          );
+        }
+        status = 'fetched';
+      }
+      let names: string[];
+      try {
+        names = await topNames(dir, pin.commit, source.path);
+      } catch {
+        throw new AgentsError(
+          `the policy source ${source.name} has no folder ${source.path} at ${pin.commit.slice(0, 12)}`,
+          EXIT_CODES.usage,
+          {
+            hint: 'Set `path:` of the source in config.yaml to the folder of its store.',
+            code: 'extends-no-store',
+          },
+        );
+      }
+      outcomes.push({ name: source.name, commit: pin.commit, status, ignored: names.filter((n) => !READ_FROM_SOURCE.has(n)).sort() });
+    }
+    return outcomes;
+  });
+}

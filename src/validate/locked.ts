@@ -1,0 +1,88 @@
+// Floors set by policy sources (docs/extends.md, "Floors"): an inherited
+// invariant marked `locked: true` may not be weakened by this store.
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { textKey } from '../core/normalise.ts';
+import { stricter } from '../core/resolve.ts';
+import type { WaiverScope } from '../core/waivers.ts';
+import { pinsFor, readExtendsState, readInherited } from '../store/extends.ts';
+import { readStore } from '../store/read.ts';
+import { readWaivers } from '../store/read-waivers.ts';
+import type { TreeSource } from '../store/tree-source.ts';
+
+function problem(code: Diagnostic['code'], file: string, message: string, hint: string, related: string): Diagnostic {
+  return {
+    code,
+    severity: 'error',
+    file,
+    line: 0,
+    col: 0,
+    message,
+    hint,
+    related: [{ file: related, line: 0, col: 0, message: 'the locked copy' }],
+  };
+}
+
+/**
+ * The store's copies that weaken a locked inherited invariant: the same text
+ * (case-insensitive, as de-duplication compares) with a lower severity or
+ * `active: false` (`locked-weakened`), and waivers of a locked invariant
+ * (`locked-waived`). Problems in a source's own files are reported under
+ * `extends/<source>/…`. None when the store extends no source.
+ */
+export async function lockedDiagnostics(storeRoot: string, source: TreeSource): Promise<Diagnostic[]> {
+  const state = await readExtendsState(source);
+  // A broken config.yaml or lock is reported by the file checks.
+  if (state.sources.length === 0 || state.diagnostics.length > 0) return [];
+  const inherited = await readInherited(storeRoot, pinsFor(state));
+  const out: Diagnostic[] = [...inherited.diagnostics];
+  const locked = new Map<string, (typeof inherited.invariants)[number]>();
+  for (const inv of inherited.invariants) if (inv.locked && inv.active) locked.set(textKey(inv.text), inv);
+  if (locked.size === 0) return out;
+  const snap = await readStore(source);
+  for (const inv of snap.invariants) {
+    const floor = locked.get(textKey(inv.text));
+    if (floor?.scope.kind !== 'inherited') continue;
+    const from = `the policy source ${floor.scope.source}`;
+    if (!inv.active)
+      out.push(
+        problem(
+          'locked-weakened',
+          inv.path,
+          `this copy deactivates "${floor.text}", which ${from} locks (${floor.id})`,
+          'Remove this copy, or make it active; a locked invariant cannot be taken out of effect here.',
+          floor.path,
+        ),
+      );
+    else if (stricter(floor, inv))
+      out.push(
+        problem(
+          'locked-weakened',
+          inv.path,
+          `this copy lowers "${floor.text}" from ${floor.severity} to ${inv.severity}, below the floor ${from} locks (${floor.id})`,
+          `Raise its severity to ${floor.severity} or remove it; the effective set keeps the locked copy.`,
+          floor.path,
+        ),
+      );
+  }
+  const scopes: WaiverScope[] = [];
+  for (const e of snap.entries) {
+    const m = /^(projects|plans)\/([^/]+)\/waivers$/.exec(e.path);
+    if (e.type === 'dir' && m) scopes.push(m[1] === 'projects' ? { kind: 'project', project: m[2]! } : { kind: 'plan', plan: m[2]! });
+  }
+  if (scopes.length === 0) return out;
+  const byId = new Map([...locked.values()].map((i) => [i.id, i]));
+  for (const w of (await readWaivers(source, scopes)).waivers) {
+    const floor = byId.get(w.invariant_id);
+    if (floor?.scope.kind !== 'inherited') continue;
+    out.push(
+      problem(
+        'locked-waived',
+        w.path,
+        `this waiver takes "${floor.text}" out of effect, but the policy source ${floor.scope.source} locks it (${floor.id})`,
+        'Remove the waiver; a locked invariant cannot be waived in a repository that inherits it.',
+        floor.path,
+      ),
+    );
+  }
+  return out;
+}

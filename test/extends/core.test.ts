@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSourceName, sourcesFromConfig } from '../../src/core/extends-config.ts';
+import { staleReason } from '../../src/core/extends.ts';
+import type { Scope, ScopedInvariant } from '../../src/core/model.ts';
+import { resolveEffective } from '../../src/core/resolve.ts';
+
+function inv(id: string, text: string, scope: Scope, extra: Partial<ScopedInvariant> = {}): ScopedInvariant {
+  return { id, text, severity: 'error', active: true, tags: [], scope, path: `x/${id}.yaml`, ...extra };
+}
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
+const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G3';
+const ORG: Scope = { kind: 'inherited', source: 'org', order: 0 };
+const TEAM: Scope = { kind: 'inherited', source: 'team', order: 1 };
+const MYAPP = { kind: 'project', project: 'myapp' } as const;
+
+describe('policy sources: the pure rules', () => {
+  it.each([
+    ['https://git.example.com/acme/Acme-Policy.git', 'acme-policy'],
+    ['git@github.com:acme/policy.git', 'policy'],
+    ['file:///srv/repos/org%20rules/', 'org-20rules'],
+    ['../policy', 'policy'],
+    ['https://example.com/--', undefined],
+  ])('derives the name of %s', (url, name) => {
+    expect(defaultSourceName(url)).toBe(name);
+  });
+
+  it('refuses two sources with one name and fills path with .agents', () => {
+    const r = sourcesFromConfig('config.yaml', [
+      { url: 'https://a/policy.git', ref: 'v1' },
+      { url: 'https://b/policy', ref: 'main', path: 'rules' },
+    ]);
+    expect(r.sources).toEqual([{ name: 'policy', url: 'https://a/policy.git', ref: 'v1', path: '.agents' }]);
+    expect(r.diagnostics.map((d) => [d.code, d.file])).toEqual([['schema', 'config.yaml']]);
+  });
+
+  it('a pin is stale when config.yaml names another url or ref', () => {
+    const source = { name: 'org', url: 'u', ref: 'v2', path: '.agents' };
+    expect(staleReason(source, { name: 'org', url: 'u', ref: 'v2', kind: 'tag', commit: 'c' })).toBeUndefined();
+    expect(staleReason(source, { name: 'org', url: 'u', ref: 'v1', kind: 'tag', commit: 'c' })).toContain('ref v1');
+    expect(staleReason(source, undefined)).toContain('no pin');
+  });
+
+  it('inherited comes after global; of two sources the first in extends is kept', () => {
+    const entries = resolveEffective({ kind: 'project', project: 'myapp' }, [
+      inv(A, 'Same rule', TEAM),
+      inv(B, 'same RULE', ORG),
+      inv(C, 'Own rule', { kind: 'global' }),
+    ]);
+    expect(entries.map((e) => [e.invariant.id, e.shadows.map((s) => s.id)])).toEqual([
+      [C, []],
+      [B, [A]],
+    ]);
+  });
+
+  it('a locked inherited copy is kept over a weaker repository copy, which it then shadows; a stricter copy still wins', () => {
+    const weak = resolveEffective({ kind: 'project', project: 'myapp' }, [
+      inv(A, 'Never delete production data', MYAPP, { severity: 'warning' }),
+      inv(B, 'never delete production data', ORG, { locked: true }),
+    ]);
+    expect(weak.map((e) => [e.invariant.id, e.invariant.severity, e.shadows.map((s) => s.id)])).toEqual([[B, 'error', [A]]]);
+    const same = resolveEffective({ kind: 'project', project: 'myapp' }, [
+      inv(A, 'Never delete production data', MYAPP),
+      inv(B, 'never delete production data', ORG, { locked: true, severity: 'warning' }),
+    ]);
+    expect(same.map((e) => [e.invariant.id, e.shadows.map((s) => s.id)])).toEqual([[A, [B]]]);
+  });
+});

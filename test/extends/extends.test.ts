@@ -1,0 +1,252 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentsAsync } from '../helpers/cli.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { runMain } from '../helpers/main.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+
+const NEVER_DELETE = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const NO_SECRETS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
+const TAG_RELEASES = '01JDQ6X5Z8W4N3B2C1D0E9F8G3';
+const LOG_CHANGES = '01JDQ6X5Z8W4N3B2C1D0E9F8G4';
+const LOCAL_TESTS = '01JDQ6X5Z8W4N3B2C1D0E9F8G5';
+const LOCAL_WEAK = '01JDQ6X5Z8W4N3B2C1D0E9F8G6';
+const OTHER_COPY = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+
+/** A policy repository (a store in `.agents/`) with a bare clone as its remote; returns the bare repository's file URL. */
+function policyRepo(dir: string, marker: string): { work: string; url: string } {
+  const work = join(dir, 'policy');
+  mkdirSync(work);
+  gitInit(work);
+  writeTree(work, {
+    '.agents/global/': null,
+    [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data', { locked: 'true' }),
+    [`.agents/actions/org/release/${TAG_RELEASES}.yaml`]: invariantYaml(TAG_RELEASES, 'Tag every release'),
+    // Nothing of a source runs: neither its actor nor its config.
+    '.agents/actors/evil.sh': `#!/bin/sh\ntouch ${marker}\n`,
+    '.agents/config.yaml': `reconciliation:\n  command: [sh, actors/evil.sh]\n`,
+  });
+  commitAll(work, 'v1');
+  git(work, 'tag', 'v1');
+  const bare = join(dir, 'policy.git');
+  git(dir, 'clone', '-q', '--bare', work, bare);
+  return { work, url: `file://${bare}` };
+}
+
+function consumer(dir: string, name: string, extendsYaml: string, tree: Record<string, string | null> = {}): string {
+  const top = join(dir, name);
+  mkdirSync(top);
+  gitInit(top);
+  writeTree(top, {
+    '.agents/global/': null,
+    [`.agents/projects/myapp/${LOCAL_TESTS}.yaml`]: invariantYaml(LOCAL_TESTS, 'All API changes need tests'),
+    '.agents/config.yaml': `extends:\n${extendsYaml}`,
+    ...tree,
+  });
+  commitAll(top, 'consumer');
+  return top;
+}
+
+const run = (cwd: string, ...args: string[]) => runMain(args, { cwd });
+
+function effective(json: string): { id: string; scope: string; inherited_from?: string; severity: string }[] {
+  return JSON.parse(json);
+}
+
+function cacheDir(top: string, name: string): string {
+  return join(top, '.git', 'agents', 'extends', `${name}.git`);
+}
+
+describe('extends: a policy repository consumed by pinned commit', () => {
+  it('update pins the tag, fetch gets exactly that commit, and the effective set names the source', async () => {
+    const dir = tempDir();
+    const marker = join(dir, 'PWNED');
+    const policy = policyRepo(dir, marker);
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    const v1 = git(policy.work, 'rev-parse', 'v1').trim();
+
+    // Not pinned yet: reading refuses, naming what to run.
+    const before = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp');
+    expect(before.code).toBe(2);
+    expect(before.stderr).toContain('agents extends update');
+
+    const up = await run(app, 'extends', 'update', '--format', 'json');
+    expect(up.code).toBe(0);
+    const lock = readFileSync(join(app, '.agents/extends.lock.yaml'), 'utf8');
+    expect(lock.split('\n')[0]).toBe('# yaml-language-server: $schema=schemas/extends-lock.schema.json');
+    expect(lock).toContain(`commit: ${v1}`);
+    expect(lock).toContain('kind: tag');
+
+    // A fresh cache: fetch gets the pinned commit and says what it ignores.
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const fetched = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(fetched.code).toBe(0);
+    expect(JSON.parse(fetched.stdout)).toEqual([{ name: 'policy', commit: v1, status: 'fetched', ignored: ['actors', 'config.yaml'] }]);
+    expect(git(cacheDir(app, 'policy'), 'rev-parse', `refs/agents/pins/${v1}`).trim()).toBe(v1);
+    expect(git(cacheDir(app, 'policy'), 'rev-parse', '--is-shallow-repository').trim()).toBe('true');
+    const again = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(JSON.parse(again.stdout)[0].status).toBe('cached');
+
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect(list.code).toBe(0);
+    expect(effective(list.stdout).map((e) => [e.id, e.scope, e.inherited_from ?? null])).toEqual([
+      [LOCAL_TESTS, 'project', null],
+      [NEVER_DELETE, 'inherited', 'policy'],
+    ]);
+    const text = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp');
+    expect(text.stdout).toContain('plan > project > global > inherited');
+    expect(text.stdout).toContain('inherited policy');
+
+    // plan use of the source's action template, addressed as <source>:<ns>/<name>.
+    const plan = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
+    expect(plan.code).toBe(0);
+    const planId = JSON.parse(plan.stdout).plan.id as string;
+    const planYaml = readFileSync(join(app, '.agents/plans', planId, 'plan.yaml'), 'utf8');
+    expect(planYaml).toContain('action: policy:org/release');
+    const planList = await run(app, 'invariant', 'list', '--effective', '--plan', planId, '--format', 'json');
+    expect(effective(planList.stdout).map((e) => e.scope)).toEqual(['plan', 'project', 'inherited']);
+    // Validation accepts the plan and the lock; the source's actor never ran.
+    const validated = await run(app, 'validate', '--format', 'json');
+    expect(validated.code).toBe(0);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a branch moves and update reports what entered and left; a force-pushed tag is refused until accepted', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    git(dir, '-C', policy.work, 'remote', 'add', 'origin', policy.url.slice('file://'.length));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const v1 = git(policy.work, 'rev-parse', 'v1').trim();
+
+    // The maintainers re-tag v1 on another commit and force-push it.
+    writeTree(policy.work, { [`.agents/global/${NO_SECRETS}.yaml`]: invariantYaml(NO_SECRETS, 'No secrets in prompts') });
+    const moved = commitAll(policy.work, 'retag');
+    git(policy.work, 'tag', '-f', 'v1');
+    git(policy.work, 'push', '-q', '--force', 'origin', 'main', 'v1');
+    const refused = await run(app, 'extends', 'update', '--format', 'json');
+    expect(refused.code).toBe(1);
+    const report = JSON.parse(refused.stdout);
+    expect(report.written).toBe(false);
+    expect(report.sources[0].moved_tag).toBe(true);
+    expect(report.sources[0].before.commit).toBe(v1);
+    expect(report.sources[0].after.commit).toBe(moved);
+    expect(readFileSync(join(app, '.agents/extends.lock.yaml'), 'utf8')).toContain(v1);
+    const text = await run(app, 'extends', 'update');
+    expect(text.stdout).toContain('the tag v1 was moved at the source');
+
+    const accepted = await run(app, 'extends', 'update', '--accept-moved-tag', '--format', 'json');
+    expect(accepted.code).toBe(0);
+    expect(readFileSync(join(app, '.agents/extends.lock.yaml'), 'utf8')).toContain(moved);
+
+    // A branch: moving is what it does; update shows what entered and left each project's set.
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${policy.url}\n    ref: main\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    rmSync(join(policy.work, `.agents/global/${NO_SECRETS}.yaml`));
+    writeTree(policy.work, { [`.agents/global/${LOG_CHANGES}.yaml`]: invariantYaml(LOG_CHANGES, 'Log all changes') });
+    commitAll(policy.work, 'v2');
+    git(policy.work, 'push', '-q', 'origin', 'main');
+    const move = await run(app, 'extends', 'update', '--format', 'json');
+    expect(move.code).toBe(0);
+    const target = JSON.parse(move.stdout).sources[0].diff.targets.find((t: { project?: string }) => t.project === 'myapp');
+    expect(target.entered.map((e: { id: string }) => e.id)).toEqual([LOG_CHANGES]);
+    expect(target.left.map((e: { id: string }) => e.id)).toEqual([NO_SECRETS]);
+  });
+
+  it('reading never touches the network: with the pin cached an unreachable source works; without it, exit 2 and nothing written', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    rmSync(policy.url.slice('file://'.length), { recursive: true, force: true });
+
+    const cached = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect(cached.code).toBe(0);
+    expect(effective(cached.stdout).map((e) => e.id)).toEqual([LOCAL_TESTS, NEVER_DELETE]);
+
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const missing = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('agents extends fetch');
+    const use = await run(app, 'plan', 'use', 'policy:org/release', '--format', 'json');
+    expect(use.code).toBe(2);
+    expect(JSON.parse(use.stdout).error.code).toBe('extends-not-fetched');
+    expect(existsSync(join(app, '.agents/plans'))).toBe(false);
+    const fetch = await run(app, 'extends', 'fetch');
+    expect(fetch.code).toBe(2);
+    expect(existsSync(cacheDir(app, 'policy'))).toBe(false);
+    expect(git(app, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .agents/extends.lock.yaml\n');
+  });
+
+  it('two sources with the same text: the one listed first in extends is kept and shadows the other', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const second = join(dir, 'second');
+    mkdirSync(second);
+    gitInit(second);
+    writeTree(second, {
+      [`.agents/global/${OTHER_COPY}.yaml`]: invariantYaml(OTHER_COPY, 'never delete PRODUCTION data', { severity: 'warning' }),
+    });
+    commitAll(second, 'one');
+    const app = consumer(dir, 'app', `  - name: second\n    url: ${second}\n    ref: main\n  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const out = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    const list = JSON.parse(out.stdout) as { id: string; inherited_from?: string; shadows: { id: string }[] }[];
+    // The policy source's copy is locked and stricter (error over warning): the floor wins over the order.
+    expect(list.map((e) => [e.id, e.inherited_from ?? null])).toEqual([
+      [LOCAL_TESTS, null],
+      [NEVER_DELETE, 'policy'],
+    ]);
+    expect(list[1]!.shadows.map((s) => s.id)).toEqual([OTHER_COPY]);
+
+    // Without a floor, the order of extends decides.
+    writeFileSync(join(policy.work, `.agents/global/${NEVER_DELETE}.yaml`), invariantYaml(NEVER_DELETE, 'Never delete production data'));
+    commitAll(policy.work, 'unlock');
+    git(policy.work, 'tag', 'v2');
+    git(dir, 'clone', '-q', '--bare', policy.work, join(dir, 'policy2.git'));
+    writeFileSync(
+      join(app, '.agents/config.yaml'),
+      `extends:\n  - name: second\n    url: ${second}\n    ref: main\n  - name: policy\n    url: file://${join(dir, 'policy2.git')}\n    ref: v2\n`,
+    );
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const ordered = JSON.parse((await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json')).stdout);
+    expect(ordered.map((e: { id: string }) => e.id)).toEqual([LOCAL_TESTS, OTHER_COPY]);
+  });
+
+  it('a locked invariant weakened locally is a validate error naming the source; the effective set keeps the locked copy', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`, {
+      [`.agents/global/${LOCAL_WEAK}.yaml`]: invariantYaml(LOCAL_WEAK, 'never delete production data', { severity: 'info' }),
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const v = await run(app, 'validate', '--format', 'json');
+    expect(v.code).toBe(1);
+    const diags = JSON.parse(v.stdout).diagnostics as { code: string; file: string; message: string }[];
+    const locked = diags.filter((d) => d.code === 'locked-weakened');
+    expect(locked.map((d) => d.file)).toEqual([`global/${LOCAL_WEAK}.yaml`]);
+    expect(locked[0]!.message).toContain('policy source policy');
+    const list = JSON.parse((await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json')).stdout);
+    expect(list.map((e: { id: string; severity: string }) => [e.id, e.severity])).toEqual([
+      [LOCAL_TESTS, 'error'],
+      [NEVER_DELETE, 'error'],
+    ]);
+  });
+
+  it('two extends fetch at once take turns on the cache and both succeed', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const [a, b] = await Promise.all([
+      agentsAsync(['extends', 'fetch', '--format', 'json'], { cwd: app }),
+      agentsAsync(['extends', 'fetch', '--format', 'json'], { cwd: app }),
+    ]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const statuses = [JSON.parse(a.stdout)[0].status, JSON.parse(b.stdout)[0].status].sort();
+    expect(statuses).toEqual(['cached', 'fetched']);
+    expect(readdirSync(join(app, '.git', 'agents', 'extends')).sort()).toEqual(['policy.git']);
+  });
+});

@@ -1,0 +1,73 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { runMain } from '../helpers/main.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+
+const NEVER_DELETE = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const NO_SECRETS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
+const LOG_CHANGES = '01JDQ6X5Z8W4N3B2C1D0E9F8G4';
+const LOCAL_TESTS = '01JDQ6X5Z8W4N3B2C1D0E9F8G5';
+
+const run = (cwd: string, ...args: string[]) => runMain(args, { cwd });
+
+describe('invariant diff across a commit that moves a policy pin', () => {
+  it('shows the inherited changes as such, and the markdown says the source moved from v1 to v2 with what entered and left', async () => {
+    const dir = tempDir();
+    const policy = join(dir, 'policy');
+    mkdirSync(policy);
+    gitInit(policy);
+    writeTree(policy, {
+      [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data'),
+      [`.agents/global/${NO_SECRETS}.yaml`]: invariantYaml(NO_SECRETS, 'No secrets in prompts'),
+    });
+    commitAll(policy, 'v1');
+    git(policy, 'tag', 'v1');
+    git(policy, 'rm', '-q', `.agents/global/${NO_SECRETS}.yaml`);
+    writeTree(policy, { [`.agents/global/${LOG_CHANGES}.yaml`]: invariantYaml(LOG_CHANGES, 'Log all changes') });
+    commitAll(policy, 'v2');
+    git(policy, 'tag', 'v2');
+
+    const app = join(dir, 'app');
+    mkdirSync(app);
+    gitInit(app);
+    writeTree(app, {
+      [`.agents/projects/myapp/${LOCAL_TESTS}.yaml`]: invariantYaml(LOCAL_TESTS, 'All API changes need tests'),
+      '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: v1\n`,
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'inherit acme v1');
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: v2\n` });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'acme v2');
+
+    const md = await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'markdown');
+    expect(md.code).toBe(0);
+    const v1 = git(policy, 'rev-parse', 'v1').trim().slice(0, 12);
+    const v2 = git(policy, 'rev-parse', 'v2').trim().slice(0, 12);
+    expect(md.stdout).toContain(`**policy source \`acme\` moved from \`v1\` (\`${v1}\`) to \`v2\` (\`${v2}\`)**`);
+    expect(md.stdout).toContain(`- **entered** Log all changes — \`${LOG_CHANGES}\``);
+    expect(md.stdout).toContain(`- **left** No secrets in prompts — \`${NO_SECRETS}\``);
+    expect(md.stdout).toContain('inherited from `acme`');
+
+    const json = JSON.parse((await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json')).stdout);
+    expect(json.policy_sources).toEqual([
+      {
+        name: 'acme',
+        before: { ref: 'v1', commit: git(policy, 'rev-parse', 'v1').trim() },
+        after: { ref: 'v2', commit: git(policy, 'rev-parse', 'v2').trim() },
+        entered: [LOG_CHANGES],
+        left: [NO_SECRETS],
+        edited: [],
+      },
+    ]);
+    const target = json.targets.find((t: { project: string | null }) => t.project === 'myapp');
+    expect(target.entered.map((e: { id: string; scope: string }) => [e.id, e.scope])).toEqual([[LOG_CHANGES, 'inherited']]);
+    expect(target.left.map((e: { id: string; scope: string }) => [e.id, e.scope])).toEqual([[NO_SECRETS, 'inherited']]);
+
+    // The working tree against HEAD: no pin moved, nothing reported.
+    const same = JSON.parse((await run(app, 'invariant', 'diff', '--format', 'json')).stdout);
+    expect(same.policy_sources).toEqual([]);
+  });
+});
