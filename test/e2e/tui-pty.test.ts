@@ -119,7 +119,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
   test('list --interactive starts at the given scope; d then y removes; resize redraws', async () => {
     const { store, pty } = start(['invariant', 'list', '--interactive', '--project', 'myapp']);
     await pty.waitFor('agents · project myapp · 2 shown of 6');
-    execResize(pty, 60, 20);
+    pty.resize(60, 20);
     await pty.waitFor(`${'─'.repeat(60)}\n`);
     pty.keys('j');
     await pty.waitFor('› W Log all changes');
@@ -195,7 +195,3 @@ describe('agents invariant remove ID (the confirmation)', { timeout: 180_000 }, 
     expect(existsSync(join(store, `projects/myapp/${P2}.yaml`))).toBe(kept);
   });
 });
-
-function execResize(pty: PtySession, columns: number, rows: number) {
-  (pty as unknown as { tmux(...a: string[]): string }).tmux('resize-window', '-t', 'agents', '-x', String(columns), '-y', String(rows));
-}

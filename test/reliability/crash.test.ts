@@ -5,9 +5,9 @@ import { classifyPath } from '../../src/core/layout.ts';
 import { parseInvariant } from '../../src/core/parse.ts';
 import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
-import { agents } from '../helpers/cli.ts';
 import { testStore } from '../helpers/tmp.ts';
 import { runAndKill, seeded } from './kill.ts';
+import { runAgents } from '../helpers/main.ts';
 
 /** Kills to inject; trials go on until that many runs were killed (at most MAX_TRIALS). */
 const KILLS = 50;
@@ -84,15 +84,15 @@ describe('crash safety', () => {
     for (const t of left.temporaries) expect(classifyPath(`projects/crash/${t}`)).toEqual({ kind: 'temporary' });
 
     // The next writer recovers: a lock left by a killed add is cleared with a message, and the add lands.
-    const next = agents(['--store', store, 'invariant', 'add', '--project', 'crash', 'After the crashes']);
+    const next = await runAgents(['--store', store, 'invariant', 'add', '--project', 'crash', 'After the crashes']);
     expect(next.code).toBe(0);
     if (left.locks.length > 0) expect(next.stderr).toContain('cleared a stale lock projects/crash/.lock');
-    const listed = agents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'crash']);
+    const listed = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'crash']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toHaveLength(left.invariants.length + 1);
 
     // validate agrees: nothing but leftover temporaries (warnings), which --fix removes.
-    const checked = agents(['--store', store, '--format', 'json', 'validate']);
+    const checked = await runAgents(['--store', store, '--format', 'json', 'validate']);
     expect(checked.code).toBe(0);
     const report = JSON.parse(checked.stdout) as { ok: boolean; diagnostics: { code: string; file: string }[] };
     expect(report.ok).toBe(true);
@@ -102,8 +102,8 @@ describe('crash safety', () => {
         .temporaries.map((t) => `projects/crash/${t}`)
         .sort(),
     );
-    expect(agents(['--store', store, 'validate', '--fix']).code).toBe(0);
-    const clean = agents(['--store', store, '--format', 'json', 'validate']);
+    expect((await runAgents(['--store', store, 'validate', '--fix'])).code).toBe(0);
+    const clean = await runAgents(['--store', store, '--format', 'json', 'validate']);
     expect((JSON.parse(clean.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);
     expect(readdirSync(dir).filter((n) => !/^[0-9A-HJKMNP-TV-Z]{26}\.yaml$/.test(n))).toEqual([]);
 
