@@ -19,6 +19,7 @@ function expectRestored(pty: PtySession, mode: string) {
   expect(pty.format('#{cursor_flag} #{alternate_on}')).toBe('1 0');
 }
 
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
   test('adds an invariant through scope, text, severity, tags and confirm', async () => {
     const { store, pty } = start(['invariant', 'add']);
@@ -90,6 +91,7 @@ describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
   });
 });
 
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('agents tui (the browser)', { timeout: 180_000 }, () => {
   test('browses, filters live, shows a bad regex inline, quits with q on the restored screen', async () => {
     const { pty } = start(['tui']);
@@ -174,6 +176,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
   });
 });
 
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('agents invariant remove ID (the confirmation)', { timeout: 180_000 }, () => {
   test.each([
     ['y', 0, false, 'removed'],

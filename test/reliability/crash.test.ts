@@ -110,5 +110,6 @@ describe('crash safety', () => {
     console.log(
       `crash: ${trials} trials, ${killed} killed (${killedAfterWrite} after the file was linked, ${leftTemporary} left a temporary, ${leftLock} left a lock), ${finished} finished; ${left.invariants.length} invariant files, all whole`,
     );
+    // Slow by design (a named slow test): up to 150 real processes, each started and killed.
   }, 300_000);
 });

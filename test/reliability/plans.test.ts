@@ -71,6 +71,7 @@ describe('crash safety of plan commands', () => {
     console.log(
       `crash (plan use): ${c.trials} trials, ${c.killed} killed (${c.killedAfterWrite} after the plan appeared), ${c.finished} finished; ${planDirs(store).length} plans, all whole`,
     );
+    // Slow by design (a named slow test): a kill campaign of real processes.
   }, 300_000);
 
   it(`plan strategize killed with SIGKILL at random points (${KILLS} kills): records are whole, the store validates`, async () => {
@@ -94,6 +95,7 @@ describe('crash safety of plan commands', () => {
     console.log(
       `crash (plan strategize): ${c.trials} trials, ${c.killed} killed (${c.killedAfterWrite} after a record appeared), ${c.finished} finished`,
     );
+    // Slow by design (a named slow test): a kill campaign of real processes.
   }, 300_000);
 });
 

@@ -185,6 +185,7 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
     expect(passed.out).toMatch(/agents validate\.+Passed/);
     expect(passed.code).toBe(0);
     expect(existsSync(join(repo, '.git/refs/heads/main'))).toBe(true);
+    // Slow by design (a named slow test): the pre-commit framework installs the hook's node environment first.
   }, 600_000);
 
   it('agents-export-check blocks a real git commit while the exported files are stale, and passes once exported', async () => {
@@ -205,6 +206,7 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
     const passed = run('exported');
     expect(passed.out).toMatch(/agents export --check\.+Passed/);
     expect(passed.code).toBe(0);
+    // Slow by design (a named slow test): the pre-commit framework installs the hook's node environment first.
   }, 600_000);
 });
 
@@ -257,5 +259,6 @@ describe.skipIf(!hasPreCommit && !inCi)("the real pre-commit framework running t
     expect(passed.out).toMatch(/agents validate\.+Passed/);
     expect(passed.code).toBe(0);
     expect(git(linked, 'log', '-1', '--format=%s').trim()).toBe('good');
+    // Slower than most: real git commits through the pre-commit framework.
   }, 60_000);
 });
