@@ -67,7 +67,7 @@ describe('agents action add / list', () => {
     expect(text.stdout).toContain('ops/db-migration  1 active of 1 invariant · 1 plan');
     expect(text.stdout).toContain('2 action templates');
     expect((await run(root, 'validate')).code).toBe(0);
-    // A named slow test: seven commands, one committing through simple-git, and as the first run of this file it loads the command modules.
+    // A named slow test: six commands, one committing through simple-git, and as the first run of this file it loads the command modules.
   }, 60_000);
 
   it('writes an empty action.yaml without a description, and gives a folder of invariants its action.yaml', async () => {
