@@ -1,13 +1,18 @@
 import { defineConfig } from 'vitest/config';
+import { GIT_ENV } from './test/helpers/git.ts';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    // Generous: tests that spawn the CLI many times run on a shared, sometimes busy 2-core machine.
-    testTimeout: 180_000,
-    hookTimeout: 60_000,
+    // At most 30 s a test, on a shared, sometimes busy 2-core machine; the few
+    // slower ones (kill campaigns, fuzzing, the package, the pre-commit
+    // framework, the pseudo-terminal suites) set their own, with a comment saying why.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     // Two cores: more workers only fight over them.
     maxWorkers: 2,
-    env: { NO_COLOR: '1', CI: '' },
+    // git's fixed test identity for the CLI run in-process (test/helpers/main.ts):
+    // git reads it from the process's environment, as the spawned CLI gets it (test/helpers/cli.ts).
+    env: { NO_COLOR: '1', CI: '', ...GIT_ENV },
   },
 });

@@ -34,7 +34,7 @@ function wire(y: Argv, entry: LazyCommand, loaded: Loaded, choose: (c: Chosen) =
   });
 }
 
-function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly string[]): Argv {
+function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly string[], columns: number | undefined): Argv {
   const y = yargs()
     .scriptName('agents')
     .locale('en')
@@ -67,7 +67,8 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly
     .version(VERSION)
     .alias('help', 'h')
     .help()
-    .wrap(Math.min(100, process.stdout.columns || 80))
+    // The run's own stdout, not the process's: main may run inside another program (docs/library.md).
+    .wrap(Math.min(100, columns || 80))
     .exitProcess(false)
     .fail((msg, err) => {
       throw usageFromYargs(msg, err, args);
@@ -225,7 +226,7 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     const parse = async () => {
       chosen = undefined;
       output = '';
-      return (await buildParser(loaded, (c) => (chosen = c), args).parseAsync(
+      return (await buildParser(loaded, (c) => (chosen = c), args, io.stdout.columns).parseAsync(
         [...args],
         {},
         (_err: unknown, _argv: unknown, out: string) => {

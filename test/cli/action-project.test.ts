@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
+import { runAgents } from '../helpers/main.ts';
 
 function repoStore(): { root: string; repo: string } {
   const root = exampleStore();
@@ -13,14 +13,14 @@ function repoStore(): { root: string; repo: string } {
   return { root, repo };
 }
 
-function run(root: string, ...args: string[]) {
-  return agents(['--store', root, ...args]);
+async function run(root: string, ...args: string[]) {
+  return await runAgents(['--store', root, ...args]);
 }
 
 describe('agents action add / list', () => {
-  it('creates a template with its description, lists it with counts, and takes invariants and plans', () => {
+  it('creates a template with its description, lists it with counts, and takes invariants and plans', async () => {
     const { root, repo } = repoStore();
-    const r = run(
+    const r = await run(
       root,
       'action',
       'add',
@@ -42,9 +42,9 @@ describe('agents action add / list', () => {
       '# yaml-language-server: $schema=../../../schemas/action.schema.json\ndescription: Schema migrations of production databases\n',
     );
     expect(git(repo, 'log', '-1', '--format=%H %s').trim()).toBe(`${out.commit} action: add ops/db-migration`);
-    expect(run(root, 'invariant', 'add', '--action', 'ops/db-migration', 'Take a backup first').code).toBe(0);
-    expect(run(root, 'plan', 'use', 'ops/db-migration').code).toBe(0);
-    const list = JSON.parse(run(root, 'action', 'list', '--format', 'json').stdout);
+    expect((await run(root, 'invariant', 'add', '--action', 'ops/db-migration', 'Take a backup first')).code).toBe(0);
+    expect((await run(root, 'plan', 'use', 'ops/db-migration')).code).toBe(0);
+    const list = JSON.parse((await run(root, 'action', 'list', '--format', 'json')).stdout);
     expect(list).toEqual([
       {
         action: 'local/code-coverage',
@@ -63,21 +63,22 @@ describe('agents action add / list', () => {
         plans: 1,
       },
     ]);
-    const text = run(root, 'action', 'ls');
+    const text = await run(root, 'action', 'ls');
     expect(text.stdout).toContain('ops/db-migration  1 active of 1 invariant · 1 plan');
     expect(text.stdout).toContain('2 action templates');
-    expect(run(root, 'validate').code).toBe(0);
-  });
+    expect((await run(root, 'validate')).code).toBe(0);
+    // A named slow test: six commands, one committing through simple-git, and as the first run of this file it loads the command modules.
+  }, 60_000);
 
-  it('writes an empty action.yaml without a description, and gives a folder of invariants its action.yaml', () => {
+  it('writes an empty action.yaml without a description, and gives a folder of invariants its action.yaml', async () => {
     const { root } = repoStore();
-    expect(run(root, 'invariant', 'add', '--action', 'web/deploy', 'Deploy on weekdays only').code).toBe(0);
-    const r = run(root, 'action', 'add', 'web/deploy');
+    expect((await run(root, 'invariant', 'add', '--action', 'web/deploy', 'Deploy on weekdays only')).code).toBe(0);
+    const r = await run(root, 'action', 'add', 'web/deploy');
     expect(r.code).toBe(0);
     expect(readFileSync(join(root, 'actions/web/deploy/action.yaml'), 'utf8')).toBe(
       '# yaml-language-server: $schema=../../../schemas/action.schema.json\n{}\n',
     );
-    expect(run(root, 'validate').code).toBe(0);
+    expect((await run(root, 'validate')).code).toBe(0);
   });
 
   it.each([
@@ -87,29 +88,29 @@ describe('agents action add / list', () => {
     ['a dot name', ['ops/..'], 'action'],
     ['no name', [], 'Not enough non-option arguments'],
     ['a description without a value', ['ops/x', '--description'], '--description needs a value'],
-  ])('refuses %s: exit 2, nothing written', (_name, args, message) => {
+  ])('refuses %s: exit 2, nothing written', async (_name, args, message) => {
     const { root, repo } = repoStore();
     const before = fileList(root);
-    const r = run(root, 'action', 'add', ...args);
+    const r = await run(root, 'action', 'add', ...args);
     expect(r.code).toBe(2);
     expect(r.stderr.toLowerCase()).toContain(message.toLowerCase());
     expect(fileList(root)).toEqual(before);
     expect(git(repo, 'status', '--porcelain').trim()).toBe('');
   });
 
-  it('lists nothing in an empty store', () => {
+  it('lists nothing in an empty store', async () => {
     const { root } = repoStore();
     const empty = join(root, '..', 'empty');
-    expect(agents(['init', '--store', empty]).code).toBe(0);
-    expect(agents(['--store', empty, 'action', 'list']).stdout).toContain('No action templates.');
-    expect(JSON.parse(agents(['--store', empty, 'project', 'list', '--format', 'json']).stdout)).toEqual([]);
+    expect((await runAgents(['init', '--store', empty])).code).toBe(0);
+    expect((await runAgents(['--store', empty, 'action', 'list'])).stdout).toContain('No action templates.');
+    expect(JSON.parse((await runAgents(['--store', empty, 'project', 'list', '--format', 'json'])).stdout)).toEqual([]);
   });
 });
 
 describe('agents project add / list', () => {
-  it('creates an empty project that git keeps and every command knows', () => {
+  it('creates an empty project that git keeps and every command knows', async () => {
     const { root, repo } = repoStore();
-    const r = run(root, 'project', 'add', 'web', '--commit', '--format', 'json');
+    const r = await run(root, 'project', 'add', 'web', '--commit', '--format', 'json');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ project: 'web', folder: 'projects/web', path: 'projects/web/.gitkeep' });
@@ -120,20 +121,20 @@ describe('agents project add / list', () => {
       '.agents/projects/web/.gitkeep',
     ]);
     // The project exists for the commands that need one.
-    expect(run(root, 'plan', 'use', 'local/code-coverage', '--project', 'web').code).toBe(0);
-    expect(run(root, 'invariant', 'add', '--project', 'web', 'Serve over HTTPS only').code).toBe(0);
-    const list = JSON.parse(run(root, 'project', 'list', '--format', 'json').stdout);
+    expect((await run(root, 'plan', 'use', 'local/code-coverage', '--project', 'web')).code).toBe(0);
+    expect((await run(root, 'invariant', 'add', '--project', 'web', 'Serve over HTTPS only')).code).toBe(0);
+    const list = JSON.parse((await run(root, 'project', 'list', '--format', 'json')).stdout);
     expect(list).toEqual([
       { project: 'myapp', folder: 'projects/myapp', invariants: 2, active: 2, plans: 1 },
       { project: 'web', folder: 'projects/web', invariants: 1, active: 1, plans: 1 },
     ]);
-    expect(run(root, 'project', 'ls').stdout).toContain('web    1 active of 1 invariant · 1 plan');
-    expect(run(root, 'validate').code).toBe(0);
+    expect((await run(root, 'project', 'ls')).stdout).toContain('web    1 active of 1 invariant · 1 plan');
+    expect((await run(root, 'validate')).code).toBe(0);
   });
 
-  it('writes the description and paths into project.yaml, which which and validate read', () => {
+  it('writes the description and paths into project.yaml, which which and validate read', async () => {
     const { root, repo } = repoStore();
-    const r = run(
+    const r = await run(
       root,
       'project',
       'add',
@@ -151,10 +152,10 @@ describe('agents project add / list', () => {
       paths: ['services/billing/**', 'libs/money/**'],
     });
     const which = JSON.parse(
-      agents(['--store', root, 'which', join(repo, 'services/billing/api.ts'), '--format', 'json'], { cwd: repo }).stdout,
+      (await runAgents(['--store', root, 'which', join(repo, 'services/billing/api.ts'), '--format', 'json'], { cwd: repo })).stdout,
     );
     expect(which).toEqual([expect.objectContaining({ projects: ['billing'] })]);
-    expect(run(root, 'validate').code).toBe(0);
+    expect((await run(root, 'validate')).code).toBe(0);
   });
 
   it.each([
@@ -164,10 +165,10 @@ describe('agents project add / list', () => {
     ['a bad name', ['My App'], 'project'],
     ['a path', ['a/b'], 'project'],
     ['no name', [], 'Not enough non-option arguments'],
-  ])('refuses %s: exit 2, nothing written', (_name, args, message) => {
+  ])('refuses %s: exit 2, nothing written', async (_name, args, message) => {
     const { root, repo } = repoStore();
     const before = fileList(root);
-    const r = run(root, 'project', 'add', ...args);
+    const r = await run(root, 'project', 'add', ...args);
     expect(r.code).toBe(2);
     expect(r.stderr.toLowerCase()).toContain(message.toLowerCase());
     expect(fileList(root)).toEqual(before);

@@ -1,10 +1,11 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agents, REPO } from '../helpers/cli.ts';
+import { REPO } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { G1, G2, L1, P1, P2, PLAN, exampleStore } from '../tui/helpers.ts';
+import { runAgents } from '../helpers/main.ts';
 
 // `invariant edit` and `invariant move` end to end: the built CLI on a store in a temporary git repository.
 
@@ -13,12 +14,12 @@ beforeAll(() => {
 });
 
 /** The example store in a fresh git repository, committed; returns the store folder and the repository. */
-function repoStore(): { root: string; repo: string; run: (...args: string[]) => ReturnType<typeof agents> } {
+function repoStore(): { root: string; repo: string; run: (...args: string[]) => ReturnType<typeof runAgents> } {
   const root = exampleStore();
   const repo = dirname(root);
   gitInit(repo);
   commitAll(repo, 'the store');
-  return { root, repo, run: (...args) => agents(args, { cwd: repo }) };
+  return { root, repo, run: (...args) => runAgents(args, { cwd: repo }) };
 }
 
 /** Every file of the store with its bytes (the lock-free state a failed command must leave). */
@@ -38,10 +39,10 @@ function snapshot(root: string): Record<string, string> {
 const json = (r: { stdout: string }) => JSON.parse(r.stdout) as Record<string, unknown>;
 
 describe('agents invariant edit', () => {
-  it('changes severity, tags, rationale and state in place, keeping the id, the file and created_at', () => {
+  it('changes severity, tags, rationale and state in place, keeping the id, the file and created_at', async () => {
     const { root, run } = repoStore();
     const file = join(root, `global/${G1}.yaml`);
-    const r = run(
+    const r = await run(
       'invariant',
       'edit',
       G1.slice(0, 7).toLowerCase(),
@@ -73,56 +74,56 @@ describe('agents invariant edit', () => {
     expect(text).toContain('severity: warning\n');
     expect(text).toContain('created_by: Example Team <team@example.com>\n');
 
-    const untag = run('invariant', 'edit', G1, '--untag', 'data', '--rationale', '');
+    const untag = await run('invariant', 'edit', G1, '--untag', 'data', '--rationale', '');
     expect(untag.code).toBe(0);
     expect(untag.stdout).toContain(`edited ${G1} in global: tags, rationale`);
     expect(readFileSync(file, 'utf8')).not.toContain('rationale');
 
     // Inactive invariants stay in the store but leave the effective set.
-    expect(run('invariant', 'edit', G1, '--deactivate').code).toBe(0);
+    expect((await run('invariant', 'edit', G1, '--deactivate')).code).toBe(0);
     const eff = (
-      JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string }[]
+      JSON.parse((await run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json')).stdout) as { id: string }[]
     ).map((e) => e.id);
     expect(eff).not.toContain(G1);
-    expect(run('invariant', 'edit', G1, '--activate').code).toBe(0);
+    expect((await run('invariant', 'edit', G1, '--activate')).code).toBe(0);
     expect(
-      (JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as { id: string }[]).map(
-        (e) => e.id,
-      ),
+      (
+        JSON.parse((await run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json')).stdout) as { id: string }[]
+      ).map((e) => e.id),
     ).toContain(G1);
   });
 
-  it('changes the text, refusing a same-scope duplicate (exit 1, JSON names it) and warning of near-duplicates', () => {
+  it('changes the text, refusing a same-scope duplicate (exit 1, JSON names it) and warning of near-duplicates', async () => {
     const { root, run } = repoStore();
     const before = snapshot(root);
-    const dup = run('invariant', 'edit', P1, '--text', 'log ALL changes', '--format', 'json');
+    const dup = await run('invariant', 'edit', P1, '--text', 'log ALL changes', '--format', 'json');
     expect(dup.code).toBe(1);
     expect(json(dup)).toMatchObject({ ok: false, exit_code: 1, error: { code: 'duplicate', detail: { existing_id: P2 } } });
     expect(snapshot(root)).toEqual(before);
 
-    const near = run('invariant', 'edit', P1, '--text', 'Never delete production data.', '--format', 'json');
+    const near = await run('invariant', 'edit', P1, '--text', 'Never delete production data.', '--format', 'json');
     expect(near.code).toBe(0);
     expect(json(near).near_duplicates).toEqual([
       { id: G1, scope: 'global', path: `global/${G1}.yaml`, text: 'Never delete production data', kind: 'punctuation' },
     ]);
-    const text = run('invariant', 'edit', P1, '--text', 'Never delete production dta');
+    const text = await run('invariant', 'edit', P1, '--text', 'Never delete production dta');
     expect(text.stdout).toContain(`warning: nearly repeats global ${G1} "Never delete production data" (one character apart)`);
   });
 
-  it('an edit to the values already there writes and commits nothing', () => {
+  it('an edit to the values already there writes and commits nothing', async () => {
     const { root, repo, run } = repoStore();
     const before = snapshot(root);
     const head = git(repo, 'rev-parse', 'HEAD');
-    const r = run('invariant', 'edit', P2, '--severity', 'warning', '--commit');
+    const r = await run('invariant', 'edit', P2, '--severity', 'warning', '--commit');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`unchanged ${P2} in project myapp`);
     expect(snapshot(root)).toEqual(before);
     expect(git(repo, 'rev-parse', 'HEAD')).toBe(head);
   });
 
-  it('--commit commits exactly the edited file', () => {
+  it('--commit commits exactly the edited file', async () => {
     const { repo, run } = repoStore();
-    const r = run('invariant', 'edit', G2, '--severity', 'info', '--commit', '--format', 'json');
+    const r = await run('invariant', 'edit', G2, '--severity', 'info', '--commit', '--format', 'json');
     expect(r.code).toBe(0);
     const sha = json(r).commit as string;
     expect(sha).toMatch(/^[0-9a-f]{40}$/);
@@ -134,23 +135,23 @@ describe('agents invariant edit', () => {
     expect(git(repo, 'status', '--porcelain')).toBe('');
   });
 
-  it('overrides: a copy that names what it replaces is not a shadowed warning; list --effective says "overrides"', () => {
+  it('overrides: a copy that names what it replaces is not a shadowed warning; list --effective says "overrides"', async () => {
     const { run } = repoStore();
-    const strictBefore = run('validate', '--strict', '--format', 'json');
+    const strictBefore = await run('validate', '--strict', '--format', 'json');
     expect(strictBefore.code).toBe(1);
     const failing = (r: { stdout: string }) =>
       (json(r).diagnostics as { code: string; severity: string }[]).filter((d) => d.severity !== 'info').map((d) => d.code);
     expect(failing(strictBefore)).toEqual(['shadowed']);
-    const r = run('invariant', 'edit', P2, '--overrides', G2.slice(0, 7), '--format', 'json');
+    const r = await run('invariant', 'edit', P2, '--overrides', G2.slice(0, 7), '--format', 'json');
     expect(r.code).toBe(0);
     expect(json(r)).toMatchObject({ overrides: G2, changed: ['overrides'] });
-    const strict = run('validate', '--strict', '--format', 'json');
+    const strict = await run('validate', '--strict', '--format', 'json');
     expect(strict.code).toBe(0);
     expect(failing(strict)).toEqual([]);
-    const text = run('invariant', 'list', '--effective', '--project', 'myapp');
+    const text = await run('invariant', 'list', '--effective', '--project', 'myapp');
     expect(text.stdout).toContain(`overrides global ${G2}`);
     expect(text.stdout).not.toContain('shadows global');
-    const entries = JSON.parse(run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json').stdout) as {
+    const entries = JSON.parse((await run('invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json')).stdout) as {
       id: string;
       shadows: unknown[];
       overridden: unknown[];
@@ -161,11 +162,11 @@ describe('agents invariant edit', () => {
       shadows: [],
       overridden: [{ id: G2, scope: 'global', path: `global/${G2}.yaml` }],
     });
-    expect(run('invariant', 'edit', P2, '--overrides', '').code).toBe(0);
-    expect(run('validate', '--strict').code).toBe(1);
+    expect((await run('invariant', 'edit', P2, '--overrides', '')).code).toBe(0);
+    expect((await run('validate', '--strict')).code).toBe(1);
   });
 
-  it('refuses every bad input with exit 2, one line, and changes nothing', () => {
+  it('refuses every bad input with exit 2, one line, and changes nothing', async () => {
     const { root, run } = repoStore();
     const before = snapshot(root);
     const cases: [string[], RegExp][] = [
@@ -186,7 +187,7 @@ describe('agents invariant edit', () => {
       [['invariant', 'edit', G1, '--severity', 'info', '--severity', 'error'], /--severity was given more than once/],
     ];
     for (const [args, message] of cases) {
-      const r = run(...args);
+      const r = await run(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -194,11 +195,11 @@ describe('agents invariant edit', () => {
     }
   });
 
-  it('an invalid file in the scope stops the edit (exit 3) naming it', () => {
+  it('an invalid file in the scope stops the edit (exit 3) naming it', async () => {
     const { root, run } = repoStore();
     writeFileSync(join(root, `global/${G2}.yaml`), 'id: [unclosed\n');
     const before = snapshot(root);
-    const r = run('invariant', 'edit', G1, '--severity', 'info');
+    const r = await run('invariant', 'edit', G1, '--severity', 'info');
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`global/${G2}.yaml:2:1`);
     expect(snapshot(root)).toEqual(before);
@@ -206,9 +207,9 @@ describe('agents invariant edit', () => {
 });
 
 describe('agents invariant move', () => {
-  it('moves to another scope keeping the id and fields; invariant log follows it', () => {
+  it('moves to another scope keeping the id and fields; invariant log follows it', async () => {
     const { root, repo, run } = repoStore();
-    const r = run('invariant', 'move', G1.slice(0, 8), '--project', 'myapp', '--commit', '--format', 'json');
+    const r = await run('invariant', 'move', G1.slice(0, 8), '--project', 'myapp', '--commit', '--format', 'json');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(json(r)).toMatchObject({
@@ -222,7 +223,7 @@ describe('agents invariant move', () => {
     expect(existsSync(join(root, `global/${G1}.yaml`))).toBe(false);
     expect(readFileSync(join(root, `projects/myapp/${G1}.yaml`), 'utf8')).toContain(`id: ${G1}\n`);
     expect(git(repo, 'status', '--porcelain')).toBe('');
-    const log = JSON.parse(run('invariant', 'log', G1, '--format', 'json').stdout) as {
+    const log = JSON.parse((await run('invariant', 'log', G1, '--format', 'json')).stdout) as {
       events: { change: string; from_scope: string | null; scope: string }[];
     };
     expect(log.events.map((e) => [e.change, e.from_scope, e.scope])).toEqual([
@@ -231,28 +232,28 @@ describe('agents invariant move', () => {
     ]);
   });
 
-  it('into a plan (by id prefix) adds plan provenance; out of a plan drops it; text output', () => {
+  it('into a plan (by id prefix) adds plan provenance; out of a plan drops it; text output', async () => {
     const { root, run } = repoStore();
-    const into = run('invariant', 'move', G1, '--plan', PLAN.slice(0, 8));
+    const into = await run('invariant', 'move', G1, '--plan', PLAN.slice(0, 8));
     expect(into.code).toBe(0);
     expect(into.stdout).toContain(`moved ${G1} from global to plan ${PLAN}`);
     expect(readFileSync(join(root, `plans/${PLAN}/${G1}.yaml`), 'utf8')).toMatch(/source:\n\s+kind: plan/);
-    const out = run('invariant', 'move', L1, '--action', 'local/code-coverage', '--format', 'json');
+    const out = await run('invariant', 'move', L1, '--action', 'local/code-coverage', '--format', 'json');
     expect(out.code).toBe(0);
     expect(json(out)).toMatchObject({ scope: 'action', action: 'local/code-coverage', source: null });
-    expect(run('validate', '--format', 'json').code).toBe(0);
+    expect((await run('validate', '--format', 'json')).code).toBe(0);
   });
 
-  it('re-checks duplicates in the destination: exit 1, nothing moved', () => {
+  it('re-checks duplicates in the destination: exit 1, nothing moved', async () => {
     const { root, run } = repoStore();
     const before = snapshot(root);
-    const r = run('invariant', 'move', G2, '--project', 'myapp', '--format', 'json');
+    const r = await run('invariant', 'move', G2, '--project', 'myapp', '--format', 'json');
     expect(r.code).toBe(1);
     expect(json(r)).toMatchObject({ ok: false, exit_code: 1, error: { code: 'duplicate', detail: { existing_id: P2 } } });
     expect(snapshot(root)).toEqual(before);
   });
 
-  it('refuses every bad input with exit 2 and changes nothing', () => {
+  it('refuses every bad input with exit 2 and changes nothing', async () => {
     const { root, run } = repoStore();
     const before = snapshot(root);
     const cases: [string[], RegExp][] = [
@@ -266,7 +267,7 @@ describe('agents invariant move', () => {
       [['invariant', 'move', 'x', '--global'], /"x" is not an invariant id/],
     ];
     for (const [args, message] of cases) {
-      const r = run(...args);
+      const r = await run(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(snapshot(root), args.join(' ')).toEqual(before);
@@ -293,11 +294,11 @@ describe('ids round-trip', () => {
     for (const id of ids) {
       const abbrev = short.short(id);
       expect(abbrev.length).toBeGreaterThan(10);
-      expect((json(run('invariant', 'show', abbrev, '--format', 'json')) as { id: string }).id).toBe(id);
+      expect((json(await run('invariant', 'show', abbrev, '--format', 'json')) as { id: string }).id).toBe(id);
     }
     // Ten characters, as a tool that cut ids short would print them, are ambiguous here.
-    expect(run('invariant', 'show', ids[0]!.slice(0, 10)).stderr).toMatch(/is ambiguous/);
-    expect(json(run('invariant', 'edit', short.short(ids[0]!), '--severity', 'info', '--format', 'json')).id).toBe(ids[0]);
-    expect(json(run('invariant', 'move', short.short(ids[1]!), '--project', 'myapp', '--format', 'json')).id).toBe(ids[1]);
+    expect((await run('invariant', 'show', ids[0]!.slice(0, 10))).stderr).toMatch(/is ambiguous/);
+    expect(json(await run('invariant', 'edit', short.short(ids[0]!), '--severity', 'info', '--format', 'json')).id).toBe(ids[0]);
+    expect(json(await run('invariant', 'move', short.short(ids[1]!), '--project', 'myapp', '--format', 'json')).id).toBe(ids[1]);
   });
 });

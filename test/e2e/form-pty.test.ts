@@ -18,6 +18,7 @@ function expectRestored(pty: PtySession, mode: string) {
   expect(pty.format('#{cursor_flag} #{alternate_on}')).toBe('1 0');
 }
 
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('the add form in a terminal', { timeout: 180_000 }, () => {
   test('flags given without a text fill the form: scope, severity and tags', async () => {
     const { store, pty } = start(['invariant', 'add', '--project', 'web', '--severity', 'warning', '--tag', 'perf']);
@@ -76,6 +77,7 @@ describe('the add form in a terminal', { timeout: 180_000 }, () => {
   });
 });
 
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('the edit form in a terminal', { timeout: 180_000 }, () => {
   test('invariant edit ID without flags opens the form filled with its values; the change is saved', async () => {
     const { store, pty } = start(['invariant', 'edit', P2.slice(0, 7)]);

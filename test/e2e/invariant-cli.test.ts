@@ -1,9 +1,10 @@
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { agents, REPO } from '../helpers/cli.ts';
+import { REPO } from '../helpers/cli.ts';
 import { tempDir, testStore, invariantYaml } from '../helpers/tmp.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { runAgents } from '../helpers/main.ts';
 
 const ULID_RE = /\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b/;
 const EXAMPLE_PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
@@ -42,7 +43,7 @@ beforeAll(() => {
 });
 
 describe('the seed command lines', () => {
-  it('adds at every scope as the seed writes it', () => {
+  it('adds at every scope as the seed writes it', async () => {
     const root = exampleCopy();
     const store = ['--store', root];
     const cases: [string[], string][] = [
@@ -53,7 +54,7 @@ describe('the seed command lines', () => {
     ];
     for (const [args, folder] of cases) {
       const before = files(root, folder);
-      const r = agents([...store, ...args]);
+      const r = await runAgents([...store, ...args]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(0);
       const id = ULID_RE.exec(r.stdout)?.[0];
@@ -67,10 +68,10 @@ describe('the seed command lines', () => {
     }
   });
 
-  it('lists all active invariants, filters by scope and regex, and prints JSON', () => {
+  it('lists all active invariants, filters by scope and regex, and prints JSON', async () => {
     const root = exampleCopy();
     const store = ['--store', root];
-    const all = agents([...store, 'invariant', 'list']);
+    const all = await runAgents([...store, 'invariant', 'list']);
     expect(all.code).toBe(0);
     for (const t of [
       'Never delete production data',
@@ -81,25 +82,29 @@ describe('the seed command lines', () => {
     ])
       expect(all.stdout).toContain(t);
 
-    const global = JSON.parse(agents([...store, 'invariant', 'list', '--global', '--format', 'json']).stdout) as { text: string }[];
+    const global = JSON.parse((await runAgents([...store, 'invariant', 'list', '--global', '--format', 'json'])).stdout) as {
+      text: string;
+    }[];
     expect(global.map((g) => g.text)).toEqual(['Never delete production data', 'Log all changes']);
 
-    const project = JSON.parse(agents([...store, 'invariant', 'list', '--project', 'myapp', '--format', 'json']).stdout) as {
+    const project = JSON.parse((await runAgents([...store, 'invariant', 'list', '--project', 'myapp', '--format', 'json'])).stdout) as {
       text: string;
     }[];
     expect(project.map((g) => g.text)).toEqual(['All API changes need tests', 'Log all changes']);
 
-    agents([...store, 'invariant', 'add', '--global', 'Keep data safe at rest']);
-    const re = JSON.parse(agents([...store, 'invariant', 'list', 'data.*safe', '--format', 'json']).stdout) as { text: string }[];
+    await runAgents([...store, 'invariant', 'add', '--global', 'Keep data safe at rest']);
+    const re = JSON.parse((await runAgents([...store, 'invariant', 'list', 'data.*safe', '--format', 'json'])).stdout) as {
+      text: string;
+    }[];
     expect(re.map((g) => g.text)).toEqual(['Keep data safe at rest']);
     // Smart case: an upper-case letter makes the pattern case-sensitive.
-    expect(JSON.parse(agents([...store, 'invariant', 'list', 'Data', '--format', 'json']).stdout)).toEqual([]);
-    expect(JSON.parse(agents([...store, 'invariant', 'list', 'DATA', '--format', 'json']).stdout)).toEqual([]);
-    expect((JSON.parse(agents([...store, 'invariant', 'list', 'data', '--format', 'json']).stdout) as unknown[]).length).toBe(2);
+    expect(JSON.parse((await runAgents([...store, 'invariant', 'list', 'Data', '--format', 'json'])).stdout)).toEqual([]);
+    expect(JSON.parse((await runAgents([...store, 'invariant', 'list', 'DATA', '--format', 'json'])).stdout)).toEqual([]);
+    expect((JSON.parse((await runAgents([...store, 'invariant', 'list', 'data', '--format', 'json'])).stdout) as unknown[]).length).toBe(2);
   });
 
-  it('shows the effective set of myapp as the seed lists it, with the shadow note', () => {
-    const r = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']);
+  it('shows the effective set of myapp as the seed lists it, with the shadow note', async () => {
+    const r = await runAgents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']);
     expect(r.code).toBe(0);
     const order = ['All API changes need tests', 'Log all changes', 'Never delete production data'].map((t) => r.stdout.indexOf(t));
     expect(order.every((i) => i > 0)).toBe(true);
@@ -107,9 +112,19 @@ describe('the seed command lines', () => {
     expect(r.stdout).toContain('shadows global 01M8KJW430VF8WCABSB8RTQ8RY');
   });
 
-  it('takes a unique prefix of a plan id for --plan, as the plan commands do, and names unknown ones', () => {
-    const full = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
-    const prefixed = agents([
+  it('takes a unique prefix of a plan id for --plan, as the plan commands do, and names unknown ones', async () => {
+    const full = await runAgents([
+      '--store',
+      '.agents.example',
+      'invariant',
+      'list',
+      '--effective',
+      '--plan',
+      EXAMPLE_PLAN,
+      '--format',
+      'json',
+    ]);
+    const prefixed = await runAgents([
       '--store',
       '.agents.example',
       'invariant',
@@ -122,17 +137,17 @@ describe('the seed command lines', () => {
     ]);
     expect(prefixed.code).toBe(0);
     expect(prefixed.stdout).toBe(full.stdout);
-    const unknown = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', 'ZZZZ']);
+    const unknown = await runAgents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', 'ZZZZ']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no plan with id prefix ZZZZ');
 
     const root = exampleCopy();
     const before = snapshot(root);
-    const short = agents(['--store', root, 'invariant', 'add', '--plan', '01M', 'Too short a prefix']);
+    const short = await runAgents(['--store', root, 'invariant', 'add', '--plan', '01M', 'Too short a prefix']);
     expect(short.code).toBe(2);
     expect(short.stderr).toContain('is not a plan id or a prefix of one');
     expect(snapshot(root)).toEqual(before);
-    const added = agents([
+    const added = await runAgents([
       '--store',
       root,
       'invariant',
@@ -149,8 +164,18 @@ describe('the seed command lines', () => {
     expect(existsSync(join(root, path))).toBe(true);
   });
 
-  it('prints the effective set of the example plan as the seed lists it, in JSON', () => {
-    const r = agents(['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
+  it('prints the effective set of the example plan as the seed lists it, in JSON', async () => {
+    const r = await runAgents([
+      '--store',
+      '.agents.example',
+      'invariant',
+      'list',
+      '--effective',
+      '--plan',
+      EXAMPLE_PLAN,
+      '--format',
+      'json',
+    ]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(out.map((o) => [o.text, o.scope])).toEqual([
@@ -203,37 +228,36 @@ describe('the seed command lines', () => {
     });
   });
 
-  it('prints YAML with --format yaml', () => {
-    const r = agents(['--store', '.agents.example', 'invariant', 'list', '--global', '--format', 'yaml']);
+  it('prints YAML with --format yaml', async () => {
+    const r = await runAgents(['--store', '.agents.example', 'invariant', 'list', '--global', '--format', 'yaml']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^- id: 01M8KJT9G0XNWEM589ZS7FV0VT\n {2}text: Never delete production data\n/);
   });
 
-  it('removes with --yes, and refuses without it when not interactive', () => {
+  it('removes with --yes, and refuses without it when not interactive', async () => {
     const root = exampleCopy();
     const before = snapshot(root);
-    const refused = agents(['--store', root, 'invariant', 'remove', '01M8KJT9G0XNWEM589ZS7FV0VT']);
+    const refused = await runAgents(['--store', root, 'invariant', 'remove', '01M8KJT9G0XNWEM589ZS7FV0VT']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
     expect(snapshot(root)).toEqual(before);
 
-    const r = agents(['--store', root, 'invariant', 'remove', '--yes', '01M8KJT9']);
+    const r = await runAgents(['--store', root, 'invariant', 'remove', '--yes', '01M8KJT9']);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('removed 01M8KJT9G0XNWEM589ZS7FV0VT');
     expect(files(root, 'global')).toEqual(['01M8KJW430VF8WCABSB8RTQ8RY.yaml']);
   });
 
-  it('shows one invariant by prefix, with where it applies and what it shadows', () => {
-    const r = agents(['--store', '.agents.example', 'invariant', 'show', '01m8kjzs']);
+  it('shows one invariant by prefix, with where it applies and what it shadows', async () => {
+    const r = await runAgents(['--store', '.agents.example', 'invariant', 'show', '01m8kjzs']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/id\s+01M8KJZS90J6DRJJ8E264B9DFX/);
     expect(r.stdout).toMatch(/scope\s+project myapp/);
     expect(r.stdout).toMatch(/applies to\s+project myapp and the 1 plan\(s\) targeting it/);
     expect(r.stdout).toMatch(/shadows\s+global 01M8KJW430VF8WCABSB8RTQ8RY/);
-    const json = JSON.parse(agents(['--store', '.agents.example', 'invariant', 'show', '01M8KJW4', '--format', 'json']).stdout) as Record<
-      string,
-      unknown
-    >;
+    const json = JSON.parse(
+      (await runAgents(['--store', '.agents.example', 'invariant', 'show', '01M8KJW4', '--format', 'json'])).stdout,
+    ) as Record<string, unknown>;
     expect(json.shadowed_by).toEqual([
       { id: '01M8KJZS90J6DRJJ8E264B9DFX', scope: 'project', path: 'projects/myapp/01M8KJZS90J6DRJJ8E264B9DFX.yaml' },
     ]);
@@ -241,14 +265,24 @@ describe('the seed command lines', () => {
 });
 
 describe('add: duplicates and shadow notes', () => {
-  it('refuses a same-scope duplicate (exit 1) naming the existing id, whatever the case and spacing', () => {
+  it('refuses a same-scope duplicate (exit 1) naming the existing id, whatever the case and spacing', async () => {
     const root = exampleCopy();
     const before = snapshot(root);
-    const r = agents(['--store', root, 'invariant', 'add', '--project', 'myapp', '  all API   changes NEED tests ']);
+    const r = await runAgents(['--store', root, 'invariant', 'add', '--project', 'myapp', '  all API   changes NEED tests ']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('01M8KJXYP0GVPRF8KRRE9G8474');
     expect(snapshot(root)).toEqual(before);
-    const j = agents(['--store', root, 'invariant', 'add', '--project', 'myapp', 'All API changes need tests', '--format', 'json']);
+    const j = await runAgents([
+      '--store',
+      root,
+      'invariant',
+      'add',
+      '--project',
+      'myapp',
+      'All API changes need tests',
+      '--format',
+      'json',
+    ]);
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stdout)).toMatchObject({
       ok: false,
@@ -257,21 +291,21 @@ describe('add: duplicates and shadow notes', () => {
     });
   });
 
-  it('allows copies across scopes with a note of what shadows what', () => {
+  it('allows copies across scopes with a note of what shadows what', async () => {
     const root = exampleCopy();
-    const down = agents(['--store', root, 'invariant', 'add', '--project', 'myapp', 'Never delete production data']);
+    const down = await runAgents(['--store', root, 'invariant', 'add', '--project', 'myapp', 'Never delete production data']);
     expect(down.code).toBe(0);
     expect(down.stdout).toContain('it shadows the copy in global (01M8KJT9G0XNWEM589ZS7FV0VT)');
-    const up = agents(['--store', root, 'invariant', 'add', '--global', 'All API changes need tests', '--format', 'json']);
+    const up = await runAgents(['--store', root, 'invariant', 'add', '--global', 'All API changes need tests', '--format', 'json']);
     expect(up.code).toBe(0);
     expect(JSON.parse(up.stdout).shadowed_by).toEqual([
       { id: '01M8KJXYP0GVPRF8KRRE9G8474', scope: 'project', path: 'projects/myapp/01M8KJXYP0GVPRF8KRRE9G8474.yaml' },
     ]);
   });
 
-  it('writes severity, tags, rationale and the git author', () => {
+  it('writes severity, tags, rationale and the git author', async () => {
     const root = exampleCopy();
-    const r = agents([
+    const r = await runAgents([
       '--store',
       root,
       'invariant',
@@ -335,29 +369,29 @@ describe('bad input gets a clear error and changes nothing', () => {
     ['an invalid regex', ['invariant', 'list', '(unclosed'], 2, /invalid regex "\(unclosed"/],
     ['--effective without a target', ['invariant', 'list', '--effective'], 2, /--effective needs --project P or --plan ID/],
   ];
-  it.each(cases)('%s', (_name, args, code, message) => {
+  it.each(cases)('%s', async (_name, args, code, message) => {
     const root = exampleCopy();
     const before = snapshot(root);
-    const r = agents(['--store', root, ...args]);
+    const r = await runAgents(['--store', root, ...args]);
     expect(r.stderr).toMatch(message);
     expect(r.code).toBe(code);
     expect(r.stderr).not.toMatch(/\n\s+at .*\(.*:\d+:\d+\)/);
     expect(snapshot(root)).toEqual(before);
   });
 
-  it('says how to make a store when there is none (exit 2)', () => {
+  it('says how to make a store when there is none (exit 2)', async () => {
     const dir = tempDir();
     execFileSync('git', ['init', '-q'], { cwd: dir });
-    const r = agents(['invariant', 'list'], { cwd: dir });
+    const r = await runAgents(['invariant', 'list'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no store found');
     expect(r.stderr).toContain('agents init');
-    const missing = agents(['--store', join(dir, 'nope'), 'invariant', 'list']);
+    const missing = await runAgents(['--store', join(dir, 'nope'), 'invariant', 'list']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('agents init --store');
   });
 
-  it('refuses to list with an invalid file in a needed scope: exit 3, file:line:col, no partial set', () => {
+  it('refuses to list with an invalid file in a needed scope: exit 3, file:line:col, no partial set', async () => {
     const root = testStore({
       'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
       'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml': 'id: 01M8KJW430VF8WCABSB8RTQ8RY\ntext: Log all changes\nseverity: fatal\n',
@@ -368,7 +402,7 @@ describe('bad input gets a clear error and changes nothing', () => {
       ['invariant', 'list'],
       ['invariant', 'list', '--format', 'json', '--effective', '--project', 'myapp'],
     ]) {
-      const r = agents(['--store', root, ...args]);
+      const r = await runAgents(['--store', root, ...args]);
       expect(r.code).toBe(3);
       expect(r.stderr).toContain('global/01M8KJW430VF8WCABSB8RTQ8RY.yaml:3:11');
       expect(r.stderr).toContain('severity must be one of "error", "warning", "info"');
@@ -376,12 +410,12 @@ describe('bad input gets a clear error and changes nothing', () => {
       expect(r.stdout).not.toContain('Never delete production data');
     }
     // A project that does not need the broken folder still resolves.
-    expect(agents(['--store', root, 'invariant', 'list', '--project', 'other']).code).toBe(0);
+    expect((await runAgents(['--store', root, 'invariant', 'list', '--project', 'other'])).code).toBe(0);
   });
 
-  it('refuses a hand-written invariant whose file name is not a ULID, instead of ignoring it', () => {
+  it('refuses a hand-written invariant whose file name is not a ULID, instead of ignoring it', async () => {
     const root = testStore({ 'global/no-deletes.yaml': 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Never delete production data\n' });
-    const r = agents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp']);
+    const r = await runAgents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('global/no-deletes.yaml');
     expect(r.stderr).toContain('id-invalid');
@@ -413,22 +447,22 @@ describe('bad input gets a clear error and changes nothing', () => {
 });
 
 describe('init', () => {
-  it('creates a store with config, scope folders and schemas, and refuses to overwrite one', () => {
+  it('creates a store with config, scope folders and schemas, and refuses to overwrite one', async () => {
     const dir = tempDir();
     execFileSync('git', ['init', '-q'], { cwd: dir });
-    const r = agents(['init'], { cwd: dir });
+    const r = await runAgents(['init'], { cwd: dir });
     expect(r.code).toBe(0);
     expect(readdirSync(join(dir, '.agents')).sort()).toEqual(['actions', 'config.yaml', 'global', 'plans', 'projects', 'schemas']);
     expect(readdirSync(join(dir, '.agents/schemas'))).toContain('invariant.schema.json');
     writeFileSync(join(dir, 'marker'), '');
-    const again = agents(['init'], { cwd: dir });
+    const again = await runAgents(['init'], { cwd: dir });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('a store already exists');
     // Discovery finds it from a subfolder.
     execFileSync('mkdir', ['-p', join(dir, 'sub/deeper')]);
-    expect(agents(['invariant', 'add', '--global', 'Found from below'], { cwd: join(dir, 'sub/deeper') }).code).toBe(0);
-    expect(agents(['invariant', 'list', '--format', 'json'], { cwd: join(dir, 'sub'), env: { AGENTS_STORE: undefined } }).stdout).toContain(
-      'Found from below',
-    );
+    expect((await runAgents(['invariant', 'add', '--global', 'Found from below'], { cwd: join(dir, 'sub/deeper') })).code).toBe(0);
+    expect(
+      (await runAgents(['invariant', 'list', '--format', 'json'], { cwd: join(dir, 'sub'), env: { AGENTS_STORE: undefined } })).stdout,
+    ).toContain('Found from below');
   });
 });

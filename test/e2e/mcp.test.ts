@@ -2,11 +2,11 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync }
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { errorOf, startMcp, textOf } from '../helpers/mcp.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const GLOBAL_LOG = '01M8KJW430VF8WCABSB8RTQ8RY';
@@ -19,8 +19,8 @@ const call = async (s: Awaited<ReturnType<typeof startMcp>>, name: string, args:
   (await s.client.callTool({ name, arguments: args })) as CallToolResult;
 
 /** The CLI's report of the same mistake, as `main` prints it on stderr. */
-function cliError(root: string, ...args: string[]): { code: number; text: string } {
-  const r = agents(['--store', root, ...args]);
+async function cliError(root: string, ...args: string[]): Promise<{ code: number; text: string }> {
+  const r = await runAgents(['--store', root, ...args]);
   return { code: r.code, text: r.stderr.trimEnd() };
 }
 
@@ -68,7 +68,7 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(json.contents[0]!.mimeType).toBe('application/json');
     expect(data.target).toEqual({ kind: 'plan', project: 'myapp', plan: EXAMPLE_PLAN });
     // The same entries as the CLI's --format json.
-    const cli = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
+    const cli = await runAgents(['--store', root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
     expect(data.invariants).toEqual(JSON.parse(cli.stdout));
     const md = await s.client.readResource({ uri: 'agents://projects/myapp/effective.md' });
     const text = (md.contents[0] as { text: string }).text;
@@ -89,7 +89,9 @@ describe('agents mcp: initialize, tools and resources', () => {
 
     const eff = await call(s, 'effective_invariants', { project: 'myapp' });
     expect(eff.isError).toBeFalsy();
-    const cli = JSON.parse(agents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']).stdout);
+    const cli = JSON.parse(
+      (await runAgents(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json'])).stdout,
+    );
     expect(eff.structuredContent).toEqual({ target: { kind: 'project', project: 'myapp', plan: null }, count: 3, invariants: cli });
     expect(textOf(eff)).toContain('3 invariants apply');
 
@@ -99,7 +101,7 @@ describe('agents mcp: initialize, tools and resources', () => {
     // An unknown project is refused as the CLI refuses it, naming the close one.
     const typo = await call(s, 'effective_invariants', { project: 'myap' });
     expect(typo.isError).toBe(true);
-    expect(textOf(typo)).toBe(cliError(root, 'invariant', 'list', '--effective', '--project', 'myap').text);
+    expect(textOf(typo)).toBe((await cliError(root, 'invariant', 'list', '--effective', '--project', 'myap')).text);
 
     const list = await call(s, 'list_invariants', {});
     expect((list.structuredContent as { count: number }).count).toBe(6);
@@ -168,7 +170,7 @@ describe('agents mcp: initialize, tools and resources', () => {
     ];
     for (const [tool, args, cliArgs] of cases) {
       const r = await call(s, tool, args);
-      const cli = cliError(root, ...cliArgs);
+      const cli = await cliError(root, ...cliArgs);
       expect(r.isError, `${tool} ${JSON.stringify(args)}`).toBe(true);
       expect(errorOf(r).exit_code).toBe(cli.code);
       expect(textOf(r)).toBe(cli.text);
@@ -210,7 +212,7 @@ describe('agents mcp: initialize, tools and resources', () => {
     const e = errorOf(r);
     expect(e.exit_code).toBe(3);
     expect(e.diagnostics.map((d) => [d.code, d.file, d.line, d.col])).toEqual([['schema', `global/${NEW_ID}.yaml`, 3, 11]]);
-    expect(textOf(r)).toBe(cliError(root, 'invariant', 'list', '--effective', '--project', 'myapp').text);
+    expect(textOf(r)).toBe((await cliError(root, 'invariant', 'list', '--effective', '--project', 'myapp')).text);
     // The plan resource needs global/ too: a JSON-RPC error, not a shorter set.
     await expect(s.client.readResource({ uri: `agents://plans/${EXAMPLE_PLAN}/effective.md` })).rejects.toThrow(/is invalid/);
 
@@ -259,9 +261,9 @@ describe('agents mcp: writing', () => {
       details: 'the new endpoint has no test',
     });
     expect(v.path).toBe(`plans/${EXAMPLE_PLAN}/violations/${v.id}.yaml`);
-    const listed = JSON.parse(agents(['--store', root, 'invariant', 'violation', 'list', '--format', 'json']).stdout);
+    const listed = JSON.parse((await runAgents(['--store', root, 'invariant', 'violation', 'list', '--format', 'json'])).stdout);
     expect(listed.map((x: { id: string }) => x.id)).toEqual([v.id]);
-    expect(agents(['--store', root, 'validate']).code).toBe(0);
+    expect((await runAgents(['--store', root, 'validate'])).code).toBe(0);
 
     const before = fileList(root);
     // GLOBAL_LOG is shadowed by the project's copy: not in the plan's effective set.
@@ -281,7 +283,7 @@ describe('agents mcp: writing', () => {
     ];
     for (const [args, cliArgs] of cases) {
       const bad = await call(s, 'record_violation', args);
-      const cli = cliError(root, ...cliArgs);
+      const cli = await cliError(root, ...cliArgs);
       expect(bad.isError).toBe(true);
       expect(errorOf(bad).exit_code).toBe(cli.code);
       expect(textOf(bad)).toBe(cli.text);

@@ -25,6 +25,7 @@ function start(root: string) {
   return PtySession.start(['--store', root, 'plan', 'sync', PLAN.slice(0, 12)], { cwd: join(root, '..'), columns: 100 });
 }
 
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('agents plan sync (the confirmation, in a pseudo-terminal)', { timeout: 120_000 }, () => {
   test('y applies the changes', async () => {
     const root = driftedStore();

@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { G1, exampleStore } from '../tui/helpers.ts';
+import { runAgents } from '../helpers/main.ts';
 
 // Scripts never meet the TUI: without a terminal (or with --no-input) each interactive path refuses with exit 2.
 test.each([
@@ -10,25 +10,25 @@ test.each([
   [['invariant', 'list', '--interactive'], 'the TUI needs an interactive terminal'],
   [['invariant', 'add'], 'no invariant text given'],
   [['invariant', 'remove', G1], 'Run again with --yes to confirm'],
-])('agents %j without a terminal: exit 2, %s', (args, message) => {
+])('agents %j without a terminal: exit 2, %s', async (args, message) => {
   const store = exampleStore();
-  const r = agents(['--store', store, ...args]);
+  const r = await runAgents(['--store', store, ...args]);
   expect(r.code).toBe(2);
   expect(r.stderr).toContain(message);
   expect(r.stdout).toBe('');
   expect(existsSync(join(store, `global/${G1}.yaml`))).toBe(true);
 });
 
-test('--no-input refuses even where CI is unset', () => {
+test('--no-input refuses even where CI is unset', async () => {
   const store = exampleStore();
-  const r = agents(['--store', store, '--no-input', 'tui'], { env: { CI: undefined } });
+  const r = await runAgents(['--store', store, '--no-input', 'tui'], { env: { CI: undefined } });
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('no --no-input');
 });
 
-test('remove --yes needs no terminal', () => {
+test('remove --yes needs no terminal', async () => {
   const store = exampleStore();
-  const r = agents(['--store', store, 'invariant', 'remove', G1, '--yes']);
+  const r = await runAgents(['--store', store, 'invariant', 'remove', G1, '--yes']);
   expect(r.code).toBe(0);
   expect(existsSync(join(store, `global/${G1}.yaml`))).toBe(false);
 });

@@ -19,6 +19,7 @@ function expectRestored(pty: PtySession, mode: string) {
   expect(pty.format('#{cursor_flag} #{alternate_on}')).toBe('1 0');
 }
 
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
   test('adds an invariant through scope, text, severity, tags and confirm', async () => {
     const { store, pty } = start(['invariant', 'add']);
@@ -90,6 +91,7 @@ describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
   });
 });
 
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('agents tui (the browser)', { timeout: 180_000 }, () => {
   test('browses, filters live, shows a bad regex inline, quits with q on the restored screen', async () => {
     const { pty } = start(['tui']);
@@ -119,7 +121,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
   test('list --interactive starts at the given scope; d then y removes; resize redraws', async () => {
     const { store, pty } = start(['invariant', 'list', '--interactive', '--project', 'myapp']);
     await pty.waitFor('agents · project myapp · 2 shown of 6');
-    execResize(pty, 60, 20);
+    pty.resize(60, 20);
     await pty.waitFor(`${'─'.repeat(60)}\n`);
     pty.keys('j');
     await pty.waitFor('› W Log all changes');
@@ -174,6 +176,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
   });
 });
 
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('agents invariant remove ID (the confirmation)', { timeout: 180_000 }, () => {
   test.each([
     ['y', 0, false, 'removed'],
@@ -195,7 +198,3 @@ describe('agents invariant remove ID (the confirmation)', { timeout: 180_000 }, 
     expect(existsSync(join(store, `projects/myapp/${P2}.yaml`))).toBe(kept);
   });
 });
-
-function execResize(pty: PtySession, columns: number, rows: number) {
-  (pty as unknown as { tmux(...a: string[]): string }).tmux('resize-window', '-t', 'agents', '-x', String(columns), '-y', String(rows));
-}

@@ -5,9 +5,10 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { END_MARKER } from '../../src/core/export.ts';
 import { globProblem } from '../../src/core/globs.ts';
-import { agents, REPO } from '../helpers/cli.ts';
+import { REPO } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { B1, G1, G2, inv, monorepo, PLAN, snapshot, W1, writtenSince } from './repo.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const GOLDEN = join(REPO, 'test/golden/export');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -75,10 +76,10 @@ function headings(body: string): [number, string][] {
 }
 
 describe('agents export: every target, from a monorepo', () => {
-  it('writes the golden files of each target, and a second export writes nothing', () => {
+  it('writes the golden files of each target, and a second export writes nothing', async () => {
     const repo = monorepo();
     const before = snapshot(repo);
-    const r = agents(['export'], { cwd: repo });
+    const r = await runAgents(['export'], { cwd: repo });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const after = snapshot(repo);
@@ -91,25 +92,25 @@ describe('agents export: every target, from a monorepo', () => {
       }
       expect(after.get(path), path).toBe(readFileSync(golden, 'latin1'));
     }
-    const again = agents(['export', '--format', 'json'], { cwd: repo });
+    const again = await runAgents(['export', '--format', 'json'], { cwd: repo });
     expect(again.code).toBe(0);
     expect(JSON.parse(again.stdout)).toEqual({ changes: [], unchanged: EXPECTED_FILES.length });
     expect(snapshot(repo)).toEqual(after);
   });
 
-  it('is deterministic: the same store gives the same bytes in another clone', () => {
+  it('is deterministic: the same store gives the same bytes in another clone', async () => {
     const a = monorepo();
     const b = monorepo();
-    expect(agents(['export'], { cwd: a }).code).toBe(0);
-    expect(agents(['export'], { cwd: b }).code).toBe(0);
+    expect((await runAgents(['export'], { cwd: a })).code).toBe(0);
+    expect((await runAgents(['export'], { cwd: b })).code).toBe(0);
     const sa = snapshot(a);
     const sb = snapshot(b);
     for (const p of EXPECTED_FILES) expect(sa.get(p), p).toBe(sb.get(p));
   });
 
-  it("parses back by each format's rules: front matter YAML with the documented keys, valid globs, markdown headings", () => {
+  it("parses back by each format's rules: front matter YAML with the documented keys, valid globs, markdown headings", async () => {
     const repo = monorepo();
-    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
     const projectPaths: Record<string, string[]> = { billing: ['services/billing/**'], web: ['apps/web/**', 'packages/ui/**'] };
     for (const path of EXPECTED_FILES) {
       const text = readFileSync(join(repo, path), 'utf8');
@@ -151,12 +152,12 @@ describe('agents export: every target, from a monorepo', () => {
     expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toContain(`- Never delete production data (\`${G1}\`)`);
   });
 
-  it('keeps text around the block byte for byte over repeated exports and store changes', () => {
+  it('keeps text around the block byte for byte over repeated exports and store changes', async () => {
     const repo = monorepo();
     const head = '# Our repository\r\n\r\nBuild with `make`.\r\n';
     const tail = '\n## Notes by hand\n\nKeep this, with trailing spaces   \nand no newline at the end';
     writeFileSync(join(repo, 'AGENTS.md'), head);
-    expect(agents(['export', '--target', 'agents-md'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
     let text = readFileSync(join(repo, 'AGENTS.md'), 'latin1');
     expect(text.startsWith(`${head}\n<!-- agents:begin`)).toBe(true);
     writeFileSync(join(repo, 'AGENTS.md'), text + tail);
@@ -165,7 +166,7 @@ describe('agents export: every target, from a monorepo', () => {
         join(repo, `.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F8G${round}.yaml`),
         inv(`01JDQ6X5Z8W4N3B2C1D0E9F8G${round}`, `Rule number ${round}`).replace('../../', '../'),
       );
-      expect(agents(['export', '--target', 'agents-md'], { cwd: repo }).code).toBe(0);
+      expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
       text = readFileSync(join(repo, 'AGENTS.md'), 'latin1');
       expect(text.startsWith(`${head}\n<!-- agents:begin`)).toBe(true);
       expect(text.endsWith(`${END_MARKER}\n${tail}`)).toBe(true);
@@ -175,10 +176,10 @@ describe('agents export: every target, from a monorepo', () => {
 });
 
 describe('agents export --check and --dry-run', () => {
-  it('lists missing, stale and hand-edited files with a one-line fix, and writes nothing', () => {
+  it('lists missing, stale and hand-edited files with a one-line fix, and writes nothing', async () => {
     const repo = monorepo();
     const before = snapshot(repo);
-    const missing = agents(['export', '--check', '--format', 'json'], { cwd: repo });
+    const missing = await runAgents(['export', '--check', '--format', 'json'], { cwd: repo });
     expect(missing.code).toBe(1);
     const report = JSON.parse(missing.stdout) as { ok: boolean; files: { path: string; status: string }[] };
     expect(report.ok).toBe(false);
@@ -189,8 +190,8 @@ describe('agents export --check and --dry-run', () => {
     ]);
     expect(snapshot(repo)).toEqual(before);
 
-    expect(agents(['export'], { cwd: repo }).code).toBe(0);
-    const fresh = agents(['export', '--check'], { cwd: repo });
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
+    const fresh = await runAgents(['export', '--check'], { cwd: repo });
     expect(fresh.code).toBe(0);
     expect(fresh.stdout).toContain(`${EXPECTED_FILES.length} exported files up to date`);
 
@@ -201,7 +202,7 @@ describe('agents export --check and --dry-run', () => {
     const cursor = join(repo, '.cursor/rules/agents-billing.mdc');
     writeFileSync(cursor, readFileSync(cursor, 'utf8').replace('integers of cents', 'integers of pennies'));
     const snap = snapshot(repo);
-    const stale = agents(['export', '--check'], { cwd: repo });
+    const stale = await runAgents(['export', '--check'], { cwd: repo });
     expect(stale.code).toBe(1);
     expect(stale.stdout.trim().split('\n')).toEqual([
       '.clinerules/agents-web.md: out of date',
@@ -223,12 +224,12 @@ describe('agents export --check and --dry-run', () => {
     expect(snapshot(repo)).toEqual(snap);
   });
 
-  it('--dry-run prints the unified diff it would apply and writes nothing', () => {
+  it('--dry-run prints the unified diff it would apply and writes nothing', async () => {
     const repo = monorepo();
-    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
     writeFileSync(join(repo, `.agents/projects/billing/${B1}.yaml`), inv(B1, 'Amounts are integers of cents, never floats'));
     const snap = snapshot(repo);
-    const r = agents(['export', '--dry-run', '--target', 'agents-md'], { cwd: repo });
+    const r = await runAgents(['export', '--dry-run', '--target', 'agents-md'], { cwd: repo });
     expect(r.code).toBe(0);
     expect(snapshot(repo)).toEqual(snap);
     const lines = r.stdout.split('\n');
@@ -240,7 +241,7 @@ describe('agents export --check and --dry-run', () => {
     expect(lines.filter((l) => l.startsWith('@@'))).toHaveLength(2);
     // The diff applies with git to give exactly what an export writes.
     writeFileSync(join(repo, 'change.diff'), r.stdout);
-    const applied = agents(['export', '--target', 'agents-md'], { cwd: repo });
+    const applied = await runAgents(['export', '--target', 'agents-md'], { cwd: repo });
     expect(applied.code).toBe(0);
     const exported = readFileSync(join(repo, 'services/billing/AGENTS.md'), 'utf8');
     writeFileSync(join(repo, 'services/billing/AGENTS.md'), snap.get('services/billing/AGENTS.md')!, 'latin1');
@@ -250,55 +251,55 @@ describe('agents export --check and --dry-run', () => {
 });
 
 describe('agents export --check answered from the cache', () => {
-  it('is used only while inputs and files are unchanged: a hand edit, a deleted file or a new project file is still found', () => {
+  it('is used only while inputs and files are unchanged: a hand edit, a deleted file or a new project file is still found', async () => {
     const repo = monorepo();
-    expect(agents(['export', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export', '--target', 'agents-md,cursor'], { cwd: repo })).code).toBe(0);
     expect(existsSync(join(repo, '.git/agents/export.cache'))).toBe(true);
-    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).code).toBe(0);
     // The store is unchanged: only the files tell.
     const file = join(repo, 'services/billing/AGENTS.md');
     const text = readFileSync(file, 'utf8');
     writeFileSync(file, text.replace('integers of cents', 'integers of pennies'));
-    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe(
+    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).stdout).toBe(
       'services/billing/AGENTS.md: edited by hand\n',
     );
     writeFileSync(file, `${text}Text of my own after the block.\n`);
-    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).code).toBe(0);
     rmSync(join(repo, 'AGENTS.md'));
-    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe('AGENTS.md: missing\n');
-    expect(agents(['export', '--target', 'agents-md,cursor'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).stdout).toBe('AGENTS.md: missing\n');
+    expect((await runAgents(['export', '--target', 'agents-md,cursor'], { cwd: repo })).code).toBe(0);
     const stray = readFileSync(join(repo, '.cursor/rules/agents-web.mdc'), 'utf8');
     writeFileSync(join(repo, '.cursor/rules/agents-gone.mdc'), stray);
-    expect(agents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo }).stdout).toBe(
+    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor'], { cwd: repo })).stdout).toBe(
       '.cursor/rules/agents-gone.mdc: obsolete\n',
     );
     // A changed input (here the targets asked for) is never answered from the cache.
-    expect(agents(['export', '--check', '--target', 'agents-md,cursor,cline', '--no-cache'], { cwd: repo }).code).toBe(1);
-    expect(agents(['export', '--check', '--target', 'agents-md,cursor,cline'], { cwd: repo }).code).toBe(1);
+    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor,cline', '--no-cache'], { cwd: repo })).code).toBe(1);
+    expect((await runAgents(['export', '--check', '--target', 'agents-md,cursor,cline'], { cwd: repo })).code).toBe(1);
   });
 });
 
 describe('agents export: files it leaves alone', () => {
-  it('refuses a block edited by hand (exit 1, naming the file, nothing written) unless --force', () => {
+  it('refuses a block edited by hand (exit 1, naming the file, nothing written) unless --force', async () => {
     const repo = monorepo();
-    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
     const file = join(repo, 'GEMINI.md');
     writeFileSync(file, readFileSync(file, 'utf8').replace('Never delete', 'Please never delete'));
     writeFileSync(join(repo, `.agents/global/${G1}.yaml`), inv(G1, 'Never drop production data').replace('../../', '../'));
     const snap = snapshot(repo);
-    const r = agents(['export'], { cwd: repo });
+    const r = await runAgents(['export'], { cwd: repo });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('GEMINI.md: its agents block was edited by hand');
     expect(snapshot(repo)).toEqual(snap);
-    const forced = agents(['export', '--force'], { cwd: repo });
+    const forced = await runAgents(['export', '--force'], { cwd: repo });
     expect(forced.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('Never drop production data');
     expect(readFileSync(file, 'utf8')).not.toContain('Please never delete');
   });
 
-  it('leaves a damaged block alone (exit 1), even with --force', () => {
+  it('leaves a damaged block alone (exit 1), even with --force', async () => {
     const repo = monorepo();
-    expect(agents(['export', '--target', 'claude-md'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export', '--target', 'claude-md'], { cwd: repo })).code).toBe(0);
     const file = join(repo, 'CLAUDE.md');
     const damaged = `${readFileSync(file, 'utf8').replace(`${END_MARKER}\n`, '')}my own text\n`;
     writeFileSync(file, damaged);
@@ -306,23 +307,23 @@ describe('agents export: files it leaves alone', () => {
       ['export', '--target', 'claude-md'],
       ['export', '--target', 'claude-md', '--force'],
     ]) {
-      const r = agents(args, { cwd: repo });
+      const r = await runAgents(args, { cwd: repo });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('CLAUDE.md: it holds an "agents:begin" marker without its "agents:end"');
       expect(readFileSync(file, 'utf8')).toBe(damaged);
     }
-    expect(agents(['export', '--check', '--target', 'claude-md'], { cwd: repo }).stdout).toContain('CLAUDE.md: damaged');
+    expect((await runAgents(['export', '--check', '--target', 'claude-md'], { cwd: repo })).stdout).toContain('CLAUDE.md: damaged');
   });
 
-  it('removes the files of a project that lost its paths, and --check calls them obsolete', () => {
+  it('removes the files of a project that lost its paths, and --check calls them obsolete', async () => {
     const repo = monorepo();
-    expect(agents(['export', '--target', 'cursor,cline'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export', '--target', 'cursor,cline'], { cwd: repo })).code).toBe(0);
     writeFileSync(join(repo, '.cursor/rules/mine.mdc'), '---\nalwaysApply: true\n---\nMy own rule\n');
     rmSync(join(repo, '.agents/projects/web/project.yaml'));
-    const check = agents(['export', '--check', '--target', 'cursor,cline'], { cwd: repo });
+    const check = await runAgents(['export', '--check', '--target', 'cursor,cline'], { cwd: repo });
     expect(check.code).toBe(1);
     expect(check.stdout.trim().split('\n')).toEqual(['.clinerules/agents-web.md: obsolete', '.cursor/rules/agents-web.mdc: obsolete']);
-    expect(agents(['export', '--target', 'cursor,cline'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export', '--target', 'cursor,cline'], { cwd: repo })).code).toBe(0);
     expect(existsSync(join(repo, '.cursor/rules/agents-web.mdc'))).toBe(false);
     expect(existsSync(join(repo, '.clinerules/agents-web.md'))).toBe(false);
     expect(readFileSync(join(repo, '.cursor/rules/mine.mdc'), 'utf8')).toBe('---\nalwaysApply: true\n---\nMy own rule\n');
@@ -366,11 +367,11 @@ describe('agents export: bad input is exit 2, one line and a hint, nothing writt
       /^error: cannot export to \.clinerules\/agents-billing\.md: \.clinerules is a file, not a folder$/,
     ],
   ];
-  it.each(cases)('%s', (_name, setup, message) => {
+  it.each(cases)('%s', async (_name, setup, message) => {
     const repo = monorepo();
     const args = setup(repo);
     const snap = snapshot(repo);
-    const r = agents(args, { cwd: repo });
+    const r = await runAgents(args, { cwd: repo });
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(2);
@@ -385,7 +386,7 @@ describe('agents export: an unwritable target', () => {
   // Root writes through file modes; a read-only bind mount refuses even root, as a read-only checkout would.
   const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
 
-  it('a target folder on a read-only mount is exit 2, one line and a hint, and nothing is written anywhere', () => {
+  it('a target folder on a read-only mount is exit 2, one line and a hint, and nothing is written anywhere', async () => {
     const repo = monorepo();
     const rules = join(repo, '.cursor/rules');
     mkdirSync(rules, { recursive: true });
@@ -399,7 +400,7 @@ describe('agents export: an unwritable target', () => {
     try {
       expect(spawnSync('mount', ['-o', 'remount,ro,bind', rules]).status).toBe(0);
       const snap = snapshot(repo);
-      const r = agents(['export'], { cwd: repo });
+      const r = await runAgents(['export'], { cwd: repo });
       expect(r.code).toBe(2);
       const lines = r.stderr.trim().split('\n');
       expect(lines).toHaveLength(2);
@@ -413,22 +414,22 @@ describe('agents export: an unwritable target', () => {
 });
 
 describe('agents export --project and --stdout', () => {
-  it("--project P writes only P's files and reads only the scopes P needs", () => {
+  it("--project P writes only P's files and reads only the scopes P needs", async () => {
     const repo = monorepo();
     // An invalid file in another project: a whole export stops on it (exit 3); P's export never reads it.
     writeFileSync(join(repo, `.agents/projects/web/${W1}.yaml`), 'id: [not, valid\n');
-    expect(agents(['export'], { cwd: repo }).code).toBe(3);
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(3);
     const before = snapshot(repo);
-    const r = agents(['export', '--project', 'billing'], { cwd: repo });
+    const r = await runAgents(['export', '--project', 'billing'], { cwd: repo });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(writtenSince(before, snapshot(repo))).toEqual(EXPECTED_FILES.filter((p) => p.includes('billing')));
   });
 
-  it("--plan ID --stdout prints the plan's effective set in the chosen format, without markers", () => {
+  it("--plan ID --stdout prints the plan's effective set in the chosen format, without markers", async () => {
     const repo = monorepo();
     const snap = snapshot(repo);
-    const r = agents(['export', '--plan', PLAN.slice(0, 8), '--stdout', '--target', 'cursor'], { cwd: repo });
+    const r = await runAgents(['export', '--plan', PLAN.slice(0, 8), '--stdout', '--target', 'cursor'], { cwd: repo });
     expect(r.code).toBe(0);
     expect(snapshot(repo)).toEqual(snap);
     const { front, body } = splitFrontMatter(r.stdout);
@@ -445,57 +446,57 @@ describe('agents export --project and --stdout', () => {
     expect(body).toContain('- Refunds never exceed the charge (`01JDQ6X5Z8W4N3B2C1D0E9F8D1`)');
     expect(body).toContain(`- Amounts are integers of cents (project billing, \`${B1}\`)`);
     expect(body).toContain(`- Never delete production data (global, \`${G1}\`)`);
-    const two = agents(['export', '--plan', PLAN, '--stdout', '--target', 'cursor,cline'], { cwd: repo });
+    const two = await runAgents(['export', '--plan', PLAN, '--stdout', '--target', 'cursor,cline'], { cwd: repo });
     expect(two.code).toBe(2);
   });
 });
 
 describe('projects and their paths', () => {
-  it('infers the project from a nested folder, and says so on stderr', () => {
+  it('infers the project from a nested folder, and says so on stderr', async () => {
     const repo = monorepo();
     const cwd = join(repo, 'services/billing/src');
-    const add = agents(['invariant', 'add', 'Retry payments at most three times', '--format', 'json'], { cwd });
+    const add = await runAgents(['invariant', 'add', 'Retry payments at most three times', '--format', 'json'], { cwd });
     expect(add.code).toBe(0);
     expect(JSON.parse(add.stdout)).toMatchObject({ scope: 'project', project: 'billing' });
     expect(add.stderr).toBe(
       'agents: project billing (from the current folder, services/billing/src, which its paths hold; --project P to choose another)\n',
     );
-    const list = agents(['invariant', 'list', '--effective', '--format', 'json'], { cwd });
+    const list = await runAgents(['invariant', 'list', '--effective', '--format', 'json'], { cwd });
     expect(list.code).toBe(0);
     expect((JSON.parse(list.stdout) as { id: string }[]).map((i) => i.id)).toContain(B1);
     // Outside every project's paths: nothing is inferred, and the scope is still needed.
-    const top = agents(['invariant', 'add', 'Something'], { cwd: repo });
+    const top = await runAgents(['invariant', 'add', 'Something'], { cwd: repo });
     expect(top.code).toBe(2);
     expect(top.stderr).toContain('error: no scope given');
   });
 
-  it('agents which: the project of each path; exit 1 when one has none, 2 when one is in two (unless allowed)', () => {
+  it('agents which: the project of each path; exit 1 when one has none, 2 when one is in two (unless allowed)', async () => {
     const repo = monorepo();
-    const ok = agents(['which', 'services/billing/src/main.ts', 'packages/ui', '--format', 'json'], { cwd: repo });
+    const ok = await runAgents(['which', 'services/billing/src/main.ts', 'packages/ui', '--format', 'json'], { cwd: repo });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual([
       { path: 'services/billing/src/main.ts', projects: ['billing'] },
       { path: 'packages/ui', projects: ['web'] },
     ]);
-    const nested = agents(['which', 'main.ts'], { cwd: join(repo, 'services/billing/src') });
+    const nested = await runAgents(['which', 'main.ts'], { cwd: join(repo, 'services/billing/src') });
     expect(nested.stdout).toBe('services/billing/src/main.ts  billing\n');
-    expect(agents(['which', 'README.md'], { cwd: repo }).code).toBe(1);
+    expect((await runAgents(['which', 'README.md'], { cwd: repo })).code).toBe(1);
     writeFileSync(join(repo, '.agents/projects/legacy/project.yaml'), 'paths:\n  - services/**\n');
-    const two = agents(['which', 'services/billing/src/main.ts'], { cwd: repo });
+    const two = await runAgents(['which', 'services/billing/src/main.ts'], { cwd: repo });
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('services/billing/src/main.ts is in 2 projects (billing, legacy)');
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nprojects:\n  allow_overlap: true\n');
-    expect(agents(['which', 'services/billing/src/main.ts'], { cwd: repo }).code).toBe(0);
-    expect(agents(['which', '/etc/passwd'], { cwd: repo }).code).toBe(2);
+    expect((await runAgents(['which', 'services/billing/src/main.ts'], { cwd: repo })).code).toBe(0);
+    expect((await runAgents(['which', '/etc/passwd'], { cwd: repo })).code).toBe(2);
   });
 
-  it('validate reports overlapping paths and paths matching nothing, at their positions', () => {
+  it('validate reports overlapping paths and paths matching nothing, at their positions', async () => {
     const repo = monorepo();
     writeFileSync(
       join(repo, '.agents/projects/legacy/project.yaml'),
       '# yaml-language-server: $schema=../../schemas/project.schema.json\npaths:\n  - services/billing/src/**\n  - mainframe/**\n',
     );
-    const r = agents(['validate', '--format', 'json'], { cwd: repo });
+    const r = await runAgents(['validate', '--format', 'json'], { cwd: repo });
     const found = (
       JSON.parse(r.stdout) as { diagnostics: { code: string; file: string; line: number; col: number; severity: string }[] }
     ).diagnostics.filter((d) => d.code.startsWith('project-'));
@@ -505,7 +506,7 @@ describe('projects and their paths', () => {
     ]);
     expect(r.code).toBe(1);
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nprojects:\n  allow_overlap: true\n');
-    const allowed = agents(['validate', '--format', 'json'], { cwd: repo });
+    const allowed = await runAgents(['validate', '--format', 'json'], { cwd: repo });
     expect(
       (JSON.parse(allowed.stdout) as { diagnostics: { code: string; severity: string }[] }).diagnostics.find(
         (d) => d.code === 'project-paths-overlap',
@@ -515,8 +516,8 @@ describe('projects and their paths', () => {
 });
 
 describe('the example store', () => {
-  it('has a project with paths, which `which` and inference use', () => {
-    const r = agents(['--store', join(REPO, '.agents.example'), 'which', 'src/index.ts']);
+  it('has a project with paths, which `which` and inference use', async () => {
+    const r = await runAgents(['--store', join(REPO, '.agents.example'), 'which', 'src/index.ts']);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('src/index.ts  myapp\n');
   });

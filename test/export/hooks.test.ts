@@ -2,18 +2,19 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents, REPO } from '../helpers/cli.ts';
+import { REPO } from '../helpers/cli.ts';
 import { git, GIT_ENV } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { B1, exportedRepo, inv } from './repo.ts';
+import { runAgents } from '../helpers/main.ts';
 
 // The real pre-commit framework's test of the agents-export-check hook is in test/validate/hooks.test.ts,
 // beside the agents-validate one: both share one hook environment, which takes minutes to build.
 
 describe('the plain git hook with --export-check', () => {
-  it('blocks a commit while the exported files are stale, and passes once exported', () => {
-    const repo = exportedRepo();
-    const init = agents(['init', '--hooks', '--export-check'], { cwd: repo });
+  it('blocks a commit while the exported files are stale, and passes once exported', async () => {
+    const repo = await exportedRepo();
+    const init = await runAgents(['init', '--hooks', '--export-check'], { cwd: repo });
     expect(init.code).toBe(0);
     expect(readFileSync(join(repo, '.git/hooks/pre-commit'), 'utf8')).toContain('exec "$AGENTS" export --check');
     const bin = tempDir();
@@ -24,18 +25,18 @@ describe('the plain git hook with --export-check', () => {
     const blocked = spawnSync('git', ['commit', '-m', 'stale'], { cwd: repo, env, encoding: 'utf8' });
     expect(blocked.stdout + blocked.stderr).toContain('services/billing/AGENTS.md: out of date');
     expect(blocked.status).toBe(1);
-    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
     git(repo, 'add', '-A');
     const passed = spawnSync('git', ['commit', '-m', 'exported'], { cwd: repo, env, encoding: 'utf8' });
     expect(passed.status).toBe(0);
   });
 
-  it('init --hooks offers the export check when the store exports', () => {
-    const repo = exportedRepo();
-    const r = agents(['init', '--hooks'], { cwd: repo });
+  it('init --hooks offers the export check when the store exports', async () => {
+    const repo = await exportedRepo();
+    const r = await runAgents(['init', '--hooks'], { cwd: repo });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('`agents init --hooks --export-check` also checks they are up to date');
     expect(readFileSync(join(repo, '.git/hooks/pre-commit'), 'utf8')).not.toContain('export --check');
-    expect(agents(['init', '--export-check'], { cwd: repo }).code).toBe(2);
+    expect((await runAgents(['init', '--export-check'], { cwd: repo })).code).toBe(2);
   });
 });

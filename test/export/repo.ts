@@ -1,9 +1,9 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { commitAll, gitInit } from '../helpers/git.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
+import { runAgents } from '../helpers/main.ts';
 
 export const G1 = '01JDQ6X5Z8W4N3B2C1D0E9F8A1';
 export const G2 = '01JDQ6X5Z8W4N3B2C1D0E9F8A2';
@@ -75,10 +75,10 @@ export function writtenSince(before: Map<string, string>, after: Map<string, str
 }
 
 /** The monorepo exporting AGENTS.md only, exported and committed. */
-export function exportedRepo(): string {
+export async function exportedRepo(): Promise<string> {
   const repo = monorepo();
   writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
-  expect(agents(['export'], { cwd: repo }).code).toBe(0);
+  expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
   commitAll(repo, 'store and its exported files');
   return repo;
 }

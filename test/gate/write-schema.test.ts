@@ -2,7 +2,7 @@
 // document is checked against its own JSON Schema before a byte is written.
 import { describe, expect, it } from 'vitest';
 import { agents } from '../helpers/cli.ts';
-import { runMain } from '../helpers/main.ts';
+import { runAgents, runMain } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { storeState } from '../helpers/store-state.ts';
 
@@ -76,7 +76,7 @@ describe('a value over its schema limit is refused before anything is written', 
     expect(doc.error.detail.file).toMatch(new RegExp(`^plans/${EXAMPLE_PLAN}/violations/[0-7][0-9A-HJKMNP-TV-Z]{25}\\.yaml$`));
   });
 
-  it('a git author name too long for created_by: every writer refuses, nothing written', () => {
+  it('a git author name too long for created_by: every writer refuses, nothing written', async () => {
     const root = exampleStore();
     const before = storeState(root);
     const env = { GIT_AUTHOR_NAME: long(600) };
@@ -85,13 +85,14 @@ describe('a value over its schema limit is refused before anything is written', 
       ['plan', 'use', 'local/code-coverage', '--project', 'myapp'],
       ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9G0XNWEM589ZS7FV0VT'],
     ]) {
+      // git reads its author from the process's environment: these runs need a process of their own.
       const r = agents(['--store', root, ...args], { cwd: root, env });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/created_by is \d+ characters long .*; the limit is 512/);
       expect(r.stderr).not.toContain('    at ');
     }
     expect(storeState(root)).toEqual(before);
-    expect(agents(['--store', root, 'validate'], { cwd: root }).code).toBe(0);
+    expect((await runAgents(['--store', root, 'validate'], { cwd: root })).code).toBe(0);
   });
 
   it('values at the limit are written and read back', async () => {

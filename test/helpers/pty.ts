@@ -102,6 +102,11 @@ export class PtySession {
     }
   }
 
+  /** Resizes the terminal, as a person dragging the window would (the program gets SIGWINCH). */
+  resize(columns: number, rows: number): void {
+    this.tmux('resize-window', '-t', 'agents', '-x', String(columns), '-y', String(rows));
+  }
+
   /** Named keys (Enter, Escape, C-c, Down, BSpace …), one at a time. */
   keys(...keys: string[]): void {
     for (const k of keys) this.tmux('send-keys', '-t', 'agents', k);

@@ -43,6 +43,7 @@ describe('the library entry', () => {
   });
 });
 
+// Slow by design (a named slow test): npm pack (with its build), an offline install, two tsc runs, publint and attw.
 describe('the tarball', { timeout: 240_000 }, () => {
   let tarball = '';
   let consumer = '';

@@ -1,70 +1,46 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { BIN } from '../helpers/cli.ts';
+import { describe, expect, it } from 'vitest';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
+import { PtySession } from '../helpers/pty.ts';
 
-const HAVE_TMUX = spawnSync('tmux', ['-V']).status === 0;
-
-/** A program running in a real pseudo-terminal: a private tmux server, typed at and read from. */
-function terminal(command: string) {
-  // Never skipped: .ci/run installs tmux; elsewhere, install it to run these tests.
-  if (!HAVE_TMUX) throw new Error('these tests drive a real pseudo-terminal through tmux: install it (apt-get install tmux)');
-  const socket = `agents-test-${randomBytes(4).toString('hex')}`;
-  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-  // CI is unset inside: the interactive actor refuses to run under CI, as prompts do.
-  tmux('new-session', '-d', '-x', '120', '-y', '40', `env -u CI NO_COLOR=1 ${command}; echo "EXIT=$?"; sleep 60`);
-  onTestFinished(() => {
-    spawnSync('tmux', ['-L', socket, 'kill-server']);
+/** `plan strategize --actor interactive` in a real pseudo-terminal (the interactive actor refuses to run under CI, as prompts do). */
+function terminal(root: string): PtySession {
+  return PtySession.start(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--actor', 'interactive'], {
+    cwd: root,
+    columns: 120,
+    rows: 40,
   });
-  const screen = () => tmux('capture-pane', '-p', '-J');
-  return {
-    screen,
-    keys: (...keys: string[]) => tmux('send-keys', ...keys),
-    text: (s: string) => tmux('send-keys', '-l', s),
-    /** Polls the pane until `pattern` shows, for at most `ms`. */
-    async waitFor(pattern: RegExp, ms = 20_000): Promise<string> {
-      const end = Date.now() + ms;
-      for (;;) {
-        const now = screen();
-        if (pattern.test(now)) return now;
-        if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}; the screen shows:\n${now}`);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    },
-  };
 }
 
 describe('the interactive actor in a real terminal', () => {
   it('asks y/n and a note per invariant, then records the answers', async () => {
     const root = exampleStore();
-    const t = terminal(`${process.execPath} ${BIN} --store ${root} plan strategize ${EXAMPLE_PLAN} --actor interactive`);
+    const t = terminal(root);
     await t.waitFor(
       /Invariant 1 of 4 · plan · error · 01M8KK3EF09G9ET4TAJAHQWPMN[\s\S]*Use Python 3\.13 only[\s\S]*Enforce this invariant\? \[y\/n\]/,
     );
-    t.text('y');
+    t.type('y');
     await t.waitFor(/Note \(Enter to finish\):/);
-    t.text('pinned in pyproject');
+    t.type('pinned in pyproject');
     await t.waitFor(/Note \(Enter to finish\): pinned in pyproject/);
     t.keys('Enter');
     await t.waitFor(/Invariant 2 of 4/);
-    t.text('n');
+    t.type('n');
     await t.waitFor(/Enforce: no/);
     t.keys('Enter');
     await t.waitFor(/Invariant 3 of 4/);
-    t.text('y');
+    t.type('y');
     await t.waitFor(/Enforce: yes/);
     t.keys('Enter');
     await t.waitFor(/Invariant 4 of 4/);
-    t.text('y');
+    t.type('y');
     await t.waitFor(/Enforce: yes/);
-    t.text('backups first');
+    t.type('backups first');
     t.keys('Enter');
-    const end = await t.waitFor(/EXIT=\d+/);
+    const { code, screen: end } = await t.exit();
     // One invariant was declined: not all enforced, exit 1.
-    expect(end).toMatch(/EXIT=1/);
+    expect(code).toBe(1);
     expect(end).toContain('not all enforced: 3 of 4 invariants');
     const runs = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
     const nodes = records<DecisionFile>(root, EXAMPLE_PLAN, 'decisions');
@@ -83,13 +59,13 @@ describe('the interactive actor in a real terminal', () => {
   it('cancels on Ctrl-C with exit 130 and writes nothing', async () => {
     const root = exampleStore();
     const before = fileList(root);
-    const t = terminal(`${process.execPath} ${BIN} --store ${root} plan strategize ${EXAMPLE_PLAN} --actor interactive`);
+    const t = terminal(root);
     await t.waitFor(/Enforce this invariant\?/);
-    t.text('y');
+    t.type('y');
     await t.waitFor(/Note/);
     t.keys('C-c');
-    const end = await t.waitFor(/EXIT=\d+/);
-    expect(end).toMatch(/EXIT=130/);
+    const { code, screen: end } = await t.exit();
+    expect(code).toBe(130);
     expect(end).toContain('Cancelled: nothing was written.');
     expect(fileList(root)).toEqual(before);
     // No decisions/ or enforcement/ folder was made (the example's waivers/ was there before).

@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { REPO, agents } from '../helpers/cli.ts';
+import { REPO } from '../helpers/cli.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const PYTHON = '01M8KK3EF09G9ET4TAJAHQWPMN'; // plan scope, error
 
@@ -28,57 +29,61 @@ interface StatusJson {
   unfinished_runs: string[];
 }
 
-function status(root: string, ...extra: string[]): { code: number; json: StatusJson; codes: string[] } {
-  const r = agents(['--store', root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN, ...extra]);
+async function status(root: string, ...extra: string[]): Promise<{ code: number; json: StatusJson; codes: string[] }> {
+  const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN, ...extra]);
   const json = JSON.parse(r.stdout) as StatusJson;
   return { code: r.code, json, codes: json.reasons.map((x) => `${x.level}:${x.code}`) };
 }
 
-function strategize(root: string) {
-  return agents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+async function strategize(root: string) {
+  return await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
 }
 
 describe('plan status is a gate', () => {
-  it('fails a plan that was never reconciled; --allow not-run relaxes it', () => {
+  it('fails a plan that was never reconciled; --allow not-run relaxes it', async () => {
     const root = exampleStore();
-    expect(status(root)).toMatchObject({ code: 1, codes: ['fail:not-run'] });
-    const text = agents(['--store', root, 'plan', 'status', EXAMPLE_PLAN]);
+    expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:not-run'] });
+    const text = await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN]);
     expect(text.stdout).toContain(`FAILING  plan ${EXAMPLE_PLAN}`);
     expect(text.stdout).toContain('fail  not-run: the plan was never reconciled');
-    expect(status(root, '--allow', 'not-run')).toMatchObject({ code: 0, codes: ['report:not-run'] });
+    expect(await status(root, '--allow', 'not-run')).toMatchObject({ code: 0, codes: ['report:not-run'] });
   });
 
-  it("passes once every invariant of today's set is enforced", () => {
+  it("passes once every invariant of today's set is enforced", async () => {
     const root = exampleStore();
-    expect(strategize(root).code).toBe(0);
-    expect(status(root)).toMatchObject({ code: 0, codes: [], json: { failing: false, latest_enforcement: { enforced: 4, total: 4 } } });
+    expect((await strategize(root)).code).toBe(0);
+    expect(await status(root)).toMatchObject({
+      code: 0,
+      codes: [],
+      json: { failing: false, latest_enforcement: { enforced: 4, total: 4 } },
+    });
   });
 
-  it('fails after an actor time-out (0 of 4 enforced), naming the run failure and each error invariant', () => {
+  it('fails after an actor time-out (0 of 4 enforced), naming the run failure and each error invariant', async () => {
     const root = exampleStore();
     useActor(root, 'setInterval(() => {}, 1000);', 500);
-    expect(strategize(root).code).toBe(1);
-    const s = status(root);
+    expect((await strategize(root)).code).toBe(1);
+    const s = await status(root);
     expect(s.code).toBe(1);
     expect(s.json.latest_enforcement).toMatchObject({ enforced: 0, total: 4 });
     expect(s.codes).toEqual(['fail:run-failed', 'fail:unenforced', 'fail:unenforced', 'fail:unenforced', 'report:unenforced']); // the example's warning invariant only reports
     // Relaxing the run failure alone still fails on the unenforced error invariants.
-    expect(status(root, '--allow', 'run-failed').code).toBe(1);
-    expect(status(root, '--allow', 'run-failed', '--allow', 'unenforced').code).toBe(0);
+    expect((await status(root, '--allow', 'run-failed')).code).toBe(1);
+    expect((await status(root, '--allow', 'run-failed', '--allow', 'unenforced')).code).toBe(0);
   });
 
-  it('fails when an error invariant is unenforced; a warning one only reports', () => {
+  it('fails when an error invariant is unenforced; a warning one only reports', async () => {
     const root = exampleStore();
     useActor(root, declining('Python'));
-    expect(strategize(root).code).toBe(1);
-    const s = status(root);
+    expect((await strategize(root)).code).toBe(1);
+    const s = await status(root);
     expect(s.code).toBe(1);
     expect(s.json.reasons.filter((r) => r.code === 'unenforced')).toEqual([
       expect.objectContaining({ level: 'fail', invariant_id: PYTHON, severity: 'error' }),
     ]);
 
     const warned = exampleStore();
-    const add = agents([
+    const add = await runAgents([
       '--store',
       warned,
       '--format',
@@ -93,17 +98,17 @@ describe('plan status is a gate', () => {
     ]);
     expect(add.code).toBe(0);
     useActor(warned, declining('small commits'));
-    expect(strategize(warned).code).toBe(1);
-    const w = status(warned);
+    expect((await strategize(warned)).code).toBe(1);
+    const w = await status(warned);
     expect(w.code).toBe(0);
     expect(w.codes).toEqual(['report:unenforced']);
     expect(w.json.reasons[0]).toMatchObject({ severity: 'warning', invariant_id: JSON.parse(add.stdout).id });
   });
 
-  it('fails when the effective set changed after the latest run: an invariant added, or one edited in place', () => {
+  it('fails when the effective set changed after the latest run: an invariant added, or one edited in place', async () => {
     const root = exampleStore();
-    expect(strategize(root).code).toBe(0);
-    const add = agents([
+    expect((await strategize(root)).code).toBe(0);
+    const add = await runAgents([
       '--store',
       root,
       '--format',
@@ -115,50 +120,50 @@ describe('plan status is a gate', () => {
       'Keep the API backwards compatible',
     ]);
     expect(add.code).toBe(0);
-    expect(status(root)).toMatchObject({ code: 1, codes: ['fail:stale'] });
-    expect(status(root, '--allow', 'stale').code).toBe(0);
-    expect(strategize(root).code).toBe(0);
-    expect(status(root).code).toBe(0);
+    expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:stale'] });
+    expect((await status(root, '--allow', 'stale')).code).toBe(0);
+    expect((await strategize(root)).code).toBe(0);
+    expect((await status(root)).code).toBe(0);
 
     // Same ids, one text edited by hand: the run no longer covers what the set says.
     const file = join(root, `plans/${EXAMPLE_PLAN}/${PYTHON}.yaml`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('Use Python 3.13 only', 'Use Python 3.12 only'));
-    expect(status(root)).toMatchObject({ code: 1, codes: ['fail:stale'] });
+    expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:stale'] });
   });
 
-  it('never takes an enforcement file that no decision node names as a run (an interrupted write)', () => {
+  it('never takes an enforcement file that no decision node names as a run (an interrupted write)', async () => {
     const root = exampleStore();
-    expect(strategize(root).code).toBe(0);
+    expect((await strategize(root)).code).toBe(0);
     const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
     const [node] = records<DecisionFile>(root, EXAMPLE_PLAN, 'decisions');
     // Keep only the enforcement file: what a failed second write used to leave.
     rmSync(join(root, `plans/${EXAMPLE_PLAN}/decisions/${node!.id}.yaml`));
-    const s = status(root);
+    const s = await status(root);
     expect(s.code).toBe(1);
     expect(s.codes).toEqual(['fail:not-run', 'report:unfinished-run']);
     expect(s.json.unfinished_runs).toEqual([run!.id]);
     expect(s.json.latest_enforcement).toBeNull();
-    const show = JSON.parse(agents(['--store', root, '--format', 'json', 'plan', 'show', EXAMPLE_PLAN]).stdout);
+    const show = JSON.parse((await runAgents(['--store', root, '--format', 'json', 'plan', 'show', EXAMPLE_PLAN])).stdout);
     expect(show.latest_enforcement).toBeNull();
   });
 
-  it('fails when the latest decision node names an enforcement file that is gone', () => {
+  it('fails when the latest decision node names an enforcement file that is gone', async () => {
     const root = exampleStore();
-    expect(strategize(root).code).toBe(0);
+    expect((await strategize(root)).code).toBe(0);
     const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
     rmSync(join(root, `plans/${EXAMPLE_PLAN}/enforcement/${run!.id}.yaml`));
-    expect(status(root)).toMatchObject({ code: 1, codes: ['fail:run-incomplete'] });
+    expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:run-incomplete'] });
   });
 
-  it('refuses an --allow value it does not know (exit 2)', () => {
+  it('refuses an --allow value it does not know (exit 2)', async () => {
     const root = exampleStore();
-    const r = agents(['--store', root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'error-violation']);
+    const r = await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'error-violation']);
     expect(r.code).toBe(2);
   });
 });
 
 describe('strategize writes its two records together or not at all', () => {
-  it('removes the enforcement file again when the decision node cannot be written, and says nothing was changed', () => {
+  it('removes the enforcement file again when the decision node cannot be written, and says nothing was changed', async () => {
     const root = exampleStore();
     // The actor puts a plain file where the decisions/ folder must go: the second write fails for real.
     useActor(
@@ -169,18 +174,18 @@ writeFileSync('plans/${EXAMPLE_PLAN}/decisions', 'not a folder');
 process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`,
     );
     const before = fileList(root);
-    const r = strategize(root);
+    const r = await strategize(root);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(new RegExp(`cannot write plans/${EXAMPLE_PLAN}/decisions/[0-9A-Z]{26}\\.yaml`));
     expect(r.stderr).toContain('Nothing was changed');
     expect(fileList(root)).toEqual([...before, `plans/${EXAMPLE_PLAN}/decisions`].sort());
     rmSync(join(root, `plans/${EXAMPLE_PLAN}/decisions`));
-    expect(status(root)).toMatchObject({ code: 1, codes: ['fail:not-run'] });
+    expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:not-run'] });
   });
 
   const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
 
-  it('on a full disk (a small tmpfs) leaves neither record, and plan status does not pass', (ctx) => {
+  it('on a full disk (a small tmpfs) leaves neither record, and plan status does not pass', async (ctx) => {
     const dir = tempDir();
     const mnt = join(dir, 'disk');
     mkdirSync(mnt);
@@ -209,7 +214,7 @@ closeSync(fd);
 process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));`,
     );
     const before = fileList(root);
-    const r = strategize(root);
+    const r = await strategize(root);
     expect(r.stderr).toMatch(new RegExp(`cannot write plans/${EXAMPLE_PLAN}/decisions/[0-9A-Z]{26}\\.yaml: the disk is full`));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Nothing was changed');
@@ -219,11 +224,11 @@ process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ 
         .filter((f) => f === 'enforcement' || f === 'decisions')
         .flatMap((d) => readdirSync(join(root, `plans/${EXAMPLE_PLAN}`, d))),
     ).toEqual([]);
-    expect(status(root)).toMatchObject({ code: 1, codes: ['fail:not-run'] });
+    expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:not-run'] });
     // With room again, the next run lands whole.
     rmSync(join(root, 'filler'));
     useActor(root, declining('^$'));
-    expect(strategize(root).code).toBe(0);
-    expect(status(root).code).toBe(0);
+    expect((await strategize(root)).code).toBe(0);
+    expect((await status(root)).code).toBe(0);
   });
 });

@@ -1,16 +1,17 @@
 import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, agents } from '../helpers/cli.ts';
+import { REPO } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const ACTION = 'actions/local/code-coverage';
 const ORIGIN = '01M8KK1KW0KPRSWWKENT2QZ1QM';
 
 describe('plan use', () => {
-  it('promotes the active action invariants with provenance, and writes plan.yaml', () => {
+  it('promotes the active action invariants with provenance, and writes plan.yaml', async () => {
     const root = exampleStore();
     writeFileSync(
       join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'),
@@ -24,7 +25,7 @@ describe('plan use', () => {
       join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'),
       invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QP', 'Switched off', { active: 'false' }),
     );
-    const r = agents([
+    const r = await runAgents([
       '--store',
       root,
       'plan',
@@ -69,13 +70,13 @@ describe('plan use', () => {
     expect(readdirSync(join(root, 'plans')).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
-  it('promotes duplicates among the action invariants once (the oldest id)', () => {
+  it('promotes duplicates among the action invariants once (the oldest id)', async () => {
     const root = testStore({
       'actions/ns/dup/01M8KK1KW0KPRSWWKENT2QZ1QA.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QA', 'Run the linter'),
       'actions/ns/dup/01M8KK1KW0KPRSWWKENT2QZ1QB.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QB', '  RUN the   linter '),
       'actions/ns/dup/01M8KK1KW0KPRSWWKENT2QZ1QC.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QC', 'Other'),
     });
-    const r = agents(['--store', root, 'plan', 'use', 'ns/dup', '--format', 'json']);
+    const r = await runAgents(['--store', root, 'plan', 'use', 'ns/dup', '--format', 'json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.promoted.map((p: { source: { origin_id: string } }) => p.source.origin_id)).toEqual([
@@ -93,64 +94,64 @@ describe('plan use', () => {
     [['plan', 'use', 'local/code-coverage', '--project', 'nope'], 2, /unknown project nope/],
     [['plan', 'use', 'Bad/Name'], 2, /action namespace "Bad"/],
     [['plan', 'use', 'local/code-coverage', '--project', '../x'], 2, /project "..\/x"/],
-  ])('refuses %j with exit %i and writes nothing', (args, code, message) => {
+  ])('refuses %j with exit %i and writes nothing', async (args, code, message) => {
     const root = exampleStore();
     const before = fileList(root);
-    const r = agents(['--store', root, ...args]);
+    const r = await runAgents(['--store', root, ...args]);
     expect(r.code).toBe(code);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(/Nothing was written|must|not allowed/);
     expect(fileList(root)).toEqual(before);
   });
 
-  it('refuses an action holding an invalid file (exit 3) and writes nothing', () => {
+  it('refuses an action holding an invalid file (exit 3) and writes nothing', async () => {
     const root = testStore({ 'actions/ns/bad/01M8KK1KW0KPRSWWKENT2QZ1QA.yaml': 'id: 01M8KK1KW0KPRSWWKENT2QZ1QA\ntext: ok\nbogus: 1\n' });
     const before = fileList(root);
-    const r = agents(['--store', root, 'plan', 'use', 'ns/bad']);
+    const r = await runAgents(['--store', root, 'plan', 'use', 'ns/bad']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('actions/ns/bad/01M8KK1KW0KPRSWWKENT2QZ1QA.yaml:3:1');
     expect(fileList(root)).toEqual(before);
   });
 
-  it('leaves readers blind to an interrupted plan use; validate reports its folder and --fix removes it', () => {
+  it('leaves readers blind to an interrupted plan use; validate reports its folder and --fix removes it', async () => {
     const root = exampleStore();
     const dot = 'plans/.01M8KM00000000000000000000.4194000.1a2b3c4d.tmp';
     mkdirSync(join(root, dot));
     writeFileSync(join(root, dot, 'plan.yaml'), 'id: 01M8KM00000000000000000000\n');
-    const list = agents(['--store', root, 'plan', 'list', '--format', 'json']);
+    const list = await runAgents(['--store', root, 'plan', 'list', '--format', 'json']);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout).map((p: { id: string }) => p.id)).toEqual([EXAMPLE_PLAN]);
-    const v = JSON.parse(agents(['--store', root, 'validate', '--format', 'json']).stdout);
+    const v = JSON.parse((await runAgents(['--store', root, 'validate', '--format', 'json'])).stdout);
     expect(v.diagnostics.filter((d: { code: string }) => d.code === 'temporary-file').map((d: { file: string }) => d.file)).toEqual([dot]);
-    const fix = agents(['--store', root, 'validate', '--fix']);
+    const fix = await runAgents(['--store', root, 'validate', '--fix']);
     expect(fix.stdout + fix.stderr).toContain(`removed unfinished plan folder ${dot}/`);
     expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
   });
 
-  it('lists plans and shows a plan by a unique prefix', () => {
+  it('lists plans and shows a plan by a unique prefix', async () => {
     const root = exampleStore();
-    const made = JSON.parse(agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--format', 'json']).stdout);
-    const list = agents(['--store', root, 'plan', 'list', '--format', 'json']);
+    const made = JSON.parse((await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--format', 'json'])).stdout);
+    const list = await runAgents(['--store', root, 'plan', 'list', '--format', 'json']);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout).map((p: { id: string }) => p.id)).toEqual([EXAMPLE_PLAN, made.plan.id]);
-    const yaml = agents(['--store', root, 'plan', 'list', '--format', 'yaml']);
+    const yaml = await runAgents(['--store', root, 'plan', 'list', '--format', 'yaml']);
     expect(yaml.stdout).toContain(`- id: ${EXAMPLE_PLAN}`);
-    const show = agents(['--store', root, 'plan', 'show', EXAMPLE_PLAN.slice(0, 8), '--format', 'json']);
+    const show = await runAgents(['--store', root, 'plan', 'show', EXAMPLE_PLAN.slice(0, 8), '--format', 'json']);
     expect(show.code).toBe(0);
     expect(JSON.parse(show.stdout).plan.id).toBe(EXAMPLE_PLAN);
-    const ambiguous = agents(['--store', root, 'plan', 'show', '01M8']);
+    const ambiguous = await runAgents(['--store', root, 'plan', 'show', '01M8']);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('ambiguous');
-    const unknown = agents(['--store', root, 'plan', 'show', '7ZZZZZZZ']);
+    const unknown = await runAgents(['--store', root, 'plan', 'show', '7ZZZZZZZ']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no plan with id prefix 7ZZZZZZZ');
   });
 });
 
 describe('the effective set of a plan', () => {
-  it('comes out for the seed example exactly as the seed lists it, with source on plan entries', () => {
+  it('comes out for the seed example exactly as the seed lists it, with source on plan entries', async () => {
     const root = exampleStore();
-    const r = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
+    const r = await runAgents(['--store', root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out.map((e: { text: string; scope: string }) => [e.text, e.scope])).toEqual([
@@ -161,17 +162,17 @@ describe('the effective set of a plan', () => {
     ]);
     expect(out[0].source).toEqual({ kind: 'plan', ref: null, origin_id: null });
     expect(out[2].shadows).toEqual([{ id: '01M8KJW430VF8WCABSB8RTQ8RY', scope: 'global', path: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml' }]);
-    const text = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN]);
+    const text = await runAgents(['--store', root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN]);
     expect(text.stdout).toContain('01M8KK3EF09G9ET4TAJAHQWPMN · error · source: plan');
   });
 
-  it('holds promoted invariants first, showing where they came from', () => {
+  it('holds promoted invariants first, showing where they came from', async () => {
     const root = exampleStore();
     const made = JSON.parse(
-      agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json']).stdout,
+      (await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json'])).stdout,
     );
     const id = made.plan.id as string;
-    const r = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', id, '--format', 'json']);
+    const r = await runAgents(['--store', root, 'invariant', 'list', '--effective', '--plan', id, '--format', 'json']);
     const out = JSON.parse(r.stdout);
     expect(out.map((e: { text: string }) => e.text)).toEqual([
       'Minimum 80% coverage',
@@ -180,26 +181,26 @@ describe('the effective set of a plan', () => {
       'Never delete production data',
     ]);
     expect(out[0].source).toEqual({ kind: 'action', ref: 'local/code-coverage', origin_id: ORIGIN });
-    const text = agents(['--store', root, 'invariant', 'list', '--effective', '--plan', id]);
+    const text = await runAgents(['--store', root, 'invariant', 'list', '--effective', '--plan', id]);
     expect(text.stdout).toContain(`source: action local/code-coverage (${ORIGIN})`);
-    const show = agents(['--store', root, 'plan', 'show', id]);
+    const show = await runAgents(['--store', root, 'plan', 'show', id]);
     expect(show.stdout).toContain(`promoted from action local/code-coverage (${ORIGIN})`);
   });
 });
 
 describe('drift', () => {
-  it('reports action invariants changed, added and removed since promotion', () => {
+  it('reports action invariants changed, added and removed since promotion', async () => {
     const root = exampleStore();
     writeFileSync(join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QN.yaml'), invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QN', 'Cover error paths'));
     writeFileSync(
       join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QP.yaml'),
       invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QP', 'Keep fixtures small'),
     );
-    const made = JSON.parse(agents(['--store', root, 'plan', 'use', 'local/code-coverage', '--format', 'json']).stdout);
+    const made = JSON.parse((await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--format', 'json'])).stdout);
     const id = made.plan.id as string;
     const promotedQN = made.promoted.find((p: { source: { origin_id: string } }) => p.source.origin_id === '01M8KK1KW0KPRSWWKENT2QZ1QN').id;
     const promotedQP = made.promoted.find((p: { source: { origin_id: string } }) => p.source.origin_id === '01M8KK1KW0KPRSWWKENT2QZ1QP').id;
-    const none = JSON.parse(agents(['--store', root, 'plan', 'show', id, '--format', 'json']).stdout);
+    const none = JSON.parse((await runAgents(['--store', root, 'plan', 'show', id, '--format', 'json'])).stdout);
     expect(none.drift).toEqual([]);
 
     // The template moves on: one text edited, one severity changed, one removed, one added.
@@ -213,7 +214,7 @@ describe('drift', () => {
       join(root, ACTION, '01M8KK1KW0KPRSWWKENT2QZ1QR.yaml'),
       invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QR', 'Test the CLI end to end'),
     );
-    const r = agents(['--store', root, 'plan', 'show', id, '--format', 'json']);
+    const r = await runAgents(['--store', root, 'plan', 'show', id, '--format', 'json']);
     expect(r.code).toBe(0);
     const promotedOrigin = made.promoted.find((p: { source: { origin_id: string } }) => p.source.origin_id === ORIGIN).id;
     expect(JSON.parse(r.stdout).drift).toEqual([
@@ -254,7 +255,7 @@ describe('drift', () => {
         action_text: null,
       },
     ]);
-    const text = agents(['--store', root, 'plan', 'show', id]).stdout;
+    const text = (await runAgents(['--store', root, 'plan', 'show', id])).stdout;
     expect(text).toContain('Drift from the action template (4)');
     expect(text).toContain('changed  01M8KK1KW0KPRSWWKENT2QZ1QM in local/code-coverage (text)');
     // The plan itself is untouched: promotion is a copy.
@@ -272,10 +273,10 @@ describe('plan use --commit', () => {
     return dir;
   }
 
-  it('commits exactly the new plan folder, with a clear message', () => {
+  it('commits exactly the new plan folder, with a clear message', async () => {
     const dir = repoWithExample();
     writeFileSync(join(dir, 'README.md'), 'edited, not staged\n');
-    const r = agents(
+    const r = await runAgents(
       ['plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', 'Raise coverage', '--commit', '--format', 'json'],
       { cwd: dir },
     );
@@ -294,11 +295,11 @@ describe('plan use --commit', () => {
     expect(git(dir, 'status', '--porcelain').trim()).toBe('M README.md');
   });
 
-  it('refuses before writing anything when other changes are staged', () => {
+  it('refuses before writing anything when other changes are staged', async () => {
     const dir = repoWithExample();
     writeFileSync(join(dir, 'README.md'), 'staged\n');
     git(dir, 'add', 'README.md');
-    const r = agents(['plan', 'use', 'local/code-coverage', '--commit'], { cwd: dir });
+    const r = await runAgents(['plan', 'use', 'local/code-coverage', '--commit'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('other changes are already staged');
     expect(readdirSync(join(dir, '.agents', 'plans'))).toEqual(['01M8KK5920RS6CGAVDFVYYJ0B4']);

@@ -3,20 +3,20 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planSync } from '../../src/core/records.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
-import { agents } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const A1 = '01M8KK1KW0KPRSWWKENT2QZ1QM'; // local/code-coverage: "Minimum 80% coverage"
 const ACTION = 'actions/local/code-coverage';
 
-function run(root: string, ...args: string[]) {
-  return agents(['--store', root, ...args]);
+async function run(root: string, ...args: string[]) {
+  return await runAgents(['--store', root, ...args]);
 }
 
-function json<T = Record<string, unknown>>(root: string, ...args: string[]): T {
-  const r = run(root, ...args, '--format', 'json');
+async function json<T = Record<string, unknown>>(root: string, ...args: string[]): Promise<T> {
+  const r = await run(root, ...args, '--format', 'json');
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as T;
@@ -42,7 +42,7 @@ interface SyncJson {
  * A1 edited, the second origin deleted, one invariant added, and one added whose text
  * the plan already holds by hand.
  */
-function drifted() {
+async function drifted() {
   const root = exampleStore();
   const repo = dirname(root);
   gitInit(repo);
@@ -58,7 +58,7 @@ function drifted() {
       `# yaml-language-server: $schema=../../${rel.startsWith('plans') ? '' : '../'}schemas/invariant.schema.json\n${invariantYaml(id, text, extra)}`,
     );
   write(ACTION, second, 'Keep the coverage report');
-  const plan = json<{ plan: { id: string }; promoted: { id: string; source: { origin_id: string } }[] }>(
+  const plan = await json<{ plan: { id: string }; promoted: { id: string; source: { origin_id: string } }[] }>(
     root,
     'plan',
     'use',
@@ -85,19 +85,19 @@ function drifted() {
 }
 
 describe('plan sync (CLI, on a git repository)', () => {
-  it('shows the drift, asks for --yes without a terminal, and applies it with provenance kept', () => {
-    const d = drifted();
+  it('shows the drift, asks for --yes without a terminal, and applies it with provenance kept', async () => {
+    const d = await drifted();
     const before = fileList(d.root);
     const handBytes = readFileSync(join(d.root, 'plans', d.planId, `${d.hand}.yaml`), 'utf8');
     const p1Before = readYaml(d.root, `plans/${d.planId}/${d.p1}.yaml`);
 
     // No terminal, no --yes: exit 2 naming --yes, nothing changed.
-    const refused = run(d.root, 'plan', 'sync', d.planId);
+    const refused = await run(d.root, 'plan', 'sync', d.planId);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
     expect(fileList(d.root)).toEqual(before);
 
-    const preview = json<SyncJson>(d.root, 'plan', 'sync', d.planId.slice(0, 10), '--dry-run');
+    const preview = await json<SyncJson>(d.root, 'plan', 'sync', d.planId.slice(0, 10), '--dry-run');
     expect(preview.applied).toBe(false);
     expect(preview.changes.map((c) => [c.kind, c.origin_id, c.plan_invariant_id, c.fields])).toEqual([
       ['removed', d.second, d.p2, []],
@@ -109,7 +109,7 @@ describe('plan sync (CLI, on a git repository)', () => {
     ]);
     expect(fileList(d.root)).toEqual(before);
 
-    const done = json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes', '--commit');
+    const done = await json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes', '--commit');
     expect(done.applied).toBe(true);
     const newId = done.changes.find((c) => c.kind === 'added')!.plan_invariant_id!;
     expect(newId).toMatch(/^[0-9A-Z]{26}$/);
@@ -139,17 +139,17 @@ describe('plan sync (CLI, on a git repository)', () => {
     expect(git(d.repo, 'status', '--porcelain').trim()).toBe('');
 
     // In step now (apart from the skipped clash), and the store is valid.
-    const again = json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes');
+    const again = await json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes');
     expect([again.applied, again.changes, again.skipped.map((s) => s.origin_id)]).toEqual([false, [], [d.clash]]);
-    expect(run(d.root, 'plan', 'sync', d.planId).code).toBe(0);
-    const show = json<{ drift: { kind: string; origin_id: string }[] }>(d.root, 'plan', 'show', d.planId);
+    expect((await run(d.root, 'plan', 'sync', d.planId)).code).toBe(0);
+    const show = await json<{ drift: { kind: string; origin_id: string }[] }>(d.root, 'plan', 'show', d.planId);
     expect(show.drift.map((x) => [x.kind, x.origin_id])).toEqual([['added', d.clash]]);
-    expect(run(d.root, 'validate').code).toBe(0);
+    expect((await run(d.root, 'validate')).code).toBe(0);
   });
 
-  it('prints the changes for people', () => {
-    const d = drifted();
-    const r = run(d.root, 'plan', 'sync', d.planId, '--yes');
+  it('prints the changes for people', async () => {
+    const d = await drifted();
+    const r = await run(d.root, 'plan', 'sync', d.planId, '--yes');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`synced plan ${d.planId}: 3 changes`);
     expect(r.stdout).toContain('"Minimum 80% coverage" → "Minimum 85% coverage"');
@@ -163,20 +163,20 @@ describe('plan sync (CLI, on a git repository)', () => {
     ['a bad id', ['x!', '--yes'], 'not a plan id'],
     ['--yes with --dry-run', ['PLAN', '--yes', '--dry-run'], 'mutually exclusive'],
     ['no id', [], 'Not enough non-option arguments'],
-  ])('refuses %s: exit 2, nothing changed', (_name, args, message) => {
-    const d = drifted();
+  ])('refuses %s: exit 2, nothing changed', async (_name, args, message) => {
+    const d = await drifted();
     const before = fileList(d.root);
-    const r = run(d.root, 'plan', 'sync', ...args.map((a) => (a === 'PLAN' ? d.planId : a)));
+    const r = await run(d.root, 'plan', 'sync', ...args.map((a) => (a === 'PLAN' ? d.planId : a)));
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(fileList(d.root)).toEqual(before);
   });
 
-  it('refuses an invalid action file with exit 3, naming it; nothing changed', () => {
-    const d = drifted();
+  it('refuses an invalid action file with exit 3, naming it; nothing changed', async () => {
+    const d = await drifted();
     writeFileSync(join(d.root, ACTION, `${d.added}.yaml`), `id: ${d.added}\ntext: x\nseverity: fatal\n`);
     const before = fileList(d.root);
-    const r = run(d.root, 'plan', 'sync', d.planId, '--yes');
+    const r = await run(d.root, 'plan', 'sync', d.planId, '--yes');
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`${ACTION}/${d.added}.yaml:3`);
     expect(fileList(d.root)).toEqual(before);

@@ -1,22 +1,22 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const GLOBAL_LOG = '01M8KJW430VF8WCABSB8RTQ8RY'; // shadowed by the project copy in the example plan
 
-function run(root: string, ...args: string[]) {
-  return agents(['--store', root, ...args]);
+async function run(root: string, ...args: string[]) {
+  return await runAgents(['--store', root, ...args]);
 }
 
 describe('invariant violation add / list and plan status', () => {
-  it('records violations with the invariant text, lists and filters them, and gates plan status', () => {
+  it('records violations with the invariant text, lists and filters them, and gates plan status', async () => {
     const root = exampleStore();
     // Reconciled first: a plan never reconciled fails the gate on its own (see plan-status.test.ts).
-    expect(run(root, 'plan', 'strategize', EXAMPLE_PLAN).code).toBe(0);
-    const clean = run(root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json');
+    expect((await run(root, 'plan', 'strategize', EXAMPLE_PLAN)).code).toBe(0);
+    const clean = await run(root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json');
     expect(clean.code).toBe(0);
     expect(JSON.parse(clean.stdout)).toEqual({
       plan: expect.objectContaining({ id: EXAMPLE_PLAN }),
@@ -32,7 +32,7 @@ describe('invariant violation add / list and plan status', () => {
       allowed: [],
     });
 
-    const warn = run(
+    const warn = await run(
       root,
       'invariant',
       'violation',
@@ -62,10 +62,10 @@ describe('invariant violation add / list and plan status', () => {
       '# yaml-language-server: $schema=../../../schemas/violation.schema.json',
     );
     // Warnings do not fail the plan.
-    expect(run(root, 'plan', 'status', EXAMPLE_PLAN).code).toBe(0);
+    expect((await run(root, 'plan', 'status', EXAMPLE_PLAN)).code).toBe(0);
 
     // The severity defaults to the invariant's own (error).
-    const err = run(
+    const err = await run(
       root,
       'invariant',
       'violation',
@@ -79,7 +79,7 @@ describe('invariant violation add / list and plan status', () => {
     );
     expect(err.code).toBe(0);
     expect(err.stdout).toContain('recorded error violation');
-    const status = run(root, 'plan', 'status', EXAMPLE_PLAN);
+    const status = await run(root, 'plan', 'status', EXAMPLE_PLAN);
     expect(status.code).toBe(1);
     expect(status.stdout).toContain(`FAILING  plan ${EXAMPLE_PLAN}`);
     expect(status.stdout).toContain('violations      1 error, 1 warning, 0 info');
@@ -90,21 +90,21 @@ describe('invariant violation add / list and plan status', () => {
       [NEVER_DELETE, 'Never delete production data', 'error'],
     ]);
 
-    const all = JSON.parse(run(root, 'invariant', 'violation', 'list', '--format', 'json').stdout);
+    const all = JSON.parse((await run(root, 'invariant', 'violation', 'list', '--format', 'json')).stdout);
     expect(all.map((v: { severity: string }) => v.severity)).toEqual(['warning', 'error']);
     const errors = JSON.parse(
-      run(root, 'invariant', 'violation', 'list', '--plan', EXAMPLE_PLAN, '--severity', 'error', '--format', 'json').stdout,
+      (await run(root, 'invariant', 'violation', 'list', '--plan', EXAMPLE_PLAN, '--severity', 'error', '--format', 'json')).stdout,
     );
     expect(errors.map((v: { invariant_id: string }) => v.invariant_id)).toEqual([NEVER_DELETE]);
-    const yaml = run(root, 'invariant', 'violation', 'list', '--severity', 'info', '--format', 'yaml');
+    const yaml = await run(root, 'invariant', 'violation', 'list', '--severity', 'info', '--format', 'yaml');
     expect(yaml.stdout).toBe('[]\n');
-    const text = run(root, 'invariant', 'violation', 'list');
+    const text = await run(root, 'invariant', 'violation', 'list');
     expect(text.stdout).toContain(`plan ${EXAMPLE_PLAN}`);
     expect(text.stdout).toContain('2 violations');
 
     // The violation stands until its file is removed (a reviewed change).
     rmSync(join(root, `plans/${EXAMPLE_PLAN}/violations/${stored[1]!.id}.yaml`));
-    expect(run(root, 'plan', 'status', EXAMPLE_PLAN).code).toBe(0);
+    expect((await run(root, 'plan', 'status', EXAMPLE_PLAN)).code).toBe(0);
   });
 
   it.each([
@@ -112,51 +112,51 @@ describe('invariant violation add / list and plan status', () => {
     ['an unknown invariant', ['--invariant', '7ZZZZZZZZZ'], /is not in the effective set of plan/],
     ['a malformed id', ['--invariant', 'x!'], /is not an invariant id or a prefix of one/],
     ['a bad severity', ['--invariant', NEVER_DELETE, '--severity', 'fatal'], /Invalid values|fatal/],
-  ])('refuses %s (exit 2) and writes nothing', (_name, args, message) => {
+  ])('refuses %s (exit 2) and writes nothing', async (_name, args, message) => {
     const root = exampleStore();
     const before = fileList(root);
-    const r = run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, ...args);
+    const r = await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, ...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(fileList(root)).toEqual(before);
   });
 
-  it('refuses an unknown plan (exit 2)', () => {
+  it('refuses an unknown plan (exit 2)', async () => {
     const root = exampleStore();
-    const r = run(root, 'invariant', 'violation', 'add', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B9', '--invariant', NEVER_DELETE);
+    const r = await run(root, 'invariant', 'violation', 'add', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B9', '--invariant', NEVER_DELETE);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no plan with id 01M8KK5920RS6CGAVDFVYYJ0B9');
   });
 
-  it('exits 3 naming the file when a violation file is invalid', () => {
+  it('exits 3 naming the file when a violation file is invalid', async () => {
     const root = exampleStore();
     const add = JSON.parse(
-      run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--format', 'json').stdout,
+      (await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--format', 'json')).stdout,
     );
     writeFileSync(join(root, add.path), readFileSync(join(root, add.path), 'utf8').replace('severity: error', 'severity: fatal'));
-    const r = run(root, 'plan', 'status', EXAMPLE_PLAN);
+    const r = await run(root, 'plan', 'status', EXAMPLE_PLAN);
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(new RegExp(`${add.path}:\\d+:11`));
   });
 
-  it('shows the latest enforcement in plan status and plan show', () => {
+  it('shows the latest enforcement in plan status and plan show', async () => {
     const root = exampleStore();
-    expect(run(root, 'plan', 'strategize', EXAMPLE_PLAN).code).toBe(0);
-    const s = JSON.parse(run(root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json').stdout);
+    expect((await run(root, 'plan', 'strategize', EXAMPLE_PLAN)).code).toBe(0);
+    const s = JSON.parse((await run(root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json')).stdout);
     expect(s.latest_enforcement).toMatchObject({ enforced: 4, total: 4, error: null });
-    const show = JSON.parse(run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json').stdout);
+    const show = JSON.parse((await run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json')).stdout);
     expect(show.latest_enforcement.records).toHaveLength(4);
     expect(show.latest_decision.id).toBe(show.latest_enforcement.decision_id);
     expect(show.violations).toEqual([]);
   });
 
-  it('leaves a store that validate finds clean after plan use, strategize and a violation', () => {
+  it('leaves a store that validate finds clean after plan use, strategize and a violation', async () => {
     const root = exampleStore();
-    const made = JSON.parse(run(root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json').stdout);
-    expect(run(root, 'plan', 'strategize', made.plan.id).code).toBe(0);
-    expect(run(root, 'plan', 'strategize', EXAMPLE_PLAN).code).toBe(0);
-    expect(run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE).code).toBe(0);
-    const v = run(root, 'validate', '--format', 'json');
+    const made = JSON.parse((await run(root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json')).stdout);
+    expect((await run(root, 'plan', 'strategize', made.plan.id)).code).toBe(0);
+    expect((await run(root, 'plan', 'strategize', EXAMPLE_PLAN)).code).toBe(0);
+    expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE)).code).toBe(0);
+    const v = await run(root, 'validate', '--format', 'json');
     const out = JSON.parse(v.stdout);
     // Only the example's deliberate shadowed copy (the seed's merge example) is reported.
     expect(out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([
@@ -167,7 +167,7 @@ describe('invariant violation add / list and plan status', () => {
     const file = records(root, EXAMPLE_PLAN, 'violations')[0]!;
     const path = `plans/${EXAMPLE_PLAN}/violations/${file.id}.yaml`;
     writeFileSync(join(root, path), readFileSync(join(root, path), 'utf8').replace('severity: error', 'severity: fatal'));
-    const bad = JSON.parse(run(root, 'validate', '--format', 'json').stdout);
+    const bad = JSON.parse((await run(root, 'validate', '--format', 'json')).stdout);
     expect(
       bad.diagnostics
         .filter((d: { severity: string }) => d.severity === 'error')

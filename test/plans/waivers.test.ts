@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { waivedAt, waiverExpiry, waiverHolds, parseExpiresInput } from '../../src/core/waivers.ts';
 import { InvariantService, PlanService } from '../../src/index.ts';
 import { runValidate } from '../../src/validate/run.ts';
-import { agents } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, readYaml } from '../helpers/plans.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT'; // global, in the example plan's set
 const API_TESTS = '01M8KJXYP0GVPRF8KRRE9G8474'; // project myapp
@@ -22,8 +22,8 @@ function repoStore(): { root: string; repo: string } {
   return { root, repo };
 }
 
-function run(root: string, ...args: string[]) {
-  return agents(['--store', root, ...args]);
+async function run(root: string, ...args: string[]) {
+  return await runAgents(['--store', root, ...args]);
 }
 
 describe('waivers: the rules (pure)', () => {
@@ -68,11 +68,11 @@ describe('waivers: the rules (pure)', () => {
 });
 
 describe('invariant waive (CLI, on a git repository)', () => {
-  it('records a waiver for a plan: the error violation stops failing plan status until the waiver expires', () => {
+  it('records a waiver for a plan: the error violation stops failing plan status until the waiver expires', async () => {
     const { root } = repoStore();
-    expect(run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE).code).toBe(0);
-    expect(run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run').code).toBe(1);
-    const r = run(
+    expect((await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE)).code).toBe(0);
+    expect((await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run')).code).toBe(1);
+    const r = await run(
       root,
       'invariant',
       'waive',
@@ -105,7 +105,7 @@ describe('invariant waive (CLI, on a git repository)', () => {
       '# yaml-language-server: $schema=../../../schemas/waiver.schema.json',
     );
     expect(readYaml(root, w.path)).toMatchObject({ id: w.id, invariant_id: NEVER_DELETE, expires: '2999-01-31' });
-    const status = run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json');
+    const status = await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json');
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({
       violations: { error: 0, warning: 0, info: 0 },
@@ -113,12 +113,12 @@ describe('invariant waive (CLI, on a git repository)', () => {
       resolved_violations: 0,
       failing: false,
     });
-    expect(run(root, 'validate').code).toBe(0);
+    expect((await run(root, 'validate')).code).toBe(0);
   });
 
-  it('a project waiver covers the plans that target the project, and shows in list --effective, plan show and their JSON', () => {
+  it('a project waiver covers the plans that target the project, and shows in list --effective, plan show and their JSON', async () => {
     const { root } = repoStore();
-    const r = run(
+    const r = await run(
       root,
       'invariant',
       'waive',
@@ -137,7 +137,7 @@ describe('invariant waive (CLI, on a git repository)', () => {
     expect(r.code).toBe(0);
     const id = JSON.parse(r.stdout).id as string;
     expect(fileList(root)).toContain(`projects/myapp/waivers/${id}.yaml`);
-    const list = JSON.parse(run(root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json').stdout) as {
+    const list = JSON.parse((await run(root, 'invariant', 'list', '--effective', '--plan', EXAMPLE_PLAN, '--format', 'json')).stdout) as {
       id: string;
       waivers: { id: string; holds: boolean; scope: string }[];
     }[];
@@ -147,16 +147,16 @@ describe('invariant waive (CLI, on a git repository)', () => {
       [LOG_CHANGES, [['plan', true]]],
       [NEVER_DELETE, []],
     ]);
-    const text = run(root, 'invariant', 'list', '--effective', '--project', 'myapp').stdout;
+    const text = (await run(root, 'invariant', 'list', '--effective', '--project', 'myapp')).stdout;
     expect(text).toContain(`waived until 2999-12-31T18:00:00Z (project myapp, ${id}, owner API team): Legacy endpoints`);
-    const show = JSON.parse(run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json').stdout) as { waivers: { id: string }[] };
+    const show = JSON.parse((await run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json')).stdout) as { waivers: { id: string }[] };
     expect(show.waivers.map((x) => x.id).sort()).toEqual(['01M8KK6RQ0CZ6W1V4TZ2J5X3HB', id].sort());
-    expect(run(root, 'plan', 'show', EXAMPLE_PLAN).stdout).toContain('Waivers (2)');
+    expect((await run(root, 'plan', 'show', EXAMPLE_PLAN)).stdout).toContain('Waivers (2)');
   });
 
-  it('commits the waiver with --commit', () => {
+  it('commits the waiver with --commit', async () => {
     const { root, repo } = repoStore();
-    const r = run(
+    const r = await run(
       root,
       'invariant',
       'waive',
@@ -210,10 +210,10 @@ describe('invariant waive (CLI, on a git repository)', () => {
       'not in the effective set',
     ],
     ['a bad id', ['xy', '--plan', EXAMPLE_PLAN, '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'], 'not an invariant id'],
-  ])('refuses %s: exit 2, nothing written', (_name, args, message) => {
+  ])('refuses %s: exit 2, nothing written', async (_name, args, message) => {
     const { root, repo } = repoStore();
     const before = fileList(root);
-    const r = run(root, 'invariant', 'waive', ...args);
+    const r = await run(root, 'invariant', 'waive', ...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -223,27 +223,29 @@ describe('invariant waive (CLI, on a git repository)', () => {
 });
 
 describe('invariant violation resolve (CLI, on a git repository)', () => {
-  it('marks the violation resolved, keeps the record, and plan status passes', () => {
+  it('marks the violation resolved, keeps the record, and plan status passes', async () => {
     const { root, repo } = repoStore();
     const added = JSON.parse(
-      run(
-        root,
-        'invariant',
-        'violation',
-        'add',
-        '--plan',
-        EXAMPLE_PLAN,
-        '--invariant',
-        NEVER_DELETE,
-        '--details',
-        'dropped a table',
-        '--format',
-        'json',
+      (
+        await run(
+          root,
+          'invariant',
+          'violation',
+          'add',
+          '--plan',
+          EXAMPLE_PLAN,
+          '--invariant',
+          NEVER_DELETE,
+          '--details',
+          'dropped a table',
+          '--format',
+          'json',
+        )
       ).stdout,
     );
     commitAll(repo, 'violation');
-    expect(run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run').code).toBe(1);
-    const r = run(
+    expect((await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run')).code).toBe(1);
+    const r = await run(
       root,
       'invariant',
       'violation',
@@ -273,35 +275,35 @@ describe('invariant violation resolve (CLI, on a git repository)', () => {
     expect(git(repo, 'log', '-1', '--format=%s').trim()).toBe(
       `invariant: resolve violation ${added.id} of ${NEVER_DELETE} in plan ${EXAMPLE_PLAN}`,
     );
-    const status = run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json');
+    const status = await run(root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'not-run', '--format', 'json');
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ violations: { error: 0 }, resolved_violations: 1, failing: false });
-    expect(run(root, 'invariant', 'violation', 'list').stdout).toContain('resolved');
-    expect(JSON.parse(run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json').stdout).violations).toEqual([]);
-    expect(run(root, 'validate').code).toBe(0);
+    expect((await run(root, 'invariant', 'violation', 'list')).stdout).toContain('resolved');
+    expect(JSON.parse((await run(root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json')).stdout).violations).toEqual([]);
+    expect((await run(root, 'validate')).code).toBe(0);
   });
 
   it.each([
     ['an unknown id', ['01M8ZZZZZZ'], 'no violation'],
     ['a bad id', ['zz'], 'not a violation id'],
     ['no id', [], 'Not enough non-option arguments'],
-  ])('refuses %s: exit 2, nothing written', (_name, args, message) => {
+  ])('refuses %s: exit 2, nothing written', async (_name, args, message) => {
     const { root } = repoStore();
     const before = fileList(root);
-    const r = run(root, 'invariant', 'violation', 'resolve', ...args);
+    const r = await run(root, 'invariant', 'violation', 'resolve', ...args);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(fileList(root)).toEqual(before);
   });
 
-  it('refuses to resolve twice (exit 2, the first resolution kept)', () => {
+  it('refuses to resolve twice (exit 2, the first resolution kept)', async () => {
     const { root } = repoStore();
     const added = JSON.parse(
-      run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--format', 'json').stdout,
+      (await run(root, 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE, '--format', 'json')).stdout,
     );
-    expect(run(root, 'invariant', 'violation', 'resolve', added.id, '--note', 'first').code).toBe(0);
+    expect((await run(root, 'invariant', 'violation', 'resolve', added.id, '--note', 'first')).code).toBe(0);
     const bytes = readFileSync(join(root, added.path), 'utf8');
-    const again = run(root, 'invariant', 'violation', 'resolve', added.id, '--note', 'second');
+    const again = await run(root, 'invariant', 'violation', 'resolve', added.id, '--note', 'second');
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already resolved');
     expect(readFileSync(join(root, added.path), 'utf8')).toBe(bytes);

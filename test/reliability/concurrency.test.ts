@@ -60,6 +60,7 @@ describe('concurrent writers of one scope', () => {
     console.log(
       `concurrency: ${PROCESSES} processes raced ${all.length} adds into one scope; ${names.length} files, ${new Set(reported).size} distinct ids, 0 lost`,
     );
+    // Slow by design (a named slow test): many processes racing for one scope's lock.
   }, 600_000);
 
   it('6 processes add the same text at once: exactly one succeeds, the others exit 1 naming its id', async () => {

@@ -5,6 +5,7 @@ import { agents, type RunResult } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
+import { runAgents } from '../helpers/main.ts';
 
 /**
  * Text cannot hide from a reviewer (docs/store-format.md, "Plain text only"):
@@ -51,15 +52,19 @@ function expectNoRaw(what: string, r: RunResult): void {
   }
 }
 
-function run(root: string, args: string[], env: Record<string, string | undefined> = {}, cwd?: string): RunResult {
-  return agents(['--store', root, ...args], { env, ...(cwd ? { cwd } : {}) });
+async function run(root: string, args: string[], env: Record<string, string | undefined> = {}, cwd?: string): Promise<RunResult> {
+  const options = { env, ...(cwd ? { cwd } : {}) };
+  // git reads its author from the process's environment: a run that sets it needs a process of its own.
+  return Object.keys(env).some((k) => k.startsWith('GIT_'))
+    ? agents(['--store', root, ...args], options)
+    : await runAgents(['--store', root, ...args], options);
 }
 
 describe('writers refuse control and bidirectional characters (exit 2, field and U+XXXX named, nothing written)', () => {
-  it.each(CORPUS)('invariant add: %s in the text', (_name, text, cp) => {
+  it.each(CORPUS)('invariant add: %s in the text', async (_name, text, cp) => {
     const root = exampleStore();
     const before = fileList(root);
-    const r = run(root, ['invariant', 'add', '--global', text]);
+    const r = await run(root, ['invariant', 'add', '--global', text]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`text holds ${hex(cp)}`);
     expectNoRaw('invariant add', r);
@@ -88,19 +93,19 @@ describe('writers refuse control and bidirectional characters (exit 2, field and
       { GIT_AUTHOR_NAME: 'Eve\u001b[8m' },
       'created_by holds U+001B',
     ],
-  ])('%s', (_name, args, env, message) => {
+  ])('%s', async (_name, args, env, message) => {
     const root = exampleStore();
     const before = fileList(root);
-    const r = run(root, args, env);
+    const r = await run(root, args, env);
     expect(r.stderr).toContain(message);
     expect(r.code).toBe(2);
     expectNoRaw(args.join(' '), r);
     expect(fileList(root)).toEqual(before);
   });
 
-  it('keeps a newline where a field is multi-line (rationale), and tabs anywhere', () => {
+  it('keeps a newline where a field is multi-line (rationale), and tabs anywhere', async () => {
     const root = exampleStore();
-    const r = run(root, [
+    const r = await run(root, [
       '--format',
       'json',
       'invariant',
@@ -113,7 +118,7 @@ describe('writers refuse control and bidirectional characters (exit 2, field and
     expect(r.code).toBe(0);
     const inv = JSON.parse(r.stdout);
     expect(inv).toMatchObject({ text: 'Tab\tseparated', rationale: 'First paragraph.\nSecond paragraph.' });
-    expect(run(root, ['validate']).code).toBe(0);
+    expect((await run(root, ['validate'])).code).toBe(0);
   });
 });
 
@@ -139,9 +144,9 @@ function hostileStore(): string {
 }
 
 describe('validate reports them (control-character, error) at the value', () => {
-  it('names each file, line and column; the store fails', () => {
+  it('names each file, line and column; the store fails', async () => {
     const root = hostileStore();
-    const r = run(root, ['--format', 'json', 'validate']);
+    const r = await run(root, ['--format', 'json', 'validate']);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout) as {
       diagnostics: { code: string; severity: string; file: string; line: number; col: number; message: string }[];
@@ -159,20 +164,20 @@ describe('validate reports them (control-character, error) at the value', () => 
     expectNoRaw('validate --format json', r);
   });
 
-  it('records written by hand are checked too (enforcement and decision files)', () => {
+  it('records written by hand are checked too (enforcement and decision files)', async () => {
     const root = exampleStore();
-    expect(run(root, ['plan', 'strategize', EXAMPLE_PLAN]).code).toBe(0);
+    expect((await run(root, ['plan', 'strategize', EXAMPLE_PLAN])).code).toBe(0);
     const [runFile] = records<{ id: string }>(root, EXAMPLE_PLAN, 'enforcement');
     const path = join(root, `plans/${EXAMPLE_PLAN}/enforcement/${runFile!.id}.yaml`);
     writeFileSync(path, readFileSync(path, 'utf8').replace(/actor_response: .*$/m, 'actor_response: "ok\\e[8m hidden"'));
-    const r = run(root, ['--format', 'json', 'validate']);
+    const r = await run(root, ['--format', 'json', 'validate']);
     expect(r.code).toBe(1);
     const found = JSON.parse(r.stdout).diagnostics.filter((d: { code: string }) => d.code === 'control-character');
     expect(found.map((d: { file: string; message: string }) => [d.file, d.message.slice(0, 37)])).toEqual([
       [`plans/${EXAMPLE_PLAN}/enforcement/${runFile!.id}.yaml`, 'records.0.actor_response holds U+001B'],
     ]);
     // And plan status refuses the store rather than reading the run.
-    expect(run(root, ['plan', 'status', EXAMPLE_PLAN]).code).toBe(3);
+    expect((await run(root, ['plan', 'status', EXAMPLE_PLAN])).code).toBe(3);
   });
 });
 
@@ -187,29 +192,29 @@ describe('every output command and format escapes them', () => {
     ['plan', 'status', EXAMPLE_PLAN],
     ['plan', 'list'],
     ['invariant', 'violation', 'list'],
-  ])('a store read that meets a hostile file (%s %s): exit 3 in every format, the excerpt escaped', (...cmd) => {
+  ])('a store read that meets a hostile file (%s %s): exit 3 in every format, the excerpt escaped', async (...cmd) => {
     const root = hostileStore();
     for (const format of FORMATS) {
-      const r = run(root, ['--format', format, ...cmd]);
+      const r = await run(root, ['--format', format, ...cmd]);
       expectNoRaw(`${format} ${cmd.join(' ')}`, r);
       expect(r.code).toBe(3);
       expect(r.stderr).toContain('control-character');
     }
     // Each hostile value is shown escaped in the caret excerpt.
-    expect(run(root, [...cmd]).stderr).toMatch(/\\e\[2K\\r|\\u202e|\\e\]52|\\r/);
+    expect((await run(root, [...cmd])).stderr).toMatch(/\\e\[2K\\r|\\u202e|\\e\]52|\\r/);
   });
 
-  it('validate in every format: text, json, yaml, github (and its job summary), sarif', () => {
+  it('validate in every format: text, json, yaml, github (and its job summary), sarif', async () => {
     const root = hostileStore();
     const summary = join(tempDir(), 'summary.md');
     for (const format of ['text', 'json', 'yaml', 'github', 'sarif']) {
-      const r = run(root, ['validate', '--format', format], { GITHUB_STEP_SUMMARY: summary });
+      const r = await run(root, ['validate', '--format', format], { GITHUB_STEP_SUMMARY: summary });
       expect(r.code).toBe(1);
       expectNoRaw(`validate --format ${format}`, r);
       // Escaped as the format writes escapes: \u001b in text, JSON and SARIF, \e in YAML.
       expect(r.stdout).toMatch(/bad(\\u001b|\\e|\\\\u001b)\[2Kname/);
     }
-    const github = run(root, ['validate', '--format', 'github']);
+    const github = await run(root, ['validate', '--format', 'github']);
     // One workflow command per line: nothing a value holds starts another.
     for (const line of github.stdout.trimEnd().split('\n').slice(0, -1)) expect(line).toMatch(/^::(error|warning|notice) /);
     const md = readFileSync(summary, 'utf8');
@@ -218,13 +223,13 @@ describe('every output command and format escapes them', () => {
     const rows = md.split('\n').filter((l) => l.startsWith('| error') || l.startsWith('| warning'));
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(row.replace(/\\\|/g, '').split('|').length).toBe(6);
-    const sarif = JSON.parse(run(root, ['validate', '--format', 'sarif']).stdout);
+    const sarif = JSON.parse((await run(root, ['validate', '--format', 'sarif'])).stdout);
     const texts = sarif.runs[0].results.map((x: { message: { text: string } }) => x.message.text).join('\n');
     expect(RAW.test(texts)).toBe(false);
   });
 
   /** A store whose actor answers with the whole corpus, reconciled once. */
-  function noisyRun(): string {
+  async function noisyRun(): Promise<string> {
     const root = exampleStore();
     useActor(
       root,
@@ -236,33 +241,33 @@ process.stdout.write(JSON.stringify({ results: request.invariants.map((i, n) => 
     return root;
   }
 
-  it.each(FORMATS)("strategize --format %s shows an actor's words escaped; the records stay valid", (format) => {
-    const root = noisyRun();
-    const r = run(root, ['--format', format, 'plan', 'strategize', EXAMPLE_PLAN]);
+  it.each(FORMATS)("strategize --format %s shows an actor's words escaped; the records stay valid", async (format) => {
+    const root = await noisyRun();
+    const r = await run(root, ['--format', format, 'plan', 'strategize', EXAMPLE_PLAN]);
     expect(r.code).toBe(1);
     expectNoRaw(`strategize ${format}`, r);
     if (format === 'text') expect(r.stdout).toContain('Harmless rule\\u001b[2K\\rNever mind');
-    expect(run(root, ['validate']).code).toBe(0);
+    expect((await run(root, ['validate'])).code).toBe(0);
   });
 
-  it('strategize with an actor that fails writing controls to stderr: escaped, recorded escaped', () => {
+  it('strategize with an actor that fails writing controls to stderr: escaped, recorded escaped', async () => {
     const root = exampleStore();
     useActor(root, `process.stderr.write('model says \\u001b[2K\\u202egone\\n'); process.exit(4);`);
-    const failed = run(root, ['plan', 'strategize', EXAMPLE_PLAN]);
+    const failed = await run(root, ['plan', 'strategize', EXAMPLE_PLAN]);
     expect(failed.code).toBe(1);
     expectNoRaw('strategize (actor failed)', failed);
     expect(failed.stdout).toContain('model says \\u001b[2K\\u202egone');
-    expect(run(root, ['validate']).code).toBe(0);
+    expect((await run(root, ['validate'])).code).toBe(0);
   });
 
   it.each([
     ['plan', 'show'],
     ['plan', 'status'],
     ['plan', 'decisions'],
-  ])('%s %s after such a run, in every format', (...cmd) => {
-    const root = noisyRun();
-    expect(run(root, ['plan', 'strategize', EXAMPLE_PLAN]).code).toBe(1);
-    for (const format of FORMATS) expectNoRaw(`${format} ${cmd.join(' ')}`, run(root, ['--format', format, ...cmd, EXAMPLE_PLAN]));
+  ])('%s %s after such a run, in every format', async (...cmd) => {
+    const root = await noisyRun();
+    expect((await run(root, ['plan', 'strategize', EXAMPLE_PLAN])).code).toBe(1);
+    for (const format of FORMATS) expectNoRaw(`${format} ${cmd.join(' ')}`, await run(root, ['--format', format, ...cmd, EXAMPLE_PLAN]));
   });
 
   /** A repository whose commit subjects hold the corpus, and whose last commit adds a hostile invariant. */
@@ -282,10 +287,10 @@ process.stdout.write(JSON.stringify({ results: request.invariants.map((i, n) => 
     return { dir, id: ID };
   }
 
-  it('invariant log: commit subjects escaped in every format (JSON keeps the same string)', () => {
+  it('invariant log: commit subjects escaped in every format (JSON keeps the same string)', async () => {
     const { dir, id } = hostileHistory();
     for (const format of FORMATS) {
-      const r = agents(['invariant', 'log', id, '--format', format], { cwd: dir });
+      const r = await runAgents(['invariant', 'log', id, '--format', format], { cwd: dir });
       expect(r.code).toBe(0);
       expectNoRaw(`log ${format}`, r);
       if (format === 'text') expect(r.stdout).toContain('Harmless\\u001b[2K\\rEvil subject \\u202e');
@@ -293,19 +298,19 @@ process.stdout.write(JSON.stringify({ results: request.invariants.map((i, n) => 
     }
   });
 
-  it('invariant diff over a revision holding a hostile invariant, in every format and markdown', () => {
+  it('invariant diff over a revision holding a hostile invariant, in every format and markdown', async () => {
     const { dir } = hostileHistory();
     for (const format of [...FORMATS, 'markdown']) {
-      const r = agents(['invariant', 'diff', 'HEAD~1..HEAD', '--format', format], { cwd: dir });
+      const r = await runAgents(['invariant', 'diff', 'HEAD~1..HEAD', '--format', format], { cwd: dir });
       expectNoRaw(`diff ${format}`, r);
       expect(r.stdout + r.stderr).toMatch(/\\u001b|\\e/);
     }
   });
 
-  it("with colour on, the only escape sequences are the CLI's own colours", () => {
+  it("with colour on, the only escape sequences are the CLI's own colours", async () => {
     const root = hostileStore();
     for (const args of [['validate'], ['invariant', 'list'], ['plan', 'status', EXAMPLE_PLAN]]) {
-      const r = run(root, args, { FORCE_COLOR: '1', NO_COLOR: undefined });
+      const r = await run(root, args, { FORCE_COLOR: '1', NO_COLOR: undefined });
       for (const text of [r.stdout, r.stderr]) {
         const rest = text.replace(OWN_SGR, '');
         const m = RAW.exec(rest);
@@ -316,10 +321,10 @@ process.stdout.write(JSON.stringify({ results: request.invariants.map((i, n) => 
 });
 
 describe('the escaped form names the character', () => {
-  it.each(CORPUS)('%s', (_name, text, cp) => {
+  it.each(CORPUS)('%s', async (_name, text, cp) => {
     const root = exampleStore();
     useActor(root, `process.stderr.write(${JSON.stringify(text)}); process.exit(2);`);
-    const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN]);
+    const r = await run(root, ['plan', 'strategize', EXAMPLE_PLAN]);
     expectNoRaw('strategize', r);
     expect(r.stdout).toContain(escaped(cp));
   });

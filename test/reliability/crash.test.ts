@@ -8,6 +8,7 @@ import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { agents } from '../helpers/cli.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 import { runAndKill, seeded } from './kill.ts';
+import { runAgents } from '../helpers/main.ts';
 
 /** Kills to inject; trials go on until that many runs were killed (at most MAX_TRIALS). */
 const KILLS = 50;
@@ -84,15 +85,15 @@ describe('crash safety', () => {
     for (const t of left.temporaries) expect(classifyPath(`projects/crash/${t}`)).toEqual({ kind: 'temporary' });
 
     // The next writer recovers: a lock left by a killed add is cleared with a message, and the add lands.
-    const next = agents(['--store', store, 'invariant', 'add', '--project', 'crash', 'After the crashes']);
+    const next = await runAgents(['--store', store, 'invariant', 'add', '--project', 'crash', 'After the crashes']);
     expect(next.code).toBe(0);
     if (left.locks.length > 0) expect(next.stderr).toContain('cleared a stale lock projects/crash/.lock');
-    const listed = agents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'crash']);
+    const listed = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'crash']);
     expect(listed.code).toBe(0);
     expect(JSON.parse(listed.stdout)).toHaveLength(left.invariants.length + 1);
 
     // validate agrees: nothing but leftover temporaries (warnings), which --fix removes.
-    const checked = agents(['--store', store, '--format', 'json', 'validate']);
+    const checked = await runAgents(['--store', store, '--format', 'json', 'validate']);
     expect(checked.code).toBe(0);
     const report = JSON.parse(checked.stdout) as { ok: boolean; diagnostics: { code: string; file: string }[] };
     expect(report.ok).toBe(true);
@@ -102,14 +103,15 @@ describe('crash safety', () => {
         .temporaries.map((t) => `projects/crash/${t}`)
         .sort(),
     );
-    expect(agents(['--store', store, 'validate', '--fix']).code).toBe(0);
-    const clean = agents(['--store', store, '--format', 'json', 'validate']);
+    expect((await runAgents(['--store', store, 'validate', '--fix'])).code).toBe(0);
+    const clean = await runAgents(['--store', store, '--format', 'json', 'validate']);
     expect((JSON.parse(clean.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);
     expect(readdirSync(dir).filter((n) => !/^[0-9A-HJKMNP-TV-Z]{26}\.yaml$/.test(n))).toEqual([]);
 
     console.log(
       `crash: ${trials} trials, ${killed} killed (${killedAfterWrite} after the file was linked, ${leftTemporary} left a temporary, ${leftLock} left a lock), ${finished} finished; ${left.invariants.length} invariant files, all whole`,
     );
+    // Slow by design (a named slow test): up to 150 real processes, each started and killed.
   }, 300_000);
 });
 

@@ -1,8 +1,9 @@
 import { lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents, type RunResult } from '../helpers/cli.ts';
+import type { RunResult } from '../helpers/cli.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const SECRET = 'OUTSIDE-SECRET-7f3a';
 const OUT_ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
@@ -58,7 +59,7 @@ function expectNoLeak(r: RunResult): void {
 }
 
 describe('names, ids and paths never reach outside the store', () => {
-  it('refuses traversal in every name, id and path argument (exit 2), touching nothing', () => {
+  it('refuses traversal in every name, id and path argument (exit 2), touching nothing', async () => {
     const { root, store, outside } = sandbox();
     const before = snapshot(root);
     const cases: string[][] = [
@@ -99,7 +100,7 @@ describe('names, ids and paths never reach outside the store', () => {
       ['validate', '--fix', join(outside, 'x')],
     ];
     for (const args of cases) {
-      const r = agents(['--store', store, ...args]);
+      const r = await runAgents(['--store', store, ...args]);
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expectNoLeak(r);
     }
@@ -107,7 +108,7 @@ describe('names, ids and paths never reach outside the store', () => {
     expect(readdirSync(outside).sort()).toEqual([`${OUT_ID}.yaml`, 'global', 'plan.yaml', 'secret.txt', 'x']);
   });
 
-  it('a scope folder that is a symbolic link to outside is never read or written through (exit 3)', () => {
+  it('a scope folder that is a symbolic link to outside is never read or written through (exit 3)', async () => {
     const { root, store, outside } = sandbox();
     symlinkSync(join(outside, 'x'), join(store, 'projects/evil'));
     const before = snapshot(root);
@@ -126,16 +127,16 @@ describe('names, ids and paths never reach outside the store', () => {
       [['validate', join(store, `projects/evil/${OUT_ID}.yaml`)], 2],
     ];
     for (const [args, code] of cases) {
-      const r = agents(['--store', store, ...args]);
+      const r = await runAgents(['--store', store, ...args]);
       expect({ args, code: r.code }).toEqual({ args, code });
       expectNoLeak(r);
     }
-    const listed = agents(['--store', store, 'invariant', 'list']);
+    const listed = await runAgents(['--store', store, 'invariant', 'list']);
     expect(listed.stderr).toContain('projects/evil is a symbolic link to a folder');
     expect(snapshot(root)).toEqual(before);
   });
 
-  it('the global folder, the projects folder, an action folder or a plan folder as a link: refused (exit 3)', () => {
+  it('the global folder, the projects folder, an action folder or a plan folder as a link: refused (exit 3)', async () => {
     const cases: { link: string; target: string; runs: [string[], number][] }[] = [
       {
         link: 'global',
@@ -199,7 +200,7 @@ describe('names, ids and paths never reach outside the store', () => {
       symlinkSync(join(outside, c.target), linkPath);
       const before = snapshot(root);
       for (const [args, code] of c.runs) {
-        const r = agents(['--store', store, ...args]);
+        const r = await runAgents(['--store', store, ...args]);
         expect({ link: c.link, args, code: r.code }).toEqual({ link: c.link, args, code });
         expectNoLeak(r);
       }
@@ -207,7 +208,7 @@ describe('names, ids and paths never reach outside the store', () => {
     }
   });
 
-  it('an invariant file that is a link to a file outside is reported, never read', () => {
+  it('an invariant file that is a link to a file outside is reported, never read', async () => {
     const { root, store, outside } = sandbox();
     symlinkSync(join(outside, `${OUT_ID}.yaml`), join(store, `global/${OUT_ID}.yaml`));
     const before = snapshot(root);
@@ -218,20 +219,20 @@ describe('names, ids and paths never reach outside the store', () => {
       [['invariant', 'show', OUT_ID], 2],
       [['invariant', 'remove', '--yes', OUT_ID], 2],
     ] as [string[], number][]) {
-      const r = agents(['--store', store, ...args]);
+      const r = await runAgents(['--store', store, ...args]);
       expect({ args, code: r.code }).toEqual({ args, code });
       expectNoLeak(r);
     }
-    const r = agents(['--store', store, 'invariant', 'list']);
+    const r = await runAgents(['--store', store, 'invariant', 'list']);
     expect(r.stderr).toContain(`global/${OUT_ID}.yaml is a symbolic link`);
     expect(snapshot(root)).toEqual(before);
   });
 
-  it('--store naming a link uses the folder it names and nothing beside it; a .agents link found by searching is refused', () => {
+  it('--store naming a link uses the folder it names and nothing beside it; a .agents link found by searching is refused', async () => {
     const { root, repo, store, outside } = sandbox();
     symlinkSync(store, join(root, 'store-link'));
     const outsideBefore = snapshot(outside);
-    const added = agents([
+    const added = await runAgents([
       '--store',
       join(root, 'store-link'),
       '--format',
@@ -250,11 +251,11 @@ describe('names, ids and paths never reach outside the store', () => {
     const clone = join(root, 'clone');
     mkdirSync(join(clone, '.git'), { recursive: true });
     symlinkSync(outside, join(clone, '.agents'));
-    const r = agents(['invariant', 'list'], { cwd: clone });
+    const r = await runAgents(['invariant', 'list'], { cwd: clone });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('is a symbolic link; a store found by searching is never followed through a link');
     expectNoLeak(r);
-    const w = agents(['invariant', 'add', '--global', 'rule'], { cwd: clone });
+    const w = await runAgents(['invariant', 'add', '--global', 'rule'], { cwd: clone });
     expect(w.code).toBe(2);
     expect(snapshot(outside)).toEqual(outsideBefore);
     expect(repo).toBeTruthy();

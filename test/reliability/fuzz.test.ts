@@ -170,6 +170,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
       fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => parseAll(bytes)),
       { ...RUNS, numRuns: 1500 },
     );
+    // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
 
   it('random strings made of YAML punctuation and snippets', () => {
@@ -187,6 +188,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
       fc.property(yamlish, (s) => parseAll(enc.encode(s))),
       { ...RUNS, numRuns: 1500 },
     );
+    // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
 
   it('mutations of valid files: byte flips, truncations, inserted tabs, anchors, aliases, NULs, deep nesting, alias bombs', () => {
@@ -197,6 +199,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
       fc.property(mutated, (bytes) => parseAll(bytes)),
       { ...RUNS, numRuns: 1500 },
     );
+    // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
 
   it('the store reader and the validator over a store holding mutated files: no exception, every bad file named', async () => {
@@ -237,5 +240,6 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
       }),
       { ...RUNS, numRuns: 300 },
     );
+    // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
 });

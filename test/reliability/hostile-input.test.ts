@@ -5,8 +5,8 @@ import { MAX_FILE_BYTES, parseInvariant, parseYaml } from '../../src/core/parse.
 import { MAX_NESTING, MAX_YAML_TOKENS, yamlShapeProblem } from '../../src/core/yaml-guard.ts';
 import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
-import { agents } from '../helpers/cli.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const ID = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -68,14 +68,14 @@ describe('hostile YAML is refused before it costs much', () => {
     expect(r).toEqual({ ok: false, code: 'file-too-large', message: `is ${64 * 1024 ** 3} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
     const snap = await readStore(source);
     expect(snap.diagnostics.map((d) => [d.code, d.file])).toEqual([['file-too-large', 'global/01JDQ6X5Z8W4N3B2C1D0E9F8G9.yaml']]);
-    const listed = agents(['--store', store, 'invariant', 'list']);
+    const listed = await runAgents(['--store', store, 'invariant', 'list']);
     expect(listed.code).toBe(3);
     expect(listed.stderr).toContain('global/01JDQ6X5Z8W4N3B2C1D0E9F8G9.yaml');
   });
 
-  it('a deeply nested invariant file in a store makes list stop with exit 3 naming it, not crash', () => {
+  it('a deeply nested invariant file in a store makes list stop with exit 3 naming it, not crash', async () => {
     const store = testStore({ [`global/${ID}.yaml`]: `id: ${ID}\ntext: ${'? '.repeat(200_000)}x\n` });
-    const r = agents(['--store', store, 'invariant', 'list']);
+    const r = await runAgents(['--store', store, 'invariant', 'list']);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`global/${ID}.yaml:2:`);
     expect(r.stderr).toContain('nests more than 64 levels deep');
@@ -83,7 +83,7 @@ describe('hostile YAML is refused before it costs much', () => {
 });
 
 describe('user regexes run with a time bound', () => {
-  it('a catastrophic pattern over a store of long texts stops with exit 2 and a clear message', () => {
+  it('a catastrophic pattern over a store of long texts stops with exit 2 and a clear message', async () => {
     const tree: Record<string, string> = {};
     for (let i = 0; i < 40; i++) {
       const id = `01JDQ6X5Z8W4N3B2C1D0E9F8${String(i).padStart(2, '0')}`.replace(/[ILOU]/g, '0');
@@ -94,16 +94,16 @@ describe('user regexes run with a time bound', () => {
       ['invariant', 'list', '(a+)+$'],
       ['invariant', 'list', '--project', 'app', '--effective', '(a+)+$'],
     ]) {
-      const r = agents(['--store', store, ...args]);
+      const r = await runAgents(['--store', store, ...args]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain('regex "(a+)+$" took more than 2 s over 40 texts and was stopped');
       expect(r.stderr).toContain('nested repetition');
     }
   });
 
-  it('an over-long pattern is refused before it is compiled', () => {
+  it('an over-long pattern is refused before it is compiled', async () => {
     const store = testStore();
-    const r = agents(['--store', store, 'invariant', 'list', 'a'.repeat(1001)]);
+    const r = await runAgents(['--store', store, 'invariant', 'list', 'a'.repeat(1001)]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('regex is 1001 characters long; the limit is 1000');
   });

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { testStore } from '../helpers/tmp.ts';
 import { G1, Repo } from './repo.ts';
+import { runAgents } from '../helpers/main.ts';
 
 function setup(): Repo {
   const repo = new Repo();
@@ -16,10 +16,10 @@ function setup(): Repo {
 const count = (repo: Repo) => Number(repo.git('rev-list', '--count', 'HEAD').trim());
 
 describe('--commit on add and remove', () => {
-  it('commits exactly the new file, with a clear message', () => {
+  it('commits exactly the new file, with a clear message', async () => {
     const repo = setup();
     repo.write('../README.md', 'edited, not staged\n');
-    const r = agents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests', '--format', 'json'], {
+    const r = await runAgents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests', '--format', 'json'], {
       cwd: repo.dir,
     });
     expect(r.stderr).toBe('');
@@ -36,24 +36,24 @@ describe('--commit on add and remove', () => {
     expect(repo.git('status', '--porcelain').trim()).toBe('M README.md');
   });
 
-  it('refuses, before writing anything, when other changes are staged', () => {
+  it('refuses, before writing anything, when other changes are staged', async () => {
     const repo = setup();
     repo.write('../README.md', 'staged by someone\n');
     repo.git('add', 'README.md');
-    const r = agents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests'], { cwd: repo.dir });
+    const r = await runAgents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests'], { cwd: repo.dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('other changes are already staged');
     expect(r.stderr).toContain('README.md');
     expect(readdirSync(join(repo.store, 'projects/myapp'))).toEqual(['.gitkeep']);
     expect(count(repo)).toBe(1);
-    const rm = agents(['invariant', 'remove', '--yes', '--commit', G1], { cwd: repo.dir });
+    const rm = await runAgents(['invariant', 'remove', '--yes', '--commit', G1], { cwd: repo.dir });
     expect(rm.code).toBe(2);
     expect(existsSync(join(repo.store, `global/${G1}.yaml`))).toBe(true);
   });
 
-  it('remove --commit commits the deletion alone', () => {
+  it('remove --commit commits the deletion alone', async () => {
     const repo = setup();
-    const r = agents(['invariant', 'remove', '--yes', '--commit', G1.slice(0, 8)], { cwd: repo.dir });
+    const r = await runAgents(['invariant', 'remove', '--yes', '--commit', G1.slice(0, 8)], { cwd: repo.dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(repo.git('show', '--name-status', '--format=%s', 'HEAD').trim().split('\n')).toEqual([
@@ -64,28 +64,30 @@ describe('--commit on add and remove', () => {
     expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 
-  it('commit: true in config.yaml turns it on; --no-commit turns it off', () => {
+  it('commit: true in config.yaml turns it on; --no-commit turns it off', async () => {
     const repo = setup();
     repo.write('config.yaml', 'version: 1\ncommit: true\n');
     repo.commit('config');
-    expect(agents(['invariant', 'add', '--global', 'Log all changes'], { cwd: repo.dir }).code).toBe(0);
+    expect((await runAgents(['invariant', 'add', '--global', 'Log all changes'], { cwd: repo.dir })).code).toBe(0);
     expect(count(repo)).toBe(3);
     expect(repo.git('log', '-1', '--format=%s')).toMatch(/^invariant: add [0-9A-Z]{26} to global$/m);
-    expect(agents(['invariant', 'add', '--global', '--no-commit', 'Keep it small'], { cwd: repo.dir }).code).toBe(0);
+    expect((await runAgents(['invariant', 'add', '--global', '--no-commit', 'Keep it small'], { cwd: repo.dir })).code).toBe(0);
     expect(count(repo)).toBe(3);
     expect(repo.git('status', '--porcelain').trim()).toMatch(/^\?\? \.agents\/global\/[0-9A-Z]{26}\.yaml$/);
   });
 
-  it('a duplicate is refused (exit 1) and nothing is committed', () => {
+  it('a duplicate is refused (exit 1) and nothing is committed', async () => {
     const repo = setup();
-    const r = agents(['invariant', 'add', '--global', '--commit', 'never delete production data'], { cwd: repo.dir });
+    const r = await runAgents(['invariant', 'add', '--global', '--commit', 'never delete production data'], { cwd: repo.dir });
     expect(r.code).toBe(1);
     expect(count(repo)).toBe(1);
   });
 
-  it('outside a git repository --commit is a usage error and writes nothing', () => {
+  it('outside a git repository --commit is a usage error and writes nothing', async () => {
     const store = testStore();
-    const r = agents(['--store', store, 'invariant', 'add', '--global', '--commit', 'Never delete production data'], { cwd: store });
+    const r = await runAgents(['--store', store, 'invariant', 'add', '--global', '--commit', 'Never delete production data'], {
+      cwd: store,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--commit needs a git repository');
     expect(readdirSync(join(store, 'global'))).toEqual([]);

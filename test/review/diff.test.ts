@@ -1,10 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { git } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { A1, G1, G2, G3, P1, P2, PLAN, Q1, Repo, X1, history, suiteDir } from './repo.ts';
+import { runAgents } from '../helpers/main.ts';
 
 interface Ref {
   id: string;
@@ -41,8 +41,8 @@ interface DiffJson {
   targets: TargetJson[];
 }
 
-function diff(repo: Repo, ...args: string[]): DiffJson {
-  const r = agents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
+async function diff(repo: Repo, ...args: string[]): Promise<DiffJson> {
+  const r = await runAgents(['invariant', 'diff', ...args, '--format', 'json'], { cwd: repo.dir });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return JSON.parse(r.stdout) as DiffJson;
@@ -71,8 +71,8 @@ describe('agents invariant diff between revisions', () => {
   const { repo, c } = history(suiteDir());
   const [c1, c2, c3, c4, c5] = c as [string, string, string, string, string];
 
-  it('reports additions, and a project copy that shadows a global one, in the project and in the plan targeting it', () => {
-    const d = diff(repo, `${c1}..${c2}`);
+  it('reports additions, and a project copy that shadows a global one, in the project and in the plan targeting it', async () => {
+    const d = await diff(repo, `${c1}..${c2}`);
     expect(d.before.commit).toBe(c1);
     expect(d.after.commit).toBe(c2);
     expect(files(d)).toEqual([
@@ -87,8 +87,8 @@ describe('agents invariant diff between revisions', () => {
     });
   });
 
-  it('reports edits with the text and severity before and after, and removals', () => {
-    const d = diff(repo, `${c2}..${c3}`);
+  it('reports edits with the text and severity before and after, and removals', async () => {
+    const d = await diff(repo, `${c2}..${c3}`);
     expect(files(d)).toEqual([
       ['edited', `global/${G1}.yaml`, null],
       ['removed', `global/${G3}.yaml`, null],
@@ -100,8 +100,8 @@ describe('agents invariant diff between revisions', () => {
     expect(effects(d)['project myapp']).toEqual({ count: [4, 3], left: [G3], changed: [[G1, ['text', 'severity']]] });
   });
 
-  it('reports a deletion that brings a shadowed copy back into effect', () => {
-    const d = diff(repo, `${c3}..${c4}`);
+  it('reports a deletion that brings a shadowed copy back into effect', async () => {
+    const d = await diff(repo, `${c3}..${c4}`);
     expect(files(d)).toEqual([['removed', `projects/myapp/${P2}.yaml`, null]]);
     expect(effects(d)).toEqual({
       'project myapp': { count: [3, 3], left: [P2], no_longer_shadowed: [[G2, P2]] },
@@ -109,8 +109,8 @@ describe('agents invariant diff between revisions', () => {
     });
   });
 
-  it('reports a move between scopes as one change, reaching the projects that newly see it', () => {
-    const d = diff(repo, `${c4}..${c5}`);
+  it('reports a move between scopes as one change, reaching the projects that newly see it', async () => {
+    const d = await diff(repo, `${c4}..${c5}`);
     expect(files(d)).toEqual([['moved', `global/${P1}.yaml`, `projects/myapp/${P1}.yaml`]]);
     expect(d.invariants[0]!.fields).toEqual([{ field: 'scope', before: 'project myapp', after: 'global' }]);
     expect(effects(d)).toEqual({
@@ -120,56 +120,56 @@ describe('agents invariant diff between revisions', () => {
     });
   });
 
-  it('limits the report to one project or one plan, and names unknown ones', () => {
-    expect(Object.keys(effects(diff(repo, `${c1}..${c2}`, '--project', 'other')))).toEqual(['project other']);
-    expect(Object.keys(effects(diff(repo, `${c1}..${c2}`, '--plan', PLAN.slice(0, 8))))).toEqual([`plan ${PLAN}`]);
+  it('limits the report to one project or one plan, and names unknown ones', async () => {
+    expect(Object.keys(effects(await diff(repo, `${c1}..${c2}`, '--project', 'other')))).toEqual(['project other']);
+    expect(Object.keys(effects(await diff(repo, `${c1}..${c2}`, '--plan', PLAN.slice(0, 8))))).toEqual([`plan ${PLAN}`]);
     // A target that did not change is still reported when asked for.
-    expect(effects(diff(repo, `${c3}..${c4}`, '--project', 'other'))).toEqual({ 'project other': { count: [3, 3] } });
-    const r = agents(['invariant', 'diff', `${c1}..${c2}`, '--project', 'nope'], { cwd: repo.dir });
+    expect(effects(await diff(repo, `${c3}..${c4}`, '--project', 'other'))).toEqual({ 'project other': { count: [3, 3] } });
+    const r = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--project', 'nope'], { cwd: repo.dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('unknown project nope');
   });
 
-  it('--all-projects reports every project, unchanged ones too', () => {
-    const d = diff(repo, `${c3}..${c4}`, '--all-projects');
+  it('--all-projects reports every project, unchanged ones too', async () => {
+    const d = await diff(repo, `${c3}..${c4}`, '--all-projects');
     expect(Object.keys(effects(d))).toEqual(['project myapp', 'project other', `plan ${PLAN}`]);
     expect(effects(d)['project other']).toEqual({ count: [3, 3] });
   });
 
-  it('reports nothing when only an action template changed, but lists the file', () => {
+  it('reports nothing when only an action template changed, but lists the file', async () => {
     repo.inv('actions/local/code-coverage', A1, 'Minimum 90% coverage');
-    const d = diff(repo, 'HEAD');
+    const d = await diff(repo, 'HEAD');
     repo.git('checkout', '--', '.');
     expect(files(d)).toEqual([['edited', `actions/local/code-coverage/${A1}.yaml`, null]]);
     expect(d.targets).toEqual([]);
   });
 
-  it('--exit-code exits 1 when anything changed, 0 when nothing did, printing the same report', () => {
-    const plain = agents(['invariant', 'diff', `${c1}..${c2}`, '--format', 'json'], { cwd: repo.dir });
-    const gated = agents(['invariant', 'diff', `${c1}..${c2}`, '--format', 'json', '--exit-code'], { cwd: repo.dir });
+  it('--exit-code exits 1 when anything changed, 0 when nothing did, printing the same report', async () => {
+    const plain = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--format', 'json'], { cwd: repo.dir });
+    const gated = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--format', 'json', '--exit-code'], { cwd: repo.dir });
     expect([plain.code, gated.code]).toEqual([0, 1]);
     expect(gated.stdout).toBe(plain.stdout);
     expect(gated.stderr).toBe('');
-    const same = agents(['invariant', 'diff', `${c2}..${c2}`, '--exit-code'], { cwd: repo.dir });
+    const same = await runAgents(['invariant', 'diff', `${c2}..${c2}`, '--exit-code'], { cwd: repo.dir });
     expect(same.code).toBe(0);
     // A change no effective set sees still counts: the file is listed.
     repo.inv('actions/local/code-coverage', A1, 'Minimum 95% coverage');
-    const actionOnly = agents(['invariant', 'diff', 'HEAD', '--exit-code', '--format', 'markdown'], { cwd: repo.dir });
+    const actionOnly = await runAgents(['invariant', 'diff', 'HEAD', '--exit-code', '--format', 'markdown'], { cwd: repo.dir });
     repo.git('checkout', '--', '.');
     expect(actionOnly.code).toBe(1);
     expect(actionOnly.stdout).toContain(`${A1}`);
   });
 
-  it('prints a readable text report', () => {
-    const r = agents(['invariant', 'diff', `${c1}..${c2}`], { cwd: repo.dir });
+  it('prints a readable text report', async () => {
+    const r = await runAgents(['invariant', 'diff', `${c1}..${c2}`], { cwd: repo.dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`Invariant changes: ${c1} (${c1.slice(0, 12)}) → ${c2} (${c2.slice(0, 12)})`);
     expect(r.stdout).toContain(`~ newly shadowed     global ${G2}  "Log all changes"`);
     expect(r.stdout).toContain(`by project myapp ${P2}`);
   });
 
-  it('a revision that does not exist is a usage error (exit 2) that mentions shallow clones', () => {
-    const r = agents(['invariant', 'diff', `${c1}..deadbeef`], { cwd: repo.dir });
+  it('a revision that does not exist is a usage error (exit 2) that mentions shallow clones', async () => {
+    const r = await runAgents(['invariant', 'diff', `${c1}..deadbeef`], { cwd: repo.dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('revision deadbeef is not in this repository');
     expect(r.stderr).toContain('shallow clone');
@@ -178,7 +178,7 @@ describe('agents invariant diff between revisions', () => {
 });
 
 describe('rev-range forms', () => {
-  it('A...B compares B with the merge base; A..B with A itself', () => {
+  it('A...B compares B with the merge base; A..B with A itself', async () => {
     const repo = new Repo();
     repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
     repo.commit('base');
@@ -188,59 +188,59 @@ describe('rev-range forms', () => {
     repo.git('checkout', '-q', 'main');
     repo.inv('global', G2, 'Main moved on');
     repo.commit('main moves');
-    const three = diff(repo, 'main...feature');
+    const three = await diff(repo, 'main...feature');
     expect(three.before.label).toBe('merge base of main and feature');
     expect(three.before.merge_base_of).toEqual(['main', 'feature']);
     expect(files(three)).toEqual([['added', `projects/myapp/${P2}.yaml`, null]]);
-    const two = diff(repo, 'main..feature');
+    const two = await diff(repo, 'main..feature');
     expect(files(two)).toEqual([
       ['removed', `global/${G2}.yaml`, null],
       ['added', `projects/myapp/${P2}.yaml`, null],
     ]);
     // An empty side is HEAD, as in git.
-    expect(files(diff(repo, 'feature..'))).toEqual(files(diff(repo, 'feature..main')));
+    expect(files(await diff(repo, 'feature..'))).toEqual(files(await diff(repo, 'feature..main')));
   });
 
-  it('A alone compares A with the working tree; nothing compares HEAD with the working tree, untracked files included', () => {
+  it('A alone compares A with the working tree; nothing compares HEAD with the working tree, untracked files included', async () => {
     const repo = new Repo();
     repo.inv('global', G1, 'Never delete production data');
     const first = repo.commit('one');
     repo.inv('global', G2, 'Log all changes');
     repo.commit('two');
     repo.inv('global', G3, 'Not committed yet');
-    expect(files(diff(repo))).toEqual([['added', `global/${G3}.yaml`, null]]);
-    expect(diff(repo).range).toBe('HEAD');
-    expect(files(diff(repo, first))).toEqual([
+    expect(files(await diff(repo))).toEqual([['added', `global/${G3}.yaml`, null]]);
+    expect((await diff(repo)).range).toBe('HEAD');
+    expect(files(await diff(repo, first))).toEqual([
       ['added', `global/${G2}.yaml`, null],
       ['added', `global/${G3}.yaml`, null],
     ]);
-    expect(diff(repo, first).after).toEqual({ label: 'working tree', kind: 'working tree', commit: null, merge_base_of: null });
+    expect((await diff(repo, first)).after).toEqual({ label: 'working tree', kind: 'working tree', commit: null, merge_base_of: null });
   });
 
-  it('--staged compares HEAD with the index, leaving unstaged work out', () => {
+  it('--staged compares HEAD with the index, leaving unstaged work out', async () => {
     const repo = new Repo();
     repo.inv('global', G1, 'Never delete production data').inv('global', G2, 'Log all changes');
     repo.commit('one');
     repo.inv('global', G3, 'Staged one');
     repo.git('add', '.agents');
     repo.inv('global', P1, 'Not staged').rm(`global/${G2}.yaml`);
-    const d = diff(repo, '--staged');
+    const d = await diff(repo, '--staged');
     expect(d.after.kind).toBe('index');
     expect(files(d)).toEqual([['added', `global/${G3}.yaml`, null]]);
-    expect(files(diff(repo))).toEqual([
+    expect(files(await diff(repo))).toEqual([
       ['removed', `global/${G2}.yaml`, null],
       ['added', `global/${G3}.yaml`, null],
       ['added', `global/${P1}.yaml`, null],
     ]);
-    const r = agents(['invariant', 'diff', 'HEAD..HEAD', '--staged'], { cwd: repo.dir });
+    const r = await runAgents(['invariant', 'diff', 'HEAD..HEAD', '--staged'], { cwd: repo.dir });
     expect(r.code).toBe(2);
   });
 
-  it('A --staged compares A with the index; before the first commit the index is compared with nothing', () => {
+  it('A --staged compares A with the index; before the first commit the index is compared with nothing', async () => {
     const repo = new Repo();
     repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
     repo.git('add', '.agents');
-    const first = diff(repo, '--staged');
+    const first = await diff(repo, '--staged');
     expect(first.before).toMatchObject({ label: 'no commit yet', commit: null });
     expect(files(first)).toEqual([
       ['added', `global/${G1}.yaml`, null],
@@ -251,19 +251,19 @@ describe('rev-range forms', () => {
     repo.commit('two');
     repo.inv('global', G3, 'Staged');
     repo.git('add', '.agents');
-    expect(files(diff(repo, one, '--staged'))).toEqual([
+    expect(files(await diff(repo, one, '--staged'))).toEqual([
       ['added', `global/${G2}.yaml`, null],
       ['added', `global/${G3}.yaml`, null],
     ]);
   });
 
-  it('a plan retargeted to another project changes its effective set', () => {
+  it('a plan retargeted to another project changes its effective set', async () => {
     const repo = new Repo();
     repo.inv('projects/myapp', P1, 'All API changes need tests').inv('projects/other', Q1, 'Keep the changelog current');
     repo.plan(PLAN, 'myapp').inv(`plans/${PLAN}`, X1, 'Use Python 3.13 only');
     repo.commit('one');
     repo.plan(PLAN, 'other');
-    const d = diff(repo);
+    const d = await diff(repo);
     expect(d.plans).toEqual([{ change: 'retargeted', plan: PLAN, project_before: 'myapp', project_after: 'other' }]);
     expect(effects(d)).toEqual({ [`plan ${PLAN}`]: { count: [2, 2], entered: [Q1], left: [P1] } });
     expect(d.targets[0]).toMatchObject({ project_before: 'myapp', project_after: 'other' });
@@ -271,40 +271,40 @@ describe('rev-range forms', () => {
 });
 
 describe('invalid files and shallow clones', () => {
-  it('an invalid file in a revision stops the diff (exit 3) naming file:line:col and the revision', () => {
+  it('an invalid file in a revision stops the diff (exit 3) naming file:line:col and the revision', async () => {
     const repo = new Repo();
     repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
     const good = repo.commit('good');
     repo.write(`global/${G2}.yaml`, `id: ${G2}\ntext: Log all changes\nseverity: fatal\n`);
     const bad = repo.commit('bad');
-    const r = agents(['invariant', 'diff', `${good}..${bad}`], { cwd: repo.dir });
+    const r = await runAgents(['invariant', 'diff', `${good}..${bad}`], { cwd: repo.dir });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`global/${G2}.yaml:3:11 is invalid in revision ${bad}`);
     expect(r.stdout).toBe('');
     // The same file, unchanged on both sides, still stops a diff that needs it.
     repo.inv('global', G3, 'Another');
-    const r2 = agents(['invariant', 'diff'], { cwd: repo.dir });
+    const r2 = await runAgents(['invariant', 'diff'], { cwd: repo.dir });
     expect(r2.code).toBe(3);
     expect(r2.stderr).toContain('in revision HEAD');
   });
 
-  it('works on a shallow clone when both revisions are present, and says when one is not', () => {
+  it('works on a shallow clone when both revisions are present, and says when one is not', async () => {
     const { repo, c } = history();
     const clone = join(tempDir('agents-shallow-'), 'clone');
     git(repo.dir, 'clone', '-q', '--depth', '2', `file://${repo.dir}`, clone);
     expect(git(clone, 'rev-parse', '--is-shallow-repository').trim()).toBe('true');
     const shallow = new Repo(clone, false);
-    expect(files(diff(shallow, 'HEAD~1..HEAD'))).toEqual([['moved', `global/${P1}.yaml`, `projects/myapp/${P1}.yaml`]]);
-    const r = agents(['invariant', 'diff', `${c[0]}..HEAD`], { cwd: clone });
+    expect(files(await diff(shallow, 'HEAD~1..HEAD'))).toEqual([['moved', `global/${P1}.yaml`, `projects/myapp/${P1}.yaml`]]);
+    const r = await runAgents(['invariant', 'diff', `${c[0]}..HEAD`], { cwd: clone });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`revision ${c[0]} is not in this repository (a shallow clone may lack it`);
   });
 
-  it('outside a git repository the diff is a usage error', () => {
+  it('outside a git repository the diff is a usage error', async () => {
     const dir = tempDir();
     // A store (it holds config.yaml), but in no git repository.
     writeFileSync(join(dir, 'config.yaml'), 'version: 1\n');
-    const r = agents(['--store', dir, 'invariant', 'diff'], { cwd: dir });
+    const r = await runAgents(['--store', dir, 'invariant', 'diff'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not a git repository');
   });

@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { G1, G2, G3, P1, P2, PLAN, Q1, Repo, X1 } from './repo.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const GOLDEN = fileURLToPath(new URL('../golden/invariant-diff.md', import.meta.url));
 
@@ -32,26 +32,26 @@ function pullRequest(): Repo {
 }
 
 describe('agents invariant diff --format markdown', () => {
-  it('matches the golden pull-request comment', () => {
+  it('matches the golden pull-request comment', async () => {
     const repo = pullRequest();
-    const r = agents(['invariant', 'diff', 'base...feature', '--format', 'markdown'], { cwd: repo.dir });
+    const r = await runAgents(['invariant', 'diff', 'base...feature', '--format', 'markdown'], { cwd: repo.dir });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     if (process.env.UPDATE_GOLDEN === '1') writeFileSync(GOLDEN, r.stdout);
     expect(r.stdout).toBe(readFileSync(GOLDEN, 'utf8'));
   });
 
-  it('is the same on every run and starts with the marker line a bot looks for', () => {
+  it('is the same on every run and starts with the marker line a bot looks for', async () => {
     const repo = pullRequest();
-    const a = agents(['invariant', 'diff', 'base..feature', '--format', 'markdown'], { cwd: repo.dir });
-    const b = agents(['invariant', 'diff', 'base..feature', '--format', 'markdown'], { cwd: repo.dir });
+    const a = await runAgents(['invariant', 'diff', 'base..feature', '--format', 'markdown'], { cwd: repo.dir });
+    const b = await runAgents(['invariant', 'diff', 'base..feature', '--format', 'markdown'], { cwd: repo.dir });
     expect(a.stdout).toBe(b.stdout);
     expect(a.stdout.split('\n')[0]).toBe('<!-- agents-invariant-diff -->');
   });
 
-  it('says so when nothing changed', () => {
+  it('says so when nothing changed', async () => {
     const repo = pullRequest();
-    const r = agents(['invariant', 'diff', 'feature..feature', '--format', 'markdown'], { cwd: repo.dir });
+    const r = await runAgents(['invariant', 'diff', 'feature..feature', '--format', 'markdown'], { cwd: repo.dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('no invariant changed; 0 effective sets changed.');
   });

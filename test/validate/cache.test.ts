@@ -8,11 +8,12 @@ import { validateTree } from '../../src/validate/checks.ts';
 import { contentHash } from '../../src/validate/content-hash.ts';
 import { formatJson } from '../../src/validate/format-json.ts';
 import { runValidate } from '../../src/validate/run.ts';
-import { agents, agentsAsync } from '../helpers/cli.ts';
+import { agentsAsync } from '../helpers/cli.ts';
 import { BROKEN, copyCase, readCase } from '../helpers/corpus.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { forgeCollision, murmur3x86128 } from '../helpers/murmur3.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
@@ -185,27 +186,27 @@ describe('the validation cache', () => {
     expect(await check(store, cacheDir)).toBe(plain);
   });
 
-  it('lives in the git folder (also of a linked worktree), and nowhere outside git or with --no-cache', () => {
+  it('lives in the git folder (also of a linked worktree), and nowhere outside git or with --no-cache', async () => {
     const { repo, store } = repoStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data') });
-    const r = agents(['validate'], { cwd: store });
+    const r = await runAgents(['validate'], { cwd: store });
     expect(r.code).toBe(0);
     expect(existsSync(join(repo, '.git/agents/validate-worktree.cache'))).toBe(true);
     expect(git(repo, 'status', '--porcelain')).toBe('');
 
     const linked = join(tempDir(), 'linked');
     git(repo, 'worktree', 'add', '-q', linked);
-    expect(agents(['validate', '--staged', '--all-files'], { cwd: linked }).code).toBe(0);
+    expect((await runAgents(['validate', '--staged', '--all-files'], { cwd: linked })).code).toBe(0);
     const worktreeGitDir = git(linked, 'rev-parse', '--git-dir').trim();
     expect(existsSync(join(worktreeGitDir, 'agents/validate-index.cache'))).toBe(true);
 
     const { repo: other, store: otherStore } = repoStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data') });
-    expect(agents(['validate', '--no-cache'], { cwd: otherStore }).code).toBe(0);
-    expect(agents(['validate'], { cwd: otherStore, env: { AGENTS_NO_CACHE: '1' } }).code).toBe(0);
+    expect((await runAgents(['validate', '--no-cache'], { cwd: otherStore })).code).toBe(0);
+    expect((await runAgents(['validate'], { cwd: otherStore, env: { AGENTS_NO_CACHE: '1' } })).code).toBe(0);
     expect(existsSync(join(other, '.git/agents'))).toBe(false);
 
     const outside = testStore({ [`global/${A}.yaml`]: good(A, 'Never delete production data') });
     const before = readdirSync(dirname(outside), { recursive: true }).sort();
-    expect(agents(['validate'], { cwd: outside }).code).toBe(0);
+    expect((await runAgents(['validate'], { cwd: outside })).code).toBe(0);
     expect(readdirSync(dirname(outside), { recursive: true }).sort()).toEqual(before);
   });
 

@@ -1,9 +1,10 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+import { agents } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
@@ -49,8 +50,8 @@ function gitShim(repo: string): { env: Record<string, string>; calls: () => stri
   };
 }
 
-function json(repo: string, ...args: string[]): { code: number; out: Out } {
-  const r = agents(['validate', '--format', 'json', ...args], { cwd: repo });
+async function json(repo: string, ...args: string[]): Promise<{ code: number; out: Out }> {
+  const r = await runAgents(['validate', '--format', 'json', ...args], { cwd: repo });
   expect(r.stderr).toBe('');
   return { code: r.code, out: JSON.parse(r.stdout) as Out };
 }
@@ -58,16 +59,17 @@ function json(repo: string, ...args: string[]): { code: number; out: Out } {
 const codes = (out: Out) => out.diagnostics.map((d) => [d.code, d.file, d.severity]);
 
 describe('validate in hook mode (--staged, --changed)', () => {
-  it('with no store file staged: one git process, nothing printed, exit 0', () => {
+  it('with no store file staged: one git process, nothing printed, exit 0', async () => {
     const { repo } = noisyRepo();
     writeFileSync(join(repo, 'README.md'), 'changed\n');
     git(repo, 'add', 'README.md');
     const shim = gitShim(repo);
+    // The git on PATH is a counting shim: the CLI must run in a process that has that PATH.
     const r = agents(['validate', '--staged'], { cwd: repo, env: shim.env });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
     expect(shim.calls()).toEqual(['diff --cached --name-only -z --no-renames --relative -- .']);
     // The store's own warnings are all still there for a full run.
-    expect(codes(json(repo).out)).toEqual([
+    expect(codes((await json(repo)).out)).toEqual([
       ['shadowed', `global/${A}.yaml`, 'warning'],
       ['unknown-path', 'notes.txt', 'warning'],
     ]);
@@ -82,22 +84,22 @@ describe('validate in hook mode (--staged, --changed)', () => {
     return repo;
   }
 
-  it('a staged file with warnings shows only its own; infos with --verbose', () => {
+  it('a staged file with warnings shows only its own; infos with --verbose', async () => {
     const repo = stagedPair();
-    const hook = json(repo, '--staged');
+    const hook = await json(repo, '--staged');
     expect(hook.code).toBe(0);
     expect(hook.out.files).toBe(2);
     expect(codes(hook.out)).toEqual([['shadowed', `global/${C}.yaml`, 'warning']]);
-    const verbose = json(repo, '--staged', '--verbose');
+    const verbose = await json(repo, '--staged', '--verbose');
     expect(codes(verbose.out)).toEqual([
       ['shadowed', `global/${C}.yaml`, 'warning'],
       ['modeline-missing', `global/${C}.yaml`, 'info'],
     ]);
   });
 
-  it('--all-files reports the whole index, as before hook mode', () => {
+  it('--all-files reports the whole index, as before hook mode', async () => {
     const repo = stagedPair();
-    const whole = json(repo, '--staged', '--all-files');
+    const whole = await json(repo, '--staged', '--all-files');
     expect(codes(whole.out)).toEqual([
       ['shadowed', `global/${A}.yaml`, 'warning'],
       ['shadowed', `global/${C}.yaml`, 'warning'],
@@ -106,55 +108,55 @@ describe('validate in hook mode (--staged, --changed)', () => {
     ]);
   });
 
-  it("in text, the committed warnings stay out of the hook's output", () => {
+  it("in text, the committed warnings stay out of the hook's output", async () => {
     const repo = stagedPair();
-    const text = agents(['validate', '--staged'], { cwd: repo });
+    const text = await runAgents(['validate', '--staged'], { cwd: repo });
     expect(text.stdout).toContain(`global/${C}.yaml`);
     expect(text.stdout).not.toContain('notes.txt');
     expect(text.stdout).not.toContain(`global/${A}.yaml`);
   });
 
-  it('reports a committed file that a staged file makes a problem of', () => {
+  it('reports a committed file that a staged file makes a problem of', async () => {
     const { repo, store } = noisyRepo();
     // A staged project copy of a committed global text: the warning is on the committed global, the staged file takes part.
     mkdirSync(join(store, 'projects/api'));
     writeFileSync(join(store, 'projects/api', `${C}.yaml`), MLP + invariantYaml(C, 'Never delete production data'));
     git(repo, 'add', '-A');
-    const hook = json(repo, '--staged');
+    const hook = await json(repo, '--staged');
     expect(hook.out.diagnostics.map((d) => d.code)).toEqual(['shadowed']);
     expect(hook.out.diagnostics[0]!.file).toBe(`global/${A}.yaml`);
   });
 
-  it('fails the commit on an error in a staged file', () => {
+  it('fails the commit on an error in a staged file', async () => {
     const { repo, store } = noisyRepo();
     writeFileSync(join(store, `global/${C}.yaml`), `${MLG}id: ${C}\ntext: x\nseverity: fatal\n`);
     git(repo, 'add', '-A');
-    const hook = json(repo, '--staged');
+    const hook = await json(repo, '--staged');
     expect(hook.code).toBe(1);
     expect(codes(hook.out)).toEqual([['schema', `global/${C}.yaml`, 'error']]);
   });
 
-  it('--changed reports on the working tree files changed since HEAD, untracked ones included', () => {
+  it('--changed reports on the working tree files changed since HEAD, untracked ones included', async () => {
     const { repo, store } = noisyRepo();
-    expect(agents(['validate', '--changed'], { cwd: repo })).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(await runAgents(['validate', '--changed'], { cwd: repo })).toMatchObject({ code: 0, stdout: '', stderr: '' });
     writeFileSync(join(store, `global/${C}.yaml`), `${MLG}id: ${C}\ntext: x\nseverity: fatal\n`); // untracked
-    const changed = json(repo, '--changed');
+    const changed = await json(repo, '--changed');
     expect(changed.code).toBe(1);
     expect(codes(changed.out)).toEqual([['schema', `global/${C}.yaml`, 'error']]);
     // Nothing is staged: the --staged hook passes.
-    expect(agents(['validate', '--staged'], { cwd: repo })).toMatchObject({ code: 0, stdout: '' });
+    expect(await runAgents(['validate', '--staged'], { cwd: repo })).toMatchObject({ code: 0, stdout: '' });
   });
 
-  it('refuses outside a git repository and bad combinations (exit 2)', () => {
+  it('refuses outside a git repository and bad combinations (exit 2)', async () => {
     const store = testStore({});
     for (const flag of ['--staged', '--changed']) {
-      const r = agents(['--store', store, 'validate', flag]);
+      const r = await runAgents(['--store', store, 'validate', flag]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${flag} needs a git repository`);
     }
     const { repo } = noisyRepo();
-    expect(agents(['validate', '--all-files'], { cwd: repo }).code).toBe(2);
-    expect(agents(['validate', '--staged', '--changed'], { cwd: repo }).code).toBe(2);
-    expect(agents(['validate', '--changed', '--fix'], { cwd: repo }).code).toBe(2);
+    expect((await runAgents(['validate', '--all-files'], { cwd: repo })).code).toBe(2);
+    expect((await runAgents(['validate', '--staged', '--changed'], { cwd: repo })).code).toBe(2);
+    expect((await runAgents(['validate', '--changed', '--fix'], { cwd: repo })).code).toBe(2);
   });
 });

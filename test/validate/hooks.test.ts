@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agents, BIN, REPO } from '../helpers/cli.ts';
+import { BIN, REPO } from '../helpers/cli.ts';
 import { git, GIT_ENV, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { B1, exportedRepo, inv } from '../export/repo.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const FILE = `.agents/global/${A}.yaml`;
@@ -32,10 +33,10 @@ function agentsOnPath(): string {
 }
 
 describe('the plain git hook (agents init --hooks)', () => {
-  it('blocks a commit of a bad file and lets it through once fixed', () => {
+  it('blocks a commit of a bad file and lets it through once fixed', async () => {
     const repo = tempDir();
     gitInit(repo);
-    const init = agents(['init', '--hooks'], { cwd: repo });
+    const init = await runAgents(['init', '--hooks'], { cwd: repo });
     expect(init.code).toBe(0);
     const hook = join(repo, '.git/hooks/pre-commit');
     expect(readFileSync(hook, 'utf8')).toMatch(/^#!\/bin\/sh\n# agents-pre-commit-hook\n/);
@@ -56,27 +57,27 @@ describe('the plain git hook (agents init --hooks)', () => {
     expect(git(repo, 'log', '--format=%s').trim()).toBe('good');
   });
 
-  it('installs into an existing store, updates its own hook, and never overwrites a foreign one', () => {
+  it('installs into an existing store, updates its own hook, and never overwrites a foreign one', async () => {
     const repo = tempDir();
     gitInit(repo);
-    expect(agents(['init'], { cwd: repo }).code).toBe(0);
-    const first = agents(['init', '--hooks', '--format', 'json'], { cwd: repo });
+    expect((await runAgents(['init'], { cwd: repo })).code).toBe(0);
+    const first = await runAgents(['init', '--hooks', '--format', 'json'], { cwd: repo });
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ created: [], hook: { action: 'installed' } });
-    expect(JSON.parse(agents(['init', '--hooks', '--format', 'json'], { cwd: repo }).stdout).hook.action).toBe('unchanged');
+    expect(JSON.parse((await runAgents(['init', '--hooks', '--format', 'json'], { cwd: repo })).stdout).hook.action).toBe('unchanged');
     const hook = join(repo, '.git/hooks/pre-commit');
     writeFileSync(hook, '#!/bin/sh\nexec make lint\n');
     chmodSync(hook, 0o755);
-    const refused = agents(['init', '--hooks'], { cwd: repo });
+    const refused = await runAgents(['init', '--hooks'], { cwd: repo });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/a pre-commit hook that agents did not install already exists/);
     expect(readFileSync(hook, 'utf8')).toBe('#!/bin/sh\nexec make lint\n');
   });
 
-  it('names a store that is not .agents/ in the hook', () => {
+  it('names a store that is not .agents/ in the hook', async () => {
     const repo = tempDir();
     gitInit(repo);
-    expect(agents(['--store', 'policy/store', 'init', '--hooks'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['--store', 'policy/store', 'init', '--hooks'], { cwd: repo })).code).toBe(0);
     expect(readFileSync(join(repo, '.git/hooks/pre-commit'), 'utf8')).toContain("exec agents validate --staged --store 'policy/store'");
   });
 });
@@ -184,11 +185,12 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
     expect(passed.out).toMatch(/agents validate\.+Passed/);
     expect(passed.code).toBe(0);
     expect(existsSync(join(repo, '.git/refs/heads/main'))).toBe(true);
+    // Slow by design (a named slow test): the pre-commit framework installs the hook's node environment first.
   }, 600_000);
 
-  it('agents-export-check blocks a real git commit while the exported files are stale, and passes once exported', () => {
+  it('agents-export-check blocks a real git commit while the exported files are stale, and passes once exported', async () => {
     expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
-    const repo = exportedRepo();
+    const repo = await exportedRepo();
     const run = commitWithHooks(repo, 'agents-export-check');
     git(repo, 'add', '-A');
     expect(run('the pre-commit config').code).toBe(0);
@@ -199,11 +201,12 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
     expect(blocked.out).toContain('services/billing/AGENTS.md: out of date');
     expect(blocked.out).toMatch(/agents export --check\.+Failed/);
     expect(blocked.code).toBe(1);
-    expect(agents(['export'], { cwd: repo }).code).toBe(0);
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
     git(repo, 'add', '-A');
     const passed = run('exported');
     expect(passed.out).toMatch(/agents export --check\.+Passed/);
     expect(passed.code).toBe(0);
+    // Slow by design (a named slow test): the pre-commit framework installs the hook's node environment first.
   }, 600_000);
 });
 
@@ -256,5 +259,6 @@ describe.skipIf(!hasPreCommit && !inCi)("the real pre-commit framework running t
     expect(passed.out).toMatch(/agents validate\.+Passed/);
     expect(passed.code).toBe(0);
     expect(git(linked, 'log', '-1', '--format=%s').trim()).toBe('good');
+    // Slower than most: real git commits through the pre-commit framework.
   }, 60_000);
 });

@@ -1,9 +1,10 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+import { agents } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
@@ -26,49 +27,49 @@ function repoWithStore(tree: Record<string, string>): { repo: string; store: str
   return { repo, store };
 }
 
-function validate(repo: string, ...args: string[]): { code: number; out: Out } {
-  const r = agents(['validate', '--format', 'json', ...args], { cwd: repo });
+async function validate(repo: string, ...args: string[]): Promise<{ code: number; out: Out }> {
+  const r = await runAgents(['validate', '--format', 'json', ...args], { cwd: repo });
   expect(r.stderr).toBe('');
   return { code: r.code, out: JSON.parse(r.stdout) as Out };
 }
 
 describe('validate --staged', () => {
-  it('fails on a bad file in the index even when the working tree is fixed', () => {
+  it('fails on a bad file in the index even when the working tree is fixed', async () => {
     const { repo, store } = repoWithStore({ [ga]: good });
     writeFileSync(join(store, ga), bad);
     git(repo, 'add', '-A');
     writeFileSync(join(store, ga), good); // fixed on disk, not staged
-    const staged = validate(repo, '--staged');
+    const staged = await validate(repo, '--staged');
     expect(staged.code).toBe(1);
     expect(staged.out.source).toBe('index');
     expect(staged.out.diagnostics.map((d) => [d.code, d.file, d.line, d.col])).toEqual([['schema', ga, 4, 11]]);
-    const worktree = validate(repo);
+    const worktree = await validate(repo);
     expect(worktree.code).toBe(0);
     expect(worktree.out.source).toBe('working tree');
   });
 
-  it('passes a good index while the working tree is broken', () => {
+  it('passes a good index while the working tree is broken', async () => {
     const { repo, store } = repoWithStore({ [ga]: good });
     writeFileSync(join(store, ga), bad); // broken on disk, not staged
     writeFileSync(join(store, `global/${B}.yaml`), 'id: [\n'); // untracked: not in the index
-    expect(validate(repo, '--staged').code).toBe(0);
-    const worktree = validate(repo);
+    expect((await validate(repo, '--staged')).code).toBe(0);
+    const worktree = await validate(repo);
     expect(worktree.code).toBe(1);
     expect(worktree.out.diagnostics.map((d) => d.code).sort()).toEqual(['schema', 'yaml-syntax']);
   });
 
-  it('sees a file that is staged but deleted from the working tree, and a staged duplicate', () => {
+  it('sees a file that is staged but deleted from the working tree, and a staged duplicate', async () => {
     const { repo, store } = repoWithStore({ [ga]: good });
     writeFileSync(join(store, `global/${B}.yaml`), ML + invariantYaml(B, 'never delete  PRODUCTION data'));
     git(repo, 'add', '-A');
     rmSync(join(store, `global/${B}.yaml`));
-    const staged = validate(repo, '--staged');
+    const staged = await validate(repo, '--staged');
     expect(staged.code).toBe(1);
     expect(staged.out.diagnostics.map((d) => [d.code, d.file, d.line, d.col])).toEqual([['duplicate-text', `global/${B}.yaml`, 3, 7]]);
-    expect(validate(repo).code).toBe(0);
+    expect((await validate(repo)).code).toBe(0);
   });
 
-  it('reads the whole index (--all-files) with one ls-files and one cat-file --batch process', () => {
+  it('reads the whole index (--all-files) with one ls-files and one cat-file --batch process', async () => {
     const tree: Record<string, string> = {};
     for (let i = 0; i < 40; i++) {
       const id = `01JDQ6X5Z8W4N3B2C1D0E9F${String(i).padStart(3, '0')}`;
@@ -84,6 +85,7 @@ describe('validate --staged', () => {
     const realGit = join(git(repo, '--exec-path').trim(), 'git');
     writeFileSync(join(shims, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
     chmodSync(join(shims, 'git'), 0o755);
+    // git is found on PATH, in a process of its own: the count needs the real binary.
     const r = agents(['validate', '--staged', '--all-files', '--format', 'json'], {
       cwd: repo,
       env: { PATH: `${shims}:${process.env.PATH}` },
@@ -129,7 +131,7 @@ describe('validate --staged', () => {
     expect(readFileSync(log, 'utf8').trim().split('\n')).toContain('cat-file --batch');
   });
 
-  it('checks one version of a file in conflict (the merge base), listed once', () => {
+  it('checks one version of a file in conflict (the merge base), listed once', async () => {
     const { repo, store } = repoWithStore({ [ga]: good });
     git(repo, 'checkout', '-q', '-b', 'other');
     writeFileSync(join(store, ga), ML + invariantYaml(A, 'Never delete production data, ever'));
@@ -139,7 +141,7 @@ describe('validate --staged', () => {
     commitAll(repo, 'this side');
     expect(() => git(repo, 'merge', '-q', 'other')).toThrow();
     expect(git(repo, 'ls-files', '-u').trim().split('\n')).toHaveLength(3);
-    const staged = validate(repo, '--staged');
+    const staged = await validate(repo, '--staged');
     expect(staged.out.source).toBe('index');
     expect((staged.out as unknown as { files: number }).files).toBe(1);
     // Stage 1, the common ancestor, is the version checked: it is valid.
@@ -147,14 +149,14 @@ describe('validate --staged', () => {
     expect(staged.code).toBe(0);
   });
 
-  it('is a usage error outside a git repository, and with --fix', () => {
+  it('is a usage error outside a git repository, and with --fix', async () => {
     const store = testStore({ [ga]: good });
-    const outside = agents(['--store', store, 'validate', '--staged'], { cwd: dirname(store) });
+    const outside = await runAgents(['--store', store, 'validate', '--staged'], { cwd: dirname(store) });
     expect(outside.code).toBe(2);
     expect(outside.stderr).toMatch(/--staged needs a git repository/);
     mkdirSync(join(dirname(store), '.git'));
     const { repo } = repoWithStore({ [ga]: good });
-    const withFix = agents(['validate', '--staged', '--fix'], { cwd: repo });
+    const withFix = await runAgents(['validate', '--staged', '--fix'], { cwd: repo });
     expect(withFix.code).toBe(2);
     expect(withFix.stderr).toMatch(/--fix cannot be combined with --staged/);
   });
