@@ -34,6 +34,8 @@ export interface RunValidateOptions {
    * build of the tool (see cache.ts); absent: every file is checked afresh.
    */
   cache?: { dir: string; build: string };
+  /** Threads that check files no cache answers (`--jobs`); absent: every core, when there are enough files. */
+  jobs?: number;
 }
 
 export interface RunValidateDeps {
@@ -116,12 +118,17 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     }
   };
   const now = (deps.clock ?? (() => new Date()))();
+  const shared = {
+    cache,
+    repoFiles,
+    now,
+    keepModelineBytes: options.fix ?? false,
+    ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+  };
   const checkOptions = options.staged
-    ? { cache, repoFiles, now }
+    ? shared
     : {
-        cache,
-        repoFiles,
-        now,
+        ...shared,
         lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined),
       };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
