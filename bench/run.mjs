@@ -5,7 +5,11 @@
 // with the peak memory of each. Prints the table and writes it to
 // docs/benchmarks.md (full runs only) between the generated-section markers.
 //
-//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--keep] [--no-write]
+//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only SECTION] [--keep] [--no-write]
+//
+// --only SECTION runs the sections whose name holds SECTION (start-up, stores,
+// export, git, mcp, cold; git and mcp use the stores section's stores) and
+// never writes docs/benchmarks.md.
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
 // (validate, invariant diff) are reported as not available.
@@ -35,7 +39,10 @@ const value = (name) => {
 const QUICK = flag('--quick');
 const SIZES = (value('--sizes') ?? (QUICK ? '1000,5000' : '1000,10000,100000')).split(',').map(Number);
 const RUNS = Number(value('--runs') ?? (QUICK ? 3 : 7));
-const WRITE = !QUICK && !flag('--no-write');
+const ONLY = value('--only');
+/** Whether a section runs (`--only`). */
+const want = (section) => ONLY === undefined || section.includes(ONLY);
+const WRITE = !QUICK && !flag('--no-write') && ONLY === undefined;
 const KEEP = flag('--keep');
 /** The store used for git measurements: 10,000 invariants (or the largest quick size). */
 const GIT_SIZE = SIZES.includes(10_000) ? 10_000 : SIZES[SIZES.length - 1];
@@ -235,7 +242,7 @@ const ajvCli = (store) => ({
 log(`bench: ${QUICK ? 'quick' : 'full'} run, sizes ${SIZES.join(', ')}, ${RUNS} runs each after a warm-up, in ${work}`);
 
 log('\nstart-up');
-{
+if (want('start-up')) {
   const example = join(REPO, '.agents.example');
   const [n0, version, help, list] = measure(
     [
@@ -259,7 +266,7 @@ log('\nstart-up');
 }
 
 const stores = new Map();
-for (const size of SIZES) {
+for (const size of want('stores') ? SIZES : []) {
   const t = Date.now();
   const repo = join(work, `store-${size}`);
   const root = join(repo, '.agents');
@@ -368,7 +375,7 @@ for (const size of SIZES) {
 }
 
 log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
-{
+if (want('export')) {
   const t = Date.now();
   const repo = join(work, 'export-monorepo');
   const info = generateExportStore(repo, 10_000, 100);
@@ -404,7 +411,7 @@ log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
 }
 
 log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 more staged`);
-{
+if (want('git') && stores.has(GIT_SIZE)) {
   const s = stores.get(GIT_SIZE);
   const { base, head, staged } = makeGitRepo(s.repo, '.agents', 100);
   const label = `${GIT_SIZE.toLocaleString('en')}, git`;
@@ -430,7 +437,7 @@ log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 mor
 }
 
 log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invariants)`);
-{
+if (want('mcp') && stores.has(GIT_SIZE)) {
   const s = stores.get(GIT_SIZE);
   const label = GIT_SIZE.toLocaleString('en');
   const what = 'mcp: memory after 1,000 calls and 100 changes';
@@ -458,6 +465,35 @@ log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invarian
   } catch (error) {
     unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
   }
+}
+
+// ---------------------------------------------------------------- cold validate and bounded memory (bench/cold-memory.mjs)
+
+/** A row of peak memory alone: `subject.rss` against a budget in MiB. */
+function memoryRow(name, store, subject, budgetMiB) {
+  rows.push({
+    name,
+    store,
+    ms: subject.failure ?? fmtMs(subject.ms),
+    baseline: '',
+    baselineMs: '',
+    ratio: '',
+    budget: `≤ ${budgetMiB} MiB`,
+    rss: fmtMiB(subject.rss),
+    baselineRss: '',
+  });
+  budgets.push({
+    what: `${name} (${store})`,
+    budget: `≤ ${budgetMiB} MiB`,
+    measured: fmtMiB(subject.rss),
+    met: subject.rss === undefined ? undefined : subject.rss <= budgetMiB,
+    failure: subject.failure,
+  });
+  log(`  ${name.padEnd(44)} ${store.padEnd(14)} peak ${fmtMiB(subject.rss)}`);
+}
+if (want('cold') && HAS_VALIDATE) {
+  const { coldAndMemoryRows } = await import('./cold-memory.mjs');
+  await coldAndMemoryRows({ measure, row, memoryRow, agents, node, FLOOR, BIN, TIME, work, log, RUNS }, Math.max(...SIZES));
 }
 
 // ---------------------------------------------------------------- report

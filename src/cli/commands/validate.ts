@@ -4,6 +4,7 @@ import { discoverStore } from '../../store/discover.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { LISTED_PER_CODE } from '../../validate/limits.ts';
 import { defineCommand } from '../command.ts';
+import { boundHeapGrowth } from '../heap.ts';
 import { safeText } from '../safe-output.ts';
 import { writePieces } from '../write-pieces.ts';
 import { makeStyle } from '../style.ts';
@@ -88,6 +89,7 @@ export default defineCommand<ValidateArgs>({
       .example('$0 validate --staged', 'check what is about to be committed (pre-commit hook)')
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
   async run(argv, ctx) {
+    boundHeapGrowth();
     const store = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
     if (argv.staged && argv.fix) {
@@ -129,7 +131,7 @@ export default defineCommand<ValidateArgs>({
     const verbose = argv.verbose ?? false;
     // Every format is written in pieces (docs/json-output.md, "Large outputs are streamed"), and leaves with no raw
     // control or bidirectional character (docs/store-format.md, "Plain text only").
-    const write = (pieces: Iterable<string>, escape: (piece: string) => string) => writePieces(out, pieces, escape);
+    const write = (pieces: Iterable<string>, clean: (piece: string) => string) => writePieces(out, pieces, clean);
     const plain = (piece: string) => escapeUnsafe(piece, { newlines: true });
     switch (argv.format ?? 'text') {
       case 'json':
