@@ -8,7 +8,7 @@
 //   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only SECTION] [--keep] [--no-write]
 //
 // --only SECTION runs the sections whose name holds SECTION (start-up, stores,
-// export, git, mcp, cold; git and mcp use the stores section's stores) and
+// export, git, mcp, fix-progress, cold; git and mcp use the stores section's stores) and
 // never writes docs/benchmarks.md.
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyNeededScopes, generateExportStore, generateStore, git, makeGitRepo } from './store.mjs';
 import { measureEffective, measureInitialize, measureMemory } from './mcp.mjs';
+import { fixAndProgressRows } from './fix-progress.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(REPO, 'bin/agents.js');
@@ -240,6 +241,12 @@ const ajvCli = (store) => ({
 // ---------------------------------------------------------------- run
 
 log(`bench: ${QUICK ? 'quick' : 'full'} run, sizes ${SIZES.join(', ')}, ${RUNS} runs each after a warm-up, in ${work}`);
+
+// ---------------------------------------------------------------- validate --fix and progress (bench/fix-progress.mjs)
+
+async function fixAndProgress() {
+  await fixAndProgressRows({ work, sizes: SIZES, runs: RUNS, measure, row, unavailable, log, agents, node });
+}
 
 log('\nstart-up');
 if (want('start-up')) {
@@ -466,6 +473,8 @@ if (want('mcp') && stores.has(GIT_SIZE)) {
     unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
   }
 }
+
+if (want('fix-progress')) await fixAndProgress();
 
 // ---------------------------------------------------------------- cold validate and bounded memory (bench/cold-memory.mjs)
 

@@ -61,6 +61,8 @@ export async function checkFiles(
     for (let start = 0; start < paths.length; start += BATCH_FILES) {
       const end = Math.min(paths.length, start + BATCH_FILES);
       onBatch(start, await checkBatch(tree, paths.slice(start, end), kinds.slice(start, end), options));
+      // The event loop turns between batches, so a progress display updates and Ctrl-C is heard.
+      await new Promise((resolve) => setImmediate(resolve));
     }
     return;
   }

@@ -36,6 +36,10 @@ export interface RunValidateOptions {
   cache?: { dir: string; build: string };
   /** Threads that check files no cache answers (`--jobs`); absent: every core, when there are enough files. */
   jobs?: number;
+  /** Told as files are read and checked (a progress display). */
+  onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
+  /** Told as `--fix` writes modelines. */
+  onFixProgress?: (done: number, total: number) => void;
 }
 
 export interface RunValidateDeps {
@@ -118,12 +122,14 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     }
   };
   const now = (deps.clock ?? (() => new Date()))();
+  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   const shared = {
     cache,
     repoFiles,
     now,
     keepModelineBytes: options.fix ?? false,
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+    ...progress,
   };
   const checkOptions = options.staged
     ? shared
@@ -144,9 +150,26 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   let fixes: Fix[] = [];
   if (options.fix && source instanceof WorkingTreeSource) {
-    const { applyFixes } = await import('./fix.ts');
-    fixes = applyFixes(source, report, { processAlive: deps.processAlive });
-    if (fixes.some((f) => f.done)) report = await checkTree(new WorkingTreeSource(options.store), checkOptions);
+    const { applyFixes, reportAfterFixes, withModeline } = await import('./fix.ts');
+    fixes = applyFixes(source, report, {
+      processAlive: deps.processAlive,
+      ...(options.onFixProgress ? { onProgress: options.onFixProgress } : {}),
+    });
+    const after = fixes.some((f) => f.done) ? reportAfterFixes(report, fixes) : report;
+    if (after === undefined) report = await checkTree(new WorkingTreeSource(options.store), checkOptions);
+    else {
+      if (cache.enabled) {
+        // The rewritten files' facts are known: the same, less the missing modeline (no other finding, reportAfterFixes).
+        const { contentHash } = await import('./content-hash.ts');
+        const changes = new Map<string, { from: string; to: string }>();
+        for (const f of fixes) {
+          const bytes = f.done && f.action === 'add-modeline' ? report.bytes.get(f.file) : undefined;
+          if (bytes) changes.set(f.file, { from: contentHash(bytes), to: contentHash(Buffer.from(withModeline(f.file, bytes))) });
+        }
+        cache.amend(changes, (facts) => (facts.d === undefined ? { ...facts, m: undefined } : undefined));
+      }
+      report = after;
+    }
   }
   cache.save();
   const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));

@@ -3,12 +3,11 @@ import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/mod
 import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
-import type { CliContext } from '../io.ts';
+import type { CliContext } from '../context.ts';
 import { effectiveEntriesJsonEach, waiverLine } from '../plan-render.ts';
 import { emitList, hiddenCopyLines, invariantJson, shadowJson } from '../render.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
-import { serviceFor } from '../service.ts';
-import { makeStyle, type Style } from '../style.ts';
+import type { Style } from '../style.ts';
 
 interface ListArgs extends ScopeArgs {
   pattern?: string;
@@ -32,7 +31,7 @@ export default defineCommand<ListArgs>({
       }),
   async run(argv, ctx) {
     boundHeapGrowth();
-    const service = serviceFor(ctx);
+    const service = await ctx.invariants();
     const given =
       scopeFromArgs(argv, false) ??
       (argv.effective ? await inferProject(ctx, service).then((project) => (project !== undefined ? { project } : undefined)) : undefined);
@@ -85,7 +84,7 @@ function* piecesOf(lines: Iterable<string>): Generator<string> {
 }
 
 function printEffective(ctx: CliContext, result: EffectiveResult): Promise<void> {
-  const s = makeStyle(ctx.color);
+  const s = ctx.style;
   return emitList(
     ctx,
     () => effectiveEntriesJsonEach(result.entries, result.waivers),
@@ -143,7 +142,7 @@ function sev(s: Style, severity: string): string {
 }
 
 function printList(ctx: CliContext, items: ListedInvariant[]): Promise<void> {
-  const s = makeStyle(ctx.color);
+  const s = ctx.style;
   return emitList(
     ctx,
     function* () {

@@ -1,13 +1,11 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
-import { discoverStore } from '../../store/discover.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { LISTED_PER_CODE } from '../../validate/limits.ts';
 import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
 import { safeText } from '../safe-output.ts';
 import { writePieces } from '../write-pieces.ts';
-import { makeStyle } from '../style.ts';
 import { BUILD_ID, VERSION } from '../version.ts';
 
 interface ValidateArgs {
@@ -90,7 +88,7 @@ export default defineCommand<ValidateArgs>({
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
   async run(argv, ctx) {
     boundHeapGrowth();
-    const store = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
+    const store = await ctx.root();
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
     if (argv.staged && argv.fix) {
       throw new UsageError(
@@ -109,24 +107,43 @@ export default defineCommand<ValidateArgs>({
       }
     }
     const jobs = jobsOption(argv.jobs, ctx.io.env.AGENTS_JOBS);
-    const [{ runValidate }, { hostname }] = await Promise.all([import('../../validate/run.ts'), import('node:os')]);
-    const result: ValidationResult =
-      changed !== undefined && changed.length === 0
-        ? emptyResult(store, argv.changed ? 'working tree' : 'index')
-        : await runValidate(
-            {
-              store,
-              cwd: ctx.io.cwd,
-              paths: argv.paths ?? [],
-              staged: argv.staged ?? false,
-              strict: argv.strict ?? false,
-              fix: argv.fix ?? false,
-              cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
-              ...(jobs !== undefined ? { jobs } : {}),
-              ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
-            },
-            { processAlive, hostname: hostname() },
-          );
+    const [{ runValidate }, { hostname }, { startProgress }] = await Promise.all([
+      import('../../validate/run.ts'),
+      import('node:os'),
+      import('../progress.ts'),
+    ]);
+    // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
+    const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    const watch = progress.enabled
+      ? {
+          onProgress: (phase: 'read' | 'check', done: number, total: number) =>
+            progress.update(phase === 'read' ? 'validate: reading files' : 'validate: checking files', done, total),
+          onFixProgress: (done: number, total: number) => progress.update('validate --fix: adding modelines', done, total),
+        }
+      : {};
+    let result: ValidationResult;
+    try {
+      result =
+        changed !== undefined && changed.length === 0
+          ? emptyResult(store, argv.changed ? 'working tree' : 'index')
+          : await runValidate(
+              {
+                store,
+                cwd: ctx.io.cwd,
+                paths: argv.paths ?? [],
+                staged: argv.staged ?? false,
+                strict: argv.strict ?? false,
+                fix: argv.fix ?? false,
+                cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
+                ...(jobs !== undefined ? { jobs } : {}),
+                ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
+                ...watch,
+              },
+              { processAlive, hostname: hostname() },
+            );
+    } finally {
+      progress.stop();
+    }
     const out = ctx.io.stdout;
     const verbose = argv.verbose ?? false;
     // Every format is written in pieces (docs/json-output.md, "Large outputs are streamed"), and leaves with no raw
@@ -159,12 +176,10 @@ export default defineCommand<ValidateArgs>({
         }
         break;
       }
-      default: {
-        const style = makeStyle(ctx.color);
-        await write((await import('../../validate/format-text.ts')).textOutput(result, style, verbose), (piece) =>
+      default:
+        await write((await import('../../validate/format-text.ts')).textOutput(result, ctx.style, verbose), (piece) =>
           safeText(piece, ctx.color),
         );
-      }
     }
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
