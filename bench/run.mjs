@@ -5,11 +5,11 @@
 // with the peak memory of each. Prints the table and writes it to
 // docs/benchmarks.md (full runs only) between the generated-section markers.
 //
-//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only BLOCK] [--keep] [--no-write]
+//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only SECTION] [--keep] [--no-write]
 //
-// --only BLOCK runs one block of rows, prints it and never writes the document:
-//   extends       the policy-source rows (docs/extends.md)
-//   fix-progress  validate --fix and the progress display (bench/fix-progress.mjs)
+// --only SECTION runs the sections whose name holds SECTION (start-up, stores,
+// export, git, mcp, fix-progress, cold, extends; git and mcp use the stores section's stores) and
+// never writes docs/benchmarks.md.
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
 // (validate, invariant diff) are reported as not available.
@@ -41,12 +41,9 @@ const QUICK = flag('--quick');
 const SIZES = (value('--sizes') ?? (QUICK ? '1000,5000' : '1000,10000,100000')).split(',').map(Number);
 const RUNS = Number(value('--runs') ?? (QUICK ? 3 : 7));
 const ONLY = value('--only');
-const BLOCKS = ['extends', 'fix-progress'];
-if (ONLY !== undefined && !BLOCKS.includes(ONLY)) {
-  console.error(`bench: --only ${ONLY}: no such block (known: ${BLOCKS.join(', ')})`);
-  process.exit(2);
-}
-const WRITE = !QUICK && !ONLY && !flag('--no-write');
+/** Whether a section runs (`--only`). */
+const want = (section) => ONLY === undefined || section.includes(ONLY);
+const WRITE = !QUICK && !flag('--no-write') && ONLY === undefined;
 const KEEP = flag('--keep');
 /** The store used for git measurements: 10,000 invariants (or the largest quick size). */
 const GIT_SIZE = SIZES.includes(10_000) ? 10_000 : SIZES[SIZES.length - 1];
@@ -245,233 +242,268 @@ const ajvCli = (store) => ({
 
 log(`bench: ${QUICK ? 'quick' : 'full'} run, sizes ${SIZES.join(', ')}, ${RUNS} runs each after a warm-up, in ${work}`);
 
-if (!ONLY) {
-  log('\nstart-up');
-  {
-    const example = join(REPO, '.agents.example');
-    const [n0, version, help, list] = measure(
+// ---------------------------------------------------------------- validate --fix and progress (bench/fix-progress.mjs)
+
+async function fixAndProgress() {
+  await fixAndProgressRows({ work, sizes: SIZES, runs: RUNS, measure, row, unavailable, log, agents, node });
+}
+
+log('\nstart-up');
+if (want('start-up')) {
+  const example = join(REPO, '.agents.example');
+  const [n0, version, help, list] = measure(
+    [
+      NODE0,
+      { argv: agents('--version') },
+      { argv: agents('--help') },
+      { argv: agents('--store', example, 'invariant', 'list', '--effective', '--project', 'myapp') },
+    ],
+    RUNS * 2,
+  );
+  row('agents --version', '—', version, n0, 'node -e 0', { max: 1.5 });
+  row('agents --help', '—', help, n0, 'node -e 0', { max: 1.5 });
+  row('invariant list --effective --project myapp', 'example', list, n0, 'node -e 0', { max: 1.5 });
+  // The MCP server: spawn to its answer to `initialize` (a client's handshake), interleaved with node -e 0.
+  try {
+    const m = await measureInitialize(example, RUNS * 2);
+    row('mcp: spawn → initialize answer', 'example', { ms: m.initialize }, { ms: m.node0 }, 'node -e 0', { max: 2 });
+  } catch (error) {
+    unavailable('mcp: spawn → initialize answer', 'example', '≤ 2×', String(error.message).slice(0, 200));
+  }
+}
+
+const stores = new Map();
+for (const size of want('stores') ? SIZES : []) {
+  const t = Date.now();
+  const repo = join(work, `store-${size}`);
+  const root = join(repo, '.agents');
+  const info = generateStore(root, size);
+  // Inside a git repository, as a store is: validate keeps its cache in .git/.
+  git(repo, 'init', '-q', '-b', 'main');
+  const small = join(work, `needed-${size}`, '.agents');
+  copyNeededScopes(root, small, info);
+  stores.set(size, { ...info, repo, small });
+  log(
+    `\ngenerated ${size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+  );
+  const label = `${size.toLocaleString('en')}`;
+
+  const [pBig, pSmall] = measure([
+    { argv: agents('--store', root, 'invariant', 'list', '--effective', '--project', info.project) },
+    { argv: agents('--store', small, 'invariant', 'list', '--effective', '--project', info.project) },
+  ]);
+  row(`list --effective --project P`, label, pBig, pSmall, 'only the scopes P needs', size >= 100_000 ? { max: 1.2 } : undefined);
+  const [xBig, xSmall] = measure([
+    { argv: agents('--store', root, 'invariant', 'list', '--effective', '--plan', info.plan) },
+    { argv: agents('--store', small, 'invariant', 'list', '--effective', '--plan', info.plan) },
+  ]);
+  row(`list --effective --plan X`, label, xBig, xSmall, 'only the scopes X needs', size >= 100_000 ? { max: 1.2 } : undefined);
+  try {
+    // One call on a running server, and a fresh server's first answer, against the CLI process printing the same set.
+    const e = await measureEffective(root, info.project, RUNS);
+    row(
+      'mcp: effective_invariants --project P (call)',
+      label,
+      { ms: e.call },
+      { ms: e.cli },
+      'list --effective --format json',
+      size >= 100_000 ? { max: 1.2 } : undefined,
+    );
+    row('mcp: spawn → first effective_invariants answer', label, { ms: e.firstAnswer }, { ms: e.cli }, 'list --effective --format json');
+  } catch (error) {
+    unavailable(
+      'mcp: effective_invariants --project P (call)',
+      label,
+      size >= 100_000 ? '≤ 1.2×' : undefined,
+      String(error.message).slice(0, 200),
+    );
+  }
+
+  if (!HAS_VALIDATE) {
+    unavailable(
+      'validate (whole store)',
+      label,
+      size >= 100_000 ? '≤ 2× floor, ≥ 2.5× faster than ajv-cli, ≤ 300 MiB' : size >= 10_000 ? '≥ 2.5× faster than ajv-cli' : undefined,
+    );
+  } else {
+    const runs = size >= 100_000 ? Math.max(3, Math.ceil(RUNS / 2)) : RUNS;
+    // The warm-up run of `validate` leaves its cache: the timed runs check a store unchanged since the last run.
+    // `--no-cache` checks every file, as the first run in a fresh clone does.
+    const [v, cold, floor, ajv] = measure(
       [
-        NODE0,
-        { argv: agents('--version') },
-        { argv: agents('--help') },
-        { argv: agents('--store', example, 'invariant', 'list', '--effective', '--project', 'myapp') },
+        { argv: agents('--store', root, 'validate') },
+        { argv: agents('--store', root, 'validate', '--no-cache') },
+        { argv: node(FLOOR, root) },
+        ajvCli(root),
       ],
-      RUNS * 2,
+      runs,
     );
-    row('agents --version', '—', version, n0, 'node -e 0', { max: 1.5 });
-    row('agents --help', '—', help, n0, 'node -e 0', { max: 1.5 });
-    row('invariant list --effective --project myapp', 'example', list, n0, 'node -e 0', { max: 1.5 });
-    // The MCP server: spawn to its answer to `initialize` (a client's handshake), interleaved with node -e 0.
-    try {
-      const m = await measureInitialize(example, RUNS * 2);
-      row('mcp: spawn → initialize answer', 'example', { ms: m.initialize }, { ms: m.node0 }, 'node -e 0', { max: 2 });
-    } catch (error) {
-      unavailable('mcp: spawn → initialize answer', 'example', '≤ 2×', String(error.message).slice(0, 200));
-    }
+    const big = size >= 100_000;
+    row(
+      'validate (whole store, unchanged since last run)',
+      label,
+      v,
+      floor,
+      'walk-and-read floor',
+      big ? { max: 2 } : undefined,
+      big ? 300 : undefined,
+    );
+    row(
+      'validate (whole store, unchanged since last run)',
+      label,
+      v,
+      ajv,
+      'ajv-cli validate',
+      size >= 10_000 ? { speedup: 2.5 } : undefined,
+      undefined,
+      true,
+    );
+    row(
+      'validate --no-cache (every file checked)',
+      label,
+      cold,
+      floor,
+      'walk-and-read floor',
+      big ? { max: 2 } : undefined,
+      big ? 300 : undefined,
+    );
+    row(
+      'validate --no-cache (every file checked)',
+      label,
+      cold,
+      ajv,
+      'ajv-cli validate',
+      size >= 10_000 ? { speedup: 2.5 } : undefined,
+      undefined,
+      true,
+    );
+    row('  walk-and-read floor (bench/floor.mjs)', label, floor, ajv, 'ajv-cli validate', undefined, undefined, true);
   }
+}
 
-  const stores = new Map();
-  for (const size of SIZES) {
-    const t = Date.now();
-    const repo = join(work, `store-${size}`);
-    const root = join(repo, '.agents');
-    const info = generateStore(root, size);
-    // Inside a git repository, as a store is: validate keeps its cache in .git/.
-    git(repo, 'init', '-q', '-b', 'main');
-    const small = join(work, `needed-${size}`, '.agents');
-    copyNeededScopes(root, small, info);
-    stores.set(size, { ...info, repo, small });
-    log(
-      `\ngenerated ${size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
+if (want('export')) {
+  const t = Date.now();
+  const repo = join(work, 'export-monorepo');
+  const info = generateExportStore(repo, 10_000, 100);
+  git(repo, 'init', '-q', '-b', 'main');
+  log(
+    `generated ${info.size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+  );
+  const label = '10,000 in 100 projects';
+  // Written once: the timed runs check files that are up to date (exit 0), as a pre-commit hook mostly does.
+  const first = spawn({ argv: agents('export'), cwd: repo }, { capture: true });
+  if (first.status !== 0)
+    unavailable(
+      'export --check (7 targets, every file up to date)',
+      label,
+      '≤ 2× floor',
+      `export failed: ${(first.stderr || '').trim().split('\n')[0]}`,
     );
-    const label = `${size.toLocaleString('en')}`;
-
-    const [pBig, pSmall] = measure([
-      { argv: agents('--store', root, 'invariant', 'list', '--effective', '--project', info.project) },
-      { argv: agents('--store', small, 'invariant', 'list', '--effective', '--project', info.project) },
+  else {
+    const [check, cold, floor] = measure([
+      { argv: agents('export', '--check'), cwd: repo },
+      { argv: agents('export', '--check', '--no-cache'), cwd: repo },
+      { argv: node(FLOOR, info.root) },
     ]);
-    row(`list --effective --project P`, label, pBig, pSmall, 'only the scopes P needs', size >= 100_000 ? { max: 1.2 } : undefined);
-    const [xBig, xSmall] = measure([
-      { argv: agents('--store', root, 'invariant', 'list', '--effective', '--plan', info.plan) },
-      { argv: agents('--store', small, 'invariant', 'list', '--effective', '--plan', info.plan) },
+    row('export --check (7 targets, every file up to date)', label, check, floor, 'walk-and-read floor of the store', { max: 2 });
+    // Every invariant parsed and every file rendered: a check after the store changed (the cache cannot answer).
+    row('export --check --no-cache (every file computed)', label, cold, floor, 'walk-and-read floor of the store');
+    const [p, pFloor] = measure([
+      { argv: agents('export', '--check', '--project', info.project), cwd: repo },
+      { argv: node(FLOOR, info.root) },
     ]);
-    row(`list --effective --plan X`, label, xBig, xSmall, 'only the scopes X needs', size >= 100_000 ? { max: 1.2 } : undefined);
-    try {
-      // One call on a running server, and a fresh server's first answer, against the CLI process printing the same set.
-      const e = await measureEffective(root, info.project, RUNS);
-      row(
-        'mcp: effective_invariants --project P (call)',
-        label,
-        { ms: e.call },
-        { ms: e.cli },
-        'list --effective --format json',
-        size >= 100_000 ? { max: 1.2 } : undefined,
-      );
-      row('mcp: spawn → first effective_invariants answer', label, { ms: e.firstAnswer }, { ms: e.cli }, 'list --effective --format json');
-    } catch (error) {
-      unavailable(
-        'mcp: effective_invariants --project P (call)',
-        label,
-        size >= 100_000 ? '≤ 1.2×' : undefined,
-        String(error.message).slice(0, 200),
-      );
-    }
-
-    if (!HAS_VALIDATE) {
-      unavailable(
-        'validate (whole store)',
-        label,
-        size >= 100_000 ? '≤ 2× floor, ≥ 2.5× faster than ajv-cli, ≤ 300 MiB' : size >= 10_000 ? '≥ 2.5× faster than ajv-cli' : undefined,
-      );
-    } else {
-      const runs = size >= 100_000 ? Math.max(3, Math.ceil(RUNS / 2)) : RUNS;
-      // The warm-up run of `validate` leaves its cache: the timed runs check a store unchanged since the last run.
-      // `--no-cache` checks every file, as the first run in a fresh clone does.
-      const [v, cold, floor, ajv] = measure(
-        [
-          { argv: agents('--store', root, 'validate') },
-          { argv: agents('--store', root, 'validate', '--no-cache') },
-          { argv: node(FLOOR, root) },
-          ajvCli(root),
-        ],
-        runs,
-      );
-      const big = size >= 100_000;
-      row(
-        'validate (whole store, unchanged since last run)',
-        label,
-        v,
-        floor,
-        'walk-and-read floor',
-        big ? { max: 2 } : undefined,
-        big ? 300 : undefined,
-      );
-      row(
-        'validate (whole store, unchanged since last run)',
-        label,
-        v,
-        ajv,
-        'ajv-cli validate',
-        size >= 10_000 ? { speedup: 2.5 } : undefined,
-        undefined,
-        true,
-      );
-      row(
-        'validate --no-cache (every file checked)',
-        label,
-        cold,
-        floor,
-        'walk-and-read floor',
-        big ? { max: 2 } : undefined,
-        big ? 300 : undefined,
-      );
-      row(
-        'validate --no-cache (every file checked)',
-        label,
-        cold,
-        ajv,
-        'ajv-cli validate',
-        size >= 10_000 ? { speedup: 2.5 } : undefined,
-        undefined,
-        true,
-      );
-      row('  walk-and-read floor (bench/floor.mjs)', label, floor, ajv, 'ajv-cli validate', undefined, undefined, true);
-    }
+    row('export --check --project P', label, p, pFloor, 'walk-and-read floor of the store');
   }
+}
 
-  log('\nexport: 10,000 invariants in 100 projects with paths, 7 targets');
-  {
-    const t = Date.now();
-    const repo = join(work, 'export-monorepo');
-    const info = generateExportStore(repo, 10_000, 100);
-    git(repo, 'init', '-q', '-b', 'main');
+log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 more staged`);
+if (want('git') && stores.has(GIT_SIZE)) {
+  const s = stores.get(GIT_SIZE);
+  const { base, head, staged } = makeGitRepo(s.repo, '.agents', 100);
+  const label = `${GIT_SIZE.toLocaleString('en')}, git`;
+  if (!HAS_VALIDATE) unavailable('validate --staged (1 file changed)', label, '≤ 3× node -e 0');
+  else {
+    // Each timed run starts from the cache of the last commit's index: the one staged file is new to it,
+    // as in a pre-commit hook after editing a file.
+    const cacheFile = join(s.repo, '.git/agents/validate-index.cache');
+    const saved = join(work, 'index-cache-at-head');
+    git(s.repo, 'reset', '-q', '--', staged);
+    // With nothing staged, `validate --staged` checks nothing (hook mode); --all-files checks the whole index.
+    spawn({ argv: agents('validate', '--staged', '--all-files'), cwd: s.repo });
+    copyFileSync(cacheFile, saved);
+    git(s.repo, 'add', '--', staged);
+    const before = () => copyFileSync(saved, cacheFile);
+    const [n0, v] = measure([NODE0, { argv: agents('validate', '--staged'), cwd: s.repo, before }]);
+    row('validate --staged (1 file changed)', label, v, n0, 'node -e 0', { max: 3 });
+  }
+  if (!HAS_DIFF) unavailable('invariant diff A..B (100 files changed)', label, '≤ 3× node -e 0');
+  else {
+    const [n0, d] = measure([NODE0, { argv: agents('invariant', 'diff', `${base}..${head}`), cwd: s.repo }]);
+    row('invariant diff A..B (100 files changed)', label, d, n0, 'node -e 0', { max: 3 });
+  }
+}
+
+log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invariants)`);
+if (want('mcp') && stores.has(GIT_SIZE)) {
+  const s = stores.get(GIT_SIZE);
+  const label = GIT_SIZE.toLocaleString('en');
+  const what = 'mcp: memory after 1,000 calls and 100 changes';
+  try {
+    const invariant = readdirSync(join(s.root, 'global'))
+      .find((f) => f.endsWith('.yaml'))
+      .slice(0, -'.yaml'.length);
+    const m = await measureMemory(s.root, s.project, s.plan, invariant);
+    const growth = m.after / m.first - 1;
+    rows.push({
+      name: what,
+      store: label,
+      ms: `${m.after.toFixed(0)} MiB`,
+      baseline: 'after the first call',
+      baselineMs: `${m.first.toFixed(0)} MiB`,
+      ratio: `+${(growth * 100).toFixed(0)}%`,
+      budget: '≤ +20%',
+      rss: fmtMiB(m.busy),
+      baselineRss: fmtMiB(m.first),
+    });
+    budgets.push({ what: `${what} (${label})`, budget: '≤ +20%', measured: `+${(growth * 100).toFixed(0)}%`, met: growth <= 0.2 });
     log(
-      `generated ${info.size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
+      `  ${what} ${label}: first call ${m.first.toFixed(1)} MiB, right after ${m.busy.toFixed(1)} MiB, 3 s later ${m.after.toFixed(1)} MiB (+${(growth * 100).toFixed(1)}%; ${m.updates} updates for ${m.changes} changes)`,
     );
-    const label = '10,000 in 100 projects';
-    // Written once: the timed runs check files that are up to date (exit 0), as a pre-commit hook mostly does.
-    const first = spawn({ argv: agents('export'), cwd: repo }, { capture: true });
-    if (first.status !== 0)
-      unavailable(
-        'export --check (7 targets, every file up to date)',
-        label,
-        '≤ 2× floor',
-        `export failed: ${(first.stderr || '').trim().split('\n')[0]}`,
-      );
-    else {
-      const [check, cold, floor] = measure([
-        { argv: agents('export', '--check'), cwd: repo },
-        { argv: agents('export', '--check', '--no-cache'), cwd: repo },
-        { argv: node(FLOOR, info.root) },
-      ]);
-      row('export --check (7 targets, every file up to date)', label, check, floor, 'walk-and-read floor of the store', { max: 2 });
-      // Every invariant parsed and every file rendered: a check after the store changed (the cache cannot answer).
-      row('export --check --no-cache (every file computed)', label, cold, floor, 'walk-and-read floor of the store');
-      const [p, pFloor] = measure([
-        { argv: agents('export', '--check', '--project', info.project), cwd: repo },
-        { argv: node(FLOOR, info.root) },
-      ]);
-      row('export --check --project P', label, p, pFloor, 'walk-and-read floor of the store');
-    }
+  } catch (error) {
+    unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
   }
+}
 
-  log(`\ngit: ${GIT_SIZE} invariants, 100 files changed between two commits, 1 more staged`);
-  {
-    const s = stores.get(GIT_SIZE);
-    const { base, head, staged } = makeGitRepo(s.repo, '.agents', 100);
-    const label = `${GIT_SIZE.toLocaleString('en')}, git`;
-    if (!HAS_VALIDATE) unavailable('validate --staged (1 file changed)', label, '≤ 3× node -e 0');
-    else {
-      // Each timed run starts from the cache of the last commit's index: the one staged file is new to it,
-      // as in a pre-commit hook after editing a file.
-      const cacheFile = join(s.repo, '.git/agents/validate-index.cache');
-      const saved = join(work, 'index-cache-at-head');
-      git(s.repo, 'reset', '-q', '--', staged);
-      // With nothing staged, `validate --staged` checks nothing (hook mode); --all-files checks the whole index.
-      spawn({ argv: agents('validate', '--staged', '--all-files'), cwd: s.repo });
-      copyFileSync(cacheFile, saved);
-      git(s.repo, 'add', '--', staged);
-      const before = () => copyFileSync(saved, cacheFile);
-      const [n0, v] = measure([NODE0, { argv: agents('validate', '--staged'), cwd: s.repo, before }]);
-      row('validate --staged (1 file changed)', label, v, n0, 'node -e 0', { max: 3 });
-    }
-    if (!HAS_DIFF) unavailable('invariant diff A..B (100 files changed)', label, '≤ 3× node -e 0');
-    else {
-      const [n0, d] = measure([NODE0, { argv: agents('invariant', 'diff', `${base}..${head}`), cwd: s.repo }]);
-      row('invariant diff A..B (100 files changed)', label, d, n0, 'node -e 0', { max: 3 });
-    }
-  }
+if (want('fix-progress')) await fixAndProgress();
 
-  log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invariants)`);
-  {
-    const s = stores.get(GIT_SIZE);
-    const label = GIT_SIZE.toLocaleString('en');
-    const what = 'mcp: memory after 1,000 calls and 100 changes';
-    try {
-      const invariant = readdirSync(join(s.root, 'global'))
-        .find((f) => f.endsWith('.yaml'))
-        .slice(0, -'.yaml'.length);
-      const m = await measureMemory(s.root, s.project, s.plan, invariant);
-      const growth = m.after / m.first - 1;
-      rows.push({
-        name: what,
-        store: label,
-        ms: `${m.after.toFixed(0)} MiB`,
-        baseline: 'after the first call',
-        baselineMs: `${m.first.toFixed(0)} MiB`,
-        ratio: `+${(growth * 100).toFixed(0)}%`,
-        budget: '≤ +20%',
-        rss: fmtMiB(m.busy),
-        baselineRss: fmtMiB(m.first),
-      });
-      budgets.push({ what: `${what} (${label})`, budget: '≤ +20%', measured: `+${(growth * 100).toFixed(0)}%`, met: growth <= 0.2 });
-      log(
-        `  ${what} ${label}: first call ${m.first.toFixed(1)} MiB, right after ${m.busy.toFixed(1)} MiB, 3 s later ${m.after.toFixed(1)} MiB (+${(growth * 100).toFixed(1)}%; ${m.updates} updates for ${m.changes} changes)`,
-      );
-    } catch (error) {
-      unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
-    }
-  }
+// ---------------------------------------------------------------- cold validate and bounded memory (bench/cold-memory.mjs)
+
+/** A row of peak memory alone: `subject.rss` against a budget in MiB. */
+function memoryRow(name, store, subject, budgetMiB) {
+  rows.push({
+    name,
+    store,
+    ms: subject.failure ?? fmtMs(subject.ms),
+    baseline: '',
+    baselineMs: '',
+    ratio: '',
+    budget: `≤ ${budgetMiB} MiB`,
+    rss: fmtMiB(subject.rss),
+    baselineRss: '',
+  });
+  budgets.push({
+    what: `${name} (${store})`,
+    budget: `≤ ${budgetMiB} MiB`,
+    measured: fmtMiB(subject.rss),
+    met: subject.rss === undefined ? undefined : subject.rss <= budgetMiB,
+    failure: subject.failure,
+  });
+  log(`  ${name.padEnd(44)} ${store.padEnd(14)} peak ${fmtMiB(subject.rss)}`);
+}
+if (want('cold') && HAS_VALIDATE) {
+  const { coldAndMemoryRows } = await import('./cold-memory.mjs');
+  await coldAndMemoryRows({ measure, row, memoryRow, agents, node, FLOOR, BIN, TIME, work, log, RUNS }, Math.max(...SIZES));
 }
 
 // ---------------------------------------------------------------- policy sources
@@ -495,12 +527,7 @@ function writeGlobalStore(root, size) {
   }
 }
 
-// ---------------------------------------------------------------- validate --fix and progress (bench/fix-progress.mjs)
-if (!ONLY || ONLY === 'fix-progress') {
-  await fixAndProgressRows({ work, sizes: SIZES, runs: RUNS, measure, row, unavailable, log, agents, node });
-}
-
-if (!ONLY || ONLY === 'extends') {
+if (want('extends')) {
   const size = 10_000;
   log(`\nextends: a policy repository of ${size.toLocaleString('en')} invariants`);
   const policy = join(work, 'policy');

@@ -183,7 +183,14 @@ const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 writeValidators();
 const result = await build({
-  entryPoints: { cli: 'src/cli/main.ts', index: 'src/index.ts', 'mcp-main': 'src/cli/mcp-main.ts', 'plain-main': 'src/cli/plain-main.ts' },
+  // validate-worker: the worker threads of a cold `validate` start it by its name (src/validate/check-pool.ts).
+  entryPoints: {
+    cli: 'src/cli/main.ts',
+    index: 'src/index.ts',
+    'mcp-main': 'src/cli/mcp-main.ts',
+    'plain-main': 'src/cli/plain-main.ts',
+    'validate-worker': 'src/validate/check-worker.ts',
+  },
   outdir: 'dist',
   bundle: true,
   splitting: true,

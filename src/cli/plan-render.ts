@@ -122,8 +122,15 @@ export function severityLabel(s: Style, severity: string): string {
  * invariant with the copies it shadows or overrides and its waivers.
  */
 export function effectiveEntriesJson(entries: readonly EffectiveEntry[], waivers: readonly (ScopedWaiver & { holds?: boolean })[]) {
-  return entries.map((e) => ({
-    ...effectiveEntryJson(e),
-    waivers: waivers.filter((w) => w.invariant_id === e.invariant.id).map(waiverJson),
-  }));
+  return [...effectiveEntriesJsonEach(entries, waivers)];
+}
+
+/** The same entries, each built as it is asked for (a long list is streamed: cli/render.ts, emitList). */
+export function* effectiveEntriesJsonEach(
+  entries: readonly EffectiveEntry[],
+  waivers: readonly (ScopedWaiver & { holds?: boolean })[],
+): Generator<ReturnType<typeof effectiveEntryJson> & { waivers: ReturnType<typeof waiverJson>[] }> {
+  const by = new Map<string, (ScopedWaiver & { holds?: boolean })[]>();
+  for (const w of waivers) by.set(w.invariant_id, [...(by.get(w.invariant_id) ?? []), w]);
+  for (const e of entries) yield { ...effectiveEntryJson(e), waivers: (by.get(e.invariant.id) ?? []).map(waiverJson) };
 }

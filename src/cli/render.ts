@@ -1,7 +1,10 @@
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { EffectiveEntry, ShadowRef } from '../core/resolve.ts';
 import type { CliContext } from './context.ts';
+import { jsonPieces, STREAM } from '../core/json-stream.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import { safeJson, safeText } from './safe-output.ts';
+import { writePieces } from './write-pieces.ts';
 
 /** The stable JSON shape of one invariant (docs/json-output.md). */
 export interface InvariantJson {
@@ -129,6 +132,32 @@ export function emit(ctx: CliContext, data: unknown, text: () => string): void {
       if (out !== '') ctx.io.stdout.write(out.endsWith('\n') ? out : `${out}\n`);
     }
   }
+}
+
+/**
+ * As `emit`, for a list that may be long (docs/json-output.md, "Large
+ * outputs are streamed"): JSON is the same text as `emit` gives for the array
+ * of `items`, and text the concatenation of `text`'s pieces, but each is
+ * built and written piece by piece, so neither the objects nor the text of
+ * 100,000 entries are ever in memory at once. YAML is written whole.
+ */
+export async function emitList(ctx: CliContext, items: () => Iterable<unknown>, text: () => Iterable<string>): Promise<void> {
+  const plainPiece = (piece: string) => escapeUnsafe(piece, { newlines: true });
+  switch (ctx.format) {
+    case 'json':
+      await writePieces(ctx.io.stdout, jsonPiecesOf(items()), plainPiece);
+      return;
+    case 'yaml':
+      emit(ctx, [...items()], () => '');
+      return;
+    case 'text':
+      await writePieces(ctx.io.stdout, text(), (piece) => safeText(piece, ctx.color));
+  }
+}
+
+function* jsonPiecesOf(items: Iterable<unknown>): Generator<string> {
+  yield* jsonPieces(STREAM, items);
+  yield '\n';
 }
 
 export function scopeLabel(inv: ScopedInvariant): string {

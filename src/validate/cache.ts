@@ -149,6 +149,11 @@ export class FactsCache {
     return this.build !== '';
   }
 
+  /** Whether no earlier run's facts were read (none kept yet, another build's, or `none()`): no file can be answered. */
+  get empty(): boolean {
+    return this.text.length === 0;
+  }
+
   /** How many files were answered from the cache in this run. */
   get hits(): number {
     return this.hitCount;

@@ -19,9 +19,10 @@ import {
 import type { SchemaName } from '../core/schemas.ts';
 import { parseExtendsLock } from '../core/extends.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
-import { keyDigest } from './content-hash.ts';
 import { checkRecord, RECORD_SCHEMAS } from './records.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
+import type { ReadResult, WorkingTreeSource } from '../store/tree-source.ts';
+import { contentHash, keyDigest } from './content-hash.ts';
 
 /** The schema a file's modeline names, by kind; undefined for files that carry none. */
 export function modelineSchema(kind: PathKind | undefined): SchemaName | undefined {
@@ -152,4 +153,70 @@ export function readInvariant(
   bytes: Uint8Array,
 ): Promise<ScopedInvariant | undefined> {
   return withFullParser((syntax) => parseInvariant(path, bytes, kind.scope, kind.id, true, syntax).value);
+}
+
+/** One file of a batch checked from the working tree: its facts or why it could not be read; the blob and bytes when asked for. */
+export interface CheckedFile {
+  f?: FileFacts;
+  fail?: Exclude<ReadResult, { ok: true }>;
+  /** The content hash (the cache's key), when the cache is in use. */
+  blob?: string;
+  /** A copy of the bytes, for the files whose bytes later checks or `--fix` read again (see `keep`). */
+  bytes?: Uint8Array;
+}
+
+export interface BatchOptions {
+  /** Compute each file's content hash (the cache is in use). */
+  hash: boolean;
+  /** Keep a copy of the bytes of files with modeline-missing facts (only `--fix` needs them). */
+  keepModelines: boolean;
+}
+
+/**
+ * Reads and checks a batch of working-tree files, each as it is read (the
+ * bytes of a file are dropped once its facts are taken, unless it has
+ * something to report). The same code runs in the validating thread and in
+ * each worker thread (check-pool.ts), so the facts are the same whichever
+ * thread checked a file.
+ */
+export async function checkBatch(
+  tree: WorkingTreeSource,
+  paths: readonly string[],
+  kinds: readonly ContentKind[],
+  options: BatchOptions,
+): Promise<CheckedFile[]> {
+  const out: CheckedFile[] = new Array(paths.length);
+  const keep = (f: FileFacts) => f.d !== undefined || (options.keepModelines && f.m !== undefined);
+  const later: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
+  tree.visit(
+    paths,
+    (i, buffer, length) => {
+      // The shared buffer is valid only during this call: checked now, copied only when kept.
+      const bytes = buffer.subarray(0, length);
+      const blob = options.hash ? contentHash(bytes) : undefined;
+      let f: FileFacts;
+      try {
+        f = factsOf(paths[i]!, kinds[i]!, bytes);
+      } catch (error) {
+        if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+        later.push({ i, bytes: new Uint8Array(bytes), blob });
+        return;
+      }
+      const c: CheckedFile = { f };
+      if (blob !== undefined) c.blob = blob;
+      if (keep(f)) c.bytes = new Uint8Array(bytes);
+      out[i] = c;
+    },
+    (i, r) => {
+      out[i] = { fail: r };
+    },
+  );
+  for (const { i, bytes, blob } of later) {
+    const f = await checkFile(paths[i]!, kinds[i]!, bytes);
+    const c: CheckedFile = { f };
+    if (blob !== undefined) c.blob = blob;
+    if (keep(f)) c.bytes = bytes;
+    out[i] = c;
+  }
+  return out;
 }

@@ -30,6 +30,13 @@ export interface ValidateOptions {
   repoFiles?: () => Promise<readonly string[] | undefined>;
   /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
   now?: Date;
+  /**
+   * Threads that check the files no cache answers (`--jobs`, docs/validation.md):
+   * 1 is this thread alone; absent, every core when there are enough files.
+   */
+  jobs?: number;
+  /** Keep the bytes of files that lack their modeline, for `--fix` (otherwise they are not kept: memory stays flat). */
+  keepModelineBytes?: boolean;
   /** Told as files are read, then as those the cache does not know are checked (a progress display). */
   onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
 }
@@ -82,7 +89,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   // File by file: the shared reader's rules for what is read, then each file's own checks (or their cached facts).
   const jobs = planReads(entries, (k) => isContentKind(k) || k.kind === 'bad-id', diagnostics, kinds) as ContentJob[];
   const cache = options.cache ?? FactsCache.none();
-  const facts = await readFacts(source, tree, jobs, cache, options.onProgress);
+  const facts = await readFacts(source, tree, jobs, cache, options);
   for (const f of facts) if (f?.d) diagnostics.push(...f.d);
   diagnostics.push(...(await checkSchemaCopies(source, tree, entries, cache)));
 
@@ -129,12 +136,44 @@ async function readFacts(
   tree: TreeSource,
   jobs: readonly ContentJob[],
   cache: FactsCache,
-  onProgress?: ValidateOptions['onProgress'],
+  options: ValidateOptions,
 ): Promise<(FileFacts | undefined)[]> {
+  const onProgress = options.onProgress;
   let read = 0;
   const tick = onProgress && (() => onProgress('read', ++read, jobs.length));
   // Aligned with `jobs`.
   const facts: (FileFacts | undefined)[] = new Array(jobs.length);
+  const keepModelines = options.keepModelineBytes ?? false;
+  if (cache.empty && !tree.blobIds && tree instanceof WorkingTreeSource) {
+    // A cold run (no cache, outside git, a fresh clone): every file is read and checked, in batches, on every core that pays.
+    const { checkFiles, threadsFor } = await import('./check-pool.ts');
+    const paths = jobs.map((j) => j.entry.path);
+    const kinds = jobs.map((j) => j.kind);
+    await checkFiles(
+      tree.root,
+      paths,
+      kinds,
+      { hash: cache.enabled, keepModelines },
+      threadsFor(jobs.length, options.jobs),
+      (start, files) => {
+        // Read and checked together: one count.
+        onProgress?.('check', start + files.length, jobs.length);
+        for (let k = 0; k < files.length; k++) {
+          const i = start + k;
+          const c = files[k]!;
+          const path = paths[i]!;
+          if (c.fail) {
+            facts[i] = { d: [readFailure(path, c.fail)] };
+            continue;
+          }
+          facts[i] = c.f;
+          if (c.bytes) source.remember(path, c.bytes);
+          if (c.blob !== undefined) cache.set(path, c.blob, c.f!);
+        }
+      },
+    );
+    return facts;
+  }
   const toCheck: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
   const useCache = cache.enabled;
   const known = tree.blobIds ? await tree.blobIds() : undefined;
@@ -153,7 +192,7 @@ async function readFacts(
     const hit = blob !== undefined && knownBlob === undefined ? cache.get(path, blob) : undefined;
     if (hit) {
       facts[i] = hit;
-      if (hit.d !== undefined || hit.m !== undefined) source.remember(path, own());
+      if (hit.d !== undefined || (keepModelines && hit.m !== undefined)) source.remember(path, own());
       return;
     }
     toCheck.push({ i, bytes: own(), blob });
@@ -202,7 +241,7 @@ async function readFacts(
     const path = job.entry.path;
     const f = await checkFile!(path, job.kind, bytes);
     facts[i] = f;
-    if (f.d !== undefined || f.m !== undefined) source.remember(path, bytes);
+    if (f.d !== undefined || (keepModelines && f.m !== undefined)) source.remember(path, bytes);
     if (blob !== undefined) cache.set(path, blob, f);
   }
   return facts;

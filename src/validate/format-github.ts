@@ -1,5 +1,6 @@
 import { sortDiagnostics } from '../core/diagnostics.ts';
 import { escapeUnsafe, markdownCode, markdownText } from '../core/plain-text.ts';
+import { PerCodeLimit } from './format-text.ts';
 import { countLine, plural, type ValidationResult } from './result.ts';
 
 /** GitHub shows this many annotations of each kind per step; the rest only in the log. */
@@ -21,35 +22,65 @@ export function escapeProperty(s: string): string {
   return escapeData(escapeUnsafe(s)).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/** Pieces of about this many characters. */
+const PIECE = 1 << 16;
+
 /**
  * GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`),
- * most severe first so the ones GitHub shows are the ones that matter, then a
- * summary line with the full count. Returns the log text and a Markdown step
- * summary.
+ * most severe first so the ones GitHub shows are the ones that matter (at
+ * most LISTED_PER_CODE of a code unless `verbose`; the rest counted), then a
+ * summary line with the full count. In pieces.
  */
-export function formatGithub(r: ValidationResult): { log: string; stepSummary: string } {
-  const lines: string[] = [];
+export function* githubLog(r: ValidationResult, verbose = false): Generator<string> {
+  let piece = '';
+  let listed = 0;
+  const limit = new PerCodeLimit(verbose);
   for (const d of sortDiagnostics(r.diagnostics)) {
+    if (!limit.list(d)) continue;
+    listed++;
     const props = [`file=${escapeProperty(r.repoPrefix + d.file)}`];
     if (d.line > 0) props.push(`line=${d.line}`, `col=${Math.max(1, d.col)}`);
     props.push(`title=${escapeProperty(`agents ${d.code}`)}`);
     const message = d.hint ? `${d.message}\n${d.hint}` : d.message;
-    lines.push(`::${COMMAND[d.severity]} ${props.join(',')}::${escapeData(message)}`);
+    piece += `::${COMMAND[d.severity]} ${props.join(',')}::${escapeData(message)}\n`;
+    if (piece.length >= PIECE) {
+      yield piece;
+      piece = '';
+    }
   }
+  for (const line of limit.lines()) piece += `${line}\n`;
   const n = r.diagnostics.length;
+  const where = listed === n ? `all ${n} are listed above` : `${listed} of ${n} are listed above; \`--verbose\` lists all`;
   const shown = (['error', 'warning', 'info'] as const).some((s) => r.counts[s] > GITHUB_ANNOTATION_LIMIT)
-    ? ` (GitHub shows at most ${GITHUB_ANNOTATION_LIMIT} annotations of each kind per step; all ${n} are listed above)`
+    ? ` (GitHub shows at most ${GITHUB_ANNOTATION_LIMIT} annotations of each kind per step; ${where})`
     : '';
   const verdict = r.ok ? 'ok' : 'failed';
-  lines.push(`agents validate: ${verdict}: ${countLine(r.counts)} in ${plural(r.files, 'file')} (${r.source})${shown}`);
-  const summary = [`### agents validate: ${verdict}`, '', `${countLine(r.counts)} in ${plural(r.files, 'file')} (${r.source}).`, ''];
-  if (n > 0) {
-    summary.push('| severity | code | location | message |', '| --- | --- | --- | --- |');
+  yield `${piece}agents validate: ${verdict}: ${countLine(r.counts)} in ${plural(r.files, 'file')} (${r.source})${shown}\n`;
+}
+
+/** The Markdown step summary: the verdict, then a table of the diagnostics (cut short as in the log). In pieces. */
+export function* githubStepSummary(r: ValidationResult, verbose = false): Generator<string> {
+  const verdict = r.ok ? 'ok' : 'failed';
+  let piece = `### agents validate: ${verdict}\n\n${countLine(r.counts)} in ${plural(r.files, 'file')} (${r.source}).\n\n`;
+  if (r.diagnostics.length > 0) {
+    piece += '| severity | code | location | message |\n| --- | --- | --- | --- |\n';
+    const limit = new PerCodeLimit(verbose);
     for (const d of sortDiagnostics(r.diagnostics)) {
+      if (!limit.list(d)) continue;
       const loc = `${r.repoPrefix}${d.file}${d.line > 0 ? `:${d.line}:${d.col}` : ''}`;
-      summary.push(`| ${d.severity} | \`${d.code}\` | ${markdownCode(loc)} | ${markdownText(d.message)} |`);
+      piece += `| ${d.severity} | \`${d.code}\` | ${markdownCode(loc)} | ${markdownText(d.message)} |\n`;
+      if (piece.length >= PIECE) {
+        yield piece;
+        piece = '';
+      }
     }
-    summary.push('');
+    piece += '\n';
+    for (const line of limit.lines()) piece += `${line}\n\n`;
   }
-  return { log: `${lines.join('\n')}\n`, stepSummary: `${summary.join('\n')}\n` };
+  yield piece;
+}
+
+/** The log text and the Markdown step summary, whole (see githubLog, githubStepSummary). */
+export function formatGithub(r: ValidationResult, verbose = false): { log: string; stepSummary: string } {
+  return { log: [...githubLog(r, verbose)].join(''), stepSummary: [...githubStepSummary(r, verbose)].join('') };
 }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
+import { jsonPieces, STREAM } from '../core/json-stream.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { CODE_SUMMARIES } from './codes.ts';
 import type { ValidationResult } from './result.ts';
@@ -16,6 +17,11 @@ function region(line: number, col: number): { region?: { startLine: number; star
  * per diagnostic code, locations relative to the repository top.
  */
 export function sarifLog(r: ValidationResult, version: string): Record<string, unknown> {
+  return JSON.parse(formatSarif(r, version)) as Record<string, unknown>;
+}
+
+/** The log with its results at STREAM, and the results (built one at a time, in their order). */
+function sarifParts(r: ValidationResult, version: string): { log: Record<string, unknown>; results: Iterable<unknown> } {
   const codes = [...new Set(r.diagnostics.map((d) => d.code))].sort();
   const index = new Map(codes.map((c, i) => [c, i]));
   const location = (file: string, line: number, col: number) => ({
@@ -37,7 +43,13 @@ export function sarifLog(r: ValidationResult, version: string): Record<string, u
         }
       : {}),
   });
-  return {
+  const sorted = [...r.diagnostics].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+  function* results() {
+    for (const d of sorted) yield result(d);
+  }
+  const firstSeverity = new Map<string, Diagnostic['severity']>();
+  for (const d of r.diagnostics) if (!firstSeverity.has(d.code)) firstSeverity.set(d.code, d.severity);
+  const log = {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     runs: [
@@ -52,19 +64,25 @@ export function sarifLog(r: ValidationResult, version: string): Record<string, u
               id: c,
               name: c.replace(/(^|-)([a-z0-9])/g, (_m, _d, ch: string) => ch.toUpperCase()),
               shortDescription: { text: CODE_SUMMARIES[c] },
-              defaultConfiguration: { level: LEVEL[r.diagnostics.find((d) => d.code === c)!.severity] },
+              defaultConfiguration: { level: LEVEL[firstSeverity.get(c)!] },
             })),
           },
         },
         invocations: [{ executionSuccessful: true }],
-        results: [...r.diagnostics]
-          .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col))
-          .map(result),
+        results: STREAM,
       },
     ],
   };
+  return { log, results: results() };
+}
+
+/** The SARIF text in pieces, every result included, each built as it is written (docs/json-output.md). */
+export function* sarifOutput(r: ValidationResult, version: string): Generator<string> {
+  const { log, results } = sarifParts(r, version);
+  yield* jsonPieces(log, results);
+  yield '\n';
 }
 
 export function formatSarif(r: ValidationResult, version: string): string {
-  return `${JSON.stringify(sarifLog(r, version), null, 2)}\n`;
+  return [...sarifOutput(r, version)].join('');
 }

@@ -34,6 +34,8 @@ export interface RunValidateOptions {
    * build of the tool (see cache.ts); absent: every file is checked afresh.
    */
   cache?: { dir: string; build: string };
+  /** Threads that check files no cache answers (`--jobs`); absent: every core, when there are enough files. */
+  jobs?: number;
   /** Told as files are read and checked (a progress display). */
   onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
   /** Told as `--fix` writes modelines. */
@@ -121,13 +123,18 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   };
   const now = (deps.clock ?? (() => new Date()))();
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
+  const shared = {
+    cache,
+    repoFiles,
+    now,
+    keepModelineBytes: options.fix ?? false,
+    ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+    ...progress,
+  };
   const checkOptions = options.staged
-    ? { cache, repoFiles, now, ...progress }
+    ? shared
     : {
-        cache,
-        repoFiles,
-        now,
-        ...progress,
+        ...shared,
         lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined),
       };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);

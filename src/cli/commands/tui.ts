@@ -2,6 +2,7 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { Scope } from '../../core/model.ts';
 import type { InvariantService } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
+import { boundHeapGrowth } from '../heap.ts';
 import type { CliContext } from '../context.ts';
 import { tuiIo } from '../interactive.ts';
 
@@ -19,6 +20,7 @@ export async function browse(
       'In scripts use `agents invariant list` (add --format json for machines).',
     );
   }
+  boundHeapGrowth();
   const { runBrowser } = await import('../../tui/browse.tsx');
   await runBrowser(tuiIo(ctx), service, { ...(scope ? { scope } : {}), ...(pattern !== undefined ? { pattern } : {}), effective });
   return EXIT_CODES.ok;

@@ -1,8 +1,11 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import type { ValidationResult } from '../../validate/result.ts';
+import { LISTED_PER_CODE } from '../../validate/limits.ts';
 import { defineCommand } from '../command.ts';
+import { boundHeapGrowth } from '../heap.ts';
 import { safeText } from '../safe-output.ts';
+import { writePieces } from '../write-pieces.ts';
 import { BUILD_ID, VERSION } from '../version.ts';
 
 interface ValidateArgs {
@@ -15,6 +18,7 @@ interface ValidateArgs {
   fix?: boolean;
   format?: string;
   cache?: boolean;
+  jobs?: number;
 }
 
 /** The cache of this store (inside its repository's .git folder), unless turned off or outside git. */
@@ -58,7 +62,10 @@ export default defineCommand<ValidateArgs>({
         describe: 'hook mode on the working tree: report on the files changed since HEAD (untracked ones included)',
       })
       .option('all-files', { type: 'boolean', describe: 'with --staged: report on the whole index, not only the staged files' })
-      .option('verbose', { type: 'boolean', describe: 'in hook mode, show infos too' })
+      .option('verbose', {
+        type: 'boolean',
+        describe: `list every diagnostic in text and github output (by default ${LISTED_PER_CODE} of each code, then a count); in hook mode, show infos too`,
+      })
       .conflicts('staged', 'changed')
       .conflicts('changed', 'fix')
       .option('cache', {
@@ -66,6 +73,11 @@ export default defineCommand<ValidateArgs>({
         default: true,
         describe:
           "reuse the checks of unchanged files from earlier runs (kept in the repository's .git folder); --no-cache checks every file afresh",
+      })
+      .option('jobs', {
+        type: 'number',
+        requiresArg: true,
+        describe: 'threads that check files no cache answers (1: no worker thread; default: every core, on large stores; env AGENTS_JOBS)',
       })
       .option('fix', {
         type: 'boolean',
@@ -75,6 +87,7 @@ export default defineCommand<ValidateArgs>({
       .example('$0 validate --staged', 'check what is about to be committed (pre-commit hook)')
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
   async run(argv, ctx) {
+    boundHeapGrowth();
     const store = await ctx.root();
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
     if (argv.staged && argv.fix) {
@@ -93,6 +106,7 @@ export default defineCommand<ValidateArgs>({
         if ((argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
       }
     }
+    const jobs = jobsOption(argv.jobs, ctx.io.env.AGENTS_JOBS);
     const [{ runValidate }, { hostname }, { startProgress }] = await Promise.all([
       import('../../validate/run.ts'),
       import('node:os'),
@@ -121,6 +135,7 @@ export default defineCommand<ValidateArgs>({
                 strict: argv.strict ?? false,
                 fix: argv.fix ?? false,
                 cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
+                ...(jobs !== undefined ? { jobs } : {}),
                 ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
                 ...watch,
               },
@@ -130,10 +145,14 @@ export default defineCommand<ValidateArgs>({
       progress.stop();
     }
     const out = ctx.io.stdout;
+    const verbose = argv.verbose ?? false;
+    // Every format is written in pieces (docs/json-output.md, "Large outputs are streamed"), and leaves with no raw
+    // control or bidirectional character (docs/store-format.md, "Plain text only").
+    const write = (pieces: Iterable<string>, clean: (piece: string) => string) => writePieces(out, pieces, clean);
+    const plain = (piece: string) => escapeUnsafe(piece, { newlines: true });
     switch (argv.format ?? 'text') {
-      // Every format leaves with no raw control or bidirectional character (docs/store-format.md, "Plain text only").
       case 'json':
-        out.write(escapeUnsafe((await import('../../validate/format-json.ts')).formatJson(result), { newlines: true }));
+        await write((await import('../../validate/format-json.ts')).jsonOutput(result), plain);
         break;
       case 'yaml': {
         const [{ toYaml }, { validateJson }] = await Promise.all([import('../yaml-output.ts'), import('../../validate/format-json.ts')]);
@@ -141,15 +160,16 @@ export default defineCommand<ValidateArgs>({
         break;
       }
       case 'sarif':
-        out.write(escapeUnsafe((await import('../../validate/format-sarif.ts')).formatSarif(result, VERSION), { newlines: true }));
+        await write((await import('../../validate/format-sarif.ts')).sarifOutput(result, VERSION), plain);
         break;
       case 'github': {
-        const { log, stepSummary } = (await import('../../validate/format-github.ts')).formatGithub(result);
-        out.write(safeText(log, false));
+        const { githubLog, githubStepSummary } = await import('../../validate/format-github.ts');
+        await write(githubLog(result, verbose), (piece) => safeText(piece, false));
         const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
         if (summaryFile) {
           try {
-            (await import('node:fs')).appendFileSync(summaryFile, stepSummary);
+            const { appendFileSync } = await import('node:fs');
+            for (const piece of githubStepSummary(result, verbose)) appendFileSync(summaryFile, piece);
           } catch {
             // The log already holds everything; a missing summary file is not the user's problem.
           }
@@ -157,11 +177,26 @@ export default defineCommand<ValidateArgs>({
         break;
       }
       default:
-        out.write(safeText((await import('../../validate/format-text.ts')).formatText(result, ctx.style), ctx.color));
+        await write((await import('../../validate/format-text.ts')).textOutput(result, ctx.style, verbose), (piece) =>
+          safeText(piece, ctx.color),
+        );
     }
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
+
+/** `--jobs N` (or AGENTS_JOBS): a whole number from 1; undefined: the default (docs/validation.md, "Worker threads"). */
+function jobsOption(flag: number | undefined, env: string | undefined): number | undefined {
+  const [value, where] = flag !== undefined ? [String(flag), '--jobs'] : [env, 'AGENTS_JOBS'];
+  if (value === undefined || (flag === undefined && value.trim() === '')) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 256)
+    throw new UsageError(
+      `${where} must be a whole number from 1 to 256, not ${JSON.stringify(value)}`,
+      'Give the number of threads, e.g. --jobs 2; 1 checks every file in one thread.',
+    );
+  return n;
+}
 
 /** The store files the next commit changes (hook mode), store-relative; a usage error outside git. */
 async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<string[]> {
