@@ -12,7 +12,8 @@ function hidesSameText(high: ScopedInvariant, low: ScopedInvariant, plans: Reado
   if (!high.active || !low.active) return false;
   const h = high.scope;
   const l = low.scope;
-  if (h.kind === 'action' || l.kind === 'action') return false;
+  // An action copy hides nothing; one in `low` is hidden by nothing (no branch below answers true for it).
+  if (h.kind === 'action') return false;
   // One precedence is one kind: within one scope the older copy hides the newer.
   if (precedence(h.kind) === precedence(l.kind)) return sameScope(h, l) && high.id < low.id;
   // `h` and `l` differ in precedence: a global `l` is hidden by either higher kind; a
