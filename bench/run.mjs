@@ -5,7 +5,9 @@
 // with the peak memory of each. Prints the table and writes it to
 // docs/benchmarks.md (full runs only) between the generated-section markers.
 //
-//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--keep] [--no-write]
+//   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--keep] [--no-write] [--only fix-progress]
+//
+// `--only fix-progress` runs only the rows of bench/fix-progress.mjs and prints them (nothing written).
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
 // (validate, invariant diff) are reported as not available.
@@ -16,6 +18,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { copyNeededScopes, generateExportStore, generateStore, git, makeGitRepo } from './store.mjs';
 import { measureEffective, measureInitialize, measureMemory } from './mcp.mjs';
+import { fixAndProgressRows } from './fix-progress.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(REPO, 'bin/agents.js');
@@ -35,7 +38,9 @@ const value = (name) => {
 const QUICK = flag('--quick');
 const SIZES = (value('--sizes') ?? (QUICK ? '1000,5000' : '1000,10000,100000')).split(',').map(Number);
 const RUNS = Number(value('--runs') ?? (QUICK ? 3 : 7));
-const WRITE = !QUICK && !flag('--no-write');
+/** `--only fix-progress`: only that block of rows (see "validate --fix and progress" below). */
+const ONLY = value('--only');
+const WRITE = !QUICK && !flag('--no-write') && ONLY === undefined;
 const KEEP = flag('--keep');
 /** The store used for git measurements: 10,000 invariants (or the largest quick size). */
 const GIT_SIZE = SIZES.includes(10_000) ? 10_000 : SIZES[SIZES.length - 1];
@@ -233,6 +238,23 @@ const ajvCli = (store) => ({
 // ---------------------------------------------------------------- run
 
 log(`bench: ${QUICK ? 'quick' : 'full'} run, sizes ${SIZES.join(', ')}, ${RUNS} runs each after a warm-up, in ${work}`);
+
+// ---------------------------------------------------------------- validate --fix and progress (bench/fix-progress.mjs)
+
+async function fixAndProgress() {
+  await fixAndProgressRows({ work, sizes: SIZES, runs: RUNS, measure, row, unavailable, log, agents, node });
+}
+if (ONLY !== undefined) {
+  if (ONLY !== 'fix-progress') {
+    log(`bench: --only ${ONLY}: no such block (known: fix-progress)`);
+    process.exit(2);
+  }
+  await fixAndProgress();
+  if (KEEP) log(`kept the generated stores in ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+  log(`bench: done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  process.exit(0);
+}
 
 log('\nstart-up');
 {
@@ -459,6 +481,8 @@ log(`\nmcp: memory after 1,000 calls and 100 store changes (${GIT_SIZE} invarian
     unavailable(what, label, '≤ +20%', String(error.message).slice(0, 200));
   }
 }
+
+await fixAndProgress();
 
 // ---------------------------------------------------------------- report
 

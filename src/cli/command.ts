@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import type { CliContext } from './io.ts';
+import type { CliContext } from './context.ts';
 
 /** One CLI command: its yargs wiring and what it runs once the arguments are parsed. */
 export interface CommandSpec<A = Record<string, unknown>> {

@@ -1,6 +1,6 @@
 import { UsageError } from '../core/errors.ts';
 import type { TuiIo } from '../tui/run-ink.tsx';
-import type { CliContext } from './io.ts';
+import type { CliContext } from './context.ts';
 
 /** Refuses (exit 2, naming the flag that answers instead) when no one can be asked. */
 export function requireInteractive(ctx: CliContext, flag = '--yes'): void {

@@ -13,16 +13,6 @@ export function processIo(): CliIo {
 
 export type OutputFormat = 'text' | 'json' | 'yaml';
 
-/** Settings every command receives, from the global options. */
-export interface CliContext {
-  io: CliIo;
-  store: string | undefined;
-  format: OutputFormat;
-  color: boolean;
-  /** Prompts allowed: stdin and stdout are TTYs, not in CI, and not --no-input. */
-  interactive: boolean;
-}
-
 export function canPrompt(io: CliIo, noInput: boolean): boolean {
   if (noInput) return false;
   const ci = io.env.CI;

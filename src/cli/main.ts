@@ -2,7 +2,8 @@ import yargs, { type Argv } from 'yargs';
 import { didYouMean, closestNames } from '../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { CommandSpec } from './command.ts';
-import { canPrompt, processIo, useColor, type CliContext, type CliIo, type OutputFormat } from './io.ts';
+import { CliContext } from './context.ts';
+import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from './version.ts';
@@ -13,6 +14,7 @@ interface GlobalArgs {
   format?: OutputFormat;
   input?: boolean;
   color?: boolean;
+  quiet?: boolean;
 }
 
 /** What the parse chose: the command's spec when its module was loaded, else only its table entry. */
@@ -45,7 +47,8 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly
     })
     .option('format', { choices: ['text', 'json', 'yaml'], requiresArg: true, describe: 'output format', global: true })
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
-    .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true });
+    .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true })
+    .option('quiet', { type: 'boolean', describe: 'no progress display on stderr during long work', global: true });
   for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, loaded, choose);
   const addGroups = (py: Argv, parent: string | undefined) => {
     for (const group of GROUPS) {
@@ -245,13 +248,14 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     format = argv.format ?? 'text';
     await prepareFormat(format);
     color = useColor(io, argv.color === false);
-    const ctx: CliContext = {
+    const ctx = new CliContext({
       io,
       store: argv.store,
       format,
       color,
       interactive: canPrompt(io, argv.input === false),
-    };
+      quiet: argv.quiet === true,
+    });
     return await chosen.spec.run(chosen.argv as never, ctx);
   } catch (error) {
     return await report(io, error, color, format);

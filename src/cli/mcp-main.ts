@@ -1,3 +1,4 @@
+import { CliContext } from './context.ts';
 import { processIo, useColor, type CliIo } from './io.ts';
 import { report } from './report.ts';
 
@@ -24,7 +25,7 @@ export async function mcpMain(args: readonly string[], io: CliIo = processIo()):
   const color = useColor(io, noColor);
   try {
     const { default: spec } = await import('./commands/mcp.ts');
-    return await spec.run({ allowWrite }, { io, store, format: 'text', color, interactive: false });
+    return await spec.run({ allowWrite }, new CliContext({ io, store, format: 'text', color, interactive: false }));
   } catch (error) {
     return report(io, error, color, 'text');
   }

@@ -191,7 +191,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'project',
     command: 'add <name>',
-    describe: 'Create a project (projects/NAME/)',
+    describe: 'Create a project (projects/NAME/project.yaml)',
     load: () => import('./commands/project-add.ts'),
   },
   {

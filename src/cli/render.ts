@@ -1,6 +1,6 @@
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { EffectiveEntry, ShadowRef } from '../core/resolve.ts';
-import type { CliContext } from './io.ts';
+import type { CliContext } from './context.ts';
 import { safeJson, safeText } from './safe-output.ts';
 
 /** The stable JSON shape of one invariant (docs/json-output.md). */

@@ -1,7 +1,7 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
-import type { CliContext } from './io.ts';
+import type { CliContext } from './context.ts';
 
 export interface ScopeArgs {
   global?: boolean;

@@ -138,7 +138,7 @@ export function planExport(input: ExportInput): ExportFile[] {
   const keep = (entries: readonly EffectiveEntry[]) => entries.filter((e) => input.severities.includes(e.invariant.severity));
   const globalNote = (spec: TargetSpec) =>
     `The global invariants (in ${spec.root}${spec.nestedName ? ' at the top of the repository' : ''}) apply here too.`;
-  // Each set is filtered once and shared by every target's file (renderSections renders it once).
+  // Each set is filtered once and shared by every target's file (renderSections renders it once per RenderedEntries).
   const globalEntries = input.global !== undefined ? keep(input.global) : undefined;
   // A project's own invariants (its global ones are in the root file, which every agent reads as well).
   const own = new Map(input.projects.map((p) => [p.name, keep(p.entries.filter((e) => e.invariant.scope.kind === 'project'))]));
@@ -208,10 +208,18 @@ function describeShadows(entry: EffectiveEntry): string {
   return `; shadows ${entry.shadows.map((s) => `${s.scope} \`${s.id}\``).join(', ')}`;
 }
 
-/** The severity groups of one set of entries, rendered once for every file that shows them. */
-const renderedEntries = new WeakMap<readonly EffectiveEntry[], Map<string, string>>();
+/**
+ * The severity groups of each set of entries already rendered, by scope: one
+ * export run renders a set once for every file that shows it. The caller
+ * makes one per run (no cache lives in this module).
+ */
+export type RenderedEntries = WeakMap<readonly EffectiveEntry[], Map<string, string>>;
 
-function renderEntries(entries: readonly EffectiveEntry[], scope: string): string {
+export function newRenderedEntries(): RenderedEntries {
+  return new WeakMap();
+}
+
+function renderEntries(entries: readonly EffectiveEntry[], scope: string, renderedEntries: RenderedEntries): string {
   let byScope = renderedEntries.get(entries);
   const hit = byScope?.get(scope);
   if (hit !== undefined) return hit;
@@ -233,7 +241,12 @@ function renderEntries(entries: readonly EffectiveEntry[], scope: string): strin
 }
 
 /** The markdown of sections (inside the managed block): `## Invariants`, a `###` per section, a `####` per severity. */
-export function renderSections(sections: readonly ExportSection[], storeRel: string): string {
+export function renderSections(
+  sections: readonly ExportSection[],
+  storeRel: string,
+  /** Sets rendered before in this run (pass one per run to share them between files). */
+  rendered: RenderedEntries = newRenderedEntries(),
+): string {
   const lines: string[] = [
     '## Invariants',
     '',
@@ -247,7 +260,7 @@ export function renderSections(sections: readonly ExportSection[], storeRel: str
       lines.push('', '(none)');
       continue;
     }
-    lines.push(renderEntries(section.entries, section.scope));
+    lines.push(renderEntries(section.entries, section.scope, rendered));
   }
   return `${lines.join('\n')}\n`;
 }

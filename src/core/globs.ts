@@ -43,12 +43,8 @@ export function globProblem(glob: string): string | undefined {
   return undefined;
 }
 
-const segmentCache = new Map<string, RegExp>();
-
 /** The regular expression of one segment (not `**`). */
 function segmentRegExp(seg: string): RegExp {
-  let re = segmentCache.get(seg);
-  if (re) return re;
   let src = '';
   for (let i = 0; i < seg.length; i++) {
     const ch = seg[i]!;
@@ -70,12 +66,17 @@ function segmentRegExp(seg: string): RegExp {
       i = end;
     } else src += ch.replace(/[.+^$()|\\/]/g, '\\$&');
   }
-  re = new RegExp(`^${src}$`);
-  segmentCache.set(seg, re);
-  return re;
+  return new RegExp(`^${src}$`);
 }
 
-function matchSegments(glob: readonly string[], gi: number, path: readonly string[], pi: number): boolean {
+/** A glob's segments, each `**` or its regular expression. */
+type Segment = '**' | RegExp;
+
+function compileSegments(glob: string): Segment[] {
+  return glob.split('/').map((s) => (s === '**' ? '**' : segmentRegExp(s)));
+}
+
+function matchSegments(glob: readonly Segment[], gi: number, path: readonly string[], pi: number): boolean {
   for (;;) {
     if (gi === glob.length) return pi === path.length;
     const g = glob[gi]!;
@@ -85,15 +86,24 @@ function matchSegments(glob: readonly string[], gi: number, path: readonly strin
       for (let k = pi; k <= path.length; k++) if (matchSegments(glob, gi + 1, path, k)) return true;
       return false;
     }
-    if (pi === path.length || !segmentRegExp(g).test(path[pi]!)) return false;
+    if (pi === path.length || !g.test(path[pi]!)) return false;
     gi++;
     pi++;
   }
 }
 
+/**
+ * A glob (a valid one) compiled once, for matching many paths: the caller
+ * keeps it as long as it needs it (no cache lives in this module).
+ */
+export function compileGlob(glob: string): (path: string) => boolean {
+  const segments = compileSegments(glob);
+  return (path) => matchSegments(segments, 0, path.split('/'), 0);
+}
+
 /** Whether the repository-relative file path `path` matches `glob` (a valid one). */
 export function globMatches(glob: string, path: string): boolean {
-  return matchSegments(glob.split('/'), 0, path.split('/'), 0);
+  return compileGlob(glob)(path);
 }
 
 /**

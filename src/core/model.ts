@@ -86,14 +86,15 @@ export interface ProjectMeta {
   paths?: string[];
 }
 
-export const DEFAULT_CONFIG: StoreConfig = {
+/** Frozen, nested parts too: shared by every caller, so a caller's change can never leak into the next read. */
+export const DEFAULT_CONFIG: StoreConfig = Object.freeze({
   version: 1,
-  reconciliation: { actor: 'command', timeout_ms: 60_000 },
+  reconciliation: Object.freeze({ actor: 'command', timeout_ms: 60_000 }),
   commit: false,
-  projects: { allow_overlap: false },
-  export: { severities: ['error', 'warning', 'info'], nested: true },
-  mcp: { allow_write: false },
-};
+  projects: Object.freeze({ allow_overlap: false }),
+  export: Object.freeze({ severities: Object.freeze(['error', 'warning', 'info']) as Severity[], nested: true }),
+  mcp: Object.freeze({ allow_write: false }),
+}) as StoreConfig;
 
 /** A project or a plan, whose effective set can be resolved. */
 export type Target = { kind: 'project'; project: string } | { kind: 'plan'; plan: string; project?: string };

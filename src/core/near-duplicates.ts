@@ -12,8 +12,10 @@ import { textKey } from './normalise.ts';
  */
 
 const PUNCTUATION = /\p{P}/u;
-const ASCII_PUNCTUATION = new Uint8Array(128);
-for (const c of '!"#%&\'()*,-./:;?@[\\]_{}') ASCII_PUNCTUATION[c.charCodeAt(0)] = 1;
+/** ASCII code → 1 for punctuation: a table built in one expression at load, never written after. */
+const ASCII_PUNCTUATION = Uint8Array.from({ length: 128 }, (_, code) =>
+  '!"#%&\'()*,-./:;?@[\\]_{}'.includes(String.fromCharCode(code)) ? 1 : 0,
+);
 
 /** Shortest key compared by edit distance: shorter texts are too short to call one a typo of the other. */
 export const NEAR_MIN_LENGTH = 8;

@@ -36,6 +36,8 @@ export interface YamlFile {
   doc: Document.Parsed;
   lines: LineCounter;
   data: unknown;
+  /** The full parser this file was read with (its tree and positions need it); absent on the fast path without one. */
+  syntax?: YamlSyntax | undefined;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -91,7 +93,7 @@ export function diagAt(
  * problem — size, encoding, syntax, duplicate keys, several documents, alias
  * bombs, nesting — becomes a diagnostic with its position.
  */
-export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
+export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<YamlFile> {
   if (bytes.byteLength > MAX_FILE_BYTES) {
     return {
       diagnostics: [
@@ -125,8 +127,8 @@ export function parseYaml(file: string, bytes: Uint8Array): Parsed<YamlFile> {
   // The shape the tool writes is read without building a YAML syntax tree; the
   // tree (and its positions) is built only if a diagnostic needs it.
   const fast = parseCanonicalYaml(source);
-  if (fast !== undefined) return { value: new LazyYamlFile(file, source, fast), diagnostics: [] };
-  return parseFullYaml(file, source);
+  if (fast !== undefined) return { value: new LazyYamlFile(file, source, fast, syntax), diagnostics: [] };
+  return required(syntax).parseFull(file, source);
 }
 
 /** A file read by the fast path: `doc` and `lines` come from `yaml` on first use. */
@@ -137,11 +139,12 @@ class LazyYamlFile implements YamlFile {
     readonly file: string,
     readonly source: string,
     readonly data: unknown,
+    readonly syntax: YamlSyntax | undefined,
   ) {}
 
   #load(): YamlFile {
     if (!this.#full) {
-      this.#full = parseFullYaml(this.file, this.source).value;
+      this.#full = required(this.syntax).parseFull(this.file, this.source).value;
       if (!this.#full) throw new Error(`${this.file}: the fast YAML path accepted a document that yaml refuses`);
     }
     return this.#full;
@@ -159,9 +162,10 @@ class LazyYamlFile implements YamlFile {
 /**
  * What needs the `yaml` package: the full parser (every file the fast path
  * does not take, and the syntax tree and positions a diagnostic needs) and
- * walking its tree. `./parse.ts` registers it when loaded; this module does
- * not import `yaml`, so a command whose files all take the canonical fast
- * path never loads it.
+ * walking its tree. It is an argument, never module state: `./parse.ts`
+ * passes `YAML_SYNTAX` (`./yaml-syntax.ts`) to every function here; this
+ * module does not import `yaml`, so a caller that passes none parses the
+ * canonical fast path without loading it.
  */
 export interface YamlSyntax {
   parseFull(file: string, source: string): Parsed<YamlFile>;
@@ -169,17 +173,11 @@ export interface YamlSyntax {
   keyNodeOf(node: Node | undefined, key: string): Node | undefined;
 }
 
-let syntax: YamlSyntax | undefined;
-
-/** Called once by `./parse.ts`, which imports `yaml`. */
-export function registerYamlSyntax(s: YamlSyntax): void {
-  syntax = s;
-}
-
 /**
  * Thrown (before anything is decided) when a file needs the `yaml` package
- * and it is not loaded yet: the caller loads `./parse.ts` and calls again.
- * Only callers that import this module rather than `./parse.ts` see it.
+ * and the caller passed no syntax: the caller loads `./parse.ts` and calls
+ * again with its `YAML_SYNTAX` (or through its functions). Only callers that
+ * import this module rather than `./parse.ts` see it.
  */
 export class YamlSyntaxNotLoaded extends Error {
   constructor() {
@@ -187,13 +185,9 @@ export class YamlSyntaxNotLoaded extends Error {
   }
 }
 
-function yamlSyntax(): YamlSyntax {
+function required(syntax: YamlSyntax | undefined): YamlSyntax {
   if (!syntax) throw new YamlSyntaxNotLoaded();
   return syntax;
-}
-
-function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
-  return yamlSyntax().parseFull(file, source);
 }
 
 /** Schema errors of a parsed file, each pointing at the offending key or value. */
@@ -206,7 +200,7 @@ export function checkSchema(y: YamlFile, schema: SchemaName): Diagnostic[] {
 
 function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diagnostic {
   const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map(unescapePointer);
-  const node = nodeAt(y.doc, path);
+  const node = nodeAt(y, path);
   const where = path.length ? path.join('.') : 'document';
   let offset = node?.range?.[0] ?? 0;
   let message: string;
@@ -214,7 +208,7 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
   switch (e.keyword) {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
-      const keyNode = keyNodeOf(node, key);
+      const keyNode = required(y.syntax).keyNodeOf(node, key);
       if (keyNode?.range) offset = keyNode.range[0];
       message = `unknown key "${key}"${path.length ? ` in ${where}` : ''}`;
       return diagAt(y, offset, 'schema', message, `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`);
@@ -253,12 +247,10 @@ function unescapePointer(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
-function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
-  return yamlSyntax().nodeAt(doc, path);
-}
-
-function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
-  return yamlSyntax().keyNodeOf(node, key);
+/** The node at `path` in a file's tree (built on first use, with the file's own syntax). */
+function nodeAt(y: YamlFile, path: readonly string[]): Node | undefined {
+  const syntax = required(y.syntax);
+  return syntax.nodeAt(y.doc, path);
 }
 
 /**
@@ -267,7 +259,7 @@ function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
  */
 export function offsetAt(y: YamlFile, path: readonly string[]): number {
   for (let n = path.length; n >= 0; n--) {
-    const node = nodeAt(y.doc, path.slice(0, n));
+    const node = nodeAt(y, path.slice(0, n));
     if (node?.range) return node.range[0];
   }
   return 0;
@@ -292,7 +284,7 @@ export function plainTextDiagnostics(y: YamlFile, document: string): Diagnostic[
 }
 
 function offsetOfKey(y: YamlFile, key: string): number {
-  const node = nodeAt(y.doc, [key]);
+  const node = nodeAt(y, [key]);
   return node?.range?.[0] ?? 0;
 }
 
@@ -308,9 +300,11 @@ export function parseInvariant(
   id: string,
   /** Copy the strings flat (see `ownCopy`), for values that are kept; a caller that only looks at the value and drops it passes false. */
   keep = true,
+  /** The full YAML parser (see YamlSyntax); without it, a file off the fast path throws YamlSyntaxNotLoaded. */
+  syntax?: YamlSyntax,
 ): Parsed<ScopedInvariant> {
   const own = keep ? ownCopy : same;
-  const parsed = parseYaml(file, bytes);
+  const parsed = parseYaml(file, bytes, syntax);
   if (!parsed.value) return { diagnostics: parsed.diagnostics };
   const y = parsed.value;
   const diagnostics = checkSchema(y, 'invariant.schema.json');
@@ -365,8 +359,8 @@ export function parseInvariant(
   return { value, diagnostics: [] };
 }
 
-export function parsePlan(file: string, bytes: Uint8Array, id: string): Parsed<Plan> {
-  const parsed = parseYaml(file, bytes);
+export function parsePlan(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<Plan> {
+  const parsed = parseYaml(file, bytes, syntax);
   if (!parsed.value) return { diagnostics: parsed.diagnostics };
   const y = parsed.value;
   const diagnostics = checkSchema(y, 'plan.schema.json');
@@ -390,8 +384,8 @@ export function parsePlan(file: string, bytes: Uint8Array, id: string): Parsed<P
   return { value: plan, diagnostics: [] };
 }
 
-export function parseConfig(file: string, bytes: Uint8Array): Parsed<StoreConfig> {
-  const parsed = parseYaml(file, bytes);
+export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<StoreConfig> {
+  const parsed = parseYaml(file, bytes, syntax);
   if (!parsed.value) {
     // An empty config file means the defaults.
     if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: structuredClone(DEFAULT_CONFIG), diagnostics: [] };
@@ -422,8 +416,8 @@ export function parseConfig(file: string, bytes: Uint8Array): Parsed<StoreConfig
  * rules (relative, inside the repository, a pattern the matcher takes; see
  * globs.ts), each reported at its position.
  */
-export function parseProjectMeta(file: string, bytes: Uint8Array): Parsed<ProjectMeta> {
-  const parsed = parseYaml(file, bytes);
+export function parseProjectMeta(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<ProjectMeta> {
+  const parsed = parseYaml(file, bytes, syntax);
   if (!parsed.value) {
     if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: {}, diagnostics: [] };
     return { diagnostics: parsed.diagnostics };
@@ -452,8 +446,8 @@ export function parseProjectMeta(file: string, bytes: Uint8Array): Parsed<Projec
   return { value, diagnostics: [] };
 }
 
-export function parseActionMeta(file: string, bytes: Uint8Array): Parsed<{ description?: string }> {
-  const parsed = parseYaml(file, bytes);
+export function parseActionMeta(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<{ description?: string }> {
+  const parsed = parseYaml(file, bytes, syntax);
   if (!parsed.value) {
     if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: {}, diagnostics: [] };
     return { diagnostics: parsed.diagnostics };

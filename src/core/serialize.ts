@@ -232,6 +232,11 @@ export function formatActionFile(rel: string, meta: { description?: string }): s
   return document(rel, 'action.schema.json', ordered(meta, ['description']));
 }
 
+/** project.yaml of a project (schemas/project.schema.json). */
+export function formatProjectFile(rel: string, meta: { description?: string; paths?: string[] }): string {
+  return document(rel, 'project.schema.json', ordered(meta, ['description', 'paths']));
+}
+
 export function formatConfigFile(): string {
   return [
     '# yaml-language-server: $schema=schemas/config.schema.json',

@@ -1,5 +1,5 @@
 // Parsing a waiver file (schemas/waiver.schema.json); the rules on waivers themselves are in ./waivers.ts.
-import { checkSchema, diagAt, parseYaml, type Parsed, type YamlFile } from './parse-core.ts';
+import { checkSchema, diagAt, parseYaml, type Parsed, type YamlFile, type YamlSyntax } from './parse-core.ts';
 import { waiverExpiry, type Waiver } from './waivers.ts';
 
 function offsetOf(y: YamlFile, key: string): number {
@@ -9,8 +9,8 @@ function offsetOf(y: YamlFile, key: string): number {
 }
 
 /** A waiver file: YAML, the schema, the id against the file name, a real date in `expires`. */
-export function parseWaiver(file: string, bytes: Uint8Array, id: string): Parsed<Waiver> {
-  const parsed = parseYaml(file, bytes);
+export function parseWaiver(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<Waiver> {
+  const parsed = parseYaml(file, bytes, syntax);
   if (!parsed.value) return { diagnostics: parsed.diagnostics };
   const y = parsed.value;
   const diagnostics = checkSchema(y, 'waiver.schema.json');

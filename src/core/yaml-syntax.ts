@@ -1,9 +1,9 @@
-// The half of parsing that needs the `yaml` package. Importing this module
-// (or `./parse.ts`, which every caller that may meet any file uses) makes it
-// available to `./parse-core.ts`.
+// The half of parsing that needs the `yaml` package: `YAML_SYNTAX`, which
+// `./parse.ts` (used by every caller that may meet any file) passes to the
+// functions of `./parse-core.ts`.
 import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
-import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile } from './parse-core.ts';
+import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlSyntax } from './parse-core.ts';
 import { yamlShapeProblem } from './yaml-guard.ts';
 
 export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
@@ -146,7 +146,7 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
       ],
     };
   }
-  return { value: { file, source, doc: first, lines, data }, diagnostics: [] };
+  return { value: { file, source, doc: first, lines, data, syntax: YAML_SYNTAX }, diagnostics: [] };
 }
 
 export function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
@@ -169,3 +169,6 @@ export function keyNodeOf(node: Node | undefined, key: string): Node | undefined
   const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
   return pair && isScalar(pair.key) ? pair.key : undefined;
 }
+
+/** The full parser and tree walkers, for `./parse-core.ts` (frozen: shared, never changed). */
+export const YAML_SYNTAX: YamlSyntax = Object.freeze({ parseFull: parseFullYaml, nodeAt, keyNodeOf });

@@ -1,7 +1,8 @@
 import { UsageError } from '../core/errors.ts';
 import { globMatches } from '../core/globs.ts';
 import { requireValid } from '../service/invariant-service.ts';
-import { projectsHoldingFolder, readConfig, readProjects, repoRelative, repositoryTop } from '../store/projects.ts';
+import { loadConfig } from '../store/config.ts';
+import { projectsHoldingFolder, readProjects, repoRelative, repositoryTop } from '../store/projects.ts';
 import { describeScope, type Severity } from '../core/model.ts';
 import { planJson, violationJson } from '../cli/plan-render.ts';
 import { invariantJson, shadowJson } from '../cli/render.ts';
@@ -113,8 +114,7 @@ async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
       `${path} is outside the repository (${top})`,
       'Project paths are relative to the top of the repository; name a path inside it.',
     );
-  const { config, diagnostics } = await readConfig(ctx.service.source);
-  requireValid({ diagnostics } as never, 'read config.yaml');
+  const config = await loadConfig(ctx.service.source);
   const projects = await readProjects(ctx.service.source);
   requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
   const folder = path.endsWith('/') ? rel.replace(/\/$/, '') : undefined;

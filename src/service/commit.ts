@@ -1,8 +1,6 @@
 import { relative, sep } from 'node:path';
-import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
-import { DEFAULT_CONFIG } from '../core/model.ts';
+import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { TreeSource } from '../store/tree-source.ts';
-import { readFailure } from '../store/read-plan.ts';
 
 /** What a writing use case hands back to be committed. */
 export interface Written<T> {
@@ -22,22 +20,10 @@ export type Committed<T> = T & { commit?: string };
  */
 export async function commitWanted(source: TreeSource, flag: boolean | undefined): Promise<boolean> {
   if (flag !== undefined) return flag;
-  const top = await source.list('', { recursive: false });
-  if (!top.some((e) => e.path === 'config.yaml')) return DEFAULT_CONFIG.commit;
   // Loaded here, not at start-up: only commands that write get this far.
-  const { parseConfig } = await import('../core/parse.ts');
-  const bytes = (await source.read(['config.yaml'])).get('config.yaml');
-  if (!bytes || (!bytes.ok && bytes.code === 'missing')) return DEFAULT_CONFIG.commit;
-  // A config.yaml that cannot be read (a FIFO, a folder, a link…) is not silently taken for the defaults.
-  if (!bytes.ok) throw new InvalidStoreError(`cannot read config.yaml: it ${bytes.message}`, [readFailure('config.yaml', bytes)]);
-  const parsed = parseConfig('config.yaml', bytes.bytes);
-  const first = parsed.diagnostics[0];
-  if (first)
-    throw new InvalidStoreError(
-      `cannot read config.yaml: ${first.line > 0 ? `config.yaml:${first.line}:${first.col}` : 'config.yaml'} is invalid`,
-      parsed.diagnostics,
-    );
-  return parsed.value?.commit ?? DEFAULT_CONFIG.commit;
+  const { loadConfig } = await import('../store/config.ts');
+  // A config.yaml that cannot be read (a FIFO, a folder, a link…) or is invalid is not silently taken for the defaults.
+  return (await loadConfig(source)).commit;
 }
 
 /**

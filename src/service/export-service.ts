@@ -8,6 +8,7 @@ import {
   mergeBlock,
   planExport,
   removeBlock,
+  newRenderedEntries,
   renderSections,
   renderStandalone,
   unexpressedGlobs,
@@ -17,7 +18,8 @@ import {
 import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { resolveEffective } from '../core/resolve.ts';
-import { readProjects, readConfig, repositoryTop, type ProjectsRead } from '../store/projects.ts';
+import { loadConfig } from '../store/config.ts';
+import { readProjects, repositoryTop, type ProjectsRead } from '../store/projects.ts';
 import { type ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/write.ts';
@@ -34,6 +36,8 @@ export interface ExportOptions {
   project?: string;
   /** --force: replace blocks edited by hand. */
   force?: boolean;
+  /** Told as each file is computed and compared, then as each is written (a progress display). */
+  onProgress?: (phase: 'compute' | 'write', done: number, total: number) => void;
 }
 
 /** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
@@ -217,9 +221,7 @@ export class ExportService {
   }
 
   private async settings(): Promise<StoreConfig> {
-    const { config, diagnostics } = await readConfig(this.service.source);
-    requireValid({ diagnostics } as never, 'read config.yaml');
-    return config;
+    return loadConfig(this.service.source);
   }
 
   private async projects(names?: readonly string[]): Promise<ProjectsRead> {
@@ -332,9 +334,11 @@ export class ExportService {
     const planned = new Set<string>();
     const folders = new Set<string>();
     const storeRel = this.storeRel();
-    for (const f of files) {
+    const rendered = newRenderedEntries();
+    for (const [n, f] of files.entries()) {
+      options.onProgress?.('compute', n + 1, files.length);
       planned.add(f.path);
-      const inner = renderSections(f.sections, storeRel);
+      const inner = renderSections(f.sections, storeRel, rendered);
       const before = readExisting(top, f.path, folders);
       const merge = mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {
@@ -436,11 +440,12 @@ export class ExportService {
    * refused; checks every file can be written (exit 2, nothing written),
    * then writes each atomically.
    */
-  apply(plan: ExportPlan): FileChange[] {
+  apply(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): FileChange[] {
     if (plan.refused.length > 0) throw refusedError(plan);
     const todo = plan.changes.filter((c) => c.action !== 'unchanged');
     for (const c of todo) checkWritable(plan.top, c.path, c.before !== undefined);
-    for (const c of todo) {
+    for (const [n, c] of todo.entries()) {
+      onProgress?.('write', n + 1, todo.length);
       if (c.after === undefined) {
         try {
           unlinkSync(join(plan.top, c.path));

@@ -1,15 +1,7 @@
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { RecordKind } from '../core/layout.ts';
-import {
-  SEVERITIES,
-  invariantPath,
-  type Plan,
-  type ScopedInvariant,
-  type Severity,
-  type StoreConfig,
-  DEFAULT_CONFIG,
-} from '../core/model.ts';
+import { SEVERITIES, invariantPath, type Plan, type ScopedInvariant, type Severity, type StoreConfig } from '../core/model.ts';
 import { codePointLength, isUlid } from '../core/names.ts';
 import {
   parseExpiresInput,
@@ -43,7 +35,8 @@ import {
 import type { EffectiveEntry } from '../core/resolve.ts';
 import { formatDecisionFile, formatEnforcementFile, formatInvariantFile, formatPlanFile, formatViolationFile } from '../core/serialize.ts';
 import type { Actor } from '../enforce/actors.ts';
-import { readEntries, readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
+import { loadConfig } from '../store/config.ts';
+import { readFolders, readAllPlans, emptySnapshot } from '../store/read.ts';
 import { readPlanRecords, type PlanRecords } from '../store/read-records.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { removeFile, withFolderLock, writeFileAtomic, writeFilesTogether, writeFolderAtomic } from '../store/write.ts';
@@ -187,12 +180,7 @@ export class PlanService {
 
   /** The store's config.yaml, defaults when absent; invalid is exit 3. */
   async config(): Promise<StoreConfig> {
-    const top = await this.source.list('', { recursive: false });
-    const entry = top.find((e) => e.path === 'config.yaml');
-    if (!entry) return structuredClone(DEFAULT_CONFIG);
-    const snap = await readEntries(this.source, [entry]);
-    requireValid(snap, 'read config.yaml');
-    return snap.config ?? structuredClone(DEFAULT_CONFIG);
+    return loadConfig(this.source);
   }
 
   /** The full id of the plan an id or unique prefix (≥ 4 characters) names. */

@@ -1,4 +1,5 @@
 import { UsageError } from '../core/errors.ts';
+import { globProblem } from '../core/globs.ts';
 import { isName, truncate } from '../core/names.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import { commitWanted, withCommit } from './commit.ts';
@@ -30,6 +31,8 @@ export interface ProjectSummary {
 
 /** The longest description an action.yaml holds (schemas/action.schema.json). */
 const MAX_DESCRIPTION = 10_000;
+/** schemas/project.schema.json: `paths` holds 1 to 100 globs of at most 500 characters. */
+const MAX_PROJECT_PATHS = 100;
 
 /**
  * Action templates and projects as things of their own (docs/commands.md,
@@ -152,15 +155,49 @@ export class ScopeService {
   }
 
   /**
-   * `project add NAME`: creates projects/<name>/ holding a `.gitkeep`, so the
-   * empty project is kept by git and exists for every command (a project
-   * exists when its folder does; docs/decisions.md). Refuses (exit 2) a
-   * project that exists.
+   * `project add NAME`: creates projects/<name>/ holding its `project.yaml`
+   * (docs/store-format.md) when a description or paths are given, else an
+   * empty `.gitkeep`, so the new project is kept by git and exists for
+   * every command (a project exists when its folder does; docs/decisions.md).
+   * Refuses (exit 2, nothing written) a project that exists, a description
+   * too long and a path that is not a valid glob.
    */
-  async addProject(input: { project: string; commit?: boolean }): Promise<{ project: string; folder: string; commit?: string }> {
+  async addProject(input: {
+    project: string;
+    description?: string;
+    paths?: readonly string[];
+    commit?: boolean;
+  }): Promise<{ project: string; folder: string /** The file written: project.yaml or .gitkeep. */; path: string; commit?: string }> {
     const scope = toScope({ project: input.project });
     if (scope.kind !== 'project') throw new Error('unreachable');
     const folder = `projects/${scope.project}`;
+    const path = `${folder}/project.yaml`;
+    const description = input.description?.trim() || undefined;
+    if (description !== undefined && description.length > MAX_DESCRIPTION) {
+      throw new UsageError(
+        `the description is ${description.length} characters long; the limit is ${MAX_DESCRIPTION}`,
+        'Nothing was written. Shorten it.',
+      );
+    }
+    const paths = [...new Set(input.paths ?? [])];
+    if (paths.length > MAX_PROJECT_PATHS) {
+      throw new UsageError(
+        `${paths.length} paths given; a project has at most ${MAX_PROJECT_PATHS}`,
+        'Nothing was written. Use broader globs.',
+      );
+    }
+    for (const glob of paths) {
+      const problem = glob === '' ? 'is empty' : (globProblem(glob) ?? (glob.length > 500 ? 'is longer than 500 characters' : undefined));
+      if (problem) {
+        throw new UsageError(
+          `path ${truncate(JSON.stringify(glob))} ${problem}`,
+          'Nothing was written. Paths are globs relative to the top of the repository, e.g. services/billing/** (docs/export.md).',
+        );
+      }
+    }
+    const meta: { description?: string; paths?: string[] } = {};
+    if (description !== undefined) meta.description = description;
+    if (paths.length > 0) meta.paths = paths;
     await this.refuseLinks([folder]);
     if ((await this.dirs('projects')).includes(scope.project)) {
       throw new UsageError(
@@ -168,12 +205,18 @@ export class ScopeService {
         `Nothing was written. See it with \`agents invariant list --project ${scope.project}\`.`,
       );
     }
-    const { writeFolderAtomic } = await import('../store/write.ts');
+    const [{ formatProjectFile }, { writeFolderAtomic }] = await Promise.all([import('../core/serialize.ts'), import('../store/write.ts')]);
+    // Nothing to say yet: an empty `.gitkeep` keeps the folder (an empty `{}` document would leave the YAML fast path).
+    const file =
+      meta.description === undefined && meta.paths === undefined
+        ? { name: '.gitkeep', content: '' }
+        : { name: 'project.yaml', content: formatProjectFile(path, meta) };
+    const written = `${folder}/${file.name}`;
     const enabled = await commitWanted(this.source, input.commit);
     return withCommit(this.root, enabled, async () => {
       // All or nothing, and a concurrent `project add` of the same name fails on the rename.
-      writeFolderAtomic(this.root, folder, [{ name: '.gitkeep', content: '' }]);
-      return { value: { project: scope.project, folder }, paths: [`${folder}/.gitkeep`], message: `project: add ${scope.project}\n` };
+      writeFolderAtomic(this.root, folder, [file]);
+      return { value: { project: scope.project, folder, path: written }, paths: [written], message: `project: add ${scope.project}\n` };
     });
   }
 

@@ -2,10 +2,10 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { globHoldsFolder } from '../core/globs.ts';
 import { isName } from '../core/names.ts';
-import { DEFAULT_CONFIG, type ProjectMeta, type StoreConfig } from '../core/model.ts';
-import { parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import type { ProjectMeta } from '../core/model.ts';
+import { parseProjectMeta, YamlSyntaxNotLoaded, type YamlSyntax } from '../core/parse-core.ts';
 import { repoTop } from './git-dir.ts';
-import { readEntries, readFailure } from './read.ts';
+import { readFailure } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 
 /** The projects of a store: every project folder, and the project.yaml of those that have one. */
@@ -18,8 +18,8 @@ export interface ProjectsRead {
   diagnostics: Diagnostic[];
 }
 
-function parseMeta(file: string, bytes: Uint8Array): ReturnType<typeof parseProjectMeta> {
-  return parseProjectMeta(file, bytes);
+function parseMeta(file: string, bytes: Uint8Array, syntax?: YamlSyntax): ReturnType<typeof parseProjectMeta> {
+  return parseProjectMeta(file, bytes, syntax);
 }
 
 /**
@@ -51,22 +51,13 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
       p = parseMeta(file, r.bytes);
     } catch (error) {
       if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-      await import('../core/parse.ts');
-      p = parseMeta(file, r.bytes);
+      const { YAML_SYNTAX } = await import('../core/parse.ts');
+      p = parseMeta(file, r.bytes, YAML_SYNTAX);
     }
     if (p.value) out.meta.set(listed[i]!, p.value);
     out.diagnostics.push(...p.diagnostics);
   }
   return out;
-}
-
-/** The store's config.yaml (defaults when absent) and its problems. */
-export async function readConfig(source: TreeSource): Promise<{ config: StoreConfig; diagnostics: Diagnostic[] }> {
-  const top = await source.list('', { recursive: false });
-  const entry = top.find((e) => e.path === 'config.yaml');
-  if (!entry) return { config: structuredClone(DEFAULT_CONFIG), diagnostics: [] };
-  const snap = await readEntries(source, [entry]);
-  return { config: snap.config ?? structuredClone(DEFAULT_CONFIG), diagnostics: snap.diagnostics };
 }
 
 /**

@@ -62,8 +62,8 @@ export async function readWaivers(
     } catch (error) {
       // Not in the canonical shape, or a diagnostic needs positions: load the full YAML parser once, then parse again.
       if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-      await import('../core/parse.ts');
-      p = parseWaiver(job.path, r.bytes, job.id);
+      const { YAML_SYNTAX } = await import('../core/parse.ts');
+      p = parseWaiver(job.path, r.bytes, job.id, YAML_SYNTAX);
     }
     diagnostics.push(...p.diagnostics);
     if (p.value) waivers.push({ ...p.value, scope: job.scope, path: job.path });

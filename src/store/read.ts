@@ -1,7 +1,15 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { Plan, ProjectMeta, ScopedInvariant, StoreConfig } from '../core/model.ts';
-import { parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import {
+  parseActionMeta,
+  parseConfig,
+  parseInvariant,
+  parsePlan,
+  parseProjectMeta,
+  YamlSyntaxNotLoaded,
+  type YamlSyntax,
+} from '../core/parse-core.ts';
 import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 
@@ -52,6 +60,8 @@ export async function readEntries(
   for (const entry of entries) into.entries.push(entry);
   const jobs = planReads(entries, wanted, into.diagnostics, kinds);
   const contents = await source.read(jobs.map((j) => j.entry.path));
+  // The full YAML parser, once a file has needed it (then every later file gets it too).
+  let syntax: YamlSyntax | undefined;
   for (const { entry, kind } of jobs) {
     const r = contents.get(entry.path);
     if (!r) continue;
@@ -60,47 +70,48 @@ export async function readEntries(
       continue;
     }
     try {
-      parseInto(into, entry.path, kind, r.bytes);
+      parseInto(into, entry.path, kind, r.bytes, syntax);
     } catch (error) {
       // The file needs the full YAML parser (it is not in the canonical shape,
       // or a diagnostic needs positions): load it once, then parse again.
       // Parsing is pure and adds to `into` only when it returns.
       if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-      await import('../core/parse.ts');
-      parseInto(into, entry.path, kind, r.bytes);
+      if (syntax) throw error;
+      syntax = (await import('../core/parse.ts')).YAML_SYNTAX;
+      parseInto(into, entry.path, kind, r.bytes, syntax);
     }
   }
   return into;
 }
 
-function parseInto(into: StoreSnapshot, file: string, kind: PathKind, bytes: Uint8Array): void {
+function parseInto(into: StoreSnapshot, file: string, kind: PathKind, bytes: Uint8Array, syntax?: YamlSyntax): void {
   switch (kind.kind) {
     case 'invariant': {
-      const p = parseInvariant(file, bytes, kind.scope, kind.id);
+      const p = parseInvariant(file, bytes, kind.scope, kind.id, true, syntax);
       if (p.value) into.invariants.push(p.value);
       into.diagnostics.push(...p.diagnostics);
       return;
     }
     case 'plan': {
-      const p = parsePlan(file, bytes, kind.plan);
+      const p = parsePlan(file, bytes, kind.plan, syntax);
       if (p.value) into.plans.set(kind.plan, p.value);
       into.diagnostics.push(...p.diagnostics);
       return;
     }
     case 'action-meta': {
-      const p = parseActionMeta(file, bytes);
+      const p = parseActionMeta(file, bytes, syntax);
       if (p.value) into.actionMeta.set(`${kind.ns}/${kind.name}`, p.value);
       into.diagnostics.push(...p.diagnostics);
       return;
     }
     case 'project-meta': {
-      const p = parseProjectMeta(file, bytes);
+      const p = parseProjectMeta(file, bytes, syntax);
       if (p.value) into.projectMeta.set(kind.project, p.value);
       into.diagnostics.push(...p.diagnostics);
       return;
     }
     case 'config': {
-      const p = parseConfig(file, bytes);
+      const p = parseConfig(file, bytes, syntax);
       if (p.value) into.config = p.value;
       into.diagnostics.push(...p.diagnostics);
       return;

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import {
   closeSync,
   constants,
@@ -97,6 +98,123 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
       // The temporary was never made, or is already gone.
     }
     throw writeFailure(error, rel);
+  }
+}
+
+/**
+ * Flushes the file system that holds `path` to its disk: syncfs(2), through
+ * coreutils `sync -f` (Linux). One call costs about as much as a few fsyncs,
+ * however many files were written since. False where it is not available;
+ * the caller then flushes file by file.
+ */
+export function syncFileSystem(path: string): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    return spawnSync('sync', ['-f', path], { stdio: 'ignore', timeout: 120_000 }).status === 0;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Replaces many files, each atomically, without an fsync per file
+ * (docs/decisions.md, "validate --fix: one file-system sync, not an fsync per
+ * file"): every new content goes to a temporary beside its file first
+ * (`stage`); `commit` then flushes them all to disk at once, renames each into
+ * place, and flushes the renames. A crash at any point leaves each file
+ * either as it was or replaced whole, and at most temporaries that readers
+ * skip and `validate --fix` removes; after a power loss the same holds, since
+ * no rename is made before the data it exposes is on disk.
+ */
+export class ReplaceBatch {
+  private readonly staged: { rel: string; tmp: string; path: string }[] = [];
+  private readonly safeFolders = new Set<string>();
+  private dirty = false;
+
+  constructor(private readonly root: string) {
+    assertMine(root);
+  }
+
+  /** Writes the new content of `rel` to a temporary beside it; throws the user-facing error of a refused write (nothing left behind). */
+  stage(rel: string, content: string): void {
+    const relDir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+    if (!this.safeFolders.has(relDir)) {
+      assertNoLinkedFolder(this.root, relDir, `write ${rel}`);
+      this.safeFolders.add(relDir);
+    }
+    const path = join(this.root, rel);
+    const tmp = tempName(path);
+    try {
+      const fd = openSync(tmp, 'wx', 0o644);
+      try {
+        writeSync(fd, content);
+      } finally {
+        closeSync(fd);
+      }
+    } catch (error) {
+      try {
+        unlinkSync(tmp);
+      } catch {
+        // Never made.
+      }
+      throw writeFailure(error, rel);
+    }
+    this.staged.push({ rel, tmp, path });
+  }
+
+  /** Removes a file (made durable by `commit`'s final flush). */
+  remove(rel: string): void {
+    const relDir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+    assertNoLinkedFolder(this.root, relDir, `remove ${rel}`);
+    this.safeFolders.add(relDir);
+    try {
+      unlinkSync(join(this.root, rel));
+    } catch (error) {
+      throw writeFailure(error, rel);
+    }
+    this.dirty = true;
+  }
+
+  /** Puts every staged file in place; returns the files that could not be, with why (their temporaries removed). */
+  commit(): Map<string, AgentsError> {
+    const failed = new Map<string, AgentsError>();
+    if (this.staged.length > 0) {
+      // The data first: a rename must never reach the disk before the bytes it exposes.
+      if (!syncFileSystem(this.root)) for (const s of this.staged) fsyncFile(s.tmp);
+      for (const s of this.staged) {
+        try {
+          renameSync(s.tmp, s.path);
+          this.dirty = true;
+        } catch (error) {
+          try {
+            unlinkSync(s.tmp);
+          } catch {
+            // Gone already.
+          }
+          failed.set(s.rel, writeFailure(error, s.rel));
+        }
+      }
+      this.staged.length = 0;
+    }
+    if (this.dirty && !syncFileSystem(this.root)) for (const dir of this.folders()) fsyncDir(dir);
+    this.dirty = false;
+    return failed;
+  }
+
+  private folders(): Set<string> {
+    return new Set([...this.safeFolders].map((d) => join(this.root, d)));
+  }
+}
+
+function fsyncFile(path: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r+');
+    fsyncSync(fd);
+  } catch {
+    // Gone, or not flushable: the rename that follows still keeps the file whole for readers.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

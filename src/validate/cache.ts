@@ -201,6 +201,38 @@ export class FactsCache {
   }
 
   /**
+   * Files this run rewrote itself (`validate --fix`): each of `changes` whose
+   * entry still holds the blob `from` now holds `to`, with its facts mapped
+   * by `facts` (undefined: dropped, checked again next time). Keeps the next
+   * run warm without checking the rewritten files again.
+   */
+  amend(changes: ReadonlyMap<string, { from: string; to: string }>, facts: (f: FileFacts) => FileFacts | undefined): void {
+    if (!this.enabled || changes.size === 0) return;
+    for (let i = 0; i < this.used.length; i += 3) {
+      const path = this.used[i] as string;
+      const change = changes.get(path);
+      if (change === undefined) continue;
+      const from = this.used[i + 1] as number;
+      const entry = this.used[i + 2]!;
+      let blob: string;
+      let old: FileFacts | undefined;
+      if (from < 0) ({ blob, facts: old } = entry as { blob: string; facts: FileFacts });
+      else {
+        const line = this.text.slice(from, entry as number);
+        const tab = line.indexOf('\t');
+        blob = line.slice(0, tab);
+        old = decode(line.slice(tab + 1));
+      }
+      if (blob !== change.from || old === undefined) continue;
+      const next = facts(old);
+      if (next === undefined || /[\t\n\r]/.test(change.to)) continue;
+      this.used[i + 1] = -1;
+      this.used[i + 2] = { blob: change.to, facts: next };
+      this.changed = true;
+    }
+  }
+
+  /**
    * Writes the facts of this run's files (and only those: deleted files drop
    * out), in the order they were asked for, when anything changed. A
    * temporary file renamed into place, so a reader never sees half a cache;

@@ -14,6 +14,7 @@ import {
   parsePlan,
   parseProjectMeta,
   YamlSyntaxNotLoaded,
+  type YamlSyntax,
 } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
@@ -68,13 +69,13 @@ function missingModeline(b: Uint8Array): string | undefined {
  * The facts of one file. Throws YamlSyntaxNotLoaded when the file needs the
  * full YAML parser, which the caller loads before asking again.
  */
-export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): FileFacts {
+export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, syntax?: YamlSyntax): FileFacts {
   const facts: FileFacts = {};
   let diagnostics: Diagnostic[];
   switch (kind.kind) {
     case 'invariant': {
       // The value is dropped once its facts are taken: no flat copies of its strings, except the two kept.
-      const p = parseInvariant(path, bytes, kind.scope, kind.id, false);
+      const p = parseInvariant(path, bytes, kind.scope, kind.id, false, syntax);
       diagnostics = p.diagnostics;
       if (p.value) {
         facts.k = keyDigest(textKey(p.value.text));
@@ -89,28 +90,28 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): Fil
       break;
     }
     case 'plan': {
-      const p = parsePlan(path, bytes, kind.plan);
+      const p = parsePlan(path, bytes, kind.plan, syntax);
       diagnostics = p.diagnostics;
       if (p.value) facts.p = p.value;
       break;
     }
     case 'action-meta':
-      diagnostics = parseActionMeta(path, bytes).diagnostics;
+      diagnostics = parseActionMeta(path, bytes, syntax).diagnostics;
       break;
     case 'project-meta': {
-      const p = parseProjectMeta(path, bytes);
+      const p = parseProjectMeta(path, bytes, syntax);
       diagnostics = p.diagnostics;
       if (p.value) facts.j = p.value;
       break;
     }
     case 'config':
-      diagnostics = parseConfig(path, bytes).diagnostics;
+      diagnostics = parseConfig(path, bytes, syntax).diagnostics;
       break;
     case 'record':
       diagnostics = checkRecord(path, kind.record, bytes);
       break;
     case 'waiver': {
-      const p = parseWaiver(path, bytes, kind.id);
+      const p = parseWaiver(path, bytes, kind.id, syntax);
       diagnostics = p.diagnostics;
       if (p.value) facts.w = { i: ownCopy(p.value.invariant_id), x: ownCopy(p.value.expires) };
       break;
@@ -123,19 +124,19 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array): Fil
 }
 
 /** Runs `fn`, loading the full YAML parser first when the file needs it (not in the canonical shape, or a diagnostic needs positions). */
-async function withFullParser<T>(fn: () => T): Promise<T> {
+async function withFullParser<T>(fn: (syntax?: YamlSyntax) => T): Promise<T> {
   try {
     return fn();
   } catch (error) {
     if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-    await import('../core/parse.ts');
-    return fn();
+    const { YAML_SYNTAX } = await import('../core/parse.ts');
+    return fn(YAML_SYNTAX);
   }
 }
 
 /** The facts of one file (see factsOf). */
 export function checkFile(path: string, kind: ContentKind, bytes: Uint8Array): Promise<FileFacts> {
-  return withFullParser(() => factsOf(path, kind, bytes));
+  return withFullParser((syntax) => factsOf(path, kind, bytes, syntax));
 }
 
 /** An invariant file parsed in full (undefined when it does not parse). */
@@ -144,5 +145,5 @@ export function readInvariant(
   kind: Extract<PathKind, { kind: 'invariant' }>,
   bytes: Uint8Array,
 ): Promise<ScopedInvariant | undefined> {
-  return withFullParser(() => parseInvariant(path, bytes, kind.scope, kind.id).value);
+  return withFullParser((syntax) => parseInvariant(path, bytes, kind.scope, kind.id, true, syntax).value);
 }

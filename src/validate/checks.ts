@@ -30,6 +30,8 @@ export interface ValidateOptions {
   repoFiles?: () => Promise<readonly string[] | undefined>;
   /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
   now?: Date;
+  /** Told as files are read, then as those the cache does not know are checked (a progress display). */
+  onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
 }
 
 /** Everything one validation found, with what later steps (`--fix`, paths filter) need. */
@@ -80,7 +82,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   // File by file: the shared reader's rules for what is read, then each file's own checks (or their cached facts).
   const jobs = planReads(entries, (k) => isContentKind(k) || k.kind === 'bad-id', diagnostics, kinds) as ContentJob[];
   const cache = options.cache ?? FactsCache.none();
-  const facts = await readFacts(source, tree, jobs, cache);
+  const facts = await readFacts(source, tree, jobs, cache, options.onProgress);
   for (const f of facts) if (f?.d) diagnostics.push(...f.d);
   diagnostics.push(...(await checkSchemaCopies(source, tree, entries, cache)));
 
@@ -127,7 +129,10 @@ async function readFacts(
   tree: TreeSource,
   jobs: readonly ContentJob[],
   cache: FactsCache,
+  onProgress?: ValidateOptions['onProgress'],
 ): Promise<(FileFacts | undefined)[]> {
+  let read = 0;
+  const tick = onProgress && (() => onProgress('read', ++read, jobs.length));
   // Aligned with `jobs`.
   const facts: (FileFacts | undefined)[] = new Array(jobs.length);
   const toCheck: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
@@ -137,9 +142,11 @@ async function readFacts(
   const contentHash = useCache && !known ? (await import('./content-hash.ts')).contentHash : undefined;
   const failed = (i: number, r: Exclude<ReadResult, { ok: true }>) => {
     facts[i] = { d: [readFailure(jobs[i]!.entry.path, r)] };
+    tick?.();
   };
   // A file read: cached facts, or a file to check. The first `length` bytes of `bytes`; `shared`: only valid during the call.
   const take = (i: number, bytes: Uint8Array, length: number, shared: boolean, knownBlob?: string) => {
+    tick?.();
     const path = jobs[i]!.entry.path;
     const own = () => (shared ? Buffer.from(bytes.subarray(0, length)) : bytes.subarray(0, length));
     const blob = useCache ? (knownBlob ?? contentHash?.(bytes, length)) : undefined;
@@ -185,7 +192,12 @@ async function readFacts(
 
   // The checker (parser, schema validators) loads only when some file is not in the cache.
   const { checkFile } = toCheck.length > 0 ? await import('./check-file.ts') : { checkFile: undefined };
-  for (const { i, bytes, blob } of toCheck) {
+  for (const [n, { i, bytes, blob }] of toCheck.entries()) {
+    if (onProgress) {
+      onProgress('check', n + 1, toCheck.length);
+      // With a display up, the event loop turns now and then, so Ctrl-C can erase it (src/cli/progress.ts).
+      if (n % 512 === 511) await new Promise((resolve) => setImmediate(resolve));
+    }
     const job = jobs[i]!;
     const path = job.entry.path;
     const f = await checkFile!(path, job.kind, bytes);
@@ -1011,13 +1023,10 @@ async function checkProjectPaths(
   }
   if (projects.length === 0) return [];
   projects.sort((a, b) => (a.name < b.name ? -1 : 1));
-  const { globMatches, globsSurelyOverlap, literalFolder } = await import('../core/globs.ts');
-  let allowOverlap = false;
-  const config = (await source.read(['config.yaml'])).get('config.yaml');
-  if (config?.ok) {
-    const { parseConfig } = await import('../core/parse.ts');
-    allowOverlap = parseConfig('config.yaml', config.bytes).value?.projects.allow_overlap ?? false;
-  }
+  const { compileGlob, globsSurelyOverlap, literalFolder } = await import('../core/globs.ts');
+  // A broken config.yaml is reported as its own file's problem; here it counts as the defaults.
+  const { readConfig } = await import('../store/config.ts');
+  const allowOverlap = (await readConfig(source)).config.projects.allow_overlap;
   const severity: Severity = allowOverlap ? 'warning' : 'error';
   const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
   const found: { file: string; report: () => Diagnostic }[] = [];
@@ -1053,12 +1062,19 @@ async function checkProjectPaths(
   if (files) {
     // Each glob is tried only on the files below its literal folder.
     const globs = projects.flatMap((p, pi) =>
-      p.paths.map((g, gi) => ({ pi, gi, glob: g, prefix: literalFolder(g) === '' ? '' : `${literalFolder(g)}/`, hits: 0 })),
+      p.paths.map((g, gi) => ({
+        pi,
+        gi,
+        glob: g,
+        matches: compileGlob(g),
+        prefix: literalFolder(g) === '' ? '' : `${literalFolder(g)}/`,
+        hits: 0,
+      })),
     );
     for (const f of files) {
       let first: (typeof globs)[number] | undefined;
       for (const g of globs) {
-        if (!f.startsWith(g.prefix) || !globMatches(g.glob, f)) continue;
+        if (!f.startsWith(g.prefix) || !g.matches(f)) continue;
         g.hits++;
         if (!first) first = g;
         else if (first.pi !== g.pi) overlap(projects[first.pi]!, first.gi, projects[g.pi]!, g.gi, f);

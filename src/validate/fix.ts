@@ -4,7 +4,7 @@ import { classifyPath } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { modeline } from '../core/serialize.ts';
-import { clearStaleLock, isFolder, removeFile, removeFolder, removeLockBlocker, writeFileAtomic } from '../store/write.ts';
+import { clearStaleLock, isFolder, removeFile, removeFolder, removeLockBlocker, ReplaceBatch, writeFileAtomic } from '../store/write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { modelineSchema } from './check-file.ts';
 import type { ValidateReport } from './checks.ts';
@@ -22,6 +22,8 @@ export interface Fix {
 export interface FixOptions {
   /** Whether a process of this host is still running (it may still own its temporary file). */
   processAlive: (pid: number) => boolean;
+  /** Told after each modeline written (staged), with how many there are in all: for a progress display. */
+  onProgress?: (done: number, total: number) => void;
 }
 
 const BOM = '\uFEFF';
@@ -31,10 +33,13 @@ const BOM = '\uFEFF';
  * a missing modeline, a file name that differs from a valid unused id, and
  * temporary files and lock files of writers that are gone, and whatever
  * stands at a lock's name that is not a file (a link, a FIFO, an empty
- * folder). Every write is atomic.
+ * folder). Every write is atomic. Modelines and temporaries, which can be
+ * many, go through one ReplaceBatch: one flush of the file system for all of
+ * them rather than an fsync per file (docs/decisions.md).
  */
 export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, options: FixOptions): Fix[] {
   const fixes: Fix[] = [];
+  const batch = new ReplaceBatch(tree.root);
   const claimed = new Set(report.usedIds);
   const renamed = new Set<string>();
   const diagnostics = byPosition(report.diagnostics);
@@ -51,7 +56,7 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
         break;
       }
       case 'temporary-file':
-        fixes.push(removeTemporary(tree, d.file, options));
+        fixes.push(removeTemporary(tree, d.file, options, batch));
         break;
       case 'stale-lock': {
         const why = clearStaleLock(tree.root, d.file);
@@ -78,10 +83,20 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
         break;
     }
   }
-  for (const d of diagnostics) {
-    if (d.code !== 'modeline-missing' || renamed.has(d.file)) continue;
-    const bytes = report.bytes.get(d.file);
-    if (bytes) fixes.push(addModeline(tree, d.file, bytes));
+  const modelines = diagnostics.filter((d) => d.code === 'modeline-missing' && !renamed.has(d.file) && report.bytes.has(d.file));
+  const staged: Fix[] = [];
+  for (const [i, d] of modelines.entries()) {
+    const fix = attempt({ file: d.file, action: 'add-modeline', message: `added the schema modeline to ${d.file}` }, () =>
+      batch.stage(d.file, withModeline(d.file, report.bytes.get(d.file)!)),
+    );
+    fixes.push(fix);
+    if (fix.done) staged.push(fix);
+    options.onProgress?.(i + 1, modelines.length);
+  }
+  const failed = batch.commit();
+  for (const fix of staged) {
+    const error = failed.get(fix.file);
+    if (error) Object.assign(fix, { done: false, message: `${fix.message}: not done, ${error.message}` });
   }
   return fixes;
 }
@@ -116,7 +131,7 @@ function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>)
 }
 
 /** `.<name>.<pid>.<random>.tmp`, left by a writer that died before renaming it into place. */
-function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOptions): Fix {
+function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOptions, batch: ReplaceBatch): Fix {
   const base = file.slice(file.lastIndexOf('/') + 1);
   const pid = Number(/\.(\d+)\.[0-9a-f]+\.tmp$/.exec(base)?.[1] ?? NaN);
   if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && options.processAlive(pid)) {
@@ -132,18 +147,55 @@ function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOpti
       removeFolder(tree.root, file),
     );
   }
-  return attempt({ file, action: 'remove-temporary', message: `removed temporary file ${file}` }, () => removeFile(tree.root, file));
+  return attempt({ file, action: 'remove-temporary', message: `removed temporary file ${file}` }, () => batch.remove(file));
 }
 
-/** Prepends the modeline, keeping a BOM first and the file's line endings. */
-function addModeline(tree: WorkingTreeSource, file: string, bytes: Uint8Array): Fix {
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** The text of `file` with the modeline prepended, keeping a BOM first and the file's line endings. */
+export function withModeline(file: string, bytes: Uint8Array): string {
   const schema = modelineSchema(classifyPath(file))!;
-  let text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+  let text = decoder.decode(bytes);
   const bom = text.startsWith(BOM) ? BOM : '';
   if (bom) text = text.slice(1);
   const eol = /\r\n/.test(text) ? '\r\n' : '\n';
-  const line = modeline(file, schema);
-  return attempt({ file, action: 'add-modeline', message: `added the schema modeline to ${file}` }, () =>
-    writeFileAtomic(tree.root, file, `${bom}${line}${eol}${text}`, 'replace'),
-  );
+  return `${bom}${modeline(file, schema)}${eol}${text}`;
+}
+
+/**
+ * The report as a fresh check would give it after `fixes`, when that follows
+ * from the fixes alone: only modelines were added (to files with nothing else
+ * to report, so no position moves) and temporary files removed. Undefined
+ * otherwise (a rename, a lock, a modeline on a file with other findings):
+ * the store is then checked again. Saves a second full check of a large
+ * store whose files all lacked their modeline.
+ */
+export function reportAfterFixes(report: ValidateReport, fixes: readonly Fix[]): ValidateReport | undefined {
+  const modelined = new Set<string>();
+  const removed = new Set<string>();
+  let folders: Set<string> | undefined;
+  for (const f of fixes) {
+    if (!f.done) continue;
+    if (f.action === 'add-modeline') modelined.add(f.file);
+    else if (f.action === 'remove-temporary') {
+      // An unfinished plan folder takes its files with it: checked again.
+      folders ??= new Set(report.entries.filter((e) => e.type === 'dir').map((e) => e.path));
+      if (folders.has(f.file)) return undefined;
+      removed.add(f.file);
+    } else return undefined;
+  }
+  const gone = (d: { code: string; file: string }) =>
+    (d.code === 'modeline-missing' && modelined.has(d.file)) || (d.code === 'temporary-file' && removed.has(d.file));
+  for (const d of report.diagnostics) {
+    if (gone(d)) continue;
+    if (modelined.has(d.file) || removed.has(d.file)) return undefined;
+    for (const r of d.related ?? []) if (modelined.has(r.file) || removed.has(r.file)) return undefined;
+  }
+  const entries = removed.size === 0 ? report.entries : report.entries.filter((e) => !removed.has(e.path));
+  return {
+    ...report,
+    entries,
+    files: removed.size === 0 ? report.files : entries.filter((e) => e.type !== 'dir').length,
+    diagnostics: report.diagnostics.filter((d) => !gone(d)),
+  };
 }

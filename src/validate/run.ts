@@ -34,6 +34,10 @@ export interface RunValidateOptions {
    * build of the tool (see cache.ts); absent: every file is checked afresh.
    */
   cache?: { dir: string; build: string };
+  /** Told as files are read and checked (a progress display). */
+  onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
+  /** Told as `--fix` writes modelines. */
+  onFixProgress?: (done: number, total: number) => void;
 }
 
 export interface RunValidateDeps {
@@ -116,12 +120,14 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     }
   };
   const now = (deps.clock ?? (() => new Date()))();
+  const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   const checkOptions = options.staged
-    ? { cache, repoFiles, now }
+    ? { cache, repoFiles, now, ...progress }
     : {
         cache,
         repoFiles,
         now,
+        ...progress,
         lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined),
       };
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
@@ -137,9 +143,26 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   let fixes: Fix[] = [];
   if (options.fix && source instanceof WorkingTreeSource) {
-    const { applyFixes } = await import('./fix.ts');
-    fixes = applyFixes(source, report, { processAlive: deps.processAlive });
-    if (fixes.some((f) => f.done)) report = await checkTree(new WorkingTreeSource(options.store), checkOptions);
+    const { applyFixes, reportAfterFixes, withModeline } = await import('./fix.ts');
+    fixes = applyFixes(source, report, {
+      processAlive: deps.processAlive,
+      ...(options.onFixProgress ? { onProgress: options.onFixProgress } : {}),
+    });
+    const after = fixes.some((f) => f.done) ? reportAfterFixes(report, fixes) : report;
+    if (after === undefined) report = await checkTree(new WorkingTreeSource(options.store), checkOptions);
+    else {
+      if (cache.enabled) {
+        // The rewritten files' facts are known: the same, less the missing modeline (no other finding, reportAfterFixes).
+        const { contentHash } = await import('./content-hash.ts');
+        const changes = new Map<string, { from: string; to: string }>();
+        for (const f of fixes) {
+          const bytes = f.done && f.action === 'add-modeline' ? report.bytes.get(f.file) : undefined;
+          if (bytes) changes.set(f.file, { from: contentHash(bytes), to: contentHash(Buffer.from(withModeline(f.file, bytes))) });
+        }
+        cache.amend(changes, (facts) => (facts.d === undefined ? { ...facts, m: undefined } : undefined));
+      }
+      report = after;
+    }
   }
   cache.save();
   const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agents } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
-import { exampleStore, fileList } from '../helpers/plans.ts';
+import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 
 function repoStore(): { root: string; repo: string } {
   const root = exampleStore();
@@ -112,7 +112,7 @@ describe('agents project add / list', () => {
     const r = run(root, 'project', 'add', 'web', '--commit', '--format', 'json');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ project: 'web', folder: 'projects/web' });
+    expect(out).toMatchObject({ project: 'web', folder: 'projects/web', path: 'projects/web/.gitkeep' });
     expect(fileList(root)).toContain('projects/web/.gitkeep');
     expect(git(repo, 'show', '--name-only', '--format=%s', 'HEAD').trim().split('\n')).toEqual([
       'project: add web',
@@ -131,7 +131,35 @@ describe('agents project add / list', () => {
     expect(run(root, 'validate').code).toBe(0);
   });
 
+  it('writes the description and paths into project.yaml, which which and validate read', () => {
+    const { root, repo } = repoStore();
+    const r = run(
+      root,
+      'project',
+      'add',
+      'billing',
+      '--description',
+      'The billing service',
+      '--path',
+      'services/billing/**',
+      '--path',
+      'libs/money/**',
+    );
+    expect(r.code).toBe(0);
+    expect(readYaml(root, 'projects/billing/project.yaml')).toEqual({
+      description: 'The billing service',
+      paths: ['services/billing/**', 'libs/money/**'],
+    });
+    const which = JSON.parse(
+      agents(['--store', root, 'which', join(repo, 'services/billing/api.ts'), '--format', 'json'], { cwd: repo }).stdout,
+    );
+    expect(which).toEqual([expect.objectContaining({ projects: ['billing'] })]);
+    expect(run(root, 'validate').code).toBe(0);
+  });
+
   it.each([
+    ['a path that is not a glob', ['web', '--path', 'services/[billing/**'], 'path'],
+    ['an empty path', ['web', '--path', ''], 'path'],
     ['an existing project', ['myapp'], 'already exists'],
     ['a bad name', ['My App'], 'project'],
     ['a path', ['a/b'], 'project'],

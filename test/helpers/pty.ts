@@ -19,17 +19,29 @@ export class PtySession {
     readonly cwd: string,
   ) {}
 
-  static start(args: string[], options: { cwd: string; columns?: number; rows?: number; env?: Record<string, string> }): PtySession {
+  /**
+   * `record`: a file that receives every byte the program writes to the
+   * terminal (tmux pipe-pane), from its first: the program starts only once
+   * the recording runs.
+   */
+  static start(
+    args: string[],
+    options: { cwd: string; columns?: number; rows?: number; env?: Record<string, string>; record?: string },
+  ): PtySession {
     const dir = tempDir('agents-pty-');
     const socket = join(dir, 'tmux.sock');
     const conf = join(dir, 'tmux.conf');
     writeFileSync(conf, 'set -g status off\nset -g history-limit 0\n');
     const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', TERM: 'xterm-256color', ...options.env };
-    // An interactive terminal is the point: the test helpers' CI=true must not leak in.
-    delete env.CI;
+    // An interactive terminal is the point: the test helpers' CI=true must not leak in (unless a test sets CI itself).
+    if (options.env?.CI === undefined) delete env.CI;
     delete env.AGENTS_STORE;
     delete env.TMUX;
+    const go = options.record ? `${options.record}.go` : undefined;
+    // The shell outlives a Ctrl-C sent to the program (a trap, unlike an ignored signal, is not inherited), so it can report the exit code.
     const script =
+      'trap : INT; ' +
+      (go ? `while [ ! -e ${quote(go)} ]; do sleep 0.05; done; ` : '') +
       `${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; ` +
       `code=$?; printf '\\n[exit %s]\\n' "$code"; ` +
       `stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; printf '\\n[done]\\n'; sleep 600`;
@@ -56,6 +68,10 @@ export class PtySession {
     );
     const session = new PtySession(socket, options.cwd);
     onTestFinished(() => session.kill());
+    if (options.record && go) {
+      session.tmux('pipe-pane', '-o', '-t', 'agents', `cat >> ${quote(options.record)}`);
+      writeFileSync(go, '');
+    }
     return session;
   }
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classifyPath } from '../../src/core/layout.ts';
@@ -6,7 +6,7 @@ import { parseInvariant } from '../../src/core/parse.ts';
 import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { agents } from '../helpers/cli.ts';
-import { testStore } from '../helpers/tmp.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
 import { runAndKill, seeded } from './kill.ts';
 
 /** Kills to inject; trials go on until that many runs were killed (at most MAX_TRIALS). */
@@ -109,6 +109,94 @@ describe('crash safety', () => {
 
     console.log(
       `crash: ${trials} trials, ${killed} killed (${killedAfterWrite} after the file was linked, ${leftTemporary} left a temporary, ${leftLock} left a lock), ${finished} finished; ${left.invariants.length} invariant files, all whole`,
+    );
+  }, 300_000);
+});
+
+/** Files for the --fix campaign: enough that a run spends a while writing, few enough to stay quick. */
+const FIX_FILES = 400;
+const FIX_KILLS = 8;
+const FIX_MAX_TRIALS = 24;
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+function ulidOf(n: number): string {
+  let tail = '';
+  for (let i = 0; i < 6; i++, n = Math.floor(n / 32)) tail = CROCKFORD[n % 32] + tail;
+  return `01JF00000000000000${'00'}${tail}`;
+}
+
+describe('crash safety of validate --fix', () => {
+  it(`--fix adding ${FIX_FILES} modelines, killed with SIGKILL at random points (${FIX_KILLS} kills): every file is its old or its new text, and a later --fix cleans up`, async () => {
+    const files = new Map<string, { old: string; fixed: string }>();
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < FIX_FILES; i++) {
+      const id = ulidOf(i);
+      const rel = `projects/p${i % 5}/${id}.yaml`;
+      const old = invariantYaml(id, `Rule ${i}: keep every file whole`);
+      files.set(rel, { old, fixed: `# yaml-language-server: $schema=../../schemas/invariant.schema.json\n${old}` });
+      tree[rel] = old;
+    }
+    const store = testStore(tree);
+    const folders = [0, 1, 2, 3, 4].map((p) => `projects/p${p}`);
+    /** Files that are new text now; throws on a file that is neither (torn, empty, or gone). */
+    const census = () => {
+      let fixed = 0;
+      for (const [rel, { old, fixed: next }] of files) {
+        const now = readFileSync(join(store, rel), 'utf8');
+        if (now === next) fixed++;
+        else expect({ rel, now }).toEqual({ rel, now: old });
+      }
+      return fixed;
+    };
+    const others = () => folders.flatMap((f) => leftovers(join(store, f)).other.map((n) => `${f}/${n}`));
+    const temporaries = () => folders.flatMap((f) => leftovers(join(store, f)).temporaries);
+    const args = ['--store', store, 'validate', '--fix'];
+    const calibration = await runAndKill(args, 60_000);
+    expect(calibration).toMatchObject({ killed: false, code: 0 });
+    expect(census()).toBe(FIX_FILES);
+    const random = seeded(0xf1c5);
+    let target = Math.max(50, calibration.ms * 0.8);
+    let killed = 0;
+    let finished = 0;
+    let killedMidWrite = 0;
+    let trials = 0;
+    for (let i = 0; killed < FIX_KILLS && i < FIX_MAX_TRIALS; i++) {
+      trials++;
+      // Every file back to its old text (nothing runs now), so each trial has all of them to fix.
+      for (const [rel, { old }] of files) writeFileSync(join(store, rel), old);
+      const u = random();
+      const after = Math.round(i % 3 === 0 ? u * target * 1.2 : target * (0.85 + 0.3 * u));
+      const outcome = await runAndKill(args, after);
+      const fixed = census();
+      expect(others()).toEqual([]);
+      if (outcome.killed) {
+        killed++;
+        if (fixed > 0 && fixed < FIX_FILES) killedMidWrite++;
+      } else {
+        // A run that finished fixed every file, whatever temporaries earlier kills left.
+        expect(outcome.code).toBe(0);
+        expect(fixed).toBe(FIX_FILES);
+        finished++;
+      }
+      if (i % 3 !== 0) target = fixed > 0 ? target * 0.93 : target * 1.07;
+    }
+    expect(killed).toBe(FIX_KILLS);
+    expect(killed + finished).toBe(trials);
+    const leftTemporaries = temporaries().length;
+
+    // Readers skip the temporaries: the store reads without a diagnostic.
+    const snap = await readStore(new WorkingTreeSource(store));
+    expect(snap.diagnostics).toEqual([]);
+    expect(snap.invariants).toHaveLength(FIX_FILES);
+    // A later --fix removes every temporary the killed runs left and fixes the rest; then nothing is left to report.
+    expect(agents(args).code).toBe(0);
+    expect(census()).toBe(FIX_FILES);
+    expect(temporaries()).toEqual([]);
+    const clean = agents(['--store', store, '--format', 'json', 'validate']);
+    expect(clean.code).toBe(0);
+    expect((JSON.parse(clean.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);
+    console.log(
+      `crash --fix: ${trials} trials, ${killed} killed (${killedMidWrite} with part of the files renamed), ${finished} finished; ${leftTemporaries} temporaries left, all removed by the next --fix`,
     );
   }, 300_000);
 });

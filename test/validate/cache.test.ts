@@ -308,3 +308,46 @@ describe('contentHash', () => {
     expect(contentHash(new TextEncoder().encode('The quick brown fox jumps over the lazy cog'))).not.toBe(contentHash(text));
   });
 });
+
+describe('the validation cache across clones (CI restoring .git/agents)', () => {
+  it("a cache restored from another clone's run gives the verdict of an uncached run, whatever changed since", async () => {
+    const tree = {
+      [`global/${A}.yaml`]: good(A, 'Never delete production data'),
+      [`projects/web/${B}.yaml`]: good(B, 'Keep a backup'),
+      [`projects/api/${C}.yaml`]: good(C, 'Log every payment'),
+    };
+    const first = repoStore(tree);
+    expect(JSON.parse(await check(first.store, first.cacheDir)).ok).toBe(true);
+    // The next run is a fresh clone of a later commit: one file broken, one a duplicate, one gone; the old cache restored into it.
+    const next = repoStore(tree);
+    writeFileSync(join(next.store, `global/${A}.yaml`), badSeverity(A));
+    writeFileSync(join(next.store, `projects/web/${B}.yaml`), good(B, 'log every  PAYMENT'));
+    rmSync(join(next.store, `projects/api/${C}.yaml`));
+    writeFileSync(join(next.store, `projects/web/${A.slice(0, -1)}Z.yaml`), good(`${A.slice(0, -1)}Z`, 'Log every payment'));
+    mkdirSync(next.cacheDir, { recursive: true });
+    writeFileSync(cacheFileIn(next.cacheDir, false), readFileSync(cacheFileIn(first.cacheDir, false)));
+    const plain = await check(next.store, undefined);
+    expect(await check(next.store, next.cacheDir)).toBe(plain);
+    expect((JSON.parse(plain) as { diagnostics: { code: string }[] }).diagnostics.map((d) => d.code).sort()).toEqual([
+      'duplicate-text',
+      'schema',
+    ]);
+  });
+});
+
+describe('the validation cache after validate --fix', () => {
+  it('holds the facts of the files --fix rewrote, under their new content hash, and answers as an uncached run', async () => {
+    const plain = invariantYaml(A, 'Never delete production data');
+    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: plain, [`projects/web/${B}.yaml`]: good(B, 'Keep a backup') });
+    const fixed = await runValidate({ store, cwd: store, fix: true, cache: { dir: cacheDir, build: 'test-build' } }, deps);
+    expect(fixed.fixes.map((f) => [f.action, f.file, f.done])).toEqual([['add-modeline', `global/${A}.yaml`, true]]);
+    expect(fixed.diagnostics).toEqual([]);
+    const bytes = readFileSync(join(store, `global/${A}.yaml`));
+    expect(bytes.toString('utf8')).toBe(ML + plain);
+    const line = readFileSync(cacheFileIn(cacheDir, false), 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith(`global/${A}.yaml\t`));
+    expect(line?.split('\t')[1]).toBe(contentHash(bytes));
+    expect(await check(store, cacheDir)).toBe(await check(store, undefined));
+  });
+});

@@ -1,8 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { scopeServiceFor } from '../service-scopes.ts';
-import { makeStyle } from '../style.ts';
 
 interface ActionAddArgs {
   action: string;
@@ -19,12 +17,12 @@ export default defineCommand<ActionAddArgs>({
       .option('description', { type: 'string', requiresArg: true, describe: 'what the template is for' })
       .option('commit', { type: 'boolean', describe: 'commit action.yaml with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
-    const r = await scopeServiceFor(ctx).addAction({
+    const r = await (await ctx.scopes()).addAction({
       action: String(argv.action),
       ...(argv.description !== undefined ? { description: String(argv.description) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     emit(ctx, { action: r.action, path: r.path, description: r.description, commit: r.commit ?? null }, () =>
       [
         `${s.green('created')} action ${s.bold(r.action)}`,

@@ -1,16 +1,14 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { scopeServiceFor } from '../service-scopes.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<Record<string, unknown>>({
   command: ['list', 'ls'],
   describe: 'List action templates with their invariant and plan counts',
   builder: (y) => y,
   async run(_argv, ctx) {
-    const actions = await scopeServiceFor(ctx).listActions();
-    const s = makeStyle(ctx.color);
+    const actions = await (await ctx.scopes()).listActions();
+    const s = ctx.style;
     emit(ctx, actions, () => {
       if (actions.length === 0) return 'No action templates. Create one with `agents action add NS/NAME`.';
       const lines: string[] = [];

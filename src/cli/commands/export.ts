@@ -1,15 +1,11 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { isUlid } from '../../core/names.ts';
-import { ExportService, refusedError, type ExportPlan } from '../../service/export-service.ts';
+import { refusedError, type ExportPlan, type ExportService } from '../../service/export-service.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../io.ts';
+import type { CliContext } from '../context.ts';
 import { emit } from '../render.ts';
 import { inferProject } from '../scope-options.ts';
-import { serviceFor } from '../service.ts';
-import { ExportCache } from '../../store/export-cache.ts';
-import { defaultCacheDir } from '../../validate/cache.ts';
-import { BUILD_ID } from '../version.ts';
-import { makeStyle } from '../style.ts';
+import { startProgress } from '../progress.ts';
 import { unifiedDiff } from '../unified-diff.ts';
 
 interface ExportArgs {
@@ -51,9 +47,8 @@ export default defineCommand<ExportArgs>({
           "answer from what the last export knew when nothing it read has changed (kept in the repository's .git folder); --no-cache computes every file",
       }),
   async run(argv, ctx) {
-    const service = serviceFor(ctx);
-    const cacheDir = argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE ? defaultCacheDir(service.root) : undefined;
-    const exporter = new ExportService(service, cacheDir !== undefined ? { cache: ExportCache.in(cacheDir), build: BUILD_ID } : undefined);
+    const service = await ctx.invariants();
+    const exporter = await ctx.exporter({ cache: argv.cache !== false });
     const modes = [argv.check && '--check', argv['dry-run'] && '--dry-run', argv.stdout && '--stdout'].filter(Boolean);
     if (modes.length > 1) throw new UsageError(`${modes.join(' and ')} cannot be combined`, 'Choose one.');
     if (argv.stdout) {
@@ -78,8 +73,7 @@ export default defineCommand<ExportArgs>({
       if (argv.plan !== undefined) {
         let plan = argv.plan;
         if (!isUlid(plan)) {
-          const { PlanService } = await import('../../service/plan-service.ts');
-          plan = await new PlanService(service).resolvePlanId(plan);
+          plan = await (await ctx.plans()).resolvePlanId(plan);
         }
         target = { plan };
       } else target = { project: argv.project! };
@@ -91,11 +85,24 @@ export default defineCommand<ExportArgs>({
         '--plan goes with --stdout',
         'Plans have no files of their own: agents export --plan ID --stdout --target T prints one.',
       );
-    const plan = await exporter.plan({
-      ...(argv.target ? { targets: argv.target } : {}),
-      ...(argv.project !== undefined ? { project: argv.project } : {}),
-      force: argv.force ?? false,
-    });
+    // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
+    let progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    const onProgress = progress.enabled
+      ? (phase: 'compute' | 'write', done: number, total: number) =>
+          progress.update(phase === 'compute' ? 'export: computing files' : 'export: writing files', done, total)
+      : undefined;
+    let plan: ExportPlan;
+    try {
+      plan = await exporter.plan({
+        ...(argv.target ? { targets: argv.target } : {}),
+        ...(argv.project !== undefined ? { project: argv.project } : {}),
+        force: argv.force ?? false,
+        ...(onProgress ? { onProgress } : {}),
+      });
+    } finally {
+      // Erased before anything else is printed (warnings, errors, the result).
+      progress.stop();
+    }
     for (const w of plan.warnings) ctx.io.stderr.write(`agents: warning: ${w}\n`);
     if (argv.check) return check(ctx, plan, exporter);
     if (argv['dry-run']) {
@@ -111,9 +118,15 @@ export default defineCommand<ExportArgs>({
       );
       return EXIT_CODES.ok;
     }
-    const written = exporter.apply(plan);
+    let written: ReturnType<typeof exporter.apply>;
+    progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    try {
+      written = exporter.apply(plan, onProgress);
+    } finally {
+      progress.stop();
+    }
     exporter.remember(plan);
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     const unchanged = plan.changes.length - written.length;
     emit(ctx, { changes: written.map((c) => ({ path: c.path, target: c.target, action: c.action })), unchanged }, () => {
       const verb = { create: s.green('created'), update: s.green('updated'), delete: s.yellow('removed'), unchanged: 'unchanged' } as const;

@@ -5,7 +5,6 @@ import { installPreCommitHook } from '../../store/hooks.ts';
 import { initStore, writeSchemas } from '../../store/init.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { makeStyle } from '../style.ts';
 
 interface InitArgs {
   hooks?: boolean;
@@ -32,7 +31,7 @@ export default defineCommand<InitArgs>({
       }),
   async run(argv, ctx) {
     const root = initTarget({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     const exists = existsSync(root);
     if (argv.schemas) {
       if (!exists) throw new UsageError(`no store at ${root}`, 'Create it with `agents init` (which copies the schemas too).');
@@ -69,7 +68,7 @@ export default defineCommand<InitArgs>({
 
 /** Whether the store's config.yaml lists export targets (a broken config offers nothing). */
 async function exportsConfigured(root: string): Promise<boolean> {
-  const { readConfig } = await import('../../store/projects.ts');
+  const { readConfig } = await import('../../store/config.ts');
   const { WorkingTreeSource } = await import('../../store/tree-source.ts');
   try {
     const { config } = await readConfig(new WorkingTreeSource(root));

@@ -5,8 +5,6 @@ import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
-import { makeStyle } from '../style.ts';
-import { serviceFor } from '../service.ts';
 
 interface AddArgs extends ScopeArgs {
   text?: string[];
@@ -38,7 +36,7 @@ export default defineCommand<AddArgs>({
       }),
   async run(argv, ctx) {
     const text = (argv.text ?? []).join(' ');
-    const service = serviceFor(ctx);
+    const service = await ctx.invariants();
     let result: AddResult | undefined;
     if ((argv.text ?? []).length === 0) {
       if (!ctx.interactive) {
@@ -87,7 +85,7 @@ export default defineCommand<AddArgs>({
     }
     if (result.createdProject !== undefined)
       ctx.io.stderr.write(`agents: created project ${result.createdProject} (projects/${result.createdProject}/)\n`);
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     emit(
       ctx,
       {

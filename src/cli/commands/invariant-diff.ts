@@ -2,9 +2,7 @@ import { hasChanges } from '../../core/diff.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { discoverStore } from '../../store/discover.ts';
 import { safeText } from '../safe-output.ts';
-import { makeStyle } from '../style.ts';
 
 interface DiffArgs {
   range?: string;
@@ -33,12 +31,11 @@ export default defineCommand<DiffArgs>({
       })
       .option('exit-code', { type: 'boolean', describe: 'exit 1 when anything changed, 0 when nothing did (as `git diff --exit-code`)' }),
   async run(argv, ctx) {
-    const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
-    const { ReviewService } = await import('../../service/review-service.ts');
+    const review = await ctx.review();
     // The formatter loads while git answers.
     const formats = import('../diff-format.ts');
     formats.catch(() => undefined);
-    const result = await new ReviewService(root).diff({
+    const result = await review.diff({
       ...(argv.range !== undefined ? { range: String(argv.range) } : {}),
       ...(argv.project !== undefined ? { project: String(argv.project) } : {}),
       ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
@@ -47,7 +44,7 @@ export default defineCommand<DiffArgs>({
     });
     const { diffJson, diffMarkdown, diffText } = await formats;
     if (argv.format === 'markdown') ctx.io.stdout.write(safeText(diffMarkdown(result), false));
-    else emit(ctx, diffJson(result), () => diffText(result, makeStyle(ctx.color)));
+    else emit(ctx, diffJson(result), () => diffText(result, ctx.style));
     return argv['exit-code'] && hasChanges(result) ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
   },
 });

@@ -2,11 +2,9 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, type Severity } from '../../core/model.ts';
 import type { EditInput, EditResult } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../io.ts';
+import type { CliContext } from '../context.ts';
 import { tuiIo } from '../interactive.ts';
 import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
-import { serviceFor } from '../service.ts';
-import { makeStyle } from '../style.ts';
 
 interface EditArgs {
   id: string;
@@ -41,7 +39,7 @@ export default defineCommand<EditArgs>({
       })
       .option('commit', { type: 'boolean', describe: 'commit the change with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
-    const service = serviceFor(ctx);
+    const service = await ctx.invariants();
     if (argv.activate && argv.deactivate) throw new UsageError('give --activate or --deactivate, not both');
     for (const key of ['text', 'severity', 'rationale', 'overrides'] as const) {
       if (Array.isArray(argv[key])) throw new UsageError(`--${key} was given more than once`, `Give one --${key}.`);
@@ -85,7 +83,7 @@ export default defineCommand<EditArgs>({
 });
 
 function printEdit(ctx: CliContext, r: EditResult): void {
-  const s = makeStyle(ctx.color);
+  const s = ctx.style;
   emit(
     ctx,
     {

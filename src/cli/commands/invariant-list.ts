@@ -2,12 +2,11 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/model.ts';
 import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../io.ts';
+import type { CliContext } from '../context.ts';
 import { effectiveEntriesJson, waiverLine } from '../plan-render.ts';
 import { emit, hiddenCopyLines, invariantJson, shadowJson } from '../render.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
-import { serviceFor } from '../service.ts';
-import { makeStyle, type Style } from '../style.ts';
+import type { Style } from '../style.ts';
 
 interface ListArgs extends ScopeArgs {
   pattern?: string;
@@ -30,7 +29,7 @@ export default defineCommand<ListArgs>({
         describe: 'browse in the TUI (as `agents tui`), starting with this scope and pattern',
       }),
   async run(argv, ctx) {
-    const service = serviceFor(ctx);
+    const service = await ctx.invariants();
     const given =
       scopeFromArgs(argv, false) ??
       (argv.effective ? await inferProject(ctx, service).then((project) => (project !== undefined ? { project } : undefined)) : undefined);
@@ -67,7 +66,7 @@ export default defineCommand<ListArgs>({
 });
 
 function printEffective(ctx: CliContext, result: EffectiveResult): void {
-  const s = makeStyle(ctx.color);
+  const s = ctx.style;
   emit(ctx, effectiveEntriesJson(result.entries, result.waivers), () => {
     const t = result.target;
     const title = t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
@@ -104,7 +103,7 @@ function sev(s: Style, severity: string): string {
 }
 
 function printList(ctx: CliContext, items: ListedInvariant[]): void {
-  const s = makeStyle(ctx.color);
+  const s = ctx.style;
   emit(
     ctx,
     items.map(({ invariant, shadow }) => ({

@@ -1,20 +1,16 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { location } from '../../core/diagnostics.ts';
-import { discoverStore } from '../../store/discover.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ id: string }>({
   command: 'log <id>',
   describe: "One invariant's history from git: commits, authors, dates, text changes, moves and its removal",
   builder: (y) => y.positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters); removed invariants too' }),
   async run(argv, ctx) {
-    const root = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
-    const { ReviewService } = await import('../../service/review-service.ts');
-    const r = await new ReviewService(root).log(String(argv.id));
-    const s = makeStyle(ctx.color);
+    const r = await (await ctx.review()).log(String(argv.id));
+    const s = ctx.style;
     emit(
       ctx,
       {

@@ -3,8 +3,6 @@ import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
-import { serviceFor } from '../service.ts';
-import { makeStyle } from '../style.ts';
 
 interface MoveArgs extends ScopeArgs {
   id: string;
@@ -20,11 +18,11 @@ export default defineCommand<MoveArgs>({
       describe: 'commit the move with git (default: commit: in config.yaml)',
     }),
   async run(argv, ctx) {
-    const service = serviceFor(ctx);
+    const service = await ctx.invariants();
     const to = scopeFromArgs(argv, true)!;
     // A duplicate in the destination is exit 1, reported (also in JSON) by main's one catch.
     const r = await service.move(String(argv.id), to, argv.commit !== undefined ? { commit: argv.commit } : {});
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     emit(
       ctx,
       {

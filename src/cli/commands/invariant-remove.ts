@@ -4,8 +4,6 @@ import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
 import { emit, shadowJson } from '../render.ts';
-import { serviceFor } from '../service.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
   command: ['remove <id>', 'rm'],
@@ -16,8 +14,8 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
       .option('yes', { alias: 'y', type: 'boolean', describe: 'do not ask for confirmation' })
       .option('commit', { type: 'boolean', describe: 'commit the deletion with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
-    const service = serviceFor(ctx);
-    const s = makeStyle(ctx.color);
+    const service = await ctx.invariants();
+    const s = ctx.style;
     const found = await service.resolveId(String(argv.id));
     // What it shadows now comes back into effect once it is gone: said with --yes as the confirmation says it.
     // An invalid file can still be removed (that is how one gets rid of it); then nothing is known of its copies.

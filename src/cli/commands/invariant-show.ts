@@ -2,17 +2,15 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, shadowJson } from '../render.ts';
-import { serviceFor } from '../service.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ id: string }>({
   command: 'show <id>',
   describe: 'Show everything about one invariant, and where it applies',
   builder: (y) => y.positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' }),
   async run(argv, ctx) {
-    const r = await serviceFor(ctx).show(String(argv.id));
+    const r = await (await ctx.invariants()).show(String(argv.id));
     const inv = r.invariant;
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     emit(
       ctx,
       {

@@ -3,8 +3,6 @@ import type { Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { severityLabel, violationJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 interface AddArgs {
   plan: string;
@@ -28,13 +26,13 @@ export default defineCommand<AddArgs>({
       .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, describe: "severity (default: the invariant's own)" })
       .option('details', { type: 'string', requiresArg: true, describe: 'what happened' }),
   async run(argv, ctx) {
-    const r = await planServiceFor(ctx).addViolation({
+    const r = await (await ctx.plans()).addViolation({
       plan: String(argv.plan),
       invariant: String(argv.invariant),
       ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
       ...(argv.details !== undefined ? { details: String(argv.details) } : {}),
     });
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     emit(ctx, violationJson(r.plan, r.path, r.violation), () =>
       [
         `${s.green('recorded')} ${severityLabel(s, r.violation.severity)} violation ${s.bold(r.violation.id)} of ${r.violation.invariant_id} in plan ${r.plan}`,

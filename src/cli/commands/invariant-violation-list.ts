@@ -4,8 +4,6 @@ import type { Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { severityLabel, violationJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ plan?: string; severity?: Severity }>({
   command: ['list', 'ls'],
@@ -15,11 +13,11 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
       .option('plan', { type: 'string', requiresArg: true, describe: 'only this plan (id or unique prefix)' })
       .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, describe: 'only this severity' }),
   async run(argv, ctx) {
-    const items = await planServiceFor(ctx).listViolations({
+    const items = await (await ctx.plans()).listViolations({
       ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
       ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
     });
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     emit(
       ctx,
       items.map((i) => violationJson(i.plan, i.path, i.violation)),

@@ -2,8 +2,6 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { violationJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ id: string; note?: string; commit?: boolean }>({
   command: 'resolve <id>',
@@ -14,11 +12,11 @@ export default defineCommand<{ id: string; note?: string; commit?: boolean }>({
       .option('note', { type: 'string', requiresArg: true, describe: 'how it was dealt with' })
       .option('commit', { type: 'boolean', describe: 'commit the change with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
-    const r = await planServiceFor(ctx).resolveViolation(String(argv.id), {
+    const r = await (await ctx.plans()).resolveViolation(String(argv.id), {
       ...(argv.note !== undefined ? { note: String(argv.note) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     const v = r.violation;
     emit(ctx, { ...violationJson(r.plan, r.path, v), commit: r.commit ?? null }, () =>
       [

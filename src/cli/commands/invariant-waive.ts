@@ -2,8 +2,6 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { waiverJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 interface WaiveArgs {
   id: string;
@@ -34,7 +32,7 @@ export default defineCommand<WaiveArgs>({
       .option('commit', { type: 'boolean', describe: 'commit the waiver with git (default: commit: in config.yaml)' })
       .conflicts('plan', 'project'),
   async run(argv, ctx) {
-    const r = await planServiceFor(ctx).waive({
+    const r = await (await ctx.plans()).waive({
       invariant: String(argv.id),
       ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),
       ...(argv.project !== undefined ? { project: String(argv.project) } : {}),
@@ -43,7 +41,7 @@ export default defineCommand<WaiveArgs>({
       expires: String(argv.expires),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     const w = r.waiver;
     emit(ctx, { ...waiverJson(w), commit: r.commit ?? null }, () =>
       [

@@ -1,5 +1,4 @@
 import { defineCommand } from '../command.ts';
-import { serviceFor } from '../service.ts';
 
 export default defineCommand<{ allowWrite?: boolean }>({
   command: 'mcp',
@@ -11,7 +10,7 @@ export default defineCommand<{ allowWrite?: boolean }>({
     }),
   async run(argv, ctx) {
     // The store is found (or the command fails with exit 2) before the server starts.
-    const service = serviceFor(ctx);
+    const service = await ctx.invariants();
     // The MCP SDK is loaded by this command only (docs/mcp.md).
     const { serveMcp } = await import('../../mcp/server.ts');
     return serveMcp({ service, allowWrite: argv.allowWrite === true ? true : undefined, stderr: ctx.io.stderr, ...settle(ctx.io.env) });

@@ -2,16 +2,14 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { planJson, treeJson, treeText } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ id: string }>({
   command: 'decisions <id>',
   describe: "Print a plan's decision tree",
   builder: (y) => y.positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' }),
   async run(argv, ctx) {
-    const r = await planServiceFor(ctx).decisions(String(argv.id));
-    const s = makeStyle(ctx.color);
+    const r = await (await ctx.plans()).decisions(String(argv.id));
+    const s = ctx.style;
     emit(ctx, { plan: planJson(r.plan), tree: treeJson(r.tree) }, () => {
       const n = r.nodes.length;
       const head = s.bold(`Decision tree of plan ${r.plan.id}: ${n} node${n === 1 ? '' : 's'}`);

@@ -2,16 +2,14 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { planJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<Record<string, unknown>>({
   command: ['list', 'ls'],
   describe: 'List plans',
   builder: (y) => y,
   async run(_argv, ctx) {
-    const plans = await planServiceFor(ctx).list();
-    const s = makeStyle(ctx.color);
+    const plans = await (await ctx.plans()).list();
+    const s = ctx.style;
     emit(ctx, plans.map(planJson), () => {
       if (plans.length === 0) return 'No plans. Create one with `agents plan use NS/NAME`.';
       const lines: string[] = [];

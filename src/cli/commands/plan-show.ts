@@ -13,16 +13,14 @@ import {
   waiverLine,
 } from '../plan-render.ts';
 import { emit, hiddenCopyLines } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ id: string }>({
   command: 'show <id>',
   describe: 'Show a plan: metadata, effective set with provenance, latest enforcement, violations, drift',
   builder: (y) => y.positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' }),
   async run(argv, ctx) {
-    const r = await planServiceFor(ctx).show(String(argv.id));
-    const s = makeStyle(ctx.color);
+    const r = await (await ctx.plans()).show(String(argv.id));
+    const s = ctx.style;
     const p = r.plan;
     emit(
       ctx,

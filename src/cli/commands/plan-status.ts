@@ -4,8 +4,6 @@ import { RELAXABLE, type GateReasonCode } from '../../core/plan-gate.ts';
 import { defineCommand } from '../command.ts';
 import { planJson, waiverJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<{ id: string; allow?: string[] }>({
   command: 'status <id>',
@@ -21,8 +19,8 @@ export default defineCommand<{ id: string; allow?: string[] }>({
     }),
   async run(argv, ctx) {
     const allow = (argv.allow ?? []) as GateReasonCode[];
-    const r = await planServiceFor(ctx).status(String(argv.id), { allow });
-    const s = makeStyle(ctx.color);
+    const r = await (await ctx.plans()).status(String(argv.id), { allow });
+    const s = ctx.style;
     const e = r.latestEnforcement;
     emit(
       ctx,

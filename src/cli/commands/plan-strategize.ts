@@ -6,11 +6,10 @@ import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../io.ts';
+import type { CliContext } from '../context.ts';
 import { decisionJson, planJson, runJson } from '../plan-render.ts';
 import { emit } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
+import { startProgress } from '../progress.ts';
 
 /** Signals that cancel a run (docs/plans.md, "The actor protocol"). */
 const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
@@ -54,7 +53,7 @@ export default defineCommand<StrategizeArgs>({
       })
       .option('context', { type: 'string', requiresArg: true, describe: 'a text file with the plan context, sent to the actor' }),
   async run(argv, ctx) {
-    const service = planServiceFor(ctx);
+    const service = await ctx.plans();
     const config = await service.config();
     const kind = argv.actor ?? config.reconciliation.actor;
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
@@ -90,13 +89,22 @@ export default defineCommand<StrategizeArgs>({
       });
       for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     }
+    // On a terminal, a wait past a second shows the actor's time against its time-out (docs/commands.md, "Progress");
+    // not for the interactive actor, which has the terminal itself.
+    const progress = startProgress(ctx.io, { quiet: (ctx.quiet ?? false) || kind === 'interactive' });
+    if (progress.enabled) {
+      const started = Date.now();
+      const limit = config.reconciliation.timeout_ms;
+      progress.every(() => `plan strategize: waiting for the actor, ${seconds(Date.now() - started)} of its ${seconds(limit)} time-out`);
+    }
     let result: Awaited<ReturnType<typeof service.strategize>>;
     try {
       result = await service.strategize(String(argv.id), { actor, context });
     } finally {
+      progress.stop();
       for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal);
     }
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     const { run, decision } = result;
     const enforced = run.records.filter((r) => r.enforced).length;
     emit(
@@ -131,3 +139,9 @@ export default defineCommand<StrategizeArgs>({
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
+
+/** 12 s, 1 min 5 s: whole seconds. */
+function seconds(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}

@@ -4,8 +4,7 @@ import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
 import { planJson } from '../plan-render.ts';
 import { emit, invariantJson } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle, type Style } from '../style.ts';
+import type { Style } from '../style.ts';
 
 interface SyncArgs {
   id: string;
@@ -74,8 +73,8 @@ export default defineCommand<SyncArgs>({
       .option('commit', { type: 'boolean', describe: 'commit the changed files with git (default: commit: in config.yaml)' })
       .conflicts('yes', 'dry-run'),
   async run(argv, ctx) {
-    const service = planServiceFor(ctx);
-    const s = makeStyle(ctx.color);
+    const service = await ctx.plans();
+    const s = ctx.style;
     const commit = argv.commit !== undefined ? { commit: argv.commit } : {};
     let declined = false;
     let r: SyncResult;

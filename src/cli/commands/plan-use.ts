@@ -1,11 +1,8 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { inferProject } from '../scope-options.ts';
-import { serviceFor } from '../service.ts';
 import { planJson } from '../plan-render.ts';
 import { emit, invariantJson } from '../render.ts';
-import { planServiceFor } from '../plan-service.ts';
-import { makeStyle } from '../style.ts';
 
 interface UseArgs {
   action: string;
@@ -24,14 +21,14 @@ export default defineCommand<UseArgs>({
       .option('goal', { type: 'string', requiresArg: true, describe: 'what the plan is for' })
       .option('commit', { type: 'boolean', describe: 'commit the new plan folder with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
-    const project = argv.project !== undefined ? String(argv.project) : await inferProject(ctx, serviceFor(ctx));
-    const r = await planServiceFor(ctx).use({
+    const project = argv.project !== undefined ? String(argv.project) : await inferProject(ctx, await ctx.invariants());
+    const r = await (await ctx.plans()).use({
       action: String(argv.action),
       ...(project !== undefined ? { project } : {}),
       ...(argv.goal !== undefined ? { goal: String(argv.goal) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     emit(
       ctx,
       {

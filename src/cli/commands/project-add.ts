@@ -1,26 +1,33 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { scopeServiceFor } from '../service-scopes.ts';
-import { makeStyle } from '../style.ts';
 
-export default defineCommand<{ name: string; commit?: boolean }>({
+export default defineCommand<{ name: string; description?: string; path?: string[]; commit?: boolean }>({
   command: 'add <name>',
-  describe: 'Create a project (projects/NAME/)',
+  describe: 'Create a project (projects/NAME/project.yaml)',
   builder: (y) =>
     y
       .positional('name', { type: 'string', describe: 'the project name (^[a-z0-9][a-z0-9._-]{0,63}$)' })
+      .option('description', { type: 'string', requiresArg: true, describe: 'what the project is (description: in project.yaml)' })
+      .option('path', {
+        type: 'string',
+        array: true,
+        requiresArg: true,
+        describe: 'a glob of the repository files the project covers, e.g. services/billing/** (repeat for more)',
+      })
       .option('commit', { type: 'boolean', describe: 'commit the new folder with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
-    const r = await scopeServiceFor(ctx).addProject({
+    const r = await (await ctx.scopes()).addProject({
       project: String(argv.name),
+      ...(argv.description !== undefined ? { description: String(argv.description) } : {}),
+      ...(argv.path !== undefined ? { paths: argv.path.map(String) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
-    const s = makeStyle(ctx.color);
-    emit(ctx, { project: r.project, folder: r.folder, commit: r.commit ?? null }, () =>
+    const s = ctx.style;
+    emit(ctx, { project: r.project, folder: r.folder, path: r.path, commit: r.commit ?? null }, () =>
       [
         `${s.green('created')} project ${s.bold(r.project)}`,
-        `  ${r.folder}/`,
+        `  ${r.path}`,
         ...(r.commit ? [`  committed ${r.commit.slice(0, 12)}`] : []),
         '',
         `Next: agents invariant add --project ${r.project} "…"`,

@@ -1,16 +1,14 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { scopeServiceFor } from '../service-scopes.ts';
-import { makeStyle } from '../style.ts';
 
 export default defineCommand<Record<string, unknown>>({
   command: ['list', 'ls'],
   describe: 'List projects with their invariant and plan counts',
   builder: (y) => y,
   async run(_argv, ctx) {
-    const projects = await scopeServiceFor(ctx).listProjects();
-    const s = makeStyle(ctx.color);
+    const projects = await (await ctx.scopes()).listProjects();
+    const s = ctx.style;
     emit(ctx, projects, () => {
       if (projects.length === 0) return 'No projects. Create one with `agents project add NAME`.';
       const width = Math.max(...projects.map((p) => p.project.length));

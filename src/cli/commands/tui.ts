@@ -2,9 +2,8 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { Scope } from '../../core/model.ts';
 import type { InvariantService } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../io.ts';
+import type { CliContext } from '../context.ts';
 import { tuiIo } from '../interactive.ts';
-import { serviceFor } from '../service.ts';
 
 /** Opens the browser; refuses (exit 2) where no one can use it. */
 export async function browse(
@@ -30,6 +29,6 @@ export default defineCommand<Record<string, unknown>>({
   describe: 'Browse, filter, add and remove invariants in the terminal UI',
   builder: (y) => y,
   async run(_argv, ctx) {
-    return browse(ctx, serviceFor(ctx), undefined, undefined, false);
+    return browse(ctx, await ctx.invariants(), undefined, undefined, false);
   },
 });

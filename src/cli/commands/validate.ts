@@ -1,10 +1,8 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
-import { discoverStore } from '../../store/discover.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
 import { safeText } from '../safe-output.ts';
-import { makeStyle } from '../style.ts';
 import { BUILD_ID, VERSION } from '../version.ts';
 
 interface ValidateArgs {
@@ -77,7 +75,7 @@ export default defineCommand<ValidateArgs>({
       .example('$0 validate --staged', 'check what is about to be committed (pre-commit hook)')
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
   async run(argv, ctx) {
-    const store = discoverStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
+    const store = await ctx.root();
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
     if (argv.staged && argv.fix) {
       throw new UsageError(
@@ -95,23 +93,42 @@ export default defineCommand<ValidateArgs>({
         if ((argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
       }
     }
-    const [{ runValidate }, { hostname }] = await Promise.all([import('../../validate/run.ts'), import('node:os')]);
-    const result: ValidationResult =
-      changed !== undefined && changed.length === 0
-        ? emptyResult(store, argv.changed ? 'working tree' : 'index')
-        : await runValidate(
-            {
-              store,
-              cwd: ctx.io.cwd,
-              paths: argv.paths ?? [],
-              staged: argv.staged ?? false,
-              strict: argv.strict ?? false,
-              fix: argv.fix ?? false,
-              cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
-              ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
-            },
-            { processAlive, hostname: hostname() },
-          );
+    const [{ runValidate }, { hostname }, { startProgress }] = await Promise.all([
+      import('../../validate/run.ts'),
+      import('node:os'),
+      import('../progress.ts'),
+    ]);
+    // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
+    const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
+    const watch = progress.enabled
+      ? {
+          onProgress: (phase: 'read' | 'check', done: number, total: number) =>
+            progress.update(phase === 'read' ? 'validate: reading files' : 'validate: checking files', done, total),
+          onFixProgress: (done: number, total: number) => progress.update('validate --fix: adding modelines', done, total),
+        }
+      : {};
+    let result: ValidationResult;
+    try {
+      result =
+        changed !== undefined && changed.length === 0
+          ? emptyResult(store, argv.changed ? 'working tree' : 'index')
+          : await runValidate(
+              {
+                store,
+                cwd: ctx.io.cwd,
+                paths: argv.paths ?? [],
+                staged: argv.staged ?? false,
+                strict: argv.strict ?? false,
+                fix: argv.fix ?? false,
+                cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
+                ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
+                ...watch,
+              },
+              { processAlive, hostname: hostname() },
+            );
+    } finally {
+      progress.stop();
+    }
     const out = ctx.io.stdout;
     switch (argv.format ?? 'text') {
       // Every format leaves with no raw control or bidirectional character (docs/store-format.md, "Plain text only").
@@ -140,7 +157,7 @@ export default defineCommand<ValidateArgs>({
         break;
       }
       default:
-        out.write(safeText((await import('../../validate/format-text.ts')).formatText(result, makeStyle(ctx.color)), ctx.color));
+        out.write(safeText((await import('../../validate/format-text.ts')).formatText(result, ctx.style), ctx.color));
     }
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },

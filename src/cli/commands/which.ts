@@ -3,11 +3,10 @@ import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { globMatches } from '../../core/globs.ts';
 import { requireValid } from '../../service/invariant-service.ts';
-import { projectsHoldingFolder, readConfig, readProjects, repoRelative, repositoryTop } from '../../store/projects.ts';
+import { loadConfig } from '../../store/config.ts';
+import { projectsHoldingFolder, readProjects, repoRelative, repositoryTop } from '../../store/projects.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { serviceFor } from '../service.ts';
-import { makeStyle } from '../style.ts';
 
 interface WhichArgs {
   paths?: string[];
@@ -18,10 +17,9 @@ export default defineCommand<WhichArgs>({
   describe: 'Print the project(s) whose paths (project.yaml) hold each file or folder',
   builder: (y) => y.positional('paths', { type: 'string', array: true, describe: 'files or folders, relative to the current folder' }),
   async run(argv, ctx) {
-    const service = serviceFor(ctx);
+    const service = await ctx.invariants();
     const top = repositoryTop(service.root);
-    const { config, diagnostics } = await readConfig(service.source);
-    requireValid({ diagnostics } as never, 'read config.yaml');
+    const config = await loadConfig(service.source);
     const projects = await readProjects(service.source);
     requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
     const rows = (argv.paths ?? []).map((p) => {
@@ -46,7 +44,7 @@ export default defineCommand<WhichArgs>({
             .sort();
       return { path: rel === '' ? '.' : rel, projects: names };
     });
-    const s = makeStyle(ctx.color);
+    const s = ctx.style;
     emit(ctx, rows, () =>
       rows.map((r) => `${r.path}  ${r.projects.length > 0 ? r.projects.join(', ') : s.dim('(no project)')}`).join('\n'),
     );

@@ -1,0 +1,117 @@
+/**
+ * What a command needs, built once per run and only when asked
+ * (docs/architecture.md, "One command"): the global options, the store's
+ * root, the services over it, the output style and the outside world. A
+ * command that never touches the store loads no store or service code:
+ * each service module is imported on first use.
+ */
+import type { Style } from '../core/style.ts';
+import type { InvariantService } from '../service/invariant-service.ts';
+import type { PlanService } from '../service/plan-service.ts';
+import type { ExportService } from '../service/export-service.ts';
+import type { ReviewService } from '../service/review-service.ts';
+import type { ScopeService } from '../service/scope-service.ts';
+import type { CliIo, OutputFormat } from './io.ts';
+import { safeText } from './safe-output.ts';
+import { makeStyle } from './style.ts';
+
+/** The global options of one run, as `main` parsed them. */
+export interface ContextOptions {
+  io: CliIo;
+  /** `--store DIR`, else undefined (then AGENTS_STORE or discovery). */
+  store: string | undefined;
+  format: OutputFormat;
+  color: boolean;
+  /** Prompts allowed: stdin and stdout are TTYs, not in CI, and not --no-input. */
+  interactive: boolean;
+  /** --quiet: no progress display (src/cli/progress.ts). */
+  quiet?: boolean;
+}
+
+export class CliContext implements ContextOptions {
+  readonly io: CliIo;
+  readonly store: string | undefined;
+  readonly format: OutputFormat;
+  readonly color: boolean;
+  readonly interactive: boolean;
+  readonly quiet: boolean;
+  #style: Style | undefined;
+  #root: Promise<string> | undefined;
+  #invariants: Promise<InvariantService> | undefined;
+  #plans: Promise<PlanService> | undefined;
+  #scopes: Promise<ScopeService> | undefined;
+  #review: Promise<ReviewService> | undefined;
+
+  constructor(options: ContextOptions) {
+    this.io = options.io;
+    this.store = options.store;
+    this.format = options.format;
+    this.color = options.color;
+    this.interactive = options.interactive;
+    this.quiet = options.quiet ?? false;
+  }
+
+  /** Colours (or none) for text output: `--no-color`, NO_COLOR, FORCE_COLOR and the terminal decide. */
+  get style(): Style {
+    this.#style ??= makeStyle(this.color);
+    return this.#style;
+  }
+
+  /** The store's folder: `--store`, else AGENTS_STORE, else found from the current folder (docs/store-format.md). */
+  root(): Promise<string> {
+    this.#root ??= import('../store/discover.ts').then(({ discoverStore }) =>
+      discoverStore({ store: this.store, env: this.io.env, cwd: this.io.cwd }),
+    );
+    return this.#root;
+  }
+
+  /** Invariants, scopes and effective sets of the store; its notices go to stderr. */
+  invariants(): Promise<InvariantService> {
+    this.#invariants ??= Promise.all([this.root(), import('../service/invariant-service.ts')]).then(
+      ([root, { InvariantService }]) =>
+        new InvariantService(root, { notice: (m) => this.io.stderr.write(safeText(`agents: ${m}\n`, false)) }),
+    );
+    return this.#invariants;
+  }
+
+  /** Plans, their records, waivers and violations. */
+  plans(): Promise<PlanService> {
+    this.#plans ??= Promise.all([this.invariants(), import('../service/plan-service.ts')]).then(
+      ([invariants, { PlanService }]) => new PlanService(invariants),
+    );
+    return this.#plans;
+  }
+
+  /** Action templates and projects. */
+  scopes(): Promise<ScopeService> {
+    this.#scopes ??= Promise.all([this.invariants(), import('../service/scope-service.ts')]).then(
+      ([invariants, { ScopeService }]) => new ScopeService(invariants),
+    );
+    return this.#scopes;
+  }
+
+  /**
+   * `agents export` over the store: with `cache`, answered from what the last
+   * export knew (kept in the repository's git folder) unless AGENTS_NO_CACHE
+   * is set (docs/export.md). Made per call: its options are the command's.
+   */
+  async exporter(options: { cache: boolean }): Promise<ExportService> {
+    const [invariants, { ExportService }] = await Promise.all([this.invariants(), import('../service/export-service.ts')]);
+    if (!options.cache || this.io.env.AGENTS_NO_CACHE) return new ExportService(invariants);
+    const [{ ExportCache }, { defaultCacheDir }, { BUILD_ID }] = await Promise.all([
+      import('../store/export-cache.ts'),
+      import('../validate/cache.ts'),
+      import('./version.ts'),
+    ]);
+    const dir = defaultCacheDir(invariants.root);
+    return new ExportService(invariants, dir !== undefined ? { cache: ExportCache.in(dir), build: BUILD_ID } : undefined);
+  }
+
+  /** Diffs and history of the store through git. */
+  review(): Promise<ReviewService> {
+    this.#review ??= Promise.all([this.root(), import('../service/review-service.ts')]).then(
+      ([root, { ReviewService }]) => new ReviewService(root),
+    );
+    return this.#review;
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * The effective-set diff between two trees of the store (docs/review.md):
+ * opens the sides a range names, reads and parses the files the affected
+ * targets need, and compares their effective sets.
+ */
+import { closestNames, didYouMean } from '../../core/closest.ts';
+import {
+  affectedTargets,
+  allTargets,
+  diffStores,
+  targetChanged,
+  targetFolders,
+  targetKey,
+  type DiffSide,
+  type SideShape,
+  type StoreDiff,
+  type TargetRef,
+} from '../../core/diff.ts';
+import { InvalidStoreError, UsageError } from '../../core/errors.ts';
+import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
+import type { PathKind } from '../../core/layout.ts';
+import { scopeFolder, type Plan, type ScopedInvariant } from '../../core/model.ts';
+import { nameProblem, truncate } from '../../core/names.ts';
+import { ObjectReader, resolveCommit, topLevelAndCommits } from '../../git/repo.ts';
+import type { ReadResult } from '../../store/tree-source.ts';
+import { loadParsing, parseFile, type Parsed } from './parsing.ts';
+import {
+  gitFailure,
+  parseRange,
+  repositoryTop,
+  revisionInfo,
+  short,
+  storePrefix,
+  twoDot,
+  type DiffRequest,
+  type SideInfo,
+} from './ranges.ts';
+import { RevisionTrees, emptySide, openSide, readSides, type Side } from './revision-trees.ts';
+
+export interface DiffResult extends StoreDiff {
+  range: string;
+  before: SideInfo;
+  after: SideInfo;
+  /** Store paths whose content differs (invariants and plan files). */
+  changedPaths: string[];
+}
+
+/** The effective-set diff between two trees of the store at `root`. */
+export async function diffRevisions(root: string, request: DiffRequest = {}): Promise<DiffResult> {
+  if (request.project !== undefined && request.plan !== undefined) throw new UsageError('give --project or --plan, not both');
+  if (request.allProjects && (request.project !== undefined || request.plan !== undefined)) {
+    throw new UsageError('--all-projects cannot be combined with --project or --plan');
+  }
+  if (request.project !== undefined) {
+    const problem = nameProblem(request.project, 'project');
+    if (problem) throw new UsageError(problem, 'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$.');
+  }
+  // For A..B, git starts at once: one process names the top folder and both commits (if it cannot,
+  // the steps are taken one by one for their messages) while the object reader starts beside it,
+  // and the parsers load while git answers.
+  loadParsing().catch(() => undefined);
+  const revs = twoDot(request);
+  const early = revs ? new ObjectReader(root) : undefined;
+  try {
+    const got = revs ? await topLevelAndCommits(root, revs) : undefined;
+    const quick = got && revs ? { top: got.top, commits: new Map(revs.map((r, i) => [r, got.commits[i]!])) } : undefined;
+    return await diffWith(root, request, quick, early);
+  } finally {
+    early?.close();
+  }
+}
+
+async function diffWith(
+  root: string,
+  request: DiffRequest,
+  quick: { top: string; commits: Map<string, string> } | undefined,
+  early: ObjectReader | undefined,
+): Promise<DiffResult> {
+  const top = quick?.top ?? (await repositoryTop(root));
+  const { range, before: bSpec, after: aSpec } = await parseRange(top, request);
+  const prefix = storePrefix(root, top);
+  let before: Side;
+  let after: Side;
+  let changed: string[];
+  let walk: RevisionTrees | undefined;
+  if ((bSpec.kind === 'revision' || bSpec.kind === 'commit') && (aSpec.kind === 'revision' || aSpec.kind === 'commit')) {
+    const commits: string[] = [];
+    for (const spec of [bSpec, aSpec]) {
+      try {
+        commits.push(spec.kind === 'commit' ? spec.commit : (quick?.commits.get(spec.rev) ?? (await resolveCommit(top, spec.rev))));
+      } catch (error) {
+        return gitFailure(error);
+      }
+    }
+    before = { ...emptySide(revisionInfo(bSpec, commits[0]!)), blobs: new Map() };
+    after = { ...emptySide(revisionInfo(aSpec, commits[1]!)), blobs: new Map() };
+    walk = await RevisionTrees.open((quick && early) ?? new ObjectReader(top), prefix, [before, after], [commits[0]!, commits[1]!]);
+    changed = [];
+  } else {
+    before = await openSide(root, top, bSpec, () => 40);
+    let idLength = 40;
+    for (const sha of before.files.values()) {
+      idLength = sha.length === 64 ? 64 : 40;
+      break;
+    }
+    after = await openSide(root, top, aSpec, () => idLength);
+    changed = [];
+    for (const [p, sha] of before.files) if (after.files.get(p) !== sha) changed.push(p);
+    for (const p of after.files.keys()) if (!before.files.has(p)) changed.push(p);
+    changed.sort();
+  }
+  try {
+    return await diffSides(top, request, range, before, after, changed, walk);
+  } finally {
+    if (walk?.reader !== early) walk?.reader.close();
+  }
+}
+
+/** The diff of two opened sides (`walk`: revisions read folder by folder, which lists more as needed). */
+async function diffSides(
+  top: string,
+  request: DiffRequest,
+  range: string,
+  before: Side,
+  after: Side,
+  changed: string[],
+  walk: RevisionTrees | undefined,
+): Promise<DiffResult> {
+  if (walk) {
+    // Two revisions: what changed, every plan folder, global/ and the folders of the changed scopes;
+    // every project when a global file changed or every project is asked for (each is a target then).
+    changed = await walk.changes(request.project !== undefined ? [`projects/${request.project}`] : []);
+    const globalChange = changed.some((p) => {
+      const kind = before.kinds.get(p) ?? after.kinds.get(p)!;
+      return (kind.kind === 'invariant' || kind.kind === 'bad-id') && kind.scope?.kind === 'global';
+    });
+    if (request.allProjects || globalChange) await walk.listAllProjects();
+  }
+  const changedSet = new Set(changed);
+
+  // Bytes in two batches for both sides: every plan.yaml, then the files the targets need. A file
+  // unchanged between the sides is read (and parsed) once.
+  const blobs = new Map<string, ReadResult>();
+  const cache = new Map<string, Parsed>();
+  const parse = (side: Side, paths: readonly string[]) => parseSide(side, paths, blobs, cache);
+  // Plans first: every plan.yaml on both sides, to know which plans target which project.
+  const planPaths = (side: Side) => [...side.kinds].filter(([, k]) => k.kind === 'plan').map(([p]) => p);
+  const bPlans = planPaths(before);
+  const aPlans = planPaths(after);
+  await readSides(
+    top,
+    blobs,
+    [
+      [before, bPlans],
+      [after, aPlans],
+    ],
+    walk?.reader,
+  );
+  await parse(before, bPlans);
+  await parse(after, aPlans);
+  const shape = (side: Side): SideShape & { plans: Map<string, Plan> } => {
+    const projects = new Set<string>();
+    const plans = new Map<string, Plan>();
+    for (const [p, k] of side.kinds) {
+      if (k.kind === 'invariant' && k.scope.kind === 'project') projects.add(k.scope.project);
+      if (k.kind === 'plan') {
+        const plan = cache.get(side.keys.get(p)!)?.plan;
+        if (plan) plans.set(k.plan, plan);
+      }
+    }
+    return { projects, plans };
+  };
+  // A side listed in parts knows the projects of the folders it listed: every one the targets can need.
+  const bShape = shape(before);
+  const aShape = shape(after);
+
+  let targets: TargetRef[];
+  const everything = allTargets(bShape, aShape);
+  if (request.project !== undefined) {
+    if (!everything.some((t) => t.kind === 'project' && t.project === request.project)) {
+      const known = [...new Set(everything.flatMap((t) => (t.kind === 'project' ? [t.project] : [])))].sort();
+      const suggestions = closestNames(request.project, known);
+      const guess = didYouMean(suggestions);
+      throw new UsageError(
+        `unknown project ${request.project}: it has no folder and no plan targets it in ${before.info.label} or ${after.info.label}${guess ? `; ${guess}` : ''}`,
+        'Check the name; `agents invariant list` shows the scopes.',
+        { project: request.project, suggestions, known },
+        'unknown-project',
+      );
+    }
+    targets = [{ kind: 'project', project: request.project }];
+  } else if (request.plan !== undefined) {
+    const plans = everything.flatMap((t) => (t.kind === 'plan' ? [t.plan] : []));
+    const match = resolvePrefix(request.plan, plans);
+    if (match.kind !== 'unique' && match.kind !== 'ambiguous')
+      throw new UsageError(
+        `unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`,
+        'Give the plan id (or a unique prefix of 4+ characters); `agents plan list` shows them.',
+      );
+    targets = [{ kind: 'plan', plan: pickId(request.plan, plans, 'plan', '') }];
+  } else {
+    targets = affectedTargets(changed, bShape, aShape);
+    if (request.allProjects) {
+      const keys = new Set(targets.map(targetKey));
+      for (const t of everything) if (t.kind === 'project' && !keys.has(targetKey(t))) targets.push(t);
+    }
+  }
+
+  // Files each side needs: the folders of every target, plus every changed file (for the file-level report).
+  const need = (side: Side, plans: Map<string, Plan>): string[] => {
+    const folders = new Set<string>();
+    for (const t of targets) for (const f of targetFolders(t, plans)) folders.add(f);
+    const out: string[] = [];
+    for (const [p, k] of side.kinds) {
+      if (k.kind === 'plan') continue;
+      const scope = k.kind === 'invariant' ? k.scope : k.kind === 'bad-id' ? k.scope : undefined;
+      if (changedSet.has(p) || (scope && folders.has(scopeFolder(scope)))) out.push(p);
+    }
+    return out;
+  };
+  const folders = new Set<string>();
+  for (const t of targets) for (const plans of [bShape.plans, aShape.plans]) for (const f of targetFolders(t, plans)) folders.add(f);
+  await walk?.list(folders);
+  const bNeed = need(before, bShape.plans);
+  const aNeed = need(after, aShape.plans);
+  // Files are parsed as they arrive; any that cannot be yet (the full YAML parser not loaded) are parsed below.
+  const at = await loadParsing();
+  const wanted = new Map<string, [string, PathKind]>();
+  for (const [side, paths] of [
+    [before, bNeed],
+    [after, aNeed],
+  ] as const) {
+    for (const p of paths) wanted.set(side.keys.get(p)!, [p, side.kinds.get(p)!]);
+  }
+  await readSides(
+    top,
+    blobs,
+    [
+      [before, bNeed],
+      [after, aNeed],
+    ],
+    walk?.reader,
+    (key) => {
+      const job = wanted.get(key);
+      if (!job || cache.has(key)) return;
+      try {
+        cache.set(key, parseFile(at, job[0], job[1], blobs.get(key)));
+      } catch {
+        // Parsed again below, where its error (or the full parser's load) is handled.
+      }
+    },
+  );
+  await parse(before, bNeed);
+  await parse(after, aNeed);
+
+  // Anything unreadable or invalid that was needed stops the diff (exit 3), naming the side.
+  for (const [side, paths] of [
+    [before, [...bPlans, ...bNeed]],
+    [after, [...aPlans, ...aNeed]],
+  ] as const) {
+    const errors = paths.flatMap((p) => cache.get(side.keys.get(p)!)?.diagnostics ?? []).filter((d) => d.severity === 'error');
+    if (errors.length > 0) {
+      const first = errors[0]!;
+      const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
+      const at =
+        side.info.kind === 'revision'
+          ? `revision ${side.info.label}${side.info.commit ? ` (${short(side.info.commit)})` : ''}`
+          : `the ${side.info.label}`;
+      throw new InvalidStoreError(
+        errors.length === 1
+          ? `cannot diff: ${where} is invalid in ${at}`
+          : `cannot diff: ${errors.length} store files are invalid in ${at}, first ${where}`,
+        errors,
+        side.info.kind === 'revision'
+          ? 'The file is broken in that revision; compare other revisions, or fix it in a new commit.'
+          : undefined,
+      );
+    }
+  }
+
+  const collect = (side: Side, paths: readonly string[]) =>
+    paths.map((p) => cache.get(side.keys.get(p)!)?.invariant).filter((i): i is ScopedInvariant => i !== undefined);
+  const bSide: DiffSide = { plans: bShape.plans, invariants: collect(before, bNeed) };
+  const aSide: DiffSide = { plans: aShape.plans, invariants: collect(after, aNeed) };
+  const diff = diffStores(
+    {
+      before: collect(
+        before,
+        bNeed.filter((p) => changedSet.has(p)),
+      ),
+      after: collect(
+        after,
+        aNeed.filter((p) => changedSet.has(p)),
+      ),
+    },
+    bSide,
+    aSide,
+    targets,
+  );
+  const explicit = request.project !== undefined || request.plan !== undefined;
+  diff.targets = diff.targets.filter((t) => explicit || targetChanged(t) || (request.allProjects && t.target.kind === 'project'));
+  return { ...diff, range, before: before.info, after: after.info, changedPaths: changed };
+}
+
+/**
+ * Parses `paths` of one side from the bytes already read; a blob met on both
+ * sides is parsed once. The full YAML parser is loaded only for a file that
+ * is not in the canonical shape the tool writes.
+ */
+async function parseSide(
+  side: Side,
+  paths: readonly string[],
+  blobs: ReadonlyMap<string, ReadResult>,
+  cache: Map<string, Parsed>,
+): Promise<void> {
+  const at = await loadParsing();
+  for (const p of paths) {
+    const key = side.keys.get(p)!;
+    if (cache.has(key)) continue;
+    try {
+      cache.set(key, parseFile(at, p, side.kinds.get(p)!, blobs.get(key)));
+    } catch (error) {
+      if (!(error instanceof at.YamlSyntaxNotLoaded)) throw error;
+      const { YAML_SYNTAX } = await import('../../core/parse.ts');
+      cache.set(key, parseFile(at, p, side.kinds.get(p)!, blobs.get(key), YAML_SYNTAX));
+    }
+  }
+}

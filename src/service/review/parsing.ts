@@ -1,0 +1,56 @@
+/**
+ * Parsing the files a review reads: the parsers (and the schema validators
+ * they bring) are loaded on first use, so a diff between revisions starts git
+ * before loading them and loads them while git answers.
+ */
+import type { Diagnostic } from '../../core/diagnostics.ts';
+import type { PathKind } from '../../core/layout.ts';
+import type { Plan, ScopedInvariant } from '../../core/model.ts';
+import type { YamlSyntax } from '../../core/parse-core.ts';
+import type { ReadResult } from '../../store/tree-source.ts';
+
+export type Parsing = typeof import('../../core/parse-core.ts') & Pick<typeof import('../../store/read-plan.ts'), 'readFailure'>;
+let parsing: Promise<Parsing> | undefined;
+export function loadParsing(): Promise<Parsing> {
+  parsing ??= Promise.all([import('../../core/parse-core.ts'), import('../../store/read-plan.ts')]).then(([core, read]) => ({
+    ...core,
+    readFailure: read.readFailure,
+  }));
+  return parsing;
+}
+
+/** The parse of one blob at one path, shared by both sides when the file did not change. */
+export interface Parsed {
+  invariant?: ScopedInvariant;
+  plan?: Plan;
+  diagnostics: Diagnostic[];
+}
+
+/** One file of a side from its bytes (a diagnostic when it could not be read or is misnamed). */
+export function parseFile(at: Parsing, p: string, kind: PathKind, r: ReadResult | undefined, syntax?: YamlSyntax): Parsed {
+  if (kind.kind === 'bad-id') {
+    return {
+      diagnostics: [
+        {
+          code: 'id-invalid',
+          severity: 'error',
+          file: p,
+          line: 0,
+          col: 0,
+          message: `${kind.problem}; every *.yaml in a scope folder is an invariant`,
+          hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.',
+        },
+      ],
+    };
+  }
+  if (!r?.ok) return { diagnostics: [at.readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] };
+  if (kind.kind === 'invariant') {
+    const parsed = at.parseInvariant(p, r.bytes, kind.scope, kind.id, true, syntax);
+    return { diagnostics: parsed.diagnostics, ...(parsed.value ? { invariant: parsed.value } : {}) };
+  }
+  if (kind.kind === 'plan') {
+    const parsed = at.parsePlan(p, r.bytes, kind.plan, syntax);
+    return { diagnostics: parsed.diagnostics, ...(parsed.value ? { plan: parsed.value } : {}) };
+  }
+  return { diagnostics: [] };
+}

@@ -1,0 +1,130 @@
+/**
+ * Revision ranges of `agents invariant diff` (docs/review.md): what each side
+ * of a diff is (a revision, a merge base, the index, the working tree), and
+ * git failures turned into usage errors.
+ */
+import { relative, sep } from 'node:path';
+import { UsageError } from '../../core/errors.ts';
+import { truncate } from '../../core/names.ts';
+import { GitError, mergeBase, resolveCommit, topLevel } from '../../git/repo.ts';
+
+/** What `agents invariant diff` compares, and for which targets. */
+export interface DiffRequest {
+  /** `A..B`, `A...B`, `A`, or undefined (HEAD against the working tree, or the index with `staged`). */
+  range?: string;
+  staged?: boolean;
+  project?: string;
+  /** A plan id or a unique prefix of one (among the plans of either side). */
+  plan?: string;
+  /** Report every project of either side, changed or not. */
+  allProjects?: boolean;
+}
+
+/** One side of a diff, for people and for JSON. */
+export interface SideInfo {
+  /** `HEAD`, `main`, `merge base of main and HEAD`, `working tree`, `index`. */
+  label: string;
+  kind: 'revision' | 'index' | 'working tree';
+  commit?: string;
+  /** For `A...B`: the two revisions whose merge base this side is. */
+  mergeBaseOf?: [string, string];
+}
+
+/** A side as the range names it, before it is opened. */
+export type SideSpec =
+  | { kind: 'empty' }
+  | { kind: 'revision'; rev: string }
+  | { kind: 'commit'; commit: string; label: string; mergeBaseOf?: [string, string] }
+  | { kind: 'index' }
+  | { kind: 'working tree' };
+
+export function short(commit: string): string {
+  return commit.slice(0, 12);
+}
+
+export function gitFailure(error: unknown): never {
+  if (error instanceof GitError) {
+    throw new UsageError(
+      error.message,
+      error.kind === 'not-a-repo'
+        ? 'Reviewing changes needs the store inside a git repository.'
+        : 'Check the revision with `git log --oneline`; in a shallow clone fetch it first (`git fetch --depth=N origin REV` or `git fetch --unshallow`).',
+    );
+  }
+  throw error;
+}
+
+/** The top folder of the repository holding the store at `root`. */
+export async function repositoryTop(root: string): Promise<string> {
+  try {
+    return await topLevel(root);
+  } catch (error) {
+    return gitFailure(error);
+  }
+}
+
+/** What a revision side says about itself. */
+export function revisionInfo(spec: SideSpec & { kind: 'revision' | 'commit' }, commit: string): SideInfo {
+  if (spec.kind === 'revision') return { label: spec.rev, kind: 'revision', commit };
+  return { label: spec.label, kind: 'revision', commit, ...(spec.mergeBaseOf ? { mergeBaseOf: spec.mergeBaseOf } : {}) };
+}
+
+/** The two sides a request names, and the range as reported. */
+export async function parseRange(top: string, request: DiffRequest): Promise<{ range: string; before: SideSpec; after: SideSpec }> {
+  const range = request.range?.trim() || undefined;
+  if (range?.startsWith('-')) throw new UsageError(`revision range "${truncate(range)}" may not start with "-"`);
+  const three = range?.indexOf('...') ?? -1;
+  const two = range?.indexOf('..') ?? -1;
+  if (range !== undefined && two >= 0) {
+    if (request.staged)
+      throw new UsageError(
+        '--staged compares HEAD (or one revision) with the index; it cannot be combined with a range A..B',
+        'Give one revision with --staged, or drop --staged.',
+      );
+    if (three >= 0) {
+      const a = range.slice(0, three) || 'HEAD';
+      const b = range.slice(three + 3) || 'HEAD';
+      try {
+        const [ca, cb] = [await resolveCommit(top, a), await resolveCommit(top, b)];
+        const base = await mergeBase(top, ca, cb);
+        return {
+          range,
+          before: { kind: 'commit', commit: base, label: `merge base of ${a} and ${b}`, mergeBaseOf: [a, b] },
+          after: { kind: 'commit', commit: cb, label: b },
+        };
+      } catch (error) {
+        return gitFailure(error);
+      }
+    }
+    const a = range.slice(0, two) || 'HEAD';
+    const b = range.slice(two + 2) || 'HEAD';
+    return { range, before: { kind: 'revision', rev: a }, after: { kind: 'revision', rev: b } };
+  }
+  const a = range ?? 'HEAD';
+  const after: SideSpec = request.staged ? { kind: 'index' } : { kind: 'working tree' };
+  let before: SideSpec = { kind: 'revision', rev: a };
+  if (range === undefined) {
+    // Before the first commit HEAD names no commit: compare with nothing, as `git diff --cached` does.
+    try {
+      await resolveCommit(top, 'HEAD');
+    } catch {
+      before = { kind: 'empty' };
+    }
+  }
+  return { range: range ?? (request.staged ? 'HEAD (staged)' : 'HEAD'), before, after };
+}
+
+/** For `A..B`: the two revisions, else undefined. */
+export function twoDot(request: DiffRequest): [string, string] | undefined {
+  const range = request.range?.trim();
+  if (!range || request.staged || range.includes('...')) return undefined;
+  const two = range.indexOf('..');
+  return two < 0 ? undefined : [range.slice(0, two) || 'HEAD', range.slice(two + 2) || 'HEAD'];
+}
+
+/** The store's path inside the repository ('' at its top). */
+export function storePrefix(root: string, top: string): string {
+  const prefix = relative(top, root).split(sep).join('/');
+  if (prefix.startsWith('..')) throw new UsageError(`the store ${root} is outside the git repository ${top}`);
+  return prefix;
+}

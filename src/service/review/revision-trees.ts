@@ -1,0 +1,362 @@
+/**
+ * The store as git holds it at a revision, in the index or in the working
+ * tree (docs/review.md): which files each side of a diff holds, read tree by
+ * tree from git's objects, and their bytes.
+ */
+import { classifyPath, type PathKind } from '../../core/layout.ts';
+import { MAX_FILE_BYTES } from '../../core/limits.ts';
+import { GitError, type ObjectReader, catFileBatch, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
+import type { ReadResult } from '../../store/tree-source.ts';
+import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
+
+/** A file of a git side: its mode and blob id. */
+interface GitBlob {
+  mode: string;
+  sha: string;
+}
+
+export interface Side {
+  info: SideInfo;
+  /** Relevant store files: path → blob id (mode folded in, so a file turned into a link differs). */
+  files: Map<string, string>;
+  kinds: Map<string, PathKind>;
+  /** path → "path NUL blob id": the key of a parse, shared by both sides when the file did not change. */
+  keys: Map<string, string>;
+  /** The working tree: the bytes of every relevant file, read while listing it. */
+  bytes?: Map<string, ReadResult>;
+  /** A git side (revision or index): mode and blob id of every file in `files`. */
+  blobs?: Map<string, GitBlob>;
+}
+
+export function emptySide(info: SideInfo): Side {
+  return { info, files: new Map(), kinds: new Map(), keys: new Map() };
+}
+
+/** A git entry's identity for the diff: its blob id, with the mode when it is not a regular file. */
+function foldedId(mode: string, sha: string): string {
+  return mode.startsWith('100') ? sha : `${mode}:${sha}`;
+}
+
+/** Records one store file of a git side, if the diff looks at it. */
+export function addGitFile(side: Side, path: string, mode: string, sha: string): void {
+  if (!path.endsWith('.yaml')) return;
+  const kind = classifyPath(path);
+  if (!relevant(kind)) return;
+  const id = foldedId(mode, sha);
+  side.kinds.set(path, kind);
+  side.files.set(path, id);
+  side.keys.set(path, `${path}\0${id}`);
+  (side.blobs ??= new Map()).set(path, { mode, sha });
+}
+
+/** Code point order, i.e. the byte order of UTF-8 paths: the order git lists a tree in. */
+function gitOrder(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    return x < 0xd800 && y < 0xd800 ? x - y : a.codePointAt(i)! - b.codePointAt(i)!;
+  }
+  return a.length - b.length;
+}
+
+/** Puts a side read folder by folder in the order one listing of the whole tree gives. */
+function sortKinds(side: Side): void {
+  side.kinds = new Map([...side.kinds].sort(([a], [b]) => gitOrder(a, b)));
+}
+
+function keysOf(files: ReadonlyMap<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [p, id] of files) out.set(p, `${p}\0${id}`);
+  return out;
+}
+
+/** Paths the diff looks at: invariants (and misnamed ones in scope folders) and plan files. */
+function relevant(kind: PathKind): boolean {
+  return kind.kind === 'invariant' || kind.kind === 'plan' || (kind.kind === 'bad-id' && kind.scope !== undefined);
+}
+
+/** A revision side's store tree, read folder by folder. */
+interface StoreTree {
+  /** The store folder's entries (global, projects, plans, actions…); empty when the revision has no store. */
+  top: Map<string, TreeItem>;
+  /** Entries of the folders that hold scope folders (`projects`, `plans`, `actions`, `actions/<ns>`), once read. */
+  containers: Map<string, Map<string, TreeItem>>;
+  /** Scope folders whose files the side holds. */
+  listed: Set<string>;
+}
+
+const isTree = (item: TreeItem | undefined): item is TreeItem & { mode: '040000' } => item !== undefined && item.mode === '040000';
+
+/**
+ * Two revisions of the store read straight from git's objects through one
+ * `git cat-file --batch` (issue 7): the store's trees are compared folder by
+ * folder, descending only where their ids differ, which gives the changed
+ * files with both blob ids; every plan folder and the folders of the changed
+ * scopes are listed, and more folders on demand. A folder or file unchanged
+ * between the sides is one object, read once.
+ */
+export class RevisionTrees {
+  /** Tree objects read (raw), and their entries once decoded. */
+  private readonly raw = new Map<string, Buffer>();
+  private readonly decoded = new Map<string, TreeItem[]>();
+  private readonly hashBytes: number;
+
+  constructor(
+    readonly reader: ObjectReader,
+    private readonly sides: readonly [Side, Side],
+    private readonly stores: readonly [StoreTree, StoreTree],
+    commit: string,
+  ) {
+    this.hashBytes = commit.length / 2;
+  }
+
+  /** Starts at the store folder (`prefix` in the repository) of two commits. */
+  static async open(
+    reader: ObjectReader,
+    prefix: string,
+    sides: readonly [Side, Side],
+    commits: readonly [string, string],
+  ): Promise<RevisionTrees> {
+    const walk = new RevisionTrees(reader, sides, [emptyStore(), emptyStore()], commits[0]);
+    const roots = await reader.read(commits.map((c) => `${c}^{tree}`));
+    let level = commits.map((c) => {
+      const o = roots.get(`${c}^{tree}`);
+      if (o?.type !== 'tree') throw new GitError(`the tree of commit ${c} is missing from the repository`, 'failed');
+      return parseTree(o.data, walk.hashBytes);
+    });
+    for (const part of prefix === '' ? [] : prefix.split('/')) {
+      const next = level.map((items) => items.find((e) => e.name === part));
+      await walk.read(next.filter(isTree).map((e) => e.sha));
+      level = next.map((e) => (isTree(e) ? walk.entries(e.sha) : []));
+    }
+    walk.stores.forEach((store, i) => {
+      for (const e of level[i]!) store.top.set(e.name, e);
+    });
+    return walk;
+  }
+
+  /** Reads the tree objects not read yet, in one round. */
+  private async read(shas: readonly string[]): Promise<void> {
+    const missing = [...new Set(shas)].filter((s) => !this.raw.has(s));
+    if (missing.length === 0) return;
+    const got = await this.reader.read(missing);
+    for (const sha of missing) {
+      const o = got.get(sha);
+      if (o?.type !== 'tree') throw new GitError(`tree ${sha} is missing from the repository`, 'failed');
+      this.raw.set(sha, o.data);
+    }
+  }
+
+  /** The entries of a tree read before. */
+  private entries(sha: string): TreeItem[] {
+    let items = this.decoded.get(sha);
+    if (!items) this.decoded.set(sha, (items = parseTree(this.raw.get(sha)!, this.hashBytes)));
+    return items;
+  }
+
+  /** Reads the named containers (`projects`, `actions/<ns>`…) of both sides, in one round. */
+  private async containers(paths: readonly string[]): Promise<void> {
+    const want: [StoreTree, string, TreeItem][] = [];
+    for (const store of this.stores) {
+      for (const path of paths) {
+        if (store.containers.has(path)) continue;
+        const item = this.item(store, path);
+        if (isTree(item)) want.push([store, path, item]);
+        else store.containers.set(path, new Map());
+      }
+    }
+    await this.read(want.map(([, , item]) => item.sha));
+    for (const [store, path, item] of want) store.containers.set(path, new Map(this.entries(item.sha).map((e) => [e.name, e])));
+  }
+
+  /** The entry of a store folder (`global`, `projects/P`…) on one side, from the folders read. */
+  private item(store: StoreTree, folder: string): TreeItem | undefined {
+    const cut = folder.lastIndexOf('/');
+    if (cut < 0) return store.top.get(folder);
+    return store.containers.get(folder.slice(0, cut))?.get(folder.slice(cut + 1));
+  }
+
+  /** Makes both sides hold every file of `folders` (scope folders whose containers were read), in one round. */
+  async list(folders: Iterable<string>): Promise<void> {
+    const wanted = [...new Set(folders)].filter((f) => this.stores.some((s) => !s.listed.has(f)));
+    await this.containers([...new Set(wanted.filter((f) => f.includes('/')).map((f) => f.slice(0, f.lastIndexOf('/'))))]);
+    const todo: [number, string, TreeItem | undefined][] = [];
+    for (const folder of wanted) {
+      this.stores.forEach((store, i) => {
+        if (!store.listed.has(folder)) todo.push([i, folder, this.item(store, folder)]);
+      });
+    }
+    if (todo.length === 0) return;
+    await this.read(todo.flatMap(([, , item]) => (isTree(item) ? [item.sha] : [])));
+    for (const [i, folder, item] of todo) {
+      this.stores[i]!.listed.add(folder);
+      if (!isTree(item)) continue;
+      for (const e of this.entries(item.sha)) if (!isTree(e)) addGitFile(this.sides[i]!, `${folder}/${e.name}`, e.mode, e.sha);
+    }
+    for (const side of this.sides) sortKinds(side);
+  }
+
+  /** Lists every project folder of both sides. */
+  async listAllProjects(): Promise<void> {
+    await this.containers(['projects']);
+    const names = new Set(this.stores.flatMap((s) => [...s.containers.get('projects')!.values()].filter(isTree).map((e) => e.name)));
+    await this.list([...names].map((n) => `projects/${n}`));
+  }
+
+  /**
+   * The relevant files that differ between the sides (sorted), after listing
+   * the folders that hold them, `global/` and `extra`, and finding every plan.yaml.
+   */
+  async changes(extra: readonly string[]): Promise<string[]> {
+    const [b, a] = this.stores;
+    const differs = (x: TreeItem | undefined, y: TreeItem | undefined) =>
+      (isTree(x) || isTree(y)) && (x?.sha !== y?.sha || x?.mode !== y?.mode);
+    const containerDiffers = (path: string) => differs(this.item(b, path), this.item(a, path));
+    // Which containers to open: plans always (every plan.yaml is needed), the others where they differ.
+    await this.containers(['plans', ...['projects', 'actions'].filter(containerDiffers)]);
+    const childNames = (path: string) => new Set([...b.containers.get(path)!.keys(), ...a.containers.get(path)!.keys()]);
+    const namespaces = b.containers.has('actions') ? [...childNames('actions')].map((ns) => `actions/${ns}`).filter(containerDiffers) : [];
+    await this.containers(namespaces);
+    const scopes: string[] = [];
+    if (containerDiffers('global')) scopes.push('global');
+    for (const path of ['projects', 'plans', ...namespaces]) {
+      const before = b.containers.get(path);
+      const after = a.containers.get(path);
+      if (!before || !after) continue;
+      for (const [name, x] of before) if (differs(x, after.get(name))) scopes.push(`${path}/${name}`);
+      for (const [name, y] of after) if (!before.has(name) && isTree(y)) scopes.push(`${path}/${name}`);
+    }
+    // Every plan.yaml: each plan folder's tree is read, but only that entry is decoded.
+    const planFolders = this.stores.map((store) => [...store.containers.get('plans')!.values()].filter(isTree));
+    // One round for the plan folders and the folders listed next (whose containers are read).
+    const next = ['global', ...scopes].flatMap((f) =>
+      this.stores
+        .map((store) => this.item(store, f))
+        .filter(isTree)
+        .map((e) => e.sha),
+    );
+    await this.read([...planFolders.flat().map((e) => e.sha), ...next]);
+    const planYaml = Buffer.from('plan.yaml');
+    planFolders.forEach((folders, i) => {
+      for (const folder of folders) {
+        const plan = findInTree(this.raw.get(folder.sha)!, planYaml, this.hashBytes);
+        if (plan && !isTree(plan)) addGitFile(this.sides[i]!, `plans/${folder.name}/plan.yaml`, plan.mode, plan.sha);
+      }
+    });
+    await this.list(['global', ...scopes, ...extra]);
+    const changed: string[] = [];
+    const [before, after] = this.sides;
+    for (const folder of scopes) {
+      const names = new Set<string>();
+      for (const store of this.stores) {
+        const item = this.item(store, folder);
+        if (isTree(item)) for (const e of this.entries(item.sha)) if (!isTree(e)) names.add(`${folder}/${e.name}`);
+      }
+      for (const p of names) if (before.files.get(p) !== after.files.get(p)) changed.push(p);
+    }
+    return changed.sort();
+  }
+}
+
+function emptyStore(): StoreTree {
+  return { top: new Map(), containers: new Map(), listed: new Set() };
+}
+
+/** One side holding every relevant file of the store at `root`: the working tree, the index, or a revision. */
+export async function openSide(root: string, top: string, spec: SideSpec, idLength: () => number): Promise<Side> {
+  if (spec.kind === 'empty') return emptySide({ label: 'no commit yet', kind: 'revision' });
+  if (spec.kind === 'working tree') {
+    const { WorkingTreeSource } = await import('../../store/tree-source.ts');
+    const source = new WorkingTreeSource(root);
+    const entries = await source.list('', { recursive: true });
+    const kinds = new Map<string, PathKind>();
+    const paths: string[] = [];
+    for (const e of entries) {
+      if (e.type === 'dir' || !e.path.endsWith('.yaml')) continue;
+      const kind = classifyPath(e.path);
+      if (!relevant(kind)) continue;
+      kinds.set(e.path, kind);
+      paths.push(e.path);
+    }
+    const bytes = await source.read(paths);
+    const { gitBlobId } = await import('../../store/blob-id.ts');
+    const files = new Map<string, string>();
+    const len = idLength();
+    for (const p of paths) {
+      const r = bytes.get(p)!;
+      files.set(p, r.ok ? gitBlobId(r.bytes, len) : `unreadable:${r.code}`);
+    }
+    return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), bytes };
+  }
+  const { GitTreeSource } = await import('../../store/git-source.ts');
+  let source: import('../../store/git-source.ts').GitTreeSource;
+  let info: SideInfo;
+  try {
+    if (spec.kind === 'index') {
+      source = await GitTreeSource.index(root);
+      info = { label: 'index', kind: 'index' };
+    } else {
+      const commit = spec.kind === 'commit' ? spec.commit : await resolveCommit(top, spec.rev);
+      const label = spec.kind === 'commit' ? spec.label : spec.rev;
+      source = await GitTreeSource.atCommit(root, top, commit, `${label} (${short(commit)})`);
+      info = revisionInfo(spec, commit);
+    }
+  } catch (error) {
+    return gitFailure(error);
+  }
+  const side = emptySide(info);
+  for (const [p, e] of await source.blobIds()) addGitFile(side, p, e.mode, e.sha);
+  return side;
+}
+
+/**
+ * Bytes of `paths` of each side into `blobs` (by parse key), skipping those
+ * already there: files of git sides come from ONE `git cat-file --batch`
+ * for all sides (the revisions' reader, when there is one), the working
+ * tree's were read while listing it.
+ */
+export async function readSides(
+  top: string,
+  blobs: Map<string, ReadResult>,
+  wanted: readonly (readonly [Side, readonly string[]])[],
+  reader?: ObjectReader,
+  /** Called with each key as its bytes arrive from the reader (parsing them while git reads on). */
+  each?: (key: string) => void,
+): Promise<void> {
+  const jobs = new Map<string, string>();
+  for (const [side, paths] of wanted) {
+    for (const p of paths) {
+      const key = side.keys.get(p)!;
+      if (blobs.has(key) || jobs.has(key)) continue;
+      const e = side.blobs?.get(p);
+      if (side.bytes || !e) blobs.set(key, side.bytes?.get(p) ?? { ok: false, code: 'missing', message: 'is missing' });
+      else if (e.mode === '120000')
+        blobs.set(key, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
+      else if (!e.mode.startsWith('100')) blobs.set(key, { ok: false, code: 'not-a-file', message: 'is not a regular file' });
+      else jobs.set(key, e.sha);
+    }
+  }
+  if (jobs.size === 0) return;
+  const result = (bytes: Buffer | null | undefined): ReadResult =>
+    !bytes
+      ? { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` }
+      : bytes.byteLength > MAX_FILE_BYTES
+        ? { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` }
+        : { ok: true, bytes };
+  if (!reader) {
+    const got = await catFileBatch(top, [...jobs.values()]);
+    for (const [key, sha] of jobs) blobs.set(key, result(got.get(sha)));
+    return;
+  }
+  const keysOfSha = new Map<string, string[]>();
+  for (const [key, sha] of jobs) keysOfSha.get(sha)?.push(key) ?? keysOfSha.set(sha, [key]);
+  const got = await reader.read([...keysOfSha.keys()], (sha, o) => {
+    for (const key of keysOfSha.get(sha) ?? []) {
+      blobs.set(key, result(o?.data));
+      each?.(key);
+    }
+  });
+  for (const [key, sha] of jobs) if (!blobs.has(key)) blobs.set(key, result(got.get(sha)?.data));
+}

@@ -1,0 +1,48 @@
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { EXIT_CODES, UsageError } from '../../src/core/errors.ts';
+import { CliContext } from '../../src/cli/context.ts';
+import type { CliIo } from '../../src/cli/io.ts';
+import { tempDir, testStore } from '../helpers/tmp.ts';
+
+function context(cwd: string, store?: string, color = false): CliContext {
+  const sink = { write: () => true };
+  const io: CliIo = { stdout: sink, stderr: sink, stdin: new PassThrough(), env: {}, cwd };
+  return new CliContext({ io, store, format: 'text', color, interactive: false });
+}
+
+describe('the CLI context (src/cli/context.ts)', () => {
+  it('finds the store once and builds each service once, all over the same invariant service', async () => {
+    const root = testStore();
+    const ctx = context(join(root, '..'), root);
+    expect(await ctx.root()).toBe(root);
+    const invariants = await ctx.invariants();
+    expect(invariants.root).toBe(root);
+    expect(await ctx.invariants()).toBe(invariants);
+    const plans = await ctx.plans();
+    expect(await ctx.plans()).toBe(plans);
+    expect(plans.invariants).toBe(invariants);
+    expect((await ctx.scopes()).invariants).toBe(invariants);
+    expect((await ctx.review()).root).toBe(root);
+  });
+
+  it('finds the store from the current folder when --store is not given', async () => {
+    const root = testStore();
+    expect(await context(join(root, '..')).root()).toBe(root);
+  });
+
+  it('a missing store is a usage error (exit 2) when a command asks for it, not before', async () => {
+    const ctx = context(tempDir(), join(tempDir(), 'nowhere'));
+    const error = await ctx.invariants().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).exitCode).toBe(EXIT_CODES.usage);
+  });
+
+  it('gives one style per run, plain without colour', () => {
+    const ctx = context(tempDir());
+    expect(ctx.style).toBe(ctx.style);
+    expect(ctx.style.red('x')).toBe('x');
+    expect(context(tempDir(), undefined, true).style.red('x')).toBe('\u001b[31mx\u001b[39m');
+  });
+});
