@@ -1,6 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import '../../src/core/parse.ts';
-import { parseWaiver } from '../../src/core/waiver-file.ts';
+import { YAML_SYNTAX } from '../../src/core/parse.ts';
+import { parseWaiver as parseWaiverWith } from '../../src/core/waiver-file.ts';
+
+// The full parser is passed in, as src/core/parse.ts does for its callers.
+const parseWaiver = (file: string, bytes: Uint8Array, id: string) => parseWaiverWith(file, bytes, id, YAML_SYNTAX);
 
 const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const INV = '01M8KJXYP0GVPRF8KRRE9G8474';
