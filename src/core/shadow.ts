@@ -8,19 +8,16 @@ import { textKey } from './normalise.ts';
  * plans, to know a plan's project.
  */
 function hidesSameText(high: ScopedInvariant, low: ScopedInvariant, plans: ReadonlyMap<string, Plan>): boolean {
-  if (high.id === low.id || !high.active || !low.active) return false;
+  // Callers never pass two invariants with one id (relations skips them).
+  if (!high.active || !low.active) return false;
   const h = high.scope;
   const l = low.scope;
-  if (h.kind === 'action' || l.kind === 'action') return false;
-  if (precedence(h.kind) === precedence(l.kind)) {
-    const same =
-      (h.kind === 'global' && l.kind === 'global') ||
-      (h.kind === 'project' && l.kind === 'project' && h.project === l.project) ||
-      (h.kind === 'plan' && l.kind === 'plan' && h.plan === l.plan);
-    return same && high.id < low.id;
-  }
-  if (precedence(h.kind) > precedence(l.kind)) return false;
-  // h has higher precedence than l: does some target see both?
+  // An action copy hides nothing; one in `low` is hidden by nothing (no branch below answers true for it).
+  if (h.kind === 'action') return false;
+  // One precedence is one kind: within one scope the older copy hides the newer.
+  if (precedence(h.kind) === precedence(l.kind)) return sameScope(h, l) && high.id < low.id;
+  // `h` and `l` differ in precedence: a global `l` is hidden by either higher kind; a
+  // project `l` only by a plan of that project; a plan `l` by nothing.
   if (l.kind === 'global') return true;
   if (l.kind === 'project' && h.kind === 'plan') return plans.get(h.plan)?.project === l.project;
   return false;
@@ -38,12 +35,12 @@ export function shadowInfo(subject: ScopedInvariant, others: readonly ScopedInva
   const key = textKey(subject.text);
   return relations(
     subject,
-    others.filter((o) => o.id !== subject.id && textKey(o.text) === key),
+    others.filter((o) => textKey(o.text) === key),
     plans,
   );
 }
 
-/** Shadow relations of `subject` among `sameText`, invariants with its text key. */
+/** Shadow relations of `subject` among `sameText`, invariants with its text key (itself, or another with its id, skipped). */
 function relations(subject: ScopedInvariant, sameText: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): ShadowInfo {
   const info: ShadowInfo = { shadowedBy: [], shadows: [] };
   for (const o of sameText) {

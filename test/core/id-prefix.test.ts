@@ -65,3 +65,75 @@ describe('IdAbbreviations', () => {
     }
   });
 });
+
+describe('pickId: what each refusal says', () => {
+  const ids = ['01M8PPW4BG0000000000000001', '01M8PPW4BG0000000000000002', '01M8PQ00000000000000000000'];
+  const refusal = (prefix: string, what: string, hint: string, describe?: (id: string) => string) => {
+    try {
+      pickId(prefix, ids, what, hint, describe);
+    } catch (e) {
+      const err = e as AgentsError;
+      return { message: err.message, hint: err.hint, code: err.exitCode };
+    }
+    throw new Error('not refused');
+  };
+
+  it('not an id: "a" or "an" by the word, and the hint joined or alone', () => {
+    expect(refusal('01M', 'plan', 'see `agents plan list`')).toEqual({
+      message: '"01M" is not a plan id or a prefix of one',
+      hint: 'Give the full id or at least 4 of its first characters; see `agents plan list`',
+      code: 2,
+    });
+    expect(refusal('x', 'invariant', '')).toEqual({
+      message: '"x" is not an invariant id or a prefix of one',
+      hint: 'Give the full id or at least 4 of its first characters.',
+      code: 2,
+    });
+  });
+
+  it('unknown: a prefix is called a prefix, a full id an id', () => {
+    expect(refusal('01m9', 'plan', 'h')).toEqual({ message: 'no plan with id prefix 01M9', hint: 'h', code: 2 });
+    expect(refusal('01M8PPW4BG0000000000000009', 'plan', 'h').message).toBe('no plan with id 01M8PPW4BG0000000000000009');
+  });
+
+  it('ambiguous: each match on its own line, described', () => {
+    expect(refusal('01M8PPW4BG', 'invariant', 'h', (id) => `${id} (x)`)).toEqual({
+      message: `invariant id prefix 01M8PPW4BG is ambiguous; it matches:\n  ${ids[0]} (x)\n  ${ids[1]} (x)`,
+      hint: 'Give more characters of the id.',
+      code: 2,
+    });
+  });
+
+  it('a prefix of 26 characters is the most it takes; white space around it is dropped', () => {
+    expect(resolvePrefix(` ${ids[2]} `, ids)).toEqual({ kind: 'unique', id: ids[2] });
+    expect(resolvePrefix('01M8', ids).kind).toBe('ambiguous');
+    expect(resolvePrefix('01M8PQ', ['01M8PQ00000000000000000000', '01M8PQ00000000000000000000'])).toEqual({
+      kind: 'unique',
+      id: '01M8PQ00000000000000000000',
+    });
+    // Not base32 anywhere in it, not only at its start or end.
+    expect(resolvePrefix('01IL', ids).kind).toBe('invalid');
+    expect(resolvePrefix('U01M', ids).kind).toBe('invalid');
+  });
+});
+
+describe('IdAbbreviations: neighbours on both sides', () => {
+  it('an id is told apart from the id before it and the one after it', () => {
+    const ids = ['01AAAA1', '01AAAAB2', '01AAAAB3', '01ZZ'];
+    const a = new IdAbbreviations(ids);
+    expect(ids.map((id) => a.short(id))).toEqual(['01AAAA1', '01AAAAB2', '01AAAAB3', '01ZZ']);
+    expect(new IdAbbreviations(['01AB', '01AB']).short('01AB')).toBe('01AB');
+    expect(new IdAbbreviations(['01ABCDEF'], 6).short('01ABCDEF')).toBe('01ABCD');
+  });
+
+  it('an id not in the set is measured against the ids it would sit between', () => {
+    const a = new IdAbbreviations(['01AAAA', '01CCCC', '01CCDD']);
+    expect(a.short('01AAAB')).toBe('01AAAB');
+    expect(a.short('01BBBB')).toBe('01BB');
+    expect(a.short('01CCCE')).toBe('01CCCE');
+    expect(a.short('01CCB0')).toBe('01CCB');
+    expect(a.short('01ZZZZ')).toBe('01ZZ');
+    expect(a.short('00')).toBe('00');
+    expect(new IdAbbreviations([]).short('01ABCDEF')).toBe('01AB');
+  });
+});

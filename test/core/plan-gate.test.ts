@@ -166,3 +166,102 @@ describe('setDigestInput', () => {
     expect(setDigestInput([a, b])).not.toBe(setDigestInput([a, { ...b, severity: 'error' }]));
   });
 });
+
+describe('judgePlan: what each reason says', () => {
+  const said = (f: GateFacts) => judgePlan(f).reasons.map((r) => r.message);
+
+  it('counts in singular and plural', () => {
+    expect(said(facts({ effective: [{ id: A, severity: 'error' }] }))).toEqual([
+      'the plan was never reconciled: run `agents plan strategize` (1 invariant to enforce)',
+    ]);
+    expect(said(facts({}))).toEqual(['the plan was never reconciled: run `agents plan strategize` (2 invariants to enforce)']);
+    expect(said(facts({ effective: [], violations: [violation('error')] }))).toEqual(['1 error violation stands']);
+    expect(said(facts({ effective: [], violations: [violation('error'), violation('error'), violation('warning')] }))).toEqual([
+      '2 error violations stand',
+      '1 warning violation recorded',
+    ]);
+    expect(said(facts({ effective: [], violations: [violation('info'), violation('info')] }))).toEqual(['2 info violations recorded']);
+    expect(said(facts({ effective: [], unfinished: ['X1', 'X2'] }))).toEqual([
+      '2 unfinished runs ignored (an enforcement file no decision node names: X1, X2)',
+    ]);
+    expect(said(facts({ effective: [], unfinished: ['X1'] }))).toEqual([
+      '1 unfinished run ignored (an enforcement file no decision node names: X1)',
+    ]);
+  });
+
+  it('a violation report carries its severity', () => {
+    const v = judgePlan(facts({ effective: [], violations: [violation('info')] }));
+    expect(v.reasons).toEqual([{ code: 'violation', level: 'report', severity: 'info', message: '1 info violation recorded' }]);
+  });
+
+  it('a missing enforcement file, named or not', () => {
+    expect(said(facts({ latest: { node } }))).toEqual([`the latest run's enforcement file ${RUN} is missing (decision ${NODE})`]);
+    const { enforcement_id: _e, ...old } = node;
+    expect(said(facts({ latest: { node: old } }))).toEqual([`the latest run's enforcement file is missing (decision ${NODE})`]);
+  });
+
+  it('a failed run, a stale set, a missing record, an unenforced invariant', () => {
+    expect(said(facts({ latest: { node, run: run({ [A]: true, [B]: true }, { error: 'crashed' }) } }))).toEqual([
+      "the latest run's actor failed: crashed",
+    ]);
+    expect(said(facts({ setDigest: 'D2', latest: { node, run: run({ [A]: true, [B]: true }) } }))).toEqual([
+      'the effective set changed after the latest run (an invariant was edited since, 2026-11-30T03:52:42Z): run `agents plan strategize` again',
+    ]);
+    expect(said(facts({ setDigest: 'D2', latest: { node, run: run({ [A]: true, [C]: true }) } }))).toEqual([
+      'the effective set changed after the latest run (1 added, 1 removed since, 2026-11-30T03:52:42Z): run `agents plan strategize` again',
+    ]);
+    expect(said(facts({ latest: { node, run: run({}) } }))).toEqual([
+      `the latest run has no record for 2 invariants of the set: ${A}, ${B}`,
+    ]);
+    expect(said(facts({ latest: { node, run: run({ [B]: true }) } }))).toEqual([
+      `the latest run has no record for 1 invariant of the set: ${A}`,
+    ]);
+    const unenforced = judgePlan(facts({ latest: { node, run: run({ [A]: false, [B]: true }) } })).reasons;
+    expect(unenforced).toEqual([
+      { code: 'unenforced', level: 'fail', invariant_id: A, severity: 'error', message: `error invariant ${A} was not enforced: no` },
+    ]);
+  });
+
+  it('a waived error invariant left unenforced reports instead of failing', () => {
+    const v = judgePlan(facts({ waived: new Set([A]), latest: { node, run: run({ [A]: false, [B]: false }) } }));
+    expect(v.failing).toBe(false);
+    expect(v.reasons.map((r) => [r.level, r.message])).toEqual([
+      ['report', `error invariant ${A} was not enforced (waived): no`],
+      ['report', `warning invariant ${B} was not enforced: no`],
+    ]);
+  });
+
+  it('without a digest, the ids decide: the same ids are not stale, one removed or swapped is', () => {
+    const noDigest = { set_digest: undefined };
+    expect(codes(facts({ latest: { node, run: run({ [A]: true, [B]: true }, noDigest) } })).reasons).toEqual([]);
+    // Same count, different ids.
+    expect(codes(facts({ latest: { node, run: run({ [A]: true, [C]: true }, noDigest) } })).reasons).toEqual(['fail:stale']);
+    // One more record than the set.
+    expect(codes(facts({ latest: { node, run: run({ [A]: true, [B]: true, [C]: true }, noDigest) } })).reasons).toEqual(['fail:stale']);
+  });
+
+  it('an --allow of a reason that does not fail changes nothing', () => {
+    const f = facts({ latest: { node, run: run({ [A]: true, [B]: false }) } });
+    expect(judgePlan(f, { allow: ['unenforced'] }).reasons).toEqual(judgePlan(f).reasons);
+  });
+});
+
+describe('committedRuns: which node and run are the latest', () => {
+  const node2: DecisionNode = { ...node, id: '01M8N9AR882N43YQXPHY3BQEV6', enforcement_id: '01M8N9AR89YBEA8WND1GWHNXA3' };
+  const run2 = { ...run({ [A]: true }), id: '01M8N9AR89YBEA8WND1GWHNXA3', decision_id: node2.id };
+
+  it('the newest node by id, whatever the order given; other node types are not runs', () => {
+    const other: DecisionNode = { ...node, id: '01M8N9AR8Z2N43YQXPHY3BQEV6', type: 'strategy' as DecisionNode['type'] };
+    for (const nodes of [
+      [node, node2, other],
+      [other, node2, node],
+    ]) {
+      expect(committedRuns(nodes, [run({ [A]: true }), run2])).toEqual({ latest: { node: node2, run: run2 }, unfinished: [] });
+    }
+  });
+
+  it('a run that names another node is not the run of this one', () => {
+    const stray = { ...run({ [A]: true }), decision_id: '01M8N9B000000000000000000Y' };
+    expect(committedRuns([node], [stray])).toEqual({ latest: { node }, unfinished: [RUN] });
+  });
+});

@@ -55,3 +55,11 @@ describe('checkNewInvariant', () => {
     expect(checkNewInvariant({ kind: 'project', project: 'a' }, 'old rule', list, plans)).toEqual({ shadows: [], shadowedBy: [] });
   });
 });
+
+describe('checkNewInvariant: a blank text', () => {
+  test('meets nothing, not even a blank copy already in the same or another scope', () => {
+    const blanks = [inv(G, { kind: 'global' }, '  '), inv(P, { kind: 'project', project: 'myapp' }, '  ')];
+    expect(checkNewInvariant({ kind: 'global' }, ' ', blanks, plans)).toEqual({ shadows: [], shadowedBy: [] });
+    expect(checkNewInvariant({ kind: 'project', project: 'myapp' }, ' ', blanks, plans)).toEqual({ shadows: [], shadowedBy: [] });
+  });
+});

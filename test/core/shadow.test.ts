@@ -103,3 +103,10 @@ describe('shadowInfo', () => {
     expect(info).toEqual({ shadowedBy: [], shadows: [] });
   });
 });
+
+describe('an id used twice (a store error validate reports)', () => {
+  test('shadowMap relates no two invariants with one id', () => {
+    const map = shadowMap([inv(OLD, alpha), inv(OLD, global)], plans);
+    expect(map.get(OLD)).toEqual({ shadowedBy: [], shadows: [] });
+  });
+});

@@ -1,0 +1,144 @@
+import { describe, expect, test } from 'vitest';
+import { byPosition, caretExcerpt, countBySeverity, type Diagnostic, location, sortDiagnostics } from '../../src/core/diagnostics.ts';
+import {
+  AgentsError,
+  CancelledError,
+  CheckFailedError,
+  defaultErrorCode,
+  EXIT_CODES,
+  InvalidStoreError,
+  UsageError,
+} from '../../src/core/errors.ts';
+
+function d(over: Partial<Diagnostic>): Diagnostic {
+  return { code: 'schema', severity: 'error', file: 'a.yaml', line: 1, col: 1, message: 'm', ...over };
+}
+
+describe('sortDiagnostics', () => {
+  test('by severity, then file, line, column and code', () => {
+    const list = [
+      d({ severity: 'info', file: 'a' }),
+      d({ severity: 'warning', file: 'a' }),
+      d({ file: 'b', line: 1 }),
+      d({ file: 'a', line: 3, col: 1 }),
+      d({ file: 'a', line: 2, col: 5 }),
+      d({ file: 'a', line: 2, col: 4, code: 'yaml-syntax' }),
+      d({ file: 'a', line: 2, col: 4, code: 'bad-name' }),
+      d({ file: 'a', line: 2, col: 4, code: 'shadowed' }),
+    ];
+    const key = (x: Diagnostic) => `${x.severity} ${x.file}:${x.line}:${x.col} ${x.code}`;
+    const want = [
+      'error a:2:4 bad-name',
+      'error a:2:4 shadowed',
+      'error a:2:4 yaml-syntax',
+      'error a:2:5 schema',
+      'error a:3:1 schema',
+      'error b:1:1 schema',
+      'warning a:1:1 schema',
+      'info a:1:1 schema',
+    ];
+    expect(sortDiagnostics(list).map(key)).toEqual(want);
+    expect(sortDiagnostics([...list].reverse()).map(key)).toEqual(want);
+    // The input is left as it was.
+    expect(list.map(key)[0]).toBe('info a:1:1 schema');
+  });
+});
+
+describe('byPosition', () => {
+  test('by file, line and column only, whatever the severity', () => {
+    const list = [
+      d({ file: 'b' }),
+      d({ severity: 'info', file: 'a', line: 2, col: 2 }),
+      d({ file: 'a', line: 2, col: 1 }),
+      d({ file: 'a', line: 1, col: 9 }),
+    ];
+    const key = (x: Diagnostic) => `${x.file}:${x.line}:${x.col}`;
+    const want = ['a:1:9', 'a:2:1', 'a:2:2', 'b:1:1'];
+    expect(byPosition(list).map(key)).toEqual(want);
+    expect(byPosition([...list].reverse()).map(key)).toEqual(want);
+  });
+});
+
+describe('countBySeverity', () => {
+  test('counts each severity, zero for those absent', () => {
+    expect(countBySeverity([d({}), d({ severity: 'info' }), d({})])).toEqual({ error: 2, warning: 0, info: 1 });
+    expect(countBySeverity([])).toEqual({ error: 0, warning: 0, info: 0 });
+  });
+});
+
+describe('location', () => {
+  test('file:line:col, or the file alone when the line is unknown', () => {
+    expect(location({ file: 'g/x.yaml', line: 3, col: 7 })).toBe('g/x.yaml:3:7');
+    expect(location({ file: 'g/x.yaml', line: 1, col: 1 }, '.agents/')).toBe('.agents/g/x.yaml:1:1');
+    expect(location({ file: 'g/x.yaml', line: 0, col: 0 })).toBe('g/x.yaml');
+  });
+  test('a file name with a control character is shown escaped', () => {
+    expect(location({ file: 'a\u001bb', line: 0, col: 0 })).not.toContain('\u001b');
+  });
+});
+
+describe('caretExcerpt', () => {
+  test('the line, and a caret under the column', () => {
+    expect(caretExcerpt(d({ line: 12, col: 3, lineText: 'abcdef' }))).toBe('12 | abcdef\n   |   ^');
+    expect(caretExcerpt(d({ line: 1, col: 1, lineText: 'abc' }))).toBe('1 | abc\n  | ^');
+  });
+  test('tabs shown as one space each', () => {
+    expect(caretExcerpt(d({ line: 1, col: 3, lineText: '\t\tx' }))).toBe('1 |   x\n  |   ^');
+  });
+  test('the caret stays between the first column and one past the end', () => {
+    expect(caretExcerpt(d({ line: 1, col: 0, lineText: 'abc' }))).toBe('1 | abc\n  | ^');
+    expect(caretExcerpt(d({ line: 1, col: 99, lineText: 'abc' }))).toBe('1 | abc\n  |    ^');
+    expect(caretExcerpt(d({ line: 1, col: 4, lineText: 'abc' }))).toBe('1 | abc\n  |    ^');
+  });
+  test('the caret moves right by what the escapes before it added', () => {
+    const shown = caretExcerpt(d({ line: 1, col: 2, lineText: '\u001bx' }));
+    const [text, caret] = shown.split('\n') as [string, string];
+    expect(text.indexOf('x')).toBe(caret.indexOf('^'));
+  });
+  test('nothing without a source line or a line number', () => {
+    expect(caretExcerpt(d({ line: 1, col: 1 }))).toBe('');
+    expect(caretExcerpt(d({ line: 0, col: 1, lineText: 'abc' }))).toBe('');
+  });
+});
+
+describe('errors', () => {
+  test('each class carries its exit code, name and default code', () => {
+    const cases: [AgentsError, number, string, string][] = [
+      [new UsageError('u'), 2, 'UsageError', 'usage'],
+      [new CheckFailedError('c'), 1, 'CheckFailedError', 'check-failed'],
+      [new InvalidStoreError('i', []), 3, 'InvalidStoreError', 'invalid-store'],
+      [new CancelledError(), 130, 'CancelledError', 'cancelled'],
+      [new AgentsError('a', EXIT_CODES.internal), 70, 'AgentsError', 'internal'],
+      [new AgentsError('a', EXIT_CODES.ok), 0, 'AgentsError', 'internal'],
+    ];
+    for (const [e, exit, name, code] of cases) {
+      expect([e.exitCode, e.name, e.code, e instanceof Error]).toEqual([exit, name, code, true]);
+    }
+  });
+  test('a named code, hint, detail and diagnostics are kept', () => {
+    const u = new UsageError('bad', 'do this', { x: 1 }, 'unknown-project');
+    expect([u.message, u.hint, u.detail, u.code, u.diagnostics]).toEqual(['bad', 'do this', { x: 1 }, 'unknown-project', []]);
+    const c = new CheckFailedError('dup', 'h', { id: 'X' }, 'duplicate');
+    expect([c.hint, c.detail, c.code]).toEqual(['h', { id: 'X' }, 'duplicate']);
+    expect(new CheckFailedError('c').hint).toBeUndefined();
+    const diag = d({});
+    const i = new InvalidStoreError('broken', [diag]);
+    expect(i.diagnostics).toEqual([diag]);
+    expect(i.hint).toBe('Fix the file, then run `agents validate` to check the store.');
+    expect(new InvalidStoreError('broken', [], 'other').hint).toBe('other');
+    expect(new CancelledError().message).toBe('Cancelled.');
+    expect(new CancelledError('Stopped.').message).toBe('Stopped.');
+    expect(new AgentsError('a', 2, { code: 'x' }).code).toBe('x');
+  });
+  test('defaultErrorCode for every exit code', () => {
+    expect(Object.values(EXIT_CODES).map(defaultErrorCode)).toEqual([
+      'internal',
+      'check-failed',
+      'usage',
+      'invalid-store',
+      'internal',
+      'cancelled',
+    ]);
+    expect(EXIT_CODES).toEqual({ ok: 0, checkFailed: 1, usage: 2, invalidStore: 3, internal: 70, cancelled: 130 });
+  });
+});

@@ -1,0 +1,78 @@
+import { describe, expect, test } from 'vitest';
+import { UsageError } from '../../src/core/errors.ts';
+import { assertSchemaValid } from '../../src/core/write-check.ts';
+
+const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const REL = `global/${ID}.yaml`;
+
+function refusal(schema: Parameters<typeof assertSchemaValid>[0], data: unknown): UsageError {
+  try {
+    assertSchemaValid(schema, REL, data);
+  } catch (e) {
+    if (e instanceof UsageError) return e;
+    throw e;
+  }
+  throw new Error('not refused');
+}
+
+describe('assertSchemaValid', () => {
+  test('a valid document passes', () => {
+    expect(() => assertSchemaValid('invariant.schema.json', REL, { id: ID, text: 'Log all changes' })).not.toThrow();
+  });
+
+  test('a value over a length limit: the field, its length in characters, the limit', () => {
+    // 2001 characters, one of them outside the BMP (two UTF-16 units): counted as one.
+    const e = refusal('invariant.schema.json', { id: ID, text: `😀${'a'.repeat(2000)}` });
+    expect([e.exitCode, e.code]).toEqual([2, 'value-too-long']);
+    expect(e.detail).toEqual({ file: REL, field: 'text', limit: 2000, length: 2001, schema: 'invariant.schema.json' });
+    expect(e.message).toBe('text is 2001 characters long (from the invariant text); the limit is 2000 (invariant.schema.json)');
+    expect(e.hint).toBe('Shorten the text to at most 2000 characters. Nothing was written.');
+  });
+
+  test('a value given by a flag names the flag', () => {
+    const e = refusal('invariant.schema.json', { id: ID, text: 'x', rationale: 'r'.repeat(10_001) });
+    expect(e.message).toBe('rationale is 10001 characters long; the limit is 10000 (invariant.schema.json)');
+    expect(e.hint).toBe('Shorten --rationale to at most 10000 characters. Nothing was written.');
+  });
+
+  test("a value from git's identity says where it came from", () => {
+    const e = refusal('invariant.schema.json', { id: ID, text: 'x', created_by: 'n'.repeat(513) });
+    expect(e.message).toContain("(from git's author identity");
+    expect(e.hint).toMatch(/^Shorten git's author identity .* to at most 512 characters\. Nothing was written\.$/);
+    expect(e.detail).toMatchObject({ field: 'created_by', length: 513, limit: 512 });
+  });
+
+  test('a nested field is named by its path', () => {
+    const e = refusal('invariant.schema.json', { id: ID, text: 'x', tags: ['ok', 't'.repeat(65)] });
+    expect(e.code).toBe('invalid-document');
+    expect(e.detail).toMatchObject({ field: 'tags.1', keyword: 'pattern' });
+    expect(e.message).toMatch(/^tags\.1 must match pattern .*: global\/\S+\.yaml would not pass invariant\.schema\.json$/);
+    expect(e.hint).toBe('Shorten --tag. Nothing was written.');
+  });
+
+  test('a missing or unknown property names that property', () => {
+    const missing = refusal('invariant.schema.json', { id: ID });
+    expect(missing.detail).toMatchObject({ field: 'text', keyword: 'required' });
+    expect(missing.hint).toBe('Shorten the text. Nothing was written.');
+    const extra = refusal('invariant.schema.json', { id: ID, text: 'x', colour: 'red' });
+    expect(extra.detail).toMatchObject({ field: 'colour', keyword: 'additionalProperties' });
+    expect(extra.hint).toBe('Correct the value. Nothing was written.');
+  });
+
+  test('the conditional part of a schema is reported by what it requires, not by its "if"', () => {
+    const e = refusal('invariant.schema.json', { id: ID, text: 'x', source: { kind: 'action' } });
+    expect(e.detail).toMatchObject({ keyword: 'required' });
+    expect(String((e.detail as { field: string }).field)).toMatch(/^source\.(ref|origin_id)$/);
+  });
+
+  test('a document that is not an object is the document at fault', () => {
+    const e = refusal('invariant.schema.json', 'text');
+    expect(e.detail).toMatchObject({ field: 'document', keyword: 'type' });
+    expect(e.message).toBe(`document must be object: ${REL} would not pass invariant.schema.json`);
+  });
+
+  test('an unknown field is named as written, "/" and "~" included', () => {
+    const e = refusal('invariant.schema.json', { id: ID, text: 'x', 'a/b~c': 1 });
+    expect(e.detail).toMatchObject({ field: 'a/b~c' });
+  });
+});
