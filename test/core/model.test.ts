@@ -16,8 +16,8 @@ describe('scopes', () => {
     expect(invariantPath(scope, 'X')).toBe(`${folder}/X.yaml`);
   });
 
-  test('plan before project before global before action', () => {
-    expect(['plan', 'project', 'global', 'action'].map((k) => precedence(k as Scope['kind']))).toEqual([0, 1, 2, 3]);
+  test('plan before project before global before inherited before action', () => {
+    expect(['plan', 'project', 'global', 'inherited', 'action'].map((k) => precedence(k as Scope['kind']))).toEqual([0, 1, 2, 3, 4]);
   });
 
   test('sameScope compares the whole scope, not its kind alone', () => {
