@@ -154,27 +154,21 @@ function buildId() {
  */
 async function writeHelp() {
   const { main } = await import(new URL('../dist/cli.js', import.meta.url).href);
-  const own = Object.getOwnPropertyDescriptor(process.stdout, 'columns');
   const help = {};
-  try {
-    for (const width of [80, 100]) {
-      Object.defineProperty(process.stdout, 'columns', { value: width, configurable: true, writable: true });
-      let out = '';
-      let err = '';
-      const io = {
-        stdout: { write: (c) => (out += c) },
-        stderr: { write: (c) => (err += c) },
-        stdin: process.stdin,
-        env: {},
-        cwd: process.cwd(),
-      };
-      const code = await main(['--help'], io);
-      if (code !== 0 || err !== '' || out === '') throw new Error(`agents --help at ${width} columns: exit ${code}: ${err}`);
-      help[width] = out;
-    }
-  } finally {
-    if (own) Object.defineProperty(process.stdout, 'columns', own);
-    else delete process.stdout.columns;
+  for (const width of [80, 100]) {
+    let out = '';
+    let err = '';
+    // The run's own stdout says how wide it is: main wraps to io.stdout.columns.
+    const io = {
+      stdout: { write: (c) => (out += c), columns: width },
+      stderr: { write: (c) => (err += c) },
+      stdin: process.stdin,
+      env: {},
+      cwd: process.cwd(),
+    };
+    const code = await main(['--help'], io);
+    if (code !== 0 || err !== '' || out === '') throw new Error(`agents --help at ${width} columns: exit ${code}: ${err}`);
+    help[width] = out;
   }
   writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(help)}\n`);
 }

@@ -4,13 +4,16 @@ import { REPO, type RunOptions, type RunResult } from './cli.ts';
 import { GIT_ENV } from './git.ts';
 
 /** Runs the CLI in this process (no spawn): same parser, same single catch, captured streams. */
-export async function runMain(args: string[], options: { cwd: string; env?: Record<string, string | undefined> }): Promise<RunResult> {
+export async function runMain(
+  args: string[],
+  options: { cwd: string; env?: Record<string, string | undefined>; columns?: number },
+): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
   const stdin = new PassThrough();
   stdin.end();
   const code = await main(args, {
-    stdout: { write: (c: string) => (stdout += c) },
+    stdout: { write: (c: string) => (stdout += c), columns: options.columns },
     stderr: { write: (c: string) => (stderr += c) },
     stdin,
     env: { NO_COLOR: '1', CI: 'true', ...options.env },

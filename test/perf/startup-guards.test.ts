@@ -11,16 +11,9 @@ import { COMMANDS, GROUPS, commandNames, guessCommand } from '../../src/cli/regi
 
 /** What the full parser (main, from the sources) prints for `agents --help` on a terminal `columns` wide. */
 async function parserHelp(columns: number): Promise<string> {
-  const own = Object.getOwnPropertyDescriptor(process.stdout, 'columns');
-  Object.defineProperty(process.stdout, 'columns', { value: columns, configurable: true, writable: true });
-  try {
-    const r = await runMain(['--help'], { cwd: REPO });
-    expect(r.code).toBe(0);
-    return r.stdout;
-  } finally {
-    if (own) Object.defineProperty(process.stdout, 'columns', own);
-    else delete (process.stdout as { columns?: number }).columns;
-  }
+  const r = await runMain(['--help'], { cwd: REPO, columns });
+  expect(r.code).toBe(0);
+  return r.stdout;
 }
 
 /** The dist/ files a real run of the CLI loads. */
