@@ -162,9 +162,6 @@ export async function measureMemory(store, project, plan, invariant) {
     });
     const uri = `agents://projects/${project}/effective.json`;
     await client.subscribeResource({ uri });
-    await effective(client, project);
-    await sleep(500);
-    const first = rssMiB(transport.pid);
     const calls = [
       () => effective(client, project),
       () => client.callTool({ name: 'list_invariants', arguments: { project } }),
@@ -172,6 +169,11 @@ export async function measureMemory(store, project, plan, invariant) {
       () => client.callTool({ name: 'plan_status', arguments: { plan } }),
       () => client.readResource({ uri }),
     ];
+    // The first-call figure: each tool answered once. A tool loads the code it needs on its first
+    // call (the server answers `initialize` before loading any), a one-time cost, not growth.
+    for (const call of calls) await call();
+    await sleep(500);
+    const first = rssMiB(transport.pid);
     const file = join(store, 'global', '01M9BENCHMCP0000000000000A.yaml');
     let changes = 0;
     for (let i = 0; i < 1000; i++) {

@@ -1,4 +1,5 @@
 import { defineCommand } from '../command.ts';
+import { boundHeapGrowth } from '../heap.ts';
 
 export default defineCommand<{ allowWrite?: boolean }>({
   command: 'mcp',
@@ -12,6 +13,9 @@ export default defineCommand<{ allowWrite?: boolean }>({
     // The store is found (or the command fails with exit 2) before the server starts; the
     // service that reads it is loaded after `initialize` is answered (docs/performance.md).
     const root = await ctx.root();
+    // A long-running server reads the store again on every call: without a bound, V8 lets the
+    // garbage of those reads pile up to several times the live heap (docs/mcp.md, "Performance").
+    boundHeapGrowth();
     // The MCP SDK is loaded by this command only (docs/mcp.md).
     const { serveMcp } = await import('../../mcp/server.ts');
     return serveMcp({
