@@ -7,6 +7,41 @@ import { dirname, join } from 'node:path';
 import { writeValidators } from './gen-validators.mjs';
 
 /**
+ * An esbuild plugin that bundles the package `pkg` as a small module whose
+ * default export is `body` (a function that may answer itself and otherwise
+ * evaluates the real module through `real()`, a `require` that esbuild turns
+ * into a lazily initialised module).
+ */
+function lazyDefault(pkg, body) {
+  const namespace = `lazy-${pkg}`;
+  return {
+    name: namespace,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${pkg}$`) }, async (args) => {
+        if (args.pluginData === 'real') return undefined;
+        const real = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: 'real',
+        });
+        if (real.errors.length > 0) return { errors: real.errors };
+        return { path: real.path, namespace };
+      });
+      b.onLoad({ filter: /.*/, namespace }, (args) => ({
+        contents: [
+          'let loaded;',
+          `const real = () => (loaded ??= require(${JSON.stringify(args.path)}).default);`,
+          `export default ${body};`,
+        ].join('\n'),
+        resolveDir: dirname(args.path),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
  * `string-width` (yargs and its help layout import two versions) builds an
  * `Intl.Segmenter` and Unicode-property regular expressions (`\p{RGI_Emoji}`
  * with the `v` flag alone costs tens of milliseconds) when its module is
@@ -18,34 +53,10 @@ import { writeValidators } from './gen-validators.mjs';
  * construction for non-ASCII and by test (test/perf/startup-guards.test.ts)
  * for ASCII.
  */
-const lazyStringWidth = {
-  name: 'lazy-string-width',
-  setup(b) {
-    b.onResolve({ filter: /^string-width$/ }, async (args) => {
-      if (args.pluginData === 'real') return undefined;
-      const real = await b.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: 'real',
-      });
-      if (real.errors.length > 0) return { errors: real.errors };
-      return { path: real.path, namespace: 'lazy-string-width' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-string-width' }, (args) => ({
-      contents: [
-        'let real;',
-        'export default function stringWidth(input, options) {',
-        "  if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length;",
-        `  real ??= require(${JSON.stringify(args.path)}).default;`,
-        '  return real(input, options);',
-        '}',
-      ].join('\n'),
-      resolveDir: dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
+const lazyStringWidth = lazyDefault(
+  'string-width',
+  "function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; return real()(input, options); }",
+);
 
 /**
  * `wrap-ansi` (cliui, yargs's help layout, imports it; Ink too) evaluates
@@ -54,33 +65,7 @@ const lazyStringWidth = {
  * function that evaluates the real module on its first call (as for
  * string-width above).
  */
-const lazyWrapAnsi = {
-  name: 'lazy-wrap-ansi',
-  setup(b) {
-    b.onResolve({ filter: /^wrap-ansi$/ }, async (args) => {
-      if (args.pluginData === 'real') return undefined;
-      const real = await b.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: 'real',
-      });
-      if (real.errors.length > 0) return { errors: real.errors };
-      return { path: real.path, namespace: 'lazy-wrap-ansi' };
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-wrap-ansi' }, (args) => ({
-      contents: [
-        'let real;',
-        'export default function wrapAnsi(string, columns, options) {',
-        `  real ??= require(${JSON.stringify(args.path)}).default;`,
-        '  return real(string, columns, options);',
-        '}',
-      ].join('\n'),
-      resolveDir: dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
+const lazyWrapAnsi = lazyDefault('wrap-ansi', 'function wrapAnsi(string, columns, options) { return real()(string, columns, options); }');
 
 /**
  * The MCP SDK's server imports its ajv-based JSON Schema validator and builds
