@@ -181,6 +181,49 @@ export function nearPairs(keys: readonly string[]): [number, number][] {
   return pairs;
 }
 
+/**
+ * The pairs of `nearPairs(keys)` that hold at least one index of `focus`
+ * (each once, the smaller index first), found without hashing every key: two
+ * keys `nearPairs` pairs are at most one character apart in length, and keys
+ * equal or one edit apart always share a half (see `nearPairs`), so the pairs
+ * are exactly the focused keys against every key of a length one off or
+ * equal that passes the same cheap checks. A check of what a few changed
+ * texts take part in (`validate` in hook mode) then costs one pass over the
+ * keys' lengths and a few comparisons per key of a near length; a large
+ * focus falls back to `nearPairs`.
+ */
+export function nearPairsTouching(keys: readonly string[], focus: ReadonlySet<number>): [number, number][] {
+  if (focus.size * 8 > keys.length) return nearPairs(keys).filter(([a, b]) => focus.has(a) || focus.has(b));
+  const pairs: [number, number][] = [];
+  if (focus.size === 0) return pairs;
+  const byLength = new Map<number, number[]>();
+  for (let idx = 0; idx < keys.length; idx++) {
+    const length = keys[idx]!.length;
+    if (length === 0) continue;
+    const list = byLength.get(length);
+    if (list) list.push(idx);
+    else byLength.set(length, [idx]);
+  }
+  const seen = new Set<number>();
+  for (const f of focus) {
+    const kf = keys[f]!;
+    if (kf.length === 0) continue;
+    for (const length of [kf.length - 1, kf.length, kf.length + 1]) {
+      for (const idx of byLength.get(length) ?? []) {
+        if (idx === f) continue;
+        const k = keys[idx]!;
+        if (k !== kf && !oneEditApart(kf, k)) continue;
+        const [a, b] = f < idx ? [f, idx] : [idx, f];
+        const key = a * 2 ** 21 + b;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        pairs.push([a, b]);
+      }
+    }
+  }
+  return pairs;
+}
+
 /** Sorts 32-bit hashes (and their owners alongside) in two counting passes of 16 bits: linear, no comparisons. */
 function radixSort(hashes: Uint32Array, owners: Uint32Array): [Uint32Array, Uint32Array] {
   const n = hashes.length;

@@ -5,7 +5,7 @@ import { isUlid, nameProblem, ulidProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
 import type { YamlFile } from '../core/parse.ts';
 import { SCHEMAS, type SchemaName } from '../core/schema-docs.ts';
-import { canMeet, nearPairs, oneEditApart, type NearKind } from '../core/near-duplicates.ts';
+import { canMeet, nearPairs, nearPairsTouching, oneEditApart, type NearKind } from '../core/near-duplicates.ts';
 import { shadowMap } from '../core/shadow.ts';
 import { isScopeFolder, planReads, readFailure, type ReadJob } from '../store/read-plan.ts';
 import { WorkingTreeSource, type ReadResult, type TreeEntry, type TreeSource } from '../store/tree-source.ts';
@@ -39,6 +39,16 @@ export interface ValidateOptions {
   keepModelineBytes?: boolean;
   /** Told as files are read, then as those the cache does not know are checked (a progress display). */
   onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
+  /**
+   * Hook mode (docs/validation.md, "What hook mode checks"): whether a path
+   * is one the change touches. The caller keeps only the diagnostics on such
+   * a path or naming one as related; checks whose findings can be told from
+   * the touched paths alone (layout, near-duplicates) then look only at what
+   * those can take part in. The diagnostics kept are the same as a full
+   * run's; others may be left out. The folders of a touched path must be
+   * touched too.
+   */
+  touches?: (path: string) => boolean;
 }
 
 /** Everything one validation found, with what later steps (`--fix`, paths filter) need. */
@@ -83,7 +93,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   const classify = pathClassifier();
   const kinds = entries.map((e) => classify(e.path));
 
-  diagnostics.push(...checkLayout(entries, kinds));
+  diagnostics.push(...checkLayout(entries, kinds, options.touches));
   diagnostics.push(...(await checkLocks(source, entries, kinds, options)));
 
   // File by file: the shared reader's rules for what is read, then each file's own checks (or their cached facts).
@@ -110,7 +120,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...checkDuplicates(shared, located));
   diagnostics.push(...checkShadows(shared, plans, located));
   diagnostics.push(...(await checkOverrides(jobs, facts, located)));
-  diagnostics.push(...(await checkNearDuplicates(jobs, facts, plans, located)));
+  diagnostics.push(...(await checkNearDuplicates(jobs, facts, plans, located, options.touches)));
   diagnostics.push(...(await checkReferences(jobs, facts, plans, entries, usedIds, located)));
   diagnostics.push(...(await checkWaivers(jobs, facts, usedIds, located, options.now)));
   diagnostics.push(...checkModelines(jobs, facts, diagnostics));
@@ -271,8 +281,13 @@ const READ_KINDS = new Set<PathKind['kind']>([
   'waiver',
 ]);
 
-/** Folders and files that fit no shape of the layout, bad names, plan folders without plan.yaml, links, temporaries. */
-function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]): Diagnostic[] {
+/**
+ * Folders and files that fit no shape of the layout, bad names, plan folders without plan.yaml, links, temporaries.
+ * Each finding is on the path looked at (or, for a plan folder, its plan.yaml, which a change can touch only when
+ * the folder holds a touched path), and paths under a reported folder are skipped: with `touches`, only touched
+ * paths (a touched path's folders are touched too) are looked at, and every finding on a touched path is still made.
+ */
+function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], touches?: (path: string) => boolean): Diagnostic[] {
   const out: Diagnostic[] = [];
   const reported: string[] = [];
   const under = (p: string) => reported.some((r) => p.startsWith(`${r}/`));
@@ -280,6 +295,7 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[]):
   const planFiles = new Set<string>();
   for (const e of entries) if (e.path.endsWith('/plan.yaml')) planFiles.add(e.path);
   for (const [i, e] of entries.entries()) {
+    if (touches && !touches(e.path)) continue;
     if (reported.length > 0 && under(e.path)) continue;
     if (e.type === 'dir') {
       if (e.path.endsWith('.yaml') && READ_KINDS.has(kinds[i]!.kind)) {
@@ -838,6 +854,7 @@ async function checkNearDuplicates(
   facts: readonly (FileFacts | undefined)[],
   plans: ReadonlyMap<string, Plan>,
   located: Located,
+  touches?: (path: string) => boolean,
 ): Promise<Diagnostic[]> {
   const at: number[] = [];
   const keys: string[] = [];
@@ -847,19 +864,46 @@ async function checkNearDuplicates(
     at.push(i);
     keys.push(n);
   }
-  const found: { older: ContentJob; newer: ContentJob; kind: NearKind }[] = [];
-  for (const [x, y] of nearPairs(keys)) {
-    const i = at[x]!;
-    const j = at[y]!;
-    // Equal text keys are duplicates or shadows, reported above.
-    if (facts[i]!.k === facts[j]!.k) continue;
-    const kind: NearKind | undefined = keys[x] === keys[y] ? 'punctuation' : oneEditApart(keys[x]!, keys[y]!) ? 'one-edit' : undefined;
-    const a = jobs[i]!;
-    const b = jobs[j]!;
-    if (!kind || a.kind.kind !== 'invariant' || b.kind.kind !== 'invariant' || !canMeet(a.kind, b.kind, plans)) continue;
-    found.push(a.kind.id < b.kind.id ? { older: a, newer: b, kind } : { older: b, newer: a, kind });
+  type Found = { older: ContentJob; newer: ContentJob; kind: NearKind };
+  /** The near-duplicate pairs among `pairs` (of indexes of `keys`). */
+  const judge = (pairs: readonly [number, number][]): Found[] => {
+    const out: Found[] = [];
+    for (const [x, y] of pairs) {
+      const i = at[x]!;
+      const j = at[y]!;
+      // Equal text keys are duplicates or shadows, reported above.
+      if (facts[i]!.k === facts[j]!.k) continue;
+      const kind: NearKind | undefined = keys[x] === keys[y] ? 'punctuation' : oneEditApart(keys[x]!, keys[y]!) ? 'one-edit' : undefined;
+      const a = jobs[i]!;
+      const b = jobs[j]!;
+      if (!kind || a.kind.kind !== 'invariant' || b.kind.kind !== 'invariant' || !canMeet(a.kind, b.kind, plans)) continue;
+      out.push(a.kind.id < b.kind.id ? { older: a, newer: b, kind } : { older: b, newer: a, kind });
+    }
+    return out;
+  };
+  let found: Found[];
+  if (touches === undefined) found = judge(nearPairs(keys));
+  else {
+    // Hook mode: a diagnostic sits on the newer of its pairs and names every older one. It is kept when a touched
+    // file is among them, so: the pairs of the touched texts, then every pair of each newer file they name.
+    const focus = new Set<number>();
+    for (let x = 0; x < keys.length; x++) if (touches(jobs[at[x]!]!.entry.path)) focus.add(x);
+    const newer = new Set(judge(nearPairsTouching(keys, focus)).map((f) => f.newer));
+    const newerAt = new Set<number>();
+    for (let x = 0; x < keys.length; x++) if (newer.has(jobs[at[x]!]!)) newerAt.add(x);
+    found = newerAt.size === 0 ? [] : judge(nearPairsTouching(keys, newerAt)).filter((f) => newer.has(f.newer));
   }
   if (found.length === 0) return [];
+  // Each newer file's older copies in the order of their ids (not of the pair search, which differs in hook mode).
+  found.sort((p, q) =>
+    p.older.kind.kind === 'invariant' && q.older.kind.kind === 'invariant'
+      ? p.older.kind.id < q.older.kind.id
+        ? -1
+        : p.older.kind.id > q.older.kind.id
+          ? 1
+          : 0
+      : 0,
+  );
   await located.load(found.flatMap((f) => [f.older.entry.path, f.newer.entry.path]));
   const textOf = (path: string) => String((located.yaml(path)?.data as { text?: unknown } | undefined)?.text ?? '').trim();
   const idOf = (j: ContentJob) => (j.kind.kind === 'invariant' ? j.kind.id : '');

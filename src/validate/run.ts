@@ -121,6 +121,11 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
       throw error;
     }
   };
+  const changed = options.changed ? new Set(options.changed) : undefined;
+  // A changed path inside a folder that is itself at fault (a committed `.lock/x` under a bad `.lock`) takes part in the folder's problem.
+  const changedFolders = new Set<string>();
+  for (const p of changed ?? []) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) changedFolders.add(p.slice(0, i));
+  const touches = (file: string) => changed!.has(file) || changedFolders.has(file);
   const now = (deps.clock ?? (() => new Date()))();
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   const shared = {
@@ -128,6 +133,9 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     repoFiles,
     now,
     keepModelineBytes: options.fix ?? false,
+    // Hook mode: the checks across files look only at what the changed paths can take part in (docs/validation.md).
+    // (--fix acts on the whole report: never narrowed.)
+    ...(changed && !options.fix ? { touches } : {}),
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
     ...progress,
   };
@@ -178,11 +186,6 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   cache.save();
   const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));
-  const changed = options.changed ? new Set(options.changed) : undefined;
-  // A changed path inside a folder that is itself at fault (a committed `.lock/x` under a bad `.lock`) takes part in the folder's problem.
-  const changedFolders = new Set<string>();
-  for (const p of changed ?? []) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) changedFolders.add(p.slice(0, i));
-  const touches = (file: string) => changed!.has(file) || changedFolders.has(file);
   const takesPart = (d: Diagnostic) => !changed || touches(d.file) || (d.related ?? []).some((r) => touches(r.file));
   const diagnostics = report.diagnostics.filter((d) => keep(d) && takesPart(d) && (!changed || options.verbose || d.severity !== 'info'));
   if (only) {

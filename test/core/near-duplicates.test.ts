@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan, Scope, ScopedInvariant } from '../../src/core/model.ts';
-import { canMeet, findNearDuplicates, looseKey, nearDuplicatesOf, nearKind, nearPairs } from '../../src/core/near-duplicates.ts';
+import {
+  canMeet,
+  findNearDuplicates,
+  looseKey,
+  nearDuplicatesOf,
+  nearKind,
+  nearPairs,
+  nearPairsTouching,
+} from '../../src/core/near-duplicates.ts';
 
 function inv(id: string, text: string, scope: Scope = { kind: 'global' }, active = true): ScopedInvariant {
   return { id, text, severity: 'error', active, tags: [], scope, path: `x/${id}.yaml` };
@@ -40,6 +48,24 @@ describe('near-duplicates', () => {
       for (let j = i + 1; j < keys.length; j++) if (nearKind({ text: keys[i]! }, { text: keys[j]! })) expected.add(`${i},${j}`);
     expect(expected.size).toBeGreaterThan(50);
     for (const pair of expected) expect(found.has(pair), pair).toBe(true);
+  });
+
+  it('nearPairsTouching finds exactly the pairs of nearPairs that hold a focused key, for small and large focus sets', () => {
+    const words = ['data', 'date', 'dta', 'datum', 'delete', 'deletes', 'prod', 'prd', 'logs', 'log'];
+    const keys: string[] = [];
+    for (const a of words) for (const b of words) keys.push(`never ${a} the ${b}`);
+    // Equal keys at two indexes, and a key too short to be a typo of another.
+    keys.push('never data the data', 'short', 'shorts');
+    const norm = (pairs: [number, number][]) => pairs.map(([i, j]) => `${Math.min(i, j)},${Math.max(i, j)}`).sort();
+    const all = nearPairs(keys);
+    for (const focus of [[], [0], [0, 1], [100], [3, 17, 42, 100], [101, 102], keys.map((_, i) => i).filter((i) => i % 3 === 0)]) {
+      const set = new Set(focus);
+      const expected = norm(all.filter(([i, j]) => set.has(i) || set.has(j)));
+      const found = norm(nearPairsTouching(keys, set));
+      expect(found, `focus ${focus.join(',')}`).toEqual(expected);
+      expect(new Set(found).size).toBe(found.length);
+    }
+    expect(norm(nearPairsTouching(keys, new Set([0])))).toContain('0,100');
   });
 
   it('pairs only invariants that can meet in one effective set', () => {

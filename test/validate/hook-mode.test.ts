@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
@@ -16,7 +16,7 @@ const MLP = '# yaml-language-server: $schema=../../schemas/invariant.schema.json
 interface Out {
   ok: boolean;
   files: number;
-  diagnostics: { code: string; file: string; severity: string }[];
+  diagnostics: { code: string; file: string; severity: string; related: { file: string }[] }[];
 }
 
 /** A committed store whose files already carry warnings: a shadowed global and a stray file. */
@@ -158,5 +158,109 @@ describe('validate in hook mode (--staged, --changed)', () => {
     expect((await runAgents(['validate', '--all-files'], { cwd: repo })).code).toBe(2);
     expect((await runAgents(['validate', '--staged', '--changed'], { cwd: repo })).code).toBe(2);
     expect((await runAgents(['validate', '--changed', '--fix'], { cwd: repo })).code).toBe(2);
+  });
+});
+
+const E = '01JDQ6X5Z8W4N3B2C1D0E9F8GB';
+const F = '01JDQ6X5Z8W4N3B2C1D0E9F8GC';
+const H = '01JDQ6X5Z8W4N3B2C1D0E9F8GE';
+
+/**
+ * What a full run of the index reports that a change takes part in (a
+ * diagnostic on a changed path or a folder of one, or naming one as related),
+ * against what hook mode reports: equal, diagnostic for diagnostic (docs/validation.md,
+ * "What hook mode checks").
+ */
+async function hookAgainstFull(repo: string, store: string): Promise<Out['diagnostics']> {
+  const changed = git(store, 'diff', '--cached', '--name-only', '--no-renames', '--relative', '-z', '--', '.')
+    .split('\0')
+    .filter((p) => p !== '');
+  expect(changed.length).toBeGreaterThan(0);
+  const folders = new Set(changed.flatMap((p) => p.split('/').map((_, i, parts) => parts.slice(0, i).join('/'))).filter((f) => f !== ''));
+  const touches = (file: string) => changed.includes(file) || folders.has(file);
+  const full = await json(repo, '--staged', '--all-files', '--verbose');
+  const hook = await json(repo, '--staged', '--verbose');
+  const expected = full.out.diagnostics.filter((d) => touches(d.file) || d.related.some((r) => touches(r.file)));
+  expect(hook.out.diagnostics).toEqual(expected);
+  expect(hook.code).toBe(expected.some((d) => d.severity === 'error') ? 1 : 0);
+  return hook.out.diagnostics;
+}
+
+describe('hook mode reports what a full validation reports of the change', () => {
+  /** A committed store with a near-duplicate pair already in it (E in global, H in project web) and a stray file. */
+  function committed(): { repo: string; store: string } {
+    const store = testStore({
+      [`global/${A}.yaml`]: MLG + invariantYaml(A, 'Never delete production data'),
+      [`global/${E}.yaml`]: MLG + invariantYaml(E, 'Archive the audit logs daily'),
+      [`projects/web/${B}.yaml`]: MLP + invariantYaml(B, 'Rotate the deploy keys every month'),
+      [`projects/web/${H}.yaml`]: MLP + invariantYaml(H, 'Archive the audit logs daily!'),
+      'notes.txt': 'not part of the layout\n',
+    });
+    const repo = dirname(store);
+    gitInit(repo);
+    commitAll(repo, 'store');
+    return { repo, store };
+  }
+
+  const stage = (repo: string, store: string, files: Record<string, string>) => {
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(store, path)), { recursive: true });
+      writeFileSync(join(store, path), text);
+    }
+    git(repo, 'add', '-A');
+  };
+  const summary = (list: Out['diagnostics']) => list.map((d) => [d.code, d.file, d.related.map((r) => r.file)]);
+
+  it('a duplicate id', async () => {
+    const { repo, store } = committed();
+    stage(repo, store, { [`projects/api/${A}.yaml`]: MLP + invariantYaml(A, 'Keep secrets out of logs') });
+    expect(summary(await hookAgainstFull(repo, store))).toEqual([['id-reused', `projects/api/${A}.yaml`, [`global/${A}.yaml`]]]);
+  });
+
+  it('a duplicate text in one scope', async () => {
+    const { repo, store } = committed();
+    stage(repo, store, { [`global/${C}.yaml`]: MLG + invariantYaml(C, 'never delete production  data') });
+    expect(summary(await hookAgainstFull(repo, store))).toEqual([['duplicate-text', `global/${C}.yaml`, [`global/${A}.yaml`]]]);
+  });
+
+  it('a shadowed copy (the warning sits on the committed file)', async () => {
+    const { repo, store } = committed();
+    stage(repo, store, { [`projects/api/${C}.yaml`]: MLP + invariantYaml(C, 'Never delete production data') });
+    expect(summary(await hookAgainstFull(repo, store))).toEqual([['shadowed', `global/${A}.yaml`, [`projects/api/${C}.yaml`]]]);
+  });
+
+  it('a near-duplicate: the committed newer copy names every older one, the unchanged one included', async () => {
+    const { repo, store } = committed();
+    // F is older than H and newer than E: F nearly repeats E, and H (committed) nearly repeats E and F.
+    stage(repo, store, { [`global/${F}.yaml`]: MLG + invariantYaml(F, 'Archive the audit log daily') });
+    expect(summary(await hookAgainstFull(repo, store))).toEqual([
+      ['near-duplicate', `global/${F}.yaml`, [`global/${E}.yaml`]],
+      ['near-duplicate', `projects/web/${H}.yaml`, [`global/${E}.yaml`, `global/${F}.yaml`]],
+    ]);
+  });
+
+  it('a near-duplicate removed, and a committed one left alone', async () => {
+    const { repo, store } = committed();
+    stage(repo, store, { [`projects/web/${B}.yaml`]: MLP + invariantYaml(B, 'Rotate the deploy key every month') });
+    expect(await hookAgainstFull(repo, store)).toEqual([]);
+    rmSync(join(store, `global/${E}.yaml`));
+    git(repo, 'add', '-A');
+    expect(await hookAgainstFull(repo, store)).toEqual([]);
+  });
+
+  it('a schema error, and layout problems of staged paths', async () => {
+    const { repo, store } = committed();
+    stage(repo, store, {
+      [`global/${C}.yaml`]: `${MLG}id: ${C}\ntext: x\nseverity: fatal\n`,
+      'notes-2.txt': 'also not part of the layout\n',
+      'projects/Bad Name/x.yaml': 'text: y\n',
+      [`plans/${D}/${F}.yaml`]: invariantYaml(F, 'Plan without its plan.yaml'),
+    });
+    expect(summary(await hookAgainstFull(repo, store)).map(([code, file]) => [code, file])).toEqual([
+      ['schema', `global/${C}.yaml`],
+      ['bad-name', 'projects/Bad Name'],
+      ['unknown-path', 'notes-2.txt'],
+      ['modeline-missing', `plans/${D}/${F}.yaml`],
+    ]);
   });
 });
