@@ -2,9 +2,9 @@ import type { Diagnostic, Parsed } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
 import type { Plan, ScopedInvariant, Severity } from './model.ts';
 import { textKey } from './normalise.ts';
-import { checkSchema, diagAt, parseYaml, plainTextDiagnostics, type YamlFile } from './parse.ts';
+import * as files from './record-files.ts';
+import { YAML_SYNTAX } from './yaml-syntax.ts';
 import { escapeUnsafe } from './plain-text.ts';
-import type { SchemaName } from './schema-docs.ts';
 import { validatorFor } from './schemas.ts';
 
 /** Decision node types (docs/plans.md). */
@@ -82,95 +82,32 @@ export type RecordValue =
   | { record: 'enforcement'; value: EnforcementRun }
   | { record: 'violations'; value: Violation };
 
-export const RECORD_SCHEMAS: Record<RecordKind, SchemaName> = {
-  decisions: 'decision.schema.json',
-  enforcement: 'enforcement.schema.json',
-  violations: 'violation.schema.json',
-};
-
 /** The longest actor response kept in a record; longer ones are cut (so a run of 500 stays well under 1 MiB). */
 export const MAX_RECORD_RESPONSE = 1000;
 
-function parseWithSchema<T extends { id: string }>(file: string, bytes: Uint8Array, schema: SchemaName, id: string): Parsed<T> {
-  const parsed = parseYaml(file, bytes);
-  if (!parsed.value) return { diagnostics: parsed.diagnostics };
-  const y = parsed.value;
-  const diagnostics = checkSchema(y, schema);
-  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(y, schema));
-  if (diagnostics.length > 0) return { diagnostics };
-  const value = y.data as T;
-  if (value.id !== id) {
-    return {
-      diagnostics: [
-        diagAt(
-          y,
-          offsetOf(y, 'id'),
-          'id-mismatch',
-          `id ${value.id} differs from the file name ${id}.yaml`,
-          `Rename the file to ${value.id}.yaml or correct the id.`,
-        ),
-      ],
-    };
-  }
-  return { value, diagnostics: [] };
-}
-
-function offsetOf(y: YamlFile, key: string): number {
-  const contents = y.doc.contents as { items?: { key?: { value?: unknown; range?: number[] } }[] } | null;
-  const pair = contents?.items?.find((p) => p.key?.value === key);
-  return pair?.key?.range?.[0] ?? 0;
-}
+export { RECORD_SCHEMAS } from './record-files.ts';
 
 export function parseDecision(file: string, bytes: Uint8Array, id: string): Parsed<DecisionNode> {
-  return parseWithSchema<DecisionNode>(file, bytes, 'decision.schema.json', id);
+  return files.parseDecision(file, bytes, id, YAML_SYNTAX);
 }
 
 /** An enforcement file; each record's decision_id must be the run's. */
 export function parseEnforcement(file: string, bytes: Uint8Array, id: string): Parsed<EnforcementRun> {
-  const p = parseWithSchema<EnforcementRun>(file, bytes, 'enforcement.schema.json', id);
-  if (!p.value) return p;
-  const wrong = p.value.records.findIndex((r) => r.decision_id !== p.value!.decision_id);
-  if (wrong >= 0) {
-    const y = parseYaml(file, bytes).value!;
-    return {
-      diagnostics: [
-        diagAt(
-          y,
-          offsetOf(y, 'records'),
-          'schema',
-          `records.${wrong}.decision_id differs from the run's decision_id ${p.value.decision_id}`,
-          "Every record of a run belongs to the run's decision node.",
-        ),
-      ],
-    };
-  }
-  return p;
+  return files.parseEnforcement(file, bytes, id, YAML_SYNTAX);
 }
 
 export function parseViolation(file: string, bytes: Uint8Array, id: string): Parsed<Violation> {
-  return parseWithSchema<Violation>(file, bytes, 'violation.schema.json', id);
+  return files.parseViolation(file, bytes, id, YAML_SYNTAX);
 }
 
 /**
  * Any record file under a plan (`decisions/`, `enforcement/`, `violations/`),
- * by the kind its path gives (see `classifyPath`). Pure: `validate` calls this
- * for every path classified as `record`.
+ * by the kind its path gives (see `classifyPath`). Pure: the plan commands
+ * read records with it; `validate` checks them through `./record-files.ts`,
+ * which loads the YAML parser only for a file off the fast path.
  */
 export function parseRecord(kind: RecordKind, file: string, bytes: Uint8Array, id: string): Parsed<RecordValue> {
-  switch (kind) {
-    case 'decisions': {
-      const p = parseDecision(file, bytes, id);
-      return p.value ? { value: { record: kind, value: p.value }, diagnostics: [] } : { diagnostics: p.diagnostics };
-    }
-    case 'enforcement': {
-      const p = parseEnforcement(file, bytes, id);
-      return p.value ? { value: { record: kind, value: p.value }, diagnostics: [] } : { diagnostics: p.diagnostics };
-    }
-    case 'violations': {
-      const p = parseViolation(file, bytes, id);
-      return p.value ? { value: { record: kind, value: p.value }, diagnostics: [] } : { diagnostics: p.diagnostics };
-    }
-  }
+  return files.parseRecord(kind, file, bytes, id, YAML_SYNTAX);
 }
 
 // ---------------------------------------------------------------------------

@@ -115,7 +115,7 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
       diagnostics = parseExtendsLock(path, bytes).diagnostics;
       break;
     case 'record':
-      diagnostics = checkRecord(path, kind.record, bytes);
+      diagnostics = checkRecord(path, kind.record, bytes, syntax);
       break;
     case 'waiver': {
       const p = parseWaiver(path, bytes, kind.id, syntax);

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { RecordKind } from '../core/layout.ts';
-import { parseRecord, RECORD_SCHEMAS as SCHEMA_OF_RECORD } from '../core/records.ts';
+import type { YamlSyntax } from '../core/parse-core.ts';
+import { parseRecord, RECORD_SCHEMAS as SCHEMA_OF_RECORD } from '../core/record-files.ts';
 import type { SchemaName } from '../core/schemas.ts';
 
 /**
@@ -14,9 +15,11 @@ export const RECORD_SCHEMAS: Record<RecordKind, SchemaName | undefined> = SCHEMA
  * Diagnostics of one record file, from the same pure parser the plan commands
  * read records with: YAML, the kind's schema, the id against the file name,
  * and (for enforcement runs) every record's decision_id against the run's.
+ * Without `syntax`, a file off the YAML fast path throws YamlSyntaxNotLoaded
+ * (check-file.ts then loads the parser and calls again).
  */
-export function checkRecord(file: string, kind: RecordKind, bytes: Uint8Array): Diagnostic[] {
+export function checkRecord(file: string, kind: RecordKind, bytes: Uint8Array, syntax?: YamlSyntax): Diagnostic[] {
   const base = file.slice(file.lastIndexOf('/') + 1);
   const id = base.endsWith('.yaml') ? base.slice(0, -'.yaml'.length) : base;
-  return parseRecord(kind, file, bytes, id).diagnostics;
+  return parseRecord(kind, file, bytes, id, syntax).diagnostics;
 }

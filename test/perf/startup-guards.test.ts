@@ -191,6 +191,39 @@ describe('start-up', () => {
     expect(contents(changed.loaded)).toContain('ajv-formats');
   });
 
+  it('validate --staged checks a staged invariant and plan record in the canonical shape without loading the YAML parser', () => {
+    const store = join(tempDir(), '.agents');
+    const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+    const P = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+    const N = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+    mkdirSync(join(store, 'global'), { recursive: true });
+    mkdirSync(join(store, 'plans', P, 'decisions'), { recursive: true });
+    writeFileSync(join(store, 'global', `${A}.yaml`), `id: ${A}\ntext: Never delete production data\n`);
+    writeFileSync(join(store, 'plans', P, 'plan.yaml'), `id: ${P}\ncreated_at: 2026-01-01T00:00:00Z\ngoal: Ship it\n`);
+    const repo = dirname(store);
+    gitInit(repo);
+    spawnSync('git', ['-C', repo, 'add', '-A']);
+    spawnSync('git', ['-C', repo, 'commit', '-qm', 'store']);
+    expect(loadedBy(['--store', store, 'validate', '--staged', '--all-files']).code).toBe(0);
+    writeFileSync(join(store, 'global', `${A}.yaml`), `id: ${A}\ntext: Never delete production data, ever\n`);
+    writeFileSync(
+      join(store, 'plans', P, 'decisions', `${N}.yaml`),
+      `id: ${N}\ntype: invariant_enforced\nparent_id: null\ncreated_at: 2026-01-01T00:00:00Z\nsummary: Checked\n`,
+    );
+    spawnSync('git', ['-C', repo, 'add', '-A']);
+    const staged = loadedBy(['--store', store, 'validate', '--staged']);
+    expect(staged.code).toBe(0);
+    const bundled = contents(staged.loaded);
+    expect(bundled).toContain('ajv-formats'); // the changed files are checked
+    expect(bundled).not.toContain('yaml');
+    // The record is checked: one that breaks its schema fails, and its diagnostic's position loads the parser.
+    writeFileSync(join(store, 'plans', P, 'decisions', `${N}.yaml`), `id: ${N}\ntype: invariant_enforced\nparent_id: null\n`);
+    spawnSync('git', ['-C', repo, 'add', '-A']);
+    const broken = loadedBy(['--store', store, 'validate', '--staged']);
+    expect(broken.code).toBe(1);
+    expect(contents(broken.loaded)).toContain('yaml');
+  });
+
   it('lists each command in the table as its module defines it', async () => {
     for (const entry of COMMANDS) {
       const spec = (await entry.load()).default;

@@ -1,0 +1,106 @@
+import type { Parsed } from './diagnostics.ts';
+import type { RecordKind } from './layout.ts';
+import { checkSchema, diagAt, parseYaml, plainTextDiagnostics, type YamlFile, type YamlSyntax } from './parse-core.ts';
+import type { DecisionNode, EnforcementRun, RecordValue, Violation } from './records.ts';
+import type { SchemaName } from './schema-docs.ts';
+
+// Plan records read from their bytes through parse-core, which does not import
+// `yaml`: `validate` checks a changed record without loading the full parser
+// when the file is in the canonical shape (docs/performance.md). records.ts
+// passes the parser (YAML_SYNTAX) for every other reader.
+
+export const RECORD_SCHEMAS: Record<RecordKind, SchemaName> = {
+  decisions: 'decision.schema.json',
+  enforcement: 'enforcement.schema.json',
+  violations: 'violation.schema.json',
+};
+
+function parseWithSchema<T extends { id: string }>(
+  file: string,
+  bytes: Uint8Array,
+  schema: SchemaName,
+  id: string,
+  syntax: YamlSyntax | undefined,
+): Parsed<T> {
+  const parsed = parseYaml(file, bytes, syntax);
+  if (!parsed.value) return { diagnostics: parsed.diagnostics };
+  const y = parsed.value;
+  const diagnostics = checkSchema(y, schema);
+  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(y, schema));
+  if (diagnostics.length > 0) return { diagnostics };
+  const value = y.data as T;
+  if (value.id !== id) {
+    return {
+      diagnostics: [
+        diagAt(
+          y,
+          offsetOf(y, 'id'),
+          'id-mismatch',
+          `id ${value.id} differs from the file name ${id}.yaml`,
+          `Rename the file to ${value.id}.yaml or correct the id.`,
+        ),
+      ],
+    };
+  }
+  return { value, diagnostics: [] };
+}
+
+function offsetOf(y: YamlFile, key: string): number {
+  const contents = y.doc.contents as { items?: { key?: { value?: unknown; range?: number[] } }[] } | null;
+  const pair = contents?.items?.find((p) => p.key?.value === key);
+  return pair?.key?.range?.[0] ?? 0;
+}
+
+export function parseDecision(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<DecisionNode> {
+  return parseWithSchema<DecisionNode>(file, bytes, 'decision.schema.json', id, syntax);
+}
+
+/** An enforcement file; each record's decision_id must be the run's. */
+export function parseEnforcement(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<EnforcementRun> {
+  const p = parseWithSchema<EnforcementRun>(file, bytes, 'enforcement.schema.json', id, syntax);
+  if (!p.value) return p;
+  const wrong = p.value.records.findIndex((r) => r.decision_id !== p.value!.decision_id);
+  if (wrong >= 0) {
+    const y = parseYaml(file, bytes, syntax).value!;
+    return {
+      diagnostics: [
+        diagAt(
+          y,
+          offsetOf(y, 'records'),
+          'schema',
+          `records.${wrong}.decision_id differs from the run's decision_id ${p.value.decision_id}`,
+          "Every record of a run belongs to the run's decision node.",
+        ),
+      ],
+    };
+  }
+  return p;
+}
+
+export function parseViolation(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<Violation> {
+  return parseWithSchema<Violation>(file, bytes, 'violation.schema.json', id, syntax);
+}
+
+/**
+ * Any record file under a plan (`decisions/`, `enforcement/`, `violations/`),
+ * by the kind its path gives (see `classifyPath`). Pure: `validate` calls this
+ * for every path classified as `record`, with no `syntax` first (see
+ * parse-core.ts: a file off the fast path, or a diagnostic needing positions,
+ * throws YamlSyntaxNotLoaded, and it calls again with the parser loaded).
+ */
+export function parseRecord(kind: RecordKind, file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<RecordValue> {
+  switch (kind) {
+    case 'decisions': {
+      const p = parseDecision(file, bytes, id, syntax);
+      return p.value ? { value: { record: kind, value: p.value }, diagnostics: [] } : { diagnostics: p.diagnostics };
+    }
+    case 'enforcement': {
+      const p = parseEnforcement(file, bytes, id, syntax);
+      return p.value ? { value: { record: kind, value: p.value }, diagnostics: [] } : { diagnostics: p.diagnostics };
+    }
+    case 'violations': {
+      const p = parseViolation(file, bytes, id, syntax);
+      return p.value ? { value: { record: kind, value: p.value }, diagnostics: [] } : { diagnostics: p.diagnostics };
+    }
+  }
+}
