@@ -67,8 +67,8 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     const mcp = await load('../dist/mcp-main.js');
     if (mcp) code = await mcp.mcpMain(args.filter((_, i) => i !== m));
   }
-  // `agents invariant list` and `agents validate` in their plain forms, without the argument parser too (dist/plain-main.js).
-  else if (args.includes('list') || args.includes('ls') || args.includes('validate')) {
+  // `agents invariant list`, `agents validate` and `agents invariant diff` in their plain forms, without the argument parser too (dist/plain-main.js).
+  else if (args.includes('list') || args.includes('ls') || args.includes('validate') || args.includes('diff')) {
     const plain = await load('../dist/plain-main.js');
     if (plain) code = await plain.plainMain(args);
   }

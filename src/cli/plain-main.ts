@@ -40,16 +40,24 @@ const PLAIN: readonly PlainCommand[] = [
     conflicts: [['staged', 'changed']],
     load: () => import('./commands/validate.ts'),
   },
+  {
+    // A review job runs `invariant diff A..B` on every pull request; --format markdown goes to the full parser.
+    words: [['invariant', 'diff']],
+    positional: 'range',
+    options: { project: 'value', plan: 'value', 'all-projects': 'flag', staged: 'flag', 'exit-code': 'flag' },
+    load: () => import('./commands/invariant-diff.ts'),
+  },
 ];
 
 const camel = (name: string) => name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 
 /**
- * `agents invariant list` (or `ls`) and `agents validate` in their plain
- * forms, started without the argument parser: an agent runs `list
- * --effective` at the start of its work and a pre-commit hook runs `validate
- * --staged` on every commit, and loading and building the parser is a third
- * of such a run's start-up (docs/performance.md). Taken here: the global
+ * `agents invariant list` (or `ls`), `agents validate` and `agents invariant
+ * diff` in their plain forms, started without the argument parser: an agent
+ * runs `list --effective` at the start of its work, a pre-commit hook runs
+ * `validate --staged` on every commit and a review job `invariant diff A..B`
+ * on every pull request, and loading and building the parser is a third of
+ * such a run's start-up (docs/performance.md). Taken here: the global
  * options `--store`, `--format text|json|yaml`, `--no-color`,
  * `--no-input` and `--quiet`, anywhere; after the command's words, its options of the
  * table above (each at most once; a value as the next word or after `=`) and

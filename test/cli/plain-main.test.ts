@@ -113,6 +113,47 @@ describe('invariant list and validate without the argument parser (src/cli/plain
     expect((await runPlain(['validate', '--staged'], repo)).code).toBe(1);
   });
 
+  it('invariant diff in its plain forms answers exactly as the full parser does, and loads neither dist/cli.js nor yargs', async () => {
+    const repo = tempDir();
+    cpSync(join(REPO, '.agents.example'), join(repo, '.agents'), { recursive: true });
+    gitInit(repo);
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'store');
+    const file = join(repo, '.agents/global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml');
+    writeFileSync(file, 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Never delete production data, ever\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'edit');
+    writeFileSync(file, 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Never delete any production data\n');
+    for (const args of [
+      ['invariant', 'diff', 'HEAD~1..HEAD'],
+      ['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json', '--all-projects'],
+      ['invariant', 'diff', '--project', 'myapp', '--exit-code'],
+      ['invariant', 'diff', `--plan=${PLAN}`, 'HEAD~1'],
+      ['--format=yaml', 'invariant', 'diff', '--staged'],
+      ['invariant', 'diff', '--project', 'myapp', '--plan', PLAN],
+      ['invariant', 'diff', 'no-such-rev..HEAD', '--store', '.agents', '--no-color'],
+    ]) {
+      const fast = await runPlain(args, repo);
+      const full = await runMain(args, { cwd: repo });
+      expect(fast.code, args.join(' ')).toBeTypeOf('number');
+      expect(fast, args.join(' ')).toEqual(full);
+    }
+    expect((await runPlain(['invariant', 'diff', '--project', 'myapp', '--exit-code'], repo)).code).toBe(1);
+    for (const args of [
+      ['invariant', 'diff', '--format', 'markdown'],
+      ['invariant', 'diff', 'A', 'B'],
+      ['invariant', 'diff', '--help'],
+      ['invariant', 'diff', '--project'],
+    ])
+      expect((await runPlain(args, repo)).code, args.join(' ')).toBeUndefined();
+    const r = traceLoads([BIN, 'invariant', 'diff', 'HEAD~1..HEAD'], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+    expect(r.dist).toContain('dist/plain-main.js');
+    expect(r.dist).not.toContain('dist/cli.js');
+    expect(bundledIn(r.dist)).not.toContain('yargs');
+  });
+
   it('agents --store DIR invariant list --effective --project P loads neither dist/cli.js nor yargs', () => {
     const r = traceLoads([BIN, '--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']);
     expect(r.code).toBe(0);
