@@ -273,7 +273,8 @@ if (want('start-up')) {
 }
 
 const stores = new Map();
-for (const size of want('stores') ? SIZES : []) {
+// `--only git` (or mcp) generates the one store those sections use, without the store rows.
+for (const size of want('stores') ? SIZES : want('git') || want('mcp') ? [GIT_SIZE] : []) {
   const t = Date.now();
   const repo = join(work, `store-${size}`);
   const root = join(repo, '.agents');
@@ -286,6 +287,7 @@ for (const size of want('stores') ? SIZES : []) {
   log(
     `\ngenerated ${size} invariants (${info.stats.files} files, ${(info.stats.bytes / 1048576).toFixed(1)} MiB) in ${((Date.now() - t) / 1000).toFixed(1)} s`,
   );
+  if (!want('stores')) continue;
   const label = `${size.toLocaleString('en')}`;
 
   const [pBig, pSmall] = measure([

@@ -108,7 +108,8 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...ids.diagnostics);
 
   const plans = new Map<string, Plan>();
-  for (const [i, { kind }] of jobs.entries()) {
+  for (let i = 0; i < jobs.length; i++) {
+    const kind = jobs[i]!.kind;
     if (kind.kind !== 'plan') continue;
     const plan = facts[i]?.p;
     if (plan) plans.set(kind.plan, plan);
@@ -291,10 +292,17 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], 
   const out: Diagnostic[] = [];
   const reported: string[] = [];
   const under = (p: string) => reported.some((r) => p.startsWith(`${r}/`));
-  // Only the plan.yaml files are looked up (for plan-missing): a set of them, not of every path.
-  const planFiles = new Set<string>();
-  for (const e of entries) if (e.path.endsWith('/plan.yaml')) planFiles.add(e.path);
-  for (const [i, e] of entries.entries()) {
+  // Only the plan.yaml files are looked up (for plan-missing): a set of them, not of every path, made when first needed.
+  let planFiles: Set<string> | undefined;
+  const hasPlanFile = (path: string) => {
+    if (planFiles === undefined) {
+      planFiles = new Set();
+      for (const e of entries) if (e.path.endsWith('/plan.yaml')) planFiles.add(e.path);
+    }
+    return planFiles.has(path);
+  };
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
     if (touches && !touches(e.path)) continue;
     if (reported.length > 0 && under(e.path)) continue;
     if (e.type === 'dir') {
@@ -314,7 +322,7 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], 
         continue;
       }
       const parts = e.path.split('/');
-      if (parts[0] === 'plans' && parts.length === 2 && !planFiles.has(`${e.path}/plan.yaml`)) {
+      if (parts[0] === 'plans' && parts.length === 2 && !hasPlanFile(`${e.path}/plan.yaml`)) {
         out.push(
           problem(
             'plan-missing',
@@ -1030,7 +1038,8 @@ async function checkWaivers(
 ): Promise<Diagnostic[]> {
   const found: { file: string; report: () => Diagnostic }[] = [];
   let expired: ((w: { expires: string }, now: Date) => boolean) | undefined;
-  for (const [i, { entry, kind }] of jobs.entries()) {
+  for (let i = 0; i < jobs.length; i++) {
+    const { entry, kind } = jobs[i]!;
     if (kind.kind !== 'waiver') continue;
     const w = facts[i]?.w;
     if (w === undefined) continue;
@@ -1080,7 +1089,8 @@ function checkModelines(
 ): Diagnostic[] {
   const withErrors = new Set(found.filter((d) => d.severity === 'error').map((d) => d.file));
   const out: Diagnostic[] = [];
-  for (const [i, { entry }] of jobs.entries()) {
+  for (let i = 0; i < jobs.length; i++) {
+    const entry = jobs[i]!.entry;
     const line = facts[i]?.m;
     if (line === undefined || withErrors.has(entry.path)) continue;
     out.push({
@@ -1110,7 +1120,8 @@ async function checkProjectPaths(
   options: ValidateOptions,
 ): Promise<Diagnostic[]> {
   const projects: { name: string; file: string; paths: string[] }[] = [];
-  for (const [i, { entry, kind }] of jobs.entries()) {
+  for (let i = 0; i < jobs.length; i++) {
+    const { entry, kind } = jobs[i]!;
     const paths = kind.kind === 'project-meta' ? facts[i]?.j?.paths : undefined;
     if (kind.kind === 'project-meta' && paths && paths.length > 0) projects.push({ name: kind.project, file: entry.path, paths });
   }
