@@ -5,6 +5,7 @@ import { textKey } from './normalise.ts';
 import * as files from './record-files.ts';
 import { YAML_SYNTAX } from './yaml-syntax.ts';
 import { escapeUnsafe } from './plain-text.ts';
+import type { SchemaName } from './schema-docs.ts';
 import { validatorFor } from './schemas.ts';
 
 /** Decision node types (docs/plans.md). */
@@ -85,7 +86,8 @@ export type RecordValue =
 /** The longest actor response kept in a record; longer ones are cut (so a run of 500 stays well under 1 MiB). */
 export const MAX_RECORD_RESPONSE = 1000;
 
-export { RECORD_SCHEMAS } from './record-files.ts';
+/** The schema of each kind of plan record (declared here so the public declarations do not reach the parser's types). */
+export const RECORD_SCHEMAS: Record<RecordKind, SchemaName> = files.RECORD_SCHEMAS;
 
 export function parseDecision(file: string, bytes: Uint8Array, id: string): Parsed<DecisionNode> {
   return files.parseDecision(file, bytes, id, YAML_SYNTAX);
