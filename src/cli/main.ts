@@ -1,6 +1,7 @@
 import yargs, { type Argv } from 'yargs';
 import { didYouMean, closestNames } from '../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../core/errors.ts';
+import { withRunEnvironment } from '../git/run-environment.ts';
 import type { CommandSpec } from './command.ts';
 import { CliContext } from './context.ts';
 import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
@@ -208,9 +209,16 @@ function skipHelpCache(y: Argv): void {
 /**
  * Runs one CLI invocation and returns its exit code. Every error is caught
  * here, once: user errors print what, where and what to do; anything else is
- * a bug (exit 70).
+ * a bug (exit 70). Code below the CLI reads `io.env` and `io.cwd` as the run's
+ * environment (src/git/run-environment.ts): git's variables, the lock wait and
+ * the ownership checks come from the run, so a run in another program's
+ * process behaves as the same run in its own process.
  */
-export async function main(argsIn: readonly string[], io: CliIo = processIo()): Promise<number> {
+export function main(argsIn: readonly string[], io: CliIo = processIo()): Promise<number> {
+  return withRunEnvironment({ env: io.env, cwd: io.cwd }, () => runMain(argsIn, io));
+}
+
+async function runMain(argsIn: readonly string[], io: CliIo): Promise<number> {
   let chosen: Chosen | undefined;
   let output = '';
   const noColorEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
