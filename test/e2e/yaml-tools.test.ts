@@ -47,7 +47,19 @@ describe('files the tool writes, under the YAML tools repositories run', () => {
     const planId = plan.id ?? plan.plan!.id;
     const violation = await id(['invariant', 'violation', 'add', '--plan', planId, '--invariant', inv, '--details', `Details: ${LONG}`]);
     await run(repo, ['invariant', 'violation', 'resolve', violation, '--note', `Note: ${LONG}`]);
-    await run(repo, ['invariant', 'waive', inv, '--plan', planId, '--reason', `Reason: ${LONG}`, '--owner', AUTHOR, '--expires', '2099-01-01']);
+    await run(repo, [
+      'invariant',
+      'waive',
+      inv,
+      '--plan',
+      planId,
+      '--reason',
+      `Reason: ${LONG}`,
+      '--owner',
+      AUTHOR,
+      '--expires',
+      '2099-01-01',
+    ]);
     await run(repo, ['invariant', 'edit', template, '--text', `Template, changed: ${LONG}`]);
     await run(repo, ['plan', 'sync', planId, '--yes']);
     mkdirSync(join(store, 'actors'), { recursive: true });
