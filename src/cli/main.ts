@@ -1,7 +1,6 @@
 import yargs, { type Argv } from 'yargs';
 import { didYouMean, closestNames } from '../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../core/errors.ts';
-import { withRunEnvironment } from '../git/run-environment.ts';
 import type { CommandSpec } from './command.ts';
 import { CliContext } from './context.ts';
 import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
@@ -209,16 +208,9 @@ function skipHelpCache(y: Argv): void {
 /**
  * Runs one CLI invocation and returns its exit code. Every error is caught
  * here, once: user errors print what, where and what to do; anything else is
- * a bug (exit 70). Code below the CLI reads `io.env` and `io.cwd` as the run's
- * environment (src/git/run-environment.ts): git's variables, the lock wait and
- * the ownership checks come from the run, so a run in another program's
- * process behaves as the same run in its own process.
+ * a bug (exit 70).
  */
-export function main(argsIn: readonly string[], io: CliIo = processIo()): Promise<number> {
-  return withRunEnvironment({ env: io.env, cwd: io.cwd }, () => runMain(argsIn, io));
-}
-
-async function runMain(argsIn: readonly string[], io: CliIo): Promise<number> {
+export async function main(argsIn: readonly string[], io: CliIo = processIo()): Promise<number> {
   let chosen: Chosen | undefined;
   let output = '';
   const noColorEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
@@ -265,7 +257,13 @@ async function runMain(argsIn: readonly string[], io: CliIo): Promise<number> {
       interactive: canPrompt(io, argv.input === false),
       quiet: argv.quiet === true,
     });
-    return await chosen.spec.run(chosen.argv as never, ctx);
+    // The command runs with `io.env` and `io.cwd` as the run's environment: code below the CLI
+    // (git's environment, the lock wait, the ownership checks) reads them there, so a run in another
+    // program's process behaves as the same run in its own (docs/decisions.md, "The run's environment
+    // reaches git through the run, not the process"). Loaded here, not at start-up: it lives in src/git.
+    const { withRunEnvironment } = await import('../git/run-environment.ts');
+    const { spec, argv: commandArgv } = chosen;
+    return await withRunEnvironment({ env: io.env, cwd: io.cwd }, () => spec.run(commandArgv as never, ctx));
   } catch (error) {
     return await report(io, error, color, format);
   }
