@@ -111,21 +111,22 @@ describe('long reports: 20 per code in text and github, everything in json and S
     expect(all.stdout).toContain('all 181 are listed above)');
   });
 
-  it('gives the same report, byte for byte, with one thread and with several worker threads', () => {
+  it('gives the same report, byte for byte, with one thread and with several worker threads', async () => {
     // Worker threads run the built worker; the CLI runs from dist/.
     expect(existsSync(join(REPO, 'dist/validate-worker.js'))).toBe(true);
     const store = longStore();
     // 222 files: --jobs 3 starts three workers (batches of at least 64 files).
     expect(threadsFor(222, 3)).toBe(3);
     for (const format of [['--verbose'], ['--format', 'json'], ['--format', 'sarif']]) {
-      const one = run(store, ...format, '--jobs', '1');
+      // One thread in this process; three worker threads in the built binary.
+      const one = await runHere(store, ...format, '--jobs', '1');
       const three = run(store, ...format, '--jobs', '3');
       expect(one.code).toBe(1);
       expect(one.stderr).toBe('');
       expect(three).toEqual(one);
     }
     // The thread count from the environment, for text as it is by default (cut short).
-    const one = run(store, '--jobs', '1');
+    const one = await runHere(store, '--jobs', '1');
     expect(agents(['--store', store, 'validate'], { cwd: tempDir(), env: { AGENTS_JOBS: '2' } })).toEqual(one);
   });
 
