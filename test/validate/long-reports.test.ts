@@ -93,7 +93,10 @@ describe('long reports: 20 per code in text and github, everything in json and S
   it('github annotations and the step summary list 20 of each code; --verbose lists all', async () => {
     const store = longStore();
     const summary = join(tempDir(), 'summary.md');
-    const r = await runAgents(['--store', store, 'validate', '--format', 'github'], { cwd: tempDir(), env: { GITHUB_STEP_SUMMARY: summary } });
+    const r = await runAgents(['--store', store, 'validate', '--format', 'github'], {
+      cwd: tempDir(),
+      env: { GITHUB_STEP_SUMMARY: summary },
+    });
     expect(r.code).toBe(1);
     const annotations = (out: string, code: string) =>
       out.split('\n').filter((l) => l.startsWith('::') && l.includes(`title=agents ${code}::`)).length;
