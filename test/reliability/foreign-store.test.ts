@@ -70,8 +70,8 @@ describe.skipIf(!isRoot)('a store owned by another user (run as root, the store 
   ])('%s writes nothing in it (exit 2)', async (_name, args) => {
     const { root } = foreignStore();
     const before = fileList(root);
-    const r = await run(root, args);
-    expect(r.stderr).toContain(`is owned by user ${NOBODY}`);
+    const r = await run(root, [...args, '--format', 'json']);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'foreign-store', detail: { owner: NOBODY } });
     expect(r.code).toBe(2);
     expect(fileList(root)).toEqual(before);
   });
@@ -81,9 +81,9 @@ describe.skipIf(!isRoot)('a store owned by another user (run as root, the store 
     writeFileSync(join(root, 'global', '.x.yaml.3999999.abcd.tmp'), 'half');
     chownSync(join(root, 'global', '.x.yaml.3999999.abcd.tmp'), NOBODY, NOBODY);
     const before = fileList(root);
-    const fix = await run(root, ['validate', '--fix']);
+    const fix = await run(root, ['validate', '--fix', '--format', 'json']);
     expect(fix.code).toBe(2);
-    expect(fix.stderr).toContain(`is owned by user ${NOBODY}`);
+    expect(JSON.parse(fix.stdout).error).toMatchObject({ code: 'foreign-store', detail: { owner: NOBODY } });
     expect(fileList(root)).toEqual(before);
     const list = await run(root, ['invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']);
     expect(list.code).toBe(0);
@@ -125,8 +125,8 @@ describe.skipIf(!isRoot)('a store of ours whose config.yaml belongs to another u
     const { root, mark } = foreignStore();
     chownTree(root, 0);
     chownSync(join(root, 'config.yaml'), NOBODY, NOBODY);
-    const r = await run(root, ['plan', 'strategize', EXAMPLE_PLAN]);
-    expect(r.stderr).toContain(`${join(root, 'config.yaml')} is owned by user ${NOBODY}`);
+    const r = await run(root, ['plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'foreign-store', detail: { path: join(root, 'config.yaml'), owner: NOBODY } });
     expect(r.code).toBe(2);
     expect(existsSync(mark)).toBe(false);
   });
