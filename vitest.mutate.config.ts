@@ -7,6 +7,7 @@ export default defineConfig({
     include: ['test/core/**/*.test.ts', 'test/validate/corpus.test.ts', 'test/validate/validate.test.ts', 'test/service/**/*.test.ts'],
     testTimeout: 30_000,
     maxWorkers: 1,
-    env: { NO_COLOR: '1', CI: '' },
+    // Each mutant runs the property tests again: fewer cases each (test/helpers/fc-runs.ts).
+    env: { NO_COLOR: '1', CI: '', FC_NUM_RUNS: '100' },
   },
 });

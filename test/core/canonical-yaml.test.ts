@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { fcRuns } from '../helpers/fc-runs.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -279,7 +280,7 @@ describe('parseCanonicalYaml', () => {
       fc.property(writtenArb, (text) => {
         agrees(text);
       }),
-      { seed: SEED, numRuns: 1000 * SCALE },
+      { seed: SEED, numRuns: fcRuns(1000 * SCALE) },
     );
     // Not vacuous: most of what the writer writes takes the fast path.
     expect(answered.yes).toBeGreaterThan(300);
@@ -306,7 +307,7 @@ describe('parseCanonicalYaml', () => {
           if (line.length > 80) expect({ text, line, words: line.trim().includes(' ') }).toStrictEqual({ text, line, words: false });
         }
       }),
-      { seed: SEED, numRuns: 500 * SCALE },
+      { seed: SEED, numRuns: fcRuns(500 * SCALE) },
     );
   });
 
@@ -342,7 +343,7 @@ describe('parseCanonicalYaml', () => {
         }
         agrees(text);
       }),
-      { seed: SEED, numRuns: 3000 * SCALE },
+      { seed: SEED, numRuns: fcRuns(3000 * SCALE) },
     );
     expect(answered.yes - before).toBeGreaterThan(200);
   });
@@ -402,7 +403,7 @@ describe('parseCanonicalYaml', () => {
       fc.property(fc.array(block, { minLength: 1, maxLength: 6 }), fc.boolean(), (blocks, newline) => {
         agrees(blocks.flat().join('\n') + (newline ? '\n' : ''));
       }),
-      { seed: SEED, numRuns: 4000 * SCALE },
+      { seed: SEED, numRuns: fcRuns(4000 * SCALE) },
     );
     expect(answered.yes - before).toBeGreaterThan(400);
   });

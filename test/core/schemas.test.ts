@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { fcRuns } from '../helpers/fc-runs.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -67,7 +68,7 @@ describe('generated validators', () => {
         const b = runtime(data);
         expect({ ok: a, errors: generated.errors ?? null }).toEqual({ ok: b, errors: runtime.errors ?? null });
       }),
-      { seed: 20261130, numRuns: 500 },
+      { seed: 20261130, numRuns: fcRuns(500) },
     );
   });
 });
