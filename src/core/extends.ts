@@ -3,7 +3,7 @@
 import type { Parsed } from './diagnostics.ts';
 export { DEFAULT_SOURCE_PATH, defaultSourceName, sourcesFromConfig } from './extends-config.ts';
 import { INHERITED_ROOT, type ExtendsSource } from './model.ts';
-import { checkSchema, diag, parseYaml, plainTextDiagnostics } from './parse-core.ts';
+import { checkSchema, diag, parseYaml, plainTextDiagnostics, type YamlSyntax } from './parse-core.ts';
 
 /** The lock file, at the store's root. */
 export const EXTENDS_LOCK_FILE = 'extends.lock.yaml';
@@ -43,9 +43,13 @@ export function splitSourceRef(ref: string): { source?: string; local: string } 
   return colon < 0 ? { local: ref } : { source: ref.slice(0, colon), local: ref.slice(colon + 1) };
 }
 
-/** Parses `extends.lock.yaml` (schemas/extends-lock.schema.json), and checks that no name is pinned twice. */
-export function parseExtendsLock(file: string, bytes: Uint8Array): Parsed<ExtendsLock> {
-  const parsed = parseYaml(file, bytes);
+/**
+ * Parses `extends.lock.yaml` (schemas/extends-lock.schema.json), and checks that no name is pinned twice.
+ * Without `syntax` it reads only the shape the tool writes and throws YamlSyntaxNotLoaded for
+ * anything else, as the other parsers of parse-core.ts do; the caller then passes the full parser.
+ */
+export function parseExtendsLock(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<ExtendsLock> {
+  const parsed = parseYaml(file, bytes, syntax);
   if (!parsed.value) return { diagnostics: parsed.diagnostics };
   const diagnostics = checkSchema(parsed.value, 'extends-lock.schema.json');
   if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(parsed.value, 'extends-lock.schema.json'));

@@ -112,7 +112,7 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
       diagnostics = parseConfig(path, bytes, syntax).diagnostics;
       break;
     case 'extends-lock':
-      diagnostics = parseExtendsLock(path, bytes).diagnostics;
+      diagnostics = parseExtendsLock(path, bytes, syntax).diagnostics;
       break;
     case 'record':
       diagnostics = checkRecord(path, kind.record, bytes);
