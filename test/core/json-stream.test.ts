@@ -6,7 +6,7 @@ function expected(doc: unknown, items: unknown[]): string {
   return JSON.stringify(doc, (_k, v: unknown) => (v === STREAM ? items : v), 2);
 }
 
-const joined = (doc: unknown, items: unknown[]) => [...jsonPieces(doc, items)].join('');
+const joined = (doc: unknown, items: Iterable<unknown>) => [...jsonPieces(doc, items)].join('');
 
 describe('jsonPieces (docs/json-output.md, "Large outputs are streamed")', () => {
   it.each([
