@@ -17,7 +17,8 @@ function problem(file: string, message: string, hint: string): Diagnostic {
  */
 export function defaultSourceName(url: string): string | undefined {
   const trimmed = url.replace(/[/\\]+$/, '').replace(/\.git$/i, '');
-  const last = trimmed.split(/[/\\:]/).pop() ?? '';
+  // split gives at least one part.
+  const last = trimmed.split(/[/\\:]/).pop()!;
   const name = last
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')

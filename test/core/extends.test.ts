@@ -177,7 +177,14 @@ describe('parseExtendsLock', () => {
       YAML_SYNTAX,
     );
     expect(ctl.value).toBeUndefined();
-    expect(ctl.diagnostics.length).toBeGreaterThan(0);
+    expect(ctl.diagnostics.map((d) => [d.code, d.line])).toEqual([['control-character', 4]]);
+    // A schema error is reported alone: the text is checked only in a lock the schema accepts.
+    const both = parseExtendsLock(
+      'extends.lock.yaml',
+      bytes(lockText('org').replace('url: https://x/org.git', 'url: "https://x/\\u200eorg"').replace('kind: tag', 'kind: nope')),
+      YAML_SYNTAX,
+    );
+    expect(both.diagnostics.map((d) => d.code)).toEqual(['schema']);
   });
 });
 

@@ -14,6 +14,7 @@ describe('jsonPieces (docs/json-output.md, "Large outputs are streamed")', () =>
     ['the marker in an object', () => ({ version: 1, items: STREAM, after: 'x' })],
     ['the marker two levels down', () => ({ a: { b: STREAM, c: [1, 2] }, d: null })],
     ['the marker after another array', () => ({ before: [1, [2]], items: STREAM })],
+    ['the marker after empty strings and arrays', () => ({ a: '', b: [], c: [''], items: STREAM })],
   ])('writes what JSON.stringify writes: %s', (_name, make) => {
     const items = [{ id: 'a', tags: ['x', 'y'], n: 1 }, 'two', 3, [4, { five: 5 }], null];
     for (const n of [0, 1, 2, items.length]) expect(joined(make(), items.slice(0, n))).toBe(expected(make(), items.slice(0, n)));
