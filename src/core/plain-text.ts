@@ -153,23 +153,36 @@ function allowsLines(document: string, path: readonly string[]): boolean {
 /** Every string of a document (keys too) that holds a character it may not hold. */
 export function findUnsafeText(document: PlainTextDocument, data: unknown): UnsafeText[] {
   const out: UnsafeText[] = [];
-  const walk = (value: unknown, path: string[]) => {
-    if (typeof value === 'string') {
-      const bad = findUnsafe(value, allowsLines(document, path));
-      if (bad) out.push({ path, ...bad });
-    } else if (Array.isArray(value)) {
-      value.forEach((v, i) => {
-        walk(v, [...path, String(i)]);
-      });
+  // One path, grown and shrunk as the walk goes; copied only for a finding.
+  const path: string[] = [];
+  const check = (value: string, multiline: () => boolean) => {
+    // Almost every string holds nothing to report: one scan with the strictest
+    // pattern settles that before the field's own rule is worked out.
+    UNSAFE_OR_NEWLINE.lastIndex = 0;
+    if (!UNSAFE_OR_NEWLINE.test(value)) return;
+    const bad = findUnsafe(value, multiline());
+    if (bad) out.push({ path: [...path], ...bad });
+  };
+  const fieldAllowsLines = () => allowsLines(document, path);
+  const never = () => false;
+  const walk = (value: unknown) => {
+    if (typeof value === 'string') check(value, fieldAllowsLines);
+    else if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        path.push(String(i));
+        walk(value[i]);
+        path.pop();
+      }
     } else if (value !== null && typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) {
-        const badKey = findUnsafe(k, false);
-        if (badKey) out.push({ path: [...path, k], ...badKey });
-        walk(v, [...path, k]);
+        path.push(k);
+        check(k, never);
+        walk(v);
+        path.pop();
       }
     }
   };
-  walk(data, []);
+  walk(data);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ActorKind, ActorOutcome, ActorRequest } from '../core/records.ts';
+import { runEnv } from '../git/run-environment.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { runCommandActor } from './command-actor.ts';
 
@@ -29,7 +30,7 @@ export function commandActor(config: CommandActorConfig): Actor {
     description: config.command.join(' '),
     async evaluate(request) {
       // The command comes from the store's config.yaml: never one another user wrote (docs/store-format.md).
-      assertOwnStore(config.cwd, 'run the actor of the store', [join(config.cwd, 'config.yaml')], config.env ?? process.env);
+      assertOwnStore(config.cwd, 'run the actor of the store', [join(config.cwd, 'config.yaml')], config.env ?? runEnv());
       const r = await runCommandActor(request, {
         command: config.command,
         cwd: config.cwd,

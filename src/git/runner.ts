@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { gitDirFor } from './location.ts';
+import { runCwd, runEnv } from './run-environment.ts';
 
 /**
  * The one place git is started from (docs/decisions.md, "One git runner, one
@@ -51,8 +52,8 @@ function real(path: string): string {
 
 /** The git folder the caller's environment names: `GIT_DIR` (relative to where we were started), else the repository holding that folder. */
 function callersGitDir(): string | undefined {
-  const named = process.env.GIT_DIR;
-  const dir = named !== undefined && named !== '' ? resolve(process.cwd(), named) : gitDirFor(process.cwd());
+  const named = runEnv().GIT_DIR;
+  const dir = named !== undefined && named !== '' ? resolve(runCwd(), named) : gitDirFor(runCwd());
   return dir === undefined ? undefined : real(dir);
 }
 
@@ -63,7 +64,7 @@ function gitDirOf(cwd: string): string | undefined {
 }
 
 /**
- * The environment of a git process started in `cwd`, from `process.env`:
+ * The environment of a git process started in `cwd`, from the run's (the process's, see run-environment.ts):
  * every `GIT_*` variable and the editor and pager ones are dropped, except
  * identity and configuration (PASSED), and the caller's index and object
  * folders (CALLERS) when `cwd` is in the repository the caller's environment
@@ -73,19 +74,20 @@ function gitDirOf(cwd: string): string | undefined {
  */
 export function gitEnv(cwd: string): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
+  const outer = runEnv();
+  for (const [k, v] of Object.entries(outer)) {
     if (v === undefined) continue;
     const key = k.toLowerCase().trim();
     if (key.startsWith('git_') ? !PASSED.has(k) : INTERACTIVE.has(key)) continue;
     env[k] = v;
   }
-  const hasCallers = CALLERS.some((k) => process.env[k]);
+  const hasCallers = CALLERS.some((k) => outer[k]);
   const mine = hasCallers ? gitDirOf(cwd) : undefined;
   if (mine !== undefined && mine === callersGitDir()) {
     for (const k of CALLERS) {
-      const v = process.env[k];
+      const v = outer[k];
       if (v === undefined || v === '') continue;
-      env[k] = PATHS.has(k) && !isAbsolute(v) ? resolve(process.cwd(), v) : v;
+      env[k] = PATHS.has(k) && !isAbsolute(v) ? resolve(runCwd(), v) : v;
     }
   }
   // As simple-git does: an abbreviated option is refused rather than guessed.

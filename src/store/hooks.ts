@@ -28,7 +28,7 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
       'elif [ -x node_modules/.bin/agents ]; then',
       '  AGENTS=node_modules/.bin/agents',
       'else',
-      '  echo "pre-commit: the agents command was not found; install it (npm install -g agents) or remove .git/hooks/pre-commit" >&2',
+      '  echo "pre-commit: the agents command was not found; install it (npm install -g agents-invariants) or remove .git/hooks/pre-commit" >&2',
       '  exit 1',
       'fi',
       `"$AGENTS" ${args} || exit 1`,

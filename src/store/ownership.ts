@@ -4,6 +4,7 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { repoTop } from '../git/location.ts';
 import { runGitSync } from '../git/runner.ts';
+import { runEnv } from '../git/run-environment.ts';
 
 /**
  * Stores owned by someone else (docs/store-format.md#stores-owned-by-someone-else).
@@ -81,7 +82,7 @@ export interface ForeignOwner {
 }
 
 /** The first of `paths` that exists and is owned by another user, or undefined. */
-export function foreignOwner(paths: readonly string[], env: Record<string, string | undefined> = process.env): ForeignOwner | undefined {
+export function foreignOwner(paths: readonly string[], env: Record<string, string | undefined> = runEnv()): ForeignOwner | undefined {
   const ids = ownIds(env);
   if (ids === undefined) return undefined;
   for (const path of paths) {
@@ -97,7 +98,7 @@ export function foreignOwner(paths: readonly string[], env: Record<string, strin
 }
 
 /** Whether the user allowed `folder` (or the repository holding it): `AGENTS_SAFE_DIRECTORY`, else git's `safe.directory`. */
-export function isAllowed(folder: string, env: Record<string, string | undefined> = process.env): boolean {
+export function isAllowed(folder: string, env: Record<string, string | undefined> = runEnv()): boolean {
   const folders = [real(folder)];
   const top = repoTop(folder);
   if (top !== undefined) folders.push(real(top));
@@ -115,7 +116,7 @@ export function assertOwnStore(
   root: string,
   action: string,
   also: readonly string[] = [],
-  env: Record<string, string | undefined> = process.env,
+  env: Record<string, string | undefined> = runEnv(),
 ): void {
   const foreign = foreignOwner([root, ...also], env);
   if (foreign === undefined || isAllowed(root, env)) return;

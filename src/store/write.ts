@@ -23,6 +23,7 @@ import { LOCK_NAME, TEMP_SUFFIX } from '../core/layout.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
+import { runEnv } from '../git/run-environment.ts';
 
 /** Every write below starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
 function assertMine(root: string): void {
@@ -327,7 +328,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const LOCK_TIMEOUT_MS = 15_000;
 
 /** The lock wait from `AGENTS_LOCK_TIMEOUT_MS` (milliseconds), else {@link LOCK_TIMEOUT_MS}. */
-export function lockTimeoutFromEnv(env: Record<string, string | undefined> = process.env): number {
+export function lockTimeoutFromEnv(env: Record<string, string | undefined> = runEnv()): number {
   const raw = env.AGENTS_LOCK_TIMEOUT_MS;
   if (raw === undefined || raw === '') return LOCK_TIMEOUT_MS;
   if (!/^\d{1,9}$/.test(raw)) {

@@ -4,7 +4,8 @@ import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseCanonicalYaml } from '../../src/core/canonical-yaml.ts';
-import { agents, REPO } from '../helpers/cli.ts';
+import { REPO } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
 import { gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -20,35 +21,47 @@ function yamlFiles(dir: string): string[] {
 }
 
 /** Runs the CLI in the repository, failing the test with its output when it fails. */
-function run(cwd: string, args: string[], env: Record<string, string> = {}): string {
-  const r = agents(args, { cwd, env: { GIT_AUTHOR_NAME: AUTHOR, ...env } });
+async function run(cwd: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const r = await runAgents(args, { cwd, env: { GIT_AUTHOR_NAME: AUTHOR, ...env } });
   expect(r.code, `agents ${args.join(' ')}\n${r.stderr}`).toBe(0);
   return r.stdout;
 }
 
 describe('files the tool writes, under the YAML tools repositories run', () => {
-  it('pass yamllint (default rules) and prettier --check, for a store written by every writing command', () => {
+  it('pass yamllint (default rules) and prettier --check, for a store written by every writing command', async () => {
     const repo = tempDir();
     gitInit(repo);
-    run(repo, ['init']);
+    await run(repo, ['init']);
     const store = join(repo, '.agents');
-    run(repo, ['project', 'add', 'myapp']);
-    run(repo, ['action', 'add', 'local/deploy', '--description', LONG]);
-    const id = (args: string[]) => (JSON.parse(run(repo, [...args, '--format', 'json'])) as { id: string }).id;
-    const inv = id(['invariant', 'add', '--global', '--rationale', LONG, '--tag', 'data', LONG]);
-    const template = id(['invariant', 'add', '--action', 'local/deploy', '--rationale', LONG, `Template: ${LONG}`]);
-    const other = id(['invariant', 'add', '--project', 'myapp', `Project: ${LONG}`]);
-    run(repo, ['invariant', 'edit', inv, '--text', `Edited: ${LONG}`, '--rationale', `Edited: ${LONG}`, '--severity', 'warning']);
-    run(repo, ['invariant', 'move', other, '--global']);
+    await run(repo, ['project', 'add', 'myapp']);
+    await run(repo, ['action', 'add', 'local/deploy', '--description', LONG]);
+    const id = async (args: string[]) => (JSON.parse(await run(repo, [...args, '--format', 'json'])) as { id: string }).id;
+    const inv = await id(['invariant', 'add', '--global', '--rationale', LONG, '--tag', 'data', LONG]);
+    const template = await id(['invariant', 'add', '--action', 'local/deploy', '--rationale', LONG, `Template: ${LONG}`]);
+    const other = await id(['invariant', 'add', '--project', 'myapp', `Project: ${LONG}`]);
+    await run(repo, ['invariant', 'edit', inv, '--text', `Edited: ${LONG}`, '--rationale', `Edited: ${LONG}`, '--severity', 'warning']);
+    await run(repo, ['invariant', 'move', other, '--global']);
     const plan = JSON.parse(
-      run(repo, ['plan', 'use', 'local/deploy', '--project', 'myapp', '--goal', `Goal: ${LONG}`, '--format', 'json']),
+      await run(repo, ['plan', 'use', 'local/deploy', '--project', 'myapp', '--goal', `Goal: ${LONG}`, '--format', 'json']),
     ) as { id?: string; plan?: { id: string } };
     const planId = plan.id ?? plan.plan!.id;
-    const violation = id(['invariant', 'violation', 'add', '--plan', planId, '--invariant', inv, '--details', `Details: ${LONG}`]);
-    run(repo, ['invariant', 'violation', 'resolve', violation, '--note', `Note: ${LONG}`]);
-    run(repo, ['invariant', 'waive', inv, '--plan', planId, '--reason', `Reason: ${LONG}`, '--owner', AUTHOR, '--expires', '2099-01-01']);
-    run(repo, ['invariant', 'edit', template, '--text', `Template, changed: ${LONG}`]);
-    run(repo, ['plan', 'sync', planId, '--yes']);
+    const violation = await id(['invariant', 'violation', 'add', '--plan', planId, '--invariant', inv, '--details', `Details: ${LONG}`]);
+    await run(repo, ['invariant', 'violation', 'resolve', violation, '--note', `Note: ${LONG}`]);
+    await run(repo, [
+      'invariant',
+      'waive',
+      inv,
+      '--plan',
+      planId,
+      '--reason',
+      `Reason: ${LONG}`,
+      '--owner',
+      AUTHOR,
+      '--expires',
+      '2099-01-01',
+    ]);
+    await run(repo, ['invariant', 'edit', template, '--text', `Template, changed: ${LONG}`]);
+    await run(repo, ['plan', 'sync', planId, '--yes']);
     mkdirSync(join(store, 'actors'), { recursive: true });
     copyFileSync(join(REPO, '.agents.example/actors/example-actor.mjs'), join(store, 'actors/example-actor.mjs'));
     const config = readFileSync(join(store, 'config.yaml'), 'utf8');
@@ -56,9 +69,9 @@ describe('files the tool writes, under the YAML tools repositories run', () => {
       join(store, 'config.yaml'),
       config.replace('  actor: command\n', '  actor: command\n  command: [node, actors/example-actor.mjs]\n'),
     );
-    run(repo, ['plan', 'strategize', planId]);
+    await run(repo, ['plan', 'strategize', planId]);
     // export writes Markdown (no YAML file); run it so a YAML file it might write would be checked too.
-    run(repo, ['export', '--target', 'agents-md', '--target', 'cursor']);
+    await run(repo, ['export', '--target', 'agents-md', '--target', 'cursor']);
 
     const files = yamlFiles(repo).filter((f) => !f.includes('/.git/'));
     const kinds = new Set(files.map((f) => relative(store, f).replace(/[0-9A-Z]{26}/g, 'ID')));

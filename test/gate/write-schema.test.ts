@@ -1,7 +1,6 @@
 // Writers never write what the reader rejects (docs/guarantees.md): every
 // document is checked against its own JSON Schema before a byte is written.
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
 import { runAgents, runMain } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { storeState } from '../helpers/store-state.ts';
@@ -85,8 +84,7 @@ describe('a value over its schema limit is refused before anything is written', 
       ['plan', 'use', 'local/code-coverage', '--project', 'myapp'],
       ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9G0XNWEM589ZS7FV0VT'],
     ]) {
-      // git reads its author from the process's environment: these runs need a process of their own.
-      const r = agents(['--store', root, ...args], { cwd: root, env });
+      const r = await runAgents(['--store', root, ...args], { cwd: root, env });
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(/created_by is \d+ characters long .*; the limit is 512/);
       expect(r.stderr).not.toContain('    at ');

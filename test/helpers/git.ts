@@ -1,4 +1,6 @@
 import { execFileSync } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Environment for git in tests: fixed identity and dates, no user or system config, no signing. */
 export const GIT_ENV: Record<string, string> = {
@@ -17,12 +19,10 @@ export function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8' });
 }
 
-/** Makes `dir` a git repository on branch main with a fixed identity. */
+/** Makes `dir` a git repository on branch main with a fixed identity (one git process: the settings are appended to its config). */
 export function gitInit(dir: string): void {
   git(dir, 'init', '-q', '-b', 'main');
-  git(dir, 'config', 'commit.gpgsign', 'false');
-  git(dir, 'config', 'user.name', 'Test Author');
-  git(dir, 'config', 'user.email', 'author@example.com');
+  appendFileSync(join(dir, '.git/config'), '[commit]\n\tgpgsign = false\n[user]\n\tname = Test Author\n\temail = author@example.com\n');
 }
 
 /** Stages everything and commits; returns the new commit id. */

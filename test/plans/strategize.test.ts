@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, agents, agentsAsync } from '../helpers/cli.ts';
+import { BIN } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
 
 // The example plan's effective set, in order (seed merge example).
@@ -15,7 +16,7 @@ const request = JSON.parse(Buffer.concat(chunks).toString('utf8'));
 `;
 
 function strategize(root: string, ...extra: string[]) {
-  return agents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, ...extra]);
+  return runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, ...extra]);
 }
 
 /** The one run so far: its enforcement file and decision node, checked to point at each other. */
@@ -48,9 +49,9 @@ async function gone(pid: number): Promise<boolean> {
 }
 
 describe('plan strategize with a command actor', () => {
-  it('records every invariant enforced when the actor says so (the example actor)', () => {
+  it('records every invariant enforced when the actor says so (the example actor)', async () => {
     const root = exampleStore();
-    const r = strategize(root, '--format', 'json');
+    const r = await strategize(root, '--format', 'json');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -68,7 +69,7 @@ describe('plan strategize with a command actor', () => {
     expect(nodeText.split('\n')[0]).toBe('# yaml-language-server: $schema=../../../schemas/decision.schema.json');
   });
 
-  it('records what the actor refused, and exits 1', () => {
+  it('records what the actor refused, and exits 1', async () => {
     const root = exampleStore();
     useActor(
       root,
@@ -76,7 +77,7 @@ describe('plan strategize with a command actor', () => {
 const results = request.invariants.map((inv) => ({ invariant_id: inv.id, enforced: !/Python/.test(inv.text), response: /Python/.test(inv.text) ? 'the plan needs Python 3.12' : 'ok' }));
 console.log(JSON.stringify({ results }));`,
     );
-    const r = strategize(root);
+    const r = await strategize(root);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('not all enforced: 3 of 4');
     const { run, node } = onlyRun(root);
@@ -90,7 +91,7 @@ console.log(JSON.stringify({ results }));`,
     expect(node.summary).toBe('3 of 4 invariants enforced (command actor)');
   });
 
-  it('sends the plan, the context file and the effective set as one JSON request, in the store folder', () => {
+  it('sends the plan, the context file and the effective set as one JSON request, in the store folder', async () => {
     const root = exampleStore();
     useActor(
       root,
@@ -101,7 +102,7 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
     );
     const ctxFile = join(root, '..', 'context.md');
     writeFileSync(ctxFile, 'Step 1: bump the interpreter.\n');
-    const r = agents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', ctxFile]);
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', ctxFile]);
     expect(r.code).toBe(0);
     const seen = JSON.parse(readFileSync(join(root, 'request.json'), 'utf8'));
     expect(seen.cwd).toBe(root);
@@ -138,10 +139,10 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
       /does not match actor-response.schema.json: results.0.enforced must be boolean/,
     ],
     ['adds an unknown key', `${READ_STDIN} console.log(JSON.stringify({ results: [], verdict: 'fine' }));`, /unknown key "verdict"/],
-  ])('records enforced: false with the reason when the actor %s, and exits 1', (_name, script, reason) => {
+  ])('records enforced: false with the reason when the actor %s, and exits 1', async (_name, script, reason) => {
     const root = exampleStore();
     useActor(root, script);
-    const r = strategize(root);
+    const r = await strategize(root);
     expect(r.code).toBe(1);
     const { run, node } = onlyRun(root);
     expect(run.error).toMatch(reason);
@@ -154,7 +155,7 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
     expect(r.stdout).toContain('actor failed:');
   });
 
-  it('records a missing result, and a doubled one, as not enforced; ignores answers for unknown ids', () => {
+  it('records a missing result, and a doubled one, as not enforced; ignores answers for unknown ids', async () => {
     const root = exampleStore();
     useActor(
       root,
@@ -167,7 +168,7 @@ console.log(JSON.stringify({ results: [
   { invariant_id: '01M8KK0000000000000000000Z', enforced: true, response: 'stray' },
 ] }));`,
     );
-    const r = strategize(root, '--format', 'json');
+    const r = await strategize(root, '--format', 'json');
     expect(r.code).toBe(1);
     const { run } = onlyRun(root);
     expect(run.error).toBeUndefined();
@@ -195,7 +196,7 @@ writeFileSync('helper.pid', String(helper.pid));
 setInterval(() => {}, 1000);`,
       800,
     );
-    const r = await agentsAsync(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
     expect(r.code).toBe(1);
     const { run } = onlyRun(root);
     expect(run.error).toBe('the actor `node actors/fixture-actor.mjs` did not answer within 800 ms (timeout_ms) and was stopped');
@@ -215,7 +216,7 @@ writeFileSync('helper.pid', String(helper.pid));
 console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) }));
 process.exit(0);`,
     );
-    const r = await agentsAsync(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
     expect(r.code).toBe(0);
     expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
     expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
@@ -255,10 +256,10 @@ setInterval(() => {}, 1000);`,
     expect(await gone(Number(readFileSync(join(root, 'helper.pid'), 'utf8')))).toBe(true);
   });
 
-  it('records a program that cannot be started', () => {
+  it('records a program that cannot be started', async () => {
     const root = exampleStore();
     writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  command: [no-such-actor-program-xyz]\n');
-    const r = strategize(root);
+    const r = await strategize(root);
     expect(r.code).toBe(1);
     expect(onlyRun(root).run.error).toBe(
       'the actor `no-such-actor-program-xyz` could not be started: no-such-actor-program-xyz was not found (ENOENT)',
@@ -269,17 +270,17 @@ setInterval(() => {}, 1000);`,
     ['no command is configured', 'version: 1\n', [], /no actor command configured/],
     ['the context file is missing', null, ['--context', 'missing.md'], /cannot read the context file missing.md: it does not exist/],
     ['the interactive actor has no terminal', null, ['--actor', 'interactive'], /needs a terminal/],
-  ])('writes nothing and exits 2 when %s', (_name, config, extra, message) => {
+  ])('writes nothing and exits 2 when %s', async (_name, config, extra, message) => {
     const root = exampleStore();
     if (config !== null) writeFileSync(join(root, 'config.yaml'), config);
     const before = fileList(root);
-    const r = strategize(root, ...extra);
+    const r = await strategize(root, ...extra);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(fileList(root)).toEqual(before);
   });
 
-  it('exits 3 and runs no actor when a decision node is invalid', () => {
+  it('exits 3 and runs no actor when a decision node is invalid', async () => {
     const root = exampleStore();
     writeFileSync(
       join(root, 'config.yaml'),
@@ -288,7 +289,7 @@ setInterval(() => {}, 1000);`,
     const bad = `plans/${EXAMPLE_PLAN}/decisions/01M8KK0000000000000000000Z.yaml`;
     mkdirSync(join(root, 'plans', EXAMPLE_PLAN, 'decisions'));
     writeFileSync(join(root, bad), 'id: 01M8KK0000000000000000000Z\ntype: guess\n');
-    const r = strategize(root);
+    const r = await strategize(root);
     expect(r.code).toBe(3);
     expect(r.stderr).toContain(`${bad}:2:7`);
     expect(existsSync(join(root, 'ran'))).toBe(false);
@@ -296,7 +297,7 @@ setInterval(() => {}, 1000);`,
 });
 
 describe('the decision tree', () => {
-  it('grows one node per run, each the child of the one before; nothing is overwritten', () => {
+  it('grows one node per run, each the child of the one before; nothing is overwritten', async () => {
     const root = exampleStore();
     useActor(
       root,
@@ -306,11 +307,11 @@ const n = existsSync('runs') ? 2 : 1; writeFileSync('runs', '');
 if (process.env.FAIL === '1') process.exit(9);
 console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'run ' + n })) }));`,
     );
-    expect(strategize(root).code).toBe(0);
+    expect((await strategize(root)).code).toBe(0);
     const first = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement')[0]!;
     const firstText = readFileSync(join(root, 'plans', EXAMPLE_PLAN, 'enforcement', `${first.id}.yaml`), 'utf8');
-    expect(agents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env: { FAIL: '1' } }).code).toBe(1);
-    expect(strategize(root).code).toBe(0);
+    expect((await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env: { FAIL: '1' } })).code).toBe(1);
+    expect((await strategize(root)).code).toBe(0);
     const nodes = records<DecisionFile>(root, EXAMPLE_PLAN, 'decisions');
     const runs = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
     expect(nodes).toHaveLength(3);
@@ -322,7 +323,7 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
     // The first run's file is byte for byte what it was.
     expect(readFileSync(join(root, 'plans', EXAMPLE_PLAN, 'enforcement', `${first.id}.yaml`), 'utf8')).toBe(firstText);
 
-    const json = agents(['--store', root, 'plan', 'decisions', EXAMPLE_PLAN.slice(0, 6), '--format', 'json']);
+    const json = await runAgents(['--store', root, 'plan', 'decisions', EXAMPLE_PLAN.slice(0, 6), '--format', 'json']);
     expect(json.code).toBe(0);
     const tree = JSON.parse(json.stdout).tree;
     expect(tree).toHaveLength(1);
@@ -331,7 +332,7 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
     expect(tree[0].children[0].children.map((c: { id: string }) => c.id)).toEqual([nodes[2]!.id]);
     expect(tree[0].children[0].children[0].children).toEqual([]);
 
-    const text = agents(['--store', root, 'plan', 'decisions', EXAMPLE_PLAN]).stdout;
+    const text = (await runAgents(['--store', root, 'plan', 'decisions', EXAMPLE_PLAN])).stdout;
     const lines = text.split('\n');
     expect(lines[0]).toBe(`Decision tree of plan ${EXAMPLE_PLAN}: 3 nodes`);
     expect(lines.slice(2)).toEqual([

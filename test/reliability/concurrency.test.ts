@@ -4,64 +4,70 @@ import { describe, expect, it } from 'vitest';
 import { isUlid } from '../../src/core/names.ts';
 import { parseInvariant } from '../../src/core/parse.ts';
 import { agents, agentsAsync } from '../helpers/cli.ts';
+import { scale } from '../helpers/stress.ts';
 import { testStore } from '../helpers/tmp.ts';
 
 const PROCESSES = 8;
-const ADDS_EACH = 50;
+/** 50 each under `npm run test:stress`; 6 each in `npm test`, which still races 8 writers for one lock. */
+const ADDS_EACH = scale(50, 6);
 
 describe('concurrent writers of one scope', () => {
-  it(`${PROCESSES} processes × ${ADDS_EACH} adds of distinct texts: every add lands once, nothing is lost`, async () => {
-    const store = testStore();
-    // Each worker runs its adds one after another, each a separate `agents` process; the workers race each other.
-    const worker = async (w: number) => {
-      const results = [];
-      for (let i = 0; i < ADDS_EACH; i++) {
-        results.push(
-          await agentsAsync([
-            '--store',
-            store,
-            '--format',
-            'json',
-            'invariant',
-            'add',
-            '--project',
-            'race',
-            `Worker ${w} rule ${i}: keep the invariant`,
-          ]),
-        );
+  it(
+    `${PROCESSES} processes × ${ADDS_EACH} adds of distinct texts: every add lands once, nothing is lost`,
+    async () => {
+      const store = testStore();
+      // Each worker runs its adds one after another, each a separate `agents` process; the workers race each other.
+      const worker = async (w: number) => {
+        const results = [];
+        for (let i = 0; i < ADDS_EACH; i++) {
+          results.push(
+            await agentsAsync([
+              '--store',
+              store,
+              '--format',
+              'json',
+              'invariant',
+              'add',
+              '--project',
+              'race',
+              `Worker ${w} rule ${i}: keep the invariant`,
+            ]),
+          );
+        }
+        return results;
+      };
+      const all = (await Promise.all(Array.from({ length: PROCESSES }, (_, w) => worker(w)))).flat();
+
+      expect(all.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
+      const reported = all.map((r) => (JSON.parse(r.stdout) as { id: string }).id);
+      expect(new Set(reported).size).toBe(PROCESSES * ADDS_EACH);
+
+      const dir = join(store, 'projects/race');
+      const names = readdirSync(dir);
+      // Only the invariant files are left: no lock, no temporary.
+      expect(names.filter((n) => !n.endsWith('.yaml'))).toEqual([]);
+      expect(names).toHaveLength(PROCESSES * ADDS_EACH);
+      const texts = new Set<string>();
+      for (const name of names) {
+        const id = name.slice(0, -'.yaml'.length);
+        expect(isUlid(id)).toBe(true);
+        const parsed = parseInvariant(`projects/race/${name}`, readFileSync(join(dir, name)), { kind: 'project', project: 'race' }, id);
+        expect(parsed.diagnostics).toEqual([]);
+        texts.add(parsed.value!.text);
       }
-      return results;
-    };
-    const all = (await Promise.all(Array.from({ length: PROCESSES }, (_, w) => worker(w)))).flat();
+      expect(texts.size).toBe(PROCESSES * ADDS_EACH);
+      expect(new Set(reported)).toEqual(new Set(names.map((n) => n.slice(0, -'.yaml'.length))));
 
-    expect(all.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
-    const reported = all.map((r) => (JSON.parse(r.stdout) as { id: string }).id);
-    expect(new Set(reported).size).toBe(PROCESSES * ADDS_EACH);
-
-    const dir = join(store, 'projects/race');
-    const names = readdirSync(dir);
-    // Only the invariant files are left: no lock, no temporary.
-    expect(names.filter((n) => !n.endsWith('.yaml'))).toEqual([]);
-    expect(names).toHaveLength(PROCESSES * ADDS_EACH);
-    const texts = new Set<string>();
-    for (const name of names) {
-      const id = name.slice(0, -'.yaml'.length);
-      expect(isUlid(id)).toBe(true);
-      const parsed = parseInvariant(`projects/race/${name}`, readFileSync(join(dir, name)), { kind: 'project', project: 'race' }, id);
-      expect(parsed.diagnostics).toEqual([]);
-      texts.add(parsed.value!.text);
-    }
-    expect(texts.size).toBe(PROCESSES * ADDS_EACH);
-    expect(new Set(reported)).toEqual(new Set(names.map((n) => n.slice(0, -'.yaml'.length))));
-
-    const listed = agents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'race']);
-    expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout)).toHaveLength(PROCESSES * ADDS_EACH);
-    console.log(
-      `concurrency: ${PROCESSES} processes raced ${all.length} adds into one scope; ${names.length} files, ${new Set(reported).size} distinct ids, 0 lost`,
-    );
-    // Slow by design (a named slow test): many processes racing for one scope's lock.
-  }, 600_000);
+      const listed = agents(['--store', store, '--format', 'json', 'invariant', 'list', '--project', 'race']);
+      expect(listed.code).toBe(0);
+      expect(JSON.parse(listed.stdout)).toHaveLength(PROCESSES * ADDS_EACH);
+      console.log(
+        `concurrency: ${PROCESSES} processes raced ${all.length} adds into one scope; ${names.length} files, ${new Set(reported).size} distinct ids, 0 lost`,
+      );
+      // Slow by design (a named slow test): many processes racing for one scope's lock.
+    },
+    scale(600_000, 120_000),
+  );
 
   it('6 processes add the same text at once: exactly one succeeds, the others exit 1 naming its id', async () => {
     const store = testStore();

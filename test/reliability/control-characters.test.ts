@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents, type RunResult } from '../helpers/cli.ts';
+import type { RunResult } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -53,11 +53,7 @@ function expectNoRaw(what: string, r: RunResult): void {
 }
 
 async function run(root: string, args: string[], env: Record<string, string | undefined> = {}, cwd?: string): Promise<RunResult> {
-  const options = { env, ...(cwd ? { cwd } : {}) };
-  // git reads its author from the process's environment: a run that sets it needs a process of its own.
-  return Object.keys(env).some((k) => k.startsWith('GIT_'))
-    ? agents(['--store', root, ...args], options)
-    : await runAgents(['--store', root, ...args], options);
+  return await runAgents(['--store', root, ...args], { env, ...(cwd ? { cwd } : {}) });
 }
 
 describe('writers refuse control and bidirectional characters (exit 2, field and U+XXXX named, nothing written)', () => {

@@ -7,12 +7,13 @@ import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { agents } from '../helpers/cli.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { scale } from '../helpers/stress.ts';
 import { runAndKill, seeded } from './kill.ts';
 import { runAgents } from '../helpers/main.ts';
 
 /** Kills to inject; trials go on until that many runs were killed (at most MAX_TRIALS). */
-const KILLS = 50;
-const MAX_TRIALS = 150;
+const KILLS = scale(50, 12);
+const MAX_TRIALS = scale(150, 48);
 
 /** Every file left in a scope folder, sorted into what a crash may leave. */
 function leftovers(dir: string): { invariants: string[]; temporaries: string[]; locks: string[]; other: string[] } {
@@ -65,6 +66,8 @@ describe('crash safety', () => {
         finished++;
       }
       if (i % 3 !== 0) target = wrote ? target * 0.93 : target * 1.07;
+      // A run that finished before its kill shows how long a run takes now (the first, calibrating run is often slower).
+      if (!outcome.killed) target = Math.min(target, Math.max(50, outcome.ms * 0.8));
     }
     expect(killed + finished).toBe(trials);
     expect(killed).toBe(KILLS);
@@ -117,8 +120,8 @@ describe('crash safety', () => {
 
 /** Files for the --fix campaign: enough that a run spends a while writing, few enough to stay quick. */
 const FIX_FILES = 400;
-const FIX_KILLS = 8;
-const FIX_MAX_TRIALS = 24;
+const FIX_KILLS = scale(8, 4);
+const FIX_MAX_TRIALS = scale(24, 16);
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 function ulidOf(n: number): string {
@@ -181,6 +184,8 @@ describe('crash safety of validate --fix', () => {
         finished++;
       }
       if (i % 3 !== 0) target = fixed > 0 ? target * 0.93 : target * 1.07;
+      // A run that finished before its kill shows how long a run takes now (the first, calibrating run is often slower).
+      if (!outcome.killed) target = Math.min(target, Math.max(50, outcome.ms * 0.8));
     }
     expect(killed).toBe(FIX_KILLS);
     expect(killed + finished).toBe(trials);

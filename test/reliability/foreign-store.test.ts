@@ -1,7 +1,7 @@
 import { chownSync, existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, useActor } from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -40,14 +40,14 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
 
 /** No repository above the store: found by searching from its parent folder, as a user in /tmp would. */
 function run(root: string, args: string[], env: Record<string, string | undefined> = {}) {
-  return agents(args, { cwd: dirname(root), env: { GIT_CEILING_DIRECTORIES: dirname(dirname(root)), ...env } });
+  return runAgents(args, { cwd: dirname(root), env: { GIT_CEILING_DIRECTORIES: dirname(dirname(root)), ...env } });
 }
 
 describe.skipIf(!isRoot)('a store owned by another user (run as root, the store chowned to nobody)', () => {
-  it('its actor is not run and nothing is written: exit 2 saying how to allow it', () => {
+  it('its actor is not run and nothing is written: exit 2 saying how to allow it', async () => {
     const { root, mark } = foreignStore();
     const before = fileList(root);
-    const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
+    const r = await run(root, ['plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toMatchObject({
       ok: false,
@@ -67,25 +67,25 @@ describe.skipIf(!isRoot)('a store owned by another user (run as root, the store 
     ['invariant remove', ['invariant', 'remove', '--yes', '01M8KJT9']],
     ['plan use', ['plan', 'use', 'local/code-coverage', '--project', 'myapp']],
     ['invariant violation add', ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9', '--details', 'seen']],
-  ])('%s writes nothing in it (exit 2)', (_name, args) => {
+  ])('%s writes nothing in it (exit 2)', async (_name, args) => {
     const { root } = foreignStore();
     const before = fileList(root);
-    const r = run(root, args);
-    expect(r.stderr).toContain(`is owned by user ${NOBODY}`);
+    const r = await run(root, [...args, '--format', 'json']);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'foreign-store', detail: { owner: NOBODY } });
     expect(r.code).toBe(2);
     expect(fileList(root)).toEqual(before);
   });
 
-  it('validate --fix removes nothing in it; reading it still works', () => {
+  it('validate --fix removes nothing in it; reading it still works', async () => {
     const { root } = foreignStore();
     writeFileSync(join(root, 'global', '.x.yaml.3999999.abcd.tmp'), 'half');
     chownSync(join(root, 'global', '.x.yaml.3999999.abcd.tmp'), NOBODY, NOBODY);
     const before = fileList(root);
-    const fix = run(root, ['validate', '--fix']);
+    const fix = await run(root, ['validate', '--fix', '--format', 'json']);
     expect(fix.code).toBe(2);
-    expect(fix.stderr).toContain(`is owned by user ${NOBODY}`);
+    expect(JSON.parse(fix.stdout).error).toMatchObject({ code: 'foreign-store', detail: { owner: NOBODY } });
     expect(fileList(root)).toEqual(before);
-    const list = run(root, ['invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']);
+    const list = await run(root, ['invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']);
     expect(list.code).toBe(0);
     expect((JSON.parse(list.stdout) as unknown[]).length).toBeGreaterThan(0);
   });
@@ -97,9 +97,9 @@ describe.skipIf(!isRoot)('a store owned by another user (run as root, the store 
     ['git safe.directory naming the store', (root: string) => ({ GIT_CONFIG_GLOBAL: gitConfig(`[safe]\n\tdirectory = ${root}\n`) })],
     ['git safe.directory = *', () => ({ GIT_CONFIG_GLOBAL: gitConfig('[safe]\n\tdirectory = *\n') })],
     ['sudo by its owner (SUDO_UID)', () => ({ SUDO_UID: String(NOBODY) })],
-  ])('allowed by %s: the actor runs and the run is recorded', (_name, allow) => {
+  ])('allowed by %s: the actor runs and the run is recorded', async (_name, allow) => {
     const { root, mark } = foreignStore();
-    const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN], allow(root));
+    const r = await run(root, ['plan', 'strategize', EXAMPLE_PLAN], allow(root));
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(existsSync(mark)).toBe(true);
@@ -112,21 +112,21 @@ describe.skipIf(!isRoot)('a store owned by another user (run as root, the store 
       'git safe.directory emptied after allowing',
       (root: string) => ({ GIT_CONFIG_GLOBAL: gitConfig(`[safe]\n\tdirectory = ${root}\n\tdirectory =\n`) }),
     ],
-  ])('not allowed by %s', (_name, allow) => {
+  ])('not allowed by %s', async (_name, allow) => {
     const { root, mark } = foreignStore();
-    const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN], allow(root));
+    const r = await run(root, ['plan', 'strategize', EXAMPLE_PLAN], allow(root));
     expect(r.code).toBe(2);
     expect(existsSync(mark)).toBe(false);
   });
 });
 
 describe.skipIf(!isRoot)('a store of ours whose config.yaml belongs to another user', () => {
-  it('does not run the actor that file names', () => {
+  it('does not run the actor that file names', async () => {
     const { root, mark } = foreignStore();
     chownTree(root, 0);
     chownSync(join(root, 'config.yaml'), NOBODY, NOBODY);
-    const r = run(root, ['plan', 'strategize', EXAMPLE_PLAN]);
-    expect(r.stderr).toContain(`${join(root, 'config.yaml')} is owned by user ${NOBODY}`);
+    const r = await run(root, ['plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'foreign-store', detail: { path: join(root, 'config.yaml'), owner: NOBODY } });
     expect(r.code).toBe(2);
     expect(existsSync(mark)).toBe(false);
   });

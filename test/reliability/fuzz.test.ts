@@ -5,6 +5,7 @@ import { parseConfig, parseInvariant, parsePlan, parseYaml, type Parsed } from '
 import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { testStore } from '../helpers/tmp.ts';
+import { scale } from '../helpers/stress.ts';
 import { validateTree } from '../../src/validate/checks.ts';
 
 /** Fixed seed: the same cases on every run; a failure prints its counterexample. */
@@ -162,13 +163,14 @@ function applyMutation(input: Uint8Array, m: Mutation): Uint8Array {
   }
 }
 
+/** Generated inputs per property: the full count under `npm run test:stress`, a quarter in `npm test`, same seed. */
 const RUNS = { seed: SEED, numRuns: 0 };
 
 describe('fuzz: the parsers never throw, every input gets a value or a located diagnostic', () => {
   it('random bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => parseAll(bytes)),
-      { ...RUNS, numRuns: 1500 },
+      { ...RUNS, numRuns: scale(1500, 400) },
     );
     // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
@@ -186,7 +188,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
       .map((parts) => parts.join(''));
     fc.assert(
       fc.property(yamlish, (s) => parseAll(enc.encode(s))),
-      { ...RUNS, numRuns: 1500 },
+      { ...RUNS, numRuns: scale(1500, 400) },
     );
     // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
@@ -197,7 +199,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
       .map(([base, ms]) => ms.reduce<Uint8Array>((b, m) => applyMutation(b, m), enc.encode(base)));
     fc.assert(
       fc.property(mutated, (bytes) => parseAll(bytes)),
-      { ...RUNS, numRuns: 1500 },
+      { ...RUNS, numRuns: scale(1500, 400) },
     );
     // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
@@ -238,7 +240,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
           for (const d of found) checkDiagnostic(d, file, lineCount(files[i]!));
         }
       }),
-      { ...RUNS, numRuns: 300 },
+      { ...RUNS, numRuns: scale(300, 80) },
     );
     // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);

@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents, BIN } from '../helpers/cli.ts';
+import { BIN } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
 import { commitAll, git, GIT_ENV, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
 
@@ -85,16 +86,16 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
 
   it.each(CASES)(
     '%s, environment %s: validate --staged, invariant diff, invariant log, the cache folder',
-    (where, envKind) => {
+    async (where, envKind) => {
       const { top } = setup(where);
       const hook = envKind === 'as in a hook' ? hookEnv(top) : {};
-      const run = (args: string[]) => agents(args, { cwd: top, env: hook });
+      const run = (args: string[]) => runAgents(args, { cwd: top, env: hook });
       const gitDir = git(top, 'rev-parse', '--absolute-git-dir').trim();
 
       // A broken invariant staged: --staged sees it, in the store's own paths.
       writeFileSync(join(top, `.agents/global/${BAD}.yaml`), `id: ${BAD}\ntext: Never run as root\nseverity: fatal\n`);
       git(top, 'add', '-A');
-      const staged = run(['validate', '--staged', '--format', 'json']);
+      const staged = await run(['validate', '--staged', '--format', 'json']);
       expect(staged.code).toBe(1);
       const report = json(staged) as { ok: boolean; source: string; files: number; diagnostics: { severity: string }[] };
       expect({ ...report, diagnostics: report.diagnostics.filter((x) => x.severity === 'error') }).toMatchObject({
@@ -105,7 +106,7 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
           { code: 'schema', severity: 'error', file: `global/${BAD}.yaml`, path: `.agents/global/${BAD}.yaml`, line: 3, col: 11 },
         ],
       });
-      const stagedDiff = run(['invariant', 'diff', '--staged', '--format', 'json']);
+      const stagedDiff = await run(['invariant', 'diff', '--staged', '--format', 'json']);
       expect(stagedDiff.code).toBe(3);
       expect(json(stagedDiff)).toMatchObject({
         ok: false,
@@ -116,7 +117,7 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
       rmSync(join(top, `.agents/global/${BAD}.yaml`));
 
       // Revisions: the store's trees, not the repository's top read as the store.
-      const diff = run(['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json']);
+      const diff = await run(['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json']);
       expect(diff.code).toBe(0);
       const d = json(diff) as { summary: unknown; invariants: { change: string; id: string; path: string }[] };
       expect(d.summary).toEqual({ added: 1, removed: 0, edited: 1, moved: 0, plans_changed: 0, targets_changed: 0 });
@@ -124,7 +125,7 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
         ['edited', G1, `global/${G1}.yaml`],
         ['added', G2, `global/${G2}.yaml`],
       ]);
-      const log = run(['invariant', 'log', G1, '--format', 'json']);
+      const log = await run(['invariant', 'log', G1, '--format', 'json']);
       expect(log.code).toBe(0);
       const l = json(log) as { path: string; events: { subject: string; change: string; path: string }[] };
       expect(l.path).toBe(`global/${G1}.yaml`);
@@ -134,7 +135,7 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
       ]);
 
       // The cache lives in this working tree's git folder.
-      expect(run(['validate', '--format', 'json']).code).toBe(0);
+      expect((await run(['validate', '--format', 'json'])).code).toBe(0);
       expect(existsSync(join(gitDir, 'agents/validate-worktree.cache'))).toBe(true);
     },
     120_000,
@@ -142,20 +143,20 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
 
   it.each(CASES)(
     '%s, environment %s: init --hooks, then invariant add --commit and plan use --commit through that hook',
-    (where, envKind) => {
+    async (where, envKind) => {
       const { top, main } = setup(where);
       const hook = envKind === 'as in a hook' ? hookEnv(top) : {};
       // `agents` on PATH: the hook `init --hooks` installs runs inside the `--commit` runs below.
       const path = agentsOnPath();
-      const run = (args: string[]) => agents(args, { cwd: top, env: { ...hook, PATH: path } });
+      const run = (args: string[]) => runAgents(args, { cwd: top, env: { ...hook, PATH: path } });
 
       // init --hooks: the repository's hooks folder (shared by its worktrees).
-      const init = run(['init', '--hooks', '--format', 'json']);
+      const init = await run(['init', '--hooks', '--format', 'json']);
       expect(init.code).toBe(0);
       expect((json(init) as { hook: { path: string } }).hook.path).toBe(join(main, '.git/hooks/pre-commit'));
 
       // --commit: exactly the new file, on this working tree's branch.
-      const add = run(['invariant', 'add', '--global', 'Rotate keys every quarter', '--commit', '--format', 'json']);
+      const add = await run(['invariant', 'add', '--global', 'Rotate keys every quarter', '--commit', '--format', 'json']);
       expect(add.code).toBe(0);
       const added = json(add) as { id: string; commit: string };
       expect(added.commit).toBe(git(top, 'rev-parse', 'HEAD').trim());
@@ -164,7 +165,7 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
         '',
         `.agents/global/${added.id}.yaml`,
       ]);
-      const use = run(['plan', 'use', 'ops/deploy', '--commit', '--format', 'json']);
+      const use = await run(['plan', 'use', 'ops/deploy', '--commit', '--format', 'json']);
       expect(use.code).toBe(0);
       const plan = json(use) as { plan: { id: string }; commit: string };
       expect(plan.commit).toBe(git(top, 'rev-parse', 'HEAD').trim());
@@ -193,9 +194,9 @@ describe('the hook from `agents init --hooks` in a linked worktree', () => {
     ['git commit FILE', ['FILE']],
   ])(
     '%s of a broken invariant is blocked; fixed, it goes through',
-    (_name, extra) => {
+    async (_name, extra) => {
       const { top } = setup('linked worktree');
-      expect(agents(['init', '--hooks'], { cwd: top }).code).toBe(0);
+      expect((await runAgents(['init', '--hooks'], { cwd: top })).code).toBe(0);
       const path = agentsOnPath();
       const file = `.agents/global/${G2}.yaml`;
       const before = git(top, 'rev-parse', 'HEAD').trim();

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agents } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 
 /** The pid of a process that has exited. */
@@ -16,28 +17,28 @@ const yamlFiles = (dir: string) => readdirSync(dir).filter((n) => n.endsWith('.y
 const longAgo = new Date(Date.now() - 60_000);
 
 describe('scope locks', () => {
-  it('clears the lock of a dead process with a message on stderr, then writes', () => {
+  it('clears the lock of a dead process with a message on stderr, then writes', async () => {
     const store = testStore();
     const pid = deadPid();
     writeFileSync(join(store, 'global/.lock'), `${pid} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
-    const r = agents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data']);
+    const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`agents: cleared a stale lock global/.lock: process ${pid} on ${hostname()} is gone`);
     expect(existsSync(join(store, 'global/.lock'))).toBe(false);
     expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
   });
 
-  it('clears an old lock that names no process', () => {
+  it('clears an old lock that names no process', async () => {
     const store = testStore({ 'projects/app/.lock': '' });
     utimesSync(join(store, 'projects/app/.lock'), longAgo, longAgo);
-    const r = agents(['--store', store, 'invariant', 'add', '--project', 'app', 'Run the tests']);
+    const r = await runAgents(['--store', store, 'invariant', 'add', '--project', 'app', 'Run the tests']);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('cleared a stale lock projects/app/.lock: it names no process and is older than 10 s');
   });
 
   it('waits for the lock of a live process, then stops with exit 2 and writes nothing', () => {
     const store = testStore();
-    // This test's own process is alive and holds the lock.
+    // This test's own process is alive and holds the lock: the writer is a process of its own.
     writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
     const r = agents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data'], {
       env: { AGENTS_LOCK_TIMEOUT_MS: '300' },
@@ -50,10 +51,10 @@ describe('scope locks', () => {
     expect(readdirSync(join(store, 'global')).sort()).toEqual(['.lock']);
   });
 
-  it('never clears a lock of another host (it cannot tell whether that process lives)', () => {
+  it('never clears a lock of another host (it cannot tell whether that process lives)', async () => {
     const store = testStore();
     writeFileSync(join(store, 'global/.lock'), `${deadPid()} some-other-host 2026-11-29T12:00:00.000Z\n`);
-    const r = agents(['--store', store, 'invariant', 'add', '--global', 'x rule'], { env: { AGENTS_LOCK_TIMEOUT_MS: '200' } });
+    const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'x rule'], { env: { AGENTS_LOCK_TIMEOUT_MS: '200' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('locked by process');
     expect(existsSync(join(store, 'global/.lock'))).toBe(true);
@@ -69,28 +70,28 @@ describe('scope locks', () => {
     expect(yamlFiles(join(store, 'global'))).toEqual([`${id}.yaml`]);
   });
 
-  it('refuses a malformed AGENTS_LOCK_TIMEOUT_MS with exit 2', () => {
+  it('refuses a malformed AGENTS_LOCK_TIMEOUT_MS with exit 2', async () => {
     const store = testStore();
-    const r = agents(['--store', store, 'invariant', 'add', '--global', 'x rule'], { env: { AGENTS_LOCK_TIMEOUT_MS: 'soon' } });
+    const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'x rule'], { env: { AGENTS_LOCK_TIMEOUT_MS: 'soon' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('AGENTS_LOCK_TIMEOUT_MS="soon" is not a number of milliseconds');
     expect(yamlFiles(join(store, 'global'))).toEqual([]);
   });
 
-  it('a lock planted as a link to a file outside the store stops the writer at once (exit 3) without reading, printing or touching that file; validate --fix removes the link', () => {
+  it('a lock planted as a link to a file outside the store stops the writer at once (exit 3) without reading, printing or touching that file; validate --fix removes the link', async () => {
     const outside = tempDir();
     writeFileSync(join(outside, 'secret.txt'), '4242 TOPSECRET-CONTENT\n');
     const store = testStore();
     symlinkSync(join(outside, 'secret.txt'), join(store, 'global/.lock'));
     lutimesSync(join(store, 'global/.lock'), longAgo, longAgo);
-    const r = agents(['--store', store, 'invariant', 'add', '--global', 'x rule']);
+    const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'x rule']);
     expect(r.code).toBe(3);
     expect(r.stdout + r.stderr).not.toContain('TOPSECRET');
     expect(r.stderr).toContain('global/.lock is a symbolic link, not a writer');
     expect(yamlFiles(join(store, 'global'))).toEqual([]);
-    const fix = agents(['--store', store, 'validate', '--fix']);
+    const fix = await runAgents(['--store', store, 'validate', '--fix']);
     expect(fix.stdout + fix.stderr).not.toContain('TOPSECRET');
-    expect(agents(['--store', store, 'invariant', 'add', '--global', 'x rule']).code).toBe(0);
+    expect((await runAgents(['--store', store, 'invariant', 'add', '--global', 'x rule'])).code).toBe(0);
     expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('4242 TOPSECRET-CONTENT\n');
     expect(readdirSync(outside)).toEqual(['secret.txt']);
@@ -98,10 +99,10 @@ describe('scope locks', () => {
 });
 
 describe('the breaker of a stale lock', () => {
-  it('a breaker left by a writer killed while clearing a stale lock is removed by the next writer', () => {
+  it('a breaker left by a writer killed while clearing a stale lock is removed by the next writer', async () => {
     const store = testStore();
     writeFileSync(join(store, 'global/.lock.break'), `${deadPid()} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
-    const r = agents(['--store', store, 'invariant', 'add', '--global', 'x rule']);
+    const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'x rule']);
     expect(r.code).toBe(0);
     expect(readdirSync(join(store, 'global')).filter((n) => n.startsWith('.'))).toEqual([]);
   });

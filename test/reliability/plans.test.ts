@@ -2,10 +2,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testStore, writeTree } from '../helpers/tmp.ts';
+import { scale } from '../helpers/stress.ts';
 import { killCampaign } from './kill.ts';
 import { runAgents } from '../helpers/main.ts';
 
-const KILLS = 25;
+/** Kills per campaign: 25 under `npm run test:stress`, 6 in `npm test`. */
+const KILLS = scale(25, 6);
 const ULID_YAML = /^[0-9A-HJKMNP-TV-Z]{26}\.yaml$/;
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -55,7 +57,7 @@ describe('crash safety of plan commands', () => {
       args: (i) => ['--store', store, 'plan', 'use', 'local/cov', '--project', 'app', '--goal', `Trial ${i}`],
       written: () => planDirs(store).length,
       kills: KILLS,
-      maxTrials: 80,
+      maxTrials: scale(80, 20),
       seed: 0x91a,
       onFinished: (code) => expect(code).toBe(0),
     });
@@ -84,7 +86,7 @@ describe('crash safety of plan commands', () => {
       args: () => ['--store', store, 'plan', 'strategize', plan],
       written: () => (existsSync(enforcement) ? readdirSync(enforcement).filter((f) => ULID_YAML.test(f)).length : 0),
       kills: KILLS,
-      maxTrials: 80,
+      maxTrials: scale(80, 20),
       seed: 0x57a,
       onFinished: (code) => expect(code).toBe(0),
     });

@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
-import { agents } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
@@ -64,8 +63,8 @@ describe('validate in hook mode (--staged, --changed)', () => {
     writeFileSync(join(repo, 'README.md'), 'changed\n');
     git(repo, 'add', 'README.md');
     const shim = gitShim(repo);
-    // The git on PATH is a counting shim: the CLI must run in a process that has that PATH.
-    const r = agents(['validate', '--staged'], { cwd: repo, env: shim.env });
+    // The git on the run's PATH is a counting shim.
+    const r = await runAgents(['validate', '--staged'], { cwd: repo, env: shim.env });
     expect([r.code, r.stdout, r.stderr]).toEqual([0, '', '']);
     expect(shim.calls()).toEqual(['diff --cached --name-only -z --no-renames --relative -- .']);
     // The store's own warnings are all still there for a full run.

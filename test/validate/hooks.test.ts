@@ -158,7 +158,9 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
       join(repo, '.pre-commit-config.yaml'),
       `repos:\n  - repo: ${source}\n    rev: ${rev}\n    hooks:\n      - id: ${hookId}\n`,
     );
-    const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: cache, NO_COLOR: '1' };
+    // npm, which builds the hook's environment, takes the packages from its cache without asking the
+    // registry whether each is still current (it still downloads what the cache lacks).
+    const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: cache, NO_COLOR: '1', npm_config_prefer_offline: 'true' };
     expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
     return (message: string) => {
       const r = spawnSync('git', ['commit', '-m', message], { cwd: repo, env, encoding: 'utf8', timeout: 540_000 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { threadsFor } from '../../src/validate/check-pool.ts';
 import { LISTED_PER_CODE } from '../../src/validate/limits.ts';
 import { agents, REPO } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 
 const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
@@ -31,8 +32,14 @@ function longStore(): string {
   return testStore(tree);
 }
 
+/** The built binary: its worker threads run dist/validate-worker.js (from the sources, validate runs in one thread). */
 function run(store: string, ...args: string[]) {
   return agents(['--store', store, 'validate', ...args], { cwd: tempDir() });
+}
+
+/** In this process: for what does not depend on the number of threads. */
+function runHere(store: string, ...args: string[]) {
+  return runAgents(['--store', store, 'validate', ...args], { cwd: tempDir() });
 }
 
 /** Diagnostics by code, from the complete JSON report. */
@@ -43,9 +50,9 @@ function countsByCode(json: string): Map<string, number> {
 }
 
 describe('long reports: 20 per code in text and github, everything in json and SARIF', () => {
-  it('json and SARIF hold every diagnostic, text lists 20 of each code then counts the rest; --verbose lists all', () => {
+  it('json and SARIF hold every diagnostic, text lists 20 of each code then counts the rest; --verbose lists all', async () => {
     const store = longStore();
-    const json = run(store, '--format', 'json');
+    const json = await runHere(store, '--format', 'json');
     expect(json.code).toBe(1);
     const doc = JSON.parse(json.stdout);
     const byCode = countsByCode(json.stdout);
@@ -57,13 +64,13 @@ describe('long reports: 20 per code in text and github, everything in json and S
     expect(doc.diagnostics).toHaveLength(MISSING + BAD + 1);
     expect(doc.summary).toEqual({ error: BAD + 1, warning: 0, info: MISSING });
 
-    const sarif = run(store, '--format', 'sarif');
+    const sarif = await runHere(store, '--format', 'sarif');
     expect(sarif.code).toBe(1);
     const results = JSON.parse(sarif.stdout).runs[0].results as { ruleId: string }[];
     expect(results).toHaveLength(MISSING + BAD + 1);
     expect(results.filter((r) => r.ruleId === 'modeline-missing')).toHaveLength(MISSING);
 
-    const text = run(store);
+    const text = await runHere(store);
     expect(text.code).toBe(1);
     const listed = (out: string, code: string) => out.split('\n').filter((l) => new RegExp(`  (error|info)  ${code}  `).test(l)).length;
     expect(LISTED_PER_CODE).toBe(20);
@@ -76,17 +83,20 @@ describe('long reports: 20 per code in text and github, everything in json and S
     // The verdict still counts every one.
     expect(text.stdout).toContain(`failed  ${BAD + 1} errors, 0 warnings, ${MISSING} infos in`);
 
-    const verbose = run(store, '--verbose');
+    const verbose = await runHere(store, '--verbose');
     expect(verbose.code).toBe(1);
     expect(listed(verbose.stdout, 'modeline-missing')).toBe(MISSING);
     expect(listed(verbose.stdout, schemaCode)).toBe(BAD);
     expect(verbose.stdout).not.toContain('… and');
   });
 
-  it('github annotations and the step summary list 20 of each code; --verbose lists all', () => {
+  it('github annotations and the step summary list 20 of each code; --verbose lists all', async () => {
     const store = longStore();
     const summary = join(tempDir(), 'summary.md');
-    const r = agents(['--store', store, 'validate', '--format', 'github'], { cwd: tempDir(), env: { GITHUB_STEP_SUMMARY: summary } });
+    const r = await runAgents(['--store', store, 'validate', '--format', 'github'], {
+      cwd: tempDir(),
+      env: { GITHUB_STEP_SUMMARY: summary },
+    });
     expect(r.code).toBe(1);
     const annotations = (out: string, code: string) =>
       out.split('\n').filter((l) => l.startsWith('::') && l.includes(`title=agents ${code}::`)).length;
@@ -98,38 +108,39 @@ describe('long reports: 20 per code in text and github, everything in json and S
       .filter((l) => l.startsWith('| info | `modeline-missing` |'));
     expect(rows).toHaveLength(20);
 
-    const all = run(store, '--format', 'github', '--verbose');
+    const all = await runHere(store, '--format', 'github', '--verbose');
     expect(annotations(all.stdout, 'modeline-missing')).toBe(MISSING);
     expect(all.stdout).not.toContain('… and');
     expect(all.stdout).toContain('all 181 are listed above)');
   });
 
-  it('gives the same report, byte for byte, with one thread and with several worker threads', () => {
+  it('gives the same report, byte for byte, with one thread and with several worker threads', async () => {
     // Worker threads run the built worker; the CLI runs from dist/.
     expect(existsSync(join(REPO, 'dist/validate-worker.js'))).toBe(true);
     const store = longStore();
     // 222 files: --jobs 3 starts three workers (batches of at least 64 files).
     expect(threadsFor(222, 3)).toBe(3);
     for (const format of [['--verbose'], ['--format', 'json'], ['--format', 'sarif']]) {
-      const one = run(store, ...format, '--jobs', '1');
+      // One thread in this process; three worker threads in the built binary.
+      const one = await runHere(store, ...format, '--jobs', '1');
       const three = run(store, ...format, '--jobs', '3');
       expect(one.code).toBe(1);
       expect(one.stderr).toBe('');
       expect(three).toEqual(one);
     }
     // The thread count from the environment, for text as it is by default (cut short).
-    const one = run(store, '--jobs', '1');
+    const one = await runHere(store, '--jobs', '1');
     expect(agents(['--store', store, 'validate'], { cwd: tempDir(), env: { AGENTS_JOBS: '2' } })).toEqual(one);
   });
 
-  it('refuses a --jobs or AGENTS_JOBS that is not a whole number from 1 (exit 2), before reading the store', () => {
+  it('refuses a --jobs or AGENTS_JOBS that is not a whole number from 1 (exit 2), before reading the store', async () => {
     const store = longStore();
     for (const [args, env] of [
       [['--jobs', '0'], {}],
       [['--jobs', '1.5'], {}],
       [[], { AGENTS_JOBS: 'many' }],
     ] as const) {
-      const r = agents(['--store', store, 'validate', ...args], { cwd: tempDir(), env });
+      const r = await runAgents(['--store', store, 'validate', ...args], { cwd: tempDir(), env });
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/(--jobs|AGENTS_JOBS) must be a whole number from 1 to 256/);

@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
-import { agents } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
@@ -85,8 +84,8 @@ describe('validate --staged', () => {
     const realGit = join(git(repo, '--exec-path').trim(), 'git');
     writeFileSync(join(shims, 'git'), `#!/bin/sh\necho "$*" >> '${log}'\nexec '${realGit}' "$@"\n`);
     chmodSync(join(shims, 'git'), 0o755);
-    // git is found on PATH, in a process of its own: the count needs the real binary.
-    const r = agents(['validate', '--staged', '--all-files', '--format', 'json'], {
+    // git is found on the run's PATH: the shim sees every git the CLI starts.
+    const r = await runAgents(['validate', '--staged', '--all-files', '--format', 'json'], {
       cwd: repo,
       env: { PATH: `${shims}:${process.env.PATH}` },
     });
@@ -96,7 +95,7 @@ describe('validate --staged', () => {
     expect(calls.sort()).toEqual(['cat-file --batch', 'ls-files -s -z -- .']);
     // Again: every blob is known to the cache, so nothing is read from git.
     writeFileSync(log, '');
-    const again = agents(['validate', '--staged', '--all-files', '--format', 'json'], {
+    const again = await runAgents(['validate', '--staged', '--all-files', '--format', 'json'], {
       cwd: repo,
       env: { PATH: `${shims}:${process.env.PATH}` },
     });
@@ -104,7 +103,7 @@ describe('validate --staged', () => {
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual(['ls-files -s -z -- .']);
   });
 
-  it('reads a staged file from disk when its bytes are the staged ones (no cat-file), and from git once they differ', () => {
+  it('reads a staged file from disk when its bytes are the staged ones (no cat-file), and from git once they differ', async () => {
     const { repo, store } = repoWithStore({ [ga]: good });
     const shims = tempDir();
     const log = join(shims, 'calls.log');
@@ -115,7 +114,7 @@ describe('validate --staged', () => {
     writeFileSync(join(store, ga), bad);
     git(repo, 'add', '-A');
     writeFileSync(log, '');
-    const staged = agents(['validate', '--staged', '--format', 'json'], { cwd: repo, env });
+    const staged = await runAgents(['validate', '--staged', '--format', 'json'], { cwd: repo, env });
     expect(staged.code).toBe(1);
     expect((JSON.parse(staged.stdout) as Out).diagnostics.map((d) => d.code)).toContain('schema');
     expect(readFileSync(log, 'utf8').trim().split('\n')).toEqual([
@@ -125,7 +124,7 @@ describe('validate --staged', () => {
     // Fixed on disk but not staged: the staged (bad) bytes are read from git.
     writeFileSync(join(store, ga), good);
     writeFileSync(log, '');
-    const again = agents(['validate', '--staged', '--format', 'json'], { cwd: repo, env });
+    const again = await runAgents(['validate', '--staged', '--format', 'json'], { cwd: repo, env });
     expect(again.code).toBe(1);
     expect(again.stdout).toBe(staged.stdout);
     expect(readFileSync(log, 'utf8').trim().split('\n')).toContain('cat-file --batch');

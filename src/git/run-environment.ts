@@ -1,0 +1,31 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/**
+ * The environment and working folder of one run of the tool: those of the
+ * process, unless a caller runs the CLI in its own process with others (the
+ * CLI's `main` takes them as arguments; see docs/decisions.md, "The run's
+ * environment reaches git through the run, not the process"). Code below the
+ * CLI that needs a variable (git's environment, the lock wait, the
+ * store-ownership checks) reads it here, never from `process.env` directly.
+ */
+export interface RunEnvironment {
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+const current = new AsyncLocalStorage<RunEnvironment>();
+
+/** Runs `fn` (and everything it starts, synchronously or not) with `run` as its environment. */
+export function withRunEnvironment<T>(run: RunEnvironment, fn: () => T): T {
+  return current.run(run, fn);
+}
+
+/** The variables of the current run: the process's outside a run. */
+export function runEnv(): Record<string, string | undefined> {
+  return current.getStore()?.env ?? process.env;
+}
+
+/** The folder the current run was started in: the process's outside a run. */
+export function runCwd(): string {
+  return current.getStore()?.cwd ?? process.cwd();
+}
