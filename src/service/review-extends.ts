@@ -3,7 +3,8 @@
 // and what moved.
 import { diffInvariantFiles } from '../core/diff.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { EXTENDS_LOCK_FILE, parseExtendsLock, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { EXTENDS_LOCK_FILE, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig, YamlSyntaxNotLoaded, type YamlSyntax } from '../core/parse-core.ts';
 import { catFileBatch } from '../git/repo.ts';

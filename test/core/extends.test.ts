@@ -4,7 +4,8 @@ import { isName } from '../../src/core/names.ts';
 import { fcRuns } from '../helpers/fc-runs.ts';
 import { YAML_SYNTAX } from '../../src/core/parse.ts';
 import { DEFAULT_SOURCE_PATH, defaultSourceName, sourcesFromConfig } from '../../src/core/extends-config.ts';
-import { EXTENDS_LOCK_FILE, inheritedPath, isCommitId, parseExtendsLock, splitSourceRef, staleReason } from '../../src/core/extends.ts';
+import { EXTENDS_LOCK_FILE, inheritedPath, isCommitId, splitSourceRef, staleReason } from '../../src/core/extends.ts';
+import { parseExtendsLock } from '../../src/core/extends-lock.ts';
 
 const COMMIT = 'a'.repeat(40);
 const bytes = (s: string) => new TextEncoder().encode(s);
