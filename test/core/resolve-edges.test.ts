@@ -39,6 +39,11 @@ describe('resolveEffective: order', () => {
     const out = resolveEffective(TARGET, [inv('1', 'a', TEAM), inv('2', 'b', ORG), inv('0', 'g', GLOBAL)]);
     expect(out.map((e) => e.invariant.id)).toEqual([id('0'), id('2'), id('1')]);
   });
+
+  it('orders the invariants of one policy source by id', () => {
+    const out = resolveEffective(TARGET, [inv('3', 'c', ORG), inv('1', 'a', ORG), inv('2', 'b', ORG)]);
+    expect(out.map((e) => e.invariant.id)).toEqual([id('1'), id('2'), id('3')]);
+  });
 });
 
 describe('resolveEffective: floors set by a policy source', () => {
