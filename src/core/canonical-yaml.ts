@@ -70,8 +70,8 @@ function scalar(text: string): Scalar | typeof NOT {
   if (text === 'null') return null;
   // Other spellings of booleans, null and numbers: leave them to yaml.
   const c = text.charCodeAt(0);
-  if (((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2d || c === 0x2e) && NUMBER.test(text))
-    return PLAIN_INT.test(text) ? Number(text) : NOT;
+  // A leading '-' was refused above (PLAIN_FIRST).
+  if (((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2e) && NUMBER.test(text)) return PLAIN_INT.test(text) ? Number(text) : NOT;
   if ('~nNtTfF'.includes(first) && NULL_OR_BOOL.test(text)) return NOT;
   return text;
 }
@@ -243,7 +243,8 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
         items.push(map);
       }
       out[key] = items;
-    } else if (next.startsWith('  ') && next[2] !== ' ' && next[2] !== '-') {
+    } else if (next.startsWith('  ')) {
+      // A third space or a dash where the first key should start fails keyEnd: the map is declined.
       const map: Record<string, unknown> = {};
       const last = readMapLines(lines, i + 1, 2, map, (l) => l.startsWith('  '));
       if (last < 0) return undefined;
@@ -252,9 +253,8 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
     } else {
       return undefined;
     }
-    // Whatever follows the block must start a new top-level line.
-    const after = lines[i + 1];
-    if (after !== undefined && after !== '' && (after[0] === ' ' || after[0] === '-')) return undefined;
+    // Whatever follows the block must be a new top-level key: a line that starts with a
+    // space or a dash fails keyEnd on the next turn and the document is declined.
   }
   return keys > 0 ? out : undefined;
 }

@@ -2,7 +2,6 @@
 // from src/core/extends.ts, which needs the YAML parser that parses config.yaml.
 import type { Diagnostic } from './diagnostics.ts';
 import type { ExtendsSource } from './model.ts';
-import { isName } from './names.ts';
 
 export const DEFAULT_SOURCE_PATH = '.agents';
 
@@ -18,13 +17,16 @@ function problem(file: string, message: string, hint: string): Diagnostic {
  */
 export function defaultSourceName(url: string): string | undefined {
   const trimmed = url.replace(/[/\\]+$/, '').replace(/\.git$/i, '');
-  const last = trimmed.split(/[/\\:]/).pop() ?? '';
+  // split gives at least one part.
+  const last = trimmed.split(/[/\\:]/).pop()!;
   const name = last
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/^[^a-z0-9]+/, '')
     .slice(0, 64);
-  return name !== '' && isName(name) ? name : undefined;
+  // What is left is a name (names.ts): it starts with a letter or digit, holds only
+  // a-z, 0-9, ".", "_", "-", and has at most 64 characters; or it is empty.
+  return name === '' ? undefined : name;
 }
 
 /** Raw entries of config.yaml's `extends` (schema-valid) → sources with defaults, and the problems a schema cannot say. */

@@ -1,9 +1,7 @@
 // Policy sources (docs/extends.md): the pure part — names, the lock file's
 // shape, and what a move of the pins changes. IO lives in src/store/extends.ts.
-import type { Parsed } from './diagnostics.ts';
 export { DEFAULT_SOURCE_PATH, defaultSourceName, sourcesFromConfig } from './extends-config.ts';
 import { INHERITED_ROOT, type ExtendsSource } from './model.ts';
-import { checkSchema, diag, parseYaml, plainTextDiagnostics } from './parse-core.ts';
 
 /** The lock file, at the store's root. */
 export const EXTENDS_LOCK_FILE = 'extends.lock.yaml';
@@ -41,25 +39,6 @@ export function isCommitId(value: string): boolean {
 export function splitSourceRef(ref: string): { source?: string; local: string } {
   const colon = ref.indexOf(':');
   return colon < 0 ? { local: ref } : { source: ref.slice(0, colon), local: ref.slice(colon + 1) };
-}
-
-/** Parses `extends.lock.yaml` (schemas/extends-lock.schema.json), and checks that no name is pinned twice. */
-export function parseExtendsLock(file: string, bytes: Uint8Array): Parsed<ExtendsLock> {
-  const parsed = parseYaml(file, bytes);
-  if (!parsed.value) return { diagnostics: parsed.diagnostics };
-  const diagnostics = checkSchema(parsed.value, 'extends-lock.schema.json');
-  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(parsed.value, 'extends-lock.schema.json'));
-  if (diagnostics.length > 0) return { diagnostics };
-  const lock = parsed.value.data as ExtendsLock;
-  const names = new Set<string>();
-  for (const s of lock.sources) {
-    if (names.has(s.name))
-      return {
-        diagnostics: [diag(file, 'schema', `the source ${s.name} is pinned twice`, 'Run `agents extends update` to write the lock again.')],
-      };
-    names.add(s.name);
-  }
-  return { value: lock, diagnostics: [] };
 }
 
 /** Why a source's pin cannot be used as it is, or undefined when the lock matches config.yaml. */

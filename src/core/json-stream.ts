@@ -14,7 +14,8 @@ const MARK = JSON.stringify(STREAM[0]);
 const PIECE = 1 << 16;
 
 export function* jsonPieces(doc: unknown, items: Iterable<unknown>): Generator<string> {
-  const text = JSON.stringify(doc, (_key, value: unknown) => (value === STREAM ? [STREAM[0]] : value), 2);
+  // STREAM is an array holding the marker: stringified in place, it leaves the marker where the items go.
+  const text = JSON.stringify(doc, null, 2);
   const at = text.indexOf(MARK);
   if (at < 0) throw new Error('jsonPieces: the document has no STREAM marker');
   const open = text.lastIndexOf('[', at);

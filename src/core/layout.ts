@@ -69,7 +69,8 @@ export function pathClassifier(): (rel: string) => PathKind {
 
 function classify(rel: string, memory: FolderMemory): PathKind {
   const parts = rel.split('/');
-  const base = parts[parts.length - 1] ?? '';
+  // split gives at least one part.
+  const base = parts[parts.length - 1]!;
   // The lock, and the short-lived file that serialises clearing a stale one.
   if (base === LOCK_NAME || base === `${LOCK_NAME}.break`) return { kind: 'lock' };
   if (base === '.gitkeep') return { kind: 'keep' };
@@ -164,7 +165,8 @@ export function isKnownFolder(rel: string): boolean {
       return parts.length <= 3 && (a === undefined || isName(a)) && (b === undefined || isName(b));
     case 'plans':
       if (parts.length === 1) return true;
-      if (a === undefined || !isUlid(a)) return false;
+      // Past the length check `a` is there.
+      if (!isUlid(a!)) return false;
       return (
         parts.length === 2 || (parts.length === 3 && (b === 'decisions' || b === 'enforcement' || b === 'violations' || b === WAIVERS))
       );

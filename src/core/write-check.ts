@@ -35,20 +35,16 @@ function fieldOf(e: SchemaError): string {
   return path.length ? path.join('.') : 'document';
 }
 
-function lengthOf(value: unknown): number {
-  if (typeof value !== 'string') return 0;
+/**
+ * The length in characters of the string a maxLength error is about: a property
+ * of the document (every schema's document is an object), found by its JSON Pointer.
+ */
+function lengthAt(data: unknown, instancePath: string): number {
+  let v = data;
+  for (const key of instancePath.slice(1).split('/')) v = (v as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
   let n = 0;
-  for (const _ of value) n++;
+  for (const _ of v as string) n++;
   return n;
-}
-
-function valueAt(data: unknown, instancePath: string): unknown {
-  let v: unknown = data;
-  for (const key of instancePath === '' ? [] : instancePath.slice(1).split('/')) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
-  }
-  return v;
 }
 
 /**
@@ -59,16 +55,16 @@ function valueAt(data: unknown, instancePath: string): unknown {
 export function assertSchemaValid(schema: SchemaName, rel: string, data: unknown): void {
   const validate = validatorFor(schema);
   if (validate(data)) return;
-  const errors = (validate.errors ?? []).filter((e) => e.keyword !== 'if');
-  const e = errors[0];
-  if (!e) return;
+  // ajv sets errors whenever it refuses, and reports a failed `then` by its own errors
+  // first and the `if` after them: the first error says what is wrong.
+  const e = validate.errors![0]!;
   const field = fieldOf(e);
   const top = field.split('.')[0]!;
   const where = ORIGIN[top] ? ` (from ${ORIGIN[top]})` : '';
   const fix = FLAG[top] ? `Shorten ${FLAG[top]}` : ORIGIN[top] ? `Shorten ${ORIGIN[top]}` : 'Correct the value';
   if (e.keyword === 'maxLength') {
     const limit = Number((e.params as { limit?: unknown }).limit);
-    const length = lengthOf(valueAt(data, e.instancePath));
+    const length = lengthAt(data, e.instancePath);
     throw new UsageError(
       `${field} is ${length} characters long${where}; the limit is ${limit} (${schema})`,
       `${fix} to at most ${limit} characters. Nothing was written.`,
@@ -77,7 +73,8 @@ export function assertSchemaValid(schema: SchemaName, rel: string, data: unknown
     );
   }
   throw new UsageError(
-    `${field} ${e.message ?? 'is invalid'}${where}: ${rel} would not pass ${schema}`,
+    // The generated validators keep ajv's messages (scripts/gen-validators.mjs).
+    `${field} ${e.message}${where}: ${rel} would not pass ${schema}`,
     `${fix}. Nothing was written.`,
     { file: rel, field, keyword: e.keyword, params: e.params, schema },
     'invalid-document',

@@ -3,9 +3,10 @@
 // and what moved.
 import { diffInvariantFiles } from '../core/diff.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { EXTENDS_LOCK_FILE, parseExtendsLock, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { EXTENDS_LOCK_FILE, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
-import { parseConfig, YamlSyntaxNotLoaded } from '../core/parse-core.ts';
+import { parseConfig, YamlSyntaxNotLoaded, type YamlSyntax } from '../core/parse-core.ts';
 import { catFileBatch } from '../git/repo.ts';
 import { readInherited } from '../store/extends.ts';
 import { emptySnapshot } from '../store/read.ts';
@@ -52,12 +53,13 @@ async function sideFiles(storeRoot: string, top: string, prefix: string, where: 
   return names.map((n) => blobs.get(n) ?? undefined);
 }
 
-function parsed<T>(fn: () => T): Promise<T> {
+/** Runs `fn` with the fast reader, and again with the full YAML parser when the file needs it. */
+function parsed<T>(fn: (syntax?: YamlSyntax) => T): Promise<T> {
   try {
     return Promise.resolve(fn());
   } catch (error) {
     if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-    return import('../core/parse.ts').then(fn);
+    return import('../core/parse.ts').then((m) => fn(m.YAML_SYNTAX));
   }
 }
 
@@ -71,11 +73,11 @@ async function sidePins(
   const [config, lock] = await sideFiles(storeRoot, top, prefix, where);
   if (!config || !/^extends\s*:/m.test(new TextDecoder().decode(config))) return [];
   const diagnostics: Diagnostic[] = [];
-  const c = await parsed(() => parseConfig('config.yaml', config));
+  const c = await parsed((syntax) => parseConfig('config.yaml', config, syntax));
   diagnostics.push(...c.diagnostics);
   let l: ExtendsLock | undefined;
   if (lock) {
-    const p = await parsed(() => parseExtendsLock(EXTENDS_LOCK_FILE, lock));
+    const p = await parsed((syntax) => parseExtendsLock(EXTENDS_LOCK_FILE, lock, syntax));
     diagnostics.push(...p.diagnostics);
     l = p.value;
   }

@@ -10,7 +10,8 @@ import {
   YamlSyntaxNotLoaded,
   type YamlSyntax,
 } from '../core/parse-core.ts';
-import { parseExtendsLock, type ExtendsLock } from '../core/extends.ts';
+import type { ExtendsLock } from '../core/extends.ts';
+import { parseExtendsLock } from '../core/extends-lock.ts';
 import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 
@@ -121,7 +122,7 @@ function parseInto(into: StoreSnapshot, file: string, kind: PathKind, bytes: Uin
       return;
     }
     case 'extends-lock': {
-      const p = parseExtendsLock(file, bytes);
+      const p = parseExtendsLock(file, bytes, syntax);
       if (p.value) into.extendsLock = p.value;
       into.diagnostics.push(...p.diagnostics);
       return;

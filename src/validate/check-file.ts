@@ -17,7 +17,7 @@ import {
   type YamlSyntax,
 } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
-import { parseExtendsLock } from '../core/extends.ts';
+import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
 import { checkRecord, RECORD_SCHEMAS } from './records.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
@@ -112,7 +112,7 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
       diagnostics = parseConfig(path, bytes, syntax).diagnostics;
       break;
     case 'extends-lock':
-      diagnostics = parseExtendsLock(path, bytes).diagnostics;
+      diagnostics = parseExtendsLock(path, bytes, syntax).diagnostics;
       break;
     case 'record':
       diagnostics = checkRecord(path, kind.record, bytes, syntax);

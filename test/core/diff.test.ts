@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { fcRuns } from '../helpers/fc-runs.ts';
 import { describe, expect, it } from 'vitest';
 import { affectedTargets, diffInvariantFiles, diffTarget, type DiffSide } from '../../src/core/diff.ts';
 import { scopeFolder, type Plan, type Scope, type ScopedInvariant } from '../../src/core/model.ts';
@@ -127,7 +128,7 @@ describe('diffTarget narrowed to the changed keys', () => {
           expect(narrow).toEqual(full);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: fcRuns(300) },
     );
   });
 });

@@ -11,6 +11,12 @@ describe('classifyPath', () => {
     ['config.yaml', { kind: 'config' }],
     ['sub/config.yaml', { kind: 'unknown' }],
     ['config.yaml/x', { kind: 'unknown' }],
+    ['extends.lock.yaml', { kind: 'extends-lock' }],
+    ['sub/extends.lock.yaml', { kind: 'unknown' }],
+    ['extends.lock.yaml/x', { kind: 'unknown' }],
+    [`projects/myapp/waivers/sub/${ID}.yaml`, { kind: 'unknown' }],
+    [`plans/${PLAN_A}/waivers/sub/${ID}.yaml`, { kind: 'unknown' }],
+    [`plans/${PLAN_A}/decisions/sub/${ID}.yaml`, { kind: 'unknown' }],
     ['schemas/invariant.schema.json', { kind: 'schema' }],
     ['actors/alice.yaml', { kind: 'actor' }],
     [`global/${ID}.yaml`, { kind: 'invariant', scope: { kind: 'global' }, id: ID }],
@@ -183,6 +189,8 @@ describe('isKnownFolder', () => {
   test.each([
     ['schemas', true],
     ['actors', true],
+    // Everything under actors/ is the actor protocol's (docs/store-format.md).
+    ['actors/requests', true],
     ['global', true],
     ['global/sub', false],
     ['projects', true],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, parseInvariant, parsePlan, parseYaml } from '../../src/core/parse.ts';
+import { parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, parseWaiver, parseYaml } from '../../src/core/parse.ts';
 import { classifyPath, isKnownFolder, schemaRef } from '../../src/core/layout.ts';
 import type { Scope } from '../../src/core/model.ts';
 
@@ -143,5 +143,29 @@ describe('layout', () => {
   it('points modelines at the store schemas from any depth', () => {
     expect(schemaRef('global/X.yaml', 'invariant.schema.json')).toBe('../schemas/invariant.schema.json');
     expect(schemaRef('actions/a/b/X.yaml', 'invariant.schema.json')).toBe('../../../schemas/invariant.schema.json');
+  });
+});
+
+describe('the parsers of parse.ts read what the fast reader leaves to yaml', () => {
+  // End-of-line comments take each file off the fast reader: only the full parser reads them.
+  it('project.yaml, action.yaml and a waiver', () => {
+    expect(parseProjectMeta('projects/web/project.yaml', enc('description: The site  # public\n'))).toEqual({
+      value: { description: 'The site' },
+      diagnostics: [],
+    });
+    expect(parseActionMeta('actions/db/migrate/action.yaml', enc('description: Migrations  # prod\n'))).toEqual({
+      value: { description: 'Migrations' },
+      diagnostics: [],
+    });
+    const INV = '01M8KJXYP0GVPRF8KRRE9G8474';
+    const waiver = parseWaiver(
+      `plans/01M8KK5920RS6CGAVDFVYYJ0B4/waivers/${ID}.yaml`,
+      enc(
+        `id: ${ID}  # this waiver\ninvariant_id: ${INV}\nreason: hotfix\nowner: ops\nexpires: "2026-03-01"\ncreated_at: "2026-01-01T00:00:00Z"\n`,
+      ),
+      ID,
+    );
+    expect(waiver.diagnostics).toEqual([]);
+    expect(waiver.value).toMatchObject({ id: ID, invariant_id: INV, expires: '2026-03-01' });
   });
 });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { fcRuns } from '../helpers/fc-runs.ts';
 import { describe, expect, it } from 'vitest';
 import { precedence, scopeFolder, type Scope, type ScopedInvariant, type Target } from '../../src/core/model.ts';
 import { textKey } from '../../src/core/normalise.ts';
@@ -140,7 +141,7 @@ describe('resolveEffective properties', () => {
         }
         for (const e of out) expect(applies(e.invariant, target)).toBe(true);
       }),
-      { numRuns: 500 },
+      { numRuns: fcRuns(500) },
     );
   });
 
@@ -155,7 +156,7 @@ describe('resolveEffective properties', () => {
           expect(d < 0 || (d === 0 && a.id < b.id)).toBe(true);
         }
       }),
-      { numRuns: 300 },
+      { numRuns: fcRuns(300) },
     );
   });
 });
@@ -168,7 +169,7 @@ describe('textKey', () => {
       fc.property(fc.oneof(fc.string(), fc.string({ unit: ws }), fc.string({ unit: 'grapheme' })), (t) => {
         expect(textKey(t)).toBe(reference(t));
       }),
-      { seed: 20261130, numRuns: 3000 },
+      { seed: 20261130, numRuns: fcRuns(3000) },
     );
   });
 });

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
+import { fcRuns } from '../helpers/fc-runs.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { VALIDATORS } from '../../src/core/schema-validators.generated.js';
-import { SCHEMAS } from '../../src/core/schemas.ts';
+import { SCHEMAS, type SchemaName, validatorFor } from '../../src/core/schemas.ts';
 // @ts-expect-error: a build script in plain JavaScript, without types.
 import { AJV_OPTIONS } from '../../scripts/gen-validators.mjs';
 
@@ -67,7 +68,16 @@ describe('generated validators', () => {
         const b = runtime(data);
         expect({ ok: a, errors: generated.errors ?? null }).toEqual({ ok: b, errors: runtime.errors ?? null });
       }),
-      { seed: 20261130, numRuns: 500 },
+      { seed: 20261130, numRuns: fcRuns(500) },
+    );
+  });
+});
+
+describe('validatorFor', () => {
+  it('gives the generated validator of each schema, and says what to run when one is missing', () => {
+    for (const name of Object.keys(SCHEMAS) as SchemaName[]) expect(validatorFor(name)).toBe(VALIDATORS[name]);
+    expect(() => validatorFor('nope.schema.json' as SchemaName)).toThrow(
+      'no generated validator for nope.schema.json: run `npm run build` to regenerate src/core/schema-validators.generated.js',
     );
   });
 });

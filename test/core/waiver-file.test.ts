@@ -49,6 +49,7 @@ describe('parseWaiver', () => {
     expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
       ['schema', 4, 1, 'expires 2026-02-30 is not a real date'],
     ]);
+    expect(parsed.diagnostics[0]?.hint).toBe('Give a date that exists (YYYY-MM-DD) or an RFC 3339 date-time.');
   });
 
   test('a schema mismatch and broken YAML give their own diagnostics', () => {

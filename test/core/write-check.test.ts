@@ -75,4 +75,32 @@ describe('assertSchemaValid', () => {
     const e = refusal('invariant.schema.json', { id: ID, text: 'x', 'a/b~c': 1 });
     expect(e.detail).toMatchObject({ field: 'a/b~c' });
   });
+
+  test("the violation's copy of the text says it is the invariant's text; --goal and --details are named", () => {
+    const PLAN = '01M8KJT9G0XNWEM589ZS7FV0VA';
+    const violation = { id: ID, invariant_id: ID, severity: 'error', created_at: '2026-01-01T00:00:00Z' };
+    const text = refusal('violation.schema.json', { ...violation, violated_text: 'v'.repeat(2001) });
+    expect(text.message).toBe(
+      "violated_text is 2001 characters long (from the invariant's text); the limit is 2000 (violation.schema.json)",
+    );
+    expect(text.hint).toBe("Shorten the invariant's text to at most 2000 characters. Nothing was written.");
+    const details = refusal('violation.schema.json', { ...violation, violated_text: 'x', details: 'd'.repeat(10_001) });
+    expect(details.hint).toBe('Shorten --details to at most 10000 characters. Nothing was written.');
+    const goal = refusal('plan.schema.json', { id: PLAN, goal: 'g'.repeat(10_001) });
+    expect(goal.message).toBe('goal is 10001 characters long; the limit is 10000 (plan.schema.json)');
+    expect(goal.hint).toBe('Shorten --goal to at most 10000 characters. Nothing was written.');
+  });
+
+  test('a nested value over its limit is measured where it is', () => {
+    const e = refusal('violation.schema.json', {
+      id: ID,
+      invariant_id: ID,
+      violated_text: 'x',
+      severity: 'error',
+      created_at: '2026-01-01T00:00:00Z',
+      resolved: { at: '2026-01-02T00:00:00Z', note: `é${'n'.repeat(10_000)}` },
+    });
+    expect(e.detail).toEqual({ file: REL, field: 'resolved.note', limit: 10000, length: 10001, schema: 'violation.schema.json' });
+    expect(e.hint).toBe('Correct the value to at most 10000 characters. Nothing was written.');
+  });
 });

@@ -117,3 +117,20 @@ describe('documentation', () => {
     for (const code of Object.keys(CODE_SUMMARIES)) expect(section, code).toContain(`| \`${code}\` |`);
   });
 });
+
+describe('extends.lock.yaml written by hand', () => {
+  it('is checked with the full YAML parser when it is not in the shape the tool writes', async () => {
+    // An end-of-line comment and a flow mapping take the file off the fast reader.
+    const ml = '# yaml-language-server: $schema=schemas/extends-lock.schema.json\n';
+    const fine = testStore({ 'extends.lock.yaml': `${ml}version: 1\nsources: []  # nothing pinned yet\n` });
+    const ok = await run(dirname(fine));
+    expect(ok.stderr).toBe('');
+    expect(codes(ok.diagnostics)).toEqual([]);
+    expect(ok.code).toBe(0);
+    const bad = testStore({ 'extends.lock.yaml': `${ml}version: 1\nsources: [{name: org}]\n` });
+    const refused = await run(dirname(bad));
+    expect(refused.stderr).toBe('');
+    expect(codes(refused.diagnostics)).toEqual(['schema extends.lock.yaml']);
+    expect(refused.code).toBe(1);
+  });
+});
