@@ -61,7 +61,8 @@ export interface ValidateReport {
   files: number;
   diagnostics: Diagnostic[];
   /** Bytes of the files with something to report (and of any file a cross-file check read), by store-relative path. */
-  bytes: ReadonlyMap<string, Uint8Array>;
+  /** `--fix` lets go of a file's bytes once its new content is written (docs/decisions.md, "Bounded memory"). */
+  bytes: Map<string, Uint8Array>;
   /** Ids that name a file or plan folder anywhere in the store. */
   usedIds: ReadonlySet<string>;
 }

@@ -24,6 +24,8 @@ export interface FixOptions {
   processAlive: (pid: number) => boolean;
   /** Told after each modeline written (staged), with how many there are in all: for a progress display. */
   onProgress?: (done: number, total: number) => void;
+  /** Told of each modeline written (staged), with the file's bytes before and its text after: for the cache. */
+  onModeline?: (file: string, before: Uint8Array, after: string) => void;
 }
 
 const BOM = '\uFEFF';
@@ -86,11 +88,20 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
   const modelines = diagnostics.filter((d) => d.code === 'modeline-missing' && !renamed.has(d.file) && report.bytes.has(d.file));
   const staged: Fix[] = [];
   for (const [i, d] of modelines.entries()) {
-    const fix = attempt({ file: d.file, action: 'add-modeline', message: `added the schema modeline to ${d.file}` }, () =>
-      batch.stage(d.file, withModeline(d.file, report.bytes.get(d.file)!)),
-    );
+    const before = report.bytes.get(d.file)!;
+    let after = '';
+    const fix = attempt({ file: d.file, action: 'add-modeline', message: `added the schema modeline to ${d.file}` }, () => {
+      after = withModeline(d.file, before);
+      batch.stage(d.file, after);
+    });
     fixes.push(fix);
-    if (fix.done) staged.push(fix);
+    if (fix.done) {
+      staged.push(fix);
+      options.onModeline?.(d.file, before, after);
+      // Written: the old bytes are needed no more. A store whose 100,000 files all lack
+      // their modeline would otherwise hold every one of them until the run ends.
+      report.bytes.delete(d.file);
+    }
     options.onProgress?.(i + 1, modelines.length);
   }
   const failed = batch.commit();

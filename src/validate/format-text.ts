@@ -35,18 +35,28 @@ export class PerCodeLimit {
 /**
  * For people: `path:line:col  severity  code  message`, a caret excerpt and
  * a hint under each, in file order (at most LISTED_PER_CODE of a code unless
- * `verbose`); the fixes made; one summary line. In pieces, so that a long
+ * `verbose`); the fixes made (as many of each kind); one summary line. In pieces, so that a long
  * report is never one string.
  */
 export function* textOutput(r: ValidationResult, s: Style, verbose = false): Generator<string> {
   let piece = '';
+  // Fixes too: the first LISTED_PER_CODE of each kind, made or not (`--fix` on 100,000 files lacking their modeline makes 100,000).
+  const listedFixes = new Map<string, number>();
   for (const f of r.fixes) {
+    const kind = `${f.action}${f.done ? '' : ' not done'}`;
+    const n = (listedFixes.get(kind) ?? 0) + 1;
+    listedFixes.set(kind, n);
+    if (!verbose && n > LISTED_PER_CODE) continue;
     piece += `${f.done ? s.green('fixed') : s.yellow('not fixed')}  ${f.message}\n`;
     if (piece.length >= PIECE) {
       yield piece;
       piece = '';
     }
   }
+  if (!verbose)
+    for (const [kind, n] of [...listedFixes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      if (n > LISTED_PER_CODE)
+        piece += `${s.dim(`… and ${(n - LISTED_PER_CODE).toLocaleString('en-US')} more \`${kind}\` fixes; \`--verbose\` lists all`)}\n`;
   if (r.fixes.length > 0) piece += '\n';
   const limit = new PerCodeLimit(verbose);
   for (const d of byPosition(r.diagnostics)) {

@@ -163,22 +163,27 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   let fixes: Fix[] = [];
   if (options.fix && source instanceof WorkingTreeSource) {
-    const { applyFixes, reportAfterFixes, withModeline } = await import('./fix.ts');
+    const { applyFixes, reportAfterFixes } = await import('./fix.ts');
+    // The rewritten files' cache keys, taken as each is written (its old bytes are then let go).
+    const changes = new Map<string, { from: string; to: string }>();
+    const contentHash = cache.enabled ? (await import('./content-hash.ts')).contentHash : undefined;
     fixes = applyFixes(source, report, {
       processAlive: deps.processAlive,
       ...(options.onFixProgress ? { onProgress: options.onFixProgress } : {}),
+      ...(contentHash
+        ? {
+            onModeline: (file: string, before: Uint8Array, after: string) =>
+              changes.set(file, { from: contentHash(before), to: contentHash(Buffer.from(after)) }),
+          }
+        : {}),
     });
     const after = fixes.some((f) => f.done) ? reportAfterFixes(report, fixes) : report;
     if (after === undefined) report = await checkTree(new WorkingTreeSource(options.store), checkOptions);
     else {
       if (cache.enabled) {
         // The rewritten files' facts are known: the same, less the missing modeline (no other finding, reportAfterFixes).
-        const { contentHash } = await import('./content-hash.ts');
-        const changes = new Map<string, { from: string; to: string }>();
-        for (const f of fixes) {
-          const bytes = f.done && f.action === 'add-modeline' ? report.bytes.get(f.file) : undefined;
-          if (bytes) changes.set(f.file, { from: contentHash(bytes), to: contentHash(Buffer.from(withModeline(f.file, bytes))) });
-        }
+        // A file whose rename failed at the end keeps its old content, and its old cache entry.
+        for (const f of fixes) if (!f.done && f.action === 'add-modeline') changes.delete(f.file);
         cache.amend(changes, (facts) => (facts.d === undefined ? { ...facts, m: undefined } : undefined));
       }
       report = after;

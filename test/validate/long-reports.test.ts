@@ -148,6 +148,25 @@ describe('long reports: 20 per code in text and github, everything in json and S
   });
 });
 
+describe('long reports of fixes', () => {
+  it('--fix lists 20 fixes of each kind in text, then counts the rest; --verbose and json list every one', async () => {
+    const fixed = (out: string) => out.split('\n').filter((l) => /^fixed {2}added the schema modeline to /.test(l)).length;
+    const text = await runHere(longStore(), '--fix');
+    expect(text.code).toBe(1);
+    expect(fixed(text.stdout)).toBe(20);
+    expect(text.stdout).toContain(`… and ${MISSING - 20} more \`add-modeline\` fixes; \`--verbose\` lists all\n`);
+
+    const verbose = await runHere(longStore(), '--fix', '--verbose');
+    expect(verbose.code).toBe(1);
+    expect(fixed(verbose.stdout)).toBe(MISSING);
+    expect(verbose.stdout).not.toContain('more `add-modeline` fixes');
+
+    const json = await runHere(longStore(), '--fix', '--format', 'json');
+    const fixes = JSON.parse(json.stdout).fixes as { action: string; done: boolean }[];
+    expect(fixes.filter((f) => f.action === 'add-modeline' && f.done)).toHaveLength(MISSING);
+  });
+});
+
 describe('threadsFor', () => {
   it('uses one thread for few files unless asked, never more threads than batches of 64 files, and what --jobs says otherwise', () => {
     expect(threadsFor(100, undefined)).toBe(1);
