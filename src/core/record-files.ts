@@ -1,6 +1,6 @@
 import type { Parsed } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
-import { checkSchema, diagAt, parseYaml, plainTextDiagnostics, type YamlFile, type YamlSyntax } from './parse-core.ts';
+import { checkSchema, diagAt, fileIdMismatch, keyOffset, parseYaml, plainTextDiagnostics, type YamlSyntax } from './parse-core.ts';
 import type { DecisionNode, EnforcementRun, RecordValue, Violation } from './records.ts';
 import type { SchemaName } from './schema-docs.ts';
 
@@ -29,26 +29,8 @@ function parseWithSchema<T extends { id: string }>(
   if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(y, schema));
   if (diagnostics.length > 0) return { diagnostics };
   const value = y.data as T;
-  if (value.id !== id) {
-    return {
-      diagnostics: [
-        diagAt(
-          y,
-          offsetOf(y, 'id'),
-          'id-mismatch',
-          `id ${value.id} differs from the file name ${id}.yaml`,
-          `Rename the file to ${value.id}.yaml or correct the id.`,
-        ),
-      ],
-    };
-  }
+  if (value.id !== id) return { diagnostics: [fileIdMismatch(y, value.id, id)] };
   return { value, diagnostics: [] };
-}
-
-function offsetOf(y: YamlFile, key: string): number {
-  const contents = y.doc.contents as { items?: { key?: { value?: unknown; range?: number[] } }[] } | null;
-  const pair = contents?.items?.find((p) => p.key?.value === key);
-  return pair?.key?.range?.[0] ?? 0;
 }
 
 export function parseDecision(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<DecisionNode> {
@@ -66,7 +48,7 @@ export function parseEnforcement(file: string, bytes: Uint8Array, id: string, sy
       diagnostics: [
         diagAt(
           y,
-          offsetOf(y, 'records'),
+          keyOffset(y, 'records'),
           'schema',
           `records.${wrong}.decision_id differs from the run's decision_id ${p.value.decision_id}`,
           "Every record of a run belongs to the run's decision node.",

@@ -1,12 +1,6 @@
 // Parsing a waiver file (schemas/waiver.schema.json); the rules on waivers themselves are in ./waivers.ts.
-import { checkSchema, diagAt, parseYaml, type Parsed, type YamlFile, type YamlSyntax } from './parse-core.ts';
+import { checkSchema, diagAt, fileIdMismatch, keyOffset, parseYaml, type Parsed, type YamlSyntax } from './parse-core.ts';
 import { waiverExpiry, type Waiver } from './waivers.ts';
-
-function offsetOf(y: YamlFile, key: string): number {
-  const contents = y.doc.contents as { items?: { key?: { value?: unknown; range?: number[] } }[] } | null;
-  const pair = contents?.items?.find((p) => p.key?.value === key);
-  return pair?.key?.range?.[0] ?? 0;
-}
 
 /** A waiver file: YAML, the schema, the id against the file name, a real date in `expires`. */
 export function parseWaiver(file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<Waiver> {
@@ -16,25 +10,13 @@ export function parseWaiver(file: string, bytes: Uint8Array, id: string, syntax?
   const diagnostics = checkSchema(y, 'waiver.schema.json');
   if (diagnostics.length > 0) return { diagnostics };
   const value = y.data as Waiver;
-  if (value.id !== id) {
-    return {
-      diagnostics: [
-        diagAt(
-          y,
-          offsetOf(y, 'id'),
-          'id-mismatch',
-          `id ${value.id} differs from the file name ${id}.yaml`,
-          `Rename the file to ${value.id}.yaml or correct the id.`,
-        ),
-      ],
-    };
-  }
+  if (value.id !== id) return { diagnostics: [fileIdMismatch(y, value.id, id)] };
   if (!Number.isFinite(waiverExpiry(value.expires))) {
     return {
       diagnostics: [
         diagAt(
           y,
-          offsetOf(y, 'expires'),
+          keyOffset(y, 'expires'),
           'schema',
           `expires ${value.expires} is not a real date`,
           'Give a date that exists (YYYY-MM-DD) or an RFC 3339 date-time.',
