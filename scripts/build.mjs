@@ -7,6 +7,16 @@ import { dirname, join } from 'node:path';
 import { writeValidators } from './gen-validators.mjs';
 
 /**
+ * Resolves an import as esbuild would without the plugin (marked `real`, so the
+ * plugin lets that lookup through), then hands the file to the plugin's `namespace`.
+ */
+async function intoNamespace(b, args, namespace) {
+  const real = await b.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'real' });
+  if (real.errors.length > 0) return { errors: real.errors };
+  return { path: real.path, namespace };
+}
+
+/**
  * An esbuild plugin that bundles the package `pkg` as a small module whose
  * default export is `body` (a function that may answer itself and otherwise
  * evaluates the real module through `real()`, a `require` that esbuild turns
@@ -17,17 +27,9 @@ function lazyDefault(pkg, body) {
   return {
     name: namespace,
     setup(b) {
-      b.onResolve({ filter: new RegExp(`^${pkg}$`) }, async (args) => {
-        if (args.pluginData === 'real') return undefined;
-        const real = await b.resolve(args.path, {
-          kind: args.kind,
-          importer: args.importer,
-          resolveDir: args.resolveDir,
-          pluginData: 'real',
-        });
-        if (real.errors.length > 0) return { errors: real.errors };
-        return { path: real.path, namespace };
-      });
+      b.onResolve({ filter: new RegExp(`^${pkg}$`) }, (args) =>
+        args.pluginData === 'real' ? undefined : intoNamespace(b, args, namespace),
+      );
       b.onLoad({ filter: /.*/, namespace }, (args) => ({
         contents: [
           'let loaded;',
@@ -83,14 +85,7 @@ const lazyAjvProvider = {
     b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, async (args) => {
       if (args.pluginData === 'real' || args.namespace === 'lazy-ajv-provider' || !args.importer.includes('@modelcontextprotocol/sdk'))
         return undefined;
-      const real = await b.resolve(args.path, {
-        kind: args.kind,
-        importer: args.importer,
-        resolveDir: args.resolveDir,
-        pluginData: 'real',
-      });
-      if (real.errors.length > 0) return { errors: real.errors };
-      return { path: real.path, namespace: 'lazy-ajv-provider' };
+      return intoNamespace(b, args, 'lazy-ajv-provider');
     });
     b.onLoad({ filter: /.*/, namespace: 'lazy-ajv-provider' }, (args) => ({
       contents: [
