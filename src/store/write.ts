@@ -128,12 +128,24 @@ export function syncFileSystem(path: string): boolean {
  * no rename is made before the data it exposes is on disk.
  */
 export class ReplaceBatch {
-  private readonly staged: { rel: string; tmp: string; path: string }[] = [];
+  /**
+   * The staged files, by store-relative path only: the temporary's name
+   * follows from the path and its place here (`tmpOf`). A batch of 100,000
+   * files then keeps no absolute paths (about 30 MiB at that size).
+   */
+  private readonly staged: string[] = [];
   private readonly safeFolders = new Set<string>();
   private dirty = false;
+  /** Random per batch, as `tempName`'s is per file: `.<name>.<pid>.<token><n>.tmp`. */
+  private readonly token = randomBytes(4).toString('hex');
 
   constructor(private readonly root: string) {
     assertMine(root);
+  }
+
+  private tmpOf(rel: string, n: number): string {
+    const slash = rel.lastIndexOf('/');
+    return join(this.root, rel.slice(0, slash + 1), `.${rel.slice(slash + 1)}.${process.pid}.${this.token}${n.toString(16)}${TEMP_SUFFIX}`);
   }
 
   /** Writes the new content of `rel` to a temporary beside it; throws the user-facing error of a refused write (nothing left behind). */
@@ -143,8 +155,7 @@ export class ReplaceBatch {
       assertNoLinkedFolder(this.root, relDir, `write ${rel}`);
       this.safeFolders.add(relDir);
     }
-    const path = join(this.root, rel);
-    const tmp = tempName(path);
+    const tmp = this.tmpOf(rel, this.staged.length);
     try {
       const fd = openSync(tmp, 'wx', 0o644);
       try {
@@ -160,7 +171,7 @@ export class ReplaceBatch {
       }
       throw writeFailure(error, rel);
     }
-    this.staged.push({ rel, tmp, path });
+    this.staged.push(rel);
   }
 
   /** Removes a file (made durable by `commit`'s final flush). */
@@ -181,18 +192,19 @@ export class ReplaceBatch {
     const failed = new Map<string, AgentsError>();
     if (this.staged.length > 0) {
       // The data first: a rename must never reach the disk before the bytes it exposes.
-      if (!syncFileSystem(this.root)) for (const s of this.staged) fsyncFile(s.tmp);
-      for (const s of this.staged) {
+      if (!syncFileSystem(this.root)) for (const [n, rel] of this.staged.entries()) fsyncFile(this.tmpOf(rel, n));
+      for (const [n, rel] of this.staged.entries()) {
+        const tmp = this.tmpOf(rel, n);
         try {
-          renameSync(s.tmp, s.path);
+          renameSync(tmp, join(this.root, rel));
           this.dirty = true;
         } catch (error) {
           try {
-            unlinkSync(s.tmp);
+            unlinkSync(tmp);
           } catch {
             // Gone already.
           }
-          failed.set(s.rel, writeFailure(error, s.rel));
+          failed.set(rel, writeFailure(error, rel));
         }
       }
       this.staged.length = 0;

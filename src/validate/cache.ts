@@ -106,8 +106,15 @@ const TAB = 9;
  * reordered is the map built, once.
  */
 export class FactsCache {
-  /** This run's files: for each, its path, then the start and end of its `blob TAB facts` in `text`, or -1 and the new entry. */
+  /**
+   * This run's files: for each, its path, then either the start and end of
+   * its `blob TAB facts` in `text`, or -1 and the new entry, or -2 and the
+   * line after `amend`, or -3 (dropped by `forget`).
+   */
   private readonly used: (string | number | { blob: string; facts: FileFacts })[] = [];
+  /** path → its place in `used`, for `amend` and `forget` (built on first use). */
+  private places: Map<string, number> | undefined;
+  private placed = 0;
   /** Whether a path was met again (`validate --fix` checks the store a second time with the same cache). */
   private repeated = false;
   private changed = false;
@@ -206,35 +213,51 @@ export class FactsCache {
   }
 
   /**
-   * Files this run rewrote itself (`validate --fix`): each of `changes` whose
-   * entry still holds the blob `from` now holds `to`, with its facts mapped
-   * by `facts` (undefined: dropped, checked again next time). Keeps the next
-   * run warm without checking the rewritten files again.
+   * A file this run rewrote itself (`validate --fix`): when its entry still
+   * holds the blob `from`, it now holds `to`, with its facts mapped by
+   * `facts` (undefined: dropped, checked again next time). Keeps the next run
+   * warm without checking the rewritten files again. Called once per file as
+   * each is written, so nothing is kept per file beyond the new line.
    */
-  amend(changes: ReadonlyMap<string, { from: string; to: string }>, facts: (f: FileFacts) => FileFacts | undefined): void {
-    if (!this.enabled || changes.size === 0) return;
-    for (let i = 0; i < this.used.length; i += 3) {
-      const path = this.used[i] as string;
-      const change = changes.get(path);
-      if (change === undefined) continue;
-      const from = this.used[i + 1] as number;
-      const entry = this.used[i + 2]!;
-      let blob: string;
-      let old: FileFacts | undefined;
-      if (from < 0) ({ blob, facts: old } = entry as { blob: string; facts: FileFacts });
-      else {
-        const line = this.text.slice(from, entry as number);
-        const tab = line.indexOf('\t');
-        blob = line.slice(0, tab);
-        old = decode(line.slice(tab + 1));
-      }
-      if (blob !== change.from || old === undefined) continue;
-      const next = facts(old);
-      if (next === undefined || /[\t\n\r]/.test(change.to)) continue;
-      this.used[i + 1] = -1;
-      this.used[i + 2] = { blob: change.to, facts: next };
-      this.changed = true;
+  amend(path: string, from: string, to: string, facts: (f: FileFacts) => FileFacts | undefined): void {
+    const i = this.placeOf(path);
+    if (i === undefined) return;
+    const at = this.used[i + 1] as number;
+    // Amended or dropped already.
+    if (at < -1) return;
+    const entry = this.used[i + 2]!;
+    let blob: string;
+    let old: FileFacts | undefined;
+    if (at === -1) ({ blob, facts: old } = entry as { blob: string; facts: FileFacts });
+    else {
+      const line = this.text.slice(at, entry as number);
+      const tab = line.indexOf('\t');
+      blob = line.slice(0, tab);
+      old = decode(line.slice(tab + 1));
     }
+    const next = blob === from && old !== undefined ? facts(old) : undefined;
+    if (next === undefined || /[\t\n\r]/.test(to)) return;
+    // The line itself: smaller than an entry object, and what save() writes.
+    this.used[i + 1] = -2;
+    this.used[i + 2] = `${to}\t${encode(next)}`;
+    this.changed = true;
+  }
+
+  /** Drops the entry of `path` (a rewrite that did not happen after all): it is checked afresh next time. */
+  forget(path: string): void {
+    const i = this.placeOf(path);
+    if (i === undefined) return;
+    this.used[i + 1] = -3;
+    this.changed = true;
+  }
+
+  /** Where `path`'s last entry is in `used` (the map is built on the first call). */
+  private placeOf(path: string): number | undefined {
+    if (!this.enabled) return undefined;
+    this.places ??= new Map();
+    // Entries added since the last call (a second check after --fix) take their places too.
+    for (; this.placed < this.used.length; this.placed += 3) this.places.set(this.used[this.placed] as string, this.placed);
+    return this.places.get(path);
   }
 
   /**
@@ -269,7 +292,14 @@ export class FactsCache {
         if (last && last.get(path) !== i) continue;
         const from = this.used[i + 1] as number;
         const entry = this.used[i + 2]!;
-        chunk += `${path}\t${from < 0 ? `${(entry as { blob: string }).blob}\t${encode((entry as { facts: FileFacts }).facts)}` : this.text.slice(from, entry as number)}\n`;
+        if (from === -3) continue;
+        const line =
+          from === -1
+            ? `${(entry as { blob: string }).blob}\t${encode((entry as { facts: FileFacts }).facts)}`
+            : from === -2
+              ? (entry as string)
+              : this.text.slice(from, entry as number);
+        chunk += `${path}\t${line}\n`;
         if (chunk.length > 1 << 16) {
           writeSync(fd, chunk);
           chunk = '';

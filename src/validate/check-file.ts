@@ -60,7 +60,7 @@ function startsWithBytes(b: Uint8Array, prefix: Uint8Array): boolean {
 }
 
 /** The first line of a file that lacks the editor modeline, or undefined when it has one (or is empty). */
-function missingModeline(b: Uint8Array): string | undefined {
+export function missingModeline(b: Uint8Array): string | undefined {
   if (b.byteLength === 0) return undefined;
   // The line the tool writes, compared byte for byte; anything else goes through the regular expression.
   if (startsWithBytes(b, MODELINE_BYTES)) return undefined;
@@ -168,8 +168,6 @@ export interface CheckedFile {
 export interface BatchOptions {
   /** Compute each file's content hash (the cache is in use). */
   hash: boolean;
-  /** Keep a copy of the bytes of files with modeline-missing facts (only `--fix` needs them). */
-  keepModelines: boolean;
 }
 
 /**
@@ -186,7 +184,7 @@ export async function checkBatch(
   options: BatchOptions,
 ): Promise<CheckedFile[]> {
   const out: CheckedFile[] = new Array(paths.length);
-  const keep = (f: FileFacts) => f.d !== undefined || (options.keepModelines && f.m !== undefined);
+  const keep = (f: FileFacts) => f.d !== undefined;
   const later: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
   tree.visit(
     paths,

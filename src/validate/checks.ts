@@ -35,8 +35,6 @@ export interface ValidateOptions {
    * 1 is this thread alone; absent, every core when there are enough files.
    */
   jobs?: number;
-  /** Keep the bytes of files that lack their modeline, for `--fix` (otherwise they are not kept: memory stays flat). */
-  keepModelineBytes?: boolean;
   /** Told as files are read, then as those the cache does not know are checked (a progress display). */
   onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
   /**
@@ -60,9 +58,6 @@ export interface ValidateReport {
   /** Number of files checked. */
   files: number;
   diagnostics: Diagnostic[];
-  /** Bytes of the files with something to report (and of any file a cross-file check read), by store-relative path. */
-  /** `--fix` lets go of a file's bytes once its new content is written (docs/decisions.md, "Bounded memory"). */
-  bytes: Map<string, Uint8Array>;
   /** Ids that name a file or plan folder anywhere in the store. */
   usedIds: ReadonlySet<string>;
 }
@@ -129,7 +124,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...(await checkProjectPaths(source, jobs, facts, located, options)));
 
   const files = entries.filter((e) => e.type !== 'dir').length;
-  return { source: source.description, entries, files, diagnostics: unique(diagnostics), bytes: source.bytes, usedIds };
+  return { source: source.description, entries, files, diagnostics: unique(diagnostics), usedIds };
 }
 
 /** A file validation reads and checks on its own. */
@@ -155,35 +150,27 @@ async function readFacts(
   const tick = onProgress && (() => onProgress('read', ++read, jobs.length));
   // Aligned with `jobs`.
   const facts: (FileFacts | undefined)[] = new Array(jobs.length);
-  const keepModelines = options.keepModelineBytes ?? false;
   if (cache.empty && !tree.blobIds && tree instanceof WorkingTreeSource) {
     // A cold run (no cache, outside git, a fresh clone): every file is read and checked, in batches, on every core that pays.
     const { checkFiles, threadsFor } = await import('./check-pool.ts');
     const paths = jobs.map((j) => j.entry.path);
     const kinds = jobs.map((j) => j.kind);
-    await checkFiles(
-      tree.root,
-      paths,
-      kinds,
-      { hash: cache.enabled, keepModelines },
-      threadsFor(jobs.length, options.jobs),
-      (start, files) => {
-        // Read and checked together: one count.
-        onProgress?.('check', start + files.length, jobs.length);
-        for (let k = 0; k < files.length; k++) {
-          const i = start + k;
-          const c = files[k]!;
-          const path = paths[i]!;
-          if (c.fail) {
-            facts[i] = { d: [readFailure(path, c.fail)] };
-            continue;
-          }
-          facts[i] = c.f;
-          if (c.bytes) source.remember(path, c.bytes);
-          if (c.blob !== undefined) cache.set(path, c.blob, c.f!);
+    await checkFiles(tree.root, paths, kinds, { hash: cache.enabled }, threadsFor(jobs.length, options.jobs), (start, files) => {
+      // Read and checked together: one count.
+      onProgress?.('check', start + files.length, jobs.length);
+      for (let k = 0; k < files.length; k++) {
+        const i = start + k;
+        const c = files[k]!;
+        const path = paths[i]!;
+        if (c.fail) {
+          facts[i] = { d: [readFailure(path, c.fail)] };
+          continue;
         }
-      },
-    );
+        facts[i] = c.f;
+        if (c.bytes) source.remember(path, c.bytes);
+        if (c.blob !== undefined) cache.set(path, c.blob, c.f!);
+      }
+    });
     return facts;
   }
   const toCheck: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
@@ -204,7 +191,7 @@ async function readFacts(
     const hit = blob !== undefined && knownBlob === undefined ? cache.get(path, blob) : undefined;
     if (hit) {
       facts[i] = hit;
-      if (hit.d !== undefined || (keepModelines && hit.m !== undefined)) source.remember(path, own());
+      if (hit.d !== undefined) source.remember(path, own());
       return;
     }
     toCheck.push({ i, bytes: own(), blob });
@@ -253,7 +240,7 @@ async function readFacts(
     const path = job.entry.path;
     const f = await checkFile!(path, job.kind, bytes);
     facts[i] = f;
-    if (f.d !== undefined || (keepModelines && f.m !== undefined)) source.remember(path, bytes);
+    if (f.d !== undefined) source.remember(path, bytes);
     if (blob !== undefined) cache.set(path, blob, f);
   }
   return facts;

@@ -6,7 +6,7 @@ import { parseYaml } from '../core/parse.ts';
 import { modeline } from '../core/serialize.ts';
 import { clearStaleLock, isFolder, removeFile, removeFolder, removeLockBlocker, ReplaceBatch, writeFileAtomic } from '../store/write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
-import { modelineSchema } from './check-file.ts';
+import { missingModeline, modelineSchema } from './check-file.ts';
 import type { ValidateReport } from './checks.ts';
 
 /** One change `--fix` made (or declined to make, with the reason). */
@@ -24,7 +24,10 @@ export interface FixOptions {
   processAlive: (pid: number) => boolean;
   /** Told after each modeline written (staged), with how many there are in all: for a progress display. */
   onProgress?: (done: number, total: number) => void;
-  /** Told of each modeline written (staged), with the file's bytes before and its text after: for the cache. */
+  /**
+   * Told of each modeline written (staged), with the file's bytes before (valid only during the call) and
+   * its text after: for the cache.
+   */
   onModeline?: (file: string, before: Uint8Array, after: string) => void;
 }
 
@@ -85,25 +88,45 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
         break;
     }
   }
-  const modelines = diagnostics.filter((d) => d.code === 'modeline-missing' && !renamed.has(d.file) && report.bytes.has(d.file));
+  // Each file is read again as its modeline is written, rather than kept since the check: a store whose
+  // 100,000 files all lack their modeline would otherwise hold every one of them (docs/decisions.md, "Bounded memory").
+  const modelines = diagnostics.filter((d) => d.code === 'modeline-missing' && !renamed.has(d.file)).map((d) => d.file);
   const staged: Fix[] = [];
-  for (const [i, d] of modelines.entries()) {
-    const before = report.bytes.get(d.file)!;
-    let after = '';
-    const fix = attempt({ file: d.file, action: 'add-modeline', message: `added the schema modeline to ${d.file}` }, () => {
-      after = withModeline(d.file, before);
-      batch.stage(d.file, after);
-    });
-    fixes.push(fix);
-    if (fix.done) {
-      staged.push(fix);
-      options.onModeline?.(d.file, before, after);
-      // Written: the old bytes are needed no more. A store whose 100,000 files all lack
-      // their modeline would otherwise hold every one of them until the run ends.
-      report.bytes.delete(d.file);
-    }
-    options.onProgress?.(i + 1, modelines.length);
-  }
+  let done = 0;
+  const tick = () => options.onProgress?.(++done, modelines.length);
+  tree.visit(
+    modelines,
+    (i, buffer, length) => {
+      const file = modelines[i]!;
+      const before = buffer.subarray(0, length);
+      if (missingModeline(before) === undefined) {
+        fixes.push({
+          file,
+          action: 'add-modeline',
+          message: `kept ${file}: it changed since it was checked, and has its modeline now`,
+          done: false,
+        });
+        tick();
+        return;
+      }
+      let after = '';
+      const fix = attempt({ file, action: 'add-modeline', message: `added the schema modeline to ${file}` }, () => {
+        after = withModeline(file, before);
+        batch.stage(file, after);
+      });
+      fixes.push(fix);
+      if (fix.done) {
+        staged.push(fix);
+        options.onModeline?.(file, before, after);
+      }
+      tick();
+    },
+    (i, r) => {
+      const file = modelines[i]!;
+      fixes.push({ file, action: 'add-modeline', message: `added the schema modeline to ${file}: not done, it ${r.message}`, done: false });
+      tick();
+    },
+  );
   const failed = batch.commit();
   for (const fix of staged) {
     const error = failed.get(fix.file);
@@ -115,11 +138,23 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
 function attempt(fix: Omit<Fix, 'done'>, act: () => void): Fix {
   try {
     act();
-    return { ...fix, done: true };
+    return made(fix, true, fix.message);
   } catch (error) {
     if (!(error instanceof AgentsError)) throw error;
-    return { ...fix, done: false, message: `${fix.message}: not done, ${error.message}` };
+    return made(fix, false, `${fix.message}: not done, ${error.message}`);
   }
+}
+
+/**
+ * The Fix, built field by field. Not `{ ...fix, done }`: a spread of objects
+ * of several shapes (with and without `to`) gives each copy a hidden class of
+ * its own in V8, about 200 bytes per fix, 20 MiB for 100,000 modelines
+ * (docs/decisions.md, "Bounded memory").
+ */
+function made(fix: Omit<Fix, 'done'>, done: boolean, message: string): Fix {
+  return fix.to === undefined
+    ? { file: fix.file, action: fix.action, message, done }
+    : { file: fix.file, action: fix.action, to: fix.to, message, done };
 }
 
 /** An invariant file named other than its id, when the id is a valid ULID no other file uses. */

@@ -7,6 +7,7 @@ import { assertOwnStore } from '../store/ownership.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { validateTree, type ValidateReport } from './checks.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
+import type { FileFacts } from './file-facts.ts';
 import type { Fix } from './fix.ts';
 import type { ValidationResult } from './result.ts';
 
@@ -132,7 +133,6 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     cache,
     repoFiles,
     now,
-    keepModelineBytes: options.fix ?? false,
     // Hook mode: the checks across files look only at what the changed paths can take part in (docs/validation.md).
     // (--fix acts on the whole report: never narrowed.)
     ...(changed && !options.fix ? { touches } : {}),
@@ -164,8 +164,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   let fixes: Fix[] = [];
   if (options.fix && source instanceof WorkingTreeSource) {
     const { applyFixes, reportAfterFixes } = await import('./fix.ts');
-    // The rewritten files' cache keys, taken as each is written (its old bytes are then let go).
-    const changes = new Map<string, { from: string; to: string }>();
+    // A rewritten file's facts are known: the same, less the missing modeline, when it had no other finding
+    // (otherwise its positions moved: dropped, checked again next time). Amended as each file is written.
     const contentHash = cache.enabled ? (await import('./content-hash.ts')).contentHash : undefined;
     fixes = applyFixes(source, report, {
       processAlive: deps.processAlive,
@@ -173,21 +173,14 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
       ...(contentHash
         ? {
             onModeline: (file: string, before: Uint8Array, after: string) =>
-              changes.set(file, { from: contentHash(before), to: contentHash(Buffer.from(after)) }),
+              cache.amend(file, contentHash(before), contentHash(Buffer.from(after)), withoutModeline),
           }
         : {}),
     });
+    // A file whose rename failed at the end keeps its old content: its entry goes, and it is checked next time.
+    for (const f of fixes) if (!f.done && f.action === 'add-modeline') cache.forget(f.file);
     const after = fixes.some((f) => f.done) ? reportAfterFixes(report, fixes) : report;
-    if (after === undefined) report = await checkTree(new WorkingTreeSource(options.store), checkOptions);
-    else {
-      if (cache.enabled) {
-        // The rewritten files' facts are known: the same, less the missing modeline (no other finding, reportAfterFixes).
-        // A file whose rename failed at the end keeps its old content, and its old cache entry.
-        for (const f of fixes) if (!f.done && f.action === 'add-modeline') changes.delete(f.file);
-        cache.amend(changes, (facts) => (facts.d === undefined ? { ...facts, m: undefined } : undefined));
-      }
-      report = after;
-    }
+    report = after ?? (await checkTree(new WorkingTreeSource(options.store), checkOptions));
   }
   cache.save();
   const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));
@@ -219,6 +212,15 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     displayPrefix: prefixFor(options.cwd, options.store),
     repoPrefix: prefixFor(top ?? options.cwd, options.store),
   };
+}
+
+/**
+ * The facts of a file once `--fix` has added its modeline: the same less the
+ * missing modeline, when that was its only finding; undefined otherwise (its
+ * positions moved). The copy lives only until the cache encodes it.
+ */
+function withoutModeline(f: FileFacts): FileFacts | undefined {
+  return f.d === undefined ? { ...f, m: undefined } : undefined;
 }
 
 /** Does config.yaml name policy sources? A cheap look before loading what reads them. */

@@ -295,6 +295,44 @@ describe('FactsCache', () => {
     expect(FactsCache.load(file, 'b1').get(paths[5]!, 'other')).toBeUndefined();
     expect(FactsCache.load(file, 'b2').get(paths[5]!, 'hash5')).toBeUndefined();
   });
+  it('amend moves an entry to its new blob with mapped facts, once; forget drops one; both for entries read or set', () => {
+    const file = join(tempDir(), 'agents', 'validate-worktree.cache');
+    const first = FactsCache.load(file, 'b1');
+    first.set('a.yaml', 'ha', { k: 'ka', m: 'first a' });
+    first.set('b.yaml', 'hb', { k: 'kb', m: 'first b' });
+    first.set('c.yaml', 'hc', { k: 'kc' });
+    first.save();
+    const dropModeline = (f: { k?: string; m?: string }) => ({ ...f, m: undefined });
+
+    // Read back (entries that point into the file's text) and set (new entries) alike.
+    const second = FactsCache.load(file, 'b1');
+    expect(second.get('a.yaml', 'ha')).toEqual({ k: 'ka', m: 'first a' });
+    second.set('b.yaml', 'hb', { k: 'kb', m: 'first b' });
+    expect(second.get('c.yaml', 'hc')).toEqual({ k: 'kc' });
+    second.set('d.yaml', 'hd', { k: 'kd' });
+    second.amend('a.yaml', 'ha', 'ha2', dropModeline);
+    second.amend('b.yaml', 'hb', 'hb2', dropModeline);
+    // Only from the blob the entry holds: another `from` leaves it as it was.
+    second.amend('c.yaml', 'not-hc', 'hc2', dropModeline);
+    // Once: a second amend of an amended entry changes nothing.
+    second.amend('a.yaml', 'ha2', 'ha3', () => ({ k: 'wrong' }));
+    // Facts mapped to undefined: the entry is kept as it was.
+    second.amend('d.yaml', 'hd', 'hd2', () => undefined);
+    second.forget('b.yaml');
+    // Paths it never met: nothing.
+    second.amend('e.yaml', 'he', 'he2', dropModeline);
+    second.forget('e.yaml');
+    second.save();
+
+    const third = FactsCache.load(file, 'b1');
+    expect(third.get('a.yaml', 'ha')).toBeUndefined();
+    expect(third.get('a.yaml', 'ha2')).toEqual({ k: 'ka' });
+    expect(third.get('b.yaml', 'hb')).toBeUndefined();
+    expect(third.get('b.yaml', 'hb2')).toBeUndefined();
+    expect(third.get('c.yaml', 'hc')).toEqual({ k: 'kc' });
+    expect(third.get('d.yaml', 'hd')).toEqual({ k: 'kd' });
+    expect(readFileSync(file, 'utf8').split('\n').slice(1, -1)).toEqual(['a.yaml\tha2\tka', 'c.yaml\thc\tkc', 'd.yaml\thd\tkd']);
+  });
 });
 
 describe('contentHash', () => {

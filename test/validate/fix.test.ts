@@ -1,6 +1,9 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { WorkingTreeSource } from '../../src/store/tree-source.ts';
+import { validateTree } from '../../src/validate/checks.ts';
+import { applyFixes } from '../../src/validate/fix.ts';
 import { runMain } from '../helpers/main.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
@@ -94,6 +97,43 @@ describe('validate --fix', () => {
     expect(r.stdout.split('\n')[0]).toBe(`fixed  added the schema modeline to global/${A}.yaml`);
     expect(r.code).toBe(0);
     writeFileSync(join(store, 'x'), '');
+  });
+});
+
+describe('applyFixes: a file changed between the check and the fix', () => {
+  it('writes no second modeline into a file that got one meanwhile, and says so; a file gone meanwhile is not done', async () => {
+    const store = testStore({
+      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: invariantYaml(B, 'Keep a changelog'),
+      [`global/${C}.yaml`]: invariantYaml(C, 'Use TLS'),
+    });
+    const tree = new WorkingTreeSource(store);
+    const report = await validateTree(tree, {});
+    expect(report.diagnostics.map((d) => d.code)).toEqual(['modeline-missing', 'modeline-missing', 'modeline-missing']);
+    // Someone adds A's modeline and removes C before --fix writes.
+    const edited = `${ML}\n${invariantYaml(A, 'Never delete production data')}`;
+    writeFileSync(join(store, `global/${A}.yaml`), edited);
+    rmSync(join(store, `global/${C}.yaml`));
+    const seen: [string, string][] = [];
+    const progress: number[] = [];
+    const fixes = applyFixes(tree, report, {
+      processAlive: () => false,
+      onModeline: (file, before) => seen.push([file, new TextDecoder().decode(before)]),
+      onProgress: (done, total) => progress.push(done, total),
+    });
+    expect(fixes.map((f) => [f.file, f.done, f.message])).toEqual([
+      [`global/${A}.yaml`, false, `kept global/${A}.yaml: it changed since it was checked, and has its modeline now`],
+      [`global/${B}.yaml`, true, `added the schema modeline to global/${B}.yaml`],
+      [`global/${C}.yaml`, false, `added the schema modeline to global/${C}.yaml: not done, it does not exist`],
+    ]);
+    expect(readFileSync(join(store, `global/${A}.yaml`), 'utf8')).toBe(edited);
+    expect(readFileSync(join(store, `global/${B}.yaml`), 'utf8')).toBe(`${ML}\n${invariantYaml(B, 'Keep a changelog')}`);
+    expect(existsSync(join(store, `global/${C}.yaml`))).toBe(false);
+    // The bytes the cache is told of are those read now, not those of the check.
+    expect(seen).toEqual([[`global/${B}.yaml`, invariantYaml(B, 'Keep a changelog')]]);
+    expect(progress).toEqual([1, 3, 2, 3, 3, 3]);
+    // No temporaries left behind.
+    expect(readdirSync(join(store, 'global')).sort()).toEqual([`${A}.yaml`, `${B}.yaml`]);
   });
 });
 
