@@ -130,8 +130,10 @@ export async function readInherited(storeRoot: string, pins: readonly { source: 
       throw error;
     }
     const scope: Scope = Object.freeze({ kind: 'inherited', source: source.name, order });
-    for (const inv of snap.invariants) out.invariants.push({ ...inv, scope, path: inheritedPath(source.name, inv.path) });
-    for (const d of snap.diagnostics) out.diagnostics.push({ ...d, file: inheritedPath(source.name, d.file) });
+    // Object.assign, not a spread: a spread of invariants of several shapes gives each copy a
+    // hidden class of its own in V8 (docs/decisions.md, "Bounded memory").
+    for (const inv of snap.invariants) out.invariants.push(Object.assign({}, inv, { scope, path: inheritedPath(source.name, inv.path) }));
+    for (const d of snap.diagnostics) out.diagnostics.push(Object.assign({}, d, { file: inheritedPath(source.name, d.file) }));
   }
   return out;
 }
