@@ -113,7 +113,7 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
       ],
     };
   }
-  if (first.contents === null) {
+  if (isEmptyDocument(first)) {
     return {
       diagnostics: [
         diag(file, 'file-empty', 'file holds no YAML document (only comments or white space)', 'Write the document, or delete the file.'),
@@ -147,6 +147,17 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
     };
   }
   return { value: { file, source, doc: first, lines, data, syntax: YAML_SYNTAX }, diagnostics: [] };
+}
+
+/**
+ * A document with no value: `---` and comments only. The parser gives it an
+ * empty null scalar (zero width), not `null` contents; a null written out
+ * (`~`, `null`, a tag or an anchor with no value) is a value.
+ */
+function isEmptyDocument(doc: Document.Parsed): boolean {
+  const c = doc.contents;
+  if (c === null) return true;
+  return isScalar(c) && c.value === null && c.range !== undefined && c.range !== null && c.range[0] === c.range[1] && !c.tag && !c.anchor;
 }
 
 export function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {

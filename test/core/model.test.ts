@@ -1,5 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_CONFIG, describeScope, invariantPath, precedence, type Scope, sameScope, scopeFolder } from '../../src/core/model.ts';
+import { readFileSync } from 'node:fs';
+import {
+  DEFAULT_CONFIG,
+  describeScope,
+  EXPORT_TARGETS,
+  invariantPath,
+  precedence,
+  SEVERITIES,
+  type Scope,
+  sameScope,
+  scopeFolder,
+} from '../../src/core/model.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 const scopes: [Scope, string, string][] = [
@@ -7,6 +18,7 @@ const scopes: [Scope, string, string][] = [
   [{ kind: 'project', project: 'alpha' }, 'project alpha', 'projects/alpha'],
   [{ kind: 'action', ns: 'local', name: 'deploy' }, 'action local/deploy', 'actions/local/deploy'],
   [{ kind: 'plan', plan: PLAN }, `plan ${PLAN}`, `plans/${PLAN}`],
+  [{ kind: 'inherited', source: 'org', order: 0 }, 'inherited org', 'extends/org/global'],
 ];
 
 describe('scopes', () => {
@@ -39,5 +51,18 @@ describe('DEFAULT_CONFIG', () => {
       export: { severities: ['error', 'warning', 'info'], nested: true },
       mcp: { allow_write: false },
     });
+  });
+});
+
+describe('the names the schemas allow', () => {
+  const schema = (name: string) => JSON.parse(readFileSync(new URL(`../../schemas/${name}.schema.json`, import.meta.url), 'utf8'));
+  test('SEVERITIES are the invariant schema\'s severities, in its order (the order help and errors list them in)', () => {
+    expect(SEVERITIES).toEqual(schema('invariant').properties.severity.enum);
+    expect(SEVERITIES).toEqual(['error', 'warning', 'info']);
+  });
+
+  test('EXPORT_TARGETS are the config schema\'s export targets, in its order', () => {
+    expect(EXPORT_TARGETS).toEqual(schema('config').properties.export.properties.targets.items.enum);
+    expect(EXPORT_TARGETS).toEqual(['agents-md', 'claude-md', 'gemini-md', 'copilot', 'cursor', 'windsurf', 'cline']);
   });
 });

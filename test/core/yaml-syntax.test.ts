@@ -1,0 +1,226 @@
+// The full YAML parser's half of parsing (src/core/yaml-syntax.ts): every
+// refusal with its code, message, hint and position, and the tree walkers.
+// Most tests of these messages run the built CLI; these run the module itself.
+import { describe, expect, it } from 'vitest';
+import { isScalar } from 'yaml';
+import { keyNodeOf, nodeAt, parseFullYaml, YAML_SYNTAX } from '../../src/core/yaml-syntax.ts';
+
+const F = 'global/x.yaml';
+const SYNTAX_HINT =
+  'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.';
+
+describe('parseFullYaml refuses', () => {
+  it('nesting past the limit before the parser runs: yaml-too-deep at the level that passes it', () => {
+    const deep = `${'['.repeat(70)}${']'.repeat(70)}\n`;
+    const r = parseFullYaml(F, deep);
+    expect(r.value).toBeUndefined();
+    expect(r.diagnostics).toHaveLength(1);
+    expect(r.diagnostics[0]).toMatchObject({
+      code: 'yaml-too-deep',
+      severity: 'error',
+      file: F,
+      line: 1,
+      hint: 'Store files need only a few levels; write the value flat.',
+    });
+  });
+
+  it('too many tokens before the parser runs: yaml-too-large', () => {
+    const many = `[${Array.from({ length: 60_000 }, () => '1').join(',')}]\n`;
+    const r = parseFullYaml(F, many);
+    expect(r.diagnostics.map((d) => [d.code, d.line, d.hint])).toEqual([
+      ['yaml-too-large', 1, 'A store file holds one short document; split or shorten it.'],
+    ]);
+  });
+
+  it('a file with no document, and one with only comments: file-empty, with what it holds', () => {
+    expect(parseFullYaml(F, '').diagnostics).toEqual([
+      {
+        code: 'file-empty',
+        severity: 'error',
+        file: F,
+        line: 0,
+        col: 0,
+        message: 'file holds no YAML document',
+        hint: 'Write the document, or delete the file.',
+      },
+    ]);
+    expect(parseFullYaml(F, '# only a comment\n\n').diagnostics.map((d) => d.message)).toEqual(['file holds no YAML document']);
+    // A document marker and nothing else: a document with no value (the parser gives an empty null scalar).
+    for (const source of ['---\n', '---\n# only a comment\n', '# a comment\n---\n...\n'])
+      expect(parseFullYaml(F, source).diagnostics.map((d) => d.message)).toEqual([
+        'file holds no YAML document (only comments or white space)',
+      ]);
+    // A null written out is a value (the schema then says what it must be instead).
+    for (const source of ['~\n', 'null\n', '--- !!null\n', '--- &a\n']) expect(parseFullYaml(F, source).diagnostics).toEqual([]);
+    expect(parseFullYaml(F, '---\n').diagnostics).toEqual([
+      {
+        code: 'file-empty',
+        severity: 'error',
+        file: F,
+        line: 0,
+        col: 0,
+        message: 'file holds no YAML document (only comments or white space)',
+        hint: 'Write the document, or delete the file.',
+      },
+    ]);
+  });
+
+  it("a syntax error: yaml-syntax with the parser code, its position and the line, without the parser's own position text", () => {
+    const r = parseFullYaml(F, 'id: x\ntext: a: b\nseverity: error\n');
+    expect(r.value).toBeUndefined();
+    expect(r.diagnostics).toHaveLength(1);
+    const d = r.diagnostics[0]!;
+    expect(d).toMatchObject({
+      code: 'yaml-syntax',
+      severity: 'error',
+      file: F,
+      line: 2,
+      col: 7,
+      lineText: 'text: a: b',
+      hint: SYNTAX_HINT,
+    });
+    expect(d.message).toBe('Nested mappings are not allowed in compact mappings (BLOCK_AS_IMPLICIT_KEY)');
+    // The parser's message goes on with "at line 2, column 7:" and the line: cut, as the diagnostic has both.
+    expect(parseFullYaml(F, 'id: x\ntext: "never closed\n').diagnostics.map((x) => [x.message, x.line, x.col])).toEqual([
+      ['Missing closing "quote (MISSING_CHAR)', 3, 1],
+    ]);
+  });
+
+  it('a key given twice: yaml-duplicate-key at the second, with its hint', () => {
+    const r = parseFullYaml(F, 'id: x\ntext: a\ntext: b\n');
+    expect(r.diagnostics).toEqual([
+      {
+        code: 'yaml-duplicate-key',
+        severity: 'error',
+        file: F,
+        line: 3,
+        col: 1,
+        lineText: 'text: b',
+        message: 'Map keys must be unique',
+        hint: 'Keep one of the two keys.',
+      },
+    ]);
+  });
+
+  it('one diagnostic per position, and each position of several', () => {
+    const r = parseFullYaml(F, 'a: 1\na: 2\nb: 1\nb: 2\n');
+    expect(r.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([
+      ['yaml-duplicate-key', 2, 1],
+      ['yaml-duplicate-key', 4, 1],
+    ]);
+  });
+
+  it('an unknown tag, named as written: a yaml.org tag as !!name, any other as it is', () => {
+    const r = parseFullYaml(F, 'a: !!js/function x\nb: !secret y\n');
+    expect(r.value).toBeUndefined();
+    expect(r.diagnostics.map((d) => [d.code, d.line, d.col, d.message, d.hint])).toEqual([
+      [
+        'yaml-unknown-tag',
+        1,
+        4,
+        'unknown YAML tag !!js/function: store files use plain YAML 1.2 values',
+        'Remove the tag (or quote the value if the "!" belongs to the text).',
+      ],
+      [
+        'yaml-unknown-tag',
+        2,
+        4,
+        'unknown YAML tag !secret: store files use plain YAML 1.2 values',
+        'Remove the tag (or quote the value if the "!" belongs to the text).',
+      ],
+    ]);
+  });
+
+  it('more than one document: yaml-multi-document at the second', () => {
+    const r = parseFullYaml(F, 'a: 1\n---\nb: 2\n---\nc: 3\n');
+    expect(r.diagnostics).toEqual([
+      {
+        code: 'yaml-multi-document',
+        severity: 'error',
+        file: F,
+        line: 2,
+        col: 1,
+        lineText: '---',
+        message: 'file holds 3 YAML documents; a store file holds exactly one',
+        hint: 'Keep one document per file (one invariant, one file).',
+      },
+    ]);
+  });
+
+  it('an alias with no anchor before it: yaml-syntax at the alias', () => {
+    const r = parseFullYaml(F, 'id: x\ntext: *nowhere\n');
+    expect(r.diagnostics).toEqual([
+      {
+        code: 'yaml-syntax',
+        severity: 'error',
+        file: F,
+        line: 2,
+        col: 7,
+        lineText: 'text: *nowhere',
+        message: 'alias *nowhere names no anchor defined before it',
+        hint: 'Store files need no YAML aliases; write the value out.',
+      },
+    ]);
+  });
+
+  it('aliases past the limit: yaml-alias-limit at the start of the file', () => {
+    const anchors =
+      'a: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n';
+    const r = parseFullYaml(F, anchors);
+    expect(r.diagnostics).toHaveLength(1);
+    expect(r.diagnostics[0]).toMatchObject({
+      code: 'yaml-alias-limit',
+      line: 1,
+      col: 1,
+      hint: 'Store files need no YAML aliases; write values out.',
+    });
+    expect(r.diagnostics[0]!.message).toMatch(/^file refused: Excessive alias count/);
+  });
+});
+
+describe('parseFullYaml reads', () => {
+  it('one document into its data, keeping the document, its lines and the parser', () => {
+    const source = 'id: x\ntags: [a, b]\n';
+    const r = parseFullYaml(F, source);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.value?.data).toEqual({ id: 'x', tags: ['a', 'b'] });
+    expect(r.value?.file).toBe(F);
+    expect(r.value?.source).toBe(source);
+    expect(r.value?.syntax).toBe(YAML_SYNTAX);
+    expect(r.value?.lines.linePos(6)).toEqual({ line: 2, col: 1 });
+  });
+
+  it('YAML 1.2 core values: yes stays a string, 0o10 is eight, a warning of another kind is no refusal', () => {
+    expect(parseFullYaml(F, 'a: yes\nb: 0o10\nc: ~\n').value?.data).toEqual({ a: 'yes', b: 8, c: null });
+  });
+});
+
+describe('nodeAt and keyNodeOf', () => {
+  const doc = parseFullYaml(F, 'id: x\nsource:\n  kind: plan\nlist: [a, {k: v}]\n7: seven\n').value!.doc;
+
+  it('walk maps by key and sequences by index', () => {
+    const kind = nodeAt(doc, ['source', 'kind']);
+    expect(isScalar(kind) && kind.value).toBe('plan');
+    const k = nodeAt(doc, ['list', '1', 'k']);
+    expect(isScalar(k) && k.value).toBe('v');
+    const seven = nodeAt(doc, ['7']);
+    expect(isScalar(seven) && seven.value).toBe('seven');
+  });
+
+  it('answer undefined past a scalar, for a missing key and for a missing index', () => {
+    expect(nodeAt(doc, ['id', 'more'])).toBeUndefined();
+    expect(nodeAt(doc, ['nope'])).toBeUndefined();
+    expect(nodeAt(doc, ['nope', 'deeper'])).toBeUndefined();
+    expect(nodeAt(doc, ['list', '5'])).toBeUndefined();
+  });
+
+  it('keyNodeOf gives the key node of a map, and undefined for a missing key or a node that is no map', () => {
+    const source = nodeAt(doc, ['source']);
+    const key = keyNodeOf(source, 'kind');
+    expect(isScalar(key) && key.value).toBe('kind');
+    expect(key?.range?.[0]).toBe(16);
+    expect(keyNodeOf(source, 'ref')).toBeUndefined();
+    expect(keyNodeOf(nodeAt(doc, ['list']), '0')).toBeUndefined();
+    expect(keyNodeOf(undefined, 'kind')).toBeUndefined();
+  });
+});
