@@ -192,6 +192,10 @@ describe('parseFullYaml reads', () => {
 
   it('YAML 1.2 core values: yes stays a string, 0o10 is eight, a warning of another kind is no refusal', () => {
     expect(parseFullYaml(F, 'a: yes\nb: 0o10\nc: ~\n').value?.data).toEqual({ a: 'yes', b: 8, c: null });
+    // The parser warns of an unknown directive and reads on: only unknown tags are refused.
+    const directive = parseFullYaml(F, '%FOO bar\n---\na: 1\n');
+    expect(directive.diagnostics).toEqual([]);
+    expect(directive.value?.data).toEqual({ a: 1 });
   });
 });
 
