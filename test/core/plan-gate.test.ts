@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { committedRuns, judgePlan, setDigestInput, type GateFacts } from '../../src/core/plan-gate.ts';
+import { committedRuns, judgePlan, RELAXABLE, setDigestInput, type GateFacts } from '../../src/core/plan-gate.ts';
 import type { DecisionNode, EnforcementRun, Violation } from '../../src/core/records.ts';
 
 const A = '01M8KJT9G0XNWEM589ZS7FV0VT';
@@ -154,6 +154,38 @@ describe('committedRuns: a run counts only once its decision node is written', (
   it('finds the run of an older node without enforcement_id by its decision_id', () => {
     const { enforcement_id: _e, ...old } = node;
     expect(committedRuns([old], [run({ [A]: true })]).latest?.run?.id).toBe(RUN);
+  });
+
+  it('an older node takes the run that names it, not the first run listed', () => {
+    const { enforcement_id: _e, ...old } = node;
+    const other = { ...run({ [A]: true }), id: '01M8N9B000000000000000000X', decision_id: '01M8N9B000000000000000000Y' };
+    expect(committedRuns([old], [other, run({ [A]: true })])).toEqual({
+      latest: { node: old, run: run({ [A]: true }) },
+      unfinished: [other.id],
+    });
+  });
+
+  it('a node with enforcement_id takes the run it names, even when another run names the node too', () => {
+    // Two enforcement files naming one decision (one written by hand, or left by a retried write): the node says which.
+    const first = { ...run({ [A]: true }), id: '01M8N9A0000000000000000001' };
+    const named = run({ [A]: false });
+    expect(committedRuns([node], [first, named])).toEqual({ latest: { node, run: named }, unfinished: [first.id] });
+  });
+
+  it('the newest node is the latest run, whatever order the nodes come in', () => {
+    const older: DecisionNode = { ...node, id: '01M8N9A0000000000000000000', enforcement_id: '01M8N9A0000000000000000001' };
+    const olderRun = { ...run({ [A]: true }), id: '01M8N9A0000000000000000001', decision_id: older.id };
+    for (const nodes of [
+      [older, node],
+      [node, older],
+    ])
+      expect(committedRuns(nodes, [olderRun, run({ [A]: true })]).latest?.node.id).toBe(NODE);
+  });
+});
+
+describe('RELAXABLE', () => {
+  it('names the reasons --allow may relax, those docs/plans.md lists', () => {
+    expect(RELAXABLE).toEqual(['not-run', 'run-failed', 'run-incomplete', 'stale', 'unenforced']);
   });
 });
 
