@@ -109,7 +109,7 @@ export function globMatches(glob: string, path: string): boolean {
 /**
  * Whether the folder `dir` ("" for the top) lies inside what `glob` covers:
  * its segments are taken by the glob's, and what is left of the glob starts
- * with `**` (everything below the folder can match). `services/billing/**`
+ * with `**` (files below the folder can match it). `services/billing/**`
  * holds `services/billing` and `services/billing/src`, not `services`.
  */
 export function globHoldsFolder(glob: string, dir: string): boolean {

@@ -93,3 +93,61 @@ describe('folders and overlaps', () => {
     expect(globsSurelyOverlap(a, b)).toBe(expected);
   });
 });
+
+describe('edges each rule depends on', () => {
+  it('a drive letter is absolute only at the start', () => {
+    expect(globProblem('docs/C:notes.md')).toBeUndefined();
+    expect(globProblem('c:/x')).toBe('is absolute; paths are relative to the top of the repository');
+  });
+
+  it('brackets: a "]" before the bracket is literal, "[!…]" negates', () => {
+    expect(globMatches('a][bc]', 'a]b')).toBe(true);
+    expect(globMatches('a][bc]', 'a]d')).toBe(false);
+    expect(globMatches('x[!a].ts', 'xb.ts')).toBe(true);
+    expect(globMatches('x[!a].ts', 'xa.ts')).toBe(false);
+    expect(globMatches('x[!a].ts', 'x!.ts')).toBe(true);
+  });
+
+  it('braces inside a segment, between other text', () => {
+    expect(globMatches('src/*.{ts,tsx}', 'src/a.tsx')).toBe(true);
+    expect(globMatches('src/*.{ts,tsx}', 'src/a.ts')).toBe(true);
+    expect(globMatches('src/*.{ts,tsx}', 'src/a.js')).toBe(false);
+    expect(globMatches('x{a,b}y', 'xby')).toBe(true);
+  });
+
+  it('a glob used up before the path is no match; one segment too many in the glob neither', () => {
+    expect(globMatches('src/*', 'src/a/b')).toBe(false);
+    expect(globMatches('src/*/b', 'src/a')).toBe(false);
+    expect(globMatches('src/*/*', 'src/a')).toBe(false);
+  });
+
+  it('globHoldsFolder: the top folder, folders deeper than the glob, a ** that must not stand for a literal', () => {
+    expect(globHoldsFolder('*/**', '')).toBe(false);
+    expect(globHoldsFolder('**', '')).toBe(true);
+    expect(globHoldsFolder('src/*', 'src/a/b')).toBe(false);
+    expect(globHoldsFolder('src', 'src/a')).toBe(false);
+    expect(globHoldsFolder('src/**', 'lib')).toBe(false);
+    expect(globHoldsFolder('src/**/gen/**', 'src/a/b/gen')).toBe(true);
+    // What is left, `**/gen/**`, starts with **: files below src/a/b (in a gen folder) can match.
+    expect(globHoldsFolder('src/**/gen/**', 'src/a/b')).toBe(true);
+    expect(globHoldsFolder('src/gen/**', 'src/a')).toBe(false);
+  });
+
+  it('singleFolder: the glob must end at the **', () => {
+    expect(singleFolder(['a/**/b.ts'])).toBeUndefined();
+    expect(singleFolder(['a/b/**/*'])).toBe('a/b');
+    expect(singleFolder(['a/b/**/*.ts'])).toBeUndefined();
+  });
+
+  it('literalFolder never takes the last segment, which names files', () => {
+    expect(literalFolder('src/lib/a.ts')).toBe('src/lib');
+    expect(literalFolder('a.ts')).toBe('');
+    expect(literalFolder('src/*/a.ts')).toBe('src');
+  });
+
+  it('globsSurelyOverlap: "**" covers everything; two globs neither of which is DIR/** are not sure to overlap', () => {
+    expect(globsSurelyOverlap('**', 'src/a.ts')).toBe(true);
+    expect(globsSurelyOverlap('docs/*.md', '**')).toBe(true);
+    expect(globsSurelyOverlap('lib/**/x.ts', 'lib/**/y.ts')).toBe(false);
+  });
+});
