@@ -56,12 +56,12 @@ describe('DEFAULT_CONFIG', () => {
 
 describe('the names the schemas allow', () => {
   const schema = (name: string) => JSON.parse(readFileSync(new URL(`../../schemas/${name}.schema.json`, import.meta.url), 'utf8'));
-  test('SEVERITIES are the invariant schema\'s severities, in its order (the order help and errors list them in)', () => {
+  test("SEVERITIES are the invariant schema's severities, in its order (the order help and errors list them in)", () => {
     expect(SEVERITIES).toEqual(schema('invariant').properties.severity.enum);
     expect(SEVERITIES).toEqual(['error', 'warning', 'info']);
   });
 
-  test('EXPORT_TARGETS are the config schema\'s export targets, in its order', () => {
+  test("EXPORT_TARGETS are the config schema's export targets, in its order", () => {
     expect(EXPORT_TARGETS).toEqual(schema('config').properties.export.properties.targets.items.enum);
     expect(EXPORT_TARGETS).toEqual(['agents-md', 'claude-md', 'gemini-md', 'copilot', 'cursor', 'windsurf', 'cline']);
   });
