@@ -44,12 +44,11 @@ const NAMES: Record<number, string> = {
   0x2069: 'POP DIRECTIONAL ISOLATE',
 };
 
-/** "U+001B (ESC, …)": how messages name a character. */
+/** "U+001B (ESC, …)": how messages name a character that `findUnsafe` reports. */
 export function describeCharacter(codePoint: number): string {
   const hex = `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
-  const name =
-    NAMES[codePoint] ??
-    (codePoint < 0x20 || (codePoint >= 0x7f && codePoint <= 0x9f) ? 'a control character' : 'a bidirectional formatting character');
+  // Every unsafe character without a name of its own is a C0 or C1 control (every bidirectional one has a name).
+  const name = NAMES[codePoint] ?? (codePoint <= 0x9f ? 'a control character' : 'a bidirectional formatting character');
   return `${hex} (${name})`;
 }
 

@@ -79,6 +79,60 @@ describe('describeCharacter', () => {
   });
 });
 
+describe('describeCharacter: every name', () => {
+  test('each named character, and the unnamed controls of C0 and C1', () => {
+    const named = [
+      0x00, 0x07, 0x08, 0x0a, 0x0b, 0x0c, 0x0d, 0x1b, 0x7f, 0x85, 0x9b, 0x9d, 0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202b,
+      0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
+    ];
+    expect(named.map(describeCharacter)).toEqual([
+      'U+0000 (NUL)',
+      'U+0007 (BEL)',
+      'U+0008 (BS)',
+      'U+000A (LF, a newline)',
+      'U+000B (VT)',
+      'U+000C (FF)',
+      'U+000D (CR, a carriage return)',
+      'U+001B (ESC, which starts terminal control sequences)',
+      'U+007F (DEL)',
+      'U+0085 (NEL)',
+      'U+009B (CSI)',
+      'U+009D (OSC)',
+      'U+061C (ARABIC LETTER MARK)',
+      'U+200E (LEFT-TO-RIGHT MARK)',
+      'U+200F (RIGHT-TO-LEFT MARK)',
+      'U+2028 (LINE SEPARATOR)',
+      'U+2029 (PARAGRAPH SEPARATOR)',
+      'U+202A (LEFT-TO-RIGHT EMBEDDING)',
+      'U+202B (RIGHT-TO-LEFT EMBEDDING)',
+      'U+202C (POP DIRECTIONAL FORMATTING)',
+      'U+202D (LEFT-TO-RIGHT OVERRIDE)',
+      'U+202E (RIGHT-TO-LEFT OVERRIDE)',
+      'U+2066 (LEFT-TO-RIGHT ISOLATE)',
+      'U+2067 (RIGHT-TO-LEFT ISOLATE)',
+      'U+2068 (FIRST STRONG ISOLATE)',
+      'U+2069 (POP DIRECTIONAL ISOLATE)',
+    ]);
+    // Every other character findUnsafe can report is a control.
+    expect([0x0e, 0x1f, 0x80, 0x9a, 0x9f].map(describeCharacter)).toEqual([
+      'U+000E (a control character)',
+      'U+001F (a control character)',
+      'U+0080 (a control character)',
+      'U+009A (a control character)',
+      'U+009F (a control character)',
+    ]);
+  });
+});
+
+describe('findUnsafe at the ends of a value', () => {
+  test('only a newline at either end is layout: any other character there is refused', () => {
+    expect(findUnsafe('\u001bx', false)).toEqual({ codePoint: 0x1b, index: 0 });
+    expect(findUnsafe('x\u001b', false)).toEqual({ codePoint: 0x1b, index: 1 });
+    expect(findUnsafe('\u202e', false)).toEqual({ codePoint: 0x202e, index: 0 });
+    expect(findUnsafe(' \r\n', false)).toEqual({ codePoint: 0x0d, index: 1 });
+  });
+});
+
 describe('findUnsafeText and its message', () => {
   test('keys are checked too, as one line, wherever they are', () => {
     expect(findUnsafeText('plan.schema.json', { meta: { 'k\u001b': 'v', 'a\nb': 'v' } })).toEqual([
@@ -94,6 +148,8 @@ describe('findUnsafeText and its message', () => {
     expect(findUnsafeText('action.schema.json', { description: two })).toEqual([]);
     expect(findUnsafeText('project.schema.json', { description: two })).toEqual([]);
     expect(findUnsafeText('invariant.schema.json', { rationale: two })).toEqual([]);
+    expect(findUnsafeText('decision.schema.json', { summary: two })).toEqual([]);
+    expect(findUnsafeText('enforcement.schema.json', { error: two })).toEqual([]);
     expect(findUnsafeText('invariant.schema.json', { text: two })).toEqual([{ path: ['text'], codePoint: 0x0a, index: 1 }]);
     expect(findUnsafeText('other.schema.json', { goal: two })).toEqual([{ path: ['goal'], codePoint: 0x0a, index: 1 }]);
     // Only an index stands for "*": a key that merely holds a digit does not.
@@ -103,10 +159,23 @@ describe('findUnsafeText and its message', () => {
     expect(findUnsafeText('enforcement.schema.json', { records: [{ invariant_id: two }] })).toEqual([
       { path: ['records', '0', 'invariant_id'], codePoint: 0x0a, index: 1 },
     ]);
+    expect(findUnsafeText('enforcement.schema.json', { records: { '1x': { actor_response: two } } })).toEqual([
+      { path: ['records', '1x', 'actor_response'], codePoint: 0x0a, index: 1 },
+    ]);
+    // Indexes of two digits stand for "*" too.
+    const records = Array.from({ length: 12 }, () => ({ actor_response: two, invariant_id: 'x' }));
+    records[11]!.invariant_id = two;
+    expect(findUnsafeText('enforcement.schema.json', { records })).toEqual([
+      { path: ['records', '11', 'invariant_id'], codePoint: 0x0a, index: 1 },
+    ]);
   });
 
   test('null, numbers and booleans hold no text', () => {
     expect(findUnsafeText('plan.schema.json', { a: null, b: 1, c: true, d: [null] })).toEqual([]);
+    // An absent value (a field left undefined in an object) is no text either.
+    expect(findUnsafeText('plan.schema.json', { a: undefined, d: [undefined, 'x\u001b'] })).toEqual([
+      { path: ['d', '1'], codePoint: 0x1b, index: 1 },
+    ]);
   });
 
   test('the message names the field, the character and its position from 1', () => {
