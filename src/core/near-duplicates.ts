@@ -40,23 +40,23 @@ export function looseKey(text: string): string {
     const c = key.charCodeAt(i);
     const gap = c < 128 ? ASCII_PUNCTUATION[c] === 1 || c === 32 : isWideGap(key, i);
     if (gap) {
-      if (from < i) out += key.slice(from, i);
+      out += key.slice(from, i);
       if (!space) out += ' ';
       space = true;
       from = i + 1;
-    } else if (space && from < i) {
-      from = i;
-      space = false;
     } else space = false;
   }
-  if (from < key.length) out += key.slice(from);
+  out += key.slice(from);
   return out.endsWith(' ') ? out.slice(0, -1) : out;
 }
 
-/** Non-ASCII punctuation or white space (a surrogate pair is never punctuation here: \p{P} holds none outside the BMP that matter). */
+/**
+ * Non-ASCII punctuation (a surrogate pair is never punctuation here: \p{P}
+ * holds none outside the BMP that matter). No white space is left to find:
+ * `textKey` has turned every run of it into one ASCII space.
+ */
 function isWideGap(key: string, i: number): boolean {
-  const ch = key[i]!;
-  return PUNCTUATION.test(ch) || /\s/u.test(ch);
+  return PUNCTUATION.test(key[i]!);
 }
 
 function isDigit(code: number): boolean {
@@ -170,7 +170,8 @@ export function nearPairs(keys: readonly string[]): [number, number][] {
         const kb = keys[b]!;
         // Cheap checks before a pair is kept: lengths at most one apart, and equal or one edit apart.
         if (Math.abs(ka.length - kb.length) > 1 || (ka !== kb && !oneEditApart(ka, kb))) continue;
-        const key = a < b ? a * 2 ** 21 + b : b * 2 ** 21 + a;
+        // The sort is stable and owners were added in index order: a < b.
+        const key = a * 2 ** 21 + b;
         if (seen.has(key)) continue;
         seen.add(key);
         pairs.push([a, b]);
@@ -206,8 +207,8 @@ export function nearPairsTouching(keys: readonly string[], focus: ReadonlySet<nu
   }
   const seen = new Set<number>();
   for (const f of focus) {
+    // An empty focused key meets no key: none of length 0 is listed, and one of length 1 is too short to be one edit away.
     const kf = keys[f]!;
-    if (kf.length === 0) continue;
     for (const length of [kf.length - 1, kf.length, kf.length + 1]) {
       for (const idx of byLength.get(length) ?? []) {
         if (idx === f) continue;
@@ -281,7 +282,6 @@ export function nearDuplicatesOf(
   others: readonly { invariant: ScopedInvariant; loose: string }[],
 ): { invariant: ScopedInvariant; kind: NearKind }[] {
   const loose = looseKey(text);
-  if (loose === '') return [];
   const out: { invariant: ScopedInvariant; kind: NearKind }[] = [];
   for (const o of others) {
     // Cheap filter first: a near-duplicate's loose key is at most one character longer or shorter.

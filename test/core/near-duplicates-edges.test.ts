@@ -1,6 +1,21 @@
 import { describe, expect, test } from 'vitest';
-import type { Plan, Scope } from '../../src/core/model.ts';
-import { canMeet, looseKey, NEAR_MAX_LENGTH, NEAR_MIN_LENGTH, nearKind, oneEditApart } from '../../src/core/near-duplicates.ts';
+import type { Plan, Scope, ScopedInvariant } from '../../src/core/model.ts';
+import {
+  canMeet,
+  findNearDuplicates,
+  looseKey,
+  NEAR_MAX_LENGTH,
+  NEAR_MIN_LENGTH,
+  nearDuplicatesOf,
+  nearKind,
+  nearPairs,
+  nearPairsTouching,
+  oneEditApart,
+} from '../../src/core/near-duplicates.ts';
+
+function inv(id: string, text: string): ScopedInvariant {
+  return { id, text, severity: 'error', active: true, tags: [], scope: { kind: 'global' }, path: `global/${id}.yaml` };
+}
 
 describe('oneEditApart', () => {
   test.each([
@@ -13,6 +28,11 @@ describe('oneEditApart', () => {
     ['a digit changed is a different number, not a slip', 'abcd5fgh', 'abcd6fgh', false],
     ['a letter changed into a digit', 'abcdxfgh', 'abcd5fgh', false],
     ['a digit changed into a letter', 'abcd5fgh', 'abcdxfgh', false],
+    ['a 9 changed', 'abcd9fgh', 'abcdxfgh', false],
+    ['a 0 changed', 'abcd0fgh', 'abcdxfgh', false],
+    ['a space changed into a letter (a space sorts before the digits)', 'abcd efgh', 'abcdxefgh', true],
+    ['a + added', 'abcdefgh', 'abcd+efgh', true],
+    ['a : changed (it sorts just after the digits)', 'abcd:fgh', 'abcdxfgh', true],
     ['one letter added at the end', 'abcdefgh', 'abcdefghi', true],
     ['one letter added inside', 'abcdefgh', 'abcdxefgh', true],
     ['one letter added at the start', 'abcdefgh', 'xabcdefgh', true],
@@ -47,6 +67,10 @@ describe('looseKey', () => {
     ['a—b', 'a b'],
     ['«quoted»', 'quoted'],
     ['a+b $5', 'a+b $5'],
+    // Letters beyond ASCII are kept, with or without punctuation to drop.
+    ['Naïve café', 'naïve café'],
+    ['Naïve café — déjà vu!', 'naïve café déjà vu'],
+    ['日本語のテキスト。', '日本語のテキスト'],
     ['plain words', 'plain words'],
     ['x', 'x'],
     ['!!!', ''],
@@ -85,7 +109,9 @@ describe('canMeet', () => {
     ['an action and the global scope', act('n', 'x'), g, false],
     ['the global scope and an action', g, act('n', 'x'), false],
     ['global and a project', g, beta, true],
+    ['a project and global', beta, g, true],
     ['a plan and global', planX, g, true],
+    ['a plan of a known project and global', planA, g, true],
     ['one project', alpha, alpha, true],
     ['two projects', alpha, beta, false],
     ['one plan', planA, planA, true],
@@ -96,5 +122,105 @@ describe('canMeet', () => {
     ['a plan whose plan file is missing', planX, alpha, false],
   ] as const)('%s', (_name, x, y, meet) => {
     expect(canMeet({ scope: x }, { scope: y }, plans)).toBe(meet);
+  });
+});
+
+describe('nearPairs and nearPairsTouching: the exact pairs, in their order', () => {
+  const keys = [
+    'never delete production data',
+    'never delete production date',
+    'never delete prod data',
+    'nver delete production data',
+    'never delete production data',
+    'never delete production dataset',
+    'keep every backup',
+    'keep every backups',
+  ];
+
+  test('nearPairs: every pair once, smaller index first, no pair that is not near (in the order of the hashes that find them)', () => {
+    expect(nearPairs(keys)).toEqual([
+      [0, 3],
+      [0, 4],
+      [3, 4],
+      [0, 1],
+      [1, 4],
+      [6, 7],
+    ]);
+  });
+
+  test('nearPairs: empty keys are never paired, not even with each other', () => {
+    expect(nearPairs(['', '', 'abcdefgh', ''])).toEqual([]);
+  });
+
+  test('nearPairs: the shortest and longest lengths compared, as the shorter and as the longer of a pair', () => {
+    expect(nearPairs(['abcdefgh', 'abcdefghi'])).toEqual([[0, 1]]);
+    expect(nearPairs(['abcdefghi', 'abcdefgh'])).toEqual([[0, 1]]);
+    expect(nearPairs(['xbcdefgh', 'abcdefghi'])).toEqual([]);
+    const long = 'a'.repeat(NEAR_MAX_LENGTH - 1);
+    expect(nearPairs([long, `${long}b`])).toEqual([[0, 1]]);
+    expect(nearPairs([`${long}b`, `${long}bc`])).toEqual([]);
+  });
+
+  test('nearPairsTouching: a small focus is checked against keys of a near length, in the order of the lengths', () => {
+    // One focused key of eight: its pairs by length (27, then 28), not in the order nearPairs finds them.
+    expect(nearPairsTouching(keys, new Set([0]))).toEqual([
+      [0, 3],
+      [0, 1],
+      [0, 4],
+    ]);
+    expect(nearPairsTouching(keys, new Set([7]))).toEqual([[6, 7]]);
+    expect(nearPairsTouching(keys, new Set())).toEqual([]);
+  });
+
+  test('nearPairsTouching: a focus of more than one key in eight falls back to nearPairs, in its order', () => {
+    expect(nearPairsTouching(keys, new Set([1, 0]))).toEqual([
+      [0, 3],
+      [0, 4],
+      [0, 1],
+      [1, 4],
+    ]);
+  });
+
+  test('nearPairsTouching: an empty focused key meets nothing, not even another empty key', () => {
+    expect(nearPairsTouching(['', 'a', '', ...keys], new Set([0]))).toEqual([]);
+  });
+});
+
+describe('findNearDuplicates: each pair older first, sorted', () => {
+  test('whatever the order of the invariants and of the pairs found', () => {
+    const found = findNearDuplicates(
+      [
+        inv('C', 'Never delete production data.'),
+        inv('A', 'Never delete production data'),
+        inv('B', 'Never delete production dta'),
+        inv('E', 'Keep every backups!'),
+        inv('D', 'Keep every backup'),
+      ],
+      new Map(),
+    );
+    expect(found.map((p) => [p.a.id, p.b.id, p.kind])).toEqual([
+      ['A', 'B', 'one-edit'],
+      ['A', 'C', 'punctuation'],
+      ['B', 'C', 'one-edit'],
+      ['D', 'E', 'one-edit'],
+    ]);
+  });
+});
+
+describe('nearDuplicatesOf', () => {
+  test('the near ones among others one character longer, shorter or of the same length, in their order', () => {
+    const others = ['Log all chnges', 'log all changes!!', 'Keep every backup', 'Log all changed', 'Log all chairs', 'Log all changes'].map(
+      (t, i) => ({ invariant: inv(String(i), t), loose: looseKey(t) }),
+    );
+    expect(nearDuplicatesOf('Log all changes', others).map((m) => [m.invariant.id, m.kind])).toEqual([
+      ['0', 'one-edit'],
+      ['1', 'punctuation'],
+      ['3', 'one-edit'],
+    ]);
+  });
+
+  test('a text of punctuation alone has none', () => {
+    const others = ['???', 'x', '!!!'].map((t, i) => ({ invariant: inv(String(i), t), loose: looseKey(t) }));
+    expect(nearDuplicatesOf('!!!', others)).toEqual([]);
   });
 });
