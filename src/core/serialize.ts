@@ -49,7 +49,7 @@ export function yamlDocument(rel: string, schema: SchemaName, data: Record<strin
     return prefix + scalarText(strings[Number(n)]!, prefix);
   });
   // Each placeholder ends its own line (yaml writes values in block style); anything else is a bug, not a file to write.
-  if (placed !== strings.length) throw new Error(`internal: ${strings.length - placed} value(s) of ${rel} were not placed`);
+  if (placed !== strings.length) throw new Error(`internal: ${placed} placeholder(s) replaced for ${strings.length} value(s) of ${rel}`);
   return `${modeline(rel, schema)}\n${body}`;
 }
 
@@ -112,15 +112,17 @@ function scalarText(value: string, prefix: string): string {
  * escaped, broken where needed by an escaped line break (`\` at the end of
  * a line, which yaml drops together with the next line's indentation; a
  * space that starts a line is escaped so it is kept). Lines fit `first`
- * and `width` columns; none ends with a space. A value that fits one line
- * and needs no escape but `\"` takes single quotes, as prettier prints it.
+ * and `width` columns; none ends with a space. (A value that fits one line
+ * and needs no escape but `\"` never gets here: `preferredQuotes` has
+ * written it in single quotes, as prettier prints it.)
  */
 function quotedLines(value: string, first: number, width: number, pad: string): string {
   const units: string[] = [];
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     const ch = value[i]!;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < value.length && value.charCodeAt(i + 1) >= 0xdc00 && value.charCodeAt(i + 1) <= 0xdfff) {
+    // A high surrogate followed by a low one (past the end, charCodeAt gives NaN, which is neither).
+    if (c >= 0xd800 && c <= 0xdbff && value.charCodeAt(i + 1) >= 0xdc00 && value.charCodeAt(i + 1) <= 0xdfff) {
       units.push(value.slice(i, i + 2));
       i++;
     } else if (ch === '\\' || ch === '"') units.push(`\\${ch}`);
@@ -129,15 +131,12 @@ function quotedLines(value: string, first: number, width: number, pad: string): 
     else if (NOT_FOLDABLE.test(ch)) units.push(`\\u${c.toString(16).padStart(4, '0')}`);
     else units.push(ch);
   }
-  const escapedOnlyQuotes = units.every((u) => u.length === 1 || u === '\\"' || !u.startsWith('\\'));
-  if (escapedOnlyQuotes && value.includes('"') && value.length + 2 + value.split("'").length - 1 <= first)
-    return `'${value.replace(/'/g, "''")}'`;
   const lines: string[] = [];
   let line = '"';
   let budget = first;
   for (const [k, u] of units.entries()) {
     const rest = k === units.length - 1 ? 1 : 2; // the closing quote, or room for a `\`
-    if (line.length + u.length + rest > budget && line !== '"' && line !== '') {
+    if (line.length + u.length + rest > budget && line !== '"') {
       lines.push(`${line}\\`);
       // The next line's leading spaces are indentation: a space that starts it is escaped.
       line = u === ' ' ? '\\ ' : u;
@@ -209,6 +208,8 @@ export function invariantFields(inv: Invariant): Record<string, unknown> {
   if (inv.tags.length > 0) data.tags = inv.tags;
   if (inv.rationale !== undefined) data.rationale = inv.rationale;
   if (inv.overrides !== undefined) data.overrides = inv.overrides;
+  // Written only when set (false is the default): an edit of a policy source's locked invariant keeps its floor.
+  if (inv.locked === true) data.locked = true;
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };
