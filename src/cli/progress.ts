@@ -90,17 +90,19 @@ export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress
     drawn = true;
     lastDraw = now;
   };
-  const due = (): number | undefined => {
+  // At most ten draws a second, except the end of a phase, which is always drawn (once the delay is over):
+  // a phase that ends within 100 ms of the last draw still shows that it ran.
+  const due = (phaseEnd = false): number | undefined => {
     if (stopped) return undefined;
     const now = performance.now();
-    return now - started >= delay && now - lastDraw >= 100 ? now : undefined;
+    return now - started >= delay && (phaseEnd || now - lastDraw >= 100) ? now : undefined;
   };
   return {
     enabled,
     update(what, done, total) {
       // The clock once every 16 calls, and always at the end of a phase.
       if (++calls % 16 !== 0 && done !== total) return;
-      const now = due();
+      const now = due(done === total);
       if (now === undefined) return;
       const pct = total > 0 ? Math.floor((done / total) * 100) : 0;
       draw(`${what}: ${fmt(done)} of ${fmt(total)} (${pct}%)`, now);
