@@ -135,6 +135,8 @@ describe('nearPairs and nearPairsTouching: the exact pairs, in their order', () 
     'never delete production dataset',
     'keep every backup',
     'keep every backups',
+    // Shares its first half with 0 and 4 (so a hash), four edits from them.
+    'never delete production xyzw',
   ];
 
   test('nearPairs: every pair once, smaller index first, no pair that is not near (in the order of the hashes that find them)', () => {
@@ -187,6 +189,24 @@ describe('nearPairs and nearPairsTouching: the exact pairs, in their order', () 
 });
 
 describe('findNearDuplicates: each pair older first, sorted', () => {
+  test('by the older id first, then by the newer, whichever pair is found first', () => {
+    const texts = ['Keep every backup', 'Keep every backups', 'Never delete production data', 'Never delete production data.'];
+    const pairs = (ids: string[]) =>
+      findNearDuplicates(
+        texts.map((t, i) => inv(ids[i]!, t)),
+        new Map(),
+      ).map((p) => [p.a.id, p.b.id]);
+    // The two pairs cross: one has the older first id, the other the older second id.
+    expect(pairs(['A', 'D', 'B', 'C'])).toEqual([
+      ['A', 'D'],
+      ['B', 'C'],
+    ]);
+    expect(pairs(['B', 'C', 'A', 'D'])).toEqual([
+      ['A', 'D'],
+      ['B', 'C'],
+    ]);
+  });
+
   test('whatever the order of the invariants and of the pairs found', () => {
     const found = findNearDuplicates(
       [
