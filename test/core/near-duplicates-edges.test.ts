@@ -164,7 +164,13 @@ describe('nearPairs and nearPairsTouching: the exact pairs, in their order', () 
   });
 
   test('nearPairsTouching: a small focus is checked against keys of a near length, in the order of the lengths', () => {
-    // One focused key of eight: its pairs by length (27, then 28), not in the order nearPairs finds them.
+    // One focused key of eight (exactly one in eight: still the direct search), then of nine: its
+    // pairs by length (27, then 28), not in the order nearPairs finds them.
+    expect(nearPairsTouching(keys.slice(0, 8), new Set([0]))).toEqual([
+      [0, 3],
+      [0, 1],
+      [0, 4],
+    ]);
     expect(nearPairsTouching(keys, new Set([0]))).toEqual([
       [0, 3],
       [0, 1],
