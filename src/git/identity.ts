@@ -1,12 +1,34 @@
+import { runEnv } from './run-environment.ts';
 import { runGit } from './runner.ts';
 
 /**
+ * What git strips or refuses in an identity's name and e-mail: white space,
+ * controls and `.,:;<>"\'` at either end, and `<`, `>` or a newline anywhere.
+ */
+const CRUD = /^[\x00-\x20.,:;<>"\\']|[\x00-\x20.,:;<>"\\']$|[<>\n]/;
+
+/**
+ * The author from GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, when both are set and
+ * git would record them as they are (they override any configuration, so git
+ * would answer exactly this); undefined when git must be asked.
+ */
+export function authorFromEnvironment(env: Record<string, string | undefined>): string | undefined {
+  const name = env.GIT_AUTHOR_NAME;
+  const email = env.GIT_AUTHOR_EMAIL;
+  if (!name || !email || CRUD.test(name) || CRUD.test(email)) return undefined;
+  return `${name} <${email}>`;
+}
+
+/**
  * The author git would record here ("Jane Doe <jane@example.com>"), honouring
- * GIT_AUTHOR_* and git config as git does; undefined outside git or when no
- * identity is set. One process started directly: every `add` asks, and
- * simple-git would cost more to load than git takes to answer.
+ * GIT_AUTHOR_* and git config as git does; undefined when git knows no
+ * identity (or cannot run). Taken from the environment when it names the author
+ * plainly (CI and hooks often do); else one process started directly: every
+ * `add` asks, and simple-git would cost more to load than git takes to answer.
  */
 export async function gitAuthor(cwd: string): Promise<string | undefined> {
+  const plain = authorFromEnvironment(runEnv());
+  if (plain !== undefined) return plain;
   try {
     const ident = (await runGit(cwd, ['var', 'GIT_AUTHOR_IDENT'])).toString('utf8');
     const m = /^(.*<[^>]*>)/.exec(ident.trim());
