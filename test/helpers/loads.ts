@@ -18,7 +18,7 @@ export interface TracedRun {
   code: number;
   stdout: string;
   stderr: string;
-  /** Every module URL the process resolved, in order (dist/ files and node: built-ins). */
+  /** Every module the process loaded: file: URLs in the order V8 parsed them, then the node: built-ins it loaded. */
   urls: string[];
   /** The dist/ files among them, relative to the repository: `dist/cli.js`, `dist/chunks/…`. */
   dist: string[];
