@@ -159,8 +159,18 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
       `repos:\n  - repo: ${source}\n    rev: ${rev}\n    hooks:\n      - id: ${hookId}\n`,
     );
     // npm, which builds the hook's environment, takes the packages from its cache without asking the
-    // registry whether each is still current (it still downloads what the cache lacks).
-    const env = { ...process.env, ...GIT_ENV, PRE_COMMIT_HOME: cache, NO_COLOR: '1', npm_config_prefer_offline: 'true' };
+    // registry whether each is still current (it still downloads what the cache lacks), and skips the
+    // security audit and funding report it would send for and print after the install.
+    const env = {
+      ...process.env,
+      ...GIT_ENV,
+      PRE_COMMIT_HOME: cache,
+      NO_COLOR: '1',
+      npm_config_prefer_offline: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    };
     expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
     return (message: string) => {
       const r = spawnSync('git', ['commit', '-m', message], { cwd: repo, env, encoding: 'utf8', timeout: 540_000 });
