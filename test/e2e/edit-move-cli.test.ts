@@ -204,6 +204,19 @@ describe('agents invariant edit', () => {
     expect(r.stderr).toContain(`global/${G2}.yaml:2:1`);
     expect(snapshot(root)).toEqual(before);
   });
+
+  it("keeps locked: true (a policy source's floor) through an edit and a move", async () => {
+    const { root, run } = repoStore();
+    const file = join(root, `global/${G1}.yaml`);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}locked: true\n`);
+    expect((await run('invariant', 'edit', G1, '--severity', 'warning')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^severity: warning$/m);
+    expect(readFileSync(file, 'utf8')).toMatch(/^locked: true$/m);
+    expect((await run('invariant', 'move', G1, '--project', 'myapp')).code).toBe(0);
+    const moved = readFileSync(join(root, `projects/myapp/${G1}.yaml`), 'utf8');
+    expect(moved).toMatch(/^locked: true$/m);
+    expect(moved).toMatch(/^severity: warning$/m);
+  });
 });
 
 describe('agents invariant move', () => {
