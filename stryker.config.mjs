@@ -25,7 +25,8 @@ export default {
   concurrency: 2,
   timeoutMS: 20000,
   // dist/ is copied: the corpus test that must drop root's file-reading capabilities runs the built CLI.
-  ignorePatterns: ['.bench', 'coverage', 'reports'],
+  // tools/ holds Stryker itself; other runs' sandboxes (`--tempDirName .stryker-tmp-x`, to run two at once) are not the project.
+  ignorePatterns: ['.bench', 'coverage', 'reports', 'tools', '.stryker-tmp*'],
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
 };
