@@ -323,10 +323,11 @@ export function scanBlock(text: string): BlockScan {
   const start = begins[0]!;
   const endAt = ends[0]!;
   if (endAt < start) return { kind: 'damaged', why: 'its "agents:end" marker comes before "agents:begin"' };
+  // The end marker starts a line after the begin marker's, so a line break follows the begin marker.
   const beginLineEnd = text.indexOf('\n', start);
-  const beginLine = text.slice(start, beginLineEnd < 0 ? text.length : beginLineEnd).replace(/\r$/, '');
+  const beginLine = text.slice(start, beginLineEnd).replace(/\r$/, '');
   const m = BEGIN_RE.exec(beginLine);
-  if (!m || beginLineEnd < 0) return { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' };
+  if (!m) return { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' };
   const afterEnd = endAt + END_MARKER.length;
   const end = text[afterEnd] === '\n' ? afterEnd + 1 : text.startsWith('\r\n', afterEnd) ? afterEnd + 2 : afterEnd;
   return { kind: 'block', start, end, hash: m[1]!, inner: text.slice(beginLineEnd + 1, endAt), frontMatter: leadingFrontMatter(text) };

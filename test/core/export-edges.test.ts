@@ -1,0 +1,612 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import {
+  BEGIN_PREFIX,
+  END_MARKER,
+  TARGETS,
+  beginMarker,
+  frontMatterText,
+  hashedText,
+  leadingFrontMatter,
+  mergeBlock,
+  newRenderedEntries,
+  planExport,
+  removeBlock,
+  renderSections,
+  renderStandalone,
+  scanBlock,
+  unexpressedGlobs,
+  yamlScalar,
+  type ExportProject,
+} from '../../src/core/export.ts';
+import type { ScopedInvariant, Severity } from '../../src/core/model.ts';
+import type { EffectiveEntry } from '../../src/core/resolve.ts';
+
+const hash = (s: string) => createHash('sha256').update(s).digest('hex');
+const H = 'a'.repeat(64);
+
+function entry(
+  id: string,
+  text: string,
+  scope: ScopedInvariant['scope'],
+  severity: Severity = 'error',
+  shadows: EffectiveEntry['shadows'] = [],
+): EffectiveEntry {
+  return { invariant: { id, text, severity, active: true, tags: [], scope, path: `x/${id}.yaml` }, shadows };
+}
+
+const ID1 = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const ID2 = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
+const ID3 = '01JDQ6X5Z8W4N3B2C1D0E9F8G3';
+const ID4 = '01JDQ6X5Z8W4N3B2C1D0E9F8G4';
+const G1 = entry(ID1, 'Never delete production data', { kind: 'global' });
+const GW = entry(ID3, 'Say why', { kind: 'global' }, 'warning');
+const P1 = entry(ID2, 'Amounts are integers of cents', { kind: 'project', project: 'billing' }, 'info');
+const PW = entry(ID4, 'Log refunds', { kind: 'project', project: 'billing' }, 'warning');
+
+const project = (name: string, paths: string[] | undefined, entries: EffectiveEntry[] = [P1, G1]): ExportProject => ({
+  name,
+  meta: paths === undefined ? {} : { paths },
+  entries,
+});
+
+const HEAD = [
+  '## Invariants',
+  '',
+  'Constraints on what you may do in this repository, kept as files in `.agents/` and written here by `agents export`.',
+  'Each one ends with its id: `agents invariant show ID` tells where it comes from. Change them in the store, not here.',
+];
+
+describe('yamlScalar', () => {
+  it.each([
+    ['services/billing/**', 'services/billing/**'],
+    ['.github/x', '.github/x'],
+    ['_a', '_a'],
+    ['-a', '-a'],
+    ['Z9', 'Z9'],
+    ['a*b?{c}[d],e!f-g', 'a*b?{c}[d],e!f-g'],
+    ['*.ts', '"*.ts"'],
+    ['?x', '"?x"'],
+    ['a b', '"a b"'],
+    ['a:b', '"a:b"'],
+    ['a#', '"a#"'],
+    ['', '""'],
+    ['x\ny', '"x\\ny"'],
+    ['true', '"true"'],
+    ['FALSE', '"FALSE"'],
+    ['null', '"null"'],
+    ['Yes', '"Yes"'],
+    ['no', '"no"'],
+    ['on', '"on"'],
+    ['OFF', '"OFF"'],
+    ['~', '"~"'],
+    ['nulls', 'nulls'],
+    ['xtrue', 'xtrue'],
+    ['trueish', 'trueish'],
+    ['yes/no', 'yes/no'],
+  ])('%j → %s', (value, expected) => {
+    expect(yamlScalar(value)).toBe(expected);
+  });
+});
+
+describe('TARGETS', () => {
+  it('each target: its files and front matter', () => {
+    const meta = { paths: ['a/**', 'b,c/**'] };
+    const plain = { paths: ['a/**', 'b/*.ts'] };
+    const shown = Object.fromEntries(
+      Object.entries(TARGETS).map(([name, s]) => [
+        name,
+        {
+          name: s.name,
+          root: s.root,
+          nestedName: s.nestedName,
+          projectDir: s.projectDir,
+          file: s.projectFile?.('billing'),
+          rootFrontMatter: s.rootFrontMatter,
+          front: s.projectFrontMatter?.('billing', meta),
+          plainFront: s.projectFrontMatter?.('billing', plain),
+          noPaths: s.projectFrontMatter?.('billing', {}),
+          maxChars: s.maxChars,
+        },
+      ]),
+    );
+    expect(shown).toEqual({
+      'agents-md': { name: 'agents-md', root: 'AGENTS.md', nestedName: 'AGENTS.md' },
+      'claude-md': { name: 'claude-md', root: 'CLAUDE.md', nestedName: 'CLAUDE.md' },
+      'gemini-md': { name: 'gemini-md', root: 'GEMINI.md', nestedName: 'GEMINI.md' },
+      copilot: {
+        name: 'copilot',
+        root: '.github/copilot-instructions.md',
+        projectDir: '.github/instructions',
+        file: '.github/instructions/agents-billing.instructions.md',
+        front: ['applyTo: "a/**,b,c/**"'],
+        plainFront: ['applyTo: "a/**,b/*.ts"'],
+        noPaths: ['applyTo: ""'],
+      },
+      cursor: {
+        name: 'cursor',
+        root: '.cursor/rules/agents-global.mdc',
+        projectDir: '.cursor/rules',
+        file: '.cursor/rules/agents-billing.mdc',
+        rootFrontMatter: ['description: Invariants that apply everywhere in this repository (exported by agents)', 'alwaysApply: true'],
+        front: ['description: "Invariants of project billing (exported by agents)"', 'globs: ["a/**", "b,c/**"]', 'alwaysApply: false'],
+        plainFront: ['description: "Invariants of project billing (exported by agents)"', 'globs: a/**,b/*.ts', 'alwaysApply: false'],
+        noPaths: ['description: "Invariants of project billing (exported by agents)"', 'globs: ""', 'alwaysApply: false'],
+      },
+      windsurf: {
+        name: 'windsurf',
+        root: '.windsurf/rules/agents-global.md',
+        projectDir: '.windsurf/rules',
+        file: '.windsurf/rules/agents-billing.md',
+        rootFrontMatter: ['trigger: always_on'],
+        front: ['trigger: glob', 'globs: ["a/**", "b,c/**"]'],
+        plainFront: ['trigger: glob', 'globs: a/**,b/*.ts'],
+        noPaths: ['trigger: glob', 'globs: ""'],
+        maxChars: 12_000,
+      },
+      cline: {
+        name: 'cline',
+        root: '.clinerules/agents-global.md',
+        projectDir: '.clinerules',
+        file: '.clinerules/agents-billing.md',
+        front: ['paths:', '  - "a/**"', '  - "b,c/**"'],
+        plainFront: ['paths:', '  - "a/**"', '  - "b/*.ts"'],
+        noPaths: ['paths:'],
+      },
+    });
+  });
+
+  it('the file name patterns match the files of a project name and nothing else', () => {
+    const names = [
+      'agents-billing.instructions.md',
+      'agents-billing.mdc',
+      'agents-billing.md',
+      'agents-a1._-b.md',
+      'agents-9x.md',
+      'agents-.md',
+      'agents-_x.md',
+      'agents-Billing.md',
+      'xagents-billing.md',
+      'agents-billing.md.bak',
+      'agents-billing.mdc.md',
+    ];
+    const matched = (re: RegExp | undefined) => names.filter((n) => re!.test(n));
+    expect(matched(TARGETS.copilot.projectFilePattern)).toEqual(['agents-billing.instructions.md']);
+    expect(matched(TARGETS.cursor.projectFilePattern)).toEqual(['agents-billing.mdc']);
+    expect(matched(TARGETS.windsurf.projectFilePattern)).toEqual([
+      'agents-billing.instructions.md',
+      'agents-billing.md',
+      'agents-a1._-b.md',
+      'agents-9x.md',
+      'agents-billing.mdc.md',
+    ]);
+    expect(matched(TARGETS.cline.projectFilePattern)).toEqual(matched(TARGETS.windsurf.projectFilePattern));
+  });
+});
+
+describe('planExport: whole results', () => {
+  it('a root file with front matter (a copy), a project file, notes naming the root file', () => {
+    const files = planExport({
+      targets: ['windsurf', 'windsurf'],
+      global: [G1, GW],
+      projects: [project('billing', ['services/billing/**', 'libs/*.ts'], [P1, PW, G1])],
+      severities: ['error', 'info'],
+      nested: true,
+      storeRel: '.agents',
+    });
+    expect(files).toEqual([
+      {
+        path: '.windsurf/rules/agents-billing.md',
+        target: 'windsurf',
+        frontMatter: ['trigger: glob', 'globs: services/billing/**,libs/*.ts'],
+        sections: [
+          {
+            title: 'Project billing',
+            scope: 'project billing',
+            notes: [
+              'These apply to files matching `services/billing/**`, `libs/*.ts`.',
+              'The global invariants (in .windsurf/rules/agents-global.md) apply here too.',
+            ],
+            entries: [P1],
+          },
+        ],
+      },
+      {
+        path: '.windsurf/rules/agents-global.md',
+        target: 'windsurf',
+        frontMatter: ['trigger: always_on'],
+        sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: [G1] }],
+      },
+    ]);
+    expect(files[1]!.frontMatter).not.toBe(TARGETS.windsurf.rootFrontMatter);
+  });
+
+  it('nested files: one per folder glob, none for other globs; two projects in one folder share the file', () => {
+    const files = planExport({
+      targets: ['agents-md'],
+      global: [],
+      projects: [
+        project('billing', ['services/billing/**', 'libs/*.ts', 'shared/**/*']),
+        project('audit', ['shared/**'], [entry(ID4, 'Keep logs', { kind: 'project', project: 'audit' })]),
+        project('empty', []),
+        project('none', undefined),
+      ],
+      severities: ['error', 'warning', 'info'],
+      nested: true,
+      storeRel: '.agents',
+    });
+    const note = 'The global invariants (in AGENTS.md at the top of the repository) apply here too.';
+    const billing = {
+      title: 'Project billing',
+      scope: 'project billing',
+      notes: ['These apply to files matching `services/billing/**`, `libs/*.ts`, `shared/**/*`.', note],
+      entries: [P1],
+    };
+    const audit = {
+      title: 'Project audit',
+      scope: 'project audit',
+      notes: ['These apply to files matching `shared/**`.', note],
+      entries: [entry(ID4, 'Keep logs', { kind: 'project', project: 'audit' })],
+    };
+    expect(files).toEqual([
+      {
+        path: 'AGENTS.md',
+        target: 'agents-md',
+        frontMatter: undefined,
+        sections: [{ title: 'Global', scope: 'global', notes: ['These apply to every file of this repository.'], entries: [] }],
+      },
+      { path: 'services/billing/AGENTS.md', target: 'agents-md', frontMatter: undefined, sections: [billing] },
+      { path: 'shared/AGENTS.md', target: 'agents-md', frontMatter: undefined, sections: [billing, audit] },
+    ]);
+  });
+
+  it('targets without a project file (none here) and no global set give nothing', () => {
+    expect(
+      planExport({
+        targets: ['claude-md'],
+        global: undefined,
+        projects: [project('billing', ['services/billing/**'])],
+        severities: ['error'],
+        nested: false,
+        storeRel: '.agents',
+      }),
+    ).toEqual([]);
+  });
+});
+
+describe('unexpressedGlobs', () => {
+  it('lists the globs that are no single folder, per project', () => {
+    expect(
+      unexpressedGlobs([project('a', ['x/**', 'y/*.ts', 'z/**/*']), project('b', undefined), project('c', ['**/*.md', 'w/**'])]),
+    ).toEqual([
+      { project: 'a', glob: 'y/*.ts' },
+      { project: 'c', glob: '**/*.md' },
+    ]);
+  });
+});
+
+describe('renderSections: the whole text', () => {
+  it('the head, a section per scope, severity groups in order, labels, shadows, (none), no notes', () => {
+    const shadowing = entry(ID3, 'Keep it', { kind: 'global' }, 'warning', [
+      { id: ID1, scope: 'inherited', path: 'p1' },
+      { id: ID2, scope: 'global', path: 'p2' },
+    ]);
+    const md = renderSections(
+      [
+        { title: 'Global', scope: 'global', notes: ['One.', 'Two.'], entries: [P1, shadowing, G1] },
+        { title: 'Empty', scope: 'global', notes: ['Nothing.'], entries: [] },
+        { title: 'Bare', scope: 'project billing', notes: [], entries: [P1] },
+      ],
+      '.agents',
+    );
+    expect(md).toBe(
+      [
+        ...HEAD,
+        '',
+        '### Global',
+        '',
+        'One. Two.',
+        '',
+        '#### Must (error): never break these',
+        '',
+        `- Never delete production data (\`${ID1}\`)`,
+        '',
+        '#### Should (warning): follow these, and say so when you cannot',
+        '',
+        `- Keep it (\`${ID3}\`; shadows inherited \`${ID1}\`, global \`${ID2}\`)`,
+        '',
+        '#### Note (info): keep these in mind',
+        '',
+        `- Amounts are integers of cents (project billing, \`${ID2}\`)`,
+        '',
+        '### Empty',
+        '',
+        'Nothing.',
+        '',
+        '(none)',
+        '',
+        '### Bare',
+        '',
+        '#### Note (info): keep these in mind',
+        '',
+        `- Amounts are integers of cents (\`${ID2}\`)`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a set rendered under two scopes is rendered for each; a cache is reused across calls', () => {
+    const set = [P1];
+    const rendered = newRenderedEntries();
+    const one = renderSections([{ title: 'P', scope: 'project billing', notes: [], entries: set }], 'st', rendered);
+    const two = renderSections([{ title: 'G', scope: 'global', notes: [], entries: set }], 'st', rendered);
+    expect(one.endsWith(`- Amounts are integers of cents (\`${ID2}\`)\n`)).toBe(true);
+    expect(two.endsWith(`- Amounts are integers of cents (project billing, \`${ID2}\`)\n`)).toBe(true);
+    expect(one.includes('kept as files in `st/`')).toBe(true);
+    // A cached text is given back as it was, even for a set changed since (sets are never changed in a run).
+    set.push(G1);
+    expect(renderSections([{ title: 'P', scope: 'project billing', notes: [], entries: set }], 'st', rendered)).toBe(one);
+    expect(renderSections([{ title: 'P', scope: 'project billing', notes: [], entries: set }], 'st')).not.toBe(one);
+  });
+
+  it('an invariant text becomes one list item: trimmed, line ends made \\n, continuation lines indented, markers escaped', () => {
+    const odd = entry(ID1, '  first <!-- x -->\r\nsecond   \rthird\n\n-->last  ', { kind: 'global' });
+    expect(renderSections([{ title: 'G', scope: 'global', notes: [], entries: [odd] }], '.agents')).toBe(
+      [
+        ...HEAD,
+        '',
+        '### G',
+        '',
+        '#### Must (error): never break these',
+        '',
+        `- first &lt;!-- x --&gt;\n  second\n  third\n\n  --&gt;last (\`${ID1}\`)`,
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('the markers and front matter text', () => {
+  it('hashedText, beginMarker, frontMatterText', () => {
+    expect(hashedText(undefined, 'in')).toBe('\u0000in');
+    expect(hashedText('---\na\n---\n', 'in')).toBe('---\na\n---\n\u0000in');
+    expect(beginMarker(H)).toBe(
+      `<!-- agents:begin · generated by \`agents export\` from the invariant store; edit the store, not this block · sha256:${H} -->`,
+    );
+    expect(beginMarker(H).startsWith(BEGIN_PREFIX)).toBe(true);
+    expect(END_MARKER).toBe('<!-- agents:end -->');
+    expect(frontMatterText(undefined)).toBeUndefined();
+    expect(frontMatterText([])).toBe('---\n\n---\n');
+    expect(frontMatterText(['a: 1', 'b: 2'])).toBe('---\na: 1\nb: 2\n---\n');
+  });
+
+  it('leadingFrontMatter: only at the very start, LF or CRLF', () => {
+    expect(leadingFrontMatter('---\na: 1\n---\nrest')).toBe('---\na: 1\n---\n');
+    expect(leadingFrontMatter('---\r\na: 1\r\n---\r\nrest')).toBe('---\r\na: 1\r\n---\r\n');
+    expect(leadingFrontMatter('---\na: 1\nb: 2\n---\nx\n---\n')).toBe('---\na: 1\nb: 2\n---\n');
+    expect(leadingFrontMatter('x\n---\na: 1\n---\n')).toBeUndefined();
+    expect(leadingFrontMatter('---\na: 1\n---')).toBeUndefined();
+    expect(leadingFrontMatter('---\n---\n')).toBeUndefined();
+  });
+
+  it('renderStandalone: front matter, then the sections', () => {
+    const sections = [{ title: 'Global', scope: 'global', notes: [], entries: [G1] }];
+    const body = renderSections(sections, '.agents');
+    expect(renderStandalone(TARGETS.cursor, sections, '.agents')).toBe(
+      `---\ndescription: Invariants that apply everywhere in this repository (exported by agents)\nalwaysApply: true\n---\n${body}`,
+    );
+    expect(renderStandalone(TARGETS['agents-md'], sections, '.agents')).toBe(body);
+  });
+});
+
+describe('scanBlock', () => {
+  const begin = beginMarker(H);
+  it.each([
+    ['', { kind: 'none' }],
+    ['text\n', { kind: 'none' }],
+    [`x ${begin}\nx ${END_MARKER}\n`, { kind: 'none' }],
+    [`${begin}\n${begin}\n${END_MARKER}\n`, { kind: 'damaged', why: 'it holds 2 "agents:begin" markers' }],
+    [`${begin}\n${END_MARKER}\n${END_MARKER}\n${END_MARKER}\n`, { kind: 'damaged', why: 'it holds 3 "agents:end" markers' }],
+    [`${END_MARKER}\n`, { kind: 'damaged', why: 'it holds an "agents:end" marker without its "agents:begin"' }],
+    [`a\n${begin}\n`, { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' }],
+    [`${END_MARKER}\n${begin}\n`, { kind: 'damaged', why: 'its "agents:end" marker comes before "agents:begin"' }],
+    [
+      `${BEGIN_PREFIX} sha256:${'a'.repeat(63)} -->\n${END_MARKER}\n`,
+      { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' },
+    ],
+    [
+      `${BEGIN_PREFIX} sha256:${'A'.repeat(64)} -->\n${END_MARKER}\n`,
+      { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' },
+    ],
+    [`${BEGIN_PREFIX} xsha256:${H} -->\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
+    [`${BEGIN_PREFIX} sha256:${H} --> x\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
+    [`${BEGIN_PREFIX}sha256:${H} -->\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
+    // An end marker counts only at the start of a line.
+    [`${begin} ${END_MARKER}`, { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' }],
+    [`${begin}`, { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' }],
+  ])('%j', (text, expected) => {
+    expect(scanBlock(text)).toEqual(expected);
+  });
+
+  it('a block: offsets, hash, inside and front matter', () => {
+    const text = `---\na: 1\n---\nbefore\n${begin}\ninside\n${END_MARKER}\nafter\n`;
+    const start = text.indexOf(begin);
+    expect(scanBlock(text)).toEqual({
+      kind: 'block',
+      start,
+      end: text.indexOf('after'),
+      hash: H,
+      inner: 'inside\n',
+      frontMatter: '---\na: 1\n---\n',
+    });
+  });
+
+  it('a block with CRLF line ends, and one that ends the file without a line end', () => {
+    const crlf = `${begin}\r\nin\r\n${END_MARKER}\r\nafter`;
+    expect(scanBlock(crlf)).toEqual({
+      kind: 'block',
+      start: 0,
+      end: crlf.indexOf('after'),
+      hash: H,
+      inner: 'in\r\n',
+      frontMatter: undefined,
+    });
+    const bare = `x\n${begin}\n${END_MARKER}`;
+    expect(scanBlock(bare)).toEqual({ kind: 'block', start: 2, end: bare.length, hash: H, inner: '', frontMatter: undefined });
+    const cr = `${begin}\n${END_MARKER}\rx`;
+    expect(scanBlock(cr)).toMatchObject({ kind: 'block', end: cr.length - 2 });
+  });
+
+  it('a begin marker with other words before the hash', () => {
+    expect(scanBlock(`${BEGIN_PREFIX} made by hand sha256:${H} -->\n${END_MARKER}\n`)).toMatchObject({ kind: 'block', hash: H });
+  });
+});
+
+describe('mergeBlock: exact texts', () => {
+  const inner = '## Invariants\n\n- A\n';
+  const blockOf = (front: string | undefined, inside: string) =>
+    `${beginMarker(hash(hashedText(front, inside)))}\n${inside}${END_MARKER}\n`;
+  const block = blockOf(undefined, inner);
+
+  it('creates a file, with its front matter first', () => {
+    expect(mergeBlock(undefined, undefined, inner, hash, false)).toEqual({ kind: 'write', text: block, action: 'create' });
+    const front = '---\na: 1\n---\n';
+    expect(mergeBlock(undefined, front, inner, hash, false)).toEqual({
+      kind: 'write',
+      text: `${front}${blockOf(front, inner)}`,
+      action: 'create',
+    });
+  });
+
+  it.each([
+    ['', ''],
+    ['mine', 'mine\n\n'],
+    ['mine\n', 'mine\n\n'],
+    ['mine\n\n', 'mine\n\n'],
+  ])('appends to %j with one blank line between', (current, before) => {
+    expect(mergeBlock(current, undefined, inner, hash, false)).toEqual({ kind: 'write', text: `${before}${block}`, action: 'update' });
+  });
+
+  it('a file of its own without a block is foreign, unless forced: then the text is replaced', () => {
+    const front = '---\na: 1\n---\n';
+    expect(mergeBlock('mine\n', front, inner, hash, false)).toEqual({
+      kind: 'refuse',
+      reason: 'foreign',
+      why: 'it has no agents block: it was not written by `agents export`',
+    });
+    expect(mergeBlock('mine\n', front, inner, hash, true)).toEqual({
+      kind: 'write',
+      text: `${front}${blockOf(front, inner)}`,
+      action: 'update',
+    });
+  });
+
+  it('a damaged block is refused with the reason, forced or not', () => {
+    expect(mergeBlock(END_MARKER, undefined, inner, hash, true)).toEqual({
+      kind: 'refuse',
+      reason: 'damaged',
+      why: 'it holds an "agents:end" marker without its "agents:begin"',
+    });
+  });
+
+  it('an up-to-date block is unchanged, with or without front matter', () => {
+    const text = `a\n\n${block}b\n`;
+    expect(mergeBlock(text, undefined, inner, hash, false)).toEqual({ kind: 'write', text, action: 'unchanged' });
+    const front = '---\na: 1\n---\n';
+    const made = `${front}${blockOf(front, inner)}`;
+    expect(mergeBlock(made, front, inner, hash, false)).toEqual({ kind: 'write', text: made, action: 'unchanged' });
+  });
+
+  it('a block edited by hand is refused with the reason; forced, it is replaced', () => {
+    const edited = block.replace('- A', '- B');
+    expect(mergeBlock(`x\n${edited}`, undefined, inner, hash, false)).toEqual({
+      kind: 'refuse',
+      reason: 'hand-edited',
+      why: 'its agents block was edited by hand (the text no longer matches the sha256 in its begin marker)',
+    });
+    expect(mergeBlock(`x\n${edited}`, undefined, inner, hash, true)).toEqual({ kind: 'write', text: `x\n${block}`, action: 'update' });
+  });
+
+  it('a block with a stale but right hash is replaced without force', () => {
+    const old = blockOf(undefined, '- old\n');
+    expect(mergeBlock(`x\n${old}y`, undefined, inner, hash, false)).toEqual({ kind: 'write', text: `x\n${block}y`, action: 'update' });
+  });
+
+  it('a right block under a front matter that is not the one wanted: the front matter is rewritten', () => {
+    const front = '---\na: 1\n---\n';
+    const other = '---\na: 2\n---\n';
+    const made = `${front}${blockOf(front, inner)}tail\n`;
+    // The block covers its own front matter: a new front matter is a change, not a hand edit.
+    expect(mergeBlock(made, other, inner, hash, false)).toEqual({
+      kind: 'write',
+      text: `${other}${blockOf(other, inner)}tail\n`,
+      action: 'update',
+    });
+    // A file without front matter (its hash covers none) gets it before the text above the block.
+    const noFront = `above\n${block}`;
+    expect(mergeBlock(noFront, front, inner, hash, false)).toEqual({
+      kind: 'write',
+      text: `${front}above\n${blockOf(front, inner)}`,
+      action: 'update',
+    });
+    // A target without front matter leaves a file's own front matter alone.
+    const own = `${other}${block}`;
+    expect(mergeBlock(own, undefined, inner, hash, false)).toEqual({ kind: 'write', text: own, action: 'unchanged' });
+  });
+
+  it('the front matter must also stand at the start of the file for the block to be up to date', () => {
+    const front = '---\na: 1\n---\n';
+    const b = blockOf(front, inner);
+    // The block is right and the hash covers the front matter, but the file starts with another one.
+    const text = `---\nz: 9\n---\n${b}`;
+    expect(mergeBlock(text, front, inner, hash, true)).toEqual({ kind: 'write', text: `${front}${b}`, action: 'update' });
+  });
+
+  it('forced over an identical text gives unchanged', () => {
+    // A block whose hash was computed without the front matter it now sits under.
+    const front = '---\na: 1\n---\n';
+    const text = `${front}${blockOf(front, inner)}`;
+    expect(mergeBlock(text, front, inner, hash, true)).toEqual({ kind: 'write', text, action: 'unchanged' });
+  });
+});
+
+describe('removeBlock: exact results', () => {
+  const inner = '- A\n';
+  const blockOf = (front: string | undefined) => `${beginMarker(hash(hashedText(front, inner)))}\n${inner}${END_MARKER}\n`;
+
+  it('refuses a damaged file, a file without a block, and a hand edit', () => {
+    expect(removeBlock(`${END_MARKER}\n`, hash, false)).toEqual({
+      kind: 'refuse',
+      reason: 'damaged',
+      why: 'it holds an "agents:end" marker without its "agents:begin"',
+    });
+    expect(removeBlock('mine\n', hash, false)).toEqual({ kind: 'refuse', reason: 'foreign', why: 'it has no agents block' });
+    expect(removeBlock(blockOf(undefined).replace('- A', '- B'), hash, false)).toEqual({
+      kind: 'refuse',
+      reason: 'hand-edited',
+      why: 'its agents block was edited by hand',
+    });
+  });
+
+  it('without front matter: deletes a file of white space and the block, keeps other text', () => {
+    expect(removeBlock(`\n \n${blockOf(undefined)}\t\n`, hash, false)).toEqual({ kind: 'delete' });
+    expect(removeBlock(`a\n${blockOf(undefined)}b\n`, hash, false)).toEqual({ kind: 'write', text: 'a\nb\n', action: 'update' });
+    // The hash of a file without front matter covers none, even when the file starts with one.
+    const front = '---\nx: 1\n---\n';
+    expect(removeBlock(`${front}${blockOf(undefined)}`, hash, false)).toEqual({ kind: 'write', text: front, action: 'update' });
+    expect(removeBlock(`${front}${blockOf(undefined)}`, hash, true)).toEqual({
+      kind: 'refuse',
+      reason: 'hand-edited',
+      why: 'its agents block was edited by hand',
+    });
+  });
+
+  it('with front matter: the front matter goes with the block', () => {
+    const front = '---\nx: 1\n---\n';
+    expect(removeBlock(`${front}${blockOf(front)}`, hash, true)).toEqual({ kind: 'delete' });
+    expect(removeBlock(`${front}${blockOf(front)}\n`, hash, true)).toEqual({ kind: 'delete' });
+    expect(removeBlock(`${front}${blockOf(front)}mine\n`, hash, true)).toEqual({ kind: 'write', text: `${front}mine\n`, action: 'update' });
+    // A file that lost its front matter: the hash then covers none.
+    expect(removeBlock(blockOf(undefined), hash, true)).toEqual({ kind: 'delete' });
+  });
+});
