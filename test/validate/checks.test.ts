@@ -1,0 +1,1599 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/core/diagnostics.ts';
+import { SCHEMAS, type SchemaName } from '../../src/core/schema-docs.ts';
+import { validateTree, type ValidateOptions } from '../../src/validate/checks.ts';
+import { type ReadResult, type TreeEntry, type TreeSource, WorkingTreeSource } from '../../src/store/tree-source.ts';
+import { FactsCache } from '../../src/validate/cache.ts';
+import { tempDir, testStore } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+const P = '01M8KK5920RS6CGAVDFVYYJ0B4';
+const X = '01JDQ6X5Z8W4N3B2C1D0E9F8GA';
+const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
+const PML = '# yaml-language-server: $schema=../../schemas/invariant.schema.json\n';
+
+type Spec = string | null | { link: true } | { other: true } | { fail: Exclude<ReadResult, { ok: true }> };
+
+/** A store in memory: files (text), folders (null), links and special files; every folder of a path is listed. */
+class MemorySource implements TreeSource {
+  readonly description = 'memory';
+  readonly reads: string[][] = [];
+  readonly blobIds?: () => Promise<ReadonlyMap<string, { sha: string; mode: string }>>;
+
+  constructor(
+    private readonly spec: Record<string, Spec>,
+    blobs?: Record<string, string>,
+  ) {
+    if (blobs) this.blobIds = async () => new Map(Object.entries(blobs).map(([p, sha]) => [p, { sha, mode: '100644' }]));
+  }
+
+  async list(): Promise<TreeEntry[]> {
+    const types = new Map<string, TreeEntry['type']>();
+    for (const [key, s] of Object.entries(this.spec)) {
+      const path = key.replace(/\/$/, '');
+      const parts = path.split('/');
+      for (let n = 1; n < parts.length; n++) types.set(parts.slice(0, n).join('/'), 'dir');
+      types.set(
+        path,
+        s === null ? 'dir' : typeof s === 'object' && 'link' in s ? 'symlink' : typeof s === 'object' && 'other' in s ? 'other' : 'file',
+      );
+    }
+    const order = (p: string) => p.split('/');
+    return [...types.entries()]
+      .sort(([a], [b]) => {
+        const x = order(a);
+        const y = order(b);
+        for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+        return x.length - y.length;
+      })
+      .map(([path, type]) => ({ path, type }));
+  }
+
+  async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {
+    this.reads.push([...paths]);
+    const out = new Map<string, ReadResult>();
+    for (const p of paths) {
+      const s = this.spec[p] ?? this.spec[`${p}/`];
+      if (typeof s === 'string') out.set(p, { ok: true, bytes: new TextEncoder().encode(s) });
+      else if (s && typeof s === 'object' && 'fail' in s) out.set(p, s.fail);
+      else if (s && typeof s === 'object' && 'link' in s)
+        out.set(p, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
+      else if (s && typeof s === 'object') out.set(p, { ok: false, code: 'not-a-file', message: 'is not a regular file' });
+      else out.set(p, { ok: false, code: 'missing', message: 'does not exist' });
+    }
+    return out;
+  }
+}
+
+const inv = (id: string, text: string, extra = '') => `${ML}id: ${id}\ntext: ${text}\n${extra}`;
+const pinv = (id: string, text: string, extra = '') => `${PML}id: ${id}\ntext: ${text}\n${extra}`;
+
+async function check(spec: Record<string, Spec>, options: ValidateOptions = {}) {
+  return (await validateTree(new MemorySource(spec), options)).diagnostics;
+}
+
+const WML = '# yaml-language-server: $schema=../../../schemas/waiver.schema.json\n';
+const PLML = '# yaml-language-server: $schema=../../schemas/plan.schema.json\n';
+const PRML = '# yaml-language-server: $schema=../../schemas/project.schema.json\n';
+const waiver = (id: string, of: string, expires: string) =>
+  `${WML}id: ${id}\ninvariant_id: ${of}\nreason: r\nowner: o\nexpires: ${expires}\ncreated_at: 2020-01-02T10:00:00Z\n`;
+const plan = (id: string, extra = '') => `${PLML}id: ${id}\n${extra}`;
+const project = (paths: string[]) => `${PRML}paths:\n${paths.map((p) => `  - "${p}"\n`).join('')}`;
+
+describe('checkLayout', () => {
+  it('reports what fits no place, bad names, temporaries, links and plan folders without plan.yaml, and nothing under a reported folder', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'Never delete data'),
+      [`global/${B}.yaml/`]: null,
+      [`global/${B}.yaml/inner.txt`]: 'x',
+      'global/.lock/': null,
+      'global/.lock/inner': 'x',
+      'global/sub/': null,
+      'global/sub/deeper/x.txt': 'x',
+      'global/notes.txt': 'x',
+      'global/link.txt': { link: true },
+      'global/no-deletes.yaml': 'id: x\n',
+      [`global/.${C}.yaml.1.ab.tmp`]: 'x',
+      'projects/Bad Name/': null,
+      'projects/Bad Name/x.txt': 'x',
+      'projects/web/deep/': null,
+      'actions/Bad/': null,
+      'actions/ns/Bad/': null,
+      'actions/ns/ok/x/': null,
+      [`plans/.${P}.tmp/`]: null,
+      'plans/notaulid/': null,
+      [`plans/${P}/`]: null,
+      [`plans/${X}/plan.yaml`]: plan(X),
+      'actors/a': { link: true },
+      'actors/b.mjs': 'x',
+      'global/.gitkeep': { link: true },
+      'projects/.gitkeep': '',
+      'projects/linked': { link: true },
+      'z.txt': { other: true },
+    });
+    expect(found).toStrictEqual([
+      {
+        code: 'bad-name',
+        severity: 'error',
+        file: 'actions/Bad',
+        line: 0,
+        col: 0,
+        message:
+          'action namespace "Bad" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+      },
+      {
+        code: 'bad-name',
+        severity: 'error',
+        file: 'actions/ns/Bad',
+        line: 0,
+        col: 0,
+        message:
+          'action name "Bad" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+      },
+      {
+        code: 'unknown-path',
+        severity: 'warning',
+        file: 'actions/ns/ok/x',
+        line: 0,
+        col: 0,
+        message: 'folder actions/ns/ok/x/ fits no place in the store layout and is never read',
+        hint: 'Move it out of the store, or see docs/store-format.md for where folders go.',
+      },
+      {
+        code: 'symlink',
+        severity: 'error',
+        file: 'actors/a',
+        line: 0,
+        col: 0,
+        message: 'actors/a is a symbolic link; links are never followed inside a store',
+        hint: 'Replace the link with the file itself, or remove it.',
+      },
+      {
+        code: 'temporary-file',
+        severity: 'warning',
+        file: `global/.${C}.yaml.1.ab.tmp`,
+        line: 0,
+        col: 0,
+        message: `global/.${C}.yaml.1.ab.tmp is a temporary file left by an interrupted write`,
+        hint: 'Run `agents validate --fix` to remove it (it never holds the only copy of anything).',
+      },
+      {
+        code: 'symlink',
+        severity: 'error',
+        file: 'global/.gitkeep',
+        line: 0,
+        col: 0,
+        message: 'global/.gitkeep is a symbolic link; links are never followed inside a store',
+        hint: 'Replace the link with the file itself, or remove it.',
+      },
+      {
+        code: 'symlink',
+        severity: 'error',
+        file: 'global/link.txt',
+        line: 0,
+        col: 0,
+        message: 'global/link.txt is a symbolic link; links are never followed inside a store',
+        hint: 'Replace the link with the file itself, or remove it.',
+      },
+      {
+        code: 'unknown-path',
+        severity: 'warning',
+        file: 'global/notes.txt',
+        line: 0,
+        col: 0,
+        message: 'global/notes.txt fits no place in the store layout and is never read',
+        hint: 'Move it out of the store, or see docs/store-format.md for where files go.',
+      },
+      {
+        code: 'unknown-path',
+        severity: 'warning',
+        file: 'global/sub',
+        line: 0,
+        col: 0,
+        message: 'folder global/sub/ fits no place in the store layout and is never read',
+        hint: 'Move it out of the store, or see docs/store-format.md for where folders go.',
+      },
+      {
+        code: 'temporary-file',
+        severity: 'warning',
+        file: `plans/.${P}.tmp`,
+        line: 0,
+        col: 0,
+        message: `plans/.${P}.tmp/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`,
+        hint: 'Run `agents validate --fix` to remove it; the plan was never created.',
+      },
+      {
+        code: 'plan-missing',
+        severity: 'error',
+        file: `plans/${P}/plan.yaml`,
+        line: 0,
+        col: 0,
+        message: `plan folder plans/${P}/ has no plan.yaml`,
+        hint: 'Restore plan.yaml (git checkout, or `agents plan use`), or remove the folder if the plan is gone.',
+      },
+      {
+        code: 'bad-name',
+        severity: 'error',
+        file: 'plans/notaulid',
+        line: 0,
+        col: 0,
+        message: `plan folder "notaulid" is not a ULID (26 characters of Crockford base32, e.g. ${A}); files under it are never read`,
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+      },
+      {
+        code: 'bad-name',
+        severity: 'error',
+        file: 'projects/Bad Name',
+        line: 0,
+        col: 0,
+        message:
+          'project "Bad Name" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+      },
+      {
+        code: 'unknown-path',
+        severity: 'warning',
+        file: 'projects/web/deep',
+        line: 0,
+        col: 0,
+        message: 'folder projects/web/deep/ fits no place in the store layout and is never read',
+        hint: 'Move it out of the store, or see docs/store-format.md for where folders go.',
+      },
+      {
+        code: 'unknown-path',
+        severity: 'warning',
+        file: 'z.txt',
+        line: 0,
+        col: 0,
+        message: 'z.txt fits no place in the store layout and is never read',
+        hint: 'Move it out of the store, or see docs/store-format.md for where files go.',
+      },
+      {
+        code: 'bad-lock',
+        severity: 'error',
+        file: 'global/.lock',
+        line: 0,
+        col: 0,
+        message: "global/.lock is a folder, not a writer's lock file; every writer of global would wait on it",
+        hint: 'Remove it from git (`git rm -r --cached <path>`) and add `.lock` to .gitignore.',
+      },
+      {
+        code: 'not-a-file',
+        severity: 'error',
+        file: `global/${B}.yaml`,
+        line: 0,
+        col: 0,
+        message: `global/${B}.yaml is a folder, not a file`,
+        hint: 'Only files may have a .yaml name in a store; rename or move it.',
+      },
+      {
+        code: 'id-invalid',
+        severity: 'error',
+        file: 'global/no-deletes.yaml',
+        line: 0,
+        col: 0,
+        message: `invariant file name "no-deletes" is not a ULID (26 characters of Crockford base32, e.g. ${A}); every *.yaml in a scope folder is an invariant`,
+        hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.',
+      },
+      {
+        code: 'symlink',
+        severity: 'error',
+        file: 'projects/linked',
+        line: 0,
+        col: 0,
+        message: 'projects/linked is a symbolic link to a folder; links are never followed inside a store',
+        hint: 'Replace the link with the folder itself.',
+      },
+    ]);
+  });
+
+  it('in hook mode looks only at touched paths', async () => {
+    const found = await check(
+      {
+        'global/notes.txt': 'x',
+        'global/sub/x.txt': 'x',
+        'projects/web/deep/': null,
+        [`plans/${P}/`]: null,
+      },
+      { touches: (p) => p.startsWith('global') },
+    );
+    expect(found).toStrictEqual([
+      {
+        code: 'unknown-path',
+        severity: 'warning',
+        file: 'global/notes.txt',
+        line: 0,
+        col: 0,
+        message: 'global/notes.txt fits no place in the store layout and is never read',
+        hint: 'Move it out of the store, or see docs/store-format.md for where files go.',
+      },
+      {
+        code: 'unknown-path',
+        severity: 'warning',
+        file: 'global/sub',
+        line: 0,
+        col: 0,
+        message: 'folder global/sub/ fits no place in the store layout and is never read',
+        hint: 'Move it out of the store, or see docs/store-format.md for where folders go.',
+      },
+    ]);
+  });
+});
+
+describe('checkLocks', () => {
+  it('in the working tree: stale locks (asking whether each holder runs), and what is no lock file', async () => {
+    const calls: [number, string][] = [];
+    const found = await check(
+      {
+        '.lock': { link: true },
+        'global/.lock': '123 hostA 2026-11-29T12:00:00Z\n',
+        'projects/web/.lock': '',
+        'actions/ns/n/.lock': '0 h\n',
+        [`plans/${P}/.lock`]: '77 h2\n',
+        [`plans/${P}/plan.yaml`]: plan(P),
+        'projects/api/.lock': '78\n',
+        'projects/b/.lock': { fail: { ok: false, code: 'not-a-file', message: 'is a FIFO, not a file' } },
+        'projects/c/.lock': { fail: { ok: false, code: 'missing', message: 'vanished' } },
+        'projects/d/.lock': { other: true },
+        'projects/e/.lock.break': '  9   hostB  \n',
+        'projects/f/.lock': '-4 h\n',
+        'projects/g/.lock': '1.5 h\n',
+      },
+      {
+        lockHolderAlive: (pid, host) => {
+          calls.push([pid, host]);
+          return pid === 77 ? true : pid === 78 ? undefined : false;
+        },
+      },
+    );
+    expect(found).toStrictEqual([
+      {
+        code: 'bad-lock',
+        severity: 'error',
+        file: '.lock',
+        line: 0,
+        col: 0,
+        message: ".lock is a symbolic link, not a writer's lock file; every writer of the store would wait on it",
+        hint: 'Run `agents validate --fix` to remove it (it never holds anything of the store).',
+      },
+      {
+        code: 'bad-lock',
+        severity: 'error',
+        file: 'projects/d/.lock',
+        line: 0,
+        col: 0,
+        message:
+          "projects/d/.lock is a special file (FIFO, socket or device), not a writer's lock file; every writer of projects/d would wait on it",
+        hint: 'Run `agents validate --fix` to remove it (it never holds anything of the store).',
+      },
+      {
+        code: 'stale-lock',
+        severity: 'warning',
+        file: 'actions/ns/n/.lock',
+        line: 0,
+        col: 0,
+        message: 'actions/ns/n/.lock was left by process 0 on h, which is no longer running',
+        hint: 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.',
+      },
+      {
+        code: 'stale-lock',
+        severity: 'warning',
+        file: 'global/.lock',
+        line: 0,
+        col: 0,
+        message: 'global/.lock was left by process 123 on hostA, which is no longer running',
+        hint: 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.',
+      },
+      {
+        code: 'bad-lock',
+        severity: 'error',
+        file: 'projects/b/.lock',
+        line: 0,
+        col: 0,
+        message: 'projects/b/.lock is a FIFO, not a file; every writer of projects/b would wait on it',
+        hint: 'Run `agents validate --fix` to remove it (it never holds anything of the store).',
+      },
+      {
+        code: 'stale-lock',
+        severity: 'warning',
+        file: 'projects/c/.lock',
+        line: 0,
+        col: 0,
+        message: 'projects/c/.lock was left by process ?, which is no longer running',
+        hint: 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.',
+      },
+      {
+        code: 'stale-lock',
+        severity: 'warning',
+        file: 'projects/e/.lock.break',
+        line: 0,
+        col: 0,
+        message: 'projects/e/.lock.break was left by process 9 on hostB, which is no longer running',
+        hint: 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.',
+      },
+      {
+        code: 'stale-lock',
+        severity: 'warning',
+        file: 'projects/f/.lock',
+        line: 0,
+        col: 0,
+        message: 'projects/f/.lock was left by process -4 on h, which is no longer running',
+        hint: 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.',
+      },
+      {
+        code: 'stale-lock',
+        severity: 'warning',
+        file: 'projects/g/.lock',
+        line: 0,
+        col: 0,
+        message: 'projects/g/.lock was left by process 1.5 on h, which is no longer running',
+        hint: 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.',
+      },
+      {
+        code: 'stale-lock',
+        severity: 'warning',
+        file: 'projects/web/.lock',
+        line: 0,
+        col: 0,
+        message: 'projects/web/.lock was left by process ?, which is no longer running',
+        hint: 'Run `agents validate --fix` to remove it (or delete it if no agents command is running); the next writer clears it too.',
+      },
+    ]);
+    expect(calls).toStrictEqual([
+      [123, 'hostA'],
+      [77, 'h2'],
+      [78, ''],
+      [9, 'hostB'],
+    ]);
+  });
+
+  it('in git: every lock is an error', async () => {
+    expect(await check({ 'global/.lock': '1 h\n', 'projects/web/.lock/': null, 'projects/web/.lock/x': 'x' })).toStrictEqual([
+      {
+        code: 'bad-lock',
+        severity: 'error',
+        file: 'projects/web/.lock',
+        line: 0,
+        col: 0,
+        message: "projects/web/.lock is a folder, not a writer's lock file; every writer of projects/web would wait on it",
+        hint: 'Remove it from git (`git rm -r --cached <path>`) and add `.lock` to .gitignore.',
+      },
+      {
+        code: 'bad-lock',
+        severity: 'error',
+        file: 'global/.lock',
+        line: 0,
+        col: 0,
+        message: "global/.lock is a writer's lock file committed to git; checked out, it can stop every writer of global",
+        hint: 'Remove it from git (`git rm -r --cached <path>`) and add `.lock` to .gitignore.',
+      },
+    ]);
+  });
+});
+
+describe('checkSchemaCopies', () => {
+  it('compares each copy with the tool schema, and says what is missing or not a file', async () => {
+    const found = await check({
+      'schemas/invariant.schema.json': JSON.stringify(SCHEMAS['invariant.schema.json'], null, 2),
+      'schemas/plan.schema.json': '{ not json',
+      'schemas/config.schema.json': '{}',
+      'schemas/action.schema.json': { link: true },
+      'schemas/project.schema.json': { fail: { ok: false, code: 'not-a-file', message: 'is a FIFO, not a file' } },
+      ...Object.fromEntries(
+        ['decision', 'enforcement', 'violation', 'waiver', 'actor-request', 'actor-response'].map((n) => [
+          `schemas/${n}.schema.json`,
+          JSON.stringify(SCHEMAS[`${n}.schema.json` as SchemaName]),
+        ]),
+      ),
+    });
+    expect(found).toStrictEqual([
+      {
+        code: 'symlink',
+        severity: 'error',
+        file: 'schemas/action.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/action.schema.json is a symbolic link; links are never followed inside a store',
+        hint: 'Replace the link with the file itself, or remove it.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/plan.schema.json',
+        line: 0,
+        col: 0,
+        message:
+          'schemas/plan.schema.json differs from the schema this version of agents checks against; editors may accept what validate refuses',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/config.schema.json',
+        line: 0,
+        col: 0,
+        message:
+          'schemas/config.schema.json differs from the schema this version of agents checks against; editors may accept what validate refuses',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'not-a-file',
+        severity: 'error',
+        file: 'schemas/project.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/project.schema.json is a FIFO, not a file',
+        hint: 'Only files may have a .yaml name in a store; rename or move it.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/extends-lock.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/extends-lock.schema.json is missing from the store; editors cannot validate extends-lock files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+    ]);
+  });
+
+  it('an empty schemas folder: every copy is missing; no folder: nothing is said', async () => {
+    expect(await check({ 'schemas/': null })).toStrictEqual([
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/invariant.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/invariant.schema.json is missing from the store; editors cannot validate invariant files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/plan.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/plan.schema.json is missing from the store; editors cannot validate plan files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/config.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/config.schema.json is missing from the store; editors cannot validate config files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/action.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/action.schema.json is missing from the store; editors cannot validate action files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/project.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/project.schema.json is missing from the store; editors cannot validate project files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/decision.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/decision.schema.json is missing from the store; editors cannot validate decision files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/enforcement.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/enforcement.schema.json is missing from the store; editors cannot validate enforcement files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/violation.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/violation.schema.json is missing from the store; editors cannot validate violation files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/waiver.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/waiver.schema.json is missing from the store; editors cannot validate waiver files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/extends-lock.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/extends-lock.schema.json is missing from the store; editors cannot validate extends-lock files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/actor-request.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/actor-request.schema.json is missing from the store; editors cannot validate actor-request files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+      {
+        code: 'schema-outdated',
+        severity: 'warning',
+        file: 'schemas/actor-response.schema.json',
+        line: 0,
+        col: 0,
+        message: 'schemas/actor-response.schema.json is missing from the store; editors cannot validate actor-response files as you type',
+        hint: 'Run `agents init --schemas` to refresh the copies, then commit them.',
+      },
+    ]);
+    expect(await check({ [`global/${A}.yaml`]: inv(A, 'Never delete data') })).toStrictEqual([]);
+  });
+});
+
+describe('checkIds', () => {
+  it('reports every later use of an id, naming the first; plan folders are ids in use', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'One'),
+      [`projects/web/${A}.yaml`]: pinv(A, 'Two'),
+      [`plans/${P}/plan.yaml`]: plan(P),
+      [`plans/${P}/${B}.yaml`]: pinv(B, 'Three'),
+      [`plans/${P}/decisions/${A}.yaml`]: 'x',
+      [`projects/web/waivers/${B}.yaml`]: waiver(B, P, '2999-01-01'),
+      [`plans/${X}/`]: null,
+      [`projects/web/waivers/${C}.yaml`]: waiver(C, X, '2999-01-01'),
+    });
+    expect(found).toStrictEqual([
+      {
+        code: 'plan-missing',
+        severity: 'error',
+        file: `plans/${X}/plan.yaml`,
+        line: 0,
+        col: 0,
+        message: `plan folder plans/${X}/ has no plan.yaml`,
+        hint: 'Restore plan.yaml (git checkout, or `agents plan use`), or remove the folder if the plan is gone.',
+      },
+      {
+        code: 'schema',
+        severity: 'error',
+        file: `plans/${P}/decisions/${A}.yaml`,
+        line: 1,
+        col: 1,
+        message: 'document must be of type object',
+        hint: 'Correct the value; decision.schema.json (in schemas/) describes every key.',
+        lineText: 'x',
+      },
+      {
+        code: 'id-reused',
+        severity: 'error',
+        file: `plans/${P}/decisions/${A}.yaml`,
+        line: 0,
+        col: 0,
+        message: `id ${A} is already used by global/${A}.yaml; an id names one thing in the whole store`,
+        related: [
+          {
+            file: `global/${A}.yaml`,
+            line: 0,
+            col: 0,
+            message: `first use of ${A}`,
+          },
+        ],
+        hint: 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
+      },
+      {
+        code: 'id-reused',
+        severity: 'error',
+        file: `projects/web/${A}.yaml`,
+        line: 0,
+        col: 0,
+        message: `id ${A} is already used by global/${A}.yaml; an id names one thing in the whole store`,
+        related: [
+          {
+            file: `global/${A}.yaml`,
+            line: 0,
+            col: 0,
+            message: `first use of ${A}`,
+          },
+        ],
+        hint: 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
+      },
+      {
+        code: 'id-reused',
+        severity: 'error',
+        file: `projects/web/waivers/${B}.yaml`,
+        line: 0,
+        col: 0,
+        message: `id ${B} is already used by plans/${P}/${B}.yaml; an id names one thing in the whole store`,
+        related: [
+          {
+            file: `plans/${P}/${B}.yaml`,
+            line: 0,
+            col: 0,
+            message: `first use of ${B}`,
+          },
+        ],
+        hint: 'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
+      },
+    ]);
+  });
+});
+
+describe('duplicates, shadows and overrides', () => {
+  it('every copy but the oldest in a scope is a duplicate; lower copies are shadowed', async () => {
+    const found = await check({
+      [`global/${C}.yaml`]: inv(C, 'Never delete data'),
+      [`global/${A}.yaml`]: inv(A, 'never  delete DATA'),
+      [`global/${B}.yaml`]: inv(B, 'Never delete data'),
+      [`projects/web/${P}.yaml`]: pinv(P, 'Never delete data'),
+      [`projects/web/${X}.yaml`]: pinv(X, 'Use TLS'),
+    });
+    expect(found).toStrictEqual([
+      {
+        code: 'duplicate-text',
+        severity: 'error',
+        file: `global/${B}.yaml`,
+        line: 3,
+        col: 7,
+        message: `same text as ${A} (global/${A}.yaml) in global; a scope holds each text once`,
+        hint: `Delete one of the two files (resolution keeps the older, ${A}).`,
+        lineText: 'text: Never delete data',
+        related: [
+          {
+            file: `global/${A}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the copy that is kept: ${A}`,
+          },
+        ],
+      },
+      {
+        code: 'duplicate-text',
+        severity: 'error',
+        file: `global/${C}.yaml`,
+        line: 3,
+        col: 7,
+        message: `same text as ${A} (global/${A}.yaml) in global; a scope holds each text once`,
+        hint: `Delete one of the two files (resolution keeps the older, ${A}).`,
+        lineText: 'text: Never delete data',
+        related: [
+          {
+            file: `global/${A}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the copy that is kept: ${A}`,
+          },
+        ],
+      },
+      {
+        code: 'shadowed',
+        severity: 'warning',
+        file: `global/${A}.yaml`,
+        line: 3,
+        col: 7,
+        message: `${A} (global) is shadowed by ${P} (project web, projects/web/${P}.yaml): the same text at a higher precedence`,
+        hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${A}\` (\`agents invariant edit ${P} --overrides ${A}\`).`,
+        lineText: 'text: never  delete DATA',
+        related: [
+          {
+            file: `projects/web/${P}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the copy that applies: ${P}`,
+          },
+        ],
+      },
+      {
+        code: 'shadowed',
+        severity: 'warning',
+        file: `global/${B}.yaml`,
+        line: 3,
+        col: 7,
+        message: `${B} (global) is shadowed by ${P} (project web, projects/web/${P}.yaml): the same text at a higher precedence`,
+        hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${B}\` (\`agents invariant edit ${P} --overrides ${B}\`).`,
+        lineText: 'text: Never delete data',
+        related: [
+          {
+            file: `projects/web/${P}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the copy that applies: ${P}`,
+          },
+        ],
+      },
+      {
+        code: 'shadowed',
+        severity: 'warning',
+        file: `global/${C}.yaml`,
+        line: 3,
+        col: 7,
+        message: `${C} (global) is shadowed by ${P} (project web, projects/web/${P}.yaml): the same text at a higher precedence`,
+        hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${C}\` (\`agents invariant edit ${P} --overrides ${C}\`).`,
+        lineText: 'text: Never delete data',
+        related: [
+          {
+            file: `projects/web/${P}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the copy that applies: ${P}`,
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('overrides: names an invariant of the store with the same text, which is then not shadowed', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'Never delete data'),
+      [`projects/web/${B}.yaml`]: pinv(B, 'Never delete data', `overrides: ${A}\n`),
+      [`projects/api/${C}.yaml`]: pinv(C, 'Use TLS', `overrides: ${A}\n`),
+      [`projects/app/${P}.yaml`]: pinv(P, 'Use TLS everywhere', `overrides: ${X}\n`),
+      [`projects/app/waivers/${X}.yaml`]: waiver(X, A, '2999-01-01'),
+    });
+    expect(found).toStrictEqual([
+      {
+        code: 'overrides-text',
+        severity: 'error',
+        file: `projects/api/${C}.yaml`,
+        line: 4,
+        col: 12,
+        message: `overrides names ${A} (global/${A}.yaml), whose text differs: an override is a copy of the same text`,
+        hint: 'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.',
+        lineText: `overrides: ${A}`,
+        related: [
+          {
+            file: `global/${A}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the invariant named: ${A}`,
+          },
+        ],
+      },
+      {
+        code: 'overrides-unknown',
+        severity: 'error',
+        file: `projects/app/${P}.yaml`,
+        line: 4,
+        col: 12,
+        message: `overrides names ${X}, which is no invariant in the store`,
+        hint: 'Correct the id (`agents invariant list --all` shows them), or remove the overrides key.',
+        lineText: `overrides: ${X}`,
+      },
+    ]);
+  });
+});
+
+describe('checkNearDuplicates', () => {
+  it('a warning on the newer of each pair of active invariants, naming every older one', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: inv(B, 'Never delete production data!'),
+      [`global/${C}.yaml`]: inv(C, 'Never delete production dat'),
+      [`projects/web/${P}.yaml`]: pinv(P, 'Never delete production data.', 'active: false\n'),
+      [`projects/web/${X}.yaml`]: pinv(X, 'Never delete production data'),
+    });
+    expect(found).toStrictEqual([
+      {
+        code: 'shadowed',
+        severity: 'warning',
+        file: `global/${A}.yaml`,
+        line: 3,
+        col: 7,
+        message: `${A} (global) is shadowed by ${X} (project web, projects/web/${X}.yaml): the same text at a higher precedence`,
+        hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${A}\` (\`agents invariant edit ${X} --overrides ${A}\`).`,
+        lineText: 'text: Never delete production data',
+        related: [
+          {
+            file: `projects/web/${X}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the copy that applies: ${X}`,
+          },
+        ],
+      },
+      {
+        code: 'near-duplicate',
+        severity: 'warning',
+        file: `global/${B}.yaml`,
+        line: 3,
+        col: 7,
+        message: `${B} "Never delete production data!" nearly repeats ${A} "Never delete production data" (global/${A}.yaml, the same but for punctuation); both apply`,
+        hint: `Keep one: remove the newer (\`agents invariant remove ${B}\`), or edit a text if they mean different things.`,
+        lineText: 'text: Never delete production data!',
+        related: [
+          {
+            file: `global/${A}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the other copy: ${A}`,
+          },
+        ],
+      },
+      {
+        code: 'near-duplicate',
+        severity: 'warning',
+        file: `global/${C}.yaml`,
+        line: 3,
+        col: 7,
+        message: `${C} "Never delete production dat" nearly repeats ${A} "Never delete production data" (global/${A}.yaml, one character apart) and ${B} "Never delete production data!" (global/${B}.yaml, one character apart); all apply`,
+        hint: `Keep one: remove the newer (\`agents invariant remove ${C}\`), or edit a text if they mean different things.`,
+        lineText: 'text: Never delete production dat',
+        related: [
+          {
+            file: `global/${A}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the other copy: ${A}`,
+          },
+          {
+            file: `global/${B}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the other copy: ${B}`,
+          },
+        ],
+      },
+      {
+        code: 'near-duplicate',
+        severity: 'warning',
+        file: `projects/web/${X}.yaml`,
+        line: 3,
+        col: 7,
+        message: `${X} "Never delete production data" nearly repeats ${B} "Never delete production data!" (global/${B}.yaml, the same but for punctuation) and ${C} "Never delete production dat" (global/${C}.yaml, one character apart); all apply`,
+        hint: `Keep one: remove the newer (\`agents invariant remove ${X}\`), or edit a text if they mean different things.`,
+        lineText: 'text: Never delete production data',
+        related: [
+          {
+            file: `global/${B}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the other copy: ${B}`,
+          },
+          {
+            file: `global/${C}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the other copy: ${C}`,
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('in hook mode: the pairs of the touched texts, with every older copy of their newer files', async () => {
+    const spec = {
+      [`global/${A}.yaml`]: inv(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: inv(B, 'Never delete production data!'),
+      [`global/${C}.yaml`]: inv(C, 'Never delete production dat'),
+      [`global/${X}.yaml`]: inv(X, 'Keep a changelog'),
+    };
+    const summary = (ds: Diagnostic[]) => ds.map((d) => `${d.code} ${d.file} ${d.message}`);
+    expect(summary(await check(spec, { touches: (p) => p === 'global' || p === `global/${A}.yaml` }))).toStrictEqual([
+      `near-duplicate global/${B}.yaml ${B} "Never delete production data!" nearly repeats ${A} "Never delete production data" (global/${A}.yaml, the same but for punctuation); both apply`,
+      `near-duplicate global/${C}.yaml ${C} "Never delete production dat" nearly repeats ${A} "Never delete production data" (global/${A}.yaml, one character apart) and ${B} "Never delete production data!" (global/${B}.yaml, one character apart); all apply`,
+    ]);
+    expect(summary(await check(spec, { touches: (p) => p === 'global' || p === `global/${X}.yaml` }))).toStrictEqual([]);
+    expect(summary(await check(spec, { touches: (p) => p === 'global' || p === `global/${C}.yaml` }))).toStrictEqual([
+      `near-duplicate global/${C}.yaml ${C} "Never delete production dat" nearly repeats ${A} "Never delete production data" (global/${A}.yaml, one character apart) and ${B} "Never delete production data!" (global/${B}.yaml, one character apart); all apply`,
+    ]);
+  });
+});
+
+describe('checkReferences', () => {
+  it('a plan names an action and a project that exist; a promoted invariant names its origin', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'One'),
+      'actions/ns/n/action.yaml': '# yaml-language-server: $schema=../../../schemas/action.schema.json\ndescription: d\n',
+      'projects/web/': null,
+      [`plans/${P}/plan.yaml`]: plan(P, 'action: ns/n\nproject: web\n'),
+      [`plans/${X}/plan.yaml`]: plan(X, 'action: ns/gone\nproject: gone\n'),
+      [`plans/${P}/${B}.yaml`]: pinv(B, 'Two', `source:\n  kind: action\n  ref: ns/n\n  origin_id: ${A}\n`),
+      [`plans/${P}/${C}.yaml`]: pinv(C, 'Three', `source:\n  kind: action\n  ref: ns/n\n  origin_id: 01JDQ6X5Z8W4N3B2C1D0E9F8GB\n`),
+      [`plans/${X}/${C.slice(0, -1)}C.yaml`]: pinv(
+        `${C.slice(0, -1)}C`,
+        'Four',
+        'source:\n  kind: plan\n  origin_id: 01JDQ6X5Z8W4N3B2C1D0E9F8GD\n',
+      ),
+    });
+    expect(found).toStrictEqual([
+      {
+        code: 'unknown-action',
+        severity: 'warning',
+        file: `plans/${X}/plan.yaml`,
+        line: 3,
+        col: 9,
+        message: `plan ${X} names action ns/gone, which is not in the store (no actions/ns/gone/)`,
+        hint: 'Restore the action template, or correct the name.',
+        lineText: 'action: ns/gone',
+      },
+      {
+        code: 'unknown-project',
+        severity: 'warning',
+        file: `plans/${X}/plan.yaml`,
+        line: 4,
+        col: 10,
+        message: `plan ${X} targets project gone, which is not in the store (no projects/gone/)`,
+        hint: 'Create the project folder (e.g. with `agents invariant add --project`), or correct the name.',
+        lineText: 'project: gone',
+      },
+      {
+        code: 'unknown-origin',
+        severity: 'info',
+        file: `plans/${X}/01JDQ6X5Z8W4N3B2C1D0E9F8GC.yaml`,
+        line: 6,
+        col: 14,
+        message: '01JDQ6X5Z8W4N3B2C1D0E9F8GC was promoted from 01JDQ6X5Z8W4N3B2C1D0E9F8GD, which no longer exists',
+        hint: 'Nothing to do unless the plan should follow the action again; the plan keeps its own copy.',
+        lineText: '  origin_id: 01JDQ6X5Z8W4N3B2C1D0E9F8GD',
+      },
+      {
+        code: 'unknown-origin',
+        severity: 'info',
+        file: `plans/${P}/${C}.yaml`,
+        line: 7,
+        col: 14,
+        message: `${C} was promoted from 01JDQ6X5Z8W4N3B2C1D0E9F8GB (action ns/n), which no longer exists`,
+        hint: 'Nothing to do unless the plan should follow the action again; the plan keeps its own copy.',
+        lineText: '  origin_id: 01JDQ6X5Z8W4N3B2C1D0E9F8GB',
+      },
+    ]);
+  });
+});
+
+describe('checkWaivers', () => {
+  it('expired at `now`, and naming an invariant not in the store', async () => {
+    const spec = {
+      [`global/${A}.yaml`]: inv(A, 'One'),
+      [`projects/web/waivers/${B}.yaml`]: waiver(B, A, '2026-01-31'),
+      [`projects/web/waivers/${C}.yaml`]: waiver(C, X, '2026-02-01'),
+    };
+    expect(await check(spec, { now: new Date('2026-02-01T00:00:00Z') })).toStrictEqual([
+      {
+        code: 'waiver-expired',
+        severity: 'error',
+        file: `projects/web/waivers/${B}.yaml`,
+        line: 6,
+        col: 10,
+        message: `waiver ${B} of ${A} expired (expires: 2026-01-31); the invariant applies again`,
+        hint: `Remove the file (\`git rm projects/web/waivers/${B}.yaml\`) or record a new waiver with \`agents invariant waive ${A} … --expires DATE\`.`,
+        lineText: 'expires: 2026-01-31',
+      },
+      {
+        code: 'unknown-invariant',
+        severity: 'warning',
+        file: `projects/web/waivers/${C}.yaml`,
+        line: 3,
+        col: 15,
+        message: `waiver ${C} names invariant ${X}, which is not in the store`,
+        hint: 'Remove the waiver, or correct invariant_id.',
+        lineText: `invariant_id: ${X}`,
+      },
+    ]);
+    expect(await check(spec)).toStrictEqual([
+      {
+        code: 'unknown-invariant',
+        severity: 'warning',
+        file: `projects/web/waivers/${C}.yaml`,
+        line: 3,
+        col: 15,
+        message: `waiver ${C} names invariant ${X}, which is not in the store`,
+        hint: 'Remove the waiver, or correct invariant_id.',
+        lineText: `invariant_id: ${X}`,
+      },
+    ]);
+  });
+});
+
+describe('checkModelines', () => {
+  it('an info for each file without the modeline, except files with errors', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: `id: ${A}\ntext: One\n`,
+      [`global/${B}.yaml`]: `id: ${B}\ntext: Two\nseverity: fatal\n`,
+      [`global/${C}.yaml`]: `\uFEFF#   yaml-language-server:  $schema=x\nid: ${C}\ntext: Three\n`,
+      [`global/${X}.yaml`]: `# just a comment\nid: ${X}\ntext: Keep a changelog!\n`,
+      [`global/${P}.yaml`]: `id: ${P}\ntext: Keep a changelog\n`,
+      'config.yaml': 'commit: false\n',
+    });
+    expect(found).toStrictEqual([
+      {
+        code: 'schema',
+        severity: 'error',
+        file: `global/${B}.yaml`,
+        line: 3,
+        col: 11,
+        message: 'severity must be one of "error", "warning", "info"',
+        hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+        lineText: 'severity: fatal',
+      },
+      {
+        code: 'near-duplicate',
+        severity: 'warning',
+        file: `global/${P}.yaml`,
+        line: 2,
+        col: 7,
+        message: `${P} "Keep a changelog" nearly repeats ${X} "Keep a changelog!" (global/${X}.yaml, the same but for punctuation); both apply`,
+        hint: `Keep one: remove the newer (\`agents invariant remove ${P}\`), or edit a text if they mean different things.`,
+        lineText: 'text: Keep a changelog',
+        related: [
+          {
+            file: `global/${X}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the other copy: ${X}`,
+          },
+        ],
+      },
+      {
+        code: 'modeline-missing',
+        severity: 'info',
+        file: 'config.yaml',
+        line: 1,
+        col: 1,
+        message: 'no `# yaml-language-server: $schema=…` first line; editors cannot validate this file as you type',
+        hint: 'Run `agents validate --fix` to add it.',
+        lineText: 'commit: false',
+      },
+      {
+        code: 'modeline-missing',
+        severity: 'info',
+        file: `global/${A}.yaml`,
+        line: 1,
+        col: 1,
+        message: 'no `# yaml-language-server: $schema=…` first line; editors cannot validate this file as you type',
+        hint: 'Run `agents validate --fix` to add it.',
+        lineText: `id: ${A}`,
+      },
+      {
+        code: 'modeline-missing',
+        severity: 'info',
+        file: `global/${X}.yaml`,
+        line: 1,
+        col: 1,
+        message: 'no `# yaml-language-server: $schema=…` first line; editors cannot validate this file as you type',
+        hint: 'Run `agents validate --fix` to add it.',
+        lineText: '# just a comment',
+      },
+      {
+        code: 'modeline-missing',
+        severity: 'info',
+        file: `global/${P}.yaml`,
+        line: 1,
+        col: 1,
+        message: 'no `# yaml-language-server: $schema=…` first line; editors cannot validate this file as you type',
+        hint: 'Run `agents validate --fix` to add it.',
+        lineText: `id: ${P}`,
+      },
+    ]);
+  });
+});
+
+describe('checkProjectPaths', () => {
+  const spec = (config?: string) => ({
+    ...(config === undefined ? {} : { 'config.yaml': config }),
+    'projects/web/project.yaml': project(['web/**', 'shared/*.ts', 'src/*.ts']),
+    'projects/api/project.yaml': project(['api/**', 'shared/**', 'src/a*', 'api/*.ts']),
+    'projects/docs/project.yaml': project(['docs/**', 'web/**']),
+    'projects/lib/project.yaml': project(['lib/**', 'src/b*']),
+    'projects/none/project.yaml': `${PRML}description: d\n`,
+  });
+  it('overlaps the globs prove, as errors', async () => {
+    expect(await check(spec())).toStrictEqual([
+      {
+        code: 'project-paths-overlap',
+        severity: 'error',
+        file: 'projects/web/project.yaml',
+        line: 4,
+        col: 5,
+        message: 'paths.1 shared/*.ts of project web overlaps paths.1 shared/** of project api (the globs alone show it)',
+        hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
+        lineText: '  - "shared/*.ts"',
+        related: [
+          {
+            file: 'projects/api/project.yaml',
+            line: 0,
+            col: 0,
+            message: "project api's path shared/**",
+          },
+        ],
+      },
+      {
+        code: 'project-paths-overlap',
+        severity: 'error',
+        file: 'projects/web/project.yaml',
+        line: 3,
+        col: 5,
+        message: 'paths.0 web/** of project web overlaps paths.1 web/** of project docs (the globs alone show it)',
+        hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
+        lineText: '  - "web/**"',
+        related: [
+          {
+            file: 'projects/docs/project.yaml',
+            line: 0,
+            col: 0,
+            message: "project docs's path web/**",
+          },
+        ],
+      },
+    ]);
+  });
+  it('as warnings when config.yaml allows overlaps', async () => {
+    const found = await check(spec('# yaml-language-server: $schema=schemas/config.schema.json\nprojects:\n  allow_overlap: true\n'));
+    expect(found.map((d) => `${d.severity} ${d.code} ${d.file}`)).toStrictEqual([
+      'warning project-paths-overlap projects/web/project.yaml',
+      'warning project-paths-overlap projects/web/project.yaml',
+    ]);
+  });
+  it('with the repository files: overlaps a file shows, and globs that match nothing', async () => {
+    const asked: number[] = [];
+    const found = await check(spec(), {
+      repoFiles: async () => {
+        asked.push(1);
+        return ['shared/a.ts', 'src/b.ts', 'src/a.ts', 'src/a.md', 'webx/a.ts', 'api/x.ts', 'README.md'];
+      },
+    });
+    expect(found).toStrictEqual([
+      {
+        code: 'project-paths-overlap',
+        severity: 'error',
+        file: 'projects/web/project.yaml',
+        line: 4,
+        col: 5,
+        message: 'paths.1 shared/*.ts of project web overlaps paths.1 shared/** of project api (the globs alone show it)',
+        hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
+        lineText: '  - "shared/*.ts"',
+        related: [
+          {
+            file: 'projects/api/project.yaml',
+            line: 0,
+            col: 0,
+            message: "project api's path shared/**",
+          },
+        ],
+      },
+      {
+        code: 'project-paths-overlap',
+        severity: 'error',
+        file: 'projects/web/project.yaml',
+        line: 3,
+        col: 5,
+        message: 'paths.0 web/** of project web overlaps paths.1 web/** of project docs (the globs alone show it)',
+        hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
+        lineText: '  - "web/**"',
+        related: [
+          {
+            file: 'projects/docs/project.yaml',
+            line: 4,
+            col: 5,
+            message: "project docs's path web/**",
+          },
+        ],
+      },
+      {
+        code: 'project-paths-overlap',
+        severity: 'error',
+        file: 'projects/web/project.yaml',
+        line: 5,
+        col: 5,
+        message: 'paths.2 src/*.ts of project web overlaps paths.1 src/b* of project lib (both hold src/b.ts)',
+        hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
+        lineText: '  - "src/*.ts"',
+        related: [
+          {
+            file: 'projects/lib/project.yaml',
+            line: 4,
+            col: 5,
+            message: "project lib's path src/b*",
+          },
+        ],
+      },
+      {
+        code: 'project-path-unmatched',
+        severity: 'warning',
+        file: 'projects/docs/project.yaml',
+        line: 3,
+        col: 5,
+        message: 'paths.0 docs/** of project docs matches no file of the repository',
+        hint: 'Correct the glob (paths are relative to the top of the repository), or remove it.',
+        lineText: '  - "docs/**"',
+      },
+      {
+        code: 'project-path-unmatched',
+        severity: 'warning',
+        file: 'projects/docs/project.yaml',
+        line: 4,
+        col: 5,
+        message: 'paths.1 web/** of project docs matches no file of the repository',
+        hint: 'Correct the glob (paths are relative to the top of the repository), or remove it.',
+        lineText: '  - "web/**"',
+      },
+      {
+        code: 'project-path-unmatched',
+        severity: 'warning',
+        file: 'projects/lib/project.yaml',
+        line: 3,
+        col: 5,
+        message: 'paths.0 lib/** of project lib matches no file of the repository',
+        hint: 'Correct the glob (paths are relative to the top of the repository), or remove it.',
+        lineText: '  - "lib/**"',
+      },
+      {
+        code: 'project-path-unmatched',
+        severity: 'warning',
+        file: 'projects/web/project.yaml',
+        line: 3,
+        col: 5,
+        message: 'paths.0 web/** of project web matches no file of the repository',
+        hint: 'Correct the glob (paths are relative to the top of the repository), or remove it.',
+        lineText: '  - "web/**"',
+      },
+    ]);
+    expect(asked).toEqual([1]);
+    expect((await check(spec(), { repoFiles: async () => undefined })).map((d) => `${d.code} ${d.file} ${d.message}`)).toStrictEqual([
+      'project-paths-overlap projects/web/project.yaml paths.1 shared/*.ts of project web overlaps paths.1 shared/** of project api (the globs alone show it)',
+      'project-paths-overlap projects/web/project.yaml paths.0 web/** of project web overlaps paths.1 web/** of project docs (the globs alone show it)',
+    ]);
+  });
+});
+
+describe('validateTree', () => {
+  it('reports the source, the entries, the number of files and the ids in use; a file that cannot be read is said as such', async () => {
+    const progress: [string, number, number][] = [];
+    const report = await validateTree(
+      new MemorySource({
+        [`global/${A}.yaml`]: inv(A, 'One'),
+        [`global/${B}.yaml`]: { fail: { ok: false, code: 'file-unreadable', message: 'cannot be read (EACCES)' } },
+        [`plans/${P}/plan.yaml`]: { fail: { ok: false, code: 'missing', message: 'vanished' } },
+        [`plans/${P}/decisions/${C}.yaml`]: 'x',
+      }),
+      { onProgress: (phase, done, total) => progress.push([phase, done, total]) },
+    );
+    expect({ ...report, usedIds: [...report.usedIds] }).toStrictEqual({
+      source: 'memory',
+      entries: [
+        {
+          path: 'global',
+          type: 'dir',
+        },
+        {
+          path: `global/${A}.yaml`,
+          type: 'file',
+        },
+        {
+          path: `global/${B}.yaml`,
+          type: 'file',
+        },
+        {
+          path: 'plans',
+          type: 'dir',
+        },
+        {
+          path: `plans/${P}`,
+          type: 'dir',
+        },
+        {
+          path: `plans/${P}/decisions`,
+          type: 'dir',
+        },
+        {
+          path: `plans/${P}/decisions/${C}.yaml`,
+          type: 'file',
+        },
+        {
+          path: `plans/${P}/plan.yaml`,
+          type: 'file',
+        },
+      ],
+      files: 4,
+      diagnostics: [
+        {
+          code: 'file-unreadable',
+          severity: 'error',
+          file: `global/${B}.yaml`,
+          line: 0,
+          col: 0,
+          message: `global/${B}.yaml cannot be read (EACCES)`,
+          hint: 'Check its permissions.',
+        },
+        {
+          code: 'schema',
+          severity: 'error',
+          file: `plans/${P}/decisions/${C}.yaml`,
+          line: 1,
+          col: 1,
+          message: 'document must be of type object',
+          hint: 'Correct the value; decision.schema.json (in schemas/) describes every key.',
+          lineText: 'x',
+        },
+        {
+          code: 'plan-missing',
+          severity: 'error',
+          file: `plans/${P}/plan.yaml`,
+          line: 0,
+          col: 0,
+          message: `plan folder plans/${P}/ has no plan.yaml`,
+          hint: 'Restore plan.yaml, or remove the folder if the plan is gone.',
+        },
+      ],
+      usedIds: [`${A}`, `${B}`, `${C}`, `${P}`],
+    });
+    expect(progress).toStrictEqual([
+      ['read', 1, 4],
+      ['read', 2, 4],
+      ['read', 3, 4],
+      ['read', 4, 4],
+      ['check', 1, 2],
+      ['check', 2, 2],
+    ]);
+  });
+
+  it('from a source that knows blob ids: files the cache knows are not read again, schema copies included', async () => {
+    const dir = tempDir();
+    const spec: Record<string, Spec> = {
+      [`global/${A}.yaml`]: inv(A, 'Never delete data'),
+      [`global/${B}.yaml`]: inv(B, 'never delete DATA'),
+      [`global/${C}.yaml`]: `id: ${C}\ntext: [\n`,
+      'schemas/invariant.schema.json': '{}',
+    };
+    const blobs = {
+      [`global/${A}.yaml`]: 'a1',
+      [`global/${B}.yaml`]: 'b1',
+      [`global/${C}.yaml`]: 'c1',
+      'schemas/invariant.schema.json': 's1',
+    };
+    const first = new MemorySource(spec, blobs);
+    const cache = FactsCache.load(join(dir, 'cache'), 'test-build');
+    const before = await validateTree(first, { cache });
+    cache.save();
+    expect(first.reads).toStrictEqual([
+      [`global/${A}.yaml`, `global/${B}.yaml`, `global/${C}.yaml`],
+      [
+        'schemas/invariant.schema.json',
+        'schemas/plan.schema.json',
+        'schemas/config.schema.json',
+        'schemas/action.schema.json',
+        'schemas/project.schema.json',
+        'schemas/decision.schema.json',
+        'schemas/enforcement.schema.json',
+        'schemas/violation.schema.json',
+        'schemas/waiver.schema.json',
+        'schemas/extends-lock.schema.json',
+        'schemas/actor-request.schema.json',
+        'schemas/actor-response.schema.json',
+      ],
+      [`global/${A}.yaml`, `global/${B}.yaml`],
+    ]);
+    const again = FactsCache.load(join(dir, 'cache'), 'test-build');
+    const second = new MemorySource(spec, { ...blobs, [`global/${B}.yaml`]: 'b2' });
+    const after = await validateTree(second, { cache: again });
+    expect(second.reads).toStrictEqual([
+      [`global/${B}.yaml`],
+      [
+        'schemas/plan.schema.json',
+        'schemas/config.schema.json',
+        'schemas/action.schema.json',
+        'schemas/project.schema.json',
+        'schemas/decision.schema.json',
+        'schemas/enforcement.schema.json',
+        'schemas/violation.schema.json',
+        'schemas/waiver.schema.json',
+        'schemas/extends-lock.schema.json',
+        'schemas/actor-request.schema.json',
+        'schemas/actor-response.schema.json',
+      ],
+      [`global/${A}.yaml`, `global/${B}.yaml`],
+    ]);
+    expect(again.hits).toBe(3);
+    expect(after.diagnostics).toStrictEqual(before.diagnostics);
+    expect(after.diagnostics.map((d) => `${d.code} ${d.file}:${d.line}:${d.col}`)).toStrictEqual([
+      `yaml-syntax global/${C}.yaml:3:1`,
+      'schema-outdated schemas/invariant.schema.json:0:0',
+      'schema-outdated schemas/plan.schema.json:0:0',
+      'schema-outdated schemas/config.schema.json:0:0',
+      'schema-outdated schemas/action.schema.json:0:0',
+      'schema-outdated schemas/project.schema.json:0:0',
+      'schema-outdated schemas/decision.schema.json:0:0',
+      'schema-outdated schemas/enforcement.schema.json:0:0',
+      'schema-outdated schemas/violation.schema.json:0:0',
+      'schema-outdated schemas/waiver.schema.json:0:0',
+      'schema-outdated schemas/extends-lock.schema.json:0:0',
+      'schema-outdated schemas/actor-request.schema.json:0:0',
+      'schema-outdated schemas/actor-response.schema.json:0:0',
+      `duplicate-text global/${B}.yaml:3:7`,
+    ]);
+  });
+
+  it('in the working tree with a cache: a file is read and hashed, and checked only when the cache does not know it', async () => {
+    const store = testStore({
+      [`global/${A}.yaml`]: inv(A, 'Never delete data'),
+      [`global/${B}.yaml`]: inv(B, 'never delete DATA'),
+      [`global/${C}.yaml`]: `id: ${C}\ntext: [\n`,
+      [`projects/web/${X}.yaml`]: pinv(X, 'Use TLS', 'severity: fatal\n'),
+    });
+    const file = join(tempDir(), 'cache');
+    const cold = FactsCache.load(file, 'test-build');
+    const first = await validateTree(new WorkingTreeSource(store), { cache: cold });
+    cold.save();
+    writeFileSync(join(store, `global/${A}.yaml`), inv(A, 'Never delete  data'));
+    const warm = FactsCache.load(file, 'test-build');
+    const progress: [string, number, number][] = [];
+    const second = await validateTree(new WorkingTreeSource(store), {
+      cache: warm,
+      onProgress: (phase, done, total) => progress.push([phase, done, total]),
+    });
+    expect(warm.hits).toBe(3);
+    expect(progress).toStrictEqual([
+      ['read', 1, 4],
+      ['read', 2, 4],
+      ['read', 3, 4],
+      ['read', 4, 4],
+      ['check', 1, 1],
+    ]);
+    expect(second.diagnostics).toStrictEqual(first.diagnostics);
+    expect(second.diagnostics).toStrictEqual([
+      {
+        code: 'yaml-syntax',
+        severity: 'error',
+        file: `global/${C}.yaml`,
+        line: 3,
+        col: 1,
+        message: 'Flow sequence in block collection must be sufficiently indented and end with a ] (BAD_INDENT)',
+        hint: 'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.',
+        lineText: '',
+      },
+      {
+        code: 'schema',
+        severity: 'error',
+        file: `projects/web/${X}.yaml`,
+        line: 4,
+        col: 11,
+        message: 'severity must be one of "error", "warning", "info"',
+        hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+        lineText: 'severity: fatal',
+      },
+      {
+        code: 'duplicate-text',
+        severity: 'error',
+        file: `global/${B}.yaml`,
+        line: 3,
+        col: 7,
+        message: `same text as ${A} (global/${A}.yaml) in global; a scope holds each text once`,
+        hint: `Delete one of the two files (resolution keeps the older, ${A}).`,
+        lineText: 'text: never delete DATA',
+        related: [
+          {
+            file: `global/${A}.yaml`,
+            line: 3,
+            col: 7,
+            message: `the copy that is kept: ${A}`,
+          },
+        ],
+      },
+    ]);
+  });
+});
