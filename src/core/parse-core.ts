@@ -4,8 +4,7 @@ import type { Invariant, InvariantSource, Plan, ProjectMeta, Scope, ScopedInvari
 import { globProblem } from './globs.ts';
 import { DEFAULT_CONFIG } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
-import { MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
-import { codePointLength } from './names.ts';
+import { MAX_FILE_BYTES } from './limits.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 import { sourcesFromConfig } from './extends-config.ts';
@@ -309,8 +308,9 @@ export function fileIdMismatch(y: YamlFile, found: string, id: string): Diagnost
 
 /**
  * An invariant file: YAML, schema, then the rules a schema cannot say (the
- * id equals the file name, the trimmed text length). `id` is the name the
- * path gives; `scope` comes from the path too.
+ * id equals the file name, `source` only in a plan's scope); the schema
+ * bounds the text (not blank, at most MAX_TEXT_LENGTH code points). `id` is
+ * the name the path gives; `scope` comes from the path too.
  */
 export function parseInvariant(
   file: string,
@@ -339,10 +339,6 @@ export function parseInvariant(
         `Rename the file to ${raw.id}.yaml (\`agents validate --fix\` does it) or correct the id.`,
       ),
     );
-  }
-  const trimmed = raw.text.trim();
-  if (trimmed.length === 0 || codePointLength(trimmed) > MAX_TEXT_LENGTH) {
-    diagnostics.push(diagAt(y, offsetOfKey(y, 'text'), 'text-length', `text must be 1 to ${MAX_TEXT_LENGTH} characters after trimming`));
   }
   if (raw.source && scope.kind !== 'plan') {
     diagnostics.push(

@@ -1,0 +1,923 @@
+import { describe, expect, it } from 'vitest';
+import type { Scope } from '../../src/core/model.ts';
+import { DEFAULT_CONFIG } from '../../src/core/model.ts';
+import * as core from '../../src/core/parse-core.ts';
+import {
+  checkSchema,
+  diag,
+  diagAt,
+  diagAtOffset,
+  fileIdMismatch,
+  keyOffset,
+  MAX_FILE_BYTES,
+  offsetAt,
+  ownCopy,
+  parseActionMeta,
+  parseConfig,
+  parseInvariant,
+  parsePlan,
+  parseProjectMeta,
+  parseYaml,
+  plainTextDiagnostics,
+  YAML_SYNTAX,
+  YamlSyntaxNotLoaded,
+} from '../../src/core/parse.ts';
+
+const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const OTHER = '01M8KJW430VF8WCABSB8RTQ8RY';
+const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+const G: Scope = { kind: 'global' };
+const enc = (s: string) => new TextEncoder().encode(s);
+const yamlOf = (text: string) => parseYaml('f.yaml', enc(text)).value!;
+
+describe('diag, diagAt and diagAtOffset', () => {
+  it('diag leaves out the hint and the line text it is not given', () => {
+    expect(diag('f.yaml', 'schema', 'm')).toStrictEqual({
+      code: 'schema',
+      severity: 'error',
+      file: 'f.yaml',
+      line: 0,
+      col: 0,
+      message: 'm',
+    });
+    expect(diag('f.yaml', 'schema', 'm', 'h', 2, 3, 'text')).toStrictEqual({
+      code: 'schema',
+      severity: 'error',
+      file: 'f.yaml',
+      line: 2,
+      col: 3,
+      message: 'm',
+      hint: 'h',
+      lineText: 'text',
+    });
+  });
+
+  it('diagAtOffset: the line and column of a character offset, and its line (CR dropped, cut at 200 characters)', () => {
+    const source = `first\r\nsecond line\n\nfourth\n${'x'.repeat(250)}`;
+    const at = (offset: number) => {
+      const d = diagAtOffset('f.yaml', source, offset, 'yaml-syntax', 'm', 'h');
+      return [d.line, d.col, d.lineText];
+    };
+    expect([at(0), at(3), at(5), at(6), at(7), at(12), at(19), at(20), at(21), at(27), at(30)]).toStrictEqual([
+      [1, 1, 'first'],
+      [1, 4, 'first'],
+      [1, 6, 'first'],
+      [1, 7, 'first'],
+      [2, 1, 'second line'],
+      [2, 6, 'second line'],
+      [3, 1, ''],
+      [4, 1, 'fourth'],
+      [4, 2, 'fourth'],
+      [
+        5,
+        1,
+        'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+      ],
+      [
+        5,
+        4,
+        'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+      ],
+    ]);
+    expect(diagAtOffset('f.yaml', 'abc', 1, 'yaml-syntax', 'm', 'h')).toStrictEqual({
+      code: 'yaml-syntax',
+      severity: 'error',
+      file: 'f.yaml',
+      line: 1,
+      col: 2,
+      message: 'm',
+      hint: 'h',
+      lineText: 'abc',
+    });
+  });
+
+  it('diagAt: the line text of the offset, the last line too, without its line end', () => {
+    const y = yamlOf('a: 1\r\nb: [x,\n  y]\nc: 3');
+    expect([0, 3, 6, 14, 18, 22].map((o) => diagAt(y, o, 'schema', 'm'))).toStrictEqual([
+      {
+        code: 'schema',
+        severity: 'error',
+        file: 'f.yaml',
+        line: 1,
+        col: 1,
+        message: 'm',
+        lineText: 'a: 1',
+      },
+      {
+        code: 'schema',
+        severity: 'error',
+        file: 'f.yaml',
+        line: 1,
+        col: 4,
+        message: 'm',
+        lineText: 'a: 1',
+      },
+      {
+        code: 'schema',
+        severity: 'error',
+        file: 'f.yaml',
+        line: 2,
+        col: 1,
+        message: 'm',
+        lineText: 'b: [x,',
+      },
+      {
+        code: 'schema',
+        severity: 'error',
+        file: 'f.yaml',
+        line: 3,
+        col: 2,
+        message: 'm',
+        lineText: '  y]',
+      },
+      {
+        code: 'schema',
+        severity: 'error',
+        file: 'f.yaml',
+        line: 4,
+        col: 1,
+        message: 'm',
+        lineText: 'c: 3',
+      },
+      {
+        code: 'schema',
+        severity: 'error',
+        file: 'f.yaml',
+        line: 4,
+        col: 5,
+        message: 'm',
+        lineText: 'c: 3',
+      },
+    ]);
+    expect(diagAt(y, 0, 'schema', 'm', 'h').hint).toBe('h');
+  });
+});
+
+describe('parseYaml', () => {
+  it('takes a file of exactly 1 MiB and refuses one byte more; refuses NUL bytes and invalid UTF-8, each with its message', () => {
+    const big = new Uint8Array(MAX_FILE_BYTES).fill(0x20);
+    big.set(enc('a: b'), 0);
+    expect(parseYaml('f.yaml', big).diagnostics).toStrictEqual([]);
+    const tooBig = new Uint8Array(MAX_FILE_BYTES + 1).fill(0x20);
+    expect([
+      parseYaml('f.yaml', tooBig),
+      parseYaml('f.yaml', new Uint8Array([0x61, 0x3a, 0x20, 0])),
+      parseYaml('f.yaml', new Uint8Array([0x74, 0x3a, 0x20, 0xc3, 0x28])),
+    ]).toStrictEqual([
+      {
+        diagnostics: [
+          {
+            code: 'file-too-large',
+            severity: 'error',
+            file: 'f.yaml',
+            line: 0,
+            col: 0,
+            message: 'file is 1048577 bytes; the limit is 1048576 (1 MiB)',
+            hint: 'An invariant file holds one short document; split or shorten it.',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'file-binary',
+            severity: 'error',
+            file: 'f.yaml',
+            line: 0,
+            col: 0,
+            message: 'file holds binary content (a NUL byte), not YAML text',
+            hint: 'Replace it with a UTF-8 YAML file, or move it out of the store.',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'file-not-utf8',
+            severity: 'error',
+            file: 'f.yaml',
+            line: 0,
+            col: 0,
+            message: 'file is not valid UTF-8',
+            hint: 'Save the file as UTF-8.',
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('reads the canonical shape without the parser, and builds the tree once, on first use', () => {
+    const text = `id: ${ID}\ntext: Never delete data\n`;
+    const lazy = core.parseYaml('f.yaml', enc(text), YAML_SYNTAX);
+    expect(lazy.diagnostics).toStrictEqual([]);
+    const y = lazy.value!;
+    expect([y.file, y.source, y.data, y.syntax]).toStrictEqual(['f.yaml', text, { id: ID, text: 'Never delete data' }, YAML_SYNTAX]);
+    const doc = y.doc;
+    expect(y.doc).toBe(doc);
+    expect(y.lines.lineStarts).toStrictEqual([0, 31, 55]);
+    expect(doc.toJS()).toStrictEqual({ id: ID, text: 'Never delete data' });
+    // Without the parser: the value is read, and only the tree is refused.
+    const bare = core.parseYaml('f.yaml', enc(text)).value!;
+    expect(bare.data).toStrictEqual({ id: ID, text: 'Never delete data' });
+    expect(bare.syntax).toBe(undefined);
+    expect(() => bare.doc).toThrow(new YamlSyntaxNotLoaded());
+    expect(() => bare.lines).toThrow(YamlSyntaxNotLoaded);
+    expect(new YamlSyntaxNotLoaded().message).toBe('the yaml parser is not loaded: import src/core/parse.ts before parsing this file');
+    // A file off the fast path needs the parser at once.
+    expect(() => core.parseYaml('f.yaml', enc('a: b  # comment\n'))).toThrow(YamlSyntaxNotLoaded);
+    // A parser that refuses what the fast path took is a bug, said as one.
+    const refusing: core.YamlSyntax = { ...YAML_SYNTAX, parseFull: () => ({ diagnostics: [] }) };
+    const odd = core.parseYaml('g.yaml', enc(text), refusing).value!;
+    expect(() => odd.doc).toThrow(new Error('g.yaml: the fast YAML path accepted a document that yaml refuses'));
+  });
+});
+
+describe('checkSchema', () => {
+  const schemaOf = (text: string) => checkSchema(yamlOf(text), 'invariant.schema.json');
+  it('says each kind of schema error at its key or value', () => {
+    expect([
+      schemaOf(`id: ${ID}\ntext: T\nseverty: error\n`),
+      schemaOf(`id: ${ID}\ntext: T\nsource:\n  kind: plan\n  color: red\n`),
+      schemaOf(`id: ${ID}\n`),
+      schemaOf(`id: ${ID}\ntext: T\nsource:\n  kind: action\n`),
+      schemaOf(`id: ${ID}\ntext: T\nseverity: fatal\n`),
+      schemaOf(`id: ${ID}\ntext: 3\n`),
+      schemaOf(`id: not-a-ulid\ntext: T\n`),
+      schemaOf(`id: ${ID}\ntext: T\noverrides: nope\n`),
+      schemaOf(`id: ${ID}\ntext: T\ncreated_at: yesterday\n`),
+      schemaOf(`id: ${ID}\ntext: T\ntags: [a, a]\n`),
+      schemaOf('- a\n'),
+      checkSchema(yamlOf(`id: ${ID}\ntext: T\n`), 'invariant.schema.json'),
+    ]).toStrictEqual([
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 3,
+          col: 1,
+          message: 'unknown key "severty"',
+          hint: 'Remove "severty" or fix its spelling; invariant.schema.json lists the allowed keys.',
+          lineText: 'severty: error',
+        },
+      ],
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 5,
+          col: 3,
+          message: 'unknown key "color" in source',
+          hint: 'Remove "color" or fix its spelling; invariant.schema.json lists the allowed keys.',
+          lineText: '  color: red',
+        },
+      ],
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 1,
+          col: 1,
+          message: 'missing required key "text"',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: `id: ${ID}`,
+        },
+      ],
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 4,
+          col: 3,
+          message: 'missing required key "ref" in source',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: '  kind: action',
+        },
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 4,
+          col: 3,
+          message: 'missing required key "origin_id" in source',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: '  kind: action',
+        },
+      ],
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 3,
+          col: 11,
+          message: 'severity must be one of "error", "warning", "info"',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: 'severity: fatal',
+        },
+      ],
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 2,
+          col: 7,
+          message: 'text must be of type string',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: 'text: 3',
+        },
+      ],
+      [
+        {
+          code: 'id-invalid',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 1,
+          col: 5,
+          message: 'id "not-a-ulid" is not a ULID (26 characters of Crockford base32, upper case)',
+          hint: 'Ids are made by the CLI; copy a valid one or run `agents invariant add`.',
+          lineText: 'id: not-a-ulid',
+        },
+      ],
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 3,
+          col: 12,
+          message: 'overrides has an invalid format (must match ^[0-7][0-9A-HJKMNP-TV-Z]{25}$)',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: 'overrides: nope',
+        },
+      ],
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 3,
+          col: 13,
+          message: 'created_at must be a date-time (RFC 3339, e.g. 2026-11-29T12:00:00Z)',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: 'created_at: yesterday',
+        },
+      ],
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 3,
+          col: 7,
+          message: 'tags must NOT have duplicate items (items ## 1 and 0 are identical)',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: 'tags: [a, a]',
+        },
+      ],
+      [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'f.yaml',
+          line: 1,
+          col: 1,
+          message: 'document must be of type object',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: '- a',
+        },
+      ],
+      [],
+    ]);
+  });
+});
+
+describe('offsetAt, keyOffset, plainTextDiagnostics, fileIdMismatch', () => {
+  it('offsetAt falls back to the nearest existing ancestor, then to 0', () => {
+    const y = yamlOf(`id: ${ID}\ntags:\n  - a\n  - b\n`);
+    expect([['tags', '1'], ['tags', '5'], ['tags'], ['nope', 'x'], []].map((p) => offsetAt(y, p))).toStrictEqual([47, 39, 39, 0, 0]);
+    expect(offsetAt(yamlOf('[]\n'), ['a'])).toBe(0);
+  });
+
+  it('keyOffset: where a top-level key starts, or 0', () => {
+    const y = yamlOf(`text: T\nid: ${ID}\n`);
+    expect([keyOffset(y, 'id'), keyOffset(y, 'text'), keyOffset(y, 'nope')]).toStrictEqual([8, 0, 0]);
+    expect(keyOffset(yamlOf('- a\n'), 'id')).toBe(0);
+    expect(keyOffset(yamlOf('null\n'), 'id')).toBe(0);
+  });
+
+  it('plainTextDiagnostics and fileIdMismatch say where and what', () => {
+    expect(plainTextDiagnostics(yamlOf(`id: ${ID}\ntext: "a\\u202Eb"\ntags: [x, "y\\u0007"]\n`), 'invariant.schema.json')).toStrictEqual([
+      {
+        code: 'control-character',
+        severity: 'error',
+        file: 'f.yaml',
+        line: 2,
+        col: 7,
+        message:
+          'text holds U+202E (RIGHT-TO-LEFT OVERRIDE) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+        hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
+        lineText: 'text: "a\\u202Eb"',
+      },
+      {
+        code: 'control-character',
+        severity: 'error',
+        file: 'f.yaml',
+        line: 3,
+        col: 11,
+        message:
+          'tags.1 holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+        hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
+        lineText: 'tags: [x, "y\\u0007"]',
+      },
+    ]);
+    expect(plainTextDiagnostics(yamlOf(`id: ${ID}\ntext: "a\\tb"\n`), 'invariant.schema.json')).toStrictEqual([]);
+    expect(fileIdMismatch(yamlOf(`text: T\nid: ${ID}\n`), ID, OTHER)).toStrictEqual({
+      code: 'id-mismatch',
+      severity: 'error',
+      file: 'f.yaml',
+      line: 2,
+      col: 1,
+      message: `id ${ID} differs from the file name ${OTHER}.yaml`,
+      hint: `Rename the file to ${ID}.yaml or correct the id.`,
+      lineText: `id: ${ID}`,
+    });
+  });
+});
+
+describe('parseInvariant', () => {
+  const P: Scope = { kind: 'plan', plan: PLAN };
+  it('keeps every key it is given, with flat copies or without', () => {
+    const text = `id: ${ID}\ntext: "  Never delete production data, not even in a test environment  "\nseverity: warning\nactive: false\ntags: [data, safety]\nrationale: Backups are slow\noverrides: ${OTHER}\nlocked: true\ncreated_at: 2026-11-29T12:00:00Z\ncreated_by: someone@example.com\nsource:\n  kind: action\n  ref: ns/n\n  origin_id: ${OTHER}\n`;
+    const full = {
+      id: ID,
+      text: '  Never delete production data, not even in a test environment  ',
+      severity: 'warning',
+      active: false,
+      tags: ['data', 'safety'],
+      scope: P,
+      path: 'p.yaml',
+      rationale: 'Backups are slow',
+      overrides: OTHER,
+      locked: true,
+      created_at: '2026-11-29T12:00:00Z',
+      created_by: 'someone@example.com',
+      source: { kind: 'action', ref: 'ns/n', origin_id: OTHER },
+    };
+    expect(core.parseInvariant('p.yaml', enc(text), P, ID, true, YAML_SYNTAX)).toStrictEqual({ value: full, diagnostics: [] });
+    expect(core.parseInvariant('p.yaml', enc(text), P, ID, false, YAML_SYNTAX)).toStrictEqual({ value: full, diagnostics: [] });
+    expect(parseInvariant('p.yaml', enc(`id: ${ID}\ntext: T\nlocked: false\n`), G, ID)).toStrictEqual({
+      value: { id: ID, text: 'T', severity: 'error', active: true, tags: [], scope: G, path: 'p.yaml' },
+      diagnostics: [],
+    });
+  });
+
+  it('the schema bounds the text: not blank, at most 2000 code points', () => {
+    const len = (text: string) =>
+      parseInvariant('p.yaml', enc(`id: ${ID}\ntext: ${JSON.stringify(text)}\n`), G, ID).diagnostics.map((d) => d.code);
+    expect(len('😀'.repeat(2000))).toStrictEqual([]);
+    expect(len(`${'a'.repeat(1999)}😀`)).toStrictEqual([]);
+    expect(len('😀'.repeat(2001))).toStrictEqual(['schema']);
+    expect(len(' \t ')).toStrictEqual(['schema']);
+  });
+
+  it('reports every rule a file breaks, each at its key', () => {
+    expect(
+      parseInvariant('p.yaml', enc(`id: ${OTHER}\ntext: "${'x'.repeat(2001)}"\nsource:\n  kind: plan\n  origin_id: ${ID}\n`), G, ID),
+    ).toStrictEqual({
+      diagnostics: [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'p.yaml',
+          line: 2,
+          col: 7,
+          message: 'text must NOT have more than 2000 characters',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText:
+            'text: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"',
+        },
+      ],
+    });
+    expect(parseInvariant('p.yaml', enc(`id: ${ID}\ntext: "a\\u0007"\n`), G, ID)).toStrictEqual({
+      diagnostics: [
+        {
+          code: 'control-character',
+          severity: 'error',
+          file: 'p.yaml',
+          line: 2,
+          col: 7,
+          message:
+            'text holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+          hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
+          lineText: 'text: "a\\u0007"',
+        },
+      ],
+    });
+    expect(parseInvariant('p.yaml', enc(`id: ${OTHER}\ntext: T\nseverity: x\n`), G, ID)).toStrictEqual({
+      diagnostics: [
+        {
+          code: 'schema',
+          severity: 'error',
+          file: 'p.yaml',
+          line: 3,
+          col: 11,
+          message: 'severity must be one of "error", "warning", "info"',
+          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+          lineText: 'severity: x',
+        },
+      ],
+    });
+    expect(parseInvariant('p.yaml', enc(''), G, ID)).toStrictEqual({
+      diagnostics: [
+        {
+          code: 'file-empty',
+          severity: 'error',
+          file: 'p.yaml',
+          line: 0,
+          col: 0,
+          message: 'file holds no YAML document',
+          hint: 'Write the document, or delete the file.',
+        },
+      ],
+    });
+  });
+});
+
+describe('parsePlan', () => {
+  it('the plan, or the id against its folder, schema errors and unsafe text', () => {
+    const f = `plans/${PLAN}/plan.yaml`;
+    expect([
+      parsePlan(f, enc(`id: ${PLAN}\ngoal: Ship it\n`), PLAN),
+      parsePlan(f, enc(`id: ${ID}\ngoal: Ship it\n`), PLAN),
+      parsePlan(f, enc(`id: ${PLAN}\ngoal: "a\\u0007"\n`), PLAN),
+      parsePlan(f, enc(`id: ${PLAN}\ngoal: 3\n`), PLAN),
+      parsePlan(f, enc('- x\n'), PLAN),
+      parsePlan(f, enc(''), PLAN),
+    ]).toStrictEqual([
+      {
+        value: {
+          id: `${PLAN}`,
+          goal: 'Ship it',
+        },
+        diagnostics: [],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'id-mismatch',
+            severity: 'error',
+            file: `plans/${PLAN}/plan.yaml`,
+            line: 1,
+            col: 5,
+            message: `plan id ${ID} differs from its folder plans/${PLAN}/`,
+            hint: 'Correct the id in plan.yaml.',
+            lineText: `id: ${ID}`,
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'control-character',
+            severity: 'error',
+            file: `plans/${PLAN}/plan.yaml`,
+            line: 2,
+            col: 7,
+            message:
+              'goal holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+            hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
+            lineText: 'goal: "a\\u0007"',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'schema',
+            severity: 'error',
+            file: `plans/${PLAN}/plan.yaml`,
+            line: 2,
+            col: 7,
+            message: 'goal must be of type string',
+            hint: 'Correct the value; plan.schema.json (in schemas/) describes every key.',
+            lineText: 'goal: 3',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'schema',
+            severity: 'error',
+            file: `plans/${PLAN}/plan.yaml`,
+            line: 1,
+            col: 1,
+            message: 'document must be of type object',
+            hint: 'Correct the value; plan.schema.json (in schemas/) describes every key.',
+            lineText: '- x',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'file-empty',
+            severity: 'error',
+            file: `plans/${PLAN}/plan.yaml`,
+            line: 0,
+            col: 0,
+            message: 'file holds no YAML document',
+            hint: 'Write the document, or delete the file.',
+          },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('parseConfig', () => {
+  it('an empty file is a fresh copy of the defaults', () => {
+    for (const text of ['', '# nothing\n']) {
+      const r = parseConfig('config.yaml', enc(text));
+      expect(r).toStrictEqual({ value: { ...DEFAULT_CONFIG }, diagnostics: [] });
+      expect(Object.isFrozen(r.value)).toBe(false);
+      expect(Object.isFrozen(r.value!.export.severities)).toBe(false);
+    }
+  });
+
+  it('fills every section from the defaults', () => {
+    expect(
+      parseConfig(
+        'config.yaml',
+        enc(
+          'version: 1\ncommit: true\nreconciliation:\n  timeout_ms: 5\nextends:\n  - url: https://example.com/org/policy.git\n    ref: main\n',
+        ),
+      ),
+    ).toStrictEqual({
+      value: {
+        version: 1,
+        commit: true,
+        reconciliation: { actor: 'command', timeout_ms: 5 },
+        projects: { allow_overlap: false },
+        export: { severities: ['error', 'warning', 'info'], nested: true },
+        mcp: { allow_write: false },
+        extends: [{ name: 'policy', url: 'https://example.com/org/policy.git', ref: 'main', path: '.agents' }],
+      },
+      diagnostics: [],
+    });
+  });
+
+  it('schema errors, then unsafe text, then the extends sources', () => {
+    expect([
+      parseConfig('config.yaml', enc('commit: "a\\u0007"\n')),
+      parseConfig('config.yaml', enc('reconciliation:\n  command: ["a\\u0007"]\n')),
+      parseConfig(
+        'config.yaml',
+        enc('extends:\n  - { name: a, url: https://x/a.git, ref: main }\n  - { name: a, url: https://x/b.git, ref: main }\n'),
+      ),
+      parseConfig('config.yaml', enc('a: [\n')),
+      parseConfig('config.yaml', enc('- a\n---\n- b\n')),
+    ]).toStrictEqual([
+      {
+        diagnostics: [
+          {
+            code: 'schema',
+            severity: 'error',
+            file: 'config.yaml',
+            line: 1,
+            col: 9,
+            message: 'commit must be of type boolean',
+            hint: 'Correct the value; config.schema.json (in schemas/) describes every key.',
+            lineText: 'commit: "a\\u0007"',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'control-character',
+            severity: 'error',
+            file: 'config.yaml',
+            line: 2,
+            col: 13,
+            message:
+              'reconciliation.command.0 holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+            hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
+            lineText: '  command: ["a\\u0007"]',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'schema',
+            severity: 'error',
+            file: 'config.yaml',
+            line: 0,
+            col: 0,
+            message: 'extends[1]: two sources are named a',
+            hint: 'Give one of them another `name:`; names address their invariants and actions.',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'yaml-syntax',
+            severity: 'error',
+            file: 'config.yaml',
+            line: 2,
+            col: 1,
+            message: 'Flow sequence in block collection must be sufficiently indented and end with a ] (BAD_INDENT)',
+            hint: 'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.',
+            lineText: '',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'yaml-multi-document',
+            severity: 'error',
+            file: 'config.yaml',
+            line: 2,
+            col: 1,
+            message: 'file holds 2 YAML documents; a store file holds exactly one',
+            hint: 'Keep one document per file (one invariant, one file).',
+            lineText: '---',
+          },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('parseProjectMeta and parseActionMeta', () => {
+  it('project.yaml: its paths, each glob checked at its position', () => {
+    const f = 'projects/web/project.yaml';
+    expect([
+      parseProjectMeta(f, enc('description: Web\npaths: [web/**, "api/*.ts"]\n')),
+      parseProjectMeta(f, enc('paths:\n  - web/**\n  - /abs\n  - ../up\n')),
+      parseProjectMeta(f, enc('description: 3\n')),
+      parseProjectMeta(f, enc('description: "a\\u0007"\n')),
+      parseProjectMeta(f, enc('')),
+      parseProjectMeta(f, enc('a: [\n')),
+      parseProjectMeta(f, enc('{}\n')),
+    ]).toStrictEqual([
+      {
+        value: {
+          description: 'Web',
+          paths: ['web/**', 'api/*.ts'],
+        },
+        diagnostics: [],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'project-path-invalid',
+            severity: 'error',
+            file: 'projects/web/project.yaml',
+            line: 3,
+            col: 5,
+            message: 'paths.1 "/abs" is absolute; paths are relative to the top of the repository',
+            hint: 'Paths are globs relative to the top of the repository, e.g. services/billing/**.',
+            lineText: '  - /abs',
+          },
+          {
+            code: 'project-path-invalid',
+            severity: 'error',
+            file: 'projects/web/project.yaml',
+            line: 4,
+            col: 5,
+            message: 'paths.2 "../up" escapes the repository ("..")',
+            hint: 'Paths are globs relative to the top of the repository, e.g. services/billing/**.',
+            lineText: '  - ../up',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'schema',
+            severity: 'error',
+            file: 'projects/web/project.yaml',
+            line: 1,
+            col: 14,
+            message: 'description must be of type string',
+            hint: 'Correct the value; project.schema.json (in schemas/) describes every key.',
+            lineText: 'description: 3',
+          },
+        ],
+      },
+      {
+        value: {
+          description: 'a',
+        },
+        diagnostics: [],
+      },
+      {
+        value: {},
+        diagnostics: [],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'yaml-syntax',
+            severity: 'error',
+            file: 'projects/web/project.yaml',
+            line: 2,
+            col: 1,
+            message: 'Flow sequence in block collection must be sufficiently indented and end with a ] (BAD_INDENT)',
+            hint: 'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.',
+            lineText: '',
+          },
+        ],
+      },
+      {
+        value: {},
+        diagnostics: [],
+      },
+    ]);
+  });
+
+  it('action.yaml', () => {
+    const f = 'actions/ns/n/action.yaml';
+    expect([
+      parseActionMeta(f, enc('description: Migrations\n')),
+      parseActionMeta(f, enc('description: "a\\u0007"\n')),
+      parseActionMeta(f, enc('descr: x\n')),
+      parseActionMeta(f, enc('')),
+      parseActionMeta(f, enc('a: [\n')),
+    ]).toStrictEqual([
+      {
+        value: {
+          description: 'Migrations',
+        },
+        diagnostics: [],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'control-character',
+            severity: 'error',
+            file: 'actions/ns/n/action.yaml',
+            line: 1,
+            col: 14,
+            message:
+              'description holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+            hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
+            lineText: 'description: "a\\u0007"',
+          },
+        ],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'schema',
+            severity: 'error',
+            file: 'actions/ns/n/action.yaml',
+            line: 1,
+            col: 1,
+            message: 'unknown key "descr"',
+            hint: 'Remove "descr" or fix its spelling; action.schema.json lists the allowed keys.',
+            lineText: 'descr: x',
+          },
+        ],
+      },
+      {
+        value: {},
+        diagnostics: [],
+      },
+      {
+        diagnostics: [
+          {
+            code: 'yaml-syntax',
+            severity: 'error',
+            file: 'actions/ns/n/action.yaml',
+            line: 2,
+            col: 1,
+            message: 'Flow sequence in block collection must be sufficiently indented and end with a ] (BAD_INDENT)',
+            hint: 'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.',
+            lineText: '',
+          },
+        ],
+      },
+    ]);
+  });
+});
+
+describe('ownCopy', () => {
+  it('gives an equal string', () => {
+    expect(['', 'short', 'a string of more than twelve characters', 'ünïcödé text ✓ and more'].map(ownCopy)).toStrictEqual([
+      '',
+      'short',
+      'a string of more than twelve characters',
+      'ünïcödé text ✓ and more',
+    ]);
+  });
+});
