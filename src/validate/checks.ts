@@ -1110,8 +1110,10 @@ async function checkProjectPaths(
   const projects: { name: string; file: string; paths: string[] }[] = [];
   for (let i = 0; i < jobs.length; i++) {
     const { entry, kind } = jobs[i]!;
-    const paths = kind.kind === 'project-meta' ? facts[i]?.j?.paths : undefined;
-    if (kind.kind === 'project-meta' && paths && paths.length > 0) projects.push({ name: kind.project, file: entry.path, paths });
+    if (kind.kind !== 'project-meta') continue;
+    // The schema gives `paths` at least one glob.
+    const paths = facts[i]?.j?.paths;
+    if (paths) projects.push({ name: kind.project, file: entry.path, paths });
   }
   if (projects.length === 0) return [];
   projects.sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -13,6 +13,8 @@ const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
 const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
 const P = '01M8KK5920RS6CGAVDFVYYJ0B4';
 const X = '01JDQ6X5Z8W4N3B2C1D0E9F8GA';
+const Y = '01JDQ6X5Z8W4N3B2C1D0E9F8GE';
+const Z = '01JDQ6X5Z8W4N3B2C1D0E9F8GF';
 const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
 const PML = '# yaml-language-server: $schema=../../schemas/invariant.schema.json\n';
 
@@ -1595,5 +1597,188 @@ describe('validateTree', () => {
         ],
       },
     ]);
+  });
+});
+
+const brief = (ds: Diagnostic[]) => ds.map((d) => `${d.severity} ${d.code} ${d.file}:${d.line}:${d.col} ${d.message}`);
+
+describe('more edges of the whole-store checks', () => {
+  it('a folder where a file must be is left to the reader, for every kind of file; other folders are judged by the layout', async () => {
+    const found = await check({
+      'config.yaml/': null,
+      'extends.lock.yaml/': null,
+      'global/bad.yaml/': null,
+      'projects/web/project.yaml/': null,
+      'projects/web/waivers/': null,
+      [`projects/web/waivers/${A}.yaml/`]: null,
+      'actions/ns/n/action.yaml/': null,
+      [`plans/${P}/plan.yaml/`]: null,
+      [`plans/${P}/decisions/${B}.yaml/`]: null,
+      [`plans/${X}/plan.yaml`]: plan(X),
+      [`plans/${X}/decisions/`]: null,
+      [`plans/${X}/other/`]: null,
+      'schemas/x.yaml/': null,
+      'zzz/': null,
+      'projects/.x.tmp/': null,
+    });
+    expect(brief(found)).toStrictEqual([
+      `warning unknown-path plans/${X}/other:0:0 folder plans/${X}/other/ fits no place in the store layout and is never read`,
+      'error bad-name projects/.x.tmp:0:0 project ".x.tmp" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
+      'warning unknown-path zzz:0:0 folder zzz/ fits no place in the store layout and is never read',
+      'error not-a-file actions/ns/n/action.yaml:0:0 actions/ns/n/action.yaml is a folder, not a file',
+      'error not-a-file config.yaml:0:0 config.yaml is a folder, not a file',
+      'error not-a-file extends.lock.yaml:0:0 extends.lock.yaml is a folder, not a file',
+      `error id-invalid global/bad.yaml:0:0 invariant file name "bad" is not a ULID (26 characters of Crockford base32, e.g. ${A}); every *.yaml in a scope folder is an invariant`,
+      `error not-a-file plans/${P}/decisions/${B}.yaml:0:0 plans/${P}/decisions/${B}.yaml is a folder, not a file`,
+      `error not-a-file plans/${P}/plan.yaml:0:0 plans/${P}/plan.yaml is a folder, not a file`,
+      'error not-a-file projects/web/project.yaml:0:0 projects/web/project.yaml is a folder, not a file',
+      `error not-a-file projects/web/waivers/${A}.yaml:0:0 projects/web/waivers/${A}.yaml is a folder, not a file`,
+      'warning schema-outdated schemas/invariant.schema.json:0:0 schemas/invariant.schema.json is missing from the store; editors cannot validate invariant files as you type',
+      'warning schema-outdated schemas/plan.schema.json:0:0 schemas/plan.schema.json is missing from the store; editors cannot validate plan files as you type',
+      'warning schema-outdated schemas/config.schema.json:0:0 schemas/config.schema.json is missing from the store; editors cannot validate config files as you type',
+      'warning schema-outdated schemas/action.schema.json:0:0 schemas/action.schema.json is missing from the store; editors cannot validate action files as you type',
+      'warning schema-outdated schemas/project.schema.json:0:0 schemas/project.schema.json is missing from the store; editors cannot validate project files as you type',
+      'warning schema-outdated schemas/decision.schema.json:0:0 schemas/decision.schema.json is missing from the store; editors cannot validate decision files as you type',
+      'warning schema-outdated schemas/enforcement.schema.json:0:0 schemas/enforcement.schema.json is missing from the store; editors cannot validate enforcement files as you type',
+      'warning schema-outdated schemas/violation.schema.json:0:0 schemas/violation.schema.json is missing from the store; editors cannot validate violation files as you type',
+      'warning schema-outdated schemas/waiver.schema.json:0:0 schemas/waiver.schema.json is missing from the store; editors cannot validate waiver files as you type',
+      'warning schema-outdated schemas/extends-lock.schema.json:0:0 schemas/extends-lock.schema.json is missing from the store; editors cannot validate extends-lock files as you type',
+      'warning schema-outdated schemas/actor-request.schema.json:0:0 schemas/actor-request.schema.json is missing from the store; editors cannot validate actor-request files as you type',
+      'warning schema-outdated schemas/actor-response.schema.json:0:0 schemas/actor-response.schema.json is missing from the store; editors cannot validate actor-response files as you type',
+    ]);
+  });
+
+  it('a schemas file is no schemas folder; a listing without folders still finds the copies', async () => {
+    expect(await check({ schemas: 'x' })).toStrictEqual([]);
+    const flat = new MemorySource({ 'schemas/invariant.schema.json': JSON.stringify(SCHEMAS['invariant.schema.json']) });
+    const list = flat.list.bind(flat);
+    flat.list = async () => (await list()).filter((e) => e.type !== 'dir');
+    expect(brief((await validateTree(flat)).diagnostics)).toStrictEqual([
+      'warning schema-outdated schemas/plan.schema.json:0:0 schemas/plan.schema.json is missing from the store; editors cannot validate plan files as you type',
+      'warning schema-outdated schemas/config.schema.json:0:0 schemas/config.schema.json is missing from the store; editors cannot validate config files as you type',
+      'warning schema-outdated schemas/action.schema.json:0:0 schemas/action.schema.json is missing from the store; editors cannot validate action files as you type',
+      'warning schema-outdated schemas/project.schema.json:0:0 schemas/project.schema.json is missing from the store; editors cannot validate project files as you type',
+      'warning schema-outdated schemas/decision.schema.json:0:0 schemas/decision.schema.json is missing from the store; editors cannot validate decision files as you type',
+      'warning schema-outdated schemas/enforcement.schema.json:0:0 schemas/enforcement.schema.json is missing from the store; editors cannot validate enforcement files as you type',
+      'warning schema-outdated schemas/violation.schema.json:0:0 schemas/violation.schema.json is missing from the store; editors cannot validate violation files as you type',
+      'warning schema-outdated schemas/waiver.schema.json:0:0 schemas/waiver.schema.json is missing from the store; editors cannot validate waiver files as you type',
+      'warning schema-outdated schemas/extends-lock.schema.json:0:0 schemas/extends-lock.schema.json is missing from the store; editors cannot validate extends-lock files as you type',
+      'warning schema-outdated schemas/actor-request.schema.json:0:0 schemas/actor-request.schema.json is missing from the store; editors cannot validate actor-request files as you type',
+      'warning schema-outdated schemas/actor-response.schema.json:0:0 schemas/actor-response.schema.json is missing from the store; editors cannot validate actor-response files as you type',
+    ]);
+  });
+
+  it('ids: a folder of the right length outside plans/ is no plan folder', async () => {
+    expect(brief(await check({ [`notes/${Y}/`]: null, [`projects/web/waivers/${C}.yaml`]: waiver(C, Y, '2999-01-01') }))).toStrictEqual([
+      'warning unknown-path notes:0:0 folder notes/ fits no place in the store layout and is never read',
+      `warning unknown-invariant projects/web/waivers/${C}.yaml:3:15 waiver ${C} names invariant ${Y}, which is not in the store`,
+    ]);
+  });
+
+  it('overrides name the first file of an id, and only an invariant that parsed', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'Never delete data'),
+      [`projects/zz/${A}.yaml`]: pinv(A, 'Use TLS'),
+      [`projects/api/${C}.yaml`]: pinv(C, 'Use TLS', `overrides: ${A}\n`),
+      [`global/${Y}.yaml`]: inv(Y, 'Broken', 'severity: fatal\n'),
+      [`global/${Z}.yaml`]: inv(Z, 'Broken', `overrides: ${Y}\n`),
+    });
+    expect(brief(found)).toStrictEqual([
+      `error schema global/${Y}.yaml:4:11 severity must be one of "error", "warning", "info"`,
+      `error id-reused projects/zz/${A}.yaml:0:0 id ${A} is already used by global/${A}.yaml; an id names one thing in the whole store`,
+      `error overrides-unknown global/${Z}.yaml:4:12 overrides names ${Y}, which is no invariant in the store`,
+      `error overrides-text projects/api/${C}.yaml:4:12 overrides names ${A} (global/${A}.yaml), whose text differs: an override is a copy of the same text`,
+    ]);
+  });
+
+  it('near-duplicates: texts of punctuation only are compared with nothing; scopes that never meet are not compared', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, '"!!!"'),
+      [`global/${B}.yaml`]: inv(B, '"???"'),
+      [`projects/web/${C}.yaml`]: pinv(C, 'Rotate keys yearly'),
+      [`projects/api/${X}.yaml`]: pinv(X, 'Rotate keys yearly!'),
+    });
+    expect(found).toStrictEqual([]);
+  });
+
+  it('references: a plan without action or project names none', async () => {
+    expect(await check({ [`plans/${Y}/plan.yaml`]: plan(Y) })).toStrictEqual([]);
+  });
+
+  it('waivers: one that does not parse is not judged', async () => {
+    expect(
+      brief(
+        await check(
+          { [`projects/web/waivers/${B}.yaml`]: `${WML}id: ${B}\ninvariant_id: ${A}\n` },
+          { now: new Date('2030-01-01T00:00:00Z') },
+        ),
+      ),
+    ).toStrictEqual([`error schema projects/web/waivers/${B}.yaml:2:1 missing required key "reason"`]);
+  });
+
+  it('project paths: a glob without a literal folder is tried on every file', async () => {
+    const found = await check(
+      { 'projects/docs/project.yaml': project(['**/*.md']), 'projects/web/project.yaml': project(['web/**']) },
+      { repoFiles: async () => ['README.md', 'web/a.ts', 'web/b.md'] },
+    );
+    expect(brief(found)).toStrictEqual([
+      'error project-paths-overlap projects/web/project.yaml:3:5 paths.0 web/** of project web overlaps paths.0 **/*.md of project docs (the globs alone show it)',
+    ]);
+  });
+
+  it('a file gone before its position is read: reported where the check found it, without a position', async () => {
+    const spec: Record<string, Spec> = {
+      [`global/${A}.yaml`]: inv(A, 'Never delete data'),
+      [`global/${B}.yaml`]: inv(B, 'never delete DATA'),
+      [`global/${C}.yaml`]: inv(C, 'Never delete data!'),
+      [`plans/${P}/plan.yaml`]: plan(P, 'action: ns/gone\n'),
+    };
+    const source = new MemorySource(spec);
+    const read = source.read.bind(source);
+    let n = 0;
+    // The first read gives every file; later ones find them gone.
+    source.read = async (paths) =>
+      n++ === 0 ? read(paths) : new Map(paths.map((p) => [p, { ok: false, code: 'missing', message: 'vanished' } as const]));
+    expect((await validateTree(source)).diagnostics).toStrictEqual([
+      {
+        code: 'near-duplicate',
+        severity: 'warning',
+        file: `global/${C}.yaml`,
+        line: 0,
+        col: 0,
+        message: `${C} "" nearly repeats ${A} "" (global/${A}.yaml, the same but for punctuation) and ${B} "" (global/${B}.yaml, the same but for punctuation); all apply`,
+        hint: `Keep one: remove the newer (\`agents invariant remove ${C}\`), or edit a text if they mean different things.`,
+        related: [
+          {
+            file: `global/${A}.yaml`,
+            line: 0,
+            col: 0,
+            message: `the other copy: ${A}`,
+          },
+          {
+            file: `global/${B}.yaml`,
+            line: 0,
+            col: 0,
+            message: `the other copy: ${B}`,
+          },
+        ],
+      },
+      {
+        code: 'unknown-action',
+        severity: 'warning',
+        file: `plans/${P}/plan.yaml`,
+        line: 0,
+        col: 0,
+        message: `plan ${P} names action ns/gone, which is not in the store (no actions/ns/gone/)`,
+        hint: 'Restore the action template, or correct the name.',
+      },
+    ]);
+  });
+
+  it('progress in the first run of a working tree: read and checked together', async () => {
+    const store = testStore({ [`global/${A}.yaml`]: inv(A, 'One'), [`global/${B}.yaml`]: inv(B, 'Two') });
+    const progress: [string, number, number][] = [];
+    await validateTree(new WorkingTreeSource(store), { onProgress: (phase, done, total) => progress.push([phase, done, total]) });
+    expect(progress).toStrictEqual([['check', 2, 2]]);
   });
 });
