@@ -1,0 +1,82 @@
+// Merges Stryker incremental reports of runs over groups of files into one
+// (docs/mutation.md, "Measuring in groups"), and prints the score of each
+// file and of the whole:
+//
+//   node scripts/merge-mutation-reports.mjs OUT.json IN.json…
+//
+// A file measured in several inputs takes its results from the last input
+// that has it. Test ids are numbers local to each report, so every test is
+// renamed by its file and name, and each mutant's coveredBy and killedBy
+// follow. With OUT as reports/mutation/incremental.json, `npm run mutate`
+// then tests again only the mutants whose code or covering tests changed
+// since the run each came from.
+import { readFileSync, writeFileSync } from 'node:fs';
+
+const [out, ...inputs] = process.argv.slice(2);
+if (!out || inputs.length === 0) {
+  process.stderr.write('usage: node scripts/merge-mutation-reports.mjs OUT.json IN.json…\n');
+  process.exit(2);
+}
+
+const ids = new Map(); // `${testFile}\n${name}` → the merged report's id
+const testFiles = {};
+const files = {};
+let base;
+for (const input of inputs) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(input, 'utf8'));
+  } catch (error) {
+    process.stderr.write(`${input}: not a Stryker report (${error.message})\n`);
+    process.exit(2);
+  }
+  const shaped =
+    typeof report.files === 'object' &&
+    report.files !== null &&
+    !Array.isArray(report.files) &&
+    Object.values(report.files).every((f) => Array.isArray(f?.mutants));
+  if (!shaped) {
+    process.stderr.write(`${input}: not a Stryker report (no "files" with mutants)\n`);
+    process.exit(2);
+  }
+  base ??= report;
+  const local = new Map();
+  for (const [file, tf] of Object.entries(report.testFiles ?? {})) {
+    const merged = (testFiles[file] ??= { tests: [] });
+    if (tf.source !== undefined) merged.source = tf.source;
+    for (const test of tf.tests) {
+      const key = `${file}\n${test.name}`;
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = String(ids.size);
+        ids.set(key, id);
+        merged.tests.push({ ...test, id });
+      }
+      local.set(test.id, id);
+    }
+  }
+  const rename = (list) => list?.map((t) => local.get(t)).filter((t) => t !== undefined);
+  for (const [file, result] of Object.entries(report.files)) {
+    files[file] = {
+      ...result,
+      mutants: result.mutants.map((m) => ({ ...m, coveredBy: rename(m.coveredBy), killedBy: rename(m.killedBy) })),
+    };
+  }
+}
+writeFileSync(out, JSON.stringify({ ...base, files, testFiles }));
+
+// Score = killed or timed out / all but ignored and compile errors (unreached mutants count as missed).
+const score = (mutants) => {
+  const counted = mutants.filter((m) => !['Ignored', 'CompileError', 'RuntimeError'].includes(m.status));
+  const caught = counted.filter((m) => m.status === 'Killed' || m.status === 'Timeout').length;
+  return { caught, total: counted.length, pct: counted.length === 0 ? 100 : (100 * caught) / counted.length };
+};
+const rows = Object.entries(files)
+  .map(([file, r]) => [file, score(r.mutants)])
+  .sort(([a], [b]) => (a < b ? -1 : 1));
+for (const [file, s] of rows)
+  process.stdout.write(`${s.pct.toFixed(2).padStart(7)}%  ${String(s.caught).padStart(5)} of ${String(s.total).padEnd(5)} ${file}\n`);
+const all = score(Object.values(files).flatMap((r) => r.mutants));
+process.stdout.write(
+  `${all.pct.toFixed(2).padStart(7)}%  ${String(all.caught).padStart(5)} of ${String(all.total).padEnd(5)} all ${rows.length} files\n`,
+);
