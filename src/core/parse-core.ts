@@ -368,9 +368,8 @@ export function parseInvariant(
   if (raw.created_at !== undefined) value.created_at = own(raw.created_at);
   if (raw.created_by !== undefined) value.created_by = own(raw.created_by);
   if (raw.source !== undefined) {
-    value.source = Object.fromEntries(
-      Object.entries(raw.source).map(([k, v]) => [k, typeof v === 'string' ? own(v) : v]),
-    ) as unknown as InvariantSource;
+    // Every value of `source` is a string (the schema).
+    value.source = Object.fromEntries(Object.entries(raw.source).map(([k, v]) => [k, own(v as string)])) as unknown as InvariantSource;
   }
   return { value, diagnostics: [] };
 }

@@ -401,6 +401,8 @@ describe('offsetAt, keyOffset, plainTextDiagnostics, fileIdMismatch', () => {
     const y = yamlOf(`id: ${ID}\ntags:\n  - a\n  - b\n`);
     expect([['tags', '1'], ['tags', '5'], ['tags'], ['nope', 'x'], []].map((p) => offsetAt(y, p))).toStrictEqual([47, 39, 39, 0, 0]);
     expect(offsetAt(yamlOf('[]\n'), ['a'])).toBe(0);
+    // After a comment the document itself starts later: a missing top-level key is placed there.
+    expect(offsetAt(yamlOf('# note\na: 1\n'), ['nope'])).toBe(7);
   });
 
   it('keyOffset: where a top-level key starts, or 0', () => {
