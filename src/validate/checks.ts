@@ -640,11 +640,11 @@ class Located {
     this.yamlModule ??= await import('../core/parse.ts');
   }
 
+  /** The file parsed again; every caller has called load() first, which loads the parser. */
   yaml(file: string): YamlFile | undefined {
-    if (!this.yamlModule) throw new Error('Located.load() must come first');
     if (!this.cache.has(file)) {
       const b = this.source.bytes.get(file);
-      this.cache.set(file, b ? (this.yamlModule.parseYaml(file, b).value ?? null) : null);
+      this.cache.set(file, b ? (this.yamlModule!.parseYaml(file, b).value ?? null) : null);
     }
     return this.cache.get(file) ?? undefined;
   }
@@ -890,19 +890,16 @@ async function checkNearDuplicates(
     found = newerAt.size === 0 ? [] : judge(nearPairsTouching(keys, newerAt)).filter((f) => newer.has(f.newer));
   }
   if (found.length === 0) return [];
+  // Every job in `found` is an invariant (judge keeps no other).
+  const idOf = (j: ContentJob) => (j.kind.kind === 'invariant' ? j.kind.id : '');
   // Each newer file's older copies in the order of their ids (not of the pair search, which differs in hook mode).
-  found.sort((p, q) =>
-    p.older.kind.kind === 'invariant' && q.older.kind.kind === 'invariant'
-      ? p.older.kind.id < q.older.kind.id
-        ? -1
-        : p.older.kind.id > q.older.kind.id
-          ? 1
-          : 0
-      : 0,
-  );
+  found.sort((p, q) => {
+    const a = idOf(p.older);
+    const b = idOf(q.older);
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
   await located.load(found.flatMap((f) => [f.older.entry.path, f.newer.entry.path]));
   const textOf = (path: string) => String((located.yaml(path)?.data as { text?: unknown } | undefined)?.text ?? '').trim();
-  const idOf = (j: ContentJob) => (j.kind.kind === 'invariant' ? j.kind.id : '');
   // One diagnostic per newer file, naming every older copy it nearly repeats.
   const byNewer = new Map<string, typeof found>();
   for (const f of found) {

@@ -1701,6 +1701,19 @@ describe('more edges of the whole-store checks', () => {
     expect(found).toStrictEqual([]);
   });
 
+  it('near-duplicates: a newer file names its older copies in the order of their ids, whatever order the pairs are found in', async () => {
+    const id = (n: number) => `01JDQ6X5Z8W4N3B2C1D0E9F8G${n}`;
+    const found = await check({
+      [`global/${id(1)}.yaml`]: inv(id(1), 'Never delete production data'),
+      [`global/${id(2)}.yaml`]: inv(id(2), 'Never delete production dat'),
+      [`global/${id(3)}.yaml`]: inv(id(3), 'Never delete production daa'),
+    });
+    expect(found.map((d) => [d.file, d.related?.map((r) => r.file)])).toStrictEqual([
+      [`global/${id(2)}.yaml`, [`global/${id(1)}.yaml`]],
+      [`global/${id(3)}.yaml`, [`global/${id(1)}.yaml`, `global/${id(2)}.yaml`]],
+    ]);
+  });
+
   it('references: a plan without action or project names none', async () => {
     expect(await check({ [`plans/${Y}/plan.yaml`]: plan(Y) })).toStrictEqual([]);
   });
