@@ -116,10 +116,9 @@ const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = [
 ];
 
 function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  // Field values are strings, booleans, lists and maps: two different scalars differ.
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return JSON.stringify(a) === JSON.stringify(b);
+  // Field values are strings, booleans, lists of strings and maps (absent ones made null): two differ
+  // exactly when their JSON texts do.
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Fields that differ between two versions of one invariant (scope included when it moved). */
@@ -301,13 +300,13 @@ function states(target: TargetRef, side: DiffSide, options: DiffTargetOptions): 
   const only = options.onlyKeys;
   const entries = resolveEffective(t, only ? applicable.filter((inv) => only.has(keyOf(inv))) : applicable);
   const map = new Map<string, State>();
-  const byPathOf = new Map<string, ScopedInvariant>();
+  // Made at the first shadow (most sets have none). Every shadow is one of the applicable invariants.
+  let byPathOf: Map<string, ScopedInvariant> | undefined;
   for (const e of entries) {
     map.set(e.invariant.path, { kept: true, inv: e.invariant });
-    if (e.shadows.length > 0 && byPathOf.size === 0) for (const inv of applicable) byPathOf.set(inv.path, inv);
     for (const s of e.shadows) {
-      const inv = byPathOf.get(s.path);
-      if (inv) map.set(s.path, { kept: false, inv, by: e.invariant });
+      byPathOf ??= new Map(applicable.map((inv) => [inv.path, inv]));
+      map.set(s.path, { kept: false, inv: byPathOf.get(s.path)!, by: e.invariant });
     }
   }
   return { map, count: keys.size };
@@ -320,9 +319,10 @@ function byId(map: Map<string, State>): Map<string, State> {
   return out;
 }
 
+/** Scope, then id: each list of a target diff holds one entry per id (byId). */
 function precedenceOrder(a: ScopedInvariant, b: ScopedInvariant): number {
   const rank = { plan: 0, project: 1, global: 2, inherited: 3, action: 4 } as const;
-  return rank[a.scope.kind] - rank[b.scope.kind] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) || byPath(a, b);
+  return rank[a.scope.kind] - rank[b.scope.kind] || (a.id < b.id ? -1 : 1);
 }
 
 /** How one target's effective set differs between two sides. */

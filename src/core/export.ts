@@ -366,12 +366,9 @@ export function mergeBlock(
     return { kind: 'write', text: `${current}${sep}${block}`, action: 'update' };
   }
   const currentFront = frontMatter !== undefined ? scan.frontMatter : undefined;
-  // A block equal, byte for byte, to the one it would be is up to date (its hash is right by construction).
-  if (
-    current.slice(scan.start, scan.end) === block &&
-    currentFront === frontMatter &&
-    (frontMatter === undefined || current.startsWith(frontMatter))
-  ) {
+  // A block equal, byte for byte, to the one it would be is up to date (its hash is right by construction);
+  // the front matter too, when the target has one (scan.frontMatter is where the file starts).
+  if (current.slice(scan.start, scan.end) === block && currentFront === frontMatter) {
     return { kind: 'write', text: current, action: 'unchanged' };
   }
   if (hash(hashedText(currentFront, scan.inner)) !== scan.hash && !force) {

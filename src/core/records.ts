@@ -182,7 +182,8 @@ export function parseActorAnswer(stdout: string): ActorOutcome {
   try {
     data = JSON.parse(text);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    // JSON.parse throws a SyntaxError, never another value.
+    const why = (error as Error).message;
     return { ok: false, reason: `the actor's answer is not JSON (${why}); it begins ${JSON.stringify(text.slice(0, 80))}` };
   }
   const validate = validatorFor('actor-response.schema.json');
@@ -450,8 +451,10 @@ export function planSync(
     }
   }
   for (const d of drift) {
-    const origin = (actionInvariants.get(d.action) ?? []).find((i) => i.id === d.origin_id);
-    if (d.kind === 'changed' && origin) {
+    if (d.kind === 'removed') continue;
+    // computeDrift found the origin of a changed or added item in its action.
+    const origin = actionInvariants.get(d.action)!.find((i) => i.id === d.origin_id)!;
+    if (d.kind === 'changed') {
       const before = byId.get(d.plan_invariant_id!)!;
       const key = textKey(origin.text);
       const holder = keys.get(key);
@@ -471,7 +474,7 @@ export function planSync(
       if (origin.rationale !== undefined) after.rationale = origin.rationale;
       else delete after.rationale;
       changes.push({ kind: 'changed', drift: d, before, after });
-    } else if (d.kind === 'added' && origin) {
+    } else {
       const holder = keys.get(textKey(origin.text));
       if (holder !== undefined) {
         skipped.push({ drift: d, reason: `the plan already holds this text as ${holder}` });

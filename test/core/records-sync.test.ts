@@ -3,6 +3,7 @@ import type { Plan, ScopedInvariant } from '../../src/core/model.ts';
 import {
   buildActorRequest,
   computeDrift,
+  parseActorAnswer,
   parseDecision,
   parseEnforcement,
   parseViolation,
@@ -326,6 +327,28 @@ describe('the record readers', () => {
       decisions: 'decision.schema.json',
       enforcement: 'enforcement.schema.json',
       violations: 'violation.schema.json',
+    });
+  });
+});
+
+describe('parseActorAnswer: exact reasons', () => {
+  it("not JSON: the parser's own message", () => {
+    let message = '';
+    try {
+      JSON.parse('{"results": [}');
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(parseActorAnswer(' {"results": [} ')).toEqual({
+      ok: false,
+      reason: `the actor's answer is not JSON (${message}); it begins "{\\"results\\": [}"`,
+    });
+  });
+
+  it('an unknown key of a result is named with its path', () => {
+    expect(parseActorAnswer(`{"results":[{"invariant_id":"${id('0A')}","enforced":true,"response":"","why":1}]}`)).toEqual({
+      ok: false,
+      reason: 'the actor\'s answer does not match actor-response.schema.json: results.0 has an unknown key "why"',
     });
   });
 });
