@@ -123,10 +123,6 @@ export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = {
   },
 };
 
-function sortedUnique<T>(list: readonly T[]): T[] {
-  return [...new Set(list)].sort();
-}
-
 /** The files of an export, in path order. Projects without paths get none. */
 export function planExport(input: ExportInput): ExportFile[] {
   const files = new Map<string, ExportFile>();
@@ -142,7 +138,8 @@ export function planExport(input: ExportInput): ExportFile[] {
   const globalEntries = input.global !== undefined ? keep(input.global) : undefined;
   // A project's own invariants (its global ones are in the root file, which every agent reads as well).
   const own = new Map(input.projects.map((p) => [p.name, keep(p.entries.filter((e) => e.invariant.scope.kind === 'project'))]));
-  for (const name of sortedUnique(input.targets)) {
+  // No two targets write one path (their root, project and nested file names differ), so their order does not matter.
+  for (const name of new Set(input.targets)) {
     const spec = TARGETS[name];
     if (globalEntries !== undefined) {
       add({

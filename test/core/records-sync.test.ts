@@ -283,6 +283,10 @@ describe('buildActorRequest: scopes', () => {
       ],
     });
     expect(PROTOCOL).toBe('agents-reconcile/1');
+    expect(req.invariants.map((i) => Object.keys(i))).toEqual([
+      ['id', 'text', 'severity', 'scope', 'tags'],
+      ['id', 'text', 'severity', 'scope', 'tags'],
+    ]);
   });
 });
 
