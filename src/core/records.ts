@@ -188,12 +188,13 @@ export function parseActorAnswer(stdout: string): ActorOutcome {
   }
   const validate = validatorFor('actor-response.schema.json');
   if (!validate(data)) {
-    const e = validate.errors?.[0];
-    const where = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the answer';
+    // A failed validation lists its errors, each with a message (Ajv's default).
+    const e = validate.errors![0]!;
+    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the answer';
     const what =
-      e?.keyword === 'additionalProperties'
+      e.keyword === 'additionalProperties'
         ? `has an unknown key "${String((e.params as { additionalProperty?: unknown }).additionalProperty)}"`
-        : (e?.message ?? 'is invalid');
+        : e.message!;
     return { ok: false, reason: `the actor's answer does not match actor-response.schema.json: ${where} ${what}` };
   }
   return { ok: true, response: data as ActorResponse };
