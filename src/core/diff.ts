@@ -369,12 +369,14 @@ export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide,
         );
         if (fields.length > 0) diff.changed.push({ invariant: y.inv, fields });
       }
-    } else if (y && !y.kept) {
+    } else if (y) {
+      // Shadowed after.
       if (!x) diff.newlyShadowed.push({ invariant: y.inv, by: y.by, wasEffective: false });
       else if (x.kept) diff.newlyShadowed.push({ invariant: y.inv, by: y.by, wasEffective: true });
       // shadowed on both sides: still out of the set.
-    } else if (x?.kept) {
-      diff.left.push(x.inv);
+    } else if (x!.kept) {
+      // Absent after: the id is in the set before.
+      diff.left.push(x!.inv);
     }
   }
   diff.entered.sort(precedenceOrder);

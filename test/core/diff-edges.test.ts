@@ -245,6 +245,12 @@ describe('diffTarget: whole results', () => {
     expect(targetChanged(d)).toBe(false);
   });
 
+  it('a plan on neither side (an invariant file under plans/ without plan.yaml)', () => {
+    const d = diffTarget(planRef(PLAN), side([inv(id(3), 'Plan rule', PL)]), side([inv(id(3), 'Plan rule', PL)]));
+    expect(d).toEqual(empty(planRef(PLAN), { existsBefore: false, existsAfter: false }));
+    expect(targetChanged(d)).toBe(false);
+  });
+
   it('a plan removed: every entry left', () => {
     const p = inv(id(3), 'Plan rule', PL);
     const g = inv(id(4), 'Global rule', G);
