@@ -421,6 +421,8 @@ describe('scanBlock', () => {
     [`${BEGIN_PREFIX} xsha256:${H} -->\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
     [`${BEGIN_PREFIX} sha256:${H} --> x\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
     [`${BEGIN_PREFIX}sha256:${H} -->\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
+    // Only a carriage return that ends the begin line is dropped.
+    [`${BEGIN_PREFIX} a\rb sha256:${H} -->\n${END_MARKER}\n`, { kind: 'damaged', why: 'its "agents:begin" marker has lost its sha256' }],
     // An end marker counts only at the start of a line.
     [`${begin} ${END_MARKER}`, { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' }],
     [`${begin}`, { kind: 'damaged', why: 'it holds an "agents:begin" marker without its "agents:end"' }],
