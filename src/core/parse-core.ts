@@ -49,9 +49,9 @@ export function diag(file: string, code: DiagnosticCode, message: string, hint?:
   return d;
 }
 
+/** Line `line` (from `linePos`: the parser records a start for line 1 before anything else, so every line it gives has one). */
 function lineTextAt(source: string, lines: LineCounter, line: number): string {
-  const start = lines.lineStarts[line - 1];
-  if (start === undefined) return '';
+  const start = lines.lineStarts[line - 1]!;
   const end = lines.lineStarts[line] ?? source.length;
   return source.slice(start, end).replace(/\r?\n$/, '');
 }

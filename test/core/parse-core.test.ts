@@ -79,6 +79,8 @@ describe('diag, diagAt and diagAtOffset', () => {
         'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
       ],
     ]);
+    // Only a CR that ends the line is dropped.
+    expect(diagAtOffset('f.yaml', 'a\rb\r\nc', 0, 'yaml-syntax', 'm', 'h').lineText).toBe('a\rb');
     expect(diagAtOffset('f.yaml', 'abc', 1, 'yaml-syntax', 'm', 'h')).toStrictEqual({
       code: 'yaml-syntax',
       severity: 'error',
