@@ -1460,6 +1460,8 @@ describe('validateTree', () => {
       [`global/${A}.yaml`]: inv(A, 'Never delete data'),
       [`global/${B}.yaml`]: inv(B, 'never delete DATA'),
       [`global/${C}.yaml`]: `id: ${C}\ntext: [\n`,
+      // A file the source knows no blob id of: read every time, never cached.
+      [`global/${X}.yaml`]: inv(X, 'Use TLS'),
       'schemas/invariant.schema.json': '{}',
     };
     const blobs = {
@@ -1473,7 +1475,7 @@ describe('validateTree', () => {
     const before = await validateTree(first, { cache });
     cache.save();
     expect(first.reads).toStrictEqual([
-      [`global/${A}.yaml`, `global/${B}.yaml`, `global/${C}.yaml`],
+      [`global/${A}.yaml`, `global/${B}.yaml`, `global/${C}.yaml`, `global/${X}.yaml`],
       [
         'schemas/invariant.schema.json',
         'schemas/plan.schema.json',
@@ -1494,7 +1496,7 @@ describe('validateTree', () => {
     const second = new MemorySource(spec, { ...blobs, [`global/${B}.yaml`]: 'b2' });
     const after = await validateTree(second, { cache: again });
     expect(second.reads).toStrictEqual([
-      [`global/${B}.yaml`],
+      [`global/${B}.yaml`, `global/${X}.yaml`],
       [
         'schemas/plan.schema.json',
         'schemas/config.schema.json',
