@@ -432,9 +432,9 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
 }
 
 /**
- * `projects/<name>/project.yaml`: YAML, schema, then each path glob's own
- * rules (relative, inside the repository, a pattern the matcher takes; see
- * globs.ts), each reported at its position.
+ * `projects/<name>/project.yaml`: YAML, schema, plain text (like every store
+ * file), then each path glob's own rules (relative, inside the repository, a
+ * pattern the matcher takes; see globs.ts), each reported at its position.
  */
 export function parseProjectMeta(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<ProjectMeta> {
   const parsed = parseYaml(file, bytes, syntax);
@@ -445,6 +445,7 @@ export function parseProjectMeta(file: string, bytes: Uint8Array, syntax?: YamlS
   const y = parsed.value;
   const diagnostics = checkSchema(y, 'project.schema.json');
   if (diagnostics.length > 0) return { diagnostics };
+  diagnostics.push(...plainTextDiagnostics(y, 'project.schema.json'));
   const meta = y.data as ProjectMeta;
   for (const [i, glob] of (meta.paths ?? []).entries()) {
     const problem = globProblem(glob);

@@ -490,20 +490,27 @@ describe('parseInvariant', () => {
   });
 
   it('reports every rule a file breaks, each at its key', () => {
-    expect(
-      parseInvariant('p.yaml', enc(`id: ${OTHER}\ntext: "${'x'.repeat(2001)}"\nsource:\n  kind: plan\n  origin_id: ${ID}\n`), G, ID),
-    ).toStrictEqual({
+    expect(parseInvariant('p.yaml', enc(`id: ${OTHER}\ntext: T\nsource:\n  kind: plan\n  origin_id: ${ID}\n`), G, ID)).toStrictEqual({
       diagnostics: [
         {
-          code: 'schema',
+          code: 'id-mismatch',
           severity: 'error',
           file: 'p.yaml',
-          line: 2,
-          col: 7,
-          message: 'text must NOT have more than 2000 characters',
-          hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
-          lineText:
-            'text: "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"',
+          line: 1,
+          col: 5,
+          message: `id ${OTHER} differs from the file name ${ID}.yaml`,
+          hint: `Rename the file to ${OTHER}.yaml (\`agents validate --fix\` does it) or correct the id.`,
+          lineText: `id: ${OTHER}`,
+        },
+        {
+          code: 'source-not-in-plan',
+          severity: 'error',
+          file: 'p.yaml',
+          line: 4,
+          col: 3,
+          message: '"source" is only allowed on invariants in a plan\'s scope',
+          hint: 'Remove the source key.',
+          lineText: '  kind: plan',
         },
       ],
     });
@@ -819,10 +826,19 @@ describe('parseProjectMeta and parseActionMeta', () => {
         ],
       },
       {
-        value: {
-          description: 'a',
-        },
-        diagnostics: [],
+        diagnostics: [
+          {
+            code: 'control-character',
+            severity: 'error',
+            file: 'projects/web/project.yaml',
+            line: 1,
+            col: 14,
+            message:
+              'description holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+            hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
+            lineText: 'description: "a\\u0007"',
+          },
+        ],
       },
       {
         value: {},
@@ -910,6 +926,32 @@ describe('parseProjectMeta and parseActionMeta', () => {
             lineText: '',
           },
         ],
+      },
+    ]);
+  });
+});
+
+describe('the document each parser names to the plain-text check', () => {
+  it('allows a newline in the one field of its kind that may hold one', () => {
+    expect([
+      parseInvariant('p.yaml', enc(`id: ${ID}\ntext: T\nrationale: "a\\nb"\n`), G, ID).diagnostics,
+      parsePlan(`plans/${PLAN}/plan.yaml`, enc(`id: ${PLAN}\ngoal: "a\\nb"\n`), PLAN).diagnostics,
+      parseActionMeta('a.yaml', enc('description: "a\\nb"\n')).diagnostics,
+      parseProjectMeta('p.yaml', enc('description: "a\\nb"\n')).diagnostics,
+    ]).toStrictEqual([[], [], [], []]);
+  });
+
+  it('a nested path is said with dots', () => {
+    expect(checkSchema(yamlOf(`id: ${ID}\ntext: T\ntags: [a, 3]\n`), 'invariant.schema.json')).toStrictEqual([
+      {
+        code: 'schema',
+        severity: 'error',
+        file: 'f.yaml',
+        line: 3,
+        col: 11,
+        message: 'tags.1 must be of type string',
+        hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
+        lineText: 'tags: [a, 3]',
       },
     ]);
   });
