@@ -65,7 +65,8 @@ export function diagAtOffset(
   message: string,
   hint: string,
 ): Diagnostic {
-  const start = source.lastIndexOf('\n', offset - 1) + 1;
+  // lastIndexOf reads a negative start as 0: at offset 0 it would find a line end there.
+  const start = offset === 0 ? 0 : source.lastIndexOf('\n', offset - 1) + 1;
   let line = 1;
   for (let i = source.indexOf('\n'); i >= 0 && i < start; i = source.indexOf('\n', i + 1)) line++;
   const end = source.indexOf('\n', offset);

@@ -79,6 +79,15 @@ describe('diag, diagAt and diagAtOffset', () => {
         'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
       ],
     ]);
+    // A text that starts with a line end.
+    const lead = (offset: number) => {
+      const d = diagAtOffset('f.yaml', '\nabc\n', offset, 'yaml-syntax', 'm', 'h');
+      return [d.line, d.col, d.lineText];
+    };
+    expect([lead(0), lead(2)]).toStrictEqual([
+      [1, 1, ''],
+      [2, 2, 'abc'],
+    ]);
     // Only a CR that ends the line is dropped.
     expect(diagAtOffset('f.yaml', 'a\rb\r\nc', 0, 'yaml-syntax', 'm', 'h').lineText).toBe('a\rb');
     expect(diagAtOffset('f.yaml', 'abc', 1, 'yaml-syntax', 'm', 'h')).toStrictEqual({
@@ -939,6 +948,11 @@ describe('the document each parser names to the plain-text check', () => {
       parseActionMeta('a.yaml', enc('description: "a\\nb"\n')).diagnostics,
       parseProjectMeta('p.yaml', enc('description: "a\\nb"\n')).diagnostics,
     ]).toStrictEqual([[], [], [], []]);
+  });
+
+  it('stops at schema errors: no glob is read from paths of the wrong type, no text is checked in a refused action.yaml', () => {
+    expect(parseProjectMeta('p.yaml', enc('paths: 3\n')).diagnostics.map((d) => d.message)).toStrictEqual(['paths must be of type array']);
+    expect(parseActionMeta('a.yaml', enc('descr: "a\\u0007"\n')).diagnostics.map((d) => d.message)).toStrictEqual(['unknown key "descr"']);
   });
 
   it('a nested path is said with dots', () => {
