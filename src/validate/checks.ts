@@ -564,8 +564,7 @@ async function checkSchemaCopies(
 }
 
 /** The id each path stands for: its file name, or the plan folder for plan.yaml. */
-function idOf(kind: PathKind | undefined): string | undefined {
-  if (!kind) return undefined;
+function idOf(kind: PathKind): string | undefined {
   if (kind.kind === 'invariant' || kind.kind === 'record' || kind.kind === 'waiver') return kind.id;
   if (kind.kind === 'plan') return kind.plan;
   return undefined;
@@ -588,7 +587,7 @@ function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind[]): { 
   const planFolders: string[] = [];
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
-    const id = idOf(kinds[i]);
+    const id = idOf(kinds[i]!);
     if (id) {
       const size = usedIds.size;
       if (usedIds.add(id).size === size) {
@@ -606,7 +605,7 @@ function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind[]): { 
   // Grouped by id in the order of first use.
   const first = new Map<string, string>();
   for (let i = 0; i < entries.length; i++) {
-    const id = idOf(kinds[i]);
+    const id = idOf(kinds[i]!);
     if (id && reused.has(id) && !first.has(id)) first.set(id, entries[i]!.path);
   }
   for (const [id, firstPath] of first) {
