@@ -1716,6 +1716,43 @@ describe('more edges of the whole-store checks', () => {
     ]);
   });
 
+  it('references: a file where a project or an action folder would be is no project or action', async () => {
+    const found = await check({
+      'projects/gone': 'x',
+      'actions/ns/gone': 'x',
+      [`plans/${P}/plan.yaml`]: plan(P, 'action: ns/gone\nproject: gone\n'),
+    });
+    expect(found.map((d) => `${d.code} ${d.file}`)).toStrictEqual([
+      'unknown-path actions/ns/gone',
+      'unknown-path projects/gone',
+      `unknown-action plans/${P}/plan.yaml`,
+      `unknown-project plans/${P}/plan.yaml`,
+    ]);
+  });
+
+  it('near-duplicates in hook mode: a pair found on the way that makes an untouched file newer is left out', async () => {
+    const D = '01JDQ6X5Z8W4N3B2C1D0E9F8GH';
+    const found = await check(
+      {
+        [`global/${A}.yaml`]: inv(A, 'Keep the build green'),
+        [`global/${B}.yaml`]: inv(B, 'Keep the build greed'),
+        [`global/${D}.yaml`]: inv(D, 'Keep the build freed'),
+      },
+      { touches: (p) => p === 'global' || p === `global/${A}.yaml` },
+    );
+    expect(found.map((d) => [d.file, d.related?.map((r) => r.file)])).toStrictEqual([[`global/${B}.yaml`, [`global/${A}.yaml`]]]);
+    // Without hook mode, both pairs are reported.
+    const all = await check({
+      [`global/${A}.yaml`]: inv(A, 'Keep the build green'),
+      [`global/${B}.yaml`]: inv(B, 'Keep the build greed'),
+      [`global/${D}.yaml`]: inv(D, 'Keep the build freed'),
+    });
+    expect(all.map((d) => [d.file, d.related?.map((r) => r.file)])).toStrictEqual([
+      [`global/${B}.yaml`, [`global/${A}.yaml`]],
+      [`global/${D}.yaml`, [`global/${B}.yaml`]],
+    ]);
+  });
+
   it('references: a plan without action or project names none', async () => {
     expect(await check({ [`plans/${Y}/plan.yaml`]: plan(Y) })).toStrictEqual([]);
   });
