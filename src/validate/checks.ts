@@ -67,12 +67,11 @@ function problem(
   severity: Severity,
   file: string,
   message: string,
-  hint?: string,
+  hint: string,
   extra: Partial<Diagnostic> = {},
 ): Diagnostic {
-  const d: Diagnostic = { code, severity, file, line: 0, col: 0, message, ...extra };
-  if (hint !== undefined) d.hint = hint;
-  return d;
+  // Every finding of these checks comes with a hint (after `extra`: the order of a diagnostic's keys in JSON).
+  return { code, severity, file, line: 0, col: 0, message, ...extra, hint };
 }
 
 /**
@@ -654,7 +653,7 @@ class Located {
     code: DiagnosticCode,
     severity: Severity,
     message: string,
-    hint?: string,
+    hint: string,
     related?: RelatedLocation[],
   ): Diagnostic {
     const y = this.yaml(file);

@@ -1753,6 +1753,51 @@ describe('more edges of the whole-store checks', () => {
     ]);
   });
 
+  it('layout: a file where a folder goes, folders that fit no place at any depth, and bad names met without their folder', async () => {
+    const found = await check({
+      'projects/web': 'x',
+      [`plans/${X}/plan.yaml`]: plan(X),
+      [`plans/${X}/Bad/`]: null,
+      'global/.x.tmp/': null,
+    });
+    expect(found.map((d) => `${d.code} ${d.file}: ${d.message}`)).toStrictEqual([
+      'unknown-path global/.x.tmp: folder global/.x.tmp/ fits no place in the store layout and is never read',
+      `unknown-path plans/${X}/Bad: folder plans/${X}/Bad/ fits no place in the store layout and is never read`,
+      'unknown-path projects/web: projects/web fits no place in the store layout and is never read',
+    ]);
+    // A listing without folders: a file under a badly named folder is reported itself.
+    const flat = new MemorySource({ [`projects/Bad Name/${A}.yaml`]: pinv(A, 'One'), [`global/${B}.yaml`]: inv(B, 'Two') });
+    const list = flat.list.bind(flat);
+    flat.list = async () => (await list()).filter((e) => e.type !== 'dir');
+    const report = await validateTree(flat);
+    expect(report.diagnostics).toStrictEqual([
+      {
+        code: 'bad-name',
+        severity: 'error',
+        file: `projects/Bad Name/${A}.yaml`,
+        line: 0,
+        col: 0,
+        message:
+          'project "Bad Name" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+      },
+    ]);
+    expect(report.files).toBe(2);
+  });
+
+  it('the number of files leaves folders out; a file that cannot be read is said without a progress display too', async () => {
+    const report = await validateTree(
+      new MemorySource({
+        [`global/${A}.yaml`]: inv(A, 'One'),
+        [`global/${B}.yaml`]: { fail: { ok: false, code: 'file-unreadable', message: 'cannot be read (EACCES)' } },
+        [`global/${C}.yaml`]: inv(C, 'Three'),
+      }),
+    );
+    expect(report.files).toBe(3);
+    expect(report.entries.length).toBe(4);
+    expect(report.diagnostics.map((d) => `${d.code} ${d.file}`)).toStrictEqual([`file-unreadable global/${B}.yaml`]);
+  });
+
   it('references: a plan without action or project names none', async () => {
     expect(await check({ [`plans/${Y}/plan.yaml`]: plan(Y) })).toStrictEqual([]);
   });
