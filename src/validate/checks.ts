@@ -293,8 +293,8 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], 
     if (touches && !touches(e.path)) continue;
     if (reported.length > 0 && under(e.path)) continue;
     if (e.type === 'dir') {
-      if (e.path.endsWith('.yaml') && READ_KINDS.has(kinds[i]!.kind)) {
-        // A folder where a file must be: the reader reports it (not-a-file); skip what is inside.
+      if (READ_KINDS.has(kinds[i]!.kind)) {
+        // A folder where a file must be (every such path ends in .yaml): the reader reports it (not-a-file); skip what is inside.
         reported.push(e.path);
         continue;
       }
