@@ -858,7 +858,8 @@ async function checkNearDuplicates(
     at.push(i);
     keys.push(n);
   }
-  type Found = { older: ContentJob; newer: ContentJob; kind: NearKind };
+  type InvariantJob = ContentJob & { kind: Extract<ContentKind, { kind: 'invariant' }> };
+  type Found = { older: InvariantJob; newer: InvariantJob; kind: NearKind };
   /** The near-duplicate pairs among `pairs` (of indexes of `keys`). */
   const judge = (pairs: readonly [number, number][]): Found[] => {
     const out: Found[] = [];
@@ -868,9 +869,10 @@ async function checkNearDuplicates(
       // Equal text keys are duplicates or shadows, reported above.
       if (facts[i]!.k === facts[j]!.k) continue;
       const kind: NearKind | undefined = keys[x] === keys[y] ? 'punctuation' : oneEditApart(keys[x]!, keys[y]!) ? 'one-edit' : undefined;
-      const a = jobs[i]!;
-      const b = jobs[j]!;
-      if (!kind || a.kind.kind !== 'invariant' || b.kind.kind !== 'invariant' || !canMeet(a.kind, b.kind, plans)) continue;
+      // `at` holds invariants only.
+      const a = jobs[i] as InvariantJob;
+      const b = jobs[j] as InvariantJob;
+      if (!kind || !canMeet(a.kind, b.kind, plans)) continue;
       out.push(a.kind.id < b.kind.id ? { older: a, newer: b, kind } : { older: b, newer: a, kind });
     }
     return out;
@@ -882,14 +884,14 @@ async function checkNearDuplicates(
     // file is among them, so: the pairs of the touched texts, then every pair of each newer file they name.
     const focus = new Set<number>();
     for (let x = 0; x < keys.length; x++) if (touches(jobs[at[x]!]!.entry.path)) focus.add(x);
-    const newer = new Set(judge(nearPairsTouching(keys, focus)).map((f) => f.newer));
+    const newer = new Set<ContentJob>(judge(nearPairsTouching(keys, focus)).map((f) => f.newer));
     const newerAt = new Set<number>();
     for (let x = 0; x < keys.length; x++) if (newer.has(jobs[at[x]!]!)) newerAt.add(x);
-    found = newerAt.size === 0 ? [] : judge(nearPairsTouching(keys, newerAt)).filter((f) => newer.has(f.newer));
+    // No newer file: no focused key, no pair.
+    found = judge(nearPairsTouching(keys, newerAt)).filter((f) => newer.has(f.newer));
   }
   if (found.length === 0) return [];
-  // Every job in `found` is an invariant (judge keeps no other).
-  const idOf = (j: ContentJob) => (j.kind.kind === 'invariant' ? j.kind.id : '');
+  const idOf = (j: InvariantJob) => j.kind.id;
   // Each newer file's older copies in the order of their ids (not of the pair search, which differs in hook mode).
   found.sort((p, q) => {
     const a = idOf(p.older);

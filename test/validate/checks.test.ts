@@ -1798,6 +1798,16 @@ describe('more edges of the whole-store checks', () => {
     expect(report.diagnostics.map((d) => `${d.code} ${d.file}`)).toStrictEqual([`file-unreadable global/${B}.yaml`]);
   });
 
+  it('near-duplicates: each text is quoted trimmed', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, '"  Keep the build green "'),
+      [`global/${B}.yaml`]: inv(B, 'Keep the build green!'),
+    });
+    expect(found.map((d) => d.message)).toStrictEqual([
+      `${B} "Keep the build green!" nearly repeats ${A} "Keep the build green" (global/${A}.yaml, the same but for punctuation); both apply`,
+    ]);
+  });
+
   it('references: a plan without action or project names none', async () => {
     expect(await check({ [`plans/${Y}/plan.yaml`]: plan(Y) })).toStrictEqual([]);
   });
