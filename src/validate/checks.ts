@@ -475,7 +475,8 @@ async function checkLocks(
       continue;
     }
     const text = r?.ok ? new TextDecoder().decode(r.bytes) : '';
-    const [pidText = '', host = ''] = text.trim().split(/\s+/);
+    // split gives at least one part.
+    const [pidText, host = ''] = text.trim().split(/\s+/);
     const pid = Number(pidText);
     const alive = Number.isInteger(pid) && pid > 0 ? options.lockHolderAlive!(pid, host) : false;
     if (alive === false) {
@@ -539,7 +540,7 @@ async function checkSchemaCopies(
       try {
         same = JSON.stringify(JSON.parse(new TextDecoder().decode(r.bytes))) === JSON.stringify(SCHEMAS[name]);
       } catch {
-        same = false;
+        // Not JSON: it differs.
       }
       verdict = same
         ? {}

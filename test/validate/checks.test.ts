@@ -1808,6 +1808,50 @@ describe('more edges of the whole-store checks', () => {
     ]);
   });
 
+  it('ids: a plan and an invariant share no id; a file where a plan folder goes is no plan', async () => {
+    const found = await check({
+      [`global/${P}.yaml`]: inv(P, 'One'),
+      [`plans/${P}/plan.yaml`]: plan(P),
+      [`plans/${Y}`]: 'x',
+      [`projects/web/waivers/${C}.yaml`]: waiver(C, Y, '2999-01-01'),
+    });
+    expect(found.map((d) => `${d.code} ${d.file}`)).toStrictEqual([
+      `unknown-path plans/${Y}`,
+      `id-reused plans/${P}/plan.yaml`,
+      `unknown-invariant projects/web/waivers/${C}.yaml`,
+    ]);
+  });
+
+  it('duplicates: each text is a group of its own', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'Never delete data'),
+      [`global/${B}.yaml`]: inv(B, 'Use TLS'),
+      [`global/${C}.yaml`]: inv(C, 'never delete data'),
+      [`global/${X}.yaml`]: inv(X, 'use tls'),
+    });
+    expect(found.map((d) => `${d.code} ${d.file} ${d.related?.[0]?.file}`)).toStrictEqual([
+      `duplicate-text global/${C}.yaml global/${A}.yaml`,
+      `duplicate-text global/${X}.yaml global/${B}.yaml`,
+    ]);
+  });
+
+  it('schema copies: an empty schemas folder among other files, a listing without folders among other files, a copy without a blob id', async () => {
+    const missing = (await check({ 'schemas/': null, [`global/${A}.yaml`]: inv(A, 'One') })).map((d) => d.file);
+    expect(missing.length).toBe(12);
+    const flat = new MemorySource({ 'schemas/invariant.schema.json': '{}', [`global/${A}.yaml`]: inv(A, 'One') });
+    const list = flat.list.bind(flat);
+    flat.list = async () => (await list()).filter((e) => e.type !== 'dir');
+    expect((await validateTree(flat)).diagnostics.map((d) => d.file)).toStrictEqual([
+      'schemas/invariant.schema.json',
+      ...missing.filter((f) => f !== 'schemas/invariant.schema.json'),
+    ]);
+    const noBlob = new MemorySource({ 'schemas/invariant.schema.json': '{}' }, {});
+    const cache = FactsCache.load(join(tempDir(), 'cache'), 'test-build');
+    expect((await validateTree(noBlob, { cache })).diagnostics.map((d) => `${d.file} ${d.message.split(' ')[1]}`)[0]).toBe(
+      'schemas/invariant.schema.json differs',
+    );
+  });
+
   it('references: a plan without action or project names none', async () => {
     expect(await check({ [`plans/${Y}/plan.yaml`]: plan(Y) })).toStrictEqual([]);
   });
