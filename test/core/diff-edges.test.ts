@@ -329,6 +329,26 @@ describe('diffTarget: whole results', () => {
     expect(d.changed).toEqual([{ invariant: inv(id(1), 'Rule', APP), fields: [{ field: 'scope', before: G, after: APP }] }]);
   });
 
+  it('a copy shadowed before and deleted after never left the set', () => {
+    const d = diffTarget(project('app'), side([inv(id(1), 'Rule', APP), inv(id(2), 'rule', G)]), side([inv(id(1), 'Rule', APP)]));
+    expect(d).toEqual(empty(project('app'), { countBefore: 1, countAfter: 1 }));
+  });
+
+  it('newly shadowed copies sort by scope and id, not in the order of the copies hiding them', () => {
+    const before = side([inv(id(9), 'Nine', G), inv(id(7), 'Seven', G)]);
+    const after = side([inv(id(9), 'Nine', G), inv(id(7), 'Seven', G), inv(id(5), 'nine', APP), inv(id(6), 'seven', APP)]);
+    const d = diffTarget(project('app'), before, after);
+    expect(d.newlyShadowed.map((x) => [x.invariant.id, x.by.id])).toEqual([
+      [id(7), id(6)],
+      [id(9), id(5)],
+    ]);
+    const back = diffTarget(project('app'), after, before);
+    expect(back.noLongerShadowed.map((x) => [x.invariant.id, x.by.id])).toEqual([
+      [id(7), id(6)],
+      [id(9), id(5)],
+    ]);
+  });
+
   it('shadowed on both sides is no change', () => {
     const s = side([inv(id(1), 'Rule', APP), inv(id(2), 'rule', G)]);
     const t = side([inv(id(1), 'Rule', APP), inv(id(2), 'rule', G, { severity: 'info' })]);
