@@ -260,6 +260,19 @@ describe('planExport: whole results', () => {
     ]);
   });
 
+  it('a project with an empty list of paths gets no file of its own', () => {
+    expect(
+      planExport({
+        targets: ['cursor'],
+        global: undefined,
+        projects: [project('billing', [])],
+        severities: ['error'],
+        nested: true,
+        storeRel: '.agents',
+      }),
+    ).toEqual([]);
+  });
+
   it('targets without a project file (none here) and no global set give nothing', () => {
     expect(
       planExport({
