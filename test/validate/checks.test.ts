@@ -1852,6 +1852,14 @@ describe('more edges of the whole-store checks', () => {
     );
   });
 
+  it('near-duplicates: the newer of a pair is the larger id, whatever the listing order', async () => {
+    const found = await check({
+      [`global/${X}.yaml`]: inv(X, 'Rotate keys yearly'),
+      [`projects/web/${A}.yaml`]: pinv(A, 'Rotate keys yearly!'),
+    });
+    expect(found.map((d) => [d.file, d.related?.map((r) => r.file)])).toStrictEqual([[`global/${X}.yaml`, [`projects/web/${A}.yaml`]]]);
+  });
+
   it('references: a plan without action or project names none', async () => {
     expect(await check({ [`plans/${Y}/plan.yaml`]: plan(Y) })).toStrictEqual([]);
   });
