@@ -23,7 +23,6 @@ export type DiagnosticCode =
   | 'symlink'
   // shape
   | 'schema'
-  | 'text-length'
   | 'id-mismatch'
   | 'id-invalid'
   | 'id-reused'
