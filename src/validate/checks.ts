@@ -117,7 +117,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...checkShadows(shared, plans, located));
   diagnostics.push(...(await checkOverrides(jobs, facts, located)));
   diagnostics.push(...(await checkNearDuplicates(jobs, facts, plans, located, options.touches)));
-  diagnostics.push(...(await checkReferences(jobs, facts, plans, entries, usedIds, located)));
+  diagnostics.push(...(await checkReferences(source, jobs, facts, plans, entries, usedIds, located)));
   diagnostics.push(...(await checkWaivers(jobs, facts, usedIds, located, options.now)));
   diagnostics.push(...checkModelines(jobs, facts, diagnostics));
   diagnostics.push(...(await checkProjectPaths(source, jobs, facts, located, options)));
@@ -932,6 +932,7 @@ async function checkNearDuplicates(
 
 /** A plan's action and project must exist; a promoted invariant's origin may be gone (info). */
 async function checkReferences(
+  source: TreeSource,
   jobs: readonly ContentJob[],
   facts: readonly (FileFacts | undefined)[],
   plans: ReadonlyMap<string, Plan>,
@@ -955,9 +956,35 @@ async function checkReferences(
   }
   // What to report, then the positions of each in one read.
   const found: { file: string; report: () => Diagnostic }[] = [];
+  // A source's template (`SOURCE:NS/NAME`, docs/extends.md) lives in the source, not in actions/:
+  // it is known when config.yaml's extends declares the source (plan sync compares it at the pin).
+  let sources: Set<string> | undefined;
+  const sourcesDeclared = async () => {
+    if (sources === undefined) {
+      const { readConfig } = await import('../store/config.ts');
+      sources = new Set((await readConfig(source)).config.extends.map((s) => s.name));
+    }
+    return sources;
+  };
   for (const plan of plans.values()) {
     const file = `plans/${plan.id}/plan.yaml`;
-    if (plan.action !== undefined && !actions.has(plan.action)) {
+    const colon = plan.action?.indexOf(':') ?? -1;
+    if (plan.action !== undefined && colon > 0) {
+      const name = plan.action.slice(0, colon);
+      if (!(await sourcesDeclared()).has(name))
+        found.push({
+          file,
+          report: () =>
+            located.at(
+              file,
+              ['action'],
+              'unknown-action',
+              'warning',
+              `plan ${plan.id} names action ${plan.action} of the policy source ${name}, which config.yaml's extends does not declare`,
+              'Declare the source in config.yaml (extends), or correct the name.',
+            ),
+        });
+    } else if (plan.action !== undefined && !actions.has(plan.action)) {
       found.push({
         file,
         report: () =>

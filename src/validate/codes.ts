@@ -39,7 +39,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
     'Two invariants that can meet in one effective set say nearly the same thing: equal without punctuation, or one typo apart.',
   'overrides-unknown': '`overrides` names an id that is no invariant in the store.',
   'overrides-text': '`overrides` names an invariant whose text differs: an override is a copy of the same text.',
-  'unknown-action': "A plan's action template is not in the store.",
+  'unknown-action':
+    "A plan's action template is not in the store, or names a policy source (`SOURCE:NS/NAME`) that `config.yaml`'s `extends` does not declare.",
   'unknown-project': "A plan's project is not in the store.",
   'unknown-origin': 'The action invariant a plan invariant was promoted from no longer exists.',
   'unknown-invariant': 'A record names an invariant that is not in the store.',

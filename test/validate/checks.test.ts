@@ -1008,6 +1008,17 @@ describe('checkNearDuplicates', () => {
 });
 
 describe('checkReferences', () => {
+  it("a policy source's action (SOURCE:NS/NAME) is known when config.yaml's extends declares the source", async () => {
+    const found = await check({
+      'config.yaml': 'extends:\n  - name: acme\n    url: https://git.example.com/acme/policy.git\n    ref: v1\n',
+      [`plans/${P}/plan.yaml`]: plan(P, 'action: acme:release/ship\n'),
+      [`plans/${X}/plan.yaml`]: plan(X, 'action: other:release/ship\n'),
+    });
+    expect(found.filter((d) => d.code === 'unknown-action').map((d) => `${d.file} ${d.severity} ${d.message}`)).toStrictEqual([
+      `plans/${X}/plan.yaml warning plan ${X} names action other:release/ship of the policy source other, which config.yaml's extends does not declare`,
+    ]);
+  });
+
   it('a plan names an action and a project that exist; a promoted invariant names its origin', async () => {
     const found = await check({
       [`global/${A}.yaml`]: inv(A, 'One'),
