@@ -4,8 +4,9 @@
 //
 //   node scripts/merge-mutation-reports.mjs OUT.json IN.json…
 //
-// A file measured in several inputs takes its results from the last input
-// that has it. Test ids are numbers local to each report, so every test is
+// Give each file's latest run: a file measured in several inputs (in line
+// ranges, say) gets the union of their mutants, the later result for a
+// mutant measured twice. Test ids are numbers local to each report, so every test is
 // renamed by its file and name, and each mutant's coveredBy and killedBy
 // follow. With OUT as reports/mutation/incremental.json, `npm run mutate`
 // then tests again only the mutants whose code or covering tests changed
@@ -18,6 +19,10 @@ if (!out || inputs.length === 0) {
   process.exit(2);
 }
 
+const mutantKey = (m) => {
+  const { start, end } = m.location;
+  return `${m.mutatorName}\n${m.replacement}\n${start.line}:${start.column}-${end.line}:${end.column}`;
+};
 const ids = new Map(); // `${testFile}\n${name}` → the merged report's id
 const testFiles = {};
 const files = {};
@@ -57,10 +62,11 @@ for (const input of inputs) {
   }
   const rename = (list) => list?.map((t) => local.get(t)).filter((t) => t !== undefined);
   for (const [file, result] of Object.entries(report.files)) {
-    files[file] = {
-      ...result,
-      mutants: result.mutants.map((m) => ({ ...m, coveredBy: rename(m.coveredBy), killedBy: rename(m.killedBy) })),
-    };
+    // A file measured in line ranges (`--mutate file:1-400`) comes from several inputs: the union of their
+    // mutants; a mutant (same mutator, replacement and place) measured twice keeps the later result.
+    const mutants = new Map((files[file]?.mutants ?? []).map((m) => [mutantKey(m), m]));
+    for (const m of result.mutants) mutants.set(mutantKey(m), { ...m, coveredBy: rename(m.coveredBy), killedBy: rename(m.killedBy) });
+    files[file] = { ...result, mutants: [...mutants.values()] };
   }
 }
 writeFileSync(out, JSON.stringify({ ...base, files, testFiles }));
