@@ -966,36 +966,29 @@ async function checkReferences(
     }
     return sources;
   };
+  // Why a plan's action is unknown (the end of the message, and the hint), or undefined when it is known.
+  const actionProblem = async (action: string): Promise<{ why: string; hint: string } | undefined> => {
+    const colon = action.indexOf(':');
+    if (colon > 0) {
+      const name = action.slice(0, colon);
+      if ((await sourcesDeclared()).has(name)) return undefined;
+      return {
+        why: ` of the policy source ${name}, which config.yaml's extends does not declare`,
+        hint: 'Declare the source in config.yaml (extends), or correct the name.',
+      };
+    }
+    if (actions.has(action)) return undefined;
+    return { why: `, which is not in the store (no actions/${action}/)`, hint: 'Restore the action template, or correct the name.' };
+  };
   for (const plan of plans.values()) {
     const file = `plans/${plan.id}/plan.yaml`;
-    const colon = plan.action?.indexOf(':') ?? -1;
-    if (plan.action !== undefined && colon > 0) {
-      const name = plan.action.slice(0, colon);
-      if (!(await sourcesDeclared()).has(name))
-        found.push({
-          file,
-          report: () =>
-            located.at(
-              file,
-              ['action'],
-              'unknown-action',
-              'warning',
-              `plan ${plan.id} names action ${plan.action} of the policy source ${name}, which config.yaml's extends does not declare`,
-              'Declare the source in config.yaml (extends), or correct the name.',
-            ),
-        });
-    } else if (plan.action !== undefined && !actions.has(plan.action)) {
+    const action = plan.action;
+    const unknown = action === undefined ? undefined : await actionProblem(action);
+    if (unknown !== undefined) {
       found.push({
         file,
         report: () =>
-          located.at(
-            file,
-            ['action'],
-            'unknown-action',
-            'warning',
-            `plan ${plan.id} names action ${plan.action}, which is not in the store (no actions/${plan.action}/)`,
-            'Restore the action template, or correct the name.',
-          ),
+          located.at(file, ['action'], 'unknown-action', 'warning', `plan ${plan.id} names action ${action}${unknown.why}`, unknown.hint),
       });
     }
     if (plan.project !== undefined && !projects.has(plan.project)) {
