@@ -1,6 +1,6 @@
 import type { Diagnostic, DiagnosticCode, RelatedLocation } from '../core/diagnostics.ts';
 import { isKnownFolder, pathClassifier, isTemporaryName, type PathKind } from '../core/layout.ts';
-import { describeScope, scopeFolder, type Plan, type ScopedInvariant, type Severity } from '../core/model.ts';
+import { describeScope, scopeFolder, type Plan, type ScopedInvariant, type Severity, type StoreConfig } from '../core/model.ts';
 import { isUlid, nameProblem, ulidProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
 import type { YamlFile } from '../core/parse.ts';
@@ -117,10 +117,17 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   diagnostics.push(...checkShadows(shared, plans, located));
   diagnostics.push(...(await checkOverrides(jobs, facts, located)));
   diagnostics.push(...(await checkNearDuplicates(jobs, facts, plans, located, options.touches)));
-  diagnostics.push(...(await checkReferences(source, jobs, facts, plans, entries, usedIds, located)));
+  // config.yaml, read once and only if a check needs it; a broken one is reported as its own file's
+  // problem, and counts as the defaults here.
+  let config: Promise<StoreConfig> | undefined;
+  const storeConfig = () => {
+    config ??= import('../store/config.ts').then(async ({ readConfig }) => (await readConfig(source)).config);
+    return config;
+  };
+  diagnostics.push(...(await checkReferences(storeConfig, jobs, facts, plans, entries, usedIds, located)));
   diagnostics.push(...(await checkWaivers(jobs, facts, usedIds, located, options.now)));
   diagnostics.push(...checkModelines(jobs, facts, diagnostics));
-  diagnostics.push(...(await checkProjectPaths(source, jobs, facts, located, options)));
+  diagnostics.push(...(await checkProjectPaths(storeConfig, jobs, facts, located, options)));
 
   const files = entries.filter((e) => e.type !== 'dir').length;
   return { source: source.description, entries, files, diagnostics: unique(diagnostics), usedIds };
@@ -932,7 +939,7 @@ async function checkNearDuplicates(
 
 /** A plan's action and project must exist; a promoted invariant's origin may be gone (info). */
 async function checkReferences(
-  source: TreeSource,
+  storeConfig: () => Promise<StoreConfig>,
   jobs: readonly ContentJob[],
   facts: readonly (FileFacts | undefined)[],
   plans: ReadonlyMap<string, Plan>,
@@ -960,10 +967,7 @@ async function checkReferences(
   // it is known when config.yaml's extends declares the source (plan sync compares it at the pin).
   let sources: Set<string> | undefined;
   const sourcesDeclared = async () => {
-    if (sources === undefined) {
-      const { readConfig } = await import('../store/config.ts');
-      sources = new Set((await readConfig(source)).config.extends.map((s) => s.name));
-    }
+    sources ??= new Set((await storeConfig()).extends.map((s) => s.name));
     return sources;
   };
   // Why a plan's action is unknown (the end of the message, and the hint), or undefined when it is known.
@@ -1119,7 +1123,7 @@ function checkModelines(
  * and globs that match no file of the repository.
  */
 async function checkProjectPaths(
-  source: RecordingSource,
+  storeConfig: () => Promise<StoreConfig>,
   jobs: readonly ContentJob[],
   facts: readonly (FileFacts | undefined)[],
   located: Located,
@@ -1136,9 +1140,7 @@ async function checkProjectPaths(
   if (projects.length === 0) return [];
   projects.sort((a, b) => (a.name < b.name ? -1 : 1));
   const { compileGlob, globsSurelyOverlap, literalFolder } = await import('../core/globs.ts');
-  // A broken config.yaml is reported as its own file's problem; here it counts as the defaults.
-  const { readConfig } = await import('../store/config.ts');
-  const allowOverlap = (await readConfig(source)).config.projects.allow_overlap;
+  const allowOverlap = (await storeConfig()).projects.allow_overlap;
   const severity: Severity = allowOverlap ? 'warning' : 'error';
   const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
   const found: { file: string; report: () => Diagnostic }[] = [];
