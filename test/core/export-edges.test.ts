@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   BEGIN_PREFIX,
@@ -19,21 +18,11 @@ import {
   yamlScalar,
   type ExportProject,
 } from '../../src/core/export.ts';
-import type { ScopedInvariant, Severity } from '../../src/core/model.ts';
 import type { EffectiveEntry } from '../../src/core/resolve.ts';
+import { entry, sha256 } from '../helpers/effective.ts';
 
-const hash = (s: string) => createHash('sha256').update(s).digest('hex');
+const hash = sha256;
 const H = 'a'.repeat(64);
-
-function entry(
-  id: string,
-  text: string,
-  scope: ScopedInvariant['scope'],
-  severity: Severity = 'error',
-  shadows: EffectiveEntry['shadows'] = [],
-): EffectiveEntry {
-  return { invariant: { id, text, severity, active: true, tags: [], scope, path: `x/${id}.yaml` }, shadows };
-}
 
 const ID1 = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
 const ID2 = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   END_MARKER,
@@ -11,20 +10,9 @@ import {
   yamlScalar,
   type ExportProject,
 } from '../../src/core/export.ts';
-import type { ScopedInvariant, Severity } from '../../src/core/model.ts';
-import type { EffectiveEntry } from '../../src/core/resolve.ts';
+import { entry, sha256 } from '../helpers/effective.ts';
 
-const hash = (s: string) => createHash('sha256').update(s).digest('hex');
-
-function entry(
-  id: string,
-  text: string,
-  scope: ScopedInvariant['scope'],
-  severity: Severity = 'error',
-  shadows: EffectiveEntry['shadows'] = [],
-): EffectiveEntry {
-  return { invariant: { id, text, severity, active: true, tags: [], scope, path: `x/${id}.yaml` }, shadows };
-}
+const hash = sha256;
 
 const G1 = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G1', 'Never delete production data', { kind: 'global' });
 const P1 = entry('01JDQ6X5Z8W4N3B2C1D0E9F8G2', 'Amounts are integers of cents', { kind: 'project', project: 'billing' }, 'warning', [
