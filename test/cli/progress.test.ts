@@ -1,5 +1,5 @@
 import { PassThrough } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startProgress } from '../../src/cli/progress.ts';
 
 /** A terminal's stderr that keeps what is written to it. */
@@ -17,18 +17,30 @@ function terminal(env: Record<string, string | undefined> = { AGENTS_PROGRESS_DE
 }
 
 describe('startProgress', () => {
+  // The clock stands still unless a test moves it: a busy machine must not add draws.
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['performance'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('draws the end of every phase, even one that ends within a tenth of a second of the last draw', () => {
     const { io, writes } = terminal();
     const progress = startProgress(io, {});
     expect(progress.enabled).toBe(true);
     for (let i = 1; i <= 40; i++) progress.update('checking files', i, 40);
     for (let i = 1; i <= 20; i++) progress.update('adding modelines', i, 20);
+    vi.advanceTimersByTime(100);
+    for (let i = 1; i <= 16; i++) progress.update('writing the report', i, 30);
     progress.stop();
-    // The first draw of each phase comes on the 16th call; within 100 ms of it only each phase's end is drawn.
+    // The clock is read on every 16th call and at each phase's end: the first draw is the 16th call; within
+    // 100 ms of it only each phase's end is drawn; 100 ms later, the 64th call draws.
     expect(writes).toEqual([
       '\r\x1b[2Kchecking files: 16 of 40 (40%)',
       '\r\x1b[2Kchecking files: 40 of 40 (100%)',
       '\r\x1b[2Kadding modelines: 20 of 20 (100%)',
+      '\r\x1b[2Kwriting the report: 4 of 30 (13%)',
       '\r\x1b[2K',
     ]);
   });
