@@ -104,7 +104,9 @@ describe('schema copies for editors', () => {
   });
 
   it('the example store passes, with the seed example shadow as its only warning', async () => {
-    const r = await run(REPO, '--store', '.agents.example');
+    // --no-cache: the store is in this repository, whose .git would keep the facts between runs; under
+    // mutation testing a mutant's facts would then answer the next mutant's run (docs/mutation.md).
+    const r = await run(REPO, '--store', '.agents.example', '--no-cache');
     expect(codes(r.diagnostics)).toEqual(['shadowed global/01M8KJW430VF8WCABSB8RTQ8RY.yaml']);
     expect(r.code).toBe(0);
   });
