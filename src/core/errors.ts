@@ -64,7 +64,7 @@ export function defaultErrorCode(exitCode: ExitCode): string {
 
 export class UsageError extends AgentsError {
   constructor(message: string, hint?: string, detail?: Record<string, unknown>, code?: string) {
-    super(message, EXIT_CODES.usage, { hint, detail, ...(code !== undefined ? { code } : {}) });
+    super(message, EXIT_CODES.usage, { hint, detail, code });
     this.name = 'UsageError';
   }
 }
@@ -72,7 +72,7 @@ export class UsageError extends AgentsError {
 /** A check failed (exit 1). */
 export class CheckFailedError extends AgentsError {
   constructor(message: string, hint?: string, detail?: Record<string, unknown>, code?: string) {
-    super(message, EXIT_CODES.checkFailed, { hint, detail, ...(code !== undefined ? { code } : {}) });
+    super(message, EXIT_CODES.checkFailed, { hint, detail, code });
     this.name = 'CheckFailedError';
   }
 }

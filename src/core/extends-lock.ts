@@ -13,8 +13,9 @@ import { checkSchema, diag, parseYaml, plainTextDiagnostics, type YamlSyntax } f
 export function parseExtendsLock(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<ExtendsLock> {
   const parsed = parseYaml(file, bytes, syntax);
   if (!parsed.value) return { diagnostics: parsed.diagnostics };
-  const diagnostics = checkSchema(parsed.value, 'extends-lock.schema.json');
-  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(parsed.value, 'extends-lock.schema.json'));
+  const schema = 'extends-lock.schema.json';
+  const diagnostics = checkSchema(parsed.value, schema);
+  if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(parsed.value, schema));
   if (diagnostics.length > 0) return { diagnostics };
   const lock = parsed.value.data as ExtendsLock;
   const names = new Set<string>();

@@ -118,7 +118,8 @@ export function globHoldsFolder(glob: string, dir: string): boolean {
   const walk = (gi: number, di: number): boolean => {
     if (di === d.length) return g[gi] === '**';
     if (gi === g.length) return false;
-    if (g[gi] === '**') return walk(gi, di + 1) || walk(gi + 1, di);
+    // A `**` can take every folder left of `dir`: what is left of the glob then starts with it.
+    if (g[gi] === '**') return true;
     return segmentRegExp(g[gi]!).test(d[di]!) && walk(gi + 1, di + 1);
   };
   return walk(0, 0);

@@ -76,9 +76,9 @@ export function pickId(
 }
 
 function commonPrefixLength(a: string, b: string): number {
-  const n = Math.min(a.length, b.length);
   let i = 0;
-  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // Past the end of either string charCodeAt gives NaN, which equals nothing: the loop stops there.
+  while (a.charCodeAt(i) === b.charCodeAt(i)) i++;
   return i;
 }
 

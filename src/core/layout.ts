@@ -159,10 +159,11 @@ export function isKnownFolder(rel: string): boolean {
       return true;
     case 'global':
       return parts.length === 1;
+    // Past the length check of 1 `a` is there, and `b` past that of 2.
     case 'projects':
-      return (parts.length <= 2 && (a === undefined || isName(a))) || (parts.length === 3 && isName(a!) && b === WAIVERS);
+      return parts.length === 1 || (isName(a!) && (parts.length === 2 || (parts.length === 3 && b === WAIVERS)));
     case 'actions':
-      return parts.length <= 3 && (a === undefined || isName(a)) && (b === undefined || isName(b));
+      return parts.length === 1 || (isName(a!) && (parts.length === 2 || (parts.length === 3 && isName(b!))));
     case 'plans':
       if (parts.length === 1) return true;
       // Past the length check `a` is there.

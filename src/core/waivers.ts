@@ -44,10 +44,13 @@ export function waiverExpiry(expires: string): number {
   const d = DATE_RE.exec(expires);
   if (d) {
     const [y, m, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
-    const start = Date.UTC(y, m - 1, day);
-    const back = new Date(start);
-    if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== day) return Number.NaN;
-    return start + DAY_MS;
+    // Not Date.UTC, which reads the years 0000–0099 as 1900–1999.
+    const start = new Date(0);
+    start.setUTCFullYear(y, m - 1, day);
+    // A day out of range (00, or past the month's last, at most 99) moves the date into another
+    // month, as a month out of range does: the month alone tells whether the day exists.
+    if (start.getUTCMonth() !== m - 1) return Number.NaN;
+    return start.getTime() + DAY_MS;
   }
   if (!DATE_TIME_RE.test(expires)) return Number.NaN;
   return Date.parse(expires);
@@ -78,9 +81,7 @@ export function waivedAt<W extends Waiver>(waivers: readonly W[], now: Date): Ma
 
 /** The waivers that cover a plan: its own, and those of the project it targets. */
 export function waiversForPlan<W extends ScopedWaiver>(waivers: readonly W[], plan: { id: string; project?: string }): W[] {
-  return waivers.filter((w) =>
-    w.scope.kind === 'plan' ? w.scope.plan === plan.id : plan.project !== undefined && w.scope.project === plan.project,
-  );
+  return waivers.filter((w) => (w.scope.kind === 'plan' ? w.scope.plan === plan.id : w.scope.project === plan.project));
 }
 
 /**

@@ -22,14 +22,13 @@ const FLAG: Record<string, string> = {
   text: 'the text',
 };
 
+/** One segment of a JSON Pointer as the key it stands for (RFC 6901: `~1` is `/`, `~0` is `~`). */
+function pointerKey(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
 function fieldOf(e: SchemaError): string {
-  const path =
-    e.instancePath === ''
-      ? []
-      : e.instancePath
-          .slice(1)
-          .split('/')
-          .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const path = e.instancePath === '' ? [] : e.instancePath.slice(1).split('/').map(pointerKey);
   if (e.keyword === 'required') path.push(String((e.params as { missingProperty?: unknown }).missingProperty));
   if (e.keyword === 'additionalProperties') path.push(String((e.params as { additionalProperty?: unknown }).additionalProperty));
   return path.length ? path.join('.') : 'document';
@@ -41,7 +40,7 @@ function fieldOf(e: SchemaError): string {
  */
 function lengthAt(data: unknown, instancePath: string): number {
   let v = data;
-  for (const key of instancePath.slice(1).split('/')) v = (v as Record<string, unknown>)[key.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const key of instancePath.slice(1).split('/')) v = (v as Record<string, unknown>)[pointerKey(key)];
   let n = 0;
   for (const _ of v as string) n++;
   return n;

@@ -142,3 +142,12 @@ describe('errors', () => {
     expect(EXIT_CODES).toEqual({ ok: 0, checkFailed: 1, usage: 2, invalidStore: 3, internal: 70, cancelled: 130 });
   });
 });
+
+describe('sortDiagnostics: diagnostics alike in everything it compares', () => {
+  test('keep the order they came in', () => {
+    const first = d({ message: 'first' });
+    const second = d({ message: 'second' });
+    expect(sortDiagnostics([first, second]).map((x) => x.message)).toEqual(['first', 'second']);
+    expect(sortDiagnostics([second, first]).map((x) => x.message)).toEqual(['second', 'first']);
+  });
+});

@@ -151,3 +151,15 @@ describe('edges each rule depends on', () => {
     expect(globsSurelyOverlap('lib/**/x.ts', 'lib/**/y.ts')).toBe(false);
   });
 });
+
+describe('globs outside what globProblem accepts', () => {
+  it('globMatches: a backslash inside brackets is one of the characters, not an escape', () => {
+    expect(globMatches('a[\\]b', 'a\\b')).toBe(true);
+    expect(globMatches('a[\\x]b', 'axb')).toBe(true);
+    expect(globMatches('a[\\x]b', 'ayb')).toBe(false);
+  });
+
+  it('singleFolder: a path with a line break names no folder, not the part after the break', () => {
+    expect(singleFolder(['docs\nsrc/**'])).toBeUndefined();
+  });
+});

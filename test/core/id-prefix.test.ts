@@ -137,3 +137,38 @@ describe('IdAbbreviations: neighbours on both sides', () => {
     expect(new IdAbbreviations([]).short('01ABCDEF')).toBe('01AB');
   });
 });
+
+describe('resolvePrefix and pickId: ids in any order', () => {
+  it('an id equal to the prefix wins over longer ids that start with it', () => {
+    expect(resolvePrefix('01ab', ['01ABC', '01AB', '01ABD'])).toEqual({ kind: 'unique', id: '01AB' });
+  });
+
+  it('lists the matches of an ambiguous prefix sorted, whatever the order of the ids', () => {
+    expect(resolvePrefix('01AB', ['01ABZ', '01ABC', '01ABM'])).toEqual({
+      kind: 'ambiguous',
+      prefix: '01AB',
+      matches: ['01ABC', '01ABM', '01ABZ'],
+    });
+  });
+
+  it('without a describe, an ambiguous prefix lists the matching ids themselves', () => {
+    expect(() => pickId('01AB', ['01ABD', '01ABC'], 'plan', 'h')).toThrow(
+      'plan id prefix 01AB is ambiguous; it matches:\n  01ABC\n  01ABD',
+    );
+  });
+});
+
+describe('IdAbbreviations: ids in any order', () => {
+  it('gives the same abbreviations as for the sorted ids', () => {
+    const ids = ['01XYZ456', '01ABCDEF', '01XYZ123'];
+    const a = new IdAbbreviations(ids);
+    expect(ids.map((id) => a.short(id))).toEqual(['01XYZ4', '01AB', '01XYZ1']);
+    expect(a.short('01XYZ999')).toBe('01XYZ9');
+  });
+
+  it('an id that is the start of another needs all its characters, and the longer one one more', () => {
+    const a = new IdAbbreviations(['01ABCD', '01ABCDEF']);
+    expect(a.short('01ABCD')).toBe('01ABCD');
+    expect(a.short('01ABCDEF')).toBe('01ABCDE');
+  });
+});

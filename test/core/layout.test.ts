@@ -227,3 +227,15 @@ describe('schemaRef', () => {
     expect(schemaRef(`projects/myapp/${ID}.yaml`, 'invariant.schema.json')).toBe('../../schemas/invariant.schema.json');
   });
 });
+
+describe('pathClassifier: plan folders', () => {
+  test('the files of one plan folder share one scope object, a file of another plan gets its own', () => {
+    const classify = pathClassifier();
+    const a = classify(`plans/${PLAN_A}/${ID}.yaml`) as { scope: object };
+    const b = classify(`plans/${PLAN_A}/01M8KJXYP0GVPRF8KRRE9G8474.yaml`) as { scope: object };
+    const c = classify(`plans/${PLAN_B}/${ID}.yaml`) as { scope: object };
+    expect(b.scope).toBe(a.scope);
+    expect(c.scope).not.toBe(a.scope);
+    expect(c.scope).toEqual({ kind: 'plan', plan: PLAN_B });
+  });
+});

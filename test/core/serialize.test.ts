@@ -477,3 +477,11 @@ describe('text that could hide from a reviewer is refused before anything is mad
     });
   });
 });
+
+describe('yamlDocument: a key holding the text of a placeholder', () => {
+  it('is written as it is, and its value after it', () => {
+    expect(yamlDocument('global/x.yaml', 'invariant.schema.json', { azz0fold000zz: 'v' })).toBe(
+      '# yaml-language-server: $schema=../schemas/invariant.schema.json\nazz0fold000zz: v\n',
+    );
+  });
+});

@@ -127,3 +127,23 @@ describe('parseExpiresInput', () => {
     });
   });
 });
+
+describe('waiverExpiry: years and prefixes', () => {
+  test('a date in the years 0000 to 0099 is a day of that year, as the same date-time is', () => {
+    expect(waiverExpiry('0050-06-15')).toBe(Date.parse('0050-06-16T00:00:00Z'));
+    expect(waiverExpiry('0000-01-01')).toBe(Date.parse('0000-01-02T00:00:00Z'));
+    expect(waiverExpiry('0099-12-31')).toBe(Date.parse('0100-01-01T00:00:00Z'));
+    expect(waiverExpiry('0050-02-29')).toBeNaN();
+  });
+
+  test('an expanded year (+002026-…), which RFC 3339 does not have, is no date-time', () => {
+    expect(Date.parse('+002026-03-01T10:00:00Z')).toBe(Date.UTC(2026, 2, 1, 10));
+    expect(waiverExpiry('+002026-03-01T10:00:00Z')).toBeNaN();
+  });
+
+  test('--expires with a date of the first century is in the past, not "not a date"', () => {
+    expect(parseExpiresInput('0050-06-15', new Date(Date.UTC(2026, 2, 1)))).toEqual({
+      problem: '--expires 0050-06-15 is not in the future (now 2026-03-01T00:00:00Z)',
+    });
+  });
+});
