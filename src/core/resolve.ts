@@ -24,7 +24,8 @@ export function appliesTo(inv: ScopedInvariant, target: Target): boolean {
     case 'inherited':
       return true;
     case 'project':
-      return target.project !== undefined && s.project === target.project;
+      // A project scope always has its name, which an absent target project never equals.
+      return s.project === target.project;
     case 'plan':
       return target.kind === 'plan' && s.plan === target.plan;
     case 'action':
@@ -63,7 +64,6 @@ export function resolveEffective(
   const applicable = invariants.filter((inv) => inv.active && appliesTo(inv, target)).sort(compare);
   const byKey = new Map<string, EffectiveEntry>();
   const result: EffectiveEntry[] = [];
-  let swapped = false;
   for (const inv of applicable) {
     const key = keyOf(inv);
     const kept = byKey.get(key);
@@ -74,7 +74,6 @@ export function resolveEffective(
         const weaker = kept.invariant;
         kept.invariant = inv;
         kept.shadows.unshift({ id: weaker.id, scope: weaker.scope.kind, path: weaker.path });
-        swapped = true;
         continue;
       }
       kept.shadows.push({ id: inv.id, scope: inv.scope.kind, path: inv.path });
@@ -84,18 +83,15 @@ export function resolveEffective(
     byKey.set(key, entry);
     result.push(entry);
   }
-  if (swapped) result.sort((a, b) => compare(a.invariant, b.invariant));
+  // A floor may have put an inherited copy where a repository one was: in order again (a sorted list costs one pass).
+  result.sort((a, b) => compare(a.invariant, b.invariant));
   // Hidden on purpose: some copy of the same text names it in `overrides` (the kept one, or one it hides in turn).
   let byId: Map<string, ScopedInvariant> | undefined;
   for (const entry of result) {
     if (entry.shadows.length === 0) continue;
-    byId ??= new Map(applicable.map((i) => [i.id, i]));
-    const named = new Set<string>();
-    if (entry.invariant.overrides) named.add(entry.invariant.overrides);
-    for (const ref of entry.shadows) {
-      const inv = byId.get(ref.id);
-      if (inv?.overrides) named.add(inv.overrides);
-    }
+    const ids = (byId ??= new Map(applicable.map((i) => [i.id, i])));
+    // What the copies name (`undefined` for one that names none, which is no id).
+    const named = new Set([entry.invariant.overrides, ...entry.shadows.map((ref) => ids.get(ref.id)!.overrides)]);
     for (const ref of entry.shadows) if (named.has(ref.id)) ref.overridden = true;
   }
   return result;
