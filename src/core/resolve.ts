@@ -1,4 +1,4 @@
-import { precedence, type ScopeKind, type ScopedInvariant, type Target } from './model.ts';
+import { precedence, type Scope, type ScopeKind, type ScopedInvariant, type Target } from './model.ts';
 import { textKey } from './normalise.ts';
 
 export interface ShadowRef {
@@ -40,11 +40,17 @@ export function stricter(a: { severity: string }, b: { severity: string }): bool
   return (RANK[a.severity] ?? 0) < (RANK[b.severity] ?? 0);
 }
 
+/** A policy source's place in `extends`; 0 for the store's own scopes, which compare by precedence first. */
+function sourceOrder(scope: Scope): number {
+  return scope.kind === 'inherited' ? scope.order : 0;
+}
+
 function compare(a: ScopedInvariant, b: ScopedInvariant): number {
   const p = precedence(a.scope.kind) - precedence(b.scope.kind);
   if (p !== 0) return p;
   // Two policy sources: the one listed first in `extends` (docs/extends.md, "Precedence").
-  if (a.scope.kind === 'inherited' && b.scope.kind === 'inherited' && a.scope.order !== b.scope.order) return a.scope.order - b.scope.order;
+  const o = sourceOrder(a.scope) - sourceOrder(b.scope);
+  if (o !== 0) return o;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
