@@ -1,4 +1,4 @@
-import type { Plan, Scope, ScopedInvariant } from './model.ts';
+import { sameScope, type Plan, type Scope, type ScopedInvariant } from './model.ts';
 import { textKey } from './normalise.ts';
 
 /**
@@ -101,7 +101,8 @@ export function nearKind(a: { text: string; loose?: string }, b: { text: string;
 export function canMeet(a: { scope: Scope }, b: { scope: Scope }, plans: ReadonlyMap<string, Plan>): boolean {
   const x = a.scope;
   const y = b.scope;
-  if (x.kind === 'action' || y.kind === 'action') return x.kind === 'action' && y.kind === 'action' && x.ns === y.ns && x.name === y.name;
+  // An action template meets only the templates of its own action.
+  if (x.kind === 'action' || y.kind === 'action') return sameScope(x, y);
   if (x.kind === 'global' || y.kind === 'global') return true;
   if (x.kind === 'project' && y.kind === 'project') return x.project === y.project;
   if (x.kind === 'plan' && y.kind === 'plan') return x.plan === y.plan;
@@ -168,8 +169,8 @@ export function nearPairs(keys: readonly string[]): [number, number][] {
         if (a === b) continue;
         const ka = keys[a]!;
         const kb = keys[b]!;
-        // Cheap checks before a pair is kept: lengths at most one apart, and equal or one edit apart.
-        if (Math.abs(ka.length - kb.length) > 1 || (ka !== kb && !oneEditApart(ka, kb))) continue;
+        // Equal, or one edit apart (which refuses lengths more than one apart, as a hash collision could pair).
+        if (ka !== kb && !oneEditApart(ka, kb)) continue;
         // The sort is stable and owners were added in index order: a < b.
         const key = a * 2 ** 21 + b;
         if (seen.has(key)) continue;

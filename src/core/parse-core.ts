@@ -272,9 +272,7 @@ export function offsetAt(y: YamlFile, path: readonly string[]): number {
  * from a reviewer (docs/store-format.md, "Plain text only"), each at its value.
  */
 export function plainTextDiagnostics(y: YamlFile, document: string): Diagnostic[] {
-  const found = findUnsafeText(document, y.data);
-  if (found.length === 0) return [];
-  return found.map((u) =>
+  return findUnsafeText(document, y.data).map((u) =>
     diagAt(
       y,
       offsetAt(y, u.path),

@@ -115,7 +115,7 @@ function plural(n: number, word: string): string {
  * only report. `allow` relaxes the listed reasons to reports.
  */
 export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerdict {
-  const allow = new Set(options.allow ?? []);
+  const allow = new Set(options.allow);
   const reasons: GateReason[] = [];
   const add = (r: GateReason) => {
     if (r.level === 'fail' && allow.has(r.code)) reasons.push({ ...r, level: 'report', allowed: true });

@@ -1,4 +1,4 @@
-import { precedence, type ScopeKind, type ScopedInvariant, type Target } from './model.ts';
+import { precedence, type Scope, type ScopeKind, type ScopedInvariant, type Target } from './model.ts';
 import { textKey } from './normalise.ts';
 
 export interface ShadowRef {
@@ -24,7 +24,8 @@ export function appliesTo(inv: ScopedInvariant, target: Target): boolean {
     case 'inherited':
       return true;
     case 'project':
-      return target.project !== undefined && s.project === target.project;
+      // A project scope always has its name, which an absent target project never equals.
+      return s.project === target.project;
     case 'plan':
       return target.kind === 'plan' && s.plan === target.plan;
     case 'action':
@@ -39,11 +40,17 @@ export function stricter(a: { severity: string }, b: { severity: string }): bool
   return (RANK[a.severity] ?? 0) < (RANK[b.severity] ?? 0);
 }
 
+/** A policy source's place in `extends`; 0 for the store's own scopes, which compare by precedence first. */
+function sourceOrder(scope: Scope): number {
+  return scope.kind === 'inherited' ? scope.order : 0;
+}
+
 function compare(a: ScopedInvariant, b: ScopedInvariant): number {
   const p = precedence(a.scope.kind) - precedence(b.scope.kind);
   if (p !== 0) return p;
   // Two policy sources: the one listed first in `extends` (docs/extends.md, "Precedence").
-  if (a.scope.kind === 'inherited' && b.scope.kind === 'inherited' && a.scope.order !== b.scope.order) return a.scope.order - b.scope.order;
+  const o = sourceOrder(a.scope) - sourceOrder(b.scope);
+  if (o !== 0) return o;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
@@ -63,7 +70,6 @@ export function resolveEffective(
   const applicable = invariants.filter((inv) => inv.active && appliesTo(inv, target)).sort(compare);
   const byKey = new Map<string, EffectiveEntry>();
   const result: EffectiveEntry[] = [];
-  let swapped = false;
   for (const inv of applicable) {
     const key = keyOf(inv);
     const kept = byKey.get(key);
@@ -74,7 +80,6 @@ export function resolveEffective(
         const weaker = kept.invariant;
         kept.invariant = inv;
         kept.shadows.unshift({ id: weaker.id, scope: weaker.scope.kind, path: weaker.path });
-        swapped = true;
         continue;
       }
       kept.shadows.push({ id: inv.id, scope: inv.scope.kind, path: inv.path });
@@ -84,18 +89,15 @@ export function resolveEffective(
     byKey.set(key, entry);
     result.push(entry);
   }
-  if (swapped) result.sort((a, b) => compare(a.invariant, b.invariant));
+  // A floor may have put an inherited copy where a repository one was: in order again (a sorted list costs one pass).
+  result.sort((a, b) => compare(a.invariant, b.invariant));
   // Hidden on purpose: some copy of the same text names it in `overrides` (the kept one, or one it hides in turn).
   let byId: Map<string, ScopedInvariant> | undefined;
   for (const entry of result) {
     if (entry.shadows.length === 0) continue;
-    byId ??= new Map(applicable.map((i) => [i.id, i]));
-    const named = new Set<string>();
-    if (entry.invariant.overrides) named.add(entry.invariant.overrides);
-    for (const ref of entry.shadows) {
-      const inv = byId.get(ref.id);
-      if (inv?.overrides) named.add(inv.overrides);
-    }
+    const ids = (byId ??= new Map(applicable.map((i) => [i.id, i])));
+    // What the copies name (`undefined` for one that names none, which is no id).
+    const named = new Set([entry.invariant.overrides, ...entry.shadows.map((ref) => ids.get(ref.id)!.overrides)]);
     for (const ref of entry.shadows) if (named.has(ref.id)) ref.overridden = true;
   }
   return result;

@@ -1,5 +1,8 @@
-import { invariantPath, precedence, sameScope, type Plan, type Scope, type ScopedInvariant } from './model.ts';
+import { precedence, sameScope, type Plan, type Scope, type ScopedInvariant } from './model.ts';
 import { textKey } from './normalise.ts';
+
+/** What shadowing reads of an invariant. */
+type Copy = Pick<ScopedInvariant, 'id' | 'active' | 'scope'>;
 
 /**
  * Whether `high` hides `low` somewhere, for two invariants with the same text
@@ -7,8 +10,8 @@ import { textKey } from './normalise.ts';
  * precedence (or, within one scope, is older). `plans` maps plan ids to
  * plans, to know a plan's project.
  */
-function hidesSameText(high: ScopedInvariant, low: ScopedInvariant, plans: ReadonlyMap<string, Plan>): boolean {
-  // Callers never pass two invariants with one id (relations skips them).
+function hidesSameText(high: Copy, low: Copy, plans: ReadonlyMap<string, Plan>): boolean {
+  // Callers never pass two invariants with one id (they leave them out of `relations`).
   if (!high.active || !low.active) return false;
   const h = high.scope;
   const l = low.scope;
@@ -35,16 +38,15 @@ export function shadowInfo(subject: ScopedInvariant, others: readonly ScopedInva
   const key = textKey(subject.text);
   return relations(
     subject,
-    others.filter((o) => textKey(o.text) === key),
+    others.filter((o) => o.id !== subject.id && textKey(o.text) === key),
     plans,
   );
 }
 
-/** Shadow relations of `subject` among `sameText`, invariants with its text key (itself, or another with its id, skipped). */
-function relations(subject: ScopedInvariant, sameText: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): ShadowInfo {
+/** Shadow relations of `subject` among `sameText`: invariants with its text key, none with its id. */
+function relations(subject: Copy, sameText: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): ShadowInfo {
   const info: ShadowInfo = { shadowedBy: [], shadows: [] };
   for (const o of sameText) {
-    if (o.id === subject.id) continue;
     if (hidesSameText(o, subject, plans)) info.shadowedBy.push(o);
     else if (hidesSameText(subject, o, plans)) info.shadows.push(o);
   }
@@ -68,7 +70,14 @@ export function shadowMap(all: readonly ScopedInvariant[], plans: ReadonlyMap<st
   const out = new Map<string, ShadowInfo>();
   for (const g of groups.values()) {
     // Most texts are unique: those share one empty (frozen) answer instead of three objects each.
-    for (const inv of g) out.set(inv.id, g.length > 1 ? relations(inv, g, plans) : NONE);
+    if (g.length === 1) out.set(g[0]!.id, NONE);
+    else {
+      for (const inv of g) {
+        // Not itself, nor another invariant with its id (a store error validate reports).
+        const copies = g.filter((o) => o.id !== inv.id);
+        out.set(inv.id, relations(inv, copies, plans));
+      }
+    }
   }
   return out;
 }
@@ -83,7 +92,10 @@ export interface AddCheck {
   shadowedBy: ScopedInvariant[];
 }
 
-/** Stands in for the id of an invariant not yet written: later than every real ULID, as a new one would be. */
+/**
+ * Stands in for the id of an invariant not yet written. It is never compared:
+ * the new text meets only copies in other scopes, where precedence decides.
+ */
 export const PENDING_ID = '7ZZZZZZZZZZZZZZZZZZZZZZZZZ';
 
 /**
@@ -98,19 +110,12 @@ export function checkNewInvariant(
 ): AddCheck {
   const key = textKey(text);
   if (key === '') return { shadows: [], shadowedBy: [] };
-  const duplicate = others.find((o) => sameScope(o.scope, scope) && textKey(o.text) === key);
-  const candidate: ScopedInvariant = {
-    id: PENDING_ID,
-    text,
-    severity: 'error',
-    active: true,
-    tags: [],
-    scope,
-    path: invariantPath(scope, PENDING_ID),
-  };
-  const info = shadowInfo(
-    candidate,
-    others.filter((o) => !sameScope(o.scope, scope)),
+  const sameText = others.filter((o) => textKey(o.text) === key);
+  const duplicate = sameText.find((o) => sameScope(o.scope, scope));
+  // Every copy in another scope, whatever its id: the new text is none of them.
+  const info = relations(
+    { id: PENDING_ID, active: true, scope },
+    sameText.filter((o) => !sameScope(o.scope, scope)),
     plans,
   );
   return duplicate ? { duplicate, ...info } : info;

@@ -1,0 +1,49 @@
+import { describe, expect, test } from 'vitest';
+import type { Plan, Scope, ScopedInvariant } from '../../src/core/model.ts';
+import { invariantPath } from '../../src/core/model.ts';
+import { checkNewInvariant, shadowMap } from '../../src/core/shadow.ts';
+
+function inv(id: string, scope: Scope, text = 'Log all changes'): ScopedInvariant {
+  return { id, text, severity: 'error', active: true, tags: [], scope, path: invariantPath(scope, id) };
+}
+
+const OLD = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const NEW = '01M8KK3EF09G9ET4TAJAHQWPMN';
+/** The greatest ULID there is: a valid id, if an unlikely one. */
+const LAST = '7ZZZZZZZZZZZZZZZZZZZZZZZZZ';
+const LONE_PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+const MISSING_PLAN = '01M8KK9ZZZZZZZZZZZZZZZZZZZ';
+/** A plan of no project (its plan.yaml names none). */
+const plans = new Map<string, Plan>([[LONE_PLAN, { id: LONE_PLAN }]]);
+
+const action: Scope = { kind: 'action', ns: 'local', name: 'deploy' };
+const inherited: Scope = { kind: 'inherited', source: 'org', order: 0 };
+
+describe('shadowMap: a plan of no known project', () => {
+  test.each([
+    ['a plan naming no project', LONE_PLAN],
+    ['a plan whose plan.yaml is missing', MISSING_PLAN],
+  ])('%s hides neither an action template nor an inherited copy', (_name, plan) => {
+    const all = [inv(NEW, { kind: 'plan', plan }), inv(OLD, action), inv(LAST, inherited)];
+    const map = shadowMap(all, plans);
+    for (const x of all) expect(map.get(x.id)).toEqual({ shadowedBy: [], shadows: [] });
+  });
+});
+
+describe('checkNewInvariant: every copy in another scope counts, whatever its id', () => {
+  test('a global copy holding the greatest ULID is still shadowed by a new project copy', () => {
+    const global = inv(LAST, { kind: 'global' });
+    expect(checkNewInvariant({ kind: 'project', project: 'web' }, 'log all changes', [global], plans)).toEqual({
+      shadows: [global],
+      shadowedBy: [],
+    });
+  });
+
+  test('a project copy holding the greatest ULID still shadows a new global copy', () => {
+    const project = inv(LAST, { kind: 'project', project: 'web' });
+    expect(checkNewInvariant({ kind: 'global' }, 'Log all changes', [project], plans)).toEqual({
+      shadows: [],
+      shadowedBy: [project],
+    });
+  });
+});
