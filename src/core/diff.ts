@@ -118,7 +118,7 @@ const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = [
 function same(a: unknown, b: unknown): boolean {
   // Field values are strings, booleans, lists of strings and maps (absent ones made null): two differ
   // exactly when their JSON texts do.
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Fields that differ between two versions of one invariant (scope included when it moved). */
@@ -133,8 +133,12 @@ export function invariantFieldChanges(before: ScopedInvariant, after: ScopedInva
   return out;
 }
 
+/**
+ * Path order. This comparator and the others of this file answer -1 or 1, never 0: V8's sort only asks
+ * whether an answer is below zero, so keys that are equal (the lists sorted here hold none) sort alike either way.
+ */
 function byPath<T extends { path: string }>(a: T, b: T): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+  return a.path < b.path ? -1 : 1;
 }
 
 /**
@@ -174,7 +178,6 @@ export function diffInvariantFiles(before: readonly ScopedInvariant[], after: re
       if (b) out.push({ change: 'moved', id, path: a.path, fromPath: b.path, before: b, after: a, fields: invariantFieldChanges(b, a) });
       else out.push({ change: 'added', id, path: a.path, after: a, fields: [] });
     }
-    if (removed.length === 0) goneById.delete(id);
   }
   for (const removed of goneById.values()) {
     for (const b of removed) out.push({ change: 'removed', id: b.id, path: b.path, before: b, fields: [] });
@@ -191,7 +194,7 @@ export function diffPlans(before: ReadonlyMap<string, Plan>, after: ReadonlyMap<
     else if ((a.project ?? null) !== (b.project ?? null)) out.push({ change: 'retargeted', plan: id, before: b, after: a });
   }
   for (const [id, a] of after) if (!before.has(id)) out.push({ change: 'added', plan: id, after: a });
-  return out.sort((x, y) => (x.plan < y.plan ? -1 : x.plan > y.plan ? 1 : 0));
+  return out.sort((x, y) => (x.plan < y.plan ? -1 : 1));
 }
 
 /** What a store folder holds, for working out the targets a change reaches. */
@@ -205,7 +208,7 @@ function compareTargets(a: TargetRef, b: TargetRef): number {
   if (a.kind !== b.kind) return a.kind === 'project' ? -1 : 1;
   const x = a.kind === 'project' ? a.project : a.plan;
   const y = b.kind === 'project' ? (b as { project: string }).project : (b as { plan: string }).plan;
-  return x < y ? -1 : x > y ? 1 : 0;
+  return x < y ? -1 : 1;
 }
 
 export function targetKey(t: TargetRef): string {
@@ -256,8 +259,7 @@ export function affectedTargets(changedPaths: Iterable<string>, before: SideShap
         add({ kind: 'plan', plan: scope.plan });
         break;
       }
-      case 'action':
-        break;
+      // An action's invariants reach no target.
     }
   }
   return [...found.values()].sort(compareTargets);
@@ -268,12 +270,6 @@ export function targetFolders(target: TargetRef, plans: ReadonlyMap<string, Plan
   if (target.kind === 'project') return [`projects/${target.project}`, 'global'];
   const project = plans.get(target.plan)?.project;
   return [`plans/${target.plan}`, ...(project ? [`projects/${project}`] : []), 'global'];
-}
-
-function toTarget(ref: TargetRef, plans: ReadonlyMap<string, Plan>): Target {
-  if (ref.kind === 'project') return ref;
-  const project = plans.get(ref.plan)?.project;
-  return { kind: 'plan', plan: ref.plan, ...(project ? { project } : {}) };
 }
 
 type State = { kept: true; inv: ScopedInvariant } | { kept: false; inv: ScopedInvariant; by: ScopedInvariant };
@@ -291,8 +287,12 @@ export interface DiffTargetOptions {
 }
 
 function states(target: TargetRef, side: DiffSide, options: DiffTargetOptions): { map: Map<string, State>; count: number } {
-  if (target.kind === 'plan' && !side.plans.has(target.plan)) return { map: new Map(), count: 0 };
-  const t = toTarget(target, side.plans);
+  let t: Target = target;
+  if (target.kind === 'plan') {
+    const plan = side.plans.get(target.plan);
+    if (!plan) return { map: new Map(), count: 0 };
+    t = { kind: 'plan', plan: target.plan, ...(plan.project ? { project: plan.project } : {}) };
+  }
   const keyOf = options.keyOf ?? ((inv: ScopedInvariant) => textKey(inv.text));
   const applicable = side.invariants.filter((inv) => inv.active && appliesTo(inv, t));
   const keys = new Set<string>();

@@ -167,12 +167,14 @@ export function planExport(input: ExportInput): ExportFile[] {
           if (dir !== undefined)
             add({ path: `${dir}/${spec.nestedName}`, target: name, frontMatter: undefined, sections: [{ ...section }] });
         }
-      } else if (spec.projectFile && spec.projectFrontMatter) {
-        add({ path: spec.projectFile(p.name), target: name, frontMatter: spec.projectFrontMatter(p.name, p.meta), sections: [section] });
+      } else {
+        // Every target without nested files has a file of its own per project, with its front matter (TARGETS).
+        add({ path: spec.projectFile!(p.name), target: name, frontMatter: spec.projectFrontMatter!(p.name, p.meta), sections: [section] });
       }
     }
   }
-  return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  // Paths are unique (the keys of `files`); V8's sort only asks whether an answer is below zero.
+  return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 /** The project globs that a nested-file target cannot express (not `DIR/**`), to say so. */
@@ -378,8 +380,9 @@ export function mergeBlock(
   let before = current.slice(0, scan.start);
   if (frontMatter !== undefined)
     before = `${frontMatter}${scan.frontMatter !== undefined ? before.slice(scan.frontMatter.length) : before}`;
-  const text = `${before}${block}${current.slice(scan.end)}`;
-  return { kind: 'write', text, action: text === current ? 'unchanged' : 'update' };
+  // Never the current text: that is the up-to-date case above (the front matter, ending with a line break,
+  // and the block would stand where they are now).
+  return { kind: 'write', text: `${before}${block}${current.slice(scan.end)}`, action: 'update' };
 }
 
 /** The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. */

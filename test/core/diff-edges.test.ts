@@ -15,6 +15,7 @@ import {
   type TargetDiff,
 } from '../../src/core/diff.ts';
 import { scopeFolder, type Plan, type Scope, type ScopedInvariant } from '../../src/core/model.ts';
+import { textKey } from '../../src/core/normalise.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 const PLAN2 = '01M8KK5920RS6CGAVDFVYYJ0B5';
@@ -457,5 +458,63 @@ describe('diffStores: the whole diff', () => {
         empty(planRef(PLAN2), { existsBefore: false, projectAfter: 'web', countAfter: 3, entered: [w, g, iB] }),
       ],
     });
+  });
+});
+
+describe('diffTarget: order, plans that appear or go, and the keys compared', () => {
+  it('entered and left list the invariants of two policy sources by id, whatever the order of the sources', () => {
+    const corp = inv(id(2), 'From corp', { kind: 'inherited', source: 'corp', order: 0 });
+    const team = inv(id(1), 'From team', { kind: 'inherited', source: 'team', order: 1 });
+    expect(diffTarget(project('app'), side([]), side([corp, team])).entered).toEqual([team, corp]);
+    expect(diffTarget(project('app'), side([corp, team]), side([])).left).toEqual([team, corp]);
+  });
+
+  it('copies hidden on arrival sort by scope and id, not in the order of the copies hiding them', () => {
+    const after = side([inv(id(9), 'Nine', G), inv(id(7), 'Seven', G), inv(id(5), 'nine', APP), inv(id(6), 'seven', APP)]);
+    const d = diffTarget(project('app'), side([]), after);
+    expect(d.newlyShadowed.map((x) => [x.invariant.id, x.by.id, x.wasEffective])).toEqual([
+      [id(7), id(6), false],
+      [id(9), id(5), false],
+    ]);
+  });
+
+  it('a plan without a project that appears or goes: every invariant of its set enters or leaves, not only the changed ones', () => {
+    const g = inv(id(1), 'Global rule', G);
+    const p = inv(id(3), 'Plan rule', PL);
+    const appears = diffStores({ before: [], after: [p] }, side([g]), side([g, p], [{ id: PLAN }]), [planRef(PLAN)]);
+    expect(appears.targets).toEqual([empty(planRef(PLAN), { existsBefore: false, countAfter: 2, entered: [p, g] })]);
+    const goes = diffStores({ before: [p], after: [] }, side([g, p], [{ id: PLAN }]), side([g]), [planRef(PLAN)]);
+    expect(goes.targets).toEqual([empty(planRef(PLAN), { existsAfter: false, countBefore: 2, left: [p, g] })]);
+  });
+
+  it('onlyKeys: only the entries of those text keys are compared, for a project and a plan that stays; the counts cover every key', () => {
+    const kept = inv(id(1), 'Kept rule', APP);
+    const added = inv(id(2), 'New rule', APP);
+    const onlyKeys = new Set([textKey('Kept rule')]);
+    expect(diffTarget(project('app'), side([kept]), side([kept, added]), { onlyKeys })).toEqual(
+      empty(project('app'), { countBefore: 1, countAfter: 2 }),
+    );
+    const ps: Plan[] = [{ id: PLAN, project: 'app' }];
+    expect(diffTarget(planRef(PLAN), side([kept], ps), side([kept, added], ps), { onlyKeys })).toEqual(
+      empty(planRef(PLAN), { projectBefore: 'app', projectAfter: 'app', countBefore: 1, countAfter: 2 }),
+    );
+    // Without onlyKeys every key is compared.
+    expect(diffTarget(project('app'), side([kept]), side([kept, added])).entered).toEqual([added]);
+  });
+
+  it("a plan that changed project compares every key, and still asks the caller's keyOf for them", () => {
+    const g = inv(id(1), 'Global rule', G);
+    const a = inv(id(2), 'App rule', APP);
+    const asked = new Set<string>();
+    const keyOf = (i: ScopedInvariant) => {
+      asked.add(i.id);
+      return textKey(i.text);
+    };
+    const d = diffTarget(planRef(PLAN), side([g, a], [{ id: PLAN }]), side([g, a], [{ id: PLAN, project: 'app' }]), {
+      onlyKeys: new Set(),
+      keyOf,
+    });
+    expect(d).toEqual(empty(planRef(PLAN), { projectAfter: 'app', countBefore: 1, countAfter: 2, entered: [a] }));
+    expect([...asked].sort()).toEqual([id(1), id(2)]);
   });
 });

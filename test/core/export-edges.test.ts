@@ -614,3 +614,23 @@ describe('removeBlock: exact results', () => {
     expect(removeBlock(blockOf(undefined), hash, true)).toEqual({ kind: 'delete' });
   });
 });
+
+describe('project file names and begin lines are matched whole', () => {
+  it.each([
+    ['copilot', 'xagents-billing.instructions.md'],
+    ['copilot', 'agents-billing.instructions.md.bak'],
+    ['cursor', 'xagents-billing.mdc'],
+    ['cursor', 'agents-billing.mdc.bak'],
+    ['windsurf', 'xagents-billing.md'],
+    ['cline', 'agents-billing.md.bak'],
+  ] as const)('%s: %s is no file of the tool', (target, name) => {
+    expect(TARGETS[target].projectFilePattern!.test(name)).toBe(false);
+  });
+
+  it('a begin line must start with the marker and a space: a marker further along it does not count', () => {
+    expect(scanBlock(`${BEGIN_PREFIX}x ${beginMarker(H)}\n${END_MARKER}\n`)).toEqual({
+      kind: 'damaged',
+      why: 'its "agents:begin" marker has lost its sha256',
+    });
+  });
+});
