@@ -149,3 +149,11 @@ describe('parseCanonicalYaml: words and keys at the edges', () => {
     expect(parseCanonicalYaml('a:\n  k: v\n  w\nb: c\n')).toBeUndefined();
   });
 });
+
+describe('parseCanonicalYaml: empty keys', () => {
+  test('an empty key, which yaml reads as null, is left to yaml at every level', () => {
+    for (const source of [': x\n', 'a:\n  : x\n', 'a:\n- : x\n', 'a:\n- k: v\n  : x\n']) {
+      expect(parseCanonicalYaml(source), source).toBeUndefined();
+    }
+  });
+});
