@@ -16,9 +16,13 @@
  * A differential test over generated and fuzzed documents holds it to that.
  */
 
-/** Plain scalars the core schema reads as numbers (yaml's int, octal, hex, float, exp, inf and nan forms). */
+/**
+ * Plain scalars the core schema reads as numbers (yaml's octal, hex, float,
+ * exp, inf and nan forms; the float form takes in the decimal int one,
+ * `[-+]?[0-9]+`).
+ */
 const NUMBER =
-  /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+  /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const NULL_OR_BOOL = /^(?:~|null|Null|NULL|True|TRUE|False|FALSE)$/;
 /** Characters that may not start a plain scalar here (indicators, quotes, space). */
 const PLAIN_FIRST = '-?:,[]{}#&*!|>\'"%@` ';
@@ -54,7 +58,8 @@ function folded(lines: readonly string[], i: number, indent: number): { value: s
   }
   if (j === i + 1) return undefined;
   // A blank line could still belong to the block: leave that to yaml.
-  if (j < lines.length && lines[j] === '') return undefined;
+  // (Past the last line, lines[j] is undefined.)
+  if (lines[j] === '') return undefined;
   return { value, last: j - 1 };
 }
 
@@ -80,7 +85,7 @@ function singleQuoted(text: string): string | typeof NOT {
   if (text.length < 2 || !text.endsWith("'")) return NOT;
   const inner = text.slice(1, -1);
   // Every quote inside must be doubled; a lone one ends the scalar early.
-  if (inner.replace(/''/g, '').includes("'")) return NOT;
+  if (!/^(?:[^']|'')*$/.test(inner)) return NOT;
   return inner.replace(/''/g, "'");
 }
 
@@ -125,16 +130,17 @@ function doubleQuoted(text: string): string | typeof NOT {
 
 /**
  * The end of a plain key starting at `start` of `line`: the index of its ":",
- * which ends the line or is followed by a space; -1 when there is no such key.
+ * which ends the line or is followed by a space; 0 when there is no such key
+ * (a key has a character, so its colon is never at 0).
  */
 function keyEnd(line: string, start: number): number {
   const colon = line.indexOf(':', start);
-  if (colon <= start || colon - start > 64) return -1;
+  if (colon <= start || colon - start > 64) return 0;
   for (let i = start; i < colon; i++) {
     const c = line.charCodeAt(i);
-    if (!((c >= 0x61 && c <= 0x7a) || c === 0x5f || (i > start && c >= 0x30 && c <= 0x39))) return -1;
+    if (!((c >= 0x61 && c <= 0x7a) || c === 0x5f || (i > start && c >= 0x30 && c <= 0x39))) return 0;
   }
-  if (colon + 1 < line.length && line.charCodeAt(colon + 1) !== 0x20) return -1;
+  if (colon + 1 < line.length && line.charCodeAt(colon + 1) !== 0x20) return 0;
   return colon;
 }
 
@@ -145,7 +151,8 @@ function reservedKey(key: string): boolean {
 
 /**
  * Reads `key: scalar` lines starting at `lines[i]` with `indent` leading
- * characters into `map`; returns the index of the last line read, or -1.
+ * characters into `map`; returns the index of the last line read, or
+ * undefined when a line is not of that shape.
  */
 function readMapLines(
   lines: readonly string[],
@@ -153,22 +160,23 @@ function readMapLines(
   indent: number,
   map: Record<string, unknown>,
   continues: (line: string) => boolean,
-): number {
+): number | undefined {
   for (;;) {
     const line = lines[i]!;
     const colon = keyEnd(line, indent);
-    if (colon < 0 || colon === line.length - 1) return -1;
+    if (colon === 0) return undefined;
     const key = line.slice(indent, colon);
-    if (reservedKey(key) || Object.hasOwn(map, key)) return -1;
+    if (reservedKey(key) || Object.hasOwn(map, key)) return undefined;
+    // A key ending the line leaves '' here, which no scalar is.
     const rest = line.slice(colon + 2);
     if (rest === '>-') {
       const block = folded(lines, i, indent + 2);
-      if (block === undefined) return -1;
+      if (block === undefined) return undefined;
       map[key] = block.value;
       i = block.last;
     } else {
       const v = scalar(rest);
-      if (v === NOT) return -1;
+      if (v === NOT) return undefined;
       map[key] = v;
     }
     const following = lines[i + 1];
@@ -191,7 +199,7 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
     const line = lines[i]!;
     if (line === '' || line.charCodeAt(0) === 0x23) continue;
     const colon = keyEnd(line, 0);
-    if (colon < 0) return undefined;
+    if (colon === 0) return undefined;
     const key = line.slice(0, colon);
     if (reservedKey(key) || Object.hasOwn(out, key)) return undefined;
     keys++;
@@ -219,7 +227,7 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
       while (i + 1 < lines.length && lines[i + 1]!.startsWith(next.slice(0, itemStart))) {
         const item = lines[++i]!;
         const itemColon = keyEnd(item, itemStart);
-        if (itemColon < 0) {
+        if (itemColon === 0) {
           if (item.slice(itemStart) === '>-') {
             const block = folded(lines, i, itemStart);
             if (block === undefined) return undefined;
@@ -234,11 +242,12 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
         }
         // `- key: value` and more `key: value` lines under it: a map item.
         const map: Record<string, unknown> = {};
-        const isMore = (l: string) =>
-          l.length > itemStart && l.charCodeAt(itemStart) !== 0x20 && l.charCodeAt(itemStart) !== 0x2d && isSpaces(l, itemStart);
         // The first line's key starts after "- "; the others after as many spaces.
-        const last = readMapLines(lines, i, itemStart, map, isMore);
-        if (last < 0) return undefined;
+        // A line indented so but holding no key (nothing, a space or a dash at
+        // the key's place) fails keyEnd there, and the document is declined, as
+        // it would be at the top level.
+        const last = readMapLines(lines, i, itemStart, map, (l) => isSpaces(l, itemStart));
+        if (last === undefined) return undefined;
         i = last;
         items.push(map);
       }
@@ -247,7 +256,7 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
       // A third space or a dash where the first key should start fails keyEnd: the map is declined.
       const map: Record<string, unknown> = {};
       const last = readMapLines(lines, i + 1, 2, map, (l) => l.startsWith('  '));
-      if (last < 0) return undefined;
+      if (last === undefined) return undefined;
       i = last;
       out[key] = map;
     } else {

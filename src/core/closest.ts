@@ -5,35 +5,35 @@
 /**
  * Levenshtein distance between `a` and `b` (insertions, deletions and
  * substitutions, by UTF-16 unit), giving up once it is certain to exceed
- * `max`: then it returns `max + 1`. Two rows of memory, O(|a|·|b|) at worst.
+ * `max`: then it returns `max + 1`. One row of memory, O(|a|·|b|) at worst.
  */
 export function editDistance(a: string, b: string, max = Number.MAX_SAFE_INTEGER): number {
-  if (a === b) return 0;
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  if (a.length === 0) return b.length;
-  if (b.length === 0) return a.length;
-  let prev = new Array<number>(b.length + 1);
-  let cur = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  // One row of the table, rewritten in place: row[j] is the distance from
+  // the first i units of `a` to the first j of `b`.
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
+    // The cell above and to the left of the one being written.
+    let diagonal = i - 1;
+    row[0] = i;
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
-      cur[j] = v;
-      if (v < rowMin) rowMin = v;
+      const v = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + cost);
+      diagonal = row[j]!;
+      row[j] = v;
+      rowMin = Math.min(rowMin, v);
     }
+    // No later row holds less than this one's least value.
     if (rowMin > max) return max + 1;
-    [prev, cur] = [cur, prev];
   }
-  const d = prev[b.length]!;
+  const d = row[b.length]!;
   return d > max ? max + 1 : d;
 }
 
 /** A name with case and separators (`-`, `_`, `.`, white space) dropped: `Billing_API` and `billing-api` fold alike. */
 export function foldName(name: string): string {
-  return name.toLowerCase().replace(/[-_.\s]+/g, '');
+  return name.toLowerCase().replace(/[-_.\s]/g, '');
 }
 
 /** Names within this many edits of each other count as close. */
@@ -77,7 +77,8 @@ export function closestNames(name: string, candidates: readonly string[], limit 
     }
     scored.push({ name: c, score });
   }
-  scored.sort((x, y) => x.score - y.score || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+  // Candidates are distinct (a set): no two names tie.
+  scored.sort((x, y) => x.score - y.score || (x.name < y.name ? -1 : 1));
   return scored.slice(0, limit).map((s) => s.name);
 }
 

@@ -65,7 +65,7 @@ export function yamlShapeProblem(source: string, maxNesting = MAX_NESTING, maxTo
       lineStart = false;
       first = true;
       if (flow === 0) {
-        while (indents.length > 0 && indents[indents.length - 1]! >= col) indents.pop();
+        while ((indents.at(-1) ?? -1) >= col) indents.pop();
         indents.push(col);
       }
     }
@@ -73,8 +73,9 @@ export function yamlShapeProblem(source: string, maxNesting = MAX_NESTING, maxTo
     if (token === '-' || token === '?' || (token === ':' && first)) onLine++;
     else if (token === '[' || token === '{') flow++;
     else if ((token === ']' || token === '}') && flow > 0) flow--;
-    else if (token.length > 1 && token.includes('\n')) {
-      // Block scalar content ends its last line; a quoted scalar over several lines does not.
+    else if (token.includes('\n')) {
+      // A token over several lines (a line break alone was handled above): block
+      // scalar content ends its last line; a quoted scalar over several lines does not.
       lineStart = token.endsWith('\n');
       col = 0;
       onLine = 0;

@@ -1,7 +1,7 @@
 // The half of parsing that needs the `yaml` package: `YAML_SYNTAX`, which
 // `./parse.ts` (used by every caller that may meet any file) passes to the
 // functions of `./parse-core.ts`.
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import { isMap, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlSyntax } from './parse-core.ts';
 import { yamlShapeProblem } from './yaml-guard.ts';
@@ -27,7 +27,7 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
     };
   let docs: Document.Parsed[];
   try {
-    const all = parseAllDocuments(source, {
+    docs = parseAllDocuments(source, {
       lineCounter: lines,
       prettyErrors: false,
       uniqueKeys: true,
@@ -35,7 +35,6 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
       version: '1.2',
       logLevel: 'error',
     });
-    docs = Array.isArray(all) ? all : [];
   } catch (error) {
     // The parser recurses on nesting; a pathological file can exhaust the stack.
     return {
@@ -63,7 +62,8 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
       seen.add(err.pos[0]);
       const code: DiagnosticCode =
         err.code === 'DUPLICATE_KEY' ? 'yaml-duplicate-key' : err.code === 'RESOURCE_EXHAUSTION' ? 'yaml-too-deep' : 'yaml-syntax';
-      const message = err.message.replace(/\s+at line \d+, column \d+[\s\S]*$/, '');
+      // With prettyErrors off, the message holds no position text of its own.
+      const message = err.message;
       diagnostics.push(
         code === 'yaml-syntax'
           ? diagAt(
@@ -85,7 +85,8 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
       // `!!js/function` or `!secret` in a store file would silently mean something else.
       if (w.code !== 'TAG_RESOLVE_FAILED' || seen.has(w.pos[0])) continue;
       seen.add(w.pos[0]);
-      const tag = /Unresolved tag: (.*)$/.exec(w.message)?.[1] ?? 'unknown';
+      // yaml's message for this code is `Unresolved tag: <tag>`.
+      const tag = w.message.slice('Unresolved tag: '.length);
       const shown = tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
       diagnostics.push(
         diagAt(
@@ -151,20 +152,19 @@ export function parseFullYaml(file: string, source: string): Parsed<YamlFile> {
 
 /**
  * A document with no value: `---` and comments only. The parser gives it an
- * empty null scalar (zero width), not `null` contents; a null written out
- * (`~`, `null`, a tag or an anchor with no value) is a value.
+ * empty scalar (zero width, read as null), never `null` contents; a null
+ * written out (`~`, `null`, a tag or an anchor with no value) is a value.
  */
 function isEmptyDocument(doc: Document.Parsed): boolean {
   const c = doc.contents;
-  if (c === null) return true;
-  return isScalar(c) && c.value === null && c.range !== undefined && c.range !== null && c.range[0] === c.range[1] && !c.tag && !c.anchor;
+  return isScalar(c) && c.range[0] === c.range[1] && !c.tag && !c.anchor;
 }
 
 export function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
   let node: unknown = doc.contents;
   for (const key of path) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
       node = pair?.value ?? undefined;
     } else if (isSeq(node)) {
       node = node.items[Number(key)];
@@ -177,7 +177,7 @@ export function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | un
 
 export function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
   if (!isMap(node)) return undefined;
-  const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === key);
+  const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
   return pair && isScalar(pair.key) ? pair.key : undefined;
 }
 

@@ -77,3 +77,83 @@ describe('parseCanonicalYaml: documents it leaves to yaml, or reads as yaml does
     }
   });
 });
+
+// Plain scalars that yaml's core schema reads as numbers other than small
+// integers are left to yaml; those that only look like numbers are strings
+// it reads itself.
+describe('parseCanonicalYaml: numbers', () => {
+  test.each([
+    '+1.5',
+    '.55',
+    '12.5',
+    '1.55',
+    '1.',
+    '1e5',
+    '1E5',
+    '1e+5',
+    '1e-5',
+    '1e55',
+    '12e5',
+    '+.inf',
+    '.Inf',
+    '.NaN',
+    '0x1F',
+    '0o17',
+    '+12',
+  ])('a: %s is left to yaml', (value) => {
+    const source = `a: ${value}\n`;
+    expect(typeof (reference(source) as { a: unknown }).a).toBe('number');
+    expect(parseCanonicalYaml(source)).toBeUndefined();
+  });
+
+  test.each(['1ex5', '1e', '1e+', '1.2.3', '0o8', '0xg', '+', '+x', '.', '.x', '.infinity', '1_000', '12a'])(
+    'a: %s is a string it reads',
+    (value) => {
+      const source = `a: ${value}\n`;
+      expect(reference(source)).toEqual({ a: value });
+      expect(parseCanonicalYaml(source)).toEqual({ a: value });
+    },
+  );
+
+  test('small integers it reads itself', () => {
+    expect(parseCanonicalYaml('a: 7\nb: 12\nc: 0\n')).toEqual({ a: 7, b: 12, c: 0 });
+  });
+});
+
+describe('parseCanonicalYaml: words and keys at the edges', () => {
+  test('a word that only ends like null, True or False is a string it reads', () => {
+    const source = 'a: fanull\nb: nTrue\nc: tFALSE\nd: ~Null\n';
+    expect(reference(source)).toEqual({ a: 'fanull', b: 'nTrue', c: 'tFALSE', d: '~Null' });
+    expect(parseCanonicalYaml(source)).toEqual({ a: 'fanull', b: 'nTrue', c: 'tFALSE', d: '~Null' });
+  });
+
+  test('a key starting with a character past z is left to yaml, which refuses it or reads ~ as null', () => {
+    for (const source of ['{: x\n', '|: x\n', '}: x\n', '~: x\n']) {
+      expect(reference(source), source).not.toEqual({ [source[0]!]: 'x' });
+      expect(parseCanonicalYaml(source), source).toBeUndefined();
+    }
+  });
+
+  test('a colon inside a word is no key, at the top level, in a nested map or in a map item', () => {
+    // yaml reads the first two as one string each, and refuses the third.
+    expect(reference('ab:cd\n')).toBe('ab:cd');
+    expect(reference('a:\n  ab:cd\n')).toEqual({ a: 'ab:cd' });
+    for (const source of ['ab:cd\n', 'a:\n  ab:cd\n', 'a:\n- k: v\n  ab:cd\n']) {
+      expect(parseCanonicalYaml(source), source).toBeUndefined();
+    }
+  });
+
+  test('a line without a key in a map item or a nested map declines the document (yaml refuses it)', () => {
+    expect(parseCanonicalYaml('a:\n- k: v\n  w\n')).toBeUndefined();
+    expect(parseCanonicalYaml('a:\n  - k: v\n    w\nb: c\n')).toBeUndefined();
+    expect(parseCanonicalYaml('a:\n  k: v\n  w\nb: c\n')).toBeUndefined();
+  });
+});
+
+describe('parseCanonicalYaml: empty keys', () => {
+  test('an empty key, which yaml reads as null, is left to yaml at every level', () => {
+    for (const source of [': x\n', 'a:\n  : x\n', 'a:\n- : x\n', 'a:\n- k: v\n  : x\n']) {
+      expect(parseCanonicalYaml(source), source).toBeUndefined();
+    }
+  });
+});

@@ -101,3 +101,29 @@ describe('didYouMean', () => {
     expect(didYouMean(['a', 'b', 'c'])).toBe('did you mean a, b or c?');
   });
 });
+
+describe('editDistance at its bound', () => {
+  test('an empty string against a longer one than the bound allows gives bound + 1', () => {
+    expect(editDistance('', 'abcd', 2)).toBe(3);
+    expect(editDistance('abcd', '', 2)).toBe(3);
+  });
+
+  test('a distance well past the bound, found only in the last cell, still gives bound + 1', () => {
+    // Every row holds a value within one edit; the whole strings are three apart.
+    expect(editDistance('ab', 'bca')).toBe(3);
+    expect(editDistance('ab', 'bca', 1)).toBe(2);
+  });
+});
+
+describe('closestNames: folding and ties', () => {
+  test('a name equal once separators are dropped is suggested however many separators differ', () => {
+    expect(closestNames('a-b-c-d', ['abcd'])).toEqual(['abcd']);
+    expect(closestNames('billing', ['b.i.l.l.i.n.g'])).toEqual(['b.i.l.l.i.n.g']);
+  });
+
+  test('names at the same distance come in name order, whatever order they are given in', () => {
+    expect(closestNames('abcd', ['abcy', 'abcx', 'abcz'], 10)).toEqual(['abcx', 'abcy', 'abcz']);
+    expect(closestNames('abcd', ['abcx', 'abcz', 'abcy'], 10)).toEqual(['abcx', 'abcy', 'abcz']);
+    expect(closestNames('abcd', ['abcz', 'abcy', 'abcx'], 10)).toEqual(['abcx', 'abcy', 'abcz']);
+  });
+});

@@ -2,7 +2,7 @@
 // refusal with its code, message, hint and position, and the tree walkers.
 // Most tests of these messages run the built CLI; these run the module itself.
 import { describe, expect, it } from 'vitest';
-import { isScalar } from 'yaml';
+import { isScalar, type Node } from 'yaml';
 import { keyNodeOf, nodeAt, parseFullYaml, YAML_SYNTAX } from '../../src/core/yaml-syntax.ts';
 
 const F = 'global/x.yaml';
@@ -80,7 +80,7 @@ describe('parseFullYaml refuses', () => {
       hint: SYNTAX_HINT,
     });
     expect(d.message).toBe('Nested mappings are not allowed in compact mappings (BLOCK_AS_IMPLICIT_KEY)');
-    // The parser's message goes on with "at line 2, column 7:" and the line: cut, as the diagnostic has both.
+    // The message is the parser's own, without a position (the diagnostic has it, and the line).
     expect(parseFullYaml(F, 'id: x\ntext: "never closed\n').diagnostics.map((x) => [x.message, x.line, x.col])).toEqual([
       ['Missing closing "quote (MISSING_CHAR)', 3, 1],
     ]);
@@ -226,5 +226,26 @@ describe('nodeAt and keyNodeOf', () => {
     expect(keyNodeOf(source, 'ref')).toBeUndefined();
     expect(keyNodeOf(nodeAt(doc, ['list']), '0')).toBeUndefined();
     expect(keyNodeOf(undefined, 'kind')).toBeUndefined();
+  });
+});
+
+describe('parseFullYaml: one diagnostic per position', () => {
+  it('keeps the first of the errors the parser gives at one position', () => {
+    // The parser explains this slip twice at offset 3 (BLOCK_AS_IMPLICIT_KEY, MULTILINE_IMPLICIT_KEY).
+    expect(parseFullYaml(F, 'a: x\n  b: y\n').diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
+      ['yaml-syntax', 1, 4, 'Nested mappings are not allowed in compact mappings (BLOCK_AS_IMPLICIT_KEY)'],
+    ]);
+  });
+});
+
+describe('nodeAt and keyNodeOf: keys that are no scalar', () => {
+  it('a collection key matches no path, whatever its text would be', () => {
+    const doc = parseFullYaml(F, '? [a]\n: x\nundefined: y\n').value!.doc;
+    const y = nodeAt(doc, ['undefined']);
+    expect(isScalar(y) && y.value).toBe('y');
+    expect(nodeAt(doc, ['a'])).toBeUndefined();
+    const key = keyNodeOf(doc.contents as Node, 'undefined');
+    expect(isScalar(key) && key.value).toBe('undefined');
+    expect(keyNodeOf(doc.contents as Node, 'a')).toBeUndefined();
   });
 });
