@@ -95,7 +95,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   const jobs = planReads(entries, (k) => isContentKind(k) || k.kind === 'bad-id', diagnostics, kinds) as ContentJob[];
   const cache = options.cache ?? FactsCache.none();
   const facts = await readFacts(source, tree, jobs, cache, options);
-  for (const f of facts) if (f?.d) diagnostics.push(...f.d);
+  for (const f of facts) if (f.d) diagnostics.push(...f.d);
   diagnostics.push(...(await checkSchemaCopies(source, tree, entries, cache)));
 
   const ids = checkIds(entries, kinds);
@@ -106,7 +106,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   for (let i = 0; i < jobs.length; i++) {
     const kind = jobs[i]!.kind;
     if (kind.kind !== 'plan') continue;
-    const plan = facts[i]?.p;
+    const plan = facts[i]!.p;
     if (plan) plans.set(kind.plan, plan);
   }
   const located = new Located(source);
@@ -150,12 +150,12 @@ async function readFacts(
   jobs: readonly ContentJob[],
   cache: FactsCache,
   options: ValidateOptions,
-): Promise<(FileFacts | undefined)[]> {
+): Promise<FileFacts[]> {
   const onProgress = options.onProgress;
   let read = 0;
   const tick = onProgress && (() => onProgress('read', ++read, jobs.length));
-  // Aligned with `jobs`.
-  const facts: (FileFacts | undefined)[] = new Array(jobs.length);
+  // Aligned with `jobs`; every index is set below (a read answers every path asked).
+  const facts: FileFacts[] = new Array(jobs.length);
   if (cache.empty && !tree.blobIds && tree instanceof WorkingTreeSource) {
     // A cold run (no cache, outside git, a fresh clone): every file is read and checked, in batches, on every core that pays.
     const { checkFiles, threadsFor } = await import('./check-pool.ts');
@@ -172,9 +172,11 @@ async function readFacts(
           facts[i] = { d: [readFailure(path, c.fail)] };
           continue;
         }
-        facts[i] = c.f;
+        // Not a failure: checked.
+        const f = c.f!;
+        facts[i] = f;
         if (c.bytes) source.remember(path, c.bytes);
-        if (c.blob !== undefined) cache.set(path, c.blob, c.f!);
+        if (c.blob !== undefined) cache.set(path, c.blob, f);
       }
     });
     return facts;
@@ -217,8 +219,7 @@ async function readFacts(
     const contents = await tree.read(toRead.map((i) => jobs[i]!.entry.path));
     for (const i of toRead) {
       const path = jobs[i]!.entry.path;
-      const r = contents.get(path);
-      if (r) takeResult(i, r, known.get(path)?.sha);
+      takeResult(i, contents.get(path)!, known.get(path)?.sha);
     }
   } else if (tree instanceof WorkingTreeSource) {
     tree.visit(
@@ -228,10 +229,7 @@ async function readFacts(
     );
   } else {
     const contents = await tree.read(jobs.map((j) => j.entry.path));
-    for (let i = 0; i < jobs.length; i++) {
-      const r = contents.get(jobs[i]!.entry.path);
-      if (r) takeResult(i, r);
-    }
+    for (let i = 0; i < jobs.length; i++) takeResult(i, contents.get(jobs[i]!.entry.path)!);
   }
 
   // The checker (parser, schema validators) loads only when some file is not in the cache.
@@ -690,16 +688,13 @@ interface SharedText {
  * full (few: a digest is shared only by equal texts), then grouped by their
  * text keys themselves.
  */
-async function sharingText(
-  source: RecordingSource,
-  jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
-): Promise<SharedText> {
+async function sharingText(source: RecordingSource, jobs: readonly ContentJob[], facts: readonly FileFacts[]): Promise<SharedText> {
   // Digests seen once, and those seen again (rare): one set operation per invariant.
   const seen = new Set<string>();
   let again: Set<string> | undefined;
   for (let i = 0; i < jobs.length; i++) {
-    const k = jobs[i]!.kind.kind === 'invariant' ? facts[i]?.k : undefined;
+    // Only an invariant has a key digest.
+    const k = facts[i]!.k;
     if (k === undefined) continue;
     const size = seen.size;
     if (seen.add(k).size === size) (again ??= new Set()).add(k);
@@ -708,7 +703,7 @@ async function sharingText(
   if (!again) return out;
   const candidates: ContentJob[] = [];
   for (let i = 0; i < jobs.length; i++) {
-    const k = jobs[i]!.kind.kind === 'invariant' ? facts[i]?.k : undefined;
+    const k = facts[i]!.k;
     if (k !== undefined && again.has(k)) candidates.push(jobs[i]!);
   }
   const contents = await source.read(candidates.map((j) => j.entry.path));
@@ -792,18 +787,14 @@ function checkShadows(shared: SharedText, plans: ReadonlyMap<string, Plan>, loca
 }
 
 /** Each `overrides` names an invariant of the store with the same text key. */
-async function checkOverrides(
-  jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
-  located: Located,
-): Promise<Diagnostic[]> {
+async function checkOverrides(jobs: readonly ContentJob[], facts: readonly FileFacts[], located: Located): Promise<Diagnostic[]> {
   const naming: number[] = [];
-  for (let i = 0; i < jobs.length; i++) if (facts[i]?.v !== undefined) naming.push(i);
+  for (let i = 0; i < jobs.length; i++) if (facts[i]!.v !== undefined) naming.push(i);
   if (naming.length === 0) return [];
   const invariantAt = new Map<string, number>();
   for (let i = 0; i < jobs.length; i++) {
     const kind = jobs[i]!.kind;
-    if (kind.kind === 'invariant' && facts[i]?.k !== undefined && !invariantAt.has(kind.id)) invariantAt.set(kind.id, i);
+    if (kind.kind === 'invariant' && facts[i]!.k !== undefined && !invariantAt.has(kind.id)) invariantAt.set(kind.id, i);
   }
   const found: { files: string[]; report: () => Diagnostic }[] = [];
   for (const i of naming) {
@@ -853,7 +844,7 @@ async function checkOverrides(
  */
 async function checkNearDuplicates(
   jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
+  facts: readonly FileFacts[],
   plans: ReadonlyMap<string, Plan>,
   located: Located,
   touches?: (path: string) => boolean,
@@ -861,7 +852,8 @@ async function checkNearDuplicates(
   const at: number[] = [];
   const keys: string[] = [];
   for (let i = 0; i < jobs.length; i++) {
-    const n = jobs[i]!.kind.kind === 'invariant' ? facts[i]?.n : undefined;
+    // Only an invariant has a near key.
+    const n = facts[i]!.n;
     if (n === undefined || n === '') continue;
     at.push(i);
     keys.push(n);
@@ -941,7 +933,7 @@ async function checkNearDuplicates(
 async function checkReferences(
   storeConfig: () => Promise<StoreConfig>,
   jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
+  facts: readonly FileFacts[],
   plans: ReadonlyMap<string, Plan>,
   entries: readonly TreeEntry[],
   usedIds: ReadonlySet<string>,
@@ -1012,8 +1004,8 @@ async function checkReferences(
   }
   for (const [i, { entry, kind }] of jobs.entries()) {
     if (kind.kind !== 'invariant') continue;
-    const f = facts[i];
-    const origin = f?.o;
+    const f = facts[i]!;
+    const origin = f.o;
     if (origin === undefined || usedIds.has(origin)) continue;
     const id = kind.id;
     found.push({
@@ -1024,7 +1016,7 @@ async function checkReferences(
           ['source', 'origin_id'],
           'unknown-origin',
           'info',
-          `${id} was promoted from ${origin}${f!.r ? ` (action ${f!.r})` : ''}, which no longer exists`,
+          `${id} was promoted from ${origin}${f.r ? ` (action ${f.r})` : ''}, which no longer exists`,
           'Nothing to do unless the plan should follow the action again; the plan keeps its own copy.',
         ),
     });
@@ -1041,7 +1033,7 @@ async function checkReferences(
  */
 async function checkWaivers(
   jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
+  facts: readonly FileFacts[],
   usedIds: ReadonlySet<string>,
   located: Located,
   now: Date | undefined,
@@ -1051,7 +1043,7 @@ async function checkWaivers(
   for (let i = 0; i < jobs.length; i++) {
     const { entry, kind } = jobs[i]!;
     if (kind.kind !== 'waiver') continue;
-    const w = facts[i]?.w;
+    const w = facts[i]!.w;
     if (w === undefined) continue;
     const file = entry.path;
     if (now !== undefined) {
@@ -1092,16 +1084,12 @@ async function checkWaivers(
 }
 
 /** Files that parsed cleanly but lack the editor modeline (info; `--fix` adds it). */
-function checkModelines(
-  jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
-  found: readonly Diagnostic[],
-): Diagnostic[] {
+function checkModelines(jobs: readonly ContentJob[], facts: readonly FileFacts[], found: readonly Diagnostic[]): Diagnostic[] {
   const withErrors = new Set(found.filter((d) => d.severity === 'error').map((d) => d.file));
   const out: Diagnostic[] = [];
   for (let i = 0; i < jobs.length; i++) {
     const entry = jobs[i]!.entry;
-    const line = facts[i]?.m;
+    const line = facts[i]!.m;
     if (line === undefined || withErrors.has(entry.path)) continue;
     out.push({
       code: 'modeline-missing',
@@ -1125,7 +1113,7 @@ function checkModelines(
 async function checkProjectPaths(
   storeConfig: () => Promise<StoreConfig>,
   jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
+  facts: readonly FileFacts[],
   located: Located,
   options: ValidateOptions,
 ): Promise<Diagnostic[]> {
@@ -1134,7 +1122,7 @@ async function checkProjectPaths(
     const { entry, kind } = jobs[i]!;
     if (kind.kind !== 'project-meta') continue;
     // The schema gives `paths` at least one glob.
-    const paths = facts[i]?.j?.paths;
+    const paths = facts[i]!.j?.paths;
     if (paths) projects.push({ name: kind.project, file: entry.path, paths });
   }
   if (projects.length === 0) return [];
