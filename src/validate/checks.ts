@@ -112,7 +112,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   const located = new Located(source);
   // Duplicates and shadows only exist among invariants whose text key is shared: one key per text, computed once.
   const shared = await sharingText(source, jobs, facts);
-  if (shared.invariants.length > 0) await located.load(shared.invariants.map((inv) => inv.path));
+  await located.load(shared.invariants.map((inv) => inv.path));
   diagnostics.push(...checkDuplicates(shared, located));
   diagnostics.push(...checkShadows(shared, plans, located));
   diagnostics.push(...(await checkOverrides(jobs, facts, located)));
@@ -135,6 +135,8 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
 
 /** A file validation reads and checks on its own. */
 type ContentJob = ReadJob & { kind: ContentKind };
+/** A job whose facts hold what only an invariant's have (a key digest, a near key). */
+type InvariantJob = ContentJob & { kind: Extract<ContentKind, { kind: 'invariant' }> };
 
 /**
  * The facts of every file to check. From a git source the blob ids come with
@@ -296,7 +298,7 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], 
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     if (touches && !touches(e.path)) continue;
-    if (reported.length > 0 && under(e.path)) continue;
+    if (under(e.path)) continue;
     if (e.type === 'dir') {
       if (READ_KINDS.has(kinds[i]!.kind)) {
         // A folder where a file must be (every such path ends in .yaml): the reader reports it (not-a-file); skip what is inside.
@@ -371,8 +373,6 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], 
       case 'keep':
         if (e.type === 'symlink') out.push(linkProblem(e.path));
         break;
-      default:
-        break;
     }
   }
   return out;
@@ -434,16 +434,21 @@ async function checkLocks(
   kinds: readonly PathKind[],
   options: ValidateOptions,
 ): Promise<Diagnostic[]> {
-  const all = entries.filter((_, i) => kinds[i]!.kind === 'lock');
-  if (all.length === 0) return [];
   const out: Diagnostic[] = [];
   const inGit = !options.lockHolderAlive;
   const scopeOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/'))) || 'the store';
   const fixHint = inGit
     ? 'Remove it from git (`git rm -r --cached <path>`) and add `.lock` to .gitignore.'
     : 'Run `agents validate --fix` to remove it (it never holds anything of the store).';
-  for (const e of all) {
-    if (e.type === 'file') continue;
+  // The lock files; what is no file is reported now.
+  const locks: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    if (kinds[i]!.kind !== 'lock') continue;
+    const e = entries[i]!;
+    if (e.type === 'file') {
+      locks.push(e.path);
+      continue;
+    }
     const what = e.type === 'dir' ? 'a folder' : e.type === 'symlink' ? 'a symbolic link' : 'a special file (FIFO, socket or device)';
     out.push(
       problem(
@@ -455,8 +460,6 @@ async function checkLocks(
       ),
     );
   }
-  const locks = all.filter((e) => e.type === 'file').map((e) => e.path);
-  if (locks.length === 0) return out;
   if (inGit) {
     for (const path of locks) {
       out.push(
@@ -473,13 +476,13 @@ async function checkLocks(
   }
   const contents = await source.read(locks);
   for (const path of locks) {
-    const r = contents.get(path);
-    if (r && !r.ok && r.code !== 'missing') {
+    const r = contents.get(path)!;
+    if (!r.ok && r.code !== 'missing') {
       // Listed as a file, but not one when read (replaced meanwhile by a FIFO or a device).
       out.push(problem('bad-lock', 'error', path, `${path} ${r.message}; every writer of ${scopeOf(path)} would wait on it`, fixHint));
       continue;
     }
-    const text = r?.ok ? new TextDecoder().decode(r.bytes) : '';
+    const text = r.ok ? new TextDecoder().decode(r.bytes) : '';
     // split gives at least one part.
     const [pidText, host = ''] = text.trim().split(/\s+/);
     const pid = Number(pidText);
@@ -517,19 +520,19 @@ async function checkSchemaCopies(
     if (hit) verdicts.set(file, hit);
   }
   const toRead = files.filter(({ file }) => !verdicts.has(file)).map(({ file }) => file);
-  const contents = toRead.length > 0 ? await source.read(toRead) : new Map<string, ReadResult>();
+  const contents = await source.read(toRead);
   const out: Diagnostic[] = [];
   const hint = 'Run `agents init --schemas` to refresh the copies, then commit them.';
   for (const { name, file } of files) {
     let verdict = verdicts.get(file);
     if (!verdict) {
-      const r = contents.get(file);
-      if (r && !r.ok && r.code !== 'missing') {
+      const r = contents.get(file)!;
+      if (!r.ok && r.code !== 'missing') {
         // A link, a folder or a special file where the copy goes: said as it is, not as a missing copy.
         out.push(readFailure(file, r));
         continue;
       }
-      if (!r?.ok) {
+      if (!r.ok) {
         out.push(
           problem(
             'schema-outdated',
@@ -577,7 +580,7 @@ function idOf(kind: PathKind): string | undefined {
 
 /** Whether `path` is a plan folder (`plans/<ULID>`), without splitting every path of the store. */
 function isPlanFolderPath(path: string): boolean {
-  return path.length === 32 && path.startsWith('plans/') && isUlid(path.slice(6));
+  return path.startsWith('plans/') && isUlid(path.slice(6));
 }
 
 /**
@@ -637,10 +640,13 @@ class Located {
 
   constructor(private readonly source: RecordingSource) {}
 
-  /** Reads the files whose positions will be asked for (a git source may not have read them yet), and loads the parser. */
+  /**
+   * Reads the files whose positions will be asked for (a git source may not have read them yet; the source reads
+   * only those it has not kept), and loads the parser. No file: nothing is read or loaded.
+   */
   async load(files: readonly string[]): Promise<void> {
-    const missing = files.filter((f) => !this.source.bytes.has(f));
-    if (missing.length > 0) await this.source.read(missing);
+    if (files.length === 0) return;
+    await this.source.read(files);
     this.yamlModule ??= await import('../core/parse.ts');
   }
 
@@ -701,17 +707,18 @@ async function sharingText(source: RecordingSource, jobs: readonly ContentJob[],
   }
   const out: SharedText = { invariants: [], keys: [] };
   if (!again) return out;
-  const candidates: ContentJob[] = [];
+  const candidates: InvariantJob[] = [];
   for (let i = 0; i < jobs.length; i++) {
     const k = facts[i]!.k;
-    if (k !== undefined && again.has(k)) candidates.push(jobs[i]!);
+    if (k !== undefined && again.has(k)) candidates.push(jobs[i] as InvariantJob);
   }
   const contents = await source.read(candidates.map((j) => j.entry.path));
   const { readInvariant } = await import('./check-file.ts');
   const all: ScopedInvariant[] = [];
   for (const { entry, kind } of candidates) {
-    const r = contents.get(entry.path);
-    if (!r?.ok || kind.kind !== 'invariant') continue;
+    // Read again (a working tree's file may have changed since): it may no longer be there, or parse.
+    const r = contents.get(entry.path)!;
+    if (!r.ok) continue;
     const value = await readInvariant(entry.path, kind, r.bytes);
     if (value) all.push(value);
   }
@@ -760,7 +767,6 @@ function checkDuplicates(shared: SharedText, located: Located): Diagnostic[] {
 /** The same text at a lower precedence: never applies where the higher copy does. */
 function checkShadows(shared: SharedText, plans: ReadonlyMap<string, Plan>, located: Located): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (shared.invariants.length === 0) return out;
   const map = shadowMap(shared.invariants, plans);
   // Copies hidden on purpose: another copy of the text names them in `overrides` (checkOverrides checks the names).
   const overridden = new Set<string>();
@@ -831,7 +837,6 @@ async function checkOverrides(jobs: readonly ContentJob[], facts: readonly FileF
       });
     }
   }
-  if (found.length === 0) return [];
   await located.load(found.flatMap((x) => x.files));
   return found.map((x) => x.report());
 }
@@ -852,13 +857,12 @@ async function checkNearDuplicates(
   const at: number[] = [];
   const keys: string[] = [];
   for (let i = 0; i < jobs.length; i++) {
-    // Only an invariant has a near key.
+    // Only an invariant has a near key (an empty one is paired with none).
     const n = facts[i]!.n;
-    if (n === undefined || n === '') continue;
+    if (n === undefined) continue;
     at.push(i);
     keys.push(n);
   }
-  type InvariantJob = ContentJob & { kind: Extract<ContentKind, { kind: 'invariant' }> };
   type Found = { older: InvariantJob; newer: InvariantJob; kind: NearKind };
   /** The near-duplicate pairs among `pairs` (of indexes of `keys`). */
   const judge = (pairs: readonly [number, number][]): Found[] => {
@@ -890,14 +894,9 @@ async function checkNearDuplicates(
     // No newer file: no focused key, no pair.
     found = judge(nearPairsTouching(keys, newerAt)).filter((f) => newer.has(f.newer));
   }
-  if (found.length === 0) return [];
   const idOf = (j: InvariantJob) => j.kind.id;
   // Each newer file's older copies in the order of their ids (not of the pair search, which differs in hook mode).
-  found.sort((p, q) => {
-    const a = idOf(p.older);
-    const b = idOf(q.older);
-    return a < b ? -1 : a > b ? 1 : 0;
-  });
+  found.sort((p, q) => (idOf(p.older) < idOf(q.older) ? -1 : 1));
   await located.load(found.flatMap((f) => [f.older.entry.path, f.newer.entry.path]));
   const textOf = (path: string) => String((located.yaml(path)?.data as { text?: unknown } | undefined)?.text ?? '').trim();
   // One diagnostic per newer file, naming every older copy it nearly repeats.
@@ -1021,7 +1020,6 @@ async function checkReferences(
         ),
     });
   }
-  if (found.length === 0) return [];
   await located.load(found.map((x) => x.file));
   return found.map((x) => x.report());
 }
@@ -1078,7 +1076,6 @@ async function checkWaivers(
       });
     }
   }
-  if (found.length === 0) return [];
   await located.load(found.map((x) => x.file));
   return found.map((x) => x.report());
 }
@@ -1199,7 +1196,6 @@ async function checkProjectPaths(
       });
     }
   }
-  if (found.length === 0) return [];
   await located.load(found.map((x) => x.file));
   return found.map((x) => x.report());
 }
