@@ -25,3 +25,89 @@ describe('validateTree with a progress display', () => {
     expect(ranBy).toBe(513);
   });
 });
+
+const PRML = '# yaml-language-server: $schema=../../schemas/project.schema.json\n';
+const project = (paths: string[]) => `${PRML}paths:\n${paths.map((p) => `  - "${p}"\n`).join('')}`;
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+const P = '01M8KK5920RS6CGAVDFVYYJ0B4';
+
+describe('project paths', () => {
+  it('two projects whose paths overlap more than once: one report, at the first pair', async () => {
+    const found = await validateTree(
+      new MemorySource({
+        'projects/api/project.yaml': project(['shared/**', 'docs/**']),
+        'projects/web/project.yaml': project(['shared/**', 'docs/**']),
+      }),
+      { repoFiles: async () => ['shared/a.ts', 'docs/b.md'] },
+    );
+    expect(found.diagnostics.map((d) => `${d.file}:${d.line} ${d.message}`)).toStrictEqual([
+      'projects/web/project.yaml:3 paths.0 shared/** of project web overlaps paths.0 shared/** of project api (the globs alone show it)',
+    ]);
+  });
+
+  it('an overlap is reported on the project whose name sorts last, whatever the order of the listing', async () => {
+    // git lists by the whole path: projects/web-app/… before projects/web/… ("-" sorts before "/").
+    const source = new MemorySource({
+      'projects/web/project.yaml': project(['web/**']),
+      'projects/web-app/project.yaml': project(['web/app/**']),
+    });
+    const list = source.list.bind(source);
+    source.list = async () => (await list()).sort((a, b) => (a.path < b.path ? -1 : 1));
+    expect((await source.list()).map((e) => e.path).filter((p) => p.endsWith('.yaml'))).toStrictEqual([
+      'projects/web-app/project.yaml',
+      'projects/web/project.yaml',
+    ]);
+    const found = await validateTree(source);
+    expect(found.diagnostics.map((d) => `${d.file} ${d.message}`)).toStrictEqual([
+      'projects/web-app/project.yaml paths.0 web/app/** of project web-app overlaps paths.0 web/** of project web (the globs alone show it)',
+    ]);
+  });
+});
+
+describe('config.yaml', () => {
+  const config = 'extends:\n  - name: acme\n    url: https://git.example.com/acme/policy.git\n    ref: v1\n';
+  const readsOfConfig = (source: MemorySource) => source.reads.flat().filter((p) => p === 'config.yaml').length;
+
+  it('is read again for the checks only when one needs it, and then once', async () => {
+    // Its own check reads it once, as every file.
+    const alone = new MemorySource({ 'config.yaml': config, [`global/${A}.yaml`]: inv(A, 'One') });
+    await validateTree(alone);
+    expect(readsOfConfig(alone)).toBe(1);
+    // A plan's action from a policy source, and projects' paths: both need it.
+    const both = new MemorySource({
+      'config.yaml': config,
+      [`plans/${P}/plan.yaml`]: `# yaml-language-server: $schema=../../schemas/plan.schema.json\nid: ${P}\naction: acme:ns/name\n`,
+      'projects/web/project.yaml': project(['web/**']),
+    });
+    await validateTree(both);
+    expect(readsOfConfig(both)).toBe(2);
+  });
+});
+
+describe('duplicates', () => {
+  /** A store where B has A's text when first read, then `later` (a file changed or removed since). */
+  const changing = (later: Spec) => {
+    const source = new MemorySource({
+      [`global/${A}.yaml`]: inv(A, 'Never delete data'),
+      [`global/${B}.yaml`]: inv(B, 'never delete data'),
+    });
+    const read = source.read.bind(source);
+    const changed = new MemorySource({ [`global/${B}.yaml`]: later });
+    let n = 0;
+    source.read = async (paths) => {
+      const out = await read(paths);
+      if (n++ > 0) for (const [p, r] of await changed.read(paths.filter((p) => p === `global/${B}.yaml`))) out.set(p, r);
+      return out;
+    };
+    return source;
+  };
+
+  it('a file that no longer parses, or is gone, when read again is no copy', async () => {
+    expect((await validateTree(changing(inv(B, 'never delete data')))).diagnostics.map((d) => `${d.code} ${d.file}`)).toStrictEqual([
+      `duplicate-text global/${B}.yaml`,
+    ]);
+    expect((await validateTree(changing(`${ML}id: ${B}\ntext: [\n`))).diagnostics).toStrictEqual([]);
+    expect((await validateTree(changing(undefined as unknown as Spec))).diagnostics).toStrictEqual([]);
+  });
+});
