@@ -235,7 +235,8 @@ async function readFacts(
   }
 
   // The checker (parser, schema validators) loads only when some file is not in the cache.
-  const { checkFile } = toCheck.length > 0 ? await import('./check-file.ts') : { checkFile: undefined };
+  if (toCheck.length === 0) return facts;
+  const { checkFile } = await import('./check-file.ts');
   for (const [n, { i, bytes, blob }] of toCheck.entries()) {
     if (onProgress) {
       onProgress('check', n + 1, toCheck.length);
@@ -244,7 +245,7 @@ async function readFacts(
     }
     const job = jobs[i]!;
     const path = job.entry.path;
-    const f = await checkFile!(path, job.kind, bytes);
+    const f = await checkFile(path, job.kind, bytes);
     facts[i] = f;
     if (f.d !== undefined) source.remember(path, bytes);
     if (blob !== undefined) cache.set(path, blob, f);
