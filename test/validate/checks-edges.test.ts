@@ -1,6 +1,11 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/core/diagnostics.ts';
+import { FactsCache } from '../../src/validate/cache.ts';
 import { validateTree } from '../../src/validate/checks.ts';
 import { MemorySource, type Spec } from '../helpers/memory-source.ts';
+import { tempDir } from '../helpers/tmp.ts';
 
 const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
 /** A ULID of the global scope, distinct for each n (up to 32^4). */
@@ -109,5 +114,37 @@ describe('duplicates', () => {
     ]);
     expect((await validateTree(changing(`${ML}id: ${B}\ntext: [\n`))).diagnostics).toStrictEqual([]);
     expect((await validateTree(changing(undefined as unknown as Spec))).diagnostics).toStrictEqual([]);
+  });
+});
+
+describe('shadows', () => {
+  it('a key digest shared by different texts (a collision, forged here in the cache) makes no copies: their overrides hide no shadow', async () => {
+    const [W, X, Y, Z] = [ulid(1), ulid(2), ulid(3), ulid(4)];
+    const spec: Record<string, Spec> = {
+      [`global/${W}.yaml`]: inv(W, 'Rotate keys'),
+      [`global/${X}.yaml`]: `${inv(X, 'Use TLS')}overrides: ${Z}\n`,
+      [`global/${Z}.yaml`]: inv(Z, 'Keep logs'),
+      [`projects/web/${Y}.yaml`]: `# yaml-language-server: $schema=../../schemas/invariant.schema.json\nid: ${Y}\ntext: Keep logs\n`,
+    };
+    const blobs = Object.fromEntries(Object.keys(spec).map((p, n) => [p, `blob${n}`]));
+    const file = join(tempDir(), 'cache');
+    const first = FactsCache.load(file, 'test-build');
+    const honest = await validateTree(new MemorySource(spec, blobs), { cache: first });
+    first.save();
+    // W's digest becomes X's.
+    const keyOf = (line: string) => {
+      const facts = line.split('\t')[2]!;
+      return facts.startsWith('{') ? (JSON.parse(facts) as { k: string }).k : facts.split(' ')[0]!;
+    };
+    const lines = readFileSync(file, 'utf8').split('\n');
+    const at = (id: string) => lines.findIndex((l) => l.includes(`${id}.yaml\t`));
+    lines[at(W)] = lines[at(W)]!.replace(keyOf(lines[at(W)]!), keyOf(lines[at(X)]!));
+    writeFileSync(file, lines.join('\n'));
+    const forged = FactsCache.load(file, 'test-build');
+    const found = await validateTree(new MemorySource(spec, blobs), { cache: forged });
+    expect(forged.hits).toBe(4);
+    const brief = (ds: readonly Diagnostic[]) => ds.map((d) => `${d.code} ${d.file}`);
+    expect(brief(found.diagnostics)).toStrictEqual(brief(honest.diagnostics));
+    expect(brief(found.diagnostics)).toStrictEqual([`shadowed global/${Z}.yaml`, `overrides-text global/${X}.yaml`]);
   });
 });
