@@ -17,7 +17,8 @@ export class MemorySource implements TreeSource {
     if (blobs) this.blobIds = async () => new Map(Object.entries(blobs).map(([p, sha]) => [p, { sha, mode: '100644' }]));
   }
 
-  async list(): Promise<TreeEntry[]> {
+  /** Every entry, whatever is asked (the whole store, recursively). */
+  async list(_dir?: string, _options?: { recursive?: boolean }): Promise<TreeEntry[]> {
     const types = new Map<string, TreeEntry['type']>();
     for (const [key, s] of Object.entries(this.spec)) {
       const path = key.replace(/\/$/, '');

@@ -148,3 +148,14 @@ describe('shadows', () => {
     expect(brief(found.diagnostics)).toStrictEqual([`shadowed global/${Z}.yaml`, `overrides-text global/${X}.yaml`]);
   });
 });
+
+describe('the listing', () => {
+  it('is asked for the whole tree, of a source that lists only the top level by default', async () => {
+    const source = new MemorySource({ [`global/${A}.yaml`]: inv(A, 'One'), 'notes.txt': 'x' });
+    const list = source.list.bind(source);
+    source.list = async (_dir, options) => (await list()).filter((e) => options?.recursive === true || !e.path.includes('/'));
+    const report = await validateTree(source);
+    expect(report.entries.map((e) => e.path)).toStrictEqual(['global', `global/${A}.yaml`, 'notes.txt']);
+    expect(report.files).toBe(2);
+  });
+});
