@@ -159,3 +159,48 @@ describe('the listing', () => {
     expect(report.files).toBe(2);
   });
 });
+
+describe('references', () => {
+  it("a plan's action of a source config.yaml does not declare: the hint says to declare it", async () => {
+    const found = await validateTree(
+      new MemorySource({
+        [`plans/${P}/plan.yaml`]: `# yaml-language-server: $schema=../../schemas/plan.schema.json\nid: ${P}\naction: acme:ns/name\n`,
+      }),
+    );
+    expect(found.diagnostics.map((d) => [d.code, d.message, d.hint])).toStrictEqual([
+      [
+        'unknown-action',
+        `plan ${P} names action acme:ns/name of the policy source acme, which config.yaml's extends does not declare`,
+        'Declare the source in config.yaml (extends), or correct the name.',
+      ],
+    ]);
+  });
+});
+
+describe('a project.yaml that does not parse', () => {
+  it('is reported as such and left out of the paths checks', async () => {
+    const found = await validateTree(
+      new MemorySource({
+        'projects/api/project.yaml': `${PRML}paths: [\n`,
+        'projects/web/project.yaml': project(['web/**']),
+      }),
+      { repoFiles: async () => ['web/a.ts'] },
+    );
+    expect(found.diagnostics.map((d) => `${d.code} ${d.file}`)).toStrictEqual(['yaml-syntax projects/api/project.yaml']);
+  });
+});
+
+describe('near-duplicates of one id used twice', () => {
+  it('the warning is on the file listed first, naming the other', async () => {
+    const found = await validateTree(
+      new MemorySource({
+        [`global/${A}.yaml`]: inv(A, 'Rotate keys yearly'),
+        [`projects/web/${A}.yaml`]: `# yaml-language-server: $schema=../../schemas/invariant.schema.json\nid: ${A}\ntext: Rotate keys yearly!\n`,
+      }),
+    );
+    expect(found.diagnostics.map((d) => `${d.code} ${d.file} ${d.related?.map((r) => r.file).join()}`)).toStrictEqual([
+      `id-reused projects/web/${A}.yaml global/${A}.yaml`,
+      `near-duplicate global/${A}.yaml projects/web/${A}.yaml`,
+    ]);
+  });
+});
