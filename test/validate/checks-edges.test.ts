@@ -204,3 +204,14 @@ describe('near-duplicates of one id used twice', () => {
     ]);
   });
 });
+
+describe('schema copies', () => {
+  it('with a cache, from a source that knows no blob ids: each copy is read and compared', async () => {
+    const cache = FactsCache.load(join(tempDir(), 'cache'), 'test-build');
+    const found = await validateTree(new MemorySource({ 'schemas/invariant.schema.json': '{}' }), { cache });
+    expect(found.diagnostics.map((d) => `${d.file} ${d.message.split(' ')[1]}`).slice(0, 2)).toStrictEqual([
+      'schemas/invariant.schema.json differs',
+      'schemas/plan.schema.json is',
+    ]);
+  });
+});
