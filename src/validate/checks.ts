@@ -745,7 +745,7 @@ function checkDuplicates(shared: SharedText, located: Located): Diagnostic[] {
   }
   const out: Diagnostic[] = [];
   for (const g of groups.values()) {
-    if (g.length < 2) continue;
+    // The oldest is kept; every other copy is reported (a group of one has none).
     g.sort((a, b) => (a.id < b.id ? -1 : 1));
     const kept = g[0]!;
     for (const dup of g.slice(1)) {
