@@ -95,7 +95,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   const jobs = planReads(entries, (k) => isContentKind(k) || k.kind === 'bad-id', diagnostics, kinds) as ContentJob[];
   const cache = options.cache ?? FactsCache.none();
   const facts = await readFacts(source, tree, jobs, cache, options);
-  for (const f of facts) if (f?.d) diagnostics.push(...f.d);
+  for (const f of facts) if (f.d) diagnostics.push(...f.d);
   diagnostics.push(...(await checkSchemaCopies(source, tree, entries, cache)));
 
   const ids = checkIds(entries, kinds);
@@ -106,13 +106,13 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   for (let i = 0; i < jobs.length; i++) {
     const kind = jobs[i]!.kind;
     if (kind.kind !== 'plan') continue;
-    const plan = facts[i]?.p;
+    const plan = facts[i]!.p;
     if (plan) plans.set(kind.plan, plan);
   }
   const located = new Located(source);
   // Duplicates and shadows only exist among invariants whose text key is shared: one key per text, computed once.
   const shared = await sharingText(source, jobs, facts);
-  if (shared.invariants.length > 0) await located.load(shared.invariants.map((inv) => inv.path));
+  await located.load(shared.invariants.map((inv) => inv.path));
   diagnostics.push(...checkDuplicates(shared, located));
   diagnostics.push(...checkShadows(shared, plans, located));
   diagnostics.push(...(await checkOverrides(jobs, facts, located)));
@@ -135,6 +135,8 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
 
 /** A file validation reads and checks on its own. */
 type ContentJob = ReadJob & { kind: ContentKind };
+/** A job whose facts hold what only an invariant's have (a key digest, a near key). */
+type InvariantJob = ContentJob & { kind: Extract<ContentKind, { kind: 'invariant' }> };
 
 /**
  * The facts of every file to check. From a git source the blob ids come with
@@ -150,12 +152,12 @@ async function readFacts(
   jobs: readonly ContentJob[],
   cache: FactsCache,
   options: ValidateOptions,
-): Promise<(FileFacts | undefined)[]> {
+): Promise<FileFacts[]> {
   const onProgress = options.onProgress;
   let read = 0;
   const tick = onProgress && (() => onProgress('read', ++read, jobs.length));
-  // Aligned with `jobs`.
-  const facts: (FileFacts | undefined)[] = new Array(jobs.length);
+  // Aligned with `jobs`; every index is set below (a read answers every path asked).
+  const facts: FileFacts[] = new Array(jobs.length);
   if (cache.empty && !tree.blobIds && tree instanceof WorkingTreeSource) {
     // A cold run (no cache, outside git, a fresh clone): every file is read and checked, in batches, on every core that pays.
     const { checkFiles, threadsFor } = await import('./check-pool.ts');
@@ -172,9 +174,11 @@ async function readFacts(
           facts[i] = { d: [readFailure(path, c.fail)] };
           continue;
         }
-        facts[i] = c.f;
+        // Not a failure: checked.
+        const f = c.f!;
+        facts[i] = f;
         if (c.bytes) source.remember(path, c.bytes);
-        if (c.blob !== undefined) cache.set(path, c.blob, c.f!);
+        if (c.blob !== undefined) cache.set(path, c.blob, f);
       }
     });
     return facts;
@@ -217,8 +221,7 @@ async function readFacts(
     const contents = await tree.read(toRead.map((i) => jobs[i]!.entry.path));
     for (const i of toRead) {
       const path = jobs[i]!.entry.path;
-      const r = contents.get(path);
-      if (r) takeResult(i, r, known.get(path)?.sha);
+      takeResult(i, contents.get(path)!, known.get(path)?.sha);
     }
   } else if (tree instanceof WorkingTreeSource) {
     tree.visit(
@@ -228,14 +231,12 @@ async function readFacts(
     );
   } else {
     const contents = await tree.read(jobs.map((j) => j.entry.path));
-    for (let i = 0; i < jobs.length; i++) {
-      const r = contents.get(jobs[i]!.entry.path);
-      if (r) takeResult(i, r);
-    }
+    for (let i = 0; i < jobs.length; i++) takeResult(i, contents.get(jobs[i]!.entry.path)!);
   }
 
   // The checker (parser, schema validators) loads only when some file is not in the cache.
-  const { checkFile } = toCheck.length > 0 ? await import('./check-file.ts') : { checkFile: undefined };
+  if (toCheck.length === 0) return facts;
+  const { checkFile } = await import('./check-file.ts');
   for (const [n, { i, bytes, blob }] of toCheck.entries()) {
     if (onProgress) {
       onProgress('check', n + 1, toCheck.length);
@@ -244,7 +245,7 @@ async function readFacts(
     }
     const job = jobs[i]!;
     const path = job.entry.path;
-    const f = await checkFile!(path, job.kind, bytes);
+    const f = await checkFile(path, job.kind, bytes);
     facts[i] = f;
     if (f.d !== undefined) source.remember(path, bytes);
     if (blob !== undefined) cache.set(path, blob, f);
@@ -298,7 +299,7 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], 
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     if (touches && !touches(e.path)) continue;
-    if (reported.length > 0 && under(e.path)) continue;
+    if (under(e.path)) continue;
     if (e.type === 'dir') {
       if (READ_KINDS.has(kinds[i]!.kind)) {
         // A folder where a file must be (every such path ends in .yaml): the reader reports it (not-a-file); skip what is inside.
@@ -373,8 +374,6 @@ function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], 
       case 'keep':
         if (e.type === 'symlink') out.push(linkProblem(e.path));
         break;
-      default:
-        break;
     }
   }
   return out;
@@ -436,16 +435,21 @@ async function checkLocks(
   kinds: readonly PathKind[],
   options: ValidateOptions,
 ): Promise<Diagnostic[]> {
-  const all = entries.filter((_, i) => kinds[i]!.kind === 'lock');
-  if (all.length === 0) return [];
   const out: Diagnostic[] = [];
   const inGit = !options.lockHolderAlive;
   const scopeOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/'))) || 'the store';
   const fixHint = inGit
     ? 'Remove it from git (`git rm -r --cached <path>`) and add `.lock` to .gitignore.'
     : 'Run `agents validate --fix` to remove it (it never holds anything of the store).';
-  for (const e of all) {
-    if (e.type === 'file') continue;
+  // The lock files; what is no file is reported now.
+  const locks: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    if (kinds[i]!.kind !== 'lock') continue;
+    const e = entries[i]!;
+    if (e.type === 'file') {
+      locks.push(e.path);
+      continue;
+    }
     const what = e.type === 'dir' ? 'a folder' : e.type === 'symlink' ? 'a symbolic link' : 'a special file (FIFO, socket or device)';
     out.push(
       problem(
@@ -457,8 +461,6 @@ async function checkLocks(
       ),
     );
   }
-  const locks = all.filter((e) => e.type === 'file').map((e) => e.path);
-  if (locks.length === 0) return out;
   if (inGit) {
     for (const path of locks) {
       out.push(
@@ -475,13 +477,13 @@ async function checkLocks(
   }
   const contents = await source.read(locks);
   for (const path of locks) {
-    const r = contents.get(path);
-    if (r && !r.ok && r.code !== 'missing') {
+    const r = contents.get(path)!;
+    if (!r.ok && r.code !== 'missing') {
       // Listed as a file, but not one when read (replaced meanwhile by a FIFO or a device).
       out.push(problem('bad-lock', 'error', path, `${path} ${r.message}; every writer of ${scopeOf(path)} would wait on it`, fixHint));
       continue;
     }
-    const text = r?.ok ? new TextDecoder().decode(r.bytes) : '';
+    const text = r.ok ? new TextDecoder().decode(r.bytes) : '';
     // split gives at least one part.
     const [pidText, host = ''] = text.trim().split(/\s+/);
     const pid = Number(pidText);
@@ -519,19 +521,19 @@ async function checkSchemaCopies(
     if (hit) verdicts.set(file, hit);
   }
   const toRead = files.filter(({ file }) => !verdicts.has(file)).map(({ file }) => file);
-  const contents = toRead.length > 0 ? await source.read(toRead) : new Map<string, ReadResult>();
+  const contents = await source.read(toRead);
   const out: Diagnostic[] = [];
   const hint = 'Run `agents init --schemas` to refresh the copies, then commit them.';
   for (const { name, file } of files) {
     let verdict = verdicts.get(file);
     if (!verdict) {
-      const r = contents.get(file);
-      if (r && !r.ok && r.code !== 'missing') {
+      const r = contents.get(file)!;
+      if (!r.ok && r.code !== 'missing') {
         // A link, a folder or a special file where the copy goes: said as it is, not as a missing copy.
         out.push(readFailure(file, r));
         continue;
       }
-      if (!r?.ok) {
+      if (!r.ok) {
         out.push(
           problem(
             'schema-outdated',
@@ -579,7 +581,7 @@ function idOf(kind: PathKind): string | undefined {
 
 /** Whether `path` is a plan folder (`plans/<ULID>`), without splitting every path of the store. */
 function isPlanFolderPath(path: string): boolean {
-  return path.length === 32 && path.startsWith('plans/') && isUlid(path.slice(6));
+  return path.startsWith('plans/') && isUlid(path.slice(6));
 }
 
 /**
@@ -639,10 +641,13 @@ class Located {
 
   constructor(private readonly source: RecordingSource) {}
 
-  /** Reads the files whose positions will be asked for (a git source may not have read them yet), and loads the parser. */
+  /**
+   * Reads the files whose positions will be asked for (a git source may not have read them yet; the source reads
+   * only those it has not kept), and loads the parser. No file: nothing is read or loaded.
+   */
   async load(files: readonly string[]): Promise<void> {
-    const missing = files.filter((f) => !this.source.bytes.has(f));
-    if (missing.length > 0) await this.source.read(missing);
+    if (files.length === 0) return;
+    await this.source.read(files);
     this.yamlModule ??= await import('../core/parse.ts');
   }
 
@@ -690,33 +695,31 @@ interface SharedText {
  * full (few: a digest is shared only by equal texts), then grouped by their
  * text keys themselves.
  */
-async function sharingText(
-  source: RecordingSource,
-  jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
-): Promise<SharedText> {
+async function sharingText(source: RecordingSource, jobs: readonly ContentJob[], facts: readonly FileFacts[]): Promise<SharedText> {
   // Digests seen once, and those seen again (rare): one set operation per invariant.
   const seen = new Set<string>();
   let again: Set<string> | undefined;
   for (let i = 0; i < jobs.length; i++) {
-    const k = jobs[i]!.kind.kind === 'invariant' ? facts[i]?.k : undefined;
+    // Only an invariant has a key digest.
+    const k = facts[i]!.k;
     if (k === undefined) continue;
     const size = seen.size;
     if (seen.add(k).size === size) (again ??= new Set()).add(k);
   }
   const out: SharedText = { invariants: [], keys: [] };
   if (!again) return out;
-  const candidates: ContentJob[] = [];
+  const candidates: InvariantJob[] = [];
   for (let i = 0; i < jobs.length; i++) {
-    const k = jobs[i]!.kind.kind === 'invariant' ? facts[i]?.k : undefined;
-    if (k !== undefined && again.has(k)) candidates.push(jobs[i]!);
+    const k = facts[i]!.k;
+    if (k !== undefined && again.has(k)) candidates.push(jobs[i] as InvariantJob);
   }
   const contents = await source.read(candidates.map((j) => j.entry.path));
   const { readInvariant } = await import('./check-file.ts');
   const all: ScopedInvariant[] = [];
   for (const { entry, kind } of candidates) {
-    const r = contents.get(entry.path);
-    if (!r?.ok || kind.kind !== 'invariant') continue;
+    // Read again (a working tree's file may have changed since): it may no longer be there, or parse.
+    const r = contents.get(entry.path)!;
+    if (!r.ok) continue;
     const value = await readInvariant(entry.path, kind, r.bytes);
     if (value) all.push(value);
   }
@@ -742,7 +745,7 @@ function checkDuplicates(shared: SharedText, located: Located): Diagnostic[] {
   }
   const out: Diagnostic[] = [];
   for (const g of groups.values()) {
-    if (g.length < 2) continue;
+    // The oldest is kept; every other copy is reported (a group of one has none).
     g.sort((a, b) => (a.id < b.id ? -1 : 1));
     const kept = g[0]!;
     for (const dup of g.slice(1)) {
@@ -765,7 +768,6 @@ function checkDuplicates(shared: SharedText, located: Located): Diagnostic[] {
 /** The same text at a lower precedence: never applies where the higher copy does. */
 function checkShadows(shared: SharedText, plans: ReadonlyMap<string, Plan>, located: Located): Diagnostic[] {
   const out: Diagnostic[] = [];
-  if (shared.invariants.length === 0) return out;
   const map = shadowMap(shared.invariants, plans);
   // Copies hidden on purpose: another copy of the text names them in `overrides` (checkOverrides checks the names).
   const overridden = new Set<string>();
@@ -792,18 +794,14 @@ function checkShadows(shared: SharedText, plans: ReadonlyMap<string, Plan>, loca
 }
 
 /** Each `overrides` names an invariant of the store with the same text key. */
-async function checkOverrides(
-  jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
-  located: Located,
-): Promise<Diagnostic[]> {
+async function checkOverrides(jobs: readonly ContentJob[], facts: readonly FileFacts[], located: Located): Promise<Diagnostic[]> {
   const naming: number[] = [];
-  for (let i = 0; i < jobs.length; i++) if (facts[i]?.v !== undefined) naming.push(i);
+  for (let i = 0; i < jobs.length; i++) if (facts[i]!.v !== undefined) naming.push(i);
   if (naming.length === 0) return [];
   const invariantAt = new Map<string, number>();
   for (let i = 0; i < jobs.length; i++) {
     const kind = jobs[i]!.kind;
-    if (kind.kind === 'invariant' && facts[i]?.k !== undefined && !invariantAt.has(kind.id)) invariantAt.set(kind.id, i);
+    if (kind.kind === 'invariant' && facts[i]!.k !== undefined && !invariantAt.has(kind.id)) invariantAt.set(kind.id, i);
   }
   const found: { files: string[]; report: () => Diagnostic }[] = [];
   for (const i of naming) {
@@ -840,7 +838,6 @@ async function checkOverrides(
       });
     }
   }
-  if (found.length === 0) return [];
   await located.load(found.flatMap((x) => x.files));
   return found.map((x) => x.report());
 }
@@ -853,7 +850,7 @@ async function checkOverrides(
  */
 async function checkNearDuplicates(
   jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
+  facts: readonly FileFacts[],
   plans: ReadonlyMap<string, Plan>,
   located: Located,
   touches?: (path: string) => boolean,
@@ -861,12 +858,12 @@ async function checkNearDuplicates(
   const at: number[] = [];
   const keys: string[] = [];
   for (let i = 0; i < jobs.length; i++) {
-    const n = jobs[i]!.kind.kind === 'invariant' ? facts[i]?.n : undefined;
-    if (n === undefined || n === '') continue;
+    // Only an invariant has a near key (an empty one is paired with none).
+    const n = facts[i]!.n;
+    if (n === undefined) continue;
     at.push(i);
     keys.push(n);
   }
-  type InvariantJob = ContentJob & { kind: Extract<ContentKind, { kind: 'invariant' }> };
   type Found = { older: InvariantJob; newer: InvariantJob; kind: NearKind };
   /** The near-duplicate pairs among `pairs` (of indexes of `keys`). */
   const judge = (pairs: readonly [number, number][]): Found[] => {
@@ -898,14 +895,9 @@ async function checkNearDuplicates(
     // No newer file: no focused key, no pair.
     found = judge(nearPairsTouching(keys, newerAt)).filter((f) => newer.has(f.newer));
   }
-  if (found.length === 0) return [];
   const idOf = (j: InvariantJob) => j.kind.id;
   // Each newer file's older copies in the order of their ids (not of the pair search, which differs in hook mode).
-  found.sort((p, q) => {
-    const a = idOf(p.older);
-    const b = idOf(q.older);
-    return a < b ? -1 : a > b ? 1 : 0;
-  });
+  found.sort((p, q) => (idOf(p.older) < idOf(q.older) ? -1 : 1));
   await located.load(found.flatMap((f) => [f.older.entry.path, f.newer.entry.path]));
   const textOf = (path: string) => String((located.yaml(path)?.data as { text?: unknown } | undefined)?.text ?? '').trim();
   // One diagnostic per newer file, naming every older copy it nearly repeats.
@@ -941,7 +933,7 @@ async function checkNearDuplicates(
 async function checkReferences(
   storeConfig: () => Promise<StoreConfig>,
   jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
+  facts: readonly FileFacts[],
   plans: ReadonlyMap<string, Plan>,
   entries: readonly TreeEntry[],
   usedIds: ReadonlySet<string>,
@@ -1012,8 +1004,8 @@ async function checkReferences(
   }
   for (const [i, { entry, kind }] of jobs.entries()) {
     if (kind.kind !== 'invariant') continue;
-    const f = facts[i];
-    const origin = f?.o;
+    const f = facts[i]!;
+    const origin = f.o;
     if (origin === undefined || usedIds.has(origin)) continue;
     const id = kind.id;
     found.push({
@@ -1024,12 +1016,11 @@ async function checkReferences(
           ['source', 'origin_id'],
           'unknown-origin',
           'info',
-          `${id} was promoted from ${origin}${f!.r ? ` (action ${f!.r})` : ''}, which no longer exists`,
+          `${id} was promoted from ${origin}${f.r ? ` (action ${f.r})` : ''}, which no longer exists`,
           'Nothing to do unless the plan should follow the action again; the plan keeps its own copy.',
         ),
     });
   }
-  if (found.length === 0) return [];
   await located.load(found.map((x) => x.file));
   return found.map((x) => x.report());
 }
@@ -1041,7 +1032,7 @@ async function checkReferences(
  */
 async function checkWaivers(
   jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
+  facts: readonly FileFacts[],
   usedIds: ReadonlySet<string>,
   located: Located,
   now: Date | undefined,
@@ -1051,7 +1042,7 @@ async function checkWaivers(
   for (let i = 0; i < jobs.length; i++) {
     const { entry, kind } = jobs[i]!;
     if (kind.kind !== 'waiver') continue;
-    const w = facts[i]?.w;
+    const w = facts[i]!.w;
     if (w === undefined) continue;
     const file = entry.path;
     if (now !== undefined) {
@@ -1086,22 +1077,17 @@ async function checkWaivers(
       });
     }
   }
-  if (found.length === 0) return [];
   await located.load(found.map((x) => x.file));
   return found.map((x) => x.report());
 }
 
 /** Files that parsed cleanly but lack the editor modeline (info; `--fix` adds it). */
-function checkModelines(
-  jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
-  found: readonly Diagnostic[],
-): Diagnostic[] {
+function checkModelines(jobs: readonly ContentJob[], facts: readonly FileFacts[], found: readonly Diagnostic[]): Diagnostic[] {
   const withErrors = new Set(found.filter((d) => d.severity === 'error').map((d) => d.file));
   const out: Diagnostic[] = [];
   for (let i = 0; i < jobs.length; i++) {
     const entry = jobs[i]!.entry;
-    const line = facts[i]?.m;
+    const line = facts[i]!.m;
     if (line === undefined || withErrors.has(entry.path)) continue;
     out.push({
       code: 'modeline-missing',
@@ -1125,7 +1111,7 @@ function checkModelines(
 async function checkProjectPaths(
   storeConfig: () => Promise<StoreConfig>,
   jobs: readonly ContentJob[],
-  facts: readonly (FileFacts | undefined)[],
+  facts: readonly FileFacts[],
   located: Located,
   options: ValidateOptions,
 ): Promise<Diagnostic[]> {
@@ -1134,7 +1120,7 @@ async function checkProjectPaths(
     const { entry, kind } = jobs[i]!;
     if (kind.kind !== 'project-meta') continue;
     // The schema gives `paths` at least one glob.
-    const paths = facts[i]?.j?.paths;
+    const paths = facts[i]!.j?.paths;
     if (paths) projects.push({ name: kind.project, file: entry.path, paths });
   }
   if (projects.length === 0) return [];
@@ -1211,7 +1197,6 @@ async function checkProjectPaths(
       });
     }
   }
-  if (found.length === 0) return [];
   await located.load(found.map((x) => x.file));
   return found.map((x) => x.report());
 }
