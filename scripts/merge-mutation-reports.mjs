@@ -2,7 +2,7 @@
 // (docs/mutation.md, "Measuring in groups"), and prints the score of each
 // file and of the whole:
 //
-//   node scripts/merge-mutation-reports.mjs OUT.json IN.json…
+//   node scripts/merge-mutation-reports.mjs [--retest-missed] [--tests-now] OUT.json IN.json…
 //
 // Give each file's latest run: a file measured in several inputs (in line
 // ranges, say) gets the union of their mutants, the later result for a
@@ -11,11 +11,25 @@
 // follow. With OUT as reports/mutation/incremental.json, `npm run mutate`
 // then tests again only the mutants whose code or covering tests changed
 // since the run each came from.
-import { readFileSync, writeFileSync } from 'node:fs';
+//
+// A file whose code differs between two inputs keeps only the later input's
+// mutants (said on stderr). --retest-missed leaves the survived and unreached
+// mutants out of OUT, so the next run tests them again: Stryker reuses a
+// survivor as long as no test covering it changed, and never re-tests a
+// static survivor for a new test. --tests-now records each test file as it is
+// on disk today, so that the next run does not test again every mutant a
+// since-edited test file covers; use it only when tests were added or
+// tightened since the runs, never weakened: a kill is then reused as long
+// as the killing test still exists.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
-const [out, ...inputs] = process.argv.slice(2);
-if (!out || inputs.length === 0) {
-  process.stderr.write('usage: node scripts/merge-mutation-reports.mjs OUT.json IN.json…\n');
+const args = process.argv.slice(2);
+const flags = new Set(args.filter((a) => a.startsWith('--')));
+const unknown = [...flags].filter((f) => f !== '--retest-missed' && f !== '--tests-now');
+const [out, ...inputs] = args.filter((a) => !a.startsWith('--'));
+if (!out || inputs.length === 0 || unknown.length > 0) {
+  if (unknown.length > 0) process.stderr.write(`unknown option ${unknown.join(', ')}\n`);
+  process.stderr.write('usage: node scripts/merge-mutation-reports.mjs [--retest-missed] [--tests-now] OUT.json IN.json…\n');
   process.exit(2);
 }
 
@@ -64,12 +78,22 @@ for (const input of inputs) {
   for (const [file, result] of Object.entries(report.files)) {
     // A file measured in line ranges (`--mutate file:1-400`) comes from several inputs: the union of their
     // mutants; a mutant (same mutator, replacement and place) measured twice keeps the later result.
-    const mutants = new Map((files[file]?.mutants ?? []).map((m) => [mutantKey(m), m]));
+    const earlier = files[file];
+    const sameCode = earlier === undefined || earlier.source === result.source;
+    if (!sameCode) process.stderr.write(`${file}: measured on other code before ${input}; only ${input}'s results are kept\n`);
+    const mutants = new Map((sameCode ? (earlier?.mutants ?? []) : []).map((m) => [mutantKey(m), m]));
     for (const m of result.mutants) mutants.set(mutantKey(m), { ...m, coveredBy: rename(m.coveredBy), killedBy: rename(m.killedBy) });
     files[file] = { ...result, mutants: [...mutants.values()] };
   }
 }
-writeFileSync(out, JSON.stringify({ ...base, files, testFiles }));
+const missed = (m) => m.status === 'Survived' || m.status === 'NoCoverage';
+const written = flags.has('--retest-missed')
+  ? Object.fromEntries(Object.entries(files).map(([file, r]) => [file, { ...r, mutants: r.mutants.filter((m) => !missed(m)) }]))
+  : files;
+if (flags.has('--tests-now')) {
+  for (const [file, tf] of Object.entries(testFiles)) if (existsSync(file)) tf.source = readFileSync(file, 'utf8');
+}
+writeFileSync(out, JSON.stringify({ ...base, files: written, testFiles }));
 
 // Score = killed or timed out / all but ignored and compile errors (unreached mutants count as missed).
 const score = (mutants) => {
