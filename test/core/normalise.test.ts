@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { cleanText, textKey } from '../../src/core/normalise.ts';
 
 describe('textKey', () => {
@@ -26,6 +26,36 @@ describe('textKey', () => {
   test('an ASCII text and the same text with one non-ASCII letter fold spacing alike', () => {
     expect(textKey('Never\t\tDelete  data')).toBe('never delete data');
     expect(textKey('Never\t\tDelete  datä')).toBe('never delete datä');
+  });
+});
+
+describe('textKey on ASCII text (the fast path of docs/performance-log.md, "Text keys")', () => {
+  /** Which of the costly steps textKey ran for `text`. */
+  function steps(text: string): { normalize: number; replace: number } {
+    const normalize = vi.spyOn(String.prototype, 'normalize');
+    const replace = vi.spyOn(String.prototype, 'replace');
+    try {
+      textKey(text);
+      return { normalize: normalize.mock.calls.length, replace: replace.mock.calls.length };
+    } finally {
+      normalize.mockRestore();
+      replace.mockRestore();
+    }
+  }
+
+  test('never normalises: ASCII is its own NFKC form', () => {
+    expect(steps('Never delete production data')).toEqual({ normalize: 0, replace: 0 });
+    expect(steps('x')).toEqual({ normalize: 0, replace: 0 });
+  });
+
+  test('folds only where there is something to fold: a run of spaces, or another white space', () => {
+    expect(steps('  Keep single spaces  ')).toEqual({ normalize: 0, replace: 0 });
+    expect(steps('Two  spaces')).toEqual({ normalize: 0, replace: 1 });
+    expect(steps('A\ttab')).toEqual({ normalize: 0, replace: 1 });
+  });
+
+  test('text with a character past ASCII takes the general path', () => {
+    expect(steps('Café')).toEqual({ normalize: 1, replace: 1 });
   });
 });
 
