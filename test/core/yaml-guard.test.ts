@@ -3,7 +3,7 @@ import { MAX_NESTING, MAX_YAML_TOKENS, yamlShapeProblem } from '../../src/core/y
 
 const deep = (n: number, offset: number) => ({ kind: 'too-deep', offset, message: `file nests more than ${n} levels deep` });
 
-describe('yamlShapeProblem: nesting', () => {
+describe('yamlShapeProblem: nesting, lines, flow and multi-line tokens', () => {
   // [source, levels allowed, expected problem or null]
   const cases: [string, string, number, ReturnType<typeof deep> | null][] = [
     ['a plain map', 'a: b\n', 1, null],
@@ -25,6 +25,16 @@ describe('yamlShapeProblem: nesting', () => {
     ['an indented comment opens no level', 'a: x\n      # c\nb: y\n', 1, null],
     ['dashes inside a block scalar are text', 'a: |\n  - - - -\n  x\nb: y\n', 1, null],
     ['dashes inside a quoted scalar over two lines are text', 'a: "x\n  - - y"\n', 1, null],
+    ['a blank CRLF line keeps the levels open', 'a:\r\n  b:\r\n\r\n    c: x\r\n', 2, deep(2, 16)],
+    ['an unclosed quote at the end of the file counts its line', "a:\n  b:\n    'x ", 2, deep(2, 12)],
+    ['braces open a level each', '{{{x}}}\n', 3, deep(3, 2)],
+    ['braces within the limit', '{{{x}}}\n', 4, null],
+    ['closed braces give their levels back', 'a: {b: {c: x}}\nd: {e: {f: y}}\n', 3, null],
+    ['items inside brackets close no level', 'a: [b, [c, [d]]]\n', 3, deep(3, 11)],
+    ['indentation inside brackets opens no level', 'a: [\n      b,\n      c]\n', 2, null],
+    ['a line after a block scalar starts a line', '? |\n  x\n: - y\n', 2, deep(2, 10)],
+    ['a quoted scalar on one line keeps the indicators before it', '- - "ab": - x\n', 3, deep(3, 10)],
+    ['text after a quoted scalar over two lines is no line start', '"a\n b": - - x\n', 3, null],
   ];
   test.each(cases)('%s', (_name, source, levels, problem) => {
     expect(yamlShapeProblem(source, levels, 100)).toEqual(problem);
@@ -45,23 +55,5 @@ describe('yamlShapeProblem: size', () => {
     expect(yamlShapeProblem(`${'- '.repeat(64)}x\n`)?.kind).toBe('too-deep');
     expect(yamlShapeProblem('a: b\n'.repeat(10_000))).toBeNull();
     expect(yamlShapeProblem('a: b\n'.repeat(10_001))?.kind).toBe('too-many-nodes');
-  });
-});
-
-describe('yamlShapeProblem: lines, flow and multi-line tokens', () => {
-  const cases: [string, string, number, ReturnType<typeof deep> | null][] = [
-    ['a blank CRLF line keeps the levels open', 'a:\r\n  b:\r\n\r\n    c: x\r\n', 2, deep(2, 16)],
-    ['an unclosed quote at the end of the file counts its line', "a:\n  b:\n    'x ", 2, deep(2, 12)],
-    ['braces open a level each', '{{{x}}}\n', 3, deep(3, 2)],
-    ['braces within the limit', '{{{x}}}\n', 4, null],
-    ['closed braces give their levels back', 'a: {b: {c: x}}\nd: {e: {f: y}}\n', 3, null],
-    ['items inside brackets close no level', 'a: [b, [c, [d]]]\n', 3, deep(3, 11)],
-    ['indentation inside brackets opens no level', 'a: [\n      b,\n      c]\n', 2, null],
-    ['a line after a block scalar starts a line', '? |\n  x\n: - y\n', 2, deep(2, 10)],
-    ['a quoted scalar on one line keeps the indicators before it', '- - "ab": - x\n', 3, deep(3, 10)],
-    ['text after a quoted scalar over two lines is no line start', '"a\n b": - - x\n', 3, null],
-  ];
-  test.each(cases)('%s', (_name, source, levels, problem) => {
-    expect(yamlShapeProblem(source, levels, 100)).toEqual(problem);
   });
 });
