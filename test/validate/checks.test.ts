@@ -704,97 +704,35 @@ describe('duplicates, shadows and overrides', () => {
       [`projects/web/${P}.yaml`]: pinv(P, 'Never delete data'),
       [`projects/web/${X}.yaml`]: pinv(X, 'Use TLS'),
     });
+    // Each diagnostic in full: the copy of A kept in global, the copies of P that apply.
+    const duplicateOfA = (id: string) => ({
+      code: 'duplicate-text',
+      severity: 'error',
+      file: `global/${id}.yaml`,
+      line: 3,
+      col: 7,
+      message: `same text as ${A} (global/${A}.yaml) in global; a scope holds each text once`,
+      hint: `Delete one of the two files (resolution keeps the older, ${A}).`,
+      lineText: 'text: Never delete data',
+      related: [{ file: `global/${A}.yaml`, line: 3, col: 7, message: `the copy that is kept: ${A}` }],
+    });
+    const shadowedByP = (id: string, lineText: string) => ({
+      code: 'shadowed',
+      severity: 'warning',
+      file: `global/${id}.yaml`,
+      line: 3,
+      col: 7,
+      message: `${id} (global) is shadowed by ${P} (project web, projects/web/${P}.yaml): the same text at a higher precedence`,
+      hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${id}\` (\`agents invariant edit ${P} --overrides ${id}\`).`,
+      lineText,
+      related: [{ file: `projects/web/${P}.yaml`, line: 3, col: 7, message: `the copy that applies: ${P}` }],
+    });
     expect(found).toStrictEqual([
-      {
-        code: 'duplicate-text',
-        severity: 'error',
-        file: `global/${B}.yaml`,
-        line: 3,
-        col: 7,
-        message: `same text as ${A} (global/${A}.yaml) in global; a scope holds each text once`,
-        hint: `Delete one of the two files (resolution keeps the older, ${A}).`,
-        lineText: 'text: Never delete data',
-        related: [
-          {
-            file: `global/${A}.yaml`,
-            line: 3,
-            col: 7,
-            message: `the copy that is kept: ${A}`,
-          },
-        ],
-      },
-      {
-        code: 'duplicate-text',
-        severity: 'error',
-        file: `global/${C}.yaml`,
-        line: 3,
-        col: 7,
-        message: `same text as ${A} (global/${A}.yaml) in global; a scope holds each text once`,
-        hint: `Delete one of the two files (resolution keeps the older, ${A}).`,
-        lineText: 'text: Never delete data',
-        related: [
-          {
-            file: `global/${A}.yaml`,
-            line: 3,
-            col: 7,
-            message: `the copy that is kept: ${A}`,
-          },
-        ],
-      },
-      {
-        code: 'shadowed',
-        severity: 'warning',
-        file: `global/${A}.yaml`,
-        line: 3,
-        col: 7,
-        message: `${A} (global) is shadowed by ${P} (project web, projects/web/${P}.yaml): the same text at a higher precedence`,
-        hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${A}\` (\`agents invariant edit ${P} --overrides ${A}\`).`,
-        lineText: 'text: never  delete DATA',
-        related: [
-          {
-            file: `projects/web/${P}.yaml`,
-            line: 3,
-            col: 7,
-            message: `the copy that applies: ${P}`,
-          },
-        ],
-      },
-      {
-        code: 'shadowed',
-        severity: 'warning',
-        file: `global/${B}.yaml`,
-        line: 3,
-        col: 7,
-        message: `${B} (global) is shadowed by ${P} (project web, projects/web/${P}.yaml): the same text at a higher precedence`,
-        hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${B}\` (\`agents invariant edit ${P} --overrides ${B}\`).`,
-        lineText: 'text: Never delete data',
-        related: [
-          {
-            file: `projects/web/${P}.yaml`,
-            line: 3,
-            col: 7,
-            message: `the copy that applies: ${P}`,
-          },
-        ],
-      },
-      {
-        code: 'shadowed',
-        severity: 'warning',
-        file: `global/${C}.yaml`,
-        line: 3,
-        col: 7,
-        message: `${C} (global) is shadowed by ${P} (project web, projects/web/${P}.yaml): the same text at a higher precedence`,
-        hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${C}\` (\`agents invariant edit ${P} --overrides ${C}\`).`,
-        lineText: 'text: Never delete data',
-        related: [
-          {
-            file: `projects/web/${P}.yaml`,
-            line: 3,
-            col: 7,
-            message: `the copy that applies: ${P}`,
-          },
-        ],
-      },
+      duplicateOfA(B),
+      duplicateOfA(C),
+      shadowedByP(A, 'text: never  delete DATA'),
+      shadowedByP(B, 'text: Never delete data'),
+      shadowedByP(C, 'text: Never delete data'),
     ]);
   });
 
