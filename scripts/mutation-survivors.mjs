@@ -27,8 +27,10 @@ const oneLine = (text, max = 70) => {
 let count = 0;
 for (const [file, { source, mutants }] of Object.entries(report.files ?? {}).sort()) {
   if (args.length > 0 && !args.some((wanted) => file === wanted || file.endsWith(`/${wanted}`))) continue;
-  const lines = source.split('\n');
-  const startOf = (line) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0);
+  // Where each line starts in `source` (lines count from 1).
+  const starts = [0, 0];
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts.push(i + 1);
+  const startOf = (line) => starts[line];
   const left = mutants
     .filter((m) => missed.has(m.status))
     .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
