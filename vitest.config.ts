@@ -61,6 +61,18 @@ export default defineConfig({
     sequence: shuffled ? {} : { sequencer: SlowFirst },
     // git's fixed test identity for the CLI run in-process (test/helpers/main.ts):
     // git reads it from the process's environment, as the spawned CLI gets it (test/helpers/cli.ts).
-    env: { NO_COLOR: '1', CI: '', ...GIT_ENV },
+    //
+    // NODE_EXTRA_CA_CERTS is emptied for every process the tests start: Node.js 20 parses the whole
+    // bundle it names at each start, before any code runs (40 ms of CPU a process on the test machine,
+    // where it names the system's 140 certificates), and neither the CLI nor an actor opens a TLS
+    // connection. npm may, so the pre-commit framework's test hands the value back to it as
+    // AGENTS_TEST_REGISTRY_CA (docs/decisions.md, "Where the suite's time goes").
+    env: {
+      NO_COLOR: '1',
+      CI: '',
+      ...GIT_ENV,
+      NODE_EXTRA_CA_CERTS: '',
+      AGENTS_TEST_REGISTRY_CA: process.env.NODE_EXTRA_CA_CERTS ?? '',
+    },
   },
 });

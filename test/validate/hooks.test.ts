@@ -170,6 +170,8 @@ describe.skipIf(!hasPreCommit && !inCi)('the real pre-commit framework, with thi
       npm_config_audit: 'false',
       npm_config_fund: 'false',
       npm_config_update_notifier: 'false',
+      // The certificates npm needs should it reach the registry (vitest.config.ts empties them for the rest).
+      NODE_EXTRA_CA_CERTS: process.env.AGENTS_TEST_REGISTRY_CA ?? '',
     };
     expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
     return (message: string) => {
