@@ -695,6 +695,19 @@ describe('checkIds', () => {
   });
 });
 
+/** The duplicate-text error, in full, of global/`id`.yaml, a later copy of global/A.yaml's text. */
+const duplicateOfA = (id: string, lineText: string) => ({
+  code: 'duplicate-text',
+  severity: 'error',
+  file: `global/${id}.yaml`,
+  line: 3,
+  col: 7,
+  message: `same text as ${A} (global/${A}.yaml) in global; a scope holds each text once`,
+  hint: `Delete one of the two files (resolution keeps the older, ${A}).`,
+  lineText,
+  related: [{ file: `global/${A}.yaml`, line: 3, col: 7, message: `the copy that is kept: ${A}` }],
+});
+
 describe('duplicates, shadows and overrides', () => {
   it('every copy but the oldest in a scope is a duplicate; lower copies are shadowed', async () => {
     const found = await check({
@@ -705,17 +718,6 @@ describe('duplicates, shadows and overrides', () => {
       [`projects/web/${X}.yaml`]: pinv(X, 'Use TLS'),
     });
     // Each diagnostic in full: the copy of A kept in global, the copies of P that apply.
-    const duplicateOfA = (id: string) => ({
-      code: 'duplicate-text',
-      severity: 'error',
-      file: `global/${id}.yaml`,
-      line: 3,
-      col: 7,
-      message: `same text as ${A} (global/${A}.yaml) in global; a scope holds each text once`,
-      hint: `Delete one of the two files (resolution keeps the older, ${A}).`,
-      lineText: 'text: Never delete data',
-      related: [{ file: `global/${A}.yaml`, line: 3, col: 7, message: `the copy that is kept: ${A}` }],
-    });
     const shadowedByP = (id: string, lineText: string) => ({
       code: 'shadowed',
       severity: 'warning',
@@ -728,8 +730,8 @@ describe('duplicates, shadows and overrides', () => {
       related: [{ file: `projects/web/${P}.yaml`, line: 3, col: 7, message: `the copy that applies: ${P}` }],
     });
     expect(found).toStrictEqual([
-      duplicateOfA(B),
-      duplicateOfA(C),
+      duplicateOfA(B, 'text: Never delete data'),
+      duplicateOfA(C, 'text: Never delete data'),
       shadowedByP(A, 'text: never  delete DATA'),
       shadowedByP(B, 'text: Never delete data'),
       shadowedByP(C, 'text: Never delete data'),
@@ -1477,24 +1479,7 @@ describe('validateTree', () => {
         hint: 'Correct the value; invariant.schema.json (in schemas/) describes every key.',
         lineText: 'severity: fatal',
       },
-      {
-        code: 'duplicate-text',
-        severity: 'error',
-        file: `global/${B}.yaml`,
-        line: 3,
-        col: 7,
-        message: `same text as ${A} (global/${A}.yaml) in global; a scope holds each text once`,
-        hint: `Delete one of the two files (resolution keeps the older, ${A}).`,
-        lineText: 'text: never delete DATA',
-        related: [
-          {
-            file: `global/${A}.yaml`,
-            line: 3,
-            col: 7,
-            message: `the copy that is kept: ${A}`,
-          },
-        ],
-      },
+      duplicateOfA(B, 'text: never delete DATA'),
     ]);
   });
 });
