@@ -708,6 +708,19 @@ const duplicateOfA = (id: string, lineText: string) => ({
   related: [{ file: `global/${A}.yaml`, line: 3, col: 7, message: `the copy that is kept: ${A}` }],
 });
 
+/** The shadowed warning, in full, of global/`id`.yaml, whose text projects/web/`by`.yaml repeats. */
+const shadowedIn = (id: string, by: string, lineText: string) => ({
+  code: 'shadowed',
+  severity: 'warning',
+  file: `global/${id}.yaml`,
+  line: 3,
+  col: 7,
+  message: `${id} (global) is shadowed by ${by} (project web, projects/web/${by}.yaml): the same text at a higher precedence`,
+  hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${id}\` (\`agents invariant edit ${by} --overrides ${id}\`).`,
+  lineText,
+  related: [{ file: `projects/web/${by}.yaml`, line: 3, col: 7, message: `the copy that applies: ${by}` }],
+});
+
 describe('duplicates, shadows and overrides', () => {
   it('every copy but the oldest in a scope is a duplicate; lower copies are shadowed', async () => {
     const found = await check({
@@ -718,23 +731,12 @@ describe('duplicates, shadows and overrides', () => {
       [`projects/web/${X}.yaml`]: pinv(X, 'Use TLS'),
     });
     // Each diagnostic in full: the copy of A kept in global, the copies of P that apply.
-    const shadowedByP = (id: string, lineText: string) => ({
-      code: 'shadowed',
-      severity: 'warning',
-      file: `global/${id}.yaml`,
-      line: 3,
-      col: 7,
-      message: `${id} (global) is shadowed by ${P} (project web, projects/web/${P}.yaml): the same text at a higher precedence`,
-      hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${id}\` (\`agents invariant edit ${P} --overrides ${id}\`).`,
-      lineText,
-      related: [{ file: `projects/web/${P}.yaml`, line: 3, col: 7, message: `the copy that applies: ${P}` }],
-    });
     expect(found).toStrictEqual([
       duplicateOfA(B, 'text: Never delete data'),
       duplicateOfA(C, 'text: Never delete data'),
-      shadowedByP(A, 'text: never  delete DATA'),
-      shadowedByP(B, 'text: Never delete data'),
-      shadowedByP(C, 'text: Never delete data'),
+      shadowedIn(A, P, 'text: never  delete DATA'),
+      shadowedIn(B, P, 'text: Never delete data'),
+      shadowedIn(C, P, 'text: Never delete data'),
     ]);
   });
 
@@ -789,24 +791,7 @@ describe('checkNearDuplicates', () => {
       [`projects/web/${X}.yaml`]: pinv(X, 'Never delete production data'),
     });
     expect(found).toStrictEqual([
-      {
-        code: 'shadowed',
-        severity: 'warning',
-        file: `global/${A}.yaml`,
-        line: 3,
-        col: 7,
-        message: `${A} (global) is shadowed by ${X} (project web, projects/web/${X}.yaml): the same text at a higher precedence`,
-        hint: `Nothing is lost, but one copy is redundant: delete the lower one unless it must apply elsewhere. A copy that replaces it on purpose (e.g. with another severity) says so with \`overrides: ${A}\` (\`agents invariant edit ${X} --overrides ${A}\`).`,
-        lineText: 'text: Never delete production data',
-        related: [
-          {
-            file: `projects/web/${X}.yaml`,
-            line: 3,
-            col: 7,
-            message: `the copy that applies: ${X}`,
-          },
-        ],
-      },
+      shadowedIn(A, X, 'text: Never delete production data'),
       {
         code: 'near-duplicate',
         severity: 'warning',
