@@ -41,8 +41,13 @@ export function agents(args: string[], options: RunOptions = {}): RunResult {
 
 /** Same, without blocking: for racing several processes. */
 export function agentsAsync(args: string[], options: RunOptions = {}): Promise<RunResult> {
+  return spawnAsync(process.execPath, [BIN, ...args], options);
+}
+
+/** Runs `command` without blocking, in the environment `agents` gets; resolves with its exit code and output. */
+export function spawnAsync(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO, env: childEnv(options.env) });
+    const child = spawn(command, args, { cwd: options.cwd ?? REPO, env: childEnv(options.env) });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

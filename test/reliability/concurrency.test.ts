@@ -1,45 +1,34 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isUlid } from '../../src/core/names.ts';
 import { parseInvariant } from '../../src/core/parse.ts';
-import { agents, agentsAsync } from '../helpers/cli.ts';
+import { agents, agentsAsync, spawnAsync } from '../helpers/cli.ts';
 import { scale } from '../helpers/stress.ts';
 import { testStore } from '../helpers/tmp.ts';
 
 const PROCESSES = 8;
-/** 50 each under `npm run test:stress`; 6 each in `npm test`, which still races 8 writers for one lock. */
-const ADDS_EACH = scale(50, 6);
+const ADD_LOOP = fileURLToPath(new URL('./add-loop.mjs', import.meta.url));
+/** 50 each under `npm run test:stress`; 12 each in `npm test`, which still races 8 writers for one lock. */
+const ADDS_EACH = scale(50, 12);
 
 describe('concurrent writers of one scope', () => {
   it(
     `${PROCESSES} processes × ${ADDS_EACH} adds of distinct texts: every add lands once, nothing is lost`,
     async () => {
       const store = testStore();
-      // Each worker runs its adds one after another, each a separate `agents` process; the workers race each other.
-      const worker = async (w: number) => {
-        const results = [];
-        for (let i = 0; i < ADDS_EACH; i++) {
-          results.push(
-            await agentsAsync([
-              '--store',
-              store,
-              '--format',
-              'json',
-              'invariant',
-              'add',
-              '--project',
-              'race',
-              `Worker ${w} rule ${i}: keep the invariant`,
-            ]),
-          );
-        }
-        return results;
-      };
-      const all = (await Promise.all(Array.from({ length: PROCESSES }, (_, w) => worker(w)))).flat();
+      // Each process runs its adds one after another, back to back, through the library's `add` (the one the CLI
+      // runs, under the same scope lock); the processes race each other. One process per writer rather than one per
+      // add: the race is between processes, and a writer that never pauses to start up holds the lock more often.
+      const runs = await Promise.all(
+        Array.from({ length: PROCESSES }, (_, w) => spawnAsync(process.execPath, [ADD_LOOP, store, 'race', String(w), String(ADDS_EACH)])),
+      );
 
-      expect(all.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual([]);
-      const reported = all.map((r) => (JSON.parse(r.stdout) as { id: string }).id);
+      expect(runs.map((r) => r.stderr)).toEqual(runs.map(() => ''));
+      expect(runs.map((r) => r.code)).toEqual(runs.map(() => 0));
+      const reported = runs.flatMap((r) => r.stdout.trim().split('\n')).map((line) => (JSON.parse(line) as { id: string }).id);
+      expect(reported).toHaveLength(PROCESSES * ADDS_EACH);
       expect(new Set(reported).size).toBe(PROCESSES * ADDS_EACH);
 
       const dir = join(store, 'projects/race');
@@ -62,7 +51,7 @@ describe('concurrent writers of one scope', () => {
       expect(listed.code).toBe(0);
       expect(JSON.parse(listed.stdout)).toHaveLength(PROCESSES * ADDS_EACH);
       console.log(
-        `concurrency: ${PROCESSES} processes raced ${all.length} adds into one scope; ${names.length} files, ${new Set(reported).size} distinct ids, 0 lost`,
+        `concurrency: ${PROCESSES} processes raced ${reported.length} adds into one scope; ${names.length} files, ${new Set(reported).size} distinct ids, 0 lost`,
       );
       // Slow by design (a named slow test): many processes racing for one scope's lock.
     },
