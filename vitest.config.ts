@@ -10,20 +10,20 @@ import { GIT_ENV } from './test/helpers/git.ts';
  * runs. The rest keep vitest's order. See docs/decisions.md, "The slowest test files start first".
  */
 const SLOW_FIRST = [
-  'test/validate/hooks.test.ts', // 44: the real pre-commit framework installs the hook from git
-  'test/reliability/git-environment.test.ts', // 23
-  'test/package/package.test.ts', // 19
-  'test/e2e/tui-pty.test.ts', // 17, mostly waiting on a real terminal
-  'test/perf/startup-guards.test.ts', // 16
-  'test/reliability/special-files.test.ts', // 15
-  'test/plans/strategize.test.ts', // 14, mostly waiting on actors
-  'test/reliability/concurrency.test.ts', // 14
-  'test/reliability/crash.test.ts', // 10
+  'test/validate/hooks.test.ts', // 41: the real pre-commit framework installs the hook from git
+  'test/package/package.test.ts', // 18
+  'test/e2e/tui-pty.test.ts', // 16, mostly waiting on a real terminal
+  'test/reliability/git-environment.test.ts', // 15
+  'test/perf/startup-guards.test.ts', // 14
+  'test/plans/strategize.test.ts', // 13, mostly waiting on actors
+  'test/reliability/special-files.test.ts', // 13
+  'test/extends/extends.test.ts', // 10
   'test/e2e/mcp.test.ts', // 9
-  'test/e2e/form-pty.test.ts', // 9
-  'test/extends/extends.test.ts', // 9
-  'test/reliability/plans.test.ts', // 8
+  'test/e2e/form-pty.test.ts', // 8
   'test/reliability/control-characters.test.ts', // 7
+  'test/reliability/plans.test.ts', // 7
+  'test/reliability/crash.test.ts', // 7
+  'test/validate/long-reports.test.ts', // 7
 ];
 
 class SlowFirst extends BaseSequencer {
