@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { fcRuns } from '../helpers/fc-runs.ts';
 import { describe, expect, it } from 'vitest';
-import { precedence, scopeFolder, type Scope, type ScopedInvariant, type Target } from '../../src/core/model.ts';
+import { precedence, type Scope, type ScopedInvariant, type Target } from '../../src/core/model.ts';
 import { textKey } from '../../src/core/normalise.ts';
 import { resolveEffective } from '../../src/core/resolve.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 
 function inv(id: string, text: string, scope: Scope, extra: Partial<ScopedInvariant> = {}): ScopedInvariant {
-  const folder = scopeFolder(scope);
-  return { id, text, severity: 'error', active: true, tags: [], scope, path: `${folder}/${id}.yaml`, ...extra };
+  return scopedInvariant(id, scope, text, extra);
 }
 
 const G: Scope = { kind: 'global' };

@@ -1,11 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { Plan, Scope, ScopedInvariant } from '../../src/core/model.ts';
-import { invariantPath } from '../../src/core/model.ts';
 import { checkNewInvariant, shadowMap } from '../../src/core/shadow.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
 
-function inv(id: string, scope: Scope, text = 'Log all changes'): ScopedInvariant {
-  return { id, text, severity: 'error', active: true, tags: [], scope, path: invariantPath(scope, id) };
-}
+const inv = (id: string, scope: Scope, text = 'Log all changes'): ScopedInvariant => scopedInvariant(id, scope, text);
 
 const OLD = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const NEW = '01M8KK3EF09G9ET4TAJAHQWPMN';

@@ -1,11 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import type { Plan, Scope, ScopedInvariant } from '../../src/core/model.ts';
-import { invariantPath } from '../../src/core/model.ts';
 import { shadowInfo, shadowMap } from '../../src/core/shadow.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
 
-function inv(id: string, scope: Scope, text = 'Log all changes', active = true): ScopedInvariant {
-  return { id, text, severity: 'error', active, tags: [], scope, path: invariantPath(scope, id) };
-}
+const inv = (id: string, scope: Scope, text = 'Log all changes', active = true): ScopedInvariant =>
+  scopedInvariant(id, scope, text, { active });
 
 // Ids in creation order: OLD < MID < NEW.
 const OLD = '01M8KJT9G0XNWEM589ZS7FV0VT';
