@@ -173,6 +173,8 @@ export async function fetchPins(storeRoot: string, pins: readonly { source: Exte
           await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit);
         } catch (error) {
           if (made) rmSync(dir, { recursive: true, force: true });
+          // A cache git could not write (a full disk) is not a remote's fault: say so as it is.
+          if (error instanceof AgentsError) throw error;
           throw new AgentsError(
             `cannot fetch the policy source ${source.name}: ${error instanceof Error ? error.message : String(error)}`,
             EXIT_CODES.usage,

@@ -38,20 +38,41 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
       ? 'the file system is read-only'
       : e.code === 'EACCES' || e.code === 'EPERM'
         ? 'permission denied'
-        : e.code === 'ENOSPC'
+        : e.code === 'ENOSPC' || e.code === 'EDQUOT'
           ? 'the disk is full'
           : e.code === 'EEXIST'
             ? 'a file of that name already exists'
             : (e.code ?? e.message);
+  const full = e.code === 'ENOSPC' || e.code === 'EDQUOT';
   return new AgentsError(`cannot write ${rel}: ${why}`, EXIT_CODES.usage, {
-    hint: 'Nothing was changed. Check that the store is writable, then run the command again.',
+    hint: full
+      ? 'Nothing was changed. Free some disk space, then run the command again.'
+      : 'Nothing was changed. Check that the store is writable, then run the command again.',
   });
+}
+
+/**
+ * Writes every byte of `content` to `fd`. write(2) may take fewer bytes than
+ * asked when the disk is nearly full; taking that count for the whole write
+ * is how a file ends up cut short while the command reports success.
+ */
+export function writeAll(fd: number, content: string | Uint8Array): void {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  let done = 0;
+  while (done < bytes.length) {
+    const n = writeSync(fd, bytes, done, bytes.length - done);
+    if (n <= 0) throw Object.assign(new Error('no byte was written'), { code: 'ENOSPC' });
+    done += n;
+  }
 }
 
 function tempName(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
   return join(dirname(path), `.${base}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
 }
+
+/** fsync errors that mean written bytes did not reach the disk. */
+const LOST_DATA = new Set(['ENOSPC', 'EDQUOT', 'EIO']);
 
 function fsyncDir(dir: string): void {
   let fd: number | undefined;
@@ -80,7 +101,7 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
     mkdirSync(dirname(path), { recursive: true });
     const fd = openSync(tmp, 'wx', 0o644);
     try {
-      writeSync(fd, content);
+      writeAll(fd, content);
       fsyncSync(fd);
     } finally {
       closeSync(fd);
@@ -159,7 +180,7 @@ export class ReplaceBatch {
     try {
       const fd = openSync(tmp, 'wx', 0o644);
       try {
-        writeSync(fd, content);
+        writeAll(fd, content);
       } finally {
         closeSync(fd);
       }
@@ -192,10 +213,11 @@ export class ReplaceBatch {
     const failed = new Map<string, AgentsError>();
     if (this.staged.length > 0) {
       // The data first: a rename must never reach the disk before the bytes it exposes.
-      if (!syncFileSystem(this.root)) for (const [n, rel] of this.staged.entries()) fsyncFile(this.tmpOf(rel, n));
+      const flushed = syncFileSystem(this.root);
       for (const [n, rel] of this.staged.entries()) {
         const tmp = this.tmpOf(rel, n);
         try {
+          if (!flushed) fsyncFile(tmp);
           renameSync(tmp, join(this.root, rel));
           this.dirty = true;
         } catch (error) {
@@ -224,8 +246,9 @@ function fsyncFile(path: string): void {
   try {
     fd = openSync(path, 'r+');
     fsyncSync(fd);
-  } catch {
-    // Gone, or not flushable: the rename that follows still keeps the file whole for readers.
+  } catch (error) {
+    // Data the disk could not take must stop the rename; anything else (gone, not flushable) need not.
+    if (LOST_DATA.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -419,7 +442,7 @@ function breakStale(lockPath: string, seen: string): boolean {
   try {
     fd = openSync(breaker, 'wx');
     // Like the lock, it names its process, so a crash here leaves something `validate` can judge.
-    writeSync(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    writeAll(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
   } catch {
     try {
       if (Date.now() - lstatMtime(breaker) > 5_000) unlinkSync(breaker);
@@ -562,7 +585,7 @@ function tryLock(lockPath: string, folder: string): boolean {
   try {
     const fd = openSync(tmp, 'wx', 0o644);
     try {
-      writeSync(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+      writeAll(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
     } finally {
       closeSync(fd);
     }

@@ -17,6 +17,8 @@ export interface Fix {
   to?: string;
   done: boolean;
   message: string;
+  /** Set when the file system refused the write (a full disk, no permission): the run must not exit 0. */
+  failed?: true;
 }
 
 export interface FixOptions {
@@ -130,7 +132,7 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
   const failed = batch.commit();
   for (const fix of staged) {
     const error = failed.get(fix.file);
-    if (error) Object.assign(fix, { done: false, message: `${fix.message}: not done, ${error.message}` });
+    if (error) Object.assign(fix, { done: false, failed: true, message: `${fix.message}: not done, ${error.message}` });
   }
   return fixes;
 }
@@ -141,7 +143,7 @@ function attempt(fix: Omit<Fix, 'done'>, act: () => void): Fix {
     return made(fix, true, fix.message);
   } catch (error) {
     if (!(error instanceof AgentsError)) throw error;
-    return made(fix, false, `${fix.message}: not done, ${error.message}`);
+    return { ...made(fix, false, `${fix.message}: not done, ${error.message}`), failed: true };
   }
 }
 
