@@ -7,7 +7,7 @@ import { modeline } from '../core/serialize.ts';
 import { clearStaleLock, isFolder, removeFile, removeFolder, removeLockBlocker, ReplaceBatch, writeFileAtomic } from '../store/write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { missingModeline, modelineSchema } from './check-file.ts';
-import type { ValidateReport } from './checks.ts';
+import type { ValidateReport } from './validate-tree.ts';
 
 /** One change `--fix` made (or declined to make, with the reason). */
 export interface Fix {
