@@ -13,7 +13,8 @@ import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
 import { readEntries, readFolders } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
-import { withFolderLock, writeFileAtomic } from './write.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import { withFolderLock } from './lock.ts';
 
 /** config.yaml's sources and the lock, as one tree holds them. */
 export interface ExtendsState {

@@ -1,5 +1,5 @@
 import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
-import { writeAll } from '../store/write.ts';
+import { writeAll } from '../store/atomic-write.ts';
 import { dirname, join } from 'node:path';
 import { gitDirFor } from '../store/git-dir.ts';
 import { readRegularFile } from '../store/read-file.ts';

@@ -28,9 +28,10 @@ export async function add(svc: InvariantService, input: AddInput): Promise<AddRe
   const key = textKey(text);
 
   // What only writing needs (yaml's writer, node:crypto for ids and temporary names) loads here, not at start-up.
-  const [{ formatInvariantFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([
+  const [{ formatInvariantFile }, { writeFileAtomic }, { withFolderLock }] = await Promise.all([
     import('../../core/serialize.ts'),
-    import('../../store/write.ts'),
+    import('../../store/atomic-write.ts'),
+    import('../../store/lock.ts'),
     loadIdGenerator(),
   ]);
   const draft = (id: string): ScopedInvariant => {

@@ -40,7 +40,8 @@ export async function edit(svc: InvariantService, input: EditInput): Promise<Edi
   }
   const folder = scopeFolder(found.scope);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
-  const { withFolderLock, writeFileAtomic } = await import('../../store/write.ts');
+  const { writeFileAtomic } = await import('../../store/atomic-write.ts');
+  const { withFolderLock } = await import('../../store/lock.ts');
   const enabled = await commitWanted(svc.source, input.commit);
 
   let before: ScopedInvariant | undefined;

@@ -35,7 +35,8 @@ export async function move(
   const from = scopeFolder(found.scope);
   const toFolder = scopeFolder(dest);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
-  const { withFolderLock, writeFileAtomic, removeFile } = await import('../../store/write.ts');
+  const { writeFileAtomic, removeFile } = await import('../../store/atomic-write.ts');
+  const { withFolderLock } = await import('../../store/lock.ts');
   const enabled = await commitWanted(svc.source, options.commit);
   // Two locks, always taken in the same order, so two moves in opposite directions cannot wait on each other.
   const [first, second] = [from, toFolder].sort() as [string, string];
@@ -102,7 +103,8 @@ export async function remove(
   options: { commit?: boolean } = {},
 ): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
   const found = await svc.resolveId(idOrPrefix);
-  const { removeFile, withFolderLock } = await import('../../store/write.ts');
+  const { removeFile } = await import('../../store/atomic-write.ts');
+  const { withFolderLock } = await import('../../store/lock.ts');
   const enabled = await commitWanted(svc.source, options.commit);
   return withCommit(svc.root, enabled, async () => {
     await withFolderLock(svc.root, scopeFolder(found.scope), () => removeFile(svc.root, found.path), { onStale: svc.deps.notice });

@@ -10,7 +10,8 @@ import {
 import { formatDecisionFile, formatEnforcementFile } from '../../core/serialize.ts';
 import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
-import { withFolderLock, writeFilesTogether } from '../../store/write.ts';
+import { writeFilesTogether } from '../../store/atomic-write.ts';
+import { withFolderLock } from '../../store/lock.ts';
 import type { PlanService } from '../plan-service.ts';
 import { planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';

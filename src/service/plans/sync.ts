@@ -4,7 +4,8 @@ import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model
 import { type SyncChange, planSync } from '../../core/records.ts';
 import { formatInvariantFile } from '../../core/serialize.ts';
 import { readFolders } from '../../store/read.ts';
-import { removeFile, withFolderLock, writeFileAtomic } from '../../store/write.ts';
+import { removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
+import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanService } from '../plan-service.ts';

@@ -6,7 +6,7 @@ import { nameProblem } from '../../core/names.ts';
 import { selectPromoted } from '../../core/records.ts';
 import { formatInvariantFile, formatPlanFile } from '../../core/serialize.ts';
 import { emptySnapshot, readFolders } from '../../store/read.ts';
-import { writeFolderAtomic } from '../../store/write.ts';
+import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
 import type { PlanService } from '../plan-service.ts';
