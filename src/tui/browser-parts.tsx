@@ -39,7 +39,7 @@ function sevMark(theme: Theme, inv: ScopedInvariant): ReactElement {
   return <Text color={theme.hue(inv.severity === 'error' ? 'red' : inv.severity === 'warning' ? 'yellow' : 'cyan')}>{mark}</Text>;
 }
 
-/** One line of the list: a scope heading, or an invariant (greyed when hidden, with what hides it). */
+/** One line of the list: a scope heading, or an invariant (greyed when hidden or inactive, with a note saying why). */
 export function RowLine({
   row,
   selected,
@@ -90,7 +90,7 @@ export function RowLine({
   );
 }
 
-/** The detail pane of the selected row: every field, cut to the pane. */
+/** The detail pane of the selected row: its fields, what hides or shadows it, its waivers; cut to the pane. */
 export function Detail({ row, height, width }: { row: Row | undefined; height: number; width: number }): ReactElement {
   const theme = useTheme();
   const lines: ReactElement[] = [];
