@@ -1,3 +1,4 @@
+import { type ActorChoice, reconciliationLines } from './actor-choice.ts';
 import { stringify } from 'yaml';
 import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
@@ -239,17 +240,14 @@ export function formatProjectFile(rel: string, meta: { description?: string; pat
   return document(rel, 'project.schema.json', ordered(meta, ['description', 'paths']));
 }
 
-export function formatConfigFile(): string {
+/** The config.yaml `agents init` writes, with the actor it was asked to set up (src/core/actor-choice.ts). */
+export function formatConfigFile(actor?: ActorChoice): string {
   return [
     '# yaml-language-server: $schema=schemas/config.schema.json',
     'version: 1',
     '# Whether add, remove and plan use commit their change with git.',
     'commit: false',
-    'reconciliation:',
-    '  # command: the actor program, argv without a shell, run in this folder.',
-    '  # command: [node, actors/my-actor.mjs]',
-    '  actor: command',
-    '  timeout_ms: 60000',
+    ...reconciliationLines(actor),
     "# What `agents export` writes into agents' instruction files (docs/export.md):",
     '# export:',
     '#   targets: [agents-md, claude-md, cursor]',

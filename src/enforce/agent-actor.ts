@@ -6,7 +6,9 @@ import type { Actor } from './actors.ts';
 import { runProgram } from './command-actor.ts';
 import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
 
-export type AgentName = 'claude' | 'codex' | 'gemini';
+import type { AgentName } from '../core/actor-choice.ts';
+
+export type { AgentName };
 
 /** Each agent CLI: its program name and the npm package that installs it, for the message when it is missing. */
 export const AGENTS: Record<AgentName, { program: string; product: string; install: string }> = {

@@ -88,7 +88,7 @@ export default defineCommand<StrategizeArgs>({
       if (!command || command.length === 0) {
         throw new UsageError(
           'no actor command configured: config.yaml has no reconciliation.command',
-          'Nothing was written. Choose an actor with `agents init --actor agent|llm|command` (docs/actors.md), set `reconciliation: {command: [node, actors/my-actor.mjs]}` (argv, run in the store folder), or use --actor interactive.',
+          'Nothing was written. Choose who judges plans in config.yaml (docs/actors.md): `reconciliation: {actor: agent, agent: claude}`, an llm endpoint, or `command: [node, actors/my-actor.mjs]` (argv, run in the store folder); or use --actor interactive.',
         );
       }
       actor = commandActor({
