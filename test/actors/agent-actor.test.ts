@@ -199,6 +199,7 @@ describe('the agent actor with the real CLIs', () => {
         // The preview sends nothing and names the read-only command line.
         const before = server.requests.length;
         const shown = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--show-prompt'], { env });
+        expect(shown.stderr).toBe('');
         expect(shown.code).toBe(0);
         expect(shown.stdout).toContain(GOAL);
         expect(server.requests.length).toBe(before);
