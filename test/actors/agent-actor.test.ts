@@ -216,6 +216,41 @@ describe('the agent actor with the real CLIs', () => {
     AGENT_CLI_INSTALL_TIMEOUT_MS,
   );
 
+  it.concurrent(
+    'a model that never answers: the CLI is stopped at timeout_ms and the run fails',
+    async () => {
+      const real = await agentCli('claude');
+      const server = await startModelServer((r) => (r.tools.includes('StructuredOutput') ? { hang: true } : { text: 'ok' }));
+      try {
+        const root = exampleStore();
+        const work = tempDir();
+        const pidFile = join(work, 'pid');
+        const bin = join(work, 'claude');
+        // exec keeps the process id: the file names the CLI's own process.
+        writeFileSync(bin, `#!/bin/sh\necho $$ > '${pidFile}'\nexec '${real}' "$@"\n`);
+        chmodSync(bin, 0o755);
+        writeFileSync(
+          join(root, 'config.yaml'),
+          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: claude', `  agent_path: ${bin}`, '  timeout_ms: 10000', ''].join(
+            '\n',
+          ),
+        );
+        const env = { HOME: join(work, 'home'), ...CASES[0]!.setup(join(work, 'home'), server.url) };
+        const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
+        expect(r.code).toBe(1);
+        const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+        expect(run!.error).toBe('the agent actor (claude) did not answer within 10000 ms (timeout_ms) and was stopped');
+        expect(run!.records.every((x) => !x.enforced)).toBe(true);
+        expect(server.generations().some((g) => g.tools.includes('StructuredOutput'))).toBe(true);
+        const pid = Number(readFileSync(pidFile, 'utf8'));
+        expect(() => process.kill(pid, 0)).toThrow();
+      } finally {
+        await server.close();
+      }
+    },
+    AGENT_CLI_INSTALL_TIMEOUT_MS,
+  );
+
   it('a CLI that is not installed: exit 2 naming what to install, nothing written', async () => {
     const root = exampleStore();
     writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  actor: agent\n  agent: codex\n');
