@@ -32,6 +32,14 @@ export function llmSettings(r: Reconciliation, env: Record<string, string | unde
       `${NOTHING} Set e.g. \`reconciliation: {actor: llm, provider: openai, model: gpt-4.1-mini, api_key_env: OPENAI_API_KEY}\` (docs/actors.md).`,
     );
   }
+  // A URL is shown in messages and kept in records: credentials in it would be too.
+  const base = r.base_url === undefined ? undefined : URL.canParse(r.base_url) ? new URL(r.base_url) : undefined;
+  if (base && (base.username !== '' || base.password !== '')) {
+    throw new UsageError(
+      'reconciliation.base_url holds credentials (user:password@)',
+      `${NOTHING} Remove them from the URL: it is shown in messages and records; put the key in the variable api_key_env names.`,
+    );
+  }
   let apiKey: string | undefined;
   if (r.api_key_env !== undefined && withKey) {
     apiKey = env[r.api_key_env];
