@@ -236,7 +236,12 @@ describe('the llm actor: secrets and bad settings', () => {
   it.each([
     ['the key variable is unset', [], { JUDGE_KEY: undefined }, /JUDGE_KEY \(reconciliation\.api_key_env\) is not set/],
     ['no model', ['provider: openai'], {}, /needs reconciliation\.model/],
-    ['credentials in base_url', ['provider: openai', 'model: m', 'base_url: https://me:hunter2@llm.example/v1'], {}, /base_url holds credentials/],
+    [
+      'credentials in base_url',
+      ['provider: openai', 'model: m', 'base_url: https://me:hunter2@llm.example/v1'],
+      {},
+      /base_url holds credentials/,
+    ],
   ])('%s: exit 2, nothing sent, nothing written', async (_, lines, env, message) => {
     server = await startModelServer([]);
     const root = exampleStore();
