@@ -242,6 +242,38 @@ describe('the agent actor with the real CLIs', () => {
   );
 
   it.concurrent(
+    'codex: a malformed answer is asked for once more, saying what was wrong, and the second answer is recorded',
+    async ({ onTestFinished }) => {
+      const real = await agentCli('codex');
+      let n = 0;
+      const server = await startModelServer(() => ({ text: ++n === 1 ? 'Everything looks fine to me.' : JSON.stringify(ANSWER) }));
+      try {
+        const { root, work } = privateStore(onTestFinished);
+        const home = join(work, 'home');
+        writeFileSync(
+          join(root, 'config.yaml'),
+          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: codex', `  agent_path: ${real}`, '  timeout_ms: 120000', ''].join(
+            '\n',
+          ),
+        );
+        const env = { HOME: home, ...CASES[1]!.setup(home, server.url) };
+        const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
+        expect(r.code).toBe(1); // the fourth invariant is not enforced: the second answer was used
+        const prompted = server.generations().filter((g) => g.text.includes(GOAL));
+        expect(prompted).toHaveLength(2);
+        expect(prompted[0]!.text).not.toContain('Your previous answer could not be used');
+        expect(prompted[1]!.text).toContain('Your previous answer could not be used: the answer is not one JSON object');
+        const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+        expect(run!.error).toBeUndefined();
+        expect(run!.records.map((x) => x.enforced)).toEqual([true, true, true, false]);
+      } finally {
+        await server.close();
+      }
+    },
+    AGENT_CLI_INSTALL_TIMEOUT_MS,
+  );
+
+  it.concurrent(
     'a model that never answers (or a CLI slower than timeout_ms): the CLI is stopped and the run fails',
     async ({ onTestFinished }) => {
       const real = await agentCli('claude');
