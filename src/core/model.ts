@@ -37,6 +37,15 @@ export interface Invariant {
   created_at?: string;
   created_by?: string;
   source?: InvariantSource;
+  /** Where `agents import` found it: an instruction file of the repository and the line (docs/import.md). */
+  imported_from?: ImportedFrom;
+}
+
+export interface ImportedFrom {
+  /** Repository-relative path of the instruction file. */
+  file: string;
+  /** 1-based line the rule starts on. */
+  line: number;
 }
 
 /** An invariant together with where it was read from. */

@@ -214,6 +214,7 @@ export function invariantFields(inv: Invariant): Record<string, unknown> {
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };
+  if (inv.imported_from !== undefined) data.imported_from = { file: inv.imported_from.file, line: inv.imported_from.line };
   return data;
 }
 
