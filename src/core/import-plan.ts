@@ -7,6 +7,7 @@
 
 import type { LeftOut, RuleCandidate } from './import-rules.ts';
 import type { ImportKind, ImportTarget } from './import-sources.ts';
+import { compileGlob, globsSurelyOverlap } from './globs.ts';
 import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
 import { looseKey, nearDuplicatesOf } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
@@ -157,4 +158,43 @@ function rank(f: ImportFile): number {
 function applies(inv: ScopedInvariant, scope: PlannedScope): boolean {
   if (inv.scope.kind === 'global' || inv.scope.kind === 'inherited') return true;
   return scope.kind === 'project' && inv.scope.kind === 'project' && inv.scope.project === scope.project;
+}
+
+/**
+ * Projects' paths must be disjoint unless `projects.allow_overlap` (as
+ * `validate` checks): a file whose rules would make a new project that
+ * overlaps another (by the globs alone, or by a file of the repository both
+ * hold) is skipped with the reason, so an import never leaves the store
+ * invalid. Returns the files, those skipped marked.
+ */
+export function refuseOverlaps(
+  files: readonly ImportFile[],
+  existing: ReadonlyMap<string, ProjectMeta>,
+  names: readonly string[],
+  repoFiles: readonly string[],
+): ImportFile[] {
+  const { projects, projectOf } = placeProjects(files, existing, names);
+  const taken: { name: string; paths: readonly string[] }[] = [...existing].map(([name, m]) => ({ name, paths: m.paths ?? [] }));
+  const refused = new Map<string, string>();
+  for (const p of projects) {
+    if (p.exists) continue;
+    const hit = taken.find((q) => q.name !== p.name && overlaps(p.paths, q.paths, repoFiles));
+    if (hit) {
+      refused.set(
+        p.name,
+        `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${hit.name} (${hit.paths.join(', ')}); projects' paths must be disjoint: import it with --project ${hit.name}, or set projects.allow_overlap: true in config.yaml`,
+      );
+    } else taken.push(p);
+  }
+  return files.map((f) => {
+    const why = refused.get(projectOf.get(f) ?? '');
+    return why === undefined ? f : { ...f, skipped: why };
+  });
+}
+
+function overlaps(a: readonly string[], b: readonly string[], repoFiles: readonly string[]): boolean {
+  if (a.some((x) => b.some((y) => globsSurelyOverlap(x, y)))) return true;
+  const ma = a.map(compileGlob);
+  const mb = b.map(compileGlob);
+  return repoFiles.some((f) => ma.some((m) => m(f)) && mb.some((m) => m(f)));
 }

@@ -172,7 +172,7 @@ export function splitInstructions(text: string): SplitFile {
       // Lazy and indented continuation lines; a nested item, a fence or a blank line ends it.
       while (end + 1 < lines.length) {
         const next = lines[end + 1]!;
-        if (next.trim() === '' || ITEM.test(next) || FENCE.test(next) || HEADING.test(next) || TABLE_ROW.test(next)) break;
+        if (endsBlock(next)) break;
         const nextIndent = next.length - next.trimStart().length;
         if (nextIndent <= indent && BREAK.test(next)) break;
         body.push(next.trim());
@@ -186,7 +186,7 @@ export function splitInstructions(text: string): SplitFile {
     let end = i;
     while (end + 1 < lines.length) {
       const next = lines[end + 1]!;
-      if (next.trim() === '' || ITEM.test(next) || FENCE.test(next) || HEADING.test(next) || TABLE_ROW.test(next)) break;
+      if (endsBlock(next)) break;
       if (/^ {0,3}(=+|-+)\s*$/.test(next)) break;
       end++;
     }
@@ -250,6 +250,11 @@ export function splitInstructions(text: string): SplitFile {
   }
 }
 
+/** A line that starts a block of its own: it never continues the item or paragraph above it. */
+function endsBlock(line: string): boolean {
+  return line.trim() === '' || ITEM.test(line) || FENCE.test(line) || HEADING.test(line) || TABLE_ROW.test(line) || line.trimStart().startsWith('<!--');
+}
+
 function findFrom(lines: readonly string[], from: number, test: (l: string) => boolean): number {
   for (let n = from; n < lines.length; n++) if (test(lines[n]!)) return n;
   return lines.length - 1;
@@ -275,12 +280,18 @@ function startsWithCode(markdown: string): boolean {
   return /^\s*(\*\*|__)?`/.test(markdown);
 }
 
+/** A link and little else: "[Docs](…)", "See [the guide](…)", "<https://…>". */
 function isLinkOnly(markdown: string): boolean {
   const rest = markdown
     .replace(/!?\[[^\]]*\]\([^)]*\)/g, '')
     .replace(/<https?:[^>]+>/g, '')
     .replace(/https?:\/\/\S+/g, '');
-  return rest !== markdown && /^[\s\p{P}]*$/u.test(rest.replace(/[-–—:]/g, ''));
+  if (rest === markdown) return false;
+  const words = rest
+    .replace(/[\p{P}\s]+/gu, ' ')
+    .trim()
+    .toLowerCase();
+  return words === '' || /^(see|read|refer to|see also|check|details|docs|more|for more|for details)( (in|at|the))?$/.test(words);
 }
 
 function startsImperative(text: string): boolean {

@@ -24,6 +24,8 @@ export type ImportKind = (typeof IMPORT_KINDS)[number];
 /** The kind of a repository-relative path, or undefined when it is no instruction file the tool knows. */
 export function instructionKind(rel: string): ImportKind | undefined {
   const base = rel.slice(rel.lastIndexOf('/') + 1);
+  // ruler keeps its sources (an AGENTS.md among them) in .ruler/ and writes the agents' files from them.
+  if (/^(.+\/)?\.ruler\/(.+\/)?[^/]+\.md$/.test(rel)) return 'ruler';
   if (base === 'AGENTS.md') return 'agents-md';
   if (base === 'CLAUDE.md' || base === 'CLAUDE.local.md') return 'claude-md';
   if (base === 'GEMINI.md') return 'gemini-md';
@@ -34,7 +36,6 @@ export function instructionKind(rel: string): ImportKind | undefined {
   if (base === '.windsurfrules') return 'windsurfrules';
   if (/^\.windsurf\/rules\/(.+\/)?[^/]+\.md$/.test(rel)) return 'windsurf';
   if (base === '.clinerules' || /^\.clinerules\/(.+\/)?[^/]+\.md$/.test(rel)) return 'clinerules';
-  if (/^(.+\/)?\.ruler\/(.+\/)?[^/]+\.md$/.test(rel)) return 'ruler';
   return undefined;
 }
 

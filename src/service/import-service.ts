@@ -4,7 +4,7 @@ import { UsageError } from '../core/errors.ts';
 import { beginMarker, END_MARKER, hashedText, scanBlock } from '../core/export.ts';
 import { singleFolder } from '../core/globs.ts';
 import { removeLines } from '../core/import-replace.ts';
-import { planImport, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
+import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { appliesTo, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
 import type { ExportTargetName, ScopedInvariant, Scope } from '../core/model.ts';
@@ -14,6 +14,7 @@ import { MAX_FILE_BYTES, parseYaml } from '../core/parse.ts';
 import { lsRepoFiles } from '../git/repo.ts';
 import { repositoryTop, readProjects } from '../store/projects.ts';
 import { readFolders, readStore } from '../store/read.ts';
+import { loadConfig } from '../store/config.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { loadIdGenerator } from './deps.ts';
 import { ExportService, sha256 } from './export-service.ts';
@@ -61,19 +62,25 @@ export class ImportService {
       const problem = nameProblem(options.project, 'project name');
       if (problem) throw new UsageError(problem, 'Give --project a name such as web or billing-api.');
     }
-    const found = await this.find(options);
-    const files = found.map((f) => this.readFile(f.rel, f.kind, f.skipped, options.project));
+    const all = await this.repositoryFiles(this.top);
+    const found = await this.find(options, all);
+    let files = found.map((f) => this.readFile(f.rel, f.kind, options.project));
     const source = this.invariants.source;
-    const [snap, projects, inherited] = await Promise.all([readStore(source), readProjects(source), this.invariants.inherited()]);
+    const [snap, projects, inherited, config] = await Promise.all([
+      readStore(source),
+      readProjects(source),
+      this.invariants.inherited(),
+      loadConfig(source),
+    ]);
     requireValid(snap, 'import');
+    if (!config.projects.allow_overlap) files = refuseOverlaps(files, projects.meta, projects.names, all);
     const store = [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited];
     return planImport(files, store, projects.meta, projects.names);
   }
 
   /** The files to read: those named, or every known kind in the repository. */
-  private async find(options: ImportOptions): Promise<{ rel: string; kind: ImportKind; skipped?: string }[]> {
+  private async find(options: ImportOptions, all: readonly string[]): Promise<{ rel: string; kind: ImportKind }[]> {
     const top = this.top;
-    const all = await this.repositoryFiles(top);
     const wanted = (kind: ImportKind | undefined) => kind !== undefined && (options.from === undefined || options.from.includes(kind));
     if (options.paths === undefined || options.paths.length === 0) {
       return all.flatMap((rel) => {
@@ -81,7 +88,7 @@ export class ImportService {
         return wanted(kind) ? [{ rel, kind: kind! }] : [];
       });
     }
-    const out: { rel: string; kind: ImportKind; skipped?: string }[] = [];
+    const out: { rel: string; kind: ImportKind }[] = [];
     for (const given of options.paths) {
       const abs = isAbsolute(given) ? given : resolve(options.cwd, given);
       const rel = relative(top, abs).split(sep).join('/');
@@ -127,9 +134,8 @@ export class ImportService {
   }
 
   /** One file, read and split, or skipped with the reason (never a throw: one bad file does not stop the rest). */
-  private readFile(rel: string, kind: ImportKind, skipped: string | undefined, project: string | undefined): ImportFile {
+  private readFile(rel: string, kind: ImportKind, project: string | undefined): ImportFile {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
-    if (skipped) return { ...file, skipped };
     const top = this.top;
     const abs = join(top, rel);
     let real: string;
@@ -181,9 +187,10 @@ export class ImportService {
       await this.scopes.addProject({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}), commit: false });
       written.projects.push(p.name);
     }
-    const [{ formatInvariantFile }, { withFolderLock, writeFilesTogether }] = await Promise.all([
+    const [{ formatInvariantFile }, { writeFilesTogether }, { withFolderLock }] = await Promise.all([
       import('../core/serialize.ts'),
-      import('../store/write.ts'),
+      import('../store/atomic-write.ts'),
+      import('../store/lock.ts'),
       loadIdGenerator(),
     ]);
     const { deps, root, source } = this.invariants;
@@ -251,7 +258,7 @@ export class ImportService {
     const top = this.top;
     const result: ReplaceResult = { files: [], exported: [] };
     const targets = new Set<ExportTargetName>();
-    const { writeFileAtomic } = await import('../store/write.ts');
+    const { writeFileAtomic } = await import('../store/atomic-write.ts');
     for (const f of plan.files) {
       const ranges = gone.filter((c) => c.file === f.file);
       if (ranges.length === 0) continue;

@@ -49,7 +49,9 @@ function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: R
 
 function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
   const lines: string[] = [];
-  for (const f of plan.files) {
+  // Global files first, as the plan weighs them (a rule said there applies everywhere).
+  const files = [...plan.files].sort((a, b) => Number(a.target.kind === 'project') - Number(b.target.kind === 'project'));
+  for (const f of files) {
     const skipped = f.skipped ?? (f.target.kind === 'skip' ? f.target.why : undefined);
     if (skipped) {
       lines.push(`${s.yellow('skipped')} ${f.file}: ${skipped}`);
