@@ -63,7 +63,9 @@ const IMPERATIVE = new Set(
     'install build deploy target support gate require read look search plan break prioritize prioritise minimize minimise ' +
     'maximize maximise preserve maintain omit skip exclude disable enable wait retry clean close match mirror align colocate ' +
     'co-locate default hide expose isolate mock stub measure cache batch normalize normalise type store write keep report ' +
-    'never always only no dont prefer rely favour stay think communicate respond reply answer'
+    'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
+    'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
+    'suggest encourage remember pay be keep register explore consult'
   ).split(' '),
 );
 
@@ -93,6 +95,8 @@ export function splitInstructions(text: string): SplitFile {
     }
   }
   const headings: { level: number; text: string }[] = [];
+  /** Whether the last block was a list item (blank lines between items keep the list). */
+  let inList = false;
   const tags = () =>
     headings
       .filter((h) => h.level > 1)
@@ -137,6 +141,7 @@ export function splitInstructions(text: string): SplitFile {
     }
     const heading = HEADING.exec(line);
     if (heading) {
+      inList = false;
       const level = heading[1]!.length;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       headings.push({ level, text: plain(heading[2] ?? '') });
@@ -155,8 +160,8 @@ export function splitInstructions(text: string): SplitFile {
       i = end + 1;
       continue;
     }
-    // Indented code (four spaces, outside a list).
-    if (/^( {4}|\t)/.test(line)) {
+    // Indented code (four spaces, outside a list: a nested item of a list is an item).
+    if (/^( {4}|\t)/.test(line) && !(inList && ITEM.test(line))) {
       let end = i;
       while (end + 1 < lines.length && (/^( {4}|\t)/.test(lines[end + 1]!) || lines[end + 1]!.trim() === '')) end++;
       while (lines[end]!.trim() === '') end--;
@@ -165,6 +170,7 @@ export function splitInstructions(text: string): SplitFile {
       continue;
     }
     const item = ITEM.exec(line);
+    inList = item !== null;
     if (item) {
       const indent = item[1]!.replace(/\t/g, '    ').length;
       const body = [item[3]!];
@@ -177,6 +183,13 @@ export function splitInstructions(text: string): SplitFile {
         if (nextIndent <= indent && BREAK.test(next)) break;
         body.push(next.trim());
         end++;
+      }
+      // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
+      const children = body.join(' ').trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
+      if (children && children.items.length > 0) {
+        takeGroup(body.join(' '), children.items, i, children.end);
+        i = children.end + 1;
+        continue;
       }
       takeItem(body.join(' '), i, end);
       i = end + 1;
@@ -199,6 +212,19 @@ export function splitInstructions(text: string): SplitFile {
       i = end + 2;
       continue;
     }
+    // "Run it when you change:" and the list below it are one rule.
+    const list = lines
+      .slice(i, end + 1)
+      .join(' ')
+      .trimEnd()
+      .endsWith(':')
+      ? nestedItems(end + 1, -1)
+      : undefined;
+    if (list && !captionOfCode(plain(lines.slice(i, end + 1).join(' ')), end)) {
+      takeGroup(lines.slice(i, end + 1).join(' '), list.items, i, list.end);
+      i = list.end + 1;
+      continue;
+    }
     takeParagraph(i, end);
     i = end + 1;
   }
@@ -207,18 +233,71 @@ export function splitInstructions(text: string): SplitFile {
   function takeItem(raw: string, from: number, to: number): void {
     const body = raw.replace(/^\[[ xX]\]\s+/, '');
     const text = plain(body);
-    leaveOrTake(itemReason(body, text), text, from, to);
+    leaveOrTake(itemReason(body, text, to), text, from, to);
   }
 
   /** Why a list item is not a rule, or undefined when it is one. */
-  function itemReason(body: string, text: string): LeftOutReason | undefined {
+  function itemReason(body: string, text: string, to: number): LeftOutReason | undefined {
     if (text === '' || /^[\p{P}\s]*$/u.test(text)) return 'description';
     if (isLinkOnly(body)) return 'link';
-    // "`npm test` runs the tests" is a listing; "`main` must stay green" is a rule.
+    if (captionOfCode(text, to)) return 'command';
+    // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule.
     if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
-    if (NORMATIVE.test(text) || startsImperative(text)) return undefined;
+    if (LABELLED_CODE.test(body)) return 'command';
+    // "Test commands:", a label over the items below it.
+    if (/:$/.test(text) && text.split(/\s+/).length <= 3) return 'description';
+    // "Purpose: Provide a terminal interface": a description, whatever its verb.
+    const label = /^([^:]{1,40}):\s+(.+)$/.exec(text);
+    if (label && DESCRIBING.test(label[1]!)) return 'description';
+    if (isRule(text)) return undefined;
+    // "Error Handling: Implement robust error handling": a short label, then a rule.
+    if (label && label[1]!.split(/\s+/).length <= 5 && isRule(label[2]!)) return undefined;
+    if (/:$/.test(text)) return 'description';
     // A bare phrase is a convention under a heading of rules ("2-space indentation"), else a description.
-    return underRuleHeading() && !/:$/.test(text) && text.split(/\s+/).length <= 40 ? undefined : 'description';
+    return underRuleHeading() && text.split(/\s+/).length <= 40 ? undefined : 'description';
+  }
+
+  /** A line ending with a colon that introduces a code block ("Run the tests:"): a caption, not a rule. */
+  function captionOfCode(text: string, to: number): boolean {
+    if (!text.endsWith(':')) return false;
+    let n = to + 1;
+    while (n < lines.length && lines[n]!.trim() === '') n++;
+    const next = lines[n] ?? '';
+    return FENCE.test(next.trimStart()) || (/^( {4}|\t)/.test(next) && !ITEM.test(next));
+  }
+
+  /** The items nested below the item that ends on line `from - 1` (indented more than `indent`), with their last line. */
+  function nestedItems(from: number, indent: number): { items: string[]; end: number } | undefined {
+    const items: string[] = [];
+    let end = from - 1;
+    for (let n = from; n < lines.length; n++) {
+      const l = lines[n]!;
+      if (l.trim() === '') continue;
+      const m = ITEM.exec(l);
+      const at = l.length - l.trimStart().length;
+      if (m && m[1]!.replace(/\t/g, '    ').length > indent) items.push(m[3]!);
+      else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart())) items[items.length - 1] += ` ${l.trim()}`;
+      else break;
+      end = n;
+    }
+    // Only short fragments finish the sentence above them; a list of full rules stands on its own.
+    const fragments = items.length <= 8 && items.every((x) => plain(x).split(/\s+/).length <= 12);
+    return items.length > 0 && fragments ? { items, end } : undefined;
+  }
+
+  /** An item ending with a colon and the items below it: one rule when the item is one, else left out together. */
+  function takeGroup(raw: string, items: string[], from: number, to: number): void {
+    const head = plain(raw.replace(/^\[[ xX]\]\s+/, ''));
+    const parts = items.map((x) => plain(x).replace(/[.;]$/, ''));
+    if (parts.every((x) => /^`/.test(x) || LABELLED_CODE.test(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
+      // "These include:" and a list of commands: the rule is the head's.
+      if (isRule(head.replace(/:$/, ''))) take(`${head} ${items.map((x) => plain(x)).join(', ')}.`, from, to);
+      else leave(from, to, 'command');
+      return;
+    }
+    const reason = itemReason(raw, head, to);
+    if (reason !== undefined && !(reason === 'description' && isRule(head.replace(/:$/, '')))) leave(from, to, reason);
+    else take(`${head} ${parts.join('; ')}.`, from, to);
   }
 
   function leaveOrTake(reason: LeftOutReason | undefined, text: string, from: number, to: number): void {
@@ -233,8 +312,12 @@ export function splitInstructions(text: string): SplitFile {
       leave(from, to, 'link');
       return;
     }
+    if (captionOfCode(text, to) || (text.endsWith(':') && text.split(/\s+/).length <= 3)) {
+      leave(from, to, text.endsWith(':') && captionOfCode(text, to) ? 'command' : 'description');
+      return;
+    }
     const sentences = splitSentences(text);
-    const rules = sentences.filter((s) => NORMATIVE.test(s) || startsImperative(s));
+    const rules = sentences.filter(isRule);
     if (rules.length === 0) leave(from, to, 'description');
     // A short paragraph that states rules is one candidate; a long one gives its rule sentences one by one.
     else if (rules.length === sentences.length && text.length <= 400) take(text, from, to);
@@ -252,7 +335,14 @@ export function splitInstructions(text: string): SplitFile {
 
 /** A line that starts a block of its own: it never continues the item or paragraph above it. */
 function endsBlock(line: string): boolean {
-  return line.trim() === '' || ITEM.test(line) || FENCE.test(line) || HEADING.test(line) || TABLE_ROW.test(line) || line.trimStart().startsWith('<!--');
+  return (
+    line.trim() === '' ||
+    ITEM.test(line) ||
+    FENCE.test(line) ||
+    HEADING.test(line) ||
+    TABLE_ROW.test(line) ||
+    line.trimStart().startsWith('<!--')
+  );
 }
 
 function findFrom(lines: readonly string[], from: number, test: (l: string) => boolean): number {
@@ -292,6 +382,19 @@ function isLinkOnly(markdown: string): boolean {
     .trim()
     .toLowerCase();
   return words === '' || /^(see|read|refer to|see also|check|details|docs|more|for more|for details)( (in|at|the))?$/.test(words);
+}
+
+/** "**Install:** `npm ci`", "Checks: `npm run lint` / `npm test`": a label, then commands. */
+const LABELLED_CODE = /^\s*(\*\*|__)?[^`:]{1,40}:(\*\*|__)?\s*(`[^`]+`[\s/,;|&]*(or|and)?\s*)+(\(.*\))?\s*$/;
+
+/** Labels that introduce a description, not a rule ("Purpose: …"). */
+const DESCRIBING = /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role)\W*$/i;
+
+/** A sentence that states a rule: normative words, or the imperative (also after a leading clause: "When X, run Y."). */
+function isRule(text: string): boolean {
+  if (NORMATIVE.test(text) || startsImperative(text)) return true;
+  const clause = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b[^,]{1,120},\s*(.*)$/i.exec(text);
+  return clause !== null && startsImperative(clause[2]!);
 }
 
 function startsImperative(text: string): boolean {

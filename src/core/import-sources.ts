@@ -155,3 +155,21 @@ export function folderOf(rel: string, kind: ImportKind): string {
       return parent;
   }
 }
+
+/**
+ * Front matter as Cursor and Windsurf read it: `key: value` lines, values
+ * unquoted (`globs: **\/*.ts`, which YAML takes for an alias). Undefined
+ * when a line is not of that form, or a value starts as YAML structure does
+ * (`[`, `{`, a quote): such a file is YAML, and a broken one.
+ */
+export function lenientFrontMatter(text: string): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/.exec(line);
+    if (!m || /^[[{"'&!|>]/.test(m[2]!)) return undefined;
+    const v = m[2]!;
+    out[m[1]!] = v === 'true' ? true : v === 'false' ? false : v;
+  }
+  return out;
+}

@@ -6,7 +6,7 @@ import { singleFolder } from '../core/globs.ts';
 import { removeLines } from '../core/import-replace.ts';
 import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
-import { appliesTo, importTarget, instructionKind, type ImportKind } from '../core/import-sources.ts';
+import { appliesTo, importTarget, instructionKind, lenientFrontMatter, type ImportKind } from '../core/import-sources.ts';
 import type { ExportTargetName, ScopedInvariant, Scope } from '../core/model.ts';
 import { nameProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
@@ -327,6 +327,8 @@ function parseFrontMatter(rel: string, text: string): Record<string, unknown> | 
   const parsed = parseYaml(rel, new TextEncoder().encode(text));
   const error = parsed.diagnostics.find((d) => d.severity === 'error');
   if (error || !parsed.value) {
+    const lenient = lenientFrontMatter(text);
+    if (lenient) return lenient;
     // The front matter starts on the file's second line.
     const at = error ? `${rel}:${error.line + 1}:${error.col}` : rel;
     return `its front matter is not valid YAML (${at}: ${error?.message ?? 'unreadable'})`;

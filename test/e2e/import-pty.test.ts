@@ -48,7 +48,9 @@ describe('agents import (the review screen, in a pseudo-terminal)', { timeout: 1
     expect(code).toBe(0);
     expect(screen).toContain('imported 2 invariants');
     expect(texts(top)).toEqual(['Prefer small pull requests.', 'Use UTC for every timestamp']);
-    const prefer = readdirSync(join(top, '.agents/global')).find((f) => readFileSync(join(top, '.agents/global', f), 'utf8').includes('Prefer'))!;
+    const prefer = readdirSync(join(top, '.agents/global')).find((f) =>
+      readFileSync(join(top, '.agents/global', f), 'utf8').includes('Prefer'),
+    )!;
     expect(readFileSync(join(top, '.agents/global', prefer), 'utf8')).toContain('severity: info');
   });
 

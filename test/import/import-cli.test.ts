@@ -25,7 +25,10 @@ const json = async (top: string, ...args: string[]) => {
 function stored(top: string): { text: string; scope: string }[] {
   return storeFiles(top)
     .filter((f) => /\/[0-9A-Z]{26}\.yaml$/.test(f))
-    .map((f) => ({ text: (parse(readFileSync(join(top, f), 'utf8')) as { text: string }).text, scope: f.split('/')[1] === 'global' ? 'global' : f.split('/')[2]! }));
+    .map((f) => ({
+      text: (parse(readFileSync(join(top, f), 'utf8')) as { text: string }).text,
+      scope: f.split('/')[1] === 'global' ? 'global' : f.split('/')[2]!,
+    }));
 }
 
 function storeFiles(top: string): string[] {
@@ -115,7 +118,12 @@ describe('agents import', () => {
     const r = await json(top, 'import', '--dry-run');
     expect(r.code).toBe(0);
     expect(r.data.written).toBeNull();
-    expect(r.data.candidates.find((c: { file: string }) => c.file === 'AGENTS.md')).toMatchObject({ line: 7, text: 'Never commit secrets.', status: 'new', tags: ['rules'] });
+    expect(r.data.candidates.find((c: { file: string }) => c.file === 'AGENTS.md')).toMatchObject({
+      line: 7,
+      text: 'Never commit secrets.',
+      status: 'new',
+      tags: ['rules'],
+    });
     expect(storeFiles(top)).toEqual(before);
   });
 
@@ -164,8 +172,16 @@ describe('agents import', () => {
     symlinkSync(join(outside, 'AGENTS.md'), join(top, 'link/AGENTS.md'));
     const r = await json(top, 'import', '--yes');
     expect(r.code).toBe(0);
-    const skipped = Object.fromEntries(r.data.files.filter((f: { skipped: string | null }) => f.skipped).map((f: { file: string; skipped: string }) => [f.file, f.skipped]));
-    expect(Object.keys(skipped).sort()).toEqual(['.cursor/rules/bad.mdc', 'big/AGENTS.md', 'bin/AGENTS.md', 'latin/AGENTS.md', 'link/AGENTS.md']);
+    const skipped = Object.fromEntries(
+      r.data.files.filter((f: { skipped: string | null }) => f.skipped).map((f: { file: string; skipped: string }) => [f.file, f.skipped]),
+    );
+    expect(Object.keys(skipped).sort()).toEqual([
+      '.cursor/rules/bad.mdc',
+      'big/AGENTS.md',
+      'bin/AGENTS.md',
+      'latin/AGENTS.md',
+      'link/AGENTS.md',
+    ]);
     expect(skipped['bin/AGENTS.md']).toContain('binary');
     expect(skipped['latin/AGENTS.md']).toContain('UTF-8');
     expect(skipped['big/AGENTS.md']).toContain('larger than');
@@ -179,7 +195,11 @@ describe('import and export', () => {
   const CONFIG = 'version: 1\nexport:\n  targets: [agents-md, claude-md]\n';
 
   it('export then import adds nothing; import then export leaves export --check clean', async () => {
-    const top = repo({ '.agents/config.yaml': CONFIG, 'AGENTS.md': '# Notes\n\n- Never commit secrets.\n- Use UTC.\n', 'CLAUDE.md': '- Use UTC.\n' });
+    const top = repo({
+      '.agents/config.yaml': CONFIG,
+      'AGENTS.md': '# Notes\n\n- Never commit secrets.\n- Use UTC.\n',
+      'CLAUDE.md': '- Use UTC.\n',
+    });
     expect((await run(top, 'import', '--yes')).code).toBe(0);
     expect((await run(top, 'export')).code).toBe(0);
     expect((await run(top, 'export', '--check')).code).toBe(0);

@@ -69,7 +69,7 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
   });
 
   it('skips the block agents export wrote, whatever it holds', () => {
-    const md = '- Keep this.\n<!-- agents:begin sha256:' + 'a'.repeat(64) + ' -->\n- Never delete data.\n<!-- agents:end -->\n';
+    const md = `- Keep this.\n<!-- agents:begin sha256:${'a'.repeat(64)} -->\n- Never delete data.\n<!-- agents:end -->\n`;
     expect(texts(md)).toEqual(['Keep this.']);
     expect(reasons(md)).toEqual([[2, 4, 'export-block']]);
   });

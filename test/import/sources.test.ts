@@ -32,11 +32,26 @@ describe('importTarget: where a file applies', () => {
     ['AGENTS.md', 'agents-md', undefined, { kind: 'global' }],
     ['apps/web/AGENTS.md', 'agents-md', undefined, { kind: 'project', name: 'web', paths: ['apps/web/**'] }],
     ['apps/Web App/CLAUDE.md', 'claude-md', undefined, { kind: 'project', name: 'web-app', paths: ['apps/Web App/**'] }],
-    ['.cursor/rules/api.mdc', 'cursor', { globs: 'services/api/**/*.ts' }, { kind: 'project', name: 'api', paths: ['services/api/**/*.ts'] }],
+    [
+      '.cursor/rules/api.mdc',
+      'cursor',
+      { globs: 'services/api/**/*.ts' },
+      { kind: 'project', name: 'api', paths: ['services/api/**/*.ts'] },
+    ],
     ['.cursor/rules/all.mdc', 'cursor', { alwaysApply: true }, { kind: 'global' }],
-    ['apps/web/.cursor/rules/ui.mdc', 'cursor', { globs: ['src/**', 'test/**'] }, { kind: 'project', name: 'ui', paths: ['apps/web/src/**', 'apps/web/test/**'] }],
+    [
+      'apps/web/.cursor/rules/ui.mdc',
+      'cursor',
+      { globs: ['src/**', 'test/**'] },
+      { kind: 'project', name: 'ui', paths: ['apps/web/src/**', 'apps/web/test/**'] },
+    ],
     ['apps/web/.cursor/rules/all.mdc', 'cursor', { alwaysApply: true }, { kind: 'project', name: 'web', paths: ['apps/web/**'] }],
-    ['.github/instructions/react.instructions.md', 'copilot-instructions', { applyTo: '**/*.tsx,**/*.jsx' }, { kind: 'project', name: 'react', paths: ['**/*.tsx', '**/*.jsx'] }],
+    [
+      '.github/instructions/react.instructions.md',
+      'copilot-instructions',
+      { applyTo: '**/*.tsx,**/*.jsx' },
+      { kind: 'project', name: 'react', paths: ['**/*.tsx', '**/*.jsx'] },
+    ],
     ['.github/instructions/all.instructions.md', 'copilot-instructions', { applyTo: '**' }, { kind: 'global' }],
     ['.windsurf/rules/style.md', 'windsurf', { trigger: 'always_on' }, { kind: 'global' }],
     ['.clinerules/web.md', 'clinerules', { paths: ['web/**'] }, { kind: 'project', name: 'web', paths: ['web/**'] }],
@@ -52,7 +67,11 @@ describe('importTarget: where a file applies', () => {
   });
 
   it('--project overrides the derived project, and puts a top file in it', () => {
-    expect(importTarget('apps/web/AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({ kind: 'project', name: 'frontend', paths: ['apps/web/**'] });
+    expect(importTarget('apps/web/AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({
+      kind: 'project',
+      name: 'frontend',
+      paths: ['apps/web/**'],
+    });
     expect(importTarget('AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({ kind: 'project', name: 'frontend', paths: [] });
   });
 
@@ -109,7 +128,11 @@ describe('planImport: nothing said twice', () => {
 
   it('reports near-duplicates in the store, and reuses a project with the same globs', () => {
     const plan = planImport(
-      [file('.cursor/rules/frontend.mdc', { kind: 'project', name: 'frontend', paths: ['apps/web/**'] }, ['Never deletes production data'])],
+      [
+        file('.cursor/rules/frontend.mdc', { kind: 'project', name: 'frontend', paths: ['apps/web/**'] }, [
+          'Never deletes production data',
+        ]),
+      ],
       [inv(ID, 'Never delete production data', { kind: 'global' })],
       new Map([['web', { paths: ['apps/web/**'] }]]),
       ['web'],
