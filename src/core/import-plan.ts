@@ -7,7 +7,7 @@
 
 import type { LeftOut, RuleCandidate } from './import-rules.ts';
 import type { ImportKind, ImportTarget } from './import-sources.ts';
-import { compileGlob, globsSurelyOverlap } from './globs.ts';
+import { compileGlob, globsSurelyOverlap, singleFolder } from './globs.ts';
 import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
 import { looseKey, nearDuplicatesOf } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
@@ -175,16 +175,38 @@ export function refuseOverlaps(
 ): ImportFile[] {
   const { projects, projectOf } = placeProjects(files, existing, names);
   const taken: { name: string; paths: readonly string[] }[] = [...existing].map(([name, m]) => ({ name, paths: m.paths ?? [] }));
+  // Projects that are one folder each (DIR/**, the nested files' case) overlap only when one folder holds the other:
+  // found through the sorted folders, not by trying every pair (a monorepo may have a thousand).
+  const folders = new Map<string, string>();
+  for (const t of taken) {
+    const dir = singleFolder(t.paths);
+    if (dir !== undefined) folders.set(dir, t.name);
+  }
   const refused = new Map<string, string>();
+  const say = (p: PlannedProject, other: string, paths: readonly string[]) =>
+    refused.set(
+      p.name,
+      `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: import it with --project ${other}, or set projects.allow_overlap: true in config.yaml`,
+    );
+  const pathsOf = (name: string) => taken.find((t) => t.name === name)?.paths ?? [];
+  const general = taken.filter((t) => singleFolder(t.paths) === undefined);
   for (const p of projects) {
     if (p.exists) continue;
-    const hit = taken.find((q) => q.name !== p.name && overlaps(p.paths, q.paths, repoFiles));
-    if (hit) {
-      refused.set(
-        p.name,
-        `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${hit.name} (${hit.paths.join(', ')}); projects' paths must be disjoint: import it with --project ${hit.name}, or set projects.allow_overlap: true in config.yaml`,
-      );
-    } else taken.push(p);
+    const dir = singleFolder(p.paths);
+    let hit: string | undefined;
+    if (dir !== undefined) {
+      // A folder above it, or below it, that a project holds already.
+      for (let d = dir; hit === undefined && d !== ''; d = d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '') hit = folders.get(d);
+      hit ??= [...folders].find(([f]) => f.startsWith(`${dir}/`))?.[1];
+      hit ??= general.find((t) => overlaps(p.paths, t.paths, repoFiles))?.name;
+    } else hit = taken.find((t) => t.name !== p.name && overlaps(p.paths, t.paths, repoFiles))?.name;
+    if (hit !== undefined && hit !== p.name) {
+      say(p, hit, pathsOf(hit));
+      continue;
+    }
+    taken.push(p);
+    if (dir !== undefined) folders.set(dir, p.name);
+    else general.push(p);
   }
   return files.map((f) => {
     const why = refused.get(projectOf.get(f) ?? '');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planImport, severityOf, type ImportFile } from '../../src/core/import-plan.ts';
+import { planImport, refuseOverlaps, severityOf, type ImportFile } from '../../src/core/import-plan.ts';
 import { appliesTo, importTarget, instructionKind, projectName } from '../../src/core/import-sources.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
 
@@ -147,4 +147,27 @@ describe('planImport: nothing said twice', () => {
     ['You should avoid globals', 'warning'],
     ['You must never use eval, and should avoid globals', 'error'],
   ])('severityOf(%j) = %s', (text, want) => expect(severityOf(text)).toBe(want));
+});
+
+describe('refuseOverlaps: an import never makes projects whose paths overlap', () => {
+  const nested = (dir: string) =>
+    file(`${dir}/AGENTS.md`, { kind: 'project', name: dir.slice(dir.lastIndexOf('/') + 1), paths: [`${dir}/**`] }, ['Use tabs']);
+
+  it('a folder inside a project, a folder around one, a glob over one: skipped; disjoint folders: kept', () => {
+    const files = [
+      nested('apps/web'),
+      nested('apps/web/admin'),
+      nested('apps'),
+      nested('libs/ui'),
+      file('.cursor/rules/tsx.mdc', { kind: 'project', name: 'tsx', paths: ['**/*.tsx'] }, ['Use hooks']),
+    ];
+    const out = refuseOverlaps(files, new Map([['web', { paths: ['apps/web/**'] }]]), ['web'], ['apps/web/a.ts', 'libs/ui/b.tsx']);
+    expect(Object.fromEntries(out.map((f) => [f.file, f.skipped?.match(/overlap project (\S+)/)?.[1] ?? null]))).toEqual({
+      'apps/web/AGENTS.md': null,
+      'apps/web/admin/AGENTS.md': 'web',
+      'apps/AGENTS.md': 'web',
+      'libs/ui/AGENTS.md': null,
+      '.cursor/rules/tsx.mdc': 'web',
+    });
+  });
 });
