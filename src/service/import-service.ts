@@ -10,7 +10,8 @@ import { appliesTo, importTarget, instructionKind, lenientFrontMatter, type Impo
 import type { ExportTargetName, ScopedInvariant, Scope } from '../core/model.ts';
 import { nameProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
-import { MAX_FILE_BYTES, parseYaml } from '../core/parse.ts';
+import { MAX_FILE_BYTES, parseYaml } from '../core/parse-core.ts';
+import { parseYamlDocument } from '../store/yaml-document.ts';
 import { lsRepoFiles } from '../git/repo.ts';
 import { repositoryTop, readProjects } from '../store/projects.ts';
 import { readFolders, readStore } from '../store/read.ts';
@@ -64,7 +65,7 @@ export class ImportService {
     }
     const all = await this.repositoryFiles(this.top);
     const found = await this.find(options, all);
-    let files = found.map((f) => this.readFile(f.rel, f.kind, options.project));
+    let files = await Promise.all(found.map((f) => this.readFile(f.rel, f.kind, options.project)));
     const source = this.invariants.source;
     const [snap, projects, inherited, config] = await Promise.all([
       readStore(source),
@@ -134,7 +135,7 @@ export class ImportService {
   }
 
   /** One file, read and split, or skipped with the reason (never a throw: one bad file does not stop the rest). */
-  private readFile(rel: string, kind: ImportKind, project: string | undefined): ImportFile {
+  private async readFile(rel: string, kind: ImportKind, project: string | undefined): Promise<ImportFile> {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
     const top = this.top;
     const abs = join(top, rel);
@@ -161,7 +162,7 @@ export class ImportService {
     const split = splitInstructions(text);
     let front: Record<string, unknown> | undefined;
     if (split.frontMatter !== undefined) {
-      const parsed = parseFrontMatter(rel, split.frontMatter);
+      const parsed = await parseFrontMatter(rel, split.frontMatter);
       if (typeof parsed === 'string') return { ...file, skipped: parsed };
       front = parsed;
     }
@@ -323,8 +324,9 @@ const TARGET_OF: Record<ImportKind, ExportTargetName> = {
 };
 
 /** The front matter as a map, or why it cannot be read (file:line:col, counted in the file). */
-function parseFrontMatter(rel: string, text: string): Record<string, unknown> | string {
-  const parsed = parseYaml(rel, new TextEncoder().encode(text));
+async function parseFrontMatter(rel: string, text: string): Promise<Record<string, unknown> | string> {
+  const bytes = new TextEncoder().encode(text);
+  const parsed = await parseYamlDocument((syntax) => parseYaml(rel, bytes, syntax));
   const error = parsed.diagnostics.find((d) => d.severity === 'error');
   if (error || !parsed.value) {
     const lenient = lenientFrontMatter(text);
