@@ -133,9 +133,12 @@ export function planImport(
         tags: c.tags,
         severity: severityOf(c.text),
         scope,
-        near: nearDuplicatesOf(c.text, loose)
-          .filter((n) => applies(n.invariant, scope))
-          .map((n) => ({ id: n.invariant.id, path: n.invariant.path })),
+        near:
+          loose.length === 0
+            ? []
+            : nearDuplicatesOf(c.text, loose)
+                .filter((n) => applies(n.invariant, scope))
+                .map((n) => ({ id: n.invariant.id, path: n.invariant.path })),
       };
       if (held) {
         candidates.push({ ...base, status: 'exists', same_as: { id: held.id, path: held.path } });

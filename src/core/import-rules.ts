@@ -94,15 +94,17 @@ export function splitInstructions(text: string): SplitFile {
       out.bodyLine = i + 1;
     }
   }
-  const headings: { level: number; text: string }[] = [];
+  const headings: { level: number; text: string; tag: string }[] = [];
   /** Whether the last block was a list item (blank lines between items keep the list). */
   let inList = false;
+  // The tags of the headings above, made once per heading rather than once per rule (an array shared by its rules).
+  let current: string[] | undefined;
   const tags = () =>
-    headings
+    (current ??= headings
       .filter((h) => h.level > 1)
-      .map((h) => tagOf(h.text))
+      .map((h) => h.tag)
       .filter((t) => t !== '')
-      .slice(-2);
+      .slice(-2));
   const underRuleHeading = () => headings.some((h) => RULE_HEADING.test(h.text));
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
     out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines.slice(from, to + 1).join(' ')) });
@@ -144,7 +146,9 @@ export function splitInstructions(text: string): SplitFile {
       inList = false;
       const level = heading[1]!.length;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
-      headings.push({ level, text: plain(heading[2] ?? '') });
+      const text = plain(heading[2] ?? '');
+      headings.push({ level, text, tag: tagOf(text) });
+      current = undefined;
       leave(i, i, 'heading');
       i++;
       continue;
@@ -207,7 +211,9 @@ export function splitInstructions(text: string): SplitFile {
     if (/^ {0,3}(=+|-+)\s*$/.test(lines[end + 1] ?? '')) {
       const level = lines[end + 1]!.trim()[0] === '=' ? 1 : 2;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
-      headings.push({ level, text: plain(lines.slice(i, end + 1).join(' ')) });
+      const text = plain(lines.slice(i, end + 1).join(' '));
+      headings.push({ level, text, tag: tagOf(text) });
+      current = undefined;
       leave(i, end + 1, 'heading');
       i = end + 2;
       continue;
@@ -352,6 +358,8 @@ function findFrom(lines: readonly string[], from: number, test: (l: string) => b
 
 /** Markdown to plain text: links to their words, emphasis and HTML dropped, inline code kept as its text. */
 export function plain(markdown: string): string {
+  // Most rules hold no Markdown at all: only their white space to fold.
+  if (!/[`*_[\]<>!~\\]/.test(markdown)) return markdown.replace(/\s+/g, ' ').trim();
   return markdown
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
