@@ -3,8 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * The environment and working folder of one run of the tool: those of the
  * process, unless a caller runs the CLI in its own process with others (the
- * CLI's `main` takes them as arguments; see docs/decisions.md, "The run's
- * environment reaches git through the run, not the process"). Code below the
+ * CLI's `main` takes them as arguments; see
+ * docs/adr/0080-run-environment-through-the-run.md). Code below the
  * CLI that needs a variable (git's environment, the lock wait, the
  * store-ownership checks) reads it here, never from `process.env` directly.
  */

@@ -29,8 +29,7 @@ export function syncFileSystem(path: string): boolean {
 
 /**
  * Replaces many files, each atomically, without an fsync per file
- * (docs/decisions.md, "validate --fix: one file-system sync, not an fsync per
- * file"): every new content goes to a temporary beside its file first
+ * (docs/adr/0076-validate-fix-one-flush.md): every new content goes to a temporary beside its file first
  * (`stage`); `commit` then flushes them all to disk at once, renames each into
  * place, and flushes the renames. A crash at any point leaves each file
  * either as it was or replaced whole, and at most temporaries that readers
