@@ -39,8 +39,8 @@ export function syncFileSystem(path: string): boolean {
 export class ReplaceBatch {
   /**
    * The staged files, by store-relative path only: the temporary's name
-   * follows from the path and its place here (`tmpOf`). A batch of 100,000
-   * files then keeps no absolute paths (about 30 MiB at that size).
+   * follows from the path and its place here (`tmpOf`), so a large batch
+   * keeps no absolute paths (docs/adr/0071-bounded-memory.md).
    */
   private readonly staged: string[] = [];
   private readonly safeFolders = new Set<string>();

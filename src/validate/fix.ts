@@ -154,8 +154,7 @@ function attempt(fix: Omit<Fix, 'done'>, act: () => void): Fix {
 /**
  * The Fix, built field by field. Not `{ ...fix, done }`: a spread of objects
  * of several shapes (with and without `to`) gives each copy a hidden class of
- * its own in V8, about 200 bytes per fix, 20 MiB for 100,000 modelines
- * (docs/adr/0071-bounded-memory.md).
+ * its own in V8 (docs/adr/0071-bounded-memory.md).
  */
 function made(fix: Omit<Fix, 'done'>, done: boolean, message: string): Fix {
   return fix.to === undefined
