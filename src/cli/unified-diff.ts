@@ -13,7 +13,9 @@ export function unifiedDiff(path: string, before: string | undefined, after: str
   const out = [`--- ${before === undefined ? '/dev/null' : `a/${path}`}`, `+++ ${after === undefined ? '/dev/null' : `b/${path}`}`];
   for (const h of hunks) {
     // An empty side starts before its first line, as diff and git number it.
-    out.push(`@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`);
+    out.push(
+      `@@ -${h.oldLines === 0 ? h.oldStart - 1 : h.oldStart},${h.oldLines} +${h.newLines === 0 ? h.newStart - 1 : h.newStart},${h.newLines} @@`,
+    );
     out.push(...h.lines);
   }
   return `${out.join('\n')}\n`;
