@@ -239,7 +239,7 @@ describe('the seed command lines', () => {
     const before = snapshot(root);
     const refused = await runAgents(['--store', root, 'invariant', 'remove', '01M8KJT9G0XNWEM589ZS7FV0VT']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--yes');
+    expect(refused.stderr).toContain('confirmation needed');
     expect(snapshot(root)).toEqual(before);
 
     const r = await runAgents(['--store', root, 'invariant', 'remove', '--yes', '01M8KJT9']);
