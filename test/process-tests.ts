@@ -8,6 +8,9 @@
 export const PROCESS_TESTS = [
   // Every pseudo-terminal test (tmux, through test/helpers/pty.ts).
   'test/e2e/*-pty.test.ts',
+  'test/actors/agent-actor.test.ts',
+  'test/actors/init-actor.test.ts',
+  'test/actors/mcp-reconcile.test.ts',
   'test/architecture/layers.test.ts',
   'test/cli/action-project.test.ts',
   'test/cli/plain-main.test.ts',
