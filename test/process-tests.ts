@@ -24,6 +24,7 @@ export const PROCESS_TESTS = [
   'test/extends/review.test.ts',
   'test/gate/input-errors.test.ts',
   'test/git/identity.test.ts',
+  'test/import/import-cli.test.ts',
   'test/package/package.test.ts',
   'test/perf/read-guards.test.ts',
   'test/perf/startup-guards.test.ts',
