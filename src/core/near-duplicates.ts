@@ -111,76 +111,154 @@ export function canMeet(a: { scope: Scope }, b: { scope: Scope }, plans: Readonl
   return plans.get(plan)?.project === project;
 }
 
-const P = 0x01000193;
-
-/** Hash of k[from, to), mixed with a tag (which half, which length class). */
-function hashRange(k: string, from: number, to: number, tag: number): number {
-  let h = Math.imul(tag + 1, 0x9e3779b1) >>> 0;
-  for (let i = from; i < to; i++) h = (Math.imul(h, P) + k.charCodeAt(i) + 1) >>> 0;
-  return h;
+/** Counts of the work `nearPairs` did (tests hold it linear in the keys; no clock in this module). */
+export interface NearStats {
+  /** Distinct pairs of different keys compared character by character (`oneEditApart`). */
+  examined: number;
+  /** Hashes made, sorted and scanned: one per key and one per deletion of a character. */
+  hashes: number;
 }
 
 /**
- * Pairs of indexes of `keys` that may be equal or one edit apart (the
- * caller checks each with `nearKind`). Not quadratic. Of two such strings,
- * the shorter (length L, or either when their lengths are equal) and the
- * longer agree on their first ⌊L/2⌋ characters when the edit is in the
- * second half, and on their last L − ⌊L/2⌋ characters when it is in the
- * first. So each key gives four hashes — its halves as the shorter of a
- * pair (length class L) and as the longer (class L − 1) — and only keys
- * sharing a hash are paired: about four numbers per key, sorted in linear
- * time. Keys sharing a half by chance are paired too and dropped by the
- * check; a store where very many texts share a half pays for those checks.
+ * Base of the string hashes, which are polynomials mod 2^32 (integer
+ * multiplications, the fast kind). A hash only proposes keys to compare:
+ * a collision costs one comparison, never a wrong pair. Strings built to
+ * collide for every base (Thue–Morse blocks) need 256 characters per
+ * doubling of a group, and keys longer than NEAR_MAX_LENGTH are not hashed.
  */
-export function nearPairs(keys: readonly string[]): [number, number][] {
-  const hashes = new Uint32Array(keys.length * 4);
-  const owners = new Uint32Array(keys.length * 4);
-  let n = 0;
+const BASE = 0x01000193;
+/** Hashes sorted at once, at most: longer batches are split by hash, to bound the memory (16 bytes a hash). */
+const BATCH = 1 << 20;
+/** BASE^k mod 2^32 for k ≤ NEAR_MAX_LENGTH: every hashed string is at most that long. */
+const POW = (() => {
+  const out = new Int32Array(NEAR_MAX_LENGTH + 2);
+  out[0] = 1;
+  for (let k = 1; k < out.length; k++) out[k] = Math.imul(out[k - 1]!, BASE);
+  return out;
+})();
+
+/**
+ * Pairs of indexes of `keys` (the smaller first, sorted) whose keys are equal
+ * (and not empty) or one edit apart (`oneEditApart`): exactly those, each once.
+ * Linear in the total length of the keys, whatever they share, plus the
+ * pairs found. Equal keys are grouped first; of the distinct keys, each one
+ * of length n is hashed whole and with each of its characters deleted (a
+ * deletion neighbourhood): two keys one insertion apart share the longer's
+ * deletion and the shorter whole, and two one substitution apart share the
+ * deletion at that place. Only keys sharing a hash are compared, so texts
+ * that share a half (templated ones) cost nothing more. A deletion of a
+ * digit, or of a letter repeating the one before (the same string), is not
+ * hashed: an edit of a digit never counts. Keys are taken by length, the
+ * wholes of length n with the deletions of the keys of length n + 1.
+ */
+export function nearPairs(keys: readonly string[], stats?: NearStats): [number, number][] {
+  // Distinct non-empty keys, and the indexes holding each (a chain through `next`, in index order).
+  const ids = new Map<string, number>();
+  const distinct: string[] = [];
+  const first: number[] = [];
+  const last: number[] = [];
+  const next = new Int32Array(keys.length).fill(-1);
   for (let idx = 0; idx < keys.length; idx++) {
     const k = keys[idx]!;
-    const M = k.length;
-    if (M === 0) continue;
-    // As the shorter (or equal) string: class M. Tags keep halves and classes apart.
-    const m = M >> 1;
-    hashes[n] = hashRange(k, 0, m, M * 4);
-    owners[n++] = idx;
-    hashes[n] = hashRange(k, m, M, M * 4 + 1);
-    owners[n++] = idx;
-    if (M - 1 < NEAR_MIN_LENGTH || M > NEAR_MAX_LENGTH) continue;
-    // As the longer of a pair whose shorter has length L = M - 1: its first ⌊L/2⌋ characters, its last L - ⌊L/2⌋.
-    const L = M - 1;
-    const h = L >> 1;
-    hashes[n] = hashRange(k, 0, h, L * 4);
-    owners[n++] = idx;
-    hashes[n] = hashRange(k, M - (L - h), M, L * 4 + 1);
-    owners[n++] = idx;
+    if (k === '') continue;
+    const c = ids.get(k);
+    if (c === undefined) {
+      ids.set(k, distinct.length);
+      distinct.push(k);
+      first.push(idx);
+      last.push(idx);
+    } else {
+      next[last[c]!] = idx;
+      last[c] = idx;
+    }
   }
-  const [h, o] = radixSort(hashes.subarray(0, n), owners.subarray(0, n));
   const pairs: [number, number][] = [];
+  const add = (a: number, b: number) => pairs.push(a < b ? [a, b] : [b, a]);
+  // Equal keys: every pair of a group (those are found, so this is paid for by what it finds).
+  for (let c = 0; c < distinct.length; c++)
+    for (let a = first[c]!; a >= 0; a = next[a]!) for (let b = next[a]!; b >= 0; b = next[b]!) add(a, b);
+  const members = (c: number, d: number) => {
+    for (let a = first[c]!; a >= 0; a = next[a]!) for (let b = first[d]!; b >= 0; b = next[b]!) add(a, b);
+  };
+  // Distinct keys by length, only those short enough to be compared by edit distance.
+  const byLength: number[][] = Array.from({ length: NEAR_MAX_LENGTH + 1 }, () => []);
+  for (let c = 0; c < distinct.length; c++) {
+    const n = distinct[c]!.length;
+    if (n >= NEAR_MIN_LENGTH && n <= NEAR_MAX_LENGTH) byLength[n]!.push(c);
+  }
   const seen = new Set<number>();
-  for (let start = 0; start < n; ) {
-    const hash = h[start]!;
-    let end = start + 1;
-    while (end < n && h[end] === hash) end++;
-    for (let i = start; i < end; i++) {
-      const a = o[i]!;
-      for (let j = i + 1; j < end; j++) {
-        const b = o[j]!;
-        if (a === b) continue;
-        const ka = keys[a]!;
-        const kb = keys[b]!;
-        // Equal, or one edit apart (which refuses lengths more than one apart, as a hash collision could pair).
-        if (ka !== kb && !oneEditApart(ka, kb)) continue;
-        // The sort is stable and owners were added in index order: a < b.
-        const key = a * 2 ** 21 + b;
-        if (seen.has(key)) continue;
-        seen.add(key);
-        pairs.push([a, b]);
+  const compare = (c: number, d: number) => {
+    const pair = c < d ? c * distinct.length + d : d * distinct.length + c;
+    if (seen.has(pair)) return;
+    seen.add(pair);
+    if (stats) stats.examined++;
+    if (oneEditApart(distinct[c]!, distinct[d]!)) members(c, d);
+  };
+  // Hashes of each prefix of a key (an Int32Array wraps sums mod 2^32); pre[0] stays 0.
+  const pre = new Int32Array(NEAR_MAX_LENGTH + 2);
+  // Batch n: the wholes of length n and the deletions of the keys of length n + 1 (strings of length n).
+  for (let n = NEAR_MIN_LENGTH - 1; n < NEAR_MAX_LENGTH; n++) {
+    const longer = byLength[n + 1]!;
+    // Two wholes of one length are distinct keys: with no deletion to meet, a batch pairs nothing.
+    if (longer.length === 0) continue;
+    // A whole shorter than NEAR_MIN_LENGTH is too short to be a typo of anything.
+    const wholes = n >= NEAR_MIN_LENGTH ? byLength[n]! : [];
+    const total = wholes.length + longer.length * (n + 1);
+    const parts = Math.ceil(total / BATCH);
+    for (let part = 0; part < parts; part++) {
+      let hashes: Uint32Array = new Uint32Array(Math.ceil(total / parts) + 16);
+      let owners: Uint32Array = new Uint32Array(hashes.length);
+      let count = 0;
+      const keep = (h: number, owner: number) => {
+        if (parts > 1 && h % parts !== part) return;
+        if (count === hashes.length) {
+          // Hashes do not fall evenly in parts: grow.
+          hashes = grow(hashes);
+          owners = grow(owners);
+        }
+        hashes[count] = h;
+        owners[count++] = owner;
+      };
+      for (const c of wholes) {
+        const k = distinct[c]!;
+        let h = 0;
+        for (let i = 0; i < n; i++) h = (Math.imul(h, BASE) + k.charCodeAt(i)) | 0;
+        keep(h >>> 0, c * 2);
+      }
+      for (const c of longer) {
+        const k = distinct[c]!;
+        const m = n + 1;
+        for (let i = 0; i < m; i++) pre[i + 1] = Math.imul(pre[i]!, BASE) + k.charCodeAt(i);
+        // With the whole hash W = pre[i + 1]·B^(m-1-i) + (hash of what follows i), deleting i gives
+        // pre[i]·B^(m-1-i) + (the same): W + (pre[i] − pre[i + 1])·B^(m-1-i).
+        const whole = pre[m]!;
+        for (let i = 0; i < m; i++) {
+          const code = k.charCodeAt(i);
+          if (isDigit(code) || (i > 0 && code === k.charCodeAt(i - 1))) continue;
+          keep((whole + Math.imul(pre[i]! - pre[i + 1]!, POW[m - 1 - i]!)) >>> 0, c * 2 + 1);
+        }
+      }
+      hashes = hashes.subarray(0, count);
+      owners = owners.subarray(0, count);
+      if (stats) stats.hashes += count;
+      const [h, o] = radixSort(hashes, owners);
+      for (let start = 0; start < h.length; ) {
+        let end = start + 1;
+        while (end < h.length && h[end] === h[start]) end++;
+        // Keys sharing a hash: compared pair by pair (two wholes of one length are distinct keys: never a pair).
+        for (let i = start; i < end; i++)
+          for (let j = i + 1; j < end; j++) {
+            const x = o[i]!;
+            const y = o[j]!;
+            if ((x & 1) === 0 && (y & 1) === 0) continue;
+            if (x >> 1 !== y >> 1) compare(x >> 1, y >> 1);
+          }
+        start = end;
       }
     }
-    start = end;
   }
-  return pairs;
+  // In the order of the indexes, whatever order the batches found them in (a sort of what was found, not of the keys).
+  return pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
 }
 
 /**
@@ -226,9 +304,20 @@ export function nearPairsTouching(keys: readonly string[], focus: ReadonlySet<nu
   return pairs;
 }
 
+function grow(a: Uint32Array): Uint32Array {
+  const out = new Uint32Array(a.length * 2);
+  out.set(a);
+  return out;
+}
+
 /** Sorts 32-bit hashes (and their owners alongside) in two counting passes of 16 bits: linear, no comparisons. */
 function radixSort(hashes: Uint32Array, owners: Uint32Array): [Uint32Array, Uint32Array] {
   const n = hashes.length;
+  if (n < 4096) {
+    // Few hashes (a small store, one length): a comparison sort costs less than two passes over 65,536 counters.
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+    return [Uint32Array.from(order, (i) => hashes[i]!), Uint32Array.from(order, (i) => owners[i]!)];
+  }
   let h: Uint32Array = hashes;
   let o: Uint32Array = owners;
   let h2: Uint32Array = new Uint32Array(n);
