@@ -70,9 +70,11 @@ function segmentRegExp(seg: string): RegExp {
 }
 
 /** A glob's segments, each `**` or its regular expression. */
-type Segment = '**' | RegExp;
+export type GlobSegment = '**' | RegExp;
+type Segment = GlobSegment;
 
-function compileSegments(glob: string): Segment[] {
+/** A (valid) glob's segments compiled once, for many folder checks (`segmentsHoldFolder`). */
+export function compileSegments(glob: string): Segment[] {
   return glob.split('/').map((s) => (s === '**' ? '**' : segmentRegExp(s)));
 }
 
@@ -123,6 +125,18 @@ export function globHoldsFolder(glob: string, dir: string): boolean {
     return segmentRegExp(g[gi]!).test(d[di]!) && walk(gi + 1, di + 1);
   };
   return walk(0, 0);
+}
+
+/** `globHoldsFolder` on a glob's compiled segments and a folder's segments ([] for the top). */
+export function segmentsHoldFolder(g: readonly GlobSegment[], d: readonly string[]): boolean {
+  let gi = 0;
+  for (let di = 0; di < d.length; di++, gi++) {
+    if (gi === g.length) return false;
+    const seg = g[gi]!;
+    if (seg === '**') return true;
+    if (!seg.test(d[di]!)) return false;
+  }
+  return g[gi] === '**';
 }
 
 /**

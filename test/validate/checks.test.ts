@@ -1245,6 +1245,27 @@ describe('checkProjectPaths', () => {
       'project-paths-overlap projects/web/project.yaml paths.0 web/** of project web overlaps paths.1 web/** of project docs (the globs alone show it)',
     ]);
   });
+  it('in hook mode: not run (the repository files not even asked) unless a project.yaml or config.yaml is touched', async () => {
+    const files = ['shared/a.ts', 'src/b.ts', 'api/x.ts'];
+    const asked: string[] = [];
+    const run = (touched: string[]) =>
+      check(spec(), {
+        repoFiles: async () => {
+          asked.push(touched.join(','));
+          return files;
+        },
+        touches: (p) => touched.includes(p) || touched.some((t) => t.startsWith(`${p}/`)),
+      });
+    const paths = (found: Diagnostic[]) => found.filter((d) => d.code.startsWith('project-path'));
+    expect(paths(await run([`global/${A}.yaml`]))).toStrictEqual([]);
+    expect(asked).toStrictEqual([]);
+    // A project.yaml touched: every finding of a full run (the caller keeps those on or naming a touched file).
+    const full = paths(await check(spec(), { repoFiles: async () => files }));
+    expect(full.length).toBeGreaterThan(3);
+    expect(paths(await run(['projects/lib/project.yaml']))).toStrictEqual(full);
+    expect(paths(await run(['config.yaml']))).toStrictEqual(full);
+    expect(asked).toStrictEqual(['projects/lib/project.yaml', 'config.yaml']);
+  });
 });
 
 describe('validateTree', () => {

@@ -25,8 +25,13 @@ export async function checkProjectPaths(
     if (paths) projects.push({ name: kind.project, file: entry.path, paths });
   }
   if (projects.length === 0) return [];
+  // Hook mode: every finding sits on a project.yaml and names only project.yaml files, so with none of them (nor
+  // the overlap setting in config.yaml) touched, none would be kept: the check costs nothing.
+  const touches = options.touches;
+  if (touches && !touches('config.yaml') && !projects.some((p) => touches(p.file))) return [];
   projects.sort((a, b) => (a.name < b.name ? -1 : 1));
-  const { compileGlob, globsSurelyOverlap, literalFolder } = await import('../../core/globs.ts');
+  const { compileGlob, literalFolder } = await import('../../core/globs.ts');
+  const { globsByFolder, surelyOverlappingProjects } = await import('../../core/path-overlap.ts');
   const allowOverlap = (await storeConfig()).projects.allow_overlap;
   const severity: Severity = allowOverlap ? 'warning' : 'error';
   const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
@@ -51,31 +56,19 @@ export async function checkProjectPaths(
         ),
     });
   };
-  for (let x = 0; x < projects.length; x++) {
-    for (let y = x + 1; y < projects.length; y++) {
-      const a = projects[x]!;
-      const b = projects[y]!;
-      for (const [ai, ga] of a.paths.entries())
-        for (const [bi, gb] of b.paths.entries()) if (globsSurelyOverlap(ga, gb)) overlap(a, ai, b, bi);
-    }
-  }
+  // Only globs whose literal folders can meet are compared (core/path-overlap.ts).
+  for (const { a, ai, b, bi } of surelyOverlappingProjects(projects.map((p) => p.paths))) overlap(projects[a]!, ai, projects[b]!, bi);
   const files = options.repoFiles ? await options.repoFiles() : undefined;
   if (files) {
-    // Each glob is tried only on the files below its literal folder.
+    // Each file is tried only on the globs of its folders.
     const globs = projects.flatMap((p, pi) =>
-      p.paths.map((g, gi) => ({
-        pi,
-        gi,
-        glob: g,
-        matches: compileGlob(g),
-        prefix: literalFolder(g) === '' ? '' : `${literalFolder(g)}/`,
-        hits: 0,
-      })),
+      p.paths.map((g, gi) => ({ pi, gi, glob: g, matches: compileGlob(g), folder: literalFolder(g), hits: 0 })),
     );
+    const matching = globsByFolder(globs);
     for (const f of files) {
       let first: (typeof globs)[number] | undefined;
-      for (const g of globs) {
-        if (!f.startsWith(g.prefix) || !g.matches(f)) continue;
+      for (const i of matching(f)) {
+        const g = globs[i]!;
         g.hits++;
         if (!first) first = g;
         else if (first.pi !== g.pi) overlap(projects[first.pi]!, first.gi, projects[g.pi]!, g.gi, f);
