@@ -41,6 +41,8 @@ export interface RunValidateOptions {
   onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
   /** Told as `--fix` writes modelines. */
   onFixProgress?: (done: number, total: number) => void;
+  /** Told the time (ms) of each step (`--profile`; see ValidateOptions.onTime), then of `extends` when the store extends a source. */
+  onTime?: (step: string, ms: number) => void;
 }
 
 export interface RunValidateDeps {
@@ -137,6 +139,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     // (--fix acts on the whole report: never narrowed.)
     ...(changed && !options.fix ? { touches } : {}),
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+    ...(options.onTime ? { onTime: options.onTime } : {}),
     ...progress,
   };
   const checkOptions = options.staged
@@ -148,8 +151,10 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
   // Floors of the policy sources this store extends (docs/extends.md); the module loads only for such a store.
   if (await extendsSomething(source)) {
+    const started = options.onTime ? performance.now() : 0;
     const { lockedDiagnostics } = await import('./locked.ts');
     report = { ...report, diagnostics: [...report.diagnostics, ...(await lockedDiagnostics(options.store, source))] };
+    options.onTime?.('extends', performance.now() - started);
   }
   if (only) {
     for (const [i, p] of only.entries()) {

@@ -19,6 +19,7 @@ interface ValidateArgs {
   format?: string;
   cache?: boolean;
   jobs?: number;
+  profile?: boolean;
 }
 
 /** The cache of this store (inside its repository's .git folder), unless turned off or outside git. */
@@ -79,6 +80,10 @@ export default defineCommand<ValidateArgs>({
         requiresArg: true,
         describe: 'threads that check files no cache answers (1: no worker thread; default: every core, on large stores; env AGENTS_JOBS)',
       })
+      .option('profile', {
+        type: 'boolean',
+        describe: 'after the report, the time of each check of this run on stderr (which check makes a store slow)',
+      })
       .option('fix', {
         type: 'boolean',
         describe: 'fix what is safe to fix: missing modelines, file names differing from a valid unused id, leftover temporary files',
@@ -121,6 +126,10 @@ export default defineCommand<ValidateArgs>({
           onFixProgress: (done: number, total: number) => progress.update('validate --fix: adding modelines', done, total),
         }
       : {};
+    // --profile: each step's time, in the order they ran (docs/validation.md, "Which check is slow").
+    const steps: [string, number][] = [];
+    const profile = argv.profile ? { onTime: (step: string, ms: number) => steps.push([step, ms]) } : {};
+    const started = performance.now();
     let result: ValidationResult;
     try {
       result =
@@ -138,6 +147,7 @@ export default defineCommand<ValidateArgs>({
                 ...(jobs !== undefined ? { jobs } : {}),
                 ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
                 ...watch,
+                ...profile,
               },
               { processAlive, hostname: hostname() },
             );
@@ -181,6 +191,7 @@ export default defineCommand<ValidateArgs>({
           safeText(piece, ctx.color),
         );
     }
+    if (argv.profile) ctx.io.stderr.write(profileText(steps, performance.now() - started));
     const refused = result.fixes.filter((f) => f.failed);
     if (refused.length > 0) {
       // A fix the file system refused leaves the store unfixed: never a success.
@@ -190,6 +201,14 @@ export default defineCommand<ValidateArgs>({
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
+
+/** The `--profile` table: one line a step, its milliseconds right-aligned, then the whole run's. */
+function profileText(steps: readonly [string, number][], total: number): string {
+  const rows: [string, number][] = [...steps, ['total', total]];
+  const width = Math.max(...rows.map(([name]) => name.length));
+  const ms = (n: number) => n.toFixed(1).padStart(9);
+  return `profile (ms):\n${rows.map(([name, n]) => `  ${name.padEnd(width)} ${ms(n)}\n`).join('')}`;
+}
 
 /** `--jobs N` (or AGENTS_JOBS): a whole number from 1; undefined: the default (docs/validation.md, "Worker threads"). */
 function jobsOption(flag: number | undefined, env: string | undefined): number | undefined {

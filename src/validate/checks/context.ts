@@ -45,6 +45,12 @@ export interface ValidateOptions {
   touches?: (path: string) => boolean;
   /** Told as each check of the registry (checks/registry.ts) ends, with what it found: a profile, a test of its codes. */
   onCheck?: (name: string, found: readonly Diagnostic[]) => void;
+  /**
+   * Told the time (ms) of each step as it ends (`validate --profile`): `list`
+   * (the tree's paths), each check of the registry by its name, and `files`
+   * (reading the files and the checks of each on its own).
+   */
+  onTime?: (step: string, ms: number) => void;
 }
 
 /** A file validation reads and checks on its own. */

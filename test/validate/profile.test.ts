@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { CHECKS } from '../../src/validate/checks/registry.ts';
+import { runAgents } from '../helpers/main.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8GA';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8GB';
+
+/** The `--profile` table on stderr: each step named once, with its milliseconds. */
+function profileRows(stderr: string): Map<string, number> {
+  const at = stderr.indexOf('profile (ms):\n');
+  expect(at).toBeGreaterThanOrEqual(0);
+  const rows = new Map<string, number>();
+  for (const line of stderr.slice(at).split('\n').slice(1)) {
+    const m = /^ {2}(\S+) +(\d+\.\d)$/.exec(line);
+    if (!m) break;
+    expect(rows.has(m[1]!), m[1]).toBe(false);
+    rows.set(m[1]!, Number(m[2]));
+  }
+  return rows;
+}
+
+describe('validate --profile', () => {
+  const store = () =>
+    testStore({
+      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete production data'),
+      [`projects/web/${B}.yaml`]: invariantYaml(B, 'Never delete production data!'),
+      'projects/web/project.yaml': 'paths:\n  - "web/**"\n',
+    });
+
+  it('names every check of the registry, the listing and the file-by-file checks, then the total, on stderr', async () => {
+    const r = await runAgents(['--store', store(), 'validate', '--profile', '--no-cache']);
+    // The report is unchanged: a near-duplicate warning and missing modelines, no error.
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('near-duplicate');
+    const rows = profileRows(r.stderr);
+    expect([...rows.keys()]).toStrictEqual([
+      'list',
+      ...CHECKS.filter((c) => c.stage === 'listing').map((c) => c.name),
+      'files',
+      ...CHECKS.filter((c) => c.stage === 'content').map((c) => c.name),
+      'total',
+    ]);
+    for (const ms of rows.values()) expect(ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it('leaves stdout a clean JSON report, and is silent without the flag', async () => {
+    const s = store();
+    const r = await runAgents(['--store', s, 'validate', '--profile', '--format', 'json']);
+    expect(JSON.parse(r.stdout).ok).toBe(true);
+    expect(profileRows(r.stderr).has('near-duplicates')).toBe(true);
+    const plain = await runAgents(['--store', s, 'validate', '--format', 'json']);
+    expect(plain.stderr).not.toContain('profile');
+  });
+});
