@@ -1,19 +1,15 @@
-// The physical floor of a whole-store check: walk the store and read every
-// file, nothing else (synchronous fs, as the tool does). Prints the count.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// The walk-and-read floor of a whole-store check: one process walks STORE and reads every file
+// as UTF-8 text, nothing else (synchronous fs, as the tool does). Time it as a whole process
+// beside the command, in the same run: the budgets of docs/benchmarks.md are ratios to it.
+//   node bench/floor.mjs STORE
+import fs from 'node:fs';
+import path from 'node:path';
 
-let files = 0;
-let bytes = 0;
-function walk(dir) {
-  for (const d of readdirSync(dir, { withFileTypes: true })) {
-    const full = join(dir, d.name);
-    if (d.isDirectory()) walk(full);
-    else if (d.isFile()) {
-      bytes += readFileSync(full).byteLength;
-      files++;
-    }
+const walk = (d) => {
+  for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+    const p = path.join(d, e.name);
+    if (e.isDirectory()) walk(p);
+    else fs.readFileSync(p, 'utf8');
   }
-}
+};
 walk(process.argv[2] ?? '.');
-process.stdout.write(`${files} files, ${bytes} bytes\n`);

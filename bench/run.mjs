@@ -8,7 +8,7 @@
 //   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only SECTION] [--keep] [--no-write]
 //
 // --only SECTION runs the sections whose name holds SECTION (start-up, stores,
-// export, git, mcp, fix-progress, cold, extends; git and mcp use the stores section's stores) and
+// export, git, mcp, fix-progress, cold, complexity, extends; git and mcp use the stores section's stores) and
 // never writes docs/benchmarks.md.
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
@@ -508,6 +508,15 @@ if (want('cold') && HAS_VALIDATE) {
   await coldAndMemoryRows({ measure, row, memoryRow, agents, node, FLOOR, BIN, TIME, work, log, RUNS }, Math.max(...SIZES));
 }
 
+// ---------------------------------------------------------------- no check grows faster than the store (bench/complexity.mjs)
+
+let complexityFailures = 0;
+if (want('complexity') && HAS_VALIDATE) {
+  log('\ncomplexity: each check at two sizes, against the floor');
+  const { complexityRows } = await import('./complexity.mjs');
+  complexityFailures = await complexityRows({ measure, row, memoryRow, rows, budgets, agents, node, FLOOR, work, log, RUNS, spawn });
+}
+
 // ---------------------------------------------------------------- policy sources
 
 /** A store of `size` invariants, all in global/, in the canonical shape the tool writes. */
@@ -647,3 +656,8 @@ if (WRITE) {
 if (KEEP) log(`kept the generated stores in ${work}`);
 else rmSync(work, { recursive: true, force: true });
 log(`bench: done in ${seconds.toFixed(0)} s`);
+if (complexityFailures > 0) {
+  // The complexity guard fails the run: a check that grows faster than the store is a regression, whatever the machine.
+  log(`bench: ${complexityFailures} check(s) grow faster than the store (rows marked missed)`);
+  process.exitCode = 1;
+}
