@@ -127,8 +127,6 @@ export interface NearStats {
  * doubling of a group, and keys longer than NEAR_MAX_LENGTH are not hashed.
  */
 const BASE = 0x01000193;
-/** Hashes sorted at once, at most: longer batches are split by hash, to bound the memory (16 bytes a hash). */
-const BATCH = 1 << 20;
 /** BASE^k mod 2^32 for k ≤ NEAR_MAX_LENGTH: every hashed string is at most that long. */
 const POW = (() => {
   const out = new Int32Array(NEAR_MAX_LENGTH + 2);
@@ -149,7 +147,9 @@ const POW = (() => {
  * that share a half (templated ones) cost nothing more. A deletion of a
  * digit, or of a letter repeating the one before (the same string), is not
  * hashed: an edit of a digit never counts. Keys are taken by length, the
- * wholes of length n with the deletions of the keys of length n + 1.
+ * wholes of length n with the deletions of the keys of length n + 1; of a
+ * batch, only the hashes a bitmap says may repeat are kept and sorted
+ * (about 3 bytes a hash in all, not 16).
  */
 export function nearPairs(keys: readonly string[], stats?: NearStats): [number, number][] {
   // Distinct non-empty keys, and the indexes holding each (a chain through `next`, in index order).
@@ -204,57 +204,67 @@ export function nearPairs(keys: readonly string[], stats?: NearStats): [number, 
     // A whole shorter than NEAR_MIN_LENGTH is too short to be a typo of anything.
     const wholes = n >= NEAR_MIN_LENGTH ? byLength[n]! : [];
     const total = wholes.length + longer.length * (n + 1);
-    const parts = Math.ceil(total / BATCH);
-    for (let part = 0; part < parts; part++) {
-      let hashes: Uint32Array = new Uint32Array(Math.ceil(total / parts) + 16);
-      let owners: Uint32Array = new Uint32Array(hashes.length);
-      let count = 0;
-      const keep = (h: number, owner: number) => {
-        if (parts > 1 && h % parts !== part) return;
-        if (count === hashes.length) {
-          // Hashes do not fall evenly in parts: grow.
-          hashes = grow(hashes);
-          owners = grow(owners);
-        }
-        hashes[count] = h;
-        owners[count++] = owner;
-      };
-      for (const c of wholes) {
+    // Two passes over the batch's hashes, computed twice rather than kept: the first marks each hash's slot in a
+    // bitmap of about 8 bits a hash (`once`, then `twice`), the second keeps only the hashes whose slot was
+    // marked twice — the few that can have a partner, and about one in eight more — so the sort is short.
+    const bits = Math.max(1024, 2 ** Math.ceil(Math.log2(total * 8)));
+    const shift = 32 - Math.log2(bits);
+    const once = new Int32Array(bits >>> 5);
+    const twice = new Int32Array(bits >>> 5);
+    let hashes: Uint32Array = new Uint32Array(Math.max(64, total >>> 3));
+    let owners: Uint32Array = new Uint32Array(hashes.length);
+    let count = 0;
+    for (let pass = 0; pass < 2; pass++) {
+      for (let e = 0; e < wholes.length + longer.length; e++) {
+        // The wholes, then the keys of length n + 1: one loop, so that every hash is made by the same line.
+        const whole = e < wholes.length;
+        const c = whole ? wholes[e]! : longer[e - wholes.length]!;
         const k = distinct[c]!;
-        let h = 0;
-        for (let i = 0; i < n; i++) h = (Math.imul(h, BASE) + k.charCodeAt(i)) | 0;
-        keep(h >>> 0, c * 2);
-      }
-      for (const c of longer) {
-        const k = distinct[c]!;
-        const m = n + 1;
+        const m = whole ? n : n + 1;
         for (let i = 0; i < m; i++) pre[i + 1] = Math.imul(pre[i]!, BASE) + k.charCodeAt(i);
         // With the whole hash W = pre[i + 1]·B^(m-1-i) + (hash of what follows i), deleting i gives
         // pre[i]·B^(m-1-i) + (the same): W + (pre[i] − pre[i + 1])·B^(m-1-i).
-        const whole = pre[m]!;
-        for (let i = 0; i < m; i++) {
-          const code = k.charCodeAt(i);
-          if (isDigit(code) || (i > 0 && code === k.charCodeAt(i - 1))) continue;
-          keep((whole + Math.imul(pre[i]! - pre[i + 1]!, POW[m - 1 - i]!)) >>> 0, c * 2 + 1);
+        const all = pre[m]!;
+        // A whole gives one hash (i = m), a longer key one for each deletion (i < m).
+        const end = whole ? m + 1 : m;
+        for (let i = whole ? m : 0; i < end; i++) {
+          if (!whole) {
+            const code = k.charCodeAt(i);
+            if (isDigit(code) || (i > 0 && code === k.charCodeAt(i - 1))) continue;
+          }
+          const h = (whole ? all : all + Math.imul(pre[i]! - pre[i + 1]!, POW[m - 1 - i]!)) >>> 0;
+          const slot = h >>> shift;
+          const bit = 1 << (slot & 31);
+          const word = slot >>> 5;
+          if (pass === 0) {
+            if ((once[word]! & bit) !== 0) twice[word]! |= bit;
+            else once[word]! |= bit;
+            continue;
+          }
+          if ((twice[word]! & bit) === 0) continue;
+          if (count === hashes.length) {
+            hashes = grow(hashes);
+            owners = grow(owners);
+          }
+          hashes[count] = h;
+          owners[count++] = whole ? c * 2 : c * 2 + 1;
         }
       }
-      hashes = hashes.subarray(0, count);
-      owners = owners.subarray(0, count);
-      if (stats) stats.hashes += count;
-      const [h, o] = radixSort(hashes, owners);
-      for (let start = 0; start < h.length; ) {
-        let end = start + 1;
-        while (end < h.length && h[end] === h[start]) end++;
-        // Keys sharing a hash: compared pair by pair (two wholes of one length are distinct keys: never a pair).
-        for (let i = start; i < end; i++)
-          for (let j = i + 1; j < end; j++) {
-            const x = o[i]!;
-            const y = o[j]!;
-            if ((x & 1) === 0 && (y & 1) === 0) continue;
-            if (x >> 1 !== y >> 1) compare(x >> 1, y >> 1);
-          }
-        start = end;
-      }
+    }
+    if (stats) stats.hashes += total;
+    const [h, o] = radixSort(hashes.subarray(0, count), owners.subarray(0, count));
+    for (let start = 0; start < h.length; ) {
+      let end = start + 1;
+      while (end < h.length && h[end] === h[start]) end++;
+      // Keys sharing a hash: compared pair by pair (two wholes of one length are distinct keys: never a pair).
+      for (let i = start; i < end; i++)
+        for (let j = i + 1; j < end; j++) {
+          const x = o[i]!;
+          const y = o[j]!;
+          if ((x & 1) === 0 && (y & 1) === 0) continue;
+          if (x >> 1 !== y >> 1) compare(x >> 1, y >> 1);
+        }
+      start = end;
     }
   }
   // In the order of the indexes, whatever order the batches found them in (a sort of what was found, not of the keys).
