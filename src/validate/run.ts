@@ -42,7 +42,7 @@ export interface RunValidateOptions {
   /** Told as `--fix` writes modelines. */
   onFixProgress?: (done: number, total: number) => void;
   /** Told the time (ms) of each step (`--profile`; see ValidateOptions.onTime), then of `extends` when the store extends a source. */
-  onTime?: (step: string, ms: number) => void;
+  onTime?: (step: string, ms: number, start: number) => void;
 }
 
 export interface RunValidateDeps {
@@ -154,7 +154,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     const started = options.onTime ? performance.now() : 0;
     const { lockedDiagnostics } = await import('./locked.ts');
     report = { ...report, diagnostics: [...report.diagnostics, ...(await lockedDiagnostics(options.store, source))] };
-    options.onTime?.('extends', performance.now() - started);
+    options.onTime?.('extends', performance.now() - started, started);
   }
   if (only) {
     for (const [i, p] of only.entries()) {

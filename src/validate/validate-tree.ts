@@ -43,7 +43,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   const timed = (step: string) => {
     if (!onTime) return;
     const now = performance.now();
-    onTime(step, now - mark);
+    onTime(step, now - mark, mark);
     mark = now;
   };
   const entries = await source.list('', { recursive: true });

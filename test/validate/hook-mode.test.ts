@@ -247,6 +247,25 @@ describe('hook mode reports what a full validation reports of the change', () =>
     expect(await hookAgainstFull(repo, store)).toEqual([]);
   });
 
+  it('overlapping project paths: reported when a project.yaml is staged, not when only an invariant is', async () => {
+    const { repo, store } = committed();
+    const paths = (globs: string[]) => `paths:\n${globs.map((g) => `  - "${g}"\n`).join('')}`;
+    // Committed with an overlap already in it: a commit of an invariant hears nothing of it.
+    stage(repo, store, { 'projects/web/project.yaml': paths(['web/**']), 'projects/api/project.yaml': paths(['api/**', 'web/src/**']) });
+    commitAll(repo, 'projects');
+    stage(repo, store, { [`projects/web/${C}.yaml`]: MLP + invariantYaml(C, 'Keep secrets out of logs') });
+    expect(await hookAgainstFull(repo, store)).toEqual([]);
+    // A project.yaml staged: its overlaps and unmatched globs, as a full run reports them. (docs and web overlap
+    // too, but that finding sits where api's does, on web's paths.0: one diagnostic per code and place.)
+    stage(repo, store, { 'projects/docs/project.yaml': paths(['docs/**', 'web/**']) });
+    expect(summary(await hookAgainstFull(repo, store))).toEqual([
+      ['project-paths-overlap', 'projects/docs/project.yaml', ['projects/api/project.yaml']],
+      ['project-path-unmatched', 'projects/docs/project.yaml', []],
+      ['project-path-unmatched', 'projects/docs/project.yaml', []],
+      ['modeline-missing', 'projects/docs/project.yaml', []],
+    ]);
+  });
+
   it('a schema error, and layout problems of staged paths', async () => {
     const { repo, store } = committed();
     stage(repo, store, {

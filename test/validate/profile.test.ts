@@ -6,16 +6,18 @@ import { invariantYaml, testStore } from '../helpers/tmp.ts';
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8GA';
 const B = '01JDQ6X5Z8W4N3B2C1D0E9F8GB';
 
-/** The `--profile` table on stderr: each step named once, with its milliseconds. */
-function profileRows(stderr: string): Map<string, number> {
-  const at = stderr.indexOf('profile (ms):\n');
+/** The `--profile` table on stderr: each step named once, with its milliseconds and those of garbage collection in it. */
+function profileRows(stderr: string): Map<string, { ms: number; cpu: number; gc: number }> {
+  const at = stderr.indexOf('profile:\n');
   expect(at).toBeGreaterThanOrEqual(0);
-  const rows = new Map<string, number>();
-  for (const line of stderr.slice(at).split('\n').slice(1)) {
-    const m = /^ {2}(\S+) +(\d+\.\d)$/.exec(line);
+  const lines = stderr.slice(at).split('\n');
+  expect(lines[1]).toMatch(/^ {2}step +ms +cpu ms +gc ms$/);
+  const rows = new Map<string, { ms: number; cpu: number; gc: number }>();
+  for (const line of lines.slice(2)) {
+    const m = /^ {2}(\S+) +(\d+\.\d) +(\d+\.\d) +(\d+\.\d)$/.exec(line);
     if (!m) break;
     expect(rows.has(m[1]!), m[1]).toBe(false);
-    rows.set(m[1]!, Number(m[2]));
+    rows.set(m[1]!, { ms: Number(m[2]), cpu: Number(m[3]), gc: Number(m[4]) });
   }
   return rows;
 }
@@ -41,14 +43,21 @@ describe('validate --profile', () => {
       ...CHECKS.filter((c) => c.stage === 'content').map((c) => c.name),
       'total',
     ]);
-    for (const ms of rows.values()) expect(ms).toBeGreaterThanOrEqual(0);
+    for (const { ms, cpu, gc } of rows.values()) {
+      expect(ms).toBeGreaterThanOrEqual(0);
+      expect(cpu).toBeGreaterThanOrEqual(0);
+      // Collection inside a step is part of its time.
+      expect(gc).toBeLessThanOrEqual(ms + 0.1);
+    }
   });
 
   it('leaves stdout a clean JSON report, and is silent without the flag', async () => {
     const s = store();
     const r = await runAgents(['--store', s, 'validate', '--profile', '--format', 'json']);
     expect(JSON.parse(r.stdout).ok).toBe(true);
-    expect(profileRows(r.stderr).has('near-duplicates')).toBe(true);
+    const rows = profileRows(r.stderr);
+    expect(rows.has('near-duplicates')).toBe(true);
+    expect(rows.get('total')!.cpu).toBeGreaterThan(0);
     const plain = await runAgents(['--store', s, 'validate', '--format', 'json']);
     expect(plain.stderr).not.toContain('profile');
   });

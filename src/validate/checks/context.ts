@@ -48,9 +48,10 @@ export interface ValidateOptions {
   /**
    * Told the time (ms) of each step as it ends (`validate --profile`): `list`
    * (the tree's paths), each check of the registry by its name, and `files`
-   * (reading the files and the checks of each on its own).
+   * (reading the files and the checks of each on its own); `start` is the
+   * step's start on the `performance.now()` clock.
    */
-  onTime?: (step: string, ms: number) => void;
+  onTime?: (step: string, ms: number, start: number) => void;
 }
 
 /** A file validation reads and checks on its own. */
