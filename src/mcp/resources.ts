@@ -1,7 +1,7 @@
 import { UsageError } from '../core/errors.ts';
 import { isName, isUlid, truncate } from '../core/names.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
-import { effectiveMarkdown } from './render.ts';
+import { effectiveMarkdown } from '../present/effective.ts';
 import { effectiveFor, type ToolContext } from './tools.ts';
 
 /**

@@ -14,9 +14,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { setFlagsFromString } from 'node:v8';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
-import { errorLines } from '../cli/error-text.ts';
-import { makeStyle } from '../cli/style.ts';
-import { VERSION } from '../cli/version.ts';
+import { makeStyle } from '../core/style.ts';
+import { diagnosticsJson, errorLines } from '../present/diagnostics.ts';
+import { VERSION } from '../present/version.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { Target } from './resources.ts';
 import type { ToolContext, ToolDef } from './tools.ts';
@@ -60,7 +60,7 @@ export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallT
           hint: error.hint ?? null,
           exit_code: error.exitCode,
           detail: error.detail ?? null,
-          diagnostics: error.diagnostics.map(({ lineText: _l, ...d }) => d),
+          diagnostics: diagnosticsJson(error.diagnostics),
         },
       },
     };

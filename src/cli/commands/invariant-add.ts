@@ -3,7 +3,8 @@ import { describeScope, type Severity } from '../../core/model.ts';
 import type { AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
-import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { emit, relationNotes } from '../render.ts';
+import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
 interface AddArgs extends ScopeArgs {

@@ -4,7 +4,8 @@ import type { EditInput, EditResult } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { tuiIo } from '../interactive.ts';
-import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { emit, relationNotes } from '../render.ts';
+import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
 
 interface EditArgs {
   id: string;

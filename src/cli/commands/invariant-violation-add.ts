@@ -1,7 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import type { Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { severityLabel, violationJson } from '../plan-render.ts';
+import { severityLabel, violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 
 interface AddArgs {

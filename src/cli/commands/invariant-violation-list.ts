@@ -2,7 +2,7 @@ import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import type { Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { severityLabel, violationJson } from '../plan-render.ts';
+import { severityLabel, violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ plan?: string; severity?: Severity }>({
