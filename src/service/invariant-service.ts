@@ -13,7 +13,7 @@ import {
   type Severity,
   type Target,
 } from '../core/model.ts';
-import { IdAbbreviations, normalisePrefix, pickId } from '../core/id-prefix.ts';
+import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix } from '../core/id-prefix.ts';
 import { codePointLength, isName, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../core/names.ts';
 import { cleanText, textKey } from '../core/normalise.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
@@ -314,12 +314,34 @@ export class InvariantService {
   }
 
   /** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
-  async resolveId(prefix: string): Promise<{ id: string; path: string; scope: Scope }> {
+  async resolveId(prefix: string, options: { inherited?: boolean } = {}): Promise<{ id: string; path: string; scope: Scope }> {
     const found: { id: string; path: string; scope: Scope }[] = [];
     for (const entry of await this.source.list('', { recursive: true })) {
       if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
       const kind = classifyPath(entry.path);
       if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
+    }
+    // Known nowhere in the store: an inherited id (docs/extends.md) is shown as `list --effective` and
+    // the export print it, and refused by a write, which belongs in the policy source's repository.
+    if (
+      resolvePrefix(
+        prefix,
+        found.map((f) => f.id),
+      ).kind === 'unknown'
+    ) {
+      // A write only names what it refuses: a source it cannot read leaves the answer "no invariant with id".
+      const sources = options.inherited ? await this.inherited() : await this.inherited().catch(() => []);
+      const inherited = sources.filter((i) => resolvePrefix(prefix, [i.id]).kind === 'unique');
+      if (inherited.length > 0 && !options.inherited) {
+        const inv = inherited[0]!;
+        const source = inv.scope.kind === 'inherited' ? inv.scope.source : '';
+        throw new UsageError(
+          `${inv.id} is inherited from the policy source ${source}; this store cannot change it`,
+          `Change it in the repository of ${source} (config.yaml's extends), or add a copy with \`overrides: ${inv.id}\` here.`,
+          { source, id: inv.id },
+        );
+      }
+      for (const i of inherited) found.push({ id: i.id, path: i.path, scope: i.scope });
     }
     const paths = new Map(found.map((f) => [f.id, f.path]));
     const id = pickId(
@@ -882,18 +904,24 @@ export class InvariantService {
 
   /** Everything about one invariant, with where it applies and what it shadows. */
   async show(idOrPrefix: string): Promise<ShowResult> {
-    const found = await this.resolveId(idOrPrefix);
+    const found = await this.resolveId(idOrPrefix, { inherited: true });
     const snap = await readStore(this.source);
-    const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
+    // The copies of the policy sources take part in shadowing as in every effective set.
+    const inherited = await this.inherited();
+    const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;
+    const inv = all.find((i) => i.id === found.id && i.path === found.path);
     if (!inv) {
       requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `show ${found.id}`);
       throw new Error(`invariant ${found.id} was listed but not read`);
     }
-    const info = shadowInfo(inv, snap.invariants, snap.plans);
+    const info = shadowInfo(inv, all, snap.plans);
     const result: ShowResult = { invariant: inv, appliesTo: '', shadow: info };
     switch (inv.scope.kind) {
       case 'global':
         result.appliesTo = 'every project and every plan';
+        break;
+      case 'inherited':
+        result.appliesTo = `every project and every plan, below this store's own scopes (inherited from the policy source ${inv.scope.source})`;
         break;
       case 'project': {
         const project = inv.scope.project;

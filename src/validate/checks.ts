@@ -30,6 +30,8 @@ export interface ValidateOptions {
   repoFiles?: () => Promise<readonly string[] | undefined>;
   /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
   now?: Date;
+  /** The invariant ids of a policy source's action template (`SOURCE:NS/NAME`), for promoted origins; absent: the store extends nothing. */
+  sourceActionIds?: (ref: string) => Promise<ReadonlySet<string> | undefined>;
   /**
    * Threads that check the files no cache answers (`--jobs`, docs/validation.md):
    * 1 is this thread alone; absent, every core when there are enough files.
@@ -124,7 +126,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
     config ??= import('../store/config.ts').then(async ({ readConfig }) => (await readConfig(source)).config);
     return config;
   };
-  diagnostics.push(...(await checkReferences(storeConfig, jobs, facts, plans, entries, usedIds, located)));
+  diagnostics.push(...(await checkReferences(storeConfig, jobs, facts, plans, entries, usedIds, located, options.sourceActionIds)));
   diagnostics.push(...(await checkWaivers(jobs, facts, usedIds, located, options.now)));
   diagnostics.push(...checkModelines(jobs, facts, diagnostics));
   diagnostics.push(...(await checkProjectPaths(storeConfig, jobs, facts, located, options)));
@@ -938,6 +940,7 @@ async function checkReferences(
   entries: readonly TreeEntry[],
   usedIds: ReadonlySet<string>,
   located: Located,
+  sourceActionIds?: ValidateOptions['sourceActionIds'],
 ): Promise<Diagnostic[]> {
   const projects = new Set<string>();
   const actions = new Set<string>();
@@ -1007,6 +1010,8 @@ async function checkReferences(
     const f = facts[i]!;
     const origin = f.o;
     if (origin === undefined || usedIds.has(origin)) continue;
+    // Promoted from a policy source's template: the origin lives in the source, at its pinned commit.
+    if (f.r !== undefined && (await sourceActionIds?.(f.r))?.has(origin)) continue;
     const id = kind.id;
     found.push({
       file: entry.path,
