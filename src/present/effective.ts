@@ -86,6 +86,25 @@ export function invariantMeta(s: Style, inv: ScopedInvariant): string {
 
 type Target = EffectiveResult['target'];
 
+/** One scope's part of an effective set, as every view groups it: the heading and, per kept invariant, its waivers and the copies it hides. */
+export interface EffectiveGroup {
+  /** `describeScope` of the group's scope: "project myapp", "inherited policy". */
+  label: string;
+  entries: { entry: EffectiveEntry; index: number; waivers: WaiverState[] }[];
+}
+
+/** The entries of an effective set grouped by scope, in precedence order (the CLI text and the TUI show these groups). */
+export function effectiveGroups(result: { entries: readonly EffectiveEntry[]; waivers: readonly WaiverState[] }): EffectiveGroup[] {
+  const waivers = waiversById(result.waivers);
+  const groups: EffectiveGroup[] = [];
+  for (const [index, entry] of result.entries.entries()) {
+    const label = describeScope(entry.invariant.scope);
+    if (groups.at(-1)?.label !== label) groups.push({ label, entries: [] });
+    groups.at(-1)!.entries.push({ entry, index, waivers: waivers.get(entry.invariant.id) ?? [] });
+  }
+  return groups;
+}
+
 function targetTitle(t: { kind: 'project' | 'plan'; project?: string | null; plan?: string | null }): string {
   return t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
 }
@@ -94,19 +113,15 @@ function targetTitle(t: { kind: 'project' | 'plan'; project?: string | null; pla
 export function* effectiveLines(s: Style, result: { target: Target; entries: readonly EffectiveEntry[]; waivers: readonly WaiverState[] }) {
   const n = result.entries.length;
   yield s.bold(`Effective set of ${targetTitle(result.target)}: ${n} invariant${n === 1 ? '' : 's'}`) + s.dim(`  (${PRECEDENCE_LINE})`);
-  const waivers = waiversById(result.waivers);
-  let group = '';
-  for (const [i, e] of result.entries.entries()) {
-    const label = describeScope(e.invariant.scope);
-    if (label !== group) {
-      group = label;
-      yield '';
-      yield s.cyan(label);
+  for (const group of effectiveGroups(result)) {
+    yield '';
+    yield s.cyan(group.label);
+    for (const { entry: e, index: i, waivers } of group.entries) {
+      yield `  ${String(i + 1).padStart(2)}. ${e.invariant.text}`;
+      yield `      ${invariantMeta(s, e.invariant)}`;
+      for (const line of hiddenCopyLines(e, s.yellow, (p) => `  ${s.dim(p)}`)) yield `      ${line}`;
+      for (const w of waivers) yield `      ${waiverLine(s, w)}`;
     }
-    yield `  ${String(i + 1).padStart(2)}. ${e.invariant.text}`;
-    yield `      ${invariantMeta(s, e.invariant)}`;
-    for (const line of hiddenCopyLines(e, s.yellow, (p) => `  ${s.dim(p)}`)) yield `      ${line}`;
-    for (const w of waivers.get(e.invariant.id) ?? []) yield `      ${waiverLine(s, w)}`;
   }
   if (n === 0) {
     yield '';
