@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 
@@ -20,18 +20,28 @@ export interface InputSchema {
 
 const HINT = "See the tool's input schema (tools/list) for its arguments.";
 
-// One validator per schema, compiled on a tool's first call: the server answers `initialize` before ajv loads.
-let ajv: Ajv | undefined;
+// One validator per schema, compiled on a tool's first call or once the tools are listed:
+// ajv is loaded then, never on the way to `initialize` or the listing.
+let ajv: Promise<Ajv> | undefined;
 const compiled = new WeakMap<InputSchema, ValidateFunction>();
 
-function validatorOf(schema: InputSchema): ValidateFunction {
+async function validatorOf(schema: InputSchema): Promise<ValidateFunction> {
   let v = compiled.get(schema);
   if (!v) {
-    ajv ??= new Ajv({ strict: true, allErrors: false });
-    v = ajv.compile(schema);
+    ajv ??= import('ajv').then((m) => {
+      // ajv is CommonJS: bundled, its exports come under `default`; run from the sources, as named exports.
+      const { Ajv } = (m.Ajv ? m : (m as unknown as { default: typeof m }).default) as typeof m;
+      return new Ajv({ strict: true, allErrors: false });
+    });
+    v = (await ajv).compile(schema);
     compiled.set(schema, v);
   }
   return v;
+}
+
+/** Compiles the validators ahead of the first call. */
+export async function prepareArgs(schemas: readonly InputSchema[]): Promise<void> {
+  for (const schema of schemas) await validatorOf(schema);
 }
 
 /** An ajv error as the usage error a person (or a model) can act on: the argument named, and what it must be. */
@@ -77,12 +87,12 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
  * each mistake is a usage error naming the argument, reported as the tool's
  * error result like any other bad input.
  */
-export function checkArgs(tool: string, schema: InputSchema, args: unknown): Record<string, string | boolean> {
+export async function checkArgs(tool: string, schema: InputSchema, args: unknown): Promise<Record<string, string | boolean>> {
   if (args === undefined || args === null) args = {};
   if (typeof args !== 'object' || Array.isArray(args)) throw new UsageError(`${tool}: the arguments must be an object`, HINT);
   // An explicit null is how some clients say "not given".
   const given = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null));
-  const validate = validatorOf(schema);
+  const validate = await validatorOf(schema);
   if (!validate(given)) throw usageError(tool, schema, validate.errors![0]!, given);
   return given as Record<string, string | boolean>;
 }

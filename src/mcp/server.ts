@@ -166,9 +166,15 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     return p;
   };
 
+  let prepared = false;
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const on = await writeAllowed();
     const { tools } = await parts();
+    // Once the listing is sent, while the client reads it, the argument validators are compiled (ajv): off the first call's path.
+    if (!prepared) {
+      prepared = true;
+      setImmediate(() => void tools.prepareTools().catch(() => {}));
+    }
     return { tools: tools.TOOLS.map((t) => toolListing(t, on)) };
   });
 

@@ -20,7 +20,7 @@ import { VIOLATION_SCHEMA, violationJson } from '../present/violation.ts';
 import { makeStyle } from '../core/style.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
-import { checkArgs, type InputSchema } from './args.ts';
+import { checkArgs, prepareArgs, type InputSchema } from './args.ts';
 
 /** What a tool answers: data for `structuredContent`, and the same for a person (or a model) to read. */
 export interface ToolAnswer {
@@ -285,8 +285,13 @@ export const TOOLS: readonly ToolDef[] = [
 
 /** Runs one tool call: the arguments checked against its schema, then the use case. */
 export async function callTool(tool: ToolDef, rawArgs: unknown, ctx: ToolContext): Promise<ToolAnswer> {
-  const args = checkArgs(tool.name, tool.inputSchema, rawArgs);
+  const args = await checkArgs(tool.name, tool.inputSchema, rawArgs);
   return tool.run(args, ctx);
+}
+
+/** Compiles every tool's argument validator now, so that no call waits for it. */
+export function prepareTools(): Promise<void> {
+  return prepareArgs(TOOLS.map((t) => t.inputSchema));
 }
 
 export function newToolContext(service: InvariantService): ToolContext {
