@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statfsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { SimpleGit } from 'simple-git';
+import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { gitDirFor } from './location.ts';
 import { runCwd, runEnv } from './run-environment.ts';
 
@@ -121,6 +122,34 @@ export function spawnGit(cwd: string, args: readonly string[]): ChildProcessWith
   return spawn('git', args, { cwd, env: gitEnv(cwd), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
+/**
+ * git failed to write its own files (a full disk, a read-only folder): the
+ * user's to fix (exit 2), not a bug. git words a full disk in many ways, so
+ * the file system is asked how much room is left.
+ */
+function writeRefused(said: string, cwd: string): AgentsError | undefined {
+  if (
+    !/No space left on device|Disk quota exceeded|failed to write|unable to write|could not write|couldn't write|write returned|Read-only file system/.test(
+      said,
+    )
+  ) {
+    return undefined;
+  }
+  let full = /No space left on device|Disk quota exceeded/.test(said);
+  try {
+    const s = statfsSync(cwd);
+    full ||= Number(s.bavail) * s.bsize < 1 << 20;
+  } catch {
+    // The message alone decides.
+  }
+  const last = said.split('\n').at(-1);
+  return new AgentsError(`git could not write in ${cwd}${full ? ': the disk is full' : ''} (${last})`, EXIT_CODES.usage, {
+    hint: full
+      ? 'Nothing was changed. Free some disk space, then run the command again.'
+      : 'Nothing was changed. Check that the folder is writable, then run the command again.',
+  });
+}
+
 /** A git process that exited with a failure; the message is what git wrote to stderr. */
 export class GitProcessError extends Error {
   constructor(
@@ -147,8 +176,9 @@ export function runGit(cwd: string, args: readonly string[], input?: Buffer | st
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => reject(new GitProcessError(`git could not be started: ${error.message}`, null)));
     child.on('close', (code) => {
-      if (code === 0) resolveRun(Buffer.concat(out));
-      else reject(new GitProcessError(Buffer.concat(err).toString('utf8').trim() || `git ${args[0] ?? ''} exited with code ${code}`, code));
+      if (code === 0) return resolveRun(Buffer.concat(out));
+      const said = Buffer.concat(err).toString('utf8').trim();
+      reject(writeRefused(said, cwd) ?? new GitProcessError(said || `git ${args[0] ?? ''} exited with code ${code}`, code));
     });
     // git may exit before reading all of stdin (a bad revision): that is reported by its exit code.
     child.stdin.on('error', () => undefined);

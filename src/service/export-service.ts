@@ -22,7 +22,7 @@ import { loadConfig } from '../store/config.ts';
 import { readProjects, repositoryTop, type ProjectsRead } from '../store/projects.ts';
 import { type ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
-import { writeFailure, writeFileAtomic } from '../store/write.ts';
+import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
 import { readRegularFile } from '../store/read-file.ts';
 

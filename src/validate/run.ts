@@ -5,7 +5,7 @@ import { UsageError } from '../core/errors.ts';
 import { repoTop } from '../store/git-dir.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
-import { validateTree, type ValidateReport } from './checks.ts';
+import { validateTree, type ValidateReport } from './validate-tree.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
 import type { FileFacts } from './file-facts.ts';
 import type { Fix } from './fix.ts';
