@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { realpathSync, statfsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { gitDirFor } from './location.ts';
 import { runCwd, runEnv } from './run-environment.ts';
@@ -91,30 +90,9 @@ export function gitEnv(cwd: string): Record<string, string> {
       env[k] = PATHS.has(k) && !isAbsolute(v) ? resolve(runCwd(), v) : v;
     }
   }
-  // As simple-git does: an abbreviated option is refused rather than guessed.
+  // An abbreviated option is refused rather than guessed (a switch of git's own option parser).
   env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
   return env;
-}
-
-/**
- * A simple-git client for `cwd` with the environment above, optionally
- * writing `input` to git's stdin. For the write path (`--commit`), where its
- * task queue and errors serve and its load time (tens of milliseconds) does
- * not matter; read paths spawn git directly ({@link runGit}).
- */
-export async function gitClient(cwd: string, input?: Buffer | string): Promise<SimpleGit> {
-  const { simpleGit } = await import('simple-git');
-  const env = gitEnv(cwd);
-  const client = simpleGit({
-    baseDir: cwd,
-    // Exactly the variables of our policy: simple-git's guard then removes nothing of it and adds nothing.
-    allowEnvironment: Object.keys(env),
-    // GIT_CONFIG_GLOBAL/SYSTEM come from the user's own environment, as for any git they run.
-    unsafe: { allowUnsafeConfigPaths: true },
-    ...(input !== undefined ? { input: () => input } : {}),
-  });
-  client.env(env);
-  return client;
 }
 
 /** A git process in `cwd` with the environment above, all three streams piped. */
@@ -163,9 +141,9 @@ export class GitProcessError extends Error {
 
 /**
  * Runs one git process in `cwd` (stdin: `input`, if any) and resolves with
- * its whole stdout; rejects with a GitProcessError when git fails. No
- * simple-git (whose module alone costs tens of milliseconds to load) and no
- * task queue: the read paths start few processes and must start fast.
+ * its whole stdout; rejects with a GitProcessError when git fails (or an
+ * AgentsError, exit 2, when git could not write its own files). Every git
+ * process of the tool goes through here (docs/adr/0400-one-git-client.md).
  */
 export function runGit(cwd: string, args: readonly string[], input?: Buffer | string): Promise<Buffer> {
   return new Promise((resolveRun, reject) => {

@@ -32,6 +32,7 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
     hint: full
       ? 'Nothing was changed. Free some disk space, then run the command again.'
       : 'Nothing was changed. Check that the store is writable, then run the command again.',
+    code: 'write-failed',
   });
 }
 

@@ -10,13 +10,13 @@ import { compileFilter, filterByRegex } from '../service/regex.ts';
 import { AddForm } from './AddForm.tsx';
 import { ConfirmRemove } from './ConfirmRemove.tsx';
 import { Help } from './Help.tsx';
-import { SelectList, type SelectItem } from './SelectList.tsx';
+import { SelectList } from './SelectList.tsx';
 import { TextInput } from './TextInput.tsx';
 import { effectiveRows, inScope, listRows, scopeLabel, windowTop, type Row, type ScopeChoice } from './browser-rows.ts';
 import { useTheme } from './theme.ts';
-import { Detail, RowLine } from './BrowserPanes.tsx';
-import { useStoreData, type StoreData } from './use-store-data.ts';
+import { useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
+import { Detail, RowLine, scopeChoices } from './browser-parts.tsx';
 
 export interface BrowserProps {
   service: InvariantService;
@@ -32,29 +32,6 @@ export interface BrowserProps {
 }
 
 type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | { kind: 'add' } | { kind: 'remove'; info: ShowResult };
-
-function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
-  const items: SelectItem<ScopeChoice>[] = [
-    { label: 'all scopes', value: { kind: 'all' } },
-    { label: 'global', value: { kind: 'global' } },
-  ];
-  const projects = new Set(data.catalog.projects);
-  for (const { invariant } of data.items) if (invariant.scope.kind === 'project') projects.add(invariant.scope.project);
-  for (const p of [...projects].sort())
-    items.push({ label: `project ${p}`, value: { kind: 'project', project: p }, hint: 'e: effective set' });
-  for (const a of data.catalog.actions) {
-    const [ns = '', name = ''] = a.split('/');
-    items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
-  }
-  for (const plan of data.catalog.plans) {
-    items.push({
-      label: `plan ${plan.id}`,
-      value: { kind: 'plan', plan: plan.id },
-      hint: plain(['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ')),
-    });
-  }
-  return items;
-}
 
 /**
  * The store browser (`agents tui`): every invariant grouped by scope, a live

@@ -145,7 +145,9 @@ function attempt(fix: Omit<Fix, 'done'>, act: () => void): Fix {
     return made(fix, true, fix.message);
   } catch (error) {
     if (!(error instanceof AgentsError)) throw error;
-    return { ...made(fix, false, `${fix.message}: not done, ${error.message}`), failed: true };
+    const declined = made(fix, false, `${fix.message}: not done, ${error.message}`);
+    // A refusal of the file system fails the run; a fix declined on purpose (a lock folder that holds files) does not.
+    return error.code === 'write-failed' ? { ...declined, failed: true } : declined;
   }
 }
 

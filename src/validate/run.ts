@@ -91,7 +91,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   if (options.fix) assertOwnStore(options.store, 'fix files in');
   const only = storePaths(options);
   let source: TreeSource;
-  // git (and simple-git) load only for --staged.
+  // The git modules load only for --staged.
   const git = options.staged ? await gitModules() : undefined;
   if (git) {
     const { GitTreeSource, GitError } = git;

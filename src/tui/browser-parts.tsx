@@ -1,17 +1,45 @@
+// The browser's pieces drawn from data alone: the scope picker's items, a
+// row of the list and the detail pane (Browser.tsx holds the state and keys).
 import { Box, Text } from 'ink';
+import { escapeUnsafe as plain } from '../core/plain-text.ts';
 import type { ReactElement } from 'react';
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
-import { escapeUnsafe as plain } from '../core/plain-text.ts';
-import type { Row } from './browser-rows.ts';
+import type { SelectItem } from './SelectList.tsx';
+import type { Row, ScopeChoice } from './browser-rows.ts';
 import { useTheme, type Theme } from './theme.ts';
+import type { StoreData } from './use-store-data.ts';
 
-// The browser's list row and detail pane (Browser.tsx lays them out).
+/** The scope picker's items: every scope of the store, projects and plans with their effective-set key. */
+export function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
+  const items: SelectItem<ScopeChoice>[] = [
+    { label: 'all scopes', value: { kind: 'all' } },
+    { label: 'global', value: { kind: 'global' } },
+  ];
+  const projects = new Set(data.catalog.projects);
+  for (const { invariant } of data.items) if (invariant.scope.kind === 'project') projects.add(invariant.scope.project);
+  for (const p of [...projects].sort())
+    items.push({ label: `project ${p}`, value: { kind: 'project', project: p }, hint: 'e: effective set' });
+  for (const a of data.catalog.actions) {
+    const [ns = '', name = ''] = a.split('/');
+    items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
+  }
+  for (const plan of data.catalog.plans) {
+    items.push({
+      label: `plan ${plan.id}`,
+      value: { kind: 'plan', plan: plan.id },
+      hint: plain(['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ')),
+    });
+  }
+  return items;
+}
 
+/** E, W or I in the severity's colour. */
 function sevMark(theme: Theme, inv: ScopedInvariant): ReactElement {
   const mark = inv.severity === 'error' ? 'E' : inv.severity === 'warning' ? 'W' : 'I';
   return <Text color={theme.hue(inv.severity === 'error' ? 'red' : inv.severity === 'warning' ? 'yellow' : 'cyan')}>{mark}</Text>;
 }
 
+/** One line of the list: a scope heading, or an invariant (greyed when hidden or inactive, with a note saying why). */
 export function RowLine({
   row,
   selected,
@@ -62,6 +90,7 @@ export function RowLine({
   );
 }
 
+/** The detail pane of the selected row: its fields, what hides or shadows it, its waivers; cut to the pane. */
 export function Detail({ row, height, width }: { row: Row | undefined; height: number; width: number }): ReactElement {
   const theme = useTheme();
   const lines: ReactElement[] = [];
