@@ -9,6 +9,8 @@ import { dirname, join, normalize, relative } from 'node:path';
 const RANK = { core: 0, git: 1, store: 2, validate: 3, enforce: 3, service: 4, export: 4, present: 5, tui: 6, mcp: 6, cli: 7 };
 /** Layers the CLI opens only on demand, by `import()` (or `import type`): start-up loads neither React nor the MCP SDK. */
 const LAZY_FROM_CLI = new Set(['tui', 'mcp']);
+/** The one module of the CLI that opens the MCP server: `agents mcp` is a command like any other. */
+const MCP_COMMAND = 'src/cli/commands/mcp.ts';
 const ONLY_IN = { 'simple-git': 'git', ink: 'tui', react: 'tui', 'react-reconciler': 'tui', 'ink-testing-library': 'tui' };
 /** What the library entry (src/index.ts) may reach: it must not load the CLI's parser or the TUI. */
 const LIBRARY_FORBIDS = new Set(['cli', 'tui', 'mcp']);
@@ -64,6 +66,8 @@ for (const file of files('src')) {
         problems.push(`${at}: src/${fromLayer} imports ${to}, a layer that is not below it`);
       else if (fromLayer === 'cli' && LAZY_FROM_CLI.has(toLayer) && kind === 'static')
         problems.push(`${at}: src/cli imports ${to} at start-up; open src/${toLayer} with import() where the command needs it`);
+      else if (fromLayer === 'cli' && toLayer === 'mcp' && from !== MCP_COMMAND)
+        problems.push(`${at}: only the mcp command (${MCP_COMMAND}) opens src/mcp`);
     } else if (BUILTINS.has(spec)) {
       if (fromLayer === 'core') problems.push(`${at}: src/core is pure but imports ${spec}`);
     } else {
