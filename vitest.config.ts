@@ -12,6 +12,7 @@ import { GIT_ENV } from './test/helpers/git.ts';
 const SLOW_FIRST = [
   'test/validate/hooks.test.ts', // 41: the real pre-commit framework installs the hook from git
   'test/package/package.test.ts', // 18
+  'test/actors/agent-actor.test.ts', // 15, mostly the real agent CLIs starting
   'test/e2e/tui-pty.test.ts', // 16, mostly waiting on a real terminal
   'test/reliability/git-environment.test.ts', // 15
   'test/perf/startup-guards.test.ts', // 14

@@ -21,6 +21,7 @@ import { makeStyle } from '../core/style.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
 import { checkArgs, prepareArgs, type InputSchema } from './args.ts';
+import { reconcileTools } from './reconcile.ts';
 
 /** What a tool answers: data for `structuredContent`, and the same for a person (or a model) to read. */
 export interface ToolAnswer {
@@ -31,6 +32,8 @@ export interface ToolAnswer {
 export interface ToolContext {
   service: InvariantService;
   plans: PlanService;
+  /** The MCP client, `name/version`, when it said (kept as the model of a run it records). */
+  client?: () => string | undefined;
 }
 
 export interface ToolDef {
@@ -281,6 +284,8 @@ export const TOOLS: readonly ToolDef[] = [
       return { data: planStatusJson(r), text: planStatusText(r, makeStyle(false)) };
     },
   },
+  // Reconciliation by the connected agent (src/mcp/reconcile.ts).
+  ...reconcileTools(),
 ];
 
 /** Runs one tool call: the arguments checked against its schema, then the use case. */
