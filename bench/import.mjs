@@ -1,5 +1,5 @@
 // `agents import` on 1,000 instruction files of about 5 KB each (a monorepo
-// with a nested AGENTS.md per package, rules, code, tables and prose), timed
+// with a nested AGENTS.md per package, made of the import corpus's blocks), timed
 // as whole processes against its budget: import ≤ 3 × (the walk-and-read
 // floor of those files + `node -e 0`), medians of paired runs in one run.
 //
@@ -7,11 +7,11 @@
 //
 // Prints one row per measure and exits 1 when the budget is not met.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { git, prng, sentence } from './store.mjs';
+import { git, prng } from './store.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(REPO, 'bin/agents.js');
@@ -24,24 +24,41 @@ const value = (name, d) => {
 const RUNS = value('--runs', 7);
 const FILES = value('--files', 1000);
 
-/** One instruction file of about 5 KB: headings, rule items, a code block, a table, prose. */
-function instructionFile(rand, n) {
-  const out = [`# Package ${n}`, '', `This package holds ${sentence(rand, 8).toLowerCase()}`, ''];
-  for (let section = 0; out.join('\n').length < 4600; section++) {
-    out.push(`## ${['Code style', 'Testing', 'Pull requests', 'Security', 'Layout'][section % 5]} ${section}`, '');
-    for (let i = 0; i < 6; i++) out.push(`- ${['Never', 'Always', 'Use', 'Prefer', 'Do not'][i % 5]} ${sentence(rand, 9).toLowerCase()}`);
-    out.push(
-      '',
-      '```bash',
-      `npm run test -- --filter ${n}`,
-      '```',
-      '',
-      '| Command | What |',
-      '|---|---|',
-      '| `npm test` | runs the tests |',
-      '',
-    );
-    out.push(`${sentence(rand, 14)} Keep ${sentence(rand, 6).toLowerCase()}`, '');
+const CORPUS = join(REPO, 'fixtures/import/corpus');
+
+/** The blocks (runs of lines between blank lines) of the real instruction files of the import corpus. */
+function corpusBlocks() {
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else
+        out.push(
+          ...readFileSync(p, 'utf8')
+            .replace(/^---\n[\s\S]*?\n---\n/, '')
+            .split(/\n\s*\n/),
+        );
+    }
+  };
+  walk(CORPUS);
+  return out.filter((b) => b.trim() !== '');
+}
+
+/**
+ * One instruction file of about 5 KB, made of the corpus's own blocks in a
+ * seeded order (so rules, code, tables and prose come in the density real
+ * files have), each list item and paragraph marked with the package so that
+ * every file says something of its own.
+ */
+function instructionFile(rand, blocks, n) {
+  const out = [`# Package ${n}`, ''];
+  let size = 0;
+  while (size < 5000) {
+    let block = blocks[Math.floor(rand() * blocks.length)];
+    if (!block.startsWith('```') && !block.startsWith('|')) block = block.replace(/^(\s*(?:[-*+]|\d+[.)])\s+.*)$/gm, `$1 (p${n})`);
+    out.push(block, '');
+    size += block.length + 2;
   }
   return `${out.join('\n')}\n`;
 }
@@ -62,11 +79,12 @@ try {
   mkdirSync(join(top, '.agents/projects'), { recursive: true });
   git(work, 'init', '-q', top);
   const rand = prng(17);
+  const blocks = corpusBlocks();
   let bytes = 0;
   for (let n = 0; n < FILES; n++) {
     const dir = join(top, 'packages', `p${String(n).padStart(4, '0')}`);
     mkdirSync(dir, { recursive: true });
-    const text = instructionFile(rand, n);
+    const text = instructionFile(rand, blocks, n);
     bytes += Buffer.byteLength(text);
     writeFileSync(join(dir, 'AGENTS.md'), text);
   }

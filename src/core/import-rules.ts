@@ -99,12 +99,7 @@ export function splitInstructions(text: string): SplitFile {
   let inList = false;
   // The tags of the headings above, made once per heading rather than once per rule (an array shared by its rules).
   let current: string[] | undefined;
-  const tags = () =>
-    (current ??= headings
-      .filter((h) => h.level > 1)
-      .map((h) => h.tag)
-      .filter((t) => t !== '')
-      .slice(-2));
+  const tags = () => (current ??= [...new Set(headings.filter((h) => h.level > 1 && h.tag !== '').map((h) => h.tag))].slice(-2));
   const underRuleHeading = () => headings.some((h) => RULE_HEADING.test(h.text));
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
     out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines.slice(from, to + 1).join(' ')) });

@@ -122,8 +122,9 @@ function resourceError(error: unknown): McpError {
 export async function serveMcp(options: McpOptions): Promise<number> {
   // A server lives as long as an agent's session: its young generation stays
   // at its starting size instead of growing with each burst of calls and
-  // being kept for the life of the process (docs/decisions.md). Read when V8
-  // would grow it, so it takes effect now.
+  // being kept for the life of the process
+  // (docs/adr/0061-mcp-official-sdk-loaded-lazily.md). Read when V8 would grow
+  // it, so it takes effect now.
   setFlagsFromString('--semi-space-growth-factor=1');
   const { stderr } = options;
   // The tools, the resources and the services they use (the store reader,

@@ -1,6 +1,6 @@
 import { readdirSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { AgentsError, UsageError } from '../core/errors.ts';
 import { beginMarker, END_MARKER, hashedText, scanBlock } from '../core/export.ts';
 import { singleFolder } from '../core/globs.ts';
 import { removeLines } from '../core/import-replace.ts';
@@ -36,6 +36,8 @@ export interface ImportOptions {
 export interface ImportWritten {
   invariants: { id: string; path: string; n: number }[];
   projects: string[];
+  /** Candidates the invariant schema refused, with why: left out, the others written. */
+  refused: { n: number; why: string }[];
 }
 
 /** Folders never searched for instruction files when the store is not in a git repository. */
@@ -181,7 +183,7 @@ export class ImportService {
    * meanwhile is left out, as `add` refuses it.
    */
   async apply(plan: ImportPlan, chosen: readonly PlannedCandidate[]): Promise<ImportWritten> {
-    const written: ImportWritten = { invariants: [], projects: [] };
+    const written: ImportWritten = { invariants: [], projects: [], refused: [] };
     const needed = new Set(chosen.filter((c) => c.scope.kind === 'project').map((c) => c.scope.project!));
     for (const p of plan.projects) {
       if (p.exists || !needed.has(p.name)) continue;
@@ -234,7 +236,16 @@ export class ImportService {
               imported_from: { file: c.file, line: c.line },
             };
             if (author !== undefined) inv.created_by = author;
-            files.push({ rel: inv.path, content: formatInvariantFile(inv.path, inv) });
+            let content: string;
+            try {
+              content = formatInvariantFile(inv.path, inv);
+            } catch (error) {
+              // A rule the schema refuses (hidden characters, say) is reported, and the others are written.
+              if (!(error instanceof AgentsError)) throw error;
+              written.refused.push({ n: c.n, why: error.message });
+              continue;
+            }
+            files.push({ rel: inv.path, content });
             written.invariants.push({ id, path: inv.path, n: c.n });
           }
           writeFilesTogether(root, files);

@@ -158,6 +158,14 @@ describe('agents import', () => {
     expect(storeFiles(top)).toEqual(files);
   });
 
+  it('a rule the schema refuses is reported as not imported, and the others are written', async () => {
+    const top = repo({ 'AGENTS.md': '- Keep this rule.\n- Never trust \u202egnp.exe files.\n' });
+    const r = await json(top, 'import', '--yes');
+    expect(r.code).toBe(0);
+    expect(r.data.written.refused).toEqual([{ n: 2, why: expect.stringContaining('U+202E') }]);
+    expect(stored(top).map((i) => i.text)).toEqual(['Keep this rule.']);
+  });
+
   it('bad files are skipped with a reason, never a crash, and the rest is imported', async () => {
     const outside = tempDir('agents-outside-');
     writeFileSync(join(outside, 'AGENTS.md'), '- Leak this.\n');

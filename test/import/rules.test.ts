@@ -89,6 +89,10 @@ describe('headings become tags', () => {
     expect(r.map((c) => c.tags)).toEqual([['backend', 'error-handling'], ['testing']]);
   });
 
+  it('a heading said twice gives its tag once', () => {
+    expect(splitInstructions('## Testing\n### Testing\n- Mock nothing.').candidates[0]!.tags).toEqual(['testing']);
+  });
+
   it.each([
     ['Code Style & Conventions', 'code-style-conventions'],
     ['Déploiement', 'deploiement'],

@@ -166,6 +166,10 @@ export default defineCommand<ImportArgs>({
         `${s.green('imported')} ${written.invariants.length} invariant${written.invariants.length === 1 ? '' : 's'}`,
       ];
       for (const w of written.invariants) lines.push(`  ${w.path}`);
+      for (const r of written.refused) {
+        const c = plan.candidates[r.n - 1]!;
+        lines.push(`${s.yellow('not imported')} ${c.file}:${c.line}: ${r.why}`);
+      }
       for (const f of replaced?.files ?? [])
         lines.push(
           `${s.green('replaced')} ${f.removed.length} line${f.removed.length === 1 ? '' : 's'} of ${f.file}${f.block ? ' with the managed block' : ''}`,
