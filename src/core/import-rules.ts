@@ -52,9 +52,9 @@ export interface SplitFile {
 const NORMATIVE =
   /\b(must|mustn't|never|always|should|shouldn't|shall|do not|don't|does not need|is required|are required|required to|mandatory|forbidden|prohibited|not allowed|is not permitted|make sure|ensure|avoid|prefer|only use|need to|needs to|have to|has to|at all times|under no circumstances)\b/i;
 
-/** Verbs a rule may start with, in the imperative (lower-case). */
-const IMPERATIVE = new Set(
-  (
+/** Verbs a rule may start with, in the imperative (lower case), as one expression over the word. */
+const IMPERATIVE = new RegExp(
+  `^(?:${(
     'use run add keep write avoid prefer ensure follow do make include put place name test document check validate ' +
     'update create remove delete commit push format lint wrap return handle log store import export call pass set define ' +
     'declare mark treat consider ask verify confirm review limit split group sort reuse favor favour stick respect leave ' +
@@ -66,7 +66,9 @@ const IMPERATIVE = new Set(
     'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
     'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
     'suggest encourage remember pay be keep register explore consult'
-  ).split(' '),
+  )
+    .split(' ')
+    .join('|')})$`,
 );
 
 /** Headings under which short phrases ("2-space indentation") are conventions, hence rules. */
@@ -402,7 +404,7 @@ function isRule(text: string): boolean {
 
 function startsImperative(text: string): boolean {
   const first = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)/u.exec(text)?.[1]?.toLowerCase().replace(/'/g, '');
-  return first !== undefined && IMPERATIVE.has(first);
+  return first !== undefined && IMPERATIVE.test(first);
 }
 
 /** Sentences: split after . ! ? followed by a space and a capital or a quote, keeping abbreviations such as "e.g." whole. */
