@@ -5,10 +5,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { dirname, join, normalize, relative } from 'node:path';
 
-/** Bottom to top. A layer may import its own and lower ones only; `peers` share a rank. */
-const RANK = { core: 0, git: 1, store: 2, validate: 3, enforce: 3, service: 4, export: 4, cli: 5, tui: 5, mcp: 5 };
-/** Same-rank imports that are allowed (the CLI opens the TUI, the MCP server reuses CLI formatting helpers). */
-const PEERS = new Set(['cli>tui', 'mcp>cli', 'cli>mcp']);
+/** Bottom to top. A layer may import its own and lower ones only; layers of one rank never import each other. */
+const RANK = { core: 0, git: 1, store: 2, validate: 3, enforce: 3, service: 4, export: 4, present: 5, tui: 6, mcp: 6, cli: 7 };
+/** Layers the CLI opens only on demand, by `import()` (or `import type`): start-up loads neither React nor the MCP SDK. */
+const LAZY_FROM_CLI = new Set(['tui', 'mcp']);
+/** The one module of the CLI that opens the MCP server: `agents mcp` is a command like any other. */
+const MCP_COMMAND = 'src/cli/commands/mcp.ts';
 const ONLY_IN = { 'simple-git': 'git', ink: 'tui', react: 'tui', 'react-reconciler': 'tui', 'ink-testing-library': 'tui' };
 /** What the library entry (src/index.ts) may reach: it must not load the CLI's parser or the TUI. */
 const LIBRARY_FORBIDS = new Set(['cli', 'tui', 'mcp']);
@@ -24,14 +26,17 @@ function files(dir) {
     });
 }
 
-/** Each import specifier of a source, with its line; comments are blanked first (keeping line numbers). */
+/** Each import specifier of a source, with its line and how it loads (`static`, `type` or `dynamic`); comments are blanked first (keeping line numbers). */
 function imports(text) {
   const clean = text.replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/(^|[^:'"`\\])\/\/[^\n]*/g, '$1');
   const found = [];
-  const re =
-    /(?:^|[;\s}])(?:import|export)\s+(?:type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
+  const re = /(?:^|[;\s}])(?:import|export)\s+(type\s+)?(?:[\w*{}\s,$]+?\s+from\s+)?['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/gm;
   for (const m of clean.matchAll(re))
-    found.push({ spec: m[1] ?? m[2], line: clean.slice(0, m.index).split('\n').length + (clean[m.index] === '\n' ? 1 : 0) });
+    found.push({
+      spec: m[2] ?? m[3],
+      kind: m[3] !== undefined ? 'dynamic' : m[1] ? 'type' : 'static',
+      line: clean.slice(0, m.index).split('\n').length + (clean[m.index] === '\n' ? 1 : 0),
+    });
   return found;
 }
 
@@ -45,7 +50,7 @@ const problems = [];
 for (const file of files('src')) {
   const from = relative('.', file);
   const fromLayer = layerOf(from);
-  for (const { spec, line } of imports(readFileSync(file, 'utf8'))) {
+  for (const { spec, kind, line } of imports(readFileSync(file, 'utf8'))) {
     const at = `${from}:${line}`;
     if (spec.startsWith('.')) {
       const to = normalize(join(dirname(from), spec));
@@ -57,8 +62,12 @@ for (const file of files('src')) {
         continue;
       }
       if (toLayer === 'api') problems.push(`${at}: ${to} is the library entry; import the module itself`);
-      else if (toLayer !== fromLayer && RANK[toLayer] >= RANK[fromLayer] && !PEERS.has(`${fromLayer}>${toLayer}`))
+      else if (toLayer !== fromLayer && RANK[toLayer] >= RANK[fromLayer])
         problems.push(`${at}: src/${fromLayer} imports ${to}, a layer that is not below it`);
+      else if (fromLayer === 'cli' && LAZY_FROM_CLI.has(toLayer) && kind === 'static')
+        problems.push(`${at}: src/cli imports ${to} at start-up; open src/${toLayer} with import() where the command needs it`);
+      else if (fromLayer === 'cli' && toLayer === 'mcp' && from !== MCP_COMMAND)
+        problems.push(`${at}: only the mcp command (${MCP_COMMAND}) opens src/mcp`);
     } else if (BUILTINS.has(spec)) {
       if (fromLayer === 'core') problems.push(`${at}: src/core is pure but imports ${spec}`);
     } else {

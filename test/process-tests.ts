@@ -35,6 +35,8 @@ export const PROCESS_TESTS = [
   'test/plans/sync.test.ts',
   'test/plans/violations.test.ts',
   'test/plans/waivers.test.ts',
+  // git, the CLI's extends, and the built CLI's `agents mcp`.
+  'test/present/all-tiers.test.tsx',
   'test/reliability/concurrency.test.ts',
   'test/reliability/control-characters.test.ts',
   'test/reliability/crash.test.ts',

@@ -13,7 +13,7 @@ import type { ReviewService } from '../service/review-service.ts';
 import type { ScopeService } from '../service/scope-service.ts';
 import type { CliIo, OutputFormat } from './io.ts';
 import { safeText } from './safe-output.ts';
-import { makeStyle } from './style.ts';
+import { makeStyle } from '../core/style.ts';
 
 /** The global options of one run, as `main` parsed them. */
 export interface ContextOptions {
@@ -101,7 +101,7 @@ export class CliContext implements ContextOptions {
     const [{ ExportCache }, { defaultCacheDir }, { BUILD_ID }] = await Promise.all([
       import('../store/export-cache.ts'),
       import('../validate/cache.ts'),
-      import('./version.ts'),
+      import('../present/version.ts'),
     ]);
     const dir = defaultCacheDir(invariants.root);
     return new ExportService(invariants, dir !== undefined ? { cache: ExportCache.in(dir), build: BUILD_ID } : undefined);

@@ -6,7 +6,7 @@ import { CliContext } from './context.ts';
 import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
-import { VERSION } from './version.ts';
+import { VERSION } from '../present/version.ts';
 import { COMMANDS, GROUPS, guessCommand, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
 
 interface GlobalArgs {

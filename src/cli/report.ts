@@ -1,9 +1,9 @@
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
-import { errorLines } from './error-text.ts';
+import { diagnosticsJson, errorLines } from '../present/diagnostics.ts';
 import type { CliIo, OutputFormat } from './io.ts';
 import { safeJson, safeText } from './safe-output.ts';
-import { makeStyle } from './style.ts';
-import { VERSION } from './version.ts';
+import { makeStyle } from '../core/style.ts';
+import { VERSION } from '../present/version.ts';
 
 /**
  * Reports an error that ended a command and returns its exit code: user
@@ -40,7 +40,7 @@ export async function report(io: CliIo, error: unknown, color: boolean, format: 
 
 function detailOf(error: AgentsError): Record<string, unknown> | null {
   const detail: Record<string, unknown> = { ...error.detail };
-  if (error.diagnostics.length > 0) detail.diagnostics = error.diagnostics.map(({ lineText: _l, ...d }) => d);
+  if (error.diagnostics.length > 0) detail.diagnostics = diagnosticsJson(error.diagnostics);
   return Object.keys(detail).length > 0 ? detail : null;
 }
 

@@ -6,7 +6,7 @@
  */
 import { singleFolder } from './globs.ts';
 import type { EffectiveEntry } from './resolve.ts';
-import { describeScope, type ExportTargetName, type ProjectMeta, type Severity } from './model.ts';
+import { describeScope, SEVERITIES, type ExportTargetName, type ProjectMeta, type Severity } from './model.ts';
 
 /** One part of a file: the invariants of the global scope, a project or a plan, with what they come with. */
 export interface ExportSection {
@@ -223,7 +223,7 @@ function renderEntries(entries: readonly EffectiveEntry[], scope: string, render
   const hit = byScope?.get(scope);
   if (hit !== undefined) return hit;
   const lines: string[] = [];
-  for (const severity of ['error', 'warning', 'info'] as const) {
+  for (const severity of SEVERITIES) {
     const group = entries.filter((e) => e.invariant.severity === severity);
     if (group.length === 0) continue;
     lines.push('', `#### ${SEVERITY_HEADINGS[severity]}`, '');

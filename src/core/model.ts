@@ -3,9 +3,11 @@
  * source the store `extends` (docs/extends.md), below the store's own scopes.
  * ACTION never applies directly.
  */
-export type ScopeKind = 'plan' | 'project' | 'global' | 'inherited' | 'action';
-export type Severity = 'error' | 'warning' | 'info';
-export const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info'];
+export const SCOPE_KINDS = ['plan', 'project', 'global', 'inherited', 'action'] as const;
+export type ScopeKind = (typeof SCOPE_KINDS)[number];
+/** Severities, strictest first: every schema, option and switch on a severity is derived from this list. */
+export const SEVERITIES = ['error', 'warning', 'info'] as const;
+export type Severity = (typeof SEVERITIES)[number];
 
 /** Where an invariant lives. Derived from its path, never stored in the file. */
 export type Scope =
@@ -141,7 +143,7 @@ export const DEFAULT_CONFIG: StoreConfig = Object.freeze({
   reconciliation: Object.freeze({ actor: 'command', timeout_ms: 60_000 }),
   commit: false,
   projects: Object.freeze({ allow_overlap: false }),
-  export: Object.freeze({ severities: Object.freeze(['error', 'warning', 'info']) as Severity[], nested: true }),
+  export: Object.freeze({ severities: Object.freeze([...SEVERITIES]) as Severity[], nested: true }),
   mcp: Object.freeze({ allow_write: false }),
   extends: Object.freeze([]) as unknown as ExtendsSource[],
 }) as StoreConfig;
@@ -149,10 +151,8 @@ export const DEFAULT_CONFIG: StoreConfig = Object.freeze({
 /** A project or a plan, whose effective set can be resolved. */
 export type Target = { kind: 'project'; project: string } | { kind: 'plan'; plan: string; project?: string };
 
-const PRECEDENCE: Record<ScopeKind, number> = { plan: 0, project: 1, global: 2, inherited: 3, action: 4 };
-
 export function precedence(kind: ScopeKind): number {
-  return PRECEDENCE[kind];
+  return SCOPE_KINDS.indexOf(kind);
 }
 
 /** `global`, `project myapp`, `action local/x`, `plan 01J…`. */

@@ -7,32 +7,36 @@ import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
  * gate is decided in one place and every reason is shown.
  */
 
-/** Why a plan passes or fails the gate. */
-export type GateReasonCode =
+/** Why a plan passes or fails the gate: every schema and option naming a reason is derived from this list. */
+export const GATE_REASON_CODES = [
   /** An error-severity violation stands (never relaxed by `--allow`). */
-  | 'error-violation'
+  'error-violation',
   /** The effective set is not empty and no run was ever recorded. */
-  | 'not-run'
+  'not-run',
   /** The latest run's actor failed as a whole (crash, exit status, timeout, bad answer). */
-  | 'run-failed'
+  'run-failed',
   /** The latest run is not whole: its enforcement file is missing, or it lacks a record for an invariant it was asked about. */
-  | 'run-incomplete'
+  'run-incomplete',
   /** The effective set changed after the latest run (an invariant added, removed, or its text or severity edited). */
-  | 'stale'
+  'stale',
   /** An invariant of the set was not enforced by the latest run: fails for error severity, reported for warning and info. */
-  | 'unenforced'
+  'unenforced',
   /** A warning or info violation stands: reported, never fails. */
-  | 'violation'
+  'violation',
   /** An enforcement file that no decision node commits (a run interrupted while it was written): ignored, reported. */
-  | 'unfinished-run';
+  'unfinished-run',
+] as const;
+export type GateReasonCode = (typeof GATE_REASON_CODES)[number];
+
+/** `fail` makes `plan status` exit 1; `report` is shown only. */
+export const GATE_LEVELS = ['fail', 'report'] as const;
 
 /** The reasons `--allow` may turn from failing into reported. */
 export const RELAXABLE: readonly GateReasonCode[] = ['not-run', 'run-failed', 'run-incomplete', 'stale', 'unenforced'];
 
 export interface GateReason {
   code: GateReasonCode;
-  /** `fail` makes `plan status` exit 1; `report` is shown only. */
-  level: 'fail' | 'report';
+  level: (typeof GATE_LEVELS)[number];
   /** A failing reason turned into a report by `--allow`. */
   allowed?: true;
   message: string;

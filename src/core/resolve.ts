@@ -1,4 +1,4 @@
-import { precedence, type Scope, type ScopeKind, type ScopedInvariant, type Target } from './model.ts';
+import { precedence, SEVERITIES, type Scope, type ScopeKind, type ScopedInvariant, type Severity, type Target } from './model.ts';
 import { textKey } from './normalise.ts';
 
 export interface ShadowRef {
@@ -33,11 +33,12 @@ export function appliesTo(inv: ScopedInvariant, target: Target): boolean {
   }
 }
 
-const RANK: Record<string, number> = { error: 0, warning: 1, info: 2 };
+/** A severity's place in SEVERITIES, strictest first (an unknown one counts as the strictest). */
+const rank = (severity: string): number => Math.max(0, SEVERITIES.indexOf(severity as Severity));
 
 /** Is `a`'s severity above `b`'s (error > warning > info)? */
 export function stricter(a: { severity: string }, b: { severity: string }): boolean {
-  return (RANK[a.severity] ?? 0) < (RANK[b.severity] ?? 0);
+  return rank(a.severity) < rank(b.severity);
 }
 
 /** A policy source's place in `extends`; 0 for the store's own scopes, which compare by precedence first. */

@@ -18,10 +18,15 @@ function hidesSameText(high: Copy, low: Copy, plans: ReadonlyMap<string, Plan>):
   // An action copy hides nothing; one in `low` is hidden by nothing (no branch below answers true for it).
   if (h.kind === 'action') return false;
   // One precedence is one kind: within one scope the older copy hides the newer.
-  if (precedence(h.kind) === precedence(l.kind)) return sameScope(h, l) && high.id < low.id;
-  // `h` and `l` differ in precedence: a global `l` is hidden by either higher kind; a
-  // project `l` only by a plan of that project; a plan `l` by nothing.
-  if (l.kind === 'global') return true;
+  if (precedence(h.kind) === precedence(l.kind)) {
+    // Two policy sources: the one listed first in `extends` wins, as in the resolver (docs/extends.md, "Precedence").
+    if (h.kind === 'inherited' && l.kind === 'inherited' && h.source !== l.source) return h.order < l.order;
+    return sameScope(h, l) && high.id < low.id;
+  }
+  // `h` and `l` differ in precedence: a lower `h` hides nothing; a global or inherited `l` (it applies
+  // everywhere) is hidden by any higher kind; a project `l` only by a plan of that project; a plan `l` by nothing.
+  if (precedence(h.kind) > precedence(l.kind)) return false;
+  if (l.kind === 'global' || l.kind === 'inherited') return true;
   if (l.kind === 'project' && h.kind === 'plan') return plans.get(h.plan)?.project === l.project;
   return false;
 }

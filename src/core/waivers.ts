@@ -15,6 +15,8 @@ export interface Waiver {
 }
 
 /** Where a waiver is kept, which is what it covers. */
+/** The scopes a waiver can be written in. */
+export const WAIVER_SCOPE_KINDS = ['plan', 'project'] as const;
 export type WaiverScope = { kind: 'plan'; plan: string } | { kind: 'project'; project: string };
 
 export interface ScopedWaiver extends Waiver {

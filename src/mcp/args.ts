@@ -1,7 +1,8 @@
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 
-/** The subset of JSON Schema the tools' input schemas use (docs/mcp.md). */
+/** The input schema of a tool (docs/mcp.md): flat arguments, strings and booleans. */
 export interface PropertySchema {
   type: 'string' | 'boolean';
   description: string;
@@ -19,44 +20,79 @@ export interface InputSchema {
 
 const HINT = "See the tool's input schema (tools/list) for its arguments.";
 
-/**
- * Checks a tool call's arguments against the tool's input schema. Clients do
- * not have to validate before calling, and a model's arguments are often a
- * little off: each mistake is a usage error naming the argument, reported as
- * the tool's error result like any other bad input.
- */
-export function checkArgs(tool: string, schema: InputSchema, args: unknown): Record<string, string | boolean> {
-  if (args === undefined || args === null) args = {};
-  if (typeof args !== 'object' || Array.isArray(args)) throw new UsageError(`${tool}: the arguments must be an object`, HINT);
-  const out: Record<string, string | boolean> = {};
-  for (const [key, value] of Object.entries(args as Record<string, unknown>)) {
-    const prop = schema.properties[key];
-    if (!prop) {
+// One validator per schema, compiled on a tool's first call or once the tools are listed:
+// ajv is loaded then, never on the way to `initialize` or the listing.
+let ajv: Promise<Ajv> | undefined;
+const compiled = new WeakMap<InputSchema, ValidateFunction>();
+
+async function validatorOf(schema: InputSchema): Promise<ValidateFunction> {
+  let v = compiled.get(schema);
+  if (!v) {
+    ajv ??= import('ajv').then((m) => {
+      // ajv is CommonJS: bundled, its exports come under `default`; run from the sources, as named exports.
+      const { Ajv } = (m.Ajv ? m : (m as unknown as { default: typeof m }).default) as typeof m;
+      return new Ajv({ strict: true, allErrors: false });
+    });
+    v = (await ajv).compile(schema);
+    compiled.set(schema, v);
+  }
+  return v;
+}
+
+/** Compiles the validators ahead of the first call. */
+export async function prepareArgs(schemas: readonly InputSchema[]): Promise<void> {
+  for (const schema of schemas) await validatorOf(schema);
+}
+
+/** An ajv error as the usage error a person (or a model) can act on: the argument named, and what it must be. */
+function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Record<string, unknown>): UsageError {
+  const key = e.instancePath.replace(/^\//, '');
+  const value = args[key];
+  switch (e.keyword) {
+    case 'additionalProperties': {
       const known = Object.keys(schema.properties);
-      throw new UsageError(
-        `${tool}: unknown argument "${truncate(key)}"`,
+      return new UsageError(
+        `${tool}: unknown argument "${truncate(String(e.params.additionalProperty))}"`,
         known.length ? `Its arguments are ${known.join(', ')}.` : `${tool} takes no arguments.`,
       );
     }
-    // An explicit null is how some clients say "not given".
-    if (value === null) continue;
-    if (typeof value !== prop.type)
-      throw new UsageError(
-        `${tool}: argument "${key}" must be a ${prop.type}, not ${Array.isArray(value) ? 'an array' : typeof value}`,
+    case 'required':
+      return new UsageError(`${tool}: missing required argument "${String(e.params.missingProperty)}"`, HINT);
+    case 'type':
+      return new UsageError(
+        `${tool}: argument "${key}" must be a ${String(e.params.type)}, not ${Array.isArray(value) ? 'an array' : typeof value}`,
         HINT,
       );
-    if (typeof value === 'string') {
-      if (prop.enum && !prop.enum.includes(value))
-        throw new UsageError(`${tool}: argument "${key}" must be one of ${prop.enum.join(', ')}, not "${truncate(value)}"`, HINT);
-      if (prop.minLength !== undefined && value.length < prop.minLength) throw new UsageError(`${tool}: argument "${key}" is empty`, HINT);
-      if (prop.maxLength !== undefined && value.length > prop.maxLength) {
-        throw new UsageError(`${tool}: argument "${key}" is ${value.length} characters long; the limit is ${prop.maxLength}`, HINT);
-      }
-    }
-    out[key] = value as string | boolean;
+    case 'enum':
+      return new UsageError(
+        `${tool}: argument "${key}" must be one of ${(e.params.allowedValues as string[]).join(', ')}, not "${truncate(String(value))}"`,
+        HINT,
+      );
+    case 'minLength':
+      return new UsageError(`${tool}: argument "${key}" is empty`, HINT);
+    case 'maxLength':
+      return new UsageError(
+        `${tool}: argument "${key}" is ${String(value).length} characters long; the limit is ${String(e.params.limit)}`,
+        HINT,
+      );
+    default:
+      return new UsageError(`${tool}: argument "${key}" ${e.message ?? 'is not valid'}`, HINT);
   }
-  for (const key of schema.required ?? []) {
-    if (out[key] === undefined) throw new UsageError(`${tool}: missing required argument "${key}"`, HINT);
-  }
-  return out;
+}
+
+/**
+ * Checks a tool call's arguments against the input schema the tool publishes
+ * (with ajv, so the check is the schema itself). Clients do not have to
+ * validate before calling, and a model's arguments are often a little off:
+ * each mistake is a usage error naming the argument, reported as the tool's
+ * error result like any other bad input.
+ */
+export async function checkArgs(tool: string, schema: InputSchema, args: unknown): Promise<Record<string, string | boolean>> {
+  if (args === undefined || args === null) args = {};
+  if (typeof args !== 'object' || Array.isArray(args)) throw new UsageError(`${tool}: the arguments must be an object`, HINT);
+  // An explicit null is how some clients say "not given".
+  const given = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null));
+  const validate = await validatorOf(schema);
+  if (!validate(given)) throw usageError(tool, schema, validate.errors![0]!, given);
+  return given as Record<string, string | boolean>;
 }

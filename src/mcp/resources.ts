@@ -1,7 +1,7 @@
 import { UsageError } from '../core/errors.ts';
 import { isName, isUlid, truncate } from '../core/names.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
-import { effectiveMarkdown } from './render.ts';
+import { effectiveMarkdown, PRECEDENCE_LINE } from '../present/effective.ts';
 import { effectiveFor, type ToolContext } from './tools.ts';
 
 /**
@@ -87,7 +87,7 @@ export function listedResources(targets: readonly Target[]) {
       uri: resourceUri(t, form),
       name: `${'project' in t ? t.project : t.plan}-effective-${form}`,
       title: `Effective invariants of ${label}${form === 'json' ? ' (JSON)' : ''}`,
-      description: `The invariants that apply to ${label}, by precedence (plan > project > global).`,
+      description: `The invariants that apply to ${label}, by precedence (${PRECEDENCE_LINE}).`,
       mimeType: MIME[form],
     }));
   });

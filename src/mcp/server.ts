@@ -16,9 +16,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { setFlagsFromString } from 'node:v8';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
-import { errorLines } from '../cli/error-text.ts';
-import { makeStyle } from '../cli/style.ts';
-import { VERSION } from '../cli/version.ts';
+import { makeStyle } from '../core/style.ts';
+import { diagnosticsJson, errorLines } from '../present/diagnostics.ts';
+import { VERSION } from '../present/version.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { Target } from './resources.ts';
 import type { ToolContext, ToolDef } from './tools.ts';
@@ -62,7 +62,7 @@ export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallT
           hint: error.hint ?? null,
           exit_code: error.exitCode,
           detail: error.detail ?? null,
-          diagnostics: error.diagnostics.map(({ lineText: _l, ...d }) => d),
+          diagnostics: diagnosticsJson(error.diagnostics),
         },
       },
     };
@@ -192,9 +192,15 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     }
   });
 
+  let prepared = false;
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const on = await writeAllowed();
     const { tools } = await parts();
+    // Once the listing is sent, while the client reads it, the argument validators are compiled (ajv): off the first call's path.
+    if (!prepared) {
+      prepared = true;
+      setImmediate(() => void tools.prepareTools().catch(() => {}));
+    }
     return { tools: tools.TOOLS.map((t) => toolListing(t, on)) };
   });
 

@@ -3,14 +3,25 @@ import { globMatches } from '../core/globs.ts';
 import { requireValid } from '../service/invariant-service.ts';
 import { loadConfig } from '../store/config.ts';
 import { projectsHoldingFolder, readProjects, repoRelative, repositoryTop } from '../store/projects.ts';
-import { describeScope, type Severity } from '../core/model.ts';
-import { planJson, violationJson } from '../cli/plan-render.ts';
-import { invariantJson, shadowJson } from '../cli/render.ts';
+import { describeScope, SEVERITIES, type Severity } from '../core/model.ts';
+import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
+import {
+  INVARIANT_SCHEMA,
+  invariantJson,
+  LISTED_SCHEMA,
+  listedJson,
+  SHOW_RELATIONS_SCHEMA,
+  showRelationsJson,
+  showText,
+} from '../present/invariant.ts';
+import { PLAN_STATUS_SCHEMA, planStatusJson, planStatusText } from '../present/plan-status.ts';
+import { arrayOf, INTEGER, objectOf } from '../present/schema.ts';
+import { VIOLATION_SCHEMA, violationJson } from '../present/violation.ts';
+import { makeStyle } from '../core/style.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
-import { checkArgs, type InputSchema } from './args.ts';
+import { checkArgs, prepareArgs, type InputSchema } from './args.ts';
 import { reconcileTools } from './reconcile.ts';
-import { effectiveData, effectiveMarkdown, type EffectiveData } from './render.ts';
 
 /** What a tool answers: data for `structuredContent`, and the same for a person (or a model) to read. */
 export interface ToolAnswer {
@@ -43,35 +54,6 @@ const str = (description: string, extra: Record<string, unknown> = {}) => ({
   maxLength: 1000,
   ...extra,
 });
-const nullable = (type: string) => ({ type: [type, 'null'] });
-
-const SHADOW_JSON = {
-  type: 'object',
-  properties: { id: { type: 'string' }, scope: { type: 'string' }, path: { type: 'string' } },
-  required: ['id', 'scope', 'path'],
-};
-const INVARIANT_JSON = {
-  type: 'object',
-  properties: {
-    id: { type: 'string' },
-    text: { type: 'string' },
-    severity: { enum: ['error', 'warning', 'info'] },
-    active: { type: 'boolean' },
-    scope: { enum: ['global', 'project', 'action', 'plan'] },
-    project: nullable('string'),
-    action: nullable('string'),
-    plan: nullable('string'),
-    path: { type: 'string' },
-    tags: { type: 'array', items: { type: 'string' } },
-    rationale: nullable('string'),
-  },
-  required: ['id', 'text', 'severity', 'active', 'scope', 'path', 'tags'],
-};
-const PLAN_JSON = {
-  type: 'object',
-  properties: { id: { type: 'string' }, action: nullable('string'), project: nullable('string'), goal: nullable('string') },
-  required: ['id', 'action', 'project', 'goal'],
-};
 
 function one<T extends string>(args: Record<string, string | boolean>, keys: readonly T[], tool: string, required: boolean): T | undefined {
   const given = keys.filter((k) => args[k] !== undefined && args[k] !== false);
@@ -172,27 +154,7 @@ export const TOOLS: readonly ToolDef[] = [
       },
       additionalProperties: false,
     },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        target: {
-          type: 'object',
-          properties: {
-            kind: { enum: ['project', 'plan'] },
-            project: nullable('string'),
-            plan: nullable('string'),
-            path: { type: 'string' },
-          },
-          required: ['kind', 'project', 'plan'],
-        },
-        count: { type: 'integer' },
-        invariants: {
-          type: 'array',
-          items: { ...INVARIANT_JSON, properties: { ...INVARIANT_JSON.properties, shadows: { type: 'array', items: SHADOW_JSON } } },
-        },
-      },
-      required: ['target', 'count', 'invariants'],
-    },
+    outputSchema: EFFECTIVE_DATA_SCHEMA,
     async run(args, ctx) {
       const which = one(args, ['project', 'plan', 'path'] as const, 'effective_invariants', true)!;
       const pattern = args.pattern as string | undefined;
@@ -222,24 +184,7 @@ export const TOOLS: readonly ToolDef[] = [
       },
       additionalProperties: false,
     },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        count: { type: 'integer' },
-        invariants: {
-          type: 'array',
-          items: {
-            ...INVARIANT_JSON,
-            properties: {
-              ...INVARIANT_JSON.properties,
-              shadows: { type: 'array', items: SHADOW_JSON },
-              shadowed_by: { type: 'array', items: SHADOW_JSON },
-            },
-          },
-        },
-      },
-      required: ['count', 'invariants'],
-    },
+    outputSchema: objectOf({ count: INTEGER, invariants: arrayOf(LISTED_SCHEMA) }, ['count', 'invariants']),
     async run(args, ctx) {
       const which = one(args, ['global', 'project', 'plan', 'action'] as const, 'list_invariants', false);
       let scope: ScopeInput | undefined;
@@ -252,15 +197,7 @@ export const TOOLS: readonly ToolDef[] = [
         all: args.include_inactive === true,
         ...(args.pattern !== undefined ? { pattern: args.pattern as string } : {}),
       });
-      const invariants = items.map(({ invariant, shadow }) => ({
-        ...invariantJson(invariant),
-        ...(shadow
-          ? {
-              shadowed_by: shadow.shadowedBy.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
-              shadows: shadow.shadows.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
-            }
-          : {}),
-      }));
+      const invariants = items.map(listedJson);
       const lines = items.length === 0 ? ['No invariants match.'] : [`${items.length} invariant${items.length === 1 ? '' : 's'}:`];
       for (const { invariant: i } of items)
         lines.push(`- [${describeScope(i.scope)}] ${i.text} (${i.id}, ${i.severity}${i.active ? '' : ', inactive'})`);
@@ -280,38 +217,16 @@ export const TOOLS: readonly ToolDef[] = [
       required: ['id'],
       additionalProperties: false,
     },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        invariant: INVARIANT_JSON,
-        applies_to: { type: 'string' },
-        plans_targeting: { type: ['array', 'null'], items: { type: 'string' } },
-        shadows: { type: 'array', items: SHADOW_JSON },
-        shadowed_by: { type: 'array', items: SHADOW_JSON },
-      },
-      required: ['invariant', 'applies_to', 'shadows', 'shadowed_by'],
-    },
+    outputSchema: objectOf({ invariant: INVARIANT_SCHEMA, ...SHOW_RELATIONS_SCHEMA }, [
+      'invariant',
+      'applies_to',
+      'plans_targeting',
+      'shadows',
+      'shadowed_by',
+    ]),
     async run(args, ctx) {
       const r = await ctx.service.show(args.id as string);
-      const inv = invariantJson(r.invariant);
-      const data = {
-        invariant: inv,
-        applies_to: r.appliesTo,
-        plans_targeting: r.plansTargeting ?? null,
-        shadows: r.shadow.shadows.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
-        shadowed_by: r.shadow.shadowedBy.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
-      };
-      const lines = [
-        `${inv.text}`,
-        `id: ${inv.id} · severity: ${inv.severity} · ${inv.active ? 'active' : 'inactive'} · scope: ${describeScope(r.invariant.scope)}`,
-        `applies to: ${r.appliesTo}`,
-      ];
-      if (inv.tags.length) lines.push(`tags: ${inv.tags.join(', ')}`);
-      if (inv.rationale) lines.push(`rationale: ${inv.rationale}`);
-      for (const o of data.shadows) lines.push(`shadows: ${o.scope} ${o.id}`);
-      for (const o of data.shadowed_by) lines.push(`shadowed by: ${o.scope} ${o.id}`);
-      lines.push(`file: ${inv.path}`);
-      return { data, text: lines.join('\n') };
+      return { data: { invariant: invariantJson(r.invariant), ...showRelationsJson(r) }, text: showText(r, makeStyle(false)) };
     },
   },
   {
@@ -329,25 +244,12 @@ export const TOOLS: readonly ToolDef[] = [
         plan: str('Plan id or unique prefix (4+ characters).', { maxLength: 26 }),
         invariant: str("Id or unique prefix of an invariant in the plan's effective set.", { maxLength: 26 }),
         details: str('What happened: the change, the file or command, and what should be done about it.', { maxLength: 10000 }),
-        severity: { type: 'string', enum: ['error', 'warning', 'info'], description: "Optional: overrides the invariant's own severity." },
+        severity: { type: 'string', enum: [...SEVERITIES], description: "Optional: overrides the invariant's own severity." },
       },
       required: ['plan', 'invariant', 'details'],
       additionalProperties: false,
     },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        id: { type: 'string' },
-        plan: { type: 'string' },
-        invariant_id: { type: 'string' },
-        violated_text: { type: 'string' },
-        severity: { enum: ['error', 'warning', 'info'] },
-        details: nullable('string'),
-        created_at: { type: 'string' },
-        path: { type: 'string' },
-      },
-      required: ['id', 'plan', 'invariant_id', 'violated_text', 'severity', 'created_at', 'path'],
-    },
+    outputSchema: VIOLATION_SCHEMA,
     async run(args, ctx) {
       const r = await ctx.plans.addViolation({
         plan: args.plan as string,
@@ -376,51 +278,10 @@ export const TOOLS: readonly ToolDef[] = [
       required: ['plan'],
       additionalProperties: false,
     },
-    outputSchema: {
-      type: 'object',
-      properties: {
-        plan: PLAN_JSON,
-        effective_count: { type: 'integer' },
-        latest_enforcement: { type: ['object', 'null'] },
-        violations: {
-          type: 'object',
-          properties: { error: { type: 'integer' }, warning: { type: 'integer' }, info: { type: 'integer' } },
-          required: ['error', 'warning', 'info'],
-        },
-        failing: { type: 'boolean' },
-        reasons: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { code: { type: 'string' }, level: { enum: ['fail', 'report'] }, message: { type: 'string' } },
-            required: ['code', 'level', 'message'],
-          },
-        },
-      },
-      required: ['plan', 'effective_count', 'latest_enforcement', 'violations', 'failing', 'reasons'],
-    },
+    outputSchema: PLAN_STATUS_SCHEMA,
     async run(args, ctx) {
       const r = await ctx.plans.status(args.plan as string);
-      const e = r.latestEnforcement;
-      const data = {
-        plan: planJson(r.plan),
-        effective_count: r.effectiveCount,
-        latest_enforcement: e
-          ? { id: e.id, decision_id: e.decision_id, created_at: e.created_at, enforced: e.enforced, total: e.total, error: e.error ?? null }
-          : null,
-        violations: r.violations,
-        failing: r.failing,
-        reasons: r.reasons.map((x) => ({ code: x.code, level: x.level, message: x.message })),
-      };
-      const v = r.violations;
-      const text = [
-        `${r.failing ? 'FAILING' : 'OK'}: plan ${r.plan.id}${r.plan.project ? ` (project ${r.plan.project})` : ''}${r.plan.goal ? ` — ${r.plan.goal}` : ''}`,
-        `effective set: ${r.effectiveCount} invariant${r.effectiveCount === 1 ? '' : 's'}`,
-        `enforcement: ${e ? `${e.enforced} of ${e.total} enforced at ${e.created_at}${e.error ? ` (actor failed: ${e.error})` : ''}` : 'never run'}`,
-        `violations: ${v.error} error, ${v.warning} warning, ${v.info} info`,
-        ...r.reasons.map((x) => `${x.level}: ${x.code}: ${x.message}`),
-      ].join('\n');
-      return { data, text };
+      return { data: planStatusJson(r), text: planStatusText(r, makeStyle(false)) };
     },
   },
   // Reconciliation by the connected agent (src/mcp/reconcile.ts).
@@ -429,8 +290,13 @@ export const TOOLS: readonly ToolDef[] = [
 
 /** Runs one tool call: the arguments checked against its schema, then the use case. */
 export async function callTool(tool: ToolDef, rawArgs: unknown, ctx: ToolContext): Promise<ToolAnswer> {
-  const args = checkArgs(tool.name, tool.inputSchema, rawArgs);
+  const args = await checkArgs(tool.name, tool.inputSchema, rawArgs);
   return tool.run(args, ctx);
+}
+
+/** Compiles every tool's argument validator now, so that no call waits for it. */
+export function prepareTools(): Promise<void> {
+  return prepareArgs(TOOLS.map((t) => t.inputSchema));
 }
 
 export function newToolContext(service: InvariantService): ToolContext {

@@ -61,8 +61,8 @@ export class InvariantService {
   }
 
   /** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
-  resolveId(prefix: string): Promise<{ id: string; path: string; scope: Scope }> {
-    return lookup.resolveId(this, prefix);
+  resolveId(prefix: string, options: { inherited?: boolean } = {}): Promise<{ id: string; path: string; scope: Scope }> {
+    return lookup.resolveId(this, prefix, options);
   }
 
   /** The full id of the plan an id or a unique prefix (≥ 4 characters) names. */

@@ -54,7 +54,10 @@ export function Browser({
   const width = Math.max(20, columns);
   const { data, reload } = useStoreData(service, onError);
   const abbreviations = useMemo(
-    () => new IdAbbreviations(data ? [...data.items.map((i) => i.invariant.id), ...data.catalog.plans.map((p) => p.id)] : []),
+    () =>
+      new IdAbbreviations(
+        data ? [...data.items.map((i) => i.invariant.id), ...data.inherited.map((i) => i.id), ...data.catalog.plans.map((p) => p.id)] : [],
+      ),
     [data],
   );
   const short = useCallback((id: string) => abbreviations.short(id), [abbreviations]);
@@ -81,7 +84,10 @@ export function Browser({
     if (!data) return { rows: [] };
     try {
       if (effective) {
-        const byId = new Map(data.items.map((i) => [i.invariant.id, i.invariant]));
+        const byId = new Map([
+          ...data.items.map((i) => [i.invariant.id, i.invariant] as const),
+          ...data.inherited.map((i) => [i.id, i] as const),
+        ]);
         const entries = regex
           ? (() => {
               const keep = new Set(

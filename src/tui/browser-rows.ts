@@ -1,5 +1,6 @@
 import { describeScope, scopeFolder, type Scope, type ScopedInvariant } from '../core/model.ts';
 import type { ShadowInfo } from '../core/shadow.ts';
+import { effectiveGroups } from '../present/effective.ts';
 import type { EffectiveResult, ListedInvariant, WaiverState } from '../service/invariant-service.ts';
 
 /** What the browser shows: one scope, or all of them. */
@@ -49,20 +50,14 @@ export function listRows(items: readonly ListedInvariant[]): Row[] {
  */
 export function effectiveRows(result: EffectiveResult, byId: ReadonlyMap<string, ScopedInvariant>): Row[] {
   const rows: Row[] = [];
-  let folder = '';
-  const counts = new Map<string, number>();
-  for (const e of result.entries) counts.set(scopeFolder(e.invariant.scope), (counts.get(scopeFolder(e.invariant.scope)) ?? 0) + 1);
-  for (const entry of result.entries) {
-    const f = scopeFolder(entry.invariant.scope);
-    if (f !== folder) {
-      folder = f;
-      rows.push({ kind: 'header', label: describeScope(entry.invariant.scope), count: counts.get(f) ?? 0 });
-    }
-    const waivers = result.waivers.filter((w) => w.invariant_id === entry.invariant.id);
-    rows.push(waivers.length > 0 ? { kind: 'item', invariant: entry.invariant, waivers } : { kind: 'item', invariant: entry.invariant });
-    for (const ref of entry.shadows) {
-      const hidden = byId.get(ref.id);
-      if (hidden) rows.push({ kind: 'item', invariant: hidden, hiddenBy: entry.invariant });
+  for (const group of effectiveGroups(result)) {
+    rows.push({ kind: 'header', label: group.label, count: group.entries.length });
+    for (const { entry, waivers } of group.entries) {
+      rows.push(waivers.length > 0 ? { kind: 'item', invariant: entry.invariant, waivers } : { kind: 'item', invariant: entry.invariant });
+      for (const ref of entry.shadows) {
+        const hidden = byId.get(ref.id);
+        if (hidden) rows.push({ kind: 'item', invariant: hidden, hiddenBy: entry.invariant });
+      }
     }
   }
   return rows;

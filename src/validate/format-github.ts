@@ -1,3 +1,4 @@
+import { SEVERITIES } from '../core/model.ts';
 import { sortDiagnostics } from '../core/diagnostics.ts';
 import { escapeUnsafe, markdownCode, markdownText } from '../core/plain-text.ts';
 import { PerCodeLimit } from './format-text.ts';
@@ -51,7 +52,7 @@ export function* githubLog(r: ValidationResult, verbose = false): Generator<stri
   for (const line of limit.lines()) piece += `${line}\n`;
   const n = r.diagnostics.length;
   const where = listed === n ? `all ${n} are listed above` : `${listed} of ${n} are listed above; \`--verbose\` lists all`;
-  const shown = (['error', 'warning', 'info'] as const).some((s) => r.counts[s] > GITHUB_ANNOTATION_LIMIT)
+  const shown = SEVERITIES.some((s) => r.counts[s] > GITHUB_ANNOTATION_LIMIT)
     ? ` (GitHub shows at most ${GITHUB_ANNOTATION_LIMIT} annotations of each kind per step; ${where})`
     : '';
   const verdict = r.ok ? 'ok' : 'failed';

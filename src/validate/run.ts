@@ -148,9 +148,12 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
         ...shared,
         lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined),
       };
-  let report: ValidateReport = await checkTree(source, checkOptions, git?.GitError);
-  // Floors of the policy sources this store extends (docs/extends.md); the module loads only for such a store.
-  if (await extendsSomething(source)) {
+  // Policy sources (docs/extends.md): their modules load only for a store that extends one.
+  const extending = await extendsSomething(source);
+  const sourceOptions = extending ? { sourceActionIds: (await import('./source-actions.ts')).sourceActionIds(options.store, source) } : {};
+  let report: ValidateReport = await checkTree(source, { ...checkOptions, ...sourceOptions }, git?.GitError);
+  // Floors of the policy sources this store extends.
+  if (extending) {
     const started = options.onTime ? performance.now() : 0;
     const { lockedDiagnostics } = await import('./locked.ts');
     report = { ...report, diagnostics: [...report.diagnostics, ...(await lockedDiagnostics(options.store, source))] };

@@ -43,6 +43,7 @@ describe('the layer rules (docs/architecture.md)', () => {
     expect(r.code).toBe(1);
     expect(r.lines.map((l) => l.split(': ')[0])).toEqual([
       'src/cli/main.ts:1',
+      'src/cli/main.ts:2',
       'src/core/pure.ts:2',
       'src/core/pure.ts:3',
       'src/index.ts:1',
@@ -52,7 +53,31 @@ describe('the layer rules (docs/architecture.md)', () => {
       'src/store/up.ts:3',
       'src/tui/App.tsx:2',
       'src/plugins/',
-      '10 layer rule(s) broken (docs/architecture.md).',
+      '11 layer rule(s) broken (docs/architecture.md).',
+    ]);
+  });
+
+  it('refuse a new import from src/mcp into src/cli, of any kind; src/cli opens src/mcp only from the mcp command, by import()', () => {
+    const dir = tree({
+      'src/cli/report.ts': 'export const lines = 1;\n',
+      'src/cli/commands/mcp.ts':
+        "const { serve } = await import('../../mcp/server.ts');\nimport type { Opts } from '../../mcp/server.ts';\n",
+      'src/cli/main.ts': "import { serve } from '../mcp/server.ts';\n",
+      'src/cli/context.ts': "export const serve = () => import('../mcp/server.ts');\n",
+      'src/mcp/server.ts':
+        "import { lines } from '../cli/report.ts';\nimport type { T } from '../cli/report.ts';\nexport const serve = () => import('../cli/report.ts');\n",
+      'src/present/shape.ts': "import { lines } from '../cli/report.ts';\n",
+    });
+    const r = check(dir);
+    expect(r.code).toBe(1);
+    expect(r.lines.map((l) => l.split(': ')[0])).toEqual([
+      'src/cli/context.ts:1',
+      'src/cli/main.ts:1',
+      'src/mcp/server.ts:1',
+      'src/mcp/server.ts:2',
+      'src/mcp/server.ts:3',
+      'src/present/shape.ts:1',
+      '6 layer rule(s) broken (docs/architecture.md).',
     ]);
   });
 });

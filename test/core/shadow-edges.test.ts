@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Plan, Scope, ScopedInvariant } from '../../src/core/model.ts';
+import { resolveEffective } from '../../src/core/resolve.ts';
 import { checkNewInvariant, shadowMap } from '../../src/core/shadow.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
 
@@ -21,10 +22,15 @@ describe('shadowMap: a plan of no known project', () => {
   test.each([
     ['a plan naming no project', LONE_PLAN],
     ['a plan whose plan.yaml is missing', MISSING_PLAN],
-  ])('%s hides neither an action template nor an inherited copy', (_name, plan) => {
+  ])('%s hides no action template, and hides an inherited copy as its effective set does', (_name, plan) => {
     const all = [inv(NEW, { kind: 'plan', plan }), inv(OLD, action), inv(LAST, inherited)];
     const map = shadowMap(all, plans);
-    for (const x of all) expect(map.get(x.id)).toEqual({ shadowedBy: [], shadows: [] });
+    expect(map.get(OLD)).toEqual({ shadowedBy: [], shadows: [] });
+    // An inherited copy applies to every target, the plan's too, where the plan's copy is kept (core/resolve.ts).
+    expect(map.get(NEW)).toEqual({ shadowedBy: [], shadows: [all[2]] });
+    expect(map.get(LAST)).toEqual({ shadowedBy: [all[0]], shadows: [] });
+    const entries = resolveEffective({ kind: 'plan', plan }, all);
+    expect(entries.map((e) => [e.invariant.id, e.shadows.map((r) => r.id)])).toEqual([[NEW, [LAST]]]);
   });
 });
 
@@ -43,5 +49,20 @@ describe('checkNewInvariant: every copy in another scope counts, whatever its id
       shadows: [],
       shadowedBy: [project],
     });
+  });
+});
+
+describe('shadowMap: the inherited tier, as the resolver orders it', () => {
+  test('a store copy of any scope hides an inherited one, never the other way; of two sources the first listed wins', () => {
+    const later: Scope = { kind: 'inherited', source: 'team', order: 1 };
+    // The earlier source's copy has the greater id: order decides, not age.
+    const all = [inv(OLD, { kind: 'global' }), inv(NEW, { kind: 'project', project: 'web' }), inv(LAST, inherited), inv(LONE_PLAN, later)];
+    const map = shadowMap(all, plans);
+    expect(map.get(OLD)).toEqual({ shadowedBy: [all[1]], shadows: [all[2], all[3]] });
+    expect(map.get(NEW)).toEqual({ shadowedBy: [], shadows: [all[0], all[2], all[3]] });
+    expect(map.get(LAST)).toEqual({ shadowedBy: [all[0], all[1]], shadows: [all[3]] });
+    expect(map.get(LONE_PLAN)).toEqual({ shadowedBy: [all[0], all[1], all[2]], shadows: [] });
+    const entries = resolveEffective({ kind: 'project', project: 'web' }, [all[2]!, all[3]!]);
+    expect(entries.map((e) => [e.invariant.id, e.shadows.map((r) => r.id)])).toEqual([[LAST, [LONE_PLAN]]]);
   });
 });

@@ -132,8 +132,11 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect((status.structuredContent as { reasons: { code: string; level: string }[] }).reasons.map((x) => [x.code, x.level])).toEqual([
       ['not-run', 'fail'],
     ]);
-    expect(textOf(status)).toMatch(/^FAILING: plan /);
-    expect(textOf(status)).toContain('fail: not-run: ');
+    // One shape and one text for both surfaces (src/present/plan-status.ts): the CLI's JSON and text are the tool's.
+    const cliStatus = await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json']);
+    expect(cliStatus.code).toBe(1);
+    expect(status.structuredContent).toEqual(JSON.parse(cliStatus.stdout));
+    expect(textOf(status)).toBe((await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN])).stdout.trimEnd());
   });
 
   it('effective_invariants for a file path: the project whose paths hold it; in no project, or outside the repository, an error', async () => {

@@ -2,7 +2,7 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import { ExtendsService } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { makeStyle } from '../style.ts';
+import { makeStyle } from '../../core/style.ts';
 
 export default defineCommand<{ source?: string[] }>({
   command: 'fetch [source..]',

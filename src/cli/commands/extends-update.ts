@@ -1,10 +1,10 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { ExtendsService, type SourceMove } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
-import { diffJson, diffText } from '../diff-format.ts';
+import { diffJson, diffText } from '../../present/diff.ts';
 import { emit } from '../render.ts';
 import type { DiffResult } from '../../service/review-service.ts';
-import { makeStyle } from '../style.ts';
+import { makeStyle } from '../../core/style.ts';
 
 interface UpdateArgs {
   source?: string[];

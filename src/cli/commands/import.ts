@@ -6,7 +6,7 @@ import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
 import { emit } from '../render.ts';
-import type { Style } from '../style.ts';
+import type { Style } from '../../core/style.ts';
 
 interface ImportArgs {
   paths?: string[];

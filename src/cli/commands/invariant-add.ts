@@ -1,9 +1,10 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import { describeScope, type Severity } from '../../core/model.ts';
+import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
 import type { AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
-import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { emit, relationNotes } from '../render.ts';
+import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
 interface AddArgs extends ScopeArgs {
@@ -22,7 +23,7 @@ export default defineCommand<AddArgs>({
     scopeOptions(y, 'add to')
       .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })
       .option('severity', {
-        choices: ['error', 'warning', 'info'],
+        choices: [...SEVERITIES],
         requiresArg: true,
         default: 'error',
         describe: 'severity of a violation',

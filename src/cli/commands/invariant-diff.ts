@@ -33,7 +33,7 @@ export default defineCommand<DiffArgs>({
   async run(argv, ctx) {
     const review = await ctx.review();
     // The formatter loads while git answers.
-    const formats = import('../diff-format.ts');
+    const formats = import('../../present/diff.ts');
     formats.catch(() => undefined);
     const result = await review.diff({
       ...(argv.range !== undefined ? { range: String(argv.range) } : {}),

@@ -1,10 +1,11 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import { describeScope, type Severity } from '../../core/model.ts';
+import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
 import type { EditInput, EditResult } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { tuiIo } from '../interactive.ts';
-import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { emit, relationNotes } from '../render.ts';
+import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
 
 interface EditArgs {
   id: string;
@@ -26,7 +27,7 @@ export default defineCommand<EditArgs>({
     y
       .positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' })
       .option('text', { type: 'string', requiresArg: true, describe: 'the new text' })
-      .option('severity', { choices: ['error', 'warning', 'info'], describe: 'the new severity' })
+      .option('severity', { choices: [...SEVERITIES], describe: 'the new severity' })
       .option('tag', { type: 'string', array: true, nargs: 1, describe: 'add a tag (repeatable)' })
       .option('untag', { type: 'string', array: true, nargs: 1, describe: 'remove a tag (repeatable)' })
       .option('rationale', { type: 'string', requiresArg: true, describe: 'the new rationale ("" removes it)' })

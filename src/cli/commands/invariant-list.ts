@@ -1,13 +1,14 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/model.ts';
+import { describeScope, scopeFolder } from '../../core/model.ts';
 import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
 import type { CliContext } from '../context.ts';
-import { effectiveEntriesJsonEach, waiverLine } from '../plan-render.ts';
-import { emitList, hiddenCopyLines, invariantJson, shadowJson } from '../render.ts';
+import { effectiveEntriesJsonEach, effectiveLines, invariantMeta } from '../../present/effective.ts';
+import { listedJson } from '../../present/invariant.ts';
+import { emitList } from '../render.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
-import type { Style } from '../style.ts';
+import type { Style } from '../../core/style.ts';
 
 interface ListArgs extends ScopeArgs {
   pattern?: string;
@@ -92,70 +93,12 @@ function printEffective(ctx: CliContext, result: EffectiveResult): Promise<void>
   );
 }
 
-function* effectiveLines(s: Style, result: EffectiveResult): Generator<string> {
-  const t = result.target;
-  const title = t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
-  const n = result.entries.length;
-  yield s.bold(`Effective set of ${title}: ${n} invariant${n === 1 ? '' : 's'}`) + s.dim('  (plan > project > global > inherited)');
-  const waivers = waiversById(result.waivers);
-  let group = '';
-  for (const [i, e] of result.entries.entries()) {
-    const label = describeScope(e.invariant.scope);
-    if (label !== group) {
-      group = label;
-      yield '';
-      yield s.cyan(label);
-    }
-    yield `  ${String(i + 1).padStart(2)}. ${e.invariant.text}`;
-    yield `      ${meta(s, e.invariant)}`;
-    for (const line of hiddenCopyLines(e, s.yellow, (p) => `  ${s.dim(p)}`)) yield `      ${line}`;
-    for (const w of waivers.get(e.invariant.id) ?? []) yield `      ${waiverLine(s, w)}`;
-  }
-  if (n === 0) {
-    yield '';
-    yield '  (none)';
-  }
-}
-
-/** The waivers of each invariant, in their order. */
-function waiversById<W extends { invariant_id: string }>(waivers: readonly W[]): Map<string, W[]> {
-  const by = new Map<string, W[]>();
-  for (const w of waivers) {
-    const list = by.get(w.invariant_id);
-    if (list) list.push(w);
-    else by.set(w.invariant_id, [w]);
-  }
-  return by;
-}
-
-function meta(s: Style, inv: ScopedInvariant): string {
-  const parts = [inv.id, sev(s, inv.severity)];
-  if (!inv.active) parts.push(s.yellow('inactive'));
-  if (inv.tags.length) parts.push(inv.tags.map((t) => `#${t}`).join(' '));
-  if (inv.source?.kind === 'action') parts.push(`source: action ${inv.source.ref ?? '?'} (${inv.source.origin_id ?? '?'})`);
-  else if (inv.source?.kind === 'plan') parts.push('source: plan');
-  return s.dim(parts.join(' · '));
-}
-
-function sev(s: Style, severity: string): string {
-  return severity === 'error' ? s.red(severity) : severity === 'warning' ? s.yellow(severity) : severity;
-}
-
 function printList(ctx: CliContext, items: ListedInvariant[]): Promise<void> {
   const s = ctx.style;
   return emitList(
     ctx,
     function* () {
-      for (const { invariant, shadow } of items)
-        yield {
-          ...invariantJson(invariant),
-          ...(shadow
-            ? {
-                shadowed_by: shadow.shadowedBy.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
-                shadows: shadow.shadows.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })),
-              }
-            : {}),
-        };
+      for (const item of items) yield listedJson(item);
     },
     () => piecesOf(listLines(s, items)),
   );
@@ -181,7 +124,7 @@ function* listLines(s: Style, items: ListedInvariant[]): Generator<string> {
     first = false;
     count++;
     yield `  ${invariant.text}`;
-    yield `    ${meta(s, invariant)}`;
+    yield `    ${invariantMeta(s, invariant)}`;
     for (const o of shadow?.shadowedBy ?? []) yield `    ${s.yellow('shadowed by')} ${describeScope(o.scope)} ${o.id}`;
     for (const o of shadow?.shadows ?? []) yield `    ${s.yellow('shadows')} ${describeScope(o.scope)} ${o.id}`;
   }

@@ -1,7 +1,8 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { emit, relationNotes } from '../render.ts';
+import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
 interface MoveArgs extends ScopeArgs {

@@ -3,7 +3,8 @@ import type { ShowResult } from '../../service/invariant-service.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
-import { emit, shadowJson } from '../render.ts';
+import { emit } from '../render.ts';
+import { shadowJson } from '../../present/invariant.ts';
 
 export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
   command: ['remove <id>', 'rm'],

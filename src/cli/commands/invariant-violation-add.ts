@@ -1,7 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
-import type { Severity } from '../../core/model.ts';
+import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { severityLabel, violationJson } from '../plan-render.ts';
+import { severityLabel, violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 
 interface AddArgs {
@@ -23,7 +23,7 @@ export default defineCommand<AddArgs>({
         demandOption: true,
         describe: "invariant id or unique prefix (in the plan's effective set)",
       })
-      .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, describe: "severity (default: the invariant's own)" })
+      .option('severity', { choices: [...SEVERITIES], requiresArg: true, describe: "severity (default: the invariant's own)" })
       .option('details', { type: 'string', requiresArg: true, describe: 'what happened' }),
   async run(argv, ctx) {
     const r = await (await ctx.plans()).addViolation({

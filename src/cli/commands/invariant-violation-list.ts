@@ -1,8 +1,8 @@
 import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
-import type { Severity } from '../../core/model.ts';
+import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { severityLabel, violationJson } from '../plan-render.ts';
+import { severityLabel, violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ plan?: string; severity?: Severity }>({
@@ -11,7 +11,7 @@ export default defineCommand<{ plan?: string; severity?: Severity }>({
   builder: (y) =>
     y
       .option('plan', { type: 'string', requiresArg: true, describe: 'only this plan (id or unique prefix)' })
-      .option('severity', { choices: ['error', 'warning', 'info'], requiresArg: true, describe: 'only this severity' }),
+      .option('severity', { choices: [...SEVERITIES], requiresArg: true, describe: 'only this severity' }),
   async run(argv, ctx) {
     const items = await (await ctx.plans()).listViolations({
       ...(argv.plan !== undefined ? { plan: String(argv.plan) } : {}),

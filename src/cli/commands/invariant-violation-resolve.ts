@@ -1,6 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
-import { violationJson } from '../plan-render.ts';
+import { violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ id: string; note?: string; commit?: boolean }>({

@@ -1,6 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
-import { waiverJson } from '../plan-render.ts';
+import { waiverJson } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 
 interface WaiveArgs {

@@ -1,6 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
-import { planJson, treeJson, treeText } from '../plan-render.ts';
+import { planJson, treeJson, treeText } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ id: string }>({

@@ -2,17 +2,11 @@ import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import {
-  decisionJson,
-  effectiveEntriesJson,
-  planJson,
-  runJson,
-  severityLabel,
-  violationJson,
-  waiverJson,
-  waiverLine,
-} from '../plan-render.ts';
-import { emit, hiddenCopyLines } from '../render.ts';
+import { decisionJson, planJson, runJson, waiverJson } from '../../present/plan.ts';
+import { effectiveEntriesJson, waiverLine } from '../../present/effective.ts';
+import { severityLabel, violationJson } from '../../present/violation.ts';
+import { emit } from '../render.ts';
+import { hiddenCopyLines } from '../../present/effective.ts';
 
 export default defineCommand<{ id: string }>({
   command: 'show <id>',

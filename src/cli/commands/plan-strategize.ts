@@ -7,7 +7,7 @@ import { commandActor, type Actor } from '../../enforce/actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
-import { decisionJson, planJson, runJson } from '../plan-render.ts';
+import { decisionJson, planJson, runJson } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 import { startProgress } from '../progress.ts';
 

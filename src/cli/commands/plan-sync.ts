@@ -2,9 +2,10 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import type { SyncResult } from '../../service/plan-service.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
-import { planJson } from '../plan-render.ts';
-import { emit, invariantJson } from '../render.ts';
-import type { Style } from '../style.ts';
+import { planJson } from '../../present/plan.ts';
+import { emit } from '../render.ts';
+import { invariantJson } from '../../present/invariant.ts';
+import type { Style } from '../../core/style.ts';
 
 interface SyncArgs {
   id: string;

@@ -2,8 +2,9 @@ import { EXIT_CODES } from '../../core/errors.ts';
 import type { StoreConfig } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { inferProject } from '../scope-options.ts';
-import { planJson } from '../plan-render.ts';
-import { emit, invariantJson } from '../render.ts';
+import { planJson } from '../../present/plan.ts';
+import { emit } from '../render.ts';
+import { invariantJson } from '../../present/invariant.ts';
 
 interface UseArgs {
   action: string;

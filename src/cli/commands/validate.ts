@@ -6,7 +6,7 @@ import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
 import { safeText } from '../safe-output.ts';
 import { writePieces } from '../write-pieces.ts';
-import { BUILD_ID, VERSION } from '../version.ts';
+import { BUILD_ID, VERSION } from '../../present/version.ts';
 
 interface ValidateArgs {
   paths?: string[];

@@ -1,6 +1,6 @@
 // Finding what an id, a prefix or a scope names: the lookups every use case starts with.
 import { UsageError } from '../../core/errors.ts';
-import { IdAbbreviations, normalisePrefix, pickId } from '../../core/id-prefix.ts';
+import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import { classifyPath } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
@@ -28,12 +28,38 @@ export async function readPlan(svc: InvariantService, idOrPrefix: string): Promi
 }
 
 /** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
-export async function resolveId(svc: InvariantService, prefix: string): Promise<{ id: string; path: string; scope: Scope }> {
+export async function resolveId(
+  svc: InvariantService,
+  prefix: string,
+  options: { inherited?: boolean } = {},
+): Promise<{ id: string; path: string; scope: Scope }> {
   const found: { id: string; path: string; scope: Scope }[] = [];
   for (const entry of await svc.source.list('', { recursive: true })) {
     if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
     const kind = classifyPath(entry.path);
     if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
+  }
+  // Known nowhere in the store: an inherited id (docs/extends.md) is shown, as `list --effective` and
+  // the export print it, and refused by a write, which belongs in the policy source's repository.
+  if (
+    resolvePrefix(
+      prefix,
+      found.map((f) => f.id),
+    ).kind === 'unknown'
+  ) {
+    // A write only names what it refuses: a source it cannot read leaves the answer "no invariant with id".
+    const sources = options.inherited ? await svc.inherited() : await svc.inherited().catch(() => []);
+    const inherited = sources.filter((i) => resolvePrefix(prefix, [i.id]).kind === 'unique');
+    if (inherited.length > 0 && !options.inherited) {
+      const inv = inherited[0]!;
+      const source = inv.scope.kind === 'inherited' ? inv.scope.source : '';
+      throw new UsageError(
+        `${inv.id} is inherited from the policy source ${source}; this store cannot change it`,
+        `Change it in the repository of ${source} (config.yaml's extends), or add a copy with \`overrides: ${inv.id}\` here.`,
+        { source, id: inv.id },
+      );
+    }
+    for (const i of inherited) found.push({ id: i.id, path: i.path, scope: i.scope });
   }
   const paths = new Map(found.map((f) => [f.id, f.path]));
   const id = pickId(prefix, paths.keys(), 'invariant', 'Run `agents invariant list --all` to see the ids.', (m) => `${m}  ${paths.get(m)}`);

@@ -111,18 +111,24 @@ export async function waiversOf(
 
 /** Everything about one invariant, with where it applies and what it shadows. */
 export async function show(svc: InvariantService, idOrPrefix: string): Promise<ShowResult> {
-  const found = await svc.resolveId(idOrPrefix);
+  const found = await svc.resolveId(idOrPrefix, { inherited: true });
   const snap = await readStore(svc.source);
-  const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
+  // The copies of the policy sources take part in shadowing as in every effective set.
+  const inherited = await svc.inherited();
+  const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;
+  const inv = all.find((i) => i.id === found.id && i.path === found.path);
   if (!inv) {
     requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `show ${found.id}`);
     throw new Error(`invariant ${found.id} was listed but not read`);
   }
-  const info = shadowInfo(inv, snap.invariants, snap.plans);
+  const info = shadowInfo(inv, all, snap.plans);
   const result: ShowResult = { invariant: inv, appliesTo: '', shadow: info };
   switch (inv.scope.kind) {
     case 'global':
       result.appliesTo = 'every project and every plan';
+      break;
+    case 'inherited':
+      result.appliesTo = `every project and every plan, below this store's own scopes (inherited from the policy source ${inv.scope.source})`;
       break;
     case 'project': {
       const project = inv.scope.project;

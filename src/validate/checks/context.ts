@@ -26,6 +26,8 @@ export interface ValidateOptions {
   repoFiles?: () => Promise<readonly string[] | undefined>;
   /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
   now?: Date;
+  /** The invariant ids of a policy source's action template (`SOURCE:NS/NAME`), for promoted origins; absent: the store extends nothing. */
+  sourceActionIds?: (ref: string) => Promise<ReadonlySet<string> | undefined>;
   /**
    * Threads that check the files no cache answers (`--jobs`, docs/validation.md):
    * 1 is this thread alone; absent, every core when there are enough files.

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../core/diagnostics.ts';
 import type { Plan, StoreConfig } from '../../core/model.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import type { FileFacts } from '../file-facts.ts';
-import type { ContentJob } from './context.ts';
+import type { ContentJob, ValidateOptions } from './context.ts';
 import type { Located } from './located.ts';
 
 /** A plan's action and project must exist; a promoted invariant's origin may be gone (info). */
@@ -14,6 +14,7 @@ export async function checkReferences(
   entries: readonly TreeEntry[],
   usedIds: ReadonlySet<string>,
   located: Located,
+  sourceActionIds?: ValidateOptions['sourceActionIds'],
 ): Promise<Diagnostic[]> {
   const projects = new Set<string>();
   const actions = new Set<string>();
@@ -83,6 +84,8 @@ export async function checkReferences(
     const f = facts[i]!;
     const origin = f.o;
     if (origin === undefined || usedIds.has(origin)) continue;
+    // Promoted from a policy source's template: the origin lives in the source, at its pinned commit.
+    if (f.r !== undefined && (await sourceActionIds?.(f.r))?.has(origin)) continue;
     const id = kind.id;
     found.push({
       file: entry.path,

@@ -54,7 +54,7 @@ export const CHECKS: readonly Check[] = [
     name: 'references',
     codes: ['unknown-action', 'unknown-project', 'unknown-origin'],
     stage: 'content',
-    run: (c) => checkReferences(c.storeConfig, c.jobs, c.facts, c.plans, c.entries, c.ids().usedIds, c.located),
+    run: (c) => checkReferences(c.storeConfig, c.jobs, c.facts, c.plans, c.entries, c.ids().usedIds, c.located, c.options.sourceActionIds),
   },
   {
     name: 'waivers',

@@ -3,8 +3,8 @@ import { describeScope, type Scope, type ScopedInvariant } from '../core/model.t
 import { markdownText, quoteText } from '../core/plain-text.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
 import type { PolicyMove } from '../service/review-extends.ts';
-import { invariantJson } from './render.ts';
-import type { Style } from './style.ts';
+import { invariantJson } from './invariant.ts';
+import type { Style } from '../core/style.ts';
 
 /** The hidden first line of the markdown report: a bot finds and updates its one comment by it. */
 export const MARKDOWN_MARKER = '<!-- agents-invariant-diff -->';

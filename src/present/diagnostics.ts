@@ -1,6 +1,6 @@
 import { caretExcerpt, location } from '../core/diagnostics.ts';
 import type { AgentsError } from '../core/errors.ts';
-import type { Style } from './style.ts';
+import type { Style } from '../core/style.ts';
 
 /**
  * The lines a user error is reported with: what, where (each diagnostic with
@@ -20,4 +20,9 @@ export function errorLines(error: AgentsError, s: Style): string[] {
     lines.push(`  … and ${error.diagnostics.length - shown.length} more (run \`agents validate\`)`);
   if (error.hint) lines.push(`${s.dim('hint:')} ${error.hint}`);
   return lines;
+}
+
+/** Diagnostics as data (docs/json-output.md): everything but the source line, which the excerpt already showed. */
+export function diagnosticsJson(diagnostics: AgentsError['diagnostics']): Omit<AgentsError['diagnostics'][number], 'lineText'>[] {
+  return diagnostics.map(({ lineText: _l, ...d }) => d);
 }

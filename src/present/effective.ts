@@ -1,0 +1,196 @@
+import { describeScope, SCOPE_KINDS, type ScopedInvariant } from '../core/model.ts';
+import type { EffectiveEntry } from '../core/resolve.ts';
+import type { Style } from '../core/style.ts';
+import type { ScopedWaiver } from '../core/waivers.ts';
+import type { EffectiveResult, WaiverState } from '../service/invariant-service.ts';
+import { INVARIANT_SCHEMA, invariantJson, type InvariantJson, SHADOW_SCHEMA, shadowJson, type ShadowJson } from './invariant.ts';
+import { WAIVER_SCHEMA, waiverJson } from './plan.ts';
+import { severityLabel } from './violation.ts';
+import { arrayOf, enumOf, INTEGER, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
+
+/** The scopes an effective set can hold, highest precedence first: "plan > project > global > inherited". */
+export const PRECEDENCE_LINE = SCOPE_KINDS.filter((k) => k !== 'action').join(' > ');
+
+/** One entry of an effective set: copies hidden by accident (`shadows`) apart from those hidden on purpose (`overridden`, named by an `overrides` field). */
+export type EffectiveEntryJson = InvariantJson & { shadows: ShadowJson[]; overridden: ShadowJson[] };
+
+export function effectiveEntryJson(e: EffectiveEntry): EffectiveEntryJson {
+  return {
+    ...invariantJson(e.invariant),
+    shadows: e.shadows.filter((r) => !r.overridden).map(shadowJson),
+    overridden: e.shadows.filter((r) => r.overridden).map(shadowJson),
+  };
+}
+
+/**
+ * The entries of an effective set as `invariant list --effective --format
+ * json`, `plan show` and the MCP server give them (docs/json-output.md): each
+ * invariant with the copies it shadows or overrides and its waivers.
+ */
+export function effectiveEntriesJson(entries: readonly EffectiveEntry[], waivers: readonly (ScopedWaiver & { holds?: boolean })[]) {
+  return [...effectiveEntriesJsonEach(entries, waivers)];
+}
+
+/** The same entries, each built as it is asked for (a long list is streamed: cli/render.ts, emitList). */
+export function* effectiveEntriesJsonEach(
+  entries: readonly EffectiveEntry[],
+  waivers: readonly (ScopedWaiver & { holds?: boolean })[],
+): Generator<EffectiveEntryJson & { waivers: ReturnType<typeof waiverJson>[] }> {
+  const by = waiversById(waivers);
+  for (const e of entries) yield { ...effectiveEntryJson(e), waivers: (by.get(e.invariant.id) ?? []).map(waiverJson) };
+}
+
+export const EFFECTIVE_ENTRY_SCHEMA: JsonSchema = {
+  ...INVARIANT_SCHEMA,
+  properties: {
+    ...(INVARIANT_SCHEMA.properties as Record<string, JsonSchema>),
+    shadows: arrayOf(SHADOW_SCHEMA),
+    overridden: arrayOf(SHADOW_SCHEMA),
+    waivers: arrayOf(WAIVER_SCHEMA),
+  },
+  required: [...(INVARIANT_SCHEMA.required as string[]), 'shadows', 'overridden', 'waivers'],
+};
+
+/** The text lines under an effective entry: "shadows global 01…" or, for a copy hidden on purpose, "overrides global 01…". */
+export function hiddenCopyLines(e: EffectiveEntry, label: (word: string) => string, withPath: (path: string) => string): string[] {
+  return e.shadows.map((r) => `${label(r.overridden ? 'overrides' : 'shadows')} ${r.scope} ${r.id}${withPath(r.path)}`);
+}
+
+/** The waivers of each invariant, in their order. */
+export function waiversById<W extends { invariant_id: string }>(waivers: readonly W[]): Map<string, W[]> {
+  const by = new Map<string, W[]>();
+  for (const w of waivers) {
+    const list = by.get(w.invariant_id);
+    if (list) list.push(w);
+    else by.set(w.invariant_id, [w]);
+  }
+  return by;
+}
+
+/** One line for a waiver: "waived until 2026-12-31 by Ops (project myapp): reason", or "expired …". */
+export function waiverLine(s: Style, w: ScopedWaiver & { holds: boolean }): string {
+  const where = w.scope.kind === 'plan' ? 'plan' : `project ${w.scope.project}`;
+  const head = w.holds ? s.yellow(`waived until ${w.expires}`) : s.red(`waiver expired ${w.expires}`);
+  return `${head} ${s.dim(`(${where}, ${w.id}, owner ${w.owner})`)}: ${w.reason}`;
+}
+
+/** The dim line under an invariant: id, severity, inactive, tags, where it was promoted from. */
+export function invariantMeta(s: Style, inv: ScopedInvariant): string {
+  const parts = [inv.id, severityLabel(s, inv.severity)];
+  if (!inv.active) parts.push(s.yellow('inactive'));
+  if (inv.tags.length) parts.push(inv.tags.map((t) => `#${t}`).join(' '));
+  if (inv.source?.kind === 'action') parts.push(`source: action ${inv.source.ref ?? '?'} (${inv.source.origin_id ?? '?'})`);
+  else if (inv.source?.kind === 'plan') parts.push('source: plan');
+  return s.dim(parts.join(' · '));
+}
+
+type Target = EffectiveResult['target'];
+
+/** One scope's part of an effective set, as every view groups it: the heading and, per kept invariant, its waivers and the copies it hides. */
+export interface EffectiveGroup {
+  /** `describeScope` of the group's scope: "project myapp", "inherited policy". */
+  label: string;
+  entries: { entry: EffectiveEntry; index: number; waivers: WaiverState[] }[];
+}
+
+/** The entries of an effective set grouped by scope, in precedence order (the CLI text and the TUI show these groups). */
+export function effectiveGroups(result: { entries: readonly EffectiveEntry[]; waivers: readonly WaiverState[] }): EffectiveGroup[] {
+  const waivers = waiversById(result.waivers);
+  const groups: EffectiveGroup[] = [];
+  for (const [index, entry] of result.entries.entries()) {
+    const label = describeScope(entry.invariant.scope);
+    if (groups.at(-1)?.label !== label) groups.push({ label, entries: [] });
+    groups.at(-1)!.entries.push({ entry, index, waivers: waivers.get(entry.invariant.id) ?? [] });
+  }
+  return groups;
+}
+
+function targetTitle(t: { kind: 'project' | 'plan'; project?: string | null; plan?: string | null }): string {
+  return t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
+}
+
+/** `invariant list --effective` as text, line by line (a long set is streamed). */
+export function* effectiveLines(s: Style, result: { target: Target; entries: readonly EffectiveEntry[]; waivers: readonly WaiverState[] }) {
+  const n = result.entries.length;
+  yield s.bold(`Effective set of ${targetTitle(result.target)}: ${n} invariant${n === 1 ? '' : 's'}`) + s.dim(`  (${PRECEDENCE_LINE})`);
+  for (const group of effectiveGroups(result)) {
+    yield '';
+    yield s.cyan(group.label);
+    for (const { entry: e, index: i, waivers } of group.entries) {
+      yield `  ${String(i + 1).padStart(2)}. ${e.invariant.text}`;
+      yield `      ${invariantMeta(s, e.invariant)}`;
+      for (const line of hiddenCopyLines(e, s.yellow, (p) => `  ${s.dim(p)}`)) yield `      ${line}`;
+      for (const w of waivers) yield `      ${waiverLine(s, w)}`;
+    }
+  }
+  if (n === 0) {
+    yield '';
+    yield '  (none)';
+  }
+}
+
+/**
+ * An effective set as the MCP tools and resources give it: the entries of
+ * `invariant list --effective --format json` (docs/json-output.md), wrapped in
+ * an object with the target, since structured content is an object.
+ */
+export interface EffectiveData {
+  /** `path`: the file asked about, when the project was found from it. */
+  target: { kind: 'project' | 'plan'; project: string | null; plan: string | null; path?: string };
+  count: number;
+  invariants: ReturnType<typeof effectiveEntriesJson>;
+}
+
+export function effectiveData(result: EffectiveResult): EffectiveData {
+  const t = result.target;
+  return {
+    target: { kind: t.kind, project: t.project ?? null, plan: t.kind === 'plan' ? t.plan : null },
+    count: result.entries.length,
+    invariants: effectiveEntriesJson(result.entries, result.waivers),
+  };
+}
+
+export const EFFECTIVE_DATA_SCHEMA: JsonSchema = objectOf(
+  {
+    target: objectOf({ kind: enumOf(['project', 'plan']), project: nullable('string'), plan: nullable('string'), path: STRING }, [
+      'kind',
+      'project',
+      'plan',
+    ]),
+    count: INTEGER,
+    invariants: arrayOf(EFFECTIVE_ENTRY_SCHEMA),
+  },
+  ['target', 'count', 'invariants'],
+);
+
+/** The effective set as Markdown, grouped by scope, for a model's context or a person. */
+export function effectiveMarkdown(data: EffectiveData): string {
+  const n = data.count;
+  const lines = [
+    `# Invariants of ${targetTitle(data.target)}`,
+    '',
+    `${n} invariant${n === 1 ? '' : 's'} apply (precedence: ${PRECEDENCE_LINE}). Severity \`error\`: never break it; \`warning\`: avoid breaking it; \`info\`: keep in mind.`,
+  ];
+  if (n === 0) lines.push('', 'No invariant applies: the set is empty.');
+  let group = '';
+  data.invariants.forEach((inv, i) => {
+    const label =
+      inv.scope === 'plan'
+        ? `plan ${inv.plan}`
+        : inv.scope === 'project'
+          ? `project ${inv.project}`
+          : inv.scope === 'inherited'
+            ? `inherited ${inv.inherited_from}`
+            : inv.scope;
+    if (label !== group) {
+      group = label;
+      lines.push('', `## ${label}`, '');
+    }
+    const meta = [`\`${inv.id}\``, inv.severity, ...(inv.tags.length ? [inv.tags.map((t) => `#${t}`).join(' ')] : [])].join(' · ');
+    lines.push(`${i + 1}. ${inv.text.replace(/\n/g, ' ')} (${meta})`);
+    if (inv.rationale) lines.push(`   Why: ${inv.rationale.replace(/\n/g, ' ')}`);
+    for (const s of inv.shadows) lines.push(`   Shadows ${s.scope} ${s.id}.`);
+    for (const s of inv.overridden) lines.push(`   Overrides ${s.scope} ${s.id}.`);
+  });
+  return lines.join('\n');
+}

@@ -1,0 +1,168 @@
+import { describeScope, SCOPE_KINDS, SEVERITIES, type ScopedInvariant } from '../core/model.ts';
+import type { Style } from '../core/style.ts';
+import { arrayOf, BOOLEAN, enumOf, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
+
+/** The stable JSON shape of one invariant (docs/json-output.md). */
+export interface InvariantJson {
+  id: string;
+  text: string;
+  severity: string;
+  active: boolean;
+  scope: (typeof SCOPE_KINDS)[number];
+  /** Only on an inherited invariant: the name of the policy source it comes from (docs/extends.md). */
+  inherited_from?: string;
+  /** Only on an inherited invariant marked `locked: true`. */
+  locked?: true;
+  project: string | null;
+  action: string | null;
+  plan: string | null;
+  path: string;
+  tags: string[];
+  rationale: string | null;
+  overrides: string | null;
+  created_at: string | null;
+  created_by: string | null;
+  source: { kind: string; ref: string | null; origin_id: string | null } | null;
+}
+
+export function invariantJson(inv: ScopedInvariant): InvariantJson {
+  const s = inv.scope;
+  return {
+    id: inv.id,
+    text: inv.text,
+    severity: inv.severity,
+    active: inv.active,
+    scope: s.kind,
+    project: s.kind === 'project' ? s.project : null,
+    action: s.kind === 'action' ? `${s.ns}/${s.name}` : null,
+    plan: s.kind === 'plan' ? s.plan : null,
+    path: inv.path,
+    tags: inv.tags,
+    rationale: inv.rationale ?? null,
+    overrides: inv.overrides ?? null,
+    created_at: inv.created_at ?? null,
+    created_by: inv.created_by ?? null,
+    source: inv.source ? { kind: inv.source.kind, ref: inv.source.ref ?? null, origin_id: inv.source.origin_id ?? null } : null,
+    ...(s.kind === 'inherited' ? { inherited_from: s.source } : {}),
+    ...(inv.locked ? { locked: true as const } : {}),
+  };
+}
+
+export interface ShadowJson {
+  id: string;
+  scope: string;
+  path: string;
+}
+
+export function shadowJson(s: { id: string; scope: { kind: string } | string; path: string }): ShadowJson {
+  return { id: s.id, scope: typeof s.scope === 'string' ? s.scope : s.scope.kind, path: s.path };
+}
+
+/** A near-duplicate in JSON: the other invariant and how near it is. */
+export function nearJson(m: { invariant: ScopedInvariant; kind: string }): {
+  id: string;
+  scope: string;
+  path: string;
+  text: string;
+  kind: string;
+} {
+  return { id: m.invariant.id, scope: m.invariant.scope.kind, path: m.invariant.path, text: m.invariant.text, kind: m.kind };
+}
+
+export const SHADOW_SCHEMA: JsonSchema = objectOf({ id: STRING, scope: enumOf(SCOPE_KINDS), path: STRING }, ['id', 'scope', 'path']);
+
+export const INVARIANT_SCHEMA: JsonSchema = objectOf(
+  {
+    id: STRING,
+    text: STRING,
+    severity: enumOf(SEVERITIES),
+    active: BOOLEAN,
+    scope: enumOf(SCOPE_KINDS),
+    inherited_from: STRING,
+    locked: { const: true },
+    project: nullable('string'),
+    action: nullable('string'),
+    plan: nullable('string'),
+    path: STRING,
+    tags: arrayOf(STRING),
+    rationale: nullable('string'),
+    overrides: nullable('string'),
+    created_at: nullable('string'),
+    created_by: nullable('string'),
+    source: { type: ['object', 'null'] },
+  },
+  ['id', 'text', 'severity', 'active', 'scope', 'path', 'tags'],
+);
+
+/** What `show` says of an invariant besides its fields: where it applies and the copies it shadows or is shadowed by. */
+export interface ShownInvariant {
+  invariant: ScopedInvariant;
+  appliesTo: string;
+  plansTargeting?: string[];
+  shadow: { shadows: readonly ScopedInvariant[]; shadowedBy: readonly ScopedInvariant[] };
+}
+
+export function showRelationsJson(r: ShownInvariant): {
+  applies_to: string;
+  plans_targeting: string[] | null;
+  shadows: ShadowJson[];
+  shadowed_by: ShadowJson[];
+} {
+  return {
+    applies_to: r.appliesTo,
+    plans_targeting: r.plansTargeting ?? null,
+    shadows: r.shadow.shadows.map(shadowJson),
+    shadowed_by: r.shadow.shadowedBy.map(shadowJson),
+  };
+}
+
+export const SHOW_RELATIONS_SCHEMA: Record<string, JsonSchema> = {
+  applies_to: STRING,
+  plans_targeting: { type: ['array', 'null'], items: STRING },
+  shadows: arrayOf(SHADOW_SCHEMA),
+  shadowed_by: arrayOf(SHADOW_SCHEMA),
+};
+
+/** `invariant show` and the MCP `show_invariant` as text: one "key  value" row each. */
+export function showText(r: ShownInvariant, s: Style): string {
+  const inv = r.invariant;
+  const rows: [string, string][] = [
+    ['id', inv.id],
+    ['text', inv.text],
+    ['scope', describeScope(inv.scope)],
+    ['severity', inv.severity],
+    ['active', String(inv.active)],
+  ];
+  if (inv.locked) rows.push(['locked', 'true']);
+  if (inv.tags.length) rows.push(['tags', inv.tags.join(', ')]);
+  if (inv.rationale) rows.push(['rationale', inv.rationale]);
+  if (inv.created_at) rows.push(['created at', inv.created_at]);
+  if (inv.created_by) rows.push(['created by', inv.created_by]);
+  if (inv.source) rows.push(['source', [inv.source.kind, inv.source.ref, inv.source.origin_id].filter(Boolean).join(' ')]);
+  rows.push(['path', inv.path]);
+  rows.push(['applies to', r.appliesTo]);
+  for (const o of r.shadow.shadows) rows.push(['shadows', `${describeScope(o.scope)} ${o.id}`]);
+  for (const o of r.shadow.shadowedBy) rows.push(['shadowed by', `${describeScope(o.scope)} ${o.id}`]);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${s.dim(k.padEnd(width))}  ${v.replace(/\n/g, `\n${' '.repeat(width + 2)}`)}`).join('\n');
+}
+
+/** One invariant of a plain listing (`invariant list`, the MCP `list_invariants`): its fields and, listing the whole store, its shadow relations. */
+export function listedJson({ invariant, shadow }: { invariant: ScopedInvariant; shadow?: ShownInvariant['shadow'] }): InvariantJson & {
+  shadowed_by?: ShadowJson[];
+  shadows?: ShadowJson[];
+} {
+  return {
+    ...invariantJson(invariant),
+    ...(shadow ? { shadowed_by: shadow.shadowedBy.map(shadowJson), shadows: shadow.shadows.map(shadowJson) } : {}),
+  };
+}
+
+export const LISTED_SCHEMA: JsonSchema = {
+  ...INVARIANT_SCHEMA,
+  properties: {
+    ...(INVARIANT_SCHEMA.properties as Record<string, JsonSchema>),
+    shadows: arrayOf(SHADOW_SCHEMA),
+    shadowed_by: arrayOf(SHADOW_SCHEMA),
+  },
+};

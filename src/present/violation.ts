@@ -1,0 +1,41 @@
+import { SEVERITIES } from '../core/model.ts';
+import type { Violation } from '../core/records.ts';
+import type { Style } from '../core/style.ts';
+import { type JsonSchema, nullable, objectOf, enumOf, STRING } from './schema.ts';
+
+/** The stable JSON shape of a violation (docs/json-output.md). */
+export function violationJson(plan: string, path: string, v: Violation) {
+  return {
+    id: v.id,
+    plan,
+    invariant_id: v.invariant_id,
+    violated_text: v.violated_text,
+    severity: v.severity,
+    details: v.details ?? null,
+    created_at: v.created_at,
+    created_by: v.created_by ?? null,
+    resolved: v.resolved ? { at: v.resolved.at, by: v.resolved.by ?? null, note: v.resolved.note ?? null } : null,
+    path,
+  };
+}
+
+export const VIOLATION_SCHEMA: JsonSchema = objectOf(
+  {
+    id: STRING,
+    plan: STRING,
+    invariant_id: STRING,
+    violated_text: STRING,
+    severity: enumOf(SEVERITIES),
+    details: nullable('string'),
+    created_at: STRING,
+    created_by: nullable('string'),
+    resolved: { type: ['object', 'null'] },
+    path: STRING,
+  },
+  ['id', 'plan', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by', 'resolved', 'path'],
+);
+
+/** A severity coloured as every surface shows it: error red, warning yellow, info plain. */
+export function severityLabel(s: Style, severity: string): string {
+  return severity === 'error' ? s.red(severity) : severity === 'warning' ? s.yellow(severity) : severity;
+}

@@ -1,0 +1,52 @@
+// The action templates of policy sources (docs/extends.md), as `validate`
+// needs them: a plan promoted from `SOURCE:NS/NAME` keeps origin ids that
+// live in the source at its pinned commit, never in this store.
+import { splitSourceRef } from '../core/extends.ts';
+import { classifyPath } from '../core/layout.ts';
+import type { ExtendsSource } from '../core/model.ts';
+import type { LockEntry } from '../core/extends.ts';
+import { pinsFor, readExtendsState, sourceTree } from '../store/extends.ts';
+import type { TreeSource } from '../store/tree-source.ts';
+
+/** The ids of an action template's invariants, given its ref; undefined for a template of this store, or one that cannot be read. */
+export type SourceActionIds = (ref: string) => Promise<ReadonlySet<string> | undefined>;
+
+/**
+ * Reads, on first ask for each template, the invariant ids of a policy
+ * source's action template at the commit `tree`'s lock pins, from the cache
+ * (no network). A source that is not pinned or not fetched answers
+ * undefined: `validate` reports the pin through its own checks.
+ */
+export function sourceActionIds(storeRoot: string, tree: TreeSource): SourceActionIds {
+  let pins: Promise<Map<string, { source: ExtendsSource; pin: LockEntry }>> | undefined;
+  const asked = new Map<string, Promise<ReadonlySet<string> | undefined>>();
+  const read = async (name: string, local: string): Promise<ReadonlySet<string> | undefined> => {
+    pins ??= readExtendsState(tree).then((state) => {
+      try {
+        return new Map(pinsFor(state).map((p) => [p.source.name, p]));
+      } catch {
+        return new Map();
+      }
+    });
+    const pinned = (await pins).get(name);
+    if (!pinned) return undefined;
+    const folder = `actions/${local}`;
+    const entries = await (await sourceTree(storeRoot, pinned.source, pinned.pin.commit)).list(folder, { recursive: false });
+    const ids = new Set<string>();
+    for (const e of entries) {
+      const kind = e.type === 'file' ? classifyPath(e.path) : undefined;
+      if (kind?.kind === 'invariant') ids.add(kind.id);
+    }
+    return ids;
+  };
+  return (ref) => {
+    const { source, local } = splitSourceRef(ref);
+    if (source === undefined) return Promise.resolve(undefined);
+    let answer = asked.get(ref);
+    if (!answer) {
+      answer = read(source, local).catch(() => undefined);
+      asked.set(ref, answer);
+    }
+    return answer;
+  };
+}

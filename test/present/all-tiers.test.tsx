@@ -1,0 +1,340 @@
+// One store with all five tiers (global, project, plan, a plan promoted from an
+// action, and inherited through a real `extends` policy source in a real git
+// repository), read through every surface: each must show the same ids,
+// scopes and shadows (src/present/ builds what they show).
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Ajv } from 'ajv';
+import { render } from 'ink-testing-library';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { Browser } from '../../src/tui/Browser.tsx';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { startMcp, textOf } from '../helpers/mcp.ts';
+import { invariantYaml, writeTree } from '../helpers/tmp.ts';
+import { frameMatches } from '../tui/helpers.ts';
+
+// Ids chosen so that store and source ids share long prefixes: abbreviations must tell them apart.
+const INH_DELETE = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const INH_TESTS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
+const SRC_RELEASE = '01JDQ6X5Z8W4N3B2C1D0E9F8G3';
+const G_TESTS = '01JDQ6X5Z8W4N3B2C1D0E9F8H1';
+const G_LOG = '01JDQ6X5Z8W4N3B2C1D0E9F8H2';
+const P_LOG = '01JDQ6X5Z8W4N3B2C1D0E9F8J1';
+const P_ERRORS = '01JDQ6X5Z8W4N3B2C1D0E9F8J2';
+const A_REVIEW = '01JDQ6X5Z8W4N3B2C1D0E9F8K1';
+const A_ERRORS = '01JDQ6X5Z8W4N3B2C1D0E9F8K2';
+
+/** What a surface says of one entry of an effective set. */
+interface Seen {
+  id: string;
+  scope: string;
+  /** Every copy it hides (by accident or on purpose), sorted. */
+  hides: string[];
+}
+
+const sorted = (xs: Iterable<string>) => [...xs].sort();
+
+let app: string;
+let store: string;
+/** The plan made from the store's own action template, with an invariant of its own added. */
+let plan: string;
+/** The plan made from the policy source's action template. */
+let sourcePlan: string;
+/** The plan's own invariant (same text as the project's P_ERRORS: it hides it). */
+let planOwn: string;
+
+const cli = (...args: string[]) => runAgents(args, { cwd: app });
+async function cliJson<T>(...args: string[]): Promise<T> {
+  const r = await cli(...args, '--format', 'json');
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as T;
+}
+
+// One store for every test of the file (building it runs git and the CLI a dozen times); the tests only read it.
+const dir = realpathSync(mkdtempSync(join(tmpdir(), 'agents-tiers-')));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+beforeAll(async () => {
+  const work = join(dir, 'policy');
+  mkdirSync(work);
+  gitInit(work);
+  writeTree(work, {
+    [`.agents/global/${INH_DELETE}.yaml`]: invariantYaml(INH_DELETE, 'Never delete production data'),
+    // The store's global copy of this text hides it: a shadow across the inherited tier.
+    [`.agents/global/${INH_TESTS}.yaml`]: invariantYaml(INH_TESTS, 'All API changes need tests'),
+    [`.agents/actions/org/release/${SRC_RELEASE}.yaml`]: invariantYaml(SRC_RELEASE, 'Tag every release'),
+  });
+  commitAll(work, 'v1');
+  git(work, 'tag', 'v1');
+  git(dir, 'clone', '-q', '--bare', work, join(dir, 'policy.git'));
+
+  app = join(dir, 'app');
+  mkdirSync(app);
+  gitInit(app);
+  store = join(app, '.agents');
+  writeTree(app, {
+    '.agents/config.yaml': `extends:\n  - url: file://${join(dir, 'policy.git')}\n    ref: v1\n`,
+    [`.agents/global/${G_TESTS}.yaml`]: invariantYaml(G_TESTS, 'All API changes need tests'),
+    [`.agents/global/${G_LOG}.yaml`]: invariantYaml(G_LOG, 'Log every change'),
+    '.agents/projects/myapp/project.yaml': 'paths: [services/myapp/**]\n',
+    [`.agents/projects/myapp/${P_LOG}.yaml`]: invariantYaml(P_LOG, 'Log every change', { severity: 'warning' }),
+    [`.agents/projects/myapp/${P_ERRORS}.yaml`]: invariantYaml(P_ERRORS, 'Use typed errors'),
+    [`.agents/actions/local/review/${A_REVIEW}.yaml`]: invariantYaml(A_REVIEW, 'Review every diff'),
+    [`.agents/actions/local/review/${A_ERRORS}.yaml`]: invariantYaml(A_ERRORS, 'Never log secrets', { severity: 'info' }),
+    'services/myapp/main.ts': 'export {};\n',
+  });
+  commitAll(app, 'store');
+  expect((await cli('extends', 'update')).code).toBe(0);
+  plan = (await cliJson<{ plan: { id: string } }>('plan', 'use', 'local/review', '--project', 'myapp')).plan.id;
+  planOwn = (await cliJson<{ id: string }>('invariant', 'add', '--plan', plan, 'Use typed errors')).id;
+  sourcePlan = (await cliJson<{ plan: { id: string } }>('plan', 'use', 'policy:org/release', '--project', 'myapp')).plan.id;
+}, 120_000);
+
+type EntryJson = { id: string; scope: string; shadows: { id: string }[]; overridden: { id: string }[] };
+const fromJson = (entries: EntryJson[]): Seen[] =>
+  entries.map((e) => ({ id: e.id, scope: e.scope, hides: sorted([...e.shadows, ...e.overridden].map((s) => s.id)) }));
+
+/** `invariant list --effective` as text: scope headings, each entry's meta line (id first) and its "shadows"/"overrides" lines. */
+function fromCliText(text: string): Seen[] {
+  const out: Seen[] = [];
+  let scope = '';
+  for (const line of text.split('\n').slice(1)) {
+    const meta = /^ {6}([0-9A-Z]{26}) · /.exec(line);
+    const hidden = /^ {6}(?:shadows|overrides) \w+ ([0-9A-Z]{26})/.exec(line);
+    if (meta) out.push({ id: meta[1]!, scope, hides: [] });
+    else if (hidden) out.at(-1)!.hides = sorted([...out.at(-1)!.hides, hidden[1]!]);
+    else if (/^\S/.test(line)) scope = line.split(' ')[0]!;
+  }
+  return out;
+}
+
+/** The Markdown resource: "## scope" headings, "N. text (`ID` · …)" and "Shadows|Overrides kind ID." lines. */
+function fromMarkdown(md: string): Seen[] {
+  const out: Seen[] = [];
+  let scope = '';
+  for (const line of md.split('\n')) {
+    const heading = /^## (\S+)/.exec(line);
+    const entry = /^\d+\. .* \(`([0-9A-Z]{26})`/.exec(line);
+    const hidden = /^ {3}(?:Shadows|Overrides) \w+ ([0-9A-Z]{26})\.$/.exec(line);
+    if (heading) scope = heading[1]!;
+    else if (entry) out.push({ id: entry[1]!, scope, hides: [] });
+    else if (hidden) out.at(-1)!.hides = sorted([...out.at(-1)!.hides, hidden[1]!]);
+  }
+  return out;
+}
+
+/** The full id and scope a printed prefix names, as any command takes it back. */
+async function named(prefix: string): Promise<{ id: string; scope: string }> {
+  const r = await cli('invariant', 'show', prefix, '--format', 'json');
+  expect(r.code, `invariant show ${prefix}: ${r.stderr}`).toBe(0);
+  const shown = JSON.parse(r.stdout) as { id: string; scope: string };
+  return { id: shown.id, scope: shown.scope };
+}
+
+/** The TUI's effective view: each row's printed prefix taken back through `invariant show`, hidden rows under their shadower. */
+async function fromTui(target: { kind: 'project'; project: string } | { kind: 'plan'; plan: string }, inEffect: number): Promise<Seen[]> {
+  const r = render(
+    <Browser
+      service={new InvariantService(store)}
+      scope={target}
+      effective
+      size={{ columns: 160, rows: 60 }}
+      onQuit={() => {}}
+      onError={(e) => {
+        throw e;
+      }}
+    />,
+  );
+  // The store's data and the effective set load apart: wait for both (the count is of the rows drawn).
+  const frame = await frameMatches(r.lastFrame, (f) => expect(f).toContain(` ${inEffect} in effect, `));
+  r.unmount();
+  const out: Seen[] = [];
+  for (const line of frame.split('\n')) {
+    const row = /^[› ] [EWI] (↳ hidden by [0-9A-Z]+: )?.*?\s([0-9A-Z]{4,26})$/.exec(line);
+    if (!row) continue;
+    const { id, scope } = await named(row[2]!);
+    if (row[1]) out.at(-1)!.hides = sorted([...out.at(-1)!.hides, id]);
+    else out.push({ id, scope, hides: [] });
+  }
+  return out;
+}
+
+/** The exported AGENTS.md files: each entry "(… `ID`; shadows kind `ID`, …)"; the root file holds the global and inherited ones. */
+function fromExport(text: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const line of text.split('\n')) {
+    const m = /^- .* \((?:[^`]*, )?`([0-9A-Z]{26})`(?:; shadows (.*))?\)$/.exec(line);
+    if (m) out.set(m[1]!, sorted([...(m[2] ?? '').matchAll(/`([0-9A-Z]{26})`/g)].map((x) => x[1]!)));
+  }
+  return out;
+}
+
+describe('one store with all five tiers, through every surface', () => {
+  it('the CLI (JSON and text), the MCP tools and resources and the TUI show the same ids, scopes and shadows', async () => {
+    const s = await startMcp(store);
+    // As a client does: the listing gives the output schemas the SDK client then checks each answer against.
+    await s.client.listTools();
+    for (const [target, args, toolArgs] of [
+      [{ kind: 'project', project: 'myapp' }, ['--project', 'myapp'], { project: 'myapp' }],
+      [{ kind: 'plan', plan }, ['--plan', plan], { plan }],
+    ] as const) {
+      const json = fromJson(await cliJson<EntryJson[]>('invariant', 'list', '--effective', ...args));
+      // Every tier is there, and the shadows cross them.
+      expect(new Set(json.map((e) => e.scope))).toEqual(
+        new Set(target.kind === 'plan' ? ['plan', 'project', 'global', 'inherited'] : ['project', 'global', 'inherited']),
+      );
+      expect(json.find((e) => e.id === G_TESTS)?.hides).toEqual([INH_TESTS]);
+      expect(json.find((e) => e.id === P_LOG)?.hides).toEqual([G_LOG]);
+      if (target.kind === 'plan') expect(json.find((e) => e.id === planOwn)?.hides).toEqual([P_ERRORS]);
+
+      const text = await cli('invariant', 'list', '--effective', ...args);
+      expect(fromCliText(text.stdout)).toEqual(json);
+
+      // The SDK client checks the structured content against the tool's outputSchema.
+      const tool = (await s.client.callTool({ name: 'effective_invariants', arguments: { ...toolArgs } })) as CallToolResult;
+      expect(tool.isError, textOf(tool)).toBeFalsy();
+      expect(fromJson((tool.structuredContent as { invariants: EntryJson[] }).invariants)).toEqual(json);
+      expect(fromMarkdown(textOf(tool))).toEqual(json);
+
+      const base = target.kind === 'project' ? 'agents://projects/myapp' : `agents://plans/${plan}`;
+      const resJson = (await s.client.readResource({ uri: `${base}/effective.json` })).contents[0] as { text: string };
+      expect(fromJson((JSON.parse(resJson.text) as { invariants: EntryJson[] }).invariants)).toEqual(json);
+      const resMd = (await s.client.readResource({ uri: `${base}/effective.md` })).contents[0] as { text: string };
+      expect(fromMarkdown(resMd.text)).toEqual(json);
+
+      expect(await fromTui(target, json.length)).toEqual(json);
+    }
+  }, 120_000);
+});
+
+type ShowJson = { id: string; scope: string; shadows: { id: string }[]; shadowed_by: { id: string }[] };
+const relations = (r: ShowJson) => ({
+  id: r.id,
+  scope: r.scope,
+  shadows: sorted(r.shadows.map((x) => x.id)),
+  shadowed_by: sorted(r.shadowed_by.map((x) => x.id)),
+});
+
+describe('the MCP output schemas hold what the tools answer', () => {
+  it('effective_invariants, list_invariants and show_invariant answer inherited entries within their outputSchema', async () => {
+    const s = await startMcp(store);
+    const { tools } = await s.client.listTools();
+    const ajv = new Ajv({ strict: false });
+    const schemaOf = (name: string) => ajv.compile(tools.find((t) => t.name === name)!.outputSchema!);
+    for (const [name, args] of [
+      ['effective_invariants', { project: 'myapp' }],
+      ['effective_invariants', { plan }],
+      ['list_invariants', {}],
+      ['show_invariant', { id: INH_TESTS }],
+      ['plan_status', { plan: sourcePlan }],
+    ] as const) {
+      const r = (await s.client.callTool({ name, arguments: { ...args } })) as CallToolResult;
+      expect(r.isError, textOf(r)).toBeFalsy();
+      const valid = schemaOf(name);
+      expect(valid(r.structuredContent), `${name}: ${JSON.stringify(valid.errors)}`).toBe(true);
+    }
+  }, 60_000);
+});
+
+describe('the TUI on a store that extends a source', () => {
+  it('shows the inherited copy hidden under the global one that shadows it, by a prefix the commands take back', async () => {
+    const r = render(
+      <Browser
+        service={new InvariantService(store)}
+        scope={{ kind: 'project', project: 'myapp' }}
+        effective
+        size={{ columns: 160, rows: 60 }}
+        onQuit={() => {}}
+        onError={(e) => {
+          throw e;
+        }}
+      />,
+    );
+    const frame = await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/[1-9]\d* in effect, [1-9]\d* hidden/));
+    r.unmount();
+    const rows = frame.split('\n');
+    const under = rows.findIndex((l) => /^[› ] E All API changes need tests\s+\S+$/.test(l));
+    expect(under).toBeGreaterThan(-1);
+    expect(rows[under + 1]).toMatch(/^ {2}E ↳ hidden by \S+: All API changes need tests\s+\S+$/);
+    // The prefix it prints is taken back by the commands.
+    expect(await named(/(\S+)$/.exec(rows[under + 1]!)![1]!)).toEqual({ id: INH_TESTS, scope: 'inherited' });
+  });
+});
+
+describe('one invariant of every tier, shown', () => {
+  it('invariant show (JSON and text) and show_invariant agree on every tier, an inherited id included', async () => {
+    const promoted = (await cliJson<EntryJson[]>('invariant', 'list', '--effective', '--plan', plan)).find(
+      (e) => e.scope === 'plan' && e.id !== planOwn,
+    )!.id;
+    const s = await startMcp(store);
+    const seen: Record<string, ReturnType<typeof relations>> = {};
+    for (const id of [INH_TESTS, G_TESTS, P_LOG, P_ERRORS, planOwn, promoted, A_REVIEW]) {
+      const shown = relations(await cliJson<ShowJson>('invariant', 'show', id));
+      const tool = (await s.client.callTool({ name: 'show_invariant', arguments: { id } })) as CallToolResult;
+      expect(tool.isError, textOf(tool)).toBeFalsy();
+      const data = tool.structuredContent as { invariant: ShowJson } & ShowJson;
+      expect(relations({ ...data, id: data.invariant.id, scope: data.invariant.scope })).toEqual(shown);
+      // The text of both is one rendering (src/present/invariant.ts).
+      expect(textOf(tool)).toBe((await cli('invariant', 'show', id)).stdout.trimEnd());
+      seen[id] = shown;
+    }
+    expect(seen[INH_TESTS]).toEqual({ id: INH_TESTS, scope: 'inherited', shadows: [], shadowed_by: [G_TESTS] });
+    expect(seen[G_TESTS]).toEqual({ id: G_TESTS, scope: 'global', shadows: [INH_TESTS], shadowed_by: [] });
+    expect(seen[P_ERRORS]?.shadowed_by).toEqual([planOwn]);
+    expect(seen[promoted]?.scope).toBe('plan');
+    expect(seen[A_REVIEW]?.scope).toBe('action');
+  }, 120_000);
+
+  it('a write naming an inherited id is refused (exit 2, the source named), and nothing changes', async () => {
+    const before = git(app, 'status', '--porcelain');
+    const r = await cli('invariant', 'remove', INH_DELETE, '--yes', '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.detail).toEqual({ source: 'policy', id: INH_DELETE });
+    expect(git(app, 'status', '--porcelain')).toBe(before);
+    expect((await cli('invariant', 'show', INH_DELETE)).code).toBe(0);
+  });
+});
+
+describe('export and validate on the same store', () => {
+  it('the exported files show the effective entries with the same ids and shadows', async () => {
+    const effective = fromJson(await cliJson<EntryJson[]>('invariant', 'list', '--effective', '--project', 'myapp'));
+    const r = await cli('export', '--target', 'agents-md');
+    expect(r.code, r.stderr).toBe(0);
+    const root = fromExport(readFileSync(join(app, 'AGENTS.md'), 'utf8'));
+    const project = fromExport(readFileSync(join(app, 'services/myapp/AGENTS.md'), 'utf8'));
+    for (const e of effective) expect((e.scope === 'project' ? project : root).get(e.id), e.id).toEqual(e.hides);
+    expect(root.get(INH_DELETE)).toEqual([]);
+    expect(root.get(G_TESTS)).toEqual([INH_TESTS]);
+  });
+
+  it('validate accepts a plan promoted from a policy source action whose invariants exist at the pinned commit', async () => {
+    const promoted = (await cliJson<EntryJson[]>('invariant', 'list', '--effective', '--plan', sourcePlan)).filter(
+      (e) => e.scope === 'plan',
+    );
+    expect(promoted.length).toBe(1);
+    const shown = await cliJson<{ source: { origin_id: string; ref: string } }>('invariant', 'show', promoted[0]!.id);
+    expect(shown.source).toMatchObject({ origin_id: SRC_RELEASE });
+    const r = await cli('validate', '--format', 'json');
+    const codes = (JSON.parse(r.stdout).diagnostics as { code: string; file: string }[]).map((d) => `${d.code} ${d.file}`);
+    expect(codes.filter((c) => c.startsWith('unknown-origin'))).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+
+  it('validate still reports an origin the source does not hold at the pin', async () => {
+    const id = (await cliJson<EntryJson[]>('invariant', 'list', '--effective', '--plan', sourcePlan)).find((e) => e.scope === 'plan')!.id;
+    const file = join(store, 'plans', sourcePlan, `${id}.yaml`);
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, text.replace(SRC_RELEASE, INH_DELETE));
+    try {
+      const r = await cli('validate', '--format', 'json');
+      const found = (JSON.parse(r.stdout).diagnostics as { code: string; file: string }[]).filter((d) => d.code === 'unknown-origin');
+      expect(found.map((d) => d.file)).toEqual([`plans/${sourcePlan}/${id}.yaml`]);
+    } finally {
+      writeFileSync(file, text);
+    }
+  });
+});
