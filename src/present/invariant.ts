@@ -23,6 +23,8 @@ export interface InvariantJson {
   created_at: string | null;
   created_by: string | null;
   source: { kind: string; ref: string | null; origin_id: string | null } | null;
+  /** Where `agents import` found it (docs/import.md), or null. */
+  imported_from: { file: string; line: number } | null;
 }
 
 export function invariantJson(inv: ScopedInvariant): InvariantJson {
@@ -43,6 +45,7 @@ export function invariantJson(inv: ScopedInvariant): InvariantJson {
     created_at: inv.created_at ?? null,
     created_by: inv.created_by ?? null,
     source: inv.source ? { kind: inv.source.kind, ref: inv.source.ref ?? null, origin_id: inv.source.origin_id ?? null } : null,
+    imported_from: inv.imported_from ? { file: inv.imported_from.file, line: inv.imported_from.line } : null,
     ...(s.kind === 'inherited' ? { inherited_from: s.source } : {}),
     ...(inv.locked ? { locked: true as const } : {}),
   };
@@ -90,6 +93,7 @@ export const INVARIANT_SCHEMA: JsonSchema = objectOf(
     created_at: nullable('string'),
     created_by: nullable('string'),
     source: { type: ['object', 'null'] },
+    imported_from: { type: ['object', 'null'] },
   },
   ['id', 'text', 'severity', 'active', 'scope', 'path', 'tags'],
 );
@@ -139,6 +143,7 @@ export function showText(r: ShownInvariant, s: Style): string {
   if (inv.created_at) rows.push(['created at', inv.created_at]);
   if (inv.created_by) rows.push(['created by', inv.created_by]);
   if (inv.source) rows.push(['source', [inv.source.kind, inv.source.ref, inv.source.origin_id].filter(Boolean).join(' ')]);
+  if (inv.imported_from) rows.push(['imported from', `${inv.imported_from.file}:${inv.imported_from.line}`]);
   rows.push(['path', inv.path]);
   rows.push(['applies to', r.appliesTo]);
   for (const o of r.shadow.shadows) rows.push(['shadows', `${describeScope(o.scope)} ${o.id}`]);

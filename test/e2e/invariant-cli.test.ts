@@ -200,6 +200,7 @@ describe('the seed command lines', () => {
       created_at: '2026-11-29T12:03:00Z',
       created_by: 'Example Team <team@example.com>',
       source: null,
+      imported_from: null,
       shadows: [{ id: '01M8KJW430VF8WCABSB8RTQ8RY', scope: 'global', path: 'global/01M8KJW430VF8WCABSB8RTQ8RY.yaml' }],
       overridden: [],
       // The example's waiver of this invariant for the plan.

@@ -91,6 +91,7 @@ describe('agents import', () => {
     // Each file records its source and line.
     const secret = r.data.written.invariants.find((w: { n: number }) => r.data.candidates[w.n - 1].text === 'Never commit secrets.');
     expect(readFileSync(join(top, '.agents', secret.path), 'utf8')).toMatch(/imported_from:\n {2}file: AGENTS.md\n {2}line: 7\n/);
+    expect((await json(top, 'invariant', 'show', secret.id)).data.imported_from).toEqual({ file: 'AGENTS.md', line: 7 });
     // The copy in CLAUDE.md was said twice; the listing in AGENTS.md was left out with its line.
     expect(r.data.candidates.find((c: { file: string; line: number }) => c.file === 'CLAUDE.md' && c.line === 1)).toMatchObject({
       status: 'duplicate',
