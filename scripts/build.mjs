@@ -126,34 +126,6 @@ function buildId() {
   return h.digest('hex').slice(0, 16);
 }
 
-/**
- * `agents --help` as the built parser prints it, at the widths it can wrap to
- * (80 columns, the default and any pipe; 100, the widest): `bin/agents.js`
- * prints it from dist/help.json without loading the parser
- * (docs/performance.md). The text depends only on the build and the width;
- * any other width goes to the parser.
- */
-async function writeHelp() {
-  const { main } = await import(new URL('../dist/cli.js', import.meta.url).href);
-  const help = {};
-  for (const width of [80, 100]) {
-    let out = '';
-    let err = '';
-    // The run's own stdout says how wide it is: main wraps to io.stdout.columns.
-    const io = {
-      stdout: { write: (c) => (out += c), columns: width },
-      stderr: { write: (c) => (err += c) },
-      stdin: process.stdin,
-      env: {},
-      cwd: process.cwd(),
-    };
-    const code = await main(['--help'], io);
-    if (code !== 0 || err !== '' || out === '') throw new Error(`agents --help at ${width} columns: exit ${code}: ${err}`);
-    help[width] = out;
-  }
-  writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(help)}\n`);
-}
-
 const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 writeValidators();
@@ -162,8 +134,6 @@ const result = await build({
   entryPoints: {
     cli: 'src/cli/main.ts',
     index: 'src/index.ts',
-    'mcp-main': 'src/cli/mcp-main.ts',
-    'plain-main': 'src/cli/plain-main.ts',
     'validate-worker': 'src/validate/check-worker.ts',
   },
   outdir: 'dist',
@@ -194,5 +164,4 @@ const root = new URL('..', import.meta.url).pathname;
 const ownName = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).name;
 const notices = renderNotices(bundledPackages(result.metafile, root, join(root, 'scripts/licences')), ownName);
 writeFileSync(new URL('../THIRD-PARTY-NOTICES', import.meta.url), notices);
-await writeHelp();
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);
