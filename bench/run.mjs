@@ -8,7 +8,7 @@
 //   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only SECTION] [--keep] [--no-write]
 //
 // --only SECTION runs the sections whose name holds SECTION (start-up, stores,
-// export, git, mcp, fix-progress, cold, complexity, extends; git and mcp use the stores section's stores) and
+// export, git, mcp, fix-progress, validate-budgets, cold, complexity, extends; git and mcp use the stores section's stores) and
 // never writes docs/benchmarks.md.
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
@@ -460,6 +460,13 @@ if (want('mcp') && stores.has(GIT_SIZE)) {
 }
 
 if (want('fix-progress')) await fixAndProgress();
+
+// ---------------------------------------------------------------- validate budgets on 100,000 (bench/validate-budgets.mjs)
+
+if (want('validate-budgets') && HAS_VALIDATE) {
+  const { validateBudgetRows } = await import('./validate-budgets.mjs');
+  validateBudgetRows({ measure, row, agents, node, FLOOR, RUNS, work, log });
+}
 
 // ---------------------------------------------------------------- cold validate and bounded memory (bench/cold-memory.mjs)
 

@@ -39,6 +39,7 @@ function wire(y: Argv, entry: LazyCommand, choose: (c: Chosen) => void): Argv {
 }
 
 function buildParser(choose: (c: Chosen) => void, args: readonly string[], columns: number | undefined): Argv {
+  const completing = args.includes('--get-yargs-completions');
   const y = yargs()
     .scriptName('agents')
     .locale('en')
@@ -75,6 +76,10 @@ function buildParser(choose: (c: Chosen) => void, args: readonly string[], colum
     .wrap(Math.min(100, columns || 80))
     .exitProcess(false)
     .fail((msg, err) => {
+      // A shell asking for completions (the script `agents completion` prints) wants candidates, not
+      // errors: yargs parses the partial words again without awaiting that parse, so a throw there
+      // would be an unhandled rejection.
+      if (completing) return;
       throw usageFromYargs(msg, err, args);
     });
   return y;
@@ -208,7 +213,8 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
   const args = helpAlias(argsIn);
   let format: OutputFormat = formatOf(args);
   try {
-    const unknown = unknownCommand(args);
+    // A shell asking for completions sends the partial word being typed: not an unknown command.
+    const unknown = args.includes('--get-yargs-completions') ? undefined : unknownCommand(args);
     if (unknown) throw unknownCommandError(unknown);
     const argv = (await buildParser((c) => (chosen = c), args, io.stdout.columns)
       .parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {

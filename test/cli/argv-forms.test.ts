@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -123,13 +124,25 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     ] as const) {
       const r = await runMain([...args], { cwd: repo });
       expect(r.code, args.join(' ')).toBe(code);
-      if (code !== 2 && !(args as readonly string[]).includes('--staged')) expect(r.stdout, args.join(' ')).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+      if (code !== 2 && !(args as readonly string[]).includes('--staged'))
+        expect(r.stdout, args.join(' ')).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
     }
     // The real shim: the same parser, the same answer.
     const r = traceLoads([BIN, 'invariant', 'diff', 'HEAD~1..HEAD'], { cwd: repo });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
     expect(r.dist).toContain('dist/cli.js');
+  });
+
+  it.each([
+    [['--get-yargs-completions', 'invariant', 'list', '--eff']],
+    [['--get-yargs-completions', 'pla']],
+    [['--get-yargs-completions', '']],
+  ])('a shell asking for completions (%j) gets them or nothing, never an error or a stack trace', (args) => {
+    const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    if (args[1] === 'pla') expect(r.stdout.split('\n')).toContain('plan');
   });
 
   it('agents invariant list --help prints the usage of the command, with its options', async () => {
