@@ -54,57 +54,12 @@ function lazyDefault(pkg, body) {
  * evaluates the real module (a `require`, which esbuild turns into a lazily
  * initialised module) only for any other string. The same answers, by
  * construction for non-ASCII and by test (test/perf/startup-guards.test.ts)
- * for ASCII.
+ * for ASCII. Kept for speed alone: docs/adr/0301-lazy-string-width.md gives the figure.
  */
 const lazyStringWidth = lazyDefault(
   'string-width',
   "function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; return real()(input, options); }",
 );
-
-/**
- * `wrap-ansi` (cliui, yargs's help layout, imports it; Ink too) evaluates
- * `ansi-styles` when its module is evaluated, building every style object, at
- * every start-up, though only a help or usage text calls it. Bundled as a
- * function that evaluates the real module on its first call (as for
- * string-width above).
- */
-const lazyWrapAnsi = lazyDefault('wrap-ansi', 'function wrapAnsi(string, columns, options) { return real()(string, columns, options); }');
-
-/**
- * The MCP SDK's server imports its ajv-based JSON Schema validator and builds
- * one (a new Ajv with every format) in the Server constructor, though a server
- * uses it only to check a client's answers to elicitation requests, which
- * `agents mcp` never makes. Bundled here as a stand-in with the same class
- * name and method that loads and builds the real one (a `require`, which
- * esbuild turns into a lazily initialised module) on first use, so that
- * `agents mcp` does not evaluate ajv before answering `initialize`
- * (docs/performance.md).
- */
-const lazyAjvProvider = {
-  name: 'lazy-ajv-provider',
-  setup(b) {
-    b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, async (args) => {
-      if (args.pluginData === 'real' || args.namespace === 'lazy-ajv-provider' || !args.importer.includes('@modelcontextprotocol/sdk'))
-        return undefined;
-      return intoNamespace(b, args, 'lazy-ajv-provider');
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv-provider' }, (args) => ({
-      contents: [
-        'let Real;',
-        'export class AjvJsonSchemaValidator {',
-        '  constructor(ajv) { this.ajv = ajv; this.real = undefined; }',
-        '  getValidator(schema) {',
-        `    Real ??= require(${JSON.stringify(args.path)}).AjvJsonSchemaValidator;`,
-        '    this.real ??= new Real(this.ajv);',
-        '    return this.real.getValidator(schema);',
-        '  }',
-        '}',
-      ].join('\n'),
-      resolveDir: dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
 
 /**
  * A digest of everything that decides what the built tool reports: its
@@ -156,7 +111,7 @@ const result = await build({
   external: ['react-devtools-core'],
   // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
-  plugins: [lazyStringWidth, lazyWrapAnsi, lazyAjvProvider],
+  plugins: [lazyStringWidth],
 });
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
 // The licence texts of what the bundle holds (legalComments: 'none' strips them from the code).
