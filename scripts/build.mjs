@@ -89,6 +89,8 @@ const result = await build({
   entryPoints: {
     cli: 'src/cli/main.ts',
     index: 'src/index.ts',
+    // The direct start of `agents mcp` (docs/adr/0300-one-argument-parser.md).
+    'mcp-main': 'src/cli/mcp-main.ts',
     'validate-worker': 'src/validate/check-worker.ts',
   },
   outdir: 'dist',

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
+import { runMain } from '../helpers/main.ts';
 import { bundledIn as contents, distMeta as meta, staticClosure, traceLoads } from '../helpers/loads.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -77,7 +78,27 @@ describe('start-up', () => {
     },
   );
 
-  it('agents mcp loads the MCP SDK (and not Ink), through the parser, and no other command; it ends with exit 0 when its client closes stdin', () => {
+  it.each([['--version'], ['-V']])(
+    'agents %s is answered before the parser: no module of dist/ loads, and it prints the version',
+    async (flag) => {
+      const r = traceLoads([BIN, flag]);
+      expect(r.code).toBe(0);
+      expect(r.dist).toEqual([]);
+      // The parser answers `--version` with the same line.
+      const parsed = await runMain(['--version'], { cwd: REPO });
+      expect(parsed.code).toBe(0);
+      expect(r.stdout).toBe(parsed.stdout);
+      expect(r.stdout).toBe(`${JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version}\n`);
+    },
+  );
+
+  it('agents --version with any other argument goes to the parser', () => {
+    const r = traceLoads([BIN, '--version', '--no-color']);
+    expect(r.code).toBe(0);
+    expect(r.dist).toContain('dist/cli.js');
+  });
+
+  it('agents mcp starts without the argument parser (neither dist/cli.js nor yargs loads), loads the MCP SDK and no other command; it ends with exit 0 when its client closes stdin', () => {
     for (const args of [
       ['--store', '.agents.example', 'mcp'],
       ['mcp', '--store', '.agents.example'],
@@ -85,12 +106,24 @@ describe('start-up', () => {
     ]) {
       const { code, loaded } = loadedBy(args);
       expect(code, args.join(' ')).toBe(0);
-      expect(loaded.has('dist/cli.js')).toBe(true);
+      expect(loaded.has('dist/mcp-main.js')).toBe(true);
+      expect(loaded.has('dist/cli.js')).toBe(false);
       const bundled = contents(loaded);
+      expect(bundled).not.toContain('yargs');
       for (const pkg of MCP_ONLY) expect(bundled, pkg).toContain(pkg);
       for (const pkg of INTERACTIVE_ONLY) expect(bundled, pkg).not.toContain(pkg);
       expect(commandModules(loaded)).toEqual(['src/cli/commands/mcp.ts']);
     }
+  });
+
+  it.each([
+    [['mcp', '--help']],
+    [['mcp', '--store', '.agents.example', '--format', 'json']],
+    [['--format', 'json', '--store', '.agents.example', 'mcp']],
+    [['mcp', '--bogus']],
+  ])('agents %j (anything the direct start does not take) goes to the parser', (args) => {
+    const { loaded } = loadedBy(args);
+    expect(loaded.has('dist/cli.js')).toBe(true);
   });
 
   it('agents mcp answers initialize before loading the store reader, the services, YAML or the validators', () => {
