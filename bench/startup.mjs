@@ -63,6 +63,7 @@ export async function startupRows(h) {
   const commands = [
     ['--help', cmd(['--help'])],
     ['init (a store exists: exit 2)', cmd(['init'], { expect: 2 })],
+    ['import --dry-run (no instruction file: exit 2)', cmd(['import', '--dry-run'], { expect: 2 })],
     ['invariant add --global TEXT', cmd(['invariant', 'add', '--global', 'Never push on Fridays'], { writes: true })],
     ['invariant list', cmd(['invariant', 'list'])],
     ['invariant list --effective --project myapp', cmd(['invariant', 'list', '--effective', '--project', 'myapp'])],
