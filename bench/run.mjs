@@ -8,7 +8,7 @@
 //   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only SECTION] [--keep] [--no-write]
 //
 // --only SECTION runs the sections whose name holds SECTION (start-up, stores,
-// export, git, mcp, fix-progress, cold, complexity, extends; git and mcp use the stores section's stores) and
+// export, git, mcp, fix-progress, validate-budgets, cold, complexity, extends; git and mcp use the stores section's stores) and
 // never writes docs/benchmarks.md.
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
@@ -250,26 +250,8 @@ async function fixAndProgress() {
 
 log('\nstart-up');
 if (want('start-up')) {
-  const example = join(REPO, '.agents.example');
-  const [n0, version, help, list] = measure(
-    [
-      NODE0,
-      { argv: agents('--version') },
-      { argv: agents('--help') },
-      { argv: agents('--store', example, 'invariant', 'list', '--effective', '--project', 'myapp') },
-    ],
-    RUNS * 2,
-  );
-  row('agents --version', '—', version, n0, 'node -e 0', { max: 1.5 });
-  row('agents --help', '—', help, n0, 'node -e 0', { max: 1.5 });
-  row('invariant list --effective --project myapp', 'example', list, n0, 'node -e 0', { max: 1.5 });
-  // The MCP server: spawn to its answer to `initialize` (a client's handshake), interleaved with node -e 0.
-  try {
-    const m = await measureInitialize(example, RUNS * 2);
-    row('mcp: spawn → initialize answer', 'example', { ms: m.initialize }, { ms: m.node0 }, 'node -e 0', { max: 2 });
-  } catch (error) {
-    unavailable('mcp: spawn → initialize answer', 'example', '≤ 2×', String(error.message).slice(0, 200));
-  }
+  const { startupRows } = await import('./startup.mjs');
+  await startupRows({ measure, row, unavailable, agents, NODE0, RUNS, work, example: join(REPO, '.agents.example'), measureInitialize });
 }
 
 const stores = new Map();
@@ -478,6 +460,13 @@ if (want('mcp') && stores.has(GIT_SIZE)) {
 }
 
 if (want('fix-progress')) await fixAndProgress();
+
+// ---------------------------------------------------------------- validate budgets on 100,000 (bench/validate-budgets.mjs)
+
+if (want('validate-budgets') && HAS_VALIDATE) {
+  const { validateBudgetRows } = await import('./validate-budgets.mjs');
+  validateBudgetRows({ measure, row, agents, node, FLOOR, RUNS, work, log });
+}
 
 // ---------------------------------------------------------------- cold validate and bounded memory (bench/cold-memory.mjs)
 

@@ -54,57 +54,12 @@ function lazyDefault(pkg, body) {
  * evaluates the real module (a `require`, which esbuild turns into a lazily
  * initialised module) only for any other string. The same answers, by
  * construction for non-ASCII and by test (test/perf/startup-guards.test.ts)
- * for ASCII.
+ * for ASCII. Kept for speed alone: docs/adr/0301-lazy-string-width.md gives the figure.
  */
 const lazyStringWidth = lazyDefault(
   'string-width',
   "function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; return real()(input, options); }",
 );
-
-/**
- * `wrap-ansi` (cliui, yargs's help layout, imports it; Ink too) evaluates
- * `ansi-styles` when its module is evaluated, building every style object, at
- * every start-up, though only a help or usage text calls it. Bundled as a
- * function that evaluates the real module on its first call (as for
- * string-width above).
- */
-const lazyWrapAnsi = lazyDefault('wrap-ansi', 'function wrapAnsi(string, columns, options) { return real()(string, columns, options); }');
-
-/**
- * The MCP SDK's server imports its ajv-based JSON Schema validator and builds
- * one (a new Ajv with every format) in the Server constructor, though a server
- * uses it only to check a client's answers to elicitation requests, which
- * `agents mcp` never makes. Bundled here as a stand-in with the same class
- * name and method that loads and builds the real one (a `require`, which
- * esbuild turns into a lazily initialised module) on first use, so that
- * `agents mcp` does not evaluate ajv before answering `initialize`
- * (docs/performance.md).
- */
-const lazyAjvProvider = {
-  name: 'lazy-ajv-provider',
-  setup(b) {
-    b.onResolve({ filter: /validation\/ajv-provider\.js$/ }, async (args) => {
-      if (args.pluginData === 'real' || args.namespace === 'lazy-ajv-provider' || !args.importer.includes('@modelcontextprotocol/sdk'))
-        return undefined;
-      return intoNamespace(b, args, 'lazy-ajv-provider');
-    });
-    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv-provider' }, (args) => ({
-      contents: [
-        'let Real;',
-        'export class AjvJsonSchemaValidator {',
-        '  constructor(ajv) { this.ajv = ajv; this.real = undefined; }',
-        '  getValidator(schema) {',
-        `    Real ??= require(${JSON.stringify(args.path)}).AjvJsonSchemaValidator;`,
-        '    this.real ??= new Real(this.ajv);',
-        '    return this.real.getValidator(schema);',
-        '  }',
-        '}',
-      ].join('\n'),
-      resolveDir: dirname(args.path),
-      loader: 'js',
-    }));
-  },
-};
 
 /**
  * A digest of everything that decides what the built tool reports: its
@@ -126,34 +81,6 @@ function buildId() {
   return h.digest('hex').slice(0, 16);
 }
 
-/**
- * `agents --help` as the built parser prints it, at the widths it can wrap to
- * (80 columns, the default and any pipe; 100, the widest): `bin/agents.js`
- * prints it from dist/help.json without loading the parser
- * (docs/performance.md). The text depends only on the build and the width;
- * any other width goes to the parser.
- */
-async function writeHelp() {
-  const { main } = await import(new URL('../dist/cli.js', import.meta.url).href);
-  const help = {};
-  for (const width of [80, 100]) {
-    let out = '';
-    let err = '';
-    // The run's own stdout says how wide it is: main wraps to io.stdout.columns.
-    const io = {
-      stdout: { write: (c) => (out += c), columns: width },
-      stderr: { write: (c) => (err += c) },
-      stdin: process.stdin,
-      env: {},
-      cwd: process.cwd(),
-    };
-    const code = await main(['--help'], io);
-    if (code !== 0 || err !== '' || out === '') throw new Error(`agents --help at ${width} columns: exit ${code}: ${err}`);
-    help[width] = out;
-  }
-  writeFileSync(new URL('../dist/help.json', import.meta.url), `${JSON.stringify(help)}\n`);
-}
-
 const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 writeValidators();
@@ -162,8 +89,8 @@ const result = await build({
   entryPoints: {
     cli: 'src/cli/main.ts',
     index: 'src/index.ts',
+    // The direct start of `agents mcp` (docs/adr/0300-one-argument-parser.md).
     'mcp-main': 'src/cli/mcp-main.ts',
-    'plain-main': 'src/cli/plain-main.ts',
     'validate-worker': 'src/validate/check-worker.ts',
   },
   outdir: 'dist',
@@ -186,7 +113,7 @@ const result = await build({
   external: ['react-devtools-core'],
   // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
-  plugins: [lazyStringWidth, lazyWrapAnsi, lazyAjvProvider],
+  plugins: [lazyStringWidth],
 });
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
 // The licence texts of what the bundle holds (legalComments: 'none' strips them from the code).
@@ -194,5 +121,4 @@ const root = new URL('..', import.meta.url).pathname;
 const ownName = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).name;
 const notices = renderNotices(bundledPackages(result.metafile, root, join(root, 'scripts/licences')), ownName);
 writeFileSync(new URL('../THIRD-PARTY-NOTICES', import.meta.url), notices);
-await writeHelp();
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);

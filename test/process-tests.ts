@@ -13,7 +13,7 @@ export const PROCESS_TESTS = [
   'test/actors/mcp-reconcile.test.ts',
   'test/architecture/layers.test.ts',
   'test/cli/action-project.test.ts',
-  'test/cli/plain-main.test.ts',
+  'test/cli/argv-forms.test.ts',
   'test/e2e/edit-move-cli.test.ts',
   'test/e2e/invariant-cli.test.ts',
   'test/e2e/mcp.test.ts',

@@ -1,10 +1,12 @@
 import type { Argv } from 'yargs';
 import type { CliContext } from './context.ts';
 
-/** One CLI command: its yargs wiring and what it runs once the arguments are parsed. */
+/**
+ * One CLI command's module: its options and what it runs once the arguments
+ * are parsed. Its words and description are in the command table
+ * (src/cli/registry.ts), which help and the parser read without loading it.
+ */
 export interface CommandSpec<A = Record<string, unknown>> {
-  command: string | string[];
-  describe: string;
   builder: (y: Argv) => Argv;
   /** Returns the exit code. */
   run: (argv: A, ctx: CliContext) => Promise<number>;

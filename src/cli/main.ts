@@ -7,7 +7,7 @@ import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from '.
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
-import { COMMANDS, GROUPS, guessCommand, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
+import { COMMANDS, GROUPS, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -17,24 +17,29 @@ interface GlobalArgs {
   quiet?: boolean;
 }
 
-/** What the parse chose: the command's spec when its module was loaded, else only its table entry. */
-type Chosen = { entry: LazyCommand; spec?: CommandSpec<never>; argv: Record<string, unknown> };
+/** What the parse chose: the command's table entry, its loaded module and its arguments. */
+type Chosen = { entry: LazyCommand; spec: CommandSpec<never>; argv: Record<string, unknown> };
 
-type Loaded = Map<LazyCommand, CommandSpec<never>>;
-
-/** Registers a command: fully when its module is loaded, else with its name and description only (for help). */
-function wire(y: Argv, entry: LazyCommand, loaded: Loaded, choose: (c: Chosen) => void): Argv {
-  const spec = loaded.get(entry);
+/**
+ * Registers a command with its words and description from the table; yargs
+ * calls the builder (which loads the command's module and adds its options)
+ * only for the command the arguments name, so a run loads one command module.
+ */
+function wire(y: Argv, entry: LazyCommand, choose: (c: Chosen) => void): Argv {
+  let spec: CommandSpec<never> | undefined;
   return y.command({
-    command: spec?.command ?? [...(typeof entry.command === 'string' ? [entry.command] : entry.command)],
-    describe: spec?.describe ?? entry.describe,
-    // Not strict: the stub does not know the command's options; the second parse checks them.
-    builder: spec ? spec.builder : (b: Argv) => b.strict(false),
-    handler: (argv: Record<string, unknown>) => choose(spec ? { entry, spec, argv } : { entry, argv }),
+    command: [...(typeof entry.command === 'string' ? [entry.command] : entry.command)],
+    describe: entry.describe,
+    builder: async (b: Argv) => {
+      spec = (await entry.load()).default;
+      return spec.builder(b);
+    },
+    handler: (argv: Record<string, unknown>) => choose({ entry, spec: spec!, argv }),
   });
 }
 
-function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly string[], columns: number | undefined): Argv {
+function buildParser(choose: (c: Chosen) => void, args: readonly string[], columns: number | undefined): Argv {
+  const completing = args.includes('--get-yargs-completions');
   const y = yargs()
     .scriptName('agents')
     .locale('en')
@@ -49,12 +54,12 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true })
     .option('quiet', { type: 'boolean', describe: 'no progress display on stderr during long work', global: true });
-  for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, loaded, choose);
+  for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose);
   const addGroups = (py: Argv, parent: string | undefined) => {
     for (const group of GROUPS) {
       if (parentGroup(group.name) !== parent) continue;
       py.command(group.name.slice(group.name.lastIndexOf(' ') + 1), group.describe, (gy) => {
-        for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, loaded, choose);
+        for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, choose);
         addGroups(gy, group.name);
         return gy.demandCommand(1, group.demand);
       });
@@ -71,9 +76,12 @@ function buildParser(loaded: Loaded, choose: (c: Chosen) => void, args: readonly
     .wrap(Math.min(100, columns || 80))
     .exitProcess(false)
     .fail((msg, err) => {
+      // A shell asking for completions (the script `agents completion` prints) wants candidates, not
+      // errors: yargs parses the partial words again without awaiting that parse, so a throw there
+      // would be an unhandled rejection.
+      if (completing) return;
       throw usageFromYargs(msg, err, args);
     });
-  skipHelpCache(y);
   return y;
 }
 
@@ -170,11 +178,11 @@ function formatOf(args: readonly string[]): OutputFormat {
  * -- HEAD~1` compares with HEAD~1, `invariant add --global -- -x text` adds
  * "-x text". Words no positional takes are a usage error, never ignored.
  */
-function placeAfterDashes(entry: LazyCommand, spec: CommandSpec<never>, argv: Record<string, unknown>): void {
+function placeAfterDashes(entry: LazyCommand, argv: Record<string, unknown>): void {
   const depth = (entry.group ? entry.group.split(' ').length : 0) + 1;
   const rest = ((argv._ as unknown[] | undefined) ?? []).slice(depth).map(String);
   if (rest.length === 0) return;
-  const form = typeof spec.command === 'string' ? spec.command : spec.command[0]!;
+  const form = typeof entry.command === 'string' ? entry.command : entry.command[0]!;
   for (const token of form.split(' ').slice(1)) {
     const m = /^[<[]([\w-]+)(\.\.)?[>\]]$/.exec(token);
     if (!m || rest.length === 0) continue;
@@ -192,19 +200,6 @@ function placeAfterDashes(entry: LazyCommand, spec: CommandSpec<never>, argv: Re
   }
 }
 
-type UsageInternals = { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } };
-
-/**
- * yargs renders the whole help text after every command handler, to have it
- * ready should the handler fail; ours only record which command was chosen
- * and cannot fail, so that rendering (a tenth of a command's start-up) is
- * skipped. Help asked for, and usage errors, still render it as before.
- */
-function skipHelpCache(y: Argv): void {
-  const usage = (y as unknown as UsageInternals).getInternalMethods?.().getUsageInstance?.();
-  if (usage && typeof usage.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
-}
-
 /**
  * Runs one CLI invocation and returns its exit code. Every error is caught
  * here, once: user errors print what, where and what to do; anything else is
@@ -218,34 +213,27 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
   const args = helpAlias(argsIn);
   let format: OutputFormat = formatOf(args);
   try {
-    const unknown = unknownCommand(args);
+    // A shell asking for completions sends the partial word being typed: not an unknown command.
+    const unknown = args.includes('--get-yargs-completions') ? undefined : unknownCommand(args);
     if (unknown) throw unknownCommandError(unknown);
-    const loaded: Loaded = new Map();
-    const guess = guessCommand(args);
-    if (guess) loaded.set(guess, (await guess.load()).default);
-    const parse = async () => {
-      chosen = undefined;
-      output = '';
-      return (await buildParser(loaded, (c) => (chosen = c), args, io.stdout.columns).parseAsync(
-        [...args],
-        {},
-        (_err: unknown, _argv: unknown, out: string) => {
-          output = out;
-        },
-      )) as GlobalArgs & Record<string, unknown>;
-    };
-    let argv = await parse();
-    const picked = chosen as Chosen | undefined;
-    if (picked && !picked.spec) {
-      // The guess missed: load the command yargs chose and parse again with its options.
-      loaded.set(picked.entry, (await picked.entry.load()).default);
-      argv = await parse();
+    const argv = (await buildParser((c) => (chosen = c), args, io.stdout.columns)
+      .parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
+        output = out;
+      })
+      // A command's own checks run after its (asynchronous) builder, and yargs rejects with their
+      // failure instead of calling `.fail`: the same usage error either way.
+      .catch((error: Error) => {
+        throw usageFromYargs(undefined, error, args);
+      })) as GlobalArgs & Record<string, unknown>;
+    // yargs makes an array of a global option given twice; which one was meant is not ours to guess.
+    for (const key of ['store', 'format'] as const) {
+      if (Array.isArray(argv[key])) throw new UsageError(`--${key} was given more than once`, `Give one --${key}.`, { option: key });
     }
-    if (!chosen?.spec) {
+    if (!chosen) {
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       return EXIT_CODES.ok;
     }
-    placeAfterDashes(chosen.entry, chosen.spec, chosen.argv);
+    placeAfterDashes(chosen.entry, chosen.argv);
     format = argv.format ?? 'text';
     await prepareFormat(format);
     color = useColor(io, argv.color === false);

@@ -4,9 +4,10 @@ import { report } from './report.ts';
 
 /**
  * `agents mcp` started without the argument parser. An MCP client spawns the
- * server and waits for its `initialize` answer, so start-up is on its path
- * (docs/mcp.md, "Performance"): `bin/agents.js` sends `agents mcp …` here,
- * and this takes the few options the command has. Anything else (`--help`, a
+ * server and waits for its `initialize` answer, whose budget the parser's
+ * start-up alone would miss (docs/adr/0300-one-argument-parser.md):
+ * `bin/agents.js` sends `agents mcp …` here, and this takes the few options
+ * the command has. Anything else (`--help`, a
  * misspelt option, a global option such as `--format`) returns undefined, and
  * the full parser of `main` answers as for every other command.
  */

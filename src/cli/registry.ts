@@ -2,10 +2,10 @@ import type { CommandSpec } from './command.ts';
 
 /**
  * Every command, as yargs lists it in help, with its module loaded on demand.
- * Start-up pays only for yargs and this table: a command's module (and what it
- * imports: the store reader, yaml, the validators, git) is loaded only when
- * that command runs. `command` and `describe` repeat the module's own (a test
- * keeps them equal).
+ * This table is the one place a command's words and description are written:
+ * start-up pays only for yargs and this table, and a command's module (its
+ * options, its run, and what it imports: the store reader, yaml, the
+ * validators, git) is loaded by yargs only once the command is chosen.
  */
 export interface LazyCommand {
   /** The group it belongs to (`invariant`), or none for a top-level command. */
@@ -234,35 +234,6 @@ export function commandNames(c: Pick<LazyCommand, 'command'>): string[] {
 
 /** Global options that take a value (so the word after them is not a command). */
 const VALUE_OPTIONS = new Set(['--store', '--format']);
-
-/**
- * The command `args` most likely name, from their first words. Only a guess
- * to load one module before parsing: yargs still parses everything, and a
- * wrong guess costs a second parse, never a wrong result.
- */
-export function guessCommand(args: readonly string[]): LazyCommand | undefined {
-  const words: string[] = [];
-  for (let i = 0; i < args.length && words.length < 3; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    if (a.startsWith('-')) {
-      // The value of a global option is not a command word (unless it is missing: the next word is a flag).
-      if (VALUE_OPTIONS.has(a) && !(args[i + 1] ?? '-').startsWith('-')) i++;
-      continue;
-    }
-    words.push(a);
-  }
-  let group: string | undefined;
-  let at = 0;
-  for (; at < words.length; at++) {
-    const deeper = group === undefined ? words[at]! : `${group} ${words[at]}`;
-    if (!GROUPS.some((g) => g.name === deeper)) break;
-    group = deeper;
-  }
-  const name = words[at];
-  if (name === undefined) return undefined;
-  return COMMANDS.find((c) => c.group === group && commandNames(c).includes(name));
-}
 
 /** The names a command word may take at one level: the commands and groups of `group` (the top level when undefined). */
 export function namesAt(group: string | undefined): string[] {

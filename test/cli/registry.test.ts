@@ -1,23 +1,41 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, guessCommand } from '../../src/cli/registry.ts';
+import { COMMANDS, GROUPS, commandNames, namesAt, parentGroup, unknownCommand } from '../../src/cli/registry.ts';
 
 describe('command registry', () => {
-  it("repeats each command module's own name and description", async () => {
+  it("loads each command's module, which defines its options and its run (its words and description are the table's)", async () => {
     for (const entry of COMMANDS) {
       const spec = (await entry.load()).default;
-      expect({ command: spec.command, describe: spec.describe }).toEqual({ command: entry.command, describe: entry.describe });
+      expect(typeof spec.builder, String(entry.command)).toBe('function');
+      expect(typeof spec.run, String(entry.command)).toBe('function');
+      expect(Object.keys(spec).sort()).toEqual(['builder', 'run']);
     }
   });
 
+  it('puts every command in a group of the table, and no two names at one level', () => {
+    const groups = GROUPS.map((g) => g.name);
+    for (const entry of COMMANDS) if (entry.group !== undefined) expect(groups).toContain(entry.group);
+    for (const g of GROUPS) {
+      const parent = parentGroup(g.name);
+      if (parent !== undefined) expect(groups).toContain(parent);
+    }
+    for (const level of [undefined, ...groups]) {
+      const names = namesAt(level);
+      expect(new Set(names).size, level ?? 'top level').toBe(names.length);
+    }
+    expect(commandNames({ command: ['list [pattern]', 'ls'] })).toEqual(['list', 'ls']);
+  });
+
   it.each([
-    [['invariant', 'violation', 'add', '--plan', 'X'], 'invariant violation', 'add'],
-    [['--store', 'plan', 'plan', 'ls'], 'plan', 'ls'],
-    [['plan', 'strategize', 'ID'], 'plan', 'strategize <id>'],
-    [['invariant', 'ls'], 'invariant', 'list [pattern]'],
-    [['invariant', 'log', 'ID'], 'invariant', 'log <id>'],
-  ])('guesses the command of %j, nested groups included', (args, group, command) => {
-    const c = guessCommand(args);
-    expect(c?.group).toBe(group);
-    expect([c?.command].flat()).toContain(command);
+    [['invariant', 'violation', 'add', '--plan', 'X'], undefined],
+    [['--store', 'plan', 'plan', 'ls'], undefined],
+    [['--format', 'json', 'init'], undefined],
+    [['--store=x', 'invariant', 'rm', 'ID'], undefined],
+    [['invariant', 'show', 'edit'], undefined],
+    [['invariant', '--', 'lst'], undefined],
+    [['invariant', 'lst'], { group: 'invariant', word: 'lst' }],
+    [['--store', 'x', 'plna', 'list'], { group: undefined, word: 'plna' }],
+    [['invariant', 'violation', 'rm'], { group: 'invariant violation', word: 'rm' }],
+  ])('finds the first unknown command word of %j, skipping global options and their values', (args, found) => {
+    expect(unknownCommand(args)).toEqual(found);
   });
 });

@@ -7,13 +7,14 @@ import { gitInit } from '../helpers/git.ts';
 import { runMain } from '../helpers/main.ts';
 import { bundledIn as contents, distMeta as meta, staticClosure, traceLoads } from '../helpers/loads.ts';
 import { tempDir } from '../helpers/tmp.ts';
-import { COMMANDS, GROUPS, commandNames, guessCommand } from '../../src/cli/registry.ts';
 
-/** What the full parser (main, from the sources) prints for `agents --help` on a terminal `columns` wide. */
-async function parserHelp(columns: number): Promise<string> {
-  const r = await runMain(['--help'], { cwd: REPO, columns });
-  expect(r.code).toBe(0);
-  return r.stdout;
+/** The command modules (src/cli/commands/*.ts) bundled into the given dist/ outputs. */
+function commandModules(outputs: Iterable<string>): string[] {
+  const m = meta();
+  const found = new Set<string>();
+  for (const o of outputs)
+    for (const input of Object.keys(m.outputs[o]?.inputs ?? {})) if (input.startsWith('src/cli/commands/')) found.add(input);
+  return [...found].sort();
 }
 
 /** The dist/ files a real run of the CLI loads. */
@@ -27,7 +28,7 @@ const INTERACTIVE_ONLY = ['ink', 'react', 'react-reconciler', 'yoga-layout', 'in
 const MCP_ONLY = ['@modelcontextprotocol/sdk', 'zod', 'src/mcp'];
 
 describe('start-up', () => {
-  it('loads only yargs and the command table: no store reader, YAML, validators, git or Ink', () => {
+  it('loads only yargs and the command table: no command module, no store reader, YAML, validators, git or Ink', () => {
     const startup = contents(staticClosure('dist/cli.js'));
     for (const heavy of [
       ...INTERACTIVE_ONLY,
@@ -44,85 +45,86 @@ describe('start-up', () => {
       expect(startup, heavy).not.toContain(heavy);
     }
     expect(startup).toContain('yargs');
+    // Every command module is loaded on demand, by the builder yargs calls for the command chosen.
+    expect(commandModules(staticClosure('dist/cli.js'))).toEqual([]);
   });
 
   it.each([
-    [['--help', '--no-color']],
-    [['invariant', '--help']],
-    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp']],
-    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B4', '--format', 'yaml']],
-    [['--store', '.agents.example', 'invariant', 'list']],
-    [['--store', '.agents.example', 'invariant', 'show', '01M8KJT9']],
-    [['--store', '.agents.example', 'validate']],
-    [['--store', '.agents.example', 'validate', '--format', 'sarif']],
-  ])('agents %j never loads Ink, React or the MCP SDK', (args) => {
-    const { code, loaded } = loadedBy(args);
-    expect(code).toBe(0);
-    // `invariant list` and `validate` in their plain forms start without the parser (test/cli/plain-main.test.ts).
-    const plainList = (args.includes('list') || args.includes('validate')) && !args.includes('--help') && !args.includes('sarif');
-    expect(loaded.has(plainList ? 'dist/plain-main.js' : 'dist/cli.js')).toBe(true);
-    const bundled = contents(loaded);
-    // The trace sees the chunks loaded on demand (yargs, unless list started without it; the store reader when a store is read).
-    if (!plainList) expect(bundled).toContain('yargs');
-    if (args[0] === '--store') expect(bundled).toContain('src/store');
-    for (const pkg of [...INTERACTIVE_ONLY, ...MCP_ONLY]) expect(bundled, pkg).not.toContain(pkg);
-  });
+    [['--help', '--no-color'], undefined],
+    [['invariant', '--help'], undefined],
+    [['invariant', 'list', '--help'], 'invariant-list'],
+    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp'], 'invariant-list'],
+    [
+      ['--store', '.agents.example', 'invariant', 'list', '--effective', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B4', '--format', 'yaml'],
+      'invariant-list',
+    ],
+    [['--store', '.agents.example', 'invariant', 'ls'], 'invariant-list'],
+    [['--store', '.agents.example', 'invariant', 'show', '01M8KJT9'], 'invariant-show'],
+    [['--store', '.agents.example', 'plan', 'list'], 'plan-list'],
+    [['--store', '.agents.example', 'validate'], 'validate'],
+    [['--store', '.agents.example', 'validate', '--format', 'sarif'], 'validate'],
+  ])(
+    'agents %j goes through the parser, loads the module of the command it runs and no other, and never Ink, React or the MCP SDK',
+    (args, command) => {
+      const { code, loaded } = loadedBy(args);
+      expect(code).toBe(0);
+      expect(loaded.has('dist/cli.js')).toBe(true);
+      const bundled = contents(loaded);
+      expect(bundled).toContain('yargs');
+      if (args[0] === '--store') expect(bundled).toContain('src/store');
+      for (const pkg of [...INTERACTIVE_ONLY, ...MCP_ONLY]) expect(bundled, pkg).not.toContain(pkg);
+      // Help lists every command from the table without loading any command's module.
+      expect(commandModules(loaded)).toEqual(command ? [`src/cli/commands/${command}.ts`] : []);
+    },
+  );
 
-  it.each([['--help'], ['-h']])(
-    'agents %s prints the help the build rendered with the parser, loading no module of the tool',
+  it.each([['--version'], ['-V']])(
+    'agents %s is answered before the parser: no module of dist/ loads, and it prints the version',
     async (flag) => {
       const r = traceLoads([BIN, flag]);
       expect(r.code).toBe(0);
       expect(r.dist).toEqual([]);
-      // A pipe is 80 columns wide: the same text the parser prints there.
-      expect(r.stdout).toBe(await parserHelp(80));
+      // The parser answers `--version` with the same line.
+      const parsed = await runMain(['--version'], { cwd: REPO });
+      expect(parsed.code).toBe(0);
+      expect(r.stdout).toBe(parsed.stdout);
+      expect(r.stdout).toBe(`${JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version}\n`);
     },
   );
 
-  it("dist/help.json holds the parser's help at 80 and 100 columns (the widths bin/agents.js answers from it)", async () => {
-    const help = JSON.parse(readFileSync(join(REPO, 'dist/help.json'), 'utf8')) as Record<string, string>;
-    expect(Object.keys(help).sort()).toEqual(['100', '80']);
-    expect(help['80']).toBe(await parserHelp(80));
-    expect(help['100']).toBe(await parserHelp(100));
-    expect(help['100']).not.toBe(help['80']);
+  it('agents --version with any other argument goes to the parser', () => {
+    const r = traceLoads([BIN, '--version', '--no-color']);
+    expect(r.code).toBe(0);
+    expect(r.dist).toContain('dist/cli.js');
   });
 
-  it('agents mcp loads the MCP SDK (and not Ink); it ends with exit 0 when its client closes stdin', () => {
-    const { code, loaded } = loadedBy(['--store', '.agents.example', 'mcp']);
-    expect(code).toBe(0);
-    const bundled = contents(loaded);
-    for (const pkg of MCP_ONLY) expect(bundled, pkg).toContain(pkg);
-    for (const pkg of INTERACTIVE_ONLY) expect(bundled, pkg).not.toContain(pkg);
-  });
-
-  it('agents mcp … starts without the argument parser (neither dist/cli.js nor yargs loads); anything unusual goes to the full parser', () => {
-    const direct = loadedBy(['mcp', '--store', '.agents.example']);
-    expect(direct.code).toBe(0);
-    expect(direct.loaded.has('dist/mcp-main.js')).toBe(true);
-    expect(direct.loaded.has('dist/cli.js')).toBe(false);
-    const bundled = contents(direct.loaded);
-    expect(bundled).not.toContain('yargs');
-    for (const pkg of MCP_ONLY) expect(bundled, pkg).toContain(pkg);
+  it('agents mcp starts without the argument parser (neither dist/cli.js nor yargs loads), loads the MCP SDK and no other command; it ends with exit 0 when its client closes stdin', () => {
     for (const args of [
-      ['mcp', '--help'],
-      ['mcp', '--store', '.agents.example', '--format', 'json'],
-      ['--format', 'json', '--store', '.agents.example', 'mcp'],
+      ['--store', '.agents.example', 'mcp'],
+      ['mcp', '--store', '.agents.example'],
+      ['--store=.agents.example', '--no-color', 'mcp'],
     ]) {
-      const full = loadedBy(args);
-      expect(full.loaded.has('dist/cli.js'), args.join(' ')).toBe(true);
+      const { code, loaded } = loadedBy(args);
+      expect(code, args.join(' ')).toBe(0);
+      expect(loaded.has('dist/mcp-main.js')).toBe(true);
+      expect(loaded.has('dist/cli.js')).toBe(false);
+      const bundled = contents(loaded);
+      expect(bundled).not.toContain('yargs');
+      for (const pkg of MCP_ONLY) expect(bundled, pkg).toContain(pkg);
+      for (const pkg of INTERACTIVE_ONLY) expect(bundled, pkg).not.toContain(pkg);
+      expect(commandModules(loaded)).toEqual(['src/cli/commands/mcp.ts']);
     }
   });
 
-  it.each([[['--store', '.agents.example', 'mcp']], [['--store=.agents.example', '--no-color', 'mcp']]])(
-    'agents %j (the store given before the command, as client configurations write it) starts without the argument parser too',
-    (args) => {
-      const direct = loadedBy(args);
-      expect(direct.code).toBe(0);
-      expect(direct.loaded.has('dist/mcp-main.js')).toBe(true);
-      expect(direct.loaded.has('dist/cli.js')).toBe(false);
-      expect(contents(direct.loaded)).not.toContain('yargs');
-    },
-  );
+  it.each([
+    [['mcp', '--help']],
+    [['mcp', '--store', '.agents.example', '--format', 'json']],
+    [['--format', 'json', '--store', '.agents.example', 'mcp']],
+    [['mcp', '--bogus']],
+  ])('agents %j (anything the direct start does not take) goes to the parser', (args) => {
+    const { loaded } = loadedBy(args);
+    expect(loaded.has('dist/cli.js')).toBe(true);
+  });
 
   it('agents mcp answers initialize before loading the store reader, the services, YAML or the validators', () => {
     const init = {
@@ -164,9 +166,6 @@ describe('start-up', () => {
         else expect(Object.keys(m.outputs[from]!.inputs)).toContain('src/cli/commands/mcp.ts');
       }
     }
-    // The SDK's ajv validator (for elicitation, which the server never asks for) is behind a lazy stand-in.
-    const sdkCode = withSdk.map((o) => readFileSync(join(REPO, o), 'utf8')).join('\n');
-    expect(sdkCode).toContain('lazy-ajv-provider:');
   });
 
   it('validate answered from its cache loads neither the YAML parser, the schema validators nor git; a changed file loads the checker', () => {
@@ -222,28 +221,6 @@ describe('start-up', () => {
     const broken = loadedBy(['--store', store, 'validate', '--staged']);
     expect(broken.code).toBe(1);
     expect(contents(broken.loaded)).toContain('yaml');
-  });
-
-  it('lists each command in the table as its module defines it', async () => {
-    for (const entry of COMMANDS) {
-      const spec = (await entry.load()).default;
-      expect({ command: spec.command, describe: spec.describe }).toEqual({ command: entry.command, describe: entry.describe });
-      if (entry.group !== undefined) expect(GROUPS.map((g) => g.name)).toContain(entry.group);
-    }
-  });
-
-  it('guesses the command from the first words, skipping global options and their values', () => {
-    const names = (args: string[]) => {
-      const c = guessCommand(args);
-      return c ? `${c.group ?? ''} ${commandNames(c)[0]}`.trim() : undefined;
-    };
-    expect(names(['invariant', 'list', '--effective'])).toBe('invariant list');
-    expect(names(['--store', 'invariant', 'invariant', 'ls'])).toBe('invariant list');
-    expect(names(['--format', 'json', 'init'])).toBe('init');
-    expect(names(['--store=x', 'invariant', 'rm', 'ID'])).toBe('invariant remove');
-    expect(names(['invariant'])).toBeUndefined();
-    expect(names(['--help'])).toBeUndefined();
-    expect(names(['nothing'])).toBeUndefined();
   });
 });
 

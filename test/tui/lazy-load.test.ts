@@ -66,9 +66,7 @@ describe('Ink and React are loaded only on interactive paths', () => {
     const store = exampleStore();
     const { code, loaded } = loadedBy(['--store', store, ...args], join(store, '..'));
     expect(code).toBe(exit);
-    // `invariant list` in its plain forms starts without the parser (test/cli/plain-main.test.ts).
-    const plainList = args[1] === 'list' && args.length !== 3;
-    expect(loaded).toContain(plainList ? 'dist/plain-main.js' : 'dist/cli.js');
+    expect(loaded).toContain('dist/cli.js');
     const ui = uiOutputs(meta());
     expect(loaded.filter((f) => ui.has(f))).toEqual([]);
   });

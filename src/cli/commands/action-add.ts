@@ -9,8 +9,6 @@ interface ActionAddArgs {
 }
 
 export default defineCommand<ActionAddArgs>({
-  command: 'add <action>',
-  describe: 'Create an action template (actions/NS/NAME/action.yaml)',
   builder: (y) =>
     y
       .positional('action', { type: 'string', describe: 'the action template, NS/NAME (e.g. local/code-coverage)' })

@@ -20,8 +20,6 @@ interface ExportArgs {
 }
 
 export default defineCommand<ExportArgs>({
-  command: 'export',
-  describe: "Write effective sets into agents' instruction files (AGENTS.md, CLAUDE.md, Copilot, Cursor and more)",
   builder: (y) =>
     y
       .option('target', {

@@ -5,8 +5,6 @@ import { emit } from '../render.ts';
 import { makeStyle } from '../../core/style.ts';
 
 export default defineCommand<{ source?: string[] }>({
-  command: 'fetch [source..]',
-  describe: 'Fetch the pinned commits of the policy sources into the cache (one shallow fetch each)',
   builder: (y) => y.positional('source', { type: 'string', array: true, describe: 'the sources to fetch (default: all)' }),
   async run(argv, ctx) {
     const outcomes = await new ExtendsService(await ctx.invariants()).fetch(argv.source ?? []);

@@ -13,8 +13,6 @@ interface UpdateArgs {
 }
 
 export default defineCommand<UpdateArgs>({
-  command: 'update [source..]',
-  describe: 'Move the pins of the policy sources to what their refs name now, and show what that changes',
   builder: (y) =>
     y
       .positional('source', { type: 'string', array: true, describe: 'the sources to move (default: all)' })

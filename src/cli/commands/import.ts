@@ -98,8 +98,6 @@ function summary(plan: ImportPlan): string {
 }
 
 export default defineCommand<ImportArgs>({
-  command: 'import [paths..]',
-  describe: 'Turn the rules of AGENTS.md, CLAUDE.md, Cursor and other instruction files into invariants (review, then write)',
   builder: (y) =>
     y
       .positional('paths', { type: 'string', array: true, describe: 'files or folders to import (default: every known instruction file)' })

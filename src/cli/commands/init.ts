@@ -14,8 +14,6 @@ interface InitArgs extends ActorFlags {
 }
 
 export default defineCommand<InitArgs>({
-  command: 'init',
-  describe: 'Create a store (.agents/ at the top of the git repository)',
   builder: (y) =>
     y
       .option('hooks', {

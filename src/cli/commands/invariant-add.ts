@@ -17,8 +17,6 @@ interface AddArgs extends ScopeArgs {
 }
 
 export default defineCommand<AddArgs>({
-  command: 'add [text..]',
-  describe: 'Add an invariant to exactly one scope',
   builder: (y) =>
     scopeOptions(y, 'add to')
       .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })

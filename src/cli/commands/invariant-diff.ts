@@ -15,8 +15,6 @@ interface DiffArgs {
 }
 
 export default defineCommand<DiffArgs>({
-  command: 'diff [range]',
-  describe: 'What changed in the effective sets between two revisions (A..B, A...B, A, or HEAD against the working tree)',
   builder: (y) =>
     y
       .positional('range', { type: 'string', describe: 'A..B, A...B (from the merge base), A (against the working tree); default HEAD' })

@@ -21,8 +21,6 @@ interface EditArgs {
 }
 
 export default defineCommand<EditArgs>({
-  command: 'edit <id>',
-  describe: 'Change an invariant: text, severity, tags, rationale, active, overrides (a form in a terminal without flags)',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' })

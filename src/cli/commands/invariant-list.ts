@@ -18,8 +18,6 @@ interface ListArgs extends ScopeArgs {
 }
 
 export default defineCommand<ListArgs>({
-  command: ['list [pattern]', 'ls'],
-  describe: 'List invariants, or the effective set of a project or plan',
   builder: (y) =>
     scopeOptions(y, 'list')
       .positional('pattern', { type: 'string', describe: 'regex on the text (case-insensitive unless it holds an upper-case letter)' })

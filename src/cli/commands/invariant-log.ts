@@ -5,8 +5,6 @@ import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ id: string }>({
-  command: 'log <id>',
-  describe: "One invariant's history from git: commits, authors, dates, text changes, moves and its removal",
   builder: (y) => y.positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters); removed invariants too' }),
   async run(argv, ctx) {
     const r = await (await ctx.review()).log(String(argv.id));

@@ -11,8 +11,6 @@ interface MoveArgs extends ScopeArgs {
 }
 
 export default defineCommand<MoveArgs>({
-  command: ['move <id>', 'mv'],
-  describe: 'Move an invariant to another scope, keeping its id',
   builder: (y) =>
     scopeOptions(y.positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' }), 'move to').option('commit', {
       type: 'boolean',

@@ -7,8 +7,6 @@ import { emit } from '../render.ts';
 import { shadowJson } from '../../present/invariant.ts';
 
 export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
-  command: ['remove <id>', 'rm'],
-  describe: 'Delete an invariant (asks first unless --yes)',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' })

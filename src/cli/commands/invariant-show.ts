@@ -4,8 +4,6 @@ import { invariantJson, showRelationsJson, showText } from '../../present/invari
 import { emit } from '../render.ts';
 
 export default defineCommand<{ id: string }>({
-  command: 'show <id>',
-  describe: 'Show everything about one invariant, and where it applies',
   builder: (y) => y.positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' }),
   async run(argv, ctx) {
     const r = await (await ctx.invariants()).show(String(argv.id));

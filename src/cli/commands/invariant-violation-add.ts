@@ -12,8 +12,6 @@ interface AddArgs {
 }
 
 export default defineCommand<AddArgs>({
-  command: 'add',
-  describe: "Record a violation of an invariant of a plan's effective set",
   builder: (y) =>
     y
       .option('plan', { type: 'string', requiresArg: true, demandOption: true, describe: 'plan id or unique prefix' })

@@ -6,8 +6,6 @@ import { severityLabel, violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ plan?: string; severity?: Severity }>({
-  command: ['list', 'ls'],
-  describe: 'List recorded violations',
   builder: (y) =>
     y
       .option('plan', { type: 'string', requiresArg: true, describe: 'only this plan (id or unique prefix)' })

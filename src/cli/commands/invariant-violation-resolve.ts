@@ -4,8 +4,6 @@ import { violationJson } from '../../present/violation.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ id: string; note?: string; commit?: boolean }>({
-  command: 'resolve <id>',
-  describe: 'Mark a violation resolved (the record is kept)',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'violation id or unique prefix (4+ characters)' })

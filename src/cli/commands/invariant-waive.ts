@@ -14,8 +14,6 @@ interface WaiveArgs {
 }
 
 export default defineCommand<WaiveArgs>({
-  command: 'waive <id>',
-  describe: 'Record a time-boxed exception for an invariant in a plan or project',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'invariant id or unique prefix (in the effective set of the plan or project)' })

@@ -2,8 +2,6 @@ import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
 
 export default defineCommand<{ allowWrite?: boolean }>({
-  command: 'mcp',
-  describe: 'Serve the store to AI agents over the Model Context Protocol (stdio): effective sets, invariants, plan status, violations',
   builder: (y) =>
     y.option('allow-write', {
       type: 'boolean',

@@ -4,8 +4,6 @@ import { planJson, treeJson, treeText } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ id: string }>({
-  command: 'decisions <id>',
-  describe: "Print a plan's decision tree",
   builder: (y) => y.positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' }),
   async run(argv, ctx) {
     const r = await (await ctx.plans()).decisions(String(argv.id));

@@ -4,8 +4,6 @@ import { planJson } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<Record<string, unknown>>({
-  command: ['list', 'ls'],
-  describe: 'List plans',
   builder: (y) => y,
   async run(_argv, ctx) {
     const plans = await (await ctx.plans()).list();

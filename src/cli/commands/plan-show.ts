@@ -9,8 +9,6 @@ import { emit } from '../render.ts';
 import { hiddenCopyLines } from '../../present/effective.ts';
 
 export default defineCommand<{ id: string }>({
-  command: 'show <id>',
-  describe: 'Show a plan: metadata, effective set with provenance, latest enforcement, violations, drift',
   builder: (y) => y.positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' }),
   async run(argv, ctx) {
     const r = await (await ctx.plans()).show(String(argv.id));

@@ -5,9 +5,6 @@ import { planStatusJson, planStatusText } from '../../present/plan-status.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ id: string; allow?: string[] }>({
-  command: 'status <id>',
-  describe:
-    'The plan gate: exit 1 when a run failed, is incomplete or stale, an error invariant is unenforced, or an error violation stands',
   builder: (y) =>
     y.positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' }).option('allow', {
       type: 'string',

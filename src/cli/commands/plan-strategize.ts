@@ -42,8 +42,6 @@ function readContext(ctx: CliContext, file: string): string {
 }
 
 export default defineCommand<StrategizeArgs>({
-  command: 'strategize <id>',
-  describe: 'Run the Invariant Reconciliation Actor on a plan and record the run',
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' })

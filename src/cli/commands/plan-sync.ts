@@ -64,8 +64,6 @@ function syncText(s: Style, r: SyncResult): string {
 }
 
 export default defineCommand<SyncArgs>({
-  command: 'sync <id>',
-  describe: "Apply an action template's changes to a plan's promoted invariants (asks first unless --yes)",
   builder: (y) =>
     y
       .positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' })

@@ -14,8 +14,6 @@ interface UseArgs {
 }
 
 export default defineCommand<UseArgs>({
-  command: 'use <action>',
-  describe: 'Create a plan from an action template, promoting its invariants',
   builder: (y) =>
     y
       .positional('action', { type: 'string', describe: 'the action template, NS/NAME (e.g. local/code-coverage)' })

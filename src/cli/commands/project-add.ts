@@ -3,8 +3,6 @@ import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ name: string; description?: string; path?: string[]; commit?: boolean }>({
-  command: 'add <name>',
-  describe: 'Create a project (projects/NAME/project.yaml)',
   builder: (y) =>
     y
       .positional('name', { type: 'string', describe: 'the project name (^[a-z0-9][a-z0-9._-]{0,63}$)' })

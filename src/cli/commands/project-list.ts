@@ -3,8 +3,6 @@ import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<Record<string, unknown>>({
-  command: ['list', 'ls'],
-  describe: 'List projects with their invariant and plan counts',
   builder: (y) => y,
   async run(_argv, ctx) {
     const projects = await (await ctx.scopes()).listProjects();

@@ -27,8 +27,6 @@ export async function browse(
 }
 
 export default defineCommand<Record<string, unknown>>({
-  command: 'tui',
-  describe: 'Browse, filter, add and remove invariants in the terminal UI',
   builder: (y) => y,
   async run(_argv, ctx) {
     return browse(ctx, await ctx.invariants(), undefined, undefined, false);

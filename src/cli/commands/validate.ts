@@ -39,8 +39,6 @@ function processAlive(pid: number): boolean {
 }
 
 export default defineCommand<ValidateArgs>({
-  command: 'validate [paths..]',
-  describe: 'Check the store: YAML, schemas, ids, layout, duplicates, shadows, references',
   builder: (y) =>
     y
       .positional('paths', {

@@ -13,8 +13,6 @@ interface WhichArgs {
 }
 
 export default defineCommand<WhichArgs>({
-  command: 'which <paths..>',
-  describe: 'Print the project(s) whose paths (project.yaml) hold each file or folder',
   builder: (y) => y.positional('paths', { type: 'string', array: true, describe: 'files or folders, relative to the current folder' }),
   async run(argv, ctx) {
     const service = await ctx.invariants();

@@ -1,0 +1,155 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, REPO } from '../helpers/cli.ts';
+import { git, gitInit } from '../helpers/git.ts';
+import { traceLoads } from '../helpers/loads.ts';
+import { runMain } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+const GLOBAL = ['01M8KJT9G0XNWEM589ZS7FV0VT', '01M8KJW430VF8WCABSB8RTQ8RY'];
+const PROJECT = ['01M8KJXYP0GVPRF8KRRE9G8474', '01M8KJZS90J6DRJJ8E264B9DFX'];
+/** myapp's effective set: one of the two global invariants is overridden by a project one. */
+const EFFECTIVE = [GLOBAL[0]!, ...PROJECT];
+
+/** The ids of a JSON listing (`invariant list --format json`), sorted. */
+function ids(stdout: string): string[] {
+  return (JSON.parse(stdout) as { id: string }[]).map((i) => i.id).sort();
+}
+
+/** The error code of a failed run asked for in JSON (`--format json` puts the error on stdout). */
+function errorCode(stdout: string): string {
+  return (JSON.parse(stdout) as { error: { code: string } }).error.code;
+}
+
+describe('the forms of invariant list, validate and invariant diff that hooks and agents run, through the one parser', () => {
+  it.each([
+    [['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json'], EFFECTIVE],
+    [
+      ['invariant', 'ls', '--store=.agents.example', '--effective', `--plan=${PLAN.slice(0, 8)}`, '--format=json'],
+      [...EFFECTIVE, '01M8KK3EF09G9ET4TAJAHQWPMN'],
+    ],
+    [['--store', '.agents.example', '--format', 'json', 'invariant', 'list', '--global'], GLOBAL],
+    [['--store', '.agents.example', 'invariant', 'list', '--project', 'myapp', '--no-color', '--no-input', '--format', 'json'], PROJECT],
+    [['--format', 'json', 'invariant', 'list', 'API', '--project', 'myapp', '--store', '.agents.example'], ['01M8KJXYP0GVPRF8KRRE9G8474']],
+  ])('agents %j answers (exit 0) with the set asked for', async (args, expected) => {
+    const r = await runMain(args, { cwd: REPO });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(ids(r.stdout)).toEqual([...expected].sort());
+  });
+
+  it.each([
+    [['invariant', 'list', '--effective'], 'usage'],
+    [['invariant', 'list', '--effective', '--all', '--project', 'myapp'], 'usage'],
+    [['invariant', 'list', '--project', 'nope'], 'unknown-project'],
+    [['invariant', 'list', '--project', 'myapp', '--global'], 'usage'],
+    [['invariant', 'list', '(unclosed'], 'usage'],
+    [['invariant', 'list', '--project'], 'missing-value'],
+    [['invariant', 'list', '--project', '--effective'], 'missing-value'],
+    [['invariant', 'list', '--project', 'a', '--project', 'b'], 'usage'],
+    [['invariant', 'list', 'a', 'b'], 'unexpected-argument'],
+    [['invariant', 'list', '--bogus'], 'unknown-option'],
+    [['invariant', 'list', '--staged'], 'unknown-option'],
+    [['--effective', 'invariant', 'list'], 'unknown-option'],
+    [['validate', '--effective'], 'unknown-option'],
+    [['validate', '--no-cache=x'], 'unknown-option'],
+    [['validate', '--staged', '--changed'], 'usage'],
+    [['--store', 'a', '--store', 'b', 'invariant', 'list'], 'usage'],
+    [['list'], 'unknown-command'],
+    [['invariant', 'lst'], 'unknown-command'],
+  ])('agents %j is a usage error (exit 2, code %s), nothing printed on stderr in JSON', async (args, code) => {
+    const r = await runMain(['--store', '.agents.example', '--format', 'json', ...args], { cwd: REPO });
+    expect(r.code).toBe(2);
+    expect(errorCode(r.stdout)).toBe(code);
+  });
+
+  it('--store given twice is refused in text too, naming the option', async () => {
+    const r = await runMain(['--store', 'a', '--store', 'b', 'invariant', 'list'], { cwd: REPO });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error: --store was given more than once\n/);
+  });
+
+  it('validate in the forms a pre-commit hook runs answers with the exit code of the staged files, in a repository with one file staged', async () => {
+    const repo = tempDir();
+    cpSync(join(REPO, '.agents.example'), join(repo, '.agents'), { recursive: true });
+    gitInit(repo);
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'store');
+    // Nothing of the store staged: nothing to check.
+    expect((await runMain(['validate', '--staged'], { cwd: repo })).code).toBe(0);
+    const file = join(repo, '.agents/global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml');
+    writeFileSync(file, 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Never delete production data\nseverity: fatal\n');
+    git(repo, 'add', '-A');
+    for (const [args, code] of [
+      [['validate', '--staged'], 1],
+      [['validate', '--staged', '--format', 'json', '--verbose'], 1],
+      [['validate', '--staged', '--all-files', '--no-cache', '--strict'], 1],
+      [['--format=yaml', 'validate'], 1],
+      [['validate', '--changed', '--no-color'], 1],
+      [['validate', '--cache', '--store', '.agents', '--quiet'], 1],
+      [['validate', '.agents/projects'], 0],
+      [['validate', '--staged', '.agents/projects'], 0],
+      [['validate', 'no-such-file.yaml'], 2],
+    ] as const) {
+      expect((await runMain([...args], { cwd: repo })).code, args.join(' ')).toBe(code);
+    }
+    const json = await runMain(['validate', '--staged', '--format', 'json'], { cwd: repo });
+    expect(JSON.stringify(JSON.parse(json.stdout))).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+  });
+
+  it('invariant diff in the forms a review job runs answers with the changed ids and its exit code', async () => {
+    const repo = tempDir();
+    cpSync(join(REPO, '.agents.example'), join(repo, '.agents'), { recursive: true });
+    gitInit(repo);
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'store');
+    const file = join(repo, '.agents/global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml');
+    writeFileSync(file, 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Never delete production data, ever\n');
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'edit');
+    writeFileSync(file, 'id: 01M8KJT9G0XNWEM589ZS7FV0VT\ntext: Never delete any production data\n');
+    for (const [args, code] of [
+      [['invariant', 'diff', 'HEAD~1..HEAD'], 0],
+      [['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json', '--all-projects'], 0],
+      [['invariant', 'diff', '--project', 'myapp', '--exit-code'], 1],
+      [['invariant', 'diff', `--plan=${PLAN}`, 'HEAD~1'], 0],
+      [['--format=yaml', 'invariant', 'diff', '--staged'], 0],
+      [['invariant', 'diff', '--project', 'myapp', '--plan', PLAN], 2],
+      [['invariant', 'diff', 'no-such-rev..HEAD', '--store', '.agents', '--no-color'], 2],
+      [['invariant', 'diff', 'A', 'B'], 2],
+      [['invariant', 'diff', '--project'], 2],
+    ] as const) {
+      const r = await runMain([...args], { cwd: repo });
+      expect(r.code, args.join(' ')).toBe(code);
+      if (code !== 2 && !(args as readonly string[]).includes('--staged'))
+        expect(r.stdout, args.join(' ')).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+    }
+    // The real shim: the same parser, the same answer.
+    const r = traceLoads([BIN, 'invariant', 'diff', 'HEAD~1..HEAD'], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+    expect(r.dist).toContain('dist/cli.js');
+  });
+
+  it.each([
+    [['--get-yargs-completions', 'invariant', 'list', '--eff']],
+    [['--get-yargs-completions', 'pla']],
+    [['--get-yargs-completions', '']],
+  ])('a shell asking for completions (%j) gets them or nothing, never an error or a stack trace', (args) => {
+    const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    if (args[1] === 'pla') expect(r.stdout.split('\n')).toContain('plan');
+  });
+
+  it('agents invariant list --help prints the usage of the command, with its options', async () => {
+    for (const flag of ['--help', '-h']) {
+      const r = await runMain(['invariant', 'list', flag], { cwd: REPO });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('--effective');
+    }
+  });
+});
