@@ -221,7 +221,8 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
   const seen = new Set<string>();
   const t = now.getTime();
   const visit = (context: string, test: (rule: GuardRule) => { kind: GuardKind; entry: string; subject: string }[]) => {
-    const ctx = index.contexts[context] ?? index.contexts[''];
+    // A project with no context has no guard that applies to it (not even a global one: a copy of its own hides it).
+    const ctx = index.contexts[context];
     if (!ctx) return;
     for (const i of ctx.rules) {
       const rule = index.rules[i]!;

@@ -1,6 +1,17 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode, Parsed } from './diagnostics.ts';
-import type { Guard, Invariant, InvariantSource, Plan, ProjectMeta, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
+import type {
+  Guard,
+  GuardKind,
+  Invariant,
+  InvariantSource,
+  Plan,
+  ProjectMeta,
+  Scope,
+  ScopedInvariant,
+  Severity,
+  StoreConfig,
+} from './model.ts';
 import { globProblem } from './globs.ts';
 import { DEFAULT_CONFIG, GUARD_KINDS } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
@@ -171,7 +182,7 @@ class LazyYamlFile implements YamlFile {
 export interface YamlSyntax {
   parseFull(file: string, source: string): Parsed<YamlFile>;
   /** The problems of an invariant's `guard:` (guard-patterns.ts): loaded with the full parser, as the regular-expression engine is large. */
-  guardProblems(guard: Guard): { problem: string }[];
+  guardProblems(guard: Guard): { kind: GuardKind; index: number; problem: string }[];
   nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined;
   keyNodeOf(node: Node | undefined, key: string): Node | undefined;
 }
@@ -354,9 +365,15 @@ export function parseInvariant(
     );
   }
   if (raw.guard !== undefined) {
-    for (const { problem } of required(syntax).guardProblems(raw.guard)) {
+    for (const { kind, index, problem } of required(syntax).guardProblems(raw.guard)) {
       diagnostics.push(
-        diagAt(y, offsetOfKey(y, 'guard'), 'guard-invalid', problem, 'Fix the entry (docs/guard.md gives the syntax of each list).'),
+        diagAt(
+          y,
+          offsetAt(y, ['guard', kind, String(index)]),
+          'guard-invalid',
+          problem,
+          'Fix the entry (docs/guard.md gives the syntax of each list).',
+        ),
       );
     }
   }
