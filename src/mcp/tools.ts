@@ -9,6 +9,7 @@ import { invariantJson, shadowJson } from '../cli/render.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
 import { checkArgs, type InputSchema } from './args.ts';
+import { CHECK_ACTION } from './check-action.ts';
 import { effectiveData, effectiveMarkdown, type EffectiveData } from './render.ts';
 
 /** What a tool answers: data for `structuredContent`, and the same for a person (or a model) to read. */
@@ -420,6 +421,7 @@ export const TOOLS: readonly ToolDef[] = [
       return { data, text };
     },
   },
+  CHECK_ACTION,
 ];
 
 /** Runs one tool call: the arguments checked against its schema, then the use case. */

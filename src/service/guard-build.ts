@@ -12,12 +12,19 @@ import { readFolders } from '../store/read.ts';
 import { readWaivers } from '../store/read-waivers.ts';
 import { InvariantService, requireValid } from './invariant-service.ts';
 
-export async function buildIndex(root: string, plan: string | null, now: Date): Promise<{ index: GuardIndex; projectNames: string[] }> {
+export async function buildIndex(
+  root: string,
+  plan: string | null,
+  now: Date,
+  /** The stamps of the store's folders (guard-service.ts), taken once the projects are listed and before any file is read. */
+  stamps: (projects: readonly string[]) => Record<string, string>,
+): Promise<{ index: GuardIndex; stamps: Record<string, string> }> {
   const service = new InvariantService(root, { clock: () => now });
   const source = service.source;
   const projectNames = (await source.list('projects', { recursive: false }))
     .filter((e) => e.type === 'dir')
     .map((e) => e.path.slice('projects/'.length));
+  const taken = stamps(projectNames);
   let planInfo: { id: string } | undefined;
   if (plan !== null) {
     try {
@@ -45,5 +52,5 @@ export async function buildIndex(root: string, plan: string | null, now: Date): 
     now,
     onError: (await loadConfig(source)).guard.on_error,
   });
-  return { index, projectNames };
+  return { index, stamps: taken };
 }

@@ -66,7 +66,7 @@ export interface GuardDecisionRecord {
 export class GuardService {
   readonly gitAgents: string | undefined;
   readonly top: string;
-  #index: { plan: string | null; index: GuardIndex } | undefined;
+  #stored: { stamps: Record<string, string>; index: GuardIndex } | undefined;
 
   constructor(
     readonly root: string,
@@ -106,8 +106,8 @@ export class GuardService {
    */
   async index(action?: GuardAction): Promise<{ index: GuardIndex; rebuilt: boolean }> {
     const plan = this.activePlan();
-    if (this.#index && this.#index.plan === plan) return { index: this.#index.index, rebuilt: false };
-    const stored = this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE ? readGuardIndex(this.gitAgents) : undefined;
+    // A long-lived caller (the MCP server) keeps the index in memory, and still checks its stamps on each call.
+    const stored = this.#stored ?? (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE ? readGuardIndex(this.gitAgents) : undefined);
     if (stored && stored.index.plan === plan) {
       const names = action
         ? actionProjects(stored.index, action)
@@ -116,14 +116,16 @@ export class GuardService {
             .map((k) => k.slice('projects/'.length));
       const now = this.stamps(plan, names);
       if (Object.entries(now).every(([k, v]) => stored.stamps[k] === v)) {
-        this.#index = { plan, index: stored.index };
+        this.#stored = stored;
         return { index: stored.index, rebuilt: false };
       }
     }
     const { buildIndex } = await import('./guard-build.ts');
-    const built = await buildIndex(this.root, plan, this.clock());
-    if (this.gitAgents !== undefined) writeGuardIndex(this.gitAgents, this.stamps(plan, built.projectNames), built.index);
-    this.#index = { plan, index: built.index };
+    // Stamps taken before the read: a change made while the store is read is seen by the next call.
+    const before = (names: readonly string[]) => this.stamps(plan, names);
+    const built = await buildIndex(this.root, plan, this.clock(), before);
+    if (this.gitAgents !== undefined) writeGuardIndex(this.gitAgents, built.stamps, built.index);
+    this.#stored = { stamps: built.stamps, index: built.index };
     return { index: built.index, rebuilt: true };
   }
 
@@ -132,7 +134,7 @@ export class GuardService {
    * the index this run loaded, else from config.yaml; deny when it cannot be read.
    */
   async onError(): Promise<'deny' | 'allow'> {
-    if (this.#index) return this.#index.index.onError;
+    if (this.#stored) return this.#stored.index.onError;
     try {
       const [{ loadConfig }, { WorkingTreeSource }] = await Promise.all([import('../store/config.ts'), import('../store/tree-source.ts')]);
       return (await loadConfig(new WorkingTreeSource(this.root))).guard.on_error;
