@@ -1,4 +1,4 @@
-import { describeScope, type ScopedInvariant } from '../core/model.ts';
+import { describeScope, type Guard, type ScopedInvariant } from '../core/model.ts';
 import type { EffectiveEntry, ShadowRef } from '../core/resolve.ts';
 import type { CliContext } from './context.ts';
 import { jsonPieces, STREAM } from '../core/json-stream.ts';
@@ -17,6 +17,8 @@ export interface InvariantJson {
   inherited_from?: string;
   /** Only on an inherited invariant marked `locked: true`. */
   locked?: true;
+  /** Only on an invariant with a guard (docs/guard.md). */
+  guard?: Guard;
   project: string | null;
   action: string | null;
   plan: string | null;
@@ -49,6 +51,7 @@ export function invariantJson(inv: ScopedInvariant): InvariantJson {
     source: inv.source ? { kind: inv.source.kind, ref: inv.source.ref ?? null, origin_id: inv.source.origin_id ?? null } : null,
     ...(s.kind === 'inherited' ? { inherited_from: s.source } : {}),
     ...(inv.locked ? { locked: true as const } : {}),
+    ...(inv.guard ? { guard: inv.guard } : {}),
   };
 }
 

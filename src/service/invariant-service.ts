@@ -7,6 +7,7 @@ import {
   describeScope,
   invariantPath,
   scopeFolder,
+  type Guard,
   type Plan,
   type Scope,
   type ScopedInvariant,
@@ -38,6 +39,8 @@ export interface AddInput {
   severity?: Severity;
   tags?: string[];
   rationale?: string;
+  /** What an agent may not do while it applies (docs/guard.md). */
+  guard?: Guard;
   /** Commit the new file with git (`--commit`); default: `commit:` in config.yaml. */
   commit?: boolean;
   /**
@@ -78,6 +81,8 @@ export interface EditInput {
   active?: boolean;
   /** The id (or unique prefix) of the copy this one replaces on purpose; "" removes the field. */
   overrides?: string;
+  /** The lists given replace the guard's (docs/guard.md); null removes the guard. */
+  guard?: Guard | null;
   commit?: boolean;
 }
 
@@ -276,6 +281,14 @@ function checkTags(tags: readonly string[]): string[] {
  * The use cases on invariants (README.md, docs/resolution.md): one method each. The CLI, the TUI and
  * agent runtimes that embed the library all go through it.
  */
+/** A guard as given (`--guard-*`, the form): every pattern usable, else a usage error naming it (docs/guard.md). */
+async function checkGuard(guard: Guard): Promise<Guard> {
+  const { guardProblems } = await import('../core/guard-patterns.ts');
+  const first = guardProblems(guard)[0];
+  if (first) throw new UsageError(first.problem, 'Nothing was written. docs/guard.md gives the syntax of each list.');
+  return guard;
+}
+
 export class InvariantService {
   readonly source: TreeSource;
   readonly deps: ServiceDeps;
@@ -404,6 +417,7 @@ export class InvariantService {
     const severity = checkSeverity(input.severity ?? 'error');
     const tags = checkTags(input.tags ?? []);
     const rationale = checkRationale(input.rationale);
+    const guard = input.guard !== undefined ? await checkGuard(input.guard) : undefined;
     if (scope.kind === 'plan') await this.readPlan(scope.plan);
     const creates = scope.kind === 'project' ? await this.checkNewProject(scope.project, input.newProject ?? false) : undefined;
     const author = await this.deps.author(this.root);
@@ -431,6 +445,7 @@ export class InvariantService {
         path: invariantPath(scope, id),
       };
       if (rationale !== undefined) inv.rationale = rationale;
+      if (guard !== undefined) inv.guard = guard;
       if (author !== undefined) inv.created_by = author;
       if (scope.kind === 'plan') inv.source = { kind: 'plan' };
       return inv;
@@ -576,6 +591,7 @@ export class InvariantService {
     if (both !== undefined)
       throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');
     const rationale = input.rationale !== undefined ? (checkRationale(input.rationale) ?? '') : undefined;
+    const guard = input.guard ? await checkGuard(input.guard) : input.guard;
     let overrides: string | undefined;
     if (input.overrides !== undefined && input.overrides.trim() !== '') {
       overrides = (await this.resolveId(input.overrides)).id;
@@ -624,6 +640,8 @@ export class InvariantService {
             else next.rationale = rationale;
           }
           if (input.active !== undefined) next.active = input.active;
+          if (guard === null) delete next.guard;
+          else if (guard !== undefined) next.guard = { ...old.guard, ...guard };
           if (input.overrides !== undefined) {
             if (overrides === undefined) delete next.overrides;
             else next.overrides = overrides;

@@ -252,3 +252,38 @@ describe('validate', () => {
     ]);
   });
 });
+
+describe('invariant add and edit', () => {
+  it('write a guard from --guard-* flags, replace a list, remove it; a bad pattern writes nothing', async () => {
+    const dir = await repo();
+    const add = await runAgents(
+      [
+        '--format',
+        'json',
+        'invariant',
+        'add',
+        '--global',
+        'No lock files by hand',
+        '--guard-write',
+        '**/*.lock',
+        '--guard-command',
+        '^npm i',
+      ],
+      { cwd: dir },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const id = JSON.parse(add.stdout).id as string;
+    expect(JSON.parse(add.stdout).guard).toEqual({ write: ['**/*.lock'], command: ['^npm i'] });
+    expect((await runAgents(['guard', 'try', '--path', 'a/yarn.lock'], { cwd: dir })).code).toBe(1);
+    const edit = await runAgents(['--format', 'json', 'invariant', 'edit', id, '--guard-write', '**/package-lock.json'], { cwd: dir });
+    expect(edit.code, edit.stderr).toBe(0);
+    const shown = JSON.parse((await runAgents(['--format', 'json', 'invariant', 'show', id], { cwd: dir })).stdout);
+    expect(JSON.stringify(shown)).toContain('"guard":{"write":["**/package-lock.json"],"command":["^npm i"]}');
+    expect((await runAgents(['guard', 'try', '--path', 'a/yarn.lock'], { cwd: dir })).code).toBe(0);
+    expect((await runAgents(['invariant', 'edit', id, '--clear-guard'], { cwd: dir })).code).toBe(0);
+    expect(readFileSync(join(dir, '.agents/global', `${id}.yaml`), 'utf8')).not.toContain('guard');
+    const bad = await runAgents(['invariant', 'add', '--global', 'Bad one', '--guard-command', '(a'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(readdirSync(join(dir, '.agents/global'))).toHaveLength(3);
+  });
+});

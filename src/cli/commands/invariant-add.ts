@@ -4,9 +4,10 @@ import type { AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
 import { emit, invariantJson, nearJson, relationNotes, shadowJson } from '../render.ts';
+import { guardFromArgs, guardOptions, type GuardArgs } from '../guard-options.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
-interface AddArgs extends ScopeArgs {
+interface AddArgs extends ScopeArgs, GuardArgs {
   text?: string[];
   severity?: Severity;
   tag?: string[];
@@ -19,7 +20,7 @@ export default defineCommand<AddArgs>({
   command: 'add [text..]',
   describe: 'Add an invariant to exactly one scope',
   builder: (y) =>
-    scopeOptions(y, 'add to')
+    guardOptions(scopeOptions(y, 'add to'), 'guard:')
       .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })
       .option('severity', {
         choices: ['error', 'warning', 'info'],
@@ -79,6 +80,7 @@ export default defineCommand<AddArgs>({
         severity: argv.severity,
         tags: argv.tag ?? [],
         rationale: argv.rationale,
+        ...(guardFromArgs(argv) ? { guard: guardFromArgs(argv)! } : {}),
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
         ...(argv['new-project'] ? { newProject: true } : {}),
       });
