@@ -29,7 +29,7 @@ export function generateGuardStore(repo, { invariants = 20_000, projects = 1000,
   const guardEvery = Math.max(1, Math.floor(invariants / guards));
   let guarded = 0;
   for (let n = 0; n < invariants; n++) {
-    const id = next();
+    const { id } = next();
     const inGlobal = n < globals;
     const project = names[n % projects];
     const folder = inGlobal ? join(root, 'global') : join(root, 'projects', project);

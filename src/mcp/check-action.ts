@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../core/errors.ts';
 import { GuardMatchers } from '../core/guard.ts';
+import { clientAnswer, type GuardClient } from '../core/guard-clients.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tools.ts';
 
@@ -28,6 +29,11 @@ export const CHECK_ACTION: ToolDef = {
       tool: { type: 'string', description: 'The tool the agent would call (e.g. mcp__db__drop_table).', minLength: 1, maxLength: 200 },
       content: { type: 'string', description: 'Text the action would write.', maxLength: 4_000_000 },
       cwd: { type: 'string', description: 'The folder the action runs in (default: the repository top).', minLength: 1, maxLength: 4096 },
+      client: {
+        type: 'string',
+        description: "Answer the text in this client's hook protocol (for Claude Code's mcp_tool hook: claude).",
+        enum: ['claude', 'codex', 'gemini', 'cursor'],
+      },
     },
     additionalProperties: false,
   },
@@ -68,7 +74,13 @@ export const CHECK_ACTION: ToolDef = {
       subject: h.subject,
       waived: h.waived,
     }));
-    const text = verdict.decision === 'none' ? 'none: no guard matches this action.' : `${verdict.decision}: ${reason ?? 'waived'}`;
+    const client = args.client as GuardClient | undefined;
+    // For a hook that parses the text as its decision: the client's own answer ("{}" when nothing is decided).
+    const text = client
+      ? clientAnswer(client, verdict.decision, reason ?? '', client === 'gemini' ? 'BeforeTool' : 'PreToolUse').stdout.trim() || '{}'
+      : verdict.decision === 'none'
+        ? 'none: no guard matches this action.'
+        : `${verdict.decision}: ${reason ?? 'waived'}`;
     return { data: { decision: verdict.decision, plan, reason: reason ?? null, hits }, text };
   },
 };

@@ -33,6 +33,11 @@ describe('MCP check_action', () => {
     expect((await call({ tool: 'mcp__db__drop_table' })).structuredContent).toMatchObject({ decision: 'none', hits: [] });
     expect((await call({ path: 'lib/migrations/001.sql' })).structuredContent).toMatchObject({ decision: 'none' });
     expect((await call({})).isError).toBe(true);
+    // In a client's protocol, for Claude Code's mcp_tool hook: the text is the hook's answer.
+    const asClaude = (await s.client.callTool({ name: 'check_action', arguments: { path: 'app/migrations/2.sql', client: 'claude' } })) as {
+      content: { type: string; text: string }[];
+    };
+    expect(JSON.parse(asClaude.content[0]!.text).hookSpecificOutput.permissionDecision).toBe('ask');
     writeFileSync(
       join(dir, '.agents/global/01JGGEBWJTQ6P08NTXZQ7TKM3R.yaml'),
       'id: 01JGGEBWJTQ6P08NTXZQ7TKM3R\ntext: No lock files by hand\nguard:\n  write: ["**/*.lock"]\n',
