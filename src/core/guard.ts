@@ -6,7 +6,8 @@
  * module one {@link GuardAction} at a time.
  */
 import { compileGlob, globHoldsFolder, literalFolder } from './globs.ts';
-import { compileRegex, compileWriteGlob, type TextMatcher } from './guard-patterns.ts';
+// Only the type: the regular-expression engine is large, and loaded by the caller only when a pattern must run (see patternsNeeded).
+import type { TextMatcher } from './guard-patterns.ts';
 import { describeScope, type Guard, type GuardKind, type ScopedInvariant, type Severity, type Target } from './model.ts';
 import { resolveEffective, type EffectiveEntry } from './resolve.ts';
 import { waiverExpiry, waiverHolds, type ScopedWaiver } from './waivers.ts';
@@ -195,20 +196,45 @@ export function actionProjects(index: GuardIndex, action: GuardAction): string[]
   return [...out].sort();
 }
 
-/** Compiled matchers, made on first use and kept for the life of one process (the MCP server's, a `guard check`'s). */
+/**
+ * Compiled matchers, made on first use and kept for the life of one process
+ * (the MCP server's, a `guard check`'s). `compileRegex` (guard-patterns.ts)
+ * is given by the caller, which loads it only when {@link patternsNeeded}.
+ */
 export class GuardMatchers {
   readonly #globs = new Map<string, (p: string) => boolean>();
   readonly #regexes = new Map<string, TextMatcher>();
+  constructor(readonly compileRegex?: (pattern: string) => TextMatcher) {}
   glob(g: string): (p: string) => boolean {
     let m = this.#globs.get(g);
-    if (!m) this.#globs.set(g, (m = compileWriteGlob(g)));
+    if (!m) this.#globs.set(g, (m = compileGlob(g)));
     return m;
   }
   regex(p: string): TextMatcher {
     let m = this.#regexes.get(p);
-    if (!m) this.#regexes.set(p, (m = compileRegex(p)));
+    if (!m) {
+      if (!this.compileRegex) throw new Error('guard: a pattern must run but no regular-expression engine was given (see patternsNeeded)');
+      this.#regexes.set(p, (m = this.compileRegex(p)));
+    }
     return m;
   }
+}
+
+/** Whether judging `action` runs any command or content pattern: the hook loads the engine only then. */
+export function patternsNeeded(index: GuardIndex, action: GuardAction): boolean {
+  const rulesOf = (context: string) => (index.contexts[context]?.rules ?? []).map((i) => index.rules[i]!);
+  if (action.texts.length > 0) {
+    for (const file of action.files)
+      for (const c of contextsOf(index, file, false)) if (rulesOf(c).some((r) => r.guard.content)) return true;
+  }
+  const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true);
+  for (const c of here) {
+    for (const r of rulesOf(c)) {
+      if (action.command !== undefined && r.guard.command) return true;
+      if (action.files.length === 0 && action.texts.length > 0 && r.guard.content) return true;
+    }
+  }
+  return false;
 }
 
 /**

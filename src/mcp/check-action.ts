@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../core/errors.ts';
 import { GuardMatchers } from '../core/guard.ts';
+import { compileRegex } from '../core/guard-patterns.ts';
 import { clientAnswer, type GuardClient } from '../core/guard-clients.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tools.ts';
@@ -53,7 +54,11 @@ export const CHECK_ACTION: ToolDef = {
     if (path === undefined && command === undefined && args.tool === undefined)
       throw new UsageError('check_action: give at least one of path, command, tool', 'e.g. {"path": "infra/prod.tf"}');
     let s = services.get(ctx.service);
-    if (!s) services.set(ctx.service, (s = { guard: new GuardService(ctx.service.root, process.env), matchers: new GuardMatchers() }));
+    if (!s)
+      services.set(
+        ctx.service,
+        (s = { guard: new GuardService(ctx.service.root, process.env), matchers: new GuardMatchers(compileRegex) }),
+      );
     const { guard, matchers } = s;
     const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');
     const action = guard.toAction({

@@ -11,10 +11,11 @@ import type { ClientAction } from '../core/guard-clients.ts';
 import {
   actionProjects,
   evaluateGuards,
+  GuardMatchers,
   guardReason,
+  patternsNeeded,
   type GuardAction,
   type GuardIndex,
-  type GuardMatchers,
   type GuardVerdict,
 } from '../core/guard.ts';
 import { appendAudit, guardDir, readActivePlan, readGuardIndex, stamp, writeGuardIndex } from '../store/guard-files.ts';
@@ -164,6 +165,10 @@ export class GuardService {
   /** Which guards an action breaks (no recording, no log): `guard try` and MCP `check_action`. */
   async evaluate(action: GuardAction, matchers?: GuardMatchers): Promise<{ verdict: GuardVerdict; reason?: string; plan: string | null }> {
     const { index } = await this.index(action);
+    if (!matchers) {
+      const needed = patternsNeeded(index, action);
+      matchers = new GuardMatchers(needed ? (await import('../core/guard-patterns.ts')).compileRegex : undefined);
+    }
     const verdict = evaluateGuards(index, action, this.clock(), matchers);
     return verdict.decisive
       ? { verdict, reason: guardReason(verdict.decisive, index.plan), plan: index.plan }

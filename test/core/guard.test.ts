@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildGuardIndex, evaluateGuards, type GuardAction, guardReason } from '../../src/core/guard.ts';
+import { buildGuardIndex, evaluateGuards, type GuardAction, GuardMatchers, guardReason, patternsNeeded } from '../../src/core/guard.ts';
 import { compileRegex, guardProblems, MAX_SCAN } from '../../src/core/guard-patterns.ts';
 import type { Guard, Scope, ScopedInvariant, Severity } from '../../src/core/model.ts';
 import type { ScopedWaiver } from '../../src/core/waivers.ts';
@@ -45,7 +45,12 @@ function decide(invariants: ScopedInvariant[], action: Partial<GuardAction>, opt
     now: NOW,
   });
   // Through JSON, as the hook reads the index from its file.
-  return evaluateGuards(JSON.parse(JSON.stringify(index)), { tool: 'Write', files: [], texts: [], ...action }, NOW);
+  return evaluateGuards(
+    JSON.parse(JSON.stringify(index)),
+    { tool: 'Write', files: [], texts: [], ...action },
+    NOW,
+    new GuardMatchers(compileRegex),
+  );
 }
 
 describe('each guard kind', () => {
@@ -186,6 +191,24 @@ describe('waivers', () => {
     const action = { tool: 'Write', files: ['services/app/x.lock'], texts: [] };
     expect(evaluateGuards(index, action, NOW).decision).toBe('none');
     expect(evaluateGuards(index, action, new Date('2027-01-01T00:00:00Z')).decision).toBe('deny');
+  });
+});
+
+describe('the engine is needed only when a pattern must run', () => {
+  const p = inv(APP, { content: ['SECRET'], command: ['^deploy'] });
+  const g = inv(GLOBAL, { write: ['**/*.lock'] });
+  const index = buildGuardIndex({ invariants: [p, g], projects: PROJECTS, waivers: [], now: NOW });
+  it.each([
+    ['text written in the project', { files: ['services/app/a.ts'], texts: ['x'] }, true],
+    ['a command run in the project', { command: 'ls', cwd: 'services/app' }, true],
+    ['text written elsewhere', { files: ['web/a.ts'], texts: ['x'] }, false],
+    ['a command run elsewhere', { command: 'ls', cwd: 'web' }, false],
+    ['a write without text', { files: ['services/app/a.ts'] }, false],
+  ])('%s: %s', (_name, action, needed) => {
+    expect(patternsNeeded(index, { tool: 'Write', files: [], texts: [], ...action })).toBe(needed);
+  });
+  it('and without the engine, a write guard still decides', () => {
+    expect(evaluateGuards(index, { tool: 'Write', files: ['web/x.lock'], texts: ['x'] }, NOW).decision).toBe('deny');
   });
 });
 

@@ -43,7 +43,7 @@ export default defineCommand<CheckArgs>({
         'Name a revision range such as main..HEAD, or use --staged.',
       );
     }
-    const matchers = new GuardMatchers();
+    const matchers = new GuardMatchers((await import('../../core/guard-patterns.ts')).compileRegex);
     const diagnostics: Diagnostic[] = [];
     for (const f of files) {
       const action = { tool: 'git', files: [f.path], texts: f.added.length > 0 ? [f.added.map((a) => a.text).join('\n')] : [] };
