@@ -57,7 +57,10 @@ export const CHECK_ACTION: ToolDef = {
     if (!s)
       services.set(
         ctx.service,
-        (s = { guard: new GuardService(ctx.service.root, process.env), matchers: new GuardMatchers(compileRegex) }),
+        (s = {
+          guard: new GuardService(ctx.service.root, process.env, undefined, { longLived: true }),
+          matchers: new GuardMatchers(compileRegex),
+        }),
       );
     const { guard, matchers } = s;
     const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');

@@ -73,6 +73,8 @@ export class GuardService {
     readonly root: string,
     readonly env: Record<string, string | undefined>,
     readonly clock: () => Date = () => new Date(),
+    /** A server answering many calls: the index's stamps are checked on each one. */
+    readonly options: { longLived?: boolean } = {},
   ) {
     this.gitAgents = guardDir(root);
     const top = repoTop(root) ?? dirname(resolve(root));
@@ -86,28 +88,40 @@ export class GuardService {
     return readActivePlan(this.gitAgents) ?? null;
   }
 
-  /** The stamps the index must match: the fixed folders, and each named project's folder. */
-  private stamps(plan: string | null, projects: Iterable<string>): Record<string, string> {
+  /**
+   * The stamps the index must match: the fixed folders, each named project's
+   * folder, and each file holding a guard of those (an edit in place changes
+   * no folder, but changes the file's own stamp).
+   */
+  private stamps(plan: string | null, projects: Iterable<string>, ruleFiles: Iterable<string>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const rel of fixedPaths(plan)) out[rel] = stamp(join(this.root, rel));
     for (const p of projects) {
       out[`projects/${p}`] = stamp(join(this.root, 'projects', p));
       out[`projects/${p}/waivers`] = stamp(join(this.root, 'projects', p, 'waivers'));
     }
-    // Staging or committing (git add, commit, checkout, pull) changes git's index: an edit made in place is seen then.
-    if (this.gitAgents !== undefined) out[':git-index'] = stamp(join(dirname(this.gitAgents), 'index'));
+    // Inherited rules live in the policy sources' cache, pinned by extends.lock.yaml (a fixed stamp).
+    for (const rel of ruleFiles) if (!rel.startsWith('extends/')) out[`file:${rel}`] = stamp(join(this.root, rel));
     return out;
+  }
+
+  /** The store files of the rules that apply in these contexts ("" is no project's). */
+  private static ruleFiles(index: GuardIndex, contexts: readonly string[]): string[] {
+    const out = new Set<string>();
+    for (const c of contexts) for (const i of index.contexts[c]?.rules ?? []) out.add(index.rules[i]!.path);
+    return [...out];
   }
 
   /**
    * The guard index, from `.git/agents/guard-index.json` when every stamp that
-   * matters is unchanged (the fixed folders, and the folders of the projects
-   * `action` touches; every project's without an action), else rebuilt from
-   * the store and saved.
+   * matters is unchanged (the fixed folders, and the folders and guarded files
+   * of the projects `action` touches; every one without an action), else
+   * rebuilt from the store and saved. A one-shot command checks once; the MCP
+   * server (`longLived`) on every call.
    */
   async index(action?: GuardAction): Promise<{ index: GuardIndex; rebuilt: boolean }> {
     const plan = this.activePlan();
-    // A long-lived caller (the MCP server) keeps the index in memory, and still checks its stamps on each call.
+    if (this.#stored && this.#stored.index.plan === plan && !this.options.longLived) return { index: this.#stored.index, rebuilt: false };
     const stored = this.#stored ?? (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE ? readGuardIndex(this.gitAgents) : undefined);
     if (stored && stored.index.plan === plan) {
       const names = action
@@ -115,18 +129,18 @@ export class GuardService {
         : Object.keys(stored.stamps)
             .filter((k) => k.startsWith('projects/') && !k.endsWith('/waivers'))
             .map((k) => k.slice('projects/'.length));
-      const now = this.stamps(plan, names);
+      const now = this.stamps(plan, names, GuardService.ruleFiles(stored.index, ['', ...names]));
       if (Object.entries(now).every(([k, v]) => stored.stamps[k] === v)) {
         this.#stored = stored;
         return { index: stored.index, rebuilt: false };
       }
     }
     const { buildIndex } = await import('./guard-build.ts');
-    // Stamps taken before the read: a change made while the store is read is seen by the next call.
-    const before = (names: readonly string[]) => this.stamps(plan, names);
-    const built = await buildIndex(this.root, plan, this.clock(), before);
-    if (this.gitAgents !== undefined) writeGuardIndex(this.gitAgents, built.stamps, built.index);
-    this.#stored = { stamps: built.stamps, index: built.index };
+    // The folders' stamps are taken before the read: a file added while the store is read is seen by the next call.
+    const built = await buildIndex(this.root, plan, this.clock(), (names) => this.stamps(plan, names, []));
+    const stamps = { ...built.stamps, ...this.stamps(plan, [], GuardService.ruleFiles(built.index, Object.keys(built.index.contexts))) };
+    if (this.gitAgents !== undefined) writeGuardIndex(this.gitAgents, stamps, built.index);
+    this.#stored = { stamps, index: built.index };
     return { index: built.index, rebuilt: true };
   }
 
@@ -187,21 +201,20 @@ export class GuardService {
     if (verdict.decision === 'deny' && plan !== null && verdict.decisive) {
       record.violation = await this.recordViolation(plan, client, verdict);
     }
-    if (verdict.hits.length > 0 || verdict.decision !== 'none') {
-      appendAudit(this.gitAgents, {
-        at: this.clock().toISOString(),
-        client: client.client,
-        event: client.event,
-        tool: client.tool,
-        ...(client.session !== undefined ? { session: client.session } : {}),
-        decision: verdict.decision,
-        plan,
-        files: action.files,
-        ...(action.command !== undefined ? { command: action.command } : {}),
-        hits: verdict.hits.map((h) => ({ invariant: h.rule.id, kind: h.kind, entry: h.entry, subject: h.subject, waived: h.waived })),
-        ...(record.violation ? { violation: record.violation } : {}),
-      });
-    }
+    // Every decision, "none" included: the log tells what the agent did, not only what was stopped.
+    appendAudit(this.gitAgents, {
+      at: this.clock().toISOString(),
+      client: client.client,
+      event: client.event,
+      tool: client.tool,
+      ...(client.session !== undefined ? { session: client.session } : {}),
+      decision: verdict.decision,
+      plan,
+      files: action.files,
+      ...(action.command !== undefined ? { command: action.command } : {}),
+      hits: verdict.hits.map((h) => ({ invariant: h.rule.id, kind: h.kind, entry: h.entry, subject: h.subject, waived: h.waived })),
+      ...(record.violation ? { violation: record.violation } : {}),
+    });
     return record;
   }
 

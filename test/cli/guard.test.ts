@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
@@ -150,11 +150,16 @@ describe('agents guard hook', () => {
     expect(
       JSON.parse((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).hookSpecificOutput.permissionDecisionReason,
     ).toContain(INV2);
-    // An edit in place (same folder entries) is seen once it is staged.
+    // An edit in place of a guarded file (its folder unchanged) is seen too.
+    const folder = statSync(join(dir, '.agents/global')).ctimeMs;
     writeFileSync(join(dir, '.agents/global', `${INV2}.yaml`), guardYaml(INV2, 'Docs are generated', ['write: ["other/**"]']));
-    utimesSync(join(dir, '.agents/global'), new Date(0), new Date(0));
-    git(dir, 'add', '.agents');
+    expect(statSync(join(dir, '.agents/global')).ctimeMs).toBe(folder);
     expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+    // git commands that rewrite git's index (status, add) do not make the hook read the store again.
+    git(dir, 'add', '-A');
+    const kept = readFileSync(index, 'utf8');
+    expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+    expect(readFileSync(index, 'utf8')).toBe(kept);
   });
 });
 
