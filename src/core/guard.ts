@@ -41,6 +41,12 @@ export interface GuardIndex {
   contexts: Record<string, GuardContext>;
   /** Each project's path globs (project.yaml). */
   projects: Record<string, string[]>;
+  /**
+   * The projects by the first segment of their globs' literal folders ("" for
+   * a glob that starts with a wildcard): a path is tested only against the
+   * projects under its own first segment, not all of them.
+   */
+  heads: Record<string, string[]>;
   /** config.yaml's `guard.on_error`: what the hook answers when it cannot decide. */
   onError: 'deny' | 'allow';
 }
@@ -168,30 +174,35 @@ export function buildGuardIndex(input: {
     if (ctx.rules.length > 0 || project === '') contexts[project] = ctx;
   }
   const projects: Record<string, string[]> = {};
-  for (const [name, meta] of input.projects) if (meta.paths && meta.paths.length > 0) projects[name] = [...meta.paths];
-  return { plan: input.plan?.id ?? null, rules, contexts, projects, onError: input.onError ?? 'deny' };
+  const heads: Record<string, string[]> = {};
+  for (const [name, meta] of input.projects) {
+    if (!meta.paths || meta.paths.length === 0) continue;
+    projects[name] = [...meta.paths];
+    for (const g of meta.paths) {
+      const list = (heads[literalFolder(g).split('/')[0]!] ??= []);
+      if (!list.includes(name)) list.push(name);
+    }
+  }
+  return { plan: input.plan?.id ?? null, rules, contexts, projects, heads, onError: input.onError ?? 'deny' };
 }
 
 /** The projects whose paths hold a file (by glob) or a folder (globHoldsFolder); none: [""]. */
-function contextsOf(index: GuardIndex, path: string, folder: boolean): string[] {
+function contextsOf(index: GuardIndex, path: string, folder: boolean, m: GuardMatchers): string[] {
   const out: string[] = [];
-  for (const [name, globs] of Object.entries(index.projects)) {
-    const hit = globs.some((g) => {
-      // A cheap look at the glob's literal folder first: most projects hold none of the path.
-      const lit = literalFolder(g);
-      if (lit !== '' && !(path === lit || path.startsWith(`${lit}/`)) && !(folder && lit.startsWith(`${path}/`))) return false;
-      return folder ? globHoldsFolder(g, path) : compileGlob(g)(path);
-    });
-    if (hit) out.push(name);
+  const first = path.split('/')[0]!;
+  const candidates = first === '' ? (index.heads[''] ?? []) : [...(index.heads[first] ?? []), ...(index.heads[''] ?? [])];
+  for (const name of candidates) {
+    const globs = index.projects[name] ?? [];
+    if (globs.some((g) => (folder ? globHoldsFolder(g, path) : m.glob(g)(path))) && !out.includes(name)) out.push(name);
   }
-  return out.length > 0 ? out : [''];
+  return out.length > 0 ? out.sort() : [''];
 }
 
 /** The projects an action touches: those holding its files, and those holding its folder. */
-export function actionProjects(index: GuardIndex, action: GuardAction): string[] {
+export function actionProjects(index: GuardIndex, action: GuardAction, m = new GuardMatchers()): string[] {
   const out = new Set<string>();
-  for (const f of action.files) for (const p of contextsOf(index, f, false)) out.add(p);
-  if (action.cwd !== undefined) for (const p of contextsOf(index, action.cwd, true)) out.add(p);
+  for (const f of action.files) for (const p of contextsOf(index, f, false, m)) out.add(p);
+  if (action.cwd !== undefined) for (const p of contextsOf(index, action.cwd, true, m)) out.add(p);
   out.delete('');
   return [...out].sort();
 }
@@ -221,13 +232,13 @@ export class GuardMatchers {
 }
 
 /** Whether judging `action` runs any command or content pattern: the hook loads the engine only then. */
-export function patternsNeeded(index: GuardIndex, action: GuardAction): boolean {
+export function patternsNeeded(index: GuardIndex, action: GuardAction, m = new GuardMatchers()): boolean {
   const rulesOf = (context: string) => (index.contexts[context]?.rules ?? []).map((i) => index.rules[i]!);
   if (action.texts.length > 0) {
     for (const file of action.files)
-      for (const c of contextsOf(index, file, false)) if (rulesOf(c).some((r) => r.guard.content)) return true;
+      for (const c of contextsOf(index, file, false, m)) if (rulesOf(c).some((r) => r.guard.content)) return true;
   }
-  const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true);
+  const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true, m);
   for (const c of here) {
     for (const r of rulesOf(c)) {
       if (action.command !== undefined && r.guard.command) return true;
@@ -262,7 +273,7 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
     }
   };
   for (const file of action.files) {
-    for (const context of contextsOf(index, file, false)) {
+    for (const context of contextsOf(index, file, false, matchers)) {
       visit(context, (rule) => {
         const out: { kind: GuardKind; entry: string; subject: string }[] = [];
         for (const g of rule.guard.write ?? []) if (matchers.glob(g)(file)) out.push({ kind: 'write', entry: g, subject: file });
@@ -272,7 +283,7 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
       });
     }
   }
-  const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true);
+  const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true, matchers);
   for (const context of here) {
     visit(context, (rule) => {
       const out: { kind: GuardKind; entry: string; subject: string }[] = [];

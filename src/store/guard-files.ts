@@ -11,7 +11,7 @@ import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
 
 /** Bump when the index's shape changes: an index of another format is rebuilt. */
-const FORMAT = 1;
+const FORMAT = 2;
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 /** `.git/agents/` of the repository holding the store; undefined outside git (no index, no log, no active plan file). */
