@@ -5,7 +5,7 @@ export default {
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'vitest.mutate.config.ts', related: false },
-  mutate: ['src/core/**/*.ts', 'src/validate/checks.ts', '!src/core/schema-validators.generated.*'],
+  mutate: ['src/core/**/*.ts', 'src/validate/validate-tree.ts', 'src/validate/read-facts.ts', 'src/validate/checks/**/*.ts', '!src/core/schema-validators.generated.*'],
   // TypeScript 7 has no compiler API for Stryker's type checker: mutants that do not
   // type-check are caught by the tests instead (they fail to run or fail an assertion).
   checkers: [],

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// The tests that exercise src/core and src/validate/checks.ts in process (Stryker
+// The tests that exercise src/core and the whole-store checks (src/validate/checks/, validate-tree.ts) in process (Stryker
 // mutates the sources; tests that spawn the built CLI run dist/ and cannot see a mutant).
 export default defineConfig({
   test: {

@@ -7,8 +7,8 @@ import { checkSchema, diag, parseYaml, plainTextDiagnostics, type YamlSyntax } f
 
 /**
  * Parses `extends.lock.yaml` (schemas/extends-lock.schema.json), and checks that no name is pinned twice.
- * Without `syntax` it reads only the shape the tool writes and throws YamlSyntaxNotLoaded for
- * anything else, as the other parsers of parse-core.ts do; the caller then passes the full parser.
+ * Without `syntax` it reads only the shape the tool writes, as the other parsers of parse-core.ts
+ * do; store/yaml-document.ts passes the full parser when a file needs it.
  */
 export function parseExtendsLock(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<ExtendsLock> {
   const parsed = parseYaml(file, bytes, syntax);

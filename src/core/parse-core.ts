@@ -174,10 +174,12 @@ class LazyYamlFile implements YamlFile {
 /**
  * What needs the `yaml` package: the full parser (every file the fast path
  * does not take, and the syntax tree and positions a diagnostic needs) and
- * walking its tree. It is an argument, never module state: `./parse.ts`
- * passes `YAML_SYNTAX` (`./yaml-syntax.ts`) to every function here; this
- * module does not import `yaml`, so a caller that passes none parses the
- * canonical fast path without loading it.
+ * walking its tree. It is an argument, never module state (the core stays
+ * pure): store/yaml-document.ts, the one entry point for parsing store files,
+ * passes `YAML_SYNTAX` (`./yaml-syntax.ts`) once a file has needed it, and
+ * `./parse.ts` always, for callers that need every file's positions; this
+ * module does not import `yaml`, so a parse without it takes the canonical
+ * fast path without loading it.
  */
 export interface YamlSyntax {
   parseFull(file: string, source: string): Parsed<YamlFile>;
@@ -189,9 +191,8 @@ export interface YamlSyntax {
 
 /**
  * Thrown (before anything is decided) when a file needs the `yaml` package
- * and the caller passed no syntax: the caller loads `./parse.ts` and calls
- * again with its `YAML_SYNTAX` (or through its functions). Only callers that
- * import this module rather than `./parse.ts` see it.
+ * and the caller passed no syntax. Caught in one place only,
+ * store/yaml-document.ts, which loads the full parser and parses again.
  */
 export class YamlSyntaxNotLoaded extends Error {
   constructor() {

@@ -66,9 +66,8 @@ export function parseViolation(file: string, bytes: Uint8Array, id: string, synt
 /**
  * Any record file under a plan (`decisions/`, `enforcement/`, `violations/`),
  * by the kind its path gives (see `classifyPath`). Pure: `validate` calls this
- * for every path classified as `record`, with no `syntax` first (see
- * parse-core.ts: a file off the fast path, or a diagnostic needing positions,
- * throws YamlSyntaxNotLoaded, and it calls again with the parser loaded).
+ * for every path classified as `record`, through store/yaml-document.ts,
+ * which passes `syntax` once a file has needed the full parser.
  */
 export function parseRecord(kind: RecordKind, file: string, bytes: Uint8Array, id: string, syntax?: YamlSyntax): Parsed<RecordValue> {
   switch (kind) {

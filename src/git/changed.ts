@@ -1,6 +1,6 @@
 // The store files a commit is about to change: what `validate --staged` and
 // `validate --changed` report on (docs/validation.md, "Hook mode"). One git
-// process each, started directly (no simple-git: the hook must start fast).
+// process each, through the runner (the hook must start fast).
 import { runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 

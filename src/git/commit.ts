@@ -1,9 +1,9 @@
-import { gitClient } from './runner.ts';
 import { GitError } from './repo.ts';
+import { runGit } from './runner.ts';
 
 /** Paths (repository-relative) already staged in the index: changes someone else has prepared. */
 export async function stagedPaths(top: string): Promise<string[]> {
-  const out = await (await gitClient(top)).raw(['diff', '--cached', '--name-only', '-z', '--no-renames']);
+  const out = (await runGit(top, ['diff', '--cached', '--name-only', '-z', '--no-renames'])).toString('utf8');
   return out.split('\0').filter((p) => p !== '');
 }
 
@@ -15,11 +15,10 @@ export async function stagedPaths(top: string): Promise<string[]> {
  */
 export async function commitPaths(top: string, paths: readonly string[], message: string): Promise<string> {
   if (paths.length === 0) throw new GitError('nothing to commit', 'failed');
-  const g = await gitClient(top);
   try {
-    await g.raw(['add', '-A', '--', ...paths]);
-    await g.raw(['commit', '--quiet', '--only', '-m', message, '--', ...paths]);
-    return (await g.revparse(['HEAD'])).trim();
+    await runGit(top, ['add', '-A', '--', ...paths]);
+    await runGit(top, ['commit', '--quiet', '--only', '-m', message, '--', ...paths]);
+    return (await runGit(top, ['rev-parse', 'HEAD'])).toString('utf8').trim();
   } catch (error) {
     throw new GitError((error instanceof Error ? error.message : String(error)).trim(), 'failed');
   }

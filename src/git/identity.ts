@@ -23,8 +23,8 @@ export function authorFromEnvironment(env: Record<string, string | undefined>): 
  * The author git would record here ("Jane Doe <jane@example.com>"), honouring
  * GIT_AUTHOR_* and git config as git does; undefined when git knows no
  * identity (or cannot run). Taken from the environment when it names the author
- * plainly (CI and hooks often do); else one process started directly: every
- * `add` asks, and simple-git would cost more to load than git takes to answer.
+ * plainly (CI and hooks often do); else one git process: every
+ * `add` asks, so it must cost no more than git takes to answer.
  */
 export async function gitAuthor(cwd: string): Promise<string | undefined> {
   const plain = authorFromEnvironment(runEnv());

@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { realpathSync, statfsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { SimpleGit } from 'simple-git';
+import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { gitDirFor } from './location.ts';
 import { runCwd, runEnv } from './run-environment.ts';
 
@@ -90,35 +90,42 @@ export function gitEnv(cwd: string): Record<string, string> {
       env[k] = PATHS.has(k) && !isAbsolute(v) ? resolve(runCwd(), v) : v;
     }
   }
-  // As simple-git does: an abbreviated option is refused rather than guessed.
+  // An abbreviated option is refused rather than guessed (a switch of git's own option parser).
   env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
   return env;
-}
-
-/**
- * A simple-git client for `cwd` with the environment above, optionally
- * writing `input` to git's stdin. For the write path (`--commit`), where its
- * task queue and errors serve and its load time (tens of milliseconds) does
- * not matter; read paths spawn git directly ({@link runGit}).
- */
-export async function gitClient(cwd: string, input?: Buffer | string): Promise<SimpleGit> {
-  const { simpleGit } = await import('simple-git');
-  const env = gitEnv(cwd);
-  const client = simpleGit({
-    baseDir: cwd,
-    // Exactly the variables of our policy: simple-git's guard then removes nothing of it and adds nothing.
-    allowEnvironment: Object.keys(env),
-    // GIT_CONFIG_GLOBAL/SYSTEM come from the user's own environment, as for any git they run.
-    unsafe: { allowUnsafeConfigPaths: true },
-    ...(input !== undefined ? { input: () => input } : {}),
-  });
-  client.env(env);
-  return client;
 }
 
 /** A git process in `cwd` with the environment above, all three streams piped. */
 export function spawnGit(cwd: string, args: readonly string[]): ChildProcessWithoutNullStreams {
   return spawn('git', args, { cwd, env: gitEnv(cwd), stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+/**
+ * git failed to write its own files (a full disk, a read-only folder): the
+ * user's to fix (exit 2), not a bug. git words a full disk in many ways, so
+ * the file system is asked how much room is left.
+ */
+function writeRefused(said: string, cwd: string): AgentsError | undefined {
+  if (
+    !/No space left on device|Disk quota exceeded|failed to write|unable to write|could not write|couldn't write|write returned|Read-only file system/.test(
+      said,
+    )
+  ) {
+    return undefined;
+  }
+  let full = /No space left on device|Disk quota exceeded/.test(said);
+  try {
+    const s = statfsSync(cwd);
+    full ||= Number(s.bavail) * s.bsize < 1 << 20;
+  } catch {
+    // The message alone decides.
+  }
+  const last = said.split('\n').at(-1);
+  return new AgentsError(`git could not write in ${cwd}${full ? ': the disk is full' : ''} (${last})`, EXIT_CODES.usage, {
+    hint: full
+      ? 'Nothing was changed. Free some disk space, then run the command again.'
+      : 'Nothing was changed. Check that the folder is writable, then run the command again.',
+  });
 }
 
 /** A git process that exited with a failure; the message is what git wrote to stderr. */
@@ -134,9 +141,9 @@ export class GitProcessError extends Error {
 
 /**
  * Runs one git process in `cwd` (stdin: `input`, if any) and resolves with
- * its whole stdout; rejects with a GitProcessError when git fails. No
- * simple-git (whose module alone costs tens of milliseconds to load) and no
- * task queue: the read paths start few processes and must start fast.
+ * its whole stdout; rejects with a GitProcessError when git fails (or an
+ * AgentsError, exit 2, when git could not write its own files). Every git
+ * process of the tool goes through here (docs/adr/0400-one-git-client.md).
  */
 export function runGit(cwd: string, args: readonly string[], input?: Buffer | string): Promise<Buffer> {
   return new Promise((resolveRun, reject) => {
@@ -147,8 +154,9 @@ export function runGit(cwd: string, args: readonly string[], input?: Buffer | st
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => reject(new GitProcessError(`git could not be started: ${error.message}`, null)));
     child.on('close', (code) => {
-      if (code === 0) resolveRun(Buffer.concat(out));
-      else reject(new GitProcessError(Buffer.concat(err).toString('utf8').trim() || `git ${args[0] ?? ''} exited with code ${code}`, code));
+      if (code === 0) return resolveRun(Buffer.concat(out));
+      const said = Buffer.concat(err).toString('utf8').trim();
+      reject(writeRefused(said, cwd) ?? new GitProcessError(said || `git ${args[0] ?? ''} exited with code ${code}`, code));
     });
     // git may exit before reading all of stdin (a bad revision): that is reported by its exit code.
     child.stdin.on('error', () => undefined);

@@ -6,11 +6,12 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { EXTENDS_LOCK_FILE, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
-import { parseConfig, YamlSyntaxNotLoaded, type YamlSyntax } from '../core/parse-core.ts';
+import { parseConfig } from '../core/parse-core.ts';
 import { catFileBatch } from '../git/repo.ts';
 import { readInherited } from '../store/extends.ts';
 import { emptySnapshot } from '../store/read.ts';
 import { WorkingTreeSource } from '../store/tree-source.ts';
+import { parseYamlDocument } from '../store/yaml-document.ts';
 import { requireValid } from './invariant-service.ts';
 
 /** One source whose pin differs between the sides: "policy source X moved from v3 to v4", and what entered and left. */
@@ -53,16 +54,6 @@ async function sideFiles(storeRoot: string, top: string, prefix: string, where: 
   return names.map((n) => blobs.get(n) ?? undefined);
 }
 
-/** Runs `fn` with the fast reader, and again with the full YAML parser when the file needs it. */
-function parsed<T>(fn: (syntax?: YamlSyntax) => T): Promise<T> {
-  try {
-    return Promise.resolve(fn());
-  } catch (error) {
-    if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-    return import('../core/parse.ts').then((m) => fn(m.YAML_SYNTAX));
-  }
-}
-
 /** A side's sources with the pins that match them (a stale pin is left out: that side pins nothing for it). */
 async function sidePins(
   storeRoot: string,
@@ -73,11 +64,11 @@ async function sidePins(
   const [config, lock] = await sideFiles(storeRoot, top, prefix, where);
   if (!config || !/^extends\s*:/m.test(new TextDecoder().decode(config))) return [];
   const diagnostics: Diagnostic[] = [];
-  const c = await parsed((syntax) => parseConfig('config.yaml', config, syntax));
+  const c = await parseYamlDocument((syntax) => parseConfig('config.yaml', config, syntax));
   diagnostics.push(...c.diagnostics);
   let l: ExtendsLock | undefined;
   if (lock) {
-    const p = await parsed((syntax) => parseExtendsLock(EXTENDS_LOCK_FILE, lock, syntax));
+    const p = await parseYamlDocument((syntax) => parseExtendsLock(EXTENDS_LOCK_FILE, lock, syntax));
     diagnostics.push(...p.diagnostics);
     l = p.value;
   }

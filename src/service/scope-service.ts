@@ -125,9 +125,10 @@ export class ScopeService {
     const folder = `actions/${ref}`;
     const path = `${folder}/action.yaml`;
     await this.refuseLinks([folder]);
-    const [{ formatActionFile }, { withFolderLock, writeFileAtomic }] = await Promise.all([
+    const [{ formatActionFile }, { writeFileAtomic }, { withFolderLock }] = await Promise.all([
       import('../core/serialize.ts'),
-      import('../store/write.ts'),
+      import('../store/atomic-write.ts'),
+      import('../store/lock.ts'),
     ]);
     const enabled = await commitWanted(this.source, input.commit);
     return withCommit(this.root, enabled, async () => {
@@ -205,7 +206,10 @@ export class ScopeService {
         `Nothing was written. See it with \`agents invariant list --project ${scope.project}\`.`,
       );
     }
-    const [{ formatProjectFile }, { writeFolderAtomic }] = await Promise.all([import('../core/serialize.ts'), import('../store/write.ts')]);
+    const [{ formatProjectFile }, { writeFolderAtomic }] = await Promise.all([
+      import('../core/serialize.ts'),
+      import('../store/atomic-write.ts'),
+    ]);
     // Nothing to say yet: an empty `.gitkeep` keeps the folder (an empty `{}` document would leave the YAML fast path).
     const file =
       meta.description === undefined && meta.paths === undefined

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { ExportTargetName } from '../core/model.ts';
 import { WorkingTreeSource, type TreeSource } from './tree-source.ts';
@@ -64,8 +64,13 @@ export class ExportCache {
       entries.push([key, data]);
       mkdirSync(dirname(this.file), { recursive: true });
       const tmp = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(tmp, `${HEADER}\n${JSON.stringify({ entries: entries.slice(-MAX_ENTRIES) })}\n`);
-      renameSync(tmp, this.file);
+      try {
+        writeFileSync(tmp, `${HEADER}\n${JSON.stringify({ entries: entries.slice(-MAX_ENTRIES) })}\n`);
+        renameSync(tmp, this.file);
+      } catch (error) {
+        rmSync(tmp, { force: true });
+        throw error;
+      }
     } catch {
       // Read-only .git, no space: the next run computes again.
     }

@@ -13,7 +13,8 @@ import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
 import { readEntries, readFolders } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
-import { withFolderLock, writeFileAtomic } from './write.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+import { withFolderLock } from './lock.ts';
 
 /** config.yaml's sources and the lock, as one tree holds them. */
 export interface ExtendsState {
@@ -173,6 +174,8 @@ export async function fetchPins(storeRoot: string, pins: readonly { source: Exte
           await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit);
         } catch (error) {
           if (made) rmSync(dir, { recursive: true, force: true });
+          // A cache git could not write (a full disk) is not a remote's fault: say so as it is.
+          if (error instanceof AgentsError) throw error;
           throw new AgentsError(
             `cannot fetch the policy source ${source.name}: ${error instanceof Error ? error.message : String(error)}`,
             EXIT_CODES.usage,

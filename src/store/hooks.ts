@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { GitError, hooksDir, topLevel } from '../git/repo.ts';
 import { readRegularFile } from './read-file.ts';
-import { writeFileAtomic } from './write.ts';
+import { writeFileAtomic } from './atomic-write.ts';
 
 /** Marks a hook as ours, so `init --hooks` may update it and never touches anyone else's. */
 export const HOOK_MARKER = '# agents-pre-commit-hook';

@@ -4,7 +4,7 @@ import { UsageError } from '../core/errors.ts';
 import { SCHEMAS } from '../core/schemas.ts';
 import { formatConfigFile } from '../core/serialize.ts';
 import { assertOwnStore } from './ownership.ts';
-import { writeFileAtomic } from './write.ts';
+import { writeFileAtomic } from './atomic-write.ts';
 
 export const SCOPE_FOLDERS = ['global', 'projects', 'actions', 'plans'] as const;
 

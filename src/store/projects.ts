@@ -3,8 +3,9 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { globHoldsFolder } from '../core/globs.ts';
 import { isName } from '../core/names.ts';
 import type { ProjectMeta } from '../core/model.ts';
-import { parseProjectMeta, YamlSyntaxNotLoaded, type YamlSyntax } from '../core/parse-core.ts';
+import { parseProjectMeta, type YamlSyntax } from '../core/parse-core.ts';
 import { repoTop } from './git-dir.ts';
+import { parseYamlDocument } from './yaml-document.ts';
 import { readFailure } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 
@@ -46,14 +47,7 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
       if (r.code !== 'missing') out.diagnostics.push(readFailure(file, r));
       continue;
     }
-    let p: ReturnType<typeof parseProjectMeta>;
-    try {
-      p = parseMeta(file, r.bytes);
-    } catch (error) {
-      if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-      const { YAML_SYNTAX } = await import('../core/parse.ts');
-      p = parseMeta(file, r.bytes, YAML_SYNTAX);
-    }
+    const p = await parseYamlDocument((syntax) => parseMeta(file, r.bytes, syntax));
     if (p.value) out.meta.set(listed[i]!, p.value);
     out.diagnostics.push(...p.diagnostics);
   }

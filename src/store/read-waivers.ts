@@ -1,10 +1,10 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { classifyPath } from '../core/layout.ts';
-import { YamlSyntaxNotLoaded } from '../core/parse-core.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
 import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
 import { readFailure } from './read-plan.ts';
 import type { TreeSource } from './tree-source.ts';
+import { parseYamlDocument } from './yaml-document.ts';
 
 /**
  * Reads the waivers of the given plans and projects (`<folder>/waivers/`), in
@@ -56,15 +56,7 @@ export async function readWaivers(
       diagnostics.push(readFailure(job.path, r));
       continue;
     }
-    let p: ReturnType<typeof parseWaiver>;
-    try {
-      p = parseWaiver(job.path, r.bytes, job.id);
-    } catch (error) {
-      // Not in the canonical shape, or a diagnostic needs positions: load the full YAML parser once, then parse again.
-      if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-      const { YAML_SYNTAX } = await import('../core/parse.ts');
-      p = parseWaiver(job.path, r.bytes, job.id, YAML_SYNTAX);
-    }
+    const p = await parseYamlDocument((syntax) => parseWaiver(job.path, r.bytes, job.id, syntax));
     diagnostics.push(...p.diagnostics);
     if (p.value) waivers.push({ ...p.value, scope: job.scope, path: job.path });
   }

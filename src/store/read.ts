@@ -1,19 +1,12 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { Plan, ProjectMeta, ScopedInvariant, StoreConfig } from '../core/model.ts';
-import {
-  parseActionMeta,
-  parseConfig,
-  parseInvariant,
-  parsePlan,
-  parseProjectMeta,
-  YamlSyntaxNotLoaded,
-  type YamlSyntax,
-} from '../core/parse-core.ts';
+import { parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, type YamlSyntax } from '../core/parse-core.ts';
 import type { ExtendsLock } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
+import { parseYamlDocument } from './yaml-document.ts';
 
 export { isScopeFolder, planReads, readFailure, type ReadJob } from './read-plan.ts';
 
@@ -65,8 +58,6 @@ export async function readEntries(
   for (const entry of entries) into.entries.push(entry);
   const jobs = planReads(entries, wanted, into.diagnostics, kinds);
   const contents = await source.read(jobs.map((j) => j.entry.path));
-  // The full YAML parser, once a file has needed it (then every later file gets it too).
-  let syntax: YamlSyntax | undefined;
   for (const { entry, kind } of jobs) {
     const r = contents.get(entry.path);
     if (!r) continue;
@@ -74,17 +65,8 @@ export async function readEntries(
       into.diagnostics.push(readFailure(entry.path, r));
       continue;
     }
-    try {
-      parseInto(into, entry.path, kind, r.bytes, syntax);
-    } catch (error) {
-      // The file needs the full YAML parser (it is not in the canonical shape,
-      // or a diagnostic needs positions): load it once, then parse again.
-      // Parsing is pure and adds to `into` only when it returns.
-      if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-      if (syntax) throw error;
-      syntax = (await import('../core/parse.ts')).YAML_SYNTAX;
-      parseInto(into, entry.path, kind, r.bytes, syntax);
-    }
+    // Parsing is pure and adds to `into` only when it returns (the entry point may run it twice).
+    await parseYamlDocument((syntax) => parseInto(into, entry.path, kind, r.bytes, syntax));
   }
   return into;
 }

@@ -4,18 +4,19 @@ import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
 import { IdAbbreviations } from '../core/id-prefix.ts';
-import { describeScope, scopeFolder, type ScopedInvariant } from '../core/model.ts';
+import { scopeFolder } from '../core/model.ts';
 import type { EffectiveResult, InvariantService, ShowResult } from '../service/invariant-service.ts';
 import { compileFilter, filterByRegex } from '../service/regex.ts';
 import { AddForm } from './AddForm.tsx';
 import { ConfirmRemove } from './ConfirmRemove.tsx';
 import { Help } from './Help.tsx';
-import { SelectList, type SelectItem } from './SelectList.tsx';
+import { SelectList } from './SelectList.tsx';
 import { TextInput } from './TextInput.tsx';
 import { effectiveRows, inScope, listRows, scopeLabel, windowTop, type Row, type ScopeChoice } from './browser-rows.ts';
-import { useTheme, type Theme } from './theme.ts';
-import { useStoreData, type StoreData } from './use-store-data.ts';
+import { useTheme } from './theme.ts';
+import { useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
+import { Detail, RowLine, scopeChoices } from './browser-parts.tsx';
 
 export interface BrowserProps {
   service: InvariantService;
@@ -31,146 +32,6 @@ export interface BrowserProps {
 }
 
 type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | { kind: 'add' } | { kind: 'remove'; info: ShowResult };
-
-function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
-  const items: SelectItem<ScopeChoice>[] = [
-    { label: 'all scopes', value: { kind: 'all' } },
-    { label: 'global', value: { kind: 'global' } },
-  ];
-  const projects = new Set(data.catalog.projects);
-  for (const { invariant } of data.items) if (invariant.scope.kind === 'project') projects.add(invariant.scope.project);
-  for (const p of [...projects].sort())
-    items.push({ label: `project ${p}`, value: { kind: 'project', project: p }, hint: 'e: effective set' });
-  for (const a of data.catalog.actions) {
-    const [ns = '', name = ''] = a.split('/');
-    items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
-  }
-  for (const plan of data.catalog.plans) {
-    items.push({
-      label: `plan ${plan.id}`,
-      value: { kind: 'plan', plan: plan.id },
-      hint: plain(['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ')),
-    });
-  }
-  return items;
-}
-
-function sevMark(theme: Theme, inv: ScopedInvariant): ReactElement {
-  const mark = inv.severity === 'error' ? 'E' : inv.severity === 'warning' ? 'W' : 'I';
-  return <Text color={theme.hue(inv.severity === 'error' ? 'red' : inv.severity === 'warning' ? 'yellow' : 'cyan')}>{mark}</Text>;
-}
-
-function RowLine({
-  row,
-  selected,
-  width,
-  short,
-  idWidth,
-}: {
-  row: Row;
-  selected: boolean;
-  width: number;
-  short: (id: string) => string;
-  idWidth: number;
-}): ReactElement {
-  const theme = useTheme();
-  if (row.kind === 'header') {
-    return (
-      <Text bold color={theme.hue('cyan')} wrap="truncate-end">
-        {`${row.label} (${row.count})`}
-      </Text>
-    );
-  }
-  const inv = row.invariant;
-  // The shortest prefix unique in the store: any command takes it back (core/id-prefix.ts).
-  const id = ` ${short(inv.id).padStart(idWidth)}`;
-  const greyed = row.hiddenBy !== undefined || !inv.active;
-  const note = row.hiddenBy
-    ? `↳ hidden by ${short(row.hiddenBy.id)}: `
-    : !inv.active
-      ? '(inactive) '
-      : row.shadow?.shadowedBy.length
-        ? '(shadowed) '
-        : row.waivers?.some((w) => w.holds)
-          ? '(waived) '
-          : row.waivers?.length
-            ? '(waiver expired) '
-            : '';
-  return (
-    <Box width={width}>
-      <Box width={Math.max(1, width - id.length)} height={1} overflow="hidden">
-        <Text wrap="truncate-end" inverse={selected} dimColor={greyed && theme.dim} color={greyed ? theme.hue('gray') : undefined}>
-          {selected ? '› ' : '  '}
-          {sevMark(theme, inv)}
-          {` ${note}${plain(inv.text)}`}
-        </Text>
-      </Box>
-      <Text dimColor={theme.dim}>{id}</Text>
-    </Box>
-  );
-}
-
-function Detail({ row, height, width }: { row: Row | undefined; height: number; width: number }): ReactElement {
-  const theme = useTheme();
-  const lines: ReactElement[] = [];
-  if (row?.kind === 'item') {
-    const inv = row.invariant;
-    const meta = [describeScope(inv.scope), inv.severity, inv.active ? 'active' : 'inactive', ...inv.tags.map((t) => `#${t}`)].join(' · ');
-    lines.push(<Text key="id" bold wrap="truncate-end">{`${inv.id}  ${meta}`}</Text>);
-    lines.push(
-      <Text key="text" wrap="wrap">
-        {plain(inv.text)}
-      </Text>,
-    );
-    if (inv.rationale)
-      lines.push(
-        <Text key="why" wrap="truncate-end" dimColor={theme.dim}>{`rationale: ${plain(inv.rationale.replace(/\s+/g, ' '))}`}</Text>,
-      );
-    lines.push(<Text key="path" wrap="truncate-end" dimColor={theme.dim}>{`path: ${plain(inv.path)}`}</Text>);
-    if (inv.created_at || inv.created_by)
-      lines.push(
-        <Text key="by" wrap="truncate-end" dimColor={theme.dim}>
-          {plain(`created ${inv.created_at ?? ''}${inv.created_by ? ` by ${inv.created_by}` : ''}`)}
-        </Text>,
-      );
-    if (row.hiddenBy)
-      lines.push(
-        <Text
-          key="hb"
-          color={theme.hue('yellow')}
-          wrap="truncate-end"
-        >{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>,
-      );
-    for (const o of row.shadow?.shadowedBy ?? [])
-      lines.push(
-        <Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>,
-      );
-    for (const o of row.shadow?.shadows ?? [])
-      lines.push(
-        <Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadows ${describeScope(o.scope)} ${o.id}`}</Text>,
-      );
-    for (const w of row.waivers ?? []) {
-      const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;
-      lines.push(
-        <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')} wrap="truncate-end">
-          {`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`}
-        </Text>,
-      );
-    }
-  } else {
-    lines.push(
-      <Text key="none" dimColor={theme.dim}>
-        Nothing selected.
-      </Text>,
-    );
-  }
-  return (
-    <Box flexDirection="column" height={height} width={width} overflow="hidden">
-      <Text dimColor={theme.dim}>{'─'.repeat(width)}</Text>
-      {lines}
-    </Box>
-  );
-}
 
 /**
  * The store browser (`agents tui`): every invariant grouped by scope, a live

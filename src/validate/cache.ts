@@ -1,4 +1,5 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
+import { writeAll } from '../store/atomic-write.ts';
 import { dirname, join } from 'node:path';
 import { gitDirFor } from '../store/git-dir.ts';
 import { readRegularFile } from '../store/read-file.ts';
@@ -301,11 +302,11 @@ export class FactsCache {
               : this.text.slice(from, entry as number);
         chunk += `${path}\t${line}\n`;
         if (chunk.length > 1 << 16) {
-          writeSync(fd, chunk);
+          writeAll(fd, chunk);
           chunk = '';
         }
       }
-      writeSync(fd, chunk);
+      writeAll(fd, chunk);
       closeSync(fd);
       fd = undefined;
       renameSync(tmp, this.file);

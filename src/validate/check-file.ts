@@ -6,16 +6,7 @@ import type { PathKind } from '../core/layout.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { looseKey } from '../core/near-duplicates.ts';
 import { textKey } from '../core/normalise.ts';
-import {
-  ownCopy,
-  parseActionMeta,
-  parseConfig,
-  parseInvariant,
-  parsePlan,
-  parseProjectMeta,
-  YamlSyntaxNotLoaded,
-  type YamlSyntax,
-} from '../core/parse-core.ts';
+import { ownCopy, parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, type YamlSyntax } from '../core/parse-core.ts';
 import type { SchemaName } from '../core/schemas.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
@@ -23,6 +14,7 @@ import { checkRecord, RECORD_SCHEMAS } from './records.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
 import type { ReadResult, WorkingTreeSource } from '../store/tree-source.ts';
 import { contentHash, keyDigest } from './content-hash.ts';
+import { parseYamlDocument, parseYamlDocumentNow } from '../store/yaml-document.ts';
 
 /** The schema a file's modeline names, by kind; undefined for files that carry none. */
 export function modelineSchema(kind: PathKind | undefined): SchemaName | undefined {
@@ -69,10 +61,7 @@ export function missingModeline(b: Uint8Array): string | undefined {
   return head.split(/\r?\n/)[0] ?? '';
 }
 
-/**
- * The facts of one file. Throws YamlSyntaxNotLoaded when the file needs the
- * full YAML parser, which the caller loads before asking again.
- */
+/** The facts of one file, parsed with `syntax` (given through store/yaml-document.ts, the one YAML entry point). */
 export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, syntax?: YamlSyntax): FileFacts {
   const facts: FileFacts = {};
   let diagnostics: Diagnostic[];
@@ -130,20 +119,9 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
   return facts;
 }
 
-/** Runs `fn`, loading the full YAML parser first when the file needs it (not in the canonical shape, or a diagnostic needs positions). */
-async function withFullParser<T>(fn: (syntax?: YamlSyntax) => T): Promise<T> {
-  try {
-    return fn();
-  } catch (error) {
-    if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
-    const { YAML_SYNTAX } = await import('../core/parse.ts');
-    return fn(YAML_SYNTAX);
-  }
-}
-
 /** The facts of one file (see factsOf). */
 export function checkFile(path: string, kind: ContentKind, bytes: Uint8Array): Promise<FileFacts> {
-  return withFullParser((syntax) => factsOf(path, kind, bytes, syntax));
+  return parseYamlDocument((syntax) => factsOf(path, kind, bytes, syntax));
 }
 
 /** An invariant file parsed in full (undefined when it does not parse). */
@@ -152,7 +130,7 @@ export function readInvariant(
   kind: Extract<PathKind, { kind: 'invariant' }>,
   bytes: Uint8Array,
 ): Promise<ScopedInvariant | undefined> {
-  return withFullParser((syntax) => parseInvariant(path, bytes, kind.scope, kind.id, true, syntax).value);
+  return parseYamlDocument((syntax) => parseInvariant(path, bytes, kind.scope, kind.id, true, syntax).value);
 }
 
 /** One file of a batch checked from the working tree: its facts or why it could not be read; the blob and bytes when asked for. */
@@ -192,14 +170,13 @@ export async function checkBatch(
       // The shared buffer is valid only during this call: checked now, copied only when kept.
       const bytes = buffer.subarray(0, length);
       const blob = options.hash ? contentHash(bytes) : undefined;
-      let f: FileFacts;
-      try {
-        f = factsOf(paths[i]!, kinds[i]!, bytes);
-      } catch (error) {
-        if (!(error instanceof YamlSyntaxNotLoaded)) throw error;
+      const now = parseYamlDocumentNow((syntax) => factsOf(paths[i]!, kinds[i]!, bytes, syntax));
+      if (!now) {
+        // The file needs the full YAML parser, which loads asynchronously: checked below, from a copy.
         later.push({ i, bytes: new Uint8Array(bytes), blob });
         return;
       }
+      const f = now.value;
       const c: CheckedFile = { f };
       if (blob !== undefined) c.blob = blob;
       if (keep(f)) c.bytes = new Uint8Array(bytes);

@@ -15,7 +15,7 @@ export function contentHash(bytes: Uint8Array, length = bytes.byteLength): strin
 /**
  * A digest of a text key (docs/resolution.md): 66 bits, as 11 base64 digits. Equal keys give equal
  * digests; files whose digests are equal are parsed again and compared by
- * their real keys (src/validate/checks.ts), so a collision costs a parse,
+ * their real keys (src/validate/checks/), so a collision costs a parse,
  * never a wrong report: SHA-1, the cheapest digest of `node:crypto`, is
  * enough here.
  */

@@ -4,10 +4,12 @@ import { classifyPath } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { modeline } from '../core/serialize.ts';
-import { clearStaleLock, isFolder, removeFile, removeFolder, removeLockBlocker, ReplaceBatch, writeFileAtomic } from '../store/write.ts';
+import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/atomic-write.ts';
+import { clearStaleLock, removeLockBlocker } from '../store/lock.ts';
+import { ReplaceBatch } from '../store/replace-batch.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { missingModeline, modelineSchema } from './check-file.ts';
-import type { ValidateReport } from './checks.ts';
+import type { ValidateReport } from './validate-tree.ts';
 
 /** One change `--fix` made (or declined to make, with the reason). */
 export interface Fix {
@@ -17,6 +19,8 @@ export interface Fix {
   to?: string;
   done: boolean;
   message: string;
+  /** Set when the file system refused the write (a full disk, no permission): the run must not exit 0. */
+  failed?: true;
 }
 
 export interface FixOptions {
@@ -130,7 +134,7 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
   const failed = batch.commit();
   for (const fix of staged) {
     const error = failed.get(fix.file);
-    if (error) Object.assign(fix, { done: false, message: `${fix.message}: not done, ${error.message}` });
+    if (error) Object.assign(fix, { done: false, failed: true, message: `${fix.message}: not done, ${error.message}` });
   }
   return fixes;
 }
@@ -141,7 +145,9 @@ function attempt(fix: Omit<Fix, 'done'>, act: () => void): Fix {
     return made(fix, true, fix.message);
   } catch (error) {
     if (!(error instanceof AgentsError)) throw error;
-    return made(fix, false, `${fix.message}: not done, ${error.message}`);
+    const declined = made(fix, false, `${fix.message}: not done, ${error.message}`);
+    // A refusal of the file system fails the run; a fix declined on purpose (a lock folder that holds files) does not.
+    return error.code === 'write-failed' ? { ...declined, failed: true } : declined;
   }
 }
 

@@ -15,8 +15,7 @@ export const RECORD_SCHEMAS: Record<RecordKind, SchemaName | undefined> = SCHEMA
  * Diagnostics of one record file, from the same pure parser the plan commands
  * read records with: YAML, the kind's schema, the id against the file name,
  * and (for enforcement runs) every record's decision_id against the run's.
- * Without `syntax`, a file off the YAML fast path throws YamlSyntaxNotLoaded
- * (check-file.ts then loads the parser and calls again).
+ * Called through store/yaml-document.ts, which passes `syntax` when the file needs it.
  */
 export function checkRecord(file: string, kind: RecordKind, bytes: Uint8Array, syntax?: YamlSyntax): Diagnostic[] {
   const base = file.slice(file.lastIndexOf('/') + 1);

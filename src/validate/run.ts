@@ -5,7 +5,7 @@ import { UsageError } from '../core/errors.ts';
 import { repoTop } from '../store/git-dir.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
-import { validateTree, type ValidateReport } from './checks.ts';
+import { validateTree, type ValidateReport } from './validate-tree.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
 import type { FileFacts } from './file-facts.ts';
 import type { Fix } from './fix.ts';
@@ -91,7 +91,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   if (options.fix) assertOwnStore(options.store, 'fix files in');
   const only = storePaths(options);
   let source: TreeSource;
-  // git (and simple-git) load only for --staged.
+  // The git modules load only for --staged.
   const git = options.staged ? await gitModules() : undefined;
   if (git) {
     const { GitTreeSource, GitError } = git;

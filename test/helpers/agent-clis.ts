@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { homedir } from 'node:os';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
-import { withFolderLock } from '../../src/store/write.ts';
+import { withFolderLock } from '../../src/store/lock.ts';
 
 /**
  * The real agent clients the end-to-end tests drive, at pinned versions. They are large (about

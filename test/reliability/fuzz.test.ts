@@ -6,7 +6,7 @@ import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { testStore } from '../helpers/tmp.ts';
 import { scale } from '../helpers/stress.ts';
-import { validateTree } from '../../src/validate/checks.ts';
+import { validateTree } from '../../src/validate/validate-tree.ts';
 
 /** Fixed seed: the same cases on every run; a failure prints its counterexample. */
 const SEED = 20261130;

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { GitTreeSource } from '../../src/store/git-source.ts';
 import type { ReadResult, TreeEntry, TreeSource } from '../../src/store/tree-source.ts';
 import { cacheFileIn, FactsCache } from '../../src/validate/cache.ts';
-import { validateTree } from '../../src/validate/checks.ts';
+import { validateTree } from '../../src/validate/validate-tree.ts';
 import { contentHash } from '../../src/validate/content-hash.ts';
 import { formatJson } from '../../src/validate/format-json.ts';
 import { runValidate } from '../../src/validate/run.ts';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.ts';
 import { FactsCache } from '../../src/validate/cache.ts';
-import { validateTree } from '../../src/validate/checks.ts';
+import { validateTree } from '../../src/validate/validate-tree.ts';
 import { MemorySource, type Spec } from '../helpers/memory-source.ts';
 import { tempDir } from '../helpers/tmp.ts';
 

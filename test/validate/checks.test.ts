@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.ts';
 import { SCHEMAS, type SchemaName } from '../../src/core/schema-docs.ts';
-import { validateTree, type ValidateOptions } from '../../src/validate/checks.ts';
+import { validateTree, type ValidateOptions } from '../../src/validate/validate-tree.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { FactsCache } from '../../src/validate/cache.ts';
 import { MemorySource, type Spec } from '../helpers/memory-source.ts';

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
-import { validateTree } from '../../src/validate/checks.ts';
+import { validateTree } from '../../src/validate/validate-tree.ts';
 import { applyFixes } from '../../src/validate/fix.ts';
 import { runMain } from '../helpers/main.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';

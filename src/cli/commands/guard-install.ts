@@ -4,7 +4,7 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { hasHook, mergeSettings, SETTINGS_FILE } from '../../core/guard-install.ts';
 import { repositoryTop } from '../../store/projects.ts';
-import { writeFileAtomic } from '../../store/write.ts';
+import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 

@@ -181,6 +181,12 @@ export default defineCommand<ValidateArgs>({
           safeText(piece, ctx.color),
         );
     }
+    const refused = result.fixes.filter((f) => f.failed);
+    if (refused.length > 0) {
+      // A fix the file system refused leaves the store unfixed: never a success.
+      ctx.io.stderr.write(`error: ${refused.length} fix${refused.length === 1 ? ' was' : 'es were'} not written: ${refused[0]!.message}\n`);
+      return EXIT_CODES.usage;
+    }
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });

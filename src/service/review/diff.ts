@@ -23,6 +23,7 @@ import { scopeFolder, type Plan, type ScopedInvariant } from '../../core/model.t
 import { nameProblem, truncate } from '../../core/names.ts';
 import { ObjectReader, resolveCommit, topLevelAndCommits } from '../../git/repo.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
+import { parseYamlDocument, parseYamlDocumentNow } from '../../store/yaml-document.ts';
 import { loadParsing, parseFile, type Parsed } from './parsing.ts';
 import {
   gitFailure,
@@ -257,9 +258,10 @@ async function diffSides(
       const job = wanted.get(key);
       if (!job || cache.has(key)) return;
       try {
-        cache.set(key, parseFile(at, job[0], job[1], blobs.get(key)));
+        const now = parseYamlDocumentNow((syntax) => parseFile(at, job[0], job[1], blobs.get(key), syntax));
+        if (now) cache.set(key, now.value);
       } catch {
-        // Parsed again below, where its error (or the full parser's load) is handled.
+        // Parsed again below, where its error is handled.
       }
     },
   );
@@ -338,12 +340,6 @@ async function parseSide(
   for (const p of paths) {
     const key = side.keys.get(p)!;
     if (cache.has(key)) continue;
-    try {
-      cache.set(key, parseFile(at, p, side.kinds.get(p)!, blobs.get(key)));
-    } catch (error) {
-      if (!(error instanceof at.YamlSyntaxNotLoaded)) throw error;
-      const { YAML_SYNTAX } = await import('../../core/parse.ts');
-      cache.set(key, parseFile(at, p, side.kinds.get(p)!, blobs.get(key), YAML_SYNTAX));
-    }
+    cache.set(key, await parseYamlDocument((syntax) => parseFile(at, p, side.kinds.get(p)!, blobs.get(key), syntax)));
   }
 }

@@ -1,0 +1,97 @@
+// The files an export writes, on disk: whether a path may be written (no
+// link on the way, folders that are folders, a writable place) and what is
+// there now. Usage errors (exit 2), raised before any file is written.
+import { accessSync, constants, lstatSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { UsageError } from '../core/errors.ts';
+import { writeFailure } from '../store/atomic-write.ts';
+import { readRegularFile } from '../store/read-file.ts';
+
+/** An instruction file larger than this is not one the tool wrote: refused rather than read. */
+const MAX_TARGET_BYTES = 4 * 1024 * 1024;
+
+/**
+ * A repository-relative path an export may write: no folder on the way, and
+ * not the file itself, is a symbolic link (it could lead out of the
+ * repository), and the folders on the way are folders. Usage error (exit 2)
+ * otherwise, before anything is written.
+ */
+export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder' = 'file', folders?: Set<string>): void {
+  const parts = rel.split('/');
+  let at = '';
+  for (let i = 0; i < parts.length; i++) {
+    at = at === '' ? parts[i]! : `${at}/${parts[i]}`;
+    // Folders already found to be real folders (the files of one export share most of theirs).
+    if (i < parts.length - 1 && folders?.has(at)) continue;
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(join(top, at));
+    } catch {
+      return;
+    }
+    if (st.isSymbolicLink()) {
+      throw new UsageError(
+        `cannot export to ${rel}: ${at} is a symbolic link, and an export never writes through a link (it could lead out of the repository)`,
+        'Replace the link with a real file or folder, or leave this target out with --target; nothing was written.',
+      );
+    }
+    if (i < parts.length - 1 && !st.isDirectory()) {
+      throw new UsageError(
+        `cannot export to ${rel}: ${at} is a file, not a folder`,
+        'Move that file away, or leave this target out with --target; nothing was written.',
+      );
+    }
+    if (i < parts.length - 1) folders?.add(at);
+    if (i === parts.length - 1 && last === 'folder' && !st.isDirectory()) {
+      throw new UsageError(
+        `cannot export to ${rel}/: ${at} is a file, not a folder`,
+        'Move that file away, or leave this target out with --target; nothing was written.',
+      );
+    }
+    if (i === parts.length - 1 && last === 'file' && !st.isFile()) {
+      throw new UsageError(
+        `cannot export to ${rel}: it is not a regular file`,
+        'Remove it, or leave this target out with --target; nothing was written.',
+      );
+    }
+  }
+}
+
+/** Refuses (exit 2) a file that cannot be written, before any file is. */
+export function checkWritable(top: string, rel: string, exists: boolean): void {
+  let dir = dirname(join(top, rel));
+  try {
+    if (exists) accessSync(join(top, rel), constants.W_OK);
+    // The nearest folder that exists must take a new file (the atomic write's temporary).
+    for (;;) {
+      try {
+        lstatSync(dir);
+        break;
+      } catch {
+        const up = dirname(dir);
+        if (up === dir) break;
+        dir = up;
+      }
+    }
+    accessSync(dir, constants.W_OK);
+  } catch (error) {
+    const e = writeFailure(error, rel);
+    throw new UsageError(
+      e.message,
+      `Make ${relative(top, dir) || '.'} writable, or leave this target out with --target; nothing was written.`,
+    );
+  }
+}
+
+/** The text of a target file, or undefined when there is none; exit 2 for anything that is not a regular file. */
+export function readExisting(top: string, rel: string, folders?: Set<string>): string | undefined {
+  checkTargetPath(top, rel, 'file', folders);
+  // Type first, bytes capped: a FIFO or device in a target's place never blocks or floods the export.
+  const read = readRegularFile(join(top, rel), MAX_TARGET_BYTES);
+  if (read.ok) return read.bytes.toString('utf8');
+  if (read.code === 'missing') return undefined;
+  throw new UsageError(
+    `cannot read ${rel}: it ${read.message}`,
+    'Make it a regular file (or remove it) and run the export again; nothing was written.',
+  );
+}

@@ -1,0 +1,123 @@
+// Adding an invariant, and the dry run the add form checks a text with as it is typed.
+import { CheckFailedError } from '../../core/errors.ts';
+import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
+import { cleanText, textKey } from '../../core/normalise.ts';
+import { type AddCheck, checkNewInvariant, shadowInfo } from '../../core/shadow.ts';
+import { readFolders } from '../../store/read.ts';
+import { commitWanted, withCommit } from '../commit.ts';
+import { loadIdGenerator } from '../deps.ts';
+import type { InvariantService } from '../invariant-service.ts';
+import { relatedSnapshot } from './related.ts';
+import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, nearAmong, requireValid } from './rules.ts';
+import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
+
+/**
+ * Adds an invariant. Refuses (exit 1) a text whose key equals one already in
+ * the same scope; the check and the write happen under the scope's lock.
+ */
+export async function add(svc: InvariantService, input: AddInput): Promise<AddResult> {
+  const scope = await svc.resolveScope(input.scope);
+  const text = checkText(input.text);
+  const severity = checkSeverity(input.severity ?? 'error');
+  const tags = checkTags(input.tags ?? []);
+  const rationale = checkRationale(input.rationale);
+  const guard = input.guard !== undefined ? await checkGuard(input.guard) : undefined;
+  if (scope.kind === 'plan') await svc.readPlan(scope.plan);
+  const creates = scope.kind === 'project' ? await svc.checkNewProject(scope.project, input.newProject ?? false) : undefined;
+  const author = await svc.deps.author(svc.root);
+  const folder = scopeFolder(scope);
+  const key = textKey(text);
+
+  // What only writing needs (yaml's writer, node:crypto for ids and temporary names) loads here, not at start-up.
+  const [{ formatInvariantFile }, { writeFileAtomic }, { withFolderLock }] = await Promise.all([
+    import('../../core/serialize.ts'),
+    import('../../store/atomic-write.ts'),
+    import('../../store/lock.ts'),
+    loadIdGenerator(),
+  ]);
+  const draft = (id: string): ScopedInvariant => {
+    const inv: ScopedInvariant = {
+      id,
+      text,
+      severity,
+      active: true,
+      tags,
+      created_at: svc.deps
+        .clock()
+        .toISOString()
+        .replace(/\.\d{3}Z$/, 'Z'),
+      scope,
+      path: invariantPath(scope, id),
+    };
+    if (rationale !== undefined) inv.rationale = rationale;
+    if (guard !== undefined) inv.guard = guard;
+    if (author !== undefined) inv.created_by = author;
+    if (scope.kind === 'plan') inv.source = { kind: 'plan' };
+    return inv;
+  };
+  // The schema check, before the lock makes the scope's folder: a refused value leaves nothing behind.
+  formatInvariantFile(draft(PROBE_ID).path, draft(PROBE_ID));
+  const enabled = await commitWanted(svc.source, input.commit);
+  const { invariant, commit } = await withCommit(svc.root, enabled, async () => {
+    const written = await withFolderLock(
+      svc.root,
+      folder,
+      async () => {
+        const here = await readFolders(svc.source, [folder]);
+        requireValid(here, `add to ${describeScope(scope)}`);
+        const dup = here.invariants.find((i) => textKey(i.text) === key);
+        if (dup) {
+          throw new CheckFailedError(
+            `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+            `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+            { existing_id: dup.id, path: dup.path },
+            'duplicate',
+          );
+        }
+        const inv = draft(svc.deps.newId());
+        writeFileAtomic(svc.root, inv.path, formatInvariantFile(inv.path, inv));
+        return inv;
+      },
+      { onStale: svc.deps.notice },
+    );
+    return {
+      value: { invariant: written },
+      paths: [written.path],
+      message: `invariant: add ${written.id} to ${describeScope(scope)}\n\n${written.text}\n`,
+    };
+  });
+
+  // Notes of what the new copy shadows or is shadowed by: best effort over readable files.
+  const related = await relatedSnapshot(svc, scope);
+  const plans = related.plans;
+  if (scope.kind === 'plan' && !plans.has(scope.plan)) plans.set(scope.plan, await svc.readPlan(scope.plan));
+  const info = shadowInfo(invariant, related.invariants, plans);
+  const near = nearAmong(invariant, related.invariants, plans);
+  return {
+    invariant,
+    file: `${svc.root}/${invariant.path}`,
+    shadows: info.shadows,
+    shadowedBy: info.shadowedBy,
+    near,
+    ...(commit ? { commit } : {}),
+    ...(creates !== undefined ? { createdProject: creates } : {}),
+  };
+}
+
+/**
+ * Reads what a text added to `scope` could duplicate, shadow or be shadowed
+ * by. Never writes; invalid files are skipped (the add itself re-checks its
+ * scope under the lock).
+ */
+export async function addContext(svc: InvariantService, input: ScopeInput | Scope): Promise<AddContext> {
+  const scope = await svc.resolveScope(input);
+  const snap = await relatedSnapshot(svc, scope);
+  if (scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(scope)], snap);
+  return { scope, invariants: snap.invariants, plans: snap.plans };
+}
+
+/** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */
+export async function checkAdd(svc: InvariantService, input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
+  const context = await svc.addContext(input.scope);
+  return checkNewInvariant(context.scope, cleanText(input.text), context.invariants, context.plans);
+}

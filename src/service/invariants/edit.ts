@@ -1,0 +1,134 @@
+// Changing fields of one invariant in place.
+import { invariantFieldChanges } from '../../core/diff.ts';
+import { CheckFailedError, UsageError } from '../../core/errors.ts';
+import { type ScopedInvariant, describeScope, scopeFolder } from '../../core/model.ts';
+import { truncate } from '../../core/names.ts';
+import { textKey } from '../../core/normalise.ts';
+import { readFolders } from '../../store/read.ts';
+import { commitWanted, withCommit } from '../commit.ts';
+import type { InvariantService } from '../invariant-service.ts';
+import { readOne } from './lookup.ts';
+import { relations } from './related.ts';
+import { checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
+import type { EditInput, EditResult } from './types.ts';
+
+/**
+ * Changes fields of one invariant (`invariant edit`): the same checks as
+ * `add` (text, severity, tags, a same-scope duplicate refused with exit 1),
+ * under the scope's lock, written atomically in place; the id, the file and
+ * the provenance stay. An edit that changes nothing writes nothing.
+ */
+export async function edit(svc: InvariantService, input: EditInput): Promise<EditResult> {
+  const found = await svc.resolveId(input.id);
+  const text = input.text !== undefined ? checkText(input.text) : undefined;
+  const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;
+  const replaceTags = input.tags !== undefined ? checkTags(input.tags) : undefined;
+  const addTags = checkTags(input.addTags ?? []);
+  const removeTags = (input.removeTags ?? []).map((t) => t.trim());
+  const both = addTags.find((t) => removeTags.includes(t));
+  if (both !== undefined)
+    throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');
+  const rationale = input.rationale !== undefined ? (checkRationale(input.rationale) ?? '') : undefined;
+  const guard = input.guard ? await checkGuard(input.guard) : input.guard;
+  let overrides: string | undefined;
+  if (input.overrides !== undefined && input.overrides.trim() !== '') {
+    overrides = (await svc.resolveId(input.overrides)).id;
+    if (overrides === found.id)
+      throw new UsageError(
+        `an invariant cannot override itself (${found.id})`,
+        'Name the lower-precedence copy of the same text it replaces.',
+      );
+  }
+  const folder = scopeFolder(found.scope);
+  const { formatInvariantFile } = await import('../../core/serialize.ts');
+  const { writeFileAtomic } = await import('../../store/atomic-write.ts');
+  const { withFolderLock } = await import('../../store/lock.ts');
+  const enabled = await commitWanted(svc.source, input.commit);
+
+  let before: ScopedInvariant | undefined;
+  let changed: string[] = [];
+  const done = await withCommit(svc.root, enabled, async () => {
+    const written = await withFolderLock(
+      svc.root,
+      folder,
+      async () => {
+        const here = await readFolders(svc.source, [folder]);
+        requireValid(here, `edit ${found.id} in ${describeScope(found.scope)}`);
+        const old = here.invariants.find((i) => i.id === found.id);
+        if (!old)
+          throw new UsageError(
+            `no invariant with id ${found.id}: ${found.path} is gone`,
+            'Another command may have moved or removed it; run `agents invariant list --all`.',
+          );
+        before = old;
+        const next: ScopedInvariant = { ...old, tags: [...old.tags] };
+        if (text !== undefined) next.text = text;
+        if (severity !== undefined) next.severity = severity;
+        if (replaceTags !== undefined) next.tags = replaceTags;
+        for (const t of removeTags) {
+          if (!next.tags.includes(t))
+            throw new UsageError(
+              `${found.id} has no tag "${truncate(t)}"`,
+              old.tags.length ? `Its tags: ${old.tags.join(', ')}.` : 'It has no tags.',
+            );
+          next.tags = next.tags.filter((x) => x !== t);
+        }
+        for (const t of addTags) if (!next.tags.includes(t)) next.tags.push(t);
+        if (rationale !== undefined) {
+          if (rationale === '') delete next.rationale;
+          else next.rationale = rationale;
+        }
+        if (input.active !== undefined) next.active = input.active;
+        if (guard === null) delete next.guard;
+        else if (guard !== undefined) next.guard = { ...old.guard, ...guard };
+        if (input.overrides !== undefined) {
+          if (overrides === undefined) delete next.overrides;
+          else next.overrides = overrides;
+        }
+        changed = invariantFieldChanges(old, next).map((c) => c.field);
+        if (changed.length === 0) return undefined;
+        if (textKey(next.text) !== textKey(old.text)) {
+          const dup = here.invariants.find((i) => i.id !== old.id && textKey(i.text) === textKey(next.text));
+          if (dup) {
+            throw new CheckFailedError(
+              `duplicate: ${describeScope(found.scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+              `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+              { existing_id: dup.id, path: dup.path },
+              'duplicate',
+            );
+          }
+        }
+        if (next.overrides !== undefined && (changed.includes('overrides') || changed.includes('text'))) await checkOverride(svc, next);
+        writeFileAtomic(svc.root, next.path, formatInvariantFile(next.path, next), 'replace');
+        return next;
+      },
+      { onStale: svc.deps.notice },
+    );
+    return {
+      value: { invariant: written },
+      paths: written ? [written.path] : [],
+      message: `invariant: edit ${found.id} in ${describeScope(found.scope)} (${changed.join(', ')})\n\n${(written ?? before)?.text ?? ''}\n`,
+    };
+  });
+  const invariant = done.invariant ?? before!;
+  const rel = await relations(svc, invariant);
+  return {
+    before: before!,
+    invariant,
+    file: `${svc.root}/${invariant.path}`,
+    changed,
+    ...rel,
+    ...(done.commit ? { commit: done.commit } : {}),
+  };
+}
+
+/** An `overrides` must name an invariant of the same text (docs/store-format.md); a usage error otherwise, before anything is written. */
+export async function checkOverride(svc: InvariantService, inv: ScopedInvariant): Promise<void> {
+  const target = await readOne(svc, await svc.resolveId(inv.overrides!), 'read');
+  if (textKey(target.text) !== textKey(inv.text)) {
+    throw new UsageError(
+      `${inv.id} cannot override ${target.id}: their texts differ ("${truncate(target.text)}")`,
+      'An override is a copy of the same text (with another severity, tags or rationale); give the id of such a copy.',
+    );
+  }
+}

@@ -1,0 +1,101 @@
+// Finding what an id, a prefix or a scope names: the lookups every use case starts with.
+import { UsageError } from '../../core/errors.ts';
+import { IdAbbreviations, normalisePrefix, pickId } from '../../core/id-prefix.ts';
+import { classifyPath } from '../../core/layout.ts';
+import { type Plan, type Scope, type ScopedInvariant, scopeFolder } from '../../core/model.ts';
+import { isUlid } from '../../core/names.ts';
+import { readEntries, readFolders } from '../../store/read.ts';
+import type { InvariantService } from '../invariant-service.ts';
+import { requireValid, toScope } from './rules.ts';
+import type { ScopeInput } from './types.ts';
+
+/** Reads one plan's plan.yaml; unknown plans are a usage error. */
+export async function readPlan(svc: InvariantService, idOrPrefix: string): Promise<Plan> {
+  const planId = isUlid(idOrPrefix) ? idOrPrefix : await svc.resolvePlanId(idOrPrefix);
+  const snap = await readFolders(svc.source, [`plans/${planId}`]);
+  const plan = snap.plans.get(planId);
+  const planFile = `plans/${planId}/plan.yaml`;
+  // The plan file itself, or a folder on its path (a link refused by the reader).
+  const planErrors = snap.diagnostics.filter((d) => d.file === planFile || planFile.startsWith(`${d.file}/`));
+  if (planErrors.length > 0) requireValid({ ...snap, diagnostics: planErrors }, `read plan ${planId}`);
+  if (!plan) {
+    throw new UsageError(
+      `unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`,
+      'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.',
+    );
+  }
+  return plan;
+}
+
+/** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
+export async function resolveId(svc: InvariantService, prefix: string): Promise<{ id: string; path: string; scope: Scope }> {
+  const found: { id: string; path: string; scope: Scope }[] = [];
+  for (const entry of await svc.source.list('', { recursive: true })) {
+    if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
+    const kind = classifyPath(entry.path);
+    if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
+  }
+  const paths = new Map(found.map((f) => [f.id, f.path]));
+  const id = pickId(prefix, paths.keys(), 'invariant', 'Run `agents invariant list --all` to see the ids.', (m) => `${m}  ${paths.get(m)}`);
+  const same = found.filter((f) => f.id === id);
+  if (same.length > 1) {
+    // One id in two files (an id-reused error): say which, rather than pick one.
+    throw new UsageError(
+      `id ${id} names ${same.length} files:\n${same.map((m) => `  ${m.id}  ${m.path}`).join('\n')}`,
+      'Run `agents validate`: an id names one thing in the whole store.',
+      { matches: same.map((m) => m.path) },
+    );
+  }
+  return same[0]!;
+}
+
+/** The full id of the plan an id or a unique prefix (≥ 4 characters) names. */
+export async function resolvePlanId(svc: InvariantService, prefix: string): Promise<string> {
+  const wanted = normalisePrefix(prefix);
+  const entries = await svc.source.list('plans', { recursive: false });
+  // A linked plans/ or plan folder is an invalid store (exit 3), not an unknown plan.
+  if (wanted !== undefined) {
+    const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
+    if (links.length > 0) requireValid(await readEntries(svc.source, links), `read plan ${wanted}`);
+  }
+  const ids = entries
+    .filter((e) => e.type === 'dir')
+    .map((e) => e.path.slice('plans/'.length))
+    .filter(isUlid);
+  return pickId(prefix, ids, 'plan', 'Run `agents plan list` to see the plans.');
+}
+
+/** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */
+export async function resolveScope(svc: InvariantService, input: ScopeInput | Scope): Promise<Scope> {
+  if ('plan' in input && !isUlid(input.plan)) return toScope({ plan: await svc.resolvePlanId(input.plan) });
+  return toScope(input);
+}
+
+/** Every invariant id and plan id in the store, for abbreviating ids in output (core/id-prefix.ts). */
+export async function abbreviations(svc: InvariantService): Promise<IdAbbreviations> {
+  const ids: string[] = [];
+  for (const entry of await svc.source.list('', { recursive: true })) {
+    const kind = classifyPath(entry.path);
+    if (kind.kind === 'invariant') ids.push(kind.id);
+    else if (kind.kind === 'plan') ids.push(kind.plan);
+  }
+  return new IdAbbreviations(ids);
+}
+
+/** The invariant file of `found`, read and valid (exit 3 naming the file otherwise). */
+export async function readOne(
+  svc: InvariantService,
+  found: { id: string; path: string; scope: Scope },
+  what: string,
+): Promise<ScopedInvariant> {
+  const snap = await readFolders(svc.source, [scopeFolder(found.scope)]);
+  const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
+  if (!inv) {
+    requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `${what} ${found.id}`);
+    throw new UsageError(
+      `no invariant with id ${found.id}: ${found.path} is gone`,
+      'Another command may have moved or removed it; run `agents invariant list --all`.',
+    );
+  }
+  return inv;
+}

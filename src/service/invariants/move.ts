@@ -1,0 +1,113 @@
+// Moving an invariant to another scope, and removing one.
+import { CheckFailedError, UsageError } from '../../core/errors.ts';
+import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
+import { textKey } from '../../core/normalise.ts';
+import { readFolders } from '../../store/read.ts';
+import { commitWanted, withCommit } from '../commit.ts';
+import type { InvariantService } from '../invariant-service.ts';
+import { readOne } from './lookup.ts';
+import { relations } from './related.ts';
+import { requireValid } from './rules.ts';
+import type { MoveResult, ScopeInput } from './types.ts';
+
+/**
+ * Moves an invariant to another scope (`invariant move`), keeping its id
+ * (so `invariant log` follows it) and its fields. A duplicate in the
+ * destination is refused (exit 1). Both scopes are locked; the new file is
+ * written before the old one is removed, so a crash never loses it.
+ */
+export async function move(
+  svc: InvariantService,
+  idOrPrefix: string,
+  to: ScopeInput | Scope,
+  options: { commit?: boolean } = {},
+): Promise<MoveResult> {
+  const found = await svc.resolveId(idOrPrefix);
+  const dest = await svc.resolveScope(to);
+  if (scopeFolder(dest) === scopeFolder(found.scope)) {
+    throw new UsageError(
+      `${found.id} is already in ${describeScope(dest)}`,
+      'Name another scope: --global, --project P, --action NS/NAME or --plan ID.',
+    );
+  }
+  if (dest.kind === 'plan') await svc.readPlan(dest.plan);
+  await readOne(svc, found, 'move');
+  const from = scopeFolder(found.scope);
+  const toFolder = scopeFolder(dest);
+  const { formatInvariantFile } = await import('../../core/serialize.ts');
+  const { writeFileAtomic, removeFile } = await import('../../store/atomic-write.ts');
+  const { withFolderLock } = await import('../../store/lock.ts');
+  const enabled = await commitWanted(svc.source, options.commit);
+  // Two locks, always taken in the same order, so two moves in opposite directions cannot wait on each other.
+  const [first, second] = [from, toFolder].sort() as [string, string];
+  let before: ScopedInvariant | undefined;
+  const done = await withCommit(svc.root, enabled, async () => {
+    const moved = await withFolderLock(
+      svc.root,
+      first,
+      () =>
+        withFolderLock(
+          svc.root,
+          second,
+          async () => {
+            const here = await readFolders(svc.source, [from, toFolder]);
+            requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
+            const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
+            if (!old)
+              throw new UsageError(
+                `no invariant with id ${found.id}: ${found.path} is gone`,
+                'Another command may have moved or removed it; run `agents invariant list --all`.',
+              );
+            before = old;
+            const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
+            if (dup) {
+              throw new CheckFailedError(
+                `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+                `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
+                { existing_id: dup.id, path: dup.path },
+                'duplicate',
+              );
+            }
+            const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
+            // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
+            if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
+            else delete next.source;
+            writeFileAtomic(svc.root, next.path, formatInvariantFile(next.path, next));
+            removeFile(svc.root, old.path);
+            return next;
+          },
+          { onStale: svc.deps.notice },
+        ),
+      { onStale: svc.deps.notice },
+    );
+    return {
+      value: { invariant: moved },
+      paths: [found.path, moved.path],
+      message: `invariant: move ${found.id} from ${describeScope(found.scope)} to ${describeScope(dest)}\n\n${moved.text}\n`,
+    };
+  });
+  const rel = await relations(svc, done.invariant);
+  return {
+    before: before!,
+    invariant: done.invariant,
+    file: `${svc.root}/${done.invariant.path}`,
+    ...rel,
+    ...(done.commit ? { commit: done.commit } : {}),
+  };
+}
+
+/** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
+export async function remove(
+  svc: InvariantService,
+  idOrPrefix: string,
+  options: { commit?: boolean } = {},
+): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
+  const found = await svc.resolveId(idOrPrefix);
+  const { removeFile } = await import('../../store/atomic-write.ts');
+  const { withFolderLock } = await import('../../store/lock.ts');
+  const enabled = await commitWanted(svc.source, options.commit);
+  return withCommit(svc.root, enabled, async () => {
+    await withFolderLock(svc.root, scopeFolder(found.scope), () => removeFile(svc.root, found.path), { onStale: svc.deps.notice });
+    return { value: found, paths: [found.path], message: `invariant: remove ${found.id} from ${describeScope(found.scope)}\n` };
+  });
+}

@@ -1,0 +1,71 @@
+// The scopes that exist: projects (refusing typos of their names), action templates, plans.
+import { closestNames, didYouMean, isCloseName } from '../../core/closest.ts';
+import { UsageError } from '../../core/errors.ts';
+import { isName } from '../../core/names.ts';
+import { readAllPlans } from '../../store/read.ts';
+import type { InvariantService } from '../invariant-service.ts';
+import type { ScopeCatalog } from './types.ts';
+
+/** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
+export async function projectNames(svc: InvariantService): Promise<string[]> {
+  return (await svc.source.list('projects', { recursive: false }))
+    .filter((e) => e.type === 'dir')
+    .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
+    .filter(isName)
+    .sort();
+}
+
+/**
+ * Refuses (exit 2) to read a project that does not exist, naming the
+ * closest existing ones: a typo must never read as an empty project and
+ * hand out a silently shortened set.
+ */
+export async function requireProject(svc: InvariantService, project: string, options: { writing?: boolean } = {}): Promise<void> {
+  const known = await svc.projectNames();
+  if (known.includes(project)) return;
+  const suggestions = closestNames(project, known);
+  const guess = didYouMean(suggestions);
+  throw new UsageError(
+    `unknown project ${project}: projects/${project}/ does not exist${guess ? `; ${guess}` : ''}`,
+    `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${known.length ? known.join(', ') : '(none)'}. A project is created by adding its first invariant: \`agents invariant add --project ${project} "…"\`.`,
+    { project, suggestions, known },
+    'unknown-project',
+  );
+}
+
+/**
+ * For an add to `project`: undefined when it exists; its name when the add
+ * will create it. A new name close to an existing project's (within two
+ * edits, or equal ignoring case and separators) is refused as a likely
+ * typo unless `confirmed` (`--new-project`).
+ */
+export async function checkNewProject(svc: InvariantService, project: string, confirmed: boolean): Promise<string | undefined> {
+  const known = await svc.projectNames();
+  if (known.includes(project)) return undefined;
+  const close = known.filter((k) => isCloseName(project, k));
+  if (close.length > 0 && !confirmed) {
+    const ranked = closestNames(project, close);
+    const suggestions = ranked.length > 0 ? ranked : close;
+    throw new UsageError(
+      `project ${project} does not exist, and its name is close to ${suggestions.length === 1 ? 'the existing project' : 'the existing projects'} ${suggestions.join(', ')}; ${didYouMean(suggestions)}`,
+      `Nothing was written. To add to ${suggestions[0]}, use --project ${suggestions[0]}; to create project ${project} anyway, add --new-project.`,
+      { project, suggestions, known },
+      'close-project-name',
+    );
+  }
+  return project;
+}
+
+/** The projects, action templates and plans that exist (folders with valid names). */
+export async function scopes(svc: InvariantService): Promise<ScopeCatalog> {
+  const dirs = async (dir: string): Promise<string[]> =>
+    (await svc.source.list(dir, { recursive: false }))
+      .filter((e) => e.type === 'dir')
+      .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
+      .filter(isName)
+      .sort();
+  const actions: string[] = [];
+  for (const ns of await dirs('actions')) for (const name of await dirs(`actions/${ns}`)) actions.push(`${ns}/${name}`);
+  const plans = [...(await readAllPlans(svc.source)).plans.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { projects: await svc.projectNames(), actions, plans };
+}

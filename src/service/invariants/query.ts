@@ -1,0 +1,145 @@
+// Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
+import { type Plan, type ScopedInvariant, type Target, scopeFolder } from '../../core/model.ts';
+import { resolveEffective } from '../../core/resolve.ts';
+import { shadowInfo, shadowMap } from '../../core/shadow.ts';
+import { type WaiverScope, waiverFolder } from '../../core/waivers.ts';
+import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
+import type { InvariantService } from '../invariant-service.ts';
+import { compileFilter, filterByRegex } from '../regex.ts';
+import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
+import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
+
+/** Invariants of one scope, or of the whole store; active ones unless `all`. */
+export async function list(svc: InvariantService, options: ListOptions = {}): Promise<ListedInvariant[]> {
+  const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
+  const scope = options.scope ? await svc.resolveScope(options.scope) : undefined;
+  if (scope?.kind === 'plan') await svc.readPlan(scope.plan);
+  const snap = scope ? await readFolders(svc.source, [scopeFolder(scope)]) : await readStore(svc.source);
+  requireValid(snap, 'list invariants');
+  if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await svc.requireProject(scope.project);
+  let items = snap.invariants.filter((i) => options.all || i.active);
+  if (re) items = filterByRegex(items, re);
+  items.sort(byScopeThenId);
+  const shadows = scope ? undefined : shadowMap(snap.invariants, snap.plans);
+  return items.map((invariant) => {
+    const listed: ListedInvariant = { invariant };
+    const s = shadows?.get(invariant.id);
+    if (s) listed.shadow = s;
+    return listed;
+  });
+}
+
+/** The effective set of a project or a plan (docs/resolution.md), reading only the folders it needs. */
+export async function effective(
+  svc: InvariantService,
+  target: { project: string } | { plan: string },
+  options: { pattern?: string } = {},
+): Promise<EffectiveResult> {
+  const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
+  let resolvedTarget: Target;
+  let plan: Plan | undefined;
+  let folders: string[];
+  if ('plan' in target) {
+    plan = await svc.readPlan(target.plan);
+    resolvedTarget = { kind: 'plan', plan: plan.id, ...(plan.project ? { project: plan.project } : {}) };
+    folders = [`plans/${plan.id}`, ...(plan.project ? [`projects/${plan.project}`] : []), 'global'];
+  } else {
+    const scope = toScope({ project: target.project });
+    if (scope.kind !== 'project') throw new Error('unreachable');
+    resolvedTarget = { kind: 'project', project: scope.project };
+    folders = [`projects/${scope.project}`, 'global'];
+  }
+  const snap = await readFolders(svc.source, folders);
+  requireValid(snap, 'resolve the effective set');
+  if (resolvedTarget.kind === 'project' && !holdsProject(snap.invariants, resolvedTarget.project))
+    await svc.requireProject(resolvedTarget.project);
+  const inherited = await svc.inherited();
+  let entries = resolveEffective(resolvedTarget, inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants);
+  if (re) {
+    const keep = new Set(
+      filterByRegex(
+        entries.map((e) => e.invariant),
+        re,
+      ),
+    );
+    entries = entries.filter((e) => keep.has(e.invariant));
+  }
+  const result: EffectiveResult = { target: resolvedTarget, entries, waivers: await svc.waiversOf(resolvedTarget, snap.entries) };
+  if (plan) result.plan = plan;
+  return result;
+}
+
+/**
+ * The invariants this store inherits from its policy sources (docs/extends.md),
+ * read from the cache at the pinned commits: never from the network. None
+ * when config.yaml has no `extends`. A pin missing from the cache is exit 2
+ * naming `agents extends fetch`; an invalid file in a source is exit 3.
+ */
+export async function inherited(svc: InvariantService): Promise<ScopedInvariant[]> {
+  // A look at config.yaml's text first: a store without `extends` loads and parses nothing more.
+  const config = (await svc.source.read(['config.yaml'])).get('config.yaml');
+  if (!config?.ok || !/^extends\s*:/m.test(new TextDecoder().decode(config.bytes))) return [];
+  const { readExtendsState, pinsFor, readInherited } = await import('../../store/extends.ts');
+  const state = await readExtendsState(svc.source);
+  if (state.sources.length === 0) return [];
+  requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
+  const read = await readInherited(svc.root, pinsFor(state));
+  requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the policy sources');
+  return read.invariants;
+}
+
+/**
+ * The waivers covering a target, with whether each holds now. `listed`: the
+ * target's folders as already listed; the waiver reader loads only when one
+ * of them holds a waivers/ folder.
+ */
+export async function waiversOf(
+  svc: InvariantService,
+  target: Target,
+  listed?: readonly { path: string; type: string }[],
+): Promise<WaiverState[]> {
+  const scopes: WaiverScope[] = target.kind === 'plan' ? [{ kind: 'plan', plan: target.plan }] : [];
+  if (target.project !== undefined) scopes.push({ kind: 'project', project: target.project });
+  const present = listed ? scopes.filter((s) => listed.some((e) => e.type === 'dir' && e.path === waiverFolder(s))) : scopes;
+  if (present.length === 0) return [];
+  const [{ readWaivers }, { waiverHolds }] = await Promise.all([import('../../store/read-waivers.ts'), import('../../core/waivers.ts')]);
+  const read = await readWaivers(svc.source, present);
+  requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the waivers');
+  const now = svc.deps.clock();
+  return read.waivers.map((w) => ({ ...w, holds: waiverHolds(w, now) }));
+}
+
+/** Everything about one invariant, with where it applies and what it shadows. */
+export async function show(svc: InvariantService, idOrPrefix: string): Promise<ShowResult> {
+  const found = await svc.resolveId(idOrPrefix);
+  const snap = await readStore(svc.source);
+  const inv = snap.invariants.find((i) => i.id === found.id && i.path === found.path);
+  if (!inv) {
+    requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `show ${found.id}`);
+    throw new Error(`invariant ${found.id} was listed but not read`);
+  }
+  const info = shadowInfo(inv, snap.invariants, snap.plans);
+  const result: ShowResult = { invariant: inv, appliesTo: '', shadow: info };
+  switch (inv.scope.kind) {
+    case 'global':
+      result.appliesTo = 'every project and every plan';
+      break;
+    case 'project': {
+      const project = inv.scope.project;
+      result.plansTargeting = [...snap.plans.values()]
+        .filter((p) => p.project === project)
+        .map((p) => p.id)
+        .sort();
+      result.appliesTo = `project ${project} and the ${result.plansTargeting.length} plan(s) targeting it`;
+      break;
+    }
+    case 'plan':
+      result.appliesTo = `plan ${inv.scope.plan} only`;
+      break;
+    case 'action':
+      result.appliesTo = `no target directly; promoted into each plan created with \`agents plan use ${inv.scope.ns}/${inv.scope.name}\``;
+      break;
+  }
+  if (!inv.active) result.appliesTo = `nothing while inactive (would apply to ${result.appliesTo})`;
+  return result;
+}

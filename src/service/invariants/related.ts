@@ -1,0 +1,41 @@
+// What an invariant can shadow, be shadowed by or nearly repeat: the notes add, edit and move print.
+import { type Scope, type ScopedInvariant, scopeFolder } from '../../core/model.ts';
+import { shadowInfo } from '../../core/shadow.ts';
+import { type StoreSnapshot, emptySnapshot, readAllPlans, readFolders, readStore } from '../../store/read.ts';
+import type { InvariantService } from '../invariant-service.ts';
+import { nearAmong } from './rules.ts';
+import type { NearMatch } from './types.ts';
+
+/** The folders whose invariants can shadow, or be shadowed by, one in `scope`. */
+export async function relatedSnapshot(svc: InvariantService, scope: Scope): Promise<StoreSnapshot> {
+  switch (scope.kind) {
+    case 'action':
+      return emptySnapshot();
+    case 'plan': {
+      const plan = await svc.readPlan(scope.plan);
+      return readFolders(svc.source, ['global', ...(plan.project ? [`projects/${plan.project}`] : [])]);
+    }
+    case 'project': {
+      const snap = await readAllPlans(svc.source);
+      const targeting = [...snap.plans.values()].filter((p) => p.project === scope.project).map((p) => `plans/${p.id}`);
+      return readFolders(svc.source, ['global', ...targeting], snap);
+    }
+    case 'global':
+    case 'inherited':
+      return readStore(svc.source);
+  }
+}
+
+/** What an invariant in `scope` shadows, is shadowed by and nearly repeats: best effort over readable files. */
+export async function relations(
+  svc: InvariantService,
+  inv: ScopedInvariant,
+): Promise<{ shadows: ScopedInvariant[]; shadowedBy: ScopedInvariant[]; near: NearMatch[] }> {
+  const related = await relatedSnapshot(svc, inv.scope);
+  if (inv.scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(inv.scope)], related);
+  const plans = related.plans;
+  if (inv.scope.kind === 'plan' && !plans.has(inv.scope.plan)) plans.set(inv.scope.plan, await svc.readPlan(inv.scope.plan));
+  const others = related.invariants.filter((o) => o.id !== inv.id);
+  const info = shadowInfo(inv, others, plans);
+  return { shadows: info.shadows, shadowedBy: info.shadowedBy, near: nearAmong(inv, others, plans) };
+}

@@ -1,0 +1,138 @@
+// The rules every use case applies to what callers give: scope names, texts, severities, tags.
+import { InvalidStoreError, UsageError } from '../../core/errors.ts';
+import { type Guard, type Plan, SEVERITIES, type Scope, type ScopedInvariant, type Severity, scopeFolder } from '../../core/model.ts';
+import { codePointLength, nameProblem, parseActionRef, truncate, ulidProblem } from '../../core/names.ts';
+import { canMeet, looseKey, nearDuplicatesOf } from '../../core/near-duplicates.ts';
+import { cleanText } from '../../core/normalise.ts';
+import { MAX_TEXT_LENGTH } from '../../core/parse-core.ts';
+import type { StoreSnapshot } from '../../store/read.ts';
+import type { NearMatch, ScopeInput } from './types.ts';
+
+/** Turns a caller's scope flags into a scope, refusing bad names before any path is built. */
+export function toScope(input: ScopeInput | Scope): Scope {
+  if ('kind' in input) return toScope(scopeToInput(input));
+  if ('global' in input) return { kind: 'global' };
+  if ('project' in input) {
+    const problem = nameProblem(input.project, 'project');
+    if (problem) throw new UsageError(problem, 'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$.');
+    return { kind: 'project', project: input.project };
+  }
+  if ('plan' in input) {
+    const problem = ulidProblem(input.plan, 'plan id');
+    if (problem) throw new UsageError(problem, "Give the plan's full ULID; `agents plan list` shows them.");
+    return { kind: 'plan', plan: input.plan };
+  }
+  const ref = parseActionRef(input.action);
+  if (typeof ref === 'string') throw new UsageError(ref, 'Action names match ^[a-z0-9][a-z0-9._-]{0,63}$ on each side of the "/".');
+  return { kind: 'action', ns: ref.ns, name: ref.name };
+}
+
+export function scopeToInput(scope: Scope): ScopeInput {
+  switch (scope.kind) {
+    case 'global':
+    case 'inherited':
+      return { global: true };
+    case 'project':
+      return { project: scope.project };
+    case 'plan':
+      return { plan: scope.plan };
+    case 'action':
+      return { action: `${scope.ns}/${scope.name}` };
+  }
+}
+
+/** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */
+export function requireValid(snapshot: StoreSnapshot, what: string): void {
+  const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length === 0) return;
+  const first = errors[0]!;
+  const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
+  throw new InvalidStoreError(
+    errors.length === 1
+      ? `cannot ${what}: ${where} is invalid`
+      : `cannot ${what}: ${errors.length} store files are invalid, first ${where}`,
+    errors,
+  );
+}
+
+/** The text as written, or a usage error (empty, too long): the same rule for add and edit. */
+export function checkText(raw: string): string {
+  const text = cleanText(raw);
+  if (text === '')
+    throw new UsageError('the invariant text is empty', 'Give the constraint in natural language, e.g. "Never delete production data".');
+  const length = codePointLength(text);
+  if (length > MAX_TEXT_LENGTH)
+    throw new UsageError(
+      `the invariant text is ${length} characters long; the limit is ${MAX_TEXT_LENGTH}`,
+      'Shorten it; put the reasons in --rationale.',
+    );
+  return text;
+}
+
+export function checkSeverity(severity: Severity): Severity {
+  if (!SEVERITIES.includes(severity)) throw new UsageError(`severity "${String(severity)}" is not one of ${SEVERITIES.join(', ')}`);
+  return severity;
+}
+
+const MAX_RATIONALE = 10_000;
+
+export function checkRationale(raw: string | undefined): string | undefined {
+  const rationale = raw?.trim() || undefined;
+  if (rationale !== undefined && codePointLength(rationale) > MAX_RATIONALE)
+    throw new UsageError(`the rationale is ${codePointLength(rationale)} characters long; the limit is ${MAX_RATIONALE}`);
+  return rationale;
+}
+
+/** Near-duplicates of `subject` among `others` that can meet it in an effective set (active ones only). */
+export function nearAmong(subject: ScopedInvariant, others: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): NearMatch[] {
+  if (!subject.active) return [];
+  const candidates = others
+    .filter((o) => o.id !== subject.id && o.active && canMeet(subject, o, plans))
+    .map((o) => ({ invariant: o, loose: looseKey(o.text) }));
+  return nearDuplicatesOf(subject.text, candidates);
+}
+
+export function checkTags(tags: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const raw of tags) {
+    const tag = raw.trim();
+    if (tag === '' || tag.length > 64 || tag.includes(',')) {
+      throw new UsageError(
+        `tag "${truncate(raw)}" is invalid: tags are 1 to 64 characters without commas`,
+        'Repeat --tag for several tags: --tag data --tag safety.',
+      );
+    }
+    if (!out.includes(tag)) out.push(tag);
+  }
+  return out;
+}
+
+/**
+ * Whether the invariants read include one of `project`'s: then its folder
+ * exists, and the listing of projects/ that proves it for an empty or
+ * missing folder is not needed (a read reads only what it needs).
+ */
+export function holdsProject(invariants: readonly ScopedInvariant[], project: string): boolean {
+  return invariants.some((i) => i.scope.kind === 'project' && i.scope.project === project);
+}
+
+/** A well-formed id for checking a draft document before its real id is drawn. */
+export const PROBE_ID = '00000000000000000000000000';
+
+export function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
+  const order = ['global', 'project', 'action', 'plan'];
+  const d = order.indexOf(a.scope.kind) - order.indexOf(b.scope.kind);
+  if (d !== 0) return d;
+  const fa = scopeFolder(a.scope);
+  const fb = scopeFolder(b.scope);
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** A guard as given (`--guard-*`, the form): every pattern usable, else a usage error naming it (docs/guard.md). */
+export async function checkGuard(guard: Guard): Promise<Guard> {
+  const { guardProblems } = await import('../../core/guard-patterns.ts');
+  const first = guardProblems(guard)[0];
+  if (first) throw new UsageError(first.problem, 'Nothing was written. docs/guard.md gives the syntax of each list.');
+  return guard;
+}

@@ -1,0 +1,154 @@
+import type { Guard, Plan, Scope, ScopedInvariant, Severity, Target } from '../../core/model.ts';
+import type { NearKind } from '../../core/near-duplicates.ts';
+import type { EffectiveEntry } from '../../core/resolve.ts';
+import type { ShadowInfo } from '../../core/shadow.ts';
+import type { ScopedWaiver } from '../../core/waivers.ts';
+import type { ServiceDeps } from '../deps.ts';
+
+/** How a caller names a scope: exactly one of these. */
+export type ScopeInput = { global: true } | { project: string } | { plan: string } | { action: string };
+
+export interface AddInput {
+  scope: ScopeInput | Scope;
+  text: string;
+  severity?: Severity;
+  tags?: string[];
+  rationale?: string;
+  /** What an agent may not do while it applies (docs/guard.md). */
+  guard?: Guard;
+  /** Commit the new file with git (`--commit`); default: `commit:` in config.yaml. */
+  commit?: boolean;
+  /**
+   * Create the project even when its name is close to an existing one's
+   * (`--new-project`). Without it such a name is taken for a typo and refused.
+   */
+  newProject?: boolean;
+}
+
+export interface AddResult {
+  invariant: ScopedInvariant;
+  /** Absolute path of the new file. */
+  file: string;
+  /** Copies at lower precedence that the new invariant hides. */
+  shadows: ScopedInvariant[];
+  /** Copies at higher precedence that hide the new invariant. */
+  shadowedBy: ScopedInvariant[];
+  /** Texts nearly the same that can meet it in an effective set (a warning, not a refusal). */
+  near: NearMatch[];
+  /** The commit made with `commit`. */
+  commit?: string;
+  /** The project this add created (its folder did not exist before). */
+  createdProject?: string;
+}
+
+/** A change to one invariant (`invariant edit`): only the fields given change. */
+export interface EditInput {
+  /** The invariant: an id or a unique prefix. */
+  id: string;
+  text?: string;
+  severity?: Severity;
+  /** Replaces every tag (the form); `addTags`/`removeTags` change some. */
+  tags?: string[];
+  addTags?: string[];
+  removeTags?: string[];
+  /** The new rationale; "" removes it. */
+  rationale?: string;
+  active?: boolean;
+  /** The id (or unique prefix) of the copy this one replaces on purpose; "" removes the field. */
+  overrides?: string;
+  /** The lists given replace the guard's (docs/guard.md); null removes the guard. */
+  guard?: Guard | null;
+  commit?: boolean;
+}
+
+/** A near-duplicate of an invariant (core/near-duplicates.ts). */
+export interface NearMatch {
+  invariant: ScopedInvariant;
+  kind: NearKind;
+}
+
+export interface EditResult {
+  before: ScopedInvariant;
+  invariant: ScopedInvariant;
+  /** Absolute path of the file. */
+  file: string;
+  /** The fields that changed; empty when the edit changed nothing (and nothing was written). */
+  changed: string[];
+  shadows: ScopedInvariant[];
+  shadowedBy: ScopedInvariant[];
+  near: NearMatch[];
+  commit?: string;
+}
+
+export interface MoveResult {
+  before: ScopedInvariant;
+  invariant: ScopedInvariant;
+  /** Absolute path of the new file. */
+  file: string;
+  shadows: ScopedInvariant[];
+  shadowedBy: ScopedInvariant[];
+  near: NearMatch[];
+  commit?: string;
+}
+
+export interface ListOptions {
+  /** A plan may be named by a unique prefix of its id. */
+  scope?: ScopeInput | Scope;
+  /** Include inactive invariants. */
+  all?: boolean;
+  /** A regex on the text, smart case. */
+  pattern?: string;
+}
+
+export interface ListedInvariant {
+  invariant: ScopedInvariant;
+  /** Present when the listing holds what is needed to know it. */
+  shadow?: ShadowInfo;
+}
+
+export interface EffectiveResult {
+  target: Target;
+  plan?: Plan;
+  entries: EffectiveEntry[];
+  /**
+   * The waivers that cover the target (a plan's own and its project's; a
+   * project's own), oldest first, each with whether it holds at the
+   * service clock's time (docs/plans.md, "Waivers").
+   */
+  waivers: WaiverState[];
+}
+
+/** A waiver and whether it holds now. */
+export type WaiverState = ScopedWaiver & { holds: boolean };
+
+export interface ShowResult {
+  invariant: ScopedInvariant;
+  /** Human summary of where the invariant applies. */
+  appliesTo: string;
+  plansTargeting?: string[];
+  shadow: ShadowInfo;
+}
+
+/** What the add form checks a text against while it is typed (see `addContext`). */
+export interface AddContext {
+  scope: Scope;
+  /** The scope's own invariants and those it can shadow or be shadowed by. */
+  invariants: ScopedInvariant[];
+  plans: Map<string, Plan>;
+}
+
+/** The scopes that exist in a store, for pickers. */
+export interface ScopeCatalog {
+  projects: string[];
+  /** `NS/NAME` of each action template folder. */
+  actions: string[];
+  plans: Plan[];
+}
+
+export interface OpenOptions {
+  /** The store folder; found by discovery (docs/store-format.md) when absent. */
+  store?: string;
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  deps?: Partial<ServiceDeps>;
+}

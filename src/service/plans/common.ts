@@ -1,0 +1,54 @@
+// What every plan use case needs: a plan by id or prefix, its records, where an action template is read.
+import { UsageError } from '../../core/errors.ts';
+import { splitSourceRef } from '../../core/extends.ts';
+import type { RecordKind } from '../../core/layout.ts';
+import type { Plan, ScopedInvariant } from '../../core/model.ts';
+import { setDigestInput } from '../../core/plan-gate.ts';
+import { type PlanRecords, readPlanRecords } from '../../store/read-records.ts';
+import { emptySnapshot } from '../../store/read.ts';
+import type { TreeSource } from '../../store/tree-source.ts';
+import { requireValid } from '../invariants/rules.ts';
+import type { PlanService } from '../plan-service.ts';
+
+/** `sha256:<hex>` of an effective set (docs/plans.md): node:crypto loads only for the commands that need it. */
+export async function setDigest(invariants: readonly ScopedInvariant[]): Promise<string> {
+  const { createHash } = await import('node:crypto');
+  return `sha256:${createHash('sha256').update(setDigestInput(invariants)).digest('hex')}`;
+}
+
+/** A record's time: RFC 3339 in UTC, to the second. */
+export function timestamp(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The plan an id or unique prefix names, read (exit 2 unknown, exit 3 invalid). */
+export async function planById(svc: PlanService, prefix: string): Promise<Plan> {
+  return svc.invariants.readPlan(await svc.resolvePlanId(prefix));
+}
+
+/** A plan's records (decisions, enforcement runs, violations), or exit 3 when one is invalid. */
+export async function planRecords(svc: PlanService, planId: string, kinds?: readonly RecordKind[]): Promise<PlanRecords> {
+  const records = await readPlanRecords(svc.invariants.source, planId, kinds);
+  requireValid({ ...emptySnapshot(), diagnostics: records.diagnostics }, `read the records of plan ${planId}`);
+  return records;
+}
+
+/**
+ * Where an action template is read: this store for `ns/name`, the pinned
+ * commit of a policy source (from the cache) for `source:ns/name`
+ * (docs/extends.md). An unknown source is exit 2.
+ */
+export async function actionTree(svc: PlanService, ref: string): Promise<{ tree: TreeSource; local: string; source?: string }> {
+  const { source, local } = splitSourceRef(ref);
+  if (source === undefined) return { tree: svc.invariants.source, local };
+  const { readExtendsState, pinsFor, sourceTree } = await import('../../store/extends.ts');
+  const state = await readExtendsState(svc.invariants.source);
+  requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
+  if (!state.sources.some((s) => s.name === source))
+    throw new UsageError(
+      `unknown policy source ${source} in ${ref}`,
+      `Sources in config.yaml's extends: ${state.sources.map((s) => s.name).join(', ') || '(none)'}.`,
+    );
+  const { source: src, pin } = pinsFor(state, [source])[0]!;
+  return { tree: await sourceTree(svc.root, src, pin.commit), local, source };
+}

@@ -1,0 +1,109 @@
+// Reading plans: the list, one plan in full, its decision tree, its status and the gate.
+import type { Plan, Severity } from '../../core/model.ts';
+import { type GateReasonCode, committedRuns, judgePlan } from '../../core/plan-gate.ts';
+import {
+  type DecisionNode,
+  type DecisionTreeNode,
+  buildDecisionTree,
+  computeDrift,
+  latestDecision,
+  standingViolations,
+} from '../../core/records.ts';
+import { waivedAt } from '../../core/waivers.ts';
+import { readAllPlans } from '../../store/read.ts';
+import { requireValid } from '../invariants/rules.ts';
+import type { PlanService } from '../plan-service.ts';
+import { planById, planRecords, setDigest } from './common.ts';
+import { syncInputs } from './sync.ts';
+import type { PlanShow, PlanStatus } from './types.ts';
+
+/** Every plan, by id (creation order). */
+export async function list(svc: PlanService): Promise<Plan[]> {
+  const snap = await readAllPlans(svc.invariants.source);
+  requireValid(snap, 'list plans');
+  return [...snap.plans.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** Metadata, the effective set with provenance, the latest run, open violations and drift. */
+export async function show(svc: PlanService, prefix: string): Promise<PlanShow> {
+  const plan = await planById(svc, prefix);
+  const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
+  const records = await planRecords(svc, plan.id);
+  const { planInvariants, actions } = await syncInputs(svc, plan);
+  const result: PlanShow = {
+    plan,
+    effective: entries,
+    waivers,
+    violations: records.violations.filter((v) => v.resolved === undefined),
+    drift: computeDrift(plan, planInvariants, actions),
+  };
+  // Only a run its decision node commits counts (docs/decisions.md); an unfinished write is not shown as the latest run.
+  const { latest } = committedRuns(records.decisions, records.enforcement);
+  if (latest?.run) result.latestEnforcement = latest.run;
+  const node = latestDecision(records.decisions);
+  if (node) result.latestDecision = node;
+  return result;
+}
+
+/** The plan's decision tree. */
+export async function decisions(
+  svc: PlanService,
+  prefix: string,
+): Promise<{ plan: Plan; nodes: DecisionNode[]; tree: DecisionTreeNode[] }> {
+  const plan = await planById(svc, prefix);
+  const { decisions } = await planRecords(svc, plan.id, ['decisions']);
+  return { plan, nodes: decisions, tree: buildDecisionTree(decisions) };
+}
+
+/**
+ * Enforcement and violations in brief, and the gate's verdict (docs/plans.md,
+ * "plan status"): `failing` when a reason fails; `allow` relaxes reasons.
+ * Violations resolved, or of invariants a waiver covers at the service
+ * clock's time, do not count; a waived invariant left unenforced reports.
+ */
+export async function status(svc: PlanService, prefix: string, options: { allow?: readonly GateReasonCode[] } = {}): Promise<PlanStatus> {
+  const plan = await planById(svc, prefix);
+  const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
+  const records = await planRecords(svc, plan.id);
+  const waived = waivedAt(waivers, svc.invariants.deps.clock());
+  const standing = standingViolations(records.violations, waived);
+  const violations: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
+  for (const v of standing.open) violations[v.severity]++;
+  const invariants = entries.map((e) => e.invariant);
+  const { latest, unfinished } = committedRuns(records.decisions, records.enforcement);
+  const verdict = judgePlan(
+    {
+      effective: invariants,
+      setDigest: await setDigest(invariants),
+      ...(latest ? { latest } : {}),
+      unfinished,
+      violations: standing.open,
+      waived: new Set(waived.keys()),
+    },
+    options.allow ? { allow: options.allow } : {},
+  );
+  const reasons = [...verdict.reasons].sort((a, b) => (a.level === b.level ? 0 : a.level === 'fail' ? -1 : 1));
+  const status: PlanStatus = {
+    plan,
+    effectiveCount: entries.length,
+    violations,
+    waivedViolations: standing.waived.length,
+    resolvedViolations: standing.resolved.length,
+    waivers,
+    failing: verdict.failing,
+    reasons,
+    unfinished,
+  };
+  const run = latest?.run;
+  if (run) {
+    status.latestEnforcement = {
+      id: run.id,
+      decision_id: run.decision_id,
+      created_at: run.created_at,
+      enforced: run.records.filter((r) => r.enforced).length,
+      total: run.records.length,
+    };
+    if (run.error !== undefined) status.latestEnforcement.error = run.error;
+  }
+  return status;
+}

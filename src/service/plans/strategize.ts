@@ -1,0 +1,100 @@
+// `plan strategize`: the Invariant Reconciliation Actor's run, recorded.
+import {
+  type DecisionNode,
+  type EnforcementRun,
+  buildActorRequest,
+  enforcementSummary,
+  latestDecision,
+  reconcile,
+} from '../../core/records.ts';
+import { formatDecisionFile, formatEnforcementFile } from '../../core/serialize.ts';
+import type { Actor } from '../../enforce/actors.ts';
+import { assertOwnStore } from '../../store/ownership.ts';
+import { writeFilesTogether } from '../../store/atomic-write.ts';
+import { withFolderLock } from '../../store/lock.ts';
+import type { PlanService } from '../plan-service.ts';
+import { planById, planRecords, setDigest, timestamp } from './common.ts';
+import type { StrategizeResult } from './types.ts';
+
+/**
+ * The Invariant Reconciliation Actor's run (docs/plans.md): asks `actor` about the
+ * plan's effective set, then writes one enforcement file and one
+ * `invariant_enforced` decision node whose parent is the plan's newest node.
+ * Actor failures become `enforced: false` records with the reason; they are
+ * written all the same.
+ */
+export async function strategize(
+  svc: PlanService,
+  prefix: string,
+  options: { actor: Actor; context?: string | null },
+): Promise<StrategizeResult> {
+  const plan = await planById(svc, prefix);
+  const { entries } = await svc.invariants.effective({ plan: plan.id });
+  // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
+  await planRecords(svc, plan.id, ['decisions']);
+  assertOwnStore(svc.root, 'write in');
+  const request = buildActorRequest(
+    plan,
+    options.context ?? null,
+    entries.map((e) => e.invariant),
+  );
+  const digest = await setDigest(entries.map((e) => e.invariant));
+  const outcome = await options.actor.evaluate(request);
+  const author = await svc.invariants.deps.author(svc.root);
+  const folder = `plans/${plan.id}`;
+  return withFolderLock(
+    svc.root,
+    folder,
+    async () => {
+      const { decisions } = await planRecords(svc, plan.id, ['decisions']);
+      const parent = latestDecision(decisions);
+      const decisionId = svc.invariants.deps.newId();
+      const runId = svc.invariants.deps.newId();
+      const now = timestamp(svc.invariants.deps.clock());
+      const rec = reconcile(
+        request.invariants.map((i) => i.id),
+        outcome,
+        decisionId,
+      );
+      const run: EnforcementRun = {
+        id: runId,
+        decision_id: decisionId,
+        created_at: now,
+        actor: options.actor.kind,
+        records: rec.records,
+      };
+      if (author !== undefined) run.created_by = author;
+      if (rec.error !== undefined) run.error = rec.error;
+      run.set_digest = digest;
+      const decision: DecisionNode = {
+        id: decisionId,
+        type: 'invariant_enforced',
+        parent_id: parent?.id ?? null,
+        created_at: now,
+        summary: enforcementSummary(rec.records, options.actor.kind, rec.error),
+        enforcement_id: runId,
+        actor: options.actor.kind,
+      };
+      if (author !== undefined) decision.created_by = author;
+      const runPath = `${folder}/enforcement/${runId}.yaml`;
+      const nodePath = `${folder}/decisions/${decisionId}.yaml`;
+      // Both documents are made (and schema-checked) before either is written; then both or
+      // neither: the node is written last and commits the run; a failure removes the run again.
+      const runText = formatEnforcementFile(runPath, run);
+      const nodeText = formatDecisionFile(nodePath, decision);
+      writeFilesTogether(svc.root, [
+        { rel: runPath, content: runText },
+        { rel: nodePath, content: nodeText },
+      ]);
+      return {
+        plan,
+        request,
+        decision,
+        run,
+        problems: rec.problems,
+        ok: rec.error === undefined && rec.records.every((r) => r.enforced),
+      };
+    },
+    { onStale: svc.invariants.deps.notice },
+  );
+}

@@ -1,0 +1,119 @@
+// `plan sync`: a plan brought back in step with its action templates.
+import { UsageError } from '../../core/errors.ts';
+import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model.ts';
+import { type SyncChange, planSync } from '../../core/records.ts';
+import { formatInvariantFile } from '../../core/serialize.ts';
+import { readFolders } from '../../store/read.ts';
+import { removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
+import { withFolderLock } from '../../store/lock.ts';
+import { commitWanted, withCommit } from '../commit.ts';
+import { requireValid } from '../invariants/rules.ts';
+import type { PlanService } from '../plan-service.ts';
+import { actionTree, planById, timestamp } from './common.ts';
+import type { SyncResult } from './types.ts';
+
+/** The plan's folder and the action templates its promoted invariants came from, read (exit 3 when invalid). */
+export async function syncInputs(
+  svc: PlanService,
+  plan: Plan,
+): Promise<{ planInvariants: ScopedInvariant[]; actions: Map<string, ScopedInvariant[]> }> {
+  const planSnap = await readFolders(svc.invariants.source, [`plans/${plan.id}`]);
+  requireValid(planSnap, `read plan ${plan.id}`);
+  const refs = new Set<string>();
+  if (plan.action) refs.add(plan.action);
+  for (const inv of planSnap.invariants) if (inv.source?.kind === 'action' && inv.source.ref) refs.add(inv.source.ref);
+  const actions = new Map<string, ScopedInvariant[]>();
+  for (const ref of refs) {
+    const { tree, local } = await actionTree(svc, ref);
+    const snap = await readFolders(tree, [`actions/${local}`]);
+    requireValid(snap, `compare plan ${plan.id} with action ${ref}`);
+    actions.set(ref, snap.invariants);
+  }
+  return { planInvariants: planSnap.invariants, actions };
+}
+
+/**
+ * `plan sync`: the plan's drift from its action templates, as changes to
+ * its promoted invariants (see planSync). With `apply`, once `confirm` (when
+ * given) says yes, the changes are made under the plan folder's lock, each
+ * file written atomically; if the plan or a template changed meanwhile,
+ * nothing is written (exit 2). Hand-added plan invariants are never touched.
+ */
+export async function sync(
+  svc: PlanService,
+  prefix: string,
+  options: { apply: boolean; confirm?: (preview: SyncResult) => Promise<boolean>; commit?: boolean },
+): Promise<SyncResult> {
+  const plan = await planById(svc, prefix);
+  const inputs = await syncInputs(svc, plan);
+  const preview = planSync(plan, inputs.planInvariants, inputs.actions);
+  const result: SyncResult = { plan, changes: preview.changes, skipped: preview.skipped, applied: false };
+  if (!options.apply || preview.changes.length === 0) return result;
+  if (options.confirm && !(await options.confirm(result))) return result;
+  const fingerprint = (changes: readonly SyncChange[]) => JSON.stringify(changes.map((c) => [c.kind, c.drift]));
+  const enabled = await commitWanted(svc.invariants.source, options.commit);
+  const folder = `plans/${plan.id}`;
+  const done = await withCommit(svc.root, enabled, async () => {
+    const applied = await withFolderLock(
+      svc.root,
+      folder,
+      async () => {
+        const fresh = await syncInputs(svc, plan);
+        const again = planSync(plan, fresh.planInvariants, fresh.actions);
+        if (fingerprint(again.changes) !== fingerprint(preview.changes)) {
+          throw new UsageError(
+            `plan ${plan.id} or its action template changed while the sync was prepared`,
+            `Nothing was written. Run \`agents plan sync ${plan.id}\` again to see the new changes.`,
+          );
+        }
+        const author = await svc.invariants.deps.author(svc.root);
+        const now = timestamp(svc.invariants.deps.clock());
+        const planScope = { kind: 'plan' as const, plan: plan.id };
+        const out: SyncResult['changes'] = [];
+        // Every new file's content first, so a refusal (a bad text) writes nothing.
+        const writes: { path: string; content: string; mode: 'create' | 'replace' }[] = [];
+        const removals: string[] = [];
+        for (const c of again.changes) {
+          if (c.kind === 'changed') {
+            writes.push({ path: c.after.path, content: formatInvariantFile(c.after.path, c.after), mode: 'replace' });
+            out.push(c);
+          } else if (c.kind === 'removed') {
+            removals.push(c.before.path);
+            out.push(c);
+          } else {
+            const id = svc.invariants.deps.newId();
+            const inv: ScopedInvariant = {
+              id,
+              text: c.origin.text,
+              severity: c.origin.severity,
+              active: true,
+              tags: [...c.origin.tags],
+              created_at: now,
+              scope: planScope,
+              path: invariantPath(planScope, id),
+              source: { kind: 'action', ref: c.drift.action, origin_id: c.origin.id },
+            };
+            if (c.origin.rationale !== undefined) inv.rationale = c.origin.rationale;
+            if (author !== undefined) inv.created_by = author;
+            writes.push({ path: inv.path, content: formatInvariantFile(inv.path, inv), mode: 'create' });
+            out.push({ ...c, after: inv });
+          }
+        }
+        for (const w of writes) writeFileAtomic(svc.root, w.path, w.content, w.mode);
+        for (const path of removals) removeFile(svc.root, path);
+        return out;
+      },
+      { onStale: svc.invariants.deps.notice },
+    );
+    const count = (k: SyncChange['kind']) => applied.filter((c) => c.kind === k).length;
+    const paths = applied.map((c) => (c.kind === 'removed' ? c.before.path : c.after!.path));
+    return {
+      value: { changes: applied },
+      paths,
+      message: `plan: sync ${plan.id} with ${[...new Set(applied.map((c) => c.drift.action))].join(', ')} (${count('changed')} changed, ${count('added')} added, ${count('removed')} removed)\n`,
+    };
+  });
+  const synced: SyncResult = { plan, changes: done.changes, skipped: preview.skipped, applied: true };
+  if (done.commit !== undefined) synced.commit = done.commit;
+  return synced;
+}

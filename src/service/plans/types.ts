@@ -1,0 +1,104 @@
+import type { Plan, ScopedInvariant, Severity } from '../../core/model.ts';
+import type { GateReason } from '../../core/plan-gate.ts';
+import type { ActorRequest, DecisionNode, DriftItem, EnforcementRun, SyncChange, SyncSkip, Violation } from '../../core/records.ts';
+import type { EffectiveEntry } from '../../core/resolve.ts';
+import type { WaiverState } from '../invariants/types.ts';
+
+export interface UseInput {
+  /** The action template, ns/name. */
+  action: string;
+  project?: string;
+  goal?: string;
+  /** Commit the new plan folder with git; default: `commit:` in config.yaml. */
+  commit?: boolean;
+}
+
+export interface UseResult {
+  plan: Plan;
+  /** The new plan-scope invariants, with their provenance. */
+  promoted: ScopedInvariant[];
+  /** Active action invariants left out because an earlier one has the same text. */
+  duplicates: { origin_id: string; of: string; text: string }[];
+  /** Absolute path of the new plan folder. */
+  folder: string;
+  /** The commit holding the new plan, when it was committed. */
+  commit?: string;
+}
+
+export interface PlanShow {
+  plan: Plan;
+  effective: EffectiveEntry[];
+  /** Waivers covering the plan (its own and its project's), with whether each holds now. */
+  waivers: WaiverState[];
+  latestEnforcement?: EnforcementRun;
+  latestDecision?: DecisionNode;
+  violations: Violation[];
+  drift: DriftItem[];
+}
+
+export interface StrategizeResult {
+  plan: Plan;
+  request: ActorRequest;
+  decision: DecisionNode;
+  run: EnforcementRun;
+  /** Run-level notes (answers for invariants that were not asked about). */
+  problems: string[];
+  /** Every invariant enforced and the actor did not fail. */
+  ok: boolean;
+}
+
+export interface PlanStatus {
+  plan: Plan;
+  effectiveCount: number;
+  latestEnforcement?: { id: string; decision_id: string; created_at: string; enforced: number; total: number; error?: string };
+  /** Open violations (not resolved) of invariants not waived now, by severity. */
+  violations: Record<Severity, number>;
+  /** Open violations of invariants a waiver covers now (they do not fail the plan). */
+  waivedViolations: number;
+  /** Violations marked resolved (kept as records; they do not fail the plan). */
+  resolvedViolations: number;
+  /** The waivers covering the plan, with whether each holds now. */
+  waivers: WaiverState[];
+  /** The gate failed (docs/plans.md, "plan status"): `plan status` exits 1. */
+  failing: boolean;
+  /** Why, every reason the gate found, failing ones first. */
+  reasons: GateReason[];
+  /** Enforcement files no decision node names (interrupted writes), ignored. */
+  unfinished: string[];
+}
+
+/** What `plan sync` would do, or did, to a plan. */
+export interface SyncResult {
+  plan: Plan;
+  /** The changes (for `added`, `after` is the new plan invariant once applied). */
+  changes: (SyncChange & { after?: ScopedInvariant })[];
+  skipped: SyncSkip[];
+  /** Whether the changes were written. */
+  applied: boolean;
+  commit?: string;
+}
+
+export interface WaiveInput {
+  /** The invariant: an id or unique prefix, in the effective set of the plan or project. */
+  invariant: string;
+  plan?: string;
+  project?: string;
+  reason: string;
+  owner: string;
+  /** YYYY-MM-DD or an RFC 3339 date-time, after now. */
+  expires: string;
+  commit?: boolean;
+}
+
+export interface ViolationInput {
+  plan: string;
+  invariant: string;
+  severity?: Severity;
+  details?: string;
+}
+
+export interface ListedViolation {
+  plan: string;
+  violation: Violation;
+  path: string;
+}

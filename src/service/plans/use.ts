@@ -1,0 +1,105 @@
+// `plan use`: a new plan from an action template.
+import { UsageError } from '../../core/errors.ts';
+import { splitSourceRef } from '../../core/extends.ts';
+import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model.ts';
+import { nameProblem } from '../../core/names.ts';
+import { selectPromoted } from '../../core/records.ts';
+import { formatInvariantFile, formatPlanFile } from '../../core/serialize.ts';
+import { emptySnapshot, readFolders } from '../../store/read.ts';
+import { writeFolderAtomic } from '../../store/atomic-write.ts';
+import { commitWanted, withCommit } from '../commit.ts';
+import { requireValid, toScope } from '../invariants/rules.ts';
+import type { PlanService } from '../plan-service.ts';
+import { actionTree, timestamp } from './common.ts';
+import type { UseInput, UseResult } from './types.ts';
+import { join } from 'node:path';
+
+/**
+ * `plan use`: a new plan promoting every active invariant of the action
+ * (one per text). The plan folder is built under a temporary name and
+ * renamed into place, so readers see the whole plan or none of it.
+ */
+export async function use(svc: PlanService, input: UseInput): Promise<UseResult> {
+  const split = splitSourceRef(input.action);
+  if (split.source !== undefined) {
+    const problem = nameProblem(split.source, 'policy source');
+    if (problem) throw new UsageError(problem, "Write a source's action as <source>:<ns>/<name> (docs/extends.md).");
+  }
+  const { tree: actionSource, source: fromSource } = await actionTree(svc, input.action);
+  const scope = toScope({ action: split.local });
+  if (scope.kind !== 'action') throw new Error('unreachable');
+  const localRef = `${scope.ns}/${scope.name}`;
+  const ref = fromSource !== undefined ? `${fromSource}:${localRef}` : localRef;
+  if (input.project !== undefined) toScope({ project: input.project });
+  // A linked project or action folder is an invalid store (exit 3), not an unknown name.
+  const linked = (
+    await readFolders(svc.invariants.source, [...(input.project !== undefined ? [`projects/${input.project}`] : []), `actions/${localRef}`])
+  ).diagnostics.filter((d) => d.code === 'symlink');
+  if (linked.length > 0) requireValid({ ...emptySnapshot(), diagnostics: linked }, `use ${ref}`);
+  // An unknown project is refused with the closest names (never a plan aimed at a typo).
+  if (input.project !== undefined) await svc.invariants.requireProject(input.project, { writing: true });
+  const here = await actionSource.list(`actions/${scope.ns}`, { recursive: false });
+  if (!here.some((e) => e.type === 'dir' && e.path === `actions/${localRef}`)) {
+    const actionDirs = (await actionSource.list('actions', { recursive: true }))
+      .filter((e) => e.type === 'dir' && e.path.split('/').length === 3)
+      .map((e) => e.path.slice('actions/'.length));
+    throw new UsageError(
+      `unknown action ${ref}: actions/${ref}/ does not exist`,
+      `Nothing was written. Known actions: ${actionDirs.length ? actionDirs.join(', ') : '(none)'}.`,
+    );
+  }
+  const goal = input.goal?.trim() || undefined;
+  const snap = await readFolders(actionSource, [`actions/${localRef}`]);
+  requireValid(snap, `promote the invariants of action ${ref}`);
+  const { kept, duplicates } = selectPromoted(snap.invariants);
+
+  const author = await svc.invariants.deps.author(svc.root);
+  const now = timestamp(svc.invariants.deps.clock());
+  const id = svc.invariants.deps.newId();
+  const plan: Plan = { id, action: ref };
+  if (input.project !== undefined) plan.project = input.project;
+  if (goal !== undefined) plan.goal = goal;
+  plan.created_at = now;
+  if (author !== undefined) plan.created_by = author;
+  const planScope = { kind: 'plan' as const, plan: id };
+  const promoted = kept.map((origin): ScopedInvariant => {
+    const newId = svc.invariants.deps.newId();
+    const inv: ScopedInvariant = {
+      id: newId,
+      text: origin.text,
+      severity: origin.severity,
+      active: true,
+      tags: [...origin.tags],
+      created_at: now,
+      scope: planScope,
+      path: invariantPath(planScope, newId),
+      source: { kind: 'action', ref, origin_id: origin.id },
+    };
+    if (origin.rationale !== undefined) inv.rationale = origin.rationale;
+    if (author !== undefined) inv.created_by = author;
+    return inv;
+  });
+
+  const final = `plans/${id}`;
+  const enabled = await commitWanted(svc.invariants.source, input.commit);
+  const written = await withCommit(svc.root, enabled, async () => {
+    writeFolderAtomic(svc.root, final, [
+      ...promoted.map((inv) => ({ name: `${inv.id}.yaml`, content: formatInvariantFile(inv.path, inv) })),
+      { name: 'plan.yaml', content: formatPlanFile(`${final}/plan.yaml`, plan) },
+    ]);
+    const n = promoted.length;
+    return {
+      value: { folder: join(svc.root, final) },
+      paths: [final],
+      message: `plan: use ${ref} as ${id}${plan.project ? ` for project ${plan.project}` : ''} (${n} invariant${n === 1 ? '' : 's'} promoted)\n${goal ? `\n${goal}\n` : ''}`,
+    };
+  });
+  const result: UseResult = {
+    plan,
+    promoted,
+    duplicates: duplicates.map((d) => ({ origin_id: d.invariant.id, of: d.of, text: d.invariant.text })),
+    folder: written.folder,
+  };
+  if (written.commit !== undefined) result.commit = written.commit;
+  return result;
+}

@@ -1,0 +1,141 @@
+// Violations of a plan's invariants: record, resolve, list.
+import { UsageError } from '../../core/errors.ts';
+import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
+import { SEVERITIES, type Severity } from '../../core/model.ts';
+import { codePointLength, isUlid } from '../../core/names.ts';
+import type { Violation } from '../../core/records.ts';
+import { formatViolationFile } from '../../core/serialize.ts';
+import { writeFileAtomic } from '../../store/atomic-write.ts';
+import { withFolderLock } from '../../store/lock.ts';
+import { commitWanted, withCommit } from '../commit.ts';
+import type { PlanService } from '../plan-service.ts';
+import { planById, planRecords, timestamp } from './common.ts';
+import type { ListedViolation, ViolationInput } from './types.ts';
+
+/** Records an InvariantViolation; the invariant must be in the plan's effective set. */
+export async function addViolation(svc: PlanService, input: ViolationInput): Promise<ListedViolation> {
+  if (input.severity !== undefined && !SEVERITIES.includes(input.severity)) {
+    throw new UsageError(`severity "${String(input.severity)}" is not one of ${SEVERITIES.join(', ')}`);
+  }
+  const plan = await planById(svc, input.plan);
+  const { entries } = await svc.invariants.effective({ plan: plan.id });
+  const inSet = entries.map((e) => e.invariant);
+  const wanted = normalisePrefix(input.invariant);
+  if (wanted !== undefined && !inSet.some((i) => i.id.startsWith(wanted))) {
+    throw new UsageError(
+      `invariant ${wanted} is not in the effective set of plan ${plan.id}`,
+      `Nothing was written. See the set with \`agents invariant list --effective --plan ${plan.id}\`; a shadowed or inactive copy does not apply.`,
+    );
+  }
+  const chosen = pickId(
+    input.invariant,
+    inSet.map((i) => i.id),
+    'invariant',
+    '',
+  );
+  const inv = inSet.find((i) => i.id === chosen)!;
+  const details = input.details?.trim() || undefined;
+  const author = await svc.invariants.deps.author(svc.root);
+  const id = svc.invariants.deps.newId();
+  const violation: Violation = {
+    id,
+    invariant_id: inv.id,
+    violated_text: inv.text,
+    severity: input.severity ?? inv.severity,
+    created_at: timestamp(svc.invariants.deps.clock()),
+  };
+  if (details !== undefined) violation.details = details;
+  if (author !== undefined) violation.created_by = author;
+  const path = `plans/${plan.id}/violations/${id}.yaml`;
+  writeFileAtomic(svc.root, path, formatViolationFile(path, violation));
+  return { plan: plan.id, violation, path };
+}
+
+/** The violation an id or unique prefix names, in any plan. */
+export async function findViolation(svc: PlanService, prefix: string): Promise<{ plan: string; id: string; path: string }> {
+  const wanted = normalisePrefix(prefix) ?? pickId(prefix, [], 'violation', '');
+  const found: { plan: string; id: string; path: string }[] = [];
+  for (const dir of await svc.invariants.source.list('plans', { recursive: false })) {
+    if (dir.type !== 'dir') continue;
+    const plan = dir.path.slice('plans/'.length);
+    if (!isUlid(plan)) continue;
+    for (const e of await svc.invariants.source.list(`${dir.path}/violations`, { recursive: false })) {
+      const base = e.path.slice(e.path.lastIndexOf('/') + 1);
+      if (!base.endsWith('.yaml') || !base.startsWith(wanted)) continue;
+      const id = base.slice(0, -'.yaml'.length);
+      if (isUlid(id)) found.push({ plan, id, path: e.path });
+    }
+  }
+  const id = pickId(
+    prefix,
+    found.map((f) => f.id),
+    'violation',
+    'Run `agents invariant violation list` to see the violations.',
+  );
+  return found.find((f) => f.id === id)!;
+}
+
+/**
+ * `invariant violation resolve`: marks a violation resolved (who, when, an
+ * optional note). The record is kept; a resolved violation no longer fails
+ * `plan status`. Resolving twice is refused (exit 2).
+ */
+export async function resolveViolation(
+  svc: PlanService,
+  prefix: string,
+  options: { note?: string; commit?: boolean } = {},
+): Promise<ListedViolation & { commit?: string }> {
+  const found = await findViolation(svc, prefix);
+  const note = options.note?.trim() || undefined;
+  if (note !== undefined && codePointLength(note) > 10_000)
+    throw new UsageError('--note is longer than 10,000 characters', 'Nothing was written. Shorten it.');
+  const author = await svc.invariants.deps.author(svc.root);
+  const folder = `plans/${found.plan}`;
+  const enabled = await commitWanted(svc.invariants.source, options.commit);
+  return withCommit(svc.root, enabled, async () => {
+    const listed = await withFolderLock(
+      svc.root,
+      folder,
+      async () => {
+        const { violations } = await planRecords(svc, found.plan, ['violations']);
+        const v = violations.find((x) => x.id === found.id);
+        if (!v) throw new UsageError(`violation ${found.id} vanished while it was resolved`, 'Run the command again.');
+        if (v.resolved !== undefined) {
+          throw new UsageError(
+            `violation ${v.id} is already resolved (at ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''})`,
+            'Nothing was written. A resolution is recorded once.',
+          );
+        }
+        const resolved: NonNullable<Violation['resolved']> = { at: timestamp(svc.invariants.deps.clock()) };
+        if (author !== undefined) resolved.by = author;
+        if (note !== undefined) resolved.note = note;
+        const next: Violation = { ...v, resolved };
+        writeFileAtomic(svc.root, found.path, formatViolationFile(found.path, next), 'replace');
+        return { plan: found.plan, violation: next, path: found.path };
+      },
+      { onStale: svc.invariants.deps.notice },
+    );
+    return {
+      value: listed,
+      paths: [listed.path],
+      message: `invariant: resolve violation ${listed.violation.id} of ${listed.violation.invariant_id} in plan ${listed.plan}\n${note ? `\n${note}\n` : ''}`,
+    };
+  });
+}
+
+/** Violations of one plan or of every plan, by plan then id; optionally of one severity. */
+export async function listViolations(svc: PlanService, options: { plan?: string; severity?: Severity } = {}): Promise<ListedViolation[]> {
+  if (options.severity !== undefined && !SEVERITIES.includes(options.severity)) {
+    throw new UsageError(`severity "${String(options.severity)}" is not one of ${SEVERITIES.join(', ')}`);
+  }
+  const planIds = options.plan !== undefined ? [(await planById(svc, options.plan)).id] : (await svc.list()).map((p) => p.id);
+  const out: ListedViolation[] = [];
+  for (const plan of planIds) {
+    const { violations } = await planRecords(svc, plan, ['violations']);
+    for (const v of violations) {
+      if (options.severity === undefined || v.severity === options.severity)
+        out.push({ plan, violation: v, path: `plans/${plan}/violations/${v.id}.yaml` });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,100 @@
+// Waivers: time-boxed exceptions for an invariant of a plan or a project.
+import { UsageError } from '../../core/errors.ts';
+import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
+import { codePointLength } from '../../core/names.ts';
+import { type ScopedWaiver, type Waiver, type WaiverScope, parseExpiresInput, waiverFolder, waiverPath } from '../../core/waivers.ts';
+import { writeFileAtomic } from '../../store/atomic-write.ts';
+import { withFolderLock } from '../../store/lock.ts';
+import { commitWanted, withCommit } from '../commit.ts';
+import { toScope } from '../invariants/rules.ts';
+import type { PlanService } from '../plan-service.ts';
+import { planById, timestamp } from './common.ts';
+import type { WaiveInput } from './types.ts';
+
+/**
+ * `invariant waive`: records a time-boxed exception for an invariant of the
+ * plan's or project's effective set (docs/plans.md, "Waivers").
+ */
+export async function waive(svc: PlanService, input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
+  if ((input.plan === undefined) === (input.project === undefined)) {
+    throw new UsageError(
+      'name exactly one of --plan ID or --project P',
+      'A waiver covers one plan, or one project and the plans that target it.',
+    );
+  }
+  const reason = input.reason.trim();
+  if (reason === '' || codePointLength(reason) > 2000)
+    throw new UsageError('--reason must be 1 to 2,000 characters', 'Say why the exception is granted.');
+  const owner = input.owner.trim();
+  if (owner === '' || codePointLength(owner) > 512)
+    throw new UsageError('--owner must be 1 to 512 characters', 'Name who answers for the exception: a person or a team.');
+  const now = svc.invariants.deps.clock();
+  const expires = parseExpiresInput(input.expires, now);
+  if ('problem' in expires)
+    throw new UsageError(expires.problem, 'Nothing was written. A waiver is time-boxed: give a future date, e.g. --expires 2026-12-31.');
+  let scope: WaiverScope;
+  let target: { plan: string } | { project: string };
+  if (input.plan !== undefined) {
+    const plan = await planById(svc, input.plan);
+    scope = { kind: 'plan', plan: plan.id };
+    target = { plan: plan.id };
+  } else {
+    const s = toScope({ project: input.project! });
+    if (s.kind !== 'project') throw new Error('unreachable');
+    await svc.invariants.requireProject(s.project, { writing: true });
+    scope = { kind: 'project', project: s.project };
+    target = { project: s.project };
+  }
+  const where = scope.kind === 'plan' ? `plan ${scope.plan}` : `project ${scope.project}`;
+  const { entries } = await svc.invariants.effective(target);
+  const inSet = entries.map((e) => e.invariant);
+  const match = resolvePrefix(
+    input.invariant,
+    inSet.map((i) => i.id),
+  );
+  if (match.kind === 'unknown') {
+    const list = scope.kind === 'plan' ? `--plan ${scope.plan}` : `--project ${scope.project}`;
+    throw new UsageError(
+      `invariant ${match.prefix} is not in the effective set of ${where}`,
+      `Nothing was written. See the set with \`agents invariant list --effective ${list}\`; a shadowed or inactive copy does not apply.`,
+    );
+  }
+  const chosenId = pickId(
+    input.invariant,
+    inSet.map((i) => i.id),
+    'invariant',
+    '',
+  );
+  const inv = inSet.find((i) => i.id === chosenId)!;
+  const [{ formatWaiverFile }] = await Promise.all([import('../../core/serialize.ts')]);
+  const author = await svc.invariants.deps.author(svc.root);
+  const folder = waiverFolder(scope);
+  const enabled = await commitWanted(svc.invariants.source, input.commit);
+  return withCommit(svc.root, enabled, async () => {
+    const waiver = await withFolderLock(
+      svc.root,
+      folder,
+      () => {
+        const id = svc.invariants.deps.newId();
+        const w: Waiver = {
+          id,
+          invariant_id: inv.id,
+          reason,
+          owner,
+          expires: expires.value,
+          created_at: timestamp(svc.invariants.deps.clock()),
+        };
+        if (author !== undefined) w.created_by = author;
+        const path = waiverPath(scope, id);
+        writeFileAtomic(svc.root, path, formatWaiverFile(path, w));
+        return { ...w, scope, path } satisfies ScopedWaiver;
+      },
+      { onStale: svc.invariants.deps.notice },
+    );
+    return {
+      value: { waiver },
+      paths: [waiver.path],
+      message: `invariant: waive ${inv.id} for ${where} until ${waiver.expires}\n\n${reason}\nOwner: ${owner}\n`,
+    };
+  });
+}

@@ -1,0 +1,204 @@
+// Every write to the store: one file atomically (temporary, flush, link or
+// rename), a folder in one step, several files as one change, removals.
+// Locks are lock.ts; many replacements with one flush are replace-batch.ts.
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { AgentsError, EXIT_CODES } from '../core/errors.ts';
+import { TEMP_SUFFIX } from '../core/layout.ts';
+import { assertNoLinkedFolder } from './no-links.ts';
+import { assertOwnStore } from './ownership.ts';
+
+/** Every write below (and the batch's and the lock's) starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
+export function assertMine(root: string): void {
+  assertOwnStore(root, 'write in');
+}
+
+/** Turns a file-system refusal into a user-facing error (read-only store, no permission, disk full). */
+export function writeFailure(error: unknown, rel: string): AgentsError {
+  const e = error as NodeJS.ErrnoException;
+  const why =
+    e.code === 'EROFS'
+      ? 'the file system is read-only'
+      : e.code === 'EACCES' || e.code === 'EPERM'
+        ? 'permission denied'
+        : e.code === 'ENOSPC' || e.code === 'EDQUOT'
+          ? 'the disk is full'
+          : e.code === 'EEXIST'
+            ? 'a file of that name already exists'
+            : (e.code ?? e.message);
+  const full = e.code === 'ENOSPC' || e.code === 'EDQUOT';
+  return new AgentsError(`cannot write ${rel}: ${why}`, EXIT_CODES.usage, {
+    hint: full
+      ? 'Nothing was changed. Free some disk space, then run the command again.'
+      : 'Nothing was changed. Check that the store is writable, then run the command again.',
+    code: 'write-failed',
+  });
+}
+
+/**
+ * Writes every byte of `content` to `fd`. write(2) may take fewer bytes than
+ * asked when the disk is nearly full; taking that count for the whole write
+ * is how a file ends up cut short while the command reports success.
+ */
+export function writeAll(fd: number, content: string | Uint8Array): void {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  let done = 0;
+  while (done < bytes.length) {
+    const n = writeSync(fd, bytes, done, bytes.length - done);
+    if (n <= 0) throw Object.assign(new Error('no byte was written'), { code: 'ENOSPC' });
+    done += n;
+  }
+}
+
+/** A temporary beside `path`, named so readers skip it and `validate --fix` knows it (core/layout.ts). */
+export function tempName(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return join(dirname(path), `.${base}.${process.pid}.${randomBytes(4).toString('hex')}${TEMP_SUFFIX}`);
+}
+
+/** Flushes a folder's entries (a rename or a removal in it) to disk, where the file system allows. */
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on a folder; the rename is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Writes `content` to `root/rel` atomically and durably: a temporary file in
+ * the same folder, flushed, then linked (mode "create": fails if the file
+ * exists) or renamed (mode "replace") into place. Readers never see a torn file.
+ */
+export function writeFileAtomic(root: string, rel: string, content: string, mode: 'create' | 'replace' = 'create'): void {
+  assertMine(root);
+  const path = join(root, rel);
+  const tmp = tempName(path);
+  const relDir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+  assertNoLinkedFolder(root, relDir, `write ${rel}`);
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+    const fd = openSync(tmp, 'wx', 0o644);
+    try {
+      writeAll(fd, content);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    if (mode === 'create') {
+      linkSync(tmp, path);
+      unlinkSync(tmp);
+    } else {
+      renameSync(tmp, path);
+    }
+    fsyncDir(dirname(path));
+  } catch (error) {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // The temporary was never made, or is already gone.
+    }
+    throw writeFailure(error, rel);
+  }
+}
+/**
+ * Creates the folder `rel` with `files` in one step for every reader: the
+ * files are written (each atomically) into a temporary folder beside it,
+ * which is then renamed into place. A crash leaves at most the temporary
+ * folder, which readers ignore and `validate --fix` removes. Fails, writing
+ * nothing, when `rel` exists.
+ */
+export function writeFolderAtomic(root: string, rel: string, files: readonly { name: string; content: string }[]): void {
+  assertMine(root);
+  const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+  assertNoLinkedFolder(root, parent, `create ${rel}`);
+  const tempRel = tempName(rel);
+  try {
+    mkdirSync(join(root, parent), { recursive: true });
+    mkdirSync(join(root, tempRel));
+  } catch (error) {
+    throw writeFailure(error, rel);
+  }
+  try {
+    for (const f of files) writeFileAtomic(root, `${tempRel}/${f.name}`, f.content);
+    try {
+      renameSync(join(root, tempRel), join(root, rel));
+    } catch (error) {
+      throw writeFailure(error, rel);
+    }
+    fsyncDir(join(root, parent));
+  } catch (error) {
+    rmSync(join(root, tempRel), { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * Writes several new files as one change: each atomically, in order, the
+ * last one being the one that commits the others for readers (a plan run's
+ * decision node names its enforcement file; see docs/decisions.md). When a
+ * write fails, the files already written are removed again, so the store is
+ * as it was; if even that fails, the error names what was left (readers
+ * ignore it: nothing commits it).
+ */
+export function writeFilesTogether(root: string, files: readonly { rel: string; content: string }[]): void {
+  const done: string[] = [];
+  try {
+    for (const f of files) {
+      writeFileAtomic(root, f.rel, f.content);
+      done.push(f.rel);
+    }
+  } catch (error) {
+    const left: string[] = [];
+    for (const rel of done.reverse()) {
+      try {
+        unlinkSync(join(root, rel));
+        fsyncDir(dirname(join(root, rel)));
+      } catch {
+        left.push(rel);
+      }
+    }
+    if (left.length === 0 || !(error instanceof AgentsError)) throw error;
+    throw new AgentsError(error.message, error.exitCode, {
+      hint: `${left.join(', ')} could not be removed again; nothing names ${left.length === 1 ? 'it' : 'them'}, so readers ignore ${left.length === 1 ? 'it' : 'them'}. Delete ${left.length === 1 ? 'it' : 'them'} when the store is writable, then run the command again.`,
+    });
+  }
+}
+
+/** Removes one file of the store, durably. */
+export function removeFile(root: string, rel: string): void {
+  assertMine(root);
+  assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
+  try {
+    unlinkSync(join(root, rel));
+    fsyncDir(dirname(join(root, rel)));
+  } catch (error) {
+    throw writeFailure(error, rel);
+  }
+}
+
+/** Whether `rel` is a folder itself (a link to one is not). */
+export function isFolder(root: string, rel: string): boolean {
+  try {
+    return lstatSync(join(root, rel)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Removes a folder the tool itself left unfinished (a plan folder of an interrupted `plan use`), with its files. Links inside are removed, never followed. */
+export function removeFolder(root: string, rel: string): void {
+  assertMine(root);
+  const path = join(root, rel);
+  try {
+    rmSync(path, { recursive: true });
+    fsyncDir(dirname(path));
+  } catch (error) {
+    throw writeFailure(error, rel);
+  }
+}

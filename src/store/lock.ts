@@ -1,0 +1,314 @@
+// The writers' lock of one scope folder (`<folder>/.lock`): taken
+// exclusively, waited on, cleared when its process is gone; and what
+// `validate --fix` uses to judge and clear locks left behind.
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
+import { LOCK_NAME } from '../core/layout.ts';
+import { runEnv } from '../git/run-environment.ts';
+import { assertMine, fsyncDir, tempName, writeAll, writeFailure } from './atomic-write.ts';
+import { assertNoLinkedFolder } from './no-links.ts';
+import { describeType, OPEN_READ } from './read-file.ts';
+
+export interface LockOptions {
+  /** How long to wait for another writer, in ms (default: AGENTS_LOCK_TIMEOUT_MS, else 15 s). */
+  timeoutMs?: number;
+  /** Told when a stale lock of a dead process is cleared. */
+  onStale?: (message: string) => void;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Default wait for another writer's lock. */
+export const LOCK_TIMEOUT_MS = 15_000;
+
+/** The lock wait from `AGENTS_LOCK_TIMEOUT_MS` (milliseconds), else {@link LOCK_TIMEOUT_MS}. */
+export function lockTimeoutFromEnv(env: Record<string, string | undefined> = runEnv()): number {
+  const raw = env.AGENTS_LOCK_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return LOCK_TIMEOUT_MS;
+  if (!/^\d{1,9}$/.test(raw)) {
+    throw new UsageError(
+      `AGENTS_LOCK_TIMEOUT_MS="${raw.slice(0, 20)}" is not a number of milliseconds`,
+      'Set it to a whole number such as 15000, or unset it.',
+    );
+  }
+  return Number(raw);
+}
+
+/**
+ * The first bytes of a lock file, never through a link (a planted link must
+ * not make us read, or print, a file outside the store); null when it is gone.
+ */
+function readLock(lockPath: string): { text: string; mtimeMs: number } | null {
+  let fd: number;
+  try {
+    // Without blocking: a FIFO at that name must not hold the writer.
+    fd = openSync(lockPath, OPEN_READ | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    // A link in place of the lock: not ours, not a process's; treat it as an empty, old lock.
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') return { text: '', mtimeMs: lstatMtime(lockPath) };
+    return null;
+  }
+  try {
+    const st = fstatSync(fd);
+    const buf = Buffer.alloc(200);
+    const n = st.isFile() ? readSync(fd, buf, 0, buf.length, 0) : 0;
+    return { text: buf.subarray(0, n).toString('utf8'), mtimeMs: st.mtimeMs };
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function lstatMtime(path: string): number {
+  try {
+    return lstatSync(path).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
+/** "pid host" of a lock, or null when it does not hold one. */
+function lockOwner(text: string): { pid: number; host: string } | null {
+  const m = /^(\d{1,10}) (\S{1,255})/.exec(text);
+  if (!m) return null;
+  return { pid: Number(m[1]), host: m[2]! };
+}
+
+/** A lock file is stale when its process is gone (same host) or it holds no owner and was left long ago. */
+function isStale(lockPath: string): { seen: string; why: string } | null {
+  const lock = readLock(lockPath);
+  if (lock === null) return null;
+  const owner = lockOwner(lock.text);
+  if (owner === null || owner.pid <= 0) {
+    return Date.now() - lock.mtimeMs > 10_000 ? { seen: lock.text, why: 'it names no process and is older than 10 s' } : null;
+  }
+  if (owner.host !== hostname()) return null;
+  try {
+    process.kill(owner.pid, 0);
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH'
+      ? { seen: lock.text, why: `process ${owner.pid} on ${owner.host} is gone` }
+      : null;
+  }
+}
+
+/** Clears a stale lock, serialised by a short-lived breaker file so two waiters cannot both clear it. */
+function breakStale(lockPath: string, seen: string): boolean {
+  const breaker = `${lockPath}.break`;
+  let fd: number;
+  try {
+    fd = openSync(breaker, 'wx');
+    // Like the lock, it names its process, so a crash here leaves something `validate` can judge.
+    writeAll(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+  } catch {
+    try {
+      if (Date.now() - lstatMtime(breaker) > 5_000) unlinkSync(breaker);
+    } catch {
+      // Gone already.
+    }
+    return false;
+  }
+  try {
+    const now = readLock(lockPath);
+    if (now === null || now.text !== seen) return false;
+    unlinkSync(lockPath);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+    try {
+      unlinkSync(breaker);
+    } catch {
+      // Nothing to clean.
+    }
+  }
+}
+
+/**
+ * Clears `rel` if it is a stale lock (its process is gone), exactly as a
+ * waiting writer would: under the breaker, and only if it still holds what
+ * was judged stale. Returns why it was stale, or null when it was kept.
+ */
+export function clearStaleLock(root: string, rel: string): string | null {
+  assertMine(root);
+  const lockPath = join(root, rel);
+  clearDeadBreaker(lockPath);
+  const stale = isStale(lockPath);
+  if (stale === null || !breakStale(lockPath, stale.seen)) return null;
+  return stale.why;
+}
+
+/** A breaker left by a process killed while it cleared a stale lock: removed once its process is gone. */
+function clearDeadBreaker(lockPath: string): void {
+  const breaker = `${lockPath}.break`;
+  const lock = readLock(breaker);
+  if (lock === null) return;
+  const owner = lockOwner(lock.text);
+  let dead = owner === null ? Date.now() - lock.mtimeMs > 5_000 : false;
+  if (owner !== null && owner.host === hostname()) {
+    try {
+      process.kill(owner.pid, 0);
+    } catch (error) {
+      dead = (error as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  }
+  if (!dead) return;
+  try {
+    unlinkSync(breaker);
+  } catch {
+    // Gone already.
+  }
+}
+
+/**
+ * What stands at a lock's name when it is not a file a writer made (a folder,
+ * a link, a FIFO…): no writer could ever take or clear it. Null for a regular
+ * file or nothing.
+ */
+export function lockBlocker(path: string): string | null {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() ? null : describeType(st);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes what stands at a lock's name when it is not a regular file (see
+ * lockBlocker): a link, a FIFO, a socket or device node, or an empty folder.
+ * A folder that holds files is kept (they are not the tool's to delete), and
+ * so is a regular file, which may be a live writer's lock.
+ */
+export function removeLockBlocker(root: string, rel: string): void {
+  assertNoLinkedFolder(root, rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '', `remove ${rel}`);
+  const path = join(root, rel);
+  let folder: boolean;
+  try {
+    const st = lstatSync(path);
+    if (st.isFile()) throw new AgentsError(`${rel} is a regular file now (a writer's lock); it was kept`, EXIT_CODES.usage);
+    folder = st.isDirectory();
+  } catch (error) {
+    if (error instanceof AgentsError) throw error;
+    return; // Gone already: nothing stands in a writer's way.
+  }
+  try {
+    if (folder) rmdirSync(path);
+    else unlinkSync(path);
+    fsyncDir(dirname(path));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOTEMPTY')
+      throw new AgentsError(`${rel}/ holds files; move them out, then remove the folder`, EXIT_CODES.usage);
+    throw writeFailure(error, rel);
+  }
+}
+
+/** Refuses (exit 3) at once when the lock of `folder` (or its breaker) is something no writer can take or clear. */
+function assertLockUsable(lockPath: string, folder: string): void {
+  for (const [path, name] of [
+    [lockPath, LOCK_NAME],
+    [`${lockPath}.break`, `${LOCK_NAME}.break`],
+  ] as const) {
+    const what = lockBlocker(path);
+    if (what === null) continue;
+    const file = folder === '' ? name : `${folder}/${name}`;
+    const message = `${file} is ${what}, not a writer's lock file; every writer of ${folder || 'the store'} would wait on it`;
+    throw new InvalidStoreError(
+      `cannot lock ${folder || 'the store'}: ${message}`,
+      [
+        {
+          code: 'bad-lock',
+          severity: 'error',
+          file,
+          line: 0,
+          col: 0,
+          message,
+          hint: 'Run `agents validate --fix` to remove it (it never holds anything of the store).',
+        },
+      ],
+      `Nothing was written. Run \`agents validate --fix\` to remove ${file}, then run the command again.`,
+    );
+  }
+}
+
+/**
+ * Takes the lock: its content ("pid host time") goes to a temporary first and
+ * is then linked to `.lock`, which fails when the lock exists. So a lock is
+ * never seen empty or half written, even when its writer is killed.
+ */
+function tryLock(lockPath: string, folder: string): boolean {
+  const tmp = tempName(lockPath);
+  try {
+    const fd = openSync(tmp, 'wx', 0o644);
+    try {
+      writeAll(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    } finally {
+      closeSync(fd);
+    }
+    linkSync(tmp, lockPath);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw writeFailure(error, `${folder}/${LOCK_NAME}`);
+  } finally {
+    try {
+      unlinkSync(tmp);
+    } catch {
+      // Never made.
+    }
+  }
+}
+
+/**
+ * Runs `fn` holding the lock of one scope folder (`<folder>/.lock`, created
+ * exclusively), so that a duplicate check and the write that follows it are
+ * one step for every other writer of that scope.
+ */
+export async function withFolderLock<T>(root: string, folder: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
+  const dir = join(root, folder);
+  const lockPath = join(dir, LOCK_NAME);
+  const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
+  const deadline = Date.now() + timeoutMs;
+  assertMine(root);
+  assertNoLinkedFolder(root, folder, `lock ${folder}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    throw writeFailure(error, folder);
+  }
+  let delay = 2;
+  for (;;) {
+    if (tryLock(lockPath, folder)) {
+      clearDeadBreaker(lockPath);
+      try {
+        return await fn();
+      } finally {
+        try {
+          unlinkSync(lockPath);
+        } catch {
+          // Cleared by someone who judged it stale; nothing more to do.
+        }
+      }
+    }
+    assertLockUsable(lockPath, folder);
+    const stale = isStale(lockPath);
+    if (stale !== null && breakStale(lockPath, stale.seen)) {
+      options.onStale?.(`cleared a stale lock ${folder}/${LOCK_NAME}: ${stale.why}`);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      const owner = lockOwner(readLock(lockPath)?.text ?? '');
+      const by = owner ? `process ${owner.pid} on ${owner.host}` : 'another writer';
+      throw new AgentsError(`${folder} is locked by ${by} (${folder}/${LOCK_NAME}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
+        hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${folder}/${LOCK_NAME}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+      });
+    }
+    await sleep(delay + Math.random() * delay);
+    delay = Math.min(delay * 2, 50);
+  }
+}

@@ -1,0 +1,154 @@
+// The browser's pieces drawn from data alone: the scope picker's items, a
+// row of the list and the detail pane (Browser.tsx holds the state and keys).
+import { Box, Text } from 'ink';
+import { escapeUnsafe as plain } from '../core/plain-text.ts';
+import type { ReactElement } from 'react';
+import { describeScope, type ScopedInvariant } from '../core/model.ts';
+import type { SelectItem } from './SelectList.tsx';
+import type { Row, ScopeChoice } from './browser-rows.ts';
+import { useTheme, type Theme } from './theme.ts';
+import type { StoreData } from './use-store-data.ts';
+
+/** The scope picker's items: every scope of the store, projects and plans with their effective-set key. */
+export function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
+  const items: SelectItem<ScopeChoice>[] = [
+    { label: 'all scopes', value: { kind: 'all' } },
+    { label: 'global', value: { kind: 'global' } },
+  ];
+  const projects = new Set(data.catalog.projects);
+  for (const { invariant } of data.items) if (invariant.scope.kind === 'project') projects.add(invariant.scope.project);
+  for (const p of [...projects].sort())
+    items.push({ label: `project ${p}`, value: { kind: 'project', project: p }, hint: 'e: effective set' });
+  for (const a of data.catalog.actions) {
+    const [ns = '', name = ''] = a.split('/');
+    items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
+  }
+  for (const plan of data.catalog.plans) {
+    items.push({
+      label: `plan ${plan.id}`,
+      value: { kind: 'plan', plan: plan.id },
+      hint: plain(['e: effective set', plan.project ? `project ${plan.project}` : '', plan.goal ?? ''].filter(Boolean).join(' · ')),
+    });
+  }
+  return items;
+}
+
+/** E, W or I in the severity's colour. */
+function sevMark(theme: Theme, inv: ScopedInvariant): ReactElement {
+  const mark = inv.severity === 'error' ? 'E' : inv.severity === 'warning' ? 'W' : 'I';
+  return <Text color={theme.hue(inv.severity === 'error' ? 'red' : inv.severity === 'warning' ? 'yellow' : 'cyan')}>{mark}</Text>;
+}
+
+/** One line of the list: a scope heading, or an invariant (greyed when hidden or inactive, with a note saying why). */
+export function RowLine({
+  row,
+  selected,
+  width,
+  short,
+  idWidth,
+}: {
+  row: Row;
+  selected: boolean;
+  width: number;
+  short: (id: string) => string;
+  idWidth: number;
+}): ReactElement {
+  const theme = useTheme();
+  if (row.kind === 'header') {
+    return (
+      <Text bold color={theme.hue('cyan')} wrap="truncate-end">
+        {`${row.label} (${row.count})`}
+      </Text>
+    );
+  }
+  const inv = row.invariant;
+  // The shortest prefix unique in the store: any command takes it back (core/id-prefix.ts).
+  const id = ` ${short(inv.id).padStart(idWidth)}`;
+  const greyed = row.hiddenBy !== undefined || !inv.active;
+  const note = row.hiddenBy
+    ? `↳ hidden by ${short(row.hiddenBy.id)}: `
+    : !inv.active
+      ? '(inactive) '
+      : row.shadow?.shadowedBy.length
+        ? '(shadowed) '
+        : row.waivers?.some((w) => w.holds)
+          ? '(waived) '
+          : row.waivers?.length
+            ? '(waiver expired) '
+            : '';
+  return (
+    <Box width={width}>
+      <Box width={Math.max(1, width - id.length)} height={1} overflow="hidden">
+        <Text wrap="truncate-end" inverse={selected} dimColor={greyed && theme.dim} color={greyed ? theme.hue('gray') : undefined}>
+          {selected ? '› ' : '  '}
+          {sevMark(theme, inv)}
+          {` ${note}${plain(inv.text)}`}
+        </Text>
+      </Box>
+      <Text dimColor={theme.dim}>{id}</Text>
+    </Box>
+  );
+}
+
+/** The detail pane of the selected row: its fields, what hides or shadows it, its waivers; cut to the pane. */
+export function Detail({ row, height, width }: { row: Row | undefined; height: number; width: number }): ReactElement {
+  const theme = useTheme();
+  const lines: ReactElement[] = [];
+  if (row?.kind === 'item') {
+    const inv = row.invariant;
+    const meta = [describeScope(inv.scope), inv.severity, inv.active ? 'active' : 'inactive', ...inv.tags.map((t) => `#${t}`)].join(' · ');
+    lines.push(<Text key="id" bold wrap="truncate-end">{`${inv.id}  ${meta}`}</Text>);
+    lines.push(
+      <Text key="text" wrap="wrap">
+        {plain(inv.text)}
+      </Text>,
+    );
+    if (inv.rationale)
+      lines.push(
+        <Text key="why" wrap="truncate-end" dimColor={theme.dim}>{`rationale: ${plain(inv.rationale.replace(/\s+/g, ' '))}`}</Text>,
+      );
+    lines.push(<Text key="path" wrap="truncate-end" dimColor={theme.dim}>{`path: ${plain(inv.path)}`}</Text>);
+    if (inv.created_at || inv.created_by)
+      lines.push(
+        <Text key="by" wrap="truncate-end" dimColor={theme.dim}>
+          {plain(`created ${inv.created_at ?? ''}${inv.created_by ? ` by ${inv.created_by}` : ''}`)}
+        </Text>,
+      );
+    if (row.hiddenBy)
+      lines.push(
+        <Text
+          key="hb"
+          color={theme.hue('yellow')}
+          wrap="truncate-end"
+        >{`hidden here by ${describeScope(row.hiddenBy.scope)} ${row.hiddenBy.id}`}</Text>,
+      );
+    for (const o of row.shadow?.shadowedBy ?? [])
+      lines.push(
+        <Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>,
+      );
+    for (const o of row.shadow?.shadows ?? [])
+      lines.push(
+        <Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`shadows ${describeScope(o.scope)} ${o.id}`}</Text>,
+      );
+    for (const w of row.waivers ?? []) {
+      const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;
+      lines.push(
+        <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')} wrap="truncate-end">
+          {`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`}
+        </Text>,
+      );
+    }
+  } else {
+    lines.push(
+      <Text key="none" dimColor={theme.dim}>
+        Nothing selected.
+      </Text>,
+    );
+  }
+  return (
+    <Box flexDirection="column" height={height} width={width} overflow="hidden">
+      <Text dimColor={theme.dim}>{'─'.repeat(width)}</Text>
+      {lines}
+    </Box>
+  );
+}

@@ -1,0 +1,92 @@
+import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.ts';
+import type { PathKind } from '../../core/layout.ts';
+import type { Plan, StoreConfig } from '../../core/model.ts';
+import type { ReadJob } from '../../store/read-plan.ts';
+import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
+import type { FactsCache } from '../cache.ts';
+import type { ContentKind, FileFacts } from '../file-facts.ts';
+import type { RecordingSource } from '../recording-source.ts';
+import type { Located } from './located.ts';
+import type { SharedText } from './shared-text.ts';
+
+export interface ValidateOptions {
+  /**
+   * Whether the process that wrote a `.lock` is still running (same host);
+   * `undefined` when that cannot be known. Absent: every lock is stale (a lock
+   * in the index or a revision was committed by mistake).
+   */
+  lockHolderAlive?: (pid: number, host: string) => boolean | undefined;
+  /** Facts of files checked in earlier runs (see cache.ts); absent: every file is parsed and checked. */
+  cache?: FactsCache;
+  /**
+   * The repository's files (relative to its top) that projects' paths are
+   * matched against, asked for only when some project.yaml has paths;
+   * undefined when they cannot be known (no git repository, a revision).
+   */
+  repoFiles?: () => Promise<readonly string[] | undefined>;
+  /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
+  now?: Date;
+  /**
+   * Threads that check the files no cache answers (`--jobs`, docs/validation.md):
+   * 1 is this thread alone; absent, every core when there are enough files.
+   */
+  jobs?: number;
+  /** Told as files are read, then as those the cache does not know are checked (a progress display). */
+  onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
+  /**
+   * Hook mode (docs/validation.md, "What hook mode checks"): whether a path
+   * is one the change touches. The caller keeps only the diagnostics on such
+   * a path or naming one as related; checks whose findings can be told from
+   * the touched paths alone (layout, near-duplicates) then look only at what
+   * those can take part in. The diagnostics kept are the same as a full
+   * run's; others may be left out. The folders of a touched path must be
+   * touched too.
+   */
+  touches?: (path: string) => boolean;
+  /** Told as each check of the registry (checks/registry.ts) ends, with what it found: a profile, a test of its codes. */
+  onCheck?: (name: string, found: readonly Diagnostic[]) => void;
+}
+
+/** A file validation reads and checks on its own. */
+export type ContentJob = ReadJob & { kind: ContentKind };
+/** A job whose facts hold what only an invariant's have (a key digest, a near key). */
+export type InvariantJob = ContentJob & { kind: Extract<ContentKind, { kind: 'invariant' }> };
+
+/** What a check that needs only the listing of the tree is given (no file is read yet). */
+export interface ListingContext {
+  source: RecordingSource;
+  entries: readonly TreeEntry[];
+  /** Aligned with `entries`: each path's kind. */
+  kinds: readonly PathKind[];
+  options: ValidateOptions;
+}
+
+/** What a check of the files' contents is given: the listing, plus every file's facts and what is shared between checks. */
+export interface ContentContext extends ListingContext {
+  tree: TreeSource;
+  cache: FactsCache;
+  /** The files read and checked one by one, and (aligned) their facts. */
+  jobs: readonly ContentJob[];
+  facts: readonly FileFacts[];
+  /** Plans by id. */
+  plans: ReadonlyMap<string, Plan>;
+  located: Located;
+  /** Every diagnostic found so far (the modeline check skips files with errors). */
+  found: readonly Diagnostic[];
+  /** Ids in use in the store and their reuses: one pass over the listing, made by the first check that asks. */
+  ids(): { usedIds: ReadonlySet<string>; diagnostics: Diagnostic[] };
+  /** The invariants sharing a text key, parsed again and located, once. */
+  shared(): Promise<SharedText>;
+  /** config.yaml, read once and only if a check needs it (a broken one counts as the defaults here). */
+  storeConfig(): Promise<StoreConfig>;
+}
+
+/** One whole-store check: its name, the diagnostic codes it can emit, and when it runs. */
+export type Check =
+  | { name: string; codes: readonly DiagnosticCode[]; stage: 'listing'; run: (ctx: ListingContext) => Diagnostic[] | Promise<Diagnostic[]> }
+  | {
+      name: string;
+      codes: readonly DiagnosticCode[];
+      stage: 'content';
+      run: (ctx: ContentContext) => Diagnostic[] | Promise<Diagnostic[]>;
+    };

@@ -1,0 +1,67 @@
+import type { Diagnostic } from '../../core/diagnostics.ts';
+import type { PathKind } from '../../core/layout.ts';
+import { isUlid } from '../../core/names.ts';
+import type { TreeEntry } from '../../store/tree-source.ts';
+import { problem } from './problem.ts';
+
+/** The id each path stands for: its file name, or the plan folder for plan.yaml. */
+function idOf(kind: PathKind): string | undefined {
+  if (kind.kind === 'invariant' || kind.kind === 'record' || kind.kind === 'waiver') return kind.id;
+  if (kind.kind === 'plan') return kind.plan;
+  return undefined;
+}
+
+/** Whether `path` is a plan folder (`plans/<ULID>`), without splitting every path of the store. */
+function isPlanFolderPath(path: string): boolean {
+  return path.startsWith('plans/') && isUlid(path.slice(6));
+}
+
+/**
+ * Ids in use anywhere in the store (file names, plan folders), and `id-reused`
+ * for every later use of an id that names an invariant file, a plan or a
+ * record: one id names one thing in the whole store. One pass over the entries.
+ */
+export function checkIds(entries: readonly TreeEntry[], kinds: readonly PathKind[]): { usedIds: Set<string>; diagnostics: Diagnostic[] } {
+  const usedIds = new Set<string>();
+  // A use that does not grow the set is a reuse (rare): only then are first uses looked for.
+  let reused: Map<string, string[]> | undefined;
+  const planFolders: string[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    const id = idOf(kinds[i]!);
+    if (id) {
+      const size = usedIds.size;
+      if (usedIds.add(id).size === size) {
+        reused ??= new Map();
+        const list = reused.get(id);
+        if (list) list.push(e.path);
+        else reused.set(id, [e.path]);
+      }
+    }
+    if (e.type === 'dir' && isPlanFolderPath(e.path)) planFolders.push(e.path.slice(6));
+  }
+  for (const id of planFolders) usedIds.add(id);
+  const diagnostics: Diagnostic[] = [];
+  if (!reused) return { usedIds, diagnostics };
+  // Grouped by id in the order of first use.
+  const first = new Map<string, string>();
+  for (let i = 0; i < entries.length; i++) {
+    const id = idOf(kinds[i]!);
+    if (id && reused.has(id) && !first.has(id)) first.set(id, entries[i]!.path);
+  }
+  for (const [id, firstPath] of first) {
+    for (const p of reused.get(id)!) {
+      diagnostics.push(
+        problem(
+          'id-reused',
+          'error',
+          p,
+          `id ${id} is already used by ${firstPath}; an id names one thing in the whole store`,
+          'Give this file a new id (copy the text with `agents invariant add`, then delete this file).',
+          { related: [{ file: firstPath, line: 0, col: 0, message: `first use of ${id}` }] },
+        ),
+      );
+    }
+  }
+  return { usedIds, diagnostics };
+}

@@ -1,0 +1,165 @@
+import type { Diagnostic } from '../../core/diagnostics.ts';
+import { isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
+import { nameProblem, ulidProblem } from '../../core/names.ts';
+import { isScopeFolder } from '../../store/read-plan.ts';
+import type { TreeEntry } from '../../store/tree-source.ts';
+import { problem } from './problem.ts';
+
+/** Kinds of path whose entries the readers report themselves when they are not files. */
+const READ_KINDS = new Set<PathKind['kind']>([
+  'invariant',
+  'plan',
+  'action-meta',
+  'project-meta',
+  'config',
+  'extends-lock',
+  'bad-id',
+  'record',
+  'waiver',
+]);
+
+/**
+ * Folders and files that fit no shape of the layout, bad names, plan folders without plan.yaml, links, temporaries.
+ * Each finding is on the path looked at (or, for a plan folder, its plan.yaml, which a change can touch only when
+ * the folder holds a touched path), and paths under a reported folder are skipped: with `touches`, only touched
+ * paths (a touched path's folders are touched too) are looked at, and every finding on a touched path is still made.
+ */
+export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathKind[], touches?: (path: string) => boolean): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const reported: string[] = [];
+  const under = (p: string) => reported.some((r) => p.startsWith(`${r}/`));
+  // Only the plan.yaml files are looked up (for plan-missing): a set of them, not of every path, made when first needed.
+  let planFiles: Set<string> | undefined;
+  const hasPlanFile = (path: string) => {
+    if (planFiles === undefined) {
+      planFiles = new Set();
+      for (const e of entries) if (e.path.endsWith('/plan.yaml')) planFiles.add(e.path);
+    }
+    return planFiles.has(path);
+  };
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i]!;
+    if (touches && !touches(e.path)) continue;
+    if (under(e.path)) continue;
+    if (e.type === 'dir') {
+      if (READ_KINDS.has(kinds[i]!.kind)) {
+        // A folder where a file must be (every such path ends in .yaml): the reader reports it (not-a-file); skip what is inside.
+        reported.push(e.path);
+        continue;
+      }
+      if (kinds[i]!.kind === 'lock') {
+        // A folder where a lock goes: checkLocks reports it; what is inside is never read.
+        reported.push(e.path);
+        continue;
+      }
+      if (!isKnownFolder(e.path)) {
+        out.push(folderProblem(e.path));
+        reported.push(e.path);
+        continue;
+      }
+      const parts = e.path.split('/');
+      if (parts[0] === 'plans' && parts.length === 2 && !hasPlanFile(`${e.path}/plan.yaml`)) {
+        out.push(
+          problem(
+            'plan-missing',
+            'error',
+            `${e.path}/plan.yaml`,
+            `plan folder ${e.path}/ has no plan.yaml`,
+            'Restore plan.yaml (git checkout, or `agents plan use`), or remove the folder if the plan is gone.',
+          ),
+        );
+      }
+      continue;
+    }
+    // A linked scope folder: the shared reader reports it.
+    if (e.type === 'symlink' && isScopeFolder(e.path)) continue;
+    const kind = kinds[i]!;
+    switch (kind.kind) {
+      case 'unknown':
+        if (e.type === 'symlink') out.push(linkProblem(e.path));
+        else
+          out.push(
+            problem(
+              'unknown-path',
+              'warning',
+              e.path,
+              `${e.path} fits no place in the store layout and is never read`,
+              'Move it out of the store, or see docs/store-format.md for where files go.',
+            ),
+          );
+        break;
+      case 'bad-name':
+        out.push(
+          problem(
+            'bad-name',
+            'error',
+            e.path,
+            `${kind.problem}; files under it are never read`,
+            'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+          ),
+        );
+        break;
+      case 'temporary':
+        out.push(
+          problem(
+            'temporary-file',
+            'warning',
+            e.path,
+            `${e.path} is a temporary file left by an interrupted write`,
+            'Run `agents validate --fix` to remove it (it never holds the only copy of anything).',
+          ),
+        );
+        break;
+      case 'schema':
+      case 'actor':
+      case 'keep':
+        if (e.type === 'symlink') out.push(linkProblem(e.path));
+        break;
+    }
+  }
+  return out;
+}
+
+function linkProblem(path: string): Diagnostic {
+  return problem(
+    'symlink',
+    'error',
+    path,
+    `${path} is a symbolic link; links are never followed inside a store`,
+    'Replace the link with the file itself, or remove it.',
+  );
+}
+
+/** A folder that is not part of the layout: a broken name where a name goes, else an unknown path. */
+function folderProblem(path: string): Diagnostic {
+  const [top, a, b] = path.split('/');
+  const depth = path.split('/').length;
+  let why: string | null = null;
+  if (top === 'projects' && depth === 2) why = nameProblem(a!, 'project');
+  else if (top === 'actions' && depth === 2) why = nameProblem(a!, 'action namespace');
+  else if (top === 'actions' && depth === 3) why = nameProblem(b!, 'action name');
+  else if (top === 'plans' && depth === 2 && isTemporaryName(a!)) {
+    return problem(
+      'temporary-file',
+      'warning',
+      path,
+      `${path}/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`,
+      'Run `agents validate --fix` to remove it; the plan was never created.',
+    );
+  } else if (top === 'plans' && depth === 2) why = ulidProblem(a!, 'plan folder');
+  if (why)
+    return problem(
+      'bad-name',
+      'error',
+      path,
+      `${why}; files under it are never read`,
+      'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+    );
+  return problem(
+    'unknown-path',
+    'warning',
+    path,
+    `folder ${path}/ fits no place in the store layout and is never read`,
+    'Move it out of the store, or see docs/store-format.md for where folders go.',
+  );
+}

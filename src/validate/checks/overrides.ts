@@ -1,0 +1,53 @@
+import type { Diagnostic } from '../../core/diagnostics.ts';
+import type { FileFacts } from '../file-facts.ts';
+import type { ContentJob } from './context.ts';
+import type { Located } from './located.ts';
+
+/** Each `overrides` names an invariant of the store with the same text key. */
+export async function checkOverrides(jobs: readonly ContentJob[], facts: readonly FileFacts[], located: Located): Promise<Diagnostic[]> {
+  const naming: number[] = [];
+  for (let i = 0; i < jobs.length; i++) if (facts[i]!.v !== undefined) naming.push(i);
+  if (naming.length === 0) return [];
+  const invariantAt = new Map<string, number>();
+  for (let i = 0; i < jobs.length; i++) {
+    const kind = jobs[i]!.kind;
+    if (kind.kind === 'invariant' && facts[i]!.k !== undefined && !invariantAt.has(kind.id)) invariantAt.set(kind.id, i);
+  }
+  const found: { files: string[]; report: () => Diagnostic }[] = [];
+  for (const i of naming) {
+    const file = jobs[i]!.entry.path;
+    const target = facts[i]!.v!;
+    const at = invariantAt.get(target);
+    if (at === undefined) {
+      found.push({
+        files: [file],
+        report: () =>
+          located.at(
+            file,
+            ['overrides'],
+            'overrides-unknown',
+            'error',
+            `overrides names ${target}, which is no invariant in the store`,
+            'Correct the id (`agents invariant list --all` shows them), or remove the overrides key.',
+          ),
+      });
+    } else if (facts[at]!.k !== facts[i]!.k) {
+      const other = jobs[at]!.entry.path;
+      found.push({
+        files: [file, other],
+        report: () =>
+          located.at(
+            file,
+            ['overrides'],
+            'overrides-text',
+            'error',
+            `overrides names ${target} (${other}), whose text differs: an override is a copy of the same text`,
+            'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.',
+            [{ file: other, ...located.where(other, ['text']), message: `the invariant named: ${target}` }],
+          ),
+      });
+    }
+  }
+  await located.load(found.flatMap((x) => x.files));
+  return found.map((x) => x.report());
+}

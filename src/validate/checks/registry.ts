@@ -1,0 +1,72 @@
+import { checkDuplicates } from './duplicates.ts';
+import type { Check } from './context.ts';
+import { checkLayout } from './layout.ts';
+import { checkLocks } from './locks.ts';
+import { checkModelines } from './modelines.ts';
+import { checkNearDuplicates } from './near-duplicates.ts';
+import { checkOverrides } from './overrides.ts';
+import { checkProjectPaths } from './project-paths.ts';
+import { checkReferences } from './references.ts';
+import { checkSchemaCopies } from './schema-copies.ts';
+import { checkShadows } from './shadows.ts';
+import { checkWaivers } from './waivers.ts';
+
+/**
+ * The whole-store checks of `agents validate`, in the order they run, each
+ * with the diagnostic codes it can emit. The checks of one file on its own
+ * (reading, YAML, schema, ids in the file) run before these, file by file
+ * (check-file.ts), and the locked-invariant checks after (locked.ts).
+ * Listing checks need only the paths of the tree; content checks need the
+ * files' facts.
+ */
+export const CHECKS: readonly Check[] = [
+  {
+    name: 'layout',
+    codes: ['unknown-path', 'bad-name', 'plan-missing', 'temporary-file', 'symlink'],
+    stage: 'listing',
+    run: (c) => checkLayout(c.entries, c.kinds, c.options.touches),
+  },
+  { name: 'locks', codes: ['bad-lock', 'stale-lock'], stage: 'listing', run: (c) => checkLocks(c.source, c.entries, c.kinds, c.options) },
+  {
+    name: 'schema-copies',
+    // A copy that cannot be read is said as the reader says it.
+    codes: ['schema-outdated', 'symlink', 'not-a-file', 'file-too-large', 'file-unreadable'],
+    stage: 'content',
+    run: (c) => checkSchemaCopies(c.source, c.tree, c.entries, c.cache),
+  },
+  // checkIds (ids.ts) also finds the ids in use, which later checks and the report need: it runs once, through the context.
+  { name: 'ids', codes: ['id-reused'], stage: 'content', run: (c) => c.ids().diagnostics },
+  { name: 'duplicates', codes: ['duplicate-text'], stage: 'content', run: async (c) => checkDuplicates(await c.shared(), c.located) },
+  { name: 'shadows', codes: ['shadowed'], stage: 'content', run: async (c) => checkShadows(await c.shared(), c.plans, c.located) },
+  {
+    name: 'overrides',
+    codes: ['overrides-unknown', 'overrides-text'],
+    stage: 'content',
+    run: (c) => checkOverrides(c.jobs, c.facts, c.located),
+  },
+  {
+    name: 'near-duplicates',
+    codes: ['near-duplicate'],
+    stage: 'content',
+    run: (c) => checkNearDuplicates(c.jobs, c.facts, c.plans, c.located, c.options.touches),
+  },
+  {
+    name: 'references',
+    codes: ['unknown-action', 'unknown-project', 'unknown-origin'],
+    stage: 'content',
+    run: (c) => checkReferences(c.storeConfig, c.jobs, c.facts, c.plans, c.entries, c.ids().usedIds, c.located),
+  },
+  {
+    name: 'waivers',
+    codes: ['waiver-expired', 'unknown-invariant'],
+    stage: 'content',
+    run: (c) => checkWaivers(c.jobs, c.facts, c.ids().usedIds, c.located, c.options.now),
+  },
+  { name: 'modelines', codes: ['modeline-missing'], stage: 'content', run: (c) => checkModelines(c.jobs, c.facts, c.found) },
+  {
+    name: 'project-paths',
+    codes: ['project-paths-overlap', 'project-path-unmatched'],
+    stage: 'content',
+    run: (c) => checkProjectPaths(c.storeConfig, c.jobs, c.facts, c.located, c.options),
+  },
+];

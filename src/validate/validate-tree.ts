@@ -1,0 +1,103 @@
+import type { Diagnostic } from '../core/diagnostics.ts';
+import { pathClassifier } from '../core/layout.ts';
+import type { Plan, StoreConfig } from '../core/model.ts';
+import { planReads } from '../store/read-plan.ts';
+import type { TreeEntry, TreeSource } from '../store/tree-source.ts';
+import { FactsCache } from './cache.ts';
+import type { ContentContext, ContentJob, ListingContext, ValidateOptions } from './checks/context.ts';
+import { Located } from './checks/located.ts';
+import { CHECKS } from './checks/registry.ts';
+import { sharingText, type SharedText } from './checks/shared-text.ts';
+import { checkIds } from './checks/ids.ts';
+import { isContentKind } from './file-facts.ts';
+import { readFacts } from './read-facts.ts';
+import { RecordingSource } from './recording-source.ts';
+
+export type { ValidateOptions } from './checks/context.ts';
+
+/** Everything one validation found, with what later steps (`--fix`, paths filter) need. */
+export interface ValidateReport {
+  /** "working tree", "index", … */
+  source: string;
+  /** Every entry of the tree. */
+  entries: TreeEntry[];
+  /** Number of files checked. */
+  files: number;
+  diagnostics: Diagnostic[];
+  /** Ids that name a file or plan folder anywhere in the store. */
+  usedIds: ReadonlySet<string>;
+}
+
+/**
+ * Every check of `agents validate` over one tree (working tree, index or
+ * revision). Reads through the same store readers as the other commands,
+ * then adds what only validation needs: the checks of the registry
+ * (checks/registry.ts): layout, records, ids across the store, duplicates,
+ * shadows, references, schema copies and modelines.
+ */
+export async function validateTree(tree: TreeSource, options: ValidateOptions = {}): Promise<ValidateReport> {
+  const source = new RecordingSource(tree);
+  const entries = await source.list('', { recursive: true });
+  const diagnostics: Diagnostic[] = [];
+  // Aligned with `entries`: each path's kind, classified once (one folder's paths share a scope object).
+  const classify = pathClassifier();
+  const kinds = entries.map((e) => classify(e.path));
+  const listing: ListingContext = { source, entries, kinds, options };
+  const record = (name: string, found: Diagnostic[]) => {
+    options.onCheck?.(name, found);
+    diagnostics.push(...found);
+  };
+  for (const check of CHECKS) if (check.stage === 'listing') record(check.name, await check.run(listing));
+
+  // File by file: the shared reader's rules for what is read, then each file's own checks (or their cached facts).
+  const jobs = planReads(entries, (k) => isContentKind(k) || k.kind === 'bad-id', diagnostics, kinds) as ContentJob[];
+  const cache = options.cache ?? FactsCache.none();
+  const facts = await readFacts(source, tree, jobs, cache, options);
+  for (const f of facts) if (f.d) diagnostics.push(...f.d);
+
+  const plans = new Map<string, Plan>();
+  for (let i = 0; i < jobs.length; i++) {
+    const kind = jobs[i]!.kind;
+    if (kind.kind !== 'plan') continue;
+    const plan = facts[i]!.p;
+    if (plan) plans.set(kind.plan, plan);
+  }
+  const located = new Located(source);
+  let ids: ReturnType<typeof checkIds> | undefined;
+  // Duplicates and shadows only exist among invariants whose text key is shared: one key per text, computed once.
+  let shared: Promise<SharedText> | undefined;
+  // A broken config.yaml is reported as its own file's problem, and counts as the defaults here.
+  let config: Promise<StoreConfig> | undefined;
+  const content: ContentContext = {
+    ...listing,
+    tree,
+    cache,
+    jobs,
+    facts,
+    plans,
+    located,
+    found: diagnostics,
+    ids: () => (ids ??= checkIds(entries, kinds)),
+    shared: () =>
+      (shared ??= sharingText(source, jobs, facts).then(async (s) => {
+        await located.load(s.invariants.map((inv) => inv.path));
+        return s;
+      })),
+    storeConfig: () => (config ??= import('../store/config.ts').then(async ({ readConfig }) => (await readConfig(source)).config)),
+  };
+  for (const check of CHECKS) if (check.stage === 'content') record(check.name, await check.run(content));
+
+  const files = entries.filter((e) => e.type !== 'dir').length;
+  return { source: source.description, entries, files, diagnostics: unique(diagnostics), usedIds: content.ids().usedIds };
+}
+
+/** One diagnostic per code and place: the layout check and the reader may both meet one link. */
+function unique(list: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return list.filter((d) => {
+    const key = `${d.code}\0${d.file}\0${d.line}\0${d.col}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,245 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+
+/**
+ * Every writer on a nearly full disk: a real tmpfs filled so that it has
+ * room for 0, 1, 2, … pages (tmpfs hands out space a page at a time, so these
+ * are all the points from "no room for the temporary" to "room for all but
+ * the last byte", and then room for everything). At each point a write
+ * either lands whole and exits 0, or fails naming the file, exits non-zero
+ * and leaves the old file byte for byte and no temporary behind. Mounting
+ * needs root: CI runs the suite as root.
+ */
+
+const isRoot = process.geteuid?.() === 0;
+const PAGE = 4096;
+const GLOBAL_ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+const PLAN_ID = '01M8KK5920RS6CGAVDFVYYJ0B4';
+const LONG = `${'Why this rule exists, at length. '.repeat(280)}End.`; // about 9 KB: three pages
+
+let mnt = '';
+
+beforeAll(() => {
+  if (!isRoot) return;
+  mnt = mkdtempSync(join(tmpdir(), 'agents-full-disk-'));
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mnt]);
+});
+
+afterAll(() => {
+  if (!mnt) return;
+  execFileSync('umount', [mnt]);
+  rmSync(mnt, { recursive: true, force: true });
+});
+
+/** Leaves exactly `pages` free pages on the tmpfs (the filler takes the rest). */
+function leaveFree(pages: number): void {
+  const filler = join(mnt, 'filler');
+  rmSync(filler, { force: true });
+  const s = statfsSync(mnt);
+  const free = Number(s.bavail) - pages;
+  if (free > 0) writeFileSync(filler, Buffer.alloc(free * PAGE));
+  expect(Number(statfsSync(mnt).bavail)).toBe(pages);
+}
+
+/** Every file under `dir` with its bytes (git's own folder left out, but not the tool's files in it). */
+function snapshot(dir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      const rel = relative(dir, p);
+      if (e.isDirectory()) {
+        if (rel === '.git/objects' || rel === '.git/refs' || rel === '.git/hooks' || rel === '.git/logs') continue;
+        walk(p);
+      } else out.set(rel, readFileSync(p, 'latin1'));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A repository on the tmpfs, holding the store `tree` and the files `top`. */
+function repo(tree: Record<string, string>, top: Record<string, string> = {}): string {
+  rmSync(join(mnt, 'filler'), { force: true });
+  const dir = join(mnt, 'repo');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  gitInit(dir);
+  writeTree(join(dir, '.agents'), { 'global/': null, 'projects/': null, 'actions/': null, 'plans/': null, ...tree });
+  writeTree(dir, top);
+  return dir;
+}
+
+interface Writer {
+  /** The store and files the command starts from. */
+  setup: () => string | Promise<string>;
+  args: string[];
+  /** The file the command writes, repository-relative. */
+  file: string;
+  /** What the files it wrote (under `file`) must hold after a success. */
+  written: (texts: string[]) => void;
+}
+
+const modeline = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
+const globalFile = `.agents/global/${GLOBAL_ID}.yaml`;
+
+const WRITERS: Record<string, Writer> = {
+  'invariant add (a new file)': {
+    setup: () => repo({}),
+    args: ['--format', 'json', 'invariant', 'add', '--global', 'Never delete production data', '--rationale', LONG],
+    file: '.agents/global',
+    written: ([text]) => expect(text).toContain('End.'),
+  },
+  'invariant edit (a file replaced)': {
+    setup: () => repo({ [`global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, 'Never delete production data')}` }),
+    args: ['invariant', 'edit', GLOBAL_ID, '--rationale', LONG],
+    file: globalFile,
+    written: ([text]) => expect(text).toMatch(/End\.\n/),
+  },
+  'export (hand-written notes around the managed block)': {
+    setup: () =>
+      repo(
+        {
+          'config.yaml': 'version: 1\nexport:\n  targets: [claude-md]\n',
+          [`global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, 'Never delete production data')}`,
+        },
+        { 'CLAUDE.md': `# Notes written by hand\n\n${'Keep these notes. '.repeat(400)}\n` },
+      ),
+    args: ['export', '--target', 'claude-md'],
+    file: 'CLAUDE.md',
+    written: ([text]) => {
+      expect(text).toContain('# Notes written by hand');
+      expect(text).toContain('Never delete production data');
+    },
+  },
+  'validate --fix (a batch of modelines)': {
+    setup: () =>
+      repo({ [`global/${GLOBAL_ID}.yaml`]: invariantYaml(GLOBAL_ID, 'Never delete production data', { rationale: JSON.stringify(LONG) }) }),
+    args: ['validate', '--fix'],
+    file: globalFile,
+    written: ([text]) => expect(text!.startsWith(modeline) && text!.endsWith('End."\n')).toBe(true),
+  },
+  'invariant violation add (a record)': {
+    setup: () =>
+      repo({
+        [`global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, 'Never delete production data')}`,
+        [`plans/${PLAN_ID}/plan.yaml`]: `id: ${PLAN_ID}\ncreated_at: 2026-11-29T12:00:00Z\n`,
+      }),
+    args: ['--format', 'json', 'invariant', 'violation', 'add', '--plan', PLAN_ID, '--invariant', GLOBAL_ID, '--details', LONG],
+    file: `.agents/plans/${PLAN_ID}/violations`,
+    written: ([text]) => expect(text).toContain('End.'),
+  },
+  'plan use (a plan folder made whole, then renamed into place)': {
+    setup: () =>
+      repo({
+        'actions/local/coverage/action.yaml': 'description: Raise test coverage\n',
+        [`actions/local/coverage/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, 'Keep coverage above 80%', { rationale: JSON.stringify(LONG) })}`,
+      }),
+    args: ['--format', 'json', 'plan', 'use', 'local/coverage', '--goal', 'Raise coverage'],
+    file: '.agents/plans',
+    written: (texts) => {
+      // plan.yaml and the promoted invariant, whole.
+      expect(texts).toHaveLength(2);
+      expect(texts.some((t) => t.includes('End.'))).toBe(true);
+    },
+  },
+  'extends update (the lock file of the policy sources)': {
+    setup: async () => {
+      const policy = join(tempDir('agents-policy-'), 'policy');
+      mkdirSync(policy);
+      gitInit(policy);
+      writeTree(policy, { [`.agents/global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, 'Never delete production data')}` });
+      commitAll(policy, 'v1');
+      git(policy, 'tag', 'v1');
+      const names = Array.from({ length: 3 }, (_, i) => `org-policy-${i}`);
+      const dir = repo({ 'config.yaml': `extends:\n${names.map((n) => `  - name: ${n}\n    url: ${policy}\n    ref: v1\n`).join('')}` });
+      // The commits are cached beforehand, so what the full disk meets is the lock file's write.
+      const first = await runAgents(['extends', 'update'], { cwd: dir });
+      expect(first.stderr).toBe('');
+      expect(first.code).toBe(0);
+      rmSync(join(dir, '.agents/extends.lock.yaml'));
+      return dir;
+    },
+    args: ['extends', 'update'],
+    file: '.agents/extends.lock.yaml',
+    written: ([text]) => expect(text).toContain('org-policy-2'),
+  },
+};
+
+/** The files under `rel` (a folder) or `rel` itself, as `snapshot` holds them. */
+function under(s: Map<string, string>, rel: string): Map<string, string> {
+  return new Map([...s].filter(([k]) => k === rel || k.startsWith(`${rel}/`)));
+}
+
+describe.skipIf(!isRoot)('a nearly full disk (a real tmpfs, as root)', () => {
+  for (const [name, w] of Object.entries(WRITERS)) {
+    it(`${name}: whole or not at all, at every fill point`, async () => {
+      const outcomes: string[] = [];
+      // From no free page up to the first point where the command has room enough, and one page more.
+      for (let pages = 0; pages < 80 && outcomes.at(-2) !== 'written'; pages++) {
+        const dir = await w.setup();
+        const before = snapshot(dir);
+        leaveFree(pages);
+        const r = await runAgents(w.args, { cwd: dir });
+        rmSync(join(mnt, 'filler'), { force: true });
+        const after = snapshot(dir);
+        // No temporary of the tool is ever left behind, whatever happened.
+        expect([...after.keys()].filter((k) => k.endsWith('.tmp'))).toEqual([]);
+        if (r.code === 0) {
+          outcomes.push('written');
+          const changed = [...under(after, w.file)].filter(([k, v]) => before.get(k) !== v);
+          expect(changed.length).toBeGreaterThan(0);
+          w.written(changed.map(([, v]) => v));
+        } else {
+          outcomes.push(`exit ${r.code}`);
+          expect(r.code).toBe(2);
+          expect(r.stderr).toContain('the disk is full');
+          // Nothing of the store or the exported files changed (git's own files aside).
+          const mine = (s: Map<string, string>) => new Map([...s].filter(([k]) => !k.startsWith('.git/')));
+          expect(mine(after)).toEqual(mine(before));
+        }
+      }
+      // Some points fail, and once there is room enough the write lands.
+      expect(outcomes[0]).toBe('exit 2');
+      expect(outcomes.slice(-2)).toEqual(['written', 'written']);
+    });
+  }
+});
+
+describe.skipIf(!isRoot)('caches on a nearly full disk', () => {
+  it('the validation cache is written whole or not at all, and `validate` still answers', async () => {
+    const ids = Array.from({ length: 80 }, (_, i) => `01M8KJT9G0XNWEM589ZS7F${i.toString().padStart(4, '0')}`);
+    const tree = Object.fromEntries(ids.map((id, i) => [`global/${id}.yaml`, `${modeline}${invariantYaml(id, `Rule number ${i}`)}`]));
+    const expected = await runAgents(['--format', 'json', 'validate', '--no-cache'], { cwd: repo(tree) });
+    expect(expected.code).toBe(0);
+    const outcomes: number[] = [];
+    for (let pages = 0; pages < 80 && (outcomes.length < 2 || outcomes.at(-1) === 0); pages++) {
+      const dir = repo(tree);
+      leaveFree(pages);
+      const r = await runAgents(['--format', 'json', 'validate'], { cwd: dir });
+      rmSync(join(mnt, 'filler'), { force: true });
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(JSON.parse(expected.stdout));
+      const files = snapshot(dir);
+      expect([...files.keys()].filter((k) => k.endsWith('.tmp'))).toEqual([]);
+      const cache = [...files].find(([k]) => k.startsWith('.git/agents/') && !k.includes('/extends'));
+      outcomes.push(cache === undefined ? 0 : 1);
+      if (cache) {
+        // Whole: one line per file read, and the run that reads it answers as a cold run does.
+        expect(cache[1].endsWith('\n')).toBe(true);
+        expect(cache[1].split('\n').length).toBeGreaterThan(ids.length);
+        const again = await runAgents(['--format', 'json', 'validate'], { cwd: dir });
+        expect(JSON.parse(again.stdout)).toEqual(JSON.parse(expected.stdout));
+      }
+    }
+    // No cache where there was no room, and a whole one once there was.
+    expect(outcomes[0]).toBe(0);
+    expect(outcomes.at(-1)).toBe(1);
+  });
+});
