@@ -3,27 +3,27 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { GIT_ENV } from './test/helpers/git.ts';
 
 /**
- * The slowest files, longest first (seconds in one run of the suite on the two-core machine): they
- * start first, so that no long file starts last and runs alone at the end. vitest orders files by
- * the durations it cached in node_modules, which a fresh clone (CI) does not have; it then starts
- * the largest files first, which left the pre-commit framework's test, 40 s, to start last in some
- * runs. The rest keep vitest's order. See docs/decisions.md, "The slowest test files start first".
+ * The slowest files, longest first: they start first, so that no long file starts last and runs
+ * alone at the end. vitest orders files by durations it caches in node_modules, which a fresh clone
+ * (CI) does not have. The rest keep vitest's order. Measured durations: docs/performance-log.md,
+ * "Where the test suite's time goes"; the decision: docs/adr/0084-test-suite-cost-and-file-order.md.
  */
 const SLOW_FIRST = [
-  'test/validate/hooks.test.ts', // 41: the real pre-commit framework installs the hook from git
-  'test/package/package.test.ts', // 18
-  'test/e2e/tui-pty.test.ts', // 16, mostly waiting on a real terminal
-  'test/reliability/git-environment.test.ts', // 15
-  'test/perf/startup-guards.test.ts', // 14
-  'test/plans/strategize.test.ts', // 13, mostly waiting on actors
-  'test/reliability/special-files.test.ts', // 13
-  'test/extends/extends.test.ts', // 10
-  'test/e2e/mcp.test.ts', // 9
-  'test/e2e/form-pty.test.ts', // 8
-  'test/reliability/control-characters.test.ts', // 7
-  'test/reliability/plans.test.ts', // 7
-  'test/reliability/crash.test.ts', // 7
-  'test/validate/long-reports.test.ts', // 7
+  'test/validate/hooks.test.ts',
+  'test/package/package.test.ts',
+  'test/actors/agent-actor.test.ts',
+  'test/e2e/tui-pty.test.ts',
+  'test/reliability/git-environment.test.ts',
+  'test/perf/startup-guards.test.ts',
+  'test/plans/strategize.test.ts',
+  'test/reliability/special-files.test.ts',
+  'test/extends/extends.test.ts',
+  'test/e2e/mcp.test.ts',
+  'test/e2e/form-pty.test.ts',
+  'test/reliability/control-characters.test.ts',
+  'test/reliability/plans.test.ts',
+  'test/reliability/crash.test.ts',
+  'test/validate/long-reports.test.ts',
 ];
 
 class SlowFirst extends BaseSequencer {
@@ -55,20 +55,19 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Two cores: more workers only fight over them.
     maxWorkers: 2,
-    // Test files share a worker's module graph: each file re-importing (and re-transforming) the
-    // sources cost about 0.7 s of CPU a file, a minute a run. Safe because no test mocks modules and
-    // src/ keeps no state across runs that a test could leak (docs/decisions.md, "Test files share
-    // their worker's modules"); `npm run test:shuffle` checks no test depends on another's order.
+    // Test files share a worker's module graph, so the sources are not re-imported and re-transformed
+    // for each file. Safe because no test mocks modules and src/ keeps no state across runs that a
+    // test could leak (docs/adr/0081-test-files-share-worker-modules.md); `npm run test:shuffle`
+    // checks no test depends on another's order.
     isolate: false,
     sequence: shuffled ? {} : { sequencer: SlowFirst },
     // git's fixed test identity for the CLI run in-process (test/helpers/main.ts):
     // git reads it from the process's environment, as the spawned CLI gets it (test/helpers/cli.ts).
     //
     // NODE_EXTRA_CA_CERTS is emptied for every process the tests start: Node.js 20 parses the whole
-    // bundle it names at each start, before any code runs (40 ms of CPU a process on the test machine,
-    // where it names the system's 140 certificates), and neither the CLI nor an actor opens a TLS
-    // connection. npm may, so the pre-commit framework's test hands the value back to it as
-    // AGENTS_TEST_REGISTRY_CA (docs/decisions.md, "Where the suite's time goes").
+    // bundle it names at each start, before any code runs, and neither the CLI nor an actor opens a
+    // TLS connection. npm may, so the pre-commit framework's test hands the value back to it as
+    // AGENTS_TEST_REGISTRY_CA (docs/adr/0084-test-suite-cost-and-file-order.md).
     env: {
       NO_COLOR: '1',
       CI: '',

@@ -3,7 +3,7 @@
 // points (`.` and `./cli`) reach are kept. Their imports must stay within the
 // package or Node.js's own types: the runtime dependencies are bundled into
 // dist/ and not installed, so a declaration naming one would fail a
-// consumer's type check (docs/decisions.md, "The package").
+// consumer's type check (docs/adr/0045-package-name-bundle-no-runtime-deps.md).
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { writeValidators } from './gen-validators.mjs';
+import { bundledPackages, renderNotices } from './third-party-notices.mjs';
 
 /**
  * Resolves an import as esbuild would without the plugin (marked `real`, so the
@@ -188,5 +189,10 @@ const result = await build({
   plugins: [lazyStringWidth, lazyWrapAnsi, lazyAjvProvider],
 });
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
+// The licence texts of what the bundle holds (legalComments: 'none' strips them from the code).
+const root = new URL('..', import.meta.url).pathname;
+const ownName = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).name;
+const notices = renderNotices(bundledPackages(result.metafile, root, join(root, 'scripts/licences')), ownName);
+writeFileSync(new URL('../THIRD-PARTY-NOTICES', import.meta.url), notices);
 await writeHelp();
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);

@@ -1,8 +1,8 @@
 // Runs the suite once and prints where its CPU goes, file by file: each file's
 // time in its worker, the worker's CPU while it ran, and the CPU of the processes
 // it started (test/helpers/file-cpu.ts). Not part of npm test; extra vitest
-// arguments are passed on. Linux only (/proc). See docs/decisions.md, "Where the
-// suite's time goes".
+// arguments are passed on. Linux only (/proc). See
+// docs/adr/0084-test-suite-cost-and-file-order.md.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

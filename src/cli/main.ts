@@ -259,8 +259,8 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     });
     // The command runs with `io.env` and `io.cwd` as the run's environment: code below the CLI
     // (git's environment, the lock wait, the ownership checks) reads them there, so a run in another
-    // program's process behaves as the same run in its own (docs/decisions.md, "The run's environment
-    // reaches git through the run, not the process"). Loaded here, not at start-up: it lives in src/git.
+    // program's process behaves as the same run in its own (docs/adr/0080-run-environment-through-the-run.md).
+    // Loaded here, not at start-up: it lives in src/git.
     const { withRunEnvironment } = await import('../git/run-environment.ts');
     const { spec, argv: commandArgv } = chosen;
     return await withRunEnvironment({ env: io.env, cwd: io.cwd }, () => spec.run(commandArgv as never, ctx));

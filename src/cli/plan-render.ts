@@ -38,6 +38,8 @@ export function runJson(run: EnforcementRun) {
     created_at: run.created_at,
     created_by: run.created_by ?? null,
     actor: run.actor,
+    model: run.model ?? null,
+    prompt_version: run.prompt_version ?? null,
     error: run.error ?? null,
     records: run.records.map((r) => ({
       invariant_id: r.invariant_id,

@@ -52,6 +52,11 @@ export const GROUPS: readonly CommandGroup[] = [
 export const COMMANDS: readonly LazyCommand[] = [
   { command: 'init', describe: 'Create a store (.agents/ at the top of the git repository)', load: () => import('./commands/init.ts') },
   {
+    command: 'import [paths..]',
+    describe: 'Turn the rules of AGENTS.md, CLAUDE.md, Cursor and other instruction files into invariants (review, then write)',
+    load: () => import('./commands/import.ts'),
+  },
+  {
     group: 'invariant',
     command: 'add [text..]',
     describe: 'Add an invariant to exactly one scope',

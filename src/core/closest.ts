@@ -1,33 +1,16 @@
 // Which existing names a given one was probably meant to be: for "did you
 // mean …?" on unknown projects and subcommands, and for refusing a new project
 // whose name is a likely typo of an existing one (docs/commands.md, "Projects").
+import leven from 'leven';
 
 /**
  * Levenshtein distance between `a` and `b` (insertions, deletions and
- * substitutions, by UTF-16 unit), giving up once it is certain to exceed
- * `max`: then it returns `max + 1`. One row of memory, O(|a|·|b|) at worst.
+ * substitutions, by UTF-16 unit), or `max + 1` once it is certain to exceed
+ * `max`. The distance is `leven`'s (docs/adr/0102-closest-name-distance-from-leven.md).
  */
 export function editDistance(a: string, b: string, max = Number.MAX_SAFE_INTEGER): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  // One row of the table, rewritten in place: row[j] is the distance from
-  // the first i units of `a` to the first j of `b`.
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    // The cell above and to the left of the one being written.
-    let diagonal = i - 1;
-    row[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const v = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + cost);
-      diagonal = row[j]!;
-      row[j] = v;
-      rowMin = Math.min(rowMin, v);
-    }
-    // No later row holds less than this one's least value.
-    if (rowMin > max) return max + 1;
-  }
-  const d = row[b.length]!;
+  const d = leven(a, b, { maxDistance: max + 1 });
   return d > max ? max + 1 : d;
 }
 

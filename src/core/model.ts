@@ -39,6 +39,15 @@ export interface Invariant {
   created_at?: string;
   created_by?: string;
   source?: InvariantSource;
+  /** Where `agents import` found it: an instruction file of the repository and the line (docs/import.md). */
+  imported_from?: ImportedFrom;
+}
+
+export interface ImportedFrom {
+  /** Repository-relative path of the instruction file. */
+  file: string;
+  /** 1-based line the rule starts on. */
+  line: number;
 }
 
 /** An invariant's `guard:` (schemas/invariant.schema.json): each list is absent or holds at least one entry. */
@@ -75,10 +84,10 @@ export interface Plan {
 export interface StoreConfig {
   version: 1;
   reconciliation: {
-    actor: 'command' | 'interactive';
+    actor: 'command' | 'interactive' | 'agent' | 'llm';
     command?: string[];
     timeout_ms: number;
-  };
+  } & ModelActorConfig;
   commit: boolean;
   mcp: { allow_write: boolean };
   projects: { allow_overlap: boolean };
@@ -87,6 +96,24 @@ export interface StoreConfig {
   extends: ExtendsSource[];
   /** The guard hook (docs/guard.md). */
   guard: { on_error: 'deny' | 'allow' };
+}
+
+/** The keys of `reconciliation` the agent and llm actors read (docs/actors.md); defaults in src/enforce/model-actor.ts. */
+export interface ModelActorConfig {
+  /** The agent CLI (`actor: agent`). */
+  agent?: 'claude' | 'codex' | 'gemini';
+  /** Where the agent CLI is, when not on PATH. */
+  agent_path?: string;
+  /** The endpoint's API (`actor: llm`). */
+  provider?: 'openai' | 'anthropic';
+  model?: string;
+  base_url?: string;
+  /** The name of the environment variable that holds the API key: never the key. */
+  api_key_env?: string;
+  batch_size?: number;
+  max_request_chars?: number;
+  max_output_tokens?: number;
+  max_retries?: number;
 }
 
 /** One entry of `extends` in config.yaml, defaults applied (docs/extends.md). */

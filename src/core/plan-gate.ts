@@ -79,8 +79,7 @@ export interface GateOptions {
 
 /**
  * The latest run that was written whole. A run is two files, the enforcement
- * file and then the decision node that names it (docs/decisions.md, "A run is
- * committed by its decision node"): the newest `invariant_enforced` node is the
+ * file and then the decision node that names it (docs/adr/0064-run-committed-by-decision-node.md): the newest `invariant_enforced` node is the
  * latest run; an enforcement file no node names is an unfinished write, never
  * a run.
  */

@@ -10,7 +10,7 @@ import { validatorFor } from './schemas.ts';
 
 /** Decision node types (docs/plans.md). */
 export type DecisionType = 'invariant_enforced';
-export type ActorKind = 'command' | 'interactive';
+export type ActorKind = 'command' | 'interactive' | 'agent' | 'llm';
 
 /** One node of a plan's decision tree: `plans/<plan>/decisions/<id>.yaml`. */
 export interface DecisionNode {
@@ -39,6 +39,10 @@ export interface EnforcementRun {
   created_at: string;
   created_by?: string;
   actor: ActorKind;
+  /** The model that judged, for the agent and llm actors. */
+  model?: string;
+  /** The version of the prompt they sent (src/core/reconcile-prompt.ts). */
+  prompt_version?: string;
   /** Why the actor failed as a whole, when it did. */
   error?: string;
   /** `sha256:<hex>` of the effective set the run evaluated (docs/plans.md): `plan status` compares it with today's set. */

@@ -1,3 +1,4 @@
+import { type ActorChoice, reconciliationLines } from './actor-choice.ts';
 import { stringify } from 'yaml';
 import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
@@ -214,6 +215,7 @@ export function invariantFields(inv: Invariant): Record<string, unknown> {
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };
+  if (inv.imported_from !== undefined) data.imported_from = { file: inv.imported_from.file, line: inv.imported_from.line };
   return data;
 }
 
@@ -240,17 +242,14 @@ export function formatProjectFile(rel: string, meta: { description?: string; pat
   return document(rel, 'project.schema.json', ordered(meta, ['description', 'paths']));
 }
 
-export function formatConfigFile(): string {
+/** The config.yaml `agents init` writes, with the actor it was asked to set up (src/core/actor-choice.ts). */
+export function formatConfigFile(actor?: ActorChoice): string {
   return [
     '# yaml-language-server: $schema=schemas/config.schema.json',
     'version: 1',
     '# Whether add, remove and plan use commit their change with git.',
     'commit: false',
-    'reconciliation:',
-    '  # command: the actor program, argv without a shell, run in this folder.',
-    '  # command: [node, actors/my-actor.mjs]',
-    '  actor: command',
-    '  timeout_ms: 60000',
+    ...reconciliationLines(actor),
     "# What `agents export` writes into agents' instruction files (docs/export.md):",
     '# export:',
     '#   targets: [agents-md, claude-md, cursor]',
@@ -278,7 +277,7 @@ export function formatDecisionFile(rel: string, node: DecisionNode): string {
 }
 
 export function formatEnforcementFile(rel: string, run: EnforcementRun): string {
-  const data = ordered(run, ['id', 'decision_id', 'created_at', 'created_by', 'actor', 'error', 'set_digest']);
+  const data = ordered(run, ['id', 'decision_id', 'created_at', 'created_by', 'actor', 'model', 'prompt_version', 'error', 'set_digest']);
   data.records = run.records.map((r) => ordered(r, ['invariant_id', 'enforced', 'actor_response', 'decision_id']));
   return document(rel, 'enforcement.schema.json', data);
 }

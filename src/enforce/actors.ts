@@ -9,6 +9,10 @@ export interface Actor {
   kind: ActorKind;
   /** For messages: the command line, or "a person at this terminal". */
   description: string;
+  /** The model that judges (agent and llm actors), kept in the run's records. */
+  model?: string;
+  /** The version of the prompt sent (agent and llm actors), kept in the run's records. */
+  promptVersion?: string;
   evaluate(request: ActorRequest): Promise<ActorOutcome>;
 }
 

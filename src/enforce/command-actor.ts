@@ -25,6 +25,16 @@ export interface CommandActorOutcome {
   durationMs: number;
 }
 
+export interface ProgramOptions extends CommandActorOptions {
+  /** What is written to standard input, which is then closed. */
+  input: string;
+  /** How messages name the program, e.g. "the actor `node a.mjs`". */
+  label: string;
+}
+
+/** A program's run: what it printed when it exited 0, or why it failed. */
+export type ProgramOutcome = { ok: true; stdout: string } | { ok: false; reason: string };
+
 function describeCommand(command: readonly string[]): string {
   return command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
 }
@@ -36,15 +46,25 @@ function describeCommand(command: readonly string[]): string {
  * an actor failure: crashes, exit statuses, timeouts and bad answers come back
  * as `{ ok: false, reason }`.
  */
-export function runCommandActor(request: ActorRequest, options: CommandActorOptions): Promise<CommandActorOutcome> {
+export async function runCommandActor(request: ActorRequest, options: CommandActorOptions): Promise<CommandActorOutcome> {
+  if (options.command.length === 0) return { outcome: { ok: false, reason: 'no actor command configured' }, stderr: '', durationMs: 0 };
+  const label = `the actor \`${describeCommand(options.command)}\``;
+  const r = await runProgram({ ...options, input: `${JSON.stringify(request)}\n`, label });
+  return { outcome: r.outcome.ok ? parseActorAnswer(r.outcome.stdout) : r.outcome, stderr: r.stderr, durationMs: r.durationMs };
+}
+
+/**
+ * Runs a program the way every actor runs (docs/plans.md, "The actor protocol"): without a
+ * shell, `input` on standard input, as the leader of its own process group, so a timeout or
+ * a cancel stops it and every process it started. Never rejects for the program's failure
+ * (start, crash, exit status, timeout, output over the limit); rejects with the signal's
+ * reason when cancelled.
+ */
+export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramOutcome; stderr: string; durationMs: number }> {
   const started = Date.now();
-  const [program, ...args] = options.command;
-  const shown = describeCommand(options.command);
+  const [program = '', ...args] = options.command;
+  const shown = options.label;
   return new Promise((resolve, reject) => {
-    if (program === undefined) {
-      resolve({ outcome: { ok: false, reason: 'no actor command configured' }, stderr: '', durationMs: 0 });
-      return;
-    }
     let child: ReturnType<typeof spawn>;
     try {
       child = spawn(program, args, {
@@ -57,7 +77,7 @@ export function runCommandActor(request: ActorRequest, options: CommandActorOpti
       });
     } catch (error) {
       resolve({
-        outcome: { ok: false, reason: `the actor \`${shown}\` could not be started: ${(error as Error).message}` },
+        outcome: { ok: false, reason: `${shown} could not be started: ${(error as Error).message}` },
         stderr: '',
         durationMs: Date.now() - started,
       });
@@ -97,7 +117,7 @@ export function runCommandActor(request: ActorRequest, options: CommandActorOpti
       }, KILL_GRACE_MS * 2);
     };
     const timer = setTimeout(
-      () => stop(`the actor \`${shown}\` did not answer within ${options.timeoutMs} ms (timeout_ms) and was stopped`),
+      () => stop(`${shown} did not answer within ${options.timeoutMs} ms (timeout_ms) and was stopped`),
       options.timeoutMs,
     );
     const onAbort = () => {
@@ -121,26 +141,26 @@ export function runCommandActor(request: ActorRequest, options: CommandActorOpti
         reject(options.signal?.reason ?? new Error('cancelled'));
         return;
       }
-      let outcome: ActorOutcome;
+      let outcome: ProgramOutcome;
       const withStderr = (why: string) => (tail ? `${why}; its standard error ends: ${tail.slice(-500)}` : why);
       if (failure !== undefined) outcome = { ok: false, reason: failure };
-      else if (signal !== null) outcome = { ok: false, reason: withStderr(`the actor \`${shown}\` crashed (killed by ${signal})`) };
-      else if (code !== 0) outcome = { ok: false, reason: withStderr(`the actor \`${shown}\` exited with status ${code}`) };
-      else outcome = parseActorAnswer(Buffer.concat(chunks).toString('utf8'));
+      else if (signal !== null) outcome = { ok: false, reason: withStderr(`${shown} crashed (killed by ${signal})`) };
+      else if (code !== 0) outcome = { ok: false, reason: withStderr(`${shown} exited with status ${code}`) };
+      else outcome = { ok: true, stdout: Buffer.concat(chunks).toString('utf8') };
       resolve({ outcome, stderr: tail, durationMs });
     };
 
     child.on('error', (error: NodeJS.ErrnoException) => {
       failure ??=
         error.code === 'ENOENT'
-          ? `the actor \`${shown}\` could not be started: ${program} was not found (ENOENT)`
-          : `the actor \`${shown}\` could not be started: ${error.message}`;
+          ? `${shown} could not be started: ${program} was not found (ENOENT)`
+          : `${shown} could not be started: ${error.message}`;
       finish(null, null);
     });
     child.stdout!.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_ANSWER_BYTES) {
-        stop(`the actor's answer is larger than ${MAX_ANSWER_BYTES} bytes; it was stopped`);
+        stop(`the answer of ${shown} is larger than ${MAX_ANSWER_BYTES} bytes; it was stopped`);
         return;
       }
       chunks.push(chunk);
@@ -160,6 +180,6 @@ export function runCommandActor(request: ActorRequest, options: CommandActorOpti
     child.on('close', (code, signal) => finish(code, signal));
     // An actor that exits without reading its input closes the pipe: that is its business, not an error.
     child.stdin!.on('error', () => {});
-    child.stdin!.end(`${JSON.stringify(request)}\n`);
+    child.stdin!.end(options.input);
   });
 }

@@ -3,8 +3,8 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 /**
  * The environment and working folder of one run of the tool: those of the
  * process, unless a caller runs the CLI in its own process with others (the
- * CLI's `main` takes them as arguments; see docs/decisions.md, "The run's
- * environment reaches git through the run, not the process"). Code below the
+ * CLI's `main` takes them as arguments; see
+ * docs/adr/0080-run-environment-through-the-run.md). Code below the
  * CLI that needs a variable (git's environment, the lock wait, the
  * store-ownership checks) reads it here, never from `process.env` directly.
  */
@@ -19,7 +19,7 @@ const current = new AsyncLocalStorage<RunEnvironment>();
  * Runs `fn` (and everything it starts, synchronously or not) with `run` as its environment.
  * A run whose environment is the process's own (the `agents` command) needs no storage: the
  * readers below fall back to the process. Entering one would switch on Node's promise hooks
- * for the whole run, about 6% of a short command's CPU.
+ * for the whole run, a cost a short command would feel (docs/adr/0080-run-environment-through-the-run.md).
  */
 export function withRunEnvironment<T>(run: RunEnvironment, fn: () => T): T {
   if (current.getStore() === undefined && run.env === process.env && run.cwd === process.cwd()) return fn();

@@ -6,8 +6,7 @@ import { gitDirFor } from './location.ts';
 import { runCwd, runEnv } from './run-environment.ts';
 
 /**
- * The one place git is started from (docs/decisions.md, "One git runner, one
- * environment"). Every git process of the tool gets its environment from
+ * The one place git is started from (docs/adr/0046-one-git-runner-one-environment.md). Every git process of the tool gets its environment from
  * {@link gitEnv}: the repository is the one holding the folder git is started
  * in (the store folder or its top), found by git itself, never one named by an
  * inherited variable. A hook in a linked worktree inherits `GIT_DIR`, and a

@@ -1,6 +1,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import {
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
   CallToolRequestSchema,
   ErrorCode,
   ListResourcesRequestSchema,
@@ -120,8 +122,9 @@ function resourceError(error: unknown): McpError {
 export async function serveMcp(options: McpOptions): Promise<number> {
   // A server lives as long as an agent's session: its young generation stays
   // at its starting size instead of growing with each burst of calls and
-  // being kept for the life of the process (docs/decisions.md). Read when V8
-  // would grow it, so it takes effect now.
+  // being kept for the life of the process
+  // (docs/adr/0061-mcp-official-sdk-loaded-lazily.md). Read when V8 would grow
+  // it, so it takes effect now.
   setFlagsFromString('--semi-space-growth-factor=1');
   const { stderr } = options;
   // The tools, the resources and the services they use (the store reader,
@@ -131,7 +134,12 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   const parts = () =>
     (loading ??= (async () => {
       const [tools, resources, service] = await Promise.all([import('./tools.ts'), import('./resources.ts'), options.service()]);
-      return { tools, resources, service, ctx: tools.newToolContext(service) };
+      const ctx = tools.newToolContext(service);
+      ctx.client = () => {
+        const c = server.getClientVersion();
+        return c ? `${c.name}/${c.version}` : undefined;
+      };
+      return { tools, resources, service, ctx };
     })());
   let writeOn: Promise<boolean> | undefined;
   // The config is read on the first tools request, not before `initialize` is answered.
@@ -151,7 +159,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   const server = new Server(
     { name: 'agents', title: 'agents: invariants for AI-agent plans', version: VERSION },
     {
-      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true } },
+      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {} },
       instructions:
         'Invariants are constraints on your work, kept by the team in the repository. Before you change a project, call effective_invariants ' +
         'with its name (or with your plan id) and follow every invariant it returns; re-read it when the project changes. ' +
@@ -165,6 +173,24 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     p.finally(() => inFlight.delete(p)).catch(() => {});
     return p;
   };
+
+  // The reconcile_plan prompt (src/mcp/reconcile.ts): the agent judges a plan, then records it with a tool.
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [(await import('./reconcile.ts')).RECONCILE_PROMPT] }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const { ctx } = await parts();
+    const reconcile = await import('./reconcile.ts');
+    if (request.params.name !== reconcile.RECONCILE_PROMPT.name) {
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `unknown prompt ${request.params.name}; the prompt is ${reconcile.RECONCILE_PROMPT.name}`,
+      );
+    }
+    try {
+      return await reconcile.reconcilePlanPrompt(ctx, request.params.arguments);
+    } catch (error) {
+      throw resourceError(error);
+    }
+  });
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const on = await writeAllowed();

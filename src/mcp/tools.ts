@@ -9,6 +9,7 @@ import { invariantJson, shadowJson } from '../cli/render.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
 import { checkArgs, type InputSchema } from './args.ts';
+import { reconcileTools } from './reconcile.ts';
 import { CHECK_ACTION } from './check-action.ts';
 import { effectiveData, effectiveMarkdown, type EffectiveData } from './render.ts';
 
@@ -21,6 +22,8 @@ export interface ToolAnswer {
 export interface ToolContext {
   service: InvariantService;
   plans: PlanService;
+  /** The MCP client, `name/version`, when it said (kept as the model of a run it records). */
+  client?: () => string | undefined;
 }
 
 export interface ToolDef {
@@ -421,6 +424,8 @@ export const TOOLS: readonly ToolDef[] = [
       return { data, text };
     },
   },
+  // Reconciliation by the connected agent (src/mcp/reconcile.ts).
+  ...reconcileTools(),
   CHECK_ACTION,
 ];
 

@@ -1,6 +1,6 @@
 import type { Severity, Plan, StoreConfig } from '../core/model.ts';
 import type { ScopedWaiver } from '../core/waivers.ts';
-import type { DecisionNode, DecisionTreeNode } from '../core/records.ts';
+import type { ActorRequest, DecisionNode, DecisionTreeNode } from '../core/records.ts';
 import type { GateReasonCode } from '../core/plan-gate.ts';
 import type { Actor } from '../enforce/actors.ts';
 import { loadConfig } from '../store/config.ts';
@@ -84,6 +84,11 @@ export class PlanService {
   /** Metadata, the effective set with provenance, the latest run, open violations and drift. */
   show(prefix: string): Promise<PlanShow> {
     return queries.show(this, prefix);
+  }
+
+  /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
+  actorRequest(prefix: string, context: string | null): Promise<ActorRequest> {
+    return strategizing.actorRequest(this, prefix, context);
   }
 
   /**

@@ -159,7 +159,7 @@ export class ScopeService {
    * `project add NAME`: creates projects/<name>/ holding its `project.yaml`
    * (docs/store-format.md) when a description or paths are given, else an
    * empty `.gitkeep`, so the new project is kept by git and exists for
-   * every command (a project exists when its folder does; docs/decisions.md).
+   * every command (a project exists when its folder does; docs/adr/0048-input-at-the-gate.md).
    * Refuses (exit 2, nothing written) a project that exists, a description
    * too long and a path that is not a valid glob.
    */

@@ -141,7 +141,7 @@ export function writeFolderAtomic(root: string, rel: string, files: readonly { n
 /**
  * Writes several new files as one change: each atomically, in order, the
  * last one being the one that commits the others for readers (a plan run's
- * decision node names its enforcement file; see docs/decisions.md). When a
+ * decision node names its enforcement file; see docs/adr/0064-run-committed-by-decision-node.md). When a
  * write fails, the files already written are removed again, so the store is
  * as it was; if even that fails, the error names what was left (readers
  * ignore it: nothing commits it).

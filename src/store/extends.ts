@@ -132,7 +132,7 @@ export async function readInherited(storeRoot: string, pins: readonly { source: 
     }
     const scope: Scope = Object.freeze({ kind: 'inherited', source: source.name, order });
     // Object.assign, not a spread: a spread of invariants of several shapes gives each copy a
-    // hidden class of its own in V8 (docs/decisions.md, "Bounded memory").
+    // hidden class of its own in V8 (docs/adr/0071-bounded-memory.md).
     for (const inv of snap.invariants) out.invariants.push(Object.assign({}, inv, { scope, path: inheritedPath(source.name, inv.path) }));
     for (const d of snap.diagnostics) out.diagnostics.push(Object.assign({}, d, { file: inheritedPath(source.name, d.file) }));
   }

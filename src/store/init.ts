@@ -1,7 +1,9 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import type { ActorChoice } from '../core/actor-choice.ts';
 import { SCHEMAS } from '../core/schemas.ts';
+import { EXAMPLE_ACTOR_FILE, EXAMPLE_ACTOR_SOURCE } from './example-actor.ts';
 import { formatConfigFile } from '../core/serialize.ts';
 import { assertOwnStore } from './ownership.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -19,7 +21,7 @@ export function writeSchemas(root: string): string[] {
 }
 
 /** Creates a new store at `root`; refuses to touch an existing one. */
-export function initStore(root: string): string[] {
+export function initStore(root: string, actor?: ActorChoice): string[] {
   if (existsSync(root) && readdirSync(root).length > 0) {
     throw new UsageError(
       `a store already exists at ${root}`,
@@ -34,8 +36,12 @@ export function initStore(root: string): string[] {
     writeFileAtomic(root, `${folder}/.gitkeep`, '');
     made.push(`${folder}/`);
   }
-  writeFileAtomic(root, 'config.yaml', formatConfigFile());
+  writeFileAtomic(root, 'config.yaml', formatConfigFile(actor));
   made.push('config.yaml');
+  if (actor?.actor === 'command') {
+    writeFileAtomic(root, EXAMPLE_ACTOR_FILE, EXAMPLE_ACTOR_SOURCE);
+    made.push(EXAMPLE_ACTOR_FILE);
+  }
   made.push(...writeSchemas(root));
   return made;
 }

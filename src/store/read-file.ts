@@ -3,8 +3,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSyn
 /**
  * Reading one file the tool did not list itself (a cache, a context file, a
  * hook, a lock, `.git`): regular files only, and never more bytes than the
- * caller allows (docs/decisions.md, "Only regular files are read, and never
- * past a limit").
+ * caller allows (docs/adr/0044-only-regular-files-read-bounded.md).
  */
 export type FileRead =
   | { ok: true; bytes: Buffer }

@@ -29,8 +29,7 @@ export function syncFileSystem(path: string): boolean {
 
 /**
  * Replaces many files, each atomically, without an fsync per file
- * (docs/decisions.md, "validate --fix: one file-system sync, not an fsync per
- * file"): every new content goes to a temporary beside its file first
+ * (docs/adr/0076-validate-fix-one-flush.md): every new content goes to a temporary beside its file first
  * (`stage`); `commit` then flushes them all to disk at once, renames each into
  * place, and flushes the renames. A crash at any point leaves each file
  * either as it was or replaced whole, and at most temporaries that readers
@@ -40,8 +39,8 @@ export function syncFileSystem(path: string): boolean {
 export class ReplaceBatch {
   /**
    * The staged files, by store-relative path only: the temporary's name
-   * follows from the path and its place here (`tmpOf`). A batch of 100,000
-   * files then keeps no absolute paths (about 30 MiB at that size).
+   * follows from the path and its place here (`tmpOf`), so a large batch
+   * keeps no absolute paths (docs/adr/0071-bounded-memory.md).
    */
   private readonly staged: string[] = [];
   private readonly safeFolders = new Set<string>();

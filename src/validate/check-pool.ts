@@ -1,6 +1,6 @@
 // Checks the files of a cold run (no cache can answer them) in batches, in
 // worker threads when that pays (docs/validation.md, "Worker threads"; the
-// reasons in docs/decisions.md). Each batch's facts are handed on in the order
+// reasons in docs/adr/0070-cold-validation-on-worker-threads.md). Each batch's facts are handed on in the order
 // of the files, whichever thread checked them, so a report never depends on
 // the number of threads.
 import { existsSync } from 'node:fs';

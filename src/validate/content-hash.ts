@@ -4,9 +4,9 @@ import { hash } from 'node:crypto';
  * The key of a working-tree file in the validation cache: the SHA-256 of its
  * bytes, in base64 (43 characters, padding dropped). A cryptographic digest,
  * so that no file can be made to pass for another one checked before (see
- * docs/decisions.md, "The validation cache is keyed with SHA-256").
- * `crypto.hash` is one call with no Hash object: on a store's small files it
- * costs what the former MurmurHash3 in JavaScript did.
+ * docs/adr/0043-validation-cache-keyed-with-sha-256.md).
+ * `crypto.hash` is one call with no Hash object, the cheap way to hash many
+ * small files.
  */
 export function contentHash(bytes: Uint8Array, length = bytes.byteLength): string {
   return hash('sha256', length === bytes.byteLength ? bytes : bytes.subarray(0, length), 'base64').slice(0, 43);

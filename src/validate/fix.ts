@@ -44,7 +44,7 @@ const BOM = '\uFEFF';
  * stands at a lock's name that is not a file (a link, a FIFO, an empty
  * folder). Every write is atomic. Modelines and temporaries, which can be
  * many, go through one ReplaceBatch: one flush of the file system for all of
- * them rather than an fsync per file (docs/decisions.md).
+ * them rather than an fsync per file (docs/adr/0076-validate-fix-one-flush.md).
  */
 export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, options: FixOptions): Fix[] {
   const fixes: Fix[] = [];
@@ -93,7 +93,7 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
     }
   }
   // Each file is read again as its modeline is written, rather than kept since the check: a store whose
-  // 100,000 files all lack their modeline would otherwise hold every one of them (docs/decisions.md, "Bounded memory").
+  // 100,000 files all lack their modeline would otherwise hold every one of them (docs/adr/0071-bounded-memory.md).
   const modelines = diagnostics.filter((d) => d.code === 'modeline-missing' && !renamed.has(d.file)).map((d) => d.file);
   const staged: Fix[] = [];
   let done = 0;
@@ -154,8 +154,7 @@ function attempt(fix: Omit<Fix, 'done'>, act: () => void): Fix {
 /**
  * The Fix, built field by field. Not `{ ...fix, done }`: a spread of objects
  * of several shapes (with and without `to`) gives each copy a hidden class of
- * its own in V8, about 200 bytes per fix, 20 MiB for 100,000 modelines
- * (docs/decisions.md, "Bounded memory").
+ * its own in V8 (docs/adr/0071-bounded-memory.md).
  */
 function made(fix: Omit<Fix, 'done'>, done: boolean, message: string): Fix {
   return fix.to === undefined

@@ -399,6 +399,8 @@ describe('the writers', () => {
         '# Whether add, remove and plan use commit their change with git.',
         'commit: false',
         'reconciliation:',
+        '  # Who judges plans (docs/actors.md): agent (claude, codex or gemini, run headless and',
+        '  # read-only), llm (a model endpoint), command (a program), interactive (a person).',
         '  # command: the actor program, argv without a shell, run in this folder.',
         '  # command: [node, actors/my-actor.mjs]',
         '  actor: command',

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
 import { tempDir, testStore, invariantYaml } from '../helpers/tmp.ts';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 
 const ULID_RE = /\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b/;
 const EXAMPLE_PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
@@ -239,7 +239,7 @@ describe('the seed command lines', () => {
     const before = snapshot(root);
     const refused = await runAgents(['--store', root, 'invariant', 'remove', '01M8KJT9G0XNWEM589ZS7FV0VT']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--yes');
+    expect(refused.stderr).toContain('confirmation needed');
     expect(snapshot(root)).toEqual(before);
 
     const r = await runAgents(['--store', root, 'invariant', 'remove', '--yes', '01M8KJT9']);
@@ -379,16 +379,16 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(snapshot(root)).toEqual(before);
   });
 
-  it('says how to make a store when there is none (exit 2)', async () => {
+  it('a missing store is a usage error (exit 2); one named by --store has its code', async () => {
     const dir = tempDir();
     execFileSync('git', ['init', '-q'], { cwd: dir });
-    const r = await runAgents(['invariant', 'list'], { cwd: dir });
+    const r = await runAgents(['--format', 'json', 'invariant', 'list'], { cwd: dir });
     expect(r.code).toBe(2);
+    expect(errorOf(r).code).toBe('usage');
     expect(r.stderr).toContain('no store found');
-    expect(r.stderr).toContain('agents init');
-    const missing = await runAgents(['--store', join(dir, 'nope'), 'invariant', 'list']);
+    const missing = await runAgents(['--store', join(dir, 'nope'), '--format', 'json', 'invariant', 'list']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('agents init --store');
+    expect(errorOf(missing)).toMatchObject({ code: 'no-store', detail: { store: join(dir, 'nope') } });
   });
 
   it('refuses to list with an invalid file in a needed scope: exit 3, file:line:col, no partial set', async () => {

@@ -39,6 +39,7 @@ describe('agents mcp: initialize, tools and resources', () => {
       'show_invariant',
       'record_violation',
       'plan_status',
+      'record_reconciliation',
       'check_action',
     ]);
     const byName = new Map(tools.map((t) => [t.name, t]));

@@ -67,9 +67,9 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     const v1 = git(policy.work, 'rev-parse', 'v1').trim();
 
     // Not pinned yet: reading refuses, naming what to run.
-    const before = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp');
+    const before = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
     expect(before.code).toBe(2);
-    expect(before.stderr).toContain('agents extends update');
+    expect(JSON.parse(before.stdout).error.code).toBe('extends-not-pinned');
 
     const up = await run(app, 'extends', 'update', '--format', 'json');
     expect(up.code).toBe(0);
@@ -166,9 +166,9 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(effective(cached.stdout).map((e) => e.id)).toEqual([LOCAL_TESTS, NEVER_DELETE]);
 
     rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
-    const missing = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp');
+    const missing = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain('agents extends fetch');
+    expect(JSON.parse(missing.stdout).error).toMatchObject({ code: 'extends-not-fetched', detail: { source: 'policy' } });
     const use = await run(app, 'plan', 'use', 'policy:org/release', '--format', 'json');
     expect(use.code).toBe(2);
     expect(JSON.parse(use.stdout).error.code).toBe('extends-not-fetched');

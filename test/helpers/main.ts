@@ -52,3 +52,9 @@ export async function runAgents(args: string[], options: RunOptions = {}): Promi
   });
   return { code, stdout, stderr };
 }
+
+/** The error document a `--format json` run prints on stdout (docs/json-output.md): its stable `code`, exit code and detail. */
+export function errorOf(r: RunResult): { code: string; exit_code: number; detail: Record<string, unknown> | null } {
+  const doc = JSON.parse(r.stdout) as { ok: false; exit_code: number; error: { code: string; detail: Record<string, unknown> | null } };
+  return { code: doc.error.code, exit_code: doc.exit_code, detail: doc.error.detail };
+}

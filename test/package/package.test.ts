@@ -19,6 +19,7 @@ const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
   bin: Record<string, string>;
 };
 const TSC = join(REPO, 'node_modules/typescript/bin/tsc');
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as { version: string };
 
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env }, timeout: 120_000 });
@@ -107,6 +108,7 @@ describe('the tarball', { timeout: 240_000 }, () => {
         'README.md',
         'LICENSE',
         'CHANGELOG.md',
+        'THIRD-PARTY-NOTICES',
         'bin/agents.js',
         'dist/cli.js',
         'dist/index.js',
@@ -119,6 +121,18 @@ describe('the tarball', { timeout: 240_000 }, () => {
       expect(f, f).not.toMatch(/^(src|test|fixtures|bench|scripts|docs|\.agents\.example)\//);
       expect(f, f).not.toMatch(/\.map$|meta\.json$/);
     }
+  });
+
+  it('ships the notices of the packages its bundle holds', () => {
+    // The build in the copy made them from its own bundle: the same list as this checkout's build.
+    const shipped = readFileSync(join(consumer, 'node_modules', pkg.name, 'THIRD-PARTY-NOTICES'), 'utf8');
+    const listed = (text: string) =>
+      text
+        .slice(0, text.indexOf(`\n${'-'.repeat(78)}\n`))
+        .split('\n')
+        .filter((l) => l.startsWith('- '));
+    expect(listed(shipped)).toEqual(listed(readFileSync(join(REPO, 'THIRD-PARTY-NOTICES'), 'utf8')));
+    expect(listed(shipped)).toContain(`- yargs@${readJson(join(REPO, 'node_modules/yargs/package.json')).version} (MIT)`);
   });
 
   it('installs alone: every dependency is bundled', () => {

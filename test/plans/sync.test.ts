@@ -94,7 +94,7 @@ describe('plan sync (CLI, on a git repository)', () => {
     // No terminal, no --yes: exit 2 naming --yes, nothing changed.
     const refused = await run(d.root, 'plan', 'sync', d.planId);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--yes');
+    expect(refused.stderr).toContain('confirmation needed');
     expect(fileList(d.root)).toEqual(before);
 
     const preview = await json<SyncJson>(d.root, 'plan', 'sync', d.planId.slice(0, 10), '--dry-run');

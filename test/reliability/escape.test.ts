@@ -131,8 +131,8 @@ describe('names, ids and paths never reach outside the store', () => {
       expect({ args, code: r.code }).toEqual({ args, code });
       expectNoLeak(r);
     }
-    const listed = await runAgents(['--store', store, 'invariant', 'list']);
-    expect(listed.stderr).toContain('projects/evil is a symbolic link to a folder');
+    const listed = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list']);
+    expect(JSON.parse(listed.stdout).error.detail.diagnostics).toMatchObject([{ code: 'symlink', file: 'projects/evil' }]);
     expect(snapshot(root)).toEqual(before);
   });
 
@@ -223,8 +223,8 @@ describe('names, ids and paths never reach outside the store', () => {
       expect({ args, code: r.code }).toEqual({ args, code });
       expectNoLeak(r);
     }
-    const r = await runAgents(['--store', store, 'invariant', 'list']);
-    expect(r.stderr).toContain(`global/${OUT_ID}.yaml is a symbolic link`);
+    const r = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list']);
+    expect(JSON.parse(r.stdout).error.detail.diagnostics).toMatchObject([{ code: 'symlink', file: `global/${OUT_ID}.yaml` }]);
     expect(snapshot(root)).toEqual(before);
   });
 

@@ -11,7 +11,7 @@ import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
  * Every git call of the tool gives the same answer whether or not the
  * variables git sets for hooks (GIT_DIR in a linked worktree, GIT_INDEX_FILE,
  * GIT_PREFIX) are set, in a normal repository and in a linked worktree
- * (docs/guarantees.md; docs/decisions.md, "One git runner, one environment").
+ * (docs/guarantees.md; docs/adr/0046-one-git-runner-one-environment.md).
  */
 
 const G1 = '01JG1000000000000000000000';

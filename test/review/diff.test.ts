@@ -125,9 +125,9 @@ describe('agents invariant diff between revisions', () => {
     expect(Object.keys(effects(await diff(repo, `${c1}..${c2}`, '--plan', PLAN.slice(0, 8))))).toEqual([`plan ${PLAN}`]);
     // A target that did not change is still reported when asked for.
     expect(effects(await diff(repo, `${c3}..${c4}`, '--project', 'other'))).toEqual({ 'project other': { count: [3, 3] } });
-    const r = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--project', 'nope'], { cwd: repo.dir });
+    const r = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--project', 'nope', '--format', 'json'], { cwd: repo.dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('unknown project nope');
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'unknown-project', detail: { project: 'nope' } });
   });
 
   it('--all-projects reports every project, unchanged ones too', async () => {

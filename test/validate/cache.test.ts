@@ -11,7 +11,6 @@ import { runValidate } from '../../src/validate/run.ts';
 import { agentsAsync } from '../helpers/cli.ts';
 import { BROKEN, copyCase, readCase } from '../helpers/corpus.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
-import { forgeCollision, murmur3x86128 } from '../helpers/murmur3.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
 
@@ -151,14 +150,11 @@ describe('the validation cache', () => {
     const liar = `global/${A}.yaml\t${contentHash(bytes)}\tAAAAAAAAAAAAAAAA\n`;
     writeFileSync(cacheFile, `agents validate cache\t4\tother-build\n${liar}`);
     expect(await check(store, cacheDir)).toBe(plain);
-    // Nor one of an older format: 3 and 2 keyed files with MurmurHash3, 1 before them.
-    for (const old of [3, 2]) {
-      writeFileSync(cacheFile, `agents validate cache\t${old}\ttest-build\nglobal/${A}.yaml\t${murmur3x86128(bytes)}\tAAAAAAAAAAAAAAAA\n`);
+    // Nor one of an older format, even with a line keyed as today's format keys it.
+    for (const old of [3, 2, 1]) {
+      writeFileSync(cacheFile, `agents validate cache\t${old}\ttest-build\n${liar}`);
       expect(await check(store, cacheDir)).toBe(plain);
     }
-    expect(await check(store, cacheDir)).toBe(plain);
-    writeFileSync(cacheFile, `agents validate cache\t1\ttest-build\n${liar}`);
-    expect(await check(store, cacheDir)).toBe(plain);
     expect(readFileSync(cacheFile, 'utf8').startsWith('agents validate cache\t4\ttest-build\n')).toBe(true);
     // Garbage, a damaged line, an empty file, a folder where the file should be.
     for (const junk of [
@@ -227,35 +223,19 @@ describe('the validation cache', () => {
   });
 });
 
-describe('a file forged to collide with one checked before', () => {
-  it('is checked afresh: the cache never answers for bytes it has not seen (a MurmurHash3 collision of the same size)', async () => {
-    // The good file and the forged one share everything after a comment that holds the forged block.
-    const head = (severity: string) => `${ML}id: ${A}\nseverity: ${severity}\n# `;
-    const padded = (s: string) => s + '-'.repeat((16 - (s.length % 16)) % 16);
-    const prefix = new TextEncoder().encode(padded(head('fatal')));
-    const goodText = `${padded(head('error'))}${'-'.repeat(16)}\ntext: "Never delete production data"\n`;
-    const goodBytes = new TextEncoder().encode(goodText);
-    const forged = forgeCollision(goodBytes, prefix);
-    expect(forged.byteLength).toBe(goodBytes.byteLength);
-    expect(Buffer.from(forged).equals(Buffer.from(goodBytes))).toBe(false);
-    expect(murmur3x86128(forged)).toBe(murmur3x86128(goodBytes));
-
+describe('a file changed to other bytes of the same size', () => {
+  it('is checked afresh: the cache never answers for bytes it has not seen', async () => {
+    const goodText = `${ML}id: ${A}\nseverity: error\ntext: "Never delete production data"\n`;
+    const badText = goodText.replace('severity: error', 'severity: fatal');
+    expect(badText.length).toBe(goodText.length);
     const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: goodText });
-    const cleanRun = JSON.parse(await check(store, cacheDir)) as { ok: boolean };
-    expect(cleanRun.ok).toBe(true);
-    writeFileSync(join(store, `global/${A}.yaml`), forged);
+    expect((JSON.parse(await check(store, cacheDir)) as { ok: boolean }).ok).toBe(true);
+    writeFileSync(join(store, `global/${A}.yaml`), badText);
     const plain = await check(store, undefined);
     const out = JSON.parse(plain) as { ok: boolean; diagnostics: { severity: string; file: string }[] };
     expect(out.ok).toBe(false);
     expect(out.diagnostics.some((d) => d.severity === 'error' && d.file === `global/${A}.yaml`)).toBe(true);
     expect(await check(store, cacheDir)).toBe(plain);
-  });
-
-  it('is built with a MurmurHash3 x86 128 that gives the reference values', () => {
-    // Reference values of MurmurHash3_x86_128 with seed 0, as 4 big-endian 32-bit words.
-    expect(murmur3x86128(new Uint8Array())).toBe('00000000000000000000000000000000');
-    expect(murmur3x86128(new TextEncoder().encode('The quick brown fox jumps over the lazy dog'))).toBe('2f1583c3ecee2c675d7bf66ce5e91d2c');
-    expect(murmur3x86128(new TextEncoder().encode('0123456789abcdef0'))).toBe('1f8a385560920c06b5182f1c718c0b9c');
   });
 });
 

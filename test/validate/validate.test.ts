@@ -14,11 +14,14 @@ const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
 const PML = '# yaml-language-server: $schema=../../schemas/invariant.schema.json\n';
 
 type D = { code: string; file: string; severity: string };
-async function run(cwd: string, ...args: string[]): Promise<{ code: number; diagnostics: D[]; files: number; stderr: string }> {
+async function run(
+  cwd: string,
+  ...args: string[]
+): Promise<{ code: number; diagnostics: D[]; files: number; stderr: string; error?: string }> {
   const r = await runMain(['validate', '--format', 'json', ...args], { cwd });
   if (r.stdout === '') return { code: r.code, diagnostics: [], files: 0, stderr: r.stderr };
   const out = JSON.parse(r.stdout);
-  return { code: r.code, diagnostics: out.diagnostics, files: out.files, stderr: r.stderr };
+  return { code: r.code, diagnostics: out.diagnostics ?? [], files: out.files, stderr: r.stderr, error: out.error?.code };
 }
 const codes = (ds: D[]) => ds.map((d) => `${d.code} ${d.file}`).sort();
 
@@ -73,6 +76,7 @@ describe('validate exit codes and severities', () => {
   it('is a usage error without a store', async () => {
     const r = await run(tempDir());
     expect(r.code).toBe(2);
+    expect(r.error).toBe('usage');
     expect(r.stderr).toMatch(/no store found/);
   });
 

@@ -1,12 +1,13 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { initTarget } from '../../store/discover.ts';
 import { installPreCommitHook } from '../../store/hooks.ts';
 import { initStore, writeSchemas } from '../../store/init.ts';
+import { type ActorFlags, askActor, choiceFromFlags } from '../actor-options.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
-interface InitArgs {
+interface InitArgs extends ActorFlags {
   hooks?: boolean;
   'export-check'?: boolean;
   schemas?: boolean;
@@ -28,6 +29,20 @@ export default defineCommand<InitArgs>({
       .option('schemas', {
         type: 'boolean',
         describe: "refresh the store's copies of the JSON Schemas (schemas/) from this version of agents",
+      })
+      .option('actor', {
+        choices: ['agent', 'llm', 'command', 'interactive', 'none'],
+        requiresArg: true,
+        describe: 'who judges plans (docs/actors.md); asked in a terminal when not given. command: the example actor',
+      })
+      .option('agent', { choices: ['claude', 'codex', 'gemini'], requiresArg: true, describe: 'with --actor agent: the agent CLI' })
+      .option('provider', { choices: ['openai', 'anthropic'], requiresArg: true, describe: "with --actor llm: the endpoint's API" })
+      .option('model', { type: 'string', requiresArg: true, describe: 'with --actor llm or agent: the model' })
+      .option('base-url', { type: 'string', requiresArg: true, describe: 'with --actor llm: the endpoint, e.g. http://localhost:11434/v1' })
+      .option('api-key-env', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'with --actor llm: the NAME of the variable holding the key (default OPENAI_API_KEY or ANTHROPIC_API_KEY)',
       }),
   async run(argv, ctx) {
     const root = initTarget({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
@@ -43,25 +58,41 @@ export default defineCommand<InitArgs>({
     }
     if (argv['export-check'] && !argv.hooks)
       throw new UsageError('--export-check goes with --hooks', 'Run `agents init --hooks --export-check`.');
-    const made = argv.hooks && exists ? [] : initStore(root);
+    let actor = choiceFromFlags(argv);
+    const creating = !(argv.hooks && exists);
+    if (creating && argv.actor === undefined && ctx.interactive && !(exists && readdirSync(root).length > 0))
+      actor = await askActor(ctx.io);
+    const made = creating ? initStore(root, actor) : [];
     const hook = argv.hooks ? await installPreCommitHook(root, argv['export-check'] ?? false) : undefined;
     // Offered, not imposed: the hook checks the exported files once the store says which it exports.
     const offer = hook && !argv['export-check'] && (await exportsConfigured(root));
-    emit(ctx, { store: root, created: made, hook: hook ? { ...hook, export_check: argv['export-check'] ?? false } : null }, () => {
-      const lines: string[] = [];
-      if (made.length > 0) lines.push(`${s.green('created')} store ${root}`, ...made.map((m) => `  ${m}`));
-      if (hook)
-        lines.push(
-          `${s.green(hook.action)} pre-commit hook ${hook.path}`,
-          `  it runs \`agents validate --staged\`${argv['export-check'] ? ' and `agents export --check`' : ''} before each commit`,
-        );
-      if (offer)
-        lines.push(
-          '  this store exports instruction files (export.targets in config.yaml): `agents init --hooks --export-check` also checks they are up to date',
-        );
-      if (made.length > 0) lines.push('', 'Next: agents invariant add --global "Never delete production data"');
-      return lines.join('\n');
-    });
+    emit(
+      ctx,
+      {
+        store: root,
+        created: made,
+        actor: creating ? (actor ?? null) : null,
+        hook: hook ? { ...hook, export_check: argv['export-check'] ?? false } : null,
+      },
+      () => {
+        const lines: string[] = [];
+        if (made.length > 0) lines.push(`${s.green('created')} store ${root}`, ...made.map((m) => `  ${m}`));
+        if (hook)
+          lines.push(
+            `${s.green(hook.action)} pre-commit hook ${hook.path}`,
+            `  it runs \`agents validate --staged\`${argv['export-check'] ? ' and `agents export --check`' : ''} before each commit`,
+          );
+        if (offer)
+          lines.push(
+            '  this store exports instruction files (export.targets in config.yaml): `agents init --hooks --export-check` also checks they are up to date',
+          );
+        if (made.length > 0) {
+          if (actor) lines.push(`  plans are judged by the ${actorLabel(actor)} (reconciliation in config.yaml)`);
+          lines.push('', 'Next: agents invariant add --global "Never delete production data"');
+        }
+        return lines.join('\n');
+      },
+    );
     return EXIT_CODES.ok;
   },
 });
@@ -76,4 +107,10 @@ async function exportsConfigured(root: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+function actorLabel(a: NonNullable<ReturnType<typeof choiceFromFlags>>): string {
+  if (a.actor === 'agent') return `agent actor (${a.agent})`;
+  if (a.actor === 'llm') return `llm actor (${a.provider} ${a.model})`;
+  return a.actor === 'command' ? 'example actor (actors/example-actor.mjs: fixed rules, replace it)' : 'interactive actor (a person)';
 }

@@ -16,8 +16,9 @@ const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 interface StrategizeArgs {
   id: string;
-  actor?: 'command' | 'interactive';
+  actor?: 'command' | 'interactive' | 'agent' | 'llm';
   context?: string;
+  'show-prompt'?: boolean;
 }
 
 function readContext(ctx: CliContext, file: string): string {
@@ -47,16 +48,21 @@ export default defineCommand<StrategizeArgs>({
     y
       .positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' })
       .option('actor', {
-        choices: ['command', 'interactive'],
+        choices: ['command', 'interactive', 'agent', 'llm'],
         requiresArg: true,
         describe: 'who evaluates the invariants (default: reconciliation.actor in config.yaml)',
       })
-      .option('context', { type: 'string', requiresArg: true, describe: 'a text file with the plan context, sent to the actor' }),
+      .option('context', { type: 'string', requiresArg: true, describe: 'a text file with the plan context, sent to the actor' })
+      .option('show-prompt', {
+        type: 'boolean',
+        describe: 'print what the actor would be sent (the prompt, for agent and llm); send and write nothing',
+      }),
   async run(argv, ctx) {
     const service = await ctx.plans();
     const config = await service.config();
     const kind = argv.actor ?? config.reconciliation.actor;
     const context = argv.context !== undefined ? readContext(ctx, String(argv.context)) : null;
+    if (argv['show-prompt']) return showPrompt(ctx, service, String(argv.id), kind, config.reconciliation, context);
     const controller = new AbortController();
     // Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP) all stop the actor's whole process group and write nothing.
     const onSignal = (signal: NodeJS.Signals) =>
@@ -72,12 +78,17 @@ export default defineCommand<StrategizeArgs>({
         );
       }
       actor = interactiveActor({ stdin: ctx.io.stdin as NodeJS.ReadStream, stdout: ctx.io.stdout as NodeJS.WriteStream, color: ctx.color });
+    } else if (kind === 'agent' || kind === 'llm') {
+      // Loaded only here: no other command pays for the model actors.
+      const { modelActorFromConfig } = await import('../../enforce/model-actors.ts');
+      actor = modelActorFromConfig(kind, config.reconciliation, { root: service.root, env: ctx.io.env, signal: controller.signal });
+      for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
     } else {
       const command = config.reconciliation.command;
       if (!command || command.length === 0) {
         throw new UsageError(
           'no actor command configured: config.yaml has no reconciliation.command',
-          'Nothing was written. Set it, e.g. `reconciliation: {command: [node, actors/my-actor.mjs]}` (argv, run in the store folder), or use --actor interactive.',
+          'Nothing was written. Choose who judges plans in config.yaml (docs/actors.md): `reconciliation: {actor: agent, agent: claude}`, an llm endpoint, or `command: [node, actors/my-actor.mjs]` (argv, run in the store folder); or use --actor interactive.',
         );
       }
       actor = commandActor({
@@ -139,6 +150,41 @@ export default defineCommand<StrategizeArgs>({
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
+
+/** `--show-prompt`: what the actor would get, printed; nothing sent, nothing written. */
+async function showPrompt(
+  ctx: CliContext,
+  service: Awaited<ReturnType<CliContext['plans']>>,
+  id: string,
+  kind: 'command' | 'interactive' | 'agent' | 'llm',
+  reconciliation: Awaited<ReturnType<typeof service.config>>['reconciliation'],
+  context: string | null,
+): Promise<number> {
+  const request = await service.actorRequest(id, context);
+  if (kind !== 'agent' && kind !== 'llm') {
+    emit(ctx, { actor: kind, request }, () => JSON.stringify(request, null, 2));
+    return EXIT_CODES.ok;
+  }
+  const { previewModelActor } = await import('../../enforce/model-actors.ts');
+  const preview = previewModelActor(kind, reconciliation, request, { root: service.root, env: ctx.io.env });
+  emit(ctx, { actor: kind, ...preview }, () => {
+    const out: string[] = [
+      `${kind} actor · ${preview.model} · prompt ${preview.prompt_version} · ${preview.requests.length} request(s); nothing sent`,
+    ];
+    for (const [i, r] of preview.requests.entries()) {
+      out.push('', `── request ${i + 1} of ${preview.requests.length}: ${r.ids.length} invariant(s)`);
+      if (r.endpoint) {
+        const key = reconciliation.api_key_env ? `, the key from $${reconciliation.api_key_env} in a header (not shown)` : '';
+        out.push(`POST ${r.endpoint}${key}`);
+      }
+      if (r.command)
+        out.push(`${r.command.map((a) => (/^[\w@%+=:,./<>-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ')} < prompt`);
+      out.push('', '[system]', r.system, '', '[user]', r.user);
+    }
+    return out.join('\n');
+  });
+  return EXIT_CODES.ok;
+}
 
 /** 12 s, 1 min 5 s: whole seconds. */
 function seconds(ms: number): string {

@@ -1,4 +1,5 @@
 import { EXIT_CODES } from '../../core/errors.ts';
+import type { StoreConfig } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { inferProject } from '../scope-options.ts';
 import { planJson } from '../plan-render.ts';
@@ -22,12 +23,14 @@ export default defineCommand<UseArgs>({
       .option('commit', { type: 'boolean', describe: 'commit the new plan folder with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
     const project = argv.project !== undefined ? String(argv.project) : await inferProject(ctx, await ctx.invariants());
-    const r = await (await ctx.plans()).use({
+    const service = await ctx.plans();
+    const r = await service.use({
       action: String(argv.action),
       ...(project !== undefined ? { project } : {}),
       ...(argv.goal !== undefined ? { goal: String(argv.goal) } : {}),
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
     });
+    const config = await service.config();
     const s = ctx.style;
     emit(
       ctx,
@@ -48,10 +51,23 @@ export default defineCommand<UseArgs>({
         for (const inv of r.promoted) lines.push(`    ${inv.id}  ${inv.text}  ${s.dim(`(from ${inv.source?.origin_id})`)}`);
         for (const d of r.duplicates) lines.push(`  ${s.yellow('skipped')} ${d.origin_id} (same text as ${d.of}): ${d.text}`);
         if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
-        lines.push('', `Next: agents plan strategize ${r.plan.id}`);
+        lines.push('', ...nextStep(r.plan.id, config.reconciliation));
         return lines.join('\n');
       },
     );
     return EXIT_CODES.ok;
   },
 });
+
+/**
+ * The "Next" line: `plan strategize` when an actor is configured that it can run, else how
+ * to configure one (a command actor without its command fails with exit 2).
+ */
+function nextStep(id: string, r: StoreConfig['reconciliation']): string[] {
+  const ready = r.actor !== 'command' || (r.command !== undefined && r.command.length > 0);
+  if (ready) return [`Next: agents plan strategize ${id}`];
+  return [
+    `Next: choose who judges plans (docs/actors.md), e.g. set \`reconciliation: {actor: agent, agent: claude}\` in config.yaml,`,
+    `      then agents plan strategize ${id}; or judge it yourself: agents plan strategize ${id} --actor interactive`,
+  ];
+}

@@ -37,7 +37,7 @@ export async function show(svc: PlanService, prefix: string): Promise<PlanShow> 
     violations: records.violations.filter((v) => v.resolved === undefined),
     drift: computeDrift(plan, planInvariants, actions),
   };
-  // Only a run its decision node commits counts (docs/decisions.md); an unfinished write is not shown as the latest run.
+  // Only a run its decision node commits counts (docs/adr/0064-run-committed-by-decision-node.md); an unfinished write is not shown as the latest run.
   const { latest } = committedRuns(records.decisions, records.enforcement);
   if (latest?.run) result.latestEnforcement = latest.run;
   const node = latestDecision(records.decisions);

@@ -1,5 +1,6 @@
 // `plan strategize`: the Invariant Reconciliation Actor's run, recorded.
 import {
+  type ActorRequest,
   type DecisionNode,
   type EnforcementRun,
   buildActorRequest,
@@ -15,6 +16,17 @@ import { withFolderLock } from '../../store/lock.ts';
 import type { PlanService } from '../plan-service.ts';
 import { planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';
+
+/** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
+export async function actorRequest(svc: PlanService, prefix: string, context: string | null): Promise<ActorRequest> {
+  const plan = await planById(svc, prefix);
+  const { entries } = await svc.invariants.effective({ plan: plan.id });
+  return buildActorRequest(
+    plan,
+    context,
+    entries.map((e) => e.invariant),
+  );
+}
 
 /**
  * The Invariant Reconciliation Actor's run (docs/plans.md): asks `actor` about the
@@ -64,6 +76,8 @@ export async function strategize(
         records: rec.records,
       };
       if (author !== undefined) run.created_by = author;
+      if (options.actor.model !== undefined) run.model = options.actor.model;
+      if (options.actor.promptVersion !== undefined) run.prompt_version = options.actor.promptVersion;
       if (rec.error !== undefined) run.error = rec.error;
       run.set_digest = digest;
       const decision: DecisionNode = {

@@ -1,0 +1,98 @@
+import { createInterface } from 'node:readline/promises';
+import { type ActorChoice, type AgentName, DEFAULT_MODEL, type Provider } from '../core/actor-choice.ts';
+import { CancelledError, UsageError } from '../core/errors.ts';
+import type { CliIo } from './io.ts';
+
+/** `agents init`'s flags that choose the reconciliation actor (docs/actors.md). */
+export interface ActorFlags {
+  actor?: 'agent' | 'llm' | 'command' | 'interactive' | 'none';
+  agent?: AgentName;
+  provider?: Provider;
+  model?: string;
+  'base-url'?: string;
+  'api-key-env'?: string;
+}
+
+/** The choice the flags make; `undefined` for none (or `--actor none`). Flags that do not fit it are exit 2. */
+export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
+  const stray = (flags: (keyof ActorFlags)[], what: string) => {
+    const given = flags.filter((k) => f[k] !== undefined);
+    if (given.length > 0) {
+      throw new UsageError(`--${given[0]} goes with --actor ${what}`, 'Nothing was created. See `agents init --help` and docs/actors.md.');
+    }
+  };
+  switch (f.actor) {
+    case undefined:
+    case 'none':
+      stray(['agent', 'provider', 'model', 'base-url', 'api-key-env'], 'agent or --actor llm');
+      return undefined;
+    case 'command':
+    case 'interactive':
+      stray(['agent', 'provider', 'model', 'base-url', 'api-key-env'], 'agent or --actor llm');
+      return { actor: f.actor };
+    case 'agent':
+      stray(['provider', 'base-url', 'api-key-env'], 'llm');
+      if (f.agent === undefined) throw new UsageError('--actor agent needs --agent claude|codex|gemini', 'Nothing was created.');
+      return { actor: 'agent', agent: f.agent, ...(f.model !== undefined ? { model: f.model } : {}) };
+    case 'llm': {
+      stray(['agent'], 'agent');
+      if (f.provider === undefined) throw new UsageError('--actor llm needs --provider openai|anthropic', 'Nothing was created.');
+      if (f['base-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['base-url'])) {
+        throw new UsageError(`--base-url ${JSON.stringify(f['base-url'])} is not an http(s) URL`, 'Nothing was created.');
+      }
+      if (f['api-key-env'] !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(f['api-key-env'])) {
+        throw new UsageError(
+          `--api-key-env takes the NAME of an environment variable, e.g. OPENAI_API_KEY, not ${f['api-key-env'].length > 12 ? 'a key' : JSON.stringify(f['api-key-env'])}`,
+          'Nothing was created. The key stays in the environment, never in the store.',
+        );
+      }
+      return {
+        actor: 'llm',
+        provider: f.provider,
+        model: f.model ?? DEFAULT_MODEL[f.provider],
+        ...(f['base-url'] !== undefined ? { base_url: f['base-url'] } : {}),
+        ...(f['api-key-env'] !== undefined ? { api_key_env: f['api-key-env'] } : {}),
+      };
+    }
+  }
+}
+
+const MENU: { label: string; choice: ActorChoice | undefined }[] = [
+  { label: 'Claude Code (claude), run headless and read-only', choice: { actor: 'agent', agent: 'claude' } },
+  { label: 'Codex CLI (codex), run headless and read-only', choice: { actor: 'agent', agent: 'codex' } },
+  { label: 'Gemini CLI (gemini), run headless and read-only', choice: { actor: 'agent', agent: 'gemini' } },
+  {
+    label: `an OpenAI-compatible endpoint (key in OPENAI_API_KEY, model ${DEFAULT_MODEL.openai})`,
+    choice: { actor: 'llm', provider: 'openai', model: DEFAULT_MODEL.openai },
+  },
+  {
+    label: `Anthropic's API (key in ANTHROPIC_API_KEY, model ${DEFAULT_MODEL.anthropic})`,
+    choice: { actor: 'llm', provider: 'anthropic', model: DEFAULT_MODEL.anthropic },
+  },
+  { label: 'the example actor: fixed rules, no model (to try the tool)', choice: { actor: 'command' } },
+  { label: 'a person, answering at the terminal', choice: { actor: 'interactive' } },
+  { label: 'decide later (config.yaml says how)', choice: undefined },
+];
+
+/** Asks at the terminal which actor judges plans; Enter takes the last entry, "decide later". */
+export async function askActor(io: CliIo): Promise<ActorChoice | undefined> {
+  // Lines read in the terminal's own (cooked) mode: it echoes and edits; Ctrl-C stops the process, and
+  // the input closing cancels: either way nothing is created. The iterator keeps lines typed ahead.
+  const rl = createInterface({ input: io.stdin, terminal: false });
+  const lines = rl[Symbol.asyncIterator]();
+  try {
+    io.stdout.write('Who judges plans at `agents plan strategize`? (docs/actors.md)\n');
+    for (const [i, m] of MENU.entries()) io.stdout.write(`  ${i + 1}) ${m.label}\n`);
+    for (;;) {
+      io.stdout.write(`Choose 1-${MENU.length} [${MENU.length}]: `);
+      const next = await lines.next();
+      if (next.done) throw new CancelledError('Cancelled: no store was created.');
+      const answer = next.value.trim();
+      const n = answer === '' ? MENU.length : Number(answer);
+      if (Number.isInteger(n) && n >= 1 && n <= MENU.length) return MENU[n - 1]!.choice;
+      io.stdout.write(`  ${JSON.stringify(answer)} is not one of 1-${MENU.length}\n`);
+    }
+  } finally {
+    rl.close();
+  }
+}

@@ -1,0 +1,191 @@
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import type { ImportPlan, PlannedCandidate } from '../../core/import-plan.ts';
+import { IMPORT_KINDS, type ImportKind } from '../../core/import-sources.ts';
+import type { ImportWritten, ReplaceResult } from '../../service/import-service.ts';
+import { defineCommand } from '../command.ts';
+import type { CliContext } from '../context.ts';
+import { requireInteractive, tuiIo } from '../interactive.ts';
+import { emit } from '../render.ts';
+import type { Style } from '../style.ts';
+
+interface ImportArgs {
+  paths?: string[];
+  from?: string[];
+  project?: string;
+  dryRun?: boolean;
+  yes?: boolean;
+  replace?: boolean;
+}
+
+/** The stable JSON shape of an import (docs/json-output.md). */
+function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: ReplaceResult | null) {
+  return {
+    files: plan.files.map((f) => ({
+      file: f.file,
+      kind: f.kind,
+      scope: f.target.kind === 'project' ? { kind: 'project', project: f.target.name } : { kind: f.target.kind },
+      skipped: f.skipped ?? (f.target.kind === 'skip' ? f.target.why : null),
+      candidates: f.candidates.length,
+      left_out: f.leftOut,
+    })),
+    candidates: plan.candidates.map((c) => ({
+      n: c.n,
+      file: c.file,
+      line: c.line,
+      end_line: c.end_line,
+      text: c.text,
+      tags: c.tags,
+      severity: c.severity,
+      scope: c.scope.kind === 'project' ? { kind: 'project', project: c.scope.project } : { kind: 'global' },
+      status: c.status,
+      same_as: c.same_as ?? null,
+      near_duplicates: c.near,
+    })),
+    projects: plan.projects,
+    written,
+    replaced,
+  };
+}
+
+function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
+  const lines: string[] = [];
+  // Global files first, as the plan weighs them (a rule said there applies everywhere).
+  const files = [...plan.files].sort((a, b) => Number(a.target.kind === 'project') - Number(b.target.kind === 'project'));
+  for (const f of files) {
+    const skipped = f.skipped ?? (f.target.kind === 'skip' ? f.target.why : undefined);
+    if (skipped) {
+      lines.push(`${s.yellow('skipped')} ${f.file}: ${skipped}`);
+      continue;
+    }
+    const where = f.target.kind === 'project' ? `project ${f.target.name}` : 'global';
+    const mine = plan.candidates.filter((c) => c.file === f.file);
+    lines.push(`${s.bold(f.file)} → ${where}: ${mine.length} rule${mine.length === 1 ? '' : 's'}, ${f.leftOut.length} left out`);
+    for (const c of mine) {
+      const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : '~');
+      const note =
+        c.status === 'exists' && c.same_as && 'id' in c.same_as
+          ? s.dim(`  (already in the store: ${c.same_as.id})`)
+          : c.status === 'duplicate' && c.same_as && 'file' in c.same_as
+            ? s.dim(`  (said before at ${c.same_as.file}:${c.same_as.line})`)
+            : c.near.length > 0
+              ? s.yellow(`  (near-duplicate of ${c.near.map((n) => n.id).join(', ')})`)
+              : '';
+      lines.push(
+        `  ${mark} ${String(c.line).padStart(4)}  ${c.text} ${s.dim(`[${c.severity}${c.tags.length ? `; ${c.tags.join(', ')}` : ''}]`)}${note}`,
+      );
+    }
+    const left = verbose ? f.leftOut : f.leftOut.filter((l) => l.reason !== 'heading');
+    for (const l of left) {
+      const at = l.line === l.end_line ? `${l.line}` : `${l.line}-${l.end_line}`;
+      lines.push(s.dim(`    left out ${at.padStart(7)}  ${l.reason}: ${l.excerpt}`));
+    }
+  }
+  return lines.join('\n');
+}
+
+function summary(plan: ImportPlan): string {
+  const fresh = plan.candidates.filter((c) => c.status === 'new');
+  const creates = plan.projects.filter((p) => !p.exists && fresh.some((c) => c.scope.project === p.name));
+  const by = new Map<string, number>();
+  for (const c of fresh) {
+    const k = c.scope.kind === 'global' ? 'global' : c.scope.project!;
+    by.set(k, (by.get(k) ?? 0) + 1);
+  }
+  const parts = [...by].map(([k, n]) => `${k} ${n}`).join(', ');
+  return `${fresh.length} new invariant${fresh.length === 1 ? '' : 's'}${parts ? ` (${parts})` : ''}${
+    creates.length ? `, ${creates.length} new project${creates.length === 1 ? '' : 's'} (${creates.map((p) => p.name).join(', ')})` : ''
+  }`;
+}
+
+export default defineCommand<ImportArgs>({
+  command: 'import [paths..]',
+  describe: 'Turn the rules of AGENTS.md, CLAUDE.md, Cursor and other instruction files into invariants (review, then write)',
+  builder: (y) =>
+    y
+      .positional('paths', { type: 'string', array: true, describe: 'files or folders to import (default: every known instruction file)' })
+      .option('from', {
+        type: 'string',
+        array: true,
+        choices: IMPORT_KINDS,
+        requiresArg: true,
+        describe: 'only files of this kind (repeatable)',
+      })
+      .option('project', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'put every rule into this project instead of where its file applies',
+      })
+      .option('dry-run', { type: 'boolean', describe: 'show what would be written and what was left out; write nothing' })
+      .option('yes', { alias: 'y', type: 'boolean', describe: 'write every new rule without the review' })
+      .option('replace', {
+        type: 'boolean',
+        describe: "remove the imported lines from their files and let `agents export` write the rules' block in their place",
+      })
+      .conflicts('dry-run', ['yes', 'replace']),
+  async run(argv, ctx) {
+    const service = await importService(ctx);
+    const plan = await service.plan({
+      cwd: ctx.io.cwd,
+      ...(argv.paths !== undefined ? { paths: argv.paths.map(String) } : {}),
+      ...(argv.from !== undefined ? { from: argv.from as ImportKind[] } : {}),
+      ...(argv.project !== undefined ? { project: String(argv.project) } : {}),
+    });
+    const s = ctx.style;
+    const fresh = plan.candidates.filter((c) => c.status === 'new');
+    if (plan.files.length === 0) {
+      throw new UsageError(
+        'no instruction file found (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)',
+        'Name the files to import: agents import docs/rules.md --from agents-md.',
+      );
+    }
+    if (argv.dryRun) {
+      emit(ctx, importJson(plan, null, null), () => `${planText(s, plan, false)}\n\nWould write ${summary(plan)}. Nothing was written.`);
+      return EXIT_CODES.ok;
+    }
+    let chosen: PlannedCandidate[] | undefined = fresh;
+    if (!argv.yes && fresh.length > 0) {
+      requireInteractive(ctx);
+      const { runImportReview } = await import('../../tui/import.tsx');
+      chosen = await runImportReview(tuiIo(ctx), plan);
+      if (chosen === undefined) {
+        // As every form answered no (n or Esc): nothing changed, exit 1 (docs/tui.md).
+        ctx.io.stderr.write('Nothing imported.\n');
+        return EXIT_CODES.checkFailed;
+      }
+    }
+    const written = await service.apply(plan, chosen);
+    for (const p of written.projects) {
+      const paths = plan.projects.find((x) => x.name === p)?.paths ?? [];
+      ctx.io.stderr.write(`agents: created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})\n`);
+    }
+    const replaced = argv.replace ? await service.replace(plan, written) : null;
+    emit(ctx, importJson(plan, written, replaced), () => {
+      const lines = [
+        planText(s, plan, false),
+        '',
+        `${s.green('imported')} ${written.invariants.length} invariant${written.invariants.length === 1 ? '' : 's'}`,
+      ];
+      for (const w of written.invariants) lines.push(`  ${w.path}`);
+      for (const r of written.refused) {
+        const c = plan.candidates[r.n - 1]!;
+        lines.push(`${s.yellow('not imported')} ${c.file}:${c.line}: ${r.why}`);
+      }
+      for (const f of replaced?.files ?? [])
+        lines.push(
+          `${s.green('replaced')} ${f.removed.length} line${f.removed.length === 1 ? '' : 's'} of ${f.file}${f.block ? ' with the managed block' : ''}`,
+        );
+      for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${p}`);
+      return lines.join('\n');
+    });
+    return EXIT_CODES.ok;
+  },
+});
+
+async function importService(ctx: CliContext) {
+  const [invariants, scopes, { ImportService }] = await Promise.all([
+    ctx.invariants(),
+    ctx.scopes(),
+    import('../../service/import-service.ts'),
+  ]);
+  return new ImportService(invariants, scopes);
+}

@@ -1,0 +1,73 @@
+/**
+ * The reconciliation actor `agents init` sets up (docs/actors.md): its lines of
+ * config.yaml. Pure: the init command asks or reads flags, this says what is written.
+ */
+
+export type AgentName = 'claude' | 'codex' | 'gemini';
+export type Provider = 'openai' | 'anthropic';
+
+export type ActorChoice =
+  /** The example actor, written into the store's actors/ folder. */
+  | { actor: 'command' }
+  | { actor: 'interactive' }
+  | { actor: 'agent'; agent: AgentName; model?: string }
+  | { actor: 'llm'; provider: Provider; model: string; base_url?: string; api_key_env?: string };
+
+/** The variable each provider's own tools read the key from: the default of `api_key_env`. */
+export const DEFAULT_KEY_ENV: Record<Provider, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+
+/** A model to start with for each provider, when none is given (a small, cheap one). */
+export const DEFAULT_MODEL: Record<Provider, string> = { openai: 'gpt-4.1-mini', anthropic: 'claude-haiku-4-5' };
+
+/** `reconciliation:` and its keys, for config.yaml; with no choice, the command actor left to configure. */
+export function reconciliationLines(choice?: ActorChoice): string[] {
+  const head = [
+    'reconciliation:',
+    '  # Who judges plans (docs/actors.md): agent (claude, codex or gemini, run headless and',
+    '  # read-only), llm (a model endpoint), command (a program), interactive (a person).',
+  ];
+  if (choice === undefined) {
+    return [
+      ...head,
+      '  # command: the actor program, argv without a shell, run in this folder.',
+      '  # command: [node, actors/my-actor.mjs]',
+      '  actor: command',
+      '  timeout_ms: 60000',
+    ];
+  }
+  switch (choice.actor) {
+    case 'command':
+      return [
+        ...head,
+        '  # An EXAMPLE actor (fixed rules, no network): replace it with your own program.',
+        '  actor: command',
+        '  command: [node, actors/example-actor.mjs]',
+        '  timeout_ms: 60000',
+      ];
+    case 'interactive':
+      return [...head, '  actor: interactive', '  timeout_ms: 60000'];
+    case 'agent':
+      return [
+        ...head,
+        '  actor: agent',
+        `  agent: ${choice.agent}`,
+        ...(choice.model !== undefined ? [`  model: ${choice.model}`] : ['  # model: the CLI uses its own default']),
+        '  # agent_path: /path/to/the/cli   # when it is not on PATH',
+        '  timeout_ms: 300000',
+      ];
+    case 'llm':
+      return [
+        ...head,
+        '  actor: llm',
+        `  provider: ${choice.provider}`,
+        `  model: ${choice.model}`,
+        ...(choice.base_url !== undefined
+          ? [`  base_url: ${choice.base_url}`]
+          : ['  # base_url: http://localhost:11434/v1   # an OpenAI-compatible server']),
+        '  # The NAME of the variable holding the key; never the key itself.',
+        `  api_key_env: ${choice.api_key_env ?? DEFAULT_KEY_ENV[choice.provider]}`,
+        '  timeout_ms: 300000',
+        '  # batch_size: 50   # invariants per request',
+      ];
+  }
+}

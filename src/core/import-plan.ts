@@ -1,0 +1,225 @@
+/**
+ * What `agents import` would write: the candidates of every file, each with
+ * its scope, severity and whether it is new, said twice among the files, or
+ * already in the store (by the de-duplication key, docs/resolution.md).
+ * Pure: the files' split text and the store's invariants in, the plan out.
+ */
+
+import type { LeftOut, RuleCandidate } from './import-rules.ts';
+import type { ImportKind, ImportTarget } from './import-sources.ts';
+import { compileGlob, globsSurelyOverlap, singleFolder } from './globs.ts';
+import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
+import { looseKey, nearDuplicatesOf } from './near-duplicates.ts';
+import { textKey } from './normalise.ts';
+
+/** One instruction file, read and split (or skipped with the reason). */
+export interface ImportFile {
+  file: string;
+  kind: ImportKind;
+  target: ImportTarget;
+  candidates: RuleCandidate[];
+  leftOut: LeftOut[];
+  /** Why the whole file was skipped (binary, too large, not UTF-8, a link out of the repository, bad front matter…). */
+  skipped?: string;
+}
+
+export type CandidateStatus = 'new' | 'duplicate' | 'exists';
+
+export interface PlannedScope {
+  kind: 'global' | 'project';
+  project?: string;
+}
+
+export interface PlannedCandidate {
+  /** Its place in the plan: the review screen and `--format json` name candidates by it. */
+  n: number;
+  file: string;
+  line: number;
+  end_line: number;
+  /** Whether the rule is all its lines say (`--replace` removes only such lines). */
+  whole: boolean;
+  text: string;
+  tags: string[];
+  severity: Severity;
+  scope: PlannedScope;
+  status: CandidateStatus;
+  /** For `duplicate`: the candidate said first; for `exists`: the invariant already in the store. */
+  same_as?: { file: string; line: number } | { id: string; path: string };
+  /** Invariants of the store one edit or punctuation apart (reported, never refused). */
+  near: { id: string; path: string }[];
+}
+
+export interface PlannedProject {
+  name: string;
+  paths: string[];
+  /** false: the import creates it (projects/<name>/project.yaml). */
+  exists: boolean;
+}
+
+export interface ImportPlan {
+  files: ImportFile[];
+  candidates: PlannedCandidate[];
+  projects: PlannedProject[];
+}
+
+/** Soft words make a rule a warning; the rest are errors, as `invariant add` defaults. */
+const SOFT = /\b(should|prefer|consider|try to|recommended|ideally|where possible|when possible|if possible|avoid)\b/i;
+
+export function severityOf(text: string): Severity {
+  return SOFT.test(text) && !/\b(must|never|always|do not|don't|required)\b/i.test(text) ? 'warning' : 'error';
+}
+
+/**
+ * Chooses the project each project target lands in: an existing project with
+ * the same globs (whatever its name), else the project of that name, else a
+ * new one. Returns the projects and the project of each file.
+ */
+export function placeProjects(
+  files: readonly ImportFile[],
+  existing: ReadonlyMap<string, ProjectMeta>,
+  names: readonly string[],
+): { projects: PlannedProject[]; projectOf: Map<ImportFile, string> } {
+  const out = new Map<string, PlannedProject>();
+  const projectOf = new Map<ImportFile, string>();
+  const sorted = (a: readonly string[]) => [...a].sort().join('\n');
+  for (const f of files) {
+    if (f.target.kind !== 'project' || f.skipped) continue;
+    const t = f.target;
+    const match = t.paths.length === 0 ? undefined : [...existing].find(([, m]) => sorted(m.paths ?? []) === sorted(t.paths))?.[0];
+    const name = match ?? t.name;
+    projectOf.set(f, name);
+    if (!out.has(name)) out.set(name, { name, paths: existing.get(name)?.paths ?? t.paths, exists: names.includes(name) });
+  }
+  return { projects: [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), projectOf };
+}
+
+/**
+ * The plan: every candidate in file order, global files first (a rule said
+ * at the top and again in a nested file applies everywhere already). The
+ * first copy of a text is `new`; a later copy in the same scope, or in a
+ * project when the global set has it, is a `duplicate`; a text the store
+ * holds where it would apply is `exists`.
+ */
+export function planImport(
+  files: ImportFile[],
+  store: readonly ScopedInvariant[],
+  existing: ReadonlyMap<string, ProjectMeta>,
+  projectNames: readonly string[],
+): ImportPlan {
+  const { projects, projectOf } = placeProjects(files, existing, projectNames);
+  const order = [...files].sort((a, b) => rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const inStore = new Map<string, ScopedInvariant[]>();
+  for (const inv of store) {
+    const k = textKey(inv.text);
+    inStore.set(k, [...(inStore.get(k) ?? []), inv]);
+  }
+  const loose = store.filter((i) => i.active).map((invariant) => ({ invariant, loose: looseKey(invariant.text) }));
+  const said = new Map<string, { file: string; line: number; scope: PlannedScope }>();
+  const candidates: PlannedCandidate[] = [];
+  for (const f of order) {
+    if (f.skipped || f.target.kind === 'skip') continue;
+    const scope: PlannedScope = f.target.kind === 'global' ? { kind: 'global' } : { kind: 'project', project: projectOf.get(f)! };
+    for (const c of f.candidates) {
+      const key = textKey(c.text);
+      const held = (inStore.get(key) ?? []).find((inv) => applies(inv, scope));
+      const first = said.get(key);
+      const base = {
+        n: candidates.length + 1,
+        file: f.file,
+        line: c.line,
+        end_line: c.end_line,
+        whole: c.whole,
+        text: c.text,
+        tags: c.tags,
+        severity: severityOf(c.text),
+        scope,
+        near:
+          loose.length === 0
+            ? []
+            : nearDuplicatesOf(c.text, loose)
+                .filter((n) => applies(n.invariant, scope))
+                .map((n) => ({ id: n.invariant.id, path: n.invariant.path })),
+      };
+      if (held) {
+        candidates.push({ ...base, status: 'exists', same_as: { id: held.id, path: held.path } });
+      } else if (first && (first.scope.kind === 'global' || first.scope.project === scope.project)) {
+        candidates.push({ ...base, status: 'duplicate', same_as: { file: first.file, line: first.line } });
+      } else {
+        if (!first) said.set(key, { file: f.file, line: c.line, scope });
+        candidates.push({ ...base, status: 'new' });
+      }
+    }
+  }
+  return { files, candidates, projects };
+}
+
+function rank(f: ImportFile): number {
+  return f.target.kind === 'global' ? 0 : 1;
+}
+
+/** Whether an invariant of the store already holds where a candidate of `scope` would apply. */
+function applies(inv: ScopedInvariant, scope: PlannedScope): boolean {
+  if (inv.scope.kind === 'global' || inv.scope.kind === 'inherited') return true;
+  return scope.kind === 'project' && inv.scope.kind === 'project' && inv.scope.project === scope.project;
+}
+
+/**
+ * Projects' paths must be disjoint unless `projects.allow_overlap` (as
+ * `validate` checks): a file whose rules would make a new project that
+ * overlaps another (by the globs alone, or by a file of the repository both
+ * hold) is skipped with the reason, so an import never leaves the store
+ * invalid. Returns the files, those skipped marked.
+ */
+export function refuseOverlaps(
+  files: readonly ImportFile[],
+  existing: ReadonlyMap<string, ProjectMeta>,
+  names: readonly string[],
+  repoFiles: readonly string[],
+): ImportFile[] {
+  const { projects, projectOf } = placeProjects(files, existing, names);
+  const taken: { name: string; paths: readonly string[] }[] = [...existing].map(([name, m]) => ({ name, paths: m.paths ?? [] }));
+  // Projects that are one folder each (DIR/**, the nested files' case) overlap only when one folder holds the other:
+  // found through the sorted folders, not by trying every pair (a monorepo may have a thousand).
+  const folders = new Map<string, string>();
+  for (const t of taken) {
+    const dir = singleFolder(t.paths);
+    if (dir !== undefined) folders.set(dir, t.name);
+  }
+  const refused = new Map<string, string>();
+  const say = (p: PlannedProject, other: string, paths: readonly string[]) =>
+    refused.set(
+      p.name,
+      `its project ${p.name} (${p.paths.join(', ')}) would overlap project ${other} (${paths.join(', ')}); projects' paths must be disjoint: import it with --project ${other}, or set projects.allow_overlap: true in config.yaml`,
+    );
+  const pathsOf = (name: string) => taken.find((t) => t.name === name)?.paths ?? [];
+  const general = taken.filter((t) => singleFolder(t.paths) === undefined);
+  for (const p of projects) {
+    if (p.exists) continue;
+    const dir = singleFolder(p.paths);
+    let hit: string | undefined;
+    if (dir !== undefined) {
+      // A folder above it, or below it, that a project holds already.
+      for (let d = dir; hit === undefined && d !== ''; d = d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '') hit = folders.get(d);
+      hit ??= [...folders].find(([f]) => f.startsWith(`${dir}/`))?.[1];
+      hit ??= general.find((t) => overlaps(p.paths, t.paths, repoFiles))?.name;
+    } else hit = taken.find((t) => t.name !== p.name && overlaps(p.paths, t.paths, repoFiles))?.name;
+    if (hit !== undefined && hit !== p.name) {
+      say(p, hit, pathsOf(hit));
+      continue;
+    }
+    taken.push(p);
+    if (dir !== undefined) folders.set(dir, p.name);
+    else general.push(p);
+  }
+  return files.map((f) => {
+    const why = refused.get(projectOf.get(f) ?? '');
+    return why === undefined ? f : { ...f, skipped: why };
+  });
+}
+
+function overlaps(a: readonly string[], b: readonly string[], repoFiles: readonly string[]): boolean {
+  if (a.some((x) => b.some((y) => globsSurelyOverlap(x, y)))) return true;
+  const ma = a.map(compileGlob);
+  const mb = b.map(compileGlob);
+  return repoFiles.some((f) => ma.some((m) => m(f)) && mb.some((m) => m(f)));
+}

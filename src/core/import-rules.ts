@@ -1,0 +1,441 @@
+/**
+ * Splits one instruction file (AGENTS.md, CLAUDE.md, a Cursor rule, …) into
+ * candidate invariants: list items and short sentences that state a rule.
+ * Everything else (code, command listings, tables, link lists, headings,
+ * descriptions, the block `agents export` writes) is left out with its line,
+ * so a reviewer sees what was not taken and why. Pure: text in, data out.
+ */
+
+import { BEGIN_PREFIX, END_MARKER } from './export.ts';
+import { MAX_TEXT_LENGTH } from './limits.ts';
+
+/** One rule found in a file: its plain text, the line it starts on (1-based), and the tags its headings give. */
+export interface RuleCandidate {
+  text: string;
+  line: number;
+  /** The last line of its list item or paragraph. */
+  end_line: number;
+  /** Whether the rule is all its lines say (false: one sentence of a longer paragraph). */
+  whole: boolean;
+  tags: string[];
+}
+
+export type LeftOutReason =
+  | 'code-block'
+  | 'heading'
+  | 'table'
+  | 'command'
+  | 'link'
+  | 'description'
+  | 'export-block'
+  | 'comment'
+  | 'too-long';
+
+/** A piece of the file that is not a rule, with its lines (1-based, inclusive). */
+export interface LeftOut {
+  line: number;
+  end_line: number;
+  reason: LeftOutReason;
+  excerpt: string;
+}
+
+export interface SplitFile {
+  /** The front matter's text (between the `---` lines), if the file starts with one. */
+  frontMatter?: string;
+  /** The line after the front matter (1-based): where the Markdown starts. */
+  bodyLine: number;
+  candidates: RuleCandidate[];
+  leftOut: LeftOut[];
+}
+
+/** Words that make a sentence a rule wherever they stand. */
+const NORMATIVE =
+  /\b(must|mustn't|never|always|should|shouldn't|shall|do not|don't|does not need|is required|are required|required to|mandatory|forbidden|prohibited|not allowed|is not permitted|make sure|ensure|avoid|prefer|only use|need to|needs to|have to|has to|at all times|under no circumstances)\b/i;
+
+/** Verbs a rule may start with, in the imperative (lower case), as one expression over the word. */
+const IMPERATIVE = new RegExp(
+  `^(?:${(
+    'use run add keep write avoid prefer ensure follow do make include put place name test document check validate ' +
+    'update create remove delete commit push format lint wrap return handle log store import export call pass set define ' +
+    'declare mark treat consider ask verify confirm review limit split group sort reuse favor favour stick respect leave ' +
+    'apply annotate comment explain describe mention reference cite prefix start end stop fix refactor rename move migrate ' +
+    'upgrade pin lock bump release tag sign encrypt escape sanitize sanitise guard protect catch throw raise emit print ' +
+    'install build deploy target support gate require read look search plan break prioritize prioritise minimize minimise ' +
+    'maximize maximise preserve maintain omit skip exclude disable enable wait retry clean close match mirror align colocate ' +
+    'co-locate default hide expose isolate mock stub measure cache batch normalize normalise type store write keep report ' +
+    'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
+    'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
+    'suggest encourage remember pay be keep register explore consult'
+  )
+    .split(' ')
+    .join('|')})$`,
+);
+
+/** Headings under which short phrases ("2-space indentation") are conventions, hence rules. */
+const RULE_HEADING =
+  /\b(rules?|guidelines?|conventions?|style|standards?|practices?|do'?s|don'?ts?|must|policy|policies|requirements?|constraints?|boundaries|guardrails?|principles?|security|safety|restrictions?|expectations?|etiquette|instructions?|preferences?|testing|tests|commits?|pull requests?|prs?|reviews?)\b/i;
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$/;
+const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
+const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
+const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/** The candidates and left-out pieces of one file's text. */
+export function splitInstructions(text: string): SplitFile {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const out: SplitFile = { bodyLine: 1, candidates: [], leftOut: [] };
+  let i = 0;
+  if (lines[0]?.trim() === '---') {
+    const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
+    if (close > 0) {
+      out.frontMatter = lines.slice(1, close).join('\n');
+      i = close + 1;
+      out.bodyLine = i + 1;
+    }
+  }
+  const headings: { level: number; text: string; tag: string }[] = [];
+  /** Whether the last block was a list item (blank lines between items keep the list). */
+  let inList = false;
+  // The tags of the headings above, made once per heading rather than once per rule (an array shared by its rules).
+  let current: string[] | undefined;
+  const tags = () => (current ??= [...new Set(headings.filter((h) => h.level > 1 && h.tag !== '').map((h) => h.tag))].slice(-2));
+  const underRuleHeading = () => headings.some((h) => RULE_HEADING.test(h.text));
+  const leave = (from: number, to: number, reason: LeftOutReason): void => {
+    out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines.slice(from, to + 1).join(' ')) });
+  };
+
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (line.trim() === '') {
+      i++;
+      continue;
+    }
+    // The block `agents export` wrote: what it holds came from a store, never goes back into one.
+    if (line.startsWith(BEGIN_PREFIX)) {
+      const end = findFrom(lines, i + 1, (l) => l.startsWith(END_MARKER));
+      leave(i, end, 'export-block');
+      i = end + 1;
+      continue;
+    }
+    const fence = FENCE.exec(line);
+    if (fence) {
+      const mark = fence[1]!;
+      const end = findFrom(
+        lines,
+        i + 1,
+        (l) => l.trimStart().startsWith(mark[0]!.repeat(mark.length)) && l.trim().replace(/[`~]/g, '') === '',
+      );
+      leave(i, end, 'code-block');
+      i = end + 1;
+      continue;
+    }
+    if (line.trimStart().startsWith('<!--')) {
+      const end = findFrom(lines, i, (l) => l.includes('-->'));
+      leave(i, end, 'comment');
+      i = end + 1;
+      continue;
+    }
+    const heading = HEADING.exec(line);
+    if (heading) {
+      inList = false;
+      const level = heading[1]!.length;
+      while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
+      const text = plain(heading[2] ?? '');
+      headings.push({ level, text, tag: tagOf(text) });
+      current = undefined;
+      leave(i, i, 'heading');
+      i++;
+      continue;
+    }
+    if (BREAK.test(line)) {
+      i++;
+      continue;
+    }
+    if (TABLE_ROW.test(line) || (lines[i + 1] !== undefined && TABLE_RULE.test(lines[i + 1]!) && line.includes('|'))) {
+      let end = i;
+      while (end + 1 < lines.length && lines[end + 1]!.includes('|') && lines[end + 1]!.trim() !== '') end++;
+      leave(i, end, 'table');
+      i = end + 1;
+      continue;
+    }
+    // Indented code (four spaces, outside a list: a nested item of a list is an item).
+    if (/^( {4}|\t)/.test(line) && !(inList && ITEM.test(line))) {
+      let end = i;
+      while (end + 1 < lines.length && (/^( {4}|\t)/.test(lines[end + 1]!) || lines[end + 1]!.trim() === '')) end++;
+      while (lines[end]!.trim() === '') end--;
+      leave(i, end, 'code-block');
+      i = end + 1;
+      continue;
+    }
+    const item = ITEM.exec(line);
+    inList = item !== null;
+    if (item) {
+      const indent = item[1]!.replace(/\t/g, '    ').length;
+      const body = [item[3]!];
+      let end = i;
+      // Lazy and indented continuation lines; a nested item, a fence or a blank line ends it.
+      while (end + 1 < lines.length) {
+        const next = lines[end + 1]!;
+        if (endsBlock(next)) break;
+        const nextIndent = next.length - next.trimStart().length;
+        if (nextIndent <= indent && BREAK.test(next)) break;
+        body.push(next.trim());
+        end++;
+      }
+      // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
+      const children = body.join(' ').trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
+      if (children && children.items.length > 0) {
+        takeGroup(body.join(' '), children.items, i, children.end);
+        i = children.end + 1;
+        continue;
+      }
+      takeItem(body.join(' '), i, end);
+      i = end + 1;
+      continue;
+    }
+    // A paragraph: up to a blank line or the start of another block.
+    let end = i;
+    while (end + 1 < lines.length) {
+      const next = lines[end + 1]!;
+      if (endsBlock(next)) break;
+      if (/^ {0,3}(=+|-+)\s*$/.test(next)) break;
+      end++;
+    }
+    // A setext heading: a line of = or - under the paragraph.
+    if (/^ {0,3}(=+|-+)\s*$/.test(lines[end + 1] ?? '')) {
+      const level = lines[end + 1]!.trim()[0] === '=' ? 1 : 2;
+      while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
+      const text = plain(lines.slice(i, end + 1).join(' '));
+      headings.push({ level, text, tag: tagOf(text) });
+      current = undefined;
+      leave(i, end + 1, 'heading');
+      i = end + 2;
+      continue;
+    }
+    // "Run it when you change:" and the list below it are one rule.
+    const list = lines
+      .slice(i, end + 1)
+      .join(' ')
+      .trimEnd()
+      .endsWith(':')
+      ? nestedItems(end + 1, -1)
+      : undefined;
+    if (list && !captionOfCode(plain(lines.slice(i, end + 1).join(' ')), end)) {
+      takeGroup(lines.slice(i, end + 1).join(' '), list.items, i, list.end);
+      i = list.end + 1;
+      continue;
+    }
+    takeParagraph(i, end);
+    i = end + 1;
+  }
+  return out;
+
+  function takeItem(raw: string, from: number, to: number): void {
+    const body = raw.replace(/^\[[ xX]\]\s+/, '');
+    const text = plain(body);
+    leaveOrTake(itemReason(body, text, to), text, from, to);
+  }
+
+  /** Why a list item is not a rule, or undefined when it is one. */
+  function itemReason(body: string, text: string, to: number): LeftOutReason | undefined {
+    if (text === '' || /^[\p{P}\s]*$/u.test(text)) return 'description';
+    if (isLinkOnly(body)) return 'link';
+    if (captionOfCode(text, to)) return 'command';
+    // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule.
+    if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
+    if (LABELLED_CODE.test(body)) return 'command';
+    // "Test commands:", a label over the items below it.
+    if (/:$/.test(text) && text.split(/\s+/).length <= 3) return 'description';
+    // "Purpose: Provide a terminal interface": a description, whatever its verb.
+    const label = /^([^:]{1,40}):\s+(.+)$/.exec(text);
+    if (label && DESCRIBING.test(label[1]!)) return 'description';
+    if (isRule(text)) return undefined;
+    // "Error Handling: Implement robust error handling": a short label, then a rule.
+    if (label && label[1]!.split(/\s+/).length <= 5 && isRule(label[2]!)) return undefined;
+    if (/:$/.test(text)) return 'description';
+    // A bare phrase is a convention under a heading of rules ("2-space indentation"), else a description.
+    return underRuleHeading() && text.split(/\s+/).length <= 40 ? undefined : 'description';
+  }
+
+  /** A line ending with a colon that introduces a code block ("Run the tests:"): a caption, not a rule. */
+  function captionOfCode(text: string, to: number): boolean {
+    if (!text.endsWith(':')) return false;
+    let n = to + 1;
+    while (n < lines.length && lines[n]!.trim() === '') n++;
+    const next = lines[n] ?? '';
+    return FENCE.test(next.trimStart()) || (/^( {4}|\t)/.test(next) && !ITEM.test(next));
+  }
+
+  /** The items nested below the item that ends on line `from - 1` (indented more than `indent`), with their last line. */
+  function nestedItems(from: number, indent: number): { items: string[]; end: number } | undefined {
+    const items: string[] = [];
+    let end = from - 1;
+    for (let n = from; n < lines.length; n++) {
+      const l = lines[n]!;
+      if (l.trim() === '') continue;
+      const m = ITEM.exec(l);
+      const at = l.length - l.trimStart().length;
+      if (m && m[1]!.replace(/\t/g, '    ').length > indent) items.push(m[3]!);
+      else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart())) items[items.length - 1] += ` ${l.trim()}`;
+      else break;
+      end = n;
+    }
+    // Only short fragments finish the sentence above them; a list of full rules stands on its own.
+    const fragments = items.length <= 8 && items.every((x) => plain(x).split(/\s+/).length <= 12);
+    return items.length > 0 && fragments ? { items, end } : undefined;
+  }
+
+  /** An item ending with a colon and the items below it: one rule when the item is one, else left out together. */
+  function takeGroup(raw: string, items: string[], from: number, to: number): void {
+    const head = plain(raw.replace(/^\[[ xX]\]\s+/, ''));
+    const parts = items.map((x) => plain(x).replace(/[.;]$/, ''));
+    if (parts.every((x) => /^`/.test(x) || LABELLED_CODE.test(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
+      // "These include:" and a list of commands: the rule is the head's.
+      if (isRule(head.replace(/:$/, ''))) take(`${head} ${items.map((x) => plain(x)).join(', ')}.`, from, to);
+      else leave(from, to, 'command');
+      return;
+    }
+    const reason = itemReason(raw, head, to);
+    if (reason !== undefined && !(reason === 'description' && isRule(head.replace(/:$/, '')))) leave(from, to, reason);
+    else take(`${head} ${parts.join('; ')}.`, from, to);
+  }
+
+  function leaveOrTake(reason: LeftOutReason | undefined, text: string, from: number, to: number): void {
+    if (reason === undefined) take(text, from, to);
+    else leave(from, to, reason);
+  }
+
+  function takeParagraph(from: number, to: number): void {
+    const raw = lines.slice(from, to + 1).join(' ');
+    const text = plain(raw);
+    if (isLinkOnly(raw)) {
+      leave(from, to, 'link');
+      return;
+    }
+    if (captionOfCode(text, to) || (text.endsWith(':') && text.split(/\s+/).length <= 3)) {
+      leave(from, to, text.endsWith(':') && captionOfCode(text, to) ? 'command' : 'description');
+      return;
+    }
+    const sentences = splitSentences(text);
+    const rules = sentences.filter(isRule);
+    if (rules.length === 0) leave(from, to, 'description');
+    // A short paragraph that states rules is one candidate; a long one gives its rule sentences one by one.
+    else if (rules.length === sentences.length && text.length <= 400) take(text, from, to);
+    else {
+      for (const s of rules) take(s, from, to, false);
+      if (rules.length < sentences.length) leave(from, to, 'description');
+    }
+  }
+
+  function take(text: string, from: number, to: number, whole = true): void {
+    if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
+    else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
+  }
+}
+
+/** A line that starts a block of its own: it never continues the item or paragraph above it. */
+function endsBlock(line: string): boolean {
+  return (
+    line.trim() === '' ||
+    ITEM.test(line) ||
+    FENCE.test(line) ||
+    HEADING.test(line) ||
+    TABLE_ROW.test(line) ||
+    line.trimStart().startsWith('<!--')
+  );
+}
+
+function findFrom(lines: readonly string[], from: number, test: (l: string) => boolean): number {
+  for (let n = from; n < lines.length; n++) if (test(lines[n]!)) return n;
+  return lines.length - 1;
+}
+
+/** Markdown to plain text: links to their words, emphasis and HTML dropped, inline code kept as its text. */
+export function plain(markdown: string): string {
+  // Most rules hold no Markdown at all: only their white space to fold.
+  if (!/[`*_[\]<>!~\\]/.test(markdown)) return markdown.replace(/\s+/g, ' ').trim();
+  return markdown
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/<\/?[a-zA-Z][^>]*>/g, '')
+    .replace(/`+([^`]+?)`+/g, '$1')
+    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+    .replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3')
+    .replace(/~~(.+?)~~/g, '$1')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function startsWithCode(markdown: string): boolean {
+  return /^\s*(\*\*|__)?`/.test(markdown);
+}
+
+/** A link and little else: "[Docs](…)", "See [the guide](…)", "<https://…>". */
+function isLinkOnly(markdown: string): boolean {
+  const rest = markdown
+    .replace(/!?\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/<https?:[^>]+>/g, '')
+    .replace(/https?:\/\/\S+/g, '');
+  if (rest === markdown) return false;
+  const words = rest
+    .replace(/[\p{P}\s]+/gu, ' ')
+    .trim()
+    .toLowerCase();
+  return words === '' || /^(see|read|refer to|see also|check|details|docs|more|for more|for details)( (in|at|the))?$/.test(words);
+}
+
+/** "**Install:** `npm ci`", "Checks: `npm run lint` / `npm test`": a label, then commands. */
+const LABELLED_CODE = /^\s*(\*\*|__)?[^`:]{1,40}:(\*\*|__)?\s*(`[^`]+`[\s/,;|&]*(or|and)?\s*)+(\(.*\))?\s*$/;
+
+/** Labels that introduce a description, not a rule ("Purpose: …"). */
+const DESCRIBING = /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role)\W*$/i;
+
+/** A sentence that states a rule: normative words, or the imperative (also after a leading clause: "When X, run Y."). */
+function isRule(text: string): boolean {
+  if (NORMATIVE.test(text) || startsImperative(text)) return true;
+  const clause = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b[^,]{1,120},\s*(.*)$/i.exec(text);
+  return clause !== null && startsImperative(clause[2]!);
+}
+
+function startsImperative(text: string): boolean {
+  const first = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)/u.exec(text)?.[1]?.toLowerCase().replace(/'/g, '');
+  return first !== undefined && IMPERATIVE.test(first);
+}
+
+/** Sentences: split after . ! ? followed by a space and a capital or a quote, keeping abbreviations such as "e.g." whole. */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  const re = /[.!?](?=\s+["'(\p{Lu}`])/gu;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const before = text.slice(Math.max(0, m.index - 4), m.index + 1).toLowerCase();
+    if (/\b(e\.g|i\.e|etc|vs|cf)\.$/.test(before)) continue;
+    out.push(text.slice(start, m.index + 1).trim());
+    start = m.index + 1;
+  }
+  const last = text.slice(start).trim();
+  if (last !== '') out.push(last);
+  return out;
+}
+
+/** A heading as a tag: lower case, words joined by hyphens, at most 64 characters. */
+export function tagOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+}
+
+function excerpt(text: string): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > 80 ? `${t.slice(0, 77)}…` : t;
+}

@@ -1,0 +1,175 @@
+/**
+ * The instruction files `agents import` knows, and where each one applies:
+ * which scope its rules belong to. Pure: paths and front matter in, kinds
+ * and scopes out (docs/import.md).
+ */
+
+import { isName } from './names.ts';
+
+export const IMPORT_KINDS = [
+  'agents-md',
+  'claude-md',
+  'gemini-md',
+  'copilot',
+  'copilot-instructions',
+  'cursor',
+  'cursorrules',
+  'windsurfrules',
+  'windsurf',
+  'clinerules',
+  'ruler',
+] as const;
+export type ImportKind = (typeof IMPORT_KINDS)[number];
+
+/** The kind of a repository-relative path, or undefined when it is no instruction file the tool knows. */
+export function instructionKind(rel: string): ImportKind | undefined {
+  const base = rel.slice(rel.lastIndexOf('/') + 1);
+  // ruler keeps its sources (an AGENTS.md among them) in .ruler/ and writes the agents' files from them.
+  if (/^(.+\/)?\.ruler\/(.+\/)?[^/]+\.md$/.test(rel)) return 'ruler';
+  if (base === 'AGENTS.md') return 'agents-md';
+  if (base === 'CLAUDE.md' || base === 'CLAUDE.local.md') return 'claude-md';
+  if (base === 'GEMINI.md') return 'gemini-md';
+  if (rel === '.github/copilot-instructions.md') return 'copilot';
+  if (/^\.github\/instructions\/(.+\/)?[^/]+\.instructions\.md$/.test(rel)) return 'copilot-instructions';
+  if (/^(.+\/)?\.cursor\/rules\/(.+\/)?[^/]+\.mdc?$/.test(rel)) return 'cursor';
+  if (base === '.cursorrules') return 'cursorrules';
+  if (base === '.windsurfrules') return 'windsurfrules';
+  if (/^\.windsurf\/rules\/(.+\/)?[^/]+\.md$/.test(rel)) return 'windsurf';
+  if (base === '.clinerules' || /^\.clinerules\/(.+\/)?[^/]+\.md$/.test(rel)) return 'clinerules';
+  return undefined;
+}
+
+/** git pathspecs that find every kind above (for `git ls-files`). */
+export const IMPORT_PATHSPECS: readonly string[] = [
+  ':(glob)**/AGENTS.md',
+  ':(glob)**/CLAUDE.md',
+  ':(glob)**/CLAUDE.local.md',
+  ':(glob)**/GEMINI.md',
+  '.github/copilot-instructions.md',
+  ':(glob).github/instructions/**/*.instructions.md',
+  ':(glob)**/.cursor/rules/**/*.md',
+  ':(glob)**/.cursor/rules/**/*.mdc',
+  ':(glob)**/.cursorrules',
+  ':(glob)**/.windsurfrules',
+  ':(glob).windsurf/rules/**/*.md',
+  '.clinerules',
+  ':(glob).clinerules/**/*.md',
+  ':(glob)**/.ruler/**/*.md',
+];
+
+/** Where a file's rules go: everywhere, or a project with the globs of the files it covers. */
+export type ImportTarget = { kind: 'global' } | { kind: 'project'; name: string; paths: string[] } | { kind: 'skip'; why: string };
+
+/** What the front matter says about where a rule file applies (Cursor, Copilot, Windsurf, Cline). */
+export interface AppliesTo {
+  globs?: string[];
+  alwaysApply?: boolean;
+}
+
+/** Front matter values as Cursor, Copilot, Windsurf and Cline write them. */
+export function appliesTo(kind: ImportKind, front: Record<string, unknown> | undefined): AppliesTo {
+  if (front === undefined) return {};
+  const out: AppliesTo = {};
+  const globs = kind === 'copilot-instructions' ? front.applyTo : kind === 'clinerules' ? front.paths : front.globs;
+  const list = globList(globs);
+  if (list.length > 0) out.globs = list;
+  if (typeof front.alwaysApply === 'boolean') out.alwaysApply = front.alwaysApply;
+  if (kind === 'windsurf' && front.trigger === 'always_on') out.alwaysApply = true;
+  return out;
+}
+
+function globList(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  return items
+    .filter((g): g is string => typeof g === 'string')
+    .map((g) => g.trim().replace(/^\.\//, ''))
+    .filter((g) => g !== '');
+}
+
+/** A project name from a folder or file name: lower case, the characters names allow. */
+export function projectName(from: string): string | undefined {
+  const name = from
+    .toLowerCase()
+    .replace(/\.(instructions\.md|mdc|md)$/, '')
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[^a-z0-9]+|-+$/g, '')
+    .slice(0, 64);
+  return isName(name) && name !== '.' && name !== '..' ? name : undefined;
+}
+
+/**
+ * Where the rules of the file at `rel` apply. A file at the top → global; a
+ * nested AGENTS.md/CLAUDE.md/GEMINI.md (or a nested `.cursor/rules`,
+ * `.ruler`) → the project of its folder, `DIR/**`; a rule file with globs →
+ * a project with those globs (named after the file); `alwaysApply` (or
+ * `applyTo: "**"`) → global. `project` overrides the derived name.
+ */
+export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, project?: string): ImportTarget {
+  const dir = folderOf(rel, kind);
+  const named = (fallback: string | undefined, paths: string[]): ImportTarget => {
+    const name = project ?? (fallback === undefined ? undefined : projectName(fallback));
+    if (name === undefined) return { kind: 'skip', why: `no project name can be made from ${rel}: give one with --project` };
+    return { kind: 'project', name, paths };
+  };
+  if (applies.alwaysApply === true || applies.globs?.every((g) => g === '**' || g === '**/*')) {
+    return dir === '' ? { kind: 'global' } : named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
+  }
+  if (applies.globs !== undefined) {
+    const prefix = dir === '' ? '' : `${dir}/`;
+    const base = rel.slice(rel.lastIndexOf('/') + 1);
+    return named(
+      base,
+      applies.globs.map((g) => `${prefix}${g}`),
+    );
+  }
+  if (kind === 'cursor' || kind === 'windsurf') {
+    // Neither always on nor tied to files: an agent reads it only when asked, so it is no standing rule.
+    return {
+      kind: 'skip',
+      why: 'the rule applies only when an agent asks for it (no globs, not alwaysApply): import it with --project or set its globs',
+    };
+  }
+  if (dir === '') return project === undefined ? { kind: 'global' } : { kind: 'project', name: project, paths: [] };
+  return named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
+}
+
+/** The folder a file governs: where it stands, or above its `.cursor/rules`, `.ruler`, `.github` folder. */
+export function folderOf(rel: string, kind: ImportKind): string {
+  const parent = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
+  const above = (marker: string) => {
+    const at = `/${rel}`.lastIndexOf(`/${marker}/`);
+    return at <= 0 ? '' : rel.slice(0, at - 1);
+  };
+  switch (kind) {
+    case 'cursor':
+      return above('.cursor');
+    case 'ruler':
+      return above('.ruler');
+    case 'copilot':
+    case 'copilot-instructions':
+    case 'windsurf':
+      return '';
+    case 'clinerules':
+      return rel === '.clinerules' || rel.startsWith('.clinerules/') ? '' : parent;
+    default:
+      return parent;
+  }
+}
+
+/**
+ * Front matter as Cursor and Windsurf read it: `key: value` lines, values
+ * unquoted (`globs: **\/*.ts`, which YAML takes for an alias). Undefined
+ * when a line is not of that form, or a value starts as YAML structure does
+ * (`[`, `{`, a quote): such a file is YAML, and a broken one.
+ */
+export function lenientFrontMatter(text: string): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  for (const line of text.split(/\r?\n/)) {
+    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/.exec(line);
+    if (!m || /^[[{"'&!|>]/.test(m[2]!)) return undefined;
+    const v = m[2]!;
+    out[m[1]!] = v === 'true' ? true : v === 'false' ? false : v;
+  }
+  return out;
+}

@@ -1,0 +1,189 @@
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { ANSWER_SCHEMA, promptText } from '../core/reconcile-prompt.ts';
+import type { Actor } from './actors.ts';
+import { runProgram } from './command-actor.ts';
+import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
+
+import type { AgentName } from '../core/actor-choice.ts';
+
+export type { AgentName };
+
+/** Each agent CLI: its program name and the npm package that installs it, for the message when it is missing. */
+export const AGENTS: Record<AgentName, { program: string; product: string; install: string }> = {
+  claude: { program: 'claude', product: 'Claude Code', install: 'npm install -g @anthropic-ai/claude-code' },
+  codex: { program: 'codex', product: 'Codex CLI', install: 'npm install -g @openai/codex' },
+  gemini: { program: 'gemini', product: 'Gemini CLI', install: 'npm install -g @google/gemini-cli' },
+};
+
+export interface AgentActorConfig {
+  agent: AgentName;
+  /** The CLI's path (found with `findAgent`). */
+  program: string;
+  /** The model the CLI is told to use; absent: the CLI's own default. */
+  model?: string;
+  /** Where the agent runs: the repository the store belongs to, which it may read but not change. */
+  cwd: string;
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  maxRequestChars: number;
+  signal?: AbortSignal;
+}
+
+/** Gemini CLI's policy for the run: no tool that writes or runs commands, whatever the user's settings allow. */
+const GEMINI_POLICY = `[[rule]]
+toolName = ["write_file", "replace", "run_shell_command", "save_memory"]
+decision = "deny"
+priority = 999
+`;
+
+/** The line given to `gemini -p`, which appends it to the prompt read from standard input. */
+const GEMINI_TAIL = 'Answer as the instructions above ask: with the JSON object only.';
+
+/**
+ * The CLI's arguments for one headless, read-only run that reads the prompt on standard
+ * input (docs/actors.md). No argument ever holds a secret: the CLI finds its own
+ * credentials, as it does when the team runs it.
+ */
+export function agentArgs(agent: AgentName, files: { schema: string; last: string; policy: string }, model?: string): string[] {
+  const m = model ? ['--model', model] : [];
+  if (agent === 'claude') {
+    // Read, Grep and Glob only; no MCP servers of the user's (they may write); the answer's schema enforced.
+    return [
+      '-p',
+      '--output-format',
+      'json',
+      '--json-schema',
+      JSON.stringify(ANSWER_SCHEMA),
+      '--tools',
+      'Read,Grep,Glob',
+      '--strict-mcp-config',
+      '--no-session-persistence',
+      ...m,
+    ];
+  }
+  if (agent === 'codex') {
+    // `-c` keys, not --disable: an unknown feature name in -c is ignored by other Codex versions, not refused.
+    const off = ['shell_tool', 'multi_agent', 'goals', 'view_image', 'image_generation'].flatMap((f) => ['-c', `features.${f}=false`]);
+    return [
+      'exec',
+      '--sandbox',
+      'read-only',
+      '--skip-git-repo-check',
+      '--ephemeral',
+      '--color',
+      'never',
+      ...off,
+      '-c',
+      'web_search="disabled"',
+      '--output-schema',
+      files.schema,
+      '--output-last-message',
+      files.last,
+      ...m,
+      '-',
+    ];
+  }
+  return ['-p', GEMINI_TAIL, '--output-format', 'json', '--approval-mode', 'plan', '--policy', files.policy, ...m];
+}
+
+/**
+ * The agent CLI's path: `agent_path` when configured (relative to the store folder),
+ * else its usual name found on PATH; `undefined` when there is none.
+ */
+export function findAgent(
+  agent: AgentName,
+  configured: string | undefined,
+  storeRoot: string,
+  env: Record<string, string | undefined>,
+): string | undefined {
+  if (configured !== undefined) {
+    const path = isAbsolute(configured) ? configured : resolve(storeRoot, configured);
+    return executable(path) ? path : undefined;
+  }
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir === '') continue;
+    const path = join(dir, AGENTS[agent].program);
+    if (executable(path)) return path;
+  }
+  return undefined;
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The `agent` actor: the team's agent CLI, run headless and read-only once per batch,
+ * with the prompt on standard input; its answer is read from the CLI's JSON output
+ * (structured output for Claude Code and Codex, a fenced JSON block for Gemini CLI).
+ */
+export function agentActor(config: AgentActorConfig): Actor {
+  const name = AGENTS[config.agent].program;
+  const description = `the agent actor (${name})`;
+  const transport: ModelTransport = {
+    model: config.model ? `${config.agent}/${config.model}` : config.agent,
+    async send(prompt, signal, timeLeftMs) {
+      const dir = mkdtempSync(join(tmpdir(), 'agents-actor-'));
+      try {
+        const files = { schema: join(dir, 'answer.schema.json'), last: join(dir, 'last-message.txt'), policy: join(dir, 'read-only.toml') };
+        writeFileSync(files.schema, JSON.stringify(ANSWER_SCHEMA));
+        writeFileSync(files.policy, GEMINI_POLICY);
+        const r = await runProgram({
+          command: [config.program, ...agentArgs(config.agent, files, config.model)],
+          cwd: config.cwd,
+          env: config.env,
+          timeoutMs: timeLeftMs,
+          signal,
+          input: promptText(prompt),
+          label: `the agent CLI \`${name}\``,
+        }).catch(() => ({ outcome: { ok: false as const, reason: 'stopped' }, stderr: '' }));
+        if (!r.outcome.ok) return r.outcome;
+        return readAgentOutput(config.agent, r.outcome.stdout, files.last);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+  return modelActor({
+    kind: 'agent',
+    description,
+    transport,
+    timeoutMs: config.timeoutMs,
+    // One prompt holds the whole set when it fits: an agent run is slow to start, and sees every constraint at once.
+    batchSize: Number.MAX_SAFE_INTEGER,
+    maxRequestChars: config.maxRequestChars,
+    ...(config.signal ? { signal: config.signal } : {}),
+  });
+}
+
+/** The answer in a CLI's output: Claude Code's and Gemini CLI's JSON result, Codex's last message. */
+function readAgentOutput(agent: AgentName, stdout: string, lastFile: string): SendOutcome {
+  if (agent === 'codex') {
+    try {
+      return { ok: true, answer: readFileSync(lastFile, 'utf8') };
+    } catch {
+      return { ok: true, answer: stdout };
+    }
+  }
+  let out: Record<string, unknown>;
+  try {
+    out = JSON.parse(stdout) as Record<string, unknown>;
+  } catch {
+    return { ok: false, reason: `the agent CLI's output is not JSON; it begins ${JSON.stringify(stdout.trim().slice(0, 80))}` };
+  }
+  if (agent === 'claude') {
+    if (out.is_error === true)
+      return { ok: false, reason: `Claude Code reported an error: ${String(out.result ?? out.subtype).slice(0, 300)}` };
+    return { ok: true, answer: out.structured_output ?? out.result ?? '' };
+  }
+  const error = out.error as { message?: unknown } | undefined;
+  if (error) return { ok: false, reason: `Gemini CLI reported an error: ${String(error.message).slice(0, 300)}` };
+  return { ok: true, answer: typeof out.response === 'string' ? out.response : '' };
+}

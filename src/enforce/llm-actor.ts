@@ -1,0 +1,211 @@
+import { ANSWER_SCHEMA, type ReconcilePrompt } from '../core/reconcile-prompt.ts';
+import type { Actor } from './actors.ts';
+import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
+
+/** The `llm` actor's settings, defaults applied (config.yaml `reconciliation`, docs/actors.md). */
+export interface LlmActorConfig {
+  provider: 'openai' | 'anthropic';
+  model: string;
+  /** Without a trailing slash. */
+  baseUrl: string;
+  /** The key itself, read from the variable `api_key_env` names; sent only in a header. */
+  apiKey: string | undefined;
+  timeoutMs: number;
+  batchSize: number;
+  maxRequestChars: number;
+  maxOutputTokens: number;
+  maxRetries: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_BASE_URL = { openai: 'https://api.openai.com/v1', anthropic: 'https://api.anthropic.com' } as const;
+
+/** The first wait before a retry; doubled each time, unless the endpoint says how long (Retry-After). */
+const BACKOFF_MS = 1000;
+const MAX_WAIT_MS = 60_000;
+const TOOL = 'record_results';
+const RETRIED = new Set([408, 409, 429, 500, 502, 503, 504, 529]);
+
+/**
+ * The `llm` actor: one HTTP request per batch of invariants to an OpenAI-compatible
+ * Chat Completions endpoint or to Anthropic's Messages API, asking for the answer's JSON
+ * schema (OpenAI's `response_format`, a forced tool call for Anthropic). Plain `fetch`:
+ * two small JSON APIs, and the retries, time-out and key handling are ours to test
+ * (docs/adr/0700-model-actors.md).
+ */
+export function llmActor(config: LlmActorConfig): Actor {
+  return modelActor({
+    kind: 'llm',
+    description: `the llm actor (${config.provider} ${config.model} at ${config.baseUrl})`,
+    transport: llmTransport(config),
+    timeoutMs: config.timeoutMs,
+    batchSize: config.batchSize,
+    maxRequestChars: config.maxRequestChars,
+    ...(config.signal ? { signal: config.signal } : {}),
+  });
+}
+
+/** The endpoint a provider's requests go to. */
+export function endpointOf(config: Pick<LlmActorConfig, 'provider' | 'baseUrl'>): string {
+  return config.provider === 'openai' ? `${config.baseUrl}/chat/completions` : `${config.baseUrl}/v1/messages`;
+}
+
+/** The request body for one prompt (what `--show-prompt` prints, less the headers). */
+export function requestBody(config: LlmActorConfig, prompt: ReconcilePrompt, structured = true): Record<string, unknown> {
+  if (config.provider === 'anthropic') {
+    return {
+      model: config.model,
+      max_tokens: config.maxOutputTokens,
+      system: prompt.system,
+      messages: [{ role: 'user', content: prompt.user }],
+      tools: [{ name: TOOL, description: 'Record the judgement of every invariant asked about.', input_schema: ANSWER_SCHEMA }],
+      tool_choice: { type: 'tool', name: TOOL },
+    };
+  }
+  const body: Record<string, unknown> = {
+    model: config.model,
+    messages: [
+      { role: 'system', content: prompt.system },
+      { role: 'user', content: prompt.user },
+    ],
+  };
+  // OpenAI's own API takes only the newer name; compatible servers (Ollama, vLLM) know the older one.
+  body[config.baseUrl === DEFAULT_BASE_URL.openai ? 'max_completion_tokens' : 'max_tokens'] = config.maxOutputTokens;
+  if (structured)
+    body.response_format = { type: 'json_schema', json_schema: { name: 'reconciliation', strict: true, schema: ANSWER_SCHEMA } };
+  return body;
+}
+
+function llmTransport(config: LlmActorConfig): ModelTransport {
+  const url = endpointOf(config);
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (config.provider === 'anthropic') {
+    headers['anthropic-version'] = '2023-06-01';
+    if (config.apiKey !== undefined) headers['x-api-key'] = config.apiKey;
+  } else if (config.apiKey !== undefined) {
+    headers.authorization = `Bearer ${config.apiKey}`;
+  }
+  // Whatever an endpoint or a network error says is shown without the key (some echo it back).
+  const clean = (text: string) => (config.apiKey ? text.split(config.apiKey).join('[key]') : text);
+  let structured = true;
+
+  return {
+    model: `${config.provider}/${config.model}`,
+    async send(prompt, signal) {
+      for (let attempt = 0; ; attempt++) {
+        const r = await post(url, headers, requestBody(config, prompt, structured), signal);
+        if (signal.aborted) return { ok: false, reason: 'stopped' };
+        if (r.kind === 'ok') return answerOf(config.provider, r.body, config.maxOutputTokens);
+        // A compatible server without JSON-schema output: ask once more for plain text, read as a fenced block.
+        if (
+          r.kind === 'status' &&
+          r.status === 400 &&
+          structured &&
+          config.provider === 'openai' &&
+          /response_format|json_schema/i.test(r.text)
+        ) {
+          structured = false;
+          attempt--;
+          continue;
+        }
+        const why =
+          r.kind === 'status'
+            ? `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text))}`
+            : `no response from ${url}: ${clean(r.message)}`;
+        const retryable = r.kind === 'network' || RETRIED.has(r.status);
+        if (!retryable || attempt >= config.maxRetries) {
+          return { ok: false, reason: retryable && attempt > 0 ? `${why} (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : why };
+        }
+        const wait = Math.min(MAX_WAIT_MS, (r.kind === 'status' ? retryAfter(r.headers) : undefined) ?? BACKOFF_MS * 2 ** attempt);
+        if (!(await sleep(wait, signal))) return { ok: false, reason: 'stopped' };
+      }
+    },
+  };
+}
+
+type Posted =
+  | { kind: 'ok'; body: unknown }
+  | { kind: 'status'; status: number; text: string; headers: Headers }
+  | { kind: 'network'; message: string };
+
+async function post(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<Posted> {
+  try {
+    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' });
+    const text = await res.text();
+    if (!res.ok) return { kind: 'status', status: res.status, text, headers: res.headers };
+    try {
+      return { kind: 'ok', body: JSON.parse(text) };
+    } catch {
+      return { kind: 'status', status: res.status, text: `the response is not JSON: ${text.slice(0, 200)}`, headers: res.headers };
+    }
+  } catch (error) {
+    const e = error as Error & { cause?: { code?: string; message?: string } };
+    return { kind: 'network', message: e.cause?.code ?? e.cause?.message ?? e.message };
+  }
+}
+
+/** The model's answer in a provider's response: the forced tool call's input, or the message text. */
+function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens: number): SendOutcome {
+  const cut = {
+    ok: false as const,
+    reason: `the answer was cut at max_output_tokens (${maxTokens}): raise it or lower batch_size in config.yaml`,
+  };
+  if (provider === 'anthropic') {
+    const b = body as { content?: { type?: string; name?: string; input?: unknown; text?: string }[]; stop_reason?: string };
+    if (b.stop_reason === 'max_tokens') return cut;
+    const content = Array.isArray(b.content) ? b.content : [];
+    const call = content.find((c) => c?.type === 'tool_use' && c.name === TOOL);
+    if (call) return { ok: true, answer: call.input };
+    const text = content
+      .filter((c) => c?.type === 'text' && typeof c.text === 'string')
+      .map((c) => c.text)
+      .join('');
+    return { ok: true, answer: text };
+  }
+  const choice = (body as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] }).choices?.[0];
+  if (choice?.finish_reason === 'length') return cut;
+  if (typeof choice?.message?.refusal === 'string' && choice.message.refusal !== '') {
+    return { ok: false, reason: `the model refused: ${choice.message.refusal.slice(0, 300)}` };
+  }
+  return { ok: true, answer: typeof choice?.message?.content === 'string' ? choice.message.content : '' };
+}
+
+/** An error body's message (each provider nests it under `error`), else the start of the body. */
+function errorMessage(text: string): string {
+  try {
+    const e = (JSON.parse(text) as { error?: { message?: unknown } | string }).error;
+    const m = typeof e === 'string' ? e : e?.message;
+    if (typeof m === 'string') return m.slice(0, 300);
+  } catch {
+    // Not JSON: the text itself.
+  }
+  return text.trim().slice(0, 300) || '(no body)';
+}
+
+/** Retry-After (seconds or an HTTP date) or OpenAI's retry-after-ms, in ms. */
+function retryAfter(headers: Headers): number | undefined {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const v = headers.get('retry-after');
+  if (v === null) return undefined;
+  const s = Number(v);
+  if (Number.isFinite(s) && s >= 0) return s * 1000;
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+/** Waits, unless aborted first: true when the wait ran out. */
+function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(false);
+    const t = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve(true);
+    }, ms);
+    const stop = () => {
+      clearTimeout(t);
+      resolve(false);
+    };
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}

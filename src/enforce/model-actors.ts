@@ -1,0 +1,149 @@
+import { dirname } from 'node:path';
+import { UsageError } from '../core/errors.ts';
+import type { StoreConfig } from '../core/model.ts';
+import type { ActorRequest } from '../core/records.ts';
+import { batchPrompts, PROMPT_VERSION } from '../core/reconcile-prompt.ts';
+import type { Actor } from './actors.ts';
+import { AGENTS, agentActor, agentArgs, findAgent } from './agent-actor.ts';
+import { DEFAULT_BASE_URL, endpointOf, type LlmActorConfig, llmActor, requestBody } from './llm-actor.ts';
+import { MODEL_ACTOR_DEFAULTS } from './model-actor.ts';
+
+/**
+ * The `agent` and `llm` actors made from config.yaml (docs/actors.md). Loaded only by
+ * `plan strategize` when one of them is configured, so no other command pays for it.
+ */
+
+export interface ModelActorContext {
+  /** The store folder (config.yaml's); the agent runs in the folder holding it. */
+  root: string;
+  env: Record<string, string | undefined>;
+  signal?: AbortSignal;
+}
+
+type Reconciliation = StoreConfig['reconciliation'];
+
+const NOTHING = 'Nothing was written.';
+
+/** The llm actor's settings from config.yaml, the key read from its variable; bad settings are exit 2. */
+export function llmSettings(r: Reconciliation, env: Record<string, string | undefined>, withKey: boolean): LlmActorConfig {
+  if (r.provider === undefined || r.model === undefined) {
+    throw new UsageError(
+      `the llm actor needs reconciliation.${r.provider === undefined ? 'provider' : 'model'} in config.yaml`,
+      `${NOTHING} Set e.g. \`reconciliation: {actor: llm, provider: openai, model: gpt-4.1-mini, api_key_env: OPENAI_API_KEY}\` (docs/actors.md).`,
+    );
+  }
+  // A URL is shown in messages and kept in records: credentials in it would be too.
+  const base = r.base_url === undefined ? undefined : URL.canParse(r.base_url) ? new URL(r.base_url) : undefined;
+  if (base && (base.username !== '' || base.password !== '')) {
+    throw new UsageError(
+      'reconciliation.base_url holds credentials (user:password@)',
+      `${NOTHING} Remove them from the URL: it is shown in messages and records; put the key in the variable api_key_env names.`,
+    );
+  }
+  let apiKey: string | undefined;
+  if (r.api_key_env !== undefined && withKey) {
+    apiKey = env[r.api_key_env];
+    if (apiKey === undefined || apiKey === '') {
+      throw new UsageError(
+        `the environment variable ${r.api_key_env} (reconciliation.api_key_env) is not set`,
+        `${NOTHING} Export the API key in ${r.api_key_env}; config.yaml names the variable, never the key.`,
+      );
+    }
+  }
+  return {
+    provider: r.provider,
+    model: r.model,
+    baseUrl: (r.base_url ?? DEFAULT_BASE_URL[r.provider]).replace(/\/+$/, ''),
+    apiKey,
+    timeoutMs: r.timeout_ms,
+    batchSize: r.batch_size ?? MODEL_ACTOR_DEFAULTS.batch_size,
+    maxRequestChars: r.max_request_chars ?? MODEL_ACTOR_DEFAULTS.max_request_chars,
+    maxOutputTokens: r.max_output_tokens ?? MODEL_ACTOR_DEFAULTS.max_output_tokens,
+    maxRetries: r.max_retries ?? MODEL_ACTOR_DEFAULTS.max_retries,
+  };
+}
+
+function agentProgram(r: Reconciliation, ctx: ModelActorContext): { agent: keyof typeof AGENTS; program: string } {
+  if (r.agent === undefined) {
+    throw new UsageError(
+      'the agent actor needs reconciliation.agent in config.yaml: claude, codex or gemini',
+      `${NOTHING} Set e.g. \`reconciliation: {actor: agent, agent: claude}\` (docs/actors.md).`,
+    );
+  }
+  const a = AGENTS[r.agent];
+  const program = findAgent(r.agent, r.agent_path, ctx.root, ctx.env);
+  if (program === undefined) {
+    throw new UsageError(
+      r.agent_path !== undefined
+        ? `the agent CLI ${r.agent_path} (reconciliation.agent_path) is not an executable file`
+        : `the agent CLI \`${a.program}\` (${a.product}) was not found on PATH`,
+      `${NOTHING} Install it (${a.install}) and sign in as you do to use it, or set reconciliation.agent_path to where it is.`,
+      undefined,
+      'agent-not-found',
+    );
+  }
+  return { agent: r.agent, program };
+}
+
+/** The configured `agent` or `llm` actor. */
+export function modelActorFromConfig(kind: 'agent' | 'llm', r: Reconciliation, ctx: ModelActorContext): Actor {
+  const signal = ctx.signal ? { signal: ctx.signal } : {};
+  if (kind === 'llm') return llmActor({ ...llmSettings(r, ctx.env, true), ...signal });
+  const { agent, program } = agentProgram(r, ctx);
+  return agentActor({
+    agent,
+    program,
+    ...(r.model !== undefined ? { model: r.model } : {}),
+    cwd: dirname(ctx.root),
+    env: ctx.env,
+    timeoutMs: r.timeout_ms,
+    maxRequestChars: r.max_request_chars ?? MODEL_ACTOR_DEFAULTS.max_request_chars,
+    ...signal,
+  });
+}
+
+/** One request `--show-prompt` shows: where it would go and what it would hold. */
+export interface PromptPreview {
+  ids: string[];
+  system: string;
+  user: string;
+  /** llm: the URL and body (the key is in a header, never shown). */
+  endpoint?: string;
+  body?: Record<string, unknown>;
+  /** agent: the command line (the prompt goes on standard input). */
+  command?: string[];
+}
+
+/**
+ * What the `agent` or `llm` actor would send for `request`, sending nothing (pure but for
+ * finding the agent CLI). The key is not read: a preview needs none.
+ */
+export function previewModelActor(
+  kind: 'agent' | 'llm',
+  r: Reconciliation,
+  request: ActorRequest,
+  ctx: ModelActorContext,
+): { prompt_version: string; model: string; requests: PromptPreview[] } {
+  const llm = kind === 'llm' ? llmSettings(r, ctx.env, false) : undefined;
+  const batchSize = llm ? llm.batchSize : Number.MAX_SAFE_INTEGER;
+  const batches = batchPrompts(request, batchSize, r.max_request_chars ?? MODEL_ACTOR_DEFAULTS.max_request_chars);
+  if (!batches.ok) throw new UsageError(batches.reason, NOTHING);
+  if (llm) {
+    return {
+      prompt_version: PROMPT_VERSION,
+      model: `${llm.provider}/${llm.model}`,
+      requests: batches.prompts.map((p) => ({ ...p, endpoint: endpointOf(llm), body: requestBody(llm, p) })),
+    };
+  }
+  // The command line as it would run, found on PATH or not (a preview is also how to check the setup).
+  const agent = r.agent;
+  if (agent === undefined) agentProgram(r, ctx);
+  const name = agent!;
+  const program = findAgent(name, r.agent_path, ctx.root, ctx.env) ?? r.agent_path ?? AGENTS[name].program;
+  const files = { schema: '<answer schema file>', last: '<last message file>', policy: '<read-only policy file>' };
+  return {
+    prompt_version: PROMPT_VERSION,
+    model: r.model ? `${name}/${r.model}` : name,
+    requests: batches.prompts.map((p) => ({ ...p, command: [program, ...agentArgs(name, files, r.model)] })),
+  };
+}

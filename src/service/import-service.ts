@@ -1,0 +1,353 @@
+import { readdirSync, realpathSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { AgentsError, UsageError } from '../core/errors.ts';
+import { beginMarker, END_MARKER, hashedText, scanBlock } from '../core/export.ts';
+import { singleFolder } from '../core/globs.ts';
+import { removeLines } from '../core/import-replace.ts';
+import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
+import { splitInstructions } from '../core/import-rules.ts';
+import { appliesTo, importTarget, instructionKind, lenientFrontMatter, type ImportKind } from '../core/import-sources.ts';
+import type { ExportTargetName, ScopedInvariant, Scope } from '../core/model.ts';
+import { nameProblem } from '../core/names.ts';
+import { textKey } from '../core/normalise.ts';
+import { MAX_FILE_BYTES, parseYaml } from '../core/parse-core.ts';
+import { parseYamlDocument } from '../store/yaml-document.ts';
+import { lsRepoFiles } from '../git/repo.ts';
+import { repositoryTop, readProjects } from '../store/projects.ts';
+import { readFolders, readStore } from '../store/read.ts';
+import { loadConfig } from '../store/config.ts';
+import { readRegularFile } from '../store/read-file.ts';
+import { loadIdGenerator } from './deps.ts';
+import { ExportService, sha256 } from './export-service.ts';
+import { requireValid, type InvariantService } from './invariant-service.ts';
+import type { ScopeService } from './scope-service.ts';
+
+export interface ImportOptions {
+  /** Files or folders (relative to `cwd`, or absolute) to import; none: every known instruction file of the repository. */
+  paths?: readonly string[];
+  /** Only these kinds of file. */
+  from?: readonly ImportKind[];
+  /** The project every file's rules go to, instead of the one derived from where the file applies. */
+  project?: string;
+  cwd: string;
+}
+
+/** What an import wrote. */
+export interface ImportWritten {
+  invariants: { id: string; path: string; n: number }[];
+  projects: string[];
+  /** Candidates the invariant schema refused, with why: left out, the others written. */
+  refused: { n: number; why: string }[];
+}
+
+/** Folders never searched for instruction files when the store is not in a git repository. */
+const NEVER_WALKED = new Set(['.git', 'node_modules', '.agents']);
+
+/**
+ * `agents import`: finds the repository's instruction files, splits them into
+ * candidate invariants (core/import-rules.ts), places each where its file
+ * applies (core/import-sources.ts), drops what is said twice or already held
+ * (core/import-plan.ts), and writes what the user keeps.
+ */
+export class ImportService {
+  constructor(
+    readonly invariants: InvariantService,
+    readonly scopes: ScopeService,
+  ) {}
+
+  get top(): string {
+    return repositoryTop(this.invariants.root);
+  }
+
+  /** The plan of an import: nothing is written. */
+  async plan(options: ImportOptions): Promise<ImportPlan> {
+    if (options.project !== undefined) {
+      const problem = nameProblem(options.project, 'project name');
+      if (problem) throw new UsageError(problem, 'Give --project a name such as web or billing-api.');
+    }
+    const all = await this.repositoryFiles(this.top);
+    const found = await this.find(options, all);
+    let files = await Promise.all(found.map((f) => this.readFile(f.rel, f.kind, options.project)));
+    const source = this.invariants.source;
+    const [snap, projects, inherited, config] = await Promise.all([
+      readStore(source),
+      readProjects(source),
+      this.invariants.inherited(),
+      loadConfig(source),
+    ]);
+    requireValid(snap, 'import');
+    if (!config.projects.allow_overlap) files = refuseOverlaps(files, projects.meta, projects.names, all);
+    const store = [...snap.invariants.filter((i) => i.scope.kind === 'global' || i.scope.kind === 'project'), ...inherited];
+    return planImport(files, store, projects.meta, projects.names);
+  }
+
+  /** The files to read: those named, or every known kind in the repository. */
+  private async find(options: ImportOptions, all: readonly string[]): Promise<{ rel: string; kind: ImportKind }[]> {
+    const top = this.top;
+    const wanted = (kind: ImportKind | undefined) => kind !== undefined && (options.from === undefined || options.from.includes(kind));
+    if (options.paths === undefined || options.paths.length === 0) {
+      return all.flatMap((rel) => {
+        const kind = instructionKind(rel);
+        return wanted(kind) ? [{ rel, kind: kind! }] : [];
+      });
+    }
+    const out: { rel: string; kind: ImportKind }[] = [];
+    for (const given of options.paths) {
+      const abs = isAbsolute(given) ? given : resolve(options.cwd, given);
+      const rel = relative(top, abs).split(sep).join('/');
+      if (rel.startsWith('..') || isAbsolute(rel)) {
+        throw new UsageError(`${given} is outside the repository (${top})`, 'Name files or folders inside the repository.');
+      }
+      const below = all.filter((f) => rel === '' || f.startsWith(`${rel}/`));
+      if (below.length > 0 && !all.includes(rel)) {
+        for (const f of below) {
+          const kind = instructionKind(f);
+          if (wanted(kind)) out.push({ rel: f, kind: kind! });
+        }
+        continue;
+      }
+      const kind = instructionKind(rel) ?? (options.from?.length === 1 ? options.from[0] : undefined);
+      if (kind === undefined) {
+        throw new UsageError(
+          `${given} is not an instruction file agents knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,
+          'Say which kind it is with --from (for example --from agents-md), or name a folder to search.',
+        );
+      }
+      out.push({ rel, kind });
+    }
+    return out;
+  }
+
+  /** Every file of the repository (git's list when there is one, so ignored files stay out), repository-relative. */
+  private async repositoryFiles(top: string): Promise<string[]> {
+    try {
+      return (await lsRepoFiles(top, true)).sort();
+    } catch {
+      const out: string[] = [];
+      const walk = (dir: string) => {
+        for (const e of readdirSync(join(top, dir), { withFileTypes: true })) {
+          const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+          if (e.isDirectory() && !NEVER_WALKED.has(e.name)) walk(rel);
+          else if (!e.isDirectory()) out.push(rel);
+        }
+      };
+      walk('');
+      return out.sort();
+    }
+  }
+
+  /** One file, read and split, or skipped with the reason (never a throw: one bad file does not stop the rest). */
+  private async readFile(rel: string, kind: ImportKind, project: string | undefined): Promise<ImportFile> {
+    const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
+    const top = this.top;
+    const abs = join(top, rel);
+    let real: string;
+    try {
+      real = realpathSync(abs);
+    } catch {
+      return { ...file, skipped: 'it does not exist' };
+    }
+    const realTop = realpathSync(top);
+    if (real !== realTop && !real.startsWith(`${realTop}${sep}`)) {
+      return { ...file, skipped: `it is a symbolic link to ${real}, outside the repository` };
+    }
+    const r = readRegularFile(real, MAX_FILE_BYTES, { followLinks: true });
+    if (!r.ok) return { ...file, skipped: r.code === 'too-large' ? `it is larger than ${MAX_FILE_BYTES} bytes` : `it ${r.message}` };
+    const bytes = r.bytes;
+    if (bytes.includes(0)) return { ...file, skipped: 'it is a binary file' };
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+    } catch {
+      return { ...file, skipped: 'it is not UTF-8 text' };
+    }
+    const split = splitInstructions(text);
+    let front: Record<string, unknown> | undefined;
+    if (split.frontMatter !== undefined) {
+      const parsed = await parseFrontMatter(rel, split.frontMatter);
+      if (typeof parsed === 'string') return { ...file, skipped: parsed };
+      front = parsed;
+    }
+    return {
+      ...file,
+      target: importTarget(rel, kind, appliesTo(kind, front), project),
+      candidates: split.candidates,
+      leftOut: split.leftOut,
+    };
+  }
+
+  /**
+   * Writes the chosen candidates: the projects they need first (project.yaml
+   * with the paths their files apply to), then each scope's invariants under
+   * that scope's lock, each file atomically. A text the scope came to hold
+   * meanwhile is left out, as `add` refuses it.
+   */
+  async apply(plan: ImportPlan, chosen: readonly PlannedCandidate[]): Promise<ImportWritten> {
+    const written: ImportWritten = { invariants: [], projects: [], refused: [] };
+    const needed = new Set(chosen.filter((c) => c.scope.kind === 'project').map((c) => c.scope.project!));
+    for (const p of plan.projects) {
+      if (p.exists || !needed.has(p.name)) continue;
+      await this.scopes.addProject({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}), commit: false });
+      written.projects.push(p.name);
+    }
+    const [{ formatInvariantFile }, { writeFilesTogether }, { withFolderLock }] = await Promise.all([
+      import('../core/serialize.ts'),
+      import('../store/atomic-write.ts'),
+      import('../store/lock.ts'),
+      loadIdGenerator(),
+    ]);
+    const { deps, root, source } = this.invariants;
+    const author = await deps.author(root);
+    const now = deps
+      .clock()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
+    const groups = new Map<string, { scope: Scope; items: PlannedCandidate[] }>();
+    for (const c of chosen) {
+      const scope: Scope = c.scope.kind === 'global' ? { kind: 'global' } : { kind: 'project', project: c.scope.project! };
+      const folder = scope.kind === 'global' ? 'global' : `projects/${scope.project}`;
+      const g = groups.get(folder) ?? { scope, items: [] };
+      g.items.push(c);
+      groups.set(folder, g);
+    }
+    for (const [folder, { scope, items }] of groups) {
+      await withFolderLock(
+        root,
+        folder,
+        async () => {
+          const here = await readFolders(source, [folder]);
+          requireValid(here, `import into ${folder}`);
+          const held = new Set(here.invariants.map((i) => textKey(i.text)));
+          const files: { rel: string; content: string }[] = [];
+          for (const c of items) {
+            const key = textKey(c.text);
+            if (held.has(key)) continue;
+            held.add(key);
+            const id = deps.newId();
+            const inv: ScopedInvariant = {
+              id,
+              text: c.text,
+              severity: c.severity,
+              active: true,
+              tags: c.tags,
+              created_at: now,
+              scope,
+              path: `${folder}/${id}.yaml`,
+              imported_from: { file: c.file, line: c.line },
+            };
+            if (author !== undefined) inv.created_by = author;
+            let content: string;
+            try {
+              content = formatInvariantFile(inv.path, inv);
+            } catch (error) {
+              // A rule the schema refuses (hidden characters, say) is reported, and the others are written.
+              if (!(error instanceof AgentsError)) throw error;
+              written.refused.push({ n: c.n, why: error.message });
+              continue;
+            }
+            files.push({ rel: inv.path, content });
+            written.invariants.push({ id, path: inv.path, n: c.n });
+          }
+          writeFilesTogether(root, files);
+        },
+        { onStale: deps.notice },
+      );
+    }
+    return written;
+  }
+
+  /**
+   * `--replace`: removes from each source file the lines of the rules now in
+   * the store (imported, or held already), puts an empty managed block where
+   * the first of them stood when the file is an export target's own, then
+   * runs `agents export` for the targets of the files it changed, which fills
+   * the blocks. A rule that is one sentence of a longer paragraph stays (its
+   * line says more than the rule).
+   */
+  async replace(plan: ImportPlan, written: ImportWritten): Promise<ReplaceResult> {
+    const done = new Set(written.invariants.map((w) => w.n));
+    const gone = plan.candidates.filter((c) => c.whole && (done.has(c.n) || c.status !== 'new'));
+    const top = this.top;
+    const result: ReplaceResult = { files: [], exported: [] };
+    const targets = new Set<ExportTargetName>();
+    const { writeFileAtomic } = await import('../store/atomic-write.ts');
+    for (const f of plan.files) {
+      const ranges = gone.filter((c) => c.file === f.file);
+      if (ranges.length === 0) continue;
+      const r = readRegularFile(join(top, f.file), MAX_FILE_BYTES);
+      if (!r.ok) continue;
+      const text = new TextDecoder().decode(r.bytes);
+      const project = plan.candidates.find((c) => c.file === f.file)?.scope.project;
+      const target = inPlaceTarget(f, plan, project);
+      const block =
+        target !== undefined && scanBlock(text).kind === 'none'
+          ? `${beginMarker(sha256(hashedText(undefined, '')))}\n${END_MARKER}\n`
+          : undefined;
+      writeFileAtomic(top, f.file, removeLines(text, ranges, block), 'replace');
+      targets.add(TARGET_OF[f.kind]);
+      result.files.push({ file: f.file, removed: ranges.map((c) => c.line), block: block !== undefined });
+    }
+    if (targets.size > 0) {
+      const exporter = new ExportService(this.invariants);
+      const changes = exporter.apply(await exporter.plan({ targets: [...targets] }));
+      result.exported = changes.map((c) => c.path);
+    }
+    return result;
+  }
+}
+
+/** What `--replace` changed: the lines taken out of each file, and the files the export then wrote. */
+export interface ReplaceResult {
+  files: { file: string; removed: number[]; block: boolean }[];
+  exported: string[];
+}
+
+/** The export target whose block belongs in the file itself (AGENTS.md at the top or in a project's folder…), if any. */
+function inPlaceTarget(f: ImportFile, plan: ImportPlan, project: string | undefined): ExportTargetName | undefined {
+  const roots: Record<string, ExportTargetName> = {
+    'AGENTS.md': 'agents-md',
+    'CLAUDE.md': 'claude-md',
+    'GEMINI.md': 'gemini-md',
+    '.github/copilot-instructions.md': 'copilot',
+  };
+  if (f.target.kind === 'global') return roots[f.file];
+  if (f.target.kind !== 'project' || project === undefined) return undefined;
+  const dir = f.file.slice(0, f.file.lastIndexOf('/'));
+  const base = f.file.slice(f.file.lastIndexOf('/') + 1);
+  const paths = plan.projects.find((p) => p.name === project)?.paths;
+  const nested = roots[base];
+  return nested !== undefined && nested !== 'copilot' && singleFolder(paths) === dir ? nested : undefined;
+}
+
+/** The export target that carries each kind's rules once they are out of their file. */
+const TARGET_OF: Record<ImportKind, ExportTargetName> = {
+  'agents-md': 'agents-md',
+  ruler: 'agents-md',
+  'claude-md': 'claude-md',
+  'gemini-md': 'gemini-md',
+  copilot: 'copilot',
+  'copilot-instructions': 'copilot',
+  cursor: 'cursor',
+  cursorrules: 'cursor',
+  windsurf: 'windsurf',
+  windsurfrules: 'windsurf',
+  clinerules: 'cline',
+};
+
+/** The front matter as a map, or why it cannot be read (file:line:col, counted in the file). */
+async function parseFrontMatter(rel: string, text: string): Promise<Record<string, unknown> | string> {
+  const bytes = new TextEncoder().encode(text);
+  const parsed = await parseYamlDocument((syntax) => parseYaml(rel, bytes, syntax));
+  const error = parsed.diagnostics.find((d) => d.severity === 'error');
+  if (error || !parsed.value) {
+    const lenient = lenientFrontMatter(text);
+    if (lenient) return lenient;
+    // The front matter starts on the file's second line.
+    const at = error ? `${rel}:${error.line + 1}:${error.col}` : rel;
+    return `its front matter is not valid YAML (${at}: ${error?.message ?? 'unreadable'})`;
+  }
+  const data = parsed.value.data;
+  if (data === null || data === undefined) return {};
+  if (typeof data !== 'object' || Array.isArray(data)) return `its front matter is not a map of keys (${rel}:2:1)`;
+  return data as Record<string, unknown>;
+}

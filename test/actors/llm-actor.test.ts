@@ -1,0 +1,264 @@
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
+import { runAgents } from '../helpers/main.ts';
+import { type ModelRequest, type ModelServer, type Reply, startModelServer } from '../helpers/model-server.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList, records, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
+
+// The `llm` actor against a scripted endpoint on 127.0.0.1, through the whole command:
+// what the endpoint received, and the records written from its answers.
+
+/** The example plan's effective set, in order, with each text. */
+const SET: [string, string][] = [
+  ['01M8KK3EF09G9ET4TAJAHQWPMN', 'Use Python 3.13 only'],
+  ['01M8KJXYP0GVPRF8KRRE9G8474', 'All API changes need tests'],
+  ['01M8KJZS90J6DRJJ8E264B9DFX', 'Log all changes'],
+  ['01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'],
+];
+const IDS = SET.map(([id]) => id);
+const GOAL = 'Upgrade the myapp API to Python 3.13';
+const CONTEXT = 'Step 1: bump the interpreter in pyproject.toml.\nStep 2: run the test suite and keep the 3.12 job.';
+const KEY = 'sk-test-7f3c9a1e5b2d4f6a8c0e-SECRET';
+
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** An answer for `ids`: each enforced unless listed in `refused`. */
+function answer(ids: readonly string[], refused: readonly string[] = []): string {
+  return JSON.stringify({
+    results: ids.map((id) => ({ invariant_id: id, enforced: !refused.includes(id), response: `judged ${id.slice(-4)}: step 2 covers it` })),
+  });
+}
+
+/** A reply in the provider's structured form: the forced tool call (Anthropic) or JSON text (OpenAI). */
+function reply(provider: 'openai' | 'anthropic', json: string): Reply {
+  return provider === 'anthropic' ? { tool: 'record_results', input: JSON.parse(json) } : { text: json };
+}
+
+/** A store (a copy of the example) whose config.yaml runs the llm actor against the server. */
+function llmStore(provider: 'openai' | 'anthropic', extra: string[] = []): { root: string; context: string } {
+  const root = exampleStore();
+  const base = provider === 'openai' ? `${server!.url}/v1` : server!.url;
+  writeFileSync(
+    join(root, 'config.yaml'),
+    [
+      'version: 1',
+      'reconciliation:',
+      '  actor: llm',
+      `  provider: ${provider}`,
+      '  model: judge-1',
+      `  base_url: ${base}`,
+      '  api_key_env: JUDGE_KEY',
+      ...(extra.some((l) => l.startsWith('timeout_ms:')) ? [] : ['  timeout_ms: 20000']),
+      ...extra.map((l) => `  ${l}`),
+      '',
+    ].join('\n'),
+  );
+  const context = join(dirname(root), 'context.md');
+  writeFileSync(context, CONTEXT);
+  return { root, context };
+}
+
+function strategize(root: string, context: string, ...extra: string[]) {
+  return runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context, ...extra], { env: { JUDGE_KEY: KEY } });
+}
+
+function onlyRun(root: string): { run: EnforcementFile & { model?: string; prompt_version?: string }; node: DecisionFile } {
+  const runs = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+  const nodes = records<DecisionFile>(root, EXAMPLE_PLAN, 'decisions');
+  expect(runs).toHaveLength(1);
+  expect(nodes).toHaveLength(1);
+  expect(nodes[0]!.enforcement_id).toBe(runs[0]!.id);
+  expect(runs[0]!.records.map((r) => r.invariant_id)).toEqual(IDS);
+  return { run: runs[0]!, node: nodes[0]! };
+}
+
+/** What a generation request asked: the invariants as listed in the prompt. */
+function asked(r: ModelRequest): string[] {
+  return [...r.text.matchAll(/"id": "([0-9A-Z]{26})"/g)].map((m) => m[1]!);
+}
+
+describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) => {
+  it('sends the goal, the context and every invariant (id and text), asks for the schema, and records the answers', async () => {
+    server = await startModelServer([reply(provider, answer(IDS, [IDS[3]!]))]);
+    const { root, context } = llmStore(provider);
+    const r = await strategize(root, context);
+    expect(r.code).toBe(1); // one invariant not enforced
+    const [req] = server.generations();
+    expect(server.generations()).toHaveLength(1);
+    expect(req!.protocol).toBe(provider === 'openai' ? 'openai-chat' : 'anthropic');
+    expect(req!.model).toBe('judge-1');
+    for (const [id, text] of SET) {
+      expect(req!.text).toContain(id);
+      expect(req!.text).toContain(text);
+    }
+    expect(req!.text).toContain(GOAL);
+    expect(req!.text).toContain(CONTEXT);
+    const body = req!.body as Record<string, unknown>;
+    if (provider === 'openai') {
+      expect(req!.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(body.response_format).toMatchObject({ type: 'json_schema', json_schema: { strict: true } });
+      expect(body.max_tokens).toBe(4096);
+    } else {
+      expect(req!.headers['x-api-key']).toBe(KEY);
+      expect(req!.headers['anthropic-version']).toBe('2023-06-01');
+      expect(body.tool_choice).toEqual({ type: 'tool', name: 'record_results' });
+      expect(body.max_tokens).toBe(4096);
+    }
+    const { run, node } = onlyRun(root);
+    expect(run).toMatchObject({ actor: 'llm', model: `${provider}/judge-1`, prompt_version: PROMPT_VERSION });
+    expect(run.error).toBeUndefined();
+    expect(run.records.map((x) => x.enforced)).toEqual([true, true, true, false]);
+    expect(run.records[0]!.actor_response).toBe(`judged ${IDS[0]!.slice(-4)}: step 2 covers it`);
+    expect(node).toMatchObject({ actor: 'llm', summary: '3 of 4 invariants enforced (llm actor)' });
+  });
+
+  it('one request per batch of batch_size invariants', async () => {
+    server = await startModelServer((req) => reply(provider, answer(asked(req))));
+    const { root, context } = llmStore(provider, ['batch_size: 3']);
+    const r = await strategize(root, context);
+    expect(r.code).toBe(0);
+    expect(server.generations().map(asked)).toEqual([IDS.slice(0, 3), IDS.slice(3)]);
+    expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
+  });
+
+  it('asks once more after a malformed answer, saying what was wrong', async () => {
+    server = await startModelServer([{ text: 'Sure! Everything looks fine to me.' }, reply(provider, answer(IDS))]);
+    const { root, context } = llmStore(provider);
+    expect((await strategize(root, context)).code).toBe(0);
+    const [first, second] = server.generations();
+    expect(server.generations()).toHaveLength(2);
+    expect(first!.text).not.toContain('previous answer');
+    expect(second!.text).toContain('Your previous answer could not be used');
+    expect(onlyRun(root).run.error).toBeUndefined();
+  });
+
+  it('a second malformed answer fails the run (run-failed), every record not enforced with the reason', async () => {
+    const bad = JSON.stringify({ results: [{ invariant_id: IDS[0], enforced: 'yes', response: 'x' }] });
+    server = await startModelServer([reply(provider, bad), reply(provider, bad)].map((x) => ('tool' in x ? x : { text: bad })));
+    const { root, context } = llmStore(provider);
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(server.generations()).toHaveLength(2);
+    const { run } = onlyRun(root);
+    expect(run.error).toMatch(/does not match actor-response\.schema\.json: results\.0\.enforced must be boolean \(after one retry\)/);
+    expect(run.records.every((x) => !x.enforced && x.actor_response.startsWith('not enforced: '))).toBe(true);
+    const status = await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN, '--format', 'json']);
+    expect(status.code).toBe(1);
+    expect((JSON.parse(status.stdout) as { reasons: { code: string }[] }).reasons.map((x) => x.code)).toContain('run-failed');
+  });
+
+  it.each([
+    ['leaves an invariant out', IDS.slice(0, 3), /leaves out 01M8KJT9G0XNWEM589ZS7FV0VT/],
+    ['names one not asked about', [...IDS, '01M8KJT9G0XNWEM589ZS7FV0VA'], /names 01M8KJT9G0XNWEM589ZS7FV0VA, not asked about/],
+  ])('an answer that %s fails the run without a retry', async (_, ids, reason) => {
+    server = await startModelServer([reply(provider, answer(ids)), reply(provider, answer(IDS))]);
+    const { root, context } = llmStore(provider);
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(server.generations()).toHaveLength(1);
+    const { run } = onlyRun(root);
+    expect(run.error).toMatch(reason);
+    expect(run.records.every((x) => !x.enforced)).toBe(true);
+  });
+
+  it('429, then success: retried after the Retry-After the endpoint gave', async () => {
+    server = await startModelServer([{ status: 429, headers: { 'retry-after': '0' } }, reply(provider, answer(IDS))]);
+    const { root, context } = llmStore(provider);
+    expect((await strategize(root, context)).code).toBe(0);
+    expect(server.generations()).toHaveLength(2);
+    expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
+  });
+
+  it('500 forever: max_retries retries, then the run fails with the status', async () => {
+    server = await startModelServer(() => ({ status: 500, message: 'upstream exploded', headers: { 'retry-after': '0' } }));
+    const { root, context } = llmStore(provider, ['max_retries: 2']);
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(server.generations()).toHaveLength(3);
+    expect(onlyRun(root).run.error).toMatch(/HTTP 500 from http:\/\/127\.0\.0\.1:\d+\/.*: upstream exploded \(after 2 retries\)/);
+  });
+
+  it('an endpoint that never answers: stopped at timeout_ms, the run failed', async () => {
+    server = await startModelServer([{ hang: true }]);
+    const { root, context } = llmStore(provider, ['timeout_ms: 400']);
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(onlyRun(root).run.error).toMatch(/did not answer within 400 ms \(timeout_ms\)/);
+  });
+});
+
+describe('the llm actor: secrets and bad settings', () => {
+  it('the key is never in a record, the output, an error or --show-prompt, even when the endpoint echoes it', async () => {
+    server = await startModelServer(() => ({ status: 401, message: `Incorrect API key provided: ${KEY}` }));
+    const { root, context } = llmStore('openai');
+    const printed: string[] = [];
+    for (const args of [[], ['--format', 'json'], ['--show-prompt'], ['--show-prompt', '--format', 'json']]) {
+      const r = await strategize(root, context, ...args);
+      printed.push(r.stdout, r.stderr);
+    }
+    const status = await runAgents(['--store', root, 'plan', 'show', EXAMPLE_PLAN, '--format', 'json']);
+    printed.push(status.stdout, status.stderr);
+    // The endpoint did get the key (in a header), and said it back.
+    expect(server.generations()[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+    const runs = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+    expect(runs).toHaveLength(2); // the two runs; --show-prompt wrote nothing
+    expect(runs[0]!.error).toMatch(/HTTP 401 .*Incorrect API key provided: \[key\]/);
+    const written = allFiles(dirname(root)).map((f) => readFileSync(f, 'utf8'));
+    for (const text of [...printed, ...written]) expect(text).not.toContain(KEY);
+    expect(written.join('\n')).toContain('JUDGE_KEY'); // the variable's name is in config.yaml, as meant
+  });
+
+  it('--show-prompt prints the prompt of each request and sends nothing, writes nothing', async () => {
+    server = await startModelServer([]);
+    const { root, context } = llmStore('anthropic', ['batch_size: 2']);
+    const before = fileList(root);
+    const r = await strategize(root, context, '--show-prompt', '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(0);
+    expect(fileList(root)).toEqual(before);
+    const shown = JSON.parse(r.stdout) as {
+      prompt_version: string;
+      model: string;
+      requests: { ids: string[]; user: string; endpoint: string }[];
+    };
+    expect(shown).toMatchObject({ actor: 'llm', prompt_version: PROMPT_VERSION, model: 'anthropic/judge-1' });
+    expect(shown.requests.map((x) => x.ids)).toEqual([IDS.slice(0, 2), IDS.slice(2)]);
+    expect(shown.requests[0]!.endpoint).toBe(`${server.url}/v1/messages`);
+    expect(shown.requests[0]!.user).toContain(GOAL);
+    expect(shown.requests[0]!.user).toContain(CONTEXT);
+    const text = await strategize(root, context, '--show-prompt');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`prompt ${PROMPT_VERSION}`);
+    expect(text.stdout).toContain('the key from $JUDGE_KEY in a header (not shown)');
+  });
+
+  it.each([
+    ['the key variable is unset', [], { JUDGE_KEY: undefined }, /JUDGE_KEY \(reconciliation\.api_key_env\) is not set/],
+    ['no model', ['provider: openai'], {}, /needs reconciliation\.model/],
+    [
+      'credentials in base_url',
+      ['provider: openai', 'model: m', 'base_url: https://me:hunter2@llm.example/v1'],
+      {},
+      /base_url holds credentials/,
+    ],
+  ])('%s: exit 2, nothing sent, nothing written', async (_, lines, env, message) => {
+    server = await startModelServer([]);
+    const root = exampleStore();
+    const cfg = lines.length > 0 ? lines : ['provider: openai', 'model: m', `base_url: ${server.url}/v1`, 'api_key_env: JUDGE_KEY'];
+    writeFileSync(join(root, 'config.yaml'), ['version: 1', 'reconciliation:', '  actor: llm', ...cfg.map((l) => `  ${l}`), ''].join('\n'));
+    const before = fileList(root);
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(server.requests).toHaveLength(0);
+    expect(fileList(root)).toEqual(before);
+  });
+});
+
+/** Every file under a folder, absolute paths. */
+function allFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true })
+    .map((f) => join(dir, String(f)))
+    .filter((f) => statSync(f).isFile());
+}

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
+import { startMcp } from '../helpers/mcp.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList, records, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
+
+// An agent connected over MCP judges a plan itself: the reconcile_plan prompt gives it the
+// plan and its invariants, the record_reconciliation tool records its answer as a run.
+
+const SET: [string, string][] = [
+  ['01M8KK3EF09G9ET4TAJAHQWPMN', 'Use Python 3.13 only'],
+  ['01M8KJXYP0GVPRF8KRRE9G8474', 'All API changes need tests'],
+  ['01M8KJZS90J6DRJJ8E264B9DFX', 'Log all changes'],
+  ['01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'],
+];
+const IDS = SET.map(([id]) => id);
+
+function answer(ids: readonly string[]): string {
+  return JSON.stringify({
+    results: ids.map((id) => ({ invariant_id: id, enforced: id !== IDS[3], response: `reasoned about ${id.slice(-4)}` })),
+  });
+}
+
+describe('MCP: the reconcile_plan prompt and record_reconciliation', () => {
+  it('the prompt holds the goal, the context and every invariant; the answer is recorded as a run', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root, ['--allow-write']);
+    expect(s.client.getServerCapabilities()).toMatchObject({ prompts: {} });
+    const { prompts } = await s.client.listPrompts();
+    expect(prompts.map((p) => [p.name, p.arguments?.map((a) => [a.name, a.required])])).toEqual([
+      [
+        'reconcile_plan',
+        [
+          ['plan', true],
+          ['context', false],
+        ],
+      ],
+    ]);
+    const got = await s.client.getPrompt({
+      name: 'reconcile_plan',
+      arguments: { plan: EXAMPLE_PLAN.slice(0, 8), context: 'Step 4: drop the legacy table.' },
+    });
+    const text = got.messages.map((m) => (m.content.type === 'text' ? m.content.text : '')).join('\n');
+    for (const [id, t] of SET) {
+      expect(text).toContain(id);
+      expect(text).toContain(t);
+    }
+    expect(text).toContain('Upgrade the myapp API to Python 3.13');
+    expect(text).toContain('Step 4: drop the legacy table.');
+    expect(text).toContain('record_reconciliation');
+    expect(got.description).toContain(PROMPT_VERSION);
+
+    const before = fileList(root);
+    const missing = await s.client.callTool({
+      name: 'record_reconciliation',
+      arguments: { plan: EXAMPLE_PLAN, answer: answer(IDS.slice(1)) },
+    });
+    expect(missing.isError).toBe(true);
+    expect(JSON.stringify(missing.content)).toContain('leaves out 01M8KK3EF09G9ET4TAJAHQWPMN');
+    const prose = await s.client.callTool({ name: 'record_reconciliation', arguments: { plan: EXAMPLE_PLAN, answer: 'All fine.' } });
+    expect(prose.isError).toBe(true);
+    expect(fileList(root)).toEqual(before);
+
+    const ok = await s.client.callTool({ name: 'record_reconciliation', arguments: { plan: EXAMPLE_PLAN, answer: answer(IDS) } });
+    expect(ok.isError).toBeFalsy();
+    expect(ok.structuredContent).toMatchObject({ plan: EXAMPLE_PLAN, enforced: 3, total: 4, ok: false });
+    const [run] = records<EnforcementFile & { model?: string; prompt_version?: string }>(root, EXAMPLE_PLAN, 'enforcement');
+    const [node] = records<DecisionFile>(root, EXAMPLE_PLAN, 'decisions');
+    expect(run).toMatchObject({ actor: 'agent', model: 'mcp:agents-test/1.0.0', prompt_version: PROMPT_VERSION });
+    expect(run!.records.map((r) => [r.invariant_id, r.enforced, r.actor_response])).toEqual(
+      IDS.map((id) => [id, id !== IDS[3], `reasoned about ${id.slice(-4)}`]),
+    );
+    expect(node).toMatchObject({ enforcement_id: run!.id, actor: 'agent', summary: '3 of 4 invariants enforced (agent actor)' });
+  });
+
+  it('without --allow-write the tool is off and writes nothing', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+    const before = fileList(root);
+    const r = await s.client.callTool({ name: 'record_reconciliation', arguments: { plan: EXAMPLE_PLAN, answer: answer(IDS) } });
+    expect(r.isError).toBe(true);
+    expect(JSON.stringify(r.content)).toContain('does not allow writing');
+    expect(fileList(root)).toEqual(before);
+  });
+});

@@ -1,0 +1,67 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { gitInit } from '../helpers/git.ts';
+import { PtySession } from '../helpers/pty.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
+
+// `agents import` in a real terminal (tmux): the review screen keeps, drops and edits candidates; n writes nothing.
+
+function repo(): string {
+  const top = tempDir('agents-import-pty-');
+  gitInit(top);
+  writeTree(top, {
+    '.agents/global/': null,
+    '.agents/projects/': null,
+    'AGENTS.md': '## Rules\n\n- Never commit secrets.\n- Use UTC everywhere.\n- Prefer small pull requests.\n',
+  });
+  return top;
+}
+
+const texts = (top: string) =>
+  readdirSync(join(top, '.agents/global'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => /text: (.*)\n/.exec(readFileSync(join(top, '.agents/global', f), 'utf8'))![1])
+    .sort();
+
+// Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
+describe('agents import (the review screen, in a pseudo-terminal)', { timeout: 120_000 }, () => {
+  test('space drops, e edits, s changes the severity, Enter writes the rest', async () => {
+    const top = repo();
+    const pty = PtySession.start(['import'], { cwd: top, columns: 100, rows: 30 });
+    await pty.waitFor('Import 3 rules as invariants (3 kept)');
+    pty.type(' '); // drop "Never commit secrets."
+    await pty.waitFor('(2 kept)');
+    pty.keys('Down');
+    pty.type('e');
+    await pty.waitFor('Enter saves the text');
+    pty.keys('C-u');
+    pty.type('Use UTC for every timestamp');
+    pty.keys('Enter');
+    await pty.waitFor('Use UTC for every timestamp');
+    pty.keys('Down');
+    await pty.waitFor('[x] warning  global  AGENTS.md:5');
+    pty.type('s');
+    await pty.waitFor('[x] info  global  AGENTS.md:5');
+    pty.keys('Enter');
+    const { code, screen } = await pty.exit();
+    expect(code).toBe(0);
+    expect(screen).toContain('imported 2 invariants');
+    expect(texts(top)).toEqual(['Prefer small pull requests.', 'Use UTC for every timestamp']);
+    const prefer = readdirSync(join(top, '.agents/global')).find((f) =>
+      readFileSync(join(top, '.agents/global', f), 'utf8').includes('Prefer'),
+    )!;
+    expect(readFileSync(join(top, '.agents/global', prefer), 'utf8')).toContain('severity: info');
+  });
+
+  test('n writes nothing (exit 1)', async () => {
+    const top = repo();
+    const pty = PtySession.start(['import'], { cwd: top, columns: 100, rows: 30 });
+    await pty.waitFor('Import 3 rules');
+    pty.type('n');
+    const { code, screen } = await pty.exit();
+    expect(code).toBe(1);
+    expect(screen).toContain('Nothing imported.');
+    expect(texts(top)).toEqual([]);
+  });
+});

@@ -1,0 +1,254 @@
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
+
+/** A repository with a store and the instruction files `tree`. */
+function repo(tree: Record<string, string | Buffer>): string {
+  const top = tempDir('agents-import-');
+  gitInit(top);
+  writeTree(top, { '.agents/global/': null, '.agents/projects/': null, '.agents/actions/': null, '.agents/plans/': null, ...tree });
+  return top;
+}
+
+const run = (top: string, ...args: string[]) => runAgents(args, { cwd: top });
+const json = async (top: string, ...args: string[]) => {
+  const r = await run(top, '--format', 'json', ...args);
+  expect(r.stderr.split('\n').filter((l) => l.startsWith('error'))).toEqual([]);
+  return { ...r, data: JSON.parse(r.stdout) };
+};
+
+/** Every invariant of the store's global and project folders: its text and project ('global' for none). */
+function stored(top: string): { text: string; scope: string }[] {
+  return storeFiles(top)
+    .filter((f) => /\/[0-9A-Z]{26}\.yaml$/.test(f))
+    .map((f) => ({
+      text: (parse(readFileSync(join(top, f), 'utf8')) as { text: string }).text,
+      scope: f.split('/')[1] === 'global' ? 'global' : f.split('/')[2]!,
+    }));
+}
+
+function storeFiles(top: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(join(top, d), { withFileTypes: true })) {
+      const rel = `${d}/${e.name}`;
+      if (e.isDirectory()) walk(rel);
+      else out.push(rel);
+    }
+  };
+  walk('.agents');
+  return out.sort();
+}
+
+const EVERY_KIND: Record<string, string> = {
+  'AGENTS.md': '# Agents\n\nThis is the billing monorepo.\n\n## Rules\n\n- Never commit secrets.\n- `npm test` runs the tests\n',
+  'CLAUDE.md': '- Never commit secrets.\n- Ask before deleting files outside src/.\n',
+  'GEMINI.md': '- Keep answers short.\n',
+  'apps/web/AGENTS.md': '- All components must have tests.\n',
+  '.github/copilot-instructions.md': '- Prefer small pull requests.\n',
+  '.github/instructions/react.instructions.md': '---\napplyTo: "**/*.tsx"\n---\n- Use function components.\n',
+  'apps/web/index.tsx': 'export {};\n',
+  'services/api/index.ts': 'export {};\n',
+  '.cursor/rules/api.mdc': '---\ndescription: API\nglobs: services/api/**\nalwaysApply: false\n---\n- Validate every request body.\n',
+  '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\n- Write commit messages in English.\n',
+  '.cursorrules': '- Use UTC for every timestamp.\n',
+  '.windsurfrules': '- Never disable the linter.\n',
+  '.clinerules': '- Log every migration.\n',
+  '.ruler/AGENTS.md': '- Document every public function.\n',
+};
+
+describe('agents import', () => {
+  it('imports every kind of file, each rule into the scope its file applies to, with where it came from', async () => {
+    const top = repo(EVERY_KIND);
+    const r = await json(top, 'import', '--yes');
+    expect(r.code).toBe(0);
+    const byText = new Map(stored(top).map((i) => [i.text, i.scope]));
+    expect(Object.fromEntries(byText)).toEqual({
+      'Never commit secrets.': 'global',
+      'Ask before deleting files outside src/.': 'global',
+      'Keep answers short.': 'global',
+      'All components must have tests.': 'web',
+      'Prefer small pull requests.': 'global',
+      'Validate every request body.': 'api',
+      'Write commit messages in English.': 'global',
+      'Use UTC for every timestamp.': 'global',
+      'Never disable the linter.': 'global',
+      'Log every migration.': 'global',
+      'Document every public function.': 'global',
+    });
+    // Projects made with the paths their files apply to, and said on stderr.
+    expect(readFileSync(join(top, '.agents/projects/web/project.yaml'), 'utf8')).toContain('apps/web/**');
+    expect(readFileSync(join(top, '.agents/projects/api/project.yaml'), 'utf8')).toContain('services/api/**');
+    // A glob rule that would overlap another project is skipped with the reason (projects' paths are disjoint).
+    expect(r.data.files.find((f: { file: string }) => f.file === '.github/instructions/react.instructions.md').skipped).toMatch(
+      /would overlap project api/,
+    );
+    expect(r.stderr).toContain('created project web');
+    // Each file records its source and line.
+    const secret = r.data.written.invariants.find((w: { n: number }) => r.data.candidates[w.n - 1].text === 'Never commit secrets.');
+    expect(readFileSync(join(top, '.agents', secret.path), 'utf8')).toMatch(/imported_from:\n {2}file: AGENTS.md\n {2}line: 7\n/);
+    // The copy in CLAUDE.md was said twice; the listing in AGENTS.md was left out with its line.
+    expect(r.data.candidates.find((c: { file: string; line: number }) => c.file === 'CLAUDE.md' && c.line === 1)).toMatchObject({
+      status: 'duplicate',
+      same_as: { file: 'AGENTS.md', line: 7 },
+    });
+    expect(r.data.files.find((f: { file: string }) => f.file === 'AGENTS.md').left_out).toContainEqual(
+      expect.objectContaining({ line: 8, reason: 'command' }),
+    );
+    const v = await run(top, 'validate', '--strict');
+    expect(v.stderr).toBe('');
+    expect(v.stdout).toMatch(/^ok {2}no problems/);
+    expect(v.code).toBe(0);
+  });
+
+  it('with projects.allow_overlap, a glob rule that overlaps another project gets its project', async () => {
+    const top = repo({ ...EVERY_KIND, '.agents/config.yaml': 'version: 1\nprojects:\n  allow_overlap: true\n' });
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    expect(stored(top)).toContainEqual({ text: 'Use function components.', scope: 'react' });
+    expect(readFileSync(join(top, '.agents/projects/react/project.yaml'), 'utf8')).toContain('**/*.tsx');
+  });
+
+  it('--dry-run and --format json write nothing and name each candidate’s file and line', async () => {
+    const top = repo(EVERY_KIND);
+    const before = storeFiles(top);
+    const r = await json(top, 'import', '--dry-run');
+    expect(r.code).toBe(0);
+    expect(r.data.written).toBeNull();
+    expect(r.data.candidates.find((c: { file: string }) => c.file === 'AGENTS.md')).toMatchObject({
+      line: 7,
+      text: 'Never commit secrets.',
+      status: 'new',
+      tags: ['rules'],
+    });
+    expect(storeFiles(top)).toEqual(before);
+  });
+
+  it('--from and paths choose the files; an unknown file is exit 2', async () => {
+    const top = repo({ ...EVERY_KIND, 'docs/rules.md': '- Never force-push.\n' });
+    const only = await json(top, 'import', '--dry-run', '--from', 'cursor');
+    expect(new Set(only.data.files.map((f: { kind: string }) => f.kind))).toEqual(new Set(['cursor']));
+    const named = await json(top, 'import', '--dry-run', 'apps');
+    expect(named.data.files.map((f: { file: string }) => f.file)).toEqual(['apps/web/AGENTS.md']);
+    const unknown = await run(top, '--format', 'json', 'import', '--dry-run', 'docs/rules.md');
+    expect(unknown.code).toBe(2);
+    const as = await json(top, 'import', '--dry-run', 'docs/rules.md', '--from', 'agents-md');
+    expect(as.data.candidates.map((c: { text: string }) => c.text)).toEqual(['Never force-push.']);
+    expect((await run(top, 'import', '--dry-run', '--project', 'Not A Name')).code).toBe(2);
+  });
+
+  it('without a terminal and without --yes it asks for --yes (exit 2) and writes nothing', async () => {
+    const top = repo(EVERY_KIND);
+    const before = storeFiles(top);
+    const r = await run(top, '--format', 'json', 'import');
+    expect(r.code).toBe(2);
+    expect(storeFiles(top)).toEqual(before);
+  });
+
+  it('a second import adds nothing: every rule is already in the store', async () => {
+    const top = repo(EVERY_KIND);
+    await run(top, 'import', '--yes');
+    const files = storeFiles(top);
+    const again = await json(top, 'import', '--yes');
+    expect(again.data.written.invariants).toEqual([]);
+    expect(new Set(again.data.candidates.map((c: { status: string }) => c.status))).toEqual(new Set(['exists']));
+    expect(storeFiles(top)).toEqual(files);
+  });
+
+  it('a rule the schema refuses is reported as not imported, and the others are written', async () => {
+    const top = repo({ 'AGENTS.md': '- Keep this rule.\n- Never trust \u202egnp.exe files.\n' });
+    const r = await json(top, 'import', '--yes');
+    expect(r.code).toBe(0);
+    expect(r.data.written.refused).toEqual([{ n: 2, why: expect.stringContaining('U+202E') }]);
+    expect(stored(top).map((i) => i.text)).toEqual(['Keep this rule.']);
+  });
+
+  it('bad files are skipped with a reason, never a crash, and the rest is imported', async () => {
+    const outside = tempDir('agents-outside-');
+    writeFileSync(join(outside, 'AGENTS.md'), '- Leak this.\n');
+    const top = repo({
+      'AGENTS.md': '- Keep this rule.\n',
+      'bin/AGENTS.md': Buffer.from([0x2d, 0x20, 0x00, 0x01, 0x0a]),
+      'latin/AGENTS.md': Buffer.from('- Caf\xe9 rule\n', 'latin1'),
+      'big/AGENTS.md': `- ${'x'.repeat(1024 * 1024 + 10)}\n`,
+      '.cursor/rules/bad.mdc': '---\nglobs: [unclosed\n---\n- Never run this.\n',
+    });
+    mkdirSync(join(top, 'link'));
+    symlinkSync(join(outside, 'AGENTS.md'), join(top, 'link/AGENTS.md'));
+    const r = await json(top, 'import', '--yes');
+    expect(r.code).toBe(0);
+    const skipped = Object.fromEntries(
+      r.data.files.filter((f: { skipped: string | null }) => f.skipped).map((f: { file: string; skipped: string }) => [f.file, f.skipped]),
+    );
+    expect(Object.keys(skipped).sort()).toEqual([
+      '.cursor/rules/bad.mdc',
+      'big/AGENTS.md',
+      'bin/AGENTS.md',
+      'latin/AGENTS.md',
+      'link/AGENTS.md',
+    ]);
+    expect(skipped['bin/AGENTS.md']).toContain('binary');
+    expect(skipped['latin/AGENTS.md']).toContain('UTF-8');
+    expect(skipped['big/AGENTS.md']).toContain('larger than');
+    expect(skipped['link/AGENTS.md']).toContain('outside the repository');
+    expect(skipped['.cursor/rules/bad.mdc']).toMatch(/front matter .*\.cursor\/rules\/bad\.mdc:2:/);
+    expect(stored(top).map((i) => i.text)).toEqual(['Keep this rule.']);
+  });
+});
+
+describe('import and export', () => {
+  const CONFIG = 'version: 1\nexport:\n  targets: [agents-md, claude-md]\n';
+
+  it('export then import adds nothing; import then export leaves export --check clean', async () => {
+    const top = repo({
+      '.agents/config.yaml': CONFIG,
+      'AGENTS.md': '# Notes\n\n- Never commit secrets.\n- Use UTC.\n',
+      'CLAUDE.md': '- Use UTC.\n',
+    });
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    expect((await run(top, 'export')).code).toBe(0);
+    expect((await run(top, 'export', '--check')).code).toBe(0);
+    const again = await json(top, 'import', '--dry-run');
+    expect(again.data.candidates.filter((c: { status: string }) => c.status === 'new')).toEqual([]);
+    // The exported block itself is never read back as rules.
+    expect(again.data.files.find((f: { file: string }) => f.file === 'AGENTS.md').left_out).toContainEqual(
+      expect.objectContaining({ reason: 'export-block' }),
+    );
+  });
+
+  it('--replace takes the imported lines out, puts the managed block where they stood, and keeps every other byte', async () => {
+    const agents = [
+      '# Project notes', // 1
+      '', // 2
+      'We build the billing service here.', // 3
+      '', // 4
+      '## Rules', // 5
+      '', // 6
+      '- Never commit secrets.', // 7
+      '- Use UTC for every timestamp.', // 8
+      '', // 9
+      '```sh', // 10
+      'npm test', // 11
+      '```', // 12
+      '', // 13
+      'The CI runs on every push. Never merge a red build.', // 14
+      '',
+    ].join('\n');
+    const top = repo({ '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n', 'AGENTS.md': agents });
+    const r = await json(top, 'import', '--yes', '--replace');
+    expect(r.code).toBe(0);
+    expect(r.data.replaced.files).toEqual([{ file: 'AGENTS.md', removed: [7, 8], block: true }]);
+    const after = readFileSync(join(top, 'AGENTS.md'), 'utf8');
+    const begin = after.indexOf('<!-- agents:begin');
+    const end = after.indexOf('<!-- agents:end -->\n') + '<!-- agents:end -->\n'.length;
+    // Every byte outside the block is the original's, less lines 7 and 8; the mixed paragraph stays whole.
+    const kept = agents.split('\n');
+    kept.splice(6, 2);
+    expect(after.slice(0, begin) + after.slice(end)).toBe(kept.join('\n'));
+    expect(after.slice(begin, end)).toContain('Never commit secrets.');
+    expect((await run(top, 'export', '--check')).code).toBe(0);
+  });
+});

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { plain, splitInstructions, splitSentences, tagOf } from '../../src/core/import-rules.ts';
+
+const texts = (md: string) => splitInstructions(md).candidates.map((c) => c.text);
+const reasons = (md: string) => splitInstructions(md).leftOut.map((l) => [l.line, l.end_line, l.reason]);
+
+describe('splitInstructions: what is a rule', () => {
+  it.each([
+    ['an imperative list item', '- Use single quotes.', ['Use single quotes.']],
+    ['a normative list item', '* Commits must be signed.', ['Commits must be signed.']],
+    ['a numbered item', '1. Never push to main.', ['Never push to main.']],
+    ['a checkbox item', '- [ ] Run the linter before you commit.', ['Run the linter before you commit.']],
+    ['an item wrapped over lines', '- Do not add dependencies\n  without asking first.', ['Do not add dependencies without asking first.']],
+    ['inline code kept as text', '- Prefer `pnpm` over `npm`.', ['Prefer pnpm over npm.']],
+    ['emphasis and links cleaned', '- **Never** edit [generated files](docs/gen.md).', ['Never edit generated files.']],
+    ['an item starting with code that states a rule', '- `main` must always build.', ['main must always build.']],
+    ['a short rule paragraph, whole', 'Always run the tests. Keep commits small.', ['Always run the tests. Keep commits small.']],
+    ['a bare phrase under a rules heading', '## Code style\n- 2-space indentation', ['2-space indentation']],
+  ])('%s', (_name, md, want) => {
+    expect(texts(md)).toEqual(want);
+  });
+
+  it.each([
+    ['a description paragraph', 'This repository holds the billing service.', 'description'],
+    ['a command listing', '- `npm test` runs the tests', 'command'],
+    ['a link list item', '- [Contributing](CONTRIBUTING.md)', 'link'],
+    ['a see-also link', '- See [the style guide](docs/style.md).', 'link'],
+    ['a bare phrase under a descriptive heading', '## Layout\n- The web front end', 'description'],
+  ])('%s is left out', (_name, md, reason) => {
+    const r = splitInstructions(md);
+    expect(r.candidates).toEqual([]);
+    expect(r.leftOut.map((l) => l.reason)).toContain(reason);
+  });
+
+  it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
+    const md = 'The CI runs on every push and takes about ten minutes. Never merge a red build. The team reviews daily.';
+    const r = splitInstructions(md);
+    expect(r.candidates).toEqual([{ text: 'Never merge a red build.', line: 1, end_line: 1, whole: false, tags: [] }]);
+    expect(r.leftOut.map((l) => l.reason)).toEqual(['description']);
+  });
+});
+
+describe('splitInstructions: blocks that are never rules, with their lines', () => {
+  it('fenced and indented code, tables, headings, comments', () => {
+    const md = [
+      '# Title', // 1
+      '', // 2
+      '```bash', // 3
+      '- Never run this', // 4
+      '```', // 5
+      '', // 6
+      '| a | b |', // 7
+      '|---|---|', // 8
+      '| x | y |', // 9
+      '', // 10
+      '    indented code', // 11
+      '', // 12
+      '<!-- a note -->', // 13
+      '- Use tabs.', // 14
+    ].join('\n');
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [3, 5, 'code-block'],
+      [7, 9, 'table'],
+      [11, 11, 'code-block'],
+      [13, 13, 'comment'],
+    ]);
+    expect(splitInstructions(md).candidates).toEqual([{ text: 'Use tabs.', line: 14, end_line: 14, whole: true, tags: [] }]);
+  });
+
+  it('skips the block agents export wrote, whatever it holds', () => {
+    const md = `- Keep this.\n<!-- agents:begin sha256:${'a'.repeat(64)} -->\n- Never delete data.\n<!-- agents:end -->\n`;
+    expect(texts(md)).toEqual(['Keep this.']);
+    expect(reasons(md)).toEqual([[2, 4, 'export-block']]);
+  });
+
+  it('reads front matter apart and counts lines in the whole file', () => {
+    const r = splitInstructions('---\nglobs: src/**\n---\n- Use zod.\r\n');
+    expect(r.frontMatter).toBe('globs: src/**');
+    expect(r.bodyLine).toBe(4);
+    expect(r.candidates).toEqual([{ text: 'Use zod.', line: 4, end_line: 4, whole: true, tags: [] }]);
+  });
+});
+
+describe('headings become tags', () => {
+  it('below the title, nearest two, setext headings too', () => {
+    const md = '# Project\n## Backend\n### Error handling\n- Never swallow errors.\n\nTesting\n-------\n- Mock nothing.';
+    const r = splitInstructions(md).candidates;
+    expect(r.map((c) => c.tags)).toEqual([['backend', 'error-handling'], ['testing']]);
+  });
+
+  it('a heading said twice gives its tag once', () => {
+    expect(splitInstructions('## Testing\n### Testing\n- Mock nothing.').candidates[0]!.tags).toEqual(['testing']);
+  });
+
+  it.each([
+    ['Code Style & Conventions', 'code-style-conventions'],
+    ['Déploiement', 'deploiement'],
+    ['  ', ''],
+  ])('%s → %s', (heading, tag) => expect(tagOf(heading)).toBe(tag));
+});
+
+describe('plain and splitSentences', () => {
+  it.each([
+    ['`a` and ``b``', 'a and b'],
+    ['![img](x.png) [link](y) <b>bold</b>', 'img link bold'],
+    ['__strong__ *em* _em_ ~~gone~~', 'strong em em gone'],
+    ['snake_case_names stay', 'snake_case_names stay'],
+  ])('plain(%j)', (md, want) => expect(plain(md)).toBe(want));
+
+  it('keeps abbreviations whole', () => {
+    expect(splitSentences('Use tools, e.g. Biome. Then run it! Done?')).toEqual(['Use tools, e.g. Biome.', 'Then run it!', 'Done?']);
+  });
+});

@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { planImport, refuseOverlaps, severityOf, type ImportFile } from '../../src/core/import-plan.ts';
+import { appliesTo, importTarget, instructionKind, projectName } from '../../src/core/import-sources.ts';
+import type { ScopedInvariant } from '../../src/core/model.ts';
+
+describe('instructionKind', () => {
+  it.each([
+    ['AGENTS.md', 'agents-md'],
+    ['apps/web/AGENTS.md', 'agents-md'],
+    ['CLAUDE.md', 'claude-md'],
+    ['services/api/CLAUDE.local.md', 'claude-md'],
+    ['GEMINI.md', 'gemini-md'],
+    ['.github/copilot-instructions.md', 'copilot'],
+    ['.github/instructions/react.instructions.md', 'copilot-instructions'],
+    ['.cursor/rules/api.mdc', 'cursor'],
+    ['apps/web/.cursor/rules/ui/forms.mdc', 'cursor'],
+    ['.cursorrules', 'cursorrules'],
+    ['.windsurfrules', 'windsurfrules'],
+    ['.windsurf/rules/style.md', 'windsurf'],
+    ['.clinerules', 'clinerules'],
+    ['.clinerules/testing.md', 'clinerules'],
+    ['.ruler/instructions.md', 'ruler'],
+    ['.ruler/AGENTS.md', 'ruler'],
+    ['README.md', undefined],
+    ['docs/AGENTS.txt', undefined],
+    ['.github/instructions/react.md', undefined],
+  ])('%s → %s', (rel, kind) => expect(instructionKind(rel)).toBe(kind));
+});
+
+describe('importTarget: where a file applies', () => {
+  it.each([
+    ['AGENTS.md', 'agents-md', undefined, { kind: 'global' }],
+    ['apps/web/AGENTS.md', 'agents-md', undefined, { kind: 'project', name: 'web', paths: ['apps/web/**'] }],
+    ['apps/Web App/CLAUDE.md', 'claude-md', undefined, { kind: 'project', name: 'web-app', paths: ['apps/Web App/**'] }],
+    [
+      '.cursor/rules/api.mdc',
+      'cursor',
+      { globs: 'services/api/**/*.ts' },
+      { kind: 'project', name: 'api', paths: ['services/api/**/*.ts'] },
+    ],
+    ['.cursor/rules/all.mdc', 'cursor', { alwaysApply: true }, { kind: 'global' }],
+    [
+      'apps/web/.cursor/rules/ui.mdc',
+      'cursor',
+      { globs: ['src/**', 'test/**'] },
+      { kind: 'project', name: 'ui', paths: ['apps/web/src/**', 'apps/web/test/**'] },
+    ],
+    ['apps/web/.cursor/rules/all.mdc', 'cursor', { alwaysApply: true }, { kind: 'project', name: 'web', paths: ['apps/web/**'] }],
+    [
+      '.github/instructions/react.instructions.md',
+      'copilot-instructions',
+      { applyTo: '**/*.tsx,**/*.jsx' },
+      { kind: 'project', name: 'react', paths: ['**/*.tsx', '**/*.jsx'] },
+    ],
+    ['.github/instructions/all.instructions.md', 'copilot-instructions', { applyTo: '**' }, { kind: 'global' }],
+    ['.windsurf/rules/style.md', 'windsurf', { trigger: 'always_on' }, { kind: 'global' }],
+    ['.clinerules/web.md', 'clinerules', { paths: ['web/**'] }, { kind: 'project', name: 'web', paths: ['web/**'] }],
+    ['.ruler/AGENTS.md', 'ruler', undefined, { kind: 'global' }],
+    ['packages/ui/.ruler/style.md', 'ruler', undefined, { kind: 'project', name: 'ui', paths: ['packages/ui/**'] }],
+    ['.ruler/style.md', 'ruler', undefined, { kind: 'global' }],
+  ] as const)('%s', (rel, kind, front, want) => {
+    expect(importTarget(rel, kind, appliesTo(kind, front as Record<string, unknown> | undefined))).toEqual(want);
+  });
+
+  it('a Cursor rule neither always on nor tied to files is skipped, with a reason', () => {
+    expect(importTarget('.cursor/rules/howto.mdc', 'cursor', appliesTo('cursor', { description: 'How to deploy' })).kind).toBe('skip');
+  });
+
+  it('--project overrides the derived project, and puts a top file in it', () => {
+    expect(importTarget('apps/web/AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({
+      kind: 'project',
+      name: 'frontend',
+      paths: ['apps/web/**'],
+    });
+    expect(importTarget('AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({ kind: 'project', name: 'frontend', paths: [] });
+  });
+
+  it.each([
+    ['web', 'web'],
+    ['My API', 'my-api'],
+    ['react.instructions.md', 'react'],
+    ['---', undefined],
+  ])('projectName(%j) = %j', (from, name) => expect(projectName(from)).toBe(name));
+});
+
+const file = (f: string, target: ImportFile['target'], texts: string[]): ImportFile => ({
+  file: f,
+  kind: 'agents-md',
+  target,
+  candidates: texts.map((text, i) => ({ text, line: i + 1, end_line: i + 1, whole: true, tags: [] })),
+  leftOut: [],
+});
+const inv = (id: string, text: string, scope: ScopedInvariant['scope']): ScopedInvariant => ({
+  id,
+  text,
+  severity: 'error',
+  active: true,
+  tags: [],
+  scope,
+  path: scope.kind === 'global' ? `global/${id}.yaml` : `projects/x/${id}.yaml`,
+});
+
+describe('planImport: nothing said twice', () => {
+  const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
+
+  it('a text said twice is new once; a project copy of a global rule is a duplicate; the store’s copy makes it exist', () => {
+    const plan = planImport(
+      [
+        file('apps/web/AGENTS.md', { kind: 'project', name: 'web', paths: ['apps/web/**'] }, ['Never commit secrets', 'Use Tailwind']),
+        file('AGENTS.md', { kind: 'global' }, ['Never commit secrets', 'Run the tests', 'never  COMMIT secrets']),
+        file('CLAUDE.md', { kind: 'global' }, ['Log all changes']),
+      ],
+      [inv(ID, 'Log all changes', { kind: 'global' })],
+      new Map(),
+      [],
+    );
+    expect(plan.candidates.map((c) => [c.file, c.line, c.status, c.scope.project ?? 'global'])).toEqual([
+      ['AGENTS.md', 1, 'new', 'global'],
+      ['AGENTS.md', 2, 'new', 'global'],
+      ['AGENTS.md', 3, 'duplicate', 'global'],
+      ['CLAUDE.md', 1, 'exists', 'global'],
+      ['apps/web/AGENTS.md', 1, 'duplicate', 'web'],
+      ['apps/web/AGENTS.md', 2, 'new', 'web'],
+    ]);
+    expect(plan.candidates[3]!.same_as).toEqual({ id: ID, path: `global/${ID}.yaml` });
+    expect(plan.projects).toEqual([{ name: 'web', paths: ['apps/web/**'], exists: false }]);
+  });
+
+  it('reports near-duplicates in the store, and reuses a project with the same globs', () => {
+    const plan = planImport(
+      [
+        file('.cursor/rules/frontend.mdc', { kind: 'project', name: 'frontend', paths: ['apps/web/**'] }, [
+          'Never deletes production data',
+        ]),
+      ],
+      [inv(ID, 'Never delete production data', { kind: 'global' })],
+      new Map([['web', { paths: ['apps/web/**'] }]]),
+      ['web'],
+    );
+    expect(plan.candidates[0]).toMatchObject({ status: 'new', scope: { kind: 'project', project: 'web' }, near: [{ id: ID }] });
+    expect(plan.projects).toEqual([{ name: 'web', paths: ['apps/web/**'], exists: true }]);
+  });
+
+  it.each([
+    ['Never push to main', 'error'],
+    ['Prefer small functions', 'warning'],
+    ['You should avoid globals', 'warning'],
+    ['You must never use eval, and should avoid globals', 'error'],
+  ])('severityOf(%j) = %s', (text, want) => expect(severityOf(text)).toBe(want));
+});
+
+describe('refuseOverlaps: an import never makes projects whose paths overlap', () => {
+  const nested = (dir: string) =>
+    file(`${dir}/AGENTS.md`, { kind: 'project', name: dir.slice(dir.lastIndexOf('/') + 1), paths: [`${dir}/**`] }, ['Use tabs']);
+
+  it('a folder inside a project, a folder around one, a glob over one: skipped; disjoint folders: kept', () => {
+    const files = [
+      nested('apps/web'),
+      nested('apps/web/admin'),
+      nested('apps'),
+      nested('libs/ui'),
+      file('.cursor/rules/tsx.mdc', { kind: 'project', name: 'tsx', paths: ['**/*.tsx'] }, ['Use hooks']),
+    ];
+    const out = refuseOverlaps(files, new Map([['web', { paths: ['apps/web/**'] }]]), ['web'], ['apps/web/a.ts', 'libs/ui/b.tsx']);
+    expect(Object.fromEntries(out.map((f) => [f.file, f.skipped?.match(/overlap project (\S+)/)?.[1] ?? null]))).toEqual({
+      'apps/web/AGENTS.md': null,
+      'apps/web/admin/AGENTS.md': 'web',
+      'apps/AGENTS.md': 'web',
+      'libs/ui/AGENTS.md': null,
+      '.cursor/rules/tsx.mdc': 'web',
+    });
+  });
+});

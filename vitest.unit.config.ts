@@ -1,0 +1,16 @@
+import { configDefaults, defineConfig, mergeConfig } from 'vitest/config';
+import { PROCESS_TESTS } from './test/process-tests.ts';
+import base from './vitest.config.ts';
+
+// `npm run test:unit`: the tests that run in this process, for the inner loop of a change.
+// The files that start processes (test/process-tests.ts) run in `npm test`; here a file that
+// starts one fails, so the list cannot silently fall behind.
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      exclude: [...configDefaults.exclude, ...PROCESS_TESTS],
+      setupFiles: ['test/helpers/no-processes.ts'],
+    },
+  }),
+);
