@@ -8,7 +8,7 @@
 //   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only SECTION] [--keep] [--no-write]
 //
 // --only SECTION runs the sections whose name holds SECTION (start-up, stores,
-// export, git, mcp, fix-progress, validate-budgets, cold, complexity, extends; git and mcp use the stores section's stores) and
+// export, git, mcp, fix-progress, validate-budgets, cold, complexity, extends, guard; git and mcp use the stores section's stores) and
 // never writes docs/benchmarks.md.
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { copyNeededScopes, generateExportStore, generateStore, git, makeGitRepo } from './store.mjs';
 import { measureEffective, measureInitialize, measureMemory } from './mcp.mjs';
 import { fixAndProgressRows } from './fix-progress.mjs';
+import { generateGuardStore, hookInput, measureCheckAction, stageDiff } from './guard.mjs';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(REPO, 'bin/agents.js');
@@ -73,7 +74,9 @@ function spawn(cmd, { capture = false, extraEnv = {}, prefix = [] } = {}) {
   return spawnSync(file, args, {
     cwd: cmd.cwd ?? work,
     env,
-    stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'ignore',
+    // A command with `input` (the guard hook's JSON) reads it from a pipe.
+    stdio: [cmd.input === undefined ? 'ignore' : 'pipe', capture ? 'pipe' : 'ignore', capture ? 'pipe' : 'ignore'],
+    ...(cmd.input === undefined ? {} : { input: cmd.input }),
     encoding: capture ? 'utf8' : undefined,
     maxBuffer: 1 << 30,
     timeout: TIMEOUT_MS,
@@ -578,6 +581,46 @@ if (want('extends')) {
   row('list --effective, inherited from the cache', `${size.toLocaleString('en')}`, inherited, held, 'the same set held locally', {
     max: 1.2,
   });
+}
+
+if (want('guard')) {
+  // The guard hook (docs/guard.md): 20,000 invariants in 1,000 projects, 500 guards.
+  log('\nguard: 20,000 invariants in 1,000 projects, 500 guards');
+  const repo = join(work, 'guard-p1000');
+  mkdirSync(repo, { recursive: true });
+  const g = generateGuardStore(repo);
+  const label = 'p1000, 500 guards';
+  const input = hookInput(repo, 'svc1/api/src/index.ts');
+  const hook = { argv: agents('guard', 'hook', '--client', 'claude'), cwd: repo, input };
+  const index = join(repo, '.git', 'agents', 'guard-index.json');
+  const [warm, floor] = measure([hook, NODE0]);
+  row('guard hook, store unchanged (index current)', label, warm, floor, 'node -e 0', { max: 1.5 });
+  const [first, cold] = measure([
+    { ...hook, before: () => rmSync(index, { force: true }) },
+    { argv: agents('validate', '--no-cache'), cwd: repo, expect: 0 },
+  ]);
+  row('guard hook, first call after a change', label, first, cold, 'validate --no-cache', { max: 2 });
+  stageDiff(repo, 100);
+  const [check, floor2] = measure([{ argv: agents('guard', 'check', '--staged'), cwd: repo }, NODE0]);
+  row('guard check --staged (a diff of 100 files)', label, check, floor2, 'node -e 0', { max: 3 });
+  try {
+    const ms = await measureCheckAction(g.root, QUICK ? 50 : 200);
+    rows.push({
+      name: 'mcp: check_action (call, median)',
+      store: label,
+      ms: fmtMs(ms),
+      baseline: '',
+      baselineMs: '',
+      ratio: '',
+      budget: '≤ 5 ms',
+      rss: '',
+      baselineRss: '',
+    });
+    budgets.push({ what: `mcp: check_action (${label})`, budget: '≤ 5 ms', measured: fmtMs(ms), met: ms <= 5 });
+    log(`  ${'mcp: check_action (call, median)'.padEnd(44)} ${label.padEnd(14)} ${fmtMs(ms).padStart(9)}  (budget ≤ 5 ms)`);
+  } catch (error) {
+    unavailable('mcp: check_action (call, median)', label, '≤ 5 ms', String(error.message ?? error));
+  }
 }
 
 // ---------------------------------------------------------------- report

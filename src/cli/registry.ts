@@ -37,11 +37,16 @@ export const GROUPS: readonly CommandGroup[] = [
   {
     name: 'plan',
     describe: 'Create plans from action templates, reconcile their invariants, track violations',
-    demand: 'Name a subcommand: use, list, show, sync, strategize, decisions or status.',
+    demand: 'Name a subcommand: use, list, show, sync, strategize, decisions, status or activate.',
   },
   { name: 'action', describe: 'Create and list action templates', demand: 'Name a subcommand: add or list.' },
   { name: 'project', describe: 'Create and list projects', demand: 'Name a subcommand: add or list.' },
   { name: 'extends', describe: 'Pin and fetch the policy sources this store inherits from', demand: 'Name a subcommand: fetch or update.' },
+  {
+    name: 'guard',
+    describe: "Enforce invariants' guards in agents' tool hooks and over git diffs",
+    demand: 'Name a subcommand: hook, install, check or try.',
+  },
 ];
 
 export const COMMANDS: readonly LazyCommand[] = [
@@ -217,6 +222,36 @@ export const COMMANDS: readonly LazyCommand[] = [
     command: 'update [source..]',
     describe: 'Move the pins of the policy sources to what their refs name now, and show what that changes',
     load: () => import('./commands/extends-update.ts'),
+  },
+  {
+    group: 'guard',
+    command: 'hook',
+    describe: "Decide one agent tool call against the store's guards (the command a client's PreToolUse/BeforeTool hook runs)",
+    load: () => import('./commands/guard-hook.ts'),
+  },
+  {
+    group: 'guard',
+    command: 'install',
+    describe: "Write the guard hook into agent clients' project settings",
+    load: () => import('./commands/guard-install.ts'),
+  },
+  {
+    group: 'guard',
+    command: 'check [range]',
+    describe: 'Check a git diff (staged, or a revision range) against the guards',
+    load: () => import('./commands/guard-check.ts'),
+  },
+  {
+    group: 'guard',
+    command: 'try',
+    describe: 'Show which invariant would decide an action, and why (for writing guards)',
+    load: () => import('./commands/guard-try.ts'),
+  },
+  {
+    group: 'plan',
+    command: 'activate [id]',
+    describe: 'Name the plan guard hooks record violations in (kept outside the store)',
+    load: () => import('./commands/plan-activate.ts'),
   },
 ];
 

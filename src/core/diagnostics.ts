@@ -27,6 +27,7 @@ export type DiagnosticCode =
   | 'id-invalid'
   | 'id-reused'
   | 'source-not-in-plan'
+  | 'guard-invalid'
   | 'control-character'
   // layout
   | 'unknown-path'
@@ -53,7 +54,9 @@ export type DiagnosticCode =
   // projects' paths (project.yaml)
   | 'project-path-invalid'
   | 'project-paths-overlap'
-  | 'project-path-unmatched';
+  | 'project-path-unmatched'
+  // guards over a diff (agents guard check)
+  | 'guard-violation';
 
 export interface Diagnostic {
   code: DiagnosticCode;

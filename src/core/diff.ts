@@ -28,6 +28,7 @@ export type InvariantField =
   | 'created_at'
   | 'created_by'
   | 'source'
+  | 'guard'
   | 'scope';
 
 export interface FieldChange {
@@ -113,6 +114,7 @@ const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = [
   'created_at',
   'created_by',
   'source',
+  'guard',
 ];
 
 function same(a: unknown, b: unknown): boolean {

@@ -36,6 +36,8 @@ export interface Invariant {
   overrides?: string;
   /** On an inherited invariant: a repository copy may not weaken it (docs/extends.md, "Floors"). */
   locked?: boolean;
+  /** What an agent may not do while this invariant applies (docs/guard.md). */
+  guard?: Guard;
   created_at?: string;
   created_by?: string;
   source?: InvariantSource;
@@ -49,6 +51,21 @@ export interface ImportedFrom {
   /** 1-based line the rule starts on. */
   line: number;
 }
+
+/** An invariant's `guard:` (schemas/invariant.schema.json): each list is absent or holds at least one entry. */
+export interface Guard {
+  /** Globs (from the repository's top) of files an agent may not create, change or delete. */
+  write?: string[];
+  /** RE2 regular expressions a shell command may not match. */
+  command?: string[];
+  /** RE2 regular expressions the text an agent writes may not contain. */
+  content?: string[];
+  /** Tool names an agent may not call. */
+  tool?: string[];
+}
+
+export type GuardKind = keyof Guard;
+export const GUARD_KINDS: readonly GuardKind[] = ['write', 'command', 'content', 'tool'];
 
 /** An invariant together with where it was read from. */
 export interface ScopedInvariant extends Invariant {
@@ -79,6 +96,8 @@ export interface StoreConfig {
   export: ExportConfig;
   /** The policy sources this store inherits from (docs/extends.md). */
   extends: ExtendsSource[];
+  /** The guard hook (docs/guard.md). */
+  guard: { on_error: 'deny' | 'allow' };
 }
 
 /** The keys of `reconciliation` the agent and llm actors read (docs/actors.md); defaults in src/enforce/model-actor.ts. */
@@ -146,6 +165,7 @@ export const DEFAULT_CONFIG: StoreConfig = Object.freeze({
   export: Object.freeze({ severities: Object.freeze([...SEVERITIES]) as Severity[], nested: true }),
   mcp: Object.freeze({ allow_write: false }),
   extends: Object.freeze([]) as unknown as ExtendsSource[],
+  guard: Object.freeze({ on_error: 'deny' }),
 }) as StoreConfig;
 
 /** A project or a plan, whose effective set can be resolved. */

@@ -1,8 +1,19 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode, Parsed } from './diagnostics.ts';
-import type { Invariant, InvariantSource, Plan, ProjectMeta, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
+import type {
+  Guard,
+  GuardKind,
+  Invariant,
+  InvariantSource,
+  Plan,
+  ProjectMeta,
+  Scope,
+  ScopedInvariant,
+  Severity,
+  StoreConfig,
+} from './model.ts';
 import { globProblem } from './globs.ts';
-import { DEFAULT_CONFIG } from './model.ts';
+import { DEFAULT_CONFIG, GUARD_KINDS } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
 import { MAX_FILE_BYTES } from './limits.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
@@ -172,6 +183,8 @@ class LazyYamlFile implements YamlFile {
  */
 export interface YamlSyntax {
   parseFull(file: string, source: string): Parsed<YamlFile>;
+  /** The problems of an invariant's `guard:` (guard-patterns.ts): loaded with the full parser, as the regular-expression engine is large. */
+  guardProblems(guard: Guard): { kind: GuardKind; index: number; problem: string }[];
   nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined;
   keyNodeOf(node: Node | undefined, key: string): Node | undefined;
 }
@@ -352,6 +365,19 @@ export function parseInvariant(
       ),
     );
   }
+  if (raw.guard !== undefined) {
+    for (const { kind, index, problem } of required(syntax).guardProblems(raw.guard)) {
+      diagnostics.push(
+        diagAt(
+          y,
+          offsetAt(y, ['guard', kind, String(index)]),
+          'guard-invalid',
+          problem,
+          'Fix the entry (docs/guard.md gives the syntax of each list).',
+        ),
+      );
+    }
+  }
   diagnostics.push(...plainTextDiagnostics(y, 'invariant.schema.json'));
   if (diagnostics.length > 0) return { diagnostics };
   const value: ScopedInvariant = {
@@ -366,6 +392,11 @@ export function parseInvariant(
   if (raw.rationale !== undefined) value.rationale = own(raw.rationale);
   if (raw.overrides !== undefined) value.overrides = own(raw.overrides);
   if (raw.locked === true) value.locked = true;
+  if (raw.guard !== undefined) {
+    const guard: Guard = {};
+    for (const kind of GUARD_KINDS) if (raw.guard[kind] !== undefined) guard[kind] = raw.guard[kind].map(own);
+    value.guard = guard;
+  }
   if (raw.created_at !== undefined) value.created_at = own(raw.created_at);
   if (raw.created_by !== undefined) value.created_by = own(raw.created_by);
   if (raw.source !== undefined) {
@@ -416,6 +447,7 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     projects?: Partial<StoreConfig['projects']>;
     export?: Partial<StoreConfig['export']>;
     mcp?: Partial<StoreConfig['mcp']>;
+    guard?: Partial<StoreConfig['guard']>;
     extends?: { name?: string; url: string; ref: string; path?: string }[];
   };
   const inherited = sourcesFromConfig(file, raw.extends ?? []);
@@ -428,6 +460,7 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     export: { ...DEFAULT_CONFIG.export, ...raw.export },
     mcp: { ...DEFAULT_CONFIG.mcp, ...raw.mcp },
     extends: inherited.sources,
+    guard: { ...DEFAULT_CONFIG.guard, ...raw.guard },
   };
   return { value: config, diagnostics: [] };
 }

@@ -211,6 +211,7 @@ export function invariantFields(inv: Invariant): Record<string, unknown> {
   if (inv.overrides !== undefined) data.overrides = inv.overrides;
   // Written only when set (false is the default): an edit of a policy source's locked invariant keeps its floor.
   if (inv.locked === true) data.locked = true;
+  if (inv.guard !== undefined) data.guard = structuredClone(inv.guard);
   if (inv.created_at !== undefined) data.created_at = inv.created_at;
   if (inv.created_by !== undefined) data.created_by = inv.created_by;
   if (inv.source !== undefined) data.source = { ...inv.source };

@@ -16,6 +16,7 @@ import {
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlSyntax } from './parse-core.ts';
 import { yamlShapeProblem } from './yaml-guard.ts';
+import { guardProblems } from './guard-patterns.ts';
 
 /** The yaml package's `parseAllDocuments`, as parseFullYaml calls it. */
 type ParseAll = (source: string, options: ParseOptions & DocumentOptions & SchemaOptions) => Document.Parsed[];
@@ -201,4 +202,4 @@ export function keyNodeOf(node: Node | undefined, key: string): Node | undefined
 }
 
 /** The full parser and tree walkers, for `./parse-core.ts` (frozen: shared, never changed). */
-export const YAML_SYNTAX: YamlSyntax = Object.freeze({ parseFull: parseFullYaml, nodeAt, keyNodeOf });
+export const YAML_SYNTAX: YamlSyntax = Object.freeze({ parseFull: parseFullYaml, nodeAt, keyNodeOf, guardProblems });

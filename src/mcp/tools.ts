@@ -22,6 +22,7 @@ import type { InvariantService, ScopeInput } from '../service/invariant-service.
 import { PlanService } from '../service/plan-service.ts';
 import { checkArgs, prepareArgs, type InputSchema } from './args.ts';
 import { reconcileTools } from './reconcile.ts';
+import { CHECK_ACTION } from './check-action.ts';
 
 /** What a tool answers: data for `structuredContent`, and the same for a person (or a model) to read. */
 export interface ToolAnswer {
@@ -286,6 +287,7 @@ export const TOOLS: readonly ToolDef[] = [
   },
   // Reconciliation by the connected agent (src/mcp/reconcile.ts).
   ...reconcileTools(),
+  CHECK_ACTION,
 ];
 
 /** Runs one tool call: the arguments checked against its schema, then the use case. */

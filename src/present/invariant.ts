@@ -1,4 +1,4 @@
-import { describeScope, SCOPE_KINDS, SEVERITIES, type ScopedInvariant } from '../core/model.ts';
+import { describeScope, type Guard, SCOPE_KINDS, SEVERITIES, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
 import { arrayOf, BOOLEAN, enumOf, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
 
@@ -23,6 +23,8 @@ export interface InvariantJson {
   created_at: string | null;
   created_by: string | null;
   source: { kind: string; ref: string | null; origin_id: string | null } | null;
+  /** Only on an invariant with a guard (docs/guard.md). */
+  guard?: Guard;
   /** Where `agents import` found it (docs/import.md), or null. */
   imported_from: { file: string; line: number } | null;
 }
@@ -48,6 +50,7 @@ export function invariantJson(inv: ScopedInvariant): InvariantJson {
     imported_from: inv.imported_from ? { file: inv.imported_from.file, line: inv.imported_from.line } : null,
     ...(s.kind === 'inherited' ? { inherited_from: s.source } : {}),
     ...(inv.locked ? { locked: true as const } : {}),
+    ...(inv.guard ? { guard: inv.guard } : {}),
   };
 }
 
@@ -94,6 +97,7 @@ export const INVARIANT_SCHEMA: JsonSchema = objectOf(
     created_by: nullable('string'),
     source: { type: ['object', 'null'] },
     imported_from: { type: ['object', 'null'] },
+    guard: { type: 'object' },
   },
   ['id', 'text', 'severity', 'active', 'scope', 'path', 'tags'],
 );
@@ -144,6 +148,7 @@ export function showText(r: ShownInvariant, s: Style): string {
   if (inv.created_by) rows.push(['created by', inv.created_by]);
   if (inv.source) rows.push(['source', [inv.source.kind, inv.source.ref, inv.source.origin_id].filter(Boolean).join(' ')]);
   if (inv.imported_from) rows.push(['imported from', `${inv.imported_from.file}:${inv.imported_from.line}`]);
+  for (const [kind, list] of Object.entries(inv.guard ?? {})) if (list && list.length > 0) rows.push([`guard ${kind}`, list.join(', ')]);
   rows.push(['path', inv.path]);
   rows.push(['applies to', r.appliesTo]);
   for (const o of r.shadow.shadows) rows.push(['shadows', `${describeScope(o.scope)} ${o.id}`]);

@@ -24,6 +24,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'id-invalid': 'An id or a file name where an id belongs is not a ULID.',
   'id-reused': 'One id names two files (invariants, plans or records) in the store.',
   'source-not-in-plan': '`source` appears on an invariant outside a plan.',
+  'guard-invalid':
+    "An entry of an invariant's `guard:` is not usable: a write glob the matcher does not take, or a command or content pattern that is not an RE2 regular expression (docs/guard.md).",
   'control-character':
     'A value holds a control character (ESC, CR, C1) or a bidirectional formatting character that can hide or reorder text; a newline is allowed only in multi-line fields.',
   'unknown-path': 'A file or folder fits no place in the store layout and is never read.',
@@ -53,4 +55,5 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
     'A path glob of a project.yaml is not a relative glob inside the repository (absolute, `..`, a backslash, unbalanced braces).',
   'project-paths-overlap': "Two projects' paths cover the same files (an error unless `projects.allow_overlap` in config.yaml).",
   'project-path-unmatched': 'A path glob of a project.yaml matches no file of the repository.',
+  'guard-violation': "A diff writes a file or text an invariant's `guard:` forbids (`agents guard check`, docs/guard.md).",
 };

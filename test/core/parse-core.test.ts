@@ -687,6 +687,7 @@ describe('parseConfig', () => {
         export: { severities: ['error', 'warning', 'info'], nested: true },
         mcp: { allow_write: false },
         extends: [{ name: 'policy', url: 'https://example.com/org/policy.git', ref: 'main', path: '.agents' }],
+        guard: { on_error: 'deny' },
       },
       diagnostics: [],
     });

@@ -89,6 +89,7 @@ describe('parsePlan and parseConfig', () => {
       export: { severities: ['error', 'warning', 'info'], nested: true },
       mcp: { allow_write: false },
       extends: [],
+      guard: { on_error: 'deny' },
     });
     expect(
       parseConfig('config.yaml', enc('export:\n  targets: [cursor, agents-md]\n  nested: false\nprojects:\n  allow_overlap: true\n')).value,

@@ -40,6 +40,7 @@ describe('agents mcp: initialize, tools and resources', () => {
       'record_violation',
       'plan_status',
       'record_reconciliation',
+      'check_action',
     ]);
     const byName = new Map(tools.map((t) => [t.name, t]));
     for (const t of tools) {

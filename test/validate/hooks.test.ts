@@ -87,7 +87,7 @@ describe('the pre-commit framework manifest', () => {
 
   it('declares the hook with the fields pre-commit requires', () => {
     expect(Array.isArray(manifest)).toBe(true);
-    expect(manifest).toHaveLength(2);
+    expect(manifest).toHaveLength(3);
     const hook = manifest[0]!;
     for (const field of ['id', 'name', 'entry', 'language']) expect(typeof hook[field], field).toBe('string');
     expect(hook).toMatchObject({
@@ -104,6 +104,16 @@ describe('the pre-commit framework manifest', () => {
     // The entry names the package's bin.
     const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     expect(Object.keys(pkg.bin)).toContain((hook.entry as string).split(' ')[0]);
+  });
+
+  it('declares agents-guard-check: the staged diff against the guards, once per commit', () => {
+    expect(manifest[2]).toMatchObject({
+      id: 'agents-guard-check',
+      entry: 'agents guard check --staged',
+      language: 'node',
+      pass_filenames: false,
+      require_serial: true,
+    });
   });
 
   it('declares agents-export-check: the whole export checked once, when the store or an exported file changes', () => {

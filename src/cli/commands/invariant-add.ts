@@ -5,9 +5,10 @@ import { tuiIo } from '../interactive.ts';
 import { defineCommand } from '../command.ts';
 import { emit, relationNotes } from '../render.ts';
 import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
+import { guardFromArgs, guardOptions, type GuardArgs } from '../guard-options.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
-interface AddArgs extends ScopeArgs {
+interface AddArgs extends ScopeArgs, GuardArgs {
   text?: string[];
   severity?: Severity;
   tag?: string[];
@@ -18,7 +19,7 @@ interface AddArgs extends ScopeArgs {
 
 export default defineCommand<AddArgs>({
   builder: (y) =>
-    scopeOptions(y, 'add to')
+    guardOptions(scopeOptions(y, 'add to'), 'guard:')
       .positional('text', { type: 'string', array: true, describe: 'the constraint, in natural language' })
       .option('severity', {
         choices: [...SEVERITIES],
@@ -78,6 +79,7 @@ export default defineCommand<AddArgs>({
         severity: argv.severity,
         tags: argv.tag ?? [],
         rationale: argv.rationale,
+        ...(guardFromArgs(argv) ? { guard: guardFromArgs(argv)! } : {}),
         ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
         ...(argv['new-project'] ? { newProject: true } : {}),
       });

@@ -3,11 +3,12 @@ import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
 import type { EditInput, EditResult } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
+import { guardFromArgs, guardOptions, type GuardArgs } from '../guard-options.ts';
 import { tuiIo } from '../interactive.ts';
 import { emit, relationNotes } from '../render.ts';
 import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
 
-interface EditArgs {
+interface EditArgs extends GuardArgs {
   id: string;
   text?: string;
   severity?: Severity;
@@ -17,12 +18,14 @@ interface EditArgs {
   activate?: boolean;
   deactivate?: boolean;
   overrides?: string;
+  'clear-guard'?: boolean;
   commit?: boolean;
 }
 
 export default defineCommand<EditArgs>({
   builder: (y) =>
-    y
+    guardOptions(y, "replace the guard's list with")
+      .option('clear-guard', { type: 'boolean', describe: 'remove the guard' })
       .positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' })
       .option('text', { type: 'string', requiresArg: true, describe: 'the new text' })
       .option('severity', { choices: [...SEVERITIES], describe: 'the new severity' })
@@ -54,6 +57,10 @@ export default defineCommand<EditArgs>({
     if (argv.activate === false && argv.deactivate === undefined) input.active = false;
     if (argv.deactivate === false && argv.activate === undefined) input.active = true;
     if (argv.overrides !== undefined) input.overrides = argv.overrides;
+    const guard = guardFromArgs(argv);
+    if (argv['clear-guard'] && guard) throw new UsageError('give --clear-guard or --guard-* lists, not both');
+    if (argv['clear-guard']) input.guard = null;
+    else if (guard) input.guard = guard;
     if (argv.commit !== undefined) input.commit = argv.commit;
     const given = Object.keys(input).filter((k) => k !== 'id' && k !== 'commit');
 
@@ -61,7 +68,7 @@ export default defineCommand<EditArgs>({
     if (given.length === 0) {
       if (!ctx.interactive) {
         throw new UsageError(
-          'nothing to change: give at least one of --text, --severity, --tag, --untag, --rationale, --activate, --deactivate, --overrides',
+          'nothing to change: give at least one of --text, --severity, --tag, --untag, --rationale, --activate, --deactivate, --overrides, --guard-*, --clear-guard',
           `Nothing was changed. E.g. agents invariant edit ${String(argv.id)} --severity warning (in a terminal, without flags, a form opens).`,
         );
       }

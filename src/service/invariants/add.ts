@@ -8,7 +8,7 @@ import { commitWanted, withCommit } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
 import type { InvariantService } from '../invariant-service.ts';
 import { relatedSnapshot } from './related.ts';
-import { PROBE_ID, checkRationale, checkSeverity, checkTags, checkText, nearAmong, requireValid } from './rules.ts';
+import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, nearAmong, requireValid } from './rules.ts';
 import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
 
 /**
@@ -21,6 +21,7 @@ export async function add(svc: InvariantService, input: AddInput): Promise<AddRe
   const severity = checkSeverity(input.severity ?? 'error');
   const tags = checkTags(input.tags ?? []);
   const rationale = checkRationale(input.rationale);
+  const guard = input.guard !== undefined ? await checkGuard(input.guard) : undefined;
   if (scope.kind === 'plan') await svc.readPlan(scope.plan);
   const creates = scope.kind === 'project' ? await svc.checkNewProject(scope.project, input.newProject ?? false) : undefined;
   const author = await svc.deps.author(svc.root);
@@ -49,6 +50,7 @@ export async function add(svc: InvariantService, input: AddInput): Promise<AddRe
       path: invariantPath(scope, id),
     };
     if (rationale !== undefined) inv.rationale = rationale;
+    if (guard !== undefined) inv.guard = guard;
     if (author !== undefined) inv.created_by = author;
     if (scope.kind === 'plan') inv.source = { kind: 'plan' };
     return inv;

@@ -9,7 +9,7 @@ import { commitWanted, withCommit } from '../commit.ts';
 import type { InvariantService } from '../invariant-service.ts';
 import { readOne } from './lookup.ts';
 import { relations } from './related.ts';
-import { checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
+import { checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
 import type { EditInput, EditResult } from './types.ts';
 
 /**
@@ -29,6 +29,7 @@ export async function edit(svc: InvariantService, input: EditInput): Promise<Edi
   if (both !== undefined)
     throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');
   const rationale = input.rationale !== undefined ? (checkRationale(input.rationale) ?? '') : undefined;
+  const guard = input.guard ? await checkGuard(input.guard) : input.guard;
   let overrides: string | undefined;
   if (input.overrides !== undefined && input.overrides.trim() !== '') {
     overrides = (await svc.resolveId(input.overrides)).id;
@@ -78,6 +79,8 @@ export async function edit(svc: InvariantService, input: EditInput): Promise<Edi
           else next.rationale = rationale;
         }
         if (input.active !== undefined) next.active = input.active;
+        if (guard === null) delete next.guard;
+        else if (guard !== undefined) next.guard = { ...old.guard, ...guard };
         if (input.overrides !== undefined) {
           if (overrides === undefined) delete next.overrides;
           else next.overrides = overrides;

@@ -1,6 +1,6 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
 import { InvalidStoreError, UsageError } from '../../core/errors.ts';
-import { type Plan, SEVERITIES, type Scope, type ScopedInvariant, type Severity, scopeFolder } from '../../core/model.ts';
+import { type Guard, type Plan, SEVERITIES, type Scope, type ScopedInvariant, type Severity, scopeFolder } from '../../core/model.ts';
 import { codePointLength, nameProblem, parseActionRef, truncate, ulidProblem } from '../../core/names.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../../core/near-duplicates.ts';
 import { cleanText } from '../../core/normalise.ts';
@@ -127,4 +127,12 @@ export function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
   const fb = scopeFolder(b.scope);
   if (fa !== fb) return fa < fb ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** A guard as given (`--guard-*`, the form): every pattern usable, else a usage error naming it (docs/guard.md). */
+export async function checkGuard(guard: Guard): Promise<Guard> {
+  const { guardProblems } = await import('../../core/guard-patterns.ts');
+  const first = guardProblems(guard)[0];
+  if (first) throw new UsageError(first.problem, 'Nothing was written. docs/guard.md gives the syntax of each list.');
+  return guard;
 }

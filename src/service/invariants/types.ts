@@ -1,4 +1,4 @@
-import type { Plan, Scope, ScopedInvariant, Severity, Target } from '../../core/model.ts';
+import type { Guard, Plan, Scope, ScopedInvariant, Severity, Target } from '../../core/model.ts';
 import type { NearKind } from '../../core/near-duplicates.ts';
 import type { EffectiveEntry } from '../../core/resolve.ts';
 import type { ShadowInfo } from '../../core/shadow.ts';
@@ -14,6 +14,8 @@ export interface AddInput {
   severity?: Severity;
   tags?: string[];
   rationale?: string;
+  /** What an agent may not do while it applies (docs/guard.md). */
+  guard?: Guard;
   /** Commit the new file with git (`--commit`); default: `commit:` in config.yaml. */
   commit?: boolean;
   /**
@@ -54,6 +56,8 @@ export interface EditInput {
   active?: boolean;
   /** The id (or unique prefix) of the copy this one replaces on purpose; "" removes the field. */
   overrides?: string;
+  /** The lists given replace the guard's (docs/guard.md); null removes the guard. */
+  guard?: Guard | null;
   commit?: boolean;
 }
 

@@ -1,0 +1,94 @@
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import type { Diagnostic } from '../../core/diagnostics.ts';
+import { GuardMatchers } from '../../core/guard.ts';
+import type { ValidationResult } from '../../validate/result.ts';
+import { defineCommand } from '../command.ts';
+import { VERSION } from '../../present/version.ts';
+
+interface CheckArgs {
+  range?: string;
+  staged?: boolean;
+  format?: string;
+}
+
+export default defineCommand<CheckArgs>({
+  builder: (y) =>
+    y
+      .positional('range', {
+        type: 'string',
+        describe: 'a revision range such as main..HEAD (default with no --staged: HEAD against the working tree)',
+      })
+      .option('staged', { type: 'boolean', describe: 'check what is staged for the next commit (the pre-commit hook)' })
+      .option('format', {
+        choices: ['github', 'sarif'],
+        requiresArg: true,
+        describe: 'output format: text, json, yaml, github (workflow-command annotations) or sarif (SARIF 2.1.0)',
+      })
+      .conflicts('staged', 'range'),
+  async run(argv, ctx) {
+    const [{ GuardService }, { diffFiles }, root] = await Promise.all([
+      import('../../service/guard-service.ts'),
+      import('../../git/diff.ts'),
+      ctx.root(),
+    ]);
+    const service = new GuardService(root, ctx.io.env);
+    let files: Awaited<ReturnType<typeof diffFiles>>;
+    try {
+      files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: argv.range ?? 'HEAD' });
+    } catch (error) {
+      throw new UsageError(
+        `git diff failed: ${(error as Error).message.split('\n')[0]}`,
+        'Name a revision range such as main..HEAD, or use --staged.',
+      );
+    }
+    const matchers = new GuardMatchers((await import('../../core/guard-patterns.ts')).compileRegex);
+    const diagnostics: Diagnostic[] = [];
+    for (const f of files) {
+      const action = { tool: 'git', files: [f.path], texts: f.added.length > 0 ? [f.added.map((a) => a.text).join('\n')] : [] };
+      const { verdict, plan } = await service.evaluate(action, matchers);
+      for (const h of verdict.hits) {
+        if (h.waived) continue;
+        // A content hit points at the first added line that matches on its own (else the first added line).
+        const at = h.kind === 'content' ? (f.added.find((a) => matchers.regex(h.entry)(a.text)) ?? f.added[0]) : undefined;
+        const { guardReason } = await import('../../core/guard.ts');
+        diagnostics.push({
+          code: 'guard-violation',
+          severity: h.rule.severity,
+          file: f.path,
+          line: at?.line ?? 0,
+          col: at ? 1 : 0,
+          message: guardReason(h, plan)
+            .replace(/^Blocked by/, 'Forbidden by')
+            .replace(/ To waive it:.*$/, '')
+            .replace(/ It is a locked floor.*$/, ''),
+          hint: h.rule.locked
+            ? 'A locked floor of a policy source: undo the change.'
+            : `Undo the change, or waive ${h.rule.id} (agents invariant waive).`,
+          related: [{ file: h.rule.path, line: 0, col: 0, message: `invariant ${h.rule.id}` }],
+        });
+      }
+    }
+    const counts = { error: 0, warning: 0, info: 0 };
+    for (const d of diagnostics) counts[d.severity]++;
+    const result: ValidationResult = {
+      store: service.top,
+      source: argv.staged ? 'index' : `diff ${argv.range ?? 'HEAD'}`,
+      files: files.length,
+      diagnostics,
+      fixes: [],
+      strict: false,
+      ok: counts.error === 0,
+      counts,
+      displayPrefix: '',
+      repoPrefix: '',
+    };
+    const format = argv.format ?? ctx.format;
+    const rename = (t: string) => t.replace(/agents validate:/g, 'agents guard check:');
+    if (format === 'sarif') ctx.io.stdout.write((await import('../../validate/format-sarif.ts')).formatSarif(result, VERSION));
+    else if (format === 'github') ctx.io.stdout.write(rename((await import('../../validate/format-github.ts')).formatGithub(result).log));
+    else if (format === 'json' || format === 'yaml')
+      ctx.io.stdout.write((await import('../../validate/format-json.ts')).formatJson(result));
+    else ctx.io.stdout.write(rename((await import('../../validate/format-text.ts')).formatText(result, ctx.style)));
+    return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
+  },
+});

@@ -1,0 +1,60 @@
+import { EXIT_CODES } from '../../core/errors.ts';
+import {
+  clientAnswer,
+  errorAnswer,
+  GUARD_CLIENTS,
+  GuardInputError,
+  parseClientInput,
+  type GuardClient,
+  type HookAnswer,
+} from '../../core/guard-clients.ts';
+import { defineCommand } from '../command.ts';
+import type { CliContext } from '../context.ts';
+
+interface HookArgs {
+  client?: GuardClient;
+}
+
+/** The hook's input: all of standard input, at most 16 MiB (a larger one is refused, not truncated). */
+async function readInput(ctx: CliContext): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.io.stdin) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
+    size += b.length;
+    if (size > 16 * 1024 * 1024) throw new GuardInputError('the hook input is over 16 MiB');
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(ctx: CliContext, answer: HookAnswer): number {
+  if (answer.stdout) ctx.io.stdout.write(answer.stdout);
+  if (answer.stderr) ctx.io.stderr.write(answer.stderr);
+  return answer.exitCode;
+}
+
+export default defineCommand<HookArgs>({
+  builder: (y) =>
+    y.option('client', {
+      choices: [...GUARD_CLIENTS],
+      requiresArg: true,
+      describe: 'the protocol of the input and answer (default: recognised from the input)',
+    }),
+  async run(argv, ctx) {
+    let service: import('../../service/guard-service.ts').GuardService | undefined;
+    try {
+      const [{ GuardService }, root] = await Promise.all([import('../../service/guard-service.ts'), ctx.root()]);
+      service = new GuardService(root, ctx.io.env);
+      const action = parseClientInput(await readInput(ctx), argv.client);
+      if (!action.blocking) return EXIT_CODES.ok;
+      const decided = await service.decide(action);
+      return send(ctx, clientAnswer(action.client, decided.verdict.decision, decided.reason ?? '', action.event));
+    } catch (error) {
+      // Whatever stops a decision (input, store, index) is answered by guard.on_error, never by a stack trace.
+      const onError = service ? await service.onError() : 'deny';
+      const why = error instanceof Error ? error.message : String(error);
+      return send(ctx, errorAnswer(why.split('\n')[0]!, onError));
+    }
+  },
+});

@@ -1,0 +1,78 @@
+import { resolve } from 'node:path';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import type { GuardVerdict } from '../../core/guard.ts';
+import { defineCommand } from '../command.ts';
+import { emit } from '../render.ts';
+
+interface TryArgs {
+  path?: string[];
+  command?: string;
+  tool?: string;
+  content?: string;
+  cwd?: string;
+}
+
+/** The JSON of a verdict (docs/json-output.md, "guard"): the same shape `guard check` and MCP `check_action` give. */
+export function verdictJson(verdict: GuardVerdict, reason: string | undefined, plan: string | null) {
+  return {
+    decision: verdict.decision,
+    plan,
+    reason: reason ?? null,
+    hits: verdict.hits.map((h) => ({
+      invariant: h.rule.id,
+      text: h.rule.text,
+      severity: h.rule.severity,
+      scope: h.rule.scope,
+      path: h.rule.path,
+      kind: h.kind,
+      entry: h.entry,
+      subject: h.subject,
+      waived: h.waived,
+      locked: h.rule.locked === true,
+    })),
+  };
+}
+
+export default defineCommand<TryArgs>({
+  builder: (y) =>
+    y
+      .option('path', { type: 'string', array: true, requiresArg: true, describe: 'a file the action would write (repeatable)' })
+      .option('command', { type: 'string', requiresArg: true, describe: 'a shell command the action would run' })
+      .option('tool', {
+        type: 'string',
+        requiresArg: true,
+        describe: 'the tool the agent would call (default: Write, Bash or the named tool)',
+      })
+      .option('content', { type: 'string', requiresArg: true, describe: 'text the action would write' })
+      .option('cwd', { type: 'string', requiresArg: true, describe: 'the folder the action runs in (default: the current folder)' }),
+  async run(argv, ctx) {
+    const paths = argv.path ?? [];
+    if (paths.length === 0 && argv.command === undefined && argv.tool === undefined)
+      throw new UsageError('name an action: --path P, --command CMD or --tool T', 'e.g. agents guard try --path infra/prod.tf');
+    const { GuardService } = await import('../../service/guard-service.ts');
+    const service = new GuardService(await ctx.root(), ctx.io.env);
+    const cwd = resolve(ctx.io.cwd, argv.cwd ?? '.');
+    const tool = argv.tool ?? (argv.command !== undefined ? 'Bash' : 'Write');
+    const action = service.toAction({
+      tool,
+      paths,
+      texts: argv.content !== undefined ? [argv.content] : [],
+      cwd,
+      ...(argv.command !== undefined ? { command: argv.command } : {}),
+    });
+    const { verdict, reason, plan } = await service.evaluate(action);
+    const s = ctx.style;
+    emit(ctx, verdictJson(verdict, reason, plan), () => {
+      if (verdict.hits.length === 0) return `${s.green('none')}: no guard matches; the client's own permissions decide`;
+      const lines = [
+        `${verdict.decision === 'deny' ? s.red('deny') : verdict.decision === 'ask' ? s.yellow('ask') : s.green(verdict.decision)}${reason ? `: ${reason}` : ''}`,
+      ];
+      for (const h of verdict.hits)
+        lines.push(
+          `  ${h.rule.id} (${h.rule.scope}, ${h.rule.severity}) ${h.kind} ${JSON.stringify(h.entry)} matches ${h.subject}${h.waived ? ' (waived)' : ''}`,
+        );
+      return lines.join('\n');
+    });
+    return verdict.decision === 'deny' || verdict.decision === 'ask' ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
+  },
+});

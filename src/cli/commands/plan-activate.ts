@@ -1,0 +1,41 @@
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { defineCommand } from '../command.ts';
+import { emit } from '../render.ts';
+
+interface ActivateArgs {
+  id?: string;
+  clear?: boolean;
+}
+
+export default defineCommand<ActivateArgs>({
+  builder: (y) =>
+    y
+      .positional('id', { type: 'string', describe: 'plan id or unique prefix (none: show the active plan)' })
+      .option('clear', { type: 'boolean', describe: 'no plan is active any more' })
+      .conflicts('id', 'clear'),
+  async run(argv, ctx) {
+    const [{ guardDir, readActivePlan, writeActivePlan }, root] = await Promise.all([import('../../store/guard-files.ts'), ctx.root()]);
+    const dir = guardDir(root);
+    if (dir === undefined && (argv.id !== undefined || argv.clear))
+      throw new UsageError(
+        'the store is not in a git repository: there is no place outside it to keep the active plan',
+        "Set AGENTS_PLAN=ID in the agent's environment instead.",
+      );
+    let plan: string | null = readActivePlan(dir) ?? null;
+    if (argv.clear) {
+      writeActivePlan(dir!, null);
+      plan = null;
+    } else if (argv.id !== undefined) {
+      plan = await (await ctx.invariants()).resolvePlanId(argv.id);
+      writeActivePlan(dir!, plan);
+    }
+    const env = ctx.io.env.AGENTS_PLAN?.trim() || null;
+    emit(ctx, { plan, env }, () =>
+      [
+        plan ? `active plan ${plan}` : 'no active plan',
+        ...(env && env !== plan ? [`AGENTS_PLAN=${env} in this environment takes precedence`] : []),
+      ].join('\n'),
+    );
+    return EXIT_CODES.ok;
+  },
+});

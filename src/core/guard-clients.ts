@@ -1,0 +1,191 @@
+/**
+ * The hook protocols of the agent clients (docs/guard.md): the JSON each one
+ * hands its PreToolUse / BeforeTool hook on standard input, turned into one
+ * action, and the answer each one obeys. Pure: paths stay as the client gave
+ * them; the service resolves them (links, `..`) against the file system.
+ */
+import type { GuardDecision } from './guard.ts';
+
+export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
+export const GUARD_CLIENTS: readonly GuardClient[] = ['claude', 'codex', 'gemini', 'cursor'];
+
+/** An action as the client described it, before its paths are resolved. */
+export interface ClientAction {
+  client: GuardClient;
+  /** The hook event (`PreToolUse`, `BeforeTool`, `beforeShellExecution`…). */
+  event: string;
+  tool: string;
+  /** Files written, as given: absolute, or relative to `cwd`. */
+  paths: string[];
+  texts: string[];
+  command?: string;
+  /** The absolute folder the agent works in. */
+  cwd: string;
+  session?: string;
+  /** False for events that report what already happened (Cursor's afterFileEdit): nothing to answer. */
+  blocking: boolean;
+}
+
+/** Why the input could not be read: the hook answers by `guard.on_error`. */
+export class GuardInputError extends Error {}
+
+type Json = Record<string, unknown>;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
+
+/** Which client wrote this input: by its event name and the fields only it sends. */
+export function detectClient(input: Json): GuardClient | undefined {
+  const event = str(input.hook_event_name);
+  if (event === 'BeforeTool') return 'gemini';
+  if (event !== undefined && /^(before|after|pre|post)[A-Z]/.test(event)) return 'cursor';
+  if ('conversation_id' in input || 'workspace_roots' in input) return 'cursor';
+  if (event === 'PreToolUse') return 'turn_id' in input ? 'codex' : 'claude';
+  return undefined;
+}
+
+/**
+ * The paths and the added text of a Codex `apply_patch` patch
+ * (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`;
+ * added lines start with `+`).
+ */
+export function patchParts(patch: string): { paths: string[]; texts: string[] } {
+  const paths: string[] = [];
+  const added: string[] = [];
+  for (const line of patch.split(/\r?\n/)) {
+    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line);
+    if (m) {
+      const p = m[1]!.trim();
+      if (p !== '' && !paths.includes(p)) paths.push(p);
+    } else if (line.startsWith('+') && !line.startsWith('+++')) added.push(line.slice(1));
+  }
+  return { paths, texts: added.length > 0 ? [added.join('\n')] : [] };
+}
+
+/** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
+function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; command?: string } {
+  if (tool === 'apply_patch') {
+    const patch = str(ti.command) ?? str(ti.patch) ?? str(ti.input) ?? '';
+    return patchParts(patch);
+  }
+  const command = str(ti.command) ?? str(ti.cmd);
+  if (/^(Bash|Shell|run_shell_command|shell|exec_command|local_shell)$/.test(tool) && command !== undefined)
+    return { paths: [], texts: [], command };
+  const paths: string[] = [];
+  for (const key of ['file_path', 'notebook_path', 'path', 'absolute_path', 'filePath']) {
+    const p = str(ti[key]);
+    if (p !== undefined && p !== '') paths.push(p);
+  }
+  const texts: string[] = [];
+  for (const key of ['content', 'new_string', 'new_source', 'newString', 'contents', 'text']) {
+    const t = str(ti[key]);
+    if (t !== undefined) texts.push(t);
+  }
+  if (Array.isArray(ti.edits))
+    for (const e of ti.edits) {
+      const t = str(obj(e).new_string) ?? str(obj(e).newString);
+      if (t !== undefined) texts.push(t);
+    }
+  // A tool that names no file writes none: its text (an MCP tool's arguments) is still looked at by content guards.
+  if (paths.length === 0 && texts.length === 0 && Object.keys(ti).length > 0) texts.push(JSON.stringify(ti));
+  return command !== undefined && paths.length === 0 ? { paths, texts, command } : { paths, texts };
+}
+
+/**
+ * Reads one hook input. `client` forces the protocol (`--client`); otherwise
+ * it is recognised. Throws GuardInputError for input that is not a hook call.
+ */
+export function parseClientInput(raw: string, client?: GuardClient): ClientAction {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch (error) {
+    throw new GuardInputError(`the hook input is not JSON (${(error as Error).message})`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new GuardInputError('the hook input is not a JSON object');
+  const input = data as Json;
+  const who = client ?? detectClient(input);
+  if (!who) throw new GuardInputError('the hook input names no known event (hook_event_name); pass --client claude|codex|gemini|cursor');
+  const cwd = str(input.cwd) ?? str((input.workspace_roots as unknown[] | undefined)?.[0]);
+  if (cwd === undefined || cwd === '') throw new GuardInputError('the hook input has no working folder (cwd)');
+  const event = str(input.hook_event_name) ?? '';
+  const session = str(input.session_id) ?? str(input.conversation_id);
+  const base = { client: who, event, cwd, ...(session !== undefined ? { session } : {}) };
+  if (who === 'cursor') {
+    if (event === 'beforeShellExecution') {
+      const command = str(input.command);
+      if (command === undefined) throw new GuardInputError('beforeShellExecution without a command');
+      return { ...base, tool: 'Shell', paths: [], texts: [], command, blocking: true };
+    }
+    if (event === 'beforeMCPExecution') {
+      const tool = str(input.tool_name);
+      if (tool === undefined) throw new GuardInputError('beforeMCPExecution without a tool_name');
+      const ti = typeof input.tool_input === 'string' ? input.tool_input : JSON.stringify(input.tool_input ?? {});
+      return { ...base, tool, paths: [], texts: [ti], blocking: true };
+    }
+    if (event === 'beforeReadFile') return { ...base, tool: 'Read', paths: [], texts: [], blocking: false };
+    if (event === 'afterFileEdit') {
+      const p = str(input.file_path);
+      const texts = Array.isArray(input.edits) ? input.edits.map((e) => str(obj(e).new_string) ?? '') : [];
+      return { ...base, tool: 'Edit', paths: p ? [p] : [], texts, blocking: false };
+    }
+  }
+  const tool = str(input.tool_name);
+  if (tool === undefined || tool === '') throw new GuardInputError(`the ${event || 'hook'} input has no tool_name`);
+  const parts = toolParts(tool, obj(input.tool_input));
+  // Gemini's shell tool may name its own folder (dir_path), relative to the project.
+  const dir = str(obj(input.tool_input).dir_path) ?? str(obj(input.tool_input).directory) ?? str(obj(input.tool_input).workdir);
+  return { ...base, ...(dir && parts.command !== undefined ? { cwd: joinPath(cwd, dir) } : {}), tool, ...parts, blocking: true };
+}
+
+/** `dir` against `cwd` (POSIX), without the file system: absolute stays, relative is appended. */
+function joinPath(cwd: string, dir: string): string {
+  return dir.startsWith('/') ? dir : `${cwd.replace(/\/+$/, '')}/${dir}`;
+}
+
+/** What the hook prints and its exit code. */
+export interface HookAnswer {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+/**
+ * The answer in the client's protocol. `ask` becomes a deny where the client
+ * cannot ask (Codex, Gemini); `allow` and `none` print nothing, so the
+ * client's own permissions decide (the hook never forces an allow).
+ */
+export function clientAnswer(client: GuardClient, decision: GuardDecision, reason: string, event: string): HookAnswer {
+  if (decision === 'none' || decision === 'allow') return { stdout: '', stderr: '', exitCode: 0 };
+  const ask = decision === 'ask' && (client === 'claude' || client === 'cursor');
+  switch (client) {
+    case 'claude':
+    case 'codex':
+      return {
+        stdout: `${JSON.stringify({
+          hookSpecificOutput: {
+            hookEventName: event || 'PreToolUse',
+            permissionDecision: ask ? 'ask' : 'deny',
+            permissionDecisionReason: reason,
+          },
+        })}\n`,
+        stderr: '',
+        exitCode: 0,
+      };
+    case 'gemini':
+      return { stdout: `${JSON.stringify({ decision: 'deny', reason })}\n`, stderr: '', exitCode: 0 };
+    case 'cursor':
+      return {
+        stdout: `${JSON.stringify({ permission: ask ? 'ask' : 'deny', user_message: reason, agent_message: reason })}\n`,
+        stderr: '',
+        exitCode: 0,
+      };
+  }
+}
+
+/** The answer when the hook cannot decide and `guard.on_error` is deny: every client treats exit 2 as a block, with stderr as the reason. */
+export function errorAnswer(reason: string, onError: 'deny' | 'allow'): HookAnswer {
+  return onError === 'deny'
+    ? { stdout: '', stderr: `agents guard: ${reason}; denied (guard.on_error: deny)\n`, exitCode: 2 }
+    : { stdout: '', stderr: `agents guard: ${reason}; not checked (guard.on_error: allow)\n`, exitCode: 0 };
+}

@@ -1,0 +1,64 @@
+/**
+ * The patterns of an invariant's `guard:` (docs/guard.md): write globs take
+ * the path-glob syntax of project.yaml (globs.ts); command and content
+ * patterns are RE2 regular expressions, matched by re2js in time linear in
+ * the text, so a hostile policy source cannot make the hook backtrack
+ * without end. Pure; loaded only with the full YAML parser and by the guard
+ * commands, never on the plain `list`/`validate` path.
+ */
+import { RE2JS } from 're2js';
+import { compileGlob, globProblem } from './globs.ts';
+import type { Guard, GuardKind } from './model.ts';
+
+/** The most text one pattern is run over; longer text is scanned in windows of this size that overlap by {@link OVERLAP}. */
+export const MAX_SCAN = 1 << 20;
+const OVERLAP = 4096;
+
+/** Why a guard entry is not usable, or undefined when it is. */
+export function guardEntryProblem(kind: GuardKind, entry: string): string | undefined {
+  if (kind === 'write') {
+    const why = globProblem(entry);
+    return why === undefined ? undefined : `write glob "${entry}" ${why}`;
+  }
+  if (kind === 'tool') return undefined;
+  try {
+    RE2JS.compile(entry);
+    return undefined;
+  } catch (error) {
+    return `${kind} pattern "${entry}" is not an RE2 regular expression: ${(error as Error).message}`;
+  }
+}
+
+/** Every problem of a guard, each with the list and index it is at. */
+export function guardProblems(guard: Guard): { kind: GuardKind; index: number; problem: string }[] {
+  const out: { kind: GuardKind; index: number; problem: string }[] = [];
+  for (const kind of ['write', 'command', 'content', 'tool'] as const) {
+    const list = guard[kind] ?? [];
+    list.forEach((entry, index) => {
+      const problem = guardEntryProblem(kind, entry);
+      if (problem !== undefined) out.push({ kind, index, problem });
+    });
+  }
+  return out;
+}
+
+/** A compiled command or content pattern: whether it occurs anywhere in a text. */
+export type TextMatcher = (text: string) => boolean;
+
+/** Compiles an RE2 pattern (a valid one: `validate` refuses the others) into an unanchored search. */
+export function compileRegex(pattern: string): TextMatcher {
+  const re = RE2JS.compile(pattern);
+  return (text) => {
+    if (text.length <= MAX_SCAN) return re.matcher(text).find();
+    // Very long text in overlapping windows: the matcher's work stays linear and bounded per window.
+    for (let start = 0; start < text.length; start += MAX_SCAN - OVERLAP) {
+      if (re.matcher(text.slice(start, start + MAX_SCAN)).find()) return true;
+    }
+    return false;
+  };
+}
+
+/** A compiled write glob: whether a repository-relative path matches it. */
+export function compileWriteGlob(glob: string): (path: string) => boolean {
+  return compileGlob(glob);
+}

@@ -1,0 +1,331 @@
+/**
+ * Guards (docs/guard.md): which invariants an agent's action breaks, and what
+ * to answer. Pure. The service builds a {@link GuardIndex} from the store (the
+ * effective set of each project, of "no project", and of the active plan,
+ * with their waivers), keeps it outside the committed store, and hands this
+ * module one {@link GuardAction} at a time.
+ */
+import { compileGlob, globHoldsFolder, literalFolder } from './globs.ts';
+// Only the type: the regular-expression engine is large, and loaded by the caller only when a pattern must run (see patternsNeeded).
+import type { TextMatcher } from './guard-patterns.ts';
+import { describeScope, type Guard, type GuardKind, type ScopedInvariant, type Severity, type Target } from './model.ts';
+import { resolveEffective, type EffectiveEntry } from './resolve.ts';
+import { waiverExpiry, waiverHolds, type ScopedWaiver } from './waivers.ts';
+
+/** One invariant with a guard, as the index keeps it. */
+export interface GuardRule {
+  id: string;
+  text: string;
+  severity: Severity;
+  /** `global`, `project myapp`, `inherited corp`, `plan 01J…`. */
+  scope: string;
+  path: string;
+  guard: Guard;
+  /** A floor a policy source set (docs/extends.md): no waiver lets it through. */
+  locked?: true;
+}
+
+/** The rules of one context (a project, or "" for files of no project) and until when each waived one is waived. */
+export interface GuardContext {
+  rules: number[];
+  /** Rule index → the instant (ms) the latest waiver holding for it ends. */
+  waived: Record<string, number>;
+}
+
+/** Everything the hook needs, built when the store changes (service/guard-service.ts). */
+export interface GuardIndex {
+  /** The active plan the contexts were resolved for, or null. */
+  plan: string | null;
+  rules: GuardRule[];
+  /** By project name; "" holds the rules for files and folders of no project. */
+  contexts: Record<string, GuardContext>;
+  /** Each project's path globs (project.yaml). */
+  projects: Record<string, string[]>;
+  /**
+   * The projects by the first segment of their globs' literal folders ("" for
+   * a glob that starts with a wildcard): a path is tested only against the
+   * projects under its own first segment, not all of them.
+   */
+  heads: Record<string, string[]>;
+  /** config.yaml's `guard.on_error`: what the hook answers when it cannot decide. */
+  onError: 'deny' | 'allow';
+}
+
+/** One thing an agent is about to do, its paths already made repository-relative by the caller. */
+export interface GuardAction {
+  /** The tool's name as the client gives it (`Write`, `Bash`, `apply_patch`, `mcp__db__drop_table`). */
+  tool: string;
+  /** Files it creates, changes or deletes, relative to the repository's top; paths outside the repository are left out. */
+  files: string[];
+  /** Text it writes (a file's new content, an edit's new string, the lines a patch adds). */
+  texts: string[];
+  /** The shell command it runs, when it runs one. */
+  command?: string;
+  /** The folder it runs in, relative to the repository's top ("" the top); undefined outside the repository. */
+  cwd?: string;
+}
+
+/** One guard entry an action breaks. */
+export interface GuardHit {
+  rule: GuardRule;
+  kind: GuardKind;
+  /** The entry: the glob, the pattern, the tool name. */
+  entry: string;
+  /** What matched it: the path, the command, the tool; for content, the file (or "the text"). */
+  subject: string;
+  /** Whether a waiver lets this one through (never for a locked rule). */
+  waived: boolean;
+}
+
+export type GuardDecision = 'deny' | 'ask' | 'allow' | 'none';
+
+export interface GuardVerdict {
+  /** deny for an error, ask for a warning, allow for info only; none when no guard matched. */
+  decision: GuardDecision;
+  /** Every entry broken, strictest first; waived ones last. */
+  hits: GuardHit[];
+  /** The hit that decided (the first unwaived one), when any did. */
+  decisive?: GuardHit;
+}
+
+const RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+/**
+ * The guards of one target's effective set: the kept copy's guard, joined by
+ * the guard of every locked inherited copy it hides, so a repository copy
+ * without the guard cannot drop a floor (docs/extends.md, "Floors").
+ */
+function guardsOf(entry: EffectiveEntry, byPath: ReadonlyMap<string, ScopedInvariant>): { guard: Guard; locked: boolean } | undefined {
+  const guard: Guard = {};
+  let locked = entry.invariant.locked === true && entry.invariant.scope.kind === 'inherited';
+  const add = (g: Guard | undefined) => {
+    if (!g) return;
+    for (const kind of ['write', 'command', 'content', 'tool'] as const) {
+      const list = g[kind];
+      if (!list) continue;
+      const into = (guard[kind] ??= []);
+      for (const e of list) if (!into.includes(e)) into.push(e);
+    }
+  };
+  add(entry.invariant.guard);
+  for (const ref of entry.shadows) {
+    const inv = byPath.get(ref.path);
+    if (inv?.locked && inv.scope.kind === 'inherited' && inv.guard) {
+      add(inv.guard);
+      locked = true;
+    }
+  }
+  return Object.keys(guard).length > 0 ? { guard, locked } : undefined;
+}
+
+/**
+ * The index of a store: for each project and for "no project", the guarded
+ * invariants of its effective set (or of the active plan's, for that
+ * project), with the waivers that cover them. Pure: `now` only drops waivers
+ * that already ended; the hook compares the kept end instants with its own clock.
+ */
+export function buildGuardIndex(input: {
+  invariants: readonly ScopedInvariant[];
+  projects: ReadonlyMap<string, { paths?: string[] }>;
+  waivers: readonly ScopedWaiver[];
+  plan?: { id: string } | undefined;
+  now: Date;
+  onError?: 'deny' | 'allow';
+}): GuardIndex {
+  const rules: GuardRule[] = [];
+  const ruleOf = new Map<string, number>();
+  const byPath = new Map(input.invariants.map((i) => [i.path, i]));
+  const contexts: Record<string, GuardContext> = {};
+  const names = ['', ...[...input.projects.keys()].sort()];
+  for (const project of names) {
+    // A plan target with the file's project: the plan's own invariants, that project's and the global ones.
+    // With no plan, the plan id "" matches no plan scope, so this is the project's (or no project's) set.
+    const target: Target = { kind: 'plan', plan: input.plan?.id ?? '', ...(project !== '' ? { project } : {}) };
+    const ctx: GuardContext = { rules: [], waived: {} };
+    for (const entry of resolveEffective(target, input.invariants)) {
+      const g = guardsOf(entry, byPath);
+      if (!g) continue;
+      const inv = entry.invariant;
+      let index = ruleOf.get(inv.path);
+      if (index === undefined) {
+        index = rules.length;
+        const rule: GuardRule = {
+          id: inv.id,
+          text: inv.text,
+          severity: inv.severity,
+          scope: describeScope(inv.scope),
+          path: inv.path,
+          guard: g.guard,
+        };
+        if (g.locked) rule.locked = true;
+        rules.push(rule);
+        ruleOf.set(inv.path, index);
+      }
+      ctx.rules.push(index);
+      if (g.locked) continue;
+      let until = 0;
+      for (const w of input.waivers) {
+        if (w.invariant_id !== inv.id || !waiverHolds(w, input.now)) continue;
+        const covers = w.scope.kind === 'plan' ? w.scope.plan === input.plan?.id : w.scope.project === project;
+        if (covers) until = Math.max(until, waiverExpiry(w.expires));
+      }
+      if (until > 0) ctx.waived[String(index)] = until;
+    }
+    if (ctx.rules.length > 0 || project === '') contexts[project] = ctx;
+  }
+  const projects: Record<string, string[]> = {};
+  const heads: Record<string, string[]> = {};
+  for (const [name, meta] of input.projects) {
+    if (!meta.paths || meta.paths.length === 0) continue;
+    projects[name] = [...meta.paths];
+    for (const g of meta.paths) {
+      const list = (heads[literalFolder(g).split('/')[0]!] ??= []);
+      if (!list.includes(name)) list.push(name);
+    }
+  }
+  return { plan: input.plan?.id ?? null, rules, contexts, projects, heads, onError: input.onError ?? 'deny' };
+}
+
+/** The projects whose paths hold a file (by glob) or a folder (globHoldsFolder); none: [""]. */
+function contextsOf(index: GuardIndex, path: string, folder: boolean, m: GuardMatchers): string[] {
+  const out: string[] = [];
+  const first = path.split('/')[0]!;
+  const candidates = first === '' ? (index.heads[''] ?? []) : [...(index.heads[first] ?? []), ...(index.heads[''] ?? [])];
+  for (const name of candidates) {
+    const globs = index.projects[name] ?? [];
+    if (globs.some((g) => (folder ? globHoldsFolder(g, path) : m.glob(g)(path))) && !out.includes(name)) out.push(name);
+  }
+  return out.length > 0 ? out.sort() : [''];
+}
+
+/** The projects an action touches: those holding its files, and those holding its folder. */
+export function actionProjects(index: GuardIndex, action: GuardAction, m = new GuardMatchers()): string[] {
+  const out = new Set<string>();
+  for (const f of action.files) for (const p of contextsOf(index, f, false, m)) out.add(p);
+  if (action.cwd !== undefined) for (const p of contextsOf(index, action.cwd, true, m)) out.add(p);
+  out.delete('');
+  return [...out].sort();
+}
+
+/**
+ * Compiled matchers, made on first use and kept for the life of one process
+ * (the MCP server's, a `guard check`'s). `compileRegex` (guard-patterns.ts)
+ * is given by the caller, which loads it only when {@link patternsNeeded}.
+ */
+export class GuardMatchers {
+  readonly #globs = new Map<string, (p: string) => boolean>();
+  readonly #regexes = new Map<string, TextMatcher>();
+  constructor(readonly compileRegex?: (pattern: string) => TextMatcher) {}
+  glob(g: string): (p: string) => boolean {
+    let m = this.#globs.get(g);
+    if (!m) this.#globs.set(g, (m = compileGlob(g)));
+    return m;
+  }
+  regex(p: string): TextMatcher {
+    let m = this.#regexes.get(p);
+    if (!m) {
+      if (!this.compileRegex) throw new Error('guard: a pattern must run but no regular-expression engine was given (see patternsNeeded)');
+      this.#regexes.set(p, (m = this.compileRegex(p)));
+    }
+    return m;
+  }
+}
+
+/** Whether judging `action` runs any command or content pattern: the hook loads the engine only then. */
+export function patternsNeeded(index: GuardIndex, action: GuardAction, m = new GuardMatchers()): boolean {
+  const rulesOf = (context: string) => (index.contexts[context]?.rules ?? []).map((i) => index.rules[i]!);
+  if (action.texts.length > 0) {
+    for (const file of action.files)
+      for (const c of contextsOf(index, file, false, m)) if (rulesOf(c).some((r) => r.guard.content)) return true;
+  }
+  const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true, m);
+  for (const c of here) {
+    for (const r of rulesOf(c)) {
+      if (action.command !== undefined && r.guard.command) return true;
+      if (action.files.length === 0 && action.texts.length > 0 && r.guard.content) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Which guards an action breaks, and the answer: the strictest unwaived
+ * severity decides (error: deny, warning: ask, info: allow); no hit at all is
+ * `none`, which the hook answers with silence.
+ */
+export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date, matchers = new GuardMatchers()): GuardVerdict {
+  const hits: GuardHit[] = [];
+  const seen = new Set<string>();
+  const t = now.getTime();
+  const visit = (context: string, test: (rule: GuardRule) => { kind: GuardKind; entry: string; subject: string }[]) => {
+    // A project with no context has no guard that applies to it (not even a global one: a copy of its own hides it).
+    const ctx = index.contexts[context];
+    if (!ctx) return;
+    for (const i of ctx.rules) {
+      const rule = index.rules[i]!;
+      const until = ctx.waived[String(i)];
+      for (const h of test(rule)) {
+        const key = `${i}\u0000${h.kind}\u0000${h.entry}\u0000${h.subject}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        hits.push({ rule, ...h, waived: until !== undefined && t < until });
+      }
+    }
+  };
+  for (const file of action.files) {
+    for (const context of contextsOf(index, file, false, matchers)) {
+      visit(context, (rule) => {
+        const out: { kind: GuardKind; entry: string; subject: string }[] = [];
+        for (const g of rule.guard.write ?? []) if (matchers.glob(g)(file)) out.push({ kind: 'write', entry: g, subject: file });
+        for (const p of rule.guard.content ?? [])
+          if (action.texts.some((text) => matchers.regex(p)(text))) out.push({ kind: 'content', entry: p, subject: file });
+        return out;
+      });
+    }
+  }
+  const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true, matchers);
+  for (const context of here) {
+    visit(context, (rule) => {
+      const out: { kind: GuardKind; entry: string; subject: string }[] = [];
+      if (action.command !== undefined)
+        for (const p of rule.guard.command ?? [])
+          if (matchers.regex(p)(action.command)) out.push({ kind: 'command', entry: p, subject: action.command });
+      for (const name of rule.guard.tool ?? []) if (name === action.tool) out.push({ kind: 'tool', entry: name, subject: action.tool });
+      // Text with no file inside the repository (a path outside it, a tool's argument) still meets the content guards here.
+      if (action.files.length === 0)
+        for (const p of rule.guard.content ?? [])
+          if (action.texts.some((text) => matchers.regex(p)(text))) out.push({ kind: 'content', entry: p, subject: 'the text' });
+      return out;
+    });
+  }
+  hits.sort((a, b) => Number(a.waived) - Number(b.waived) || RANK[a.rule.severity] - RANK[b.rule.severity]);
+  const decisive = hits.find((h) => !h.waived);
+  const decision: GuardDecision = !decisive
+    ? 'none'
+    : decisive.rule.severity === 'error'
+      ? 'deny'
+      : decisive.rule.severity === 'warning'
+        ? 'ask'
+        : 'allow';
+  return decisive ? { decision, hits, decisive } : { decision, hits };
+}
+
+const KIND_WORDS: Record<GuardKind, string> = {
+  write: 'may not write files matching',
+  command: 'may not run commands matching',
+  content: 'may not write text matching',
+  tool: 'may not call the tool',
+};
+
+/**
+ * The reason the client shows the agent: the invariant's id, text and scope,
+ * what matched, and how to waive it. One paragraph, plain text.
+ */
+export function guardReason(hit: GuardHit, plan: string | null): string {
+  const r = hit.rule;
+  const what = `${KIND_WORDS[hit.kind]} ${JSON.stringify(hit.entry)}${hit.kind === 'tool' ? '' : ` (${hit.subject})`}`;
+  const waive = r.locked
+    ? 'It is a locked floor of a policy source: it cannot be waived here.'
+    : `To waive it: agents invariant waive ${r.id} ${plan ? `--plan ${plan}` : '--project NAME'} --reason "…" --owner "…" --expires YYYY-MM-DD.`;
+  return `Blocked by invariant ${r.id} (${r.scope}, ${r.severity}): "${r.text}". An agent ${what}. ${waive}`;
+}

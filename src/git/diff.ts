@@ -1,0 +1,92 @@
+// What a diff writes, for `agents guard check` (docs/guard.md, "At the commit"):
+// the files it adds, changes or deletes, and the lines it adds to each. One git
+// process, started directly like the hook-mode readers (changed.ts).
+import { GitError } from './repo.ts';
+import { runGit } from './runner.ts';
+
+export interface DiffFile {
+  /** Repository-relative path (the new one; the old one for a deletion). */
+  path: string;
+  /** The lines the diff adds, each with its line number in the new file. */
+  added: { line: number; text: string }[];
+}
+
+/**
+ * The files of `git diff --cached` (staged) or `git diff RANGE`, run at the
+ * repository's top. Renames are a deletion and an addition (`--no-renames`), so both paths are seen.
+ */
+export async function diffFiles(top: string, what: { staged: true } | { range: string }): Promise<DiffFile[]> {
+  if ('range' in what && what.range.startsWith('-')) throw new GitError(`"${what.range}" is not a revision range`, 'failed');
+  const args = ['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/'];
+  if ('staged' in what) args.push('--cached');
+  else args.push(what.range);
+  args.push('--');
+  let out: Buffer;
+  try {
+    out = await runGit(top, args);
+  } catch (error) {
+    throw new GitError(error instanceof Error ? error.message : String(error), 'failed');
+  }
+  return parseUnifiedDiff(out.toString('utf8'));
+}
+
+/** Unquotes a path git printed in C-style quotes ("a/x\\ty"). */
+function unquote(p: string): string {
+  if (!p.startsWith('"')) return p;
+  const bytes: number[] = [];
+  for (let i = 1; i < p.length - 1; i++) {
+    const c = p[i]!;
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c, 'utf8'));
+      continue;
+    }
+    const n = p[++i]!;
+    if (/[0-7]/.test(n)) {
+      bytes.push(Number.parseInt(p.slice(i, i + 3), 8));
+      i += 2;
+    } else bytes.push(({ n: 10, t: 9, r: 13, b: 8, f: 12, v: 11, a: 7 } as Record<string, number>)[n] ?? n.charCodeAt(0));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/**
+ * The path a `diff --git a/P b/P` header names (both halves are equal without
+ * renames): every file has this header, including empty and binary ones,
+ * which have no `+++` line.
+ */
+function headerPath(rest: string): string | undefined {
+  if (rest.startsWith('"')) {
+    const m = /^("(?:[^"\\]|\\.)*") /.exec(rest);
+    return m ? unquote(m[1]!).replace(/^a\//, '') : undefined;
+  }
+  const len = (rest.length - 5) / 2;
+  if (!Number.isInteger(len) || len <= 0 || !rest.startsWith('a/')) return undefined;
+  return rest.slice(2, 2 + len);
+}
+
+/** The files and added lines of a `-U0` unified diff (pure; exported for tests). */
+export function parseUnifiedDiff(text: string): DiffFile[] {
+  const files: DiffFile[] = [];
+  let current: DiffFile | undefined;
+  let line = 0;
+  let inHeader = false;
+  for (const l of text.split('\n')) {
+    if (l.startsWith('diff --git ')) {
+      inHeader = true;
+      const path = headerPath(l.slice('diff --git '.length));
+      current = path === undefined ? undefined : { path, added: [] };
+      if (current) files.push(current);
+      continue;
+    }
+    // `--- a/P` and `+++ b/P` belong to the header; in a hunk they are removed and added lines.
+    if (inHeader && (l.startsWith('--- ') || l.startsWith('+++ '))) continue;
+    const hunk = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(l);
+    if (hunk) {
+      inHeader = false;
+      line = Number(hunk[1]);
+      continue;
+    }
+    if (current && l.startsWith('+')) current.added.push({ line: line++, text: l.slice(1) });
+  }
+  return files;
+}

@@ -1,0 +1,94 @@
+/**
+ * MCP `check_action` (docs/guard.md, "MCP"): the guard hook's answer for a
+ * harness that asks before acting. It decides only: nothing is recorded, as
+ * the harness, not the hook, then acts or not.
+ */
+import { UsageError } from '../core/errors.ts';
+import { GuardMatchers } from '../core/guard.ts';
+import { compileRegex } from '../core/guard-patterns.ts';
+import { clientAnswer, type GuardClient } from '../core/guard-clients.ts';
+import { GuardService } from '../service/guard-service.ts';
+import type { ToolContext, ToolDef } from './tools.ts';
+
+/** One guard service a store, kept for the server's life: its index and compiled patterns stay in memory between calls. */
+const services = new WeakMap<ToolContext['service'], { guard: GuardService; matchers: GuardMatchers }>();
+
+export const CHECK_ACTION: ToolDef = {
+  name: 'check_action',
+  title: 'Check an action against the guards',
+  description:
+    "Before acting: would the store's guards let an agent write this file, run this command or call this tool? " +
+    'Answers `decision` (deny for an error invariant, ask for a warning, allow for info, none when no guard matches) with the invariant that decides and why, ' +
+    'exactly as `agents guard hook` would. Give at least one of `path` (relative to the repository top, or absolute), `command`, `tool`; ' +
+    '`content` is the text the action would write; `cwd` the folder it runs in (default: the repository top).',
+  writes: false,
+  inputSchema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'A file the action would create, change or delete.', minLength: 1, maxLength: 4096 },
+      command: { type: 'string', description: 'A shell command the action would run.', minLength: 1, maxLength: 100_000 },
+      tool: { type: 'string', description: 'The tool the agent would call (e.g. mcp__db__drop_table).', minLength: 1, maxLength: 200 },
+      content: { type: 'string', description: 'Text the action would write.', maxLength: 4_000_000 },
+      cwd: { type: 'string', description: 'The folder the action runs in (default: the repository top).', minLength: 1, maxLength: 4096 },
+      client: {
+        type: 'string',
+        description: "Answer the text in this client's hook protocol (for Claude Code's mcp_tool hook: claude).",
+        enum: ['claude', 'codex', 'gemini', 'cursor'],
+      },
+    },
+    additionalProperties: false,
+  },
+  outputSchema: {
+    type: 'object',
+    properties: {
+      decision: { enum: ['deny', 'ask', 'allow', 'none'] },
+      plan: { type: ['string', 'null'] },
+      reason: { type: ['string', 'null'] },
+      hits: { type: 'array', items: { type: 'object' } },
+    },
+    required: ['decision', 'plan', 'reason', 'hits'],
+  },
+  async run(args, ctx) {
+    const path = args.path as string | undefined;
+    const command = args.command as string | undefined;
+    if (path === undefined && command === undefined && args.tool === undefined)
+      throw new UsageError('check_action: give at least one of path, command, tool', 'e.g. {"path": "infra/prod.tf"}');
+    let s = services.get(ctx.service);
+    if (!s)
+      services.set(
+        ctx.service,
+        (s = {
+          guard: new GuardService(ctx.service.root, process.env, undefined, { longLived: true }),
+          matchers: new GuardMatchers(compileRegex),
+        }),
+      );
+    const { guard, matchers } = s;
+    const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');
+    const action = guard.toAction({
+      tool,
+      paths: path !== undefined ? [path] : [],
+      texts: args.content !== undefined ? [args.content as string] : [],
+      cwd: args.cwd !== undefined ? (args.cwd as string).replace(/^(?!\/)/, `${guard.top}/`) : guard.top,
+      ...(command !== undefined ? { command } : {}),
+    });
+    const { verdict, reason, plan } = await guard.evaluate(action, matchers);
+    const hits = verdict.hits.map((h) => ({
+      invariant: h.rule.id,
+      text: h.rule.text,
+      severity: h.rule.severity,
+      scope: h.rule.scope,
+      kind: h.kind,
+      entry: h.entry,
+      subject: h.subject,
+      waived: h.waived,
+    }));
+    const client = args.client as GuardClient | undefined;
+    // For a hook that parses the text as its decision: the client's own answer ("{}" when nothing is decided).
+    const text = client
+      ? clientAnswer(client, verdict.decision, reason ?? '', client === 'gemini' ? 'BeforeTool' : 'PreToolUse').stdout.trim() || '{}'
+      : verdict.decision === 'none'
+        ? 'none: no guard matches this action.'
+        : `${verdict.decision}: ${reason ?? 'waived'}`;
+    return { data: { decision: verdict.decision, plan, reason: reason ?? null, hits }, text };
+  },
+};

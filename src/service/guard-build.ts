@@ -1,0 +1,56 @@
+/**
+ * Builds the guard index from the store (docs/guard.md, "The index"): the
+ * global scope, every project (with its project.yaml and waivers), the
+ * active plan, and the inherited invariants. Loaded only when the index is
+ * missing or stale, so the hook's common path never loads the store reader.
+ */
+import { buildGuardIndex, type GuardIndex } from '../core/guard.ts';
+import { UsageError } from '../core/errors.ts';
+import type { WaiverScope } from '../core/waivers.ts';
+import { loadConfig } from '../store/config.ts';
+import { readFolders } from '../store/read.ts';
+import { readWaivers } from '../store/read-waivers.ts';
+import { InvariantService, requireValid } from './invariant-service.ts';
+
+export async function buildIndex(
+  root: string,
+  plan: string | null,
+  now: Date,
+  /** The stamps of the store's folders (guard-service.ts), taken once the projects are listed and before any file is read. */
+  stamps: (projects: readonly string[]) => Record<string, string>,
+): Promise<{ index: GuardIndex; stamps: Record<string, string> }> {
+  const service = new InvariantService(root, { clock: () => now });
+  const source = service.source;
+  const projectNames = (await source.list('projects', { recursive: false }))
+    .filter((e) => e.type === 'dir')
+    .map((e) => e.path.slice('projects/'.length));
+  const taken = stamps(projectNames);
+  let planInfo: { id: string } | undefined;
+  if (plan !== null) {
+    try {
+      planInfo = { id: (await service.readPlan(plan)).id };
+    } catch (error) {
+      throw new UsageError(
+        `the active plan ${plan} is not in the store (${(error as Error).message})`,
+        'Set AGENTS_PLAN to a plan of this store, or run `agents plan activate ID` (or `--clear`).',
+      );
+    }
+  }
+  const folders = ['global', ...projectNames.map((p) => `projects/${p}`), ...(planInfo ? [`plans/${planInfo.id}`] : [])];
+  const snap = await readFolders(source, folders);
+  requireValid(snap, 'build the guard index');
+  const inherited = await service.inherited();
+  const scopes: WaiverScope[] = projectNames.map((project) => ({ kind: 'project', project }));
+  if (planInfo) scopes.push({ kind: 'plan', plan: planInfo.id });
+  const waivers = await readWaivers(source, scopes);
+  requireValid({ ...snap, diagnostics: waivers.diagnostics }, 'read the waivers');
+  const index = buildGuardIndex({
+    invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants,
+    projects: snap.projectMeta,
+    waivers: waivers.waivers,
+    plan: planInfo,
+    now,
+    onError: (await loadConfig(source)).guard.on_error,
+  });
+  return { index, stamps: taken };
+}

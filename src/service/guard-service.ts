@@ -1,0 +1,247 @@
+/**
+ * The guard use cases (docs/guard.md): decide one agent action against the
+ * store's guards, record the violation a deny makes in the active plan, and
+ * log every decision. The hook runs before every tool call, so its common
+ * path reads one index file and stats a handful of folders; the store itself
+ * is read (and the index rebuilt) only when one of them changed.
+ */
+import { realpathSync } from 'node:fs';
+import { dirname, basename, join, resolve, sep } from 'node:path';
+import type { ClientAction } from '../core/guard-clients.ts';
+import {
+  actionProjects,
+  evaluateGuards,
+  GuardMatchers,
+  guardReason,
+  patternsNeeded,
+  type GuardAction,
+  type GuardIndex,
+  type GuardVerdict,
+} from '../core/guard.ts';
+import { appendAudit, guardDir, readActivePlan, readGuardIndex, stamp, writeGuardIndex } from '../store/guard-files.ts';
+import { repoTop } from '../store/git-dir.ts';
+
+/** The folders and files whose stamps tell the index is current, besides each project's own. */
+function fixedPaths(plan: string | null): string[] {
+  const out = ['', 'config.yaml', 'extends.lock.yaml', 'global', 'projects', 'plans'];
+  if (plan !== null) out.push(`plans/${plan}`, `plans/${plan}/waivers`);
+  return out;
+}
+
+/** The realpath of the longest existing prefix of `abs`, with the rest appended (a file about to be created has no realpath). */
+export function resolveThroughLinks(abs: string): string {
+  let head = abs;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(head), ...tail);
+    } catch {
+      const parent = dirname(head);
+      if (parent === head) return abs;
+      tail.unshift(basename(head));
+      head = parent;
+    }
+  }
+}
+
+/** `abs` relative to `top` with forward slashes, or undefined when outside it. */
+function relativeTo(top: string, abs: string): string | undefined {
+  if (abs === top) return '';
+  if (!abs.startsWith(top.endsWith(sep) ? top : top + sep)) return undefined;
+  return abs
+    .slice(top.length + (top.endsWith(sep) ? 0 : 1))
+    .split(sep)
+    .join('/');
+}
+
+export interface GuardDecisionRecord {
+  verdict: GuardVerdict;
+  /** The reason shown to the agent (the decisive hit's), when one decided. */
+  reason?: string;
+  plan: string | null;
+  /** The violation recorded in the active plan, or why none was. */
+  violation?: { id: string; path: string } | { notRecorded: string };
+  action: GuardAction;
+}
+
+export class GuardService {
+  readonly gitAgents: string | undefined;
+  readonly top: string;
+  #stored: { stamps: Record<string, string>; index: GuardIndex } | undefined;
+
+  constructor(
+    readonly root: string,
+    readonly env: Record<string, string | undefined>,
+    readonly clock: () => Date = () => new Date(),
+    /** A server answering many calls: the index's stamps are checked on each one. */
+    readonly options: { longLived?: boolean } = {},
+  ) {
+    this.gitAgents = guardDir(root);
+    const top = repoTop(root) ?? dirname(resolve(root));
+    this.top = resolveThroughLinks(top);
+  }
+
+  /** The active plan: AGENTS_PLAN in the agent's environment, else `agents plan activate`. */
+  activePlan(): string | null {
+    const fromEnv = this.env.AGENTS_PLAN?.trim();
+    if (fromEnv) return fromEnv;
+    return readActivePlan(this.gitAgents) ?? null;
+  }
+
+  /**
+   * The stamps the index must match: the fixed folders, each named project's
+   * folder, and each file holding a guard of those (an edit in place changes
+   * no folder, but changes the file's own stamp).
+   */
+  private stamps(plan: string | null, projects: Iterable<string>, ruleFiles: Iterable<string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const rel of fixedPaths(plan)) out[rel] = stamp(join(this.root, rel));
+    for (const p of projects) {
+      out[`projects/${p}`] = stamp(join(this.root, 'projects', p));
+      out[`projects/${p}/waivers`] = stamp(join(this.root, 'projects', p, 'waivers'));
+    }
+    // Inherited rules live in the policy sources' cache, pinned by extends.lock.yaml (a fixed stamp).
+    for (const rel of ruleFiles) if (!rel.startsWith('extends/')) out[`file:${rel}`] = stamp(join(this.root, rel));
+    return out;
+  }
+
+  /** The store files of the rules that apply in these contexts ("" is no project's). */
+  private static ruleFiles(index: GuardIndex, contexts: readonly string[]): string[] {
+    const out = new Set<string>();
+    for (const c of contexts) for (const i of index.contexts[c]?.rules ?? []) out.add(index.rules[i]!.path);
+    return [...out];
+  }
+
+  /**
+   * The guard index, from `.git/agents/guard-index.json` when every stamp that
+   * matters is unchanged (the fixed folders, and the folders and guarded files
+   * of the projects `action` touches; every one without an action), else
+   * rebuilt from the store and saved. A one-shot command checks once; the MCP
+   * server (`longLived`) on every call.
+   */
+  async index(action?: GuardAction): Promise<{ index: GuardIndex; rebuilt: boolean }> {
+    const plan = this.activePlan();
+    if (this.#stored && this.#stored.index.plan === plan && !this.options.longLived) return { index: this.#stored.index, rebuilt: false };
+    const stored = this.#stored ?? (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE ? readGuardIndex(this.gitAgents) : undefined);
+    if (stored && stored.index.plan === plan) {
+      const names = action
+        ? actionProjects(stored.index, action)
+        : Object.keys(stored.stamps)
+            .filter((k) => k.startsWith('projects/') && !k.endsWith('/waivers'))
+            .map((k) => k.slice('projects/'.length));
+      const now = this.stamps(plan, names, GuardService.ruleFiles(stored.index, ['', ...names]));
+      if (Object.entries(now).every(([k, v]) => stored.stamps[k] === v)) {
+        this.#stored = stored;
+        return { index: stored.index, rebuilt: false };
+      }
+    }
+    const { buildIndex } = await import('./guard-build.ts');
+    // The folders' stamps are taken before the read: a file added while the store is read is seen by the next call.
+    const built = await buildIndex(this.root, plan, this.clock(), (names) => this.stamps(plan, names, []));
+    const stamps = { ...built.stamps, ...this.stamps(plan, [], GuardService.ruleFiles(built.index, Object.keys(built.index.contexts))) };
+    if (this.gitAgents !== undefined) writeGuardIndex(this.gitAgents, stamps, built.index);
+    this.#stored = { stamps, index: built.index };
+    return { index: built.index, rebuilt: true };
+  }
+
+  /**
+   * `guard.on_error` of config.yaml, for a hook that could not decide: from
+   * the index this run loaded, else from config.yaml; deny when it cannot be read.
+   */
+  async onError(): Promise<'deny' | 'allow'> {
+    if (this.#stored) return this.#stored.index.onError;
+    try {
+      const [{ loadConfig }, { WorkingTreeSource }] = await Promise.all([import('../store/config.ts'), import('../store/tree-source.ts')]);
+      return (await loadConfig(new WorkingTreeSource(this.root))).guard.on_error;
+    } catch {
+      return 'deny';
+    }
+  }
+
+  /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
+  toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cwd'>): GuardAction {
+    const cwdAbs = resolve(action.cwd);
+    const files: string[] = [];
+    for (const p of action.paths) {
+      const abs = resolve(cwdAbs, p);
+      // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
+      for (const candidate of [relativeTo(this.top, abs), relativeTo(this.top, resolveThroughLinks(abs))]) {
+        if (candidate !== undefined && candidate !== '' && !files.includes(candidate)) files.push(candidate);
+      }
+    }
+    const cwd = relativeTo(this.top, resolveThroughLinks(cwdAbs));
+    const out: GuardAction = { tool: action.tool, files, texts: action.texts };
+    if (action.command !== undefined) out.command = action.command;
+    if (cwd !== undefined) out.cwd = cwd;
+    return out;
+  }
+
+  /** Which guards an action breaks (no recording, no log): `guard try` and MCP `check_action`. */
+  async evaluate(action: GuardAction, matchers?: GuardMatchers): Promise<{ verdict: GuardVerdict; reason?: string; plan: string | null }> {
+    const { index } = await this.index(action);
+    if (!matchers) {
+      const needed = patternsNeeded(index, action);
+      matchers = new GuardMatchers(needed ? (await import('../core/guard-patterns.ts')).compileRegex : undefined);
+    }
+    const verdict = evaluateGuards(index, action, this.clock(), matchers);
+    return verdict.decisive
+      ? { verdict, reason: guardReason(verdict.decisive, index.plan), plan: index.plan }
+      : { verdict, plan: index.plan };
+  }
+
+  /**
+   * The hook's decision on one client action: evaluated, a deny recorded as a
+   * violation of the active plan (through the plan service's writer), and the
+   * decision appended to the audit log.
+   */
+  async decide(client: ClientAction): Promise<GuardDecisionRecord> {
+    const action = this.toAction(client);
+    const { verdict, reason, plan } = await this.evaluate(action);
+    const record: GuardDecisionRecord = { verdict, plan, action, ...(reason !== undefined ? { reason } : {}) };
+    if (verdict.decision === 'deny' && plan !== null && verdict.decisive) {
+      record.violation = await this.recordViolation(plan, client, verdict);
+    }
+    // Every decision, "none" included: the log tells what the agent did, not only what was stopped.
+    appendAudit(this.gitAgents, {
+      at: this.clock().toISOString(),
+      client: client.client,
+      event: client.event,
+      tool: client.tool,
+      ...(client.session !== undefined ? { session: client.session } : {}),
+      decision: verdict.decision,
+      plan,
+      files: action.files,
+      ...(action.command !== undefined ? { command: action.command } : {}),
+      hits: verdict.hits.map((h) => ({ invariant: h.rule.id, kind: h.kind, entry: h.entry, subject: h.subject, waived: h.waived })),
+      ...(record.violation ? { violation: record.violation } : {}),
+    });
+    return record;
+  }
+
+  private async recordViolation(
+    plan: string,
+    client: ClientAction,
+    verdict: GuardVerdict,
+  ): Promise<{ id: string; path: string } | { notRecorded: string }> {
+    const hit = verdict.decisive!;
+    const what =
+      hit.kind === 'command'
+        ? `command ${JSON.stringify(client.command ?? '')}`
+        : hit.kind === 'tool'
+          ? `tool ${hit.subject}`
+          : `path ${hit.subject}`;
+    const details = [
+      `Denied by agents guard hook: ${client.client} ${client.tool}, ${what}`,
+      `guard ${hit.kind}: ${hit.entry}`,
+      ...(client.session !== undefined ? [`session ${client.session}`] : []),
+    ].join('\n');
+    try {
+      const [{ InvariantService }, { PlanService }] = await Promise.all([import('./invariant-service.ts'), import('./plan-service.ts')]);
+      const plans = new PlanService(new InvariantService(this.root));
+      const r = await plans.addViolation({ plan, invariant: hit.rule.id, details: details.slice(0, 10_000) });
+      return { id: r.violation.id, path: r.path };
+    } catch (error) {
+      return { notRecorded: (error as Error).message };
+    }
+  }
+}

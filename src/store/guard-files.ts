@@ -1,0 +1,102 @@
+/**
+ * The guard hook's files outside the committed store, in the repository's git
+ * folder (`.git/agents/`): the index of guards (`guard-index.json`), the
+ * active plan (`active-plan`) and the audit log (`guard-audit.jsonl`).
+ * None of them is ever read from or written into the store itself.
+ */
+import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { GuardIndex } from '../core/guard.ts';
+import { gitDirFor } from './git-dir.ts';
+import { readRegularFile } from './read-file.ts';
+
+/** Bump when the index's shape changes: an index of another format is rebuilt. */
+const FORMAT = 2;
+const MAX_INDEX_BYTES = 64 * 1024 * 1024;
+
+/** `.git/agents/` of the repository holding the store; undefined outside git (no index, no log, no active plan file). */
+export function guardDir(storeRoot: string): string | undefined {
+  const git = gitDirFor(storeRoot);
+  return git === undefined ? undefined : join(git, 'agents');
+}
+
+/**
+ * What a file or folder looks like now: a change of content, of entries
+ * (a folder gains or loses a file, an atomic write renames into it), or of
+ * identity changes it. "-" when it is absent.
+ */
+export function stamp(path: string): string {
+  try {
+    const s = statSync(path);
+    return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}`;
+  } catch {
+    return '-';
+  }
+}
+
+/** The index as kept: the guards, and the stamps of what they were built from. */
+export interface StoredIndex {
+  format: number;
+  /** Store-relative path (or `:git-index`) → its stamp when the index was built. */
+  stamps: Record<string, string>;
+  index: GuardIndex;
+}
+
+export function readGuardIndex(dir: string): StoredIndex | undefined {
+  try {
+    const read = readRegularFile(join(dir, 'guard-index.json'), MAX_INDEX_BYTES);
+    if (!read.ok) return undefined;
+    const data = JSON.parse(read.bytes.toString('utf8')) as StoredIndex;
+    if (data.format !== FORMAT || typeof data.stamps !== 'object' || !Array.isArray(data.index?.rules)) return undefined;
+    return data;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Best effort, atomic: a reader sees the old index or the new one; a read-only git folder means no index. */
+export function writeGuardIndex(dir: string, stamps: Record<string, string>, index: GuardIndex): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'guard-index.json');
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ format: FORMAT, stamps, index } satisfies StoredIndex));
+    renameSync(tmp, file);
+  } catch {
+    // The next call builds it again.
+  }
+}
+
+/** The plan `agents plan activate` set, or undefined. */
+export function readActivePlan(dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  try {
+    const text = readFileSync(join(dir, 'active-plan'), 'utf8').trim();
+    return text === '' ? undefined : text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Sets (or, with null, clears) the active plan. */
+export function writeActivePlan(dir: string, plan: string | null): void {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, 'active-plan');
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, plan === null ? '' : `${plan}\n`);
+  renameSync(tmp, file);
+}
+
+/** Appends one decision to the audit log (JSON lines); a log that cannot be written is skipped, never fatal. */
+export function appendAudit(dir: string | undefined, entry: Record<string, unknown>): string | undefined {
+  if (dir === undefined) return undefined;
+  const file = join(dir, 'guard-audit.jsonl');
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    // One write of one line, under PIPE_BUF for any sane entry: concurrent hooks do not interleave lines.
+    appendFileSync(file, `${JSON.stringify(entry)}\n`);
+    return file;
+  } catch {
+    return undefined;
+  }
+}

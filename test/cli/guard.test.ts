@@ -1,0 +1,294 @@
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
+const INV2 = '01JGGEBWJTQ6P08NTXZQ7TKM3R';
+const PLAN = '01JH5G411EVHG9XHQ43X20SSN4';
+
+function guardYaml(id: string, text: string, guard: string[], severity = 'error'): string {
+  return [`id: ${id}`, `text: ${text}`, `severity: ${severity}`, 'guard:', ...guard.map((l) => `  ${l}`), ''].join('\n');
+}
+
+/** A repository with a store: one global invariant guarding secrets/ and `rm -r`, a project app at services/app/**, a plan. */
+async function repo(extra: { config?: string } = {}): Promise<string> {
+  const dir = tempDir();
+  gitInit(dir);
+  expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
+  writeFileSync(
+    join(dir, '.agents/global', `${INV}.yaml`),
+    guardYaml(INV, 'Agents never touch secrets', [
+      'write: ["secrets/**"]',
+      'command: ["\\\\brm\\\\s+-r"]',
+      'content: ["AKIA[0-9A-Z]{16}"]',
+    ]),
+  );
+  mkdirSync(join(dir, '.agents/projects/app'), { recursive: true });
+  writeFileSync(join(dir, '.agents/projects/app/project.yaml'), 'paths: ["services/app/**"]\n');
+  mkdirSync(join(dir, '.agents/plans', PLAN), { recursive: true });
+  writeFileSync(join(dir, '.agents/plans', PLAN, 'plan.yaml'), `id: ${PLAN}\nproject: app\n`);
+  if (extra.config !== undefined) writeFileSync(join(dir, '.agents/config.yaml'), extra.config);
+  return dir;
+}
+
+const claude = (dir: string, tool: string, input: Record<string, unknown>) =>
+  JSON.stringify({ session_id: 's1', cwd: dir, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, tool_use_id: 't1' });
+
+describe('agents guard hook', () => {
+  it('denies in the protocol of the client it recognises, and says nothing about an unguarded action', async () => {
+    const dir = await repo();
+    const deny = await runAgents(['guard', 'hook'], {
+      cwd: dir,
+      input: claude(dir, 'Write', { file_path: join(dir, 'secrets/a'), content: 'x' }),
+    });
+    expect(deny.code).toBe(0);
+    expect(JSON.parse(deny.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    expect(JSON.parse(deny.stdout).hookSpecificOutput.permissionDecisionReason).toContain(INV);
+    const allow = await runAgents(['guard', 'hook'], {
+      cwd: dir,
+      input: claude(dir, 'Write', { file_path: join(dir, 'src/a'), content: 'x' }),
+    });
+    expect(allow).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('resolves `..` and links before matching', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    symlinkSync('secrets', join(dir, 'public'));
+    for (const p of [join(dir, 'src/../secrets/a'), join(dir, 'public/a'), 'public/b']) {
+      const r = await runAgents(['guard', 'hook', '--client', 'claude'], {
+        cwd: dir,
+        input: claude(dir, 'Write', { file_path: p, content: 'x' }),
+      });
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, p).toBe('deny');
+    }
+  });
+
+  it("answers Cursor's documented inputs in Cursor's protocol", async () => {
+    const dir = await repo();
+    const common = { conversation_id: 'c1', generation_id: 'g1', workspace_roots: [dir] };
+    const shell = await runAgents(['guard', 'hook'], {
+      cwd: dir,
+      input: JSON.stringify({ ...common, hook_event_name: 'beforeShellExecution', command: 'rm -r build', cwd: dir }),
+    });
+    expect(JSON.parse(shell.stdout)).toMatchObject({ permission: 'deny' });
+    const mcp = await runAgents(['guard', 'hook'], {
+      cwd: dir,
+      input: JSON.stringify({
+        ...common,
+        hook_event_name: 'beforeMCPExecution',
+        tool_name: 'put',
+        tool_input: { v: 'AKIAABCDEFGHIJKLMNOP' },
+      }),
+    });
+    expect(JSON.parse(mcp.stdout)).toMatchObject({ permission: 'deny' });
+    const read = await runAgents(['guard', 'hook'], {
+      cwd: dir,
+      input: JSON.stringify({ ...common, hook_event_name: 'beforeReadFile', file_path: join(dir, 'secrets/a') }),
+    });
+    expect(read).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('records a violation in the active plan (AGENTS_PLAN, else plan activate), and logs every decision', async () => {
+    const dir = await repo();
+    const input = claude(dir, 'Bash', { command: 'rm -r build' });
+    await runAgents(['guard', 'hook'], { cwd: dir, input, env: { AGENTS_PLAN: PLAN } });
+    expect((await runAgents(['plan', 'activate', PLAN.slice(0, 8)], { cwd: dir })).code).toBe(0);
+    await runAgents(['guard', 'hook'], { cwd: dir, input });
+    const folder = join(dir, '.agents/plans', PLAN, 'violations');
+    const files = readdirSync(folder);
+    expect(files).toHaveLength(2);
+    const v = readFileSync(join(folder, files[0]!), 'utf8');
+    expect(v).toContain(`invariant_id: ${INV}`);
+    expect(v).toContain('rm -r build');
+    expect(v).toContain('session s1');
+    expect((await runAgents(['plan', 'status', PLAN], { cwd: dir })).code).toBe(1);
+    const audit = readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(audit).toHaveLength(2);
+    expect(audit[0]).toMatchObject({ client: 'claude', tool: 'Bash', decision: 'deny', plan: PLAN, command: 'rm -r build' });
+    expect((await runAgents(['plan', 'activate', '--clear'], { cwd: dir })).code).toBe(0);
+    await runAgents(['guard', 'hook'], { cwd: dir, input });
+    expect(readdirSync(folder)).toHaveLength(2);
+  });
+
+  it.each([
+    ['deny', 2],
+    ['allow', 0],
+  ])('malformed input under guard.on_error: %s exits %i, the reason on stderr, nothing on stdout', async (onError, code) => {
+    const dir = await repo({ config: `version: 1\nguard:\n  on_error: ${onError}\n` });
+    for (const input of ['{"tool_name": ', '[]', JSON.stringify({ cwd: dir, tool_name: 'Write' })]) {
+      const r = await runAgents(['guard', 'hook'], { cwd: dir, input });
+      expect(r.code, input).toBe(code);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^agents guard: .+/);
+    }
+  });
+
+  it('an unreadable store is answered by on_error too (deny by default)', async () => {
+    const dir = await repo();
+    writeFileSync(join(dir, '.agents/global', `${INV2}.yaml`), 'id: [unclosed\n');
+    const r = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, 'Write', { file_path: 'src/a', content: 'x' }) });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+
+  it('rebuilds its index when the store changes, and answers from it when not', async () => {
+    const dir = await repo();
+    const input = claude(dir, 'Write', { file_path: 'docs/a.md', content: 'x' });
+    expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+    const index = join(dir, '.git/agents/guard-index.json');
+    const before = readFileSync(index, 'utf8');
+    expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+    expect(readFileSync(index, 'utf8')).toBe(before);
+    writeFileSync(join(dir, '.agents/global', `${INV2}.yaml`), guardYaml(INV2, 'Docs are generated', ['write: ["docs/**"]']));
+    expect(
+      JSON.parse((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).hookSpecificOutput.permissionDecisionReason,
+    ).toContain(INV2);
+    // An edit in place of a guarded file (its folder unchanged) is seen too.
+    const folder = statSync(join(dir, '.agents/global')).ctimeMs;
+    writeFileSync(join(dir, '.agents/global', `${INV2}.yaml`), guardYaml(INV2, 'Docs are generated', ['write: ["other/**"]']));
+    expect(statSync(join(dir, '.agents/global')).ctimeMs).toBe(folder);
+    expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+    // git commands that rewrite git's index (status, add) do not make the hook read the store again.
+    git(dir, 'add', '-A');
+    const kept = readFileSync(index, 'utf8');
+    expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+    expect(readFileSync(index, 'utf8')).toBe(kept);
+  });
+});
+
+describe('agents guard try', () => {
+  it('names the invariant that would decide, and exits 1 for a deny, 0 for none', async () => {
+    const dir = await repo();
+    const r = await runAgents(['--format', 'json', 'guard', 'try', '--command', 'rm -r build'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', hits: [{ invariant: INV, kind: 'command', entry: '\\brm\\s+-r' }] });
+    expect((await runAgents(['guard', 'try', '--path', 'src/a.ts'], { cwd: dir })).code).toBe(0);
+    expect((await runAgents(['guard', 'try'], { cwd: dir })).code).toBe(2);
+  });
+});
+
+describe('agents guard install', () => {
+  it("merges the hook into each client's settings, keeping the rest; twice is once; --check tells", async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, '.claude'));
+    const mine = {
+      permissions: { allow: ['Bash(npm test)'] },
+      hooks: { PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'mine' }] }] },
+    };
+    writeFileSync(join(dir, '.claude/settings.json'), JSON.stringify(mine));
+    expect((await runAgents(['guard', 'install', '--client', 'claude,codex,gemini,cursor', '--check'], { cwd: dir })).code).toBe(1);
+    expect((await runAgents(['guard', 'install', '--client', 'claude,codex', '--client', 'gemini,cursor'], { cwd: dir })).code).toBe(0);
+    const files = ['.claude/settings.json', '.codex/hooks.json', '.gemini/settings.json', '.cursor/hooks.json'];
+    const first = files.map((f) => readFileSync(join(dir, f), 'utf8'));
+    const settings = JSON.parse(first[0]!);
+    expect(settings.permissions).toEqual(mine.permissions);
+    expect(settings.hooks.PreToolUse).toHaveLength(2);
+    expect(settings.hooks.PreToolUse[0]).toEqual(mine.hooks.PreToolUse[0]);
+    expect(settings.hooks.PreToolUse[1].hooks[0].command).toBe('agents guard hook --client claude');
+    expect(JSON.parse(first[2]!).hooks.BeforeTool[0].hooks[0].command).toBe('agents guard hook --client gemini');
+    expect(Object.keys(JSON.parse(first[3]!).hooks)).toEqual(['beforeShellExecution', 'beforeMCPExecution', 'preToolUse']);
+    const again = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude,codex,gemini,cursor'], { cwd: dir });
+    expect(JSON.parse(again.stdout).map((r: { status: string }) => r.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect(files.map((f) => readFileSync(join(dir, f), 'utf8'))).toEqual(first);
+    expect((await runAgents(['guard', 'install', '--client', 'claude,codex,gemini,cursor', '--check'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('refuses settings that are not JSON, writing nothing, and an unknown client', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, '.gemini'));
+    writeFileSync(join(dir, '.gemini/settings.json'), '{ "a": ');
+    const r = await runAgents(['guard', 'install', '--client', 'claude,gemini'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('.gemini/settings.json');
+    expect(readdirSync(dir)).not.toContain('.claude');
+    expect((await runAgents(['guard', 'install', '--client', 'vim'], { cwd: dir })).code).toBe(2);
+  });
+});
+
+describe('agents guard check', () => {
+  it('checks the staged diff: paths written and lines added, as text, JSON, GitHub annotations and SARIF', async () => {
+    const dir = await repo();
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'store');
+    expect((await runAgents(['guard', 'check', '--staged'], { cwd: dir })).code).toBe(0);
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/prod.env'), 'X=1\n');
+    writeFileSync(join(dir, 'config.ts'), 'const a = 1;\nconst key = "AKIAABCDEFGHIJKLMNOP";\n');
+    writeFileSync(join(dir, 'ok.ts'), 'fine\n');
+    git(dir, 'add', '-A');
+    const text = await runAgents(['guard', 'check', '--staged'], { cwd: dir });
+    expect(text.code).toBe(1);
+    const json = JSON.parse((await runAgents(['--format', 'json', 'guard', 'check', '--staged'], { cwd: dir })).stdout);
+    expect(json.diagnostics.map((d: { file: string; line: number; code: string }) => [d.code, d.file, d.line])).toEqual([
+      ['guard-violation', 'config.ts', 2],
+      ['guard-violation', 'secrets/prod.env', 0],
+    ]);
+    const gh = (await runAgents(['guard', 'check', '--staged', '--format', 'github'], { cwd: dir })).stdout;
+    expect(gh).toContain('::error file=config.ts,line=2');
+    const sarif = JSON.parse((await runAgents(['guard', 'check', '--staged', '--format', 'sarif'], { cwd: dir })).stdout);
+    expect(sarif.runs[0].results).toHaveLength(2);
+    git(dir, 'commit', '-qm', 'bad');
+    expect((await runAgents(['guard', 'check', 'HEAD~1..HEAD'], { cwd: dir })).code).toBe(1);
+    expect((await runAgents(['guard', 'check', 'nosuch..HEAD'], { cwd: dir })).code).toBe(2);
+  });
+});
+
+describe('validate', () => {
+  it('reports a guard pattern that does not compile, at the guard key (exit 1)', async () => {
+    const dir = await repo();
+    writeFileSync(
+      join(dir, '.agents/global', `${INV2}.yaml`),
+      guardYaml(INV2, 'Bad pattern', ['command: ["(?=lookahead)"]', 'write: ["/abs/**"]']),
+    );
+    const r = await runAgents(['--format', 'json', 'validate'], { cwd: dir });
+    expect(r.code).toBe(1);
+    const found = JSON.parse(r.stdout).diagnostics.filter((d: { code: string }) => d.code === 'guard-invalid');
+    expect(found).toHaveLength(2);
+    expect(found.map((d: { file: string; line: number }) => [d.file, d.line])).toEqual([
+      [`global/${INV2}.yaml`, 5],
+      [`global/${INV2}.yaml`, 6],
+    ]);
+  });
+});
+
+describe('invariant add and edit', () => {
+  it('write a guard from --guard-* flags, replace a list, remove it; a bad pattern writes nothing', async () => {
+    const dir = await repo();
+    const add = await runAgents(
+      [
+        '--format',
+        'json',
+        'invariant',
+        'add',
+        '--global',
+        'No lock files by hand',
+        '--guard-write',
+        '**/*.lock',
+        '--guard-command',
+        '^npm i',
+      ],
+      { cwd: dir },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const id = JSON.parse(add.stdout).id as string;
+    expect(JSON.parse(add.stdout).guard).toEqual({ write: ['**/*.lock'], command: ['^npm i'] });
+    expect((await runAgents(['guard', 'try', '--path', 'a/yarn.lock'], { cwd: dir })).code).toBe(1);
+    const edit = await runAgents(['--format', 'json', 'invariant', 'edit', id, '--guard-write', '**/package-lock.json'], { cwd: dir });
+    expect(edit.code, edit.stderr).toBe(0);
+    const shown = JSON.parse((await runAgents(['--format', 'json', 'invariant', 'show', id], { cwd: dir })).stdout);
+    expect(JSON.stringify(shown)).toContain('"guard":{"write":["**/package-lock.json"],"command":["^npm i"]}');
+    expect((await runAgents(['guard', 'try', '--path', 'a/yarn.lock'], { cwd: dir })).code).toBe(0);
+    expect((await runAgents(['invariant', 'edit', id, '--clear-guard'], { cwd: dir })).code).toBe(0);
+    expect(readFileSync(join(dir, '.agents/global', `${id}.yaml`), 'utf8')).not.toContain('guard');
+    const bad = await runAgents(['invariant', 'add', '--global', 'Bad one', '--guard-command', '(a'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(readdirSync(join(dir, '.agents/global'))).toHaveLength(3);
+  });
+});

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { clientAnswer, detectClient, errorAnswer, GuardInputError, parseClientInput, patchParts } from '../../src/core/guard-clients.ts';
+
+// Hook inputs in the shapes the clients send: Claude Code 2.1, Codex CLI 0.171 and Gemini CLI 0.61 as
+// captured from real runs; Cursor's from its hooks documentation.
+const claudeWrite = {
+  session_id: '100908f0-3122-4cce-a421-e2430b704383',
+  transcript_path: '/home/dev/proj/100908f0.jsonl',
+  cwd: '/home/dev/proj',
+  prompt_id: 'd4b7e300-376b-40af-bb10-b5afe0746dd6',
+  permission_mode: 'bypassPermissions',
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Write',
+  tool_input: { file_path: '/home/dev/proj/protected/secret.txt', content: 'x' },
+  tool_use_id: 'toolu_mx599iol1',
+};
+const claudeBash = { ...claudeWrite, tool_name: 'Bash', tool_input: { command: 'rm -rf build', description: 'remove build dir' } };
+const claudeEdit = { ...claudeWrite, tool_name: 'Edit', tool_input: { file_path: 'src/a.ts', old_string: 'a', new_string: 'b' } };
+const claudeMultiEdit = {
+  ...claudeWrite,
+  tool_name: 'MultiEdit',
+  tool_input: {
+    file_path: 'src/a.ts',
+    edits: [
+      { old_string: 'a', new_string: 'b1' },
+      { old_string: 'c', new_string: 'b2' },
+    ],
+  },
+};
+const claudeMcp = { ...claudeWrite, tool_name: 'mcp__db__drop_table', tool_input: { table: 'users' } };
+const codexBash = {
+  session_id: '01a233ae-c96b-7cf2-8725-3b4066972ad3',
+  turn_id: '01a233ae-c982-7e81-be3a-d043e08a2e12',
+  transcript_path: '/home/dev/.codex/sessions/rollout.jsonl',
+  cwd: '/home/dev/proj',
+  hook_event_name: 'PreToolUse',
+  model: 'stub-model',
+  permission_mode: 'bypassPermissions',
+  tool_name: 'Bash',
+  tool_input: { command: 'rm -rf build' },
+  tool_use_id: 'call_mx59bqyf3',
+};
+const codexPatch = {
+  ...codexBash,
+  tool_name: 'apply_patch',
+  tool_input: { command: '*** Begin Patch\n*** Add File: protected/secret.txt\n+x\n*** End Patch\n' },
+};
+const geminiWrite = {
+  session_id: '92763e25-e34c-4ad4-be82-677b526f8df2',
+  transcript_path: '/home/dev/proj/chats/session.jsonl',
+  cwd: '/home/dev/proj',
+  hook_event_name: 'BeforeTool',
+  timestamp: '2026-12-01T22:18:35.277Z',
+  tool_name: 'write_file',
+  tool_input: { file_path: '/home/dev/proj/protected/secret.txt', content: 'x' },
+};
+const geminiShell = { ...geminiWrite, tool_name: 'run_shell_command', tool_input: { command: 'rm -rf build', dir_path: 'sub' } };
+const geminiReplace = { ...geminiWrite, tool_name: 'replace', tool_input: { file_path: 'a.txt', old_string: 'a', new_string: 'AKIA' } };
+const cursorCommon = { conversation_id: 'conv-123', generation_id: 'gen-456', workspace_roots: ['/home/dev/proj'] };
+const cursorShell = { ...cursorCommon, hook_event_name: 'beforeShellExecution', command: 'npm install express', cwd: '/home/dev/proj/app' };
+const cursorMcp = {
+  ...cursorCommon,
+  hook_event_name: 'beforeMCPExecution',
+  tool_name: 'database_query',
+  tool_input: { query: 'DROP TABLE users' },
+};
+const cursorRead = { ...cursorCommon, hook_event_name: 'beforeReadFile', file_path: '/home/dev/proj/secrets.env', content: 'K=v' };
+const cursorAfterEdit = {
+  ...cursorCommon,
+  hook_event_name: 'afterFileEdit',
+  file_path: '/home/dev/proj/src/main.ts',
+  edits: [{ old_string: 'const foo = 1', new_string: 'const foo = 2' }],
+};
+const cursorPreToolUse = {
+  ...cursorCommon,
+  hook_event_name: 'preToolUse',
+  tool_name: 'Write',
+  tool_input: { file_path: '/home/dev/proj/protected/x', contents: 'y' },
+};
+
+describe('every captured input shape becomes one action', () => {
+  it.each([
+    ['claude Write', claudeWrite, { client: 'claude', tool: 'Write', paths: ['/home/dev/proj/protected/secret.txt'], texts: ['x'] }],
+    ['claude Bash', claudeBash, { client: 'claude', tool: 'Bash', paths: [], texts: [], command: 'rm -rf build' }],
+    ['claude Edit', claudeEdit, { client: 'claude', tool: 'Edit', paths: ['src/a.ts'], texts: ['b'] }],
+    ['claude MultiEdit', claudeMultiEdit, { client: 'claude', tool: 'MultiEdit', paths: ['src/a.ts'], texts: ['b1', 'b2'] }],
+    ['claude MCP tool', claudeMcp, { client: 'claude', tool: 'mcp__db__drop_table', paths: [], texts: ['{"table":"users"}'] }],
+    ['codex Bash', codexBash, { client: 'codex', tool: 'Bash', paths: [], command: 'rm -rf build' }],
+    ['codex apply_patch', codexPatch, { client: 'codex', tool: 'apply_patch', paths: ['protected/secret.txt'], texts: ['x'] }],
+    [
+      'gemini write_file',
+      geminiWrite,
+      { client: 'gemini', tool: 'write_file', paths: ['/home/dev/proj/protected/secret.txt'], texts: ['x'] },
+    ],
+    [
+      'gemini run_shell_command',
+      geminiShell,
+      { client: 'gemini', tool: 'run_shell_command', command: 'rm -rf build', cwd: '/home/dev/proj/sub' },
+    ],
+    ['gemini replace', geminiReplace, { client: 'gemini', tool: 'replace', paths: ['a.txt'], texts: ['AKIA'] }],
+    [
+      'cursor beforeShellExecution',
+      cursorShell,
+      { client: 'cursor', tool: 'Shell', command: 'npm install express', cwd: '/home/dev/proj/app' },
+    ],
+    ['cursor beforeMCPExecution', cursorMcp, { client: 'cursor', tool: 'database_query', texts: ['{"query":"DROP TABLE users"}'] }],
+    ['cursor preToolUse', cursorPreToolUse, { client: 'cursor', tool: 'Write', paths: ['/home/dev/proj/protected/x'], texts: ['y'] }],
+  ])('%s', (_name, input, expected) => {
+    const action = parseClientInput(JSON.stringify(input));
+    expect(action).toMatchObject({ ...expected, blocking: true });
+  });
+
+  it('reads the session id and the working folder', () => {
+    expect(parseClientInput(JSON.stringify(claudeWrite))).toMatchObject({ session: claudeWrite.session_id, cwd: '/home/dev/proj' });
+    expect(parseClientInput(JSON.stringify(cursorMcp))).toMatchObject({ session: 'conv-123', cwd: '/home/dev/proj' });
+  });
+
+  it("answers nothing to events that cannot block (Cursor's beforeReadFile reads, afterFileEdit is after the fact)", () => {
+    expect(parseClientInput(JSON.stringify(cursorRead)).blocking).toBe(false);
+    expect(parseClientInput(JSON.stringify(cursorAfterEdit))).toMatchObject({ blocking: false, paths: ['/home/dev/proj/src/main.ts'] });
+  });
+
+  it('recognises each client by its fields, and --client overrides', () => {
+    expect([claudeWrite, codexBash, geminiWrite, cursorShell].map((i) => detectClient(i))).toEqual(['claude', 'codex', 'gemini', 'cursor']);
+    expect(parseClientInput(JSON.stringify(codexBash), 'claude').client).toBe('claude');
+  });
+
+  it.each([
+    ['not JSON', '{"tool_name": '],
+    ['not an object', '[1,2]'],
+    ['no event', JSON.stringify({ cwd: '/x', tool_name: 'Write' })],
+    ['no working folder', JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Write' })],
+    ['no tool', JSON.stringify({ hook_event_name: 'PreToolUse', cwd: '/x' })],
+    ['empty', ''],
+  ])('refuses input that is %s', (_name, raw) => {
+    expect(() => parseClientInput(raw)).toThrow(GuardInputError);
+  });
+});
+
+describe('apply_patch', () => {
+  it('names every path a patch adds, updates, deletes or moves to, and the lines it adds', () => {
+    const patch = [
+      '*** Begin Patch',
+      '*** Add File: a/new.txt',
+      '+hello',
+      '+AKIA0000',
+      '*** Update File: b/old.txt',
+      '*** Move to: c/moved.txt',
+      '@@',
+      '-x',
+      '+y',
+      '*** Delete File: d/gone.txt',
+      '*** End Patch',
+    ].join('\n');
+    expect(patchParts(patch)).toEqual({ paths: ['a/new.txt', 'b/old.txt', 'c/moved.txt', 'd/gone.txt'], texts: ['hello\nAKIA0000\ny'] });
+  });
+});
+
+describe("answers in each client's protocol", () => {
+  it('deny: the JSON decision each client obeys, with the reason', () => {
+    const claude = JSON.parse(clientAnswer('claude', 'deny', 'R', 'PreToolUse').stdout);
+    expect(claude.hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'R' });
+    expect(JSON.parse(clientAnswer('codex', 'deny', 'R', 'PreToolUse').stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(JSON.parse(clientAnswer('gemini', 'deny', 'R', 'BeforeTool').stdout)).toEqual({ decision: 'deny', reason: 'R' });
+    expect(JSON.parse(clientAnswer('cursor', 'deny', 'R', 'beforeShellExecution').stdout)).toEqual({
+      permission: 'deny',
+      user_message: 'R',
+      agent_message: 'R',
+    });
+  });
+
+  it('ask where the client can ask (Claude Code, Cursor), deny where it cannot (Codex, Gemini)', () => {
+    expect(JSON.parse(clientAnswer('claude', 'ask', 'R', 'PreToolUse').stdout).hookSpecificOutput.permissionDecision).toBe('ask');
+    expect(JSON.parse(clientAnswer('cursor', 'ask', 'R', 'beforeShellExecution').stdout).permission).toBe('ask');
+    expect(JSON.parse(clientAnswer('codex', 'ask', 'R', 'PreToolUse').stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(JSON.parse(clientAnswer('gemini', 'ask', 'R', 'BeforeTool').stdout).decision).toBe('deny');
+  });
+
+  it('allow and no match: no output and exit 0, so the client decides (never a forced allow)', () => {
+    for (const client of ['claude', 'codex', 'gemini', 'cursor'] as const) {
+      for (const d of ['allow', 'none'] as const)
+        expect(clientAnswer(client, d, 'R', 'PreToolUse')).toEqual({ stdout: '', stderr: '', exitCode: 0 });
+    }
+  });
+
+  it('cannot decide: exit 2 with the reason on stderr (deny), or exit 0 (allow)', () => {
+    expect(errorAnswer('bad input', 'deny')).toMatchObject({ stdout: '', exitCode: 2 });
+    expect(errorAnswer('bad input', 'deny').stderr).toContain('bad input');
+    expect(errorAnswer('bad input', 'allow')).toMatchObject({ stdout: '', exitCode: 0 });
+  });
+});

@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import { buildGuardIndex, evaluateGuards, type GuardAction, GuardMatchers, guardReason, patternsNeeded } from '../../src/core/guard.ts';
+import { compileRegex, guardProblems, MAX_SCAN } from '../../src/core/guard-patterns.ts';
+import type { Guard, Scope, ScopedInvariant, Severity } from '../../src/core/model.ts';
+import type { ScopedWaiver } from '../../src/core/waivers.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
+
+const NOW = new Date('2026-12-02T12:00:00Z');
+const GLOBAL: Scope = { kind: 'global' };
+const APP: Scope = { kind: 'project', project: 'app' };
+const PLAN = '01JH5G411EVHG9XHQ43X20SSN4';
+const PLAN_SCOPE: Scope = { kind: 'plan', plan: PLAN };
+const INHERITED: Scope = { kind: 'inherited', source: 'corp', order: 0 };
+const PROJECTS = new Map([
+  ['app', { paths: ['services/app/**'] }],
+  ['web', { paths: ['web/**'] }],
+]);
+
+let n = 0;
+function inv(scope: Scope, guard: Guard, extra: Partial<ScopedInvariant> & { text?: string } = {}): ScopedInvariant {
+  n++;
+  const id = `01JGGEBWJTQ6P08NTXZQ7T${String(n).padStart(4, '0')}`;
+  return scopedInvariant(id, scope, extra.text ?? `invariant ${n}`, { guard, ...extra });
+}
+
+function waiver(invariantId: string, scope: ScopedWaiver['scope'], expires = '2026-12-31'): ScopedWaiver {
+  return {
+    id: '01JH5G411EVHG9XHQ43X20W000',
+    invariant_id: invariantId,
+    reason: 'r',
+    owner: 'o',
+    expires,
+    created_at: '2026-12-01T00:00:00Z',
+    scope,
+    path: 'x',
+  };
+}
+
+function decide(invariants: ScopedInvariant[], action: Partial<GuardAction>, options: { waivers?: ScopedWaiver[]; plan?: boolean } = {}) {
+  const index = buildGuardIndex({
+    invariants,
+    projects: PROJECTS,
+    waivers: options.waivers ?? [],
+    plan: options.plan ? { id: PLAN } : undefined,
+    now: NOW,
+  });
+  // Through JSON, as the hook reads the index from its file.
+  return evaluateGuards(
+    JSON.parse(JSON.stringify(index)),
+    { tool: 'Write', files: [], texts: [], ...action },
+    NOW,
+    new GuardMatchers(compileRegex),
+  );
+}
+
+describe('each guard kind', () => {
+  const g = inv(GLOBAL, {
+    write: ['secrets/**', '*.pem'],
+    command: ['\\brm\\s+-r'],
+    content: ['AKIA[0-9A-Z]{16}'],
+    tool: ['mcp__db__drop_table'],
+  });
+  it.each([
+    ['a write to a guarded path', { files: ['secrets/prod.env'] }, 'write'],
+    ['a write matching a second glob', { files: ['key.pem'] }, 'write'],
+    ['a guarded command', { tool: 'Bash', command: 'cd x && rm -r build', cwd: '' }, 'command'],
+    ['guarded text in a file', { files: ['src/a.ts'], texts: ['const k = "AKIAABCDEFGHIJKLMNOP"'] }, 'content'],
+    ['guarded text in a tool argument', { tool: 'mcp__x__y', texts: ['{"k":"AKIAABCDEFGHIJKLMNOP"}'] }, 'content'],
+    ['a guarded tool', { tool: 'mcp__db__drop_table', cwd: '' }, 'tool'],
+  ])('denies %s', (_name, action, kind) => {
+    const v = decide([g], action);
+    expect(v.decision).toBe('deny');
+    expect(v.decisive?.kind).toBe(kind);
+    expect(v.decisive?.rule.id).toBe(g.id);
+  });
+  it.each([
+    ['an unguarded path', { files: ['src/secrets.ts'] }],
+    ['an unguarded command', { tool: 'Bash', command: 'rmdir build', cwd: '' }],
+    ['harmless text', { files: ['src/a.ts'], texts: ['AKIA-not-a-key'] }],
+    ['another tool', { tool: 'mcp__db__select' }],
+  ])('says nothing about %s', (_name, action) => {
+    expect(decide([g], action)).toEqual({ decision: 'none', hits: [] });
+  });
+});
+
+describe('scopes', () => {
+  const p = inv(APP, { write: ['**/*.sql'], command: ['^make deploy'] });
+  it("a project's guard applies to its own files and to commands run from its folders", () => {
+    expect(decide([p], { files: ['services/app/db/init.sql'] }).decision).toBe('deny');
+    expect(decide([p], { tool: 'Bash', command: 'make deploy', cwd: 'services/app/src' }).decision).toBe('deny');
+  });
+  it("not to another project's files, files of no project, or commands run elsewhere", () => {
+    expect(decide([p], { files: ['web/init.sql'] }).decision).toBe('none');
+    expect(decide([p], { files: ['init.sql'] }).decision).toBe('none');
+    expect(decide([p], { tool: 'Bash', command: 'make deploy', cwd: 'web' }).decision).toBe('none');
+    expect(decide([p], { tool: 'Bash', command: 'make deploy', cwd: '' }).decision).toBe('none');
+    expect(decide([p], { tool: 'Bash', command: 'make deploy' }).decision).toBe('none');
+  });
+  it('global and inherited guards apply everywhere', () => {
+    for (const scope of [GLOBAL, INHERITED]) {
+      const g = inv(scope, { write: ['**/*.sql'] });
+      for (const file of ['services/app/a.sql', 'web/a.sql', 'a.sql']) expect(decide([g], { files: [file] }).decision).toBe('deny');
+    }
+  });
+  it("a plan's guard applies everywhere while that plan is active, and not otherwise", () => {
+    const pl = inv(PLAN_SCOPE, { write: ['docs/**'] });
+    expect(decide([pl], { files: ['docs/a.md'] }, { plan: true }).decision).toBe('deny');
+    expect(decide([pl], { files: ['web/docs/a.md'] }, { plan: true }).decision).toBe('none');
+    expect(decide([pl], { files: ['docs/a.md'] }).decision).toBe('none');
+  });
+  it('an inactive invariant guards nothing', () => {
+    expect(decide([inv(GLOBAL, { write: ['**'] }, { active: false })], { files: ['a'] }).decision).toBe('none');
+  });
+});
+
+describe('severity', () => {
+  it.each([
+    ['error', 'deny'],
+    ['warning', 'ask'],
+    ['info', 'allow'],
+  ] as [Severity, string][])('%s → %s', (severity, decision) => {
+    expect(decide([inv(GLOBAL, { write: ['**'] }, { severity })], { files: ['a'] }).decision).toBe(decision);
+  });
+  it('the strictest hit decides', () => {
+    const v = decide([inv(GLOBAL, { write: ['**'] }, { severity: 'info' }), inv(GLOBAL, { write: ['a'] }, { severity: 'error' })], {
+      files: ['a'],
+    });
+    expect(v.decision).toBe('deny');
+    expect(v.hits).toHaveLength(2);
+  });
+});
+
+describe('precedence and de-duplication', () => {
+  it("a project's copy of the same text replaces the global one in that project only", () => {
+    const text = 'Never change generated code';
+    const g = inv(GLOBAL, { write: ['**/gen/**'] }, { text });
+    const p = inv(APP, { write: ['**/gen/**'] }, { text, severity: 'warning' });
+    const inApp = decide([g, p], { files: ['services/app/gen/a.ts'] });
+    expect(inApp.decision).toBe('ask');
+    expect(inApp.hits.map((h) => h.rule.id)).toEqual([p.id]);
+    expect(decide([g, p], { files: ['web/gen/a.ts'] }).decisive?.rule.id).toBe(g.id);
+  });
+  it('a copy without a guard drops the guard of the copy it hides (it is the invariant now)', () => {
+    const text = 'Keep the schema stable';
+    expect(
+      decide([inv(GLOBAL, { write: ['**/*.sql'] }, { text }), inv(APP, {}, { text, guard: undefined })], { files: ['services/app/a.sql'] })
+        .decision,
+    ).toBe('none');
+  });
+  it('but not a locked floor of a policy source: its guard still applies', () => {
+    const text = 'Never commit credentials';
+    const floor = inv(INHERITED, { content: ['BEGIN PRIVATE KEY'] }, { text, locked: true });
+    const copy = inv(GLOBAL, {}, { text, guard: undefined });
+    const v = decide([floor, copy], { files: ['a.txt'], texts: ['-----BEGIN PRIVATE KEY-----'] });
+    expect(v.decision).toBe('deny');
+    expect(v.decisive?.rule.locked).toBe(true);
+  });
+});
+
+describe('waivers', () => {
+  const g = inv(GLOBAL, { write: ['**/*.lock'] });
+  it("a project's waiver lets the guard through in that project only, while it holds", () => {
+    const w = [waiver(g.id, { kind: 'project', project: 'app' })];
+    const inApp = decide([g], { files: ['services/app/x.lock'] }, { waivers: w });
+    expect(inApp.decision).toBe('none');
+    expect(inApp.hits).toMatchObject([{ waived: true }]);
+    expect(decide([g], { files: ['web/x.lock'] }, { waivers: w }).decision).toBe('deny');
+    expect(
+      decide([g], { files: ['services/app/x.lock'] }, { waivers: [waiver(g.id, { kind: 'project', project: 'app' }, '2026-12-01')] })
+        .decision,
+    ).toBe('deny');
+  });
+  it("a plan's waiver, while that plan is active", () => {
+    const w = [waiver(g.id, { kind: 'plan', plan: PLAN })];
+    expect(decide([g], { files: ['x.lock'] }, { waivers: w, plan: true }).decision).toBe('none');
+    expect(decide([g], { files: ['x.lock'] }, { waivers: w }).decision).toBe('deny');
+  });
+  it('never a locked floor', () => {
+    const floor = inv(INHERITED, { write: ['**/*.key'] }, { locked: true });
+    expect(decide([floor], { files: ['a.key'] }, { waivers: [waiver(floor.id, { kind: 'plan', plan: PLAN })], plan: true }).decision).toBe(
+      'deny',
+    );
+  });
+  it('is judged at the time of the call, not when the index was built', () => {
+    const index = buildGuardIndex({
+      invariants: [g],
+      projects: PROJECTS,
+      waivers: [waiver(g.id, { kind: 'project', project: 'app' })],
+      now: NOW,
+    });
+    const action = { tool: 'Write', files: ['services/app/x.lock'], texts: [] };
+    expect(evaluateGuards(index, action, NOW).decision).toBe('none');
+    expect(evaluateGuards(index, action, new Date('2027-01-01T00:00:00Z')).decision).toBe('deny');
+  });
+});
+
+describe('the engine is needed only when a pattern must run', () => {
+  const p = inv(APP, { content: ['SECRET'], command: ['^deploy'] });
+  const g = inv(GLOBAL, { write: ['**/*.lock'] });
+  const index = buildGuardIndex({ invariants: [p, g], projects: PROJECTS, waivers: [], now: NOW });
+  it.each([
+    ['text written in the project', { files: ['services/app/a.ts'], texts: ['x'] }, true],
+    ['a command run in the project', { command: 'ls', cwd: 'services/app' }, true],
+    ['text written elsewhere', { files: ['web/a.ts'], texts: ['x'] }, false],
+    ['a command run elsewhere', { command: 'ls', cwd: 'web' }, false],
+    ['a write without text', { files: ['services/app/a.ts'] }, false],
+  ])('%s: %s', (_name, action, needed) => {
+    expect(patternsNeeded(index, { tool: 'Write', files: [], texts: [], ...action })).toBe(needed);
+  });
+  it('and without the engine, a write guard still decides', () => {
+    expect(evaluateGuards(index, { tool: 'Write', files: ['web/x.lock'], texts: ['x'] }, NOW).decision).toBe('deny');
+  });
+});
+
+describe('the reason', () => {
+  it("names the invariant's id, text, scope and severity, what matched, and how to waive it", () => {
+    const p = inv(APP, { write: ['**/*.sql'] }, { text: 'No hand-written SQL' });
+    const v = decide([p], { files: ['services/app/a.sql'] }, { plan: true });
+    const reason = guardReason(v.decisive!, PLAN);
+    for (const part of [
+      p.id,
+      'No hand-written SQL',
+      'project app',
+      'error',
+      '**/*.sql',
+      'services/app/a.sql',
+      `invariant waive ${p.id} --plan ${PLAN}`,
+    ])
+      expect(reason).toContain(part);
+  });
+});
+
+describe('patterns', () => {
+  it('a write glob or regular expression the engine does not take is a problem, with its list and place', () => {
+    expect(guardProblems({ write: ['ok/**', '/abs'], command: ['(a', 'fine'], content: ['(?=x)y', 'a\\1'], tool: ['t'] })).toEqual([
+      { kind: 'write', index: 1, problem: expect.stringContaining('absolute') },
+      { kind: 'command', index: 0, problem: expect.stringContaining('not an RE2') },
+      { kind: 'content', index: 0, problem: expect.stringContaining('not an RE2') },
+      { kind: 'content', index: 1, problem: expect.stringContaining('not an RE2') },
+    ]);
+  });
+  it('hostile patterns run in linear time: nested repetition over long text ends', () => {
+    // Each would backtrack for longer than the age of the universe in a backtracking engine.
+    for (const p of ['(a+)+$', '(a|aa)+$', '(x+x+)+y', '^(([a-z])+.)+[A-Z]([a-z])+$']) {
+      expect(compileRegex(p)(`${'a'.repeat(50_000)}!`)).toBe(false);
+    }
+  });
+  it('text longer than one scan window is scanned whole, windows overlapping', () => {
+    const text = `${'x'.repeat(MAX_SCAN - 5)}AKIAABCDEFGHIJKLMNOP${'x'.repeat(100)}`;
+    expect(compileRegex('AKIA[0-9A-Z]{16}')(text)).toBe(true);
+    expect(compileRegex('AKIA[0-9A-Z]{16}')('x'.repeat(3 * MAX_SCAN))).toBe(false);
+  });
+});

@@ -1,0 +1,286 @@
+/**
+ * The guard hook in real agent clients (docs/guard.md): Claude Code, Codex CLI
+ * and Gemini CLI, at pinned versions (test/helpers/agent-clis.ts), each run
+ * headless against a scripted model on 127.0.0.1 that makes the agent try, in
+ * turn, a write to a guarded path, a guarded shell command, a write through a
+ * link into the guarded folder, and an allowed write. The hook is installed
+ * with `agents guard install`, exactly as a user would.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type AgentCliName, agentCli } from '../helpers/agent-clis.ts';
+import { agents, BIN } from '../helpers/cli.ts';
+import { GIT_ENV, gitInit } from '../helpers/git.ts';
+import { type ModelRequest, type ModelServer, type Reply, startModelServer } from '../helpers/model-server.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const INVARIANT = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
+const PLAN = '01JH5G411EVHG9XHQ43X20SSN4';
+const ORIGINAL = 'original secret\n';
+
+/** A repository with a store whose one global invariant guards protected/ and `rm -r`, an active plan, a link into protected/. */
+function project(): { dir: string; home: string } {
+  const root = tempDir('agents-guard-e2e-');
+  const dir = join(root, 'proj');
+  const home = join(root, 'home');
+  mkdirSync(dir);
+  mkdirSync(home);
+  gitInit(dir);
+  expect(agents(['init'], { cwd: dir }).code).toBe(0);
+  writeFileSync(
+    join(dir, '.agents/global', `${INVARIANT}.yaml`),
+    [
+      `id: ${INVARIANT}`,
+      'text: Agents never change the protected folder and never delete folders recursively',
+      'severity: error',
+      'guard:',
+      '  write: ["protected/**"]',
+      '  command: ["\\\\brm\\\\s+-[a-zA-Z]*r"]',
+      '',
+    ].join('\n'),
+  );
+  mkdirSync(join(dir, '.agents/plans', PLAN), { recursive: true });
+  writeFileSync(join(dir, '.agents/plans', PLAN, 'plan.yaml'), `id: ${PLAN}\ngoal: tidy the build\n`);
+  mkdirSync(join(dir, 'protected'));
+  writeFileSync(join(dir, 'protected/secret.txt'), ORIGINAL);
+  mkdirSync(join(dir, 'build/sub'), { recursive: true });
+  writeFileSync(join(dir, 'build/sub/keep.o'), 'o');
+  mkdirSync(join(dir, 'notes'));
+  // A link outside the guarded folder that leads into it.
+  symlinkSync('protected', join(dir, 'shortcut'));
+  return { dir, home };
+}
+
+/** The scripted conversation: the n-th tool call once the conversation carries n tool results, then "done". */
+function steps(calls: { tool: string; input: unknown }[]): (r: ModelRequest) => Reply {
+  return (r) => {
+    const next = calls[r.toolResults.length];
+    if (next && r.tools.includes(next.tool)) return { tool: next.tool, input: next.input };
+    return { text: 'done' };
+  };
+}
+
+function run(
+  bin: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 80_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
+}
+
+/** The environment of a client run: a private HOME, the plan active, no network but the model server. */
+function baseEnv(home: string): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home,
+    AGENTS_PLAN: PLAN,
+    NO_COLOR: '1',
+    ...GIT_ENV,
+  };
+  return env;
+}
+
+function violations(dir: string): string[] {
+  const folder = join(dir, '.agents/plans', PLAN, 'violations');
+  return existsSync(folder) ? readdirSync(folder).map((f) => readFileSync(join(folder, f), 'utf8')) : [];
+}
+
+/** What every client run must show. */
+function assertGuarded(dir: string, server: ModelServer, allowedFile: string): void {
+  // The guarded file is untouched, nothing was written through the link, the command did not run.
+  expect(readFileSync(join(dir, 'protected/secret.txt'), 'utf8')).toBe(ORIGINAL);
+  expect(readdirSync(join(dir, 'protected')).sort()).toEqual(['secret.txt']);
+  expect(existsSync(join(dir, 'build/sub/keep.o'))).toBe(true);
+  // The allowed write happened.
+  expect(readFileSync(join(dir, allowedFile), 'utf8')).toContain('fine');
+  // The model was told why, with the invariant's id, in the tool results it received.
+  // The last request carries every tool result of the conversation.
+  const last = server
+    .generations()
+    .filter((r) => r.toolResults.length > 0)
+    .at(-1);
+  const told = (last?.toolResults ?? [])
+    .map((t) => JSON.stringify(t))
+    .filter((t) => t.includes(INVARIANT) && t.includes('Blocked by invariant'));
+  expect(told.length).toBe(3);
+  // Each deny is a violation of the active plan, and the plan's gate fails.
+  const recorded = violations(dir);
+  expect(recorded.length).toBe(3);
+  for (const v of recorded) expect(v).toContain(`invariant_id: ${INVARIANT}`);
+  expect(recorded.some((v) => v.includes('protected/new.txt'))).toBe(true);
+  expect(recorded.some((v) => v.includes('rm -r build'))).toBe(true);
+  expect(agents(['plan', 'status', PLAN], { cwd: dir }).code).toBe(1);
+}
+
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const program = `${process.execPath} ${BIN}`;
+
+// The clients take a few seconds each to start; the first run installs them (see agent-clis.ts).
+describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
+  it('Claude Code: denies the guarded write, command and link; allows the rest; records the violations', async () => {
+    const bin = await agentCli('claude' satisfies AgentCliName);
+    const { dir, home } = project();
+    expect(agents(['guard', 'install', '--client', 'claude', '--program', program], { cwd: dir }).code).toBe(0);
+    server = await startModelServer(
+      steps([
+        // A new file: Claude Code refuses to overwrite a file it has not read, before any hook runs.
+        { tool: 'Write', input: { file_path: join(dir, 'protected/new.txt'), content: 'pwned' } },
+        { tool: 'Bash', input: { command: 'rm -r build', description: 'remove the build folder' } },
+        { tool: 'Write', input: { file_path: join(dir, 'shortcut/planted.txt'), content: 'pwned' } },
+        { tool: 'Write', input: { file_path: join(dir, 'notes/allowed.txt'), content: 'fine' } },
+      ]),
+    );
+    const r = await run(
+      bin,
+      ['-p', 'Please do the task.', '--output-format', 'json', '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'],
+      dir,
+      {
+        ...baseEnv(home),
+        ANTHROPIC_BASE_URL: server.url,
+        ANTHROPIC_API_KEY: 'dummy',
+        IS_SANDBOX: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    assertGuarded(dir, server, 'notes/allowed.txt');
+  });
+
+  it('Codex CLI: denies apply_patch into the guarded folder (also through the link) and the command; applies the allowed patch', async () => {
+    const bin = await agentCli('codex');
+    const { dir, home } = project();
+    expect(agents(['guard', 'install', '--client', 'codex', '--program', program], { cwd: dir }).code).toBe(0);
+    server = await startModelServer(
+      steps([
+        { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: protected/new.txt\n+pwned\n*** End Patch\n' },
+        { tool: 'exec_command', input: { cmd: 'rm -r build' } },
+        { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: shortcut/planted.txt\n+pwned\n*** End Patch\n' },
+        { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: notes/allowed.txt\n+fine\n*** End Patch\n' },
+      ]),
+    );
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    const catalog = join(home, 'models.json');
+    writeFileSync(catalog, JSON.stringify({ models: [codexModel()] }));
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        'model = "stub-model"',
+        'model_provider = "stub"',
+        'check_for_update_on_startup = false',
+        '[model_providers.stub]',
+        'name = "stub"',
+        `base_url = "${server.url}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "STUB_API_KEY"',
+        '[analytics]',
+        'enabled = false',
+        '[otel]',
+        'exporter = "none"',
+        '',
+      ].join('\n'),
+    );
+    const r = await run(
+      bin,
+      [
+        'exec',
+        '--json',
+        '--skip-git-repo-check',
+        '--dangerously-bypass-approvals-and-sandbox',
+        '--dangerously-bypass-hook-trust',
+        // The project's .codex/hooks.json is read only in a trusted project.
+        '--trust',
+        '-c',
+        `model_catalog_json="${catalog}"`,
+        'Please do the task.',
+      ],
+      dir,
+      { ...baseEnv(home), CODEX_HOME: codexHome, STUB_API_KEY: 'dummy' },
+    );
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    assertGuarded(dir, server, 'notes/allowed.txt');
+  });
+
+  it('Gemini CLI: denies the guarded write, command and link; allows the rest; records the violations', async () => {
+    const bin = await agentCli('gemini');
+    const { dir, home } = project();
+    expect(agents(['guard', 'install', '--client', 'gemini', '--program', program], { cwd: dir }).code).toBe(0);
+    mkdirSync(join(home, '.gemini'), { recursive: true });
+    writeFileSync(
+      join(home, '.gemini/settings.json'),
+      JSON.stringify({
+        security: { auth: { selectedType: 'gemini-api-key' } },
+        privacy: { usageStatisticsEnabled: false },
+        telemetry: { enabled: false },
+        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+      }),
+    );
+    server = await startModelServer(
+      steps([
+        { tool: 'write_file', input: { file_path: join(dir, 'protected/new.txt'), content: 'pwned' } },
+        { tool: 'run_shell_command', input: { command: 'rm -r build', description: 'remove the build folder' } },
+        { tool: 'write_file', input: { file_path: join(dir, 'shortcut/planted.txt'), content: 'pwned' } },
+        { tool: 'write_file', input: { file_path: join(dir, 'notes/allowed.txt'), content: 'fine' } },
+      ]),
+    );
+    const r = await run(bin, ['-p', 'Please do the task.', '--output-format', 'json', '--yolo'], dir, {
+      ...baseEnv(home),
+      GEMINI_API_KEY: 'dummy',
+      GOOGLE_GEMINI_BASE_URL: server.url,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      GEMINI_MODEL: 'gemini-2.5-flash',
+    });
+    expect(r.code, r.stderr.slice(-2000)).toBe(0);
+    assertGuarded(dir, server, 'notes/allowed.txt');
+  });
+});
+
+/** The model's metadata Codex needs to offer apply_patch as a freeform tool. */
+function codexModel(): Record<string, unknown> {
+  return {
+    slug: 'stub-model',
+    display_name: 'stub-model',
+    description: 'a scripted model for tests',
+    apply_patch_tool_type: 'freeform',
+    shell_type: 'shell_command',
+    visibility: 'list',
+    supported_in_api: true,
+    priority: 1,
+    upgrade: null,
+    base_instructions: 'You are a test agent.',
+    supports_reasoning_summaries: false,
+    default_reasoning_summary: 'none',
+    support_verbosity: false,
+    default_verbosity: null,
+    default_reasoning_level: 'low',
+    supported_reasoning_levels: [{ effort: 'low', description: 'low' }],
+    truncation_policy: { mode: 'tokens', limit: 10000 },
+    supports_parallel_tool_calls: false,
+    context_window: 200000,
+    experimental_supported_tools: [],
+    input_modalities: ['text'],
+  };
+}

@@ -1,0 +1,47 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agents } from '../helpers/cli.ts';
+import { gitInit } from '../helpers/git.ts';
+import { startMcp } from '../helpers/mcp.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
+
+describe('MCP check_action', () => {
+  it('answers as the guard hook would, and sees a change of the store on the next call', async () => {
+    const dir = tempDir();
+    gitInit(dir);
+    expect(agents(['init'], { cwd: dir }).code).toBe(0);
+    mkdirSync(join(dir, '.agents/projects/app'), { recursive: true });
+    writeFileSync(join(dir, '.agents/projects/app/project.yaml'), 'paths: ["app/**"]\n');
+    writeFileSync(
+      join(dir, '.agents/projects/app', `${INV}.yaml`),
+      `id: ${INV}\ntext: Migrations are generated\nseverity: warning\nguard:\n  write: ["app/migrations/**"]\n  tool: ["mcp__db__drop_table"]\n`,
+    );
+    const s = await startMcp(join(dir, '.agents'));
+    const call = async (args: Record<string, unknown>) =>
+      (await s.client.callTool({ name: 'check_action', arguments: args })) as {
+        structuredContent?: Record<string, unknown>;
+        isError?: boolean;
+      };
+    expect((await call({ path: 'app/migrations/001.sql' })).structuredContent).toMatchObject({
+      decision: 'ask',
+      hits: [{ invariant: INV, kind: 'write', subject: 'app/migrations/001.sql' }],
+    });
+    expect((await call({ tool: 'mcp__db__drop_table', cwd: 'app' })).structuredContent).toMatchObject({ decision: 'ask' });
+    expect((await call({ tool: 'mcp__db__drop_table' })).structuredContent).toMatchObject({ decision: 'none', hits: [] });
+    expect((await call({ path: 'lib/migrations/001.sql' })).structuredContent).toMatchObject({ decision: 'none' });
+    expect((await call({})).isError).toBe(true);
+    // In a client's protocol, for Claude Code's mcp_tool hook: the text is the hook's answer.
+    const asClaude = (await s.client.callTool({ name: 'check_action', arguments: { path: 'app/migrations/2.sql', client: 'claude' } })) as {
+      content: { type: string; text: string }[];
+    };
+    expect(JSON.parse(asClaude.content[0]!.text).hookSpecificOutput.permissionDecision).toBe('ask');
+    writeFileSync(
+      join(dir, '.agents/global/01JGGEBWJTQ6P08NTXZQ7TKM3R.yaml'),
+      'id: 01JGGEBWJTQ6P08NTXZQ7TKM3R\ntext: No lock files by hand\nguard:\n  write: ["**/*.lock"]\n',
+    );
+    expect((await call({ path: 'lib/yarn.lock' })).structuredContent).toMatchObject({ decision: 'deny' });
+  });
+});
