@@ -5,6 +5,7 @@
 // `./parse-core.ts` and loads this module only when a file needs it.
 import type { Scope } from './model.ts';
 import * as core from './parse-core.ts';
+import * as meta from './parse-meta.ts';
 import { parseWaiver as parseWaiverWith } from './waiver-file.ts';
 import { YAML_SYNTAX } from './yaml-syntax.ts';
 
@@ -29,11 +30,11 @@ export function parseConfig(file: string, bytes: Uint8Array) {
 }
 
 export function parseProjectMeta(file: string, bytes: Uint8Array) {
-  return core.parseProjectMeta(file, bytes, YAML_SYNTAX);
+  return meta.parseProjectMeta(file, bytes, YAML_SYNTAX);
 }
 
 export function parseActionMeta(file: string, bytes: Uint8Array) {
-  return core.parseActionMeta(file, bytes, YAML_SYNTAX);
+  return meta.parseActionMeta(file, bytes, YAML_SYNTAX);
 }
 
 export function parseWaiver(file: string, bytes: Uint8Array, id: string) {

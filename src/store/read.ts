@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { Plan, ProjectMeta, ScopedInvariant, StoreConfig } from '../core/model.ts';
-import { parseActionMeta, parseConfig, parseInvariant, parsePlan, parseProjectMeta, type YamlSyntax } from '../core/parse-core.ts';
+import { parseConfig, parseInvariant, parsePlan, type YamlSyntax } from '../core/parse-core.ts';
+import { parseActionMeta, parseProjectMeta } from '../core/parse-meta.ts';
 import type { ExtendsLock } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
