@@ -23,8 +23,10 @@ export const DEFAULT_MODEL: Record<Provider, string> = { openai: 'gpt-4.1-mini',
 export function reconciliationLines(choice?: ActorChoice): string[] {
   const head = [
     'reconciliation:',
-    '  # Who judges plans (docs/actors.md): agent (claude, codex or gemini, run headless and',
-    '  # read-only), llm (a model endpoint), command (a program), interactive (a person).',
+    // Lines of at most 80 characters: yamllint's default, which many repositories run.
+    '  # Who judges plans (docs/actors.md): agent (claude, codex or gemini,',
+    '  # run headless and read-only), llm (a model endpoint), command (a',
+    '  # program), interactive (a person).',
   ];
   if (choice === undefined) {
     return [
@@ -39,7 +41,7 @@ export function reconciliationLines(choice?: ActorChoice): string[] {
     case 'command':
       return [
         ...head,
-        '  # An EXAMPLE actor (fixed rules, no network): replace it with your own program.',
+        '  # An EXAMPLE actor (fixed rules, no network): replace it with yours.',
         '  actor: command',
         '  command: [node, actors/example-actor.mjs]',
         '  timeout_ms: 60000',
@@ -63,7 +65,7 @@ export function reconciliationLines(choice?: ActorChoice): string[] {
         `  model: ${choice.model}`,
         ...(choice.base_url !== undefined
           ? [`  base_url: ${choice.base_url}`]
-          : ['  # base_url: http://localhost:11434/v1   # an OpenAI-compatible server']),
+          : ['  # base_url: http://localhost:11434/v1  # OpenAI-compatible']),
         '  # The NAME of the variable holding the key; never the key itself.',
         `  api_key_env: ${choice.api_key_env ?? DEFAULT_KEY_ENV[choice.provider]}`,
         '  timeout_ms: 300000',

@@ -3,13 +3,14 @@ import { escapeUnsafe as plain } from '../core/plain-text.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
-import { SEVERITIES, describeScope, invariantPath, type Scope, type ScopedInvariant, type Severity } from '../core/model.ts';
+import { SEVERITIES, describeScope, invariantPath, type Guard, type Scope, type ScopedInvariant, type Severity } from '../core/model.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../core/near-duplicates.ts';
 import { codePointLength, nameProblem } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { checkNewInvariant, type AddCheck } from '../core/shadow.ts';
 import type { AddContext, AddResult, EditResult, InvariantService, NearMatch, ScopeCatalog } from '../service/invariant-service.ts';
 import { SelectList, type SelectItem } from './SelectList.tsx';
+import { GuardStep, guardSummary } from './GuardStep.tsx';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
 
@@ -19,6 +20,7 @@ export interface FormValues {
   severity?: Severity;
   tags?: readonly string[];
   rationale?: string;
+  guard?: Guard;
   active?: boolean;
 }
 
@@ -43,7 +45,7 @@ export interface AddFormProps {
   onError?(error: unknown): void;
 }
 
-type Step = 'scope' | 'new-project' | 'text' | 'severity' | 'tags' | 'rationale' | 'active' | 'confirm' | 'saving';
+type Step = 'scope' | 'new-project' | 'text' | 'severity' | 'tags' | 'rationale' | 'guard' | 'active' | 'confirm' | 'saving';
 type ScopeChoice = Scope | 'new-project';
 
 const ACTIVE_ITEMS: SelectItem<boolean>[] = [
@@ -148,6 +150,7 @@ export function AddForm({
         severity: editing.severity,
         tags: editing.tags,
         ...(editing.rationale !== undefined ? { rationale: editing.rationale } : {}),
+        ...(editing.guard !== undefined ? { guard: editing.guard } : {}),
         active: editing.active,
       }
     : initial;
@@ -163,6 +166,7 @@ export function AddForm({
   const [severity, setSeverity] = useState<Severity>(start.severity ?? 'error');
   const [tags, setTags] = useState((start.tags ?? []).join(', '));
   const [rationale, setRationale] = useState(start.rationale ?? '');
+  const [guard, setGuard] = useState<Guard>(start.guard ?? {});
   const [active, setActive] = useState(start.active ?? true);
   const [problem, setProblem] = useState<string | undefined>();
 
@@ -217,6 +221,7 @@ export function AddForm({
     'severity',
     'tags',
     'rationale',
+    'guard',
     ...(editing ? (['active'] as Step[]) : []),
     'confirm',
   ];
@@ -238,13 +243,30 @@ export function AddForm({
     const failed = (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
         setProblem(error.message);
-        setStep(/tag/.test(error.message) ? 'tags' : /rationale/.test(error.message) ? 'rationale' : 'text');
+        setStep(
+          /tag/.test(error.message)
+            ? 'tags'
+            : /rationale/.test(error.message)
+              ? 'rationale'
+              : /guard/.test(error.message)
+                ? 'guard'
+                : 'text',
+        );
       } else if (onError) onError(error);
       else setProblem(String(error));
     };
     if (editing) {
       service
-        .edit({ id: editing.id, text, severity, tags: tagList, rationale: why, active, ...(commit !== undefined ? { commit } : {}) })
+        .edit({
+          id: editing.id,
+          text,
+          severity,
+          tags: tagList,
+          rationale: why,
+          active,
+          guard: Object.keys(guard).length > 0 ? guard : null,
+          ...(commit !== undefined ? { commit } : {}),
+        })
         .then((r) => onEdited?.(r), failed);
       return;
     }
@@ -255,6 +277,7 @@ export function AddForm({
         severity,
         tags: tagList,
         ...(why !== '' ? { rationale: why } : {}),
+        ...(Object.keys(guard).length > 0 ? { guard } : {}),
         ...(commit !== undefined ? { commit } : {}),
         ...(newProject || typedNew ? { newProject: true } : {}),
       })
@@ -382,9 +405,12 @@ export function AddForm({
           label="Rationale (why it exists, for reviewers; Enter for none): "
           value={rationale}
           onChange={setRationale}
-          onSubmit={() => setStep(editing ? 'active' : 'confirm')}
+          onSubmit={() => setStep('guard')}
         />
       );
+      break;
+    case 'guard':
+      body = <GuardStep guard={guard} onChange={setGuard} onDone={() => setStep(editing ? 'active' : 'confirm')} />;
       break;
     case 'active':
       body = (
@@ -412,6 +438,7 @@ export function AddForm({
           <Text>{`severity  ${severity}`}</Text>
           <Text>{`tags      ${tags.trim() === '' ? '(none)' : tags}`}</Text>
           <Text wrap="wrap">{`rationale ${rationale.trim() === '' ? '(none)' : rationale.trim()}`}</Text>
+          <Text wrap="wrap">{`guard     ${guardSummary(guard).join('; ')}`}</Text>
           {editing ? <Text>{`state     ${active ? 'active' : 'inactive'}`}</Text> : null}
           <Text wrap="truncate-end">{`file      ${plain(path)}`}</Text>
           <AddFeedback check={check} text={text} near={near} />

@@ -392,6 +392,10 @@ describe('the writers', () => {
   });
 
   it('formatConfigFile: the config init writes', () => {
+    // Every line at most 80 characters: yamllint's default rule.
+    for (const choice of [undefined, { actor: 'command' }, { actor: 'llm', provider: 'openai', model: 'gpt-4.1-mini' }] as const) {
+      for (const line of formatConfigFile(choice as never).split('\n')) expect(line.length, line).toBeLessThanOrEqual(80);
+    }
     expect(formatConfigFile()).toBe(
       [
         '# yaml-language-server: $schema=schemas/config.schema.json',
@@ -399,8 +403,9 @@ describe('the writers', () => {
         '# Whether add, remove and plan use commit their change with git.',
         'commit: false',
         'reconciliation:',
-        '  # Who judges plans (docs/actors.md): agent (claude, codex or gemini, run headless and',
-        '  # read-only), llm (a model endpoint), command (a program), interactive (a person).',
+        '  # Who judges plans (docs/actors.md): agent (claude, codex or gemini,',
+        '  # run headless and read-only), llm (a model endpoint), command (a',
+        '  # program), interactive (a person).',
         '  # command: the actor program, argv without a shell, run in this folder.',
         '  # command: [node, actors/my-actor.mjs]',
         '  actor: command',

@@ -33,7 +33,19 @@ describe('the add form in a terminal', { timeout: 180_000 }, () => {
     pty.keys('Enter');
     await pty.waitFor('Rationale');
     pty.keys('Enter');
+    // The guard: a glob for files, then Enter on empty lines through the other kinds.
+    await pty.waitFor('Guard 1/4');
+    pty.type('cache/**');
+    await pty.waitFor('> cache/**');
+    pty.keys('Enter');
+    await pty.waitFor('  write  cache/**');
+    for (const k of [2, 3, 4]) {
+      pty.keys('Enter');
+      await pty.waitFor(`Guard ${k}/4`);
+    }
+    pty.keys('Enter');
     const confirm = await pty.waitFor('Add it? [Y/n]');
+    expect(confirm).toContain('guard     write: cache/**');
     expect(confirm).toContain('severity  warning');
     expect(confirm).toContain('tags      perf');
     pty.keys('Enter');
@@ -44,12 +56,17 @@ describe('the add form in a terminal', { timeout: 180_000 }, () => {
     const text = readFileSync(join(store, `projects/web/${id}.yaml`), 'utf8');
     expect(text).toContain('severity: warning');
     expect(text).toMatch(/tags:\n\s+- perf/);
+    expect(text).toMatch(/guard:\n\s+write:\n\s+- cache\/\*\*/);
   });
 
   const toConfirm: [string, string][] = [
     ['Enter', 'Severity'],
     ['Enter', 'Tags'],
     ['Enter', 'Rationale'],
+    ['Enter', 'Guard 1/4'],
+    ['Enter', 'Guard 2/4'],
+    ['Enter', 'Guard 3/4'],
+    ['Enter', 'Guard 4/4'],
     ['Enter', 'Add it? [Y/n]'],
   ];
   test.each([
@@ -95,6 +112,10 @@ describe('the edit form in a terminal', { timeout: 180_000 }, () => {
     pty.keys('Enter');
     await pty.waitFor('Rationale');
     pty.keys('Enter');
+    for (const k of [1, 2, 3, 4]) {
+      await pty.waitFor(`Guard ${k}/4`);
+      pty.keys('Enter');
+    }
     await pty.waitFor('State (↑↓, Enter):');
     pty.keys('Enter');
     const confirm = await pty.waitFor('Save the changes? [Y/n]');

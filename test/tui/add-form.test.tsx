@@ -11,6 +11,14 @@ const DOWN = '\u001b[B';
 const ESC = '\u001b';
 const SHIFT_TAB = '\u001b[Z';
 
+/** Enter on an empty line through the four kinds of the guard step. */
+async function passGuard(r: ReturnType<typeof render>): Promise<void> {
+  for (let k = 1; k <= 4; k++) {
+    await frameHas(r.lastFrame, `Guard ${k}/4`);
+    r.stdin.write('\r');
+  }
+}
+
 function setup(scope?: Parameters<typeof AddForm>[0]['scope']) {
   const root = exampleStore();
   const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
@@ -65,7 +73,25 @@ test('typing shows duplicate (blocking Enter), then shadows, then adds through s
   r.stdin.write('Backups are not tested');
   await frameHas(r.lastFrame, 'Enter for none): Backups are not tested');
   r.stdin.write('\r');
+  // The guard, kind by kind: an entry and Enter adds it, Enter on an empty line goes on.
+  await frameHas(r.lastFrame, 'Guard 1/4 · Files an agent may not create');
+  r.stdin.write('backups/**');
+  await frameHas(r.lastFrame, '> backups/**');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, '  write  backups/**');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Guard 2/4 · Shell commands');
+  r.stdin.write('\\bpg_dump\\b.*--clean');
+  await frameHas(r.lastFrame, '> \\bpg_dump');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, '  command  \\bpg_dump\\b.*--clean');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Guard 3/4');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Guard 4/4');
+  r.stdin.write('\r');
   const confirm = await frameHas(r.lastFrame, 'Add it? [Y/n]');
+  expect(confirm).toContain('guard     write: backups/**; command: \\bpg_dump\\b.*--clean');
   expect(confirm).toContain('text      Never delete production data');
   expect(confirm).toContain('severity  warning');
   expect(confirm).toContain('rationale Backups are not tested');
@@ -78,6 +104,7 @@ test('typing shows duplicate (blocking Enter), then shadows, then adds through s
     severity: 'warning',
     tags: ['data', 'safety'],
     rationale: 'Backups are not tested',
+    guard: { write: ['backups/**'], command: ['\\bpg_dump\\b.*--clean'] },
     scope: { kind: 'project', project: 'myapp' },
   });
   expect(result.shadows.map((i) => i.id)).toEqual(['01M8KJT9G0XNWEM589ZS7FV0VT']);
@@ -113,11 +140,12 @@ test('a new project: bad names are refused inline; the text is checked against g
   r.stdin.write('\r');
   await frameHas(r.lastFrame, 'Rationale');
   r.stdin.write('\r');
-  await frameHas(r.lastFrame, 'Add it? [Y/n]', 'tags      (none)', 'rationale (none)');
-  // Shift-Tab goes back to the rationale, then Enter forward again.
+  await passGuard(r);
+  await frameHas(r.lastFrame, 'Add it? [Y/n]', 'tags      (none)', 'rationale (none)', 'guard     (none)');
+  // Shift-Tab goes back to the guard, then Enter through it again.
   r.stdin.write(SHIFT_TAB);
-  await frameHas(r.lastFrame, 'Rationale (why it exists');
-  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Guard 1/4');
+  await passGuard(r);
   await frameHas(r.lastFrame, 'Add it? [Y/n]');
   r.stdin.write('\r');
   await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);

@@ -165,7 +165,7 @@ test('a adds through the form and the new invariant appears', async () => {
   await frameHas(r.lastFrame, 'Text:');
   r.stdin.write('Keep secrets out of logs');
   await frameHas(r.lastFrame, '✓ new in this scope');
-  for (const step of ['Severity', 'Tags', 'Rationale', 'Add it?']) {
+  for (const step of ['Severity', 'Tags', 'Rationale', 'Guard 1/4', 'Guard 2/4', 'Guard 3/4', 'Guard 4/4', 'Add it?']) {
     r.stdin.write('\r');
     await frameHas(r.lastFrame, step);
   }

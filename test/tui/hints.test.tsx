@@ -204,6 +204,10 @@ describe('the add and edit forms', () => {
       'Severity',
       'Tags',
       'Rationale',
+      'Guard 1/4',
+      'Guard 2/4',
+      'Guard 3/4',
+      'Guard 4/4',
       ...(editing ? ['State'] : []),
       editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]',
     ]) {
@@ -218,8 +222,14 @@ describe('the add and edit forms', () => {
     const hint = first.r.lastFrame()!.split('\n').at(-1)!;
     expect(hint).toBe('Enter/y save · n cancel · Esc cancel · Shift-Tab back');
     first.r.stdin.write(SHIFT_TAB);
-    await frameHas(first.r.lastFrame, editing ? 'State (↑↓, Enter):' : 'Rationale (why');
-    first.r.stdin.write('\r');
+    await frameHas(first.r.lastFrame, editing ? 'State (↑↓, Enter):' : 'Guard 1/4');
+    if (editing) first.r.stdin.write('\r');
+    else {
+      for (const k of [1, 2, 3, 4]) {
+        await frameHas(first.r.lastFrame, `Guard ${k}/4`);
+        first.r.stdin.write('\r');
+      }
+    }
     await frameHas(first.r.lastFrame, '[Y/n]');
     first.r.stdin.write('n');
     await expect.poll(first.cancelled).toBe(1);
