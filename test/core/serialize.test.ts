@@ -416,7 +416,8 @@ describe('the writers', () => {
 
 describe('text that could hide from a reviewer is refused before anything is made', () => {
   const inv: Invariant = { id: INV, text: 'Never delete production data', severity: 'error', active: true, tags: [] };
-  const MESSAGE_END = 'control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review';
+  const MESSAGE_END =
+    'control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file';
   function refusal(write: () => string): Record<string, unknown> {
     try {
       write();
