@@ -19,6 +19,7 @@ function policyRepo(dir: string): { work: string; url: string } {
   gitInit(work);
   writeTree(work, { '.agents/global/.keep': '' });
   commitAll(work, 'v0');
+  git(work, 'tag', 'v0');
   writeTree(work, { [`.agents/global/${LOCKED}.yaml`]: invariantYaml(LOCKED, 'Never delete production data', { locked: 'true' }) });
   commitAll(work, 'v1');
   git(work, 'tag', 'v1');
@@ -92,5 +93,23 @@ describe('a waiver of a locked text, by any of its copies', () => {
     const status = await run(app, 'plan', 'status', PLAN, '--allow', 'not-run', '--format', 'json');
     expect(status.code).toBe(1);
     expect(JSON.parse(status.stdout).waived_violations).toBe(0);
+  });
+
+  it('validate --staged reports a copy held lower when the commit moves the pin to a version that locks its text', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, policy.url, {
+      '.agents/config.yaml': `extends:\n  - url: ${policy.url}\n    ref: v0\n`,
+      [`.agents/projects/myapp/${COPY}.yaml`]: invariantYaml(COPY, 'never delete production data', { severity: 'warning' }),
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin v0');
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    git(app, 'add', '-A');
+    const hook = await run(app, 'validate', '--staged', '--format', 'json');
+    expect(hook.code).toBe(1);
+    const codes = JSON.parse(hook.stdout).diagnostics.map((d: { code: string; file: string }) => [d.code, d.file]);
+    expect(codes).toContainEqual(['locked-weakened', `projects/myapp/${COPY}.yaml`]);
   });
 });
