@@ -33,3 +33,24 @@ describe('init --hooks and core.hooksPath', () => {
     expect(existsSync(join(repo, '.githooks/pre-commit'))).toBe(true);
   });
 });
+
+describe('reserved project names', () => {
+  it.each(['global', 'plans', 'inherited'])(
+    'project %s is refused by project add and invariant add (exit 2), and is a bad-name in validate',
+    async (name) => {
+      const repo = tempDir();
+      gitInit(repo);
+      expect((await runAgents(['init'], { cwd: repo })).code).toBe(0);
+      const add = await runAgents(['project', 'add', name], { cwd: repo });
+      expect(add.code).toBe(2);
+      expect(existsSync(join(repo, '.agents/projects', name))).toBe(false);
+      expect((await runAgents(['invariant', 'add', '--project', name, 'Keep it'], { cwd: repo })).code).toBe(2);
+      mkdirSync(join(repo, '.agents/projects', name));
+      const id = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+      writeFileSync(join(repo, '.agents/projects', name, `${id}.yaml`), `id: ${id}\ntext: Keep it\n`);
+      const v = await runAgents(['validate', '--format', 'json'], { cwd: repo });
+      expect(v.code).toBe(1);
+      expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('bad-name');
+    },
+  );
+});
