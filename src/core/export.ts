@@ -5,6 +5,7 @@
  * and writes what these functions return.
  */
 import { singleFolder } from './globs.ts';
+import { markdownText } from './plain-text.ts';
 import type { EffectiveEntry } from './resolve.ts';
 import { describeScope, SEVERITIES, type ExportTargetName, type ProjectMeta, type Severity } from './model.ts';
 
@@ -32,6 +33,8 @@ export interface ExportProject {
   name: string;
   meta: ProjectMeta;
   entries: readonly EffectiveEntry[];
+  /** Waivers that hold now for the project (its `waivers/`): said in its section, so no agent takes a waived rule for a lifted one or the other way round. */
+  waivers?: readonly { invariant_id: string; expires: string; owner: string; reason: string }[];
 }
 
 export interface ExportInput {
@@ -153,10 +156,14 @@ export function planExport(input: ExportInput): ExportFile[] {
       const paths = p.meta.paths;
       if (!paths || paths.length === 0) continue;
       const where = `These apply to files matching ${paths.map((g) => `\`${g}\``).join(', ')}.`;
+      const waived = (p.waivers ?? []).map(
+        (w) =>
+          `\`${w.invariant_id}\` is waived for this project until ${w.expires} (owner: ${markdownText(w.owner)}; ${markdownText(w.reason)}).`,
+      );
       const section: ExportSection = {
         title: `Project ${p.name}`,
         scope: `project ${p.name}`,
-        notes: [where, globalNote(spec)],
+        notes: [where, globalNote(spec), ...waived],
         entries: own.get(p.name)!,
       };
       if (spec.nestedName) {
@@ -365,12 +372,14 @@ export function mergeBlock(
     return { kind: 'write', text: `${current}${sep}${block}`, action: 'update' };
   }
   const currentFront = frontMatter !== undefined ? scan.frontMatter : undefined;
+  // A block with CRLF line ends (a checkout with `eol=crlf`) is compared as LF and written back with CRLF: line ends are no edit.
+  const eol = eolOf(current.slice(scan.start, scan.end));
   // A block equal, byte for byte, to the one it would be is up to date (its hash is right by construction);
   // the front matter too, when the target has one (scan.frontMatter is where the file starts).
-  if (current.slice(scan.start, scan.end) === block && currentFront === frontMatter) {
+  if (current.slice(scan.start, scan.end) === eol(block) && lf(currentFront) === frontMatter) {
     return { kind: 'write', text: current, action: 'unchanged' };
   }
-  if (hash(hashedText(currentFront, scan.inner)) !== scan.hash && !force) {
+  if (hash(hashedText(lf(currentFront), lf(scan.inner))) !== scan.hash && !force) {
     return {
       kind: 'refuse',
       reason: 'hand-edited',
@@ -379,10 +388,20 @@ export function mergeBlock(
   }
   let before = current.slice(0, scan.start);
   if (frontMatter !== undefined)
-    before = `${frontMatter}${scan.frontMatter !== undefined ? before.slice(scan.frontMatter.length) : before}`;
+    before = `${eol(frontMatter)}${scan.frontMatter !== undefined ? before.slice(scan.frontMatter.length) : before}`;
   // Never the current text: that is the up-to-date case above (the front matter, ending with a line break,
   // and the block would stand where they are now).
-  return { kind: 'write', text: `${before}${block}${current.slice(scan.end)}`, action: 'update' };
+  return { kind: 'write', text: `${before}${eol(block)}${current.slice(scan.end)}`, action: 'update' };
+}
+
+/** `text` with CRLF line ends read as LF. */
+function lf<T extends string | undefined>(text: T): T {
+  return (text === undefined ? text : text.replace(/\r\n/g, '\n')) as T;
+}
+
+/** How to write text where `sample` stands: with CRLF line ends when it has them, else as it is. */
+function eolOf(sample: string): (text: string) => string {
+  return sample.includes('\r\n') ? (text) => text.replace(/\r?\n/g, '\r\n') : (text) => text;
 }
 
 /** The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. */
@@ -391,7 +410,7 @@ export function removeBlock(current: string, hash: (s: string) => string, hasFro
   if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
   if (scan.kind === 'none') return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block' };
   const front = hasFrontMatter ? scan.frontMatter : undefined;
-  if (hash(hashedText(front, scan.inner)) !== scan.hash)
+  if (hash(hashedText(lf(front), lf(scan.inner))) !== scan.hash)
     return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand' };
   const rest = current.slice(front?.length ?? 0, scan.start) + current.slice(scan.end);
   if (rest.trim() === '') return { kind: 'delete' };
