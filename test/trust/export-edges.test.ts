@@ -89,3 +89,20 @@ describe('export edges', () => {
     expect((await run(repo, 'export')).code).toBe(2);
   });
 });
+
+describe('project paths into .git/ or the store', () => {
+  it.each(['.git/**', '.agents/**', 'vendor/lib/.git/**'])(
+    '%s is refused: export exit 2 naming project.yaml, validate an error, nothing written',
+    async (glob) => {
+      const repo = monorepo();
+      writeFileSync(join(repo, '.agents/projects/web/project.yaml'), `paths:\n  - ${JSON.stringify(glob)}\n`);
+      const r = await run(repo, 'export', '--target', 'agents-md');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('projects/web/project.yaml:2:');
+      expect(existsSync(join(repo, '.git/AGENTS.md'))).toBe(false);
+      expect(existsSync(join(repo, '.agents/AGENTS.md'))).toBe(false);
+      const v = await run(repo, 'validate', '--format', 'json');
+      expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
+    },
+  );
+});
