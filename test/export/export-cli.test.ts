@@ -61,7 +61,8 @@ function targetOf(path: string): string {
 }
 
 function splitFrontMatter(text: string): { front: Record<string, unknown> | undefined; body: string } {
-  const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  // The front matter and the blank line after it (prettier prints one there).
+  const m = /^---\n([\s\S]*?)\n---\n\n?/.exec(text);
   if (!m) return { front: undefined, body: text };
   return { front: parse(m[1]!) as Record<string, unknown>, body: text.slice(m[0].length) };
 }

@@ -1,9 +1,11 @@
 // Export edges (issue 30, E): line endings, hand-edited blocks, empty sets,
 // waivers, and the export-check hook without targets.
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { B1, B2, monorepo } from '../export/repo.ts';
+import { REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -105,4 +107,32 @@ describe('project paths into .git/ or the store', () => {
       expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
     },
   );
+});
+
+describe('exported Markdown is what prettier prints', () => {
+  it('prettier --write changes nothing, and export --check still passes after it', async () => {
+    const repo = monorepo();
+    writeFileSync(
+      join(repo, '.agents/projects/web/01JDQ6X5Z8W4N3B2C1D0E9F8C9.yaml'),
+      'id: 01JDQ6X5Z8W4N3B2C1D0E9F8C9\ntext: "Use *strict* mode, never __proto__, keep `a*b` as code"\n',
+    );
+    expect((await run(repo, 'export')).code).toBe(0);
+    const files = [
+      'AGENTS.md',
+      'CLAUDE.md',
+      'GEMINI.md',
+      'apps/web/AGENTS.md',
+      'services/billing/AGENTS.md',
+      '.github/copilot-instructions.md',
+      '.windsurf/rules/agents-web.md',
+      '.clinerules/agents-web.md',
+    ];
+    for (const f of files) expect(existsSync(join(repo, f)), f).toBe(true);
+    const prettier = join(REPO, 'node_modules/.bin/prettier');
+    const check = spawnSync(prettier, ['--check', '--no-config', ...files], { cwd: repo, encoding: 'utf8' });
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+    spawnSync(prettier, ['--write', '--no-config', ...files], { cwd: repo, encoding: 'utf8' });
+    const after = await run(repo, 'export', '--check', '--no-cache');
+    expect(after.code, after.stdout + after.stderr).toBe(0);
+  });
 });
