@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import type { LockEntry } from '../core/extends.ts';
 import { branchHolds, lsRemote } from '../git/extends.ts';
-import { writeFileAtomic } from './write.ts';
+import { writeFileAtomic } from './atomic-write.ts';
 
 /** The file in a source's cache listing the pins already checked, one `url TAB ref TAB kind TAB commit` a line. */
 const CHECKED = 'agents-checked-pins';
