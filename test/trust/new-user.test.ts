@@ -1,0 +1,52 @@
+// What a new user tripped on (issue 30, H).
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgents } from '../helpers/main.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
+const run = (root: string, ...args: string[]) => runAgents(['--store', root, '--format', 'json', ...args]);
+
+describe('an unknown project', () => {
+  it('list --project wbe says "did you mean web?", and the command its hint gives is one the tool takes', async () => {
+    for (const args of [
+      ['invariant', 'list', '--project', 'wbe'],
+      ['invariant', 'list', '--effective', '--project', 'wbe'],
+    ]) {
+      const root = testStore({ [`projects/web/${A}.yaml`]: invariantYaml(A, 'Use tabs') });
+      const r = await run(root, ...args);
+      expect(r.code).toBe(2);
+      const error = JSON.parse(r.stdout).error;
+      expect(error.code).toBe('unknown-project');
+      expect(error.detail.suggestions).toEqual(['web']);
+      expect(error.message).toContain('did you mean web?');
+      // The hint's command: run as given, it is not refused as a name close to web.
+      const hinted = /`agents (invariant add [^`]*)`/
+        .exec(error.hint)![1]!
+        .replace('"…"', 'Keep it')
+        .split(' ')
+        .filter((w) => w !== '');
+      const added = await run(root, ...hinted.slice(0, -2), 'Keep it');
+      expect(added.code, added.stdout).toBe(0);
+    }
+  });
+});
+
+describe('invariant move', () => {
+  it('leaves no empty project folder behind', async () => {
+    const root = testStore({
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Use tabs'),
+      [`projects/api/${B}.yaml`]: invariantYaml(B, 'Use spaces'),
+    });
+    const r = await run(root, 'invariant', 'move', A, '--global');
+    expect(r.code, r.stdout).toBe(0);
+    expect(existsSync(join(root, 'projects/web'))).toBe(false);
+    expect(existsSync(join(root, `global/${A}.yaml`))).toBe(true);
+    // A folder that still holds something stays.
+    const back = await run(root, 'invariant', 'move', A, '--project', 'api');
+    expect(back.code, back.stdout).toBe(0);
+    expect(existsSync(join(root, 'projects/api'))).toBe(true);
+  });
+});
