@@ -1,9 +1,10 @@
 // What a new user tripped on (issue 30, H).
-import { existsSync } from 'node:fs';
+import { chownSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
-import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { EXAMPLE_PLAN, exampleStore, useActor } from '../helpers/plans.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
 const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
@@ -48,5 +49,22 @@ describe('invariant move', () => {
     const back = await run(root, 'invariant', 'move', A, '--project', 'api');
     expect(back.code, back.stdout).toBe(0);
     expect(existsSync(join(root, 'projects/api'))).toBe(true);
+  });
+});
+
+describe.skipIf(process.geteuid?.() !== 0)('an actor program owned by another user (run as root)', () => {
+  it('is not run: plan strategize refuses (exit 2, foreign-store naming the script)', async () => {
+    const root = exampleStore();
+    const mark = join(tempDir('agents-mark-'), 'actor-ran');
+    useActor(
+      root,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'ran');\nconsole.log(JSON.stringify({ results: [] }));`,
+    );
+    const script = join(root, 'actors/fixture-actor.mjs');
+    chownSync(script, 65534, 65534);
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'foreign-store', detail: { path: script, owner: 65534 } });
+    expect(existsSync(mark)).toBe(false);
   });
 });
