@@ -26,6 +26,7 @@ import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
 import { checkTargetPath, checkWritable, readExisting } from './export-targets.ts';
+import { removeStaleTemps } from '../store/stale-temps.ts';
 
 export interface ExportOptions {
   /** --target: overrides `export.targets` of config.yaml. */
@@ -375,6 +376,11 @@ export class ExportService {
    * refused ones (exit 1).
    */
   apply(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): FileChange[] {
+    // Temporaries a killed export left beside its files (which git would show forever) go first.
+    removeStaleTemps(
+      plan.top,
+      plan.changes.map((c) => c.path),
+    );
     const todo = plan.changes.filter((c) => c.action !== 'unchanged');
     for (const c of todo) checkWritable(plan.top, c.path, c.before !== undefined);
     for (const [n, c] of todo.entries()) {

@@ -136,3 +136,19 @@ describe('exported Markdown is what prettier prints', () => {
     expect(after.code, after.stdout + after.stderr).toBe(0);
   });
 });
+
+describe('temporaries of a killed export', () => {
+  it('are removed by the next export when their process is gone; a running one is left alone', async () => {
+    const repo = monorepo();
+    expect((await run(repo, 'export', '--target', 'claude-md')).code).toBe(0);
+    const gone = spawnSync('true').pid!;
+    const stale = join(repo, `.CLAUDE.md.${gone}.1a2b3c4d.tmp`);
+    const nested = join(repo, `services/billing/.CLAUDE.md.${gone}.5e6f7a8b.tmp`);
+    const running = join(repo, `.CLAUDE.md.${process.ppid}.99aa00bb.tmp`);
+    const other = join(repo, `.notes.md.${gone}.1a2b3c4d.tmp`);
+    for (const f of [stale, nested, running, other]) writeFileSync(f, 'half');
+    const r = await run(repo, 'export', '--target', 'claude-md');
+    expect(r.code, r.stderr).toBe(0);
+    expect([stale, nested, running, other].map((f) => existsSync(f))).toEqual([false, false, true, true]);
+  });
+});
