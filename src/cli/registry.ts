@@ -207,6 +207,12 @@ export const COMMANDS: readonly LazyCommand[] = [
   },
   {
     group: 'project',
+    command: ['remove <name>', 'rm'],
+    describe: 'Remove a project that holds no invariants, waivers or paths and that no plan targets',
+    load: () => import('./commands/project-remove.ts'),
+  },
+  {
+    group: 'project',
     command: ['list', 'ls'],
     describe: 'List projects with their invariant and plan counts',
     load: () => import('./commands/project-list.ts'),

@@ -68,3 +68,34 @@ describe.skipIf(process.geteuid?.() !== 0)('an actor program owned by another us
     expect(existsSync(mark)).toBe(false);
   });
 });
+
+describe('project remove', () => {
+  it('is refused while invariants, plans or paths name the project (exit 1, nothing removed), and removes it once none do', async () => {
+    const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+    const root = testStore({
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Use tabs'),
+      'projects/api/project.yaml': 'paths:\n  - api/**\n',
+      'projects/docs/.gitkeep': '',
+      'projects/ops/.gitkeep': '',
+      [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: ops\ngoal: Ship\ncreated_at: "2026-11-29T12:06:00Z"\n`,
+    });
+    for (const [name, field] of [
+      ['web', 'invariants'],
+      ['api', 'paths'],
+      ['ops', 'plans'],
+    ] as const) {
+      const r = await run(root, 'project', 'remove', name);
+      expect(r.code, r.stdout).toBe(1);
+      const error = JSON.parse(r.stdout).error;
+      expect(error.code).toBe('project-in-use');
+      expect(error.detail[field]).not.toEqual(field === 'invariants' ? 0 : []);
+      expect(existsSync(join(root, 'projects', name))).toBe(true);
+    }
+    const unknown = await run(root, 'project', 'remove', 'dcos');
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stdout).error.detail.suggestions).toEqual(['docs']);
+    const ok = await run(root, 'project', 'remove', 'docs');
+    expect(ok.code, ok.stdout).toBe(0);
+    expect(existsSync(join(root, 'projects/docs'))).toBe(false);
+  });
+});
