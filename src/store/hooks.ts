@@ -72,8 +72,9 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
   let top: string;
   let dir: string;
   let common: string;
-  // Before `init` makes the store its folder may not exist yet: git runs in the folder that holds it.
-  const from = existsSync(storeRoot) ? storeRoot : dirname(storeRoot);
+  // Before `init` makes the store its folder (and its parents) may not exist yet: git runs in the nearest that does.
+  let from = storeRoot;
+  while (!existsSync(from) && dirname(from) !== from) from = dirname(from);
   try {
     top = await topLevel(from);
     dir = await hooksDir(from);
