@@ -99,3 +99,23 @@ describe('project remove', () => {
     expect(existsSync(join(root, 'projects/docs'))).toBe(false);
   });
 });
+
+describe('--help advertises only commands that exist', () => {
+  it('each verb a group lists is one of its subcommands (no "trace")', async () => {
+    const { COMMANDS, GROUPS } = await import('../../src/cli/registry.ts');
+    for (const g of GROUPS.filter((x) => x.name === 'invariant' || x.name === 'project')) {
+      const subs = new Set(
+        COMMANDS.filter((c) => c.group === g.name).flatMap((c) =>
+          (Array.isArray(c.command) ? c.command : [c.command]).map((w) => String(w).split(' ')[0]!),
+        ),
+      );
+      const verbs = g.describe
+        .split(/[;:]/)[0]!
+        .replace(/ and /g, ', ')
+        .split(',')
+        .map((w) => w.trim().split(' ')[0]!.toLowerCase());
+      // "Create" is what `project add` does; every other verb names a subcommand.
+      for (const v of verbs.filter((w) => w !== 'create')) expect(subs.has(v), `${g.name} ${v}`).toBe(true);
+    }
+  });
+});

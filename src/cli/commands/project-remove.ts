@@ -3,8 +3,6 @@ import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
 export default defineCommand<{ name: string; commit?: boolean }>({
-  command: ['remove <name>', 'rm'],
-  describe: 'Remove a project that holds no invariants, waivers or paths and that no plan targets',
   builder: (y) =>
     y
       .positional('name', { type: 'string', describe: 'the project name' })
