@@ -34,7 +34,7 @@ describe('agents mcp: limits and hostile arguments', () => {
   it('errors escape ESC, BEL and RLO from the arguments, as the CLI does', async () => {
     const root = exampleStore();
     const s = await startMcp(root);
-    for (const args of [{ plan: 'ab\u001b[2K\u0007\u202ecd' }, { 'pl\u001b]52;c;eA==\u0007an': 'x' }]) {
+    for (const args of [{ plan: 'ab\u001b[2K\u0007\u202ecd' }, { plan: EXAMPLE_PLAN, 'pl\u001b]52;c;eA==\u0007an': 'x' }]) {
       const r = (await s.client.callTool({ name: 'plan_status', arguments: args })) as CallToolResult;
       expect(r.isError).toBe(true);
       const text = (r.content as { text: string }[]).map((c) => c.text).join('\n') + JSON.stringify(r._meta);
