@@ -26,7 +26,7 @@ export interface CommandGroup {
 export const GROUPS: readonly CommandGroup[] = [
   {
     name: 'invariant',
-    describe: 'Add, list, show, edit, move, remove, diff, trace and waive invariants; record violations',
+    describe: 'Add, list, show, edit, move, remove, diff, log and waive invariants; record violations',
     demand: 'Name a subcommand: add, list, show, edit, move, remove, diff, log, waive or violation.',
   },
   {
@@ -40,7 +40,7 @@ export const GROUPS: readonly CommandGroup[] = [
     demand: 'Name a subcommand: use, list, show, sync, strategize, decisions, status or activate.',
   },
   { name: 'action', describe: 'Create and list action templates', demand: 'Name a subcommand: add or list.' },
-  { name: 'project', describe: 'Create and list projects', demand: 'Name a subcommand: add or list.' },
+  { name: 'project', describe: 'Create, list and remove projects', demand: 'Name a subcommand: add, list or remove.' },
   { name: 'extends', describe: 'Pin and fetch the policy sources this store inherits from', demand: 'Name a subcommand: fetch or update.' },
   {
     name: 'guard',
@@ -204,6 +204,12 @@ export const COMMANDS: readonly LazyCommand[] = [
     command: 'add <name>',
     describe: 'Create a project (projects/NAME/project.yaml)',
     load: () => import('./commands/project-add.ts'),
+  },
+  {
+    group: 'project',
+    command: ['remove <name>', 'rm'],
+    describe: 'Remove a project that holds no invariants, waivers or paths and that no plan targets',
+    load: () => import('./commands/project-remove.ts'),
   },
   {
     group: 'project',

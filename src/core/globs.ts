@@ -21,7 +21,11 @@ export function globProblem(glob: string): string | undefined {
     if (seg === '..') return 'escapes the repository ("..")';
     if (seg === '.') return 'has a "." segment; write the path without it';
     if (seg !== '**' && seg.includes('**')) return 'uses "**" inside a segment; "**" stands alone between slashes';
+    // An export writes instruction files into the folders a project names: never into git's own folder.
+    if (seg === '.git') return "points into .git/, git's own folder; a project's files are the repository's";
   }
+  // Nor into the store (an AGENTS.md there would be an unknown path of the store).
+  if (glob.split('/')[0] === '.agents') return "points into .agents/, the invariant store; a project's files are the repository's";
   let brace = 0;
   let bracket = false;
   for (const ch of glob) {

@@ -24,8 +24,26 @@ export function nameProblem(value: string, what: string): string | null {
   if (!NAME_RE.test(value)) {
     return `${what} "${truncate(value)}" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"`;
   }
+  if (what === 'project' && RESERVED_PROJECT_NAMES.includes(value))
+    return `project "${value}" is a reserved name (a scope word, or the name of the global instruction file an export writes: agents-global.mdc)`;
   return null;
 }
+
+/**
+ * Project names that would read as a scope, or whose exported files would be
+ * those of the global scope (`agents-global.mdc`, always applied).
+ */
+export const RESERVED_PROJECT_NAMES: readonly string[] = Object.freeze([
+  'global',
+  'project',
+  'projects',
+  'plan',
+  'plans',
+  'action',
+  'actions',
+  'inherited',
+  'extends',
+]);
 
 /** Why `value` is not a ULID, or null when it is. */
 export function ulidProblem(value: string, what: string): string | null {

@@ -1,11 +1,14 @@
+import { skeleton } from './skeleton.ts';
+
 const ASCII = /^[\x00-\x7f]*$/;
 /** ASCII white space that folding would change: anything but a single space. */
 const FOLD_ASCII = /[\t\n\v\f\r]| {2}/;
 
 /**
  * The de-duplication key of an invariant's text (docs/resolution.md): Unicode NFKC, trimmed,
- * runs of white space folded to one space, lower-cased. Two texts with equal
- * keys are the same constraint.
+ * runs of white space folded to one space, lower-cased, invisible characters
+ * dropped and look-alike letters read as the Latin ones (./skeleton.ts). Two
+ * texts with equal keys are the same constraint.
  */
 export function textKey(text: string): string {
   // ASCII is its own NFKC form: skip the (costly) normalisation for it.
@@ -14,7 +17,7 @@ export function textKey(text: string): string {
     // Only single spaces inside: nothing to fold.
     return (FOLD_ASCII.test(t) ? t.replace(/\s+/g, ' ') : t).toLowerCase();
   }
-  return text.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLowerCase();
+  return skeleton(text.normalize('NFKC').toLowerCase()).trim().replace(/\s+/gu, ' ');
 }
 
 /** Trims text as writers store it; inner white space is kept as the author wrote it. */

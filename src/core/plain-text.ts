@@ -5,15 +5,21 @@
  * the line), the C1 controls, and the bidirectional formatting characters
  * (Trojan Source: U+202A–U+202E, U+2066–U+2069, and the invisible marks
  * U+200E, U+200F, U+061C) make a terminal, a log or a web page show
- * something other than what an agent reads. Pure: the store refuses them in
+ * something other than what an agent reads. Invisible characters do the
+ * same with nothing to see at all: zero-width ones (U+200B–U+200D, U+2060–
+ * U+2064, U+FEFF) and the tag characters U+E0000–U+E007F, which spell
+ * ASCII a model reads and a reviewer never sees. Pure: the store refuses them in
  * what it writes, `validate` reports them (`control-character`), and every
  * output escapes them with `escapeUnsafe`.
  */
 
 /** Every character that is escaped on output and refused in stored text, except the newline (per field) and tab (always allowed). */
-const UNSAFE_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
-const UNSAFE_ALL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
-const UNSAFE_OR_NEWLINE = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+const UNSAFE_RE =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/u;
+const UNSAFE_ALL =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
+const UNSAFE_OR_NEWLINE =
+  /[\u0000-\u0008\u000a-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
 
 const NAMES: Record<number, string> = {
   0x00: 'NUL',
@@ -31,6 +37,9 @@ const NAMES: Record<number, string> = {
   0x061c: 'ARABIC LETTER MARK',
   0x200e: 'LEFT-TO-RIGHT MARK',
   0x200f: 'RIGHT-TO-LEFT MARK',
+  0x200b: 'ZERO WIDTH SPACE',
+  0x200c: 'ZERO WIDTH NON-JOINER',
+  0x200d: 'ZERO WIDTH JOINER',
   0x2028: 'LINE SEPARATOR',
   0x2029: 'PARAGRAPH SEPARATOR',
   0x202a: 'LEFT-TO-RIGHT EMBEDDING',
@@ -42,13 +51,21 @@ const NAMES: Record<number, string> = {
   0x2067: 'RIGHT-TO-LEFT ISOLATE',
   0x2068: 'FIRST STRONG ISOLATE',
   0x2069: 'POP DIRECTIONAL ISOLATE',
+  0x2060: 'WORD JOINER',
+  0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
 };
 
 /** "U+001B (ESC, …)": how messages name a character that `findUnsafe` reports. */
 export function describeCharacter(codePoint: number): string {
   const hex = `U+${codePoint.toString(16).toUpperCase().padStart(4, '0')}`;
-  // Every unsafe character without a name of its own is a C0 or C1 control (every bidirectional one has a name).
-  const name = NAMES[codePoint] ?? (codePoint <= 0x9f ? 'a control character' : 'a bidirectional formatting character');
+  // Every unsafe character without a name of its own is a C0 or C1 control, a tag character or an invisible operator.
+  const name =
+    NAMES[codePoint] ??
+    (codePoint <= 0x9f
+      ? 'a control character'
+      : codePoint >= 0xe0000
+        ? `a tag character, invisible${codePoint > 0xe0020 && codePoint < 0xe007f ? `, spelling "${String.fromCodePoint(codePoint - 0xe0000)}"` : ''}`
+        : 'an invisible character');
   return `${hex} (${name})`;
 }
 
@@ -60,7 +77,7 @@ export function findUnsafe(value: string, multiline: boolean): { codePoint: numb
     const at = m.index;
     // A newline at either end of a one-line field is only layout (a YAML block scalar ends with one); it is trimmed.
     if (!multiline && value.charCodeAt(at) === 0x0a && (value.slice(0, at).trim() === '' || value.slice(at).trim() === '')) continue;
-    return { codePoint: value.charCodeAt(at), index: [...value.slice(0, at)].length };
+    return { codePoint: value.codePointAt(at)!, index: [...value.slice(0, at)].length };
   }
   return undefined;
 }
@@ -73,7 +90,10 @@ export function hasUnsafe(text: string): boolean {
 function escapeOne(c: string): string {
   if (c === '\r') return '\\r';
   if (c === '\n') return '\\n';
-  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+  // A tag character is two UTF-16 units: each is escaped, as JSON writes a surrogate pair.
+  let out = '';
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
 }
 
 /**
@@ -188,5 +208,5 @@ export function findUnsafeText(document: PlainTextDocument, data: unknown): Unsa
 /** One sentence about one finding: "tags.1 holds U+001B (ESC, …) at character 4". */
 export function unsafeTextMessage(u: UnsafeText): string {
   const field = u.path.length ? u.path.join('.') : 'the document';
-  return `${field} holds ${describeCharacter(u.codePoint)} at character ${u.index + 1}; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review`;
+  return `${field} holds ${describeCharacter(u.codePoint)} at character ${u.index + 1}; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file`;
 }

@@ -9,6 +9,7 @@ import type { SchemaName } from './schemas.ts';
 import type { Waiver } from './waivers.ts';
 import type { ExtendsLock } from './extends.ts';
 import { assertSchemaValid } from './write-check.ts';
+import { yaml11Reads } from './yaml11.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
 export function modeline(rel: string, schema: string): string {
@@ -94,7 +95,8 @@ function scalarText(value: string, prefix: string): string {
     const lines = rest.map((l) => (l === '' ? '' : pad + l));
     if ((head === '|' || head === '|-') && lines.every((l) => l.length <= WIDTH && !l.endsWith(' '))) return [head, ...lines].join('\n');
   } else {
-    const oneLine = preferredQuotes(value, own);
+    // A plain scalar a YAML 1.1 reader would take for a boolean, a date or a number: double-quoted (./yaml11.ts).
+    const oneLine = isPlain(own) && yaml11Reads(own) ? JSON.stringify(value) : preferredQuotes(value, own);
     if (prefix.length + oneLine.length <= WIDTH) return oneLine;
   }
   if (foldable(value)) {
@@ -187,6 +189,11 @@ export function foldLines(value: string, width: number): string[] {
  * that to single quotes unless another escape needs the double quotes. Write
  * it the way prettier leaves it.
  */
+/** Whether yaml wrote a one-line value plain (neither quoted nor a block scalar). */
+function isPlain(text: string): boolean {
+  return !/^["'|>]/.test(text);
+}
+
 function preferredQuotes(value: string, text: string): string {
   if (!text.startsWith('"') || !value.includes('"') || /\\[^"]/.test(text)) return text;
   return `'${value.replace(/'/g, "''")}'`;

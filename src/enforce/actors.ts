@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { ActorKind, ActorOutcome, ActorRequest } from '../core/records.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { assertOwnStore } from '../store/ownership.ts';
+import { actorFiles } from './actor-files.ts';
 import { runCommandActor } from './command-actor.ts';
 
 /** A reconciliation actor: evaluates a request, never throws for its own failures. */
@@ -33,8 +34,9 @@ export function commandActor(config: CommandActorConfig): Actor {
     kind: 'command',
     description: config.command.join(' '),
     async evaluate(request) {
-      // The command comes from the store's config.yaml: never one another user wrote (docs/store-format.md).
-      assertOwnStore(config.cwd, 'run the actor of the store', [join(config.cwd, 'config.yaml')], config.env ?? runEnv());
+      // The command comes from the store's config.yaml, and may run a script the store holds: never one another user wrote (docs/store-format.md).
+      const also = [join(config.cwd, 'config.yaml'), ...actorFiles(config.cwd, config.command)];
+      assertOwnStore(config.cwd, 'run the actor of the store', also, config.env ?? runEnv());
       const r = await runCommandActor(request, {
         command: config.command,
         cwd: config.cwd,

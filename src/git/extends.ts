@@ -103,3 +103,34 @@ export async function topNames(dir: string, commit: string, prefix: string): Pro
   const out = (await runGit(dir, ['ls-tree', '-z', '--name-only', '--end-of-options', `${commit}:${prefix}`])).toString('utf8');
   return out.split('\0').filter((n) => n !== '');
 }
+
+/**
+ * Does the branch `branch` at `url` hold `commit` (its tip or an ancestor)?
+ * Fetches the branch's whole history into `scratch`, a bare repository made
+ * for this question (the caller removes it): the cache itself is shallow,
+ * and a shallow history cannot say what is an ancestor of what.
+ */
+export async function branchHolds(scratch: string, url: string, branch: string, commit: string): Promise<boolean> {
+  await initBareCache(scratch);
+  try {
+    await runGit(scratch, [
+      '-c',
+      'protocol.version=2',
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--end-of-options',
+      url,
+      `+refs/heads/${branch}:refs/check`,
+    ]);
+  } catch (error) {
+    throw new GitError(`cannot fetch the branch ${branch} from ${url}: ${failure(error)}`, 'failed');
+  }
+  try {
+    await runGit(scratch, ['merge-base', '--is-ancestor', '--end-of-options', commit, 'refs/check']);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,7 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 
 /** The input schema of a tool (docs/mcp.md): flat arguments, strings and booleans. */
 export interface PropertySchema {
@@ -52,7 +53,7 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
     case 'additionalProperties': {
       const known = Object.keys(schema.properties);
       return new UsageError(
-        `${tool}: unknown argument "${truncate(String(e.params.additionalProperty))}"`,
+        `${tool}: unknown argument "${truncate(escapeUnsafe(String(e.params.additionalProperty)))}"`,
         known.length ? `Its arguments are ${known.join(', ')}.` : `${tool} takes no arguments.`,
       );
     }
@@ -65,7 +66,7 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
       );
     case 'enum':
       return new UsageError(
-        `${tool}: argument "${key}" must be one of ${(e.params.allowedValues as string[]).join(', ')}, not "${truncate(String(value))}"`,
+        `${tool}: argument "${key}" must be one of ${(e.params.allowedValues as string[]).join(', ')}, not "${truncate(escapeUnsafe(String(value)))}"`,
         HINT,
       );
     case 'minLength':
@@ -94,5 +95,9 @@ export async function checkArgs(tool: string, schema: InputSchema, args: unknown
   const given = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null));
   const validate = await validatorOf(schema);
   if (!validate(given)) throw usageError(tool, schema, validate.errors![0]!, given);
+  // White space alone is no value: a required text of blanks (`details: "   "`) would be stored as none.
+  for (const [key, value] of Object.entries(given))
+    if (typeof value === 'string' && schema.properties[key]?.minLength !== undefined && value.trim() === '')
+      throw new UsageError(`${tool}: argument "${key}" is empty`, HINT);
   return given as Record<string, string | boolean>;
 }

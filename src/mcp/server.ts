@@ -1,5 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { LineLimit, MAX_MESSAGE_BYTES, idOf, oversizeError } from './line-limit.ts';
 import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -15,6 +16,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { setFlagsFromString } from 'node:v8';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { makeStyle } from '../core/style.ts';
 import { diagnosticsJson, errorLines } from '../present/diagnostics.ts';
@@ -55,11 +57,12 @@ export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallT
   if (error instanceof AgentsError) {
     return {
       isError: true,
-      content: [{ type: 'text', text: errorLines(error, makeStyle(false)).join('\n') }],
+      // Escaped as the CLI escapes its output: an argument's ESC, BEL or RLO never reaches the client raw.
+      content: [{ type: 'text', text: escapeUnsafe(errorLines(error, makeStyle(false)).join('\n'), { newlines: true }) }],
       _meta: {
         'agents/error': {
-          message: error.message,
-          hint: error.hint ?? null,
+          message: escapeUnsafe(error.message),
+          hint: error.hint === undefined ? null : escapeUnsafe(error.hint),
           exit_code: error.exitCode,
           detail: error.detail ?? null,
           diagnostics: diagnosticsJson(error.diagnostics),
@@ -301,7 +304,13 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     { ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}), notice: (m) => stderr.write(`agents mcp: ${m}\n`) },
   );
 
-  const transport = new StdioServerTransport();
+  // A message over the limit is refused with a JSON-RPC error, and the server keeps serving (./line-limit.ts).
+  const input = process.stdin.pipe(
+    new LineLimit(MAX_MESSAGE_BYTES, (head, tail, bytes) => {
+      process.stdout.write(oversizeError(idOf(head.toString('utf8'), tail.toString('utf8')), bytes, MAX_MESSAGE_BYTES));
+    }),
+  );
+  const transport = new StdioServerTransport(input, process.stdout);
   const done = new Promise<number>((resolve) => {
     let ending = false;
     const end = () => {

@@ -68,6 +68,7 @@ export function diffJson(d: DiffResult): unknown {
       name: m.name,
       before: m.before,
       after: m.after,
+      ref_unchanged: m.refUnchanged,
       entered: m.entered.map((i) => i.id),
       left: m.left.map((i) => i.id),
       edited: m.edited.map((i) => i.id),
@@ -284,5 +285,6 @@ export function policyMoveTitle(m: PolicyMove, code: (x: string) => string = (x)
   const name = code(m.name);
   if (!m.before) return `policy source ${name} added at ${at(m.after!)}`;
   if (!m.after) return `policy source ${name} removed (was at ${at(m.before)})`;
-  return `policy source ${name} moved from ${at(m.before)} to ${at(m.after)}`;
+  const edited = m.refUnchanged ? ` (same ref ${code(m.after.ref)}: moved at the source, or the pin was edited by hand)` : '';
+  return `policy source ${name} moved from ${at(m.before)} to ${at(m.after)}${edited}`;
 }

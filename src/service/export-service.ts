@@ -3,6 +3,7 @@ import { readdirSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { CheckFailedError, UsageError } from '../core/errors.ts';
 import {
+  BEGIN_PREFIX,
   TARGETS,
   frontMatterText,
   mergeBlock,
@@ -25,6 +26,7 @@ import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
 import { checkTargetPath, checkWritable, readExisting } from './export-targets.ts';
+import { removeStaleTemps } from '../store/stale-temps.ts';
 
 export interface ExportOptions {
   /** --target: overrides `export.targets` of config.yaml. */
@@ -93,6 +95,8 @@ export function chooseTargets(given: readonly string[] | undefined, config: Stor
     throw new UsageError(
       'no export targets chosen',
       `Give --target (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`,
+      undefined,
+      'no-export-targets',
     );
   }
   for (const n of names) {
@@ -218,11 +222,17 @@ export class ExportService {
       if (k === undefined) keys.set(inv, (k = textKey(inv.text)));
       return k;
     };
-    const exportProjects: ExportProject[] = withPaths.map((name) => ({
-      name,
-      meta: projects.meta.get(name)!,
-      entries: resolveEffective({ kind: 'project', project: name }, [...(byProject.get(name) ?? []), ...globals], keyOf),
-    }));
+    const exportProjects: ExportProject[] = [];
+    for (const name of withPaths) {
+      // Waivers that hold now are said in the project's section (docs/export.md); none read for a project without a waivers/ folder.
+      const waivers = (await this.service.waiversOf({ kind: 'project', project: name }, snap.entries)).filter((w) => w.holds);
+      exportProjects.push({
+        name,
+        meta: projects.meta.get(name)!,
+        entries: resolveEffective({ kind: 'project', project: name }, [...(byProject.get(name) ?? []), ...globals], keyOf),
+        ...(waivers.length > 0 ? { waivers } : {}),
+      });
+    }
     const files = planExport({
       targets,
       global: options.project === undefined ? globalSet(globals, keyOf) : undefined,
@@ -253,9 +263,18 @@ export class ExportService {
     for (const [n, f] of files.entries()) {
       options.onProgress?.('compute', n + 1, files.length);
       planned.add(f.path);
+      const raw = readExisting(top, f.path, folders);
+      // An empty set writes nothing: no file is made, and a block that became empty is removed (docs/export.md).
+      if (f.sections.every((sec) => sec.entries.length === 0)) {
+        if (raw === undefined || !raw.includes(BEGIN_PREFIX)) continue;
+        const r = removeBlock(raw, sha256, f.frontMatter !== undefined);
+        if (r.kind === 'refuse') out.refused.push({ path: f.path, reason: r.reason, why: r.why });
+        else if (r.kind === 'delete') out.changes.push({ path: f.path, target: f.target, action: 'delete', before: raw, after: undefined });
+        else if (r.kind === 'write') out.changes.push({ path: f.path, target: f.target, action: 'update', before: raw, after: r.text });
+        continue;
+      }
       const inner = renderSections(f.sections, storeRel, rendered);
-      const before = readExisting(top, f.path, folders);
-      const merge = mergeBlock(before, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
+      const merge = mergeBlock(raw, frontMatterText(f.frontMatter), inner, sha256, options.force ?? false);
       if (merge.kind === 'refuse') {
         out.refused.push({ path: f.path, reason: merge.reason, why: merge.why });
         continue;
@@ -264,7 +283,7 @@ export class ExportService {
       const max = TARGETS[f.target].maxChars;
       if (max !== undefined && merge.text.length > max)
         out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);
-      out.changes.push({ path: f.path, target: f.target, action: merge.action, before, after: merge.text });
+      out.changes.push({ path: f.path, target: f.target, action: merge.action, before: raw, after: merge.text });
     }
     // A whole export also clears the files of projects that no longer have paths (only files holding an agents block).
     if (options.project === undefined) {
@@ -351,12 +370,17 @@ export class ExportService {
   }
 
   /**
-   * Writes a plan: refuses (exit 1, nothing written) while any file is
-   * refused; checks every file can be written (exit 2, nothing written),
-   * then writes each atomically.
+   * Writes a plan: checks every file can be written (exit 2, nothing
+   * written), then writes each atomically. Refused files (a block edited by
+   * hand) are left alone and the others written: the caller reports the
+   * refused ones (exit 1).
    */
   apply(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): FileChange[] {
-    if (plan.refused.length > 0) throw refusedError(plan);
+    // Temporaries a killed export left beside its files (which git would show forever) go first.
+    removeStaleTemps(
+      plan.top,
+      plan.changes.map((c) => c.path),
+    );
     const todo = plan.changes.filter((c) => c.action !== 'unchanged');
     for (const c of todo) checkWritable(plan.top, c.path, c.before !== undefined);
     for (const [n, c] of todo.entries()) {

@@ -122,6 +122,7 @@ export class ExtendsService {
     const fetched = await fetchPins(
       this.root,
       allPins.filter((p) => newPins.has(p.source.name)),
+      { fresh: true },
     );
     const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)));
     const refused = moved.length > 0 && !options.acceptMovedTag;

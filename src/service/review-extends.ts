@@ -19,6 +19,8 @@ export interface PolicyMove {
   name: string;
   before: { ref: string; commit: string } | null;
   after: { ref: string; commit: string } | null;
+  /** Both sides pin the same url and ref at different commits: the lock was edited, not updated (a ref the source moved, or a hand edit). */
+  refUnchanged: boolean;
   /** The source's invariants added, removed and edited between the two commits. */
   entered: ScopedInvariant[];
   left: ScopedInvariant[];
@@ -119,6 +121,7 @@ export async function inheritedSides(
       name,
       before: b ? { ref: b.ref, commit: b.commit } : null,
       after: a ? { ref: a.ref, commit: a.commit } : null,
+      refUnchanged: b !== undefined && a !== undefined && b.ref === a.ref && b.url === a.url,
       entered: files.filter((f) => f.change === 'added').map((f) => f.after!),
       left: files.filter((f) => f.change === 'removed').map((f) => f.before!),
       edited: files.filter((f) => f.change === 'edited').map((f) => f.after!),

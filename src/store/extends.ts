@@ -11,6 +11,7 @@ import { fetchCommit, hasCommit, initBareCache, topNames } from '../git/extends.
 import { gitDirFor, repoTop } from '../git/location.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
+import { checkPin, rememberChecked } from './pin-check.ts';
 import { readEntries, readFolders } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -158,7 +159,12 @@ const READ_FROM_SOURCE = new Set(['global', 'actions']);
  * folder, so two `extends fetch` at once take turns (the second finds the
  * commits cached). Writes nothing outside the cache.
  */
-export async function fetchPins(storeRoot: string, pins: readonly { source: ExtendsSource; pin: LockEntry }[]): Promise<FetchOutcome[]> {
+export async function fetchPins(
+  storeRoot: string,
+  pins: readonly { source: ExtendsSource; pin: LockEntry }[],
+  /** The pins were just taken from the remote (`extends update`): nothing to check. */
+  options: { fresh?: boolean } = {},
+): Promise<FetchOutcome[]> {
   const root = cacheRoot(storeRoot);
   const parent = join(root, '..');
   mkdirSync(parent, { recursive: true });
@@ -169,6 +175,14 @@ export async function fetchPins(storeRoot: string, pins: readonly { source: Exte
       const made = !existsSync(dir);
       if (made) await initBareCache(dir);
       let status: FetchOutcome['status'] = 'cached';
+      if (!options.fresh) {
+        try {
+          await checkPin(storeRoot, dir, join(root, `${source.name}.check.git`), resolveSourceUrl(storeRoot, source.url), pin);
+        } catch (error) {
+          if (made) rmSync(dir, { recursive: true, force: true });
+          throw error;
+        }
+      }
       if (!(await hasCommit(dir, pin.commit))) {
         try {
           await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit);
@@ -200,6 +214,7 @@ export async function fetchPins(storeRoot: string, pins: readonly { source: Exte
           },
         );
       }
+      rememberChecked(dir, pin);
       outcomes.push({ name: source.name, commit: pin.commit, status, ignored: names.filter((n) => !READ_FROM_SOURCE.has(n)).sort() });
     }
     return outcomes;

@@ -1,6 +1,7 @@
-import { chmodSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { chmodSync, existsSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { gitCommonDir } from '../git/extends.ts';
 import { GitError, hooksDir, topLevel } from '../git/repo.ts';
 import { readRegularFile } from './read-file.ts';
 import { writeFileAtomic } from './atomic-write.ts';
@@ -62,15 +63,22 @@ export interface HookInstall {
 }
 
 /**
- * Installs the plain git pre-commit hook for the store at `storeRoot`,
- * refusing to overwrite a hook that agents did not write.
+ * The repository's top folder and the folder git runs hooks from, refusing
+ * (exit 2) a hooks folder outside the repository: `core.hooksPath` set
+ * globally to a shared folder would make every repository run this store's
+ * hook, and fail its commits. Called before anything is written.
  */
-export async function installPreCommitHook(storeRoot: string, exportCheck = false): Promise<HookInstall> {
+export async function hookTarget(storeRoot: string): Promise<{ top: string; dir: string }> {
   let top: string;
   let dir: string;
+  let common: string;
+  // Before `init` makes the store its folder (and its parents) may not exist yet: git runs in the nearest that does.
+  let from = storeRoot;
+  while (!existsSync(from) && dirname(from) !== from) from = dirname(from);
   try {
-    top = await topLevel(storeRoot);
-    dir = await hooksDir(storeRoot);
+    top = await topLevel(from);
+    dir = await hooksDir(from);
+    common = await gitCommonDir(top);
   } catch (error) {
     if (error instanceof GitError)
       throw new UsageError(
@@ -79,6 +87,33 @@ export async function installPreCommitHook(storeRoot: string, exportCheck = fals
       );
     throw error;
   }
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return p;
+    }
+  };
+  const within = (inner: string, outer: string) => {
+    const rel = relative(real(outer), real(inner));
+    return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+  };
+  if (!within(dir, top) && !within(dir, common))
+    throw new UsageError(
+      `git runs hooks from ${dir} (core.hooksPath), which is outside this repository; agents writes no hook there`,
+      `Nothing was written. A hook in a shared folder runs for every repository that uses it. Add \`agents validate --staged\` to ${join(dir, 'pre-commit')} yourself, set core.hooksPath for this repository only (\`git config core.hooksPath .git/hooks\`), or use the pre-commit framework (docs/validation.md).`,
+      { hooks_path: dir },
+      'hooks-outside-repository',
+    );
+  return { top, dir };
+}
+
+/**
+ * Installs the plain git pre-commit hook for the store at `storeRoot`,
+ * refusing to overwrite a hook that agents did not write.
+ */
+export async function installPreCommitHook(storeRoot: string, exportCheck = false): Promise<HookInstall> {
+  const { top, dir } = await hookTarget(storeRoot);
   const rel = relative(top, storeRoot).split(sep).join('/');
   const script = preCommitScript(rel === '.agents' ? undefined : rel, exportCheck);
   const path = join(dir, 'pre-commit');

@@ -27,7 +27,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'guard-invalid':
     "An entry of an invariant's `guard:` is not usable: a write glob the matcher does not take, or a command or content pattern that is not an RE2 regular expression (docs/guard.md).",
   'control-character':
-    'A value holds a control character (ESC, CR, C1) or a bidirectional formatting character that can hide or reorder text; a newline is allowed only in multi-line fields.',
+    'A value holds a control character (ESC, CR, C1), a bidirectional formatting character or an invisible one (zero-width, tag characters) that can hide or reorder text; a newline is allowed only in multi-line fields.',
   'unknown-path': 'A file or folder fits no place in the store layout and is never read.',
   'bad-name': 'A project, action or plan folder name breaks the name rules.',
   'plan-missing': 'A plan folder has no plan.yaml.',

@@ -9,12 +9,13 @@ import { clearStaleLock, removeLockBlocker } from '../store/lock.ts';
 import { ReplaceBatch } from '../store/replace-batch.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { missingModeline, modelineSchema } from './check-file.ts';
+import { assignId } from './fix-ids.ts';
 import type { ValidateReport } from './validate-tree.ts';
 
 /** One change `--fix` made (or declined to make, with the reason). */
 export interface Fix {
   file: string;
-  action: 'add-modeline' | 'rename' | 'remove-temporary' | 'remove-stale-lock' | 'remove-bad-lock';
+  action: 'add-modeline' | 'rename' | 'add-id' | 'remove-temporary' | 'remove-stale-lock' | 'remove-bad-lock';
   /** For a rename: the new store-relative path. */
   to?: string;
   done: boolean;
@@ -54,10 +55,15 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
   const diagnostics = byPosition(report.diagnostics);
   for (const d of diagnostics) {
     switch (d.code) {
+      case 'schema':
       case 'id-mismatch':
       case 'id-invalid': {
         if (renamed.has(d.file)) break;
-        const fix = renameToId(tree, d.file, claimed);
+        // A file without an id gets one (./fix-ids.ts); one with an id is named after it.
+        const fix =
+          d.code === 'id-mismatch'
+            ? renameToId(tree, d.file, claimed)
+            : (renameToId(tree, d.file, claimed) ?? assignId(tree, d.file, claimed));
         if (fix) {
           fixes.push(fix);
           renamed.add(d.file);

@@ -25,8 +25,8 @@ function problem(code: Diagnostic['code'], file: string, message: string, hint: 
 /**
  * The store's copies that weaken a locked inherited invariant: the same text
  * (case-insensitive, as de-duplication compares) with a lower severity or
- * `active: false` (`locked-weakened`), and waivers of a locked invariant
- * (`locked-waived`). Problems in a source's own files are reported under
+ * `active: false` (`locked-weakened`), and waivers of a locked invariant or
+ * of any copy of its text (`locked-waived`). Problems in a source's own files are reported under
  * `extends/<source>/…`. None when the store extends no source.
  */
 export async function lockedDiagnostics(storeRoot: string, source: TreeSource): Promise<Diagnostic[]> {
@@ -70,7 +70,12 @@ export async function lockedDiagnostics(storeRoot: string, source: TreeSource): 
     if (e.type === 'dir' && m) scopes.push(m[1] === 'projects' ? { kind: 'project', project: m[2]! } : { kind: 'plan', plan: m[2]! });
   }
   if (scopes.length === 0) return out;
+  // A waiver names the locked id, or the id of any store copy of its text (which the effective set may keep instead).
   const byId = new Map([...locked.values()].map((i) => [i.id, i]));
+  for (const inv of snap.invariants) {
+    const floor = locked.get(textKey(inv.text));
+    if (floor) byId.set(inv.id, floor);
+  }
   for (const w of (await readWaivers(source, scopes)).waivers) {
     const floor = byId.get(w.invariant_id);
     if (floor?.scope.kind !== 'inherited') continue;

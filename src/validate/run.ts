@@ -129,6 +129,9 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   const changedFolders = new Set<string>();
   for (const p of changed ?? []) for (let i = p.indexOf('/'); i > 0; i = p.indexOf('/', i + 1)) changedFolders.add(p.slice(0, i));
   const touches = (file: string) => changed!.has(file) || changedFolders.has(file);
+  // A deletion, config.yaml or the extends lock changes checks of files the commit does not touch: every error then counts.
+  const storeWide =
+    changed !== undefined && !options.fix && (await (await import('./hook-scope.ts')).changesStoreWideInput(source, changed));
   const now = (deps.clock ?? (() => new Date()))();
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   const shared = {
@@ -137,7 +140,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     now,
     // Hook mode: the checks across files look only at what the changed paths can take part in (docs/validation.md).
     // (--fix acts on the whole report: never narrowed.)
-    ...(changed && !options.fix ? { touches } : {}),
+    ...(changed && !options.fix && !storeWide ? { touches } : {}),
     ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
     ...(options.onTime ? { onTime: options.onTime } : {}),
     ...progress,
@@ -192,7 +195,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   cache.save();
   const keep = (d: Diagnostic) => !only || matches(only, d.file) || (d.related ?? []).some((r) => matches(only, r.file));
-  const takesPart = (d: Diagnostic) => !changed || touches(d.file) || (d.related ?? []).some((r) => touches(r.file));
+  const takesPart = (d: Diagnostic) =>
+    !changed || touches(d.file) || (d.related ?? []).some((r) => touches(r.file)) || (storeWide && d.severity === 'error');
   const diagnostics = report.diagnostics.filter((d) => keep(d) && takesPart(d) && (!changed || options.verbose || d.severity !== 'info'));
   if (only) {
     const renamed = new Map(fixes.filter((f) => f.to).map((f) => [f.file, f.to!]));

@@ -46,6 +46,9 @@ const HEAD = [
   'Each one ends with its id: `agents invariant show ID` tells where it comes from. Change them in the store, not here.',
 ];
 
+/** renderSections' text: a blank line after the begin marker and before the end marker, as prettier prints them. */
+const wrap = (text: string) => `\n${text}\n`;
+
 describe('yamlScalar', () => {
   it.each([
     ['services/billing/**', 'services/billing/**'],
@@ -302,38 +305,40 @@ describe('renderSections: the whole text', () => {
       '.agents',
     );
     expect(md).toBe(
-      [
-        ...HEAD,
-        '',
-        '### Global',
-        '',
-        'One. Two.',
-        '',
-        '#### Must (error): never break these',
-        '',
-        `- Never delete production data (\`${ID1}\`)`,
-        '',
-        '#### Should (warning): follow these, and say so when you cannot',
-        '',
-        `- Keep it (\`${ID3}\`; shadows inherited \`${ID1}\`, global \`${ID2}\`)`,
-        '',
-        '#### Note (info): keep these in mind',
-        '',
-        `- Amounts are integers of cents (project billing, \`${ID2}\`)`,
-        '',
-        '### Empty',
-        '',
-        'Nothing.',
-        '',
-        '(none)',
-        '',
-        '### Bare',
-        '',
-        '#### Note (info): keep these in mind',
-        '',
-        `- Amounts are integers of cents (\`${ID2}\`)`,
-        '',
-      ].join('\n'),
+      wrap(
+        [
+          ...HEAD,
+          '',
+          '### Global',
+          '',
+          'One. Two.',
+          '',
+          '#### Must (error): never break these',
+          '',
+          `- Never delete production data (\`${ID1}\`)`,
+          '',
+          '#### Should (warning): follow these, and say so when you cannot',
+          '',
+          `- Keep it (\`${ID3}\`; shadows inherited \`${ID1}\`, global \`${ID2}\`)`,
+          '',
+          '#### Note (info): keep these in mind',
+          '',
+          `- Amounts are integers of cents (project billing, \`${ID2}\`)`,
+          '',
+          '### Empty',
+          '',
+          'Nothing.',
+          '',
+          '(none)',
+          '',
+          '### Bare',
+          '',
+          '#### Note (info): keep these in mind',
+          '',
+          `- Amounts are integers of cents (\`${ID2}\`)`,
+          '',
+        ].join('\n'),
+      ),
     );
   });
 
@@ -342,8 +347,8 @@ describe('renderSections: the whole text', () => {
     const rendered = newRenderedEntries();
     const one = renderSections([{ title: 'P', scope: 'project billing', notes: [], entries: set }], 'st', rendered);
     const two = renderSections([{ title: 'G', scope: 'global', notes: [], entries: set }], 'st', rendered);
-    expect(one.endsWith(`- Amounts are integers of cents (\`${ID2}\`)\n`)).toBe(true);
-    expect(two.endsWith(`- Amounts are integers of cents (project billing, \`${ID2}\`)\n`)).toBe(true);
+    expect(one.endsWith(`- Amounts are integers of cents (\`${ID2}\`)\n\n`)).toBe(true);
+    expect(two.endsWith(`- Amounts are integers of cents (project billing, \`${ID2}\`)\n\n`)).toBe(true);
     expect(one.includes('kept as files in `st/`')).toBe(true);
     // A cached text is given back as it was, even for a set changed since (sets are never changed in a run).
     set.push(G1);
@@ -354,16 +359,18 @@ describe('renderSections: the whole text', () => {
   it('an invariant text becomes one list item: trimmed, line ends made \\n, continuation lines indented, markers escaped', () => {
     const odd = entry(ID1, '  first <!-- x -->\r\nsecond   \rthird\n\n-->last  ', { kind: 'global' });
     expect(renderSections([{ title: 'G', scope: 'global', notes: [], entries: [odd] }], '.agents')).toBe(
-      [
-        ...HEAD,
-        '',
-        '### G',
-        '',
-        '#### Must (error): never break these',
-        '',
-        `- first &lt;!-- x --&gt;\n  second\n  third\n\n  --&gt;last (\`${ID1}\`)`,
-        '',
-      ].join('\n'),
+      wrap(
+        [
+          ...HEAD,
+          '',
+          '### G',
+          '',
+          '#### Must (error): never break these',
+          '',
+          `- first &lt;!-- x --&gt;\n  second\n  third\n\n  --&gt;last (\`${ID1}\`)`,
+          '',
+        ].join('\n'),
+      ),
     );
   });
 });
@@ -378,8 +385,8 @@ describe('the markers and front matter text', () => {
     expect(beginMarker(H).startsWith(BEGIN_PREFIX)).toBe(true);
     expect(END_MARKER).toBe('<!-- agents:end -->');
     expect(frontMatterText(undefined)).toBeUndefined();
-    expect(frontMatterText([])).toBe('---\n\n---\n');
-    expect(frontMatterText(['a: 1', 'b: 2'])).toBe('---\na: 1\nb: 2\n---\n');
+    expect(frontMatterText([])).toBe('---\n\n---\n\n');
+    expect(frontMatterText(['a: 1', 'b: 2'])).toBe('---\na: 1\nb: 2\n---\n\n');
   });
 
   it('leadingFrontMatter: only at the very start, LF or CRLF', () => {
@@ -395,7 +402,7 @@ describe('the markers and front matter text', () => {
     const sections = [{ title: 'Global', scope: 'global', notes: [], entries: [G1] }];
     const body = renderSections(sections, '.agents');
     expect(renderStandalone(TARGETS.cursor, sections, '.agents')).toBe(
-      `---\ndescription: Invariants that apply everywhere in this repository (exported by agents)\nalwaysApply: true\n---\n${body}`,
+      `---\ndescription: Invariants that apply everywhere in this repository (exported by agents)\nalwaysApply: true\n---\n\n${body}`,
     );
     expect(renderStandalone(TARGETS['agents-md'], sections, '.agents')).toBe(body);
   });

@@ -432,7 +432,7 @@ describe('offsetAt, keyOffset, plainTextDiagnostics, fileIdMismatch', () => {
         line: 2,
         col: 7,
         message:
-          'text holds U+202E (RIGHT-TO-LEFT OVERRIDE) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+          'text holds U+202E (RIGHT-TO-LEFT OVERRIDE) at character 2; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file',
         hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
         lineText: 'text: "a\\u202Eb"',
       },
@@ -443,7 +443,7 @@ describe('offsetAt, keyOffset, plainTextDiagnostics, fileIdMismatch', () => {
         line: 3,
         col: 11,
         message:
-          'tags.1 holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+          'tags.1 holds U+0007 (BEL) at character 2; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file',
         hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
         lineText: 'tags: [x, "y\\u0007"]',
       },
@@ -532,7 +532,7 @@ describe('parseInvariant', () => {
           line: 2,
           col: 7,
           message:
-            'text holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+            'text holds U+0007 (BEL) at character 2; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file',
           hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
           lineText: 'text: "a\\u0007"',
         },
@@ -609,7 +609,7 @@ describe('parsePlan', () => {
             line: 2,
             col: 7,
             message:
-              'goal holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+              'goal holds U+0007 (BEL) at character 2; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file',
             hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
             lineText: 'goal: "a\\u0007"',
           },
@@ -727,7 +727,7 @@ describe('parseConfig', () => {
             line: 2,
             col: 13,
             message:
-              'reconciliation.command.0 holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+              'reconciliation.command.0 holds U+0007 (BEL) at character 2; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file',
             hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
             lineText: '  command: ["a\\u0007"]',
           },
@@ -844,7 +844,7 @@ describe('parseProjectMeta and parseActionMeta', () => {
             line: 1,
             col: 14,
             message:
-              'description holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+              'description holds U+0007 (BEL) at character 2; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file',
             hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
             lineText: 'description: "a\\u0007"',
           },
@@ -899,7 +899,7 @@ describe('parseProjectMeta and parseActionMeta', () => {
             line: 1,
             col: 14,
             message:
-              'description holds U+0007 (BEL) at character 2; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+              'description holds U+0007 (BEL) at character 2; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file',
             hint: 'Remove the character (tab is allowed, and a newline only in rationale, goal, details and descriptions); write the text in plain characters.',
             lineText: 'description: "a\\u0007"',
           },

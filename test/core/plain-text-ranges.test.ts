@@ -12,9 +12,10 @@ import {
 
 // The edges of every range of refused characters, and the characters just outside them.
 const UNSAFE = [
-  0x00, 0x08, 0x0b, 0x0c, 0x1b, 0x1f, 0x7f, 0x85, 0x9f, 0x061c, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202e, 0x2066, 0x2069,
+  0x00, 0x08, 0x0b, 0x0c, 0x1b, 0x1f, 0x7f, 0x85, 0x9f, 0x061c, 0x200b, 0x200d, 0x200e, 0x200f, 0x2028, 0x2029, 0x202a, 0x202e, 0x2060,
+  0x2064, 0x2066, 0x2069, 0xfeff,
 ];
-const SAFE = [0x09, 0x20, 0x7e, 0xa0, 0x061b, 0x061d, 0x200d, 0x2010, 0x2027, 0x202f, 0x2065, 0x206a, 0xe9];
+const SAFE = [0x09, 0x20, 0x7e, 0xa0, 0x061b, 0x061d, 0x200a, 0x2010, 0x2027, 0x202f, 0x205f, 0x2065, 0x206a, 0xfefe, 0xe9];
 
 const hex = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
 
@@ -73,7 +74,9 @@ describe('describeCharacter', () => {
     [0x9f, 'U+009F (a control character)'],
     [0x202e, 'U+202E (RIGHT-TO-LEFT OVERRIDE)'],
     [0x2069, 'U+2069 (POP DIRECTIONAL ISOLATE)'],
-    [0xa0, 'U+00A0 (a bidirectional formatting character)'],
+    [0xa0, 'U+00A0 (an invisible character)'],
+    [0xe0049, 'U+E0049 (a tag character, invisible, spelling "I")'],
+    [0xe0001, 'U+E0001 (a tag character, invisible)'],
   ])('U+%s', (c, text) => {
     expect(describeCharacter(c)).toBe(text);
   });
@@ -180,7 +183,7 @@ describe('findUnsafeText and its message', () => {
 
   test('the message names the field, the character and its position from 1', () => {
     expect(unsafeTextMessage({ path: ['tags', '1'], codePoint: 0x1b, index: 3 })).toBe(
-      'tags.1 holds U+001B (ESC, which starts terminal control sequences) at character 4; control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review',
+      'tags.1 holds U+001B (ESC, which starts terminal control sequences) at character 4; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file',
     );
     expect(unsafeTextMessage({ path: [], codePoint: 0x07, index: 0 })).toMatch(/^the document holds U\+0007 \(BEL\) at character 1;/);
   });

@@ -1,3 +1,4 @@
+import { skeleton } from '../../src/core/skeleton.ts';
 import fc from 'fast-check';
 import { fcRuns } from '../helpers/fc-runs.ts';
 import { describe, expect, it } from 'vitest';
@@ -162,8 +163,8 @@ describe('resolveEffective properties', () => {
 });
 
 describe('textKey', () => {
-  it('equals NFKC, trimmed, white space folded, lower-cased, for any text (the ASCII shortcut included)', () => {
-    const reference = (t: string) => t.normalize('NFKC').trim().replace(/\s+/gu, ' ').toLowerCase();
+  it('equals NFKC, lower-cased, its skeleton, trimmed, white space folded, for any text (the ASCII shortcut included)', () => {
+    const reference = (t: string) => skeleton(t.normalize('NFKC').toLowerCase()).trim().replace(/\s+/gu, ' ');
     const ws = fc.constantFrom(' ', '  ', '\t', '\n', '\r\n', '\v', '\f', '\u00a0', '\u3000', 'A', 'b', 'ﬁ', 'Ⅸ', 'é', 'e\u0301');
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: ws }), fc.string({ unit: 'grapheme' })), (t) => {

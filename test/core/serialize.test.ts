@@ -216,7 +216,7 @@ describe('the writers', () => {
         'rationale: Why.',
         `overrides: ${DEC}`,
         'locked: true',
-        `created_at: ${AT}`,
+        `created_at: "${AT}"`,
         'created_by: Jane',
         'source:',
         '  kind: action',
@@ -239,7 +239,7 @@ describe('the writers', () => {
       }),
     ).toBe(
       '# yaml-language-server: $schema=../../schemas/plan.schema.json\n' +
-        `id: ${PLAN}\naction: local/release\nproject: web\ngoal: Ship it\ncreated_at: ${AT}\ncreated_by: Jane\n`,
+        `id: ${PLAN}\naction: local/release\nproject: web\ngoal: Ship it\ncreated_at: "${AT}"\ncreated_by: Jane\n`,
     );
   });
 
@@ -270,14 +270,14 @@ describe('the writers', () => {
       }),
     ).toBe(
       '# yaml-language-server: $schema=../../../schemas/decision.schema.json\n' +
-        `id: ${DEC}\ntype: invariant_enforced\nparent_id: null\ncreated_at: ${AT}\ncreated_by: Jane\n` +
+        `id: ${DEC}\ntype: invariant_enforced\nparent_id: null\ncreated_at: "${AT}"\ncreated_by: Jane\n` +
         `summary: Enforced 1 invariant\nenforcement_id: ${RUN}\nactor: command\n`,
     );
     expect(
       formatRecordFile(rel, 'decision.schema.json', { id: DEC, type: 'invariant_enforced', parent_id: null, created_at: AT, summary: 'x' }),
     ).toBe(
       '# yaml-language-server: $schema=../../../schemas/decision.schema.json\n' +
-        `id: ${DEC}\ntype: invariant_enforced\nparent_id: null\ncreated_at: ${AT}\nsummary: x\n`,
+        `id: ${DEC}\ntype: invariant_enforced\nparent_id: null\ncreated_at: "${AT}"\nsummary: x\n`,
     );
   });
 
@@ -298,7 +298,7 @@ describe('the writers', () => {
         '# yaml-language-server: $schema=../../../schemas/enforcement.schema.json',
         `id: ${RUN}`,
         `decision_id: ${DEC}`,
-        `created_at: ${AT}`,
+        `created_at: "${AT}"`,
         'created_by: Jane',
         'actor: command',
         'error: actor exited 1',
@@ -324,7 +324,7 @@ describe('the writers', () => {
       'details: |-',
       '  Line one.',
       '  Line two.',
-      `created_at: ${AT}`,
+      `created_at: "${AT}"`,
       'created_by: Jane',
     ];
     const v = {
@@ -339,7 +339,7 @@ describe('the writers', () => {
     const rel = `plans/${PLAN}/violations/${RUN}.yaml`;
     expect(formatViolationFile(rel, v)).toBe([...head, ''].join('\n'));
     expect(formatViolationFile(rel, { resolved: { note: 'fixed', by: 'Bob', at: AT }, ...v })).toBe(
-      [...head, 'resolved:', `  at: ${AT}`, '  by: Bob', '  note: fixed', ''].join('\n'),
+      [...head, 'resolved:', `  at: "${AT}"`, '  by: Bob', '  note: fixed', ''].join('\n'),
     );
   });
 
@@ -356,7 +356,7 @@ describe('the writers', () => {
       }),
     ).toBe(
       '# yaml-language-server: $schema=../../../schemas/waiver.schema.json\n' +
-        `id: ${RUN}\ninvariant_id: ${INV}\nreason: Migration in progress\nowner: Bob\nexpires: 2027-01-31\ncreated_at: ${AT}\ncreated_by: Jane\n`,
+        `id: ${RUN}\ninvariant_id: ${INV}\nreason: Migration in progress\nowner: Bob\nexpires: "2027-01-31"\ncreated_at: "${AT}"\ncreated_by: Jane\n`,
     );
   });
 
@@ -421,7 +421,8 @@ describe('the writers', () => {
 
 describe('text that could hide from a reviewer is refused before anything is made', () => {
   const inv: Invariant = { id: INV, text: 'Never delete production data', severity: 'error', active: true, tags: [] };
-  const MESSAGE_END = 'control and bidirectional formatting characters can hide or reorder text in a terminal, a log or a review';
+  const MESSAGE_END =
+    'control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file';
   function refusal(write: () => string): Record<string, unknown> {
     try {
       write();

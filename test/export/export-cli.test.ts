@@ -61,7 +61,8 @@ function targetOf(path: string): string {
 }
 
 function splitFrontMatter(text: string): { front: Record<string, unknown> | undefined; body: string } {
-  const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  // The front matter and the blank line after it (prettier prints one there).
+  const m = /^---\n([\s\S]*?)\n---\n\n?/.exec(text);
   if (!m) return { front: undefined, body: text };
   return { front: parse(m[1]!) as Record<string, unknown>, body: text.slice(m[0].length) };
 }
@@ -280,17 +281,19 @@ describe('agents export --check answered from the cache', () => {
 });
 
 describe('agents export: files it leaves alone', () => {
-  it('refuses a block edited by hand (exit 1, naming the file, nothing written) unless --force', async () => {
+  it('refuses a block edited by hand (exit 1, naming the file, left alone; the others written) unless --force', async () => {
     const repo = monorepo();
     expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
     const file = join(repo, 'GEMINI.md');
     writeFileSync(file, readFileSync(file, 'utf8').replace('Never delete', 'Please never delete'));
     writeFileSync(join(repo, `.agents/global/${G1}.yaml`), inv(G1, 'Never drop production data').replace('../../', '../'));
-    const snap = snapshot(repo);
+    const edited = readFileSync(file, 'utf8');
     const r = await runAgents(['export'], { cwd: repo });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('GEMINI.md: its agents block was edited by hand');
-    expect(snapshot(repo)).toEqual(snap);
+    // The edited file is left alone; the others are written (one hand edit does not stop the export).
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toContain('Never drop production data');
     const forced = await runAgents(['export', '--force'], { cwd: repo });
     expect(forced.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('Never drop production data');

@@ -57,6 +57,7 @@ describe('invariant diff across a commit that moves a policy pin', () => {
         name: 'acme',
         before: { ref: 'v1', commit: git(policy, 'rev-parse', 'v1').trim() },
         after: { ref: 'v2', commit: git(policy, 'rev-parse', 'v2').trim() },
+        ref_unchanged: false,
         entered: [LOG_CHANGES],
         left: [NO_SECRETS],
         edited: [],

@@ -43,7 +43,7 @@ describe('InvariantService', () => {
         'text: Log all changes',
         'severity: error',
         'active: true',
-        'created_at: 2026-11-29T12:00:00Z',
+        'created_at: "2026-11-29T12:00:00Z"',
         'created_by: Jane Doe <jane@example.com>',
         '',
       ].join('\n'),

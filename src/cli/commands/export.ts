@@ -1,4 +1,5 @@
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 import { isUlid } from '../../core/names.ts';
 import { refusedError, type ExportPlan, type ExportService } from '../../service/export-service.ts';
 import { defineCommand } from '../command.ts';
@@ -97,6 +98,10 @@ export default defineCommand<ExportArgs>({
         force: argv.force ?? false,
         ...(onProgress ? { onProgress } : {}),
       });
+    } catch (error) {
+      // A store that exports nothing has nothing out of date: --check (the export-check hook) passes.
+      if (argv.check && error instanceof AgentsError && error.code === 'no-export-targets') return noTargets(ctx);
+      throw error;
     } finally {
       // Erased before anything else is printed (warnings, errors, the result).
       progress.stop();
@@ -134,9 +139,20 @@ export default defineCommand<ExportArgs>({
       );
       return lines.join('\n');
     });
+    // The files edited by hand were left alone, the others written (docs/export.md): exit 1 naming them.
+    if (plan.refused.length > 0) {
+      const e = refusedError(plan);
+      ctx.io.stderr.write(`error: ${escapeUnsafe(e.message)}\nhint: ${e.hint ?? ''}\n`);
+      return EXIT_CODES.checkFailed;
+    }
     return EXIT_CODES.ok;
   },
 });
+
+function noTargets(ctx: CliContext): number {
+  emit(ctx, { ok: true, files: [], up_to_date: 0 }, () => 'no export targets (export.targets in config.yaml): nothing to check');
+  return EXIT_CODES.ok;
+}
 
 function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): number {
   const stale = plan.changes.filter((c) => c.action !== 'unchanged');

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { initTarget } from '../../store/discover.ts';
-import { installPreCommitHook } from '../../store/hooks.ts';
+import { hookTarget, installPreCommitHook } from '../../store/hooks.ts';
 import { initStore, writeSchemas } from '../../store/init.ts';
 import { type ActorFlags, askActor, choiceFromFlags } from '../actor-options.ts';
 import { defineCommand } from '../command.ts';
@@ -56,6 +56,8 @@ export default defineCommand<InitArgs>({
     }
     if (argv['export-check'] && !argv.hooks)
       throw new UsageError('--export-check goes with --hooks', 'Run `agents init --hooks --export-check`.');
+    // A hooks folder outside the repository is refused before the store is made: nothing is written then.
+    if (argv.hooks) await hookTarget(root);
     let actor = choiceFromFlags(argv);
     const creating = !(argv.hooks && exists);
     if (creating && argv.actor === undefined && ctx.interactive && !(exists && readdirSync(root).length > 0))

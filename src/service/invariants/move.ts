@@ -80,6 +80,8 @@ export async function move(
         ),
       { onStale: svc.deps.notice },
     );
+    // A project folder the move emptied goes (an empty folder would read as a project with nothing in it).
+    if (from.startsWith('projects/')) (await import('../../store/empty-folder.ts')).removeIfEmpty(svc.root, from);
     return {
       value: { invariant: moved },
       paths: [found.path, moved.path],

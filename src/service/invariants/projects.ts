@@ -23,11 +23,16 @@ export async function projectNames(svc: InvariantService): Promise<string[]> {
 export async function requireProject(svc: InvariantService, project: string, options: { writing?: boolean } = {}): Promise<void> {
   const known = await svc.projectNames();
   if (known.includes(project)) return;
-  const suggestions = closestNames(project, known);
+  // The names `invariant add` would take for a typo of this one (checkNewProject): suggested here too, and the
+  // command to create the project says --new-project then, so the hint never names a command that is refused.
+  const close = known.filter((k) => isCloseName(project, k));
+  const ranked = closestNames(project, known);
+  const suggestions = ranked.length > 0 ? ranked : close;
   const guess = didYouMean(suggestions);
+  const create = `agents invariant add --project ${project}${close.length > 0 ? ' --new-project' : ''} "…"`;
   throw new UsageError(
     `unknown project ${project}: projects/${project}/ does not exist${guess ? `; ${guess}` : ''}`,
-    `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${known.length ? known.join(', ') : '(none)'}. A project is created by adding its first invariant: \`agents invariant add --project ${project} "…"\`.`,
+    `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${known.length ? known.join(', ') : '(none)'}. A project is created by adding its first invariant: \`${create}\`.`,
     { project, suggestions, known },
     'unknown-project',
   );

@@ -14,7 +14,11 @@ export function toScope(input: ScopeInput | Scope): Scope {
   if ('global' in input) return { kind: 'global' };
   if ('project' in input) {
     const problem = nameProblem(input.project, 'project');
-    if (problem) throw new UsageError(problem, 'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$.');
+    if (problem)
+      throw new UsageError(
+        problem,
+        'Project names match ^[a-z0-9][a-z0-9._-]{0,63}$ and are not a scope word (global, project, plan, action, inherited, extends and their plurals).',
+      );
     return { kind: 'project', project: input.project };
   }
   if ('plan' in input) {

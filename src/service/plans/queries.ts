@@ -11,6 +11,7 @@ import {
 } from '../../core/records.ts';
 import { waivedAt } from '../../core/waivers.ts';
 import { readAllPlans } from '../../store/read.ts';
+import { withoutFloors } from '../floors.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanService } from '../plan-service.ts';
 import { planById, planRecords, setDigest } from './common.ts';
@@ -65,7 +66,12 @@ export async function status(svc: PlanService, prefix: string, options: { allow?
   const plan = await planById(svc, prefix);
   const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
   const records = await planRecords(svc, plan.id);
-  const waived = waivedAt(waivers, svc.invariants.deps.clock());
+  const waived = await withoutFloors(
+    svc.root,
+    svc.invariants.source,
+    waivedAt(waivers, svc.invariants.deps.clock()),
+    entries.map((e) => e.invariant),
+  );
   const standing = standingViolations(records.violations, waived);
   const violations: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const v of standing.open) violations[v.severity]++;

@@ -6,6 +6,7 @@ import { type ScopedWaiver, type Waiver, type WaiverScope, parseExpiresInput, wa
 import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
+import { refuseLockedWaiver } from '../floors.ts';
 import { toScope } from '../invariants/rules.ts';
 import type { PlanService } from '../plan-service.ts';
 import { planById, timestamp } from './common.ts';
@@ -66,6 +67,7 @@ export async function waive(svc: PlanService, input: WaiveInput): Promise<{ waiv
     '',
   );
   const inv = inSet.find((i) => i.id === chosenId)!;
+  await refuseLockedWaiver(svc.root, svc.invariants.source, inv);
   const [{ formatWaiverFile }] = await Promise.all([import('../../core/serialize.ts')]);
   const author = await svc.invariants.deps.author(svc.root);
   const folder = waiverFolder(scope);

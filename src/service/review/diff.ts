@@ -116,7 +116,7 @@ async function diffWith(
   try {
     // Policy sources (docs/extends.md): each side's pins, read from the cache. Only a side holding the
     // lock pins any; without one on either side nothing more is read or loaded.
-    const locked = (i: 0 | 1, side: Side) => (walk ? walk.holds(i, 'extends.lock.yaml') : side.files.has('extends.lock.yaml'));
+    const locked = (i: 0 | 1, side: Side) => (walk ? walk.holds(i, 'extends.lock.yaml') : side.holdsLock === true);
     const inherited =
       locked(0, before) || locked(1, after)
         ? await (await import('../review-extends.ts')).inheritedSides(root, top, prefix, before.info, after.info)

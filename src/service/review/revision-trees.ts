@@ -26,6 +26,8 @@ export interface Side {
   bytes?: Map<string, ReadResult>;
   /** A git side (revision or index): mode and blob id of every file in `files`. */
   blobs?: Map<string, GitBlob>;
+  /** A working-tree or index side holds `extends.lock.yaml` (not a relevant file, but its pins are compared). */
+  holdsLock?: boolean;
 }
 
 export function emptySide(info: SideInfo): Side {
@@ -278,8 +280,10 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
     const entries = await source.list('', { recursive: true });
     const kinds = new Map<string, PathKind>();
     const paths: string[] = [];
+    let holdsLock = false;
     for (const e of entries) {
       if (e.type === 'dir' || !e.path.endsWith('.yaml')) continue;
+      if (e.path === 'extends.lock.yaml') holdsLock = true;
       const kind = classifyPath(e.path);
       if (!relevant(kind)) continue;
       kinds.set(e.path, kind);
@@ -293,7 +297,7 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
       const r = bytes.get(p)!;
       files.set(p, r.ok ? gitBlobId(r.bytes, len) : `unreadable:${r.code}`);
     }
-    return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), bytes };
+    return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), bytes, holdsLock };
   }
   const { GitTreeSource } = await import('../../store/git-source.ts');
   let source: import('../../store/git-source.ts').GitTreeSource;
@@ -312,7 +316,10 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
     return gitFailure(error);
   }
   const side = emptySide(info);
-  for (const [p, e] of await source.blobIds()) addGitFile(side, p, e.mode, e.sha);
+  for (const [p, e] of await source.blobIds()) {
+    if (p === 'extends.lock.yaml') side.holdsLock = true;
+    addGitFile(side, p, e.mode, e.sha);
+  }
   return side;
 }
 

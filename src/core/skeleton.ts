@@ -1,0 +1,74 @@
+/**
+ * What a text looks like, for de-duplication (docs/resolution.md, "Text
+ * keys"): invisible characters dropped and common look-alike letters mapped
+ * to the Latin letter they imitate, so that "prod\u200Buction" or
+ * "n\u0435ver" (a Cyrillic е) is the same constraint as "production" or
+ * "never". An equivalent, for the scripts that matter here, of the UTS #39
+ * skeleton; pure, no tables built at run time.
+ */
+
+/** Default-ignorable code points (zero-width characters, tag characters, variation selectors, soft hyphen…): they render as nothing. */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/gu;
+
+/**
+ * Lower-case look-alikes of Latin letters (UTS #39 confusables, the Cyrillic,
+ * Greek and Latin-extension letters that pass for ASCII in a sentence). Keys
+ * are lower-cased first, so upper-case look-alikes (Cyrillic К, Greek Η) are
+ * here by their lower-case forms. Within one script every letter maps to a
+ * different Latin letter, so texts written in that script keep distinct keys.
+ */
+const CONFUSABLE: Readonly<Record<string, string>> = Object.freeze({
+  // Cyrillic
+  а: 'a',
+  в: 'b',
+  е: 'e',
+  к: 'k',
+  м: 'm',
+  н: 'h',
+  о: 'o',
+  р: 'p',
+  с: 'c',
+  т: 't',
+  у: 'y',
+  х: 'x',
+  ѕ: 's',
+  і: 'i',
+  ј: 'j',
+  ԁ: 'd',
+  ԛ: 'q',
+  ԝ: 'w',
+  ӏ: 'l',
+  // Greek
+  α: 'a',
+  β: 'b',
+  ε: 'e',
+  ζ: 'z',
+  η: 'n',
+  ι: 'i',
+  κ: 'k',
+  μ: 'm',
+  ν: 'v',
+  ο: 'o',
+  ρ: 'p',
+  τ: 't',
+  υ: 'u',
+  χ: 'x',
+  // Latin extensions and Armenian
+  ı: 'i',
+  ȷ: 'j',
+  ɑ: 'a',
+  ɡ: 'g',
+  ɩ: 'i',
+  օ: 'o',
+  ս: 'u',
+});
+
+const CONFUSABLE_RE = /[авекмнорстухѕіјԁԛԝӏαβεζηικμνορτυχıȷɑɡɩօս]/gu;
+/** The same two sets, to test before replacing: most texts hold neither (a test leaves no state, unlike a global pattern's). */
+const ANY = /[\p{Default_Ignorable_Code_Point}авекмнорстухѕіјԁԛԝӏαβεζηικμνορτυχıȷɑɡɩօս]/u;
+
+/** `text` (already NFKC and lower-cased) without invisible characters, its look-alike letters as the Latin ones. */
+export function skeleton(text: string): string {
+  if (!ANY.test(text)) return text;
+  return text.replace(INVISIBLE, '').replace(CONFUSABLE_RE, (c) => CONFUSABLE[c] ?? c);
+}

@@ -1,0 +1,26 @@
+// The store's own files an actor command runs (docs/store-format.md, "Stores
+// owned by someone else"): `[sh, actors/check.sh]` runs a script the store
+// ships. Its owner is checked like config.yaml's: a script another user can
+// write would run as us.
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
+
+/**
+ * The files inside the store folder `cwd` that `command` names (the program
+ * or any argument that is a path there), each with the folders between it
+ * and the store. Programs outside the store (`node`, `/usr/bin/python3`)
+ * are the system's, and not listed.
+ */
+export function actorFiles(cwd: string, command: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const arg of command) {
+    if (arg === '' || arg.startsWith('-')) continue;
+    const path = resolve(cwd, arg);
+    const rel = relative(cwd, path);
+    if (rel === '' || rel.startsWith('..') || isAbsolute(rel) || !existsSync(path)) continue;
+    out.add(path);
+    for (let dir = dirname(path); dir !== cwd && relative(cwd, dir) !== '' && !relative(cwd, dir).startsWith('..'); dir = dirname(dir))
+      out.add(dir);
+  }
+  return [...out];
+}

@@ -1,0 +1,108 @@
+// One JSON-RPC message per line on stdin, each at most MAX_MESSAGE_BYTES
+// (docs/mcp.md, "Limits"). The SDK's stdio transport closes itself when its
+// buffer overflows (10 MB), which ended the server with calls unanswered. This
+// stream sits in front of it: a line over the limit is dropped as it comes
+// (never held whole), refused with a JSON-RPC error naming its id when its
+// first or last bytes show one, and the server goes on reading the next line.
+import { Transform, type TransformCallback } from 'node:stream';
+
+/** The largest message taken: far above any tool's arguments (a text is at most 10,000 characters), well below the SDK's buffer. */
+export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** How much of a refused line is kept to find its id. */
+const HEAD_BYTES = 512;
+
+const ID_VALUE = '(-?\\d{1,15}|"(?:[^"\\\\]|\\\\.){0,200}")';
+/** The top-level `id` among the first members (before `params`), as some clients write it. */
+const HEAD_ID = new RegExp(`^\\s*\\{\\s*(?:"(?:jsonrpc|method)"\\s*:\\s*"[^"]{0,200}"\\s*,\\s*)*"id"\\s*:\\s*${ID_VALUE}`);
+/** The top-level `id` as the last member (or before a last `jsonrpc`), as the MCP SDK writes it. */
+const TAIL_ID = new RegExp(`"id"\\s*:\\s*${ID_VALUE}\\s*(?:,\\s*"jsonrpc"\\s*:\\s*"2\\.0"\\s*)?\\}\\s*$`);
+
+/**
+ * The `id` of a refused JSON-RPC request, from the first and last bytes of its
+ * line: only where it can be the top-level member (never an `id` inside the
+ * arguments). Null when neither shows one; the error then has `id: null`.
+ */
+export function idOf(head: string, tail: string): string | number | null {
+  const m = HEAD_ID.exec(head) ?? TAIL_ID.exec(tail);
+  if (!m) return null;
+  const raw = m[1]!;
+  return raw.startsWith('"') ? (JSON.parse(raw) as string) : Number(raw);
+}
+
+/** The error answer to a refused message (JSON-RPC's Invalid Request). */
+export function oversizeError(id: string | number | null, bytes: number, limit: number): string {
+  const message = `a message of ${bytes} bytes or more was refused: the limit is ${limit} bytes per message`;
+  return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`;
+}
+
+export class LineLimit extends Transform {
+  private parts: Buffer[] = [];
+  private length = 0;
+  private dropping = false;
+  private dropped = 0;
+  private head: Buffer = Buffer.alloc(0);
+  private tail: Buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly limit: number,
+    /** Told once per refused line, when its end is read: its first and last bytes, and its size. */
+    private readonly onRefused: (head: Buffer, tail: Buffer, bytes: number) => void,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    let start = 0;
+    while (start < chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      const end = nl < 0 ? chunk.length : nl + 1;
+      const piece = chunk.subarray(start, end);
+      start = end;
+      if (this.dropping) {
+        this.dropped += piece.length;
+        this.keepTail(piece);
+        if (nl >= 0) this.refuse();
+        continue;
+      }
+      if (this.length + piece.length > this.limit) {
+        this.head = Buffer.concat([...this.parts, piece.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES);
+        this.dropped = this.length + piece.length;
+        this.keepTail(Buffer.concat([...this.parts.slice(-1), piece]));
+        this.parts = [];
+        this.length = 0;
+        if (nl >= 0) this.refuse();
+        else this.dropping = true;
+        continue;
+      }
+      this.parts.push(piece);
+      this.length += piece.length;
+      if (nl >= 0) {
+        this.push(this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts));
+        this.parts = [];
+        this.length = 0;
+      }
+    }
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.dropping) this.refuse();
+    else if (this.length > 0) this.push(Buffer.concat(this.parts));
+    done();
+  }
+
+  /** The last HEAD_BYTES of the refused line so far. */
+  private keepTail(piece: Buffer): void {
+    this.tail =
+      piece.length >= HEAD_BYTES ? piece.subarray(piece.length - HEAD_BYTES) : Buffer.concat([this.tail, piece]).subarray(-HEAD_BYTES);
+  }
+
+  private refuse(): void {
+    this.dropping = false;
+    this.onRefused(this.head, this.tail, this.dropped);
+    this.head = Buffer.alloc(0);
+    this.tail = Buffer.alloc(0);
+    this.dropped = 0;
+  }
+}

@@ -1,0 +1,49 @@
+// Floors at write time (docs/extends.md, "Floors"): a waiver of a locked
+// inherited invariant, or of any copy of its text, is refused before it is
+// written, not only reported by `validate` afterwards.
+import { UsageError } from '../core/errors.ts';
+import type { ScopedInvariant } from '../core/model.ts';
+import { textKey } from '../core/normalise.ts';
+import { pinsFor, readExtendsState, readInherited } from '../store/extends.ts';
+import type { TreeSource } from '../store/tree-source.ts';
+
+/** The active locked inherited invariants by text key; empty when the store extends no source (nothing is read then). */
+export async function lockedTexts(storeRoot: string, source: TreeSource): Promise<Map<string, ScopedInvariant>> {
+  const out = new Map<string, ScopedInvariant>();
+  const state = await readExtendsState(source);
+  if (state.sources.length === 0 || state.diagnostics.length > 0) return out;
+  const inherited = await readInherited(storeRoot, pinsFor(state));
+  for (const inv of inherited.invariants) if (inv.locked && inv.active) out.set(textKey(inv.text), inv);
+  return out;
+}
+
+/** Refuses (exit 2, `locked-waived`) a waiver of `inv` when it is, or copies the text of, a locked inherited invariant. */
+export async function refuseLockedWaiver(storeRoot: string, source: TreeSource, inv: ScopedInvariant): Promise<void> {
+  const floor = (await lockedTexts(storeRoot, source)).get(textKey(inv.text));
+  if (floor?.scope.kind !== 'inherited') return;
+  const copy = floor.id === inv.id ? '' : ` (${inv.id} is a copy of its text)`;
+  throw new UsageError(
+    `invariant ${floor.id} is locked by the policy source ${floor.scope.source}${copy}: it cannot be waived here`,
+    'Nothing was written. A locked invariant holds in every repository that inherits it; ask the owners of the policy source for a change there.',
+    { invariant: inv.id, locked: floor.id, source: floor.scope.source },
+    'locked-waived',
+  );
+}
+
+/**
+ * The waived ids without those of a locked text: a waiver written by hand (or
+ * before the source locked the text) never lifts a floor in the gate.
+ */
+export async function withoutFloors<W>(
+  storeRoot: string,
+  source: TreeSource,
+  waived: Map<string, W>,
+  effective: readonly ScopedInvariant[],
+): Promise<Map<string, W>> {
+  if (waived.size === 0) return waived;
+  const locked = await lockedTexts(storeRoot, source);
+  if (locked.size === 0) return waived;
+  const out = new Map(waived);
+  for (const inv of effective) if (locked.has(textKey(inv.text))) out.delete(inv.id);
+  return out;
+}

@@ -1,0 +1,66 @@
+// `agents project remove NAME` (docs/commands.md): removes a project folder
+// that nothing needs any more. Refused while it holds invariants or waivers,
+// while a plan targets it, or while its project.yaml names paths (exported
+// files still stand for it): each of those is a decision to take first.
+import { CheckFailedError } from '../core/errors.ts';
+import { readAllPlans, readFolders } from '../store/read.ts';
+import { commitWanted, withCommit } from './commit.ts';
+import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
+
+export interface ProjectRemoved {
+  project: string;
+  folder: string;
+  /** The files removed with the folder (project.yaml, .gitkeep). */
+  removed: string[];
+  commit?: string;
+}
+
+export async function removeProject(invariants: InvariantService, input: { project: string; commit?: boolean }): Promise<ProjectRemoved> {
+  const scope = toScope({ project: input.project });
+  if (scope.kind !== 'project') throw new Error('unreachable');
+  const name = scope.project;
+  await invariants.requireProject(name, { writing: true });
+  const folder = `projects/${name}`;
+  const snap = await readFolders(invariants.source, [folder]);
+  requireValid(snap, `remove project ${name}`);
+  const plans = await readAllPlans(invariants.source);
+  requireValid(plans, `remove project ${name}`);
+  const blockers: string[] = [];
+  const held = snap.invariants.length;
+  if (held > 0) blockers.push(`it holds ${held} invariant${held === 1 ? '' : 's'} (move or remove them first)`);
+  const files = snap.entries.filter((e) => e.type !== 'dir').map((e) => e.path);
+  const waivers = files.filter((p) => p.startsWith(`${folder}/waivers/`)).length;
+  if (waivers > 0) blockers.push(`it holds ${waivers} waiver${waivers === 1 ? '' : 's'}`);
+  const targeting = [...plans.plans.values()].filter((p) => p.project === name).map((p) => p.id);
+  if (targeting.length > 0)
+    blockers.push(`plan${targeting.length === 1 ? '' : 's'} ${targeting.join(', ')} target${targeting.length === 1 ? 's' : ''} it`);
+  const paths = snap.projectMeta.get(name)?.paths ?? [];
+  if (paths.length > 0)
+    blockers.push(
+      `its project.yaml names paths (${paths.join(', ')}): run \`agents export\` after removing them, so its exported files go too`,
+    );
+  const other = files.filter((p) => p !== `${folder}/project.yaml` && p !== `${folder}/.gitkeep` && !p.startsWith(`${folder}/waivers/`));
+  if (other.length > 0 && held === 0) blockers.push(`it holds other files (${other.slice(0, 3).join(', ')})`);
+  if (blockers.length > 0)
+    throw new CheckFailedError(
+      `project ${name} is still in use: ${blockers.join('; ')}`,
+      'Nothing was removed.',
+      { project: name, invariants: held, waivers, plans: targeting, paths },
+      'project-in-use',
+    );
+  const [{ removeFile }, { removeIfEmpty }, { withFolderLock }] = await Promise.all([
+    import('../store/atomic-write.ts'),
+    import('../store/empty-folder.ts'),
+    import('../store/lock.ts'),
+  ]);
+  const enabled = await commitWanted(invariants.source, input.commit);
+  return withCommit(invariants.root, enabled, async () => {
+    // Under the folder's lock, as every writer of the scope: an add racing the removal either lands first (and is
+    // refused above next time) or waits and finds no folder; the folder goes once the lock is released.
+    await withFolderLock(invariants.root, folder, () => {
+      for (const f of files) removeFile(invariants.root, f);
+    });
+    removeIfEmpty(invariants.root, folder);
+    return { value: { project: name, folder, removed: files }, paths: files, message: `project: remove ${name}\n` };
+  });
+}

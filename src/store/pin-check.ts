@@ -1,0 +1,74 @@
+// A pin is what its ref named (docs/extends.md, "A pin is checked"): a
+// hand-edited extends.lock.yaml could name another commit (an older one
+// without a locked invariant, or one no branch holds) under the same ref.
+// `extends fetch` asks the source what the ref names before it fetches, and
+// remembers the pins it checked, so a checked pin costs no network again.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { AgentsError, EXIT_CODES } from '../core/errors.ts';
+import type { LockEntry } from '../core/extends.ts';
+import { branchHolds, lsRemote } from '../git/extends.ts';
+import { writeFileAtomic } from './atomic-write.ts';
+
+/** The file in a source's cache listing the pins already checked, one `url TAB ref TAB kind TAB commit` a line. */
+const CHECKED = 'agents-checked-pins';
+
+const line = (pin: LockEntry) => [pin.url, pin.ref, pin.kind, pin.commit].join('\t');
+
+function checked(dir: string): string[] {
+  try {
+    return readFileSync(join(dir, CHECKED), 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+/** Remembers `pin` as checked in the cache `dir` (a bare repository). */
+export function rememberChecked(dir: string, pin: LockEntry): void {
+  const known = checked(dir);
+  if (known.includes(line(pin))) return;
+  writeFileAtomic(dir, CHECKED, `${[...known, line(pin)].join('\n')}\n`, 'replace');
+}
+
+function mismatch(pin: LockEntry, named: string | undefined, why: string): AgentsError {
+  return new AgentsError(`the pin of the policy source ${pin.name} names the commit ${pin.commit}, but ${why}`, EXIT_CODES.checkFailed, {
+    hint:
+      'The lock was edited by hand, or the source moved its ref since the pin was taken; nothing was fetched. ' +
+      'See who changed it (`git log -p -- extends.lock.yaml` in the store), and run `agents extends update` to pin what the ref names now (a moved tag needs --accept-moved-tag).',
+    code: 'extends-pin-mismatch',
+    detail: { source: pin.name, ref: pin.ref, kind: pin.kind, pinned: pin.commit, named: named ?? null },
+  });
+}
+
+/**
+ * Refuses (exit 1, `extends-pin-mismatch`) a tag pin whose commit is not the
+ * one the tag names at `url`, and a branch pin whose commit the branch does
+ * not hold (neither its tip nor an ancestor). A pin by commit id names
+ * itself. `dir` is the source's cache; `scratch` a folder it may use and
+ * removes.
+ */
+export async function checkPin(cwd: string, dir: string, scratch: string, url: string, pin: LockEntry): Promise<void> {
+  if (pin.kind === 'commit' || checked(dir).includes(line(pin))) return;
+  let found: Awaited<ReturnType<typeof lsRemote>>;
+  try {
+    found = await lsRemote(cwd, url, pin.ref);
+  } catch (error) {
+    throw new AgentsError(
+      `cannot reach the policy source ${pin.name}: ${error instanceof Error ? error.message : String(error)}`,
+      EXIT_CODES.usage,
+      {
+        hint: 'Check its URL in config.yaml and the network; the pin is checked against its ref before it is fetched.',
+        code: 'extends-unreachable',
+      },
+    );
+  }
+  if (found === undefined) throw mismatch(pin, undefined, `the source has no ${pin.kind} ${pin.ref} any more`);
+  if (found.commit === pin.commit) return;
+  if (pin.kind === 'tag' || found.kind === 'tag') throw mismatch(pin, found.commit, `the tag ${pin.ref} names ${found.commit}`);
+  try {
+    const holds = await branchHolds(scratch, url, pin.ref.replace(/^refs\/heads\//, ''), pin.commit);
+    if (!holds) throw mismatch(pin, found.commit, `the branch ${pin.ref} (at ${found.commit}) does not hold it`);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}

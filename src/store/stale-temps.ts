@@ -1,0 +1,58 @@
+// Temporaries the tool's atomic writes leave behind when a process is killed
+// between creating and renaming (`.CLAUDE.md.<pid>.<random>.tmp`, atomic-write.ts).
+// In the store, `validate --fix` removes them; beside an exported file, git
+// would show them forever, so the next export removes those of processes that
+// are gone.
+import { readdirSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** `.<name>.<pid>.<hex><n>.tmp`: what atomic-write.ts and replace-batch.ts name a temporary. */
+const TOOL_TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]+\.tmp$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes, beside each of `files` (paths relative to `top`), the tool's
+ * temporaries of that file whose process is gone; returns the paths removed.
+ * A temporary of a running process (another export at work) is left alone;
+ * nothing here ever fails a run.
+ */
+export function removeStaleTemps(top: string, files: readonly string[], isAlive: (pid: number) => boolean = alive): string[] {
+  const byDir = new Map<string, Set<string>>();
+  for (const f of files) {
+    const dir = dirname(f);
+    const names = byDir.get(dir) ?? new Set<string>();
+    names.add(basename(f));
+    byDir.set(dir, names);
+  }
+  const removed: string[] = [];
+  for (const [dir, names] of byDir) {
+    let entries: string[];
+    try {
+      entries = readdirSync(join(top, dir));
+    } catch {
+      continue;
+    }
+    for (const entry of entries) {
+      const m = TOOL_TEMP.exec(entry);
+      if (!m || !names.has(m[1]!)) continue;
+      const pid = Number(m[2]);
+      if (pid === process.pid || isAlive(pid)) continue;
+      const rel = dir === '.' ? entry : `${dir}/${entry}`;
+      try {
+        unlinkSync(join(top, rel));
+        removed.push(rel);
+      } catch {
+        // Gone already, or not ours to remove: left as it is.
+      }
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,154 @@
+// Export edges (issue 30, E): line endings, hand-edited blocks, empty sets,
+// waivers, and the export-check hook without targets.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { B1, B2, monorepo } from '../export/repo.ts';
+import { REPO } from '../helpers/cli.ts';
+import { gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const run = (cwd: string, ...args: string[]) => runAgents(args, { cwd });
+
+describe('export edges', () => {
+  it('CRLF line ends (eol=crlf) are not an edit: --check passes and export writes CRLF back', async () => {
+    const repo = monorepo();
+    expect((await run(repo, 'export', '--target', 'agents-md')).code).toBe(0);
+    const path = join(repo, 'AGENTS.md');
+    writeFileSync(path, readFileSync(path, 'utf8').replace(/\n/g, '\r\n'));
+    const check = await run(repo, 'export', '--check', '--target', 'agents-md', '--no-cache');
+    expect(check.code, check.stdout + check.stderr).toBe(0);
+    // A change in the store: the file is updated, its line ends kept.
+    writeFileSync(join(repo, '.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F8A9.yaml'), 'id: 01JDQ6X5Z8W4N3B2C1D0E9F8A9\ntext: Keep backups\n');
+    const r = await run(repo, 'export', '--target', 'agents-md', '--no-cache');
+    expect(r.code, r.stderr).toBe(0);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toContain('Keep backups');
+    expect(text.replace(/\r\n/g, '')).not.toContain('\n');
+  });
+
+  it('one hand-edited block is left alone, the others are written, exit 1 naming it', async () => {
+    const repo = monorepo();
+    expect((await run(repo, 'export', '--target', 'agents-md')).code).toBe(0);
+    const billing = join(repo, 'services/billing/AGENTS.md');
+    writeFileSync(billing, readFileSync(billing, 'utf8').replace('Amounts are integers of cents', 'Amounts are floats'));
+    writeFileSync(join(repo, '.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F8A9.yaml'), 'id: 01JDQ6X5Z8W4N3B2C1D0E9F8A9\ntext: Keep backups\n');
+    const r = await run(repo, 'export', '--target', 'agents-md', '--format', 'json');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('services/billing/AGENTS.md');
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toContain('Keep backups');
+    expect(readFileSync(billing, 'utf8')).toContain('Amounts are floats');
+  });
+
+  it('a project whose invariants are all inactive gets no file, and a block that became empty is removed', async () => {
+    const repo = monorepo();
+    expect((await run(repo, 'export', '--target', 'agents-md')).code).toBe(0);
+    const billing = join(repo, 'services/billing/AGENTS.md');
+    expect(existsSync(billing)).toBe(true);
+    for (const id of [B1, B2]) {
+      const f = join(repo, `.agents/projects/billing/${id}.yaml`);
+      writeFileSync(f, `${readFileSync(f, 'utf8')}active: false\n`);
+    }
+    const r = await run(repo, 'export', '--target', 'agents-md', '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(billing)).toBe(false);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).not.toContain('(none)');
+  });
+
+  it('a waiver that holds is said in the project file', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    const w = await run(
+      repo,
+      'invariant',
+      'waive',
+      B1,
+      '--project',
+      'billing',
+      '--reason',
+      'Migration window',
+      '--owner',
+      'Data team',
+      '--expires',
+      '2999-01-31',
+    );
+    expect(w.code, w.stderr).toBe(0);
+    expect((await run(repo, 'export')).code).toBe(0);
+    const text = readFileSync(join(repo, 'services/billing/AGENTS.md'), 'utf8');
+    expect(text).toContain(`\`${B1}\` is waived for this project until 2999-01-31`);
+  });
+
+  it('export --check in a store without targets passes (the export-check hook)', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    expect((await run(repo, 'init')).code).toBe(0);
+    const r = await run(repo, 'export', '--check', '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).ok).toBe(true);
+    // Writing still needs a target.
+    expect((await run(repo, 'export')).code).toBe(2);
+  });
+});
+
+describe('project paths into .git/ or the store', () => {
+  it.each(['.git/**', '.agents/**', 'vendor/lib/.git/**'])(
+    '%s is refused: export exit 2 naming project.yaml, validate an error, nothing written',
+    async (glob) => {
+      const repo = monorepo();
+      writeFileSync(join(repo, '.agents/projects/web/project.yaml'), `paths:\n  - ${JSON.stringify(glob)}\n`);
+      const r = await run(repo, 'export', '--target', 'agents-md');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('projects/web/project.yaml:2:');
+      expect(existsSync(join(repo, '.git/AGENTS.md'))).toBe(false);
+      expect(existsSync(join(repo, '.agents/AGENTS.md'))).toBe(false);
+      const v = await run(repo, 'validate', '--format', 'json');
+      expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('project-path-invalid');
+    },
+  );
+});
+
+describe('exported Markdown is what prettier prints', () => {
+  it('prettier --write changes nothing, and export --check still passes after it', async () => {
+    const repo = monorepo();
+    writeFileSync(
+      join(repo, '.agents/projects/web/01JDQ6X5Z8W4N3B2C1D0E9F8C9.yaml'),
+      'id: 01JDQ6X5Z8W4N3B2C1D0E9F8C9\ntext: "Use *strict* mode, never __proto__, keep `a*b` as code"\n',
+    );
+    expect((await run(repo, 'export')).code).toBe(0);
+    const files = [
+      'AGENTS.md',
+      'CLAUDE.md',
+      'GEMINI.md',
+      'apps/web/AGENTS.md',
+      'services/billing/AGENTS.md',
+      '.github/copilot-instructions.md',
+      '.windsurf/rules/agents-web.md',
+      '.clinerules/agents-web.md',
+    ];
+    for (const f of files) expect(existsSync(join(repo, f)), f).toBe(true);
+    const prettier = join(REPO, 'node_modules/.bin/prettier');
+    const check = spawnSync(prettier, ['--check', '--no-config', ...files], { cwd: repo, encoding: 'utf8' });
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+    spawnSync(prettier, ['--write', '--no-config', ...files], { cwd: repo, encoding: 'utf8' });
+    const after = await run(repo, 'export', '--check', '--no-cache');
+    expect(after.code, after.stdout + after.stderr).toBe(0);
+  });
+});
+
+describe('temporaries of a killed export', () => {
+  it('are removed by the next export when their process is gone; a running one is left alone', async () => {
+    const repo = monorepo();
+    expect((await run(repo, 'export', '--target', 'claude-md')).code).toBe(0);
+    const gone = spawnSync('true').pid!;
+    const stale = join(repo, `.CLAUDE.md.${gone}.1a2b3c4d.tmp`);
+    const nested = join(repo, `services/billing/.CLAUDE.md.${gone}.5e6f7a8b.tmp`);
+    const running = join(repo, `.CLAUDE.md.${process.ppid}.99aa00bb.tmp`);
+    const other = join(repo, `.notes.md.${gone}.1a2b3c4d.tmp`);
+    for (const f of [stale, nested, running, other]) writeFileSync(f, 'half');
+    const r = await run(repo, 'export', '--target', 'claude-md');
+    expect(r.code, r.stderr).toBe(0);
+    expect([stale, nested, running, other].map((f) => existsSync(f))).toEqual([false, false, true, true]);
+  });
+});

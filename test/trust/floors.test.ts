@@ -1,0 +1,115 @@
+// Floors that hold (issue 30, B): a waiver of any copy of a locked text, and a
+// hand-edited pin of extends.lock.yaml.
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { runMain } from '../helpers/main.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+
+const LOCKED = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const COPY = '01JDQ6X5Z8W4N3B2C1D0E9F8G6';
+const LOCAL = '01JDQ6X5Z8W4N3B2C1D0E9F8G5';
+const WAIVER = '01JDQ6X5Z8W4N3B2C1D0E9F8H1';
+
+/** A policy repository: v0 without the locked invariant, v1 with it; returns the bare clone's URL. */
+function policyRepo(dir: string): { work: string; url: string } {
+  const work = join(dir, 'policy');
+  mkdirSync(work);
+  gitInit(work);
+  writeTree(work, { '.agents/global/.keep': '' });
+  commitAll(work, 'v0');
+  git(work, 'tag', 'v0');
+  writeTree(work, { [`.agents/global/${LOCKED}.yaml`]: invariantYaml(LOCKED, 'Never delete production data', { locked: 'true' }) });
+  commitAll(work, 'v1');
+  git(work, 'tag', 'v1');
+  const bare = join(dir, 'policy.git');
+  git(dir, 'clone', '-q', '--bare', work, bare);
+  return { work, url: `file://${bare}` };
+}
+
+function consumer(dir: string, url: string, tree: Record<string, string | null> = {}): string {
+  const top = join(dir, 'app');
+  mkdirSync(top);
+  gitInit(top);
+  writeTree(top, {
+    '.agents/global/': null,
+    [`.agents/projects/myapp/${LOCAL}.yaml`]: invariantYaml(LOCAL, 'All API changes need tests'),
+    '.agents/config.yaml': `extends:\n  - url: ${url}\n    ref: v1\n`,
+    ...tree,
+  });
+  commitAll(top, 'consumer');
+  return top;
+}
+
+const run = (cwd: string, ...args: string[]) => runMain(args, { cwd });
+const waiverYaml = (id: string, of: string) =>
+  `id: ${id}\ninvariant_id: ${of}\nreason: "busy"\nowner: "me"\nexpires: "2999-01-01"\ncreated_at: "2026-11-29T12:00:00Z"\n`;
+
+describe('a waiver of a locked text, by any of its copies', () => {
+  it('a hand-written waiver of a same-severity copy is locked-waived', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, policy.url, {
+      [`.agents/projects/myapp/${COPY}.yaml`]: invariantYaml(COPY, 'never delete production data'),
+      [`.agents/projects/myapp/waivers/${WAIVER}.yaml`]: waiverYaml(WAIVER, COPY),
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const v = await run(app, 'validate', '--strict', '--format', 'json');
+    expect(v.code).toBe(1);
+    const diags = JSON.parse(v.stdout).diagnostics as { code: string; file: string }[];
+    expect(diags.filter((d) => d.code === 'locked-waived').map((d) => d.file)).toEqual([`projects/myapp/waivers/${WAIVER}.yaml`]);
+  });
+
+  it('invariant waive of a locked id, or of a copy of its text, is refused at write time (exit 2)', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, policy.url);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const args = ['--project', 'myapp', '--reason', 'busy', '--owner', 'me', '--expires', '2999-01-01', '--format', 'json'];
+    const own = await run(app, 'invariant', 'waive', LOCKED, ...args);
+    expect(own.code).toBe(2);
+    expect(JSON.parse(own.stdout).error.code).toBe('locked-waived');
+    writeFileSync(join(app, `.agents/projects/myapp/${COPY}.yaml`), invariantYaml(COPY, 'never delete production data'));
+    const copy = await run(app, 'invariant', 'waive', COPY, ...args);
+    expect(copy.code).toBe(2);
+    expect(JSON.parse(copy.stdout).error.code).toBe('locked-waived');
+    expect(existsSync(join(app, '.agents/projects/myapp/waivers'))).toBe(false);
+    // Another invariant is waived as before.
+    expect((await run(app, 'invariant', 'waive', LOCAL, ...args)).code).toBe(0);
+    expect(readdirSync(join(app, '.agents/projects/myapp/waivers'))).toHaveLength(1);
+  });
+  it('plan status does not count a hand-written waiver of a copy of a locked text', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+    const app = consumer(dir, policy.url, {
+      [`.agents/projects/myapp/${COPY}.yaml`]: invariantYaml(COPY, 'never delete production data'),
+      [`.agents/plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: myapp\ngoal: Ship\ncreated_at: "2026-11-29T12:06:00Z"\n`,
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect((await run(app, 'invariant', 'violation', 'add', '--plan', PLAN, '--invariant', COPY)).code).toBe(0);
+    writeTree(app, { [`.agents/projects/myapp/waivers/${WAIVER}.yaml`]: waiverYaml(WAIVER, COPY) });
+    const status = await run(app, 'plan', 'status', PLAN, '--allow', 'not-run', '--format', 'json');
+    expect(status.code).toBe(1);
+    expect(JSON.parse(status.stdout).waived_violations).toBe(0);
+  });
+
+  it('validate --staged reports a copy held lower when the commit moves the pin to a version that locks its text', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, policy.url, {
+      '.agents/config.yaml': `extends:\n  - url: ${policy.url}\n    ref: v0\n`,
+      [`.agents/projects/myapp/${COPY}.yaml`]: invariantYaml(COPY, 'never delete production data', { severity: 'warning' }),
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin v0');
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    git(app, 'add', '-A');
+    const hook = await run(app, 'validate', '--staged', '--format', 'json');
+    expect(hook.code).toBe(1);
+    const codes = JSON.parse(hook.stdout).diagnostics.map((d: { code: string; file: string }) => [d.code, d.file]);
+    expect(codes).toContainEqual(['locked-weakened', `projects/myapp/${COPY}.yaml`]);
+  });
+});

@@ -1,0 +1,121 @@
+// What a new user tripped on (issue 30, H).
+import { chownSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgents } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, exampleStore, useActor } from '../helpers/plans.ts';
+import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
+
+const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
+const run = (root: string, ...args: string[]) => runAgents(['--store', root, '--format', 'json', ...args]);
+
+describe('an unknown project', () => {
+  it('list --project wbe says "did you mean web?", and the command its hint gives is one the tool takes', async () => {
+    for (const args of [
+      ['invariant', 'list', '--project', 'wbe'],
+      ['invariant', 'list', '--effective', '--project', 'wbe'],
+    ]) {
+      const root = testStore({ [`projects/web/${A}.yaml`]: invariantYaml(A, 'Use tabs') });
+      const r = await run(root, ...args);
+      expect(r.code).toBe(2);
+      const error = JSON.parse(r.stdout).error;
+      expect(error.code).toBe('unknown-project');
+      expect(error.detail.suggestions).toEqual(['web']);
+      expect(error.message).toContain('did you mean web?');
+      // The hint's command: run as given, it is not refused as a name close to web.
+      const hinted = /`agents (invariant add [^`]*)`/
+        .exec(error.hint)![1]!
+        .replace('"…"', 'Keep it')
+        .split(' ')
+        .filter((w) => w !== '');
+      const added = await run(root, ...hinted.slice(0, -2), 'Keep it');
+      expect(added.code, added.stdout).toBe(0);
+    }
+  });
+});
+
+describe('invariant move', () => {
+  it('leaves no empty project folder behind', async () => {
+    const root = testStore({
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Use tabs'),
+      [`projects/api/${B}.yaml`]: invariantYaml(B, 'Use spaces'),
+    });
+    const r = await run(root, 'invariant', 'move', A, '--global');
+    expect(r.code, r.stdout).toBe(0);
+    expect(existsSync(join(root, 'projects/web'))).toBe(false);
+    expect(existsSync(join(root, `global/${A}.yaml`))).toBe(true);
+    // A folder that still holds something stays.
+    const back = await run(root, 'invariant', 'move', A, '--project', 'api');
+    expect(back.code, back.stdout).toBe(0);
+    expect(existsSync(join(root, 'projects/api'))).toBe(true);
+  });
+});
+
+describe.skipIf(process.geteuid?.() !== 0)('an actor program owned by another user (run as root)', () => {
+  it('is not run: plan strategize refuses (exit 2, foreign-store naming the script)', async () => {
+    const root = exampleStore();
+    const mark = join(tempDir('agents-mark-'), 'actor-ran');
+    useActor(
+      root,
+      `import { writeFileSync } from 'node:fs';\nwriteFileSync(${JSON.stringify(mark)}, 'ran');\nconsole.log(JSON.stringify({ results: [] }));`,
+    );
+    const script = join(root, 'actors/fixture-actor.mjs');
+    chownSync(script, 65534, 65534);
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'foreign-store', detail: { path: script, owner: 65534 } });
+    expect(existsSync(mark)).toBe(false);
+  });
+});
+
+describe('project remove', () => {
+  it('is refused while invariants, plans or paths name the project (exit 1, nothing removed), and removes it once none do', async () => {
+    const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+    const root = testStore({
+      [`projects/web/${A}.yaml`]: invariantYaml(A, 'Use tabs'),
+      'projects/api/project.yaml': 'paths:\n  - api/**\n',
+      'projects/docs/.gitkeep': '',
+      'projects/ops/.gitkeep': '',
+      [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: ops\ngoal: Ship\ncreated_at: "2026-11-29T12:06:00Z"\n`,
+    });
+    for (const [name, field] of [
+      ['web', 'invariants'],
+      ['api', 'paths'],
+      ['ops', 'plans'],
+    ] as const) {
+      const r = await run(root, 'project', 'remove', name);
+      expect(r.code, r.stdout).toBe(1);
+      const error = JSON.parse(r.stdout).error;
+      expect(error.code).toBe('project-in-use');
+      expect(error.detail[field]).not.toEqual(field === 'invariants' ? 0 : []);
+      expect(existsSync(join(root, 'projects', name))).toBe(true);
+    }
+    const unknown = await run(root, 'project', 'remove', 'dcos');
+    expect(unknown.code).toBe(2);
+    expect(JSON.parse(unknown.stdout).error.detail.suggestions).toEqual(['docs']);
+    const ok = await run(root, 'project', 'remove', 'docs');
+    expect(ok.code, ok.stdout).toBe(0);
+    expect(existsSync(join(root, 'projects/docs'))).toBe(false);
+  });
+});
+
+describe('--help advertises only commands that exist', () => {
+  it('each verb a group lists is one of its subcommands (no "trace")', async () => {
+    const { COMMANDS, GROUPS } = await import('../../src/cli/registry.ts');
+    for (const g of GROUPS.filter((x) => x.name === 'invariant' || x.name === 'project')) {
+      const subs = new Set(
+        COMMANDS.filter((c) => c.group === g.name).flatMap((c) =>
+          (Array.isArray(c.command) ? c.command : [c.command]).map((w) => String(w).split(' ')[0]!),
+        ),
+      );
+      const verbs = g.describe
+        .split(/[;:]/)[0]!
+        .replace(/ and /g, ', ')
+        .split(',')
+        .map((w) => w.trim().split(' ')[0]!.toLowerCase());
+      // "Create" is what `project add` does; every other verb names a subcommand.
+      for (const v of verbs.filter((w) => w !== 'create')) expect(subs.has(v), `${g.name} ${v}`).toBe(true);
+    }
+  });
+});

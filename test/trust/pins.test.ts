@@ -1,0 +1,122 @@
+// A hand-edited pin of extends.lock.yaml (issue 30, B): refused by
+// `extends fetch`, shown by `invariant diff` on the working tree and the index.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { runMain } from '../helpers/main.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+
+const LOCKED = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const LOCAL = '01JDQ6X5Z8W4N3B2C1D0E9F8G5';
+
+/** A policy repository: v0 without the locked invariant, v1 with it, and an orphan commit no branch holds. */
+function policyRepo(dir: string): { work: string; url: string; v0: string; v1: string; orphan: string } {
+  const work = join(dir, 'policy');
+  mkdirSync(work);
+  gitInit(work);
+  writeTree(work, { '.agents/global/.keep': '' });
+  commitAll(work, 'v0');
+  const v0 = git(work, 'rev-parse', 'HEAD').trim();
+  writeTree(work, { [`.agents/global/${LOCKED}.yaml`]: invariantYaml(LOCKED, 'Never delete production data', { locked: 'true' }) });
+  commitAll(work, 'v1');
+  git(work, 'tag', 'v1');
+  const v1 = git(work, 'rev-parse', 'HEAD').trim();
+  git(work, 'checkout', '-q', '--orphan', 'tmp');
+  git(work, 'rm', '-rq', '--cached', '.agents/global');
+  writeTree(work, { '.agents/global/.keep': 'x' });
+  git(work, 'add', '.agents/global/.keep');
+  git(work, 'commit', '-qm', 'orphan');
+  const orphan = git(work, 'rev-parse', 'HEAD').trim();
+  git(work, 'checkout', '-qf', 'main');
+  git(work, 'branch', '-qD', 'tmp');
+  git(work, 'tag', 'keep-orphan', orphan);
+  const bare = join(dir, 'policy.git');
+  git(dir, 'clone', '-q', '--bare', work, bare);
+  // The orphan stays reachable by id only (uploadpack allows any reachable... or any) — the tag is gone.
+  git(bare, 'tag', '-d', 'keep-orphan');
+  git(bare, 'config', 'uploadpack.allowAnySHA1InWant', 'true');
+  return { work, url: `file://${bare}`, v0, v1, orphan };
+}
+
+function consumer(dir: string, url: string, ref = 'v1'): string {
+  const top = join(dir, 'app');
+  mkdirSync(top);
+  gitInit(top);
+  writeTree(top, {
+    '.agents/global/': null,
+    [`.agents/projects/myapp/${LOCAL}.yaml`]: invariantYaml(LOCAL, 'All API changes need tests'),
+    '.agents/config.yaml': `extends:\n  - url: ${url}\n    ref: ${ref}\n`,
+  });
+  commitAll(top, 'consumer');
+  return top;
+}
+
+const run = (cwd: string, ...args: string[]) => runMain(args, { cwd });
+const LOCK = '.agents/extends.lock.yaml';
+
+function editPin(app: string, from: string, to: string): void {
+  const path = join(app, LOCK);
+  writeFileSync(path, readFileSync(path, 'utf8').replace(`commit: ${from}`, `commit: ${to}`));
+}
+
+describe('a hand-edited pin', () => {
+  it('extends fetch refuses a tag pin whose commit is not what the tag names (exit 1, both commits named)', async () => {
+    const dir = tempDir();
+    const p = policyRepo(dir);
+    const app = consumer(dir, p.url);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    editPin(app, p.v1, p.v0);
+    const r = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(r.code).toBe(1);
+    const err = JSON.parse(r.stdout).error;
+    expect(err.code).toBe('extends-pin-mismatch');
+    expect(err.detail).toMatchObject({ source: 'policy', pinned: p.v0, named: p.v1 });
+    // The pin named by the tag fetches as before.
+    editPin(app, p.v0, p.v1);
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+  });
+
+  it('extends fetch refuses a branch pin whose commit the branch does not hold', async () => {
+    const dir = tempDir();
+    const p = policyRepo(dir);
+    const app = consumer(dir, p.url, 'main');
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    editPin(app, p.v1, p.orphan);
+    const r = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('extends-pin-mismatch');
+    // An older commit of the branch is a pin the branch held: fetched.
+    editPin(app, p.orphan, p.v0);
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+  });
+
+  it('invariant diff shows a changed pin on the working tree and on --staged, marked when the ref did not change', async () => {
+    const dir = tempDir();
+    const p = policyRepo(dir);
+    const app = consumer(dir, p.url);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    editPin(app, p.v1, p.v0);
+    // The cache holds v0 (a fetch by someone who trusted the edit): the diff reads both sides.
+    git(join(app, '.git/agents/extends/policy.git'), 'fetch', '-q', '--depth', '1', p.url, `+${p.v0}:refs/agents/pins/${p.v0}`);
+    for (const args of [[], ['--staged']]) {
+      if (args.length) git(app, 'add', LOCK);
+      const r = await run(app, 'invariant', 'diff', ...args, '--format', 'json');
+      const out = JSON.parse(r.stdout);
+      expect(r.code, r.stderr).toBe(0);
+      expect(out.policy_sources).toEqual([
+        {
+          name: 'policy',
+          before: { ref: 'v1', commit: p.v1 },
+          after: { ref: 'v1', commit: p.v0 },
+          ref_unchanged: true,
+          entered: [],
+          left: [LOCKED],
+          edited: [],
+        },
+      ]);
+    }
+  });
+});
