@@ -43,6 +43,10 @@ describe('agents invariant add (the form)', { timeout: 180_000 }, () => {
     pty.type('Restores take days');
     await pty.waitFor('Enter for none): Restores take days');
     pty.keys('Enter');
+    for (const k of [1, 2, 3, 4]) {
+      await pty.waitFor(`Guard ${k}/4`);
+      pty.keys('Enter');
+    }
     await pty.waitFor('Add it? [Y/n]');
     pty.keys('Enter');
     const { code, mode, screen } = await pty.exit();
