@@ -10,8 +10,9 @@ import { GIT_ENV } from './test/helpers/git.ts';
  */
 const SLOW_FIRST = [
   'test/validate/hooks.test.ts',
-  'test/package/package.test.ts',
   'test/actors/agent-actor.test.ts',
+  'test/package/package.test.ts',
+  'test/e2e/guard-agents.test.ts',
   'test/e2e/tui-pty.test.ts',
   'test/reliability/git-environment.test.ts',
   'test/perf/startup-guards.test.ts',
@@ -53,8 +54,10 @@ export default defineConfig({
     // framework, the pseudo-terminal suites) set their own, with a comment saying why.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Two cores: more workers only fight over them.
-    maxWorkers: 2,
+    // Three workers on two cores: a third of the suite's time is spent waiting on processes it
+    // started (agent clients, the pre-commit framework, terminals), which a third worker fills
+    // (docs/adr/0108-three-test-workers.md).
+    maxWorkers: 3,
     // Test files share a worker's module graph, so the sources are not re-imported and re-transformed
     // for each file. Safe because no test mocks modules and src/ keeps no state across runs that a
     // test could leak (docs/adr/0081-test-files-share-worker-modules.md); `npm run test:shuffle`

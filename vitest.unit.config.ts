@@ -11,6 +11,8 @@ export default mergeConfig(
     test: {
       exclude: [...configDefaults.exclude, ...PROCESS_TESTS],
       setupFiles: ['test/helpers/no-processes.ts'],
+      // In-process tests keep both cores busy: the third worker of npm test only waits on processes (ADR 0108).
+      maxWorkers: 2,
     },
   }),
 );
