@@ -3,7 +3,7 @@
 // as whole processes against its budget: import ≤ 3 × (the walk-and-read
 // floor of those files + `node -e 0`), medians of paired runs in one run.
 //
-//   node bench/import.mjs [--runs N] [--files N]
+//   node bench/import.mjs [--runs N] [--files N] [--keep]
 //
 // Prints one row per measure and exits 1 when the budget is not met.
 import { spawnSync } from 'node:child_process';
@@ -106,5 +106,6 @@ try {
   console.log(`  import --yes (one run)    ${yes.toFixed(0)} ms (writes the invariants and a project per package)`);
   process.exitCode = ratio <= 3 ? 0 : 1;
 } finally {
-  rmSync(work, { recursive: true, force: true });
+  if (argv.includes('--keep')) console.log(`  kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
 }

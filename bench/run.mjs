@@ -8,7 +8,7 @@
 //   node bench/run.mjs [--quick] [--runs N] [--sizes 1000,10000] [--only SECTION] [--keep] [--no-write]
 //
 // --only SECTION runs the sections whose name holds SECTION (start-up, stores,
-// export, git, mcp, fix-progress, validate-budgets, cold, complexity, extends, guard; git and mcp use the stores section's stores) and
+// export, git, mcp, fix-progress, validate-budgets, cold, complexity, extends, import, guard; git and mcp use the stores section's stores) and
 // never writes docs/benchmarks.md.
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
@@ -581,6 +581,14 @@ if (want('extends')) {
   row('list --effective, inherited from the cache', `${size.toLocaleString('en')}`, inherited, held, 'the same set held locally', {
     max: 1.2,
   });
+}
+
+if (want('import')) {
+  // `agents import` on 1,000 instruction files of 5 KB (bench/import.mjs prints its rows and its budget).
+  log('\nimport: 1,000 instruction files of 5 KB');
+  const r = spawnSync(process.execPath, [join(REPO, 'bench/import.mjs'), '--runs', String(RUNS)], { encoding: 'utf8', timeout: 900_000 });
+  log(r.stdout.trimEnd());
+  if (r.status !== 0) log(`  import: over its budget (or failed: ${r.stderr.trim().split('\n').at(-1) ?? ''})`);
 }
 
 if (want('guard')) {
