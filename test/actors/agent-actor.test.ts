@@ -18,21 +18,24 @@ import { AGENT_CLI_INSTALL_TIMEOUT_MS, type AgentCliName, agentCli } from '../he
 import { REPO } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 import { type ModelRequest, type Reply, startModelServer } from '../helpers/model-server.ts';
-import { EXAMPLE_PLAN, exampleStore, fileList, records, type EnforcementFile } from '../helpers/plans.ts';
+import {
+  EXAMPLE_PLAN,
+  EXAMPLE_PLAN_GOAL,
+  EXAMPLE_PLAN_SET,
+  exampleStore,
+  fileList,
+  records,
+  type EnforcementFile,
+} from '../helpers/plans.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
 // The `agent` actor with each real agent CLI at its pinned version, headless, talking to a
 // scripted model on 127.0.0.1: what the model received, which tools the CLI offered it
 // (none that writes or runs commands), the records written, and the key nowhere.
 
-const SET: [string, string][] = [
-  ['01M8KK3EF09G9ET4TAJAHQWPMN', 'Use Python 3.13 only'],
-  ['01M8KJXYP0GVPRF8KRRE9G8474', 'All API changes need tests'],
-  ['01M8KJZS90J6DRJJ8E264B9DFX', 'Log all changes'],
-  ['01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'],
-];
+const SET = EXAMPLE_PLAN_SET;
 const IDS = SET.map(([id]) => id);
-const GOAL = 'Upgrade the myapp API to Python 3.13';
+const GOAL = EXAMPLE_PLAN_GOAL;
 const CONTEXT = 'Step 1: bump the interpreter in pyproject.toml.\nStep 4: drop the legacy_users table.';
 const KEY = 'agent-key-9c1d7e3f5a-SECRET';
 

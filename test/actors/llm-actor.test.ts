@@ -4,20 +4,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
 import { runAgents } from '../helpers/main.ts';
 import { type ModelRequest, type ModelServer, type Reply, startModelServer } from '../helpers/model-server.ts';
-import { EXAMPLE_PLAN, exampleStore, fileList, records, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
+import {
+  EXAMPLE_PLAN,
+  EXAMPLE_PLAN_GOAL,
+  EXAMPLE_PLAN_SET,
+  exampleStore,
+  fileList,
+  records,
+  type DecisionFile,
+  type EnforcementFile,
+} from '../helpers/plans.ts';
 
 // The `llm` actor against a scripted endpoint on 127.0.0.1, through the whole command:
 // what the endpoint received, and the records written from its answers.
 
-/** The example plan's effective set, in order, with each text. */
-const SET: [string, string][] = [
-  ['01M8KK3EF09G9ET4TAJAHQWPMN', 'Use Python 3.13 only'],
-  ['01M8KJXYP0GVPRF8KRRE9G8474', 'All API changes need tests'],
-  ['01M8KJZS90J6DRJJ8E264B9DFX', 'Log all changes'],
-  ['01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'],
-];
+const SET = EXAMPLE_PLAN_SET;
 const IDS = SET.map(([id]) => id);
-const GOAL = 'Upgrade the myapp API to Python 3.13';
+const GOAL = EXAMPLE_PLAN_GOAL;
 const CONTEXT = 'Step 1: bump the interpreter in pyproject.toml.\nStep 2: run the test suite and keep the 3.12 job.';
 const KEY = 'sk-test-7f3c9a1e5b2d4f6a8c0e-SECRET';
 

@@ -75,3 +75,12 @@ export interface DecisionFile {
   enforcement_id: string;
   created_at: string;
 }
+
+/** The example plan's effective set, in order (id, text), and its goal: what an actor is asked to judge. */
+export const EXAMPLE_PLAN_SET: [string, string][] = [
+  ['01M8KK3EF09G9ET4TAJAHQWPMN', 'Use Python 3.13 only'],
+  ['01M8KJXYP0GVPRF8KRRE9G8474', 'All API changes need tests'],
+  ['01M8KJZS90J6DRJJ8E264B9DFX', 'Log all changes'],
+  ['01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'],
+];
+export const EXAMPLE_PLAN_GOAL = 'Upgrade the myapp API to Python 3.13';
