@@ -75,24 +75,29 @@ function buildParser(choose: (c: Chosen) => void, args: readonly string[], colum
     // The run's own stdout, not the process's: main may run inside another program (docs/library.md).
     .wrap(Math.min(100, columns || 80))
     .exitProcess(false)
-    .fail((msg, err) => {
+    .fail((msg, err, yi) => {
       // A shell asking for completions (the script `agents completion` prints) wants candidates, not
       // errors: yargs parses the partial words again without awaiting that parse, so a throw there
       // would be an unhandled rejection.
       if (completing) return;
-      throw usageFromYargs(msg, err, args);
+      throw usageFromYargs(msg, err, args, optionNames(yi));
     });
   return y;
 }
 
-const USAGE_HINT = 'Run `agents --help` (or `agents COMMAND --help`) for usage.';
+const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
 
 /**
  * A parse failure of yargs as one line and a hint (exit 2). yargs reports a
  * missing option value by throwing its own error class (YError), which is a
  * user's slip, not a bug; any other exception from inside the parser is.
  */
-function usageFromYargs(msg: string | null | undefined, err: Error | undefined, args: readonly string[]): Error {
+function usageFromYargs(
+  msg: string | null | undefined,
+  err: Error | undefined,
+  args: readonly string[],
+  known: readonly string[] = [],
+): Error {
   if (err && err.name !== 'YError') return err;
   const text = (msg || err?.message || 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
   const missing = /^Not enough arguments following: (\S+)$/.exec(text);
@@ -120,14 +125,23 @@ function usageFromYargs(msg: string | null | undefined, err: Error | undefined, 
     const first = names[0] ?? '';
     const flag = written(first);
     const shown = flag ? flag.replace(/=.*$/, '') : first;
+    // A mistyped option gets the options of this command that are close to it ("--globl": --global).
+    const close = flag ? closestNames(first, known).map((n) => `--${n}`) : [];
+    const guess = didYouMean(close);
     return new UsageError(
       flag ? `unknown option ${shown}` : `unexpected argument "${first}"`,
-      `${USAGE_HINT.replace(/\.$/, '')} lists what it takes.`,
-      { arguments: names.map((n) => written(n)?.replace(/=.*$/, '') ?? n) },
+      guess ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${USAGE_HINT}` : USAGE_HINT,
+      { arguments: names.map((n) => written(n)?.replace(/=.*$/, '') ?? n), suggestions: close },
       flag ? 'unknown-option' : 'unexpected-argument',
     );
   }
   return new UsageError(text, USAGE_HINT);
+}
+
+/** The long options the failing command describes (yargs hands `.fail` the usage of that command). */
+function optionNames(usage: unknown): string[] {
+  const described = (usage as { getDescriptions?: () => Record<string, unknown> } | undefined)?.getDescriptions?.() ?? {};
+  return Object.keys(described).filter((k) => k.length > 1 && !/[A-Z]/.test(k));
 }
 
 /** `-h` means `--help` wherever `--help` works (yargs knows the alias only at the top level). */
@@ -145,7 +159,11 @@ function helpAlias(args: readonly string[]): string[] {
 function unknownCommandError(found: { group: string | undefined; word: string }): UsageError {
   const names = namesAt(found.group);
   const prefix = found.group ? `${found.group} ` : '';
-  const suggestions = closestNames(found.word, names).map((n) => `${prefix}${n}`);
+  const close = closestNames(found.word, names).map((n) => `${prefix}${n}`);
+  // A subcommand given without its group (`agents list`): the groups that have it.
+  const grouped =
+    found.group === undefined ? GROUPS.filter((g) => namesAt(g.name).includes(found.word)).map((g) => `${g.name} ${found.word}`) : [];
+  const suggestions = [...close, ...grouped];
   const all = [...new Set(names)].filter((n) => n !== 'completion').join(', ');
   const listing = `The ${found.group ?? 'agents'} commands are: ${all}.`;
   const guess = didYouMean(suggestions.map((n) => `\`agents ${n}\``));

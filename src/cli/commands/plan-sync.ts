@@ -1,4 +1,4 @@
-import { EXIT_CODES } from '../../core/errors.ts';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { SyncResult } from '../../service/plan-service.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
@@ -84,6 +84,16 @@ export default defineCommand<SyncArgs>({
         apply: true,
         ...commit,
         confirm: async (preview) => {
+          if (!ctx.interactive) {
+            // No terminal to ask in: show what it would change, and which flag applies it.
+            if (ctx.format === 'text') ctx.io.stdout.write(`${syncText(s, preview)}\n`);
+            throw new UsageError(
+              'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
+              `Nothing was changed. Run again with --yes to apply the ${preview.changes.length === 1 ? 'change' : `${preview.changes.length} changes`} shown.`,
+              { changes: preview.changes.length },
+              'confirmation-needed',
+            );
+          }
           requireInteractive(ctx);
           const { runConfirmSync } = await import('../../tui/sync.tsx');
           declined = !(await runConfirmSync(tuiIo(ctx), preview));

@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+/** The error a run answers with under --format json. */
+async function errorOf(...args: string[]) {
+  const r = await runAgents(['--format', 'json', ...args], { cwd: tempDir() });
+  expect(r.code).toBe(2);
+  return JSON.parse(r.stdout).error as { code: string; detail: { suggestions: string[] } };
+}
+
+describe('a slip gets the command or option it was close to', () => {
+  it.each([
+    [['invariant', 'add', '--globl', 'x'], ['--global']],
+    [['invariant', 'list', '--effectiv'], ['--effective']],
+    [['validate', '--stagd'], ['--staged']],
+    [['invariant', 'list', '--frobnicate'], []],
+  ])('agents %j: unknown-option, suggesting %j', async (args, suggestions) => {
+    const e = await errorOf(...args);
+    expect(e.code).toBe('unknown-option');
+    expect(e.detail.suggestions).toEqual(suggestions);
+  });
+
+  it('a subcommand given without its group names the groups that have it', async () => {
+    const e = await errorOf('list');
+    expect(e.code).toBe('unknown-command');
+    expect(e.detail.suggestions).toEqual(['invariant list', 'invariant violation list', 'plan list', 'action list', 'project list']);
+    expect((await errorOf('strategize')).detail.suggestions).toEqual(['plan strategize']);
+  });
+});
