@@ -152,6 +152,23 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     const target = JSON.parse(move.stdout).sources[0].diff.targets.find((t: { project?: string }) => t.project === 'myapp');
     expect(target.entered.map((e: { id: string }) => e.id)).toEqual([LOG_CHANGES]);
     expect(target.left.map((e: { id: string }) => e.id)).toEqual([NO_SECRETS]);
+    expect(JSON.parse(move.stdout).stale_exports).toEqual([]);
+  });
+
+  it('update names the exported files the moved pin made stale', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: main\n`);
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${policy.url}\n    ref: main\nexport:\n  targets: [agents-md]\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect((await run(app, 'export')).code).toBe(0);
+    writeTree(policy.work, { [`.agents/global/${LOG_CHANGES}.yaml`]: invariantYaml(LOG_CHANGES, 'Log all changes') });
+    commitAll(policy.work, 'v2');
+    git(policy.work, 'push', '-q', policy.url.slice('file://'.length), 'main');
+    const move = await run(app, 'extends', 'update', '--format', 'json');
+    expect(move.code).toBe(0);
+    expect(JSON.parse(move.stdout).stale_exports).toEqual(['AGENTS.md']);
+    expect((await run(app, 'export', '--check')).code).toBe(1);
   });
 
   it('reading never touches the network: with the pin cached an unreachable source works; without it, exit 2 and nothing written', async () => {

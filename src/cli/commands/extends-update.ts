@@ -1,6 +1,7 @@
-import { EXIT_CODES } from '../../core/errors.ts';
+import { AgentsError, EXIT_CODES } from '../../core/errors.ts';
 import { ExtendsService, type SourceMove } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
+import type { CliContext } from '../context.ts';
 import { diffJson, diffText } from '../../present/diff.ts';
 import { emit } from '../render.ts';
 import type { DiffResult } from '../../service/review-service.ts';
@@ -25,6 +26,7 @@ export default defineCommand<UpdateArgs>({
     });
     const s = makeStyle(ctx.color);
     const refused = r.moves.filter((m) => m.movedTag && !argv.acceptMovedTag);
+    const stale = r.written ? await staleExports(ctx) : [];
     emit(
       ctx,
       {
@@ -36,6 +38,7 @@ export default defineCommand<UpdateArgs>({
           moved_tag: m.movedTag,
           diff: diffJson(m.diff as DiffResult),
         })),
+        stale_exports: stale,
       },
       () => {
         const lines: string[] = [];
@@ -54,6 +57,8 @@ export default defineCommand<UpdateArgs>({
             ),
           );
         else lines.push(r.written ? 'Wrote extends.lock.yaml.' : 'Dry run: extends.lock.yaml was not written.');
+        if (stale.length > 0)
+          lines.push(s.yellow(`Exported files now stale: ${stale.join(', ')}. Run \`agents export\` to bring them in step.`));
         return lines.join('\n');
       },
     );
@@ -67,4 +72,16 @@ function moveLine(m: SourceMove): string {
   if (m.before.commit === m.after.commit && m.before.ref === m.after.ref) return `Policy source ${m.name}: unchanged at ${to}`;
   const from = m.before.kind === 'commit' ? m.before.commit.slice(0, 12) : `${m.before.ref} (${m.before.commit.slice(0, 12)})`;
   return `Policy source ${m.name} moved from ${from} to ${to}`;
+}
+
+/** The exported files the moved pins made stale (none when the store chose no export targets). */
+async function staleExports(ctx: CliContext): Promise<string[]> {
+  try {
+    const exporter = await ctx.exporter({ cache: false });
+    return (await exporter.plan()).changes.filter((c) => c.action !== 'unchanged').map((c) => c.path);
+  } catch (error) {
+    // No targets chosen, or a store export cannot read: nothing to say stale here; `export --check` says why.
+    if (error instanceof AgentsError) return [];
+    throw error;
+  }
 }
