@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseCanonicalYaml } from '../../src/core/canonical-yaml.ts';
 import { REPO } from '../helpers/cli.ts';
+import { useExampleActor } from '../helpers/plans.ts';
 import { runAgents } from '../helpers/main.ts';
 import { gitInit } from '../helpers/git.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -62,13 +63,7 @@ describe('files the tool writes, under the YAML tools repositories run', () => {
     ]);
     await run(repo, ['invariant', 'edit', template, '--text', `Template, changed: ${LONG}`]);
     await run(repo, ['plan', 'sync', planId, '--yes']);
-    mkdirSync(join(store, 'actors'), { recursive: true });
-    copyFileSync(join(REPO, '.agents.example/actors/example-actor.mjs'), join(store, 'actors/example-actor.mjs'));
-    const config = readFileSync(join(store, 'config.yaml'), 'utf8');
-    writeFileSync(
-      join(store, 'config.yaml'),
-      config.replace('  actor: command\n', '  actor: command\n  command: [node, actors/example-actor.mjs]\n'),
-    );
+    useExampleActor(store);
     await run(repo, ['plan', 'strategize', planId]);
     // export writes Markdown (no YAML file); run it so a YAML file it might write would be checked too.
     await run(repo, ['export', '--target', 'agents-md', '--target', 'cursor']);

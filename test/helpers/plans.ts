@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { REPO } from './cli.ts';
@@ -84,3 +84,14 @@ export const EXAMPLE_PLAN_SET: [string, string][] = [
   ['01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'],
 ];
 export const EXAMPLE_PLAN_GOAL = 'Upgrade the myapp API to Python 3.13';
+
+/** Points a store made by `init` at the example actor, copied into its actors/ folder. */
+export function useExampleActor(store: string): void {
+  mkdirSync(join(store, 'actors'), { recursive: true });
+  copyFileSync(join(REPO, '.agents.example/actors/example-actor.mjs'), join(store, 'actors/example-actor.mjs'));
+  const config = readFileSync(join(store, 'config.yaml'), 'utf8');
+  writeFileSync(
+    join(store, 'config.yaml'),
+    config.replace('  actor: command\n', '  actor: command\n  command: [node, actors/example-actor.mjs]\n'),
+  );
+}

@@ -1,12 +1,13 @@
 // Files other tools read (issue 30, G): every file a writer leaves means the
 // same to YAML 1.1 readers (PyYAML, js-yaml 3 under ajv-cli) as to the schema.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { yaml11Reads } from '../../src/core/yaml11.ts';
 import { REPO } from '../helpers/cli.ts';
+import { useExampleActor } from '../helpers/plans.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
@@ -62,13 +63,7 @@ async function writtenStore(): Promise<{ repo: string; store: string }> {
   const violation = await id(['invariant', 'violation', 'add', '--plan', planId, '--invariant', inv, '--details', '1.5']);
   await run(repo, ['invariant', 'violation', 'resolve', violation, '--note', 'y']);
   await run(repo, ['invariant', 'waive', inv, '--plan', planId, '--reason', 'NO', '--owner', 'true', '--expires', '2099-01-01']);
-  mkdirSync(join(store, 'actors'), { recursive: true });
-  copyFileSync(join(REPO, '.agents.example/actors/example-actor.mjs'), join(store, 'actors/example-actor.mjs'));
-  const config = readFileSync(join(store, 'config.yaml'), 'utf8');
-  writeFileSync(
-    join(store, 'config.yaml'),
-    config.replace('  actor: command\n', '  actor: command\n  command: [node, actors/example-actor.mjs]\n'),
-  );
+  useExampleActor(store);
   await run(repo, ['plan', 'strategize', planId]);
   writeFileSync(
     join(store, 'config.yaml'),
