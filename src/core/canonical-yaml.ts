@@ -2,8 +2,10 @@
  * A fast reader for the plain shape of YAML the tool itself writes (and most
  * people write by hand): a top-level map of `key: scalar` lines, with block
  * sequences (of scalars, or of one-level maps) or one level of nested map
- * under a `key:` line, full-line comments and blank lines. Scalars are plain,
- * 'single-quoted' or "double-quoted" on one line, or a `>-` folded block
+ * under a `key:` line, whose values may be block sequences of scalars (a
+ * guard's lists); full-line comments at any indentation and blank lines.
+ * Scalars are plain, 'single-quoted' or "double-quoted" on one line, a flow
+ * sequence of plain words (`[node, actor.mjs]`), or a `>-` folded block
  * scalar of plain lines (the form the writer gives long values,
  * docs/store-format.md); `true`, `false`, `null` and small integers are read
  * as yaml reads them.
@@ -24,6 +26,8 @@
 const NUMBER =
   /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const NULL_OR_BOOL = /^(?:~|null|Null|NULL|True|TRUE|False|FALSE)$/;
+/** `[word, word]`: words of letters, digits and `_./@+=-`, starting with a letter, digit, `_`, `.` or `/`. */
+const FLOW_WORDS = /^\[[A-Za-z0-9_./][A-Za-z0-9_./@+=-]*(?:, [A-Za-z0-9_./][A-Za-z0-9_./@+=-]*)*\]$/;
 /** Characters that may not start a plain scalar here (indicators, quotes, space). */
 const PLAIN_FIRST = '-?:,[]{}#&*!|>\'"%@` ';
 const SIMPLE_ESCAPES: Record<string, string> = { '\\': '\\', '"': '"', '/': '/', n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', '0': '\0' };
@@ -39,6 +43,8 @@ type Scalar = string | boolean | number | null;
 /** Integers written the one way yaml writes them, small enough to be exact. */
 const PLAIN_INT = /^(?:0|-?[1-9][0-9]{0,14})$/;
 const NOT = Symbol('not canonical');
+/** A line holding only a comment. */
+const COMMENT_LINE = /^ *#/;
 
 /**
  * A `>-` folded block scalar whose lines start at `lines[i + 1]`, indented by
@@ -63,9 +69,10 @@ function folded(lines: readonly string[], i: number, indent: number): { value: s
   return { value, last: j - 1 };
 }
 
-function scalar(text: string): Scalar | typeof NOT {
+function scalar(text: string): Scalar | Scalar[] | typeof NOT {
   if (text === '') return NOT;
   const first = text[0]!;
+  if (first === '[') return flowSequence(text);
   if (first === '"') return doubleQuoted(text);
   if (first === "'") return singleQuoted(text);
   if (PLAIN_FIRST.includes(first)) return NOT;
@@ -79,6 +86,19 @@ function scalar(text: string): Scalar | typeof NOT {
   if (((c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2e) && NUMBER.test(text)) return PLAIN_INT.test(text) ? Number(text) : NOT;
   if ('~nNtTfF'.includes(first) && NULL_OR_BOOL.test(text)) return NOT;
   return text;
+}
+
+/** A flow sequence of plain words written `[a, b]` (or `[]`), as `command: [node, actor.mjs]` is; NOT for any other. */
+function flowSequence(text: string): Scalar[] | typeof NOT {
+  if (text === '[]') return [];
+  if (!FLOW_WORDS.test(text)) return NOT;
+  const items: Scalar[] = [];
+  for (const word of text.slice(1, -1).split(', ')) {
+    const v = scalar(word);
+    if (v === NOT || Array.isArray(v)) return NOT;
+    items.push(v);
+  }
+  return items;
 }
 
 function singleQuoted(text: string): string | typeof NOT {
@@ -150,6 +170,27 @@ function reservedKey(key: string): boolean {
 }
 
 /**
+ * The block sequence of scalars under the `key:` line `lines[i]` whose key
+ * starts at `indent`: its items, indented by two more spaces or (compact) as
+ * many, and the index of its last line; undefined for any other shape.
+ */
+function scalarSequence(lines: readonly string[], i: number, indent: number): { items: unknown[]; last: number } | undefined {
+  const next = lines[i + 1];
+  if (next === undefined) return undefined;
+  const deeper = `${' '.repeat(indent + 2)}- `;
+  const prefix = next.startsWith(deeper) ? deeper : next.startsWith(`${' '.repeat(indent)}- `) ? deeper.slice(2) : undefined;
+  if (prefix === undefined) return undefined;
+  const items: unknown[] = [];
+  let j = i + 1;
+  for (; j < lines.length && lines[j]!.startsWith(prefix); j++) {
+    const v = scalar(lines[j]!.slice(prefix.length));
+    if (v === NOT) return undefined;
+    items.push(v);
+  }
+  return { items, last: j - 1 };
+}
+
+/**
  * Reads `key: scalar` lines starting at `lines[i]` with `indent` leading
  * characters into `map`; returns the index of the last line read, or
  * undefined when a line is not of that shape.
@@ -167,9 +208,14 @@ function readMapLines(
     if (colon === 0) return undefined;
     const key = line.slice(indent, colon);
     if (reservedKey(key) || Object.hasOwn(map, key)) return undefined;
-    // A key ending the line leaves '' here, which no scalar is.
     const rest = line.slice(colon + 2);
-    if (rest === '>-') {
+    if (colon === line.length - 1) {
+      // `key:` alone: a block sequence of scalars follows (a guard's lists).
+      const seq = scalarSequence(lines, i, indent);
+      if (seq === undefined) return undefined;
+      map[key] = seq.items;
+      i = seq.last;
+    } else if (rest === '>-') {
       const block = folded(lines, i, indent + 2);
       if (block === undefined) return undefined;
       map[key] = block.value;
@@ -191,8 +237,12 @@ function readMapLines(
  */
 export function parseCanonicalYaml(source: string): Record<string, unknown> | undefined {
   if (UNUSUAL.test(source)) return undefined;
-  const lines = source.split('\n');
+  let lines = source.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  // Full-line comments may stand at any indentation; inside a folded block
+  // scalar such a line is text, so with one present only column-0 comments
+  // (which end a block) are skipped, below.
+  if (!source.includes('>-')) lines = lines.filter((line) => !COMMENT_LINE.test(line));
   const out: Record<string, unknown> = {};
   let keys = 0;
   for (let i = 0; i < lines.length; i++) {

@@ -3,43 +3,31 @@
  * the path-glob syntax of project.yaml (globs.ts); command and content
  * patterns are RE2 regular expressions, matched by re2js in time linear in
  * the text, so a hostile policy source cannot make the hook backtrack
- * without end. Pure; loaded only with the full YAML parser and by the guard
- * commands, never on the plain `list`/`validate` path.
+ * without end. Pure; loaded only for a guard that has such a pattern and by the
+ * guard commands, never on the plain `list`/`validate` path.
  */
 import { RE2JS } from 're2js';
-import { compileGlob, globProblem } from './globs.ts';
+import { guardProblemsWith } from './guard-entries.ts';
+import { compileGlob } from './globs.ts';
 import type { Guard, GuardKind } from './model.ts';
 
 /** The most text one pattern is run over; longer text is scanned in windows of this size that overlap by {@link OVERLAP}. */
 export const MAX_SCAN = 1 << 20;
 const OVERLAP = 4096;
 
-/** Why a guard entry is not usable, or undefined when it is. */
-export function guardEntryProblem(kind: GuardKind, entry: string): string | undefined {
-  if (kind === 'write') {
-    const why = globProblem(entry);
-    return why === undefined ? undefined : `write glob "${entry}" ${why}`;
-  }
-  if (kind === 'tool') return undefined;
+/** Why `pattern` is not an RE2 regular expression (the engine's message), or undefined when it is one. */
+export function regexProblem(pattern: string): string | undefined {
   try {
-    RE2JS.compile(entry);
+    RE2JS.compile(pattern);
     return undefined;
   } catch (error) {
-    return `${kind} pattern "${entry}" is not an RE2 regular expression: ${(error as Error).message}`;
+    return (error as Error).message;
   }
 }
 
 /** Every problem of a guard, each with the list and index it is at. */
 export function guardProblems(guard: Guard): { kind: GuardKind; index: number; problem: string }[] {
-  const out: { kind: GuardKind; index: number; problem: string }[] = [];
-  for (const kind of ['write', 'command', 'content', 'tool'] as const) {
-    const list = guard[kind] ?? [];
-    list.forEach((entry, index) => {
-      const problem = guardEntryProblem(kind, entry);
-      if (problem !== undefined) out.push({ kind, index, problem });
-    });
-  }
-  return out;
+  return guardProblemsWith(guard, regexProblem);
 }
 
 /** A compiled command or content pattern: whether it occurs anywhere in a text. */

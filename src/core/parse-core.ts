@@ -1,12 +1,13 @@
 import type { Document, LineCounter, Node } from 'yaml';
 import type { Diagnostic, DiagnosticCode, Parsed } from './diagnostics.ts';
-import type { Guard, GuardKind, Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
+import type { Guard, Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG, GUARD_KINDS } from './model.ts';
 import { parseCanonicalYaml } from './canonical-yaml.ts';
 import { MAX_FILE_BYTES } from './limits.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 import { sourcesFromConfig } from './extends-config.ts';
+import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
 
 export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 
@@ -160,37 +161,53 @@ class LazyYamlFile implements YamlFile {
 }
 
 /**
- * What needs the `yaml` package: the full parser (every file the fast path
- * does not take, and the syntax tree and positions a diagnostic needs) and
- * walking its tree. It is an argument, never module state (the core stays
- * pure): store/yaml-document.ts, the one entry point for parsing store files,
- * passes `YAML_SYNTAX` (`./yaml-syntax.ts`) once a file has needed it, and
- * `./parse.ts` always, for callers that need every file's positions; this
- * module does not import `yaml`, so a parse without it takes the canonical
- * fast path without loading it.
+ * The parts of parsing that load large libraries, passed in (never module
+ * state: the core stays pure). `yaml` is the `yaml` package's full parser
+ * (every file the fast path does not take, and the syntax tree and positions
+ * a diagnostic needs) and its tree walkers; `regexProblem` checks a guard's
+ * command and content patterns with the regular-expression engine.
+ * store/yaml-document.ts, the one entry point for parsing store files, passes
+ * each part once a file has needed it, and `./parse.ts` passes both always,
+ * for callers that need every file's positions; this module imports neither,
+ * so a file on the canonical fast path loads neither.
  */
 export interface YamlSyntax {
+  readonly yaml?: YamlParser | undefined;
+  readonly regexProblem?: RegexProblem | undefined;
+}
+
+/** The `yaml` package's side of parsing (`./yaml-syntax.ts`). */
+export interface YamlParser {
   parseFull(file: string, source: string): Parsed<YamlFile>;
-  /** The problems of an invariant's `guard:` (guard-patterns.ts): loaded with the full parser, as the regular-expression engine is large. */
-  guardProblems(guard: Guard): { kind: GuardKind; index: number; problem: string }[];
   nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined;
   keyNodeOf(node: Node | undefined, key: string): Node | undefined;
 }
 
+/** A part of {@link YamlSyntax}. */
+export type SyntaxPart = keyof YamlSyntax;
+
 /**
- * Thrown (before anything is decided) when a file needs the `yaml` package
- * and the caller passed no syntax. Caught in one place only,
- * store/yaml-document.ts, which loads the full parser and parses again.
+ * Thrown (before anything is decided) when a file needs a part of the syntax
+ * the caller did not pass. Caught in one place only, store/yaml-document.ts,
+ * which loads that part and parses again.
  */
 export class YamlSyntaxNotLoaded extends Error {
-  constructor() {
-    super('the yaml parser is not loaded: import src/core/parse.ts before parsing this file');
+  constructor(readonly part: SyntaxPart) {
+    super(`the ${part} part of parsing is not loaded: import src/core/parse.ts before parsing this file`);
   }
 }
 
-function required(syntax: YamlSyntax | undefined): YamlSyntax {
-  if (!syntax) throw new YamlSyntaxNotLoaded();
-  return syntax;
+function required(syntax: YamlSyntax | undefined): YamlParser {
+  if (!syntax?.yaml) throw new YamlSyntaxNotLoaded('yaml');
+  return syntax.yaml;
+}
+
+/** The regular-expression check, asked for only when a guard has a command or content pattern. */
+function regexCheck(syntax: YamlSyntax | undefined): RegexProblem {
+  return (pattern) => {
+    if (!syntax?.regexProblem) throw new YamlSyntaxNotLoaded('regexProblem');
+    return syntax.regexProblem(pattern);
+  };
 }
 
 /** Schema errors of a parsed file, each pointing at the offending key or value. */
@@ -354,7 +371,7 @@ export function parseInvariant(
     );
   }
   if (raw.guard !== undefined) {
-    for (const { kind, index, problem } of required(syntax).guardProblems(raw.guard)) {
+    for (const { kind, index, problem } of guardProblemsWith(raw.guard, regexCheck(syntax))) {
       diagnostics.push(
         diagAt(
           y,

@@ -7,11 +7,14 @@ import type { Scope } from './model.ts';
 import * as core from './parse-core.ts';
 import * as meta from './parse-meta.ts';
 import { parseWaiver as parseWaiverWith } from './waiver-file.ts';
-import { YAML_SYNTAX } from './yaml-syntax.ts';
+import { regexProblem } from './guard-patterns.ts';
+import { YAML_PARSER } from './yaml-syntax.ts';
+
+/** Every part of parsing, loaded. */
+export const YAML_SYNTAX: core.YamlSyntax = Object.freeze({ yaml: YAML_PARSER, regexProblem });
 
 export * from './parse-core.ts';
 export { MAX_NESTING, MAX_YAML_TOKENS } from './yaml-guard.ts';
-export { YAML_SYNTAX } from './yaml-syntax.ts';
 
 export function parseYaml(file: string, bytes: Uint8Array): core.Parsed<core.YamlFile> {
   return core.parseYaml(file, bytes, YAML_SYNTAX);

@@ -1,4 +1,4 @@
-// The half of parsing that needs the `yaml` package: `YAML_SYNTAX`, which
+// The part of parsing that needs the `yaml` package: `YAML_PARSER`, which
 // `./parse.ts` (used by every caller that may meet any file) passes to the
 // functions of `./parse-core.ts`.
 import {
@@ -14,9 +14,8 @@ import {
   type SchemaOptions,
 } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
-import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlSyntax } from './parse-core.ts';
+import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlParser, type YamlSyntax } from './parse-core.ts';
 import { yamlShapeProblem } from './yaml-guard.ts';
-import { guardProblems } from './guard-patterns.ts';
 
 /** The yaml package's `parseAllDocuments`, as parseFullYaml calls it. */
 type ParseAll = (source: string, options: ParseOptions & DocumentOptions & SchemaOptions) => Document.Parsed[];
@@ -202,4 +201,7 @@ export function keyNodeOf(node: Node | undefined, key: string): Node | undefined
 }
 
 /** The full parser and tree walkers, for `./parse-core.ts` (frozen: shared, never changed). */
-export const YAML_SYNTAX: YamlSyntax = Object.freeze({ parseFull: parseFullYaml, nodeAt, keyNodeOf, guardProblems });
+export const YAML_PARSER: YamlParser = Object.freeze({ parseFull: parseFullYaml, nodeAt, keyNodeOf });
+
+/** The syntax a file read by the full parser keeps, for its tree and positions. */
+export const YAML_SYNTAX: YamlSyntax = Object.freeze({ yaml: YAML_PARSER });

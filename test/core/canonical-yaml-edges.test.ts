@@ -65,7 +65,7 @@ describe('parseCanonicalYaml: documents it leaves to yaml, or reads as yaml does
       ': x\n',
       'a:b\n',
       'a:\n  b\n',
-      'a:\n  b: [x]\n',
+      'a:\n  b: {x}\n',
       'a:\n  - x\n - y\n',
       '&a b: x\n',
       'a: "x\\n"y"\n',

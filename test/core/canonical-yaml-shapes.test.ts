@@ -35,6 +35,19 @@ describe('parseCanonicalYaml: shapes it answers', () => {
     ['a folded scalar as a sequence item', 'tags:\n- >-\n  a b\n  c\n- d\n', { tags: ['a b c', 'd'] }],
     ['a folded scalar in a map item', 'records:\n- r: >-\n    a\n    b\n  s: c\n', { records: [{ r: 'a b', s: 'c' }] }],
     ['unicode text', 'text: café ünï 😀\n', { text: 'café ünï 😀' }],
+    [
+      'comments at any indentation (the config init writes)',
+      'reconciliation:\n  # who judges\n  actor: command\n# between\n  timeout_ms: 60000\n    # deeper\n',
+      { reconciliation: { actor: 'command', timeout_ms: 60000 } },
+    ],
+    ['a flow sequence of words', 'command: [node, actors/my-actor.mjs]\nempty: []\n', { command: ['node', 'actors/my-actor.mjs'], empty: [] }],
+    [
+      "a guard's lists (sequences in a nested map)",
+      'guard:\n  write:\n    - secrets/**\n  command:\n  - git push .*--force\nnext: x\n',
+      { guard: { write: ['secrets/**'], command: ['git push .*--force'] }, next: 'x' },
+    ],
+    ['an indented # line in a folded scalar, which is text', 'a: >-\n  x\n  # y\n', { a: 'x # y' }],
+    ['a sequence in a map item', 'r:\n- tags:\n  - a\n  k: v\n', { r: [{ tags: ['a'], k: 'v' }] }],
   ];
   test.each(read)('%s', (_name, source, data) => {
     expect(parse(source)).toEqual(data);
@@ -67,7 +80,8 @@ describe('parseCanonicalYaml: shapes it leaves to yaml', () => {
     ['a value ending in a colon', 'a: b:\n'],
     ['a value ending in a space', 'a: b \n'],
     ['an indicator first', 'a: -x\n'],
-    ['a flow sequence', 'a: [x]\n'],
+    ['a flow sequence of quoted items', "a: ['x']\n"],
+    ['a flow sequence without spaces', 'a: [x,y]\n'],
     ['an anchor', 'a: &x y\n'],
     ['other spellings of true', 'a: True\n'],
     ['other spellings of null', 'a: ~\n'],
@@ -88,9 +102,9 @@ describe('parseCanonicalYaml: shapes it leaves to yaml', () => {
     ['a nested map indented by three', 'a:\n   b: x\n'],
     ['a nested map with a deeper line', 'a:\n  b: x\n    c: y\n'],
     ['a line more indented after a block', 'a:\n- x\n  y: z\n'],
-    ['a sequence item that is no scalar', 'a:\n- [x]\n'],
-    ['a map item with a bad value', 'a:\n- b: [x]\n'],
-    ['a nested map with a bad value', 'a:\n  b: [x]\n'],
+    ['a sequence item that is no scalar', 'a:\n- {x: y}\n'],
+    ['a map item with a bad value', 'a:\n- b: {x: y}\n'],
+    ['a nested map with a bad value', 'a:\n  b: {x: y}\n'],
     ['a nested map with a key alone', 'a:\n  b:\n'],
     ['a folded scalar with a blank line', 'a: >-\n  x\n\n  y\n'],
     ['a folded scalar with a blank line after it', 'a: >-\n  x\n\nb: c\n'],

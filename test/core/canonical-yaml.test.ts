@@ -252,7 +252,7 @@ describe('parseCanonicalYaml', () => {
     ['a folded scalar indented further than the writer does', 'text: >-\n    a\n    b\n'],
     ['a folded scalar followed by a blank line', 'text: >-\n  a\n\nid: x\n'],
     ['a folded scalar that keeps its final line break', 'text: >\n  a\n'],
-    ['a flow sequence', 'tags: [a, b]\n'],
+    ['a flow sequence with a quoted item', 'tags: [a, "b"]\n'],
     ['a block scalar', 'text: |\n  a\n  b\n'],
     ['a float', 'version: 1.5\n'],
     ['a large integer', 'n: 12345678901234567890\n'],
@@ -394,9 +394,38 @@ describe('parseCanonicalYaml', () => {
           .map(([k, ind, kvs]) => [`${k}:`, ...kvs.map(([kk, v]) => `${ind}${kk}: ${v}`)]),
       },
       {
+        weight: 2,
+        arbitrary: fc
+          .tuple(
+            key,
+            fc.constantFrom('  ', ' ', '   '),
+            fc.array(fc.tuple(key, fc.constantFrom('', '  ', ' ', '   '), fc.array(anyValue, { maxLength: 3 })), { maxLength: 3 }),
+          )
+          .map(([k, ind, kvs]) => [`${k}:`, ...kvs.flatMap(([kk, ind2, vs]) => [`${ind}${kk}:`, ...vs.map((v) => `${ind}${ind2}- ${v}`)])]),
+      },
+      {
         weight: 1,
         arbitrary: fc
-          .constantFrom('', '# comment', '  # indented comment', '---', '...', '%YAML 1.2', '  continued', '- item')
+          .tuple(key, fc.constantFrom(', ', ',', ' , ', ',  '), fc.array(fc.oneof(word, anyValue), { maxLength: 3 }))
+          .map(([k, sep, vs]) => [`${k}: [${vs.join(sep)}]`]),
+      },
+      {
+        weight: 2,
+        arbitrary: fc
+          .constantFrom(
+            '',
+            '# comment',
+            '  # indented comment',
+            '    # deeper comment',
+            ' #x',
+            '#',
+            '  #',
+            '---',
+            '...',
+            '%YAML 1.2',
+            '  continued',
+            '- item',
+          )
           .map((l) => [l]),
       },
     );

@@ -231,13 +231,13 @@ describe('parseYaml', () => {
     const bare = core.parseYaml('f.yaml', enc(text)).value!;
     expect(bare.data).toStrictEqual({ id: ID, text: 'Never delete data' });
     expect(bare.syntax).toBe(undefined);
-    expect(() => bare.doc).toThrow(new YamlSyntaxNotLoaded());
+    expect(() => bare.doc).toThrow(new YamlSyntaxNotLoaded('yaml'));
     expect(() => bare.lines).toThrow(YamlSyntaxNotLoaded);
-    expect(new YamlSyntaxNotLoaded().message).toBe('the yaml parser is not loaded: import src/core/parse.ts before parsing this file');
+    expect(new YamlSyntaxNotLoaded('yaml').part).toBe('yaml');
     // A file off the fast path needs the parser at once.
     expect(() => core.parseYaml('f.yaml', enc('a: b  # comment\n'))).toThrow(YamlSyntaxNotLoaded);
     // A parser that refuses what the fast path took is a bug, said as one.
-    const refusing: core.YamlSyntax = { ...YAML_SYNTAX, parseFull: () => ({ diagnostics: [] }) };
+    const refusing: core.YamlSyntax = { yaml: { ...YAML_SYNTAX.yaml!, parseFull: () => ({ diagnostics: [] }) } };
     const odd = core.parseYaml('g.yaml', enc(text), refusing).value!;
     expect(() => odd.doc).toThrow(new Error('g.yaml: the fast YAML path accepted a document that yaml refuses'));
   });

@@ -258,6 +258,30 @@ describe('read-only commands load only what reading needs', () => {
     expect(contents(urls.filter((u) => u.startsWith(`${prefix}dist/`)).map((u) => u.slice(prefix.length)))).toContain('yaml');
   });
 
+  it('a store as init writes it, with guards, loads yaml never and the regular-expression engine only for a command pattern', () => {
+    const dir = tempDir();
+    gitInit(dir);
+    expect(spawnSync(process.execPath, [BIN, 'init'], { cwd: dir, encoding: 'utf8' }).status).toBe(0);
+    const store = join(dir, '.agents');
+    const A = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    const B = '01M8KJT9G0XNWEM589ZS7FV0VV';
+    writeFileSync(join(store, 'global', `${A}.yaml`), `id: ${A}\ntext: Never write secrets\nguard:\n  write:\n    - secrets/**\n`);
+    const bundledBy = () => {
+      const { code, urls } = resolvedBy(['--store', store, 'invariant', 'list', '--format', 'json']);
+      expect(code).toBe(0);
+      const prefix = `file://${REPO}`;
+      return contents(urls.filter((u) => u.startsWith(`${prefix}dist/`)).map((u) => u.slice(prefix.length)));
+    };
+    const globs = bundledBy();
+    expect(globs).toContain('src/store');
+    expect(globs).not.toContain('yaml');
+    expect(globs).not.toContain('re2js');
+    writeFileSync(join(store, 'global', `${B}.yaml`), `id: ${B}\ntext: Never force-push\nguard:\n  command:\n    - git push .*--force\n`);
+    const patterns = bundledBy();
+    expect(patterns).toContain('re2js');
+    expect(patterns).not.toContain('yaml');
+  });
+
   it('--format yaml loads yaml for the output', () => {
     const { code, urls } = resolvedBy(['--store', '.agents.example', 'invariant', 'list', '--format', 'yaml']);
     expect(code).toBe(0);

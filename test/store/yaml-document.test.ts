@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseInvariant, parseYaml } from '../../src/core/parse-core.ts';
+import { parseInvariant, parseYaml, YamlSyntaxNotLoaded } from '../../src/core/parse-core.ts';
+import { regexProblem } from '../../src/core/guard-patterns.ts';
 import { parseYamlDocument, parseYamlDocumentNow } from '../../src/store/yaml-document.ts';
 import { REPO } from '../helpers/cli.ts';
 
@@ -32,6 +33,26 @@ describe('parseYamlDocument, the one entry point for parsing store files', () =>
     await parseYamlDocument((syntax) => parseYaml('x.yaml', FLOW, syntax));
     const now = parseYamlDocumentNow((syntax) => parseYaml('x.yaml', FLOW, syntax));
     expect(now?.value.value?.data).toEqual({ id: ID, text: 'Never delete data' });
+  });
+
+  it('asks for the regular-expression engine only for a guard with a command or content pattern', async () => {
+    const scope = { kind: 'global' } as const;
+    const file = `global/${ID}.yaml`;
+    const globs = bytes(`id: ${ID}\ntext: Never write secrets\nguard:\n  write:\n    - secrets/**\n`);
+    const command = bytes(`id: ${ID}\ntext: Never force-push\nguard:\n  command:\n    - git push .*--force\n`);
+    const broken = bytes(`id: ${ID}\ntext: Never force-push\nguard:\n  command:\n    - git push (\n`);
+    expect(parseInvariant(file, globs, scope, ID, true, undefined).value?.guard).toEqual({ write: ['secrets/**'] });
+    const missing = (() => {
+      try {
+        parseInvariant(file, command, scope, ID, true, undefined);
+      } catch (error) {
+        return error instanceof YamlSyntaxNotLoaded ? error.part : error;
+      }
+    })();
+    expect(missing).toBe('regexProblem');
+    expect(parseInvariant(file, command, scope, ID, true, { regexProblem }).value?.guard).toEqual({ command: ['git push .*--force'] });
+    const p = await parseYamlDocument((syntax) => parseInvariant(file, broken, scope, ID, true, syntax));
+    expect(p.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['guard-invalid', 5, 7]]);
   });
 
   it("passes on a parser's own errors", async () => {
