@@ -40,7 +40,11 @@ describe('parseCanonicalYaml: shapes it answers', () => {
       'reconciliation:\n  # who judges\n  actor: command\n# between\n  timeout_ms: 60000\n    # deeper\n',
       { reconciliation: { actor: 'command', timeout_ms: 60000 } },
     ],
-    ['a flow sequence of words', 'command: [node, actors/my-actor.mjs]\nempty: []\n', { command: ['node', 'actors/my-actor.mjs'], empty: [] }],
+    [
+      'a flow sequence of words',
+      'command: [node, actors/my-actor.mjs]\nempty: []\n',
+      { command: ['node', 'actors/my-actor.mjs'], empty: [] },
+    ],
     [
       "a guard's lists (sequences in a nested map)",
       'guard:\n  write:\n    - secrets/**\n  command:\n  - git push .*--force\nnext: x\n',
