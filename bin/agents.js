@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Thin shim (docs/architecture.md): calls main(argv) and sets the exit code.
-// Every argument goes to the one parser in main, except two forms that miss
+// Every argument goes to the one parser in main, except the forms that miss
 // their start-up budgets through it (docs/adr/0300-one-argument-parser.md):
-// `--version` alone, answered here from package.json, and `agents mcp` with
-// only the options its start reads, started by dist/mcp-main.js (which hands
-// anything else back to main).
+// `--version` alone, answered here from package.json, and `agents mcp`,
+// `agents validate --staged` and `agents guard hook`, started by
+// dist/direct-main.js (which hands any other form back to main).
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -23,28 +23,24 @@ async function load(file) {
   }
 }
 
-/**
- * Where the word `mcp` is when only options the MCP start-up reads come
- * before it (`agents --store DIR mcp`, as client configurations write it), or -1.
- */
-function mcpWord() {
+/** The first command word, past the options before it (`agents --store DIR mcp`, as client configurations write it). */
+function firstWord() {
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === 'mcp') return i;
     if (a === '--store') i++;
-    else if (!a.startsWith('--store=') && a !== '--no-color') return -1;
+    else if (!a.startsWith('-')) return a;
   }
-  return -1;
+  return undefined;
 }
 
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
   let code;
-  const m = mcpWord();
-  if (m >= 0) {
-    const mcp = await load('../dist/mcp-main.js');
-    if (mcp) code = await mcp.mcpMain(args.filter((_, i) => i !== m));
+  const word = firstWord();
+  if (word === 'mcp' || word === 'validate' || word === 'guard') {
+    const direct = await load('../dist/direct-main.js');
+    if (direct) code = await direct.directMain(args);
   }
   if (code === undefined && process.exitCode !== 70) {
     const cli = await load('../dist/cli.js');

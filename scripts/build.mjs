@@ -89,8 +89,8 @@ const result = await build({
   entryPoints: {
     cli: 'src/cli/main.ts',
     index: 'src/index.ts',
-    // The direct start of `agents mcp` (docs/adr/0300-one-argument-parser.md).
-    'mcp-main': 'src/cli/mcp-main.ts',
+    // The direct start of `agents mcp`, `validate --staged` and `guard hook` (docs/adr/0300-one-argument-parser.md).
+    'direct-main': 'src/cli/direct-main.ts',
     'validate-worker': 'src/validate/check-worker.ts',
   },
   outdir: 'dist',

@@ -9,7 +9,7 @@ import { VERSION } from '../present/version.ts';
  * Reports an error that ended a command and returns its exit code: user
  * errors as what, where and what to do (and the error document under
  * `--format json|yaml`); anything else as a bug (exit 70). The one catch of
- * `main` (and of `agents mcp`'s direct start, cli/mcp-main.ts) calls it.
+ * `main` (and the direct start of three forms, cli/direct-main.ts) calls it.
  */
 export async function report(io: CliIo, error: unknown, color: boolean, format: OutputFormat): Promise<number> {
   const s = makeStyle(color);

@@ -106,7 +106,7 @@ describe('start-up', () => {
     ]) {
       const { code, loaded } = loadedBy(args);
       expect(code, args.join(' ')).toBe(0);
-      expect(loaded.has('dist/mcp-main.js')).toBe(true);
+      expect(loaded.has('dist/direct-main.js')).toBe(true);
       expect(loaded.has('dist/cli.js')).toBe(false);
       const bundled = contents(loaded);
       expect(bundled).not.toContain('yargs');
@@ -117,7 +117,26 @@ describe('start-up', () => {
   });
 
   it.each([
+    [['validate', '--staged'], 'validate'],
+    [['--store', '.agents.example', 'validate', '--staged', '--no-color'], 'validate'],
+    [['guard', 'hook', '--client', 'claude'], 'guard-hook'],
+    [['--store=.agents.example', 'guard', 'hook'], 'guard-hook'],
+  ])('agents %j starts without the argument parser and loads only its command module', (args, command) => {
+    const r = traceLoads([BIN, ...args], { input: '{}' });
+    const loaded = new Set(r.dist);
+    expect(loaded.has('dist/direct-main.js')).toBe(true);
+    expect(loaded.has('dist/cli.js')).toBe(false);
+    expect(contents(loaded)).not.toContain('yargs');
+    expect(commandModules(loaded)).toEqual([`src/cli/commands/${command}.ts`]);
+  });
+
+  it.each([
     [['mcp', '--help']],
+    [['validate']],
+    [['validate', '--staged', '--format', 'json']],
+    [['validate', '--staged', '--all-files']],
+    [['guard', 'hook', '--client', 'nobody']],
+    [['guard', 'check', '--staged']],
     [['mcp', '--store', '.agents.example', '--format', 'json']],
     [['--format', 'json', '--store', '.agents.example', 'mcp']],
     [['mcp', '--bogus']],
