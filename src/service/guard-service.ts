@@ -18,10 +18,13 @@ import {
   type GuardIndex,
   type GuardVerdict,
 } from '../core/guard.ts';
-import { appendAudit, guardDir, readActivePlan, readGuardIndex, stamp, writeGuardIndex } from '../store/guard-files.ts';
+import { appendAudit, folderStamp, guardDir, readActivePlan, readGuardIndex, stamp, writeGuardIndex } from '../store/guard-files.ts';
 import { repoTop } from '../store/git-dir.ts';
 
 /** The folders and files whose stamps tell the index is current, besides each project's own. */
+/** The fixed folders that hold invariants or waivers: their files' stamps count too (folderStamp). */
+const FILE_FOLDERS = /^(?:global|plans\/[^/]+(?:\/waivers)?)$/;
+
 function fixedPaths(plan: string | null): string[] {
   const out = ['', 'config.yaml', 'extends.lock.yaml', 'global', 'projects', 'plans'];
   if (plan !== null) out.push(`plans/${plan}`, `plans/${plan}/waivers`);
@@ -90,32 +93,24 @@ export class GuardService {
 
   /**
    * The stamps the index must match: the fixed folders, each named project's
-   * folder, and each file holding a guard of those (an edit in place changes
-   * no folder, but changes the file's own stamp).
+   * folder, and the files of the folders that hold invariants and waivers (an
+   * edit in place changes no folder, but changes the file's own stamp).
    */
-  private stamps(plan: string | null, projects: Iterable<string>, ruleFiles: Iterable<string>): Record<string, string> {
+  private stamps(plan: string | null, projects: Iterable<string>): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const rel of fixedPaths(plan)) out[rel] = stamp(join(this.root, rel));
+    for (const rel of fixedPaths(plan)) out[rel] = FILE_FOLDERS.test(rel) ? folderStamp(join(this.root, rel)) : stamp(join(this.root, rel));
     for (const p of projects) {
-      out[`projects/${p}`] = stamp(join(this.root, 'projects', p));
-      out[`projects/${p}/waivers`] = stamp(join(this.root, 'projects', p, 'waivers'));
+      out[`projects/${p}`] = folderStamp(join(this.root, 'projects', p));
+      out[`projects/${p}/waivers`] = folderStamp(join(this.root, 'projects', p, 'waivers'));
     }
     // Inherited rules live in the policy sources' cache, pinned by extends.lock.yaml (a fixed stamp).
-    for (const rel of ruleFiles) if (!rel.startsWith('extends/')) out[`file:${rel}`] = stamp(join(this.root, rel));
     return out;
-  }
-
-  /** The store files of the rules that apply in these contexts ("" is no project's). */
-  private static ruleFiles(index: GuardIndex, contexts: readonly string[]): string[] {
-    const out = new Set<string>();
-    for (const c of contexts) for (const i of index.contexts[c]?.rules ?? []) out.add(index.rules[i]!.path);
-    return [...out];
   }
 
   /**
    * The guard index, from `.git/agents/guard-index.json` when every stamp that
-   * matters is unchanged (the fixed folders, and the folders and guarded files
-   * of the projects `action` touches; every one without an action), else
+   * matters is unchanged (the fixed folders, and the folders and files of the
+   * projects `action` touches; every project without an action), else
    * rebuilt from the store and saved. A one-shot command checks once; the MCP
    * server (`longLived`) on every call.
    */
@@ -129,7 +124,7 @@ export class GuardService {
         : Object.keys(stored.stamps)
             .filter((k) => k.startsWith('projects/') && !k.endsWith('/waivers'))
             .map((k) => k.slice('projects/'.length));
-      const now = this.stamps(plan, names, GuardService.ruleFiles(stored.index, ['', ...names]));
+      const now = this.stamps(plan, names);
       if (Object.entries(now).every(([k, v]) => stored.stamps[k] === v)) {
         this.#stored = stored;
         return { index: stored.index, rebuilt: false };
@@ -137,8 +132,8 @@ export class GuardService {
     }
     const { buildIndex } = await import('./guard-build.ts');
     // The folders' stamps are taken before the read: a file added while the store is read is seen by the next call.
-    const built = await buildIndex(this.root, plan, this.clock(), (names) => this.stamps(plan, names, []));
-    const stamps = { ...built.stamps, ...this.stamps(plan, [], GuardService.ruleFiles(built.index, Object.keys(built.index.contexts))) };
+    const built = await buildIndex(this.root, plan, this.clock(), (names) => this.stamps(plan, names));
+    const stamps = built.stamps;
     if (this.gitAgents !== undefined) writeGuardIndex(this.gitAgents, stamps, built.index);
     this.#stored = { stamps, index: built.index };
     return { index: built.index, rebuilt: true };

@@ -4,14 +4,14 @@
  * active plan (`active-plan`) and the audit log (`guard-audit.jsonl`).
  * None of them is ever read from or written into the store itself.
  */
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GuardIndex } from '../core/guard.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
 
 /** Bump when the index's shape changes: an index of another format is rebuilt. */
-const FORMAT = 2;
+const FORMAT = 3;
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 /** `.git/agents/` of the repository holding the store; undefined outside git (no index, no log, no active plan file). */
@@ -32,6 +32,40 @@ export function stamp(path: string): string {
   } catch {
     return '-';
   }
+}
+
+/**
+ * A folder of invariants or waivers as it looks now: its own stamp (files
+ * added, removed or renamed into it) and a digest of its files' stamps, so
+ * that a file edited in place (an editor that writes over it, a guard added
+ * to an invariant that had none) changes it too. "-" when it is absent.
+ */
+export function folderStamp(path: string): string {
+  const own = stamp(path);
+  if (own === '-') return own;
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch {
+    return own;
+  }
+  // A 53-bit string hash (two 32-bit lanes): cheap, and no crypto module to load on the hook's path.
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  const mix = (text: string) => {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      h1 = Math.imul(h1 ^ c, 2654435761);
+      h2 = Math.imul(h2 ^ c, 1597334677);
+    }
+  };
+  for (const name of names.sort()) {
+    if (!name.endsWith('.yaml')) continue;
+    mix(`${name}\0${stamp(join(path, name))}\n`);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return `${own}#${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
 }
 
 /** The index as kept: the guards, and the stamps of what they were built from. */

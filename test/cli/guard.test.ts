@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -155,6 +155,22 @@ describe('agents guard hook', () => {
     writeFileSync(join(dir, '.agents/global', `${INV2}.yaml`), guardYaml(INV2, 'Docs are generated', ['write: ["other/**"]']));
     expect(statSync(join(dir, '.agents/global')).ctimeMs).toBe(folder);
     expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+    // An edit in place that gives an invariant without a guard one (in global, then in a project) is seen too.
+    const INV3 = '01JGGEBWJTQ6P08NTXZQ7TKM4S';
+    for (const folder of ['global', 'projects/app']) {
+      const file = join(dir, '.agents', folder, `${INV3}.yaml`);
+      const target = folder === 'global' ? 'notes/a.md' : 'services/app/notes/a.md';
+      const noted = claude(dir, 'Write', { file_path: target, content: 'x' });
+      writeFileSync(file, `id: ${INV3}\ntext: Notes are written by people\n`);
+      expect((await runAgents(['guard', 'hook'], { cwd: dir, input: noted })).stdout).toBe('');
+      const folderTime = statSync(dirname(file)).ctimeMs;
+      writeFileSync(file, guardYaml(INV3, 'Notes are written by people', [`write: ["${dirname(target)}/**"]`]));
+      expect(statSync(dirname(file)).ctimeMs).toBe(folderTime);
+      const answer = JSON.parse((await runAgents(['guard', 'hook'], { cwd: dir, input: noted })).stdout);
+      expect(answer.hookSpecificOutput.permissionDecision, folder).toBe('deny');
+      expect(answer.hookSpecificOutput.permissionDecisionReason).toContain(INV3);
+      rmSync(file);
+    }
     // git commands that rewrite git's index (status, add) do not make the hook read the store again.
     git(dir, 'add', '-A');
     const kept = readFileSync(index, 'utf8');
