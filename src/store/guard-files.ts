@@ -7,6 +7,7 @@
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GuardIndex } from '../core/guard.ts';
+import { Hash53 } from '../core/hash53.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
 
@@ -49,23 +50,9 @@ export function folderStamp(path: string): string {
   } catch {
     return own;
   }
-  // A 53-bit string hash (two 32-bit lanes): cheap, and no crypto module to load on the hook's path.
-  let h1 = 0xdeadbeef;
-  let h2 = 0x41c6ce57;
-  const mix = (text: string) => {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, 2654435761);
-      h2 = Math.imul(h2 ^ c, 1597334677);
-    }
-  };
-  for (const name of names.sort()) {
-    if (!name.endsWith('.yaml')) continue;
-    mix(`${name}\0${stamp(join(path, name))}\n`);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return `${own}#${(4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36)}`;
+  const hash = new Hash53();
+  for (const name of names.sort()) if (name.endsWith('.yaml')) hash.update(`${name}\0${stamp(join(path, name))}\n`);
+  return `${own}#${hash.digest()}`;
 }
 
 /** The index as kept: the guards, and the stamps of what they were built from. */

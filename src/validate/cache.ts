@@ -3,14 +3,16 @@ import { writeAll } from '../store/atomic-write.ts';
 import { dirname, join } from 'node:path';
 import { gitDirFor } from '../store/git-dir.ts';
 import { readRegularFile } from '../store/read-file.ts';
+import type { Diagnostic } from '../core/diagnostics.ts';
 import type { FileFacts } from './file-facts.ts';
 
 /**
  * Bump when the shape of the file, of FileFacts or of a key changes: a cache
  * of another format is ignored. 4: keys are SHA-256 (content-hash.ts), no
- * longer MurmurHash3, whose collisions can be forged (3 and before).
+ * longer MurmurHash3, whose collisions can be forged (3 and before). 5: the
+ * header names the generation the whole-store checks' memo belongs to.
  */
-const FORMAT = 4;
+const FORMAT = 5;
 
 /**
  * Where the caches of a store inside a git repository live (one file for the
@@ -131,6 +133,8 @@ export class FactsCache {
     /** The cache as read ('' for none). */
     private readonly text: string,
     start: number,
+    /** A token written with each new content of the cache: the memo of the whole-store checks names the one it was made on. */
+    private generation: string,
   ) {
     this.cursor = start;
   }
@@ -141,15 +145,16 @@ export class FactsCache {
       // None yet, unreadable, or not what this tool writes (a link, a FIFO, a device, a folder, too large): start again.
       const r = readRegularFile(file, MAX_CACHE_BYTES);
       const text = r.ok ? r.bytes.toString('utf8') : '';
-      const header = `${HEADER}\t${FORMAT}\t${build}\n`;
-      if (text.startsWith(header)) return new FactsCache(file, build, text, header.length);
+      const header = `${HEADER}\t${FORMAT}\t${build}\t`;
+      const end = text.indexOf('\n');
+      if (text.startsWith(header) && end > header.length) return new FactsCache(file, build, text, end + 1, text.slice(header.length, end));
     }
-    return new FactsCache(file, build, '', 0);
+    return new FactsCache(file, build, '', 0, '');
   }
 
   /** An empty cache that is never written (`--no-cache`, or a store outside git). */
   static none(): FactsCache {
-    return new FactsCache(undefined, '', '', 0);
+    return new FactsCache(undefined, '', '', 0, '');
   }
 
   /** Whether facts are looked up and kept at all (not for `none()`). */
@@ -165,6 +170,57 @@ export class FactsCache {
   /** How many files were answered from the cache in this run. */
   get hits(): number {
     return this.hitCount;
+  }
+
+  /**
+   * Whether this run met every file of the cache, in its order, with the same
+   * bytes, and no other: the files are exactly those the cache was written
+   * for. Known once every file has been looked up.
+   */
+  get unchanged(): boolean {
+    return this.enabled && !this.empty && !this.changed && !this.repeated && this.index === undefined && this.cursor >= this.text.length;
+  }
+
+  /** The memo of the whole-store checks (`memoFor`), read on first use. */
+  private memo: { generation: string; listing: string; checks: Record<string, Diagnostic[]> } | undefined;
+  /** What this run found, to memoize for the listing `memoListing`. */
+  private found: Record<string, Diagnostic[]> | undefined;
+  private memoListing = '';
+
+  /**
+   * The diagnostics a whole-store check found on these very files (the same
+   * bytes at the same paths, `unchanged`) and this listing of the tree, when
+   * an earlier run kept them; undefined otherwise.
+   */
+  memoized(check: string, listing: string): Diagnostic[] | undefined {
+    if (!this.unchanged || this.file === undefined) return undefined;
+    if (this.memo === undefined) {
+      const r = readRegularFile(`${this.file}.checks`, MAX_CACHE_BYTES);
+      let memo: unknown;
+      try {
+        memo = r.ok ? JSON.parse(r.bytes.toString('utf8')) : undefined;
+      } catch {
+        memo = undefined;
+      }
+      const m = memo as FactsCache['memo'];
+      this.memo =
+        m && typeof m.generation === 'string' && typeof m.listing === 'string' && typeof m.checks === 'object'
+          ? m
+          : { generation: '', listing: '', checks: {} };
+    }
+    if (this.memo.generation !== this.generation || this.memo.listing !== listing) return undefined;
+    const found = this.memo.checks[check];
+    return Array.isArray(found) ? found : undefined;
+  }
+
+  /** Keeps what a whole-store check found on this run's files and `listing`, written by `save`. */
+  keep(check: string, listing: string, found: readonly Diagnostic[]): void {
+    if (!this.enabled || this.file === undefined) return;
+    if (this.found === undefined || this.memoListing !== listing) {
+      this.found = {};
+      this.memoListing = listing;
+    }
+    this.found[check] = [...found];
   }
 
   /** Start of the line of `path`: at the cursor (the usual case), else from the index. */
@@ -270,16 +326,20 @@ export class FactsCache {
   save(): void {
     if (this.file === undefined) return;
     // Unchanged: every line was met in order, none was added, and the last one ended the file.
-    if (!this.changed && !this.repeated && this.index === undefined && this.cursor >= this.text.length) return;
-    // Unique per run, so a temporary left by a crash never stands in the way.
-    const tmp = `${this.file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
-    let fd: number | undefined;
-    let created = false;
-    try {
-      mkdirSync(dirname(this.file), { recursive: true });
-      // Exclusive: never through a link or into a FIFO someone left at that name.
-      fd = openSync(tmp, 'wx');
-      created = true;
+    if (this.changed || this.repeated || this.index !== undefined || this.cursor < this.text.length) this.saveFacts(this.file);
+    this.saveMemo(this.file);
+  }
+
+  /** The memo of this run's whole-store checks, for the generation the cache file now holds. */
+  private saveMemo(file: string): void {
+    if (this.found === undefined) return;
+    const text = JSON.stringify({ generation: this.generation, listing: this.memoListing, checks: this.found });
+    replaceFile(`${file}.checks`, (fd) => writeAll(fd, text));
+  }
+
+  private saveFacts(file: string): void {
+    this.generation = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
+    replaceFile(file, (fd) => {
       // A path met twice: its last facts, at its last place.
       let last: Map<string, number> | undefined;
       if (this.repeated) {
@@ -287,7 +347,7 @@ export class FactsCache {
         for (let i = 0; i < this.used.length; i += 3) last.set(this.used[i] as string, i);
       }
       // Written in pieces: no array of every line, nor one string of the whole cache, at once.
-      let chunk = `${HEADER}\t${FORMAT}\t${this.build}\n`;
+      let chunk = `${HEADER}\t${FORMAT}\t${this.build}\t${this.generation}\n`;
       for (let i = 0; i < this.used.length; i += 3) {
         const path = this.used[i] as string;
         if (last && last.get(path) !== i) continue;
@@ -307,13 +367,32 @@ export class FactsCache {
         }
       }
       writeAll(fd, chunk);
-      closeSync(fd);
-      fd = undefined;
-      renameSync(tmp, this.file);
-    } catch {
-      if (fd !== undefined) closeSync(fd);
-      // Only a temporary this run made (none when the exclusive open failed).
-      if (created) rmSync(tmp, { force: true });
-    }
+    });
+  }
+}
+
+/**
+ * Replaces `file` with what `write` writes: a temporary file renamed into
+ * place, so a reader never sees half of it; failures are ignored (a cache
+ * only ever saves time).
+ */
+function replaceFile(file: string, write: (fd: number) => void): void {
+  // Unique per run, so a temporary left by a crash never stands in the way.
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  let fd: number | undefined;
+  let created = false;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    // Exclusive: never through a link or into a FIFO someone left at that name.
+    fd = openSync(tmp, 'wx');
+    created = true;
+    write(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, file);
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    // Only a temporary this run made (none when the exclusive open failed).
+    if (created) rmSync(tmp, { force: true });
   }
 }

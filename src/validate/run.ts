@@ -136,6 +136,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   const progress = options.onProgress ? { onProgress: options.onProgress } : {};
   const shared = {
     cache,
+    // --fix amends its report after the checks: what it found is not what the fixed files hold.
+    memo: !options.fix,
     repoFiles,
     now,
     // Hook mode: the checks across files look only at what the changed paths can take part in (docs/validation.md).

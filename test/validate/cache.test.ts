@@ -148,18 +148,18 @@ describe('the validation cache', () => {
     // A cache of another build that says the broken file is fine.
     mkdirSync(cacheDir, { recursive: true });
     const liar = `global/${A}.yaml\t${contentHash(bytes)}\tAAAAAAAAAAAAAAAA\n`;
-    writeFileSync(cacheFile, `agents validate cache\t4\tother-build\n${liar}`);
+    writeFileSync(cacheFile, `agents validate cache\t5\tother-build\tg1\n${liar}`);
     expect(await check(store, cacheDir)).toBe(plain);
     // Nor one of an older format, even with a line keyed as today's format keys it.
-    for (const old of [3, 2, 1]) {
+    for (const old of [4, 3, 2, 1]) {
       writeFileSync(cacheFile, `agents validate cache\t${old}\ttest-build\n${liar}`);
       expect(await check(store, cacheDir)).toBe(plain);
     }
-    expect(readFileSync(cacheFile, 'utf8').startsWith('agents validate cache\t4\ttest-build\n')).toBe(true);
+    expect(readFileSync(cacheFile, 'utf8')).toMatch(/^agents validate cache\t5\ttest-build\t\S+\n/);
     // Garbage, a damaged line, an empty file, a folder where the file should be.
     for (const junk of [
       '\u0000\u0001garbage',
-      `agents validate cache\t4\ttest-build\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`,
+      `agents validate cache\t5\ttest-build\tg1\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`,
       '',
     ]) {
       writeFileSync(cacheFile, junk);
@@ -178,7 +178,7 @@ describe('the validation cache', () => {
     // A cache in which both files claim one digest.
     const lines = Object.entries(files).map(([path, text]) => `${path}\t${contentHash(new TextEncoder().encode(text))}\tAAAAAAAAAAAAAAAA`);
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t4\ttest-build\n${lines.join('\n')}\n`);
+    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t5\ttest-build\tg1\n${lines.join('\n')}\n`);
     expect(await check(store, cacheDir)).toBe(plain);
   });
 
@@ -217,9 +217,62 @@ describe('the validation cache', () => {
       expect(r.stderr).toBe('');
     }
     const lines = readFileSync(join(repo, '.git/agents/validate-worktree.cache'), 'utf8').split('\n');
-    expect(lines[0]).toMatch(/^agents validate cache\t4\t/);
+    expect(lines[0]).toMatch(/^agents validate cache\t5\t/);
     expect(lines.filter((l) => l.startsWith('global/'))).toHaveLength(4);
     expect(readdirSync(join(repo, '.git/agents')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('the memo of the whole-store checks', () => {
+  /** Puts a finding the checks would never make into the memo the last run kept, for every check it kept. */
+  const plant = (cacheDir: string) => {
+    const file = `${cacheFileIn(cacheDir, false)}.checks`;
+    const memo = JSON.parse(readFileSync(file, 'utf8'));
+    expect(Object.keys(memo.checks).sort()).toEqual(['duplicates', 'ids', 'near-duplicates', 'overrides', 'shadows']);
+    memo.checks['near-duplicates'] = [
+      { code: 'near-duplicate', severity: 'warning', file: `global/${A}.yaml`, line: 1, col: 1, message: 'planted' },
+    ];
+    writeFileSync(file, JSON.stringify(memo));
+  };
+  const planted = (json: string) => (JSON.parse(json).diagnostics as { message: string }[]).some((d) => d.message === 'planted');
+
+  it('answers while the files and the listing are the same, and never once either changed', async () => {
+    const files = {
+      [`global/${A}.yaml`]: good(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: good(B, 'Never delete production data.'),
+    };
+    const { store, cacheDir } = repoStore(files);
+    const plain = await check(store, undefined);
+    expect(JSON.parse(plain).diagnostics.map((d: { code: string }) => d.code)).toEqual(['near-duplicate']);
+    // The first run keeps the memo; the second answers from it, with the same report.
+    expect(await check(store, cacheDir)).toBe(plain);
+    expect(await check(store, cacheDir)).toBe(plain);
+    plant(cacheDir);
+    expect(planted(await check(store, cacheDir))).toBe(true);
+    // A file edited: every check runs again.
+    writeFileSync(join(store, `global/${B}.yaml`), good(B, 'Never delete production data!'));
+    expect(planted(await check(store, cacheDir))).toBe(false);
+    plant(cacheDir);
+    // A file the content checks do not read, added: the listing differs.
+    writeFileSync(join(store, 'README.md'), 'notes\n');
+    expect(planted(await check(store, cacheDir))).toBe(false);
+    plant(cacheDir);
+    rmSync(join(store, 'README.md'));
+    // Another file removed.
+    rmSync(join(store, `global/${A}.yaml`));
+    expect(planted(await check(store, cacheDir))).toBe(false);
+  });
+
+  it('is neither used nor kept by --fix, whose report is amended after the checks', async () => {
+    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Keep a backup') });
+    await check(store, cacheDir);
+    await check(store, cacheDir);
+    plant(cacheDir);
+    const fixed = await runValidate({ store, cwd: store, fix: true, cache: { dir: cacheDir, build: 'test-build' } }, deps);
+    expect(fixed.diagnostics.some((d) => d.message === 'planted')).toBe(false);
+    expect(fixed.fixes.map((f) => f.action)).toEqual(['add-modeline']);
+    // The fixed file's facts were amended; no memo of the report before the fix answers for it.
+    expect(planted(await check(store, cacheDir))).toBe(false);
   });
 });
 

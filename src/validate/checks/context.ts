@@ -19,6 +19,13 @@ export interface ValidateOptions {
   /** Facts of files checked in earlier runs (see cache.ts); absent: every file is parsed and checked. */
   cache?: FactsCache;
   /**
+   * Whether the findings of the whole-store checks that read nothing but the
+   * store's files are kept with the cache and reused while the files and the
+   * listing are the same (not for `--fix`, whose report is amended after the
+   * checks run).
+   */
+  memo?: boolean;
+  /**
    * The repository's files (relative to its top) that projects' paths are
    * matched against, asked for only when some project.yaml has paths;
    * undefined when they cannot be known (no git repository, a revision).
@@ -97,5 +104,7 @@ export type Check =
       name: string;
       codes: readonly DiagnosticCode[];
       stage: 'content';
+      /** Reads nothing but the store's files (no clock, no process, no repository outside the store): its findings may be memoized. */
+      pure?: boolean;
       run: (ctx: ContentContext) => Diagnostic[] | Promise<Diagnostic[]>;
     };

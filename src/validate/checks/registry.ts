@@ -35,19 +35,33 @@ export const CHECKS: readonly Check[] = [
     run: (c) => checkSchemaCopies(c.source, c.tree, c.entries, c.cache),
   },
   // checkIds (ids.ts) also finds the ids in use, which later checks and the report need: it runs once, through the context.
-  { name: 'ids', codes: ['id-reused'], stage: 'content', run: (c) => c.ids().diagnostics },
-  { name: 'duplicates', codes: ['duplicate-text'], stage: 'content', run: async (c) => checkDuplicates(await c.shared(), c.located) },
-  { name: 'shadows', codes: ['shadowed'], stage: 'content', run: async (c) => checkShadows(await c.shared(), c.plans, c.located) },
+  { name: 'ids', codes: ['id-reused'], stage: 'content', pure: true, run: (c) => c.ids().diagnostics },
+  {
+    name: 'duplicates',
+    codes: ['duplicate-text'],
+    stage: 'content',
+    pure: true,
+    run: async (c) => checkDuplicates(await c.shared(), c.located),
+  },
+  {
+    name: 'shadows',
+    codes: ['shadowed'],
+    stage: 'content',
+    pure: true,
+    run: async (c) => checkShadows(await c.shared(), c.plans, c.located),
+  },
   {
     name: 'overrides',
     codes: ['overrides-unknown', 'overrides-text'],
     stage: 'content',
+    pure: true,
     run: (c) => checkOverrides(c.jobs, c.facts, c.located),
   },
   {
     name: 'near-duplicates',
     codes: ['near-duplicate'],
     stage: 'content',
+    pure: true,
     run: (c) => checkNearDuplicates(c.jobs, c.facts, c.plans, c.located, c.options.touches),
   },
   {
