@@ -1,7 +1,7 @@
 import type { Parsed } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
 import { checkSchema, diagAt, fileIdMismatch, keyOffset, parseYaml, plainTextDiagnostics, type YamlSyntax } from './parse-core.ts';
-import type { DecisionNode, EnforcementRun, RecordValue, Violation } from './records.ts';
+import type { DecisionNode, EnforcementRun, RecordValue, Violation } from './record-types.ts';
 import type { SchemaName } from './schema-docs.ts';
 
 // Plan records read from their bytes through parse-core, which does not import

@@ -8,7 +8,7 @@ import { GuardMatchers } from '../core/guard.ts';
 import { compileRegex } from '../core/guard-patterns.ts';
 import { clientAnswer, type GuardClient } from '../core/guard-clients.ts';
 import { GuardService } from '../service/guard-service.ts';
-import type { ToolContext, ToolDef } from './tools.ts';
+import type { ToolContext, ToolDef } from './tool.ts';
 
 /** One guard service a store, kept for the server's life: its index and compiled patterns stay in memory between calls. */
 const services = new WeakMap<ToolContext['service'], { guard: GuardService; matchers: GuardMatchers }>();

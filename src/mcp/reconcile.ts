@@ -2,7 +2,7 @@ import { UsageError } from '../core/errors.ts';
 import type { ActorRequest } from '../core/records.ts';
 import { PROMPT_VERSION, promptText, readModelAnswer, reconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { Actor } from '../enforce/actors.ts';
-import type { ToolContext, ToolDef } from './tools.ts';
+import type { ToolContext, ToolDef } from './tool.ts';
 
 /**
  * Reconciliation over MCP (docs/mcp.md): the `reconcile_plan` prompt hands the connected

@@ -2,7 +2,8 @@ import { UsageError } from '../core/errors.ts';
 import { isName, isUlid, truncate } from '../core/names.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import { effectiveMarkdown, PRECEDENCE_LINE } from '../present/effective.ts';
-import { effectiveFor, type ToolContext } from './tools.ts';
+import type { ToolContext } from './tool.ts';
+import { effectiveFor } from './tools.ts';
 
 /**
  * Resources (docs/mcp.md): the effective set of each project and each plan,

@@ -23,7 +23,7 @@ import { diagnosticsJson, errorLines } from '../present/diagnostics.ts';
 import { VERSION } from '../present/version.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { Target } from './resources.ts';
-import type { ToolContext, ToolDef } from './tools.ts';
+import type { ToolContext, ToolDef } from './tool.ts';
 import { StoreWatcher } from './watch.ts';
 
 export interface McpOptions {

@@ -20,33 +20,10 @@ import { VIOLATION_SCHEMA, violationJson } from '../present/violation.ts';
 import { makeStyle } from '../core/style.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import { PlanService } from '../service/plan-service.ts';
-import { checkArgs, prepareArgs, type InputSchema } from './args.ts';
+import { checkArgs, prepareArgs } from './args.ts';
 import { reconcileTools } from './reconcile.ts';
 import { CHECK_ACTION } from './check-action.ts';
-
-/** What a tool answers: data for `structuredContent`, and the same for a person (or a model) to read. */
-export interface ToolAnswer {
-  data: Record<string, unknown>;
-  text: string;
-}
-
-export interface ToolContext {
-  service: InvariantService;
-  plans: PlanService;
-  /** The MCP client, `name/version`, when it said (kept as the model of a run it records). */
-  client?: () => string | undefined;
-}
-
-export interface ToolDef {
-  name: string;
-  title: string;
-  description: string;
-  /** Writes to the store: listed always, callable only when writing is allowed. */
-  writes: boolean;
-  inputSchema: InputSchema;
-  outputSchema: Record<string, unknown>;
-  run: (args: Record<string, string | boolean>, ctx: ToolContext) => Promise<ToolAnswer>;
-}
+import type { ToolAnswer, ToolContext, ToolDef } from './tool.ts';
 
 const str = (description: string, extra: Record<string, unknown> = {}) => ({
   type: 'string' as const,

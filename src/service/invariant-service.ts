@@ -6,6 +6,7 @@ import { discoverStore } from '../store/discover.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { defaultDeps, type ServiceDeps } from './deps.ts';
 import * as adding from './invariants/add.ts';
+import type { InvariantContext } from './invariants/context.ts';
 import * as editing from './invariants/edit.ts';
 import * as lookup from './invariants/lookup.ts';
 import * as moving from './invariants/move.ts';
@@ -36,7 +37,7 @@ export type * from './invariants/types.ts';
  * agent runtimes that embed the library all go through it. Each method hands over to the module of its
  * use case under invariants/ (lookups, projects, add, edit, move and remove, queries).
  */
-export class InvariantService {
+export class InvariantService implements InvariantContext {
   readonly source: TreeSource;
   readonly deps: ServiceDeps;
 

@@ -6,6 +6,7 @@ import type { Actor } from '../enforce/actors.ts';
 import { loadConfig } from '../store/config.ts';
 import './ids.ts';
 import { InvariantService, type OpenOptions } from './invariant-service.ts';
+import type { PlanContext } from './plans/context.ts';
 import * as queries from './plans/queries.ts';
 import * as strategizing from './plans/strategize.ts';
 import * as syncing from './plans/sync.ts';
@@ -32,7 +33,7 @@ export type * from './plans/types.ts';
  * waivers. One method each, handing over to the module of its use case under
  * plans/; the CLI and embedding runtimes call them.
  */
-export class PlanService {
+export class PlanService implements PlanContext {
   constructor(readonly invariants: InvariantService) {}
 
   static open(options: OpenOptions = {}): PlanService {

@@ -9,7 +9,7 @@ import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { removeFile, writeFileAtomic } from '../store/atomic-write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
-import type { Fix } from './fix.ts';
+import type { Fix } from './result.ts';
 
 /** `text` with `id: ID` as its first key: after the leading comments (the modeline) and a `---`, keeping the file's line ends. */
 export function withId(text: string, id: string): string {

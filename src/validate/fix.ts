@@ -10,19 +10,8 @@ import { ReplaceBatch } from '../store/replace-batch.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { missingModeline, modelineSchema } from './check-file.ts';
 import { assignId } from './fix-ids.ts';
+import type { Fix } from './result.ts';
 import type { ValidateReport } from './validate-tree.ts';
-
-/** One change `--fix` made (or declined to make, with the reason). */
-export interface Fix {
-  file: string;
-  action: 'add-modeline' | 'rename' | 'add-id' | 'remove-temporary' | 'remove-stale-lock' | 'remove-bad-lock';
-  /** For a rename: the new store-relative path. */
-  to?: string;
-  done: boolean;
-  message: string;
-  /** Set when the file system refused the write (a full disk, no permission): the run must not exit 0. */
-  failed?: true;
-}
 
 export interface FixOptions {
   /** Whether a process of this host is still running (it may still own its temporary file). */

@@ -1,6 +1,17 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { Severity } from '../core/model.ts';
-import type { Fix } from './fix.ts';
+
+/** One change `--fix` made (or declined to make, with the reason). */
+export interface Fix {
+  file: string;
+  action: 'add-modeline' | 'rename' | 'add-id' | 'remove-temporary' | 'remove-stale-lock' | 'remove-bad-lock';
+  /** For a rename: the new store-relative path. */
+  to?: string;
+  done: boolean;
+  message: string;
+  /** Set when the file system refused the write (a full disk, no permission): the run must not exit 0. */
+  failed?: true;
+}
 
 /** What one `agents validate` run found, ready for a formatter. */
 export interface ValidationResult {

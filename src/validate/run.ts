@@ -8,8 +8,7 @@ import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { validateTree, type ValidateReport } from './validate-tree.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
 import type { FileFacts } from './file-facts.ts';
-import type { Fix } from './fix.ts';
-import type { ValidationResult } from './result.ts';
+import type { Fix, ValidationResult } from './result.ts';
 
 export interface RunValidateOptions {
   /** Absolute path of the store. */

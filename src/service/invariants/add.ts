@@ -6,7 +6,7 @@ import { type AddCheck, checkNewInvariant, shadowInfo } from '../../core/shadow.
 import { readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
-import type { InvariantService } from '../invariant-service.ts';
+import type { InvariantContext } from './context.ts';
 import { relatedSnapshot } from './related.ts';
 import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, nearAmong, requireValid } from './rules.ts';
 import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
@@ -15,7 +15,7 @@ import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
  * Adds an invariant. Refuses (exit 1) a text whose key equals one already in
  * the same scope; the check and the write happen under the scope's lock.
  */
-export async function add(svc: InvariantService, input: AddInput): Promise<AddResult> {
+export async function add(svc: InvariantContext, input: AddInput): Promise<AddResult> {
   const scope = await svc.resolveScope(input.scope);
   const text = checkText(input.text);
   const severity = checkSeverity(input.severity ?? 'error');
@@ -109,7 +109,7 @@ export async function add(svc: InvariantService, input: AddInput): Promise<AddRe
  * by. Never writes; invalid files are skipped (the add itself re-checks its
  * scope under the lock).
  */
-export async function addContext(svc: InvariantService, input: ScopeInput | Scope): Promise<AddContext> {
+export async function addContext(svc: InvariantContext, input: ScopeInput | Scope): Promise<AddContext> {
   const scope = await svc.resolveScope(input);
   const snap = await relatedSnapshot(svc, scope);
   if (scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(scope)], snap);
@@ -117,7 +117,7 @@ export async function addContext(svc: InvariantService, input: ScopeInput | Scop
 }
 
 /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */
-export async function checkAdd(svc: InvariantService, input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
+export async function checkAdd(svc: InvariantContext, input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
   const context = await svc.addContext(input.scope);
   return checkNewInvariant(context.scope, cleanText(input.text), context.invariants, context.plans);
 }

@@ -6,7 +6,7 @@ import { truncate } from '../../core/names.ts';
 import { textKey } from '../../core/normalise.ts';
 import { readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
-import type { InvariantService } from '../invariant-service.ts';
+import type { InvariantContext } from './context.ts';
 import { readOne } from './lookup.ts';
 import { relations } from './related.ts';
 import { checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
@@ -18,7 +18,7 @@ import type { EditInput, EditResult } from './types.ts';
  * under the scope's lock, written atomically in place; the id, the file and
  * the provenance stay. An edit that changes nothing writes nothing.
  */
-export async function edit(svc: InvariantService, input: EditInput): Promise<EditResult> {
+export async function edit(svc: InvariantContext, input: EditInput): Promise<EditResult> {
   const found = await svc.resolveId(input.id);
   const text = input.text !== undefined ? checkText(input.text) : undefined;
   const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;
@@ -123,7 +123,7 @@ export async function edit(svc: InvariantService, input: EditInput): Promise<Edi
 }
 
 /** An `overrides` must name an invariant of the same text (docs/store-format.md); a usage error otherwise, before anything is written. */
-export async function checkOverride(svc: InvariantService, inv: ScopedInvariant): Promise<void> {
+export async function checkOverride(svc: InvariantContext, inv: ScopedInvariant): Promise<void> {
   const target = await readOne(svc, await svc.resolveId(inv.overrides!), 'read');
   if (textKey(target.text) !== textKey(inv.text)) {
     throw new UsageError(

@@ -5,12 +5,12 @@ import { classifyPath } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
 import { readEntries, readFolders } from '../../store/read.ts';
-import type { InvariantService } from '../invariant-service.ts';
+import type { InvariantContext } from './context.ts';
 import { requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
 
 /** Reads one plan's plan.yaml; unknown plans are a usage error. */
-export async function readPlan(svc: InvariantService, idOrPrefix: string): Promise<Plan> {
+export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promise<Plan> {
   const planId = isUlid(idOrPrefix) ? idOrPrefix : await svc.resolvePlanId(idOrPrefix);
   const snap = await readFolders(svc.source, [`plans/${planId}`]);
   const plan = snap.plans.get(planId);
@@ -29,7 +29,7 @@ export async function readPlan(svc: InvariantService, idOrPrefix: string): Promi
 
 /** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
 export async function resolveId(
-  svc: InvariantService,
+  svc: InvariantContext,
   prefix: string,
   options: { inherited?: boolean } = {},
 ): Promise<{ id: string; path: string; scope: Scope }> {
@@ -76,7 +76,7 @@ export async function resolveId(
 }
 
 /** The full id of the plan an id or a unique prefix (≥ 4 characters) names. */
-export async function resolvePlanId(svc: InvariantService, prefix: string): Promise<string> {
+export async function resolvePlanId(svc: InvariantContext, prefix: string): Promise<string> {
   const wanted = normalisePrefix(prefix);
   const entries = await svc.source.list('plans', { recursive: false });
   // A linked plans/ or plan folder is an invalid store (exit 3), not an unknown plan.
@@ -92,13 +92,13 @@ export async function resolvePlanId(svc: InvariantService, prefix: string): Prom
 }
 
 /** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */
-export async function resolveScope(svc: InvariantService, input: ScopeInput | Scope): Promise<Scope> {
+export async function resolveScope(svc: InvariantContext, input: ScopeInput | Scope): Promise<Scope> {
   if ('plan' in input && !isUlid(input.plan)) return toScope({ plan: await svc.resolvePlanId(input.plan) });
   return toScope(input);
 }
 
 /** Every invariant id and plan id in the store, for abbreviating ids in output (core/id-prefix.ts). */
-export async function abbreviations(svc: InvariantService): Promise<IdAbbreviations> {
+export async function abbreviations(svc: InvariantContext): Promise<IdAbbreviations> {
   const ids: string[] = [];
   for (const entry of await svc.source.list('', { recursive: true })) {
     const kind = classifyPath(entry.path);
@@ -110,7 +110,7 @@ export async function abbreviations(svc: InvariantService): Promise<IdAbbreviati
 
 /** The invariant file of `found`, read and valid (exit 3 naming the file otherwise). */
 export async function readOne(
-  svc: InvariantService,
+  svc: InvariantContext,
   found: { id: string; path: string; scope: Scope },
   what: string,
 ): Promise<ScopedInvariant> {

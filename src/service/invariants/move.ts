@@ -4,7 +4,7 @@ import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFo
 import { textKey } from '../../core/normalise.ts';
 import { readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
-import type { InvariantService } from '../invariant-service.ts';
+import type { InvariantContext } from './context.ts';
 import { readOne } from './lookup.ts';
 import { relations } from './related.ts';
 import { requireValid } from './rules.ts';
@@ -17,7 +17,7 @@ import type { MoveResult, ScopeInput } from './types.ts';
  * written before the old one is removed, so a crash never loses it.
  */
 export async function move(
-  svc: InvariantService,
+  svc: InvariantContext,
   idOrPrefix: string,
   to: ScopeInput | Scope,
   options: { commit?: boolean } = {},
@@ -100,7 +100,7 @@ export async function move(
 
 /** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
 export async function remove(
-  svc: InvariantService,
+  svc: InvariantContext,
   idOrPrefix: string,
   options: { commit?: boolean } = {},
 ): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {

@@ -3,11 +3,11 @@ import { closestNames, didYouMean, isCloseName } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
 import { isName } from '../../core/names.ts';
 import { readAllPlans } from '../../store/read.ts';
-import type { InvariantService } from '../invariant-service.ts';
+import type { InvariantContext } from './context.ts';
 import type { ScopeCatalog } from './types.ts';
 
 /** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
-export async function projectNames(svc: InvariantService): Promise<string[]> {
+export async function projectNames(svc: InvariantContext): Promise<string[]> {
   return (await svc.source.list('projects', { recursive: false }))
     .filter((e) => e.type === 'dir')
     .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
@@ -20,7 +20,7 @@ export async function projectNames(svc: InvariantService): Promise<string[]> {
  * closest existing ones: a typo must never read as an empty project and
  * hand out a silently shortened set.
  */
-export async function requireProject(svc: InvariantService, project: string, options: { writing?: boolean } = {}): Promise<void> {
+export async function requireProject(svc: InvariantContext, project: string, options: { writing?: boolean } = {}): Promise<void> {
   const known = await svc.projectNames();
   if (known.includes(project)) return;
   // The names `invariant add` would take for a typo of this one (checkNewProject): suggested here too, and the
@@ -44,7 +44,7 @@ export async function requireProject(svc: InvariantService, project: string, opt
  * edits, or equal ignoring case and separators) is refused as a likely
  * typo unless `confirmed` (`--new-project`).
  */
-export async function checkNewProject(svc: InvariantService, project: string, confirmed: boolean): Promise<string | undefined> {
+export async function checkNewProject(svc: InvariantContext, project: string, confirmed: boolean): Promise<string | undefined> {
   const known = await svc.projectNames();
   if (known.includes(project)) return undefined;
   const close = known.filter((k) => isCloseName(project, k));
@@ -62,7 +62,7 @@ export async function checkNewProject(svc: InvariantService, project: string, co
 }
 
 /** The projects, action templates and plans that exist (folders with valid names). */
-export async function scopes(svc: InvariantService): Promise<ScopeCatalog> {
+export async function scopes(svc: InvariantContext): Promise<ScopeCatalog> {
   const dirs = async (dir: string): Promise<string[]> =>
     (await svc.source.list(dir, { recursive: false }))
       .filter((e) => e.type === 'dir')

@@ -4,13 +4,13 @@ import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
 import { type WaiverScope, waiverFolder } from '../../core/waivers.ts';
 import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
-import type { InvariantService } from '../invariant-service.ts';
 import { compileFilter, filterByRegex } from '../regex.ts';
+import type { InvariantContext } from './context.ts';
 import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
 import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
 
 /** Invariants of one scope, or of the whole store; active ones unless `all`. */
-export async function list(svc: InvariantService, options: ListOptions = {}): Promise<ListedInvariant[]> {
+export async function list(svc: InvariantContext, options: ListOptions = {}): Promise<ListedInvariant[]> {
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
   const scope = options.scope ? await svc.resolveScope(options.scope) : undefined;
   if (scope?.kind === 'plan') await svc.readPlan(scope.plan);
@@ -31,7 +31,7 @@ export async function list(svc: InvariantService, options: ListOptions = {}): Pr
 
 /** The effective set of a project or a plan (docs/resolution.md), reading only the folders it needs. */
 export async function effective(
-  svc: InvariantService,
+  svc: InvariantContext,
   target: { project: string } | { plan: string },
   options: { pattern?: string } = {},
 ): Promise<EffectiveResult> {
@@ -75,7 +75,7 @@ export async function effective(
  * when config.yaml has no `extends`. A pin missing from the cache is exit 2
  * naming `agents extends fetch`; an invalid file in a source is exit 3.
  */
-export async function inherited(svc: InvariantService): Promise<ScopedInvariant[]> {
+export async function inherited(svc: InvariantContext): Promise<ScopedInvariant[]> {
   // A look at config.yaml's text first: a store without `extends` loads and parses nothing more.
   const config = (await svc.source.read(['config.yaml'])).get('config.yaml');
   if (!config?.ok || !/^extends\s*:/m.test(new TextDecoder().decode(config.bytes))) return [];
@@ -94,7 +94,7 @@ export async function inherited(svc: InvariantService): Promise<ScopedInvariant[
  * of them holds a waivers/ folder.
  */
 export async function waiversOf(
-  svc: InvariantService,
+  svc: InvariantContext,
   target: Target,
   listed?: readonly { path: string; type: string }[],
 ): Promise<WaiverState[]> {
@@ -110,7 +110,7 @@ export async function waiversOf(
 }
 
 /** Everything about one invariant, with where it applies and what it shadows. */
-export async function show(svc: InvariantService, idOrPrefix: string): Promise<ShowResult> {
+export async function show(svc: InvariantContext, idOrPrefix: string): Promise<ShowResult> {
   const found = await svc.resolveId(idOrPrefix, { inherited: true });
   const snap = await readStore(svc.source);
   // The copies of the policy sources take part in shadowing as in every effective set.

@@ -2,12 +2,12 @@
 import { type Scope, type ScopedInvariant, scopeFolder } from '../../core/model.ts';
 import { shadowInfo } from '../../core/shadow.ts';
 import { type StoreSnapshot, emptySnapshot, readAllPlans, readFolders, readStore } from '../../store/read.ts';
-import type { InvariantService } from '../invariant-service.ts';
+import type { InvariantContext } from './context.ts';
 import { nearAmong } from './rules.ts';
 import type { NearMatch } from './types.ts';
 
 /** The folders whose invariants can shadow, or be shadowed by, one in `scope`. */
-export async function relatedSnapshot(svc: InvariantService, scope: Scope): Promise<StoreSnapshot> {
+export async function relatedSnapshot(svc: InvariantContext, scope: Scope): Promise<StoreSnapshot> {
   switch (scope.kind) {
     case 'action':
       return emptySnapshot();
@@ -28,7 +28,7 @@ export async function relatedSnapshot(svc: InvariantService, scope: Scope): Prom
 
 /** What an invariant in `scope` shadows, is shadowed by and nearly repeats: best effort over readable files. */
 export async function relations(
-  svc: InvariantService,
+  svc: InvariantContext,
   inv: ScopedInvariant,
 ): Promise<{ shadows: ScopedInvariant[]; shadowedBy: ScopedInvariant[]; near: NearMatch[] }> {
   const related = await relatedSnapshot(svc, inv.scope);

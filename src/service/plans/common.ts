@@ -8,7 +8,7 @@ import { type PlanRecords, readPlanRecords } from '../../store/read-records.ts';
 import { emptySnapshot } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import { requireValid } from '../invariants/rules.ts';
-import type { PlanService } from '../plan-service.ts';
+import type { PlanContext } from './context.ts';
 
 /** `sha256:<hex>` of an effective set (docs/plans.md): node:crypto loads only for the commands that need it. */
 export async function setDigest(invariants: readonly ScopedInvariant[]): Promise<string> {
@@ -22,12 +22,12 @@ export function timestamp(d: Date): string {
 }
 
 /** The plan an id or unique prefix names, read (exit 2 unknown, exit 3 invalid). */
-export async function planById(svc: PlanService, prefix: string): Promise<Plan> {
+export async function planById(svc: PlanContext, prefix: string): Promise<Plan> {
   return svc.invariants.readPlan(await svc.resolvePlanId(prefix));
 }
 
 /** A plan's records (decisions, enforcement runs, violations), or exit 3 when one is invalid. */
-export async function planRecords(svc: PlanService, planId: string, kinds?: readonly RecordKind[]): Promise<PlanRecords> {
+export async function planRecords(svc: PlanContext, planId: string, kinds?: readonly RecordKind[]): Promise<PlanRecords> {
   const records = await readPlanRecords(svc.invariants.source, planId, kinds);
   requireValid({ ...emptySnapshot(), diagnostics: records.diagnostics }, `read the records of plan ${planId}`);
   return records;
@@ -38,7 +38,7 @@ export async function planRecords(svc: PlanService, planId: string, kinds?: read
  * commit of a policy source (from the cache) for `source:ns/name`
  * (docs/extends.md). An unknown source is exit 2.
  */
-export async function actionTree(svc: PlanService, ref: string): Promise<{ tree: TreeSource; local: string; source?: string }> {
+export async function actionTree(svc: PlanContext, ref: string): Promise<{ tree: TreeSource; local: string; source?: string }> {
   const { source, local } = splitSourceRef(ref);
   if (source === undefined) return { tree: svc.invariants.source, local };
   const { readExtendsState, pinsFor, sourceTree } = await import('../../store/extends.ts');

@@ -13,20 +13,20 @@ import { waivedAt } from '../../core/waivers.ts';
 import { readAllPlans } from '../../store/read.ts';
 import { withoutFloors } from '../floors.ts';
 import { requireValid } from '../invariants/rules.ts';
-import type { PlanService } from '../plan-service.ts';
+import type { PlanContext } from './context.ts';
 import { planById, planRecords, setDigest } from './common.ts';
 import { syncInputs } from './sync.ts';
 import type { PlanShow, PlanStatus } from './types.ts';
 
 /** Every plan, by id (creation order). */
-export async function list(svc: PlanService): Promise<Plan[]> {
+export async function list(svc: PlanContext): Promise<Plan[]> {
   const snap = await readAllPlans(svc.invariants.source);
   requireValid(snap, 'list plans');
   return [...snap.plans.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** Metadata, the effective set with provenance, the latest run, open violations and drift. */
-export async function show(svc: PlanService, prefix: string): Promise<PlanShow> {
+export async function show(svc: PlanContext, prefix: string): Promise<PlanShow> {
   const plan = await planById(svc, prefix);
   const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
   const records = await planRecords(svc, plan.id);
@@ -48,7 +48,7 @@ export async function show(svc: PlanService, prefix: string): Promise<PlanShow> 
 
 /** The plan's decision tree. */
 export async function decisions(
-  svc: PlanService,
+  svc: PlanContext,
   prefix: string,
 ): Promise<{ plan: Plan; nodes: DecisionNode[]; tree: DecisionTreeNode[] }> {
   const plan = await planById(svc, prefix);
@@ -62,7 +62,7 @@ export async function decisions(
  * Violations resolved, or of invariants a waiver covers at the service
  * clock's time, do not count; a waived invariant left unenforced reports.
  */
-export async function status(svc: PlanService, prefix: string, options: { allow?: readonly GateReasonCode[] } = {}): Promise<PlanStatus> {
+export async function status(svc: PlanContext, prefix: string, options: { allow?: readonly GateReasonCode[] } = {}): Promise<PlanStatus> {
   const plan = await planById(svc, prefix);
   const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
   const records = await planRecords(svc, plan.id);

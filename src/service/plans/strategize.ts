@@ -13,12 +13,12 @@ import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
 import { writeFilesTogether } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
-import type { PlanService } from '../plan-service.ts';
+import type { PlanContext } from './context.ts';
 import { planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';
 
 /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
-export async function actorRequest(svc: PlanService, prefix: string, context: string | null): Promise<ActorRequest> {
+export async function actorRequest(svc: PlanContext, prefix: string, context: string | null): Promise<ActorRequest> {
   const plan = await planById(svc, prefix);
   const { entries } = await svc.invariants.effective({ plan: plan.id });
   return buildActorRequest(
@@ -36,7 +36,7 @@ export async function actorRequest(svc: PlanService, prefix: string, context: st
  * written all the same.
  */
 export async function strategize(
-  svc: PlanService,
+  svc: PlanContext,
   prefix: string,
   options: { actor: Actor; context?: string | null },
 ): Promise<StrategizeResult> {

@@ -8,13 +8,13 @@ import { removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { requireValid } from '../invariants/rules.ts';
-import type { PlanService } from '../plan-service.ts';
+import type { PlanContext } from './context.ts';
 import { actionTree, planById, timestamp } from './common.ts';
 import type { SyncResult } from './types.ts';
 
 /** The plan's folder and the action templates its promoted invariants came from, read (exit 3 when invalid). */
 export async function syncInputs(
-  svc: PlanService,
+  svc: PlanContext,
   plan: Plan,
 ): Promise<{ planInvariants: ScopedInvariant[]; actions: Map<string, ScopedInvariant[]> }> {
   const planSnap = await readFolders(svc.invariants.source, [`plans/${plan.id}`]);
@@ -40,7 +40,7 @@ export async function syncInputs(
  * nothing is written (exit 2). Hand-added plan invariants are never touched.
  */
 export async function sync(
-  svc: PlanService,
+  svc: PlanContext,
   prefix: string,
   options: { apply: boolean; confirm?: (preview: SyncResult) => Promise<boolean>; commit?: boolean },
 ): Promise<SyncResult> {

@@ -9,7 +9,7 @@ import { emptySnapshot, readFolders } from '../../store/read.ts';
 import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
-import type { PlanService } from '../plan-service.ts';
+import type { PlanContext } from './context.ts';
 import { actionTree, timestamp } from './common.ts';
 import type { UseInput, UseResult } from './types.ts';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ import { join } from 'node:path';
  * (one per text). The plan folder is built under a temporary name and
  * renamed into place, so readers see the whole plan or none of it.
  */
-export async function use(svc: PlanService, input: UseInput): Promise<UseResult> {
+export async function use(svc: PlanContext, input: UseInput): Promise<UseResult> {
   const split = splitSourceRef(input.action);
   if (split.source !== undefined) {
     const problem = nameProblem(split.source, 'policy source');

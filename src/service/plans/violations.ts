@@ -8,12 +8,12 @@ import { formatViolationFile } from '../../core/serialize.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
-import type { PlanService } from '../plan-service.ts';
+import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
 import type { ListedViolation, ViolationInput } from './types.ts';
 
 /** Records an InvariantViolation; the invariant must be in the plan's effective set. */
-export async function addViolation(svc: PlanService, input: ViolationInput): Promise<ListedViolation> {
+export async function addViolation(svc: PlanContext, input: ViolationInput): Promise<ListedViolation> {
   if (input.severity !== undefined && !SEVERITIES.includes(input.severity)) {
     throw new UsageError(`severity "${String(input.severity)}" is not one of ${SEVERITIES.join(', ')}`);
   }
@@ -52,7 +52,7 @@ export async function addViolation(svc: PlanService, input: ViolationInput): Pro
 }
 
 /** The violation an id or unique prefix names, in any plan. */
-export async function findViolation(svc: PlanService, prefix: string): Promise<{ plan: string; id: string; path: string }> {
+export async function findViolation(svc: PlanContext, prefix: string): Promise<{ plan: string; id: string; path: string }> {
   const wanted = normalisePrefix(prefix) ?? pickId(prefix, [], 'violation', '');
   const found: { plan: string; id: string; path: string }[] = [];
   for (const dir of await svc.invariants.source.list('plans', { recursive: false })) {
@@ -81,7 +81,7 @@ export async function findViolation(svc: PlanService, prefix: string): Promise<{
  * `plan status`. Resolving twice is refused (exit 2).
  */
 export async function resolveViolation(
-  svc: PlanService,
+  svc: PlanContext,
   prefix: string,
   options: { note?: string; commit?: boolean } = {},
 ): Promise<ListedViolation & { commit?: string }> {
@@ -124,7 +124,7 @@ export async function resolveViolation(
 }
 
 /** Violations of one plan or of every plan, by plan then id; optionally of one severity. */
-export async function listViolations(svc: PlanService, options: { plan?: string; severity?: Severity } = {}): Promise<ListedViolation[]> {
+export async function listViolations(svc: PlanContext, options: { plan?: string; severity?: Severity } = {}): Promise<ListedViolation[]> {
   if (options.severity !== undefined && !SEVERITIES.includes(options.severity)) {
     throw new UsageError(`severity "${String(options.severity)}" is not one of ${SEVERITIES.join(', ')}`);
   }

@@ -8,7 +8,7 @@ import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { refuseLockedWaiver } from '../floors.ts';
 import { toScope } from '../invariants/rules.ts';
-import type { PlanService } from '../plan-service.ts';
+import type { PlanContext } from './context.ts';
 import { planById, timestamp } from './common.ts';
 import type { WaiveInput } from './types.ts';
 
@@ -16,7 +16,7 @@ import type { WaiveInput } from './types.ts';
  * `invariant waive`: records a time-boxed exception for an invariant of the
  * plan's or project's effective set (docs/plans.md, "Waivers").
  */
-export async function waive(svc: PlanService, input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
+export async function waive(svc: PlanContext, input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
   if ((input.plan === undefined) === (input.project === undefined)) {
     throw new UsageError(
       'name exactly one of --plan ID or --project P',

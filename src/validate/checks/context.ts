@@ -1,13 +1,12 @@
 import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.ts';
 import type { PathKind } from '../../core/layout.ts';
-import type { Plan, StoreConfig } from '../../core/model.ts';
+import type { Plan, ScopedInvariant, StoreConfig } from '../../core/model.ts';
 import type { ReadJob } from '../../store/read-plan.ts';
 import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
 import type { FactsCache } from '../cache.ts';
 import type { ContentKind, FileFacts } from '../file-facts.ts';
 import type { RecordingSource } from '../recording-source.ts';
 import type { Located } from './located.ts';
-import type { SharedText } from './shared-text.ts';
 
 export interface ValidateOptions {
   /**
@@ -67,6 +66,12 @@ export interface ValidateOptions {
 export type ContentJob = ReadJob & { kind: ContentKind };
 /** A job whose facts hold what only an invariant's have (a key digest, a near key). */
 export type InvariantJob = ContentJob & { kind: Extract<ContentKind, { kind: 'invariant' }> };
+
+/** The invariants whose text key (docs/resolution.md) another invariant shares, in their order, with their keys. */
+export interface SharedText {
+  invariants: ScopedInvariant[];
+  keys: string[];
+}
 
 /** What a check that needs only the listing of the tree is given (no file is read yet). */
 export interface ListingContext {

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/model.ts';
 import type { Located } from './located.ts';
-import type { SharedText } from './shared-text.ts';
+import type { SharedText } from './context.ts';
 
 /** Equal text keys (docs/resolution.md) inside one scope: every copy but the oldest is an error. */
 export function checkDuplicates(shared: SharedText, located: Located): Diagnostic[] {

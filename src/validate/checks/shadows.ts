@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../core/diagnostics.ts';
 import { describeScope, scopeFolder, type Plan } from '../../core/model.ts';
 import { shadowMap } from '../../core/shadow.ts';
 import type { Located } from './located.ts';
-import type { SharedText } from './shared-text.ts';
+import type { SharedText } from './context.ts';
 
 /** The same text at a lower precedence: never applies where the higher copy does. */
 export function checkShadows(shared: SharedText, plans: ReadonlyMap<string, Plan>, located: Located): Diagnostic[] {

@@ -2,13 +2,7 @@ import { textKey } from '../../core/normalise.ts';
 import type { ScopedInvariant } from '../../core/model.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { RecordingSource } from '../recording-source.ts';
-import type { ContentJob, InvariantJob } from './context.ts';
-
-/** The invariants whose text key (docs/resolution.md) another invariant shares, in their order, with their keys. */
-export interface SharedText {
-  invariants: ScopedInvariant[];
-  keys: string[];
-}
+import type { ContentJob, InvariantJob, SharedText } from './context.ts';
 
 /**
  * Invariants whose key digest another invariant shares are parsed again in

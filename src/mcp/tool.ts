@@ -1,0 +1,30 @@
+// What a tool of the MCP server is and what a call is given: shared by the
+// tool list (tools.ts), the tools kept in modules of their own
+// (check-action.ts, reconcile.ts) and the server that calls them.
+import type { InvariantService } from '../service/invariant-service.ts';
+import type { PlanService } from '../service/plan-service.ts';
+import type { InputSchema } from './args.ts';
+
+/** What a tool answers: data for `structuredContent`, and the same for a person (or a model) to read. */
+export interface ToolAnswer {
+  data: Record<string, unknown>;
+  text: string;
+}
+
+export interface ToolContext {
+  service: InvariantService;
+  plans: PlanService;
+  /** The MCP client, `name/version`, when it said (kept as the model of a run it records). */
+  client?: () => string | undefined;
+}
+
+export interface ToolDef {
+  name: string;
+  title: string;
+  description: string;
+  /** Writes to the store: listed always, callable only when writing is allowed. */
+  writes: boolean;
+  inputSchema: InputSchema;
+  outputSchema: Record<string, unknown>;
+  run: (args: Record<string, string | boolean>, ctx: ToolContext) => Promise<ToolAnswer>;
+}
