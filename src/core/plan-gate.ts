@@ -205,12 +205,29 @@ function sameIds(current: ReadonlySet<string>, records: ReadonlyMap<string, unkn
   return true;
 }
 
+/** What a digest is taken of, for one invariant: what matters to its enforcement. */
+type Digested = { id: string; severity: Severity; text: string };
+
+/** One invariant's row of the set digest: `[id, severity, text]`. */
+function digestRow(i: Digested): [string, Severity, string] {
+  return [i.id, i.severity, i.text];
+}
+
 /**
- * The text the set digest is taken of: each invariant's id, severity and text,
- * by id, one JSON array. Pure; the service hashes it (SHA-256) because core
- * does no cryptography.
+ * The text the set digest is taken of: each invariant's row (`[id, severity,
+ * text]`), by id, one JSON array. Pure; the service hashes it (SHA-256)
+ * because core does no cryptography.
  */
-export function setDigestInput(effective: readonly { id: string; severity: Severity; text: string }[]): string {
-  const rows = effective.map((i) => [i.id, i.severity, i.text]).sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+export function setDigestInput(effective: readonly Digested[]): string {
+  const rows = effective.map(digestRow).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return JSON.stringify(rows);
+}
+
+/**
+ * The text one invariant's digest is taken of (a run keeps it in each
+ * record): its row of the set digest, the same JSON, so the two cannot
+ * disagree on what counts as an edit.
+ */
+export function invariantDigestInput(invariant: Digested): string {
+  return JSON.stringify(digestRow(invariant));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { committedRuns, judgePlan, RELAXABLE, setDigestInput, type GateFacts } from '../../src/core/plan-gate.ts';
+import { committedRuns, invariantDigestInput, judgePlan, RELAXABLE, setDigestInput, type GateFacts } from '../../src/core/plan-gate.ts';
 import type { DecisionNode, EnforcementRun, Violation } from '../../src/core/records.ts';
 
 const A = '01M8KJT9G0XNWEM589ZS7FV0VT';
@@ -196,6 +196,17 @@ describe('setDigestInput', () => {
     expect(setDigestInput([a, b])).toBe(setDigestInput([b, a]));
     expect(setDigestInput([a, b])).not.toBe(setDigestInput([a, { ...b, text: 'All API changes need tests!' }]));
     expect(setDigestInput([a, b])).not.toBe(setDigestInput([a, { ...b, severity: 'error' }]));
+  });
+});
+
+describe('invariantDigestInput', () => {
+  it("is the invariant's own row of the set digest: the set's input is the rows, by id, joined", () => {
+    const a = { id: A, severity: 'error' as const, text: 'Never delete production data' };
+    const b = { id: B, severity: 'warning' as const, text: 'All API changes need "tests"' };
+    expect(invariantDigestInput(a)).toBe(JSON.stringify([A, 'error', 'Never delete production data']));
+    expect(setDigestInput([b, a])).toBe(`[${invariantDigestInput(a)},${invariantDigestInput(b)}]`);
+    expect(invariantDigestInput({ ...b, text: 'All API changes need tests' })).not.toBe(invariantDigestInput(b));
+    expect(invariantDigestInput({ ...b, severity: 'info' })).not.toBe(invariantDigestInput(b));
   });
 });
 
