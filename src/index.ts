@@ -114,6 +114,8 @@ export {
   judgePlan,
   committedRuns,
   setDigestInput,
+  invariantDigestInput,
+  setChanges,
   RELAXABLE,
   type GateFacts,
   type GateOptions,

@@ -1,5 +1,5 @@
 import type { Severity } from './model.ts';
-import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
+import type { DecisionNode, EnforcementRecord, EnforcementRun, Violation } from './records.ts';
 
 /**
  * The rule of `plan status` (docs/plans.md, "plan status"): one pure
@@ -42,6 +42,12 @@ export interface GateReason {
   message: string;
   invariant_id?: string;
   severity?: Severity;
+  /** `stale`: invariants of today's set the run had no record for. */
+  added?: number;
+  /** `stale`: records of the run whose invariant left the set. */
+  removed?: number;
+  /** `stale`: invariants whose digest differs from their record's; absent when the run's records keep no digest. */
+  edited?: number;
 }
 
 export interface GateVerdict {
@@ -53,6 +59,8 @@ export interface GateVerdict {
 export interface GateInvariant {
   id: string;
   severity: Severity;
+  /** `sha256:<hex>` of `invariantDigestInput` of it: compared with its record's to count edits. */
+  digest?: string;
 }
 
 /** The latest committed run: the newest decision node and what it points at. */
@@ -166,13 +174,18 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     const current = new Set(facts.effective.map((i) => i.id));
     const unchanged = run.set_digest !== undefined ? run.set_digest === facts.setDigest : sameIds(current, records);
     if (!unchanged) {
-      const added = facts.effective.filter((i) => !records.has(i.id)).length;
-      const removed = run.records.filter((r) => !current.has(r.invariant_id)).length;
-      const what = added + removed > 0 ? `${added} added, ${removed} removed since` : 'an invariant was edited since';
+      const changes = setChanges(facts.effective, run.records);
+      const { added, removed, edited } = changes;
+      // A run whose records keep no digest can tell ids added and removed only (the wording before digests).
+      const what =
+        edited !== undefined
+          ? `${added} added, ${removed} removed, ${edited} edited since ${run.created_at}`
+          : `${added + removed > 0 ? `${added} added, ${removed} removed since` : 'an invariant was edited since'}, ${run.created_at}`;
       add({
         code: 'stale',
         level: 'fail',
-        message: `the effective set changed after the latest run (${what}, ${run.created_at}): run \`agents plan strategize\` again`,
+        message: `the effective set changed after the latest run (${what}): run \`agents plan strategize\` again`,
+        ...changes,
       });
     } else {
       const missing = facts.effective.filter((i) => !records.has(i.id));
@@ -199,18 +212,60 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
   return { failing: reasons.some((r) => r.level === 'fail'), reasons };
 }
 
+/**
+ * What changed in the set since a run (pure): invariants added (no record),
+ * records removed (their invariant left the set), and invariants edited (in
+ * both, their digest differs from the record's). `edited` is absent unless
+ * every invariant in both has a digest on either side: a run written before
+ * records kept one cannot tell.
+ */
+export function setChanges(
+  effective: readonly GateInvariant[],
+  records: readonly EnforcementRecord[],
+): { added: number; removed: number; edited?: number } {
+  const current = new Map(effective.map((i) => [i.id, i]));
+  const judged = new Map(records.map((r) => [r.invariant_id, r]));
+  const added = effective.filter((i) => !judged.has(i.id)).length;
+  const removed = records.filter((r) => !current.has(r.invariant_id)).length;
+  let edited = 0;
+  for (const i of effective) {
+    const r = judged.get(i.id);
+    if (r === undefined) continue;
+    if (r.digest === undefined || i.digest === undefined) return { added, removed };
+    if (r.digest !== i.digest) edited++;
+  }
+  return { added, removed, edited };
+}
+
 function sameIds(current: ReadonlySet<string>, records: ReadonlyMap<string, unknown>): boolean {
   if (current.size !== records.size) return false;
   for (const id of current) if (!records.has(id)) return false;
   return true;
 }
 
+/** What a digest is taken of, for one invariant: what matters to its enforcement. */
+type Digested = { id: string; severity: Severity; text: string };
+
+/** One invariant's row of the set digest: `[id, severity, text]`. */
+function digestRow(i: Digested): [string, Severity, string] {
+  return [i.id, i.severity, i.text];
+}
+
 /**
- * The text the set digest is taken of: each invariant's id, severity and text,
- * by id, one JSON array. Pure; the service hashes it (SHA-256) because core
- * does no cryptography.
+ * The text the set digest is taken of: each invariant's row (`[id, severity,
+ * text]`), by id, one JSON array. Pure; the service hashes it (SHA-256)
+ * because core does no cryptography.
  */
-export function setDigestInput(effective: readonly { id: string; severity: Severity; text: string }[]): string {
-  const rows = effective.map((i) => [i.id, i.severity, i.text]).sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+export function setDigestInput(effective: readonly Digested[]): string {
+  const rows = effective.map(digestRow).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return JSON.stringify(rows);
+}
+
+/**
+ * The text one invariant's digest is taken of (a run keeps it in each
+ * record): its row of the set digest, the same JSON, so the two cannot
+ * disagree on what counts as an edit.
+ */
+export function invariantDigestInput(invariant: Digested): string {
+  return JSON.stringify(digestRow(invariant));
 }

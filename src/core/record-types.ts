@@ -25,6 +25,8 @@ export interface EnforcementRecord {
   enforced: boolean;
   actor_response: string;
   decision_id: string;
+  /** `sha256:<hex>` of the invariant as the run judged it (`invariantDigestInput`): `plan status` counts edits by it. */
+  digest?: string;
 }
 
 /** The records of one reconciliation run: `plans/<plan>/enforcement/<id>.yaml`. */

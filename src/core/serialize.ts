@@ -285,7 +285,7 @@ export function formatDecisionFile(rel: string, node: DecisionNode): string {
 
 export function formatEnforcementFile(rel: string, run: EnforcementRun): string {
   const data = ordered(run, ['id', 'decision_id', 'created_at', 'created_by', 'actor', 'model', 'prompt_version', 'error', 'set_digest']);
-  data.records = run.records.map((r) => ordered(r, ['invariant_id', 'enforced', 'actor_response', 'decision_id']));
+  data.records = run.records.map((r) => ordered(r, ['invariant_id', 'enforced', 'actor_response', 'decision_id', 'digest']));
   return document(rel, 'enforcement.schema.json', data);
 }
 

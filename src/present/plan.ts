@@ -57,6 +57,7 @@ export function runJson(run: EnforcementRun) {
       enforced: r.enforced,
       actor_response: r.actor_response,
       decision_id: r.decision_id,
+      digest: r.digest ?? null,
     })),
   };
 }

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { committedRuns, judgePlan, RELAXABLE, setDigestInput, type GateFacts } from '../../src/core/plan-gate.ts';
+import {
+  committedRuns,
+  invariantDigestInput,
+  judgePlan,
+  RELAXABLE,
+  setChanges,
+  setDigestInput,
+  type GateFacts,
+} from '../../src/core/plan-gate.ts';
 import type { DecisionNode, EnforcementRun, Violation } from '../../src/core/records.ts';
 
 const A = '01M8KJT9G0XNWEM589ZS7FV0VT';
@@ -199,6 +207,17 @@ describe('setDigestInput', () => {
   });
 });
 
+describe('invariantDigestInput', () => {
+  it("is the invariant's own row of the set digest: the set's input is the rows, by id, joined", () => {
+    const a = { id: A, severity: 'error' as const, text: 'Never delete production data' };
+    const b = { id: B, severity: 'warning' as const, text: 'All API changes need "tests"' };
+    expect(invariantDigestInput(a)).toBe(JSON.stringify([A, 'error', 'Never delete production data']));
+    expect(setDigestInput([b, a])).toBe(`[${invariantDigestInput(a)},${invariantDigestInput(b)}]`);
+    expect(invariantDigestInput({ ...b, text: 'All API changes need tests' })).not.toBe(invariantDigestInput(b));
+    expect(invariantDigestInput({ ...b, severity: 'info' })).not.toBe(invariantDigestInput(b));
+  });
+});
+
 describe('judgePlan: what each reason says', () => {
   const said = (f: GateFacts) => judgePlan(f).reasons.map((r) => r.message);
 
@@ -272,9 +291,82 @@ describe('judgePlan: what each reason says', () => {
     expect(codes(facts({ latest: { node, run: run({ [A]: true, [B]: true, [C]: true }, noDigest) } })).reasons).toEqual(['fail:stale']);
   });
 
+  it('a run whose records keep digests: the stale reason counts ids added and removed and invariants edited, as data too', () => {
+    // The run judged A and C; today A is edited (digest a2), C is gone, B is new.
+    const digested = run({ [A]: true, [C]: true });
+    digested.records[0]!.digest = 'a1';
+    digested.records[1]!.digest = 'c1';
+    const now = [
+      { id: A, severity: 'error' as const, digest: 'a2' },
+      { id: B, severity: 'warning' as const, digest: 'b1' },
+    ];
+    const v = judgePlan(facts({ effective: now, setDigest: 'D2', latest: { node, run: digested } }));
+    expect(v.reasons).toEqual([
+      {
+        code: 'stale',
+        level: 'fail',
+        added: 1,
+        removed: 1,
+        edited: 1,
+        message:
+          'the effective set changed after the latest run (1 added, 1 removed, 1 edited since 2026-11-30T03:52:42Z): run `agents plan strategize` again',
+      },
+    ]);
+    // Only edits: no id added or removed.
+    const same = run({ [A]: true, [B]: true });
+    same.records[0]!.digest = 'a1';
+    same.records[1]!.digest = 'b0';
+    expect(judgePlan(facts({ effective: now, setDigest: 'D2', latest: { node, run: same } })).reasons[0]).toMatchObject({
+      code: 'stale',
+      added: 0,
+      removed: 0,
+      edited: 2,
+    });
+    // The same set digest: not stale, whatever the records say.
+    expect(codes(facts({ effective: now, latest: { node, run: same } })).reasons).toEqual([]);
+  });
+
+  it('a run whose records keep no digest: stale with ids added and removed, edited unknown (the older wording)', () => {
+    const now = [
+      { id: A, severity: 'error' as const, digest: 'a2' },
+      { id: B, severity: 'warning' as const, digest: 'b1' },
+    ];
+    const [reason] = judgePlan(facts({ effective: now, setDigest: 'D2', latest: { node, run: run({ [A]: true, [C]: true }) } })).reasons;
+    expect(reason).toMatchObject({ code: 'stale', level: 'fail', added: 1, removed: 1 });
+    expect(reason).not.toHaveProperty('edited');
+    expect(reason!.message).toContain('(1 added, 1 removed since, 2026-11-30T03:52:42Z)');
+  });
+
   it('an --allow of a reason that does not fail changes nothing', () => {
     const f = facts({ latest: { node, run: run({ [A]: true, [B]: false }) } });
     expect(judgePlan(f, { allow: ['unenforced'] }).reasons).toEqual(judgePlan(f).reasons);
+  });
+});
+
+describe('setChanges', () => {
+  const rec = (id: string, digest?: string) => ({
+    invariant_id: id,
+    enforced: true,
+    actor_response: 'ok',
+    decision_id: NODE,
+    ...(digest !== undefined ? { digest } : {}),
+  });
+
+  it('counts added, removed and edited; an invariant added or removed is not also edited', () => {
+    const now = [
+      { id: A, severity: 'error' as const, digest: 'a1' },
+      { id: B, severity: 'error' as const, digest: 'b2' },
+      { id: C, severity: 'error' as const, digest: 'c1' },
+    ];
+    expect(setChanges(now, [rec(A, 'a1'), rec(B, 'b1'), rec(NODE, 'n1')])).toEqual({ added: 1, removed: 1, edited: 1 });
+    expect(setChanges(now, [rec(A, 'a1'), rec(B, 'b2'), rec(C, 'c1')])).toEqual({ added: 0, removed: 0, edited: 0 });
+  });
+
+  it('leaves edited out when a record, or an invariant, of both sides has no digest; one only removed does not matter', () => {
+    const now = [{ id: A, severity: 'error' as const, digest: 'a1' }];
+    expect(setChanges(now, [rec(A), rec(B)])).toEqual({ added: 0, removed: 1 });
+    expect(setChanges([{ id: A, severity: 'error' }], [rec(A, 'a1')])).toEqual({ added: 0, removed: 0 });
+    expect(setChanges(now, [rec(A, 'a0'), rec(B)])).toEqual({ added: 0, removed: 1, edited: 1 });
   });
 });
 

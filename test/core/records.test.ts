@@ -12,6 +12,8 @@ import {
   MAX_RECORD_RESPONSE,
   type DecisionNode,
 } from '../../src/core/records.ts';
+import { parseRecord as parseRecordFast } from '../../src/core/record-files.ts';
+import { formatEnforcementFile } from '../../src/core/serialize.ts';
 import { reduceReconcile } from '../../src/tui/ReconcileApp.tsx';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -65,6 +67,28 @@ describe('parseRecord', () => {
       C,
     );
     expect(v.value?.record).toBe('violations');
+  });
+
+  it("reads each record's digest, written or not, with and without the full parser; a malformed one is a schema error", () => {
+    const digest = `sha256:${'0f'.repeat(32)}`;
+    const text = formatEnforcementFile(`plans/${PLAN}/enforcement/${B}.yaml`, {
+      id: B,
+      decision_id: A,
+      created_at: '2026-11-30T00:00:00Z',
+      actor: 'command',
+      records: [
+        { invariant_id: C, enforced: true, actor_response: 'ok', decision_id: A, digest },
+        { invariant_id: D, enforced: true, actor_response: 'ok', decision_id: A },
+      ],
+    });
+    for (const parse of [parseRecord, parseRecordFast]) {
+      const run = parse('enforcement', 'e.yaml', enc(text), B);
+      expect(run.diagnostics).toEqual([]);
+      const records = run.value?.record === 'enforcement' ? run.value.value.records : [];
+      expect(records.map((r) => r.digest)).toEqual([digest, undefined]);
+    }
+    const bad = parseRecord('enforcement', 'e.yaml', enc(text.replace(digest, 'sha256:abc')), B);
+    expect(bad.diagnostics.map((d) => d.code)).toEqual(['schema']);
   });
 
   it.each([

@@ -284,7 +284,10 @@ describe('the writers', () => {
   it('formatEnforcementFile', () => {
     expect(
       formatEnforcementFile(`plans/${PLAN}/enforcements/${RUN}.yaml`, {
-        records: [{ decision_id: DEC, actor_response: 'done', enforced: true, invariant_id: INV }],
+        records: [
+          { digest: `sha256:${'cd'.repeat(32)}`, decision_id: DEC, actor_response: 'done', enforced: true, invariant_id: INV },
+          { decision_id: DEC, actor_response: 'an older record: no digest', enforced: false, invariant_id: INV },
+        ],
         set_digest: `sha256:${'ab'.repeat(32)}`,
         error: 'actor exited 1',
         actor: 'command',
@@ -308,6 +311,12 @@ describe('the writers', () => {
         `  - invariant_id: ${INV}`,
         '    enforced: true',
         '    actor_response: done',
+        `    decision_id: ${DEC}`,
+        '    digest: >-',
+        `      sha256:${'cd'.repeat(32)}`,
+        `  - invariant_id: ${INV}`,
+        '    enforced: false',
+        '    actor_response: "an older record: no digest"',
         `    decision_id: ${DEC}`,
         '',
       ].join('\n'),

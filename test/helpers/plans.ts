@@ -64,7 +64,7 @@ export interface EnforcementFile {
   decision_id: string;
   actor: string;
   error?: string;
-  records: { invariant_id: string; enforced: boolean; actor_response: string; decision_id: string }[];
+  records: { invariant_id: string; enforced: boolean; actor_response: string; decision_id: string; digest?: string }[];
 }
 
 export interface DecisionFile {

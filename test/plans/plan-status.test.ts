@@ -8,6 +8,7 @@ import { tempDir } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
 
 const PYTHON = '01M8KK3EF09G9ET4TAJAHQWPMN'; // plan scope, error
+const API_TESTS = '01M8KJXYP0GVPRF8KRRE9G8474'; // project myapp, error; shadows nothing
 
 const READ_STDIN = `
 const chunks = [];
@@ -25,7 +26,16 @@ process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ 
 interface StatusJson {
   failing: boolean;
   latest_enforcement: { enforced: number; total: number; error: string | null } | null;
-  reasons: { code: string; level: string; allowed: boolean; invariant_id: string | null; severity: string | null }[];
+  reasons: {
+    code: string;
+    level: string;
+    allowed: boolean;
+    invariant_id: string | null;
+    severity: string | null;
+    added: number | null;
+    removed: number | null;
+    edited: number | null;
+  }[];
   unfinished_runs: string[];
 }
 
@@ -129,6 +139,45 @@ describe('plan status is a gate', () => {
     const file = join(root, `plans/${EXAMPLE_PLAN}/${PYTHON}.yaml`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('Use Python 3.13 only', 'Use Python 3.12 only'));
     expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:stale'] });
+  });
+
+  it('counts what changed since a run: one invariant edited, one added, one removed', async () => {
+    const root = exampleStore();
+    expect((await strategize(root)).code).toBe(0);
+    const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+    expect(run!.records.map((r) => r.digest)).toEqual(run!.records.map(() => expect.stringMatching(/^sha256:[0-9a-f]{64}$/)));
+    // An unchanged set is not stale.
+    expect(await status(root)).toMatchObject({ code: 0, codes: [] });
+
+    const file = join(root, `plans/${EXAMPLE_PLAN}/${PYTHON}.yaml`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Use Python 3.13 only', 'Use Python 3.12 only'));
+    const add = await runAgents(['--store', root, 'invariant', 'add', '--plan', EXAMPLE_PLAN, 'Keep the API backwards compatible']);
+    expect(add.code).toBe(0);
+    rmSync(join(root, `projects/myapp/${API_TESTS}.yaml`));
+    const s = await status(root);
+    expect(s).toMatchObject({ code: 1, codes: ['fail:stale'] });
+    expect(s.json.reasons[0]).toMatchObject({ code: 'stale', added: 1, removed: 1, edited: 1 });
+
+    // Another run covers today's set: nothing is stale.
+    expect((await strategize(root)).code).toBe(0);
+    expect(await status(root)).toMatchObject({ code: 0, codes: [] });
+  });
+
+  it('a run written before records kept a digest is still stale when the set changed, without a count of edits', async () => {
+    const root = exampleStore();
+    expect((await strategize(root)).code).toBe(0);
+    const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+    const runFile = join(root, `plans/${EXAMPLE_PLAN}/enforcement/${run!.id}.yaml`);
+    // The format of older runs: records without `digest` (the folded key and its value line).
+    writeFileSync(runFile, readFileSync(runFile, 'utf8').replace(/^ {4}digest: >-\n {6}sha256:[0-9a-f]{64}\n/gm, ''));
+    expect(records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement')[0]!.records.every((r) => r.digest === undefined)).toBe(true);
+    expect(await status(root)).toMatchObject({ code: 0, codes: [] });
+
+    const file = join(root, `plans/${EXAMPLE_PLAN}/${PYTHON}.yaml`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Use Python 3.13 only', 'Use Python 3.12 only'));
+    const s = await status(root);
+    expect(s).toMatchObject({ code: 1, codes: ['fail:stale'] });
+    expect(s.json.reasons[0]).toMatchObject({ code: 'stale', added: 0, removed: 0, edited: null });
   });
 
   it('never takes an enforcement file that no decision node names as a run (an interrupted write)', async () => {

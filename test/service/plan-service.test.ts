@@ -110,10 +110,15 @@ describe('PlanService', () => {
         '    enforced: true',
         '    actor_response: "ok: Minimum 80% coverage"',
         '    decision_id: 01M8KM00000000000000000002',
+        // SHA-256 of the invariant's own row of set_digest: ["01M8KM…0001", "warning", "Minimum 80% coverage"].
+        '    digest: >-',
+        '      sha256:9a253780f22ae5059d6705df98cd3dc425fc2eb79879a134df6102e56cdc2e52',
         '  - invariant_id: 01M8KJT9G0XNWEM589ZS7FV0VT',
         '    enforced: true',
         '    actor_response: "ok: Never delete production data"',
         '    decision_id: 01M8KM00000000000000000002',
+        '    digest: >-',
+        '      sha256:38b06b438e4cfd6affe7492c9c28d6a97955d880729fc1551e895b0c529180f0',
         '',
       ].join('\n'),
     );

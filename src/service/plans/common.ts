@@ -3,7 +3,7 @@ import { UsageError } from '../../core/errors.ts';
 import { splitSourceRef } from '../../core/extends.ts';
 import type { RecordKind } from '../../core/layout.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
-import { setDigestInput } from '../../core/plan-gate.ts';
+import { invariantDigestInput, setDigestInput } from '../../core/plan-gate.ts';
 import { type PlanRecords, readPlanRecords } from '../../store/read-records.ts';
 import { emptySnapshot } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
@@ -14,6 +14,12 @@ import type { PlanContext } from './context.ts';
 export async function setDigest(invariants: readonly ScopedInvariant[]): Promise<string> {
   const { createHash } = await import('node:crypto');
   return `sha256:${createHash('sha256').update(setDigestInput(invariants)).digest('hex')}`;
+}
+
+/** `sha256:<hex>` of each invariant of a set, by id (docs/plans.md): what an enforcement record keeps of the invariant it judged. */
+export async function invariantDigests(invariants: readonly ScopedInvariant[]): Promise<Map<string, string>> {
+  const { createHash } = await import('node:crypto');
+  return new Map(invariants.map((i) => [i.id, `sha256:${createHash('sha256').update(invariantDigestInput(i)).digest('hex')}`]));
 }
 
 /** A record's time: RFC 3339 in UTC, to the second. */

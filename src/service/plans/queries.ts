@@ -14,7 +14,7 @@ import { readAllPlans } from '../../store/read.ts';
 import { withoutFloors } from '../floors.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
-import { planById, planRecords, setDigest } from './common.ts';
+import { invariantDigests, planById, planRecords, setDigest } from './common.ts';
 import { syncInputs } from './sync.ts';
 import type { PlanShow, PlanStatus } from './types.ts';
 
@@ -77,10 +77,14 @@ export async function status(svc: PlanContext, prefix: string, options: { allow?
   for (const v of standing.open) violations[v.severity]++;
   const invariants = entries.map((e) => e.invariant);
   const { latest, unfinished } = committedRuns(records.decisions, records.enforcement);
+  const digest = await setDigest(invariants);
+  // Each invariant's own digest counts the edits of a stale run: taken only when the run's set digest differs.
+  const stale = latest?.run?.set_digest !== undefined && latest.run.set_digest !== digest;
+  const digests = stale ? await invariantDigests(invariants) : undefined;
   const verdict = judgePlan(
     {
-      effective: invariants,
-      setDigest: await setDigest(invariants),
+      effective: digests ? invariants.map((i) => ({ id: i.id, severity: i.severity, digest: digests.get(i.id)! })) : invariants,
+      setDigest: digest,
       ...(latest ? { latest } : {}),
       unfinished,
       violations: standing.open,

@@ -14,7 +14,7 @@ import { assertOwnStore } from '../../store/ownership.ts';
 import { writeFilesTogether } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import type { PlanContext } from './context.ts';
-import { planById, planRecords, setDigest, timestamp } from './common.ts';
+import { invariantDigests, planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';
 
 /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
@@ -51,6 +51,8 @@ export async function strategize(
     entries.map((e) => e.invariant),
   );
   const digest = await setDigest(entries.map((e) => e.invariant));
+  // Each record keeps its invariant's digest as it was asked about, so `plan status` can count edits.
+  const digests = await invariantDigests(entries.map((e) => e.invariant));
   const outcome = await options.actor.evaluate(request);
   const author = await svc.invariants.deps.author(svc.root);
   const folder = `plans/${plan.id}`;
@@ -73,7 +75,7 @@ export async function strategize(
         decision_id: decisionId,
         created_at: now,
         actor: options.actor.kind,
-        records: rec.records,
+        records: rec.records.map((r) => ({ ...r, digest: digests.get(r.invariant_id)! })),
       };
       if (author !== undefined) run.created_by = author;
       if (options.actor.model !== undefined) run.model = options.actor.model;
