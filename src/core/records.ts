@@ -1,13 +1,12 @@
-import type { Diagnostic, Parsed } from './diagnostics.ts';
+import type { Diagnostic } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
 import type { Plan, ScopedInvariant, Severity } from './model.ts';
 import { textKey } from './normalise.ts';
 import * as files from './record-files.ts';
-import { YAML_SYNTAX } from './yaml-syntax.ts';
 import { escapeUnsafe } from './plain-text.ts';
 import type { SchemaName } from './schema-docs.ts';
 import { validatorFor } from './schemas.ts';
-import type { ActorKind, DecisionNode, EnforcementRecord, EnforcementRun, RecordValue, Violation } from './record-types.ts';
+import type { ActorKind, DecisionNode, EnforcementRecord, Violation } from './record-types.ts';
 
 export type { ActorKind, DecisionNode, DecisionType, EnforcementRecord, EnforcementRun, RecordValue, Violation } from './record-types.ts';
 
@@ -35,29 +34,6 @@ export const MAX_RECORD_RESPONSE = 1000;
 
 /** The schema of each kind of plan record (declared here so the public declarations do not reach the parser's types). */
 export const RECORD_SCHEMAS: Record<RecordKind, SchemaName> = files.RECORD_SCHEMAS;
-
-export function parseDecision(file: string, bytes: Uint8Array, id: string): Parsed<DecisionNode> {
-  return files.parseDecision(file, bytes, id, YAML_SYNTAX);
-}
-
-/** An enforcement file; each record's decision_id must be the run's. */
-export function parseEnforcement(file: string, bytes: Uint8Array, id: string): Parsed<EnforcementRun> {
-  return files.parseEnforcement(file, bytes, id, YAML_SYNTAX);
-}
-
-export function parseViolation(file: string, bytes: Uint8Array, id: string): Parsed<Violation> {
-  return files.parseViolation(file, bytes, id, YAML_SYNTAX);
-}
-
-/**
- * Any record file under a plan (`decisions/`, `enforcement/`, `violations/`),
- * by the kind its path gives (see `classifyPath`). Pure: the plan commands
- * read records with it; `validate` checks them through `./record-files.ts`,
- * which loads the YAML parser only for a file off the fast path.
- */
-export function parseRecord(kind: RecordKind, file: string, bytes: Uint8Array, id: string): Parsed<RecordValue> {
-  return files.parseRecord(kind, file, bytes, id, YAML_SYNTAX);
-}
 
 // ---------------------------------------------------------------------------
 // The actor protocol (schemas/actor-request.schema.json, actor-response.schema.json)

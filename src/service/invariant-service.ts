@@ -5,13 +5,15 @@ import type { AddCheck } from '../core/shadow.ts';
 import { discoverStore } from '../store/discover.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { defaultDeps, type ServiceDeps } from './deps.ts';
-import * as adding from './invariants/add.ts';
 import type { InvariantContext } from './invariants/context.ts';
-import * as editing from './invariants/edit.ts';
 import * as lookup from './invariants/lookup.ts';
-import * as moving from './invariants/move.ts';
 import * as projects from './invariants/projects.ts';
 import * as query from './invariants/query.ts';
+
+// The use cases that write load when called: they bring the YAML writer, which no reading command needs.
+const adding = () => import('./invariants/add.ts');
+const editing = () => import('./invariants/edit.ts');
+const moving = () => import('./invariants/move.ts');
 import type {
   AddContext,
   AddInput,
@@ -85,8 +87,8 @@ export class InvariantService implements InvariantContext {
    * Adds an invariant. Refuses (exit 1) a text whose key equals one already in
    * the same scope; the check and the write happen under the scope's lock.
    */
-  add(input: AddInput): Promise<AddResult> {
-    return adding.add(this, input);
+  async add(input: AddInput): Promise<AddResult> {
+    return (await adding()).add(this, input);
   }
 
   /** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
@@ -119,8 +121,8 @@ export class InvariantService implements InvariantContext {
    * under the scope's lock, written atomically in place; the id, the file and
    * the provenance stay. An edit that changes nothing writes nothing.
    */
-  edit(input: EditInput): Promise<EditResult> {
-    return editing.edit(this, input);
+  async edit(input: EditInput): Promise<EditResult> {
+    return (await editing()).edit(this, input);
   }
 
   /**
@@ -129,8 +131,8 @@ export class InvariantService implements InvariantContext {
    * destination is refused (exit 1). Both scopes are locked; the new file is
    * written before the old one is removed, so a crash never loses it.
    */
-  move(idOrPrefix: string, to: ScopeInput | Scope, options: { commit?: boolean } = {}): Promise<MoveResult> {
-    return moving.move(this, idOrPrefix, to, options);
+  async move(idOrPrefix: string, to: ScopeInput | Scope, options: { commit?: boolean } = {}): Promise<MoveResult> {
+    return (await moving()).move(this, idOrPrefix, to, options);
   }
 
   /**
@@ -138,13 +140,13 @@ export class InvariantService implements InvariantContext {
    * by. Never writes; invalid files are skipped (the add itself re-checks its
    * scope under the lock).
    */
-  addContext(input: ScopeInput | Scope): Promise<AddContext> {
-    return adding.addContext(this, input);
+  async addContext(input: ScopeInput | Scope): Promise<AddContext> {
+    return (await adding()).addContext(this, input);
   }
 
   /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */
-  checkAdd(input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
-    return adding.checkAdd(this, input);
+  async checkAdd(input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
+    return (await adding()).checkAdd(this, input);
   }
 
   /** The projects, action templates and plans that exist (folders with valid names). */
@@ -187,8 +189,11 @@ export class InvariantService implements InvariantContext {
   }
 
   /** Deletes an invariant's file. Callers confirm first (see `show` for what it shadows). */
-  remove(idOrPrefix: string, options: { commit?: boolean } = {}): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
-    return moving.remove(this, idOrPrefix, options);
+  async remove(
+    idOrPrefix: string,
+    options: { commit?: boolean } = {},
+  ): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
+    return (await moving()).remove(this, idOrPrefix, options);
   }
 }
 

@@ -8,11 +8,13 @@ import './ids.ts';
 import { InvariantService, type OpenOptions } from './invariant-service.ts';
 import type { PlanContext } from './plans/context.ts';
 import * as queries from './plans/queries.ts';
-import * as strategizing from './plans/strategize.ts';
-import * as syncing from './plans/sync.ts';
-import * as using from './plans/use.ts';
-import * as violations from './plans/violations.ts';
-import * as waivers from './plans/waivers.ts';
+
+// The use cases that write load when called: they bring the YAML writer, which no reading command needs.
+const strategizing = () => import('./plans/strategize.ts');
+const syncing = () => import('./plans/sync.ts');
+const using = () => import('./plans/use.ts');
+const violations = () => import('./plans/violations.ts');
+const waivers = () => import('./plans/waivers.ts');
 import type {
   ListedViolation,
   PlanShow,
@@ -59,8 +61,8 @@ export class PlanService implements PlanContext {
    * (one per text). The plan folder is built under a temporary name and
    * renamed into place, so readers see the whole plan or none of it.
    */
-  use(input: UseInput): Promise<UseResult> {
-    return using.use(this, input);
+  async use(input: UseInput): Promise<UseResult> {
+    return (await using()).use(this, input);
   }
 
   /** Every plan, by id (creation order). */
@@ -75,11 +77,11 @@ export class PlanService implements PlanContext {
    * file written atomically; if the plan or a template changed meanwhile,
    * nothing is written (exit 2). Hand-added plan invariants are never touched.
    */
-  sync(
+  async sync(
     prefix: string,
     options: { apply: boolean; confirm?: (preview: SyncResult) => Promise<boolean>; commit?: boolean },
   ): Promise<SyncResult> {
-    return syncing.sync(this, prefix, options);
+    return (await syncing()).sync(this, prefix, options);
   }
 
   /** Metadata, the effective set with provenance, the latest run, open violations and drift. */
@@ -88,8 +90,8 @@ export class PlanService implements PlanContext {
   }
 
   /** The request `strategize` would send an actor, sending nothing and writing nothing (`--show-prompt`). */
-  actorRequest(prefix: string, context: string | null): Promise<ActorRequest> {
-    return strategizing.actorRequest(this, prefix, context);
+  async actorRequest(prefix: string, context: string | null): Promise<ActorRequest> {
+    return (await strategizing()).actorRequest(this, prefix, context);
   }
 
   /**
@@ -99,8 +101,8 @@ export class PlanService implements PlanContext {
    * Actor failures become `enforced: false` records with the reason; they are
    * written all the same.
    */
-  strategize(prefix: string, options: { actor: Actor; context?: string | null }): Promise<StrategizeResult> {
-    return strategizing.strategize(this, prefix, options);
+  async strategize(prefix: string, options: { actor: Actor; context?: string | null }): Promise<StrategizeResult> {
+    return (await strategizing()).strategize(this, prefix, options);
   }
 
   /** The plan's decision tree. */
@@ -119,16 +121,16 @@ export class PlanService implements PlanContext {
   }
 
   /** Records an InvariantViolation; the invariant must be in the plan's effective set. */
-  addViolation(input: ViolationInput): Promise<ListedViolation> {
-    return violations.addViolation(this, input);
+  async addViolation(input: ViolationInput): Promise<ListedViolation> {
+    return (await violations()).addViolation(this, input);
   }
 
   /**
    * `invariant waive`: records a time-boxed exception for an invariant of the
    * plan's or project's effective set (docs/plans.md, "Waivers").
    */
-  waive(input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
-    return waivers.waive(this, input);
+  async waive(input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
+    return (await waivers()).waive(this, input);
   }
 
   /**
@@ -136,12 +138,15 @@ export class PlanService implements PlanContext {
    * optional note). The record is kept; a resolved violation no longer fails
    * `plan status`. Resolving twice is refused (exit 2).
    */
-  resolveViolation(prefix: string, options: { note?: string; commit?: boolean } = {}): Promise<ListedViolation & { commit?: string }> {
-    return violations.resolveViolation(this, prefix, options);
+  async resolveViolation(
+    prefix: string,
+    options: { note?: string; commit?: boolean } = {},
+  ): Promise<ListedViolation & { commit?: string }> {
+    return (await violations()).resolveViolation(this, prefix, options);
   }
 
   /** Violations of one plan or of every plan, by plan then id; optionally of one severity. */
-  listViolations(options: { plan?: string; severity?: Severity } = {}): Promise<ListedViolation[]> {
-    return violations.listViolations(this, options);
+  async listViolations(options: { plan?: string; severity?: Severity } = {}): Promise<ListedViolation[]> {
+    return (await violations()).listViolations(this, options);
   }
 }

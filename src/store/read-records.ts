@@ -1,6 +1,8 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { classifyPath, type RecordKind } from '../core/layout.ts';
-import { parseRecord, type DecisionNode, type EnforcementRun, type Violation } from '../core/records.ts';
+import { parseRecord } from '../core/record-files.ts';
+import type { DecisionNode, EnforcementRun, Violation } from '../core/records.ts';
+import { parseYamlDocument } from './yaml-document.ts';
 import { readFailure } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 
@@ -62,7 +64,7 @@ export async function readPlanRecords(
       out.diagnostics.push(readFailure(job.path, r));
       continue;
     }
-    const p = parseRecord(job.kind, job.path, r.bytes, job.id);
+    const p = await parseYamlDocument((syntax) => parseRecord(job.kind, job.path, r.bytes, job.id, syntax));
     out.diagnostics.push(...p.diagnostics);
     if (!p.value) continue;
     if (p.value.record === 'decisions') out.decisions.push(p.value.value);

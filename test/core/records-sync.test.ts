@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan, ScopedInvariant } from '../../src/core/model.ts';
+import { parseDecision, parseEnforcement, parseViolation } from '../../src/core/parse.ts';
 import {
   buildActorRequest,
   computeDrift,
   parseActorAnswer,
-  parseDecision,
-  parseEnforcement,
-  parseViolation,
   planSync,
   PROTOCOL,
   RECORD_SCHEMAS,

@@ -6,13 +6,13 @@ import {
   computeDrift,
   latestDecision,
   parseActorAnswer,
-  parseRecord,
   reconcile,
   selectPromoted,
   MAX_RECORD_RESPONSE,
   type DecisionNode,
 } from '../../src/core/records.ts';
 import { parseRecord as parseRecordFast } from '../../src/core/record-files.ts';
+import { parseRecord } from '../../src/core/parse.ts';
 import { formatEnforcementFile } from '../../src/core/serialize.ts';
 import { reduceReconcile } from '../../src/tui/ReconcileApp.tsx';
 

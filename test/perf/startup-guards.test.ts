@@ -301,6 +301,21 @@ describe('read-only commands load only what reading needs', () => {
     expect(patterns).not.toContain('yaml');
   });
 
+  it.each([
+    [['invariant', 'list']],
+    [['invariant', 'show', '01M8KJT9']],
+    [['plan', 'list']],
+    [['plan', 'show', '01M8KK59']],
+    [['plan', 'status', '01M8KK59']],
+    [['invariant', 'violation', 'list']],
+    [['project', 'list']],
+    [['which', 'src/index.ts']],
+  ])('agents %j on the example store reads without the yaml package (no writer, no full parser)', (args) => {
+    const { urls } = resolvedBy(['--store', '.agents.example', ...args]);
+    const prefix = `file://${REPO}`;
+    expect(contents(urls.filter((u) => u.startsWith(`${prefix}dist/`)).map((u) => u.slice(prefix.length)))).not.toContain('yaml');
+  });
+
   it('--format yaml loads yaml for the output', () => {
     const { code, urls } = resolvedBy(['--store', '.agents.example', 'invariant', 'list', '--format', 'yaml']);
     expect(code).toBe(0);

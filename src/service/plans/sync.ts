@@ -2,7 +2,6 @@
 import { UsageError } from '../../core/errors.ts';
 import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model.ts';
 import { type SyncChange, planSync } from '../../core/records.ts';
-import { formatInvariantFile } from '../../core/serialize.ts';
 import { readFolders } from '../../store/read.ts';
 import { removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
@@ -66,6 +65,8 @@ export async function sync(
             `Nothing was written. Run \`agents plan sync ${plan.id}\` again to see the new changes.`,
           );
         }
+        // The YAML writer loads only to write: `plan status` reads this module for syncInputs.
+        const { formatInvariantFile } = await import('../../core/serialize.ts');
         const author = await svc.invariants.deps.author(svc.root);
         const now = timestamp(svc.invariants.deps.clock());
         const planScope = { kind: 'plan' as const, plan: plan.id };

@@ -4,13 +4,15 @@ import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { codePointLength, isUlid } from '../../core/names.ts';
 import type { Violation } from '../../core/records.ts';
-import { formatViolationFile } from '../../core/serialize.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
 import type { ListedViolation, ViolationInput } from './types.ts';
+
+/** The YAML writer, loaded only to write: `violation list` reads this module too. */
+const writer = () => import('../../core/serialize.ts');
 
 /** Records an InvariantViolation; the invariant must be in the plan's effective set. */
 export async function addViolation(svc: PlanContext, input: ViolationInput): Promise<ListedViolation> {
@@ -47,7 +49,7 @@ export async function addViolation(svc: PlanContext, input: ViolationInput): Pro
   if (details !== undefined) violation.details = details;
   if (author !== undefined) violation.created_by = author;
   const path = `plans/${plan.id}/violations/${id}.yaml`;
-  writeFileAtomic(svc.root, path, formatViolationFile(path, violation));
+  writeFileAtomic(svc.root, path, (await writer()).formatViolationFile(path, violation));
   return { plan: plan.id, violation, path };
 }
 
@@ -110,7 +112,7 @@ export async function resolveViolation(
         if (author !== undefined) resolved.by = author;
         if (note !== undefined) resolved.note = note;
         const next: Violation = { ...v, resolved };
-        writeFileAtomic(svc.root, found.path, formatViolationFile(found.path, next), 'replace');
+        writeFileAtomic(svc.root, found.path, (await writer()).formatViolationFile(found.path, next), 'replace');
         return { plan: found.plan, violation: next, path: found.path };
       },
       { onStale: svc.invariants.deps.notice },
