@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
@@ -253,6 +253,36 @@ describe('agents guard check', () => {
     git(dir, 'commit', '-qm', 'bad');
     expect((await runAgents(['guard', 'check', 'HEAD~1..HEAD'], { cwd: dir })).code).toBe(1);
     expect((await runAgents(['guard', 'check', 'nosuch..HEAD'], { cwd: dir })).code).toBe(2);
+  });
+});
+
+describe('agents guard check, the index', () => {
+  it("is checked against every changed file's project, not only the first file's", async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, '.agents/projects/web'), { recursive: true });
+    writeFileSync(join(dir, '.agents/projects/web/project.yaml'), 'paths: ["services/web/**"]\n');
+    const WEB = '01JGGEBWJTQ6P08NTXZQ7TKM5T';
+    const file = join(dir, '.agents/projects/web', `${WEB}.yaml`);
+    writeFileSync(file, `id: ${WEB}\ntext: Web pages are generated\n`);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'store');
+    // The index is built and kept by a check of a change in the app project alone.
+    mkdirSync(join(dir, 'services/app'), { recursive: true });
+    writeFileSync(join(dir, 'services/app/a.ts'), 'x\n');
+    git(dir, 'add', 'services/app/a.ts');
+    expect((await runAgents(['guard', 'check', '--staged'], { cwd: dir })).code).toBe(0);
+    expect(existsSync(join(dir, '.git/agents/guard-index.json'))).toBe(true);
+    // Edited in place: the web project gains a guard; its folder is unchanged.
+    writeFileSync(file, guardYaml(WEB, 'Web pages are generated', ['write: ["services/web/pages/**"]']));
+    for (const path of ['services/app/a.ts', 'services/web/pages/index.html']) {
+      mkdirSync(join(dir, dirname(path)), { recursive: true });
+      writeFileSync(join(dir, path), 'x\n');
+      git(dir, 'add', path);
+    }
+    const json = JSON.parse((await runAgents(['--format', 'json', 'guard', 'check', '--staged'], { cwd: dir })).stdout);
+    expect(json.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([
+      ['guard-violation', 'services/web/pages/index.html'],
+    ]);
   });
 });
 

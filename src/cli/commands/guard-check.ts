@@ -1,6 +1,6 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { GuardMatchers } from '../../core/guard.ts';
+import { guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
 import { VERSION } from '../../present/version.ts';
@@ -41,16 +41,22 @@ export default defineCommand<CheckArgs>({
         'Name a revision range such as main..HEAD, or use --staged.',
       );
     }
-    const matchers = new GuardMatchers((await import('../../core/guard-patterns.ts')).compileRegex);
+    const actions = files.map((f) => ({
+      tool: 'git',
+      files: [f.path],
+      texts: f.added.length > 0 ? [f.added.map((a) => a.text).join('\n')] : [],
+    }));
+    // The index, checked against the folders of every changed file's projects at once (later calls of this run reuse it).
+    const { index } = await service.index({ tool: 'git', files: files.map((f) => f.path), texts: [] });
+    const needed = actions.some((a) => patternsNeeded(index, a));
+    const matchers = new GuardMatchers(needed ? (await import('../../core/guard-patterns.ts')).compileRegex : undefined);
     const diagnostics: Diagnostic[] = [];
-    for (const f of files) {
-      const action = { tool: 'git', files: [f.path], texts: f.added.length > 0 ? [f.added.map((a) => a.text).join('\n')] : [] };
-      const { verdict, plan } = await service.evaluate(action, matchers);
+    for (const [n, f] of files.entries()) {
+      const { verdict, plan } = await service.evaluate(actions[n]!, matchers);
       for (const h of verdict.hits) {
         if (h.waived) continue;
         // A content hit points at the first added line that matches on its own (else the first added line).
         const at = h.kind === 'content' ? (f.added.find((a) => matchers.regex(h.entry)(a.text)) ?? f.added[0]) : undefined;
-        const { guardReason } = await import('../../core/guard.ts');
         diagnostics.push({
           code: 'guard-violation',
           severity: h.rule.severity,
