@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 /**
  * The key of a working-tree file in the validation cache: the SHA-256 of its
@@ -21,4 +21,18 @@ export function contentHash(bytes: Uint8Array, length = bytes.byteLength): strin
  */
 export function keyDigest(key: string): string {
   return hash('sha1', key, 'base64').slice(0, 11);
+}
+
+/** A digest of a tree's listing (each entry's type and path), which the memo of the whole-store checks is kept for. */
+export function listingDigest(entries: readonly { type: string; path: string }[]): string {
+  const h = createHash('sha1');
+  let chunk = '';
+  for (const e of entries) {
+    chunk += `${e.type}\t${e.path}\n`;
+    if (chunk.length > 1 << 16) {
+      h.update(chunk);
+      chunk = '';
+    }
+  }
+  return h.update(chunk).digest('base64');
 }

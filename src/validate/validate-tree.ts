@@ -1,5 +1,4 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { Hash53 } from '../core/hash53.ts';
 import { pathClassifier } from '../core/layout.ts';
 import type { Plan, StoreConfig } from '../core/model.ts';
 import { planReads } from '../store/read-plan.ts';
@@ -100,7 +99,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   };
   // Findings of the checks that read only the store's files, reused while those and the listing are unchanged.
   const memo = options.memo === true && options.touches === undefined && cache.enabled;
-  const treeDigest = memo ? listingDigest(entries) : '';
+  const treeDigest = memo ? (await import('./content-hash.ts')).listingDigest(entries) : '';
   for (const check of CHECKS) {
     if (check.stage !== 'content') continue;
     if (!memo || check.pure !== true) {
@@ -114,13 +113,6 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
 
   const files = entries.filter((e) => e.type !== 'dir').length;
   return { source: source.description, entries, files, diagnostics: unique(diagnostics), usedIds: content.ids().usedIds };
-}
-
-/** The tree's paths and their types, as one digest. */
-function listingDigest(entries: readonly TreeEntry[]): string {
-  const hash = new Hash53();
-  for (const e of entries) hash.update(`${e.type}\t${e.path}\n`);
-  return hash.digest();
 }
 
 /** One diagnostic per code and place: the layout check and the reader may both meet one link. */
