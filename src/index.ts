@@ -54,7 +54,7 @@ export {
 export { ScopeService, type ActionSummary, type ProjectSummary } from './service/scope-service.ts';
 export { waivedAt, waiverHolds, waiverExpiry, waiversForPlan, type Waiver, type ScopedWaiver, type WaiverScope } from './core/waivers.ts';
 export { commandActor, type Actor, type CommandActorConfig } from './enforce/actors.ts';
-export { parseRecord, parseDecision, parseEnforcement, parseViolation } from './core/parse.ts';
+export { parseRecord, parseDecision, parseEnforcement, parseViolation } from './core/record-parse.ts';
 export {
   parseActorAnswer,
   buildActorRequest,

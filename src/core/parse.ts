@@ -6,8 +6,6 @@
 import type { Scope } from './model.ts';
 import * as core from './parse-core.ts';
 import * as meta from './parse-meta.ts';
-import type { RecordKind } from './layout.ts';
-import * as records from './record-files.ts';
 import { parseWaiver as parseWaiverWith } from './waiver-file.ts';
 import { regexProblem } from './guard-patterns.ts';
 import { YAML_PARSER } from './yaml-syntax.ts';
@@ -44,23 +42,4 @@ export function parseActionMeta(file: string, bytes: Uint8Array) {
 
 export function parseWaiver(file: string, bytes: Uint8Array, id: string) {
   return parseWaiverWith(file, bytes, id, YAML_SYNTAX);
-}
-
-/** A decision node of a plan (`decisions/<id>.yaml`). */
-export function parseDecision(file: string, bytes: Uint8Array, id: string) {
-  return records.parseDecision(file, bytes, id, YAML_SYNTAX);
-}
-
-/** An enforcement file; each record's decision_id must be the run's. */
-export function parseEnforcement(file: string, bytes: Uint8Array, id: string) {
-  return records.parseEnforcement(file, bytes, id, YAML_SYNTAX);
-}
-
-export function parseViolation(file: string, bytes: Uint8Array, id: string) {
-  return records.parseViolation(file, bytes, id, YAML_SYNTAX);
-}
-
-/** Any record file under a plan (`decisions/`, `enforcement/`, `violations/`), by the kind its path gives (see `classifyPath`). */
-export function parseRecord(kind: RecordKind, file: string, bytes: Uint8Array, id: string) {
-  return records.parseRecord(kind, file, bytes, id, YAML_SYNTAX);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan, ScopedInvariant } from '../../src/core/model.ts';
-import { parseDecision, parseEnforcement, parseViolation } from '../../src/core/parse.ts';
+import { parseDecision, parseEnforcement, parseViolation } from '../../src/core/record-parse.ts';
 import {
   buildActorRequest,
   computeDrift,

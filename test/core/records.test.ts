@@ -12,7 +12,7 @@ import {
   type DecisionNode,
 } from '../../src/core/records.ts';
 import { parseRecord as parseRecordFast } from '../../src/core/record-files.ts';
-import { parseRecord } from '../../src/core/parse.ts';
+import { parseRecord } from '../../src/core/record-parse.ts';
 import { formatEnforcementFile } from '../../src/core/serialize.ts';
 import { reduceReconcile } from '../../src/tui/ReconcileApp.tsx';
 
