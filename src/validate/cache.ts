@@ -333,7 +333,7 @@ export class FactsCache {
   /** The memo of this run's whole-store checks, for the generation the cache file now holds. */
   private saveMemo(file: string): void {
     if (this.found === undefined) return;
-    const text = JSON.stringify({ generation: this.generation, listing: this.memoListing, checks: this.found });
+    const text = `${JSON.stringify({ generation: this.generation, listing: this.memoListing, checks: this.found })}\n`;
     replaceFile(`${file}.checks`, (fd) => writeAll(fd, text));
   }
 

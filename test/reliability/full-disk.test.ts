@@ -228,7 +228,10 @@ describe.skipIf(!isRoot)('caches on a nearly full disk', () => {
       expect(JSON.parse(r.stdout)).toEqual(JSON.parse(expected.stdout));
       const files = snapshot(dir);
       expect([...files.keys()].filter((k) => k.endsWith('.tmp'))).toEqual([]);
-      const cache = [...files].find(([k]) => k.startsWith('.git/agents/') && !k.includes('/extends'));
+      const cache = [...files].find(([k]) => k === '.git/agents/validate-worktree.cache');
+      // The memo of the whole-store checks beside it is whole too, or absent.
+      const memo = files.get('.git/agents/validate-worktree.cache.checks');
+      if (memo !== undefined) expect(() => JSON.parse(memo)).not.toThrow();
       outcomes.push(cache === undefined ? 0 : 1);
       if (cache) {
         // Whole: one line per file read, and the run that reads it answers as a cold run does.
