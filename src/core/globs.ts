@@ -107,8 +107,14 @@ export function compileGlob(glob: string): (path: string) => boolean {
   return (path) => matchSegments(segments, 0, path.split('/'), 0);
 }
 
-/** Whether the repository-relative file path `path` matches `glob` (a valid one). */
+/**
+ * Whether the repository-relative file path `path` matches `glob` (a valid
+ * one). A path outside the glob's literal folder cannot match, so the glob is
+ * compiled only for the paths inside it (`which` tests every project's).
+ */
 export function globMatches(glob: string, path: string): boolean {
+  const folder = literalFolder(glob);
+  if (folder !== '' && !path.startsWith(`${folder}/`)) return false;
   return compileGlob(glob)(path);
 }
 

@@ -1,5 +1,14 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { globHoldsFolder, globMatches, globProblem, globsSurelyOverlap, literalFolder, singleFolder } from '../../src/core/globs.ts';
+import {
+  compileGlob,
+  globHoldsFolder,
+  globMatches,
+  globProblem,
+  globsSurelyOverlap,
+  literalFolder,
+  singleFolder,
+} from '../../src/core/globs.ts';
 
 describe('globProblem', () => {
   it.each([
@@ -46,6 +55,22 @@ describe('globMatches', () => {
     ['file.name', 'fileXname', false],
   ])('%s matches %s: %s', (glob, path, expected) => {
     expect(globMatches(glob, path)).toBe(expected);
+  });
+
+  it('answers as the compiled glob does, for paths inside its literal folder or not (random globs and paths)', () => {
+    const word = fc.constantFrom('a', 'b', 'src', 'x.ts', 'a.ts');
+    const globSeg = fc.oneof(word, fc.constantFrom('*', '**', '*.ts', '?', '[ab]', '{a,src}'));
+    const glob = fc
+      .array(globSeg, { minLength: 1, maxLength: 4 })
+      .map((s) => s.join('/'))
+      .filter((g) => globProblem(g) === undefined);
+    const path = fc.array(word, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
+    fc.assert(
+      fc.property(glob, path, (g, p) => {
+        expect(globMatches(g, p)).toBe(compileGlob(g)(p));
+      }),
+      { seed: 20261202, numRuns: 3000 },
+    );
   });
 });
 
