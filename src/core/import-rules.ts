@@ -104,7 +104,7 @@ export function splitInstructions(text: string): SplitFile {
   const tags = () => (current ??= [...new Set(headings.filter((h) => h.level > 1 && h.tag !== '').map((h) => h.tag))].slice(-2));
   const underRuleHeading = () => headings.some((h) => RULE_HEADING.test(h.text));
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
-    out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines.slice(from, to + 1).join(' ')) });
+    out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to) });
   };
 
   while (i < lines.length) {
@@ -123,11 +123,8 @@ export function splitInstructions(text: string): SplitFile {
     const fence = FENCE.exec(line);
     if (fence) {
       const mark = fence[1]!;
-      const end = findFrom(
-        lines,
-        i + 1,
-        (l) => l.trimStart().startsWith(mark[0]!.repeat(mark.length)) && l.trim().replace(/[`~]/g, '') === '',
-      );
+      const close = mark[0]!.repeat(mark.length);
+      const end = findFrom(lines, i + 1, (l) => l.trimStart().startsWith(close) && l.trim().replace(/[`~]/g, '') === '');
       leave(i, end, 'code-block');
       i = end + 1;
       continue;
@@ -173,7 +170,7 @@ export function splitInstructions(text: string): SplitFile {
     const item = ITEM.exec(line);
     inList = item !== null;
     if (item) {
-      const indent = item[1]!.replace(/\t/g, '    ').length;
+      const indent = indentOf(item[1]!);
       const body = [item[3]!];
       let end = i;
       // Lazy and indented continuation lines; a nested item, a fence or a blank line ends it.
@@ -186,13 +183,14 @@ export function splitInstructions(text: string): SplitFile {
         end++;
       }
       // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
-      const children = body.join(' ').trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
+      const raw = body.join(' ');
+      const children = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
       if (children && children.items.length > 0) {
-        takeGroup(body.join(' '), children.items, i, children.end);
+        takeGroup(raw, children.items, i, children.end);
         i = children.end + 1;
         continue;
       }
-      takeItem(body.join(' '), i, end);
+      takeItem(raw, i, end);
       i = end + 1;
       continue;
     }
@@ -216,19 +214,14 @@ export function splitInstructions(text: string): SplitFile {
       continue;
     }
     // "Run it when you change:" and the list below it are one rule.
-    const list = lines
-      .slice(i, end + 1)
-      .join(' ')
-      .trimEnd()
-      .endsWith(':')
-      ? nestedItems(end + 1, -1)
-      : undefined;
-    if (list && !captionOfCode(plain(lines.slice(i, end + 1).join(' ')), end)) {
-      takeGroup(lines.slice(i, end + 1).join(' '), list.items, i, list.end);
+    const raw = lines.slice(i, end + 1).join(' ');
+    const list = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, -1) : undefined;
+    if (list && !captionOfCode(plain(raw), end)) {
+      takeGroup(raw, list.items, i, list.end);
       i = list.end + 1;
       continue;
     }
-    takeParagraph(i, end);
+    takeParagraph(raw, i, end);
     i = end + 1;
   }
   return out;
@@ -278,7 +271,7 @@ export function splitInstructions(text: string): SplitFile {
       if (l.trim() === '') continue;
       const m = ITEM.exec(l);
       const at = l.length - l.trimStart().length;
-      if (m && m[1]!.replace(/\t/g, '    ').length > indent) items.push(m[3]!);
+      if (m && indentOf(m[1]!) > indent) items.push(m[3]!);
       else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart())) items[items.length - 1] += ` ${l.trim()}`;
       else break;
       end = n;
@@ -308,8 +301,7 @@ export function splitInstructions(text: string): SplitFile {
     else leave(from, to, reason);
   }
 
-  function takeParagraph(from: number, to: number): void {
-    const raw = lines.slice(from, to + 1).join(' ');
+  function takeParagraph(raw: string, from: number, to: number): void {
     const text = plain(raw);
     if (isLinkOnly(raw)) {
       leave(from, to, 'link');
@@ -348,6 +340,11 @@ function endsBlock(line: string): boolean {
   );
 }
 
+/** The width of a list item's indent, a tab counting four. */
+function indentOf(indent: string): number {
+  return indent.includes('\t') ? indent.replace(/\t/g, '    ').length : indent.length;
+}
+
 function findFrom(lines: readonly string[], from: number, test: (l: string) => boolean): number {
   for (let n = from; n < lines.length; n++) if (test(lines[n]!)) return n;
   return lines.length - 1;
@@ -356,19 +353,24 @@ function findFrom(lines: readonly string[], from: number, test: (l: string) => b
 /** Markdown to plain text: links to their words, emphasis and HTML dropped, inline code kept as its text. */
 export function plain(markdown: string): string {
   // Most rules hold no Markdown at all: only their white space to fold.
-  if (!/[`*_[\]<>!~\\]/.test(markdown)) return markdown.replace(/\s+/g, ' ').trim();
-  return markdown
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<\/?[a-zA-Z][^>]*>/g, '')
-    .replace(/`+([^`]+?)`+/g, '$1')
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-    .replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3')
-    .replace(/~~(.+?)~~/g, '$1')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  if (!/[`*_[\]<>!~\\]/.test(markdown)) return fold(markdown);
+  return fold(
+    markdown
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+      .replace(/<\/?[a-zA-Z][^>]*>/g, '')
+      .replace(/`+([^`]+?)`+/g, '$1')
+      .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
+      .replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3')
+      .replace(/~~(.+?)~~/g, '$1')
+      .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1'),
+  );
+}
+
+/** Runs of white space as one space, trimmed. */
+function fold(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 function startsWithCode(markdown: string): boolean {
@@ -435,7 +437,17 @@ export function tagOf(heading: string): string {
     .replace(/-+$/, '');
 }
 
-function excerpt(text: string): string {
-  const t = text.replace(/\s+/g, ' ').trim();
+/**
+ * The first words of lines `from`..`to` joined, as one line of at most 80
+ * characters. Folded a line at a time, and no further than the excerpt
+ * shows: a code block of a thousand lines is not joined to show 77 characters.
+ */
+function excerpt(lines: readonly string[], from: number, to: number): string {
+  let t = '';
+  for (let n = from; n <= to && t.length <= 80; n++) {
+    // Folding the joined lines is folding each line and joining the non-empty ones with a space.
+    const l = fold(lines[n]!);
+    if (l !== '') t = t === '' ? l : `${t} ${l}`;
+  }
   return t.length > 80 ? `${t.slice(0, 77)}…` : t;
 }
