@@ -84,7 +84,7 @@ const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 /** The candidates and left-out pieces of one file's text. */
 export function splitInstructions(text: string): SplitFile {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
   const out: SplitFile = { bodyLine: 1, candidates: [], leftOut: [] };
   let i = 0;
@@ -354,24 +354,31 @@ function findFrom(lines: readonly string[], from: number, test: (l: string) => b
 export function plain(markdown: string): string {
   // Most rules hold no Markdown at all: only their white space to fold.
   if (!/[`*_[\]<>!~\\]/.test(markdown)) return fold(markdown);
-  return fold(
-    markdown
+  // Each step runs only when the text holds the characters it needs to match: a replace that cannot match still scans.
+  let t = markdown;
+  if (t.includes('](') || t.includes('][')) {
+    t = t
       .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-      .replace(/<\/?[a-zA-Z][^>]*>/g, '')
-      .replace(/`+([^`]+?)`+/g, '$1')
-      .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-      .replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3')
-      .replace(/~~(.+?)~~/g, '$1')
-      .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1'),
-  );
+      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1');
+  }
+  if (t.includes('<')) t = t.replace(/<\/?[a-zA-Z][^>]*>/g, '');
+  if (t.includes('`')) t = t.replace(/`+([^`]+?)`+/g, '$1');
+  if (t.includes('**') || t.includes('__')) t = t.replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2');
+  if (t.includes('*') || t.includes('_')) t = t.replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3');
+  if (t.includes('~~')) t = t.replace(/~~(.+?)~~/g, '$1');
+  if (t.includes('\\')) t = t.replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1');
+  return fold(t);
 }
 
 /** Runs of white space as one space, trimmed. */
 function fold(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  // A replace rewrites every single space too: only run it when some white space is not already one space.
+  return (FOLDABLE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
 }
+
+/** White space that folding changes: two in a row, or any but the space. */
+const FOLDABLE = /\s\s|[^\S ]/;
 
 function startsWithCode(markdown: string): boolean {
   return /^\s*(\*\*|__)?`/.test(markdown);
@@ -379,6 +386,8 @@ function startsWithCode(markdown: string): boolean {
 
 /** A link and little else: "[Docs](…)", "See [the guide](…)", "<https://…>". */
 function isLinkOnly(markdown: string): boolean {
+  // No link of any of the three forms without one of these.
+  if (!markdown.includes('](') && !markdown.includes('http')) return false;
   const rest = markdown
     .replace(/!?\[[^\]]*\]\([^)]*\)/g, '')
     .replace(/<https?:[^>]+>/g, '')
