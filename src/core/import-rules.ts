@@ -102,7 +102,9 @@ export function splitInstructions(text: string): SplitFile {
   // The tags of the headings above, made once per heading rather than once per rule (an array shared by its rules).
   let current: string[] | undefined;
   const tags = () => (current ??= [...new Set(headings.filter((h) => h.level > 1 && h.tag !== '').map((h) => h.tag))].slice(-2));
-  const underRuleHeading = () => headings.some((h) => RULE_HEADING.test(h.text));
+  // Whether a heading above names rules: also once per heading, not once per rule.
+  let ruled: boolean | undefined;
+  const underRuleHeading = () => (ruled ??= headings.some((h) => RULE_HEADING.test(h.text)));
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
     out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to) });
   };
@@ -143,6 +145,7 @@ export function splitInstructions(text: string): SplitFile {
       const text = plain(heading[2] ?? '');
       headings.push({ level, text, tag: tagOf(text) });
       current = undefined;
+      ruled = undefined;
       leave(i, i, 'heading');
       i++;
       continue;
@@ -209,6 +212,7 @@ export function splitInstructions(text: string): SplitFile {
       const text = plain(lines.slice(i, end + 1).join(' '));
       headings.push({ level, text, tag: tagOf(text) });
       current = undefined;
+      ruled = undefined;
       leave(i, end + 1, 'heading');
       i = end + 2;
       continue;
@@ -241,16 +245,16 @@ export function splitInstructions(text: string): SplitFile {
     if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
     if (LABELLED_CODE.test(body)) return 'command';
     // "Test commands:", a label over the items below it.
-    if (/:$/.test(text) && text.split(/\s+/).length <= 3) return 'description';
+    if (/:$/.test(text) && words(text) <= 3) return 'description';
     // "Purpose: Provide a terminal interface": a description, whatever its verb.
     const label = /^([^:]{1,40}):\s+(.+)$/.exec(text);
     if (label && DESCRIBING.test(label[1]!)) return 'description';
     if (isRule(text)) return undefined;
     // "Error Handling: Implement robust error handling": a short label, then a rule.
-    if (label && label[1]!.split(/\s+/).length <= 5 && isRule(label[2]!)) return undefined;
+    if (label && words(label[1]!) <= 5 && isRule(label[2]!)) return undefined;
     if (/:$/.test(text)) return 'description';
     // A bare phrase is a convention under a heading of rules ("2-space indentation"), else a description.
-    return underRuleHeading() && text.split(/\s+/).length <= 40 ? undefined : 'description';
+    return underRuleHeading() && words(text) <= 40 ? undefined : 'description';
   }
 
   /** A line ending with a colon that introduces a code block ("Run the tests:"): a caption, not a rule. */
@@ -277,17 +281,18 @@ export function splitInstructions(text: string): SplitFile {
       end = n;
     }
     // Only short fragments finish the sentence above them; a list of full rules stands on its own.
-    const fragments = items.length <= 8 && items.every((x) => plain(x).split(/\s+/).length <= 12);
+    const fragments = items.length <= 8 && items.every((x) => words(plain(x)) <= 12);
     return items.length > 0 && fragments ? { items, end } : undefined;
   }
 
   /** An item ending with a colon and the items below it: one rule when the item is one, else left out together. */
   function takeGroup(raw: string, items: string[], from: number, to: number): void {
     const head = plain(raw.replace(/^\[[ xX]\]\s+/, ''));
-    const parts = items.map((x) => plain(x).replace(/[.;]$/, ''));
+    const texts = items.map(plain);
+    const parts = texts.map((x) => x.replace(/[.;]$/, ''));
     if (parts.every((x) => /^`/.test(x) || LABELLED_CODE.test(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
       // "These include:" and a list of commands: the rule is the head's.
-      if (isRule(head.replace(/:$/, ''))) take(`${head} ${items.map((x) => plain(x)).join(', ')}.`, from, to);
+      if (isRule(head.replace(/:$/, ''))) take(`${head} ${texts.join(', ')}.`, from, to);
       else leave(from, to, 'command');
       return;
     }
@@ -307,7 +312,7 @@ export function splitInstructions(text: string): SplitFile {
       leave(from, to, 'link');
       return;
     }
-    if (captionOfCode(text, to) || (text.endsWith(':') && text.split(/\s+/).length <= 3)) {
+    if (captionOfCode(text, to) || (text.endsWith(':') && words(text) <= 3)) {
       leave(from, to, text.endsWith(':') && captionOfCode(text, to) ? 'command' : 'description');
       return;
     }
@@ -343,6 +348,13 @@ function endsBlock(line: string): boolean {
 /** The width of a list item's indent, a tab counting four. */
 function indentOf(indent: string): number {
   return indent.includes('\t') ? indent.replace(/\t/g, '    ').length : indent.length;
+}
+
+/** The words of a plain text (`plain`'s: its white space single spaces, trimmed), as splitting it at white space counts them. */
+function words(text: string): number {
+  let n = 1;
+  for (let at = text.indexOf(' '); at >= 0; at = text.indexOf(' ', at + 1)) n++;
+  return n;
 }
 
 function findFrom(lines: readonly string[], from: number, test: (l: string) => boolean): number {
