@@ -184,22 +184,23 @@ export class ImportService {
   }
 
   /**
-   * Writes the chosen candidates: the projects they need first (project.yaml
-   * with the paths their files apply to), then each scope's invariants under
-   * that scope's lock, each file atomically. A text the scope came to hold
-   * meanwhile is left out, as `add` refuses it.
+   * Writes the chosen candidates as one change: each new project's folder
+   * (project.yaml with the paths its files apply to) with its invariants,
+   * and the invariants of the scopes that exist, under the locks of those
+   * scopes, put in place together by one batch (one flush of the file system,
+   * not one per file), or not at all when a write fails. A text a scope came
+   * to hold meanwhile is left out, as `add` refuses it.
    */
   async apply(plan: ImportPlan, chosen: readonly PlannedCandidate[]): Promise<ImportWritten> {
     const written: ImportWritten = { invariants: [], projects: [], refused: [] };
     const needed = new Set(chosen.filter((c) => c.scope.kind === 'project').map((c) => c.scope.project!));
-    for (const p of plan.projects) {
-      if (p.exists || !needed.has(p.name)) continue;
-      await this.scopes.addProject({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}), commit: false });
-      written.projects.push(p.name);
-    }
-    const [{ formatInvariantFile }, { writeFilesTogether }, { withFolderLock }] = await Promise.all([
+    const creating = plan.projects.filter((p) => !p.exists && needed.has(p.name));
+    const made = await this.scopes.newProjects(
+      creating.map((p) => ({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}) })),
+    );
+    const [{ formatInvariantFile }, { CreateBatch }, { withFolderLocks }] = await Promise.all([
       import('../core/serialize.ts'),
-      import('../store/atomic-write.ts'),
+      import('../store/create-batch.ts'),
       import('../store/lock.ts'),
       loadIdGenerator(),
     ]);
@@ -217,19 +218,34 @@ export class ImportService {
       g.items.push(c);
       groups.set(folder, g);
     }
-    for (const [folder, { scope, items }] of groups) {
-      await withFolderLock(
-        root,
-        folder,
-        async () => {
-          const here = await readFolders(source, [folder]);
-          requireValid(here, `import into ${folder}`);
-          const held = new Set(here.invariants.map((i) => textKey(i.text)));
-          const files: { rel: string; content: string }[] = [];
+    const fresh = new Set(made.map((m) => m.folder));
+    // The scopes that exist are locked (all of them, for the whole import); a new project's folder appears whole, by one rename.
+    const existing = [...groups.keys()].filter((f) => !fresh.has(f));
+    await withFolderLocks(
+      root,
+      existing,
+      async () => {
+        const here = await readFolders(source, existing);
+        for (const folder of existing) {
+          const invalid = here.diagnostics.filter((d) => d.file === folder || d.file.startsWith(`${folder}/`));
+          requireValid({ ...here, diagnostics: invalid }, `import into ${folder}`);
+        }
+        requireValid(here, 'import');
+        const held = new Map<string, Set<string>>();
+        for (const inv of here.invariants) {
+          const folder = inv.path.slice(0, inv.path.lastIndexOf('/'));
+          const keys = held.get(folder) ?? new Set<string>();
+          keys.add(textKey(inv.text));
+          held.set(folder, keys);
+        }
+        const files = new Map<string, { name: string; content: string }[]>();
+        for (const [folder, { scope, items }] of groups) {
+          const keys = held.get(folder) ?? new Set<string>();
+          const mine: { name: string; content: string }[] = [];
           for (const c of items) {
             const key = textKey(c.text);
-            if (held.has(key)) continue;
-            held.add(key);
+            if (keys.has(key)) continue;
+            keys.add(key);
             const id = deps.newId();
             const inv: ScopedInvariant = {
               id,
@@ -252,14 +268,19 @@ export class ImportService {
               written.refused.push({ n: c.n, why: error.message });
               continue;
             }
-            files.push({ rel: inv.path, content });
+            mine.push({ name: `${id}.yaml`, content });
             written.invariants.push({ id, path: inv.path, n: c.n });
           }
-          writeFilesTogether(root, files);
-        },
-        { onStale: deps.notice },
-      );
-    }
+          files.set(folder, mine);
+        }
+        const batch = new CreateBatch(root);
+        for (const m of made) batch.folder(m.folder, [m.file, ...(files.get(m.folder) ?? [])]);
+        for (const folder of existing) for (const f of files.get(folder) ?? []) batch.file(`${folder}/${f.name}`, f.content);
+        batch.commit();
+      },
+      { onStale: deps.notice },
+    );
+    written.projects = made.map((m) => m.project);
     return written;
   }
 
