@@ -218,9 +218,9 @@ export class ImportService {
       g.items.push(c);
       groups.set(folder, g);
     }
-    const fresh = new Set(made.map((m) => m.folder));
+    const newFolder = new Map(made.map((m) => [m.folder, m]));
     // The scopes that exist are locked (all of them, for the whole import); a new project's folder appears whole, by one rename.
-    const existing = [...groups.keys()].filter((f) => !fresh.has(f));
+    const existing = [...groups.keys()].filter((f) => !newFolder.has(f));
     await withFolderLocks(
       root,
       existing,
@@ -238,44 +238,49 @@ export class ImportService {
           keys.add(textKey(inv.text));
           held.set(folder, keys);
         }
-        const files = new Map<string, { name: string; content: string }[]>();
-        for (const [folder, { scope, items }] of groups) {
-          const keys = held.get(folder) ?? new Set<string>();
-          const mine: { name: string; content: string }[] = [];
-          for (const c of items) {
-            const key = textKey(c.text);
-            if (keys.has(key)) continue;
-            keys.add(key);
-            const id = deps.newId();
-            const inv: ScopedInvariant = {
-              id,
-              text: c.text,
-              severity: c.severity,
-              active: true,
-              tags: c.tags,
-              created_at: now,
-              scope,
-              path: `${folder}/${id}.yaml`,
-              imported_from: { file: c.file, line: c.line },
-            };
-            if (author !== undefined) inv.created_by = author;
-            let content: string;
-            try {
-              content = formatInvariantFile(inv.path, inv);
-            } catch (error) {
-              // A rule the schema refuses (hidden characters, say) is reported, and the others are written.
-              if (!(error instanceof AgentsError)) throw error;
-              written.refused.push({ n: c.n, why: error.message });
-              continue;
-            }
-            mine.push({ name: `${id}.yaml`, content });
-            written.invariants.push({ id, path: inv.path, n: c.n });
-          }
-          files.set(folder, mine);
-        }
+        // Each scope's files are staged as soon as they are made, so their texts are not all held at once.
         const batch = new CreateBatch(root);
-        for (const m of made) batch.folder(m.folder, [m.file, ...(files.get(m.folder) ?? [])]);
-        for (const folder of existing) for (const f of files.get(folder) ?? []) batch.file(`${folder}/${f.name}`, f.content);
+        try {
+          for (const [folder, { scope, items }] of groups) {
+            const keys = held.get(folder) ?? new Set<string>();
+            const mine: { name: string; content: string }[] = [];
+            for (const c of items) {
+              const key = textKey(c.text);
+              if (keys.has(key)) continue;
+              keys.add(key);
+              const id = deps.newId();
+              const inv: ScopedInvariant = {
+                id,
+                text: c.text,
+                severity: c.severity,
+                active: true,
+                tags: c.tags,
+                created_at: now,
+                scope,
+                path: `${folder}/${id}.yaml`,
+                imported_from: { file: c.file, line: c.line },
+              };
+              if (author !== undefined) inv.created_by = author;
+              let content: string;
+              try {
+                content = formatInvariantFile(inv.path, inv);
+              } catch (error) {
+                // A rule the schema refuses (hidden characters, say) is reported, and the others are written.
+                if (!(error instanceof AgentsError)) throw error;
+                written.refused.push({ n: c.n, why: error.message });
+                continue;
+              }
+              mine.push({ name: `${id}.yaml`, content });
+              written.invariants.push({ id, path: inv.path, n: c.n });
+            }
+            const project = newFolder.get(folder);
+            if (project) batch.folder(folder, [project.file, ...mine]);
+            else for (const f of mine) batch.file(`${folder}/${f.name}`, f.content);
+          }
+        } catch (error) {
+          batch.discard();
+          throw error;
+        }
         batch.commit();
       },
       { onStale: deps.notice },
