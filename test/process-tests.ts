@@ -54,6 +54,7 @@ export const PROCESS_TESTS = [
   'test/review/log.test.ts',
   'test/review/markdown.test.ts',
   'test/review/processes.test.ts',
+  'test/store/create-batch.test.ts',
   'test/store/hook-script.test.ts',
   'test/trust/export-edges.test.ts',
   'test/trust/floors.test.ts',

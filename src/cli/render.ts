@@ -44,7 +44,9 @@ export async function prepareFormat(format: CliContext['format']): Promise<void>
 export function emit(ctx: CliContext, data: unknown, text: () => string): void {
   switch (ctx.format) {
     case 'json':
-      ctx.io.stdout.write(`${safeJson(data)}\n`);
+      // Two writes: the document joined to its newline would be copied whole once more (megabytes for an import).
+      ctx.io.stdout.write(safeJson(data));
+      ctx.io.stdout.write('\n');
       return;
     case 'yaml':
       if (!yamlStringify) throw new Error('YAML output is not loaded: await prepareFormat(ctx.format) before the command runs');

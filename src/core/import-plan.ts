@@ -9,7 +9,7 @@ import type { LeftOut, RuleCandidate } from './import-rules.ts';
 import type { ImportKind, ImportTarget } from './import-sources.ts';
 import { compileGlob, globsSurelyOverlap, singleFolder } from './globs.ts';
 import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
-import { looseKey, nearDuplicatesOf } from './near-duplicates.ts';
+import { looseKey, nearPairs } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
 
 /** One instruction file, read and split (or skipped with the reason). */
@@ -82,13 +82,20 @@ export function placeProjects(
   const out = new Map<string, PlannedProject>();
   const projectOf = new Map<ImportFile, string>();
   const sorted = (a: readonly string[]) => [...a].sort().join('\n');
+  // The first existing project with each set of globs, found by a lookup rather than a scan per file.
+  const byPaths = new Map<string, string>();
+  for (const [name, m] of existing) {
+    const key = sorted(m.paths ?? []);
+    if (!byPaths.has(key)) byPaths.set(key, name);
+  }
+  const named = new Set(names);
   for (const f of files) {
     if (f.target.kind !== 'project' || f.skipped) continue;
     const t = f.target;
-    const match = t.paths.length === 0 ? undefined : [...existing].find(([, m]) => sorted(m.paths ?? []) === sorted(t.paths))?.[0];
+    const match = t.paths.length === 0 ? undefined : byPaths.get(sorted(t.paths));
     const name = match ?? t.name;
     projectOf.set(f, name);
-    if (!out.has(name)) out.set(name, { name, paths: existing.get(name)?.paths ?? t.paths, exists: names.includes(name) });
+    if (!out.has(name)) out.set(name, { name, paths: existing.get(name)?.paths ?? t.paths, exists: named.has(name) });
   }
   return { projects: [...out.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)), projectOf };
 }
@@ -111,9 +118,15 @@ export function planImport(
   const inStore = new Map<string, ScopedInvariant[]>();
   for (const inv of store) {
     const k = textKey(inv.text);
-    inStore.set(k, [...(inStore.get(k) ?? []), inv]);
+    const list = inStore.get(k);
+    if (list) list.push(inv);
+    else inStore.set(k, [inv]);
   }
-  const loose = store.filter((i) => i.active).map((invariant) => ({ invariant, loose: looseKey(invariant.text) }));
+  const texts = order.flatMap((f) => (f.skipped || f.target.kind === 'skip' ? [] : f.candidates.map((c) => c.text)));
+  const near = nearIndex(
+    store.filter((i) => i.active),
+    texts,
+  );
   const said = new Map<string, { file: string; line: number; scope: PlannedScope }>();
   const candidates: PlannedCandidate[] = [];
   for (const f of order) {
@@ -121,9 +134,9 @@ export function planImport(
     const scope: PlannedScope = f.target.kind === 'global' ? { kind: 'global' } : { kind: 'project', project: projectOf.get(f)! };
     for (const c of f.candidates) {
       const key = textKey(c.text);
-      const held = (inStore.get(key) ?? []).find((inv) => applies(inv, scope));
+      const held = inStore.get(key)?.find((inv) => applies(inv, scope));
       const first = said.get(key);
-      const base = {
+      const planned: PlannedCandidate = {
         n: candidates.length + 1,
         file: f.file,
         line: c.line,
@@ -133,24 +146,67 @@ export function planImport(
         tags: c.tags,
         severity: severityOf(c.text),
         scope,
-        near:
-          loose.length === 0
-            ? []
-            : nearDuplicatesOf(c.text, loose)
-                .filter((n) => applies(n.invariant, scope))
-                .map((n) => ({ id: n.invariant.id, path: n.invariant.path })),
+        status: 'new',
+        near: near(c.text, key, scope),
       };
       if (held) {
-        candidates.push({ ...base, status: 'exists', same_as: { id: held.id, path: held.path } });
+        planned.status = 'exists';
+        planned.same_as = { id: held.id, path: held.path };
       } else if (first && (first.scope.kind === 'global' || first.scope.project === scope.project)) {
-        candidates.push({ ...base, status: 'duplicate', same_as: { file: first.file, line: first.line } });
-      } else {
-        if (!first) said.set(key, { file: f.file, line: c.line, scope });
-        candidates.push({ ...base, status: 'new' });
-      }
+        planned.status = 'duplicate';
+        planned.same_as = { file: first.file, line: first.line };
+      } else if (!first) said.set(key, { file: f.file, line: c.line, scope });
+      candidates.push(planned);
     }
   }
   return { files, candidates, projects };
+}
+
+/**
+ * The near-duplicates in `store` of each of `texts` (`nearDuplicatesOf`'s,
+ * in the store's order) that hold in a scope. The loose keys one edit apart
+ * come from `nearPairs` over the distinct keys, linear in them, where a scan
+ * of the store for each candidate costs their product (a second import of a
+ * monorepo compares 20,000 candidates with 20,000 invariants).
+ */
+function nearIndex(
+  store: readonly ScopedInvariant[],
+  texts: readonly string[],
+): (text: string, key: string, scope: PlannedScope) => { id: string; path: string }[] {
+  if (store.length === 0) return () => [];
+  const keys: string[] = [];
+  const indexOf = new Map<string, number>();
+  /** The store's invariants (their indexes) by the index of their loose key. */
+  const holders: number[][] = [];
+  const add = (loose: string): number => {
+    let k = indexOf.get(loose);
+    if (k === undefined) {
+      k = keys.length;
+      indexOf.set(loose, k);
+      keys.push(loose);
+      holders.push([]);
+    }
+    return k;
+  };
+  const storeLoose = store.map((inv) => looseKey(inv.text));
+  const storeKey = store.map((inv) => textKey(inv.text));
+  for (let s = 0; s < store.length; s++) holders[add(storeLoose[s]!)]!.push(s);
+  for (const t of texts) add(looseKey(t));
+  const neighbours: number[][] = keys.map(() => []);
+  for (const [a, b] of nearPairs(keys)) {
+    neighbours[a]!.push(b);
+    neighbours[b]!.push(a);
+  }
+  return (text, key, scope) => {
+    const loose = looseKey(text);
+    const k = indexOf.get(loose)!;
+    const found: number[] = [];
+    // Same loose key: near unless the text keys are equal too (then a duplicate) or nothing is left of it.
+    if (loose !== '') for (const s of holders[k]!) if (storeKey[s] !== key && applies(store[s]!, scope)) found.push(s);
+    // One edit apart: never the same text key.
+    for (const n of neighbours[k]!) for (const s of holders[n]!) if (applies(store[s]!, scope)) found.push(s);
+    return found.sort((a, b) => a - b).map((s) => ({ id: store[s]!.id, path: store[s]!.path }));
+  };
 }
 
 function rank(f: ImportFile): number {
@@ -179,11 +235,22 @@ export function refuseOverlaps(
   const { projects, projectOf } = placeProjects(files, existing, names);
   const taken: { name: string; paths: readonly string[] }[] = [...existing].map(([name, m]) => ({ name, paths: m.paths ?? [] }));
   // Projects that are one folder each (DIR/**, the nested files' case) overlap only when one folder holds the other:
-  // found through the sorted folders, not by trying every pair (a monorepo may have a thousand).
+  // found through the folders above and an index of those below, not by trying every pair (a monorepo may have a thousand).
   const folders = new Map<string, string>();
+  // For each folder, the first of those folders that lies below it: the lookup that replaces a scan of them all.
+  const firstBelow = new Map<string, string>();
+  const addFolder = (dir: string, name: string) => {
+    if (!folders.has(dir)) {
+      for (let at = dir.indexOf('/'); at >= 0; at = dir.indexOf('/', at + 1)) {
+        const above = dir.slice(0, at);
+        if (!firstBelow.has(above)) firstBelow.set(above, dir);
+      }
+    }
+    folders.set(dir, name);
+  };
   for (const t of taken) {
     const dir = singleFolder(t.paths);
-    if (dir !== undefined) folders.set(dir, t.name);
+    if (dir !== undefined) addFolder(dir, t.name);
   }
   const refused = new Map<string, string>();
   const say = (p: PlannedProject, other: string, paths: readonly string[]) =>
@@ -200,7 +267,8 @@ export function refuseOverlaps(
     if (dir !== undefined) {
       // A folder above it, or below it, that a project holds already.
       for (let d = dir; hit === undefined && d !== ''; d = d.includes('/') ? d.slice(0, d.lastIndexOf('/')) : '') hit = folders.get(d);
-      hit ??= [...folders].find(([f]) => f.startsWith(`${dir}/`))?.[1];
+      const below = firstBelow.get(dir);
+      if (below !== undefined) hit ??= folders.get(below);
       hit ??= general.find((t) => overlaps(p.paths, t.paths, repoFiles))?.name;
     } else hit = taken.find((t) => t.name !== p.name && overlaps(p.paths, t.paths, repoFiles))?.name;
     if (hit !== undefined && hit !== p.name) {
@@ -208,7 +276,7 @@ export function refuseOverlaps(
       continue;
     }
     taken.push(p);
-    if (dir !== undefined) folders.set(dir, p.name);
+    if (dir !== undefined) addFolder(dir, p.name);
     else general.push(p);
   }
   return files.map((f) => {

@@ -84,7 +84,7 @@ const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 
 /** The candidates and left-out pieces of one file's text. */
 export function splitInstructions(text: string): SplitFile {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
   const out: SplitFile = { bodyLine: 1, candidates: [], leftOut: [] };
   let i = 0;
@@ -102,9 +102,11 @@ export function splitInstructions(text: string): SplitFile {
   // The tags of the headings above, made once per heading rather than once per rule (an array shared by its rules).
   let current: string[] | undefined;
   const tags = () => (current ??= [...new Set(headings.filter((h) => h.level > 1 && h.tag !== '').map((h) => h.tag))].slice(-2));
-  const underRuleHeading = () => headings.some((h) => RULE_HEADING.test(h.text));
+  // Whether a heading above names rules: also once per heading, not once per rule.
+  let ruled: boolean | undefined;
+  const underRuleHeading = () => (ruled ??= headings.some((h) => RULE_HEADING.test(h.text)));
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
-    out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines.slice(from, to + 1).join(' ')) });
+    out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to) });
   };
 
   while (i < lines.length) {
@@ -123,11 +125,8 @@ export function splitInstructions(text: string): SplitFile {
     const fence = FENCE.exec(line);
     if (fence) {
       const mark = fence[1]!;
-      const end = findFrom(
-        lines,
-        i + 1,
-        (l) => l.trimStart().startsWith(mark[0]!.repeat(mark.length)) && l.trim().replace(/[`~]/g, '') === '',
-      );
+      const close = mark[0]!.repeat(mark.length);
+      const end = findFrom(lines, i + 1, (l) => l.trimStart().startsWith(close) && l.trim().replace(/[`~]/g, '') === '');
       leave(i, end, 'code-block');
       i = end + 1;
       continue;
@@ -146,6 +145,7 @@ export function splitInstructions(text: string): SplitFile {
       const text = plain(heading[2] ?? '');
       headings.push({ level, text, tag: tagOf(text) });
       current = undefined;
+      ruled = undefined;
       leave(i, i, 'heading');
       i++;
       continue;
@@ -173,7 +173,7 @@ export function splitInstructions(text: string): SplitFile {
     const item = ITEM.exec(line);
     inList = item !== null;
     if (item) {
-      const indent = item[1]!.replace(/\t/g, '    ').length;
+      const indent = indentOf(item[1]!);
       const body = [item[3]!];
       let end = i;
       // Lazy and indented continuation lines; a nested item, a fence or a blank line ends it.
@@ -186,13 +186,14 @@ export function splitInstructions(text: string): SplitFile {
         end++;
       }
       // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
-      const children = body.join(' ').trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
+      const raw = body.join(' ');
+      const children = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
       if (children && children.items.length > 0) {
-        takeGroup(body.join(' '), children.items, i, children.end);
+        takeGroup(raw, children.items, i, children.end);
         i = children.end + 1;
         continue;
       }
-      takeItem(body.join(' '), i, end);
+      takeItem(raw, i, end);
       i = end + 1;
       continue;
     }
@@ -211,24 +212,20 @@ export function splitInstructions(text: string): SplitFile {
       const text = plain(lines.slice(i, end + 1).join(' '));
       headings.push({ level, text, tag: tagOf(text) });
       current = undefined;
+      ruled = undefined;
       leave(i, end + 1, 'heading');
       i = end + 2;
       continue;
     }
     // "Run it when you change:" and the list below it are one rule.
-    const list = lines
-      .slice(i, end + 1)
-      .join(' ')
-      .trimEnd()
-      .endsWith(':')
-      ? nestedItems(end + 1, -1)
-      : undefined;
-    if (list && !captionOfCode(plain(lines.slice(i, end + 1).join(' ')), end)) {
-      takeGroup(lines.slice(i, end + 1).join(' '), list.items, i, list.end);
+    const raw = lines.slice(i, end + 1).join(' ');
+    const list = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, -1) : undefined;
+    if (list && !captionOfCode(plain(raw), end)) {
+      takeGroup(raw, list.items, i, list.end);
       i = list.end + 1;
       continue;
     }
-    takeParagraph(i, end);
+    takeParagraph(raw, i, end);
     i = end + 1;
   }
   return out;
@@ -248,16 +245,16 @@ export function splitInstructions(text: string): SplitFile {
     if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
     if (LABELLED_CODE.test(body)) return 'command';
     // "Test commands:", a label over the items below it.
-    if (/:$/.test(text) && text.split(/\s+/).length <= 3) return 'description';
+    if (/:$/.test(text) && words(text) <= 3) return 'description';
     // "Purpose: Provide a terminal interface": a description, whatever its verb.
     const label = /^([^:]{1,40}):\s+(.+)$/.exec(text);
     if (label && DESCRIBING.test(label[1]!)) return 'description';
     if (isRule(text)) return undefined;
     // "Error Handling: Implement robust error handling": a short label, then a rule.
-    if (label && label[1]!.split(/\s+/).length <= 5 && isRule(label[2]!)) return undefined;
+    if (label && words(label[1]!) <= 5 && isRule(label[2]!)) return undefined;
     if (/:$/.test(text)) return 'description';
     // A bare phrase is a convention under a heading of rules ("2-space indentation"), else a description.
-    return underRuleHeading() && text.split(/\s+/).length <= 40 ? undefined : 'description';
+    return underRuleHeading() && words(text) <= 40 ? undefined : 'description';
   }
 
   /** A line ending with a colon that introduces a code block ("Run the tests:"): a caption, not a rule. */
@@ -278,23 +275,24 @@ export function splitInstructions(text: string): SplitFile {
       if (l.trim() === '') continue;
       const m = ITEM.exec(l);
       const at = l.length - l.trimStart().length;
-      if (m && m[1]!.replace(/\t/g, '    ').length > indent) items.push(m[3]!);
+      if (m && indentOf(m[1]!) > indent) items.push(m[3]!);
       else if (!m && at > indent && items.length > 0 && !FENCE.test(l.trimStart())) items[items.length - 1] += ` ${l.trim()}`;
       else break;
       end = n;
     }
     // Only short fragments finish the sentence above them; a list of full rules stands on its own.
-    const fragments = items.length <= 8 && items.every((x) => plain(x).split(/\s+/).length <= 12);
+    const fragments = items.length <= 8 && items.every((x) => words(plain(x)) <= 12);
     return items.length > 0 && fragments ? { items, end } : undefined;
   }
 
   /** An item ending with a colon and the items below it: one rule when the item is one, else left out together. */
   function takeGroup(raw: string, items: string[], from: number, to: number): void {
     const head = plain(raw.replace(/^\[[ xX]\]\s+/, ''));
-    const parts = items.map((x) => plain(x).replace(/[.;]$/, ''));
+    const texts = items.map(plain);
+    const parts = texts.map((x) => x.replace(/[.;]$/, ''));
     if (parts.every((x) => /^`/.test(x) || LABELLED_CODE.test(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
       // "These include:" and a list of commands: the rule is the head's.
-      if (isRule(head.replace(/:$/, ''))) take(`${head} ${items.map((x) => plain(x)).join(', ')}.`, from, to);
+      if (isRule(head.replace(/:$/, ''))) take(`${head} ${texts.join(', ')}.`, from, to);
       else leave(from, to, 'command');
       return;
     }
@@ -308,14 +306,13 @@ export function splitInstructions(text: string): SplitFile {
     else leave(from, to, reason);
   }
 
-  function takeParagraph(from: number, to: number): void {
-    const raw = lines.slice(from, to + 1).join(' ');
+  function takeParagraph(raw: string, from: number, to: number): void {
     const text = plain(raw);
     if (isLinkOnly(raw)) {
       leave(from, to, 'link');
       return;
     }
-    if (captionOfCode(text, to) || (text.endsWith(':') && text.split(/\s+/).length <= 3)) {
+    if (captionOfCode(text, to) || (text.endsWith(':') && words(text) <= 3)) {
       leave(from, to, text.endsWith(':') && captionOfCode(text, to) ? 'command' : 'description');
       return;
     }
@@ -348,6 +345,18 @@ function endsBlock(line: string): boolean {
   );
 }
 
+/** The width of a list item's indent, a tab counting four. */
+function indentOf(indent: string): number {
+  return indent.includes('\t') ? indent.replace(/\t/g, '    ').length : indent.length;
+}
+
+/** The words of a plain text (`plain`'s: its white space single spaces, trimmed), as splitting it at white space counts them. */
+function words(text: string): number {
+  let n = 1;
+  for (let at = text.indexOf(' '); at >= 0; at = text.indexOf(' ', at + 1)) n++;
+  return n;
+}
+
 function findFrom(lines: readonly string[], from: number, test: (l: string) => boolean): number {
   for (let n = from; n < lines.length; n++) if (test(lines[n]!)) return n;
   return lines.length - 1;
@@ -356,20 +365,32 @@ function findFrom(lines: readonly string[], from: number, test: (l: string) => b
 /** Markdown to plain text: links to their words, emphasis and HTML dropped, inline code kept as its text. */
 export function plain(markdown: string): string {
   // Most rules hold no Markdown at all: only their white space to fold.
-  if (!/[`*_[\]<>!~\\]/.test(markdown)) return markdown.replace(/\s+/g, ' ').trim();
-  return markdown
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<\/?[a-zA-Z][^>]*>/g, '')
-    .replace(/`+([^`]+?)`+/g, '$1')
-    .replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2')
-    .replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3')
-    .replace(/~~(.+?)~~/g, '$1')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  if (!/[`*_[\]<>!~\\]/.test(markdown)) return fold(markdown);
+  // Each step runs only when the text holds the characters it needs to match: a replace that cannot match still scans.
+  let t = markdown;
+  if (t.includes('](') || t.includes('][')) {
+    t = t
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1');
+  }
+  if (t.includes('<')) t = t.replace(/<\/?[a-zA-Z][^>]*>/g, '');
+  if (t.includes('`')) t = t.replace(/`+([^`]+?)`+/g, '$1');
+  if (t.includes('**') || t.includes('__')) t = t.replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2');
+  if (t.includes('*') || t.includes('_')) t = t.replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3');
+  if (t.includes('~~')) t = t.replace(/~~(.+?)~~/g, '$1');
+  if (t.includes('\\')) t = t.replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1');
+  return fold(t);
 }
+
+/** Runs of white space as one space, trimmed. */
+function fold(text: string): string {
+  // A replace rewrites every single space too: only run it when some white space is not already one space.
+  return (FOLDABLE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
+}
+
+/** White space that folding changes: two in a row, or any but the space. */
+const FOLDABLE = /\s\s|[^\S ]/;
 
 function startsWithCode(markdown: string): boolean {
   return /^\s*(\*\*|__)?`/.test(markdown);
@@ -377,6 +398,8 @@ function startsWithCode(markdown: string): boolean {
 
 /** A link and little else: "[Docs](…)", "See [the guide](…)", "<https://…>". */
 function isLinkOnly(markdown: string): boolean {
+  // No link of any of the three forms without one of these.
+  if (!markdown.includes('](') && !markdown.includes('http')) return false;
   const rest = markdown
     .replace(/!?\[[^\]]*\]\([^)]*\)/g, '')
     .replace(/<https?:[^>]+>/g, '')
@@ -435,7 +458,17 @@ export function tagOf(heading: string): string {
     .replace(/-+$/, '');
 }
 
-function excerpt(text: string): string {
-  const t = text.replace(/\s+/g, ' ').trim();
+/**
+ * The first words of lines `from`..`to` joined, as one line of at most 80
+ * characters. Folded a line at a time, and no further than the excerpt
+ * shows: a code block of a thousand lines is not joined to show 77 characters.
+ */
+function excerpt(lines: readonly string[], from: number, to: number): string {
+  let t = '';
+  for (let n = from; n <= to && t.length <= 80; n++) {
+    // Folding the joined lines is folding each line and joining the non-empty ones with a space.
+    const l = fold(lines[n]!);
+    if (l !== '') t = t === '' ? l : `${t} ${l}`;
+  }
   return t.length > 80 ? `${t.slice(0, 77)}…` : t;
 }

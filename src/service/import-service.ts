@@ -65,9 +65,12 @@ export class ImportService {
       const problem = nameProblem(options.project, 'project name');
       if (problem) throw new UsageError(problem, 'Give --project a name such as web or billing-api.');
     }
-    const all = await this.repositoryFiles(this.top);
+    const top = this.top;
+    const all = await this.repositoryFiles(top);
     const found = await this.find(options, all);
-    let files = await Promise.all(found.map((f) => this.readFile(f.rel, f.kind, options.project)));
+    // The top and its real path once, not for each of a thousand files.
+    const place = { top, realTop: realpathSync.native(top), utf8: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }) };
+    let files = await Promise.all(found.map((f) => this.readFile(f.rel, f.kind, options.project, place)));
     const source = this.invariants.source;
     const [snap, projects, inherited, config] = await Promise.all([
       readStore(source),
@@ -137,17 +140,21 @@ export class ImportService {
   }
 
   /** One file, read and split, or skipped with the reason (never a throw: one bad file does not stop the rest). */
-  private async readFile(rel: string, kind: ImportKind, project: string | undefined): Promise<ImportFile> {
+  private async readFile(
+    rel: string,
+    kind: ImportKind,
+    project: string | undefined,
+    { top, realTop, utf8 }: { top: string; realTop: string; utf8: { decode(bytes: Uint8Array): string } },
+  ): Promise<ImportFile> {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
-    const top = this.top;
     const abs = join(top, rel);
     let real: string;
     try {
-      real = realpathSync(abs);
+      // The C library's realpath: the JS one costs a lstat and a string per folder of the path, for each file.
+      real = realpathSync.native(abs);
     } catch {
       return { ...file, skipped: 'it does not exist' };
     }
-    const realTop = realpathSync(top);
     if (real !== realTop && !real.startsWith(`${realTop}${sep}`)) {
       return { ...file, skipped: `it is a symbolic link to ${real}, outside the repository` };
     }
@@ -157,7 +164,7 @@ export class ImportService {
     if (bytes.includes(0)) return { ...file, skipped: 'it is a binary file' };
     let text: string;
     try {
-      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
+      text = utf8.decode(bytes);
     } catch {
       return { ...file, skipped: 'it is not UTF-8 text' };
     }
@@ -177,22 +184,23 @@ export class ImportService {
   }
 
   /**
-   * Writes the chosen candidates: the projects they need first (project.yaml
-   * with the paths their files apply to), then each scope's invariants under
-   * that scope's lock, each file atomically. A text the scope came to hold
-   * meanwhile is left out, as `add` refuses it.
+   * Writes the chosen candidates as one change: each new project's folder
+   * (project.yaml with the paths its files apply to) with its invariants,
+   * and the invariants of the scopes that exist, under the locks of those
+   * scopes, put in place together by one batch (one flush of the file system,
+   * not one per file), or not at all when a write fails. A text a scope came
+   * to hold meanwhile is left out, as `add` refuses it.
    */
   async apply(plan: ImportPlan, chosen: readonly PlannedCandidate[]): Promise<ImportWritten> {
     const written: ImportWritten = { invariants: [], projects: [], refused: [] };
     const needed = new Set(chosen.filter((c) => c.scope.kind === 'project').map((c) => c.scope.project!));
-    for (const p of plan.projects) {
-      if (p.exists || !needed.has(p.name)) continue;
-      await this.scopes.addProject({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}), commit: false });
-      written.projects.push(p.name);
-    }
-    const [{ formatInvariantFile }, { writeFilesTogether }, { withFolderLock }] = await Promise.all([
+    const creating = plan.projects.filter((p) => !p.exists && needed.has(p.name));
+    const made = await this.scopes.newProjects(
+      creating.map((p) => ({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}) })),
+    );
+    const [{ formatInvariantFile }, { CreateBatch }, { withFolderLocks }] = await Promise.all([
       import('../core/serialize.ts'),
-      import('../store/atomic-write.ts'),
+      import('../store/create-batch.ts'),
       import('../store/lock.ts'),
       loadIdGenerator(),
     ]);
@@ -210,49 +218,74 @@ export class ImportService {
       g.items.push(c);
       groups.set(folder, g);
     }
-    for (const [folder, { scope, items }] of groups) {
-      await withFolderLock(
-        root,
-        folder,
-        async () => {
-          const here = await readFolders(source, [folder]);
-          requireValid(here, `import into ${folder}`);
-          const held = new Set(here.invariants.map((i) => textKey(i.text)));
-          const files: { rel: string; content: string }[] = [];
-          for (const c of items) {
-            const key = textKey(c.text);
-            if (held.has(key)) continue;
-            held.add(key);
-            const id = deps.newId();
-            const inv: ScopedInvariant = {
-              id,
-              text: c.text,
-              severity: c.severity,
-              active: true,
-              tags: c.tags,
-              created_at: now,
-              scope,
-              path: `${folder}/${id}.yaml`,
-              imported_from: { file: c.file, line: c.line },
-            };
-            if (author !== undefined) inv.created_by = author;
-            let content: string;
-            try {
-              content = formatInvariantFile(inv.path, inv);
-            } catch (error) {
-              // A rule the schema refuses (hidden characters, say) is reported, and the others are written.
-              if (!(error instanceof AgentsError)) throw error;
-              written.refused.push({ n: c.n, why: error.message });
-              continue;
+    const newFolder = new Map(made.map((m) => [m.folder, m]));
+    // The scopes that exist are locked (all of them, for the whole import); a new project's folder appears whole, by one rename.
+    const existing = [...groups.keys()].filter((f) => !newFolder.has(f));
+    await withFolderLocks(
+      root,
+      existing,
+      async () => {
+        const here = await readFolders(source, existing);
+        for (const folder of existing) {
+          const invalid = here.diagnostics.filter((d) => d.file === folder || d.file.startsWith(`${folder}/`));
+          requireValid({ ...here, diagnostics: invalid }, `import into ${folder}`);
+        }
+        requireValid(here, 'import');
+        const held = new Map<string, Set<string>>();
+        for (const inv of here.invariants) {
+          const folder = inv.path.slice(0, inv.path.lastIndexOf('/'));
+          const keys = held.get(folder) ?? new Set<string>();
+          keys.add(textKey(inv.text));
+          held.set(folder, keys);
+        }
+        // Each scope's files are staged as soon as they are made, so their texts are not all held at once.
+        const batch = new CreateBatch(root);
+        try {
+          for (const [folder, { scope, items }] of groups) {
+            const keys = held.get(folder) ?? new Set<string>();
+            const mine: { name: string; content: string }[] = [];
+            for (const c of items) {
+              const key = textKey(c.text);
+              if (keys.has(key)) continue;
+              keys.add(key);
+              const id = deps.newId();
+              const inv: ScopedInvariant = {
+                id,
+                text: c.text,
+                severity: c.severity,
+                active: true,
+                tags: c.tags,
+                created_at: now,
+                scope,
+                path: `${folder}/${id}.yaml`,
+                imported_from: { file: c.file, line: c.line },
+              };
+              if (author !== undefined) inv.created_by = author;
+              let content: string;
+              try {
+                content = formatInvariantFile(inv.path, inv);
+              } catch (error) {
+                // A rule the schema refuses (hidden characters, say) is reported, and the others are written.
+                if (!(error instanceof AgentsError)) throw error;
+                written.refused.push({ n: c.n, why: error.message });
+                continue;
+              }
+              mine.push({ name: `${id}.yaml`, content });
+              written.invariants.push({ id, path: inv.path, n: c.n });
             }
-            files.push({ rel: inv.path, content });
-            written.invariants.push({ id, path: inv.path, n: c.n });
+            const project = newFolder.get(folder);
+            if (project) batch.folder(folder, [project.file, ...mine]);
+            else for (const f of mine) batch.file(`${folder}/${f.name}`, f.content);
           }
-          writeFilesTogether(root, files);
-        },
-        { onStale: deps.notice },
-      );
-    }
+        } catch (error) {
+          batch.discard();
+          throw error;
+        }
+        batch.commit();
+      },
+      { onStale: deps.notice },
+    );
+    written.projects = made.map((m) => m.project);
     return written;
   }
 

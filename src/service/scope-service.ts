@@ -169,59 +169,80 @@ export class ScopeService {
     paths?: readonly string[];
     commit?: boolean;
   }): Promise<{ project: string; folder: string /** The file written: project.yaml or .gitkeep. */; path: string; commit?: string }> {
-    const scope = toScope({ project: input.project });
-    if (scope.kind !== 'project') throw new Error('unreachable');
-    const folder = `projects/${scope.project}`;
-    const path = `${folder}/project.yaml`;
-    const description = input.description?.trim() || undefined;
-    if (description !== undefined && description.length > MAX_DESCRIPTION) {
-      throw new UsageError(
-        `the description is ${description.length} characters long; the limit is ${MAX_DESCRIPTION}`,
-        'Nothing was written. Shorten it.',
-      );
-    }
-    const paths = [...new Set(input.paths ?? [])];
-    if (paths.length > MAX_PROJECT_PATHS) {
-      throw new UsageError(
-        `${paths.length} paths given; a project has at most ${MAX_PROJECT_PATHS}`,
-        'Nothing was written. Use broader globs.',
-      );
-    }
-    for (const glob of paths) {
-      const problem = glob === '' ? 'is empty' : (globProblem(glob) ?? (glob.length > 500 ? 'is longer than 500 characters' : undefined));
-      if (problem) {
-        throw new UsageError(
-          `path ${truncate(JSON.stringify(glob))} ${problem}`,
-          'Nothing was written. Paths are globs relative to the top of the repository, e.g. services/billing/** (docs/export.md).',
-        );
-      }
-    }
-    const meta: { description?: string; paths?: string[] } = {};
-    if (description !== undefined) meta.description = description;
-    if (paths.length > 0) meta.paths = paths;
-    await this.refuseLinks([folder]);
-    if ((await this.dirs('projects')).includes(scope.project)) {
-      throw new UsageError(
-        `project ${scope.project} already exists: ${folder}/`,
-        `Nothing was written. See it with \`agents invariant list --project ${scope.project}\`.`,
-      );
-    }
-    const [{ formatProjectFile }, { writeFolderAtomic }] = await Promise.all([
-      import('../core/serialize.ts'),
-      import('../store/atomic-write.ts'),
-    ]);
-    // Nothing to say yet: an empty `.gitkeep` keeps the folder (an empty `{}` document would leave the YAML fast path).
-    const file =
-      meta.description === undefined && meta.paths === undefined
-        ? { name: '.gitkeep', content: '' }
-        : { name: 'project.yaml', content: formatProjectFile(path, meta) };
+    const [made] = await this.newProjects([input]);
+    const { project, folder, file } = made!;
+    const { writeFolderAtomic } = await import('../store/atomic-write.ts');
     const written = `${folder}/${file.name}`;
     const enabled = await commitWanted(this.source, input.commit);
     return withCommit(this.root, enabled, async () => {
       // All or nothing, and a concurrent `project add` of the same name fails on the rename.
       writeFolderAtomic(this.root, folder, [file]);
-      return { value: { project: scope.project, folder, path: written }, paths: [written], message: `project: add ${scope.project}\n` };
+      return { value: { project, folder, path: written }, paths: [written], message: `project: add ${project}\n` };
     });
+  }
+
+  /**
+   * New projects' folders and the file each starts with, checked as
+   * `addProject` checks one (name, description, paths; no linked folder on
+   * the way; no such project yet), for a writer that puts them in place
+   * itself (`addProject`, or `import` with their invariants in one batch).
+   * Nothing is written.
+   */
+  async newProjects(
+    inputs: readonly { project: string; description?: string; paths?: readonly string[] }[],
+  ): Promise<{ project: string; folder: string; file: { name: string; content: string } }[]> {
+    const checked = inputs.map((input) => {
+      const scope = toScope({ project: input.project });
+      if (scope.kind !== 'project') throw new Error('unreachable');
+      const description = input.description?.trim() || undefined;
+      if (description !== undefined && description.length > MAX_DESCRIPTION) {
+        throw new UsageError(
+          `the description is ${description.length} characters long; the limit is ${MAX_DESCRIPTION}`,
+          'Nothing was written. Shorten it.',
+        );
+      }
+      const paths = [...new Set(input.paths ?? [])];
+      if (paths.length > MAX_PROJECT_PATHS) {
+        throw new UsageError(
+          `${paths.length} paths given; a project has at most ${MAX_PROJECT_PATHS}`,
+          'Nothing was written. Use broader globs.',
+        );
+      }
+      for (const glob of paths) {
+        const problem = glob === '' ? 'is empty' : (globProblem(glob) ?? (glob.length > 500 ? 'is longer than 500 characters' : undefined));
+        if (problem) {
+          throw new UsageError(
+            `path ${truncate(JSON.stringify(glob))} ${problem}`,
+            'Nothing was written. Paths are globs relative to the top of the repository, e.g. services/billing/** (docs/export.md).',
+          );
+        }
+      }
+      const meta: { description?: string; paths?: string[] } = {};
+      if (description !== undefined) meta.description = description;
+      if (paths.length > 0) meta.paths = paths;
+      return { project: scope.project, folder: `projects/${scope.project}`, meta };
+    });
+    if (checked.length === 0) return [];
+    await this.refuseLinks(checked.map((c) => c.folder));
+    const existing = new Set(await this.dirs('projects'));
+    for (const { project, folder } of checked) {
+      if (existing.has(project)) {
+        throw new UsageError(
+          `project ${project} already exists: ${folder}/`,
+          `Nothing was written. See it with \`agents invariant list --project ${project}\`.`,
+        );
+      }
+    }
+    const { formatProjectFile } = await import('../core/serialize.ts');
+    return checked.map(({ project, folder, meta }) => ({
+      project,
+      folder,
+      // Nothing to say yet: an empty `.gitkeep` keeps the folder (an empty `{}` document would leave the YAML fast path).
+      file:
+        meta.description === undefined && meta.paths === undefined
+          ? { name: '.gitkeep', content: '' }
+          : { name: 'project.yaml', content: formatProjectFile(`${folder}/project.yaml`, meta) },
+    }));
   }
 
   /** A linked folder on the way is an invalid store (exit 3), never followed. */

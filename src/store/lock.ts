@@ -312,3 +312,20 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
     delay = Math.min(delay * 2, 50);
   }
 }
+
+/**
+ * Runs `fn` holding the locks of several scope folders, taken one by one in
+ * sorted order (as every writer that holds more than one takes them, so two
+ * such writers never wait on each other) and released when it returns.
+ */
+export async function withFolderLocks<T>(
+  root: string,
+  folders: readonly string[],
+  fn: () => Promise<T> | T,
+  options: LockOptions = {},
+): Promise<T> {
+  const sorted = [...new Set(folders)].sort();
+  const hold = (i: number): Promise<T> =>
+    i === sorted.length ? Promise.resolve(fn()) : withFolderLock(root, sorted[i]!, () => hold(i + 1), options);
+  return hold(0);
+}

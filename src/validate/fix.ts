@@ -189,7 +189,8 @@ function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOpti
     };
   }
   if (isFolder(tree.root, file)) {
-    return attempt({ file, action: 'remove-temporary', message: `removed unfinished plan folder ${file}/` }, () =>
+    const what = file.startsWith('projects/') ? 'project' : 'plan';
+    return attempt({ file, action: 'remove-temporary', message: `removed unfinished ${what} folder ${file}/` }, () =>
       removeFolder(tree.root, file),
     );
   }

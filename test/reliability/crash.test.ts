@@ -1,12 +1,13 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { classifyPath } from '../../src/core/layout.ts';
+import { classifyPath, isTemporaryName } from '../../src/core/layout.ts';
 import { parseInvariant } from '../../src/core/parse.ts';
 import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { agents } from '../helpers/cli.ts';
-import { invariantYaml, testStore } from '../helpers/tmp.ts';
+import { invariantYaml, tempDir, testStore, writeTree } from '../helpers/tmp.ts';
+import { gitInit } from '../helpers/git.ts';
 import { scale } from '../helpers/stress.ts';
 import { runAndKill, seeded } from './kill.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -204,6 +205,108 @@ describe('crash safety of validate --fix', () => {
     expect((JSON.parse(clean.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);
     console.log(
       `crash --fix: ${trials} trials, ${killed} killed (${killedMidWrite} with part of the files renamed), ${finished} finished; ${leftTemporaries} temporaries left, all removed by the next --fix`,
+    );
+  }, 300_000);
+});
+
+/** Projects for the import campaign, each with its own rules: enough files that a kill often falls between two of them. */
+const IMPORT_PACKAGES = 8;
+const IMPORT_RULES = 6;
+const IMPORT_KILLS = scale(12, 4);
+const IMPORT_MAX_TRIALS = scale(36, 16);
+
+describe('crash safety of import --yes', () => {
+  it(`import --yes of ${IMPORT_PACKAGES} new projects, killed with SIGKILL at random points (${IMPORT_KILLS} kills): each project is there whole or not at all, every file is whole, and a later --fix removes what is left`, async () => {
+    const top = tempDir('agents-import-crash-');
+    gitInit(top);
+    const rules = (name: string) => Array.from({ length: IMPORT_RULES }, (_, i) => `- Never skip check ${i} of ${name}.\n`).join('');
+    const tree: Record<string, string | null> = { '.agents/global/': null, '.agents/projects/': null, 'AGENTS.md': rules('everything') };
+    for (let p = 0; p < IMPORT_PACKAGES; p++) tree[`packages/p${p}/AGENTS.md`] = rules(`package ${p}`);
+    writeTree(top, tree);
+    const store = join(top, '.agents');
+    const reset = () => {
+      for (const d of ['global', 'projects']) {
+        rmSync(join(store, d), { recursive: true, force: true });
+        mkdirSync(join(store, d));
+      }
+    };
+    /** What a run left, after checking it: each project folder whole, each invariant file whole; temporaries beside them. */
+    const census = () => {
+      let projects = 0;
+      let temporaries = 0;
+      const invariants = (folder: string) => {
+        const names = readdirSync(join(store, folder)).filter((n) => /^[0-9A-HJKMNP-TV-Z]{26}\.yaml$/.test(n));
+        for (const name of names) {
+          const scope =
+            folder === 'global' ? ({ kind: 'global' } as const) : ({ kind: 'project', project: folder.split('/')[1]! } as const);
+          const parsed = parseInvariant(
+            `${folder}/${name}`,
+            readFileSync(join(store, folder, name)),
+            scope,
+            name.slice(0, -'.yaml'.length),
+          );
+          expect({ name, diagnostics: parsed.diagnostics }).toEqual({ name, diagnostics: [] });
+        }
+        return names.length;
+      };
+      for (const name of readdirSync(join(store, 'projects'))) {
+        if (isTemporaryName(name)) {
+          temporaries++;
+          continue;
+        }
+        projects++;
+        // A project appears with its project.yaml and every one of its invariants, never in part.
+        expect(readdirSync(join(store, 'projects', name)).filter((n) => !n.endsWith('.yaml'))).toEqual([]);
+        expect(readdirSync(join(store, 'projects', name))).toContain('project.yaml');
+        expect(invariants(`projects/${name}`)).toBe(IMPORT_RULES);
+      }
+      invariants('global');
+      temporaries += readdirSync(join(store, 'global')).filter(isTemporaryName).length;
+      return { projects, temporaries };
+    };
+    const args = ['--store', store, 'import', '--yes'];
+    const calibration = await runAndKill(args, 60_000);
+    expect(calibration).toMatchObject({ killed: false, code: 0 });
+    expect(census()).toEqual({ projects: IMPORT_PACKAGES, temporaries: 0 });
+    const random = seeded(0x1e9a);
+    let target = Math.max(50, calibration.ms * 0.8);
+    let killed = 0;
+    let finished = 0;
+    let killedMidWrite = 0;
+    let cleaned = 0;
+    let trials = 0;
+    for (let i = 0; killed < IMPORT_KILLS && i < IMPORT_MAX_TRIALS; i++) {
+      trials++;
+      reset();
+      const u = random();
+      const after = Math.round(i % 3 === 0 ? u * target * 1.2 : target * (0.85 + 0.3 * u));
+      const outcome = await runAndKill(args, after);
+      const left = census();
+      if (outcome.killed) {
+        killed++;
+        if (left.projects > 0 && left.projects < IMPORT_PACKAGES) killedMidWrite++;
+        if (left.temporaries > 0) {
+          // Readers skip what a killed run left, validate names it, and --fix removes it.
+          const checked = await runAgents(['--store', store, '--format', 'json', 'validate']);
+          const report = JSON.parse(checked.stdout) as { diagnostics: { code: string }[] };
+          expect(report.diagnostics.filter((d) => d.code !== 'temporary-file' && d.code !== 'stale-lock')).toEqual([]);
+          expect((await runAgents(['--store', store, 'validate', '--fix'])).code).toBe(0);
+          expect(census().temporaries).toBe(0);
+          cleaned++;
+        }
+      } else {
+        expect(outcome.code).toBe(0);
+        expect(left).toEqual({ projects: IMPORT_PACKAGES, temporaries: 0 });
+        finished++;
+      }
+      // Aimed at the batch: from its first temporary to its last rename.
+      if (i % 3 !== 0) target = left.projects > 0 || left.temporaries > 0 ? target * 0.93 : target * 1.07;
+      if (!outcome.killed) target = Math.min(target, Math.max(50, outcome.ms * 0.8));
+    }
+    expect(killed).toBe(IMPORT_KILLS);
+    expect(killed + finished).toBe(trials);
+    console.log(
+      `crash import: ${trials} trials, ${killed} killed (${killedMidWrite} with part of the projects in place, ${cleaned} left temporaries that --fix removed), ${finished} finished`,
     );
   }, 300_000);
 });

@@ -22,6 +22,8 @@ const PAGE = 4096;
 const GLOBAL_ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const PLAN_ID = '01M8KK5920RS6CGAVDFVYYJ0B4';
 const LONG = `${'Why this rule exists, at length. '.repeat(280)}End.`; // about 9 KB: three pages
+/** A rule long enough that its invariant file takes more than a page. */
+const RULE = `Always keep ${'every public function documented, tested and reviewed, '.repeat(25)}before it is merged.`;
 
 let mnt = '';
 
@@ -147,6 +149,25 @@ const WRITERS: Record<string, Writer> = {
       // plan.yaml and the promoted invariant, whole.
       expect(texts).toHaveLength(2);
       expect(texts.some((t) => t.includes('End.'))).toBe(true);
+    },
+  },
+  'import --yes (new projects and their invariants, and global ones, in one batch)': {
+    setup: () =>
+      repo(
+        {},
+        {
+          'AGENTS.md': `- Never commit secrets.\n- ${RULE}\n`,
+          'apps/web/AGENTS.md': `- Use function components.\n- ${RULE}\n`,
+          'apps/api/AGENTS.md': `- Validate every request body.\n- ${RULE}\n`,
+        },
+      ),
+    args: ['import', '--yes'],
+    file: '.agents',
+    written: (texts) => {
+      // Two projects' project.yaml, and the invariants of the three scopes (the long rule once: the global copy holds everywhere).
+      expect(texts.filter((t) => t.includes('paths:'))).toHaveLength(2);
+      expect(texts.filter((t) => t.includes('Never commit secrets'))).toHaveLength(1);
+      expect(texts.filter((t) => t.includes('Validate every request body'))).toHaveLength(1);
     },
   },
   'extends update (the lock file of the policy sources)': {

@@ -51,6 +51,13 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
   const lines: string[] = [];
   // Global files first, as the plan weighs them (a rule said there applies everywhere).
   const files = [...plan.files].sort((a, b) => Number(a.target.kind === 'project') - Number(b.target.kind === 'project'));
+  // Each file's candidates, gathered in one pass rather than a pass over all of them per file.
+  const byFile = new Map<string, PlannedCandidate[]>();
+  for (const c of plan.candidates) {
+    const list = byFile.get(c.file);
+    if (list) list.push(c);
+    else byFile.set(c.file, [c]);
+  }
   for (const f of files) {
     const skipped = f.skipped ?? (f.target.kind === 'skip' ? f.target.why : undefined);
     if (skipped) {
@@ -58,7 +65,7 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
       continue;
     }
     const where = f.target.kind === 'project' ? `project ${f.target.name}` : 'global';
-    const mine = plan.candidates.filter((c) => c.file === f.file);
+    const mine = byFile.get(f.file) ?? [];
     lines.push(`${s.bold(f.file)} → ${where}: ${mine.length} rule${mine.length === 1 ? '' : 's'}, ${f.leftOut.length} left out`);
     for (const c of mine) {
       const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : '~');
@@ -85,7 +92,8 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
 
 function summary(plan: ImportPlan): string {
   const fresh = plan.candidates.filter((c) => c.status === 'new');
-  const creates = plan.projects.filter((p) => !p.exists && fresh.some((c) => c.scope.project === p.name));
+  const wanted = new Set(fresh.map((c) => c.scope.project));
+  const creates = plan.projects.filter((p) => !p.exists && wanted.has(p.name));
   const by = new Map<string, number>();
   for (const c of fresh) {
     const k = c.scope.kind === 'global' ? 'global' : c.scope.project!;

@@ -135,6 +135,16 @@ function folderProblem(path: string): Diagnostic {
   const [top, a, b] = path.split('/');
   const depth = path.split('/').length;
   let why: string | null = null;
+  // A new project's folder is written whole beside its place, then renamed into it (`project add`, `import`).
+  if (top === 'projects' && depth === 2 && /^\..+\.\d+\.[0-9a-f]+\.tmp$/.test(a!)) {
+    return problem(
+      'temporary-file',
+      'warning',
+      path,
+      `${path}/ is a project folder left by an interrupted \`project add\` or \`import\` (it is renamed into place only when complete)`,
+      'Run `agents validate --fix` to remove it; the project was never created.',
+    );
+  }
   if (top === 'projects' && depth === 2) why = nameProblem(a!, 'project');
   else if (top === 'actions' && depth === 2) why = nameProblem(a!, 'action namespace');
   else if (top === 'actions' && depth === 3) why = nameProblem(b!, 'action name');
