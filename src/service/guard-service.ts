@@ -18,7 +18,16 @@ import {
   type GuardIndex,
   type GuardVerdict,
 } from '../core/guard.ts';
-import { appendAudit, folderStamp, guardDir, readActivePlan, readGuardIndex, stamp, writeGuardIndex } from '../store/guard-files.ts';
+import {
+  appendAudit,
+  folderStamp,
+  guardDir,
+  readActivePlan,
+  readGuardIndex,
+  stamp,
+  WatchedStamps,
+  writeGuardIndex,
+} from '../store/guard-files.ts';
 import { repoTop } from '../store/git-dir.ts';
 
 /** The folders and files whose stamps tell the index is current, besides each project's own. */
@@ -71,6 +80,8 @@ export class GuardService {
   readonly gitAgents: string | undefined;
   readonly top: string;
   #stored: { stamps: Record<string, string>; index: GuardIndex } | undefined;
+  /** The folders' stamps of a long-lived process, taken again only when their watchers saw a change. */
+  readonly #watched: WatchedStamps | undefined;
 
   constructor(
     readonly root: string,
@@ -80,6 +91,7 @@ export class GuardService {
     readonly options: { longLived?: boolean } = {},
   ) {
     this.gitAgents = guardDir(root);
+    this.#watched = options.longLived ? new WatchedStamps() : undefined;
     const top = repoTop(root) ?? dirname(resolve(root));
     this.top = resolveThroughLinks(top);
   }
@@ -96,12 +108,13 @@ export class GuardService {
    * folder, and the files of the folders that hold invariants and waivers (an
    * edit in place changes no folder, but changes the file's own stamp).
    */
-  private stamps(plan: string | null, projects: Iterable<string>): Record<string, string> {
+  private stamps(plan: string | null, projects: Iterable<string>, watched = this.#watched): Record<string, string> {
     const out: Record<string, string> = {};
-    for (const rel of fixedPaths(plan)) out[rel] = FILE_FOLDERS.test(rel) ? folderStamp(join(this.root, rel)) : stamp(join(this.root, rel));
+    const folder = (path: string) => (watched ? watched.stamp(path) : folderStamp(path));
+    for (const rel of fixedPaths(plan)) out[rel] = FILE_FOLDERS.test(rel) ? folder(join(this.root, rel)) : stamp(join(this.root, rel));
     for (const p of projects) {
-      out[`projects/${p}`] = folderStamp(join(this.root, 'projects', p));
-      out[`projects/${p}/waivers`] = folderStamp(join(this.root, 'projects', p, 'waivers'));
+      out[`projects/${p}`] = folder(join(this.root, 'projects', p));
+      out[`projects/${p}/waivers`] = folder(join(this.root, 'projects', p, 'waivers'));
     }
     // Inherited rules live in the policy sources' cache, pinned by extends.lock.yaml (a fixed stamp).
     return out;
@@ -132,7 +145,8 @@ export class GuardService {
     }
     const { buildIndex } = await import('./guard-build.ts');
     // The folders' stamps are taken before the read: a file added while the store is read is seen by the next call.
-    const built = await buildIndex(this.root, plan, this.clock(), (names) => this.stamps(plan, names));
+    // Every project's folders, taken once (no watcher for each: the calls that follow watch the folders they compare).
+    const built = await buildIndex(this.root, plan, this.clock(), (names) => this.stamps(plan, names, undefined));
     const stamps = built.stamps;
     if (this.gitAgents !== undefined) writeGuardIndex(this.gitAgents, stamps, built.index);
     this.#stored = { stamps, index: built.index };

@@ -4,7 +4,7 @@
  * active plan (`active-plan`) and the audit log (`guard-audit.jsonl`).
  * None of them is ever read from or written into the store itself.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, type FSWatcher, mkdirSync, readdirSync, readFileSync, renameSync, statSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GuardIndex } from '../core/guard.ts';
 import { Hash53 } from '../core/hash53.ts';
@@ -53,6 +53,51 @@ export function folderStamp(path: string): string {
   const hash = new Hash53();
   for (const name of names.sort()) if (name.endsWith('.yaml')) hash.update(`${name}\0${stamp(join(path, name))}\n`);
   return `${own}#${hash.digest()}`;
+}
+
+/** How long a long-lived process trusts a watched folder's stamp without an event before taking it again. */
+const RESTAMP_MS = 2000;
+
+/**
+ * `folderStamp` for a process that answers many calls (the MCP server): a
+ * folder's stamp is taken again only after its watcher (one plain `fs.watch`
+ * per folder, inotify on Linux) reported a change in it, or `RESTAMP_MS`
+ * after it was taken, in case an event was lost. A change is queued by the
+ * kernel when it is written, before a request that follows it can arrive, so
+ * the stamp a call compares is never older than the last write. A folder that
+ * cannot be watched is stamped on every call.
+ */
+export class WatchedStamps {
+  readonly #folders = new Map<string, { value: string; at: number; dirty: boolean; watcher: FSWatcher }>();
+
+  stamp(path: string): string {
+    const known = this.#folders.get(path);
+    const now = Date.now();
+    if (known && !known.dirty && now - known.at < RESTAMP_MS) return known.value;
+    // Taken again with a new watcher: the folder may have been removed and made again.
+    known?.watcher.close();
+    this.#folders.delete(path);
+    let watcher: FSWatcher;
+    try {
+      watcher = watch(path, { persistent: false });
+    } catch {
+      return folderStamp(path);
+    }
+    const entry = { value: folderStamp(path), at: now, dirty: false, watcher };
+    watcher.on('change', () => {
+      entry.dirty = true;
+    });
+    watcher.on('error', () => {
+      entry.dirty = true;
+    });
+    this.#folders.set(path, entry);
+    return entry.value;
+  }
+
+  close(): void {
+    for (const f of this.#folders.values()) f.watcher.close();
+    this.#folders.clear();
+  }
 }
 
 /** The index as kept: the guards, and the stamps of what they were built from. */

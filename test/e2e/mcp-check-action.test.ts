@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agents } from '../helpers/cli.ts';
@@ -43,5 +43,20 @@ describe('MCP check_action', () => {
       'id: 01JGGEBWJTQ6P08NTXZQ7TKM3R\ntext: No lock files by hand\nguard:\n  write: ["**/*.lock"]\n',
     );
     expect((await call({ path: 'lib/yarn.lock' })).structuredContent).toMatchObject({ decision: 'deny' });
+    // Edited in place, at once after a call that watched the folders: a guard the file gains, in global and in a project.
+    for (const [folder, path] of [
+      ['global', 'docs/a.md'],
+      ['projects/app', 'app/docs/a.md'],
+    ] as const) {
+      const file = join(dir, '.agents', folder, '01JGGEBWJTQ6P08NTXZQ7TKM4S.yaml');
+      writeFileSync(file, 'id: 01JGGEBWJTQ6P08NTXZQ7TKM4S\ntext: Docs are generated\n');
+      expect((await call({ path })).structuredContent, folder).toMatchObject({ decision: 'none' });
+      expect((await call({ path })).structuredContent, folder).toMatchObject({ decision: 'none' });
+      const fd = openSync(file, 'r+');
+      writeSync(fd, 'id: 01JGGEBWJTQ6P08NTXZQ7TKM4S\ntext: Docs are generated\nguard:\n  write: ["**/docs/**", "docs/**"]\n', 0);
+      closeSync(fd);
+      expect((await call({ path })).structuredContent, folder).toMatchObject({ decision: 'deny' });
+      rmSync(file);
+    }
   });
 });
