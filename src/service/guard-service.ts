@@ -130,6 +130,9 @@ export class GuardService {
   async index(action?: GuardAction): Promise<{ index: GuardIndex; rebuilt: boolean }> {
     const plan = this.activePlan();
     if (this.#stored && this.#stored.index.plan === plan && !this.options.longLived) return { index: this.#stored.index, rebuilt: false };
+    // A change written before this call was asked for is already queued by the kernel, but its watcher's event may come
+    // after the request in the same turn of the event loop: one turn lets every such event mark its folder first.
+    if (this.#watched) await new Promise((resolve) => setImmediate(resolve));
     const stored = this.#stored ?? (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE ? readGuardIndex(this.gitAgents) : undefined);
     if (stored && stored.index.plan === plan) {
       const names = action

@@ -63,9 +63,10 @@ const RESTAMP_MS = 2000;
  * folder's stamp is taken again only after its watcher (one plain `fs.watch`
  * per folder, inotify on Linux) reported a change in it, or `RESTAMP_MS`
  * after it was taken, in case an event was lost. A change is queued by the
- * kernel when it is written, before a request that follows it can arrive, so
- * the stamp a call compares is never older than the last write. A folder that
- * cannot be watched is stamped on every call.
+ * kernel when it is written, before a request that follows it can arrive; the
+ * caller lets the event loop turn once before it compares (GuardService), so
+ * the stamp is never older than the last write. A folder that cannot be
+ * watched is stamped on every call.
  */
 export class WatchedStamps {
   readonly #folders = new Map<string, { value: string; at: number; dirty: boolean; watcher: FSWatcher }>();
