@@ -137,10 +137,3 @@ function gitConfig(text: string): string {
   writeFileSync(file, text);
   return file;
 }
-
-// Only where the tests above cannot run: a visible skipped entry says why (as root, nothing is skipped).
-if (!isRoot) {
-  describe('a store owned by another user', () => {
-    it.skip("needs root to change a folder's owner: run the suite as root (CI does) to test it", () => {});
-  });
-}
