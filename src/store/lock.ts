@@ -86,13 +86,16 @@ function isStale(lockPath: string): { seen: string; why: string } | null {
     return Date.now() - lock.mtimeMs > 10_000 ? { seen: lock.text, why: 'it names no process and is older than 10 s' } : null;
   }
   if (owner.host !== hostname()) return null;
+  return processAlive(owner.pid) ? null : { seen: lock.text, why: `process ${owner.pid} on ${owner.host} is gone` };
+}
+
+/** Whether process `pid` of this host still runs: only "no such process" says it is gone (one of another user answers EPERM). */
+export function processAlive(pid: number): boolean {
   try {
-    process.kill(owner.pid, 0);
-    return null;
+    process.kill(pid, 0);
+    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH'
-      ? { seen: lock.text, why: `process ${owner.pid} on ${owner.host} is gone` }
-      : null;
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
 }
 
@@ -150,13 +153,7 @@ function clearDeadBreaker(lockPath: string): void {
   if (lock === null) return;
   const owner = lockOwner(lock.text);
   let dead = owner === null ? Date.now() - lock.mtimeMs > 5_000 : false;
-  if (owner !== null && owner.host === hostname()) {
-    try {
-      process.kill(owner.pid, 0);
-    } catch (error) {
-      dead = (error as NodeJS.ErrnoException).code === 'ESRCH';
-    }
-  }
+  if (owner !== null && owner.host === hostname()) dead = !processAlive(owner.pid);
   if (!dead) return;
   try {
     unlinkSync(breaker);

@@ -5,18 +5,10 @@
 // are gone.
 import { readdirSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { processAlive } from './lock.ts';
 
 /** `.<name>.<pid>.<hex><n>.tmp`: what atomic-write.ts and replace-batch.ts name a temporary. */
 const TOOL_TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]+\.tmp$/;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes, beside each of `files` (paths relative to `top`), the tool's
@@ -24,7 +16,7 @@ function alive(pid: number): boolean {
  * A temporary of a running process (another export at work) is left alone;
  * nothing here ever fails a run.
  */
-export function removeStaleTemps(top: string, files: readonly string[], isAlive: (pid: number) => boolean = alive): string[] {
+export function removeStaleTemps(top: string, files: readonly string[], isAlive: (pid: number) => boolean = processAlive): string[] {
   const byDir = new Map<string, Set<string>>();
   for (const f of files) {
     const dir = dirname(f);

@@ -29,15 +29,6 @@ async function cacheFor(store: string, wanted: boolean): Promise<{ dir: string; 
   return dir === undefined ? undefined : { dir, build: BUILD_ID };
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export default defineCommand<ValidateArgs>({
   builder: (y) =>
     y
@@ -110,10 +101,11 @@ export default defineCommand<ValidateArgs>({
       }
     }
     const jobs = jobsOption(argv.jobs, ctx.io.env.AGENTS_JOBS);
-    const [{ runValidate }, { hostname }, { startProgress }] = await Promise.all([
+    const [{ runValidate }, { hostname }, { startProgress }, { processAlive }] = await Promise.all([
       import('../../validate/run.ts'),
       import('node:os'),
       import('../progress.ts'),
+      import('../../store/lock.ts'),
     ]);
     // On a terminal, a run past a second shows how far it is (docs/commands.md, "Progress").
     const progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
