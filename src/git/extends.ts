@@ -2,7 +2,7 @@
 // names, fetching exactly one commit into the cache, and checking the cache.
 // Every process goes through runner.ts.
 import { resolve } from 'node:path';
-import { GitProcessError, runGit } from './runner.ts';
+import { runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
 /** What `git ls-remote` says a ref names. */
@@ -70,6 +70,9 @@ export async function hasCommit(dir: string, commit: string): Promise<boolean> {
   }
 }
 
+/** A quiet fetch over protocol v2 that leaves no tags and no FETCH_HEAD behind: what each fetch of a policy source starts with. */
+const FETCH = ['-c', 'protocol.version=2', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head'];
+
 /**
  * Fetches exactly `commit` from `url` into the bare repository `dir`, one
  * shallow fetch (`--depth 1`), and keeps it under `refs/agents/pins/<commit>`
@@ -79,21 +82,9 @@ export async function hasCommit(dir: string, commit: string): Promise<boolean> {
  */
 export async function fetchCommit(dir: string, url: string, commit: string): Promise<void> {
   try {
-    await runGit(dir, [
-      '-c',
-      'protocol.version=2',
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--depth',
-      '1',
-      '--end-of-options',
-      url,
-      `+${commit}:refs/agents/pins/${commit}`,
-    ]);
+    await runGit(dir, [...FETCH, '--depth', '1', '--end-of-options', url, `+${commit}:refs/agents/pins/${commit}`]);
   } catch (error) {
-    throw new GitError(`cannot fetch ${commit} from ${url}: ${failure(error)}`, error instanceof GitProcessError ? 'failed' : 'failed');
+    throw new GitError(`cannot fetch ${commit} from ${url}: ${failure(error)}`, 'failed');
   }
   if (!(await hasCommit(dir, commit))) throw new GitError(`${url} did not send the commit ${commit}`, 'failed');
 }
@@ -113,17 +104,7 @@ export async function topNames(dir: string, commit: string, prefix: string): Pro
 export async function branchHolds(scratch: string, url: string, branch: string, commit: string): Promise<boolean> {
   await initBareCache(scratch);
   try {
-    await runGit(scratch, [
-      '-c',
-      'protocol.version=2',
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-write-fetch-head',
-      '--end-of-options',
-      url,
-      `+refs/heads/${branch}:refs/check`,
-    ]);
+    await runGit(scratch, [...FETCH, '--end-of-options', url, `+refs/heads/${branch}:refs/check`]);
   } catch (error) {
     throw new GitError(`cannot fetch the branch ${branch} from ${url}: ${failure(error)}`, 'failed');
   }
