@@ -1,6 +1,9 @@
-// Bundles the CLI and the library with esbuild: one file to load at start-up,
-// with the interactive (Ink) and git code split into chunks loaded on demand.
+// Bundles with esbuild: the library, the terminal UI and the validation
+// worker as ES modules split into chunks loaded on demand; the command line
+// as one CommonJS bundle with V8's code cache beside it
+// (docs/adr/0302-cli-bundle-with-code-cache.md).
 import { build } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -81,30 +84,50 @@ function buildId() {
   return h.digest('hex').slice(0, 16);
 }
 
+/**
+ * In the CommonJS bundle, `cli/tui-loader.ts` imports the terminal UI's ES
+ * module build (Ink has top-level awaits, which CommonJS cannot hold) through
+ * the function bin/load-bundle.js hands the bundle.
+ */
+const tuiFromEsm = {
+  name: 'tui-from-esm',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]tui-loader\.ts$/ }, () => ({
+      contents: "export function loadTui() { return __agentsImportEsm('./tui.js'); }",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * In the CommonJS bundle, `await import('node:x')` becomes a `require` (a
+ * script compiled by bin/load-bundle.js may not call `import()`).
+ */
+const builtinsRequired = {
+  name: 'builtins-required',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'builtin' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});`,
+      loader: 'js',
+    }));
+  },
+};
+
+/** The first line of dist/agents.cjs: bin/load-bundle.js takes a cache only if it repeats this digest. */
+const HEADER_PLACEHOLDER = `// agents-invariants build ${'0'.repeat(16)}\n`;
+
 const started = Date.now();
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 writeValidators();
-const result = await build({
-  // validate-worker: the worker threads of a cold `validate` start it by its name (src/validate/check-pool.ts).
-  entryPoints: {
-    cli: 'src/cli/main.ts',
-    index: 'src/index.ts',
-    // The direct start of `agents mcp`, `validate --staged` and `guard hook` (docs/adr/0300-one-argument-parser.md).
-    'direct-main': 'src/cli/direct-main.ts',
-    'validate-worker': 'src/validate/check-worker.ts',
-  },
+const common = {
   outdir: 'dist',
   bundle: true,
-  splitting: true,
-  format: 'esm',
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
   legalComments: 'none',
-  chunkNames: 'chunks/[name]-[hash]',
   logLevel: 'warning',
-  // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
   jsx: 'automatic',
   // The production builds of React and its reconciler (the development builds are several times larger and slower).
   define: { 'process.env.DEV': '"false"', 'process.env.NODE_ENV': '"production"', __AGENTS_BUILD_ID__: JSON.stringify(buildId()) },
@@ -113,12 +136,63 @@ const result = await build({
   external: ['react-devtools-core'],
   // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
+};
+const modules = await build({
+  ...common,
+  entryPoints: {
+    // The library, and its `./cli` export.
+    index: 'src/index.ts',
+    cli: 'src/cli/main.ts',
+    // What the CommonJS bundle imports for the terminal UI.
+    tui: 'src/tui/index.ts',
+    // The direct starts as ES modules: the start-up tests trace what each command loads through them
+    // (test/helpers/esm-agents.mjs), which the CommonJS bundle, one script, cannot show.
+    'direct-main': 'src/cli/direct-main.ts',
+    // The worker threads of a cold `validate` start it by its name (src/validate/check-pool.ts).
+    'validate-worker': 'src/validate/check-worker.ts',
+  },
+  splitting: true,
+  format: 'esm',
+  chunkNames: 'chunks/[name]-[hash]',
+  // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
+  banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
   plugins: [lazyStringWidth],
 });
-writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(result.metafile));
-// The licence texts of what the bundle holds (legalComments: 'none' strips them from the code).
+const commandLine = await build({
+  ...common,
+  entryPoints: { agents: 'src/cli/bundle-entry.ts' },
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  define: { ...common.define, 'import.meta.url': '__agentsModuleUrl' },
+  // The function bin/load-bundle.js calls as Node calls a CommonJS module's, with one more argument.
+  banner: {
+    js: `${HEADER_PLACEHOLDER}(function (exports, require, module, __filename, __dirname, __agentsImportEsm) {'use strict';const __agentsModuleUrl = require('node:url').pathToFileURL(__filename).href;`,
+  },
+  footer: { js: '})' },
+  // Read and compiled whole at every start: no comments or indentation, and so pure ASCII (a one-byte string for V8).
+  minifyWhitespace: true,
+  plugins: [lazyStringWidth, tuiFromEsm, builtinsRequired],
+});
+// The header's digest, written over the placeholder (same length: the source map's lines stay).
+const bundleFile = new URL('../dist/agents.cjs', import.meta.url);
+const bundle = readFileSync(bundleFile, 'utf8');
+if (!bundle.startsWith(HEADER_PLACEHOLDER)) throw new Error('dist/agents.cjs does not start with its header');
+// bin/load-bundle.js reads it as Latin-1, which is ASCII's fast path only while it holds nothing else.
+const notAscii = /[^\x00-\x7f]/.exec(bundle);
+if (notAscii)
+  throw new Error(`dist/agents.cjs holds a character outside ASCII at offset ${notAscii.index}: write it as an escape in the source`);
+const digest = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
+writeFileSync(bundleFile, bundle.replace('0'.repeat(16), digest));
+const meta = {
+  inputs: { ...modules.metafile.inputs, ...commandLine.metafile.inputs },
+  outputs: { ...modules.metafile.outputs, ...commandLine.metafile.outputs },
+};
+writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
+// V8's code for the commands people run most, compiled by running them (scripts/code-cache.mjs).
+execFileSync(process.execPath, [new URL('./code-cache.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+// The licence texts of what the bundles hold (legalComments: 'none' strips them from the code).
 const root = new URL('..', import.meta.url).pathname;
 const ownName = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).name;
-const notices = renderNotices(bundledPackages(result.metafile, root, join(root, 'scripts/licences')), ownName);
+const notices = renderNotices(bundledPackages(meta, root, join(root, 'scripts/licences')), ownName);
 writeFileSync(new URL('../THIRD-PARTY-NOTICES', import.meta.url), notices);
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);

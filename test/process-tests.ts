@@ -28,6 +28,7 @@ export const PROCESS_TESTS = [
   'test/gate/input-errors.test.ts',
   'test/git/identity.test.ts',
   'test/import/import-cli.test.ts',
+  'test/package/code-cache.test.ts',
   'test/package/package.test.ts',
   'test/perf/read-guards.test.ts',
   'test/perf/startup-guards.test.ts',

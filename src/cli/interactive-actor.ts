@@ -1,3 +1,4 @@
+import { loadTui } from './tui-loader.ts';
 import { CancelledError } from '../core/errors.ts';
 import type { Actor } from '../enforce/actors.ts';
 
@@ -12,7 +13,7 @@ export function interactiveActor(streams: { stdin: NodeJS.ReadStream; stdout: No
     description: 'a person at this terminal',
     async evaluate(request) {
       if (request.invariants.length === 0) return { ok: true, response: { results: [] } };
-      const { askPerson } = await import('../tui/reconcile.tsx');
+      const { askPerson } = await loadTui();
       const answers = await askPerson(request, { stdin: streams.stdin, stdout: streams.stdout, color: streams.color ?? false });
       if (answers === null) throw new CancelledError('Cancelled: nothing was written.');
       return { ok: true, response: { results: answers } };

@@ -17,8 +17,24 @@ export const EXIT_CODES = {
 
 export type ExitCode = (typeof EXIT_CODES)[keyof typeof EXIT_CODES];
 
+/** Marks an AgentsError made by any copy of this module (see `AgentsError[Symbol.hasInstance]`). */
+const BRAND = Symbol.for('agents-invariants.AgentsError');
+
 /** An error meant for the user: a message, what to do next, and an exit code. Never printed with a stack. */
 export class AgentsError extends Error {
+  /**
+   * An error made by another copy of this module is an AgentsError too: the
+   * CLI's bundle and the terminal UI's ES module build each hold a copy
+   * (docs/adr/0302-cli-bundle-with-code-cache.md). Subclasses, which inherit
+   * this, keep the ordinary check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    const branded = typeof value === 'object' && value !== null && BRAND in value;
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the class on the right of instanceof, a subclass included.
+    return Function.prototype[Symbol.hasInstance].call(this, value) || (branded && this === AgentsError);
+  }
+
+  readonly [BRAND] = true;
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
   readonly diagnostics: readonly Diagnostic[];

@@ -63,9 +63,10 @@ const CONFUSABLE: Readonly<Record<string, string>> = Object.freeze({
   ս: 'u',
 });
 
-const CONFUSABLE_RE = /[авекмнорстухѕіјԁԛԝӏαβεζηικμνορτυχıȷɑɡɩօս]/gu;
+const LETTERS = Object.keys(CONFUSABLE).join('');
+const CONFUSABLE_RE = new RegExp(`[${LETTERS}]`, 'gu');
 /** The same two sets, to test before replacing: most texts hold neither (a test leaves no state, unlike a global pattern's). */
-const ANY = /[\p{Default_Ignorable_Code_Point}авекмнорстухѕіјԁԛԝӏαβεζηικμνορτυχıȷɑɡɩօս]/u;
+const ANY = new RegExp(`[\\p{Default_Ignorable_Code_Point}${LETTERS}]`, 'u');
 
 /** `text` (already NFKC and lower-cased) without invisible characters, its look-alike letters as the Latin ones. */
 export function skeleton(text: string): string {

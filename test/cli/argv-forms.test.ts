@@ -131,7 +131,7 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     const r = traceLoads([BIN, 'invariant', 'diff', 'HEAD~1..HEAD'], { cwd: repo });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
-    expect(r.dist).toContain('dist/cli.js');
+    expect(r.dist).toContain('dist/agents.cjs');
   });
 
   it.each([

@@ -10,6 +10,12 @@ export interface DistMeta {
   outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
 }
 
+/**
+ * bin/agents.js's routes over the ES module build (test/helpers/esm-agents.mjs):
+ * what each command loads shows there module by module.
+ */
+export const ESM_AGENTS = join(REPO, 'test/helpers/esm-agents.mjs');
+
 export function distMeta(): DistMeta {
   return JSON.parse(readFileSync(join(REPO, 'dist/meta.json'), 'utf8')) as DistMeta;
 }

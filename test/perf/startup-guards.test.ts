@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runMain } from '../helpers/main.ts';
-import { bundledIn as contents, distMeta as meta, staticClosure, traceLoads } from '../helpers/loads.ts';
+import { bundledIn as contents, ESM_AGENTS, distMeta as meta, staticClosure, traceLoads } from '../helpers/loads.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
 /** The command modules (src/cli/commands/*.ts) bundled into the given dist/ outputs. */
@@ -19,7 +19,7 @@ function commandModules(outputs: Iterable<string>): string[] {
 
 /** The dist/ files a real run of the CLI loads. */
 function loadedBy(args: string[]): { code: number; loaded: Set<string> } {
-  const r = traceLoads([BIN, ...args]);
+  const r = traceLoads([ESM_AGENTS, ...args]);
   return { code: r.code, loaded: new Set(r.dist) };
 }
 
@@ -93,7 +93,7 @@ describe('start-up', () => {
   );
 
   it('agents --version with any other argument goes to the parser', () => {
-    const r = traceLoads([BIN, '--version', '--no-color']);
+    const r = traceLoads([ESM_AGENTS, '--version', '--no-color']);
     expect(r.code).toBe(0);
     expect(r.dist).toContain('dist/cli.js');
   });
@@ -122,7 +122,7 @@ describe('start-up', () => {
     [['guard', 'hook', '--client', 'claude'], 'guard-hook'],
     [['--store=.agents.example', 'guard', 'hook'], 'guard-hook'],
   ])('agents %j starts without the argument parser and loads only its command module', (args, command) => {
-    const r = traceLoads([BIN, ...args], { input: '{}' });
+    const r = traceLoads([ESM_AGENTS, ...args], { input: '{}' });
     const loaded = new Set(r.dist);
     expect(loaded.has('dist/direct-main.js')).toBe(true);
     expect(loaded.has('dist/cli.js')).toBe(false);
@@ -153,7 +153,7 @@ describe('start-up', () => {
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'guard', version: '1' } },
     };
     // Only `initialize`, then stdin ends: no request after it needs the tools.
-    const r = traceLoads([BIN, '--store', '.agents.example', 'mcp'], { input: `${JSON.stringify(init)}\n` });
+    const r = traceLoads([ESM_AGENTS, '--store', '.agents.example', 'mcp'], { input: `${JSON.stringify(init)}\n` });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout.split('\n')[0]!).result.serverInfo.name).toBe('agents');
     const bundled = contents(r.dist);
@@ -245,7 +245,7 @@ describe('start-up', () => {
 
 /** Every module URL a real run of the CLI resolves (dist/ files and node: built-ins). */
 function resolvedBy(args: string[], preload: string[] = []): { code: number; urls: string[] } {
-  const r = traceLoads([BIN, ...args], { preload });
+  const r = traceLoads([ESM_AGENTS, ...args], { preload });
   return { code: r.code, urls: r.urls };
 }
 

@@ -2,8 +2,8 @@ import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { distMeta, traceLoads } from '../helpers/loads.ts';
-import { BIN, agents } from '../helpers/cli.ts';
+import { distMeta, ESM_AGENTS, traceLoads } from '../helpers/loads.ts';
+import { agents } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { Repo, ulid } from './repo.ts';
 
@@ -147,7 +147,7 @@ describe('a diff between revisions reads what changed and what the changed targe
 describe('a diff between revisions loads only what it uses', () => {
   it('neither simple-git nor the full YAML parser when every file is in the canonical shape', () => {
     const repo = storeWith(2);
-    const r = traceLoads([BIN, 'invariant', 'diff', 'HEAD~1..HEAD'], { cwd: repo.dir });
+    const r = traceLoads([ESM_AGENTS, 'invariant', 'diff', 'HEAD~1..HEAD'], { cwd: repo.dir });
     expect(r.code).toBe(0);
     const meta = distMeta();
     const inputs = r.dist.flatMap((f) => Object.keys(meta.outputs[f]?.inputs ?? {}));

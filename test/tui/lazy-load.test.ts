@@ -2,8 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { GIT_ENV } from '../helpers/git.ts';
-import { distMeta, traceLoads, type DistMeta } from '../helpers/loads.ts';
-import { BIN, REPO } from '../helpers/cli.ts';
+import { distMeta, ESM_AGENTS, traceLoads, type DistMeta } from '../helpers/loads.ts';
+import { REPO } from '../helpers/cli.ts';
 import { G1, exampleStore } from './helpers.ts';
 
 const UI_PACKAGES = /^node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout)\//;
@@ -22,7 +22,7 @@ function uiOutputs(m: Meta): Set<string> {
 
 /** Runs the built CLI with the load recorder; returns the dist files it loaded (relative, e.g. dist/chunks/x.js). */
 function loadedBy(args: string[], cwd: string): { code: number; stderr: string; loaded: string[] } {
-  const r = traceLoads([BIN, ...args], { cwd, env: GIT_ENV });
+  const r = traceLoads([ESM_AGENTS, ...args], { cwd, env: GIT_ENV });
   return { code: r.code, stderr: r.stderr, loaded: r.dist };
 }
 
@@ -72,8 +72,7 @@ describe('Ink and React are loaded only on interactive paths', () => {
   });
 
   test('the recorder sees Ink when a TUI chunk is loaded (control)', () => {
-    const chunk = readdirSync(join(REPO, 'dist/chunks')).find((f) => /^browse-.*\.js$/.test(f))!;
-    const r = traceLoads(['--input-type=module', '-e', `await import(${JSON.stringify(join(REPO, 'dist/chunks', chunk))})`]);
+    const r = traceLoads(['--input-type=module', '-e', `await import(${JSON.stringify(join(REPO, 'dist/tui.js'))})`]);
     expect(r.code).toBe(0);
     const loaded = r.dist;
     const ui = uiOutputs(meta());

@@ -1,3 +1,4 @@
+import { loadTui } from '../tui-loader.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { ImportPlan, PlannedCandidate } from '../../core/import-plan.ts';
 import { IMPORT_KINDS, type ImportKind } from '../../core/import-sources.ts';
@@ -151,7 +152,7 @@ export default defineCommand<ImportArgs>({
     let chosen: PlannedCandidate[] | undefined = fresh;
     if (!argv.yes && fresh.length > 0) {
       requireInteractive(ctx);
-      const { runImportReview } = await import('../../tui/import.tsx');
+      const { runImportReview } = await loadTui();
       chosen = await runImportReview(tuiIo(ctx), plan);
       if (chosen === undefined) {
         // As every form answered no (n or Esc): nothing changed, exit 1 (docs/tui.md).

@@ -1,3 +1,4 @@
+import { loadTui } from '../tui-loader.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
 import type { AddResult } from '../../service/invariant-service.ts';
@@ -50,7 +51,7 @@ export default defineCommand<AddArgs>({
       const scope = given ? await service.resolveScope(given) : undefined;
       // A likely typo of a project is refused before the form opens, not after the text is typed.
       if (scope?.kind === 'project') await service.checkNewProject(scope.project, argv['new-project'] ?? false);
-      const { runAddForm } = await import('../../tui/add.tsx');
+      const { runAddForm } = await loadTui();
       result = await runAddForm(tuiIo(ctx), service, {
         ...(scope ? { scope } : {}),
         initial: {

@@ -1,3 +1,4 @@
+import { loadTui } from '../tui-loader.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
 import type { EditInput, EditResult } from '../../service/invariant-service.ts';
@@ -74,7 +75,7 @@ export default defineCommand<EditArgs>({
       }
       // Found first, so that a bad id is the usual one-line error, not a form.
       const found = await service.resolveId(String(argv.id));
-      const { runEditForm } = await import('../../tui/add.tsx');
+      const { runEditForm } = await loadTui();
       result = await runEditForm(tuiIo(ctx), service, found.id, argv.commit !== undefined ? { commit: argv.commit } : {});
       if (!result) {
         ctx.io.stderr.write('Nothing changed.\n');

@@ -1,3 +1,4 @@
+import { loadTui } from '../tui-loader.ts';
 import { AgentsError, EXIT_CODES } from '../../core/errors.ts';
 import type { ShowResult } from '../../service/invariant-service.ts';
 import { describeScope } from '../../core/model.ts';
@@ -27,7 +28,7 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
     if (!argv.yes) {
       requireInteractive(ctx);
       if (!info) info = await service.show(found.id);
-      const { runConfirmRemove } = await import('../../tui/remove.tsx');
+      const { runConfirmRemove } = await loadTui();
       const yes = await runConfirmRemove(tuiIo(ctx), info);
       if (!yes) {
         // As every form: a no (n, Enter, Esc) writes nothing and fails with exit 1.

@@ -1,3 +1,4 @@
+import { loadTui } from '../tui-loader.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { SyncResult } from '../../service/plan-service.ts';
 import { defineCommand } from '../command.ts';
@@ -95,7 +96,7 @@ export default defineCommand<SyncArgs>({
             );
           }
           requireInteractive(ctx);
-          const { runConfirmSync } = await import('../../tui/sync.tsx');
+          const { runConfirmSync } = await loadTui();
           declined = !(await runConfirmSync(tuiIo(ctx), preview));
           return !declined;
         },

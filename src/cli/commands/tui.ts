@@ -1,3 +1,4 @@
+import { loadTui } from '../tui-loader.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { Scope } from '../../core/model.ts';
 import type { InvariantService } from '../../service/invariant-service.ts';
@@ -21,7 +22,7 @@ export async function browse(
     );
   }
   boundHeapGrowth();
-  const { runBrowser } = await import('../../tui/browse.tsx');
+  const { runBrowser } = await loadTui();
   await runBrowser(tuiIo(ctx), service, { ...(scope ? { scope } : {}), ...(pattern !== undefined ? { pattern } : {}), effective });
   return EXIT_CODES.ok;
 }
