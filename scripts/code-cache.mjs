@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { loadBundle, writeCache } from '../bin/load-bundle.js';
@@ -30,10 +31,14 @@ try {
   const loaded = loadBundle(file);
   let out = '';
   const io = { stdout: { write: (s) => (out += s), columns: 100 }, stderr: { write: () => true }, stdin: process.stdin, env, cwd: work };
-  /** Runs `agents ARGS` in this process, which must end with `expected`; its output as JSON when asked for. */
-  const agents = async (args, expected = 0) => {
+  /**
+   * Runs `agents ARGS` in this process as bin/agents.js would (the direct starts first), which must
+   * end with `expected`; its output as JSON when asked for.
+   */
+  const agents = async (args, expected = 0, stdin = process.stdin) => {
     out = '';
-    const code = await loaded.exports.main(args, io);
+    const run = { ...io, stdin };
+    const code = (await loaded.exports.directMain(args, run)) ?? (await loaded.exports.main(args, run));
     if (code !== expected) throw new Error(`agents ${args.join(' ')} ended with ${code}, not ${expected}, while warming the code cache`);
     return args.includes('json') ? JSON.parse(out) : out;
   };
@@ -63,7 +68,11 @@ try {
   if (inGit) {
     await agents(['invariant', 'diff']);
     await agents(['invariant', 'log', id]);
+    git('add', '-A');
+    await agents(['validate', '--staged']);
   }
+  const toolCall = { session_id: 's', cwd: work, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' };
+  await agents(['guard', 'hook', '--client', 'claude'], 0, Readable.from([JSON.stringify(toolCall)]));
   // Commands bound the heap's growth through a V8 flag (src/cli/heap.ts); V8 takes a cache only under
   // the flags it was made with, so the default comes back first.
   setFlagsFromString('--heap-growing-percent=0');
