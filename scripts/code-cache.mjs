@@ -71,7 +71,14 @@ try {
     git('add', '-A');
     await agents(['validate', '--staged']);
   }
-  const toolCall = { session_id: 's', cwd: work, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 't' };
+  const toolCall = {
+    session_id: 's',
+    cwd: work,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'ls' },
+    tool_use_id: 't',
+  };
   await agents(['guard', 'hook', '--client', 'claude'], 0, Readable.from([JSON.stringify(toolCall)]));
   // Commands bound the heap's growth through a V8 flag (src/cli/heap.ts); V8 takes a cache only under
   // the flags it was made with, so the default comes back first.
