@@ -189,7 +189,8 @@ const meta = {
 };
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
 // V8's code for the commands people run most, compiled by running them (scripts/code-cache.mjs).
-execFileSync(process.execPath, [new URL('./code-cache.mjs', import.meta.url).pathname], { stdio: 'inherit' });
+for (const mode of [[], ['--direct']])
+  execFileSync(process.execPath, [new URL('./code-cache.mjs', import.meta.url).pathname, ...mode], { stdio: 'inherit' });
 // The licence texts of what the bundles hold (legalComments: 'none' strips them from the code).
 const root = new URL('..', import.meta.url).pathname;
 const ownName = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).name;

@@ -1,5 +1,6 @@
-// Writes dist/agents.cjs.cache: V8's compiled code for the CLI's bundle, made
-// by running everyday commands in this process on a store it makes
+// Writes dist/agents.cjs.cache (or, with --direct, dist/agents.cjs.direct.cache):
+// V8's compiled code for the CLI's bundle, made by running everyday commands
+// (or the direct starts) in this process on a store it makes
 // (docs/adr/0302-cli-bundle-with-code-cache.md). Run by scripts/build.mjs.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,10 +9,13 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { loadBundle, writeCache } from '../bin/load-bundle.js';
+import { cacheFileOf, loadBundle, writeCache } from '../bin/load-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const file = join(root, 'dist/agents.cjs');
+// `--direct`: the cache of the direct starts (bin/load-bundle.js), made after the other one.
+const direct = process.argv.includes('--direct');
+const cacheFile = cacheFileOf(file, direct);
 const work = mkdtempSync(join(tmpdir(), 'agents-code-cache-'));
 try {
   const env = {
@@ -27,74 +31,87 @@ try {
   const inGit = git('init', '-q');
 
   // Made afresh: a cache V8 took would bring back everything it holds.
-  rmSync(`${file}.cache`, { force: true });
-  const loaded = loadBundle(file);
+  rmSync(cacheFile, { force: true });
+  const loaded = loadBundle(file, cacheFile);
   let out = '';
   const io = { stdout: { write: (s) => (out += s), columns: 100 }, stderr: { write: () => true }, stdin: process.stdin, env, cwd: work };
   /**
    * Runs `agents ARGS` in this process as bin/agents.js would (the direct starts first), which must
-   * end with `expected`; its output as JSON when asked for.
+   * end with `expected`; its output as JSON when asked for. For the direct starts' cache, the store is
+   * made by other processes, so that only what those starts compile is kept.
    */
-  const agents = async (args, expected = 0, stdin = process.stdin) => {
-    out = '';
-    const run = { ...io, stdin };
-    const code = (await loaded.exports.directMain(args, run)) ?? (await loaded.exports.main(args, run));
+  const agents = async (args, expected = 0, { stdin = process.stdin, setup = false } = {}) => {
+    let code;
+    if (setup && direct) {
+      const r = spawnSync(process.execPath, [join(root, 'bin/agents.js'), ...args], { cwd: work, env, encoding: 'utf8' });
+      code = r.status;
+      out = r.stdout;
+    } else {
+      out = '';
+      const run = { ...io, stdin };
+      code = (await loaded.exports.directMain(args, run)) ?? (await loaded.exports.main(args, run));
+    }
     if (code !== expected) throw new Error(`agents ${args.join(' ')} ended with ${code}, not ${expected}, while warming the code cache`);
     return args.includes('json') ? JSON.parse(out) : out;
   };
-  await agents(['--help']);
-  await agents(['init']);
-  await agents(['project', 'add', 'myapp']);
-  const { id } = await agents(['invariant', 'add', '--global', 'Never delete production data', '--format', 'json']);
-  await agents(['invariant', 'add', '--project', 'myapp', 'Keep the public API backwards compatible']);
-  await agents(['action', 'add', 'local/release']);
-  await agents(['invariant', 'add', '--action', 'local/release', 'Run the tests before tagging']);
+  const setup = { setup: true };
+  await agents(['--help'], 0, setup);
+  await agents(['init'], 0, setup);
+  await agents(['project', 'add', 'myapp'], 0, setup);
+  const { id } = await agents(['invariant', 'add', '--global', 'Never delete production data', '--format', 'json'], 0, setup);
+  await agents(['invariant', 'add', '--project', 'myapp', 'Keep the public API backwards compatible'], 0, setup);
+  await agents(['action', 'add', 'local/release'], 0, setup);
+  await agents(['invariant', 'add', '--action', 'local/release', 'Run the tests before tagging'], 0, setup);
   if (inGit) git('add', '-A') && git('commit', '-q', '-m', 'store');
-  const plan = (await agents(['plan', 'use', 'local/release', '--project', 'myapp', '--format', 'json'])).plan.id;
-  await agents(['invariant', 'list']);
-  await agents(['invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']);
-  await agents(['invariant', 'show', id]);
-  await agents(['invariant', 'edit', id, '--text', 'Never delete any production data']);
-  await agents(['invariant', 'violation', 'add', '--plan', plan, '--invariant', id, '--details', 'A table was dropped']);
-  await agents(['invariant', 'violation', 'list']);
-  await agents(['plan', 'list']);
-  await agents(['plan', 'show', plan]);
-  await agents(['plan', 'status', plan], 1);
-  await agents(['action', 'list']);
-  await agents(['project', 'list']);
-  await agents(['which', 'src/index.ts'], 1);
-  await agents(['export', '--check', '--target', 'agents-md'], 1);
-  await agents(['validate']);
-  if (inGit) {
-    await agents(['invariant', 'diff']);
-    await agents(['invariant', 'log', id]);
-    git('add', '-A');
-    await agents(['validate', '--staged']);
+  const plan = (await agents(['plan', 'use', 'local/release', '--project', 'myapp', '--format', 'json'], 0, setup)).plan.id;
+  const toolCall = (tool_name, tool_input) =>
+    Readable.from([JSON.stringify({ session_id: 's', cwd: work, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't' })]);
+  if (direct) {
+    if (inGit) {
+      git('add', '-A');
+      await agents(['validate', '--staged']);
+      git('commit', '-q', '-m', 'plan');
+      await agents(['validate', '--staged']);
+    }
+    await agents(['guard', 'hook', '--client', 'claude'], 0, { stdin: toolCall('Bash', { command: 'ls' }) });
+    await agents(['guard', 'hook', '--client', 'claude'], 0, {
+      stdin: toolCall('Write', { file_path: join(work, 'src/a.ts'), content: 'x' }),
+    });
+  } else {
+    await agents(['validate']);
+    await agents(['invariant', 'list']);
+    await agents(['invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']);
+    await agents(['invariant', 'show', id]);
+    await agents(['invariant', 'edit', id, '--text', 'Never delete any production data']);
+    await agents(['invariant', 'violation', 'add', '--plan', plan, '--invariant', id, '--details', 'A table was dropped']);
+    await agents(['invariant', 'violation', 'list']);
+    await agents(['plan', 'list']);
+    await agents(['plan', 'show', plan]);
+    await agents(['plan', 'status', plan], 1);
+    await agents(['action', 'list']);
+    await agents(['project', 'list']);
+    await agents(['which', 'src/index.ts'], 1);
+    await agents(['export', '--check', '--target', 'agents-md'], 1);
+    if (inGit) {
+      await agents(['invariant', 'diff']);
+      await agents(['invariant', 'log', id]);
+    }
   }
-  const toolCall = {
-    session_id: 's',
-    cwd: work,
-    hook_event_name: 'PreToolUse',
-    tool_name: 'Bash',
-    tool_input: { command: 'ls' },
-    tool_use_id: 't',
-  };
-  await agents(['guard', 'hook', '--client', 'claude'], 0, Readable.from([JSON.stringify(toolCall)]));
   // Commands bound the heap's growth through a V8 flag (src/cli/heap.ts); V8 takes a cache only under
   // the flags it was made with, so the default comes back first.
   setFlagsFromString('--heap-growing-percent=0');
-  if (!writeCache(file, loaded.digest, loaded.script.createCachedData())) throw new Error(`could not write ${file}.cache`);
+  if (!writeCache(cacheFile, loaded.digest, loaded.script.createCachedData())) throw new Error(`could not write ${cacheFile}`);
   // Checked as bin/load-bundle.js will see it: a new process must take the cache.
   const check = spawnSync(
     process.execPath,
     [
       '--input-type=module',
       '-e',
-      `import { loadBundle } from ${JSON.stringify(join(root, 'bin/load-bundle.js'))}; process.stdout.write(String(loadBundle(${JSON.stringify(file)}).cacheTaken));`,
+      `import { loadBundle } from ${JSON.stringify(join(root, 'bin/load-bundle.js'))}; process.stdout.write(String(loadBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheFile)}).cacheTaken));`,
     ],
     { encoding: 'utf8' },
   );
-  if (check.stdout !== 'true') throw new Error(`V8 does not take dist/agents.cjs.cache in a new process: ${check.stderr || check.stdout}`);
+  if (check.stdout !== 'true') throw new Error(`V8 does not take ${cacheFile} in a new process: ${check.stderr || check.stdout}`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

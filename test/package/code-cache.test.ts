@@ -26,14 +26,14 @@ function run(bin: string, args: readonly string[]) {
 }
 
 /** Whether a new process's V8 takes the bundle's cache (bin/load-bundle.js's own answer). */
-function cacheTaken(bundle: string): boolean {
+function cacheTaken(bundle: string, cache = `${bundle}.cache`): boolean {
   const loader = join(REPO, 'bin/load-bundle.js');
   const r = spawnSync(
     process.execPath,
     [
       '--input-type=module',
       '-e',
-      `import { loadBundle } from ${JSON.stringify(loader)}; process.stdout.write(String(loadBundle(${JSON.stringify(bundle)}).cacheTaken));`,
+      `import { loadBundle } from ${JSON.stringify(loader)}; process.stdout.write(String(loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)}).cacheTaken));`,
     ],
     { encoding: 'utf8', timeout: 30_000 },
   );
@@ -51,11 +51,30 @@ function digestOf(bundle: string): string {
 describe('the CLI bundle and its code cache', () => {
   const expected = run(join(REPO, 'bin/agents.js'), LIST);
 
-  it('the build leaves a cache that V8 takes in a new process, made for the bundle beside it', () => {
+  it('the build leaves two caches (every command; the direct starts) that V8 takes in a new process, made for the bundle beside them', () => {
     const bundle = join(REPO, 'dist/agents.cjs');
     expect(expected.status).toBe(0);
-    expect(readFileSync(`${bundle}.cache`, 'latin1').startsWith(`${digestOf(bundle)}\n`)).toBe(true);
-    expect(cacheTaken(bundle)).toBe(true);
+    for (const cache of [`${bundle}.cache`, `${bundle}.direct.cache`]) {
+      expect(readFileSync(cache, 'latin1').startsWith(`${digestOf(bundle)}\n`)).toBe(true);
+      expect(cacheTaken(bundle, cache)).toBe(true);
+    }
+  });
+
+  it('a direct start (agents validate --staged) makes and then takes the cache of the direct starts, and leaves the other', () => {
+    const p = packageCopy();
+    const repo = tempDir();
+    spawnSync('git', ['init', '-q'], { cwd: repo });
+    cpSync(join(REPO, '.agents.example'), join(repo, '.agents'), { recursive: true });
+    const before = readFileSync(p.cache);
+    const r = spawnSync(process.execPath, [join(p.dir, 'bin/agents.js'), 'validate', '--staged'], {
+      cwd: repo,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status).toBe(0);
+    const direct = join(p.dir, 'dist/agents.cjs.direct.cache');
+    expect(cacheTaken(p.bundle, direct)).toBe(true);
+    expect(readFileSync(p.cache)).toEqual(before);
   });
 
   it('a cache made for another build is not taken: the command answers the same, and the cache is made again', () => {
