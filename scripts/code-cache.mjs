@@ -18,8 +18,13 @@ const direct = process.argv.includes('--direct');
 const cacheFile = cacheFileOf(file, direct);
 const work = mkdtempSync(join(tmpdir(), 'agents-code-cache-'));
 try {
+  // Nothing of the caller's may point the commands elsewhere: a build inside a git hook has GIT_DIR and
+  // GIT_INDEX_FILE set, and AGENTS_STORE would name the caller's store.
+  for (const k of Object.keys(process.env)) if (/^(GIT_|AGENTS_)/.test(k)) delete process.env[k];
   const env = {
     ...process.env,
+    HOME: work,
+    GIT_CONFIG_NOSYSTEM: '1',
     NO_COLOR: '1',
     CI: 'true',
     GIT_AUTHOR_NAME: 'build',

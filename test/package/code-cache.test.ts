@@ -13,6 +13,7 @@ function packageCopy(): { dir: string; bundle: string; cache: string } {
   cpSync(join(REPO, 'bin'), join(dir, 'bin'), { recursive: true });
   cpSync(join(REPO, 'package.json'), join(dir, 'package.json'));
   mkdirSync(join(dir, 'dist'));
+  mkdirSync(join(dir, 'scripts'));
   for (const f of ['agents.cjs', 'agents.cjs.cache']) cpSync(join(REPO, 'dist', f), join(dir, 'dist', f));
   return { dir, bundle: join(dir, 'dist/agents.cjs'), cache: join(dir, 'dist/agents.cjs.cache') };
 }
@@ -112,6 +113,36 @@ describe('the CLI bundle and its code cache', () => {
         .filter(Boolean)
         .sort(),
     ).toEqual(['agents.cjs', 'agents.cjs.cache']);
+  });
+
+  it("warming the caches (part of the build) leaves the caller's repository and store alone, whatever GIT_* and AGENTS_* say", () => {
+    const p = packageCopy();
+    cpSync(join(REPO, 'scripts/code-cache.mjs'), join(p.dir, 'scripts/code-cache.mjs'));
+    const caller = tempDir();
+    spawnSync('git', ['init', '-q'], { cwd: caller });
+    cpSync(join(REPO, '.agents.example'), join(caller, '.agents'), { recursive: true });
+    const listing = () =>
+      spawnSync('sh', ['-c', 'find . -path ./.git/objects -prune -o -print | sort; git status --porcelain'], {
+        cwd: caller,
+        encoding: 'utf8',
+      }).stdout;
+    const before = listing();
+    const r = spawnSync(process.execPath, [join(p.dir, 'scripts/code-cache.mjs'), '--direct'], {
+      cwd: caller,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: {
+        ...process.env,
+        GIT_DIR: join(caller, '.git'),
+        GIT_INDEX_FILE: join(caller, '.git/index'),
+        GIT_WORK_TREE: caller,
+        AGENTS_STORE: join(caller, '.agents'),
+      },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(listing()).toBe(before);
+    expect(cacheTaken(p.bundle, join(p.dir, 'dist/agents.cjs.direct.cache'))).toBe(true);
   });
 
   it('a package without its bundle says how to build it (exit 70), without a trace', () => {
