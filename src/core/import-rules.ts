@@ -461,14 +461,28 @@ export function tagOf(heading: string): string {
 /**
  * The first words of lines `from`..`to` joined, as one line of at most 80
  * characters. Folded a line at a time, and no further than the excerpt
- * shows: a code block of a thousand lines is not joined to show 77 characters.
+ * shows: a code block of a thousand lines is not joined to show 77 characters,
+ * nor a line of a thousand characters folded whole.
  */
 function excerpt(lines: readonly string[], from: number, to: number): string {
   let t = '';
   for (let n = from; n <= to && t.length <= 80; n++) {
     // Folding the joined lines is folding each line and joining the non-empty ones with a space.
-    const l = fold(lines[n]!);
+    const l = foldedStart(lines[n]!, 81 - (t === '' ? 0 : t.length + 1));
     if (l !== '') t = t === '' ? l : `${t} ${l}`;
   }
   return t.length > 80 ? `${t.slice(0, 77)}…` : t;
+}
+
+/**
+ * The start of `fold(line)`, at least `want` characters of it when it has
+ * them (else all of it): folding the start of a line gives the start of the
+ * folded line, so the rest, which an excerpt never shows, is left alone.
+ */
+function foldedStart(line: string, want: number): string {
+  for (let end = want + 40; end < line.length; end *= 2) {
+    const start = fold(line.slice(0, end));
+    if (start.length >= want) return start;
+  }
+  return fold(line);
 }
