@@ -243,11 +243,11 @@ export function splitInstructions(text: string): SplitFile {
     if (captionOfCode(text, to)) return 'command';
     // "`npm test` runs the tests" and "**Build:** `npm run build`" are listings; "`main` must stay green" is a rule.
     if (startsWithCode(body)) return NORMATIVE.test(text) ? undefined : 'command';
-    if (LABELLED_CODE.test(body)) return 'command';
+    if (labelledCode(body)) return 'command';
     // "Test commands:", a label over the items below it.
     if (/:$/.test(text) && words(text) <= 3) return 'description';
     // "Purpose: Provide a terminal interface": a description, whatever its verb.
-    const label = /^([^:]{1,40}):\s+(.+)$/.exec(text);
+    const label = text.includes(':') ? /^([^:]{1,40}):\s+(.+)$/.exec(text) : null;
     if (label && DESCRIBING.test(label[1]!)) return 'description';
     if (isRule(text)) return undefined;
     // "Error Handling: Implement robust error handling": a short label, then a rule.
@@ -290,7 +290,7 @@ export function splitInstructions(text: string): SplitFile {
     const head = plain(raw.replace(/^\[[ xX]\]\s+/, ''));
     const texts = items.map(plain);
     const parts = texts.map((x) => x.replace(/[.;]$/, ''));
-    if (parts.every((x) => /^`/.test(x) || LABELLED_CODE.test(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
+    if (parts.every((x) => /^`/.test(x) || labelledCode(x)) || items.every((x) => startsWithCode(x) && !NORMATIVE.test(x))) {
       // "These include:" and a list of commands: the rule is the head's.
       if (isRule(head.replace(/:$/, ''))) take(`${head} ${texts.join(', ')}.`, from, to);
       else leave(from, to, 'command');
@@ -415,6 +415,11 @@ function isLinkOnly(markdown: string): boolean {
 /** "**Install:** `npm ci`", "Checks: `npm run lint` / `npm test`": a label, then commands. */
 const LABELLED_CODE = /^\s*(\*\*|__)?[^`:]{1,40}:(\*\*|__)?\s*(`[^`]+`[\s/,;|&]*(or|and)?\s*)+(\(.*\))?\s*$/;
 
+/** Whether `markdown` is a label and then commands; only a text holding a colon and a backtick can be one. */
+function labelledCode(markdown: string): boolean {
+  return markdown.includes(':') && markdown.includes('`') && LABELLED_CODE.test(markdown);
+}
+
 /** Labels that introduce a description, not a rule ("Purpose: …"). */
 const DESCRIBING = /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role)\W*$/i;
 
@@ -461,14 +466,28 @@ export function tagOf(heading: string): string {
 /**
  * The first words of lines `from`..`to` joined, as one line of at most 80
  * characters. Folded a line at a time, and no further than the excerpt
- * shows: a code block of a thousand lines is not joined to show 77 characters.
+ * shows: a code block of a thousand lines is not joined to show 77 characters,
+ * nor a line of a thousand characters folded whole.
  */
 function excerpt(lines: readonly string[], from: number, to: number): string {
   let t = '';
   for (let n = from; n <= to && t.length <= 80; n++) {
     // Folding the joined lines is folding each line and joining the non-empty ones with a space.
-    const l = fold(lines[n]!);
+    const l = foldedStart(lines[n]!, 81 - (t === '' ? 0 : t.length + 1));
     if (l !== '') t = t === '' ? l : `${t} ${l}`;
   }
   return t.length > 80 ? `${t.slice(0, 77)}…` : t;
+}
+
+/**
+ * The start of `fold(line)`, at least `want` characters of it when it has
+ * them (else all of it): folding the start of a line gives the start of the
+ * folded line, so the rest, which an excerpt never shows, is left alone.
+ */
+function foldedStart(line: string, want: number): string {
+  for (let end = want + 40; end < line.length; end *= 2) {
+    const start = fold(line.slice(0, end));
+    if (start.length >= want) return start;
+  }
+  return fold(line);
 }

@@ -74,6 +74,32 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
     expect(reasons(md)).toEqual([[2, 4, 'export-block']]);
   });
 
+  it('excerpts a left-out block as its lines folded and joined, cut at 77 characters, however long its lines', () => {
+    // The excerpt folds no more of a line than it shows: the result must be that of folding every line whole.
+    const whole = (lines: string[]) => {
+      const t = lines
+        .map((l) => l.replace(/\s+/g, ' ').trim())
+        .filter((l) => l !== '')
+        .join(' ');
+      return t.length > 80 ? `${t.slice(0, 77)}…` : t;
+    };
+    const cases = [
+      ['```', `x${' \t'.repeat(300)}y ${'word '.repeat(200)}`, '```'],
+      ['```', `${' '.repeat(500)}a`, `b${'\u00a0'.repeat(100)}c ${'z'.repeat(120)}`, '```'],
+      ['```', 'short', `${'  wide'.repeat(40)}`, '```'],
+      ['```', `${'a'.repeat(40)}${' '.repeat(90)}${'b'.repeat(10)}`, 'c', '```'],
+      ['```', `${'é😀 '.repeat(60)}`, '```'],
+      // Its start folds to just under what the excerpt shows: the rest of the line must still come before the next line.
+      ['```', `${'a'.repeat(40)}${' '.repeat(43)}${'b'.repeat(138)}`, 'next', '```'],
+      [`    ${'a'.repeat(40)}${' '.repeat(40)}${'b'.repeat(140)}`],
+    ];
+    for (const lines of cases) {
+      const [left] = splitInstructions(`${lines.join('\n')}\n`).leftOut;
+      expect(left?.reason).toBe('code-block');
+      expect(left?.excerpt).toBe(whole(lines));
+    }
+  });
+
   it('reads front matter apart and counts lines in the whole file', () => {
     const r = splitInstructions('---\nglobs: src/**\n---\n- Use zod.\r\n');
     expect(r.frontMatter).toBe('globs: src/**');
