@@ -348,6 +348,21 @@ export async function mergeBase(cwd: string, a: string, b: string): Promise<stri
   );
 }
 
+/**
+ * The working tree's top folder and whether the repository is a shallow
+ * clone, from ONE `git rev-parse`; when git cannot answer both (not a
+ * repository), `topLevel` says what is wrong.
+ */
+export async function topLevelAndShallow(cwd: string): Promise<{ top: string; shallow: boolean }> {
+  try {
+    const [top, shallow] = (await git(cwd, ['rev-parse', '--show-toplevel', '--is-shallow-repository'])).split('\n');
+    if (top && (shallow === 'true' || shallow === 'false')) return { top, shallow: shallow === 'true' };
+  } catch {
+    // Said by topLevel below.
+  }
+  return { top: await topLevel(cwd), shallow: await isShallow(cwd) };
+}
+
 /** Whether the repository is a shallow clone. */
 export async function isShallow(cwd: string): Promise<boolean> {
   try {

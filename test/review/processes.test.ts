@@ -74,6 +74,39 @@ describe('reading revisions costs a fixed number of git processes', () => {
   });
 });
 
+describe('the review commands start as few git processes as they need', () => {
+  it('a diff against the working tree: one rev-parse names the top folder and HEAD, then one ls-tree and one cat-file', () => {
+    const repo = storeWith(2);
+    repo.inv('global', ulid('G0000'), 'Global rule 0, edited again');
+    const spy = gitSpy();
+    const r = agents(['invariant', 'diff', '--format', 'json'], { cwd: repo.dir, env: spy.env });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { summary: { edited: number } }).summary.edited).toBe(1);
+    expect(spy.calls().map((c) => c.split(' ')[0])).toEqual(['rev-parse', 'ls-tree', 'cat-file']);
+  });
+
+  it('before the first commit, the diff still answers (every file added) after the same first rev-parse', () => {
+    const repo = new Repo();
+    repo.inv('global', ulid('G0'), 'Never delete production data');
+    const spy = gitSpy();
+    const r = agents(['invariant', 'diff', '--format', 'json'], { cwd: repo.dir, env: spy.env });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { summary: { added: number } }).summary.added).toBe(1);
+    expect(spy.calls()[0]!.split(' ')[0]).toBe('rev-parse');
+  });
+
+  it('a log: one rev-parse names the top folder and whether the clone is shallow, then one log and one cat-file', () => {
+    const repo = storeWith(2);
+    const spy = gitSpy();
+    const r = agents(['invariant', 'log', ulid('G0000'), '--format', 'json'], { cwd: repo.dir, env: spy.env });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { shallow: boolean; events: unknown[] };
+    expect(out.shallow).toBe(false);
+    expect(out.events).toHaveLength(2);
+    expect(spy.calls().map((c) => c.split(' ')[0])).toEqual(['rev-parse', 'log', 'cat-file']);
+  });
+});
+
 /**
  * A store of `unrelated` projects of three invariants each besides myapp,
  * with plans for myapp and for the first unrelated project; the second

@@ -61,13 +61,17 @@ export async function diffRevisions(root: string, request: DiffRequest = {}): Pr
   }
   // For A..B, git starts at once: one process names the top folder and both commits (if it cannot,
   // the steps are taken one by one for their messages) while the object reader starts beside it,
-  // and the parsers load while git answers.
+  // and the parsers load while git answers. Against the working tree or the index, the same process
+  // names the one revision compared.
   loadParsing().catch(() => undefined);
   const revs = twoDot(request);
+  // Against the working tree or the index, the one revision compared (HEAD by default) is named by the same process.
+  const range = request.range?.trim();
+  const asked = revs ?? (range?.includes('..') ? undefined : [range || 'HEAD']);
   const early = revs ? new ObjectReader(root) : undefined;
   try {
-    const got = revs ? await topLevelAndCommits(root, revs) : undefined;
-    const quick = got && revs ? { top: got.top, commits: new Map(revs.map((r, i) => [r, got.commits[i]!])) } : undefined;
+    const got = asked ? await topLevelAndCommits(root, asked) : undefined;
+    const quick = got && asked ? { top: got.top, commits: new Map(asked.map((r, i) => [r, got.commits[i]!])) } : undefined;
     return await diffWith(root, request, quick, early);
   } finally {
     early?.close();
@@ -81,7 +85,7 @@ async function diffWith(
   early: ObjectReader | undefined,
 ): Promise<DiffResult> {
   const top = quick?.top ?? (await repositoryTop(root));
-  const { range, before: bSpec, after: aSpec } = await parseRange(top, request);
+  const { range, before: bSpec, after: aSpec } = await parseRange(top, request, quick?.commits);
   const prefix = storePrefix(root, top);
   let before: Side;
   let after: Side;

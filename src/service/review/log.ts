@@ -9,8 +9,8 @@ import { UsageError } from '../../core/errors.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { classifyPath } from '../../core/layout.ts';
 import type { Scope, ScopedInvariant } from '../../core/model.ts';
-import { NULL_SHA, catFileBatch, isShallow, logRaw, type LogCommit } from '../../git/repo.ts';
-import { repositoryTop } from './ranges.ts';
+import { NULL_SHA, catFileBatch, logRaw, topLevelAndShallow, type LogCommit } from '../../git/repo.ts';
+import { gitFailure } from './ranges.ts';
 
 /** One commit's change to an invariant. */
 export interface LogEvent {
@@ -51,7 +51,8 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
   const want = normalisePrefix(idOrPrefix);
   // Not an id or a prefix of one: the rule's own usage error.
   if (want === undefined) return pickId(idOrPrefix, [], 'invariant', '') as never;
-  const top = await repositoryTop(root);
+  // One git process names the top folder and whether history may stop early (a shallow clone).
+  const { top, shallow } = await topLevelAndShallow(root).catch((error: unknown) => gitFailure(error));
   const prefix = relative(top, root).split(sep).join('/');
   const base = prefix === '' ? '' : `${prefix}/`;
   let commits: LogCommit[];
@@ -149,7 +150,6 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
     for (const h of edits) event('edited', h.path, h.scope, undefined, undefined, h.oldSha, h.newSha);
     for (const h of gone) event('removed', h.path, h.scope, undefined, undefined, h.oldSha, NULL_SHA);
   }
-  const shallow = await isShallow(top);
   const latest = events[0];
   return {
     id,

@@ -70,7 +70,11 @@ export function revisionInfo(spec: SideSpec & { kind: 'revision' | 'commit' }, c
 }
 
 /** The two sides a request names, and the range as reported. */
-export async function parseRange(top: string, request: DiffRequest): Promise<{ range: string; before: SideSpec; after: SideSpec }> {
+export async function parseRange(
+  top: string,
+  request: DiffRequest,
+  known?: ReadonlyMap<string, string>,
+): Promise<{ range: string; before: SideSpec; after: SideSpec }> {
   const range = request.range?.trim() || undefined;
   if (range?.startsWith('-')) throw new UsageError(`revision range "${truncate(range)}" may not start with "-"`);
   const three = range?.indexOf('...') ?? -1;
@@ -102,8 +106,10 @@ export async function parseRange(top: string, request: DiffRequest): Promise<{ r
   }
   const a = range ?? 'HEAD';
   const after: SideSpec = request.staged ? { kind: 'index' } : { kind: 'working tree' };
-  let before: SideSpec = { kind: 'revision', rev: a };
-  if (range === undefined) {
+  // A commit the caller already resolved (`known`, revision → commit) is not asked of git again.
+  const commit = known?.get(a);
+  let before: SideSpec = commit ? { kind: 'commit', commit, label: a } : { kind: 'revision', rev: a };
+  if (range === undefined && !commit) {
     // Before the first commit HEAD names no commit: compare with nothing, as `git diff --cached` does.
     try {
       await resolveCommit(top, 'HEAD');
