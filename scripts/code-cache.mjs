@@ -67,21 +67,26 @@ try {
   await agents(['invariant', 'add', '--project', 'myapp', 'Keep the public API backwards compatible'], 0, setup);
   await agents(['action', 'add', 'local/release'], 0, setup);
   await agents(['invariant', 'add', '--action', 'local/release', 'Run the tests before tagging'], 0, setup);
+  const guard = ['--guard-write', 'secrets/**', '--guard-command', 'git push .*--force', '--guard-content', 'BEGIN PRIVATE KEY'];
+  await agents(['invariant', 'add', '--global', 'Never leak a secret', ...guard], 0, setup);
   if (inGit) git('add', '-A') && git('commit', '-q', '-m', 'store');
   const plan = (await agents(['plan', 'use', 'local/release', '--project', 'myapp', '--format', 'json'], 0, setup)).plan.id;
-  const toolCall = (tool_name, tool_input) =>
-    Readable.from([JSON.stringify({ session_id: 's', cwd: work, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't' })]);
   if (direct) {
-    if (inGit) {
-      git('add', '-A');
-      await agents(['validate', '--staged']);
-      git('commit', '-q', '-m', 'plan');
-      await agents(['validate', '--staged']);
-    }
-    await agents(['guard', 'hook', '--client', 'claude'], 0, { stdin: toolCall('Bash', { command: 'ls' }) });
-    await agents(['guard', 'hook', '--client', 'claude'], 0, {
-      stdin: toolCall('Write', { file_path: join(work, 'src/a.ts'), content: 'x' }),
+    // What runs at nearly every commit and tool call: a commit that stages no store file, and a tool call
+    // once the guard index is current (the first call after a change, which builds it, is made by another process).
+    if (inGit) git('add', '-A') && git('commit', '-q', '-m', 'plan');
+    const input = (tool_name, tool_input) =>
+      JSON.stringify({ session_id: 's', cwd: work, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't' });
+    const write = input('Write', { file_path: join(work, 'src/a.ts'), content: 'x' });
+    const r = spawnSync(process.execPath, [join(root, 'bin/agents.js'), 'guard', 'hook', '--client', 'claude'], {
+      cwd: work,
+      env,
+      input: write,
     });
+    if (r.status !== 0) throw new Error(`agents guard hook ended with ${r.status} while warming the code cache`);
+    if (inGit) await agents(['validate', '--staged']);
+    await agents(['guard', 'hook', '--client', 'claude'], 0, { stdin: Readable.from([input('Bash', { command: 'ls' })]) });
+    await agents(['guard', 'hook', '--client', 'claude'], 0, { stdin: Readable.from([write]) });
   } else {
     await agents(['validate']);
     await agents(['invariant', 'list']);
