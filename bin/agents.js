@@ -18,12 +18,12 @@ process.stdout.on('error', (error) => {
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
-  const { cacheFileOf, loadBundle, refreshCache, startsDirectly } = await import('./load-bundle.js');
+  const { loadBundle, refreshCache, startsDirectly } = await import('./load-bundle.js');
   const file = fileURLToPath(new URL('../dist/agents.cjs', import.meta.url));
   const direct = startsDirectly(args);
   let loaded;
   try {
-    loaded = loadBundle(file, cacheFileOf(file, direct));
+    loaded = loadBundle(file, { direct });
   } catch (error) {
     if (error?.code !== 'ENOENT') throw error;
     process.stderr.write('agents is not built: run `npm run build` (npm ci does it) in the package folder.\n');

@@ -2,7 +2,7 @@
 // for it on an earlier run (docs/adr/0302-cli-bundle-with-code-cache.md).
 // Node 20 keeps no compiled code between runs, and V8 takes it back only for
 // a script, not an ES module: hence one CommonJS bundle, compiled here.
-import { accessSync, constants, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,7 +27,8 @@ export function startsDirectly(args) {
 const HEADER = /^\/\/ agents-invariants build ([0-9a-f]{16})\n/;
 
 /**
- * A cache file of the bundle: the header's digest and a newline, then V8's
+ * A cache file of the bundle, as the build makes it: a line of the header's
+ * digest and the environment it was made in (`environmentKey`), then V8's
  * data. The direct starts (one of them runs at every agent tool call and
  * every commit) have a cache of their own: V8 reads a whole cache, and
  * theirs is a third of the size of the one for every other command.
@@ -36,24 +37,47 @@ export function cacheFileOf(file, direct) {
   return direct ? `${file}.direct.cache` : `${file}.cache`;
 }
 
-/** V8's data for the bundle, if the cache file was made for this very text. */
+/**
+ * This Node version and set of Node options, as a short key: V8 takes a
+ * cache only under the version and flags it was made with.
+ */
+export function environmentKey() {
+  const environment = `${process.version}\0${process.arch}\0${process.execArgv.join('\0')}\0${process.env.NODE_OPTIONS ?? ''}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < environment.length; i++) h = Math.imul(h ^ environment.charCodeAt(i), 16777619);
+  return (h >>> 0).toString(36);
+}
+
+/**
+ * The cache a run makes for itself when there is no cache made in its
+ * environment: one for each environment, so that a run under other flags
+ * (`--cpu-prof`, NODE_OPTIONS) never replaces the build's.
+ */
+export function ownCacheFileOf(file, direct, key = environmentKey()) {
+  return `${cacheFileOf(file, direct).slice(0, -'.cache'.length)}.${key}.cache`;
+}
+
+/** The environment key and V8's data of a cache file, if it was made for this very text. */
 function readCache(cacheFile, digest) {
   if (digest === undefined) return undefined;
   let data;
   try {
+    // Only a regular file: reading a FIFO put in its place would wait for a writer forever.
+    if (!statSync(cacheFile, { throwIfNoEntry: false })?.isFile()) return undefined;
     data = readFileSync(cacheFile);
   } catch {
     return undefined;
   }
-  const head = `${digest}\n`;
-  return data.toString('latin1', 0, head.length) === head ? data.subarray(head.length) : undefined;
+  const end = data.indexOf(10);
+  const [made, key] = data.toString('latin1', 0, Math.max(end, 0)).split(' ');
+  return end > 0 && made === digest && key ? { key, data: data.subarray(end + 1) } : undefined;
 }
 
 /** Writes the cache whole or not at all (a temporary file renamed over it); a folder we may not write is left alone. */
 export function writeCache(target, digest, data) {
   const temporary = `${target}.${process.pid}.tmp`;
   try {
-    writeFileSync(temporary, Buffer.concat([Buffer.from(`${digest}\n`, 'latin1'), data]), { flag: 'wx' });
+    writeFileSync(temporary, Buffer.concat([Buffer.from(`${digest} ${environmentKey()}\n`, 'latin1'), data]), { flag: 'wx' });
     renameSync(temporary, target);
     return true;
   } catch {
@@ -68,10 +92,20 @@ export function writeCache(target, digest, data) {
  * The bundle imports the terminal UI's ES modules through `__agentsImportEsm`,
  * because a script compiled here may not call `import()` itself.
  */
-export function loadBundle(file, cacheFile = cacheFileOf(file, false)) {
+export function loadBundle(file, { direct = false, cacheFile } = {}) {
   const source = readFileSync(file, 'latin1');
   const digest = HEADER.exec(source)?.[1];
-  const cachedData = readCache(cacheFile, digest);
+  // The build's cache when it was made in this environment; else this environment's own, once an
+  // earlier run made it; else the build's, for V8 to judge.
+  const key = environmentKey();
+  const own = ownCacheFileOf(file, direct, key);
+  let chosen = cacheFile ?? cacheFileOf(file, direct);
+  let cache = readCache(chosen, digest);
+  if (cacheFile === undefined && cache?.key !== key) {
+    const mine = readCache(own, digest);
+    if (mine) [chosen, cache] = [own, mine];
+  }
+  const cachedData = cache?.data;
   // The bundle is one function expression (scripts/build.mjs wraps it).
   const script = new Script(source, { filename: file, cachedData });
   const url = pathToFileURL(file);
@@ -87,20 +121,22 @@ export function loadBundle(file, cacheFile = cacheFileOf(file, false)) {
       dirname(file),
       (specifier) => import(new URL(specifier, url).href),
     );
-  return { exports: module.exports, script, digest, cacheFile, cacheTaken: cachedData !== undefined && !script.cachedDataRejected };
+  const cacheTaken = cachedData !== undefined && !script.cachedDataRejected;
+  return { exports: module.exports, script, digest, cacheFile: chosen, ownCacheFile: cacheFile ?? own, cacheTaken };
 }
 
 /**
- * When V8 did not take the cache (none yet, another Node version, other V8
- * flags), makes one of what is compiled so far, for the next run, if the
- * package's folder may be written.
+ * When V8 did not take a cache (none yet, another Node version, other V8
+ * flags), makes this process's own of what is compiled so far, for the next
+ * run under the same version and options, if the package's folder may be
+ * written. The build's cache is never replaced.
  */
 export function refreshCache(loaded) {
   if (loaded.cacheTaken || loaded.digest === undefined) return;
   try {
-    accessSync(dirname(loaded.cacheFile), constants.W_OK);
+    accessSync(dirname(loaded.ownCacheFile), constants.W_OK);
   } catch {
     return;
   }
-  writeCache(loaded.cacheFile, loaded.digest, loaded.script.createCachedData());
+  writeCache(loaded.ownCacheFile, loaded.digest, loaded.script.createCachedData());
 }

@@ -3,9 +3,9 @@
 // (or the direct starts) in this process on a store it makes
 // (docs/adr/0302-cli-bundle-with-code-cache.md). Run by scripts/build.mjs.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
@@ -37,7 +37,7 @@ try {
 
   // Made afresh: a cache V8 took would bring back everything it holds.
   rmSync(cacheFile, { force: true });
-  const loaded = loadBundle(file, cacheFile);
+  const loaded = loadBundle(file, { cacheFile });
   let out = '';
   const io = { stdout: { write: (s) => (out += s), columns: 100 }, stderr: { write: () => true }, stdin: process.stdin, env, cwd: work };
   /**
@@ -117,11 +117,17 @@ try {
     [
       '--input-type=module',
       '-e',
-      `import { loadBundle } from ${JSON.stringify(join(root, 'bin/load-bundle.js'))}; process.stdout.write(String(loadBundle(${JSON.stringify(file)}, ${JSON.stringify(cacheFile)}).cacheTaken));`,
+      `import { loadBundle } from ${JSON.stringify(join(root, 'bin/load-bundle.js'))}; process.stdout.write(String(loadBundle(${JSON.stringify(file)}, { cacheFile: ${JSON.stringify(cacheFile)} }).cacheTaken));`,
     ],
     { encoding: 'utf8' },
   );
   if (check.stdout !== 'true') throw new Error(`V8 does not take ${cacheFile} in a new process: ${check.stderr || check.stdout}`);
+  // A run this warm-up started before the cache existed may have left a cache of its own (bin/load-bundle.js): gone.
+  const builds = new Set([cacheFileOf(file, false), cacheFileOf(file, true)]);
+  for (const name of readdirSync(dirname(file))) {
+    const path = join(dirname(file), name);
+    if (/^agents\.cjs\.(direct\.)?[0-9a-z]+\.cache$/.test(name) && !builds.has(path)) rmSync(path);
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -26,20 +26,30 @@ function run(bin: string, args: readonly string[]) {
   });
 }
 
-/** Whether a new process's V8 takes the bundle's cache (bin/load-bundle.js's own answer). */
-function cacheTaken(bundle: string, cache = `${bundle}.cache`): boolean {
-  const loader = join(REPO, 'bin/load-bundle.js');
-  const r = spawnSync(
-    process.execPath,
-    [
-      '--input-type=module',
-      '-e',
-      `import { loadBundle } from ${JSON.stringify(loader)}; process.stdout.write(String(loadBundle(${JSON.stringify(bundle)}, ${JSON.stringify(cache)}).cacheTaken));`,
-    ],
-    { encoding: 'utf8', timeout: 30_000 },
-  );
+/**
+ * Runs `node FILE.mjs` with `body` after bin/load-bundle.js's exports are imported: as a file, so that
+ * the process has the Node options bin/agents.js runs with (a cache is per version and options).
+ */
+function withLoader(body: string, nodeArgs: readonly string[] = []): string {
+  const file = join(tempDir(), 'probe.mjs');
+  writeFileSync(file, `import * as loader from ${JSON.stringify(join(REPO, 'bin/load-bundle.js'))};\n${body}\n`);
+  const r = spawnSync(process.execPath, [...nodeArgs, file], { encoding: 'utf8', timeout: 30_000 });
   expect(r.stderr).toBe('');
-  return r.stdout === 'true';
+  return r.stdout;
+}
+
+/** Whether a new process's V8 takes the cache `cache` of the bundle. */
+function cacheTaken(bundle: string, cache: string): boolean {
+  return (
+    withLoader(
+      `process.stdout.write(String(loader.loadBundle(${JSON.stringify(bundle)}, { cacheFile: ${JSON.stringify(cache)} }).cacheTaken));`,
+    ) === 'true'
+  );
+}
+
+/** The cache a run of bin/agents.js under `nodeArgs` makes for itself when V8 refuses the build's. */
+function ownCache(bundle: string, direct = false, nodeArgs: readonly string[] = []): string {
+  return withLoader(`process.stdout.write(loader.ownCacheFileOf(${JSON.stringify(bundle)}, ${direct}));`, nodeArgs);
 }
 
 /** The digest in the bundle's first line, which its cache file must repeat. */
@@ -56,12 +66,12 @@ describe('the CLI bundle and its code cache', () => {
     const bundle = join(REPO, 'dist/agents.cjs');
     expect(expected.status).toBe(0);
     for (const cache of [`${bundle}.cache`, `${bundle}.direct.cache`]) {
-      expect(readFileSync(cache, 'latin1').startsWith(`${digestOf(bundle)}\n`)).toBe(true);
+      expect(readFileSync(cache, 'latin1').startsWith(`${digestOf(bundle)} `)).toBe(true);
       expect(cacheTaken(bundle, cache)).toBe(true);
     }
   });
 
-  it('a direct start (agents validate --staged) makes and then takes the cache of the direct starts, and leaves the other', () => {
+  it("a direct start (agents validate --staged) without the build's cache of the direct starts makes its own, and leaves the other", () => {
     const p = packageCopy();
     const repo = tempDir();
     spawnSync('git', ['init', '-q'], { cwd: repo });
@@ -73,46 +83,75 @@ describe('the CLI bundle and its code cache', () => {
       timeout: 30_000,
     });
     expect(r.status).toBe(0);
-    const direct = join(p.dir, 'dist/agents.cjs.direct.cache');
-    expect(cacheTaken(p.bundle, direct)).toBe(true);
-    expect(readFileSync(p.cache)).toEqual(before);
+    expect(cacheTaken(p.bundle, ownCache(p.bundle, true))).toBe(true);
+    expect(readFileSync(p.cache).equals(before)).toBe(true);
   });
 
-  it('a cache made for another build is not taken: the command answers the same, and the cache is made again', () => {
+  it("a run under other Node options (V8 refuses the build's cache) makes its own, which the next such run takes; the build's stays", () => {
+    const p = packageCopy();
+    const before = readFileSync(p.cache);
+    const options = ['--max-old-space-size=200'];
+    const under = () =>
+      spawnSync(process.execPath, [...options, join(p.dir, 'bin/agents.js'), ...LIST], { encoding: 'utf8', timeout: 30_000 });
+    const first = under();
+    expect(first.status).toBe(0);
+    expect(first.stdout).toBe(expected.stdout);
+    const own = ownCache(p.bundle, false, options);
+    expect(own).not.toBe(p.cache);
+    expect(existsSync(own)).toBe(true);
+    expect(readFileSync(p.cache).equals(before)).toBe(true);
+    expect(withLoader(`process.stdout.write(String(loader.loadBundle(${JSON.stringify(p.bundle)}).cacheTaken));`, options)).toBe('true');
+    // Without the options, the build's cache is still the one taken.
+    expect(
+      withLoader(
+        `const l = loader.loadBundle(${JSON.stringify(p.bundle)}); process.stdout.write(String(l.cacheTaken && l.cacheFile === ${JSON.stringify(p.cache)}));`,
+      ),
+    ).toBe('true');
+    expect(under().stdout).toBe(expected.stdout);
+  });
+
+  it('a cache made for another build is not taken: the command answers the same, and makes its own beside it', () => {
     const p = packageCopy();
     const data = readFileSync(p.cache);
-    writeFileSync(p.cache, Buffer.concat([Buffer.from('0123456789abcdef\n'), data.subarray(17)]));
-    expect(cacheTaken(p.bundle)).toBe(false);
+    const head = data.indexOf(10) + 1;
+    writeFileSync(p.cache, Buffer.concat([Buffer.from(`0123456789abcdef ${data.toString('latin1', 17, head)}`), data.subarray(head)]));
+    expect(cacheTaken(p.bundle, p.cache)).toBe(false);
     const r = run(join(p.dir, 'bin/agents.js'), LIST);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(expected.stdout);
-    expect(readFileSync(p.cache, 'latin1').startsWith(`${digestOf(p.bundle)}\n`)).toBe(true);
-    expect(cacheTaken(p.bundle)).toBe(true);
+    const own = ownCache(p.bundle);
+    expect(readFileSync(own, 'latin1').startsWith(`${digestOf(p.bundle)} `)).toBe(true);
+    expect(cacheTaken(p.bundle, own)).toBe(true);
   });
 
-  it('a cache V8 refuses (its header right, its data damaged) changes no answer and is made again', () => {
+  it('a cache V8 refuses (its header right, its data damaged) changes no answer, and a good one is made beside it', () => {
     const p = packageCopy();
     const data = readFileSync(p.cache);
-    writeFileSync(p.cache, Buffer.concat([data.subarray(0, 17), Buffer.alloc(4096, 7)]));
+    writeFileSync(p.cache, Buffer.concat([data.subarray(0, data.indexOf(10) + 1), Buffer.alloc(4096, 7)]));
     const r = run(join(p.dir, 'bin/agents.js'), LIST);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(expected.stdout);
-    expect(cacheTaken(p.bundle)).toBe(true);
+    expect(cacheTaken(p.bundle, ownCache(p.bundle))).toBe(true);
+  });
+
+  it('a FIFO in place of the cache is not read (nothing waits for a writer): the command answers the same', () => {
+    const p = packageCopy();
+    spawnSync('rm', ['-f', p.cache]);
+    expect(spawnSync('mkfifo', [p.cache]).status).toBe(0);
+    const r = run(join(p.dir, 'bin/agents.js'), LIST);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(expected.stdout);
   });
 
   it('a cache that cannot be written (a folder in its place) fails nothing, and no temporary file is left', () => {
     const p = packageCopy();
     spawnSync('rm', ['-f', p.cache]);
-    mkdirSync(join(p.cache, 'in-the-way'), { recursive: true });
+    const own = ownCache(p.bundle);
+    mkdirSync(join(own, 'in-the-way'), { recursive: true });
     const r = run(join(p.dir, 'bin/agents.js'), LIST);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(expected.stdout);
-    expect(
-      spawnSync('ls', [join(p.dir, 'dist')], { encoding: 'utf8' })
-        .stdout.split('\n')
-        .filter(Boolean)
-        .sort(),
-    ).toEqual(['agents.cjs', 'agents.cjs.cache']);
+    expect(readdirSync(join(p.dir, 'dist')).sort()).toEqual(['agents.cjs', own.slice(own.lastIndexOf('/') + 1)].sort());
   });
 
   it("warming the caches (part of the build) leaves the caller's repository and store alone, whatever GIT_* and AGENTS_* say", () => {
