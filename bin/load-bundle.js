@@ -9,18 +9,22 @@ import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 
 /**
- * Whether `agents ARGS` is one of the forms `directMain` starts without the
- * argument parser: the first command word, past the options before it
- * (`agents --store DIR mcp`, as client configurations write it), is one of
- * its commands. `directMain` hands any other form of them back to `main`.
+ * Whether `agents ARGS` may be one of the forms `directMain` starts without
+ * the argument parser: `mcp`, `guard hook` or `validate --staged`, past the
+ * options before the command (`agents --store DIR mcp`, as client
+ * configurations write it). `directMain` hands any other form of them back
+ * to `main`. They also have a code cache of their own.
  */
 export function startsDirectly(args) {
-  for (let i = 0; i < args.length; i++) {
+  const words = [];
+  for (let i = 0; i < args.length && words.length < 2; i++) {
     const a = args[i];
     if (a === '--store') i++;
-    else if (!a.startsWith('-')) return a === 'mcp' || a === 'validate' || a === 'guard';
+    else if (!a.startsWith('-')) words.push(a);
   }
-  return false;
+  if (words[0] === 'mcp') return true;
+  if (words[0] === 'guard') return words[1] === 'hook';
+  return words[0] === 'validate' && args.includes('--staged');
 }
 
 /** The first line of the bundle: a digest of its text, which its cache file repeats. */
