@@ -1,12 +1,20 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { onTestFinished } from 'vitest';
 
-/** A fresh temporary folder, removed when the current test finishes. */
+/**
+ * A fresh temporary folder, removed when the current test finishes: in the
+ * background, because while other tests' npm installs load the disk even a
+ * small tree can take longer to remove than a hook may, and a test must not
+ * fail on its clean-up.
+ */
 export function tempDir(prefix = 'agents-test-'): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  onTestFinished(() => {
+    rm(dir, { recursive: true, force: true }).catch(() => undefined);
+  });
   return dir;
 }
 
