@@ -55,8 +55,8 @@ describe('the plain git hook (agents init --hooks)', () => {
     expect(passed.out).toMatch(/ok {2}no problems in \d+ files \(index\)/);
     expect(passed.code).toBe(0);
     expect(git(repo, 'log', '--format=%s').trim()).toBe('good');
-    // Three commits, each running the hook's own process: about 2 s, but up to 45 s measured while the agent-CLI
-    // and npm-install tests load the machine at the start of the suite. The bound is for a hang.
+    // Three real commits, each running the hook: while the agent-CLI and npm-install tests load the machine at the
+    // start of the suite they have taken longer than the default bound, which is meant for a hang.
   }, 120_000);
 
   it('installs into an existing store, updates its own hook, and never overwrites a foreign one', async () => {
