@@ -3,7 +3,7 @@
 // (or the direct starts) in this process on a store it makes
 // (docs/adr/0302-cli-bundle-with-code-cache.md). Run by scripts/build.mjs.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -105,6 +105,10 @@ try {
     if (inGit) {
       await agents(['invariant', 'diff']);
       await agents(['invariant', 'log', id]);
+      mkdirSync(join(work, 'src'), { recursive: true });
+      writeFileSync(join(work, 'src/a.ts'), 'export const a = 1;\n');
+      git('add', '-A');
+      await agents(['guard', 'check', '--staged']);
     }
   }
   // Commands bound the heap's growth through a V8 flag (src/cli/heap.ts); V8 takes a cache only under
