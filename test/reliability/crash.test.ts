@@ -9,7 +9,7 @@ import { agents } from '../helpers/cli.ts';
 import { invariantYaml, tempDir, testStore, writeTree } from '../helpers/tmp.ts';
 import { gitInit } from '../helpers/git.ts';
 import { scale } from '../helpers/stress.ts';
-import { runAndKill, seeded } from './kill.ts';
+import { KillAim, runAndKill } from './kill.ts';
 import { runAgents } from '../helpers/main.ts';
 
 /** Kills to inject; trials go on until that many runs were killed (at most MAX_TRIALS). */
@@ -31,12 +31,11 @@ function leftovers(dir: string): { invariants: string[]; temporaries: string[]; 
 describe('crash safety', () => {
   it(`add killed with SIGKILL at random points (${KILLS} kills): every invariant file is whole, the store reads cleanly`, async () => {
     const store = testStore();
-    const random = seeded(0x5eed);
     // How long one add takes here, to spread the kills over its whole run.
     const calibration = await runAndKill(['--store', store, 'invariant', 'add', '--project', 'crash', 'Calibration run'], 60_000);
     expect(calibration).toMatchObject({ killed: false, code: 0 });
     // Where in a run the file gets written, learnt as the trials go: kills are aimed around it.
-    let target = Math.max(50, calibration.ms * 0.8);
+    const aim = new KillAim(0x5eed, calibration.ms);
 
     let killed = 0;
     let finished = 0;
@@ -47,8 +46,7 @@ describe('crash safety', () => {
     for (let i = 0; killed < KILLS && i < MAX_TRIALS; i++) {
       trials++;
       // Every third kill anywhere in the run; the others close to the point where the lock is held and the file written.
-      const u = random();
-      const after = Math.round(i % 3 === 0 ? u * target * 1.2 : target * (0.85 + 0.3 * u));
+      const after = aim.next();
       const before = leftovers(join(store, 'projects/crash'));
       const outcome = await runAndKill(
         ['--store', store, 'invariant', 'add', '--project', 'crash', `Crash trial ${i}: never lose this`],
@@ -66,9 +64,7 @@ describe('crash safety', () => {
         expect(outcome.code).toBe(0);
         finished++;
       }
-      if (i % 3 !== 0) target = wrote ? target * 0.93 : target * 1.07;
-      // A run that finished before its kill shows how long a run takes now (the first, calibrating run is often slower).
-      if (!outcome.killed) target = Math.min(target, Math.max(50, outcome.ms * 0.8));
+      aim.learn(wrote, outcome);
     }
     expect(killed + finished).toBe(trials);
     expect(killed).toBe(KILLS);
@@ -160,8 +156,7 @@ describe('crash safety of validate --fix', () => {
     const calibration = await runAndKill(args, 60_000);
     expect(calibration).toMatchObject({ killed: false, code: 0 });
     expect(census()).toBe(FIX_FILES);
-    const random = seeded(0xf1c5);
-    let target = Math.max(50, calibration.ms * 0.8);
+    const aim = new KillAim(0xf1c5, calibration.ms);
     let killed = 0;
     let finished = 0;
     let killedMidWrite = 0;
@@ -170,9 +165,7 @@ describe('crash safety of validate --fix', () => {
       trials++;
       // Every file back to its old text (nothing runs now), so each trial has all of them to fix.
       for (const [rel, { old }] of files) writeFileSync(join(store, rel), old);
-      const u = random();
-      const after = Math.round(i % 3 === 0 ? u * target * 1.2 : target * (0.85 + 0.3 * u));
-      const outcome = await runAndKill(args, after);
+      const outcome = await runAndKill(args, aim.next());
       const fixed = census();
       expect(others()).toEqual([]);
       if (outcome.killed) {
@@ -184,9 +177,7 @@ describe('crash safety of validate --fix', () => {
         expect(fixed).toBe(FIX_FILES);
         finished++;
       }
-      if (i % 3 !== 0) target = fixed > 0 ? target * 0.93 : target * 1.07;
-      // A run that finished before its kill shows how long a run takes now (the first, calibrating run is often slower).
-      if (!outcome.killed) target = Math.min(target, Math.max(50, outcome.ms * 0.8));
+      aim.learn(fixed > 0, outcome);
     }
     expect(killed).toBe(FIX_KILLS);
     expect(killed + finished).toBe(trials);
@@ -268,8 +259,7 @@ describe('crash safety of import --yes', () => {
     const calibration = await runAndKill(args, 60_000);
     expect(calibration).toMatchObject({ killed: false, code: 0 });
     expect(census()).toEqual({ projects: IMPORT_PACKAGES, temporaries: 0 });
-    const random = seeded(0x1e9a);
-    let target = Math.max(50, calibration.ms * 0.8);
+    const aim = new KillAim(0x1e9a, calibration.ms);
     let killed = 0;
     let finished = 0;
     let killedMidWrite = 0;
@@ -278,9 +268,7 @@ describe('crash safety of import --yes', () => {
     for (let i = 0; killed < IMPORT_KILLS && i < IMPORT_MAX_TRIALS; i++) {
       trials++;
       reset();
-      const u = random();
-      const after = Math.round(i % 3 === 0 ? u * target * 1.2 : target * (0.85 + 0.3 * u));
-      const outcome = await runAndKill(args, after);
+      const outcome = await runAndKill(args, aim.next());
       const left = census();
       if (outcome.killed) {
         killed++;
@@ -300,8 +288,7 @@ describe('crash safety of import --yes', () => {
         finished++;
       }
       // Aimed at the batch: from its first temporary to its last rename.
-      if (i % 3 !== 0) target = left.projects > 0 || left.temporaries > 0 ? target * 0.93 : target * 1.07;
-      if (!outcome.killed) target = Math.min(target, Math.max(50, outcome.ms * 0.8));
+      aim.learn(left.projects > 0 || left.temporaries > 0, outcome);
     }
     expect(killed).toBe(IMPORT_KILLS);
     expect(killed + finished).toBe(trials);

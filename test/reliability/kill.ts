@@ -43,6 +43,38 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/**
+ * When to kill the next run, learnt as a campaign goes: aimed around the
+ * moment a run's effect reaches the disk (where the lock is held and files
+ * are written), and every third kill anywhere in the run. Seeded: the same
+ * delays on every run of the test.
+ */
+export class KillAim {
+  readonly #random: () => number;
+  #target: number;
+  #trial = -1;
+
+  /** `calibrationMs`: how long one whole run took here. */
+  constructor(seed: number, calibrationMs: number) {
+    this.#random = seeded(seed);
+    this.#target = Math.max(50, calibrationMs * 0.8);
+  }
+
+  /** The delay before the next trial's kill. */
+  next(): number {
+    this.#trial++;
+    const u = this.#random();
+    return Math.round(this.#trial % 3 === 0 ? u * this.#target * 1.2 : this.#target * (0.85 + 0.3 * u));
+  }
+
+  /** What the trial `next` was asked for showed: whether its effect was on disk, and how it ended. */
+  learn(reached: boolean, outcome: KillOutcome): void {
+    if (this.#trial % 3 !== 0) this.#target = reached ? this.#target * 0.93 : this.#target * 1.07;
+    // A run that finished before its kill shows how long a run takes now (the first, calibrating run is often slower).
+    if (!outcome.killed) this.#target = Math.min(this.#target, Math.max(50, outcome.ms * 0.8));
+  }
+}
+
 export interface KillCampaign {
   trials: number;
   killed: number;
@@ -66,15 +98,13 @@ export async function killCampaign(options: {
   /** Checks a run that finished on its own. */
   onFinished?: (code: number | null) => void;
 }): Promise<KillCampaign> {
-  const random = seeded(options.seed);
   const calibration = await runAndKill(options.args(-1), 60_000);
   options.onFinished?.(calibration.code);
-  let target = Math.max(50, calibration.ms * 0.8);
+  const aim = new KillAim(options.seed, calibration.ms);
   const out: KillCampaign = { trials: 0, killed: 0, killedAfterWrite: 0, finished: 0 };
   for (let i = 0; out.killed < options.kills && i < options.maxTrials; i++) {
     out.trials++;
-    const u = random();
-    const after = Math.round(i % 3 === 0 ? u * target * 1.2 : target * (0.85 + 0.3 * u));
+    const after = aim.next();
     const before = options.written();
     const outcome = await runAndKill(options.args(i), after);
     const wrote = options.written() > before;
@@ -85,9 +115,7 @@ export async function killCampaign(options: {
       options.onFinished?.(outcome.code);
       out.finished++;
     }
-    if (i % 3 !== 0) target = wrote ? target * 0.93 : target * 1.07;
-    // A run that finished before its kill shows how long a run takes now (the first, calibrating run is often slower).
-    if (!outcome.killed) target = Math.min(target, Math.max(50, outcome.ms * 0.8));
+    aim.learn(wrote, outcome);
   }
   return out;
 }
