@@ -3,13 +3,13 @@
 // (or the direct starts) in this process on a store it makes
 // (docs/adr/0302-cli-bundle-with-code-cache.md). Run by scripts/build.mjs.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import { cacheFileOf, loadBundle, writeCache } from '../bin/load-bundle.js';
+import { cacheFileOf, loadBundle, ownCacheFileOf, writeCache } from '../bin/load-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const file = join(root, 'dist/agents.cjs');
@@ -45,15 +45,15 @@ try {
    * end with `expected`; its output as JSON when asked for. For the direct starts' cache, the store is
    * made by other processes, so that only what those starts compile is kept.
    */
-  const agents = async (args, expected = 0, { stdin = process.stdin, setup = false } = {}) => {
+  const agents = async (args, expected = 0, { input, setup = false } = {}) => {
     let code;
     if (setup && direct) {
-      const r = spawnSync(process.execPath, [join(root, 'bin/agents.js'), ...args], { cwd: work, env, encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [join(root, 'bin/agents.js'), ...args], { cwd: work, env, encoding: 'utf8', input });
       code = r.status;
       out = r.stdout;
     } else {
       out = '';
-      const run = { ...io, stdin };
+      const run = { ...io, stdin: input === undefined ? process.stdin : Readable.from([input]) };
       code = (await loaded.exports.directMain(args, run)) ?? (await loaded.exports.main(args, run));
     }
     if (code !== expected) throw new Error(`agents ${args.join(' ')} ended with ${code}, not ${expected}, while warming the code cache`);
@@ -77,16 +77,12 @@ try {
     if (inGit) git('add', '-A') && git('commit', '-q', '-m', 'plan');
     const input = (tool_name, tool_input) =>
       JSON.stringify({ session_id: 's', cwd: work, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't' });
+    const hook = ['guard', 'hook', '--client', 'claude'];
     const write = input('Write', { file_path: join(work, 'src/a.ts'), content: 'x' });
-    const r = spawnSync(process.execPath, [join(root, 'bin/agents.js'), 'guard', 'hook', '--client', 'claude'], {
-      cwd: work,
-      env,
-      input: write,
-    });
-    if (r.status !== 0) throw new Error(`agents guard hook ended with ${r.status} while warming the code cache`);
+    await agents(hook, 0, { ...setup, input: write });
     if (inGit) await agents(['validate', '--staged']);
-    await agents(['guard', 'hook', '--client', 'claude'], 0, { stdin: Readable.from([input('Bash', { command: 'ls' })]) });
-    await agents(['guard', 'hook', '--client', 'claude'], 0, { stdin: Readable.from([write]) });
+    await agents(hook, 0, { input: input('Bash', { command: 'ls' }) });
+    await agents(hook, 0, { input: write });
   } else {
     await agents(['validate']);
     await agents(['invariant', 'list']);
@@ -126,12 +122,9 @@ try {
     { encoding: 'utf8' },
   );
   if (check.stdout !== 'true') throw new Error(`V8 does not take ${cacheFile} in a new process: ${check.stderr || check.stdout}`);
-  // A run this warm-up started before the cache existed may have left a cache of its own (bin/load-bundle.js): gone.
-  const builds = new Set([cacheFileOf(file, false), cacheFileOf(file, true)]);
-  for (const name of readdirSync(dirname(file))) {
-    const path = join(dirname(file), name);
-    if (/^agents\.cjs\.(direct\.)?[0-9a-z]+\.cache$/.test(name) && !builds.has(path)) rmSync(path);
-  }
+  // A run this warm-up started before the cache existed left a cache of its own (bin/load-bundle.js), in this
+  // process's environment: gone, as the build's is the one to take.
+  for (const d of [false, true]) rmSync(ownCacheFileOf(file, d), { force: true });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
