@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { linkedFolder } from './no-links.ts';
@@ -73,6 +73,38 @@ class FolderLinks {
   }
 }
 
+/**
+ * Stat stamps (docs/adr/0502-warm-validate-trusts-settled-stat-stamps.md): a
+ * file whose inode, size, modification and change times are those of a run
+ * that read it has the bytes that run read, as git trusts its index. Only a
+ * settled file gets one, so that a write in the same clock tick as the read
+ * cannot leave the stamp unchanged.
+ */
+export interface StampOptions {
+  /** Files changed at or after this time (ms since the epoch) get no stamp. */
+  settledBefore: number;
+  /** Answers a file from its stamp alone; true: the file is not read. */
+  known?: (index: number, stamp: string) => boolean;
+}
+
+/**
+ * The stamp of a regular file changed before `settledBefore`, else undefined
+ * (not settled, not a regular file, gone, or times a file system does not keep).
+ */
+export function settledStamp(file: string, settledBefore: number): string | undefined {
+  let st: ReturnType<typeof lstatSync>;
+  try {
+    st = lstatSync(file, { throwIfNoEntry: false });
+  } catch {
+    // Unreadable: the read that follows says why.
+    return undefined;
+  }
+  if (st === undefined || !st.isFile()) return undefined;
+  const { mtimeMs, ctimeMs } = st;
+  if (!(mtimeMs > 0 && ctimeMs > 0 && mtimeMs < settledBefore && ctimeMs < settledBefore)) return undefined;
+  return `${st.dev.toString(36)}.${st.ino.toString(36)}.${st.size.toString(36)}.${mtimeMs}.${ctimeMs}`;
+}
+
 /** Reused by every read; grows (up to MAX_FILE_BYTES + 1) for a long file. */
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
@@ -119,17 +151,27 @@ export class WorkingTreeSource implements TreeSource {
    * Reads each file and hands its bytes to `onFile` without copying them:
    * the first `length` bytes of a shared buffer, valid only until `onFile`
    * returns (copy what you keep). Files that cannot be read go to `onFailure`.
-   * For reading a whole store, allocating nothing per file.
+   * For reading a whole store, allocating nothing per file. With `stamps`,
+   * each settled file's stat stamp is taken first, offered to `known`, and
+   * handed on with the bytes.
    */
   visit(
     paths: readonly string[],
-    onFile: (index: number, buffer: Uint8Array, length: number) => void,
+    onFile: (index: number, buffer: Uint8Array, length: number, stamp: string | undefined) => void,
     onFailure: (index: number, r: Exclude<ReadResult, { ok: true }>) => void,
+    stamps?: StampOptions,
   ): void {
     const links = new FolderLinks(this.root);
     for (let i = 0; i < paths.length; i++) {
-      const n = this.readShared(paths[i]!, links);
-      if (typeof n === 'number') onFile(i, scratch, n);
+      const rel = paths[i]!;
+      let stamp: string | undefined;
+      // Taken before the read: a change after it gives the file another stamp, never these bytes under a stale one.
+      if (stamps && links.on(rel) === null) {
+        stamp = settledStamp(`${this.root}/${rel}`, stamps.settledBefore);
+        if (stamp !== undefined && stamps.known?.(i, stamp)) continue;
+      }
+      const n = this.readShared(rel, links);
+      if (typeof n === 'number') onFile(i, scratch, n, stamp);
       else onFailure(i, n);
     }
   }

@@ -10,9 +10,10 @@ import type { FileFacts } from './file-facts.ts';
  * Bump when the shape of the file, of FileFacts or of a key changes: a cache
  * of another format is ignored. 4: keys are SHA-256 (content-hash.ts), no
  * longer MurmurHash3, whose collisions can be forged (3 and before). 5: the
- * header names the generation the whole-store checks' memo belongs to.
+ * header names the generation the whole-store checks' memo belongs to. 6: a
+ * working-tree key may carry the file's stat stamp after an `@`.
  */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /**
  * Where the caches of a store inside a git repository live (one file for the
@@ -92,6 +93,7 @@ const HEADER = 'agents validate cache';
  */
 export const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 const TAB = 9;
+const AT = 64;
 
 /**
  * Facts of files validated before, keyed by store-relative path and a hash
@@ -102,7 +104,9 @@ const TAB = 9;
  * cannot be written is skipped: it only ever saves time.
  *
  * The file is text, a line per file, `path TAB blob TAB facts`, after a
- * header line naming the format and the build. Lines are written in the
+ * header line naming the format and the build. In the working tree's cache
+ * the blob may be followed by `@` and the file's stat stamp (`known`): a
+ * file whose stamp is unchanged is answered without being read. Lines are written in the
  * order validation asks for the files, so the next run finds each line where
  * the previous one ended: looking a file up compares text in place, without
  * building a map of the whole cache. Only when a file was added, removed or
@@ -241,8 +245,12 @@ export class FactsCache {
     return this.index.get(path) ?? -1;
   }
 
-  /** The facts of `path` when its bytes still have the blob id `blob`. */
-  get(path: string, blob: string): FileFacts | undefined {
+  /**
+   * The facts of `path` when its bytes still have the blob id `blob`. With
+   * `stamp` (the file's settled stat stamp), an entry kept under another
+   * stamp or none is kept under this one from now on.
+   */
+  get(path: string, blob: string, stamp?: string): FileFacts | undefined {
     const t = this.text;
     if (t.length === 0) return undefined;
     const line = this.find(path);
@@ -251,10 +259,41 @@ export class FactsCache {
     if (end < 0) end = t.length;
     this.cursor = end + 1;
     const at = line + path.length + 1;
-    const factsAt = at + blob.length + 1;
-    if (factsAt > end || t.charCodeAt(factsAt - 1) !== TAB || !t.startsWith(blob, at)) return undefined;
-    const facts = decode(t.slice(factsAt, end));
+    const keyEnd = t.indexOf('\t', at);
+    if (keyEnd < 0 || keyEnd >= end || !t.startsWith(blob, at)) return undefined;
+    const after = t.charCodeAt(at + blob.length);
+    if (after !== TAB && after !== AT) return undefined;
+    const facts = decode(t.slice(keyEnd + 1, end));
     if (facts === undefined) return undefined;
+    if (this.used.length > 0 && path === this.used[0]) this.repeated = true;
+    if (stamp !== undefined && (after !== AT || t.slice(at + blob.length + 1, keyEnd) !== stamp)) {
+      this.used.push(path, -1, { blob: `${blob}@${stamp}`, facts });
+      this.changed = true;
+    } else this.used.push(path, at, end);
+    this.hitCount++;
+    return facts;
+  }
+
+  /**
+   * The facts of `path` when its entry was kept under this stat stamp (see
+   * `StampOptions` in store/tree-source.ts): the file is not read at all.
+   * A miss leaves the cursor where it was, for `get` to look again.
+   */
+  known(path: string, stamp: string): FileFacts | undefined {
+    const t = this.text;
+    if (t.length === 0) return undefined;
+    const line = this.find(path);
+    if (line < 0) return undefined;
+    let end = t.indexOf('\n', line);
+    if (end < 0) end = t.length;
+    const at = line + path.length + 1;
+    const keyEnd = t.indexOf('\t', at);
+    if (keyEnd < 0 || keyEnd >= end) return undefined;
+    const stampAt = keyEnd - stamp.length;
+    if (stampAt <= at || t.charCodeAt(stampAt - 1) !== AT || !t.startsWith(stamp, stampAt)) return undefined;
+    const facts = decode(t.slice(keyEnd + 1, end));
+    if (facts === undefined) return undefined;
+    this.cursor = end + 1;
     if (this.used.length > 0 && path === this.used[0]) this.repeated = true;
     this.used.push(path, at, end);
     this.hitCount++;
@@ -292,6 +331,9 @@ export class FactsCache {
       blob = line.slice(0, tab);
       old = decode(line.slice(tab + 1));
     }
+    // The rewritten file has a new stamp: its entry keeps the content hash alone.
+    const stampAt = blob.indexOf('@');
+    if (stampAt >= 0) blob = blob.slice(0, stampAt);
     const next = blob === from && old !== undefined ? facts(old) : undefined;
     if (next === undefined || /[\t\n\r]/.test(to)) return;
     // The line itself: smaller than an entry object, and what save() writes.

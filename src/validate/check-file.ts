@@ -147,6 +147,8 @@ export interface CheckedFile {
 export interface BatchOptions {
   /** Compute each file's content hash (the cache is in use). */
   hash: boolean;
+  /** With `hash`: key each settled file's hash with its stat stamp too (`StampOptions` in store/tree-source.ts). */
+  settledBefore?: number;
 }
 
 /**
@@ -167,10 +169,10 @@ export async function checkBatch(
   const later: { i: number; bytes: Uint8Array; blob: string | undefined }[] = [];
   tree.visit(
     paths,
-    (i, buffer, length) => {
+    (i, buffer, length, stamp) => {
       // The shared buffer is valid only during this call: checked now, copied only when kept.
       const bytes = buffer.subarray(0, length);
-      const blob = options.hash ? contentHash(bytes) : undefined;
+      const blob = options.hash ? (stamp === undefined ? contentHash(bytes) : `${contentHash(bytes)}@${stamp}`) : undefined;
       const now = parseYamlDocumentNow((syntax) => factsOf(paths[i]!, kinds[i]!, bytes, syntax));
       if (!now) {
         // The file needs the full YAML parser, which loads asynchronously: checked below, from a copy.
@@ -186,6 +188,7 @@ export async function checkBatch(
     (i, r) => {
       out[i] = { fail: r };
     },
+    options.hash && options.settledBefore !== undefined ? { settledBefore: options.settledBefore } : undefined,
   );
   for (const { i, bytes, blob } of later) {
     const f = await checkFile(paths[i]!, kinds[i]!, bytes);

@@ -8,7 +8,8 @@ import type { RecordingSource } from './recording-source.ts';
 /**
  * The facts of every file to check. From a git source the blob ids come with
  * the listing, so a file the cache knows is not even read; in the working
- * tree every file is read (without keeping a copy) and its content hashed.
+ * tree a file whose stat stamp the cache kept is not read either, and every
+ * other file is read (without keeping a copy) and its content hashed.
  * Files the cache does not know are parsed and checked, and their facts added
  * to it. The bytes of files with something to report are kept (positions,
  * `--fix`); the others are read again if a later check needs them.
@@ -30,7 +31,8 @@ export async function readFacts(
     const { checkFiles, threadsFor } = await import('./check-pool.ts');
     const paths = jobs.map((j) => j.entry.path);
     const kinds = jobs.map((j) => j.kind);
-    await checkFiles(tree.root, paths, kinds, { hash: cache.enabled }, threadsFor(jobs.length, options.jobs), (start, files) => {
+    const batch = cache.enabled ? { hash: true, settledBefore: settledBefore(options) } : { hash: false };
+    await checkFiles(tree.root, paths, kinds, batch, threadsFor(jobs.length, options.jobs), (start, files) => {
       // Read and checked together: one count.
       onProgress?.('check', start + files.length, jobs.length);
       for (let k = 0; k < files.length; k++) {
@@ -60,18 +62,18 @@ export async function readFacts(
     tick?.();
   };
   // A file read: cached facts, or a file to check. The first `length` bytes of `bytes`; `shared`: only valid during the call.
-  const take = (i: number, bytes: Uint8Array, length: number, shared: boolean, knownBlob?: string) => {
+  const take = (i: number, bytes: Uint8Array, length: number, shared: boolean, knownBlob?: string, stamp?: string) => {
     tick?.();
     const path = jobs[i]!.entry.path;
     const own = () => (shared ? Buffer.from(bytes.subarray(0, length)) : bytes.subarray(0, length));
     const blob = useCache ? (knownBlob ?? contentHash?.(bytes, length)) : undefined;
-    const hit = blob !== undefined && knownBlob === undefined ? cache.get(path, blob) : undefined;
+    const hit = blob !== undefined && knownBlob === undefined ? cache.get(path, blob, stamp) : undefined;
     if (hit) {
       facts[i] = hit;
       if (hit.d !== undefined) source.remember(path, own());
       return;
     }
-    toCheck.push({ i, bytes: own(), blob });
+    toCheck.push({ i, bytes: own(), blob: blob !== undefined && stamp !== undefined ? `${blob}@${stamp}` : blob });
   };
   const takeResult = (i: number, r: ReadResult, knownBlob?: string) =>
     r.ok ? take(i, r.bytes, r.bytes.byteLength, false, knownBlob) : failed(i, r);
@@ -91,10 +93,20 @@ export async function readFacts(
       takeResult(i, contents.get(path)!, known.get(path)?.sha);
     }
   } else if (tree instanceof WorkingTreeSource) {
+    const paths = jobs.map((j) => j.entry.path);
+    // A file whose stat stamp the cache kept is not read at all; the bytes of the others are hashed.
+    const known = (i: number, stamp: string) => {
+      const hit = cache.known(paths[i]!, stamp);
+      if (hit === undefined) return false;
+      facts[i] = hit;
+      tick?.();
+      return true;
+    };
     tree.visit(
-      jobs.map((j) => j.entry.path),
-      (i, bytes, length) => take(i, bytes, length, true),
+      paths,
+      (i, bytes, length, stamp) => take(i, bytes, length, true, undefined, stamp),
       failed,
+      useCache ? { settledBefore: settledBefore(options), known } : undefined,
     );
   } else {
     const contents = await tree.read(jobs.map((j) => j.entry.path));
@@ -118,4 +130,16 @@ export async function readFacts(
     if (blob !== undefined) cache.set(path, blob, f);
   }
   return facts;
+}
+
+/**
+ * How long a file must have been left alone before its stat stamp is trusted:
+ * the coarsest clock of a common file system (FAT keeps times to 2 s), so that
+ * a write in the same tick as the read always changes the stamp.
+ */
+const SETTLE_MS = 2000;
+
+/** Files changed at or after this time get no stamp (`StampOptions`). */
+function settledBefore(options: ValidateOptions): number {
+  return (options.now ?? new Date()).getTime() - SETTLE_MS;
 }

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitTreeSource } from '../../src/store/git-source.ts';
-import type { ReadResult, TreeEntry, TreeSource } from '../../src/store/tree-source.ts';
+import { WorkingTreeSource, type ReadResult, type TreeEntry, type TreeSource } from '../../src/store/tree-source.ts';
 import { cacheFileIn, FactsCache } from '../../src/validate/cache.ts';
 import { validateTree } from '../../src/validate/validate-tree.ts';
 import { contentHash } from '../../src/validate/content-hash.ts';
@@ -148,18 +148,18 @@ describe('the validation cache', () => {
     // A cache of another build that says the broken file is fine.
     mkdirSync(cacheDir, { recursive: true });
     const liar = `global/${A}.yaml\t${contentHash(bytes)}\tAAAAAAAAAAAAAAAA\n`;
-    writeFileSync(cacheFile, `agents validate cache\t5\tother-build\tg1\n${liar}`);
+    writeFileSync(cacheFile, `agents validate cache\t6\tother-build\tg1\n${liar}`);
     expect(await check(store, cacheDir)).toBe(plain);
     // Nor one of an older format, even with a line keyed as today's format keys it.
     for (const old of [4, 3, 2, 1]) {
       writeFileSync(cacheFile, `agents validate cache\t${old}\ttest-build\n${liar}`);
       expect(await check(store, cacheDir)).toBe(plain);
     }
-    expect(readFileSync(cacheFile, 'utf8')).toMatch(/^agents validate cache\t5\ttest-build\t\S+\n/);
+    expect(readFileSync(cacheFile, 'utf8')).toMatch(/^agents validate cache\t6\ttest-build\t\S+\n/);
     // Garbage, a damaged line, an empty file, a folder where the file should be.
     for (const junk of [
       '\u0000\u0001garbage',
-      `agents validate cache\t5\ttest-build\tg1\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`,
+      `agents validate cache\t6\ttest-build\tg1\nglobal/${A}.yaml\t${contentHash(bytes)}\t{"d":[{"code":1}]`,
       '',
     ]) {
       writeFileSync(cacheFile, junk);
@@ -178,7 +178,7 @@ describe('the validation cache', () => {
     // A cache in which both files claim one digest.
     const lines = Object.entries(files).map(([path, text]) => `${path}\t${contentHash(new TextEncoder().encode(text))}\tAAAAAAAAAAAAAAAA`);
     mkdirSync(cacheDir, { recursive: true });
-    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t5\ttest-build\tg1\n${lines.join('\n')}\n`);
+    writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t6\ttest-build\tg1\n${lines.join('\n')}\n`);
     expect(await check(store, cacheDir)).toBe(plain);
   });
 
@@ -217,7 +217,7 @@ describe('the validation cache', () => {
       expect(r.stderr).toBe('');
     }
     const lines = readFileSync(join(repo, '.git/agents/validate-worktree.cache'), 'utf8').split('\n');
-    expect(lines[0]).toMatch(/^agents validate cache\t5\t/);
+    expect(lines[0]).toMatch(/^agents validate cache\t6\t/);
     expect(lines.filter((l) => l.startsWith('global/'))).toHaveLength(4);
     expect(readdirSync(join(repo, '.git/agents')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
@@ -365,6 +365,121 @@ describe('FactsCache', () => {
     expect(third.get('c.yaml', 'hc')).toEqual({ k: 'kc' });
     expect(third.get('d.yaml', 'hd')).toEqual({ k: 'kd' });
     expect(readFileSync(file, 'utf8').split('\n').slice(1, -1)).toEqual(['a.yaml\tha2\tka', 'c.yaml\thc\tkc', 'd.yaml\thd\tkd']);
+  });
+});
+
+describe('stat stamps (a settled file whose stamp the cache kept is not read)', () => {
+  it('FactsCache: known answers by the stamp alone and leaves a miss for get, which keeps the entry under the new stamp', () => {
+    const file = join(tempDir(), 'agents', 'validate-worktree.cache');
+    const first = FactsCache.load(file, 'b1');
+    first.set('a.yaml', 'ha@s1', { k: 'ka' });
+    first.set('b.yaml', 'hb', { k: 'kb' });
+    first.set('c.yaml', 'hc@s3', { k: 'kc' });
+    first.save();
+
+    const second = FactsCache.load(file, 'b1');
+    expect(second.known('a.yaml', 's1')).toEqual({ k: 'ka' });
+    // No stamp kept: a miss, and get still finds the line where it is.
+    expect(second.known('b.yaml', 's2')).toBeUndefined();
+    expect(second.get('b.yaml', 'hb', 's2')).toEqual({ k: 'kb' });
+    // Another stamp: a miss; the same bytes (blob) still answer, without a stamp (not settled) the old one stays.
+    expect(second.known('c.yaml', 's9')).toBeUndefined();
+    expect(second.get('c.yaml', 'hc')).toEqual({ k: 'kc' });
+    expect(second.hits).toBe(3);
+    second.save();
+    expect(readFileSync(file, 'utf8').split('\n').slice(1, -1)).toEqual(['a.yaml\tha@s1\tka', 'b.yaml\thb@s2\tkb', 'c.yaml\thc@s3\tkc']);
+
+    const third = FactsCache.load(file, 'b1');
+    for (const [path, stamp] of [
+      ['a.yaml', 's1'],
+      ['b.yaml', 's2'],
+      ['c.yaml', 's3'],
+    ] as const)
+      expect(third.known(path, stamp), path).toBeDefined();
+    // Every file met in order, by stamps alone: the whole-store checks' memo may answer.
+    expect(third.unchanged).toBe(true);
+    // A stamp is never taken for a blob, nor a blob for a stamp.
+    const fourth = FactsCache.load(file, 'b1');
+    expect(fourth.known('a.yaml', 'ha')).toBeUndefined();
+    expect(fourth.get('a.yaml', 's1')).toBeUndefined();
+    // --fix rewrote a stamped file: its entry moves to the new content hash, with no stamp.
+    const fifth = FactsCache.load(file, 'b1');
+    expect(fifth.get('a.yaml', 'ha')).toEqual({ k: 'ka' });
+    fifth.amend('a.yaml', 'ha', 'ha2', (f) => f);
+    fifth.save();
+    expect(readFileSync(file, 'utf8').split('\n')[1]).toBe('a.yaml\tha2\tka');
+  });
+
+  it('WorkingTreeSource.visit offers the stamp of each settled regular file before reading it, and of no other', () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'a.yaml'), 'a: 1\n');
+    writeFileSync(join(root, 'b.yaml'), 'b: 2\n');
+    mkdirSync(join(root, 'dir'));
+    const tree = new WorkingTreeSource(root);
+    const paths = ['a.yaml', 'b.yaml', 'dir', 'gone.yaml'];
+    const visit = (settledBefore: number, known: (i: number) => boolean) => {
+      const offered: number[] = [];
+      const read: [number, string | undefined][] = [];
+      const failed: [number, string][] = [];
+      tree.visit(
+        paths,
+        (i, _b, _n, stamp) => read.push([i, stamp]),
+        (i, r) => failed.push([i, r.code]),
+        {
+          settledBefore,
+          known: (i) => {
+            offered.push(i);
+            return known(i);
+          },
+        },
+      );
+      return { offered, read, failed };
+    };
+    // All settled: both files offered; b answered from its stamp, not read; the folder and the missing file fail as before.
+    const later = visit(Date.now() + 60_000, (i) => i === 1);
+    expect(later.offered).toEqual([0, 1]);
+    expect(later.read.map(([i]) => i)).toEqual([0]);
+    expect(later.read[0]![1]).toMatch(/^[0-9a-z]+\.[0-9a-z]+\.[0-9a-z]+\.[0-9.]+\.[0-9.]+$/);
+    expect(later.failed).toEqual([
+      [2, 'not-a-file'],
+      [3, 'missing'],
+    ]);
+    // Changed since the settle time: no stamp, nothing offered, every file read.
+    const recent = visit(Date.now() - 60_000, () => true);
+    expect(recent.offered).toEqual([]);
+    expect(recent.read).toEqual([
+      [0, undefined],
+      [1, undefined],
+    ]);
+    // The same size written again, at another time: another stamp.
+    const stampOf = () => visit(Date.now() + 60_000, () => false).read[0]![1];
+    const before = stampOf();
+    writeFileSync(join(root, 'a.yaml'), 'a: 9\n');
+    utimesSync(join(root, 'a.yaml'), new Date(1_000_000), new Date(1_000_000));
+    expect(stampOf()).not.toBe(before);
+  });
+
+  it('validate: a settled file is kept under its stamp, and an edit of the same size is checked afresh', async () => {
+    const goodText = `${ML}id: ${A}\nseverity: error\ntext: "Never delete production data"\n`;
+    const badText = goodText.replace('severity: error', 'severity: fatal');
+    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: goodText, [`projects/web/${B}.yaml`]: good(B, 'Keep a backup') });
+    const cacheLines = () => readFileSync(cacheFileIn(cacheDir, false), 'utf8').split('\n').slice(1, -1);
+    // Just written: not settled, so kept under the content hash alone.
+    expect((JSON.parse(await check(store, cacheDir)) as { ok: boolean }).ok).toBe(true);
+    expect(cacheLines().every((l) => !l.split('\t')[1]!.includes('@'))).toBe(true);
+    // A minute on, the files are settled: the next run keeps each under its stamp.
+    const later = { processAlive: () => false, hostname: 'test-host', clock: () => new Date(Date.now() + 60_000) };
+    const run = async () => formatJson(await runValidate({ store, cwd: store, cache: { dir: cacheDir, build: 'test-build' } }, later));
+    const plainGood = await check(store, undefined);
+    expect(await run()).toBe(plainGood);
+    expect(cacheLines().every((l) => l.split('\t')[1]!.includes('@'))).toBe(true);
+    expect(await run()).toBe(plainGood);
+    // Rewritten in place, the same size: another stamp, so read, hashed and checked again.
+    writeFileSync(join(store, `global/${A}.yaml`), badText);
+    utimesSync(join(store, `global/${A}.yaml`), new Date(1_000_000), new Date(1_000_000));
+    const plainBad = await check(store, undefined);
+    expect((JSON.parse(plainBad) as { ok: boolean }).ok).toBe(false);
+    expect(await run()).toBe(plainBad);
   });
 });
 
