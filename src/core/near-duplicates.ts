@@ -147,9 +147,9 @@ const POW = (() => {
  * that share a half (templated ones) cost nothing more. A deletion of a
  * digit, or of a letter repeating the one before (the same string), is not
  * hashed: an edit of a digit never counts. Keys are taken by length, the
- * wholes of length n with the deletions of the keys of length n + 1; of a
- * batch, only the hashes a bitmap says may repeat are kept and sorted
- * (about 3 bytes a hash in all, not 16).
+ * wholes of length n with the deletions of the keys of length n + 1: each
+ * batch's hashes are made once, radix-sorted and scanned for runs, in arrays
+ * sized for the largest batch.
  */
 export function nearPairs(keys: readonly string[], stats?: NearStats): [number, number][] {
   // Distinct non-empty keys, and the indexes holding each (a chain through `next`, in index order).
@@ -194,8 +194,20 @@ export function nearPairs(keys: readonly string[], stats?: NearStats): [number, 
     if (stats) stats.examined++;
     if (oneEditApart(distinct[c]!, distinct[d]!)) members(c, d);
   };
-  // Hashes of each prefix of a key (an Int32Array wraps sums mod 2^32); pre[0] stays 0.
-  const pre = new Int32Array(NEAR_MAX_LENGTH + 2);
+  // Each batch's hashes and their owners (a distinct key, times 2, plus 1 for a deletion), in arrays sized once
+  // for the largest batch, and the radix sort's second pair.
+  let most = 0;
+  for (let n = NEAR_MIN_LENGTH - 1; n < NEAR_MAX_LENGTH; n++) {
+    const longer = byLength[n + 1]!.length;
+    if (longer > 0) most = Math.max(most, (n >= NEAR_MIN_LENGTH ? byLength[n]!.length : 0) + longer * (n + 1));
+  }
+  const scratch: Scratch = {
+    pre: new Int32Array(NEAR_MAX_LENGTH + 2),
+    hashes: new Uint32Array(most),
+    owners: new Uint32Array(most),
+    hashes2: new Uint32Array(most),
+    owners2: new Uint32Array(most),
+  };
   // Batch n: the wholes of length n and the deletions of the keys of length n + 1 (strings of length n).
   for (let n = NEAR_MIN_LENGTH - 1; n < NEAR_MAX_LENGTH; n++) {
     const longer = byLength[n + 1]!;
@@ -203,59 +215,14 @@ export function nearPairs(keys: readonly string[], stats?: NearStats): [number, 
     if (longer.length === 0) continue;
     // A whole shorter than NEAR_MIN_LENGTH is too short to be a typo of anything.
     const wholes = n >= NEAR_MIN_LENGTH ? byLength[n]! : [];
-    const total = wholes.length + longer.length * (n + 1);
-    // Two passes over the batch's hashes, computed twice rather than kept: the first marks each hash's slot in a
-    // bitmap of about 8 bits a hash (`once`, then `twice`), the second keeps only the hashes whose slot was
-    // marked twice — the few that can have a partner, and about one in eight more — so the sort is short.
-    const bits = Math.max(1024, 2 ** Math.ceil(Math.log2(total * 8)));
-    const shift = 32 - Math.log2(bits);
-    const once = new Int32Array(bits >>> 5);
-    const twice = new Int32Array(bits >>> 5);
-    let hashes: Uint32Array = new Uint32Array(Math.max(64, total >>> 3));
-    let owners: Uint32Array = new Uint32Array(hashes.length);
     let count = 0;
-    for (let pass = 0; pass < 2; pass++) {
-      for (let e = 0; e < wholes.length + longer.length; e++) {
-        // The wholes, then the keys of length n + 1: one loop, so that every hash is made by the same line.
-        const whole = e < wholes.length;
-        const c = whole ? wholes[e]! : longer[e - wholes.length]!;
-        const k = distinct[c]!;
-        const m = whole ? n : n + 1;
-        for (let i = 0; i < m; i++) pre[i + 1] = Math.imul(pre[i]!, BASE) + k.charCodeAt(i);
-        // With the whole hash W = pre[i + 1]·B^(m-1-i) + (hash of what follows i), deleting i gives
-        // pre[i]·B^(m-1-i) + (the same): W + (pre[i] − pre[i + 1])·B^(m-1-i).
-        const all = pre[m]!;
-        // A whole gives one hash (i = m), a longer key one for each deletion (i < m).
-        const end = whole ? m + 1 : m;
-        for (let i = whole ? m : 0; i < end; i++) {
-          if (!whole) {
-            const code = k.charCodeAt(i);
-            if (isDigit(code) || (i > 0 && code === k.charCodeAt(i - 1))) continue;
-          }
-          const h = (whole ? all : all + Math.imul(pre[i]! - pre[i + 1]!, POW[m - 1 - i]!)) >>> 0;
-          const slot = h >>> shift;
-          const bit = 1 << (slot & 31);
-          const word = slot >>> 5;
-          if (pass === 0) {
-            if ((once[word]! & bit) !== 0) twice[word]! |= bit;
-            else once[word]! |= bit;
-            continue;
-          }
-          if ((twice[word]! & bit) === 0) continue;
-          if (count === hashes.length) {
-            hashes = grow(hashes);
-            owners = grow(owners);
-          }
-          hashes[count] = h;
-          owners[count++] = whole ? c * 2 : c * 2 + 1;
-        }
-      }
-    }
-    if (stats) stats.hashes += total;
-    const [h, o] = radixSort(hashes.subarray(0, count), owners.subarray(0, count));
-    for (let start = 0; start < h.length; ) {
+    for (const c of wholes) count = hashKey(distinct[c]!, true, c * 2, count, scratch);
+    for (const c of longer) count = hashKey(distinct[c]!, false, c * 2 + 1, count, scratch);
+    if (stats) stats.hashes += count;
+    const [h, o] = radixSort(count, scratch);
+    for (let start = 0; start < count; ) {
       let end = start + 1;
-      while (end < h.length && h[end] === h[start]) end++;
+      while (end < count && h[end] === h[start]) end++;
       // Keys sharing a hash: compared pair by pair (two wholes of one length are distinct keys: never a pair).
       for (let i = start; i < end; i++)
         for (let j = i + 1; j < end; j++) {
@@ -314,24 +281,60 @@ export function nearPairsTouching(keys: readonly string[], focus: ReadonlySet<nu
   return pairs;
 }
 
-function grow(a: Uint32Array): Uint32Array {
-  const out = new Uint32Array(a.length * 2);
-  out.set(a);
-  return out;
+/** The arrays one `nearPairs` call hashes and sorts in. */
+interface Scratch {
+  /** Hashes of each prefix of a key (an Int32Array wraps sums mod 2^32); pre[0] stays 0. */
+  pre: Int32Array;
+  hashes: Uint32Array;
+  owners: Uint32Array;
+  hashes2: Uint32Array;
+  owners2: Uint32Array;
 }
 
-/** Sorts 32-bit hashes (and their owners alongside) in two counting passes of 16 bits: linear, no comparisons. */
-function radixSort(hashes: Uint32Array, owners: Uint32Array): [Uint32Array, Uint32Array] {
-  const n = hashes.length;
+/**
+ * Writes the hashes of key `k` from `at` on: the whole key's, or one per
+ * deletion of a character (not of a digit, nor of a letter repeating the
+ * one before: the same string), each with `owner`. Returns the new end.
+ */
+function hashKey(k: string, whole: boolean, owner: number, at: number, scratch: Scratch): number {
+  const { pre, hashes, owners } = scratch;
+  const m = k.length;
+  for (let i = 0; i < m; i++) pre[i + 1] = Math.imul(pre[i]!, BASE) + k.charCodeAt(i);
+  const all = pre[m]!;
+  if (whole) {
+    hashes[at] = all >>> 0;
+    owners[at] = owner;
+    return at + 1;
+  }
+  let before = -1;
+  for (let i = 0; i < m; i++) {
+    const code = k.charCodeAt(i);
+    const same = code === before;
+    before = code;
+    if (same || isDigit(code)) continue;
+    // With the whole hash W = pre[i + 1]·B^(m-1-i) + (hash of what follows i), deleting i gives
+    // pre[i]·B^(m-1-i) + (the same): W + (pre[i] − pre[i + 1])·B^(m-1-i).
+    hashes[at] = (all + Math.imul(pre[i]! - pre[i + 1]!, POW[m - 1 - i]!)) >>> 0;
+    owners[at++] = owner;
+  }
+  return at;
+}
+
+/**
+ * Sorts the first `n` hashes of `scratch` (and their owners alongside) in two
+ * counting passes of 16 bits: linear, no comparisons. Returns the sorted
+ * arrays (views of the scratch arrays).
+ */
+function radixSort(n: number, scratch: Scratch): [Uint32Array, Uint32Array] {
+  let h = scratch.hashes.subarray(0, n);
+  let o = scratch.owners.subarray(0, n);
   if (n < 4096) {
     // Few hashes (a small store, one length): a comparison sort costs less than two passes over 65,536 counters.
-    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
-    return [Uint32Array.from(order, (i) => hashes[i]!), Uint32Array.from(order, (i) => owners[i]!)];
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => h[a]! - h[b]! || a - b);
+    return [Uint32Array.from(order, (i) => h[i]!), Uint32Array.from(order, (i) => o[i]!)];
   }
-  let h: Uint32Array = hashes;
-  let o: Uint32Array = owners;
-  let h2: Uint32Array = new Uint32Array(n);
-  let o2: Uint32Array = new Uint32Array(n);
+  let h2 = scratch.hashes2.subarray(0, n);
+  let o2 = scratch.owners2.subarray(0, n);
   const count = new Uint32Array(65536);
   for (const shift of [0, 16]) {
     count.fill(0);
