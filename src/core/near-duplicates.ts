@@ -148,8 +148,8 @@ const POW = (() => {
  * digit, or of a letter repeating the one before (the same string), is not
  * hashed: an edit of a digit never counts. Keys are taken by length, the
  * wholes of length n with the deletions of the keys of length n + 1: each
- * batch's hashes are made once, radix-sorted and scanned for runs, in arrays
- * sized for the largest batch.
+ * batch's hashes are made once, in arrays sized for the largest batch; only
+ * those a bitmap says may repeat are radix-sorted and scanned for runs.
  */
 export function nearPairs(keys: readonly string[], stats?: NearStats): [number, number][] {
   // Distinct non-empty keys, and the indexes holding each (a chain through `next`, in index order).
@@ -219,10 +219,12 @@ export function nearPairs(keys: readonly string[], stats?: NearStats): [number, 
     for (const c of wholes) count = hashKey(distinct[c]!, true, c * 2, count, scratch);
     for (const c of longer) count = hashKey(distinct[c]!, false, c * 2 + 1, count, scratch);
     if (stats) stats.hashes += count;
-    const [h, o] = radixSort(count, scratch);
-    for (let start = 0; start < count; ) {
+    // Only the hashes a bitmap says may repeat (about one in eight more than those that do) are sorted.
+    const kept = repeating(count, scratch);
+    const [h, o] = radixSort(kept, scratch);
+    for (let start = 0; start < kept; ) {
       let end = start + 1;
-      while (end < count && h[end] === h[start]) end++;
+      while (end < kept && h[end] === h[start]) end++;
       // Keys sharing a hash: compared pair by pair (two wholes of one length are distinct keys: never a pair).
       for (let i = start; i < end; i++)
         for (let j = i + 1; j < end; j++) {
@@ -318,6 +320,34 @@ function hashKey(k: string, whole: boolean, owner: number, at: number, scratch: 
     owners[at++] = owner;
   }
   return at;
+}
+
+/**
+ * Moves to the front of `scratch` the first `n` hashes (with their owners)
+ * whose slot in a bitmap of about 8 bits a hash is met twice or more — every
+ * hash that repeats, and a few that do not — and returns how many.
+ */
+function repeating(n: number, scratch: Scratch): number {
+  const { hashes, owners } = scratch;
+  const bits = Math.max(1024, 2 ** Math.ceil(Math.log2(n * 8)));
+  const shift = 32 - Math.log2(bits);
+  const once = new Int32Array(bits >>> 5);
+  const twice = new Int32Array(bits >>> 5);
+  for (let i = 0; i < n; i++) {
+    const slot = hashes[i]! >>> shift;
+    const bit = 1 << (slot & 31);
+    const word = slot >>> 5;
+    if ((once[word]! & bit) !== 0) twice[word]! |= bit;
+    else once[word]! |= bit;
+  }
+  let kept = 0;
+  for (let i = 0; i < n; i++) {
+    const slot = hashes[i]! >>> shift;
+    if ((twice[slot >>> 5]! & (1 << (slot & 31))) === 0) continue;
+    hashes[kept] = hashes[i]!;
+    owners[kept++] = owners[i]!;
+  }
+  return kept;
 }
 
 /**
