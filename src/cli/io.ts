@@ -8,7 +8,16 @@ export interface CliIo {
 }
 
 export function processIo(): CliIo {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Made on first use: Node creates the stream (and its handle) when `process.stdin` is first read, and most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    env: process.env,
+    cwd: process.cwd(),
+  };
 }
 
 export type OutputFormat = 'text' | 'json' | 'yaml';
