@@ -4,9 +4,12 @@
 // their start-up budgets through it (docs/adr/0300-one-argument-parser.md):
 // `--version` alone, answered here from package.json, and `agents mcp`,
 // `agents validate --staged` and `agents guard hook`, started by `directMain`
-// (which hands any other form back to main).
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// (which hands any other form back to main). CommonJS (bin/package.json), as
+// the bundle is: a run never starts Node's ES module loader
+// (docs/adr/0302-cli-bundle-with-code-cache.md).
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
 
 const args = process.argv.slice(2);
 // A reader that stops early (`agents … | head`) closes the pipe: end as a program stopped by SIGPIPE does, without a trace.
@@ -15,11 +18,9 @@ process.stdout.on('error', (error) => {
   process.exit(141);
 });
 
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
-} else {
-  const { loadBundle, refreshCache, startsDirectly } = await import('./load-bundle.js');
-  const file = fileURLToPath(new URL('../dist/agents.cjs', import.meta.url));
+async function run() {
+  const { loadBundle, refreshCache, startsDirectly } = require('./load-bundle.js');
+  const file = join(__dirname, '..', 'dist', 'agents.cjs');
   const direct = startsDirectly(args);
   let loaded;
   try {
@@ -28,12 +29,18 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     if (error?.code !== 'ENOENT') throw error;
     process.stderr.write('agents is not built: run `npm run build` (npm ci does it) in the package folder.\n');
     process.exitCode = 70;
+    return;
   }
-  if (loaded) {
-    refreshCache(loaded);
-    let code;
-    if (direct) code = await loaded.exports.directMain(args);
-    code ??= await loaded.exports.main(args);
-    process.exitCode = code;
-  }
+  refreshCache(loaded);
+  let code;
+  if (direct) code = await loaded.exports.directMain(args);
+  code ??= await loaded.exports.main(args);
+  process.exitCode = code;
+}
+
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
+} else {
+  // main reports every error it meets; anything else is left to Node, which shows it and exits with 1.
+  run();
 }

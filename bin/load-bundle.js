@@ -2,11 +2,14 @@
 // for it on an earlier run (docs/adr/0302-cli-bundle-with-code-cache.md).
 // Node 20 keeps no compiled code between runs, and V8 takes it back only for
 // a script, not an ES module: hence one CommonJS bundle, compiled here.
-import { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Script } from 'node:vm';
+// CommonJS itself (bin/package.json), like bin/agents.js: a command run
+// never starts Node's ES module loader.
+'use strict';
+const { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { Script } = require('node:vm');
 
 /**
  * Whether `agents ARGS` may be one of the forms `directMain` starts without
@@ -15,7 +18,7 @@ import { Script } from 'node:vm';
  * configurations write it). `directMain` hands any other form of them back
  * to `main`. They also have a code cache of their own.
  */
-export function startsDirectly(args) {
+function startsDirectly(args) {
   const words = [];
   for (let i = 0; i < args.length && words.length < 2; i++) {
     const a = args[i];
@@ -37,7 +40,7 @@ const HEADER = /^\/\/ agents-invariants build ([0-9a-f]{16})\n/;
  * every commit) have a cache of their own: V8 reads a whole cache, and
  * theirs is a third of the size of the one for every other command.
  */
-export function cacheFileOf(file, direct) {
+function cacheFileOf(file, direct) {
   return direct ? `${file}.direct.cache` : `${file}.cache`;
 }
 
@@ -45,7 +48,7 @@ export function cacheFileOf(file, direct) {
  * This Node version and set of Node options, as a short key: V8 takes a
  * cache only under the version and flags it was made with.
  */
-export function environmentKey() {
+function environmentKey() {
   const environment = `${process.version}\0${process.arch}\0${process.execArgv.join('\0')}\0${process.env.NODE_OPTIONS ?? ''}`;
   let h = 0x811c9dc5;
   for (let i = 0; i < environment.length; i++) h = Math.imul(h ^ environment.charCodeAt(i), 16777619);
@@ -57,7 +60,7 @@ export function environmentKey() {
  * environment: one for each environment, so that a run under other flags
  * (`--cpu-prof`, NODE_OPTIONS) never replaces the build's.
  */
-export function ownCacheFileOf(file, direct, key = environmentKey()) {
+function ownCacheFileOf(file, direct, key = environmentKey()) {
   return `${cacheFileOf(file, direct).slice(0, -'.cache'.length)}.${key}.cache`;
 }
 
@@ -78,7 +81,7 @@ function readCache(cacheFile, digest) {
 }
 
 /** Writes the cache whole or not at all (a temporary file renamed over it); a folder we may not write is left alone. */
-export function writeCache(target, digest, data) {
+function writeCache(target, digest, data) {
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     writeFileSync(temporary, Buffer.concat([Buffer.from(`${digest} ${environmentKey()}\n`, 'latin1'), data]), { flag: 'wx' });
@@ -96,7 +99,7 @@ export function writeCache(target, digest, data) {
  * The bundle imports the terminal UI's ES modules through `__agentsImportEsm`,
  * because a script compiled here may not call `import()` itself.
  */
-export function loadBundle(file, { direct = false, cacheFile } = {}) {
+function loadBundle(file, { direct = false, cacheFile } = {}) {
   const source = readFileSync(file, 'latin1');
   const digest = HEADER.exec(source)?.[1];
   // The build's cache when it was made in this environment; else this environment's own, once an
@@ -135,7 +138,7 @@ export function loadBundle(file, { direct = false, cacheFile } = {}) {
  * run under the same version and options, if the package's folder may be
  * written. The build's cache is never replaced.
  */
-export function refreshCache(loaded) {
+function refreshCache(loaded) {
   if (loaded.cacheTaken || loaded.digest === undefined) return;
   try {
     accessSync(dirname(loaded.ownCacheFile), constants.W_OK);
@@ -144,3 +147,11 @@ export function refreshCache(loaded) {
   }
   writeCache(loaded.ownCacheFile, loaded.digest, loaded.script.createCachedData());
 }
+
+exports.startsDirectly = startsDirectly;
+exports.cacheFileOf = cacheFileOf;
+exports.environmentKey = environmentKey;
+exports.ownCacheFileOf = ownCacheFileOf;
+exports.writeCache = writeCache;
+exports.loadBundle = loadBundle;
+exports.refreshCache = refreshCache;
