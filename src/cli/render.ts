@@ -1,7 +1,7 @@
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { ShadowRef } from '../core/resolve.ts';
 import type { CliContext } from './context.ts';
-import { jsonPieces, STREAM } from '../core/json-stream.ts';
+import { jsonPieces, jsonSlices, STREAM } from '../core/json-stream.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { safeJson, safeText } from './safe-output.ts';
 import { writePieces } from './write-pieces.ts';
@@ -78,6 +78,24 @@ export async function emitList(ctx: CliContext, items: () => Iterable<unknown>, 
     case 'text':
       await writePieces(ctx.io.stdout, text(), (piece) => safeText(piece, ctx.color));
   }
+}
+
+/**
+ * As `emit`, for one document whose top-level arrays may be long (an
+ * import's files and candidates): JSON is the same text, written a slice of
+ * each array at a time (docs/json-output.md, "Large outputs are streamed").
+ */
+export async function emitDocument(ctx: CliContext, data: Readonly<Record<string, unknown>>, text: () => string): Promise<void> {
+  if (ctx.format !== 'json') {
+    emit(ctx, data, text);
+    return;
+  }
+  await writePieces(ctx.io.stdout, jsonLines(data), (piece) => escapeUnsafe(piece, { newlines: true }));
+}
+
+function* jsonLines(data: Readonly<Record<string, unknown>>): Generator<string> {
+  yield* jsonSlices(data);
+  yield '\n';
 }
 
 function* jsonPiecesOf(items: Iterable<unknown>): Generator<string> {

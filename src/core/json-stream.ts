@@ -34,3 +34,40 @@ export function* jsonPieces(doc: unknown, items: Iterable<unknown>): Generator<s
   piece += first ? ']' : `\n${indent.slice(2)}]`;
   yield piece + text.slice(close + 1);
 }
+
+/** Entries of a top-level array stringified at once by `jsonSlices`. */
+const SLICE = 64;
+
+/**
+ * The same text as `JSON.stringify(doc, null, 2)` for an object, in pieces:
+ * each top-level array is stringified `SLICE` entries at a time, each slice
+ * under the array's own key so that it comes out at its own depth, and the
+ * pieces are handed on as they are made. A document of many megabytes is
+ * never one string: each piece is written and gone before the next is made,
+ * so the garbage collector never copies the whole text from place to place.
+ */
+export function* jsonSlices(doc: Readonly<Record<string, unknown>>): Generator<string> {
+  let first = true;
+  yield '{';
+  for (const key of Object.keys(doc)) {
+    const value = doc[key];
+    const lead = first ? '\n' : ',\n';
+    if (!Array.isArray(value) || value.length <= SLICE) {
+      // `{ "key": value }` stringified is the entry as the document holds it, between `{\n` and `\n}`; nothing when the value has no JSON.
+      const one = JSON.stringify({ [key]: value }, null, 2);
+      if (one === '{}') continue;
+      yield lead + one.slice(2, -2);
+    } else {
+      const head = `  ${JSON.stringify(key)}: [`;
+      yield lead + head;
+      for (let at = 0; at < value.length; at += SLICE) {
+        // `{\n<head>` … `\n  ]\n}` around the slice's entries, which stand at the array's depth.
+        const part = JSON.stringify({ [key]: value.slice(at, at + SLICE) }, null, 2);
+        yield (at === 0 ? '' : ',') + part.slice(2 + head.length, -6);
+      }
+      yield '\n  ]';
+    }
+    first = false;
+  }
+  yield first ? '}' : '\n}';
+}

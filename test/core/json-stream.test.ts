@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonPieces, STREAM } from '../../src/core/json-stream.ts';
+import { jsonPieces, jsonSlices, STREAM } from '../../src/core/json-stream.ts';
 
 /** The document with the items in place of the marker, as JSON.stringify writes it. */
 function expected(doc: unknown, items: unknown[]): string {
@@ -47,5 +47,36 @@ describe('jsonPieces (docs/json-output.md, "Large outputs are streamed")', () =>
 
   it('refuses a document without the marker', () => {
     expect(() => [...jsonPieces({ items: [] }, [])]).toThrow('jsonPieces: the document has no STREAM marker');
+  });
+});
+
+describe('jsonSlices (a document whose top-level arrays are written a slice at a time)', () => {
+  const slices = (doc: Record<string, unknown>) => [...jsonSlices(doc)];
+  const long = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({ n: i, text: `rule ${i} \u2026 "quoted"`, tags: i % 3 ? ['a'] : [], left_out: [{ line: i }] }));
+
+  it.each([
+    ['an empty object', {}],
+    ['scalars and nulls', { a: 1, b: 'two', c: null, d: true }],
+    ['values JSON leaves out', { a: undefined, b: 1, c: undefined, d: () => 1 }],
+    ['only values JSON leaves out', { a: undefined }],
+    ['short and empty arrays, nested objects', { files: [], candidates: [{ a: [1, { b: [] }] }], projects: { x: [1, 2] } }],
+    ['arrays of every length around a slice', { a: long(63), b: long(64), c: long(65), d: long(128), e: long(129), f: 'end' }],
+    ['a long array first and last', { a: long(200), b: null, c: long(300) }],
+    [
+      'a long array of scalars, nulls and arrays',
+      { a: Array.from({ length: 150 }, (_, i) => (i % 4 === 0 ? null : i % 4 === 1 ? [i] : i)) },
+    ],
+    ['keys JSON escapes', { 'a"b': long(70), 'c\nd': 1 }],
+  ])('writes what JSON.stringify writes: %s', (_name, doc) => {
+    expect(slices(doc as Record<string, unknown>).join('')).toBe(JSON.stringify(doc, null, 2));
+  });
+
+  it('never holds a long array in one piece', () => {
+    const doc = { files: long(1000), candidates: long(1000) };
+    const pieces = slices(doc);
+    expect(pieces.join('')).toBe(JSON.stringify(doc, null, 2));
+    expect(pieces.length).toBeGreaterThan(30);
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(JSON.stringify(doc, null, 2).length / 10);
   });
 });

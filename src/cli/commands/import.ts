@@ -6,7 +6,7 @@ import type { ImportWritten, ReplaceResult } from '../../service/import-service.
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
-import { emit } from '../render.ts';
+import { emitDocument } from '../render.ts';
 import type { Style } from '../../core/style.ts';
 
 interface ImportArgs {
@@ -146,7 +146,11 @@ export default defineCommand<ImportArgs>({
       );
     }
     if (argv.dryRun) {
-      emit(ctx, importJson(plan, null, null), () => `${planText(s, plan, false)}\n\nWould write ${summary(plan)}. Nothing was written.`);
+      await emitDocument(
+        ctx,
+        importJson(plan, null, null),
+        () => `${planText(s, plan, false)}\n\nWould write ${summary(plan)}. Nothing was written.`,
+      );
       return EXIT_CODES.ok;
     }
     let chosen: PlannedCandidate[] | undefined = fresh;
@@ -166,7 +170,7 @@ export default defineCommand<ImportArgs>({
       ctx.io.stderr.write(`agents: created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})\n`);
     }
     const replaced = argv.replace ? await service.replace(plan, written) : null;
-    emit(ctx, importJson(plan, written, replaced), () => {
+    await emitDocument(ctx, importJson(plan, written, replaced), () => {
       const lines = [
         planText(s, plan, false),
         '',
