@@ -18,7 +18,6 @@ import { readFolders, readStore } from '../store/read.ts';
 import { loadConfig } from '../store/config.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { loadIdGenerator } from './deps.ts';
-import { ExportService, sha256 } from './export-service.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import type { ScopeService } from './scope-service.ts';
 
@@ -303,7 +302,11 @@ export class ImportService {
     const top = this.top;
     const result: ReplaceResult = { files: [], exported: [] };
     const targets = new Set<ExportTargetName>();
-    const { writeFileAtomic } = await import('../store/atomic-write.ts');
+    // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
+    const [{ writeFileAtomic }, { ExportService, sha256 }] = await Promise.all([
+      import('../store/atomic-write.ts'),
+      import('./export-service.ts'),
+    ]);
     for (const f of plan.files) {
       const ranges = gone.filter((c) => c.file === f.file);
       if (ranges.length === 0) continue;
