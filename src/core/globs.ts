@@ -16,7 +16,8 @@ export function globProblem(glob: string): string | undefined {
   if (glob.startsWith('/') || /^[A-Za-z]:/.test(glob)) return 'is absolute; paths are relative to the top of the repository';
   if (glob.startsWith('!')) return 'is a negation; list the paths a project covers instead';
   if (glob.endsWith('/')) return `ends with "/"; write ${glob}** for everything below that folder`;
-  for (const seg of glob.split('/')) {
+  const segments = glob.split('/');
+  for (const seg of segments) {
     if (seg === '') return 'has an empty path segment ("//")';
     if (seg === '..') return 'escapes the repository ("..")';
     if (seg === '.') return 'has a "." segment; write the path without it';
@@ -25,10 +26,13 @@ export function globProblem(glob: string): string | undefined {
     if (seg === '.git') return "points into .git/, git's own folder; a project's files are the repository's";
   }
   // Nor into the store (an AGENTS.md there would be an unknown path of the store).
-  if (glob.split('/')[0] === '.agents') return "points into .agents/, the invariant store; a project's files are the repository's";
+  if (segments[0] === '.agents') return "points into .agents/, the invariant store; a project's files are the repository's";
+  // Brackets and braces: only a glob that holds one is scanned (a project's thousands of globs mostly hold none).
+  if (!/[[{}]/.test(glob)) return undefined;
   let brace = 0;
   let bracket = false;
-  for (const ch of glob) {
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i];
     if (bracket) {
       if (ch === ']') bracket = false;
       continue;
