@@ -5,7 +5,7 @@
  * None of them is ever read from or written into the store itself.
  */
 import { appendFileSync, type FSWatcher, mkdirSync, readdirSync, readFileSync, renameSync, statSync, watch, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { GuardIndex } from '../core/guard.ts';
 import { Hash53 } from '../core/hash53.ts';
 import { gitDirFor } from './git-dir.ts';
@@ -28,8 +28,8 @@ export function guardDir(storeRoot: string): string | undefined {
  */
 export function stamp(path: string): string {
   try {
-    const s = statSync(path);
-    return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}`;
+    const s = statSync(path, { throwIfNoEntry: false });
+    return s ? `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}` : '-';
   } catch {
     return '-';
   }
@@ -51,7 +51,9 @@ export function folderStamp(path: string): string {
     return own;
   }
   const hash = new Hash53();
-  for (const name of names.sort()) if (name.endsWith('.yaml')) hash.update(`${name}\0${stamp(join(path, name))}\n`);
+  // The folder's path is joined once: path.join normalises the whole path again for each of what may be a thousand files.
+  const prefix = path.endsWith(sep) ? path : path + sep;
+  for (const name of names.sort()) if (name.endsWith('.yaml')) hash.update(`${name}\0${stamp(prefix + name)}\n`);
   return `${own}#${hash.digest()}`;
 }
 
