@@ -179,6 +179,27 @@ describe('agents guard hook', () => {
   });
 });
 
+describe('agents guard hook, the kept index', () => {
+  it('is built again when it does not decode, and still denies', async () => {
+    const dir = await repo();
+    const input = claude(dir, 'Write', { file_path: 'secrets/a.env', content: 'x' });
+    const deny = async () => JSON.parse((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).hookSpecificOutput;
+    expect((await deny()).permissionDecision).toBe('deny');
+    const index = join(dir, '.git/agents/guard-index.json');
+    const kept = readFileSync(index, 'utf8');
+    // A rule of it garbled, or no index at all: never read as an index without that rule.
+    const garbled = kept.replace('"guard":{', '"guard":{{');
+    expect(garbled).not.toBe(kept);
+    for (const text of [garbled, 'not an index', '']) {
+      writeFileSync(index, text);
+      const answer = await deny();
+      expect(answer.permissionDecision).toBe('deny');
+      expect(answer.permissionDecisionReason).toContain(INV);
+      expect(readFileSync(index, 'utf8')).toBe(kept);
+    }
+  });
+});
+
 describe('agents guard try', () => {
   it('names the invariant that would decide, and exits 1 for a deny, 0 for none', async () => {
     const dir = await repo();

@@ -1,6 +1,6 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
+import { evaluateGuards, guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
 import { VERSION } from '../../present/version.ts';
@@ -46,13 +46,15 @@ export default defineCommand<CheckArgs>({
       files: [f.path],
       texts: f.added.length > 0 ? [f.added.map((a) => a.text).join('\n')] : [],
     }));
-    // The index, checked against the folders of every changed file's projects at once (later calls of this run reuse it).
+    // The index, checked against the folders of every changed file's projects at once, then each file judged by it.
     const { index } = await service.index({ tool: 'git', files: files.map((f) => f.path), texts: [] });
+    const { plan } = index;
+    const now = service.clock();
     const needed = actions.some((a) => patternsNeeded(index, a));
     const matchers = new GuardMatchers(needed ? (await import('../../core/guard-patterns.ts')).compileRegex : undefined);
     const diagnostics: Diagnostic[] = [];
     for (const [n, f] of files.entries()) {
-      const { verdict, plan } = await service.evaluate(actions[n]!, matchers);
+      const verdict = evaluateGuards(index, actions[n]!, now, matchers);
       for (const h of verdict.hits) {
         if (h.waived) continue;
         // A content hit points at the first added line that matches on its own (else the first added line).
