@@ -51,65 +51,6 @@ export interface GuardIndex {
   onError: 'deny' | 'allow';
 }
 
-/**
- * An index read by key: the rules of a context, a project's globs, the
- * projects under a first segment. A kept index (core/guard-index-file.ts)
- * decodes only the keys asked for; {@link indexPart} asks for those one
- * action can reach.
- */
-export interface GuardIndexLookup {
-  readonly plan: string | null;
-  readonly onError: 'deny' | 'allow';
-  rule(i: number): GuardRule;
-  context(name: string): GuardContext | undefined;
-  globs(project: string): string[] | undefined;
-  head(first: string): string[] | undefined;
-}
-
-/** A whole index in memory, read by key. */
-export function lookupOf(index: GuardIndex): GuardIndexLookup {
-  return {
-    plan: index.plan,
-    onError: index.onError,
-    rule: (i) => index.rules[i]!,
-    context: (name) => index.contexts[name],
-    globs: (project) => index.projects[project],
-    head: (first) => index.heads[first],
-  };
-}
-
-/**
- * The part of an index that judging `action` reads (see contextsOf): the
- * heads of its paths' first segments and of "", those projects' globs and
- * contexts, the context of no project, and their rules. Every function of
- * this module gives the same answer for `action` on it as on the whole index.
- */
-export function indexPart(lookup: GuardIndexLookup, action: GuardAction): GuardIndex {
-  const firsts = new Set<string>(['']);
-  for (const f of action.files) firsts.add(f.split('/')[0]!);
-  if (action.cwd !== undefined) firsts.add(action.cwd.split('/')[0]!);
-  const heads: Record<string, string[]> = {};
-  const names = new Set<string>(['']);
-  for (const first of firsts) {
-    const list = lookup.head(first);
-    if (!list) continue;
-    heads[first] = list;
-    for (const name of list) names.add(name);
-  }
-  const projects: Record<string, string[]> = {};
-  const contexts: Record<string, GuardContext> = {};
-  const rules: GuardRule[] = [];
-  for (const name of names) {
-    const globs = name === '' ? undefined : lookup.globs(name);
-    if (globs) projects[name] = globs;
-    const ctx = lookup.context(name);
-    if (!ctx) continue;
-    contexts[name] = ctx;
-    for (const i of ctx.rules) rules[i] ??= lookup.rule(i);
-  }
-  return { plan: lookup.plan, rules, contexts, projects, heads, onError: lookup.onError };
-}
-
 /** One thing an agent is about to do, its paths already made repository-relative by the caller. */
 export interface GuardAction {
   /** The tool's name as the client gives it (`Write`, `Bash`, `apply_patch`, `mcp__db__drop_table`). */

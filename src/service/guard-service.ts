@@ -13,12 +13,9 @@ import {
   evaluateGuards,
   GuardMatchers,
   guardReason,
-  indexPart,
-  lookupOf,
   patternsNeeded,
   type GuardAction,
   type GuardIndex,
-  type GuardIndexLookup,
   type GuardVerdict,
 } from '../core/guard.ts';
 import {
@@ -69,12 +66,6 @@ function relativeTo(top: string, abs: string): string | undefined {
     .join('/');
 }
 
-/** An index read by key, and the stamp each store path had when it was built. */
-interface KeptIndex {
-  lookup: GuardIndexLookup;
-  stamp: (path: string) => string | undefined;
-}
-
 export interface GuardDecisionRecord {
   verdict: GuardVerdict;
   /** The reason shown to the agent (the decisive hit's), when one decided. */
@@ -88,8 +79,7 @@ export interface GuardDecisionRecord {
 export class GuardService {
   readonly gitAgents: string | undefined;
   readonly top: string;
-  /** The index this process read or built, and the stamps it was built from. */
-  #kept: KeptIndex | undefined;
+  #stored: { stamps: Record<string, string>; index: GuardIndex } | undefined;
   /** The folders' stamps of a long-lived process, taken again only when their watchers saw a change. */
   readonly #watched: WatchedStamps | undefined;
 
@@ -131,33 +121,29 @@ export class GuardService {
   }
 
   /**
-   * The part of the guard index that judging `action` reads (indexPart), from
-   * `.git/agents/guard-index.json` when every stamp that matters is unchanged
-   * (the fixed folders, and the folders and files of the projects `action`
-   * touches), else rebuilt from the store and saved. A one-shot command checks
-   * once; the MCP server (`longLived`) on every call.
+   * The guard index, from `.git/agents/guard-index.json` when every stamp that
+   * matters is unchanged (the fixed folders, and the folders and files of the
+   * projects `action` touches; every project without an action), else
+   * rebuilt from the store and saved. A one-shot command checks once; the MCP
+   * server (`longLived`) on every call.
    */
-  async index(action: GuardAction): Promise<{ index: GuardIndex; rebuilt: boolean }> {
+  async index(action?: GuardAction): Promise<{ index: GuardIndex; rebuilt: boolean }> {
     const plan = this.activePlan();
-    const kept = this.#kept;
-    if (kept && kept.lookup.plan === plan && !this.options.longLived) return { index: indexPart(kept.lookup, action), rebuilt: false };
+    if (this.#stored && this.#stored.index.plan === plan && !this.options.longLived) return { index: this.#stored.index, rebuilt: false };
     // A change written before this call was asked for is already queued by the kernel, but its watcher's event may come
     // after the request in the same turn of the event loop: one turn lets every such event mark its folder first.
     if (this.#watched) await new Promise((resolve) => setImmediate(resolve));
-    const stored = kept ?? this.#readKept();
-    if (stored && stored.lookup.plan === plan) {
-      let part: GuardIndex | undefined;
-      try {
-        part = indexPart(stored.lookup, action);
-      } catch {
-        // A kept index that does not decode is built again.
-      }
-      if (part) {
-        const now = this.stamps(plan, actionProjects(part, action));
-        if (Object.entries(now).every(([k, v]) => stored.stamp(k) === v)) {
-          this.#kept = stored;
-          return { index: part, rebuilt: false };
-        }
+    const stored = this.#stored ?? (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE ? readGuardIndex(this.gitAgents) : undefined);
+    if (stored && stored.index.plan === plan) {
+      const names = action
+        ? actionProjects(stored.index, action)
+        : Object.keys(stored.stamps)
+            .filter((k) => k.startsWith('projects/') && !k.endsWith('/waivers'))
+            .map((k) => k.slice('projects/'.length));
+      const now = this.stamps(plan, names);
+      if (Object.entries(now).every(([k, v]) => stored.stamps[k] === v)) {
+        this.#stored = stored;
+        return { index: stored.index, rebuilt: false };
       }
     }
     const { buildIndex } = await import('./guard-build.ts');
@@ -166,14 +152,8 @@ export class GuardService {
     const built = await buildIndex(this.root, plan, this.clock(), (names) => this.stamps(plan, names, undefined));
     const stamps = built.stamps;
     if (this.gitAgents !== undefined) writeGuardIndex(this.gitAgents, stamps, built.index);
-    this.#kept = { lookup: lookupOf(built.index), stamp: (path) => stamps[path] };
+    this.#stored = { stamps, index: built.index };
     return { index: built.index, rebuilt: true };
-  }
-
-  #readKept(): KeptIndex | undefined {
-    if (this.gitAgents === undefined || this.env.AGENTS_NO_CACHE) return undefined;
-    const file = readGuardIndex(this.gitAgents);
-    return file ? { lookup: file, stamp: (path) => file.stamp(path) } : undefined;
   }
 
   /**
@@ -181,7 +161,7 @@ export class GuardService {
    * the index this run loaded, else from config.yaml; deny when it cannot be read.
    */
   async onError(): Promise<'deny' | 'allow'> {
-    if (this.#kept) return this.#kept.lookup.onError;
+    if (this.#stored) return this.#stored.index.onError;
     try {
       const [{ loadConfig }, { WorkingTreeSource }] = await Promise.all([import('../store/config.ts'), import('../store/tree-source.ts')]);
       return (await loadConfig(new WorkingTreeSource(this.root))).guard.on_error;

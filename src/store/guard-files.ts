@@ -7,11 +7,12 @@
 import { appendFileSync, type FSWatcher, mkdirSync, readdirSync, readFileSync, renameSync, statSync, watch, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { GuardIndex } from '../core/guard.ts';
-import { encodeGuardIndex, KeptGuardIndex } from '../core/guard-index-file.ts';
 import { Hash53 } from '../core/hash53.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
 
+/** Bump when the index's shape changes: an index of another format is rebuilt. */
+const FORMAT = 3;
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 /** `.git/agents/` of the repository holding the store; undefined outside git (no index, no log, no active plan file). */
@@ -102,11 +103,21 @@ export class WatchedStamps {
   }
 }
 
-/** The kept index (core/guard-index-file.ts), or undefined when there is none, or it is of another format. */
-export function readGuardIndex(dir: string): KeptGuardIndex | undefined {
+/** The index as kept: the guards, and the stamps of what they were built from. */
+export interface StoredIndex {
+  format: number;
+  /** Store-relative path (or `:git-index`) → its stamp when the index was built. */
+  stamps: Record<string, string>;
+  index: GuardIndex;
+}
+
+export function readGuardIndex(dir: string): StoredIndex | undefined {
   try {
     const read = readRegularFile(join(dir, 'guard-index.json'), MAX_INDEX_BYTES);
-    return read.ok ? KeptGuardIndex.open(read.bytes) : undefined;
+    if (!read.ok) return undefined;
+    const data = JSON.parse(read.bytes.toString('utf8')) as StoredIndex;
+    if (data.format !== FORMAT || typeof data.stamps !== 'object' || !Array.isArray(data.index?.rules)) return undefined;
+    return data;
   } catch {
     return undefined;
   }
@@ -118,7 +129,7 @@ export function writeGuardIndex(dir: string, stamps: Record<string, string>, ind
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'guard-index.json');
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, encodeGuardIndex(index, stamps));
+    writeFileSync(tmp, JSON.stringify({ format: FORMAT, stamps, index } satisfies StoredIndex));
     renameSync(tmp, file);
   } catch {
     // The next call builds it again.
