@@ -103,22 +103,21 @@ function matchSegments(glob: readonly Segment[], gi: number, path: readonly stri
 }
 
 /**
- * A glob (a valid one) compiled once, for matching many paths: the caller
- * keeps it as long as it needs it (no cache lives in this module).
+ * A glob (a valid one) made once, for matching many paths: the caller keeps
+ * it as long as it needs it (no cache lives in this module). A path outside
+ * the glob's literal folder cannot match, so it is refused before being split,
+ * and the segments are compiled only once a path inside that folder comes
+ * (a guard check tests every changed file against every global guard's globs).
  */
 export function compileGlob(glob: string): (path: string) => boolean {
-  const segments = compileSegments(glob);
-  return (path) => matchSegments(segments, 0, path.split('/'), 0);
+  const folder = literalFolder(glob);
+  const prefix = folder === '' ? '' : `${folder}/`;
+  let segments: Segment[] | undefined;
+  return (path) => path.startsWith(prefix) && matchSegments((segments ??= compileSegments(glob)), 0, path.split('/'), 0);
 }
 
-/**
- * Whether the repository-relative file path `path` matches `glob` (a valid
- * one). A path outside the glob's literal folder cannot match, so the glob is
- * compiled only for the paths inside it (`which` tests every project's).
- */
+/** Whether the repository-relative file path `path` matches `glob` (a valid one). */
 export function globMatches(glob: string, path: string): boolean {
-  const folder = literalFolder(glob);
-  if (folder !== '' && !path.startsWith(`${folder}/`)) return false;
   return compileGlob(glob)(path);
 }
 

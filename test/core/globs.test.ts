@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   compileGlob,
+  compileSegments,
+  type GlobSegment,
   globHoldsFolder,
   globMatches,
   globProblem,
@@ -65,12 +67,39 @@ describe('globMatches', () => {
       .map((s) => s.join('/'))
       .filter((g) => globProblem(g) === undefined);
     const path = fc.array(word, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
+    // Every segment matched in turn, without the literal folder's shortcut: the shortcut never changes an answer.
+    const bySegments = (segs: readonly GlobSegment[], names: readonly string[]) => {
+      const walk = (gi: number, pi: number): boolean => {
+        if (gi === segs.length) return pi === names.length;
+        const seg = segs[gi]!;
+        if (seg === '**') {
+          if (gi === segs.length - 1) return pi < names.length;
+          for (let k = pi; k <= names.length; k++) if (walk(gi + 1, k)) return true;
+          return false;
+        }
+        return pi < names.length && seg.test(names[pi]!) && walk(gi + 1, pi + 1);
+      };
+      return walk(0, 0);
+    };
     fc.assert(
       fc.property(glob, path, (g, p) => {
-        expect(globMatches(g, p)).toBe(compileGlob(g)(p));
+        const expected = bySegments(compileSegments(g), p.split('/'));
+        expect(globMatches(g, p)).toBe(expected);
+        expect(compileGlob(g)(p)).toBe(expected);
       }),
       { seed: 20261202, numRuns: 3000 },
     );
+  });
+
+  it('a glob kept for many paths answers each as a glob made for it alone, those outside its literal folder first', () => {
+    const matches = compileGlob('vendor/pkg1/**');
+    expect(['src/a.ts', 'vendor/pkg1/a.ts', 'vendor/pkg10/a.ts', 'vendor/pkg1', 'vendor/pkg1/x/y.ts'].map(matches)).toEqual([
+      false,
+      true,
+      false,
+      false,
+      true,
+    ]);
   });
 });
 
