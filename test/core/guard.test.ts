@@ -210,6 +210,28 @@ describe('the engine is needed only when a pattern must run', () => {
   it('and without the engine, a write guard still decides', () => {
     expect(evaluateGuards(index, { tool: 'Write', files: ['web/x.lock'], texts: ['x'] }, NOW).decision).toBe('deny');
   });
+  it("compiles only the patterns of the action's kind where they apply, and those still deny what they match", () => {
+    const g2 = inv(GLOBAL, { command: ['^rm '], content: ['AKIA'] });
+    const both = buildGuardIndex({ invariants: [p, g, g2], projects: PROJECTS, waivers: [], now: NOW });
+    const judge = (action: Partial<GuardAction>) => {
+      const compiled: string[] = [];
+      const m = new GuardMatchers((pattern) => {
+        compiled.push(pattern);
+        return compileRegex(pattern);
+      });
+      const verdict = evaluateGuards(both, { tool: 'Write', files: [], texts: [], ...action }, NOW, m);
+      return { decision: verdict.decision, compiled: compiled.sort() };
+    };
+    // A write with text: content patterns only, the project's where the file is in it.
+    expect(judge({ files: ['services/app/a.ts'], texts: ['AKIA'] })).toEqual({ decision: 'deny', compiled: ['AKIA', 'SECRET'] });
+    expect(judge({ files: ['web/a.ts'], texts: ['SECRET'] })).toEqual({ decision: 'none', compiled: ['AKIA'] });
+    // A command: command patterns only, the project's where it runs from its folder.
+    expect(judge({ tool: 'Bash', command: 'rm -r x', cwd: 'web' })).toEqual({ decision: 'deny', compiled: ['^rm '] });
+    expect(judge({ tool: 'Bash', command: 'deploy', cwd: 'services/app' })).toEqual({ decision: 'deny', compiled: ['^deploy', '^rm '] });
+    // A write without text, or a tool call: none.
+    expect(judge({ files: ['services/app/a.ts'] })).toEqual({ decision: 'none', compiled: [] });
+    expect(judge({ tool: 'mcp__x' })).toEqual({ decision: 'none', compiled: [] });
+  });
 });
 
 describe('the reason', () => {
