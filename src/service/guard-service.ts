@@ -22,6 +22,7 @@ import {
   appendAudit,
   folderStamp,
   guardDir,
+  projectMetasStamp,
   readActivePlan,
   readGuardIndex,
   stamp,
@@ -30,7 +31,6 @@ import {
 } from '../store/guard-files.ts';
 import { repoTop } from '../store/git-dir.ts';
 
-/** The folders and files whose stamps tell the index is current, besides each project's own. */
 /** The fixed folders that hold invariants or waivers: their files' stamps count too (folderStamp). */
 const FILE_FOLDERS = /^(?:global|plans\/[^/]+(?:\/waivers)?)$/;
 
@@ -105,13 +105,17 @@ export class GuardService {
 
   /**
    * The stamps the index must match: the fixed folders, each named project's
-   * folder, and the files of the folders that hold invariants and waivers (an
-   * edit in place changes no folder, but changes the file's own stamp).
+   * folder, the files of the folders that hold invariants and waivers (an
+   * edit in place changes no folder, but changes the file's own stamp), and
+   * every project's project.yaml.
    */
   private stamps(plan: string | null, projects: Iterable<string>, watched = this.#watched): Record<string, string> {
     const out: Record<string, string> = {};
     const folder = (path: string) => (watched ? watched.stamp(path) : folderStamp(path));
     for (const rel of fixedPaths(plan)) out[rel] = FILE_FOLDERS.test(rel) ? folder(join(this.root, rel)) : stamp(join(this.root, rel));
+    // Which project holds a path can change in any project's project.yaml, not only in those the index names for it.
+    const projectsDir = join(this.root, 'projects');
+    out['projects/*/project.yaml'] = watched ? watched.projectMetas(projectsDir) : projectMetasStamp(projectsDir);
     for (const p of projects) {
       out[`projects/${p}`] = folder(join(this.root, 'projects', p));
       out[`projects/${p}/waivers`] = folder(join(this.root, 'projects', p, 'waivers'));
@@ -138,8 +142,9 @@ export class GuardService {
       const names = action
         ? actionProjects(stored.index, action)
         : Object.keys(stored.stamps)
-            .filter((k) => k.startsWith('projects/') && !k.endsWith('/waivers'))
-            .map((k) => k.slice('projects/'.length));
+            .map((k) => (k.startsWith('projects/') ? k.slice('projects/'.length) : ''))
+            // A project's folder: one name, not its waivers nor the project.yaml stamp of every project.
+            .filter((name) => name !== '' && !name.includes('/'));
       const now = this.stamps(plan, names);
       if (Object.entries(now).every(([k, v]) => stored.stamps[k] === v)) {
         this.#stored = stored;

@@ -57,6 +57,24 @@ export function folderStamp(path: string): string {
   return `${own}#${hash.digest()}`;
 }
 
+/**
+ * Every project's `project.yaml` as one stamp: a project whose paths are
+ * edited in place may now hold a file the index placed in no project, or in
+ * another one. "-" when `projects/` is absent.
+ */
+export function projectMetasStamp(projects: string): string {
+  let names: string[];
+  try {
+    names = readdirSync(projects);
+  } catch {
+    return '-';
+  }
+  const hash = new Hash53();
+  const prefix = projects.endsWith(sep) ? projects : projects + sep;
+  for (const name of names.sort()) hash.update(`${name}\0${stamp(`${prefix}${name}${sep}project.yaml`)}\n`);
+  return hash.digest();
+}
+
 /** How long a long-lived process trusts a watched folder's stamp without an event before taking it again. */
 const RESTAMP_MS = 2000;
 
@@ -97,9 +115,53 @@ export class WatchedStamps {
     return entry.value;
   }
 
+  readonly #metas = new Map<string, { value: string; at: number; dirty: boolean; watchers: FSWatcher[] }>();
+
+  /**
+   * `projectMetasStamp` for a long-lived process: taken again only after a
+   * watcher of `projects/` or of one of its folders saw a change, or
+   * `RESTAMP_MS` after it was taken. When a folder cannot be watched, it is
+   * taken on every call.
+   */
+  projectMetas(projects: string): string {
+    const known = this.#metas.get(projects);
+    const now = Date.now();
+    if (known && !known.dirty && now - known.at < RESTAMP_MS) return known.value;
+    for (const w of known?.watchers ?? []) w.close();
+    this.#metas.delete(projects);
+    const entry = { value: '', at: now, dirty: false, watchers: [] as FSWatcher[] };
+    const mark = () => {
+      entry.dirty = true;
+    };
+    let names: string[];
+    try {
+      names = readdirSync(projects);
+    } catch {
+      return projectMetasStamp(projects);
+    }
+    for (const folder of [projects, ...names.map((n) => join(projects, n))]) {
+      try {
+        const w = watch(folder, { persistent: false });
+        w.on('change', mark);
+        w.on('error', mark);
+        entry.watchers.push(w);
+      } catch {
+        // Not a folder, or out of watches: this stamp is taken on every call.
+        for (const w of entry.watchers) w.close();
+        return projectMetasStamp(projects);
+      }
+    }
+    // Taken after the watchers exist: a write from here on marks it.
+    entry.value = projectMetasStamp(projects);
+    this.#metas.set(projects, entry);
+    return entry.value;
+  }
+
   close(): void {
     for (const f of this.#folders.values()) f.watcher.close();
     this.#folders.clear();
+    for (const m of this.#metas.values()) for (const w of m.watchers) w.close();
+    this.#metas.clear();
   }
 }
 

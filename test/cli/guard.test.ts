@@ -179,6 +179,37 @@ describe('agents guard hook', () => {
   });
 });
 
+describe("agents guard hook, a project's paths", () => {
+  it('sees a project.yaml edited in place that makes the project hold the file, though the index placed it in none', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, '.agents/projects/web'), { recursive: true });
+    writeFileSync(join(dir, '.agents/projects/web/project.yaml'), 'paths: ["web/**"]\n');
+    const GEN = '01JGGEBWJTQ6P08NTXZQ7TKM6V';
+    writeFileSync(
+      join(dir, '.agents/projects/web', `${GEN}.yaml`),
+      guardYaml(GEN, 'Generated files are never edited', ['write: ["**/generated/**"]']),
+    );
+    const input = claude(dir, 'Write', { file_path: 'services/api/generated/a.ts', content: 'x' });
+    // Built and kept: the file is in no project, so nothing guards it.
+    expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
+    // The web project now also covers services/api/**: its folder and every other file stay as they were.
+    const folderTime = statSync(join(dir, '.agents/projects/web')).ctimeMs;
+    writeFileSync(join(dir, '.agents/projects/web/project.yaml'), 'paths: ["web/**", "services/api/**"]\n');
+    expect(statSync(join(dir, '.agents/projects/web')).ctimeMs).toBe(folderTime);
+    const answer = JSON.parse((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).hookSpecificOutput;
+    expect(answer.permissionDecision).toBe('deny');
+    expect(answer.permissionDecisionReason).toContain(GEN);
+    // And guard check, from the index the hook kept.
+    mkdirSync(join(dir, 'services/api/generated'), { recursive: true });
+    writeFileSync(join(dir, 'services/api/generated/a.ts'), 'x\n');
+    git(dir, 'add', 'services/api/generated/a.ts');
+    const json = JSON.parse((await runAgents(['--format', 'json', 'guard', 'check', '--staged'], { cwd: dir })).stdout);
+    expect(json.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([
+      ['guard-violation', 'services/api/generated/a.ts'],
+    ]);
+  });
+});
+
 describe('agents guard hook, the kept index', () => {
   it('is built again when it does not decode, and still denies', async () => {
     const dir = await repo();

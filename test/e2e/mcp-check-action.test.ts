@@ -58,5 +58,21 @@ describe('MCP check_action', () => {
       expect((await call({ path })).structuredContent, folder).toMatchObject({ decision: 'deny' });
       rmSync(file);
     }
+    // A project.yaml edited in place, at once after a call: the web project now holds lib/, and its guard applies there.
+    mkdirSync(join(dir, '.agents/projects/web'), { recursive: true });
+    writeFileSync(join(dir, '.agents/projects/web/project.yaml'), 'paths: ["web/**"]\n');
+    writeFileSync(
+      join(dir, '.agents/projects/web/01JGGEBWJTQ6P08NTXZQ7TKM6V.yaml'),
+      'id: 01JGGEBWJTQ6P08NTXZQ7TKM6V\ntext: Generated files are never edited\nguard:\n  write: ["**/generated/**"]\n',
+    );
+    expect((await call({ path: 'lib/generated/a.ts' })).structuredContent).toMatchObject({ decision: 'none' });
+    expect((await call({ path: 'lib/generated/a.ts' })).structuredContent).toMatchObject({ decision: 'none' });
+    const meta = openSync(join(dir, '.agents/projects/web/project.yaml'), 'r+');
+    writeSync(meta, 'paths: ["web/**", "lib/**"]\n', 0);
+    closeSync(meta);
+    expect((await call({ path: 'lib/generated/a.ts' })).structuredContent).toMatchObject({
+      decision: 'deny',
+      hits: [{ invariant: '01JGGEBWJTQ6P08NTXZQ7TKM6V' }],
+    });
   });
 });
