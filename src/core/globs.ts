@@ -167,14 +167,13 @@ export function singleFolder(paths: readonly string[] | undefined): string | und
 
 /** The literal folder a glob starts with (its segments before the first wildcard): "" when none. */
 export function literalFolder(glob: string): string {
-  const out: string[] = [];
-  const segs = glob.split('/');
-  for (let i = 0; i < segs.length - 1; i++) {
-    if (/[*?[\]{}]/.test(segs[i]!)) break;
-    out.push(segs[i]!);
-  }
-  return out.join('/');
+  // The folders before the segment that holds the first wildcard, or before the last segment: sliced, not split and joined.
+  const wild = WILDCARD.exec(glob);
+  const cut = glob.lastIndexOf('/', wild === null ? glob.length : wild.index);
+  return cut < 0 ? '' : glob.slice(0, cut);
 }
+
+const WILDCARD = /[*?[\]{}]/;
 
 /**
  * Whether two globs surely cover common files, known without listing any:

@@ -41,6 +41,9 @@ interface Node {
   children: Map<string, Node>;
 }
 
+/** A `**` segment anywhere in a glob. */
+const GLOBSTAR = /(?:^|\/)\*\*(?:\/|$)/;
+
 const segmentsOf = (g: Glob) => {
   g.segments ??= compileSegments(g.glob);
   return g.segments;
@@ -72,7 +75,7 @@ export function surelyOverlappingProjects(paths: readonly (readonly string[])[],
         glob,
         folder,
         under: glob === (dir === '' ? '**' : `${dir}/**`),
-        globstar: glob.split('/').includes('**'),
+        globstar: GLOBSTAR.test(glob),
       };
       all.push(g);
       let node = root;

@@ -133,6 +133,25 @@ describe('folders and overlaps', () => {
     expect(literalFolder('services/billing/**')).toBe('services/billing');
     expect(literalFolder('services/*/x.ts')).toBe('services');
     expect(literalFolder('**/*.ts')).toBe('');
+    expect(literalFolder('src/a.ts')).toBe('src');
+    expect(literalFolder('a')).toBe('');
+  });
+
+  it('literalFolder gives the segments before the last one, up to the first that holds a wildcard, for any string', () => {
+    // The definition, segment by segment.
+    const bySegments = (glob: string) => {
+      const segs = glob.split('/');
+      const out: string[] = [];
+      for (let i = 0; i < segs.length - 1 && !/[*?[\]{}]/.test(segs[i]!); i++) out.push(segs[i]!);
+      return out.join('/');
+    };
+    const glob = fc
+      .array(fc.constantFrom('a', 'b', '/', '*', '?', '[', ']', '{', '}', '.', 'x/y'), { maxLength: 12 })
+      .map((p) => p.join(''));
+    fc.assert(
+      fc.property(glob, (g) => literalFolder(g) === bySegments(g)),
+      { numRuns: 2000 },
+    );
   });
 
   it.each([
