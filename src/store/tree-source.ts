@@ -105,6 +105,11 @@ export function settledStamp(file: string, settledBefore: number): string | unde
   return `${st.dev.toString(36)}.${st.ino.toString(36)}.${st.size.toString(36)}.${mtimeMs}.${ctimeMs}`;
 }
 
+/** A content hash keyed with a file's settled stamp too, after an `@` (the validation cache's working-tree key), when it has one. */
+export function stampedKey(hash: string, stamp: string | undefined): string {
+  return stamp === undefined ? hash : `${hash}@${stamp}`;
+}
+
 /** Reused by every read; grows (up to MAX_FILE_BYTES + 1) for a long file. */
 let scratch = Buffer.allocUnsafe(64 * 1024);
 

@@ -3,6 +3,7 @@ import { writeAll } from '../store/atomic-write.ts';
 import { dirname, join } from 'node:path';
 import { gitDirFor } from '../store/git-dir.ts';
 import { readRegularFile } from '../store/read-file.ts';
+import { stampedKey } from '../store/tree-source.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import type { FileFacts } from './file-facts.ts';
 
@@ -246,31 +247,49 @@ export class FactsCache {
   }
 
   /**
-   * The facts of `path` when its bytes still have the blob id `blob`. With
-   * `stamp` (the file's settled stat stamp), an entry kept under another
-   * stamp or none is kept under this one from now on.
+   * The line of `path`: where its key starts (`at`), where the key ends
+   * (`keyEnd`, -1 for a damaged line) and where the line ends. The cursor
+   * is not moved.
    */
-  get(path: string, blob: string, stamp?: string): FileFacts | undefined {
+  private entryOf(path: string): { at: number; keyEnd: number; end: number } | undefined {
     const t = this.text;
     if (t.length === 0) return undefined;
     const line = this.find(path);
     if (line < 0) return undefined;
     let end = t.indexOf('\n', line);
     if (end < 0) end = t.length;
-    this.cursor = end + 1;
     const at = line + path.length + 1;
     const keyEnd = t.indexOf('\t', at);
-    if (keyEnd < 0 || keyEnd >= end || !t.startsWith(blob, at)) return undefined;
+    return { at, keyEnd: keyEnd < 0 || keyEnd >= end ? -1 : keyEnd, end };
+  }
+
+  /** A hit on `path`: its line kept as it is (`at`, `end`), or -1 and the entry it is kept as from now on. */
+  private hit(path: string, at: number, entry: number | { blob: string; facts: FileFacts }): void {
+    if (this.used.length > 0 && path === this.used[0]) this.repeated = true;
+    this.used.push(path, at, entry);
+    this.hitCount++;
+  }
+
+  /**
+   * The facts of `path` when its bytes still have the blob id `blob`. With
+   * `stamp` (the file's settled stat stamp), an entry kept under another
+   * stamp or none is kept under this one from now on.
+   */
+  get(path: string, blob: string, stamp?: string): FileFacts | undefined {
+    const entry = this.entryOf(path);
+    if (entry === undefined) return undefined;
+    const { at, keyEnd, end } = entry;
+    this.cursor = end + 1;
+    const t = this.text;
+    if (keyEnd < 0 || !t.startsWith(blob, at)) return undefined;
     const after = t.charCodeAt(at + blob.length);
     if (after !== TAB && after !== AT) return undefined;
     const facts = decode(t.slice(keyEnd + 1, end));
     if (facts === undefined) return undefined;
-    if (this.used.length > 0 && path === this.used[0]) this.repeated = true;
     if (stamp !== undefined && (after !== AT || t.slice(at + blob.length + 1, keyEnd) !== stamp)) {
-      this.used.push(path, -1, { blob: `${blob}@${stamp}`, facts });
+      this.hit(path, -1, { blob: stampedKey(blob, stamp), facts });
       this.changed = true;
-    } else this.used.push(path, at, end);
-    this.hitCount++;
+    } else this.hit(path, at, end);
     return facts;
   }
 
@@ -280,23 +299,16 @@ export class FactsCache {
    * A miss leaves the cursor where it was, for `get` to look again.
    */
   known(path: string, stamp: string): FileFacts | undefined {
+    const entry = this.entryOf(path);
+    if (entry === undefined || entry.keyEnd < 0) return undefined;
+    const { at, keyEnd, end } = entry;
     const t = this.text;
-    if (t.length === 0) return undefined;
-    const line = this.find(path);
-    if (line < 0) return undefined;
-    let end = t.indexOf('\n', line);
-    if (end < 0) end = t.length;
-    const at = line + path.length + 1;
-    const keyEnd = t.indexOf('\t', at);
-    if (keyEnd < 0 || keyEnd >= end) return undefined;
     const stampAt = keyEnd - stamp.length;
     if (stampAt <= at || t.charCodeAt(stampAt - 1) !== AT || !t.startsWith(stamp, stampAt)) return undefined;
     const facts = decode(t.slice(keyEnd + 1, end));
     if (facts === undefined) return undefined;
     this.cursor = end + 1;
-    if (this.used.length > 0 && path === this.used[0]) this.repeated = true;
-    this.used.push(path, at, end);
-    this.hitCount++;
+    this.hit(path, at, end);
     return facts;
   }
 

@@ -13,7 +13,7 @@ import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ContentKind, FileFacts } from './file-facts.ts';
 import { checkRecord, RECORD_SCHEMAS } from './records.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
-import type { ReadResult, WorkingTreeSource } from '../store/tree-source.ts';
+import { stampedKey, type ReadResult, type WorkingTreeSource } from '../store/tree-source.ts';
 import { contentHash, keyDigest } from './content-hash.ts';
 import { parseYamlDocument, parseYamlDocumentNow } from '../store/yaml-document.ts';
 
@@ -172,7 +172,7 @@ export async function checkBatch(
     (i, buffer, length, stamp) => {
       // The shared buffer is valid only during this call: checked now, copied only when kept.
       const bytes = buffer.subarray(0, length);
-      const blob = options.hash ? (stamp === undefined ? contentHash(bytes) : `${contentHash(bytes)}@${stamp}`) : undefined;
+      const blob = options.hash ? stampedKey(contentHash(bytes), stamp) : undefined;
       const now = parseYamlDocumentNow((syntax) => factsOf(paths[i]!, kinds[i]!, bytes, syntax));
       if (!now) {
         // The file needs the full YAML parser, which loads asynchronously: checked below, from a copy.

@@ -1,5 +1,5 @@
 import { readFailure } from '../store/read-plan.ts';
-import { WorkingTreeSource, type ReadResult, type TreeSource } from '../store/tree-source.ts';
+import { stampedKey, WorkingTreeSource, type ReadResult, type TreeSource } from '../store/tree-source.ts';
 import type { FactsCache } from './cache.ts';
 import type { ContentJob, ValidateOptions } from './checks/context.ts';
 import type { FileFacts } from './file-facts.ts';
@@ -73,7 +73,7 @@ export async function readFacts(
       if (hit.d !== undefined) source.remember(path, own());
       return;
     }
-    toCheck.push({ i, bytes: own(), blob: blob !== undefined && stamp !== undefined ? `${blob}@${stamp}` : blob });
+    toCheck.push({ i, bytes: own(), blob: blob !== undefined ? stampedKey(blob, stamp) : undefined });
   };
   const takeResult = (i: number, r: ReadResult, knownBlob?: string) =>
     r.ok ? take(i, r.bytes, r.bytes.byteLength, false, knownBlob) : failed(i, r);
