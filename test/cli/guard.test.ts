@@ -34,6 +34,17 @@ async function repo(extra: { config?: string } = {}): Promise<string> {
   return dir;
 }
 
+/** Writes and stages `paths` (one line each), then `guard check --staged`: each finding's code and file. */
+async function stagedFindings(dir: string, paths: readonly string[]): Promise<[string, string][]> {
+  for (const path of paths) {
+    mkdirSync(join(dir, dirname(path)), { recursive: true });
+    writeFileSync(join(dir, path), 'x\n');
+    git(dir, 'add', path);
+  }
+  const json = JSON.parse((await runAgents(['--format', 'json', 'guard', 'check', '--staged'], { cwd: dir })).stdout);
+  return json.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file]);
+}
+
 const claude = (dir: string, tool: string, input: Record<string, unknown>) =>
   JSON.stringify({ session_id: 's1', cwd: dir, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input, tool_use_id: 't1' });
 
@@ -200,13 +211,7 @@ describe("agents guard hook, a project's paths", () => {
     expect(answer.permissionDecision).toBe('deny');
     expect(answer.permissionDecisionReason).toContain(GEN);
     // And guard check, from the index the hook kept.
-    mkdirSync(join(dir, 'services/api/generated'), { recursive: true });
-    writeFileSync(join(dir, 'services/api/generated/a.ts'), 'x\n');
-    git(dir, 'add', 'services/api/generated/a.ts');
-    const json = JSON.parse((await runAgents(['--format', 'json', 'guard', 'check', '--staged'], { cwd: dir })).stdout);
-    expect(json.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([
-      ['guard-violation', 'services/api/generated/a.ts'],
-    ]);
+    expect(await stagedFindings(dir, ['services/api/generated/a.ts'])).toEqual([['guard-violation', 'services/api/generated/a.ts']]);
   });
 });
 
@@ -326,13 +331,7 @@ describe('agents guard check, the index', () => {
     expect(existsSync(join(dir, '.git/agents/guard-index.json'))).toBe(true);
     // Edited in place: the web project gains a guard; its folder is unchanged.
     writeFileSync(file, guardYaml(WEB, 'Web pages are generated', ['write: ["services/web/pages/**"]']));
-    for (const path of ['services/app/a.ts', 'services/web/pages/index.html']) {
-      mkdirSync(join(dir, dirname(path)), { recursive: true });
-      writeFileSync(join(dir, path), 'x\n');
-      git(dir, 'add', path);
-    }
-    const json = JSON.parse((await runAgents(['--format', 'json', 'guard', 'check', '--staged'], { cwd: dir })).stdout);
-    expect(json.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([
+    expect(await stagedFindings(dir, ['services/app/a.ts', 'services/web/pages/index.html'])).toEqual([
       ['guard-violation', 'services/web/pages/index.html'],
     ]);
   });
