@@ -67,10 +67,21 @@ export class CliContext implements ContextOptions {
 
   /** Invariants, scopes and effective sets of the store; its notices go to stderr. */
   invariants(): Promise<InvariantService> {
-    this.#invariants ??= Promise.all([this.root(), import('../service/invariant-service.ts')]).then(
-      ([root, { InvariantService }]) =>
-        new InvariantService(root, { notice: (m) => this.io.stderr.write(safeText(`agents: ${m}\n`, false)) }),
-    );
+    this.#invariants ??= Promise.all([
+      this.root(),
+      import('../service/invariant-service.ts'),
+      import('../store/parse-cache.ts'),
+      import('../store/tree-source.ts'),
+      import('../present/version.ts'),
+    ]).then(([root, { InvariantService }, { parseCacheOf }, { WorkingTreeSource }, { BUILD_ID }]) => {
+      // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
+      const parseCache = this.io.env.AGENTS_NO_CACHE ? undefined : parseCacheOf(root, BUILD_ID);
+      return new InvariantService(
+        root,
+        { notice: (m) => this.io.stderr.write(safeText(`agents: ${m}\n`, false)) },
+        new WorkingTreeSource(root, parseCache ? { parseCache } : {}),
+      );
+    });
     return this.#invariants;
   }
 

@@ -26,7 +26,8 @@ export function canPrompt(io: CliIo, noInput: boolean): boolean {
   if (noInput) return false;
   const ci = io.env.CI;
   if (ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false') return false;
-  return Boolean(io.stdin.isTTY && io.stdout.isTTY);
+  // stdout first: asking stdin makes its stream, which a run whose output is piped never needs.
+  return Boolean(io.stdout.isTTY && io.stdin.isTTY);
 }
 
 export function useColor(io: CliIo, noColor: boolean): boolean {

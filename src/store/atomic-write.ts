@@ -2,12 +2,15 @@
 // rename), a folder in one step, several files as one change, removals.
 // Locks are lock.ts; many replacements with one flush are replace-batch.ts.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { TEMP_SUFFIX } from '../core/layout.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
+import { writeAll } from './write-all.ts';
+
+export { writeAll } from './write-all.ts';
 
 /** Every write below (and the batch's and the lock's) starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
 export function assertMine(root: string): void {
@@ -34,21 +37,6 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
       : 'Nothing was changed. Check that the store is writable, then run the command again.',
     code: 'write-failed',
   });
-}
-
-/**
- * Writes every byte of `content` to `fd`. write(2) may take fewer bytes than
- * asked when the disk is nearly full; taking that count for the whole write
- * is how a file ends up cut short while the command reports success.
- */
-export function writeAll(fd: number, content: string | Uint8Array): void {
-  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-  let done = 0;
-  while (done < bytes.length) {
-    const n = writeSync(fd, bytes, done, bytes.length - done);
-    if (n <= 0) throw Object.assign(new Error('no byte was written'), { code: 'ENOSPC' });
-    done += n;
-  }
 }
 
 /** A temporary beside `path`, named so readers skip it and `validate --fix` knows it (core/layout.ts). */

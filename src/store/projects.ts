@@ -3,10 +3,9 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { globHoldsFolder } from '../core/globs.ts';
 import { isName } from '../core/names.ts';
 import type { ProjectMeta } from '../core/model.ts';
-import type { YamlSyntax } from '../core/parse-core.ts';
 import { parseProjectMeta } from '../core/parse-meta.ts';
 import { repoTop } from './git-dir.ts';
-import { parseYamlDocument } from './yaml-document.ts';
+import { readParsed } from './read-parsed.ts';
 import { readFailure } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 
@@ -18,10 +17,6 @@ export interface ProjectsRead {
   meta: Map<string, ProjectMeta>;
   /** Problems of the project.yaml files read (invalid YAML, schema, bad globs). */
   diagnostics: Diagnostic[];
-}
-
-function parseMeta(file: string, bytes: Uint8Array, syntax?: YamlSyntax): ReturnType<typeof parseProjectMeta> {
-  return parseProjectMeta(file, bytes, syntax);
 }
 
 /**
@@ -40,15 +35,18 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
   listed.sort();
   const out: ProjectsRead = { names: listed, meta: new Map(), diagnostics: [] };
   const files = listed.map((n) => `projects/${n}/project.yaml`);
-  const contents = await source.read(files);
+  // Every project.yaml in one group of the parse cache: `which` and the guard read them all at once.
+  const parsed = await readParsed(source, files, (i, bytes, syntax) => parseProjectMeta(files[i]!, bytes, syntax), {
+    parser: 'projects',
+    group: () => 'projects',
+  });
   for (const [i, file] of files.entries()) {
-    const r = contents.get(file);
-    if (!r) continue;
-    if (!r.ok) {
-      if (r.code !== 'missing') out.diagnostics.push(readFailure(file, r));
+    const p = parsed[i];
+    if (p === undefined) continue;
+    if ('ok' in p) {
+      if (p.code !== 'missing') out.diagnostics.push(readFailure(file, p));
       continue;
     }
-    const p = await parseYamlDocument((syntax) => parseMeta(file, r.bytes, syntax));
     if (p.value) out.meta.set(listed[i]!, p.value);
     out.diagnostics.push(...p.diagnostics);
   }

@@ -7,7 +7,7 @@ import type { ExtendsLock } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
-import { parseYamlDocument } from './yaml-document.ts';
+import { readParsed, type Parsed } from './read-parsed.ts';
 
 export { isScopeFolder, planReads, readFailure, type ReadJob } from './read-plan.ts';
 
@@ -58,58 +58,74 @@ export async function readEntries(
 ): Promise<StoreSnapshot> {
   for (const entry of entries) into.entries.push(entry);
   const jobs = planReads(entries, wanted, into.diagnostics, kinds);
-  const contents = await source.read(jobs.map((j) => j.entry.path));
-  for (const { entry, kind } of jobs) {
-    const r = contents.get(entry.path);
-    if (!r) continue;
-    if (!r.ok) {
-      into.diagnostics.push(readFailure(entry.path, r));
-      continue;
-    }
-    // Parsing is pure and adds to `into` only when it returns (the entry point may run it twice).
-    await parseYamlDocument((syntax) => parseInto(into, entry.path, kind, r.bytes, syntax));
+  const parsed = await readParsed(
+    source,
+    jobs.map((j) => j.entry.path),
+    (i, bytes, syntax) => parseRecord(jobs[i]!.entry.path, jobs[i]!.kind, bytes, syntax),
+    // The records a store holds by the thousand are kept, by folder; config.yaml and the lock are one file each.
+    { parser: 'records', group: (file, i) => (KEPT.has(jobs[i]!.kind.kind) ? file.slice(0, file.lastIndexOf('/')) : undefined) },
+  );
+  for (const [i, { entry, kind }] of jobs.entries()) {
+    const p = parsed[i];
+    if (p === undefined) continue;
+    if ('ok' in p) into.diagnostics.push(readFailure(entry.path, p));
+    else addRecord(into, kind, p);
   }
   return into;
 }
 
-function parseInto(into: StoreSnapshot, file: string, kind: PathKind, bytes: Uint8Array, syntax?: YamlSyntax): void {
+/** The kinds of record whose parses the parse cache keeps. */
+const KEPT = new Set<PathKind['kind']>(['invariant', 'plan', 'action-meta', 'project-meta']);
+
+type RecordValue = ScopedInvariant | Plan | { description?: string } | ProjectMeta | StoreConfig | ExtendsLock;
+
+/** One file's parse: pure, from its path (and the kind the path gives) and bytes alone. */
+function parseRecord(file: string, kind: PathKind, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<RecordValue> {
+  switch (kind.kind) {
+    case 'invariant':
+      return parseInvariant(file, bytes, kind.scope, kind.id, true, syntax);
+    case 'plan':
+      return parsePlan(file, bytes, kind.plan, syntax);
+    case 'action-meta':
+      return parseActionMeta(file, bytes, syntax);
+    case 'project-meta':
+      return parseProjectMeta(file, bytes, syntax);
+    case 'config':
+      return parseConfig(file, bytes, syntax);
+    case 'extends-lock':
+      return parseExtendsLock(file, bytes, syntax);
+    default:
+      return { diagnostics: [] };
+  }
+}
+
+/** Adds a file's parse to the snapshot. */
+function addRecord(into: StoreSnapshot, kind: PathKind, p: Parsed<RecordValue>): void {
+  into.diagnostics.push(...p.diagnostics);
+  if (p.value === undefined) return;
   switch (kind.kind) {
     case 'invariant': {
-      const p = parseInvariant(file, bytes, kind.scope, kind.id, true, syntax);
-      if (p.value) into.invariants.push(p.value);
-      into.diagnostics.push(...p.diagnostics);
+      const inv = p.value as ScopedInvariant;
+      // The folder's one scope object (a parse from the cache has a copy of it).
+      inv.scope = kind.scope;
+      into.invariants.push(inv);
       return;
     }
-    case 'plan': {
-      const p = parsePlan(file, bytes, kind.plan, syntax);
-      if (p.value) into.plans.set(kind.plan, p.value);
-      into.diagnostics.push(...p.diagnostics);
+    case 'plan':
+      into.plans.set(kind.plan, p.value as Plan);
       return;
-    }
-    case 'action-meta': {
-      const p = parseActionMeta(file, bytes, syntax);
-      if (p.value) into.actionMeta.set(`${kind.ns}/${kind.name}`, p.value);
-      into.diagnostics.push(...p.diagnostics);
+    case 'action-meta':
+      into.actionMeta.set(`${kind.ns}/${kind.name}`, p.value as { description?: string });
       return;
-    }
-    case 'project-meta': {
-      const p = parseProjectMeta(file, bytes, syntax);
-      if (p.value) into.projectMeta.set(kind.project, p.value);
-      into.diagnostics.push(...p.diagnostics);
+    case 'project-meta':
+      into.projectMeta.set(kind.project, p.value as ProjectMeta);
       return;
-    }
-    case 'config': {
-      const p = parseConfig(file, bytes, syntax);
-      if (p.value) into.config = p.value;
-      into.diagnostics.push(...p.diagnostics);
+    case 'config':
+      into.config = p.value as StoreConfig;
       return;
-    }
-    case 'extends-lock': {
-      const p = parseExtendsLock(file, bytes, syntax);
-      if (p.value) into.extendsLock = p.value;
-      into.diagnostics.push(...p.diagnostics);
+    case 'extends-lock':
+      into.extendsLock = p.value as ExtendsLock;
       return;
-    }
     default:
       return;
   }

@@ -2,6 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { join } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { linkedFolder } from './no-links.ts';
+import type { ParseCache } from './parse-cache.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
@@ -46,9 +47,10 @@ function entryType(d: Dirent): EntryType {
 const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 
 /**
- * The folder-link checks of one batch of reads (see linkedFolder): each
- * folder is checked once, and the files of one folder, which come together,
- * find its answer without slicing their paths.
+ * The folder-link checks of one batch of reads (the same answers as
+ * linkedFolder): each folder is checked once, with one `lstat` of its own
+ * (its parent's answer is known by then), and the files of one folder, which
+ * come together, find its answer without slicing their paths.
  */
 class FolderLinks {
   private readonly byDir = new Map<string, string | null>();
@@ -62,13 +64,28 @@ class FolderLinks {
     const slash = rel.lastIndexOf('/');
     if (this.last !== undefined && slash === this.last.length && rel.startsWith(this.last)) return this.lastLink;
     const dir = slash < 0 ? '' : rel.slice(0, slash);
-    let link = this.byDir.get(dir);
-    if (link === undefined) {
-      link = linkedFolder(this.root, dir);
-      this.byDir.set(dir, link);
-    }
+    const link = this.folder(dir);
     this.last = dir;
     this.lastLink = link;
+    return link;
+  }
+
+  /** The first linked folder of `dir` and the folders above it, or null. */
+  private folder(dir: string): string | null {
+    if (dir === '') return null;
+    let link = this.byDir.get(dir);
+    if (link !== undefined) return link;
+    const slash = dir.lastIndexOf('/');
+    link = this.folder(slash < 0 ? '' : dir.slice(0, slash));
+    if (link === null) {
+      try {
+        // A folder that does not exist ends the walk, as in linkedFolder: nothing can be followed there.
+        if (lstatSync(`${this.root}/${dir}`, { throwIfNoEntry: false })?.isSymbolicLink()) link = dir;
+      } catch {
+        // Unreadable: the read that follows says why.
+      }
+    }
+    this.byDir.set(dir, link);
     return link;
   }
 }
@@ -105,6 +122,13 @@ export function settledStamp(file: string, settledBefore: number): string | unde
   return `${st.dev.toString(36)}.${st.ino.toString(36)}.${st.size.toString(36)}.${mtimeMs}.${ctimeMs}`;
 }
 
+/**
+ * How long a file must have been left alone before its stat stamp is trusted:
+ * the coarsest clock of a common file system (FAT keeps times to 2 s), so that
+ * a write in the same tick as the read always changes the stamp.
+ */
+export const SETTLE_MS = 2000;
+
 /** A content hash keyed with a file's settled stamp too, after an `@` (the validation cache's working-tree key), when it has one. */
 export function stampedKey(hash: string, stamp: string | undefined): string {
   return stamp === undefined ? hash : `${hash}@${stamp}`;
@@ -113,11 +137,37 @@ export function stampedKey(hash: string, stamp: string | undefined): string {
 /** Reused by every read; grows (up to MAX_FILE_BYTES + 1) for a long file. */
 let scratch = Buffer.allocUnsafe(64 * 1024);
 
+export interface WorkingTreeOptions {
+  /** Parses of settled files kept between runs (parse-cache.ts); absent: every file is read and parsed. */
+  parseCache?: ParseCache;
+  /** The clock stamps are judged by (ms since the epoch); default: now. */
+  now?: () => number;
+}
+
 /** The store as it is on disk. Synchronous fs calls: faster than async on few cores. */
 export class WorkingTreeSource implements TreeSource {
   readonly description = 'working tree';
+  readonly parseCache: ParseCache | undefined;
+  readonly #now: () => number;
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    options: WorkingTreeOptions = {},
+  ) {
+    this.parseCache = options.parseCache;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * The settled stamp of each file (undefined for a file inside a linked
+   * folder, not settled, or not a regular file), taken now: before any read
+   * of it that follows.
+   */
+  stamps(paths: readonly string[]): (string | undefined)[] {
+    const links = new FolderLinks(this.root);
+    const settledBefore = this.#now() - SETTLE_MS;
+    return paths.map((rel) => (links.on(rel) === null ? settledStamp(`${this.root}/${rel}`, settledBefore) : undefined));
+  }
 
   async list(dir: string, options: { recursive?: boolean } = {}): Promise<TreeEntry[]> {
     const link = linkedFolder(this.root, dir);

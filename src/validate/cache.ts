@@ -1,6 +1,5 @@
-import { closeSync, mkdirSync, openSync, renameSync, rmSync } from 'node:fs';
-import { writeAll } from '../store/atomic-write.ts';
-import { dirname, join } from 'node:path';
+import { replaceCacheFile, writeAll } from '../store/write-all.ts';
+import { join } from 'node:path';
 import { gitDirFor } from '../store/git-dir.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { stampedKey } from '../store/tree-source.ts';
@@ -388,12 +387,12 @@ export class FactsCache {
   private saveMemo(file: string): void {
     if (this.found === undefined) return;
     const text = `${JSON.stringify({ generation: this.generation, listing: this.memoListing, checks: this.found })}\n`;
-    replaceFile(`${file}.checks`, (fd) => writeAll(fd, text));
+    replaceCacheFile(`${file}.checks`, (fd) => writeAll(fd, text));
   }
 
   private saveFacts(file: string): void {
     this.generation = `${Date.now().toString(36)}.${Math.random().toString(36).slice(2, 10)}`;
-    replaceFile(file, (fd) => {
+    replaceCacheFile(file, (fd) => {
       // A path met twice: its last facts, at its last place.
       let last: Map<string, number> | undefined;
       if (this.repeated) {
@@ -422,31 +421,5 @@ export class FactsCache {
       }
       writeAll(fd, chunk);
     });
-  }
-}
-
-/**
- * Replaces `file` with what `write` writes: a temporary file renamed into
- * place, so a reader never sees half of it; failures are ignored (a cache
- * only ever saves time).
- */
-function replaceFile(file: string, write: (fd: number) => void): void {
-  // Unique per run, so a temporary left by a crash never stands in the way.
-  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
-  let fd: number | undefined;
-  let created = false;
-  try {
-    mkdirSync(dirname(file), { recursive: true });
-    // Exclusive: never through a link or into a FIFO someone left at that name.
-    fd = openSync(tmp, 'wx');
-    created = true;
-    write(fd);
-    closeSync(fd);
-    fd = undefined;
-    renameSync(tmp, file);
-  } catch {
-    if (fd !== undefined) closeSync(fd);
-    // Only a temporary this run made (none when the exclusive open failed).
-    if (created) rmSync(tmp, { force: true });
   }
 }

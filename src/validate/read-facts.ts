@@ -1,5 +1,5 @@
 import { readFailure } from '../store/read-plan.ts';
-import { stampedKey, WorkingTreeSource, type ReadResult, type TreeSource } from '../store/tree-source.ts';
+import { SETTLE_MS, stampedKey, WorkingTreeSource, type ReadResult, type TreeSource } from '../store/tree-source.ts';
 import type { FactsCache } from './cache.ts';
 import type { ContentJob, ValidateOptions } from './checks/context.ts';
 import type { FileFacts } from './file-facts.ts';
@@ -131,13 +131,6 @@ export async function readFacts(
   }
   return facts;
 }
-
-/**
- * How long a file must have been left alone before its stat stamp is trusted:
- * the coarsest clock of a common file system (FAT keeps times to 2 s), so that
- * a write in the same tick as the read always changes the stamp.
- */
-const SETTLE_MS = 2000;
 
 /** Files changed at or after this time get no stamp (`StampOptions`). */
 function settledBefore(options: ValidateOptions): number {

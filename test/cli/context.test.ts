@@ -1,9 +1,11 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES, UsageError } from '../../src/core/errors.ts';
 import { CliContext } from '../../src/cli/context.ts';
-import type { CliIo } from '../../src/cli/io.ts';
+import { canPrompt, type CliIo } from '../../src/cli/io.ts';
+import type { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 
 function context(cwd: string, store?: string, color = false): CliContext {
@@ -44,5 +46,44 @@ describe('the CLI context (src/cli/context.ts)', () => {
     expect(ctx.style).toBe(ctx.style);
     expect(ctx.style.red('x')).toBe('x');
     expect(context(tempDir(), undefined, true).style.red('x')).toBe('\u001b[31mx\u001b[39m');
+  });
+
+  it('asks stdin whether it is a terminal only when stdout is one: a piped run never makes the stdin stream', () => {
+    const stdin = new PassThrough() as unknown as CliIo['stdin'];
+    Object.defineProperty(stdin, 'isTTY', {
+      get() {
+        throw new Error('stdin was asked');
+      },
+    });
+    const io = (tty: boolean): CliIo => ({
+      stdout: { write: () => true, isTTY: tty },
+      stderr: { write: () => true },
+      stdin,
+      env: {},
+      cwd: '/',
+    });
+    expect(canPrompt(io(false), false)).toBe(false);
+    expect(() => canPrompt(io(true), false)).toThrow('stdin was asked');
+  });
+
+  it('gives the store a parse cache in its git folder, and none with AGENTS_NO_CACHE', async () => {
+    const top = tempDir();
+    const root = join(top, '.agents');
+    for (const d of ['.git/objects', '.git/refs', '.agents/global']) mkdirSync(join(top, d), { recursive: true });
+    writeFileSync(join(top, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    const make = (env: Record<string, string>) => {
+      const sink = { write: () => true };
+      return new CliContext({
+        io: { stdout: sink, stderr: sink, stdin: new PassThrough(), env, cwd: top },
+        store: root,
+        format: 'text',
+        color: false,
+        interactive: false,
+      });
+    };
+    const cached = (await make({}).invariants()).source as WorkingTreeSource;
+    expect(cached.parseCache?.dir).toBe(join(top, '.git', 'agents', 'parsed'));
+    const uncached = (await make({ AGENTS_NO_CACHE: '1' }).invariants()).source as WorkingTreeSource;
+    expect(uncached.parseCache).toBeUndefined();
   });
 });

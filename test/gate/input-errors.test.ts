@@ -437,14 +437,14 @@ describe('--format json: one error document for every exit code', () => {
     let stderr = '';
     const stdin = new PassThrough();
     stdin.end();
-    // A terminal whose state cannot be read: an exception no command expects.
-    Object.defineProperty(stdin, 'isTTY', {
-      get() {
-        throw new Error('the terminal went away');
-      },
-    });
     const code = await main(['--format', 'json', 'invariant', 'list'], {
-      stdout: { write: (c: string) => (stdout += c) },
+      stdout: {
+        write: (c: string) => (stdout += c),
+        // A terminal whose state cannot be read: an exception no command expects.
+        get isTTY(): boolean {
+          throw new Error('the terminal went away');
+        },
+      },
       stderr: { write: (c: string) => (stderr += c) },
       stdin,
       env: { NO_COLOR: '1' },

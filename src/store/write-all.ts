@@ -1,0 +1,46 @@
+// Writing whole files whatever the disk says: write(2) may take fewer bytes
+// than asked. Kept apart from atomic-write.ts, whose store writes load what a
+// cache's writer never needs (ownership checks, git, random names).
+import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * Writes every byte of `content` to `fd`. write(2) may take fewer bytes than
+ * asked when the disk is nearly full; taking that count for the whole write
+ * is how a file ends up cut short while the command reports success.
+ */
+export function writeAll(fd: number, content: string | Uint8Array): void {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  let done = 0;
+  while (done < bytes.length) {
+    const n = writeSync(fd, bytes, done, bytes.length - done);
+    if (n <= 0) throw Object.assign(new Error('no byte was written'), { code: 'ENOSPC' });
+    done += n;
+  }
+}
+
+/**
+ * Replaces `file` with what `write` writes: a temporary file renamed into
+ * place, so a reader never sees half of it; failures are ignored (a cache
+ * only ever saves time). For caches kept outside the store, in `.git/agents/`.
+ */
+export function replaceCacheFile(file: string, write: (fd: number) => void): void {
+  // Unique per run, so a temporary left by a crash never stands in the way.
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
+  let fd: number | undefined;
+  let created = false;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    // Exclusive: never through a link or into a FIFO someone left at that name.
+    fd = openSync(tmp, 'wx');
+    created = true;
+    write(fd);
+    closeSync(fd);
+    fd = undefined;
+    renameSync(tmp, file);
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    // Only a temporary this run made (none when the exclusive open failed).
+    if (created) rmSync(tmp, { force: true });
+  }
+}
