@@ -266,4 +266,36 @@ describe.skipIf(!isRoot)('caches on a nearly full disk', () => {
     expect(outcomes[0]).toBe(0);
     expect(outcomes.at(-1)).toBe(1);
   });
+
+  it('the parses kept of settled files are written whole or not at all, and reads still answer', async () => {
+    const ids = Array.from({ length: 80 }, (_, i) => `01M8KJT9G0XNWEM589ZS7F${i.toString().padStart(4, '0')}`);
+    const tree = Object.fromEntries(ids.map((id, i) => [`global/${id}.yaml`, `${modeline}${invariantYaml(id, `Rule number ${i}`)}`]));
+    const dir = repo(tree);
+    const args = ['--format', 'json', 'invariant', 'list'];
+    const expected = await runAgents(args, { cwd: dir, env: { AGENTS_NO_CACHE: '1' } });
+    expect(expected.code).toBe(0);
+    // Only files left alone for 2 s are kept (ADR 0503): the store is made once, and the cache removed before each fill point.
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    const parsed = join(dir, '.git', 'agents', 'parsed');
+    const outcomes: number[] = [];
+    for (let pages = 0; pages < 80 && (outcomes.length < 2 || outcomes.at(-1) === 0); pages++) {
+      rmSync(parsed, { recursive: true, force: true });
+      leaveFree(pages);
+      const r = await runAgents(args, { cwd: dir });
+      rmSync(join(mnt, 'filler'), { force: true });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(expected.stdout);
+      const kept = [...snapshot(dir)].filter(([k]) => k.startsWith('.git/agents/parsed/'));
+      expect(kept.filter(([k]) => k.endsWith('.tmp'))).toEqual([]);
+      outcomes.push(kept.length);
+      for (const [, text] of kept) {
+        // Whole: the header and a line per global invariant.
+        expect(text.endsWith('\n')).toBe(true);
+        expect(text.split('\n').length).toBe(ids.length + 2);
+      }
+      if (kept.length > 0) expect((await runAgents(args, { cwd: dir })).stdout).toBe(expected.stdout);
+    }
+    expect(outcomes[0]).toBe(0);
+    expect(outcomes.at(-1)).toBeGreaterThan(0);
+  });
 });
