@@ -1079,6 +1079,20 @@ describe('checkModelines', () => {
   });
 });
 
+describe('checkModelines in hook mode', () => {
+  it('looks only at touched files: a finding about one file alone', async () => {
+    const spec = {
+      [`global/${A}.yaml`]: `id: ${A}\ntext: One\n`,
+      [`global/${B}.yaml`]: `id: ${B}\ntext: Two\n`,
+      [`global/${C}.yaml`]: inv(C, 'Three'),
+    };
+    const missing = (found: Diagnostic[]) => found.filter((d) => d.code === 'modeline-missing').map((d) => d.file);
+    expect(missing(await check(spec))).toEqual([`global/${A}.yaml`, `global/${B}.yaml`]);
+    expect(missing(await check(spec, { touches: (p) => p === 'global' || p === `global/${B}.yaml` }))).toEqual([`global/${B}.yaml`]);
+    expect(missing(await check(spec, { touches: (p) => p === 'global' || p === `global/${C}.yaml` }))).toEqual([]);
+  });
+});
+
 describe('checkProjectPaths', () => {
   const spec = (config?: string) => ({
     ...(config === undefined ? {} : { 'config.yaml': config }),

@@ -45,7 +45,7 @@ export interface ValidateOptions {
    * Hook mode (docs/validation.md, "What hook mode checks"): whether a path
    * is one the change touches. The caller keeps only the diagnostics on such
    * a path or naming one as related; checks whose findings can be told from
-   * the touched paths alone (layout, near-duplicates) then look only at what
+   * the touched paths alone (layout, near-duplicates, modelines) then look only at what
    * those can take part in. The diagnostics kept are the same as a full
    * run's; others may be left out. The folders of a touched path must be
    * touched too.

@@ -76,7 +76,12 @@ export const CHECKS: readonly Check[] = [
     stage: 'content',
     run: (c) => checkWaivers(c.jobs, c.facts, c.ids().usedIds, c.located, c.options.now),
   },
-  { name: 'modelines', codes: ['modeline-missing'], stage: 'content', run: (c) => checkModelines(c.jobs, c.facts, c.found) },
+  {
+    name: 'modelines',
+    codes: ['modeline-missing'],
+    stage: 'content',
+    run: (c) => checkModelines(c.jobs, c.facts, c.found, c.options.touches),
+  },
   {
     name: 'project-paths',
     codes: ['project-paths-overlap', 'project-path-unmatched'],
