@@ -57,6 +57,7 @@ export const PROCESS_TESTS = [
   'test/review/processes.test.ts',
   'test/store/create-batch.test.ts',
   'test/store/hook-script.test.ts',
+  'test/store/parse-cache-git.test.ts',
   'test/trust/export-edges.test.ts',
   'test/trust/floors.test.ts',
   'test/trust/git-edges.test.ts',

@@ -13,6 +13,7 @@ import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
 import { checkPin, rememberChecked } from './pin-check.ts';
 import { readEntries, readFolders } from './read.ts';
+import type { ParseCache } from './parse-cache.ts';
 import type { TreeSource } from './tree-source.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { withFolderLock } from './lock.ts';
@@ -106,11 +107,20 @@ function notFetched(source: string, commit: string): AgentsError {
   });
 }
 
-/** The source's store at its pinned commit, read from the cache (no network). */
-export async function sourceTree(storeRoot: string, source: ExtendsSource, commit: string): Promise<GitTreeSource> {
+/**
+ * The source's store at its pinned commit, read from the cache (no network).
+ * With `parseCache`, its files' parses are kept by blob id (ADR 0503).
+ */
+export async function sourceTree(
+  storeRoot: string,
+  source: ExtendsSource,
+  commit: string,
+  parseCache?: ParseCache,
+): Promise<GitTreeSource> {
   const dir = sourceCacheDir(storeRoot, source.name);
   if (!existsSync(dir)) throw notFetched(source.name, commit);
-  return GitTreeSource.atCommit(join(dir, source.path), dir, commit, `${source.name}@${commit.slice(0, 12)}`);
+  const keep = parseCache && { cache: parseCache, prefix: `extends/${source.name}/` };
+  return GitTreeSource.atCommit(join(dir, source.path), dir, commit, `${source.name}@${commit.slice(0, 12)}`, keep);
 }
 
 /** Inherited invariants and the problems met reading them; their paths are `extends/<source>/global/<id>.yaml`. */
@@ -120,10 +130,15 @@ export interface Inherited {
 }
 
 /** Reads the `global/` folder of each pinned source from the cache. A missing commit is exit 2 naming `agents extends fetch`. */
-export async function readInherited(storeRoot: string, pins: readonly { source: ExtendsSource; pin: LockEntry }[]): Promise<Inherited> {
+export async function readInherited(
+  storeRoot: string,
+  pins: readonly { source: ExtendsSource; pin: LockEntry }[],
+  /** Keeps the sources' parses by blob id (the store's own cache). */
+  parseCache?: ParseCache,
+): Promise<Inherited> {
   const out: Inherited = { invariants: [], diagnostics: [] };
   for (const [order, { source, pin }] of pins.entries()) {
-    const tree = await sourceTree(storeRoot, source, pin.commit);
+    const tree = await sourceTree(storeRoot, source, pin.commit, parseCache);
     let snap: Awaited<ReturnType<typeof readFolders>>;
     try {
       snap = await readFolders(tree, ['global']);

@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { catFileBatch, lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
+import type { ParseCache, ParseKeeping } from './parse-cache.ts';
 import type { ReadResult, TreeEntry, TreeSource } from './tree-source.ts';
 
 type Where = { kind: 'index' } | { kind: 'revision'; rev: string };
@@ -38,10 +39,38 @@ export class GitTreeSource implements TreeSource {
     return new GitTreeSource(storeRoot, { kind: 'revision', rev }, commit).init(top);
   }
 
-  /** A commit already resolved (and its repository's top folder already known): no git process until read. */
-  static async atCommit(storeRoot: string, top: string, commit: string, label: string): Promise<GitTreeSource> {
-    return new GitTreeSource(storeRoot, { kind: 'revision', rev: label }, commit).init(top);
+  /**
+   * A commit already resolved (and its repository's top folder already
+   * known): no git process until read. With `keep`, its files' parses are
+   * kept by blob id, under groups named after `keep.prefix`: content-addressed,
+   * so valid for as long as the blob is.
+   */
+  static async atCommit(
+    storeRoot: string,
+    top: string,
+    commit: string,
+    label: string,
+    keep?: { cache: ParseCache; prefix: string },
+  ): Promise<GitTreeSource> {
+    const source = new GitTreeSource(storeRoot, { kind: 'revision', rev: label }, commit);
+    if (keep)
+      source.parses = {
+        ...keep,
+        stamps: async (paths) => {
+          const { entries } = await source.load();
+          return paths.map((p) => {
+            const e = entries.get(p);
+            return e !== undefined && e.mode.startsWith('100') ? `blob:${e.sha}` : undefined;
+          });
+        },
+        // A commit's folder is read whole: what it did not ask for is not in it.
+        exists: () => false,
+      };
+    return source.init(top);
   }
+
+  /** Parses kept by blob id (atCommit's `keep`). */
+  parses: ParseKeeping | undefined;
 
   private async init(top?: string): Promise<this> {
     this.top = top ?? (await topLevel(this.root));

@@ -12,6 +12,19 @@ export interface Parsed<T> {
   diagnostics: Diagnostic[];
 }
 
+/**
+ * How a tree source keeps its files' parses: the cache, a prefix for its
+ * groups (the sources one cache serves are kept apart), each file's stamp
+ * (undefined: not kept; taken before any read of it), and whether a file not
+ * read this time is still there (its entry is kept).
+ */
+export interface ParseKeeping {
+  cache: ParseCache;
+  prefix: string;
+  stamps(paths: readonly string[]): Promise<(string | undefined)[]>;
+  exists(path: string): boolean;
+}
+
 /** Bump when the shape of a file of the cache changes: a file of another format is ignored. */
 const FORMAT = 1;
 const HEADER = 'agents parse cache';
@@ -78,13 +91,14 @@ export class ParseCache {
   }
 
   /**
-   * Writes each group that learned something, with what this process used
-   * and the older entries of files that still exist (so a group read in part,
-   * or by two commands that need different parts, keeps both).
+   * Writes each of `groups` that learned something, with what this process
+   * used and the older entries of files that still exist (so a group read in
+   * part, or by two commands that need different parts, keeps both).
    */
-  save(exists: (key: string) => boolean): void {
-    for (const [name, g] of this.#groups) {
-      if (!g.dirty) continue;
+  save(groups: Iterable<string>, exists: (key: string) => boolean): void {
+    for (const name of groups) {
+      const g = this.#groups.get(name);
+      if (g === undefined || !g.dirty) continue;
       g.dirty = false;
       let text = `${HEADER}\t${FORMAT}\t${this.build}\t${name}\n`;
       for (const [key, e] of g.entries) if (g.used.has(key) || exists(key)) text += `${key}\t${e.stamp}\t${e.json}\n`;

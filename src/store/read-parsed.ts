@@ -1,6 +1,6 @@
 import type { YamlSyntax } from '../core/parse-core.ts';
-import { fileExists, type Parsed } from './parse-cache.ts';
-import { WorkingTreeSource, type ReadResult, type TreeSource } from './tree-source.ts';
+import type { Parsed } from './parse-cache.ts';
+import type { ReadResult, TreeSource } from './tree-source.ts';
 import { parseYamlDocument } from './yaml-document.ts';
 
 export type { Parsed } from './parse-cache.ts';
@@ -16,10 +16,11 @@ export interface ParseCacheUse {
 
 /**
  * Reads and parses `files`, in their order: each file's parse, why it could
- * not be read, or undefined when the source gave nothing for it. A working
- * tree with a parse cache (parse-cache.ts) answers the settled files it knows
- * from their stamps alone, and keeps the parses of the others; `parse` must
- * then depend on nothing but the file's path and bytes.
+ * not be read, or undefined when the source gave nothing for it. A source
+ * that keeps parses (`TreeSource.parses`: the working tree by settled stat
+ * stamps, a policy source's commit by blob id) answers the files whose stamp
+ * it knows without reading them, and keeps the parses of the others; `parse`
+ * must then depend on nothing but the file's path and bytes.
  */
 export async function readParsed<T>(
   source: TreeSource,
@@ -28,22 +29,26 @@ export async function readParsed<T>(
   use?: ParseCacheUse,
 ): Promise<(Parsed<T> | ReadFailed | undefined)[]> {
   const out: (Parsed<T> | ReadFailed | undefined)[] = new Array(files.length);
-  const cache = use !== undefined && source instanceof WorkingTreeSource ? source.parseCache : undefined;
+  const keeping = use !== undefined ? source.parses : undefined;
   let todo: number[] = [];
   let stamps: (string | undefined)[] = [];
   let groups: (string | undefined)[] = [];
-  if (cache && use) {
+  if (keeping && use) {
     // Taken before any read: a file written after its stamp was taken is read now and stamped again next time.
-    stamps = (source as WorkingTreeSource).stamps(files);
-    groups = files.map((f, i) => (stamps[i] === undefined ? undefined : use.group(f, i)));
+    stamps = await keeping.stamps(files);
+    groups = files.map((f, i) => {
+      const group = stamps[i] === undefined ? undefined : use.group(f, i);
+      return group === undefined ? undefined : `${use.parser}:${keeping.prefix}${group}`;
+    });
     for (let i = 0; i < files.length; i++) {
       const group = groups[i];
-      const hit = group === undefined ? undefined : cache.get<T>(`${use.parser}:${group}`, files[i]!, stamps[i]!);
+      const hit = group === undefined ? undefined : keeping.cache.get<T>(group, files[i]!, stamps[i]!);
       if (hit) out[i] = hit;
       else todo.push(i);
     }
   } else todo = files.map((_, i) => i);
   const contents = await source.read(todo.map((i) => files[i]!));
+  const learned = new Set<string>();
   for (const i of todo) {
     const r = contents.get(files[i]!);
     if (!r) continue;
@@ -54,11 +59,11 @@ export async function readParsed<T>(
     const parsed = await parseYamlDocument((syntax) => parse(i, r.bytes, syntax));
     out[i] = parsed;
     const group = groups[i];
-    if (cache && use && group !== undefined) cache.set(`${use.parser}:${group}`, files[i]!, stamps[i]!, parsed);
+    if (keeping && group !== undefined) {
+      keeping.cache.set(group, files[i]!, stamps[i]!, parsed);
+      learned.add(group);
+    }
   }
-  if (cache) {
-    const root = (source as WorkingTreeSource).root;
-    cache.save((file) => fileExists(`${root}/${file}`));
-  }
+  keeping?.cache.save(learned, (file) => keeping.exists(file));
   return out;
 }

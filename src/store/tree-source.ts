@@ -2,7 +2,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, read
 import { join } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { linkedFolder } from './no-links.ts';
-import type { ParseCache } from './parse-cache.ts';
+import { fileExists, type ParseCache, type ParseKeeping } from './parse-cache.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
@@ -35,6 +35,8 @@ export interface TreeSource {
   read(paths: readonly string[]): Promise<Map<string, ReadResult>>;
   /** Sources that know each file's git blob id without reading it (the index, revisions): every entry's id and mode. */
   blobIds?(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string }>>;
+  /** Sources whose files' parses are kept between runs (parse-cache.ts); absent: every file is read and parsed. */
+  readonly parses?: ParseKeeping;
 }
 
 function entryType(d: Dirent): EntryType {
@@ -147,15 +149,22 @@ export interface WorkingTreeOptions {
 /** The store as it is on disk. Synchronous fs calls: faster than async on few cores. */
 export class WorkingTreeSource implements TreeSource {
   readonly description = 'working tree';
-  readonly parseCache: ParseCache | undefined;
+  readonly parses: ParseKeeping | undefined;
   readonly #now: () => number;
 
   constructor(
     readonly root: string,
     options: WorkingTreeOptions = {},
   ) {
-    this.parseCache = options.parseCache;
     this.#now = options.now ?? Date.now;
+    const cache = options.parseCache;
+    // By settled stat stamp; a group keeps the entries of files a read did not ask for while they exist.
+    this.parses = cache && {
+      cache,
+      prefix: '',
+      stamps: async (paths) => this.stamps(paths),
+      exists: (file) => fileExists(`${root}/${file}`),
+    };
   }
 
   /**

@@ -82,8 +82,8 @@ describe('the CLI context (src/cli/context.ts)', () => {
       });
     };
     const cached = (await make({}).invariants()).source as WorkingTreeSource;
-    expect(cached.parseCache?.dir).toBe(join(top, '.git', 'agents', 'parsed'));
+    expect(cached.parses?.cache.dir).toBe(join(top, '.git', 'agents', 'parsed'));
     const uncached = (await make({ AGENTS_NO_CACHE: '1' }).invariants()).source as WorkingTreeSource;
-    expect(uncached.parseCache).toBeUndefined();
+    expect(uncached.parses).toBeUndefined();
   });
 });

@@ -337,6 +337,32 @@ describe('agents guard check, the index', () => {
   });
 });
 
+describe('agents guard check, the stamps taken while git diffs', () => {
+  it('answer from the kept index while nothing changed, and see a global guard or a project.yaml edited in place', async () => {
+    const dir = await repo();
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'store');
+    expect(await stagedFindings(dir, ['docs/a.md'])).toEqual([]);
+    const index = join(dir, '.git/agents/guard-index.json');
+    const kept = readFileSync(index, 'utf8');
+    expect(await stagedFindings(dir, ['docs/a.md'])).toEqual([]);
+    expect(readFileSync(index, 'utf8')).toBe(kept);
+    // The global folder is unchanged by an edit in place: the file's own stamp tells.
+    const file = join(dir, '.agents/global', `${INV}.yaml`);
+    const folder = statSync(dirname(file)).ctimeMs;
+    writeFileSync(file, guardYaml(INV, 'Agents never touch secrets', ['write: ["secrets/**", "docs/**"]']));
+    expect(statSync(dirname(file)).ctimeMs).toBe(folder);
+    expect(await stagedFindings(dir, ['docs/a.md'])).toEqual([['guard-violation', 'docs/a.md']]);
+    git(dir, 'rm', '-q', '--cached', 'docs/a.md');
+    // A project.yaml edited in place moves a file into the project that guards it.
+    const APP = '01JGGEBWJTQ6P08NTXZQ7TKM6V';
+    writeFileSync(join(dir, '.agents/projects/app', `${APP}.yaml`), guardYaml(APP, 'Tools are generated', ['write: ["tools/gen/**"]']));
+    expect(await stagedFindings(dir, ['tools/gen/a.ts'])).toEqual([]);
+    writeFileSync(join(dir, '.agents/projects/app/project.yaml'), 'paths: ["services/app/**", "tools/**"]\n');
+    expect(await stagedFindings(dir, ['tools/gen/a.ts'])).toEqual([['guard-violation', 'tools/gen/a.ts']]);
+  });
+});
+
 describe('validate', () => {
   it('reports a guard pattern that does not compile, at the guard key (exit 1)', async () => {
     const dir = await repo();

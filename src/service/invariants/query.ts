@@ -83,7 +83,8 @@ export async function inherited(svc: InvariantContext): Promise<ScopedInvariant[
   const state = await readExtendsState(svc.source);
   if (state.sources.length === 0) return [];
   requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
-  const read = await readInherited(svc.root, pinsFor(state));
+  // The store's own parse cache keeps the sources' parses too, by blob id.
+  const read = await readInherited(svc.root, pinsFor(state), svc.source.parses?.cache);
   requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the policy sources');
   return read.invariants;
 }
