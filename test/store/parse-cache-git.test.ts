@@ -5,6 +5,7 @@ import { GitTreeSource } from '../../src/store/git-source.ts';
 import { ParseCache } from '../../src/store/parse-cache.ts';
 import { readFolders } from '../../src/store/read.ts';
 import { commitAll, gitInit } from '../helpers/git.ts';
+import { recordReads } from '../helpers/reads.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
 
 const G1 = '01JAAAAAAAAAAAAAAAAAAAAAA1';
@@ -33,13 +34,7 @@ async function at(top: string, commit: string, cache?: ParseCache) {
     commit.slice(0, 12),
     cache && { cache, prefix: 'extends/policy/' },
   );
-  const read: string[] = [];
-  const original = source.read.bind(source);
-  source.read = (paths) => {
-    read.push(...paths);
-    return original(paths);
-  };
-  return { source, read };
+  return recordReads(source);
 }
 
 describe('the parse cache for a commit (policy sources)', () => {

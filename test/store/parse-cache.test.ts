@@ -5,6 +5,7 @@ import { ParseCache, parseCacheOf } from '../../src/store/parse-cache.ts';
 import { readProjects } from '../../src/store/projects.ts';
 import { readFolders, readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
+import { recordReads } from '../helpers/reads.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 
 const G1 = '01JAAAAAAAAAAAAAAAAAAAAAA1';
@@ -41,14 +42,7 @@ function store(): string {
 
 /** A working tree whose files all count as settled, with a cache under `dir`, and the paths it read. */
 function cached(root: string, dir: string, build = 'b1') {
-  const source = new WorkingTreeSource(root, { parseCache: new ParseCache(dir, build), now: () => Date.now() + 60_000 });
-  const read: string[] = [];
-  const original = source.read.bind(source);
-  source.read = (paths) => {
-    read.push(...paths);
-    return original(paths);
-  };
-  return { source, read };
+  return recordReads(new WorkingTreeSource(root, { parseCache: new ParseCache(dir, build), now: () => Date.now() + 60_000 }));
 }
 
 describe('the parse cache (src/store/parse-cache.ts)', () => {
@@ -112,13 +106,7 @@ describe('the parse cache (src/store/parse-cache.ts)', () => {
     const dir = join(tempDir(), 'parsed');
     for (let run = 0; run < 2; run++) {
       // The real clock: every file was written just now.
-      const source = new WorkingTreeSource(root, { parseCache: new ParseCache(dir, 'b1') });
-      const read: string[] = [];
-      const original = source.read.bind(source);
-      source.read = (paths) => {
-        read.push(...paths);
-        return original(paths);
-      };
+      const { source, read } = recordReads(new WorkingTreeSource(root, { parseCache: new ParseCache(dir, 'b1') }));
       await readFolders(source, ['global']);
       expect(read).toEqual([`global/${G1}.yaml`, `global/${G2}.yaml`, `global/${G3}.yaml`]);
     }
