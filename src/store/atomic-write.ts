@@ -10,8 +10,6 @@ import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
 import { writeAll } from './write-all.ts';
 
-export { writeAll } from './write-all.ts';
-
 /** Every write below (and the batch's and the lock's) starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
 export function assertMine(root: string): void {
   assertOwnStore(root, 'write in');

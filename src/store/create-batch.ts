@@ -4,7 +4,8 @@
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AgentsError } from '../core/errors.ts';
-import { assertMine, fsyncDir, tempName, writeAll, writeFailure } from './atomic-write.ts';
+import { assertMine, fsyncDir, tempName, writeFailure } from './atomic-write.ts';
+import { writeAll } from './write-all.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { syncFileSystem } from './replace-batch.ts';
 

@@ -7,7 +7,8 @@ import { dirname, join } from 'node:path';
 import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
 import { LOCK_NAME } from '../core/layout.ts';
 import { runEnv } from '../git/run-environment.ts';
-import { assertMine, fsyncDir, tempName, writeAll, writeFailure } from './atomic-write.ts';
+import { assertMine, fsyncDir, tempName, writeFailure } from './atomic-write.ts';
+import { writeAll } from './write-all.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
 

@@ -31,7 +31,7 @@ const HEADER = 'agents parse cache';
 /** A larger cache file is ignored (and rewritten): a group is one folder of the store. */
 const MAX_GROUP_BYTES = 64 * 1024 * 1024;
 
-/** A group's entries: the file's stat stamp and its parse as JSON text. */
+/** A group's entries: the file's stamp and its parse as JSON text. */
 type Entry = { stamp: string; json: string };
 
 interface Group {
@@ -45,12 +45,13 @@ interface Group {
 }
 
 /**
- * The parses of the working tree's files, kept between runs in the
- * repository's git folder (`.git/agents/parsed/`), each under the file's
- * settled stat stamp (docs/adr/0503-reads-answered-from-settled-stamps.md):
- * a file whose stamp is unchanged is not read or parsed again. Kept by group
- * (a folder of the store, or every project.yaml), one cache file each, so
- * that a command pays for the folders it reads, not for the whole store.
+ * The parses of a store's files, kept between runs in the repository's git
+ * folder (`.git/agents/parsed/`), each under the stamp its source gives
+ * (docs/adr/0503-reads-answered-from-settled-stamps.md): a working tree's
+ * settled stat stamp, a policy source's blob id. A file whose stamp is
+ * unchanged is not read or parsed again. Kept by group (a folder of the
+ * store, every project.yaml, a policy source's folder), one cache file each,
+ * so that a command pays for the folders it reads, not for the whole store.
  * Each answer is parsed from its own JSON text: callers own what they get.
  * A damaged, foreign or unreadable cache file is ignored; one that cannot be
  * written is skipped.

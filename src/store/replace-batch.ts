@@ -6,7 +6,8 @@ import { closeSync, fsyncSync, openSync, renameSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path';
 import type { AgentsError } from '../core/errors.ts';
 import { TEMP_SUFFIX } from '../core/layout.ts';
-import { assertMine, fsyncDir, writeAll, writeFailure } from './atomic-write.ts';
+import { assertMine, fsyncDir, writeFailure } from './atomic-write.ts';
+import { writeAll } from './write-all.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 
 /** fsync errors that mean written bytes did not reach the disk. */

@@ -1,5 +1,5 @@
-import { replaceCacheFile, writeAll } from '../store/write-all.ts';
 import { join } from 'node:path';
+import { replaceCacheFile, writeAll } from '../store/write-all.ts';
 import { gitDirFor } from '../store/git-dir.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { stampedKey } from '../store/tree-source.ts';
