@@ -65,8 +65,12 @@ export class CliContext implements ContextOptions {
     return this.#root;
   }
 
-  /** Invariants, scopes and effective sets of the store; its notices go to stderr. */
-  invariants(): Promise<InvariantService> {
+  /**
+   * Invariants, scopes and effective sets of the store; its notices go to
+   * stderr. `keepParses: false` (the first call decides): every file is read
+   * and parsed, none kept in the git folder's parse cache.
+   */
+  invariants(options: { keepParses?: boolean } = {}): Promise<InvariantService> {
     this.#invariants ??= Promise.all([
       this.root(),
       import('../service/invariant-service.ts'),
@@ -75,7 +79,7 @@ export class CliContext implements ContextOptions {
       import('../present/version.ts'),
     ]).then(([root, { InvariantService }, { parseCacheOf }, { WorkingTreeSource }, { BUILD_ID }]) => {
       // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
-      const parseCache = this.io.env.AGENTS_NO_CACHE ? undefined : parseCacheOf(root, BUILD_ID);
+      const parseCache = this.io.env.AGENTS_NO_CACHE || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
       return new InvariantService(
         root,
         { notice: (m) => this.io.stderr.write(safeText(`agents: ${m}\n`, false)) },

@@ -66,7 +66,7 @@ describe('the CLI context (src/cli/context.ts)', () => {
     expect(() => canPrompt(io(true), false)).toThrow('stdin was asked');
   });
 
-  it('gives the store a parse cache in its git folder, and none with AGENTS_NO_CACHE', async () => {
+  it('gives the store a parse cache in its git folder, and none with AGENTS_NO_CACHE or keepParses: false', async () => {
     const top = tempDir();
     const root = join(top, '.agents');
     for (const d of ['.git/objects', '.git/refs', '.agents/global']) mkdirSync(join(top, d), { recursive: true });
@@ -85,5 +85,7 @@ describe('the CLI context (src/cli/context.ts)', () => {
     expect(cached.parses?.cache.dir).toBe(join(top, '.git', 'agents', 'parsed'));
     const uncached = (await make({ AGENTS_NO_CACHE: '1' }).invariants()).source as WorkingTreeSource;
     expect(uncached.parses).toBeUndefined();
+    // The MCP server asks for none.
+    expect(((await make({}).invariants({ keepParses: false })).source as WorkingTreeSource).parses).toBeUndefined();
   });
 });
