@@ -16,12 +16,28 @@ export class GitTreeSource implements TreeSource {
   private prefix = '';
   private top = '';
 
+  /** Parses kept by blob id (atCommit's `keep`). */
+  readonly parses: ParseKeeping | undefined;
+
   private constructor(
     readonly root: string,
     private readonly where: Where,
     private readonly commit?: string,
+    keep?: { cache: ParseCache; prefix: string },
   ) {
     this.description = where.kind === 'index' ? 'index' : `revision ${where.rev}`;
+    this.parses = keep && {
+      ...keep,
+      stamps: async (paths) => {
+        const { entries } = await this.load();
+        return paths.map((p) => {
+          const e = entries.get(p);
+          return e !== undefined && e.mode.startsWith('100') ? `blob:${e.sha}` : undefined;
+        });
+      },
+      // A commit's folder is read whole: what it did not ask for is not in it.
+      exists: () => false,
+    };
   }
 
   /** The index: listed from the store folder itself (no need to find the repository's top first). */
@@ -52,25 +68,8 @@ export class GitTreeSource implements TreeSource {
     label: string,
     keep?: { cache: ParseCache; prefix: string },
   ): Promise<GitTreeSource> {
-    const source = new GitTreeSource(storeRoot, { kind: 'revision', rev: label }, commit);
-    if (keep)
-      source.parses = {
-        ...keep,
-        stamps: async (paths) => {
-          const { entries } = await source.load();
-          return paths.map((p) => {
-            const e = entries.get(p);
-            return e !== undefined && e.mode.startsWith('100') ? `blob:${e.sha}` : undefined;
-          });
-        },
-        // A commit's folder is read whole: what it did not ask for is not in it.
-        exists: () => false,
-      };
-    return source.init(top);
+    return new GitTreeSource(storeRoot, { kind: 'revision', rev: label }, commit, keep).init(top);
   }
-
-  /** Parses kept by blob id (atCommit's `keep`). */
-  parses: ParseKeeping | undefined;
 
   private async init(top?: string): Promise<this> {
     this.top = top ?? (await topLevel(this.root));

@@ -1,16 +1,10 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Diagnostic } from '../core/diagnostics.ts';
+import type { Parsed } from '../core/diagnostics.ts';
 import { Hash53 } from '../core/hash53.ts';
 import { replaceCacheFile, writeAll } from './write-all.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
-
-/** One file's parse: the value, when it parsed, and the problems found in it. */
-export interface Parsed<T> {
-  value?: T;
-  diagnostics: Diagnostic[];
-}
 
 /**
  * How a tree source keeps its files' parses: the cache, a prefix for its

@@ -1,9 +1,7 @@
 import type { YamlSyntax } from '../core/parse-core.ts';
-import type { Parsed } from './parse-cache.ts';
+import type { Parsed } from '../core/diagnostics.ts';
 import type { ReadResult, TreeSource } from './tree-source.ts';
 import { parseYamlDocument } from './yaml-document.ts';
-
-export type { Parsed } from './parse-cache.ts';
 
 /** Why a file could not be read. */
 export type ReadFailed = Exclude<ReadResult, { ok: true }>;

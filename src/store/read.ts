@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../core/diagnostics.ts';
+import type { Diagnostic, Parsed } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
 import type { Plan, ProjectMeta, ScopedInvariant, StoreConfig } from '../core/model.ts';
 import { parseConfig, parseInvariant, parsePlan, type YamlSyntax } from '../core/parse-core.ts';
@@ -7,7 +7,7 @@ import type { ExtendsLock } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
-import { readParsed, type Parsed } from './read-parsed.ts';
+import { readParsed } from './read-parsed.ts';
 
 export { isScopeFolder, planReads, readFailure, type ReadJob } from './read-plan.ts';
 

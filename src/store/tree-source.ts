@@ -175,7 +175,12 @@ export class WorkingTreeSource implements TreeSource {
   stamps(paths: readonly string[]): (string | undefined)[] {
     const links = new FolderLinks(this.root);
     const settledBefore = this.#now() - SETTLE_MS;
-    return paths.map((rel) => (links.on(rel) === null ? settledStamp(`${this.root}/${rel}`, settledBefore) : undefined));
+    return paths.map((rel) => this.stampOf(rel, links, settledBefore));
+  }
+
+  /** A file's settled stamp; none below a linked folder (its read reports the link). */
+  private stampOf(rel: string, links: FolderLinks, settledBefore: number): string | undefined {
+    return links.on(rel) === null ? settledStamp(`${this.root}/${rel}`, settledBefore) : undefined;
   }
 
   async list(dir: string, options: { recursive?: boolean } = {}): Promise<TreeEntry[]> {
@@ -230,8 +235,8 @@ export class WorkingTreeSource implements TreeSource {
       const rel = paths[i]!;
       let stamp: string | undefined;
       // Taken before the read: a change after it gives the file another stamp, never these bytes under a stale one.
-      if (stamps && links.on(rel) === null) {
-        stamp = settledStamp(`${this.root}/${rel}`, stamps.settledBefore);
+      if (stamps) {
+        stamp = this.stampOf(rel, links, stamps.settledBefore);
         if (stamp !== undefined && stamps.known?.(i, stamp)) continue;
       }
       const n = this.readShared(rel, links);
