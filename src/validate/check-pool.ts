@@ -14,8 +14,12 @@ import type { ContentKind } from './file-facts.ts';
 
 /** Files per batch: large enough that a message costs little, small enough that threads finish together. */
 export const BATCH_FILES = 1000;
-/** Below this many files to check, `--jobs` left to its default uses no worker: starting one costs more than it saves. */
-export const WORKER_MIN_FILES = 4000;
+/**
+ * Below this many files to check, `--jobs` left to its default uses no
+ * worker: starting one (Node compiles its own modules afresh in each thread)
+ * costs more than it saves (docs/adr/0504-validation-threads-share-the-work.md).
+ */
+export const WORKER_MIN_FILES = 25_000;
 /** The most worker threads the default starts. */
 const MAX_DEFAULT_WORKERS = 8;
 
@@ -41,9 +45,10 @@ function workerFile(): URL | undefined {
 /**
  * Reads and checks `paths` (working-tree files of `root`) and hands each
  * batch's results to `onBatch`, in order: batch 0 first, then 1, … With
- * `threads` above 1, that many worker threads check batches side by side
- * while this one waits; with 1 (or when the worker is not built) this thread
- * checks them one after another.
+ * `threads` above 1, this thread is one of them: it checks batches beside
+ * `threads - 1` worker threads, so no thread sits waiting and one isolate
+ * fewer warms up the checker. With 1 (or when the worker is not built) this
+ * thread checks them one after another.
  */
 export async function checkFiles(
   root: string,
@@ -53,16 +58,17 @@ export async function checkFiles(
   threads: number,
   onBatch: (start: number, files: CheckedFile[]) => void,
 ): Promise<void> {
+  // The checker (parser, schema validators) loads in this thread: it checks files whatever the number of threads.
+  const { checkBatch } = await import('./check-file.ts');
+  const tree = new WorkingTreeSource(root);
+  const here = (start: number, end: number) => checkBatch(tree, paths.slice(start, end), kinds.slice(start, end), options);
+  // The event loop turns between pieces of this thread's work, so a progress display updates, Ctrl-C is heard and workers get their next batch.
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
   const url = threads > 1 ? workerFile() : undefined;
   if (url === undefined) {
-    // The checker (parser, schema validators) loads in this thread only when this thread checks.
-    const { checkBatch } = await import('./check-file.ts');
-    const tree = new WorkingTreeSource(root);
     for (let start = 0; start < paths.length; start += BATCH_FILES) {
-      const end = Math.min(paths.length, start + BATCH_FILES);
-      onBatch(start, await checkBatch(tree, paths.slice(start, end), kinds.slice(start, end), options));
-      // The event loop turns between batches, so a progress display updates and Ctrl-C is heard.
-      await new Promise((resolve) => setImmediate(resolve));
+      onBatch(start, await here(start, Math.min(paths.length, start + BATCH_FILES)));
+      await turn();
     }
     return;
   }
@@ -70,15 +76,34 @@ export async function checkFiles(
   const starts: number[] = [];
   for (let start = 0; start < paths.length; start += size) starts.push(start);
   const setup: WorkerSetup = { root, ...options };
-  const workers = Array.from({ length: Math.min(threads, starts.length) }, () => new Worker(url, { workerData: setup }));
+  const workers = Array.from({ length: Math.min(threads - 1, starts.length - 1) }, () => new Worker(url, { workerData: setup }));
+  let stopped = false;
   try {
     await new Promise<void>((resolve, reject) => {
       let next = 0;
       let delivered = 0;
       // Batches that came back before an earlier one: held until their turn.
       const waiting = new Map<number, CheckedFile[]>();
+      const fail = (error: unknown) => {
+        stopped = true;
+        reject(error);
+      };
+      const done = (start: number, files: CheckedFile[]) => {
+        waiting.set(start, files);
+        try {
+          for (let files = waiting.get(starts[delivered]!); files !== undefined; files = waiting.get(starts[delivered]!)) {
+            waiting.delete(starts[delivered]!);
+            onBatch(starts[delivered]!, files);
+            delivered++;
+          }
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        if (delivered === starts.length) resolve();
+      };
       const send = (w: Worker) => {
-        if (next >= starts.length) return;
+        if (next >= starts.length || stopped) return;
         const start = starts[next++]!;
         const end = Math.min(paths.length, start + size);
         const batch: WorkerBatch = { start, paths: paths.slice(start, end), kinds: kinds.slice(start, end) };
@@ -87,31 +112,38 @@ export async function checkFiles(
       for (const w of workers) {
         w.on('message', (m: { start: number; files?: CheckedFile[]; error?: string }) => {
           if (m.error !== undefined) {
-            reject(new Error(`a validation worker failed: ${m.error}`));
+            fail(new Error(`a validation worker failed: ${m.error}`));
             return;
           }
-          waiting.set(m.start, m.files!);
           send(w);
-          try {
-            for (let files = waiting.get(starts[delivered]!); files !== undefined; files = waiting.get(starts[delivered]!)) {
-              waiting.delete(starts[delivered]!);
-              onBatch(starts[delivered]!, files);
-              delivered++;
-            }
-          } catch (error) {
-            reject(error);
-            return;
-          }
-          if (delivered === starts.length) resolve();
+          done(m.start, m.files!);
         });
-        w.on('error', reject);
+        w.on('error', fail);
         w.on('exit', (code) => {
-          if (delivered < starts.length) reject(new Error(`a validation worker stopped (exit ${code}) before its work was done`));
+          if (delivered < starts.length) fail(new Error(`a validation worker stopped (exit ${code}) before its work was done`));
         });
         send(w);
       }
+      // This thread takes batches from the same queue and checks each in quarters, turning the event loop between
+      // them: a worker that finished waits at most a quarter of a batch for its next one.
+      const mine = async () => {
+        while (next < starts.length && !stopped) {
+          const start = starts[next++]!;
+          const end = Math.min(paths.length, start + size);
+          const step = Math.ceil((end - start) / 4);
+          const files: CheckedFile[] = [];
+          for (let from = start; from < end; from += step) {
+            files.push(...(await here(from, Math.min(end, from + step))));
+            await turn();
+          }
+          if (stopped) return;
+          done(start, files);
+        }
+      };
+      mine().catch(fail);
     });
   } finally {
+    stopped = true;
     await Promise.all(workers.map((w) => w.terminate()));
   }
 }
