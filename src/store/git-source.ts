@@ -32,7 +32,7 @@ export class GitTreeSource implements TreeSource {
         const { entries } = await this.load();
         return paths.map((p) => {
           const e = entries.get(p);
-          return e !== undefined && e.mode.startsWith('100') ? `blob:${e.sha}` : undefined;
+          return e?.mode.startsWith('100') ? `blob:${e.sha}` : undefined;
         });
       },
       // A commit's folder is read whole: what it did not ask for is not in it.

@@ -136,7 +136,7 @@ describe('the parse cache (src/store/parse-cache.ts)', () => {
     const lines = good.split('\n');
     for (const damaged of [
       'not a cache\n',
-      lines[0]!.replace('\tb1\t', '\tb0\t') + '\n' + lines.slice(1).join('\n'),
+      `${lines[0]!.replace('\tb1\t', '\tb0\t')}\n${lines.slice(1).join('\n')}`,
       // Every entry's JSON cut short.
       lines.map((l, i) => (i === 0 ? l : l.slice(0, -5))).join('\n'),
       good.slice(0, Math.floor(good.length / 2)),
