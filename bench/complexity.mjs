@@ -5,8 +5,8 @@
 //  - The guard: `validate --no-cache --profile` gives each whole-store check's time at the two sizes
 //    of a pair; a check whose time grows more than 1.3 times as fast as the walk-and-read floor's
 //    (bench/floor.mjs, timed beside it, less its own start, the floor on an empty folder: the checks are
-//    timed inside the process) fails the row, and `npm run bench` exits 1. A check that takes less than 2% of the floor
-//    at the larger size (or under 20 ms) is too small to time: shown, not judged.
+//    timed inside the process) fails the row, and `npm run bench` exits 1. A check that takes less than
+//    2% of the floor at the larger size (or under 20 ms) is too small to time: shown, not judged.
 //  - The budgets of the cold path on those stores: cold `validate` against the floor, `validate --staged`
 //    with one invariant staged and `invariant list --effective --project P` against `node -e 0`, and the
 //    peak memory of each command on 100,000.

@@ -111,6 +111,7 @@ export async function checkFiles(
       };
       for (const w of workers) {
         w.on('message', (m: { start: number; files?: CheckedFile[]; error?: string }) => {
+          if (stopped) return;
           if (m.error !== undefined) {
             fail(new Error(`a validation worker failed: ${m.error}`));
             return;
