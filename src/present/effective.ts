@@ -109,24 +109,41 @@ function targetTitle(t: { kind: 'project' | 'plan'; project?: string | null; pla
   return t.kind === 'project' ? `project ${t.project}` : `plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}`;
 }
 
-/** `invariant list --effective` as text, line by line (a long set is streamed). */
+/** Entries of an effective set whose lines `effectiveLines` hands on as one piece. */
+const ENTRIES_PER_PIECE = 256;
+
+/**
+ * `invariant list --effective` as text, a line or a piece of entries at a
+ * time (a long set is streamed). The entries' lines are built by a plain
+ * function, not yielded one by one: V8 compiled the generator's hot loop in
+ * the background, and a listing of a thousand entries then waited at exit
+ * for that compile (docs/performance-log.md).
+ */
 export function* effectiveLines(s: Style, result: { target: Target; entries: readonly EffectiveEntry[]; waivers: readonly WaiverState[] }) {
   const n = result.entries.length;
   yield s.bold(`Effective set of ${targetTitle(result.target)}: ${n} invariant${n === 1 ? '' : 's'}`) + s.dim(`  (${PRECEDENCE_LINE})`);
   for (const group of effectiveGroups(result)) {
     yield '';
     yield s.cyan(group.label);
-    for (const { entry: e, index: i, waivers } of group.entries) {
-      yield `  ${String(i + 1).padStart(2)}. ${e.invariant.text}`;
-      yield `      ${invariantMeta(s, e.invariant)}`;
-      for (const line of hiddenCopyLines(e, s.yellow, (p) => `  ${s.dim(p)}`)) yield `      ${line}`;
-      for (const w of waivers) yield `      ${waiverLine(s, w)}`;
+    for (let at = 0; at < group.entries.length; at += ENTRIES_PER_PIECE) {
+      yield entriesText(s, group.entries.slice(at, at + ENTRIES_PER_PIECE));
     }
   }
   if (n === 0) {
     yield '';
     yield '  (none)';
   }
+}
+
+/** The lines of some kept invariants: each one's numbered line, its dim line, the copies it hides and its waivers. */
+function entriesText(s: Style, entries: EffectiveGroup['entries']): string {
+  const lines: string[] = [];
+  for (const { entry: e, index: i, waivers } of entries) {
+    lines.push(`  ${String(i + 1).padStart(2)}. ${e.invariant.text}`, `      ${invariantMeta(s, e.invariant)}`);
+    for (const line of hiddenCopyLines(e, s.yellow, (p) => `  ${s.dim(p)}`)) lines.push(`      ${line}`);
+    for (const w of waivers) lines.push(`      ${waiverLine(s, w)}`);
+  }
+  return lines.join('\n');
 }
 
 /**

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { ScopedInvariant } from '../../src/core/model.ts';
+import type { EffectiveEntry } from '../../src/core/resolve.ts';
+import { makeStyle } from '../../src/core/style.ts';
+import { effectiveLines } from '../../src/present/effective.ts';
+import type { WaiverState } from '../../src/service/invariant-service.ts';
+
+const id = (n: number) => `01JDQ6X5Z8W4N3B2C1D${String(n).padStart(7, '0')}`;
+
+function entry(n: number, scope: ScopedInvariant['scope'], shadows: EffectiveEntry['shadows'] = []): EffectiveEntry {
+  const invariant = {
+    id: id(n),
+    text: `Keep record ${n}`,
+    severity: 'error',
+    active: true,
+    tags: n % 2 ? ['ops'] : [],
+    scope,
+    path: `x/${id(n)}.yaml`,
+  } as unknown as ScopedInvariant;
+  return { invariant, shadows };
+}
+
+describe('effectiveLines', () => {
+  it('gives every entry its lines in order across the pieces it is built in, with its hidden copies and waivers', () => {
+    const project = { kind: 'project', project: 'app' } as const;
+    const global = { kind: 'global' } as const;
+    const shadow = { id: id(9000), scope: 'global', path: `global/${id(9000)}.yaml`, overridden: false };
+    // 600 project entries (more than two pieces of 256), then 300 global ones.
+    const entries = [
+      ...Array.from({ length: 600 }, (_, i) => entry(i, project, i === 255 || i === 256 ? [shadow as never] : [])),
+      ...Array.from({ length: 300 }, (_, i) => entry(600 + i, global)),
+    ];
+    const waiver = {
+      id: 'W1',
+      invariant_id: id(256),
+      scope: project,
+      expires: '2999-12-31T00:00:00Z',
+      owner: 'Ops',
+      reason: 'Legacy',
+      holds: true,
+    } as unknown as WaiverState;
+    const target = { kind: 'project', project: 'app' } as never;
+    const text = [...effectiveLines(makeStyle(false), { target, entries, waivers: [waiver] })].join('\n').split('\n');
+
+    // What each entry shows, one line at a time, as a reader expects it.
+    const expected = [`Effective set of project app: 900 invariants  (plan > project > global > inherited)`, '', 'project app'];
+    for (const [i, e] of entries.entries()) {
+      if (i === 600) expected.push('', 'global');
+      const inv = e.invariant;
+      expected.push(`  ${String(i + 1).padStart(2)}. ${inv.text}`);
+      expected.push(`      ${[inv.id, 'error', ...(inv.tags.length ? ['#ops'] : [])].join(' · ')}`);
+      for (const r of e.shadows) expected.push(`      shadows ${r.scope} ${r.id}  ${r.path}`);
+      if (i === 256) expected.push(`      waived until 2999-12-31T00:00:00Z (project app, W1, owner Ops): Legacy`);
+    }
+    expect(text).toEqual(expected);
+  });
+});
