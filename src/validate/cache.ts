@@ -187,6 +187,8 @@ export class FactsCache {
 
   /** The memo of the whole-store checks (`memoFor`), read on first use. */
   private memo: { generation: string; listing: string; checks: Record<string, Diagnostic[]> } | undefined;
+  /** The memo file's text as read, so that a run that found the same is not written again. */
+  private memoText: string | undefined;
   /** What this run found, to memoize for the listing `memoListing`. */
   private found: Record<string, Diagnostic[]> | undefined;
   private memoListing = '';
@@ -202,7 +204,8 @@ export class FactsCache {
       const r = readRegularFile(`${this.file}.checks`, MAX_CACHE_BYTES);
       let memo: unknown;
       try {
-        memo = r.ok ? JSON.parse(r.bytes.toString('utf8')) : undefined;
+        this.memoText = r.ok ? r.bytes.toString('utf8') : undefined;
+        memo = this.memoText !== undefined ? JSON.parse(this.memoText) : undefined;
       } catch {
         memo = undefined;
       }
@@ -387,7 +390,8 @@ export class FactsCache {
   private saveMemo(file: string): void {
     if (this.found === undefined) return;
     const text = `${JSON.stringify({ generation: this.generation, listing: this.memoListing, checks: this.found })}\n`;
-    replaceCacheFile(`${file}.checks`, (fd) => writeAll(fd, text));
+    // As the facts: written only when it says something new.
+    if (text !== this.memoText) replaceCacheFile(`${file}.checks`, (fd) => writeAll(fd, text));
   }
 
   private saveFacts(file: string): void {

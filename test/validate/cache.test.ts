@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GitTreeSource } from '../../src/store/git-source.ts';
@@ -261,6 +261,23 @@ describe('the memo of the whole-store checks', () => {
     // Another file removed.
     rmSync(join(store, `global/${A}.yaml`));
     expect(planted(await check(store, cacheDir))).toBe(false);
+  });
+
+  it('is written only when a run found something else: an unchanged store leaves the file as it was', async () => {
+    const { store, cacheDir } = repoStore({
+      [`global/${A}.yaml`]: good(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: good(B, 'Never delete production data.'),
+    });
+    const file = `${cacheFileIn(cacheDir, false)}.checks`;
+    await check(store, cacheDir);
+    await check(store, cacheDir);
+    const kept = statSync(file);
+    await check(store, cacheDir);
+    // A rewrite renames a new file into place: another inode.
+    expect(statSync(file).ino).toBe(kept.ino);
+    writeFileSync(join(store, `global/${B}.yaml`), good(B, 'Never delete production data!'));
+    await check(store, cacheDir);
+    expect(statSync(file).ino).not.toBe(kept.ino);
   });
 
   it('is neither used nor kept by --fix, whose report is amended after the checks', async () => {
