@@ -1,5 +1,4 @@
 import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
 import { InvalidStoreError } from '../core/errors.ts';
 
 /**
@@ -18,13 +17,22 @@ export function linkedFolder(root: string, relDir: string): string | null {
   for (const part of relDir.split('/')) {
     if (part === '') continue;
     rel = rel === '' ? part : `${rel}/${part}`;
-    try {
-      if (lstatSync(join(root, rel)).isSymbolicLink()) return rel;
-    } catch {
-      return null;
-    }
+    if (isLinkedFolder(root, rel)) return rel;
   }
   return null;
+}
+
+/**
+ * Whether the store-relative folder `rel` is itself a symbolic link; false
+ * when it does not exist or cannot be looked at (nothing can be followed
+ * there, and the read or write that follows says why).
+ */
+export function isLinkedFolder(root: string, rel: string): boolean {
+  try {
+    return lstatSync(`${root}/${rel}`, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false;
+  }
 }
 
 /** Refuses (exit 3) to write below a folder of the store that is a symbolic link. */

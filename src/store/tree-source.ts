@@ -1,7 +1,7 @@
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
-import { linkedFolder } from './no-links.ts';
+import { isLinkedFolder, linkedFolder } from './no-links.ts';
 import { fileExists, type ParseCache, type ParseKeeping } from './parse-cache.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
 
@@ -79,14 +79,7 @@ class FolderLinks {
     if (link !== undefined) return link;
     const slash = dir.lastIndexOf('/');
     link = this.folder(slash < 0 ? '' : dir.slice(0, slash));
-    if (link === null) {
-      try {
-        // A folder that does not exist ends the walk, as in linkedFolder: nothing can be followed there.
-        if (lstatSync(`${this.root}/${dir}`, { throwIfNoEntry: false })?.isSymbolicLink()) link = dir;
-      } catch {
-        // Unreadable: the read that follows says why.
-      }
-    }
+    if (link === null && isLinkedFolder(this.root, dir)) link = dir;
     this.byDir.set(dir, link);
     return link;
   }
@@ -131,6 +124,11 @@ export function settledStamp(file: string, settledBefore: number): string | unde
  */
 export const SETTLE_MS = 2000;
 
+/** Files changed at or after this instant (ms since the epoch) get no stamp: those not settled at `now`. */
+export function settledBefore(now: number): number {
+  return now - SETTLE_MS;
+}
+
 /** A content hash keyed with a file's settled stamp too, after an `@` (the validation cache's working-tree key), when it has one. */
 export function stampedKey(hash: string, stamp: string | undefined): string {
   return stamp === undefined ? hash : `${hash}@${stamp}`;
@@ -174,8 +172,8 @@ export class WorkingTreeSource implements TreeSource {
    */
   stamps(paths: readonly string[]): (string | undefined)[] {
     const links = new FolderLinks(this.root);
-    const settledBefore = this.#now() - SETTLE_MS;
-    return paths.map((rel) => this.stampOf(rel, links, settledBefore));
+    const before = settledBefore(this.#now());
+    return paths.map((rel) => this.stampOf(rel, links, before));
   }
 
   /** A file's settled stamp; none below a linked folder (its read reports the link). */

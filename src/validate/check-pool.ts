@@ -102,10 +102,11 @@ export async function checkFiles(
         }
         if (delivered === starts.length) resolve();
       };
+      const endOf = (start: number) => Math.min(paths.length, start + size);
       const send = (w: Worker) => {
         if (next >= starts.length || stopped) return;
         const start = starts[next++]!;
-        const end = Math.min(paths.length, start + size);
+        const end = endOf(start);
         const batch: WorkerBatch = { start, paths: paths.slice(start, end), kinds: kinds.slice(start, end) };
         w.postMessage(batch);
       };
@@ -130,7 +131,7 @@ export async function checkFiles(
       const mine = async () => {
         while (next < starts.length && !stopped) {
           const start = starts[next++]!;
-          const end = Math.min(paths.length, start + size);
+          const end = endOf(start);
           const step = Math.ceil((end - start) / 4);
           const files: CheckedFile[] = [];
           for (let from = start; from < end; from += step) {

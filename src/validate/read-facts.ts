@@ -1,5 +1,5 @@
 import { readFailure } from '../store/read-plan.ts';
-import { SETTLE_MS, stampedKey, WorkingTreeSource, type ReadResult, type TreeSource } from '../store/tree-source.ts';
+import { settledBefore, stampedKey, WorkingTreeSource, type ReadResult, type TreeSource } from '../store/tree-source.ts';
 import type { FactsCache } from './cache.ts';
 import type { ContentJob, ValidateOptions } from './checks/context.ts';
 import type { FileFacts } from './file-facts.ts';
@@ -26,12 +26,14 @@ export async function readFacts(
   const tick = onProgress && (() => onProgress('read', ++read, jobs.length));
   // Aligned with `jobs`; every index is set below (a read answers every path asked).
   const facts: FileFacts[] = new Array(jobs.length);
+  // Files changed at or after this instant are read, never answered by their stamp.
+  const before = settledBefore((options.now ?? new Date()).getTime());
   if (cache.empty && !tree.blobIds && tree instanceof WorkingTreeSource) {
     // A cold run (no cache, outside git, a fresh clone): every file is read and checked, in batches, on every core that pays.
     const { checkFiles, threadsFor } = await import('./check-pool.ts');
     const paths = jobs.map((j) => j.entry.path);
     const kinds = jobs.map((j) => j.kind);
-    const batch = cache.enabled ? { hash: true, settledBefore: settledBefore(options) } : { hash: false };
+    const batch = cache.enabled ? { hash: true, settledBefore: before } : { hash: false };
     await checkFiles(tree.root, paths, kinds, batch, threadsFor(jobs.length, options.jobs), (start, files) => {
       // Read and checked together: one count.
       onProgress?.('check', start + files.length, jobs.length);
@@ -106,7 +108,7 @@ export async function readFacts(
       paths,
       (i, bytes, length, stamp) => take(i, bytes, length, true, undefined, stamp),
       failed,
-      useCache ? { settledBefore: settledBefore(options), known } : undefined,
+      useCache ? { settledBefore: before, known } : undefined,
     );
   } else {
     const contents = await tree.read(jobs.map((j) => j.entry.path));
@@ -130,9 +132,4 @@ export async function readFacts(
     if (blob !== undefined) cache.set(path, blob, f);
   }
   return facts;
-}
-
-/** Files changed at or after this time get no stamp (`StampOptions`). */
-function settledBefore(options: ValidateOptions): number {
-  return (options.now ?? new Date()).getTime() - SETTLE_MS;
 }
