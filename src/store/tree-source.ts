@@ -33,6 +33,12 @@ export interface TreeSource {
   list(dir: string, options?: { recursive?: boolean }): Promise<TreeEntry[]>;
   /** The contents of files, read as one batch. */
   read(paths: readonly string[]): Promise<Map<string, ReadResult>>;
+  /**
+   * At most this many files to a `read` when a whole store is read and
+   * parsed, so that its bytes are never all held beside its parses; absent:
+   * one batch (a git source reads through one `cat-file` process a call).
+   */
+  readonly readPiece?: number;
   /** Sources that know each file's git blob id without reading it (the index, revisions): every entry's id and mode. */
   blobIds?(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string }>>;
   /** Sources whose files' parses are kept between runs (parse-cache.ts); absent: every file is read and parsed. */
@@ -147,6 +153,7 @@ export interface WorkingTreeOptions {
 /** The store as it is on disk. Synchronous fs calls: faster than async on few cores. */
 export class WorkingTreeSource implements TreeSource {
   readonly description = 'working tree';
+  readonly readPiece = 2048;
   readonly parses: ParseKeeping | undefined;
   readonly #now: () => number;
 
