@@ -27,7 +27,7 @@ export function relationNotes(
   return lines;
 }
 
-let yamlStringify: ((data: unknown) => string) | undefined;
+let yamlOutput: typeof import('./yaml-output.ts') | undefined;
 
 /**
  * Loads what `format` needs before a command runs: `yaml`'s writer for
@@ -35,9 +35,12 @@ let yamlStringify: ((data: unknown) => string) | undefined;
  * never load it). main() calls it once the options are parsed.
  */
 export async function prepareFormat(format: CliContext['format']): Promise<void> {
-  if (format === 'yaml' && !yamlStringify) {
-    yamlStringify = (await import('./yaml-output.ts')).toYaml;
-  }
+  if (format === 'yaml' && !yamlOutput) yamlOutput = await import('./yaml-output.ts');
+}
+
+function loadedYaml(): typeof import('./yaml-output.ts') {
+  if (!yamlOutput) throw new Error('YAML output is not loaded: await prepareFormat(ctx.format) before the command runs');
+  return yamlOutput;
 }
 
 /** Prints `data` as JSON or YAML, or `text()` for people. */
@@ -49,8 +52,7 @@ export function emit(ctx: CliContext, data: unknown, text: () => string): void {
       ctx.io.stdout.write('\n');
       return;
     case 'yaml':
-      if (!yamlStringify) throw new Error('YAML output is not loaded: await prepareFormat(ctx.format) before the command runs');
-      ctx.io.stdout.write(yamlStringify(data));
+      ctx.io.stdout.write(loadedYaml().toYaml(data));
       return;
     case 'text': {
       const out = safeText(text(), ctx.color);
@@ -64,7 +66,8 @@ export function emit(ctx: CliContext, data: unknown, text: () => string): void {
  * outputs are streamed"): JSON is the same text as `emit` gives for the array
  * of `items`, and text the concatenation of `text`'s pieces, but each is
  * built and written piece by piece, so neither the objects nor the text of
- * 100,000 entries are ever in memory at once. YAML is written whole.
+ * 100,000 entries are ever in memory at once; YAML likewise, 256 entries at a
+ * time.
  */
 export async function emitList(ctx: CliContext, items: () => Iterable<unknown>, text: () => Iterable<string>): Promise<void> {
   const plainPiece = (piece: string) => escapeUnsafe(piece, { newlines: true });
@@ -73,7 +76,8 @@ export async function emitList(ctx: CliContext, items: () => Iterable<unknown>, 
       await writePieces(ctx.io.stdout, jsonPiecesOf(items()), plainPiece);
       return;
     case 'yaml':
-      emit(ctx, [...items()], () => '');
+      // toYaml escapes what it writes.
+      await writePieces(ctx.io.stdout, loadedYaml().yamlListPieces(items()), (piece) => piece);
       return;
     case 'text':
       await writePieces(ctx.io.stdout, text(), (piece) => safeText(piece, ctx.color));

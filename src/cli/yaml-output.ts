@@ -8,11 +8,35 @@ import { escapeUnsafe, hasUnsafe } from '../core/plain-text.ts';
  * as one: the same data, nothing raw on the screen.
  */
 export function toYaml(data: unknown): string {
-  const doc = new Document(data);
+  // Never an anchor and alias for an object met twice: each place holds its data, as in the JSON.
+  const doc = new Document(data, { aliasDuplicateObjects: false });
   visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value === 'string' && hasUnsafe(node.value)) node.type = 'QUOTE_DOUBLE';
     },
   });
   return escapeUnsafe(doc.toString({ lineWidth: 0 }), { newlines: true });
+}
+
+/** Entries of a list written by one `toYaml`. */
+const SLICE = 256;
+
+/**
+ * A top-level list as `toYaml` writes it, `SLICE` entries at a time: a block
+ * sequence is its entries' text one after the other, so the pieces join into
+ * the text of the whole list, which is never in memory at once.
+ */
+export function* yamlListPieces(items: Iterable<unknown>): Generator<string> {
+  let slice: unknown[] = [];
+  let written = false;
+  for (const item of items) {
+    slice.push(item);
+    if (slice.length === SLICE) {
+      yield toYaml(slice);
+      slice = [];
+      written = true;
+    }
+  }
+  // An empty list is `[]`, written only when nothing came before it.
+  if (slice.length > 0 || !written) yield toYaml(slice);
 }

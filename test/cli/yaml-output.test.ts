@@ -1,0 +1,57 @@
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { toYaml, yamlListPieces } from '../../src/cli/yaml-output.ts';
+import { runAgents } from '../helpers/main.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+/** Entries of the shapes list output holds: nested lists and maps, nulls, long, multi-line and hidden-character text. */
+function entries(n: number): unknown[] {
+  return Array.from({ length: n }, (_, i) => ({
+    id: `id-${i}`,
+    text: i % 7 === 0 ? `line one\nline two ${i}` : i % 11 === 0 ? `hidden\u202echaracter ${i}` : `Rule ${i}: keep it`,
+    tags: i % 3 === 0 ? [] : ['a', `t${i}`],
+    scope: i % 2 === 0 ? 'global' : { kind: 'project', project: `p${i}` },
+    shadowed_by: i % 5 === 0 ? [{ id: `s${i}`, path: `global/s${i}.yaml` }] : [],
+    rationale: null,
+  }));
+}
+
+describe('yamlListPieces', () => {
+  for (const n of [0, 1, 255, 256, 257, 600]) {
+    it(`joins into the text of the whole list of ${n}`, () => {
+      const items = entries(n);
+      const pieces = [...yamlListPieces(items)];
+      expect(pieces.join('')).toBe(toYaml(items));
+      expect(pieces.length).toBe(Math.max(1, Math.ceil(n / 256)));
+      expect(parse(pieces.join(''))).toEqual(items);
+    });
+  }
+
+  it('writes an object met twice as data both times, never as an anchor and alias', () => {
+    const shared = { kind: 'project', project: 'web' };
+    const items = [
+      { id: 'a', scope: shared },
+      { id: 'b', scope: shared },
+    ];
+    const text = [...yamlListPieces(items)].join('');
+    expect(text).not.toMatch(/[&*]a\d/);
+    expect(text).toBe(toYaml(items));
+    expect(parse(text)).toEqual(items);
+  });
+});
+
+describe('invariant list --format yaml', () => {
+  it('writes the same entries as --format json, past one piece', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) {
+      const id = `01JAAAAAAAAAAAAAAAAAAAA${String(i).padStart(3, '0')}`;
+      files[`global/${id}.yaml`] = invariantYaml(id, `Rule number ${i}`, { tags: '[a, b]' });
+    }
+    const root = testStore(files);
+    const yaml = await runAgents(['--store', root, 'invariant', 'list', '--format', 'yaml']);
+    const json = await runAgents(['--store', root, 'invariant', 'list', '--format', 'json']);
+    expect(yaml.code).toBe(0);
+    expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
+    expect((parse(yaml.stdout) as unknown[]).length).toBe(300);
+  });
+});
