@@ -51,6 +51,7 @@ export const PROCESS_TESTS = [
   'test/reliability/plans.test.ts',
   'test/reliability/special-files.test.ts',
   'test/review/commit.test.ts',
+  'test/review/diff-streamed.test.ts',
   'test/review/diff.test.ts',
   'test/review/log.test.ts',
   'test/review/markdown.test.ts',

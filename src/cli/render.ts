@@ -89,22 +89,44 @@ export async function emitList(ctx: CliContext, items: () => Iterable<unknown>, 
  * import's files and candidates): JSON is the same text, written a slice of
  * each array at a time (docs/json-output.md, "Large outputs are streamed").
  */
-export async function emitDocument(ctx: CliContext, data: Readonly<Record<string, unknown>>, text: () => string): Promise<void> {
+export async function emitDocument(
+  ctx: CliContext,
+  data: Readonly<Record<string, unknown>>,
+  text: () => string,
+  /** Entries of each top-level list per piece (jsonSlices'). */
+  slice?: number,
+): Promise<void> {
   if (ctx.format !== 'json') {
     emit(ctx, data, text);
     return;
   }
-  await writePieces(ctx.io.stdout, jsonLines(data), (piece) => escapeUnsafe(piece, { newlines: true }));
+  await writePieces(ctx.io.stdout, jsonLines(data, slice), (piece) => escapeUnsafe(piece, { newlines: true }));
 }
 
-function* jsonLines(data: Readonly<Record<string, unknown>>): Generator<string> {
-  yield* jsonSlices(data);
+function* jsonLines(data: Readonly<Record<string, unknown>>, slice?: number): Generator<string> {
+  yield* jsonSlices(data, slice);
   yield '\n';
 }
 
 function* jsonPiecesOf(items: Iterable<unknown>): Generator<string> {
   yield* jsonPieces(STREAM, items);
   yield '\n';
+}
+
+/** Pieces of about this many characters. */
+const PIECE = 1 << 16;
+
+/** Lines joined into pieces of about PIECE characters, each line ended by a newline. */
+export function* piecesOf(lines: Iterable<string>): Generator<string> {
+  let piece = '';
+  for (const line of lines) {
+    piece += `${line}\n`;
+    if (piece.length >= PIECE) {
+      yield piece;
+      piece = '';
+    }
+  }
+  if (piece !== '') yield piece;
 }
 
 export function scopeLabel(inv: ScopedInvariant): string {

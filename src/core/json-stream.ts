@@ -40,19 +40,20 @@ const SLICE = 64;
 
 /**
  * The same text as `JSON.stringify(doc, null, 2)` for an object, in pieces:
- * each top-level array is stringified `SLICE` entries at a time, each slice
+ * each top-level array is stringified `slice` entries at a time (fewer for
+ * entries that are long lists themselves), each slice
  * under the array's own key so that it comes out at its own depth, and the
  * pieces are handed on as they are made. A document of many megabytes is
  * never one string: each piece is written and gone before the next is made,
  * so the garbage collector never copies the whole text from place to place.
  */
-export function* jsonSlices(doc: Readonly<Record<string, unknown>>): Generator<string> {
+export function* jsonSlices(doc: Readonly<Record<string, unknown>>, slice = SLICE): Generator<string> {
   let first = true;
   yield '{';
   for (const key of Object.keys(doc)) {
     const value = doc[key];
     const lead = first ? '\n' : ',\n';
-    if (!Array.isArray(value) || value.length <= SLICE) {
+    if (!Array.isArray(value) || value.length <= slice) {
       // `{ "key": value }` stringified is the entry as the document holds it, between `{\n` and `\n}`; nothing when the value has no JSON.
       const one = JSON.stringify({ [key]: value }, null, 2);
       if (one === '{}') continue;
@@ -60,9 +61,9 @@ export function* jsonSlices(doc: Readonly<Record<string, unknown>>): Generator<s
     } else {
       const head = `  ${JSON.stringify(key)}: [`;
       yield lead + head;
-      for (let at = 0; at < value.length; at += SLICE) {
+      for (let at = 0; at < value.length; at += slice) {
         // `{\n<head>` … `\n  ]\n}` around the slice's entries, which stand at the array's depth.
-        const part = JSON.stringify({ [key]: value.slice(at, at + SLICE) }, null, 2);
+        const part = JSON.stringify({ [key]: value.slice(at, at + slice) }, null, 2);
         yield (at === 0 ? '' : ',') + part.slice(2 + head.length, -6);
       }
       yield '\n  ]';

@@ -47,8 +47,8 @@ export function summary(d: DiffResult): Record<'added' | 'removed' | 'edited' | 
   };
 }
 
-/** The stable JSON shape of a diff (docs/json-output.md). */
-export function diffJson(d: DiffResult): unknown {
+/** The stable JSON shape of a diff (docs/json-output.md); `targets`, when given, stand for those of `d`. */
+export function diffJson(d: DiffResult, targets: readonly TargetDiff[] = d.targets): unknown {
   const s = summary(d);
   return {
     range: d.range,
@@ -79,22 +79,38 @@ export function diffJson(d: DiffResult): unknown {
       project_before: p.before?.project ?? null,
       project_after: p.after?.project ?? null,
     })),
-    targets: d.targets.map((t) => ({
-      kind: t.target.kind,
-      project: t.target.kind === 'project' ? t.target.project : null,
-      plan: t.target.kind === 'plan' ? t.target.plan : null,
-      project_before: t.projectBefore ?? null,
-      project_after: t.projectAfter ?? null,
-      exists_before: t.existsBefore,
-      exists_after: t.existsAfter,
-      count_before: t.countBefore,
-      count_after: t.countAfter,
-      entered: t.entered.map(ref),
-      left: t.left.map(ref),
-      newly_shadowed: t.newlyShadowed.map((x) => ({ ...ref(x.invariant), by: ref(x.by), was_effective: x.wasEffective ?? false })),
-      no_longer_shadowed: t.noLongerShadowed.map((x) => ({ ...ref(x.invariant), by: ref(x.by) })),
-      changed: t.changed.map((x) => ({ ...ref(x.invariant), fields: x.fields.map(fieldJson) })),
-    })),
+    targets: targets.map(targetJson),
+  };
+}
+
+/**
+ * `diffJson` for JSON text written a slice at a time (render.ts,
+ * `emitDocument`): the same text, but each effective set's entries are made
+ * only as `JSON.stringify` reaches them (`toJSON`), so the entries of a
+ * thousand projects are never all objects at once.
+ */
+export function diffJsonDeferred(d: DiffResult): Record<string, unknown> {
+  const doc = diffJson(d, []) as Record<string, unknown>;
+  doc.targets = d.targets.map((t) => ({ toJSON: () => targetJson(t) }));
+  return doc;
+}
+
+function targetJson(t: TargetDiff): unknown {
+  return {
+    kind: t.target.kind,
+    project: t.target.kind === 'project' ? t.target.project : null,
+    plan: t.target.kind === 'plan' ? t.target.plan : null,
+    project_before: t.projectBefore ?? null,
+    project_after: t.projectAfter ?? null,
+    exists_before: t.existsBefore,
+    exists_after: t.existsAfter,
+    count_before: t.countBefore,
+    count_after: t.countAfter,
+    entered: t.entered.map(ref),
+    left: t.left.map(ref),
+    newly_shadowed: t.newlyShadowed.map((x) => ({ ...ref(x.invariant), by: ref(x.by), was_effective: x.wasEffective ?? false })),
+    no_longer_shadowed: t.noLongerShadowed.map((x) => ({ ...ref(x.invariant), by: ref(x.by) })),
+    changed: t.changed.map((x) => ({ ...ref(x.invariant), fields: x.fields.map(fieldJson) })),
   };
 }
 
@@ -140,31 +156,47 @@ function summaryLine(d: DiffResult): string {
 
 /** Text for people. */
 export function diffText(d: DiffResult, s: Style): string {
-  const lines = [s.bold(`Invariant changes: ${sideText(d.before)} → ${sideText(d.after)}`), `  ${summaryLine(d)}`];
+  return [...diffTextLines(d, s)].join('\n');
+}
+
+/**
+ * The lines of `diffText`, made as they are written: a change of many global
+ * invariants in a store of many projects lists each of them in every
+ * project's effective set, millions of lines that are never one string.
+ */
+export function* diffTextLines(d: DiffResult, s: Style): Generator<string> {
+  yield s.bold(`Invariant changes: ${sideText(d.before)} → ${sideText(d.after)}`);
+  yield `  ${summaryLine(d)}`;
+  let lines: string[] = [];
   for (const m of d.policySources ?? []) {
     lines.push('', s.cyan(policyMoveTitle(m)));
     for (const i of m.entered) lines.push(`  ${s.green('+ entered')}  ${i.id}  ${quote(i.text)}`);
     for (const i of m.left) lines.push(`  ${s.red('- left')}     ${i.id}  ${quote(i.text)}`);
     for (const i of m.edited) lines.push(`  ${s.yellow('* edited')}   ${i.id}  ${quote(i.text)}`);
   }
+  yield* lines;
+  lines = [];
   if (d.invariants.length > 0) {
-    lines.push('', s.cyan('Files'));
+    yield '';
+    yield s.cyan('Files');
     for (const c of d.invariants) {
       const inv = (c.after ?? c.before)!;
       const label = c.change.padEnd(7);
       const colour = c.change === 'added' ? s.green : c.change === 'removed' ? s.red : s.yellow;
       const where =
         c.change === 'moved' ? `${describeScope(c.before!.scope)} → ${describeScope(c.after!.scope)}` : describeScope(inv.scope);
-      lines.push(`  ${colour(label)}  ${inv.id}  ${where}  ${quote(inv.text)}`);
-      for (const f of c.fields) if (f.field !== 'scope') lines.push(`           ${s.dim(fieldText(f))}`);
+      yield `  ${colour(label)}  ${inv.id}  ${where}  ${quote(inv.text)}`;
+      for (const f of c.fields) if (f.field !== 'scope') yield `           ${s.dim(fieldText(f))}`;
     }
   }
   if (d.plans.length > 0) {
-    lines.push('', s.cyan('Plans'));
-    for (const p of d.plans) lines.push(`  ${p.change.padEnd(10)}  ${p.plan}  ${planText(p)}`);
+    yield '';
+    yield s.cyan('Plans');
+    for (const p of d.plans) yield `  ${p.change.padEnd(10)}  ${p.plan}  ${planText(p)}`;
   }
   for (const t of d.targets) {
-    lines.push('', s.cyan(`Effective set of ${targetTitle(t)}: ${targetCounts(t)}`));
+    // One target's lines at a time.
+    lines = ['', s.cyan(`Effective set of ${targetTitle(t)}: ${targetCounts(t)}`)];
     const n = lines.length;
     for (const i of t.entered) lines.push(`  ${s.green('+ entered')}            ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`);
     for (const i of t.left) lines.push(`  ${s.red('- left')}               ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`);
@@ -181,8 +213,8 @@ export function diffText(d: DiffResult, s: Style): string {
       for (const f of x.fields) lines.push(`      ${s.dim(fieldText(f))}`);
     }
     if (lines.length === n) lines.push('  (unchanged)');
+    yield* lines;
   }
-  return lines.join('\n');
 }
 
 function planText(p: PlanChange): string {
@@ -229,7 +261,12 @@ function mdSide(s: SideInfo): string {
  * clock, sorted), so a bot can post it once and update it on every push.
  */
 export function diffMarkdown(d: DiffResult): string {
-  const out = [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
+  return `${[...diffMarkdownLines(d)].join('\n')}\n`;
+}
+
+/** The lines of `diffMarkdown` (without the last newline), made as they are written, as `diffTextLines`. */
+export function* diffMarkdownLines(d: DiffResult): Generator<string> {
+  let out = [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
   for (const m of d.policySources ?? []) {
     out.push('', `**${policyMoveTitle(m, (x) => `\`${x}\``)}**`, '');
     const item = (label: string, i: ScopedInvariant) => out.push(`- **${label}** ${mdEscape(i.text)} — \`${i.id}\``);
@@ -238,21 +275,24 @@ export function diffMarkdown(d: DiffResult): string {
     for (const i of m.edited) item('edited', i);
     if (m.entered.length + m.left.length + m.edited.length === 0) out.push('- no invariant changed');
   }
+  yield* out;
+  out = [];
   if (d.invariants.length > 0) {
-    out.push('', '| Change | Invariant | Scope | Text |', '| --- | --- | --- | --- |');
+    yield* ['', '| Change | Invariant | Scope | Text |', '| --- | --- | --- | --- |'];
     for (const c of d.invariants) {
       const inv = (c.after ?? c.before)!;
       const scope = c.change === 'moved' ? `${mdScope(c.before!.scope)} → ${mdScope(c.after!.scope)}` : mdScope(inv.scope);
       const edits = c.fields.filter((f) => f.field !== 'scope').map(mdField);
       const text = edits.length > 0 ? edits.join('<br>') : mdEscape(inv.text);
-      out.push(`| ${c.change} | \`${c.id}\` | ${scope} | ${text} |`);
+      yield `| ${c.change} | \`${c.id}\` | ${scope} | ${text} |`;
     }
   }
   if (d.plans.length > 0) {
-    out.push('', '**Plans**', '');
-    for (const p of d.plans) out.push(`- ${p.change} \`${p.plan}\`: ${mdEscape(planText(p))}`);
+    yield* ['', '**Plans**', ''];
+    for (const p of d.plans) yield `- ${p.change} \`${p.plan}\`: ${mdEscape(planText(p))}`;
   }
   for (const t of d.targets) {
+    out = [];
     const title = t.target.kind === 'project' ? `Project \`${t.target.project}\`` : `Plan \`${t.target.plan}\``;
     const proj =
       t.target.kind === 'plan'
@@ -273,8 +313,8 @@ export function diffMarkdown(d: DiffResult): string {
     for (const x of t.noLongerShadowed) item('back in effect', x.invariant, `, was shadowed by ${mdScope(x.by.scope)} \`${x.by.id}\``);
     for (const x of t.changed) item('changed', x.invariant, `: ${x.fields.map(mdField).join('; ')}`);
     if (out.length === n) out.push('- unchanged');
+    yield* out;
   }
-  return `${out.join('\n')}\n`;
 }
 
 /** "policy source X moved from v3 to v4" (docs/extends.md, "Review"). */

@@ -1,8 +1,10 @@
 import { hasChanges } from '../../core/diff.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { defineCommand } from '../command.ts';
-import { emit } from '../render.ts';
+import { boundHeapGrowth } from '../heap.ts';
+import { emitDocument, piecesOf } from '../render.ts';
 import { safeText } from '../safe-output.ts';
+import { writePieces } from '../write-pieces.ts';
 
 interface DiffArgs {
   range?: string;
@@ -29,6 +31,8 @@ export default defineCommand<DiffArgs>({
       })
       .option('exit-code', { type: 'boolean', describe: 'exit 1 when anything changed, 0 when nothing did (as `git diff --exit-code`)' }),
   async run(argv, ctx) {
+    // Both sides of a whole store may be read (docs/adr/0071-bounded-memory.md).
+    boundHeapGrowth();
     const review = await ctx.review();
     // The formatter loads while git answers.
     const formats = import('../../present/diff.ts');
@@ -40,9 +44,16 @@ export default defineCommand<DiffArgs>({
       allProjects: argv['all-projects'] ?? false,
       staged: argv.staged ?? false,
     });
-    const { diffJson, diffMarkdown, diffText } = await formats;
-    if (argv.format === 'markdown') ctx.io.stdout.write(safeText(diffMarkdown(result), false));
-    else emit(ctx, diffJson(result), () => diffText(result, ctx.style));
+    const { diffJson, diffJsonDeferred, diffMarkdownLines, diffTextLines } = await formats;
+    // Written as made: a change of many global invariants in a store of many projects lists millions of entries.
+    if (argv.format === 'markdown') await writePieces(ctx.io.stdout, piecesOf(diffMarkdownLines(result)), (p) => safeText(p, false));
+    else if (ctx.format === 'text')
+      await writePieces(ctx.io.stdout, piecesOf(diffTextLines(result, ctx.style)), (p) => safeText(p, ctx.color));
+    else {
+      // An effective set's entries may number thousands: a few sets to a piece.
+      const doc = ctx.format === 'json' ? diffJsonDeferred(result) : (diffJson(result) as Record<string, unknown>);
+      await emitDocument(ctx, doc, () => '', 4);
+    }
     return argv['exit-code'] && hasChanges(result) ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
   },
 });

@@ -6,7 +6,7 @@ import { boundHeapGrowth } from '../heap.ts';
 import type { CliContext } from '../context.ts';
 import { effectiveEntriesJsonEach, effectiveLines, invariantMeta } from '../../present/effective.ts';
 import { listedJson } from '../../present/invariant.ts';
-import { emitList } from '../render.ts';
+import { emitList, piecesOf } from '../render.ts';
 import { inferProject, scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 import type { Style } from '../../core/style.ts';
 
@@ -65,22 +65,6 @@ export default defineCommand<ListArgs>({
     return EXIT_CODES.ok;
   },
 });
-
-/** Pieces of about this many characters. */
-const PIECE = 1 << 16;
-
-/** Lines joined into pieces of about PIECE characters, each line ended by a newline. */
-function* piecesOf(lines: Iterable<string>): Generator<string> {
-  let piece = '';
-  for (const line of lines) {
-    piece += `${line}\n`;
-    if (piece.length >= PIECE) {
-      yield piece;
-      piece = '';
-    }
-  }
-  if (piece !== '') yield piece;
-}
 
 function printEffective(ctx: CliContext, result: EffectiveResult): Promise<void> {
   const s = ctx.style;
