@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { closestNames, didYouMean, editDistance, foldName, isCloseName } from '../../src/core/closest.ts';
+import { closestNames, didYouMean, editDistance, foldName, isCloseName, someNames } from '../../src/core/closest.ts';
 
 describe('editDistance', () => {
   test.each([
@@ -125,5 +125,19 @@ describe('closestNames: folding and ties', () => {
     expect(closestNames('abcd', ['abcy', 'abcx', 'abcz'], 10)).toEqual(['abcx', 'abcy', 'abcz']);
     expect(closestNames('abcd', ['abcx', 'abcz', 'abcy'], 10)).toEqual(['abcx', 'abcy', 'abcz']);
     expect(closestNames('abcd', ['abcz', 'abcy', 'abcx'], 10)).toEqual(['abcx', 'abcy', 'abcz']);
+  });
+});
+
+describe('someNames', () => {
+  test('lists a few names whole, says (none) for none', () => {
+    expect(someNames([], 'see the list')).toBe('(none)');
+    expect(someNames(['api', 'web'], 'see the list')).toBe('api, web');
+    const ten = Array.from({ length: 10 }, (_, i) => `p${i}`);
+    expect(someNames(ten, 'see the list')).toBe(ten.join(', '));
+  });
+
+  test('lists the first ten of many and counts the rest', () => {
+    const many = Array.from({ length: 1000 }, (_, i) => `p${i}`);
+    expect(someNames(many, 'see the list')).toBe(`${many.slice(0, 10).join(', ')} and 990 more (see the list)`);
   });
 });

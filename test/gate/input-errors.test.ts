@@ -202,6 +202,18 @@ describe('no silently shortened set: unknown projects', () => {
     expect(storeState(root)).toEqual(before);
   });
 
+  it('a store of many projects names ten of them in the hint, and every one in the JSON', async () => {
+    const root = billingStore();
+    for (let i = 0; i < 30; i++) mkdirSync(join(root, 'projects', `svc${String(i).padStart(2, '0')}`));
+    const r = await runMain(['--store', root, 'invariant', 'list', '--project', 'warehouse'], { cwd: root });
+    expect(r.code).toBe(2);
+    const hint = r.stderr.split('\n').find((l) => l.startsWith('hint:'))!;
+    expect(hint).toContain('Known projects: billing, myapp, svc00, svc01, svc02, svc03, svc04, svc05, svc06, svc07 and 22 more (');
+    expect(hint).not.toContain('svc08');
+    const j = await runMain(['--store', root, '--format', 'json', 'invariant', 'list', '--project', 'warehouse'], { cwd: root });
+    expect((jsonError(j.stdout).error.detail as { known: string[] }).known).toHaveLength(32);
+  });
+
   it('an unknown project with no close name suggests nothing unrelated', async () => {
     const root = billingStore();
     const j = await runMain(['--store', root, '--format', 'json', 'invariant', 'list', '--effective', '--project', 'warehouse'], {

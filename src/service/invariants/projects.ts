@@ -1,5 +1,5 @@
 // The scopes that exist: projects (refusing typos of their names), action templates, plans.
-import { closestNames, didYouMean, isCloseName } from '../../core/closest.ts';
+import { closestNames, didYouMean, isCloseName, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
 import { isName } from '../../core/names.ts';
 import { readAllPlans } from '../../store/read.ts';
@@ -32,7 +32,7 @@ export async function requireProject(svc: InvariantContext, project: string, opt
   const create = `agents invariant add --project ${project}${close.length > 0 ? ' --new-project' : ''} "…"`;
   throw new UsageError(
     `unknown project ${project}: projects/${project}/ does not exist${guess ? `; ${guess}` : ''}`,
-    `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${known.length ? known.join(', ') : '(none)'}. A project is created by adding its first invariant: \`${create}\`.`,
+    `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${someNames(known, '`agents project list` lists them all')}. A project is created by adding its first invariant: \`${create}\`.`,
     { project, suggestions, known },
     'unknown-project',
   );

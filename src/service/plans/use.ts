@@ -1,4 +1,5 @@
 // `plan use`: a new plan from an action template.
+import { someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
 import { splitSourceRef } from '../../core/extends.ts';
 import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model.ts';
@@ -45,7 +46,7 @@ export async function use(svc: PlanContext, input: UseInput): Promise<UseResult>
       .map((e) => e.path.slice('actions/'.length));
     throw new UsageError(
       `unknown action ${ref}: actions/${ref}/ does not exist`,
-      `Nothing was written. Known actions: ${actionDirs.length ? actionDirs.join(', ') : '(none)'}.`,
+      `Nothing was written. Known actions: ${someNames(actionDirs, '`agents action list` lists them all')}.`,
     );
   }
   const goal = input.goal?.trim() || undefined;
