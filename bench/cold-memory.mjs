@@ -3,7 +3,8 @@
 //    invariants, with and without modelines, against the walk-and-read floor,
 //    with every core (the default), one thread (--jobs 1) and two (--jobs 2);
 //  - the peak memory of each command on 100,000: validate cold (text, json),
-//    validate with its cache, list --effective --format json of a project of
+//    validate with its cache, invariant list --all and --format yaml, the
+//    diff of a first commit, list --effective --format json of a project of
 //    100,000 invariants, and the TUI's first frame on that store.
 // Kept apart from run.mjs's other blocks; run.mjs passes its helpers in.
 import { spawn } from 'node:child_process';
@@ -101,6 +102,14 @@ export async function coldAndMemoryRows(h, size = 100_000) {
   git(warmRepo, 'init', '-q', '-b', 'main');
   const [warm] = measure([{ argv: agents('--store', withML, 'validate') }], 1);
   memoryRow('peak memory: validate, with its cache', label, warm, 300);
+  // The other commands that read the whole store, and print an entry or more for each invariant.
+  const [listText] = measure([{ argv: agents('--store', without, 'invariant', 'list', '--all') }], 1);
+  memoryRow('peak memory: invariant list --all', label, listText, 300);
+  const [listYaml] = measure([{ argv: agents('--store', without, 'invariant', 'list', '--format', 'yaml') }], 1);
+  memoryRow('peak memory: invariant list --format yaml', label, listYaml, 300);
+  // The repository has no commit: every invariant is new, and every global one enters each project's set.
+  const [diff] = measure([{ argv: agents('--store', withML, 'invariant', 'diff'), cwd: warmRepo }], 1);
+  memoryRow('peak memory: invariant diff, every invariant new (a first commit)', label, diff, 300);
 
   const big = join(work, `big-project-${size}`, '.agents');
   mkdirSync(big, { recursive: true });

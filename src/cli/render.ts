@@ -86,8 +86,9 @@ export async function emitList(ctx: CliContext, items: () => Iterable<unknown>, 
 
 /**
  * As `emit`, for one document whose top-level arrays may be long (an
- * import's files and candidates): JSON is the same text, written a slice of
- * each array at a time (docs/json-output.md, "Large outputs are streamed").
+ * import's files and candidates): JSON and YAML are the same text, written a
+ * slice of each array at a time (docs/json-output.md, "Large outputs are
+ * streamed").
  */
 export async function emitDocument(
   ctx: CliContext,
@@ -96,11 +97,10 @@ export async function emitDocument(
   /** Entries of each top-level list per piece (jsonSlices'). */
   slice?: number,
 ): Promise<void> {
-  if (ctx.format !== 'json') {
-    emit(ctx, data, text);
-    return;
-  }
-  await writePieces(ctx.io.stdout, jsonLines(data, slice), (piece) => escapeUnsafe(piece, { newlines: true }));
+  if (ctx.format === 'yaml') await writePieces(ctx.io.stdout, loadedYaml().yamlDocumentPieces(data), (piece) => piece);
+  else if (ctx.format === 'json')
+    await writePieces(ctx.io.stdout, jsonLines(data, slice), (piece) => escapeUnsafe(piece, { newlines: true }));
+  else emit(ctx, data, text);
 }
 
 function* jsonLines(data: Readonly<Record<string, unknown>>, slice?: number): Generator<string> {

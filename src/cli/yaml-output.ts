@@ -40,3 +40,27 @@ export function* yamlListPieces(items: Iterable<unknown>): Generator<string> {
   // An empty list is `[]`, written only when nothing came before it.
   if (slice.length > 0 || !written) yield toYaml(slice);
 }
+
+/**
+ * A document (a map) as `toYaml` writes it, in pieces: each key's entry on its
+ * own, and a long list `SLICE` entries at a time under its key. A block map is
+ * its entries' text one after the other, and a block sequence under a key its
+ * items', so the pieces join into the text of the whole document.
+ */
+export function* yamlDocumentPieces(doc: object): Generator<string> {
+  let any = false;
+  for (const [key, value] of Object.entries(doc)) {
+    if (value === undefined) continue;
+    any = true;
+    if (!Array.isArray(value) || value.length <= SLICE) {
+      yield toYaml({ [key]: value });
+      continue;
+    }
+    for (let at = 0; at < value.length; at += SLICE) {
+      const text = toYaml({ [key]: value.slice(at, at + SLICE) });
+      // `key:` heads the first slice; the others are items of the same list.
+      yield at === 0 ? text : text.slice(text.indexOf('\n') + 1);
+    }
+  }
+  if (!any) yield toYaml({});
+}

@@ -1,6 +1,6 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { toYaml, yamlListPieces } from '../../src/cli/yaml-output.ts';
+import { toYaml, yamlDocumentPieces, yamlListPieces } from '../../src/cli/yaml-output.ts';
 import { runAgents } from '../helpers/main.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
@@ -40,6 +40,23 @@ describe('yamlListPieces', () => {
   });
 });
 
+describe('yamlDocumentPieces', () => {
+  const docs: [string, object][] = [
+    ['an empty document', {}],
+    ['scalars, maps and a short list', { version: 1, ok: false, store: '.agents', summary: { errors: 2 }, fixes: [] }],
+    ['a long list between scalars', { ok: true, diagnostics: entries(600), files: 600, after: 'x' }],
+    ['a list of exactly one slice, and an undefined key', { a: entries(256), skipped: undefined, b: [] }],
+    ['two long lists', { files: entries(300), candidates: entries(513) }],
+  ];
+  for (const [name, doc] of docs) {
+    it(`joins into the text of the whole document: ${name}`, () => {
+      const text = [...yamlDocumentPieces(doc)].join('');
+      expect(text).toBe(toYaml(doc));
+      expect(parse(text)).toEqual(JSON.parse(JSON.stringify(doc)));
+    });
+  }
+});
+
 describe('invariant list --format yaml', () => {
   it('writes the same entries as --format json, past one piece', async () => {
     const files: Record<string, string> = {};
@@ -53,5 +70,23 @@ describe('invariant list --format yaml', () => {
     expect(yaml.code).toBe(0);
     expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
     expect((parse(yaml.stdout) as unknown[]).length).toBe(300);
+  });
+});
+
+describe('validate --format yaml', () => {
+  it('holds what --format json holds, a report of more diagnostics than one piece', async () => {
+    const files: Record<string, string> = {};
+    // The same text in 300 files of one scope: 299 duplicate-text errors.
+    for (let i = 0; i < 300; i++) {
+      const id = `01JAAAAAAAAAAAAAAAAAAAA${String(i).padStart(3, '0')}`;
+      files[`global/${id}.yaml`] = invariantYaml(id, 'Keep the same rule');
+    }
+    const root = testStore(files);
+    const yaml = await runAgents(['--store', root, 'validate', '--format', 'yaml']);
+    const json = await runAgents(['--store', root, 'validate', '--format', 'json']);
+    expect(yaml.code).toBe(json.code);
+    const report = parse(yaml.stdout) as { diagnostics: unknown[] };
+    expect(report).toEqual(JSON.parse(json.stdout));
+    expect(report.diagnostics.length).toBeGreaterThan(256);
   });
 });

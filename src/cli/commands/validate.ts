@@ -172,8 +172,12 @@ export default defineCommand<ValidateArgs>({
         await write((await import('../../validate/format-json.ts')).jsonOutput(result), plain);
         break;
       case 'yaml': {
-        const [{ toYaml }, { validateJson }] = await Promise.all([import('../yaml-output.ts'), import('../../validate/format-json.ts')]);
-        out.write(toYaml(validateJson(result)));
+        const [{ yamlDocumentPieces }, { validateJson }] = await Promise.all([
+          import('../yaml-output.ts'),
+          import('../../validate/format-json.ts'),
+        ]);
+        // toYaml escapes what it writes.
+        await write(yamlDocumentPieces(validateJson(result)), (piece) => piece);
         break;
       }
       case 'sarif':
