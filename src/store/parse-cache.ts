@@ -101,6 +101,16 @@ export class ParseCache {
     }
   }
 
+  /**
+   * Saves `group` and lets go of it: a reader done with a folder does not
+   * keep its entries' text beside the parses it handed out (a whole store's
+   * is tens of megabytes). A later `get` of it reads its file again.
+   */
+  close(group: string, exists: (key: string) => boolean): void {
+    this.save([group], exists);
+    this.#groups.delete(group);
+  }
+
   private group(name: string): Group {
     let g = this.#groups.get(name);
     if (g === undefined) {

@@ -33,6 +33,17 @@ export async function readParsed<T>(
   let todo: number[] = [];
   let stamps: (string | undefined)[] = [];
   let groups: (string | undefined)[] = [];
+  // Each group's files not answered yet: the group is saved and let go when the last one is.
+  const left = new Map<string, number>();
+  const answered = (group: string | undefined) => {
+    if (!keeping || group === undefined) return;
+    const n = left.get(group)! - 1;
+    if (n > 0) left.set(group, n);
+    else {
+      left.delete(group);
+      keeping.cache.close(group, (file) => keeping.exists(file));
+    }
+  };
   if (keeping && use) {
     // Taken before any read: a file written after its stamp was taken is read now and stamped again next time.
     stamps = await keeping.stamps(files);
@@ -40,14 +51,16 @@ export async function readParsed<T>(
       const group = stamps[i] === undefined ? undefined : use.group(f, i);
       return group === undefined ? undefined : `${use.parser}:${keeping.prefix}${group}`;
     });
+    for (const group of groups) if (group !== undefined) left.set(group, (left.get(group) ?? 0) + 1);
     for (let i = 0; i < files.length; i++) {
       const group = groups[i];
       const hit = group === undefined ? undefined : keeping.cache.get<T>(group, files[i]!, stamps[i]!);
-      if (hit) out[i] = hit;
-      else todo.push(i);
+      if (hit) {
+        out[i] = hit;
+        answered(group);
+      } else todo.push(i);
     }
   } else todo = files.map((_, i) => i);
-  const learned = new Set<string>();
   // Each piece's bytes are garbage once parsed: 100,000 files' bytes are never all held beside their parses.
   const piece = source.readPiece ?? Math.max(todo.length, 1);
   for (let from = 0; from < todo.length; from += piece) {
@@ -55,20 +68,14 @@ export async function readParsed<T>(
     const contents = await source.read(some.map((i) => files[i]!));
     for (const i of some) {
       const r = contents.get(files[i]!);
-      if (!r) continue;
-      if (!r.ok) {
-        out[i] = r;
-        continue;
-      }
-      const parsed = await parseYamlDocument((syntax) => parse(i, r.bytes, syntax));
-      out[i] = parsed;
       const group = groups[i];
-      if (keeping && group !== undefined) {
-        keeping.cache.set(group, files[i]!, stamps[i]!, parsed);
-        learned.add(group);
-      }
+      if (r?.ok) {
+        const parsed = await parseYamlDocument((syntax) => parse(i, r.bytes, syntax));
+        out[i] = parsed;
+        if (keeping && group !== undefined) keeping.cache.set(group, files[i]!, stamps[i]!, parsed);
+      } else if (r) out[i] = r;
+      answered(group);
     }
   }
-  keeping?.cache.save(learned, (file) => keeping.exists(file));
   return out;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ParseCache, parseCacheOf } from '../../src/store/parse-cache.ts';
@@ -68,6 +68,28 @@ describe('the parse cache (src/store/parse-cache.ts)', () => {
     const globals = again.invariants.filter((i) => i.scope.kind === 'global');
     expect(globals.length).toBe(2);
     expect(globals[0]!.scope).toBe(globals[1]!.scope);
+  });
+
+  it('lets go of each group once its files are answered, and answers a second read in the same process from the files', async () => {
+    const root = store();
+    const dir = join(tempDir(), 'parsed');
+    const fresh = await readStore(new WorkingTreeSource(root));
+    const cache = new ParseCache(dir, 'b1');
+    const one = recordReads(new WorkingTreeSource(root, { parseCache: cache, now: () => Date.now() + 60_000 }));
+    expect(await readStore(one.source)).toStrictEqual(fresh);
+    // Written as each group was done, before the read returned: a group's entries are not kept in memory to the end.
+    const written = readdirSync(dir).length;
+    expect(written).toBeGreaterThan(1);
+    one.read.length = 0;
+    // The same cache object, its groups let go: read again from their files, no record parsed afresh.
+    expect(await readStore(one.source)).toStrictEqual(fresh);
+    expect(one.read).toEqual(['config.yaml']);
+    expect(readdirSync(dir).length).toBe(written);
+    // Nothing of them stays in memory: with the files gone, the records are read again.
+    for (const f of readdirSync(dir)) rmSync(join(dir, f));
+    one.read.length = 0;
+    expect(await readStore(one.source)).toStrictEqual(fresh);
+    expect(one.read).toContain(`global/${G1}.yaml`);
   });
 
   it('answers readProjects from one group of every project.yaml, the same as a fresh read', async () => {
