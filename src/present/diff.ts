@@ -259,12 +259,8 @@ function mdSide(s: SideInfo): string {
  * A pull-request comment: the marker line, a short summary, the changed
  * files, then one section per changed project and plan. Deterministic (no
  * clock, sorted), so a bot can post it once and update it on every push.
+ * Its lines, each to be ended by a newline, made as they are written.
  */
-export function diffMarkdown(d: DiffResult): string {
-  return `${[...diffMarkdownLines(d)].join('\n')}\n`;
-}
-
-/** The lines of `diffMarkdown` (without the last newline), made as they are written, as `diffTextLines`. */
 export function* diffMarkdownLines(d: DiffResult): Generator<string> {
   let out = [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
   for (const m of d.policySources ?? []) {

@@ -75,7 +75,7 @@ export class ParseCache {
     return undefined;
   }
 
-  /** Remembers the parse of `key` under `stamp` (written by `save`). */
+  /** Remembers the parse of `key` under `stamp` (written by `close`). */
   set(group: string, key: string, stamp: string, parsed: Parsed<unknown>): void {
     // Keys and stamps are separated by tabs and end with the line.
     if (/[\t\n\r]/.test(key)) return;
@@ -86,29 +86,21 @@ export class ParseCache {
   }
 
   /**
-   * Writes each of `groups` that learned something, with what this process
-   * used and the older entries of files that still exist (so a group read in
-   * part, or by two commands that need different parts, keeps both).
+   * Writes `group` if it learned something, with what this process used and
+   * the older entries of files that still exist (so a group read in part, or
+   * by two commands that need different parts, keeps both), and lets go of
+   * it: a reader done with a folder does not keep its entries' text beside
+   * the parses it handed out (a whole store's is tens of megabytes). A later
+   * `get` of it reads its file again.
    */
-  save(groups: Iterable<string>, exists: (key: string) => boolean): void {
-    for (const name of groups) {
-      const g = this.#groups.get(name);
-      if (g === undefined || !g.dirty) continue;
-      g.dirty = false;
-      let text = `${HEADER}\t${FORMAT}\t${this.build}\t${name}\n`;
-      for (const [key, e] of g.entries) if (g.used.has(key) || exists(key)) text += `${key}\t${e.stamp}\t${e.json}\n`;
-      replaceCacheFile(g.file, (fd) => writeAll(fd, text));
-    }
-  }
-
-  /**
-   * Saves `group` and lets go of it: a reader done with a folder does not
-   * keep its entries' text beside the parses it handed out (a whole store's
-   * is tens of megabytes). A later `get` of it reads its file again.
-   */
-  close(group: string, exists: (key: string) => boolean): void {
-    this.save([group], exists);
-    this.#groups.delete(group);
+  close(name: string, exists: (key: string) => boolean): void {
+    const g = this.#groups.get(name);
+    if (g === undefined) return;
+    this.#groups.delete(name);
+    if (!g.dirty) return;
+    let text = `${HEADER}\t${FORMAT}\t${this.build}\t${name}\n`;
+    for (const [key, e] of g.entries) if (g.used.has(key) || exists(key)) text += `${key}\t${e.stamp}\t${e.json}\n`;
+    replaceCacheFile(g.file, (fd) => writeAll(fd, text));
   }
 
   private group(name: string): Group {

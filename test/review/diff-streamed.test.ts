@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { diffJson, diffJsonDeferred, diffMarkdown, diffText } from '../../src/present/diff.ts';
+import { diffJson, diffJsonDeferred, diffMarkdownLines, diffText } from '../../src/present/diff.ts';
 import { ReviewService } from '../../src/service/review-service.ts';
 import { makeStyle } from '../../src/core/style.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -36,7 +36,8 @@ describe('invariant diff writes what it makes, piece by piece', () => {
     expect(text.stdout).toBe(`${diffText(d, makeStyle(false))}\n`);
 
     const md = await runAgents(['invariant', 'diff', '--format', 'markdown'], { cwd: repo.dir });
-    expect(md.stdout).toBe(diffMarkdown(d));
+    expect(md.stdout).toBe([...diffMarkdownLines(d)].map((l) => `${l}\n`).join(''));
+    expect(md.stdout.startsWith('<!-- agents-invariant-diff -->\n### Invariant changes\n')).toBe(true);
 
     const json = await runAgents(['--format', 'json', 'invariant', 'diff'], { cwd: repo.dir });
     expect(json.stdout).toBe(`${JSON.stringify(diffJson(d), null, 2)}\n`);
