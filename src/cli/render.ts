@@ -94,10 +94,10 @@ export async function emitDocument(
   ctx: CliContext,
   data: Readonly<Record<string, unknown>>,
   text: () => string,
-  /** Entries of each top-level list per piece (jsonSlices'). */
+  /** Entries of each top-level list per piece (default: jsonSlices' and yamlDocumentPieces'). */
   slice?: number,
 ): Promise<void> {
-  if (ctx.format === 'yaml') await writePieces(ctx.io.stdout, loadedYaml().yamlDocumentPieces(data), (piece) => piece);
+  if (ctx.format === 'yaml') await writePieces(ctx.io.stdout, loadedYaml().yamlDocumentPieces(data, slice), (piece) => piece);
   else if (ctx.format === 'json')
     await writePieces(ctx.io.stdout, jsonLines(data, slice), (piece) => escapeUnsafe(piece, { newlines: true }));
   else emit(ctx, data, text);

@@ -43,21 +43,21 @@ export function* yamlListPieces(items: Iterable<unknown>): Generator<string> {
 
 /**
  * A document (a map) as `toYaml` writes it, in pieces: each key's entry on its
- * own, and a long list `SLICE` entries at a time under its key. A block map is
+ * own, and a long list `slice` entries at a time under its key. A block map is
  * its entries' text one after the other, and a block sequence under a key its
  * items', so the pieces join into the text of the whole document.
  */
-export function* yamlDocumentPieces(doc: object): Generator<string> {
+export function* yamlDocumentPieces(doc: object, slice = SLICE): Generator<string> {
   let any = false;
   for (const [key, value] of Object.entries(doc)) {
     if (value === undefined) continue;
     any = true;
-    if (!Array.isArray(value) || value.length <= SLICE) {
+    if (!Array.isArray(value) || value.length <= slice) {
       yield toYaml({ [key]: value });
       continue;
     }
-    for (let at = 0; at < value.length; at += SLICE) {
-      const text = toYaml({ [key]: value.slice(at, at + SLICE) });
+    for (let at = 0; at < value.length; at += slice) {
+      const text = toYaml({ [key]: value.slice(at, at + slice) });
       // `key:` heads the first slice; the others are items of the same list.
       yield at === 0 ? text : text.slice(text.indexOf('\n') + 1);
     }

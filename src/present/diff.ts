@@ -84,10 +84,10 @@ export function diffJson(d: DiffResult, targets: readonly TargetDiff[] = d.targe
 }
 
 /**
- * `diffJson` for JSON text written a slice at a time (render.ts,
+ * `diffJson` for JSON or YAML text written a slice at a time (render.ts,
  * `emitDocument`): the same text, but each effective set's entries are made
- * only as `JSON.stringify` reaches them (`toJSON`), so the entries of a
- * thousand projects are never all objects at once.
+ * only as `JSON.stringify` or the YAML writer reaches them (`toJSON`), so the
+ * entries of a thousand projects are never all objects at once.
  */
 export function diffJsonDeferred(d: DiffResult): Record<string, unknown> {
   const doc = diffJson(d, []) as Record<string, unknown>;

@@ -44,16 +44,13 @@ export default defineCommand<DiffArgs>({
       allProjects: argv['all-projects'] ?? false,
       staged: argv.staged ?? false,
     });
-    const { diffJson, diffJsonDeferred, diffMarkdownLines, diffTextLines } = await formats;
+    const { diffJsonDeferred, diffMarkdownLines, diffTextLines } = await formats;
     // Written as made: a change of many global invariants in a store of many projects lists millions of entries.
     if (argv.format === 'markdown') await writePieces(ctx.io.stdout, piecesOf(diffMarkdownLines(result)), (p) => safeText(p, false));
     else if (ctx.format === 'text')
       await writePieces(ctx.io.stdout, piecesOf(diffTextLines(result, ctx.style)), (p) => safeText(p, ctx.color));
-    else {
-      // An effective set's entries may number thousands: a few sets to a piece.
-      const doc = ctx.format === 'json' ? diffJsonDeferred(result) : (diffJson(result) as Record<string, unknown>);
-      await emitDocument(ctx, doc, () => '', 4);
-    }
+    // An effective set's entries may number thousands: a few sets to a piece, in JSON and YAML alike.
+    else await emitDocument(ctx, diffJsonDeferred(result), () => '', 4);
     return argv['exit-code'] && hasChanges(result) ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
   },
 });
