@@ -40,8 +40,8 @@ const SLICE = 64;
 
 /**
  * The same text as `JSON.stringify(doc, null, 2)` for an object, in pieces:
- * each top-level array is stringified `slice` entries at a time (fewer for
- * entries that are long lists themselves), each slice
+ * each top-level array is stringified `slice` entries at a time (the caller
+ * gives fewer than 64 when each entry is a long list itself), each slice
  * under the array's own key so that it comes out at its own depth, and the
  * pieces are handed on as they are made. A document of many megabytes is
  * never one string: each piece is written and gone before the next is made,

@@ -47,8 +47,8 @@ export function summary(d: DiffResult): Record<'added' | 'removed' | 'edited' | 
   };
 }
 
-/** The stable JSON shape of a diff (docs/json-output.md); `targets`, when given, stand for those of `d`. */
-export function diffJson(d: DiffResult, targets: readonly TargetDiff[] = d.targets): unknown {
+/** The stable JSON shape of a diff (docs/json-output.md); `target` gives each effective set's entry. */
+export function diffJson(d: DiffResult, target: (t: TargetDiff) => unknown = targetJson): Record<string, unknown> {
   const s = summary(d);
   return {
     range: d.range,
@@ -79,7 +79,7 @@ export function diffJson(d: DiffResult, targets: readonly TargetDiff[] = d.targe
       project_before: p.before?.project ?? null,
       project_after: p.after?.project ?? null,
     })),
-    targets: targets.map(targetJson),
+    targets: d.targets.map((t) => target(t)),
   };
 }
 
@@ -90,9 +90,7 @@ export function diffJson(d: DiffResult, targets: readonly TargetDiff[] = d.targe
  * entries of a thousand projects are never all objects at once.
  */
 export function diffJsonDeferred(d: DiffResult): Record<string, unknown> {
-  const doc = diffJson(d, []) as Record<string, unknown>;
-  doc.targets = d.targets.map((t) => ({ toJSON: () => targetJson(t) }));
-  return doc;
+  return diffJson(d, (t) => ({ toJSON: () => targetJson(t) }));
 }
 
 function targetJson(t: TargetDiff): unknown {
