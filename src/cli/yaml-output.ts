@@ -22,23 +22,23 @@ export function toYaml(data: unknown): string {
 const SLICE = 256;
 
 /**
- * A top-level list as `toYaml` writes it, `SLICE` entries at a time: a block
+ * A top-level list as `toYaml` writes it, `slice` entries at a time: a block
  * sequence is its entries' text one after the other, so the pieces join into
  * the text of the whole list, which is never in memory at once.
  */
-export function* yamlListPieces(items: Iterable<unknown>): Generator<string> {
-  let slice: unknown[] = [];
+export function* yamlListPieces(items: Iterable<unknown>, slice = SLICE): Generator<string> {
+  let some: unknown[] = [];
   let written = false;
   for (const item of items) {
-    slice.push(item);
-    if (slice.length === SLICE) {
-      yield toYaml(slice);
-      slice = [];
+    some.push(item);
+    if (some.length === slice) {
+      yield toYaml(some);
+      some = [];
       written = true;
     }
   }
   // An empty list is `[]`, written only when nothing came before it.
-  if (slice.length > 0 || !written) yield toYaml(slice);
+  if (some.length > 0 || !written) yield toYaml(some);
 }
 
 /**
