@@ -72,16 +72,14 @@ export function didYouMean(suggestions: readonly string[]): string {
   return `did you mean ${suggestions.slice(0, -1).join(', ')} or ${suggestions[suggestions.length - 1]}?`;
 }
 
-/** Names a hint shows before it counts the rest. */
-const SHOWN = 10;
-
 /**
- * The names a hint lists: all of a few, the first `SHOWN` and a count of the
- * rest when there are many (a store of a thousand projects is not one line
- * of a thousand names), "(none)" for none.
+ * The names a message lists: all of a few; the first `shown` (10 unless
+ * given) and a count of the rest when there are many (a store of a thousand
+ * projects is not one line of a thousand names), with `more` saying where
+ * to see them all; "(none)" for none.
  */
-export function someNames(names: readonly string[], more: string): string {
+export function someNames(names: readonly string[], { shown = 10, more }: { shown?: number; more?: string } = {}): string {
   if (names.length === 0) return '(none)';
-  if (names.length <= SHOWN) return names.join(', ');
-  return `${names.slice(0, SHOWN).join(', ')} and ${names.length - SHOWN} more (${more})`;
+  if (names.length <= shown) return names.join(', ');
+  return `${names.slice(0, shown).join(', ')} and ${names.length - shown} more${more ? ` (${more})` : ''}`;
 }

@@ -1,3 +1,4 @@
+import { someNames } from './closest.ts';
 import { type ActorOutcome, type ActorRequest, type ActorRequestInvariant, type ActorResult, parseActorAnswer } from './records.ts';
 
 /**
@@ -132,17 +133,12 @@ export function readModelAnswer(answer: unknown, ids: readonly string[]): ModelA
   const missing = ids.filter((id) => !counts.has(id));
   const doubled = ids.filter((id) => (counts.get(id) ?? 0) > 1);
   const wrong = [
-    extra.length > 0 ? `names ${list(extra)}, not asked about` : '',
-    missing.length > 0 ? `leaves out ${list(missing)}` : '',
-    doubled.length > 0 ? `answers twice for ${list(doubled)}` : '',
+    extra.length > 0 ? `names ${someNames(extra, { shown: 5 })}, not asked about` : '',
+    missing.length > 0 ? `leaves out ${someNames(missing, { shown: 5 })}` : '',
+    doubled.length > 0 ? `answers twice for ${someNames(doubled, { shown: 5 })}` : '',
   ].filter((w) => w !== '');
   if (wrong.length > 0) return { ok: false, malformed: false, reason: `the answer ${wrong.join(', ')}` };
   return { ok: true, results: checked.response.results };
-}
-
-function list(ids: readonly string[]): string {
-  const shown = ids.slice(0, 5).join(', ');
-  return ids.length > 5 ? `${shown} and ${ids.length - 5} more` : shown;
 }
 
 /** The JSON text of an answer: all of it, or its one fenced block (```json or ```). */

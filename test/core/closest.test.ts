@@ -130,14 +130,14 @@ describe('closestNames: folding and ties', () => {
 
 describe('someNames', () => {
   test('lists a few names whole, says (none) for none', () => {
-    expect(someNames([], 'see the list')).toBe('(none)');
-    expect(someNames(['api', 'web'], 'see the list')).toBe('api, web');
+    expect(someNames([], { more: 'see the list' })).toBe('(none)');
+    expect(someNames(['api', 'web'], { more: 'see the list' })).toBe('api, web');
     const ten = Array.from({ length: 10 }, (_, i) => `p${i}`);
-    expect(someNames(ten, 'see the list')).toBe(ten.join(', '));
+    expect(someNames(ten, { more: 'see the list' })).toBe(ten.join(', '));
   });
 
   test('lists the first ten of many and counts the rest', () => {
     const many = Array.from({ length: 1000 }, (_, i) => `p${i}`);
-    expect(someNames(many, 'see the list')).toBe(`${many.slice(0, 10).join(', ')} and 990 more (see the list)`);
+    expect(someNames(many, { more: 'see the list' })).toBe(`${many.slice(0, 10).join(', ')} and 990 more (see the list)`);
   });
 });

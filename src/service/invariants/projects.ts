@@ -32,7 +32,7 @@ export async function requireProject(svc: InvariantContext, project: string, opt
   const create = `agents invariant add --project ${project}${close.length > 0 ? ' --new-project' : ''} "…"`;
   throw new UsageError(
     `unknown project ${project}: projects/${project}/ does not exist${guess ? `; ${guess}` : ''}`,
-    `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${someNames(known, '`agents project list` lists them all')}. A project is created by adding its first invariant: \`${create}\`.`,
+    `${options.writing ? 'Nothing was written. ' : ''}Known projects: ${someNames(known, { more: '`agents project list` lists them all' })}. A project is created by adding its first invariant: \`${create}\`.`,
     { project, suggestions, known },
     'unknown-project',
   );

@@ -46,7 +46,7 @@ export async function use(svc: PlanContext, input: UseInput): Promise<UseResult>
       .map((e) => e.path.slice('actions/'.length));
     throw new UsageError(
       `unknown action ${ref}: actions/${ref}/ does not exist`,
-      `Nothing was written. Known actions: ${someNames(actionDirs, '`agents action list` lists them all')}.`,
+      `Nothing was written. Known actions: ${someNames(actionDirs, { more: '`agents action list` lists them all' })}.`,
     );
   }
   const goal = input.goal?.trim() || undefined;
