@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { inputsDigest, STAMP } from './build-inputs.mjs';
 import { writeValidators } from './gen-validators.mjs';
 import { bundledPackages, renderNotices } from './third-party-notices.mjs';
 
@@ -118,6 +119,21 @@ const builtinsRequired = {
 const HEADER_PLACEHOLDER = `// agents-invariants build ${'0'.repeat(16)}\n`;
 
 const started = Date.now();
+const root = new URL('..', import.meta.url).pathname;
+// Nothing to do when dist/ was built, whole, from exactly these inputs (npm ci builds, then npm test asks again;
+// npm pack builds again after the install that built). --force builds regardless.
+const inputs = inputsDigest(root);
+const built = (() => {
+  try {
+    return readFileSync(join(root, STAMP), 'utf8');
+  } catch {
+    return '';
+  }
+})();
+if (built === inputs && !process.argv.includes('--force')) {
+  if (process.argv.includes('--verbose')) console.log('dist/ is up to date');
+  process.exit(0);
+}
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 writeValidators();
 const common = {
@@ -192,8 +208,10 @@ writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta
 for (const mode of [[], ['--direct']])
   execFileSync(process.execPath, [new URL('./code-cache.mjs', import.meta.url).pathname, ...mode], { stdio: 'inherit' });
 // The licence texts of what the bundles hold (legalComments: 'none' strips them from the code).
-const root = new URL('..', import.meta.url).pathname;
 const ownName = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).name;
 const notices = renderNotices(bundledPackages(meta, root, join(root, 'scripts/licences')), ownName);
 writeFileSync(new URL('../THIRD-PARTY-NOTICES', import.meta.url), notices);
+// Written last: a build stopped part-way leaves no stamp, and the next one builds. Taken again: the build
+// may have regenerated src/core/schema-validators.generated.js, one of its inputs.
+writeFileSync(join(root, STAMP), inputsDigest(root));
 if (process.argv.includes('--verbose')) console.log(`built dist/ in ${Date.now() - started} ms`);

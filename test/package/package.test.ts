@@ -121,6 +121,8 @@ describe('the tarball', { timeout: 240_000 }, () => {
       expect(f, f).not.toMatch(/^(src|test|fixtures|bench|scripts|docs|\.agents\.example)\//);
       expect(f, f).not.toMatch(/\.map$|meta\.json$/);
     }
+    // The digest of the build's inputs stays home (scripts/build-inputs.mjs).
+    expect(files).not.toContain('dist/.inputs');
   });
 
   it('ships the notices of the packages its bundle holds', () => {
