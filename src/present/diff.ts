@@ -165,15 +165,13 @@ export function diffText(d: DiffResult, s: Style): string {
 export function* diffTextLines(d: DiffResult, s: Style): Generator<string> {
   yield s.bold(`Invariant changes: ${sideText(d.before)} → ${sideText(d.after)}`);
   yield `  ${summaryLine(d)}`;
-  let lines: string[] = [];
   for (const m of d.policySources ?? []) {
-    lines.push('', s.cyan(policyMoveTitle(m)));
-    for (const i of m.entered) lines.push(`  ${s.green('+ entered')}  ${i.id}  ${quote(i.text)}`);
-    for (const i of m.left) lines.push(`  ${s.red('- left')}     ${i.id}  ${quote(i.text)}`);
-    for (const i of m.edited) lines.push(`  ${s.yellow('* edited')}   ${i.id}  ${quote(i.text)}`);
+    yield '';
+    yield s.cyan(policyMoveTitle(m));
+    for (const i of m.entered) yield `  ${s.green('+ entered')}  ${i.id}  ${quote(i.text)}`;
+    for (const i of m.left) yield `  ${s.red('- left')}     ${i.id}  ${quote(i.text)}`;
+    for (const i of m.edited) yield `  ${s.yellow('* edited')}   ${i.id}  ${quote(i.text)}`;
   }
-  yield* lines;
-  lines = [];
   if (d.invariants.length > 0) {
     yield '';
     yield s.cyan('Files');
@@ -193,25 +191,34 @@ export function* diffTextLines(d: DiffResult, s: Style): Generator<string> {
     for (const p of d.plans) yield `  ${p.change.padEnd(10)}  ${p.plan}  ${planText(p)}`;
   }
   for (const t of d.targets) {
-    // One target's lines at a time.
-    lines = ['', s.cyan(`Effective set of ${targetTitle(t)}: ${targetCounts(t)}`)];
-    const n = lines.length;
-    for (const i of t.entered) lines.push(`  ${s.green('+ entered')}            ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`);
-    for (const i of t.left) lines.push(`  ${s.red('- left')}               ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`);
+    yield '';
+    yield s.cyan(`Effective set of ${targetTitle(t)}: ${targetCounts(t)}`);
+    // Each line is yielded as made, never a target's whole list: a set may hold thousands of entries.
+    let any = false;
+    for (const i of t.entered) {
+      any = true;
+      yield `  ${s.green('+ entered')}            ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`;
+    }
+    for (const i of t.left) {
+      any = true;
+      yield `  ${s.red('- left')}               ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`;
+    }
     for (const x of t.newlyShadowed) {
-      lines.push(`  ${s.yellow('~ newly shadowed')}     ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`);
-      lines.push(`      ${s.dim(`by ${describeScope(x.by.scope)} ${x.by.id}${x.wasEffective ? '' : ' (hidden on arrival)'}`)}`);
+      any = true;
+      yield `  ${s.yellow('~ newly shadowed')}     ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`;
+      yield `      ${s.dim(`by ${describeScope(x.by.scope)} ${x.by.id}${x.wasEffective ? '' : ' (hidden on arrival)'}`)}`;
     }
     for (const x of t.noLongerShadowed) {
-      lines.push(`  ${s.green('^ back in effect')}     ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`);
-      lines.push(`      ${s.dim(`was shadowed by ${describeScope(x.by.scope)} ${x.by.id}`)}`);
+      any = true;
+      yield `  ${s.green('^ back in effect')}     ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`;
+      yield `      ${s.dim(`was shadowed by ${describeScope(x.by.scope)} ${x.by.id}`)}`;
     }
     for (const x of t.changed) {
-      lines.push(`  ${s.yellow('* changed')}            ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`);
-      for (const f of x.fields) lines.push(`      ${s.dim(fieldText(f))}`);
+      any = true;
+      yield `  ${s.yellow('* changed')}            ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`;
+      for (const f of x.fields) yield `      ${s.dim(fieldText(f))}`;
     }
-    if (lines.length === n) lines.push('  (unchanged)');
-    yield* lines;
+    if (!any) yield '  (unchanged)';
   }
 }
 

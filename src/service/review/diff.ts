@@ -263,7 +263,10 @@ async function diffSides(
       if (!job || cache.has(key)) return;
       try {
         const now = parseYamlDocumentNow((syntax) => parseFile(at, job[0], job[1], blobs.get(key), syntax));
-        if (now) cache.set(key, now.value);
+        if (now) {
+          cache.set(key, now.value);
+          blobs.delete(key);
+        }
       } catch {
         // Parsed again below, where its error is handled.
       }
@@ -337,7 +340,7 @@ async function diffSides(
 async function parseSide(
   side: Side,
   paths: readonly string[],
-  blobs: ReadonlyMap<string, ReadResult>,
+  blobs: Map<string, ReadResult>,
   cache: Map<string, Parsed>,
 ): Promise<void> {
   const at = await loadParsing();
@@ -345,5 +348,12 @@ async function parseSide(
     const key = side.keys.get(p)!;
     if (cache.has(key)) continue;
     cache.set(key, await parseYamlDocument((syntax) => parseFile(at, p, side.kinds.get(p)!, blobs.get(key), syntax)));
+    forget(side, p, blobs, key);
   }
+}
+
+/** A parsed file's bytes are not read again: dropped at once, so a whole store's are never all held beside its parses. */
+function forget(side: Side, p: string, blobs: Map<string, ReadResult>, key: string): void {
+  blobs.delete(key);
+  side.bytes?.delete(p);
 }

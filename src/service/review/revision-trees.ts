@@ -364,11 +364,14 @@ export async function readSides(
   }
   const keysOfSha = new Map<string, string[]>();
   for (const [key, sha] of jobs) keysOfSha.get(sha)?.push(key) ?? keysOfSha.set(sha, [key]);
+  // `each` may take a key's bytes out of `blobs` once it has parsed them: those are not put back.
+  const delivered = new Set<string>();
   const got = await reader.read([...keysOfSha.keys()], (sha, o) => {
     for (const key of keysOfSha.get(sha) ?? []) {
       blobs.set(key, result(o?.data));
+      delivered.add(key);
       each?.(key);
     }
   });
-  for (const [key, sha] of jobs) if (!blobs.has(key)) blobs.set(key, result(got.get(sha)?.data));
+  for (const [key, sha] of jobs) if (!delivered.has(key)) blobs.set(key, result(got.get(sha)?.data));
 }
