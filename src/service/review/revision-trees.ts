@@ -3,7 +3,7 @@
  * tree (docs/review.md): which files each side of a diff holds, read tree by
  * tree from git's objects, and their bytes.
  */
-import { classifyPath, type PathKind } from '../../core/layout.ts';
+import { type PathKind, pathClassifier } from '../../core/layout.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import { GitError, type ObjectReader, catFileBatch, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
@@ -28,10 +28,12 @@ export interface Side {
   blobs?: Map<string, GitBlob>;
   /** A working-tree or index side holds `extends.lock.yaml` (not a relevant file, but its pins are compared). */
   holdsLock?: boolean;
+  /** The side's path classifier: the files of one folder share their scope object, as in every whole-store read. */
+  classify: (rel: string) => PathKind;
 }
 
 export function emptySide(info: SideInfo): Side {
-  return { info, files: new Map(), kinds: new Map(), keys: new Map() };
+  return { info, files: new Map(), kinds: new Map(), keys: new Map(), classify: pathClassifier() };
 }
 
 /** A git entry's identity for the diff: its blob id, with the mode when it is not a regular file. */
@@ -42,7 +44,7 @@ function foldedId(mode: string, sha: string): string {
 /** Records one store file of a git side, if the diff looks at it. */
 export function addGitFile(side: Side, path: string, mode: string, sha: string): void {
   if (!path.endsWith('.yaml')) return;
-  const kind = classifyPath(path);
+  const kind = side.classify(path);
   if (!relevant(kind)) return;
   const id = foldedId(mode, sha);
   side.kinds.set(path, kind);
@@ -281,10 +283,11 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
     const kinds = new Map<string, PathKind>();
     const paths: string[] = [];
     let holdsLock = false;
+    const classify = pathClassifier();
     for (const e of entries) {
       if (e.type === 'dir' || !e.path.endsWith('.yaml')) continue;
       if (e.path === 'extends.lock.yaml') holdsLock = true;
-      const kind = classifyPath(e.path);
+      const kind = classify(e.path);
       if (!relevant(kind)) continue;
       kinds.set(e.path, kind);
       paths.push(e.path);
@@ -297,7 +300,7 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
       const r = bytes.get(p)!;
       files.set(p, r.ok ? gitBlobId(r.bytes, len) : `unreadable:${r.code}`);
     }
-    return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), bytes, holdsLock };
+    return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), bytes, holdsLock, classify };
   }
   const { GitTreeSource } = await import('../../store/git-source.ts');
   let source: import('../../store/git-source.ts').GitTreeSource;
