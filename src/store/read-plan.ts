@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { classifyPath, isKnownFolder, type PathKind } from '../core/layout.ts';
+import { isKnownFolder, type PathKind, pathClassifier } from '../core/layout.ts';
 import type { ReadResult, TreeEntry } from './tree-source.ts';
 
 /** Diagnostic for a file the source could not give us. */
@@ -61,6 +61,8 @@ export function planReads(
   kinds?: readonly PathKind[],
 ): ReadJob[] {
   const jobs: ReadJob[] = [];
+  // Without the caller's kinds, one classifier for the listing: a folder's invariants share one scope object.
+  const classify = pathClassifier();
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     if (entry.type === 'symlink' && isScopeFolder(entry.path)) {
@@ -76,7 +78,7 @@ export function planReads(
       continue;
     }
     if (!entry.path.endsWith('.yaml')) continue;
-    const kind = kinds?.[i] ?? classifyPath(entry.path);
+    const kind = kinds?.[i] ?? classify(entry.path);
     if (!want(kind)) continue;
     if (kind.kind === 'bad-id') {
       diagnostics.push({
