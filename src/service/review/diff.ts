@@ -337,12 +337,7 @@ async function diffSides(
  * sides is parsed once. The full YAML parser is loaded only for a file that
  * is not in the canonical shape the tool writes.
  */
-async function parseSide(
-  side: Side,
-  paths: readonly string[],
-  blobs: Map<string, ReadResult>,
-  cache: Map<string, Parsed>,
-): Promise<void> {
+async function parseSide(side: Side, paths: readonly string[], blobs: Map<string, ReadResult>, cache: Map<string, Parsed>): Promise<void> {
   const at = await loadParsing();
   for (const p of paths) {
     const key = side.keys.get(p)!;
