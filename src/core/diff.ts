@@ -300,7 +300,7 @@ function states(target: TargetRef, side: DiffSide, options: DiffTargetOptions): 
   const keys = new Set<string>();
   for (const inv of applicable) keys.add(keyOf(inv));
   const only = options.onlyKeys;
-  const entries = resolveEffective(t, only ? applicable.filter((inv) => only.has(keyOf(inv))) : applicable);
+  const entries = resolveEffective(t, only ? applicable.filter((inv) => only.has(keyOf(inv))) : applicable, keyOf);
   const map = new Map<string, State>();
   // Made at the first shadow (most sets have none). Every shadow is one of the applicable invariants.
   let byPathOf: Map<string, ScopedInvariant> | undefined;
