@@ -194,31 +194,22 @@ export function* diffTextLines(d: DiffResult, s: Style): Generator<string> {
     yield '';
     yield s.cyan(`Effective set of ${targetTitle(t)}: ${targetCounts(t)}`);
     // Each line is yielded as made, never a target's whole list: a set may hold thousands of entries.
-    let any = false;
-    for (const i of t.entered) {
-      any = true;
-      yield `  ${s.green('+ entered')}            ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`;
-    }
-    for (const i of t.left) {
-      any = true;
-      yield `  ${s.red('- left')}               ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`;
-    }
+    for (const i of t.entered) yield `  ${s.green('+ entered')}            ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`;
+    for (const i of t.left) yield `  ${s.red('- left')}               ${describeScope(i.scope)} ${i.id}  ${quote(i.text)}`;
     for (const x of t.newlyShadowed) {
-      any = true;
       yield `  ${s.yellow('~ newly shadowed')}     ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`;
       yield `      ${s.dim(`by ${describeScope(x.by.scope)} ${x.by.id}${x.wasEffective ? '' : ' (hidden on arrival)'}`)}`;
     }
     for (const x of t.noLongerShadowed) {
-      any = true;
       yield `  ${s.green('^ back in effect')}     ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`;
       yield `      ${s.dim(`was shadowed by ${describeScope(x.by.scope)} ${x.by.id}`)}`;
     }
     for (const x of t.changed) {
-      any = true;
       yield `  ${s.yellow('* changed')}            ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`;
       for (const f of x.fields) yield `      ${s.dim(fieldText(f))}`;
     }
-    if (!any) yield '  (unchanged)';
+    if (t.entered.length + t.left.length + t.newlyShadowed.length + t.noLongerShadowed.length + t.changed.length === 0)
+      yield '  (unchanged)';
   }
 }
 
