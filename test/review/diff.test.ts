@@ -134,6 +134,17 @@ describe('agents invariant diff between revisions', () => {
     const d = await diff(repo, `${c3}..${c4}`, '--all-projects');
     expect(Object.keys(effects(d))).toEqual(['project myapp', 'project other', `plan ${PLAN}`]);
     expect(effects(d)['project other']).toEqual({ count: [3, 3] });
+    // The text says so under the unchanged project's heading, and lists entries under a changed one.
+    const text = await runAgents(['invariant', 'diff', `${c3}..${c4}`, '--all-projects'], { cwd: repo.dir });
+    expect(text.code).toBe(0);
+    const section = (title: string) =>
+      text.stdout
+        .split('\n\n')
+        .find((s) => s.startsWith(`Effective set of ${title}`))
+        ?.split('\n') ?? [];
+    expect(section('project other').slice(1)).toEqual(['  (unchanged)']);
+    expect(section('project myapp').length).toBeGreaterThan(1);
+    expect(section('project myapp')).not.toContain('  (unchanged)');
   });
 
   it('reports nothing when only an action template changed, but lists the file', async () => {
