@@ -304,27 +304,22 @@ async function diffSides(
     paths.map((p) => cache.get(side.keys.get(p)!)?.invariant).filter((i): i is ScopedInvariant => i !== undefined);
   const bSide: DiffSide = { plans: bShape.plans, invariants: [...collect(before, bNeed), ...(inherited?.before ?? [])] };
   const aSide: DiffSide = { plans: aShape.plans, invariants: [...collect(after, aNeed), ...(inherited?.after ?? [])] };
-  const diff = diffStores(
-    {
-      before: [
-        ...collect(
-          before,
-          bNeed.filter((p) => changedSet.has(p)),
-        ),
-        ...(inherited?.changedBefore ?? []),
-      ],
-      after: [
-        ...collect(
-          after,
-          aNeed.filter((p) => changedSet.has(p)),
-        ),
-        ...(inherited?.changedAfter ?? []),
-      ],
-    },
-    bSide,
-    aSide,
-    targets,
-  );
+  const changedInvariants = {
+    before: [...collect(before, bNeed.filter((p) => changedSet.has(p))), ...(inherited?.changedBefore ?? [])],
+    after: [...collect(after, aNeed.filter((p) => changedSet.has(p))), ...(inherited?.changedAfter ?? [])],
+  };
+  // Every invariant the comparison needs is in hand: the parses by key and the sides' maps of paths (a
+  // whole store's worth each) are let go before it, which holds a set per target.
+  cache.clear();
+  wanted.clear();
+  changedSet.clear();
+  for (const side of [before, after]) {
+    side.files.clear();
+    side.kinds.clear();
+    side.keys.clear();
+    side.blobs?.clear();
+  }
+  const diff = diffStores(changedInvariants, bSide, aSide, targets);
   const explicit = request.project !== undefined || request.plan !== undefined;
   diff.targets = diff.targets.filter((t) => explicit || targetChanged(t) || (request.allProjects && t.target.kind === 'project'));
   const result: DiffResult = { ...diff, range, before: before.info, after: after.info, changedPaths: changed };
