@@ -305,8 +305,20 @@ async function diffSides(
   const bSide: DiffSide = { plans: bShape.plans, invariants: [...collect(before, bNeed), ...(inherited?.before ?? [])] };
   const aSide: DiffSide = { plans: aShape.plans, invariants: [...collect(after, aNeed), ...(inherited?.after ?? [])] };
   const changedInvariants = {
-    before: [...collect(before, bNeed.filter((p) => changedSet.has(p))), ...(inherited?.changedBefore ?? [])],
-    after: [...collect(after, aNeed.filter((p) => changedSet.has(p))), ...(inherited?.changedAfter ?? [])],
+    before: [
+      ...collect(
+        before,
+        bNeed.filter((p) => changedSet.has(p)),
+      ),
+      ...(inherited?.changedBefore ?? []),
+    ],
+    after: [
+      ...collect(
+        after,
+        aNeed.filter((p) => changedSet.has(p)),
+      ),
+      ...(inherited?.changedAfter ?? []),
+    ],
   };
   // Every invariant the comparison needs is in hand: the parses by key and the sides' maps of paths (a
   // whole store's worth each) are let go before it, which holds a set per target.
