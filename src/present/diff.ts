@@ -208,9 +208,13 @@ export function* diffTextLines(d: DiffResult, s: Style): Generator<string> {
       yield `  ${s.yellow('* changed')}            ${describeScope(x.invariant.scope)} ${x.invariant.id}  ${quote(x.invariant.text)}`;
       for (const f of x.fields) yield `      ${s.dim(fieldText(f))}`;
     }
-    if (t.entered.length + t.left.length + t.newlyShadowed.length + t.noLongerShadowed.length + t.changed.length === 0)
-      yield '  (unchanged)';
+    if (listed(t) === 0) yield '  (unchanged)';
   }
+}
+
+/** How many entries a target's lists hold: none means its set did not change (or only its plan's project did). */
+function listed(t: TargetDiff): number {
+  return t.entered.length + t.left.length + t.newlyShadowed.length + t.noLongerShadowed.length + t.changed.length;
 }
 
 function planText(p: PlanChange): string {
@@ -258,17 +262,15 @@ function mdSide(s: SideInfo): string {
  * Its lines, each to be ended by a newline, made as they are written.
  */
 export function* diffMarkdownLines(d: DiffResult): Generator<string> {
-  let out = [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
+  yield* [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
   for (const m of d.policySources ?? []) {
-    out.push('', `**${policyMoveTitle(m, (x) => `\`${x}\``)}**`, '');
-    const item = (label: string, i: ScopedInvariant) => out.push(`- **${label}** ${mdEscape(i.text)} — \`${i.id}\``);
-    for (const i of m.entered) item('entered', i);
-    for (const i of m.left) item('left', i);
-    for (const i of m.edited) item('edited', i);
-    if (m.entered.length + m.left.length + m.edited.length === 0) out.push('- no invariant changed');
+    yield* ['', `**${policyMoveTitle(m, (x) => `\`${x}\``)}**`, ''];
+    const item = (label: string, i: ScopedInvariant) => `- **${label}** ${mdEscape(i.text)} — \`${i.id}\``;
+    for (const i of m.entered) yield item('entered', i);
+    for (const i of m.left) yield item('left', i);
+    for (const i of m.edited) yield item('edited', i);
+    if (m.entered.length + m.left.length + m.edited.length === 0) yield '- no invariant changed';
   }
-  yield* out;
-  out = [];
   if (d.invariants.length > 0) {
     yield* ['', '| Change | Invariant | Scope | Text |', '| --- | --- | --- | --- |'];
     for (const c of d.invariants) {
@@ -284,7 +286,6 @@ export function* diffMarkdownLines(d: DiffResult): Generator<string> {
     for (const p of d.plans) yield `- ${p.change} \`${p.plan}\`: ${mdEscape(planText(p))}`;
   }
   for (const t of d.targets) {
-    out = [];
     const title = t.target.kind === 'project' ? `Project \`${t.target.project}\`` : `Plan \`${t.target.plan}\``;
     const proj =
       t.target.kind === 'plan'
@@ -294,18 +295,22 @@ export function* diffMarkdownLines(d: DiffResult): Generator<string> {
             : ''
           : ` (project ${t.projectBefore ? `\`${t.projectBefore}\`` : '*none*'} → ${t.projectAfter ? `\`${t.projectAfter}\`` : '*none*'})`
         : '';
-    out.push('', `#### ${title}${proj}: ${targetCounts(t)}`, '');
-    const n = out.length;
+    yield* ['', `#### ${title}${proj}: ${targetCounts(t)}`, ''];
+    // Each line is yielded as made, as in the text: a set may hold thousands of entries.
     const item = (label: string, i: ScopedInvariant, extra = '') =>
-      out.push(`- **${label}** ${mdEscape(i.text)} — ${mdScope(i.scope)}, \`${i.id}\`${extra}`);
-    for (const i of t.entered) item('entered', i);
-    for (const i of t.left) item('left', i);
+      `- **${label}** ${mdEscape(i.text)} — ${mdScope(i.scope)}, \`${i.id}\`${extra}`;
+    for (const i of t.entered) yield item('entered', i);
+    for (const i of t.left) yield item('left', i);
     for (const x of t.newlyShadowed)
-      item('newly shadowed', x.invariant, `, by ${mdScope(x.by.scope)} \`${x.by.id}\`${x.wasEffective ? '' : ' (hidden on arrival)'}`);
-    for (const x of t.noLongerShadowed) item('back in effect', x.invariant, `, was shadowed by ${mdScope(x.by.scope)} \`${x.by.id}\``);
-    for (const x of t.changed) item('changed', x.invariant, `: ${x.fields.map(mdField).join('; ')}`);
-    if (out.length === n) out.push('- unchanged');
-    yield* out;
+      yield item(
+        'newly shadowed',
+        x.invariant,
+        `, by ${mdScope(x.by.scope)} \`${x.by.id}\`${x.wasEffective ? '' : ' (hidden on arrival)'}`,
+      );
+    for (const x of t.noLongerShadowed)
+      yield item('back in effect', x.invariant, `, was shadowed by ${mdScope(x.by.scope)} \`${x.by.id}\``);
+    for (const x of t.changed) yield item('changed', x.invariant, `: ${x.fields.map(mdField).join('; ')}`);
+    if (listed(t) === 0) yield '- unchanged';
   }
 }
 
