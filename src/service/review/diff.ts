@@ -330,6 +330,7 @@ async function diffSides(
     side.kinds.clear();
     side.keys.clear();
     side.blobs?.clear();
+    side.bytes?.clear();
   }
   const diff = diffStores(changedInvariants, bSide, aSide, targets);
   const explicit = request.project !== undefined || request.plan !== undefined;
@@ -350,12 +351,8 @@ async function parseSide(side: Side, paths: readonly string[], blobs: Map<string
     const key = side.keys.get(p)!;
     if (cache.has(key)) continue;
     cache.set(key, await parseYamlDocument((syntax) => parseFile(at, p, side.kinds.get(p)!, blobs.get(key), syntax)));
-    forget(side, p, blobs, key);
+    // Its bytes are not read again: dropped at once, so a whole store's are never all held beside its parses.
+    blobs.delete(key);
+    side.bytes?.delete(p);
   }
-}
-
-/** A parsed file's bytes are not read again: dropped at once, so a whole store's are never all held beside its parses. */
-function forget(side: Side, p: string, blobs: Map<string, ReadResult>, key: string): void {
-  blobs.delete(key);
-  side.bytes?.delete(p);
 }
