@@ -12,11 +12,6 @@ const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 
 const args = process.argv.slice(2);
-// A reader that stops early (`agents … | head`) closes the pipe: end as a program stopped by SIGPIPE does, without a trace.
-process.stdout.on('error', (error) => {
-  if (error.code !== 'EPIPE') throw error;
-  process.exit(141);
-});
 
 async function run() {
   const { loadBundle, refreshCache, startsDirectly } = require('./load-bundle.js');
@@ -39,6 +34,12 @@ async function run() {
 }
 
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // A reader that stops early closes the pipe: end as a program stopped by SIGPIPE does, without a trace
+  // (the bundle's runs do the same where they first write: src/cli/io.ts).
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(141);
+  });
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else {
   // main reports every error it meets; anything else is left to Node, which shows it and exits with 1.

@@ -18,7 +18,8 @@ import { report } from './report.ts';
 export async function directMain(args: readonly string[], io: CliIo = processIo()): Promise<number | undefined> {
   const form = directForm(args);
   if (form === undefined) return undefined;
-  const color = useColor(io, form.noColor);
+  // The hook's answer is read by a program: never colored, and the terminal never asked (which makes Node's stdout stream).
+  const color = form.plain ? false : useColor(io, form.noColor);
   try {
     const spec = (await form.load()).default as CommandSpec<never>;
     return await spec.run(form.argv as never, new CliContext({ io, store: form.store, format: 'text', color, interactive: false }));
@@ -32,6 +33,7 @@ interface DirectForm {
   argv: Record<string, unknown>;
   store: string | undefined;
   noColor: boolean;
+  plain?: true;
 }
 
 /** The form `args` is written in, when it is one of the three and holds nothing else. */
@@ -61,7 +63,7 @@ export function directForm(args: readonly string[]): DirectForm | undefined {
     return { load: () => import('./commands/validate.ts'), argv: { staged: true }, store, noColor };
   }
   if (form === 'guard hook' && flags.size === 0 && (client === undefined || GUARD_CLIENTS.includes(client as GuardClient))) {
-    return { load: () => import('./commands/guard-hook.ts'), argv: client === undefined ? {} : { client }, store, noColor };
+    return { load: () => import('./commands/guard-hook.ts'), argv: client === undefined ? {} : { client }, store, noColor, plain: true };
   }
   return undefined;
 }

@@ -1,3 +1,5 @@
+import { readSync } from 'node:fs';
+
 /** The outside world of one CLI run. `main` takes it whole, so tests need no process. */
 export interface CliIo {
   stdout: { write(chunk: string): unknown; isTTY?: boolean; columns?: number };
@@ -5,20 +7,76 @@ export interface CliIo {
   stdin: NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
   env: Record<string, string | undefined>;
   cwd: string;
+  /**
+   * All of standard input, read at once, when it can be (a pipe or a file):
+   * at most `max` + 1 bytes, so a caller sees that it is longer. Undefined:
+   * read `stdin` as a stream instead.
+   */
+  readStdin?(max: number): Buffer | undefined;
 }
 
 export function processIo(): CliIo {
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    // Made on first use: Node creates the stream (and its handle) when `process.stdin` is first read, and most commands never read it.
+    // Each made on first use: Node creates a stream (and loads its modules) when it is first read, and most
+    // runs never read stdin, nor write when all is well (the guard hook, validate --staged).
+    get stdout() {
+      return standardOutput();
+    },
+    get stderr() {
+      return process.stderr;
+    },
     get stdin() {
       return process.stdin;
     },
     env: process.env,
     cwd: process.cwd(),
+    readStdin: readStandardInput,
   };
 }
+
+let outputWatched = false;
+
+/** process.stdout, ending the run as SIGPIPE would when a reader that stops early (`agents … | head`) closes the pipe. */
+function standardOutput(): NodeJS.WriteStream {
+  if (!outputWatched) {
+    outputWatched = true;
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(141);
+    });
+  }
+  return process.stdout;
+}
+
+/** Standard input read through its descriptor, as `CliIo.readStdin`; undefined when it cannot be read so. */
+function readStandardInput(max: number): Buffer | undefined {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  while (size <= max) {
+    const chunk = Buffer.allocUnsafe(Math.min(1 << 16, max + 1 - size));
+    let n: number;
+    try {
+      n = readSync(0, chunk, 0, chunk.length, null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'EOF') break;
+      // A descriptor another process left non-blocking: wait for the writer, as a stream would.
+      if (code === 'EAGAIN') {
+        Atomics.wait(PAUSE, 0, 0, 2);
+        continue;
+      }
+      // Nothing read yet (a closed or odd descriptor): the stream may still read it; a read cut short is no input.
+      if (size === 0) return undefined;
+      throw error;
+    }
+    if (n === 0) break;
+    chunks.push(chunk.subarray(0, n));
+    size += n;
+  }
+  return Buffer.concat(chunks, size);
+}
+
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
 
 export type OutputFormat = 'text' | 'json' | 'yaml';
 

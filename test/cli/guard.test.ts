@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.ts';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -187,6 +189,46 @@ describe('agents guard hook', () => {
     const kept = readFileSync(index, 'utf8');
     expect((await runAgents(['guard', 'hook'], { cwd: dir, input })).stdout).toBe('');
     expect(readFileSync(index, 'utf8')).toBe(kept);
+  });
+});
+
+describe('agents guard hook, its input through the real process', () => {
+  /** `agents guard hook` as a client starts it: its input written to a pipe in `pieces`, `pause` ms apart. */
+  function hookProcess(
+    dir: string,
+    pieces: readonly (string | Buffer)[],
+    pause = 0,
+  ): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [BIN, 'guard', 'hook'], { cwd: dir, env: { ...process.env, NO_COLOR: '1' } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c) => (stdout += c));
+      child.stderr.on('data', (c) => (stderr += c));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+      child.stdin.on('error', () => undefined);
+      const write = (i: number): void => {
+        if (i === pieces.length) child.stdin.end();
+        else child.stdin.write(pieces[i]!, () => setTimeout(() => write(i + 1), pause));
+      };
+      write(0);
+    });
+  }
+
+  it('reads all of it when it comes in pieces, and refuses one over 16 MiB under on_error', async () => {
+    const dir = await repo();
+    const input = claude(dir, 'Write', { file_path: join(dir, 'secrets/a'), content: 'x' });
+    const cut = input.length >> 1;
+    const pieces = await hookProcess(dir, [input.slice(0, cut), input.slice(cut)], 150);
+    expect(pieces.code).toBe(0);
+    expect(JSON.parse(pieces.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    const allowed = await hookProcess(dir, [claude(dir, 'Write', { file_path: join(dir, 'src/a'), content: 'x' })]);
+    expect(allowed).toEqual({ code: 0, stdout: '', stderr: '' });
+    const huge = await hookProcess(dir, [Buffer.alloc(16 * 1024 * 1024, 0x20), '{}']);
+    expect(huge.code).toBe(2);
+    expect(huge.stdout).toBe('');
+    expect(huge.stderr).toMatch(/16 MiB/);
   });
 });
 

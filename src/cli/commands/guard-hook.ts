@@ -15,14 +15,21 @@ interface HookArgs {
   client?: GuardClient;
 }
 
+const MAX_INPUT = 16 * 1024 * 1024;
+
 /** The hook's input: all of standard input, at most 16 MiB (a larger one is refused, not truncated). */
 async function readInput(ctx: CliContext): Promise<string> {
+  const whole = ctx.io.readStdin?.(MAX_INPUT);
+  if (whole !== undefined) {
+    if (whole.length > MAX_INPUT) throw new GuardInputError('the hook input is over 16 MiB');
+    return whole.toString('utf8');
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of ctx.io.stdin) {
     const b = typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer);
     size += b.length;
-    if (size > 16 * 1024 * 1024) throw new GuardInputError('the hook input is over 16 MiB');
+    if (size > MAX_INPUT) throw new GuardInputError('the hook input is over 16 MiB');
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8');
