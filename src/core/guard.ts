@@ -221,28 +221,61 @@ export class GuardMatchers {
     if (!m) this.#globs.set(g, (m = compileGlob(g)));
     return m;
   }
+  /** A pattern's matcher: a text without the pattern's required literal is refused before the engine is asked. */
   regex(p: string): TextMatcher {
     let m = this.#regexes.get(p);
     if (!m) {
-      if (!this.compileRegex) throw new Error('guard: a pattern must run but no regular-expression engine was given (see patternsNeeded)');
-      this.#regexes.set(p, (m = this.compileRegex(p)));
+      let compiled: TextMatcher | undefined;
+      const run = (text: string) => {
+        if (!this.compileRegex)
+          throw new Error('guard: a pattern must run but no regular-expression engine was given (see patternsNeeded)');
+        compiled ??= this.compileRegex(p);
+        return compiled(text);
+      };
+      const literal = requiredLiteral(p);
+      this.#regexes.set(p, (m = literal === '' ? run : (text) => text.includes(literal) && run(text)));
     }
     return m;
   }
 }
 
+/** Characters with a meaning of their own in an RE2 pattern. */
+const REGEX_SYNTAX = '\\.+*?()[]{}^$|';
+
+/**
+ * What every match of an RE2 pattern holds: the literal characters it starts
+ * with (after a leading `^`), or '' when it starts with anything else or has
+ * another branch (`|`). A text without them cannot match, so the engine is
+ * neither loaded nor run for it.
+ */
+export function requiredLiteral(pattern: string): string {
+  if (pattern.includes('|')) return '';
+  let i = pattern.startsWith('^') ? 1 : 0;
+  const start = i;
+  while (i < pattern.length && !REGEX_SYNTAX.includes(pattern[i]!)) i++;
+  // A quantifier after the run applies to its last character alone, which may then be absent.
+  const end = i < pattern.length && '?*{'.includes(pattern[i]!) ? i - 1 : i;
+  return pattern.slice(start, Math.max(start, end));
+}
+
+/** Whether `pattern` may match `text`: false only when the text lacks the pattern's required literal. */
+function mayMatch(pattern: string, text: string): boolean {
+  const literal = requiredLiteral(pattern);
+  return literal === '' || text.includes(literal);
+}
+
 /** Whether judging `action` runs any command or content pattern: the hook loads the engine only then. */
 export function patternsNeeded(index: GuardIndex, action: GuardAction, m = new GuardMatchers()): boolean {
   const rulesOf = (context: string) => (index.contexts[context]?.rules ?? []).map((i) => index.rules[i]!);
+  const content = (r: GuardRule) => r.guard.content?.some((p) => action.texts.some((t) => mayMatch(p, t))) ?? false;
   if (action.texts.length > 0) {
-    for (const file of action.files)
-      for (const c of contextsOf(index, file, false, m)) if (rulesOf(c).some((r) => r.guard.content)) return true;
+    for (const file of action.files) for (const c of contextsOf(index, file, false, m)) if (rulesOf(c).some(content)) return true;
   }
   const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true, m);
   for (const c of here) {
     for (const r of rulesOf(c)) {
-      if (action.command !== undefined && r.guard.command) return true;
-      if (action.files.length === 0 && action.texts.length > 0 && r.guard.content) return true;
+      if (action.command !== undefined && r.guard.command?.some((p) => mayMatch(p, action.command!))) return true;
+      if (action.files.length === 0 && content(r)) return true;
     }
   }
   return false;

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { buildGuardIndex, evaluateGuards, type GuardAction, GuardMatchers, guardReason, patternsNeeded } from '../../src/core/guard.ts';
-import { compileRegex, guardProblems, MAX_SCAN } from '../../src/core/guard-patterns.ts';
+import fc from 'fast-check';
+import {
+  buildGuardIndex,
+  evaluateGuards,
+  type GuardAction,
+  GuardMatchers,
+  guardReason,
+  patternsNeeded,
+  requiredLiteral,
+} from '../../src/core/guard.ts';
+import { compileRegex, guardProblems, MAX_SCAN, regexProblem } from '../../src/core/guard-patterns.ts';
 import type { Guard, Scope, ScopedInvariant, Severity } from '../../src/core/model.ts';
 import type { ScopedWaiver } from '../../src/core/waivers.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
@@ -199,10 +208,12 @@ describe('the engine is needed only when a pattern must run', () => {
   const g = inv(GLOBAL, { write: ['**/*.lock'] });
   const index = buildGuardIndex({ invariants: [p, g], projects: PROJECTS, waivers: [], now: NOW });
   it.each([
-    ['text written in the project', { files: ['services/app/a.ts'], texts: ['x'] }, true],
-    ['a command run in the project', { command: 'ls', cwd: 'services/app' }, true],
-    ['text written elsewhere', { files: ['web/a.ts'], texts: ['x'] }, false],
-    ['a command run elsewhere', { command: 'ls', cwd: 'web' }, false],
+    ['text written in the project', { files: ['services/app/a.ts'], texts: ['a SECRET'] }, true],
+    ['a command run in the project', { command: 'deploy web', cwd: 'services/app' }, true],
+    ["text in the project without the pattern's literal", { files: ['services/app/a.ts'], texts: ['x'] }, false],
+    ["a command in the project without the pattern's literal", { command: 'ls', cwd: 'services/app' }, false],
+    ['text written elsewhere', { files: ['web/a.ts'], texts: ['a SECRET'] }, false],
+    ['a command run elsewhere', { command: 'deploy web', cwd: 'web' }, false],
     ['a write without text', { files: ['services/app/a.ts'] }, false],
   ])('%s: %s', (_name, action, needed) => {
     expect(patternsNeeded(index, { tool: 'Write', files: [], texts: [], ...action })).toBe(needed);
@@ -222,15 +233,59 @@ describe('the engine is needed only when a pattern must run', () => {
       const verdict = evaluateGuards(both, { tool: 'Write', files: [], texts: [], ...action }, NOW, m);
       return { decision: verdict.decision, compiled: compiled.sort() };
     };
-    // A write with text: content patterns only, the project's where the file is in it.
-    expect(judge({ files: ['services/app/a.ts'], texts: ['AKIA'] })).toEqual({ decision: 'deny', compiled: ['AKIA', 'SECRET'] });
-    expect(judge({ files: ['web/a.ts'], texts: ['SECRET'] })).toEqual({ decision: 'none', compiled: ['AKIA'] });
+    // A write with text: content patterns only, the project's where the file is in it, and only those whose literal the text holds.
+    expect(judge({ files: ['services/app/a.ts'], texts: ['AKIA SECRET'] })).toEqual({ decision: 'deny', compiled: ['AKIA', 'SECRET'] });
+    expect(judge({ files: ['services/app/a.ts'], texts: ['AKIA'] })).toEqual({ decision: 'deny', compiled: ['AKIA'] });
+    expect(judge({ files: ['web/a.ts'], texts: ['SECRET AKIB'] })).toEqual({ decision: 'none', compiled: [] });
     // A command: command patterns only, the project's where it runs from its folder.
     expect(judge({ tool: 'Bash', command: 'rm -r x', cwd: 'web' })).toEqual({ decision: 'deny', compiled: ['^rm '] });
-    expect(judge({ tool: 'Bash', command: 'deploy', cwd: 'services/app' })).toEqual({ decision: 'deny', compiled: ['^deploy', '^rm '] });
+    expect(judge({ tool: 'Bash', command: 'deploy', cwd: 'services/app' })).toEqual({ decision: 'deny', compiled: ['^deploy'] });
+    expect(judge({ tool: 'Bash', command: 'deploy; rm -r x', cwd: 'services/app' })).toEqual({
+      decision: 'deny',
+      compiled: ['^deploy', '^rm '],
+    });
+    // The literal is there, the pattern does not match: the engine decides.
+    expect(judge({ tool: 'Bash', command: 'echo rm x', cwd: 'web' })).toEqual({ decision: 'none', compiled: ['^rm '] });
     // A write without text, or a tool call: none.
     expect(judge({ files: ['services/app/a.ts'] })).toEqual({ decision: 'none', compiled: [] });
     expect(judge({ tool: 'mcp__x' })).toEqual({ decision: 'none', compiled: [] });
+  });
+});
+
+describe('the literal every match of a pattern holds', () => {
+  it.each([
+    ['AKIA[0-9A-Z]{16}', 'AKIA'],
+    ['^rm -rf', 'rm -rf'],
+    ['SECRET_5_[A-Z0-9]{8}', 'SECRET_5_'],
+    ['colou?r', 'colo'],
+    ['abc*', 'ab'],
+    ['abc+', 'abc'],
+    ['ab{0,3}', 'a'],
+    ['a.b', 'a'],
+    ['password', 'password'],
+    ['\\bdeploy\\b', ''],
+    ['(?i)secret', ''],
+    ['[Ss]ecret', ''],
+    ['drop|truncate', ''],
+    ['abc(d|e)', ''],
+    ['a*', ''],
+    ['', ''],
+    ['^', ''],
+  ])('%s: %j', (pattern, literal) => {
+    expect(requiredLiteral(pattern)).toBe(literal);
+  });
+
+  it('is in every text the engine matches (random patterns and texts)', () => {
+    const pattern = fc
+      .array(fc.constantFrom('a', 'b', 'ab', '.', '*', '+', '?', '{1,2}', '|', '(', ')', '[ab]', '^', '\\w', 'c'), { maxLength: 8 })
+      .map((parts) => parts.join(''))
+      .filter((p) => regexProblem(p) === undefined);
+    fc.assert(
+      fc.property(pattern, fc.string({ unit: fc.constantFrom('a', 'b', 'c', ' '), maxLength: 12 }), (p, text) => {
+        if (compileRegex(p)(text)) expect(text).toContain(requiredLiteral(p));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
