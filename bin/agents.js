@@ -4,7 +4,8 @@
 // their start-up budgets through it (docs/adr/0300-one-argument-parser.md):
 // `--version` alone, answered here from package.json, and `agents mcp`,
 // `agents validate --staged` and `agents guard hook`, started by `directMain`
-// (which hands any other form back to main). CommonJS (bin/package.json), as
+// (which hands any other form back to main); the hook from a bundle of its
+// own (docs/adr/0508-the-guard-hook-bundle.md). CommonJS (bin/package.json), as
 // the bundle is: a run never starts Node's ES module loader
 // (docs/adr/0302-cli-bundle-with-code-cache.md).
 'use strict';
@@ -14,20 +15,34 @@ const { join } = require('node:path');
 const args = process.argv.slice(2);
 
 async function run() {
-  const { loadBundle, refreshCache, startsDirectly } = require('./load-bundle.js');
-  const file = join(__dirname, '..', 'dist', 'agents.cjs');
-  const direct = startsDirectly(args);
-  let loaded;
-  try {
-    loaded = loadBundle(file, { direct });
-  } catch (error) {
-    if (error?.code !== 'ENOENT') throw error;
-    process.stderr.write('agents is not built: run `npm run build` (npm ci does it) in the package folder.\n');
-    process.exitCode = 70;
-    return;
-  }
-  refreshCache(loaded);
+  const { loadBundle, refreshCache, startsAsHook, startsDirectly } = require('./load-bundle.js');
+  const load = (name, options) => {
+    try {
+      const loaded = loadBundle(join(__dirname, '..', 'dist', name), options);
+      refreshCache(loaded);
+      return loaded;
+    } catch (error) {
+      if (error?.code !== 'ENOENT') throw error;
+      process.stderr.write('agents is not built: run `npm run build` (npm ci does it) in the package folder.\n');
+      process.exitCode = 70;
+      return undefined;
+    }
+  };
   let code;
+  // `agents guard hook` has a bundle of its own (docs/adr/0508-the-guard-hook-bundle.md); any form it does not take
+  // goes on as every other command does.
+  if (startsAsHook(args)) {
+    const hook = load('hook.cjs');
+    if (hook === undefined) return;
+    code = await hook.exports.hookMain(args);
+    if (code !== undefined) {
+      process.exitCode = code;
+      return;
+    }
+  }
+  const direct = startsDirectly(args);
+  const loaded = load('agents.cjs', { direct });
+  if (loaded === undefined) return;
   if (direct) code = await loaded.exports.directMain(args);
   code ??= await loaded.exports.main(args);
   process.exitCode = code;

@@ -7,7 +7,7 @@
 'use strict';
 const { accessSync, constants, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
-const { dirname } = require('node:path');
+const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 const { Script } = require('node:vm');
 
@@ -28,6 +28,16 @@ function startsDirectly(args) {
   if (words[0] === 'mcp') return true;
   if (words[0] === 'guard') return words[1] === 'hook';
   return words[0] === 'validate' && args.includes('--staged');
+}
+
+/**
+ * Whether `agents ARGS` may be `agents guard hook`, which has a bundle of its
+ * own, dist/hook.cjs (docs/adr/0508-the-guard-hook-bundle.md): an agent's
+ * client starts it before every tool call.
+ */
+function startsAsHook(args) {
+  const words = args.filter((a, i) => !a.startsWith('-') && args[i - 1] !== '--store');
+  return words[0] === 'guard' && words[1] === 'hook';
 }
 
 /** The first line of the bundle: a digest of its text, which its cache file repeats. */
@@ -117,17 +127,26 @@ function loadBundle(file, { direct = false, cacheFile } = {}) {
   const script = new Script(source, { filename: file, cachedData });
   const url = pathToFileURL(file);
   const module = { exports: {} };
-  script
-    .runInThisContext()
-    .call(
-      module.exports,
-      module.exports,
-      createRequire(file),
-      module,
-      file,
-      dirname(file),
-      (specifier) => import(new URL(specifier, url).href),
-    );
+  let full;
+  script.runInThisContext().call(
+    module.exports,
+    module.exports,
+    createRequire(file),
+    module,
+    file,
+    dirname(file),
+    (specifier) => import(new URL(specifier, url).href),
+    // The guard hook's bundle takes what it does not hold from the full bundle beside it, loaded on first use.
+    (key) => {
+      if (full === undefined) {
+        full = loadBundle(join(dirname(file), 'agents.cjs'), { direct: true });
+        refreshCache(full);
+      }
+      const load = full.exports.fullModules?.[key];
+      if (load === undefined) throw new Error(`dist/agents.cjs does not hold ${key}: build the package again (npm run build)`);
+      return load();
+    },
+  );
   const cacheTaken = cachedData !== undefined && !script.cachedDataRejected;
   return { exports: module.exports, script, digest, cacheFile: chosen, ownCacheFile: cacheFile ?? own, cacheTaken };
 }
@@ -149,6 +168,7 @@ function refreshCache(loaded) {
 }
 
 exports.startsDirectly = startsDirectly;
+exports.startsAsHook = startsAsHook;
 exports.cacheFileOf = cacheFileOf;
 exports.environmentKey = environmentKey;
 exports.ownCacheFileOf = ownCacheFileOf;

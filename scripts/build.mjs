@@ -6,7 +6,7 @@ import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { inputsDigest, STAMP } from './build-inputs.mjs';
 import { writeValidators } from './gen-validators.mjs';
 import { bundledPackages, renderNotices } from './third-party-notices.mjs';
@@ -115,6 +115,64 @@ const builtinsRequired = {
   },
 };
 
+/**
+ * The modules of the guard hook's own bundle (docs/adr/0508-the-guard-hook-bundle.md) that it imports on demand
+ * and still holds: what a call with a current index runs. Every other module its code imports on demand (the
+ * index's rebuild, a violation's record, the other commands) it takes from the full bundle.
+ */
+const HOOK_HOLDS = new Set([
+  'src/cli/commands/guard-hook.ts',
+  'src/service/guard-service.ts',
+  'src/store/discover.ts',
+  'src/core/guard-patterns.ts',
+]);
+
+/**
+ * In the hook's bundle, `await import('./x.ts')` of a module outside HOOK_HOLDS becomes the full bundle's copy of
+ * it, through the `__agentsFull` bin/load-bundle.js hands the bundle (which loads the full bundle on first use);
+ * each such module's path from the top is added to `asked`.
+ */
+function fromFullBundle(asked) {
+  return {
+    name: 'from-full-bundle',
+    setup(b) {
+      b.onResolve({ filter: /^\./ }, async (args) => {
+        if (args.kind !== 'dynamic-import' || args.pluginData === 'real') return undefined;
+        const real = await intoNamespace(b, args, 'full-bundle');
+        if (real.errors) return real;
+        const key = relative(root, real.path).split(sep).join('/');
+        if (HOOK_HOLDS.has(key)) return { path: real.path };
+        asked.add(key);
+        return { path: key, namespace: 'full-bundle' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'full-bundle' }, (args) => ({
+        contents: `module.exports = __agentsFull(${JSON.stringify(args.path)});`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * In the full bundle, `src/cli/full-modules.ts` lists the modules the hook's bundle asks for, each evaluated on
+ * first use (a `require`, which esbuild turns into a lazily initialised module).
+ */
+function fullModuleMap(asked) {
+  return {
+    name: 'full-module-map',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]cli[\\/]full-modules\.ts$/ }, () => ({
+        contents: `export const fullModules = {${[...asked]
+          .sort()
+          .map((key) => `\n  ${JSON.stringify(key)}: () => require(${JSON.stringify(`../../${key}`)}),`)
+          .join('')}\n};\n`,
+        resolveDir: join(root, 'src/cli'),
+        loader: 'ts',
+      }));
+    },
+  };
+}
+
 /** The first line of dist/agents.cjs: bin/load-bundle.js takes a cache only if it repeats this digest. */
 const HEADER_PLACEHOLDER = `// agents-invariants build ${'0'.repeat(16)}\n`;
 
@@ -174,38 +232,50 @@ const modules = await build({
   banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
   plugins: [lazyStringWidth],
 });
-const commandLine = await build({
+// The CommonJS bundles (the command line's, the guard hook's): each one function bin/load-bundle.js calls as Node
+// calls a CommonJS module's, with two more arguments, read and compiled whole at every start, so with no comments or
+// indentation, and so pure ASCII (a one-byte string for V8).
+const script = {
   ...common,
-  entryPoints: { agents: 'src/cli/bundle-entry.ts' },
   format: 'cjs',
   outExtension: { '.js': '.cjs' },
   define: { ...common.define, 'import.meta.url': '__agentsModuleUrl' },
-  // The function bin/load-bundle.js calls as Node calls a CommonJS module's, with one more argument.
   banner: {
-    js: `${HEADER_PLACEHOLDER}(function (exports, require, module, __filename, __dirname, __agentsImportEsm) {'use strict';const __agentsModuleUrl = require('node:url').pathToFileURL(__filename).href;`,
+    js: `${HEADER_PLACEHOLDER}(function (exports, require, module, __filename, __dirname, __agentsImportEsm, __agentsFull) {'use strict';const __agentsModuleUrl = require('node:url').pathToFileURL(__filename).href;`,
   },
   footer: { js: '})' },
-  // Read and compiled whole at every start: no comments or indentation, and so pure ASCII (a one-byte string for V8).
   minifyWhitespace: true,
-  plugins: [lazyStringWidth, tuiFromEsm, builtinsRequired],
+};
+// The hook's first: it names the modules the command line's must hand it.
+const fromFull = new Set();
+const hook = await build({
+  ...script,
+  entryPoints: { hook: 'src/cli/hook-entry.ts' },
+  plugins: [fromFullBundle(fromFull), lazyStringWidth, tuiFromEsm, builtinsRequired],
 });
-// The header's digest, written over the placeholder (same length: the source map's lines stay).
-const bundleFile = new URL('../dist/agents.cjs', import.meta.url);
-const bundle = readFileSync(bundleFile, 'utf8');
-if (!bundle.startsWith(HEADER_PLACEHOLDER)) throw new Error('dist/agents.cjs does not start with its header');
-// bin/load-bundle.js reads it as Latin-1, which is ASCII's fast path only while it holds nothing else.
-const notAscii = /[^\x00-\x7f]/.exec(bundle);
-if (notAscii)
-  throw new Error(`dist/agents.cjs holds a character outside ASCII at offset ${notAscii.index}: write it as an escape in the source`);
-const digest = createHash('sha256').update(bundle).digest('hex').slice(0, 16);
-writeFileSync(bundleFile, bundle.replace('0'.repeat(16), digest));
+const commandLine = await build({
+  ...script,
+  entryPoints: { agents: 'src/cli/bundle-entry.ts' },
+  plugins: [fullModuleMap(fromFull), lazyStringWidth, tuiFromEsm, builtinsRequired],
+});
+for (const name of ['agents.cjs', 'hook.cjs']) {
+  // The header's digest, written over the placeholder (same length: the source map's lines stay).
+  const file = new URL(`../dist/${name}`, import.meta.url);
+  const text = readFileSync(file, 'utf8');
+  if (!text.startsWith(HEADER_PLACEHOLDER)) throw new Error(`dist/${name} does not start with its header`);
+  // bin/load-bundle.js reads it as Latin-1, which is ASCII's fast path only while it holds nothing else.
+  const notAscii = /[^\x00-\x7f]/.exec(text);
+  if (notAscii)
+    throw new Error(`dist/${name} holds a character outside ASCII at offset ${notAscii.index}: write it as an escape in the source`);
+  writeFileSync(file, text.replace('0'.repeat(16), createHash('sha256').update(text).digest('hex').slice(0, 16)));
+}
 const meta = {
-  inputs: { ...modules.metafile.inputs, ...commandLine.metafile.inputs },
-  outputs: { ...modules.metafile.outputs, ...commandLine.metafile.outputs },
+  inputs: { ...modules.metafile.inputs, ...commandLine.metafile.inputs, ...hook.metafile.inputs },
+  outputs: { ...modules.metafile.outputs, ...commandLine.metafile.outputs, ...hook.metafile.outputs },
 };
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
 // V8's code for the commands people run most, compiled by running them (scripts/code-cache.mjs).
-for (const mode of [[], ['--direct']])
+for (const mode of [[], ['--direct'], ['--hook']])
   execFileSync(process.execPath, [new URL('./code-cache.mjs', import.meta.url).pathname, ...mode], { stdio: 'inherit' });
 // The licence texts of what the bundles hold (legalComments: 'none' strips them from the code).
 const ownName = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).name;

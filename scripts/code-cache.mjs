@@ -1,7 +1,9 @@
-// Writes dist/agents.cjs.cache (or, with --direct, dist/agents.cjs.direct.cache):
-// V8's compiled code for the CLI's bundle, made by running everyday commands
-// (or the direct starts) in this process on a store it makes
-// (docs/adr/0302-cli-bundle-with-code-cache.md). Run by scripts/build.mjs.
+// Writes dist/agents.cjs.cache (or, with --direct, dist/agents.cjs.direct.cache;
+// with --hook, dist/hook.cjs.cache): V8's compiled code for the CLI's bundle,
+// made by running everyday commands (or the direct starts, or the guard hook
+// with its own bundle) in this process on a store it makes
+// (docs/adr/0302-cli-bundle-with-code-cache.md,
+// docs/adr/0508-the-guard-hook-bundle.md). Run by scripts/build.mjs.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,10 +14,12 @@ import { setFlagsFromString } from 'node:v8';
 import { cacheFileOf, loadBundle, ownCacheFileOf, writeCache } from '../bin/load-bundle.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const file = join(root, 'dist/agents.cjs');
-// `--direct`: the cache of the direct starts (bin/load-bundle.js), made after the other one.
-const direct = process.argv.includes('--direct');
-const cacheFile = cacheFileOf(file, direct);
+const full = join(root, 'dist/agents.cjs');
+// `--direct`: the cache of the direct starts (bin/load-bundle.js), made after the other one; `--hook`: the hook bundle's.
+const hook = process.argv.includes('--hook');
+const direct = hook || process.argv.includes('--direct');
+const file = hook ? join(root, 'dist/hook.cjs') : full;
+const cacheFile = cacheFileOf(file, direct && !hook);
 const work = mkdtempSync(join(tmpdir(), 'agents-code-cache-'));
 try {
   // Nothing of the caller's may point the commands elsewhere: a build inside a git hook has GIT_DIR and
@@ -54,7 +58,9 @@ try {
     } else {
       out = '';
       const run = { ...io, stdin: input === undefined ? process.stdin : Readable.from([input]) };
-      code = (await loaded.exports.directMain(args, run)) ?? (await loaded.exports.main(args, run));
+      code = hook
+        ? await loaded.exports.hookMain(args, run)
+        : ((await loaded.exports.directMain(args, run)) ?? (await loaded.exports.main(args, run)));
     }
     if (code !== expected) throw new Error(`agents ${args.join(' ')} ended with ${code}, not ${expected}, while warming the code cache`);
     return args.includes('json') ? JSON.parse(out) : out;
@@ -77,12 +83,12 @@ try {
     if (inGit) git('add', '-A') && git('commit', '-q', '-m', 'plan');
     const input = (tool_name, tool_input) =>
       JSON.stringify({ session_id: 's', cwd: work, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't' });
-    const hook = ['guard', 'hook', '--client', 'claude'];
+    const hookArgs = ['guard', 'hook', '--client', 'claude'];
     const write = input('Write', { file_path: join(work, 'src/a.ts'), content: 'x' });
-    await agents(hook, 0, { ...setup, input: write });
-    if (inGit) await agents(['validate', '--staged']);
-    await agents(hook, 0, { input: input('Bash', { command: 'ls' }) });
-    await agents(hook, 0, { input: write });
+    await agents(hookArgs, 0, { ...setup, input: write });
+    if (inGit && !hook) await agents(['validate', '--staged']);
+    await agents(hookArgs, 0, { input: input('Bash', { command: 'ls' }) });
+    await agents(hookArgs, 0, { input: write });
   } else {
     await agents(['validate']);
     await agents(['invariant', 'list']);
@@ -124,7 +130,8 @@ try {
   if (check.stdout !== 'true') throw new Error(`V8 does not take ${cacheFile} in a new process: ${check.stderr || check.stdout}`);
   // A run this warm-up started before the cache existed left a cache of its own (bin/load-bundle.js), in this
   // process's environment: gone, as the build's is the one to take.
-  for (const d of [false, true]) rmSync(ownCacheFileOf(file, d), { force: true });
+  for (const d of [false, true]) rmSync(ownCacheFileOf(full, d), { force: true });
+  rmSync(ownCacheFileOf(join(root, 'dist/hook.cjs'), false), { force: true });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

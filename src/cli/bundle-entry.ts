@@ -7,6 +7,7 @@ import type { CliIo } from './io.ts';
  * called, so that a direct start never evaluates yargs and the command table.
  */
 export { directMain } from './direct-main.ts';
+export { fullModules } from './full-modules.ts';
 
 export async function main(args: readonly string[], io?: CliIo): Promise<number> {
   return (await import('./main.ts')).main(args, io);

@@ -19,7 +19,7 @@ export async function directMain(args: readonly string[], io: CliIo = processIo(
   const form = directForm(args);
   if (form === undefined) return undefined;
   // The hook's answer is read by a program: never colored, and the terminal never asked (which makes Node's stdout stream).
-  const color = form.plain ? false : useColor(io, form.noColor);
+  const color = form.command === 'guard hook' ? false : useColor(io, form.noColor);
   try {
     const spec = (await form.load()).default as CommandSpec<never>;
     return await spec.run(form.argv as never, new CliContext({ io, store: form.store, format: 'text', color, interactive: false }));
@@ -29,11 +29,11 @@ export async function directMain(args: readonly string[], io: CliIo = processIo(
 }
 
 interface DirectForm {
+  command: 'mcp' | 'validate' | 'guard hook';
   load: () => Promise<{ default: unknown }>;
   argv: Record<string, unknown>;
   store: string | undefined;
   noColor: boolean;
-  plain?: true;
 }
 
 /** The form `args` is written in, when it is one of the three and holds nothing else. */
@@ -57,13 +57,19 @@ export function directForm(args: readonly string[]): DirectForm | undefined {
   const only = (...allowed: string[]) => [...flags].every((f) => allowed.includes(f));
   const form = words.join(' ');
   if (form === 'mcp' && client === undefined && only('--allow-write')) {
-    return { load: () => import('./commands/mcp.ts'), argv: { allowWrite: flags.has('--allow-write') }, store, noColor };
+    return { command: 'mcp', load: () => import('./commands/mcp.ts'), argv: { allowWrite: flags.has('--allow-write') }, store, noColor };
   }
   if (form === 'validate' && client === undefined && flags.has('--staged') && only('--staged')) {
-    return { load: () => import('./commands/validate.ts'), argv: { staged: true }, store, noColor };
+    return { command: 'validate', load: () => import('./commands/validate.ts'), argv: { staged: true }, store, noColor };
   }
   if (form === 'guard hook' && flags.size === 0 && (client === undefined || GUARD_CLIENTS.includes(client as GuardClient))) {
-    return { load: () => import('./commands/guard-hook.ts'), argv: client === undefined ? {} : { client }, store, noColor, plain: true };
+    return {
+      command: 'guard hook',
+      load: () => import('./commands/guard-hook.ts'),
+      argv: client === undefined ? {} : { client },
+      store,
+      noColor,
+    };
   }
   return undefined;
 }

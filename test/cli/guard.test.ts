@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN } from '../helpers/cli.ts';
+import { agents, BIN } from '../helpers/cli.ts';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -229,6 +229,35 @@ describe('agents guard hook, its input through the real process', () => {
     expect(huge.code).toBe(2);
     expect(huge.stdout).toBe('');
     expect(huge.stderr).toMatch(/16 MiB/);
+  });
+});
+
+describe("agents guard hook, its own bundle's way to the rest of the tool", () => {
+  it('builds a missing index, records a deny in the active plan, and answers on_error for an unreadable store, as the real process', () => {
+    const dir = tempDir();
+    gitInit(dir);
+    expect(agents(['init'], { cwd: dir }).code).toBe(0);
+    writeFileSync(join(dir, '.agents/global', `${INV}.yaml`), guardYaml(INV, 'Agents never touch secrets', ['write: ["secrets/**"]']));
+    mkdirSync(join(dir, '.agents/plans', PLAN), { recursive: true });
+    writeFileSync(join(dir, '.agents/plans', PLAN, 'plan.yaml'), `id: ${PLAN}\n`);
+    const hook = (file: string) =>
+      agents(['guard', 'hook'], {
+        cwd: dir,
+        input: claude(dir, 'Write', { file_path: join(dir, file), content: 'x' }),
+        env: { AGENTS_PLAN: PLAN },
+      });
+    expect(hook('src/a')).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(existsSync(join(dir, '.git/agents/guard-index.json'))).toBe(true);
+    const deny = hook('secrets/a');
+    expect(JSON.parse(deny.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
+    const violations = readdirSync(join(dir, '.agents/plans', PLAN, 'violations'));
+    expect(violations).toHaveLength(1);
+    expect(readFileSync(join(dir, '.agents/plans', PLAN, 'violations', violations[0]!), 'utf8')).toContain(`invariant_id: ${INV}`);
+    writeFileSync(join(dir, '.agents/global', `${INV2}.yaml`), 'id: [unclosed\n');
+    const broken = hook('src/a');
+    expect(broken.code).toBe(2);
+    expect(broken.stdout).toBe('');
+    expect(broken.stderr).toMatch(/^agents guard: .+/);
   });
 });
 

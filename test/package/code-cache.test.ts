@@ -7,14 +7,14 @@ import { tempDir } from '../helpers/tmp.ts';
 
 const LIST = ['--store', join(REPO, '.agents.example'), 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json'];
 
-/** A copy of the installed package: bin/, package.json and the bundle with its cache. */
+/** A copy of the installed package: bin/, package.json and the bundles (the full one, the guard hook's) with their caches. */
 function packageCopy(): { dir: string; bundle: string; cache: string } {
   const dir = tempDir();
   cpSync(join(REPO, 'bin'), join(dir, 'bin'), { recursive: true });
   cpSync(join(REPO, 'package.json'), join(dir, 'package.json'));
   mkdirSync(join(dir, 'dist'));
   mkdirSync(join(dir, 'scripts'));
-  for (const f of ['agents.cjs', 'agents.cjs.cache']) cpSync(join(REPO, 'dist', f), join(dir, 'dist', f));
+  for (const f of ['agents.cjs', 'agents.cjs.cache', 'hook.cjs', 'hook.cjs.cache']) cpSync(join(REPO, 'dist', f), join(dir, 'dist', f));
   return { dir, bundle: join(dir, 'dist/agents.cjs'), cache: join(dir, 'dist/agents.cjs.cache') };
 }
 
@@ -62,12 +62,17 @@ function digestOf(bundle: string): string {
 describe('the CLI bundle and its code cache', () => {
   const expected = run(join(REPO, 'bin/agents.js'), LIST);
 
-  it('the build leaves two caches (every command; the direct starts) that V8 takes in a new process, made for the bundle beside them', () => {
+  it("the build leaves three caches (every command; the direct starts; the guard hook's bundle) that V8 takes in a new process, made for the bundle beside them", () => {
     const bundle = join(REPO, 'dist/agents.cjs');
+    const hook = join(REPO, 'dist/hook.cjs');
     expect(expected.status).toBe(0);
-    for (const cache of [`${bundle}.cache`, `${bundle}.direct.cache`]) {
-      expect(readFileSync(cache, 'latin1').startsWith(`${digestOf(bundle)} `)).toBe(true);
-      expect(cacheTaken(bundle, cache)).toBe(true);
+    for (const [file, cache] of [
+      [bundle, `${bundle}.cache`],
+      [bundle, `${bundle}.direct.cache`],
+      [hook, `${hook}.cache`],
+    ] as const) {
+      expect(readFileSync(cache, 'latin1').startsWith(`${digestOf(file)} `)).toBe(true);
+      expect(cacheTaken(file, cache)).toBe(true);
     }
   });
 
@@ -151,7 +156,9 @@ describe('the CLI bundle and its code cache', () => {
     const r = run(join(p.dir, 'bin/agents.js'), LIST);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe(expected.stdout);
-    expect(readdirSync(join(p.dir, 'dist')).sort()).toEqual(['agents.cjs', own.slice(own.lastIndexOf('/') + 1)].sort());
+    expect(readdirSync(join(p.dir, 'dist')).sort()).toEqual(
+      ['agents.cjs', 'hook.cjs', 'hook.cjs.cache', own.slice(own.lastIndexOf('/') + 1)].sort(),
+    );
   });
 
   it("warming the caches (part of the build) leaves the caller's repository and store alone, whatever GIT_* and AGENTS_* say", () => {

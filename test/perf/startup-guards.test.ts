@@ -187,6 +187,21 @@ describe('start-up', () => {
     }
   });
 
+  it("the guard hook's own bundle holds what a call with a current index runs, and takes the rest from the full bundle", () => {
+    const held = contents(['dist/hook.cjs']);
+    for (const heavy of ['yargs', 'yaml', 'ajv', 'simple-git', 'src/validate', 'src/mcp', 'src/tui', ...INTERACTIVE_ONLY, ...MCP_ONLY])
+      expect(held, heavy).not.toContain(heavy);
+    const inputs = Object.keys(meta().outputs['dist/hook.cjs']!.inputs);
+    expect(inputs).toContain('src/service/guard-service.ts');
+    expect(inputs).not.toContain('src/service/guard-build.ts');
+    expect(inputs).not.toContain('src/core/schema-validators.generated.js');
+    // Everything it asks of the full bundle, the full bundle hands it.
+    const asked = inputs.filter((i) => i.startsWith('full-bundle:')).map((i) => i.slice('full-bundle:'.length));
+    expect(asked).toContain('src/service/guard-build.ts');
+    const listed = /fullModules=\{([^}]*)\}/.exec(readFileSync(join(REPO, 'dist/agents.cjs'), 'latin1'))?.[1] ?? '';
+    for (const key of asked) expect(listed, key).toContain(JSON.stringify(key));
+  });
+
   it('validate answered from its cache loads neither the YAML parser, the schema validators nor git; a changed file loads the checker', () => {
     const store = join(tempDir(), '.agents');
     const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
