@@ -127,6 +127,20 @@ function assertGuarded(dir: string, server: ModelServer, allowedFile: string): v
   expect(agents(['plan', 'status', PLAN], { cwd: dir }).code).toBe(1);
 }
 
+/**
+ * With AGENTS_E2E_TRANSCRIPT=FOLDER, a run's record for a person to read: each generation request the model
+ * server received (the tools offered, the tool results carried back), and the violations recorded.
+ */
+function keepTranscript(client: string, dir: string, server: ModelServer): void {
+  const folder = process.env.AGENTS_E2E_TRANSCRIPT;
+  if (!folder) return;
+  const requests = server
+    .generations()
+    .map((r) => ({ n: r.n, url: r.url, model: r.model, tools: r.tools.length, toolResults: r.toolResults }));
+  mkdirSync(folder, { recursive: true });
+  writeFileSync(join(folder, `${client}.json`), `${JSON.stringify({ requests, violations: violations(dir) }, null, 2)}\n`);
+}
+
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -167,6 +181,7 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     );
     expect(r.code, r.stderr).toBe(0);
     assertGuarded(dir, server, 'notes/allowed.txt');
+    keepTranscript('claude', dir, server);
   });
 
   it('Codex CLI: denies apply_patch into the guarded folder (also through the link) and the command; applies the allowed patch', async () => {
