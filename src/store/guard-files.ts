@@ -4,7 +4,18 @@
  * active plan (`active-plan`) and the audit log (`guard-audit.jsonl`).
  * None of them is ever read from or written into the store itself.
  */
-import { appendFileSync, type FSWatcher, mkdirSync, readdirSync, readFileSync, renameSync, statSync, watch, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  type FSWatcher,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  watch,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { GuardIndex } from '../core/guard.ts';
 import { Hash53 } from '../core/hash53.ts';
@@ -187,14 +198,19 @@ export function readGuardIndex(dir: string): StoredIndex | undefined {
 
 /** Best effort, atomic: a reader sees the old index or the new one; a read-only git folder means no index. */
 export function writeGuardIndex(dir: string, stamps: Record<string, string>, index: GuardIndex): void {
+  const file = join(dir, 'guard-index.json');
+  const tmp = `${file}.${process.pid}.tmp`;
   try {
     mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'guard-index.json');
-    const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify({ format: FORMAT, stamps, index } satisfies StoredIndex));
     renameSync(tmp, file);
   } catch {
-    // The next call builds it again.
+    // The next call builds it again; nothing of this one is left behind (a folder in the index's place, a full disk).
+    try {
+      rmSync(tmp, { force: true });
+    } catch {
+      // Not ours to clear.
+    }
   }
 }
 
@@ -214,8 +230,13 @@ export function writeActivePlan(dir: string, plan: string | null): void {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'active-plan');
   const tmp = `${file}.${process.pid}.tmp`;
-  writeFileSync(tmp, plan === null ? '' : `${plan}\n`);
-  renameSync(tmp, file);
+  try {
+    writeFileSync(tmp, plan === null ? '' : `${plan}\n`);
+    renameSync(tmp, file);
+  } catch (error) {
+    rmSync(tmp, { force: true });
+    throw error;
+  }
 }
 
 /** Appends one decision to the audit log (JSON lines); a log that cannot be written is skipped, never fatal. */

@@ -305,6 +305,20 @@ describe('agents guard hook, the kept index', () => {
       expect(readFileSync(index, 'utf8')).toBe(kept);
     }
   });
+
+  it('that cannot be written (a folder in its place) still answers, and leaves no temporary file', async () => {
+    const dir = await repo();
+    const input = claude(dir, 'Write', { file_path: 'secrets/a.env', content: 'x' });
+    await runAgents(['guard', 'hook'], { cwd: dir, input });
+    const index = join(dir, '.git/agents/guard-index.json');
+    rmSync(index);
+    mkdirSync(index);
+    for (let i = 0; i < 2; i++) {
+      const r = await runAgents(['guard', 'hook'], { cwd: dir, input });
+      expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    }
+    expect(readdirSync(join(dir, '.git/agents')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
 });
 
 describe('agents guard try', () => {
