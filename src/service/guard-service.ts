@@ -110,17 +110,29 @@ export class GuardService {
    * every project's project.yaml.
    */
   private stamps(plan: string | null, projects: Iterable<string>, watched = this.#watched): Record<string, string> {
+    return this.projectStamps(this.fixedStamps(plan, watched), projects, watched);
+  }
+
+  /** The stamps that depend on no action: the fixed folders and every project's project.yaml. */
+  private fixedStamps(plan: string | null, watched = this.#watched): Record<string, string> {
     const out: Record<string, string> = {};
     const folder = (path: string) => (watched ? watched.stamp(path) : folderStamp(path));
     for (const rel of fixedPaths(plan)) out[rel] = FILE_FOLDERS.test(rel) ? folder(join(this.root, rel)) : stamp(join(this.root, rel));
     // Which project holds a path can change in any project's project.yaml, not only in those the index names for it.
     const projectsDir = join(this.root, 'projects');
     out['projects/*/project.yaml'] = watched ? watched.projectMetas(projectsDir) : projectMetasStamp(projectsDir);
+    // Inherited rules live in the policy sources' cache, pinned by extends.lock.yaml (a fixed stamp).
+    return out;
+  }
+
+  /** `fixed` with the stamps of each named project's folder and waivers. */
+  private projectStamps(fixed: Record<string, string>, projects: Iterable<string>, watched = this.#watched): Record<string, string> {
+    const out = fixed;
+    const folder = (path: string) => (watched ? watched.stamp(path) : folderStamp(path));
     for (const p of projects) {
       out[`projects/${p}`] = folder(join(this.root, 'projects', p));
       out[`projects/${p}/waivers`] = folder(join(this.root, 'projects', p, 'waivers'));
     }
-    // Inherited rules live in the policy sources' cache, pinned by extends.lock.yaml (a fixed stamp).
     return out;
   }
 
@@ -137,6 +149,9 @@ export class GuardService {
     // A change written before this call was asked for is already queued by the kernel, but its watcher's event may come
     // after the request in the same turn of the event loop: one turn lets every such event mark its folder first.
     if (this.#watched) await new Promise((resolve) => setImmediate(resolve));
+    // The stamps that depend on no action come first: their thousands of stats make V8 optimise Node's stat code on
+    // another thread, which then works while the kept index is read, not while the process waits to exit.
+    const fixed = this.fixedStamps(plan);
     const stored = this.#stored ?? (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE ? readGuardIndex(this.gitAgents) : undefined);
     if (stored && stored.index.plan === plan) {
       const names = action
@@ -145,7 +160,7 @@ export class GuardService {
             .map((k) => (k.startsWith('projects/') ? k.slice('projects/'.length) : ''))
             // A project's folder: one name, not its waivers nor the project.yaml stamp of every project.
             .filter((name) => name !== '' && !name.includes('/'));
-      const now = this.stamps(plan, names);
+      const now = this.projectStamps(fixed, names);
       if (Object.entries(now).every(([k, v]) => stored.stamps[k] === v)) {
         this.#stored = stored;
         return { index: stored.index, rebuilt: false };
