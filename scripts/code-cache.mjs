@@ -77,18 +77,20 @@ try {
   await agents(['invariant', 'add', '--global', 'Never leak a secret', ...guard], 0, setup);
   if (inGit) git('add', '-A') && git('commit', '-q', '-m', 'store');
   const plan = (await agents(['plan', 'use', 'local/release', '--project', 'myapp', '--format', 'json'], 0, setup)).plan.id;
-  if (direct) {
-    // What runs at nearly every commit and tool call: a commit that stages no store file, and a tool call
-    // once the guard index is current (the first call after a change, which builds it, is made by another process).
-    if (inGit) git('add', '-A') && git('commit', '-q', '-m', 'plan');
+  if (hook) {
+    // What runs at nearly every tool call: a call once the guard index is current (the first call after a change,
+    // which builds it, is made by another process).
     const input = (tool_name, tool_input) =>
       JSON.stringify({ session_id: 's', cwd: work, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't' });
     const hookArgs = ['guard', 'hook', '--client', 'claude'];
     const write = input('Write', { file_path: join(work, 'src/a.ts'), content: 'x' });
     await agents(hookArgs, 0, { ...setup, input: write });
-    if (inGit && !hook) await agents(['validate', '--staged']);
     await agents(hookArgs, 0, { input: input('Bash', { command: 'ls' }) });
     await agents(hookArgs, 0, { input: write });
+  } else if (direct) {
+    // What runs at nearly every commit: a commit that stages no store file (the hook has a bundle of its own).
+    if (inGit) git('add', '-A') && git('commit', '-q', '-m', 'plan');
+    if (inGit) await agents(['validate', '--staged']);
   } else {
     await agents(['validate']);
     await agents(['invariant', 'list']);
