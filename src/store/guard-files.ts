@@ -21,6 +21,7 @@ import type { GuardIndex } from '../core/guard.ts';
 import { Hash53 } from '../core/hash53.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
+import { replaceCacheFile, writeAll } from './write-all.ts';
 
 /** Bump when the index's shape changes: an index of another format is rebuilt. */
 const FORMAT = 3;
@@ -198,20 +199,9 @@ export function readGuardIndex(dir: string): StoredIndex | undefined {
 
 /** Best effort, atomic: a reader sees the old index or the new one; a read-only git folder means no index. */
 export function writeGuardIndex(dir: string, stamps: Record<string, string>, index: GuardIndex): void {
-  const file = join(dir, 'guard-index.json');
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(tmp, JSON.stringify({ format: FORMAT, stamps, index } satisfies StoredIndex));
-    renameSync(tmp, file);
-  } catch {
-    // The next call builds it again; nothing of this one is left behind (a folder in the index's place, a full disk).
-    try {
-      rmSync(tmp, { force: true });
-    } catch {
-      // Not ours to clear.
-    }
-  }
+  // A cache as the others in .git/agents/: when it cannot be put in place, the next call builds it again.
+  const text = JSON.stringify({ format: FORMAT, stamps, index } satisfies StoredIndex);
+  replaceCacheFile(join(dir, 'guard-index.json'), (fd) => writeAll(fd, text));
 }
 
 /** The plan `agents plan activate` set, or undefined. */
