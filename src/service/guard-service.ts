@@ -40,6 +40,11 @@ function fixedPaths(plan: string | null): string[] {
   return out;
 }
 
+/** A folder's stamp (folderStamp), through the watchers of a long-lived process when it has them. */
+function folderStampOf(path: string, watched: WatchedStamps | undefined): string {
+  return watched ? watched.stamp(path) : folderStamp(path);
+}
+
 /** The realpath of the longest existing prefix of `abs`, with the rest appended (a file about to be created has no realpath). */
 export function resolveThroughLinks(abs: string): string {
   let head = abs;
@@ -110,14 +115,18 @@ export class GuardService {
    * every project's project.yaml.
    */
   private stamps(plan: string | null, projects: Iterable<string>, watched = this.#watched): Record<string, string> {
-    return this.projectStamps(this.fixedStamps(plan, watched), projects, watched);
+    const out = this.fixedStamps(plan, watched);
+    this.addProjectStamps(out, projects, watched);
+    return out;
   }
 
   /** The stamps that depend on no action: the fixed folders and every project's project.yaml. */
   private fixedStamps(plan: string | null, watched = this.#watched): Record<string, string> {
     const out: Record<string, string> = {};
-    const folder = (path: string) => (watched ? watched.stamp(path) : folderStamp(path));
-    for (const rel of fixedPaths(plan)) out[rel] = FILE_FOLDERS.test(rel) ? folder(join(this.root, rel)) : stamp(join(this.root, rel));
+    for (const rel of fixedPaths(plan)) {
+      const path = join(this.root, rel);
+      out[rel] = FILE_FOLDERS.test(rel) ? folderStampOf(path, watched) : stamp(path);
+    }
     // Which project holds a path can change in any project's project.yaml, not only in those the index names for it.
     const projectsDir = join(this.root, 'projects');
     out['projects/*/project.yaml'] = watched ? watched.projectMetas(projectsDir) : projectMetasStamp(projectsDir);
@@ -125,15 +134,12 @@ export class GuardService {
     return out;
   }
 
-  /** `fixed` with the stamps of each named project's folder and waivers. */
-  private projectStamps(fixed: Record<string, string>, projects: Iterable<string>, watched = this.#watched): Record<string, string> {
-    const out = fixed;
-    const folder = (path: string) => (watched ? watched.stamp(path) : folderStamp(path));
+  /** Adds to `stamps` those of each named project's folder and waivers. */
+  private addProjectStamps(stamps: Record<string, string>, projects: Iterable<string>, watched = this.#watched): void {
     for (const p of projects) {
-      out[`projects/${p}`] = folder(join(this.root, 'projects', p));
-      out[`projects/${p}/waivers`] = folder(join(this.root, 'projects', p, 'waivers'));
+      stamps[`projects/${p}`] = folderStampOf(join(this.root, 'projects', p), watched);
+      stamps[`projects/${p}/waivers`] = folderStampOf(join(this.root, 'projects', p, 'waivers'), watched);
     }
-    return out;
   }
 
   /**
@@ -149,18 +155,19 @@ export class GuardService {
     // A change written before this call was asked for is already queued by the kernel, but its watcher's event may come
     // after the request in the same turn of the event loop: one turn lets every such event mark its folder first.
     if (this.#watched) await new Promise((resolve) => setImmediate(resolve));
-    // The stamps that depend on no action come first: their thousands of stats make V8 optimise Node's stat code on
-    // another thread, which then works while the kept index is read, not while the process waits to exit.
-    const fixed = this.fixedStamps(plan);
-    const stored = this.#stored ?? (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE ? readGuardIndex(this.gitAgents) : undefined);
-    if (stored && stored.index.plan === plan) {
+    const kept = this.#stored !== undefined || (this.gitAgents !== undefined && !this.env.AGENTS_NO_CACHE);
+    // When there is an index to compare, the stamps that depend on no action come first: their thousands of stats make
+    // V8 optimise Node's stat code on another thread, which then works while the index is read, not at the exit.
+    const now = kept ? this.fixedStamps(plan) : undefined;
+    const stored = this.#stored ?? (kept ? readGuardIndex(this.gitAgents!) : undefined);
+    if (now && stored && stored.index.plan === plan) {
       const names = action
         ? actionProjects(stored.index, action)
         : Object.keys(stored.stamps)
             .map((k) => (k.startsWith('projects/') ? k.slice('projects/'.length) : ''))
             // A project's folder: one name, not its waivers nor the project.yaml stamp of every project.
             .filter((name) => name !== '' && !name.includes('/'));
-      const now = this.projectStamps(fixed, names);
+      this.addProjectStamps(now, names);
       if (Object.entries(now).every(([k, v]) => stored.stamps[k] === v)) {
         this.#stored = stored;
         return { index: stored.index, rebuilt: false };
