@@ -17,9 +17,11 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const full = join(root, 'dist/agents.cjs');
 // `--direct`: the cache of the direct starts (bin/load-bundle.js), made after the other one; `--hook`: the hook bundle's.
 const hook = process.argv.includes('--hook');
-const direct = hook || process.argv.includes('--direct');
+const direct = process.argv.includes('--direct');
 const file = hook ? join(root, 'dist/hook.cjs') : full;
-const cacheFile = cacheFileOf(file, direct && !hook);
+const cacheFile = cacheFileOf(file, direct);
+// For those two, the store is made by other processes, so that only what the starts themselves compile is kept.
+const startsOnly = direct || hook;
 const work = mkdtempSync(join(tmpdir(), 'agents-code-cache-'));
 try {
   // Nothing of the caller's may point the commands elsewhere: a build inside a git hook has GIT_DIR and
@@ -51,7 +53,7 @@ try {
    */
   const agents = async (args, expected = 0, { input, setup = false } = {}) => {
     let code;
-    if (setup && direct) {
+    if (setup && startsOnly) {
       const r = spawnSync(process.execPath, [join(root, 'bin/agents.js'), ...args], { cwd: work, env, encoding: 'utf8', input });
       code = r.status;
       out = r.stdout;
