@@ -101,6 +101,38 @@ function flowSequence(text: string): Scalar[] | typeof NOT {
   return items;
 }
 
+/**
+ * Where each node of a canonical document starts, as `yaml` gives it
+ * (`range[0]` of the node): the parse records it on the way when asked for
+ * positions (a diagnostic's), and costs nothing more otherwise.
+ */
+interface Positions {
+  /** The offset in the source of each line of the parse's `lines` (comment lines dropped with their offsets). */
+  starts: number[];
+  /** Node offsets by path (keys and sequence indexes, joined by NUL). */
+  at: Map<string, number>;
+}
+
+const PATH_JOIN = '\u0000';
+
+/** Records the offsets of a value that starts at column `col` of line `i`, and of its items when it is a flow sequence. */
+function recordValue(pos: Positions | undefined, path: string, i: number, col: number, value: unknown, text: string): void {
+  if (pos === undefined) return;
+  const start = pos.starts[i]! + col;
+  pos.at.set(path, start);
+  // `[a, b]`: each word after the bracket and the ", " before it.
+  if (Array.isArray(value) && text.startsWith('[')) {
+    let at = start + 1;
+    text
+      .slice(1, -1)
+      .split(', ')
+      .forEach((word, n) => {
+        if (word !== '') pos.at.set(`${path}${PATH_JOIN}${n}`, at);
+        at += word.length + 2;
+      });
+  }
+}
+
 function singleQuoted(text: string): string | typeof NOT {
   if (text.length < 2 || !text.endsWith("'")) return NOT;
   const inner = text.slice(1, -1);
@@ -174,17 +206,27 @@ function reservedKey(key: string): boolean {
  * starts at `indent`: its items, indented by two more spaces or (compact) as
  * many, and the index of its last line; undefined for any other shape.
  */
-function scalarSequence(lines: readonly string[], i: number, indent: number): { items: unknown[]; last: number } | undefined {
+function scalarSequence(
+  lines: readonly string[],
+  i: number,
+  indent: number,
+  pos?: Positions,
+  path = '',
+): { items: unknown[]; last: number } | undefined {
   const next = lines[i + 1];
   if (next === undefined) return undefined;
   const deeper = `${' '.repeat(indent + 2)}- `;
   const prefix = next.startsWith(deeper) ? deeper : next.startsWith(`${' '.repeat(indent)}- `) ? deeper.slice(2) : undefined;
   if (prefix === undefined) return undefined;
+  // The sequence starts at its first dash.
+  if (pos) pos.at.set(path, pos.starts[i + 1]! + prefix.length - 2);
   const items: unknown[] = [];
   let j = i + 1;
   for (; j < lines.length && lines[j]!.startsWith(prefix); j++) {
-    const v = scalar(lines[j]!.slice(prefix.length));
+    const text = lines[j]!.slice(prefix.length);
+    const v = scalar(text);
     if (v === NOT) return undefined;
+    recordValue(pos, `${path}${PATH_JOIN}${items.length}`, j, prefix.length, v, text);
     items.push(v);
   }
   return { items, last: j - 1 };
@@ -201,7 +243,11 @@ function readMapLines(
   indent: number,
   map: Record<string, unknown>,
   continues: (line: string) => boolean,
+  pos?: Positions,
+  path = '',
 ): number | undefined {
+  // A block map starts at its first key.
+  if (pos) pos.at.set(path, pos.starts[i]! + indent);
   for (;;) {
     const line = lines[i]!;
     const colon = keyEnd(line, indent);
@@ -209,20 +255,23 @@ function readMapLines(
     const key = line.slice(indent, colon);
     if (reservedKey(key) || Object.hasOwn(map, key)) return undefined;
     const rest = line.slice(colon + 2);
+    const here = `${path}${PATH_JOIN}${key}`;
     if (colon === line.length - 1) {
       // `key:` alone: a block sequence of scalars follows (a guard's lists).
-      const seq = scalarSequence(lines, i, indent);
+      const seq = scalarSequence(lines, i, indent, pos, here);
       if (seq === undefined) return undefined;
       map[key] = seq.items;
       i = seq.last;
     } else if (rest === '>-') {
       const block = folded(lines, i, indent + 2);
       if (block === undefined) return undefined;
+      recordValue(pos, here, i, colon + 2, block.value, rest);
       map[key] = block.value;
       i = block.last;
     } else {
       const v = scalar(rest);
       if (v === NOT) return undefined;
+      recordValue(pos, here, i, colon + 2, v, rest);
       map[key] = v;
     }
     const following = lines[i + 1];
@@ -236,13 +285,48 @@ function readMapLines(
  * give it; `undefined` when the document is anything else.
  */
 export function parseCanonicalYaml(source: string): Record<string, unknown> | undefined {
+  return readCanonical(source, undefined);
+}
+
+/**
+ * Where the nodes of a canonical document start: for a path (keys and
+ * sequence indexes), the offset in `source` of that node, or of its nearest
+ * existing ancestor (the document: its first key), exactly as `yaml`'s
+ * `range[0]` gives it. `undefined` when the document is not in the canonical
+ * shape. What a diagnostic's position needs, without a syntax tree.
+ */
+export function canonicalPositions(source: string): ((path: readonly string[]) => number) | undefined {
+  const pos: Positions = { starts: [], at: new Map() };
+  if (readCanonical(source, pos) === undefined) return undefined;
+  return (path) => {
+    for (let n = path.length; n >= 0; n--) {
+      let key = '';
+      for (let k = 0; k < n; k++) key += PATH_JOIN + path[k];
+      const at = pos.at.get(key);
+      if (at !== undefined) return at;
+    }
+    return 0;
+  };
+}
+
+function readCanonical(source: string, pos: Positions | undefined): Record<string, unknown> | undefined {
   if (UNUSUAL.test(source)) return undefined;
   let lines = source.split('\n');
   if (lines[lines.length - 1] === '') lines.pop();
+  if (pos) {
+    let offset = 0;
+    for (const line of lines) {
+      pos.starts.push(offset);
+      offset += line.length + 1;
+    }
+  }
   // Full-line comments may stand at any indentation; inside a folded block
   // scalar such a line is text, so with one present only column-0 comments
   // (which end a block) are skipped, below.
-  if (!source.includes('>-')) lines = lines.filter((line) => !COMMENT_LINE.test(line));
+  if (!source.includes('>-')) {
+    if (pos) pos.starts = pos.starts.filter((_, n) => !COMMENT_LINE.test(lines[n]!));
+    lines = lines.filter((line) => !COMMENT_LINE.test(line));
+  }
   const out: Record<string, unknown> = {};
   let keys = 0;
   for (let i = 0; i < lines.length; i++) {
@@ -252,18 +336,23 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
     if (colon === 0) return undefined;
     const key = line.slice(0, colon);
     if (reservedKey(key) || Object.hasOwn(out, key)) return undefined;
+    // The document's map starts at its first key.
+    if (pos && keys === 0) pos.at.set('', pos.starts[i]!);
     keys++;
+    const here = PATH_JOIN + key;
     if (colon < line.length - 1) {
       const rest = line.slice(colon + 2);
       if (rest === '>-') {
         const block = folded(lines, i, 2);
         if (block === undefined) return undefined;
+        recordValue(pos, here, i, colon + 2, block.value, rest);
         out[key] = block.value;
         i = block.last;
         continue;
       }
       const v = scalar(rest);
       if (v === NOT) return undefined;
+      recordValue(pos, here, i, colon + 2, v, rest);
       out[key] = v;
       continue;
     }
@@ -274,19 +363,25 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
       const dash = next.charCodeAt(0) === 0x2d ? 0 : 2;
       const itemStart = dash + 2;
       const items: unknown[] = [];
+      // The sequence starts at its first dash.
+      if (pos) pos.at.set(here, pos.starts[i + 1]! + dash);
       while (i + 1 < lines.length && lines[i + 1]!.startsWith(next.slice(0, itemStart))) {
         const item = lines[++i]!;
         const itemColon = keyEnd(item, itemStart);
+        const itemPath = `${here}${PATH_JOIN}${items.length}`;
         if (itemColon === 0) {
-          if (item.slice(itemStart) === '>-') {
+          const text = item.slice(itemStart);
+          if (text === '>-') {
             const block = folded(lines, i, itemStart);
             if (block === undefined) return undefined;
+            recordValue(pos, itemPath, i, itemStart, block.value, text);
             items.push(block.value);
             i = block.last;
             continue;
           }
-          const v = scalar(item.slice(itemStart));
+          const v = scalar(text);
           if (v === NOT) return undefined;
+          recordValue(pos, itemPath, i, itemStart, v, text);
           items.push(v);
           continue;
         }
@@ -296,7 +391,7 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
         // A line indented so but holding no key (nothing, a space or a dash at
         // the key's place) fails keyEnd there, and the document is declined, as
         // it would be at the top level.
-        const last = readMapLines(lines, i, itemStart, map, (l) => isSpaces(l, itemStart));
+        const last = readMapLines(lines, i, itemStart, map, (l) => isSpaces(l, itemStart), pos, itemPath);
         if (last === undefined) return undefined;
         i = last;
         items.push(map);
@@ -305,7 +400,7 @@ export function parseCanonicalYaml(source: string): Record<string, unknown> | un
     } else if (next.startsWith('  ')) {
       // A third space or a dash where the first key should start fails keyEnd: the map is declined.
       const map: Record<string, unknown> = {};
-      const last = readMapLines(lines, i + 1, 2, map, (l) => l.startsWith('  '));
+      const last = readMapLines(lines, i + 1, 2, map, (l) => l.startsWith('  '), pos, here);
       if (last === undefined) return undefined;
       i = last;
       out[key] = map;

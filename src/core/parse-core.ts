@@ -1,9 +1,7 @@
-import type { Document, LineCounter, Node } from 'yaml';
-import type { Diagnostic, DiagnosticCode, Parsed } from './diagnostics.ts';
+import type { Diagnostic, Parsed } from './diagnostics.ts';
 import type { Guard, Invariant, InvariantSource, Plan, Scope, ScopedInvariant, Severity, StoreConfig } from './model.ts';
 import { DEFAULT_CONFIG, GUARD_KINDS } from './model.ts';
-import { parseCanonicalYaml } from './canonical-yaml.ts';
-import { MAX_FILE_BYTES } from './limits.ts';
+import { diagAt, nodeAt, offsetAt, parseYaml, fullParser, YamlSyntaxNotLoaded, type YamlFile, type YamlSyntax } from './yaml-file.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 import { sourcesFromConfig } from './extends-config.ts';
@@ -12,6 +10,7 @@ import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
 export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 
 export type { Parsed } from './diagnostics.ts';
+export * from './yaml-file.ts';
 
 /**
  * A copy of `s` that does not keep the file it was read from alive: a string
@@ -27,179 +26,6 @@ export function ownCopy(s: string): string {
 
 function same(s: string): string {
   return s;
-}
-
-/** A located YAML document, before schema validation. */
-export interface YamlFile {
-  file: string;
-  source: string;
-  doc: Document.Parsed;
-  lines: LineCounter;
-  data: unknown;
-  /** The full parser this file was read with (its tree and positions need it); absent on the fast path without one. */
-  syntax?: YamlSyntax | undefined;
-}
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
-
-export function diag(file: string, code: DiagnosticCode, message: string, hint?: string, line = 0, col = 0, lineText?: string): Diagnostic {
-  const d: Diagnostic = { code, severity: 'error', file, line, col, message };
-  if (hint !== undefined) d.hint = hint;
-  if (lineText !== undefined) d.lineText = lineText;
-  return d;
-}
-
-/** Line `line` (from `linePos`: the parser records a start for line 1 before anything else, so every line it gives has one). */
-function lineTextAt(source: string, lines: LineCounter, line: number): string {
-  const start = lines.lineStarts[line - 1]!;
-  const end = lines.lineStarts[line] ?? source.length;
-  return source.slice(start, end).replace(/\r?\n$/, '');
-}
-
-/** A diagnostic at character offset `offset` of a text the parser has not seen. */
-export function diagAtOffset(
-  file: string,
-  source: string,
-  offset: number,
-  code: DiagnosticCode,
-  message: string,
-  hint: string,
-): Diagnostic {
-  // lastIndexOf reads a negative start as 0: at offset 0 it would find a line end there.
-  const start = offset === 0 ? 0 : source.lastIndexOf('\n', offset - 1) + 1;
-  let line = 1;
-  for (let i = source.indexOf('\n'); i >= 0 && i < start; i = source.indexOf('\n', i + 1)) line++;
-  const end = source.indexOf('\n', offset);
-  const lineText = source
-    .slice(start, end < 0 ? source.length : end)
-    .replace(/\r$/, '')
-    .slice(0, 200);
-  return diag(file, code, message, hint, line, offset - start + 1, lineText);
-}
-
-/** A diagnostic at byte offset `offset` of a parsed file. */
-export function diagAt(
-  y: Pick<YamlFile, 'file' | 'source' | 'lines'>,
-  offset: number,
-  code: DiagnosticCode,
-  message: string,
-  hint?: string,
-): Diagnostic {
-  const { line, col } = y.lines.linePos(offset);
-  return diag(y.file, code, message, hint, line, col, lineTextAt(y.source, y.lines, line));
-}
-
-/**
- * Bytes → one YAML document (YAML 1.2 core schema). Never throws: every
- * problem — size, encoding, syntax, duplicate keys, several documents, alias
- * bombs, nesting — becomes a diagnostic with its position.
- */
-export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<YamlFile> {
-  if (bytes.byteLength > MAX_FILE_BYTES) {
-    return {
-      diagnostics: [
-        diag(
-          file,
-          'file-too-large',
-          `file is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`,
-          'An invariant file holds one short document; split or shorten it.',
-        ),
-      ],
-    };
-  }
-  if (bytes.includes(0)) {
-    return {
-      diagnostics: [
-        diag(
-          file,
-          'file-binary',
-          'file holds binary content (a NUL byte), not YAML text',
-          'Replace it with a UTF-8 YAML file, or move it out of the store.',
-        ),
-      ],
-    };
-  }
-  let source: string;
-  try {
-    source = decoder.decode(bytes);
-  } catch {
-    return { diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.')] };
-  }
-  // The shape the tool writes is read without building a YAML syntax tree; the
-  // tree (and its positions) is built only if a diagnostic needs it.
-  const fast = parseCanonicalYaml(source);
-  if (fast !== undefined) return { value: new LazyYamlFile(file, source, fast, syntax), diagnostics: [] };
-  return required(syntax).parseFull(file, source);
-}
-
-/** A file read by the fast path: `doc` and `lines` come from `yaml` on first use. */
-class LazyYamlFile implements YamlFile {
-  #full: YamlFile | undefined;
-
-  constructor(
-    readonly file: string,
-    readonly source: string,
-    readonly data: unknown,
-    readonly syntax: YamlSyntax | undefined,
-  ) {}
-
-  #load(): YamlFile {
-    if (!this.#full) {
-      this.#full = required(this.syntax).parseFull(this.file, this.source).value;
-      if (!this.#full) throw new Error(`${this.file}: the fast YAML path accepted a document that yaml refuses`);
-    }
-    return this.#full;
-  }
-
-  get doc(): Document.Parsed {
-    return this.#load().doc;
-  }
-
-  get lines(): LineCounter {
-    return this.#load().lines;
-  }
-}
-
-/**
- * The parts of parsing that load large libraries, passed in (never module
- * state: the core stays pure). `yaml` is the `yaml` package's full parser
- * (every file the fast path does not take, and the syntax tree and positions
- * a diagnostic needs) and its tree walkers; `regexProblem` checks a guard's
- * command and content patterns with the regular-expression engine.
- * store/yaml-document.ts, the one entry point for parsing store files, passes
- * each part once a file has needed it, and `./parse.ts` passes both always,
- * for callers that need every file's positions; this module imports neither,
- * so a file on the canonical fast path loads neither.
- */
-export interface YamlSyntax {
-  readonly yaml?: YamlParser | undefined;
-  readonly regexProblem?: RegexProblem | undefined;
-}
-
-/** The `yaml` package's side of parsing (`./yaml-syntax.ts`). */
-export interface YamlParser {
-  parseFull(file: string, source: string): Parsed<YamlFile>;
-  nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined;
-  keyNodeOf(node: Node | undefined, key: string): Node | undefined;
-}
-
-/** A part of {@link YamlSyntax}. */
-export type SyntaxPart = keyof YamlSyntax;
-
-/**
- * Thrown (before anything is decided) when a file needs a part of the syntax
- * the caller did not pass. Caught in one place only, store/yaml-document.ts,
- * which loads that part and parses again.
- */
-export class YamlSyntaxNotLoaded extends Error {
-  constructor(readonly part: SyntaxPart) {
-    super(`the ${part} part of parsing is not loaded: import src/core/parse.ts before parsing this file`);
-  }
-}
-
-function required(syntax: YamlSyntax | undefined): YamlParser {
-  if (!syntax?.yaml) throw new YamlSyntaxNotLoaded('yaml');
-  return syntax.yaml;
 }
 
 /** The regular-expression check, asked for only when a guard has a command or content pattern. */
@@ -229,7 +55,7 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
   switch (e.keyword) {
     case 'additionalProperties': {
       const key = String(params.additionalProperty);
-      const keyNode = required(y.syntax).keyNodeOf(node, key);
+      const keyNode = fullParser(y.syntax).keyNodeOf(node, key);
       if (keyNode?.range) offset = keyNode.range[0];
       message = `unknown key "${key}"${path.length ? ` in ${where}` : ''}`;
       return diagAt(y, offset, 'schema', message, `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`);
@@ -266,24 +92,6 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
 
 function unescapePointer(s: string): string {
   return s.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/** The node at `path` in a file's tree (built on first use, with the file's own syntax). */
-function nodeAt(y: YamlFile, path: readonly string[]): Node | undefined {
-  const syntax = required(y.syntax);
-  return syntax.nodeAt(y.doc, path);
-}
-
-/**
- * Byte offset of the value at `path` (keys and sequence indexes) in a parsed
- * file, or of the nearest existing ancestor; 0 when the document has none.
- */
-export function offsetAt(y: YamlFile, path: readonly string[]): number {
-  for (let n = path.length; n >= 0; n--) {
-    const node = nodeAt(y, path.slice(0, n));
-    if (node?.range) return node.range[0];
-  }
-  return 0;
 }
 
 /**

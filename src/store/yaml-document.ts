@@ -6,7 +6,7 @@
 // loads each of those parts, once per process, the first time a file needs
 // it: callers never see which path ran, and neither library loads for a
 // store that does not need it.
-import { type SyntaxPart, YamlSyntaxNotLoaded, type YamlSyntax } from '../core/parse-core.ts';
+import { type SyntaxPart, YamlSyntaxNotLoaded, type YamlSyntax } from '../core/yaml-file.ts';
 
 /** A parse of one file by a parser of core/ (parseInvariant, parsePlan, parseRecord…), handed the YAML syntax to pass on. */
 export type YamlParse<T> = (syntax: YamlSyntax | undefined) => T;

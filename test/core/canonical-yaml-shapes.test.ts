@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, test } from 'vitest';
 import { parseCanonicalYaml } from '../../src/core/canonical-yaml.ts';
+import { positionsAgree } from '../helpers/yaml-positions.ts';
 
 const K64 = 'k'.repeat(64);
 
@@ -56,6 +57,7 @@ describe('parseCanonicalYaml: shapes it answers', () => {
   test.each(read)('%s', (_name, source, data) => {
     expect(parse(source)).toEqual(data);
     expect(parseCanonicalYaml(source)).toEqual(data);
+    positionsAgree(source, data);
   });
 });
 

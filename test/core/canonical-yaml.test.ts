@@ -4,7 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { parseCanonicalYaml } from '../../src/core/canonical-yaml.ts';
+import { canonicalPositions, parseCanonicalYaml } from '../../src/core/canonical-yaml.ts';
+import { positionsAgree } from '../helpers/yaml-positions.ts';
 import { parseInvariant, parseYaml } from '../../src/core/parse.ts';
 import { formatInvariantFile, formatPlanFile, invariantFields, yamlDocument } from '../../src/core/serialize.ts';
 import type { Invariant, Scope } from '../../src/core/model.ts';
@@ -20,11 +21,16 @@ function reference(source: string): unknown {
 
 const answered = { yes: 0, no: 0 };
 
-/** The property: whenever the fast path answers, it answers exactly what yaml gives. */
+/** The property: whenever the fast path answers, it answers exactly what yaml gives, positions included. */
 function agrees(source: string): void {
   const fast = parseCanonicalYaml(source);
   answered[fast === undefined ? 'no' : 'yes']++;
-  if (fast !== undefined) expect({ source, data: fast }).toStrictEqual({ source, data: reference(source) });
+  if (fast === undefined) {
+    expect(canonicalPositions(source)).toBeUndefined();
+    return;
+  }
+  expect({ source, data: fast }).toStrictEqual({ source, data: reference(source) });
+  positionsAgree(source, fast);
 }
 
 /** Fixed by default (deterministic); FUZZ_SEED and FUZZ_SCALE run a longer, different search locally. */

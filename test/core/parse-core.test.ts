@@ -217,7 +217,7 @@ describe('parseYaml', () => {
     ]);
   });
 
-  it('reads the canonical shape without the parser, and builds the tree once, on first use', () => {
+  it('reads and places the canonical shape without the parser, and builds the tree once, on first use', () => {
     const text = `id: ${ID}\ntext: Never delete data\n`;
     const lazy = core.parseYaml('f.yaml', enc(text), YAML_SYNTAX);
     expect(lazy.diagnostics).toStrictEqual([]);
@@ -227,12 +227,14 @@ describe('parseYaml', () => {
     expect(y.doc).toBe(doc);
     expect(y.lines.lineStarts).toStrictEqual([0, 31, 55]);
     expect(doc.toJS()).toStrictEqual({ id: ID, text: 'Never delete data' });
-    // Without the parser: the value is read, and only the tree is refused.
+    // Without the parser: the value is read and a diagnostic placed (from the file's own lines); only the tree is refused.
     const bare = core.parseYaml('f.yaml', enc(text)).value!;
     expect(bare.data).toStrictEqual({ id: ID, text: 'Never delete data' });
     expect(bare.syntax).toBe(undefined);
+    expect(bare.lines.lineStarts).toStrictEqual([0, 31, 55]);
+    const placed = core.diagAt(bare, core.offsetAt(bare, ['text']), 'shadowed', 'm');
+    expect([placed.line, placed.col, placed.lineText]).toStrictEqual([2, 7, 'text: Never delete data']);
     expect(() => bare.doc).toThrow(new YamlSyntaxNotLoaded('yaml'));
-    expect(() => bare.lines).toThrow(YamlSyntaxNotLoaded);
     expect(new YamlSyntaxNotLoaded('yaml').part).toBe('yaml');
     // A file off the fast path needs the parser at once.
     expect(() => core.parseYaml('f.yaml', enc('a: b  # comment\n'))).toThrow(YamlSyntaxNotLoaded);

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
@@ -224,6 +224,31 @@ describe('start-up', () => {
     expect(contents(changed.loaded)).toContain('ajv-formats');
   });
 
+  it('validate answered from its cache places its warnings without the YAML parser or the schema validators', () => {
+    const store = join(tempDir(), '.agents');
+    const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+    const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+    mkdirSync(join(store, 'global'), { recursive: true });
+    writeFileSync(join(store, 'global', `${A}.yaml`), `id: ${A}\ntext: Never delete production data\n`);
+    writeFileSync(join(store, 'global', `${B}.yaml`), `# a comment first\nid: ${B}\ntext: Never delete production date\n`);
+    const C = join(store, 'global', '01JDQ6X5Z8W4N3B2C1D0E9F8G9.yaml');
+    writeFileSync(C, 'id: 01JDQ6X5Z8W4N3B2C1D0E9F8G9\ntext: Never push on Fridays\n');
+    gitInit(dirname(store));
+    expect(loadedBy(['--store', store, 'validate']).code).toBe(0);
+    // One file fewer: every file left is answered from the cache, and the whole-store checks run again.
+    rmSync(C);
+    const r = traceLoads([ESM_AGENTS, '--store', store, '--format', 'json', 'validate']);
+    expect(r.code).toBe(0);
+    const near = (
+      JSON.parse(r.stdout) as {
+        diagnostics: { code: string; file: string; line: number; col: number; related?: { line: number; col: number }[] }[];
+      }
+    ).diagnostics.find((d) => d.code === 'near-duplicate');
+    expect(near).toMatchObject({ file: `global/${B}.yaml`, line: 3, col: 7, related: [{ line: 2, col: 7 }] });
+    const bundled = contents(new Set(r.dist));
+    for (const pkg of ['yaml', 'ajv', 'ajv-formats']) expect(bundled, pkg).not.toContain(pkg);
+  });
+
   it('validate --staged checks a staged invariant and plan record in the canonical shape without loading the YAML parser', () => {
     const store = join(tempDir(), '.agents');
     const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
@@ -325,6 +350,8 @@ describe('read-only commands load only what reading needs', () => {
     [['invariant', 'violation', 'list']],
     [['project', 'list']],
     [['which', 'src/index.ts']],
+    // Its warnings (a shadowed copy) are placed from the files' own lines.
+    [['validate', '--no-cache']],
   ])('agents %j on the example store reads without the yaml package (no writer, no full parser)', (args) => {
     const { urls } = resolvedBy(['--store', '.agents.example', ...args]);
     const prefix = `file://${REPO}`;

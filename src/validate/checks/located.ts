@@ -1,31 +1,48 @@
 import type { Diagnostic, DiagnosticCode, RelatedLocation } from '../../core/diagnostics.ts';
 import type { Severity } from '../../core/model.ts';
-import type { YamlFile } from '../../core/parse.ts';
+import type { YamlFile } from '../../core/yaml-file.ts';
 import type { RecordingSource } from '../recording-source.ts';
 import { problem } from './problem.ts';
 
-/** Parses files again on demand, for the positions of keys in the few files a check reports. */
+/**
+ * Parses files again on demand, for the positions of keys in the few files a
+ * check reports. A file in the canonical shape is placed from its own lines;
+ * only another shape loads the full parser (store/yaml-document.ts).
+ */
 export class Located {
   private readonly cache = new Map<string, YamlFile | null>();
-  private yamlModule: typeof import('../../core/parse.ts') | undefined;
+  /** The parser (core/yaml-file.ts, through the one YAML entry point), loaded by the first load() that has files. */
+  private parsing: { core: typeof import('../../core/yaml-file.ts'); entry: typeof import('../../store/yaml-document.ts') } | undefined;
 
   constructor(private readonly source: RecordingSource) {}
 
   /**
-   * Reads the files whose positions will be asked for (a git source may not have read them yet; the source reads
-   * only those it has not kept), and loads the parser. No file: nothing is read or loaded.
+   * Reads and parses the files whose positions will be asked for (a git source may not have read them yet; the
+   * source reads only those it has not kept). No file: nothing is read or loaded.
    */
   async load(files: readonly string[]): Promise<void> {
     if (files.length === 0) return;
     await this.source.read(files);
-    this.yamlModule ??= await import('../../core/parse.ts');
+    if (!this.parsing) {
+      const [core, entry] = await Promise.all([import('../../core/yaml-file.ts'), import('../../store/yaml-document.ts')]);
+      this.parsing = { core, entry };
+    }
+    const { core, entry } = this.parsing;
+    for (const file of files) {
+      if (this.cache.has(file)) continue;
+      const b = this.source.bytes.get(file);
+      this.cache.set(file, b ? ((await entry.parseYamlDocument((syntax) => core.parseYaml(file, b, syntax))).value ?? null) : null);
+    }
   }
 
-  /** The file parsed again; every caller has called load() first, which loads the parser. */
+  /** The file parsed: by load(), or now when what it needs is loaded (undefined: it does not parse, or is not read). */
   yaml(file: string): YamlFile | undefined {
     if (!this.cache.has(file)) {
       const b = this.source.bytes.get(file);
-      this.cache.set(file, b ? (this.yamlModule!.parseYaml(file, b).value ?? null) : null);
+      const p = this.parsing;
+      const now = b && p ? p.entry.parseYamlDocumentNow((syntax) => p.core.parseYaml(file, b, syntax)) : undefined;
+      if (!now) return undefined;
+      this.cache.set(file, now.value.value ?? null);
     }
     return this.cache.get(file) ?? undefined;
   }
@@ -41,7 +58,7 @@ export class Located {
   ): Diagnostic {
     const y = this.yaml(file);
     const d = y
-      ? this.yamlModule!.diagAt(y, this.yamlModule!.offsetAt(y, path), code, message, hint)
+      ? this.parsing!.core.diagAt(y, this.parsing!.core.offsetAt(y, path), code, message, hint)
       : problem(code, severity, file, message, hint);
     d.severity = severity;
     if (related) d.related = related;
@@ -50,6 +67,6 @@ export class Located {
 
   where(file: string, path: readonly string[]): { line: number; col: number } {
     const y = this.yaml(file);
-    return y ? y.lines.linePos(this.yamlModule!.offsetAt(y, path)) : { line: 0, col: 0 };
+    return y ? y.lines.linePos(this.parsing!.core.offsetAt(y, path)) : { line: 0, col: 0 };
   }
 }
