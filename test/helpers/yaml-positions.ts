@@ -1,4 +1,4 @@
-import { LineCounter, parseDocument } from 'yaml';
+import { type Document, LineCounter, parseDocument } from 'yaml';
 import { expect } from 'vitest';
 import { canonicalPositions } from '../../src/core/canonical-yaml.ts';
 import { parseYaml } from '../../src/core/parse-core.ts';
@@ -11,12 +11,12 @@ function pathsOf(data: unknown, path: string[] = []): string[][] {
   return out;
 }
 
-/** canonicalPositions gives, for every path, the offset the full parse gives (`offsetAt`: the node's, or its nearest ancestor's). */
-export function positionsAgree(source: string, data: unknown): void {
+/** canonicalPositions gives (`parsed`: yaml's reading of `source`, when the caller has it), for every path, the offset the full parse gives (`offsetAt`: the node's, or its nearest ancestor's). */
+export function positionsAgree(source: string, data: unknown, parsed?: { doc: Document.Parsed; lines: LineCounter }): void {
   const at = canonicalPositions(source);
   expect(at).toBeDefined();
-  const counter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter: counter, uniqueKeys: true, schema: 'core', version: '1.2' });
+  const counter = parsed?.lines ?? new LineCounter();
+  const doc = parsed?.doc ?? parseDocument(source, { lineCounter: counter, uniqueKeys: true, schema: 'core', version: '1.2' });
   // Differences are gathered and compared once: an assertion per path would cost more than the parses.
   const wrong: unknown[] = [];
   const expected: number[] = [];
