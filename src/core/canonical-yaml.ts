@@ -104,7 +104,7 @@ function flowSequence(text: string): Scalar[] | typeof NOT {
 /**
  * Where each node of a canonical document starts, as `yaml` gives it
  * (`range[0]` of the node): the parse records it on the way when asked for
- * positions (a diagnostic's), and costs nothing more otherwise.
+ * positions (a diagnostic's); without it, no path is even spelled.
  */
 interface Positions {
   /** The offset in the source of each line of the parse's `lines` (comment lines dropped with their offsets). */
@@ -120,14 +120,14 @@ function recordValue(pos: Positions | undefined, path: string, i: number, col: n
   if (pos === undefined) return;
   const start = pos.starts[i]! + col;
   pos.at.set(path, start);
-  // `[a, b]`: each word after the bracket and the ", " before it.
-  if (Array.isArray(value) && text.startsWith('[')) {
+  // `[a, b]` (not `[]`): each word after the bracket and the ", " before it.
+  if (Array.isArray(value) && value.length > 0 && text.startsWith('[')) {
     let at = start + 1;
     text
       .slice(1, -1)
       .split(', ')
       .forEach((word, n) => {
-        if (word !== '') pos.at.set(`${path}${PATH_JOIN}${n}`, at);
+        pos.at.set(`${path}${PATH_JOIN}${n}`, at);
         at += word.length + 2;
       });
   }
@@ -226,7 +226,7 @@ function scalarSequence(
     const text = lines[j]!.slice(prefix.length);
     const v = scalar(text);
     if (v === NOT) return undefined;
-    recordValue(pos, `${path}${PATH_JOIN}${items.length}`, j, prefix.length, v, text);
+    if (pos) recordValue(pos, `${path}${PATH_JOIN}${items.length}`, j, prefix.length, v, text);
     items.push(v);
   }
   return { items, last: j - 1 };
@@ -255,7 +255,7 @@ function readMapLines(
     const key = line.slice(indent, colon);
     if (reservedKey(key) || Object.hasOwn(map, key)) return undefined;
     const rest = line.slice(colon + 2);
-    const here = `${path}${PATH_JOIN}${key}`;
+    const here = pos ? `${path}${PATH_JOIN}${key}` : '';
     if (colon === line.length - 1) {
       // `key:` alone: a block sequence of scalars follows (a guard's lists).
       const seq = scalarSequence(lines, i, indent, pos, here);
@@ -339,7 +339,7 @@ function readCanonical(source: string, pos: Positions | undefined): Record<strin
     // The document's map starts at its first key.
     if (pos && keys === 0) pos.at.set('', pos.starts[i]!);
     keys++;
-    const here = PATH_JOIN + key;
+    const here = pos ? PATH_JOIN + key : '';
     if (colon < line.length - 1) {
       const rest = line.slice(colon + 2);
       if (rest === '>-') {
@@ -368,7 +368,7 @@ function readCanonical(source: string, pos: Positions | undefined): Record<strin
       while (i + 1 < lines.length && lines[i + 1]!.startsWith(next.slice(0, itemStart))) {
         const item = lines[++i]!;
         const itemColon = keyEnd(item, itemStart);
-        const itemPath = `${here}${PATH_JOIN}${items.length}`;
+        const itemPath = pos ? `${here}${PATH_JOIN}${items.length}` : '';
         if (itemColon === 0) {
           const text = item.slice(itemStart);
           if (text === '>-') {

@@ -22,7 +22,7 @@ export interface YamlFile {
   doc: Document.Parsed;
   lines: LinePositions;
   data: unknown;
-  /** The full parser this file was read with (its tree and positions need it); absent on the fast path without one. */
+  /** The full parser this file was read with (its syntax tree needs it); absent on the fast path without one. */
   syntax?: YamlSyntax | undefined;
 }
 
@@ -178,13 +178,13 @@ function lineStartsOf(source: string): LinePositions {
 /**
  * The parts of parsing that load large libraries, passed in (never module
  * state: the core stays pure). `yaml` is the `yaml` package's full parser
- * (every file the fast path does not take, and the syntax tree and positions
- * a diagnostic needs) and its tree walkers; `regexProblem` checks a guard's
+ * (every file the fast path does not take, and the syntax tree a schema
+ * error's key needs) and its tree walkers; `regexProblem` checks a guard's
  * command and content patterns with the regular-expression engine.
  * store/yaml-document.ts, the one entry point for parsing store files, passes
  * each part once a file has needed it, and `./parse.ts` passes both always,
- * for callers that need every file's positions; this module imports neither,
- * so a file on the canonical fast path loads neither.
+ * for callers that may meet any file; this module imports neither, so a file
+ * on the canonical fast path loads neither, its positions included.
  */
 export interface YamlSyntax {
   readonly yaml?: YamlParser | undefined;
@@ -225,8 +225,9 @@ export function nodeAt(y: YamlFile, path: readonly string[]): Node | undefined {
 }
 
 /**
- * Byte offset of the value at `path` (keys and sequence indexes) in a parsed
- * file, or of the nearest existing ancestor; 0 when the document has none.
+ * Offset (in the file's text) of the value at `path` (keys and sequence
+ * indexes), or of the nearest existing ancestor; 0 when the document has
+ * none. A file read by the fast path answers from its own text.
  */
 export function offsetAt(y: YamlFile, path: readonly string[]): number {
   if (y instanceof LazyYamlFile) return y.offsetOf(path);
