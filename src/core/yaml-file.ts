@@ -156,7 +156,7 @@ class LazyYamlFile implements YamlFile {
 }
 
 /** The line starts of a text with no CR (the canonical shape has none), as `yaml`'s `LineCounter` records them. */
-function lineStartsOf(source: string): LinePositions {
+export function lineStartsOf(source: string): LinePositions {
   const lineStarts = [0];
   for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);
   return {
