@@ -51,16 +51,10 @@ export function diagAtOffset(
   message: string,
   hint: string,
 ): Diagnostic {
-  // lastIndexOf reads a negative start as 0: at offset 0 it would find a line end there.
-  const start = offset === 0 ? 0 : source.lastIndexOf('\n', offset - 1) + 1;
-  let line = 1;
-  for (let i = source.indexOf('\n'); i >= 0 && i < start; i = source.indexOf('\n', i + 1)) line++;
-  const end = source.indexOf('\n', offset);
-  const lineText = source
-    .slice(start, end < 0 ? source.length : end)
-    .replace(/\r$/, '')
-    .slice(0, 200);
-  return diag(file, code, message, hint, line, offset - start + 1, lineText);
+  const d = diagAt({ file, source, lines: lineStartsOf(source) }, offset, code, message, hint);
+  // A file refused for its size or shape may hold a line of a megabyte; the text of its last line ends with no CR either.
+  d.lineText = d.lineText!.replace(/\r$/, '').slice(0, 200);
+  return d;
 }
 
 /** A diagnostic at byte offset `offset` of a parsed file. */
@@ -155,7 +149,7 @@ class LazyYamlFile implements YamlFile {
   }
 }
 
-/** The line starts of a text with no CR (the canonical shape has none), as `yaml`'s `LineCounter` records them. */
+/** The line starts of a text, a line ending at each LF (a CR before it stays on its line), as `yaml`'s `LineCounter` records them. */
 export function lineStartsOf(source: string): LinePositions {
   const lineStarts = [0];
   for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) lineStarts.push(i + 1);
