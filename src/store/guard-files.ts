@@ -4,24 +4,13 @@
  * active plan (`active-plan`) and the audit log (`guard-audit.jsonl`).
  * None of them is ever read from or written into the store itself.
  */
-import {
-  appendFileSync,
-  type FSWatcher,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  watch,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, type FSWatcher, mkdirSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { GuardIndex } from '../core/guard.ts';
 import { Hash53 } from '../core/hash53.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
-import { replaceCacheFile, writeAll } from './write-all.ts';
+import { replaceCacheFile, replaceFile, writeAll } from './write-all.ts';
 
 /** Bump when the index's shape changes: an index of another format is rebuilt. */
 const FORMAT = 3;
@@ -217,16 +206,7 @@ export function readActivePlan(dir: string | undefined): string | undefined {
 
 /** Sets (or, with null, clears) the active plan. */
 export function writeActivePlan(dir: string, plan: string | null): void {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, 'active-plan');
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, plan === null ? '' : `${plan}\n`);
-    renameSync(tmp, file);
-  } catch (error) {
-    rmSync(tmp, { force: true });
-    throw error;
-  }
+  replaceFile(join(dir, 'active-plan'), (fd) => writeAll(fd, plan === null ? '' : `${plan}\n`));
 }
 
 /** Appends one decision to the audit log (JSON lines); a log that cannot be written is skipped, never fatal. */

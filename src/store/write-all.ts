@@ -21,10 +21,10 @@ export function writeAll(fd: number, content: string | Uint8Array): void {
 
 /**
  * Replaces `file` with what `write` writes: a temporary file renamed into
- * place, so a reader never sees half of it; failures are ignored (a cache
- * only ever saves time). For caches kept outside the store, in `.git/agents/`.
+ * place, so a reader never sees half of it. Throws when it cannot, and
+ * leaves no temporary file behind.
  */
-export function replaceCacheFile(file: string, write: (fd: number) => void): void {
+export function replaceFile(file: string, write: (fd: number) => void): void {
   // Unique per run, so a temporary left by a crash never stands in the way.
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
   let fd: number | undefined;
@@ -38,9 +38,19 @@ export function replaceCacheFile(file: string, write: (fd: number) => void): voi
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, file);
-  } catch {
+  } catch (error) {
     if (fd !== undefined) closeSync(fd);
     // Only a temporary this run made (none when the exclusive open failed).
     if (created) rmSync(tmp, { force: true });
+    throw error;
+  }
+}
+
+/** `replaceFile` for caches kept outside the store, in `.git/agents/`: failures are ignored (a cache only ever saves time). */
+export function replaceCacheFile(file: string, write: (fd: number) => void): void {
+  try {
+    replaceFile(file, write);
+  } catch {
+    // The next run makes it again.
   }
 }
