@@ -1116,8 +1116,8 @@ describe('checkProjectPaths', () => {
         related: [
           {
             file: 'projects/api/project.yaml',
-            line: 0,
-            col: 0,
+            line: 4,
+            col: 5,
             message: "project api's path shared/**",
           },
         ],
@@ -1134,8 +1134,8 @@ describe('checkProjectPaths', () => {
         related: [
           {
             file: 'projects/docs/project.yaml',
-            line: 0,
-            col: 0,
+            line: 4,
+            col: 5,
             message: "project docs's path web/**",
           },
         ],
@@ -1170,8 +1170,8 @@ describe('checkProjectPaths', () => {
         related: [
           {
             file: 'projects/api/project.yaml',
-            line: 0,
-            col: 0,
+            line: 4,
+            col: 5,
             message: "project api's path shared/**",
           },
         ],

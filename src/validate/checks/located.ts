@@ -35,15 +35,8 @@ export class Located {
     }
   }
 
-  /** The file parsed: by load(), or now when what it needs is loaded (undefined: it does not parse, or is not read). */
+  /** The file as load() parsed it (undefined: not asked for, unreadable, or not YAML). */
   yaml(file: string): YamlFile | undefined {
-    if (!this.cache.has(file)) {
-      const b = this.source.bytes.get(file);
-      const p = this.parsing;
-      const now = b && p ? p.entry.parseYamlDocumentNow((syntax) => p.core.parseYaml(file, b, syntax)) : undefined;
-      if (!now) return undefined;
-      this.cache.set(file, now.value.value ?? null);
-    }
     return this.cache.get(file) ?? undefined;
   }
 

@@ -35,7 +35,8 @@ export async function checkProjectPaths(
   const allowOverlap = (await storeConfig()).projects.allow_overlap;
   const severity: Severity = allowOverlap ? 'warning' : 'error';
   const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
-  const found: { file: string; report: () => Diagnostic }[] = [];
+  // Each finding with the files its positions are read from (an overlap also names the other project's glob).
+  const found: { files: string[]; report: () => Diagnostic }[] = [];
   const reportedPairs = new Set<string>();
   const overlap = (a: (typeof projects)[number], ai: number, b: (typeof projects)[number], bi: number, example?: string) => {
     const pair = `${a.name}\0${b.name}`;
@@ -43,7 +44,7 @@ export async function checkProjectPaths(
     reportedPairs.add(pair);
     const why = example ? `both hold ${example}` : 'the globs alone show it';
     found.push({
-      file: b.file,
+      files: [b.file, a.file],
       report: () =>
         located.at(
           b.file,
@@ -78,7 +79,7 @@ export async function checkProjectPaths(
       if (g.hits > 0) continue;
       const p = projects[g.pi]!;
       found.push({
-        file: p.file,
+        files: [p.file],
         report: () =>
           located.at(
             p.file,
@@ -91,6 +92,6 @@ export async function checkProjectPaths(
       });
     }
   }
-  await located.load(found.map((x) => x.file));
+  await located.load(found.flatMap((x) => x.files));
   return found.map((x) => x.report());
 }
