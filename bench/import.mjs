@@ -6,6 +6,7 @@
 //   node bench/import.mjs [--runs N] [--files N] [--keep]
 //
 // Prints one row per measure and exits 1 when the budget is not met.
+import './timed-env.mjs';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -8,6 +8,7 @@
 //     calls and 100 changes of store files (each reported to a subscriber).
 //
 //   node bench/mcp.mjs [--store DIR --project P] [--runs N]
+import './timed-env.mjs';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

@@ -13,6 +13,7 @@
 //
 // A benchmark, not a test: .ci/run never runs it. Commands not in this build
 // (validate, invariant diff) are reported as not available.
+import './timed-env.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, platform, release, tmpdir, totalmem, arch } from 'node:os';
@@ -57,6 +58,23 @@ if (!existsSync(join(REPO, 'dist/cli.js'))) {
 }
 
 const started = Date.now();
+/**
+ * The machine's speed at running JavaScript, in ms for a fixed loop in a child process: a shared machine
+ * whose processor is throttled runs JavaScript several times slower while Node's own start (mostly copying
+ * its snapshot) slows far less, so the ratios to `node -e 0` move with it. Printed at the start and the end.
+ */
+const jsProbe = () => {
+  const r = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      'const t=process.hrtime.bigint();let s=0;for(let i=0;i<1e8;i++)s+=i&7;process.stdout.write(String(Number(process.hrtime.bigint()-t)/1e6|0))',
+    ],
+    { encoding: 'utf8' },
+  );
+  return `${r.stdout} ms`;
+};
+const probeAtStart = jsProbe();
 const work = mkdtempSync(join(tmpdir(), 'agents-bench-'));
 const log = (s) => process.stderr.write(`${s}\n`);
 
@@ -658,6 +676,7 @@ const machine = [
   `- Versions: agents ${JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version}, Node.js ${process.version}, ${version('git', ['--version'])}, yargs ${pkg('yargs')}, yaml ${pkg('yaml')}, ajv ${pkg('ajv')}, ajv-cli ${pkg('ajv-cli')}`,
   `- Peak memory: ${TIME ? '`/usr/bin/time -f %M`' : '`process.resourceUsage().maxRSS` of the measured process'} on one extra run`,
   `- Load average at the end: ${readLoad()}`,
+  `- JavaScript speed (a loop of 10^8 steps): ${probeAtStart} at the start, ${jsProbe()} at the end; every timed process starts without NODE_EXTRA_CA_CERTS`,
 ];
 function readLoad() {
   try {

@@ -1,6 +1,7 @@
 // Measures `agents plan strategize` on a plan of N invariants (default 500)
 // with the example actor: one request holding the whole effective set.
 // Usage: npm run build && node bench/strategize.mjs [N] [runs]
+import './timed-env.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

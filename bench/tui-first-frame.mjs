@@ -5,6 +5,7 @@
 //   node bench/tui-first-frame.mjs [--size 10000] [--runs 5]
 //
 // A benchmark, not a test: .ci/run never runs it.
+import './timed-env.mjs';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
