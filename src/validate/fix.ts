@@ -39,7 +39,7 @@ const BOM = '\uFEFF';
 export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, options: FixOptions): Fix[] {
   const fixes: Fix[] = [];
   const batch = new ReplaceBatch(tree.root);
-  const claimed = new Set(report.usedIds);
+  const claimed = new Set(report.usedIds());
   const renamed = new Set<string>();
   const diagnostics = byPosition(report.diagnostics);
   for (const d of diagnostics) {

@@ -24,8 +24,8 @@ export interface ValidateReport {
   /** Number of files checked. */
   files: number;
   diagnostics: Diagnostic[];
-  /** Ids that name a file or plan folder anywhere in the store. */
-  usedIds: ReadonlySet<string>;
+  /** Ids that name a file or plan folder anywhere in the store (found on first call: only --fix asks). */
+  usedIds(): ReadonlySet<string>;
 }
 
 /**
@@ -102,7 +102,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   const treeDigest = memo ? (await import('./content-hash.ts')).listingDigest(entries) : '';
   for (const check of CHECKS) {
     if (check.stage !== 'content') continue;
-    if (!memo || check.pure !== true) {
+    if (!memo || !(typeof check.pure === 'function' ? check.pure(content) : check.pure === true)) {
       record(check.name, await check.run(content));
       continue;
     }
@@ -112,7 +112,7 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   }
 
   const files = entries.filter((e) => e.type !== 'dir').length;
-  return { source: source.description, entries, files, diagnostics: unique(diagnostics), usedIds: content.ids().usedIds };
+  return { source: source.description, entries, files, diagnostics: unique(diagnostics), usedIds: () => content.ids().usedIds };
 }
 
 /** One diagnostic per code and place: the layout check and the reader may both meet one link. */

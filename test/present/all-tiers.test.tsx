@@ -324,6 +324,14 @@ describe('export and validate on the same store', () => {
     expect(r.code).toBe(0);
   });
 
+  it("validate keeps no memo of the references check in a store that extends a policy source (its origins live in the source's copy)", async () => {
+    expect((await cli('validate')).code).toBe(0);
+    expect((await cli('validate')).code).toBe(0);
+    const memo = JSON.parse(readFileSync(join(app, '.git/agents/validate-worktree.cache.checks'), 'utf8')) as { checks: object };
+    expect(Object.keys(memo.checks)).toContain('ids');
+    expect(Object.keys(memo.checks)).not.toContain('references');
+  });
+
   it('validate still reports an origin the source does not hold at the pin', async () => {
     const id = (await cliJson<EntryJson[]>('invariant', 'list', '--effective', '--plan', sourcePlan)).find((e) => e.scope === 'plan')!.id;
     const file = join(store, 'plans', sourcePlan, `${id}.yaml`);

@@ -1294,7 +1294,7 @@ describe('validateTree', () => {
       }),
       { onProgress: (phase, done, total) => progress.push([phase, done, total]) },
     );
-    expect({ ...report, usedIds: [...report.usedIds] }).toStrictEqual({
+    expect({ ...report, usedIds: [...report.usedIds()] }).toStrictEqual({
       source: 'memory',
       entries: [
         {

@@ -109,7 +109,10 @@ export type Check =
       name: string;
       codes: readonly DiagnosticCode[];
       stage: 'content';
-      /** Reads nothing but the store's files (no clock, no process, no repository outside the store): its findings may be memoized. */
-      pure?: boolean;
+      /**
+       * Reads nothing but the store's files (no clock, no process, no repository outside the store): its findings may
+       * be memoized. A function says it of one run (a check that reads policy sources only when the store extends one).
+       */
+      pure?: boolean | ((ctx: ContentContext) => boolean);
       run: (ctx: ContentContext) => Diagnostic[] | Promise<Diagnostic[]>;
     };

@@ -11,7 +11,8 @@ import type { Located } from './located.ts';
 export async function checkWaivers(
   jobs: readonly ContentJob[],
   facts: readonly FileFacts[],
-  usedIds: ReadonlySet<string>,
+  /** The ids in use in the store, found on first call (only a store with waivers asks). */
+  usedIds: () => ReadonlySet<string>,
   located: Located,
   now: Date | undefined,
 ): Promise<Diagnostic[]> {
@@ -40,7 +41,7 @@ export async function checkWaivers(
         });
       }
     }
-    if (!usedIds.has(w.i)) {
+    if (!usedIds().has(w.i)) {
       found.push({
         file,
         report: () =>
