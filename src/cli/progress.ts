@@ -1,4 +1,5 @@
 import type { CliIo } from './io.ts';
+import { withCommas } from '../core/style.ts';
 
 /**
  * A one-line progress display on stderr for long work (docs/commands.md,
@@ -37,7 +38,7 @@ function inCi(env: CliIo['env']): boolean {
 const ERASE = '\r\x1b[2K';
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-const fmt = (n: number) => n.toLocaleString('en');
+const fmt = withCommas;
 
 export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress {
   const stderr = io.stderr as CliIo['stderr'] & { columns?: number };

@@ -22,3 +22,15 @@ export function makeStyle(color: boolean): Style {
   }
   return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), yellow: wrap(33, 39), green: wrap(32, 39), cyan: wrap(36, 39) };
 }
+
+/**
+ * A count with commas between groups of three digits ("99,980"), as English text writes it. Written out because
+ * the first `toLocaleString` of a run loads the ICU number formatting, which costs more than a small command's
+ * whole run.
+ */
+export function withCommas(n: number): string {
+  const digits = String(Math.trunc(Math.abs(n)));
+  let out = '';
+  for (let end = digits.length; end > 0; end -= 3) out = (end > 3 ? ',' : '') + digits.slice(Math.max(0, end - 3), end) + out;
+  return n < 0 ? `-${out}` : out;
+}

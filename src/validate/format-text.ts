@@ -1,5 +1,5 @@
 import { byPosition, caretExcerpt, type Diagnostic, location } from '../core/diagnostics.ts';
-import type { Style } from '../core/style.ts';
+import { type Style, withCommas } from '../core/style.ts';
 import { countLine, plural, type ValidationResult } from './result.ts';
 
 import { LISTED_PER_CODE } from './limits.ts';
@@ -28,7 +28,7 @@ export class PerCodeLimit {
     return [...this.seen]
       .filter(([, n]) => n > LISTED_PER_CODE)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([code, n]) => `… and ${(n - LISTED_PER_CODE).toLocaleString('en-US')} more \`${code}\`; \`--verbose\` lists all`);
+      .map(([code, n]) => `… and ${withCommas(n - LISTED_PER_CODE)} more \`${code}\`; \`--verbose\` lists all`);
   }
 }
 
@@ -56,7 +56,7 @@ export function* textOutput(r: ValidationResult, s: Style, verbose = false): Gen
   if (!verbose)
     for (const [kind, n] of [...listedFixes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       if (n > LISTED_PER_CODE)
-        piece += `${s.dim(`… and ${(n - LISTED_PER_CODE).toLocaleString('en-US')} more \`${kind}\` fixes; \`--verbose\` lists all`)}\n`;
+        piece += `${s.dim(`… and ${withCommas(n - LISTED_PER_CODE)} more \`${kind}\` fixes; \`--verbose\` lists all`)}\n`;
   if (r.fixes.length > 0) piece += '\n';
   const limit = new PerCodeLimit(verbose);
   for (const d of byPosition(r.diagnostics)) {
