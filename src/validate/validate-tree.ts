@@ -117,8 +117,13 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
 
 /** One diagnostic per code and place: the layout check and the reader may both meet one link. */
 function unique(list: readonly Diagnostic[]): Diagnostic[] {
+  // Only the findings of a file with several can repeat one: no key is made for a file's only finding (on a
+  // large store, most files' one finding is a missing modeline).
+  const perFile = new Map<string, number>();
+  for (const d of list) perFile.set(d.file, (perFile.get(d.file) ?? 0) + 1);
   const seen = new Set<string>();
   return list.filter((d) => {
+    if (perFile.get(d.file) === 1) return true;
     const key = `${d.code}\0${d.file}\0${d.line}\0${d.col}`;
     if (seen.has(key)) return false;
     seen.add(key);
