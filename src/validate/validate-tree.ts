@@ -112,7 +112,25 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
   }
 
   const files = entries.filter((e) => e.type !== 'dir').length;
-  return { source: source.description, entries, files, diagnostics: unique(diagnostics), usedIds: () => content.ids().usedIds };
+  return { source: source.description, entries, files, diagnostics: unique(diagnostics), usedIds: usedIdsOf(entries, ids) };
+}
+
+/**
+ * The ids in use: the id check's, when it ran; else found from the listing on first call (only --fix asks). Made
+ * outside validateTree, so that the report holds the listing, not every file's facts, while --fix writes.
+ */
+function usedIdsOf(entries: readonly TreeEntry[], known: ReturnType<typeof checkIds> | undefined): () => ReadonlySet<string> {
+  let found = known?.usedIds;
+  return () => {
+    if (found === undefined) {
+      const classify = pathClassifier();
+      found = checkIds(
+        entries,
+        entries.map((e) => classify(e.path)),
+      ).usedIds;
+    }
+    return found;
+  };
 }
 
 /** One diagnostic per code and place: the layout check and the reader may both meet one link. */

@@ -281,6 +281,26 @@ describe('the memo of the whole-store checks', () => {
     expect(statSync(file).ino).not.toBe(kept.ino);
   });
 
+  it('answers the ids in use from the listing when the id check was not run (a memo answered it)', async () => {
+    const { repo, store } = repoStore({
+      [`global/${A}.yaml`]: good(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: good(B, 'Keep a backup'),
+    });
+    const file = join(repo, 'worktree.cache');
+    const run = async () => {
+      const cache = FactsCache.load(file, 'test-build');
+      const report = await validateTree(new WorkingTreeSource(store), { cache, memo: true });
+      cache.save();
+      return report;
+    };
+    const first = await run();
+    expect([...first.usedIds()].sort()).toEqual([A, B].sort());
+    await run();
+    // Every file met in order: the memo answers the id check, and the ids come from the listing.
+    const third = await run();
+    expect([...third.usedIds()].sort()).toEqual([A, B].sort());
+  });
+
   it('is neither used nor kept by --fix, whose report is amended after the checks', async () => {
     const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Keep a backup') });
     await check(store, cacheDir);
