@@ -128,6 +128,20 @@ describe('agents import', () => {
     expect(storeFiles(top)).toEqual(before);
   });
 
+  it('--dry-run in text: each file says as many left-out blocks as it lists (headings only with --verbose)', async () => {
+    const top = repo({ 'AGENTS.md': '# Rules\n\n- Never commit secrets.\n\n```sh\nnpm test\n```\n' });
+    for (const verbose of [false, true]) {
+      const r = await run(top, 'import', '--dry-run', ...(verbose ? ['--verbose'] : []));
+      expect(r.code).toBe(0);
+      const said = Number(/AGENTS\.md → global: 1 rule, (\d+) left out/.exec(r.stdout)?.[1]);
+      const listed = r.stdout.split('\n').filter((l) => /^\s+left out\s/.test(l));
+      expect(listed.map((l) => /left out\s+[\d-]+\s+([a-z-]+):/.exec(l)?.[1])).toEqual(
+        verbose ? ['heading', 'code-block'] : ['code-block'],
+      );
+      expect(said).toBe(listed.length);
+    }
+  });
+
   it('--from and paths choose the files; an unknown file is exit 2', async () => {
     const top = repo({ ...EVERY_KIND, 'docs/rules.md': '- Never force-push.\n' });
     const only = await json(top, 'import', '--dry-run', '--from', 'cursor');

@@ -16,6 +16,7 @@ interface ImportArgs {
   dryRun?: boolean;
   yes?: boolean;
   replace?: boolean;
+  verbose?: boolean;
 }
 
 /** The stable JSON shape of an import (docs/json-output.md). */
@@ -67,7 +68,11 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
     }
     const where = f.target.kind === 'project' ? `project ${f.target.name}` : 'global';
     const mine = byFile.get(f.file) ?? [];
-    lines.push(`${s.bold(f.file)} → ${where}: ${mine.length} rule${mine.length === 1 ? '' : 's'}, ${f.leftOut.length} left out`);
+    // Headings are listed with --verbose only (they name the tags of what follows): the count is of what is listed.
+    const left = verbose ? f.leftOut : f.leftOut.filter((l) => l.reason !== 'heading');
+    const headings = f.leftOut.length - left.length;
+    const more = headings > 0 ? s.dim(` (and ${headings} heading${headings === 1 ? '' : 's'}; --verbose lists ${headings === 1 ? 'it' : 'them'})`) : '';
+    lines.push(`${s.bold(f.file)} → ${where}: ${mine.length} rule${mine.length === 1 ? '' : 's'}, ${left.length} left out${more}`);
     for (const c of mine) {
       const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : '~');
       const note =
@@ -82,7 +87,6 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
         `  ${mark} ${String(c.line).padStart(4)}  ${c.text} ${s.dim(`[${c.severity}${c.tags.length ? `; ${c.tags.join(', ')}` : ''}]`)}${note}`,
       );
     }
-    const left = verbose ? f.leftOut : f.leftOut.filter((l) => l.reason !== 'heading');
     for (const l of left) {
       const at = l.line === l.end_line ? `${l.line}` : `${l.line}-${l.end_line}`;
       lines.push(s.dim(`    left out ${at.padStart(7)}  ${l.reason}: ${l.excerpt}`));
@@ -123,6 +127,7 @@ export default defineCommand<ImportArgs>({
         describe: 'put every rule into this project instead of where its file applies',
       })
       .option('dry-run', { type: 'boolean', describe: 'show what would be written and what was left out; write nothing' })
+      .option('verbose', { type: 'boolean', describe: 'list the headings left out too (they become the tags of what follows)' })
       .option('yes', { alias: 'y', type: 'boolean', describe: 'write every new rule without the review' })
       .option('replace', {
         type: 'boolean',
@@ -149,7 +154,7 @@ export default defineCommand<ImportArgs>({
       await emitDocument(
         ctx,
         importJson(plan, null, null),
-        () => `${planText(s, plan, false)}\n\nWould write ${summary(plan)}. Nothing was written.`,
+        () => `${planText(s, plan, argv.verbose === true)}\n\nWould write ${summary(plan)}. Nothing was written.`,
       );
       return EXIT_CODES.ok;
     }
@@ -172,7 +177,7 @@ export default defineCommand<ImportArgs>({
     const replaced = argv.replace ? await service.replace(plan, written) : null;
     await emitDocument(ctx, importJson(plan, written, replaced), () => {
       const lines = [
-        planText(s, plan, false),
+        planText(s, plan, argv.verbose === true),
         '',
         `${s.green('imported')} ${written.invariants.length} invariant${written.invariants.length === 1 ? '' : 's'}`,
       ];
