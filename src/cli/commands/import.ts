@@ -71,7 +71,10 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
     // Headings are listed with --verbose only (they name the tags of what follows): the count is of what is listed.
     const left = verbose ? f.leftOut : f.leftOut.filter((l) => l.reason !== 'heading');
     const headings = f.leftOut.length - left.length;
-    const more = headings > 0 ? s.dim(` (and ${headings} heading${headings === 1 ? '' : 's'}; --verbose lists ${headings === 1 ? 'it' : 'them'})`) : '';
+    const more =
+      headings > 0
+        ? s.dim(` (and ${headings} heading${headings === 1 ? '' : 's'}; --verbose lists ${headings === 1 ? 'it' : 'them'})`)
+        : '';
     lines.push(`${s.bold(f.file)} → ${where}: ${mine.length} rule${mine.length === 1 ? '' : 's'}, ${left.length} left out${more}`);
     for (const c of mine) {
       const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : '~');
