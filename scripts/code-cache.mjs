@@ -80,7 +80,7 @@ try {
   if (!startsOnly) {
     // The everyday reads alone, on a store of plain invariants (guards bring in the pattern engine, which a store
     // without them never loads): a command not among them compiles what it adds when it first runs, which costs
-    // less than reading, at every start, the code of every command (docs/adr/0302-cli-bundle-with-code-cache.md).
+    // less than reading, at every start, the code of every command (docs/adr/0303-code-cache-of-the-everyday-reads.md).
     if (inGit) git('add', '-A') && git('commit', '-q', '-m', 'store');
     await agents(['invariant', 'list']);
     await agents(['invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json']);
