@@ -275,12 +275,11 @@ const meta = {
 };
 writeFileSync(new URL('../dist/meta.json', import.meta.url), JSON.stringify(meta));
 // V8's code for the commands people run most, compiled by running them (scripts/code-cache.mjs).
-for (const mode of [[], ['--direct'], ['--hook']])
-  execFileSync(process.execPath, [new URL('./code-cache.mjs', import.meta.url).pathname, ...mode], {
-    stdio: 'inherit',
-    // It opens no TLS connection: Node need not parse a certificate bundle first.
-    env: { ...process.env, NODE_EXTRA_CA_CERTS: '' },
-  });
+execFileSync(process.execPath, [new URL('./code-cache.mjs', import.meta.url).pathname], {
+  stdio: 'inherit',
+  // It opens no TLS connection: Node need not parse a certificate bundle first.
+  env: { ...process.env, NODE_EXTRA_CA_CERTS: '' },
+});
 // The licence texts of what the bundles hold (legalComments: 'none' strips them from the code).
 const ownName = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).name;
 const notices = renderNotices(bundledPackages(meta, root, join(root, 'scripts/licences')), ownName);

@@ -173,7 +173,7 @@ describe('the CLI bundle and its code cache', () => {
         encoding: 'utf8',
       }).stdout;
     const before = listing();
-    const r = spawnSync(process.execPath, [join(p.dir, 'scripts/code-cache.mjs'), '--direct'], {
+    const r = spawnSync(process.execPath, [join(p.dir, 'scripts/code-cache.mjs')], {
       cwd: caller,
       encoding: 'utf8',
       timeout: 60_000,
@@ -188,6 +188,7 @@ describe('the CLI bundle and its code cache', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(listing()).toBe(before);
+    expect(cacheTaken(p.bundle, join(p.dir, 'dist/agents.cjs.cache'))).toBe(true);
     expect(cacheTaken(p.bundle, join(p.dir, 'dist/agents.cjs.direct.cache'))).toBe(true);
   });
 
