@@ -44,8 +44,8 @@ const envIn = (dir) => ({
 const CHILD_ENV = { ...process.env, NODE_EXTRA_CA_CERTS: '' };
 const git = (dir, ...args) => spawnSync('git', args, { cwd: dir, env: envIn(dir), stdio: 'ignore' }).status === 0;
 
-/** A hook input of a Claude Code tool call in `dir`. */
-const hookInput = (dir, tool_name, tool_input) =>
+/** A hook input of a Claude Code tool call in `dir`: by default, a write the guards allow. */
+const hookInput = (dir, tool_name = 'Write', tool_input = { file_path: join(dir, 'src/a.ts'), content: 'x' }) =>
   JSON.stringify({ session_id: 's', cwd: dir, hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 't' });
 const HOOK_ARGS = ['guard', 'hook', '--client', 'claude'];
 
@@ -89,7 +89,7 @@ function makeAll() {
     run(base, ['plan', 'use', 'local/release', '--project', 'myapp']);
     // The guard hook's usual call finds its index current: the first call, which builds it, is made here.
     const hook = copy(base);
-    run(hook, HOOK_ARGS, hookInput(hook, 'Write', { file_path: join(hook, 'src/a.ts'), content: 'x' }));
+    run(hook, HOOK_ARGS, hookInput(hook));
     // The direct starts' usual case: a commit that stages no store file.
     if (inGit) git(base, 'add', '-A') && git(base, 'commit', '-q', '-m', 'plan');
     for (const [kind, cwd] of [
@@ -141,9 +141,8 @@ async function warmOne(kind, cwd) {
     if (cwd !== '') await agents(['validate', '--staged']);
   } else if (hook) {
     // What runs at nearly every tool call.
-    const write = hookInput(cwd, 'Write', { file_path: join(cwd, 'src/a.ts'), content: 'x' });
     await agents(HOOK_ARGS, hookInput(cwd, 'Bash', { command: 'ls' }));
-    await agents(HOOK_ARGS, write);
+    await agents(HOOK_ARGS, hookInput(cwd));
   } else throw new Error(`unknown code cache ${kind}`);
   // Commands bound the heap's growth through a V8 flag (src/cli/heap.ts); V8 takes a cache only under
   // the flags it was made with, so the default comes back first.
