@@ -140,6 +140,11 @@ export class ExportService {
     return loadConfig(this.service.source);
   }
 
+  /** The targets config.yaml lists (export.targets): what `agents export` and `export --check` use without --target. */
+  async listedTargets(): Promise<ExportTargetName[]> {
+    return [...((await this.settings()).export.targets ?? [])];
+  }
+
   private async projects(names?: readonly string[]): Promise<ProjectsRead> {
     const read = await readProjects(this.service.source, names);
     const bad = read.diagnostics.find((d) => d.code === 'project-path-invalid');

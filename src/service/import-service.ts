@@ -300,7 +300,7 @@ export class ImportService {
     const done = new Set(written.invariants.map((w) => w.n));
     const gone = plan.candidates.filter((c) => c.whole && (done.has(c.n) || c.status !== 'new'));
     const top = this.top;
-    const result: ReplaceResult = { files: [], exported: [] };
+    const result: ReplaceResult = { files: [], exported: [], targets: [], unlisted_targets: [] };
     const targets = new Set<ExportTargetName>();
     // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
     const [{ writeFileAtomic }, { ExportService, sha256 }] = await Promise.all([
@@ -327,6 +327,11 @@ export class ImportService {
       const exporter = new ExportService(this.invariants);
       const changes = exporter.apply(await exporter.plan({ targets: [...targets] }));
       result.exported = changes.map((c) => c.path);
+      result.targets = [...targets].sort();
+      // The moved rules now reach agents only through the export: a target config.yaml does not list is one
+      // that `agents export` and `export --check` (the pre-commit hook) would leave out.
+      const listed = new Set(await exporter.listedTargets());
+      result.unlisted_targets = result.targets.filter((t) => !listed.has(t));
     }
     return result;
   }
@@ -336,6 +341,10 @@ export class ImportService {
 export interface ReplaceResult {
   files: { file: string; removed: number[]; block: boolean }[];
   exported: string[];
+  /** The export targets run for the changed files. */
+  targets: ExportTargetName[];
+  /** Those of them that export.targets in config.yaml does not list. */
+  unlisted_targets: ExportTargetName[];
 }
 
 /** The export target whose block belongs in the file itself (AGENTS.md at the top or in a project's folder…), if any. */

@@ -256,6 +256,9 @@ describe('import and export', () => {
     const r = await json(top, 'import', '--yes', '--replace');
     expect(r.code).toBe(0);
     expect(r.data.replaced.files).toEqual([{ file: 'AGENTS.md', removed: [7, 8], block: true }]);
+    expect(r.data.replaced.targets).toEqual(['agents-md']);
+    expect(r.data.replaced.unlisted_targets).toEqual([]);
+    expect(r.stderr).not.toContain('export.targets');
     const after = readFileSync(join(top, 'AGENTS.md'), 'utf8');
     const begin = after.indexOf('<!-- agents:begin');
     const end = after.indexOf('<!-- agents:end -->\n') + '<!-- agents:end -->\n'.length;
@@ -265,5 +268,24 @@ describe('import and export', () => {
     expect(after.slice(0, begin) + after.slice(end)).toBe(kept.join('\n'));
     expect(after.slice(begin, end)).toContain('Never commit secrets.');
     expect((await run(top, 'export', '--check')).code).toBe(0);
+  });
+
+  it('--replace names the export targets it ran that config.yaml does not list (export --check would skip them)', async () => {
+    const top = repo({
+      '.agents/config.yaml': 'version: 1\n',
+      'CLAUDE.md': '# Rules\n\n- Never commit secrets.\n',
+      '.cursor/rules/api.mdc': '---\nglobs: services/api/**\nalwaysApply: false\n---\n- Validate every request body.\n',
+    });
+    const r = await json(top, 'import', '--yes', '--replace');
+    expect(r.code).toBe(0);
+    expect(r.data.replaced.targets).toEqual(['claude-md', 'cursor']);
+    expect(r.data.replaced.unlisted_targets).toEqual(['claude-md', 'cursor']);
+    expect(r.stderr).toMatch(/claude-md, cursor.*export\.targets/);
+    // Without the listing, the check has nothing to check: the notice is what tells the user.
+    expect((await json(top, 'export', '--check')).data).toMatchObject({ files: [], up_to_date: 0 });
+    writeFileSync(join(top, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [claude-md, cursor]\n');
+    const check = await json(top, 'export', '--check');
+    expect(check.code).toBe(0);
+    expect(check.data.up_to_date).toBeGreaterThanOrEqual(2);
   });
 });

@@ -178,6 +178,16 @@ export default defineCommand<ImportArgs>({
       ctx.io.stderr.write(`agents: created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})\n`);
     }
     const replaced = argv.replace ? await service.replace(plan, written) : null;
+    if (replaced && replaced.unlisted_targets.length > 0) {
+      const list = replaced.unlisted_targets.join(', ');
+      ctx.io.stderr.write(
+        `agents: the moved rules now reach agents through the export (${list}), which config.yaml does not list: add ${
+          replaced.unlisted_targets.length === 1 ? 'it' : 'them'
+        } to export.targets so that \`agents export\` and \`agents export --check\` keep ${
+          replaced.unlisted_targets.length === 1 ? 'it' : 'them'
+        } current.\n`,
+      );
+    }
     await emitDocument(ctx, importJson(plan, written, replaced), () => {
       const lines = [
         planText(s, plan, argv.verbose === true),
