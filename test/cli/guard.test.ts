@@ -364,7 +364,8 @@ describe('agents guard install', () => {
     writeFileSync(join(dir, '.gemini/settings.json'), '{ "a": ');
     const r = await runAgents(['guard', 'install', '--client', 'claude,gemini'], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('.gemini/settings.json');
+    // Where, as file:line:col: the text ends on line 1 after its 7 characters.
+    expect(r.stderr).toContain('.gemini/settings.json:1:8: not valid JSON');
     expect(readdirSync(dir)).not.toContain('.claude');
     expect((await runAgents(['guard', 'install', '--client', 'vim'], { cwd: dir })).code).toBe(2);
   });

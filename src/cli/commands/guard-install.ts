@@ -7,6 +7,7 @@ import { repositoryTop } from '../../store/projects.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
+import { jsonErrorPlace } from '../../core/json-place.ts';
 
 interface InstallArgs {
   client?: string[];
@@ -27,8 +28,9 @@ function readSettings(top: string, rel: string): { settings: Record<string, unkn
   try {
     data = text.trim() === '' ? {} : JSON.parse(text);
   } catch (error) {
+    const { line, col, reason } = jsonErrorPlace(text, (error as Error).message);
     throw new UsageError(
-      `${rel} is not valid JSON (${(error as Error).message})`,
+      `${rel}:${line}:${col}: not valid JSON (${reason})`,
       'Fix the file, then run the install again. Nothing was written.',
     );
   }
