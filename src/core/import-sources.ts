@@ -5,6 +5,7 @@
  */
 
 import { isName } from './names.ts';
+import { globProblem } from './globs.ts';
 
 export const IMPORT_KINDS = [
   'agents-md',
@@ -109,6 +110,11 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
   const named = (fallback: string | undefined, paths: string[]): ImportTarget => {
     const name = project ?? (fallback === undefined ? undefined : projectName(fallback));
     if (name === undefined) return { kind: 'skip', why: `no project name can be made from ${rel}: give one with --project` };
+    // A glob project.yaml would refuse (one that leaves the repository…) skips this file, not the whole import.
+    for (const g of paths) {
+      const problem = globProblem(g);
+      if (problem !== undefined) return { kind: 'skip', why: `its glob "${g}" ${problem}: fix the file's globs` };
+    }
     return { kind: 'project', name, paths };
   };
   if (applies.alwaysApply === true || applies.globs?.every((g) => g === '**' || g === '**/*')) {

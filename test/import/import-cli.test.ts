@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -190,6 +190,9 @@ describe('agents import', () => {
       'latin/AGENTS.md': Buffer.from('- Caf\xe9 rule\n', 'latin1'),
       'big/AGENTS.md': `- ${'x'.repeat(1024 * 1024 + 10)}\n`,
       '.cursor/rules/bad.mdc': '---\nglobs: [unclosed\n---\n- Never run this.\n',
+      // Globs a project.yaml would refuse: this file is skipped, not the whole import (it was exit 2, nothing written).
+      '.cursor/rules/out.mdc': '---\nglobs: "../../etc/**"\n---\n- Never read this.\n',
+      '.github/instructions/abs.instructions.md': '---\napplyTo: "/etc/**"\n---\n- Never read that.\n',
     });
     mkdirSync(join(top, 'link'));
     symlinkSync(join(outside, 'AGENTS.md'), join(top, 'link/AGENTS.md'));
@@ -200,6 +203,8 @@ describe('agents import', () => {
     );
     expect(Object.keys(skipped).sort()).toEqual([
       '.cursor/rules/bad.mdc',
+      '.cursor/rules/out.mdc',
+      '.github/instructions/abs.instructions.md',
       'big/AGENTS.md',
       'bin/AGENTS.md',
       'latin/AGENTS.md',
@@ -210,6 +215,9 @@ describe('agents import', () => {
     expect(skipped['big/AGENTS.md']).toContain('larger than');
     expect(skipped['link/AGENTS.md']).toContain('outside the repository');
     expect(skipped['.cursor/rules/bad.mdc']).toMatch(/front matter .*\.cursor\/rules\/bad\.mdc:2:/);
+    expect(skipped['.cursor/rules/out.mdc']).toContain('"../../etc/**"');
+    expect(skipped['.github/instructions/abs.instructions.md']).toContain('"/etc/**"');
+    expect(existsSync(join(top, '.agents/projects/out'))).toBe(false);
     expect(stored(top).map((i) => i.text)).toEqual(['Keep this rule.']);
   });
 });

@@ -66,6 +66,14 @@ describe('importTarget: where a file applies', () => {
     expect(importTarget('.cursor/rules/howto.mdc', 'cursor', appliesTo('cursor', { description: 'How to deploy' })).kind).toBe('skip');
   });
 
+  it('a rule file whose globs project.yaml would refuse is skipped, naming the glob', () => {
+    for (const glob of ['../../etc/**', '/etc/**', 'src//a', '.git/**', 'a\\b']) {
+      const t = importTarget('.cursor/rules/x.mdc', 'cursor', appliesTo('cursor', { globs: glob }));
+      expect(t, glob).toMatchObject({ kind: 'skip', why: expect.stringContaining(`"${glob}"`) });
+    }
+    expect(importTarget('.cursor/rules/x.mdc', 'cursor', appliesTo('cursor', { globs: 'src/**' })).kind).toBe('project');
+  });
+
   it('--project overrides the derived project, and puts a top file in it', () => {
     expect(importTarget('apps/web/AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({
       kind: 'project',
