@@ -27,12 +27,18 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
           ? 'the disk is full'
           : e.code === 'EEXIST'
             ? 'a file of that name already exists'
-            : (e.code ?? e.message);
+            : // A new folder renamed onto one that holds files: another writer made it since this command looked.
+              e.code === 'ENOTEMPTY'
+              ? 'a folder of that name was made meanwhile, by another writer'
+              : (e.code ?? e.message);
   const full = e.code === 'ENOSPC' || e.code === 'EDQUOT';
+  const taken = e.code === 'EEXIST' || e.code === 'ENOTEMPTY';
   return new AgentsError(`cannot write ${rel}: ${why}`, EXIT_CODES.usage, {
     hint: full
       ? 'Nothing was changed. Free some disk space, then run the command again.'
-      : 'Nothing was changed. Check that the store is writable, then run the command again.',
+      : taken
+        ? 'Nothing was changed. Run the command again: it sees what is there now.'
+        : 'Nothing was changed. Check that the store is writable, then run the command again.',
     code: 'write-failed',
   });
 }

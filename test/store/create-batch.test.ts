@@ -73,7 +73,7 @@ describe('CreateBatch: new files and folders as one change', () => {
     // Another writer made the project meanwhile.
     mkdirSync(join(store, 'projects/web'));
     writeFileSync(join(store, 'projects/web/.gitkeep'), '');
-    expect(() => batch.commit()).toThrow(/cannot write projects\/web/);
+    expect(() => batch.commit()).toThrow(/cannot write projects\/web: a folder of that name was made meanwhile/);
     expect(files(store)).toEqual({ 'projects/web/.gitkeep': '' });
   });
 
