@@ -2,7 +2,7 @@
 // rename), a folder in one step, several files as one change, removals.
 // Locks are lock.ts; many replacements with one flush are replace-batch.ts.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { TEMP_SUFFIX } from '../core/layout.ts';
@@ -63,9 +63,24 @@ export function fsyncDir(dir: string): void {
 }
 
 /**
+ * The permission bits of the regular file at `path`, or undefined when there
+ * is none: a replacement takes them over, so a file kept private (0600) or
+ * executable stays so after a rename puts new content in its place.
+ */
+export function modeToKeep(path: string): number | undefined {
+  try {
+    const s = lstatSync(path);
+    return s.isFile() ? s.mode & 0o7777 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Writes `content` to `root/rel` atomically and durably: a temporary file in
  * the same folder, flushed, then linked (mode "create": fails if the file
- * exists) or renamed (mode "replace") into place. Readers never see a torn file.
+ * exists) or renamed (mode "replace", keeping the file's permissions) into
+ * place. Readers never see a torn file.
  */
 export function writeFileAtomic(root: string, rel: string, content: string, mode: 'create' | 'replace' = 'create'): void {
   assertMine(root);
@@ -75,8 +90,10 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
   assertNoLinkedFolder(root, relDir, `write ${rel}`);
   try {
     mkdirSync(dirname(path), { recursive: true });
+    const keep = mode === 'replace' ? modeToKeep(path) : undefined;
     const fd = openSync(tmp, 'wx', 0o644);
     try {
+      if (keep !== undefined) fchmodSync(fd, keep);
       writeAll(fd, content);
       fsyncSync(fd);
     } finally {

@@ -2,11 +2,11 @@
 // for them all (`validate --fix`); single writes are atomic-write.ts.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync } from 'node:fs';
+import { closeSync, fchmodSync, fsyncSync, openSync, renameSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentsError } from '../core/errors.ts';
 import { TEMP_SUFFIX } from '../core/layout.ts';
-import { assertMine, fsyncDir, writeFailure } from './atomic-write.ts';
+import { assertMine, fsyncDir, modeToKeep, writeFailure } from './atomic-write.ts';
 import { writeAll } from './write-all.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 
@@ -67,8 +67,10 @@ export class ReplaceBatch {
     }
     const tmp = this.tmpOf(rel, this.staged.length);
     try {
+      const keep = modeToKeep(join(this.root, rel));
       const fd = openSync(tmp, 'wx', 0o644);
       try {
+        if (keep !== undefined) fchmodSync(fd, keep);
         writeAll(fd, content);
       } finally {
         closeSync(fd);

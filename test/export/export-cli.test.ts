@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -173,6 +173,18 @@ describe('agents export: every target, from a monorepo', () => {
       expect(text.endsWith(`${END_MARKER}\n${tail}`)).toBe(true);
       expect(text).toContain(`Rule number ${round}`);
     }
+  });
+
+  it("keeps a file's permissions when it puts the new text in its place", async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, 'AGENTS.md'), '# Ours\n');
+    chmodSync(join(repo, 'AGENTS.md'), 0o600);
+    writeFileSync(join(repo, 'CLAUDE.md'), '# Ours\n');
+    chmodSync(join(repo, 'CLAUDE.md'), 0o754);
+    expect((await runAgents(['export', '--target', 'agents-md,claude-md'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toContain('<!-- agents:begin');
+    expect(statSync(join(repo, 'AGENTS.md')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(repo, 'CLAUDE.md')).mode & 0o777).toBe(0o754);
   });
 });
 
