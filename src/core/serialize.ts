@@ -17,13 +17,13 @@ export function modeline(rel: string, schema: string): string {
 }
 
 /** Refuses (exit 2) text that could hide from a reviewer, before a byte is written (docs/store-format.md, "Plain text only"). */
-function refuseUnsafeText(rel: string, schema: string, data: Record<string, unknown>): void {
+function refuseUnsafeText(rel: string, schema: string, data: Record<string, unknown>, lead = `cannot write ${rel}`): void {
   const [first] = findUnsafeText(schema, data);
   if (!first) return;
   const field = first.path[0];
   const where = field === 'created_by' ? ' (it comes from git: user.name and user.email, or GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL)' : '';
   throw new UsageError(
-    `cannot write ${rel}: ${unsafeTextMessage(first)}`,
+    `${lead}: ${unsafeTextMessage(first)}`,
     `Nothing was written. Remove the character${where}; tab is allowed, and a newline only in rationale, goal, details and descriptions.`,
     {
       field: first.path.join('.'),
@@ -229,6 +229,17 @@ export function invariantFields(inv: Invariant): Record<string, unknown> {
 /** Canonical text of an invariant file, keys in the documented order. */
 export function formatInvariantFile(rel: string, inv: Invariant): string {
   return document(rel, 'invariant.schema.json', invariantFields(inv));
+}
+
+/**
+ * The checks `formatInvariantFile` makes, for an invariant that has no id
+ * and file yet (add checks its draft before it takes the lock): a refusal
+ * names the scope's folder, not a file that will never exist.
+ */
+export function checkInvariantDraft(folder: string, inv: Invariant): void {
+  const data = invariantFields(inv);
+  refuseUnsafeText(folder, 'invariant.schema.json', data, `cannot add an invariant to ${folder}/`);
+  assertSchemaValid('invariant.schema.json', `${folder}/`, data);
 }
 
 export function formatPlanFile(rel: string, plan: Plan): string {

@@ -63,6 +63,9 @@ describe('writers refuse control and bidirectional characters (exit 2, field and
     const r = await run(root, ['invariant', 'add', '--global', text]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`text holds ${hex(cp)}`);
+    // The refusal names the scope's folder: the new invariant has no id, so no file, yet.
+    expect(r.stderr).toContain('cannot add an invariant to global/:');
+    expect(r.stderr).not.toMatch(/global\/0{26}/);
     expectNoRaw('invariant add', r);
     expect(fileList(root)).toEqual(before);
   });

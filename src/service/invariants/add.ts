@@ -29,7 +29,7 @@ export async function add(svc: InvariantContext, input: AddInput): Promise<AddRe
   const key = textKey(text);
 
   // What only writing needs (yaml's writer, node:crypto for ids and temporary names) loads here, not at start-up.
-  const [{ formatInvariantFile }, { writeFileAtomic }, { withFolderLock }] = await Promise.all([
+  const [{ checkInvariantDraft, formatInvariantFile }, { writeFileAtomic }, { withFolderLock }] = await Promise.all([
     import('../../core/serialize.ts'),
     import('../../store/atomic-write.ts'),
     import('../../store/lock.ts'),
@@ -56,7 +56,7 @@ export async function add(svc: InvariantContext, input: AddInput): Promise<AddRe
     return inv;
   };
   // The schema check, before the lock makes the scope's folder: a refused value leaves nothing behind.
-  formatInvariantFile(draft(PROBE_ID).path, draft(PROBE_ID));
+  checkInvariantDraft(folder, draft(PROBE_ID));
   const enabled = await commitWanted(svc.source, input.commit);
   const { invariant, commit } = await withCommit(svc.root, enabled, async () => {
     const written = await withFolderLock(
