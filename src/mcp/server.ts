@@ -311,26 +311,54 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     }),
   );
   const transport = new StdioServerTransport(input, process.stdout);
+  // Requests received and not yet answered: a client may send its last requests and close stdin at once
+  // (a script piped in); each of them is answered before the server ends.
+  const unanswered = new Set<string | number>();
+  let drained: (() => void) | undefined;
   const done = new Promise<number>((resolve) => {
     let ending = false;
-    const end = () => {
+    const end = (answerFirst: boolean) => {
       if (ending) return;
       ending = true;
       watcher.close();
+      const answered = answerFirst && unanswered.size > 0 ? new Promise<void>((r) => (drained = r)) : Promise.resolve();
       // Answers already being worked on (a write under way) finish before the process ends.
-      void Promise.allSettled([...inFlight]).then(async () => {
-        await server.close().catch(() => {});
-        resolve(EXIT_CODES.ok);
-      });
+      void answered
+        .then(() => Promise.allSettled([...inFlight]))
+        .then(async () => {
+          await server.close().catch(() => {});
+          resolve(EXIT_CODES.ok);
+        });
     };
-    process.stdin.once('end', end);
-    process.stdin.once('close', end);
+    // The end of the lines, not of stdin: every line has then reached the transport.
+    input.once('end', () => end(true));
+    // stdin closed without an end (destroyed): what was read is answered, briefly.
+    process.stdin.once('close', () => setTimeout(() => end(true), 1000).unref());
     // The client went away: nothing more can be answered.
-    process.stdout.on('error', end);
-    server.onclose = end;
+    process.stdout.on('error', () => end(false));
+    server.onclose = () => end(false);
   });
   server.onerror = (error) => stderr.write(`agents mcp: ${error.message}\n`);
   await server.connect(transport);
+  const deliver = transport.onmessage;
+  const settle = (id: string | number | undefined) => {
+    if (id !== undefined && unanswered.delete(id) && unanswered.size === 0) drained?.();
+  };
+  transport.onmessage = (message) => {
+    if ('method' in message && 'id' in message) unanswered.add(message.id);
+    // A request the client cancels gets no answer.
+    else if ('method' in message && message.method === 'notifications/cancelled')
+      settle((message.params as { requestId?: string | number } | undefined)?.requestId);
+    deliver?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    try {
+      await send(message);
+    } finally {
+      settle(!('method' in message) && 'id' in message ? message.id : undefined);
+    }
+  };
   server.oninitialized = () => {
     watcher.start();
     void currentList().catch(() => {});

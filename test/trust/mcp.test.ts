@@ -1,8 +1,13 @@
 // MCP (issue 30, F): an oversized message is refused and the server keeps
 // serving; blank details are refused; errors never echo control characters raw.
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { idOf, LineLimit, oversizeError } from '../../src/mcp/line-limit.ts';
+import { BIN } from '../helpers/cli.ts';
+import { gitInit } from '../helpers/git.ts';
 import { startMcp } from '../helpers/mcp.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
 
@@ -44,6 +49,58 @@ describe('agents mcp: limits and hostile arguments', () => {
       expect(text).toContain('\\u001b');
     }
   });
+});
+
+describe('agents mcp: a client that closes stdin right after its requests', () => {
+  const line = (m: object) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`;
+  const INIT = line({
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  });
+  const CHECK = line({ id: 3, method: 'tools/call', params: { name: 'check_action', arguments: { path: 'secrets/prod.env' } } });
+  it.each([
+    ['one tool call', INIT + CHECK, [1, 3]],
+    [
+      'every kind of request, an unknown method among them',
+      INIT +
+        line({ method: 'notifications/initialized' }) +
+        line({ id: 4, method: 'resources/list' }) +
+        line({ id: 5, method: 'tools/list' }) +
+        line({ id: 6, method: 'no/such/method' }) +
+        line({ id: 2, method: 'tools/call', params: { name: 'plan_status', arguments: { plan: EXAMPLE_PLAN } } }) +
+        CHECK,
+      [1, 2, 3, 4, 5, 6],
+    ],
+  ] as const)(
+    '%s: every request is answered, then the server ends with exit 0',
+    (_name, input, ids) => {
+      const root = exampleStore();
+      // In a git repository, with a guard: check_action builds the guard index (in .git/agents/) before it answers.
+      gitInit(dirname(root));
+      writeFileSync(
+        join(root, 'global/01M8XXA0000000000000000000.yaml'),
+        'id: 01M8XXA0000000000000000000\ntext: Agents never touch production credentials\nseverity: error\nactive: true\nguard:\n  write: ["secrets/**"]\n',
+      );
+      // All at once, through a pipe(2) closed behind them, as a shell pipes a script into the server (Node's own
+      // spawn would give a socket pair, whose end comes later).
+      const file = join(dirname(root), 'requests.jsonl');
+      writeFileSync(file, input);
+      const r = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" --store "$4" mcp', 'sh', file, process.execPath, BIN, root], {
+        encoding: 'utf8',
+        timeout: 30_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const answers = r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { id: number; result?: { content?: { text: string }[] }; error?: unknown });
+      expect(answers.map((a) => a.id).sort()).toEqual(ids);
+      expect(answers.filter((a) => a.error !== undefined).map((a) => a.id)).toEqual((ids as readonly number[]).includes(6) ? [6] : []);
+      expect(answers.find((a) => a.id === 3)?.result?.content?.[0]?.text).toMatch(/^deny/);
+    },
+    60_000,
+  );
 });
 
 describe('LineLimit', () => {
