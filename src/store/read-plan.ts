@@ -80,6 +80,15 @@ export function planReads(
     if (!entry.path.endsWith('.yaml')) continue;
     const kind = kinds?.[i] ?? classify(entry.path);
     if (!want(kind)) continue;
+    // What stands there first: a folder named like a file is a folder, whatever its name says.
+    if (entry.type !== 'file') {
+      const r: ReadResult =
+        entry.type === 'symlink'
+          ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' }
+          : { ok: false, code: 'not-a-file', message: entry.type === 'dir' ? 'is a folder, not a file' : 'is not a regular file' };
+      diagnostics.push(readFailure(entry.path, r));
+      continue;
+    }
     if (kind.kind === 'bad-id') {
       diagnostics.push({
         code: 'id-invalid',
@@ -90,14 +99,6 @@ export function planReads(
         message: `${kind.problem}; every *.yaml in a scope folder is an invariant`,
         hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.',
       });
-      continue;
-    }
-    if (entry.type !== 'file') {
-      const r: ReadResult =
-        entry.type === 'symlink'
-          ? { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' }
-          : { ok: false, code: 'not-a-file', message: entry.type === 'dir' ? 'is a folder, not a file' : 'is not a regular file' };
-      diagnostics.push(readFailure(entry.path, r));
       continue;
     }
     jobs.push({ entry, kind });

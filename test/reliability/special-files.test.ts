@@ -82,6 +82,17 @@ describe('a FIFO where a store file belongs', () => {
     expect(codes(validate.stdout)).toEqual([`not-a-file global/${A}.yaml`]);
   });
 
+  it('a folder or FIFO with a .yaml name that is no id is named for what it is (not-a-file), not for its name', () => {
+    const { store } = repoStore();
+    mkdirSync(join(store, 'global/notes.yaml'));
+    writeFileSync(join(store, 'global/notes.yaml/a.txt'), 'x\n');
+    fifo(join(store, 'global/pipe.yaml'));
+    const validate = run(['validate', '--format', 'json'], store);
+    expect(validate.hung).toBe(false);
+    expect(validate.code).toBe(1);
+    expect(codes(validate.stdout).sort()).toEqual(['not-a-file global/notes.yaml', 'not-a-file global/pipe.yaml']);
+  });
+
   it('as config.yaml: a writing command refuses (exit 3) instead of taking the defaults, and writes nothing', () => {
     const { store } = repoStore();
     fifo(join(store, 'config.yaml'));

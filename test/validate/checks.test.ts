@@ -1535,7 +1535,8 @@ describe('more edges of the whole-store checks', () => {
       'error not-a-file actions/ns/n/action.yaml:0:0 actions/ns/n/action.yaml is a folder, not a file',
       'error not-a-file config.yaml:0:0 config.yaml is a folder, not a file',
       'error not-a-file extends.lock.yaml:0:0 extends.lock.yaml is a folder, not a file',
-      `error id-invalid global/bad.yaml:0:0 invariant file name "bad" is not a ULID (26 characters of Crockford base32, e.g. ${A}); every *.yaml in a scope folder is an invariant`,
+      // A folder first, whatever its name: renaming it to an id would not make it an invariant.
+      'error not-a-file global/bad.yaml:0:0 global/bad.yaml is a folder, not a file',
       `error not-a-file plans/${P}/decisions/${B}.yaml:0:0 plans/${P}/decisions/${B}.yaml is a folder, not a file`,
       `error not-a-file plans/${P}/plan.yaml:0:0 plans/${P}/plan.yaml is a folder, not a file`,
       'error not-a-file projects/web/project.yaml:0:0 projects/web/project.yaml is a folder, not a file',
