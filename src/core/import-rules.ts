@@ -81,11 +81,24 @@ const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
 const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const QUOTED = /^ {0,3}>/;
+
+/**
+ * A blockquote line without its markers (`> `, nested `> > `); a GitHub
+ * alert's marker line (`> [!NOTE]`, `> [!IMPORTANT]`…) is markup alone and
+ * becomes blank.
+ */
+function unquote(line: string): string {
+  const inner = line.replace(/^(?: {0,3}> ?)+/, '');
+  return /^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i.test(inner) ? '' : inner;
+}
 
 /** The candidates and left-out pieces of one file's text. */
 export function splitInstructions(text: string): SplitFile {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
+  // A quote's lines are read as the text they quote, line for line (numbers and --replace stay the file's).
+  if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
   const out: SplitFile = { bodyLine: 1, candidates: [], leftOut: [] };
   let i = 0;
   if (lines[0]?.trim() === '---') {

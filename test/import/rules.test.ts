@@ -16,6 +16,9 @@ describe('splitInstructions: what is a rule', () => {
     ['an item starting with code that states a rule', '- `main` must always build.', ['main must always build.']],
     ['a short rule paragraph, whole', 'Always run the tests. Keep commits small.', ['Always run the tests. Keep commits small.']],
     ['a bare phrase under a rules heading', '## Code style\n- 2-space indentation', ['2-space indentation']],
+    ['a quoted rule, without its marker', '> Never push to main.', ['Never push to main.']],
+    ['a quoted list, nested quotes too', '> - Use pnpm.\n> > - Never commit secrets.', ['Use pnpm.', 'Never commit secrets.']],
+    ['a GitHub alert: its marker line is markup', '> [!IMPORTANT]\n> Do not edit generated files.', ['Do not edit generated files.']],
   ])('%s', (_name, md, want) => {
     expect(texts(md)).toEqual(want);
   });
@@ -30,6 +33,15 @@ describe('splitInstructions: what is a rule', () => {
     const r = splitInstructions(md);
     expect(r.candidates).toEqual([]);
     expect(r.leftOut.map((l) => l.reason)).toContain(reason);
+  });
+
+  it('a quote keeps its line numbers, and a quoted description is left out', () => {
+    const r = splitInstructions('# T\n\n> This service bills customers.\n>\n> - Never log card numbers.\n');
+    expect(r.candidates.map((c) => [c.line, c.text])).toEqual([[5, 'Never log card numbers.']]);
+    expect(r.leftOut.map((l) => [l.line, l.reason])).toEqual([
+      [1, 'heading'],
+      [3, 'description'],
+    ]);
   });
 
   it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
