@@ -13,6 +13,9 @@ export default mergeConfig(
       setupFiles: ['test/helpers/no-processes.ts'],
       // In-process tests keep both cores busy: the third worker of npm test only waits on processes (ADR 0108).
       maxWorkers: 2,
+      // Each property runs at most 150 cases here (test/helpers/fc-runs.ts); npm test runs every case.
+      env: { FC_NUM_RUNS: process.env.FC_NUM_RUNS ?? '150' },
+      experimental: { fsModuleCache: true },
     },
   }),
 );

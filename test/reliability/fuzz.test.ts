@@ -6,6 +6,7 @@ import { readStore } from '../../src/store/read.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { testStore } from '../helpers/tmp.ts';
 import { scale } from '../helpers/stress.ts';
+import { fcRuns } from '../helpers/fc-runs.ts';
 import { validateTree } from '../../src/validate/validate-tree.ts';
 
 /** Fixed seed: the same cases on every run; a failure prints its counterexample. */
@@ -170,7 +171,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
   it('random bytes', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => parseAll(bytes)),
-      { ...RUNS, numRuns: scale(1500, 400) },
+      { ...RUNS, numRuns: fcRuns(scale(1500, 400)) },
     );
     // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
@@ -188,7 +189,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
       .map((parts) => parts.join(''));
     fc.assert(
       fc.property(yamlish, (s) => parseAll(enc.encode(s))),
-      { ...RUNS, numRuns: scale(1500, 400) },
+      { ...RUNS, numRuns: fcRuns(scale(1500, 400)) },
     );
     // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
@@ -199,7 +200,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
       .map(([base, ms]) => ms.reduce<Uint8Array>((b, m) => applyMutation(b, m), enc.encode(base)));
     fc.assert(
       fc.property(mutated, (bytes) => parseAll(bytes)),
-      { ...RUNS, numRuns: scale(1500, 400) },
+      { ...RUNS, numRuns: fcRuns(scale(1500, 400)) },
     );
     // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
@@ -240,7 +241,7 @@ describe('fuzz: the parsers never throw, every input gets a value or a located d
           for (const d of found) checkDiagnostic(d, file, lineCount(files[i]!));
         }
       }),
-      { ...RUNS, numRuns: scale(300, 80) },
+      { ...RUNS, numRuns: fcRuns(scale(300, 80)) },
     );
     // Slow by design (a named slow test): thousands of generated inputs.
   }, 300_000);
