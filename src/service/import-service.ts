@@ -197,7 +197,7 @@ export class ImportService {
     const made = await this.scopes.newProjects(
       creating.map((p) => ({ project: p.name, ...(p.paths.length > 0 ? { paths: p.paths } : {}) })),
     );
-    const [{ formatInvariantFile }, { CreateBatch }, { withFolderLocks }] = await Promise.all([
+    const [{ checkInvariantDraft, formatInvariantFile }, { CreateBatch }, { withFolderLocks }] = await Promise.all([
       import('../core/serialize.ts'),
       import('../store/create-batch.ts'),
       import('../store/lock.ts'),
@@ -262,6 +262,8 @@ export class ImportService {
               if (author !== undefined) inv.created_by = author;
               let content: string;
               try {
+                // Refused as a draft, so the reason names the scope rather than a file that will not exist.
+                checkInvariantDraft(folder, inv);
                 content = formatInvariantFile(inv.path, inv);
               } catch (error) {
                 // A rule the schema refuses (hidden characters, say) is reported, and the others are written.

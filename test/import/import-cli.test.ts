@@ -178,6 +178,8 @@ describe('agents import', () => {
     const r = await json(top, 'import', '--yes');
     expect(r.code).toBe(0);
     expect(r.data.written.refused).toEqual([{ n: 2, why: expect.stringContaining('U+202E') }]);
+    // The reason names the scope: the file it would have been is never written.
+    expect(r.data.written.refused[0].why).toMatch(/^cannot add an invariant to global\/: text holds U\+202E/);
     expect(stored(top).map((i) => i.text)).toEqual(['Keep this rule.']);
   });
 
