@@ -204,6 +204,16 @@ export class ImportService {
       loadIdGenerator(),
     ]);
     const { deps, root, source } = this.invariants;
+    /** Why a refused rule is refused, said of its scope: the file named in the first refusal is never written. */
+    const draftRefusal = (folder: string, inv: ScopedInvariant): string | undefined => {
+      try {
+        checkInvariantDraft(folder, inv);
+      } catch (error) {
+        if (error instanceof AgentsError) return error.message;
+        throw error;
+      }
+      return undefined;
+    };
     const author = await deps.author(root);
     const now = deps
       .clock()
@@ -262,13 +272,11 @@ export class ImportService {
               if (author !== undefined) inv.created_by = author;
               let content: string;
               try {
-                // Refused as a draft, so the reason names the scope rather than a file that will not exist.
-                checkInvariantDraft(folder, inv);
                 content = formatInvariantFile(inv.path, inv);
               } catch (error) {
                 // A rule the schema refuses (hidden characters, say) is reported, and the others are written.
                 if (!(error instanceof AgentsError)) throw error;
-                written.refused.push({ n: c.n, why: error.message });
+                written.refused.push({ n: c.n, why: draftRefusal(folder, inv) ?? error.message });
                 continue;
               }
               mine.push({ name: `${id}.yaml`, content });
