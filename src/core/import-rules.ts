@@ -8,6 +8,7 @@
 
 import { BEGIN_PREFIX, END_MARKER } from './export.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
+import { fold, plain, QUOTED, unquote } from './markdown-plain.ts';
 
 /** One rule found in a file: its plain text, the line it starts on (1-based), and the tags its headings give. */
 export interface RuleCandidate {
@@ -81,18 +82,6 @@ const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
 const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
-const QUOTED = /^ {0,3}>/;
-
-/**
- * A blockquote line without its markers (`> `, nested `> > `); a GitHub
- * alert's marker line (`> [!NOTE]`, `> [!IMPORTANT]`…) is markup alone and
- * becomes blank.
- */
-function unquote(line: string): string {
-  const inner = line.replace(/^(?: {0,3}> ?)+/, '');
-  return /^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i.test(inner) ? '' : inner;
-}
-
 /** The candidates and left-out pieces of one file's text. */
 export function splitInstructions(text: string): SplitFile {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
@@ -374,36 +363,6 @@ function findFrom(lines: readonly string[], from: number, test: (l: string) => b
   for (let n = from; n < lines.length; n++) if (test(lines[n]!)) return n;
   return lines.length - 1;
 }
-
-/** Markdown to plain text: links to their words, emphasis and HTML dropped, inline code kept as its text. */
-export function plain(markdown: string): string {
-  // Most rules hold no Markdown at all: only their white space to fold.
-  if (!/[`*_[\]<>!~\\]/.test(markdown)) return fold(markdown);
-  // Each step runs only when the text holds the characters it needs to match: a replace that cannot match still scans.
-  let t = markdown;
-  if (t.includes('](') || t.includes('][')) {
-    t = t
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1');
-  }
-  if (t.includes('<')) t = t.replace(/<\/?[a-zA-Z][^>]*>/g, '');
-  if (t.includes('`')) t = t.replace(/`+([^`]+?)`+/g, '$1');
-  if (t.includes('**') || t.includes('__')) t = t.replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2');
-  if (t.includes('*') || t.includes('_')) t = t.replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3');
-  if (t.includes('~~')) t = t.replace(/~~(.+?)~~/g, '$1');
-  if (t.includes('\\')) t = t.replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1');
-  return fold(t);
-}
-
-/** Runs of white space as one space, trimmed. */
-function fold(text: string): string {
-  // A replace rewrites every single space too: only run it when some white space is not already one space.
-  return (FOLDABLE.test(text) ? text.replace(/\s+/g, ' ') : text).trim();
-}
-
-/** White space that folding changes: two in a row, or any but the space. */
-const FOLDABLE = /\s\s|[^\S ]/;
 
 function startsWithCode(markdown: string): boolean {
   return /^\s*(\*\*|__)?`/.test(markdown);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { plain, splitInstructions, splitSentences, tagOf } from '../../src/core/import-rules.ts';
+import { splitInstructions, splitSentences, tagOf } from '../../src/core/import-rules.ts';
+import { plain } from '../../src/core/markdown-plain.ts';
 
 const texts = (md: string) => splitInstructions(md).candidates.map((c) => c.text);
 const reasons = (md: string) => splitInstructions(md).leftOut.map((l) => [l.line, l.end_line, l.reason]);
