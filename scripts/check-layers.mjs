@@ -1,5 +1,6 @@
 // The layer rules of docs/architecture.md, checked on every import in src/
-// (static, dynamic and type-only: a type import is a dependency too).
+// (static, dynamic and type-only: a type import is a dependency too), and the
+// size of each source (at most 500 lines).
 // Prints one line per broken rule as file:line and exits 1; part of npm test.
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -46,11 +47,19 @@ const layerOf = (path) => {
 };
 const pkgOf = (spec) => (spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0]);
 
+/** One job per file (docs/architecture.md): a source longer than this is split. */
+const MAX_LINES = 500;
+
 const problems = [];
 for (const file of files('src')) {
   const from = relative('.', file);
   const fromLayer = layerOf(from);
-  for (const { spec, kind, line } of imports(readFileSync(file, 'utf8'))) {
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  // Generated files (the schema validators) are not written by hand.
+  if (lines > MAX_LINES && !from.includes('.generated.'))
+    problems.push(`${from}:${MAX_LINES + 1}: ${lines} lines; a source file holds one job in at most ${MAX_LINES}: split it`);
+  for (const { spec, kind, line } of imports(text)) {
     const at = `${from}:${line}`;
     if (spec.startsWith('.')) {
       const to = normalize(join(dirname(from), spec));

@@ -80,4 +80,16 @@ describe('the layer rules (docs/architecture.md)', () => {
       '6 layer rule(s) broken (docs/architecture.md).',
     ]);
   });
+
+  it('refuse a source over 500 lines (one job per file), but not a generated one', () => {
+    const lines = (n: number) => 'export const x = 1;\n'.repeat(n);
+    const dir = tree({
+      'src/core/long.ts': lines(501),
+      'src/core/full.ts': lines(500),
+      'src/core/schema-validators.generated.js': lines(3000),
+    });
+    const r = check(dir);
+    expect(r.code).toBe(1);
+    expect(r.lines.map((l) => l.split(': ')[0])).toEqual(['src/core/long.ts:501', '1 layer rule(s) broken (docs/architecture.md).']);
+  });
 });
