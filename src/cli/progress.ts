@@ -38,8 +38,6 @@ function inCi(env: CliIo['env']): boolean {
 const ERASE = '\r\x1b[2K';
 const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-const fmt = withCommas;
-
 export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress {
   const stderr = io.stderr as CliIo['stderr'] & { columns?: number };
   const enabled = Boolean(stderr.isTTY) && !inCi(io.env) && options.quiet !== true;
@@ -106,7 +104,7 @@ export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress
       const now = due(done === total);
       if (now === undefined) return;
       const pct = total > 0 ? Math.floor((done / total) * 100) : 0;
-      draw(`${what}: ${fmt(done)} of ${fmt(total)} (${pct}%)`, now);
+      draw(`${what}: ${withCommas(done)} of ${withCommas(total)} (${pct}%)`, now);
     },
     show(line) {
       const now = due();

@@ -67,6 +67,8 @@ export interface ExportPlan {
   /** Absolute path of the repository top every path is relative to. */
   top: string;
   targets: ExportTargetName[];
+  /** The targets config.yaml lists (export.targets): what `agents export` and `export --check` use without --target. */
+  listed: ExportTargetName[];
   changes: FileChange[];
   refused: Refusal[];
   /** Things said on stderr: globs a target cannot express, files over a target's size limit. */
@@ -140,11 +142,6 @@ export class ExportService {
     return loadConfig(this.service.source);
   }
 
-  /** The targets config.yaml lists (export.targets): what `agents export` and `export --check` use without --target. */
-  async listedTargets(): Promise<ExportTargetName[]> {
-    return [...((await this.settings()).export.targets ?? [])];
-  }
-
   private async projects(names?: readonly string[]): Promise<ProjectsRead> {
     const read = await readProjects(this.service.source, names);
     const bad = read.diagnostics.find((d) => d.code === 'project-path-invalid');
@@ -163,6 +160,7 @@ export class ExportService {
   async plan(options: ExportOptions = {}): Promise<ExportPlan> {
     const config = await this.settings();
     const targets = chooseTargets(options.targets, config);
+    const listed = [...(config.export.targets ?? [])];
     const top = this.top;
     let projects: ProjectsRead;
     if (options.project !== undefined) {
@@ -202,7 +200,7 @@ export class ExportService {
         extra,
       );
       cacheKey = JSON.stringify({ targets, project: options.project ?? null });
-      const hit = digest !== undefined ? this.fromCache(cacheKey, digest, top, targets, options.project === undefined) : undefined;
+      const hit = digest !== undefined ? this.fromCache(cacheKey, digest, top, targets, listed, options.project === undefined) : undefined;
       if (hit) return hit;
     }
     // Only the scopes the files need: global, and the projects that have paths.
@@ -249,6 +247,7 @@ export class ExportService {
     const out: ExportPlan = {
       top,
       targets,
+      listed,
       changes: [],
       refused: [],
       warnings: [],
@@ -325,7 +324,14 @@ export class ExportService {
    * file it left up to date still has its hash (and no obsolete file of the
    * tool's is there). Undefined on any doubt: the export is then computed.
    */
-  private fromCache(key: string, digest: string, top: string, targets: ExportTargetName[], whole: boolean): ExportPlan | undefined {
+  private fromCache(
+    key: string,
+    digest: string,
+    top: string,
+    targets: ExportTargetName[],
+    listed: ExportTargetName[],
+    whole: boolean,
+  ): ExportPlan | undefined {
     const data = this.caching!.cache.load(key);
     if (!data || data.digest !== digest) return undefined;
     const folders = new Set<string>();
@@ -356,6 +362,7 @@ export class ExportService {
     return {
       top,
       targets,
+      listed,
       changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })),
       refused: [],
       warnings: [],

@@ -335,13 +335,12 @@ export class ImportService {
     }
     if (targets.size > 0) {
       const exporter = new ExportService(this.invariants);
-      const changes = exporter.apply(await exporter.plan({ targets: [...targets] }));
-      result.exported = changes.map((c) => c.path);
+      const planned = await exporter.plan({ targets: [...targets] });
+      result.exported = exporter.apply(planned).map((c) => c.path);
       result.targets = [...targets].sort();
       // The moved rules now reach agents only through the export: a target config.yaml does not list is one
       // that `agents export` and `export --check` (the pre-commit hook) would leave out.
-      const listed = new Set(await exporter.listedTargets());
-      result.unlisted_targets = result.targets.filter((t) => !listed.has(t));
+      result.unlisted_targets = result.targets.filter((t) => !planned.listed.includes(t));
     }
     return result;
   }

@@ -179,13 +179,10 @@ export default defineCommand<ImportArgs>({
     }
     const replaced = argv.replace ? await service.replace(plan, written) : null;
     if (replaced && replaced.unlisted_targets.length > 0) {
-      const list = replaced.unlisted_targets.join(', ');
+      const them = replaced.unlisted_targets.length === 1 ? 'it' : 'them';
       ctx.io.stderr.write(
-        `agents: the moved rules now reach agents through the export (${list}), which config.yaml does not list: add ${
-          replaced.unlisted_targets.length === 1 ? 'it' : 'them'
-        } to export.targets so that \`agents export\` and \`agents export --check\` keep ${
-          replaced.unlisted_targets.length === 1 ? 'it' : 'them'
-        } current.\n`,
+        `agents: the moved rules now reach agents through the export (${replaced.unlisted_targets.join(', ')}), which config.yaml ` +
+          `does not list: add ${them} to export.targets so that \`agents export\` and \`agents export --check\` keep ${them} current.\n`,
       );
     }
     await emitDocument(ctx, importJson(plan, written, replaced), () => {
