@@ -205,9 +205,14 @@ function preferredQuotes(value: string, text: string): string {
  * byte on disk) is made.
  */
 function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
-  refuseUnsafeText(rel, schema, data);
-  assertSchemaValid(schema, rel, data);
+  checkDocument(rel, schema, data);
   return yamlDocument(rel, schema, data);
+}
+
+/** `document`'s checks; `lead` opens a hidden-text refusal (default: "cannot write REL"). */
+function checkDocument(rel: string, schema: SchemaName, data: Record<string, unknown>, lead?: string): void {
+  refuseUnsafeText(rel, schema, data, lead);
+  assertSchemaValid(schema, rel, data);
 }
 
 /** An invariant's fields as its file holds them, keys in the documented order. */
@@ -237,9 +242,7 @@ export function formatInvariantFile(rel: string, inv: Invariant): string {
  * names the scope's folder, not a file that will never exist.
  */
 export function checkInvariantDraft(folder: string, inv: Invariant): void {
-  const data = invariantFields(inv);
-  refuseUnsafeText(folder, 'invariant.schema.json', data, `cannot add an invariant to ${folder}/`);
-  assertSchemaValid('invariant.schema.json', `${folder}/`, data);
+  checkDocument(`${folder}/`, 'invariant.schema.json', invariantFields(inv), `cannot add an invariant to ${folder}/`);
 }
 
 export function formatPlanFile(rel: string, plan: Plan): string {
