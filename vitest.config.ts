@@ -48,7 +48,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     // `npm run test:cpu` (scripts/test-cpu.mjs): each file's CPU, its workers' and its child processes'.
-    setupFiles: process.env.AGENTS_FILE_CPU ? ['test/helpers/file-cpu.ts'] : [],
+    // Every file waits for the removal of its temporary folders (test/helpers/tmp-cleanup.ts).
+    setupFiles: ['test/helpers/tmp-cleanup.ts', ...(process.env.AGENTS_FILE_CPU ? ['test/helpers/file-cpu.ts'] : [])],
     // At most 30 s a test, on a shared, sometimes busy 2-core machine; the few
     // slower ones (kill campaigns, fuzzing, the package, the pre-commit
     // framework, the pseudo-terminal suites) set their own, with a comment saying why.

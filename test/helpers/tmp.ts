@@ -4,18 +4,36 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { onTestFinished } from 'vitest';
 
+/** Removals under way; each test file waits for its own before it ends (test/helpers/tmp-cleanup.ts). */
+const removing = new Set<Promise<void>>();
+
 /**
  * A fresh temporary folder, removed when the current test finishes: in the
  * background, because while other tests' npm installs load the disk even a
  * small tree can take longer to remove than a hook may, and a test must not
- * fail on its clean-up.
+ * fail on its clean-up. The file's end waits for the removal, so that a
+ * worker that ends with the file does not leave the folder behind.
  */
 export function tempDir(prefix = 'agents-test-'): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   onTestFinished(() => {
-    rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    const removal = rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    removing.add(removal);
+    void removal.then(() => removing.delete(removal));
   });
   return dir;
+}
+
+/** Waits for the removals under way, at most `limit` ms: a slow disk delays a file's end, never fails it. */
+export async function removalsDone(limit: number): Promise<number> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, limit);
+    timer.unref();
+  });
+  await Promise.race([Promise.all(removing), late]);
+  clearTimeout(timer);
+  return removing.size;
 }
 
 /** Writes a tree of files: `{ "global/X.yaml": "text", "empty-dir/": null }`. */

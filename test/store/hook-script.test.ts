@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { preCommitScript } from '../../src/store/hooks.ts';
+import { tempDir } from '../helpers/tmp.ts';
 
 // The hook's hint must name the package as published: `npm install -g agents` installs an unrelated package.
 describe('the pre-commit hook without an agents command', () => {
   for (const exportCheck of [false, true]) {
     it(`${exportCheck ? 'with' : 'without'} the export check: exits 1 and names the npm package agents-invariants`, () => {
-      const dir = mkdtempSync(join(tmpdir(), 'agents-hook-'));
+      const dir = tempDir('agents-hook-');
       const hook = join(dir, 'pre-commit');
       writeFileSync(hook, preCommitScript(undefined, exportCheck));
       chmodSync(hook, 0o755);
