@@ -23,6 +23,7 @@ import type {
   EffectiveResult,
   ListOptions,
   ListedInvariant,
+  KeptProject,
   MoveResult,
   OpenOptions,
   ScopeCatalog,
@@ -192,7 +193,7 @@ export class InvariantService implements InvariantContext {
   async remove(
     idOrPrefix: string,
     options: { commit?: boolean } = {},
-  ): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
+  ): Promise<{ id: string; path: string; scope: Scope; keptProject?: KeptProject; commit?: string }> {
     return (await moving()).remove(this, idOrPrefix, options);
   }
 }

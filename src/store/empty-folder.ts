@@ -1,7 +1,7 @@
 // A scope folder a command emptied (docs/store-format.md): a project exists
 // while its folder does, so an emptied one is removed rather than left as a
 // project with nothing in it.
-import { rmdirSync } from 'node:fs';
+import { readdirSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -13,6 +13,15 @@ export function removeIfEmpty(storeRoot: string, rel: string): boolean {
     // rmdir removes only an empty folder, in one step: no window between looking and removing.
     rmdirSync(join(storeRoot, rel));
     return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the folder `rel` of the store exists and holds nothing. */
+export function folderIsEmpty(storeRoot: string, rel: string): boolean {
+  try {
+    return readdirSync(join(storeRoot, rel)).length === 0;
   } catch {
     return false;
   }

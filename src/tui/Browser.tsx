@@ -284,8 +284,9 @@ export function Browser({
           setOverlay({ kind: 'none' });
           if (!yes) return setStatus('Nothing removed.');
           service.remove(info.invariant.id).then(
-            () => {
-              setStatus(`removed ${info.invariant.id} · ${info.invariant.path}`);
+            (done) => {
+              const kept = done.keptProject ? ` · kept project ${done.keptProject.project}: a plan targets it` : '';
+              setStatus(`removed ${info.invariant.id} · ${info.invariant.path}${kept}`);
               void reload();
             },
             (error: unknown) => (error instanceof AgentsError && error.exitCode !== 70 ? setStatus(error.message) : onError(error)),

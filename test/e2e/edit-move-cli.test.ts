@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -243,6 +243,44 @@ describe('agents invariant move', () => {
       ['moved', 'global', 'project myapp'],
       ['added', null, 'global'],
     ]);
+  });
+
+  it('a project emptied by moves and removals goes, unless a plan targets it: then it keeps a .gitkeep, in the commit', async () => {
+    const { root, repo, run } = repoStore();
+    // The plan targets myapp: moving its two invariants out keeps the project, and the commit holds its .gitkeep.
+    expect((await run('invariant', 'move', P2, '--action', 'local/code-coverage')).code).toBe(0);
+    expect(existsSync(join(root, 'projects/myapp/.gitkeep'))).toBe(false);
+    const last = await run('invariant', 'move', P1, '--global', '--commit', '--format', 'json');
+    expect(last.code).toBe(0);
+    expect(json(last).kept_project).toEqual({ project: 'myapp', path: 'projects/myapp/.gitkeep', plans: [PLAN] });
+    expect(readdirSync(join(root, 'projects/myapp'))).toEqual(['.gitkeep']);
+    const commit = json(last).commit as string;
+    expect(git(repo, 'show', '--name-only', '--format=', commit).trim().split('\n').sort()).toEqual(
+      [`.agents/global/${P1}.yaml`, `.agents/projects/myapp/${P1}.yaml`, '.agents/projects/myapp/.gitkeep'].sort(),
+    );
+    const validated = await run('validate', '--format', 'json');
+    expect(validated.code).toBe(0);
+    expect(JSON.stringify(json(validated))).not.toContain('unknown-project');
+    // A project no plan targets goes with its last invariant, by move or by removal.
+    for (const how of ['move', 'remove'] as const) {
+      const id = how === 'move' ? '01M8KKA000000000000000000M' : '01M8KKA000000000000000000R';
+      mkdirSync(join(root, 'projects', `solo-${how}`));
+      writeFileSync(join(root, 'projects', `solo-${how}`, `${id}.yaml`), invariantYaml(id, `Only rule of solo ${how}`));
+      const r = await run('invariant', how, id, ...(how === 'move' ? ['--global'] : ['--yes']), '--format', 'json');
+      expect(r.code).toBe(0);
+      expect(json(r).kept_project).toBeNull();
+      expect(existsSync(join(root, `projects/solo-${how}`))).toBe(false);
+    }
+  });
+
+  it('a project whose last invariant is removed is kept when a plan file cannot be read (it may target the project)', async () => {
+    const { root, run } = repoStore();
+    writeFileSync(join(root, `plans/${PLAN}/plan.yaml`), 'id: [unclosed\n');
+    expect((await run('invariant', 'remove', P1, '--yes')).code).toBe(0);
+    const r = await run('invariant', 'remove', P2, '--yes');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('kept project myapp (projects/myapp/.gitkeep)');
+    expect(readdirSync(join(root, 'projects/myapp'))).toEqual(['.gitkeep']);
   });
 
   it('into a plan (by id prefix) adds plan provenance; out of a plan drops it; text output', async () => {

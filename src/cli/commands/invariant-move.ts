@@ -1,7 +1,7 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
-import { emit, relationNotes } from '../render.ts';
+import { emit, keptProjectNote, relationNotes } from '../render.ts';
 import { invariantJson, nearJson, shadowJson } from '../../present/invariant.ts';
 import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts';
 
@@ -31,6 +31,7 @@ export default defineCommand<MoveArgs>({
         shadows: r.shadows.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
         shadowed_by: r.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
         near_duplicates: r.near.map(nearJson),
+        kept_project: r.keptProject ?? null,
         commit: r.commit ?? null,
       },
       () => {
@@ -40,6 +41,7 @@ export default defineCommand<MoveArgs>({
         ];
         if (r.commit) lines.push(`  committed ${r.commit.slice(0, 12)}`);
         lines.push(...relationNotes(r, s.yellow));
+        if (r.keptProject) lines.push(keptProjectNote(r.keptProject));
         return lines.join('\n');
       },
     );

@@ -4,7 +4,7 @@ import type { ShowResult } from '../../service/invariant-service.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
-import { emit } from '../render.ts';
+import { emit, keptProjectNote } from '../render.ts';
 import { shadowJson } from '../../present/invariant.ts';
 
 export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
@@ -44,6 +44,7 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
         removed: found.id,
         path: found.path,
         scope: found.scope.kind,
+        kept_project: done.keptProject ?? null,
         commit: done.commit ?? null,
         back_in_effect: info ? back.map((o) => shadowJson({ id: o.id, scope: o.scope, path: o.path })) : null,
       },
@@ -56,6 +57,7 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
           lines.push(`  ${s.yellow('back in effect')} (it shadowed ${back.length === 1 ? 'this copy' : 'these copies'}):`);
           for (const o of back) lines.push(`    ${describeScope(o.scope)} ${o.id}  ${o.path}`);
         }
+        if (done.keptProject) lines.push(keptProjectNote(done.keptProject));
         return lines.join('\n');
       },
     );

@@ -2,13 +2,13 @@
 import { CheckFailedError, UsageError } from '../../core/errors.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { textKey } from '../../core/normalise.ts';
-import { readFolders } from '../../store/read.ts';
+import { readAllPlans, readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import type { InvariantContext } from './context.ts';
 import { readOne } from './lookup.ts';
 import { relations } from './related.ts';
 import { requireValid } from './rules.ts';
-import type { MoveResult, ScopeInput } from './types.ts';
+import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
 
 /**
  * Moves an invariant to another scope (`invariant move`), keeping its id
@@ -80,11 +80,10 @@ export async function move(
         ),
       { onStale: svc.deps.notice },
     );
-    // A project folder the move emptied goes (an empty folder would read as a project with nothing in it).
-    if (from.startsWith('projects/')) (await import('../../store/empty-folder.ts')).removeIfEmpty(svc.root, from);
+    const kept = await leaveEmptiedProject(svc, from);
     return {
-      value: { invariant: moved },
-      paths: [found.path, moved.path],
+      value: { invariant: moved, ...(kept ? { kept } : {}) },
+      paths: [found.path, moved.path, ...(kept ? [kept.path] : [])],
       message: `invariant: move ${found.id} from ${describeScope(found.scope)} to ${describeScope(dest)}\n\n${moved.text}\n`,
     };
   });
@@ -94,6 +93,7 @@ export async function move(
     invariant: done.invariant,
     file: `${svc.root}/${done.invariant.path}`,
     ...rel,
+    ...(done.kept ? { keptProject: done.kept } : {}),
     ...(done.commit ? { commit: done.commit } : {}),
   };
 }
@@ -103,13 +103,41 @@ export async function remove(
   svc: InvariantContext,
   idOrPrefix: string,
   options: { commit?: boolean } = {},
-): Promise<{ id: string; path: string; scope: Scope; commit?: string }> {
+): Promise<{ id: string; path: string; scope: Scope; keptProject?: KeptProject; commit?: string }> {
   const found = await svc.resolveId(idOrPrefix);
   const { removeFile } = await import('../../store/atomic-write.ts');
   const { withFolderLock } = await import('../../store/lock.ts');
   const enabled = await commitWanted(svc.source, options.commit);
   return withCommit(svc.root, enabled, async () => {
-    await withFolderLock(svc.root, scopeFolder(found.scope), () => removeFile(svc.root, found.path), { onStale: svc.deps.notice });
-    return { value: found, paths: [found.path], message: `invariant: remove ${found.id} from ${describeScope(found.scope)}\n` };
+    const folder = scopeFolder(found.scope);
+    await withFolderLock(svc.root, folder, () => removeFile(svc.root, found.path), { onStale: svc.deps.notice });
+    const kept = await leaveEmptiedProject(svc, folder);
+    return {
+      value: { ...found, ...(kept ? { keptProject: kept } : {}) },
+      paths: [found.path, ...(kept ? [kept.path] : [])],
+      message: `invariant: remove ${found.id} from ${describeScope(found.scope)}\n`,
+    };
   });
+}
+
+/**
+ * A project folder that a move or a removal left empty. A project exists while its folder does, so the folder goes,
+ * unless a plan targets the project: then it keeps a `.gitkeep`, as `project add` writes, so that the plan's project
+ * stays in the store and in git. Removing a project a plan targets is `project remove`'s decision, which it refuses.
+ */
+async function leaveEmptiedProject(svc: InvariantContext, folder: string): Promise<KeptProject | undefined> {
+  if (!folder.startsWith('projects/')) return undefined;
+  const { folderIsEmpty, removeIfEmpty } = await import('../../store/empty-folder.ts');
+  if (!folderIsEmpty(svc.root, folder)) return undefined;
+  const project = folder.slice('projects/'.length);
+  const plans = await readAllPlans(svc.source);
+  const targeting = [...plans.plans.values()].filter((p) => p.project === project).map((p) => p.id);
+  // A plan file that cannot be read may target it too: the project is kept rather than lost.
+  if (targeting.length === 0 && plans.diagnostics.every((d) => d.severity !== 'error')) {
+    removeIfEmpty(svc.root, folder);
+    return undefined;
+  }
+  const path = `${folder}/.gitkeep`;
+  (await import('../../store/atomic-write.ts')).writeFileAtomic(svc.root, path, '');
+  return { project, path, plans: targeting };
 }

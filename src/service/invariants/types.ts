@@ -88,7 +88,18 @@ export interface MoveResult {
   shadows: ScopedInvariant[];
   shadowedBy: ScopedInvariant[];
   near: NearMatch[];
+  /** The project folder the move emptied, kept with a `.gitkeep` because plans target it. */
+  keptProject?: KeptProject;
   commit?: string;
+}
+
+/** A project whose last invariant went, kept (its `.gitkeep` written) because these plans target it. */
+export interface KeptProject {
+  project: string;
+  /** Store-relative path of the `.gitkeep` written. */
+  path: string;
+  /** The plans that target it (none listed when a plan file could not be read: it might). */
+  plans: string[];
 }
 
 export interface ListOptions {
