@@ -204,9 +204,17 @@ function preferredQuotes(value: string, text: string): string {
  * own, core/plain-text.ts), then its schema, before any text (let alone a
  * byte on disk) is made.
  */
-function document(rel: string, schema: SchemaName, data: Record<string, unknown>): string {
-  checkDocument(rel, schema, data);
+function document(rel: string, schema: SchemaName, data: Record<string, unknown>, lead?: string): string {
+  checkDocument(rel, schema, data, lead);
   return yamlDocument(rel, schema, data);
+}
+
+/**
+ * The opening of a refusal for a file made under a new id: it names the folder the file would have been added to,
+ * since the file itself never exists (as `checkInvariantDraft` says it for an invariant).
+ */
+export function addingTo(kind: string, folder: string): string {
+  return `cannot add ${kind} to ${folder}/`;
 }
 
 /** `document`'s checks; `lead` opens a hidden-text refusal (default: "cannot write REL"). */
@@ -242,15 +250,16 @@ export function formatInvariantFile(rel: string, inv: Invariant): string {
  * names the scope's folder, not a file that will never exist.
  */
 export function checkInvariantDraft(folder: string, inv: Invariant): void {
-  checkDocument(`${folder}/`, 'invariant.schema.json', invariantFields(inv), `cannot add an invariant to ${folder}/`);
+  checkDocument(`${folder}/`, 'invariant.schema.json', invariantFields(inv), addingTo('an invariant', folder));
 }
 
-export function formatPlanFile(rel: string, plan: Plan): string {
+/** `lead`: how a refusal opens (default: "cannot write REL"); a new plan's is `addingTo('a plan', 'plans')`. */
+export function formatPlanFile(rel: string, plan: Plan, lead?: string): string {
   const data: Record<string, unknown> = { id: plan.id };
   for (const key of ['action', 'project', 'goal', 'created_at', 'created_by'] as const) {
     if (plan[key] !== undefined) data[key] = plan[key];
   }
-  return document(rel, 'plan.schema.json', data);
+  return document(rel, 'plan.schema.json', data, lead);
 }
 
 /** action.yaml of an action template (schemas/action.schema.json). */
@@ -303,15 +312,21 @@ export function formatEnforcementFile(rel: string, run: EnforcementRun): string 
   return document(rel, 'enforcement.schema.json', data);
 }
 
-export function formatViolationFile(rel: string, v: Violation): string {
+/** `lead` as for `formatPlanFile`: a new violation's refusal names its folder. */
+export function formatViolationFile(rel: string, v: Violation, lead?: string): string {
   const data = ordered(v, ['id', 'invariant_id', 'violated_text', 'severity', 'details', 'created_at', 'created_by']);
   if (v.resolved !== undefined) data.resolved = ordered(v.resolved, ['at', 'by', 'note']);
-  return document(rel, 'violation.schema.json', data);
+  return document(rel, 'violation.schema.json', data, lead);
 }
 
-/** A waiver file (schemas/waiver.schema.json). */
-export function formatWaiverFile(rel: string, w: Waiver): string {
-  return document(rel, 'waiver.schema.json', ordered(w, ['id', 'invariant_id', 'reason', 'owner', 'expires', 'created_at', 'created_by']));
+/** A waiver file (schemas/waiver.schema.json); `lead` as for `formatPlanFile`. */
+export function formatWaiverFile(rel: string, w: Waiver, lead?: string): string {
+  return document(
+    rel,
+    'waiver.schema.json',
+    ordered(w, ['id', 'invariant_id', 'reason', 'owner', 'expires', 'created_at', 'created_by']),
+    lead,
+  );
 }
 
 /** `extends.lock.yaml` (schemas/extends-lock.schema.json; docs/extends.md). */

@@ -239,7 +239,7 @@ function assertLockUsable(lockPath: string, folder: string): void {
  * is then linked to `.lock`, which fails when the lock exists. So a lock is
  * never seen empty or half written, even when its writer is killed.
  */
-function tryLock(lockPath: string, folder: string): boolean {
+function tryLock(lockPath: string, folder: string): boolean | 'gone' {
   const tmp = tempName(lockPath);
   try {
     const fd = openSync(tmp, 'wx', 0o644);
@@ -251,7 +251,10 @@ function tryLock(lockPath: string, folder: string): boolean {
     linkSync(tmp, lockPath);
     return true;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return false;
+    // The folder went meanwhile (another writer's refused change removed the folder it had made): make it again.
+    if (code === 'ENOENT') return 'gone';
     throw writeFailure(error, `${folder}/${LOCK_NAME}`);
   } finally {
     try {
@@ -265,7 +268,9 @@ function tryLock(lockPath: string, folder: string): boolean {
 /**
  * Runs `fn` holding the lock of one scope folder (`<folder>/.lock`, created
  * exclusively), so that a duplicate check and the write that follows it are
- * one step for every other writer of that scope.
+ * one step for every other writer of that scope. The folders it makes for the
+ * lock go again when `fn` leaves them empty (a refused change leaves no new
+ * scope behind: an empty action folder reads as an action template).
  */
 export async function withFolderLock<T>(root: string, folder: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
   const dir = join(root, folder);
@@ -274,14 +279,24 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
   const deadline = Date.now() + timeoutMs;
   assertMine(root);
   assertNoLinkedFolder(root, folder, `lock ${folder}`);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (error) {
-    throw writeFailure(error, folder);
-  }
+  // The first folder this call made, if it made any: it and those below it, down to `dir`, are this call's to remove.
+  let made: string | undefined;
+  const makeFolder = () => {
+    try {
+      made = mkdirSync(dir, { recursive: true }) ?? made;
+    } catch (error) {
+      throw writeFailure(error, folder);
+    }
+  };
+  makeFolder();
   let delay = 2;
   for (;;) {
-    if (tryLock(lockPath, folder)) {
+    const taken = tryLock(lockPath, folder);
+    if (taken === 'gone') {
+      makeFolder();
+      continue;
+    }
+    if (taken) {
       clearDeadBreaker(lockPath);
       try {
         return await fn();
@@ -291,6 +306,7 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
         } catch {
           // Cleared by someone who judged it stale; nothing more to do.
         }
+        if (made !== undefined) removeEmptyUpTo(dir, made);
       }
     }
     assertLockUsable(lockPath, folder);
@@ -308,6 +324,18 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
     }
     await sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 50);
+  }
+}
+
+/** Removes `dir` and its parents up to `top` while they are empty; stops at the first that is not. */
+function removeEmptyUpTo(dir: string, top: string): void {
+  for (let d = dir; ; d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+    if (d === top || dirname(d) === d) return;
   }
 }
 

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RunResult } from '../helpers/cli.ts';
@@ -100,6 +100,36 @@ describe('writers refuse control and bidirectional characters (exit 2, field and
     expect(r.code).toBe(2);
     expectNoRaw(args.join(' '), r);
     expect(fileList(root)).toEqual(before);
+  });
+
+  // A record made under a new id has no file yet: the refusal names the folder it would have been added to. A folder
+  // the command made for it goes again (an empty action folder reads as an action template, an empty waivers folder as
+  // a change), so the store's folders are compared too.
+  it.each<[string, string[], string]>([
+    [
+      'the plan goal',
+      ['plan', 'use', 'local/code-coverage', '--goal', 'Raise\u202e coverage'],
+      'cannot add a plan to plans/: goal holds U+202E',
+    ],
+    [
+      'violation details',
+      ['invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', '01M8KJT9', '--details', 'dropped\u0007'],
+      `cannot add a violation to plans/${EXAMPLE_PLAN}/violations/: details holds U+0007`,
+    ],
+    [
+      'a waiver reason',
+      ['invariant', 'waive', '01M8KJT9', '--project', 'myapp', '--reason', 'two\nlines', '--owner', 'me', '--expires', '2099-01-01'],
+      'cannot add a waiver to projects/myapp/waivers/: reason holds U+000A',
+    ],
+    ['an action description', ['action', 'add', 'fresh/template', '--description', 'a\u202eb'], 'description holds U+202E'],
+  ])('%s: names the folder, leaves no new folder behind', async (_name, args, message) => {
+    const root = exampleStore();
+    const before = folderTree(root);
+    const r = await run(root, args);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/[0-9A-Z]{26}\.yaml/);
+    expect(r.code).toBe(2);
+    expect(folderTree(root)).toEqual(before);
   });
 
   it('keeps a newline where a field is multi-line (rationale), and tabs anywhere', async () => {
@@ -328,3 +358,10 @@ describe('the escaped form names the character', () => {
     expect(r.stdout).toContain(escaped(cp));
   });
 });
+
+/** Every file and folder of the store (a folder with a trailing slash): an empty folder left behind shows. */
+function folderTree(root: string): string[] {
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .map((d) => `${join(d.parentPath, d.name).slice(root.length + 1)}${d.isDirectory() ? '/' : ''}`)
+    .sort();
+}

@@ -5,7 +5,7 @@ import { splitSourceRef } from '../../core/extends.ts';
 import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model.ts';
 import { nameProblem } from '../../core/names.ts';
 import { selectPromoted } from '../../core/records.ts';
-import { formatInvariantFile, formatPlanFile } from '../../core/serialize.ts';
+import { addingTo, formatInvariantFile, formatPlanFile } from '../../core/serialize.ts';
 import { emptySnapshot, readFolders } from '../../store/read.ts';
 import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { commitWanted, withCommit } from '../commit.ts';
@@ -86,7 +86,7 @@ export async function use(svc: PlanContext, input: UseInput): Promise<UseResult>
   const written = await withCommit(svc.root, enabled, async () => {
     writeFolderAtomic(svc.root, final, [
       ...promoted.map((inv) => ({ name: `${inv.id}.yaml`, content: formatInvariantFile(inv.path, inv) })),
-      { name: 'plan.yaml', content: formatPlanFile(`${final}/plan.yaml`, plan) },
+      { name: 'plan.yaml', content: formatPlanFile(`${final}/plan.yaml`, plan, addingTo('a plan', 'plans')) },
     ]);
     const n = promoted.length;
     return {

@@ -48,8 +48,10 @@ export async function addViolation(svc: PlanContext, input: ViolationInput): Pro
   };
   if (details !== undefined) violation.details = details;
   if (author !== undefined) violation.created_by = author;
-  const path = `plans/${plan.id}/violations/${id}.yaml`;
-  writeFileAtomic(svc.root, path, (await writer()).formatViolationFile(path, violation));
+  const folder = `plans/${plan.id}/violations`;
+  const path = `${folder}/${id}.yaml`;
+  const { addingTo, formatViolationFile } = await writer();
+  writeFileAtomic(svc.root, path, formatViolationFile(path, violation, addingTo('a violation', folder)));
   return { plan: plan.id, violation, path };
 }
 

@@ -1,0 +1,56 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { withFolderLock, withFolderLocks } from '../../src/store/lock.ts';
+import { testStore } from '../helpers/tmp.ts';
+
+// A scope folder exists as soon as it is made (an action template, a project): the lock makes the folder it locks,
+// so a change refused under the lock must take that folder away again, and only that one.
+describe('withFolderLock: the folders it makes', () => {
+  it('a refused change removes the folders the lock made, parents included, and the error goes through', async () => {
+    const root = testStore();
+    const refused = withFolderLock(root, 'actions/fresh/template', () => {
+      throw new Error('refused');
+    });
+    await expect(refused).rejects.toThrow('refused');
+    expect(existsSync(join(root, 'actions/fresh'))).toBe(false);
+    expect(existsSync(join(root, 'actions'))).toBe(true);
+  });
+
+  it('a change that wrote a file keeps its folder; one that wrote nothing leaves none', async () => {
+    const root = testStore();
+    await withFolderLock(root, 'projects/web', () => writeFileSync(join(root, 'projects/web/.gitkeep'), ''));
+    expect(readdirSync(join(root, 'projects/web'))).toEqual(['.gitkeep']);
+    await withFolderLock(root, 'projects/empty', () => undefined);
+    expect(existsSync(join(root, 'projects/empty'))).toBe(false);
+  });
+
+  it('a folder that was there before stays, empty or not, and so do folders other writers put files in', async () => {
+    const root = testStore();
+    mkdirSync(join(root, 'projects/old'));
+    await expect(
+      withFolderLock(root, 'projects/old', () => {
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(existsSync(join(root, 'projects/old'))).toBe(true);
+    // Made by this call, but a file arrived in the parent meanwhile: the parent stays, the empty child goes.
+    await expect(
+      withFolderLock(root, 'actions/ns/one', () => {
+        writeFileSync(join(root, 'actions/ns/other.txt'), '');
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(readdirSync(join(root, 'actions/ns'))).toEqual(['other.txt']);
+  });
+
+  it('nested locks on new folders: each goes when the change under them is refused', async () => {
+    const root = testStore();
+    await expect(
+      withFolderLocks(root, ['projects/a', 'projects/b'], () => {
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(readdirSync(join(root, 'projects'))).toEqual([]);
+  });
+});
