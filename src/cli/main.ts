@@ -25,12 +25,13 @@ type Chosen = { entry: LazyCommand; spec: CommandSpec<never>; argv: Record<strin
  * calls the builder (which loads the command's module and adds its options)
  * only for the command the arguments name, so a run loads one command module.
  */
-function wire(y: Argv, entry: LazyCommand, choose: (c: Chosen) => void): Argv {
+function wire(y: Argv, entry: LazyCommand, choose: (c: Chosen) => void, building: (e: LazyCommand) => void): Argv {
   let spec: CommandSpec<never> | undefined;
   return y.command({
     command: [...(typeof entry.command === 'string' ? [entry.command] : entry.command)],
     describe: entry.describe,
     builder: async (b: Argv) => {
+      building(entry);
       spec = (await entry.load()).default;
       return spec.builder(b);
     },
@@ -40,6 +41,11 @@ function wire(y: Argv, entry: LazyCommand, choose: (c: Chosen) => void): Argv {
 
 function buildParser(choose: (c: Chosen) => void, args: readonly string[], columns: number | undefined): Argv {
   const completing = args.includes('--get-yargs-completions');
+  // The command whose arguments are being parsed: a missing argument is said with its usage.
+  let current: LazyCommand | undefined;
+  const building = (e: LazyCommand) => {
+    current = e;
+  };
   const y = yargs()
     .scriptName('agents')
     .locale('en')
@@ -54,12 +60,12 @@ function buildParser(choose: (c: Chosen) => void, args: readonly string[], colum
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true })
     .option('quiet', { type: 'boolean', describe: 'no progress display on stderr during long work', global: true });
-  for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose);
+  for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose, building);
   const addGroups = (py: Argv, parent: string | undefined) => {
     for (const group of GROUPS) {
       if (parentGroup(group.name) !== parent) continue;
       py.command(group.name.slice(group.name.lastIndexOf(' ') + 1), group.describe, (gy) => {
-        for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, choose);
+        for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, choose, building);
         addGroups(gy, group.name);
         return gy.demandCommand(1, group.demand);
       });
@@ -80,12 +86,20 @@ function buildParser(choose: (c: Chosen) => void, args: readonly string[], colum
       // errors: yargs parses the partial words again without awaiting that parse, so a throw there
       // would be an unhandled rejection.
       if (completing) return;
-      throw usageFromYargs(msg, err, args, optionNames(yi));
+      throw usageFromYargs(msg, err, args, optionNames(yi), current);
     });
   return y;
 }
 
 const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
+
+/** What each positional argument of the command table names, as a missing one is said. */
+const ARGUMENT_NAMES: Record<string, string> = {
+  id: 'an id (or a unique prefix of 4 or more characters)',
+  action: 'an action template, NS/NAME',
+  name: 'a project name',
+  paths: 'a path',
+};
 
 /**
  * A parse failure of yargs as one line and a hint (exit 2). yargs reports a
@@ -97,9 +111,24 @@ function usageFromYargs(
   err: Error | undefined,
   args: readonly string[],
   known: readonly string[] = [],
+  command?: LazyCommand,
 ): Error {
   if (err && err.name !== 'YError') return err;
   const text = (msg || err?.message || 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
+  const short = /^Not enough non-option arguments: got (\d+), need at least \d+$/.exec(text);
+  if (short && command) {
+    // yargs says how many arguments it got; the command's usage says which one is missing.
+    const usage = typeof command.command === 'string' ? command.command : command.command[0]!;
+    const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
+    const needed = [...usage.matchAll(/<([^>.]+)(?:\.\.)?>/g)].map((m) => m[1]!);
+    const missing = needed[Number(short[1])] ?? needed[0] ?? 'argument';
+    return new UsageError(
+      `${words} needs ${ARGUMENT_NAMES[missing] ?? `<${missing}>`}`,
+      `Usage: ${words} ${usage.split(' ').slice(1).join(' ')} [options]. Run \`${words} --help\` for its options.`,
+      { command: words.slice('agents '.length), argument: missing },
+      'missing-argument',
+    );
+  }
   const missing = /^Not enough arguments following: (\S+)$/.exec(text);
   if (missing) {
     const flag = `--${missing[1]}`;

@@ -66,6 +66,22 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     expect(errorCode(r.stdout)).toBe(code);
   });
 
+  // yargs' own words ("Not enough non-option arguments: got 0, need at least 1") name neither the command nor what it needs.
+  it.each([
+    [['invariant', 'show'], 'invariant show', 'id'],
+    [['invariant', 'violation', 'resolve', '--note', 'done'], 'invariant violation resolve', 'id'],
+    [['plan', 'use', '--project', 'myapp'], 'plan use', 'action'],
+    [['project', 'remove'], 'project remove', 'name'],
+    [['which'], 'which', 'paths'],
+  ])('agents %j without its argument: exit 2, missing-argument naming the command and the argument', async (args, command, argument) => {
+    const r = await runMain(['--store', '.agents.example', '--format', 'json', ...args], { cwd: REPO });
+    expect(r.code).toBe(2);
+    const body = JSON.parse(r.stdout) as { error: { code: string; message: string; hint: string; detail: unknown } };
+    expect(body.error.code).toBe('missing-argument');
+    expect(body.error.detail).toEqual({ command, argument });
+    expect(body.error.hint).toContain(`agents ${command} <${argument}`);
+  });
+
   it('--store given twice is refused in text too, naming the option', async () => {
     const r = await runMain(['--store', 'a', '--store', 'b', 'invariant', 'list'], { cwd: REPO });
     expect(r.code).toBe(2);
