@@ -383,8 +383,10 @@ export function mergeBlock(
       if (!force) return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block: it was not written by `agents export`' };
       return { kind: 'write', text: `${front}${block}`, action: 'update' };
     }
-    const sep = current === '' ? '' : current.endsWith('\n\n') ? '' : current.endsWith('\n') ? '\n' : '\n\n';
-    return { kind: 'write', text: `${current}${sep}${block}`, action: 'update' };
+    // The block is written with the line ends the file has most of, so a CRLF file stays all CRLF.
+    const eol = mostlyCrlf(current) ? eolOf('\r\n') : eolOf('');
+    const sep = current === '' ? '' : /\n\r?\n$/.test(current) ? '' : current.endsWith('\n') ? '\n' : '\n\n';
+    return { kind: 'write', text: `${current}${eol(sep)}${eol(block)}`, action: 'update' };
   }
   const currentFront = frontMatter !== undefined ? scan.frontMatter : undefined;
   // A block with CRLF line ends (a checkout with `eol=crlf`) is compared as LF and written back with CRLF: line ends are no edit.
@@ -417,6 +419,17 @@ function lf<T extends string | undefined>(text: T): T {
 /** How to write text where `sample` stands: with CRLF line ends when it has them, else as it is. */
 function eolOf(sample: string): (text: string) => string {
   return sample.includes('\r\n') ? (text) => text.replace(/\r?\n/g, '\r\n') : (text) => text;
+}
+
+/** Whether more of `text`'s line ends are CRLF than LF alone. */
+function mostlyCrlf(text: string): boolean {
+  let crlf = 0;
+  let all = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    all++;
+    if (text.charCodeAt(at - 1) === 13) crlf++;
+  }
+  return crlf * 2 > all;
 }
 
 /** The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. */

@@ -498,6 +498,19 @@ describe('mergeBlock: exact texts', () => {
     expect(mergeBlock(current, undefined, inner, hash, false)).toEqual({ kind: 'write', text: `${before}${block}`, action: 'update' });
   });
 
+  // A file written with CRLF line ends gets its block with CRLF too (and stays up to date so); a file of mostly LF, LF.
+  it.each([
+    ['# Notes\r\n', '# Notes\r\n\r\n', true],
+    ['# Notes\r\n\r\n', '# Notes\r\n\r\n', true],
+    ['a\r\nb\r\nc\n', 'a\r\nb\r\nc\n\r\n', true],
+    ['a\r\nb\nc\n', 'a\r\nb\nc\n\n', false],
+  ])('appends to %j with the line ends it has most of', (current, before, crlf) => {
+    const merged = mergeBlock(current, undefined, inner, hash, false);
+    const written = crlf ? block.replace(/\n/g, '\r\n') : block;
+    expect(merged).toEqual({ kind: 'write', text: `${before}${written}`, action: 'update' });
+    expect(mergeBlock(`${before}${written}`, undefined, inner, hash, false)).toMatchObject({ action: 'unchanged' });
+  });
+
   it('a file of its own without a block is foreign, unless forced: then the text is replaced', () => {
     const front = '---\na: 1\n---\n';
     expect(mergeBlock('mine\n', front, inner, hash, false)).toEqual({

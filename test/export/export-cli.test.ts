@@ -160,7 +160,9 @@ describe('agents export: every target, from a monorepo', () => {
     writeFileSync(join(repo, 'AGENTS.md'), head);
     expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
     let text = readFileSync(join(repo, 'AGENTS.md'), 'latin1');
-    expect(text.startsWith(`${head}\n<!-- agents:begin`)).toBe(true);
+    // The file's line ends are CRLF: the block is written with them (a blank line, then the block).
+    expect(text.startsWith(`${head}\r\n<!-- agents:begin`)).toBe(true);
+    expect(text.replace(/\r\n/g, '')).not.toContain('\n');
     writeFileSync(join(repo, 'AGENTS.md'), text + tail);
     for (let round = 0; round < 3; round++) {
       writeFileSync(
@@ -169,8 +171,8 @@ describe('agents export: every target, from a monorepo', () => {
       );
       expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
       text = readFileSync(join(repo, 'AGENTS.md'), 'latin1');
-      expect(text.startsWith(`${head}\n<!-- agents:begin`)).toBe(true);
-      expect(text.endsWith(`${END_MARKER}\n${tail}`)).toBe(true);
+      expect(text.startsWith(`${head}\r\n<!-- agents:begin`)).toBe(true);
+      expect(text.endsWith(`${END_MARKER}\r\n${tail}`)).toBe(true);
       expect(text).toContain(`Rule number ${round}`);
     }
   });
