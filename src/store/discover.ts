@@ -39,9 +39,11 @@ export function discoverStore(options: DiscoverOptions): string {
     const root = resolve(options.cwd, explicit);
     const from = options.store !== undefined ? '--store' : 'AGENTS_STORE';
     if (!isDir(root)) {
+      // A file there cannot become a store: init is not the way out then.
+      const file = existsSync(root);
       throw new UsageError(
-        `no store at ${root} (from ${from})`,
-        `Check the path, or create a store there with \`agents init --store ${explicit}\`.`,
+        file ? `no store at ${root} (from ${from}): it is a file, not a folder` : `no store at ${root} (from ${from})`,
+        file ? 'Check the path: a store is a folder.' : `Check the path, or create a store there with \`agents init --store ${explicit}\`.`,
         { store: root },
         'no-store',
       );

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { AgentsError, UsageError } from '../core/errors.ts';
 import type { ActorChoice } from '../core/actor-choice.ts';
 import { SCHEMAS } from '../core/schemas.ts';
 import { EXAMPLE_ACTOR_FILE, EXAMPLE_ACTOR_SOURCE } from './example-actor.ts';
 import { formatConfigFile } from '../core/serialize.ts';
 import { assertOwnStore } from './ownership.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { fsyncDir, tempName, writeFailure, writeFileAtomic } from './atomic-write.ts';
 
 export const SCOPE_FOLDERS = ['global', 'projects', 'actions', 'plans'] as const;
 
@@ -20,28 +20,108 @@ export function writeSchemas(root: string): string[] {
   return written;
 }
 
-/** Creates a new store at `root`; refuses to touch an existing one. */
+/**
+ * Creates a new store at `root`; refuses to touch an existing one. The store
+ * is made whole or not at all: in a temporary folder beside it, renamed into
+ * place (into an empty folder that is there already, its entries are moved
+ * in, and taken out again should one fail), so a failed init (a full disk, a
+ * folder it may not write in) leaves nothing that a second init would take
+ * for a store.
+ */
 export function initStore(root: string, actor?: ActorChoice): string[] {
-  if (existsSync(root) && readdirSync(root).length > 0) {
+  const state = folderState(root);
+  if (state === 'not-a-folder') {
+    // The path itself, or a file on the way to it (`file/sub`).
+    let file = root;
+    while (dirname(file) !== file && folderState(dirname(file)) === 'not-a-folder') file = dirname(file);
+    throw new UsageError(
+      `cannot create a store at ${root}: ${file} is not a folder`,
+      'Nothing was changed. Choose a folder with --store DIR.',
+    );
+  }
+  if (state === 'full') {
     throw new UsageError(
       `a store already exists at ${root}`,
       'Nothing was changed. Use it as it is, or choose another folder with --store DIR.',
     );
   }
   // An empty folder someone else made: nothing is created in it (docs/store-format.md).
-  assertOwnStore(root, 'write in');
+  if (state === 'empty') assertOwnStore(root, 'write in');
+  const parent = dirname(root);
+  try {
+    makeFolders(parent);
+  } catch (error) {
+    throw writeFailure(error, root);
+  }
+  const temp = tempName(root);
   const made: string[] = [];
-  for (const folder of SCOPE_FOLDERS) {
-    mkdirSync(join(root, folder), { recursive: true });
-    writeFileAtomic(root, `${folder}/.gitkeep`, '');
-    made.push(`${folder}/`);
+  try {
+    mkdirSync(temp);
+    for (const folder of SCOPE_FOLDERS) {
+      mkdirSync(join(temp, folder));
+      writeFileAtomic(temp, `${folder}/.gitkeep`, '');
+      made.push(`${folder}/`);
+    }
+    writeFileAtomic(temp, 'config.yaml', formatConfigFile(actor));
+    made.push('config.yaml');
+    if (actor?.actor === 'command') {
+      writeFileAtomic(temp, EXAMPLE_ACTOR_FILE, EXAMPLE_ACTOR_SOURCE);
+      made.push(EXAMPLE_ACTOR_FILE);
+    }
+    made.push(...writeSchemas(temp));
+    if (state === 'none') renameSync(temp, root);
+    else moveInto(temp, root);
+    fsyncDir(parent);
+  } catch (error) {
+    rmSync(temp, { recursive: true, force: true });
+    throw error instanceof AgentsError ? error : writeFailure(error, root);
   }
-  writeFileAtomic(root, 'config.yaml', formatConfigFile(actor));
-  made.push('config.yaml');
-  if (actor?.actor === 'command') {
-    writeFileAtomic(root, EXAMPLE_ACTOR_FILE, EXAMPLE_ACTOR_SOURCE);
-    made.push(EXAMPLE_ACTOR_FILE);
-  }
-  made.push(...writeSchemas(root));
   return made;
+}
+
+function folderState(path: string): 'none' | 'empty' | 'full' | 'not-a-folder' {
+  let st: Stats;
+  try {
+    st = statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'none';
+    if (code === 'ENOTDIR') return 'not-a-folder';
+    throw writeFailure(error, path);
+  }
+  if (!st.isDirectory()) return 'not-a-folder';
+  return readdirSync(path).length === 0 ? 'empty' : 'full';
+}
+
+/** The entries of `from` moved into the empty folder `to`, then `from` removed; on a failure, those moved go back. */
+function moveInto(from: string, to: string): void {
+  const moved: string[] = [];
+  try {
+    for (const name of readdirSync(from)) {
+      renameSync(join(from, name), join(to, name));
+      moved.push(name);
+    }
+  } catch (error) {
+    for (const name of moved) rmSync(join(to, name), { recursive: true, force: true });
+    throw error;
+  }
+  rmdirSync(from);
+}
+
+/**
+ * `mkdir -p`: each missing folder of `path` made in turn. Not Node's recursive
+ * mkdir, which retries for ever where a file system answers ENOENT for a folder
+ * it will not make (`/proc/x`).
+ */
+export function makeFolders(path: string): void {
+  try {
+    mkdirSync(path);
+    return;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST' && statSync(path).isDirectory()) return;
+    if (code !== 'ENOENT' || dirname(path) === path) throw error;
+  }
+  makeFolders(dirname(path));
+  mkdirSync(path);
 }

@@ -466,4 +466,39 @@ describe('init', () => {
       (await runAgents(['invariant', 'list', '--format', 'json'], { cwd: join(dir, 'sub'), env: { AGENTS_STORE: undefined } })).stdout,
     ).toContain('Found from below');
   });
+
+  it('refuses a --store that is a file, or lies below one (exit 2, naming the file), and changes nothing', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'notes'), 'mine\n');
+    for (const store of ['notes', 'notes/sub/.agents']) {
+      const r = await runAgents(['--store', store, 'init', '--actor', 'none'], { cwd: dir });
+      expect(r.code, store).toBe(2);
+      expect(r.stderr).toContain(`cannot create a store at ${join(dir, store)}: ${join(dir, 'notes')} is not a folder`);
+      expect(r.stderr).not.toContain('internal error');
+    }
+    expect(readdirSync(dir)).toEqual(['notes']);
+    expect(readFileSync(join(dir, 'notes'), 'utf8')).toBe('mine\n');
+    // Reading from it says it is a file, and does not send the user to init.
+    const list = await runAgents(['--store', 'notes', '--format', 'json', 'invariant', 'list'], { cwd: dir });
+    expect(list.code).toBe(2);
+    expect(errorOf(list)).toMatchObject({ code: 'no-store' });
+    expect(list.stdout).toContain('it is a file');
+  });
+
+  // procfs answers ENOENT to any mkdir: Node's own recursive mkdir tries again for ever there.
+  it.skipIf(!existsSync('/proc/self'))('a --store where no folder can be made (/proc) is exit 2, not a hang', async () => {
+    const r = await runAgents(['--store', '/proc/agents-store/.agents', 'init', '--actor', 'none'], { cwd: tempDir() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot write /proc/agents-store/.agents');
+  });
+
+  it('into an empty folder that is there already: the store is made in it', async () => {
+    const dir = tempDir();
+    const store = join(dir, 'store');
+    execFileSync('mkdir', [store]);
+    const r = await runAgents(['--store', store, 'init', '--actor', 'none'], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(readdirSync(store).sort()).toEqual(['actions', 'config.yaml', 'global', 'plans', 'projects', 'schemas']);
+    expect(readdirSync(dir)).toEqual(['store']);
+  });
 });

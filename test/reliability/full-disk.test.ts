@@ -92,6 +92,20 @@ const modeline = '# yaml-language-server: $schema=../schemas/invariant.schema.js
 const globalFile = `.agents/global/${GLOBAL_ID}.yaml`;
 
 const WRITERS: Record<string, Writer> = {
+  'init (a store made whole, then renamed into place)': {
+    setup: () => {
+      const dir = repo({});
+      rmSync(join(dir, '.agents'), { recursive: true });
+      return dir;
+    },
+    args: ['init', '--actor', 'command'],
+    file: '.agents',
+    written: (texts) => {
+      // Four .gitkeep files, config.yaml, the example actor and every schema.
+      expect(texts.some((t) => t.startsWith('# yaml-language-server: $schema=schemas/config.schema.json'))).toBe(true);
+      expect(texts.length).toBeGreaterThan(10);
+    },
+  },
   'invariant add (a new file)': {
     setup: () => repo({}),
     args: ['--format', 'json', 'invariant', 'add', '--global', 'Never delete production data', '--rationale', LONG],
