@@ -86,7 +86,7 @@ describe('agents action add / list', () => {
     ['a name without a namespace', ['deploy'], 'ns/name'],
     ['a bad name', ['Ops/DB'], 'action'],
     ['a dot name', ['ops/..'], 'action'],
-    ['no name', [], 'Not enough non-option arguments'],
+    ['no name', [], 'needs '],
     ['a description without a value', ['ops/x', '--description'], '--description needs a value'],
   ])('refuses %s: exit 2, nothing written', async (_name, args, message) => {
     const { root, repo } = repoStore();
@@ -164,7 +164,7 @@ describe('agents project add / list', () => {
     ['an existing project', ['myapp'], 'already exists'],
     ['a bad name', ['My App'], 'project'],
     ['a path', ['a/b'], 'project'],
-    ['no name', [], 'Not enough non-option arguments'],
+    ['no name', [], 'needs '],
   ])('refuses %s: exit 2, nothing written', async (_name, args, message) => {
     const { root, repo } = repoStore();
     const before = fileList(root);

@@ -166,7 +166,7 @@ describe('plan sync (CLI, on a git repository)', () => {
     ['an unknown plan', ['01M8ZZZZZZ', '--yes'], 'no plan'],
     ['a bad id', ['x!', '--yes'], 'not a plan id'],
     ['--yes with --dry-run', ['PLAN', '--yes', '--dry-run'], 'mutually exclusive'],
-    ['no id', [], 'Not enough non-option arguments'],
+    ['no id', [], 'needs an id'],
   ])('refuses %s: exit 2, nothing changed', async (_name, args, message) => {
     const d = await drifted();
     const before = fileList(d.root);

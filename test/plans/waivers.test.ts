@@ -286,7 +286,7 @@ describe('invariant violation resolve (CLI, on a git repository)', () => {
   it.each([
     ['an unknown id', ['01M8ZZZZZZ'], 'no violation'],
     ['a bad id', ['zz'], 'not a violation id'],
-    ['no id', [], 'Not enough non-option arguments'],
+    ['no id', [], 'needs an id'],
   ])('refuses %s: exit 2, nothing written', async (_name, args, message) => {
     const { root } = repoStore();
     const before = fileList(root);

@@ -82,7 +82,7 @@ export async function move(
     );
     const kept = await leaveEmptiedProject(svc, from);
     return {
-      value: { invariant: moved, ...(kept ? { kept } : {}) },
+      value: { invariant: moved, ...(kept ? { keptProject: kept } : {}) },
       paths: [found.path, moved.path, ...(kept ? [kept.path] : [])],
       message: `invariant: move ${found.id} from ${describeScope(found.scope)} to ${describeScope(dest)}\n\n${moved.text}\n`,
     };
@@ -93,7 +93,7 @@ export async function move(
     invariant: done.invariant,
     file: `${svc.root}/${done.invariant.path}`,
     ...rel,
-    ...(done.kept ? { keptProject: done.kept } : {}),
+    ...(done.keptProject ? { keptProject: done.keptProject } : {}),
     ...(done.commit ? { commit: done.commit } : {}),
   };
 }
