@@ -1,14 +1,19 @@
 import { UsageError } from '../core/errors.ts';
 import { globProblem } from '../core/globs.ts';
 import { isName, truncate } from '../core/names.ts';
-import { readAllPlans, readFolders } from '../store/read.ts';
+import type { Plan } from '../core/model.ts';
+import { loadConfig } from '../store/config.ts';
+import { emptySnapshot, readAllPlans, readFolders } from '../store/read.ts';
+import type { TreeSource } from '../store/tree-source.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
 
 /** One action template, as `agents action list` shows it. */
 export interface ActionSummary {
-  /** ns/name */
+  /** ns/name, or source:ns/name for a policy source's template (docs/extends.md). */
   action: string;
+  /** The policy source it comes from, or null for the store's own. */
+  source: string | null;
   description: string | null;
   /** Store-relative folder. */
   folder: string;
@@ -27,6 +32,60 @@ export interface ProjectSummary {
   active: number;
   /** Plans that target it (`project:` in plan.yaml). */
   plans: number;
+}
+
+/** The folders in `dir` whose names a scope may have, sorted. */
+async function namedFolders(tree: TreeSource, dir: string): Promise<string[]> {
+  return (await tree.list(dir, { recursive: false }))
+    .filter((e) => e.type === 'dir')
+    .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
+    .filter(isName)
+    .sort();
+}
+
+/** The action templates of one tree (the store's, or a policy source's at its pin, named `source`). */
+async function actionsIn(tree: TreeSource, source: string | undefined, plans: readonly Plan[]): Promise<ActionSummary[]> {
+  const out: ActionSummary[] = [];
+  for (const ref of await actionRefs(tree)) {
+    const action = source === undefined ? ref : `${source}:${ref}`;
+    const folder = `actions/${ref}`;
+    const snap = await readFolders(tree, [folder]);
+    requireValid(snap, `read action ${action}`);
+    out.push({
+      action,
+      source: source ?? null,
+      description: snap.actionMeta.get(ref)?.description ?? null,
+      folder: source === undefined ? folder : `extends/${source}/${folder}`,
+      invariants: snap.invariants.length,
+      active: snap.invariants.filter((i) => i.active).length,
+      plans: plans.filter((p) => p.action === action).length,
+    });
+  }
+  return out;
+}
+
+/**
+ * The names `plan use` takes, for its hint: the store's templates, then each policy source's as SOURCE:NS/NAME
+ * (a source not fetched yet adds none). Names only: no template file is read.
+ */
+export async function listActionNames(invariants: InvariantService): Promise<string[]> {
+  const names = await actionRefs(invariants.source);
+  let sources: { name: string; tree: TreeSource }[] = [];
+  try {
+    sources = await new ScopeService(invariants).sourceTrees();
+  } catch {
+    // A source that cannot be read (not fetched, a broken lock) is said by the commands that read it.
+  }
+  for (const { name, tree } of sources) names.push(...(await actionRefs(tree)).map((r) => `${name}:${r}`));
+  return names;
+}
+
+/** The NS/NAME of every action template folder of a tree. */
+async function actionRefs(tree: TreeSource): Promise<string[]> {
+  const refs: string[] = [];
+  for (const ns of await namedFolders(tree, 'actions'))
+    for (const name of await namedFolders(tree, `actions/${ns}`)) refs.push(`${ns}/${name}`);
+  return refs;
 }
 
 /** The longest description an action.yaml holds (schemas/action.schema.json). */
@@ -50,36 +109,31 @@ export class ScopeService {
     return this.invariants.source;
   }
 
-  private async dirs(dir: string): Promise<string[]> {
-    return (await this.source.list(dir, { recursive: false }))
-      .filter((e) => e.type === 'dir')
-      .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
-      .filter(isName)
-      .sort();
+  private dirs(dir: string): Promise<string[]> {
+    return namedFolders(this.source, dir);
   }
 
-  /** Every action template (a folder actions/<ns>/<name>/), with its description and counts. */
+  /**
+   * Every action template (a folder actions/<ns>/<name>/), with its description and counts: the store's own, then
+   * those of each policy source it extends, at their pins (`plan use SOURCE:NS/NAME` takes them).
+   */
   async listActions(): Promise<ActionSummary[]> {
-    const refs: string[] = [];
-    for (const ns of await this.dirs('actions')) for (const name of await this.dirs(`actions/${ns}`)) refs.push(`${ns}/${name}`);
     const plans = await readAllPlans(this.source);
     requireValid(plans, 'list action templates');
-    const out: ActionSummary[] = [];
-    for (const ref of refs) {
-      const folder = `actions/${ref}`;
-      const snap = await readFolders(this.source, [folder]);
-      requireValid(snap, `read action ${ref}`);
-      const meta = snap.actionMeta.get(ref);
-      out.push({
-        action: ref,
-        description: meta?.description ?? null,
-        folder,
-        invariants: snap.invariants.length,
-        active: snap.invariants.filter((i) => i.active).length,
-        plans: [...plans.plans.values()].filter((p) => p.action === ref).length,
-      });
-    }
+    const out = await actionsIn(this.source, undefined, [...plans.plans.values()]);
+    for (const { name, tree } of await this.sourceTrees()) out.push(...(await actionsIn(tree, name, [...plans.plans.values()])));
     return out;
+  }
+
+  /** The trees of the policy sources at their pins; none read when config.yaml extends none. */
+  async sourceTrees(): Promise<{ name: string; tree: TreeSource }[]> {
+    if ((await loadConfig(this.source)).extends.length === 0) return [];
+    const { readExtendsState, pinsFor, sourceTree } = await import('../store/extends.ts');
+    const state = await readExtendsState(this.source);
+    requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
+    return Promise.all(
+      pinsFor(state).map(async ({ source, pin }) => ({ name: source.name, tree: await sourceTree(this.root, source, pin.commit) })),
+    );
   }
 
   /** Every project (a folder projects/<name>/), with counts. */

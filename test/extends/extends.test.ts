@@ -106,6 +106,16 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(planYaml).toContain('action: policy:org/release');
     const planList = await run(app, 'invariant', 'list', '--effective', '--plan', planId, '--format', 'json');
     expect(effective(planList.stdout).map((e) => e.scope)).toEqual(['plan', 'project', 'inherited']);
+    // action list shows the source's template by the name plan use takes, with the plan made from it; a wrong name
+    // is told the names there are.
+    const actions = await run(app, 'action', 'list', '--format', 'json');
+    expect(actions.code).toBe(0);
+    expect(JSON.parse(actions.stdout)).toContainEqual(
+      expect.objectContaining({ action: 'policy:org/release', source: 'policy', folder: 'extends/policy/actions/org/release', plans: 1 }),
+    );
+    const wrong = await run(app, 'plan', 'use', 'org/release');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('policy:org/release');
     // Validation accepts the plan and the lock; the source's actor never ran.
     const validated = await run(app, 'validate', '--format', 'json');
     expect(validated.code).toBe(0);

@@ -11,8 +11,9 @@ export default defineCommand<Record<string, unknown>>({
       if (actions.length === 0) return 'No action templates. Create one with `agents action add NS/NAME`.';
       const lines: string[] = [];
       for (const a of actions) {
+        const from = a.source === null ? '' : ` · from policy source ${a.source}`;
         lines.push(
-          `${s.bold(a.action)}  ${s.dim(`${a.active} active of ${a.invariants} invariant${a.invariants === 1 ? '' : 's'} · ${a.plans} plan${a.plans === 1 ? '' : 's'}`)}`,
+          `${s.bold(a.action)}  ${s.dim(`${a.active} active of ${a.invariants} invariant${a.invariants === 1 ? '' : 's'} · ${a.plans} plan${a.plans === 1 ? '' : 's'}${from}`)}`,
         );
         if (a.description) lines.push(`  ${a.description}`);
       }

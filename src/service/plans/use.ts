@@ -41,12 +41,11 @@ export async function use(svc: PlanContext, input: UseInput): Promise<UseResult>
   if (input.project !== undefined) await svc.invariants.requireProject(input.project, { writing: true });
   const here = await actionSource.list(`actions/${scope.ns}`, { recursive: false });
   if (!here.some((e) => e.type === 'dir' && e.path === `actions/${localRef}`)) {
-    const actionDirs = (await actionSource.list('actions', { recursive: true }))
-      .filter((e) => e.type === 'dir' && e.path.split('/').length === 3)
-      .map((e) => e.path.slice('actions/'.length));
+    // The store's own templates and its policy sources' (as `plan use` names them), as `action list` lists them.
+    const known = (await (await import('../scope-service.ts')).listActionNames(svc.invariants)).filter((a) => a !== ref);
     throw new UsageError(
-      `unknown action ${ref}: actions/${ref}/ does not exist`,
-      `Nothing was written. Known actions: ${someNames(actionDirs, { more: '`agents action list` lists them all' })}.`,
+      `unknown action ${ref}: ${fromSource !== undefined ? `policy source ${fromSource} has no actions/${localRef}/` : `actions/${ref}/ does not exist`}`,
+      `Nothing was written. Known actions: ${someNames(known, { more: '`agents action list` lists them all' })}.`,
     );
   }
   const goal = input.goal?.trim() || undefined;
