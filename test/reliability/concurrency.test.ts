@@ -72,4 +72,19 @@ describe('concurrent writers of one scope', () => {
     for (const r of refused) expect(r.stderr).toContain(id);
     expect(readdirSync(join(store, 'global')).filter((n) => n.endsWith('.yaml'))).toEqual([`${id}.yaml`]);
   });
+
+  // A refused change takes back the folder its lock made (docs/adr/0112), and only while it is empty: a writer racing
+  // it for the same new folder still lands whole (if the folder goes between its mkdir and its lock, it makes it again;
+  // that window is too short to hit on purpose here).
+  it('3 refused adds of a new action template race 1 good one: the good one lands, and nothing else is left', async () => {
+    const store = testStore();
+    for (const round of [1, 2, 3]) {
+      const add = (description: string) => agentsAsync(['--store', store, 'action', 'add', `race/t${round}`, '--description', description]);
+      const [good, ...bad] = await Promise.all([add('Ship it'), add('bad\u202e'), add('bad\u202e'), add('bad\u202e')]);
+      expect(good!.stderr).toBe('');
+      expect(good!.code).toBe(0);
+      expect(bad.map((r) => r.code)).toEqual([2, 2, 2]);
+      expect(readdirSync(join(store, `actions/race/t${round}`))).toEqual(['action.yaml']);
+    }
+  });
 });
