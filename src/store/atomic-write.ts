@@ -6,8 +6,11 @@ import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, mkdirSync, openS
 import { dirname, join } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { TEMP_SUFFIX } from '../core/layout.ts';
+import { MAX_FILE_BYTES } from '../core/limits.ts';
+import { inStyleOf } from '../core/file-style.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
+import { readRegularFile } from './read-file.ts';
 import { writeAll } from './write-all.ts';
 
 /** Every write below (and the batch's and the lock's) starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
@@ -115,6 +118,16 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
     throw writeFailure(error, rel);
   }
 }
+/**
+ * Replaces the store file `rel` with `text` (as writers make it) in the style of the file there now: its BOM and
+ * its CRLF line ends kept (core/file-style.ts).
+ */
+export function replaceInStyle(root: string, rel: string, text: string): void {
+  const r = readRegularFile(join(root, rel), MAX_FILE_BYTES);
+  const previous = r.ok ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(r.bytes) : undefined;
+  writeFileAtomic(root, rel, inStyleOf(previous, text), 'replace');
+}
+
 /**
  * Creates the folder `rel` with `files` in one step for every reader: the
  * files are written (each atomically) into a temporary folder beside it,

@@ -110,6 +110,22 @@ describe('agents invariant edit', () => {
     expect(text.stdout).toContain(`warning: nearly repeats global ${G1} "Never delete production data" (one character apart)`);
   });
 
+  it('keeps the BOM and the CRLF line ends of the file it rewrites; the file reads back the same', async () => {
+    const { root, run } = repoStore();
+    const file = join(root, `global/${G1}.yaml`);
+    writeFileSync(file, `\uFEFF${readFileSync(file, 'utf8').replace(/\n/g, '\r\n')}`);
+    const r = await run('invariant', 'edit', G1, '--rationale', 'First line.\nSecond line.', '--format', 'json');
+    expect(r.code).toBe(0);
+    const bytes = readFileSync(file);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8');
+    expect(text.split('\r\n').join('')).not.toContain('\n');
+    expect(text).toContain('\r\n');
+    const shown = JSON.parse((await run('invariant', 'show', G1, '--format', 'json')).stdout) as { rationale: string };
+    expect(shown.rationale).toBe('First line.\nSecond line.');
+    expect((await run('validate', '--no-cache')).code).toBe(0);
+  });
+
   it('an edit to the values already there writes and commits nothing', async () => {
     const { root, repo, run } = repoStore();
     const before = snapshot(root);

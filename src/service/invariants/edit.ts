@@ -41,7 +41,7 @@ export async function edit(svc: InvariantContext, input: EditInput): Promise<Edi
   }
   const folder = scopeFolder(found.scope);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
-  const { writeFileAtomic } = await import('../../store/atomic-write.ts');
+  const { replaceInStyle } = await import('../../store/atomic-write.ts');
   const { withFolderLock } = await import('../../store/lock.ts');
   const enabled = await commitWanted(svc.source, input.commit);
 
@@ -99,7 +99,7 @@ export async function edit(svc: InvariantContext, input: EditInput): Promise<Edi
           }
         }
         if (next.overrides !== undefined && (changed.includes('overrides') || changed.includes('text'))) await checkOverride(svc, next);
-        writeFileAtomic(svc.root, next.path, formatInvariantFile(next.path, next), 'replace');
+        replaceInStyle(svc.root, next.path, formatInvariantFile(next.path, next));
         return next;
       },
       { onStale: svc.deps.notice },

@@ -3,7 +3,7 @@ import { UsageError } from '../../core/errors.ts';
 import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model.ts';
 import { type SyncChange, planSync } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
-import { removeFile, writeFileAtomic } from '../../store/atomic-write.ts';
+import { removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { requireValid } from '../invariants/rules.ts';
@@ -100,7 +100,10 @@ export async function sync(
             out.push({ ...c, after: inv });
           }
         }
-        for (const w of writes) writeFileAtomic(svc.root, w.path, w.content, w.mode);
+        for (const w of writes) {
+          if (w.mode === 'replace') replaceInStyle(svc.root, w.path, w.content);
+          else writeFileAtomic(svc.root, w.path, w.content, w.mode);
+        }
         for (const path of removals) removeFile(svc.root, path);
         return out;
       },

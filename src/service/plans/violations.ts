@@ -4,7 +4,7 @@ import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { codePointLength, isUlid } from '../../core/names.ts';
 import type { Violation } from '../../core/records.ts';
-import { writeFileAtomic } from '../../store/atomic-write.ts';
+import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import type { PlanContext } from './context.ts';
@@ -114,7 +114,7 @@ export async function resolveViolation(
         if (author !== undefined) resolved.by = author;
         if (note !== undefined) resolved.note = note;
         const next: Violation = { ...v, resolved };
-        writeFileAtomic(svc.root, found.path, (await writer()).formatViolationFile(found.path, next), 'replace');
+        replaceInStyle(svc.root, found.path, (await writer()).formatViolationFile(found.path, next));
         return { plan: found.plan, violation: next, path: found.path };
       },
       { onStale: svc.invariants.deps.notice },
