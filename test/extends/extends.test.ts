@@ -116,6 +116,18 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     const wrong = await run(app, 'plan', 'use', 'org/release');
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain('policy:org/release');
+    // A search of every scope finds the inherited invariant too (after the store's own), as show finds it; a store
+    // copy of its text is said to shadow it when added, and listed so.
+    const found = await run(app, 'invariant', 'list', 'production', '--format', 'json');
+    expect(JSON.parse(found.stdout).map((i: { id: string; scope: string }) => [i.id, i.scope])).toEqual([[NEVER_DELETE, 'inherited']]);
+    const copy = await run(app, 'invariant', 'add', '--project', 'myapp', 'Never delete production data', '--format', 'json');
+    expect(copy.code).toBe(0);
+    expect(JSON.parse(copy.stdout).shadows.map((o: { id: string }) => o.id)).toEqual([NEVER_DELETE]);
+    const listed = JSON.parse((await run(app, 'invariant', 'list', 'production', '--format', 'json')).stdout) as {
+      id: string;
+      shadowed_by: { id: string }[];
+    }[];
+    expect(listed.find((i) => i.id === NEVER_DELETE)!.shadowed_by.map((o) => o.id)).toEqual([JSON.parse(copy.stdout).id]);
     // Validation accepts the plan and the lock; the source's actor never ran.
     const validated = await run(app, 'validate', '--format', 'json');
     expect(validated.code).toBe(0);

@@ -2,13 +2,13 @@
 import { CheckFailedError } from '../../core/errors.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { cleanText, textKey } from '../../core/normalise.ts';
-import { type AddCheck, checkNewInvariant, shadowInfo } from '../../core/shadow.ts';
+import { type AddCheck, checkNewInvariant } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
 import type { InvariantContext } from './context.ts';
-import { relatedSnapshot } from './related.ts';
-import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, nearAmong, requireValid } from './rules.ts';
+import { relatedSnapshot, relations } from './related.ts';
+import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
 import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
 
 /**
@@ -87,17 +87,13 @@ export async function add(svc: InvariantContext, input: AddInput): Promise<AddRe
     };
   });
 
-  // Notes of what the new copy shadows or is shadowed by: best effort over readable files.
-  const related = await relatedSnapshot(svc, scope);
-  const plans = related.plans;
-  if (scope.kind === 'plan' && !plans.has(scope.plan)) plans.set(scope.plan, await svc.readPlan(scope.plan));
-  const info = shadowInfo(invariant, related.invariants, plans);
-  const near = nearAmong(invariant, related.invariants, plans);
+  // Notes of what the new copy shadows or is shadowed by, as edit and move say them: best effort over readable files.
+  const { shadows, shadowedBy, near } = await relations(svc, invariant);
   return {
     invariant,
     file: `${svc.root}/${invariant.path}`,
-    shadows: info.shadows,
-    shadowedBy: info.shadowedBy,
+    shadows,
+    shadowedBy,
     near,
     ...(commit ? { commit } : {}),
     ...(creates !== undefined ? { createdProject: creates } : {}),
@@ -113,7 +109,9 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
   const scope = await svc.resolveScope(input);
   const snap = await relatedSnapshot(svc, scope);
   if (scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(scope)], snap);
-  return { scope, invariants: snap.invariants, plans: snap.plans };
+  // The policy sources' invariants lie below every scope but templates': a new copy may shadow them.
+  const inherited = scope.kind === 'action' ? [] : await svc.inherited();
+  return { scope, invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants, plans: snap.plans };
 }
 
 /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */

@@ -17,10 +17,13 @@ export async function list(svc: InvariantContext, options: ListOptions = {}): Pr
   const snap = scope ? await readFolders(svc.source, [scopeFolder(scope)]) : await readStore(svc.source);
   requireValid(snap, 'list invariants');
   if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await svc.requireProject(scope.project);
-  let items = snap.invariants.filter((i) => options.all || i.active);
+  // Every scope, without one named: the policy sources' invariants too (after the store's own), as `show` finds them.
+  const inherited = scope ? [] : await svc.inherited();
+  const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;
+  let items = all.filter((i) => options.all || i.active);
   if (re) items = filterByRegex(items, re);
   items.sort(byScopeThenId);
-  const shadows = scope ? undefined : shadowMap(snap.invariants, snap.plans);
+  const shadows = scope ? undefined : shadowMap(all, snap.plans);
   return items.map((invariant) => {
     const listed: ListedInvariant = { invariant };
     const s = shadows?.get(invariant.id);

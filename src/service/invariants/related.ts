@@ -35,7 +35,9 @@ export async function relations(
   if (inv.scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(inv.scope)], related);
   const plans = related.plans;
   if (inv.scope.kind === 'plan' && !plans.has(inv.scope.plan)) plans.set(inv.scope.plan, await svc.readPlan(inv.scope.plan));
-  const others = related.invariants.filter((o) => o.id !== inv.id);
+  // The policy sources' invariants apply below every scope but templates': a copy here shadows or repeats them too.
+  const inherited = inv.scope.kind === 'action' ? [] : await svc.inherited();
+  const others = (inherited.length > 0 ? [...related.invariants, ...inherited] : related.invariants).filter((o) => o.id !== inv.id);
   const info = shadowInfo(inv, others, plans);
   return { shadows: info.shadows, shadowedBy: info.shadowedBy, near: nearAmong(inv, others, plans) };
 }

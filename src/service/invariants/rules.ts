@@ -124,7 +124,7 @@ export function holdsProject(invariants: readonly ScopedInvariant[], project: st
 export const PROBE_ID = '00000000000000000000000000';
 
 export function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
-  const order = ['global', 'project', 'action', 'plan'];
+  const order = ['global', 'project', 'action', 'plan', 'inherited'];
   const d = order.indexOf(a.scope.kind) - order.indexOf(b.scope.kind);
   if (d !== 0) return d;
   const fa = scopeFolder(a.scope);
