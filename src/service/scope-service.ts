@@ -6,6 +6,7 @@ import { loadConfig } from '../store/config.ts';
 import { emptySnapshot, readAllPlans, readFolders } from '../store/read.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { commitWanted, withCommit } from './commit.ts';
+import { sourceNotReady, sourceRemedy } from './invariants/related.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
 
 /** One action template, as `agents action list` shows it. */
@@ -121,7 +122,15 @@ export class ScopeService {
     const plans = await readAllPlans(this.source);
     requireValid(plans, 'list action templates');
     const out = await actionsIn(this.source, undefined, [...plans.plans.values()]);
-    for (const { name, tree } of await this.sourceTrees()) out.push(...(await actionsIn(tree, name, [...plans.plans.values()])));
+    let sources: { name: string; tree: TreeSource }[] = [];
+    try {
+      sources = await this.sourceTrees();
+    } catch (error) {
+      // A source not pinned or fetched yet: the store's own templates are listed, and the notice says what to run.
+      if (!sourceNotReady(error)) throw error;
+      this.invariants.deps.notice(`the action templates of policy sources are not listed: ${sourceRemedy(error)}`);
+    }
+    for (const { name, tree } of sources) out.push(...(await actionsIn(tree, name, [...plans.plans.values()])));
     return out;
   }
 

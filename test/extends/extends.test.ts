@@ -212,6 +212,18 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(use.code).toBe(2);
     expect(JSON.parse(use.stdout).error.code).toBe('extends-not-fetched');
     expect(existsSync(join(app, '.agents/plans'))).toBe(false);
+    // Listings of every scope and of the templates go on with the store's own, and say what they leave out.
+    for (const args of [
+      ['invariant', 'list'],
+      ['action', 'list'],
+    ]) {
+      const listed = await run(app, ...args, '--format', 'json');
+      expect(listed.code, args.join(' ')).toBe(0);
+      expect(listed.stderr).toContain('not in the cache (run `agents extends fetch`)');
+    }
+    expect(JSON.parse((await run(app, 'invariant', 'list', '--format', 'json')).stdout).map((i: { id: string }) => i.id)).toEqual([
+      LOCAL_TESTS,
+    ]);
     const fetch = await run(app, 'extends', 'fetch');
     expect(fetch.code).toBe(2);
     expect(existsSync(cacheDir(app, 'policy'))).toBe(false);

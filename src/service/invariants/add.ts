@@ -7,7 +7,7 @@ import { readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
 import type { InvariantContext } from './context.ts';
-import { relatedSnapshot, relations } from './related.ts';
+import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
 import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
 import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
 
@@ -110,7 +110,7 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
   const snap = await relatedSnapshot(svc, scope);
   if (scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(scope)], snap);
   // The policy sources' invariants lie below every scope but templates': a new copy may shadow them.
-  const inherited = scope.kind === 'action' ? [] : await svc.inherited();
+  const inherited = scope.kind === 'action' ? [] : await inheritedIfReadable(svc);
   return { scope, invariants: inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants, plans: snap.plans };
 }
 

@@ -6,6 +6,7 @@ import { type WaiverScope, waiverFolder } from '../../core/waivers.ts';
 import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
 import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
+import { inheritedIfReadable, sourceRemedy } from './related.ts';
 import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
 import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
 
@@ -18,7 +19,12 @@ export async function list(svc: InvariantContext, options: ListOptions = {}): Pr
   requireValid(snap, 'list invariants');
   if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await svc.requireProject(scope.project);
   // Every scope, without one named: the policy sources' invariants too (after the store's own), as `show` finds them.
-  const inherited = scope ? [] : await svc.inherited();
+  // A source not fetched yet leaves them out, and says so: the store's own are still listed.
+  const inherited = scope
+    ? []
+    : await inheritedIfReadable(svc, (error) =>
+        svc.deps.notice(`the invariants inherited from policy sources are not listed: ${sourceRemedy(error)}`),
+      );
   const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;
   let items = all.filter((i) => options.all || i.active);
   if (re) items = filterByRegex(items, re);

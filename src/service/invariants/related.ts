@@ -1,4 +1,5 @@
 // What an invariant can shadow, be shadowed by or nearly repeat: the notes add, edit and move print.
+import { AgentsError } from '../../core/errors.ts';
 import { type Scope, type ScopedInvariant, scopeFolder } from '../../core/model.ts';
 import { shadowInfo } from '../../core/shadow.ts';
 import { type StoreSnapshot, emptySnapshot, readAllPlans, readFolders, readStore } from '../../store/read.ts';
@@ -36,8 +37,32 @@ export async function relations(
   const plans = related.plans;
   if (inv.scope.kind === 'plan' && !plans.has(inv.scope.plan)) plans.set(inv.scope.plan, await svc.readPlan(inv.scope.plan));
   // The policy sources' invariants apply below every scope but templates': a copy here shadows or repeats them too.
-  const inherited = inv.scope.kind === 'action' ? [] : await svc.inherited();
+  const inherited = inv.scope.kind === 'action' ? [] : await inheritedIfReadable(svc);
   const others = (inherited.length > 0 ? [...related.invariants, ...inherited] : related.invariants).filter((o) => o.id !== inv.id);
   const info = shadowInfo(inv, others, plans);
   return { shadows: info.shadows, shadowedBy: info.shadowedBy, near: nearAmong(inv, others, plans) };
+}
+
+/**
+ * The inherited invariants where they only add to an answer (notes, hints, a listing of every scope): a source not
+ * pinned or not fetched yet adds none, and `missing` hears why (the commands that resolve refuse then).
+ */
+export async function inheritedIfReadable(svc: InvariantContext, missing?: (error: AgentsError) => void): Promise<ScopedInvariant[]> {
+  try {
+    return await svc.inherited();
+  } catch (error) {
+    if (!sourceNotReady(error)) throw error;
+    missing?.(error);
+    return [];
+  }
+}
+
+/** A policy source that cannot be read yet, and the command that makes it readable, as one clause. */
+export function sourceRemedy(error: AgentsError): string {
+  return `${error.message} (run \`agents extends ${error.code === 'extends-not-pinned' ? 'update' : 'fetch'}\`)`;
+}
+
+/** Whether `error` is a policy source not pinned or not fetched yet (docs/extends.md): what a listing can go without. */
+export function sourceNotReady(error: unknown): error is AgentsError {
+  return error instanceof AgentsError && (error.code === 'extends-not-fetched' || error.code === 'extends-not-pinned');
 }
