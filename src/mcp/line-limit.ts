@@ -31,6 +31,18 @@ export function idOf(head: string, tail: string): string | number | null {
 }
 
 /** The error answer to a refused message (JSON-RPC's Invalid Request). */
+/**
+ * The JSON-RPC answer to a line that is not a message: not JSON (-32700, parse error) or JSON that is no JSON-RPC
+ * message (-32600, invalid request). JSON-RPC 2.0 answers both with `id: null`, as the request's id is unknown.
+ */
+export function unreadableError(error: Error): { answer: string; message: string } | undefined {
+  const code = error instanceof SyntaxError ? -32700 : error.name === 'ZodError' ? -32600 : undefined;
+  if (code === undefined) return undefined;
+  const message =
+    code === -32700 ? `parse error: the line is not JSON (${error.message})` : 'invalid request: the line is not a JSON-RPC message';
+  return { answer: `${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } })}\n`, message };
+}
+
 export function oversizeError(id: string | number | null, bytes: number, limit: number): string {
   const message = `a message of ${bytes} bytes or more was refused: the limit is ${limit} bytes per message`;
   return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`;

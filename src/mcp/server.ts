@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { LineLimit, MAX_MESSAGE_BYTES, idOf, oversizeError } from './line-limit.ts';
+import { LineLimit, unreadableError, MAX_MESSAGE_BYTES, idOf, oversizeError } from './line-limit.ts';
 import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -338,7 +338,12 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     process.stdout.on('error', () => end(false));
     server.onclose = () => end(false);
   });
-  server.onerror = (error) => stderr.write(`agents mcp: ${error.message}\n`);
+  server.onerror = (error) => {
+    // A line that is no message gets the JSON-RPC error the protocol requires (the client may be waiting on it).
+    const unreadable = unreadableError(error);
+    if (unreadable !== undefined) process.stdout.write(unreadable.answer);
+    stderr.write(`agents mcp: ${unreadable?.message ?? error.message}\n`);
+  };
   await server.connect(transport);
   const deliver = transport.onmessage;
   const settle = (id: string | number | undefined) => {

@@ -5,7 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { idOf, LineLimit, oversizeError } from '../../src/mcp/line-limit.ts';
+import { idOf, LineLimit, oversizeError, unreadableError } from '../../src/mcp/line-limit.ts';
 import { BIN } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { startMcp } from '../helpers/mcp.ts';
@@ -101,6 +101,26 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
     },
     60_000,
   );
+
+  // JSON-RPC 2.0: a line that is not JSON is answered with a parse error, JSON that is no message with an invalid
+  // request, both with id null; the requests around them are answered as ever.
+  it('a line that is not JSON, and one that is no JSON-RPC message, get their errors (id null); the rest is answered', () => {
+    const root = exampleStore();
+    const file = join(dirname(root), 'requests.jsonl');
+    writeFileSync(file, `${INIT}not json\n{"foo":1}\n${line({ id: 5, method: 'tools/list' })}`);
+    const r = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" --store "$4" mcp', 'sh', file, process.execPath, BIN, root], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const answers = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number | null; error?: { code: number } });
+    expect(answers.filter((a) => a.id === null).map((a) => a.error?.code)).toEqual([-32700, -32600]);
+    expect(answers.filter((a) => a.id !== null && a.error === undefined).map((a) => a.id)).toEqual([1, 5]);
+    expect(r.stderr).toContain('parse error: the line is not JSON');
+  }, 60_000);
 });
 
 describe('LineLimit', () => {
@@ -115,6 +135,8 @@ describe('LineLimit', () => {
     expect(out).toEqual(['{"id":1}\n', '{"id":3}\n']);
     expect(refused.map(([h, t, n]) => [idOf(h, t), n])).toEqual([[2, 56]]);
     expect(JSON.parse(oversizeError(2, 55, 16))).toMatchObject({ jsonrpc: '2.0', id: 2, error: { code: -32600 } });
+    expect(JSON.parse(unreadableError(new SyntaxError('x'))!.answer)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32700 } });
+    expect(unreadableError(new Error('the store changed'))).toBeUndefined();
     expect(idOf('{"jsonrpc":"2.0","id":"abc","method"', '')).toBe('abc');
     // The SDK writes the id last; an id inside the arguments is never taken for it.
     expect(idOf('{"method":"tools/call","params":{"arguments":{"id":"01J","t":"', 'xxx"}},"jsonrpc":"2.0","id":7}\n')).toBe(7);
