@@ -505,6 +505,10 @@ describe('projects and their paths', () => {
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nprojects:\n  allow_overlap: true\n');
     expect((await runAgents(['which', 'services/billing/src/main.ts'], { cwd: repo })).code).toBe(0);
     expect((await runAgents(['which', '/etc/passwd'], { cwd: repo })).code).toBe(2);
+    // An empty argument (an unset shell variable) is no path, not the current folder.
+    const empty = await runAgents(['which', 'packages/ui', '', '--format', 'json'], { cwd: repo });
+    expect(empty.code).toBe(2);
+    expect(JSON.parse(empty.stdout).error.message).toBe('an empty path was given');
   });
 
   it('validate reports overlapping paths and paths matching nothing, at their positions', async () => {

@@ -21,6 +21,9 @@ export default defineCommand<WhichArgs>({
     const projects = await readProjects(service.source);
     requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
     const rows = (argv.paths ?? []).map((p) => {
+      // An empty argument (an unset shell variable) names no path; read as `.`, it would answer for the current folder.
+      if (p.trim() === '')
+        throw new UsageError('an empty path was given', 'Name a file or folder, such as src/index.ts or services/billing.');
       const abs = resolve(ctx.io.cwd, p);
       const rel = repoRelative(top, abs);
       if (rel === undefined)
