@@ -80,11 +80,36 @@ export function appliesTo(kind: ImportKind, front: Record<string, unknown> | und
 }
 
 function globList(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : [];
+  const items = Array.isArray(value) ? value : typeof value === 'string' ? topLevelItems(value) : [];
   return items
     .filter((g): g is string => typeof g === 'string')
     .map((g) => g.trim().replace(/^\.\//, ''))
     .filter((g) => g !== '');
+}
+
+/**
+ * A comma-separated list of globs split at its top-level commas only: the comma of a brace alternation
+ * (`**\/*.{ts,tsx}`) or of a character class belongs to its glob.
+ */
+export function topLevelItems(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let inClass = false;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === '\\') i++;
+    else if (inClass) inClass = c !== ']';
+    else if (c === '[') inClass = true;
+    else if (c === '{') depth++;
+    else if (c === '}' && depth > 0) depth--;
+    else if (c === ',' && depth === 0) {
+      out.push(list.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(list.slice(start));
+  return out;
 }
 
 /** A project name from a folder or file name: lower case, the characters names allow. */

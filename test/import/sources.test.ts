@@ -53,6 +53,19 @@ describe('importTarget: where a file applies', () => {
       { kind: 'project', name: 'react', paths: ['**/*.tsx', '**/*.jsx'] },
     ],
     ['.github/instructions/all.instructions.md', 'copilot-instructions', { applyTo: '**' }, { kind: 'global' }],
+    // A list is split at its top-level commas only: a brace alternation's or a character class's comma is its glob's.
+    [
+      '.github/instructions/ts.instructions.md',
+      'copilot-instructions',
+      { applyTo: '**/*.{ts,tsx}, src/[a,b]/**' },
+      { kind: 'project', name: 'ts', paths: ['**/*.{ts,tsx}', 'src/[a,b]/**'] },
+    ],
+    [
+      '.cursor/rules/css.mdc',
+      'cursor',
+      { globs: 'src/**/*.{css,scss},docs/**' },
+      { kind: 'project', name: 'css', paths: ['src/**/*.{css,scss}', 'docs/**'] },
+    ],
     ['.windsurf/rules/style.md', 'windsurf', { trigger: 'always_on' }, { kind: 'global' }],
     ['.clinerules/web.md', 'clinerules', { paths: ['web/**'] }, { kind: 'project', name: 'web', paths: ['web/**'] }],
     ['.ruler/AGENTS.md', 'ruler', undefined, { kind: 'global' }],
