@@ -82,19 +82,9 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
         join(root, 'global/01M8XXA0000000000000000000.yaml'),
         'id: 01M8XXA0000000000000000000\ntext: Agents never touch production credentials\nseverity: error\nactive: true\nguard:\n  write: ["secrets/**"]\n',
       );
-      // All at once, through a pipe(2) closed behind them, as a shell pipes a script into the server (Node's own
-      // spawn would give a socket pair, whose end comes later).
-      const file = join(dirname(root), 'requests.jsonl');
-      writeFileSync(file, input);
-      const r = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" --store "$4" mcp', 'sh', file, process.execPath, BIN, root], {
-        encoding: 'utf8',
-        timeout: 30_000,
-      });
+      const r = pipedToServer(root, input);
       expect(r.status, r.stderr).toBe(0);
-      const answers = r.stdout
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l) as { id: number; result?: { content?: { text: string }[] }; error?: unknown });
+      const answers = r.answers as { id: number; result?: { content?: { text: string }[] }; error?: unknown }[];
       expect(answers.map((a) => a.id).sort()).toEqual(ids);
       expect(answers.filter((a) => a.error !== undefined).map((a) => a.id)).toEqual((ids as readonly number[]).includes(6) ? [6] : []);
       expect(answers.find((a) => a.id === 3)?.result?.content?.[0]?.text).toMatch(/^deny/);
@@ -105,18 +95,9 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
   // JSON-RPC 2.0: a line that is not JSON is answered with a parse error, JSON that is no message with an invalid
   // request, both with id null; the requests around them are answered as ever.
   it('a line that is not JSON, and one that is no JSON-RPC message, get their errors (id null); the rest is answered', () => {
-    const root = exampleStore();
-    const file = join(dirname(root), 'requests.jsonl');
-    writeFileSync(file, `${INIT}not json\n{"foo":1}\n${line({ id: 5, method: 'tools/list' })}`);
-    const r = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" --store "$4" mcp', 'sh', file, process.execPath, BIN, root], {
-      encoding: 'utf8',
-      timeout: 30_000,
-    });
+    const r = pipedToServer(exampleStore(), `${INIT}not json\n{"foo":1}\n${line({ id: 5, method: 'tools/list' })}`);
     expect(r.status, r.stderr).toBe(0);
-    const answers = r.stdout
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { id: number | null; error?: { code: number } });
+    const answers = r.answers as { id: number | null; error?: { code: number } }[];
     expect(answers.filter((a) => a.id === null).map((a) => a.error?.code)).toEqual([-32700, -32600]);
     expect(answers.filter((a) => a.id !== null && a.error === undefined).map((a) => a.id)).toEqual([1, 5]);
     expect(r.stderr).toContain('parse error: the line is not JSON');
@@ -143,3 +124,22 @@ describe('LineLimit', () => {
     expect(idOf('{"method":"x","params":{"id":1,"a":"', 'aaa"}}')).toBeNull();
   });
 });
+
+/**
+ * `input` piped into `agents mcp` all at once, through a pipe(2) closed behind it, as a shell pipes a script into
+ * the server (Node's own spawn would give a socket pair, whose end comes later); its answers, a line each.
+ */
+function pipedToServer(root: string, input: string): { status: number | null; stderr: string; answers: unknown[] } {
+  const file = join(dirname(root), 'requests.jsonl');
+  writeFileSync(file, input);
+  const r = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" --store "$4" mcp', 'sh', file, process.execPath, BIN, root], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  const answers = r.stdout
+    .trim()
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as unknown);
+  return { status: r.status, stderr: r.stderr, answers };
+}
