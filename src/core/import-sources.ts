@@ -153,11 +153,16 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
       applies.globs.map((g) => `${prefix}${g}`),
     );
   }
-  if (kind === 'cursor' || kind === 'windsurf') {
-    // Neither always on nor tied to files: an agent reads it only when asked, so it is no standing rule.
+  if (kind === 'cursor' || kind === 'windsurf' || kind === 'copilot-instructions') {
+    // Neither always on nor tied to files: an agent reads it only when asked (a Copilot instruction without applyTo
+    // only when attached to a chat), so it is no standing rule, unless the user names the project it belongs to.
+    if (project !== undefined) return { kind: 'project', name: project, paths: [] };
     return {
       kind: 'skip',
-      why: 'the rule applies only when an agent asks for it (no globs, not alwaysApply): import it with --project or set its globs',
+      why:
+        kind === 'copilot-instructions'
+          ? 'the instructions apply only when attached to a chat (no applyTo): import them with --project, or give them an applyTo'
+          : 'the rule applies only when an agent asks for it (no globs, not alwaysApply): import it with --project or set its globs',
     };
   }
   if (dir === '') return project === undefined ? { kind: 'global' } : { kind: 'project', name: project, paths: [] };

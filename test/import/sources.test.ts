@@ -79,6 +79,18 @@ describe('importTarget: where a file applies', () => {
     expect(importTarget('.cursor/rules/howto.mdc', 'cursor', appliesTo('cursor', { description: 'How to deploy' })).kind).toBe('skip');
   });
 
+  // VS Code applies an instructions file without applyTo only when it is attached to a chat: no standing rule either.
+  it.each([
+    ['a Cursor rule on request', '.cursor/rules/howto.mdc', 'cursor', { description: 'How to deploy' }],
+    ['a Copilot instruction without applyTo', '.github/instructions/git.instructions.md', 'copilot-instructions', { description: 'Git' }],
+    ['a Copilot instruction with an empty applyTo', '.github/instructions/git.instructions.md', 'copilot-instructions', { applyTo: '' }],
+    ['a Copilot instruction without front matter', '.github/instructions/git.instructions.md', 'copilot-instructions', undefined],
+  ] as const)('%s is skipped, and goes where --project says, as the reason tells', (_name, rel, kind, front) => {
+    const applies = appliesTo(kind, front as Record<string, unknown> | undefined);
+    expect(importTarget(rel, kind, applies)).toMatchObject({ kind: 'skip', why: expect.stringContaining('--project') });
+    expect(importTarget(rel, kind, applies, 'ops')).toEqual({ kind: 'project', name: 'ops', paths: [] });
+  });
+
   it('a rule file whose globs project.yaml would refuse is skipped, naming the glob', () => {
     for (const glob of ['../../etc/**', '/etc/**', 'src//a', '.git/**', 'a\\b']) {
       const t = importTarget('.cursor/rules/x.mdc', 'cursor', appliesTo('cursor', { globs: glob }));
