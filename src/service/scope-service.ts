@@ -1,12 +1,12 @@
-import { UsageError } from '../core/errors.ts';
+import { type AgentsError, UsageError } from '../core/errors.ts';
 import { globProblem } from '../core/globs.ts';
 import { isName, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
-import { loadConfig } from '../store/config.ts';
-import { emptySnapshot, readAllPlans, readFolders } from '../store/read.ts';
+import { readAllPlans, readFolders } from '../store/read.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { commitWanted, withCommit } from './commit.ts';
-import { sourceNotReady, sourceRemedy } from './invariants/related.ts';
+import { pinnedSources } from './invariants/query.ts';
+import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
 
 /** One action template, as `agents action list` shows it. */
@@ -67,17 +67,12 @@ async function actionsIn(tree: TreeSource, source: string | undefined, plans: re
 
 /**
  * The names `plan use` takes, for its hint: the store's templates, then each policy source's as SOURCE:NS/NAME
- * (a source not fetched yet adds none). Names only: no template file is read.
+ * (a source not pinned or fetched yet adds none). Names only: no template file is read.
  */
 export async function listActionNames(invariants: InvariantService): Promise<string[]> {
   const names = await actionRefs(invariants.source);
-  let sources: { name: string; tree: TreeSource }[] = [];
-  try {
-    sources = await new ScopeService(invariants).sourceTrees();
-  } catch {
-    // A source that cannot be read (not fetched, a broken lock) is said by the commands that read it.
-  }
-  for (const { name, tree } of sources) names.push(...(await actionRefs(tree)).map((r) => `${name}:${r}`));
+  for (const { name, tree } of await new ScopeService(invariants).readableSourceTrees())
+    names.push(...(await actionRefs(tree)).map((r) => `${name}:${r}`));
   return names;
 }
 
@@ -122,27 +117,25 @@ export class ScopeService {
     const plans = await readAllPlans(this.source);
     requireValid(plans, 'list action templates');
     const out = await actionsIn(this.source, undefined, [...plans.plans.values()]);
-    let sources: { name: string; tree: TreeSource }[] = [];
-    try {
-      sources = await this.sourceTrees();
-    } catch (error) {
-      // A source not pinned or fetched yet: the store's own templates are listed, and the notice says what to run.
-      if (!sourceNotReady(error)) throw error;
-      this.invariants.deps.notice(`the action templates of policy sources are not listed: ${sourceRemedy(error)}`);
-    }
+    // A source not pinned or fetched yet: the store's own templates are listed, and the notice says what to run.
+    const sources = await this.readableSourceTrees((error) =>
+      this.invariants.deps.notice(`the action templates of policy sources are not listed: ${sourceRemedy(error)}`),
+    );
     for (const { name, tree } of sources) out.push(...(await actionsIn(tree, name, [...plans.plans.values()])));
     return out;
   }
 
+  /** The sources' trees a listing can show: one not pinned or fetched yet is left out, and `missing` hears why. */
+  readableSourceTrees(missing?: (error: AgentsError) => void): Promise<{ name: string; tree: TreeSource }[]> {
+    return unlessSourceNotReady(() => this.sourceTrees(), missing);
+  }
+
   /** The trees of the policy sources at their pins; none read when config.yaml extends none. */
-  async sourceTrees(): Promise<{ name: string; tree: TreeSource }[]> {
-    if ((await loadConfig(this.source)).extends.length === 0) return [];
-    const { readExtendsState, pinsFor, sourceTree } = await import('../store/extends.ts');
-    const state = await readExtendsState(this.source);
-    requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
-    return Promise.all(
-      pinsFor(state).map(async ({ source, pin }) => ({ name: source.name, tree: await sourceTree(this.root, source, pin.commit) })),
-    );
+  private async sourceTrees(): Promise<{ name: string; tree: TreeSource }[]> {
+    const pins = await pinnedSources(this.invariants);
+    if (pins.length === 0) return [];
+    const { sourceTree } = await import('../store/extends.ts');
+    return Promise.all(pins.map(async ({ source, pin }) => ({ name: source.name, tree: await sourceTree(this.root, source, pin.commit) })));
   }
 
   /** Every project (a folder projects/<name>/), with counts. */

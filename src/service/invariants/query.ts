@@ -1,5 +1,6 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
-import { type Plan, type ScopedInvariant, type Target, scopeFolder } from '../../core/model.ts';
+import type { LockEntry } from '../../core/extends.ts';
+import { type ExtendsSource, type Plan, type ScopedInvariant, type Target, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
 import { type WaiverScope, waiverFolder } from '../../core/waivers.ts';
@@ -85,17 +86,28 @@ export async function effective(
  * naming `agents extends fetch`; an invalid file in a source is exit 3.
  */
 export async function inherited(svc: InvariantContext): Promise<ScopedInvariant[]> {
-  // A look at config.yaml's text first: a store without `extends` loads and parses nothing more.
+  const pins = await pinnedSources(svc);
+  if (pins.length === 0) return [];
+  const { readInherited } = await import('../../store/extends.ts');
+  // The store's own parse cache keeps the sources' parses too, by blob id.
+  const read = await readInherited(svc.root, pins, svc.source.parses?.cache);
+  requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the policy sources');
+  return read.invariants;
+}
+
+/**
+ * The policy sources the store extends, each with its pin (none when config.yaml extends none). A look at
+ * config.yaml's text first: a store without `extends` loads and parses nothing more. A source without a pin is
+ * exit 2 naming `agents extends update`.
+ */
+export async function pinnedSources(svc: InvariantContext): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
   const config = (await svc.source.read(['config.yaml'])).get('config.yaml');
   if (!config?.ok || !/^extends\s*:/m.test(new TextDecoder().decode(config.bytes))) return [];
-  const { readExtendsState, pinsFor, readInherited } = await import('../../store/extends.ts');
+  const { readExtendsState, pinsFor } = await import('../../store/extends.ts');
   const state = await readExtendsState(svc.source);
   if (state.sources.length === 0) return [];
   requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
-  // The store's own parse cache keeps the sources' parses too, by blob id.
-  const read = await readInherited(svc.root, pinsFor(state), svc.source.parses?.cache);
-  requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the policy sources');
-  return read.invariants;
+  return pinsFor(state);
 }
 
 /**

@@ -47,9 +47,14 @@ export async function relations(
  * The inherited invariants where they only add to an answer (notes, hints, a listing of every scope): a source not
  * pinned or not fetched yet adds none, and `missing` hears why (the commands that resolve refuse then).
  */
-export async function inheritedIfReadable(svc: InvariantContext, missing?: (error: AgentsError) => void): Promise<ScopedInvariant[]> {
+export function inheritedIfReadable(svc: InvariantContext, missing?: (error: AgentsError) => void): Promise<ScopedInvariant[]> {
+  return unlessSourceNotReady(() => svc.inherited(), missing);
+}
+
+/** What `read` finds in the policy sources, or nothing when one is not pinned or fetched yet (`missing` hears why). */
+export async function unlessSourceNotReady<T>(read: () => Promise<T[]>, missing?: (error: AgentsError) => void): Promise<T[]> {
   try {
-    return await svc.inherited();
+    return await read();
   } catch (error) {
     if (!sourceNotReady(error)) throw error;
     missing?.(error);
@@ -63,6 +68,6 @@ export function sourceRemedy(error: AgentsError): string {
 }
 
 /** Whether `error` is a policy source not pinned or not fetched yet (docs/extends.md): what a listing can go without. */
-export function sourceNotReady(error: unknown): error is AgentsError {
+function sourceNotReady(error: unknown): error is AgentsError {
   return error instanceof AgentsError && (error.code === 'extends-not-fetched' || error.code === 'extends-not-pinned');
 }
