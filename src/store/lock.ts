@@ -8,6 +8,7 @@ import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/
 import { LOCK_NAME } from '../core/layout.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { assertMine, fsyncDir, tempName, writeFailure } from './atomic-write.ts';
+import { removeEmptyUpTo } from './empty-folder.ts';
 import { writeAll } from './write-all.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
@@ -324,18 +325,6 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
     }
     await sleep(delay + Math.random() * delay);
     delay = Math.min(delay * 2, 50);
-  }
-}
-
-/** Removes `dir` and its parents up to `top` while they are empty; stops at the first that is not. */
-function removeEmptyUpTo(dir: string, top: string): void {
-  for (let d = dir; ; d = dirname(d)) {
-    try {
-      rmdirSync(d);
-    } catch {
-      return;
-    }
-    if (d === top || dirname(d) === d) return;
   }
 }
 
