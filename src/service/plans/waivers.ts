@@ -7,7 +7,7 @@ import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { refuseLockedWaiver } from '../floors.ts';
-import { PROBE_ID, toScope } from '../invariants/rules.ts';
+import { toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, timestamp } from './common.ts';
 import type { WaiveInput } from './types.ts';
@@ -71,30 +71,25 @@ export async function waive(svc: PlanContext, input: WaiveInput): Promise<{ waiv
   const { addingTo, formatWaiverFile } = await import('../../core/serialize.ts');
   const author = await svc.invariants.deps.author(svc.root);
   const folder = waiverFolder(scope);
-  const lead = addingTo('a waiver', folder);
-  const draft = (id: string): Waiver => {
-    const w: Waiver = {
-      id,
-      invariant_id: inv.id,
-      reason,
-      owner,
-      expires: expires.value,
-      created_at: timestamp(svc.invariants.deps.clock()),
-    };
-    if (author !== undefined) w.created_by = author;
-    return w;
-  };
-  // The schema check, before the lock makes the waivers folder: a refused value leaves nothing behind.
-  formatWaiverFile(waiverPath(scope, PROBE_ID), draft(PROBE_ID), lead);
   const enabled = await commitWanted(svc.invariants.source, input.commit);
   return withCommit(svc.root, enabled, async () => {
     const waiver = await withFolderLock(
       svc.root,
       folder,
       () => {
-        const w = draft(svc.invariants.deps.newId());
-        const path = waiverPath(scope, w.id);
-        writeFileAtomic(svc.root, path, formatWaiverFile(path, w, lead));
+        const id = svc.invariants.deps.newId();
+        const w: Waiver = {
+          id,
+          invariant_id: inv.id,
+          reason,
+          owner,
+          expires: expires.value,
+          created_at: timestamp(svc.invariants.deps.clock()),
+        };
+        if (author !== undefined) w.created_by = author;
+        const path = waiverPath(scope, id);
+        // A refused value leaves no waivers folder: the lock takes back the folder it made (docs/adr/0112).
+        writeFileAtomic(svc.root, path, formatWaiverFile(path, w, addingTo('a waiver', folder)));
         return { ...w, scope, path } satisfies ScopedWaiver;
       },
       { onStale: svc.invariants.deps.notice },
