@@ -75,5 +75,6 @@ export const PROCESS_TESTS = [
   'test/validate/hook-mode.test.ts',
   'test/validate/hooks.test.ts',
   'test/validate/long-reports.test.ts',
+  'test/validate/merge-conflict.test.ts',
   'test/validate/staged.test.ts',
 ];

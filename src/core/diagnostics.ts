@@ -14,6 +14,7 @@ export type DiagnosticCode =
   | 'yaml-alias-limit'
   | 'yaml-too-deep'
   | 'yaml-too-large'
+  | 'merge-conflict'
   | 'file-too-large'
   | 'file-not-utf8'
   | 'file-binary'

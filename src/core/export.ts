@@ -5,6 +5,7 @@
  * and writes what these functions return.
  */
 import { singleFolder } from './globs.ts';
+import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { markdownText } from './plain-text.ts';
 import type { EffectiveEntry } from './resolve.ts';
 import { describeScope, SEVERITIES, type ExportTargetName, type ProjectMeta, type Severity } from './model.ts';
@@ -356,7 +357,16 @@ export function scanBlock(text: string): BlockScan {
 /** What to do with one file. */
 export type Merge =
   | { kind: 'write'; text: string; action: 'create' | 'update' | 'unchanged' }
-  | { kind: 'refuse'; reason: 'hand-edited' | 'damaged' | 'foreign'; why: string };
+  | { kind: 'refuse'; reason: RefusalReason; why: string };
+
+/** Why a file is left alone; `conflicted`: it holds an unresolved merge conflict, which the file's owner resolves first. */
+export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted';
+
+/** A refusal of a file mid-merge: writing into it would bury the conflict's markers under a fresh block. */
+function conflictRefusal(current: string): Merge | undefined {
+  const conflict = mergeConflicts(current);
+  return conflict === null ? undefined : { kind: 'refuse', reason: 'conflicted', why: `it holds an ${mergeConflictMessage(conflict)}` };
+}
 
 /**
  * The new text of a file from its current text (undefined: it does not
@@ -375,6 +385,8 @@ export function mergeBlock(
   const front = frontMatter ?? '';
   const block = `${beginMarker(hash(hashedText(frontMatter, inner)))}\n${inner}${END_MARKER}\n`;
   if (current === undefined) return { kind: 'write', text: `${front}${block}`, action: 'create' };
+  const conflicted = conflictRefusal(current);
+  if (conflicted) return conflicted;
   const scan = scanBlock(current);
   if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
   if (scan.kind === 'none') {
@@ -434,6 +446,8 @@ function mostlyCrlf(text: string): boolean {
 
 /** The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. */
 export function removeBlock(current: string, hash: (s: string) => string, hasFrontMatter: boolean): Merge | { kind: 'delete' } {
+  const conflicted = conflictRefusal(current);
+  if (conflicted) return conflicted;
   const scan = scanBlock(current);
   if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
   if (scan.kind === 'none') return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block' };

@@ -15,6 +15,7 @@ import {
 } from 'yaml';
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlParser, type YamlSyntax } from './parse-core.ts';
+import { MERGE_CONFLICT_HINT, mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { yamlShapeProblem } from './yaml-guard.ts';
 
 /** The yaml package's `parseAllDocuments`, as parseFullYaml calls it. */
@@ -27,6 +28,12 @@ type ParseAll = (source: string, options: ParseOptions & DocumentOptions & Schem
  */
 export function parseFullYaml(file: string, source: string, parse: ParseAll = parseAllDocuments): Parsed<YamlFile> {
   const lines = new LineCounter();
+  // A merge left both sides in the file: said as such, not as the syntax slips the markers make.
+  const conflict = mergeConflicts(source);
+  if (conflict !== null)
+    return {
+      diagnostics: [diagAtOffset(file, source, conflict.offset, 'merge-conflict', mergeConflictMessage(conflict), MERGE_CONFLICT_HINT)],
+    };
   // Refused before the parser starts: it recurses per level (V8 can abort on the exhausted stack) and is slow per token.
   const shape = yamlShapeProblem(source);
   if (shape !== null)

@@ -7,6 +7,8 @@ export interface GitEntry {
   path: string;
   mode: string;
   sha: string;
+  /** In the index: a merge left this path unresolved (its stages 1–3 instead of one entry at stage 0). */
+  unmerged?: true;
 }
 
 /** A git failure the user can act on (not a repository, an unknown revision). */
@@ -74,8 +76,8 @@ export async function lsTree(cwd: string, commit: string, prefix: string): Promi
 }
 
 /**
- * Every entry of the index below the folder `dir` (stage 0, or the first
- * conflicting stage), with paths relative to `dir`: one `git ls-files`
+ * Every entry of the index below the folder `dir` (stage 0; a path a merge
+ * left unresolved once, marked `unmerged`), with paths relative to `dir`: one `git ls-files`
  * process started in that folder, so the repository's top folder need not be
  * known first.
  */
@@ -99,7 +101,7 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
     const tab = out.indexOf('\t', sp2 + 1);
     if (sp1 > at && sp2 > sp1 && tab > sp2 && tab < stop) {
       const path = out.slice(tab + 1, stop);
-      // A conflicted path is listed once per stage: keep the first.
+      // A conflicted path is listed once per stage: kept once, marked unmerged, so that no stage passes for what is staged.
       if (out.charCodeAt(sp2 + 1) !== 48 /* 0 */ || tab !== sp2 + 2) {
         seen ??= new Set(entries.map((e) => e.path));
         if (seen.has(path)) {
@@ -107,7 +109,11 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
           continue;
         }
         seen.add(path);
-      } else seen?.add(path);
+        entries.push({ mode: out.slice(at, sp1), sha: out.slice(sp1 + 1, sp2), path, unmerged: true });
+        at = stop + 1;
+        continue;
+      }
+      seen?.add(path);
       entries.push({ mode: out.slice(at, sp1), sha: out.slice(sp1 + 1, sp2), path });
     }
     at = stop + 1;

@@ -15,6 +15,7 @@ import {
   unexpressedGlobs,
   type ExportProject,
   type ExportSection,
+  type RefusalReason,
 } from '../core/export.ts';
 import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
@@ -59,7 +60,7 @@ export interface FileChange {
 /** A file the export leaves alone, and why. */
 export interface Refusal {
   path: string;
-  reason: 'hand-edited' | 'damaged' | 'foreign';
+  reason: RefusalReason;
   why: string;
 }
 
@@ -438,7 +439,9 @@ export function refusedError(plan: ExportPlan): CheckFailedError {
   const lines = plan.refused.map((r) => `${r.path}: ${r.why}`);
   const handEdited = plan.refused.some((r) => r.reason === 'hand-edited' || r.reason === 'foreign');
   const damaged = plan.refused.some((r) => r.reason === 'damaged');
+  const conflicted = plan.refused.some((r) => r.reason === 'conflicted');
   const hint = [
+    conflicted ? 'Resolve the merge conflict first (either side of the agents block will do: export writes it anew).' : '',
     handEdited ? 'Move your own text outside the agents block (it is kept there), or run `agents export --force` to discard the edit.' : '',
     damaged
       ? 'Repair the markers by hand (one "<!-- agents:begin … -->" line and one "<!-- agents:end -->" line) or delete them; --force does not touch a damaged block.'

@@ -8,6 +8,7 @@ import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type Plan
 import { splitInstructions } from '../core/import-rules.ts';
 import { appliesTo, importTarget, instructionKind, lenientFrontMatter, type ImportKind } from '../core/import-sources.ts';
 import type { ExportTargetName, ScopedInvariant, Scope } from '../core/model.ts';
+import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts';
 import { nameProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
 import { MAX_FILE_BYTES, parseYaml } from '../core/parse-core.ts';
@@ -167,6 +168,9 @@ export class ImportService {
     } catch {
       return { ...file, skipped: 'it is not UTF-8 text' };
     }
+    // Both sides of a conflicted merge, and git's marker lines, would become rules.
+    const conflict = mergeConflicts(text);
+    if (conflict !== null) return { ...file, skipped: `it holds an ${mergeConflictMessage(conflict)}: resolve it first` };
     const split = splitInstructions(text);
     let front: Record<string, unknown> | undefined;
     if (split.frontMatter !== undefined) {

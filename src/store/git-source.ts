@@ -3,6 +3,7 @@ import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { catFileBatch, lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
 import type { ParseCache, ParseKeeping } from './parse-cache.ts';
 import type { ReadResult, TreeEntry, TreeSource } from './tree-source.ts';
+import { UNMERGED_READ } from './unmerged-read.ts';
 
 type Where = { kind: 'index' } | { kind: 'revision'; rev: string };
 
@@ -104,7 +105,7 @@ export class GitTreeSource implements TreeSource {
   }
 
   /** Every entry under the store with its blob id and mode (store-relative paths), from the one listing. */
-  async blobIds(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string }>> {
+  async blobIds(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string; readonly unmerged?: true }>> {
     return (await this.load()).entries;
   }
 
@@ -129,6 +130,7 @@ export class GitTreeSource implements TreeSource {
     for (const p of paths) {
       const e = entries.get(p);
       if (!e) out.set(p, { ok: false, code: 'missing', message: `is not in the ${this.description}` });
+      else if (e.unmerged) out.set(p, UNMERGED_READ);
       else if (e.mode === '120000')
         out.set(p, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
       else if (!e.mode.startsWith('100')) out.set(p, { ok: false, code: 'not-a-file', message: 'is not a regular file' });

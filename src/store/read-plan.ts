@@ -33,7 +33,9 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
         ? 'A store file holds one short document; shorten it.'
         : r.code === 'not-a-file'
           ? 'Only files may have a .yaml name in a store; rename or move it.'
-          : 'Check its permissions.';
+          : r.code === 'merge-conflict'
+            ? 'Resolve the conflict in the file, then `git add` it.'
+            : 'Check its permissions.';
   return { code: r.code, severity: 'error', file, line: 0, col: 0, message: `${file} ${r.message}`, hint };
 }
 

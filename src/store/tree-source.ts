@@ -15,7 +15,7 @@ export interface TreeEntry {
 
 export type ReadResult =
   | { ok: true; bytes: Uint8Array }
-  | { ok: false; code: 'file-too-large' | 'file-unreadable' | 'not-a-file' | 'symlink' | 'missing'; message: string };
+  | { ok: false; code: 'file-too-large' | 'file-unreadable' | 'not-a-file' | 'symlink' | 'missing' | 'merge-conflict'; message: string };
 
 /**
  * A tree of store files: the working directory, the git index or a revision
@@ -40,7 +40,7 @@ export interface TreeSource {
    */
   readonly readPiece?: number;
   /** Sources that know each file's git blob id without reading it (the index, revisions): every entry's id and mode. */
-  blobIds?(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string }>>;
+  blobIds?(): Promise<ReadonlyMap<string, { readonly sha: string; readonly mode: string; readonly unmerged?: true }>>;
   /** Sources whose files' parses are kept between runs (parse-cache.ts); absent: every file is read and parsed. */
   readonly parses?: ParseKeeping;
 }

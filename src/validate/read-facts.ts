@@ -84,7 +84,9 @@ export async function readFacts(
     const toRead: number[] = [];
     for (let i = 0; i < jobs.length; i++) {
       const path = jobs[i]!.entry.path;
-      const blob = known.get(path)?.sha;
+      const entry = known.get(path);
+      // An unmerged path's listed blob is one stage of the conflict, not what is staged: it is read (and refused).
+      const blob = entry?.unmerged ? undefined : entry?.sha;
       const hit = useCache && blob !== undefined ? cache.get(path, blob) : undefined;
       if (hit) facts[i] = hit;
       else toRead.push(i);
@@ -92,7 +94,7 @@ export async function readFacts(
     const contents = await tree.read(toRead.map((i) => jobs[i]!.entry.path));
     for (const i of toRead) {
       const path = jobs[i]!.entry.path;
-      takeResult(i, contents.get(path)!, known.get(path)?.sha);
+      takeResult(i, contents.get(path)!, known.get(path)?.unmerged ? undefined : known.get(path)?.sha);
     }
   } else if (tree instanceof WorkingTreeSource) {
     const paths = jobs.map((j) => j.entry.path);

@@ -332,6 +332,33 @@ describe('agents export: files it leaves alone', () => {
     expect((await runAgents(['export', '--check', '--target', 'claude-md'], { cwd: repo })).stdout).toContain('CLAUDE.md: damaged');
   });
 
+  it('leaves a file that holds an unresolved merge conflict alone (exit 1), even with --force; once resolved, exports', async () => {
+    const repo = monorepo();
+    expect((await runAgents(['export', '--target', 'claude-md'], { cwd: repo })).code).toBe(0);
+    const file = join(repo, 'CLAUDE.md');
+    const exported = readFileSync(file, 'utf8');
+    // Both sides of a merge changed the block: git leaves both, between its marker lines.
+    const theirs = exported.replace(/sha256:[0-9a-f]{64}/, `sha256:${'0'.repeat(64)}`);
+    const conflicted = `<<<<<<< HEAD\n${exported}=======\n${theirs}>>>>>>> feature\n`;
+    writeFileSync(file, conflicted);
+    for (const args of [
+      ['export', '--target', 'claude-md'],
+      ['export', '--target', 'claude-md', '--force'],
+    ]) {
+      const r = await runAgents(args, { cwd: repo });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/CLAUDE\.md: it holds an unresolved merge conflict at lines 1-\d+ \(HEAD against feature\)/);
+      expect(readFileSync(file, 'utf8')).toBe(conflicted);
+    }
+    const check = await runAgents(['export', '--check', '--target', 'claude-md', '--format', 'json'], { cwd: repo });
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'merge conflict' }]);
+    // Either side will do: the block is written anew.
+    writeFileSync(file, theirs);
+    expect((await runAgents(['export', '--target', 'claude-md', '--force'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(exported);
+  });
+
   it('removes the files of a project that lost its paths, and --check calls them obsolete', async () => {
     const repo = monorepo();
     expect((await runAgents(['export', '--target', 'cursor,cline'], { cwd: repo })).code).toBe(0);

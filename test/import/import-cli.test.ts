@@ -195,6 +195,9 @@ describe('agents import', () => {
       // Globs a project.yaml would refuse: this file is skipped, not the whole import (it was exit 2, nothing written).
       '.cursor/rules/out.mdc': '---\nglobs: "../../etc/**"\n---\n- Never read this.\n',
       '.github/instructions/abs.instructions.md': '---\napplyTo: "/etc/**"\n---\n- Never read that.\n',
+      // A merge left both sides: they, and git's marker lines, would become rules.
+      'merged/AGENTS.md':
+        '- Keep tests green.\n<<<<<<< HEAD\n- Never push to main.\n=======\n- Never push to main without review.\n>>>>>>> feature\n',
     });
     mkdirSync(join(top, 'link'));
     symlinkSync(join(outside, 'AGENTS.md'), join(top, 'link/AGENTS.md'));
@@ -211,8 +214,10 @@ describe('agents import', () => {
       'bin/AGENTS.md',
       'latin/AGENTS.md',
       'link/AGENTS.md',
+      'merged/AGENTS.md',
     ]);
     expect(skipped['bin/AGENTS.md']).toContain('binary');
+    expect(skipped['merged/AGENTS.md']).toContain('merge conflict at lines 2-6 (HEAD against feature)');
     expect(skipped['latin/AGENTS.md']).toContain('UTF-8');
     expect(skipped['big/AGENTS.md']).toContain('larger than');
     expect(skipped['link/AGENTS.md']).toContain('outside the repository');

@@ -8,6 +8,15 @@ import { emit } from '../render.ts';
 import { inferProject } from '../scope-options.ts';
 import { startProgress } from '../progress.ts';
 import { unifiedDiff } from '../unified-diff.ts';
+import type { RefusalReason } from '../../core/export.ts';
+
+/** The status `--check` gives a file it leaves alone (docs/json-output.md). */
+const REFUSED_STATUS: Record<RefusalReason, string> = {
+  'hand-edited': 'edited by hand',
+  foreign: 'edited by hand',
+  damaged: 'damaged',
+  conflicted: 'merge conflict',
+};
 
 interface ExportArgs {
   target?: string[];
@@ -158,7 +167,7 @@ function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): numb
   const stale = plan.changes.filter((c) => c.action !== 'unchanged');
   const problems = [
     ...stale.map((c) => ({ path: c.path, status: c.action === 'create' ? 'missing' : c.action === 'delete' ? 'obsolete' : 'out of date' })),
-    ...plan.refused.map((r) => ({ path: r.path, status: r.reason === 'damaged' ? 'damaged' : 'edited by hand' })),
+    ...plan.refused.map((r) => ({ path: r.path, status: REFUSED_STATUS[r.reason] })),
   ].sort((a, b) => (a.path < b.path ? -1 : 1));
   const ok = problems.length === 0;
   emit(ctx, { ok, files: problems, up_to_date: plan.changes.length - stale.length }, () => {
@@ -169,8 +178,9 @@ function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): numb
     exporter.remember(plan);
     return EXIT_CODES.ok;
   }
-  const fix =
-    plan.refused.length > 0
+  const fix = plan.refused.some((r) => r.reason === 'conflicted')
+    ? 'fix: resolve the merge conflict, then run `agents export`'
+    : plan.refused.length > 0
       ? 'fix: run `agents export` (edited or damaged blocks: move your text outside the block, or `agents export --force`)'
       : 'fix: run `agents export` and commit the files';
   ctx.io.stderr.write(`${problems.length} exported file${problems.length === 1 ? ' is' : 's are'} missing or out of date; ${fix}\n`);

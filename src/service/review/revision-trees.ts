@@ -7,6 +7,7 @@ import { type PathKind, pathClassifier } from '../../core/layout.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import { GitError, type ObjectReader, catFileBatch, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
+import { UNMERGED_READ } from '../../store/unmerged-read.ts';
 import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
 
 /** A file of a git side: its mode and blob id. */
@@ -37,6 +38,9 @@ export function emptySide(info: SideInfo): Side {
 }
 
 /** A git entry's identity for the diff: its blob id, with the mode when it is not a regular file. */
+/** The mode an index side gives a path a merge left unresolved: none of its stages is what is staged. */
+const UNMERGED = 'unmerged';
+
 function foldedId(mode: string, sha: string): string {
   return mode.startsWith('100') ? sha : `${mode}:${sha}`;
 }
@@ -321,7 +325,7 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
   const side = emptySide(info);
   for (const [p, e] of await source.blobIds()) {
     if (p === 'extends.lock.yaml') side.holdsLock = true;
-    addGitFile(side, p, e.mode, e.sha);
+    addGitFile(side, p, e.unmerged ? UNMERGED : e.mode, e.sha);
   }
   return side;
 }
@@ -347,6 +351,7 @@ export async function readSides(
       if (blobs.has(key) || jobs.has(key)) continue;
       const e = side.blobs?.get(p);
       if (side.bytes || !e) blobs.set(key, side.bytes?.get(p) ?? { ok: false, code: 'missing', message: 'is missing' });
+      else if (e.mode === UNMERGED) blobs.set(key, UNMERGED_READ);
       else if (e.mode === '120000')
         blobs.set(key, { ok: false, code: 'symlink', message: 'is a symbolic link; links are never followed inside a store' });
       else if (!e.mode.startsWith('100')) blobs.set(key, { ok: false, code: 'not-a-file', message: 'is not a regular file' });

@@ -19,7 +19,8 @@ export async function checkSchemaCopies(
   const known = tree.blobIds && cache.enabled ? await tree.blobIds() : undefined;
   const verdicts = new Map<string, FileFacts>();
   for (const { file } of files) {
-    const blob = known?.get(file)?.sha;
+    const entry = known?.get(file);
+    const blob = entry?.unmerged ? undefined : entry?.sha;
     const hit = blob === undefined ? undefined : cache.get(file, blob);
     if (hit) verdicts.set(file, hit);
   }

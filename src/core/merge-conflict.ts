@@ -1,0 +1,77 @@
+// git's conflict markers in a store file. A merge that conflicts on an
+// invariant leaves both sides in the file between marker lines; the YAML
+// parser then reports each marker as a syntax slip, which says nothing of
+// the cause or its remedy.
+
+/** The unresolved conflicts of a text: where the first starts, and how the two sides are named. */
+export interface MergeConflict {
+  /** Character offset of the first `<<<<<<<` line. */
+  offset: number;
+  /** 1-based lines of the first conflict's `<<<<<<<` and `>>>>>>>` lines. */
+  startLine: number;
+  endLine: number;
+  /** The labels git writes after the markers (`HEAD`, a branch, a commit), when there are any. */
+  ours: string;
+  theirs: string;
+  /** How many complete conflicts the text holds. */
+  count: number;
+}
+
+const OPEN = '<<<<<<<';
+const SPLIT = '=======';
+const CLOSE = '>>>>>>>';
+
+/** A marker line: the seven characters at the start of the line, then the end of the line or a space and a label. */
+function markerLabel(line: string, marker: string): string | undefined {
+  if (!line.startsWith(marker)) return undefined;
+  const rest = line.slice(marker.length).replace(/\r$/, '');
+  if (rest === '') return '';
+  return rest.startsWith(' ') ? rest.slice(1).trim() : undefined;
+}
+
+/**
+ * The complete conflicts in `source` (an opening marker, a separator and a
+ * closing marker, in that order, each at the start of its line), or null when
+ * there is none: a lone marker-like line is left to the parser, since a
+ * multi-line text may hold one.
+ */
+export function mergeConflicts(source: string): MergeConflict | null {
+  // Most files hold no marker at all: one search decides.
+  if (!source.startsWith(OPEN) && !source.includes(`\n${OPEN}`)) return null;
+  let first: MergeConflict | null = null;
+  let count = 0;
+  let open: { offset: number; line: number; label: string } | undefined;
+  let split = false;
+  let offset = 0;
+  const lines = source.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const opening = markerLabel(line, OPEN);
+    if (opening !== undefined) {
+      open = { offset, line: i + 1, label: opening };
+      split = false;
+    } else if (open && markerLabel(line, SPLIT) === '') {
+      split = true;
+    } else if (open && split) {
+      const closing = markerLabel(line, CLOSE);
+      if (closing !== undefined) {
+        count++;
+        first ??= { offset: open.offset, startLine: open.line, endLine: i + 1, ours: open.label, theirs: closing, count: 0 };
+        open = undefined;
+        split = false;
+      }
+    }
+    offset += line.length + 1;
+  }
+  return first && { ...first, count };
+}
+
+/** What the diagnostic of a conflicted file says: the lines, the sides, and how many more. */
+export function mergeConflictMessage(c: MergeConflict): string {
+  const sides = c.ours !== '' && c.theirs !== '' ? ` (${c.ours} against ${c.theirs})` : '';
+  const more = c.count > 1 ? `; ${c.count - 1} more below` : '';
+  return `unresolved merge conflict at lines ${c.startLine}-${c.endLine}${sides}${more}`;
+}
+
+export const MERGE_CONFLICT_HINT =
+  'Keep the lines of one side (or write them together), delete the marker lines <<<<<<<, ======= and >>>>>>>, then `git add` the file.';

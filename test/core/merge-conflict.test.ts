@@ -1,0 +1,66 @@
+// git's conflict markers in a store file (src/core/merge-conflict.ts): found
+// whole or not at all, and reported by the one YAML entry point as one
+// `merge-conflict` diagnostic instead of the parser's slips.
+import { describe, expect, it } from 'vitest';
+import { mergeConflicts } from '../../src/core/merge-conflict.ts';
+import { parseFullYaml } from '../../src/core/yaml-syntax.ts';
+
+const MERGED = [
+  'id: 01JG1000000000000000000000',
+  '<<<<<<< HEAD',
+  'text: Never drop production data',
+  '=======',
+  'text: Never delete production data or backups',
+  '>>>>>>> feature',
+  'severity: error',
+  '',
+].join('\n');
+
+describe('mergeConflicts', () => {
+  it('finds a conflict git wrote: the lines of its markers and the names of its sides', () => {
+    expect(mergeConflicts(MERGED)).toEqual({
+      offset: MERGED.indexOf('<<<<<<<'),
+      startLine: 2,
+      endLine: 6,
+      ours: 'HEAD',
+      theirs: 'feature',
+      count: 1,
+    });
+  });
+
+  it('finds the diff3 form (a base section), CRLF line ends, markers without labels, and counts every conflict', () => {
+    const diff3 = ['<<<<<<< ours', 'a: 1', '||||||| base', 'a: 0', '=======', 'a: 2', '>>>>>>> theirs', ''].join('\r\n');
+    expect(mergeConflicts(diff3)).toMatchObject({ startLine: 1, endLine: 7, ours: 'ours', theirs: 'theirs', count: 1 });
+    const twice = ['<<<<<<<', 'a: 1', '=======', 'a: 2', '>>>>>>>', 'b: 1', '<<<<<<< x', '=======', '>>>>>>> y', ''].join('\n');
+    expect(mergeConflicts(twice)).toMatchObject({ startLine: 1, endLine: 5, ours: '', theirs: '', count: 2 });
+  });
+
+  it('leaves alone what is not a whole conflict at the start of lines', () => {
+    for (const text of [
+      'id: x\ntext: fine\n',
+      '<<<<<<< HEAD\ntext: a\n', // no separator, no end
+      '<<<<<<< HEAD\ntext: a\n=======\n', // no end
+      'rationale: |\n  <<<<<<< HEAD\n  =======\n  >>>>>>> x\n', // indented: text of a block scalar
+      '<<<<<<<< HEAD\n=======\n>>>>>>> x\n', // eight characters: not git's marker
+      '<<<<<<<HEAD\n=======\n>>>>>>> x\n', // no space before the label
+      '=======\n<<<<<<< a\n>>>>>>> b\n', // the separator before the start
+    ])
+      expect(mergeConflicts(text), JSON.stringify(text)).toBeNull();
+  });
+});
+
+describe('a conflicted store file through the YAML entry point', () => {
+  it('is one merge-conflict error at the first marker, instead of the syntax errors the markers make', () => {
+    const r = parseFullYaml('global/01JG1000000000000000000000.yaml', MERGED);
+    expect(r.value).toBeUndefined();
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.line, d.col, d.lineText])).toEqual([
+      ['merge-conflict', 'error', 2, 1, '<<<<<<< HEAD'],
+    ]);
+    expect(r.diagnostics[0]!.message).toContain('2-6');
+  });
+
+  it('is found even where the markers parse as YAML text (a quoted value in a flow mapping)', () => {
+    const quiet = '{text: "Never drop\n<<<<<<< HEAD\n=======\n>>>>>>> feature\nproduction data"}\n';
+    expect(parseFullYaml('global/x.yaml', quiet).diagnostics.map((d) => d.code)).toEqual(['merge-conflict']);
+  });
+});
