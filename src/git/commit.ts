@@ -1,5 +1,57 @@
+import { relative, sep } from 'node:path';
 import { GitError } from './repo.ts';
-import { runGit } from './runner.ts';
+import { GitProcessError, runGit } from './runner.ts';
+
+/** A path git will not add, and the rule that says so (`.gitignore:1: .agents/`). */
+export interface IgnoredPath {
+  path: string;
+  rule: string;
+}
+
+/**
+ * Which of `paths` (repository-relative; a folder ends in `/`) git ignores,
+ * each with its rule: one `git check-ignore`. A path git already tracks is
+ * never ignored.
+ */
+export async function ignoredPaths(top: string, paths: readonly string[]): Promise<IgnoredPath[]> {
+  if (paths.length === 0) return [];
+  let out: string;
+  try {
+    out = (await runGit(top, ['check-ignore', '--verbose', '-z', '--stdin'], paths.map((p) => `${p}\0`).join(''))).toString('utf8');
+  } catch (error) {
+    // Exit 1: none of them is ignored.
+    if (error instanceof GitProcessError && error.exitCode === 1) return [];
+    throw error;
+  }
+  // Four fields a path: the file of the rule, its line, the pattern, the path.
+  const fields = out.split('\0');
+  const found: IgnoredPath[] = [];
+  for (let i = 0; i + 3 < fields.length; i += 4) {
+    found.push({ path: fields[i + 3]!, rule: `${fields[i]}:${fields[i + 1]}: ${fields[i + 2]}` });
+  }
+  return found;
+}
+
+/**
+ * The rule by which git ignores the folder `dir` (absolute) of the
+ * repository whose top is `top`, so that nothing new in it can be added;
+ * undefined when it does not, or when `dir` is the top itself.
+ */
+export async function folderIgnored(top: string, dir: string): Promise<IgnoredPath | undefined> {
+  const rel = relative(top, dir).split(sep).join('/');
+  if (rel === '' || rel.startsWith('../')) return undefined;
+  return (await ignoredPaths(top, [`${rel}/`]))[0];
+}
+
+/** A commit that failed; `staged`: whether its files had been staged before it failed (a hook refused it, say). */
+export class CommitError extends GitError {
+  constructor(
+    message: string,
+    readonly staged: boolean,
+  ) {
+    super(message, 'failed');
+  }
+}
 
 /** Paths (repository-relative) already staged in the index: changes someone else has prepared. */
 export async function stagedPaths(top: string): Promise<string[]> {
@@ -15,11 +67,16 @@ export async function stagedPaths(top: string): Promise<string[]> {
  */
 export async function commitPaths(top: string, paths: readonly string[], message: string): Promise<string> {
   if (paths.length === 0) throw new GitError('nothing to commit', 'failed');
+  const said = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim();
   try {
     await runGit(top, ['add', '-A', '--', ...paths]);
+  } catch (error) {
+    throw new CommitError(said(error), false);
+  }
+  try {
     await runGit(top, ['commit', '--quiet', '--only', '-m', message, '--', ...paths]);
     return (await runGit(top, ['rev-parse', 'HEAD'])).toString('utf8').trim();
   } catch (error) {
-    throw new GitError((error instanceof Error ? error.message : String(error)).trim(), 'failed');
+    throw new CommitError(said(error), true);
   }
 }

@@ -53,6 +53,14 @@ export async function withCommit<T extends object>(
       );
     throw error;
   }
+  // A store git ignores cannot be committed: refused before anything is written.
+  const ignored = await git.folderIgnored(top, root);
+  if (ignored)
+    throw new UsageError(
+      `--commit refused: git ignores the store folder ${ignored.path} (${ignored.rule}), so nothing in it can be committed`,
+      'Nothing was written. Remove that rule, so that git keeps the store, or run without --commit.',
+      { ignored: [ignored] },
+    );
   const staged = await git.stagedPaths(top);
   if (staged.length > 0) {
     const list = staged
@@ -74,10 +82,20 @@ export async function withCommit<T extends object>(
     const commit = await git.commitPaths(top, repoPaths, done.message);
     return { ...done.value, commit };
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
+    const staged = error instanceof git.CommitError && error.staged;
+    // git names only the first ignore rule it meets, and not in a form a script can read.
+    const ignored = staged ? [] : await git.ignoredPaths(top, repoPaths).catch(() => []);
+    const why =
+      ignored.length > 0
+        ? `git ignores ${ignored.map((i) => `${i.path} (${i.rule})`).join(', ')}`
+        : error instanceof Error
+          ? error.message
+          : String(error);
     throw new AgentsError(`the change was written, but git commit failed: ${why}`, EXIT_CODES.checkFailed, {
-      hint: `The files are staged (${repoPaths.join(', ')}); fix what git or its hooks reported, then run \`git commit\`.`,
-      detail: { paths: repoPaths },
+      hint: staged
+        ? `The files are staged (${repoPaths.join(', ')}); fix what git or its hooks reported, then run \`git commit\`.`
+        : `The files are written, not staged (${repoPaths.join(', ')}); fix what git reported, then \`git add\` and commit them.`,
+      detail: { paths: repoPaths, staged, ...(ignored.length > 0 ? { ignored } : {}) },
     });
   }
 }

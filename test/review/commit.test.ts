@@ -83,6 +83,52 @@ describe('--commit on add and remove', () => {
     expect(count(repo)).toBe(1);
   });
 
+  it('refuses, before writing anything, a store folder git ignores (exit 2), naming the rule', async () => {
+    const repo = new Repo();
+    repo.write('../.gitignore', '# local state\n.agents/\n').write('../README.md', 'hello\n');
+    repo.commit('base');
+    repo.write('projects/myapp/.gitkeep', '');
+    const r = await runAgents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests', '--format', 'json'], {
+      cwd: repo.dir,
+    });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.detail.ignored).toEqual([{ path: '.agents/', rule: '.gitignore:2: .agents/' }]);
+    expect(readdirSync(join(repo.store, 'projects/myapp'))).toEqual(['.gitkeep']);
+    expect(count(repo)).toBe(1);
+  });
+
+  it('says which file git ignores when a rule inside the store refuses it: written, not staged, nothing committed (exit 1)', async () => {
+    const repo = setup();
+    repo.write('.gitignore', 'projects/*/*.yaml\n');
+    const r = await runAgents(['invariant', 'add', '--project', 'myapp', '--commit', 'All API changes need tests', '--format', 'json'], {
+      cwd: repo.dir,
+    });
+    expect(r.code).toBe(1);
+    const { detail } = JSON.parse(r.stdout).error as {
+      detail: { paths: string[]; staged: boolean; ignored: { path: string; rule: string }[] };
+    };
+    const [written] = detail.paths;
+    expect(written).toMatch(/^\.agents\/projects\/myapp\/[0-9A-Z]{26}\.yaml$/);
+    expect(detail.staged).toBe(false);
+    expect(detail.ignored).toEqual([{ path: written, rule: '.agents/.gitignore:1: projects/*/*.yaml' }]);
+    expect(existsSync(join(repo.dir, written!))).toBe(true);
+    expect(repo.git('diff', '--cached', '--name-only')).toBe('');
+    expect(count(repo)).toBe(1);
+  });
+
+  it('init says when git ignores the store it creates', async () => {
+    const repo = new Repo();
+    repo.write('../.gitignore', '.agents\n');
+    const r = await runAgents(['init', '--actor', 'none', '--format', 'json'], { cwd: repo.dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).ignored_by_git).toEqual({ path: '.agents/', rule: '.gitignore:1: .agents' });
+    expect(r.stderr).toContain('git ignores .agents/');
+    const kept = new Repo();
+    const plain = await runAgents(['init', '--actor', 'none', '--format', 'json'], { cwd: kept.dir });
+    expect(JSON.parse(plain.stdout).ignored_by_git).toBeNull();
+    expect(plain.stderr).toBe('');
+  });
+
   it('outside a git repository --commit is a usage error and writes nothing', async () => {
     const store = testStore();
     const r = await runAgents(['--store', store, 'invariant', 'add', '--global', '--commit', 'Never delete production data'], {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import type { IgnoredPath } from '../../git/commit.ts';
 import { initTarget } from '../../store/discover.ts';
 import { hookTarget, installPreCommitHook } from '../../store/hooks.ts';
 import { initStore, writeSchemas } from '../../store/init.ts';
@@ -66,6 +67,11 @@ export default defineCommand<InitArgs>({
     const hook = argv.hooks ? await installPreCommitHook(root, argv['export-check'] ?? false) : undefined;
     // Offered, not imposed: the hook checks the exported files once the store says which it exports.
     const offer = hook && !argv['export-check'] && (await exportsConfigured(root));
+    const ignored = made.length > 0 ? await ignoredByGit(root) : undefined;
+    if (ignored)
+      ctx.io.stderr.write(
+        `agents: git ignores ${ignored.path} (${ignored.rule}): the store will not be committed; remove that rule to keep it in git\n`,
+      );
     emit(
       ctx,
       {
@@ -73,6 +79,7 @@ export default defineCommand<InitArgs>({
         created: made,
         actor: creating ? (actor ?? null) : null,
         hook: hook ? { ...hook, export_check: argv['export-check'] ?? false } : null,
+        ignored_by_git: ignored ?? null,
       },
       () => {
         const lines: string[] = [];
@@ -96,6 +103,17 @@ export default defineCommand<InitArgs>({
     return EXIT_CODES.ok;
   },
 });
+
+/** The rule by which git ignores a new store, when it lies in a repository that does. */
+async function ignoredByGit(root: string): Promise<IgnoredPath | undefined> {
+  const [{ topLevel }, { folderIgnored }] = await Promise.all([import('../../git/repo.ts'), import('../../git/commit.ts')]);
+  try {
+    return await folderIgnored(await topLevel(root), root);
+  } catch {
+    // Not in a repository (or git missing): nothing to say.
+    return undefined;
+  }
+}
 
 /** Whether the store's config.yaml lists export targets (a broken config offers nothing). */
 async function exportsConfigured(root: string): Promise<boolean> {
