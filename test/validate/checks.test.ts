@@ -35,6 +35,25 @@ const plan = (id: string, extra = '') => `${PLML}id: ${id}\n${extra}`;
 const project = (paths: string[]) => `${PRML}paths:\n${paths.map((p) => `  - "${p}"\n`).join('')}`;
 
 describe('checkLayout', () => {
+  it('a .yml or .YAML file where the .yaml of its name would be read is an error, never a silently dropped invariant', async () => {
+    const found = await check({
+      [`global/${A}.yml`]: inv(A, 'Never delete data'),
+      [`projects/web/${B}.YAML`]: pinv(B, 'Keep the API stable'),
+      'projects/web/project.yml': 'paths: ["web/**"]\n',
+      // A stray copy beside the real file, and names nothing reads as .yaml either: warnings, as any unknown file.
+      'config.yaml': 'version: 1\n',
+      'config.yml': 'version: 1\n',
+      'global/notes.yml': 'x: 1\n',
+    });
+    expect(found.filter((d) => d.code === 'unknown-path').map((d) => [d.file, d.severity, d.hint])).toEqual([
+      ['config.yml', 'warning', 'Move it out of the store, or see docs/store-format.md for where files go.'],
+      [`global/${A}.yml`, 'error', `Rename it to ${A}.yaml.`],
+      ['global/notes.yml', 'warning', 'Move it out of the store, or see docs/store-format.md for where files go.'],
+      [`projects/web/${B}.YAML`, 'error', `Rename it to ${B}.yaml.`],
+      ['projects/web/project.yml', 'error', 'Rename it to project.yaml.'],
+    ]);
+  });
+
   it('reports what fits no place, bad names, temporaries, links and plan folders without plan.yaml, and nothing under a reported folder', async () => {
     const found = await check({
       [`global/${A}.yaml`]: inv(A, 'Never delete data'),

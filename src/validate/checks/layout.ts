@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
+import { classifyPath, isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
 import { nameProblem, ulidProblem } from '../../core/names.ts';
 import { isScopeFolder } from '../../store/read-plan.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
@@ -37,6 +37,8 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
     }
     return planFiles.has(path);
   };
+  let paths: Set<string> | undefined;
+  const exists = (path: string) => (paths ??= new Set(entries.map((e) => e.path))).has(path);
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i]!;
     if (touches && !touches(e.path)) continue;
@@ -75,8 +77,19 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
     if (e.type === 'symlink' && isScopeFolder(e.path)) continue;
     const kind = kinds[i]!;
     switch (kind.kind) {
-      case 'unknown':
+      case 'unknown': {
+        const meant = e.type === 'file' ? misnamed(e.path, exists) : undefined;
         if (e.type === 'symlink') out.push(linkProblem(e.path));
+        else if (meant !== undefined)
+          out.push(
+            problem(
+              'unknown-path',
+              'error',
+              e.path,
+              `${e.path} is never read: only files ending in .yaml are, so what it holds is left out`,
+              `Rename it to ${meant.slice(meant.lastIndexOf('/') + 1)}.`,
+            ),
+          );
         else
           out.push(
             problem(
@@ -88,6 +101,7 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
             ),
           );
         break;
+      }
       case 'bad-name':
         out.push(
           problem(
@@ -118,6 +132,30 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
     }
   }
   return out;
+}
+
+/** The kinds of file a hand-written `.yml` may have been meant as: each is read when it ends in `.yaml`. */
+const MEANT_KINDS = new Set<PathKind['kind']>([
+  'invariant',
+  'plan',
+  'action-meta',
+  'project-meta',
+  'config',
+  'extends-lock',
+  'record',
+  'waiver',
+]);
+
+/**
+ * The path a file with a YAML name other than `.yaml` (`.yml`, `.YAML`) was
+ * meant to have, when a file of that name would be read there and none is:
+ * an invariant, a plan or a record written by hand and never read.
+ */
+function misnamed(path: string, exists: (path: string) => boolean): string | undefined {
+  const m = /\.(ya?ml)$/i.exec(path);
+  if (m === null || m[1] === 'yaml') return undefined;
+  const meant = `${path.slice(0, m.index)}.yaml`;
+  return MEANT_KINDS.has(classifyPath(meant).kind) && !exists(meant) ? meant : undefined;
 }
 
 function linkProblem(path: string): Diagnostic {
