@@ -49,6 +49,12 @@ export interface GuardIndex {
   heads: Record<string, string[]>;
   /** config.yaml's `guard.on_error`: what the hook answers when it cannot decide. */
   onError: 'deny' | 'allow';
+  /**
+   * git compares paths without case in this repository (`core.ignorecase`,
+   * which git sets on a case-insensitive file system): so do the globs, or
+   * `SECRETS/key.pem` would write into `secrets/` past `secrets/**`.
+   */
+  caseless?: true;
 }
 
 /** One thing an agent is about to do, its paths already made repository-relative by the caller. */
@@ -131,6 +137,7 @@ export function buildGuardIndex(input: {
   plan?: { id: string } | undefined;
   now: Date;
   onError?: 'deny' | 'allow';
+  caseless?: boolean;
 }): GuardIndex {
   const rules: GuardRule[] = [];
   const ruleOf = new Map<string, number>();
@@ -179,21 +186,31 @@ export function buildGuardIndex(input: {
     if (!meta.paths || meta.paths.length === 0) continue;
     projects[name] = [...meta.paths];
     for (const g of meta.paths) {
-      const list = (heads[literalFolder(g).split('/')[0]!] ??= []);
+      const head = literalFolder(g).split('/')[0]!;
+      const list = (heads[input.caseless ? head.toLowerCase() : head] ??= []);
       if (!list.includes(name)) list.push(name);
     }
   }
-  return { plan: input.plan?.id ?? null, rules, contexts, projects, heads, onError: input.onError ?? 'deny' };
+  const index: GuardIndex = { plan: input.plan?.id ?? null, rules, contexts, projects, heads, onError: input.onError ?? 'deny' };
+  if (input.caseless) index.caseless = true;
+  return index;
+}
+
+/** A path (or glob) as the index compares it: lower case where git ignores case. */
+function folded(index: GuardIndex, path: string): string {
+  return index.caseless ? path.toLowerCase() : path;
 }
 
 /** The projects whose paths hold a file (by glob) or a folder (globHoldsFolder); none: [""]. */
-function contextsOf(index: GuardIndex, path: string, folder: boolean, m: GuardMatchers): string[] {
+function contextsOf(index: GuardIndex, named: string, folder: boolean, m: GuardMatchers): string[] {
   const out: string[] = [];
+  const path = folded(index, named);
   const first = path.split('/')[0]!;
   const candidates = first === '' ? (index.heads[''] ?? []) : [...(index.heads[first] ?? []), ...(index.heads[''] ?? [])];
   for (const name of candidates) {
     const globs = index.projects[name] ?? [];
-    if (globs.some((g) => (folder ? globHoldsFolder(g, path) : m.glob(g)(path))) && !out.includes(name)) out.push(name);
+    if (globs.some((g) => (folder ? globHoldsFolder(folded(index, g), path) : m.glob(folded(index, g))(path))) && !out.includes(name))
+      out.push(name);
   }
   return out.length > 0 ? out.sort() : [''];
 }
@@ -309,7 +326,8 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
     for (const context of contextsOf(index, file, false, matchers)) {
       visit(context, (rule) => {
         const out: { kind: GuardKind; entry: string; subject: string }[] = [];
-        for (const g of rule.guard.write ?? []) if (matchers.glob(g)(file)) out.push({ kind: 'write', entry: g, subject: file });
+        for (const g of rule.guard.write ?? [])
+          if (matchers.glob(folded(index, g))(folded(index, file))) out.push({ kind: 'write', entry: g, subject: file });
         for (const p of rule.guard.content ?? [])
           if (action.texts.some((text) => matchers.regex(p)(text))) out.push({ kind: 'content', entry: p, subject: file });
         return out;

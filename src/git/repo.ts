@@ -450,3 +450,17 @@ export async function hooksDir(cwd: string): Promise<string> {
   const out = (await git(top, ['rev-parse', '--git-path', 'hooks'])).trim();
   return resolvePath(top, out);
 }
+
+/**
+ * Whether git compares paths without case in the repository holding `dir`
+ * (`core.ignorecase`, which git sets when it makes a repository on a
+ * case-insensitive file system). One `git config`; false when unset or
+ * outside a repository.
+ */
+export async function ignoresCase(dir: string): Promise<boolean> {
+  try {
+    return (await git(dir, ['config', '--type=bool', '--get', 'core.ignorecase'])).trim() === 'true';
+  } catch {
+    return false;
+  }
+}

@@ -7,6 +7,7 @@
 import { buildGuardIndex, type GuardIndex } from '../core/guard.ts';
 import { UsageError } from '../core/errors.ts';
 import type { WaiverScope } from '../core/waivers.ts';
+import { ignoresCase } from '../git/repo.ts';
 import { loadConfig } from '../store/config.ts';
 import { readFolders } from '../store/read.ts';
 import { readWaivers } from '../store/read-waivers.ts';
@@ -51,6 +52,7 @@ export async function buildIndex(
     plan: planInfo,
     now,
     onError: (await loadConfig(source)).guard.on_error,
+    caseless: await ignoresCase(root),
   });
   return { index, stamps: taken };
 }

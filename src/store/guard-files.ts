@@ -13,7 +13,7 @@ import { readRegularFile } from './read-file.ts';
 import { replaceCacheFile, replaceFile, writeAll } from './write-all.ts';
 
 /** Bump when the index's shape changes: an index of another format is rebuilt. */
-const FORMAT = 3;
+const FORMAT = 4;
 const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
 /** `.git/agents/` of the repository holding the store; undefined outside git (no index, no log, no active plan file). */

@@ -67,6 +67,25 @@ describe('agents guard hook', () => {
     expect(allow).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
+  it('where git ignores case (core.ignorecase, as on macOS and Windows), a path in another case meets the guard: hook, try and check', async () => {
+    const dir = await repo();
+    git(dir, 'config', 'core.ignorecase', 'true');
+    const r = await runAgents(['guard', 'hook', '--client', 'claude'], {
+      cwd: dir,
+      input: claude(dir, 'Write', { file_path: join(dir, 'SECRETS/prod.env'), content: 'x' }),
+    });
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect((await runAgents(['guard', 'try', '--path', 'Services/App/Secrets/../../../Secrets/a'], { cwd: dir })).code).toBe(1);
+    expect(await stagedFindings(dir, ['Secrets/b.env'])).toEqual([['guard-violation', 'Secrets/b.env']]);
+  });
+
+  it('where git keeps case, another case is another path', async () => {
+    const dir = await repo();
+    git(dir, 'config', 'core.ignorecase', 'false');
+    expect((await runAgents(['guard', 'try', '--path', 'SECRETS/a'], { cwd: dir })).code).toBe(0);
+    expect((await runAgents(['guard', 'try', '--path', 'secrets/a'], { cwd: dir })).code).toBe(1);
+  });
+
   it('resolves `..` and links before matching', async () => {
     const dir = await repo();
     mkdirSync(join(dir, 'secrets'));

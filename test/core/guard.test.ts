@@ -45,13 +45,18 @@ function waiver(invariantId: string, scope: ScopedWaiver['scope'], expires = '20
   };
 }
 
-function decide(invariants: ScopedInvariant[], action: Partial<GuardAction>, options: { waivers?: ScopedWaiver[]; plan?: boolean } = {}) {
+function decide(
+  invariants: ScopedInvariant[],
+  action: Partial<GuardAction>,
+  options: { waivers?: ScopedWaiver[]; plan?: boolean; caseless?: boolean } = {},
+) {
   const index = buildGuardIndex({
     invariants,
     projects: PROJECTS,
     waivers: options.waivers ?? [],
     plan: options.plan ? { id: PLAN } : undefined,
     now: NOW,
+    caseless: options.caseless,
   });
   // Through JSON, as the hook reads the index from its file.
   return evaluateGuards(
@@ -119,6 +124,23 @@ describe('scopes', () => {
   });
   it('an inactive invariant guards nothing', () => {
     expect(decide([inv(GLOBAL, { write: ['**'] }, { active: false })], { files: ['a'] }).decision).toBe('none');
+  });
+});
+
+describe('a repository where git ignores case (core.ignorecase)', () => {
+  const g = inv(GLOBAL, { write: ['secrets/**', '*.PEM'] });
+  const p = inv(APP, { write: ['**/*.sql'], command: ['^make deploy'] });
+  it('write globs and project paths match whatever the case of the path or the glob', () => {
+    for (const file of ['SECRETS/prod.env', 'Secrets/a', 'key.pem', 'KEY.Pem'])
+      expect(decide([g], { files: [file] }, { caseless: true }).decision, file).toBe('deny');
+    expect(decide([p], { files: ['Services/App/db/INIT.SQL'] }, { caseless: true }).decision).toBe('deny');
+    expect(decide([p], { tool: 'Bash', command: 'make deploy', cwd: 'SERVICES/app/src' }, { caseless: true }).decision).toBe('deny');
+    // The hit names the path as the agent named it.
+    expect(decide([g], { files: ['Secrets/a'] }, { caseless: true }).decisive).toMatchObject({ entry: 'secrets/**', subject: 'Secrets/a' });
+  });
+  it('and only there: elsewhere another case is another path', () => {
+    for (const file of ['SECRETS/prod.env', 'key.pem']) expect(decide([g], { files: [file] }).decision, file).toBe('none');
+    expect(decide([p], { files: ['Services/App/db/init.sql'] }).decision).toBe('none');
   });
 });
 
