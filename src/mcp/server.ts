@@ -1,6 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { LineLimit, unreadableError, MAX_MESSAGE_BYTES, idOf, oversizeError } from './line-limit.ts';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS, type McpInput } from './initialize.ts';
+import { unreadableError } from './line-limit.ts';
 import {
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
@@ -29,6 +32,8 @@ import { StoreWatcher } from './watch.ts';
 export interface McpOptions {
   /** The store's folder (found before the server starts). */
   root: string;
+  /** stdin's lines, read from before the SDK was loaded (./initialize.ts `mcpInput`). */
+  input: McpInput;
   /** Opens the service for `root`: called on the first request that reads the store, after `initialize` is answered. */
   service: () => InvariantService | Promise<InvariantService>;
   /** `--allow-write`: true turns writing tools on; otherwise `mcp.allow_write` in config.yaml decides. */
@@ -44,6 +49,12 @@ interface Parts {
   resources: typeof import('./resources.ts');
   service: InvariantService;
   ctx: ToolContext;
+}
+
+/** The SDK's own JSON Schema validator, made when first asked for. */
+function lazyValidator(): jsonSchemaValidator {
+  let made: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (made ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }
 
 /** Resource-not-found, as the MCP specification numbers it. */
@@ -159,16 +170,14 @@ export async function serveMcp(options: McpOptions): Promise<number> {
             },
           ));
 
-  const server = new Server(
-    { name: 'agents', title: 'agents: invariants for AI-agent plans', version: VERSION },
-    {
-      capabilities: { tools: {}, resources: { subscribe: true, listChanged: true }, prompts: {} },
-      instructions:
-        'Invariants are constraints on your work, kept by the team in the repository. Before you change a project, call effective_invariants ' +
-        'with its name (or with your plan id) and follow every invariant it returns; re-read it when the project changes. ' +
-        'If you notice work under a plan broke one, record it with record_violation (when this server allows writing).',
-    },
-  );
+  const server = new Server(SERVER_INFO, {
+    // The SDK builds a validator (an Ajv instance with its formats) in its constructor, for answers to
+    // elicitation requests, which this server never makes: built on first use instead.
+    jsonSchemaValidator: lazyValidator(),
+    // As ./initialize.ts answers `initialize` (the same constants).
+    capabilities: SERVER_CAPABILITIES,
+    instructions: SERVER_INSTRUCTIONS,
+  });
 
   const inFlight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -304,12 +313,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     { ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}), notice: (m) => stderr.write(`agents mcp: ${m}\n`) },
   );
 
-  // A message over the limit is refused with a JSON-RPC error, and the server keeps serving (./line-limit.ts).
-  const input = process.stdin.pipe(
-    new LineLimit(MAX_MESSAGE_BYTES, (head, tail, bytes) => {
-      process.stdout.write(oversizeError(idOf(head.toString('utf8'), tail.toString('utf8')), bytes, MAX_MESSAGE_BYTES));
-    }),
-  );
+  // stdin's lines, a line over the limit refused and a first `initialize` already answered (./initialize.ts).
+  const { lines: input, answered } = options.input;
   const transport = new StdioServerTransport(input, process.stdout);
   // Requests received and not yet answered: a client may send its last requests and close stdin at once
   // (a script piped in); each of them is answered before the server ends.
@@ -357,11 +362,16 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     deliver?.(message);
   };
   const send = transport.send.bind(transport);
+  // The first line is seen (and `answered.id` set) before the transport reads it, so before the SDK answers it.
+  let dropped = false;
   transport.send = async (message) => {
+    const id = !('method' in message) && 'id' in message ? message.id : undefined;
     try {
-      await send(message);
+      // The SDK's answer to the `initialize` answered before it loaded: the client has it already.
+      if (!dropped && answered.id !== undefined && id === answered.id) dropped = true;
+      else await send(message);
     } finally {
-      settle(!('method' in message) && 'id' in message ? message.id : undefined);
+      settle(id);
     }
   };
   server.oninitialized = () => {

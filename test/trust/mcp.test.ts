@@ -102,6 +102,26 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
     expect(answers.filter((a) => a.id !== null && a.error === undefined).map((a) => a.id)).toEqual([1, 5]);
     expect(r.stderr).toContain('parse error: the line is not JSON');
   }, 60_000);
+
+  // `initialize` is answered before the SDK loads when it is the first line (src/mcp/initialize.ts), and by the SDK
+  // otherwise: either way once, in order, with the version the client asked for.
+  it('answers initialize once, whether it comes first, after a ping, or after a refused line', () => {
+    const big = `${JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping', params: { pad: 'x'.repeat(5 * 1024 * 1024) } })}\n`;
+    for (const [before, ids] of [
+      ['', [1, 5]],
+      [line({ id: 0, method: 'ping' }), [0, 1, 5]],
+      [big, [9, 1, 5]],
+    ] as const) {
+      const r = pipedToServer(
+        exampleStore(),
+        `${before}${INIT}${line({ method: 'notifications/initialized' })}${line({ id: 5, method: 'tools/list' })}`,
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const answers = r.answers as { id: number; result?: { protocolVersion?: string }; error?: unknown }[];
+      expect(answers.map((a) => a.id)).toEqual(ids);
+      expect(answers.find((a) => a.id === 1)?.result?.protocolVersion).toBe('2025-06-18');
+    }
+  }, 60_000);
 });
 
 describe('LineLimit', () => {

@@ -14,10 +14,16 @@ export default defineCommand<{ allowWrite?: boolean }>({
     // A long-running server reads the store again on every call: without a bound, V8 lets the
     // garbage of those reads pile up to several times the live heap (docs/mcp.md, "Performance").
     boundHeapGrowth();
+    // stdin is read, and `initialize` answered, before the MCP SDK is loaded: the client waits for nothing else.
+    const { mcpInput } = await import('../../mcp/initialize.ts');
+    const input = mcpInput(process.stdin, process.stdout);
+    // Loading the SDK holds the event loop: the first line is read (and answered) first.
+    await input.started;
     // The MCP SDK is loaded by this command only (docs/mcp.md).
     const { serveMcp } = await import('../../mcp/server.ts');
     return serveMcp({
       root,
+      input,
       // No parse cache: a server that lives for hours would hold its groups and rewrite one at each change,
       // and its memory must stay flat over 1,000 calls (docs/adr/0503-reads-answered-from-settled-stamps.md).
       service: () => ctx.invariants({ keepParses: false }),
