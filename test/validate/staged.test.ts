@@ -130,7 +130,7 @@ describe('validate --staged', () => {
     expect(readFileSync(log, 'utf8').trim().split('\n')).toContain('cat-file --batch');
   });
 
-  it('checks one version of a file in conflict (the merge base), listed once', async () => {
+  it('refuses a file in conflict (no stage of it is what is staged), listed once', async () => {
     const { repo, store } = repoWithStore({ [ga]: good });
     git(repo, 'checkout', '-q', '-b', 'other');
     writeFileSync(join(store, ga), ML + invariantYaml(A, 'Never delete production data, ever'));
@@ -143,9 +143,9 @@ describe('validate --staged', () => {
     const staged = await validate(repo, '--staged');
     expect(staged.out.source).toBe('index');
     expect((staged.out as unknown as { files: number }).files).toBe(1);
-    // Stage 1, the common ancestor, is the version checked: it is valid.
-    expect(staged.out.diagnostics).toEqual([]);
-    expect(staged.code).toBe(0);
+    // Stage 1, the common ancestor, is valid: it is not taken for what the commit will hold.
+    expect(staged.out.diagnostics.map((d) => [d.code, d.file])).toEqual([['merge-conflict', ga]]);
+    expect(staged.code).toBe(1);
   });
 
   it('is a usage error outside a git repository, and with --fix', async () => {
