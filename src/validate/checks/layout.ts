@@ -134,17 +134,8 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
   return out;
 }
 
-/** The kinds of file a hand-written `.yml` may have been meant as: each is read when it ends in `.yaml`. */
-const MEANT_KINDS = new Set<PathKind['kind']>([
-  'invariant',
-  'plan',
-  'action-meta',
-  'project-meta',
-  'config',
-  'extends-lock',
-  'record',
-  'waiver',
-]);
+/** The kinds of file a hand-written `.yml` may have been meant as: each is read when it ends in `.yaml` (a badly named one is not). */
+const MEANT_KINDS = new Set<PathKind['kind']>([...READ_KINDS].filter((k) => k !== 'bad-id'));
 
 /**
  * The path a file with a YAML name other than `.yaml` (`.yml`, `.YAML`) was
