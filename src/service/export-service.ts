@@ -26,7 +26,7 @@ import { type ExportCache, inputDigest, textHash } from '../store/export-cache.t
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
-import { checkTargetPath, checkWritable, readExisting } from './export-targets.ts';
+import { checkTargetPath, checkWritable, linkedTarget, readExisting } from './export-targets.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
 
 export interface ExportOptions {
@@ -74,6 +74,8 @@ export interface ExportPlan {
   refused: Refusal[];
   /** Things said on stderr: globs a target cannot express, files over a target's size limit. */
   warnings: string[];
+  /** Target files that are links to another file this export writes (`CLAUDE.md` → `AGENTS.md`): left as they are. */
+  linked: { path: string; to: string }[];
   /** The digest of the inputs read, and the kind of export (targets, project), for the cache; undefined without a cache. */
   digest?: string;
   cacheKey?: string;
@@ -252,6 +254,7 @@ export class ExportService {
       changes: [],
       refused: [],
       warnings: [],
+      linked: [],
       ...(digest !== undefined && cacheKey !== undefined ? { digest, cacheKey } : {}),
     };
     if (config.export.nested && targets.some((t) => TARGETS[t].nestedName)) {
@@ -265,9 +268,16 @@ export class ExportService {
     const folders = new Set<string>();
     const storeRel = this.storeRel();
     const rendered = newRenderedEntries();
+    const paths = new Set(files.map((f) => f.path));
     for (const [n, f] of files.entries()) {
       options.onProgress?.('compute', n + 1, files.length);
       planned.add(f.path);
+      // A file kept as a link to another target (CLAUDE.md → AGENTS.md, for agents that read only one name) reads what that one holds.
+      const to = linkedTarget(top, f.path, paths);
+      if (to !== undefined) {
+        out.linked.push({ path: f.path, to });
+        continue;
+      }
       const raw = readExisting(top, f.path, folders);
       // An empty set writes nothing: no file is made, and a block that became empty is removed (docs/export.md).
       if (f.sections.every((sec) => sec.entries.length === 0)) {
@@ -347,6 +357,8 @@ export class ExportService {
       }
       if (text === undefined || textHash(text) !== f.hash) return undefined;
     }
+    const linked = data.linked ?? [];
+    for (const l of linked) if (linkedTarget(top, l.path, known) !== l.to) return undefined;
     if (whole) {
       for (const t of targets) {
         const spec = TARGETS[t];
@@ -367,6 +379,7 @@ export class ExportService {
       changes: data.files.map((f) => ({ path: f.path, target: f.target, action: 'unchanged', before: undefined, after: undefined })),
       refused: [],
       warnings: [],
+      linked,
       digest,
       cacheKey: key,
       cached: true,
@@ -379,7 +392,7 @@ export class ExportService {
     const files = plan.changes
       .filter((c) => c.after !== undefined)
       .map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
-    this.caching.cache.save(plan.cacheKey, { digest: plan.digest, files });
+    this.caching.cache.save(plan.cacheKey, { digest: plan.digest, files, ...(plan.linked.length > 0 ? { linked: plan.linked } : {}) });
   }
 
   /**

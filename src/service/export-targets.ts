@@ -1,8 +1,8 @@
 // The files an export writes, on disk: whether a path may be written (no
 // link on the way, folders that are folders, a writable place) and what is
 // there now. Usage errors (exit 2), raised before any file is written.
-import { accessSync, constants, lstatSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
+import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
@@ -55,6 +55,33 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
       );
     }
   }
+}
+
+/**
+ * When the target file `rel` is itself a symbolic link (no folder on the way
+ * is one) to another file of `written` in the same repository, that file: a
+ * repository keeps CLAUDE.md as a link to AGENTS.md for an agent that reads
+ * only its own name. Anything else (a link elsewhere, a chain of links) is
+ * left to `checkTargetPath` to refuse.
+ */
+export function linkedTarget(top: string, rel: string, written: ReadonlySet<string>): string | undefined {
+  let link: string;
+  try {
+    if (!lstatSync(join(top, rel)).isSymbolicLink()) return undefined;
+    link = readlinkSync(join(top, rel));
+  } catch {
+    return undefined;
+  }
+  if (isAbsolute(link)) return undefined;
+  const to = posix.normalize(posix.join(posix.dirname(rel), link.split(sep).join('/')));
+  if (to === rel || to.startsWith('../') || !written.has(to)) return undefined;
+  try {
+    // The file it leads to must be one the export writes itself, through no link.
+    checkTargetPath(top, to);
+  } catch {
+    return undefined;
+  }
+  return to;
 }
 
 /** Refuses (exit 2) a file that cannot be written, before any file is. */

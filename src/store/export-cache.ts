@@ -20,6 +20,8 @@ const MAX_CACHE_BYTES = 256 * 1024 * 1024;
 export interface ExportCacheData {
   digest: string;
   files: { path: string; target: ExportTargetName; hash: string }[];
+  /** Target files that were links to another of the files: still such links, or the cache does not answer. */
+  linked?: { path: string; to: string }[];
 }
 
 const HEADER = 'agents export cache 2';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -357,6 +357,32 @@ describe('agents export: files it leaves alone', () => {
     writeFileSync(file, theirs);
     expect((await runAgents(['export', '--target', 'claude-md', '--force'], { cwd: repo })).code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(exported);
+  });
+
+  it('leaves a target kept as a link to another target (CLAUDE.md → AGENTS.md) as it is, and checks it stays one', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, 'AGENTS.md'), '# Team notes\n');
+    symlinkSync('AGENTS.md', join(repo, 'CLAUDE.md'));
+    symlinkSync('AGENTS.md', join(repo, 'services/billing/CLAUDE.md'));
+    const targets = ['--target', 'agents-md,claude-md'];
+    const r = await runAgents(['export', ...targets], { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('CLAUDE.md is a link to AGENTS.md, which this export writes: left as it is');
+    expect(r.stderr).toContain('services/billing/CLAUDE.md is a link to services/billing/AGENTS.md');
+    expect(lstatSync(join(repo, 'CLAUDE.md')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(repo, 'CLAUDE.md'), 'utf8')).toContain('Never delete production data');
+    // --check passes, computed and then from its cache; a link turned into a file of its own is seen.
+    for (const round of ['computed', 'cached'])
+      expect((await runAgents(['export', '--check', ...targets], { cwd: repo })).code, round).toBe(0);
+    rmSync(join(repo, 'CLAUDE.md'));
+    writeFileSync(join(repo, 'CLAUDE.md'), '# Claude notes\n');
+    const check = await runAgents(['export', '--check', ...targets, '--format', 'json'], { cwd: repo });
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'CLAUDE.md', status: 'out of date' }]);
+    // A link to a file no target writes is still refused (exit 2), nothing written.
+    rmSync(join(repo, 'CLAUDE.md'));
+    symlinkSync('README.md', join(repo, 'CLAUDE.md'));
+    expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(2);
   });
 
   it('removes the files of a project that lost its paths, and --check calls them obsolete', async () => {

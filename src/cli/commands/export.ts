@@ -116,6 +116,7 @@ export default defineCommand<ExportArgs>({
       progress.stop();
     }
     for (const w of plan.warnings) ctx.io.stderr.write(`agents: warning: ${w}\n`);
+    for (const l of plan.linked) ctx.io.stderr.write(`agents: ${l.path} is a link to ${l.to}, which this export writes: left as it is\n`);
     if (argv.check) return check(ctx, plan, exporter);
     if (argv['dry-run']) {
       if (plan.refused.length > 0) throw refusedError(plan);
