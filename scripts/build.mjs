@@ -208,6 +208,9 @@ const common = {
   // Ink imports react-devtools-core (not installed) only when DEV=true, which the define above rules out;
   // external, that import stays a never-taken dynamic import instead of failing the build.
   external: ['react-devtools-core'],
+  // jsonc-parser's `main` is a UMD build whose factory requires its parts by computed paths, which a bundle cannot
+  // follow; its ES module build is the same code, bundled as any other.
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
 };

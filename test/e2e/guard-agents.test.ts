@@ -242,7 +242,11 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
   it('Gemini CLI: denies the guarded write, command and link; allows the rest; records the violations', async () => {
     const bin = await agentCli('gemini');
     const { dir, home } = project();
+    // The team's settings hold a comment, as Gemini CLI allows: the install keeps it, and Gemini CLI reads the result.
+    mkdirSync(join(dir, '.gemini'));
+    writeFileSync(join(dir, '.gemini/settings.json'), '{\n  // the settings of this repository\n  "tools": {}\n}\n');
     expect(agents(['guard', 'install', '--client', 'gemini', '--program', program], { cwd: dir }).code).toBe(0);
+    expect(readFileSync(join(dir, '.gemini/settings.json'), 'utf8')).toContain('// the settings of this repository');
     mkdirSync(join(home, '.gemini'), { recursive: true });
     writeFileSync(
       join(home, '.gemini/settings.json'),

@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
-import { hasHook, mergeSettings, SETTINGS_FILE } from '../../core/guard-install.ts';
+import { hasHook, mergeSettingsText, SETTINGS_FILE } from '../../core/guard-install.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
-import { jsonErrorPlace } from '../../core/json-place.ts';
+import { lineStartsOf } from '../../core/yaml-file.ts';
 
 interface InstallArgs {
   client?: string[];
@@ -15,28 +15,14 @@ interface InstallArgs {
   program?: string;
 }
 
-/** A client's settings as they are: {} when absent; a file that is not a JSON object is a usage error naming it (nothing is written). */
-function readSettings(top: string, rel: string): { settings: Record<string, unknown>; exists: boolean } {
-  let text: string;
+/** A client's settings file as it is: undefined when absent (exit 2 naming the file when it cannot be read). */
+function readSettings(top: string, rel: string): string | undefined {
   try {
-    text = readFileSync(join(top, rel), 'utf8');
+    return readFileSync(join(top, rel), 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { settings: {}, exists: false };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`cannot read ${rel}: ${(error as Error).message}`, 'Fix its permissions, or move it away.');
   }
-  let data: unknown;
-  try {
-    data = text.trim() === '' ? {} : JSON.parse(text);
-  } catch (error) {
-    const { line, col, reason } = jsonErrorPlace(text, (error as Error).message);
-    throw new UsageError(
-      `${rel}:${line}:${col}: not valid JSON (${reason})`,
-      'Fix the file, then run the install again. Nothing was written.',
-    );
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    throw new UsageError(`${rel} is not a JSON object`, 'Fix the file, then run the install again. Nothing was written.');
-  return { settings: data as Record<string, unknown>, exists: true };
 }
 
 export default defineCommand<InstallArgs>({
@@ -71,17 +57,17 @@ export default defineCommand<InstallArgs>({
     // Read every file first: one that cannot be merged stops the install before anything is written.
     const plans = clients.map((client) => {
       const rel = SETTINGS_FILE[client];
-      const { settings, exists } = readSettings(top, rel);
-      const merged = mergeSettings(client, settings, program);
-      const text = `${JSON.stringify(merged, null, 2)}\n`;
-      return {
-        client,
-        rel,
-        exists,
-        installed: hasHook(client, settings),
-        changed: !exists || JSON.stringify(settings) !== JSON.stringify(merged),
-        text,
-      };
+      const before = readSettings(top, rel);
+      const merged = mergeSettingsText(client, before, program);
+      if ('reason' in merged) {
+        const { line, col } = lineStartsOf(before!).linePos(merged.offset);
+        throw new UsageError(
+          merged.syntax ? `${rel}:${line}:${col}: not valid JSON (${merged.reason})` : `${rel} is not a JSON object`,
+          'Fix the file, then run the install again. Nothing was written.',
+        );
+      }
+      const exists = before !== undefined;
+      return { client, rel, exists, installed: hasHook(client, merged.settings), changed: merged.text !== before, text: merged.text };
     });
     if (!argv.check) for (const p of plans) if (p.changed) writeFileAtomic(top, p.rel, p.text, p.exists ? 'replace' : 'create');
     const rows = plans.map((p) => ({

@@ -1,0 +1,68 @@
+// A client's settings with the guard hook merged in (src/core/guard-install.ts):
+// every other byte of the file kept, comments included; once is enough.
+import { parse } from 'jsonc-parser';
+import { describe, expect, it } from 'vitest';
+import { hasHook, mergeSettingsText } from '../../src/core/guard-install.ts';
+
+const merged = (client: Parameters<typeof mergeSettingsText>[0], text: string | undefined, program = 'agents') => {
+  const r = mergeSettingsText(client, text, program);
+  if ('reason' in r) throw new Error(r.reason);
+  return r.text;
+};
+// biome-ignore lint/suspicious/noExplicitAny: settings of any shape, read back
+const data = (text: string) => parse(text, [], { allowTrailingComma: true }) as Record<string, any>;
+
+describe('mergeSettingsText', () => {
+  it('adds the hook to a file with comments, its own hooks and a trailing comma, keeping each of them', () => {
+    const text = [
+      '{',
+      "    // the team's settings: keep them",
+      '    "general": {',
+      '        "vimMode": true',
+      '    },',
+      '    "hooks": {',
+      '        /* ours first */',
+      '        "BeforeTool": [{ "matcher": "Shell", "hooks": [{ "type": "command", "command": "mine" }] }],',
+      '    },',
+      '}',
+      '',
+    ].join('\n');
+    const out = merged('gemini', text);
+    for (const kept of ["// the team's settings: keep them", '/* ours first */', '"command": "mine"', '        "vimMode": true'])
+      expect(out).toContain(kept);
+    const hooks = data(out).hooks.BeforeTool;
+    expect(hooks.map((h: { hooks: { command: string }[] }) => h.hooks[0]!.command)).toEqual(['mine', 'agents guard hook --client gemini']);
+    // What is added takes the file's indentation (four spaces).
+    expect(out).toMatch(/\n(?: {4})+"command": "agents guard hook --client gemini",\n/);
+    expect(out).not.toMatch(/\n(?: {4})* {1,3}"command": "agents guard hook/);
+    expect(hasHook('gemini', data(out))).toBe(true);
+    // Twice is once: the second merge changes no byte.
+    expect(merged('gemini', out)).toBe(out);
+  });
+
+  it('replaces its own entry where it stands (another program), and leaves the others', () => {
+    const first = merged(
+      'claude',
+      '{\n  "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "x"}]}]}\n}\n',
+    );
+    const again = merged('claude', first, 'npx --no-install agents');
+    const list = data(again).hooks.PreToolUse;
+    expect(list).toHaveLength(2);
+    expect(list[0].hooks[0].command).toBe('x');
+    expect(list[1].hooks[0].command).toBe('npx --no-install agents guard hook --client claude');
+  });
+
+  it('writes a new file, and takes over a `hooks` that is no object, as the merge of values does', () => {
+    expect(data(merged('cursor', undefined))).toMatchObject({
+      version: 1,
+      hooks: { beforeShellExecution: [{ command: 'agents guard hook --client cursor' }] },
+    });
+    expect(data(merged('codex', '{"hooks": 5, "a": 1}')).hooks.PreToolUse).toHaveLength(1);
+    expect(data(merged('codex', '{"hooks": 5, "a": 1}')).a).toBe(1);
+  });
+
+  it('refuses what is not a JSON object, saying where it breaks', () => {
+    expect(mergeSettingsText('gemini', '{ "a": ', 'agents')).toEqual({ offset: 7, reason: 'value expected', syntax: true });
+    expect(mergeSettingsText('gemini', '[1]', 'agents')).toMatchObject({ syntax: false });
+  });
+});
