@@ -65,6 +65,9 @@ describe('agents guard hook', () => {
       input: claude(dir, 'Write', { file_path: join(dir, 'src/a'), content: 'x' }),
     });
     expect(allow).toEqual({ code: 0, stdout: '', stderr: '' });
+    // Reading a guarded file writes nothing: a write guard says nothing of it.
+    const read = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, 'Read', { file_path: join(dir, 'secrets/a') }) });
+    expect(read).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
   it('where git ignores case (core.ignorecase, as on macOS and Windows), a path in another case meets the guard: hook, try and check', async () => {

@@ -110,6 +110,16 @@ describe('every captured input shape becomes one action', () => {
     expect(action).toMatchObject({ ...expected, blocking: true });
   });
 
+  it.each([
+    ['claude Read', { ...claudeWrite, tool_name: 'Read', tool_input: { file_path: '/home/dev/proj/protected/secret.txt' } }],
+    ['claude Grep', { ...claudeWrite, tool_name: 'Grep', tool_input: { pattern: 'AKIA', path: '/home/dev/proj/protected/secret.txt' } }],
+    ['claude Glob', { ...claudeWrite, tool_name: 'Glob', tool_input: { pattern: '**/*.pem', path: '/home/dev/proj/protected' } }],
+    ['gemini read_file', { ...geminiWrite, tool_name: 'read_file', tool_input: { absolute_path: '/home/dev/proj/protected/secret.txt' } }],
+    ['gemini list_directory', { ...geminiWrite, tool_name: 'list_directory', tool_input: { path: '/home/dev/proj/protected' } }],
+  ])('%s: a tool that only reads names no file written and no text', (_name, input) => {
+    expect(parseClientInput(JSON.stringify(input))).toMatchObject({ paths: [], texts: [], blocking: true });
+  });
+
   it('reads the session id and the working folder', () => {
     expect(parseClientInput(JSON.stringify(claudeWrite))).toMatchObject({ session: claudeWrite.session_id, cwd: '/home/dev/proj' });
     expect(parseClientInput(JSON.stringify(cursorMcp))).toMatchObject({ session: 'conv-123', cwd: '/home/dev/proj' });
