@@ -6,8 +6,8 @@
  */
 
 import type { LeftOut, RuleCandidate } from './import-rules.ts';
-import type { ImportKind, ImportTarget } from './import-sources.ts';
-import { compileGlob, globsSurelyOverlap, singleFolder } from './globs.ts';
+import { type ImportKind, type ImportTarget, projectName } from './import-sources.ts';
+import { compileGlob, globsSurelyOverlap, literalFolder, singleFolder } from './globs.ts';
 import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
 import { looseKey, nearPairs } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
@@ -70,9 +70,29 @@ export function severityOf(text: string): Severity {
 }
 
 /**
+ * Longer names for a project whose name is taken by other paths: the
+ * folders above the glob's own, joined (`packages/web/**` → `packages-web`),
+ * then the name numbered.
+ */
+function widerNames(name: string, paths: readonly string[]): string[] {
+  const out: string[] = [];
+  const folders = paths.length === 1 ? literalFolder(paths[0]!).split('/').filter(Boolean) : [];
+  for (let n = 2; n <= folders.length; n++) {
+    const wider = projectName(folders.slice(-n).join('-'));
+    if (wider !== undefined && !out.includes(wider)) out.push(wider);
+  }
+  for (let n = 2; n < 100; n++) out.push(`${name.slice(0, 60)}-${n}`);
+  return out;
+}
+
+/**
  * Chooses the project each project target lands in: an existing project with
  * the same globs (whatever its name), else the project of that name, else a
- * new one. Returns the projects and the project of each file.
+ * new one. A name made from a file's place (not `--project`'s) that other
+ * paths also take — an existing project's, or another file's in the same
+ * import (`apps/web/` and `packages/web/`) — is widened for each of them
+ * (`apps-web`, `packages-web`), so that no file's rules land in a project
+ * that does not hold its files. Returns the projects and the project of each file.
  */
 export function placeProjects(
   files: readonly ImportFile[],
@@ -89,11 +109,33 @@ export function placeProjects(
     if (!byPaths.has(key)) byPaths.set(key, name);
   }
   const named = new Set(names);
+  // The path sets each made name stands for: those of its existing project (when it has paths), and the files'.
+  const claims = new Map<string, Set<string>>();
+  const claim = (name: string, key: string) => (claims.get(name) ?? claims.set(name, new Set()).get(name)!).add(key);
+  for (const f of files) {
+    if (f.target.kind !== 'project' || f.skipped || f.target.given || f.target.paths.length === 0) continue;
+    if (byPaths.has(sorted(f.target.paths))) continue;
+    const have = existing.get(f.target.name)?.paths ?? [];
+    if (have.length > 0) claim(f.target.name, sorted(have));
+    claim(f.target.name, sorted(f.target.paths));
+  }
+  const taken = new Set([...named, ...claims.keys()]);
+  const widened = new Map<string, string>();
+  const nameFor = (t: { name: string; paths: string[] }): string => {
+    const key = sorted(t.paths);
+    if ((claims.get(t.name)?.size ?? 0) < 2 || key === sorted(existing.get(t.name)?.paths ?? [])) return t.name;
+    const known = widened.get(key);
+    if (known !== undefined) return known;
+    const wider = widerNames(t.name, t.paths).find((n) => !taken.has(n))!;
+    taken.add(wider);
+    widened.set(key, wider);
+    return wider;
+  };
   for (const f of files) {
     if (f.target.kind !== 'project' || f.skipped) continue;
     const t = f.target;
     const match = t.paths.length === 0 ? undefined : byPaths.get(sorted(t.paths));
-    const name = match ?? t.name;
+    const name = match ?? (t.given ? t.name : nameFor(t));
     projectOf.set(f, name);
     if (!out.has(name)) out.set(name, { name, paths: existing.get(name)?.paths ?? t.paths, exists: named.has(name) });
   }
@@ -114,6 +156,11 @@ export function planImport(
   projectNames: readonly string[],
 ): ImportPlan {
   const { projects, projectOf } = placeProjects(files, existing, projectNames);
+  // Each file names the project it lands in (an existing one with its globs, a widened name), as it is shown.
+  files = files.map((f) => {
+    const name = projectOf.get(f);
+    return f.target.kind === 'project' && name !== undefined && name !== f.target.name ? { ...f, target: { ...f.target, name } } : f;
+  });
   const order = [...files].sort((a, b) => rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const inStore = new Map<string, ScopedInvariant[]>();
   for (const inv of store) {
@@ -131,7 +178,7 @@ export function planImport(
   const candidates: PlannedCandidate[] = [];
   for (const f of order) {
     if (f.skipped || f.target.kind === 'skip') continue;
-    const scope: PlannedScope = f.target.kind === 'global' ? { kind: 'global' } : { kind: 'project', project: projectOf.get(f)! };
+    const scope: PlannedScope = f.target.kind === 'global' ? { kind: 'global' } : { kind: 'project', project: f.target.name };
     for (const c of f.candidates) {
       const key = textKey(c.text);
       const held = inStore.get(key)?.find((inv) => applies(inv, scope));

@@ -59,7 +59,11 @@ export const IMPORT_PATHSPECS: readonly string[] = [
 ];
 
 /** Where a file's rules go: everywhere, or a project with the globs of the files it covers. */
-export type ImportTarget = { kind: 'global' } | { kind: 'project'; name: string; paths: string[] } | { kind: 'skip'; why: string };
+export type ImportTarget =
+  | { kind: 'global' }
+  /** `given`: the name is `--project`'s, not one made from the file's place. */
+  | { kind: 'project'; name: string; paths: string[]; given?: true }
+  | { kind: 'skip'; why: string };
 
 /** What the front matter says about where a rule file applies (Cursor, Copilot, Windsurf, Cline). */
 export interface AppliesTo {
@@ -140,7 +144,7 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
       const problem = globProblem(g);
       if (problem !== undefined) return { kind: 'skip', why: `its glob "${g}" ${problem}: fix the file's globs` };
     }
-    return { kind: 'project', name, paths };
+    return project === undefined ? { kind: 'project', name, paths } : { kind: 'project', name, paths, given: true };
   };
   if (applies.alwaysApply === true || applies.globs?.every((g) => g === '**' || g === '**/*')) {
     return dir === '' ? { kind: 'global' } : named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
@@ -156,7 +160,7 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
   if (kind === 'cursor' || kind === 'windsurf' || kind === 'copilot-instructions') {
     // Neither always on nor tied to files: an agent reads it only when asked (a Copilot instruction without applyTo
     // only when attached to a chat), so it is no standing rule, unless the user names the project it belongs to.
-    if (project !== undefined) return { kind: 'project', name: project, paths: [] };
+    if (project !== undefined) return { kind: 'project', name: project, paths: [], given: true };
     return {
       kind: 'skip',
       why:
@@ -165,7 +169,7 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
           : 'the rule applies only when an agent asks for it (no globs, not alwaysApply): import it with --project or set its globs',
     };
   }
-  if (dir === '') return project === undefined ? { kind: 'global' } : { kind: 'project', name: project, paths: [] };
+  if (dir === '') return project === undefined ? { kind: 'global' } : { kind: 'project', name: project, paths: [], given: true };
   return named(dir.slice(dir.lastIndexOf('/') + 1), [`${dir}/**`]);
 }
 

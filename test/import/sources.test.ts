@@ -88,7 +88,7 @@ describe('importTarget: where a file applies', () => {
   ] as const)('%s is skipped, and goes where --project says, as the reason tells', (_name, rel, kind, front) => {
     const applies = appliesTo(kind, front as Record<string, unknown> | undefined);
     expect(importTarget(rel, kind, applies)).toMatchObject({ kind: 'skip', why: expect.stringContaining('--project') });
-    expect(importTarget(rel, kind, applies, 'ops')).toEqual({ kind: 'project', name: 'ops', paths: [] });
+    expect(importTarget(rel, kind, applies, 'ops')).toEqual({ kind: 'project', name: 'ops', paths: [], given: true });
   });
 
   it('a rule file whose globs project.yaml would refuse is skipped, naming the glob', () => {
@@ -104,8 +104,9 @@ describe('importTarget: where a file applies', () => {
       kind: 'project',
       name: 'frontend',
       paths: ['apps/web/**'],
+      given: true,
     });
-    expect(importTarget('AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({ kind: 'project', name: 'frontend', paths: [] });
+    expect(importTarget('AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({ kind: 'project', name: 'frontend', paths: [], given: true });
   });
 
   it.each([
@@ -172,6 +173,55 @@ describe('planImport: nothing said twice', () => {
     );
     expect(plan.candidates[0]).toMatchObject({ status: 'new', scope: { kind: 'project', project: 'web' }, near: [{ id: ID }] });
     expect(plan.projects).toEqual([{ name: 'web', paths: ['apps/web/**'], exists: true }]);
+  });
+
+  it('two folders of one name become two projects, each named by its folders; an existing project of that name keeps its own paths', () => {
+    const web = (dir: string) => ({ kind: 'project' as const, name: 'web', paths: [`${dir}/**`] });
+    const fresh = planImport(
+      [
+        file('apps/web/AGENTS.md', web('apps/web'), ['Use the app router']),
+        file('packages/web/AGENTS.md', web('packages/web'), ['Export ESM only']),
+      ],
+      [],
+      new Map(),
+      [],
+    );
+    expect(fresh.projects).toEqual([
+      { name: 'apps-web', paths: ['apps/web/**'], exists: false },
+      { name: 'packages-web', paths: ['packages/web/**'], exists: false },
+    ]);
+    expect(fresh.candidates.map((c) => [c.text, c.scope])).toEqual([
+      ['Use the app router', { kind: 'project', project: 'apps-web' }],
+      ['Export ESM only', { kind: 'project', project: 'packages-web' }],
+    ]);
+    // Each file is shown in the project it lands in.
+    expect(fresh.files.map((f) => f.target.kind === 'project' && f.target.name)).toEqual(['apps-web', 'packages-web']);
+    // An existing web holds apps/web: that file lands there; packages/web gets a name of its own, not web's rules.
+    const existing = planImport(
+      [
+        file('apps/web/AGENTS.md', web('apps/web'), ['Use the app router']),
+        file('packages/web/AGENTS.md', web('packages/web'), ['Export ESM only']),
+      ],
+      [],
+      new Map([['web', { paths: ['apps/web/**'] }]]),
+      ['web'],
+    );
+    expect(existing.candidates.map((c) => c.scope)).toEqual([
+      { kind: 'project', project: 'web' },
+      { kind: 'project', project: 'packages-web' },
+    ]);
+    // A name --project gives is the user's: both files go there.
+    const given = (dir: string) => ({ ...web(dir), given: true as const });
+    const chosen = planImport(
+      [file('apps/web/AGENTS.md', given('apps/web'), ['A']), file('packages/web/AGENTS.md', given('packages/web'), ['B'])],
+      [],
+      new Map(),
+      [],
+    );
+    expect(chosen.candidates.map((c) => c.scope)).toEqual([
+      { kind: 'project', project: 'web' },
+      { kind: 'project', project: 'web' },
+    ]);
   });
 
   it.each([
