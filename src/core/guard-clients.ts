@@ -66,23 +66,11 @@ export function patchParts(patch: string): { paths: string[]; texts: string[] } 
  * The clients' tools that only read or search files (Claude Code's, Gemini CLI's): the paths they name are
  * not written, so a write guard says nothing of them. A tool guard (`guard.tool`) still applies by name.
  */
-const READ_TOOLS = new Set([
-  'Read',
-  'Glob',
-  'Grep',
-  'LS',
-  'NotebookRead',
-  'read_file',
-  'read_many_files',
-  'list_directory',
-  'glob',
-  'search_file_content',
-  'grep_search',
-]);
+const READ_TOOLS = /^(?:Read|Glob|Grep|LS|NotebookRead|read_file|read_many_files|list_directory|glob|search_file_content|grep_search)$/;
 
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
 function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; command?: string } {
-  if (READ_TOOLS.has(tool)) return { paths: [], texts: [] };
+  if (READ_TOOLS.test(tool)) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
     const patch = str(ti.command) ?? str(ti.patch) ?? str(ti.input) ?? '';
     return patchParts(patch);
