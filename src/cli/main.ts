@@ -129,6 +129,20 @@ function usageFromYargs(
       'missing-argument',
     );
   }
+  const required = /^Missing required arguments?: (.+)$/.exec(text);
+  if (required && command) {
+    // A required option left out: named as it is written, with the command whose option it is.
+    const usage = typeof command.command === 'string' ? command.command : command.command[0]!;
+    const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
+    const options = required[1]!.split(', ').map((o) => `--${o}`);
+    const listed = options.length === 1 ? options[0]! : `${options.slice(0, -1).join(', ')} and ${options.at(-1)}`;
+    return new UsageError(
+      `${words} needs ${listed}`,
+      `Give ${options.map((o) => `${o} VALUE`).join(' ')}. Run \`${words} --help\` for its options.`,
+      { command: words.slice('agents '.length), options: options.map((o) => o.slice(2)) },
+      'missing-option',
+    );
+  }
   const missing = /^Not enough arguments following: (\S+)$/.exec(text);
   if (missing) {
     const flag = `--${missing[1]}`;
