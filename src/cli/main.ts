@@ -153,6 +153,16 @@ function usageFromYargs(
       'missing-value',
     );
   }
+  const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(text);
+  if (exclusive) {
+    const [a, b] = [`--${exclusive[1]}`, `--${exclusive[2]}`];
+    return new UsageError(
+      `${a} and ${b} cannot be combined`,
+      `Choose one of them. ${USAGE_HINT}`,
+      { options: [a.slice(2), b.slice(2)] },
+      'conflicting-options',
+    );
+  }
   const invalid = /^Invalid values: Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(text);
   if (invalid) {
     return new UsageError(`--${invalid[1]} ${invalid[2]} is not one of ${invalid[3]}`, USAGE_HINT, { option: invalid[1] }, 'invalid-value');

@@ -21,6 +21,8 @@ export interface ImportFile {
   leftOut: LeftOut[];
   /** Why the whole file was skipped (binary, too large, not UTF-8, a link out of the repository, bad front matter…). */
   skipped?: string;
+  /** Files of the repository its agent is told to read too (`@path` in a CLAUDE.md or GEMINI.md) that this import does not read. */
+  references?: { line: number; path: string }[];
 }
 
 export type CandidateStatus = 'new' | 'duplicate' | 'exists';

@@ -132,9 +132,11 @@ export function projectName(from: string): string | undefined {
  * nested AGENTS.md/CLAUDE.md/GEMINI.md (or a nested `.cursor/rules`,
  * `.ruler`) → the project of its folder, `DIR/**`; a rule file with globs →
  * a project with those globs (named after the file); `alwaysApply` (or
- * `applyTo: "**"`) → global. `project` overrides the derived name.
+ * `applyTo: "**"`) → global. `project` overrides the derived name; `global`
+ * puts the file's rules in the global scope, wherever it applies.
  */
-export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, project?: string): ImportTarget {
+export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, project?: string, global = false): ImportTarget {
+  if (global) return { kind: 'global' };
   const dir = folderOf(rel, kind);
   const named = (fallback: string | undefined, paths: string[]): ImportTarget => {
     const name = project ?? (fallback === undefined ? undefined : projectName(fallback));

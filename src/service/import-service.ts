@@ -8,6 +8,7 @@ import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type Plan
 import { splitInstructions } from '../core/import-rules.ts';
 import { appliesTo, importTarget, instructionKind, lenientFrontMatter, type ImportKind } from '../core/import-sources.ts';
 import type { ExportTargetName, ScopedInvariant, Scope } from '../core/model.ts';
+import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
 import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts';
 import { nameProblem } from '../core/names.ts';
 import { textKey } from '../core/normalise.ts';
@@ -29,6 +30,8 @@ export interface ImportOptions {
   from?: readonly ImportKind[];
   /** The project every file's rules go to, instead of the one derived from where the file applies. */
   project?: string;
+  /** Every file's rules go to the global scope. */
+  global?: boolean;
   cwd: string;
 }
 
@@ -69,8 +72,19 @@ export class ImportService {
     const all = await this.repositoryFiles(top);
     const found = await this.find(options, all);
     // The top and its real path once, not for each of a thousand files.
-    const place = { top, realTop: realpathSync.native(top), utf8: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }) };
-    let files = await Promise.all(found.map((f) => this.readFile(f.rel, f.kind, options.project, place)));
+    if (options.global && options.project !== undefined)
+      throw new UsageError('--global and --project cannot be combined', 'Choose where the rules go: every one global, or every one in P.');
+    const place = {
+      top,
+      realTop: realpathSync.native(top),
+      utf8: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }),
+      repository: new Set(all),
+    };
+    const where = { project: options.project, global: options.global ?? false };
+    let files = await Promise.all(found.map((f) => this.readFile(f.rel, f.kind, where, place)));
+    // What the agents are told to read too, and this import does not: named, so that no rule is left behind unsaid.
+    const reading = new Set(found.map((f) => f.rel));
+    files = files.map((f) => (f.references ? { ...f, references: f.references.filter((r) => !reading.has(r.path)) } : f));
     const source = this.invariants.source;
     const [snap, projects, inherited, config] = await Promise.all([
       readStore(source),
@@ -143,8 +157,13 @@ export class ImportService {
   private async readFile(
     rel: string,
     kind: ImportKind,
-    project: string | undefined,
-    { top, realTop, utf8 }: { top: string; realTop: string; utf8: { decode(bytes: Uint8Array): string } },
+    where: { project: string | undefined; global: boolean },
+    {
+      top,
+      realTop,
+      utf8,
+      repository,
+    }: { top: string; realTop: string; utf8: { decode(bytes: Uint8Array): string }; repository: ReadonlySet<string> },
   ): Promise<ImportFile> {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
     const abs = join(top, rel);
@@ -178,12 +197,22 @@ export class ImportService {
       if (typeof parsed === 'string') return { ...file, skipped: parsed };
       front = parsed;
     }
-    return {
+    const out: ImportFile = {
       ...file,
-      target: importTarget(rel, kind, appliesTo(kind, front), project),
+      target: importTarget(rel, kind, appliesTo(kind, front), where.project, where.global),
       candidates: split.candidates,
       leftOut: split.leftOut,
     };
+    if (REFERENCING_KINDS.includes(kind)) {
+      const references: { line: number; path: string }[] = [];
+      for (const { line, ref } of fileReferences(text)) {
+        const path = resolveReference(ref, rel, top);
+        if (path !== undefined && path !== rel && repository.has(path) && !references.some((r) => r.path === path))
+          references.push({ line, path });
+      }
+      if (references.length > 0) out.references = references;
+    }
+    return out;
   }
 
   /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { gitInit } from '../helpers/git.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
 
 /** A repository with a store and the instruction files `tree`. */
@@ -181,6 +181,37 @@ describe('agents import', () => {
     // The reason names the scope: the file it would have been is never written.
     expect(r.data.written.refused[0].why).toMatch(/^cannot add an invariant to global\/: text holds U\+202E/);
     expect(stored(top).map((i) => i.text)).toEqual(['Keep this rule.']);
+  });
+
+  it('names the files a CLAUDE.md has its agent read (@path) and the import leaves out, with the command that brings them in where its rules go', async () => {
+    const top = repo({
+      'CLAUDE.md': '# Project\n\nSee @docs/rules.md for the rules, and `@not/code.md`.\n\n@AGENTS.md\n\n- Run the tests before pushing.\n',
+      'AGENTS.md': '- Prefer small pull requests.\n',
+      'docs/rules.md': '# Style\n\n- Always use tabs for indentation.\n- Never commit generated files.\n',
+      'apps/web/CLAUDE.md': '@./conventions.md\n\n- Use the app router.\n',
+      'apps/web/conventions.md': '- Name components in PascalCase.\n',
+    });
+    const plan = await json(top, 'import', '--dry-run');
+    const refs = Object.fromEntries(plan.data.files.map((f: { file: string; references: unknown[] }) => [f.file, f.references]));
+    // AGENTS.md is imported anyway; what is not, is named, with where the referring file's rules go.
+    expect(refs['CLAUDE.md']).toEqual([
+      { line: 3, path: 'docs/rules.md', import: 'agents import docs/rules.md --from claude-md --global' },
+    ]);
+    expect(refs['apps/web/CLAUDE.md']).toEqual([
+      { line: 1, path: 'apps/web/conventions.md', import: 'agents import apps/web/conventions.md --from claude-md --project web' },
+    ]);
+    expect(refs['AGENTS.md']).toEqual([]);
+    // The command named brings the rules in where the referring file's go.
+    expect((await run(top, 'import', '--yes')).code).toBe(0);
+    expect((await run(top, 'import', 'docs/rules.md', '--from', 'claude-md', '--global', '--yes')).code).toBe(0);
+    expect((await run(top, 'import', 'apps/web/conventions.md', '--from', 'claude-md', '--project', 'web', '--yes')).code).toBe(0);
+    expect(stored(top).filter((i) => /tabs|PascalCase/.test(i.text))).toEqual([
+      { text: 'Always use tabs for indentation.', scope: 'global' },
+      { text: 'Name components in PascalCase.', scope: 'web' },
+    ]);
+    const both = await run(top, '--format', 'json', 'import', '--global', '--project', 'web', '--dry-run');
+    expect(both.code).toBe(2);
+    expect(errorOf(both)).toMatchObject({ code: 'conflicting-options', detail: { options: ['global', 'project'] } });
   });
 
   it('bad files are skipped with a reason, never a crash, and the rest is imported', async () => {

@@ -165,7 +165,7 @@ describe('plan sync (CLI, on a git repository)', () => {
   it.each([
     ['an unknown plan', ['01M8ZZZZZZ', '--yes'], 'no plan'],
     ['a bad id', ['x!', '--yes'], 'not a plan id'],
-    ['--yes with --dry-run', ['PLAN', '--yes', '--dry-run'], 'mutually exclusive'],
+    ['--yes with --dry-run', ['PLAN', '--yes', '--dry-run'], 'cannot be combined'],
     ['no id', [], 'needs an id'],
   ])('refuses %s: exit 2, nothing changed', async (_name, args, message) => {
     const d = await drifted();

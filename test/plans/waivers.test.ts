@@ -186,7 +186,7 @@ describe('invariant waive (CLI, on a git repository)', () => {
     [
       'both scopes',
       [NEVER_DELETE, '--plan', EXAMPLE_PLAN, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2999-01-01'],
-      'mutually exclusive',
+      'cannot be combined',
     ],
     ['no reason', [NEVER_DELETE, '--project', 'myapp', '--owner', 'o', '--expires', '2999-01-01'], 'reason'],
     ['a blank reason', [NEVER_DELETE, '--project', 'myapp', '--reason', '  ', '--owner', 'o', '--expires', '2999-01-01'], '--reason'],

@@ -1,7 +1,7 @@
 import { loadTui } from '../tui-loader.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import type { ImportPlan, PlannedCandidate } from '../../core/import-plan.ts';
-import { IMPORT_KINDS, type ImportKind } from '../../core/import-sources.ts';
+import type { ImportFile, ImportPlan, PlannedCandidate } from '../../core/import-plan.ts';
+import { IMPORT_KINDS, type ImportKind, instructionKind } from '../../core/import-sources.ts';
 import type { ImportWritten, ReplaceResult } from '../../service/import-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
@@ -13,6 +13,7 @@ interface ImportArgs {
   paths?: string[];
   from?: string[];
   project?: string;
+  global?: boolean;
   dryRun?: boolean;
   yes?: boolean;
   replace?: boolean;
@@ -29,6 +30,7 @@ function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: R
       skipped: f.skipped ?? (f.target.kind === 'skip' ? f.target.why : null),
       candidates: f.candidates.length,
       left_out: f.leftOut,
+      references: (f.references ?? []).map((r) => ({ line: r.line, path: r.path, import: referenceCommand(f, r.path) })),
     })),
     candidates: plan.candidates.map((c) => ({
       n: c.n,
@@ -47,6 +49,16 @@ function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: R
     written,
     replaced,
   };
+}
+
+/**
+ * The command that imports a file a CLAUDE.md or GEMINI.md has its agent read: where the referring
+ * file's rules go (an instruction file of its own kind goes where it applies).
+ */
+function referenceCommand(f: ImportFile, path: string): string {
+  if (instructionKind(path) !== undefined) return `agents import ${path}`;
+  const where = f.target.kind === 'project' ? ` --project ${f.target.name}` : f.target.kind === 'global' ? ' --global' : '';
+  return `agents import ${path} --from ${f.kind}${where}`;
 }
 
 function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
@@ -94,6 +106,10 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
       const at = l.line === l.end_line ? `${l.line}` : `${l.line}-${l.end_line}`;
       lines.push(s.dim(`    left out ${at.padStart(7)}  ${l.reason}: ${l.excerpt}`));
     }
+    for (const r of f.references ?? [])
+      lines.push(
+        s.yellow(`    not read ${String(r.line).padStart(7)}  ${r.path}, which the agent reads too: ${referenceCommand(f, r.path)}`),
+      );
   }
   return lines.join('\n');
 }
@@ -129,6 +145,7 @@ export default defineCommand<ImportArgs>({
         requiresArg: true,
         describe: 'put every rule into this project instead of where its file applies',
       })
+      .option('global', { type: 'boolean', describe: 'put every rule into the global scope instead of where its file applies' })
       .option('dry-run', { type: 'boolean', describe: 'show what would be written and what was left out; write nothing' })
       .option('verbose', { type: 'boolean', describe: 'list the headings left out too (they become the tags of what follows)' })
       .option('yes', { alias: 'y', type: 'boolean', describe: 'write every new rule without the review' })
@@ -136,7 +153,8 @@ export default defineCommand<ImportArgs>({
         type: 'boolean',
         describe: "remove the imported lines from their files and let `agents export` write the rules' block in their place",
       })
-      .conflicts('dry-run', ['yes', 'replace']),
+      .conflicts('dry-run', ['yes', 'replace'])
+      .conflicts('global', 'project'),
   async run(argv, ctx) {
     const service = await importService(ctx);
     const plan = await service.plan({
@@ -144,6 +162,7 @@ export default defineCommand<ImportArgs>({
       ...(argv.paths !== undefined ? { paths: argv.paths.map(String) } : {}),
       ...(argv.from !== undefined ? { from: argv.from as ImportKind[] } : {}),
       ...(argv.project !== undefined ? { project: String(argv.project) } : {}),
+      ...(argv.global ? { global: true } : {}),
     });
     const s = ctx.style;
     const fresh = plan.candidates.filter((c) => c.status === 'new');
