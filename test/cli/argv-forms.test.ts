@@ -56,7 +56,7 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     [['--effective', 'invariant', 'list'], 'unknown-option'],
     [['validate', '--effective'], 'unknown-option'],
     [['validate', '--no-cache=x'], 'unknown-option'],
-    [['validate', '--staged', '--changed'], 'usage'],
+    [['validate', '--staged', '--changed'], 'conflicting-options'],
     [['--store', 'a', '--store', 'b', 'invariant', 'list'], 'usage'],
     [['list'], 'unknown-command'],
     [['invariant', 'lst'], 'unknown-command'],
