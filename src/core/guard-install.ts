@@ -101,8 +101,9 @@ function formattingOf(text: string): FormattingOptions {
  * {@link mergeSettings} merges the values), every other byte of the file
  * kept: its comments (Gemini CLI's settings take them), its indentation,
  * its other hooks. Only the entries that change are written; a file that
- * already holds them comes back unchanged. A file that is not a JSON object
- * (comments and trailing commas allowed) is a problem at its offset.
+ * already holds them comes back unchanged; `settings` is what the file held
+ * before. A file that is not a JSON object (comments and trailing commas
+ * allowed) is a problem at its offset.
  */
 export function mergeSettingsText(
   client: GuardClient,
