@@ -40,6 +40,17 @@ export function initStore(root: string, actor?: ActorChoice): string[] {
     );
   }
   if (state === 'full') {
+    // A folder of that name may be another tool's: said as what it is, not as a store.
+    const entries = readdirSync(root);
+    if (!entries.some((e) => e === 'config.yaml' || (SCOPE_FOLDERS as readonly string[]).includes(e))) {
+      const shown = entries.sort().slice(0, 3).join(', ');
+      throw new UsageError(
+        `${root} is not empty and holds no store (no config.yaml, no ${SCOPE_FOLDERS.join('/, ')}/; it holds ${shown}${entries.length > 3 ? ', …' : ''}): another tool may use that folder`,
+        'Nothing was changed. Put the store elsewhere with --store DIR (then AGENTS_STORE or --store DIR for every command), or move what the folder holds.',
+        { entries: entries.slice(0, 20) },
+        'not-a-store',
+      );
+    }
     throw new UsageError(
       `a store already exists at ${root}`,
       'Nothing was changed. Use it as it is, or choose another folder with --store DIR.',

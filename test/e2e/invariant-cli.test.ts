@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -465,6 +465,19 @@ describe('init', () => {
     expect(
       (await runAgents(['invariant', 'list', '--format', 'json'], { cwd: join(dir, 'sub'), env: { AGENTS_STORE: undefined } })).stdout,
     ).toContain('Found from below');
+  });
+
+  it("a .agents/ folder that holds no store (another tool's) is said as such (not-a-store), and nothing is changed", async () => {
+    const dir = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    mkdirSync(join(dir, '.agents/skills'), { recursive: true });
+    writeFileSync(join(dir, '.agents/skills/review.md'), '# A skill\n');
+    const r = await runAgents(['--format', 'json', 'init', '--actor', 'none'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(errorOf(r)).toMatchObject({ code: 'not-a-store', detail: { entries: ['skills'] } });
+    expect(readdirSync(join(dir, '.agents'))).toEqual(['skills']);
+    // Elsewhere, as the hint says, the store is made.
+    expect((await runAgents(['init', '--actor', 'none', '--store', 'policy'], { cwd: dir })).code).toBe(0);
   });
 
   it('refuses a --store that is a file, or lies below one (exit 2, naming the file), and changes nothing', async () => {
