@@ -3,12 +3,12 @@
 // to the file, or from the top with `/`), outside code. An import names the
 // ones it does not import, so that no rule the agent follows is left behind
 // unsaid.
+import { closesFence, FENCE } from './import-rules.ts';
 import type { ImportKind } from './import-sources.ts';
 
 /** The kinds whose agents follow `@path`. */
 export const REFERENCING_KINDS: readonly ImportKind[] = Object.freeze(['claude-md', 'gemini-md']);
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 /** `@` at the start of a line or after white space, then a path: no white space, quotes, brackets or another `@`. */
 const REFERENCE = /(?:^|\s)@([^\s@`'"<>()[\]{}]+)/g;
 
@@ -21,11 +21,11 @@ export function fileReferences(text: string): { line: number; ref: string }[] {
     const line = lines[i]!;
     const open = FENCE.exec(line);
     if (fence !== undefined) {
-      if (line.trimStart().startsWith(fence) && line.trim().replace(/[`~]/g, '') === '') fence = undefined;
+      if (closesFence(line, fence)) fence = undefined;
       continue;
     }
     if (open) {
-      fence = open[1]![0]!.repeat(open[1]!.length);
+      fence = open[1]!;
       continue;
     }
     if (!line.includes('@')) continue;

@@ -76,7 +76,13 @@ const IMPERATIVE = new RegExp(
 const RULE_HEADING =
   /\b(rules?|guidelines?|conventions?|style|standards?|practices?|do'?s|don'?ts?|must|policy|policies|requirements?|constraints?|boundaries|guardrails?|principles?|security|safety|restrictions?|expectations?|etiquette|instructions?|preferences?|testing|tests|commits?|pull requests?|prs?|reviews?)\b/i;
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+/** A code fence's opening line: its marker (three or more backticks or tildes) is `[1]`. */
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Whether `line` closes the fence opened with `mark`: as many of its character or more, and nothing else. */
+export function closesFence(line: string, mark: string): boolean {
+  return line.trimStart().startsWith(mark[0]!.repeat(mark.length)) && line.trim().replace(/[`~]/g, '') === '';
+}
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$/;
 const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
@@ -127,8 +133,7 @@ export function splitInstructions(text: string): SplitFile {
     const fence = FENCE.exec(line);
     if (fence) {
       const mark = fence[1]!;
-      const close = mark[0]!.repeat(mark.length);
-      const end = findFrom(lines, i + 1, (l) => l.trimStart().startsWith(close) && l.trim().replace(/[`~]/g, '') === '');
+      const end = findFrom(lines, i + 1, (l) => closesFence(l, mark));
       leave(i, end, 'code-block');
       i = end + 1;
       continue;
