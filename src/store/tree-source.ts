@@ -17,6 +17,11 @@ export type ReadResult =
   | { ok: true; bytes: Uint8Array }
   | { ok: false; code: 'file-too-large' | 'file-unreadable' | 'not-a-file' | 'symlink' | 'missing' | 'merge-conflict'; message: string };
 
+/** A listed entry's blob id as a cache may key on it: none for a path a merge left unresolved (no stage of it is staged). */
+export function cacheableBlob(entry: { readonly sha: string; readonly unmerged?: true } | undefined): string | undefined {
+  return entry?.unmerged ? undefined : entry?.sha;
+}
+
 /**
  * A tree of store files: the working directory, the git index or a revision
  * (docs/review.md). Validation, resolution and diff read through this one seam.

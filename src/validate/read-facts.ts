@@ -1,5 +1,5 @@
 import { readFailure } from '../store/read-plan.ts';
-import { settledBefore, stampedKey, WorkingTreeSource, type ReadResult, type TreeSource } from '../store/tree-source.ts';
+import { cacheableBlob, settledBefore, stampedKey, WorkingTreeSource, type ReadResult, type TreeSource } from '../store/tree-source.ts';
 import type { FactsCache } from './cache.ts';
 import type { ContentJob, ValidateOptions } from './checks/context.ts';
 import type { FileFacts } from './file-facts.ts';
@@ -84,9 +84,8 @@ export async function readFacts(
     const toRead: number[] = [];
     for (let i = 0; i < jobs.length; i++) {
       const path = jobs[i]!.entry.path;
-      const entry = known.get(path);
-      // An unmerged path's listed blob is one stage of the conflict, not what is staged: it is read (and refused).
-      const blob = entry?.unmerged ? undefined : entry?.sha;
+      // An unmerged path has no blob to key on: it is read (and refused).
+      const blob = cacheableBlob(known.get(path));
       const hit = useCache && blob !== undefined ? cache.get(path, blob) : undefined;
       if (hit) facts[i] = hit;
       else toRead.push(i);
@@ -94,7 +93,7 @@ export async function readFacts(
     const contents = await tree.read(toRead.map((i) => jobs[i]!.entry.path));
     for (const i of toRead) {
       const path = jobs[i]!.entry.path;
-      takeResult(i, contents.get(path)!, known.get(path)?.unmerged ? undefined : known.get(path)?.sha);
+      takeResult(i, contents.get(path)!, cacheableBlob(known.get(path)));
     }
   } else if (tree instanceof WorkingTreeSource) {
     const paths = jobs.map((j) => j.entry.path);

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { SCHEMAS, type SchemaName } from '../../core/schema-docs.ts';
 import { readFailure } from '../../store/read-plan.ts';
-import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
+import { cacheableBlob, type TreeEntry, type TreeSource } from '../../store/tree-source.ts';
 import type { FactsCache } from '../cache.ts';
 import type { FileFacts } from '../file-facts.ts';
 import { problem } from './problem.ts';
@@ -19,8 +19,7 @@ export async function checkSchemaCopies(
   const known = tree.blobIds && cache.enabled ? await tree.blobIds() : undefined;
   const verdicts = new Map<string, FileFacts>();
   for (const { file } of files) {
-    const entry = known?.get(file);
-    const blob = entry?.unmerged ? undefined : entry?.sha;
+    const blob = cacheableBlob(known?.get(file));
     const hit = blob === undefined ? undefined : cache.get(file, blob);
     if (hit) verdicts.set(file, hit);
   }
