@@ -74,13 +74,18 @@ describe('the early answer to initialize', () => {
   });
 });
 
+/** mcpInput over in-memory streams: what it writes on stdout, and the lines it hands on. */
+function piped() {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const written: string[] = [];
+  stdout.on('data', (c: Buffer) => written.push(c.toString('utf8')));
+  return { stdin, written, input: mcpInput(stdin, stdout) };
+}
+
 describe('mcpInput', () => {
   it('answers a first initialize at once, hands every line on whole, and settles `started` on the first line', async () => {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const written: string[] = [];
-    stdout.on('data', (c: Buffer) => written.push(c.toString('utf8')));
-    const input = mcpInput(stdin, stdout);
+    const { stdin, written, input } = piped();
     const lines: string[] = [];
     input.lines.on('data', (c: Buffer) => lines.push(c.toString('utf8')));
     const init = `${JSON.stringify(request('2025-06-18', 7))}\n`;
@@ -96,22 +101,17 @@ describe('mcpInput', () => {
   });
 
   it('answers nothing when the first line is not initialize, and settles `started` when stdin ends without a line', async () => {
-    const stdin = new PassThrough();
-    const stdout = new PassThrough();
-    const written: string[] = [];
-    stdout.on('data', (c: Buffer) => written.push(c.toString('utf8')));
-    const input = mcpInput(stdin, stdout);
+    const { stdin, written, input } = piped();
     input.lines.resume();
     stdin.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n${JSON.stringify(request('2025-06-18', 2))}\n`);
     await input.started;
     await new Promise((r) => input.lines.on('end', r));
     expect(input.answered).toEqual({});
     expect(written).toEqual([]);
-    const empty = new PassThrough();
-    const silent = mcpInput(empty, new PassThrough());
-    silent.lines.resume();
-    empty.end();
-    await silent.started;
-    expect(silent.answered).toEqual({});
+    const silent = piped();
+    silent.input.lines.resume();
+    silent.stdin.end();
+    await silent.input.started;
+    expect(silent.input.answered).toEqual({});
   });
 });
