@@ -53,15 +53,15 @@ export async function withCommit<T extends object>(
       );
     throw error;
   }
-  // A store git ignores cannot be committed: refused before anything is written.
-  const ignored = await git.folderIgnored(top, root);
+  // Two questions to git, asked together: whether it ignores the store folder (then nothing in it can be committed),
+  // and what is staged already. Either refuses before anything is written.
+  const [ignored, staged] = await Promise.all([git.folderIgnored(top, root), git.stagedPaths(top)]);
   if (ignored)
     throw new UsageError(
       `--commit refused: git ignores the store folder ${ignored.path} (${ignored.rule}), so nothing in it can be committed`,
       'Nothing was written. Remove that rule, so that git keeps the store, or run without --commit.',
       { ignored: [ignored] },
     );
-  const staged = await git.stagedPaths(top);
   if (staged.length > 0) {
     const list = staged
       .slice(0, 10)
