@@ -95,7 +95,7 @@ function globList(value: unknown): string[] {
  * A comma-separated list of globs split at its top-level commas only: the comma of a brace alternation
  * (`**\/*.{ts,tsx}`) or of a character class belongs to its glob.
  */
-export function topLevelItems(list: string): string[] {
+function topLevelItems(list: string): string[] {
   const out: string[] = [];
   let depth = 0;
   let inClass = false;

@@ -124,7 +124,7 @@ function moveInto(from: string, to: string): void {
  * mkdir, which retries for ever where a file system answers ENOENT for a folder
  * it will not make (`/proc/x`).
  */
-export function makeFolders(path: string): void {
+function makeFolders(path: string): void {
   try {
     mkdirSync(path);
     return;
