@@ -1,5 +1,6 @@
 import type { CliIo } from './io.ts';
 import { withCommas } from '../core/style.ts';
+import { STOP_SIGNALS } from './stop-signals.ts';
 
 /**
  * A one-line progress display on stderr for long work (docs/commands.md,
@@ -36,7 +37,6 @@ function inCi(env: CliIo['env']): boolean {
 }
 
 const ERASE = '\r\x1b[2K';
-const SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress {
   const stderr = io.stderr as CliIo['stderr'] & { columns?: number };
@@ -75,14 +75,14 @@ export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress
   };
   const release = () => {
     listening = false;
-    for (const s of SIGNALS) process.removeListener(s, onSignal);
+    for (const s of STOP_SIGNALS) process.removeListener(s, onSignal);
     if (timer !== undefined) clearInterval(timer);
     timer = undefined;
   };
   const draw = (text: string, now: number) => {
     if (!drawn && listenOnce()) {
-      handledElsewhere = new Set(SIGNALS.filter((s) => process.listenerCount(s) > 0));
-      for (const s of SIGNALS) process.on(s, onSignal);
+      handledElsewhere = new Set(STOP_SIGNALS.filter((s) => process.listenerCount(s) > 0));
+      for (const s of STOP_SIGNALS) process.on(s, onSignal);
     }
     const width = Math.max(10, (stderr.columns ?? 80) - 1);
     stderr.write(`${ERASE}${text.length > width ? `${text.slice(0, width - 1)}…` : text}`);

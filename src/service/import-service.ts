@@ -43,6 +43,9 @@ export interface ImportWritten {
   refused: { n: number; why: string }[];
 }
 
+/** Files staged between two turns of the event loop, when an import may be cancelled (a few hundred milliseconds here). */
+const STAGED_BETWEEN_SIGNALS = 200;
+
 /** Folders never searched for instruction files when the store is not in a git repository. */
 const NEVER_WALKED = new Set(['.git', 'node_modules', '.agents']);
 
@@ -221,9 +224,12 @@ export class ImportService {
    * and the invariants of the scopes that exist, under the locks of those
    * scopes, put in place together by one batch (one flush of the file system,
    * not one per file), or not at all when a write fails. A text a scope came
-   * to hold meanwhile is left out, as `add` refuses it.
+   * to hold meanwhile is left out, as `add` refuses it. When `signal` is
+   * aborted while the files are being staged, the batch's temporaries are
+   * removed and its reason thrown: nothing was written.
    */
-  async apply(plan: ImportPlan, chosen: readonly PlannedCandidate[]): Promise<ImportWritten> {
+  async apply(plan: ImportPlan, chosen: readonly PlannedCandidate[], options: { signal?: AbortSignal } = {}): Promise<ImportWritten> {
+    const { signal } = options;
     const written: ImportWritten = { invariants: [], projects: [], refused: [] };
     const needed = new Set(chosen.filter((c) => c.scope.kind === 'project').map((c) => c.scope.project!));
     const creating = plan.projects.filter((p) => !p.exists && needed.has(p.name));
@@ -282,6 +288,15 @@ export class ImportService {
         }
         // Each scope's files are staged as soon as they are made, so their texts are not all held at once.
         const batch = new CreateBatch(root);
+        // Staging thousands of files takes seconds: now and then the signals are let in, and an abort stops the import.
+        let staged = 0;
+        const letSignalsIn = async (files: number) => {
+          staged += files;
+          if (signal === undefined || staged < STAGED_BETWEEN_SIGNALS) return;
+          staged = 0;
+          await new Promise((resolve) => setImmediate(resolve));
+          signal.throwIfAborted();
+        };
         try {
           for (const [folder, { scope, items }] of groups) {
             const keys = held.get(folder) ?? new Set<string>();
@@ -316,9 +331,16 @@ export class ImportService {
               written.invariants.push({ id, path: inv.path, n: c.n });
             }
             const project = newFolder.get(folder);
-            if (project) batch.folder(folder, [project.file, ...mine]);
-            else for (const f of mine) batch.file(`${folder}/${f.name}`, f.content);
+            if (project) {
+              batch.folder(folder, [project.file, ...mine]);
+              await letSignalsIn(mine.length + 1);
+            } else
+              for (const f of mine) {
+                batch.file(`${folder}/${f.name}`, f.content);
+                await letSignalsIn(1);
+              }
           }
+          signal?.throwIfAborted();
         } catch (error) {
           batch.discard();
           throw error;

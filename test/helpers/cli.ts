@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { GIT_ENV } from './git.ts';
 
@@ -15,6 +15,8 @@ export interface RunOptions {
   cwd?: string;
   env?: Record<string, string | undefined>;
   input?: string;
+  /** Called with the process as soon as it is started (spawnAsync), to signal it. */
+  started?: (child: ChildProcess) => void;
 }
 
 function childEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
@@ -48,6 +50,7 @@ export function agentsAsync(args: string[], options: RunOptions = {}): Promise<R
 export function spawnAsync(command: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd ?? REPO, env: childEnv(options.env) });
+    options.started?.(child);
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

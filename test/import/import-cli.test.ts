@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import type { ChildProcess } from 'node:child_process';
+import { BIN, spawnAsync } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
@@ -172,6 +174,33 @@ describe('agents import', () => {
     expect(new Set(again.data.candidates.map((c: { status: string }) => c.status))).toEqual(new Set(['exists']));
     expect(storeFiles(top)).toEqual(files);
   });
+
+  it('a stop signal while the files are staged ends the import: exit 130, nothing written, no temporary left', async () => {
+    // 2,400 rules in 60 new projects: staging them takes long enough for the signal to come in the middle.
+    const tree: Record<string, string> = {};
+    for (let p = 0; p < 60; p++)
+      tree[`packages/p${p}/AGENTS.md`] = `${Array.from({ length: 40 }, (_, r) => `- Never skip check ${r} in package ${p}.`).join('\n')}\n`;
+    const top = repo(tree);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      let child: ChildProcess | undefined;
+      let exited = false;
+      const running = spawnAsync(process.execPath, [BIN, 'import', '--yes'], { cwd: top, started: (c) => (child = c) }).finally(
+        () => (exited = true),
+      );
+      // Sent once the first project folder stands staged beside its name (a hidden temporary folder).
+      const projects = join(top, '.agents/projects');
+      while (!exited && !readdirSync(projects).some((n) => n.endsWith('.tmp'))) await new Promise((r) => setTimeout(r, 5));
+      expect(exited, 'the import ended before a file was staged').toBe(false);
+      child!.kill(signal);
+      const r = await running;
+      expect(r.code, r.stderr).toBe(130);
+      // No invariant, no project, no temporary and no lock: the store is as it was.
+      expect(storeFiles(top)).toEqual([]);
+    }
+    const again = await run(top, 'import', '--yes');
+    expect(again.code, again.stderr).toBe(0);
+    expect(stored(top)).toHaveLength(2400);
+  }, 120_000);
 
   it('a rule the schema refuses is reported as not imported, and the others are written', async () => {
     const top = repo({ 'AGENTS.md': '- Keep this rule.\n- Never trust \u202egnp.exe files.\n' });

@@ -6,6 +6,7 @@ import type { ImportWritten, ReplaceResult } from '../../service/import-service.
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
+import { abortOnStopSignals } from '../stop-signals.ts';
 import { emitDocument } from '../render.ts';
 import type { Style } from '../../core/style.ts';
 
@@ -191,7 +192,8 @@ export default defineCommand<ImportArgs>({
         return EXIT_CODES.checkFailed;
       }
     }
-    const written = await service.apply(plan, chosen);
+    // A stop signal while the files are staged ends the import with nothing written (exit 130).
+    const written = await abortOnStopSignals('nothing was imported.', (signal) => service.apply(plan, chosen, { signal }));
     for (const p of written.projects) {
       const paths = plan.projects.find((x) => x.name === p)?.paths ?? [];
       ctx.io.stderr.write(`agents: created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})\n`);

@@ -1,6 +1,6 @@
 import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { resolve } from 'node:path';
-import { CancelledError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
 import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
@@ -10,9 +10,7 @@ import type { CliContext } from '../context.ts';
 import { decisionJson, planJson, runJson } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 import { startProgress } from '../progress.ts';
-
-/** Signals that cancel a run (docs/plans.md, "The actor protocol"). */
-const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+import { cancelledBy, STOP_SIGNALS } from '../stop-signals.ts';
 
 interface StrategizeArgs {
   id: string;
@@ -63,10 +61,7 @@ export default defineCommand<StrategizeArgs>({
     if (argv['show-prompt']) return showPrompt(ctx, service, String(argv.id), kind, config.reconciliation, context);
     const controller = new AbortController();
     // Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP) all stop the actor's whole process group and write nothing.
-    const onSignal = (signal: NodeJS.Signals) =>
-      controller.abort(
-        new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: the actor was stopped and nothing was written.`),
-      );
+    const onSignal = (signal: NodeJS.Signals) => controller.abort(cancelledBy(signal, 'the actor was stopped and nothing was written.'));
     let actor: Actor;
     if (kind === 'interactive') {
       if (!ctx.interactive) {
