@@ -8,6 +8,7 @@ import type { Diagnostic, DiagnosticCode, Parsed } from './diagnostics.ts';
 import type { RegexProblem } from './guard-entries.ts';
 import { canonicalPositions, parseCanonicalYaml } from './canonical-yaml.ts';
 import { MAX_FILE_BYTES } from './limits.ts';
+import { readUtf8 } from './utf8.ts';
 
 /** Where each line of a text starts, and the line and column (1-based) of an offset: what `yaml`'s `LineCounter` gives. */
 export interface LinePositions {
@@ -25,8 +26,6 @@ export interface YamlFile {
   /** The full parser this file was read with (its syntax tree needs it); absent on the fast path without one. */
   syntax?: YamlSyntax | undefined;
 }
-
-const decoder = new TextDecoder('utf-8', { fatal: true });
 
 export function diag(file: string, code: DiagnosticCode, message: string, hint?: string, line = 0, col = 0, lineText?: string): Diagnostic {
   const d: Diagnostic = { code, severity: 'error', file, line, col, message };
@@ -99,12 +98,20 @@ export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax):
       ],
     };
   }
-  let source: string;
-  try {
-    source = decoder.decode(bytes);
-  } catch {
-    return { diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.')] };
+  const text = readUtf8(bytes, { dropBom: true });
+  if (!text.ok) {
+    // The line as far as it can be shown: the bytes that are not UTF-8 as U+FFFD.
+    const start = bytes.lastIndexOf(10, text.offset - 1) + 1;
+    const end = bytes.indexOf(10, text.offset);
+    const lineText = new TextDecoder()
+      .decode(bytes.subarray(start, end < 0 ? bytes.byteLength : end))
+      .replace(/\r$/, '')
+      .slice(0, 200);
+    return {
+      diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.', text.line, text.col, lineText)],
+    };
   }
+  const source = text.text;
   // The shape the tool writes is read without building a YAML syntax tree; the
   // tree (and its positions) is built only if a diagnostic needs it.
   const fast = parseCanonicalYaml(source);

@@ -1,6 +1,7 @@
 // The files an export writes, on disk: whether a path may be written (no
 // link on the way, folders that are folders, a writable place) and what is
 // there now. Usage errors (exit 2), raised before any file is written.
+import { readUtf8 } from '../core/utf8.ts';
 import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
@@ -115,7 +116,15 @@ export function readExisting(top: string, rel: string, folders?: Set<string>): s
   checkTargetPath(top, rel, 'file', folders);
   // Type first, bytes capped: a FIFO or device in a target's place never blocks or floods the export.
   const read = readRegularFile(join(top, rel), MAX_TARGET_BYTES);
-  if (read.ok) return read.bytes.toString('utf8');
+  if (read.ok) {
+    // Decoded leniently, a file of another encoding would have its bytes replaced when the block is written around them.
+    const text = readUtf8(read.bytes);
+    if (text.ok) return text.text;
+    throw new UsageError(
+      `cannot export to ${rel}: it is not UTF-8 text (${rel}:${text.line}:${text.col})`,
+      'Save it as UTF-8, or leave this target out with --target; nothing was written.',
+    );
+  }
   if (read.code === 'missing') return undefined;
   throw new UsageError(
     `cannot read ${rel}: it ${read.message}`,

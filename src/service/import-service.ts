@@ -1,3 +1,4 @@
+import { readUtf8 } from '../core/utf8.ts';
 import { readdirSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
@@ -80,7 +81,6 @@ export class ImportService {
     const place = {
       top,
       realTop: realpathSync.native(top),
-      utf8: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }),
       repository: new Set(all),
     };
     const where = { project: options.project, global: options.global ?? false };
@@ -161,12 +161,7 @@ export class ImportService {
     rel: string,
     kind: ImportKind,
     where: { project: string | undefined; global: boolean },
-    {
-      top,
-      realTop,
-      utf8,
-      repository,
-    }: { top: string; realTop: string; utf8: { decode(bytes: Uint8Array): string }; repository: ReadonlySet<string> },
+    { top, realTop, repository }: { top: string; realTop: string; repository: ReadonlySet<string> },
   ): Promise<ImportFile> {
     const file: ImportFile = { file: rel, kind, target: { kind: 'global' }, candidates: [], leftOut: [] };
     const abs = join(top, rel);
@@ -184,12 +179,9 @@ export class ImportService {
     if (!r.ok) return { ...file, skipped: r.code === 'too-large' ? `it is larger than ${MAX_FILE_BYTES} bytes` : `it ${r.message}` };
     const bytes = r.bytes;
     if (bytes.includes(0)) return { ...file, skipped: 'it is a binary file' };
-    let text: string;
-    try {
-      text = utf8.decode(bytes);
-    } catch {
-      return { ...file, skipped: 'it is not UTF-8 text' };
-    }
+    const read = readUtf8(bytes, { dropBom: true });
+    if (!read.ok) return { ...file, skipped: `it is not UTF-8 text (line ${read.line}, column ${read.col})` };
+    const text = read.text;
     // Both sides of a conflicted merge, and git's marker lines, would become rules.
     const conflict = mergeConflicts(text);
     if (conflict !== null) return { ...file, skipped: `it holds an ${mergeConflictMessage(conflict)}: resolve it first` };

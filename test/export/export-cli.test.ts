@@ -177,6 +177,15 @@ describe('agents export: every target, from a monorepo', () => {
     }
   });
 
+  it('keeps a byte order mark at the start of a target, byte for byte', async () => {
+    const repo = monorepo();
+    const head = Buffer.from('\uFEFF# Notes\n\nWritten by hand.\n', 'utf8');
+    writeFileSync(join(repo, 'AGENTS.md'), head);
+    expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(join(repo, 'AGENTS.md')).subarray(0, head.length)).toEqual(head);
+    expect((await runAgents(['export', '--check', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+  });
+
   it("keeps a file's permissions when it puts the new text in its place", async () => {
     const repo = monorepo();
     writeFileSync(join(repo, 'AGENTS.md'), '# Ours\n');
@@ -430,6 +439,11 @@ describe('agents export: bad input is exit 2, one line and a hint, nothing writt
       'a target folder that leads out of the repository',
       (repo) => (symlinkSync(tempDir(), join(repo, '.cursor')), ['export']),
       /^error: cannot export to \.cursor\/rules\/agents-billing\.mdc: \.cursor is a symbolic link/,
+    ],
+    [
+      'a target file that is not UTF-8 text (a Latin-1 é), which a lenient read would garble',
+      (repo) => (writeFileSync(join(repo, 'CLAUDE.md'), Buffer.from([...Buffer.from('# Notes\n\ncaf'), 0xe9, 0x0a])), ['export']),
+      /^error: cannot export to CLAUDE\.md: it is not UTF-8 text \(CLAUDE\.md:3:4\)$/,
     ],
     [
       'a target folder that is a file',

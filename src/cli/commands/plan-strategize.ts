@@ -2,6 +2,7 @@ import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
+import { readUtf8 } from '../../core/utf8.ts';
 import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
 import { interactiveActor } from '../interactive-actor.ts';
@@ -31,12 +32,12 @@ function readContext(ctx: CliContext, file: string): string {
       'Nothing was written. Give a readable text file with --context FILE.',
     );
   }
-  const bytes = r.bytes;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new UsageError(`the context file ${file} is not UTF-8 text`, 'Nothing was written. Save it as UTF-8.');
-  }
+  const text = readUtf8(r.bytes, { dropBom: true });
+  if (text.ok) return text.text;
+  throw new UsageError(
+    `the context file ${file} is not UTF-8 text (${file}:${text.line}:${text.col})`,
+    'Nothing was written. Save it as UTF-8.',
+  );
 }
 
 export default defineCommand<StrategizeArgs>({

@@ -1,0 +1,55 @@
+/**
+ * Bytes read as UTF-8 text, or where they stop being UTF-8: every reader of a
+ * user's file (store files, export targets, instruction files, a context
+ * file) says the same thing of one that is not, with its line and column.
+ */
+
+/** The text, or the first byte that is not UTF-8: its offset, and its line and column (1-based, counted in characters). */
+export type Utf8Read = { ok: true; text: string } | { ok: false; offset: number; line: number; col: number };
+
+/** A byte order mark at the start stays in the text (as U+FEFF), so that writing the text back keeps every byte; `dropBom` leaves it out. */
+export function readUtf8(bytes: Uint8Array, options: { dropBom?: boolean } = {}): Utf8Read {
+  try {
+    return { ok: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: options.dropBom !== true }).decode(bytes) };
+  } catch {
+    // The shortest prefix that fails to decode ends with the bad byte. A streaming decoder keeps a sequence cut at the
+    // prefix's end for later instead of refusing it, so a prefix fails only on a byte that is wrong where it stands.
+    let offset: number;
+    if (decodes(bytes)) offset = leadBefore(bytes, bytes.byteLength) ?? bytes.byteLength - 1;
+    else {
+      let good = 0;
+      let bad = bytes.byteLength;
+      while (bad - good > 1) {
+        const mid = (good + bad) >>> 1;
+        if (decodes(bytes.subarray(0, mid))) good = mid;
+        else bad = mid;
+      }
+      offset = leadBefore(bytes, bad - 1) ?? bad - 1;
+    }
+    const lineStart = bytes.lastIndexOf(10, offset - 1) + 1;
+    let line = 1;
+    for (let i = 0; i < lineStart; i++) if (bytes[i] === 10) line++;
+    const before = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset));
+    return { ok: false, offset, line, col: [...before].length + 1 };
+  }
+}
+
+function decodes(prefix: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(prefix, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The start of a multi-byte sequence that the byte at `at` (or the end) cuts short, if one does. */
+function leadBefore(bytes: Uint8Array, at: number): number | undefined {
+  for (let j = at - 1; j >= 0 && j >= at - 3; j--) {
+    const b = bytes[j]!;
+    if ((b & 0xc0) === 0x80) continue;
+    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return length > 1 && j + length > at ? j : undefined;
+  }
+  return undefined;
+}
