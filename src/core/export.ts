@@ -322,7 +322,9 @@ export type BlockScan =
 
 function lineStarts(text: string, needle: string): number[] {
   const out: number[] = [];
-  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) if (i === 0 || text[i - 1] === '\n') out.push(i);
+  // A byte order mark (an editor's, on a file that was the block alone) is not part of the first line: it stays in front.
+  const first = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) if (i === first || text[i - 1] === '\n') out.push(i);
   return out;
 }
 

@@ -369,14 +369,18 @@ export class ImportService {
       if (ranges.length === 0) continue;
       const r = readRegularFile(join(top, f.file), MAX_FILE_BYTES);
       if (!r.ok) continue;
-      const text = new TextDecoder().decode(r.bytes);
+      // Read as the plan read it (a byte order mark apart, which is put back in front): every other byte is kept.
+      const read = readUtf8(r.bytes, { dropBom: true });
+      if (!read.ok) continue;
+      const text = read.text;
+      const bom = r.bytes[0] === 0xef && r.bytes[1] === 0xbb && r.bytes[2] === 0xbf ? '\uFEFF' : '';
       const project = plan.candidates.find((c) => c.file === f.file)?.scope.project;
       const target = inPlaceTarget(f, plan, project);
       const block =
         target !== undefined && scanBlock(text).kind === 'none'
           ? `${beginMarker(sha256(hashedText(undefined, '')))}\n${END_MARKER}\n`
           : undefined;
-      writeFileAtomic(top, f.file, removeLines(text, ranges, block), 'replace');
+      writeFileAtomic(top, f.file, bom + removeLines(text, ranges, block), 'replace');
       targets.add(TARGET_OF[f.kind]);
       result.files.push({ file: f.file, removed: ranges.map((c) => c.line), block: block !== undefined });
     }

@@ -177,13 +177,21 @@ describe('agents export: every target, from a monorepo', () => {
     }
   });
 
-  it('keeps a byte order mark at the start of a target, byte for byte', async () => {
+  it('keeps a byte order mark at the start of a target, byte for byte, before text or before the block itself', async () => {
     const repo = monorepo();
     const head = Buffer.from('\uFEFF# Notes\n\nWritten by hand.\n', 'utf8');
     writeFileSync(join(repo, 'AGENTS.md'), head);
     expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
     expect(readFileSync(join(repo, 'AGENTS.md')).subarray(0, head.length)).toEqual(head);
     expect((await runAgents(['export', '--check', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+    // A file that is the block alone, to which an editor added the mark: the block is still found, and kept as it is.
+    writeFileSync(join(repo, 'CLAUDE.md'), '');
+    expect((await runAgents(['export', '--target', 'claude-md'], { cwd: repo })).code).toBe(0);
+    const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(repo, 'CLAUDE.md'))]);
+    writeFileSync(join(repo, 'CLAUDE.md'), marked);
+    expect((await runAgents(['export', '--check', '--target', 'claude-md'], { cwd: repo })).code).toBe(0);
+    expect((await runAgents(['export', '--target', 'claude-md'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(join(repo, 'CLAUDE.md'))).toEqual(marked);
   });
 
   it("keeps a file's permissions when it puts the new text in its place", async () => {

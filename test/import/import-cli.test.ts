@@ -345,6 +345,21 @@ describe('import and export', () => {
     expect((await run(top, 'export', '--check')).code).toBe(0);
   });
 
+  it('--replace keeps a byte order mark in front, even when the first line goes', async () => {
+    const top = repo({
+      '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n',
+      'AGENTS.md': Buffer.from('\uFEFF- Never commit secrets.\n\nNotes by hand.\n', 'utf8'),
+    });
+    const r = await json(top, 'import', '--yes', '--replace');
+    expect(r.data.replaced.files).toEqual([{ file: 'AGENTS.md', removed: [1], block: true }]);
+    const after = readFileSync(join(top, 'AGENTS.md'));
+    expect([...after.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = after.toString('utf8');
+    const end = text.indexOf('<!-- agents:end -->\n') + '<!-- agents:end -->\n'.length;
+    expect(text.slice(0, text.indexOf('<!-- agents:begin')) + text.slice(end)).toBe('\uFEFF\nNotes by hand.\n');
+    expect((await run(top, 'export', '--check')).code).toBe(0);
+  });
+
   it('--replace names the export targets it ran that config.yaml does not list (export --check would skip them)', async () => {
     const top = repo({
       '.agents/config.yaml': 'version: 1\n',
