@@ -113,6 +113,11 @@ export function mergeSettingsText(
   if (text === undefined || text.trim() === '') {
     return { text: `${JSON.stringify(mergeSettings(client, {}, program), null, 2)}\n`, settings: {} };
   }
+  // A byte order mark (a Windows editor's) is no JSON: the settings after it are merged, and it stays in front.
+  if (text.charCodeAt(0) === 0xfeff) {
+    const merged = mergeSettingsText(client, text.slice(1), program);
+    return 'reason' in merged ? { ...merged, offset: merged.offset + 1 } : { ...merged, text: `\uFEFF${merged.text}` };
+  }
   const errors: ParseError[] = [];
   const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
   if (errors.length > 0) {

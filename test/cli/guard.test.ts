@@ -380,7 +380,7 @@ describe('agents guard install', () => {
     expect((await runAgents(['guard', 'install', '--client', 'claude,codex,gemini,cursor', '--check'], { cwd: dir })).code).toBe(0);
   });
 
-  it('refuses settings that are not JSON, writing nothing, and an unknown client', async () => {
+  it('refuses settings that are not JSON or not UTF-8, writing nothing, and an unknown client', async () => {
     const dir = await repo();
     mkdirSync(join(dir, '.gemini'));
     writeFileSync(join(dir, '.gemini/settings.json'), '{ "a": ');
@@ -390,6 +390,13 @@ describe('agents guard install', () => {
     expect(r.stderr).toContain('.gemini/settings.json:1:8: not valid JSON');
     expect(readdirSync(dir)).not.toContain('.claude');
     expect((await runAgents(['guard', 'install', '--client', 'vim'], { cwd: dir })).code).toBe(2);
+    // Bytes that are not UTF-8 (a Latin-1 é) would be written back as U+FFFD: refused where they stand.
+    const latin1 = Buffer.from([...Buffer.from('{"note": "caf'), 0xe9, ...Buffer.from('"}\n')]);
+    writeFileSync(join(dir, '.gemini/settings.json'), latin1);
+    const bad = await runAgents(['guard', 'install', '--client', 'gemini'], { cwd: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('.gemini/settings.json:1:14: not UTF-8 text');
+    expect(readFileSync(join(dir, '.gemini/settings.json'))).toEqual(latin1);
   });
 });
 

@@ -61,6 +61,14 @@ describe('mergeSettingsText', () => {
     expect(data(merged('codex', '{"hooks": 5, "a": 1}')).a).toBe(1);
   });
 
+  it("keeps a byte order mark in front of the settings it merges into, and counts it in a syntax error's place", () => {
+    const out = merged('claude', '\uFEFF{\r\n  "permissions": {}\r\n}\r\n');
+    expect(out.startsWith('\uFEFF{\r\n  "permissions": {},\r\n')).toBe(true);
+    expect(hasHook('claude', data(out.slice(1)))).toBe(true);
+    expect(merged('claude', out)).toBe(out);
+    expect(mergeSettingsText('gemini', '\uFEFF{ "a": ', 'agents')).toEqual({ offset: 8, reason: 'value expected', syntax: true });
+  });
+
   it('refuses what is not a JSON object, saying where it breaks', () => {
     expect(mergeSettingsText('gemini', '{ "a": ', 'agents')).toEqual({ offset: 7, reason: 'value expected', syntax: true });
     expect(mergeSettingsText('gemini', '[1]', 'agents')).toMatchObject({ syntax: false });

@@ -5,6 +5,7 @@ import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { hasHook, mergeSettingsText, SETTINGS_FILE } from '../../core/guard-install.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
+import { readUtf8 } from '../../core/utf8.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { lineStartsOf } from '../../core/yaml-file.ts';
@@ -17,12 +18,20 @@ interface InstallArgs {
 
 /** A client's settings file as it is: undefined when absent (exit 2 naming the file when it cannot be read). */
 function readSettings(top: string, rel: string): string | undefined {
+  let bytes: Buffer;
   try {
-    return readFileSync(join(top, rel), 'utf8');
+    bytes = readFileSync(join(top, rel));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new UsageError(`cannot read ${rel}: ${(error as Error).message}`, 'Fix its permissions, or move it away.');
   }
+  // Read leniently, a byte that is not UTF-8 would be written back as U+FFFD.
+  const text = readUtf8(bytes);
+  if (text.ok) return text.text;
+  throw new UsageError(
+    `${rel}:${text.line}:${text.col}: not UTF-8 text`,
+    'Save it as UTF-8, then run the install again. Nothing was written.',
+  );
 }
 
 export default defineCommand<InstallArgs>({
