@@ -75,6 +75,9 @@ function classify(rel: string, memory: FolderMemory): PathKind {
   if (base === LOCK_NAME || base === `${LOCK_NAME}.break`) return { kind: 'lock' };
   if (base === '.gitkeep') return { kind: 'keep' };
   if (isTemporaryName(base)) return { kind: 'temporary' };
+  // A hidden file is never one of the store's: macOS's `.DS_Store` and `._NAME.yaml` (its metadata beside a file on
+  // a volume without extended attributes), an editor's `.NAME.yaml.swp`. Never read; validate says it is there.
+  if (base.charCodeAt(0) === 46 /* . */) return { kind: 'unknown' };
   const [top, a, b, c] = parts;
   switch (top) {
     case 'config.yaml':

@@ -23,6 +23,12 @@ describe('classifyPath', () => {
     [`global/sub/${ID}.yaml`, { kind: 'unknown' }],
     ['global', { kind: 'unknown' }],
     ['global/notes.txt', { kind: 'unknown' }],
+    // Hidden files are never the store's: macOS metadata (beside a file on a volume without extended attributes), an editor's swap file.
+    [`global/._${ID}.yaml`, { kind: 'unknown' }],
+    ['global/.DS_Store', { kind: 'unknown' }],
+    [`projects/myapp/.${ID}.yaml.swp`, { kind: 'unknown' }],
+    [`plans/${PLAN_A}/decisions/._${ID}.yaml`, { kind: 'unknown' }],
+    [`projects/myapp/waivers/._${ID}.yaml`, { kind: 'unknown' }],
     [`projects/myapp/${ID}.yaml`, { kind: 'invariant', scope: { kind: 'project', project: 'myapp' }, id: ID }],
     ['projects/myapp/project.yaml', { kind: 'project-meta', project: 'myapp' }],
     [`projects/myapp/sub/${ID}.yaml`, { kind: 'unknown' }],
