@@ -1,4 +1,4 @@
-import { closeSync, ftruncateSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, ftruncateSync, openSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES, parseInvariant, parseYaml } from '../../src/core/parse.ts';
@@ -110,12 +110,14 @@ describe('user regexes run with a time bound', () => {
 });
 
 describe('files other programs leave in a store', () => {
-  it("macOS metadata (`._ID.yaml`, `.DS_Store`) and an editor's swap file are warned of, never read as invariants", async () => {
+  it("macOS metadata (`._ID.yaml`, `.DS_Store`), an editor's swap file and lock link are warned of, never read as invariants", async () => {
     const store = testStore({ [`global/${ID}.yaml`]: invariantYaml(ID, 'Never delete production data') });
     // AppleDouble: what macOS writes beside a file on a volume without extended attributes (binary, named after it).
     writeFileSync(join(store, `global/._${ID}.yaml`), Buffer.from([0, 5, 22, 7, 0, 2, 0, 0]));
     writeFileSync(join(store, 'global/.DS_Store'), Buffer.from([0, 0, 0, 1, 66, 117, 100, 49]));
     writeFileSync(join(store, `global/.${ID}.yaml.swp`), 'b0VIM 9.0');
+    // Emacs's lock while the file is being edited: a link to nothing.
+    symlinkSync('someone@host.4242:1701234567', join(store, `global/.#${ID}.yaml`));
     const list = await runAgents(['--store', store, '--format', 'json', 'invariant', 'list']);
     expect(list.code, list.stderr).toBe(0);
     expect((JSON.parse(list.stdout) as { id: string }[]).map((i) => i.id)).toEqual([ID]);
@@ -124,6 +126,7 @@ describe('files other programs leave in a store', () => {
     const found = (JSON.parse(v.stdout) as { diagnostics: { code: string; file: string; severity: string }[] }).diagnostics;
     const warned = found.filter((d) => d.severity !== 'info');
     expect(warned.map((d) => [d.file, d.code, d.severity]).sort()).toEqual([
+      [`global/.#${ID}.yaml`, 'unknown-path', 'warning'],
       [`global/.${ID}.yaml.swp`, 'unknown-path', 'warning'],
       ['global/.DS_Store', 'unknown-path', 'warning'],
       [`global/._${ID}.yaml`, 'unknown-path', 'warning'],

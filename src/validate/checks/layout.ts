@@ -79,7 +79,9 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
     switch (kind.kind) {
       case 'unknown': {
         const meant = e.type === 'file' ? misnamed(e.path, exists) : undefined;
-        if (e.type === 'symlink') out.push(linkProblem(e.path));
+        // A hidden link is an editor's lock (Emacs's `.#NAME.yaml`, a link to nothing while a file is being edited):
+        // never followed nor read, so warned of as any hidden file.
+        if (e.type === 'symlink' && !isHidden(e.path)) out.push(linkProblem(e.path));
         else if (meant !== undefined)
           out.push(
             problem(
@@ -201,4 +203,8 @@ function folderProblem(path: string): Diagnostic {
     `folder ${path}/ fits no place in the store layout and is never read`,
     'Move it out of the store, or see docs/store-format.md for where folders go.',
   );
+}
+
+function isHidden(path: string): boolean {
+  return path.charCodeAt(path.lastIndexOf('/') + 1) === 46 /* . */;
 }
