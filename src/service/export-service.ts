@@ -26,7 +26,7 @@ import { type ExportCache, inputDigest, textHash } from '../store/export-cache.t
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
-import { checkTargetPath, checkWritable, linkedTarget, readExisting } from './export-targets.ts';
+import { checkTargetPath, checkWritable, linkedTarget, readExisting, readsOtherTargets } from './export-targets.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
 
 export interface ExportOptions {
@@ -279,6 +279,11 @@ export class ExportService {
         continue;
       }
       const raw = readExisting(top, f.path, folders);
+      if (raw !== undefined && (f.target === 'claude-md' || f.target === 'gemini-md'))
+        for (const r of readsOtherTargets(top, f.path, raw, paths))
+          out.warnings.push(
+            `${f.path}:${r.line} has its agent read ${r.to} (@${r.ref}), which this export also writes: the rules reach that agent twice; leave ${f.target} out of the targets, or remove the @ line`,
+          );
       // An empty set writes nothing: no file is made, and a block that became empty is removed (docs/export.md).
       if (f.sections.every((sec) => sec.entries.length === 0)) {
         if (raw === undefined || !raw.includes(BEGIN_PREFIX)) continue;

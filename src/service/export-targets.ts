@@ -1,6 +1,8 @@
 // The files an export writes, on disk: whether a path may be written (no
 // link on the way, folders that are folders, a writable place) and what is
 // there now. Usage errors (exit 2), raised before any file is written.
+import { scanBlock } from '../core/export.ts';
+import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
@@ -130,4 +132,29 @@ export function readExisting(top: string, rel: string, folders?: Set<string>): s
     `cannot read ${rel}: it ${read.message}`,
     'Make it a regular file (or remove it) and run the export again; nothing was written.',
   );
+}
+
+/**
+ * The files of `written` (other than itself) that the target file `rel`, a
+ * CLAUDE.md or GEMINI.md, has its agent read (`@AGENTS.md`, outside the
+ * managed block): that agent then meets the same rules twice.
+ */
+export function readsOtherTargets(
+  top: string,
+  rel: string,
+  text: string,
+  written: ReadonlySet<string>,
+): { line: number; ref: string; to: string }[] {
+  const block = scanBlock(text);
+  // The block's own lines are the store's rules, not the file's: blanked, so the lines after it keep their numbers.
+  const outside =
+    block.kind === 'block'
+      ? text.slice(0, block.start) + text.slice(block.start, block.end).replace(/[^\n]/g, '') + text.slice(block.end)
+      : text;
+  const out: { line: number; ref: string; to: string }[] = [];
+  for (const { line, ref } of fileReferences(outside)) {
+    const to = resolveReference(ref, rel, top);
+    if (to !== undefined && to !== rel && written.has(to)) out.push({ line, ref, to });
+  }
+  return out;
 }

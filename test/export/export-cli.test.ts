@@ -194,6 +194,22 @@ describe('agents export: every target, from a monorepo', () => {
     expect(readFileSync(join(repo, 'CLAUDE.md'))).toEqual(marked);
   });
 
+  it('warns when a CLAUDE.md has its agent read (@path) another file the export writes: the rules would reach it twice', async () => {
+    const repo = monorepo();
+    writeFileSync(
+      join(repo, 'CLAUDE.md'),
+      '# Claude\n\nRead @AGENTS.md first; `@docs/x.md` is code, and @docs/notes.md is written by no export.\n',
+    );
+    const r = await runAgents(['export', '--target', 'agents-md,claude-md'], { cwd: repo });
+    expect(r.code).toBe(0);
+    const warned = r.stderr.split('\n').filter((l) => l.startsWith('agents: warning: CLAUDE.md'));
+    expect(warned.map((l) => l.split(' ').slice(2, 8).join(' '))).toEqual(['CLAUDE.md:3 has its agent read AGENTS.md']);
+    // Without the AGENTS.md target, nothing is read twice.
+    writeFileSync(join(repo, 'CLAUDE.md'), '# Claude\n\nRead @AGENTS.md first.\n');
+    const alone = await runAgents(['export', '--target', 'claude-md'], { cwd: repo });
+    expect(alone.stderr).not.toContain('agents: warning: CLAUDE.md');
+  });
+
   it("keeps a file's permissions when it puts the new text in its place", async () => {
     const repo = monorepo();
     writeFileSync(join(repo, 'AGENTS.md'), '# Ours\n');
