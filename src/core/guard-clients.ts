@@ -63,14 +63,26 @@ export function patchParts(patch: string): { paths: string[]; texts: string[] } 
 }
 
 /**
- * The clients' tools that only read or search files (Claude Code's, Gemini CLI's): the paths they name are
- * not written, so a write guard says nothing of them. A tool guard (`guard.tool`) still applies by name.
+ * The tools that only read or search files (Claude Code's, Gemini CLI's, and the MCP filesystem server's,
+ * by their own name): the paths they name are not written, so a write guard says nothing of them. A tool
+ * guard (`guard.tool`) still applies by the name the client gives.
  */
-const READ_TOOLS = /^(?:Read|Glob|Grep|LS|NotebookRead|read_file|read_many_files|list_directory|glob|search_file_content|grep_search)$/;
+const READ_TOOLS =
+  /^(?:Read|Glob|Grep|LS|NotebookRead|read_file|read_many_files|list_directory|glob|search_file_content|grep_search|read_text_file|read_media_file|read_multiple_files|list_directory_with_sizes|directory_tree|search_files|get_file_info|list_allowed_directories)$/;
+
+/** Tools that move a file: the file they take away is written as much as the one they make. */
+const MOVE_TOOLS = /^(?:move|rename)_?(?:file|path|directory)?$/;
+
+/** A tool's own name: an MCP tool's without its server's (`mcp__filesystem__read_file`, `filesystem__read_file`). */
+function ownName(tool: string): string {
+  const at = tool.lastIndexOf('__');
+  return at < 0 ? tool : tool.slice(at + 2);
+}
 
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
 function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; command?: string } {
-  if (READ_TOOLS.test(tool)) return { paths: [], texts: [] };
+  const own = ownName(tool);
+  if (READ_TOOLS.test(own)) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
     const patch = str(ti.command) ?? str(ti.patch) ?? str(ti.input) ?? '';
     return patchParts(patch);
@@ -79,7 +91,9 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
   if (/^(Bash|Shell|run_shell_command|shell|exec_command|local_shell)$/.test(tool) && command !== undefined)
     return { paths: [], texts: [], command };
   const paths: string[] = [];
-  for (const key of ['file_path', 'notebook_path', 'path', 'absolute_path', 'filePath']) {
+  const keys = ['file_path', 'notebook_path', 'path', 'absolute_path', 'filePath', 'destination'];
+  if (MOVE_TOOLS.test(own)) keys.push('source');
+  for (const key of keys) {
     const p = str(ti[key]);
     if (p !== undefined && p !== '') paths.push(p);
   }

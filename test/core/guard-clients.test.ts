@@ -116,8 +116,28 @@ describe('every captured input shape becomes one action', () => {
     ['claude Glob', { ...claudeWrite, tool_name: 'Glob', tool_input: { pattern: '**/*.pem', path: '/home/dev/proj/protected' } }],
     ['gemini read_file', { ...geminiWrite, tool_name: 'read_file', tool_input: { absolute_path: '/home/dev/proj/protected/secret.txt' } }],
     ['gemini list_directory', { ...geminiWrite, tool_name: 'list_directory', tool_input: { path: '/home/dev/proj/protected' } }],
+    // The MCP filesystem server's read tools, by their own name after the server's.
+    [
+      'claude mcp read_text_file',
+      { ...claudeWrite, tool_name: 'mcp__filesystem__read_text_file', tool_input: { path: 'protected/a.pem' } },
+    ],
+    ['claude mcp read_file', { ...claudeWrite, tool_name: 'mcp__files__read_file', tool_input: { path: 'protected/a.pem' } }],
+    ['gemini mcp search_files', { ...geminiWrite, tool_name: 'filesystem__search_files', tool_input: { path: 'protected', pattern: 'x' } }],
   ])('%s: a tool that only reads names no file written and no text', (_name, input) => {
     expect(parseClientInput(JSON.stringify(input))).toMatchObject({ paths: [], texts: [], blocking: true });
+  });
+
+  it("names both files of a move (the MCP filesystem server's move_file), and a write tool's destination", () => {
+    const move = {
+      ...claudeWrite,
+      tool_name: 'mcp__filesystem__move_file',
+      tool_input: { source: 'notes.txt', destination: 'protected/a.pem' },
+    };
+    expect(parseClientInput(JSON.stringify(move))).toMatchObject({ paths: ['protected/a.pem', 'notes.txt'], texts: [] });
+    const copy = { ...claudeWrite, tool_name: 'mcp__files__copy', tool_input: { source: 'notes.txt', destination: 'protected/b.pem' } };
+    expect(parseClientInput(JSON.stringify(copy))).toMatchObject({ paths: ['protected/b.pem'] });
+    const write = { ...claudeWrite, tool_name: 'mcp__filesystem__write_file', tool_input: { path: 'protected/c.pem', content: 'AKIA' } };
+    expect(parseClientInput(JSON.stringify(write))).toMatchObject({ paths: ['protected/c.pem'], texts: ['AKIA'] });
   });
 
   it('reads the session id and the working folder', () => {
