@@ -68,6 +68,17 @@ describe('agents guard hook', () => {
     // Reading a guarded file writes nothing: a write guard says nothing of it.
     const read = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, 'Read', { file_path: join(dir, 'secrets/a') }) });
     expect(read).toEqual({ code: 0, stdout: '', stderr: '' });
+    // So does the MCP filesystem server's read tool; its move into the guarded folder is a write there.
+    const mcpRead = await runAgents(['guard', 'hook'], {
+      cwd: dir,
+      input: claude(dir, 'mcp__filesystem__read_text_file', { path: join(dir, 'secrets/a') }),
+    });
+    expect(mcpRead).toEqual({ code: 0, stdout: '', stderr: '' });
+    const move = await runAgents(['guard', 'hook'], {
+      cwd: dir,
+      input: claude(dir, 'mcp__filesystem__move_file', { source: join(dir, 'src/a'), destination: join(dir, 'secrets/a') }),
+    });
+    expect(JSON.parse(move.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
   });
 
   it('where git ignores case (core.ignorecase, as on macOS and Windows), a path in another case meets the guard: hook, try and check', async () => {
