@@ -1,7 +1,8 @@
 /**
  * Bytes read as UTF-8 text, or where they stop being UTF-8: every reader of a
- * user's file (store files, export targets, instruction files, a context
- * file) says the same thing of one that is not, with its line and column.
+ * user's file (store files, export targets, instruction files, agents'
+ * settings, a context file) says the same thing of one that is not, with its
+ * line and column.
  */
 
 /** The text, or the first byte that is not UTF-8: its offset, and its line and column (1-based, counted in characters). */

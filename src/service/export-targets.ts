@@ -1,12 +1,12 @@
 // The files an export writes, on disk: whether a path may be written (no
 // link on the way, folders that are folders, a writable place) and what is
 // there now. Usage errors (exit 2), raised before any file is written.
-import { scanBlock } from '../core/export.ts';
-import { fileReferences, resolveReference } from '../core/import-references.ts';
-import { readUtf8 } from '../core/utf8.ts';
 import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { scanBlock } from '../core/export.ts';
+import { fileReferences, resolveReference } from '../core/import-references.ts';
+import { readUtf8 } from '../core/utf8.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
 

@@ -1,7 +1,7 @@
-import { readUtf8 } from '../core/utf8.ts';
 import { readdirSync, realpathSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
+import { readUtf8 } from '../core/utf8.ts';
 import { beginMarker, END_MARKER, hashedText, scanBlock } from '../core/export.ts';
 import { singleFolder } from '../core/globs.ts';
 import { removeLines } from '../core/import-replace.ts';
@@ -44,7 +44,7 @@ export interface ImportWritten {
   refused: { n: number; why: string }[];
 }
 
-/** Files staged between two turns of the event loop, when an import may be cancelled (a few hundred milliseconds here). */
+/** Files staged between two turns of the event loop, at which a stop signal is taken. */
 const STAGED_BETWEEN_SIGNALS = 200;
 
 /** Folders never searched for instruction files when the store is not in a git repository. */
