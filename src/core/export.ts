@@ -4,7 +4,7 @@
  * a file's existing text. No IO: the service reads the store and the files,
  * and writes what these functions return.
  */
-import { singleFolder } from './globs.ts';
+import { folderPattern, singleFolder } from './globs.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { markdownText } from './plain-text.ts';
 import type { EffectiveEntry } from './resolve.ts';
@@ -48,6 +48,12 @@ export interface ExportInput {
   nested: boolean;
   /** The store folder relative to the repository top, for the notes (".agents"). */
   storeRel: string;
+  /**
+   * The repository's folders each path glob with wildcards in its folder
+   * (`packages/*\/src/**`, see folderPattern) names: the nested files go in
+   * each. A glob missing here names none.
+   */
+  folders?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What each target is, where its files go and what it reads (docs/export.md lists the documentation behind each). */
@@ -172,8 +178,8 @@ export function planExport(input: ExportInput): ExportFile[] {
         // Each folder the paths name gets the file; globs that are no folder cannot be said in a nested file (docs/export.md).
         for (const glob of paths) {
           const dir = singleFolder([glob]);
-          if (dir !== undefined)
-            add({ path: `${dir}/${spec.nestedName}`, target: name, frontMatter: undefined, sections: [{ ...section }] });
+          for (const d of dir !== undefined ? [dir] : (input.folders?.get(glob) ?? []))
+            add({ path: `${d}/${spec.nestedName}`, target: name, frontMatter: undefined, sections: [{ ...section }] });
         }
       } else {
         // Every target without nested files has a file of its own per project, with its front matter (TARGETS).
@@ -185,10 +191,21 @@ export function planExport(input: ExportInput): ExportFile[] {
   return [...files.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-/** The project globs that a nested-file target cannot express (not `DIR/**`), to say so. */
-export function unexpressedGlobs(projects: readonly ExportProject[]): { project: string; glob: string }[] {
-  const out: { project: string; glob: string }[] = [];
-  for (const p of projects) for (const g of p.meta.paths ?? []) if (singleFolder([g]) === undefined) out.push({ project: p.name, glob: g });
+/**
+ * The project globs a nested-file target cannot express, to say so: not
+ * `DIR/**` (`folder` false), or a DIR with wildcards that names no folder of
+ * the repository (`folder` true).
+ */
+export function unexpressedGlobs(
+  projects: readonly ExportProject[],
+  folders: ReadonlyMap<string, readonly string[]> = new Map(),
+): { project: string; glob: string; folder: boolean }[] {
+  const out: { project: string; glob: string; folder: boolean }[] = [];
+  for (const p of projects)
+    for (const g of p.meta.paths ?? []) {
+      if (singleFolder([g]) !== undefined || (folders.get(g)?.length ?? 0) > 0) continue;
+      out.push({ project: p.name, glob: g, folder: folderPattern(g) !== undefined });
+    }
   return out;
 }
 

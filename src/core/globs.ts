@@ -159,10 +159,20 @@ export function segmentsHoldFolder(g: readonly GlobSegment[], d: readonly string
  */
 export function singleFolder(paths: readonly string[] | undefined): string | undefined {
   if (paths?.length !== 1) return undefined;
-  const m = /^(.+?)\/\*\*(?:\/\*)?$/.exec(paths[0]!);
+  const dir = folderPattern(paths[0]!);
+  return dir === undefined || WILDCARD.test(dir) ? undefined : dir;
+}
+
+/**
+ * The folders a glob names when it is `DIR/**` (or `DIR/**\/*`): DIR, which
+ * may hold wildcards in its segments (`packages/*\/src`) but no `**`.
+ * Undefined for a glob of another shape (`**\/*.sql`, `src/*.ts`).
+ */
+export function folderPattern(glob: string): string | undefined {
+  const m = /^(.+?)\/\*\*(?:\/\*)?$/.exec(glob);
   if (!m) return undefined;
   const dir = m[1]!;
-  return /[*?[\]{}]/.test(dir) ? undefined : dir;
+  return dir.split('/').includes('**') ? undefined : dir;
 }
 
 /** The literal folder a glob starts with (its segments before the first wildcard): "" when none. */

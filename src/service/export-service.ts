@@ -26,7 +26,7 @@ import { type ExportCache, inputDigest, textHash } from '../store/export-cache.t
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
-import { checkTargetPath, checkWritable, linkedTarget, readExisting, readsOtherTargets } from './export-targets.ts';
+import { checkTargetPath, checkWritable, linkedTarget, readExisting, readsOtherTargets, wildcardFolders } from './export-targets.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
 
 export interface ExportOptions {
@@ -191,10 +191,25 @@ export class ExportService {
       projects = await this.projects();
     }
     const withPaths = projects.names.filter((n) => (projects.meta.get(n)?.paths?.length ?? 0) > 0);
+    const nested = config.export.nested && targets.some((t) => TARGETS[t].nestedName);
+    const named = nested
+      ? await wildcardFolders(
+          top,
+          this.storeRel(),
+          withPaths.flatMap((n) => projects.meta.get(n)!.paths!),
+        )
+      : new Map<string, string[]>();
     let digest: string | undefined;
     let cacheKey: string | undefined;
     if (this.caching) {
-      const extra = JSON.stringify({ build: this.caching.build, targets, project: options.project ?? null, store: this.storeRel() });
+      // The folders a wildcard path names are an input too: a new package is a nested file to write.
+      const extra = JSON.stringify({
+        build: this.caching.build,
+        targets,
+        project: options.project ?? null,
+        store: this.storeRel(),
+        ...(named.size > 0 ? { folders: [...named] } : {}),
+      });
       digest = await inputDigest(
         this.service.source,
         ['global', ...withPaths.map((n) => `projects/${n}`)],
@@ -246,6 +261,7 @@ export class ExportService {
       severities: config.export.severities,
       nested: config.export.nested,
       storeRel: this.storeRel(),
+      folders: named,
     });
     const out: ExportPlan = {
       top,
@@ -257,10 +273,12 @@ export class ExportService {
       linked: [],
       ...(digest !== undefined && cacheKey !== undefined ? { digest, cacheKey } : {}),
     };
-    if (config.export.nested && targets.some((t) => TARGETS[t].nestedName)) {
-      for (const { project, glob } of unexpressedGlobs(exportProjects)) {
+    if (nested) {
+      for (const { project, glob, folder } of unexpressedGlobs(exportProjects, named)) {
         out.warnings.push(
-          `project ${project}: path ${glob} is not a folder (DIR/**), so AGENTS.md, CLAUDE.md and GEMINI.md cannot scope it; targets with globs (copilot, cursor, windsurf, cline) do`,
+          folder
+            ? `project ${project}: path ${glob} names no folder of the repository, so no AGENTS.md, CLAUDE.md or GEMINI.md scopes it yet; targets with globs (copilot, cursor, windsurf, cline) do`
+            : `project ${project}: path ${glob} is not a folder (DIR/**), so AGENTS.md, CLAUDE.md and GEMINI.md cannot scope it; targets with globs (copilot, cursor, windsurf, cline) do`,
         );
       }
     }

@@ -284,9 +284,14 @@ describe('unexpressedGlobs', () => {
     expect(
       unexpressedGlobs([project('a', ['x/**', 'y/*.ts', 'z/**/*']), project('b', undefined), project('c', ['**/*.md', 'w/**'])]),
     ).toEqual([
-      { project: 'a', glob: 'y/*.ts' },
-      { project: 'c', glob: '**/*.md' },
+      { project: 'a', glob: 'y/*.ts', folder: false },
+      { project: 'c', glob: '**/*.md', folder: false },
     ]);
+  });
+
+  it('a wildcard folder is expressed by the folders it names, and listed when it names none', () => {
+    const projects = [project('a', ['p/*/src/**', 'q/*/**'])];
+    expect(unexpressedGlobs(projects, new Map([['p/*/src/**', ['p/x/src']]]))).toEqual([{ project: 'a', glob: 'q/*/**', folder: true }]);
   });
 });
 

@@ -54,6 +54,29 @@ describe('planExport', () => {
     expect(cursor.sections[0]!.entries).toEqual([P1]);
   });
 
+  it("writes the nested file in each folder a wildcard path names, as the repository's folders are given", () => {
+    const files = planExport({
+      targets: ['agents-md'],
+      global: undefined,
+      projects: [billing(['services/*/api/**', '**/*.sql', 'libs/billing/**'])],
+      severities: ['error', 'warning', 'info'],
+      nested: true,
+      storeRel: '.agents',
+      folders: new Map([['services/*/api/**', ['services/billing/api', 'services/ledger/api']]]),
+    });
+    expect(files.map((f) => f.path)).toEqual(['libs/billing/AGENTS.md', 'services/billing/api/AGENTS.md', 'services/ledger/api/AGENTS.md']);
+    // Without the folders (no repository to list), the wildcard path gets none.
+    const bare = planExport({
+      targets: ['agents-md'],
+      global: undefined,
+      projects: [billing(['services/*/api/**'])],
+      severities: ['error'],
+      nested: true,
+      storeRel: '.agents',
+    });
+    expect(bare).toEqual([]);
+  });
+
   it('leaves out projects without paths, nested files when nested is false, and severities not asked for', () => {
     const files = planExport({
       targets: ['claude-md'],

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compileGlob,
   compileSegments,
+  folderPattern,
   type GlobSegment,
   globHoldsFolder,
   globMatches,
@@ -127,6 +128,15 @@ describe('folders and overlaps', () => {
     expect(singleFolder(['services/billing/**', 'libs/billing/**'])).toBeUndefined();
     expect(singleFolder(['**/*.ts'])).toBeUndefined();
     expect(singleFolder(undefined)).toBeUndefined();
+  });
+
+  it('folderPattern is the DIR of DIR/** or DIR/**/*, wildcards and all, never one that holds **', () => {
+    expect(folderPattern('services/billing/**')).toBe('services/billing');
+    expect(folderPattern('packages/*/src/**/*')).toBe('packages/*/src');
+    expect(folderPattern('apps/{web,admin}/**')).toBe('apps/{web,admin}');
+    expect(folderPattern('src/**/test/**')).toBeUndefined();
+    expect(folderPattern('**/*.ts')).toBeUndefined();
+    expect(folderPattern('src/*.ts')).toBeUndefined();
   });
 
   it('literalFolder is the part before the first wildcard', () => {

@@ -194,6 +194,37 @@ describe('agents export: every target, from a monorepo', () => {
     expect(readFileSync(join(repo, 'CLAUDE.md'))).toEqual(marked);
   });
 
+  it('a path with a wildcard folder (services/*/api/**) gets the nested file in each folder of the repository it names, and --check finds a new one', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/projects/billing/project.yaml'), 'paths:\n  - services/*/api/**\n  - "**/*.sql"\n');
+    for (const f of ['services/billing/api/a.ts', 'services/ledger/api/b.ts', 'services/ledger/docs/c.md']) {
+      mkdirSync(dirname(join(repo, f)), { recursive: true });
+      writeFileSync(join(repo, f), 'x\n');
+    }
+    const r = await runAgents(['export', '--target', 'agents-md'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const nested = (dir: string) => existsSync(join(repo, dir, 'AGENTS.md'));
+    expect(['services/billing/api', 'services/ledger/api', 'services/ledger/docs', 'services/billing'].map(nested)).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
+    expect(readFileSync(join(repo, 'services/ledger/api/AGENTS.md'), 'utf8')).toContain('Amounts are integers of cents');
+    // The glob that is no folder is still said; the wildcard folder, which names two, is not.
+    const warned = r.stderr.split('\n').filter((l) => l.startsWith('agents: warning: project billing'));
+    expect(warned.map((l) => l.split(' ')[5])).toEqual(['**/*.sql']);
+    expect((await runAgents(['export', '--check', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+    // A new service (untracked: git lists it all the same) is a nested file missing, not an export answered from the cache.
+    mkdirSync(join(repo, 'services/audit/api'), { recursive: true });
+    writeFileSync(join(repo, 'services/audit/api/d.ts'), 'x\n');
+    const check = await runAgents(['--format', 'json', 'export', '--check', '--target', 'agents-md'], { cwd: repo });
+    expect(check.code).toBe(1);
+    expect((JSON.parse(check.stdout) as { files: { path: string; status: string }[] }).files).toEqual([
+      { path: 'services/audit/api/AGENTS.md', status: 'missing' },
+    ]);
+  });
+
   it('warns when a CLAUDE.md has its agent read (@path) another file the export writes: the rules would reach it twice', async () => {
     const repo = monorepo();
     writeFileSync(
