@@ -142,6 +142,26 @@ export async function lsRepoFiles(dir: string, untracked: boolean): Promise<stri
 }
 
 /**
+ * The files of the repository holding `dir` whose name is one of `names`
+ * (`AGENTS.md`, …), in any folder: tracked, and untracked ones git does not
+ * ignore. One `git ls-files`, which filters by the names itself.
+ */
+export async function lsRepoFilesNamed(dir: string, names: readonly string[]): Promise<string[]> {
+  const specs = names.flatMap((n) => [`:(top,glob)${n}`, `:(top,glob)**/${n}`]);
+  let out: string;
+  try {
+    out = (await runGit(dir, ['ls-files', '-z', '--full-name', '--cached', '--others', '--exclude-standard', '--', ...specs])).toString(
+      'utf8',
+    );
+  } catch (error) {
+    const why = message(error);
+    if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
+    throw new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');
+  }
+  return [...new Set(out.split('\0').filter((f) => f !== ''))];
+}
+
+/**
  * The contents of many blobs from ONE `git cat-file --batch` process (docs/review.md),
  * never a process per file. Keys are the requested object names.
  */

@@ -26,7 +26,8 @@ import { type ExportCache, inputDigest, textHash } from '../store/export-cache.t
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
-import { checkTargetPath, checkWritable, linkedTarget, readExisting, readsOtherTargets, wildcardFolders } from './export-targets.ts';
+import { checkWritable, linkedTarget, readExisting, readsOtherTargets, wildcardFolders } from './export-targets.ts';
+import { obsoleteFiles } from './export-obsolete.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
 
 export interface ExportOptions {
@@ -323,30 +324,11 @@ export class ExportService {
         out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);
       out.changes.push({ path: f.path, target: f.target, action: merge.action, before: raw, after: merge.text });
     }
-    // A whole export also clears the files of projects that no longer have paths (only files holding an agents block).
+    // A whole export also clears what it wrote for projects that no longer name those files (only files holding an agents block).
     if (options.project === undefined) {
-      for (const t of targets) {
-        const spec = TARGETS[t];
-        if (!spec.projectDir || !spec.projectFilePattern) continue;
-        let names: string[];
-        try {
-          checkTargetPath(top, spec.projectDir, 'folder');
-          names = readdirSync(join(top, spec.projectDir)).sort();
-        } catch (error) {
-          if (error instanceof UsageError) throw error;
-          continue;
-        }
-        for (const name of names) {
-          const rel = `${spec.projectDir}/${name}`;
-          if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
-          const before = readExisting(top, rel, folders);
-          if (before === undefined || !before.includes('<!-- agents:begin')) continue;
-          const r = removeBlock(before, sha256, spec.projectFrontMatter !== undefined);
-          if (r.kind === 'refuse') out.refused.push({ path: rel, reason: r.reason, why: r.why });
-          else if (r.kind === 'delete') out.changes.push({ path: rel, target: t, action: 'delete', before, after: undefined });
-          else if (r.kind === 'write') out.changes.push({ path: rel, target: t, action: 'update', before, after: r.text });
-        }
-      }
+      const obsolete = await obsoleteFiles(top, storeRel, targets, planned, folders, sha256);
+      out.changes.push(...obsolete.changes);
+      out.refused.push(...obsolete.refused);
     }
     out.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     out.refused.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

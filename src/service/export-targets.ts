@@ -8,7 +8,7 @@ import { scanBlock } from '../core/export.ts';
 import { compileGlob, folderPattern, singleFolder } from '../core/globs.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
-import { GitError, lsRepoFiles } from '../git/repo.ts';
+import { GitError, lsRepoFiles, lsRepoFilesNamed } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
 
@@ -188,4 +188,22 @@ export async function wildcardFolders(top: string, storeRel: string, globs: read
     if (found.length > 0) out.set(g, found);
   }
   return out;
+}
+
+/**
+ * The files below the top of the repository named as a nested target's
+ * (`AGENTS.md`, …), outside the store: where an export may have written a
+ * project's block that no project names any more. Outside a git repository,
+ * none.
+ */
+export async function nestedTargetFiles(top: string, storeRel: string, names: readonly string[]): Promise<string[]> {
+  if (names.length === 0) return [];
+  let files: string[];
+  try {
+    files = await lsRepoFilesNamed(top, names);
+  } catch (error) {
+    if (error instanceof GitError) return [];
+    throw error;
+  }
+  return files.filter((f) => f.includes('/') && !f.startsWith(`${storeRel}/`)).sort();
 }

@@ -462,6 +462,35 @@ describe('agents export: files it leaves alone', () => {
     expect(existsSync(join(repo, '.clinerules/agents-web.md'))).toBe(false);
     expect(readFileSync(join(repo, '.cursor/rules/mine.mdc'), 'utf8')).toBe('---\nalwaysApply: true\n---\nMy own rule\n');
   });
+
+  it('takes its block out of a nested file no project names any more (paths moved), keeping text around it, and leaves another store alone', async () => {
+    const repo = monorepo();
+    const targets = ['--target', 'agents-md,claude-md'];
+    expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(0);
+    // Text by hand around the block of one of web's files; a copied-in repository with a store and an export of its own.
+    const ui = join(repo, 'packages/ui/AGENTS.md');
+    writeFileSync(ui, `# UI notes\n\n${readFileSync(ui, 'utf8')}`);
+    mkdirSync(join(repo, 'vendor/kit/.agents/global'), { recursive: true });
+    mkdirSync(join(repo, 'vendor/kit/src'), { recursive: true });
+    const theirs = readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8');
+    writeFileSync(join(repo, 'vendor/kit/src/AGENTS.md'), theirs);
+    // web now names apps/web only: its files in packages/ui are stale.
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n');
+    const check = await runAgents(['--format', 'json', 'export', '--check', ...targets], { cwd: repo });
+    expect(check.code).toBe(1);
+    // apps/web's files name the new paths; in packages/ui the file that held only the block goes, the other loses it.
+    expect((JSON.parse(check.stdout) as { files: { path: string; status: string }[] }).files).toEqual([
+      { path: 'apps/web/AGENTS.md', status: 'out of date' },
+      { path: 'apps/web/CLAUDE.md', status: 'out of date' },
+      { path: 'packages/ui/AGENTS.md', status: 'out of date' },
+      { path: 'packages/ui/CLAUDE.md', status: 'obsolete' },
+    ]);
+    expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(ui, 'utf8')).toBe('# UI notes\n\n');
+    expect(existsSync(join(repo, 'packages/ui/CLAUDE.md'))).toBe(false);
+    expect(readFileSync(join(repo, 'vendor/kit/src/AGENTS.md'), 'utf8')).toBe(theirs);
+    expect((await runAgents(['export', '--check', ...targets], { cwd: repo })).code).toBe(0);
+  });
 });
 
 describe('agents export: bad input is exit 2, one line and a hint, nothing written', () => {

@@ -1,0 +1,77 @@
+// What a whole export takes back: the blocks it wrote into files that no
+// project names any more (a project removed, or its paths moved), in the
+// targets' rule folders and in nested AGENTS.md, CLAUDE.md and GEMINI.md.
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { UsageError } from '../core/errors.ts';
+import { BEGIN_PREFIX, removeBlock, TARGETS } from '../core/export.ts';
+import type { ExportTargetName } from '../core/model.ts';
+import type { FileChange, Refusal } from './export-service.ts';
+import { checkTargetPath, nestedTargetFiles, readExisting } from './export-targets.ts';
+import { DEFAULT_STORE_DIR } from '../store/discover.ts';
+
+/**
+ * The changes that clear the tool's blocks from the files of `targets` that
+ * this export does not write (`planned`): each block is removed, and a file
+ * that held nothing else is deleted; a block edited by hand or damaged is
+ * refused, as any file's is.
+ */
+export async function obsoleteFiles(
+  top: string,
+  storeRel: string,
+  targets: readonly ExportTargetName[],
+  planned: ReadonlySet<string>,
+  folders: Set<string>,
+  hash: (text: string) => string,
+): Promise<{ changes: FileChange[]; refused: Refusal[] }> {
+  const changes: FileChange[] = [];
+  const refused: Refusal[] = [];
+  const clear = (rel: string, target: ExportTargetName, before: string, frontMatter: boolean) => {
+    const r = removeBlock(before, hash, frontMatter);
+    if (r.kind === 'refuse') refused.push({ path: rel, reason: r.reason, why: r.why });
+    else if (r.kind === 'delete') changes.push({ path: rel, target, action: 'delete', before, after: undefined });
+    else if (r.kind === 'write') changes.push({ path: rel, target, action: 'update', before, after: r.text });
+  };
+  // Nested files below the top, as git lists them.
+  const nestedOf = new Map(targets.flatMap((t) => (TARGETS[t].nestedName ? [[TARGETS[t].nestedName!, t] as const] : [])));
+  // A folder that holds a store of its own (a repository copied in whole) has that store's files: never this export's.
+  const foreign = (rel: string) => {
+    for (let dir = dirname(rel); dir !== '.'; dir = dirname(dir)) {
+      const store = `${dir}/${DEFAULT_STORE_DIR}`;
+      if (store !== storeRel && existsSync(join(top, store))) return true;
+    }
+    return false;
+  };
+  for (const rel of await nestedTargetFiles(top, storeRel, [...nestedOf.keys()])) {
+    if (planned.has(rel) || !lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile() || foreign(rel)) continue;
+    let before: string | undefined;
+    try {
+      before = readExisting(top, rel, folders);
+    } catch (error) {
+      // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
+      if (error instanceof UsageError) continue;
+      throw error;
+    }
+    if (before?.includes(BEGIN_PREFIX)) clear(rel, nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!, before, false);
+  }
+  // The files of the targets' own folders (.cursor/rules/agents-<project>.mdc, …).
+  for (const t of targets) {
+    const spec = TARGETS[t];
+    if (!spec.projectDir || !spec.projectFilePattern) continue;
+    let names: string[];
+    try {
+      checkTargetPath(top, spec.projectDir, 'folder');
+      names = readdirSync(join(top, spec.projectDir)).sort();
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      continue;
+    }
+    for (const name of names) {
+      const rel = `${spec.projectDir}/${name}`;
+      if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
+      const before = readExisting(top, rel, folders);
+      if (before?.includes(BEGIN_PREFIX)) clear(rel, t, before, spec.projectFrontMatter !== undefined);
+    }
+  }
+  return { changes, refused };
+}
