@@ -23,9 +23,13 @@ export async function obsoleteFiles(
   planned: ReadonlySet<string>,
   folders: Set<string>,
   hash: (text: string) => string,
-): Promise<{ changes: FileChange[]; refused: Refusal[] }> {
+  /** Targets neither exported now nor listed in config.yaml: their files' blocks are said, not touched. */
+  dropped: readonly ExportTargetName[] = [],
+): Promise<{ changes: FileChange[]; refused: Refusal[]; warnings: string[] }> {
   const changes: FileChange[] = [];
   const refused: Refusal[] = [];
+  const left = new Map<ExportTargetName, string[]>();
+  const leave = (rel: string, target: ExportTargetName) => left.set(target, [...(left.get(target) ?? []), rel]);
   const clear = (rel: string, target: ExportTargetName, before: string, frontMatter: boolean) => {
     const r = removeBlock(before, hash, frontMatter);
     if (r.kind === 'refuse') refused.push({ path: rel, reason: r.reason, why: r.why });
@@ -33,7 +37,7 @@ export async function obsoleteFiles(
     else if (r.kind === 'write') changes.push({ path: rel, target, action: 'update', before, after: r.text });
   };
   // Nested files below the top, as git lists them.
-  const nestedOf = new Map(targets.flatMap((t) => (TARGETS[t].nestedName ? [[TARGETS[t].nestedName!, t] as const] : [])));
+  const nestedOf = new Map([...targets, ...dropped].flatMap((t) => (TARGETS[t].nestedName ? [[TARGETS[t].nestedName!, t] as const] : [])));
   // A folder that holds a store of its own (a repository copied in whole) has that store's files: never this export's.
   const foreign = (rel: string) => {
     for (let dir = dirname(rel); dir !== '.'; dir = dirname(dir)) {
@@ -52,26 +56,50 @@ export async function obsoleteFiles(
       if (error instanceof UsageError) continue;
       throw error;
     }
-    if (before?.includes(BEGIN_PREFIX)) clear(rel, nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!, before, false);
+    if (!before?.includes(BEGIN_PREFIX)) continue;
+    const t = nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!;
+    if (dropped.includes(t)) leave(rel, t);
+    else clear(rel, t, before, false);
   }
   // The files of the targets' own folders (.cursor/rules/agents-<project>.mdc, …).
-  for (const t of targets) {
+  for (const t of [...targets, ...dropped]) {
     const spec = TARGETS[t];
+    if (dropped.includes(t)) {
+      const root = readQuietly(top, spec.root, folders);
+      if (root?.includes(BEGIN_PREFIX)) leave(spec.root, t);
+    }
     if (!spec.projectDir || !spec.projectFilePattern) continue;
     let names: string[];
     try {
       checkTargetPath(top, spec.projectDir, 'folder');
       names = readdirSync(join(top, spec.projectDir)).sort();
     } catch (error) {
-      if (error instanceof UsageError) throw error;
+      // A target not exported names no folder this export must write: a link or a file there is none of its business.
+      if (error instanceof UsageError && !dropped.includes(t)) throw error;
       continue;
     }
     for (const name of names) {
       const rel = `${spec.projectDir}/${name}`;
       if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
-      const before = readExisting(top, rel, folders);
-      if (before?.includes(BEGIN_PREFIX)) clear(rel, t, before, spec.projectFrontMatter !== undefined);
+      const before = dropped.includes(t) ? readQuietly(top, rel, folders) : readExisting(top, rel, folders);
+      if (!before?.includes(BEGIN_PREFIX)) continue;
+      if (dropped.includes(t)) leave(rel, t);
+      else clear(rel, t, before, spec.projectFrontMatter !== undefined);
     }
   }
-  return { changes, refused };
+  const warnings = [...left].map(([t, files]) => {
+    const more = files.length > 1 ? ` and ${files.length - 1} more file${files.length > 2 ? 's' : ''}` : '';
+    return `${files[0]}${more} hold${files.length > 1 ? '' : 's'} a block of \`agents export\` for ${t}, which is no longer exported (config.yaml does not list it): its rules are no longer kept current; list ${t} in export.targets again, or remove the block`;
+  });
+  return { changes, refused, warnings };
+}
+
+/** A file of a target not exported, if it is one the export could have written; else undefined (none of its business). */
+function readQuietly(top: string, rel: string, folders: Set<string>): string | undefined {
+  try {
+    return readExisting(top, rel, folders);
+  } catch (error) {
+    if (error instanceof UsageError) return undefined;
+    throw error;
+  }
 }

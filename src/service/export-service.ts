@@ -326,9 +326,12 @@ export class ExportService {
     }
     // A whole export also clears what it wrote for projects that no longer name those files (only files holding an agents block).
     if (options.project === undefined) {
-      const obsolete = await obsoleteFiles(top, storeRel, targets, planned, folders, sha256);
+      // Targets config.yaml stopped listing (with no list, each run's --target is all there is: nothing is dropped).
+      const dropped = listed.length === 0 ? [] : EXPORT_TARGETS.filter((t) => !targets.includes(t) && !listed.includes(t));
+      const obsolete = await obsoleteFiles(top, storeRel, targets, planned, folders, sha256, dropped);
       out.changes.push(...obsolete.changes);
       out.refused.push(...obsolete.refused);
+      out.warnings.push(...obsolete.warnings);
     }
     out.changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
     out.refused.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -463,6 +463,26 @@ describe('agents export: files it leaves alone', () => {
     expect(readFileSync(join(repo, '.cursor/rules/mine.mdc'), 'utf8')).toBe('---\nalwaysApply: true\n---\nMy own rule\n');
   });
 
+  it('says which files keep the block of a target config.yaml no longer lists, and leaves them as they are', async () => {
+    const repo = monorepo();
+    expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);
+    const before = snapshot(repo);
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md, cursor]\n');
+    const r = await runAgents(['export'], { cwd: repo });
+    expect(r.code).toBe(0);
+    // One line per target dropped, naming its first file; nothing of theirs is written.
+    const said = r.stderr
+      .split('\n')
+      .filter((l) => l.includes('which is no longer exported'))
+      .map((l) => /for ([a-z-]+), which/.exec(l)![1]);
+    expect(said.sort()).toEqual(['claude-md', 'cline', 'copilot', 'gemini-md', 'windsurf']);
+    expect(writtenSince(before, snapshot(repo))).toEqual(['.agents/config.yaml']);
+    // Without a list in config.yaml every run names its targets itself: nothing is said to be dropped.
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\n');
+    const adHoc = await runAgents(['export', '--target', 'agents-md'], { cwd: repo });
+    expect(adHoc.stderr).not.toContain('no longer exported');
+  });
+
   it('takes its block out of a nested file no project names any more (paths moved), keeping text around it, and leaves another store alone', async () => {
     const repo = monorepo();
     const targets = ['--target', 'agents-md,claude-md'];
