@@ -6,8 +6,7 @@ import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { BEGIN_PREFIX, removeBlock, TARGETS } from '../core/export.ts';
 import type { ExportTargetName } from '../core/model.ts';
-import type { FileChange, Refusal } from './export-service.ts';
-import { checkTargetPath, nestedTargetFiles, readExisting } from './export-targets.ts';
+import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal } from './export-targets.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';
 
 /**

@@ -15,7 +15,6 @@ import {
   unexpressedGlobs,
   type ExportProject,
   type ExportSection,
-  type RefusalReason,
 } from '../core/export.ts';
 import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
@@ -26,7 +25,15 @@ import { type ExportCache, inputDigest, textHash } from '../store/export-cache.t
 import { readFolders } from '../store/read.ts';
 import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
-import { checkWritable, linkedTarget, readExisting, readsOtherTargets, wildcardFolders } from './export-targets.ts';
+import {
+  checkWritable,
+  type FileChange,
+  linkedTarget,
+  readExisting,
+  readsOtherTargets,
+  type Refusal,
+  wildcardFolders,
+} from './export-targets.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
 
@@ -47,23 +54,7 @@ export interface ExportCacheOptions {
   build: string;
 }
 
-/** One file an export writes, or would. */
-export interface FileChange {
-  path: string;
-  target: ExportTargetName;
-  action: 'create' | 'update' | 'unchanged' | 'delete';
-  /** The text on disk before (undefined: no file). */
-  before: string | undefined;
-  /** The text after (undefined: the file is deleted). */
-  after: string | undefined;
-}
-
-/** A file the export leaves alone, and why. */
-export interface Refusal {
-  path: string;
-  reason: RefusalReason;
-  why: string;
-}
+export type { FileChange, Refusal };
 
 export interface ExportPlan {
   /** Absolute path of the repository top every path is relative to. */

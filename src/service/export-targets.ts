@@ -4,7 +4,8 @@
 import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { scanBlock } from '../core/export.ts';
+import type { ExportTargetName } from '../core/model.ts';
+import { type RefusalReason, scanBlock } from '../core/export.ts';
 import { compileGlob, folderPattern, singleFolder } from '../core/globs.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
@@ -14,6 +15,24 @@ import { readRegularFile } from '../store/read-file.ts';
 
 /** An instruction file larger than this is not one the tool wrote: refused rather than read. */
 const MAX_TARGET_BYTES = 4 * 1024 * 1024;
+
+/** One file an export writes, or would. */
+export interface FileChange {
+  path: string;
+  target: ExportTargetName;
+  action: 'create' | 'update' | 'unchanged' | 'delete';
+  /** The text on disk before (undefined: no file). */
+  before: string | undefined;
+  /** The text after (undefined: the file is deleted). */
+  after: string | undefined;
+}
+
+/** A file the export leaves alone, and why. */
+export interface Refusal {
+  path: string;
+  reason: RefusalReason;
+  why: string;
+}
 
 /**
  * A repository-relative path an export may write: no folder on the way, and
