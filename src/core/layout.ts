@@ -35,6 +35,15 @@ export const WAIVERS = 'waivers';
 export const TEMP_SUFFIX = '.tmp';
 export const LOCK_NAME = '.lock';
 
+/**
+ * Whether a file name is hidden: never one of the store's files unless the tool's own (lock, temporaries, .gitkeep).
+ * macOS's `.DS_Store` and `._NAME.yaml` (its metadata beside a file on a volume without extended attributes), an
+ * editor's `.NAME.yaml.swp` or Emacs's lock `.#NAME.yaml`.
+ */
+export function isHiddenName(base: string): boolean {
+  return base.charCodeAt(0) === 46 /* . */;
+}
+
 export function isTemporaryName(base: string): boolean {
   return base.startsWith('.') && base.endsWith(TEMP_SUFFIX);
 }
@@ -75,9 +84,8 @@ function classify(rel: string, memory: FolderMemory): PathKind {
   if (base === LOCK_NAME || base === `${LOCK_NAME}.break`) return { kind: 'lock' };
   if (base === '.gitkeep') return { kind: 'keep' };
   if (isTemporaryName(base)) return { kind: 'temporary' };
-  // A hidden file is never one of the store's: macOS's `.DS_Store` and `._NAME.yaml` (its metadata beside a file on
-  // a volume without extended attributes), an editor's `.NAME.yaml.swp`. Never read; validate says it is there.
-  if (base.charCodeAt(0) === 46 /* . */) return { kind: 'unknown' };
+  // Never read; validate says it is there.
+  if (isHiddenName(base)) return { kind: 'unknown' };
   const [top, a, b, c] = parts;
   switch (top) {
     case 'config.yaml':

@@ -124,13 +124,23 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
 /**
  * The files of the repository holding `dir`, relative to its top: the
  * index's (`untracked` false), or also the untracked files git does not
- * ignore (the working tree as a commit would take it). One `git ls-files`.
+ * ignore (the working tree as a commit would take it). With `names`, only
+ * the files of those names in any folder (`AGENTS.md`, …), which git itself
+ * filters. One `git ls-files`.
  */
-export async function lsRepoFiles(dir: string, untracked: boolean): Promise<string[]> {
+export async function lsRepoFiles(dir: string, untracked: boolean, names?: readonly string[]): Promise<string[]> {
+  const specs = names === undefined ? [':/'] : names.flatMap((n) => [`:(top,glob)${n}`, `:(top,glob)**/${n}`]);
   let out: string;
   try {
     out = (
-      await runGit(dir, ['ls-files', '-z', '--full-name', ...(untracked ? ['--cached', '--others', '--exclude-standard'] : []), '--', ':/'])
+      await runGit(dir, [
+        'ls-files',
+        '-z',
+        '--full-name',
+        ...(untracked ? ['--cached', '--others', '--exclude-standard'] : []),
+        '--',
+        ...specs,
+      ])
     ).toString('utf8');
   } catch (error) {
     const why = message(error);
@@ -139,26 +149,6 @@ export async function lsRepoFiles(dir: string, untracked: boolean): Promise<stri
   }
   const files = out.split('\0').filter((f) => f !== '');
   return [...new Set(files)];
-}
-
-/**
- * The files of the repository holding `dir` whose name is one of `names`
- * (`AGENTS.md`, …), in any folder: tracked, and untracked ones git does not
- * ignore. One `git ls-files`, which filters by the names itself.
- */
-export async function lsRepoFilesNamed(dir: string, names: readonly string[]): Promise<string[]> {
-  const specs = names.flatMap((n) => [`:(top,glob)${n}`, `:(top,glob)**/${n}`]);
-  let out: string;
-  try {
-    out = (await runGit(dir, ['ls-files', '-z', '--full-name', '--cached', '--others', '--exclude-standard', '--', ...specs])).toString(
-      'utf8',
-    );
-  } catch (error) {
-    const why = message(error);
-    if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
-    throw new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');
-  }
-  return [...new Set(out.split('\0').filter((f) => f !== ''))];
 }
 
 /**

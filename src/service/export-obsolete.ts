@@ -47,14 +47,8 @@ export async function obsoleteFiles(
   };
   for (const rel of await nestedTargetFiles(top, storeRel, [...nestedOf.keys()])) {
     if (planned.has(rel) || !lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile() || foreign(rel)) continue;
-    let before: string | undefined;
-    try {
-      before = readExisting(top, rel, folders);
-    } catch (error) {
-      // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
-      if (error instanceof UsageError) continue;
-      throw error;
-    }
+    // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
+    const before = readQuietly(top, rel, folders);
     if (!before?.includes(BEGIN_PREFIX)) continue;
     const t = nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!;
     if (dropped.includes(t)) leave(rel, t);
@@ -93,7 +87,7 @@ export async function obsoleteFiles(
   return { changes, refused, warnings };
 }
 
-/** A file of a target not exported, if it is one the export could have written; else undefined (none of its business). */
+/** A file, if it is one the export could have written; else undefined (none of its business). */
 function readQuietly(top: string, rel: string, folders: Set<string>): string | undefined {
   try {
     return readExisting(top, rel, folders);

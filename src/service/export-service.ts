@@ -157,6 +157,7 @@ export class ExportService {
     const targets = chooseTargets(options.targets, config);
     const listed = [...(config.export.targets ?? [])];
     const top = this.top;
+    const storeRel = this.storeRel();
     let projects: ProjectsRead;
     if (options.project !== undefined) {
       const scope = toScope({ project: options.project });
@@ -187,7 +188,7 @@ export class ExportService {
     const named = nested
       ? await wildcardFolders(
           top,
-          this.storeRel(),
+          storeRel,
           withPaths.flatMap((n) => projects.meta.get(n)!.paths!),
         )
       : new Map<string, string[]>();
@@ -199,7 +200,7 @@ export class ExportService {
         build: this.caching.build,
         targets,
         project: options.project ?? null,
-        store: this.storeRel(),
+        store: storeRel,
         ...(named.size > 0 ? { folders: [...named] } : {}),
       });
       digest = await inputDigest(
@@ -252,7 +253,7 @@ export class ExportService {
       projects: exportProjects,
       severities: config.export.severities,
       nested: config.export.nested,
-      storeRel: this.storeRel(),
+      storeRel,
       folders: named,
     });
     const out: ExportPlan = {
@@ -276,7 +277,6 @@ export class ExportService {
     }
     const planned = new Set<string>();
     const folders = new Set<string>();
-    const storeRel = this.storeRel();
     const rendered = newRenderedEntries();
     const paths = new Set(files.map((f) => f.path));
     for (const [n, f] of files.entries()) {

@@ -9,7 +9,7 @@ import { type RefusalReason, scanBlock } from '../core/export.ts';
 import { compileGlob, folderPattern, singleFolder } from '../core/globs.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
-import { GitError, lsRepoFiles, lsRepoFilesNamed } from '../git/repo.ts';
+import { GitError, lsRepoFiles } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
 
@@ -219,7 +219,7 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
   if (names.length === 0) return [];
   let files: string[];
   try {
-    files = await lsRepoFilesNamed(top, names);
+    files = await lsRepoFiles(top, true, names);
   } catch (error) {
     if (error instanceof GitError) return [];
     throw error;

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import { classifyPath, isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
+import { classifyPath, isHiddenName, isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
 import { nameProblem, ulidProblem } from '../../core/names.ts';
 import { isScopeFolder } from '../../store/read-plan.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
@@ -81,7 +81,7 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
         const meant = e.type === 'file' ? misnamed(e.path, exists) : undefined;
         // A hidden link is an editor's lock (Emacs's `.#NAME.yaml`, a link to nothing while a file is being edited):
         // never followed nor read, so warned of as any hidden file.
-        if (e.type === 'symlink' && !isHidden(e.path)) out.push(linkProblem(e.path));
+        if (e.type === 'symlink' && !isHiddenName(e.path.slice(e.path.lastIndexOf('/') + 1))) out.push(linkProblem(e.path));
         else if (meant !== undefined)
           out.push(
             problem(
@@ -203,8 +203,4 @@ function folderProblem(path: string): Diagnostic {
     `folder ${path}/ fits no place in the store layout and is never read`,
     'Move it out of the store, or see docs/store-format.md for where folders go.',
   );
-}
-
-function isHidden(path: string): boolean {
-  return path.charCodeAt(path.lastIndexOf('/') + 1) === 46 /* . */;
 }
