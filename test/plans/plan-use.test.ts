@@ -139,7 +139,12 @@ describe('plan use', () => {
     const show = await runAgents(['--store', root, 'plan', 'show', EXAMPLE_PLAN.slice(0, 8), '--format', 'json']);
     expect(show.code).toBe(0);
     expect(JSON.parse(show.stdout).plan.id).toBe(EXAMPLE_PLAN);
-    const ambiguous = await runAgents(['--store', root, 'plan', 'show', '01M8']);
+    // A second plan whose id shares EXAMPLE_PLAN's first nine characters: the prefix is ambiguous whatever the clock
+    // gave the plan made above.
+    const twin = `${EXAMPLE_PLAN.slice(0, 9)}M000000000000000Z`;
+    cpSync(join(root, 'plans', EXAMPLE_PLAN), join(root, 'plans', twin), { recursive: true });
+    writeFileSync(join(root, 'plans', twin, 'plan.yaml'), `id: ${twin}\n`);
+    const ambiguous = await runAgents(['--store', root, 'plan', 'show', EXAMPLE_PLAN.slice(0, 9)]);
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('ambiguous');
     const unknown = await runAgents(['--store', root, 'plan', 'show', '7ZZZZZZZ']);
