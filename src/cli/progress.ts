@@ -53,13 +53,15 @@ export function startProgress(io: CliIo, options: { quiet?: boolean }): Progress
   let timer: ReturnType<typeof setInterval> | undefined;
   // A signal that ends the process while the line is up: erase it first, then let the signal do what it would have done.
   // With no other listener, the signal is sent again once ours is gone, so the process ends as it would have;
-  // a command that handles the signal itself (plan strategize) goes on doing so.
+  // a command that handles the signal itself goes on doing so, whether it listened before the first draw (plan
+  // strategize, whose `once` listener may have run already) or began to since (validate --fix, for its writes).
   let handledElsewhere = new Set<NodeJS.Signals>();
   const onSignal = (signal: NodeJS.Signals) => {
+    const elsewhere = handledElsewhere.has(signal) || process.listenerCount(signal) > 1;
     stopped = true;
     erase();
     release();
-    if (!handledElsewhere.has(signal)) process.kill(process.pid, signal);
+    if (!elsewhere) process.kill(process.pid, signal);
   };
   const erase = () => {
     if (!drawn) return;

@@ -99,6 +99,18 @@ export class ReplaceBatch {
     this.dirty = true;
   }
 
+  /** Removes every staged temporary and puts none in place (a run cancelled before `commit`). */
+  discard(): void {
+    for (const [n, rel] of this.staged.entries()) {
+      try {
+        unlinkSync(this.tmpOf(rel, n));
+      } catch {
+        // Gone already.
+      }
+    }
+    this.staged.length = 0;
+  }
+
   /** Puts every staged file in place; returns the files that could not be, with why (their temporaries removed). */
   commit(): Map<string, AgentsError> {
     const failed = new Map<string, AgentsError>();

@@ -23,7 +23,15 @@ export interface FixOptions {
    * its text after: for the cache.
    */
   onModeline?: (file: string, before: Uint8Array, after: string) => void;
+  /**
+   * Aborted by a stop signal (Ctrl-C): taken every FIXES_BETWEEN_SIGNALS files. The modelines staged so far are
+   * discarded, none is put in place, and the abort's reason is thrown; the renames and removals made before it stand.
+   */
+  signal?: AbortSignal;
 }
+
+/** Files fixed or staged between two turns of the event loop, at which a stop signal is taken. */
+const FIXES_BETWEEN_SIGNALS = 200;
 
 const BOM = '\uFEFF';
 
@@ -36,13 +44,25 @@ const BOM = '\uFEFF';
  * many, go through one ReplaceBatch: one flush of the file system for all of
  * them rather than an fsync per file (docs/adr/0076-validate-fix-one-flush.md).
  */
-export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, options: FixOptions): Fix[] {
+export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport, options: FixOptions): Promise<Fix[]> {
+  const { signal } = options;
+  // Fixing many files takes seconds: now and then the signals are let in, and an abort stops the run.
+  const letSignalsIn = async () => {
+    if (signal === undefined) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    signal.throwIfAborted();
+  };
   const fixes: Fix[] = [];
   const batch = new ReplaceBatch(tree.root);
   const claimed = new Set(report.usedIds());
   const renamed = new Set<string>();
   const diagnostics = byPosition(report.diagnostics);
+  let since = 0;
   for (const d of diagnostics) {
+    if (++since === FIXES_BETWEEN_SIGNALS) {
+      since = 0;
+      await letSignalsIn();
+    }
     switch (d.code) {
       case 'schema':
       case 'id-mismatch':
@@ -93,45 +113,62 @@ export function applyFixes(tree: WorkingTreeSource, report: ValidateReport, opti
   const staged: Fix[] = [];
   let done = 0;
   const tick = () => options.onProgress?.(++done, modelines.length);
-  tree.visit(
-    modelines,
-    (i, buffer, length) => {
-      const file = modelines[i]!;
-      const before = buffer.subarray(0, length);
-      if (missingModeline(before) === undefined) {
-        fixes.push({
-          file,
-          action: 'add-modeline',
-          message: `kept ${file}: it changed since it was checked, and has its modeline now`,
-          done: false,
-        });
-        tick();
-        return;
-      }
-      let after = '';
-      const fix = attempt({ file, action: 'add-modeline', message: `added the schema modeline to ${file}` }, () => {
-        after = withModeline(file, before);
-        batch.stage(file, after);
-      });
-      fixes.push(fix);
-      if (fix.done) {
-        staged.push(fix);
-        options.onModeline?.(file, before, after);
-      }
-      tick();
-    },
-    (i, r) => {
-      const file = modelines[i]!;
-      fixes.push({ file, action: 'add-modeline', message: `added the schema modeline to ${file}: not done, it ${r.message}`, done: false });
-      tick();
-    },
-  );
+  try {
+    for (let start = 0; start < modelines.length; start += FIXES_BETWEEN_SIGNALS) {
+      if (start > 0) await letSignalsIn();
+      stageModelines(modelines.slice(start, start + FIXES_BETWEEN_SIGNALS));
+    }
+  } catch (error) {
+    batch.discard();
+    throw error;
+  }
   const failed = batch.commit();
   for (const fix of staged) {
     const error = failed.get(fix.file);
     if (error) Object.assign(fix, { done: false, failed: true, message: `${fix.message}: not done, ${error.message}` });
   }
   return fixes;
+
+  function stageModelines(files: readonly string[]): void {
+    tree.visit(
+      files,
+      (i, buffer, length) => {
+        const file = files[i]!;
+        const before = buffer.subarray(0, length);
+        if (missingModeline(before) === undefined) {
+          fixes.push({
+            file,
+            action: 'add-modeline',
+            message: `kept ${file}: it changed since it was checked, and has its modeline now`,
+            done: false,
+          });
+          tick();
+          return;
+        }
+        let after = '';
+        const fix = attempt({ file, action: 'add-modeline', message: `added the schema modeline to ${file}` }, () => {
+          after = withModeline(file, before);
+          batch.stage(file, after);
+        });
+        fixes.push(fix);
+        if (fix.done) {
+          staged.push(fix);
+          options.onModeline?.(file, before, after);
+        }
+        tick();
+      },
+      (i, r) => {
+        const file = files[i]!;
+        fixes.push({
+          file,
+          action: 'add-modeline',
+          message: `added the schema modeline to ${file}: not done, it ${r.message}`,
+          done: false,
+        });
+        tick();
+      },
+    );
+  }
 }
 
 function attempt(fix: Omit<Fix, 'done'>, act: () => void): Fix {

@@ -40,6 +40,11 @@ export interface RunValidateOptions {
   onProgress?: (phase: 'read' | 'check', done: number, total: number) => void;
   /** Told as `--fix` writes modelines. */
   onFixProgress?: (done: number, total: number) => void;
+  /**
+   * Runs the `--fix` writes, handing them the signal that cancels them (the CLI's stop signals): only the writes,
+   * so that a signal during the check ends the process at once, as nothing is written then.
+   */
+  whileFixing?: <T>(fixes: (signal: AbortSignal) => Promise<T>) => Promise<T>;
   /** Told the time (ms) of each step (`--profile`; see ValidateOptions.onTime), then of `extends` when the store extends a source. */
   onTime?: (step: string, ms: number, start: number) => void;
 }
@@ -179,16 +184,19 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     // A rewritten file's facts are known: the same, less the missing modeline, when it had no other finding
     // (otherwise its positions moved: dropped, checked again next time). Amended as each file is written.
     const contentHash = cache.enabled ? (await import('./content-hash.ts')).contentHash : undefined;
-    fixes = applyFixes(source, report, {
-      processAlive: deps.processAlive,
-      ...(options.onFixProgress ? { onProgress: options.onFixProgress } : {}),
-      ...(contentHash
-        ? {
-            onModeline: (file: string, before: Uint8Array, after: string) =>
-              cache.amend(file, contentHash(before), contentHash(Buffer.from(after)), withoutModeline),
-          }
-        : {}),
-    });
+    const fix = (signal?: AbortSignal) =>
+      applyFixes(source, report, {
+        processAlive: deps.processAlive,
+        ...(signal ? { signal } : {}),
+        ...(options.onFixProgress ? { onProgress: options.onFixProgress } : {}),
+        ...(contentHash
+          ? {
+              onModeline: (file: string, before: Uint8Array, after: string) =>
+                cache.amend(file, contentHash(before), contentHash(Buffer.from(after)), withoutModeline),
+            }
+          : {}),
+      });
+    fixes = options.whileFixing ? await options.whileFixing(fix) : await fix();
     // A file whose rename failed at the end keeps its old content: its entry goes, and it is checked next time.
     for (const f of fixes) if (!f.done && f.action === 'add-modeline') cache.forget(f.file);
     const after = fixes.some((f) => f.done) ? reportAfterFixes(report, fixes) : report;

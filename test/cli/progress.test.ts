@@ -60,4 +60,29 @@ describe('startProgress', () => {
       expect({ env, quiet, tty, writes }).toEqual({ env, quiet, tty, writes: [] });
     }
   });
+
+  it('a stop signal erases the line; it ends the process only when nothing else listens, then or since the first draw', () => {
+    const kill = vi.spyOn(process, 'kill').mockImplementation(() => true);
+    try {
+      // Nobody else listens: the signal is sent again, to end the process as it would have.
+      const alone = terminal();
+      startProgress(alone.io, {}).update('validate: checking files', 1, 1);
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(kill.mock.calls).toEqual([[process.pid, 'SIGTERM']]);
+      expect(alone.writes.at(-1)).toBe('\r\x1b[2K');
+      // A listener that came after the first draw (validate --fix's writes) handles it: the process goes on.
+      kill.mockClear();
+      const later = terminal();
+      startProgress(later.io, {}).update('validate --fix: adding modelines', 1, 1);
+      const heard: string[] = [];
+      process.once('SIGTERM', (s) => heard.push(s));
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(kill).not.toHaveBeenCalled();
+      expect(heard).toEqual(['SIGTERM']);
+      expect(later.writes.at(-1)).toBe('\r\x1b[2K');
+      expect(process.listenerCount('SIGTERM')).toBe(0);
+    } finally {
+      kill.mockRestore();
+    }
+  });
 });

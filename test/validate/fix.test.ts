@@ -1,9 +1,11 @@
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { validateTree } from '../../src/validate/validate-tree.ts';
 import { applyFixes } from '../../src/validate/fix.ts';
+import { BIN, spawnAsync } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
@@ -116,7 +118,7 @@ describe('applyFixes: a file changed between the check and the fix', () => {
     rmSync(join(store, `global/${C}.yaml`));
     const seen: [string, string][] = [];
     const progress: number[] = [];
-    const fixes = applyFixes(tree, report, {
+    const fixes = await applyFixes(tree, report, {
       processAlive: () => false,
       onModeline: (file, before) => seen.push([file, new TextDecoder().decode(before)]),
       onProgress: (done, total) => progress.push(done, total),
@@ -135,6 +137,66 @@ describe('applyFixes: a file changed between the check and the fix', () => {
     // No temporaries left behind.
     expect(readdirSync(join(store, 'global')).sort()).toEqual([`${A}.yaml`, `${B}.yaml`]);
   });
+});
+
+describe('applyFixes: cancelled by its signal', () => {
+  it('discards the modelines staged so far and puts none in place: every file as it was, no temporary left', async () => {
+    const files: Record<string, string> = {};
+    const ids = Array.from({ length: 450 }, (_, n) => `01M8PPW4BG${n.toString().padStart(16, '0')}`);
+    for (const [n, id] of ids.entries()) files[`global/${id}.yaml`] = invariantYaml(id, `Keep check number ${n} green`);
+    const store = testStore(files);
+    const tree = new WorkingTreeSource(store);
+    const report = await validateTree(tree, {});
+    expect(report.diagnostics.filter((d) => d.code === 'modeline-missing')).toHaveLength(450);
+    const controller = new AbortController();
+    const reason = new Error('stopped');
+    const written: string[] = [];
+    const fixing = applyFixes(tree, report, {
+      processAlive: () => false,
+      signal: controller.signal,
+      // The signal comes in while the first 200 are staged: taken before the next 200.
+      onProgress: (done) => {
+        if (done === 100) controller.abort(reason);
+      },
+      onModeline: (file) => written.push(file),
+    });
+    await expect(fixing).rejects.toBe(reason);
+    expect(written).toHaveLength(200);
+    const names = readdirSync(join(store, 'global')).sort();
+    expect(names).toEqual(ids.map((id) => `${id}.yaml`).sort());
+    for (const id of ids) expect(readFileSync(join(store, `global/${id}.yaml`), 'utf8')).toBe(files[`global/${id}.yaml`]);
+  });
+});
+
+describe('validate --fix stopped by a signal', () => {
+  it('exits 130 with every file as it was and no temporary left; the next --fix finishes', async () => {
+    // 4,000 files without their modeline: staging them takes long enough for the signal to come in the middle.
+    const files: Record<string, string> = {};
+    const ids = Array.from({ length: 4000 }, (_, n) => `01M8PPW4BG${n.toString().padStart(16, '0')}`);
+    for (const [n, id] of ids.entries()) files[`global/${id}.yaml`] = invariantYaml(id, `Keep check number ${n} green`);
+    const store = testStore(files);
+    const global = join(store, 'global');
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      let child: ChildProcess | undefined;
+      let exited = false;
+      const running = spawnAsync(process.execPath, [BIN, '--store', store, 'validate', '--fix'], {
+        cwd: dirname(store),
+        started: (c) => (child = c),
+      }).finally(() => (exited = true));
+      // Sent once the first modeline stands staged beside its file (a hidden temporary).
+      while (!exited && !readdirSync(global).some((n) => n.endsWith('.tmp'))) await new Promise((r) => setTimeout(r, 5));
+      expect(exited, 'validate --fix ended before a modeline was staged').toBe(false);
+      child!.kill(signal);
+      const r = await running;
+      expect(r.code, r.stderr).toBe(130);
+      expect(readdirSync(global).sort()).toEqual(ids.map((id) => `${id}.yaml`).sort());
+      for (const id of ids) expect(readFileSync(join(global, `${id}.yaml`), 'utf8')).toBe(files[`global/${id}.yaml`]);
+    }
+    const done = await validate(store, '--fix');
+    expect(done.code).toBe(0);
+    expect(done.out.fixes.filter((f: { done: boolean }) => f.done)).toHaveLength(4000);
+    expect(readFileSync(join(global, `${ids[0]}.yaml`), 'utf8').startsWith(ML)).toBe(true);
+  }, 120_000);
 });
 
 describe('validate --fix and locks', () => {

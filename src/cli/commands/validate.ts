@@ -5,8 +5,13 @@ import { LISTED_PER_CODE } from '../../validate/limits.ts';
 import { defineCommand } from '../command.ts';
 import { boundHeapGrowth } from '../heap.ts';
 import { safeText } from '../safe-output.ts';
+import { abortOnStopSignals } from '../stop-signals.ts';
 import { writePieces } from '../write-pieces.ts';
 import { BUILD_ID, VERSION } from '../../present/version.ts';
+
+/** What a stop signal during `--fix` leaves: the fixes are written one by one, but modelines all at once at the end. */
+const FIX_CANCELLED =
+  'no modeline was added; files renamed or removed before the signal stay so. Run `agents validate --fix` again to finish.';
 
 interface ValidateArgs {
   paths?: string[];
@@ -150,6 +155,8 @@ export default defineCommand<ValidateArgs>({
                 staged: argv.staged ?? false,
                 strict: argv.strict ?? false,
                 fix: argv.fix ?? false,
+                // A stop signal while fixes are written cancels the rest: no modeline half-staged is left behind.
+                whileFixing: (fixes) => abortOnStopSignals(FIX_CANCELLED, fixes),
                 cache: await cacheFor(store, argv.cache !== false && !ctx.io.env.AGENTS_NO_CACHE),
                 ...(jobs !== undefined ? { jobs } : {}),
                 ...(changed !== undefined ? { changed, verbose: argv.verbose ?? false } : {}),
