@@ -18,6 +18,7 @@ import {
 } from '../core/export.ts';
 import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
+import { waiverExpiry } from '../core/waivers.ts';
 import { resolveEffective } from '../core/resolve.ts';
 import { loadConfig } from '../store/config.ts';
 import { readProjects, repositoryTop, type ProjectsRead } from '../store/projects.ts';
@@ -73,6 +74,8 @@ export interface ExportPlan {
   cacheKey?: string;
   /** Answered from the cache: every file is up to date and was not compared in full. */
   cached?: boolean;
+  /** When the first waiver said in the files expires (ms since the epoch): the files differ from then on. */
+  until?: number;
 }
 
 export function sha256(text: string): string {
@@ -237,9 +240,11 @@ export class ExportService {
       return k;
     };
     const exportProjects: ExportProject[] = [];
+    let until = Number.POSITIVE_INFINITY;
     for (const name of withPaths) {
       // Waivers that hold now are said in the project's section (docs/export.md); none read for a project without a waivers/ folder.
       const waivers = (await this.service.waiversOf({ kind: 'project', project: name }, snap.entries)).filter((w) => w.holds);
+      for (const w of waivers) until = Math.min(until, waiverExpiry(w.expires));
       exportProjects.push({
         name,
         meta: projects.meta.get(name)!,
@@ -265,6 +270,7 @@ export class ExportService {
       warnings: [],
       linked: [],
       ...(digest !== undefined && cacheKey !== undefined ? { digest, cacheKey } : {}),
+      ...(Number.isFinite(until) ? { until } : {}),
     };
     if (nested) {
       for (const { project, glob, folder } of unexpressedGlobs(exportProjects, named)) {
@@ -344,6 +350,8 @@ export class ExportService {
   ): ExportPlan | undefined {
     const data = this.caching!.cache.load(key);
     if (!data || data.digest !== digest) return undefined;
+    // A waiver the files name has expired since: its sentence goes, though no input changed.
+    if (data.until !== undefined && !(this.service.deps.clock().getTime() < data.until)) return undefined;
     const folders = new Set<string>();
     const known = new Set<string>();
     for (const f of data.files) {
@@ -382,6 +390,7 @@ export class ExportService {
       digest,
       cacheKey: key,
       cached: true,
+      ...(data.until !== undefined ? { until: data.until } : {}),
     };
   }
 
@@ -391,7 +400,12 @@ export class ExportService {
     const files = plan.changes
       .filter((c) => c.after !== undefined)
       .map((c) => ({ path: c.path, target: c.target, hash: textHash(c.after!) }));
-    this.caching.cache.save(plan.cacheKey, { digest: plan.digest, files, ...(plan.linked.length > 0 ? { linked: plan.linked } : {}) });
+    this.caching.cache.save(plan.cacheKey, {
+      digest: plan.digest,
+      files,
+      ...(plan.linked.length > 0 ? { linked: plan.linked } : {}),
+      ...(plan.until !== undefined ? { until: plan.until } : {}),
+    });
   }
 
   /**

@@ -22,6 +22,8 @@ export interface ExportCacheData {
   files: { path: string; target: ExportTargetName; hash: string }[];
   /** Target files that were links to another of the files: still such links, or the cache does not answer. */
   linked?: { path: string; to: string }[];
+  /** When the first waiver the files name expires (ms since the epoch): from then on the cache does not answer. */
+  until?: number;
 }
 
 const HEADER = 'agents export cache 2';
@@ -56,6 +58,7 @@ export class ExportCache {
   load(key: string): ExportCacheData | undefined {
     const hit = this.read().entries.find(([k]) => k === key)?.[1];
     if (!hit || typeof hit.digest !== 'string' || !Array.isArray(hit.files)) return undefined;
+    if (hit.until !== undefined && typeof hit.until !== 'number') return undefined;
     return hit;
   }
 

@@ -3,7 +3,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { B1, B2, monorepo } from '../export/repo.ts';
 import { REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
@@ -78,6 +78,35 @@ describe('export edges', () => {
     expect((await run(repo, 'export')).code).toBe(0);
     const text = readFileSync(join(repo, 'services/billing/AGENTS.md'), 'utf8');
     expect(text).toContain(`\`${B1}\` is waived for this project until 2999-01-31`);
+  });
+
+  it('an export answered from its cache is computed again once a waiver it names expires', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    const file = join(repo, 'services/billing/AGENTS.md');
+    const sentence = `\`${B1}\` is waived for this project until 2030-01-31`;
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+      const waive = ['invariant', 'waive', B1, '--project', 'billing', '--reason', 'Migration', '--owner', 'Data team'];
+      expect((await run(repo, ...waive, '--expires', '2030-01-31')).code).toBe(0);
+      expect((await run(repo, 'export')).code).toBe(0);
+      expect(readFileSync(file, 'utf8')).toContain(sentence);
+      // Up to date, from the cache (the waiver still holds on its last day).
+      vi.setSystemTime(new Date('2030-01-31T23:59:59Z'));
+      const fresh = await run(repo, 'export', '--check', '--format', 'json');
+      expect(fresh.code, fresh.stdout).toBe(0);
+      // The waiver has expired: no input changed, yet the file is out of date, and the export takes the sentence out.
+      vi.setSystemTime(new Date('2030-02-01T00:00:00Z'));
+      const stale = await run(repo, 'export', '--check', '--format', 'json');
+      expect(stale.code, stale.stdout).toBe(1);
+      expect(JSON.parse(stale.stdout).files).toContainEqual(expect.objectContaining({ path: 'services/billing/AGENTS.md' }));
+      expect((await run(repo, 'export')).code).toBe(0);
+      expect(readFileSync(file, 'utf8')).not.toContain(sentence);
+      expect((await run(repo, 'export', '--check')).code).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('export --check in a store without targets passes (the export-check hook)', async () => {
