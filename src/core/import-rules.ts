@@ -200,8 +200,7 @@ export function splitInstructions(text: string): SplitFile {
         i = children.end + 1;
         continue;
       }
-      takeItem(raw, i, end);
-      i = end + 1;
+      i = takeItem(raw, i, end, indent) + 1;
       continue;
     }
     // A paragraph: up to a blank line or the start of another block.
@@ -237,10 +236,45 @@ export function splitInstructions(text: string): SplitFile {
   }
   return out;
 
-  function takeItem(raw: string, from: number, to: number): void {
+  /**
+   * A list item that ends on line `to`, at `indent`; returns the last line it took. "Never commit .env files." and
+   * a nested "This includes .env.local." are one rule: nested items that state no rule of their own finish it.
+   */
+  function takeItem(raw: string, from: number, to: number, indent: number): number {
     const body = raw.replace(/^\[[ xX]\]\s+/, '');
     const text = plain(body);
-    leaveOrTake(itemReason(body, text, to), text, from, to);
+    const reason = itemReason(body, text, to);
+    const details = reason === undefined && isRule(text) ? elaborations(to + 1, indent) : undefined;
+    if (details) {
+      take(details.texts.reduce(joinDetail, text), from, details.end);
+      return details.end;
+    }
+    leaveOrTake(reason, text, from, to);
+    return to;
+  }
+
+  /**
+   * The items nested right below the item that ends on line `from - 1` (indented more than `indent`) that state
+   * no rule of their own, up to the first that does (it stands alone) or the end of the nesting; with their last line.
+   */
+  function elaborations(from: number, indent: number): { texts: string[]; end: number } | undefined {
+    const texts: string[] = [];
+    let end = from - 1;
+    for (let n = from; n < lines.length; ) {
+      while (n < lines.length && lines[n]!.trim() === '') n++;
+      const m = ITEM.exec(lines[n] ?? '');
+      if (!m || indentOf(m[1]!) <= indent) break;
+      const body = [m[3]!];
+      let last = n;
+      while (last + 1 < lines.length && !endsBlock(lines[last + 1]!) && !BREAK.test(lines[last + 1]!)) body.push(lines[++last]!.trim());
+      const markdown = body.join(' ');
+      const text = plain(markdown);
+      if (text === '' || isRule(text) || text.endsWith(':') || startsWithCode(markdown) || isLinkOnly(markdown)) break;
+      texts.push(text);
+      end = last;
+      n = last + 1;
+    }
+    return texts.length > 0 ? { texts, end } : undefined;
   }
 
   /** Why a list item is not a rule, or undefined when it is one. */
@@ -338,6 +372,14 @@ export function splitInstructions(text: string): SplitFile {
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
   }
+}
+
+/** A rule and a nested item that finishes it: "Use tabs" and "except in YAML" read "Use tabs, except in YAML". */
+function joinDetail(rule: string, detail: string): string {
+  const fragment = /^\p{Ll}/u.test(detail);
+  if (fragment && rule.endsWith('.') && !/\b(e\.g|i\.e|etc|vs|cf)\.$/i.test(rule)) return `${rule.slice(0, -1)}, ${detail}`;
+  if (/[.!?:;,]$/.test(rule)) return `${rule} ${detail}`;
+  return fragment ? `${rule}, ${detail}` : `${rule}. ${detail}`;
 }
 
 /** A line that starts a block of its own: it never continues the item or paragraph above it. */

@@ -53,6 +53,45 @@ describe('splitInstructions: what is a rule', () => {
   });
 });
 
+describe('splitInstructions: nested list items', () => {
+  const spans = (md: string) => splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.text]);
+
+  it('a nested item that states no rule of its own finishes the rule above it, whose lines it joins', () => {
+    expect(
+      spans('## Code style\n- IMPORTANT: Never commit `.env` files.\n  - This includes `.env.local`.\n- Prefer named exports.'),
+    ).toEqual([
+      [2, 3, 'IMPORTANT: Never commit .env files. This includes .env.local.'],
+      [4, 4, 'Prefer named exports.'],
+    ]);
+    // Without closing punctuation: a lower-case fragment follows a comma, a sentence a full stop; deeper items too.
+    expect(texts('- Use tabs\n  - except in YAML\n- Keep classes small\n  - Under 200 lines\n    - Under 10 methods')).toEqual([
+      'Use tabs, except in YAML',
+      'Keep classes small. Under 200 lines. Under 10 methods',
+    ]);
+    expect(texts('- Name things in full, not API, URL, etc.\n  - unless the team agreed otherwise')).toEqual([
+      'Name things in full, not API, URL, etc. unless the team agreed otherwise',
+    ]);
+  });
+
+  it('a nested item that is a rule stands alone, and so does every item after it', () => {
+    expect(spans('- Use strict TypeScript.\n  - which means no implicit any\n  - Never use `any`.\n  - unknown is fine')).toEqual([
+      [1, 2, 'Use strict TypeScript, which means no implicit any'],
+      [3, 3, 'Never use any.'],
+    ]);
+  });
+
+  it('below an item that is no rule, a command, a link or a label, the nested items are read as before', () => {
+    expect(texts('- The app uses Next.js\n  - Never import from `pages/`.')).toEqual(['Never import from pages/.']);
+    expect(spans('- Always run the checks before pushing.\n  - `npm test`\n  - [Guide](docs/guide.md)')).toEqual([
+      [1, 1, 'Always run the checks before pushing.'],
+    ]);
+    expect(reasons('- Always run the checks before pushing.\n  - `npm test`\n  - [Guide](docs/guide.md)')).toEqual([
+      [2, 2, 'command'],
+      [3, 3, 'link'],
+    ]);
+  });
+});
+
 describe('splitInstructions: blocks that are never rules, with their lines', () => {
   it('fenced and indented code, tables, headings, comments', () => {
     const md = [
