@@ -109,10 +109,21 @@ export function splitInstructions(text: string): SplitFile {
   let inList = false;
   // The tags of the headings above, made once per heading rather than once per rule (an array shared by its rules).
   let current: string[] | undefined;
-  const tags = () => (current ??= [...new Set(headings.filter((h) => h.level > 1 && h.tag !== '').map((h) => h.tag))].slice(-2));
+  const tags = () =>
+    (current ??= [...new Set([...headings.filter((h) => h.level > 1), ...labels].map((h) => h.tag).filter((t) => t !== ''))].slice(-2));
   // Whether a heading above names rules: also once per heading, not once per rule.
   let ruled: boolean | undefined;
-  const underRuleHeading = () => (ruled ??= headings.some((h) => RULE_HEADING.test(h.text)));
+  // The nearest label decides for the items below it ("Examples:" under a heading of rules holds no conventions).
+  const underRuleHeading = () =>
+    (ruled ??= labels.length > 0 ? RULE_HEADING.test(labels.at(-1)!.text) : headings.some((h) => RULE_HEADING.test(h.text)));
+  /** List items that head the items nested below them ("Testing:", "**Style**"), as headings do, by their indent. */
+  const labels: { indent: number; text: string; tag: string }[] = [];
+  const dropLabels = (indent: number): void => {
+    if (labels.length === 0 || labels.at(-1)!.indent < indent) return;
+    while (labels.length > 0 && labels.at(-1)!.indent >= indent) labels.pop();
+    current = undefined;
+    ruled = undefined;
+  };
   const leave = (from: number, to: number, reason: LeftOutReason): void => {
     out.leftOut.push({ line: from + 1, end_line: to + 1, reason, excerpt: excerpt(lines, from, to) });
   };
@@ -151,6 +162,7 @@ export function splitInstructions(text: string): SplitFile {
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       const text = plain(heading[2] ?? '');
       headings.push({ level, text, tag: tagOf(text) });
+      labels.length = 0;
       current = undefined;
       ruled = undefined;
       leave(i, i, 'heading');
@@ -181,6 +193,7 @@ export function splitInstructions(text: string): SplitFile {
     inList = item !== null;
     if (item) {
       const indent = indentOf(item[1]!);
+      dropLabels(indent);
       const body = [item[3]!];
       let end = i;
       // Lazy and indented continuation lines; a nested item, a fence or a blank line ends it.
@@ -192,8 +205,19 @@ export function splitInstructions(text: string): SplitFile {
         body.push(next.trim());
         end++;
       }
-      // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
       const raw = body.join(' ');
+      // "Testing:" or "**Style**" over nested items: a label, which heads them as a heading does (a tag, and whether
+      // bare phrases below it are conventions).
+      const label = isLabel(raw) && nestsBelow(end + 1, indent) ? plain(raw).replace(/:$/, '') : undefined;
+      if (label !== undefined) {
+        leave(i, end, 'heading');
+        labels.push({ indent, text: label, tag: tagOf(label) });
+        current = undefined;
+        ruled = undefined;
+        i = end + 1;
+        continue;
+      }
+      // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
       const children = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
       if (children && children.items.length > 0) {
         takeGroup(raw, children.items, i, children.end);
@@ -217,12 +241,15 @@ export function splitInstructions(text: string): SplitFile {
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       const text = plain(lines.slice(i, end + 1).join(' '));
       headings.push({ level, text, tag: tagOf(text) });
+      labels.length = 0;
       current = undefined;
       ruled = undefined;
       leave(i, end + 1, 'heading');
       i = end + 2;
       continue;
     }
+    // A paragraph ends the list, and with it the labels of its items.
+    dropLabels(0);
     // "Run it when you change:" and the list below it are one rule.
     const raw = lines.slice(i, end + 1).join(' ');
     const list = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, -1) : undefined;
@@ -307,6 +334,14 @@ export function splitInstructions(text: string): SplitFile {
     return FENCE.test(next.trimStart()) || (/^( {4}|\t)/.test(next) && !ITEM.test(next));
   }
 
+  /** Whether the line after blank ones from `from` is an item nested deeper than `indent`. */
+  function nestsBelow(from: number, indent: number): boolean {
+    let n = from;
+    while (n < lines.length && lines[n]!.trim() === '') n++;
+    const m = ITEM.exec(lines[n] ?? '');
+    return m !== null && indentOf(m[1]!) > indent;
+  }
+
   /** The items nested below the item that ends on line `from - 1` (indented more than `indent`), with their last line. */
   function nestedItems(from: number, indent: number): { items: string[]; end: number } | undefined {
     const items: string[] = [];
@@ -372,6 +407,17 @@ export function splitInstructions(text: string): SplitFile {
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
   }
+}
+
+/**
+ * A list item that may head the items nested below it: a short phrase that states no rule ("Testing:", "**Style**",
+ * "Frontend (React)"), not code, a link, or a label followed by its own text ("Error handling: Use Result types").
+ */
+function isLabel(markdown: string): boolean {
+  const text = plain(markdown.replace(/^\[[ xX]\]\s+/, ''));
+  if (text === '' || /:\s*\S/.test(text) || words(text) > 6) return false;
+  if (startsWithCode(markdown) || isLinkOnly(markdown)) return false;
+  return !isRule(text.replace(/:$/, ''));
 }
 
 /** A rule and a nested item that finishes it: "Use tabs" and "except in YAML" read "Use tabs, except in YAML". */

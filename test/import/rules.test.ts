@@ -92,6 +92,47 @@ describe('splitInstructions: nested list items', () => {
   });
 });
 
+describe('splitInstructions: an item that labels the items nested below it', () => {
+  const taken = (md: string) => splitInstructions(md).candidates.map((c) => [c.line, c.text, c.tags]);
+
+  it('heads them as a heading does: left out as a heading, its tag on each rule below it, for its nesting only', () => {
+    const md = '# Guide\n\n- Testing:\n  - Always write tests\n  - Use vitest\n- **Style**\n  - 2-space indentation\n- Keep PRs small.';
+    expect(taken(md)).toEqual([
+      [4, 'Always write tests', ['testing']],
+      [5, 'Use vitest', ['testing']],
+      // A label that names rules makes a bare phrase below it a convention, as a heading of rules does.
+      [7, '2-space indentation', ['style']],
+      [8, 'Keep PRs small.', []],
+    ]);
+    expect(reasons(md)).toEqual([
+      [1, 1, 'heading'],
+      [3, 3, 'heading'],
+      [6, 6, 'heading'],
+    ]);
+  });
+
+  it('the nearest label decides whether bare phrases are conventions; a heading or a paragraph ends it', () => {
+    const md = '## Code style\n\n- Examples:\n  - foo_bar\n\nSome words.\n\n- single quotes';
+    expect(taken(md)).toEqual([[8, 'single quotes', ['code-style']]]);
+    expect(reasons(md)).toContainEqual([4, 4, 'description']);
+    // Two labels deep: the nearest two tags.
+    expect(taken('- Frontend\n  - Testing\n    - Use Playwright for end-to-end tests')).toEqual([
+      [3, 'Use Playwright for end-to-end tests', ['frontend', 'testing']],
+    ]);
+  });
+
+  it('is no label when it states a rule, carries its own text after a colon, or is code or a link', () => {
+    expect(texts('- Avoid nesting blocks by:\n  - returning early\n  - extracting functions')).toEqual([
+      'Avoid nesting blocks by: returning early; extracting functions.',
+    ]);
+    expect(texts('- Error handling: Use Result types\n  - Never throw strings')).toEqual([
+      'Error handling: Use Result types',
+      'Never throw strings',
+    ]);
+    expect(reasons('- `npm test`\n  - runs the unit tests')[0]).toEqual([1, 1, 'command']);
+  });
+});
+
 describe('splitInstructions: blocks that are never rules, with their lines', () => {
   it('fenced and indented code, tables, headings, comments', () => {
     const md = [
