@@ -74,7 +74,7 @@ const IMPERATIVE = new RegExp(
 
 /** Headings under which short phrases ("2-space indentation") are conventions, hence rules. */
 const RULE_HEADING =
-  /\b(rules?|guidelines?|conventions?|style|standards?|practices?|do'?s|don'?ts?|must|policy|policies|requirements?|constraints?|boundaries|guardrails?|principles?|security|safety|restrictions?|expectations?|etiquette|instructions?|preferences?|testing|tests|commits?|pull requests?|prs?|reviews?)\b/i;
+  /\b(rules?|guidelines?|conventions?|style|standards?|practices?|do'?s|don'?ts?|must|policy|policies|requirements?|constraints?|boundaries|guardrails?|principles?|security|safety|restrictions?|expectations?|etiquette|instructions?|preferences?|testing|tests|commits?|pull requests?|prs?|reviews?|anti-?patterns?|avoid|never)\b/i;
 
 /** A code fence's opening line: its marker (three or more backticks or tildes) is `[1]`. */
 export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -249,7 +249,7 @@ export function splitInstructions(text: string): SplitFile {
       continue;
     }
     // A paragraph ends the list, and with it the labels of its items.
-    dropLabels(0);
+    if (labels.length > 0) dropLabels(-1);
     // "Run it when you change:" and the list below it are one rule.
     const raw = lines.slice(i, end + 1).join(' ');
     const list = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, -1) : undefined;
@@ -259,6 +259,14 @@ export function splitInstructions(text: string): SplitFile {
       continue;
     }
     takeParagraph(raw, i, end);
+    // "**Don't:**" over a list: a caption, which heads the list as a label does.
+    const caption = plain(raw);
+    if (caption.endsWith(':') && words(caption) <= 3 && nestsBelow(end + 1, -1) && !captionOfCode(caption, end)) {
+      const text = caption.replace(/:$/, '');
+      labels.push({ indent: -1, text, tag: tagOf(text) });
+      current = undefined;
+      ruled = undefined;
+    }
     i = end + 1;
   }
   return out;
@@ -403,10 +411,32 @@ export function splitInstructions(text: string): SplitFile {
     }
   }
 
-  function take(text: string, from: number, to: number, whole = true): void {
+  function take(said: string, from: number, to: number, whole = true): void {
+    // Under "Don'ts" (a heading, a label or a caption), "use default exports" says the opposite of the file.
+    const context = labels.length > 0 ? labels.at(-1)!.text : headings.at(-1)?.text;
+    const negation = context === undefined ? undefined : negationOf(context);
+    const text = negation !== undefined && !NEGATIVE.test(said) ? `${negation}: ${said}` : said;
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
   }
+}
+
+/** Words that make a rule a prohibition already: under a heading of don'ts, such a rule is taken as it is. */
+const NEGATIVE = /\b(never|don'?t|do not|avoid|no|not|mustn'?t|shouldn'?t|cannot|can'?t|forbidden|prohibited|refrain)\b/i;
+
+/** Headings and labels whose items are things not to do, and the word each such item is taken with. */
+const NEGATING = /^[\W_]*(don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed)\b/i;
+
+/** The word a rule under `heading` is prefixed with ("Don't" for "Don'ts"), or undefined when it negates nothing. */
+function negationOf(heading: string): string | undefined {
+  const m = NEGATING.exec(heading.replace(/[\u2018\u2019]/g, "'"));
+  if (!m) return undefined;
+  const word = m[1]!.toLowerCase();
+  if (word.startsWith('don')) return "Don't";
+  if (word === 'do not') return 'Do not';
+  if (word === 'never') return 'Never';
+  if (word === 'avoid' || word.startsWith('anti') || word === 'bad practices') return 'Avoid';
+  return 'Not allowed';
 }
 
 /**

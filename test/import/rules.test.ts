@@ -133,6 +133,43 @@ describe('splitInstructions: an item that labels the items nested below it', () 
   });
 });
 
+describe("splitInstructions: the items of a heading, label or caption of don'ts", () => {
+  it('are taken as prohibitions, never as the opposite of what the file says', () => {
+    const md = [
+      '## Conventions',
+      '**Do:**',
+      '- use early returns',
+      '',
+      "**Don't:**",
+      '- use default exports',
+      '',
+      "### Don'ts",
+      '- mutate props',
+      '- Never use var',
+      '## Anti-patterns',
+      '- Catching errors silently',
+      "## Do's and Don'ts",
+      "- Don't use var",
+      '- Do use const',
+      '- Avoid:',
+      '  - global state',
+      '  - singletons that hold requests',
+    ].join('\n');
+    expect(texts(md)).toEqual([
+      'use early returns',
+      "Don't: use default exports",
+      "Don't: mutate props",
+      // A rule that prohibits already is taken as it is.
+      'Never use var',
+      'Avoid: Catching errors silently',
+      // A heading of both leaves each item its own polarity.
+      "Don't use var",
+      'Do use const',
+      'Avoid: global state; singletons that hold requests.',
+    ]);
+  });
+});
+
 describe('splitInstructions: blocks that are never rules, with their lines', () => {
   it('fenced and indented code, tables, headings, comments', () => {
     const md = [
