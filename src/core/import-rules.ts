@@ -325,6 +325,8 @@ export function splitInstructions(text: string): SplitFile {
     // "Purpose: Provide a terminal interface": a description, whatever its verb.
     const label = text.includes(':') ? /^([^:]{1,40}):\s+(.+)$/.exec(text) : null;
     if (label && DESCRIBING.test(label[1]!)) return 'description';
+    // "❌ var", "✅ Named exports": the mark says it is a rule, and which way.
+    if (MARKED.test(text) && text.replace(MARKED, '') !== '') return undefined;
     if (isRule(text)) return undefined;
     // "Error Handling: Implement robust error handling": a short label, then a rule.
     if (label && words(label[1]!) <= 5 && isRule(label[2]!)) return undefined;
@@ -411,15 +413,21 @@ export function splitInstructions(text: string): SplitFile {
     }
   }
 
-  function take(said: string, from: number, to: number, whole = true): void {
-    // Under "Don'ts" (a heading, a label or a caption), "use default exports" says the opposite of the file.
+  function take(written: string, from: number, to: number, whole = true): void {
+    // "❌ Use var" and, under "Don'ts" (a heading, a label or a caption), "use default exports" say the opposite of their text.
+    const mark = MARKED.exec(written);
+    const said = mark ? written.slice(mark[0].length) : written;
     const context = labels.length > 0 ? labels.at(-1)!.text : headings.at(-1)?.text;
-    const negation = context === undefined ? undefined : negationOf(context);
+    const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : context === undefined ? undefined : negationOf(context);
     const text = negation !== undefined && !NEGATIVE.test(said) ? `${negation}: ${said}` : said;
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
   }
 }
+
+/** A mark of a rule before its text: ✅ (do) or ❌ (do not), and their kin. */
+const MARKED = /^(\u2705|\u2714|\u2611|\u{1F44D}|\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u{1F44E})\uFE0F?\s*/u;
+const NEGATIVE_MARKS = /^(\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u{1F44E})$/u;
 
 /** Words that make a rule a prohibition already: under a heading of don'ts, such a rule is taken as it is. */
 const NEGATIVE = /\b(never|don'?t|do not|avoid|no|not|mustn'?t|shouldn'?t|cannot|can'?t|forbidden|prohibited|refrain)\b/i;

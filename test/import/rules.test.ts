@@ -168,6 +168,13 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
       'Avoid: global state; singletons that hold requests.',
     ]);
   });
+
+  it('a ✅ or ❌ before an item makes it a rule and says which way, over any heading', () => {
+    const md =
+      "## Notes\n\n- ✅ Use const\n- ❌ Use var\n- ❌ Don't mutate props\n- 🚫 Default exports\n- ✅\n\n### Don'ts\n\n- ✔️ Named exports";
+    expect(texts(md)).toEqual(['Use const', "Don't: Use var", "Don't mutate props", "Don't: Default exports", 'Named exports']);
+    expect(reasons(md)).toContainEqual([7, 7, 'description']);
+  });
 });
 
 describe('splitInstructions: blocks that are never rules, with their lines', () => {
