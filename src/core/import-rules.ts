@@ -435,6 +435,9 @@ const NEGATIVE = /\b(never|don'?t|do not|avoid|no|not|mustn'?t|shouldn'?t|cannot
 /** Headings and labels whose items are things not to do, and the word each such item is taken with. */
 const NEGATING = /^[\W_]*(don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed)\b/i;
 
+/** A heading or label that is nothing but such a word ("Don'ts", "**Never**"). */
+const NEGATING_ONLY = /^[\W_]*(don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed)[\W_]*$/i;
+
 /** The word a rule under `heading` is prefixed with ("Don't" for "Don'ts"), or undefined when it negates nothing. */
 function negationOf(heading: string): string | undefined {
   const m = NEGATING.exec(heading.replace(/[\u2018\u2019]/g, "'"));
@@ -455,7 +458,9 @@ function isLabel(markdown: string): boolean {
   const text = plain(markdown.replace(/^\[[ xX]\]\s+/, ''));
   if (text === '' || /:\s*\S/.test(text) || words(text) > 6) return false;
   if (startsWithCode(markdown) || isLinkOnly(markdown)) return false;
-  return !isRule(text.replace(/:$/, ''));
+  // "Don't:" and "Never:" are rules by their words, yet only head the prohibitions below them.
+  const head = text.replace(/:$/, '');
+  return !isRule(head) || NEGATING_ONLY.test(head.replace(/[\u2018\u2019]/g, "'"));
 }
 
 /** A rule and a nested item that finishes it: "Use tabs" and "except in YAML" read "Use tabs, except in YAML". */

@@ -165,8 +165,13 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
       // A heading of both leaves each item its own polarity.
       "Don't use var",
       'Do use const',
-      'Avoid: global state; singletons that hold requests.',
+      'Avoid: global state',
+      'Avoid: singletons that hold requests',
     ]);
+    // However long the list below "Never:" is.
+    const long = `- Never:\n${Array.from({ length: 12 }, (_, n) => `  - call service ${n} directly`).join('\n')}`;
+    expect(texts(long)).toHaveLength(12);
+    expect(texts(long).every((t) => t.startsWith('Never: call service'))).toBe(true);
   });
 
   it('a ✅ or ❌ before an item makes it a rule and says which way, over any heading', () => {
