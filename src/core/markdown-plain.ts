@@ -16,24 +16,39 @@ export function unquote(line: string): string {
   return /^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]\s*$/i.test(inner) ? '' : inner;
 }
 
-/** Markdown to plain text: links to their words, emphasis and HTML dropped, inline code kept as its text. */
+/**
+ * The tags of HTML that instruction files use for layout: dropped. Any other `<…>` is text, as an agent reading
+ * the file takes it: a placeholder (`<project_name>`, `<Title>`) or an operator (`a <b` aside, `x < y`).
+ */
+const HTML_TAG =
+  /<\/?(?:a|abbr|b|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var|video)(?:\s[^<>]*)?\/?>/g;
+
+/** A code span's place while the markup around it is taken off (a character of the Private Use Area, and its number). */
+const HELD = /\uE000(\d+)\uE001/g;
+
+/** Markdown to plain text: links to their words, emphasis and HTML dropped, inline code kept as its text, whatever it holds. */
 export function plain(markdown: string): string {
   // Most rules hold no Markdown at all: only their white space to fold.
   if (!/[`*_[\]<>!~\\]/.test(markdown)) return fold(markdown);
   // Each step runs only when the text holds the characters it needs to match: a replace that cannot match still scans.
   let t = markdown;
+  // Code spans first, held aside: `<id>`, `a*b*` and `[x](y)` inside one are what it says.
+  const code: string[] = [];
+  if (t.includes('`'))
+    t = t.replace(/(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)/g, (_, _ticks: string, inner: string) => `\uE000${code.push(inner) - 1}\uE001`);
   if (t.includes('](') || t.includes('][')) {
     t = t
       .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
       .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1');
   }
-  if (t.includes('<')) t = t.replace(/<\/?[a-zA-Z][^>]*>/g, '');
-  if (t.includes('`')) t = t.replace(/`+([^`]+?)`+/g, '$1');
+  if (t.includes('<')) t = t.replace(HTML_TAG, '');
   if (t.includes('**') || t.includes('__')) t = t.replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2');
   if (t.includes('*') || t.includes('_')) t = t.replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3');
   if (t.includes('~~')) t = t.replace(/~~(.+?)~~/g, '$1');
-  if (t.includes('\\')) t = t.replace(/\\([\\`*_{}[\]()#+\-.!|])/g, '$1');
+  if (t.includes('\\')) t = t.replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
+  // A span's inner spaces at both ends are markup (`` ` a ` `` is "a"), as CommonMark strips one of each.
+  if (code.length > 0) t = t.replace(HELD, (_, n: string) => code[Number(n)]!.replace(/^ (.*) $/, '$1'));
   return fold(t);
 }
 

@@ -274,6 +274,19 @@ describe('plain and splitSentences', () => {
     ['![img](x.png) [link](y) <b>bold</b>', 'img link bold'],
     ['__strong__ *em* _em_ ~~gone~~', 'strong em em gone'],
     ['snake_case_names stay', 'snake_case_names stay'],
+    // What a code span holds is text: placeholders, dunders, emphasis and links characters inside it stay.
+    ['run `pnpm test --filter <project_name>`', 'run pnpm test --filter <project_name>'],
+    ['update `__all__` and `a*b*c`, not `[x](y)`', 'update __all__ and a*b*c, not [x](y)'],
+    ['**Never use `any`**', 'Never use any'],
+    ['`` `code` `` and ``a`b``', '`code` and a`b'],
+    ['Use ` ```ts title ` fences', 'Use ```ts title fences'],
+    // Only HTML's own tags are markup; any other <…> is what the agent reads.
+    [
+      'Title: [<project_name>] <Title>, pass --author="AI <ai@example.com>"',
+      'Title: [<project_name>] <Title>, pass --author="AI <ai@example.com>"',
+    ],
+    ['Press <kbd>Ctrl</kbd>+<kbd>C</kbd>.<br/> <details><summary>More</summary></details>', 'Press Ctrl+C. More'],
+    ['keep a < b and b > a', 'keep a < b and b > a'],
   ])('plain(%j)', (md, want) => expect(plain(md)).toBe(want));
 
   it('keeps abbreviations whole', () => {
