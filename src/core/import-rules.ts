@@ -8,7 +8,21 @@
 
 import { BEGIN_PREFIX, END_MARKER } from './export.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
-import { fold, plain, QUOTED, unquote } from './markdown-plain.ts';
+import { fold, isLinkOnly, labelledCode, plain, QUOTED, startsWithCode, unquote } from './markdown-plain.ts';
+import {
+  DESCRIBING,
+  headingTag,
+  isRule,
+  joinDetail,
+  MARKED,
+  NEGATING_ONLY,
+  NEGATIVE,
+  NEGATIVE_MARKS,
+  negationOf,
+  NORMATIVE,
+  RULE_HEADING,
+  splitSentences,
+} from './rule-wording.ts';
 
 /** One rule found in a file: its plain text, the line it starts on (1-based), and the tags its headings give. */
 export interface RuleCandidate {
@@ -48,33 +62,6 @@ export interface SplitFile {
   candidates: RuleCandidate[];
   leftOut: LeftOut[];
 }
-
-/** Words that make a sentence a rule wherever they stand. */
-const NORMATIVE =
-  /\b(must|mustn't|never|always|should|shouldn't|shall|do not|don't|does not need|is required|are required|required to|mandatory|forbidden|prohibited|not allowed|is not permitted|make sure|ensure|avoid|prefer|only use|need to|needs to|have to|has to|at all times|under no circumstances)\b/i;
-
-/** Verbs a rule may start with, in the imperative (lower case), as one expression over the word. */
-const IMPERATIVE = new RegExp(
-  `^(?:${(
-    'use run add keep write avoid prefer ensure follow do make include put place name test document check validate ' +
-    'update create remove delete commit push format lint wrap return handle log store import export call pass set define ' +
-    'declare mark treat consider ask verify confirm review limit split group sort reuse favor favour stick respect leave ' +
-    'apply annotate comment explain describe mention reference cite prefix start end stop fix refactor rename move migrate ' +
-    'upgrade pin lock bump release tag sign encrypt escape sanitize sanitise guard protect catch throw raise emit print ' +
-    'install build deploy target support gate require read look search plan break prioritize prioritise minimize minimise ' +
-    'maximize maximise preserve maintain omit skip exclude disable enable wait retry clean close match mirror align colocate ' +
-    'co-locate default hide expose isolate mock stub measure cache batch normalize normalise type store write keep report ' +
-    'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
-    'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
-    'suggest encourage remember pay be keep register explore consult'
-  )
-    .split(' ')
-    .join('|')})$`,
-);
-
-/** Headings under which short phrases ("2-space indentation") are conventions, hence rules. */
-const RULE_HEADING =
-  /\b(rules?|guidelines?|conventions?|style|standards?|practices?|do'?s|don'?ts?|must|policy|policies|requirements?|constraints?|boundaries|guardrails?|principles?|security|safety|restrictions?|expectations?|etiquette|instructions?|preferences?|testing|tests|commits?|pull requests?|prs?|reviews?|anti-?patterns?|avoid|never)\b/i;
 
 /** A code fence's opening line: its marker (three or more backticks or tildes) is `[1]`. */
 export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -161,7 +148,7 @@ export function splitInstructions(text: string): SplitFile {
       const level = heading[1]!.length;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       const text = plain(heading[2] ?? '');
-      headings.push({ level, text, tag: tagOf(text) });
+      headings.push({ level, text, tag: headingTag(text) });
       labels.length = 0;
       current = undefined;
       ruled = undefined;
@@ -211,7 +198,7 @@ export function splitInstructions(text: string): SplitFile {
       const label = isLabel(raw) && nestsBelow(end + 1, indent) ? plain(raw).replace(/:$/, '') : undefined;
       if (label !== undefined) {
         leave(i, end, 'heading');
-        labels.push({ indent, text: label, tag: tagOf(label) });
+        labels.push({ indent, text: label, tag: headingTag(label) });
         current = undefined;
         ruled = undefined;
         i = end + 1;
@@ -240,7 +227,7 @@ export function splitInstructions(text: string): SplitFile {
       const level = lines[end + 1]!.trim()[0] === '=' ? 1 : 2;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       const text = plain(lines.slice(i, end + 1).join(' '));
-      headings.push({ level, text, tag: tagOf(text) });
+      headings.push({ level, text, tag: headingTag(text) });
       labels.length = 0;
       current = undefined;
       ruled = undefined;
@@ -263,7 +250,7 @@ export function splitInstructions(text: string): SplitFile {
     const caption = plain(raw);
     if (caption.endsWith(':') && words(caption) <= 3 && nestsBelow(end + 1, -1) && !captionOfCode(caption, end)) {
       const text = caption.replace(/:$/, '');
-      labels.push({ indent: -1, text, tag: tagOf(text) });
+      labels.push({ indent: -1, text, tag: headingTag(text) });
       current = undefined;
       ruled = undefined;
     }
@@ -425,31 +412,6 @@ export function splitInstructions(text: string): SplitFile {
   }
 }
 
-/** A mark of a rule before its text: ✅ (do) or ❌ (do not), and their kin. */
-const MARKED = /^(\u2705|\u2714|\u2611|\u{1F44D}|\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u{1F44E})\uFE0F?\s*/u;
-const NEGATIVE_MARKS = /^(\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u{1F44E})$/u;
-
-/** Words that make a rule a prohibition already: under a heading of don'ts, such a rule is taken as it is. */
-const NEGATIVE = /\b(never|don'?t|do not|avoid|no|not|mustn'?t|shouldn'?t|cannot|can'?t|forbidden|prohibited|refrain)\b/i;
-
-/** Headings and labels whose items are things not to do, and the word each such item is taken with. */
-const NEGATING = /^[\W_]*(don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed)\b/i;
-
-/** A heading or label that is nothing but such a word ("Don'ts", "**Never**"). */
-const NEGATING_ONLY = /^[\W_]*(don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed)[\W_]*$/i;
-
-/** The word a rule under `heading` is prefixed with ("Don't" for "Don'ts"), or undefined when it negates nothing. */
-function negationOf(heading: string): string | undefined {
-  const m = NEGATING.exec(heading.replace(/[\u2018\u2019]/g, "'"));
-  if (!m) return undefined;
-  const word = m[1]!.toLowerCase();
-  if (word.startsWith('don')) return "Don't";
-  if (word === 'do not') return 'Do not';
-  if (word === 'never') return 'Never';
-  if (word === 'avoid' || word.startsWith('anti') || word === 'bad practices') return 'Avoid';
-  return 'Not allowed';
-}
-
 /**
  * A list item that may head the items nested below it: a short phrase that states no rule ("Testing:", "**Style**",
  * "Frontend (React)"), not code, a link, or a label followed by its own text ("Error handling: Use Result types").
@@ -461,14 +423,6 @@ function isLabel(markdown: string): boolean {
   // "Don't:" and "Never:" are rules by their words, yet only head the prohibitions below them.
   const head = text.replace(/:$/, '');
   return !isRule(head) || NEGATING_ONLY.test(head.replace(/[\u2018\u2019]/g, "'"));
-}
-
-/** A rule and a nested item that finishes it: "Use tabs" and "except in YAML" read "Use tabs, except in YAML". */
-function joinDetail(rule: string, detail: string): string {
-  const fragment = /^\p{Ll}/u.test(detail);
-  if (fragment && rule.endsWith('.') && !/\b(e\.g|i\.e|etc|vs|cf)\.$/i.test(rule)) return `${rule.slice(0, -1)}, ${detail}`;
-  if (/[.!?:;,]$/.test(rule)) return `${rule} ${detail}`;
-  return fragment ? `${rule}, ${detail}` : `${rule}. ${detail}`;
 }
 
 /** A line that starts a block of its own: it never continues the item or paragraph above it. */
@@ -498,77 +452,6 @@ function words(text: string): number {
 function findFrom(lines: readonly string[], from: number, test: (l: string) => boolean): number {
   for (let n = from; n < lines.length; n++) if (test(lines[n]!)) return n;
   return lines.length - 1;
-}
-
-function startsWithCode(markdown: string): boolean {
-  return /^\s*(\*\*|__)?`/.test(markdown);
-}
-
-/** A link and little else: "[Docs](…)", "See [the guide](…)", "<https://…>". */
-function isLinkOnly(markdown: string): boolean {
-  // No link of any of the three forms without one of these.
-  if (!markdown.includes('](') && !markdown.includes('http')) return false;
-  const rest = markdown
-    .replace(/!?\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/<https?:[^>]+>/g, '')
-    .replace(/https?:\/\/\S+/g, '');
-  if (rest === markdown) return false;
-  const words = rest
-    .replace(/[\p{P}\s]+/gu, ' ')
-    .trim()
-    .toLowerCase();
-  return words === '' || /^(see|read|refer to|see also|check|details|docs|more|for more|for details)( (in|at|the))?$/.test(words);
-}
-
-/** "**Install:** `npm ci`", "Checks: `npm run lint` / `npm test`": a label, then commands. */
-const LABELLED_CODE = /^\s*(\*\*|__)?[^`:]{1,40}:(\*\*|__)?\s*(`[^`]+`[\s/,;|&]*(or|and)?\s*)+(\(.*\))?\s*$/;
-
-/** Whether `markdown` is a label and then commands; only a text holding a colon and a backtick can be one. */
-function labelledCode(markdown: string): boolean {
-  return markdown.includes(':') && markdown.includes('`') && LABELLED_CODE.test(markdown);
-}
-
-/** Labels that introduce a description, not a rule ("Purpose: …"). */
-const DESCRIBING = /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role)\W*$/i;
-
-/** A sentence that states a rule: normative words, or the imperative (also after a leading clause: "When X, run Y."). */
-function isRule(text: string): boolean {
-  if (NORMATIVE.test(text) || startsImperative(text)) return true;
-  const clause = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b[^,]{1,120},\s*(.*)$/i.exec(text);
-  return clause !== null && startsImperative(clause[2]!);
-}
-
-function startsImperative(text: string): boolean {
-  const first = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)/u.exec(text)?.[1]?.toLowerCase().replace(/'/g, '');
-  return first !== undefined && IMPERATIVE.test(first);
-}
-
-/** Sentences: split after . ! ? followed by a space and a capital or a quote, keeping abbreviations such as "e.g." whole. */
-export function splitSentences(text: string): string[] {
-  const out: string[] = [];
-  let start = 0;
-  const re = /[.!?](?=\s+["'(\p{Lu}`])/gu;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const before = text.slice(Math.max(0, m.index - 4), m.index + 1).toLowerCase();
-    if (/\b(e\.g|i\.e|etc|vs|cf)\.$/.test(before)) continue;
-    out.push(text.slice(start, m.index + 1).trim());
-    start = m.index + 1;
-  }
-  const last = text.slice(start).trim();
-  if (last !== '') out.push(last);
-  return out;
-}
-
-/** A heading as a tag: lower case, words joined by hyphens, at most 64 characters. */
-export function tagOf(heading: string): string {
-  return heading
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64)
-    .replace(/-+$/, '');
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Markdown read as plain text, for the rules import takes out of instruction
  * files (import-rules.ts): inline markup dropped, white space folded, a
- * blockquote's markers taken off its lines. Pure.
+ * blockquote's markers taken off its lines; and the shapes of Markdown that
+ * state no rule (a command listing, a link). Pure.
  */
 
 export const QUOTED = /^ {0,3}>/;
@@ -60,3 +61,32 @@ export function fold(text: string): string {
 
 /** White space that folding changes: two in a row, or any but the space. */
 const FOLDABLE = /\s\s|[^\S ]/;
+
+/** Whether an item or a paragraph starts with inline code (after bold markers): a command listing, unless it states a rule. */
+export function startsWithCode(markdown: string): boolean {
+  return /^\s*(\*\*|__)?`/.test(markdown);
+}
+
+/** A link and little else: "[Docs](…)", "See [the guide](…)", "<https://…>". */
+export function isLinkOnly(markdown: string): boolean {
+  // No link of any of the three forms without one of these.
+  if (!markdown.includes('](') && !markdown.includes('http')) return false;
+  const rest = markdown
+    .replace(/!?\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/<https?:[^>]+>/g, '')
+    .replace(/https?:\/\/\S+/g, '');
+  if (rest === markdown) return false;
+  const words = rest
+    .replace(/[\p{P}\s]+/gu, ' ')
+    .trim()
+    .toLowerCase();
+  return words === '' || /^(see|read|refer to|see also|check|details|docs|more|for more|for details)( (in|at|the))?$/.test(words);
+}
+
+/** "**Install:** `npm ci`", "Checks: `npm run lint` / `npm test`": a label, then commands. */
+const LABELLED_CODE = /^\s*(\*\*|__)?[^`:]{1,40}:(\*\*|__)?\s*(`[^`]+`[\s/,;|&]*(or|and)?\s*)+(\(.*\))?\s*$/;
+
+/** Whether `markdown` is a label and then commands; only a text holding a colon and a backtick can be one. */
+export function labelledCode(markdown: string): boolean {
+  return markdown.includes(':') && markdown.includes('`') && LABELLED_CODE.test(markdown);
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitInstructions, splitSentences, tagOf } from '../../src/core/import-rules.ts';
+import { splitInstructions } from '../../src/core/import-rules.ts';
+import { splitSentences, tagOf } from '../../src/core/rule-wording.ts';
 import { plain } from '../../src/core/markdown-plain.ts';
 
 const texts = (md: string) => splitInstructions(md).candidates.map((c) => c.text);
@@ -167,6 +168,13 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
       'Do use const',
       'Avoid: global state',
       'Avoid: singletons that hold requests',
+    ]);
+    // A heading or label that only says which way its rules go gives no tag.
+    const tagsOf = (text: string) => splitInstructions(md).candidates.find((c) => c.text === text)?.tags;
+    expect([tagsOf("Don't: use default exports"), tagsOf("Don't: mutate props"), tagsOf('use early returns')]).toEqual([
+      ['conventions'],
+      ['conventions'],
+      ['conventions'],
     ]);
     // However long the list below "Never:" is.
     const long = `- Never:\n${Array.from({ length: 12 }, (_, n) => `  - call service ${n} directly`).join('\n')}`;

@@ -1,0 +1,115 @@
+/**
+ * The words of instruction files that make a rule (import-rules.ts reads their
+ * Markdown): which sentences state one, which way a rule goes (a "Don'ts"
+ * heading, a ❌ mark), and the tags headings give. Pure.
+ */
+
+/** Words that make a sentence a rule wherever they stand. */
+export const NORMATIVE =
+  /\b(must|mustn't|never|always|should|shouldn't|shall|do not|don't|does not need|is required|are required|required to|mandatory|forbidden|prohibited|not allowed|is not permitted|make sure|ensure|avoid|prefer|only use|need to|needs to|have to|has to|at all times|under no circumstances)\b/i;
+
+/** Verbs a rule may start with, in the imperative (lower case), as one expression over the word. */
+const IMPERATIVE = new RegExp(
+  `^(?:${(
+    'use run add keep write avoid prefer ensure follow do make include put place name test document check validate ' +
+    'update create remove delete commit push format lint wrap return handle log store import export call pass set define ' +
+    'declare mark treat consider ask verify confirm review limit split group sort reuse favor favour stick respect leave ' +
+    'apply annotate comment explain describe mention reference cite prefix start end stop fix refactor rename move migrate ' +
+    'upgrade pin lock bump release tag sign encrypt escape sanitize sanitise guard protect catch throw raise emit print ' +
+    'install build deploy target support gate require read look search plan break prioritize prioritise minimize minimise ' +
+    'maximize maximise preserve maintain omit skip exclude disable enable wait retry clean close match mirror align colocate ' +
+    'co-locate default hide expose isolate mock stub measure cache batch normalize normalise type store write keep report ' +
+    'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
+    'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
+    'suggest encourage remember pay be keep register explore consult'
+  )
+    .split(' ')
+    .join('|')})$`,
+);
+
+/** Headings under which short phrases ("2-space indentation") are conventions, hence rules. */
+export const RULE_HEADING =
+  /\b(rules?|guidelines?|conventions?|style|standards?|practices?|do'?s|don'?ts?|must|policy|policies|requirements?|constraints?|boundaries|guardrails?|principles?|security|safety|restrictions?|expectations?|etiquette|instructions?|preferences?|testing|tests|commits?|pull requests?|prs?|reviews?|anti-?patterns?|avoid|never)\b/i;
+
+/** A mark of a rule before its text: ✅ (do) or ❌ (do not), and their kin. */
+export const MARKED = /^(\u2705|\u2714|\u2611|\u{1F44D}|\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u{1F44E})\uFE0F?\s*/u;
+export const NEGATIVE_MARKS = /^(\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u{1F44E})$/u;
+
+/** Words that make a rule a prohibition already: under a heading of don'ts, such a rule is taken as it is. */
+export const NEGATIVE = /\b(never|don'?t|do not|avoid|no|not|mustn'?t|shouldn'?t|cannot|can'?t|forbidden|prohibited|refrain)\b/i;
+
+/** Headings and labels whose items are things not to do, and the word each such item is taken with. */
+const NEGATING = /^[\W_]*(don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed)\b/i;
+
+/** A heading or label that is nothing but such a word ("Don'ts", "**Never**"). */
+export const NEGATING_ONLY =
+  /^[\W_]*(don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed)[\W_]*$/i;
+
+/** The word a rule under `heading` is prefixed with ("Don't" for "Don'ts"), or undefined when it negates nothing. */
+export function negationOf(heading: string): string | undefined {
+  const m = NEGATING.exec(heading.replace(/[\u2018\u2019]/g, "'"));
+  if (!m) return undefined;
+  const word = m[1]!.toLowerCase();
+  if (word.startsWith('don')) return "Don't";
+  if (word === 'do not') return 'Do not';
+  if (word === 'never') return 'Never';
+  if (word === 'avoid' || word.startsWith('anti') || word === 'bad practices') return 'Avoid';
+  return 'Not allowed';
+}
+
+/** A rule and a nested item that finishes it: "Use tabs" and "except in YAML" read "Use tabs, except in YAML". */
+export function joinDetail(rule: string, detail: string): string {
+  const fragment = /^\p{Ll}/u.test(detail);
+  if (fragment && rule.endsWith('.') && !/\b(e\.g|i\.e|etc|vs|cf)\.$/i.test(rule)) return `${rule.slice(0, -1)}, ${detail}`;
+  if (/[.!?:;,]$/.test(rule)) return `${rule} ${detail}`;
+  return fragment ? `${rule}, ${detail}` : `${rule}. ${detail}`;
+}
+
+/** Labels that introduce a description, not a rule ("Purpose: …"). */
+export const DESCRIBING = /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role)\W*$/i;
+
+/** A sentence that states a rule: normative words, or the imperative (also after a leading clause: "When X, run Y."). */
+export function isRule(text: string): boolean {
+  if (NORMATIVE.test(text) || startsImperative(text)) return true;
+  const clause = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b[^,]{1,120},\s*(.*)$/i.exec(text);
+  return clause !== null && startsImperative(clause[2]!);
+}
+
+function startsImperative(text: string): boolean {
+  const first = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)/u.exec(text)?.[1]?.toLowerCase().replace(/'/g, '');
+  return first !== undefined && IMPERATIVE.test(first);
+}
+
+/** Sentences: split after . ! ? followed by a space and a capital or a quote, keeping abbreviations such as "e.g." whole. */
+export function splitSentences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  const re = /[.!?](?=\s+["'(\p{Lu}`])/gu;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const before = text.slice(Math.max(0, m.index - 4), m.index + 1).toLowerCase();
+    if (/\b(e\.g|i\.e|etc|vs|cf)\.$/.test(before)) continue;
+    out.push(text.slice(start, m.index + 1).trim());
+    start = m.index + 1;
+  }
+  const last = text.slice(start).trim();
+  if (last !== '') out.push(last);
+  return out;
+}
+
+/** The tag of a heading or label: none for one that only says which way its rules go ("Do", "Don'ts", "Never"). */
+export function headingTag(heading: string): string {
+  const h = heading.replace(/[\u2018\u2019]/g, "'");
+  return NEGATING_ONLY.test(h) || /^[\W_]*do'?s?[\W_]*$/i.test(h) ? '' : tagOf(heading);
+}
+
+/** A heading as a tag: lower case, words joined by hyphens, at most 64 characters. */
+export function tagOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64)
+    .replace(/-+$/, '');
+}
