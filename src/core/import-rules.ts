@@ -11,14 +11,14 @@ import { MAX_TEXT_LENGTH } from './limits.ts';
 import { fold, isLinkOnly, labelledCode, plain, QUOTED, startsWithCode, unquote } from './markdown-plain.ts';
 import {
   DESCRIBING,
-  headingTag,
+  type Heading,
+  headingOf,
   isRule,
   joinDetail,
   MARKED,
   NEGATING_ONLY,
   NEGATIVE,
   NEGATIVE_MARKS,
-  negationOf,
   NORMATIVE,
   RULE_HEADING,
   splitSentences,
@@ -91,7 +91,8 @@ export function splitInstructions(text: string): SplitFile {
       out.bodyLine = i + 1;
     }
   }
-  const headings: { level: number; text: string; tag: string }[] = [];
+  /** The headings above, nearest last: each with its tag and the word its rules take when it heads don'ts. */
+  const headings: Heading[] = [];
   /** Whether the last block was a list item (blank lines between items keep the list). */
   let inList = false;
   // The tags of the headings above, made once per heading rather than once per rule (an array shared by its rules).
@@ -104,10 +105,14 @@ export function splitInstructions(text: string): SplitFile {
   const underRuleHeading = () =>
     (ruled ??= labels.length > 0 ? RULE_HEADING.test(labels.at(-1)!.text) : headings.some((h) => RULE_HEADING.test(h.text)));
   /** List items that head the items nested below them ("Testing:", "**Style**"), as headings do, by their indent. */
-  const labels: { indent: number; text: string; tag: string }[] = [];
+  const labels: Heading[] = [];
+  // Whether a text states a rule, asked twice of a list item that is one: the last answer kept.
+  let ruleText = '';
+  let ruleAnswer = false;
+  const rule = (text: string): boolean => (text === ruleText ? ruleAnswer : ((ruleText = text), (ruleAnswer = isRule(text))));
   const dropLabels = (indent: number): void => {
-    if (labels.length === 0 || labels.at(-1)!.indent < indent) return;
-    while (labels.length > 0 && labels.at(-1)!.indent >= indent) labels.pop();
+    if (labels.length === 0 || labels.at(-1)!.level < indent) return;
+    while (labels.length > 0 && labels.at(-1)!.level >= indent) labels.pop();
     current = undefined;
     ruled = undefined;
   };
@@ -148,7 +153,7 @@ export function splitInstructions(text: string): SplitFile {
       const level = heading[1]!.length;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       const text = plain(heading[2] ?? '');
-      headings.push({ level, text, tag: headingTag(text) });
+      headings.push(headingOf(text, level));
       labels.length = 0;
       current = undefined;
       ruled = undefined;
@@ -195,10 +200,10 @@ export function splitInstructions(text: string): SplitFile {
       const raw = body.join(' ');
       // "Testing:" or "**Style**" over nested items: a label, which heads them as a heading does (a tag, and whether
       // bare phrases below it are conventions).
-      const label = isLabel(raw) && nestsBelow(end + 1, indent) ? plain(raw).replace(/:$/, '') : undefined;
+      const label = nestsBelow(end + 1, indent) && isLabel(raw) ? plain(raw).replace(/:$/, '') : undefined;
       if (label !== undefined) {
         leave(i, end, 'heading');
-        labels.push({ indent, text: label, tag: headingTag(label) });
+        labels.push(headingOf(label, indent));
         current = undefined;
         ruled = undefined;
         i = end + 1;
@@ -227,7 +232,7 @@ export function splitInstructions(text: string): SplitFile {
       const level = lines[end + 1]!.trim()[0] === '=' ? 1 : 2;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
       const text = plain(lines.slice(i, end + 1).join(' '));
-      headings.push({ level, text, tag: headingTag(text) });
+      headings.push(headingOf(text, level));
       labels.length = 0;
       current = undefined;
       ruled = undefined;
@@ -247,10 +252,10 @@ export function splitInstructions(text: string): SplitFile {
     }
     takeParagraph(raw, i, end);
     // "**Don't:**" over a list: a caption, which heads the list as a label does.
-    const caption = plain(raw);
-    if (caption.endsWith(':') && words(caption) <= 3 && nestsBelow(end + 1, -1) && !captionOfCode(caption, end)) {
+    const caption = raw.includes(':') && nestsBelow(end + 1, -1) ? plain(raw) : '';
+    if (caption.endsWith(':') && words(caption) <= 3 && !captionOfCode(caption, end)) {
       const text = caption.replace(/:$/, '');
-      labels.push({ indent: -1, text, tag: headingTag(text) });
+      labels.push(headingOf(text, -1));
       current = undefined;
       ruled = undefined;
     }
@@ -266,7 +271,7 @@ export function splitInstructions(text: string): SplitFile {
     const body = raw.replace(/^\[[ xX]\]\s+/, '');
     const text = plain(body);
     const reason = itemReason(body, text, to);
-    const details = reason === undefined && isRule(text) ? elaborations(to + 1, indent) : undefined;
+    const details = reason === undefined && rule(text) ? elaborations(to + 1, indent) : undefined;
     if (details) {
       take(details.texts.reduce(joinDetail, text), from, details.end);
       return details.end;
@@ -284,7 +289,7 @@ export function splitInstructions(text: string): SplitFile {
     let end = from - 1;
     for (let n = from; n < lines.length; ) {
       while (n < lines.length && lines[n]!.trim() === '') n++;
-      const m = ITEM.exec(lines[n] ?? '');
+      const m = deeperItem(lines[n], indent);
       if (!m || indentOf(m[1]!) <= indent) break;
       const body = [m[3]!];
       let last = n;
@@ -314,7 +319,7 @@ export function splitInstructions(text: string): SplitFile {
     if (label && DESCRIBING.test(label[1]!)) return 'description';
     // "❌ var", "✅ Named exports": the mark says it is a rule, and which way.
     if (MARKED.test(text) && text.replace(MARKED, '') !== '') return undefined;
-    if (isRule(text)) return undefined;
+    if (rule(text)) return undefined;
     // "Error Handling: Implement robust error handling": a short label, then a rule.
     if (label && words(label[1]!) <= 5 && isRule(label[2]!)) return undefined;
     if (/:$/.test(text)) return 'description';
@@ -335,7 +340,7 @@ export function splitInstructions(text: string): SplitFile {
   function nestsBelow(from: number, indent: number): boolean {
     let n = from;
     while (n < lines.length && lines[n]!.trim() === '') n++;
-    const m = ITEM.exec(lines[n] ?? '');
+    const m = deeperItem(lines[n], indent);
     return m !== null && indentOf(m[1]!) > indent;
   }
 
@@ -404,8 +409,8 @@ export function splitInstructions(text: string): SplitFile {
     // "❌ Use var" and, under "Don'ts" (a heading, a label or a caption), "use default exports" say the opposite of their text.
     const mark = MARKED.exec(written);
     const said = mark ? written.slice(mark[0].length) : written;
-    const context = labels.length > 0 ? labels.at(-1)!.text : headings.at(-1)?.text;
-    const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : context === undefined ? undefined : negationOf(context);
+    const context = labels.length > 0 ? labels.at(-1) : headings.at(-1);
+    const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : context?.negation;
     const text = negation !== undefined && !NEGATIVE.test(said) ? `${negation}: ${said}` : said;
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
@@ -435,6 +440,14 @@ function endsBlock(line: string): boolean {
     TABLE_ROW.test(line) ||
     line.trimStart().startsWith('<!--')
   );
+}
+
+/** `line` read as a list item, when it is indented more than `indent` (a sibling, the usual next line, is not matched at all). */
+function deeperItem(line: string | undefined, indent: number): RegExpExecArray | null {
+  if (line === undefined) return null;
+  const c = line.charCodeAt(Math.max(indent, 0));
+  // Indented more than `indent` means white space at column `indent` (a tab counts four: left to the match).
+  return indent >= 0 && c !== 32 && c !== 9 && !line.slice(0, indent + 1).includes('\t') ? null : ITEM.exec(line);
 }
 
 /** The width of a list item's indent, a tab counting four. */

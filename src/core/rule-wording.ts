@@ -113,3 +113,16 @@ export function tagOf(heading: string): string {
     .slice(0, 64)
     .replace(/-+$/, '');
 }
+
+/** A heading, or a list item or caption heading the items below it: at its level (or indent). */
+export interface Heading {
+  level: number;
+  text: string;
+  tag: string;
+  /** The word each rule below it takes when it heads things not to do ("Don't"). */
+  negation: string | undefined;
+}
+
+export function headingOf(text: string, level: number): Heading {
+  return { level, text, tag: headingTag(text), negation: negationOf(text) };
+}
