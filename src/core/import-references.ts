@@ -3,7 +3,7 @@
 // to the file, or from the top with `/`), outside code. An import names the
 // ones it does not import, so that no rule the agent follows is left behind
 // unsaid.
-import { closesFence, FENCE } from './import-rules.ts';
+import { closesFence, FENCE } from './markdown-blocks.ts';
 import type { ImportKind } from './import-sources.ts';
 
 /** The kinds whose agents follow `@path`. */

@@ -7,8 +7,23 @@
  */
 
 import { BEGIN_PREFIX, END_MARKER } from './export.ts';
+import {
+  BREAK,
+  closesFence,
+  deeperItem,
+  endsBlock,
+  excerpt,
+  FENCE,
+  findFrom,
+  HEADING,
+  indentOf,
+  ITEM,
+  TABLE_ROW,
+  TABLE_RULE,
+  words,
+} from './markdown-blocks.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
-import { fold, isLinkOnly, labelledCode, plain, QUOTED, startsWithCode, unquote } from './markdown-plain.ts';
+import { isLinkOnly, labelledCode, plain, QUOTED, startsWithCode, unquote } from './markdown-plain.ts';
 import {
   DESCRIBING,
   type Heading,
@@ -63,18 +78,6 @@ export interface SplitFile {
   leftOut: LeftOut[];
 }
 
-/** A code fence's opening line: its marker (three or more backticks or tildes) is `[1]`. */
-export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-
-/** Whether `line` closes the fence opened with `mark`: as many of its character or more, and nothing else. */
-export function closesFence(line: string, mark: string): boolean {
-  return line.trimStart().startsWith(mark[0]!.repeat(mark.length)) && line.trim().replace(/[`~]/g, '') === '';
-}
-const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$/;
-const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
-const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
-const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
-const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /** The candidates and left-out pieces of one file's text. */
 export function splitInstructions(text: string): SplitFile {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
@@ -110,6 +113,9 @@ export function splitInstructions(text: string): SplitFile {
   let ruleText = '';
   let ruleAnswer = false;
   const rule = (text: string): boolean => (text === ruleText ? ruleAnswer : ((ruleText = text), (ruleAnswer = isRule(text))));
+  /** The indents of the list items this line is nested in, and whether the nearest of them is no label. */
+  const open: number[] = [];
+  let underItem = false;
   const dropLabels = (indent: number): void => {
     if (labels.length === 0 || labels.at(-1)!.level < indent) return;
     while (labels.length > 0 && labels.at(-1)!.level >= indent) labels.pop();
@@ -155,6 +161,7 @@ export function splitInstructions(text: string): SplitFile {
       const text = plain(heading[2] ?? '');
       headings.push(headingOf(text, level));
       labels.length = 0;
+      open.length = 0;
       current = undefined;
       ruled = undefined;
       leave(i, i, 'heading');
@@ -186,6 +193,11 @@ export function splitInstructions(text: string): SplitFile {
     if (item) {
       const indent = indentOf(item[1]!);
       dropLabels(indent);
+      while (open.length > 0 && open.at(-1)! >= indent) open.pop();
+      // Nested below an item that is no label ("Don't create huge tickets" over "Break work into pieces"): that item,
+      // not the heading, is what the rule answers to.
+      underItem = open.length > 0 && labels.at(-1)?.level !== open.at(-1);
+      open.push(indent);
       const body = [item[3]!];
       let end = i;
       // Lazy and indented continuation lines; a nested item, a fence or a blank line ends it.
@@ -234,6 +246,7 @@ export function splitInstructions(text: string): SplitFile {
       const text = plain(lines.slice(i, end + 1).join(' '));
       headings.push(headingOf(text, level));
       labels.length = 0;
+      open.length = 0;
       current = undefined;
       ruled = undefined;
       leave(i, end + 1, 'heading');
@@ -242,6 +255,14 @@ export function splitInstructions(text: string): SplitFile {
     }
     // A paragraph ends the list, and with it the labels of its items.
     if (labels.length > 0) dropLabels(-1);
+    open.length = 0;
+    underItem = false;
+    // "✅ Use const" and "❌ Use var" on lines of their own (with hard line breaks): each line is a rule, as an item is.
+    if (MARKED.test(line.trimStart()) && lines.slice(i + 1, end + 1).every((l) => MARKED.test(l.trimStart()))) {
+      for (let n = i; n <= end; n++) takeItem(lines[n]!.trim().replace(/\\$/, ''), n, n, Number.MAX_SAFE_INTEGER);
+      i = end + 1;
+      continue;
+    }
     // "Run it when you change:" and the list below it are one rule.
     const raw = lines.slice(i, end + 1).join(' ');
     const list = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, -1) : undefined;
@@ -405,13 +426,19 @@ export function splitInstructions(text: string): SplitFile {
     }
   }
 
+  /** The word of the nearest label, else heading, that says which way its rules go ("Frontend" under "Don'ts": "Don't"). */
+  function negationAround(): string | undefined {
+    for (const around of [labels, headings])
+      for (let k = around.length - 1; k >= 0; k--) if (around[k]!.negation !== undefined) return around[k]!.negation || undefined;
+    return undefined;
+  }
+
   function take(written: string, from: number, to: number, whole = true): void {
     // "❌ Use var" and, under "Don'ts" (a heading, a label or a caption), "use default exports" say the opposite of their text.
     const mark = MARKED.exec(written);
     const said = mark ? written.slice(mark[0].length) : written;
-    const context = labels.length > 0 ? labels.at(-1) : headings.at(-1);
-    const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : context?.negation;
-    const text = negation !== undefined && !NEGATIVE.test(said) ? `${negation}: ${said}` : said;
+    const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : underItem ? undefined : negationAround();
+    const text = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) ? `${negation}: ${said}` : said;
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
   }
@@ -430,68 +457,8 @@ function isLabel(markdown: string): boolean {
   return !isRule(head) || NEGATING_ONLY.test(head.replace(/[\u2018\u2019]/g, "'"));
 }
 
-/** A line that starts a block of its own: it never continues the item or paragraph above it. */
-function endsBlock(line: string): boolean {
-  return (
-    line.trim() === '' ||
-    ITEM.test(line) ||
-    FENCE.test(line) ||
-    HEADING.test(line) ||
-    TABLE_ROW.test(line) ||
-    line.trimStart().startsWith('<!--')
-  );
-}
-
-/** `line` read as a list item, when it is indented more than `indent` (a sibling, the usual next line, is not matched at all). */
-function deeperItem(line: string | undefined, indent: number): RegExpExecArray | null {
-  if (line === undefined) return null;
-  const c = line.charCodeAt(Math.max(indent, 0));
-  // Indented more than `indent` means white space at column `indent` (a tab counts four: left to the match).
-  return indent >= 0 && c !== 32 && c !== 9 && !line.slice(0, indent + 1).includes('\t') ? null : ITEM.exec(line);
-}
-
-/** The width of a list item's indent, a tab counting four. */
-function indentOf(indent: string): number {
-  return indent.includes('\t') ? indent.replace(/\t/g, '    ').length : indent.length;
-}
-
-/** The words of a plain text (`plain`'s: its white space single spaces, trimmed), as splitting it at white space counts them. */
-function words(text: string): number {
-  let n = 1;
-  for (let at = text.indexOf(' '); at >= 0; at = text.indexOf(' ', at + 1)) n++;
-  return n;
-}
-
-function findFrom(lines: readonly string[], from: number, test: (l: string) => boolean): number {
-  for (let n = from; n < lines.length; n++) if (test(lines[n]!)) return n;
-  return lines.length - 1;
-}
-
-/**
- * The first words of lines `from`..`to` joined, as one line of at most 80
- * characters. Folded a line at a time, and no further than the excerpt
- * shows: a code block of a thousand lines is not joined to show 77 characters,
- * nor a line of a thousand characters folded whole.
- */
-function excerpt(lines: readonly string[], from: number, to: number): string {
-  let t = '';
-  for (let n = from; n <= to && t.length <= 80; n++) {
-    // Folding the joined lines is folding each line and joining the non-empty ones with a space.
-    const l = foldedStart(lines[n]!, 81 - (t === '' ? 0 : t.length + 1));
-    if (l !== '') t = t === '' ? l : `${t} ${l}`;
-  }
-  return t.length > 80 ? `${t.slice(0, 77)}…` : t;
-}
-
-/**
- * The start of `fold(line)`, at least `want` characters of it when it has
- * them (else all of it): folding the start of a line gives the start of the
- * folded line, so the rest, which an excerpt never shows, is left alone.
- */
-function foldedStart(line: string, want: number): string {
-  for (let end = want + 40; end < line.length; end *= 2) {
-    const start = fold(line.slice(0, end));
-    if (start.length >= want) return start;
-  }
-  return fold(line);
+/** "Custom colors: Stick to the palette": a short label, then guidance that is a rule by its own words (taken as it is under "Don'ts"). */
+function guidance(text: string): boolean {
+  const m = text.includes(':') ? /^([^:]{1,40}):\s+(.+)$/.exec(text) : null;
+  return m !== null && words(m[1]!) <= 5 && isRule(m[2]!);
 }

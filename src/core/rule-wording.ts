@@ -99,8 +99,11 @@ export function splitSentences(text: string): string[] {
 /** The tag of a heading or label: none for one that only says which way its rules go ("Do", "Don'ts", "Never"). */
 export function headingTag(heading: string): string {
   const h = heading.replace(/[\u2018\u2019]/g, "'");
-  return NEGATING_ONLY.test(h) || /^[\W_]*do'?s?[\W_]*$/i.test(h) ? '' : tagOf(heading);
+  return NEGATING_ONLY.test(h) || DO_ONLY.test(h) ? '' : tagOf(heading);
 }
+
+/** A heading or label of things to do and nothing else ("Do", "Do's ✅"). */
+const DO_ONLY = /^[\W_]*do'?s?[\W_]*$/i;
 
 /** A heading as a tag: lower case, words joined by hyphens, at most 64 characters. */
 export function tagOf(heading: string): string {
@@ -119,10 +122,14 @@ export interface Heading {
   level: number;
   text: string;
   tag: string;
-  /** The word each rule below it takes when it heads things not to do ("Don't"). */
+  /**
+   * The word each rule below it takes when it heads things not to do ("Don't"); '' when it heads things to do
+   * ("Do's"); undefined when it says neither, and the heading or label around it decides.
+   */
   negation: string | undefined;
 }
 
 export function headingOf(text: string, level: number): Heading {
-  return { level, text, tag: headingTag(text), negation: negationOf(text) };
+  const negation = negationOf(text) ?? (DO_ONLY.test(text.replace(/[\u2018\u2019]/g, "'")) ? '' : undefined);
+  return { level, text, tag: headingTag(text), negation };
 }

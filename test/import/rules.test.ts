@@ -182,6 +182,45 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
     expect(texts(long).every((t) => t.startsWith('Never: call service'))).toBe(true);
   });
 
+  it("answers to the item it is nested in, not to the heading; a label between them passes the heading's way on", () => {
+    const md = [
+      "### Don'ts",
+      "1. **Don't create huge tickets**",
+      '   - Break large work into smaller pieces',
+      '2. Use Markdown in tickets',
+      '- **Custom colors**: Stick to the palette',
+      '- Frontend:',
+      '  - use jQuery',
+      '- Do:',
+      '  - use const',
+      '## Never',
+      '### Backend',
+      '- call the database from handlers',
+    ].join('\n');
+    expect(texts(md)).toEqual([
+      "Don't create huge tickets",
+      // The remedy below a prohibition is no prohibition.
+      'Break large work into smaller pieces',
+      "Don't: Use Markdown in tickets",
+      // A label and the guidance after it say which way themselves.
+      'Custom colors: Stick to the palette',
+      "Don't: use jQuery",
+      'Do: use const.',
+      'Never: call the database from handlers',
+    ]);
+  });
+
+  it('lines that each start with ✅ or ❌ (hard line breaks, no list) are rules one by one', () => {
+    const md =
+      "### Don'ts\n\n❌ Mix shadow styles  \n✗ **No bold or italic.** Weight is always 400.\\\n✅ Use tokens\n\nA paragraph ✅ with a mark inside.";
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.text])).toEqual([
+      [3, "Don't: Mix shadow styles"],
+      [4, 'No bold or italic. Weight is always 400.'],
+      [5, 'Use tokens'],
+    ]);
+    expect(reasons(md)).toContainEqual([7, 7, 'description']);
+  });
+
   it('a ✅ or ❌ before an item makes it a rule and says which way, over any heading', () => {
     const md =
       "## Notes\n\n- ✅ Use const\n- ❌ Use var\n- ❌ Don't mutate props\n- 🚫 Default exports\n- ✅\n\n### Don'ts\n\n- ✔️ Named exports";

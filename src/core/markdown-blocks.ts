@@ -1,0 +1,86 @@
+/**
+ * The blocks of Markdown as instruction files write them, line by line (for
+ * import-rules.ts): fences, headings, list items, tables, breaks; how deep an
+ * item is nested; and a left-out block's excerpt. Pure.
+ */
+
+import { fold } from './markdown-plain.ts';
+
+/** A code fence's opening line: its marker (three or more backticks or tildes) is `[1]`. */
+export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+
+/** Whether `line` closes the fence opened with `mark`: as many of its character or more, and nothing else. */
+export function closesFence(line: string, mark: string): boolean {
+  return line.trimStart().startsWith(mark[0]!.repeat(mark.length)) && line.trim().replace(/[`~]/g, '') === '';
+}
+export const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$/;
+export const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
+export const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
+export const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
+export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/** A line that starts a block of its own: it never continues the item or paragraph above it. */
+export function endsBlock(line: string): boolean {
+  return (
+    line.trim() === '' ||
+    ITEM.test(line) ||
+    FENCE.test(line) ||
+    HEADING.test(line) ||
+    TABLE_ROW.test(line) ||
+    line.trimStart().startsWith('<!--')
+  );
+}
+
+/** `line` read as a list item, when it is indented more than `indent` (a sibling, the usual next line, is not matched at all). */
+export function deeperItem(line: string | undefined, indent: number): RegExpExecArray | null {
+  if (line === undefined) return null;
+  const c = line.charCodeAt(Math.max(indent, 0));
+  // Indented more than `indent` means white space at column `indent` (a tab counts four: left to the match).
+  return indent >= 0 && c !== 32 && c !== 9 && !line.slice(0, indent + 1).includes('\t') ? null : ITEM.exec(line);
+}
+
+/** The width of a list item's indent, a tab counting four. */
+export function indentOf(indent: string): number {
+  return indent.includes('\t') ? indent.replace(/\t/g, '    ').length : indent.length;
+}
+
+/** The words of a plain text (`plain`'s: its white space single spaces, trimmed), as splitting it at white space counts them. */
+export function words(text: string): number {
+  let n = 1;
+  for (let at = text.indexOf(' '); at >= 0; at = text.indexOf(' ', at + 1)) n++;
+  return n;
+}
+
+export function findFrom(lines: readonly string[], from: number, test: (l: string) => boolean): number {
+  for (let n = from; n < lines.length; n++) if (test(lines[n]!)) return n;
+  return lines.length - 1;
+}
+
+/**
+ * The first words of lines `from`..`to` joined, as one line of at most 80
+ * characters. Folded a line at a time, and no further than the excerpt
+ * shows: a code block of a thousand lines is not joined to show 77 characters,
+ * nor a line of a thousand characters folded whole.
+ */
+export function excerpt(lines: readonly string[], from: number, to: number): string {
+  let t = '';
+  for (let n = from; n <= to && t.length <= 80; n++) {
+    // Folding the joined lines is folding each line and joining the non-empty ones with a space.
+    const l = foldedStart(lines[n]!, 81 - (t === '' ? 0 : t.length + 1));
+    if (l !== '') t = t === '' ? l : `${t} ${l}`;
+  }
+  return t.length > 80 ? `${t.slice(0, 77)}…` : t;
+}
+
+/**
+ * The start of `fold(line)`, at least `want` characters of it when it has
+ * them (else all of it): folding the start of a line gives the start of the
+ * folded line, so the rest, which an excerpt never shows, is left alone.
+ */
+function foldedStart(line: string, want: number): string {
+  for (let end = want + 40; end < line.length; end *= 2) {
+    const start = fold(line.slice(0, end));
+    if (start.length >= want) return start;
+  }
+  return fold(line);
+}
