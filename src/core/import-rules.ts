@@ -292,7 +292,7 @@ export function splitInstructions(text: string): SplitFile {
     const body = raw.replace(/^\[[ xX]\]\s+/, '');
     const text = plain(body);
     const reason = itemReason(body, text, to);
-    const details = reason === undefined && rule(text) ? elaborations(to + 1, indent) : undefined;
+    const details = reason === undefined && rule(unmarked(text)) ? elaborations(to + 1, indent) : undefined;
     if (details) {
       take(details.texts.reduce(joinDetail, text), from, details.end);
       return details.end;
@@ -326,7 +326,9 @@ export function splitInstructions(text: string): SplitFile {
   }
 
   /** Why a list item is not a rule, or undefined when it is one. */
-  function itemReason(body: string, text: string, to: number): LeftOutReason | undefined {
+  function itemReason(body: string, marked: string, to: number): LeftOutReason | undefined {
+    // "✅ Use const" is judged as "Use const": a mark says which way a rule goes, not whether an item is one.
+    const text = unmarked(marked);
     if (text === '' || /^[\p{P}\s]*$/u.test(text)) return 'description';
     if (isLinkOnly(body)) return 'link';
     if (captionOfCode(text, to)) return 'command';
@@ -338,8 +340,6 @@ export function splitInstructions(text: string): SplitFile {
     // "Purpose: Provide a terminal interface": a description, whatever its verb.
     const label = text.includes(':') ? /^([^:]{1,40}):\s+(.+)$/.exec(text) : null;
     if (label && DESCRIBING.test(label[1]!)) return 'description';
-    // "❌ var", "✅ Named exports": the mark says it is a rule, and which way.
-    if (MARKED.test(text) && text.replace(MARKED, '') !== '') return undefined;
     if (rule(text)) return undefined;
     // "Error Handling: Implement robust error handling": a short label, then a rule.
     if (label && words(label[1]!) <= 5 && isRule(label[2]!)) return undefined;
@@ -455,6 +455,11 @@ function isLabel(markdown: string): boolean {
   // "Don't:" and "Never:" are rules by their words, yet only head the prohibitions below them.
   const head = text.replace(/:$/, '');
   return !isRule(head) || NEGATING_ONLY.test(head.replace(/[\u2018\u2019]/g, "'"));
+}
+
+/** A text without the ✅ or ❌ before it. */
+function unmarked(text: string): string {
+  return text.charCodeAt(0) < 0x2000 ? text : text.replace(MARKED, '');
 }
 
 /** "Custom colors: Stick to the palette": a short label, then guidance that is a rule by its own words (taken as it is under "Don'ts"). */

@@ -221,7 +221,15 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
     expect(reasons(md)).toContainEqual([7, 7, 'description']);
   });
 
-  it('a ✅ or ❌ before an item makes it a rule and says which way, over any heading', () => {
+  it('a ✅ or ❌ before an item says which way it goes, under any heading; whether it is a rule, its words say', () => {
+    // "Advantages" names no rules: a marked item there is a rule only by its words.
+    const advantages = '## Advantages\n\n- ✅ **Simplicity**: Just JSON files\n- ❌ var\n- ✅ Keep it simple';
+    expect(texts(advantages)).toEqual(['Keep it simple']);
+    expect(reasons(advantages)).toEqual([
+      [1, 1, 'heading'],
+      [3, 3, 'description'],
+      [4, 4, 'description'],
+    ]);
     const md =
       "## Notes\n\n- ✅ Use const\n- ❌ Use var\n- ❌ Don't mutate props\n- 🚫 Default exports\n- ✅\n\n### Don'ts\n\n- ✔️ Named exports";
     expect(texts(md)).toEqual(['Use const', "Don't: Use var", "Don't mutate props", "Don't: Default exports", 'Named exports']);
