@@ -1,6 +1,6 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { globHoldsFolder } from '../core/globs.ts';
+import { globHoldsFolder, globMatches } from '../core/globs.ts';
 import { isName } from '../core/names.ts';
 import type { ProjectMeta } from '../core/model.ts';
 import { parseProjectMeta } from '../core/parse-meta.ts';
@@ -67,6 +67,14 @@ export function repoRelative(top: string, abs: string): string | undefined {
   if (rel === '') return '';
   if (rel.startsWith('..') || resolve(top, rel) !== resolve(abs) || rel.split(sep)[0] === '..') return undefined;
   return rel.split(sep).join('/');
+}
+
+/** The projects whose paths hold the repository path `rel`: a file, or a folder (see projectsHoldingFolder). Sorted. */
+export function projectsOf(meta: ReadonlyMap<string, ProjectMeta>, rel: string, folder: boolean): string[] {
+  if (folder) return projectsHoldingFolder(meta, rel);
+  const out: string[] = [];
+  for (const [name, m] of meta) if ((m.paths ?? []).some((g) => globMatches(g, rel))) out.push(name);
+  return out.sort();
 }
 
 /** The projects whose paths hold the repository folder `dir` (see globHoldsFolder), sorted. */

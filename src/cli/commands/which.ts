@@ -1,10 +1,9 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import { globMatches } from '../../core/globs.ts';
 import { requireValid } from '../../service/invariant-service.ts';
 import { loadConfig } from '../../store/config.ts';
-import { projectsHoldingFolder, readProjects, repoRelative, repositoryTop } from '../../store/projects.ts';
+import { projectsOf, readProjects, repoRelative, repositoryTop } from '../../store/projects.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
@@ -37,12 +36,7 @@ export default defineCommand<WhichArgs>({
       } catch {
         // A path that does not exist (yet) is matched as a file.
       }
-      const names = isDir
-        ? projectsHoldingFolder(projects.meta, rel)
-        : [...projects.meta]
-            .filter(([, m]) => (m.paths ?? []).some((g) => globMatches(g, rel)))
-            .map(([n]) => n)
-            .sort();
+      const names = projectsOf(projects.meta, rel, isDir);
       return { path: rel === '' ? '.' : rel, projects: names };
     });
     const s = ctx.style;
