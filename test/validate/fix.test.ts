@@ -139,12 +139,17 @@ describe('applyFixes: a file changed between the check and the fix', () => {
   });
 });
 
+/** A store of `n` global invariants, none with its modeline: their ids, their files' text by path, and the store. */
+function withoutModelines(n: number) {
+  const files: Record<string, string> = {};
+  const ids = Array.from({ length: n }, (_, k) => `01M8PPW4BG${k.toString().padStart(16, '0')}`);
+  for (const [k, id] of ids.entries()) files[`global/${id}.yaml`] = invariantYaml(id, `Keep check number ${k} green`);
+  return { files, ids, store: testStore(files) };
+}
+
 describe('applyFixes: cancelled by its signal', () => {
   it('discards the modelines staged so far and puts none in place: every file as it was, no temporary left', async () => {
-    const files: Record<string, string> = {};
-    const ids = Array.from({ length: 450 }, (_, n) => `01M8PPW4BG${n.toString().padStart(16, '0')}`);
-    for (const [n, id] of ids.entries()) files[`global/${id}.yaml`] = invariantYaml(id, `Keep check number ${n} green`);
-    const store = testStore(files);
+    const { files, ids, store } = withoutModelines(450);
     const tree = new WorkingTreeSource(store);
     const report = await validateTree(tree, {});
     expect(report.diagnostics.filter((d) => d.code === 'modeline-missing')).toHaveLength(450);
@@ -171,10 +176,7 @@ describe('applyFixes: cancelled by its signal', () => {
 describe('validate --fix stopped by a signal', () => {
   it('exits 130 with every file as it was and no temporary left; the next --fix finishes', async () => {
     // 4,000 files without their modeline: staging them takes long enough for the signal to come in the middle.
-    const files: Record<string, string> = {};
-    const ids = Array.from({ length: 4000 }, (_, n) => `01M8PPW4BG${n.toString().padStart(16, '0')}`);
-    for (const [n, id] of ids.entries()) files[`global/${id}.yaml`] = invariantYaml(id, `Keep check number ${n} green`);
-    const store = testStore(files);
+    const { files, ids, store } = withoutModelines(4000);
     const global = join(store, 'global');
     for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       let child: ChildProcess | undefined;
