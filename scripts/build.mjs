@@ -210,7 +210,9 @@ const common = {
   external: ['react-devtools-core'],
   // jsonc-parser's `main` is a UMD build whose factory requires its parts by computed paths, which a bundle cannot
   // follow; its ES module build is the same code, bundled as any other.
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+  // yargs imports node:assert for two checks of its own use; the module costs every command about 2 ms to load
+  // (docs/adr/0116-yargs-assertions-without-node-assert.md).
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js', assert: './src/cli/yargs-assert.ts' },
   // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
 };

@@ -78,6 +78,19 @@ describe('start-up', () => {
     },
   );
 
+  it("a command through the parser does not load Node's assert module (yargs' two assertions are bundled)", () => {
+    const preload = join(tempDir(), 'loads.cjs');
+    writeFileSync(preload, "process.on('exit', () => process.stderr.write(`\\nLOADED ${JSON.stringify(process.moduleLoadList)}\\n`));\n");
+    for (const args of [['--help'], ['--store', '.agents.example', 'invariant', 'list']]) {
+      const r = spawnSync(process.execPath, ['--require', preload, BIN, ...args], { cwd: REPO, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const loaded = JSON.parse(/LOADED (.*)/.exec(r.stderr)![1]!) as string[];
+      // The preload itself loads nothing: what is listed is what the run loaded.
+      expect(loaded).toContain('NativeModule internal/util/inspect');
+      expect(loaded.filter((m) => /^NativeModule (assert|internal\/assert\/)/.test(m))).toEqual([]);
+    }
+  });
+
   it.each([['--version'], ['-V']])(
     'agents %s is answered before the parser: no module of dist/ loads, and it prints the version',
     async (flag) => {
