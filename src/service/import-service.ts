@@ -380,7 +380,9 @@ export class ImportService {
         target !== undefined && scanBlock(text).kind === 'none'
           ? `${beginMarker(sha256(hashedText(undefined, '')))}\n${END_MARKER}\n`
           : undefined;
-      writeFileAtomic(top, f.file, bom + removeLines(text, ranges, block), 'replace');
+      // A label over nested rules ("- Testing:") goes with the last of them.
+      const labels = f.leftOut.filter((l) => l.reason === 'heading').map((l) => l.line);
+      writeFileAtomic(top, f.file, bom + removeLines(text, ranges, block, labels), 'replace');
       targets.add(TARGET_OF[f.kind]);
       result.files.push({ file: f.file, removed: ranges.map((c) => c.line), block: block !== undefined });
     }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { removeLines } from '../../src/core/import-replace.ts';
+import { splitInstructions } from '../../src/core/import-rules.ts';
+
+/** What `import --replace` leaves of `text` when every rule the splitter finds is taken out. */
+function replaced(text: string, block?: string): string {
+  const split = splitInstructions(text);
+  const labels = split.leftOut.filter((l) => l.reason === 'heading').map((l) => l.line);
+  return removeLines(text, split.candidates, block, labels);
+}
+
+describe('removeLines: a label over rules that are all taken out goes with them', () => {
+  it('the label goes with its last rule; the block stands where the first rule stood', () => {
+    expect(replaced('# Guide\n\n- Testing:\n  - Always write tests\n  - Use vitest\n- Keep PRs small.\n', '<block>\n')).toBe(
+      '# Guide\n\n<block>\n',
+    );
+  });
+
+  it('a label that still heads something stays: a command left out, or an item that is no rule', () => {
+    const text = '- Testing:\n  - Always write tests\n  - `npm test`\n- Notes:\n  - the CI is slow\n  - Use the cache\n';
+    expect(replaced(text)).toBe('- Testing:\n  - `npm test`\n- Notes:\n  - the CI is slow\n');
+  });
+
+  it('labels inside labels go from the innermost out; CRLF and tabs are kept as they are', () => {
+    expect(replaced('- Frontend:\n  - Testing:\n    - Use Playwright\n- Backend\n\tsays nothing\n')).toBe('- Backend\n\tsays nothing\n');
+    expect(replaced('Intro.\r\n\r\n- Style:\r\n\t- Use tabs\r\n')).toBe('Intro.\r\n\r\n');
+  });
+
+  it('a heading stays, whatever is left below it', () => {
+    expect(replaced('## Rules\n\n- Never commit secrets.\n')).toBe('## Rules\n\n');
+  });
+});
