@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { inputsDigest, STAMP } from './build-inputs.mjs';
 import { writeValidators } from './gen-validators.mjs';
 import { bundledPackages, renderNotices } from './third-party-notices.mjs';
@@ -64,6 +65,23 @@ const lazyStringWidth = lazyDefault(
   'string-width',
   "function stringWidth(input, options) { if (typeof input === 'string' && /^[\\u0020-\\u007E]*$/.test(input)) return input.length; return real()(input, options); }",
 );
+
+/**
+ * yargs' platform shim imports node:assert for two checks of its own use, and
+ * the module costs every parsed command about 2 ms to load: that one import is
+ * bundled as src/cli/yargs-assert.ts. Every other importer of `assert` (the
+ * signal-exit the terminal UI bundles calls `assert.equal`) keeps Node's.
+ * docs/adr/0116-yargs-assertions-without-node-assert.md gives the figure.
+ */
+const yargsAssert = {
+  name: 'yargs-assert',
+  setup(b) {
+    const shim = fileURLToPath(new URL('../src/cli/yargs-assert.ts', import.meta.url));
+    b.onResolve({ filter: /^assert$/ }, (args) =>
+      /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]/.test(args.importer) ? { path: shim } : undefined,
+    );
+  },
+};
 
 /**
  * A digest of everything that decides what the built tool reports: its
@@ -210,9 +228,7 @@ const common = {
   external: ['react-devtools-core'],
   // jsonc-parser's `main` is a UMD build whose factory requires its parts by computed paths, which a bundle cannot
   // follow; its ES module build is the same code, bundled as any other.
-  // yargs imports node:assert for two checks of its own use; the module costs every command about 2 ms to load
-  // (docs/adr/0116-yargs-assertions-without-node-assert.md).
-  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js', assert: './src/cli/yargs-assert.ts' },
+  alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
   // Which inputs each output holds: the start-up guard tests read it (Ink and React only in lazy chunks).
   metafile: true,
 };
@@ -235,7 +251,7 @@ const modules = await build({
   chunkNames: 'chunks/[name]-[hash]',
   // CommonJS dependencies (ajv) call require(); give the ESM bundle one.
   banner: { js: "import { createRequire as __agentsRequire } from 'node:module'; const require = __agentsRequire(import.meta.url);" },
-  plugins: [lazyStringWidth],
+  plugins: [lazyStringWidth, yargsAssert],
 });
 // The CommonJS bundles (the command line's, the guard hook's): each one function bin/load-bundle.js calls as Node
 // calls a CommonJS module's, with two more arguments, read and compiled whole at every start, so with no comments or
@@ -256,12 +272,12 @@ const fromFull = new Set();
 const hook = await build({
   ...script,
   entryPoints: { hook: 'src/cli/hook-entry.ts' },
-  plugins: [fromFullBundle(fromFull), lazyStringWidth, tuiFromEsm, builtinsRequired],
+  plugins: [fromFullBundle(fromFull), lazyStringWidth, yargsAssert, tuiFromEsm, builtinsRequired],
 });
 const commandLine = await build({
   ...script,
   entryPoints: { agents: 'src/cli/bundle-entry.ts' },
-  plugins: [fullModuleMap(fromFull), lazyStringWidth, tuiFromEsm, builtinsRequired],
+  plugins: [fullModuleMap(fromFull), lazyStringWidth, yargsAssert, tuiFromEsm, builtinsRequired],
 });
 for (const name of ['agents.cjs', 'hook.cjs']) {
   // The header's digest, written over the placeholder (same length: the source map's lines stay).

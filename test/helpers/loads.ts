@@ -8,6 +8,8 @@ import { tempDir } from './tmp.ts';
 /** esbuild's record of the built dist/: which source files each output holds, and what it imports. */
 export interface DistMeta {
   outputs: Record<string, { inputs: Record<string, unknown>; imports: { path: string; kind: string; external?: boolean }[] }>;
+  /** Each bundled source, with what it imports (a path of another input, or a built-in's name). */
+  inputs: Record<string, { imports: { path: string; kind: string; external?: boolean }[] }>;
 }
 
 /**

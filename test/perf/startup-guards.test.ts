@@ -91,6 +91,15 @@ describe('start-up', () => {
     }
   });
 
+  it("the bundled assertions serve yargs alone: every other importer of assert (the terminal UI's signal-exit) keeps Node's", () => {
+    const importers = (target: string) =>
+      Object.entries(meta().inputs)
+        .filter(([, v]) => v.imports.some((i) => i.path === target))
+        .map(([k]) => k);
+    expect(importers('src/cli/yargs-assert.ts')).toEqual(['node_modules/yargs/lib/platform-shims/esm.mjs']);
+    expect(importers('assert')).toContain('node_modules/signal-exit/index.js');
+  });
+
   it.each([['--version'], ['-V']])(
     'agents %s is answered before the parser: no module of dist/ loads, and it prints the version',
     async (flag) => {
