@@ -20,6 +20,25 @@ function expectRestored(pty: PtySession, mode: string) {
 
 // Named slow tests: each drives the real binary in a tmux pseudo-terminal, polling the screen.
 describe('the add form in a terminal', { timeout: 180_000 }, () => {
+  test('text pasted over several lines fills the text field as one line, and the form stays on it', async () => {
+    const { store, pty } = start(['invariant', 'add', '--global']);
+    await pty.waitFor('Add an invariant · global');
+    const before = files(store);
+    pty.paste('Keep every\nmigration\treversible\n');
+    await pty.waitFor('Text: Keep every migration reversible');
+    await pty.waitFor('✓ new in this scope');
+    // Still the text: the line breaks pressed no Enter, so severity is not asked yet.
+    expect(pty.screen()).not.toContain('Severity');
+    pty.type('!');
+    await pty.waitFor('Text: Keep every migration reversible!');
+    pty.keys('Escape');
+    const { code, mode, screen } = await pty.exit();
+    expect(code).toBe(1);
+    expect(screen).toContain('Nothing added.');
+    expectRestored(pty, mode);
+    expect(files(store)).toEqual(before);
+  });
+
   test('flags given without a text fill the form: scope, severity and tags', async () => {
     const { store, pty } = start(['invariant', 'add', '--project', 'web', '--severity', 'warning', '--tag', 'perf']);
     await pty.waitFor('Add an invariant · project web');

@@ -117,6 +117,15 @@ export class PtySession {
     this.tmux('send-keys', '-t', 'agents', '-l', text);
   }
 
+  /**
+   * Text pasted, as a terminal pastes it: marked as a paste (bracketed paste) when the program asked for that,
+   * with its line breaks as carriage returns.
+   */
+  paste(text: string): void {
+    this.tmux('set-buffer', '-b', 'agents-paste', '--', text);
+    this.tmux('paste-buffer', '-p', '-d', '-b', 'agents-paste', '-t', 'agents');
+  }
+
   /** Waits for the program to end; its exit code and the terminal mode it left (e.g. "icanon echo"). */
   async exit(timeoutMs = 30_000): Promise<{ code: number; mode: string; screen: string }> {
     const screen = await this.waitFor(/\[exit (\d+)\][\s\S]*\[done\]/, timeoutMs);

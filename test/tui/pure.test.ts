@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { Key } from 'ink';
 import { windowTop } from '../../src/tui/browser-rows.ts';
 import { splitChunk } from '../../src/tui/use-keys.ts';
+import { pastedText } from '../../src/tui/run-ink.tsx';
 
 describe('windowTop (only rows top..top+height are rendered)', () => {
   test.each([
@@ -35,4 +36,13 @@ describe('splitChunk (keys typed ahead arrive as one chunk)', () => {
     expect(splitChunk('c', { ...key, ctrl: true })).toEqual([['c', { ...key, ctrl: true }]]);
     expect(splitChunk('j', key)).toEqual([['j', key]]);
   });
+});
+
+describe('pastedText', () => {
+  test.each([
+    ['Keep every\nmigration\treversible\n', 'Keep every migration reversible'],
+    ['one\r\ntwo\rthree', 'one two three'],
+    ['line copied whole\r\n', 'line copied whole'],
+    ['  spaces  stay  ', '  spaces  stay  '],
+  ])('%j is typed as %j', (pasted, typed) => expect(pastedText(pasted)).toBe(typed));
 });
