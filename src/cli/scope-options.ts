@@ -52,14 +52,15 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | 
  * call it only when no scope was given.
  */
 export async function inferProject(ctx: CliContext, service: InvariantService): Promise<string | undefined> {
-  const { projectsHoldingFolder, readProjects, repoRelative, repositoryTop } = await import('../store/projects.ts');
+  const { projectsOfPath, readProjects, repoRelative, repositoryTop } = await import('../store/projects.ts');
   const { requireValid } = await import('../service/invariant-service.ts');
-  const rel = repoRelative(repositoryTop(service.root), ctx.io.cwd);
+  const top = repositoryTop(service.root);
+  const rel = repoRelative(top, ctx.io.cwd);
   if (rel === undefined) return undefined;
   const projects = await readProjects(service.source);
   if (projects.meta.size === 0) return undefined;
   requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
-  const names = projectsHoldingFolder(projects.meta, rel);
+  const names = await projectsOfPath(projects.meta, top, rel, true);
   const here = rel === '' ? 'the top of the repository' : rel;
   if (names.length === 1) {
     ctx.io.stderr.write(

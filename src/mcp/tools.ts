@@ -1,7 +1,7 @@
 import { UsageError } from '../core/errors.ts';
 import { requireValid } from '../service/invariant-service.ts';
 import { loadConfig } from '../store/config.ts';
-import { projectsOf, readProjects, repoRelative, repositoryTop } from '../store/projects.ts';
+import { projectsOfPath, readProjects, repoRelative, repositoryTop } from '../store/projects.ts';
 import { describeScope, SEVERITIES, type Severity } from '../core/model.ts';
 import { EFFECTIVE_DATA_SCHEMA, effectiveData, effectiveMarkdown, type EffectiveData } from '../present/effective.ts';
 import {
@@ -80,7 +80,7 @@ async function projectOfPath(ctx: ToolContext, path: string): Promise<string> {
   const projects = await readProjects(ctx.service.source);
   requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
   const folder = path.endsWith('/') ? rel.replace(/\/$/, '') : undefined;
-  const names = projectsOf(projects.meta, folder ?? rel, folder !== undefined);
+  const names = await projectsOfPath(projects.meta, top, folder ?? rel, folder !== undefined);
   const shown = rel === '' ? '.' : rel;
   if (names.length === 0) {
     throw new UsageError(

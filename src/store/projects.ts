@@ -69,17 +69,33 @@ export function repoRelative(top: string, abs: string): string | undefined {
   return rel.split(sep).join('/');
 }
 
-/** The projects whose paths hold the repository path `rel`: a file, or a folder (see projectsHoldingFolder). Sorted. */
-export function projectsOf(meta: ReadonlyMap<string, ProjectMeta>, rel: string, folder: boolean): string[] {
-  if (folder) return projectsHoldingFolder(meta, rel);
+/**
+ * The projects whose paths hold the repository path `rel`: a file, or a folder (see globHoldsFolder). Sorted.
+ * `caseless`: globs and path compared in lower case, as git compares paths where it ignores case.
+ */
+export function projectsOf(meta: ReadonlyMap<string, ProjectMeta>, rel: string, folder: boolean, caseless = false): string[] {
+  const fold = (s: string) => (caseless ? s.toLowerCase() : s);
+  const path = fold(rel);
   const out: string[] = [];
-  for (const [name, m] of meta) if ((m.paths ?? []).some((g) => globMatches(g, rel))) out.push(name);
+  for (const [name, m] of meta)
+    if ((m.paths ?? []).some((g) => (folder ? globHoldsFolder(fold(g), path) : globMatches(fold(g), path)))) out.push(name);
   return out.sort();
+}
+
+/**
+ * `projectsOf`, and where git compares paths without case (`core.ignorecase`, which git sets on the case-insensitive
+ * file systems of macOS and Windows), again without case when the path is in no project as written: `Apps/Web/x.ts`
+ * is the file `apps/web/x.ts` there, as the guards take it. The setting is asked only on such a miss.
+ */
+export async function projectsOfPath(meta: ReadonlyMap<string, ProjectMeta>, top: string, rel: string, folder: boolean): Promise<string[]> {
+  const names = projectsOf(meta, rel, folder);
+  if (names.length > 0 || meta.size === 0) return names;
+  // The git client loads only for such a miss.
+  const { ignoresCase } = await import('../git/repo.ts');
+  return (await ignoresCase(top)) ? projectsOf(meta, rel, folder, true) : names;
 }
 
 /** The projects whose paths hold the repository folder `dir` (see globHoldsFolder), sorted. */
 export function projectsHoldingFolder(meta: ReadonlyMap<string, ProjectMeta>, dir: string): string[] {
-  const out: string[] = [];
-  for (const [name, m] of meta) if ((m.paths ?? []).some((g) => globHoldsFolder(g, dir))) out.push(name);
-  return out.sort();
+  return projectsOf(meta, dir, true);
 }

@@ -160,6 +160,19 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(errorOf(outside).message).toMatch(/is outside the repository/);
   });
 
+  it('effective_invariants for a path written in another case: its project where git ignores case, none elsewhere', async () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'projects', 'myapp', 'project.yaml'), 'paths: [services/myapp/**]\n');
+    gitInit(dirname(root));
+    const s = await startMcp(root);
+    const path = 'Services/MyApp/api/handler.ts';
+    expect(errorOf(await call(s, 'effective_invariants', { path })).message).toBe(`${path} is in no project's paths`);
+    git(dirname(root), 'config', 'core.ignorecase', 'true');
+    const r = await call(s, 'effective_invariants', { path });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ target: { kind: 'project', project: 'myapp', path }, count: 3 });
+  });
+
   it("reports bad input as tool errors with the CLI's message and hint, and keeps serving", async () => {
     const root = exampleStore();
     const s = await startMcp(root);

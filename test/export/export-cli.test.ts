@@ -682,6 +682,23 @@ describe('projects and their paths', () => {
     expect(JSON.parse(empty.stdout).error.message).toBe('an empty path was given');
   });
 
+  it('where git ignores case, which and project inference match a path written in another case, as the guards do', async () => {
+    const repo = monorepo();
+    const shouting = ['which', 'SERVICES/Billing/src/main.ts', '--format', 'json'];
+    expect(JSON.parse((await runAgents(shouting, { cwd: repo })).stdout)).toEqual([{ path: 'SERVICES/Billing/src/main.ts', projects: [] }]);
+    spawnSync('git', ['config', 'core.ignorecase', 'true'], { cwd: repo });
+    const r = await runAgents(shouting, { cwd: repo });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ path: 'SERVICES/Billing/src/main.ts', projects: ['billing'] }]);
+    // The current folder, as a shell on such a file system may spell it.
+    mkdirSync(join(repo, 'Services/Billing'), { recursive: true });
+    const added = await runAgents(['invariant', 'add', 'Refunds need a second approver', '--format', 'json'], {
+      cwd: join(repo, 'Services/Billing'),
+    });
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ scope: 'project', project: 'billing' });
+  });
+
   it('validate reports overlapping paths and paths matching nothing, at their positions', async () => {
     const repo = monorepo();
     writeFileSync(

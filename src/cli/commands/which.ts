@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { requireValid } from '../../service/invariant-service.ts';
 import { loadConfig } from '../../store/config.ts';
-import { projectsOf, readProjects, repoRelative, repositoryTop } from '../../store/projects.ts';
+import { projectsOfPath, readProjects, repoRelative, repositoryTop } from '../../store/projects.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
@@ -19,7 +19,8 @@ export default defineCommand<WhichArgs>({
     const config = await loadConfig(service.source);
     const projects = await readProjects(service.source);
     requireValid({ diagnostics: projects.diagnostics } as never, "read the projects' project.yaml");
-    const rows = (argv.paths ?? []).map((p) => {
+    const rows: { path: string; projects: string[] }[] = [];
+    for (const p of argv.paths ?? []) {
       // An empty argument (an unset shell variable) names no path; read as `.`, it would answer for the current folder.
       if (p.trim() === '')
         throw new UsageError('an empty path was given', 'Name a file or folder, such as src/index.ts or services/billing.');
@@ -36,9 +37,8 @@ export default defineCommand<WhichArgs>({
       } catch {
         // A path that does not exist (yet) is matched as a file.
       }
-      const names = projectsOf(projects.meta, rel, isDir);
-      return { path: rel === '' ? '.' : rel, projects: names };
-    });
+      rows.push({ path: rel === '' ? '.' : rel, projects: await projectsOfPath(projects.meta, top, rel, isDir) });
+    }
     const s = ctx.style;
     emit(ctx, rows, () =>
       rows.map((r) => `${r.path}  ${r.projects.length > 0 ? r.projects.join(', ') : s.dim('(no project)')}`).join('\n'),
