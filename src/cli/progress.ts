@@ -1,6 +1,6 @@
 import type { CliIo } from './io.ts';
 import { withCommas } from '../core/style.ts';
-import { STOP_SIGNALS } from './stop-signals.ts';
+import { STOP_SIGNALS } from '../core/errors.ts';
 
 /**
  * A one-line progress display on stderr for long work (docs/commands.md,

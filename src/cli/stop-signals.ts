@@ -1,12 +1,4 @@
-import { CancelledError } from '../core/errors.ts';
-
-/** Signals that end a run: Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP). */
-export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
-/** The error a run stopped by `signal` ends with (exit 130), saying what was left undone. */
-export function cancelledBy(signal: NodeJS.Signals, outcome: string): CancelledError {
-  return new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: ${outcome}`);
-}
+import { cancelledBy, STOP_SIGNALS } from '../core/errors.ts';
 
 /**
  * Runs `work` with the stop signals turned into an abort of the signal it is

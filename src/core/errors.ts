@@ -107,3 +107,11 @@ export class CancelledError extends AgentsError {
     this.name = 'CancelledError';
   }
 }
+
+/** Signals that end a run: Ctrl-C, CI's cancel (SIGTERM) and a closed terminal (SIGHUP). */
+export const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+
+/** The error a run stopped by `signal` ends with (exit 130), saying what was left undone. */
+export function cancelledBy(signal: NodeJS.Signals, outcome: string): CancelledError {
+  return new CancelledError(`Cancelled${signal === 'SIGINT' ? '' : ` by ${signal}`}: ${outcome}`);
+}

@@ -1,6 +1,6 @@
 import { type Key, render, useApp, useInput } from 'ink';
 import { useCallback, useRef, useState, type ReactElement } from 'react';
-import { CancelledError } from '../core/errors.ts';
+import { CancelledError, cancelledBy, STOP_SIGNALS } from '../core/errors.ts';
 import { ThemeContext, makeTheme } from './theme.ts';
 import { KeyHub, KeyHubContext } from './use-keys.ts';
 
@@ -19,7 +19,7 @@ export interface Finish<T> {
   cancel(): void;
 }
 
-type Outcome<T> = { kind: 'done'; value: T } | { kind: 'failed'; error: unknown } | { kind: 'cancelled' };
+type Outcome<T> = { kind: 'done'; value: T } | { kind: 'failed'; error: unknown } | { kind: 'cancelled'; signal?: NodeJS.Signals };
 
 /** How Ink hands over the marks a terminal puts around pasted text (bracketed paste), its escape taken off. */
 const PASTE_START = '[200~';
@@ -38,7 +38,12 @@ function Shell(props: { onCancel: () => void; children: ReactElement }): ReactEl
   return <KeyHubContext.Provider value={hub}>{props.children}</KeyHubContext.Provider>;
 }
 
-function Exit<T>(props: { outcome: { current?: Outcome<T> }; screen: (finish: Finish<T>) => ReactElement }): ReactElement {
+function Exit<T>(props: {
+  outcome: { current?: Outcome<T> };
+  /** Set to what ends the screen on a stop signal. */
+  onSignal: { current?: (signal: NodeJS.Signals) => void };
+  screen: (finish: Finish<T>) => ReactElement;
+}): ReactElement {
   const { exit } = useApp();
   const settle = useCallback(
     (o: Outcome<T>) => {
@@ -53,6 +58,7 @@ function Exit<T>(props: { outcome: { current?: Outcome<T> }; screen: (finish: Fi
     fail: (error) => settle({ kind: 'failed', error }),
     cancel: () => settle({ kind: 'cancelled' }),
   });
+  props.onSignal.current = (signal) => settle({ kind: 'cancelled', signal });
   return <Shell onCancel={() => settle({ kind: 'cancelled' })}>{props.screen(finish.current)}</Shell>;
 }
 
@@ -105,6 +111,22 @@ export async function runInk<T>(
   options: { fullScreen?: boolean } = {},
 ): Promise<T> {
   const outcome: { current?: Outcome<T> } = {};
+  // A stop signal (kill, CI's cancel, tmux closing the pane) ends the screen as Ctrl-C does, so the terminal is given
+  // back (the main screen, the cursor, pastes unmarked) before the process ends; Node restores the tty mode itself.
+  const onSignal: { current?: (signal: NodeJS.Signals) => void } = {};
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // A second signal ends the process as it would have, should the screen not close. The listener stays until
+    // then: Ink's signal-exit re-sends a signal that it finds no other listener for.
+    if (stopping) {
+      for (const s of STOP_SIGNALS) process.removeListener(s, stop);
+      process.kill(process.pid, signal);
+      return;
+    }
+    stopping = true;
+    onSignal.current?.(signal);
+  };
+  for (const s of STOP_SIGNALS) process.on(s, stop);
   if (options.fullScreen) io.stdout.write(ALT_SCREEN_ON);
   try {
     // Raw mode from the start: keys typed before the first frame wait, unechoed, for the app to read them.
@@ -112,7 +134,7 @@ export async function runInk<T>(
     if (io.stdin.isTTY && io.stdout.isTTY) io.stdout.write(PASTE_MARKS_ON);
     const instance = render(
       <ThemeContext.Provider value={makeTheme(io.color)}>
-        <Exit outcome={outcome} screen={screen} />
+        <Exit outcome={outcome} onSignal={onSignal} screen={screen} />
       </ThemeContext.Provider>,
       {
         stdin: io.stdin as NodeJS.ReadStream,
@@ -130,8 +152,10 @@ export async function runInk<T>(
     if (io.stdin.isTTY && io.stdin.setRawMode) io.stdin.setRawMode(false);
     io.stdin.pause();
     io.stdout.write(SHOW_CURSOR + (io.stdin.isTTY && io.stdout.isTTY ? PASTE_MARKS_OFF : '') + (options.fullScreen ? ALT_SCREEN_OFF : ''));
+    for (const s of STOP_SIGNALS) process.removeListener(s, stop);
   }
   const o = outcome.current;
+  if (o?.kind === 'cancelled' && o.signal) throw cancelledBy(o.signal, 'the screen was closed.');
   if (!o || o.kind === 'cancelled') throw new CancelledError();
   if (o.kind === 'failed') throw o.error;
   return o.value;

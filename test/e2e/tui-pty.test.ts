@@ -152,6 +152,23 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect(files(store)).toEqual(before);
   });
 
+  test('SIGTERM or SIGHUP to the browser, or to a form: exit 130 with the terminal given back (main screen, cursor, tty)', async () => {
+    for (const [args, shown, signal] of [
+      [['tui'], '6 shown of 6', 'SIGTERM'],
+      [['invariant', 'add', '--global'], 'Add an invariant · global', 'SIGHUP'],
+    ] as const) {
+      const { store, pty } = start([...args]);
+      const before = files(store);
+      await pty.waitFor(shown);
+      pty.signal(signal);
+      const { code, mode, screen } = await pty.exit();
+      expect({ args, code }).toEqual({ args, code: 130 });
+      expect(screen).toContain(`Cancelled by ${signal}`);
+      expectRestored(pty, mode);
+      expect(files(store)).toEqual(before);
+    }
+  });
+
   test('an invalid store: the error (exit 3) is printed on the restored terminal', async () => {
     const { pty } = start(['tui']);
     const bad = exampleStore();

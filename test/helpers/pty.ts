@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 import { BIN } from './cli.ts';
@@ -87,6 +87,30 @@ export class PtySession {
   /** A tmux format of the pane, e.g. `#{cursor_flag}` or `#{alternate_on}`. */
   format(fmt: string): string {
     return this.tmux('display-message', '-p', '-t', 'agents', fmt).trim();
+  }
+
+  /**
+   * Sends `signal` to the program (the child of the pane's shell), as `kill` or a supervisor would: Linux's /proc
+   * names the child.
+   */
+  signal(signal: NodeJS.Signals): void {
+    const shell = Number(this.format('#{pane_pid}'));
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat = '';
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue;
+      }
+      // pid (comm) state ppid …: the fields after the last ")".
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === shell) {
+        process.kill(Number(entry), signal);
+        return;
+      }
+    }
+    throw new Error(`no program runs in the pane (shell ${shell})`);
   }
 
   /** Polls the screen until it shows `expected` (bounded: fails after `timeoutMs` with the last screen). */

@@ -1,6 +1,6 @@
 import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { resolve } from 'node:path';
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { cancelledBy, EXIT_CODES, STOP_SIGNALS, UsageError } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
 import { readUtf8 } from '../../core/utf8.ts';
 import { readRegularFile } from '../../store/read-file.ts';
@@ -11,7 +11,6 @@ import type { CliContext } from '../context.ts';
 import { decisionJson, planJson, runJson } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 import { startProgress } from '../progress.ts';
-import { cancelledBy, STOP_SIGNALS } from '../stop-signals.ts';
 
 interface StrategizeArgs {
   id: string;
