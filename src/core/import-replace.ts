@@ -5,11 +5,12 @@
  * but for a list item that only labelled rules now gone.
  */
 
-import { indentOf, ITEM } from './markdown-blocks.ts';
+import { HEADING, indentOf, ITEM } from './markdown-blocks.ts';
 
 /**
- * Removes the 1-based, inclusive line ranges; `block` goes where the first range was. A list item of `labels`
- * (one that heads the items nested below it, "- Testing:") goes too once every line nested below it goes.
+ * Removes the 1-based, inclusive line ranges; `block` goes where the first range was. A line of `labels` (a list
+ * item that heads the items nested below it, "- Testing:", or a caption over a list, "**Don't:**") goes too once
+ * every line it heads goes.
  */
 export function removeLines(
   text: string,
@@ -33,18 +34,24 @@ export function removeLines(
   return out;
 }
 
-/** Whether every line nested below the list item on line `label` (1-based) is in `gone`, and there is one. */
+/**
+ * Whether every line the label on line `label` (1-based) heads is in `gone`, and there is one: the lines nested below
+ * a list item, or the list below a caption ("**Don't:**"), up to the paragraph or heading after it.
+ */
 function emptied(lines: readonly string[], label: number, gone: ReadonlySet<number>): boolean {
-  const item = ITEM.exec((lines[label - 1] ?? '').replace(/\r?\n$/, ''));
-  if (!item) return false;
-  const indent = indentOf(item[1]!);
-  let nested = 0;
+  const first = (lines[label - 1] ?? '').replace(/\r?\n$/, '');
+  // A heading of the document stays, whatever is left below it.
+  if (HEADING.test(first)) return false;
+  const item = ITEM.exec(first);
+  const indent = item ? indentOf(item[1]!) : -1;
+  let headed = 0;
   for (let n = label + 1; n <= lines.length; n++) {
     const line = lines[n - 1]!.replace(/\r?\n$/, '');
     if (line.trim() === '') continue;
-    if (indentOf(/^[ \t]*/.exec(line)![0]) <= indent) break;
+    const inside = item ? indentOf(/^[ \t]*/.exec(line)![0]) > indent : ITEM.test(line) || /^[ \t]/.test(line);
+    if (!inside) break;
     if (!gone.has(n)) return false;
-    nested++;
+    headed++;
   }
-  return nested > 0;
+  return headed > 0;
 }

@@ -271,15 +271,14 @@ export function splitInstructions(text: string): SplitFile {
       i = list.end + 1;
       continue;
     }
-    takeParagraph(raw, i, end);
     // "**Don't:**" over a list: a caption, which heads the list as a label does.
     const caption = raw.includes(':') && nestsBelow(end + 1, -1) ? plain(raw) : '';
     if (caption.endsWith(':') && words(caption) <= 3 && !captionOfCode(caption, end)) {
-      const text = caption.replace(/:$/, '');
-      labels.push(headingOf(text, -1));
+      leave(i, end, 'heading');
+      labels.push(headingOf(caption.replace(/:$/, ''), -1));
       current = undefined;
       ruled = undefined;
-    }
+    } else takeParagraph(raw, i, end);
     i = end + 1;
   }
   return out;

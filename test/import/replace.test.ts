@@ -26,7 +26,13 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced('Intro.\r\n\r\n- Style:\r\n\t- Use tabs\r\n')).toBe('Intro.\r\n\r\n');
   });
 
-  it('a heading stays, whatever is left below it', () => {
+  it('a caption over a list goes with the last rule of its list; one over a list that keeps a line stays', () => {
+    expect(replaced("Intro.\n\n**Don't:**\n\n- use var\n- mutate props\n\nMore text.\n")).toBe('Intro.\n\n\n\nMore text.\n');
+    expect(replaced("**Don't:**\n- use var\n- `npm test`\n")).toBe("**Don't:**\n- `npm test`\n");
+  });
+
+  it('a heading stays, whatever is left below it (setext ones too)', () => {
     expect(replaced('## Rules\n\n- Never commit secrets.\n')).toBe('## Rules\n\n');
+    expect(replaced('Rules\n-----\n- Never commit secrets.\n')).toBe('Rules\n-----\n');
   });
 });
