@@ -437,7 +437,8 @@ export function splitInstructions(text: string): SplitFile {
     const mark = MARKED.exec(written);
     const said = mark ? written.slice(mark[0].length) : written;
     const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : underItem ? undefined : negationAround();
-    const text = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) ? `${negation}: ${said}` : said;
+    // Unless it prohibits already, carries its own guidance, or names the alternative ("Use const instead").
+    const text = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !REMEDY.test(said) ? `${negation}: ${said}` : said;
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
   }
@@ -460,6 +461,9 @@ function isLabel(markdown: string): boolean {
 function unmarked(text: string): string {
   return text.charCodeAt(0) < 0x2000 ? text : text.replace(MARKED, '');
 }
+
+/** A rule that names what to do instead: under "Don'ts" it is the remedy, not a prohibition. */
+const REMEDY = /\b(instead|rather than)\b/i;
 
 /** "Custom colors: Stick to the palette": a short label, then guidance that is a rule by its own words (taken as it is under "Don'ts"). */
 function guidance(text: string): boolean {

@@ -189,6 +189,7 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
       '   - Break large work into smaller pieces',
       '2. Use Markdown in tickets',
       '- **Custom colors**: Stick to the palette',
+      '- Use const instead',
       '- Frontend:',
       '  - use jQuery',
       '- Do:',
@@ -204,6 +205,8 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
       "Don't: Use Markdown in tickets",
       // A label and the guidance after it say which way themselves.
       'Custom colors: Stick to the palette',
+      // The alternative a list of don'ts names is no prohibition either.
+      'Use const instead',
       "Don't: use jQuery",
       'Do: use const.',
       'Never: call the database from handlers',
