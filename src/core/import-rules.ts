@@ -31,10 +31,10 @@ import {
   isRule,
   joinDetail,
   MARKED,
-  NEGATING_ONLY,
   NEGATIVE,
   NEGATIVE_MARKS,
   NORMATIVE,
+  onlyNegates,
   RULE_HEADING,
   splitSentences,
 } from './rule-wording.ts';
@@ -454,7 +454,7 @@ function isLabel(markdown: string): boolean {
   if (startsWithCode(markdown) || isLinkOnly(markdown)) return false;
   // "Don't:" and "Never:" are rules by their words, yet only head the prohibitions below them.
   const head = text.replace(/:$/, '');
-  return !isRule(head) || NEGATING_ONLY.test(head.replace(/[\u2018\u2019]/g, "'"));
+  return !isRule(head) || onlyNegates(head);
 }
 
 /** A text without the ✅ or ❌ before it. */

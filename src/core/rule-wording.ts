@@ -38,16 +38,28 @@ export const NEGATIVE_MARKS = /^(\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u
 /** Words that make a rule a prohibition already: under a heading of don'ts, such a rule is taken as it is. */
 export const NEGATIVE = /\b(never|don'?t|do not|avoid|no|not|mustn'?t|shouldn'?t|cannot|can'?t|forbidden|prohibited|refrain)\b/i;
 
+/** The words that open a heading or label of things not to do. */
+const NOT_TO_DO = "don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed";
 /** Headings and labels whose items are things not to do, and the word each such item is taken with. */
-const NEGATING = /^[\W_]*(don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed)\b/i;
-
+const NEGATING = new RegExp(`^[\\W_]*(${NOT_TO_DO})\\b`, 'i');
 /** A heading or label that is nothing but such a word ("Don'ts", "**Never**"). */
-export const NEGATING_ONLY =
-  /^[\W_]*(don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed)[\W_]*$/i;
+const NEGATING_ONLY = new RegExp(`^[\\W_]*(${NOT_TO_DO})[\\W_]*$`, 'i');
+/** A heading or label of things to do and nothing else ("Do", "Do's ✅"). */
+const DO_ONLY = /^[\W_]*do'?s?[\W_]*$/i;
 
-/** The word a rule under `heading` is prefixed with ("Don't" for "Don'ts"), or undefined when it negates nothing. */
-export function negationOf(heading: string): string | undefined {
-  const m = NEGATING.exec(heading.replace(/[\u2018\u2019]/g, "'"));
+/** Typographic apostrophes as the straight one the patterns above are written with ("Don’ts"). */
+function straightQuotes(text: string): string {
+  return text.replace(/[\u2018\u2019]/g, "'");
+}
+
+/** Whether a heading or label is nothing but a word of things not to do ("Don't:", "Never"). */
+export function onlyNegates(text: string): boolean {
+  return NEGATING_ONLY.test(straightQuotes(text));
+}
+
+/** The word a rule under `heading` (quotes straightened) is prefixed with ("Don't" for "Don'ts"), or undefined when it negates nothing. */
+function negationOf(heading: string): string | undefined {
+  const m = NEGATING.exec(heading);
   if (!m) return undefined;
   const word = m[1]!.toLowerCase();
   if (word.startsWith('don')) return "Don't";
@@ -96,15 +108,6 @@ export function splitSentences(text: string): string[] {
   return out;
 }
 
-/** The tag of a heading or label: none for one that only says which way its rules go ("Do", "Don'ts", "Never"). */
-export function headingTag(heading: string): string {
-  const h = heading.replace(/[\u2018\u2019]/g, "'");
-  return NEGATING_ONLY.test(h) || DO_ONLY.test(h) ? '' : tagOf(heading);
-}
-
-/** A heading or label of things to do and nothing else ("Do", "Do's ✅"). */
-const DO_ONLY = /^[\W_]*do'?s?[\W_]*$/i;
-
 /** A heading as a tag: lower case, words joined by hyphens, at most 64 characters. */
 export function tagOf(heading: string): string {
   return heading
@@ -130,6 +133,9 @@ export interface Heading {
 }
 
 export function headingOf(text: string, level: number): Heading {
-  const negation = negationOf(text) ?? (DO_ONLY.test(text.replace(/[\u2018\u2019]/g, "'")) ? '' : undefined);
-  return { level, text, tag: headingTag(text), negation };
+  const straight = straightQuotes(text);
+  const doOnly = DO_ONLY.test(straight);
+  // One that only says which way its rules go ("Do", "Don'ts", "Never") gives no tag.
+  const tag = doOnly || NEGATING_ONLY.test(straight) ? '' : tagOf(text);
+  return { level, text, tag, negation: negationOf(straight) ?? (doOnly ? '' : undefined) };
 }

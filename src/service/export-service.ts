@@ -390,7 +390,6 @@ export class ExportService {
       digest,
       cacheKey: key,
       cached: true,
-      ...(data.until !== undefined ? { until: data.until } : {}),
     };
   }
 

@@ -76,11 +76,7 @@ export class ReplaceBatch {
         closeSync(fd);
       }
     } catch (error) {
-      try {
-        unlinkSync(tmp);
-      } catch {
-        // Never made.
-      }
+      removeQuietly(tmp);
       throw writeFailure(error, rel);
     }
     this.staged.push(rel);
@@ -101,13 +97,7 @@ export class ReplaceBatch {
 
   /** Removes every staged temporary and puts none in place (a run cancelled before `commit`). */
   discard(): void {
-    for (const [n, rel] of this.staged.entries()) {
-      try {
-        unlinkSync(this.tmpOf(rel, n));
-      } catch {
-        // Gone already.
-      }
-    }
+    for (const [n, rel] of this.staged.entries()) removeQuietly(this.tmpOf(rel, n));
     this.staged.length = 0;
   }
 
@@ -124,11 +114,7 @@ export class ReplaceBatch {
           renameSync(tmp, join(this.root, rel));
           this.dirty = true;
         } catch (error) {
-          try {
-            unlinkSync(tmp);
-          } catch {
-            // Gone already.
-          }
+          removeQuietly(tmp);
           failed.set(rel, writeFailure(error, rel));
         }
       }
@@ -141,6 +127,15 @@ export class ReplaceBatch {
 
   private folders(): Set<string> {
     return new Set([...this.safeFolders].map((d) => join(this.root, d)));
+  }
+}
+
+/** Removes a temporary of the batch; one never made, or gone already, is no error. */
+function removeQuietly(tmp: string): void {
+  try {
+    unlinkSync(tmp);
+  } catch {
+    // Never made, or gone already.
   }
 }
 

@@ -1,8 +1,8 @@
-import { type Key, render, useApp, useInput } from 'ink';
+import { render, useApp, useInput } from 'ink';
 import { useCallback, useRef, useState, type ReactElement } from 'react';
 import { CancelledError, cancelledBy, STOP_SIGNALS } from '../core/errors.ts';
 import { ThemeContext, makeTheme } from './theme.ts';
-import { KeyHub, KeyHubContext } from './use-keys.ts';
+import { KeyHub, KeyHubContext, PLAIN } from './use-keys.ts';
 
 /** The terminal an interactive screen runs in. */
 export interface TuiIo {
@@ -31,8 +31,11 @@ function Shell(props: { onCancel: () => void; children: ReactElement }): ReactEl
   // Ctrl-C reaches the app as a key in raw mode; it cancels wherever the user is.
   useInput((input, key) => {
     if (input === PASTE_START || input === PASTE_END) pasting.current = input === PASTE_START;
-    else if (pasting.current) hub.dispatch(pastedText(input), PASTED_KEY);
-    else if (key.ctrl && input === 'c') props.onCancel();
+    else if (pasting.current) {
+      // Typed as plain text, whatever Ink read into it (a paste of one line break is no Enter).
+      const text = pastedText(input);
+      if (text !== '') hub.dispatch(text, { ...key, ...PLAIN });
+    } else if (key.ctrl && input === 'c') props.onCancel();
     else hub.dispatch(input, key);
   });
   return <KeyHubContext.Provider value={hub}>{props.children}</KeyHubContext.Provider>;
@@ -69,29 +72,6 @@ function Exit<T>(props: {
 export function pastedText(text: string): string {
   return text.replace(/[\r\n]+$/, '').replace(/\r\n|[\r\n\t]/g, ' ');
 }
-
-const PASTED_KEY: Key = {
-  upArrow: false,
-  downArrow: false,
-  leftArrow: false,
-  rightArrow: false,
-  pageDown: false,
-  pageUp: false,
-  home: false,
-  end: false,
-  return: false,
-  escape: false,
-  ctrl: false,
-  shift: false,
-  tab: false,
-  backspace: false,
-  delete: false,
-  meta: false,
-  super: false,
-  hyper: false,
-  capsLock: false,
-  numLock: false,
-};
 
 const SHOW_CURSOR = '\u001b[?25h';
 /** Asks the terminal to mark pasted text (bracketed paste), and to stop. */

@@ -46,7 +46,8 @@ export class KeyHub {
   }
 }
 
-const PLAIN: Partial<Key> = {
+/** The flags of a key that is plain text: none of them set. */
+export const PLAIN: Partial<Key> = {
   return: false,
   backspace: false,
   delete: false,
