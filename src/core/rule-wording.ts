@@ -18,10 +18,10 @@ const IMPERATIVE = new RegExp(
     'upgrade pin lock bump release tag sign encrypt escape sanitize sanitise guard protect catch throw raise emit print ' +
     'install build deploy target support gate require read look search plan break prioritize prioritise minimize minimise ' +
     'maximize maximise preserve maintain omit skip exclude disable enable wait retry clean close match mirror align colocate ' +
-    'co-locate default hide expose isolate mock stub measure cache batch normalize normalise type store write keep report ' +
+    'co-locate default hide expose isolate mock stub measure cache batch normalize normalise store write keep report ' +
     'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
     'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
-    'suggest encourage remember pay be keep register explore consult'
+    'suggest encourage remember pay be keep register explore consult assign delay choose defer convert save send pick let'
   )
     .split(' ')
     .join('|')})$`,
@@ -80,10 +80,10 @@ export function joinDetail(rule: string, detail: string): string {
 /** Labels that introduce a description, not a rule ("Purpose: …"). */
 export const DESCRIBING = /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role)\W*$/i;
 
-/** A sentence that states a rule: normative words, or the imperative (also after a leading clause: "When X, run Y."). */
+/** A sentence that states a rule: normative words, or the imperative (also after a leading clause: "When X, run Y.", "In `cli/`: delay imports."). */
 export function isRule(text: string): boolean {
   if (NORMATIVE.test(text) || startsImperative(text)) return true;
-  const clause = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b[^,]{1,120},\s*(.*)$/i.exec(text);
+  const clause = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b[^,:]{1,120}[,:]\s*(.*)$/i.exec(text);
   return clause !== null && startsImperative(clause[2]!);
 }
 

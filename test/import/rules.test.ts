@@ -21,6 +21,16 @@ describe('splitInstructions: what is a rule', () => {
     ['a quoted rule, without its marker', '> Never push to main.', ['Never push to main.']],
     ['a quoted list, nested quotes too', '> - Use pnpm.\n> > - Never commit secrets.', ['Use pnpm.', 'Never commit secrets.']],
     ['a GitHub alert: its marker line is markup', '> [!IMPORTANT]\n> Do not edit generated files.', ['Do not edit generated files.']],
+    [
+      'an imperative of a less common verb',
+      'Assign messages to a variable before raising.',
+      ['Assign messages to a variable before raising.'],
+    ],
+    [
+      'an imperative after a leading place and a colon',
+      'In `cmdline/`: delay imports to function level.',
+      ['In cmdline/: delay imports to function level.'],
+    ],
   ])('%s', (_name, md, want) => {
     expect(texts(md)).toEqual(want);
   });
@@ -31,6 +41,7 @@ describe('splitInstructions: what is a rule', () => {
     ['a link list item', '- [Contributing](CONTRIBUTING.md)', 'link'],
     ['a see-also link', '- See [the style guide](docs/style.md).', 'link'],
     ['a bare phrase under a descriptive heading', '## Layout\n- The web front end', 'description'],
+    ['a label whose first word is also a verb', 'Type checking: `mypy`.', 'description'],
   ])('%s is left out', (_name, md, reason) => {
     const r = splitInstructions(md);
     expect(r.candidates).toEqual([]);
