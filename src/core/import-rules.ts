@@ -278,7 +278,7 @@ export function splitInstructions(text: string): SplitFile {
       labels.push(headingOf(caption.replace(/:$/, ''), -1));
       current = undefined;
       ruled = undefined;
-    } else takeParagraph(raw, i, end);
+    } else takeParagraph(raw, i, end, caption.endsWith(':') && firstItemIsRule(end + 1));
     i = end + 1;
   }
   return out;
@@ -316,7 +316,7 @@ export function splitInstructions(text: string): SplitFile {
       while (last + 1 < lines.length && !endsBlock(lines[last + 1]!) && !BREAK.test(lines[last + 1]!)) body.push(lines[++last]!.trim());
       const markdown = body.join(' ');
       const text = plain(markdown);
-      if (text === '' || isRule(text) || text.endsWith(':') || startsWithCode(markdown) || isLinkOnly(markdown)) break;
+      if (text === '' || isRule(text) || guidance(text) || text.endsWith(':') || startsWithCode(markdown) || isLinkOnly(markdown)) break;
       texts.push(text);
       end = last;
       n = last + 1;
@@ -354,6 +354,15 @@ export function splitInstructions(text: string): SplitFile {
     while (n < lines.length && lines[n]!.trim() === '') n++;
     const next = lines[n] ?? '';
     return FENCE.test(next.trimStart()) || (/^( {4}|\t)/.test(next) && !ITEM.test(next));
+  }
+
+  /** Whether the first list item after blank lines from `from` states a rule of its own (its first line). */
+  function firstItemIsRule(from: number): boolean {
+    let n = from;
+    while (n < lines.length && lines[n]!.trim() === '') n++;
+    const m = ITEM.exec(lines[n] ?? '');
+    const text = m ? plain(m[3]!.replace(/^\[[ xX]\]\s+/, '')) : '';
+    return text !== '' && (isRule(unmarked(text)) || guidance(text));
   }
 
   /** Whether the line after blank ones from `from` is an item nested deeper than `indent`. */
@@ -404,7 +413,8 @@ export function splitInstructions(text: string): SplitFile {
     else leave(from, to, reason);
   }
 
-  function takeParagraph(raw: string, from: number, to: number): void {
+  /** A paragraph; one that `introducesList` ends with a sentence that only leads into the list below it. */
+  function takeParagraph(raw: string, from: number, to: number, introducesList = false): void {
     const text = plain(raw);
     if (isLinkOnly(raw)) {
       leave(from, to, 'link');
@@ -415,7 +425,8 @@ export function splitInstructions(text: string): SplitFile {
       return;
     }
     const sentences = splitSentences(text);
-    const rules = sentences.filter(isRule);
+    // "It is your goal to … at all times:" over a list of rules: the items are the rules, not their introduction.
+    const rules = (introducesList ? sentences.slice(0, -1) : sentences).filter(isRule);
     if (rules.length === 0) leave(from, to, 'description');
     // A short paragraph that states rules is one candidate; a long one gives its rule sentences one by one.
     else if (rules.length === sentences.length && text.length <= 400) take(text, from, to);

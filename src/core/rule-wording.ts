@@ -88,8 +88,11 @@ export function isRule(text: string): boolean {
 }
 
 function startsImperative(text: string): boolean {
-  const first = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)/u.exec(text)?.[1]?.toLowerCase().replace(/'/g, '');
-  return first !== undefined && IMPERATIVE.test(first);
+  // "Fully read the guide": an adverb may come before the verb.
+  const m = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)(?:\s+([a-z]+))?/u.exec(text);
+  const first = m?.[1]?.toLowerCase().replace(/'/g, '');
+  if (first === undefined) return false;
+  return IMPERATIVE.test(first) || (first.endsWith('ly') && m![2] !== undefined && IMPERATIVE.test(m![2]));
 }
 
 /** Sentences: split after . ! ? followed by a space and a capital or a quote, keeping abbreviations such as "e.g." whole. */

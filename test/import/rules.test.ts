@@ -57,6 +57,25 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('an adverb before the verb keeps the imperative', () => {
+    expect(texts('- Fully read the style guide.\n- Carefully review migrations.')).toEqual([
+      'Fully read the style guide.',
+      'Carefully review migrations.',
+    ]);
+    expect(texts('- Early returns keep functions flat.')).toEqual([]);
+  });
+
+  it('a sentence that only leads into a list of rules is no rule itself; one that the items finish is', () => {
+    const first = '- Run the linter and the type checker on every package you touched before you push a branch.';
+    const md = `We insist on high standards at all times:\n\n${first}\n- Keep functions short.\n`;
+    expect(texts(md)).toEqual([first.slice(2), 'Keep functions short.']);
+    expect(reasons(md)).toEqual([[1, 1, 'description']]);
+    expect(texts(`Never merge a red build. Always check:\n\n${first}\n`)).toEqual(['Never merge a red build.', first.slice(2)]);
+    expect(texts('Run it when you change:\n- `src/` or shared utilities, and the build or test configuration of the packages.\n')).toEqual([
+      'Run it when you change:',
+    ]);
+  });
+
   it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
     const md = 'The CI runs on every push and takes about ten minutes. Never merge a red build. The team reviews daily.';
     const r = splitInstructions(md);
@@ -82,6 +101,15 @@ describe('splitInstructions: nested list items', () => {
     ]);
     expect(texts('- Name things in full, not API, URL, etc.\n  - unless the team agreed otherwise')).toEqual([
       'Name things in full, not API, URL, etc. unless the team agreed otherwise',
+    ]);
+  });
+
+  it('a nested label with guidance of its own stands alone', () => {
+    const md =
+      '1. **Compliance**: All code must pass the checks.\n   * **S1192 (Duplication)**: Extract repeated literals into constants\n';
+    expect(spans(md)).toEqual([
+      [1, 1, 'Compliance: All code must pass the checks.'],
+      [2, 2, 'S1192 (Duplication): Extract repeated literals into constants'],
     ]);
   });
 
