@@ -28,6 +28,7 @@ import {
   DESCRIBING,
   type Heading,
   headingOf,
+  isCondition,
   isRule,
   joinDetail,
   MARKED,
@@ -273,12 +274,16 @@ export function splitInstructions(text: string): SplitFile {
     }
     // "**Don't:**" over a list: a caption, which heads the list as a label does.
     const caption = raw.includes(':') && nestsBelow(end + 1, -1) ? plain(raw) : '';
-    if (caption.endsWith(':') && words(caption) <= 3 && !captionOfCode(caption, end)) {
+    const leads = caption.endsWith(':') && !captionOfCode(caption, end);
+    const introduces = leads && firstItemIsRule(end + 1);
+    if (leads && (words(caption) <= 3 || (i === end && introduces && isCondition(caption)))) {
       leave(i, end, 'heading');
-      labels.push(headingOf(caption.replace(/:$/, ''), -1));
+      // "Before creating a file:" says when the rules below it apply: each is taken with it, and it gives no tag.
+      const condition = isCondition(caption) ? caption : undefined;
+      labels.push(condition ? { ...headingOf('', -1), condition } : headingOf(caption.replace(/:$/, ''), -1));
       current = undefined;
       ruled = undefined;
-    } else takeParagraph(raw, i, end, caption.endsWith(':') && firstItemIsRule(end + 1));
+    } else takeParagraph(raw, i, end, introduces);
     i = end + 1;
   }
   return out;
@@ -449,7 +454,9 @@ export function splitInstructions(text: string): SplitFile {
     const said = mark ? written.slice(mark[0].length) : written;
     const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : underItem ? undefined : negationAround();
     // Unless it prohibits already, carries its own guidance, or names the alternative ("Use const instead").
-    const text = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !REMEDY.test(said) ? `${negation}: ${said}` : said;
+    const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !REMEDY.test(said) ? `${negation}: ${said}` : said;
+    const condition = labels.findLast((l) => l.condition !== undefined)?.condition;
+    const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
   }

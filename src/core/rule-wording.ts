@@ -80,11 +80,19 @@ export function joinDetail(rule: string, detail: string): string {
 /** Labels that introduce a description, not a rule ("Purpose: …"). */
 export const DESCRIBING = /^\W*(purpose|overview|description|goal|goals|summary|about|context|background|what it does|role)\W*$/i;
 
+/** The words a leading clause of a rule starts with: "When X, run Y.", "Before committing:". */
+const CONDITION = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b/i;
+
 /** A sentence that states a rule: normative words, or the imperative (also after a leading clause: "When X, run Y.", "In `cli/`: delay imports."). */
 export function isRule(text: string): boolean {
   if (NORMATIVE.test(text) || startsImperative(text)) return true;
-  const clause = /^(for|when|if|before|after|in|on|during|unless|while|once|where|whenever)\b[^,:]{1,120}[,:]\s*(.*)$/i.exec(text);
-  return clause !== null && startsImperative(clause[2]!);
+  const clause = CONDITION.test(text) ? /^[^,:]{1,120}[,:]\s*(.*)$/.exec(text) : null;
+  return clause !== null && startsImperative(clause[1]!);
+}
+
+/** A one-line caption that says when the rules of the list below it apply ("Before creating a file:"). */
+export function isCondition(caption: string): boolean {
+  return CONDITION.test(caption) && caption.endsWith(':') && caption.split(/\s+/).length <= 20 && !NORMATIVE.test(caption);
 }
 
 function startsImperative(text: string): boolean {
@@ -133,6 +141,8 @@ export interface Heading {
    * ("Do's"); undefined when it says neither, and the heading or label around it decides.
    */
   negation: string | undefined;
+  /** A caption's condition, which each rule below it is taken with ("Before creating a file:"). */
+  condition?: string;
 }
 
 export function headingOf(text: string, level: number): Heading {

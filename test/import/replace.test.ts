@@ -31,6 +31,12 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced("**Don't:**\n- use var\n- `npm test`\n")).toBe("**Don't:**\n- `npm test`\n");
   });
 
+  it('a caption that says when its rules apply goes with them', () => {
+    const text =
+      'Before creating a file:\n1. Check the folders `content/` and `drafts/` for a story on the same topic first.\n2. Skip a story that is older than two days, whatever its source or its topic.\n\nThat is all.\n';
+    expect(replaced(text)).toBe('\nThat is all.\n');
+  });
+
   it('a heading stays, whatever is left below it (setext ones too)', () => {
     expect(replaced('## Rules\n\n- Never commit secrets.\n')).toBe('## Rules\n\n');
     expect(replaced('Rules\n-----\n- Never commit secrets.\n')).toBe('Rules\n-----\n');

@@ -76,6 +76,27 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('a one-line caption that says when the rules below it apply is taken with each of them', () => {
+    const items =
+      '1. Check the folders `content/` and `drafts/` for a story on the same topic first.\n2. Skip a story that is older than two days, whatever its source or its topic.\n';
+    const r = splitInstructions(`## Scouting\n\nBefore creating a file:\n${items}\nWrite the summary.\n- Keep it short.\n`);
+    expect(r.candidates.map((c) => [c.line, c.text, c.tags])).toEqual([
+      [4, 'Before creating a file: Check the folders content/ and drafts/ for a story on the same topic first.', ['scouting']],
+      [5, 'Before creating a file: Skip a story that is older than two days, whatever its source or its topic.', ['scouting']],
+      [7, 'Write the summary.', ['scouting']],
+      [8, 'Keep it short.', ['scouting']],
+    ]);
+    expect(reasons(`Before creating a file:\n${items}`)[0]).toEqual([1, 1, 'heading']);
+    // Over items that are no rules it is read as before.
+    expect(
+      texts('When you change these files:\n- the `src/` folder and every shared utility of the packages in this repository\n'),
+    ).toEqual([]);
+    // One that states a rule itself only leads into them.
+    expect(texts(`When you write code, always hold to these:\n${items}`)[0]).toBe(
+      'Check the folders content/ and drafts/ for a story on the same topic first.',
+    );
+  });
+
   it('gives the sentences of a long mixed paragraph that state rules, and leaves the rest out', () => {
     const md = 'The CI runs on every push and takes about ten minutes. Never merge a red build. The team reviews daily.';
     const r = splitInstructions(md);
