@@ -42,6 +42,10 @@ export const NEGATIVE = /\b(never|don'?t|do not|avoid|no|not|mustn'?t|shouldn'?t
 const NOT_TO_DO = "don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed";
 /** Headings and labels whose items are things not to do, and the word each such item is taken with. */
 const NEGATING = new RegExp(`^[\\W_]*(${NOT_TO_DO})\\b`, 'i');
+/** "What NOT to do", "What agents should never do", "Things not to do". */
+const NOT_TO_DO_PHRASE = /^[\W_]*(what|things|stuff)\b[^.!?:]{0,40}\b(not|never)\b[\s\w]{0,10}\bdo\b/i;
+/** "Things to avoid", "What to avoid". */
+const THINGS_TO_AVOID = /^[\W_]*(what|things|stuff|patterns|practices)\b[\s\w]{0,20}\bavoid\b/i;
 /** A heading or label that is nothing but such a word ("Don'ts", "**Never**"). */
 const NEGATING_ONLY = new RegExp(`^[\\W_]*(${NOT_TO_DO})[\\W_]*$`, 'i');
 /** A heading or label of things to do and nothing else ("Do", "Do's ✅"). */
@@ -59,7 +63,11 @@ export function onlyNegates(text: string): boolean {
 
 /** The word a rule under `heading` (quotes straightened) is prefixed with ("Don't" for "Don'ts"), or undefined when it negates nothing. */
 function negationOf(heading: string): string | undefined {
-  const m = NEGATING.exec(heading);
+  // A section number goes first ("9. Don'ts"); "What NOT to do" and "Things to avoid" say it in a phrase.
+  const text = heading.replace(/^[\W_]*\d+(?:\.\d+)*[.)]?\s+/, '');
+  if (NOT_TO_DO_PHRASE.test(text)) return "Don't";
+  if (THINGS_TO_AVOID.test(text)) return 'Avoid';
+  const m = NEGATING.exec(text);
   if (!m) return undefined;
   const word = m[1]!.toLowerCase();
   if (word.startsWith('don')) return "Don't";
@@ -96,6 +104,9 @@ export function isCondition(caption: string): boolean {
 }
 
 function startsImperative(text: string): boolean {
+  // "**fix**: Bug fix" names a term, not an action: a one-word label leaves it to the words after it.
+  const term = /^[\p{P}\s]*[A-Za-z][\w'-]*:\s+(?=\S)/u.exec(text);
+  if (term) return startsImperative(text.slice(term[0].length));
   // "Fully read the guide": an adverb may come before the verb.
   const m = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)(?:\s+([a-z]+))?/u.exec(text);
   const first = m?.[1]?.toLowerCase().replace(/'/g, '');

@@ -57,6 +57,15 @@ describe('splitInstructions: what is a rule', () => {
     ]);
   });
 
+  it('a one-word label is a term, not a verb; a rule ending in its command is a rule', () => {
+    expect(texts('## Types\n\n- **feat**: New feature\n- **fix**: Bug fix\n')).toEqual([]);
+    expect(texts('- **Lint**: run the linter before you push')).toEqual(['Lint: run the linter before you push']);
+    expect(texts('- Ensure the submodule is current: `git submodule update`')).toEqual([
+      'Ensure the submodule is current: git submodule update',
+    ]);
+    expect(texts('- **Build**: `npm run build`')).toEqual([]);
+  });
+
   it('an adverb before the verb keeps the imperative', () => {
     expect(texts('- Fully read the style guide.\n- Carefully review migrations.')).toEqual([
       'Fully read the style guide.',
@@ -240,6 +249,28 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
     const long = `- Never:\n${Array.from({ length: 12 }, (_, n) => `  - call service ${n} directly`).join('\n')}`;
     expect(texts(long)).toHaveLength(12);
     expect(texts(long).every((t) => t.startsWith('Never: call service'))).toBe(true);
+  });
+
+  it('a heading that says it in a phrase, or after its number, heads prohibitions too', () => {
+    const md = [
+      '### What Agents Should NOT Do',
+      '- Run `dolly` application commands',
+      '## 9. What not to do',
+      '- put business logic in routers',
+      '## Things to avoid',
+      '- global state',
+      "## 3. Don'ts",
+      '- mutate props',
+      '## What to do',
+      '- Use const',
+    ].join('\n');
+    expect(texts(md)).toEqual([
+      "Don't: Run dolly application commands",
+      "Don't: put business logic in routers",
+      'Avoid: global state',
+      "Don't: mutate props",
+      'Use const',
+    ]);
   });
 
   it("answers to the item it is nested in, not to the heading; a label between them passes the heading's way on", () => {
