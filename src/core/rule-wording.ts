@@ -39,7 +39,7 @@ export const NEGATIVE_MARKS = /^(\u274C|\u2717|\u2718|\u{1F6AB}|\u26D4|\u274E|\u
 export const NEGATIVE = /\b(never|don'?t|do not|avoid|no|not|mustn'?t|shouldn'?t|cannot|can'?t|forbidden|prohibited|refrain)\b/i;
 
 /** The words that open a heading or label of things not to do. */
-const NOT_TO_DO = "don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed";
+const NOT_TO_DO = "don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad practices|forbidden|prohibited|not allowed|must not|mustn'?t";
 /** Headings and labels whose items are things not to do, and the word each such item is taken with. */
 const NEGATING = new RegExp(`^[\\W_]*(${NOT_TO_DO})\\b`, 'i');
 /** "What NOT to do", "What agents should never do", "Things not to do". */
@@ -73,6 +73,7 @@ function negationOf(heading: string): string | undefined {
   if (word.startsWith('don')) return "Don't";
   if (word === 'do not') return 'Do not';
   if (word === 'never') return 'Never';
+  if (word.startsWith('must')) return 'Must not';
   if (word === 'avoid' || word.startsWith('anti') || word === 'bad practices') return 'Avoid';
   return 'Not allowed';
 }

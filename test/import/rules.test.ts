@@ -261,6 +261,8 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
       '- global state',
       "## 3. Don'ts",
       '- mutate props',
+      '## MUST NOT',
+      '- commit secrets',
       '## What to do',
       '- Use const',
     ].join('\n');
@@ -269,6 +271,7 @@ describe("splitInstructions: the items of a heading, label or caption of don'ts"
       "Don't: put business logic in routers",
       'Avoid: global state',
       "Don't: mutate props",
+      'Must not: commit secrets',
       'Use const',
     ]);
   });
