@@ -51,13 +51,18 @@ export function globProblem(glob: string): string | undefined {
   return undefined;
 }
 
-/** The regular expression of one segment (not `**`). */
+/**
+ * The regular expression of one segment (not `**`). A `[` or `{` without its
+ * closing character (a glob `globProblem` refuses, handed in by a library
+ * caller) stands for itself.
+ */
 function segmentRegExp(seg: string): RegExp {
   let src = '';
   for (let i = 0; i < seg.length; i++) {
     const ch = seg[i]!;
     if (ch === '*') src += '[^/]*';
     else if (ch === '?') src += '[^/]';
+    else if ((ch === '[' && !seg.includes(']', i + 1)) || (ch === '{' && !seg.includes('}', i))) src += `\\${ch}`;
     else if (ch === '[') {
       const end = seg.indexOf(']', i + 1);
       let body = seg.slice(i + 1, end);

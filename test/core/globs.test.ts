@@ -191,6 +191,15 @@ describe('edges each rule depends on', () => {
     expect(globMatches('x[!a].ts', 'x!.ts')).toBe(true);
   });
 
+  it('a "[" or "{" without its closing character, which globProblem refuses, stands for itself (a library caller may skip the check)', () => {
+    for (const glob of ['services/[billing', 'a[', '[a', '{a', 'a{', 'x/{a,b']) {
+      expect(globProblem(glob)).toBeDefined();
+      expect(globMatches(glob, glob)).toBe(true);
+      expect(globMatches(glob, 'services/billing/x.ts')).toBe(false);
+      expect(globHoldsFolder(`${glob}/**`, 'x')).toBe(false);
+    }
+  });
+
   it('braces inside a segment, between other text', () => {
     expect(globMatches('src/*.{ts,tsx}', 'src/a.tsx')).toBe(true);
     expect(globMatches('src/*.{ts,tsx}', 'src/a.ts')).toBe(true);
