@@ -1,8 +1,16 @@
 import { precedence, sameScope, type Plan, type Scope, type ScopedInvariant } from './model.ts';
 import { textKey } from './normalise.ts';
+import { stricter } from './resolve.ts';
 
-/** What shadowing reads of an invariant. */
-type Copy = Pick<ScopedInvariant, 'id' | 'active' | 'scope'>;
+/** What shadowing reads of an invariant (a text not yet added has no severity yet). */
+type Copy = Pick<ScopedInvariant, 'id' | 'active' | 'scope'> & Partial<Pick<ScopedInvariant, 'severity' | 'locked'>>;
+
+/** A floor (docs/extends.md, "Floors"): a locked inherited copy stricter than `other`, which the resolver keeps instead. */
+function floorOver(floor: Copy, other: Copy): boolean {
+  if (floor.locked !== true || floor.scope.kind !== 'inherited') return false;
+  const [strong, weak] = [floor.severity, other.severity];
+  return strong !== undefined && weak !== undefined && stricter({ severity: strong }, { severity: weak });
+}
 
 /**
  * Whether `high` hides `low` somewhere, for two invariants with the same text
@@ -13,6 +21,9 @@ type Copy = Pick<ScopedInvariant, 'id' | 'active' | 'scope'>;
 function hidesSameText(high: Copy, low: Copy, plans: ReadonlyMap<string, Plan>): boolean {
   // Callers never pass two invariants with one id (they leave them out of `relations`).
   if (!high.active || !low.active) return false;
+  // Where the weaker copy applies, the floor does too, and the effective set keeps the floor.
+  if (floorOver(high, low)) return true;
+  if (floorOver(low, high)) return false;
   const h = high.scope;
   const l = low.scope;
   // An action copy hides nothing; one in `low` is hidden by nothing (no branch below answers true for it).

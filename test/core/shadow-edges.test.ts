@@ -66,3 +66,28 @@ describe('shadowMap: the inherited tier, as the resolver orders it', () => {
     expect(entries.map((e) => [e.invariant.id, e.shadows.map((r) => r.id)])).toEqual([[LAST, [LONE_PLAN]]]);
   });
 });
+
+describe('shadowMap: a locked floor of a policy source', () => {
+  const floor = (severity: 'error' | 'warning') => ({ ...inv(LAST, inherited), locked: true, severity });
+  const project = (severity: 'error' | 'warning') => ({ ...inv(OLD, { kind: 'project', project: 'web' }), severity });
+
+  test('hides a weaker copy of a higher scope, as the effective set keeps it; never the other way round', () => {
+    const all = [project('warning'), floor('error')];
+    const map = shadowMap(all, plans);
+    expect(map.get(LAST)).toEqual({ shadowedBy: [], shadows: [all[0]] });
+    expect(map.get(OLD)).toEqual({ shadowedBy: [all[1]], shadows: [] });
+    const entries = resolveEffective({ kind: 'project', project: 'web' }, all);
+    expect(entries.map((e) => [e.invariant.id, e.shadows.map((r) => r.id)])).toEqual([[LAST, [OLD]]]);
+  });
+
+  test('a copy as strict as the floor hides it as any higher copy does', () => {
+    const all = [project('error'), floor('error')];
+    expect(shadowMap(all, plans).get(OLD)).toEqual({ shadowedBy: [], shadows: [all[1]] });
+    expect(resolveEffective({ kind: 'project', project: 'web' }, all).map((e) => e.invariant.id)).toEqual([OLD]);
+  });
+
+  test('a text not added yet, of no severity, meets the floor as any copy', () => {
+    const f = floor('error');
+    expect(checkNewInvariant({ kind: 'project', project: 'web' }, 'Log all changes', [f], plans)).toEqual({ shadows: [f], shadowedBy: [] });
+  });
+});
