@@ -67,10 +67,11 @@ export class CliContext implements ContextOptions {
 
   /**
    * Invariants, scopes and effective sets of the store; its notices go to
-   * stderr. `keepParses: false` (the first call decides): every file is read
-   * and parsed, none kept in the git folder's parse cache.
+   * stderr, and to `notice` (the MCP server's answers). `keepParses: false`
+   * (the first call decides): every file is read and parsed, none kept in the
+   * git folder's parse cache.
    */
-  invariants(options: { keepParses?: boolean } = {}): Promise<InvariantService> {
+  invariants(options: { keepParses?: boolean; notice?: (message: string) => void } = {}): Promise<InvariantService> {
     this.#invariants ??= Promise.all([
       this.root(),
       import('../service/invariant-service.ts'),
@@ -82,7 +83,12 @@ export class CliContext implements ContextOptions {
       const parseCache = this.io.env.AGENTS_NO_CACHE || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
       return new InvariantService(
         root,
-        { notice: (m) => this.io.stderr.write(safeText(`agents: ${m}\n`, false)) },
+        {
+          notice: (m) => {
+            this.io.stderr.write(safeText(`agents: ${m}\n`, false));
+            options.notice?.(m);
+          },
+        },
         new WorkingTreeSource(root, parseCache ? { parseCache } : {}),
       );
     });

@@ -19,6 +19,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { setFlagsFromString } from 'node:v8';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { escapeUnsafe } from '../core/plain-text.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { makeStyle } from '../core/style.ts';
@@ -34,8 +35,11 @@ export interface McpOptions {
   root: string;
   /** stdin's lines, read from before the SDK was loaded (./initialize.ts `mcpInput`). */
   input: McpInput;
-  /** Opens the service for `root`: called on the first request that reads the store, after `initialize` is answered. */
-  service: () => InvariantService | Promise<InvariantService>;
+  /**
+   * Opens the service for `root`: called on the first request that reads the store, after `initialize` is answered.
+   * Its notices (a policy source left out of a listing) go to stderr and to `notice`, which adds them to the answer.
+   */
+  service: (notice: (message: string) => void) => InvariantService | Promise<InvariantService>;
   /** `--allow-write`: true turns writing tools on; otherwise `mcp.allow_write` in config.yaml decides. */
   allowWrite: boolean | undefined;
   stderr: { write(chunk: string): unknown };
@@ -145,9 +149,12 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   // the validators, YAML, plans) load on the first request that needs them,
   // not before `initialize` is answered (docs/performance.md).
   let loading: Promise<Parts> | undefined;
+  // The notices of the service while a tool runs: its answer carries them, so the model learns what stderr says.
+  const callNotices = new AsyncLocalStorage<string[]>();
+  const notice = (message: string) => callNotices.getStore()?.push(message);
   const parts = () =>
     (loading ??= (async () => {
-      const [tools, resources, service] = await Promise.all([import('./tools.ts'), import('./resources.ts'), options.service()]);
+      const [tools, resources, service] = await Promise.all([import('./tools.ts'), import('./resources.ts'), options.service(notice)]);
       const ctx = tools.newToolContext(service);
       ctx.client = () => {
         const c = server.getClientVersion();
@@ -232,8 +239,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
               reason: 'write-off',
             });
           }
-          const answer = await tools.callTool(tool, request.params.arguments, ctx);
-          return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
+          const notes: string[] = [];
+          const answer = await callNotices.run(notes, () => tools.callTool(tool, request.params.arguments, ctx));
+          if (notes.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
+          const text = `${answer.text}\n\n${notes.map((n) => `Note: ${escapeUnsafe(n)}`).join('\n')}`;
+          return { content: [{ type: 'text', text }], structuredContent: answer.data, _meta: { 'agents/notices': notes } };
         } catch (error) {
           return errorResult(error, stderr);
         }

@@ -2,7 +2,7 @@
 // action, and inherited through a real `extends` policy source in a real git
 // repository), read through every surface: each must show the same ids,
 // scopes and shadows (src/present/ builds what they show).
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -237,6 +237,27 @@ describe('the MCP output schemas hold what the tools answer', () => {
       const valid = schemaOf(name);
       expect(valid(r.structuredContent), `${name}: ${JSON.stringify(valid.errors)}`).toBe(true);
     }
+  }, 60_000);
+});
+
+describe('a policy source not in the cache', () => {
+  it('list_invariants answers without the inherited invariants and says so in its answer, not only on stderr', async () => {
+    const copy = join(dir, 'app-uncached');
+    cpSync(app, copy, { recursive: true });
+    rmSync(join(copy, '.git', 'agents'), { recursive: true, force: true });
+    const s = await startMcp(join(copy, '.agents'));
+    const r = (await s.client.callTool({ name: 'list_invariants', arguments: {} })) as CallToolResult;
+    expect(r.isError, textOf(r)).toBeFalsy();
+    const listed = (r.structuredContent as { invariants: { id: string; scope: string }[] }).invariants;
+    expect(listed.some((i) => i.scope === 'inherited')).toBe(false);
+    expect(listed.map((i) => i.id)).toContain(G_TESTS);
+    const notes = (r._meta as Record<string, string[]> | undefined)?.['agents/notices'] ?? [];
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/agents extends fetch/);
+    expect(textOf(r)).toContain(notes[0]);
+    // A scope's own list reads no source: nothing to say.
+    const scoped = (await s.client.callTool({ name: 'list_invariants', arguments: { global: true } })) as CallToolResult;
+    expect(scoped._meta?.['agents/notices']).toBeUndefined();
   }, 60_000);
 });
 

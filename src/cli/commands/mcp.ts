@@ -26,7 +26,7 @@ export default defineCommand<{ allowWrite?: boolean }>({
       input,
       // No parse cache: a server that lives for hours would hold its groups and rewrite one at each change,
       // and its memory must stay flat over 1,000 calls (docs/adr/0503-reads-answered-from-settled-stamps.md).
-      service: () => ctx.invariants({ keepParses: false }),
+      service: (notice) => ctx.invariants({ keepParses: false, notice }),
       allowWrite: argv.allowWrite === true ? true : undefined,
       stderr: ctx.io.stderr,
       ...settle(ctx.io.env),
