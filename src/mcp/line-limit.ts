@@ -48,6 +48,8 @@ export function oversizeError(id: string | number | null, bytes: number, limit: 
   return `${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`;
 }
 
+const NEWLINE = Buffer.from('\n');
+
 export class LineLimit extends Transform {
   private parts: Buffer[] = [];
   private length = 0;
@@ -100,7 +102,8 @@ export class LineLimit extends Transform {
 
   override _flush(done: TransformCallback): void {
     if (this.dropping) this.refuse();
-    else if (this.length > 0) this.push(Buffer.concat(this.parts));
+    // A last request without its line break (`printf` into a pipe) is a line still: the SDK reads only whole lines.
+    else if (this.length > 0) this.push(Buffer.concat([...this.parts, NEWLINE]));
     done();
   }
 

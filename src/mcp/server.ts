@@ -17,6 +17,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
   type CallToolResult,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import { setFlagsFromString } from 'node:v8';
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -76,8 +77,9 @@ export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallT
       content: [{ type: 'text', text: escapeUnsafe(errorLines(error, makeStyle(false)).join('\n'), { newlines: true }) }],
       _meta: {
         'agents/error': {
-          message: escapeUnsafe(error.message),
-          hint: error.hint === undefined ? null : escapeUnsafe(error.hint),
+          // Lines as the CLI's JSON has them: only what could change the client's screen is escaped.
+          message: escapeUnsafe(error.message, { newlines: true }),
+          hint: error.hint === undefined ? null : escapeUnsafe(error.hint, { newlines: true }),
           exit_code: error.exitCode,
           detail: error.detail ?? null,
           diagnostics: diagnosticsJson(error.diagnostics),
@@ -96,6 +98,33 @@ export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallT
       'agents/error': { message: e?.message ?? String(error), hint: null, exit_code: EXIT_CODES.internal, detail: null, diagnostics: [] },
     },
   };
+}
+
+/**
+ * An error answer as a client may show it: the characters a request brought in escaped (a resource URI, a prompt
+ * or tool name), and the SDK's dump of a request that fails its schema said in one line, as the invalid parameters
+ * (-32602) it is, not an internal error.
+ */
+export function readableError(message: JSONRPCMessage): JSONRPCMessage {
+  if (!('error' in message)) return message;
+  const issues = message.error.code === ErrorCode.InternalError ? schemaIssues(message.error.message) : undefined;
+  const code = issues === undefined ? message.error.code : ErrorCode.InvalidParams;
+  return { ...message, error: { ...message.error, code, message: escapeUnsafe(issues ?? message.error.message, { newlines: true }) } };
+}
+
+/** The issues of a schema failure the SDK sends as its message (a JSON array of `{path, message}`), in one line. */
+function schemaIssues(text: string): string | undefined {
+  if (!text.startsWith('[')) return undefined;
+  let issues: unknown;
+  try {
+    issues = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const isIssue = (i: unknown): i is { path: unknown[]; message: string } =>
+    Array.isArray((i as { path?: unknown })?.path) && typeof (i as { message?: unknown }).message === 'string';
+  if (!Array.isArray(issues) || issues.length === 0 || !issues.every(isIssue)) return undefined;
+  return `invalid request: ${issues.map((i) => `${i.path.join('.') || 'the message'}: ${i.message}`).join('; ')}`;
 }
 
 function toolListing(tool: ToolDef, writeOn: boolean) {
@@ -374,15 +403,22 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   const send = transport.send.bind(transport);
   // The first line is seen (and `answered.id` set) before the transport reads it, so before the SDK answers it.
   let dropped = false;
-  transport.send = async (message) => {
+  // One write at a time: the SDK waits for a full pipe's 'drain' with a listener per write, and a burst of answers
+  // to a client that reads slowly would pile them up.
+  let writing: Promise<unknown> = Promise.resolve();
+  transport.send = (message) => {
     const id = !('method' in message) && 'id' in message ? message.id : undefined;
-    try {
-      // The SDK's answer to the `initialize` answered before it loaded: the client has it already.
-      if (!dropped && answered.id !== undefined && id === answered.id) dropped = true;
-      else await send(message);
-    } finally {
-      settle(id);
-    }
+    const written = writing.then(async () => {
+      try {
+        // The SDK's answer to the `initialize` answered before it loaded: the client has it already.
+        if (!dropped && answered.id !== undefined && id === answered.id) dropped = true;
+        else await send(readableError(message));
+      } finally {
+        settle(id);
+      }
+    });
+    writing = written.catch(() => {});
+    return written;
   };
   server.oninitialized = () => {
     watcher.start();

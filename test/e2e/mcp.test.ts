@@ -196,6 +196,11 @@ describe('agents mcp: initialize, tools and resources', () => {
     expect(errorOf(await call(s, 'show_invariant', { id: '01M8' })).detail).toMatchObject({
       matches: expect.arrayContaining([NEVER_DELETE, API_TESTS]),
     });
+    // The message as the CLI's JSON has it: its lines are lines.
+    const json = await runAgents(['--store', root, '--format', 'json', 'invariant', 'show', '01M8']);
+    const cliMessage = (JSON.parse(json.stdout) as { error: { message: string } }).error.message;
+    expect(cliMessage).toContain('\n');
+    expect(errorOf(await call(s, 'show_invariant', { id: '01M8' })).message).toBe(cliMessage);
 
     // Arguments that do not fit the schema: usage errors naming the argument.
     const schemaCases: [string, Record<string, unknown>, RegExp][] = [

@@ -103,6 +103,38 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
     expect(r.stderr).toContain('parse error: the line is not JSON');
   }, 60_000);
 
+  it('a last request without its line break is answered too', () => {
+    const r = pipedToServer(exampleStore(), INIT + CHECK.trimEnd());
+    expect(r.status, r.stderr).toBe(0);
+    expect((r.answers as { id: number }[]).map((a) => a.id)).toEqual([1, 3]);
+  }, 60_000);
+
+  it("request errors escape what the request brought in, and a request that fails the protocol's schema is invalid params in one line", () => {
+    const evil = 'x\u001b[2J\u202e';
+    const r = pipedToServer(
+      exampleStore(),
+      INIT +
+        line({ method: 'notifications/initialized' }) +
+        line({ id: 2, method: 'resources/read', params: { uri: `agents://projects/${evil}/effective.md` } }) +
+        line({ id: 3, method: 'prompts/get', params: { name: evil } }) +
+        line({ id: 4, method: 'tools/call', params: { name: evil, arguments: {} } }) +
+        line({ id: 5, method: 'tools/call', params: { name: 'list_invariants', arguments: 'all' } }) +
+        line({ id: 6, method: 'resources/read', params: {} }),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const errors = new Map((r.answers as { id: number; error?: { code: number; message: string } }[]).map((a) => [a.id, a.error]));
+    for (const id of [2, 3, 4]) {
+      expect(errors.get(id)?.message).not.toMatch(/[\u001b\u202e]/);
+      expect(errors.get(id)?.message).toContain('\\u001b[2J\\u202e');
+    }
+    expect(errors.get(5)).toEqual({
+      code: -32602,
+      message: 'invalid request: params.arguments: Invalid input: expected record, received string',
+    });
+    expect(errors.get(6)?.code).toBe(-32602);
+    expect(errors.get(6)?.message).toMatch(/^invalid request: params\.uri: /);
+  }, 60_000);
+
   // `initialize` is answered before the SDK loads when it is the first line (src/mcp/initialize.ts), and by the SDK
   // otherwise: either way once, in order, with the version the client asked for.
   it('answers initialize once, whether it comes first, after a ping, or after a refused line', () => {
