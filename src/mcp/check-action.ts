@@ -7,6 +7,7 @@ import { UsageError } from '../core/errors.ts';
 import { GuardMatchers } from '../core/guard.ts';
 import { compileRegex } from '../core/guard-patterns.ts';
 import { clientAnswer, type GuardClient } from '../core/guard-clients.ts';
+import { verdictJson } from '../present/guard.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 
@@ -72,16 +73,6 @@ export const CHECK_ACTION: ToolDef = {
       ...(command !== undefined ? { command } : {}),
     });
     const { verdict, reason, plan } = await guard.evaluate(action, matchers);
-    const hits = verdict.hits.map((h) => ({
-      invariant: h.rule.id,
-      text: h.rule.text,
-      severity: h.rule.severity,
-      scope: h.rule.scope,
-      kind: h.kind,
-      entry: h.entry,
-      subject: h.subject,
-      waived: h.waived,
-    }));
     const client = args.client as GuardClient | undefined;
     // For a hook that parses the text as its decision: the client's own answer ("{}" when nothing is decided).
     const text = client
@@ -89,6 +80,6 @@ export const CHECK_ACTION: ToolDef = {
       : verdict.decision === 'none'
         ? 'none: no guard matches this action.'
         : `${verdict.decision}: ${reason ?? 'waived'}`;
-    return { data: { decision: verdict.decision, plan, reason: reason ?? null, hits }, text };
+    return { data: verdictJson(verdict, reason, plan), text };
   },
 };

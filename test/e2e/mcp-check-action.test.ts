@@ -29,6 +29,9 @@ describe('MCP check_action', () => {
       decision: 'ask',
       hits: [{ invariant: INV, kind: 'write', subject: 'app/migrations/001.sql' }],
     });
+    // The same data `agents guard try --format json` prints, hit by hit.
+    const cli = agents(['guard', 'try', '--path', 'app/migrations/001.sql', '--format', 'json'], { cwd: dir });
+    expect((await call({ path: 'app/migrations/001.sql' })).structuredContent).toEqual(JSON.parse(cli.stdout));
     expect((await call({ tool: 'mcp__db__drop_table', cwd: 'app' })).structuredContent).toMatchObject({ decision: 'ask' });
     expect((await call({ tool: 'mcp__db__drop_table' })).structuredContent).toMatchObject({ decision: 'none', hits: [] });
     expect((await call({ path: 'lib/migrations/001.sql' })).structuredContent).toMatchObject({ decision: 'none' });

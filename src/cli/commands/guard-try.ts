@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import type { GuardVerdict } from '../../core/guard.ts';
+import { verdictJson } from '../../present/guard.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 
@@ -10,27 +10,6 @@ interface TryArgs {
   tool?: string;
   content?: string;
   cwd?: string;
-}
-
-/** The JSON of a verdict (docs/json-output.md, "guard"): the same shape `guard check` and MCP `check_action` give. */
-export function verdictJson(verdict: GuardVerdict, reason: string | undefined, plan: string | null) {
-  return {
-    decision: verdict.decision,
-    plan,
-    reason: reason ?? null,
-    hits: verdict.hits.map((h) => ({
-      invariant: h.rule.id,
-      text: h.rule.text,
-      severity: h.rule.severity,
-      scope: h.rule.scope,
-      path: h.rule.path,
-      kind: h.kind,
-      entry: h.entry,
-      subject: h.subject,
-      waived: h.waived,
-      locked: h.rule.locked === true,
-    })),
-  };
 }
 
 export default defineCommand<TryArgs>({
