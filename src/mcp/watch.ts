@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname } from 'node:path';
 
 export interface WatchOptions {
   /** Quiet time after the last event before the batch is reported. */
@@ -49,6 +50,8 @@ export class StoreWatcher {
   private deadline: NodeJS.Timeout | undefined;
   private retry: NodeJS.Timeout | undefined;
   private closed = false;
+  /** The folder holding the store: a store folder moved away and replaced (`mv`, a sync tool) is seen there. */
+  private parent: FSWatcher | undefined;
   private readonly settleMs: number;
   private readonly maxDelayMs: number;
 
@@ -63,7 +66,28 @@ export class StoreWatcher {
 
   /** Starts watching; the folders are taken in slices so that requests are answered meanwhile. */
   start(): void {
+    this.watchParent();
     void this.sync();
+  }
+
+  /**
+   * A watch follows its folder's inode: when the store folder is renamed away and another takes its name, the
+   * watches stay on the old one. The folder above tells of the name; the listing after the batch then sees the new
+   * inode and watches the new folder (and everything counts as changed).
+   */
+  private watchParent(): void {
+    const name = basename(this.root);
+    try {
+      this.parent = watch(dirname(this.root), { persistent: false }, (_event, entry) => {
+        if (entry !== null && String(entry) === name && inode(this.root) !== this.watchers.get('')?.ino) this.event('', '');
+      });
+      this.parent.on('error', () => {
+        this.parent?.close();
+        this.parent = undefined;
+      });
+    } catch {
+      // The folder above cannot be watched (gone, or not ours to read): renames of the store go unseen, as before.
+    }
   }
 
   /** How many folders are watched (for tests and benchmarks). */
@@ -148,6 +172,7 @@ export class StoreWatcher {
     for (const t of [this.settle, this.deadline, this.retry]) if (t) clearTimeout(t);
     for (const { w } of this.watchers.values()) w.close();
     this.watchers.clear();
+    this.parent?.close();
   }
 }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -419,6 +419,27 @@ describe('agents mcp: store changes on disk', () => {
     expect(await count()).toBe(3);
     const ok = await call(s, 'effective_invariants', { project: 'myapp' });
     expect((ok.structuredContent as { count: number }).count).toBe(3);
+  });
+
+  it('follows a store folder moved away and replaced by a copy: the copy is watched, the old folder no longer', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+    await s.client.listResources();
+    const projectMd = 'agents://projects/myapp/effective.md';
+    await s.client.subscribeResource({ uri: projectMd });
+    const old = join(dirname(root), 'store-old');
+    const swapped = s.next('updated', 10_000, (u) => u === projectMd);
+    renameSync(root, old);
+    cpSync(old, root, { recursive: true });
+    await swapped;
+    // An edit of the live store is told; one of the folder moved away is not.
+    const updated = s.next('updated', 10_000, (u) => u === projectMd);
+    writeFileSync(join(root, 'global', `${NEW_ID}.yaml`), invariantYaml(NEW_ID, 'Keep backups'));
+    await updated;
+    const seen = s.seen.length;
+    writeFileSync(join(old, 'global', `${NEW_ID.slice(0, 25)}C.yaml`), invariantYaml(`${NEW_ID.slice(0, 25)}C`, 'Only in the old folder'));
+    await new Promise((r) => setTimeout(r, 600));
+    expect(s.seen.slice(seen)).toEqual([]);
   });
 
   it('keeps watching when a plan folder is removed and made again, and after a rename into place', async () => {
