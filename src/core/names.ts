@@ -16,6 +16,11 @@ export function isName(value: string): boolean {
   return NAME_RE.test(value);
 }
 
+/** Whether a folder of `projects/` is a project: a valid name that is not reserved (`projects/global/` is none). */
+export function isProjectName(value: string): boolean {
+  return NAME_RE.test(value) && !RESERVED_PROJECT_NAMES.includes(value);
+}
+
 /** Why `value` is not a valid name, or null when it is. */
 export function nameProblem(value: string, what: string): string | null {
   if (value === '') return `${what} is empty`;

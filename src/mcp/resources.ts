@@ -1,5 +1,5 @@
 import { UsageError } from '../core/errors.ts';
-import { isName, isUlid, truncate } from '../core/names.ts';
+import { isName, isProjectName, isUlid, truncate } from '../core/names.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import { effectiveMarkdown, PRECEDENCE_LINE } from '../present/effective.ts';
 import type { ToolContext } from './tool.ts';
@@ -76,7 +76,7 @@ export async function listTargets(service: InvariantService): Promise<Target[]> 
       .map((e) => e.path.slice(dir.length + 1))
       .filter(valid)
       .sort();
-  const projects = (await dirs('projects', isName)).map((project) => ({ project }));
+  const projects = (await dirs('projects', isProjectName)).map((project) => ({ project }));
   const plans = (await dirs('plans', isUlid)).map((plan) => ({ plan }));
   return [...projects, ...plans];
 }

@@ -1,6 +1,6 @@
 import { type AgentsError, UsageError } from '../core/errors.ts';
 import { globProblem } from '../core/globs.ts';
-import { isName, truncate } from '../core/names.ts';
+import { isName, isProjectName, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import type { TreeSource } from '../store/tree-source.ts';
@@ -40,7 +40,7 @@ async function namedFolders(tree: TreeSource, dir: string): Promise<string[]> {
   return (await tree.list(dir, { recursive: false }))
     .filter((e) => e.type === 'dir')
     .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
-    .filter(isName)
+    .filter(dir === 'projects' ? isProjectName : isName)
     .sort();
 }
 

@@ -1,7 +1,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { globHoldsFolder, globMatches } from '../core/globs.ts';
-import { isName } from '../core/names.ts';
+import { isProjectName } from '../core/names.ts';
 import type { ProjectMeta } from '../core/model.ts';
 import { parseProjectMeta } from '../core/parse-meta.ts';
 import { repoTop } from './git-dir.ts';
@@ -30,7 +30,7 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
   const listed = names
     ? [...names]
     : (await source.list('projects', { recursive: false }))
-        .filter((e) => e.type === 'dir' && isName(e.path.slice('projects/'.length)))
+        .filter((e) => e.type === 'dir' && isProjectName(e.path.slice('projects/'.length)))
         .map((e) => e.path.slice('projects/'.length));
   listed.sort();
   const out: ProjectsRead = { names: listed, meta: new Map(), diagnostics: [] };

@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { codePointLength, isName, isUlid, nameProblem, parseActionRef, truncate, ulidProblem } from '../../src/core/names.ts';
+import {
+  codePointLength,
+  isName,
+  isProjectName,
+  isUlid,
+  nameProblem,
+  parseActionRef,
+  truncate,
+  ulidProblem,
+} from '../../src/core/names.ts';
 
 const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
 
@@ -27,6 +36,15 @@ describe('names', () => {
   test.each(names)('isName(%j) is %s', (value, valid) => {
     expect(isName(value)).toBe(valid);
     expect(nameProblem(value, 'project') === null).toBe(valid);
+    expect(isProjectName(value)).toBe(valid);
+  });
+
+  test('a reserved word is a name, but no project', () => {
+    for (const word of ['global', 'plans', 'inherited']) {
+      expect(isName(word)).toBe(true);
+      expect(isProjectName(word)).toBe(false);
+      expect(nameProblem(word, 'project')).not.toBeNull();
+    }
   });
 
   test('the 64-character limit: 64 is accepted, 65 is refused as too long', () => {

@@ -27,6 +27,9 @@ async function cliError(root: string, ...args: string[]): Promise<{ code: number
 describe('agents mcp: initialize, tools and resources', () => {
   it('initializes, lists its tools (writing ones marked off) and the effective sets as resources', async () => {
     const root = exampleStore();
+    // A folder of a reserved name holds no project: no resource is listed for it (none could be read).
+    mkdirSync(join(root, 'projects', 'global'));
+    writeFileSync(join(root, 'projects', 'global', '.gitkeep'), '');
     const s = await startMcp(root);
     expect(s.client.getServerVersion()).toMatchObject({ name: 'agents' });
     expect(s.client.getServerCapabilities()).toMatchObject({ tools: {}, resources: { subscribe: true, listChanged: true } });
