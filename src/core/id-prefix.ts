@@ -21,6 +21,8 @@ export type PrefixMatch =
 
 /** The prefix as ids are written (upper case), or undefined when it cannot be one. */
 export function normalisePrefix(prefix: string): string | undefined {
+  // A library caller in JavaScript may hand anything: what is no string is no prefix.
+  if (typeof prefix !== 'string') return undefined;
   const wanted = prefix.trim().toUpperCase();
   if (wanted.length < MIN_PREFIX || wanted.length > 26 || !CROCKFORD.test(wanted)) return undefined;
   return wanted;
@@ -61,7 +63,7 @@ export function pickId(
       return m.id;
     case 'invalid':
       throw new UsageError(
-        `"${truncate(prefix)}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`,
+        `"${truncate(String(prefix))}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`,
         `Give the full id or at least ${MIN_PREFIX} of its first characters${hint ? `; ${hint}` : '.'}`,
       );
     case 'unknown':

@@ -54,7 +54,8 @@ export class InvariantService implements InvariantContext {
   }
 
   /** Opens the store named by `store`, or found from `cwd` (docs/store-format.md). */
-  static open(options: OpenOptions = {}): InvariantService {
+  static open(given: OpenOptions = {}): InvariantService {
+    const options = given ?? {};
     const root = discoverStore({ store: options.store, env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() });
     return new InvariantService(root, options.deps);
   }

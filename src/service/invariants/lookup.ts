@@ -93,7 +93,10 @@ export async function resolvePlanId(svc: InvariantContext, prefix: string): Prom
 
 /** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */
 export async function resolveScope(svc: InvariantContext, input: ScopeInput | Scope): Promise<Scope> {
-  if ('plan' in input && !isUlid(input.plan)) return toScope({ plan: await svc.resolvePlanId(input.plan) });
+  // A plan prefix is made full only for a scope that is one plan; toScope refuses anything else.
+  const given = typeof input === 'object' && input !== null ? Object.values(input).filter((v) => v !== undefined) : [];
+  const plan = given.length === 1 && 'plan' in input ? input.plan : undefined;
+  if (typeof plan === 'string' && !isUlid(plan)) return toScope({ plan: await svc.resolvePlanId(plan) });
   return toScope(input);
 }
 

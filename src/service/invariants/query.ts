@@ -1,4 +1,5 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
+import { UsageError } from '../../core/errors.ts';
 import type { LockEntry } from '../../core/extends.ts';
 import { type ExtendsSource, type Plan, type ScopedInvariant, type Target, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
@@ -12,7 +13,8 @@ import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
 import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
 
 /** Invariants of one scope, or of the whole store; active ones unless `all`. */
-export async function list(svc: InvariantContext, options: ListOptions = {}): Promise<ListedInvariant[]> {
+export async function list(svc: InvariantContext, given: ListOptions = {}): Promise<ListedInvariant[]> {
+  const options = given ?? {};
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
   const scope = options.scope ? await svc.resolveScope(options.scope) : undefined;
   if (scope?.kind === 'plan') await svc.readPlan(scope.plan);
@@ -45,6 +47,8 @@ export async function effective(
   target: { project: string } | { plan: string },
   options: { pattern?: string } = {},
 ): Promise<EffectiveResult> {
+  if (typeof target !== 'object' || target === null || !('plan' in target || 'project' in target))
+    throw new UsageError('no target given', 'Give {project: NAME} or {plan: ID}.');
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
   let resolvedTarget: Target;
   let plan: Plan | undefined;

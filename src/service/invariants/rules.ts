@@ -10,7 +10,8 @@ import type { NearMatch, ScopeInput } from './types.ts';
 
 /** Turns a caller's scope flags into a scope, refusing bad names before any path is built. */
 export function toScope(input: ScopeInput | Scope): Scope {
-  if ('kind' in input) return toScope(scopeToInput(input));
+  if (typeof input === 'object' && input !== null && 'kind' in input) return toScope(scopeToInput(input));
+  requireOneScope(input);
   if ('global' in input) return { kind: 'global' };
   if ('project' in input) {
     const problem = nameProblem(input.project, 'project');
@@ -29,6 +30,21 @@ export function toScope(input: ScopeInput | Scope): Scope {
   const ref = parseActionRef(input.action);
   if (typeof ref === 'string') throw new UsageError(ref, 'Action names match ^[a-z0-9][a-z0-9._-]{0,63}$ on each side of the "/".');
   return { kind: 'action', ns: ref.ns, name: ref.name };
+}
+
+const SCOPE_KEYS = ['global', 'project', 'plan', 'action'] as const;
+
+/** One scope, of the right type: a library caller in JavaScript may hand none, two, or a number. */
+function requireOneScope(input: unknown): void {
+  const loose = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
+  const given = SCOPE_KEYS.filter((k) => loose[k] !== undefined);
+  const one = given[0];
+  if (given.length === 1 && (one === 'global' ? loose.global === true : typeof loose[one!] === 'string')) return;
+  throw new UsageError(
+    given.length > 1 ? `a scope is one of ${SCOPE_KEYS.join(', ')}, not ${given.join(' and ')}` : 'no scope given',
+    'Give one of {global: true}, {project: NAME}, {plan: ID} or {action: "NS/NAME"}.',
+    { scopes: given },
+  );
 }
 
 export function scopeToInput(scope: Scope): ScopeInput {
