@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planSync } from '../../src/core/records.ts';
@@ -174,6 +174,17 @@ describe('plan sync (CLI, on a git repository)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(fileList(d.root)).toEqual(before);
+  });
+
+  it('refuses a template whose folder is gone (renamed or removed) with exit 2, and removes nothing', async () => {
+    const d = await drifted();
+    renameSync(join(d.root, ACTION), join(d.root, 'actions/local/coverage-renamed'));
+    const before = fileList(d.root);
+    const r = await run(d.root, 'plan', 'sync', d.planId, '--yes', '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'action-gone', detail: { actions: ['local/code-coverage'] } });
+    expect(fileList(d.root)).toEqual(before);
+    expect(existsSync(join(d.root, 'plans', d.planId, `${d.p1}.yaml`))).toBe(true);
   });
 
   it('refuses an invalid action file with exit 3, naming it; nothing changed', async () => {

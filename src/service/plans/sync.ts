@@ -15,20 +15,23 @@ import type { SyncResult } from './types.ts';
 export async function syncInputs(
   svc: PlanContext,
   plan: Plan,
-): Promise<{ planInvariants: ScopedInvariant[]; actions: Map<string, ScopedInvariant[]> }> {
+): Promise<{ planInvariants: ScopedInvariant[]; actions: Map<string, ScopedInvariant[]>; gone: string[] }> {
   const planSnap = await readFolders(svc.invariants.source, [`plans/${plan.id}`]);
   requireValid(planSnap, `read plan ${plan.id}`);
   const refs = new Set<string>();
   if (plan.action) refs.add(plan.action);
   for (const inv of planSnap.invariants) if (inv.source?.kind === 'action' && inv.source.ref) refs.add(inv.source.ref);
   const actions = new Map<string, ScopedInvariant[]>();
+  const gone: string[] = [];
   for (const ref of refs) {
     const { tree, local } = await actionTree(svc, ref);
+    // A template whose folder is gone (renamed, removed, a partial checkout) is not one whose invariants all left.
+    if ((await tree.list(`actions/${local}`, { recursive: false })).length === 0) gone.push(ref);
     const snap = await readFolders(tree, [`actions/${local}`]);
     requireValid(snap, `compare plan ${plan.id} with action ${ref}`);
     actions.set(ref, snap.invariants);
   }
-  return { planInvariants: planSnap.invariants, actions };
+  return { planInvariants: planSnap.invariants, actions, gone: gone.sort() };
 }
 
 /**
@@ -45,6 +48,16 @@ export async function sync(
 ): Promise<SyncResult> {
   const plan = await planById(svc, prefix);
   const inputs = await syncInputs(svc, plan);
+  if (inputs.gone.length > 0) {
+    const ref = inputs.gone[0]!;
+    throw new UsageError(
+      `plan ${plan.id} was made from the action template ${ref}, which is gone (actions/${ref.replace(/^[^:]*:/, '')}/ does not exist)`,
+      'Nothing was written: a sync would remove every invariant the plan took from it. Put the template back (or restore its folder), ' +
+        'or, if it was retired on purpose, remove those invariants of the plan with `agents invariant remove ID`.',
+      { plan: plan.id, actions: inputs.gone },
+      'action-gone',
+    );
+  }
   const preview = planSync(plan, inputs.planInvariants, inputs.actions);
   const result: SyncResult = { plan, changes: preview.changes, skipped: preview.skipped, applied: false };
   if (!options.apply || preview.changes.length === 0) return result;
