@@ -218,13 +218,38 @@ export function buildDecisionTree(nodes: readonly DecisionNode[]): DecisionTreeN
   const sorted = [...nodes].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const byId = new Map(sorted.map((n) => [n.id, { node: n, children: [] as DecisionTreeNode[] }]));
   const roots: DecisionTreeNode[] = [];
+  const cut = loopsCut(sorted);
   for (const n of sorted) {
     const me = byId.get(n.id)!;
-    const parent = n.parent_id !== null && n.parent_id !== n.id ? byId.get(n.parent_id) : undefined;
+    const parent = n.parent_id !== null && n.parent_id !== n.id && !cut.has(n.id) ? byId.get(n.parent_id) : undefined;
     if (parent) parent.children.push(me);
     else roots.push(me);
   }
   return roots;
+}
+
+/**
+ * The nodes whose parent link closes a loop (a hand edit: A's parent B, B's parent A), one per loop, the oldest:
+ * shown as roots, so that a loop, which has no root of its own, hides nothing.
+ */
+function loopsCut(nodes: readonly DecisionNode[]): Set<string> {
+  const parentOf = new Map(nodes.map((n) => [n.id, n.parent_id]));
+  const cut = new Set<string>();
+  // 1: on the path being followed; 2: followed already.
+  const state = new Map<string, 1 | 2>();
+  for (const n of nodes) {
+    const path: string[] = [];
+    let id: string | undefined = n.id;
+    while (id !== undefined && !state.has(id)) {
+      state.set(id, 1);
+      path.push(id);
+      const parent: string | null | undefined = parentOf.get(id);
+      id = parent !== null && parent !== undefined && parent !== id && parentOf.has(parent) ? parent : undefined;
+    }
+    if (id !== undefined && state.get(id) === 1) cut.add(path.slice(path.indexOf(id)).reduce((a, b) => (a < b ? a : b)));
+    for (const p of path) state.set(p, 2);
+  }
+  return cut;
 }
 
 /** The newest node (greatest ULID), the parent of the next one. */

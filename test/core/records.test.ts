@@ -221,6 +221,20 @@ describe('the decision tree', () => {
     expect(latestDecision([node(B, A), node(D, C), node(A, null)])?.id).toBe(D);
     expect(latestDecision([])).toBeUndefined();
   });
+
+  it('a loop of parent links (a hand edit) hides nothing: its oldest node is shown as a root', () => {
+    const shape = (nodes: DecisionNode[]) => {
+      const walk = (t: ReturnType<typeof buildDecisionTree>[number]): unknown => [t.node.id, t.children.map(walk)];
+      return buildDecisionTree(nodes).map(walk);
+    };
+    expect(shape([node(A, B), node(B, A)])).toEqual([[A, [[B, []]]]]);
+    expect(shape([node(A, C), node(B, A), node(C, B), node(D, C)])).toEqual([[A, [[B, [[C, [[D, []]]]]]]]]);
+    // Beside a proper tree, which stays as it was.
+    expect(shape([node(A, null), node(B, A), node(C, D), node(D, C)])).toEqual([
+      [A, [[B, []]]],
+      [C, [[D, []]]],
+    ]);
+  });
 });
 
 describe('promotion and drift', () => {
