@@ -30,12 +30,32 @@ export default defineCommand<ActivateArgs>({
       writeActivePlan(dir!, plan);
     }
     const env = ctx.io.env.AGENTS_PLAN?.trim() || null;
-    emit(ctx, { plan, env }, () =>
+    // Shown, the plan in effect is looked up: one the store does not hold leaves the guard hook to guard.on_error.
+    const named = env ?? plan;
+    let missing: string | null = null;
+    if (argv.id === undefined && !argv.clear && named !== null) {
+      missing = await (await ctx.invariants()).resolvePlanId(named).then(
+        () => null,
+        (error: unknown) => {
+          if (error instanceof UsageError) return error.message;
+          throw error;
+        },
+      );
+    }
+    emit(ctx, { plan, env, found: named === null ? null : missing === null }, () =>
       [
         plan ? `active plan ${plan}` : 'no active plan',
         ...(env && env !== plan ? [`AGENTS_PLAN=${env} in this environment takes precedence`] : []),
+        ...(missing === null
+          ? []
+          : [
+              `warning: ${env ? `AGENTS_PLAN=${env}` : `the active plan ${plan}`} names no plan of the store (${missing}): the guard hook cannot check a call while it is in effect, and guard.on_error answers (deny unless set otherwise)`,
+              env
+                ? '  Unset AGENTS_PLAN, or set it to a plan `agents plan list` shows.'
+                : '  Run `agents plan activate ID`, or `agents plan activate --clear`.',
+            ]),
       ].join('\n'),
     );
-    return EXIT_CODES.ok;
+    return missing === null ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });

@@ -1,0 +1,31 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
+
+describe('plan activate, shown', () => {
+  it('names the plan in effect, and warns (exit 1) when the store holds no such plan', async () => {
+    const root = exampleStore();
+    const repo = dirname(root);
+    gitInit(repo);
+    const show = async (env: Record<string, string> = {}) => {
+      const r = await runAgents(['plan', 'activate', '--format', 'json'], { cwd: repo, env });
+      return { code: r.code, data: JSON.parse(r.stdout) as { plan: string | null; env: string | null; found: boolean | null } };
+    };
+    expect(await show()).toEqual({ code: 0, data: { plan: null, env: null, found: null } });
+    expect((await runAgents(['plan', 'activate', EXAMPLE_PLAN.slice(0, 8)], { cwd: repo })).code).toBe(0);
+    expect(await show()).toEqual({ code: 0, data: { plan: EXAMPLE_PLAN, env: null, found: true } });
+    // A plan removed, or a file edited by hand: the hook could not check a call.
+    mkdirSync(join(repo, '.git/agents'), { recursive: true });
+    writeFileSync(join(repo, '.git/agents/active-plan'), 'garbage\n');
+    expect(await show()).toEqual({ code: 1, data: { plan: 'garbage', env: null, found: false } });
+    // AGENTS_PLAN takes precedence, and is what is looked up.
+    expect((await show({ AGENTS_PLAN: EXAMPLE_PLAN })).data.found).toBe(true);
+    expect(await show({ AGENTS_PLAN: '01M8ZZZZ' })).toMatchObject({ code: 1, data: { found: false } });
+    const text = await runAgents(['plan', 'activate'], { cwd: repo });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/^warning: /m);
+  });
+});
