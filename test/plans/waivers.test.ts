@@ -64,6 +64,8 @@ describe('waivers: the rules (pure)', () => {
     expect(parseExpiresInput(' 2026-11-30 ', now)).toEqual({ value: '2026-11-30' });
     expect(parseExpiresInput('2026-11-29', now)).toHaveProperty('problem');
     expect(parseExpiresInput('tomorrow', now)).toHaveProperty('problem');
+    // RFC 3339's lower-case "t" and "z", kept in the upper case the waiver schema takes.
+    expect(parseExpiresInput('2027-01-01t00:00:00z', now)).toEqual({ value: '2027-01-01T00:00:00Z' });
   });
 });
 
