@@ -8,6 +8,8 @@ export function requireInteractive(ctx: CliContext, flag = '--yes'): void {
     throw new UsageError(
       'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
       `Nothing was changed. Run again with ${flag} to confirm.`,
+      { flag },
+      'confirmation-needed',
     );
   }
 }

@@ -242,6 +242,8 @@ describe('the seed command lines', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('confirmation needed');
     expect(snapshot(root)).toEqual(before);
+    const refusedJson = await runAgents(['--store', root, '--format', 'json', 'invariant', 'remove', '01M8KJT9']);
+    expect(JSON.parse(refusedJson.stdout).error).toMatchObject({ code: 'confirmation-needed', detail: { flag: '--yes' } });
 
     const r = await runAgents(['--store', root, 'invariant', 'remove', '--yes', '01M8KJT9']);
     expect(r.code).toBe(0);

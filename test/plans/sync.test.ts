@@ -95,10 +95,12 @@ describe('plan sync (CLI, on a git repository)', () => {
     const refused = await run(d.root, 'plan', 'sync', d.planId);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('confirmation needed');
-    // The preview it would apply is printed all the same, and the JSON error counts its changes.
-    expect(refused.stdout).toContain(`would sync plan ${d.planId}: 3 changes`);
+    // The preview it would apply is printed all the same (on stderr: a failure prints nothing on stdout), and the
+    // JSON error counts its changes.
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`would sync plan ${d.planId}: 3 changes`);
     const refusedJson = await run(d.root, '--format', 'json', 'plan', 'sync', d.planId);
-    expect(JSON.parse(refusedJson.stdout).error).toMatchObject({ code: 'confirmation-needed', detail: { changes: 3 } });
+    expect(JSON.parse(refusedJson.stdout).error).toMatchObject({ code: 'confirmation-needed', detail: { flag: '--yes', changes: 3 } });
     expect(fileList(d.root)).toEqual(before);
 
     const preview = await json<SyncJson>(d.root, 'plan', 'sync', d.planId.slice(0, 10), '--dry-run');

@@ -86,12 +86,12 @@ export default defineCommand<SyncArgs>({
         ...commit,
         confirm: async (preview) => {
           if (!ctx.interactive) {
-            // No terminal to ask in: show what it would change, and which flag applies it.
-            if (ctx.format === 'text') ctx.io.stdout.write(`${syncText(s, preview)}\n`);
+            // No terminal to ask in: show what it would change (on stderr: a failure prints nothing on stdout), and which flag applies it.
+            if (ctx.format === 'text') ctx.io.stderr.write(`${syncText(s, preview)}\n`);
             throw new UsageError(
               'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
               `Nothing was changed. Run again with --yes to apply the ${preview.changes.length === 1 ? 'change' : `${preview.changes.length} changes`} shown.`,
-              { changes: preview.changes.length },
+              { flag: '--yes', changes: preview.changes.length },
               'confirmation-needed',
             );
           }
