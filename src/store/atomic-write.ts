@@ -2,7 +2,19 @@
 // rename), a folder in one step, several files as one change, removals.
 // Locks are lock.ts; many replacements with one flush are replace-batch.ts.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fchmodSync, fsyncSync, linkSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { TEMP_SUFFIX } from '../core/layout.ts';
@@ -21,6 +33,13 @@ export function assertMine(root: string): void {
 /** Turns a file-system refusal into a user-facing error (read-only store, no permission, disk full). */
 export function writeFailure(error: unknown, rel: string): AgentsError {
   const e = error as NodeJS.ErrnoException;
+  // A file where a folder of the path goes (a hand-made `decisions` file): to write again would fail the same way.
+  const blocking = fileInTheWay(e, rel);
+  if (blocking !== undefined)
+    return new AgentsError(`cannot write ${rel}: ${blocking} is a file, where a folder goes`, EXIT_CODES.usage, {
+      hint: `Nothing was changed. Move ${blocking} away (the command makes a folder there), then run the command again.`,
+      code: 'write-failed',
+    });
   const why =
     e.code === 'EROFS'
       ? 'the file system is read-only'
@@ -44,6 +63,32 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
         : 'Nothing was changed. Check that the store is writable, then run the command again.',
     code: 'write-failed',
   });
+}
+
+/**
+ * The folder of `rel` that is a file, as `rel` names it, from the refusal: making that folder (`mkdir`, EEXIST)
+ * or opening a file below it (`open`, ENOTDIR). Undefined for any other refusal.
+ */
+function fileInTheWay(e: NodeJS.ErrnoException, rel: string): string | undefined {
+  let at: string | undefined;
+  if (e.syscall === 'mkdir' && e.code === 'EEXIST') at = e.path;
+  else if (e.code === 'ENOTDIR' && e.path !== undefined) {
+    for (let p = dirname(e.path); p !== dirname(p); p = dirname(p)) {
+      try {
+        if (!statSync(p).isDirectory()) at = p;
+        break;
+      } catch {
+        // Not there (or below the file in the way): one folder up.
+      }
+    }
+  }
+  if (at === undefined) return undefined;
+  const folders = rel.split('/').slice(0, -1);
+  for (let k = folders.length; k > 0; k--) {
+    const named = folders.slice(0, k).join('/');
+    if (at.endsWith(`/${named}`)) return named;
+  }
+  return undefined;
 }
 
 /** A temporary beside `path`, named so readers skip it and `validate --fix` knows it (core/layout.ts). */

@@ -1,6 +1,7 @@
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { AgentsError } from '../../src/core/errors.ts';
 import { writeFileAtomic } from '../../src/store/atomic-write.ts';
 import { ReplaceBatch } from '../../src/store/replace-batch.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -41,5 +42,28 @@ describe('replacing a file keeps its permissions', () => {
     expect(batch.commit().size).toBe(0);
     expect([modeOf(join(root, 'x.yaml')), modeOf(join(root, 'y.yaml'))]).toEqual([0o600, 0o664]);
     expect(readFileSync(join(root, 'x.yaml'), 'utf8')).toBe('x\n');
+  });
+});
+
+describe('a file where a folder of the path goes', () => {
+  it('is named as such, whether the folder is to be made or the file is below it, and nothing is written', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'plans/P'), { recursive: true });
+    writeFileSync(join(root, 'plans/P/decisions'), 'x\n');
+    for (const rel of ['plans/P/decisions/D.yaml', 'plans/P/decisions/sub/D.yaml']) {
+      let error: unknown;
+      try {
+        writeFileAtomic(root, rel, 'id: D\n');
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(AgentsError);
+      expect((error as AgentsError).message).toContain('plans/P/decisions is a file');
+      expect((error as AgentsError).exitCode).toBe(2);
+    }
+    expect(readdirSync(join(root, 'plans/P'))).toEqual(['decisions']);
+    // A file that exists where the file itself goes is said as before.
+    writeFileSync(join(root, 'plans/P/taken.yaml'), 'x\n');
+    expect(() => writeFileAtomic(root, 'plans/P/taken.yaml', 'y\n', 'create')).toThrow(/a file of that name already exists/);
   });
 });
