@@ -246,7 +246,7 @@ function loopsCut(nodes: readonly DecisionNode[]): Set<string> {
       const parent: string | null | undefined = parentOf.get(id);
       id = parent !== null && parent !== undefined && parent !== id && parentOf.has(parent) ? parent : undefined;
     }
-    if (id !== undefined && state.get(id) === 1) cut.add(path.slice(path.indexOf(id)).reduce((a, b) => (a < b ? a : b)));
+    if (id !== undefined && state.get(id) === 1) cut.add(path.slice(path.indexOf(id)).sort()[0]!);
     for (const p of path) state.set(p, 2);
   }
   return cut;
