@@ -62,8 +62,27 @@ export function runJson(run: EnforcementRun) {
   };
 }
 
-export function treeJson(nodes: readonly DecisionTreeNode[]): unknown[] {
-  return nodes.map((n) => ({ ...decisionJson(n.node), children: treeJson(n.children) }));
+/**
+ * The decision tree as one flat list in tree order (each node after its parent, children by id), each node with its
+ * `depth` (0 for a root): a plan strategized thousands of times is a chain thousands deep, which nested objects could
+ * not be printed as (nor read by most JSON readers).
+ */
+export function treeJson(roots: readonly DecisionTreeNode[]): unknown[] {
+  const out: unknown[] = [];
+  for (const { node, depth } of treeOrder(roots)) out.push({ ...decisionJson(node.node), depth });
+  return out;
+}
+
+/** The nodes of a tree, each after its parent, with its depth: walked with a stack of its own, however deep. */
+function* treeOrder(roots: readonly DecisionTreeNode[]): Generator<{ node: DecisionTreeNode; depth: number; last: boolean }> {
+  const stack = [...roots].reverse().map((node, i) => ({ node, depth: 0, last: i === 0 }));
+  while (stack.length > 0) {
+    const top = stack.pop()!;
+    yield top;
+    const { children } = top.node;
+    for (let i = children.length - 1; i >= 0; i--)
+      stack.push({ node: children[i]!, depth: top.depth + 1, last: i === children.length - 1 });
+  }
 }
 
 /** The stable JSON shape of a waiver (docs/json-output.md); `holds` when the caller judged it at a time. */
@@ -102,22 +121,27 @@ export const WAIVER_SCHEMA: JsonSchema = objectOf(
   ['id', 'invariant_id', 'scope', 'plan', 'project', 'reason', 'owner', 'expires', 'created_at', 'created_by', 'path'],
 );
 
-/** The decision tree with box-drawing branches, one node a line. */
+/**
+ * The decision tree with box-drawing branches, one node a line. An only child (the next run of a plan, the usual
+ * case) goes on at its parent's column, so that a history of runs reads down the page however long it is; a fork
+ * branches. Walked without recursion.
+ */
 export function treeText(s: Style, roots: readonly DecisionTreeNode[]): string[] {
   const lines: string[] = [];
-  const walk = (n: DecisionTreeNode, prefix: string, last: boolean, root: boolean) => {
-    const branch = root ? '' : last ? '└─ ' : '├─ ';
+  // The column each depth's node starts at (what the branches above it leave open), and whether it is an only child.
+  const columns: string[] = [];
+  const childCount: number[] = [];
+  for (const { node: n, depth, last } of treeOrder(roots)) {
+    if (depth === 0 && lines.length > 0) lines.push('');
+    const above = depth === 0 ? '' : columns[depth - 1]!;
+    const only = depth > 0 && childCount[depth - 1] === 1;
+    const branch = depth === 0 || only ? '' : last ? '└─ ' : '├─ ';
     const d = n.node;
-    lines.push(`${prefix}${branch}${s.bold(d.id)}  ${d.type}  ${s.dim(d.created_at)}`);
-    const inner = root ? prefix : `${prefix}${last ? '   ' : '│  '}`;
-    lines.push(`${inner}${n.children.length ? '│  ' : '   '}${escapeUnsafe(d.summary)}`);
-    n.children.forEach((c, i) => {
-      walk(c, inner, i === n.children.length - 1, false);
-    });
-  };
-  roots.forEach((r, i) => {
-    if (i > 0) lines.push('');
-    walk(r, '', true, true);
-  });
+    lines.push(`${above}${branch}${s.bold(d.id)}  ${d.type}  ${s.dim(d.created_at)}`);
+    const column = branch === '' ? above : `${above}${last ? '   ' : '│  '}`;
+    columns[depth] = column;
+    childCount[depth] = n.children.length;
+    lines.push(`${column}${n.children.length ? '│  ' : '   '}${escapeUnsafe(d.summary)}`);
+  }
   return lines;
 }

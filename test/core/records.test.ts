@@ -295,3 +295,38 @@ describe('the interactive actor state', () => {
     expect(s.index).toBe(2);
   });
 });
+
+describe('a decision tree thousands deep (a plan strategized at every push)', () => {
+  it('is listed and drawn without recursion, in the same order as a shallow one', async () => {
+    const { treeJson, treeText } = await import('../../src/present/plan.ts');
+    const { makeStyle } = await import('../../src/core/style.ts');
+    const ids = Array.from({ length: 20_000 }, (_, i) => `01M9Z${i.toString(32).toUpperCase().padStart(21, '0')}`);
+    const nodes: DecisionNode[] = ids.map((id, i) => ({
+      id,
+      type: 'invariant_enforced',
+      parent_id: i === 0 ? null : ids[i - 1]!,
+      created_at: '2026-12-04T19:30:00Z',
+      summary: 'run',
+    }));
+    const tree = buildDecisionTree(nodes);
+    const listed = treeJson(tree) as { id: string; depth: number }[];
+    expect(listed).toHaveLength(20_000);
+    expect(listed.at(-1)).toMatchObject({ id: ids.at(-1), depth: 19_999 });
+    expect(() => JSON.stringify(listed)).not.toThrow();
+    const drawn = treeText(makeStyle(false), buildDecisionTree(nodes.slice(0, 3)));
+    expect(drawn.map((l) => l.replace(/01M9Z0+/g, 'N'))).toEqual([
+      'N  invariant_enforced  2026-12-04T19:30:00Z',
+      '│  run',
+      'N1  invariant_enforced  2026-12-04T19:30:00Z',
+      '│  run',
+      'N2  invariant_enforced  2026-12-04T19:30:00Z',
+      '   run',
+    ]);
+    // A fork branches; each branch's own history goes on at its column.
+    const fork = [...nodes.slice(0, 3), { ...nodes[3]!, parent_id: ids[0]! }, { ...nodes[4]!, parent_id: ids[3]! }];
+    expect(
+      treeText(makeStyle(false), buildDecisionTree(fork)).map((l) => l.replace(/01M9Z0+/g, 'N').replace(/  invariant_enforced.*/, '')),
+    ).toEqual(['N', '│  run', '├─ N1', '│  │  run', '│  N2', '│     run', '└─ N3', '   │  run', '   N4', '      run']);
+    expect(treeText(makeStyle(false), tree)).toHaveLength(40_000);
+  });
+});

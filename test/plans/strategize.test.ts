@@ -325,12 +325,12 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
 
     const json = await runAgents(['--store', root, 'plan', 'decisions', EXAMPLE_PLAN.slice(0, 6), '--format', 'json']);
     expect(json.code).toBe(0);
-    const tree = JSON.parse(json.stdout).tree;
-    expect(tree).toHaveLength(1);
-    expect(tree[0].id).toBe(nodes[0]!.id);
-    expect(tree[0].children.map((c: { id: string }) => c.id)).toEqual([nodes[1]!.id]);
-    expect(tree[0].children[0].children.map((c: { id: string }) => c.id)).toEqual([nodes[2]!.id]);
-    expect(tree[0].children[0].children[0].children).toEqual([]);
+    const listed = JSON.parse(json.stdout).nodes as { id: string; parent_id: string | null; depth: number }[];
+    expect(listed.map((n) => [n.id, n.parent_id, n.depth])).toEqual([
+      [nodes[0]!.id, null, 0],
+      [nodes[1]!.id, nodes[0]!.id, 1],
+      [nodes[2]!.id, nodes[1]!.id, 2],
+    ]);
 
     const text = (await runAgents(['--store', root, 'plan', 'decisions', EXAMPLE_PLAN])).stdout;
     const lines = text.split('\n');
@@ -338,10 +338,10 @@ console.log(JSON.stringify({ results: request.invariants.map((i) => ({ invariant
     expect(lines.slice(2)).toEqual([
       `${nodes[0]!.id}  invariant_enforced  ${nodes[0]!.created_at}`,
       '│  4 of 4 invariants enforced (command actor)',
-      `└─ ${nodes[1]!.id}  invariant_enforced  ${nodes[1]!.created_at}`,
-      `   │  ${nodes[1]!.summary}`,
-      `   └─ ${nodes[2]!.id}  invariant_enforced  ${nodes[2]!.created_at}`,
-      '         4 of 4 invariants enforced (command actor)',
+      `${nodes[1]!.id}  invariant_enforced  ${nodes[1]!.created_at}`,
+      `│  ${nodes[1]!.summary}`,
+      `${nodes[2]!.id}  invariant_enforced  ${nodes[2]!.created_at}`,
+      '   4 of 4 invariants enforced (command actor)',
       '',
     ]);
   });

@@ -8,7 +8,7 @@ export default defineCommand<{ id: string }>({
   async run(argv, ctx) {
     const r = await (await ctx.plans()).decisions(String(argv.id));
     const s = ctx.style;
-    emit(ctx, { plan: planJson(r.plan), tree: treeJson(r.tree) }, () => {
+    emit(ctx, { plan: planJson(r.plan), nodes: treeJson(r.tree) }, () => {
       const n = r.nodes.length;
       const head = s.bold(`Decision tree of plan ${r.plan.id}: ${n} node${n === 1 ? '' : 's'}`);
       if (n === 0) return `${head}\n  (empty: run \`agents plan strategize ${r.plan.id}\`)`;
