@@ -167,6 +167,8 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
       level: 'fail',
       message: `the latest run's enforcement file${latest.node.enforcement_id ? ` ${latest.node.enforcement_id}` : ''} is missing (decision ${latest.node.id})`,
     });
+    // No record of any: nothing of the set is known to be enforced, whatever allows the incomplete run.
+    for (const inv of facts.effective) add(unrecorded(inv, facts.waived));
   } else {
     const run = latest.run;
     const records = new Map(run.records.map((r) => [r.invariant_id, r]));
@@ -195,6 +197,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
           level: 'fail',
           message: `the latest run has no record for ${plural(missing.length, 'invariant')} of the set: ${missing.map((i) => i.id).join(', ')}`,
         });
+      for (const inv of missing) add(unrecorded(inv, facts.waived));
     }
     for (const inv of facts.effective) {
       const rec = records.get(inv.id);
@@ -210,6 +213,18 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     }
   }
   return { failing: reasons.some((r) => r.level === 'fail'), reasons };
+}
+
+/** An invariant of the set the latest run kept no record of: not enforced by it, failing for an error one unless waived. */
+function unrecorded(inv: GateInvariant, waivedIds: ReadonlySet<string> | undefined): GateReason {
+  const waived = waivedIds?.has(inv.id) ?? false;
+  return {
+    code: 'unenforced',
+    level: inv.severity === 'error' && !waived ? 'fail' : 'report',
+    invariant_id: inv.id,
+    severity: inv.severity,
+    message: `${inv.severity} invariant ${inv.id} was not enforced${waived ? ' (waived)' : ''}: the latest run has no record of it`,
+  };
 }
 
 /**

@@ -107,14 +107,14 @@ describe('judgePlan: the plan status gate', () => {
       { failing: true, reasons: ['fail:stale'] },
     ],
     [
-      'same digest but a record missing: fails as incomplete',
+      'same digest but a record missing: fails as incomplete, and the invariant is unenforced',
       { latest: { node, run: run({ [A]: true }) } },
-      { failing: true, reasons: ['fail:run-incomplete'] },
+      { failing: true, reasons: ['fail:run-incomplete', 'report:unenforced'] },
     ],
     [
-      'the decision node names a missing enforcement file: fails',
+      'the decision node names a missing enforcement file: fails, and nothing of the set is enforced',
       { latest: { node } },
-      { failing: true, reasons: ['fail:run-incomplete'] },
+      { failing: true, reasons: ['fail:run-incomplete', 'fail:unenforced', 'report:unenforced'] },
     ],
     [
       'an error violation: fails',
@@ -246,9 +246,13 @@ describe('judgePlan: what each reason says', () => {
   });
 
   it('a missing enforcement file, named or not', () => {
-    expect(said(facts({ latest: { node } }))).toEqual([`the latest run's enforcement file ${RUN} is missing (decision ${NODE})`]);
+    const none = [
+      `error invariant ${A} was not enforced: the latest run has no record of it`,
+      `warning invariant ${B} was not enforced: the latest run has no record of it`,
+    ];
+    expect(said(facts({ latest: { node } }))).toEqual([`the latest run's enforcement file ${RUN} is missing (decision ${NODE})`, ...none]);
     const { enforcement_id: _e, ...old } = node;
-    expect(said(facts({ latest: { node: old } }))).toEqual([`the latest run's enforcement file is missing (decision ${NODE})`]);
+    expect(said(facts({ latest: { node: old } }))).toEqual([`the latest run's enforcement file is missing (decision ${NODE})`, ...none]);
   });
 
   it('a failed run, a stale set, a missing record, an unenforced invariant', () => {
@@ -263,10 +267,16 @@ describe('judgePlan: what each reason says', () => {
     ]);
     expect(said(facts({ latest: { node, run: run({}) } }))).toEqual([
       `the latest run has no record for 2 invariants of the set: ${A}, ${B}`,
+      `error invariant ${A} was not enforced: the latest run has no record of it`,
+      `warning invariant ${B} was not enforced: the latest run has no record of it`,
     ]);
     expect(said(facts({ latest: { node, run: run({ [B]: true }) } }))).toEqual([
       `the latest run has no record for 1 invariant of the set: ${A}`,
+      `error invariant ${A} was not enforced: the latest run has no record of it`,
     ]);
+    // Allowing the incomplete run does not allow what it left unenforced.
+    const allowed = judgePlan(facts({ latest: { node, run: run({ [B]: true }) } }), { allow: ['run-incomplete'] });
+    expect(allowed.failing).toBe(true);
     const unenforced = judgePlan(facts({ latest: { node, run: run({ [A]: false, [B]: true }) } })).reasons;
     expect(unenforced).toEqual([
       { code: 'unenforced', level: 'fail', invariant_id: A, severity: 'error', message: `error invariant ${A} was not enforced: no` },

@@ -201,7 +201,13 @@ describe('plan status is a gate', () => {
     expect((await strategize(root)).code).toBe(0);
     const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
     rmSync(join(root, `plans/${EXAMPLE_PLAN}/enforcement/${run!.id}.yaml`));
-    expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:run-incomplete'] });
+    const gone = await status(root);
+    expect(gone).toMatchObject({ code: 1 });
+    expect(gone.codes).toContain('fail:run-incomplete');
+    expect(gone.codes).toContain('fail:unenforced');
+    // Allowing the incomplete run does not pass error invariants no record shows enforced.
+    const r = await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'run-incomplete']);
+    expect(r.code).toBe(1);
   });
 
   it('refuses an --allow value it does not know (exit 2)', async () => {
