@@ -155,6 +155,12 @@ describe('plan sync (CLI, on a git repository)', () => {
 
   it('prints the changes for people', async () => {
     const d = await drifted();
+    // Before: plan show says which added origin the plan holds already (by hand), as sync will skip it.
+    const shown = (await run(d.root, 'plan', 'show', d.planId)).stdout;
+    expect(shown).toContain(
+      `added    ${d.clash} to local/code-coverage: "Run the mutation tests nightly" — the plan holds this text as ${d.hand}`,
+    );
+    expect(shown).toContain(`added    ${d.added} to local/code-coverage: "Publish the coverage badge" is not in the plan`);
     const r = await run(d.root, 'plan', 'sync', d.planId, '--yes');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`synced plan ${d.planId}: 3 changes`);

@@ -1,4 +1,5 @@
 import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
+import { textKey } from '../../core/normalise.ts';
 import { EXIT_CODES } from '../../core/errors.ts';
 import { describeScope } from '../../core/model.ts';
 import { defineCommand } from '../command.ts';
@@ -82,7 +83,12 @@ export default defineCommand<{ id: string }>({
             );
           else if (d.kind === 'removed')
             lines.push(`  ${s.red('removed')}  ${d.origin_id} from ${d.action}: plan still has "${d.text}" (${d.plan_invariant_id})`);
-          else lines.push(`  ${s.green('added')}    ${d.origin_id} to ${d.action}: "${d.text}" is not in the plan`);
+          else {
+            // The plan may hold the text already (added by hand): sync skips such an origin; say so, not "not in the plan".
+            const held = r.effective.find((e) => e.invariant.scope.kind === 'plan' && textKey(e.invariant.text) === textKey(d.text));
+            const where = held ? `the plan holds this text as ${held.invariant.id} (sync skips it)` : 'is not in the plan';
+            lines.push(`  ${s.green('added')}    ${d.origin_id} to ${d.action}: "${d.text}" ${held ? `— ${where}` : where}`);
+          }
         }
         if (r.drift.length === 0) lines.push('  none');
         return lines.join('\n');
