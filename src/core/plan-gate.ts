@@ -1,4 +1,5 @@
 import type { Severity } from './model.ts';
+import { latestDecision } from './decision-tip.ts';
 import type { DecisionNode, EnforcementRecord, EnforcementRun, Violation } from './records.ts';
 
 /**
@@ -100,18 +101,20 @@ export function committedRuns(
   enforcement: readonly EnforcementRun[],
 ): { latest?: CommittedRun; unfinished: string[] } {
   const byId = new Map(enforcement.map((r) => [r.id, r]));
-  const claimed = new Set<string>();
-  let latest: CommittedRun | undefined;
-  const nodes = [...decisions].filter((n) => n.type === 'invariant_enforced').sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const claimed = new Map<string, EnforcementRun>();
+  const nodes = decisions.filter((n) => n.type === 'invariant_enforced');
   for (const node of nodes) {
     // Older nodes may lack enforcement_id: their run is the one that names them.
     const run = node.enforcement_id !== undefined ? byId.get(node.enforcement_id) : enforcement.find((r) => r.decision_id === node.id);
-    const whole = run !== undefined && run.decision_id === node.id ? run : undefined;
-    if (whole) claimed.add(whole.id);
-    latest = whole ? { node, run: whole } : { node };
+    if (run !== undefined && run.decision_id === node.id) claimed.set(node.id, run);
   }
-  const unfinished = enforcement.filter((r) => !claimed.has(r.id)).map((r) => r.id);
-  return latest ? { latest, unfinished } : { unfinished };
+  const whole = new Set([...claimed.values()].map((r) => r.id));
+  const unfinished = enforcement.filter((r) => !whole.has(r.id)).map((r) => r.id);
+  // The tip of the tree, as the next run's parent is chosen: not the node a clock set ahead dated newest.
+  const node = latestDecision(nodes);
+  if (node === undefined) return { unfinished };
+  const run = claimed.get(node.id);
+  return { latest: run ? { node, run } : { node }, unfinished };
 }
 
 function plural(n: number, word: string): string {

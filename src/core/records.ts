@@ -252,12 +252,7 @@ function loopsCut(nodes: readonly DecisionNode[]): Set<string> {
   return cut;
 }
 
-/** The newest node (greatest ULID), the parent of the next one. */
-export function latestDecision(nodes: readonly DecisionNode[]): DecisionNode | undefined {
-  let best: DecisionNode | undefined;
-  for (const n of nodes) if (!best || n.id > best.id) best = n;
-  return best;
-}
+export { latestDecision } from './decision-tip.ts';
 
 // ---------------------------------------------------------------------------
 // Promotion and drift

@@ -8,7 +8,7 @@ import {
   setDigestInput,
   type GateFacts,
 } from '../../src/core/plan-gate.ts';
-import type { DecisionNode, EnforcementRun, Violation } from '../../src/core/records.ts';
+import { latestDecision, type DecisionNode, type EnforcementRun, type Violation } from '../../src/core/records.ts';
 
 const A = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const B = '01M8KJXYP0GVPRF8KRRE9G8474';
@@ -157,6 +157,19 @@ describe('committedRuns: a run counts only once its decision node is written', (
     });
     expect(committedRuns([], [orphan])).toEqual({ unfinished: [orphan.id] });
     expect(committedRuns([node], [])).toEqual({ latest: { node }, unfinished: [] });
+  });
+
+  it('the latest run is the tip of the tree, not a node a clock set ahead dated newest', () => {
+    // A run on a laptop two minutes ahead, then a run on a right clock: its parent is the first (strategize takes the tip).
+    const ahead = { ...node, id: '01M9Z00000000000000000000A', enforcement_id: '01M9Z00000000000000000000B' };
+    const later = { ...node, id: '01M91700000000000000000000', parent_id: ahead.id, enforcement_id: '01M91700000000000000000001' };
+    const runs = [
+      { ...run({ [A]: true, [B]: true }), id: ahead.enforcement_id, decision_id: ahead.id },
+      { ...run({ [A]: false, [B]: false }), id: later.enforcement_id, decision_id: later.id },
+    ];
+    expect(committedRuns([ahead, later], runs).latest?.node.id).toBe(later.id);
+    expect(latestDecision([ahead, later])?.id).toBe(later.id);
+    expect(judgePlan(facts({ latest: committedRuns([ahead, later], runs).latest })).failing).toBe(true);
   });
 
   it('finds the run of an older node without enforcement_id by its decision_id', () => {
