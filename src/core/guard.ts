@@ -69,6 +69,32 @@ export interface GuardAction {
   command?: string;
   /** The folder it runs in, relative to the repository's top ("" the top); undefined outside the repository. */
   cwd?: string;
+  /** Files it would write in a folder no agent's file tool may write (git's, the store's): denied whatever the guards say. */
+  reserved?: ReservedWrite[];
+}
+
+/**
+ * A write into a folder the hook keeps from every agent's file tools: git's
+ * folder (its hooks and config, and the guards' own index, active plan and
+ * audit log) or the invariant store, whose rules and waivers people change
+ * through `agents` commands. A guard cannot cover them (a guard's globs are the
+ * project's files), so the hook denies such a write by itself.
+ */
+export interface ReservedWrite {
+  /** The file as shown: relative to the repository's top when inside it, else absolute. */
+  path: string;
+  folder: 'git' | 'store';
+}
+
+/** The reason the agent is shown for a write into a reserved folder: what it is, why, and what to do instead. */
+export function reservedReason(write: ReservedWrite): string {
+  return write.folder === 'git'
+    ? `Blocked: ${write.path} is in the repository's git folder, which holds git's own files and hooks and the guards' index, ` +
+        "active plan and audit log. An agent's file tools may not write there: a changed index or active plan would switch guards off. " +
+        'Use git and agents commands (git commit, agents plan activate…), or ask the person to make the change.'
+    : `Blocked: ${write.path} is in the invariant store. Its invariants, waivers and config are changed by people, through agents commands ` +
+        "(agents invariant add, edit, waive…), not by an agent's file tools: a changed rule or waiver would switch its guard off. " +
+        'Ask the person to make the change.';
 }
 
 /** One guard entry an action breaks. */

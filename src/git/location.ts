@@ -1,4 +1,4 @@
-import { closeSync, constants, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
@@ -43,5 +43,21 @@ export function gitDirFor(dir: string): string | undefined {
     return isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * The repository's common git folder (shared by its linked worktrees), found
+ * without a git process: the `.git` folder, or the `commondir` its worktree
+ * folder names.
+ */
+export function commonGitDir(dir: string): string | undefined {
+  const git = gitDirFor(dir);
+  if (git === undefined) return undefined;
+  try {
+    const named = readFileSync(join(git, 'commondir'), 'utf8').trim();
+    return isAbsolute(named) ? named : resolve(git, named);
+  } catch {
+    return git;
   }
 }

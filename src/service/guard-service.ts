@@ -14,9 +14,11 @@ import {
   GuardMatchers,
   guardReason,
   patternsNeeded,
+  reservedReason,
   type GuardAction,
   type GuardIndex,
   type GuardVerdict,
+  type ReservedWrite,
 } from '../core/guard.ts';
 import {
   appendAudit,
@@ -29,7 +31,7 @@ import {
   WatchedStamps,
   writeGuardIndex,
 } from '../store/guard-files.ts';
-import { repoTop } from '../store/git-dir.ts';
+import { commonGitDir, gitDirFor, repoTop } from '../store/git-dir.ts';
 
 /** The fixed folders that hold invariants or waivers: their files' stamps count too (folderStamp). */
 const FILE_FOLDERS = /^(?:global|plans\/[^/]+(?:\/waivers)?)$/;
@@ -61,6 +63,13 @@ export function resolveThroughLinks(abs: string): string {
   }
 }
 
+/** Whether `abs` is `dir` or inside it; without case where the file system of this platform usually ignores it. */
+function within(dir: string, abs: string): boolean {
+  const caseless = process.platform === 'darwin' || process.platform === 'win32';
+  const [d, a] = caseless ? [dir.toLowerCase(), abs.toLowerCase()] : [dir, abs];
+  return a === d || a.startsWith(d.endsWith(sep) ? d : d + sep);
+}
+
 /** `abs` relative to `top` with forward slashes, or undefined when outside it. */
 function relativeTo(top: string, abs: string): string | undefined {
   if (abs === top) return '';
@@ -85,6 +94,8 @@ export class GuardService {
   readonly gitAgents: string | undefined;
   readonly top: string;
   #stored: { stamps: Record<string, string>; index: GuardIndex } | undefined;
+  /** The folders no file tool may write (reservedWrites), found on first need: most calls name no file. */
+  #reservedDirs: { dir: string; folder: ReservedWrite['folder'] }[] | undefined;
   /** The folders' stamps of a long-lived process, taken again only when their watchers saw a change. */
   readonly #watched: WatchedStamps | undefined;
 
@@ -197,19 +208,53 @@ export class GuardService {
     }
   }
 
+  /**
+   * git's folders (the repository's `.git`, file or folder; its worktree's git
+   * folder; the common one) and the store, each as named and where its links lead.
+   */
+  private reservedDirs(): { dir: string; folder: ReservedWrite['folder'] }[] {
+    if (this.#reservedDirs) return this.#reservedDirs;
+    const out: { dir: string; folder: ReservedWrite['folder'] }[] = [];
+    const add = (dir: string | undefined, folder: ReservedWrite['folder']) => {
+      if (dir === undefined) return;
+      for (const d of [resolve(dir), resolveThroughLinks(resolve(dir))]) if (!out.some((o) => o.dir === d)) out.push({ dir: d, folder });
+    };
+    const top = repoTop(this.root);
+    // A store that holds the whole repository (--store at its top) would make every file reserved: only git's are then.
+    if (top === undefined || !within(resolve(this.root), resolve(top))) add(this.root, 'store');
+    if (top !== undefined) add(join(top, '.git'), 'git');
+    add(gitDirFor(this.root), 'git');
+    add(commonGitDir(this.root), 'git');
+    return (this.#reservedDirs = out);
+  }
+
+  /** The reserved folder a file is in, by any of `candidates` (the path as named, where its links lead), if any. */
+  private reservedFolder(candidates: readonly string[]): ReservedWrite['folder'] | undefined {
+    // git's own folder first: a store inside it (unusual) is still git's.
+    const dirs = this.reservedDirs();
+    for (const folder of ['git', 'store'] as const)
+      if (dirs.some((d) => d.folder === folder && candidates.some((c) => within(d.dir, c)))) return folder;
+    return undefined;
+  }
+
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
   toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cwd'>): GuardAction {
     const cwdAbs = resolve(action.cwd);
     const files: string[] = [];
+    const reserved: ReservedWrite[] = [];
     for (const p of action.paths) {
       const abs = resolve(cwdAbs, p);
+      const real = resolveThroughLinks(abs);
       // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
-      for (const candidate of [relativeTo(this.top, abs), relativeTo(this.top, resolveThroughLinks(abs))]) {
+      for (const candidate of [relativeTo(this.top, abs), relativeTo(this.top, real)]) {
         if (candidate !== undefined && candidate !== '' && !files.includes(candidate)) files.push(candidate);
       }
+      const folder = this.reservedFolder([abs, real]);
+      if (folder !== undefined) reserved.push({ path: relativeTo(this.top, abs) || abs, folder });
     }
     const cwd = relativeTo(this.top, resolveThroughLinks(cwdAbs));
     const out: GuardAction = { tool: action.tool, files, texts: action.texts };
+    if (reserved.length > 0) out.reserved = reserved;
     if (action.command !== undefined) out.command = action.command;
     if (cwd !== undefined) out.cwd = cwd;
     return out;
@@ -217,6 +262,9 @@ export class GuardService {
 
   /** Which guards an action breaks (no recording, no log): `guard try` and MCP `check_action`. */
   async evaluate(action: GuardAction, matchers?: GuardMatchers): Promise<{ verdict: GuardVerdict; reason?: string; plan: string | null }> {
+    // Before the index: a write into git's folder or the store is denied even when the store cannot be read.
+    const reserved = action.reserved?.[0];
+    if (reserved) return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved), plan: this.activePlan() };
     const { index } = await this.index(action);
     if (!matchers) {
       const needed = patternsNeeded(index, action);
@@ -251,6 +299,7 @@ export class GuardService {
       plan,
       files: action.files,
       ...(action.command !== undefined ? { command: action.command } : {}),
+      ...(action.reserved ? { reserved: action.reserved } : {}),
       hits: verdict.hits.map((h) => ({ invariant: h.rule.id, kind: h.kind, entry: h.entry, subject: h.subject, waived: h.waived })),
       ...(record.violation ? { violation: record.violation } : {}),
     });

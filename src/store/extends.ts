@@ -1,14 +1,14 @@
 // Policy sources on disk (docs/extends.md): the lock file, the cache under the
 // git folder, and reading a source's invariants and action templates from it.
 // Reading never touches the network; only `fetchPins` talks to remotes.
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
 import { fetchCommit, hasCommit, initBareCache, topNames } from '../git/extends.ts';
-import { gitDirFor, repoTop } from '../git/location.ts';
+import { commonGitDir, repoTop } from '../git/location.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
 import { checkPin, rememberChecked } from './pin-check.ts';
@@ -42,22 +42,6 @@ export async function writeExtendsLock(storeRoot: string, lock: ExtendsLock): Pr
   // The serializer (and the yaml package) load only for the command that writes.
   const { formatExtendsLockFile } = await import('../core/serialize.ts');
   writeFileAtomic(storeRoot, EXTENDS_LOCK_FILE, formatExtendsLockFile(EXTENDS_LOCK_FILE, lock), 'replace');
-}
-
-/**
- * The repository's common git folder (shared by its linked worktrees), found
- * without a git process: the `.git` folder, or the `commondir` its worktree
- * folder names.
- */
-function commonGitDir(storeRoot: string): string | undefined {
-  const dir = gitDirFor(storeRoot);
-  if (dir === undefined) return undefined;
-  try {
-    const named = readFileSync(join(dir, 'commondir'), 'utf8').trim();
-    return isAbsolute(named) ? named : resolve(dir, named);
-  } catch {
-    return dir;
-  }
 }
 
 /** `<git common dir>/agents/extends`: the cache of every source's pinned commits. */

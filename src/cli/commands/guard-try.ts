@@ -42,7 +42,8 @@ export default defineCommand<TryArgs>({
     const { verdict, reason, plan } = await service.evaluate(action);
     const s = ctx.style;
     emit(ctx, verdictJson(verdict, reason, plan), () => {
-      if (verdict.hits.length === 0) return `${s.green('none')}: no guard matches; the client's own permissions decide`;
+      if (verdict.hits.length === 0 && verdict.decision === 'none')
+        return `${s.green('none')}: no guard matches; the client's own permissions decide`;
       const lines = [
         `${verdict.decision === 'deny' ? s.red('deny') : verdict.decision === 'ask' ? s.yellow('ask') : s.green(verdict.decision)}${reason ? `: ${reason}` : ''}`,
       ];

@@ -1,0 +1,119 @@
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
+
+/** A repository whose store guards secrets/ (write) and `terraform apply` (command), with a project billing at services/billing/**. */
+async function repo(): Promise<string> {
+  const dir = tempDir();
+  gitInit(dir);
+  expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
+  writeFileSync(
+    join(dir, '.agents/global', `${INV}.yaml`),
+    [
+      `id: ${INV}`,
+      'text: Agents never touch secrets',
+      'severity: error',
+      'guard:',
+      '  write: ["secrets/**"]',
+      '  command: ["\\\\bterraform\\\\s+apply\\\\b"]',
+      '',
+    ].join('\n'),
+  );
+  return dir;
+}
+
+const claude = (dir: string, tool: string, input: Record<string, unknown>, cwd = dir) =>
+  JSON.stringify({ session_id: 's1', cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input });
+
+/** The hook's decision for one input: deny, ask, or none (no answer). */
+async function decision(dir: string, input: string): Promise<string> {
+  const r = await runAgents(['guard', 'hook'], { cwd: dir, input });
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout === '' ? 'none' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
+}
+
+describe("agents guard hook, writes into git's folder and the store", () => {
+  it('denies file-tool writes there by itself, whatever the guards, and logs them; reads and other files are not its business', async () => {
+    const dir = await repo();
+    symlinkSync('.git', join(dir, 'gitlink'));
+    const writes: [string, Record<string, unknown>][] = [
+      ['Write', { file_path: join(dir, '.git/agents/guard-index.json'), content: '{}' }],
+      ['Write', { file_path: '.git/agents/active-plan', content: '' }],
+      ['Edit', { file_path: join(dir, '.git/hooks/pre-commit'), old_string: 'a', new_string: 'b' }],
+      ['mcp__filesystem__write_file', { path: join(dir, 'gitlink/config'), content: 'x' }],
+      ['MultiEdit', { file_path: join(dir, `.agents/global/${INV}.yaml`), edits: [{ old_string: 'error', new_string: 'info' }] }],
+      ['Write', { file_path: '.agents/config.yaml', content: 'guard:\n  on_error: allow\n' }],
+      ['Write', { file_path: join(dir, 'src/../.agents/projects/p/waivers/01JGGEBWJTQ6P08NTXZQ7TKM3R.yaml'), content: 'x' }],
+      ['mcp__filesystem__move_file', { source: join(dir, 'notes.md'), destination: join(dir, '.git/info/exclude') }],
+      ['apply_patch', { command: '*** Begin Patch\n*** Add File: .agents/global/x.yaml\n+x\n*** End Patch\n' }],
+    ];
+    for (const [tool, input] of writes)
+      expect(await decision(dir, claude(dir, tool, input)), `${tool} ${JSON.stringify(input)}`).toBe('deny');
+    // Even when the store cannot be read: the guards are not needed to know the folder.
+    writeFileSync(join(dir, '.agents/global/01JGGEBWJTQ6P08NTXZQ7TKM3R.yaml'), 'id: [unclosed\n');
+    expect(await decision(dir, claude(dir, 'Write', { file_path: '.agents/global/01JGGEBWJTQ6P08NTXZQ7TKM3R.yaml', content: 'x' }))).toBe(
+      'deny',
+    );
+    const audit = readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(audit.map((a) => a.decision)).toEqual(Array(writes.length + 1).fill('deny'));
+    expect(audit[0].reserved).toEqual([{ path: '.git/agents/guard-index.json', folder: 'git' }]);
+    expect(audit[4].reserved).toEqual([{ path: `.agents/global/${INV}.yaml`, folder: 'store' }]);
+  });
+
+  it('lets reads and writes elsewhere pass, and the same names outside the reserved folders', async () => {
+    const dir = await repo();
+    for (const [tool, input] of [
+      ['Read', { file_path: join(dir, '.git/config') }],
+      ['Read', { file_path: join(dir, `.agents/global/${INV}.yaml`) }],
+      ['Write', { file_path: join(dir, 'docs/.git-notes.md'), content: 'x' }],
+      ['Write', { file_path: join(dir, 'docs/.agents/x.md'), content: 'x' }],
+      ['Write', { file_path: join(dir, '.agents-old/x.md'), content: 'x' }],
+    ] as const)
+      expect(await decision(dir, claude(dir, tool, input)), JSON.stringify(input)).toBe('none');
+  });
+
+  it("covers a linked worktree's git folder and the common one", async () => {
+    const dir = await repo();
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'store');
+    const wt = join(tempDir(), 'wt');
+    git(dir, 'worktree', 'add', '-q', wt);
+    for (const file of [
+      join(dir, '.git/worktrees/wt/HEAD'),
+      join(dir, '.git/config'),
+      join(wt, '.git'),
+      join(wt, `.agents/global/${INV}.yaml`),
+    ])
+      expect(await decision(wt, claude(wt, 'Write', { file_path: file, content: 'x' })), file).toBe('deny');
+    expect(await decision(wt, claude(wt, 'Write', { file_path: join(wt, 'src/a.ts'), content: 'x' }))).toBe('none');
+  });
+
+  it('guard try says the same (exit 1, deny)', async () => {
+    const dir = await repo();
+    const r = await runAgents(['--format', 'json', 'guard', 'try', '--path', '.git/agents/guard-index.json'], { cwd: dir });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ decision: 'deny', hits: [] });
+    expect((await runAgents(['guard', 'try', '--path', '.agents/config.yaml'], { cwd: dir })).code).toBe(1);
+    expect((await runAgents(['guard', 'try', '--path', 'src/a.ts'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('a store given at the top of the repository (--store .) reserves only git', async () => {
+    const dir = tempDir();
+    gitInit(dir);
+    mkdirSync(join(dir, 'global'));
+    writeFileSync(join(dir, 'config.yaml'), 'version: 1\n');
+    const r = await runAgents(['--store', dir, 'guard', 'hook'], {
+      cwd: dir,
+      input: claude(dir, 'Write', { file_path: 'src/a.ts', content: 'x' }),
+    });
+    expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+});
