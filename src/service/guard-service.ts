@@ -5,8 +5,7 @@
  * path reads one index file and stats a handful of folders; the store itself
  * is read (and the index rebuilt) only when one of them changed.
  */
-import { realpathSync } from 'node:fs';
-import { dirname, basename, join, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { ClientAction } from '../core/guard-clients.ts';
 import {
   actionProjects,
@@ -32,6 +31,7 @@ import {
   writeGuardIndex,
 } from '../store/guard-files.ts';
 import { commonGitDir, gitDirFor, repoTop } from '../store/git-dir.ts';
+import { physicalPath } from './link-paths.ts';
 
 /** The fixed folders that hold invariants or waivers: their files' stamps count too (folderStamp). */
 const FILE_FOLDERS = /^(?:global|plans\/[^/]+(?:\/waivers)?)$/;
@@ -45,22 +45,6 @@ function fixedPaths(plan: string | null): string[] {
 /** A folder's stamp (folderStamp), through the watchers of a long-lived process when it has them. */
 function folderStampOf(path: string, watched: WatchedStamps | undefined): string {
   return watched ? watched.stamp(path) : folderStamp(path);
-}
-
-/** The realpath of the longest existing prefix of `abs`, with the rest appended (a file about to be created has no realpath). */
-export function resolveThroughLinks(abs: string): string {
-  let head = abs;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync(head), ...tail);
-    } catch {
-      const parent = dirname(head);
-      if (parent === head) return abs;
-      tail.unshift(basename(head));
-      head = parent;
-    }
-  }
 }
 
 /** Whether `abs` is `dir` or inside it; without case where the file system of this platform usually ignores it. */
@@ -109,7 +93,7 @@ export class GuardService {
     this.gitAgents = guardDir(root);
     this.#watched = options.longLived ? new WatchedStamps() : undefined;
     const top = repoTop(root) ?? dirname(resolve(root));
-    this.top = resolveThroughLinks(top);
+    this.top = physicalPath(top);
   }
 
   /** The active plan: AGENTS_PLAN in the agent's environment, else `agents plan activate`. */
@@ -217,7 +201,7 @@ export class GuardService {
     const out: { dir: string; folder: ReservedWrite['folder'] }[] = [];
     const add = (dir: string | undefined, folder: ReservedWrite['folder']) => {
       if (dir === undefined) return;
-      for (const d of [resolve(dir), resolveThroughLinks(resolve(dir))]) if (!out.some((o) => o.dir === d)) out.push({ dir: d, folder });
+      for (const d of [resolve(dir), physicalPath(dir)]) if (!out.some((o) => o.dir === d)) out.push({ dir: d, folder });
     };
     const top = repoTop(this.root);
     // A store that holds the whole repository (--store at its top) would make every file reserved: only git's are then.
@@ -239,12 +223,14 @@ export class GuardService {
 
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
   toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cwd'>): GuardAction {
-    const cwdAbs = resolve(action.cwd);
+    // Joined, not resolved: `..` is folded only once the links before it are followed (physicalPath).
+    const cwdNamed = isAbsolute(action.cwd) ? action.cwd : `${process.cwd()}${sep}${action.cwd}`;
     const files: string[] = [];
     const reserved: ReservedWrite[] = [];
     for (const p of action.paths) {
-      const abs = resolve(cwdAbs, p);
-      const real = resolveThroughLinks(abs);
+      const named = isAbsolute(p) ? p : `${cwdNamed}${sep}${p}`;
+      const abs = resolve(named);
+      const real = physicalPath(named);
       // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
       for (const candidate of [relativeTo(this.top, abs), relativeTo(this.top, real)]) {
         if (candidate !== undefined && candidate !== '' && !files.includes(candidate)) files.push(candidate);
@@ -252,7 +238,7 @@ export class GuardService {
       const folder = this.reservedFolder([abs, real]);
       if (folder !== undefined) reserved.push({ path: relativeTo(this.top, abs) || abs, folder });
     }
-    const cwd = relativeTo(this.top, resolveThroughLinks(cwdAbs));
+    const cwd = relativeTo(this.top, physicalPath(cwdNamed));
     const out: GuardAction = { tool: action.tool, files, texts: action.texts };
     if (reserved.length > 0) out.reserved = reserved;
     if (action.command !== undefined) out.command = action.command;

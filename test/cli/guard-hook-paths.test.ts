@@ -117,3 +117,52 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 });
+
+describe('agents guard hook, a link followed by `..`', () => {
+  it('follows the link before it folds the `..`, as the system does: for a file, from a linked folder, and for the folder a command runs in', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    mkdirSync(join(dir, 'deep/dir'), { recursive: true });
+    symlinkSync('deep/dir', join(dir, 'lnk'));
+    for (const [file, cwd] of [
+      [`${dir}/lnk/../../secrets/prod.env`, dir],
+      ['lnk/../../secrets/prod.env', dir],
+      ['../../secrets/k', join(dir, 'lnk')],
+    ] as const)
+      expect(await decision(dir, claude(dir, 'Write', { file_path: file, content: 'x' }, cwd)), `${cwd} ${file}`).toBe('deny');
+    // The lexical reading (`lnk/..` is the top) is a file of no guard.
+    expect(await decision(dir, claude(dir, 'Write', { file_path: `${dir}/lnk/../notes.md`, content: 'x' }))).toBe('none');
+    expect((await runAgents(['guard', 'try', '--path', 'lnk/../../secrets/prod.env'], { cwd: dir })).code).toBe(1);
+
+    const BILL = '01JGGEBWJTQ6P08NTXZQ7TKM5T';
+    mkdirSync(join(dir, '.agents/projects/billing'), { recursive: true });
+    writeFileSync(join(dir, '.agents/projects/billing/project.yaml'), 'paths: ["services/billing/**"]\n');
+    writeFileSync(
+      join(dir, '.agents/projects/billing', `${BILL}.yaml`),
+      [
+        `id: ${BILL}`,
+        'text: Billing is never published by an agent',
+        'severity: error',
+        'guard:',
+        '  command: ["\\\\bnpm\\\\s+publish\\\\b"]',
+        '',
+      ].join('\n'),
+    );
+    mkdirSync(join(dir, 'services/billing'), { recursive: true });
+    const gemini = (dirPath: string) =>
+      JSON.stringify({
+        session_id: 's1',
+        cwd: dir,
+        hook_event_name: 'BeforeTool',
+        tool_name: 'run_shell_command',
+        tool_input: { command: 'npm publish', dir_path: dirPath },
+      });
+    for (const dirPath of ['services/billing', 'lnk/../../services/billing']) {
+      const r = await runAgents(['guard', 'hook'], { cwd: dir, input: gemini(dirPath) });
+      expect(r.stdout === '' ? 'none' : JSON.parse(r.stdout).decision, dirPath).toBe('deny');
+    }
+    expect((await runAgents(['guard', 'try', '--command', 'npm publish', '--cwd', 'lnk/../../services/billing'], { cwd: dir })).code).toBe(
+      1,
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { verdictJson } from '../../present/guard.ts';
 import { defineCommand } from '../command.ts';
@@ -30,7 +30,8 @@ export default defineCommand<TryArgs>({
       throw new UsageError('name an action: --path P, --command CMD or --tool T', 'e.g. agents guard try --path infra/prod.tf');
     const { GuardService } = await import('../../service/guard-service.ts');
     const service = new GuardService(await ctx.root(), ctx.io.env);
-    const cwd = resolve(ctx.io.cwd, argv.cwd ?? '.');
+    // Joined, not resolved: the service follows the links of `--cwd lnk/..` before it folds the `..`.
+    const cwd = argv.cwd === undefined ? ctx.io.cwd : isAbsolute(argv.cwd) ? argv.cwd : `${ctx.io.cwd}${sep}${argv.cwd}`;
     const tool = argv.tool ?? (argv.command !== undefined ? 'Bash' : 'Write');
     const action = service.toAction({
       tool,
