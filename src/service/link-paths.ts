@@ -1,5 +1,8 @@
-import { realpathSync } from 'node:fs';
-import { dirname, join, parse, resolve } from 'node:path';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, join, parse, resolve, sep } from 'node:path';
+
+/** How many links one path may pass through, as the system's own limit (SYMLOOP_MAX, 40 on Linux): a loop ends. */
+const MAX_LINKS = 40;
 
 /** The separators of a path on this platform: Windows takes both. */
 const SEPARATORS = process.platform === 'win32' ? /[\\/]/ : /\//;
@@ -8,11 +11,17 @@ const SEPARATORS = process.platform === 'win32' ? /[\\/]/ : /\//;
  * Where `path` leads, as the operating system finds it: one component after
  * another, each link followed where it stands, so that `..` after a link goes
  * up from the link's target (`lnk/../x` is not `x` when `lnk` is a link),
- * which folding `..` first (path.resolve) gets wrong. The part that does not
- * exist yet (a file about to be created) is appended as named. A relative
- * path is taken from the process's folder.
+ * which folding `..` first (path.resolve) gets wrong. A dangling link is
+ * followed to where it points (a write through it creates its target). The
+ * part that does not exist yet (a file about to be created) is appended as
+ * named. A relative path is taken from the process's folder.
  */
 export function physicalPath(path: string): string {
+  return follow(path, { links: 0 });
+}
+
+/** physicalPath, with the links followed so far counted across the calls a dangling link makes. */
+function follow(path: string, passed: { links: number }): string {
   const root = parse(path).root;
   let here = root === '' ? resolve('.') : root;
   let exists = true;
@@ -30,9 +39,24 @@ export function physicalPath(path: string): string {
         continue;
       } catch {
         exists = false;
+        const target = danglingTarget(next, passed);
+        if (target !== undefined) {
+          here = follow(isAbsolute(target) ? target : `${here}${sep}${target}`, passed);
+          continue;
+        }
       }
     }
     here = next;
   }
   return here;
+}
+
+/** What the link `path` points to, when it is one and the limit of links is not reached; else undefined. */
+function danglingTarget(path: string, passed: { links: number }): string | undefined {
+  try {
+    if (!lstatSync(path).isSymbolicLink() || ++passed.links > MAX_LINKS) return undefined;
+    return readlinkSync(path);
+  } catch {
+    return undefined;
+  }
 }

@@ -166,3 +166,20 @@ describe('agents guard hook, a link followed by `..`', () => {
     );
   });
 });
+
+describe('agents guard hook, a dangling link', () => {
+  it('is followed to the file a write through it would create, through a chain of links; a loop of links ends', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    symlinkSync('secrets/new.key', join(dir, 'notes.txt'));
+    symlinkSync('notes.txt', join(dir, 'chain.txt'));
+    mkdirSync(join(dir, 'docs'));
+    symlinkSync('../secrets/third.key', join(dir, 'docs/key'));
+    for (const file of [join(dir, 'notes.txt'), 'chain.txt', 'docs/key'])
+      expect(await decision(dir, claude(dir, 'Write', { file_path: file, content: 'x' })), file).toBe('deny');
+    expect((await runAgents(['guard', 'try', '--path', 'notes.txt'], { cwd: dir })).code).toBe(1);
+    symlinkSync('loop-b', join(dir, 'loop-a'));
+    symlinkSync('loop-a', join(dir, 'loop-b'));
+    expect(await decision(dir, claude(dir, 'Write', { file_path: 'loop-a', content: 'x' }))).toBe('none');
+  });
+});
