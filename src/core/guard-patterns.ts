@@ -11,10 +11,6 @@ import { guardProblemsWith } from './guard-entries.ts';
 import { compileGlob } from './globs.ts';
 import type { Guard, GuardKind } from './model.ts';
 
-/** The most text one pattern is run over; longer text is scanned in windows of this size that overlap by {@link OVERLAP}. */
-export const MAX_SCAN = 1 << 20;
-const OVERLAP = 4096;
-
 /** Why `pattern` is not an RE2 regular expression (the engine's message), or undefined when it is one. */
 export function regexProblem(pattern: string): string | undefined {
   try {
@@ -33,17 +29,16 @@ export function guardProblems(guard: Guard): { kind: GuardKind; index: number; p
 /** A compiled command or content pattern: whether it occurs anywhere in a text. */
 export type TextMatcher = (text: string) => boolean;
 
-/** Compiles an RE2 pattern (a valid one: `validate` refuses the others) into an unanchored search. */
+/**
+ * Compiles an RE2 pattern (a valid one: `validate` refuses the others) into an
+ * unanchored search over the whole text: `^` and `$` hold only at its real
+ * ends (or lines, with `(?m)`), and a match may be as long as the text. The
+ * engine is linear in the text and reads the string in place, so neither time
+ * nor memory needs windows (the hook's input is at most 16 MiB).
+ */
 export function compileRegex(pattern: string): TextMatcher {
   const re = RE2JS.compile(pattern);
-  return (text) => {
-    if (text.length <= MAX_SCAN) return re.matcher(text).find();
-    // Very long text in overlapping windows: the matcher's work stays linear and bounded per window.
-    for (let start = 0; start < text.length; start += MAX_SCAN - OVERLAP) {
-      if (re.matcher(text.slice(start, start + MAX_SCAN)).find()) return true;
-    }
-    return false;
-  };
+  return (text) => re.matcher(text).find();
 }
 
 /** A compiled write glob: whether a repository-relative path matches it. */

@@ -9,7 +9,7 @@ import {
   patternsNeeded,
   requiredLiteral,
 } from '../../src/core/guard.ts';
-import { compileRegex, guardProblems, MAX_SCAN, regexProblem } from '../../src/core/guard-patterns.ts';
+import { compileRegex, guardProblems, regexProblem } from '../../src/core/guard-patterns.ts';
 import type { Guard, Scope, ScopedInvariant, Severity } from '../../src/core/model.ts';
 import type { ScopedWaiver } from '../../src/core/waivers.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
@@ -344,9 +344,18 @@ describe('patterns', () => {
       expect(compileRegex(p)(`${'a'.repeat(50_000)}!`)).toBe(false);
     }
   });
-  it('text longer than one scan window is scanned whole, windows overlapping', () => {
-    const text = `${'x'.repeat(MAX_SCAN - 5)}AKIAABCDEFGHIJKLMNOP${'x'.repeat(100)}`;
+  it('text over 1 MiB is matched whole: `^`/`$` only at its ends, a match longer than 4 KiB across any MiB seen, a hostile pattern still false', () => {
+    const MiB = 1 << 20;
+    const text = `${'x'.repeat(MiB - 5)}AKIAABCDEFGHIJKLMNOP${'x'.repeat(100)}`;
     expect(compileRegex('AKIA[0-9A-Z]{16}')(text)).toBe(true);
-    expect(compileRegex('AKIA[0-9A-Z]{16}')('x'.repeat(3 * MAX_SCAN))).toBe(false);
+    expect(compileRegex('AKIA[0-9A-Z]{16}')('x'.repeat(3 * MiB))).toBe(false);
+    // "exit 1" ends the first MiB, not the text.
+    expect(compileRegex('exit 1$')(`${'#'.repeat(MiB - 6)}exit 1\necho done\n`)).toBe(false);
+    expect(compileRegex('^echo')(`${'#'.repeat(MiB - 6)}exit 1echo done\n`)).toBe(false);
+    expect(compileRegex('exit 1$')(`${'#'.repeat(2 * MiB)}exit 1`)).toBe(true);
+    // A 6 KB key across the edge of the first MiB.
+    const key = `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(6000)}\n-----END PRIVATE KEY-----\n`;
+    expect(compileRegex('(?s)-----BEGIN PRIVATE KEY-----.*-----END PRIVATE KEY-----')(`${'#'.repeat(MiB - 5000)}${key}`)).toBe(true);
+    expect(compileRegex('(a+)+$')(`${'a'.repeat(2 * MiB)}!`)).toBe(false);
   });
 });

@@ -1,0 +1,43 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
+
+/** A repository whose store has one global error invariant with `guard` (YAML lines under `guard:`). */
+async function repo(guard: string[], config?: string): Promise<string> {
+  const dir = tempDir();
+  gitInit(dir);
+  expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
+  writeFileSync(
+    join(dir, '.agents/global', `${INV}.yaml`),
+    [`id: ${INV}`, 'text: A guarded rule', 'severity: error', 'guard:', ...guard.map((l) => `  ${l}`), ''].join('\n'),
+  );
+  if (config !== undefined) writeFileSync(join(dir, '.agents/config.yaml'), config);
+  return dir;
+}
+
+const claude = (dir: string, tool: string, input: unknown) =>
+  JSON.stringify({ session_id: 's1', cwd: dir, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input });
+
+/** The hook's decision for one input: deny, ask, or none (no answer). */
+async function decision(dir: string, input: string): Promise<string> {
+  const r = await runAgents(['guard', 'hook'], { cwd: dir, input });
+  expect(r.code, r.stderr).toBe(0);
+  return r.stdout === '' ? 'none' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
+}
+
+const MiB = 1 << 20;
+
+describe('agents guard hook, content over 1 MiB', () => {
+  it('is matched as one text: no false block at a MiB edge, and a key across it is seen', async () => {
+    const dir = await repo(['content: ["exit 1$", "(?s)-----BEGIN PRIVATE KEY-----.*-----END PRIVATE KEY-----"]']);
+    const write = (content: string) => claude(dir, 'Write', { file_path: 'gen.sh', content });
+    expect(await decision(dir, write(`${'#'.repeat(MiB - 6)}exit 1\necho done\n`))).toBe('none');
+    const key = `-----BEGIN PRIVATE KEY-----\n${'A'.repeat(6000)}\n-----END PRIVATE KEY-----\n`;
+    expect(await decision(dir, write(`${'#'.repeat(MiB - 5000)}${key}`))).toBe('deny');
+  });
+});
