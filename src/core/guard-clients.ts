@@ -102,9 +102,10 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
     const t = str(ti[key]);
     if (t !== undefined) texts.push(t);
   }
+  // MultiEdit's edits (new_string), and the MCP filesystem server's edit_file (newText).
   if (Array.isArray(ti.edits))
     for (const e of ti.edits) {
-      const t = str(obj(e).new_string) ?? str(obj(e).newString);
+      const t = str(obj(e).new_string) ?? str(obj(e).newString) ?? str(obj(e).newText);
       if (t !== undefined) texts.push(t);
     }
   // A tool that names no file writes none: its text (an MCP tool's arguments) is still looked at by content guards.

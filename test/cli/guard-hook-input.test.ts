@@ -41,3 +41,17 @@ describe('agents guard hook, content over 1 MiB', () => {
     expect(await decision(dir, write(`${'#'.repeat(MiB - 5000)}${key}`))).toBe('deny');
   });
 });
+
+describe("agents guard hook, the MCP filesystem server's edit_file", () => {
+  it('meets the content guards with its new text, as a write of the same text does', async () => {
+    const dir = await repo(['content: ["AKIA[0-9A-Z]{16}"]']);
+    const edit = { path: 'notes.md', edits: [{ oldText: 'x', newText: 'aws_key=AKIAABCDEFGHIJKLMNOP' }] };
+    expect(await decision(dir, claude(dir, 'mcp__filesystem__edit_file', edit))).toBe('deny');
+    expect(
+      await decision(
+        dir,
+        claude(dir, 'mcp__filesystem__edit_file', { path: 'notes.md', edits: [{ oldText: 'AKIAABCDEFGHIJKLMNOP', newText: '' }] }),
+      ),
+    ).toBe('none');
+  });
+});

@@ -140,6 +140,22 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(write))).toMatchObject({ paths: ['protected/c.pem'], texts: ['AKIA'] });
   });
 
+  it("takes the new text of the MCP filesystem server's edit_file (edits[].newText), every edit of it", () => {
+    const edit = {
+      ...claudeWrite,
+      tool_name: 'mcp__filesystem__edit_file',
+      tool_input: {
+        path: 'notes.md',
+        edits: [
+          { oldText: 'a', newText: 'aws_key=AKIAABCDEFGHIJKLMNOP' },
+          { oldText: 'b', newText: 'c' },
+        ],
+        dryRun: false,
+      },
+    };
+    expect(parseClientInput(JSON.stringify(edit))).toMatchObject({ paths: ['notes.md'], texts: ['aws_key=AKIAABCDEFGHIJKLMNOP', 'c'] });
+  });
+
   it('reads the session id and the working folder', () => {
     expect(parseClientInput(JSON.stringify(claudeWrite))).toMatchObject({ session: claudeWrite.session_id, cwd: '/home/dev/proj' });
     expect(parseClientInput(JSON.stringify(cursorMcp))).toMatchObject({ session: 'conv-123', cwd: '/home/dev/proj' });
