@@ -32,6 +32,13 @@ export class GuardInputError extends Error {}
 type Json = Record<string, unknown>;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+/**
+ * A shell command as a client gives it: a string, or an argv array (Codex's
+ * `shell` and `local_shell` take `["bash", "-lc", "…"]`), joined with spaces
+ * so that the command patterns see its words as in the string form.
+ */
+const commandOf = (v: unknown): string | undefined =>
+  typeof v === 'string' ? v : Array.isArray(v) && v.length > 0 && v.every((a) => typeof a === 'string') ? v.join(' ') : undefined;
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
 /** Which client wrote this input: by its event name and the fields only it sends. */
@@ -87,7 +94,7 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
     const patch = str(ti.command) ?? str(ti.patch) ?? str(ti.input) ?? '';
     return patchParts(patch);
   }
-  const command = str(ti.command) ?? str(ti.cmd);
+  const command = commandOf(ti.command) ?? commandOf(ti.cmd);
   if (/^(Bash|Shell|run_shell_command|shell|exec_command|local_shell)$/.test(tool) && command !== undefined)
     return { paths: [], texts: [], command };
   const paths: string[] = [];

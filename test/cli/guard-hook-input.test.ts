@@ -55,3 +55,21 @@ describe("agents guard hook, the MCP filesystem server's edit_file", () => {
     ).toBe('none');
   });
 });
+
+describe('agents guard hook, a command as an argv array', () => {
+  it('meets the command guards as the same command in a string does', async () => {
+    const dir = await repo(['command: ["\\\\bterraform\\\\s+apply\\\\b"]']);
+    for (const tool of ['shell', 'local_shell', 'Bash']) {
+      const input = JSON.stringify({
+        session_id: 's1',
+        turn_id: 't1',
+        cwd: dir,
+        hook_event_name: 'PreToolUse',
+        tool_name: tool,
+        tool_input: { command: ['bash', '-lc', 'terraform apply'] },
+      });
+      expect(await decision(dir, input), tool).toBe('deny');
+    }
+    expect(await decision(dir, claude(dir, 'shell', { command: ['bash', '-lc', 'terraform plan'] }))).toBe('none');
+  });
+});

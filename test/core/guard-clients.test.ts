@@ -156,6 +156,20 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(edit))).toMatchObject({ paths: ['notes.md'], texts: ['aws_key=AKIAABCDEFGHIJKLMNOP', 'c'] });
   });
 
+  it.each(['shell', 'local_shell', 'Bash', 'exec_command'])(
+    '%s: a command given as an argv array is the command, joined with spaces',
+    (tool) => {
+      const input = { ...codexBash, tool_name: tool, tool_input: { command: ['bash', '-lc', 'terraform apply'], workdir: 'sub' } };
+      expect(parseClientInput(JSON.stringify(input))).toMatchObject({
+        paths: [],
+        command: 'bash -lc terraform apply',
+        cwd: '/home/dev/proj/sub',
+      });
+      const cmd = { ...codexBash, tool_name: tool, tool_input: { cmd: ['terraform', 'apply'] } };
+      expect(parseClientInput(JSON.stringify(cmd))).toMatchObject({ command: 'terraform apply' });
+    },
+  );
+
   it('reads the session id and the working folder', () => {
     expect(parseClientInput(JSON.stringify(claudeWrite))).toMatchObject({ session: claudeWrite.session_id, cwd: '/home/dev/proj' });
     expect(parseClientInput(JSON.stringify(cursorMcp))).toMatchObject({ session: 'conv-123', cwd: '/home/dev/proj' });
