@@ -292,6 +292,28 @@ export class GuardService {
     return record;
   }
 
+  /**
+   * Logs a call the hook could not judge (input, store, index), answered by
+   * `guard.on_error`: the audit log holds every call, an unchecked one too.
+   * `client` is the action when its input could be read.
+   */
+  logError(reason: string, answer: 'deny' | 'allow', client?: ClientAction): void {
+    appendAudit(this.gitAgents, {
+      at: this.clock().toISOString(),
+      ...(client
+        ? {
+            client: client.client,
+            event: client.event,
+            tool: client.tool,
+            ...(client.session !== undefined ? { session: client.session } : {}),
+          }
+        : {}),
+      decision: 'error',
+      answer,
+      reason,
+    });
+  }
+
   private async recordViolation(
     plan: string,
     client: ClientAction,

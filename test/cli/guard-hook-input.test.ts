@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitInit } from '../helpers/git.ts';
@@ -71,5 +71,41 @@ describe('agents guard hook, a command as an argv array', () => {
       expect(await decision(dir, input), tool).toBe('deny');
     }
     expect(await decision(dir, claude(dir, 'shell', { command: ['bash', '-lc', 'terraform plan'] }))).toBe('none');
+  });
+});
+
+/** The audit log's entries. */
+function audit(dir: string): Record<string, unknown>[] {
+  return readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
+describe('agents guard hook, calls answered by guard.on_error', () => {
+  it('are logged too, with the answer and the reason: an unknown active plan, input that is not JSON, a broken store', async () => {
+    const dir = await repo(['write: ["secrets/**"]'], 'version: 1\nguard:\n  on_error: allow\n');
+    const bash = claude(dir, 'Bash', { command: 'ls' });
+    expect((await runAgents(['guard', 'hook'], { cwd: dir, input: bash })).code).toBe(0);
+    const unknownPlan = await runAgents(['guard', 'hook'], {
+      cwd: dir,
+      input: claude(dir, 'Bash', { command: 'rm -rf secrets' }),
+      env: { AGENTS_PLAN: 'NOPE' },
+    });
+    expect(unknownPlan.code).toBe(0);
+    expect(unknownPlan.stderr).not.toBe('');
+    expect((await runAgents(['guard', 'hook'], { cwd: dir, input: 'garbage\n' })).code).toBe(0);
+    const log = audit(dir);
+    expect(log).toHaveLength(3);
+    expect(log[0]).toMatchObject({ decision: 'none', tool: 'Bash' });
+    expect(log[1]).toMatchObject({ decision: 'error', answer: 'allow', client: 'claude', tool: 'Bash', session: 's1' });
+    expect(log[1]!.reason).toEqual(expect.stringContaining('NOPE'));
+    expect(log[2]).toMatchObject({ decision: 'error', answer: 'allow' });
+    expect(log[2]!.tool).toBeUndefined();
+    // Under deny (the default), a store that cannot be read.
+    writeFileSync(join(dir, '.agents/config.yaml'), 'version: 1\n');
+    writeFileSync(join(dir, '.agents/global/01JGGEBWJTQ6P08NTXZQ7TKM3R.yaml'), 'id: [unclosed\n');
+    expect((await runAgents(['guard', 'hook'], { cwd: dir, input: bash })).code).toBe(2);
+    expect(audit(dir)[3]).toMatchObject({ decision: 'error', answer: 'deny', tool: 'Bash' });
   });
 });

@@ -1,5 +1,6 @@
 import { EXIT_CODES } from '../../core/errors.ts';
 import {
+  type ClientAction,
   clientAnswer,
   errorAnswer,
   GUARD_CLIENTS,
@@ -50,18 +51,21 @@ export default defineCommand<HookArgs>({
     }),
   async run(argv, ctx) {
     let service: import('../../service/guard-service.ts').GuardService | undefined;
+    let action: ClientAction | undefined;
     try {
       const [{ GuardService }, root] = await Promise.all([import('../../service/guard-service.ts'), ctx.root()]);
       service = new GuardService(root, ctx.io.env);
-      const action = parseClientInput(await readInput(ctx), argv.client);
+      action = parseClientInput(await readInput(ctx), argv.client);
       if (!action.blocking) return EXIT_CODES.ok;
       const decided = await service.decide(action);
       return send(ctx, clientAnswer(action.client, decided.verdict.decision, decided.reason ?? '', action.event));
     } catch (error) {
       // Whatever stops a decision (input, store, index) is answered by guard.on_error, never by a stack trace.
       const onError = service ? await service.onError() : 'deny';
-      const why = error instanceof Error ? error.message : String(error);
-      return send(ctx, errorAnswer(why.split('\n')[0]!, onError));
+      const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+      // Logged with its answer: with on_error allow, the log is the only trace of a call let through unchecked.
+      service?.logError(why, onError, action);
+      return send(ctx, errorAnswer(why, onError));
     }
   },
 });
