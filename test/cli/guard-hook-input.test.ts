@@ -109,3 +109,28 @@ describe('agents guard hook, calls answered by guard.on_error', () => {
     expect(audit(dir)[3]).toMatchObject({ decision: 'error', answer: 'deny', tool: 'Bash' });
   });
 });
+
+describe('agents guard hook, the reason when it cannot decide', () => {
+  it('is one line that keeps what is wrong, not the first line of a longer message', async () => {
+    const dir = await repo(['write: ["secrets/**"]'], 'version: 1\nguard:\n  on_error: maybe\n');
+    const r = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, 'Bash', { command: 'ls' }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    // The problem's own words (the key and the value refused), not only its place.
+    expect(r.stderr).toContain('on_error');
+    expect(r.stderr).toContain('config.yaml:3:13');
+    const json = await runAgents(['guard', 'hook'], { cwd: dir, input: 'garbage\n' });
+    expect(json.code).toBe(2);
+    expect(json.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(json.stderr).toMatch(/"garbage\s*"/);
+  });
+
+  it('names the first problem of a store file by place, and counts the files, not the problems', async () => {
+    const dir = await repo(['command: ["(?=rm)rm"]', 'write: ["ok/**"]', 'content: ["(?=x)"]']);
+    const r = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, 'Bash', { command: 'ls' }) });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(`global/${INV}.yaml:5:`);
+    expect(r.stderr).not.toMatch(/2 store files/);
+  });
+});

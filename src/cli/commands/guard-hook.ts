@@ -1,4 +1,4 @@
-import { EXIT_CODES } from '../../core/errors.ts';
+import { AgentsError, EXIT_CODES } from '../../core/errors.ts';
 import {
   type ClientAction,
   clientAnswer,
@@ -36,6 +36,19 @@ async function readInput(ctx: CliContext): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * Why the hook could not decide, on one line (a client shows stderr to the
+ * person as it is): the error's message with its lines joined, and the first
+ * problem's own words when the message only names its place (`config.yaml:17:13 is invalid`).
+ */
+export function hookReason(error: unknown): string {
+  let text = error instanceof Error ? error.message : String(error);
+  const first = error instanceof AgentsError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
+  if (first && !text.includes(first.message)) text += ` (${first.message})`;
+  text = text.replace(/\s*\n\s*/g, ' ').trim();
+  return text.length > 2000 ? `${text.slice(0, 1999)}…` : text;
+}
+
 function send(ctx: CliContext, answer: HookAnswer): number {
   if (answer.stdout) ctx.io.stdout.write(answer.stdout);
   if (answer.stderr) ctx.io.stderr.write(answer.stderr);
@@ -62,7 +75,7 @@ export default defineCommand<HookArgs>({
     } catch (error) {
       // Whatever stops a decision (input, store, index) is answered by guard.on_error, never by a stack trace.
       const onError = service ? await service.onError() : 'deny';
-      const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+      const why = hookReason(error);
       // Logged with its answer: with on_error allow, the log is the only trace of a call let through unchecked.
       service?.logError(why, onError, action);
       return send(ctx, errorAnswer(why, onError));

@@ -63,14 +63,18 @@ export function scopeToInput(scope: Scope): ScopeInput {
 
 /** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */
 export function requireValid(snapshot: StoreSnapshot, what: string): void {
-  const errors = snapshot.diagnostics.filter((d) => d.severity === 'error');
+  // By place, so that "first" is the first in the files as read, whichever check found it.
+  const errors = snapshot.diagnostics
+    .filter((d) => d.severity === 'error')
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
   if (errors.length === 0) return;
   const first = errors[0]!;
   const where = first.line > 0 ? `${first.file}:${first.line}:${first.col}` : first.file;
+  const files = new Set(errors.map((e) => e.file)).size;
   throw new InvalidStoreError(
     errors.length === 1
       ? `cannot ${what}: ${where} is invalid`
-      : `cannot ${what}: ${errors.length} store files are invalid, first ${where}`,
+      : `cannot ${what}: ${errors.length} problems in ${files === 1 ? 'one store file' : `${files} store files`}, first ${where}`,
     errors,
   );
 }
