@@ -39,6 +39,19 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
  */
 const commandOf = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : Array.isArray(v) && v.length > 0 && v.every((a) => typeof a === 'string') ? v.join(' ') : undefined;
+/**
+ * A tool's arguments as one text, for the content guards. JSON.stringify
+ * recurses, so arguments nested deeper than the engine's stack (JSON.parse
+ * takes them) are refused as input, not left to the engine's own message.
+ */
+function argumentsText(v: unknown): string {
+  try {
+    return JSON.stringify(v);
+  } catch (error) {
+    if (error instanceof RangeError) throw new GuardInputError('the hook input is nested too deeply to be read (its tool_input)');
+    throw error;
+  }
+}
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
 /** Which client wrote this input: by its event name and the fields only it sends. */
@@ -116,7 +129,7 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
       if (t !== undefined) texts.push(t);
     }
   // A tool that names no file writes none: its text (an MCP tool's arguments) is still looked at by content guards.
-  if (paths.length === 0 && texts.length === 0 && Object.keys(ti).length > 0) texts.push(JSON.stringify(ti));
+  if (paths.length === 0 && texts.length === 0 && Object.keys(ti).length > 0) texts.push(argumentsText(ti));
   return command !== undefined && paths.length === 0 ? { paths, texts, command } : { paths, texts };
 }
 
@@ -149,7 +162,7 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
     if (event === 'beforeMCPExecution') {
       const tool = str(input.tool_name);
       if (tool === undefined) throw new GuardInputError('beforeMCPExecution without a tool_name');
-      const ti = typeof input.tool_input === 'string' ? input.tool_input : JSON.stringify(input.tool_input ?? {});
+      const ti = typeof input.tool_input === 'string' ? input.tool_input : argumentsText(input.tool_input ?? {});
       return { ...base, tool, paths: [], texts: [ti], blocking: true };
     }
     if (event === 'beforeReadFile') return { ...base, tool: 'Read', paths: [], texts: [], blocking: false };

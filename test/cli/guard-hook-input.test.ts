@@ -134,3 +134,15 @@ describe('agents guard hook, the reason when it cannot decide', () => {
     expect(r.stderr).not.toMatch(/2 store files/);
   });
 });
+
+describe('agents guard hook, input nested too deeply', () => {
+  it('is answered by on_error (exit 2 under deny) as input it cannot read, and logged', async () => {
+    const dir = await repo(['content: ["AKIA[0-9A-Z]{16}"]']);
+    const n = 200_000;
+    const input = `{"hook_event_name":"PreToolUse","session_id":"s","cwd":${JSON.stringify(dir)},"tool_name":"mcp__x__y","tool_input":{"a":${'['.repeat(n)}${']'.repeat(n)}}}`;
+    const r = await runAgents(['guard', 'hook'], { cwd: dir, input });
+    expect(r.code).toBe(2);
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(audit(dir).at(-1)).toMatchObject({ decision: 'error', answer: 'deny' });
+  });
+});

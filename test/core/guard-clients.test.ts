@@ -170,6 +170,16 @@ describe('every captured input shape becomes one action', () => {
     },
   );
 
+  it('refuses input nested too deeply to be read as text (GuardInputError, answered by on_error), for any client', () => {
+    const n = 200_000;
+    const deep = `{"a":${'['.repeat(n)}${']'.repeat(n)}}`;
+    for (const input of [
+      `{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"mcp__x__y","tool_input":${deep}}`,
+      `{"hook_event_name":"beforeMCPExecution","conversation_id":"c","workspace_roots":["/p"],"tool_name":"q","tool_input":${deep}}`,
+    ])
+      expect(() => parseClientInput(input)).toThrow(GuardInputError);
+  });
+
   it('reads the session id and the working folder', () => {
     expect(parseClientInput(JSON.stringify(claudeWrite))).toMatchObject({ session: claudeWrite.session_id, cwd: '/home/dev/proj' });
     expect(parseClientInput(JSON.stringify(cursorMcp))).toMatchObject({ session: 'conv-123', cwd: '/home/dev/proj' });
