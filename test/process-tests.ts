@@ -34,6 +34,7 @@ export const PROCESS_TESTS = [
   'test/package/package.test.ts',
   'test/perf/read-guards.test.ts',
   'test/perf/startup-guards.test.ts',
+  'test/plans/activate.test.ts',
   'test/plans/interactive.test.ts',
   'test/plans/plan-status.test.ts',
   'test/plans/plan-use.test.ts',
