@@ -1,4 +1,4 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
@@ -126,6 +126,24 @@ describe('invariant violation add / list and plan status', () => {
     const r = await run(root, 'invariant', 'violation', 'add', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B9', '--invariant', NEVER_DELETE);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('no plan with id 01M8KK5920RS6CGAVDFVYYJ0B9');
+  });
+
+  it('resolve refuses an id two plans hold (a copied file): exit 2, both named, nothing written', async () => {
+    const root = exampleStore();
+    const added = await run(root, '--format', 'json', 'invariant', 'violation', 'add', '--plan', EXAMPLE_PLAN, '--invariant', NEVER_DELETE);
+    const id = (JSON.parse(added.stdout) as { id: string }).id;
+    const other = (
+      JSON.parse((await run(root, '--format', 'json', 'plan', 'use', 'local/code-coverage')).stdout) as { plan: { id: string } }
+    ).plan.id;
+    mkdirSync(join(root, 'plans', other, 'violations'), { recursive: true });
+    copyFileSync(join(root, 'plans', EXAMPLE_PLAN, 'violations', `${id}.yaml`), join(root, 'plans', other, 'violations', `${id}.yaml`));
+    const before = fileList(root).map((f) => [f, readFileSync(join(root, f), 'utf8')]);
+    const r = await run(root, '--format', 'json', 'invariant', 'violation', 'resolve', id);
+    expect(r.code).toBe(2);
+    expect(
+      (JSON.parse(r.stdout) as { error: { detail: { matches: { plan: string }[] } } }).error.detail.matches.map((m) => m.plan).sort(),
+    ).toEqual([EXAMPLE_PLAN, other].sort());
+    expect(fileList(root).map((f) => [f, readFileSync(join(root, f), 'utf8')])).toEqual(before);
   });
 
   it('exits 3 naming the file when a violation file is invalid', async () => {

@@ -76,7 +76,15 @@ export async function findViolation(svc: PlanContext, prefix: string): Promise<{
     'violation',
     'Run `agents invariant violation list` to see the violations.',
   );
-  return found.find((f) => f.id === id)!;
+  // One id in two plans (a copied file; validate reports it as id-reused): which one is meant is not ours to guess.
+  const holders = found.filter((f) => f.id === id);
+  if (holders.length > 1)
+    throw new UsageError(
+      `violation id ${id} is ambiguous: ${holders.length} plans hold a violation of that id (${holders.map((f) => f.path).join(', ')})`,
+      'Nothing was written. Give each violation an id of its own (`agents validate` reports the copy as id-reused), then resolve it again.',
+      { matches: holders.map((f) => ({ plan: f.plan, path: f.path })) },
+    );
+  return holders[0]!;
 }
 
 /**
