@@ -323,9 +323,12 @@ export function computeDrift(
     const byId = new Map(current.map((i) => [i.id, i]));
     const fromHere = promoted.filter((i) => i.source!.ref === ref);
     const origins = new Set(fromHere.map((i) => i.source!.origin_id!));
-    const keys = new Set(fromHere.map((i) => textKey(i.text)));
+    // The texts the promoted copies hold once this drift is applied: a removed copy's text is free for an origin
+    // added with it (removed and added again, or reworded and its old text taken), in one sync.
+    const keys = new Set<string>();
     for (const p of fromHere) {
       const origin = byId.get(p.source!.origin_id!);
+      if (origin) keys.add(textKey(origin.text));
       if (!origin) {
         drift.push({ kind: 'removed', action: ref, origin_id: p.source!.origin_id!, plan_invariant_id: p.id, text: p.text });
         continue;

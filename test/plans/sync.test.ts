@@ -232,6 +232,29 @@ describe('planSync (pure)', () => {
     expect(planSync(plan, [promoted('X1', 'Rule', 'O1', { active: false })], new Map([['a/b', [origin]]])).changes).toEqual([]);
   });
 
+  it('a text given up in this sync is free for an origin added with it, in the same sync', () => {
+    // Removed from the template and added again (a new id), or reworded while a new origin takes the old text.
+    const again = planSync(
+      plan,
+      [promoted('X1', 'Keep tests fast', 'O1')],
+      new Map([['a/b', [inv('O2', 'Keep tests fast', actionScope)]]]),
+    );
+    expect(again.changes.map((c) => [c.kind, c.drift.origin_id])).toEqual([
+      ['removed', 'O1'],
+      ['added', 'O2'],
+    ]);
+    const swapped = planSync(
+      plan,
+      [promoted('X1', 'Keep tests fast', 'O1')],
+      new Map([['a/b', [inv('O1', 'Keep tests very fast', actionScope), inv('O2', 'Keep tests fast', actionScope)]]]),
+    );
+    expect(swapped.changes.map((c) => [c.kind, c.drift.origin_id])).toEqual([
+      ['changed', 'O1'],
+      ['added', 'O2'],
+    ]);
+    expect(swapped.skipped).toEqual([]);
+  });
+
   it('skips a change whose new text another plan invariant holds, and never touches hand-added ones', () => {
     const hand = inv('H1', 'New rule', planScope, { source: { kind: 'plan' } });
     const r = planSync(plan, [hand, promoted('X1', 'Old rule', 'O1')], new Map([['a/b', [inv('O1', 'new RULE', actionScope)]]]));
