@@ -113,6 +113,16 @@ describe('plan use', () => {
     expect(fileList(root)).toEqual(before);
   });
 
+  it('refuses a project whose project.yaml is invalid (exit 3, named) and writes nothing: every later plan command would refuse the plan', async () => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'projects/myapp/project.yaml'), 'paths: [\n');
+    const before = fileList(root);
+    const r = await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('projects/myapp/project.yaml:2');
+    expect(fileList(root)).toEqual(before);
+  });
+
   it('leaves readers blind to an interrupted plan use; validate reports its folder and --fix removes it', async () => {
     const root = exampleStore();
     const dot = 'plans/.01M8KM00000000000000000000.4194000.1a2b3c4d.tmp';

@@ -7,6 +7,7 @@ import { nameProblem } from '../../core/names.ts';
 import { selectPromoted } from '../../core/records.ts';
 import { addingTo, formatInvariantFile, formatPlanFile } from '../../core/serialize.ts';
 import { emptySnapshot, readFolders } from '../../store/read.ts';
+import { readProjects } from '../../store/projects.ts';
 import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
@@ -38,7 +39,18 @@ export async function use(svc: PlanContext, input: UseInput): Promise<UseResult>
   ).diagnostics.filter((d) => d.code === 'symlink');
   if (linked.length > 0) requireValid({ ...emptySnapshot(), diagnostics: linked }, `use ${ref}`);
   // An unknown project is refused with the closest names (never a plan aimed at a typo).
-  if (input.project !== undefined) await svc.invariants.requireProject(input.project, { writing: true });
+  if (input.project !== undefined) {
+    await svc.invariants.requireProject(input.project, { writing: true });
+    // Nor a plan every later command refuses: the project's own files must be readable now (exit 3 naming them).
+    const [folder, meta] = await Promise.all([
+      readFolders(svc.invariants.source, [`projects/${input.project}`]),
+      readProjects(svc.invariants.source, [input.project]),
+    ]);
+    requireValid(
+      { ...emptySnapshot(), diagnostics: [...folder.diagnostics, ...meta.diagnostics] },
+      `use ${ref} for project ${input.project}`,
+    );
+  }
   const here = await actionSource.list(`actions/${scope.ns}`, { recursive: false });
   if (!here.some((e) => e.type === 'dir' && e.path === `actions/${localRef}`)) {
     // The store's own templates and its policy sources' (as `plan use` names them), as `action list` lists them.
