@@ -268,10 +268,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
               reason: 'write-off',
             });
           }
-          const notes: string[] = [];
-          const answer = await callNotices.run(notes, () => tools.callTool(tool, request.params.arguments, ctx));
-          if (notes.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
-          const text = `${answer.text}\n\n${notes.map((n) => `Note: ${escapeUnsafe(n)}`).join('\n')}`;
+          const noticed: string[] = [];
+          const answer = await callNotices.run(noticed, () => tools.callTool(tool, request.params.arguments, ctx));
+          if (noticed.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
+          const notes = noticed.map((n) => escapeUnsafe(n));
+          const text = `${answer.text}\n\n${notes.map((n) => `Note: ${n}`).join('\n')}`;
           return { content: [{ type: 'text', text }], structuredContent: answer.data, _meta: { 'agents/notices': notes } };
         } catch (error) {
           return errorResult(error, stderr);
