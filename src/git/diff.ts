@@ -1,6 +1,9 @@
 // What a diff writes, for `agents guard check` (docs/guard.md, "At the commit"):
 // the files it adds, changes or deletes, and the lines it adds to each. One git
-// process, started directly like the hook-mode readers (changed.ts).
+// process, started directly like the hook-mode readers (changed.ts); against the
+// working tree, one more lists the untracked files git does not ignore.
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { GitError } from './repo.ts';
 import { runGit } from './runner.ts';
 
@@ -12,8 +15,26 @@ export interface DiffFile {
 }
 
 /**
+ * Whether `git diff RANGE` compares one revision with the working tree (`HEAD`,
+ * `main`, `v1^`) rather than two revisions (`A..B`, `A...B`, `C^!`, `C^@`, `C^-`).
+ */
+export function namesWorkingTree(range: string): boolean {
+  return !range.includes('..') && !/\^(?:!|@|-\d*)$/.test(range);
+}
+
+async function git(top: string, args: readonly string[]): Promise<Buffer> {
+  try {
+    return await runGit(top, args);
+  } catch (error) {
+    throw new GitError(error instanceof Error ? error.message : String(error), 'failed');
+  }
+}
+
+/**
  * The files of `git diff --cached` (staged) or `git diff RANGE`, run at the
  * repository's top. Renames are a deletion and an addition (`--no-renames`), so both paths are seen.
+ * Against the working tree, the untracked files git does not ignore are new
+ * files too: an agent's shell writes them without `git add`.
  */
 export async function diffFiles(top: string, what: { staged: true } | { range: string }): Promise<DiffFile[]> {
   if ('range' in what && what.range.startsWith('-')) throw new GitError(`"${what.range}" is not a revision range`, 'failed');
@@ -21,13 +42,39 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
   if ('staged' in what) args.push('--cached');
   else args.push(what.range);
   args.push('--');
-  let out: Buffer;
+  const worktree = 'range' in what && namesWorkingTree(what.range);
+  const [out, others] = await Promise.all([
+    git(top, args),
+    worktree ? git(top, ['ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', '.']) : undefined,
+  ]);
+  const files = parseUnifiedDiff(out.toString('utf8'));
+  if (others === undefined) return files;
+  for (const path of others.toString('utf8').split('\0')) if (path !== '') files.push(untrackedFile(top, path));
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * An untracked file as the diff of a new file would show it: every line
+ * added (a link's target as its one line, as git diffs a link). A nested
+ * repository (`sub/`) and a file gone or unreadable since git listed it are
+ * judged by their path alone.
+ */
+function untrackedFile(top: string, listed: string): DiffFile {
+  const path = listed.replace(/\/$/, '');
+  if (path !== listed) return { path, added: [] };
+  let text: string;
   try {
-    out = await runGit(top, args);
-  } catch (error) {
-    throw new GitError(error instanceof Error ? error.message : String(error), 'failed');
+    const full = join(top, path);
+    const st = lstatSync(full);
+    if (st.isSymbolicLink()) text = readlinkSync(full, 'utf8');
+    else if (st.isFile()) text = readFileSync(full).toString('utf8');
+    else return { path, added: [] };
+  } catch {
+    return { path, added: [] };
   }
-  return parseUnifiedDiff(out.toString('utf8'));
+  if (text === '') return { path, added: [] };
+  const lines = text.endsWith('\n') ? text.slice(0, -1).split('\n') : text.split('\n');
+  return { path, added: lines.map((t, i) => ({ line: i + 1, text: t })) };
 }
 
 /** Unquotes a path git printed in C-style quotes ("a/x\\ty"). */

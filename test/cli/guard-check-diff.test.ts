@@ -1,0 +1,61 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { git, gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
+
+/** A repository with one committed global invariant guarding secrets/ and AWS keys. */
+async function repo(): Promise<string> {
+  const dir = tempDir();
+  gitInit(dir);
+  expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
+  writeFileSync(
+    join(dir, '.agents/global', `${INV}.yaml`),
+    [
+      `id: ${INV}`,
+      'text: Agents never touch secrets',
+      'severity: error',
+      'guard:',
+      '  write: ["secrets/**"]',
+      '  content: ["AKIA[0-9A-Z]{16}"]',
+      '',
+    ].join('\n'),
+  );
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'store');
+  return dir;
+}
+
+/** `guard check ARGS` as JSON: the exit code and each finding's file and line. */
+async function findings(dir: string, ...args: string[]): Promise<{ code: number; found: [string, number][] }> {
+  const r = await runAgents(['--format', 'json', 'guard', 'check', ...args], { cwd: dir });
+  const found = JSON.parse(r.stdout).diagnostics.map((d: { file: string; line: number }) => [d.file, d.line]);
+  return { code: r.code, found };
+}
+
+const KEY = 'AKIAABCDEFGHIJKLMNOP';
+
+describe('agents guard check against the working tree', () => {
+  it('sees untracked files git does not ignore: their paths and their lines, by default and with one revision', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/new.key'), 'k\n');
+    writeFileSync(join(dir, 'notes.txt'), `one\naws=${KEY}\n`);
+    writeFileSync(join(dir, '.gitignore'), 'build/\n');
+    mkdirSync(join(dir, 'build'));
+    writeFileSync(join(dir, 'build/out.txt'), `${KEY}\n`);
+    symlinkSync('nowhere', join(dir, 'link'));
+    const expected: [string, number][] = [
+      ['notes.txt', 2],
+      ['secrets/new.key', 0],
+    ];
+    expect(await findings(dir)).toEqual({ code: 1, found: expected });
+    expect(await findings(dir, 'HEAD')).toEqual({ code: 1, found: expected });
+    // A range of two revisions and the index know nothing of the working tree.
+    expect(await findings(dir, 'HEAD..HEAD')).toEqual({ code: 0, found: [] });
+    expect(await findings(dir, '--staged')).toEqual({ code: 0, found: [] });
+  });
+});
