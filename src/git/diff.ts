@@ -33,12 +33,24 @@ async function git(top: string, args: readonly string[]): Promise<Buffer> {
 /**
  * The files of `git diff --cached` (staged) or `git diff RANGE`, run at the
  * repository's top. Renames are a deletion and an addition (`--no-renames`), so both paths are seen.
+ * Every file is diffed as text (`--text`, no textconv): a NUL byte or a `-diff`
+ * attribute, which an agent can write, does not hide the lines a file adds.
  * Against the working tree, the untracked files git does not ignore are new
  * files too: an agent's shell writes them without `git add`.
  */
 export async function diffFiles(top: string, what: { staged: true } | { range: string }): Promise<DiffFile[]> {
   if ('range' in what && what.range.startsWith('-')) throw new GitError(`"${what.range}" is not a revision range`, 'failed');
-  const args = ['diff', '-U0', '--no-color', '--no-ext-diff', '--no-renames', '--src-prefix=a/', '--dst-prefix=b/'];
+  const args = [
+    'diff',
+    '-U0',
+    '--text',
+    '--no-textconv',
+    '--no-color',
+    '--no-ext-diff',
+    '--no-renames',
+    '--src-prefix=a/',
+    '--dst-prefix=b/',
+  ];
   if ('staged' in what) args.push('--cached');
   else args.push(what.range);
   args.push('--');

@@ -59,3 +59,23 @@ describe('agents guard check against the working tree', () => {
     expect(await findings(dir, '--staged')).toEqual({ code: 0, found: [] });
   });
 });
+
+describe('agents guard check, files git calls binary', () => {
+  it('matches the lines they add: a NUL byte, a -diff attribute or a textconv driver hides none', async () => {
+    const dir = await repo();
+    writeFileSync(join(dir, 'a.env'), `aws=${KEY}\n\0\n`);
+    writeFileSync(join(dir, '.gitattributes'), '*.txt -diff\n*.cfg diff=hide\n');
+    git(dir, 'config', 'diff.hide.textconv', 'true');
+    writeFileSync(join(dir, 'b.txt'), `x\naws=${KEY}\n`);
+    writeFileSync(join(dir, 'c.cfg'), `aws=${KEY}\n`);
+    git(dir, 'add', '-A');
+    const expected: [string, number][] = [
+      ['a.env', 1],
+      ['b.txt', 2],
+      ['c.cfg', 1],
+    ];
+    expect(await findings(dir, '--staged')).toEqual({ code: 1, found: expected });
+    git(dir, 'commit', '-qm', 'binary');
+    expect(await findings(dir, 'HEAD~1..HEAD')).toEqual({ code: 1, found: expected });
+  });
+});
