@@ -3,7 +3,16 @@
  * "Install"): where they live and how our entry is merged into whatever
  * else they hold. Pure: the command reads and writes the files.
  */
-import { applyEdits, type FormattingOptions, modify, type ParseError, parse, printParseErrorCode } from 'jsonc-parser';
+import {
+  applyEdits,
+  type FormattingOptions,
+  findNodeAtLocation,
+  getNodeValue,
+  modify,
+  type ParseError,
+  parseTree,
+  printParseErrorCode,
+} from 'jsonc-parser';
 import type { GuardClient } from './guard-clients.ts';
 
 /** The settings file of each client, relative to the repository's top. */
@@ -46,37 +55,66 @@ function wanted(client: GuardClient, command: string): { event: string; entry: J
   }
 }
 
-/** Whether one entry of an event's list is ours (a group holding our command, or Cursor's plain entry). */
-function isOurs(entry: unknown): boolean {
-  const e = obj(entry);
-  if (typeof e.command === 'string' && OURS.test(e.command)) return true;
-  return Array.isArray(e.hooks) && e.hooks.some((h) => typeof obj(h).command === 'string' && OURS.test(obj(h).command as string));
-}
+/** Whether a hook object or a plain entry runs our command: found again by the next install (another `--program`). */
+const ourCommand = (v: unknown): boolean => typeof obj(v).command === 'string' && OURS.test(obj(v).command as string);
+
+/** A group's hook list (Claude Code, Codex, Gemini CLI: `{matcher, hooks: [...]}`), or undefined for another shape. */
+const groupHooks = (entry: unknown): unknown[] | undefined => {
+  const hooks = obj(entry).hooks;
+  return Array.isArray(hooks) ? hooks : undefined;
+};
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** One change to an event's list: a value set at a path below it, an entry added at its end, or an item taken out. */
+type Change = { set: (string | number)[]; value: unknown } | { append: Json } | { remove: (string | number)[] };
 
 /**
- * The settings with our hook in each event list, everything else kept as it
- * was (other keys, other hooks, their order). Our old entry is replaced in
- * place, so a second install changes nothing.
+ * The changes that put `entry` into an event's list, leaving every hook of
+ * the user's where it is. A group (matcher and hooks) holding our hook beside
+ * others is shared: only our hook object in it is replaced; when its matcher
+ * is not ours, our hook is taken out of it (the others stay) and our group
+ * added. A group of our hook alone, or Cursor's plain entry, is replaced where
+ * it stands. None: the list already holds it.
  */
-export function mergeSettings(client: GuardClient, settings: Json, program: string): Json {
-  const out: Json = structuredClone(settings);
-  if (client === 'cursor' && out.version === undefined) out.version = 1;
-  const hooks = obj(out.hooks);
-  for (const { event, entry } of wanted(client, hookCommand(program, client))) {
-    const list = Array.isArray(hooks[event]) ? [...(hooks[event] as unknown[])] : [];
-    const at = list.findIndex(isOurs);
-    if (at >= 0) list[at] = entry;
-    else list.push(entry);
-    hooks[event] = list;
+function listChanges(list: readonly unknown[], entry: Json): Change[] {
+  const hook = groupHooks(entry)?.[0];
+  if (hook === undefined) {
+    const at = list.findIndex(ourCommand);
+    if (at < 0) return [{ append: entry }];
+    return same(list[at], entry) ? [] : [{ set: [at], value: entry }];
   }
-  out.hooks = hooks;
-  return out;
+  const mine = (g: unknown) => groupHooks(g)?.some(ourCommand) ?? false;
+  const exact = list.findIndex((g) => mine(g) && obj(g).matcher === entry.matcher);
+  if (exact >= 0) {
+    const hooks = groupHooks(list[exact])!;
+    const j = hooks.findIndex(ourCommand);
+    return same(hooks[j], hook) ? [] : [{ set: [exact, 'hooks', j], value: hook }];
+  }
+  const at = list.findIndex(mine);
+  if (at < 0) return [{ append: entry }];
+  const hooks = groupHooks(list[at])!;
+  if (hooks.every(ourCommand)) return [{ set: [at], value: entry }];
+  // Taken out from the last, so that each index still names the hook it named.
+  const out: Change[] = [];
+  for (let j = hooks.length - 1; j >= 0; j--) if (ourCommand(hooks[j])) out.push({ remove: [at, 'hooks', j] });
+  return [...out, { append: entry }];
+}
+
+/** The settings of a new file: our entries alone. */
+function freshSettings(client: GuardClient, program: string): Json {
+  const hooks: Json = {};
+  for (const { event, entry } of wanted(client, hookCommand(program, client))) hooks[event] = [entry];
+  return client === 'cursor' ? { version: 1, hooks } : { hooks };
 }
 
 /** Whether the settings already run our hook for every event the client needs. */
 export function hasHook(client: GuardClient, settings: Json): boolean {
   const hooks = obj(settings.hooks);
-  return wanted(client, '').every(({ event }) => Array.isArray(hooks[event]) && (hooks[event] as unknown[]).some(isOurs));
+  return wanted(client, '').every(
+    ({ event }) =>
+      Array.isArray(hooks[event]) && (hooks[event] as unknown[]).some((e) => ourCommand(e) || (groupHooks(e)?.some(ourCommand) ?? false)),
+  );
 }
 
 /** A settings file that cannot be merged into: where it breaks, and why (`syntax`: it is not JSON; else no object). */
@@ -97,13 +135,13 @@ function formattingOf(text: string): FormattingOptions {
 }
 
 /**
- * The text of a client's settings with our hook merged in (as
- * {@link mergeSettings} merges the values), every other byte of the file
- * kept: its comments (Gemini CLI's settings take them), its indentation,
- * its other hooks. Only the entries that change are written; a file that
- * already holds them comes back unchanged; `settings` is what the file held
- * before. A file that is not a JSON object (comments and trailing commas
- * allowed) is a problem at its offset.
+ * The text of a client's settings with our hook merged in, every other byte
+ * of the file kept: its comments (Gemini CLI's settings take them), its
+ * indentation, its other hooks. Only the entries that change are written; a
+ * file that already holds them comes back unchanged; `settings` is what the
+ * file held before. A file that is not a JSON object (comments and trailing
+ * commas allowed), or whose `hooks` is not an object or an event's value not a
+ * list, is a problem at its offset: replacing it would lose the user's hooks.
  */
 export function mergeSettingsText(
   client: GuardClient,
@@ -111,7 +149,7 @@ export function mergeSettingsText(
   program: string,
 ): { text: string; settings: Json } | SettingsProblem {
   if (text === undefined || text.trim() === '') {
-    return { text: `${JSON.stringify(mergeSettings(client, {}, program), null, 2)}\n`, settings: {} };
+    return { text: `${JSON.stringify(freshSettings(client, program), null, 2)}\n`, settings: {} };
   }
   // A byte order mark (a Windows editor's) is no JSON: the settings after it are merged, and it stays in front.
   if (text.charCodeAt(0) === 0xfeff) {
@@ -119,41 +157,42 @@ export function mergeSettingsText(
     return 'reason' in merged ? { ...merged, offset: merged.offset + 1 } : { ...merged, text: `\uFEFF${merged.text}` };
   }
   const errors: ParseError[] = [];
-  const data: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
-  if (errors.length > 0) {
+  const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: false });
+  if (errors.length > 0 || root === undefined) {
     // ValueExpected → "value expected".
-    const reason = printParseErrorCode(errors[0]!.error)
+    const reason = printParseErrorCode(errors[0]?.error ?? 4)
       .replace(/([a-z])([A-Z])/g, '$1 $2')
       .toLowerCase();
-    return { offset: errors[0]!.offset, reason, syntax: true };
+    return { offset: errors[0]?.offset ?? 0, reason, syntax: true };
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return { offset: 0, reason: 'not a JSON object', syntax: false };
-  const settings = data as Json;
-  const merged = mergeSettings(client, settings, program);
+  if (root.type !== 'object') return { offset: 0, reason: 'not a JSON object', syntax: false };
+  const settings = getNodeValue(root) as Json;
+  const hooksNode = findNodeAtLocation(root, ['hooks']);
+  if (hooksNode !== undefined && hooksNode.type !== 'object') {
+    return { offset: hooksNode.offset, reason: '"hooks" is not an object', syntax: false };
+  }
   const formattingOptions = formattingOf(text);
   let out = text;
   const set = (path: (string | number)[], value: unknown, isArrayInsertion = false) => {
     out = applyEdits(out, modify(out, path, value, { formattingOptions, isArrayInsertion }));
   };
-  if (merged.version !== settings.version) set(['version'], merged.version);
+  if (client === 'cursor' && settings.version === undefined) set(['version'], 1);
   const before = obj(settings.hooks);
-  const after = obj(merged.hooks);
-  // A `hooks` that is no object holds nothing of a client's: it is replaced whole, as mergeSettings does.
-  if (settings.hooks !== undefined && before !== settings.hooks) {
-    set(['hooks'], after);
-    return { text: out, settings };
-  }
-  for (const event of Object.keys(after)) {
-    const old = before[event];
-    const now = after[event] as unknown[];
-    if (!Array.isArray(old)) {
-      set(['hooks', event], now);
+  for (const { event, entry } of wanted(client, hookCommand(program, client))) {
+    const list = before[event];
+    if (list === undefined) {
+      set(['hooks', event], [entry]);
       continue;
     }
-    // The list is kept, entry by entry: ours replaced where it stood, or added at its end.
-    const at = old.findIndex(isOurs);
-    const index = at >= 0 ? at : old.length;
-    if (JSON.stringify(old[index]) !== JSON.stringify(now[index])) set(['hooks', event, index], now[index], at < 0);
+    if (!Array.isArray(list)) {
+      const at = findNodeAtLocation(root, ['hooks', event])!;
+      return { offset: at.offset, reason: `"hooks"."${event}" is not a list`, syntax: false };
+    }
+    for (const change of listChanges(list, entry)) {
+      if ('append' in change) set(['hooks', event, list.length], change.append, true);
+      else if ('set' in change) set(['hooks', event, ...change.set], change.value);
+      else set(['hooks', event, ...change.remove], undefined);
+    }
   }
   return { text: out, settings };
 }

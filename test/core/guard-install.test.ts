@@ -52,13 +52,51 @@ describe('mergeSettingsText', () => {
     expect(list[1].hooks[0].command).toBe('npx --no-install agents guard hook --client claude');
   });
 
-  it('writes a new file, and takes over a `hooks` that is no object, as the merge of values does', () => {
+  it('writes a new file', () => {
     expect(data(merged('cursor', undefined))).toMatchObject({
       version: 1,
       hooks: { beforeShellExecution: [{ command: 'agents guard hook --client cursor' }] },
     });
-    expect(data(merged('codex', '{"hooks": 5, "a": 1}')).hooks.PreToolUse).toHaveLength(1);
-    expect(data(merged('codex', '{"hooks": 5, "a": 1}')).a).toBe(1);
+  });
+
+  it('refuses a `hooks` that is no object and an event that is no list, at the value, instead of replacing the hooks they hold', () => {
+    expect(mergeSettingsText('codex', '{"hooks": "see docs/hooks.md"}', 'agents')).toMatchObject({ offset: 10, syntax: false });
+    expect(mergeSettingsText('cursor', '{"version": 1, "hooks": null}', 'agents')).toMatchObject({ offset: 24, syntax: false });
+    const object = '{"hooks": {"PreToolUse": {"matcher": "Bash", "hooks": [{"type": "command", "command": "./my-audit.sh"}]}}}';
+    expect(mergeSettingsText('claude', object, 'agents')).toMatchObject({ offset: 25, syntax: false });
+    expect(mergeSettingsText('gemini', '{"hooks": {"BeforeTool": "x"}}', 'agents')).toMatchObject({ offset: 25, syntax: false });
+  });
+
+  it('replaces only its own hook in a group it shares with the user, and takes it out of a group of another matcher', () => {
+    const shared = {
+      hooks: {
+        PreToolUse: [
+          {
+            matcher: '*',
+            hooks: [
+              { type: 'command', command: './audit.sh' },
+              { type: 'command', command: 'old guard hook --client claude', timeout: 30 },
+            ],
+          },
+        ],
+      },
+    };
+    const list = data(merged('claude', JSON.stringify(shared, null, 2))).hooks.PreToolUse;
+    expect(list).toEqual([
+      {
+        matcher: '*',
+        hooks: [
+          { type: 'command', command: './audit.sh' },
+          { type: 'command', command: 'agents guard hook --client claude', timeout: 30 },
+        ],
+      },
+    ]);
+    shared.hooks.PreToolUse[0]!.matcher = 'Bash';
+    const moved = data(merged('claude', JSON.stringify(shared, null, 2))).hooks.PreToolUse;
+    expect(moved).toEqual([
+      { matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] },
+      { matcher: '*', hooks: [{ type: 'command', command: 'agents guard hook --client claude', timeout: 30 }] },
+    ]);
   });
 
   it("keeps a byte order mark in front of the settings it merges into, and counts it in a syntax error's place", () => {

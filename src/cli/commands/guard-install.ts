@@ -70,9 +70,15 @@ export default defineCommand<InstallArgs>({
       const merged = mergeSettingsText(client, before, program);
       if ('reason' in merged) {
         const { line, col } = lineStartsOf(before!).linePos(merged.offset);
+        if (merged.syntax)
+          throw new UsageError(
+            `${rel}:${line}:${col}: not valid JSON (${merged.reason})`,
+            'Fix the file, then run the install again. Nothing was written.',
+          );
+        // Replacing a value of another shape would lose the hooks it holds: the user reshapes it.
         throw new UsageError(
-          merged.syntax ? `${rel}:${line}:${col}: not valid JSON (${merged.reason})` : `${rel} is not a JSON object`,
-          'Fix the file, then run the install again. Nothing was written.',
+          `${rel}:${line}:${col}: ${merged.reason}`,
+          `${client}'s settings take an object of event names, each a list of entries: make it one (keep your hooks in it), then run the install again. Nothing was written.`,
         );
       }
       const exists = before !== undefined;

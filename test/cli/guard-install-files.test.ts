@@ -1,0 +1,46 @@
+// `agents guard install` on settings files a person wrote: their hooks are never lost, and what it
+// cannot merge is refused with the place, writing nothing (docs/guard.md, "Installing the hook").
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+async function store(): Promise<string> {
+  const dir = tempDir();
+  mkdirSync(join(dir, '.git'));
+  expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
+  return dir;
+}
+
+/** Writes `text` to the client's settings file, runs the install and says its exit code and the file's bytes after. */
+async function install(dir: string, file: string, text: string, client: string): Promise<{ code: number; stderr: string; after: string }> {
+  mkdirSync(join(dir, file, '..'), { recursive: true });
+  writeFileSync(join(dir, file), text);
+  const r = await runAgents(['guard', 'install', '--client', client], { cwd: dir });
+  return { code: r.code, stderr: r.stderr, after: readFileSync(join(dir, file), 'utf8') };
+}
+
+describe('agents guard install, settings of another shape', () => {
+  it('refuses an event that is no list and a `hooks` that is no object: exit 2, file:line:col, nothing written', async () => {
+    const dir = await store();
+    const object =
+      '{\n  "hooks": {\n    "PreToolUse": {"matcher": "Bash", "hooks": [{"type": "command", "command": "./my-audit.sh"}]}\n  }\n}\n';
+    const a = await install(dir, '.claude/settings.json', object, 'claude');
+    expect(a).toMatchObject({ code: 2, after: object });
+    expect(a.stderr).toContain('.claude/settings.json:3:19');
+    const text = '{"hooks": "see docs/hooks.md"}\n';
+    const b = await install(dir, '.codex/hooks.json', text, 'codex');
+    expect(b).toMatchObject({ code: 2, after: text });
+    expect(b.stderr).toContain('.codex/hooks.json:1:11');
+  });
+
+  it("keeps the user's hook in a group it shares with ours", async () => {
+    const dir = await store();
+    const shared =
+      '{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"./audit.sh"},{"type":"command","command":"agents guard hook --client claude","timeout":30}]}]}}\n';
+    const r = await install(dir, '.claude/settings.json', shared, 'claude');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.after).hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'command', command: './audit.sh' });
+  });
+});
