@@ -108,15 +108,6 @@ function freshSettings(client: GuardClient, program: string): Json {
   return client === 'cursor' ? { version: 1, hooks } : { hooks };
 }
 
-/** Whether the settings already run our hook for every event the client needs. */
-export function hasHook(client: GuardClient, settings: Json): boolean {
-  const hooks = obj(settings.hooks);
-  return wanted(client, '').every(
-    ({ event }) =>
-      Array.isArray(hooks[event]) && (hooks[event] as unknown[]).some((e) => ourCommand(e) || (groupHooks(e)?.some(ourCommand) ?? false)),
-  );
-}
-
 /** A settings file that cannot be merged into: where it breaks, and why (`syntax`: it is not JSON; else no object). */
 export interface SettingsProblem {
   offset: number;

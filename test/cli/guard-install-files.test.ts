@@ -44,3 +44,27 @@ describe('agents guard install, settings of another shape', () => {
     expect(JSON.parse(r.after).hooks.PreToolUse[0].hooks[0]).toEqual({ type: 'command', command: './audit.sh' });
   });
 });
+
+describe('agents guard install --check', () => {
+  it('says installed only for what the install writes: not a hook limited to one tool, nor a command that merely names it', async () => {
+    const dir = await store();
+    const check = async () => (await runAgents(['guard', 'install', '--client', 'claude', '--check'], { cwd: dir })).code;
+    const entry = (matcher: string, command: string) =>
+      `${JSON.stringify({ hooks: { PreToolUse: [{ matcher, hooks: [{ type: 'command', command, timeout: 30 }] }] } })}\n`;
+    mkdirSync(join(dir, '.claude'));
+    for (const text of [
+      entry('Bash', 'agents guard hook --client claude'),
+      entry('*', 'echo disabled: agents guard hook --client claude'),
+      entry('*', 'agents guard hook --client claude --extra'),
+    ]) {
+      writeFileSync(join(dir, '.claude/settings.json'), text);
+      expect(await check()).toBe(1);
+    }
+    writeFileSync(join(dir, '.claude/settings.json'), entry('*', 'agents guard hook --client claude'));
+    expect(await check()).toBe(0);
+    // What the install writes is what --check accepts.
+    writeFileSync(join(dir, '.claude/settings.json'), entry('Bash', 'agents guard hook --client claude'));
+    expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);
+    expect(await check()).toBe(0);
+  });
+});

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
-import { hasHook, mergeSettingsText, SETTINGS_FILE } from '../../core/guard-install.ts';
+import { mergeSettingsText, SETTINGS_FILE } from '../../core/guard-install.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { readUtf8 } from '../../core/utf8.ts';
@@ -82,7 +82,10 @@ export default defineCommand<InstallArgs>({
         );
       }
       const exists = before !== undefined;
-      return { client, rel, exists, installed: hasHook(client, merged.settings), changed: merged.text !== before, text: merged.text };
+      const changed = merged.text !== before;
+      // Installed is what the install would write, matcher and command included: a hook limited to Bash, or a command
+      // that merely names `guard hook`, leaves the client's other tools unguarded.
+      return { client, rel, exists, installed: exists && !changed, changed, text: merged.text };
     });
     if (!argv.check) for (const p of plans) if (p.changed) writeFileAtomic(top, p.rel, p.text, p.exists ? 'replace' : 'create');
     const rows = plans.map((p) => ({
