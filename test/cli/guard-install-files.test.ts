@@ -1,6 +1,6 @@
 // `agents guard install` on settings files a person wrote: their hooks are never lost, and what it
 // cannot merge is refused with the place, writing nothing (docs/guard.md, "Installing the hook").
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
@@ -66,5 +66,21 @@ describe('agents guard install --check', () => {
     writeFileSync(join(dir, '.claude/settings.json'), entry('Bash', 'agents guard hook --client claude'));
     expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);
     expect(await check()).toBe(0);
+  });
+});
+
+describe('agents guard install, empty arguments', () => {
+  it('refuses an empty --program and a --client list that names no client (exit 2), writing nothing', async () => {
+    const dir = await store();
+    for (const args of [
+      ['--client', 'claude', '--program', ''],
+      ['--client', 'claude', '--program', '  '],
+      ['--client', ''],
+      ['--client', ','],
+      ['--client', '', '--check'],
+    ]) {
+      expect((await runAgents(['guard', 'install', ...args], { cwd: dir })).code).toBe(2);
+    }
+    expect(existsSync(join(dir, '.claude'))).toBe(false);
   });
 });

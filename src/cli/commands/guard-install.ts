@@ -61,8 +61,17 @@ export default defineCommand<InstallArgs>({
         throw new UsageError(`--client ${c} is not one of ${GUARD_CLIENTS.join(', ')}`, 'e.g. --client claude,codex');
       if (!clients.includes(c as GuardClient)) clients.push(c as GuardClient);
     }
-    const top = repositoryTop(await ctx.root());
+    // An empty list would install nothing and pass --check: a CI step that checks nothing.
+    if (clients.length === 0)
+      throw new UsageError(`--client names no client`, `Name one or more of ${GUARD_CLIENTS.join(', ')}, e.g. --client claude,codex.`);
     const program = String(argv.program ?? 'agents');
+    // A hook command without its program cannot start, and the clients take a failing hook as no answer: guards off.
+    if (program.trim() === '')
+      throw new UsageError(
+        '--program is empty',
+        'Give the command that starts this tool, e.g. --program agents or --program "npx --no-install agents".',
+      );
+    const top = repositoryTop(await ctx.root());
     // Read every file first: one that cannot be merged stops the install before anything is written.
     const plans = clients.map((client) => {
       const rel = SETTINGS_FILE[client];
