@@ -1,6 +1,6 @@
 // `agents guard install` on settings files a person wrote: their hooks are never lost, and what it
 // cannot merge is refused with the place, writing nothing (docs/guard.md, "Installing the hook").
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
@@ -82,5 +82,42 @@ describe('agents guard install, empty arguments', () => {
       expect((await runAgents(['guard', 'install', ...args], { cwd: dir })).code).toBe(2);
     }
     expect(existsSync(join(dir, '.claude'))).toBe(false);
+  });
+});
+
+describe('agents guard install, linked or misplaced client files', () => {
+  it('refuses to write through a linked client folder or settings file (exit 2), leaving the link and its target as they were', async () => {
+    const dir = await store();
+    const outside = tempDir();
+    writeFileSync(join(outside, 'settings.json'), '{"model": "x"}\n');
+    symlinkSync(outside, join(dir, '.claude'));
+    const install = (...more: string[]) => runAgents(['guard', 'install', '--client', 'claude', ...more], { cwd: dir });
+    expect((await install()).code).toBe(2);
+    expect(readFileSync(join(outside, 'settings.json'), 'utf8')).toBe('{"model": "x"}\n');
+    // Reading through the link is harmless: --check tells.
+    expect((await install('--check')).code).toBe(1);
+    rmSync(join(dir, '.claude'));
+    mkdirSync(join(dir, '.claude'));
+    symlinkSync(join(outside, 'settings.json'), join(dir, '.claude/settings.json'));
+    expect((await install()).code).toBe(2);
+    expect(lstatSync(join(dir, '.claude/settings.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(outside, 'settings.json'), 'utf8')).toBe('{"model": "x"}\n');
+    rmSync(join(dir, '.claude'), { recursive: true });
+    writeFileSync(join(dir, '.claude'), 'x\n');
+    const file = await install();
+    expect(file.code).toBe(2);
+    expect(readFileSync(join(dir, '.claude'), 'utf8')).toBe('x\n');
+  });
+
+  it('links to a target that holds the hook already: unchanged, installed', async () => {
+    const dir = await store();
+    expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);
+    const outside = tempDir();
+    writeFileSync(join(outside, 'settings.json'), readFileSync(join(dir, '.claude/settings.json')));
+    rmSync(join(dir, '.claude/settings.json'));
+    symlinkSync(join(outside, 'settings.json'), join(dir, '.claude/settings.json'));
+    expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);
+    expect((await runAgents(['guard', 'install', '--client', 'claude', '--check'], { cwd: dir })).code).toBe(0);
+    expect(lstatSync(join(dir, '.claude/settings.json')).isSymbolicLink()).toBe(true);
   });
 });

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
@@ -16,14 +16,40 @@ interface InstallArgs {
   program?: string;
 }
 
+/** The first part of `rel` below the top that is a symbolic link (a linked client folder or settings file), if any. */
+function linkIn(top: string, rel: string): string | undefined {
+  const parts = rel.split('/');
+  for (let i = 1; i <= parts.length; i++) {
+    const part = parts.slice(0, i).join('/');
+    try {
+      if (lstatSync(join(top, part)).isSymbolicLink()) return part;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 /** A client's settings file as it is: undefined when absent (exit 2 naming the file when it cannot be read). */
 function readSettings(top: string, rel: string): string | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(join(top, rel));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new UsageError(`cannot read ${rel}: ${(error as Error).message}`, 'Fix its permissions, or move it away.');
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    const folder = rel.slice(0, rel.lastIndexOf('/'));
+    if (code === 'ENOTDIR')
+      throw new UsageError(
+        `cannot read ${rel}: ${folder} is a file, not a folder`,
+        `The client's settings go in ${rel}: move ${folder} away, then run the install again. Nothing was written.`,
+      );
+    if (code === 'EISDIR')
+      throw new UsageError(
+        `cannot read ${rel}: it is a folder, not a file`,
+        `Move ${rel} away, then run the install again. Nothing was written.`,
+      );
+    throw new UsageError(`cannot read ${rel}: ${(error as Error).message}`, 'Fix its permissions, or move it away. Nothing was written.');
   }
   // Read leniently, a byte that is not UTF-8 would be written back as U+FFFD.
   const text = readUtf8(bytes);
@@ -92,6 +118,14 @@ export default defineCommand<InstallArgs>({
       }
       const exists = before !== undefined;
       const changed = merged.text !== before;
+      // Writing through a link would change a file outside the repository (a dotfiles folder shared by every project), and
+      // replacing the link would cut it off silently: the person decides. Reading through it (--check, unchanged) is harmless.
+      const link = changed && !argv.check ? linkIn(top, rel) : undefined;
+      if (link !== undefined)
+        throw new UsageError(
+          `cannot write ${rel}: ${link} is a symbolic link (to ${readlinkSync(join(top, link))}), which the install does not write through`,
+          `Add the hook to the file it leads to by hand (docs/guard.md, "Installing the hook"), or replace the link with a real ${link === rel ? 'file' : 'folder'}, then run the install again. Nothing was written.`,
+        );
       // Installed is what the install would write, matcher and command included: a hook limited to Bash, or a command
       // that merely names `guard hook`, leaves the client's other tools unguarded.
       return { client, rel, exists, installed: exists && !changed, changed, text: merged.text };
