@@ -3,16 +3,8 @@
  * "Install"): where they live and how our entry is merged into whatever
  * else they hold. Pure: the command reads and writes the files.
  */
-import {
-  applyEdits,
-  type FormattingOptions,
-  findNodeAtLocation,
-  getNodeValue,
-  modify,
-  type ParseError,
-  parseTree,
-  printParseErrorCode,
-} from 'jsonc-parser';
+import { type FormattingOptions, findNodeAtLocation, getNodeValue, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import { appendJson, removeJson, setJson } from './json-edit.ts';
 import type { GuardClient } from './guard-clients.ts';
 
 /** The settings file of each client, relative to the repository's top. */
@@ -162,10 +154,10 @@ export function mergeSettingsText(
   if (hooksNode !== undefined && hooksNode.type !== 'object') {
     return { offset: hooksNode.offset, reason: '"hooks" is not an object', syntax: false };
   }
-  const formattingOptions = formattingOf(text);
+  const fmt = formattingOf(text);
   let out = text;
-  const set = (path: (string | number)[], value: unknown, isArrayInsertion = false) => {
-    out = applyEdits(out, modify(out, path, value, { formattingOptions, isArrayInsertion }));
+  const set = (path: (string | number)[], value: unknown) => {
+    out = setJson(out, path, value, fmt);
   };
   if (client === 'cursor' && settings.version === undefined) set(['version'], 1);
   const before = obj(settings.hooks);
@@ -180,9 +172,9 @@ export function mergeSettingsText(
       return { offset: at.offset, reason: `"hooks"."${event}" is not a list`, syntax: false };
     }
     for (const change of listChanges(list, entry)) {
-      if ('append' in change) set(['hooks', event, list.length], change.append, true);
+      if ('append' in change) out = appendJson(out, ['hooks', event], change.append, fmt);
       else if ('set' in change) set(['hooks', event, ...change.set], change.value);
-      else set(['hooks', event, ...change.remove], undefined);
+      else out = removeJson(out, ['hooks', event, ...change.remove]);
     }
   }
   return { text: out, settings };

@@ -32,11 +32,40 @@ describe('mergeSettingsText', () => {
       expect(out).toContain(kept);
     const hooks = data(out).hooks.BeforeTool;
     expect(hooks.map((h: { hooks: { command: string }[] }) => h.hooks[0]!.command)).toEqual(['mine', 'agents guard hook --client gemini']);
-    // What is added takes the file's indentation (four spaces).
-    expect(out).toMatch(/\n(?: {4})+"command": "agents guard hook --client gemini",\n/);
-    expect(out).not.toMatch(/\n(?: {4})* {1,3}"command": "agents guard hook/);
+    // The user's line is kept as it was; what is added goes on it, as the list is written on one line.
+    expect(out).toContain('        "BeforeTool": [{ "matcher": "Shell", "hooks": [{ "type": "command", "command": "mine" }] }, {');
     // Twice is once: the second merge changes no byte.
     expect(merged('gemini', out)).toBe(out);
+  });
+
+  it("adds its entry after the user's, every byte of theirs kept, in the file's indentation and line ends", () => {
+    for (const eol of ['\n', '\r\n']) {
+      const text = [
+        '{',
+        '    // my hooks',
+        '    "hooks": {',
+        '        "BeforeTool": [',
+        '            {"matcher": "write_file", "hooks": [{"type": "command", "command": "./check.sh"}]} // mine',
+        '        ]',
+        '    }',
+        '}',
+        '',
+      ].join(eol);
+      const out = merged('gemini', text);
+      const lines = out.split(eol);
+      expect(lines.slice(0, 4)).toEqual(text.split(eol).slice(0, 4));
+      expect(lines[4]).toBe('            {"matcher": "write_file", "hooks": [{"type": "command", "command": "./check.sh"}]}, // mine');
+      expect(lines[5]).toBe('            {');
+      expect(lines[6]).toBe('                "matcher": ".*",');
+      expect(out.split(eol).slice(-5)).toEqual(['            }', '        ]', '    }', '}', '']);
+      expect(data(out).hooks.BeforeTool[1].hooks[0].command).toBe('agents guard hook --client gemini');
+      expect(merged('gemini', out)).toBe(out);
+    }
+    // A new event after the user's, and a trailing comma used rather than doubled.
+    const claude = '{\n  "hooks": {\n    "PostToolUse": [{"matcher": "*", "hooks": []}],\n  },\n  "model": "x"\n}\n';
+    const out = merged('claude', claude);
+    expect(out.startsWith('{\n  "hooks": {\n    "PostToolUse": [{"matcher": "*", "hooks": []}],\n    "PreToolUse": [\n')).toBe(true);
+    expect(data(out).hooks.PreToolUse[0].matcher).toBe('*');
   });
 
   it('replaces its own entry where it stands (another program), and leaves the others', () => {

@@ -1,0 +1,107 @@
+/**
+ * Edits of a JSON text (comments and trailing commas allowed) that keep every
+ * byte they do not change: a value replaced where it stands, an item or a
+ * property added after the last one, an item taken out. jsonc-parser's
+ * `modify` lays out again every line an insertion touches, the previous entry
+ * of the user's included, so it is left only the empty containers, whose line
+ * holds nothing else of theirs. Pure.
+ */
+import { applyEdits, type FormattingOptions, findNodeAtLocation, type JSONPath, modify, type Node, parseTree } from 'jsonc-parser';
+
+const tree = (text: string): Node | undefined => parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+
+/** The leading blanks of the line holding `offset`, and whether only blanks stand before it on that line. */
+function lineAt(text: string, offset: number): { own: boolean; indent: string } {
+  const before = text.slice(text.lastIndexOf('\n', offset - 1) + 1, offset);
+  return { own: /^[ \t]*$/.test(before), indent: /^[ \t]*/.exec(before)![0] };
+}
+
+/** The offset of the first character from `i` that is neither a blank nor inside a comment. */
+function skipTrivia(text: string, i: number): number {
+  for (;;) {
+    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
+    if (text.startsWith('//', i)) {
+      const end = text.indexOf('\n', i);
+      i = end < 0 ? text.length : end;
+    } else if (text.startsWith('/*', i)) {
+      const end = text.indexOf('*/', i + 2);
+      i = end < 0 ? text.length : end + 2;
+    } else return i;
+  }
+}
+
+/**
+ * A value as text: laid out over lines in the file's indentation unit and line
+ * ends, continuing at `indent`, when it stands on a line of its own; on one
+ * line where the file writes its neighbours so.
+ */
+function valueText(value: unknown, at: { own: boolean; indent: string }, fmt: FormattingOptions): string {
+  // JSON strings hold no raw line break, so every one is between tokens.
+  if (!at.own) return JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ');
+  const unit = fmt.insertSpaces ? ' '.repeat(fmt.tabSize ?? 2) : '\t';
+  return JSON.stringify(value, null, unit)
+    .split('\n')
+    .join((fmt.eol ?? '\n') + at.indent);
+}
+
+/** `item` (a value, or `"key": value`) added after `last`, the last member of its list or object. */
+function insertAfter(text: string, last: Node, item: (at: { own: boolean; indent: string }) => string, fmt: FormattingOptions): string {
+  let at = last.offset + last.length;
+  let comma = ',';
+  const next = skipTrivia(text, at);
+  // A trailing comma already there is used, not doubled.
+  if (text[next] === ',') {
+    at = next + 1;
+    comma = '';
+  }
+  const line = lineAt(text, last.offset);
+  if (!line.own) return `${text.slice(0, at)}${comma} ${item(line)}${text.slice(at)}`;
+  // A comment that ends the last member's line stays on that line, after its comma.
+  const eol = text.indexOf('\n', at);
+  const lineEnd = eol < 0 ? text.length : text[eol - 1] === '\r' ? eol - 1 : eol;
+  const where = /^[ \t]*(?:\/\/.*|\/\*.*\*\/[ \t]*)?$/.test(text.slice(at, lineEnd)) ? lineEnd : at;
+  return `${text.slice(0, at)}${comma}${text.slice(at, where)}${fmt.eol ?? '\n'}${line.indent}${item(line)}${text.slice(where)}`;
+}
+
+/** Sets the value at `path`: replaced where it stands, or added as the last property of the nearest object that exists. */
+export function setJson(text: string, path: JSONPath, value: unknown, fmt: FormattingOptions): string {
+  const root = tree(text);
+  const node = root && findNodeAtLocation(root, path);
+  if (node !== undefined) {
+    return text.slice(0, node.offset) + valueText(value, lineAt(text, node.offset), fmt) + text.slice(node.offset + node.length);
+  }
+  let parentPath = path.slice(0, -1);
+  let key = path.at(-1);
+  let wrapped = value;
+  let parent = root && findNodeAtLocation(root, parentPath);
+  while (parent === undefined && parentPath.length > 0) {
+    wrapped = typeof key === 'string' ? { [key]: wrapped } : [wrapped];
+    key = parentPath.at(-1);
+    parentPath = parentPath.slice(0, -1);
+    parent = root && findNodeAtLocation(root, parentPath);
+  }
+  const last = parent?.children?.at(-1);
+  if (parent?.type !== 'object' || last === undefined || typeof key !== 'string') {
+    return applyEdits(text, modify(text, [...parentPath, key!], wrapped, { formattingOptions: fmt }));
+  }
+  return insertAfter(text, last, (at) => `${JSON.stringify(key)}: ${valueText(wrapped, at, fmt)}`, fmt);
+}
+
+/** Adds `value` at the end of the list at `path` (which exists). */
+export function appendJson(text: string, path: JSONPath, value: unknown, fmt: FormattingOptions): string {
+  const list = findNodeAtLocation(tree(text)!, path)!;
+  const last = list.children?.at(-1);
+  if (last === undefined) return applyEdits(text, modify(text, [...path, 0], value, { formattingOptions: fmt, isArrayInsertion: true }));
+  return insertAfter(text, last, (at) => valueText(value, at, fmt), fmt);
+}
+
+/** Takes out the item at `path` (in a list), with the comma and blanks that separate it from a neighbour. */
+export function removeJson(text: string, path: JSONPath): string {
+  const item = findNodeAtLocation(tree(text)!, path)!;
+  const siblings = item.parent!.children!;
+  const i = siblings.indexOf(item);
+  if (siblings.length === 1) return applyEdits(text, modify(text, path, undefined, {}));
+  if (i < siblings.length - 1) return text.slice(0, item.offset) + text.slice(siblings[i + 1]!.offset);
+  const previous = siblings[i - 1]!;
+  return text.slice(0, previous.offset + previous.length) + text.slice(item.offset + item.length);
+}
