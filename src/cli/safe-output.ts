@@ -23,6 +23,21 @@ export function safeText(text: string, color: boolean): string {
 }
 
 /**
+ * A unified diff as text (`export --dry-run`), for `git apply` as much as for
+ * eyes: as {@link safeText} without colour, but the carriage returns of a
+ * CRLF file stay, or the patch would match none of its lines. One before a line
+ * feed moves nothing on a terminal, so it always stays; a lone one could
+ * overwrite the line shown, so it stays only where stdout is no terminal.
+ */
+export function safeDiffText(text: string, terminal: boolean): string {
+  const kept = terminal ? '\r\n' : '\r';
+  return text
+    .split(kept)
+    .map((piece) => escapeUnsafe(piece, { newlines: true }))
+    .join(kept);
+}
+
+/**
  * JSON for machines: the same data, with the characters JSON.stringify
  * leaves raw (C1 controls, DEL, bidirectional formatting) written as `\uXXXX`
  * escapes, so no terminal or log shows them raw and every parser reads the

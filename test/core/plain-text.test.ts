@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { safeDiffText } from '../../src/cli/safe-output.ts';
 import { escapeUnsafe, findUnsafe, findUnsafeText, markdownCode, markdownText, quoteText } from '../../src/core/plain-text.ts';
 
 describe('plain text (docs/store-format.md, "Plain text only")', () => {
@@ -49,5 +50,13 @@ describe('plain text (docs/store-format.md, "Plain text only")', () => {
     ]);
     expect(findUnsafeText('enforcement.schema.json', { records: [{ actor_response: 'line\nline' }], error: 'a\nb' })).toEqual([]);
     expect(findUnsafeText('decision.schema.json', { summary: 'a\u0085' })).toEqual([{ path: ['summary'], codePoint: 0x85, index: 1 }]);
+  });
+});
+
+describe('safeDiffText (export --dry-run)', () => {
+  it("keeps a CRLF file's carriage returns for git apply, a lone one only off a terminal, and escapes the rest", () => {
+    const diff = '+a\r\n+b\rc\u001b[2J\n';
+    expect(safeDiffText(diff, false)).toBe('+a\r\n+b\rc\\u001b[2J\n');
+    expect(safeDiffText(diff, true)).toBe('+a\r\n+b\\rc\\u001b[2J\n');
   });
 });

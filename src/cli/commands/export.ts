@@ -5,6 +5,7 @@ import { refusedError, type ExportPlan, type ExportService } from '../../service
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { emit } from '../render.ts';
+import { safeDiffText } from '../safe-output.ts';
 import { inferProject } from '../scope-options.ts';
 import { startProgress } from '../progress.ts';
 import { unifiedDiff } from '../unified-diff.ts';
@@ -121,13 +122,19 @@ export default defineCommand<ExportArgs>({
     if (argv['dry-run']) {
       if (plan.refused.length > 0) throw refusedError(plan);
       const diffs = plan.changes.filter((c) => c.action !== 'unchanged').map((c) => unifiedDiff(c.path, c.before, c.after));
+      const diff = diffs.join('');
+      // The diff's own bytes (a CRLF file's carriage returns included), so that `git apply` takes what was printed.
+      if (ctx.format === 'text' && diff !== '') {
+        ctx.io.stdout.write(safeDiffText(diff, Boolean(ctx.io.stdout.isTTY)));
+        return EXIT_CODES.ok;
+      }
       emit(
         ctx,
         {
           changes: plan.changes.filter((c) => c.action !== 'unchanged').map((c) => ({ path: c.path, target: c.target, action: c.action })),
-          diff: diffs.join(''),
+          diff,
         },
-        () => diffs.join('') || 'Every file is up to date; nothing to write.',
+        () => 'Every file is up to date; nothing to write.',
       );
       return EXIT_CODES.ok;
     }
