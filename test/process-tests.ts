@@ -26,6 +26,7 @@ export const PROCESS_TESTS = [
   'test/e2e/yaml-tools.test.ts',
   'test/export/dry-run-apply.test.ts',
   'test/export/export-cli.test.ts',
+  'test/export/export-refusals.test.ts',
   'test/export/hooks.test.ts',
   'test/extends/extends.test.ts',
   'test/extends/review.test.ts',

@@ -460,18 +460,23 @@ export class ExportService {
 }
 
 /** Exit 1 naming each refused file. */
-export function refusedError(plan: ExportPlan): CheckFailedError {
+export function refusedError(plan: ExportPlan, written = 0): CheckFailedError {
   const lines = plan.refused.map((r) => `${r.path}: ${r.why}`);
-  const handEdited = plan.refused.some((r) => r.reason === 'hand-edited' || r.reason === 'foreign');
-  const damaged = plan.refused.some((r) => r.reason === 'damaged');
-  const conflicted = plan.refused.some((r) => r.reason === 'conflicted');
+  const reasons = new Set(plan.refused.map((r) => r.reason));
   const hint = [
-    conflicted ? 'Resolve the merge conflict first (either side of the agents block will do: export writes it anew).' : '',
-    handEdited ? 'Move your own text outside the agents block (it is kept there), or run `agents export --force` to discard the edit.' : '',
-    damaged
+    reasons.has('conflicted') ? 'Resolve the merge conflict first (either side of the agents block will do: export writes it anew).' : '',
+    reasons.has('hand-edited')
+      ? 'Move your own text outside the agents block (it is kept there), or run `agents export --force` to discard the edit.'
+      : '',
+    // A file of the export's name without a block holds no text of the export's to keep apart from the person's.
+    reasons.has('foreign')
+      ? "A file without an agents block is not the export's: rename or move it, or run `agents export --force` to replace it with the export's."
+      : '',
+    reasons.has('damaged')
       ? 'Repair the markers by hand (one "<!-- agents:begin … -->" line and one "<!-- agents:end -->" line) or delete them; --force does not touch a damaged block.'
       : '',
-    'Nothing was written.',
+    // The refused files are left alone, every other one written: "nothing" only when it is so.
+    written === 0 ? 'Nothing was written.' : `The other files were written (${written}).`,
   ]
     .filter((s) => s !== '')
     .join(' ');

@@ -111,8 +111,11 @@ export function linkedTarget(top: string, rel: string, written: ReadonlySet<stri
 /** Refuses (exit 2) a file that cannot be written, before any file is. */
 export function checkWritable(top: string, rel: string, exists: boolean): void {
   let dir = dirname(join(top, rel));
+  // The hint names what refused: the file itself, or the folder its temporary goes into.
+  let blocking = rel;
   try {
     if (exists) accessSync(join(top, rel), constants.W_OK);
+    blocking = '';
     // The nearest folder that exists must take a new file (the atomic write's temporary).
     for (;;) {
       try {
@@ -129,7 +132,7 @@ export function checkWritable(top: string, rel: string, exists: boolean): void {
     const e = writeFailure(error, rel);
     throw new UsageError(
       e.message,
-      `Make ${relative(top, dir) || '.'} writable, or leave this target out with --target; nothing was written.`,
+      `Make ${blocking || relative(top, dir) || '.'} writable, or leave this target out with --target; nothing was written.`,
     );
   }
 }

@@ -298,7 +298,7 @@ describe('agents export --check and --dry-run', () => {
       'packages/ui/GEMINI.md: out of date',
     ]);
     expect(stale.stderr).toMatch(
-      /^12 exported files are missing or out of date; fix: run `agents export` \(edited or damaged blocks: .*`agents export --force`\)\n$/,
+      /^12 exported files are not up to date; fix: run `agents export` and commit the files; edited blocks: .*`agents export --force`\n$/,
     );
     expect(snapshot(repo)).toEqual(snap);
   });

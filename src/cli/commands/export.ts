@@ -14,7 +14,7 @@ import type { RefusalReason } from '../../core/export.ts';
 /** The status `--check` gives a file it leaves alone (docs/json-output.md). */
 const REFUSED_STATUS: Record<RefusalReason, string> = {
   'hand-edited': 'edited by hand',
-  foreign: 'edited by hand',
+  foreign: 'no agents block',
   damaged: 'damaged',
   conflicted: 'merge conflict',
 };
@@ -158,7 +158,7 @@ export default defineCommand<ExportArgs>({
     });
     // The files edited by hand were left alone, the others written (docs/export.md): exit 1 naming them.
     if (plan.refused.length > 0) {
-      const e = refusedError(plan);
+      const e = refusedError(plan, written.length);
       ctx.io.stderr.write(`error: ${escapeUnsafe(e.message)}\nhint: ${e.hint ?? ''}\n`);
       return EXIT_CODES.checkFailed;
     }
@@ -186,11 +186,20 @@ function check(ctx: CliContext, plan: ExportPlan, exporter: ExportService): numb
     exporter.remember(plan);
     return EXIT_CODES.ok;
   }
-  const fix = plan.refused.some((r) => r.reason === 'conflicted')
-    ? 'fix: resolve the merge conflict, then run `agents export`'
-    : plan.refused.length > 0
-      ? 'fix: run `agents export` (edited or damaged blocks: move your text outside the block, or `agents export --force`)'
-      : 'fix: run `agents export` and commit the files';
-  ctx.io.stderr.write(`${problems.length} exported file${problems.length === 1 ? ' is' : 's are'} missing or out of date; ${fix}\n`);
+  // One fix for each kind of problem found, and only those: --force repairs no damaged block, and a file without a
+  // block has no text to move outside it.
+  const reasons = new Set(plan.refused.map((r) => r.reason));
+  const fixes = [
+    reasons.has('conflicted') ? 'resolve the merge conflict, then run `agents export`' : '',
+    stale.length > 0 ? 'run `agents export` and commit the files' : '',
+    reasons.has('hand-edited') ? 'edited blocks: move your text outside the block, or `agents export --force`' : '',
+    reasons.has('foreign') ? 'files without an agents block: rename or move them, or `agents export --force` to replace them' : '',
+    reasons.has('damaged') ? 'damaged blocks: repair or delete their markers by hand (`--force` does not)' : '',
+  ].filter((f) => f !== '');
+  const what =
+    plan.refused.length === 0
+      ? `${problems.length} exported file${problems.length === 1 ? ' is' : 's are'} missing or out of date`
+      : `${problems.length} exported file${problems.length === 1 ? ' is' : 's are'} not up to date`;
+  ctx.io.stderr.write(`${what}; fix: ${fixes.join('; ')}\n`);
   return EXIT_CODES.checkFailed;
 }

@@ -1,0 +1,69 @@
+// What `agents export` says when it leaves files alone (docs/export.md, "The managed block"): what it did
+// write, and a fix that fits each kind of refusal.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgents } from '../helpers/main.ts';
+import { G1, inv, monorepo, snapshot } from './repo.ts';
+
+const TARGETS = ['--target', 'agents-md,claude-md'];
+
+describe('agents export, a file left alone', () => {
+  it('says nothing was written only when nothing was', async () => {
+    const repo = monorepo();
+    expect((await runAgents(['export', ...TARGETS], { cwd: repo })).code).toBe(0);
+    writeFileSync(join(repo, 'AGENTS.md'), readFileSync(join(repo, 'AGENTS.md'), 'utf8').replace('production', 'prod'));
+    writeFileSync(join(repo, `.agents/global/${G1}.yaml`), inv(G1, 'Never delete customer data').replace('../../', '../'));
+    const r = await runAgents(['export', ...TARGETS], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(readFileSync(join(repo, 'CLAUDE.md'), 'utf8')).toContain('Never delete customer data');
+    expect(r.stderr).not.toContain('Nothing was written');
+    // Nothing else to write: then it is so.
+    const again = await runAgents(['export', ...TARGETS], { cwd: repo });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('Nothing was written');
+  });
+
+  it('--check: a damaged block is not sent to --force, and a rule file without a block is not "edited by hand"', async () => {
+    const repo = monorepo();
+    expect((await runAgents(['export', ...TARGETS], { cwd: repo })).code).toBe(0);
+    writeFileSync(join(repo, 'AGENTS.md'), readFileSync(join(repo, 'AGENTS.md'), 'utf8').replace(/<!-- agents:end -->\n/, ''));
+    const damaged = await runAgents(['export', '--check', ...TARGETS], { cwd: repo });
+    expect(damaged.code).toBe(1);
+    expect(damaged.stdout.trim()).toBe('AGENTS.md: damaged');
+    expect(damaged.stderr).not.toContain('agents export --force');
+
+    mkdirSync(join(repo, '.cursor/rules'), { recursive: true });
+    writeFileSync(join(repo, '.cursor/rules/agents-global.mdc'), '---\ndescription: mine\nalwaysApply: true\n---\nmy rule\n');
+    const snap = snapshot(repo);
+    const r = await runAgents(['--format', 'json', 'export', '--check', '--target', 'cursor'], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).files).toContainEqual({ path: '.cursor/rules/agents-global.mdc', status: 'no agents block' });
+    expect(r.stderr).not.toContain('outside the block');
+    expect(snapshot(repo)).toEqual(snap);
+  });
+
+  it('a read-only target file: the hint names the file, not its folder', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, 'CLAUDE.md'), 'My notes\n');
+    // Root writes through file modes; a read-only bind mount of the file refuses even root.
+    const file = join(repo, 'CLAUDE.md');
+    const bound =
+      process.getuid?.() === 0 &&
+      spawnSync('mount', ['--bind', file, file]).status === 0 &&
+      spawnSync('mount', ['-o', 'remount,ro,bind', file]).status === 0;
+    try {
+      if (!bound && process.getuid?.() === 0) {
+        console.log('skipped: cannot bind-mount here (needs mount)');
+        return;
+      }
+      if (!bound) spawnSync('chmod', ['444', file]);
+      const r = await runAgents(['export', '--target', 'claude-md'], { cwd: repo });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/\nhint: Make CLAUDE\.md writable/);
+    } finally {
+      if (bound) spawnSync('umount', [file]);
+    }
+  });
+});
