@@ -25,6 +25,7 @@ export const PROCESS_TESTS = [
   'test/e2e/mcp.test.ts',
   'test/e2e/yaml-tools.test.ts',
   'test/export/dry-run-apply.test.ts',
+  'test/export/export-cancel.test.ts',
   'test/export/export-cli.test.ts',
   'test/export/export-refusals.test.ts',
   'test/export/hooks.test.ts',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { CheckFailedError, UsageError } from '../core/errors.ts';
+import { UsageError } from '../core/errors.ts';
 import {
   BEGIN_PREFIX,
   TARGETS,
@@ -37,6 +37,8 @@ import {
 } from './export-targets.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
+
+export { refusedError } from './export-refusals.ts';
 
 export interface ExportOptions {
   /** --target: overrides `export.targets` of config.yaml. */
@@ -414,6 +416,30 @@ export class ExportService {
    * refused ones (exit 1).
    */
   apply(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): FileChange[] {
+    for (const _ of this.writes(plan, onProgress)) {
+      // Each step wrote one file whole.
+    }
+    return plan.changes.filter((c) => c.action !== 'unchanged');
+  }
+
+  /**
+   * As {@link apply}, letting the process's events in after each file, so
+   * that a stop signal turned into an abort of `signal` (the CLI's Ctrl-C)
+   * stops the export between two files: every file is then as it was or
+   * written whole, and no temporary is left half-written beside one. Rejects
+   * with the signal's reason when aborted.
+   */
+  async applyUntil(plan: ExportPlan, signal: AbortSignal, onProgress?: ExportOptions['onProgress']): Promise<FileChange[]> {
+    signal.throwIfAborted();
+    for (const _ of this.writes(plan, onProgress)) {
+      await new Promise((resolve) => setImmediate(resolve));
+      signal.throwIfAborted();
+    }
+    return plan.changes.filter((c) => c.action !== 'unchanged');
+  }
+
+  /** Writes the plan's files one at a time, each atomically, yielding after each. */
+  private *writes(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): Generator<FileChange> {
     // Temporaries a killed export left beside its files (which git would show forever) go first.
     removeStaleTemps(
       plan.top,
@@ -430,8 +456,8 @@ export class ExportService {
           throw writeFailure(error, c.path);
         }
       } else writeFileAtomic(plan.top, c.path, c.after, 'replace');
+      yield c;
     }
-    return todo;
   }
 
   /** A plan's (or a project's) whole effective set in one target's format, for standard output. */
@@ -457,32 +483,4 @@ export class ExportService {
           };
     return renderStandalone(TARGETS[name!], [section], this.storeRel());
   }
-}
-
-/** Exit 1 naming each refused file. */
-export function refusedError(plan: ExportPlan, written = 0): CheckFailedError {
-  const lines = plan.refused.map((r) => `${r.path}: ${r.why}`);
-  const reasons = new Set(plan.refused.map((r) => r.reason));
-  const hint = [
-    reasons.has('conflicted') ? 'Resolve the merge conflict first (either side of the agents block will do: export writes it anew).' : '',
-    reasons.has('hand-edited')
-      ? 'Move your own text outside the agents block (it is kept there), or run `agents export --force` to discard the edit.'
-      : '',
-    // A file of the export's name without a block holds no text of the export's to keep apart from the person's.
-    reasons.has('foreign')
-      ? "A file without an agents block is not the export's: rename or move it, or run `agents export --force` to replace it with the export's."
-      : '',
-    reasons.has('damaged')
-      ? 'Repair the markers by hand (one "<!-- agents:begin … -->" line and one "<!-- agents:end -->" line) or delete them; --force does not touch a damaged block.'
-      : '',
-    // The refused files are left alone, every other one written: "nothing" only when it is so.
-    written === 0 ? 'Nothing was written.' : `The other files were written (${written}).`,
-  ]
-    .filter((s) => s !== '')
-    .join(' ');
-  return new CheckFailedError(
-    `${plan.refused.length === 1 ? 'a file was' : `${plan.refused.length} files were`} left alone: ${lines.join('; ')}`,
-    hint,
-    { refused: plan.refused },
-  );
 }

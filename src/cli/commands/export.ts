@@ -6,6 +6,7 @@ import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { emit } from '../render.ts';
 import { safeDiffText } from '../safe-output.ts';
+import { abortOnStopSignals } from '../stop-signals.ts';
 import { inferProject } from '../scope-options.ts';
 import { startProgress } from '../progress.ts';
 import { unifiedDiff } from '../unified-diff.ts';
@@ -141,7 +142,10 @@ export default defineCommand<ExportArgs>({
     let written: ReturnType<typeof exporter.apply>;
     progress = startProgress(ctx.io, { quiet: ctx.quiet ?? false });
     try {
-      written = exporter.apply(plan, onProgress);
+      // A stop signal ends the export between two files, never in the middle of one (its temporary left behind).
+      written = await abortOnStopSignals('the files written so far are whole; run `agents export` again for the rest.', (signal) =>
+        exporter.applyUntil(plan, signal, onProgress),
+      );
     } finally {
       progress.stop();
     }

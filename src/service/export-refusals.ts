@@ -1,0 +1,31 @@
+// What `agents export` says of the files it left alone (docs/export.md, "The managed block").
+import { CheckFailedError } from '../core/errors.ts';
+import type { ExportPlan } from './export-service.ts';
+
+/** Exit 1 naming each refused file. */
+export function refusedError(plan: ExportPlan, written = 0): CheckFailedError {
+  const lines = plan.refused.map((r) => `${r.path}: ${r.why}`);
+  const reasons = new Set(plan.refused.map((r) => r.reason));
+  const hint = [
+    reasons.has('conflicted') ? 'Resolve the merge conflict first (either side of the agents block will do: export writes it anew).' : '',
+    reasons.has('hand-edited')
+      ? 'Move your own text outside the agents block (it is kept there), or run `agents export --force` to discard the edit.'
+      : '',
+    // A file of the export's name without a block holds no text of the export's to keep apart from the person's.
+    reasons.has('foreign')
+      ? "A file without an agents block is not the export's: rename or move it, or run `agents export --force` to replace it with the export's."
+      : '',
+    reasons.has('damaged')
+      ? 'Repair the markers by hand (one "<!-- agents:begin … -->" line and one "<!-- agents:end -->" line) or delete them; --force does not touch a damaged block.'
+      : '',
+    // The refused files are left alone, every other one written: "nothing" only when it is so.
+    written === 0 ? 'Nothing was written.' : `The other files were written (${written}).`,
+  ]
+    .filter((s) => s !== '')
+    .join(' ');
+  return new CheckFailedError(
+    `${plan.refused.length === 1 ? 'a file was' : `${plan.refused.length} files were`} left alone: ${lines.join('; ')}`,
+    hint,
+    { refused: plan.refused },
+  );
+}

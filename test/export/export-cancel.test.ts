@@ -1,0 +1,61 @@
+// A stop signal during `agents export` (Ctrl-C: exit 130) ends it between two files: each file is as it
+// was or written whole, and no temporary is left beside one (docs/export.md, "The managed block").
+import { readdirSync, readFileSync, statSync, watch } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { ExportService } from '../../src/service/export-service.ts';
+import { runAgents } from '../helpers/main.ts';
+import { monorepo } from './repo.ts';
+
+const TARGETS = ['agents-md', 'claude-md'];
+
+function files(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((p) => p !== '.git' && !p.startsWith('.git/'));
+}
+
+/** The files made since `before`, each checked whole (its block ends it), and that no temporary is left. */
+function madeWhole(repo: string, before: Set<string>): string[] {
+  const now = files(repo);
+  expect(now.filter((p) => p.endsWith('.tmp'))).toEqual([]);
+  const made = now.filter((p) => !before.has(p) && statSync(join(repo, p)).isFile());
+  for (const p of made) expect(readFileSync(join(repo, p), 'utf8')).toMatch(/<!-- agents:end -->\n$/);
+  return made;
+}
+
+describe('agents export, stopped', () => {
+  it('ExportService.applyUntil stops between two files when its signal is aborted', async () => {
+    const repo = monorepo();
+    const before = new Set(files(repo));
+    const exporter = new ExportService(new InvariantService(join(repo, '.agents')));
+    const plan = await exporter.plan({ targets: TARGETS });
+    const controller = new AbortController();
+    // Aborted while the second file is written: the moment a process killed there left its temporary.
+    const run = exporter.applyUntil(plan, controller.signal, (_phase, n) => {
+      if (n === 2) controller.abort(new Error('stopped'));
+    });
+    await expect(run).rejects.toThrow('stopped');
+    expect(madeWhole(repo, before)).toHaveLength(2);
+  });
+
+  it('the CLI turns a stop signal into an abort: exit 130, the files written whole, no temporary, the rest written next time', async () => {
+    const repo = monorepo();
+    const before = new Set(files(repo));
+    const all = (await runAgents(['export', '--dry-run', '--format', 'json', '--target', TARGETS.join(',')], { cwd: repo })).stdout;
+    const total = JSON.parse(all).changes.length;
+    // The first file the export writes at the top starts the "Ctrl-C", which the export sees between two files.
+    const watcher = watch(repo, () => {
+      watcher.close();
+      process.emit('SIGINT', 'SIGINT');
+    });
+    try {
+      const r = await runAgents(['export', '--target', TARGETS.join(',')], { cwd: repo });
+      expect(r.code).toBe(130);
+    } finally {
+      watcher.close();
+    }
+    expect(madeWhole(repo, before).length).toBeLessThan(total);
+    expect((await runAgents(['export', '--target', TARGETS.join(',')], { cwd: repo })).code).toBe(0);
+    expect(madeWhole(repo, before)).toHaveLength(total);
+  });
+});
