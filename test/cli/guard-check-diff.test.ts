@@ -79,3 +79,22 @@ describe('agents guard check, files git calls binary', () => {
     expect(await findings(dir, 'HEAD~1..HEAD')).toEqual({ code: 1, found: expected });
   });
 });
+
+describe('agents guard check, a pull request range', () => {
+  it("main...HEAD (the documented form) sees the branch's own changes, not what landed on main since it left", async () => {
+    const dir = await repo();
+    git(dir, 'checkout', '-qb', 'feature');
+    writeFileSync(join(dir, 'feature.txt'), 'x\n');
+    git(dir, 'add', 'feature.txt');
+    git(dir, 'commit', '-qm', 'feature');
+    git(dir, 'checkout', '-q', 'main');
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/rotated.key'), 'k\n');
+    git(dir, 'add', 'secrets');
+    git(dir, 'commit', '-qm', 'rotate (a person, on main)');
+    git(dir, 'checkout', '-q', 'feature');
+    expect(await findings(dir, 'main...HEAD')).toEqual({ code: 0, found: [] });
+    // Two dots diff the two trees: main's own change is blamed on the branch.
+    expect(await findings(dir, 'main..HEAD')).toEqual({ code: 1, found: [['secrets/rotated.key', 0]] });
+  });
+});

@@ -16,7 +16,8 @@ export default defineCommand<CheckArgs>({
     y
       .positional('range', {
         type: 'string',
-        describe: 'a revision range such as main..HEAD (default with no --staged: HEAD against the working tree)',
+        describe:
+          'a revision range such as main...HEAD, a branch since it left main (default with no --staged: HEAD against the working tree)',
       })
       .option('staged', { type: 'boolean', describe: 'check what is staged for the next commit (the pre-commit hook)' })
       .option('format', {
@@ -38,7 +39,7 @@ export default defineCommand<CheckArgs>({
     } catch (error) {
       throw new UsageError(
         `git diff failed: ${(error as Error).message.split('\n')[0]}`,
-        'Name a revision range such as main..HEAD, or use --staged.',
+        'Name a revision range such as main...HEAD (a branch since it left main), or use --staged.',
       );
     }
     const actions = files.map((f) => ({
