@@ -1,5 +1,6 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -96,5 +97,19 @@ describe('agents guard check, a pull request range', () => {
     expect(await findings(dir, 'main...HEAD')).toEqual({ code: 0, found: [] });
     // Two dots diff the two trees: main's own change is blamed on the branch.
     expect(await findings(dir, 'main..HEAD')).toEqual({ code: 1, found: [['secrets/rotated.key', 0]] });
+  });
+});
+
+describe('agents guard check --format yaml', () => {
+  it("prints YAML holding the same data as the JSON, as validate's does", async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/new.key'), 'k\n');
+    git(dir, 'add', 'secrets');
+    const json = await runAgents(['--format', 'json', 'guard', 'check', '--staged'], { cwd: dir });
+    const yaml = await runAgents(['--format', 'yaml', 'guard', 'check', '--staged'], { cwd: dir });
+    expect(yaml.code).toBe(1);
+    expect(yaml.stdout.trimStart().startsWith('{')).toBe(false);
+    expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
   });
 });

@@ -95,9 +95,12 @@ export default defineCommand<CheckArgs>({
     const rename = (t: string) => t.replace(/agents validate:/g, 'agents guard check:');
     if (format === 'sarif') ctx.io.stdout.write((await import('../../validate/format-sarif.ts')).formatSarif(result, VERSION));
     else if (format === 'github') ctx.io.stdout.write(rename((await import('../../validate/format-github.ts')).formatGithub(result).log));
-    else if (format === 'json' || format === 'yaml')
-      ctx.io.stdout.write((await import('../../validate/format-json.ts')).formatJson(result));
-    else ctx.io.stdout.write(rename((await import('../../validate/format-text.ts')).formatText(result, ctx.style)));
+    else if (format === 'json') ctx.io.stdout.write((await import('../../validate/format-json.ts')).formatJson(result));
+    else if (format === 'yaml') {
+      // The document of `validate --format yaml`: the JSON's data, written as YAML (toYaml escapes what it writes).
+      const [{ toYaml }, { validateJson }] = await Promise.all([import('../yaml-output.ts'), import('../../validate/format-json.ts')]);
+      ctx.io.stdout.write(toYaml(validateJson(result)));
+    } else ctx.io.stdout.write(rename((await import('../../validate/format-text.ts')).formatText(result, ctx.style)));
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
