@@ -113,3 +113,19 @@ describe('agents guard check --format yaml', () => {
     expect(parse(yaml.stdout)).toEqual(JSON.parse(json.stdout));
   });
 });
+
+describe('agents guard check, a path with control characters', () => {
+  it('leaves every format with them escaped, the JSON still naming the file', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    const name = 'secrets/a\u001b[31mred\u202etxt';
+    writeFileSync(join(dir, name), 'k\n');
+    for (const format of ['text', 'json', 'yaml', 'github', 'sarif']) {
+      const r = await runAgents(['guard', 'check', ...(format === 'text' ? [] : ['--format', format])], { cwd: dir });
+      expect(r.code).toBe(1);
+      expect(r.stdout).not.toMatch(/[\u001b\u202e]/);
+    }
+    const json = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: dir });
+    expect(JSON.parse(json.stdout).diagnostics.map((d: { file: string }) => d.file)).toEqual([name]);
+  });
+});

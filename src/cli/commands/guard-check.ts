@@ -3,6 +3,8 @@ import type { Diagnostic } from '../../core/diagnostics.ts';
 import { evaluateGuards, guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
+import { safeText } from '../safe-output.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 import { VERSION } from '../../present/version.ts';
 
 interface CheckArgs {
@@ -93,14 +95,18 @@ export default defineCommand<CheckArgs>({
     };
     const format = argv.format ?? ctx.format;
     const rename = (t: string) => t.replace(/agents validate:/g, 'agents guard check:');
-    if (format === 'sarif') ctx.io.stdout.write((await import('../../validate/format-sarif.ts')).formatSarif(result, VERSION));
-    else if (format === 'github') ctx.io.stdout.write(rename((await import('../../validate/format-github.ts')).formatGithub(result).log));
-    else if (format === 'json') ctx.io.stdout.write((await import('../../validate/format-json.ts')).formatJson(result));
+    // A path is the repository's, written by anyone (an agent too): its control characters leave escaped, as validate's
+    // output does (docs/store-format.md, "Plain text only").
+    const plain = (t: string) => escapeUnsafe(t, { newlines: true });
+    if (format === 'sarif') ctx.io.stdout.write(plain((await import('../../validate/format-sarif.ts')).formatSarif(result, VERSION)));
+    else if (format === 'github')
+      ctx.io.stdout.write(safeText(rename((await import('../../validate/format-github.ts')).formatGithub(result).log), false));
+    else if (format === 'json') ctx.io.stdout.write(plain((await import('../../validate/format-json.ts')).formatJson(result)));
     else if (format === 'yaml') {
       // The document of `validate --format yaml`: the JSON's data, written as YAML (toYaml escapes what it writes).
       const [{ toYaml }, { validateJson }] = await Promise.all([import('../yaml-output.ts'), import('../../validate/format-json.ts')]);
       ctx.io.stdout.write(toYaml(validateJson(result)));
-    } else ctx.io.stdout.write(rename((await import('../../validate/format-text.ts')).formatText(result, ctx.style)));
+    } else ctx.io.stdout.write(safeText(rename((await import('../../validate/format-text.ts')).formatText(result, ctx.style)), ctx.color));
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
