@@ -90,6 +90,8 @@ describe('computeDrift: whole items', () => {
       },
       { kind: 'removed', action: 'n/x', origin_id: id('A3'), plan_invariant_id: id('P3'), text: 'Gamma' },
       { kind: 'added', action: 'n/x', origin_id: id('A4'), text: 'Delta' },
+      // The text the removed copy gives up is free for the origin added with it.
+      { kind: 'added', action: 'n/x', origin_id: id('A6'), text: 'gamma' },
     ]);
   });
 
