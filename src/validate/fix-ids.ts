@@ -11,14 +11,44 @@ import { removeFile, writeFileAtomic } from '../store/atomic-write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import type { Fix } from './result.ts';
 
-/** `text` with `id: ID` as its first key: after the leading comments (the modeline) and a `---`, keeping the file's line ends. */
-export function withId(text: string, id: string): string {
-  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
-  const lines = text.split(/\r?\n/);
-  let at = 0;
-  while (at < lines.length && (lines[at]!.startsWith('#') || lines[at]!.startsWith('\uFEFF#') || lines[at] === '---')) at++;
-  lines.splice(at, 0, `id: ${id}`);
-  return lines.join(eol);
+const BOM = '\uFEFF';
+
+/**
+ * `text` with `id: ID` as the first key of its mapping, or undefined when it
+ * cannot be put there without rewriting the file. A block mapping gets the
+ * line before its first key, at that key's indentation (after the leading
+ * comments, the modeline, directives and `---`), a flow mapping the first
+ * place after its `{`; the file's BOM and line ends are kept. The result is
+ * parsed again and must hold the same data with the id added: a file that
+ * parsed is never made one that does not.
+ */
+export function withId(text: string, id: string): string | undefined {
+  const bom = text.startsWith(BOM) ? BOM : '';
+  const body = text.slice(bom.length);
+  const parsed = parseYaml('file.yaml', new TextEncoder().encode(body)).value;
+  if (!parsed || parsed.source !== body) return undefined;
+  const root = parsed.doc.contents as { items?: { key?: { range?: number[] } }[]; flow?: boolean; range?: number[] } | null;
+  if (!root?.items || !root.range) return undefined;
+  let next: string | undefined;
+  if (root.flow) {
+    const at = root.range[0]!;
+    if (body[at] !== '{') return undefined;
+    next = `${body.slice(0, at + 1)}id: ${id}${root.items.length > 0 ? ', ' : ''}${body.slice(at + 1)}`;
+  } else {
+    const at = root.items[0]?.key?.range?.[0];
+    if (at === undefined) return undefined;
+    const lineStart = body.lastIndexOf('\n', at - 1) + 1;
+    const indent = body.slice(lineStart, at);
+    // A key that shares its line with something else (`--- text: a`, `? text`) has no line of its own to go before.
+    if (!/^[ ]*$/.test(indent)) return undefined;
+    const eol = /\r\n/.test(body) ? '\r\n' : '\n';
+    next = `${body.slice(0, lineStart)}${indent}id: ${id}${eol}${body.slice(lineStart)}`;
+  }
+  const after = parseYaml('file.yaml', new TextEncoder().encode(next));
+  const data = after.value?.data;
+  if (after.diagnostics.length > 0 || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+  if (Object.keys(data)[0] !== 'id' || JSON.stringify(data) !== JSON.stringify({ id, ...(parsed.data as object) })) return undefined;
+  return `${bom}${next}`;
 }
 
 /**
@@ -38,12 +68,21 @@ export function assignId(tree: WorkingTreeSource, file: string, claimed: Set<str
   const base = file.slice(slash + 1, -'.yaml'.length);
   // A file named by a ULID is that invariant's file (the layout's rule): its name is its id.
   const id = isUlid(base) ? base : newId();
-  claimed.add(id);
   const to = `${file.slice(0, slash + 1)}${id}.yaml`;
   const message = to === file ? `added id ${id} to ${file}` : `added id ${id} to ${file} and renamed it to ${to}`;
   const fix: Fix = to === file ? { file, action: 'add-id', message, done: true } : { file, action: 'add-id', to, message, done: true };
+  const text = withId(new TextDecoder('utf-8', { ignoreBOM: true }).decode(r.bytes), id);
+  if (text === undefined) {
+    // Nothing is written: a rewrite of the whole file could lose its comments and layout.
+    return {
+      file,
+      action: 'add-id',
+      message: `kept ${file}: its mapping is written in a way an \`id:\` line cannot be added to safely; add \`id: ${id}\` as its first key by hand${to === file ? '' : `, and rename it to ${to}`}`,
+      done: false,
+    };
+  }
+  claimed.add(id);
   try {
-    const text = withId(new TextDecoder().decode(r.bytes), id);
     if (to === file) writeFileAtomic(tree.root, file, text, 'replace');
     else {
       writeFileAtomic(tree.root, to, text, 'create');

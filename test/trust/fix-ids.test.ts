@@ -35,10 +35,45 @@ describe('validate --fix and a file without an id', () => {
     expect(after.code, after.stdout).toBe(0);
   });
 
+  it('puts the id inside a flow mapping, after directives and at an indented mapping, so every file still parses', async () => {
+    const root = testStore({
+      'global/flow.yaml': '{text: Flow mapping rule, severity: info}\n',
+      'global/directive.yaml': '%YAML 1.2\n---\ntext: Directive rule\n',
+      'global/indented.yaml': '# c\n\n  text: Indented rule\n  severity: info\n',
+    });
+    const fix = await runAgents(['--store', root, 'validate', '--fix', '--format', 'json']);
+    expect(fix.code, fix.stdout).toBe(0);
+    const out = JSON.parse(fix.stdout) as { diagnostics: { code: string }[]; fixes: { action: string; done: boolean }[] };
+    expect(out.fixes.filter((f) => f.action === 'add-id').map((f) => f.done)).toEqual([true, true, true]);
+    expect(out.diagnostics.filter((d) => d.code !== 'modeline-missing')).toEqual([]);
+    const texts = readdirSync(join(root, 'global'))
+      .filter((n) => n.endsWith('.yaml'))
+      .map((n) => readFileSync(join(root, 'global', n), 'utf8').replace(/01[0-9A-Z]{24}/, 'ID'))
+      .sort();
+    expect(texts).toEqual([
+      '# c\n\n  id: ID\n  text: Indented rule\n  severity: info\n',
+      '%YAML 1.2\n---\nid: ID\ntext: Directive rule\n',
+      '{id: ID, text: Flow mapping rule, severity: info}\n',
+    ]);
+  });
+
+  it('leaves a file it cannot add the id to safely as it was, and says so (done: false)', async () => {
+    const odd = '? text\n: Explicit key rule\n';
+    const root = testStore({ 'global/odd.yaml': odd });
+    const fix = await runAgents(['--store', root, 'validate', '--fix', '--format', 'json']);
+    expect(fix.code).toBe(1);
+    const out = JSON.parse(fix.stdout) as { fixes: { action: string; file: string; done: boolean }[] };
+    expect(out.fixes.map((f) => [f.action, f.file, f.done])).toEqual([['add-id', 'global/odd.yaml', false]]);
+    expect(readdirSync(join(root, 'global')).filter((n) => n.endsWith('.yaml'))).toEqual(['odd.yaml']);
+    expect(readFileSync(join(root, 'global/odd.yaml'), 'utf8')).toBe(odd);
+  });
+
   it('withId keeps the modeline first and the line ends', () => {
     expect(withId('# yaml-language-server: $schema=x\r\ntext: a\r\n', 'ID')).toBe(
       '# yaml-language-server: $schema=x\r\nid: ID\r\ntext: a\r\n',
     );
     expect(withId('---\ntext: a\n', 'ID')).toBe('---\nid: ID\ntext: a\n');
+    expect(withId('\uFEFFtext: a\n', 'ID')).toBe('\uFEFFid: ID\ntext: a\n');
+    expect(withId('? text\n: a\n', 'ID')).toBeUndefined();
   });
 });
