@@ -93,6 +93,24 @@ describe('validate --fix', () => {
     for (const [p, text] of Object.entries(files)) expect(readFileSync(join(store, p), 'utf8')).toBe(text);
   });
 
+  it('with PATHS, fixes only the files named: every other file stays as it was', async () => {
+    const files = {
+      [`global/${A}.yaml`]: invariantYaml(A, 'Named rule'),
+      [`global/${B}.yaml`]: invariantYaml(B, 'Unnamed rule without modeline'),
+      [`global/${C}.yaml`]: invariantYaml(D, 'Misnamed rule'),
+      [`projects/web/${C}.yaml`]: invariantYaml(C, 'Another scope'),
+      [`global/.${A}.yaml.999999999.0a1b2c3d.tmp`]: 'id: x\n',
+    };
+    const store = testStore(files);
+    const r = await validate(store, '--fix', join(store, `global/${A}.yaml`));
+    expect(r.out.fixes.map((f: { action: string; file: string; done: boolean }) => [f.action, f.file, f.done])).toEqual([
+      ['add-modeline', `global/${A}.yaml`, true],
+    ]);
+    expect(readFileSync(join(store, `global/${A}.yaml`), 'utf8')).toBe(`${ML}\n${files[`global/${A}.yaml`]}`);
+    for (const [p, text] of Object.entries(files)) if (p !== `global/${A}.yaml`) expect(readFileSync(join(store, p), 'utf8')).toBe(text);
+    expect(r.code).toBe(0);
+  });
+
   it('reports each change in text output', async () => {
     const store = testStore({ [`global/${A}.yaml`]: invariantYaml(A, 'Never delete') });
     const r = await runMain(['--store', store, 'validate', '--fix'], { cwd: dirname(store) });
