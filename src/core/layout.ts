@@ -44,8 +44,13 @@ export function isHiddenName(base: string): boolean {
   return base.charCodeAt(0) === 46 /* . */;
 }
 
+/**
+ * Whether a file name is one of the tool's own temporaries, `.<name>.<pid>.<hex>.tmp` (store/atomic-write.ts,
+ * store/replace-batch.ts): only those are the tool's to remove. Any other hidden `.tmp` is the user's (a draft, an
+ * editor's file) and is an unknown path, never deleted.
+ */
 export function isTemporaryName(base: string): boolean {
-  return base.startsWith('.') && base.endsWith(TEMP_SUFFIX);
+  return base.endsWith(TEMP_SUFFIX) && /^\..+\.\d+\.[0-9a-f]+\.tmp$/.test(base);
 }
 
 const GLOBAL_SCOPE: Scope = Object.freeze({ kind: 'global' });

@@ -114,7 +114,9 @@ describe('classifyPath', () => {
     ['.lock', { kind: 'lock' }],
     ['.lock.break', { kind: 'lock' }],
     ['global/.gitkeep', { kind: 'keep' }],
-    [`global/.${ID}.yaml.tmp`, { kind: 'temporary' }],
+    [`global/.${ID}.yaml.4194000.1a2b3c4d.tmp`, { kind: 'temporary' }],
+    [`global/.${ID}.yaml.tmp`, { kind: 'unknown' }],
+    ['global/.rule.tmp', { kind: 'unknown' }],
     [`global/${ID}.tmp`, { kind: 'unknown' }],
     ['global/.hidden', { kind: 'unknown' }],
     ['README.md', { kind: 'unknown' }],
@@ -179,8 +181,12 @@ describe('pathClassifier: paths of several folders in a row', () => {
 
 describe('isTemporaryName', () => {
   test.each([
-    [`.${ID}.yaml.tmp`, true],
-    ['.x.tmp', true],
+    [`.${ID}.yaml.4194000.1a2b3c4d.tmp`, true],
+    ['..lock.12.0a.tmp', true],
+    [`.${ID}.yaml.tmp`, false],
+    ['.x.tmp', false],
+    ['.draft.tmp', false],
+    ['.x.12.notHex.tmp', false],
     [`${ID}.tmp`, false],
     ['notes.tmp', false],
     ['.hidden', false],

@@ -73,7 +73,7 @@ describe('checkLayout', () => {
       'actions/Bad/': null,
       'actions/ns/Bad/': null,
       'actions/ns/ok/x/': null,
-      [`plans/.${P}.tmp/`]: null,
+      [`plans/.${P}.4194000.1a2b3c4d.tmp/`]: null,
       'plans/notaulid/': null,
       [`plans/${P}/`]: null,
       [`plans/${X}/plan.yaml`]: plan(X),
@@ -171,10 +171,10 @@ describe('checkLayout', () => {
       {
         code: 'temporary-file',
         severity: 'warning',
-        file: `plans/.${P}.tmp`,
+        file: `plans/.${P}.4194000.1a2b3c4d.tmp`,
         line: 0,
         col: 0,
-        message: `plans/.${P}.tmp/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`,
+        message: `plans/.${P}.4194000.1a2b3c4d.tmp/ is a plan folder left by an interrupted \`plan use\` (it is renamed into place only when complete)`,
         hint: 'Run `agents validate --fix` to remove it; the plan was never created.',
       },
       {

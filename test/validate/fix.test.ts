@@ -80,6 +80,19 @@ describe('validate --fix', () => {
     expect(r.code).toBe(0);
   });
 
+  it("leaves the user's own hidden .tmp files alone: they are unknown paths, not the tool's temporaries", async () => {
+    const own = { '.draft.tmp': 'my draft notes\n', 'global/.rule.tmp': 'half-edited rule\n', [`global/.${A}.yaml.tmp`]: 'x\n' };
+    const store = testStore({ [`global/${A}.yaml`]: `${ML}\n${invariantYaml(A, 'Never delete')}`, ...own });
+    const r = await validate(store, '--fix');
+    expect(r.out.fixes).toEqual([]);
+    for (const [p, text] of Object.entries(own)) expect(readFileSync(join(store, p), 'utf8')).toBe(text);
+    expect(r.out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file]).sort()).toEqual(
+      Object.keys(own)
+        .map((p) => ['unknown-path', p])
+        .sort(),
+    );
+  });
+
   it('changes nothing else: duplicates, schema errors and syntax errors stay as they are', async () => {
     const files = {
       [`global/${A}.yaml`]: `${ML}\n${invariantYaml(A, 'Never delete')}`,
