@@ -52,12 +52,19 @@ export function withId(text: string, id: string): string | undefined {
 }
 
 /**
- * Gives an invariant file that has no `id` key one: the ULID its name is,
- * else a fresh one, and renames the file to it.
+ * Gives an invariant file that has no `id` key one: the ULID its name is
+ * (when no other file has that name: `nameShared` false), else a fresh one,
+ * and renames the file to it.
  * Undefined when the file is not an invariant of a scope, cannot be read or
  * parsed, or has an `id` already (the rename fix handles those).
  */
-export function assignId(tree: WorkingTreeSource, file: string, claimed: Set<string>, newId: () => string = ulid): Fix | undefined {
+export function assignId(
+  tree: WorkingTreeSource,
+  file: string,
+  claimed: Set<string>,
+  nameShared: boolean,
+  newId: () => string = ulid,
+): Fix | undefined {
   const kind = classifyPath(file);
   if (!(kind.kind === 'invariant' || (kind.kind === 'bad-id' && kind.scope !== undefined))) return undefined;
   const r = tree.readOne(file);
@@ -66,8 +73,9 @@ export function assignId(tree: WorkingTreeSource, file: string, claimed: Set<str
   if (data === null || typeof data !== 'object' || Array.isArray(data) || 'id' in data) return undefined;
   const slash = file.lastIndexOf('/');
   const base = file.slice(slash + 1, -'.yaml'.length);
-  // A file named by a ULID is that invariant's file (the layout's rule): its name is its id.
-  const id = isUlid(base) ? base : newId();
+  // A file named by a ULID is that invariant's file (the layout's rule): its name is its id, unless another file
+  // already has that name (`id-reused`): writing it in would make the clash permanent, so it gets a fresh one.
+  const id = isUlid(base) && !nameShared ? base : newId();
   const to = `${file.slice(0, slash + 1)}${id}.yaml`;
   const message = to === file ? `added id ${id} to ${file}` : `added id ${id} to ${file} and renamed it to ${to}`;
   const fix: Fix = to === file ? { file, action: 'add-id', message, done: true } : { file, action: 'add-id', to, message, done: true };

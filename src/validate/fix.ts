@@ -56,6 +56,8 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   const batch = new ReplaceBatch(tree.root);
   const claimed = new Set(report.usedIds());
   const renamed = new Set<string>();
+  // Files named by an id an earlier file of the store has: that name is not theirs to write in as an id.
+  const reusers = new Set(report.diagnostics.filter((d) => d.code === 'id-reused').map((d) => d.file));
   const diagnostics = byPosition(report.diagnostics);
   let since = 0;
   for (const d of diagnostics) {
@@ -72,7 +74,7 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
         const fix =
           d.code === 'id-mismatch'
             ? renameToId(tree, d.file, claimed)
-            : (renameToId(tree, d.file, claimed) ?? assignId(tree, d.file, claimed));
+            : (renameToId(tree, d.file, claimed) ?? assignId(tree, d.file, claimed, reusers.has(d.file)));
         if (fix) {
           fixes.push(fix);
           renamed.add(d.file);

@@ -68,6 +68,26 @@ describe('validate --fix and a file without an id', () => {
     expect(readFileSync(join(root, 'global/odd.yaml'), 'utf8')).toBe(odd);
   });
 
+  it('gives a file named by an id another file already has a fresh id, not the clashing one', async () => {
+    const GLOBAL = `# yaml-language-server: $schema=../schemas/invariant.schema.json\nid: ${NAMED}\ntext: Never delete production data\n`;
+    const root = testStore({
+      [`global/${NAMED}.yaml`]: GLOBAL,
+      [`projects/web/${NAMED}.yaml`]: 'text: Web copy without id\n',
+    });
+    const fix = await runAgents(['--store', root, 'validate', '--fix', '--format', 'json']);
+    expect(fix.code, fix.stdout).toBe(0);
+    const out = JSON.parse(fix.stdout) as { diagnostics: { code: string }[]; fixes: { action: string; to?: string; done: boolean }[] };
+    const [added] = out.fixes.filter((f) => f.action === 'add-id');
+    expect(added?.done).toBe(true);
+    const [name] = readdirSync(join(root, 'projects/web')).filter((n) => n.endsWith('.yaml'));
+    const id = name!.slice(0, -5);
+    expect(isUlid(id) && id !== NAMED).toBe(true);
+    expect(added?.to).toBe(`projects/web/${name}`);
+    expect(readFileSync(join(root, 'projects/web', name!), 'utf8')).toBe(`id: ${id}\ntext: Web copy without id\n`);
+    expect(readFileSync(join(root, `global/${NAMED}.yaml`), 'utf8')).toBe(GLOBAL);
+    expect(out.diagnostics.filter((d) => d.code !== 'modeline-missing')).toEqual([]);
+  });
+
   it('withId keeps the modeline first and the line ends', () => {
     expect(withId('# yaml-language-server: $schema=x\r\ntext: a\r\n', 'ID')).toBe(
       '# yaml-language-server: $schema=x\r\nid: ID\r\ntext: a\r\n',
