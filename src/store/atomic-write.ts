@@ -128,9 +128,11 @@ export function modeToKeep(path: string): number | undefined {
  * Writes `content` to `root/rel` atomically and durably: a temporary file in
  * the same folder, flushed, then linked (mode "create": fails if the file
  * exists) or renamed (mode "replace", keeping the file's permissions) into
- * place. Readers never see a torn file.
+ * place. Readers never see a torn file. `modeOf` names a store file whose
+ * permissions a created file takes: the file it is made from (a rename that
+ * rewrites it), so a private file stays private.
  */
-export function writeFileAtomic(root: string, rel: string, content: string, mode: 'create' | 'replace' = 'create'): void {
+export function writeFileAtomic(root: string, rel: string, content: string, mode: 'create' | 'replace' = 'create', modeOf?: string): void {
   assertMine(root);
   const path = join(root, rel);
   const tmp = tempName(path);
@@ -138,7 +140,7 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
   assertNoLinkedFolder(root, relDir, `write ${rel}`);
   try {
     mkdirSync(dirname(path), { recursive: true });
-    const keep = mode === 'replace' ? modeToKeep(path) : undefined;
+    const keep = mode === 'replace' ? modeToKeep(path) : modeOf !== undefined ? modeToKeep(join(root, modeOf)) : undefined;
     const fd = openSync(tmp, 'wx', 0o644);
     try {
       if (keep !== undefined) fchmodSync(fd, keep);

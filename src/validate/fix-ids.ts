@@ -93,7 +93,7 @@ export function assignId(
   try {
     if (to === file) writeFileAtomic(tree.root, file, text, 'replace');
     else {
-      writeFileAtomic(tree.root, to, text, 'create');
+      writeFileAtomic(tree.root, to, text, 'create', file);
       removeFile(tree.root, file);
     }
     return fix;

@@ -210,7 +210,7 @@ function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>)
   const to = `${file.slice(0, file.lastIndexOf('/') + 1)}${id}.yaml`;
   claimed.add(id);
   return attempt({ file, action: 'rename', to, message: `renamed ${file} to ${to} (the name now equals its id)` }, () => {
-    writeFileAtomic(tree.root, to, new TextDecoder().decode(r.bytes), 'create');
+    writeFileAtomic(tree.root, to, new TextDecoder().decode(r.bytes), 'create', file);
     removeFile(tree.root, file);
   });
 }

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
@@ -91,6 +91,24 @@ describe('validate --fix', () => {
         .map((p) => ['unknown-path', p])
         .sort(),
     );
+  });
+
+  it('keeps the permissions of a file it renames or gives an id (a private file stays private)', async () => {
+    const store = testStore({
+      'global/no-id.yaml': `${ML}\ntext: Private rule\n`,
+      [`global/${A}.yaml`]: `${ML}\n${invariantYaml(B, 'Private misnamed rule')}`,
+    });
+    chmodSync(join(store, 'global/no-id.yaml'), 0o600);
+    chmodSync(join(store, `global/${A}.yaml`), 0o640);
+    const r = await validate(store, '--fix');
+    expect(r.out.fixes.map((f: { action: string; done: boolean }) => [f.action, f.done]).sort()).toEqual([
+      ['add-id', true],
+      ['rename', true],
+    ]);
+    const modes = Object.fromEntries(readdirSync(join(store, 'global')).map((n) => [n, statSync(join(store, 'global', n)).mode & 0o777]));
+    expect(modes[`${B}.yaml`]).toBe(0o640);
+    const added = Object.keys(modes).find((n) => n !== `${B}.yaml` && n.endsWith('.yaml'));
+    expect(modes[added!]).toBe(0o600);
   });
 
   it('changes nothing else: duplicates, schema errors and syntax errors stay as they are', async () => {
