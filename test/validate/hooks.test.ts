@@ -92,17 +92,15 @@ describe('the pre-commit framework manifest', () => {
     expect(manifest).toHaveLength(3);
     const hook = manifest[0]!;
     for (const field of ['id', 'name', 'entry', 'language']) expect(typeof hook[field], field).toBe('string');
+    // The index in hook mode on every commit, not the files pre-commit passes: it passes no deleted file.
     expect(hook).toMatchObject({
       id: 'agents-validate',
-      entry: 'agents validate',
+      entry: 'agents validate --staged',
       language: 'node',
-      pass_filenames: true,
+      always_run: true,
+      pass_filenames: false,
       require_serial: true,
     });
-    const files = new RegExp(hook.files as string);
-    expect(files.test(`.agents/global/${A}.yaml`)).toBe(true);
-    expect(files.test('src/index.ts')).toBe(false);
-    expect(files.test('x.agents/y.yaml')).toBe(false);
     // The entry names the package's bin.
     const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'));
     expect(Object.keys(pkg.bin)).toContain((hook.entry as string).split(' ')[0]);
@@ -245,14 +243,20 @@ describe.skipIf(!hasPreCommit && !inCi)("the real pre-commit framework running t
     '  - repo: local',
     '    hooks:',
     `      - id: ${hook.id as string}`,
-    `        name: ${hook.name as string}`,
-    `        entry: ${hook.entry as string}`,
     '        language: system',
-    `        files: ${JSON.stringify(hook.files)}`,
-    `        pass_filenames: ${String(hook.pass_filenames)}`,
-    `        require_serial: ${String(hook.require_serial)}`,
+    // Every other field as the manifest says (the framework reads them from there for a remote hook).
+    ...Object.entries(hook)
+      .filter(([k]) => !['id', 'language', 'description', 'minimum_pre_commit_version'].includes(k))
+      .map(([k, v]) => `        ${k}: ${JSON.stringify(v)}`),
     '',
   ].join('\n');
+  const hookEnvironment = () => ({
+    ...process.env,
+    ...GIT_ENV,
+    PATH: agentsOnPath(),
+    PRE_COMMIT_HOME: join(tempDir(), 'cache'),
+    NO_COLOR: '1',
+  });
 
   it('blocks a bad file in a linked worktree (git runs the hook there with GIT_DIR set) and passes once fixed', () => {
     expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
@@ -261,7 +265,7 @@ describe.skipIf(!hasPreCommit && !inCi)("the real pre-commit framework running t
     mkdirSync(join(repo, '.agents/global'), { recursive: true });
     writeFileSync(join(repo, FILE), GOOD);
     writeFileSync(join(repo, '.pre-commit-config.yaml'), local);
-    const env = { ...process.env, ...GIT_ENV, PATH: agentsOnPath(), PRE_COMMIT_HOME: join(tempDir(), 'cache'), NO_COLOR: '1' };
+    const env = hookEnvironment();
     expect(spawnSync('pre-commit', ['install'], { cwd: repo, env, encoding: 'utf8' }).status).toBe(0);
     const commitIn = (dir: string, message: string) => {
       const r = spawnSync('git', ['commit', '-m', message], { cwd: dir, env, encoding: 'utf8', timeout: 60_000 });
@@ -285,6 +289,41 @@ describe.skipIf(!hasPreCommit && !inCi)("the real pre-commit framework running t
     expect(passed.out).toMatch(/agents validate\.+Passed/);
     expect(passed.code).toBe(0);
     expect(git(linked, 'log', '-1', '--format=%s').trim()).toBe('good');
+    // Slower than most: real git commits through the pre-commit framework.
+  }, 60_000);
+
+  it('blocks a commit that deletes an invariant another one overrides, and passes one that touches no store file', () => {
+    expect(hasPreCommit, 'pre-commit is not installed (apt-get install pre-commit)').toBe(true);
+    const repo = tempDir();
+    gitInit(repo);
+    const P = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+    mkdirSync(join(repo, '.agents/global'), { recursive: true });
+    mkdirSync(join(repo, '.agents/projects/web'), { recursive: true });
+    writeFileSync(join(repo, FILE), GOOD);
+    writeFileSync(
+      join(repo, `.agents/projects/web/${P}.yaml`),
+      `# yaml-language-server: $schema=../../schemas/invariant.schema.json\n${invariantYaml(P, 'Never delete production data', { overrides: A })}`,
+    );
+    writeFileSync(join(repo, '.pre-commit-config.yaml'), local);
+    const hookEnv = hookEnvironment();
+    expect(spawnSync('pre-commit', ['install'], { cwd: repo, env: hookEnv, encoding: 'utf8' }).status).toBe(0);
+    const run = (message: string) => {
+      const r = spawnSync('git', ['commit', '-m', message], { cwd: repo, env: hookEnv, encoding: 'utf8', timeout: 60_000 });
+      return { code: r.status ?? -1, out: r.stdout + r.stderr };
+    };
+    git(repo, 'add', '-A');
+    expect(run('base').code).toBe(0);
+    git(repo, 'rm', '-q', FILE);
+    const blocked = run('delete the overridden invariant');
+    expect(blocked.out).toContain('overrides-unknown');
+    expect(blocked.code).toBe(1);
+    git(repo, 'reset', '-q', 'HEAD', '--', FILE);
+    git(repo, 'checkout', '--', FILE);
+    writeFileSync(join(repo, 'README.md'), 'not an invariant\n');
+    git(repo, 'add', 'README.md');
+    const passed = run('readme');
+    expect(passed.out).toMatch(/agents validate\.+Passed/);
+    expect(passed.code).toBe(0);
     // Slower than most: real git commits through the pre-commit framework.
   }, 60_000);
 });
