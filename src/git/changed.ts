@@ -43,3 +43,11 @@ export async function changedStorePaths(storeDir: string, prefix: string): Promi
   }
   return out;
 }
+
+/**
+ * Whether the index holds a file at or under `path` (relative to `top`, the
+ * repository's top): whether the next commit records anything there.
+ */
+export async function indexHolds(top: string, path: string): Promise<boolean> {
+  return (await run(top, ['--literal-pathspecs', 'ls-files', '-z', '--', path])).length > 0;
+}

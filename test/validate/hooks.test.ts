@@ -59,6 +59,30 @@ describe('the plain git hook (agents init --hooks)', () => {
     // start of the suite they have taken longer than the default bound, which is meant for a hang.
   }, 120_000);
 
+  it('lets through a commit on a branch without the store, and one that removes the store', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    writeFileSync(join(repo, 'a.txt'), 'a\n');
+    git(repo, 'add', 'a.txt');
+    git(repo, 'commit', '-qm', 'base');
+    git(repo, 'branch', 'old');
+    expect((await runAgents(['init', '--hooks'], { cwd: repo })).code).toBe(0);
+    const path = agentsOnPath();
+    git(repo, 'add', '-A');
+    expect(commit(repo, 'store', path).code).toBe(0);
+    git(repo, 'checkout', '-q', 'old');
+    writeFileSync(join(repo, 'a.txt'), 'b\n');
+    git(repo, 'add', 'a.txt');
+    const unrelated = commit(repo, 'unrelated', path);
+    expect(unrelated.out).not.toContain('error');
+    expect(unrelated.code).toBe(0);
+    git(repo, 'checkout', '-q', 'main');
+    git(repo, 'rm', '-rq', '.agents');
+    expect(commit(repo, 'remove the store', path).code).toBe(0);
+    expect(git(repo, 'log', '--format=%s').trim().split('\n')).toEqual(['remove the store', 'store', 'base']);
+    // Four real commits, each running the hook (see above).
+  }, 120_000);
+
   it('installs into an existing store, updates its own hook, and never overwrites a foreign one', async () => {
     const repo = tempDir();
     gitInit(repo);

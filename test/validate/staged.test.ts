@@ -160,3 +160,30 @@ describe('validate --staged', () => {
     expect(withFix.stderr).toMatch(/--fix cannot be combined with --staged/);
   });
 });
+
+describe('validate --staged where there is no store', () => {
+  it('passes in silence in a repository without a store, and where the commit removes it; the other forms still refuse', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    writeFileSync(join(repo, 'a.txt'), 'a\n');
+    git(repo, 'add', 'a.txt');
+    const text = await runAgents(['validate', '--staged'], { cwd: repo });
+    expect([text.code, text.stdout, text.stderr]).toEqual([0, '', '']);
+    const json = await runAgents(['validate', '--staged', '--format', 'json'], { cwd: repo });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ ok: true, files: 0, diagnostics: [] });
+    // A subfolder store named by the hook (--store), absent on this branch.
+    expect((await runAgents(['--store', 'sub/.agents', 'validate', '--staged'], { cwd: repo })).code).toBe(0);
+    for (const args of [['validate'], ['validate', '--staged', '--all-files']]) {
+      const r = await runAgents(args, { cwd: repo });
+      expect(r.code, args.join(' ')).toBe(2);
+    }
+    const { repo: withStore, store } = repoWithStore({ [ga]: good });
+    git(withStore, 'rm', '-rq', '.agents');
+    expect((await runAgents(['validate', '--staged'], { cwd: withStore })).code).toBe(0);
+    // The index still holds the store while its folder is gone from the working tree: what is committed cannot be checked.
+    git(withStore, 'reset', '-q');
+    rmSync(store, { recursive: true, force: true });
+    expect((await runAgents(['validate', '--staged'], { cwd: withStore })).code).toBe(2);
+  });
+});

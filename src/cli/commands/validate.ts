@@ -3,6 +3,7 @@ import { escapeUnsafe } from '../../core/plain-text.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { LISTED_PER_CODE } from '../../validate/limits.ts';
 import { defineCommand } from '../command.ts';
+import type { CliContext } from '../context.ts';
 import { boundHeapGrowth } from '../heap.ts';
 import { safeText } from '../safe-output.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
@@ -87,8 +88,9 @@ export default defineCommand<ValidateArgs>({
       .example('$0 validate --format github', 'annotations for GitHub Actions'),
   async run(argv, ctx) {
     boundHeapGrowth();
-    const store = await ctx.root();
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
+    const found = await storeOf(ctx, hook === true && argv.staged === true);
+    const store = typeof found === 'string' ? found : found.place;
     if (argv.staged && argv.fix) {
       throw new UsageError(
         '--fix cannot be combined with --staged',
@@ -98,13 +100,10 @@ export default defineCommand<ValidateArgs>({
     if (argv.allFiles && !argv.staged)
       throw new UsageError('--all-files goes with --staged', 'Without --staged, validate already reports on the whole store.');
     let changed: string[] | undefined;
-    if (hook) {
-      // Hook mode: first the one git process that says which store files the commit touches; none, and the run ends here.
-      changed = await changedPaths(store, argv.changed ? 'working' : 'staged');
-      if (changed.length === 0) {
-        if ((argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
-      }
-    }
+    // Hook mode: first the one git process that says which store files the commit touches; none, and the run ends here.
+    if (typeof found !== 'string') changed = [];
+    else if (hook) changed = await changedPaths(store, argv.changed ? 'working' : 'staged');
+    if (changed?.length === 0 && (argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
     const jobs = jobsOption(argv.jobs, ctx.io.env.AGENTS_JOBS);
     const [{ runValidate }, { hostname }, { startProgress }, { processAlive }] = await Promise.all([
       import('../../validate/run.ts'),
@@ -276,6 +275,40 @@ function jobsOption(flag: number | undefined, env: string | undefined): number |
       'Give the number of threads, e.g. --jobs 2; 1 checks every file in one thread.',
     );
   return n;
+}
+
+/**
+ * The store. In hook mode on the index, `{ place }` instead of the usage error when there is no store folder and
+ * the index holds nothing at its place: the hook in `.git/hooks` runs on every branch, and a commit of a branch
+ * without the store, or one that removes it, records no store to check (docs/validation.md, "Plain git hook").
+ */
+async function storeOf(ctx: CliContext, stagedHook: boolean): Promise<string | { place: string }> {
+  try {
+    return await ctx.root();
+  } catch (error) {
+    if (!stagedHook || !(error instanceof UsageError)) throw error;
+    const [{ existsSync }, { isAbsolute, join, relative, resolve, sep }, { repoTop }, { DEFAULT_STORE_DIR }] = await Promise.all([
+      import('node:fs'),
+      import('node:path'),
+      import('../../store/git-dir.ts'),
+      import('../../store/discover.ts'),
+    ]);
+    const top = repoTop(ctx.io.cwd);
+    if (top === undefined) throw error;
+    const explicit = ctx.store ?? (ctx.io.env.AGENTS_STORE || undefined);
+    const place = explicit !== undefined ? resolve(ctx.io.cwd, explicit) : join(top, DEFAULT_STORE_DIR);
+    const rel = relative(top, place);
+    // Something stands there (a file, a folder that is no store), or the place is outside the repository: the error says it.
+    if (existsSync(place) || rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw error;
+    const [{ indexHolds }, { GitError }] = await Promise.all([import('../../git/changed.ts'), import('../../git/repo.ts')]);
+    try {
+      if (await indexHolds(top, rel.split(sep).join('/'))) throw error;
+    } catch (failure) {
+      if (failure instanceof GitError) throw error;
+      throw failure;
+    }
+    return { place };
+  }
 }
 
 /** The store files the next commit changes (hook mode), store-relative; a usage error outside git. */
