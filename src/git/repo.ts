@@ -1,5 +1,6 @@
 import { resolve as resolvePath } from 'node:path';
 import { runGit, spawnGit } from './runner.ts';
+import { EMPTY_BLOBS, intentsToAdd } from './intent-to-add.ts';
 
 /** A git object listed in a tree or the index. */
 export interface GitEntry {
@@ -118,7 +119,15 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
     }
     at = stop + 1;
   }
-  return entries;
+  const empty = entries.filter((e) => !e.unmerged && EMPTY_BLOBS.has(e.sha)).map((e) => e.path);
+  if (empty.length === 0) return entries;
+  let intents: Set<string>;
+  try {
+    intents = await intentsToAdd(dir, empty);
+  } catch (error) {
+    throw new GitError(`git status failed in ${dir}: ${message(error)}`, 'failed');
+  }
+  return intents.size === 0 ? entries : entries.filter((e) => !intents.has(e.path));
 }
 
 /**

@@ -187,3 +187,23 @@ describe('validate --staged where there is no store', () => {
     expect((await runAgents(['validate', '--staged'], { cwd: withStore })).code).toBe(2);
   });
 });
+
+describe('validate --staged and intent-to-add entries (git add -N)', () => {
+  it('leaves them out, as git commit does: neither validate nor invariant diff reads them as empty files', async () => {
+    const { repo, store } = repoWithStore({ [ga]: good });
+    const added = `global/${B}.yaml`;
+    writeFileSync(join(store, added), ML + invariantYaml(B, 'Intent to add rule'));
+    // A real empty file staged beside it is still one.
+    const empty = 'global/01JDQ6X5Z8W4N3B2C1D0E9F8G9.yaml';
+    writeFileSync(join(store, empty), '');
+    git(repo, 'add', join(store, empty));
+    git(repo, 'add', '-N', join(store, added));
+    const all = await validate(repo, '--staged', '--all-files');
+    expect(all.out.diagnostics.map((d) => [d.code, d.file])).toEqual([['file-empty', empty]]);
+    expect(all.code).toBe(1);
+    git(repo, 'rm', '-q', '--cached', join(store, empty));
+    expect((await validate(repo, '--staged', '--all-files')).code).toBe(0);
+    const diff = await runAgents(['invariant', 'diff', '--staged', '--format', 'json'], { cwd: repo });
+    expect(diff.code, diff.stderr).toBe(0);
+  });
+});
