@@ -1,10 +1,11 @@
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { UsageError } from '../core/errors.ts';
 import { repoTop } from '../store/git-dir.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
+import { storePaths } from './paths.ts';
 import { validateTree, type ValidateReport } from './validate-tree.ts';
 import { cacheFileIn, FactsCache } from './cache.ts';
 import type { FileFacts } from './file-facts.ts';
@@ -62,21 +63,6 @@ function prefixFor(from: string, store: string): string {
   return rel === '' ? '' : `${rel}/`;
 }
 
-/** PATHS → store-relative paths ("" is the whole store); refuses paths outside the store. */
-function storePaths(options: RunValidateOptions): string[] | undefined {
-  if (!options.paths || options.paths.length === 0) return undefined;
-  return options.paths.map((p) => {
-    const rel = relative(resolve(options.store), resolve(options.cwd, p)).split(sep).join('/');
-    if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) {
-      throw new UsageError(
-        `${p} is outside the store ${options.store}`,
-        'Name files inside the store, or choose the store with --store DIR.',
-      );
-    }
-    return rel;
-  });
-}
-
 function matches(only: readonly string[], file: string): boolean {
   return only.some((p) => p === '' || file === p || file.startsWith(`${p}/`));
 }
@@ -95,7 +81,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
   }
   // --fix writes: not in a store someone else owns, unless allowed (docs/store-format.md).
   if (options.fix) assertOwnStore(options.store, 'fix files in');
-  const only = storePaths(options);
+  const only = storePaths(options.store, options.cwd, options.paths);
   let source: TreeSource;
   // The git modules load only for --staged.
   const git = options.staged ? await gitModules() : undefined;

@@ -207,3 +207,26 @@ describe('validate --staged and intent-to-add entries (git add -N)', () => {
     expect(diff.code, diff.stderr).toBe(0);
   });
 });
+
+describe('validate --staged with nothing of the store staged', () => {
+  it('still refuses what it cannot take (exit 2): a bad --jobs or AGENTS_JOBS, a path outside the store', async () => {
+    const { repo } = repoWithStore({ [ga]: good });
+    writeFileSync(join(repo, 'a.txt'), 'a\n');
+    git(repo, 'add', 'a.txt');
+    expect((await runAgents(['validate', '--staged'], { cwd: repo })).code).toBe(0);
+    for (const [args, env, typed] of [
+      [['--jobs', '0'], {}, '"0"'],
+      [['--jobs', 'abc'], {}, '"abc"'],
+      [['--jobs='], {}, '""'],
+      [[], { AGENTS_JOBS: 'abc' }, '"abc"'],
+      [['extra/path'], {}, 'extra/path'],
+      [['/etc/passwd'], {}, '/etc/passwd'],
+      [['--', '--foo'], {}, '--foo'],
+    ] as const) {
+      const r = await runAgents(['validate', '--staged', ...args], { cwd: repo, env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(typed);
+    }
+  });
+});

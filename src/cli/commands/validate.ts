@@ -24,7 +24,7 @@ interface ValidateArgs {
   fix?: boolean;
   format?: string;
   cache?: boolean;
-  jobs?: number;
+  jobs?: string;
   profile?: boolean;
 }
 
@@ -71,7 +71,7 @@ export default defineCommand<ValidateArgs>({
           "reuse the checks of unchanged files from earlier runs (kept in the repository's .git folder); --no-cache checks every file afresh",
       })
       .option('jobs', {
-        type: 'number',
+        type: 'string',
         requiresArg: true,
         describe: 'threads that check files no cache answers (1: no worker thread; default: every core, on large stores; env AGENTS_JOBS)',
       })
@@ -100,11 +100,14 @@ export default defineCommand<ValidateArgs>({
     if (argv.allFiles && !argv.staged)
       throw new UsageError('--all-files goes with --staged', 'Without --staged, validate already reports on the whole store.');
     let changed: string[] | undefined;
+    // What was asked is checked before hook mode can end the run: a typo in a hook fails on every commit, not on some.
+    const jobs = jobsOption(argv.jobs, ctx.io.env.AGENTS_JOBS);
+    if (typeof found === 'string' && argv.paths && argv.paths.length > 0)
+      (await import('../../validate/paths.ts')).storePaths(store, ctx.io.cwd, argv.paths);
     // Hook mode: first the one git process that says which store files the commit touches; none, and the run ends here.
     if (typeof found !== 'string') changed = [];
     else if (hook) changed = await changedPaths(store, argv.changed ? 'working' : 'staged');
     if (changed?.length === 0 && (argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
-    const jobs = jobsOption(argv.jobs, ctx.io.env.AGENTS_JOBS);
     const [{ runValidate }, { hostname }, { startProgress }, { processAlive }] = await Promise.all([
       import('../../validate/run.ts'),
       import('node:os'),
@@ -265,10 +268,11 @@ function profileText(steps: readonly Step[], total: Step, pauses: readonly [numb
 }
 
 /** `--jobs N` (or AGENTS_JOBS): a whole number from 1; undefined: the default (docs/validation.md, "Worker threads"). */
-function jobsOption(flag: number | undefined, env: string | undefined): number | undefined {
-  const [value, where] = flag !== undefined ? [String(flag), '--jobs'] : [env, 'AGENTS_JOBS'];
+function jobsOption(flag: string | undefined, env: string | undefined): number | undefined {
+  const [value, where] = flag !== undefined ? [flag, '--jobs'] : [env, 'AGENTS_JOBS'];
   if (value === undefined || (flag === undefined && value.trim() === '')) return undefined;
-  const n = Number(value);
+  // Number('') and Number(' ') are 0: an empty value is refused as what it is, not as a zero.
+  const n = value.trim() === '' ? Number.NaN : Number(value);
   if (!Number.isInteger(n) || n < 1 || n > 256)
     throw new UsageError(
       `${where} must be a whole number from 1 to 256, not ${JSON.stringify(value)}`,
