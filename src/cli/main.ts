@@ -7,6 +7,7 @@ import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from '.
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
+import { refuseBooleanValues } from './boolean-values.ts';
 import { COMMANDS, GROUPS, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
 
 interface GlobalArgs {
@@ -25,7 +26,13 @@ type Chosen = { entry: LazyCommand; spec: CommandSpec<never>; argv: Record<strin
  * calls the builder (which loads the command's module and adds its options)
  * only for the command the arguments name, so a run loads one command module.
  */
-function wire(y: Argv, entry: LazyCommand, choose: (c: Chosen) => void, building: (e: LazyCommand) => void): Argv {
+function wire(
+  y: Argv,
+  entry: LazyCommand,
+  choose: (c: Chosen) => void,
+  building: (e: LazyCommand) => void,
+  built: (b: Argv) => void,
+): Argv {
   let spec: CommandSpec<never> | undefined;
   return y.command({
     command: [...(typeof entry.command === 'string' ? [entry.command] : entry.command)],
@@ -33,7 +40,9 @@ function wire(y: Argv, entry: LazyCommand, choose: (c: Chosen) => void, building
     builder: async (b: Argv) => {
       building(entry);
       spec = (await entry.load()).default;
-      return spec.builder(b);
+      const parser = spec.builder(b);
+      built(parser);
+      return parser;
     },
     handler: (argv: Record<string, unknown>) => choose({ entry, spec: spec!, argv }),
   });
@@ -45,6 +54,10 @@ function buildParser(choose: (c: Chosen) => void, args: readonly string[], colum
   let current: LazyCommand | undefined;
   const building = (e: LazyCommand) => {
     current = e;
+  };
+  // Once the command's options are known: an on/off option given a value it does not take is refused, never read as off.
+  const built = (b: Argv) => {
+    if (!completing) refuseBooleanValues(b, args);
   };
   const y = yargs()
     .scriptName('agents')
@@ -60,12 +73,12 @@ function buildParser(choose: (c: Chosen) => void, args: readonly string[], colum
     .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
     .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true })
     .option('quiet', { type: 'boolean', describe: 'no progress display on stderr during long work', global: true });
-  for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose, building);
+  for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose, building, built);
   const addGroups = (py: Argv, parent: string | undefined) => {
     for (const group of GROUPS) {
       if (parentGroup(group.name) !== parent) continue;
       py.command(group.name.slice(group.name.lastIndexOf(' ') + 1), group.describe, (gy) => {
-        for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, choose, building);
+        for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, choose, building, built);
         addGroups(gy, group.name);
         return gy.demandCommand(1, group.demand);
       });

@@ -55,7 +55,7 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     [['invariant', 'list', '--staged'], 'unknown-option'],
     [['--effective', 'invariant', 'list'], 'unknown-option'],
     [['validate', '--effective'], 'unknown-option'],
-    [['validate', '--no-cache=x'], 'unknown-option'],
+    [['validate', '--no-cache=x'], 'invalid-value'],
     [['validate', '--staged', '--changed'], 'conflicting-options'],
     [['--store', 'a', '--store', 'b', 'invariant', 'list'], 'usage'],
     [['list'], 'unknown-command'],
