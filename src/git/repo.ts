@@ -400,6 +400,9 @@ export async function isShallow(cwd: string): Promise<boolean> {
 /** One file change of a commit, from `git log --raw`. */
 export interface RawChange {
   status: string;
+  /** File modes (`100644`, `120000` for a symbolic link…); `000000` on the side where the file does not exist. */
+  oldMode: string;
+  newMode: string;
   /** Blob ids; all zeros on the side where the file does not exist. */
   oldSha: string;
   newSha: string;
@@ -455,8 +458,8 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
     for (let i = 0; i + 1 < fields.length; i += 2) {
       const meta = fields[i]!.replace(/^\n/, '');
       if (!meta.startsWith(':')) continue;
-      const [, , oldSha = NULL_SHA, newSha = NULL_SHA, status = 'M'] = meta.slice(1).split(' ');
-      changes.push({ status, oldSha, newSha, path: fields[i + 1]! });
+      const [oldMode = '000000', newMode = '000000', oldSha = NULL_SHA, newSha = NULL_SHA, status = 'M'] = meta.slice(1).split(' ');
+      changes.push({ status, oldMode, newMode, oldSha, newSha, path: fields[i + 1]! });
     }
     commits.push({ commit, author, email, date, subject, changes });
   }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { G1, G3, P1, P2, history, suiteDir } from './repo.ts';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { G1, G3, P1, P2, Repo, history, suiteDir, ulid } from './repo.ts';
 import { runAgents } from '../helpers/main.ts';
 
 interface LogJson {
@@ -20,6 +22,7 @@ interface LogJson {
     from_scope: string | null;
     text: string | null;
     fields: { field: string; before: unknown; after: unknown }[];
+    invalid: { code: string; file: string; line: number; col: number } | null;
   }[];
 }
 
@@ -88,5 +91,48 @@ describe('agents invariant log', () => {
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.stderr).toContain('ambiguous');
     expect((await runAgents(['invariant', 'log', 'x!'], { cwd: repo.dir })).code).toBe(2);
+  });
+});
+
+describe('agents invariant log over invalid versions', () => {
+  const log = async (repo: Repo, id: string): Promise<LogJson> => {
+    const r = await runAgents(['invariant', 'log', id, '--format', 'json'], { cwd: repo.dir });
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as LogJson;
+  };
+
+  it('marks only the version that was invalid; the next valid one is compared with the last valid one; texts are kept', async () => {
+    const V = ulid('V1');
+    const repo = new Repo();
+    const c1 = repo.inv('global', V, 'Never drop production data').commit('init');
+    const c2 = repo.inv('global', V, 'Never drop production data', { severity: 'bogus' }).commit('bad');
+    const c3 = repo.inv('global', V, 'Never drop production data', { severity: 'warning' }).commit('fixed');
+    const c4 = repo.inv('global', V, 'Never drop production data', { severity: 'bogus' }).commit('bad again');
+    const c5 = repo.rm(`global/${V}.yaml`).commit('removed');
+    const l = await log(repo, V);
+    expect(l.events.map((e) => [e.commit, e.change, e.text, e.invalid?.code ?? null, e.fields])).toEqual([
+      [c5, 'removed', 'Never drop production data', null, []],
+      [c4, 'edited', 'Never drop production data', 'schema', []],
+      [c3, 'edited', 'Never drop production data', null, [{ field: 'severity', before: 'error', after: 'warning' }]],
+      [c2, 'edited', 'Never drop production data', 'schema', []],
+      [c1, 'added', 'Never drop production data', null, []],
+    ]);
+    const text = await runAgents(['invariant', 'log', V], { cwd: repo.dir });
+    expect(text.stdout).toContain('removed from global: "Never drop production data"');
+  });
+
+  it('says a committed symbolic link is one, as diff does, and an add whose text is unknown shows none', async () => {
+    const L = ulid('S1');
+    const N = ulid('N1');
+    const repo = new Repo();
+    repo.write('global/.gitkeep', '').commit('base');
+    symlinkSync('/tmp/elsewhere.yaml', join(repo.store, `global/${L}.yaml`));
+    repo.write(`global/${N}.yaml`, 'text: [unclosed\n');
+    repo.commit('link');
+    const link = await log(repo, L);
+    expect(link.events.map((e) => [e.change, e.invalid?.code, e.text])).toEqual([['added', 'symlink', null]]);
+    const broken = await runAgents(['invariant', 'log', N], { cwd: repo.dir });
+    expect(broken.code).toBe(0);
+    expect(broken.stdout).toMatch(/added to global\n/);
   });
 });

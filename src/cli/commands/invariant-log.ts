@@ -43,10 +43,10 @@ export default defineCommand<{ id: string }>({
           lines.push('', `${s.yellow(e.commit.slice(0, 12))}  ${e.date}  ${e.author} <${e.email}>`, `    ${e.subject}`);
           switch (e.change) {
             case 'added':
-              lines.push(`  ${s.green('added')} to ${describeScope(e.scope)}: ${JSON.stringify(e.text ?? '')}`);
+              lines.push(`  ${s.green('added')} to ${describeScope(e.scope)}${quoted(e.text)}`);
               break;
             case 'removed':
-              lines.push(`  ${s.red('removed')} from ${describeScope(e.scope)}: ${JSON.stringify(e.text ?? '')}`);
+              lines.push(`  ${s.red('removed')} from ${describeScope(e.scope)}${quoted(e.text)}`);
               break;
             case 'moved':
               lines.push(`  ${s.cyan('moved')} from ${describeScope(e.fromScope!)} to ${describeScope(e.scope)}`);
@@ -64,3 +64,8 @@ export default defineCommand<{ id: string }>({
     return EXIT_CODES.ok;
   },
 });
+
+/** `: "TEXT"`, or nothing when no version says the text (a file that never parsed): never an empty text it did not have. */
+function quoted(text: string | undefined): string {
+  return text === undefined ? '' : `: ${JSON.stringify(text)}`;
+}

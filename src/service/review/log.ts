@@ -64,7 +64,7 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
     if (/does not have any commits|bad default revision/.test(message)) commits = [];
     else throw new UsageError(`git log failed: ${message.trim()}`);
   }
-  type Hit = { status: string; oldSha: string; newSha: string; path: string; id: string; scope: Scope };
+  type Hit = { status: string; oldMode: string; newMode: string; oldSha: string; newSha: string; path: string; id: string; scope: Scope };
   const perCommit: { c: LogCommit; hits: Hit[] }[] = [];
   const ids = new Set<string>();
   for (const c of commits) {
@@ -89,67 +89,65 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
   for (const { hits } of perCommit)
     for (const h of hits) if (h.id === id) for (const s of [h.oldSha, h.newSha]) if (s !== NULL_SHA) shas.add(s);
   const blobs = await catFileBatch(top, [...shas]);
-  const { parseInvariant } = await import('../../core/parse.ts');
-  const parsedAt = (sha: string, path: string, scope: Scope): { inv?: ScopedInvariant; problem?: Diagnostic } => {
+  const { parseInvariant, parseYaml } = await import('../../core/parse.ts');
+  /** One version: the invariant, or the first problem of the file as committed and its text when it has one. */
+  type Version = { inv?: ScopedInvariant; problem?: Diagnostic; text?: string };
+  const parsedAt = (sha: string, mode: string, path: string, scope: Scope): Version => {
     if (sha === NULL_SHA) return {};
+    // A link's blob is the path it points to, not a document: said as validate and diff say it.
+    if (mode === '120000') return { problem: problemAt(path, 'symlink', 'is a symbolic link; links are never followed inside a store') };
+    if (!mode.startsWith('100')) return { problem: problemAt(path, 'not-a-file', 'is not a regular file') };
     const bytes = blobs.get(sha);
-    if (!bytes)
-      return {
-        problem: {
-          code: 'file-unreadable',
-          severity: 'error',
-          file: path,
-          line: 0,
-          col: 0,
-          message: `${path}: its object is missing from the repository`,
-        },
-      };
+    if (!bytes) return { problem: problemAt(path, 'file-unreadable', 'its object is missing from the repository') };
     const p = parseInvariant(path, bytes, scope, id);
-    return p.value ? { inv: p.value } : p.diagnostics[0] ? { problem: p.diagnostics[0] } : {};
+    if (p.value) return { inv: p.value };
+    // An invalid version still says its text when it holds one (a bad severity beside it): shown, as the JSON has it.
+    const data = parseYaml(path, bytes).value?.data as { text?: unknown } | null | undefined;
+    const text = data !== null && typeof data === 'object' && typeof data.text === 'string' ? data.text : undefined;
+    return { ...(p.diagnostics[0] ? { problem: p.diagnostics[0] } : {}), ...(text !== undefined ? { text } : {}) };
   };
-  const events: LogEvent[] = [];
-  for (const { c, hits } of perCommit) {
+  // Oldest first, so that each version is compared with the last valid one before it.
+  const perCommitEvents: LogEvent[][] = [];
+  let lastValid: ScopedInvariant | undefined;
+  for (const { c, hits } of [...perCommit].reverse()) {
     const mine = hits.filter((h) => h.id === id);
     if (mine.length === 0) continue;
+    const events: LogEvent[] = [];
     const gone = mine.filter((h) => h.newSha === NULL_SHA);
     const born = mine.filter((h) => h.oldSha === NULL_SHA);
     const edits = mine.filter((h) => h.oldSha !== NULL_SHA && h.newSha !== NULL_SHA);
     const head = { commit: c.commit, author: c.author, email: c.email, date: c.date, subject: c.subject };
-    const event = (
-      change: LogEvent['change'],
-      path: string,
-      scope: Scope,
-      fromPath?: string,
-      fromScope?: Scope,
-      oldSha = NULL_SHA,
-      newSha = NULL_SHA,
-    ): void => {
-      const b = fromPath !== undefined && fromScope ? parsedAt(oldSha, fromPath, fromScope) : parsedAt(oldSha, path, scope);
-      const a = parsedAt(newSha, path, scope);
+    const event = (change: LogEvent['change'], from: Hit | undefined, to: Hit | undefined): void => {
+      const at = (to ?? from)!;
+      const b = from ? parsedAt(from.oldSha, from.oldMode, from.path, from.scope) : {};
+      const a = to ? parsedAt(to.newSha, to.newMode, to.path, to.scope) : {};
+      // A version after an invalid one is compared with the last valid version: what changed since it was last valid.
+      const before = b.inv ?? (change === 'added' ? undefined : lastValid);
       const e: LogEvent = {
         ...head,
         change,
-        path,
-        scope,
-        fields: b.inv && a.inv ? invariantFieldChanges(b.inv, a.inv).filter((f) => f.field !== 'scope') : [],
+        path: at.path,
+        scope: at.scope,
+        fields: before && a.inv ? invariantFieldChanges(before, a.inv).filter((f) => f.field !== 'scope') : [],
       };
-      if (fromPath !== undefined) e.fromPath = fromPath;
-      if (fromScope) e.fromScope = fromScope;
-      const shown = a.inv ?? b.inv;
-      if (shown) e.text = shown.text;
-      const problem = a.problem ?? (change === 'removed' ? undefined : b.problem);
-      if (problem) e.invalid = problem;
+      if (change === 'moved' && from) {
+        e.fromPath = from.path;
+        e.fromScope = from.scope;
+      }
+      const text = change === 'removed' ? (b.inv?.text ?? b.text ?? lastValid?.text) : (a.inv?.text ?? a.text ?? b.inv?.text ?? b.text);
+      if (text !== undefined) e.text = text;
+      // Whether this commit's version is invalid: never the problem of the version before it.
+      if (change !== 'removed' && a.problem) e.invalid = a.problem;
+      if (a.inv) lastValid = a.inv;
       events.push(e);
     };
-    while (gone.length > 0 && born.length > 0) {
-      const from = gone.shift()!;
-      const to = born.shift()!;
-      event('moved', to.path, to.scope, from.path, from.scope, from.oldSha, to.newSha);
-    }
-    for (const h of born) event('added', h.path, h.scope, undefined, undefined, NULL_SHA, h.newSha);
-    for (const h of edits) event('edited', h.path, h.scope, undefined, undefined, h.oldSha, h.newSha);
-    for (const h of gone) event('removed', h.path, h.scope, undefined, undefined, h.oldSha, NULL_SHA);
+    while (gone.length > 0 && born.length > 0) event('moved', gone.shift()!, born.shift()!);
+    for (const h of born) event('added', undefined, h);
+    for (const h of edits) event('edited', h, h);
+    for (const h of gone) event('removed', h, undefined);
+    perCommitEvents.push(events);
   }
+  const events = perCommitEvents.reverse().flat();
   const latest = events[0];
   return {
     id,
@@ -158,4 +156,9 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
     shallow,
     events,
   };
+}
+
+/** A problem of a whole file as committed (line and column 0). */
+function problemAt(path: string, code: Diagnostic['code'], what: string): Diagnostic {
+  return { code, severity: 'error', file: path, line: 0, col: 0, message: `${path} ${what}` };
 }
