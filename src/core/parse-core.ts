@@ -163,7 +163,7 @@ export function parseInvariant(
         offsetOfKey(y, 'id'),
         'id-mismatch',
         `id ${raw.id} differs from the file name ${id}.yaml`,
-        `Rename the file to ${raw.id}.yaml (\`agents validate --fix\` does it) or correct the id.`,
+        `Rename the file to ${raw.id}.yaml (\`agents validate --fix\` does it when no other file has that name) or correct the id.`,
       ),
     );
   }

@@ -206,8 +206,19 @@ function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>)
   const parsed = parseYaml(file, r.bytes);
   const data = parsed.value?.data as { id?: unknown } | undefined;
   const id = data && typeof data === 'object' ? data.id : undefined;
-  if (typeof id !== 'string' || !isUlid(id) || claimed.has(id)) return undefined;
+  if (typeof id !== 'string' || !isUlid(id)) return undefined;
   const to = `${file.slice(0, file.lastIndexOf('/') + 1)}${id}.yaml`;
+  if (to === file) return undefined;
+  if (claimed.has(id)) {
+    // Said, not skipped in silence: the hint of id-mismatch points here.
+    return {
+      file,
+      action: 'rename',
+      to,
+      done: false,
+      message: `kept ${file}: its id ${id} is already the name of another file or plan of the store; give this file a new id, or correct its id`,
+    };
+  }
   claimed.add(id);
   return attempt({ file, action: 'rename', to, message: `renamed ${file} to ${to} (the name now equals its id)` }, () => {
     writeFileAtomic(tree.root, to, new TextDecoder().decode(r.bytes), 'create', file);

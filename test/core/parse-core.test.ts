@@ -512,7 +512,7 @@ describe('parseInvariant', () => {
           line: 1,
           col: 5,
           message: `id ${OTHER} differs from the file name ${ID}.yaml`,
-          hint: `Rename the file to ${OTHER}.yaml (\`agents validate --fix\` does it) or correct the id.`,
+          hint: `Rename the file to ${OTHER}.yaml (\`agents validate --fix\` does it when no other file has that name) or correct the id.`,
           lineText: `id: ${OTHER}`,
         },
         {

@@ -51,9 +51,13 @@ describe('validate --fix', () => {
     });
     const before = readFileSync(join(store, `global/${A}.yaml`), 'utf8');
     const r = await validate(store, '--fix');
-    expect(r.out.fixes.map((f: { action: string; file: string; to: string | null }) => [f.action, f.file, f.to])).toEqual([
-      ['rename', `global/${A}.yaml`, `global/${B}.yaml`],
-      ['rename', 'global/my-rule.yaml', `global/${C}.yaml`],
+    expect(
+      r.out.fixes.map((f: { action: string; file: string; to: string | null; done: boolean }) => [f.action, f.file, f.to, f.done]),
+    ).toEqual([
+      ['rename', `global/${A}.yaml`, `global/${B}.yaml`, true],
+      ['rename', 'global/my-rule.yaml', `global/${C}.yaml`, true],
+      // Not made, and said so: the name it would take is taken.
+      ['rename', `projects/web/${A}.yaml`, `projects/web/${C}.yaml`, false],
     ]);
     expect(readdirSync(join(store, 'global')).sort()).toEqual([`${B}.yaml`, `${C}.yaml`]);
     expect(readFileSync(join(store, `global/${B}.yaml`), 'utf8')).toBe(before);
