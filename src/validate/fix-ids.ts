@@ -9,6 +9,7 @@ import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { removeFile, writeFileAtomic } from '../store/atomic-write.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
+import { withModelineIfMissing } from './modeline-text.ts';
 import type { Fix } from './result.ts';
 
 const BOM = '\uFEFF';
@@ -63,6 +64,8 @@ export function assignId(
   file: string,
   claimed: Set<string>,
   nameShared: boolean,
+  /** Told the modeline fix when the file lacked its modeline and gets it in the same write. */
+  also: Fix[] = [],
   newId: () => string = ulid,
 ): Fix | undefined {
   const kind = classifyPath(file);
@@ -90,12 +93,14 @@ export function assignId(
     };
   }
   claimed.add(id);
+  const modelined = withModelineIfMissing(to, text);
   try {
-    if (to === file) writeFileAtomic(tree.root, file, text, 'replace');
+    if (to === file) writeFileAtomic(tree.root, file, modelined ?? text, 'replace');
     else {
-      writeFileAtomic(tree.root, to, text, 'create', file);
+      writeFileAtomic(tree.root, to, modelined ?? text, 'create', file);
       removeFile(tree.root, file);
     }
+    if (modelined !== undefined) also.push({ file: to, action: 'add-modeline', message: `added the schema modeline to ${to}`, done: true });
     return fix;
   } catch (error) {
     if (!(error instanceof AgentsError)) throw error;

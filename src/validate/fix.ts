@@ -3,13 +3,13 @@ import { AgentsError } from '../core/errors.ts';
 import { classifyPath } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
-import { modeline } from '../core/serialize.ts';
 import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/atomic-write.ts';
 import { clearStaleLock, removeLockBlocker } from '../store/lock.ts';
 import { ReplaceBatch } from '../store/replace-batch.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
-import { missingModeline, modelineSchema } from './check-file.ts';
+import { missingModeline } from './check-file.ts';
 import { assignId } from './fix-ids.ts';
+import { withModeline, withModelineIfMissing } from './modeline-text.ts';
 import type { Fix } from './result.ts';
 import type { ValidateReport } from './validate-tree.ts';
 
@@ -32,8 +32,6 @@ export interface FixOptions {
 
 /** Files fixed or staged between two turns of the event loop, at which a stop signal is taken. */
 const FIXES_BETWEEN_SIGNALS = 200;
-
-const BOM = '\uFEFF';
 
 /**
  * Applies the fixes that are safe to make mechanically, and nothing else:
@@ -71,12 +69,14 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
       case 'id-invalid': {
         if (renamed.has(d.file)) break;
         // A file without an id gets one (./fix-ids.ts); one with an id is named after it.
+        // The modeline a renamed file lacked goes in with the same write (`also`): one --fix run fixes it whole.
+        const also: Fix[] = [];
         const fix =
           d.code === 'id-mismatch'
-            ? renameToId(tree, d.file, claimed)
-            : (renameToId(tree, d.file, claimed) ?? assignId(tree, d.file, claimed, reusers.has(d.file)));
+            ? renameToId(tree, d.file, claimed, also)
+            : (renameToId(tree, d.file, claimed, also) ?? assignId(tree, d.file, claimed, reusers.has(d.file), also));
         if (fix) {
-          fixes.push(fix);
+          fixes.push(fix, ...also);
           renamed.add(d.file);
         }
         break;
@@ -197,7 +197,7 @@ function made(fix: Omit<Fix, 'done'>, done: boolean, message: string): Fix {
 }
 
 /** An invariant file named other than its id, when the id is a valid ULID no other file uses. */
-function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>): Fix | undefined {
+function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>, also: Fix[]): Fix | undefined {
   const kind = classifyPath(file);
   const inScope = kind.kind === 'invariant' || (kind.kind === 'bad-id' && kind.scope !== undefined);
   if (!inScope) return undefined;
@@ -220,10 +220,15 @@ function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>)
     };
   }
   claimed.add(id);
-  return attempt({ file, action: 'rename', to, message: `renamed ${file} to ${to} (the name now equals its id)` }, () => {
-    writeFileAtomic(tree.root, to, new TextDecoder().decode(r.bytes), 'create', file);
+  const text = new TextDecoder().decode(r.bytes);
+  const modelined = withModelineIfMissing(to, text);
+  const fix = attempt({ file, action: 'rename', to, message: `renamed ${file} to ${to} (the name now equals its id)` }, () => {
+    writeFileAtomic(tree.root, to, modelined ?? text, 'create', file);
     removeFile(tree.root, file);
   });
+  if (fix.done && modelined !== undefined)
+    also.push({ file: to, action: 'add-modeline', message: `added the schema modeline to ${to}`, done: true });
+  return fix;
 }
 
 /** `.<name>.<pid>.<random>.tmp`, left by a writer that died before renaming it into place. */
@@ -245,18 +250,6 @@ function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOpti
     );
   }
   return attempt({ file, action: 'remove-temporary', message: `removed temporary file ${file}` }, () => batch.remove(file));
-}
-
-const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
-
-/** The text of `file` with the modeline prepended, keeping a BOM first and the file's line endings. */
-export function withModeline(file: string, bytes: Uint8Array): string {
-  const schema = modelineSchema(classifyPath(file))!;
-  let text = decoder.decode(bytes);
-  const bom = text.startsWith(BOM) ? BOM : '';
-  if (bom) text = text.slice(1);
-  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
-  return `${bom}${modeline(file, schema)}${eol}${text}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { runAgents } from '../helpers/main.ts';
 import { testStore } from '../helpers/tmp.ts';
 
 const NAMED = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json';
 
 describe('validate --fix and a file without an id', () => {
   it('assigns a fresh ULID and renames the file; a file named by a ULID gets that id; validate then passes', async () => {
@@ -29,8 +30,13 @@ describe('validate --fix and a file without an id', () => {
     const [name] = readdirSync(join(root, 'global'));
     expect(isUlid(name!.slice(0, -5))).toBe(true);
     const text = readFileSync(join(root, 'global', name!), 'utf8');
-    expect(text).toBe(`# written by hand\nid: ${name!.slice(0, -5)}\ntext: Hand written rule\n`);
-    expect(readFileSync(join(root, `projects/web/${NAMED}.yaml`), 'utf8')).toBe(`id: ${NAMED}\ntext: Second one\nseverity: warning\n`);
+    // The modeline it lacked comes with the same write: one run fixes the file whole.
+    expect(text).toBe(`${ML}\n# written by hand\nid: ${name!.slice(0, -5)}\ntext: Hand written rule\n`);
+    expect(readFileSync(join(root, `projects/web/${NAMED}.yaml`), 'utf8')).toBe(
+      `${ML.replace('../', '../../')}\nid: ${NAMED}\ntext: Second one\nseverity: warning\n`,
+    );
+    expect(fixes.filter((f) => f.action === 'add-modeline').map((f) => f.file)).toEqual([`global/${name}`, `projects/web/${NAMED}.yaml`]);
+    expect(JSON.parse(fix.stdout).diagnostics).toEqual([]);
     const after = await runAgents(['--store', root, 'validate', '--format', 'json']);
     expect(after.code, after.stdout).toBe(0);
   });
@@ -45,15 +51,15 @@ describe('validate --fix and a file without an id', () => {
     expect(fix.code, fix.stdout).toBe(0);
     const out = JSON.parse(fix.stdout) as { diagnostics: { code: string }[]; fixes: { action: string; done: boolean }[] };
     expect(out.fixes.filter((f) => f.action === 'add-id').map((f) => f.done)).toEqual([true, true, true]);
-    expect(out.diagnostics.filter((d) => d.code !== 'modeline-missing')).toEqual([]);
+    expect(out.diagnostics).toEqual([]);
     const texts = readdirSync(join(root, 'global'))
       .filter((n) => n.endsWith('.yaml'))
       .map((n) => readFileSync(join(root, 'global', n), 'utf8').replace(/01[0-9A-Z]{24}/, 'ID'))
       .sort();
     expect(texts).toEqual([
-      '# c\n\n  id: ID\n  text: Indented rule\n  severity: info\n',
-      '%YAML 1.2\n---\nid: ID\ntext: Directive rule\n',
-      '{id: ID, text: Flow mapping rule, severity: info}\n',
+      `${ML}\n# c\n\n  id: ID\n  text: Indented rule\n  severity: info\n`,
+      `${ML}\n%YAML 1.2\n---\nid: ID\ntext: Directive rule\n`,
+      `${ML}\n{id: ID, text: Flow mapping rule, severity: info}\n`,
     ]);
   });
 
@@ -83,9 +89,11 @@ describe('validate --fix and a file without an id', () => {
     const id = name!.slice(0, -5);
     expect(isUlid(id) && id !== NAMED).toBe(true);
     expect(added?.to).toBe(`projects/web/${name}`);
-    expect(readFileSync(join(root, 'projects/web', name!), 'utf8')).toBe(`id: ${id}\ntext: Web copy without id\n`);
+    expect(readFileSync(join(root, 'projects/web', name!), 'utf8')).toBe(
+      `${ML.replace('../', '../../')}\nid: ${id}\ntext: Web copy without id\n`,
+    );
     expect(readFileSync(join(root, `global/${NAMED}.yaml`), 'utf8')).toBe(GLOBAL);
-    expect(out.diagnostics.filter((d) => d.code !== 'modeline-missing')).toEqual([]);
+    expect(out.diagnostics).toEqual([]);
   });
 
   it('withId keeps the modeline first and the line ends', () => {

@@ -69,6 +69,21 @@ describe('validate --fix', () => {
     ]);
   });
 
+  it('gives a file it renames or gives an id its missing modeline in the same run: a second --fix has nothing to do', async () => {
+    const store = testStore({
+      'global/my-rule.yaml': '# A hand-written rule\ntext: Do not push to main directly\n',
+      [`global/${A}.yaml`]: invariantYaml(B, 'Name differs from id'),
+    });
+    const r = await validate(store, '--fix');
+    expect(r.code).toBe(0);
+    expect(r.out.diagnostics).toEqual([]);
+    expect(r.out.fixes.filter((f: { action: string }) => f.action === 'add-modeline')).toHaveLength(2);
+    expect(readFileSync(join(store, `global/${B}.yaml`), 'utf8')).toBe(`${ML}\n${invariantYaml(B, 'Name differs from id')}`);
+    const again = await validate(store, '--fix', '--verbose');
+    expect(again.out.fixes).toEqual([]);
+    expect(again.out.diagnostics).toEqual([]);
+  });
+
   it('removes temporary files of writers that are gone, and keeps those of a running one', async () => {
     const dead = `global/.${A}.yaml.999999999.0a1b2c3d.tmp`;
     const alive = `global/.${B}.yaml.${process.ppid}.0a1b2c3d.tmp`; // the test runner: running
