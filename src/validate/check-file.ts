@@ -107,6 +107,14 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
     case 'record':
       diagnostics = checkRecord(path, kind.record, bytes, syntax);
       break;
+    case 'bad-id':
+      // An invariant file named other than by a ULID: its name is reported by the reader (id-invalid); what it holds is
+      // checked as any invariant's, but for an id that cannot equal a name that is none. No text facts: it takes part
+      // in no duplicate or shadow until it has its name.
+      diagnostics = kind.scope
+        ? parseInvariant(path, bytes, kind.scope, '', false, syntax).diagnostics.filter((d) => d.code !== 'id-mismatch')
+        : [];
+      break;
     case 'waiver': {
       const p = parseWaiver(path, bytes, kind.id, syntax);
       diagnostics = p.diagnostics;

@@ -33,10 +33,11 @@ export interface FileFacts {
 /** The kinds of path whose content validation checks file by file. */
 export type ContentKind = Extract<
   PathKind,
-  { kind: 'invariant' | 'plan' | 'action-meta' | 'project-meta' | 'config' | 'extends-lock' | 'record' | 'waiver' }
+  { kind: 'invariant' | 'plan' | 'action-meta' | 'project-meta' | 'config' | 'extends-lock' | 'record' | 'waiver' | 'bad-id' }
 >;
 
-export function isContentKind(kind: PathKind): kind is ContentKind {
+/** A file the reader reads as its kind (a misnamed invariant file is not one: validate-tree.ts adds it itself). */
+export function isContentKind(kind: PathKind): kind is Exclude<ContentKind, { kind: 'bad-id' }> {
   return (
     kind.kind === 'invariant' ||
     kind.kind === 'plan' ||

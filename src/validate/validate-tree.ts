@@ -62,6 +62,13 @@ export async function validateTree(tree: TreeSource, options: ValidateOptions = 
 
   // File by file: the shared reader's rules for what is read, then each file's own checks (or their cached facts).
   const jobs = planReads(entries, (k) => isContentKind(k) || k.kind === 'bad-id', diagnostics, kinds) as ContentJob[];
+  // A misnamed invariant file is still an invariant: the reader reports its name, and what it holds is checked too.
+  for (let i = 0; i < entries.length; i++) {
+    const kind = kinds[i]!;
+    const entry = entries[i]!;
+    if (kind.kind === 'bad-id' && kind.scope !== undefined && entry.type === 'file' && entry.path.endsWith('.yaml'))
+      jobs.push({ entry, kind });
+  }
   const cache = options.cache ?? FactsCache.none();
   const facts = await readFacts(source, tree, jobs, cache, options);
   for (const f of facts) if (f.d) diagnostics.push(...f.d);

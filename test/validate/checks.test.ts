@@ -65,7 +65,8 @@ describe('checkLayout', () => {
       'global/sub/deeper/x.txt': 'x',
       'global/notes.txt': 'x',
       'global/link.txt': { link: true },
-      'global/no-deletes.yaml': 'id: x\n',
+      // What it holds is fine: only its name is at fault here.
+      'global/no-deletes.yaml': 'id: 01JDQ6X5Z8W4N3B2C1D0E9F8GZ\ntext: No deletes\n',
       [`global/.${C}.yaml.1.ab.tmp`]: 'x',
       'projects/Bad Name/': null,
       'projects/Bad Name/x.txt': 'x',
