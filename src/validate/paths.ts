@@ -1,17 +1,43 @@
 // PATHS of `agents validate`, checked apart from the run: hook mode stops
 // before the validation code loads when no store file is staged, and must
 // still refuse a path outside the store (docs/validation.md).
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 
 /** PATHS → store-relative paths ("" is the whole store); undefined for none; refuses paths outside the store. */
 export function storePaths(store: string, cwd: string, paths: readonly string[] | undefined): string[] | undefined {
   if (!paths || paths.length === 0) return undefined;
   return paths.map((p) => {
-    const rel = relative(resolve(store), resolve(cwd, p)).split(sep).join('/');
-    if (rel === '..' || rel.startsWith('../') || isAbsolute(rel)) {
+    const abs = resolve(cwd, p);
+    let rel = relative(resolve(store), abs).split(sep).join('/');
+    // The store is found by its real path; a path written through a linked folder (`/tmp` on macOS, a linked checkout)
+    // names the same file: compared again by the real path of its folder (never of the file: a link in the store is its own).
+    if (outside(rel))
+      rel = relative(realFolderPath(store), join(realFolderPath(dirname(abs)), basename(abs)))
+        .split(sep)
+        .join('/');
+    if (outside(rel)) {
       throw new UsageError(`${p} is outside the store ${store}`, 'Name files inside the store, or choose the store with --store DIR.');
     }
     return rel;
   });
+}
+
+function outside(rel: string): boolean {
+  return rel === '..' || rel.startsWith('../') || isAbsolute(rel);
+}
+
+/** The real path of a folder, through its nearest existing ancestor when it does not exist (the path is refused later). */
+function realFolderPath(dir: string): string {
+  for (let d = dir, rest = ''; ; ) {
+    try {
+      return join(realpathSync(d), rest);
+    } catch {
+      const up = dirname(d);
+      if (up === d) return dir;
+      rest = join(basename(d), rest);
+      d = up;
+    }
+  }
 }

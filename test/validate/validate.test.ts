@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,19 @@ describe('validate PATHS', () => {
     expect(codes((await run(repo, join(store, 'projects'))).diagnostics)).toEqual([`yaml-syntax projects/web/${C}.yaml`]);
     // From inside the store, paths are relative to the current folder.
     expect(codes((await run(join(store, 'projects'), 'web')).diagnostics)).toEqual([`yaml-syntax projects/web/${C}.yaml`]);
+  });
+
+  it('takes an absolute path written through a linked folder as the file it names', async () => {
+    const store = testStore({ [`global/${A}.yaml`]: ML + invariantYaml(A, 'Never delete data') });
+    const repo = dirname(store);
+    const link = join(tempDir(), 'linked-checkout');
+    symlinkSync(repo, link);
+    const through = await run(repo, join(link, `.agents/global/${A}.yaml`));
+    expect([through.code, through.files, through.diagnostics]).toEqual([0, 1, []]);
+    expect((await run(repo, join(link, '.agents'))).code).toBe(0);
+    // A path through the link that is outside the store still is.
+    writeFileSync(join(repo, 'README.md'), 'hi\n');
+    expect((await run(repo, join(link, 'README.md'))).code).toBe(2);
   });
 
   it('refuses a path outside the store, or one that is not there (exit 2)', async () => {
