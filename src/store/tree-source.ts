@@ -201,22 +201,27 @@ export class WorkingTreeSource implements TreeSource {
     return out;
   }
 
-  private walk(dir: string, recursive: boolean, out: TreeEntry[]): void {
+  /** Lists `dir` into `out`; false, listing nothing, when it is another repository's checkout (it holds a `.git`). */
+  private walk(dir: string, recursive: boolean, out: TreeEntry[]): boolean {
     let dirents: Dirent[];
     try {
       dirents = readdirSync(dir === '' ? this.root : join(this.root, dir), { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return true;
       throw error;
     }
+    // A submodule or nested repository is one entry, as git's index holds it (a gitlink): never walked into, so the
+    // working tree and the index give one verdict (docs/validation.md).
+    if (dir !== '' && dirents.some((d) => d.name === '.git')) return false;
     dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const d of dirents) {
       const path = dir === '' ? d.name : `${dir}/${d.name}`;
-      const type = entryType(d);
-      out.push({ path, type });
-      if (type === 'dir' && recursive) this.walk(path, true, out);
+      const entry: TreeEntry = { path, type: entryType(d) };
+      out.push(entry);
+      if (entry.type === 'dir' && recursive && !this.walk(path, true, out)) entry.type = 'other';
     }
+    return true;
   }
 
   async read(paths: readonly string[]): Promise<Map<string, ReadResult>> {

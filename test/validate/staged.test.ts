@@ -230,3 +230,21 @@ describe('validate --staged with nothing of the store staged', () => {
     }
   });
 });
+
+describe('a submodule inside the store', () => {
+  it('is one unknown path in the working tree as in the index: the same verdict, never walked into', async () => {
+    const other = tempDir();
+    gitInit(other);
+    mkdirSync(join(other, '.agents/global'), { recursive: true });
+    writeFileSync(join(other, '.agents/global/x.yaml'), 'id: nope\n');
+    commitAll(other, 'other');
+    const { repo } = repoWithStore({ [ga]: good });
+    git(repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', other, '.agents/actions/shared');
+    const index = await validate(repo, '--staged', '--all-files');
+    const worktree = await validate(repo);
+    const found = (r: { out: Out }) => r.out.diagnostics.map((d) => [d.code, d.file]);
+    expect(found(index)).toEqual([['unknown-path', 'actions/shared']]);
+    expect(found(worktree)).toEqual(found(index));
+    expect([worktree.code, index.code]).toEqual([0, 0]);
+  });
+});
