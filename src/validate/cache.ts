@@ -33,6 +33,7 @@ function isFacts(v: unknown): v is FileFacts {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const f = v as Record<string, unknown>;
   for (const key of ['k', 'n', 'v', 'o', 'r', 'm'] as const) if (f[key] !== undefined && typeof f[key] !== 'string') return false;
+  if (f.l !== undefined && (typeof f.l !== 'number' || typeof f.m !== 'string')) return false;
   if (f.p !== undefined && (typeof f.p !== 'object' || f.p === null || typeof (f.p as { id?: unknown }).id !== 'string')) return false;
   if (f.d !== undefined) {
     if (!Array.isArray(f.d)) return false;

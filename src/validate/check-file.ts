@@ -2,7 +2,7 @@
 // validators load with this module, which validation imports only when a file
 // is not answered from the cache.
 import type { Diagnostic } from '../core/diagnostics.ts';
-import type { PathKind } from '../core/layout.ts';
+import { schemaRef, type PathKind } from '../core/layout.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { looseKey } from '../core/near-duplicates.ts';
 import { textKey } from '../core/normalise.ts';
@@ -42,9 +42,11 @@ export function modelineSchema(kind: PathKind | undefined): SchemaName | undefin
 }
 
 /** The modeline as the tool writes it (a prefix that MODELINE_RE accepts). */
-const MODELINE_BYTES = new TextEncoder().encode('# yaml-language-server: $schema=');
-const MODELINE_RE = /^(?:\uFEFF)?#\s*yaml-language-server:\s*\$schema=/;
+const MODELINE_PREFIX = '# yaml-language-server: $schema=';
+const MODELINE_BYTES = new TextEncoder().encode(MODELINE_PREFIX);
+const MODELINE_RE = /^#\s*yaml-language-server:\s*\$schema=(\S*)/;
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
 
 function startsWithBytes(b: Uint8Array, prefix: Uint8Array): boolean {
   if (b.byteLength < prefix.byteLength) return false;
@@ -52,14 +54,46 @@ function startsWithBytes(b: Uint8Array, prefix: Uint8Array): boolean {
   return true;
 }
 
-/** The first line of a file that lacks the editor modeline, or undefined when it has one (or is empty). */
-export function missingModeline(b: Uint8Array): string | undefined {
+/** What the modeline of the store file `path` names: the relative path to its schema's copy in `schemas/`. */
+export function modelineTarget(path: string, kind: PathKind | undefined): string | undefined {
+  const schema = modelineSchema(kind);
+  return schema === undefined ? undefined : schemaRef(path, schema);
+}
+
+/**
+ * A file's modeline problem, or undefined when it has none: an empty file, or one whose leading comment lines
+ * (before any YAML, blank lines skipped) hold the modeline, naming `target` (the schema's copy; any, when not
+ * given). Else `{ text }`, its first line (no modeline), or `{ text, at }`, the modeline line and its number (1-based):
+ * it names another schema (another kind's, or a copy outside the store), which editors would check the file against.
+ */
+export function modelineProblem(b: Uint8Array, target?: string): { text: string; at?: number } | undefined {
   if (b.byteLength === 0) return undefined;
-  // The line the tool writes, compared byte for byte; anything else goes through the regular expression.
-  if (startsWithBytes(b, MODELINE_BYTES)) return undefined;
-  const head = decoder.decode(b.subarray(0, 200));
-  if (MODELINE_RE.test(head)) return undefined;
-  return head.split(/\r?\n/)[0] ?? '';
+  // The line the tool writes, compared byte for byte; anything else is read line by line.
+  if (target === undefined ? startsWithBytes(b, MODELINE_BYTES) : startsWithLine(b, modelineBytes(target))) return undefined;
+  const lines = decoder.decode(b.subarray(0, 8192)).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.replace(/\r$/, '');
+    if (line.trim() === '') continue;
+    if (!line.startsWith('#')) break;
+    const m = MODELINE_RE.exec(line);
+    if (m) return target === undefined || m[1] === target ? undefined : { text: line, at: i + 1 };
+  }
+  return { text: lines[0]!.replace(/\r$/, '') };
+}
+
+/** The modeline naming `target`, as bytes: a store has a few targets (one per folder depth and kind), encoded once each. */
+const modelineBytesOf = new Map<string, Uint8Array>();
+function modelineBytes(target: string): Uint8Array {
+  let bytes = modelineBytesOf.get(target);
+  if (bytes === undefined) modelineBytesOf.set(target, (bytes = encoder.encode(MODELINE_PREFIX + target)));
+  return bytes;
+}
+
+/** Whether `b` starts with the line `line` (then a line end, or nothing). */
+function startsWithLine(b: Uint8Array, line: Uint8Array): boolean {
+  if (!startsWithBytes(b, line)) return false;
+  const next = b[line.byteLength];
+  return next === undefined || next === 10 || next === 13;
 }
 
 /** The facts of one file, parsed with `syntax` (given through store/yaml-document.ts, the one YAML entry point). */
@@ -123,8 +157,12 @@ export function factsOf(path: string, kind: ContentKind, bytes: Uint8Array, synt
     }
   }
   if (diagnostics.length > 0) facts.d = diagnostics;
-  const line = modelineSchema(kind) === undefined ? undefined : missingModeline(bytes);
-  if (line !== undefined) facts.m = line;
+  const target = modelineTarget(path, kind);
+  const problem = target === undefined ? undefined : modelineProblem(bytes, target);
+  if (problem !== undefined) {
+    facts.m = problem.text;
+    if (problem.at !== undefined) facts.l = problem.at;
+  }
   return facts;
 }
 

@@ -26,8 +26,10 @@ export interface FileFacts {
   j?: ProjectMeta;
   /** Waivers that parsed: the waived invariant and `expires` (the expiry is judged at each run, never cached). */
   w?: { i: string; x: string };
-  /** Files that carry a modeline but lack it (and are not empty): their first line. */
+  /** Files that carry a modeline but lack it (and are not empty): their first line; with `l`, the modeline that names another schema. */
   m?: string;
+  /** The line (1-based) of a modeline that names another schema than the file's own (`m` is that line). */
+  l?: number;
 }
 
 /** The kinds of path whose content validation checks file by file. */

@@ -7,7 +7,7 @@ import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/at
 import { clearStaleLock, removeLockBlocker } from '../store/lock.ts';
 import { ReplaceBatch } from '../store/replace-batch.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
-import { missingModeline } from './check-file.ts';
+import { modelineProblem, modelineTarget } from './check-file.ts';
 import { assignId } from './fix-ids.ts';
 import { withModeline, withModelineIfMissing } from './modeline-text.ts';
 import type { Fix } from './result.ts';
@@ -137,7 +137,8 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
       (i, buffer, length) => {
         const file = files[i]!;
         const before = buffer.subarray(0, length);
-        if (missingModeline(before) === undefined) {
+        const problem = modelineProblem(before, modelineTarget(file, classifyPath(file)));
+        if (problem === undefined) {
           fixes.push({
             file,
             action: 'add-modeline',
@@ -148,7 +149,8 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
           return;
         }
         let after = '';
-        const fix = attempt({ file, action: 'add-modeline', message: `added the schema modeline to ${file}` }, () => {
+        const said = problem.at === undefined ? 'added the schema modeline to' : 'replaced the modeline naming another schema in';
+        const fix = attempt({ file, action: 'add-modeline', message: `${said} ${file}` }, () => {
           after = withModeline(file, before);
           batch.stage(file, after);
         });

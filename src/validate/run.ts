@@ -229,7 +229,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
  * positions moved). The copy lives only until the cache encodes it.
  */
 function withoutModeline(f: FileFacts): FileFacts | undefined {
-  return f.d === undefined ? { ...f, m: undefined } : undefined;
+  return f.d === undefined ? { ...f, m: undefined, l: undefined } : undefined;
 }
 
 /** Does config.yaml name policy sources? A cheap look before loading what reads them. */

@@ -19,6 +19,8 @@ const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
 const C = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
 const ML = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
 const good = (id: string, text: string) => ML + invariantYaml(id, text);
+/** In a project's folder, one level deeper: its modeline names ../../schemas/. */
+const goodInProject = (id: string, text: string) => ML.replace('../', '../../') + invariantYaml(id, text);
 const badSeverity = (id: string) => `${ML}id: ${id}\ntext: Never delete production data\nseverity: fatal\n`;
 
 const deps = { processAlive: () => false, hostname: 'test-host' };
@@ -84,7 +86,7 @@ describe('the validation cache', () => {
   it('follows edits, additions, duplicates and deletions in the working tree exactly as an uncached run does', async () => {
     const { store, cacheDir } = repoStore({
       [`global/${A}.yaml`]: good(A, 'Never delete production data'),
-      [`projects/web/${B}.yaml`]: good(B, 'Keep a backup'),
+      [`projects/web/${B}.yaml`]: goodInProject(B, 'Keep a backup'),
     });
     const same = async () => {
       const plain = await check(store, undefined);
@@ -106,7 +108,7 @@ describe('the validation cache', () => {
     writeFileSync(join(store, `global/${C}.yaml`), good(C, 'never delete  PRODUCTION data'));
     expect((await same()).diagnostics.map((d) => [d.code, d.file])).toEqual([['duplicate-text', `global/${C}.yaml`]]);
 
-    writeFileSync(join(store, `projects/web/${B}.yaml`), good(B, 'Never delete production data'));
+    writeFileSync(join(store, `projects/web/${B}.yaml`), goodInProject(B, 'Never delete production data'));
     const shadowed = await same();
     expect(shadowed.diagnostics.map((d) => d.code).sort()).toEqual(['duplicate-text', 'shadowed', 'shadowed']);
 
@@ -500,7 +502,10 @@ describe('stat stamps (a settled file whose stamp the cache kept is not read)', 
   it('validate: a settled file is kept under its stamp, and an edit of the same size is checked afresh', async () => {
     const goodText = `${ML}id: ${A}\nseverity: error\ntext: "Never delete production data"\n`;
     const badText = goodText.replace('severity: error', 'severity: fatal');
-    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: goodText, [`projects/web/${B}.yaml`]: good(B, 'Keep a backup') });
+    const { store, cacheDir } = repoStore({
+      [`global/${A}.yaml`]: goodText,
+      [`projects/web/${B}.yaml`]: goodInProject(B, 'Keep a backup'),
+    });
     const cacheLines = () => readFileSync(cacheFileIn(cacheDir, false), 'utf8').split('\n').slice(1, -1);
     // Just written: not settled, so kept under the content hash alone.
     expect((JSON.parse(await check(store, cacheDir)) as { ok: boolean }).ok).toBe(true);
@@ -538,7 +543,7 @@ describe('the validation cache across clones (CI restoring .git/agents)', () => 
   it("a cache restored from another clone's run gives the verdict of an uncached run, whatever changed since", async () => {
     const tree = {
       [`global/${A}.yaml`]: good(A, 'Never delete production data'),
-      [`projects/web/${B}.yaml`]: good(B, 'Keep a backup'),
+      [`projects/web/${B}.yaml`]: goodInProject(B, 'Keep a backup'),
       [`projects/api/${C}.yaml`]: good(C, 'Log every payment'),
     };
     const first = repoStore(tree);
@@ -546,9 +551,9 @@ describe('the validation cache across clones (CI restoring .git/agents)', () => 
     // The next run is a fresh clone of a later commit: one file broken, one a duplicate, one gone; the old cache restored into it.
     const next = repoStore(tree);
     writeFileSync(join(next.store, `global/${A}.yaml`), badSeverity(A));
-    writeFileSync(join(next.store, `projects/web/${B}.yaml`), good(B, 'log every  PAYMENT'));
+    writeFileSync(join(next.store, `projects/web/${B}.yaml`), goodInProject(B, 'log every  PAYMENT'));
     rmSync(join(next.store, `projects/api/${C}.yaml`));
-    writeFileSync(join(next.store, `projects/web/${A.slice(0, -1)}Z.yaml`), good(`${A.slice(0, -1)}Z`, 'Log every payment'));
+    writeFileSync(join(next.store, `projects/web/${A.slice(0, -1)}Z.yaml`), goodInProject(`${A.slice(0, -1)}Z`, 'Log every payment'));
     mkdirSync(next.cacheDir, { recursive: true });
     writeFileSync(cacheFileIn(next.cacheDir, false), readFileSync(cacheFileIn(first.cacheDir, false)));
     const plain = await check(next.store, undefined);
@@ -563,7 +568,7 @@ describe('the validation cache across clones (CI restoring .git/agents)', () => 
 describe('the validation cache after validate --fix', () => {
   it('holds the facts of the files --fix rewrote, under their new content hash, and answers as an uncached run', async () => {
     const plain = invariantYaml(A, 'Never delete production data');
-    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: plain, [`projects/web/${B}.yaml`]: good(B, 'Keep a backup') });
+    const { store, cacheDir } = repoStore({ [`global/${A}.yaml`]: plain, [`projects/web/${B}.yaml`]: goodInProject(B, 'Keep a backup') });
     const fixed = await runValidate({ store, cwd: store, fix: true, cache: { dir: cacheDir, build: 'test-build' } }, deps);
     expect(fixed.fixes.map((f) => [f.action, f.file, f.done])).toEqual([['add-modeline', `global/${A}.yaml`, true]]);
     expect(fixed.diagnostics).toEqual([]);

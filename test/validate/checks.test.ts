@@ -1021,7 +1021,7 @@ describe('checkModelines', () => {
     const found = await check({
       [`global/${A}.yaml`]: `id: ${A}\ntext: One\n`,
       [`global/${B}.yaml`]: `id: ${B}\ntext: Two\nseverity: fatal\n`,
-      [`global/${C}.yaml`]: `\uFEFF#   yaml-language-server:  $schema=x\nid: ${C}\ntext: Three\n`,
+      [`global/${C}.yaml`]: `\uFEFF#   yaml-language-server:  $schema=../schemas/invariant.schema.json\nid: ${C}\ntext: Three\n`,
       [`global/${X}.yaml`]: `# just a comment\nid: ${X}\ntext: Keep a changelog!\n`,
       [`global/${P}.yaml`]: `id: ${P}\ntext: Keep a changelog\n`,
       'config.yaml': 'commit: false\n',

@@ -84,6 +84,29 @@ describe('validate --fix', () => {
     expect(again.out.diagnostics).toEqual([]);
   });
 
+  it('reports and replaces a modeline that names another schema; finds the right one after a blank first line', async () => {
+    const wrongKind = `# yaml-language-server: $schema=../schemas/plan.schema.json\n${invariantYaml(A, 'Wrong schema modeline')}`;
+    const remote = `# yaml-language-server: $schema=https://evil.example/x.json\r\n${invariantYaml(B, 'Remote schema modeline').replace(/\n/g, '\r\n')}`;
+    const blankFirst = `\n${ML}\n${invariantYaml(C, 'Modeline on the second line')}`;
+    const store = testStore({ [`global/${A}.yaml`]: wrongKind, [`global/${B}.yaml`]: remote, [`global/${C}.yaml`]: blankFirst });
+    const before = await validate(store, '--verbose');
+    expect(before.out.diagnostics.map((d: { code: string; file: string; line: number }) => [d.code, d.file, d.line])).toEqual([
+      ['modeline-missing', `global/${A}.yaml`, 1],
+      ['modeline-missing', `global/${B}.yaml`, 1],
+    ]);
+    const r = await validate(store, '--fix');
+    expect(r.out.fixes.map((f: { file: string; done: boolean }) => [f.file, f.done])).toEqual([
+      [`global/${A}.yaml`, true],
+      [`global/${B}.yaml`, true],
+    ]);
+    expect(readFileSync(join(store, `global/${A}.yaml`), 'utf8')).toBe(`${ML}\n${invariantYaml(A, 'Wrong schema modeline')}`);
+    expect(readFileSync(join(store, `global/${B}.yaml`), 'utf8')).toBe(
+      `${ML}\r\n${invariantYaml(B, 'Remote schema modeline').replace(/\n/g, '\r\n')}`,
+    );
+    expect(readFileSync(join(store, `global/${C}.yaml`), 'utf8')).toBe(blankFirst);
+    expect((await validate(store, '--verbose')).out.diagnostics).toEqual([]);
+  });
+
   it('removes temporary files of writers that are gone, and keeps those of a running one', async () => {
     const dead = `global/.${A}.yaml.999999999.0a1b2c3d.tmp`;
     const alive = `global/.${B}.yaml.${process.ppid}.0a1b2c3d.tmp`; // the test runner: running

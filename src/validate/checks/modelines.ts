@@ -17,16 +17,19 @@ export function checkModelines(
   const out: Diagnostic[] = [];
   for (let i = 0; i < jobs.length; i++) {
     const entry = jobs[i]!.entry;
-    const line = facts[i]!.m;
+    const { m: line, l: at } = facts[i]!;
     if (line === undefined || withErrors.has(entry.path) || (touches !== undefined && !touches(entry.path))) continue;
     out.push({
       code: 'modeline-missing',
       severity: 'info',
       file: entry.path,
-      line: 1,
+      line: at ?? 1,
       col: 1,
-      message: `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`,
-      hint: 'Run `agents validate --fix` to add it.',
+      message:
+        at === undefined
+          ? `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`
+          : "the modeline names another schema than this file's copy in schemas/; editors validate the file against the wrong one",
+      hint: at === undefined ? 'Run `agents validate --fix` to add it.' : 'Run `agents validate --fix` to replace it.',
       lineText: line,
     });
   }
