@@ -222,10 +222,13 @@ function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>,
     };
   }
   claimed.add(id);
-  const text = new TextDecoder().decode(r.bytes);
+  // A byte order mark stays where it was, in front: the rename changes the name, not the bytes.
+  const decoded = new TextDecoder('utf-8', { ignoreBOM: true }).decode(r.bytes);
+  const bom = decoded.startsWith('\uFEFF') ? '\uFEFF' : '';
+  const text = decoded.slice(bom.length);
   const modelined = withModelineIfMissing(to, text);
   const fix = attempt({ file, action: 'rename', to, message: `renamed ${file} to ${to} (the name now equals its id)` }, () => {
-    writeFileAtomic(tree.root, to, modelined ?? text, 'create', file);
+    writeFileAtomic(tree.root, to, bom + (modelined ?? text), 'create', file);
     removeFile(tree.root, file);
   });
   if (fix.done && modelined !== undefined)

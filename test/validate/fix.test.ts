@@ -69,6 +69,16 @@ describe('validate --fix', () => {
     ]);
   });
 
+  it('a renamed file keeps its byte order mark in front, with or without the modeline the rename adds', async () => {
+    const store = testStore({
+      [`global/${A}.yaml`]: `\uFEFF${ML}\n${invariantYaml(B, 'Never delete production data')}`,
+      [`global/${C}.yaml`]: `\uFEFF${invariantYaml(D, 'Keep a changelog')}`,
+    });
+    expect((await validate(store, '--fix')).code).toBe(0);
+    expect(readFileSync(join(store, `global/${B}.yaml`), 'utf8')).toBe(`\uFEFF${ML}\n${invariantYaml(B, 'Never delete production data')}`);
+    expect(readFileSync(join(store, `global/${D}.yaml`), 'utf8')).toBe(`\uFEFF${ML}\n${invariantYaml(D, 'Keep a changelog')}`);
+  });
+
   it('gives a file it renames or gives an id its missing modeline in the same run: a second --fix has nothing to do', async () => {
     const store = testStore({
       'global/my-rule.yaml': '# A hand-written rule\ntext: Do not push to main directly\n',
