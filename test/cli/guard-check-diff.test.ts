@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { guardedYaml, tempDir } from '../helpers/tmp.ts';
 
 const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
 
@@ -15,15 +15,7 @@ async function repo(): Promise<string> {
   expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
   writeFileSync(
     join(dir, '.agents/global', `${INV}.yaml`),
-    [
-      `id: ${INV}`,
-      'text: Agents never touch secrets',
-      'severity: error',
-      'guard:',
-      '  write: ["secrets/**"]',
-      '  content: ["AKIA[0-9A-Z]{16}"]',
-      '',
-    ].join('\n'),
+    guardedYaml(INV, 'Agents never touch secrets', { write: ['secrets/**'], content: ['AKIA[0-9A-Z]{16}'] }),
   );
   git(dir, 'add', '-A');
   git(dir, 'commit', '-qm', 'store');

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { guardedYaml, tempDir } from '../helpers/tmp.ts';
 
 const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
 
@@ -15,14 +15,7 @@ describe('a command guard', () => {
     expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
     writeFileSync(
       join(dir, '.agents/global', `${INV}.yaml`),
-      [
-        `id: ${INV}`,
-        'text: Never apply terraform',
-        'severity: error',
-        'guard:',
-        "  command: ['\\bterraform\\s+apply\\b', '\\bsecrets\\b']",
-        '',
-      ].join('\n'),
+      guardedYaml(INV, 'Never apply terraform', { command: ['\\bterraform\\s+apply\\b', '\\bsecrets\\b'] }),
     );
     const decide = async (command: string) =>
       JSON.parse((await runAgents(['--format', 'json', 'guard', 'try', '--command', command], { cwd: dir })).stdout).decision;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { guardedYaml, tempDir } from '../helpers/tmp.ts';
 
 const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
 
@@ -14,15 +14,7 @@ async function repo(): Promise<string> {
   expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
   writeFileSync(
     join(dir, '.agents/global', `${INV}.yaml`),
-    [
-      `id: ${INV}`,
-      'text: Agents never touch secrets',
-      'severity: error',
-      'guard:',
-      '  write: ["secrets/**"]',
-      '  command: ["\\\\bterraform\\\\s+apply\\\\b"]',
-      '',
-    ].join('\n'),
+    guardedYaml(INV, 'Agents never touch secrets', { write: ['secrets/**'], command: ['\\bterraform\\s+apply\\b'] }),
   );
   return dir;
 }
@@ -139,14 +131,7 @@ describe('agents guard hook, a link followed by `..`', () => {
     writeFileSync(join(dir, '.agents/projects/billing/project.yaml'), 'paths: ["services/billing/**"]\n');
     writeFileSync(
       join(dir, '.agents/projects/billing', `${BILL}.yaml`),
-      [
-        `id: ${BILL}`,
-        'text: Billing is never published by an agent',
-        'severity: error',
-        'guard:',
-        '  command: ["\\\\bnpm\\\\s+publish\\\\b"]',
-        '',
-      ].join('\n'),
+      guardedYaml(BILL, 'Billing is never published by an agent', { command: ['\\bnpm\\s+publish\\b'] }),
     );
     mkdirSync(join(dir, 'services/billing'), { recursive: true });
     const gemini = (dirPath: string) =>

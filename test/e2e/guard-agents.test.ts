@@ -14,7 +14,7 @@ import { type AgentCliName, agentCli } from '../helpers/agent-clis.ts';
 import { agents, BIN } from '../helpers/cli.ts';
 import { GIT_ENV, gitInit } from '../helpers/git.ts';
 import { type ModelRequest, type ModelServer, type Reply, startModelServer } from '../helpers/model-server.ts';
-import { tempDir } from '../helpers/tmp.ts';
+import { guardedYaml, tempDir } from '../helpers/tmp.ts';
 
 const INVARIANT = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
 const PLAN = '01JH5G411EVHG9XHQ43X20SSN4';
@@ -31,15 +31,10 @@ function project(): { dir: string; home: string } {
   expect(agents(['init'], { cwd: dir }).code).toBe(0);
   writeFileSync(
     join(dir, '.agents/global', `${INVARIANT}.yaml`),
-    [
-      `id: ${INVARIANT}`,
-      'text: Agents never change the protected folder and never delete folders recursively',
-      'severity: error',
-      'guard:',
-      '  write: ["protected/**"]',
-      '  command: ["\\\\brm\\\\s+-[a-zA-Z]*r"]',
-      '',
-    ].join('\n'),
+    guardedYaml(INVARIANT, 'Agents never change the protected folder and never delete folders recursively', {
+      write: ['protected/**'],
+      command: ['\\brm\\s+-[a-zA-Z]*r'],
+    }),
   );
   mkdirSync(join(dir, '.agents/plans', PLAN), { recursive: true });
   writeFileSync(join(dir, '.agents/plans', PLAN, 'plan.yaml'), `id: ${PLAN}\ngoal: tidy the build\n`);

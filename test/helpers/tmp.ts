@@ -63,3 +63,8 @@ export function invariantYaml(id: string, text: string, extra: Record<string, st
   for (const [k, v] of Object.entries(extra)) lines.push(`${k}: ${v}`);
   return `${lines.join('\n')}\n`;
 }
+
+/** An invariant with a guard (`{write: [...], command: [...]}`), its lists written as JSON, which YAML reads as they are. */
+export function guardedYaml(id: string, text: string, guard: Record<string, readonly string[]>, severity = 'error'): string {
+  return invariantYaml(id, text, { severity, guard: JSON.stringify(guard) });
+}
