@@ -2,25 +2,12 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { git, gitInit } from '../helpers/git.ts';
+import { git } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
-import { guardedYaml, tempDir } from '../helpers/tmp.ts';
-
-const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
+import { guardedRepo } from '../helpers/guard.ts';
 
 /** A repository with one committed global invariant guarding secrets/ and AWS keys. */
-async function repo(): Promise<string> {
-  const dir = tempDir();
-  gitInit(dir);
-  expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
-  writeFileSync(
-    join(dir, '.agents/global', `${INV}.yaml`),
-    guardedYaml(INV, 'Agents never touch secrets', { write: ['secrets/**'], content: ['AKIA[0-9A-Z]{16}'] }),
-  );
-  git(dir, 'add', '-A');
-  git(dir, 'commit', '-qm', 'store');
-  return dir;
-}
+const repo = () => guardedRepo({ write: ['secrets/**'], content: ['AKIA[0-9A-Z]{16}'] }, { commit: true });
 
 /** `guard check ARGS` as JSON: the exit code and each finding's file and line. */
 async function findings(dir: string, ...args: string[]): Promise<{ code: number; found: [string, number][] }> {

@@ -3,21 +3,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
+import { GUARDED, guardedRepo } from '../helpers/guard.ts';
 import { guardedYaml, tempDir } from '../helpers/tmp.ts';
 
-const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
+const INV = GUARDED;
 
-/** A repository whose store guards secrets/ (write) and `terraform apply` (command), with a project billing at services/billing/**. */
-async function repo(): Promise<string> {
-  const dir = tempDir();
-  gitInit(dir);
-  expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
-  writeFileSync(
-    join(dir, '.agents/global', `${INV}.yaml`),
-    guardedYaml(INV, 'Agents never touch secrets', { write: ['secrets/**'], command: ['\\bterraform\\s+apply\\b'] }),
-  );
-  return dir;
-}
+/** A repository whose store guards secrets/ (write) and `terraform apply` (command), with a project billing at services/billing/** A repository whose store guards secrets/ (write) and `terraform apply` (command). */
+const repo = () => guardedRepo({ write: ['secrets/**'], command: ['\\bterraform\\s+apply\\b'] });
 
 const claude = (dir: string, tool: string, input: Record<string, unknown>, cwd = dir) =>
   JSON.stringify({ session_id: 's1', cwd, hook_event_name: 'PreToolUse', tool_name: tool, tool_input: input });
