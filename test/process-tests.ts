@@ -30,6 +30,7 @@ export const PROCESS_TESTS = [
   'test/export/export-refusals.test.ts',
   'test/export/hooks.test.ts',
   'test/extends/extends.test.ts',
+  'test/extends/invalid-config.test.ts',
   'test/extends/review.test.ts',
   'test/gate/input-errors.test.ts',
   'test/git/identity.test.ts',

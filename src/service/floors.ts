@@ -4,15 +4,19 @@
 import { UsageError } from '../core/errors.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
-import { pinsFor, readExtendsState, readInherited } from '../store/extends.ts';
+import { readInherited } from '../store/extends.ts';
 import type { TreeSource } from '../store/tree-source.ts';
+import { pinnedSources } from './invariants/query.ts';
 
-/** The active locked inherited invariants by text key; empty when the store extends no source (nothing is read then). */
+/**
+ * The active locked inherited invariants by text key; empty when the store extends no source (nothing is read
+ * then). An invalid config.yaml or lock is exit 3, not "no floors": a waiver must never lift a floor unseen.
+ */
 export async function lockedTexts(storeRoot: string, source: TreeSource): Promise<Map<string, ScopedInvariant>> {
   const out = new Map<string, ScopedInvariant>();
-  const state = await readExtendsState(source);
-  if (state.sources.length === 0 || state.diagnostics.length > 0) return out;
-  const inherited = await readInherited(storeRoot, pinsFor(state));
+  const pins = await pinnedSources({ source });
+  if (pins.length === 0) return out;
+  const inherited = await readInherited(storeRoot, pins);
   for (const inv of inherited.invariants) if (inv.locked && inv.active) out.set(textKey(inv.text), inv);
   return out;
 }

@@ -1,0 +1,63 @@
+// A config.yaml the reading commands cannot trust never gives a shorter effective set (docs/resolution.md):
+// every command that resolves, lists the sources' templates or checks a floor stops with exit 3, as
+// `validate` and `export` do, instead of reading the defaults, which extend nothing.
+import { describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { commitAll } from '../helpers/git.ts';
+import { errorOf } from '../helpers/main.ts';
+import { startMcp } from '../helpers/mcp.ts';
+import { tempDir } from '../helpers/tmp.ts';
+import { LOCAL, LOCKED, SECRETS, consumer, edit, effectiveIds, policyRepo, run } from './repos.ts';
+
+async function pinned(): Promise<string> {
+  const dir = tempDir();
+  const policy = policyRepo(dir);
+  const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+  expect((await run(app, 'extends', 'update')).code).toBe(0);
+  commitAll(app, 'pin');
+  expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  return app;
+}
+
+const BREAKS: [string, (app: string) => void][] = [
+  ['a source without ref', (app) => edit(app, '.agents/config.yaml', /\n {4}ref: v1/, '')],
+  ['two sources of one name', (app) => edit(app, '.agents/config.yaml', /(extends:\n)([\s\S]*)$/, '$1$2$2')],
+  ['a URL with no name to derive', (app) => edit(app, '.agents/config.yaml', /url: \S+/, 'url: .')],
+  ['an invalid key elsewhere', (app) => edit(app, '.agents/config.yaml', /^/, 'commit: maybe\n')],
+  ['a YAML syntax error', (app) => edit(app, '.agents/config.yaml', /^/, 'export: [unclosed\n')],
+];
+
+describe('an invalid config.yaml in a store that extends policy sources', () => {
+  it.each(BREAKS)('%s: the effective set, show, action list and waive stop with exit 3', async (_, breakIt) => {
+    const app = await pinned();
+    breakIt(app);
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect(list.code).toBe(3);
+    expect(errorOf(list).exit_code).toBe(3);
+    expect((await run(app, 'invariant', 'show', LOCKED)).code).toBe(3);
+    expect((await run(app, 'action', 'list')).code).toBe(3);
+    const waive = await run(
+      app,
+      'invariant',
+      'waive',
+      LOCKED,
+      '--project',
+      'myapp',
+      '--reason',
+      'r',
+      '--owner',
+      'o',
+      '--expires',
+      '2099-01-01',
+    );
+    expect(waive.code).not.toBe(0);
+  });
+
+  it('the MCP effective_invariants answers an error, never a set without the inherited invariants', async () => {
+    const app = await pinned();
+    edit(app, '.agents/config.yaml', /\n {4}ref: v1/, '');
+    const s = await startMcp(`${app}/.agents`);
+    const r = (await s.client.callTool({ name: 'effective_invariants', arguments: { project: 'myapp' } })) as CallToolResult;
+    expect(r.isError).toBe(true);
+  });
+});

@@ -1,0 +1,83 @@
+// Real git repositories for the tests of policy sources: a policy repository with a bare clone as its
+// remote, and a consumer store that extends it.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
+import { runMain } from '../helpers/main.ts';
+import { invariantYaml, writeTree } from '../helpers/tmp.ts';
+
+export const LOCKED = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
+export const SECRETS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
+export const LOCAL = '01JDQ6X5Z8W4N3B2C1D0E9F8G5';
+export const LATER = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
+
+export interface Policy {
+  /** The working repository the maintainers commit in. */
+  work: string;
+  /** The bare remote (a path). */
+  bare: string;
+  /** `file://` URL of the bare remote. */
+  url: string;
+  /** The commit tagged v1: a locked invariant and an unlocked one. */
+  v1: string;
+}
+
+/** A policy repository: v1 (tagged) holds a locked invariant and another; pushed to a bare remote. */
+export function policyRepo(dir: string, name = 'policy'): Policy {
+  const work = join(dir, name);
+  mkdirSync(work);
+  gitInit(work);
+  writeTree(work, {
+    [`.agents/global/${LOCKED}.yaml`]: invariantYaml(LOCKED, 'Never delete production data', { locked: 'true' }),
+    [`.agents/global/${SECRETS}.yaml`]: invariantYaml(SECRETS, 'No secrets in prompts'),
+    '.agents/actions/org/release/.keep': '',
+  });
+  const v1 = commitAll(work, 'v1');
+  git(work, 'tag', 'v1');
+  const bare = join(dir, `${name}.git`);
+  git(dir, 'clone', '-q', '--bare', work, bare);
+  git(work, 'remote', 'add', 'origin', bare);
+  return { work, bare, url: `file://${bare}`, v1 };
+}
+
+/** Commits `tree` in the policy repository and pushes `refs` (branch main by default); returns the commit. */
+export function policyCommit(p: Policy, tree: Record<string, string | null>, ...refs: string[]): string {
+  writeTree(p.work, tree);
+  const commit = commitAll(p.work, 'change');
+  git(p.work, 'push', '-q', '--force', 'origin', ...(refs.length ? refs : ['main']));
+  return commit;
+}
+
+/** A consumer store with project myapp (one invariant) whose config.yaml holds `extendsYaml`, committed. */
+export function consumer(dir: string, extendsYaml: string, name = 'app'): string {
+  const top = join(dir, name);
+  mkdirSync(top);
+  gitInit(top);
+  writeTree(top, {
+    '.agents/global/': null,
+    [`.agents/projects/myapp/${LOCAL}.yaml`]: invariantYaml(LOCAL, 'All API changes need tests'),
+    '.agents/config.yaml': `extends:\n${extendsYaml}`,
+  });
+  commitAll(top, 'consumer');
+  return top;
+}
+
+export const run = (cwd: string, ...args: string[]) => runMain(args, { cwd });
+
+/** The ids of `invariant list --effective --project myapp`, or the exit code when it fails. */
+export async function effectiveIds(app: string): Promise<string[] | number> {
+  const r = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+  if (r.code !== 0) return r.code;
+  return (JSON.parse(r.stdout) as { id: string }[]).map((e) => e.id);
+}
+
+export const LOCK = '.agents/extends.lock.yaml';
+
+/** Replaces `from` by `to` in a file of the consumer (relative to its top). */
+export function edit(app: string, file: string, from: string | RegExp, to: string): void {
+  const path = join(app, file);
+  const before = readFileSync(path, 'utf8');
+  const after = before.replace(from, to);
+  if (after === before) throw new Error(`${file} holds no ${String(from)}`);
+  writeFileSync(path, after);
+}
