@@ -32,6 +32,7 @@ export const PROCESS_TESTS = [
   'test/extends/extends.test.ts',
   'test/extends/invalid-config.test.ts',
   'test/extends/review.test.ts',
+  'test/extends/source-path.test.ts',
   'test/gate/input-errors.test.ts',
   'test/git/identity.test.ts',
   'test/import/import-cli.test.ts',

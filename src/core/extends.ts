@@ -1,6 +1,7 @@
 // Policy sources (docs/extends.md): the pure part — names, the lock file's
 // shape, and what a move of the pins changes. IO lives in src/store/extends.ts.
 export { DEFAULT_SOURCE_PATH, defaultSourceName, sourcesFromConfig } from './extends-config.ts';
+import { DEFAULT_SOURCE_PATH } from './extends-config.ts';
 import { INHERITED_ROOT, type ExtendsSource } from './model.ts';
 
 /** The lock file, at the store's root. */
@@ -14,6 +15,8 @@ export interface LockEntry {
   name: string;
   url: string;
   ref: string;
+  /** The store folder inside the source, when it is not `.agents` (absent in locks written before it was recorded). */
+  path?: string;
   kind: RefKind;
   commit: string;
   /** An annotated tag's object id when the pin was taken. */
@@ -41,10 +44,18 @@ export function splitSourceRef(ref: string): { source?: string; local: string } 
   return colon < 0 ? { local: ref } : { source: ref.slice(0, colon), local: ref.slice(colon + 1) };
 }
 
+/** The source as its pin reads it: the URL, ref and folder the pin was taken for (config.yaml may name others now). */
+export function sourceOfPin(source: ExtendsSource, pin: LockEntry): ExtendsSource {
+  return { ...source, url: pin.url, ref: pin.ref, path: pin.path ?? DEFAULT_SOURCE_PATH };
+}
+
 /** Why a source's pin cannot be used as it is, or undefined when the lock matches config.yaml. */
 export function staleReason(source: ExtendsSource, pin: LockEntry | undefined): string | undefined {
   if (!pin) return `the policy source ${source.name} has no pin in ${EXTENDS_LOCK_FILE}`;
   if (pin.url !== source.url) return `the pin of ${source.name} is for ${pin.url}, but config.yaml names ${source.url}`;
   if (pin.ref !== source.ref) return `the pin of ${source.name} is for ref ${pin.ref}, but config.yaml names ${source.ref}`;
+  // The folder decides what is inherited as much as the commit does: a changed path is a new pin, not a silent switch.
+  const pinned = pin.path ?? DEFAULT_SOURCE_PATH;
+  if (pinned !== source.path) return `the pin of ${source.name} is for the folder ${pinned}, but config.yaml names ${source.path}`;
   return undefined;
 }

@@ -333,6 +333,6 @@ export function formatWaiverFile(rel: string, w: Waiver, lead?: string): string 
 export function formatExtendsLockFile(rel: string, lock: ExtendsLock): string {
   return document(rel, 'extends-lock.schema.json', {
     version: 1,
-    sources: lock.sources.map((s) => ordered(s, ['name', 'url', 'ref', 'kind', 'commit', 'tag_object'])),
+    sources: lock.sources.map((s) => ordered(s, ['name', 'url', 'ref', 'path', 'kind', 'commit', 'tag_object'])),
   });
 }

@@ -1,7 +1,7 @@
 // `agents extends fetch` and `agents extends update` (docs/extends.md).
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { diffInvariantFiles, diffStores, type StoreDiff, type TargetRef } from '../core/diff.ts';
-import { isCommitId, type ExtendsLock, type LockEntry, type RefKind } from '../core/extends.ts';
+import { DEFAULT_SOURCE_PATH, isCommitId, sourceOfPin, type ExtendsLock, type LockEntry, type RefKind } from '../core/extends.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { closestNames } from '../core/closest.ts';
 import { GitError } from '../git/repo.ts';
@@ -165,6 +165,8 @@ export class ExtendsService {
       tagObject = found.tagObject;
     }
     const pin: LockEntry = { name: source.name, url: source.url, ref: source.ref, kind, commit };
+    // The default folder is left out, so that the locks written before `path` was recorded stay as they are.
+    if (source.path !== DEFAULT_SOURCE_PATH) pin.path = source.path;
     if (tagObject !== undefined && tagObject !== commit) pin.tag_object = tagObject;
     return pin;
   }
@@ -180,7 +182,11 @@ export class ExtendsService {
     requireValid(snap, 'report what the move changes');
     const targets: TargetRef[] = (await this.invariants.projectNames()).map((project) => ({ kind: 'project', project }));
     // The other sources stay where they are pinned (or, when not pinned yet, where they are going).
-    const oldPins = allPins.map(({ source, pin }) => ({ source, pin: state.lock?.sources.find((p) => p.name === source.name) ?? pin }));
+    const oldPins = allPins.map(({ source, pin }) => {
+      const old = state.lock?.sources.find((p) => p.name === source.name);
+      // The old pin is read as it was taken: with a changed `path`, the old commit's store is in the old folder.
+      return old ? { source: sourceOfPin(source, old), pin: old } : { source, pin };
+    });
     const inheritedAt = async (pins: readonly { source: ExtendsSource; pin: LockEntry }[]) => {
       const r = await readInherited(this.root, pins);
       requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources');

@@ -91,6 +91,30 @@ function notFetched(source: string, commit: string): AgentsError {
   });
 }
 
+/** The folders of a source's store that are read; everything else is ignored (docs/extends.md, "Safety"). */
+const READ_FROM_SOURCE = new Set(['global', 'actions']);
+
+/**
+ * A source whose `path` holds no store at the pin (exit 2): a mistyped `path:` must not read as a source that
+ * holds nothing, which would drop every inherited invariant, a locked floor too, in silence.
+ */
+function noStore(source: ExtendsSource, commit: string): AgentsError {
+  return new AgentsError(
+    `the policy source ${source.name} has no store in the folder ${source.path} at ${commit.slice(0, 12)} (neither global/ nor actions/)`,
+    EXIT_CODES.usage,
+    {
+      hint: 'Set `path:` of the source in config.yaml to the folder of its store (default .agents), then run `agents extends update`.',
+      code: 'extends-no-store',
+      detail: { source: source.name, path: source.path, commit },
+    },
+  );
+}
+
+/** Whether a source's store folder, as listed at its top, holds what is read from a source. */
+function holdsStore(names: readonly string[]): boolean {
+  return names.some((n) => READ_FROM_SOURCE.has(n));
+}
+
 /**
  * The source's store at its pinned commit, read from the cache (no network).
  * With `parseCache`, its files' parses are kept by blob id (ADR 0503).
@@ -124,11 +148,18 @@ export async function readInherited(
   for (const [order, { source, pin }] of pins.entries()) {
     const tree = await sourceTree(storeRoot, source, pin.commit, parseCache);
     let snap: Awaited<ReturnType<typeof readFolders>>;
+    let top: string[];
     try {
       snap = await readFolders(tree, ['global']);
+      // The same listing as the read: no more git processes.
+      top = (await tree.list('', { recursive: false })).filter((e) => e.type === 'dir').map((e) => e.path);
     } catch (error) {
       if (!(await hasCommit(sourceCacheDir(storeRoot, source.name), pin.commit))) throw notFetched(source.name, pin.commit);
       throw error;
+    }
+    if (!holdsStore(top)) {
+      if (!(await hasCommit(sourceCacheDir(storeRoot, source.name), pin.commit))) throw notFetched(source.name, pin.commit);
+      throw noStore(source, pin.commit);
     }
     const scope: Scope = Object.freeze({ kind: 'inherited', source: source.name, order });
     // Object.assign, not a spread: a spread of invariants of several shapes gives each copy a
@@ -148,9 +179,6 @@ export interface FetchOutcome {
   /** What the source's store holds that is never read or run (actors/, config.yaml, …). */
   ignored: string[];
 }
-
-/** The folders of a source's store that are read; everything else is ignored (docs/extends.md, "Safety"). */
-const READ_FROM_SOURCE = new Set(['global', 'actions']);
 
 /**
  * Brings each pinned commit into the cache: one shallow fetch per missing
@@ -204,15 +232,9 @@ export async function fetchPins(
       try {
         names = await topNames(dir, pin.commit, source.path);
       } catch {
-        throw new AgentsError(
-          `the policy source ${source.name} has no folder ${source.path} at ${pin.commit.slice(0, 12)}`,
-          EXIT_CODES.usage,
-          {
-            hint: 'Set `path:` of the source in config.yaml to the folder of its store.',
-            code: 'extends-no-store',
-          },
-        );
+        throw noStore(source, pin.commit);
       }
+      if (!holdsStore(names)) throw noStore(source, pin.commit);
       rememberChecked(dir, pin);
       outcomes.push({ name: source.name, commit: pin.commit, status, ignored: names.filter((n) => !READ_FROM_SOURCE.has(n)).sort() });
     }

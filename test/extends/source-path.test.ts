@@ -1,0 +1,74 @@
+// A source's `path:` decides what is inherited as much as its commit (docs/extends.md): a changed path is
+// a source not pinned, and a path that holds no store at the pin is refused, never an empty inherited set.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commitAll } from '../helpers/git.ts';
+import { errorOf } from '../helpers/main.ts';
+import { invariantYaml, tempDir } from '../helpers/tmp.ts';
+import { LATER, LOCAL, LOCK, LOCKED, SECRETS, consumer, edit, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
+
+async function pinned(): Promise<string> {
+  const dir = tempDir();
+  const policy = policyRepo(dir);
+  const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+  expect((await run(app, 'extends', 'update')).code).toBe(0);
+  commitAll(app, 'pin');
+  return app;
+}
+
+describe("a source's path", () => {
+  it('a path changed after the pin is not pinned: reading commands refuse it, and the review shows what leaves', async () => {
+    const app = await pinned();
+    const lock = readFileSync(join(app, LOCK), 'utf8');
+    edit(app, '.agents/config.yaml', /ref: v1\n/, 'ref: v1\n    path: policy\n');
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect(list.code).toBe(2);
+    expect(errorOf(list).code).toBe('extends-not-pinned');
+    expect((await run(app, 'validate')).code).not.toBe(0);
+    const diff = JSON.parse((await run(app, 'invariant', 'diff', '--format', 'json')).stdout);
+    expect(diff.policy_sources.map((m: { name: string; left: string[] }) => [m.name, m.left.sort()])).toEqual([
+      ['policy', [LOCKED, SECRETS]],
+    ]);
+    // update refuses a folder that holds no store, and writes nothing.
+    const up = await run(app, 'extends', 'update', '--format', 'json');
+    expect(up.code).toBe(2);
+    expect(errorOf(up).code).toBe('extends-no-store');
+    expect(readFileSync(join(app, LOCK), 'utf8')).toBe(lock);
+  });
+
+  it('update refuses a folder that exists but holds no store', async () => {
+    const app = await pinned();
+    const lock = readFileSync(join(app, LOCK), 'utf8');
+    edit(app, '.agents/config.yaml', /ref: v1\n/, 'ref: v1\n    path: .agents/actions\n');
+    const up = await run(app, 'extends', 'update', '--format', 'json');
+    expect(up.code).toBe(2);
+    expect(errorOf(up).code).toBe('extends-no-store');
+    expect(readFileSync(join(app, LOCK), 'utf8')).toBe(lock);
+  });
+
+  it('a lock edited by hand to a path with no store is refused by reading commands, not read as empty', async () => {
+    const app = await pinned();
+    edit(app, '.agents/config.yaml', /ref: v1\n/, 'ref: v1\n    path: policy\n');
+    edit(app, LOCK, /ref: v1\n/, 'ref: v1\n    path: policy\n');
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect(list.code).toBe(2);
+    expect(errorOf(list).code).toBe('extends-no-store');
+    expect((await run(app, 'extends', 'fetch')).code).toBe(2);
+  });
+
+  it('a path given as the default is the pin of the default, and another store folder is pinned with its path', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    edit(app, '.agents/config.yaml', /ref: v1\n/, 'ref: v1\n    path: .agents\n');
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+    policyCommit(policy, { [`store/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') });
+    edit(app, '.agents/config.yaml', /ref: v1\n {4}path: .agents\n/, 'ref: main\n    path: store\n');
+    const up = await run(app, 'extends', 'update');
+    expect(up.code, up.stderr).toBe(0);
+    expect(readFileSync(join(app, LOCK), 'utf8')).toContain('path: store');
+    expect(await effectiveIds(app)).toEqual([LOCAL, LATER]);
+  });
+});
