@@ -1,9 +1,34 @@
 // Parsing `extends.lock.yaml` (docs/extends.md). Apart from ./extends.ts, which the
 // public API reaches: this module needs the parser's types, and through them the
 // `yaml` package, which the package's public declarations must not name.
-import type { Parsed } from './diagnostics.ts';
-import type { ExtendsLock } from './extends.ts';
+import type { Diagnostic, Parsed } from './diagnostics.ts';
+import { isCommitId, type ExtendsLock, type LockEntry } from './extends.ts';
 import { checkSchema, diag, parseYaml, plainTextDiagnostics, type YamlSyntax } from './parse-core.ts';
+import { diagAt, offsetAt, type YamlFile } from './yaml-file.ts';
+
+/** What to do with a pin the tool never writes: put back what `extends update` wrote, or pin again. */
+const REPIN =
+  'Restore the lock as `agents extends update` wrote it (`git checkout -- extends.lock.yaml` in the store), or remove this entry and run `agents extends update`.';
+
+/**
+ * A pin whose kind contradicts its ref: `kind: commit` names itself, so its ref is its commit (a lock edited to
+ * `kind: commit` under a tag or branch would skip the check of the pin against its ref); and a ref that is a commit
+ * id is always pinned as `kind: commit`.
+ */
+function kindProblem(y: YamlFile, i: number, s: LockEntry): Diagnostic | undefined {
+  const at = (key: string) => offsetAt(y, ['sources', String(i), key]);
+  if (s.kind === 'commit' && s.ref !== s.commit)
+    return diagAt(
+      y,
+      at('commit'),
+      'schema',
+      `the source ${s.name} is pinned by commit id (kind: commit), but its ref ${s.ref} is not the commit ${s.commit}`,
+      REPIN,
+    );
+  if (s.kind !== 'commit' && isCommitId(s.ref))
+    return diagAt(y, at('kind'), 'schema', `the source ${s.name} names a commit id as its ref, but is pinned as a ${s.kind}`, REPIN);
+  return undefined;
+}
 
 /**
  * Parses `extends.lock.yaml` (schemas/extends-lock.schema.json), and checks that no name is pinned twice.
@@ -18,6 +43,8 @@ export function parseExtendsLock(file: string, bytes: Uint8Array, syntax?: YamlS
   if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(parsed.value, schema));
   if (diagnostics.length > 0) return { diagnostics };
   const lock = parsed.value.data as ExtendsLock;
+  const kinds = lock.sources.map((s, i) => kindProblem(parsed.value!, i, s)).filter((d) => d !== undefined);
+  if (kinds.length > 0) return { diagnostics: kinds };
   const names = new Set<string>();
   for (const s of lock.sources) {
     if (names.has(s.name))

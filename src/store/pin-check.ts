@@ -48,7 +48,8 @@ function mismatch(pin: LockEntry, named: string | undefined, why: string): Agent
  * removes.
  */
 export async function checkPin(cwd: string, dir: string, scratch: string, url: string, pin: LockEntry): Promise<void> {
-  if (pin.kind === 'commit' || checked(dir).includes(line(pin))) return;
+  // A lock's parser refuses `kind: commit` under another ref; checked here too, as this is the gate of the fetch.
+  if ((pin.kind === 'commit' && pin.ref === pin.commit) || checked(dir).includes(line(pin))) return;
   let found: Awaited<ReturnType<typeof lsRemote>>;
   try {
     found = await lsRemote(cwd, url, pin.ref);

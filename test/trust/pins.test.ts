@@ -92,6 +92,38 @@ describe('a hand-edited pin', () => {
     expect((await run(app, 'extends', 'fetch')).code).toBe(0);
   });
 
+  it('a lock edited to kind: commit under a tag, or to another commit under a commit id, is refused by every command', async () => {
+    const dir = tempDir();
+    const p = policyRepo(dir);
+    const app = consumer(dir, p.url);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    const path = join(app, LOCK);
+    const pinned = readFileSync(path, 'utf8');
+    // v0 cached too, as in a clone that once pinned it: nothing but the lock's own check stands in the way.
+    git(join(app, '.git/agents/extends/policy.git'), 'fetch', '-q', '--depth', '1', p.url, `+${p.v0}:refs/agents/pins/${p.v0}`);
+    writeFileSync(path, pinned.replace('kind: tag', 'kind: commit').replace(`commit: ${p.v1}`, `commit: ${p.v0}`));
+    const refuse = async () => {
+      for (const args of [
+        ['extends', 'fetch'],
+        ['invariant', 'list', '--effective', '--project', 'myapp'],
+      ]) {
+        const r = await run(app, ...args, '--format', 'json');
+        expect(r.code, args.join(' ')).toBe(3);
+      }
+      const v = JSON.parse((await run(app, 'validate', '--format', 'json')).stdout);
+      expect(v.diagnostics.find((d: { file: string; line: number }) => d.file === 'extends.lock.yaml').line).toBeGreaterThan(0);
+    };
+    await refuse();
+    // A pin by commit id names itself: a lock whose commit is another one is refused the same way.
+    writeFileSync(path, pinned);
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${p.url}\n    ref: ${p.v1}\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect(readFileSync(path, 'utf8')).toContain('kind: commit');
+    editPin(app, p.v1, p.v0);
+    await refuse();
+  });
+
   it('invariant diff shows a changed pin on the working tree and on --staged, marked when the ref did not change', async () => {
     const dir = tempDir();
     const p = policyRepo(dir);
