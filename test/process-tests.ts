@@ -31,6 +31,7 @@ export const PROCESS_TESTS = [
   'test/export/hooks.test.ts',
   'test/extends/extends.test.ts',
   'test/extends/invalid-config.test.ts',
+  'test/extends/moved-tag.test.ts',
   'test/extends/review.test.ts',
   'test/extends/source-path.test.ts',
   'test/gate/input-errors.test.ts',

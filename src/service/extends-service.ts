@@ -32,7 +32,7 @@ export interface SourceMove {
   name: string;
   before?: LockEntry;
   after: LockEntry;
-  /** The tag names the same ref as before but another commit: it was moved (force-pushed) at the source. */
+  /** The tag pinned before names another commit now (force-pushed at the source), or is gone and its name is a branch's. */
   movedTag: boolean;
   diff: StoreDiff & { range: string; before: MoveSide; after: MoveSide; changedPaths: string[] };
 }
@@ -106,13 +106,13 @@ export class ExtendsService {
     const moved = chosen.filter((s) => {
       const old = state.lock?.sources.find((p) => p.name === s.name);
       const now = newPins.get(s.name)!;
+      // A tag whose name now names a branch is gone at the source: following the branch would be following a moved tag.
       return (
         old !== undefined &&
         old.kind === 'tag' &&
-        now.kind === 'tag' &&
         old.ref === now.ref &&
         old.url === now.url &&
-        old.commit !== now.commit
+        (old.commit !== now.commit || now.kind !== 'tag')
       );
     });
     const allPins: { source: ExtendsSource; pin: LockEntry }[] = state.sources.map((source) => ({

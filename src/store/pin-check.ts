@@ -65,7 +65,14 @@ export async function checkPin(cwd: string, dir: string, scratch: string, url: s
   }
   if (found === undefined) throw mismatch(pin, undefined, `the source has no ${pin.kind} ${pin.ref} any more`);
   if (found.commit === pin.commit) return;
-  if (pin.kind === 'tag' || found.kind === 'tag') throw mismatch(pin, found.commit, `the tag ${pin.ref} names ${found.commit}`);
+  if (pin.kind === 'tag' || found.kind === 'tag')
+    throw mismatch(
+      pin,
+      found.commit,
+      pin.kind === found.kind
+        ? `the tag ${pin.ref} names ${found.commit}`
+        : `${pin.ref} now names the ${found.kind} at ${found.commit}, not a ${pin.kind}`,
+    );
   try {
     const holds = await branchHolds(scratch, url, pin.ref.replace(/^refs\/heads\//, ''), pin.commit);
     if (!holds) throw mismatch(pin, found.commit, `the branch ${pin.ref} (at ${found.commit}) does not hold it`);

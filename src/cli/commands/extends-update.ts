@@ -46,7 +46,11 @@ export default defineCommand<UpdateArgs>({
           lines.push(s.bold(moveLine(m)));
           if (m.movedTag)
             lines.push(
-              s.red(`  the tag ${m.after.ref} was moved at the source: it named ${m.before!.commit}, it now names ${m.after.commit}`),
+              s.red(
+                m.after.kind === 'tag'
+                  ? `  the tag ${m.after.ref} was moved at the source: it named ${m.before!.commit}, it now names ${m.after.commit}`
+                  : `  the tag ${m.after.ref} is gone at the source (it named ${m.before!.commit}); ${m.after.ref} now names the ${m.after.kind} at ${m.after.commit}`,
+              ),
             );
           lines.push(diffText(m.diff as DiffResult, s), '');
         }

@@ -1,0 +1,47 @@
+// A moved tag is never followed silently (docs/extends.md): nor is a tag that is gone at the source while a
+// branch of the same name now names another commit.
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commitAll, git } from '../helpers/git.ts';
+import { errorOf } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+import { LOCK, LOCKED, consumer, policyRepo, run } from './repos.ts';
+
+describe('a tag pin whose name now names a branch', () => {
+  it('update refuses it until accepted, and fetch refuses the old pin', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    const lock = readFileSync(join(app, LOCK), 'utf8');
+    // At the source: the tag v1 deleted, a branch v1 made on a commit without the locked floor.
+    git(policy.work, 'rm', '-q', `.agents/global/${LOCKED}.yaml`);
+    const dropped = commitAll(policy.work, 'drop the floor');
+    git(policy.bare, 'tag', '-d', 'v1');
+    git(policy.work, 'push', '-q', 'origin', `${dropped}:refs/heads/v1`);
+
+    const refused = await run(app, 'extends', 'update', '--format', 'json');
+    expect(refused.code).toBe(1);
+    const report = JSON.parse(refused.stdout);
+    expect(report.written).toBe(false);
+    expect(report.sources[0]).toMatchObject({
+      moved_tag: true,
+      before: { kind: 'tag', commit: policy.v1 },
+      after: { kind: 'branch', commit: dropped },
+    });
+    expect(readFileSync(join(app, LOCK), 'utf8')).toBe(lock);
+    expect((await run(app, 'extends', 'update')).stdout).toContain('is gone at the source');
+
+    const accepted = await run(app, 'extends', 'update', '--accept-moved-tag');
+    expect(accepted.code).toBe(0);
+    expect(readFileSync(join(app, LOCK), 'utf8')).toContain('kind: branch');
+    // A clone with the lock as committed: its fetch refuses the tag pin, which the branch does not name.
+    git(app, 'checkout', '--', LOCK);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(fetch.code).toBe(1);
+    expect(errorOf(fetch).code).toBe('extends-pin-mismatch');
+  });
+});
