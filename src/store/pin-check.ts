@@ -23,11 +23,17 @@ function checked(dir: string): string[] {
   }
 }
 
-/** Remembers `pin` as checked in the cache `dir` (a bare repository). */
+/**
+ * Remembers `pin` as checked in the cache `dir` (a bare repository). A tag names one commit: the pin seen last
+ * replaces the one remembered for the same tag, so a lock edited back to an earlier pin of a tag that moved on is
+ * checked again (and refused), not taken as checked because it once was.
+ */
 export function rememberChecked(dir: string, pin: LockEntry): void {
   const known = checked(dir);
   if (known.includes(line(pin))) return;
-  writeFileAtomic(dir, CHECKED, `${[...known, line(pin)].join('\n')}\n`, 'replace');
+  const same = `${[pin.url, pin.ref, pin.kind].join('\t')}\t`;
+  const kept = pin.kind === 'tag' ? known.filter((l) => !l.startsWith(same)) : known;
+  writeFileAtomic(dir, CHECKED, `${[...kept, line(pin)].join('\n')}\n`, 'replace');
 }
 
 function mismatch(pin: LockEntry, named: string | undefined, why: string): AgentsError {

@@ -92,6 +92,27 @@ describe('a hand-edited pin', () => {
     expect((await run(app, 'extends', 'fetch')).code).toBe(0);
   });
 
+  it('a lock edited back to an earlier pin of a tag that moved on is checked again and refused, in a clone that once fetched it', async () => {
+    const dir = tempDir();
+    const p = policyRepo(dir);
+    const app = consumer(dir, p.url);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    const old = readFileSync(join(app, LOCK), 'utf8');
+    // The source moves the tag on (v1 → a commit after it); the repository follows it on purpose.
+    writeTree(p.work, { '.agents/global/.later': '' });
+    const later = commitAll(p.work, 'later');
+    git(p.work, 'tag', '-f', 'v1');
+    git(p.work, 'push', '-q', '--force', p.url.slice('file://'.length), 'main', 'v1');
+    expect((await run(app, 'extends', 'update', '--accept-moved-tag')).code).toBe(0);
+    expect(readFileSync(join(app, LOCK), 'utf8')).toContain(later);
+    // The old lock put back by hand: its commit is cached and was checked once, but the tag names another now.
+    writeFileSync(join(app, LOCK), old);
+    const r = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.detail).toMatchObject({ pinned: p.v1, named: later });
+  });
+
   it('a lock edited to kind: commit under a tag, or to another commit under a commit id, is refused by every command', async () => {
     const dir = tempDir();
     const p = policyRepo(dir);
