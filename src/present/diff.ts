@@ -73,6 +73,7 @@ export function diffJson(d: DiffResult, target: (t: TargetDiff) => unknown = tar
       left: m.left.map((i) => i.id),
       edited: m.edited.map((i) => i.id),
     })),
+    policy_order: d.policyOrder ?? null,
     plans: d.plans.map((p) => ({
       change: p.change,
       plan: p.plan,
@@ -165,6 +166,7 @@ export function diffText(d: DiffResult, s: Style): string {
 export function* diffTextLines(d: DiffResult, s: Style): Generator<string> {
   yield s.bold(`Invariant changes: ${sideText(d.before)} → ${sideText(d.after)}`);
   yield `  ${summaryLine(d)}`;
+  if (d.policyOrder) yield* ['', s.cyan(policyOrderTitle(d.policyOrder))];
   for (const m of d.policySources ?? []) {
     yield '';
     yield s.cyan(policyMoveTitle(m));
@@ -263,6 +265,7 @@ function mdSide(s: SideInfo): string {
  */
 export function* diffMarkdownLines(d: DiffResult): Generator<string> {
   yield* [MARKDOWN_MARKER, '### Invariant changes', '', `Comparing ${mdSide(d.before)} → ${mdSide(d.after)}: ${summaryLine(d)}.`];
+  if (d.policyOrder) yield* ['', `**${policyOrderTitle(d.policyOrder, (x) => `\`${x}\``)}**`];
   for (const m of d.policySources ?? []) {
     yield* ['', `**${policyMoveTitle(m, (x) => `\`${x}\``)}**`, ''];
     const item = (label: string, i: ScopedInvariant) => `- **${label}** ${mdEscape(i.text)} — \`${i.id}\``;
@@ -312,6 +315,12 @@ export function* diffMarkdownLines(d: DiffResult): Generator<string> {
     for (const x of t.changed) yield item('changed', x.invariant, `: ${x.fields.map(mdField).join('; ')}`);
     if (listed(t) === 0) yield '- unchanged';
   }
+}
+
+/** "policy sources reordered: a, b → b, a": the first listed keeps a text both hold (docs/extends.md, "Review"). */
+export function policyOrderTitle(o: { before: string[]; after: string[] }, code: (x: string) => string = (x) => x): string {
+  const list = (names: string[]) => names.map(code).join(', ') || '(none)';
+  return `policy sources reordered: ${list(o.before)} → ${list(o.after)}`;
 }
 
 /** "policy source X moved from v3 to v4" (docs/extends.md, "Review"). */

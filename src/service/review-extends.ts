@@ -34,6 +34,8 @@ export interface InheritedSides {
   changedBefore: ScopedInvariant[];
   changedAfter: ScopedInvariant[];
   moves: PolicyMove[];
+  /** The sources pinned on each side, in `extends` order, when the sources both sides pin are in another order. */
+  order?: { before: string[]; after: string[] };
 }
 
 /** Where a side's files are: a commit, the index, or the working tree. */
@@ -127,5 +129,18 @@ export async function inheritedSides(
       edited: files.filter((f) => f.change === 'edited').map((f) => f.after!),
     });
   }
-  return { before: bInv, after: aInv, changedBefore, changedAfter, moves };
+  const result: InheritedSides = { before: bInv, after: aInv, changedBefore, changedAfter, moves };
+  // Of two sources holding one text the first listed is kept: a new order alone can change every effective set.
+  const [bNames, aNames] = [bPins.map((p) => p.source.name), aPins.map((p) => p.source.name)];
+  const common = (list: string[], other: string[]) => list.filter((n) => other.includes(n)).join('\n');
+  if (common(bNames, aNames) !== common(aNames, bNames)) {
+    result.order = { before: bNames, after: aNames };
+    // Their texts are what the comparison of each effective set looks at (a move's are already in).
+    const moved = new Set(moves.map((m) => m.name));
+    for (const name of names.filter((n) => !moved.has(n))) {
+      changedBefore.push(...of(bInv, name));
+      changedAfter.push(...of(aInv, name));
+    }
+  }
+  return result;
 }

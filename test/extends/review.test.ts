@@ -71,4 +71,39 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     const same = JSON.parse((await run(app, 'invariant', 'diff', '--format', 'json')).stdout);
     expect(same.policy_sources).toEqual([]);
   });
+
+  it('a new order of the sources in extends is a change: the review names it and what it newly shadows in each project', async () => {
+    const dir = tempDir();
+    const mk = (name: string, id: string, severity: string) => {
+      const repo = join(dir, name);
+      mkdirSync(repo);
+      gitInit(repo);
+      writeTree(repo, { [`.agents/global/${id}.yaml`]: invariantYaml(id, 'No secrets in prompts', { severity }) });
+      commitAll(repo, name);
+      return repo;
+    };
+    const strict = mk('strict', NO_SECRETS, 'error');
+    const soft = mk('soft', LOG_CHANGES, 'info');
+    const app = join(dir, 'app');
+    mkdirSync(app);
+    gitInit(app);
+    const source = (repo: string) => `  - url: ${repo}\n    ref: main\n`;
+    writeTree(app, {
+      [`.agents/projects/myapp/${LOCAL_TESTS}.yaml`]: invariantYaml(LOCAL_TESTS, 'All API changes need tests'),
+      '.agents/config.yaml': `extends:\n${source(strict)}${source(soft)}`,
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'two sources');
+    writeTree(app, { '.agents/config.yaml': `extends:\n${source(soft)}${source(strict)}` });
+    const r = await run(app, 'invariant', 'diff', '--format', 'json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.policy_order).toEqual({ before: ['strict', 'soft'], after: ['soft', 'strict'] });
+    const target = out.targets.find((t: { project?: string }) => t.project === 'myapp');
+    // The strict copy is now shadowed by the soft one listed first.
+    expect(target.newly_shadowed.map((e: { id: string; by: { id: string } }) => [e.id, e.by.id])).toEqual([[NO_SECRETS, LOG_CHANGES]]);
+    expect(target.no_longer_shadowed.map((e: { id: string }) => e.id)).toEqual([LOG_CHANGES]);
+    const md = await run(app, 'invariant', 'diff', '--format', 'markdown');
+    expect(md.stdout).toContain('reordered');
+  });
 });

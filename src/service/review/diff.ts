@@ -47,6 +47,8 @@ export interface DiffResult extends StoreDiff {
   changedPaths: string[];
   /** Policy sources whose pin differs between the sides (docs/extends.md, "Review"). */
   policySources?: PolicyMove[];
+  /** The policy sources of each side in `extends` order, when their order changed (docs/extends.md, "Review"). */
+  policyOrder?: { before: string[]; after: string[] };
 }
 
 /** The effective-set diff between two trees of the store at `root`. */
@@ -142,7 +144,8 @@ async function diffSides(
   walk: RevisionTrees | undefined,
   inherited?: InheritedSides,
 ): Promise<DiffResult> {
-  const policyMoved = (inherited?.moves.length ?? 0) > 0;
+  // A new order of the sources decides which copy of a shared text is kept: every project can change, as for a move.
+  const policyMoved = (inherited?.moves.length ?? 0) > 0 || inherited?.order !== undefined;
   if (walk) {
     // Two revisions: what changed, every plan folder, global/ and the folders of the changed scopes;
     // every project when a global file changed or every project is asked for (each is a target then).
@@ -337,6 +340,7 @@ async function diffSides(
   diff.targets = diff.targets.filter((t) => explicit || targetChanged(t) || (request.allProjects && t.target.kind === 'project'));
   const result: DiffResult = { ...diff, range, before: before.info, after: after.info, changedPaths: changed };
   if (policyMoved) result.policySources = inherited!.moves;
+  if (inherited?.order) result.policyOrder = inherited.order;
   return result;
 }
 
