@@ -29,6 +29,7 @@ export const PROCESS_TESTS = [
   'test/export/export-cli.test.ts',
   'test/export/export-refusals.test.ts',
   'test/export/hooks.test.ts',
+  'test/extends/cache.test.ts',
   'test/extends/extends.test.ts',
   'test/extends/invalid-config.test.ts',
   'test/extends/moved-tag.test.ts',

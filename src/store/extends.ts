@@ -91,6 +91,14 @@ function notFetched(source: string, commit: string): AgentsError {
   });
 }
 
+/**
+ * The scratch repository of a branch check: its name starts with a dot, which no source name can
+ * (`X.check.git` was the cache of a source named `X.check`, and the check removed it).
+ */
+export function scratchDir(root: string, name: string): string {
+  return join(root, `.${name}.check.git`);
+}
+
 /** The folders of a source's store that are read; everything else is ignored (docs/extends.md, "Safety"). */
 const READ_FROM_SOURCE = new Set(['global', 'actions']);
 
@@ -204,7 +212,7 @@ export async function fetchPins(
       let status: FetchOutcome['status'] = 'cached';
       if (!options.fresh) {
         try {
-          await checkPin(storeRoot, dir, join(root, `${source.name}.check.git`), resolveSourceUrl(storeRoot, source.url), pin);
+          await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin);
         } catch (error) {
           if (made) rmSync(dir, { recursive: true, force: true });
           throw error;
