@@ -35,7 +35,8 @@ export async function gitCommonDir(cwd: string): Promise<string> {
 export async function lsRemote(cwd: string, url: string, ref: string): Promise<RemoteRef | undefined> {
   let out: string;
   try {
-    out = (await runGit(cwd, ['-c', 'protocol.version=2', 'ls-remote', '--end-of-options', url, ref])).toString('utf8');
+    // `ref^{}` too: a pattern matches the end of a ref's name, and the peeled line of an annotated tag ends in `^{}`.
+    out = (await runGit(cwd, ['-c', 'protocol.version=2', 'ls-remote', '--end-of-options', url, ref, `${ref}^{}`])).toString('utf8');
   } catch (error) {
     throw new GitError(`cannot reach ${url}: ${failure(error)}`, 'failed');
   }
@@ -60,14 +61,21 @@ export async function initBareCache(dir: string): Promise<void> {
   await runGit(resolve(dir, '..'), ['init', '--quiet', '--bare', '--end-of-options', dir]);
 }
 
-/** Is `commit` in the repository at `dir`, as a commit whose tree is there too? No network. */
-export async function hasCommit(dir: string, commit: string): Promise<boolean> {
+/** Does `name` resolve in the repository at `dir`? */
+async function resolves(dir: string, name: string): Promise<boolean> {
   try {
-    const out = (await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${commit}^{tree}`])).toString('utf8').trim();
-    return out !== '';
+    return (await runGit(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', name])).toString('utf8').trim() !== '';
   } catch {
     return false;
   }
+}
+
+/**
+ * Is `commit` in the repository at `dir`, as a commit (or a tag naming one) whose tree is there too? No network.
+ * A tree or a blob is not: a tag may name one, and it has no history to pin.
+ */
+export async function hasCommit(dir: string, commit: string): Promise<boolean> {
+  return (await resolves(dir, `${commit}^{commit}`)) && resolves(dir, `${commit}^{tree}`);
 }
 
 /** A quiet fetch over protocol v2 that leaves no tags and no FETCH_HEAD behind: what each fetch of a policy source starts with. */
@@ -86,7 +94,13 @@ export async function fetchCommit(dir: string, url: string, commit: string): Pro
   } catch (error) {
     throw new GitError(`cannot fetch ${commit} from ${url}: ${failure(error)}`, 'failed');
   }
-  if (!(await hasCommit(dir, commit))) throw new GitError(`${url} did not send the commit ${commit}`, 'failed');
+  if (!(await hasCommit(dir, commit)))
+    throw new GitError(
+      (await resolves(dir, commit))
+        ? `${commit} at ${url} is not a commit (a tag may name a tree or a blob)`
+        : `${url} did not send the commit ${commit}`,
+      'failed',
+    );
 }
 
 /** The names at the top of `prefix` at a commit (files and folders), for saying what a source holds that is never read. */

@@ -112,7 +112,8 @@ export class ExtendsService {
         old.kind === 'tag' &&
         old.ref === now.ref &&
         old.url === now.url &&
-        (old.commit !== now.commit || now.kind !== 'tag')
+        // A lock written before annotated tags were peeled holds the tag object as its commit.
+        ((old.commit !== now.commit && old.commit !== now.tag_object) || now.kind !== 'tag')
       );
     });
     const allPins: { source: ExtendsSource; pin: LockEntry }[] = state.sources.map((source) => ({

@@ -70,7 +70,8 @@ export async function checkPin(cwd: string, dir: string, scratch: string, url: s
     );
   }
   if (found === undefined) throw mismatch(pin, undefined, `the source has no ${pin.kind} ${pin.ref} any more`);
-  if (found.commit === pin.commit) return;
+  // A lock written before annotated tags were peeled holds the tag object as its commit: the same pin.
+  if (found.commit === pin.commit || (found.tagObject !== undefined && found.tagObject === pin.commit)) return;
   if (pin.kind === 'tag' || found.kind === 'tag')
     throw mismatch(
       pin,

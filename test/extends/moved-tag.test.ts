@@ -1,12 +1,12 @@
 // A moved tag is never followed silently (docs/extends.md): nor is a tag that is gone at the source while a
 // branch of the same name now names another commit.
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git } from '../helpers/git.ts';
 import { errorOf } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
-import { LOCK, LOCKED, consumer, policyRepo, run } from './repos.ts';
+import { LOCAL, LOCK, LOCKED, SECRETS, consumer, effectiveIds, policyRepo, run } from './repos.ts';
 
 describe('a tag pin whose name now names a branch', () => {
   it('update refuses it until accepted, and fetch refuses the old pin', async () => {
@@ -43,5 +43,46 @@ describe('a tag pin whose name now names a branch', () => {
     const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
     expect(fetch.code).toBe(1);
     expect(errorOf(fetch).code).toBe('extends-pin-mismatch');
+  });
+});
+
+describe('an annotated tag', () => {
+  it('pins the commit it names, with the tag object beside it; a new tag object on the same commit is no move', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    git(policy.bare, 'tag', '-a', 'r1', '-m', 'release 1', policy.v1);
+    const tagObject = git(policy.bare, 'rev-parse', 'r1').trim();
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: r1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const lock = readFileSync(join(app, LOCK), 'utf8');
+    expect(lock).toContain(`commit: ${policy.v1}`);
+    expect(lock).toContain(`tag_object: ${tagObject}`);
+    commitAll(app, 'pin');
+    // Re-signed at the source: another tag object, the same commit.
+    git(policy.bare, 'tag', '-f', '-a', 'r1', '-m', 'release 1 (re-signed)', policy.v1);
+    const again = await run(app, 'extends', 'update', '--format', 'json');
+    expect(again.code).toBe(0);
+    expect(JSON.parse(again.stdout).sources[0]).toMatchObject({ moved_tag: false, after: { commit: policy.v1 } });
+    // A clone with the lock as committed fetches it: the tag still names the pinned commit.
+    git(app, 'checkout', '--', LOCK);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    // A lock written before tags were peeled holds the tag object as its commit: still the pin the tag names.
+    const newTag = git(policy.bare, 'rev-parse', 'r1').trim();
+    writeFileSync(join(app, LOCK), lock.replace(`commit: ${policy.v1}`, `commit: ${newTag}`).replace(/\n\s*tag_object: \S+/, ''));
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
+
+  it('a tag that names a tree is refused, not pinned as a commit', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    git(policy.bare, 'tag', 'tree', `${policy.v1}^{tree}`);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: tree\n`);
+    const r = await run(app, 'extends', 'update', '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(errorOf(r).code).toBe('extends-fetch-failed');
+    expect(existsSync(join(app, LOCK))).toBe(false);
   });
 });
