@@ -32,12 +32,15 @@ export async function gitCommonDir(cwd: string): Promise<string> {
  * What `ref` names at `url` now: a tag (preferred, as git does) or a branch.
  * Undefined when the remote has neither. One `git ls-remote`.
  */
-export async function lsRemote(cwd: string, url: string, ref: string): Promise<RemoteRef | undefined> {
+export async function lsRemote(cwd: string, url: string, ref: string, signal?: AbortSignal): Promise<RemoteRef | undefined> {
   let out: string;
   try {
     // `ref^{}` too: a pattern matches the end of a ref's name, and the peeled line of an annotated tag ends in `^{}`.
-    out = (await runGit(cwd, ['-c', 'protocol.version=2', 'ls-remote', '--end-of-options', url, ref, `${ref}^{}`])).toString('utf8');
+    out = (
+      await runGit(cwd, ['-c', 'protocol.version=2', 'ls-remote', '--end-of-options', url, ref, `${ref}^{}`], undefined, signal)
+    ).toString('utf8');
   } catch (error) {
+    if (signal?.aborted) throw error;
     throw new GitError(`cannot reach ${url}: ${failure(error)}`, 'failed');
   }
   const refs = new Map<string, string>();
@@ -57,8 +60,8 @@ export async function lsRemote(cwd: string, url: string, ref: string): Promise<R
 }
 
 /** Creates the bare repository of a source's cache (nothing when it is one already). */
-export async function initBareCache(dir: string): Promise<void> {
-  await runGit(resolve(dir, '..'), ['init', '--quiet', '--bare', '--end-of-options', dir]);
+export async function initBareCache(dir: string, signal?: AbortSignal): Promise<void> {
+  await runGit(resolve(dir, '..'), ['init', '--quiet', '--bare', '--end-of-options', dir], undefined, signal);
 }
 
 /** Does `name` resolve in the repository at `dir`? */
@@ -88,10 +91,11 @@ const FETCH = ['-c', 'protocol.version=2', 'fetch', '--quiet', '--no-tags', '--n
  * any commit it holds by id (docs/extends.md). git checks every object it
  * receives against its id; the commit is then looked up by that id.
  */
-export async function fetchCommit(dir: string, url: string, commit: string): Promise<void> {
+export async function fetchCommit(dir: string, url: string, commit: string, signal?: AbortSignal): Promise<void> {
   try {
-    await runGit(dir, [...FETCH, '--depth', '1', '--end-of-options', url, `+${commit}:refs/agents/pins/${commit}`]);
+    await runGit(dir, [...FETCH, '--depth', '1', '--end-of-options', url, `+${commit}:refs/agents/pins/${commit}`], undefined, signal);
   } catch (error) {
+    if (signal?.aborted) throw error;
     throw new GitError(`cannot fetch ${commit} from ${url}: ${failure(error)}`, 'failed');
   }
   if (!(await hasCommit(dir, commit)))
@@ -115,11 +119,12 @@ export async function topNames(dir: string, commit: string, prefix: string): Pro
  * for this question (the caller removes it): the cache itself is shallow,
  * and a shallow history cannot say what is an ancestor of what.
  */
-export async function branchHolds(scratch: string, url: string, branch: string, commit: string): Promise<boolean> {
-  await initBareCache(scratch);
+export async function branchHolds(scratch: string, url: string, branch: string, commit: string, signal?: AbortSignal): Promise<boolean> {
+  await initBareCache(scratch, signal);
   try {
-    await runGit(scratch, [...FETCH, '--end-of-options', url, `+refs/heads/${branch}:refs/check`]);
+    await runGit(scratch, [...FETCH, '--end-of-options', url, `+refs/heads/${branch}:refs/check`], undefined, signal);
   } catch (error) {
+    if (signal?.aborted) throw error;
     throw new GitError(`cannot fetch the branch ${branch} from ${url}: ${failure(error)}`, 'failed');
   }
   try {

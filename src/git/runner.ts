@@ -94,9 +94,12 @@ export function gitEnv(cwd: string): Record<string, string> {
   return env;
 }
 
-/** A git process in `cwd` with the environment above, all three streams piped. */
-export function spawnGit(cwd: string, args: readonly string[]): ChildProcessWithoutNullStreams {
-  return spawn('git', args, { cwd, env: gitEnv(cwd), stdio: ['pipe', 'pipe', 'pipe'] });
+/**
+ * A git process in `cwd` with the environment above, all three streams piped. `detached`: in a process group of
+ * its own, which a stopped run ends whole (git's own children too, a transport or index-pack).
+ */
+export function spawnGit(cwd: string, args: readonly string[], detached = false): ChildProcessWithoutNullStreams {
+  return spawn('git', args, { cwd, env: gitEnv(cwd), stdio: ['pipe', 'pipe', 'pipe'], detached });
 }
 
 /**
@@ -143,10 +146,24 @@ export class GitProcessError extends Error {
  * its whole stdout; rejects with a GitProcessError when git fails (or an
  * AgentsError, exit 2, when git could not write its own files). Every git
  * process of the tool goes through here (docs/adr/0400-one-git-client.md).
+ * With `signal`, git runs in a process group of its own, which an abort ends
+ * (SIGTERM to the group) before the promise rejects with the abort's reason:
+ * a stopped run leaves no git behind that writes after it has exited.
  */
-export function runGit(cwd: string, args: readonly string[], input?: Buffer | string): Promise<Buffer> {
+export function runGit(cwd: string, args: readonly string[], input?: Buffer | string, signal?: AbortSignal): Promise<Buffer> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolveRun, reject) => {
-    const child = spawnGit(cwd, args);
+    const child = spawnGit(cwd, args, signal !== undefined);
+    const onAbort = () => {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // Gone already.
+      }
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('close', () => signal?.removeEventListener('abort', onAbort));
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

@@ -86,10 +86,10 @@ export class ExtendsService {
   }
 
   /** Fetches exactly the pinned commits into the cache (docs/extends.md). */
-  async fetch(names: readonly string[] = []): Promise<FetchOutcome[]> {
+  async fetch(names: readonly string[] = [], signal?: AbortSignal): Promise<FetchOutcome[]> {
     const state = await this.state();
     const wanted = this.selected(state, names).map((s) => s.name);
-    return fetchPins(this.root, pinsFor(state, wanted));
+    return fetchPins(this.root, pinsFor(state, wanted), { signal });
   }
 
   /**
@@ -98,11 +98,14 @@ export class ExtendsService {
    * every project's effective set. A tag that names another commit than when
    * it was pinned is refused (exit 1, nothing written) unless `acceptMovedTag`.
    */
-  async update(names: readonly string[] = [], options: { acceptMovedTag?: boolean; dryRun?: boolean } = {}): Promise<UpdateResult> {
+  async update(
+    names: readonly string[] = [],
+    options: { acceptMovedTag?: boolean; dryRun?: boolean; signal?: AbortSignal } = {},
+  ): Promise<UpdateResult> {
     const state = await this.state();
     const chosen = this.selected(state, names);
     const newPins = new Map<string, LockEntry>();
-    for (const source of chosen) newPins.set(source.name, await this.remotePin(source));
+    for (const source of chosen) newPins.set(source.name, await this.remotePin(source, options.signal));
     const moved = chosen.filter((s) => {
       const old = state.lock?.sources.find((p) => p.name === s.name);
       const now = newPins.get(s.name)!;
@@ -123,11 +126,13 @@ export class ExtendsService {
     const fetched = await fetchPins(
       this.root,
       allPins.filter((p) => newPins.has(p.source.name)),
-      { fresh: true },
+      { fresh: true, signal: options.signal },
     );
     const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)));
     const refused = moved.length > 0 && !options.acceptMovedTag;
     const written = !refused && !options.dryRun;
+    // A run stopped while it reported writes no lock.
+    options.signal?.throwIfAborted();
     if (written) {
       const lock: ExtendsLock = { version: 1, sources: allPins.map((p) => p.pin) };
       await writeExtendsLock(this.root, lock);
@@ -136,7 +141,7 @@ export class ExtendsService {
   }
 
   /** What the source's ref names at its remote now. */
-  private async remotePin(source: ExtendsSource): Promise<LockEntry> {
+  private async remotePin(source: ExtendsSource, signal?: AbortSignal): Promise<LockEntry> {
     const url = resolveSourceUrl(this.root, source.url);
     let kind: RefKind;
     let commit: string;
@@ -147,7 +152,7 @@ export class ExtendsService {
     } else {
       let found: Awaited<ReturnType<typeof lsRemote>>;
       try {
-        found = await lsRemote(this.root, url, source.ref);
+        found = await lsRemote(this.root, url, source.ref, signal);
       } catch (error) {
         if (error instanceof GitError)
           throw new AgentsError(`cannot reach the policy source ${source.name}: ${error.message}`, EXIT_CODES.usage, {

@@ -197,8 +197,8 @@ export interface FetchOutcome {
 export async function fetchPins(
   storeRoot: string,
   pins: readonly { source: ExtendsSource; pin: LockEntry }[],
-  /** The pins were just taken from the remote (`extends update`): nothing to check. */
-  options: { fresh?: boolean } = {},
+  /** The pins were just taken from the remote (`extends update`): nothing to check. `signal` stops the run's git processes. */
+  options: { fresh?: boolean; signal?: AbortSignal } = {},
 ): Promise<FetchOutcome[]> {
   const root = cacheRoot(storeRoot);
   const parent = join(root, '..');
@@ -206,13 +206,21 @@ export async function fetchPins(
   return withFolderLock(parent, 'extends', async () => {
     const outcomes: FetchOutcome[] = [];
     for (const { source, pin } of pins) {
+      options.signal?.throwIfAborted();
       const dir = join(root, `${source.name}.git`);
       const made = !existsSync(dir);
-      if (made) await initBareCache(dir);
+      const signal = options.signal;
+      try {
+        if (made) await initBareCache(dir, signal);
+      } catch (error) {
+        // Stopped while git made it: what it made is removed, as after a failed fetch.
+        rmSync(dir, { recursive: true, force: true });
+        throw error;
+      }
       let status: FetchOutcome['status'] = 'cached';
       if (!options.fresh) {
         try {
-          await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin);
+          await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin, signal);
         } catch (error) {
           if (made) rmSync(dir, { recursive: true, force: true });
           throw error;
@@ -220,7 +228,7 @@ export async function fetchPins(
       }
       if (!(await hasCommit(dir, pin.commit))) {
         try {
-          await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit);
+          await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal);
         } catch (error) {
           if (made) rmSync(dir, { recursive: true, force: true });
           // A cache git could not write (a full disk) is not a remote's fault: say so as it is.

@@ -53,13 +53,21 @@ function mismatch(pin: LockEntry, named: string | undefined, why: string): Agent
  * itself. `dir` is the source's cache; `scratch` a folder it may use and
  * removes.
  */
-export async function checkPin(cwd: string, dir: string, scratch: string, url: string, pin: LockEntry): Promise<void> {
+export async function checkPin(
+  cwd: string,
+  dir: string,
+  scratch: string,
+  url: string,
+  pin: LockEntry,
+  signal?: AbortSignal,
+): Promise<void> {
   // A lock's parser refuses `kind: commit` under another ref; checked here too, as this is the gate of the fetch.
   if ((pin.kind === 'commit' && pin.ref === pin.commit) || checked(dir).includes(line(pin))) return;
   let found: Awaited<ReturnType<typeof lsRemote>>;
   try {
-    found = await lsRemote(cwd, url, pin.ref);
+    found = await lsRemote(cwd, url, pin.ref, signal);
   } catch (error) {
+    if (signal?.aborted) throw error;
     throw new AgentsError(
       `cannot reach the policy source ${pin.name}: ${error instanceof Error ? error.message : String(error)}`,
       EXIT_CODES.usage,
@@ -81,7 +89,7 @@ export async function checkPin(cwd: string, dir: string, scratch: string, url: s
         : `${pin.ref} now names the ${found.kind} at ${found.commit}, not a ${pin.kind}`,
     );
   try {
-    const holds = await branchHolds(scratch, url, pin.ref.replace(/^refs\/heads\//, ''), pin.commit);
+    const holds = await branchHolds(scratch, url, pin.ref.replace(/^refs\/heads\//, ''), pin.commit, signal);
     if (!holds) throw mismatch(pin, found.commit, `the branch ${pin.ref} (at ${found.commit}) does not hold it`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

@@ -1,9 +1,12 @@
 // The cache of policy sources under the git folder (docs/extends.md): one bare repository per source, and
 // nothing else of `extends fetch` left in it.
-import { readdirSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { commitAll } from '../helpers/git.ts';
+import { BIN } from '../helpers/cli.ts';
+import { GIT_ENV, commitAll } from '../helpers/git.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { LATER, LOCAL, LOCKED, SECRETS, consumer, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
 
@@ -27,4 +30,63 @@ describe('the cache of policy sources', () => {
     ).toEqual(['pol.check.git', 'pol.git']);
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
   });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s during extends fetch stops git and leaves neither the lock nor a cache behind',
+    async (signal) => {
+      const dir = tempDir();
+      const policy = policyRepo(dir);
+      const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+      expect((await run(app, 'extends', 'update')).code).toBe(0);
+      rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+      // A slow remote: the git that fetches says its pid, then waits before it does the fetch.
+      const shim = join(dir, 'shim');
+      mkdirSync(shim);
+      const pidFile = join(dir, 'fetching.pid');
+      const real = (process.env.PATH ?? '')
+        .split(':')
+        .map((p) => join(p, 'git'))
+        .find((p) => existsSync(p))!;
+      writeFileSync(
+        join(shim, 'git'),
+        `#!/bin/sh\nfor a; do [ "$a" = fetch ] && echo $$ > ${pidFile} && sleep 60; done\nexec ${real} "$@"\n`,
+      );
+      chmodSync(join(shim, 'git'), 0o755);
+      const child = spawn(process.execPath, [BIN, 'extends', 'fetch'], {
+        cwd: app,
+        env: { ...process.env, ...GIT_ENV, PATH: `${shim}:${process.env.PATH}`, NO_COLOR: '1', CI: 'true' },
+        stdio: 'ignore',
+      });
+      let ended = false;
+      const exited = new Promise<number | null>((resolve) =>
+        child.on('exit', (code) => {
+          ended = true;
+          resolve(code);
+        }),
+      );
+      while (!ended && (!existsSync(pidFile) || readFileSync(pidFile, 'utf8').trim() === '')) await sleep(50);
+      expect(ended).toBe(false);
+      const fetching = Number(readFileSync(pidFile, 'utf8').trim());
+      child.kill(signal);
+      expect(await exited).toBe(130);
+      // The git it started is stopped with it, rather than left to write the cache after the run ended.
+      const alive = () => {
+        try {
+          process.kill(fetching, 0);
+        } catch {
+          return false;
+        }
+        // A zombie no one has reaped yet (an orphan, in a container whose first process reaps none) is gone too.
+        try {
+          return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${fetching}/stat`, 'utf8'));
+        } catch {
+          return true;
+        }
+      };
+      for (let i = 0; i < 200 && alive(); i++) await sleep(50);
+      expect(alive()).toBe(false);
+      const cache = join(app, '.git', 'agents', 'extends');
+      expect(existsSync(cache) ? readdirSync(cache) : []).toEqual([]);
+    },
+  );
 });

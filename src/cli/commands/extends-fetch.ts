@@ -3,11 +3,15 @@ import { ExtendsService } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { makeStyle } from '../../core/style.ts';
+import { stoppable } from '../stoppable.ts';
 
 export default defineCommand<{ source?: string[] }>({
   builder: (y) => y.positional('source', { type: 'string', array: true, describe: 'the sources to fetch (default: all)' }),
   async run(argv, ctx) {
-    const outcomes = await new ExtendsService(await ctx.invariants()).fetch(argv.source ?? []);
+    const service = new ExtendsService(await ctx.invariants());
+    const outcomes = await stoppable('git was stopped; the sources not fetched yet were left as they were.', (signal) =>
+      service.fetch(argv.source ?? [], signal),
+    );
     const s = makeStyle(ctx.color);
     emit(
       ctx,

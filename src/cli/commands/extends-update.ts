@@ -6,6 +6,7 @@ import { diffJson, diffText } from '../../present/diff.ts';
 import { emit } from '../render.ts';
 import type { DiffResult } from '../../service/review-service.ts';
 import { makeStyle } from '../../core/style.ts';
+import { stoppable } from '../stoppable.ts';
 
 interface UpdateArgs {
   source?: string[];
@@ -20,10 +21,10 @@ export default defineCommand<UpdateArgs>({
       .option('accept-moved-tag', { type: 'boolean', describe: 'follow a tag that now names another commit (force-pushed at the source)' })
       .option('dry-run', { type: 'boolean', describe: 'report the move without writing the lock' }),
   async run(argv, ctx) {
-    const r = await new ExtendsService(await ctx.invariants()).update(argv.source ?? [], {
-      acceptMovedTag: argv.acceptMovedTag ?? false,
-      dryRun: argv.dryRun ?? false,
-    });
+    const service = new ExtendsService(await ctx.invariants());
+    const r = await stoppable('git was stopped and extends.lock.yaml was not written.', (signal) =>
+      service.update(argv.source ?? [], { acceptMovedTag: argv.acceptMovedTag ?? false, dryRun: argv.dryRun ?? false, signal }),
+    );
     const s = makeStyle(ctx.color);
     const refused = r.moves.filter((m) => m.movedTag && !argv.acceptMovedTag);
     const stale = r.written ? await staleExports(ctx) : [];
