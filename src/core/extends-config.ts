@@ -5,6 +5,9 @@ import type { ExtendsSource } from './model.ts';
 
 export const DEFAULT_SOURCE_PATH = '.agents';
 
+/** Where a key of `extends[i]` is in the file: the parser's caller knows the file's positions, this module does not. */
+export type PlaceEntry = (d: Diagnostic, index: number, key: 'name' | 'url') => Diagnostic;
+
 function problem(file: string, message: string, hint: string): Diagnostic {
   return { code: 'schema', severity: 'error', file, line: 0, col: 0, message, hint };
 }
@@ -33,6 +36,7 @@ export function defaultSourceName(url: string): string | undefined {
 export function sourcesFromConfig(
   file: string,
   raw: readonly { name?: string; url: string; ref: string; path?: string }[],
+  place: PlaceEntry = (d) => d,
 ): { sources: ExtendsSource[]; diagnostics: Diagnostic[] } {
   const sources: ExtendsSource[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -41,20 +45,28 @@ export function sourcesFromConfig(
     const name = r.name ?? defaultSourceName(r.url);
     if (name === undefined) {
       diagnostics.push(
-        problem(
-          file,
-          `extends[${i}]: no name can be derived from the URL ${r.url}`,
-          'Give the source a `name:` (a-z, 0-9, ".", "_", "-").',
+        place(
+          problem(
+            file,
+            `extends[${i}]: no name can be derived from the URL ${r.url}`,
+            'Give the source a `name:` (a-z, 0-9, ".", "_", "-").',
+          ),
+          i,
+          'url',
         ),
       );
       continue;
     }
     if (seen.has(name)) {
       diagnostics.push(
-        problem(
-          file,
-          `extends[${i}]: two sources are named ${name}`,
-          'Give one of them another `name:`; names address their invariants and actions.',
+        place(
+          problem(
+            file,
+            `extends[${i}]: two sources are named ${name}`,
+            'Give one of them another `name:`; names address their invariants and actions.',
+          ),
+          i,
+          r.name === undefined ? 'url' : 'name',
         ),
       );
       continue;

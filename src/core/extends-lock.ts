@@ -3,7 +3,7 @@
 // `yaml` package, which the package's public declarations must not name.
 import type { Diagnostic, Parsed } from './diagnostics.ts';
 import { isCommitId, type ExtendsLock, type LockEntry } from './extends.ts';
-import { checkSchema, diag, parseYaml, plainTextDiagnostics, type YamlSyntax } from './parse-core.ts';
+import { checkSchema, parseYaml, plainTextDiagnostics, type YamlSyntax } from './parse-core.ts';
 import { diagAt, offsetAt, type YamlFile } from './yaml-file.ts';
 
 /** What to do with a pin the tool never writes: put back what `extends update` wrote, or pin again. */
@@ -46,10 +46,19 @@ export function parseExtendsLock(file: string, bytes: Uint8Array, syntax?: YamlS
   const kinds = lock.sources.map((s, i) => kindProblem(parsed.value!, i, s)).filter((d) => d !== undefined);
   if (kinds.length > 0) return { diagnostics: kinds };
   const names = new Set<string>();
-  for (const s of lock.sources) {
+  for (const [i, s] of lock.sources.entries()) {
     if (names.has(s.name))
       return {
-        diagnostics: [diag(file, 'schema', `the source ${s.name} is pinned twice`, 'Run `agents extends update` to write the lock again.')],
+        diagnostics: [
+          diagAt(
+            parsed.value,
+            offsetAt(parsed.value, ['sources', String(i), 'name']),
+            'schema',
+            `the source ${s.name} is pinned twice`,
+            // `extends update` reads the lock before it writes one: it cannot be the way out of a broken lock.
+            'Remove one of the two entries (after a merge of two pin changes, keep the one whose ref config.yaml names), then run `agents extends update`, which checks what is left.',
+          ),
+        ],
       };
     names.add(s.name);
   }

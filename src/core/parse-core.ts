@@ -263,7 +263,10 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     guard?: Partial<StoreConfig['guard']>;
     extends?: { name?: string; url: string; ref: string; path?: string }[];
   };
-  const inherited = sourcesFromConfig(file, raw.extends ?? []);
+  const y = parsed.value;
+  const inherited = sourcesFromConfig(file, raw.extends ?? [], (d, i, key) =>
+    diagAt(y, offsetAt(y, ['extends', String(i), key]), d.code, d.message, d.hint!),
+  );
   if (inherited.diagnostics.length > 0) return { diagnostics: inherited.diagnostics };
   const config: StoreConfig = {
     version: 1,

@@ -743,8 +743,10 @@ describe('parseConfig', () => {
             code: 'schema',
             severity: 'error',
             file: 'config.yaml',
-            line: 0,
-            col: 0,
+            // The second entry of the name, where the name is.
+            line: 3,
+            col: 13,
+            lineText: '  - { name: a, url: https://x/b.git, ref: main }',
             message: 'extends[1]: two sources are named a',
             hint: 'Give one of them another `name:`; names address their invariants and actions.',
           },

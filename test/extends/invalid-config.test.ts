@@ -1,13 +1,15 @@
 // A config.yaml the reading commands cannot trust never gives a shorter effective set (docs/resolution.md):
 // every command that resolves, lists the sources' templates or checks a floor stops with exit 3, as
 // `validate` and `export` do, instead of reading the defaults, which extend nothing.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { commitAll } from '../helpers/git.ts';
 import { errorOf } from '../helpers/main.ts';
 import { startMcp } from '../helpers/mcp.ts';
 import { tempDir } from '../helpers/tmp.ts';
-import { LOCAL, LOCKED, SECRETS, consumer, edit, effectiveIds, policyRepo, run } from './repos.ts';
+import { LOCAL, LOCK, LOCKED, SECRETS, consumer, edit, effectiveIds, policyRepo, run } from './repos.ts';
 
 async function pinned(): Promise<string> {
   const dir = tempDir();
@@ -59,5 +61,26 @@ describe('an invalid config.yaml in a store that extends policy sources', () => 
     const s = await startMcp(`${app}/.agents`);
     const r = (await s.client.callTool({ name: 'effective_invariants', arguments: { project: 'myapp' } })) as CallToolResult;
     expect(r.isError).toBe(true);
+  });
+
+  it.each([
+    ['two sources of one name', '.agents/config.yaml'],
+    ['a URL with no name to derive', '.agents/config.yaml'],
+    ['a lock that pins a source twice', LOCK],
+  ] as const)('%s is placed at file:line:col', async (what, file) => {
+    const app = await pinned();
+    if (file === LOCK) edit(app, LOCK, /(sources:\n)([\s\S]*)$/, '$1$2$2');
+    else BREAKS.find(([name]) => name === what)![1](app);
+    const v = await run(app, 'validate', '--format', 'json');
+    expect(v.code).toBe(1);
+    const found = (JSON.parse(v.stdout).diagnostics as { file: string; line: number; col: number }[]).filter(
+      (d) => `.agents/${d.file}` === file,
+    );
+    expect(found.length).toBe(1);
+    // The second of the two entries, or the one whose URL names nothing.
+    const lines = readFileSync(join(app, file), 'utf8').split('\n');
+    const entry = lines.findLastIndex((l) => /^ {2}- /.test(l)) + 1;
+    expect(found[0]!.line).toBe(entry);
+    expect(found[0]!.col).toBeGreaterThan(0);
   });
 });
