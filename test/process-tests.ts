@@ -34,6 +34,7 @@ export const PROCESS_TESTS = [
   'test/extends/invalid-config.test.ts',
   'test/extends/moved-tag.test.ts',
   'test/extends/review.test.ts',
+  'test/extends/shared-ids.test.ts',
   'test/extends/source-path.test.ts',
   'test/gate/input-errors.test.ts',
   'test/git/identity.test.ts',

@@ -49,12 +49,19 @@ export interface ShadowInfo {
   shadows: ScopedInvariant[];
 }
 
-/** Shadowing relations of `subject` among `others` (pure; quadratic only within one text key). */
+/**
+ * Shadowing relations of `subject` among `others` (pure; quadratic only within one text key). A copy with
+ * its id takes part when one of the two is inherited (a fork's source, or a store that extends its own
+ * history: one id in two repositories is no error); two of the store's own files with one id are an error
+ * `validate` reports, and neither is said to shadow the other.
+ */
 export function shadowInfo(subject: ScopedInvariant, others: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): ShadowInfo {
   const key = textKey(subject.text);
+  const elsewhere = (o: ScopedInvariant) =>
+    o.path !== subject.path && (o.id !== subject.id || o.scope.kind === 'inherited' || subject.scope.kind === 'inherited');
   return relations(
     subject,
-    others.filter((o) => o.id !== subject.id && textKey(o.text) === key),
+    others.filter((o) => o !== subject && elsewhere(o) && textKey(o.text) === key),
     plans,
   );
 }

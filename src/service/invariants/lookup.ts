@@ -64,6 +64,12 @@ export async function resolveId(
   const paths = new Map(found.map((f) => [f.id, f.path]));
   const id = pickId(prefix, paths.keys(), 'invariant', 'Run `agents invariant list --all` to see the ids.', (m) => `${m}  ${paths.get(m)}`);
   const same = found.filter((f) => f.id === id);
+  // One id in several policy sources (a fork, a source that copies another) is no error: of two sources the one
+  // listed first in `extends` comes first (docs/extends.md), and `show` lists the others it shadows.
+  if (same.length > 1 && same.every((f) => f.scope.kind === 'inherited')) {
+    const order = (f: (typeof same)[number]) => (f.scope.kind === 'inherited' ? f.scope.order : 0);
+    return same.reduce((a, b) => (order(b) < order(a) ? b : a));
+  }
   if (same.length > 1) {
     // One id in two files (an id-reused error): say which, rather than pick one.
     throw new UsageError(

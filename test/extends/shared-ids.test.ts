@@ -1,0 +1,38 @@
+// One id in two repositories is no error (a fork of a policy, a store that extends its own history):
+// `invariant show` takes it, shows the copy that applies, and lists the copies it shadows (docs/extends.md).
+import { describe, expect, it } from 'vitest';
+import { git } from '../helpers/git.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+import { SECRETS, consumer, policyRepo, run } from './repos.ts';
+
+interface Shown {
+  path: string;
+  shadows: { id: string; path: string }[];
+}
+
+describe('an id two repositories share', () => {
+  it('show of an id two sources hold shows the first listed, which shadows the other', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const fork = `file://${dir}/fork.git`;
+    git(dir, 'clone', '-q', '--bare', policy.bare, `${dir}/fork.git`);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n  - name: fork\n    url: ${fork}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const r = await run(app, 'invariant', 'show', SECRETS, '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    const shown = JSON.parse(r.stdout) as Shown;
+    expect(shown.path).toBe(`extends/policy/global/${SECRETS}.yaml`);
+    expect(shown.shadows.map((s) => s.path)).toEqual([`extends/fork/global/${SECRETS}.yaml`]);
+  });
+
+  it('show of a store copy with the id of the inherited copy it shadows lists that copy', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    writeTree(app, { [`.agents/global/${SECRETS}.yaml`]: invariantYaml(SECRETS, 'No secrets in prompts') });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const shown = JSON.parse((await run(app, 'invariant', 'show', SECRETS, '--format', 'json')).stdout) as Shown;
+    expect(shown.path).toBe(`global/${SECRETS}.yaml`);
+    expect(shown.shadows.map((s) => s.path)).toEqual([`extends/policy/global/${SECRETS}.yaml`]);
+  });
+});
