@@ -33,6 +33,7 @@ export const PROCESS_TESTS = [
   'test/extends/extends.test.ts',
   'test/extends/invalid-config.test.ts',
   'test/extends/moved-tag.test.ts',
+  'test/extends/overrides-waivers.test.ts',
   'test/extends/review.test.ts',
   'test/extends/shared-ids.test.ts',
   'test/extends/source-path.test.ts',

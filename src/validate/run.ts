@@ -145,7 +145,12 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
       };
   // Policy sources (docs/extends.md): their modules load only for a store that extends one.
   const extending = await extendsSomething(source);
-  const sourceOptions = extending ? { sourceActionIds: (await import('./source-actions.ts')).sourceActionIds(options.store, source) } : {};
+  const sourceOptions = extending
+    ? {
+        sourceActionIds: (await import('./source-actions.ts')).sourceActionIds(options.store, source),
+        inheritedKeys: (await import('./inherited-keys.ts')).inheritedKeys(options.store, source),
+      }
+    : {};
   let report: ValidateReport = await checkTree(source, { ...checkOptions, ...sourceOptions }, git?.GitError);
   // Floors of the policy sources this store extends.
   if (extending) {

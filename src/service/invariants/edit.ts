@@ -32,7 +32,8 @@ export async function edit(svc: InvariantContext, input: EditInput): Promise<Edi
   const guard = input.guard ? await checkGuard(input.guard) : input.guard;
   let overrides: string | undefined;
   if (input.overrides !== undefined && input.overrides.trim() !== '') {
-    overrides = (await svc.resolveId(input.overrides)).id;
+    // An inherited id too: a repository copy overrides an inherited invariant the way it overrides one of its own.
+    overrides = (await svc.resolveId(input.overrides, { inherited: true })).id;
     if (overrides === found.id)
       throw new UsageError(
         `an invariant cannot override itself (${found.id})`,
@@ -124,7 +125,11 @@ export async function edit(svc: InvariantContext, input: EditInput): Promise<Edi
 
 /** An `overrides` must name an invariant of the same text (docs/store-format.md); a usage error otherwise, before anything is written. */
 export async function checkOverride(svc: InvariantContext, inv: ScopedInvariant): Promise<void> {
-  const target = await readOne(svc, await svc.resolveId(inv.overrides!), 'read');
+  const found = await svc.resolveId(inv.overrides!, { inherited: true });
+  const target =
+    found.scope.kind === 'inherited'
+      ? (await svc.inherited()).find((i) => i.id === found.id && i.path === found.path)!
+      : await readOne(svc, found, 'read');
   if (textKey(target.text) !== textKey(inv.text)) {
     throw new UsageError(
       `${inv.id} cannot override ${target.id}: their texts differ ("${truncate(target.text)}")`,

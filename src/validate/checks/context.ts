@@ -34,6 +34,8 @@ export interface ValidateOptions {
   now?: Date;
   /** The invariant ids of a policy source's action template (`SOURCE:NS/NAME`), for promoted origins; absent: the store extends nothing. */
   sourceActionIds?: (ref: string) => Promise<ReadonlySet<string> | undefined>;
+  /** The inherited invariants' ids with the digests of their text keys, which an `overrides` or a waiver may name; absent: the store extends nothing. */
+  inheritedKeys?: () => Promise<ReadonlyMap<string, string>>;
   /**
    * Threads that check the files no cache answers (`--jobs`, docs/validation.md):
    * 1 is this thread alone; absent, every core when there are enough files.

@@ -3,8 +3,13 @@ import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob } from './context.ts';
 import type { Located } from './located.ts';
 
-/** Each `overrides` names an invariant of the store with the same text key. */
-export async function checkOverrides(jobs: readonly ContentJob[], facts: readonly FileFacts[], located: Located): Promise<Diagnostic[]> {
+/** Each `overrides` names an invariant of the store, or one it inherits, with the same text key. */
+export async function checkOverrides(
+  jobs: readonly ContentJob[],
+  facts: readonly FileFacts[],
+  located: Located,
+  inheritedKeys?: () => Promise<ReadonlyMap<string, string>>,
+): Promise<Diagnostic[]> {
   const naming: number[] = [];
   for (let i = 0; i < jobs.length; i++) if (facts[i]!.v !== undefined) naming.push(i);
   if (naming.length === 0) return [];
@@ -18,7 +23,22 @@ export async function checkOverrides(jobs: readonly ContentJob[], facts: readonl
     const file = jobs[i]!.entry.path;
     const target = facts[i]!.v!;
     const at = invariantAt.get(target);
-    if (at === undefined) {
+    const inherited = at === undefined ? (await inheritedKeys?.())?.get(target) : undefined;
+    if (inherited !== undefined) {
+      if (inherited !== facts[i]!.k)
+        found.push({
+          files: [file],
+          report: () =>
+            located.at(
+              file,
+              ['overrides'],
+              'overrides-text',
+              'error',
+              `overrides names the inherited invariant ${target}, whose text differs: an override is a copy of the same text`,
+              'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.',
+            ),
+        });
+    } else if (at === undefined) {
       found.push({
         files: [file],
         report: () =>

@@ -54,8 +54,9 @@ export const CHECKS: readonly Check[] = [
     name: 'overrides',
     codes: ['overrides-unknown', 'overrides-text'],
     stage: 'content',
-    pure: true,
-    run: (c) => checkOverrides(c.jobs, c.facts, c.located),
+    // An override of an inherited invariant names a copy outside the store.
+    pure: (c) => c.options.inheritedKeys === undefined,
+    run: (c) => checkOverrides(c.jobs, c.facts, c.located, c.options.inheritedKeys),
   },
   {
     name: 'near-duplicates',
@@ -78,7 +79,7 @@ export const CHECKS: readonly Check[] = [
     name: 'waivers',
     codes: ['waiver-expired', 'unknown-invariant'],
     stage: 'content',
-    run: (c) => checkWaivers(c.jobs, c.facts, () => c.ids().usedIds, c.located, c.options.now),
+    run: (c) => checkWaivers(c.jobs, c.facts, () => c.ids().usedIds, c.located, c.options.now, c.options.inheritedKeys),
   },
   {
     name: 'modelines',

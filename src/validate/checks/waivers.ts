@@ -15,6 +15,8 @@ export async function checkWaivers(
   usedIds: () => ReadonlySet<string>,
   located: Located,
   now: Date | undefined,
+  /** The inherited ids (docs/extends.md): a waiver of one names an invariant the store knows. */
+  inheritedKeys?: () => Promise<ReadonlyMap<string, string>>,
 ): Promise<Diagnostic[]> {
   const found: { file: string; report: () => Diagnostic }[] = [];
   let expired: ((w: { expires: string }, now: Date) => boolean) | undefined;
@@ -41,7 +43,7 @@ export async function checkWaivers(
         });
       }
     }
-    if (!usedIds().has(w.i)) {
+    if (!usedIds().has(w.i) && !(await inheritedKeys?.())?.has(w.i)) {
       found.push({
         file,
         report: () =>

@@ -1,0 +1,64 @@
+// An inherited invariant is overridden and waived here the way the store's own are (docs/extends.md):
+// `edit --overrides` takes its id, and `validate` knows it when an `overrides` or a waiver names it.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+import { LOCKED, SECRETS, consumer, policyRepo, run } from './repos.ts';
+
+const MINE = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+
+async function pinned(tree: Record<string, string> = {}): Promise<string> {
+  const dir = tempDir();
+  const policy = policyRepo(dir);
+  const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+  writeTree(app, tree);
+  expect((await run(app, 'extends', 'update')).code).toBe(0);
+  return app;
+}
+
+const codes = async (app: string) =>
+  (JSON.parse((await run(app, 'validate', '--strict', '--format', 'json')).stdout).diagnostics as { code: string }[])
+    .map((d) => d.code)
+    // The files the test writes by hand carry no editor modeline.
+    .filter((c) => c !== 'modeline-missing');
+
+describe('an inherited invariant', () => {
+  it('is overridden by a copy of its text: edit --overrides takes its id, and validate --strict passes', async () => {
+    const app = await pinned({ [`.agents/global/${MINE}.yaml`]: invariantYaml(MINE, 'No secrets in prompts', { severity: 'warning' }) });
+    const edit = await run(app, 'invariant', 'edit', MINE, '--overrides', SECRETS, '--format', 'json');
+    expect(edit.code, edit.stderr).toBe(0);
+    expect(await codes(app)).toEqual([]);
+  });
+
+  it('an override of an inherited invariant with another text is refused by edit and reported by validate', async () => {
+    const app = await pinned({ [`.agents/global/${MINE}.yaml`]: invariantYaml(MINE, 'Another rule') });
+    expect((await run(app, 'invariant', 'edit', MINE, '--overrides', SECRETS)).code).toBe(2);
+    appendFileSync(join(app, `.agents/global/${MINE}.yaml`), `overrides: ${SECRETS}\n`);
+    expect(await codes(app)).toEqual(['overrides-text']);
+  });
+
+  it('a waiver of an inherited invariant is no unknown-invariant', async () => {
+    const app = await pinned();
+    const waive = await run(
+      app,
+      'invariant',
+      'waive',
+      SECRETS,
+      '--project',
+      'myapp',
+      '--reason',
+      'r',
+      '--owner',
+      'o',
+      '--expires',
+      '2099-01-01',
+    );
+    expect(waive.code, waive.stderr).toBe(0);
+    expect(await codes(app)).toEqual([]);
+    // A waiver of the locked one is refused before it is written.
+    expect(
+      (await run(app, 'invariant', 'waive', LOCKED, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01')).code,
+    ).toBe(2);
+  });
+});
