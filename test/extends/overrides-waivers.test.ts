@@ -1,6 +1,6 @@
 // An inherited invariant is overridden and waived here the way the store's own are (docs/extends.md):
 // `edit --overrides` takes its id, and `validate` knows it when an `overrides` or a waiver names it.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
@@ -60,5 +60,21 @@ describe('an inherited invariant', () => {
     expect(
       (await run(app, 'invariant', 'waive', LOCKED, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01')).code,
     ).toBe(2);
+  });
+
+  it('a waiver edited to name a locked invariant does not count: the effective set shows no waiver of it', async () => {
+    const app = await pinned();
+    expect(
+      (await run(app, 'invariant', 'waive', SECRETS, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01'))
+        .code,
+    ).toBe(0);
+    const folder = join(app, '.agents/projects/myapp/waivers');
+    for (const f of readdirSync(folder)) writeFileSync(join(folder, f), readFileSync(join(folder, f), 'utf8').replace(SECRETS, LOCKED));
+    expect(await codes(app)).toEqual(['locked-waived']);
+    const listed = JSON.parse((await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json')).stdout) as {
+      id: string;
+      waivers: unknown[];
+    }[];
+    expect(listed.find((e) => e.id === LOCKED)!.waivers).toEqual([]);
   });
 });

@@ -78,7 +78,20 @@ export async function effective(
     );
     entries = entries.filter((e) => keep.has(e.invariant));
   }
-  const result: EffectiveResult = { target: resolvedTarget, entries, waivers: await svc.waiversOf(resolvedTarget, snap.entries) };
+  let waivers = await svc.waiversOf(resolvedTarget, snap.entries);
+  if (waivers.length > 0 && inherited.some((i) => i.locked)) {
+    // A waiver of a locked text never counts (docs/extends.md, "Floors"): `validate` reports it, and no listing shows it as holding.
+    const { withoutFloors } = await import('../floors.ts');
+    const byId = new Map(waivers.map((w) => [w.invariant_id, w]));
+    const kept = await withoutFloors(
+      svc.root,
+      svc.source,
+      byId,
+      entries.map((e) => e.invariant),
+    );
+    waivers = waivers.filter((w) => kept.has(w.invariant_id));
+  }
+  const result: EffectiveResult = { target: resolvedTarget, entries, waivers };
   if (plan) result.plan = plan;
   return result;
 }
