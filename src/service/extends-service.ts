@@ -12,6 +12,7 @@ import {
   readExtendsState,
   readInherited,
   resolveSourceUrl,
+  SOURCE_FILE_HINT,
   writeExtendsLock,
   type ExtendsState,
   type FetchOutcome,
@@ -195,7 +196,7 @@ export class ExtendsService {
     });
     const inheritedAt = async (pins: readonly { source: ExtendsSource; pin: LockEntry }[]) => {
       const r = await readInherited(this.root, pins);
-      requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources');
+      requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources', SOURCE_FILE_HINT);
       return r.invariants;
     };
     const moves: SourceMove[] = [];

@@ -8,7 +8,7 @@ import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
 import { catFileBatch } from '../git/repo.ts';
-import { readInherited } from '../store/extends.ts';
+import { readInherited, SOURCE_FILE_HINT } from '../store/extends.ts';
 import { emptySnapshot } from '../store/read.ts';
 import { WorkingTreeSource } from '../store/tree-source.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
@@ -101,7 +101,7 @@ export async function inheritedSides(
   if (bPins.length === 0 && aPins.length === 0) return undefined;
   const read = async (pins: typeof bPins) => {
     const r = await readInherited(storeRoot, pins);
-    requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources');
+    requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources', SOURCE_FILE_HINT);
     return r.invariants;
   };
   const bInv = await read(bPins);

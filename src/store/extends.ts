@@ -139,6 +139,10 @@ export async function sourceTree(
   return GitTreeSource.atCommit(join(dir, source.path), dir, commit, `${source.name}@${commit.slice(0, 12)}`, keep);
 }
 
+/** What to do about an invalid file of a policy source: it is not this repository's to fix (docs/extends.md, "Safety"). */
+export const SOURCE_FILE_HINT =
+  "The file is in a policy source, not in this repository: fix it in the source's repository and pin the fixed commit (`agents extends update`), or pin another ref in config.yaml.";
+
 /** Inherited invariants and the problems met reading them; their paths are `extends/<source>/global/<id>.yaml`. */
 export interface Inherited {
   invariants: ScopedInvariant[];
@@ -173,7 +177,9 @@ export async function readInherited(
     // Object.assign, not a spread: a spread of invariants of several shapes gives each copy a
     // hidden class of its own in V8 (docs/adr/0071-bounded-memory.md).
     for (const inv of snap.invariants) out.invariants.push(Object.assign({}, inv, { scope, path: inheritedPath(source.name, inv.path) }));
-    for (const d of snap.diagnostics) out.diagnostics.push(Object.assign({}, d, { file: inheritedPath(source.name, d.file) }));
+    // The file's own hint (fix the YAML here, `validate --fix`…) cannot be followed in this repository.
+    const hint = `This file is in the policy source ${source.name} (${source.url} at ${pin.commit.slice(0, 12)}): fix it in that repository and pin the fixed commit (\`agents extends update\`), or pin another ref.`;
+    for (const d of snap.diagnostics) out.diagnostics.push(Object.assign({}, d, { file: inheritedPath(source.name, d.file), hint }));
   }
   return out;
 }

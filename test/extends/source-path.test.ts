@@ -1,6 +1,6 @@
 // A source's `path:` decides what is inherited as much as its commit (docs/extends.md): a changed path is
 // a source not pinned, and a path that holds no store at the pin is refused, never an empty inherited set.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll } from '../helpers/git.ts';
@@ -70,5 +70,31 @@ describe("a source's path", () => {
     expect(up.code, up.stderr).toBe(0);
     expect(readFileSync(join(app, LOCK), 'utf8')).toContain('path: store');
     expect(await effectiveIds(app)).toEqual([LOCAL, LATER]);
+  });
+
+  it("an invalid file of a source is exit 3 naming it under extends/, and says to fix it in the source's repository", async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const broken = policyCommit(policy, {
+      '.agents/global/01M9000000000000000000000A.yaml': 'id: 01M9000000000000000000000A\ntext: [broken\n',
+    });
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: ${broken}\n`);
+    for (const args of [['extends', 'update'], ['validate']]) {
+      if (args[0] === 'validate')
+        writeFileSync(
+          join(app, LOCK),
+          `version: 1\nsources:\n  - name: policy\n    url: ${policy.url}\n    ref: ${broken}\n    kind: commit\n    commit: ${broken}\n`,
+        );
+      const r = await run(app, ...args, '--format', 'json');
+      const out = JSON.parse(r.stdout);
+      const diags = (out.error?.detail?.diagnostics ?? out.diagnostics) as { file: string; hint: string }[];
+      const mine = diags.filter((d) => d.file.startsWith('extends/policy/'));
+      expect(mine.length, args.join(' ')).toBe(1);
+      // The repository to fix it in and the commit, never a file of this one.
+      expect(mine[0]!.hint).toContain(policy.url);
+      expect(mine[0]!.hint).toContain(broken.slice(0, 12));
+    }
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect(list.code).toBe(3);
   });
 });

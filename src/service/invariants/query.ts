@@ -105,10 +105,10 @@ export async function effective(
 export async function inherited(svc: InvariantContext): Promise<ScopedInvariant[]> {
   const pins = await pinnedSources(svc);
   if (pins.length === 0) return [];
-  const { readInherited } = await import('../../store/extends.ts');
+  const { readInherited, SOURCE_FILE_HINT } = await import('../../store/extends.ts');
   // The store's own parse cache keeps the sources' parses too, by blob id.
   const read = await readInherited(svc.root, pins, svc.source.parses?.cache);
-  requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the policy sources');
+  requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the policy sources', SOURCE_FILE_HINT);
   return read.invariants;
 }
 

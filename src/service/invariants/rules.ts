@@ -62,7 +62,7 @@ export function scopeToInput(scope: Scope): ScopeInput {
 }
 
 /** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */
-export function requireValid(snapshot: StoreSnapshot, what: string): void {
+export function requireValid(snapshot: StoreSnapshot, what: string, hint?: string): void {
   // By place, so that "first" is the first in the files as read, whichever check found it.
   const errors = snapshot.diagnostics
     .filter((d) => d.severity === 'error')
@@ -76,6 +76,7 @@ export function requireValid(snapshot: StoreSnapshot, what: string): void {
       ? `cannot ${what}: ${where} is invalid`
       : `cannot ${what}: ${errors.length} problems in ${files === 1 ? 'one store file' : `${files} store files`}, first ${where}`,
     errors,
+    hint,
   );
 }
 
