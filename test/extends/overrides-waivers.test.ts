@@ -77,4 +77,28 @@ describe('an inherited invariant', () => {
     }[];
     expect(listed.find((e) => e.id === LOCKED)!.waivers).toEqual([]);
   });
+
+  it('a waiver of a weaker copy of a locked text, which the floor shadows, is refused as locked-waived', async () => {
+    const app = await pinned({
+      [`.agents/projects/myapp/${MINE}.yaml`]: invariantYaml(MINE, 'Never delete production data', { severity: 'warning' }),
+    });
+    const r = await run(
+      app,
+      'invariant',
+      'waive',
+      MINE,
+      '--project',
+      'myapp',
+      '--reason',
+      'r',
+      '--owner',
+      'o',
+      '--expires',
+      '2099-01-01',
+      '--format',
+      'json',
+    );
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('locked-waived');
+  });
 });

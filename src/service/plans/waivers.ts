@@ -54,6 +54,9 @@ export async function waive(svc: PlanContext, input: WaiveInput): Promise<{ waiv
     inSet.map((i) => i.id),
   );
   if (match.kind === 'unknown') {
+    // A copy the locked floor shadows is out of the set because of the floor: refused as a waiver of it (locked-waived).
+    const shadowed = await svc.invariants.show(input.invariant).catch(() => undefined);
+    if (shadowed) await refuseLockedWaiver(svc.root, svc.invariants.source, shadowed.invariant);
     const list = scope.kind === 'plan' ? `--plan ${scope.plan}` : `--project ${scope.project}`;
     throw new UsageError(
       `invariant ${match.prefix} is not in the effective set of ${where}`,
