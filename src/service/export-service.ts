@@ -467,18 +467,20 @@ export class ExportService {
     const result = await this.service.effective(target);
     const entries = result.entries.filter((e) => config.export.severities.includes(e.invariant.severity));
     const t = result.target;
+    // The precedence said is the one the set holds: inherited invariants come last, below global.
+    const below = entries.some((e) => e.invariant.scope.kind === 'inherited') ? ' > inherited' : '';
     const section: ExportSection =
       t.kind === 'plan'
         ? {
             title: `Plan ${t.plan}`,
             scope: describeScope({ kind: 'plan', plan: t.plan }),
-            notes: [`The effective set of plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}: plan > project > global.`],
+            notes: [`The effective set of plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}: plan > project > global${below}.`],
             entries,
           }
         : {
             title: `Project ${t.project}`,
             scope: `project ${t.project}`,
-            notes: [`The effective set of project ${t.project}: project > global.`],
+            notes: [`The effective set of project ${t.project}: project > global${below}.`],
             entries,
           };
     return renderStandalone(TARGETS[name!], [section], this.storeRel());

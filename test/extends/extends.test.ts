@@ -300,4 +300,14 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(statuses).toEqual(['cached', 'fetched']);
     expect(readdirSync(join(app, '.git', 'agents', 'extends')).sort()).toEqual(['policy.git']);
   });
+
+  it('an export to standard output says the precedence with inherited last, as the set it prints holds inherited invariants', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const r = await run(app, 'export', '--stdout', '--project', 'myapp', '--target', 'agents-md');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('project > global > inherited');
+  });
 });
