@@ -107,10 +107,14 @@ export async function fetchCommit(dir: string, url: string, commit: string, sign
     );
 }
 
-/** The names at the top of `prefix` at a commit (files and folders), for saying what a source holds that is never read. */
-export async function topNames(dir: string, commit: string, prefix: string): Promise<string[]> {
-  const out = (await runGit(dir, ['ls-tree', '-z', '--name-only', '--end-of-options', `${commit}:${prefix}`])).toString('utf8');
-  return out.split('\0').filter((n) => n !== '');
+/** The names at the top of `prefix` at a commit, each with whether it is a folder, for saying what a source holds that is never read. */
+export async function topNames(dir: string, commit: string, prefix: string): Promise<{ name: string; folder: boolean }[]> {
+  const out = (await runGit(dir, ['ls-tree', '-z', '--end-of-options', `${commit}:${prefix}`])).toString('utf8');
+  // "<mode> SP <type> SP <id> TAB <name>"
+  return out
+    .split('\0')
+    .filter((r) => r !== '')
+    .map((r) => ({ name: r.slice(r.indexOf('\t') + 1), folder: r.split(' ')[1] === 'tree' }));
 }
 
 /**

@@ -192,6 +192,8 @@ export interface FetchOutcome {
   status: 'fetched' | 'cached';
   /** What the source's store holds that is never read or run (actors/, config.yaml, …). */
   ignored: string[];
+  /** Which of `ignored` are folders (the rest are files). */
+  ignoredFolders: string[];
 }
 
 /**
@@ -250,15 +252,22 @@ export async function fetchPins(
         }
         status = 'fetched';
       }
-      let names: string[];
+      let names: { name: string; folder: boolean }[];
       try {
         names = await topNames(dir, pin.commit, source.path);
       } catch {
         throw noStore(source, pin.commit);
       }
-      if (!holdsStore(names)) throw noStore(source, pin.commit);
+      if (!holdsStore(names.filter((n) => n.folder).map((n) => n.name))) throw noStore(source, pin.commit);
       rememberChecked(dir, pin);
-      outcomes.push({ name: source.name, commit: pin.commit, status, ignored: names.filter((n) => !READ_FROM_SOURCE.has(n)).sort() });
+      const ignored = names.filter((n) => !READ_FROM_SOURCE.has(n.name));
+      outcomes.push({
+        name: source.name,
+        commit: pin.commit,
+        status,
+        ignored: ignored.map((n) => n.name).sort(),
+        ignoredFolders: ignored.filter((n) => n.folder).map((n) => n.name),
+      });
     }
     return outcomes;
   });

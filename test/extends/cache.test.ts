@@ -89,4 +89,16 @@ describe('the cache of policy sources', () => {
       expect(existsSync(cache) ? readdirSync(cache) : []).toEqual([]);
     },
   );
+
+  it('fetch says which ignored names are folders and which are files, as they are', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    policyCommit(policy, { '.agents/NOTES': 'notes\n', '.agents/plans/.keep': '' });
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const r = await run(app, 'extends', 'fetch');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/ignored \(never read or run\): NOTES, plans\/$/m);
+  });
 });

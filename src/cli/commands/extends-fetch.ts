@@ -21,7 +21,11 @@ export default defineCommand<{ source?: string[] }>({
           .flatMap((o) => [
             `${o.status === 'fetched' ? s.green('fetched') : s.dim('cached ')}  ${o.name}  ${o.commit}`,
             ...(o.ignored.length > 0
-              ? [s.dim(`         ignored (never read or run): ${o.ignored.map((n) => (n.endsWith('.yaml') ? n : `${n}/`)).join(', ')}`)]
+              ? [
+                  s.dim(
+                    `         ignored (never read or run): ${o.ignored.map((n) => (o.ignoredFolders.includes(n) ? `${n}/` : n)).join(', ')}`,
+                  ),
+                ]
               : []),
           ])
           .join('\n'),
