@@ -86,3 +86,17 @@ describe('an annotated tag', () => {
     expect(existsSync(join(app, LOCK))).toBe(false);
   });
 });
+
+describe('what update says', () => {
+  it('update says when a source is now fetched from another URL, even at the same commit', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - name: policy\n    url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - name: policy\n    url: ${policy.bare}\n    ref: v1\n`);
+    const r = await run(app, 'extends', 'update');
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n')[0]).toContain(policy.bare);
+    expect(r.stdout.split('\n')[0]).toContain(policy.url);
+  });
+});

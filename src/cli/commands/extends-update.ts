@@ -74,9 +74,11 @@ export default defineCommand<UpdateArgs>({
 function moveLine(m: SourceMove): string {
   const to = m.after.kind === 'commit' ? m.after.commit.slice(0, 12) : `${m.after.ref} (${m.after.commit.slice(0, 12)})`;
   if (!m.before) return `Policy source ${m.name}: pinned to ${to}`;
-  if (m.before.commit === m.after.commit && m.before.ref === m.after.ref) return `Policy source ${m.name}: unchanged at ${to}`;
+  // Another remote under the same name (a mirror, a fork) is said, whether or not the commit moved.
+  const url = m.before.url === m.after.url ? '' : `, now from ${m.after.url} (was ${m.before.url})`;
+  if (m.before.commit === m.after.commit && m.before.ref === m.after.ref) return `Policy source ${m.name}: unchanged at ${to}${url}`;
   const from = m.before.kind === 'commit' ? m.before.commit.slice(0, 12) : `${m.before.ref} (${m.before.commit.slice(0, 12)})`;
-  return `Policy source ${m.name} moved from ${from} to ${to}`;
+  return `Policy source ${m.name} moved from ${from} to ${to}${url}`;
 }
 
 /** The exported files the moved pins made stale (none when the store chose no export targets). */
