@@ -7,7 +7,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
-import { fetchCommit, hasCommit, initBareCache, topNames } from '../git/extends.ts';
+import { fetchCommit, hasCommit, initBareCache, lsRemote, topNames } from '../git/extends.ts';
 import { commonGitDir, repoTop } from '../git/location.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
@@ -196,6 +196,17 @@ export interface FetchOutcome {
   ignoredFolders: string[];
 }
 
+/** Whether the source's remote answers at all (one `git ls-remote` of HEAD). */
+async function answers(storeRoot: string, source: ExtendsSource, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await lsRemote(storeRoot, resolveSourceUrl(storeRoot, source.url), 'HEAD', signal);
+    return true;
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    return false;
+  }
+}
+
 /**
  * Brings each pinned commit into the cache: one shallow fetch per missing
  * commit, none for a commit already there. Runs under one lock of the cache
@@ -241,6 +252,12 @@ export async function fetchPins(
           if (made) rmSync(dir, { recursive: true, force: true });
           // A cache git could not write (a full disk) is not a remote's fault: say so as it is.
           if (error instanceof AgentsError) throw error;
+          // `update` of a ref that is a commit id: a remote that answers but has no such commit has no such ref.
+          if (options.fresh && pin.kind === 'commit' && (await answers(storeRoot, source, signal)))
+            throw new AgentsError(`the policy source ${source.name} has no commit ${pin.commit}`, EXIT_CODES.usage, {
+              hint: 'Correct `ref:` in config.yaml (a tag, a branch or a full commit id the source holds); nothing was written.',
+              code: 'extends-unknown-ref',
+            });
           throw new AgentsError(
             `cannot fetch the policy source ${source.name}: ${error instanceof Error ? error.message : String(error)}`,
             EXIT_CODES.usage,

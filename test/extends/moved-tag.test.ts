@@ -99,4 +99,18 @@ describe('what update says', () => {
     expect(r.stdout.split('\n')[0]).toContain(policy.bare);
     expect(r.stdout.split('\n')[0]).toContain(policy.url);
   });
+
+  it('a full commit id the source does not hold is an unknown ref; an unreachable source is not', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const missing = 'f'.repeat(40);
+    const app = consumer(dir, `  - name: policy\n    url: ${policy.url}\n    ref: ${missing}\n`);
+    const r = await run(app, 'extends', 'update', '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(errorOf(r).code).toBe('extends-unknown-ref');
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - name: policy\n    url: ${dir}/nowhere.git\n    ref: ${missing}\n`);
+    const gone = await run(app, 'extends', 'update', '--format', 'json');
+    expect(gone.code).toBe(2);
+    expect(errorOf(gone).code).not.toBe('extends-unknown-ref');
+  });
 });
