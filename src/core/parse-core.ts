@@ -84,6 +84,13 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
     case 'format':
       message = `${where} must be a ${String(params.format)} (RFC 3339, e.g. 2026-11-29T12:00:00Z)`;
       break;
+    case 'not': {
+      // The validator's own words ("must NOT be valid") say nothing of the value: name the value refused.
+      let value: unknown = y.data;
+      for (const key of path) value = (value as Record<string, unknown> | undefined)?.[key];
+      message = `${where} cannot be ${JSON.stringify(value)}`;
+      break;
+    }
     default:
       message = `${where} ${e.message ?? 'is invalid'}`;
   }

@@ -6,6 +6,7 @@ import { YAML_SYNTAX } from '../../src/core/parse.ts';
 import { DEFAULT_SOURCE_PATH, defaultSourceName, sourcesFromConfig } from '../../src/core/extends-config.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, isCommitId, splitSourceRef, staleReason } from '../../src/core/extends.ts';
 import { parseExtendsLock } from '../../src/core/extends-lock.ts';
+import { parseConfig } from '../../src/core/parse-core.ts';
 
 const COMMIT = 'a'.repeat(40);
 const bytes = (s: string) => new TextEncoder().encode(s);
@@ -199,5 +200,15 @@ describe('parseExtendsLock with the full parser passed in', () => {
     expect(bad.value).toBeUndefined();
     expect(bad.diagnostics.length).toBeGreaterThan(0);
     expect(bad.diagnostics.every((d) => d.code === 'schema' && d.file === 'extends.lock.yaml' && d.line === 2)).toBe(true);
+  });
+});
+
+describe('a source name config.yaml cannot take', () => {
+  it.each(['.', '..'])('%s is refused at its line, naming the value', (name) => {
+    const r = parseConfig('config.yaml', bytes(`extends:\n  - name: "${name}"\n    url: https://x/p.git\n    ref: v1\n`), YAML_SYNTAX);
+    expect(r.value).toBeUndefined();
+    const not = r.diagnostics.filter((d) => d.message.includes(JSON.stringify(name)));
+    expect(not.length).toBeGreaterThan(0);
+    expect(not.every((d) => d.line === 2)).toBe(true);
   });
 });
