@@ -1,7 +1,7 @@
 // Policy sources on disk (docs/extends.md): the lock file, the cache under the
 // git folder, and reading a source's invariants and action templates from it.
 // Reading never touches the network; only `fetchPins` talks to remotes.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
@@ -196,6 +196,25 @@ export interface FetchOutcome {
   ignoredFolders: string[];
 }
 
+/**
+ * Refuses a cache path that something else holds (a file where the cache's folder or a source's repository
+ * belongs): git cannot run there, and fetching again cannot help. Names the path and what to do.
+ */
+function notAFolder(path: string): void {
+  let folder: boolean;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch {
+    return;
+  }
+  if (!folder)
+    throw new AgentsError(`the cache of policy sources cannot be written: ${path} is a file, not a folder`, EXIT_CODES.usage, {
+      hint: `Nothing was fetched. It is no file of this tool's: move it away or delete it (\`rm ${path}\`), then run the command again.`,
+      code: 'extends-fetch-failed',
+      detail: { path },
+    });
+}
+
 /** Whether the source's remote answers at all (one `git ls-remote` of HEAD). */
 async function answers(storeRoot: string, source: ExtendsSource, signal?: AbortSignal): Promise<boolean> {
   try {
@@ -221,12 +240,14 @@ export async function fetchPins(
 ): Promise<FetchOutcome[]> {
   const root = cacheRoot(storeRoot);
   const parent = join(root, '..');
+  notAFolder(root);
   mkdirSync(parent, { recursive: true });
   return withFolderLock(parent, 'extends', async () => {
     const outcomes: FetchOutcome[] = [];
     for (const { source, pin } of pins) {
       options.signal?.throwIfAborted();
       const dir = join(root, `${source.name}.git`);
+      notAFolder(dir);
       const made = !existsSync(dir);
       const signal = options.signal;
       try {

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
 import { GIT_ENV, commitAll } from '../helpers/git.ts';
+import { errorOf } from '../helpers/main.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { LATER, LOCAL, LOCKED, SECRETS, consumer, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
 
@@ -100,5 +101,20 @@ describe('the cache of policy sources', () => {
     const r = await run(app, 'extends', 'fetch');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/ignored \(never read or run\): NOTES, plans\/$/m);
+  });
+
+  it.each(['extends', 'extends/policy.git'])('a file at .git/agents/%s is named, with what to do, and left as it is', async (at) => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const path = join(app, '.git', 'agents', at);
+    mkdirSync(join(path, '..'), { recursive: true });
+    writeFileSync(path, 'not a cache\n');
+    const r = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(errorOf(r)).toMatchObject({ code: 'extends-fetch-failed', detail: { path } });
+    expect(readFileSync(path, 'utf8')).toBe('not a cache\n');
   });
 });
