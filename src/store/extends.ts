@@ -242,71 +242,77 @@ export async function fetchPins(
   const parent = join(root, '..');
   notAFolder(root);
   mkdirSync(parent, { recursive: true });
-  return withFolderLock(parent, 'extends', async () => {
-    const outcomes: FetchOutcome[] = [];
-    for (const { source, pin } of pins) {
-      options.signal?.throwIfAborted();
-      const dir = join(root, `${source.name}.git`);
-      notAFolder(dir);
-      const made = !existsSync(dir);
-      const signal = options.signal;
-      try {
-        if (made) await initBareCache(dir, signal);
-      } catch (error) {
-        // Stopped while git made it: what it made is removed, as after a failed fetch.
-        rmSync(dir, { recursive: true, force: true });
-        throw error;
-      }
-      let status: FetchOutcome['status'] = 'cached';
-      if (!options.fresh) {
+  // Named by its whole path: `extends/` alone leads nowhere, as the cache is under the git folder.
+  return withFolderLock(
+    parent,
+    'extends',
+    async () => {
+      const outcomes: FetchOutcome[] = [];
+      for (const { source, pin } of pins) {
+        options.signal?.throwIfAborted();
+        const dir = join(root, `${source.name}.git`);
+        notAFolder(dir);
+        const made = !existsSync(dir);
+        const signal = options.signal;
         try {
-          await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin, signal);
+          if (made) await initBareCache(dir, signal);
         } catch (error) {
-          if (made) rmSync(dir, { recursive: true, force: true });
+          // Stopped while git made it: what it made is removed, as after a failed fetch.
+          rmSync(dir, { recursive: true, force: true });
           throw error;
         }
-      }
-      if (!(await hasCommit(dir, pin.commit))) {
-        try {
-          await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal);
-        } catch (error) {
-          if (made) rmSync(dir, { recursive: true, force: true });
-          // A cache git could not write (a full disk) is not a remote's fault: say so as it is.
-          if (error instanceof AgentsError) throw error;
-          // `update` of a ref that is a commit id: a remote that answers but has no such commit has no such ref.
-          if (options.fresh && pin.kind === 'commit' && (await answers(storeRoot, source, signal)))
-            throw new AgentsError(`the policy source ${source.name} has no commit ${pin.commit}`, EXIT_CODES.usage, {
-              hint: 'Correct `ref:` in config.yaml (a tag, a branch or a full commit id the source holds); nothing was written.',
-              code: 'extends-unknown-ref',
-            });
-          throw new AgentsError(
-            `cannot fetch the policy source ${source.name}: ${error instanceof Error ? error.message : String(error)}`,
-            EXIT_CODES.usage,
-            {
-              hint: 'Check the URL and that the remote still holds the pinned commit; the cache was left as it was.',
-              code: 'extends-fetch-failed',
-            },
-          );
+        let status: FetchOutcome['status'] = 'cached';
+        if (!options.fresh) {
+          try {
+            await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin, signal);
+          } catch (error) {
+            if (made) rmSync(dir, { recursive: true, force: true });
+            throw error;
+          }
         }
-        status = 'fetched';
+        if (!(await hasCommit(dir, pin.commit))) {
+          try {
+            await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal);
+          } catch (error) {
+            if (made) rmSync(dir, { recursive: true, force: true });
+            // A cache git could not write (a full disk) is not a remote's fault: say so as it is.
+            if (error instanceof AgentsError) throw error;
+            // `update` of a ref that is a commit id: a remote that answers but has no such commit has no such ref.
+            if (options.fresh && pin.kind === 'commit' && (await answers(storeRoot, source, signal)))
+              throw new AgentsError(`the policy source ${source.name} has no commit ${pin.commit}`, EXIT_CODES.usage, {
+                hint: 'Correct `ref:` in config.yaml (a tag, a branch or a full commit id the source holds); nothing was written.',
+                code: 'extends-unknown-ref',
+              });
+            throw new AgentsError(
+              `cannot fetch the policy source ${source.name}: ${error instanceof Error ? error.message : String(error)}`,
+              EXIT_CODES.usage,
+              {
+                hint: 'Check the URL and that the remote still holds the pinned commit; the cache was left as it was.',
+                code: 'extends-fetch-failed',
+              },
+            );
+          }
+          status = 'fetched';
+        }
+        let names: { name: string; folder: boolean }[];
+        try {
+          names = await topNames(dir, pin.commit, source.path);
+        } catch {
+          throw noStore(source, pin.commit);
+        }
+        if (!holdsStore(names.filter((n) => n.folder).map((n) => n.name))) throw noStore(source, pin.commit);
+        rememberChecked(dir, pin);
+        const ignored = names.filter((n) => !READ_FROM_SOURCE.has(n.name));
+        outcomes.push({
+          name: source.name,
+          commit: pin.commit,
+          status,
+          ignored: ignored.map((n) => n.name).sort(),
+          ignoredFolders: ignored.filter((n) => n.folder).map((n) => n.name),
+        });
       }
-      let names: { name: string; folder: boolean }[];
-      try {
-        names = await topNames(dir, pin.commit, source.path);
-      } catch {
-        throw noStore(source, pin.commit);
-      }
-      if (!holdsStore(names.filter((n) => n.folder).map((n) => n.name))) throw noStore(source, pin.commit);
-      rememberChecked(dir, pin);
-      const ignored = names.filter((n) => !READ_FROM_SOURCE.has(n.name));
-      outcomes.push({
-        name: source.name,
-        commit: pin.commit,
-        status,
-        ignored: ignored.map((n) => n.name).sort(),
-        ignoredFolders: ignored.filter((n) => n.folder).map((n) => n.name),
-      });
-    }
-    return outcomes;
-  });
+      return outcomes;
+    },
+    { label: root },
+  );
 }

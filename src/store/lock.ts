@@ -18,6 +18,8 @@ export interface LockOptions {
   timeoutMs?: number;
   /** Told when a stale lock of a dead process is cleared. */
   onStale?: (message: string) => void;
+  /** The folder as messages name it, when `folder` (relative to a root the user does not know) would not lead there. */
+  label?: string;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -312,15 +314,16 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
     }
     assertLockUsable(lockPath, folder);
     const stale = isStale(lockPath);
+    const named = options.label ?? folder;
     if (stale !== null && breakStale(lockPath, stale.seen)) {
-      options.onStale?.(`cleared a stale lock ${folder}/${LOCK_NAME}: ${stale.why}`);
+      options.onStale?.(`cleared a stale lock ${named}/${LOCK_NAME}: ${stale.why}`);
       continue;
     }
     if (Date.now() >= deadline) {
       const owner = lockOwner(readLock(lockPath)?.text ?? '');
       const by = owner ? `process ${owner.pid} on ${owner.host}` : 'another writer';
-      throw new AgentsError(`${folder} is locked by ${by} (${folder}/${LOCK_NAME}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
-        hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${folder}/${LOCK_NAME}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+      throw new AgentsError(`${named} is locked by ${by} (${named}/${LOCK_NAME}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
+        hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${named}/${LOCK_NAME}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
       });
     }
     await sleep(delay + Math.random() * delay);

@@ -2,12 +2,13 @@
 // nothing else of `extends fetch` left in it.
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
 import { GIT_ENV, commitAll } from '../helpers/git.ts';
-import { errorOf } from '../helpers/main.ts';
+import { errorOf, runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { LATER, LOCAL, LOCKED, SECRETS, consumer, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
 
@@ -116,5 +117,18 @@ describe('the cache of policy sources', () => {
     expect(r.code).toBe(2);
     expect(errorOf(r)).toMatchObject({ code: 'extends-fetch-failed', detail: { path } });
     expect(readFileSync(path, 'utf8')).toBe('not a cache\n');
+  });
+
+  it("a lock held by a live process is named by the cache folder's whole path", async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const lock = join(app, '.git', 'agents', 'extends', '.lock');
+    // This process holds it, as far as the lock says: alive, so it is waited on, then refused.
+    writeFileSync(lock, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const r = await runMain(['extends', 'fetch'], { cwd: app, env: { AGENTS_LOCK_TIMEOUT_MS: '100' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(lock);
   });
 });
