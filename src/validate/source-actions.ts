@@ -8,8 +8,11 @@ import type { LockEntry } from '../core/extends.ts';
 import { pinsFor, readExtendsState, sourceTree } from '../store/extends.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
-/** The ids of an action template's invariants, given its ref; undefined for a template of this store, or one that cannot be read. */
-export type SourceActionIds = (ref: string) => Promise<ReadonlySet<string> | undefined>;
+/**
+ * The ids of an action template's invariants, given its ref; null when the source does not hold the template at
+ * its pin; undefined for a template of this store, or one that cannot be read.
+ */
+export type SourceActionIds = (ref: string) => Promise<ReadonlySet<string> | null | undefined>;
 
 /**
  * Reads, on first ask for each template, the invariant ids of a policy
@@ -19,8 +22,8 @@ export type SourceActionIds = (ref: string) => Promise<ReadonlySet<string> | und
  */
 export function sourceActionIds(storeRoot: string, tree: TreeSource): SourceActionIds {
   let pins: Promise<Map<string, { source: ExtendsSource; pin: LockEntry }>> | undefined;
-  const asked = new Map<string, Promise<ReadonlySet<string> | undefined>>();
-  const read = async (name: string, local: string): Promise<ReadonlySet<string> | undefined> => {
+  const asked = new Map<string, Promise<ReadonlySet<string> | null | undefined>>();
+  const read = async (name: string, local: string): Promise<ReadonlySet<string> | null | undefined> => {
     pins ??= readExtendsState(tree).then((state) => {
       try {
         return new Map(pinsFor(state).map((p) => [p.source.name, p]));
@@ -32,6 +35,8 @@ export function sourceActionIds(storeRoot: string, tree: TreeSource): SourceActi
     if (!pinned) return undefined;
     const folder = `actions/${local}`;
     const entries = await (await sourceTree(storeRoot, pinned.source, pinned.pin.commit)).list(folder, { recursive: false });
+    // git keeps no empty folder: a template that is there lists at least one file.
+    if (entries.length === 0) return null;
     const ids = new Set<string>();
     for (const e of entries) {
       const kind = e.type === 'file' ? classifyPath(e.path) : undefined;

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { commitAll } from '../helpers/git.ts';
+import { commitAll, git } from '../helpers/git.ts';
 import { errorOf } from '../helpers/main.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { LATER, LOCAL, LOCK, LOCKED, SECRETS, consumer, edit, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
@@ -96,5 +96,24 @@ describe("a source's path", () => {
     }
     const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
     expect(list.code).toBe(3);
+  });
+});
+
+describe("a source's action template", () => {
+  it('gone from the source at its new pin is an unknown action for the plans made from it, as a store template would be', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp');
+    expect(use.code, use.stderr).toBe(0);
+    const codes = async () =>
+      (JSON.parse((await run(app, 'validate', '--format', 'json')).stdout).diagnostics as { code: string }[]).map((d) => d.code);
+    expect(await codes()).not.toContain('unknown-action');
+    git(policy.work, 'rm', '-rq', '.agents/actions');
+    commitAll(policy.work, 'no template');
+    git(policy.work, 'push', '-q', 'origin', 'main');
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    expect(await codes()).toContain('unknown-action');
   });
 });

@@ -33,7 +33,7 @@ export interface ValidateOptions {
   /** The time waivers are judged at (`waiver-expired`); absent: expiry is not checked. */
   now?: Date;
   /** The invariant ids of a policy source's action template (`SOURCE:NS/NAME`), for promoted origins; absent: the store extends nothing. */
-  sourceActionIds?: (ref: string) => Promise<ReadonlySet<string> | undefined>;
+  sourceActionIds?: (ref: string) => Promise<ReadonlySet<string> | null | undefined>;
   /** The inherited invariants' ids with the digests of their text keys, which an `overrides` or a waiver may name; absent: the store extends nothing. */
   inheritedKeys?: () => Promise<ReadonlyMap<string, string>>;
   /**

@@ -45,7 +45,14 @@ export async function checkReferences(
     const colon = action.indexOf(':');
     if (colon > 0) {
       const name = action.slice(0, colon);
-      if ((await sourcesDeclared()).has(name)) return undefined;
+      if ((await sourcesDeclared()).has(name)) {
+        // Declared, but gone from the source at its pin: as unknown as a template of the store's own that was removed.
+        if ((await sourceActionIds?.(action)) !== null) return undefined;
+        return {
+          why: `, which the policy source ${name} does not hold at its pinned commit (no actions/${action.slice(colon + 1)}/)`,
+          hint: 'The source removed or renamed the template: pin a ref that holds it, or correct the name.',
+        };
+      }
       return {
         why: ` of the policy source ${name}, which config.yaml's extends does not declare`,
         hint: 'Declare the source in config.yaml (extends), or correct the name.',
