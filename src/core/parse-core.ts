@@ -80,6 +80,15 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
         );
       }
       message = `${where} has an invalid format (must match ${String(params.pattern)})`;
+      // A source's URL: say what the pattern forbids, and how to name a path that holds a space.
+      if (path.length === 3 && path[0] === 'extends' && path[2] === 'url')
+        return diagAt(
+          y,
+          offset,
+          'schema',
+          `${where} cannot start with "-" or hold white space`,
+          'Write a path that holds a space as a file:// URL, each space as %20 (file:///srv/My%20Policy.git).',
+        );
       break;
     case 'format':
       message = `${where} must be a ${String(params.format)} (RFC 3339, e.g. 2026-11-29T12:00:00Z)`;

@@ -212,3 +212,12 @@ describe('a source name config.yaml cannot take', () => {
     expect(not.every((d) => d.line === 2)).toBe(true);
   });
 });
+
+describe("a source's URL with white space", () => {
+  it('is refused at its line, with how to write a path that holds a space', () => {
+    const r = parseConfig('config.yaml', bytes('extends:\n  - url: "/srv/My Policy.git"\n    ref: v1\n'), YAML_SYNTAX);
+    expect(r.value).toBeUndefined();
+    expect(r.diagnostics.map((d) => [d.code, d.line])).toEqual([['schema', 2]]);
+    expect(r.diagnostics[0]!.hint).toContain('%20');
+  });
+});
