@@ -74,6 +74,8 @@ export interface Diagnostic {
   lineText?: string;
   /** Other places the diagnostic is about (the kept copy of a duplicate, the file that reuses an id). */
   related?: RelatedLocation[];
+  /** The policy source whose file `file` is (`extends/<source>/…`): no file of this repository, so never shown under the store's folder. */
+  source?: string;
 }
 
 export interface RelatedLocation {
@@ -81,6 +83,13 @@ export interface RelatedLocation {
   line: number;
   col: number;
   message: string;
+  /** As Diagnostic.source. */
+  source?: string;
+}
+
+/** Where a file of a diagnostic is shown: under the store's folder (`prefix`), unless it is a policy source's. */
+export function shownPath(d: Pick<Diagnostic, 'file' | 'source'>, prefix: string): string {
+  return d.source !== undefined ? d.file : prefix + d.file;
 }
 
 const SEVERITY_RANK: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
@@ -109,9 +118,9 @@ export function countBySeverity(list: readonly Diagnostic[]): Record<Severity, n
 }
 
 /** `file:line:col`, leaving out what is unknown. */
-export function location(d: Pick<Diagnostic, 'file' | 'line' | 'col'>, prefix = ''): string {
+export function location(d: Pick<Diagnostic, 'file' | 'line' | 'col' | 'source'>, prefix = ''): string {
   // A file name may hold anything a file system allows, a newline or an ESC too: it is shown escaped, on one line.
-  const file = escapeUnsafe(prefix + d.file);
+  const file = escapeUnsafe(shownPath(d, prefix));
   if (d.line <= 0) return file;
   return `${file}:${d.line}:${d.col}`;
 }

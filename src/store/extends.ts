@@ -179,7 +179,8 @@ export async function readInherited(
     for (const inv of snap.invariants) out.invariants.push(Object.assign({}, inv, { scope, path: inheritedPath(source.name, inv.path) }));
     // The file's own hint (fix the YAML here, `validate --fix`…) cannot be followed in this repository.
     const hint = `This file is in the policy source ${source.name} (${source.url} at ${pin.commit.slice(0, 12)}): fix it in that repository and pin the fixed commit (\`agents extends update\`), or pin another ref.`;
-    for (const d of snap.diagnostics) out.diagnostics.push(Object.assign({}, d, { file: inheritedPath(source.name, d.file), hint }));
+    for (const d of snap.diagnostics)
+      out.diagnostics.push(Object.assign({}, d, { file: inheritedPath(source.name, d.file), hint, source: source.name }));
   }
   return out;
 }

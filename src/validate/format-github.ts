@@ -1,5 +1,5 @@
 import { SEVERITIES } from '../core/model.ts';
-import { sortDiagnostics } from '../core/diagnostics.ts';
+import { location, sortDiagnostics } from '../core/diagnostics.ts';
 import { escapeUnsafe, markdownCode, markdownText } from '../core/plain-text.ts';
 import { PerCodeLimit } from './format-text.ts';
 import { countLine, plural, type ValidationResult } from './result.ts';
@@ -39,10 +39,12 @@ export function* githubLog(r: ValidationResult, verbose = false): Generator<stri
   for (const d of sortDiagnostics(r.diagnostics)) {
     if (!limit.list(d)) continue;
     listed++;
-    const props = [`file=${escapeProperty(r.repoPrefix + d.file)}`];
-    if (d.line > 0) props.push(`line=${d.line}`, `col=${Math.max(1, d.col)}`);
+    // A policy source's file is in no file of this repository: the annotation stands on the run, naming it in its message.
+    const props = d.source === undefined ? [`file=${escapeProperty(r.repoPrefix + d.file)}`] : [];
+    if (d.line > 0 && d.source === undefined) props.push(`line=${d.line}`, `col=${Math.max(1, d.col)}`);
     props.push(`title=${escapeProperty(`agents ${d.code}`)}`);
-    const message = d.hint ? `${d.message}\n${d.hint}` : d.message;
+    const said = d.source === undefined ? d.message : `${location(d)}: ${d.message}`;
+    const message = d.hint ? `${said}\n${d.hint}` : said;
     piece += `::${COMMAND[d.severity]} ${props.join(',')}::${escapeData(message)}\n`;
     if (piece.length >= PIECE) {
       yield piece;

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { sortDiagnostics } from '../core/diagnostics.ts';
+import { shownPath, sortDiagnostics } from '../core/diagnostics.ts';
 import { jsonPieces, STREAM } from '../core/json-stream.ts';
 import type { ValidationResult } from './result.ts';
 
@@ -34,14 +34,14 @@ function diagnosticJson(r: ValidationResult, d: Diagnostic): ValidateJsonDiagnos
     code: d.code,
     severity: d.severity,
     file: d.file,
-    path: r.displayPrefix + d.file,
+    path: shownPath(d, r.displayPrefix),
     line: d.line,
     col: d.col,
     message: d.message,
     hint: d.hint ?? null,
     related: (d.related ?? []).map((x) => ({
       file: x.file,
-      path: r.displayPrefix + x.file,
+      path: shownPath(x, r.displayPrefix),
       line: x.line,
       col: x.col,
       message: x.message,

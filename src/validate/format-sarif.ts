@@ -31,15 +31,22 @@ function sarifParts(r: ValidationResult, version: string): { log: Record<string,
     ruleId: d.code,
     ruleIndex: index.get(d.code)!,
     level: LEVEL[d.severity],
-    message: { text: escapeUnsafe(d.hint ? `${d.message}. ${d.hint}` : d.message, { newlines: true }) },
-    locations: [location(d.file, d.line, d.col)],
-    ...(d.related?.length
+    // A policy source's file is no file of this repository: named in the message, with no location to place it at.
+    message: {
+      text: escapeUnsafe(`${d.source === undefined ? '' : `${d.file}: `}${d.hint ? `${d.message}. ${d.hint}` : d.message}`, {
+        newlines: true,
+      }),
+    },
+    locations: d.source === undefined ? [location(d.file, d.line, d.col)] : [],
+    ...(d.related?.some((x) => x.source === undefined)
       ? {
-          relatedLocations: d.related.map((x, i) => ({
-            id: i + 1,
-            ...location(x.file, x.line, x.col),
-            message: { text: escapeUnsafe(x.message, { newlines: true }) },
-          })),
+          relatedLocations: d.related
+            .filter((x) => x.source === undefined)
+            .map((x, i) => ({
+              id: i + 1,
+              ...location(x.file, x.line, x.col),
+              message: { text: escapeUnsafe(x.message, { newlines: true }) },
+            })),
         }
       : {}),
   });

@@ -9,7 +9,7 @@ import { readStore } from '../store/read.ts';
 import { readWaivers } from '../store/read-waivers.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
-function problem(code: Diagnostic['code'], file: string, message: string, hint: string, related: string): Diagnostic {
+function problem(code: Diagnostic['code'], file: string, message: string, hint: string, related: string, source: string): Diagnostic {
   return {
     code,
     severity: 'error',
@@ -18,7 +18,8 @@ function problem(code: Diagnostic['code'], file: string, message: string, hint: 
     col: 0,
     message,
     hint,
-    related: [{ file: related, line: 0, col: 0, message: 'the locked copy' }],
+    // The locked copy is a file of the policy source, never one of this repository.
+    related: [{ file: related, line: 0, col: 0, message: `the locked copy, in the policy source ${source}`, source }],
   };
 }
 
@@ -51,6 +52,7 @@ export async function lockedDiagnostics(storeRoot: string, source: TreeSource): 
           `this copy deactivates "${floor.text}", which ${from} locks (${floor.id})`,
           'Remove this copy, or make it active; a locked invariant cannot be taken out of effect here.',
           floor.path,
+          floor.scope.source,
         ),
       );
     else if (stricter(floor, inv))
@@ -61,6 +63,7 @@ export async function lockedDiagnostics(storeRoot: string, source: TreeSource): 
           `this copy lowers "${floor.text}" from ${floor.severity} to ${inv.severity}, below the floor ${from} locks (${floor.id})`,
           `Raise its severity to ${floor.severity} or remove it; the effective set keeps the locked copy.`,
           floor.path,
+          floor.scope.source,
         ),
       );
   }
@@ -86,6 +89,7 @@ export async function lockedDiagnostics(storeRoot: string, source: TreeSource): 
         `this waiver takes "${floor.text}" out of effect, but the policy source ${floor.scope.source} locks it (${floor.id})`,
         'Remove the waiver; a locked invariant cannot be waived in a repository that inherits it.',
         floor.path,
+        floor.scope.source,
       ),
     );
   }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git } from '../helpers/git.ts';
 import { errorOf } from '../helpers/main.ts';
-import { invariantYaml, tempDir } from '../helpers/tmp.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
 import { LATER, LOCAL, LOCK, LOCKED, SECRETS, consumer, edit, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
 
 async function pinned(): Promise<string> {
@@ -96,6 +96,40 @@ describe("a source's path", () => {
     }
     const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
     expect(list.code).toBe(3);
+  });
+});
+
+describe("a policy source's file in validate's reports", () => {
+  it('is never placed under the store folder: not in text, JSON or a GitHub annotation', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const broken = policyCommit(policy, {
+      '.agents/global/01M9000000000000000000000A.yaml': 'id: 01M9000000000000000000000A\ntext: [broken\n',
+    });
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: ${broken}\n`);
+    // A weaker copy of the locked text: its related location is the source's file.
+    writeTree(app, {
+      '.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F8G9.yaml': invariantYaml('01JDQ6X5Z8W4N3B2C1D0E9F8G9', 'Never delete production data', {
+        severity: 'info',
+      }),
+    });
+    writeFileSync(
+      join(app, LOCK),
+      `version: 1\nsources:\n  - name: policy\n    url: ${policy.url}\n    ref: ${broken}\n    kind: commit\n    commit: ${broken}\n`,
+    );
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    const json = JSON.parse((await run(app, 'validate', '--format', 'json')).stdout) as {
+      diagnostics: { code: string; file: string; path: string; related: { file: string; path: string }[] }[];
+    };
+    const inSource = json.diagnostics.find((d) => d.file.startsWith('extends/'))!;
+    expect(inSource.path).toBe(inSource.file);
+    const weakened = json.diagnostics.find((d) => d.code === 'locked-weakened')!;
+    expect(weakened.related.map((r) => r.path)).toEqual([`extends/policy/global/${LOCKED}.yaml`]);
+    const text = (await run(app, 'validate')).stdout;
+    expect(text).not.toContain('.agents/extends/');
+    const github = (await run(app, 'validate', '--format', 'github')).stdout.split('\n');
+    expect(github.filter((l) => l.includes('yaml-syntax'))).toHaveLength(1);
+    expect(github.find((l) => l.includes('yaml-syntax'))).not.toContain('file=');
   });
 });
 
