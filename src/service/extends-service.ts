@@ -1,6 +1,6 @@
 // `agents extends fetch` and `agents extends update` (docs/extends.md).
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
-import { diffInvariantFiles, diffStores, type StoreDiff, type TargetRef } from '../core/diff.ts';
+import { diffInvariantFiles, diffStores, targetChanged, type StoreDiff, type TargetRef } from '../core/diff.ts';
 import { DEFAULT_SOURCE_PATH, isCommitId, sourceOfPin, type ExtendsLock, type LockEntry, type RefKind } from '../core/extends.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { closestNames } from '../core/closest.ts';
@@ -218,6 +218,8 @@ export class ExtendsService {
         targets,
       );
       const files = diffInvariantFiles(changedBefore, changedAfter);
+      // As `invariant diff` counts them: only the sets the move changes.
+      diff.targets = diff.targets.filter(targetChanged);
       moves.push({
         name: source.name,
         ...(before ? { before } : {}),

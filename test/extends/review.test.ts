@@ -106,4 +106,34 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     const md = await run(app, 'invariant', 'diff', '--format', 'markdown');
     expect(md.stdout).toContain('reordered');
   });
+
+  it('a pin move counts a project with no invariant of its own, and update and diff count the same sets', async () => {
+    const dir = tempDir();
+    const policy = join(dir, 'policy');
+    mkdirSync(policy);
+    gitInit(policy);
+    writeTree(policy, { [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data') });
+    commitAll(policy, 'v1');
+    const app = join(dir, 'app');
+    mkdirSync(app);
+    gitInit(app);
+    writeTree(app, {
+      '.agents/projects/api/.gitkeep': '',
+      '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: main\n`,
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'inherit');
+    writeTree(policy, { [`.agents/global/${LOG_CHANGES}.yaml`]: invariantYaml(LOG_CHANGES, 'Log all changes') });
+    commitAll(policy, 'v2');
+    const up = JSON.parse((await run(app, 'extends', 'update', '--format', 'json')).stdout);
+    const diff = JSON.parse((await run(app, 'invariant', 'diff', '--format', 'json')).stdout);
+    const sets = (d: { targets: { project: string | null; entered: { id: string }[] }[] }) =>
+      d.targets.map((t) => [t.project, t.entered.map((e) => e.id)]);
+    expect(sets(up.sources[0].diff)).toEqual([['api', [LOG_CHANGES]]]);
+    expect(sets(diff)).toEqual([['api', [LOG_CHANGES]]]);
+    // Nothing moves: no set changed.
+    commitAll(app, 'v2');
+    const again = JSON.parse((await run(app, 'extends', 'update', '--dry-run', '--format', 'json')).stdout);
+    expect(again.sources[0].diff.summary.targets_changed).toBe(0);
+  });
 });

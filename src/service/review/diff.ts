@@ -183,11 +183,14 @@ async function diffSides(
     const plans = new Map<string, Plan>();
     for (const [p, k] of side.kinds) {
       if (k.kind === 'invariant' && k.scope.kind === 'project') projects.add(k.scope.project);
+
       if (k.kind === 'plan') {
         const plan = cache.get(side.keys.get(p)!)?.plan;
         if (plan) plans.set(k.plan, plan);
       }
     }
+    // A project with no invariant of its own (a project.yaml, a .gitkeep) still has a set: the global and inherited ones.
+    for (const p of side.projects ?? []) projects.add(p);
     return { projects, plans };
   };
   // A side listed in parts knows the projects of the folders it listed: every one the targets can need.

@@ -31,6 +31,17 @@ export interface Side {
   holdsLock?: boolean;
   /** The side's path classifier: the files of one folder share their scope object, as in every whole-store read. */
   classify: (rel: string) => PathKind;
+  /** The projects whose folder holds a file on this side, whatever the file (of the folders listed). */
+  projects?: Set<string>;
+}
+
+/** The project whose folder holds `path`, if any. */
+const projectOf = (path: string): string | undefined => /^projects\/([^/]+)\//.exec(path)?.[1];
+
+/** Records the project whose folder holds `path`, if any. */
+function noteProject(side: Side, path: string): void {
+  const project = projectOf(path);
+  if (project !== undefined) (side.projects ??= new Set()).add(project);
 }
 
 export function emptySide(info: SideInfo): Side {
@@ -47,6 +58,7 @@ function foldedId(mode: string, sha: string): string {
 
 /** Records one store file of a git side, if the diff looks at it. */
 export function addGitFile(side: Side, path: string, mode: string, sha: string): void {
+  noteProject(side, path);
   if (!path.endsWith('.yaml')) return;
   const kind = side.classify(path);
   if (!relevant(kind)) return;
@@ -288,7 +300,10 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
     const paths: string[] = [];
     let holdsLock = false;
     const classify = pathClassifier();
+    const projects = new Set<string>();
     for (const e of entries) {
+      const project = e.type === 'dir' ? undefined : projectOf(e.path);
+      if (project !== undefined) projects.add(project);
       if (e.type === 'dir' || !e.path.endsWith('.yaml')) continue;
       if (e.path === 'extends.lock.yaml') holdsLock = true;
       const kind = classify(e.path);
@@ -304,7 +319,16 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
       const r = bytes.get(p)!;
       files.set(p, r.ok ? gitBlobId(r.bytes, len) : `unreadable:${r.code}`);
     }
-    return { info: { label: 'working tree', kind: 'working tree' }, files, kinds, keys: keysOf(files), bytes, holdsLock, classify };
+    return {
+      info: { label: 'working tree', kind: 'working tree' },
+      files,
+      kinds,
+      keys: keysOf(files),
+      bytes,
+      holdsLock,
+      classify,
+      projects,
+    };
   }
   const { GitTreeSource } = await import('../../store/git-source.ts');
   let source: import('../../store/git-source.ts').GitTreeSource;
