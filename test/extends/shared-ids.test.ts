@@ -35,4 +35,25 @@ describe('an id two repositories share', () => {
     expect(shown.path).toBe(`global/${SECRETS}.yaml`);
     expect(shown.shadows.map((s) => s.path)).toEqual([`extends/policy/global/${SECRETS}.yaml`]);
   });
+
+  it('invariant list of every scope lists the sources in extends order, with the copies a same-id copy shadows', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    git(dir, 'clone', '-q', '--bare', policy.bare, `${dir}/zz.git`);
+    // Listed first, though its name sorts last.
+    const app = consumer(dir, `  - name: zz\n    url: file://${dir}/zz.git\n    ref: v1\n  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const listed = JSON.parse((await run(app, 'invariant', 'list', '--format', 'json')).stdout) as {
+      id: string;
+      path: string;
+      shadows: { path: string }[];
+      shadowed_by: { path: string }[];
+    }[];
+    const inherited = listed.filter((i) => i.path.startsWith('extends/'));
+    expect(inherited.map((i) => i.path.split('/')[1])).toEqual(['zz', 'zz', 'policy', 'policy']);
+    const kept = inherited.find((i) => i.path === `extends/zz/global/${SECRETS}.yaml`)!;
+    expect(kept.shadows.map((o) => o.path)).toEqual([`extends/policy/global/${SECRETS}.yaml`]);
+    const hidden = inherited.find((i) => i.path === `extends/policy/global/${SECRETS}.yaml`)!;
+    expect(hidden.shadowed_by.map((o) => o.path)).toEqual([`extends/zz/global/${SECRETS}.yaml`]);
+  });
 });

@@ -33,9 +33,12 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   if (re) items = filterByRegex(items, re);
   items.sort(byScopeThenId);
   const shadows = scope ? undefined : shadowMap(all, snap.plans);
+  // An id several sources hold (a fork, a copy) keys no map: each such copy is asked on its own.
+  const seen = new Map<string, number>();
+  if (shadows) for (const i of all) seen.set(i.id, (seen.get(i.id) ?? 0) + 1);
   return items.map((invariant) => {
     const listed: ListedInvariant = { invariant };
-    const s = shadows?.get(invariant.id);
+    const s = (seen.get(invariant.id) ?? 0) > 1 ? shadowInfo(invariant, all, snap.plans) : shadows?.get(invariant.id);
     if (s) listed.shadow = s;
     return listed;
   });

@@ -148,6 +148,8 @@ export function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
   const order = ['global', 'project', 'action', 'plan', 'inherited'];
   const d = order.indexOf(a.scope.kind) - order.indexOf(b.scope.kind);
   if (d !== 0) return d;
+  // Policy sources in `extends` order, as they resolve (docs/resolution.md), not by name.
+  if (a.scope.kind === 'inherited' && b.scope.kind === 'inherited' && a.scope.order !== b.scope.order) return a.scope.order - b.scope.order;
   const fa = scopeFolder(a.scope);
   const fb = scopeFolder(b.scope);
   if (fa !== fb) return fa < fb ? -1 : 1;
