@@ -60,9 +60,14 @@ export function sourceCacheDir(storeRoot: string, name: string): string {
   return join(cacheRoot(storeRoot), `${name}.git`);
 }
 
-/** A URL as git takes it: a relative path is relative to the repository's top folder. */
+/**
+ * A URL as git takes it: a relative path is relative to the repository's top folder. git's rule for the
+ * scp-like form: a colon before any slash (`host:path`, `user@host:path`, an ssh config alias) names a host,
+ * not a folder; a Windows drive (`C:\\…`) is a path.
+ */
 export function resolveSourceUrl(storeRoot: string, url: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[^/\\]+@[^/\\]+:/.test(url) || isAbsolute(url)) return url;
+  const scpLike = /^[^/\\:]+:/.test(url) && !/^[A-Za-z]:[/\\]/.test(url);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || scpLike || isAbsolute(url)) return url;
   return resolve(repoTop(storeRoot) ?? storeRoot, url);
 }
 

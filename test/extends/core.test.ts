@@ -1,3 +1,4 @@
+import { resolveSourceUrl } from '../../src/store/extends.ts';
 import { describe, expect, it } from 'vitest';
 import { defaultSourceName, sourcesFromConfig } from '../../src/core/extends-config.ts';
 import { staleReason } from '../../src/core/extends.ts';
@@ -65,5 +66,22 @@ describe('policy sources: the pure rules', () => {
       inv(B, 'never delete production data', ORG, { locked: true, severity: 'warning' }),
     ]);
     expect(same.map((e) => [e.invariant.id, e.shadows.map((s) => s.id)])).toEqual([[A, [B]]]);
+  });
+});
+
+describe('resolveSourceUrl: a URL as git takes it', () => {
+  const root = '/work/repo/.agents';
+  it.each([
+    ['an ssh alias host:path', 'github-work:acme/policy.git', 'github-work:acme/policy.git'],
+    ['host:/absolute', 'myhost:/srv/pol', 'myhost:/srv/pol'],
+    ['user@host:path', 'git@example.com:acme/policy.git', 'git@example.com:acme/policy.git'],
+    ['a URL', 'https://example.com/acme/policy.git', 'https://example.com/acme/policy.git'],
+    ['an absolute path', '/srv/pol', '/srv/pol'],
+    ['a colon after a slash is a path', './a:b', null],
+  ])('%s', (_, url, expected) => {
+    const got = resolveSourceUrl(root, url);
+    // null: a folder, made absolute (against the repository's top, or the store when there is none).
+    if (expected === null) expect(got).toMatch(/^\/.*\/a:b$/);
+    else expect(got).toBe(expected);
   });
 });
