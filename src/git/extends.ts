@@ -15,7 +15,8 @@ export interface RemoteRef {
 }
 
 function failure(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).trim();
+  // ssh ends its lines with CR LF: the CR would be shown as an escape in the message.
+  return (error instanceof Error ? error.message : String(error)).replace(/\r\n?/g, '\n').trim();
 }
 
 /** The repository's common git folder (shared by its worktrees), absolute. */

@@ -26,6 +26,10 @@ const PASSED = new Set([
   'GIT_CONFIG_SYSTEM',
   'GIT_CONFIG_NOSYSTEM',
   'GIT_CEILING_DIRECTORIES',
+  // How to reach a remote over ssh (a deploy key in CI): what a policy source's fetch needs, as any git the user runs.
+  'GIT_SSH_COMMAND',
+  'GIT_SSH',
+  'GIT_SSH_VARIANT',
 ]);
 
 /**

@@ -131,4 +131,20 @@ describe('the cache of policy sources', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(lock);
   });
+
+  it('a source reached over ssh uses GIT_SSH_COMMAND, as git does', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    // An "ssh" that runs the remote command here: the host exists only through it.
+    const ssh = join(dir, 'fake-ssh');
+    writeFileSync(ssh, '#!/bin/sh\nfor last; do :; done\nexec sh -c "$last"\n');
+    chmodSync(ssh, 0o755);
+    const app = consumer(dir, `  - name: policy\n    url: ssh://nohost.invalid${policy.bare}\n    ref: v1\n`);
+    const env = { GIT_SSH_COMMAND: ssh };
+    const up = await runMain(['extends', 'update'], { cwd: app, env });
+    expect(up.code, up.stderr).toBe(0);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    expect((await runMain(['extends', 'fetch'], { cwd: app, env })).code).toBe(0);
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
 });
