@@ -17,6 +17,7 @@ import {
   type ExtendsState,
   type FetchOutcome,
 } from '../store/extends.ts';
+import { GitTreeSource } from '../store/git-source.ts';
 import { readStore } from '../store/read.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
 import { emptySnapshot } from '../store/read.ts';
@@ -52,6 +53,18 @@ function side(name: string, pin: LockEntry | undefined): MoveSide {
   return { label: `${name}@${ref}`, kind: 'revision', commit: pin.commit };
 }
 
+/** The store as a revision holds it; a revision git does not know is a usage error (exit 2). */
+async function revisionTree(root: string, rev: string): Promise<GitTreeSource> {
+  try {
+    return await GitTreeSource.revision(root, rev);
+  } catch (error) {
+    throw new UsageError(
+      `cannot read the revision ${rev}: ${error instanceof Error ? error.message : String(error)}`,
+      'Give a commit, branch or tag of this repository (a shallow clone may lack it: fetch more history).',
+    );
+  }
+}
+
 export class ExtendsService {
   constructor(private readonly invariants: InvariantService) {}
 
@@ -59,8 +72,10 @@ export class ExtendsService {
     return this.invariants.root;
   }
 
-  private async state(): Promise<ExtendsState> {
-    const state = await readExtendsState(this.invariants.source);
+  private async state(rev?: string): Promise<ExtendsState> {
+    // A revision's pins (`fetch --rev`): what `invariant diff` of that side reads.
+    const tree = rev === undefined ? this.invariants.source : await revisionTree(this.root, rev);
+    const state = await readExtendsState(tree);
     requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read config.yaml and extends.lock.yaml');
     if (state.sources.length === 0)
       throw new UsageError(
@@ -87,8 +102,14 @@ export class ExtendsService {
   }
 
   /** Fetches exactly the pinned commits into the cache (docs/extends.md). */
-  async fetch(names: readonly string[] = [], signal?: AbortSignal): Promise<FetchOutcome[]> {
-    const state = await this.state();
+  async fetch(names: readonly string[] = [], signal?: AbortSignal, rev?: string): Promise<FetchOutcome[]> {
+    // A revision from before the store extended anything has nothing to fetch (a CI step runs for every pull request).
+    if (rev !== undefined && names.length === 0) {
+      const tree = await revisionTree(this.root, rev);
+      const { sources, diagnostics } = await readExtendsState(tree);
+      if (sources.length === 0 && diagnostics.length === 0) return [];
+    }
+    const state = await this.state(rev);
     const wanted = this.selected(state, names).map((s) => s.name);
     return fetchPins(this.root, pinsFor(state, wanted), { signal });
   }

@@ -2,6 +2,7 @@
 // which commit each side pins, the inherited invariants there (from the cache),
 // and what moved.
 import { diffInvariantFiles } from '../core/diff.ts';
+import { AgentsError } from '../core/errors.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { EXTENDS_LOCK_FILE, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
@@ -99,13 +100,25 @@ export async function inheritedSides(
 ): Promise<InheritedSides | undefined> {
   const [bPins, aPins] = [await sidePins(storeRoot, top, prefix, before), await sidePins(storeRoot, top, prefix, after)];
   if (bPins.length === 0 && aPins.length === 0) return undefined;
-  const read = async (pins: typeof bPins) => {
-    const r = await readInherited(storeRoot, pins);
+  const read = async (pins: typeof bPins, where: SideWhere) => {
+    let r: Awaited<ReturnType<typeof readInherited>>;
+    try {
+      r = await readInherited(storeRoot, pins);
+    } catch (error) {
+      // Each side has its own pins: `extends fetch` alone fetches the working tree's, never a revision's.
+      if (error instanceof AgentsError && error.code === 'extends-not-fetched' && where.kind === 'revision' && where.commit)
+        throw new AgentsError(error.message, error.exitCode, {
+          hint: `Run \`agents extends fetch --rev ${where.commit.slice(0, 12)}\` (it fetches that revision's pinned commits); nothing was written.`,
+          code: 'extends-not-fetched',
+          detail: error.detail,
+        });
+      throw error;
+    }
     requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources', SOURCE_FILE_HINT);
     return r.invariants;
   };
-  const bInv = await read(bPins);
-  const aInv = await read(aPins);
+  const bInv = await read(bPins, before);
+  const aInv = await read(aPins, after);
   const of = (list: readonly ScopedInvariant[], name: string) =>
     list.filter((i) => i.scope.kind === 'inherited' && i.scope.source === name);
   const names = [...new Set([...bPins, ...aPins].map((p) => p.source.name))];

@@ -136,4 +136,43 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     const again = JSON.parse((await run(app, 'extends', 'update', '--dry-run', '--format', 'json')).stdout);
     expect(again.sources[0].diff.summary.targets_changed).toBe(0);
   });
+
+  it("a fresh clone fetches the base side's pins with fetch --rev, which the diff's hint names", async () => {
+    const dir = tempDir();
+    const policy = join(dir, 'policy');
+    mkdirSync(policy);
+    gitInit(policy);
+    writeTree(policy, { [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data') });
+    commitAll(policy, 'v1');
+    git(policy, 'tag', 'v1');
+    writeTree(policy, { [`.agents/global/${LOG_CHANGES}.yaml`]: invariantYaml(LOG_CHANGES, 'Log all changes') });
+    commitAll(policy, 'v2');
+    git(policy, 'tag', 'v2');
+    const app = join(dir, 'app');
+    mkdirSync(app);
+    gitInit(app);
+    writeTree(app, {
+      [`.agents/projects/myapp/${LOCAL_TESTS}.yaml`]: invariantYaml(LOCAL_TESTS, 'All API changes need tests'),
+      '.agents/config.yaml': 'version: 1\n',
+    });
+    // Before the store extended anything, fetch --rev of that revision has nothing to do.
+    const first = commitAll(app, 'no sources yet');
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: v1\n` });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'inherit acme v1');
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: v2\n` });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'acme v2');
+    const ci = join(dir, 'ci');
+    git(dir, 'clone', '-q', app, ci);
+    expect((await run(ci, 'extends', 'fetch')).code).toBe(0);
+    const missing = await run(ci, 'invariant', 'diff', 'HEAD^1..HEAD', '--format', 'json');
+    expect(missing.code).toBe(2);
+    expect(JSON.parse(missing.stdout).error.hint).toContain('--rev');
+    expect((await run(ci, 'extends', 'fetch', '--rev', 'HEAD^1')).code).toBe(0);
+    const diff = await run(ci, 'invariant', 'diff', 'HEAD^1..HEAD', '--format', 'json');
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(JSON.parse(diff.stdout).policy_sources.map((m: { entered: string[] }) => m.entered)).toEqual([[LOG_CHANGES]]);
+    expect(JSON.parse((await run(ci, 'extends', 'fetch', '--rev', first, '--format', 'json')).stdout)).toEqual([]);
+  });
 });

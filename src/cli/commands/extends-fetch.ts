@@ -5,12 +5,17 @@ import { emit } from '../render.ts';
 import { makeStyle } from '../../core/style.ts';
 import { stoppable } from '../stoppable.ts';
 
-export default defineCommand<{ source?: string[] }>({
-  builder: (y) => y.positional('source', { type: 'string', array: true, describe: 'the sources to fetch (default: all)' }),
+export default defineCommand<{ source?: string[]; rev?: string }>({
+  builder: (y) =>
+    y.positional('source', { type: 'string', array: true, describe: 'the sources to fetch (default: all)' }).option('rev', {
+      type: 'string',
+      requiresArg: true,
+      describe: "fetch the pins of a revision's lock instead of the working tree's (the base side of `invariant diff` in CI)",
+    }),
   async run(argv, ctx) {
     const service = new ExtendsService(await ctx.invariants());
     const outcomes = await stoppable('git was stopped; the sources not fetched yet were left as they were.', (signal) =>
-      service.fetch(argv.source ?? [], signal),
+      service.fetch(argv.source ?? [], signal, argv.rev),
     );
     const s = makeStyle(ctx.color);
     emit(
