@@ -2,7 +2,7 @@
 // git folder, and reading a source's invariants and action templates from it.
 // Reading never touches the network; only `fetchPins` talks to remotes.
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
@@ -61,6 +61,17 @@ export function sourceCacheDir(storeRoot: string, name: string): string {
 }
 
 /**
+ * The folder a relative source path is relative to: the top of the repository's main working tree, which every
+ * linked worktree shares with it as it shares the cache (the same config.yaml names the same folder in each);
+ * the store's own top when the repository has no main working tree (a bare one).
+ */
+function urlBase(storeRoot: string): string {
+  const common = commonGitDir(storeRoot);
+  if (common !== undefined && basename(common) === '.git') return dirname(common);
+  return repoTop(storeRoot) ?? storeRoot;
+}
+
+/**
  * A URL as git takes it: a relative path is relative to the repository's top folder. git's rule for the
  * scp-like form: a colon before any slash (`host:path`, `user@host:path`, an ssh config alias) names a host,
  * not a folder; a Windows drive (`C:\\…`) is a path.
@@ -68,7 +79,7 @@ export function sourceCacheDir(storeRoot: string, name: string): string {
 export function resolveSourceUrl(storeRoot: string, url: string): string {
   const scpLike = /^[^/\\:]+:/.test(url) && !/^[A-Za-z]:[/\\]/.test(url);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || scpLike || isAbsolute(url)) return url;
-  return resolve(repoTop(storeRoot) ?? storeRoot, url);
+  return resolve(urlBase(storeRoot), url);
 }
 
 /** The pin of each configured source, or the reason the lock must be updated first (exit 2). */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
-import { GIT_ENV, commitAll } from '../helpers/git.ts';
+import { GIT_ENV, commitAll, git } from '../helpers/git.ts';
 import { errorOf, runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { LATER, LOCAL, LOCKED, SECRETS, consumer, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
@@ -146,5 +146,21 @@ describe('the cache of policy sources', () => {
     rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
     expect((await runMain(['extends', 'fetch'], { cwd: app, env })).code).toBe(0);
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
+
+  it("a relative url names the same folder in a linked worktree, which shares the main one's cache", async () => {
+    const dir = tempDir();
+    policyRepo(dir);
+    const app = consumer(dir, '  - url: ../policy.git\n    ref: v1\n');
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    const wt = join(dir, 'elsewhere', 'wt');
+    mkdirSync(join(dir, 'elsewhere'));
+    git(app, 'worktree', 'add', '-q', wt);
+    expect(await effectiveIds(wt)).toEqual([LOCAL, LOCKED, SECRETS]);
+    const up = await run(wt, 'extends', 'update', '--dry-run');
+    expect(up.code, up.stderr).toBe(0);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    expect((await run(wt, 'extends', 'fetch')).code).toBe(0);
   });
 });
