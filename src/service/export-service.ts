@@ -38,8 +38,6 @@ import {
 import { obsoleteFiles } from './export-obsolete.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
 
-export { refusedError } from './export-refusals.ts';
-
 export interface ExportOptions {
   /** --target: overrides `export.targets` of config.yaml. */
   targets?: readonly string[];

@@ -6,7 +6,7 @@ import type { ScopedInvariant } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { readInherited } from '../store/extends.ts';
 import type { TreeSource } from '../store/tree-source.ts';
-import { pinnedSources } from './invariants/query.ts';
+import { pinnedSources } from './invariants/pinned-sources.ts';
 
 /**
  * The active locked inherited invariants by text key; empty when the store extends no source (nothing is read

@@ -5,7 +5,7 @@ import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { commitWanted, withCommit } from './commit.ts';
-import { pinnedSources } from './invariants/query.ts';
+import { pinnedSources } from './invariants/pinned-sources.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
 

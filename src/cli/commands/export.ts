@@ -1,7 +1,8 @@
 import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { isUlid } from '../../core/names.ts';
-import { refusedError, type ExportPlan, type ExportService } from '../../service/export-service.ts';
+import { refusedError } from '../../service/export-refusals.ts';
+import type { ExportPlan, ExportService } from '../../service/export-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { emit } from '../render.ts';

@@ -1,13 +1,13 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
 import { UsageError } from '../../core/errors.ts';
-import type { LockEntry } from '../../core/extends.ts';
-import { type ExtendsSource, type Plan, type ScopedInvariant, type Target, scopeFolder } from '../../core/model.ts';
+import { type Plan, type ScopedInvariant, type Target, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
 import { type WaiverScope, waiverFolder } from '../../core/waivers.ts';
 import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
 import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
+import { pinnedSources } from './pinned-sources.ts';
 import { inheritedIfReadable, sourceRemedy } from './related.ts';
 import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
 import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
@@ -113,24 +113,6 @@ export async function inherited(svc: InvariantContext): Promise<ScopedInvariant[
   const read = await readInherited(svc.root, pins, svc.source.parses?.cache);
   requireValid({ ...emptySnapshot(), diagnostics: read.diagnostics }, 'read the policy sources', SOURCE_FILE_HINT);
   return read.invariants;
-}
-
-/**
- * The policy sources the store extends, each with its pin (none when config.yaml extends none). A look at
- * config.yaml's text first: a store whose config.yaml never says `extends` loads and parses nothing more. A
- * config.yaml or lock that is invalid is exit 3 naming file:line:col, and a source without a pin is exit 2 naming
- * `agents extends update`: never an empty inherited set.
- */
-export async function pinnedSources(svc: Pick<InvariantContext, 'source'>): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
-  const config = (await svc.source.read(['config.yaml'])).get('config.yaml');
-  // Any mention, not only a block key at the start of a line: `{extends: …}` and `"extends":` are YAML too.
-  if (config === undefined || (config.ok ? !/extends/.test(new TextDecoder().decode(config.bytes)) : config.code === 'missing')) return [];
-  const { readExtendsState, pinsFor } = await import('../../store/extends.ts');
-  const state = await readExtendsState(svc.source);
-  // Checked before the sources are counted: an invalid config.yaml reads as the defaults, which extend nothing.
-  requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
-  if (state.sources.length === 0) return [];
-  return pinsFor(state);
 }
 
 /**
