@@ -5,21 +5,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { commitAll } from '../helpers/git.ts';
 import { errorOf } from '../helpers/main.ts';
 import { startMcp } from '../helpers/mcp.ts';
-import { tempDir } from '../helpers/tmp.ts';
-import { LOCAL, LOCK, LOCKED, SECRETS, consumer, edit, effectiveIds, policyRepo, run } from './repos.ts';
-
-async function pinned(): Promise<string> {
-  const dir = tempDir();
-  const policy = policyRepo(dir);
-  const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
-  expect((await run(app, 'extends', 'update')).code).toBe(0);
-  commitAll(app, 'pin');
-  expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
-  return app;
-}
+import { LOCAL, LOCK, LOCKED, SECRETS, edit, effectiveIds, pinnedApp, run, waiveForMyapp } from './repos.ts';
 
 const BREAKS: [string, (app: string) => void][] = [
   ['a source without ref', (app) => edit(app, '.agents/config.yaml', /\n {4}ref: v1/, '')],
@@ -31,32 +19,21 @@ const BREAKS: [string, (app: string) => void][] = [
 
 describe('an invalid config.yaml in a store that extends policy sources', () => {
   it.each(BREAKS)('%s: the effective set, show, action list and waive stop with exit 3', async (_, breakIt) => {
-    const app = await pinned();
+    const app = await pinnedApp({}, { commit: true });
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
     breakIt(app);
     const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
     expect(list.code).toBe(3);
     expect(errorOf(list).exit_code).toBe(3);
     expect((await run(app, 'invariant', 'show', LOCKED)).code).toBe(3);
     expect((await run(app, 'action', 'list')).code).toBe(3);
-    const waive = await run(
-      app,
-      'invariant',
-      'waive',
-      LOCKED,
-      '--project',
-      'myapp',
-      '--reason',
-      'r',
-      '--owner',
-      'o',
-      '--expires',
-      '2099-01-01',
-    );
+    const waive = await waiveForMyapp(app, LOCKED);
     expect(waive.code).not.toBe(0);
   });
 
   it('the MCP effective_invariants answers an error, never a set without the inherited invariants', async () => {
-    const app = await pinned();
+    const app = await pinnedApp({}, { commit: true });
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
     edit(app, '.agents/config.yaml', /\n {4}ref: v1/, '');
     const s = await startMcp(`${app}/.agents`);
     const r = (await s.client.callTool({ name: 'effective_invariants', arguments: { project: 'myapp' } })) as CallToolResult;
@@ -68,7 +45,8 @@ describe('an invalid config.yaml in a store that extends policy sources', () => 
     ['a URL with no name to derive', '.agents/config.yaml'],
     ['a lock that pins a source twice', LOCK],
   ] as const)('%s is placed at file:line:col', async (what, file) => {
-    const app = await pinned();
+    const app = await pinnedApp({}, { commit: true });
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
     if (file === LOCK) edit(app, LOCK, /(sources:\n)([\s\S]*)$/, '$1$2$2');
     else BREAKS.find(([name]) => name === what)![1](app);
     const v = await run(app, 'validate', '--format', 'json');

@@ -3,19 +3,10 @@
 import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
-import { LOCKED, SECRETS, consumer, policyRepo, run } from './repos.ts';
+import { invariantYaml } from '../helpers/tmp.ts';
+import { LOCKED, SECRETS, pinnedApp, run, waiveForMyapp } from './repos.ts';
 
 const MINE = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
-
-async function pinned(tree: Record<string, string> = {}): Promise<string> {
-  const dir = tempDir();
-  const policy = policyRepo(dir);
-  const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
-  writeTree(app, tree);
-  expect((await run(app, 'extends', 'update')).code).toBe(0);
-  return app;
-}
 
 const codes = async (app: string) =>
   (JSON.parse((await run(app, 'validate', '--strict', '--format', 'json')).stdout).diagnostics as { code: string }[])
@@ -25,49 +16,31 @@ const codes = async (app: string) =>
 
 describe('an inherited invariant', () => {
   it('is overridden by a copy of its text: edit --overrides takes its id, and validate --strict passes', async () => {
-    const app = await pinned({ [`.agents/global/${MINE}.yaml`]: invariantYaml(MINE, 'No secrets in prompts', { severity: 'warning' }) });
+    const app = await pinnedApp({ [`.agents/global/${MINE}.yaml`]: invariantYaml(MINE, 'No secrets in prompts', { severity: 'warning' }) });
     const edit = await run(app, 'invariant', 'edit', MINE, '--overrides', SECRETS, '--format', 'json');
     expect(edit.code, edit.stderr).toBe(0);
     expect(await codes(app)).toEqual([]);
   });
 
   it('an override of an inherited invariant with another text is refused by edit and reported by validate', async () => {
-    const app = await pinned({ [`.agents/global/${MINE}.yaml`]: invariantYaml(MINE, 'Another rule') });
+    const app = await pinnedApp({ [`.agents/global/${MINE}.yaml`]: invariantYaml(MINE, 'Another rule') });
     expect((await run(app, 'invariant', 'edit', MINE, '--overrides', SECRETS)).code).toBe(2);
     appendFileSync(join(app, `.agents/global/${MINE}.yaml`), `overrides: ${SECRETS}\n`);
     expect(await codes(app)).toEqual(['overrides-text']);
   });
 
   it('a waiver of an inherited invariant is no unknown-invariant', async () => {
-    const app = await pinned();
-    const waive = await run(
-      app,
-      'invariant',
-      'waive',
-      SECRETS,
-      '--project',
-      'myapp',
-      '--reason',
-      'r',
-      '--owner',
-      'o',
-      '--expires',
-      '2099-01-01',
-    );
+    const app = await pinnedApp();
+    const waive = await waiveForMyapp(app, SECRETS);
     expect(waive.code, waive.stderr).toBe(0);
     expect(await codes(app)).toEqual([]);
     // A waiver of the locked one is refused before it is written.
-    expect(
-      (await run(app, 'invariant', 'waive', LOCKED, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01')).code,
-    ).toBe(2);
+    expect((await waiveForMyapp(app, LOCKED)).code).toBe(2);
   });
 
   it('a waiver edited to name a locked invariant does not count: the effective set shows no waiver of it', async () => {
-    const app = await pinned();
-    expect(
-      (await run(app, 'invariant', 'waive', SECRETS, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01'))
-        .code,
-    ).toBe(0);
+    const app = await pinnedApp();
+    expect((await waiveForMyapp(app, SECRETS)).code).toBe(0);
     const folder = join(app, '.agents/projects/myapp/waivers');
     for (const f of readdirSync(folder)) writeFileSync(join(folder, f), readFileSync(join(folder, f), 'utf8').replace(SECRETS, LOCKED));
     expect(await codes(app)).toEqual(['locked-waived']);
@@ -79,25 +52,10 @@ describe('an inherited invariant', () => {
   });
 
   it('a waiver of a weaker copy of a locked text, which the floor shadows, is refused as locked-waived', async () => {
-    const app = await pinned({
+    const app = await pinnedApp({
       [`.agents/projects/myapp/${MINE}.yaml`]: invariantYaml(MINE, 'Never delete production data', { severity: 'warning' }),
     });
-    const r = await run(
-      app,
-      'invariant',
-      'waive',
-      MINE,
-      '--project',
-      'myapp',
-      '--reason',
-      'r',
-      '--owner',
-      'o',
-      '--expires',
-      '2099-01-01',
-      '--format',
-      'json',
-    );
+    const r = await waiveForMyapp(app, MINE, '--format', 'json');
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error.code).toBe('locked-waived');
   });

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runMain } from '../helpers/main.ts';
-import { invariantYaml, writeTree } from '../helpers/tmp.ts';
+import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
 
 export const LOCKED = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
 export const SECRETS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
@@ -81,3 +81,22 @@ export function edit(app: string, file: string, from: string | RegExp, to: strin
   if (after === before) throw new Error(`${file} holds no ${String(from)}`);
   writeFileSync(path, after);
 }
+
+/**
+ * A consumer of a fresh policy repository, pinned at v1 (`extends update`), with `tree` written in it first;
+ * the pin committed when `commit`.
+ */
+export async function pinnedApp(tree: Record<string, string> = {}, options: { commit?: boolean } = {}): Promise<string> {
+  const dir = tempDir();
+  const policy = policyRepo(dir);
+  const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+  writeTree(app, tree);
+  const update = await run(app, 'extends', 'update');
+  if (update.code !== 0) throw new Error(`extends update: ${update.stderr}`);
+  if (options.commit) commitAll(app, 'pin');
+  return app;
+}
+
+/** `invariant waive ID --project myapp` with a reason, an owner and a far expiry, and any further words. */
+export const waiveForMyapp = (app: string, id: string, ...more: string[]) =>
+  run(app, 'invariant', 'waive', id, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01', ...more);

@@ -6,20 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { commitAll, git } from '../helpers/git.ts';
 import { errorOf } from '../helpers/main.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
-import { LATER, LOCAL, LOCK, LOCKED, SECRETS, consumer, edit, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
-
-async function pinned(): Promise<string> {
-  const dir = tempDir();
-  const policy = policyRepo(dir);
-  const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
-  expect((await run(app, 'extends', 'update')).code).toBe(0);
-  commitAll(app, 'pin');
-  return app;
-}
+import { LATER, LOCAL, LOCK, LOCKED, SECRETS, consumer, edit, effectiveIds, policyCommit, policyRepo, run, pinnedApp } from './repos.ts';
 
 describe("a source's path", () => {
   it('a path changed after the pin is not pinned: reading commands refuse it, and the review shows what leaves', async () => {
-    const app = await pinned();
+    const app = await pinnedApp({}, { commit: true });
     const lock = readFileSync(join(app, LOCK), 'utf8');
     edit(app, '.agents/config.yaml', /ref: v1\n/, 'ref: v1\n    path: policy\n');
     const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
@@ -38,7 +29,7 @@ describe("a source's path", () => {
   });
 
   it('update refuses a folder that exists but holds no store', async () => {
-    const app = await pinned();
+    const app = await pinnedApp({}, { commit: true });
     const lock = readFileSync(join(app, LOCK), 'utf8');
     edit(app, '.agents/config.yaml', /ref: v1\n/, 'ref: v1\n    path: .agents/actions\n');
     const up = await run(app, 'extends', 'update', '--format', 'json');
@@ -48,7 +39,7 @@ describe("a source's path", () => {
   });
 
   it('a lock edited by hand to a path with no store is refused by reading commands, not read as empty', async () => {
-    const app = await pinned();
+    const app = await pinnedApp({}, { commit: true });
     edit(app, '.agents/config.yaml', /ref: v1\n/, 'ref: v1\n    path: policy\n');
     edit(app, LOCK, /ref: v1\n/, 'ref: v1\n    path: policy\n');
     const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
