@@ -6,7 +6,7 @@ import { type Plan, type Scope, type ScopedInvariant, scopeFolder } from '../../
 import { isUlid } from '../../core/names.ts';
 import { readEntries, readFolders } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
-import { requireValid, toScope } from './rules.ts';
+import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
 
 /** Reads one plan's plan.yaml; unknown plans are a usage error. */
@@ -99,9 +99,9 @@ export async function resolvePlanId(svc: InvariantContext, prefix: string): Prom
 
 /** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */
 export async function resolveScope(svc: InvariantContext, input: ScopeInput | Scope): Promise<Scope> {
-  // A plan prefix is made full only for a scope that is one plan; toScope refuses anything else.
-  const given = typeof input === 'object' && input !== null ? Object.values(input).filter((v) => v !== undefined) : [];
-  const plan = given.length === 1 && 'plan' in input ? input.plan : undefined;
+  // One scope, checked as toScope checks it, before a plan prefix is made full.
+  if (typeof input !== 'object' || input === null || !('kind' in input)) requireOneScope(input);
+  const plan = 'plan' in input ? input.plan : undefined;
   if (typeof plan === 'string' && !isUlid(plan)) return toScope({ plan: await svc.resolvePlanId(plan) });
   return toScope(input);
 }

@@ -35,7 +35,7 @@ export function toScope(input: ScopeInput | Scope): Scope {
 const SCOPE_KEYS = ['global', 'project', 'plan', 'action'] as const;
 
 /** One scope, of the right type: a library caller in JavaScript may hand none, two, or a number. */
-function requireOneScope(input: unknown): void {
+export function requireOneScope(input: unknown): void {
   const loose = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const given = SCOPE_KEYS.filter((k) => loose[k] !== undefined);
   const one = given[0];
