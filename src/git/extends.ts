@@ -2,7 +2,7 @@
 // names, fetching exactly one commit into the cache, and checking the cache.
 // Every process goes through runner.ts.
 import { resolve } from 'node:path';
-import { runGit } from './runner.ts';
+import { GitProcessError, runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
 /** What `git ls-remote` says a ref names. */
@@ -82,6 +82,44 @@ export async function hasCommit(dir: string, commit: string): Promise<boolean> {
   return (await resolves(dir, `${commit}^{commit}`)) && resolves(dir, `${commit}^{tree}`);
 }
 
+/**
+ * How the store's repository reaches remotes, from its own configuration
+ * (`.git/config` and what it includes): an ssh command, URL rewrites, HTTP
+ * and credential settings. `ls-remote` runs in that repository and has them;
+ * a fetch runs in the cache, a repository of its own, and gets them as `-c`
+ * options, so both reach a source the same way. A key holding `=` cannot be
+ * given as `-c` and is left out (git would split it there).
+ */
+export async function reachSettings(repo: string): Promise<string[]> {
+  let out: string;
+  try {
+    out = (
+      await runGit(repo, [
+        'config',
+        '--local',
+        '--includes',
+        '-z',
+        '--get-regexp',
+        '^(core\\.sshcommand|core\\.gitproxy|url\\..*\\.insteadof|http\\..*|credential\\..*)$',
+      ])
+    ).toString('utf8');
+  } catch (error) {
+    // git exits 1 when no key matches.
+    if (error instanceof GitProcessError && error.exitCode === 1) return [];
+    throw new GitError(`cannot read the configuration of the repository at ${repo}: ${failure(error)}`, 'failed');
+  }
+  const args: string[] = [];
+  // Each entry is `key LF value NUL`, or `key NUL` for a key without a value (true).
+  for (const entry of out.split('\0')) {
+    if (entry === '') continue;
+    const lf = entry.indexOf('\n');
+    const key = lf < 0 ? entry : entry.slice(0, lf);
+    if (key.includes('=')) continue;
+    args.push('-c', lf < 0 ? key : `${key}=${entry.slice(lf + 1)}`);
+  }
+  return args;
+}
+
 /** A quiet fetch over protocol v2 that leaves no tags and no FETCH_HEAD behind: what each fetch of a policy source starts with. */
 const FETCH = ['-c', 'protocol.version=2', 'fetch', '--quiet', '--no-tags', '--no-write-fetch-head'];
 
@@ -92,9 +130,20 @@ const FETCH = ['-c', 'protocol.version=2', 'fetch', '--quiet', '--no-tags', '--n
  * any commit it holds by id (docs/extends.md). git checks every object it
  * receives against its id; the commit is then looked up by that id.
  */
-export async function fetchCommit(dir: string, url: string, commit: string, signal?: AbortSignal): Promise<void> {
+export async function fetchCommit(
+  dir: string,
+  url: string,
+  commit: string,
+  signal?: AbortSignal,
+  reach: readonly string[] = [],
+): Promise<void> {
   try {
-    await runGit(dir, [...FETCH, '--depth', '1', '--end-of-options', url, `+${commit}:refs/agents/pins/${commit}`], undefined, signal);
+    await runGit(
+      dir,
+      [...reach, ...FETCH, '--depth', '1', '--end-of-options', url, `+${commit}:refs/agents/pins/${commit}`],
+      undefined,
+      signal,
+    );
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new GitError(`cannot fetch ${commit} from ${url}: ${failure(error)}`, 'failed');
@@ -124,10 +173,17 @@ export async function topNames(dir: string, commit: string, prefix: string): Pro
  * for this question (the caller removes it): the cache itself is shallow,
  * and a shallow history cannot say what is an ancestor of what.
  */
-export async function branchHolds(scratch: string, url: string, branch: string, commit: string, signal?: AbortSignal): Promise<boolean> {
+export async function branchHolds(
+  scratch: string,
+  url: string,
+  branch: string,
+  commit: string,
+  signal?: AbortSignal,
+  reach: readonly string[] = [],
+): Promise<boolean> {
   await initBareCache(scratch, signal);
   try {
-    await runGit(scratch, [...FETCH, '--end-of-options', url, `+refs/heads/${branch}:refs/check`], undefined, signal);
+    await runGit(scratch, [...reach, ...FETCH, '--end-of-options', url, `+refs/heads/${branch}:refs/check`], undefined, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new GitError(`cannot fetch the branch ${branch} from ${url}: ${failure(error)}`, 'failed');

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
-import { fetchCommit, hasCommit, initBareCache, lsRemote, topNames } from '../git/extends.ts';
+import { fetchCommit, hasCommit, initBareCache, lsRemote, reachSettings, topNames } from '../git/extends.ts';
 import { commonGitDir, repoTop } from '../git/location.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
@@ -265,6 +265,7 @@ export async function fetchPins(
     'extends',
     async () => {
       const outcomes: FetchOutcome[] = [];
+      let reach: string[] | undefined;
       for (const { source, pin } of pins) {
         options.signal?.throwIfAborted();
         const dir = join(root, `${source.name}.git`);
@@ -289,7 +290,13 @@ export async function fetchPins(
         }
         if (!(await hasCommit(dir, pin.commit))) {
           try {
-            await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal);
+            reach ??= await reachSettings(storeRoot);
+          } catch (error) {
+            if (made) rmSync(dir, { recursive: true, force: true });
+            throw error;
+          }
+          try {
+            await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal, reach);
           } catch (error) {
             if (made) rmSync(dir, { recursive: true, force: true });
             // A cache git could not write (a full disk) is not a remote's fault: say so as it is.

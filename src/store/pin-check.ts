@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import type { LockEntry } from '../core/extends.ts';
-import { branchHolds, lsRemote } from '../git/extends.ts';
+import { branchHolds, lsRemote, reachSettings } from '../git/extends.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 
 /** The file in a source's cache listing the pins already checked, one `url TAB ref TAB kind TAB commit` a line. */
@@ -89,7 +89,8 @@ export async function checkPin(
         : `${pin.ref} now names the ${found.kind} at ${found.commit}, not a ${pin.kind}`,
     );
   try {
-    const holds = await branchHolds(scratch, url, pin.ref.replace(/^refs\/heads\//, ''), pin.commit, signal);
+    const reach = await reachSettings(cwd);
+    const holds = await branchHolds(scratch, url, pin.ref.replace(/^refs\/heads\//, ''), pin.commit, signal, reach);
     if (!holds) throw mismatch(pin, found.commit, `the branch ${pin.ref} (at ${found.commit}) does not hold it`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });

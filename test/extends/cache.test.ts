@@ -148,6 +148,38 @@ describe('the cache of policy sources', () => {
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
   });
 
+  it("a source reached over ssh uses the repository's core.sshCommand for the fetch, as for ls-remote", async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const ssh = join(dir, 'fake-ssh');
+    writeFileSync(ssh, '#!/bin/sh\nfor last; do :; done\nexec sh -c "$last"\n');
+    chmodSync(ssh, 0o755);
+    const app = consumer(dir, `  - name: policy\n    url: ssh://nohost.invalid${policy.bare}\n    ref: v1\n`);
+    git(app, 'config', 'core.sshCommand', ssh);
+    const up = await run(app, 'extends', 'update');
+    expect(up.code, up.stderr).toBe(0);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const fetch = await run(app, 'extends', 'fetch');
+    expect(fetch.code, fetch.stderr).toBe(0);
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
+
+  it('a url the repository rewrites (url.<base>.insteadOf) is fetched, and its branch checked, as git rewrites it', async () => {
+    const dir = tempDir();
+    const pol = policyRepo(dir, 'pol');
+    const app = consumer(dir, '  - name: pol\n    url: corp:pol\n    ref: main\n');
+    git(app, 'config', `url.${pol.url}.insteadOf`, 'corp:pol');
+    const up = await run(app, 'extends', 'update');
+    expect(up.code, up.stderr).toBe(0);
+    commitAll(app, 'pins');
+    // The branch moves on: the check fetches its history into a scratch repository to see that it holds the pin.
+    policyCommit(pol, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') });
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const fetch = await run(app, 'extends', 'fetch');
+    expect(fetch.code, fetch.stderr).toBe(0);
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
+
   it("a relative url names the same folder in a linked worktree, which shares the main one's cache", async () => {
     const dir = tempDir();
     policyRepo(dir);
