@@ -132,52 +132,32 @@ describe('the cache of policy sources', () => {
     expect(r.stderr).toContain(lock);
   });
 
-  it('a source reached over ssh uses GIT_SSH_COMMAND, as git does', async () => {
-    const dir = tempDir();
-    const policy = policyRepo(dir);
-    // An "ssh" that runs the remote command here: the host exists only through it.
-    const ssh = join(dir, 'fake-ssh');
-    writeFileSync(ssh, '#!/bin/sh\nfor last; do :; done\nexec sh -c "$last"\n');
-    chmodSync(ssh, 0o755);
-    const app = consumer(dir, `  - name: policy\n    url: ssh://nohost.invalid${policy.bare}\n    ref: v1\n`);
-    const env = { GIT_SSH_COMMAND: ssh };
-    const up = await runMain(['extends', 'update'], { cwd: app, env });
-    expect(up.code, up.stderr).toBe(0);
-    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
-    expect((await runMain(['extends', 'fetch'], { cwd: app, env })).code).toBe(0);
-    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
-  });
-
-  it("a source reached over ssh uses the repository's core.sshCommand for the fetch, as for ls-remote", async () => {
-    const dir = tempDir();
-    const policy = policyRepo(dir);
-    const ssh = join(dir, 'fake-ssh');
-    writeFileSync(ssh, '#!/bin/sh\nfor last; do :; done\nexec sh -c "$last"\n');
-    chmodSync(ssh, 0o755);
-    const app = consumer(dir, `  - name: policy\n    url: ssh://nohost.invalid${policy.bare}\n    ref: v1\n`);
-    git(app, 'config', 'core.sshCommand', ssh);
-    const up = await run(app, 'extends', 'update');
-    expect(up.code, up.stderr).toBe(0);
-    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
-    const fetch = await run(app, 'extends', 'fetch');
-    expect(fetch.code, fetch.stderr).toBe(0);
-    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
-  });
+  it.each(['GIT_SSH_COMMAND', 'core.sshCommand'] as const)(
+    'a source reached over ssh is fetched with the ssh command %s names, as git fetches',
+    async (where) => {
+      const dir = tempDir();
+      const policy = policyRepo(dir);
+      // An "ssh" that runs the remote command here: the host exists only through it.
+      const ssh = join(dir, 'fake-ssh');
+      writeFileSync(ssh, '#!/bin/sh\nfor last; do :; done\nexec sh -c "$last"\n');
+      chmodSync(ssh, 0o755);
+      const app = consumer(dir, `  - name: policy\n    url: ssh://nohost.invalid${policy.bare}\n    ref: v1\n`);
+      // The repository's own setting reaches the fetch into the cache, a repository of its own, as it reaches ls-remote.
+      const env = where === 'GIT_SSH_COMMAND' ? { GIT_SSH_COMMAND: ssh } : {};
+      if (where === 'core.sshCommand') git(app, 'config', 'core.sshCommand', ssh);
+      await updateThenFetchAfresh(app, env);
+    },
+  );
 
   it('a url the repository rewrites (url.<base>.insteadOf) is fetched, and its branch checked, as git rewrites it', async () => {
     const dir = tempDir();
     const pol = policyRepo(dir, 'pol');
     const app = consumer(dir, '  - name: pol\n    url: corp:pol\n    ref: main\n');
     git(app, 'config', `url.${pol.url}.insteadOf`, 'corp:pol');
-    const up = await run(app, 'extends', 'update');
-    expect(up.code, up.stderr).toBe(0);
-    commitAll(app, 'pins');
-    // The branch moves on: the check fetches its history into a scratch repository to see that it holds the pin.
-    policyCommit(pol, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') });
-    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
-    const fetch = await run(app, 'extends', 'fetch');
-    expect(fetch.code, fetch.stderr).toBe(0);
-    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+    // The branch moves on after the pin: the fetch checks that it still holds the pin, in a scratch repository.
+    await updateThenFetchAfresh(app, {}, () =>
+      policyCommit(pol, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') }),
+    );
   });
 
   it("a relative url names the same folder in a linked worktree, which shares the main one's cache", async () => {
@@ -196,3 +176,15 @@ describe('the cache of policy sources', () => {
     expect((await run(wt, 'extends', 'fetch')).code).toBe(0);
   });
 });
+
+/** `extends update` (pins, committed), then `between`, then `extends fetch` into an emptied cache: both succeed and the sources' invariants resolve. */
+async function updateThenFetchAfresh(app: string, env: Record<string, string>, between = () => {}): Promise<void> {
+  const up = await runMain(['extends', 'update'], { cwd: app, env });
+  expect(up.code, up.stderr).toBe(0);
+  commitAll(app, 'pins');
+  between();
+  rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+  const fetch = await runMain(['extends', 'fetch'], { cwd: app, env });
+  expect(fetch.code, fetch.stderr).toBe(0);
+  expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+}
