@@ -143,7 +143,7 @@ describe('the cache of policy sources', () => {
       chmodSync(ssh, 0o755);
       const app = consumer(dir, `  - name: policy\n    url: ssh://nohost.invalid${policy.bare}\n    ref: v1\n`);
       // The repository's own setting reaches the fetch into the cache, a repository of its own, as it reaches ls-remote.
-      const env = where === 'GIT_SSH_COMMAND' ? { GIT_SSH_COMMAND: ssh } : {};
+      const env: Record<string, string> = where === 'GIT_SSH_COMMAND' ? { GIT_SSH_COMMAND: ssh } : {};
       if (where === 'core.sshCommand') git(app, 'config', 'core.sshCommand', ssh);
       await updateThenFetchAfresh(app, env);
     },
