@@ -85,6 +85,31 @@ export class UsageError extends AgentsError {
   }
 }
 
+/**
+ * A value over its schema's length limit (exit 2, code `value-too-long`,
+ * docs/json-output.md): every writer's refusal of a value too long, whether its
+ * own check or the schema gate finds it first. Nothing is written.
+ */
+export function valueTooLong(what: {
+  file: string;
+  field: string;
+  length: number;
+  limit: number;
+  schema: string;
+  /** " (from …)" when the user did not type the value as a flag. */
+  where?: string;
+  /** What to do, without the trailing "Nothing was written." */
+  fix: string;
+}): UsageError {
+  const { file, field, length, limit, schema } = what;
+  return new UsageError(
+    `${field} is ${length} characters long${what.where ?? ''}; the limit is ${limit} (${schema})`,
+    `${what.fix} Nothing was written.`,
+    { file, field, limit, length, schema },
+    'value-too-long',
+  );
+}
+
 /** A check failed (exit 1). */
 export class CheckFailedError extends AgentsError {
   constructor(message: string, hint?: string, detail?: Record<string, unknown>, code?: string) {

@@ -3,7 +3,7 @@
 // Schema before its text is made, so no command — including ones added later,
 // which all serialize through ./serialize.ts — can leave a file behind that
 // every later read refuses with exit 3.
-import { UsageError } from './errors.ts';
+import { UsageError, valueTooLong } from './errors.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 
 /** Where a written value comes from, when the user did not type it as a flag. */
@@ -64,12 +64,7 @@ export function assertSchemaValid(schema: SchemaName, rel: string, data: unknown
   if (e.keyword === 'maxLength') {
     const limit = Number((e.params as { limit?: unknown }).limit);
     const length = lengthAt(data, e.instancePath);
-    throw new UsageError(
-      `${field} is ${length} characters long${where}; the limit is ${limit} (${schema})`,
-      `${fix} to at most ${limit} characters. Nothing was written.`,
-      { file: rel, field, limit, length, schema },
-      'value-too-long',
-    );
+    throw valueTooLong({ file: rel, field, length, limit, schema, where, fix: `${fix} to at most ${limit} characters.` });
   }
   throw new UsageError(
     // The generated validators keep ajv's messages (scripts/gen-validators.mjs).

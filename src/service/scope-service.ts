@@ -1,6 +1,6 @@
-import { type AgentsError, UsageError } from '../core/errors.ts';
+import { type AgentsError, UsageError, valueTooLong } from '../core/errors.ts';
 import { globProblem } from '../core/globs.ts';
-import { isName, isProjectName, truncate } from '../core/names.ts';
+import { codePointLength, isName, isProjectName, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import type { TreeSource } from '../store/tree-source.ts';
@@ -86,6 +86,20 @@ async function actionRefs(tree: TreeSource): Promise<string[]> {
 
 /** The longest description an action.yaml holds (schemas/action.schema.json). */
 const MAX_DESCRIPTION = 10_000;
+
+/** A description over the schema's limit: `value-too-long`, as the schema gate says it (docs/json-output.md). */
+function refuseLongDescription(description: string | undefined, file: string, schema: string): void {
+  const length = description === undefined ? 0 : codePointLength(description);
+  if (length > MAX_DESCRIPTION)
+    throw valueTooLong({
+      file,
+      field: 'description',
+      length,
+      limit: MAX_DESCRIPTION,
+      schema,
+      fix: `Shorten --description to at most ${MAX_DESCRIPTION} characters.`,
+    });
+}
 /** schemas/project.schema.json: `paths` holds 1 to 100 globs of at most 500 characters. */
 const MAX_PROJECT_PATHS = 100;
 
@@ -172,14 +186,9 @@ export class ScopeService {
     if (scope.kind !== 'action') throw new Error('unreachable');
     const ref = `${scope.ns}/${scope.name}`;
     const description = input.description?.trim() || undefined;
-    if (description !== undefined && description.length > MAX_DESCRIPTION) {
-      throw new UsageError(
-        `the description is ${description.length} characters long; the limit is ${MAX_DESCRIPTION}`,
-        'Nothing was written. Shorten it.',
-      );
-    }
     const folder = `actions/${ref}`;
     const path = `${folder}/action.yaml`;
+    refuseLongDescription(description, path, 'action.schema.json');
     await this.refuseLinks([folder]);
     const [{ formatActionFile }, { writeFileAtomic }, { withFolderLock }] = await Promise.all([
       import('../core/serialize.ts'),
@@ -251,12 +260,7 @@ export class ScopeService {
       const scope = toScope({ project: input.project });
       if (scope.kind !== 'project') throw new Error('unreachable');
       const description = input.description?.trim() || undefined;
-      if (description !== undefined && description.length > MAX_DESCRIPTION) {
-        throw new UsageError(
-          `the description is ${description.length} characters long; the limit is ${MAX_DESCRIPTION}`,
-          'Nothing was written. Shorten it.',
-        );
-      }
+      refuseLongDescription(description, `projects/${input.project}/project.yaml`, 'project.schema.json');
       const paths = [...new Set(input.paths ?? [])];
       if (paths.length > MAX_PROJECT_PATHS) {
         throw new UsageError(

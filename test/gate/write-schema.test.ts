@@ -102,3 +102,49 @@ describe('a value over its schema limit is refused before anything is written', 
     expect((await runMain(['--store', root, 'invariant', 'list', '--effective', '--project', 'myapp'], { cwd: root })).code).toBe(0);
   });
 });
+
+describe('every value over its limit is `value-too-long` under --format json (docs/json-output.md), nothing written', () => {
+  const G1 = '01M8KJT9G0XNWEM589ZS7FV0VT';
+  it.each([
+    [
+      'invariant add --rationale',
+      ['invariant', 'add', '--project', 'myapp', '--rationale', long(10_001), 'Keep the changelog current'],
+      { file: 'projects/myapp/', field: 'rationale', limit: 10_000, length: 10_001, schema: 'invariant.schema.json' },
+    ],
+    [
+      'invariant add TEXT',
+      ['invariant', 'add', '--global', long(2_001)],
+      { file: 'global/', field: 'text', limit: 2_000, length: 2_001, schema: 'invariant.schema.json' },
+    ],
+    [
+      'invariant edit --rationale',
+      ['invariant', 'edit', G1, '--rationale', long(10_001)],
+      { file: `global/${G1}.yaml`, field: 'rationale', limit: 10_000, length: 10_001, schema: 'invariant.schema.json' },
+    ],
+    [
+      'invariant edit --text',
+      ['invariant', 'edit', G1, '--text', long(2_001)],
+      { file: `global/${G1}.yaml`, field: 'text', limit: 2_000, length: 2_001, schema: 'invariant.schema.json' },
+    ],
+    [
+      'project add --description',
+      ['project', 'add', 'reports', '--description', long(10_001)],
+      { file: 'projects/reports/project.yaml', field: 'description', limit: 10_000, length: 10_001, schema: 'project.schema.json' },
+    ],
+    [
+      'action add --description',
+      ['action', 'add', 'local/lint', '--description', long(10_001)],
+      { file: 'actions/local/lint/action.yaml', field: 'description', limit: 10_000, length: 10_001, schema: 'action.schema.json' },
+    ],
+  ])('%s', async (_name, args, detail) => {
+    const root = exampleStore();
+    const before = storeState(root);
+    const r = await runMain(['--store', root, '--format', 'json', ...args], { cwd: root });
+    expect(r.code).toBe(2);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.exit_code).toBe(2);
+    expect(doc.error.code).toBe('value-too-long');
+    expect(doc.error.detail).toEqual(detail);
+    expect(storeState(root)).toEqual(before);
+  });
+});

@@ -17,10 +17,12 @@ import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
  */
 export async function add(svc: InvariantContext, input: AddInput): Promise<AddResult> {
   const scope = await svc.resolveScope(input.scope);
-  const text = checkText(input.text);
+  // Where a refusal says the value would have gone: the scope's folder, as the schema gate names it.
+  const target = `${scopeFolder(scope)}/`;
+  const text = checkText(input.text, target);
   const severity = checkSeverity(input.severity ?? 'error');
   const tags = checkTags(input.tags ?? []);
-  const rationale = checkRationale(input.rationale);
+  const rationale = checkRationale(input.rationale, target);
   const guard = input.guard !== undefined ? await checkGuard(input.guard) : undefined;
   if (scope.kind === 'plan') await svc.readPlan(scope.plan);
   const creates = scope.kind === 'project' ? await svc.checkNewProject(scope.project, input.newProject ?? false) : undefined;

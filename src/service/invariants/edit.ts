@@ -20,7 +20,7 @@ import type { EditInput, EditResult } from './types.ts';
  */
 export async function edit(svc: InvariantContext, input: EditInput): Promise<EditResult> {
   const found = await svc.resolveId(input.id);
-  const text = input.text !== undefined ? checkText(input.text) : undefined;
+  const text = input.text !== undefined ? checkText(input.text, found.path) : undefined;
   const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;
   const replaceTags = input.tags !== undefined ? checkTags(input.tags) : undefined;
   const addTags = checkTags(input.addTags ?? []);
@@ -28,7 +28,7 @@ export async function edit(svc: InvariantContext, input: EditInput): Promise<Edi
   const both = addTags.find((t) => removeTags.includes(t));
   if (both !== undefined)
     throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');
-  const rationale = input.rationale !== undefined ? (checkRationale(input.rationale) ?? '') : undefined;
+  const rationale = input.rationale !== undefined ? (checkRationale(input.rationale, found.path) ?? '') : undefined;
   const guard = input.guard ? await checkGuard(input.guard) : input.guard;
   let overrides: string | undefined;
   if (input.overrides !== undefined && input.overrides.trim() !== '') {

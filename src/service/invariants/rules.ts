@@ -1,5 +1,5 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
-import { InvalidStoreError, UsageError } from '../../core/errors.ts';
+import { InvalidStoreError, UsageError, valueTooLong } from '../../core/errors.ts';
 import { type Guard, type Plan, SEVERITIES, type Scope, type ScopedInvariant, type Severity, scopeFolder } from '../../core/model.ts';
 import { codePointLength, nameProblem, parseActionRef, truncate, ulidProblem } from '../../core/names.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../../core/near-duplicates.ts';
@@ -80,17 +80,25 @@ export function requireValid(snapshot: StoreSnapshot, what: string, hint?: strin
   );
 }
 
-/** The text as written, or a usage error (empty, too long): the same rule for add and edit. */
-export function checkText(raw: string): string {
+/**
+ * The text as written, or a usage error (empty, too long: `value-too-long`, as the
+ * schema gate says it): the same rule for add and edit. `file`: the file (or, for
+ * a new invariant, the scope's folder) the text would be written to.
+ */
+export function checkText(raw: string, file: string): string {
   const text = cleanText(raw);
   if (text === '')
     throw new UsageError('the invariant text is empty', 'Give the constraint in natural language, e.g. "Never delete production data".');
   const length = codePointLength(text);
   if (length > MAX_TEXT_LENGTH)
-    throw new UsageError(
-      `the invariant text is ${length} characters long; the limit is ${MAX_TEXT_LENGTH}`,
-      'Shorten it; put the reasons in --rationale.',
-    );
+    throw valueTooLong({
+      file,
+      field: 'text',
+      length,
+      limit: MAX_TEXT_LENGTH,
+      schema: 'invariant.schema.json',
+      fix: 'Shorten it; put the reasons in --rationale.',
+    });
   return text;
 }
 
@@ -101,10 +109,19 @@ export function checkSeverity(severity: Severity): Severity {
 
 const MAX_RATIONALE = 10_000;
 
-export function checkRationale(raw: string | undefined): string | undefined {
+/** The rationale, trimmed (undefined when blank), or `value-too-long`; `file` as for `checkText`. */
+export function checkRationale(raw: string | undefined, file: string): string | undefined {
   const rationale = raw?.trim() || undefined;
-  if (rationale !== undefined && codePointLength(rationale) > MAX_RATIONALE)
-    throw new UsageError(`the rationale is ${codePointLength(rationale)} characters long; the limit is ${MAX_RATIONALE}`);
+  const length = rationale === undefined ? 0 : codePointLength(rationale);
+  if (length > MAX_RATIONALE)
+    throw valueTooLong({
+      file,
+      field: 'rationale',
+      length,
+      limit: MAX_RATIONALE,
+      schema: 'invariant.schema.json',
+      fix: `Shorten --rationale to at most ${MAX_RATIONALE} characters.`,
+    });
   return rationale;
 }
 
