@@ -16,7 +16,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'file-too-large': 'The file is over 1 MiB; it is refused without being read.',
   'file-not-utf8': 'The file is not valid UTF-8.',
   'file-binary': 'The file holds binary content (a NUL byte).',
-  'file-empty': 'The file holds no YAML document (empty, or only comments).',
+  'file-empty': 'The file holds no YAML document (empty, only comments, or a `---` with nothing after it).',
   'file-unreadable': 'The file could not be read (permissions, I/O error, or it vanished).',
   'not-a-file': 'A folder or special file stands where a file must be.',
   symlink: 'A symbolic link inside the store; links are never followed.',
@@ -29,10 +29,12 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
     "An entry of an invariant's `guard:` is not usable: a write glob the matcher does not take, or a command or content pattern that is not an RE2 regular expression (docs/guard.md).",
   'control-character':
     'A value holds a control character (ESC, CR, C1), a bidirectional formatting character or an invisible one (zero-width, tag characters) that can hide or reorder text; a newline is allowed only in multi-line fields.',
-  'unknown-path': 'A file or folder fits no place in the store layout and is never read.',
+  'unknown-path':
+    'A file or folder fits no place in the store layout and is never read. An error when it is a `.yml` (or `.YAML`) file where the same name in `.yaml` would be read (an invariant, a plan, a record, `project.yaml`…) and is not there: what it holds would be silently left out.',
   'bad-name': 'A project, action or plan folder name breaks the name rules.',
   'plan-missing': 'A plan folder has no plan.yaml.',
-  'temporary-file': 'A temporary file left by an interrupted write (`--fix` removes it).',
+  'temporary-file':
+    'A temporary file left by an interrupted write of the tool (named `.<name>.<pid>.<hex>.tmp`; another hidden `.tmp` is an `unknown-path`), a plan folder left by an interrupted `plan use`, or a project folder left by an interrupted `project add` or `import` (`--fix` removes it).',
   'stale-lock': 'A writer lock left by a process that is gone (`--fix` removes it).',
   'bad-lock':
     'A `.lock` that is a folder, link or special file, or a `.lock` committed to git: it blocks every writer of its scope (`--fix` removes it from the working tree).',
@@ -40,18 +42,19 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   shadowed: 'An invariant is hidden by the same text at a higher precedence (unless that copy names it in `overrides`).',
   'near-duplicate':
     'Two invariants that can meet in one effective set say nearly the same thing: equal without punctuation, or one typo apart.',
-  'overrides-unknown': '`overrides` names an id that is no invariant in the store.',
+  'overrides-unknown': '`overrides` names an id that is no invariant in the store, nor one it inherits.',
   'overrides-text': '`overrides` names an invariant whose text differs: an override is a copy of the same text.',
   'unknown-action':
-    "A plan's action template is not in the store, or names a policy source (`SOURCE:NS/NAME`) that `config.yaml`'s `extends` does not declare.",
+    "A plan's action template is not in the store, names a policy source (`SOURCE:NS/NAME`) that `config.yaml`'s `extends` does not declare, or is not in that source at its pinned commit.",
   'unknown-project': "A plan's project is not in the store.",
   'unknown-origin': 'The action invariant a plan invariant was promoted from no longer exists.',
-  'unknown-invariant': 'A record names an invariant that is not in the store.',
+  'unknown-invariant': 'A record names an invariant that is not in the store (an inherited one counts as in it).',
   'waiver-expired': 'A waiver has passed its `expires` date: the invariant it waived applies again.',
   'locked-weakened': 'A copy of an invariant a policy source locks has a lower severity or is inactive (docs/extends.md).',
-  'locked-waived': 'A waiver names an invariant a policy source locks (docs/extends.md).',
+  'locked-waived': 'A waiver names an invariant a policy source locks, or a copy of its text (docs/extends.md).',
   'schema-outdated': "The store's copy of a schema (for editors) differs from the tool's, or is missing.",
-  'modeline-missing': 'The file lacks the `# yaml-language-server: $schema=…` first line (`--fix` adds it).',
+  'modeline-missing':
+    "The file lacks the `# yaml-language-server: $schema=…` line naming its own schema's copy in `schemas/`, or its modeline names another schema (`--fix` adds it, or replaces the wrong one).",
   'project-path-invalid':
     'A path glob of a project.yaml is not a relative glob inside the repository (absolute, `..`, a backslash, unbalanced braces).',
   'project-paths-overlap': "Two projects' paths cover the same files (an error unless `projects.allow_overlap` in config.yaml).",

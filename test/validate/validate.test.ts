@@ -135,6 +135,14 @@ describe('documentation', () => {
     const section = page.slice(page.indexOf('## Diagnostic codes'));
     for (const code of Object.keys(CODE_SUMMARIES)) expect(section, code).toContain(`| \`${code}\` |`);
   });
+
+  it('the table of docs/validation.md holds each code once, with the words of its SARIF rule, and no code the tool lacks', () => {
+    const page = readFileSync(join(REPO, 'docs/validation.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Diagnostic codes'));
+    const rows = [...section.matchAll(/^\| `([a-z0-9-]+)` \| [^|]+ \| (.*) \|$/gm)].map((m) => [m[1]!, m[2]!] as const);
+    expect(rows.map(([code]) => code).sort()).toEqual(Object.keys(CODE_SUMMARIES).sort());
+    expect(Object.fromEntries(rows)).toEqual(CODE_SUMMARIES);
+  });
 });
 
 describe('extends.lock.yaml written by hand', () => {
