@@ -1,0 +1,116 @@
+// docs/json-output.md#errors calls the `code` of the error document stable and
+// lists the codes in a table: a script that reads `--format json` failures
+// relies on that table. Every code the source gives an error must be in it,
+// and every code in it must be one the source gives.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultErrorCode, EXIT_CODES } from '../../src/core/errors.ts';
+import { REPO } from '../helpers/cli.ts';
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/**
+ * The top-level arguments of the call whose `(` is at `open`, as text: strings and
+ * comments are skipped over, and a template literal's `${…}` is read as code.
+ */
+function callArguments(text: string, open: number): string[] {
+  // What encloses the current character: a template literal, or code nested `depth` brackets deep.
+  const stack: ({ kind: 'code'; depth: number } | { kind: 'template' })[] = [{ kind: 'code', depth: 0 }];
+  const args: string[] = [];
+  let from = open + 1;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i]!;
+    const top = stack[stack.length - 1]!;
+    if (top.kind === 'template') {
+      if (c === '\\') i++;
+      else if (c === '`') stack.pop();
+      else if (c === '$' && text[i + 1] === '{') {
+        stack.push({ kind: 'code', depth: 1 });
+        i++;
+      }
+      continue;
+    }
+    if (c === '/' && text[i + 1] === '/') i = text.indexOf('\n', i);
+    else if (c === '/' && text[i + 1] === '*') i = text.indexOf('*/', i) + 1;
+    else if (c === "'" || c === '"') {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++;
+    } else if (c === '`') stack.push({ kind: 'template' });
+    else if (c === ',' && stack.length === 1 && top.depth === 1) {
+      args.push(text.slice(from, i).trim());
+      from = i + 1;
+    } else if ('([{'.includes(c)) top.depth++;
+    else if (')]}'.includes(c) && --top.depth === 0) {
+      if (stack.length === 1) {
+        const last = text.slice(from, i).trim();
+        return last === '' ? args : [...args, last];
+      }
+      stack.pop(); // the end of a template's ${…}
+    }
+  }
+  throw new Error(`no end to the call at ${open}`);
+}
+
+/** The codes an argument names: a literal, or the literals of a conditional (`flag ? 'a' : 'b'`). */
+const literals = (arg: string | undefined): string[] =>
+  arg !== undefined && /^[\w\s.!?:'-]+$/.test(arg) ? [...arg.matchAll(/'([a-z][a-z0-9-]*)'/g)].map((m) => m[1]!) : [];
+
+/** Each error code the source gives, with where it first does. */
+function codesInSource(): Map<string, string> {
+  const found = new Map<string, string>();
+  for (const file of sources(join(REPO, 'src'))) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/new (UsageError|CheckFailedError|AgentsError)\(/g)) {
+      const args = callArguments(text, m.index + m[0].length - 1);
+      // UsageError and CheckFailedError take the code as their fourth argument; AgentsError in its options, the third.
+      const codes =
+        m[1] === 'AgentsError'
+          ? [...(args[2] ?? '').matchAll(/^\s*code: ([^,\n]+)/gm)].flatMap((c) => literals(c[1]!.trim()))
+          : literals(args[3]);
+      const where = `${relative(REPO, file)}:${text.slice(0, m.index).split('\n').length}`;
+      for (const code of codes) if (!found.has(code)) found.set(code, where);
+    }
+  }
+  // An error that names no code has its exit code's class.
+  for (const exit of Object.values(EXIT_CODES)) if (exit !== 0) found.set(defaultErrorCode(exit), 'src/core/errors.ts');
+  return found;
+}
+
+/** The codes of the table under "## Errors" in docs/json-output.md. */
+function codesInDocs(): Set<string> {
+  const page = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
+  const section = page.slice(page.indexOf('## Errors'));
+  const out = new Set<string>();
+  for (const row of section.matchAll(/^\| (\d+) \| ([^|]+) \|/gm)) {
+    // The code cell: the codes in backticks before any parenthesis that explains them.
+    const cell = row[2]!.split('(')[0]!;
+    for (const c of cell.matchAll(/`([a-z][a-z0-9-]*)`/g)) out.add(c[1]!);
+  }
+  return out;
+}
+
+describe('the error codes of docs/json-output.md', () => {
+  it('the source and the table are read (neither side is empty)', () => {
+    expect(codesInSource().size).toBeGreaterThan(20);
+    expect(codesInDocs().size).toBeGreaterThan(20);
+    expect(codesInSource().get('value-too-long')).toMatch(/^src\//);
+    expect(codesInDocs()).toContain('unknown-project');
+  });
+
+  it('lists every code an error of the source carries', () => {
+    const documented = codesInDocs();
+    const missing = [...codesInSource()].filter(([code]) => !documented.has(code)).map(([code, where]) => `${code} (${where})`);
+    expect(missing).toEqual([]);
+  });
+
+  it('lists no code that no error of the source carries', () => {
+    const given = codesInSource();
+    expect([...codesInDocs()].filter((code) => !given.has(code))).toEqual([]);
+  });
+});
