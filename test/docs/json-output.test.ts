@@ -1,0 +1,56 @@
+// docs/json-output.md shows what `--format json` prints: its examples must be
+// what the tool prints, field for field, or a reader codes against fields that
+// are not there.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
+
+const page = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
+
+/** The first ```json block after `lead` on the page, parsed. */
+function exampleAfter(lead: string): unknown {
+  const at = page.indexOf(lead);
+  if (at < 0) throw new Error(`docs/json-output.md: no "${lead}"`);
+  const m = /```json\n([\s\S]*?)```/.exec(page.slice(at));
+  if (!m) throw new Error(`docs/json-output.md: no json block after "${lead}"`);
+  return JSON.parse(m[1]!);
+}
+
+/** The keys of a document and of every object within it, as paths (`[]` for the items of a list). */
+function keyPaths(value: unknown, at = '$'): string[] {
+  if (Array.isArray(value)) return value.flatMap((v) => keyPaths(v, `${at}[]`));
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => [`${at}.${k}`, ...keyPaths(v, `${at}.${k}`)]);
+}
+
+describe('docs/json-output.md', () => {
+  it("shows, field for field, the example store's entry of invariant list --effective", async () => {
+    const r = await runAgents(
+      ['--store', '.agents.example', 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json'],
+      {
+        cwd: REPO,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const shown = exampleAfter('`invariant list` prints an array of') as { id: string };
+    const printed = (JSON.parse(r.stdout) as { id: string }[]).find((e) => e.id === shown.id);
+    expect(printed).toEqual(shown);
+  });
+});
+
+describe('docs/validation.md', () => {
+  it('names the fields validate --format json prints: no more, no fewer', async () => {
+    const validation = readFileSync(join(REPO, 'docs/validation.md'), 'utf8');
+    const m = /`validate --format json` prints:\n\n```json\n([\s\S]*?)```/.exec(validation);
+    if (!m) throw new Error('docs/validation.md: no "`validate --format json` prints:" followed by a json block');
+    const shown = JSON.parse(m[1]!) as unknown;
+    // The example store holds one warning (a shadowed copy), with a hint and a related location, as the example shows.
+    const r = await runAgents(['--store', '.agents.example', 'validate', '--no-cache', '--format', 'json'], { cwd: REPO });
+    expect(r.code, r.stderr).toBe(0);
+    const printed = JSON.parse(r.stdout) as { diagnostics: unknown[] };
+    expect(printed.diagnostics.length).toBeGreaterThan(0);
+    expect(new Set(keyPaths(printed))).toEqual(new Set(keyPaths(shown)));
+  });
+});
