@@ -8,7 +8,7 @@ import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
 import { refuseBooleanValues } from './boolean-values.ts';
-import { COMMANDS, GROUPS, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
+import { COMMANDS, GLOBAL_OPTIONS, GROUPS, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -221,6 +221,29 @@ function helpAlias(args: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * A mistyped option before the command (`agents --formt json invariant list`): it
+ * takes no value, so the word after it reads as a command ("unknown command
+ * json"); the option is what the user got wrong, and what is said.
+ */
+function strayOption(options: readonly string[]): UsageError | undefined {
+  for (const option of options) {
+    const written = option.replace(/=.*$/, '');
+    const name = written.replace(/^--?/, '').replace(/^no-/, '');
+    if (written === '-h' || GLOBAL_OPTIONS.includes(name) || written.startsWith('--get-yargs-completions')) continue;
+    const negated = written.startsWith('--no-');
+    const close = closestNames(name, GLOBAL_OPTIONS).map((n) => (negated ? `--no-${n}` : `--${n}`));
+    const guess = didYouMean(close);
+    return new UsageError(
+      `unknown option ${written}`,
+      guess ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${USAGE_HINT}` : USAGE_HINT,
+      { arguments: [written], suggestions: close },
+      'unknown-option',
+    );
+  }
+  return undefined;
+}
+
 /** An unknown command word as a usage error that suggests a real command by spelling, never an unrelated one. */
 function unknownCommandError(found: { group: string | undefined; word: string }): UsageError {
   const names = namesAt(found.group);
@@ -299,7 +322,7 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
   try {
     // A shell asking for completions sends the partial word being typed: not an unknown command.
     const unknown = args.includes('--get-yargs-completions') ? undefined : unknownCommand(args);
-    if (unknown) throw unknownCommandError(unknown);
+    if (unknown) throw strayOption(unknown.options) ?? unknownCommandError(unknown);
     const argv = (await buildParser((c) => (chosen = c), args, io.stdout.columns)
       .parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
         output = out;

@@ -273,6 +273,9 @@ export function commandNames(c: Pick<LazyCommand, 'command'>): string[] {
   return forms.map((f) => f.split(' ')[0]!);
 }
 
+/** The options every command takes (src/cli/main.ts), by their long names; `input` and `color` also as `--no-…`. */
+export const GLOBAL_OPTIONS = ['store', 'format', 'input', 'color', 'quiet', 'version', 'help'];
+
 /** Global options that take a value (so the word after them is not a command). */
 const VALUE_OPTIONS = new Set(['--store', '--format']);
 
@@ -291,12 +294,14 @@ export function namesAt(group: string | undefined): string[] {
  * undefined when every command word is known. Words after a command are
  * its own arguments and are not looked at.
  */
-export function unknownCommand(args: readonly string[]): { group: string | undefined; word: string } | undefined {
+export function unknownCommand(args: readonly string[]): { group: string | undefined; word: string; options: string[] } | undefined {
   let group: string | undefined;
+  const options: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--') return undefined;
     if (a.startsWith('-')) {
+      options.push(a);
       // The value of a global option is not a command word (unless it is missing: the next word is a flag).
       if (VALUE_OPTIONS.has(a) && !(args[i + 1] ?? '-').startsWith('-')) i++;
       continue;
@@ -306,7 +311,7 @@ export function unknownCommand(args: readonly string[]): { group: string | undef
       group = deeper;
       continue;
     }
-    return namesAt(group).includes(a) ? undefined : { group, word: a };
+    return namesAt(group).includes(a) ? undefined : { group, word: a, options };
   }
   return undefined;
 }

@@ -32,9 +32,11 @@ describe('command registry', () => {
     [['--store=x', 'invariant', 'rm', 'ID'], undefined],
     [['invariant', 'show', 'edit'], undefined],
     [['invariant', '--', 'lst'], undefined],
-    [['invariant', 'lst'], { group: 'invariant', word: 'lst' }],
-    [['--store', 'x', 'plna', 'list'], { group: undefined, word: 'plna' }],
-    [['invariant', 'violation', 'rm'], { group: 'invariant violation', word: 'rm' }],
+    [['invariant', 'lst'], { group: 'invariant', word: 'lst', options: [] }],
+    [['--store', 'x', 'plna', 'list'], { group: undefined, word: 'plna', options: ['--store'] }],
+    [['invariant', 'violation', 'rm'], { group: 'invariant violation', word: 'rm', options: [] }],
+    // The options before it, a mistyped one among them (which took no value: `json` reads as the command).
+    [['--quiet', '--formt', 'json', 'invariant', 'list'], { group: undefined, word: 'json', options: ['--quiet', '--formt'] }],
   ])('finds the first unknown command word of %j, skipping global options and their values', (args, found) => {
     expect(unknownCommand(args)).toEqual(found);
   });

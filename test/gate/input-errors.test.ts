@@ -76,6 +76,9 @@ describe('usage errors are usage errors', () => {
       'unexpected-argument',
       'unexpected argument "more"',
     ],
+    // A mistyped option before the command takes no value: the word after it is not the unknown command.
+    ['a mistyped option before the command', ['--formt', 'json', 'invariant', 'list'], 'unknown-option', 'unknown option --formt'],
+    ['a mistyped --no- option before the command', ['--no-inpt', 'nonsense'], 'unknown-option', 'unknown option --no-inpt'],
   ])('%s: exit 2, one line and a hint, no stack trace, nothing written', async (_name, args, code, message) => {
     const root = exampleStore();
     const before = storeState(root);
@@ -90,6 +93,22 @@ describe('usage errors are usage errors', () => {
     const j = await runMain(['--format', 'json', '--store', root, ...args], { cwd: root });
     expect(j.code).toBe(2);
     expect(jsonError(j.stdout).error).toMatchObject({ code, message });
+  });
+
+  it('a mistyped option before the command is named with the global options spelled like it', async () => {
+    const root = exampleStore();
+    for (const [args, suggestions] of [
+      [['--formt', 'json', 'invariant', 'list'], ['--format']],
+      [['--no-inpt', 'nonsense'], ['--no-input']],
+      [['--bogus', 'nonsense'], []],
+    ] as const) {
+      const r = await runMain(['--format', 'json', '--store', root, ...args], { cwd: root });
+      expect(r.code).toBe(2);
+      expect(jsonError(r.stdout).error).toMatchObject({ code: 'unknown-option', detail: { arguments: [args[0]], suggestions } });
+    }
+    // A known global option before an unknown command leaves the command the one at fault.
+    const r = await runMain(['--format', 'json', '--store', root, '--quiet', 'lst'], { cwd: root });
+    expect(jsonError(r.stdout).error).toMatchObject({ code: 'unknown-command', detail: { command: 'lst' } });
   });
 
   it('the built binary answers the same (exit 2, never 70)', () => {
