@@ -5,6 +5,14 @@ import { gitCommonDir } from '../git/extends.ts';
 import { GitError, hooksDir, topLevel } from '../git/repo.ts';
 import { readRegularFile } from './read-file.ts';
 import { writeFileAtomic } from './atomic-write.ts';
+import pkg from '../../package.json' with { type: 'json' };
+
+/**
+ * How the hook says to install the command it did not find: from the repository at
+ * this version's tag, as the README installs it (the package is not on the npm
+ * registry, where `npm install -g agents-invariants` would find nothing).
+ */
+const INSTALL = `npm install --save-dev github:agents-invariants/agents#v${pkg.version}`;
 
 /** Marks a hook as ours, so `init --hooks` may update it and never touches anyone else's. */
 export const HOOK_MARKER = '# agents-pre-commit-hook';
@@ -29,7 +37,7 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
       'elif [ -x node_modules/.bin/agents ]; then',
       '  AGENTS=node_modules/.bin/agents',
       'else',
-      '  echo "pre-commit: the agents command was not found; install it (npm install -g agents-invariants) or remove .git/hooks/pre-commit" >&2',
+      `  echo "pre-commit: the agents command was not found; install it in this repository (${INSTALL}) or remove .git/hooks/pre-commit" >&2`,
       '  exit 1',
       'fi',
       `"$AGENTS" ${args} || exit 1`,
@@ -47,7 +55,7 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
     'elif [ -x node_modules/.bin/agents ]; then',
     `  exec node_modules/.bin/agents ${args}`,
     'fi',
-    'echo "pre-commit: the agents command was not found; install it (npm install -g agents-invariants) or remove .git/hooks/pre-commit" >&2',
+    `echo "pre-commit: the agents command was not found; install it in this repository (${INSTALL}) or remove .git/hooks/pre-commit" >&2`,
     'exit 1',
     '',
   ].join('\n');

@@ -1,14 +1,20 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { preCommitScript } from '../../src/store/hooks.ts';
+import { REPO } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
-// The hook's hint must name the package as published: `npm install -g agents` installs an unrelated package.
+const version = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+/** How the README installs the package: from the repository at this version's tag (it is not on the npm registry). */
+const install = `npm install --save-dev github:agents-invariants/agents#v${version}`;
+
+// The hook's hint must install the package as the README does: `npm install -g agents` installs an unrelated
+// package, and `npm install -g agents-invariants` nothing while the package is not on the npm registry.
 describe('the pre-commit hook without an agents command', () => {
   for (const exportCheck of [false, true]) {
-    it(`${exportCheck ? 'with' : 'without'} the export check: exits 1 and names the npm package agents-invariants`, () => {
+    it(`${exportCheck ? 'with' : 'without'} the export check: exits 1 and says to install the package as the README does`, () => {
       const dir = tempDir('agents-hook-');
       const hook = join(dir, 'pre-commit');
       writeFileSync(hook, preCommitScript(undefined, exportCheck));
@@ -24,8 +30,9 @@ describe('the pre-commit hook without an agents command', () => {
         stderr = e.stderr.toString();
       }
       expect(status).toBe(1);
-      expect(stderr).toContain('npm install -g agents-invariants');
-      expect(stderr).not.toMatch(/npm install -g agents[^-]/);
+      expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toContain(install);
+      expect(stderr).toContain(install);
+      expect(stderr).not.toMatch(/npm install -g agents/);
     });
   }
 });
