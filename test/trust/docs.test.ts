@@ -1,6 +1,6 @@
 // What a new user reads (issue 30, H): the library's import name and the
 // install instructions match the package as it is.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -23,6 +23,19 @@ describe('docs a new user follows', () => {
     expect(install).toContain(`npm install --save-dev github:agents-invariants/agents#${rev}`);
     const version = (JSON.parse(read('package.json')) as { version: string }).version;
     expect(rev).toBe(`v${version}`);
+  });
+
+  it('every install from the repository, in the README and docs/, names the tag of this version', () => {
+    const version = (JSON.parse(read('package.json')) as { version: string }).version;
+    const pages = [
+      'README.md',
+      ...readdirSync(join(REPO, 'docs'))
+        .filter((f) => f.endsWith('.md') || f.endsWith('.yml'))
+        .map((f) => `docs/${f}`),
+    ];
+    const tags = pages.flatMap((p) => [...read(p).matchAll(/github:agents-invariants\/agents#([^\s`'")]+)/g)].map((m) => `${p}: ${m[1]}`));
+    expect(tags.length).toBeGreaterThan(2);
+    expect(tags.filter((t) => !t.endsWith(`: v${version}`))).toEqual([]);
   });
 
   it('docs/guarantees.md says who is trusted with the git folder', () => {
