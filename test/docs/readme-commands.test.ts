@@ -1,0 +1,40 @@
+// The README's table of commands is where a new user looks for what the tool
+// can do: every command of the CLI must be in it, and nothing that is not one.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
+import { REPO } from '../helpers/cli.ts';
+
+/** The commands the README's table names: `agents plan use\|list ID` names `plan use` and `plan list`. */
+function tableCommands(): string[] {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const table = readme.slice(readme.indexOf('## Commands'), readme.indexOf('\n## ', readme.indexOf('## Commands') + 1));
+  return [...table.matchAll(/^\| `agents ([^`]+)` \|/gm)].flatMap((m) => {
+    // The command's words come first (lower case, alternatives joined by `\|`); its arguments and options follow.
+    const words: string[] = [];
+    for (const token of m[1]!.split(' ')) {
+      if (!/^[a-z]+(\\\|[a-z]+)*$/.test(token)) break;
+      words.push(token);
+    }
+    const last = words.pop()!;
+    return last.split('\\|').map((name) => [...words, name].join(' '));
+  });
+}
+
+describe("the README's table of commands", () => {
+  const cli = [...COMMANDS.map((c) => [c.group, commandNames(c)[0]].filter(Boolean).join(' ')), 'completion'];
+
+  it('is read (the table holds commands of every group)', () => {
+    expect(tableCommands()).toEqual(expect.arrayContaining(['init', 'invariant add', 'invariant violation resolve', 'plan status']));
+  });
+
+  it('lists every command of the CLI', () => {
+    const listed = new Set(tableCommands());
+    expect(cli.filter((c) => !listed.has(c))).toEqual([]);
+  });
+
+  it('lists no command the CLI does not have', () => {
+    expect(tableCommands().filter((c) => !cli.includes(c))).toEqual([]);
+  });
+});
