@@ -167,14 +167,11 @@ export class ExportService {
       const name = scope.kind === 'project' ? scope.project : options.project;
       projects = await this.projects([name]);
       if (!projects.meta.has(name)) {
-        const exists = (await this.service.source.list(`projects/${name}`, { recursive: false })).length > 0;
+        // A project that does not exist is named with the closest ones (code unknown-project), as every reader says it.
+        await this.service.requireProject(name, { writing: true });
         throw new UsageError(
-          exists
-            ? `project ${name} has no project.yaml, so it has no paths to export to`
-            : `unknown project ${name}: there is no projects/${name}/`,
-          exists
-            ? `Create projects/${name}/project.yaml with paths (e.g. paths: [services/${name}/**]); nothing was written.`
-            : 'Check the name; nothing was written.',
+          `project ${name} has no project.yaml, so it has no paths to export to`,
+          `Create projects/${name}/project.yaml with paths (e.g. paths: [services/${name}/**]); nothing was written.`,
         );
       }
       if (!projects.meta.get(name)!.paths) {

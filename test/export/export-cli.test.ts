@@ -570,6 +570,24 @@ describe('agents export: bad input is exit 2, one line and a hint, nothing writt
   });
 });
 
+describe('agents export --project of a project that does not exist', () => {
+  it('is unknown-project, naming the closest projects, as every reader of a project says it (docs/json-output.md)', async () => {
+    const repo = monorepo();
+    const snap = snapshot(repo);
+    for (const args of [
+      ['export', '--project', 'biling'],
+      ['export', '--stdout', '--target', 'agents-md', '--project', 'biling'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: repo });
+      expect(r.code).toBe(2);
+      const doc = JSON.parse(r.stdout) as { error: { code: string; detail: { project: string; suggestions: string[] } } };
+      expect(doc.error.code).toBe('unknown-project');
+      expect(doc.error.detail).toMatchObject({ project: 'biling', suggestions: ['billing'] });
+    }
+    expect(snapshot(repo)).toEqual(snap);
+  });
+});
+
 describe('agents export: an unwritable target', () => {
   // Root writes through file modes; a read-only bind mount refuses even root, as a read-only checkout would.
   const canMount = process.getuid?.() === 0 && spawnSync('mount', ['--version']).status === 0;
