@@ -133,7 +133,7 @@ export class InvariantService implements InvariantContext {
    * destination is refused (exit 1). Both scopes are locked; the new file is
    * written before the old one is removed, so a crash never loses it.
    */
-  async move(idOrPrefix: string, to: ScopeInput | Scope, options: { commit?: boolean } = {}): Promise<MoveResult> {
+  async move(idOrPrefix: string, to: ScopeInput | Scope, options: { commit?: boolean; newProject?: boolean } = {}): Promise<MoveResult> {
     return (await moving()).move(this, idOrPrefix, to, options);
   }
 

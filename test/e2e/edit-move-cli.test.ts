@@ -320,6 +320,24 @@ describe('agents invariant move', () => {
     expect(snapshot(root)).toEqual(before);
   });
 
+  it('to a project that does not exist: creates it and says so, as add does; a name close to an existing one is refused', async () => {
+    const { root, run } = repoStore();
+    const before = snapshot(root);
+    const typo = await run('invariant', 'move', G1, '--project', 'myap', '--format', 'json');
+    expect(typo.code).toBe(2);
+    expect(json(typo)).toMatchObject({ error: { code: 'close-project-name', detail: { project: 'myap', suggestions: ['myapp'] } } });
+    expect(snapshot(root)).toEqual(before);
+    const created = await run('invariant', 'move', G1, '--project', 'reports', '--format', 'json');
+    expect(created.code).toBe(0);
+    expect(json(created)).toMatchObject({ scope: 'project', project: 'reports', created_project: 'reports' });
+    expect(created.stderr).toBe('agents: created project reports (projects/reports/)\n');
+    const anyway = await run('invariant', 'move', G1, '--project', 'myap', '--new-project', '--format', 'json');
+    expect(anyway.code).toBe(0);
+    expect(json(anyway)).toMatchObject({ project: 'myap', created_project: 'myap' });
+    const existing = await run('invariant', 'move', G1, '--project', 'myapp', '--format', 'json');
+    expect(json(existing)).toMatchObject({ project: 'myapp', created_project: null });
+  });
+
   it('refuses every bad input with exit 2 and changes nothing', async () => {
     const { root, run } = repoStore();
     const before = snapshot(root);

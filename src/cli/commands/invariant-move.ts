@@ -8,19 +8,30 @@ import { scopeFromArgs, scopeOptions, type ScopeArgs } from '../scope-options.ts
 interface MoveArgs extends ScopeArgs {
   id: string;
   commit?: boolean;
+  'new-project'?: boolean;
 }
 
 export default defineCommand<MoveArgs>({
   builder: (y) =>
-    scopeOptions(y.positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' }), 'move to').option('commit', {
-      type: 'boolean',
-      describe: 'commit the move with git (default: commit: in config.yaml)',
-    }),
+    scopeOptions(y.positional('id', { type: 'string', describe: 'id or unique prefix (4+ characters)' }), 'move to')
+      .option('commit', {
+        type: 'boolean',
+        describe: 'commit the move with git (default: commit: in config.yaml)',
+      })
+      .option('new-project', {
+        type: 'boolean',
+        describe: "create --project P even when its name is close to an existing project's (else refused as a likely typo)",
+      }),
   async run(argv, ctx) {
     const service = await ctx.invariants();
     const to = scopeFromArgs(argv, true)!;
     // A duplicate in the destination is exit 1, reported (also in JSON) by main's one catch.
-    const r = await service.move(String(argv.id), to, argv.commit !== undefined ? { commit: argv.commit } : {});
+    const r = await service.move(String(argv.id), to, {
+      ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+      ...(argv['new-project'] ? { newProject: true } : {}),
+    });
+    if (r.createdProject !== undefined)
+      ctx.io.stderr.write(`agents: created project ${r.createdProject} (projects/${r.createdProject}/)\n`);
     const s = ctx.style;
     emit(
       ctx,
@@ -32,6 +43,7 @@ export default defineCommand<MoveArgs>({
         shadowed_by: r.shadowedBy.map((i) => shadowJson({ id: i.id, scope: i.scope, path: i.path })),
         near_duplicates: r.near.map(nearJson),
         kept_project: r.keptProject ?? null,
+        created_project: r.createdProject ?? null,
         commit: r.commit ?? null,
       },
       () => {

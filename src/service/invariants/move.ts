@@ -20,7 +20,7 @@ export async function move(
   svc: InvariantContext,
   idOrPrefix: string,
   to: ScopeInput | Scope,
-  options: { commit?: boolean } = {},
+  options: { commit?: boolean; newProject?: boolean } = {},
 ): Promise<MoveResult> {
   const found = await svc.resolveId(idOrPrefix);
   const dest = await svc.resolveScope(to);
@@ -31,6 +31,8 @@ export async function move(
     );
   }
   if (dest.kind === 'plan') await svc.readPlan(dest.plan);
+  // As for add: a new project is created (and said), but a name close to an existing project's is a likely typo.
+  const creates = dest.kind === 'project' ? await svc.checkNewProject(dest.project, options.newProject ?? false) : undefined;
   await readOne(svc, found, 'move');
   const from = scopeFolder(found.scope);
   const toFolder = scopeFolder(dest);
@@ -94,6 +96,7 @@ export async function move(
     file: `${svc.root}/${done.invariant.path}`,
     ...rel,
     ...(done.keptProject ? { keptProject: done.keptProject } : {}),
+    ...(creates !== undefined ? { createdProject: creates } : {}),
     ...(done.commit ? { commit: done.commit } : {}),
   };
 }

@@ -90,6 +90,8 @@ export interface MoveResult {
   near: NearMatch[];
   /** The project folder the move emptied, kept with a `.gitkeep` because plans target it. */
   keptProject?: KeptProject;
+  /** The project the move created (its folder did not exist), as `add` says it. */
+  createdProject?: string;
   commit?: string;
 }
 
