@@ -8,6 +8,12 @@ const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
+/**
+ * Where a code-scanning reader learns about the tool: the project's page (package.json's `homepage`). Not the npm
+ * registry's page, which does not exist while the package is installed from the repository (README, Install).
+ */
+export const INFORMATION_URI = 'https://github.com/agents-invariants/agents#readme';
+
 function region(line: number, col: number): { region?: { startLine: number; startColumn: number } } {
   return line > 0 ? { region: { startLine: line, startColumn: Math.max(1, col) } } : {};
 }
@@ -66,7 +72,7 @@ function sarifParts(r: ValidationResult, version: string): { log: Record<string,
             name: 'agents',
             semanticVersion: version,
             version,
-            informationUri: 'https://www.npmjs.com/package/agents-invariants',
+            informationUri: INFORMATION_URI,
             rules: codes.map((c) => ({
               id: c,
               name: c.replace(/(^|-)([a-z0-9])/g, (_m, _d, ch: string) => ch.toUpperCase()),

@@ -63,6 +63,9 @@ describe('validate output formats', () => {
     broken.runs[0].results[0].level = 'fatal';
     expect(ajv.validate(schema, broken)).toBe(false);
     const run = log.runs[0];
+    // The tool's page is the project's own (package.json's homepage): the package is not on the npm registry.
+    const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { homepage: string };
+    expect(run.tool.driver.informationUri).toBe(pkg.homepage);
     expect(run.results).toHaveLength(15);
     expect(run.tool.driver.rules.map((x: { id: string }) => x.id)).toEqual([
       'duplicate-text',
