@@ -2,7 +2,7 @@
 // a typo'd project never reads as an empty one; every failure under
 // --format json is one document (docs/json-output.md, "Errors").
 import { PassThrough } from 'node:stream';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
@@ -282,6 +282,55 @@ describe('no silently shortened set: unknown projects', () => {
     });
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toBe(`agents: created project ${project} (projects/${project}/)\n`);
+  });
+
+  it('an action template that does not exist is unknown-action to list and plan use, with the closest names; nothing written', async () => {
+    const root = exampleStore();
+    const before = storeState(root);
+    for (const args of [
+      ['invariant', 'list', '--action', 'local/code-coverag'],
+      ['plan', 'use', 'local/code-coverag'],
+    ]) {
+      const r = await runMain(['--store', root, '--format', 'json', ...args], { cwd: root });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(jsonError(r.stdout).error).toMatchObject({
+        code: 'unknown-action',
+        detail: { action: 'local/code-coverag', suggestions: ['local/code-coverage'], known: ['local/code-coverage'] },
+      });
+    }
+    // A template that exists and holds no invariant is listed as empty, not refused.
+    mkdirSync(join(root, 'actions', 'local', 'empty'));
+    writeFileSync(join(root, 'actions', 'local', 'empty', 'action.yaml'), '{}\n');
+    expect((await runMain(['--store', root, 'invariant', 'list', '--action', 'local/empty'], { cwd: root })).code).toBe(0);
+    rmSync(join(root, 'actions', 'local', 'empty'), { recursive: true });
+    expect(storeState(root)).toEqual(before);
+  });
+
+  it('add and move to a new action template named like an existing one are refused until action add creates it', async () => {
+    const root = exampleStore();
+    const before = storeState(root);
+    const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    for (const args of [
+      ['invariant', 'add', '--action', 'local/code-coverag', 'Run the slow tests'],
+      ['invariant', 'move', id, '--action', 'local/code-coverag'],
+    ]) {
+      const r = await runMain(['--store', root, '--format', 'json', ...args], { cwd: root });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(jsonError(r.stdout).error).toMatchObject({
+        code: 'close-action-name',
+        detail: { action: 'local/code-coverag', suggestions: ['local/code-coverage'] },
+      });
+    }
+    expect(storeState(root)).toEqual(before);
+    // A name close to none is a new template, made by its first invariant; one made on purpose takes invariants too.
+    expect(
+      (await runMain(['--store', root, 'invariant', 'add', '--action', 'ops/rollback', 'Keep the last release'], { cwd: root })).code,
+    ).toBe(0);
+    expect((await runMain(['--store', root, 'action', 'add', 'local/code-coverag'], { cwd: root })).code).toBe(0);
+    const added = await runMain(['--store', root, 'invariant', 'add', '--action', 'local/code-coverag', 'Run the slow tests'], {
+      cwd: root,
+    });
+    expect(added.code, added.stderr).toBe(0);
   });
 
   it('at a terminal, add --project with a typo is refused before the form opens', async () => {

@@ -7,6 +7,7 @@ import { readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
 import type { InvariantContext } from './context.ts';
+import { checkNewAction } from './projects.ts';
 import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
 import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
 import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
@@ -26,6 +27,7 @@ export async function add(svc: InvariantContext, input: AddInput): Promise<AddRe
   const guard = input.guard !== undefined ? await checkGuard(input.guard) : undefined;
   if (scope.kind === 'plan') await svc.readPlan(scope.plan);
   const creates = scope.kind === 'project' ? await svc.checkNewProject(scope.project, input.newProject ?? false) : undefined;
+  if (scope.kind === 'action') await checkNewAction(svc, `${scope.ns}/${scope.name}`);
   const author = await svc.deps.author(svc.root);
   const folder = scopeFolder(scope);
   const key = textKey(text);

@@ -6,6 +6,7 @@ import { readAllPlans, readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import type { InvariantContext } from './context.ts';
 import { readOne } from './lookup.ts';
+import { checkNewAction } from './projects.ts';
 import { relations } from './related.ts';
 import { requireValid } from './rules.ts';
 import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
@@ -33,6 +34,7 @@ export async function move(
   if (dest.kind === 'plan') await svc.readPlan(dest.plan);
   // As for add: a new project is created (and said), but a name close to an existing project's is a likely typo.
   const creates = dest.kind === 'project' ? await svc.checkNewProject(dest.project, options.newProject ?? false) : undefined;
+  if (dest.kind === 'action') await checkNewAction(svc, `${dest.ns}/${dest.name}`);
   await readOne(svc, found, 'move');
   const from = scopeFolder(found.scope);
   const toFolder = scopeFolder(dest);

@@ -61,8 +61,8 @@ export async function checkNewProject(svc: InvariantContext, project: string, co
   return project;
 }
 
-/** The projects, action templates and plans that exist (folders with valid names). */
-export async function scopes(svc: InvariantContext): Promise<ScopeCatalog> {
+/** The store's own action templates that exist, as NS/NAME (folders with valid names), sorted. */
+export async function actionNames(svc: InvariantContext): Promise<string[]> {
   const dirs = async (dir: string): Promise<string[]> =>
     (await svc.source.list(dir, { recursive: false }))
       .filter((e) => e.type === 'dir')
@@ -71,6 +71,49 @@ export async function scopes(svc: InvariantContext): Promise<ScopeCatalog> {
       .sort();
   const actions: string[] = [];
   for (const ns of await dirs('actions')) for (const name of await dirs(`actions/${ns}`)) actions.push(`${ns}/${name}`);
+  return actions;
+}
+
+/**
+ * Refuses (exit 2) to read an action template that does not exist, naming
+ * the closest existing ones, as for a project: a typo never reads as an
+ * empty template.
+ */
+export async function requireAction(svc: InvariantContext, ref: string): Promise<void> {
+  const known = await actionNames(svc);
+  if (known.includes(ref)) return;
+  const suggestions = closestNames(ref, known);
+  const guess = didYouMean(suggestions);
+  throw new UsageError(
+    `unknown action ${ref}: actions/${ref}/ does not exist${guess ? `; ${guess}` : ''}`,
+    `Known actions: ${someNames(known, { more: '`agents action list` lists them all' })}. Create one with \`agents action add ${ref}\`.`,
+    { action: ref, suggestions, known },
+    'unknown-action',
+  );
+}
+
+/**
+ * For an add to action template `ref`: a new template whose name is close
+ * to an existing one's is refused as a likely typo (exit 2), as a project's
+ * is; `agents action add` creates it on purpose.
+ */
+export async function checkNewAction(svc: InvariantContext, ref: string): Promise<void> {
+  const known = await actionNames(svc);
+  if (known.includes(ref)) return;
+  const close = known.filter((k) => isCloseName(ref, k));
+  if (close.length === 0) return;
+  const ranked = closestNames(ref, close);
+  const suggestions = ranked.length > 0 ? ranked : close;
+  throw new UsageError(
+    `action ${ref} does not exist, and its name is close to ${suggestions.length === 1 ? 'the existing action' : 'the existing actions'} ${suggestions.join(', ')}; ${didYouMean(suggestions)}`,
+    `Nothing was written. To add to ${suggestions[0]}, use --action ${suggestions[0]}; to create action ${ref} anyway, run \`agents action add ${ref}\` first.`,
+    { action: ref, suggestions, known },
+    'close-action-name',
+  );
+}
+
+/** The projects, action templates and plans that exist (folders with valid names). */
+export async function scopes(svc: InvariantContext): Promise<ScopeCatalog> {
   const plans = [...(await readAllPlans(svc.source)).plans.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { projects: await svc.projectNames(), actions, plans };
+  return { projects: await svc.projectNames(), actions: await actionNames(svc), plans };
 }

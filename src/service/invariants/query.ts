@@ -8,6 +8,7 @@ import { emptySnapshot, readFolders, readStore } from '../../store/read.ts';
 import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
 import { pinnedSources } from './pinned-sources.ts';
+import { requireAction } from './projects.ts';
 import { inheritedIfReadable, sourceRemedy } from './related.ts';
 import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
 import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
@@ -21,6 +22,7 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   const snap = scope ? await readFolders(svc.source, [scopeFolder(scope)]) : await readStore(svc.source);
   requireValid(snap, 'list invariants');
   if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await svc.requireProject(scope.project);
+  if (scope?.kind === 'action' && snap.invariants.length === 0) await requireAction(svc, `${scope.ns}/${scope.name}`);
   // Every scope, without one named: the policy sources' invariants too (after the store's own), as `show` finds them.
   // A source not fetched yet leaves them out, and says so: the store's own are still listed.
   const inherited = scope

@@ -1,5 +1,5 @@
 // `plan use`: a new plan from an action template.
-import { someNames } from '../../core/closest.ts';
+import { closestNames, didYouMean, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
 import { splitSourceRef } from '../../core/extends.ts';
 import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model.ts';
@@ -55,9 +55,13 @@ export async function use(svc: PlanContext, input: UseInput): Promise<UseResult>
   if (!here.some((e) => e.type === 'dir' && e.path === `actions/${localRef}`)) {
     // The store's own templates and its policy sources' (as `plan use` names them), as `action list` lists them.
     const known = (await (await import('../scope-service.ts')).listActionNames(svc.invariants)).filter((a) => a !== ref);
+    const suggestions = closestNames(ref, known);
+    const guess = didYouMean(suggestions);
     throw new UsageError(
-      `unknown action ${ref}: ${fromSource !== undefined ? `policy source ${fromSource} has no actions/${localRef}/` : `actions/${ref}/ does not exist`}`,
+      `unknown action ${ref}: ${fromSource !== undefined ? `policy source ${fromSource} has no actions/${localRef}/` : `actions/${ref}/ does not exist`}${guess ? `; ${guess}` : ''}`,
       `Nothing was written. Known actions: ${someNames(known, { more: '`agents action list` lists them all' })}.`,
+      { action: ref, suggestions, known },
+      'unknown-action',
     );
   }
   const goal = input.goal?.trim() || undefined;
