@@ -64,7 +64,7 @@ export function pickId(
     case 'invalid':
       throw new UsageError(
         `"${truncate(String(prefix))}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`,
-        `Give the full id or at least ${MIN_PREFIX} of its first characters${hint ? `; ${hint}` : '.'}`,
+        `Give the full id or at least ${MIN_PREFIX} of its first characters.${hint ? ` ${hint}` : ''}`,
       );
     case 'unknown':
       throw new UsageError(`no ${what} with id ${m.prefix.length === 26 ? m.prefix : `prefix ${m.prefix}`}`, hint);

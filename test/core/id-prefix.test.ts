@@ -79,9 +79,9 @@ describe('pickId: what each refusal says', () => {
   };
 
   it('not an id: "a" or "an" by the word, and the hint joined or alone', () => {
-    expect(refusal('01M', 'plan', 'see `agents plan list`')).toEqual({
+    expect(refusal('01M', 'plan', 'Run `agents plan list` to see the plans.')).toEqual({
       message: '"01M" is not a plan id or a prefix of one',
-      hint: 'Give the full id or at least 4 of its first characters; see `agents plan list`',
+      hint: 'Give the full id or at least 4 of its first characters. Run `agents plan list` to see the plans.',
       code: 2,
     });
     expect(refusal('x', 'invariant', '')).toEqual({
