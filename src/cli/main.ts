@@ -190,16 +190,10 @@ function usageFromYargs(
       args.find((a) => a === `--${n}` || a.startsWith(`--${n}=`) || a === `--no-${n}` || a.startsWith(`--no-${n}=`) || a === `-${n}`);
     const first = names[0] ?? '';
     const flag = written(first);
-    const shown = flag ? flag.replace(/=.*$/, '') : first;
+    const all = names.map((n) => written(n)?.replace(/=.*$/, '') ?? n);
     // A mistyped option gets the options of this command that are close to it ("--globl": --global).
-    const close = flag ? closestNames(first, known).map((n) => `--${n}`) : [];
-    const guess = didYouMean(close);
-    return new UsageError(
-      flag ? `unknown option ${shown}` : `unexpected argument "${first}"`,
-      guess ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${USAGE_HINT}` : USAGE_HINT,
-      { arguments: names.map((n) => written(n)?.replace(/=.*$/, '') ?? n), suggestions: close },
-      flag ? 'unknown-option' : 'unexpected-argument',
-    );
+    if (flag) return unknownOptionError(flag.replace(/=.*$/, ''), known, all);
+    return new UsageError(`unexpected argument "${first}"`, USAGE_HINT, { arguments: all, suggestions: [] }, 'unexpected-argument');
   }
   return new UsageError(text, USAGE_HINT);
 }
@@ -231,17 +225,26 @@ function strayOption(options: readonly string[]): UsageError | undefined {
     const written = option.replace(/=.*$/, '');
     const name = written.replace(/^--?/, '').replace(/^no-/, '');
     if (written === '-h' || GLOBAL_OPTIONS.includes(name) || written.startsWith('--get-yargs-completions')) continue;
-    const negated = written.startsWith('--no-');
-    const close = closestNames(name, GLOBAL_OPTIONS).map((n) => (negated ? `--no-${n}` : `--${n}`));
-    const guess = didYouMean(close);
-    return new UsageError(
-      `unknown option ${written}`,
-      guess ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${USAGE_HINT}` : USAGE_HINT,
-      { arguments: [written], suggestions: close },
-      'unknown-option',
-    );
+    return unknownOptionError(written, GLOBAL_OPTIONS);
   }
   return undefined;
+}
+
+/**
+ * An option as written (`--formt`, `--no-colour`) that is none of `options`
+ * (long names), with the ones close to it, negated as it was written
+ * ("--no-colour": did you mean --no-color?). `all`: every unknown argument.
+ */
+function unknownOptionError(written: string, options: readonly string[], all: readonly string[] = [written]): UsageError {
+  const negated = written.startsWith('--no-');
+  const close = closestNames(written.replace(/^--?/, '').replace(/^no-/, ''), options).map((n) => (negated ? `--no-${n}` : `--${n}`));
+  const guess = didYouMean(close);
+  return new UsageError(
+    `unknown option ${written}`,
+    guess ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${USAGE_HINT}` : USAGE_HINT,
+    { arguments: [...all], suggestions: close },
+    'unknown-option',
+  );
 }
 
 /** An unknown command word as a usage error that suggests a real command by spelling, never an unrelated one. */

@@ -14,6 +14,8 @@ describe('a slip gets the command or option it was close to', () => {
     [['invariant', 'add', '--globl', 'x'], ['--global']],
     [['invariant', 'list', '--effectiv'], ['--effective']],
     [['validate', '--stagd'], ['--staged']],
+    // Negated as it was written: the suggestion is the option's own negation.
+    [['invariant', 'list', '--no-colour'], ['--no-color']],
     [['invariant', 'list', '--frobnicate'], []],
   ])('agents %j: unknown-option, suggesting %j', async (args, suggestions) => {
     const e = await errorOf(...args);
