@@ -8,7 +8,16 @@ import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
 import { refuseBooleanValues } from './boolean-values.ts';
-import { COMMANDS, GLOBAL_OPTIONS, GROUPS, namesAt, parentGroup, unknownCommand, type LazyCommand } from './registry.ts';
+import {
+  COMMANDS,
+  GLOBAL_OPTION_NAMES,
+  GLOBAL_OPTIONS,
+  GROUPS,
+  namesAt,
+  parentGroup,
+  unknownCommand,
+  type LazyCommand,
+} from './registry.ts';
 
 interface GlobalArgs {
   store?: string;
@@ -63,16 +72,7 @@ function buildParser(choose: (c: Chosen) => void, args: readonly string[], colum
     .scriptName('agents')
     .locale('en')
     .usage('$0 <command> [options]\n\nInvariants for AI-agent plans, kept as YAML files in git.')
-    .option('store', {
-      type: 'string',
-      describe: 'store folder (default: .agents/ found upwards; env AGENTS_STORE)',
-      requiresArg: true,
-      global: true,
-    })
-    .option('format', { choices: ['text', 'json', 'yaml'], requiresArg: true, describe: 'output format', global: true })
-    .option('input', { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true })
-    .option('color', { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true })
-    .option('quiet', { type: 'boolean', describe: 'no progress display on stderr during long work', global: true });
+    .options(GLOBAL_OPTIONS);
   for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose, building, built);
   const addGroups = (py: Argv, parent: string | undefined) => {
     for (const group of GROUPS) {
@@ -224,8 +224,8 @@ function strayOption(options: readonly string[]): UsageError | undefined {
   for (const option of options) {
     const written = option.replace(/=.*$/, '');
     const name = written.replace(/^--?/, '').replace(/^no-/, '');
-    if (written === '-h' || GLOBAL_OPTIONS.includes(name) || written.startsWith('--get-yargs-completions')) continue;
-    return unknownOptionError(written, GLOBAL_OPTIONS);
+    if (written === '-h' || GLOBAL_OPTION_NAMES.includes(name) || written.startsWith('--get-yargs-completions')) continue;
+    return unknownOptionError(written, GLOBAL_OPTION_NAMES);
   }
   return undefined;
 }

@@ -1,3 +1,4 @@
+import type { Options } from 'yargs';
 import type { CommandSpec } from './command.ts';
 
 /**
@@ -273,11 +274,29 @@ export function commandNames(c: Pick<LazyCommand, 'command'>): string[] {
   return forms.map((f) => f.split(' ')[0]!);
 }
 
-/** The options every command takes (src/cli/main.ts), by their long names; `input` and `color` also as `--no-…`. */
-export const GLOBAL_OPTIONS = ['store', 'format', 'input', 'color', 'quiet', 'version', 'help'];
+/** The options every command takes, as main's parser is given them: the one place they are written. */
+export const GLOBAL_OPTIONS = {
+  store: {
+    type: 'string',
+    describe: 'store folder (default: .agents/ found upwards; env AGENTS_STORE)',
+    requiresArg: true,
+    global: true,
+  },
+  format: { choices: ['text', 'json', 'yaml'], requiresArg: true, describe: 'output format', global: true },
+  input: { type: 'boolean', default: true, describe: 'allow prompts (--no-input: never prompt)', global: true },
+  color: { type: 'boolean', default: true, describe: 'colour output (--no-color, or env NO_COLOR)', global: true },
+  quiet: { type: 'boolean', describe: 'no progress display on stderr during long work', global: true },
+} as const satisfies Record<string, Options>;
+
+/** Every option a command line may hold before its command, by its long name; the on/off ones also as `--no-…`. */
+export const GLOBAL_OPTION_NAMES: readonly string[] = [...Object.keys(GLOBAL_OPTIONS), 'version', 'help'];
 
 /** Global options that take a value (so the word after them is not a command). */
-const VALUE_OPTIONS = new Set(['--store', '--format']);
+const VALUE_OPTIONS = new Set(
+  Object.entries(GLOBAL_OPTIONS)
+    .filter(([, o]) => 'requiresArg' in o)
+    .map(([name]) => `--${name}`),
+);
 
 /** The names a command word may take at one level: the commands and groups of `group` (the top level when undefined). */
 export function namesAt(group: string | undefined): string[] {
