@@ -205,7 +205,7 @@ async function diffSides(
       const suggestions = closestNames(request.project, known);
       const guess = didYouMean(suggestions);
       throw new UsageError(
-        `unknown project ${request.project}: it has no folder and no plan targets it in ${before.info.label} or ${after.info.label}${guess ? `; ${guess}` : ''}`,
+        `unknown project ${request.project}: it has no folder and no plan targets it on either side (${before.info.label}; ${after.info.label})${guess ? `; ${guess}` : ''}`,
         'Check the name; `agents invariant list` shows the scopes.',
         { project: request.project, suggestions, known },
         'unknown-project',
