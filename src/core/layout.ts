@@ -197,3 +197,18 @@ export function schemaRef(rel: string, schema: string): string {
   const depth = rel.split('/').length - 1;
   return `${'../'.repeat(depth)}schemas/${schema}`;
 }
+
+/**
+ * The folder whose `.lock` the writers hold while they rewrite `rel` (a store-relative file), so that another
+ * rewrite of it (`validate --fix`) can take the same lock: a plan's records are rewritten under the plan's lock
+ * (`violation resolve`), every other file of a scope under its own folder's. Undefined for the files at the
+ * store's top and its `schemas/` and `actors/`, which no scope lock guards.
+ */
+export function lockFolderOf(rel: string): string | undefined {
+  const kind = classifyPath(rel);
+  if (kind.kind === 'record') return `plans/${kind.plan}`;
+  const slash = rel.lastIndexOf('/');
+  const top = rel.slice(0, rel.indexOf('/'));
+  if (slash < 0 || !['global', 'projects', 'actions', 'plans'].includes(top)) return undefined;
+  return rel.slice(0, slash);
+}

@@ -343,7 +343,12 @@ export async function withFolderLocks<T>(
   options: LockOptions = {},
 ): Promise<T> {
   const sorted = [...new Set(folders)].sort();
-  const hold = (i: number): Promise<T> =>
-    i === sorted.length ? Promise.resolve(fn()) : withFolderLock(root, sorted[i]!, () => hold(i + 1), options);
+  const hold = async (i: number): Promise<T> => {
+    if (i === sorted.length) return fn();
+    // Each lock is taken in a turn of its own: taken in one synchronous descent, thousands of folders (a
+    // `validate --fix` of a store with a plan each) would overflow the call stack.
+    await null;
+    return withFolderLock(root, sorted[i]!, () => hold(i + 1), options);
+  };
   return hold(0);
 }

@@ -1,10 +1,11 @@
+import { join } from 'node:path';
 import { byPosition } from '../core/diagnostics.ts';
 import { AgentsError } from '../core/errors.ts';
-import { classifyPath } from '../core/layout.ts';
+import { classifyPath, LOCK_NAME, lockFolderOf } from '../core/layout.ts';
 import { isUlid } from '../core/names.ts';
 import { parseYaml } from '../core/parse.ts';
 import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/atomic-write.ts';
-import { clearStaleLock, removeLockBlocker } from '../store/lock.ts';
+import { clearStaleLock, lockBlocker, removeLockBlocker, withFolderLocks } from '../store/lock.ts';
 import { ReplaceBatch } from '../store/replace-batch.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { modelineProblem, modelineTarget } from './check-file.ts';
@@ -28,6 +29,8 @@ export interface FixOptions {
    * discarded, none is put in place, and the abort's reason is thrown; the renames and removals made before it stand.
    */
   signal?: AbortSignal;
+  /** Told when a stale lock of a dead process is cleared to take it. */
+  onStale?: (message: string) => void;
 }
 
 /** Files fixed or staged between two turns of the event loop, at which a stop signal is taken. */
@@ -111,24 +114,51 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   }
   // Each file is read again as its modeline is written, rather than kept since the check: a store whose
   // 100,000 files all lack their modeline would otherwise hold every one of them (docs/adr/0071-bounded-memory.md).
-  const modelines = diagnostics.filter((d) => d.code === 'modeline-missing' && !renamed.has(d.file)).map((d) => d.file);
+  // The scope locks are held from the first read to the last rename, as every writer holds them: an edit made
+  // between the two would otherwise be replaced by the content read before it. A scope whose lock no writer can
+  // take (a folder kept at its name, `bad-lock`) gets no modeline, and says why, rather than stopping the run.
+  const folders = new Set<string>();
+  const modelines: string[] = [];
+  for (const d of diagnostics) {
+    if (d.code !== 'modeline-missing' || renamed.has(d.file)) continue;
+    const folder = lockFolderOf(d.file);
+    const blocked = folder === undefined ? null : lockBlocker(join(tree.root, folder, LOCK_NAME));
+    if (blocked !== null) {
+      fixes.push({
+        file: d.file,
+        action: 'add-modeline',
+        done: false,
+        message: `kept ${d.file}: ${folder}/${LOCK_NAME} is ${blocked}, so its scope cannot be locked; remove it, then run --fix again`,
+      });
+      continue;
+    }
+    modelines.push(d.file);
+    if (folder !== undefined) folders.add(folder);
+  }
   const staged: Fix[] = [];
   let done = 0;
   const tick = () => options.onProgress?.(++done, modelines.length);
-  try {
-    for (let start = 0; start < modelines.length; start += FIXES_BETWEEN_SIGNALS) {
-      if (start > 0) await letSignalsIn();
-      stageModelines(modelines.slice(start, start + FIXES_BETWEEN_SIGNALS));
-    }
-  } catch (error) {
-    batch.discard();
-    throw error;
-  }
-  const failed = batch.commit();
-  for (const fix of staged) {
-    const error = failed.get(fix.file);
-    if (error) Object.assign(fix, { done: false, failed: true, message: `${fix.message}: not done, ${error.message}` });
-  }
+  await withFolderLocks(
+    tree.root,
+    [...folders],
+    async () => {
+      try {
+        for (let start = 0; start < modelines.length; start += FIXES_BETWEEN_SIGNALS) {
+          if (start > 0) await letSignalsIn();
+          stageModelines(modelines.slice(start, start + FIXES_BETWEEN_SIGNALS));
+        }
+      } catch (error) {
+        batch.discard();
+        throw error;
+      }
+      const failed = batch.commit();
+      for (const fix of staged) {
+        const error = failed.get(fix.file);
+        if (error) Object.assign(fix, { done: false, failed: true, message: `${fix.message}: not done, ${error.message}` });
+      }
+    },
+    options.onStale ? { onStale: options.onStale } : {},
+  );
   return fixes;
 
   function stageModelines(files: readonly string[]): void {

@@ -54,6 +54,8 @@ export interface RunValidateDeps {
   /** Whether a process of this host is running. */
   processAlive: (pid: number) => boolean;
   hostname: string;
+  /** Told when `--fix` clears a stale lock of a dead process to take it. */
+  notice?: (message: string) => void;
   /** The time waivers are judged at (`waiver-expired`); default: now. */
   clock?: () => Date;
 }
@@ -181,6 +183,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
       applyFixes(source, toFix, {
         processAlive: deps.processAlive,
         ...(signal ? { signal } : {}),
+        ...(deps.notice ? { onStale: deps.notice } : {}),
         ...(options.onFixProgress ? { onProgress: options.onFixProgress } : {}),
         ...(contentHash
           ? {

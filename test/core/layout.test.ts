@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { classifyPath, isKnownFolder, isTemporaryName, pathClassifier, schemaRef, type PathKind } from '../../src/core/layout.ts';
+import {
+  classifyPath,
+  isKnownFolder,
+  isTemporaryName,
+  lockFolderOf,
+  pathClassifier,
+  schemaRef,
+  type PathKind,
+} from '../../src/core/layout.ts';
 
 const ID = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const PLAN_A = '01M8KK5920RS6CGAVDFVYYJ0B4';
@@ -249,5 +257,25 @@ describe('pathClassifier: plan folders', () => {
     expect(b.scope).toBe(a.scope);
     expect(c.scope).not.toBe(a.scope);
     expect(c.scope).toEqual({ kind: 'plan', plan: PLAN_B });
+  });
+});
+
+describe('lockFolderOf: the lock a rewrite of a file takes', () => {
+  const U = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
+  test.each([
+    [`global/${U}.yaml`, 'global'],
+    [`projects/web/${U}.yaml`, 'projects/web'],
+    ['projects/web/project.yaml', 'projects/web'],
+    [`projects/web/waivers/${U}.yaml`, 'projects/web/waivers'],
+    [`actions/local/cov/${U}.yaml`, 'actions/local/cov'],
+    [`plans/${U}/plan.yaml`, `plans/${U}`],
+    [`plans/${U}/violations/${U}.yaml`, `plans/${U}`],
+    [`plans/${U}/decisions/${U}.yaml`, `plans/${U}`],
+    [`plans/${U}/waivers/${U}.yaml`, `plans/${U}/waivers`],
+    ['config.yaml', undefined],
+    ['extends.lock.yaml', undefined],
+    ['schemas/invariant.schema.json', undefined],
+  ])('%s → %s', (rel, folder) => {
+    expect(lockFolderOf(rel)).toBe(folder);
   });
 });

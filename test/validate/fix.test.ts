@@ -2,6 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../src/store/atomic-write.ts';
+import { withFolderLock } from '../../src/store/lock.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { validateTree } from '../../src/validate/validate-tree.ts';
 import { applyFixes } from '../../src/validate/fix.ts';
@@ -236,6 +238,33 @@ describe('applyFixes: a file changed between the check and the fix', () => {
     expect(seen).toEqual([[`global/${B}.yaml`, invariantYaml(B, 'Keep a changelog')]]);
     expect(progress).toEqual([1, 3, 2, 3, 3, 3]);
     // No temporaries left behind.
+    expect(readdirSync(join(store, 'global')).sort()).toEqual([`${A}.yaml`, `${B}.yaml`]);
+  });
+});
+
+describe('applyFixes: a writer of the same scope meanwhile', () => {
+  it("holds the scope's lock from reading a file to renaming its new content into place: a writer in between waits, and its change stands", async () => {
+    const store = testStore({
+      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: invariantYaml(B, 'Keep a changelog'),
+    });
+    const tree = new WorkingTreeSource(store);
+    const report = await validateTree(tree, {});
+    const edited = `${ML}\n${invariantYaml(A, 'Never delete production data or backups')}`;
+    const write = () => writeFileAtomic(store, `global/${A}.yaml`, edited, 'replace');
+    let writer: Promise<void> | undefined;
+    await applyFixes(tree, report, {
+      processAlive: () => false,
+      // A's new content is staged: a writer of global/ (an `invariant edit`) comes now. It writes at once if it
+      // gets the lock; else it waits for it, as every writer does.
+      onProgress: (done) => {
+        if (done === 1)
+          writer = withFolderLock(store, 'global', write, { timeoutMs: 0 }).catch(() => withFolderLock(store, 'global', write));
+      },
+    });
+    await writer;
+    expect(readFileSync(join(store, `global/${A}.yaml`), 'utf8')).toBe(edited);
+    expect(readFileSync(join(store, `global/${B}.yaml`), 'utf8')).toBe(`${ML}\n${invariantYaml(B, 'Keep a changelog')}`);
     expect(readdirSync(join(store, 'global')).sort()).toEqual([`${A}.yaml`, `${B}.yaml`]);
   });
 });

@@ -165,7 +165,7 @@ export default defineCommand<ValidateArgs>({
                 ...watch,
                 ...profile,
               },
-              { processAlive, hostname: hostname() },
+              { processAlive, hostname: hostname(), notice: (m) => ctx.io.stderr.write(safeText(`agents: ${m}\n`, false)) },
             );
     } finally {
       progress.stop();
