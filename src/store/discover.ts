@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { repoTop } from './git-dir.ts';
@@ -29,14 +30,26 @@ export function looksLikeStore(root: string): boolean {
 }
 
 /**
+ * The store folder `--store` or `AGENTS_STORE` names, as an absolute path; undefined when neither is given. A
+ * leading `~` is the home folder, as in a shell: `--store=~/x`, a value quoted in a CI file or an `.env` file
+ * reach us unexpanded, and would otherwise name a folder called `~` below the current one.
+ */
+export function explicitStore(options: DiscoverOptions): string | undefined {
+  const given = options.store ?? (options.env.AGENTS_STORE || undefined);
+  if (given === undefined) return undefined;
+  const home = /^~(?=$|[/\\])/.test(given) ? options.env.HOME || homedir() : undefined;
+  return resolve(options.cwd, home === undefined ? given : join(home, given.slice(1)));
+}
+
+/**
  * Finds the store (docs/store-format.md): `--store DIR`, else `AGENTS_STORE`, else the first
  * folder holding `.agents/` walking up from the current directory, stopping
  * at the git top level or the file-system root.
  */
 export function discoverStore(options: DiscoverOptions): string {
   const explicit = options.store ?? (options.env.AGENTS_STORE || undefined);
-  if (explicit !== undefined) {
-    const root = resolve(options.cwd, explicit);
+  const root = explicitStore(options);
+  if (explicit !== undefined && root !== undefined) {
     const from = options.store !== undefined ? '--store' : 'AGENTS_STORE';
     if (!isDir(root)) {
       // A file there cannot become a store: init is not the way out then.
@@ -84,7 +97,5 @@ export function discoverStore(options: DiscoverOptions): string {
 
 /** Where `agents init` creates the store: --store, AGENTS_STORE, else .agents/ at the git top level or here. */
 export function initTarget(options: DiscoverOptions): string {
-  const explicit = options.store ?? (options.env.AGENTS_STORE || undefined);
-  if (explicit !== undefined) return resolve(options.cwd, explicit);
-  return join(repoTop(options.cwd) ?? resolve(options.cwd), DEFAULT_STORE_DIR);
+  return explicitStore(options) ?? join(repoTop(options.cwd) ?? resolve(options.cwd), DEFAULT_STORE_DIR);
 }

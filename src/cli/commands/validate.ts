@@ -291,7 +291,7 @@ async function storeOf(ctx: CliContext, stagedHook: boolean): Promise<string | {
     return await ctx.root();
   } catch (error) {
     if (!stagedHook || !(error instanceof UsageError)) throw error;
-    const [{ existsSync }, { isAbsolute, join, relative, resolve, sep }, { repoTop }, { DEFAULT_STORE_DIR }] = await Promise.all([
+    const [{ existsSync }, { isAbsolute, join, relative, sep }, { repoTop }, { DEFAULT_STORE_DIR, explicitStore }] = await Promise.all([
       import('node:fs'),
       import('node:path'),
       import('../../store/git-dir.ts'),
@@ -299,8 +299,7 @@ async function storeOf(ctx: CliContext, stagedHook: boolean): Promise<string | {
     ]);
     const top = repoTop(ctx.io.cwd);
     if (top === undefined) throw error;
-    const explicit = ctx.store ?? (ctx.io.env.AGENTS_STORE || undefined);
-    const place = explicit !== undefined ? resolve(ctx.io.cwd, explicit) : join(top, DEFAULT_STORE_DIR);
+    const place = explicitStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd }) ?? join(top, DEFAULT_STORE_DIR);
     const rel = relative(top, place);
     // Something stands there (a file, a folder that is no store), or the place is outside the repository: the error says it.
     if (existsSync(place) || rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw error;

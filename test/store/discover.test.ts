@@ -1,0 +1,39 @@
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { discoverStore, explicitStore, initTarget } from '../../src/store/discover.ts';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir, testStore } from '../helpers/tmp.ts';
+
+// `--store=~/x` (bash expands no `~` after `=`), or `AGENTS_STORE: ~/x` in a CI file or an .env file, reaches the
+// tool with its `~`: it is the home folder, never a folder named `~` below the current one.
+describe('a store path that starts with ~', () => {
+  it('--store and AGENTS_STORE: ~ and ~/… are the home folder; the current folder gets no ~ folder', () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    const env = { HOME: home };
+    expect(explicitStore({ store: '~/policies', env, cwd })).toBe(join(home, 'policies'));
+    expect(explicitStore({ env: { ...env, AGENTS_STORE: '~/policies' }, cwd })).toBe(join(home, 'policies'));
+    expect(explicitStore({ store: '~', env, cwd })).toBe(home);
+    expect(initTarget({ store: '~/policies/.agents', env, cwd })).toBe(join(home, 'policies/.agents'));
+    // Only a leading ~ alone or before a separator: another user's home is not guessed, and a name merely starting with ~ is a name.
+    expect(explicitStore({ store: '~other/x', env, cwd })).toBe(join(cwd, '~other/x'));
+    expect(explicitStore({ store: 'a/~/x', env, cwd })).toBe(join(cwd, 'a/~/x'));
+    const store = join(home, 'store');
+    mkdirSync(join(store, 'global'), { recursive: true });
+    expect(discoverStore({ store: '~/store', env, cwd })).toBe(store);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
+  it('a command given --store=~/… reads the store in the home folder', async () => {
+    const store = testStore();
+    const home = join(store, '..');
+    const cwd = tempDir();
+    const r = await runAgents(['--store=~/.agents', '--format', 'json', 'invariant', 'list', '--global'], { cwd, env: { HOME: home } });
+    expect(r.code, r.stderr).toBe(0);
+    const e = await runAgents(['--format', 'json', 'invariant', 'list', '--global'], { cwd, env: { HOME: home, AGENTS_STORE: '~/nope' } });
+    expect(e.code).toBe(2);
+    expect(JSON.parse(e.stdout).error.detail.store).toBe(join(home, 'nope'));
+    expect(existsSync(join(cwd, '~'))).toBe(false);
+  });
+});
