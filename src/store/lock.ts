@@ -1,7 +1,19 @@
 // The writers' lock of one scope folder (`<folder>/.lock`): taken
 // exclusively, waited on, cleared when its process is gone; and what
 // `validate --fix` uses to judge and clear locks left behind.
-import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  rmdirSync,
+  unlinkSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
@@ -74,11 +86,31 @@ function lstatMtime(path: string): number {
   }
 }
 
-/** "pid host" of a lock, or null when it does not hold one. */
-function lockOwner(text: string): { pid: number; host: string } | null {
-  const m = /^(\d{1,10}) (\S{1,255})/.exec(text);
+/** "pid host time" of a lock, or null when it does not hold one; `taken` is NaN when it names no time. */
+function lockOwner(text: string): { pid: number; host: string; taken: number } | null {
+  const m = /^(\d{1,10}) (\S{1,255})(?: (\S{1,40}))?/.exec(text);
   if (!m) return null;
-  return { pid: Number(m[1]), host: m[2]! };
+  return { pid: Number(m[1]), host: m[2]!, taken: Date.parse(m[3] ?? '') };
+}
+
+/** Linux counts a process's start in ticks of USER_HZ, 100 a second on every architecture Node.js runs on. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * When process `pid` of this host started (ms since the epoch), from /proc; undefined where there is none (not
+ * Linux) or the process is gone.
+ */
+function processStart(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    // The name (field 2) may hold spaces and parentheses: the fields after it follow the last ")". Field 22 is the start.
+    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1]);
+    if (!Number.isFinite(ticks) || !Number.isFinite(boot)) return undefined;
+    return boot * 1000 + (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A lock file is stale when its process is gone (same host) or it holds no owner and was left long ago. */
@@ -90,17 +122,37 @@ function isStale(lockPath: string): { seen: string; why: string } | null {
     return Date.now() - lock.mtimeMs > 10_000 ? { seen: lock.text, why: 'it names no process and is older than 10 s' } : null;
   }
   if (owner.host !== hostname()) return null;
-  return processAlive(owner.pid) ? null : { seen: lock.text, why: `process ${owner.pid} on ${owner.host} is gone` };
+  if (!processAlive(owner.pid)) return { seen: lock.text, why: `process ${owner.pid} on ${owner.host} is gone` };
+  if (startedAfter(owner.pid, owner.taken))
+    return {
+      seen: lock.text,
+      why: `process ${owner.pid} on ${owner.host} is gone (the process of that number now started after the lock was taken)`,
+    };
+  return null;
 }
 
-/** Whether process `pid` of this host still runs: only "no such process" says it is gone (one of another user answers EPERM). */
-export function processAlive(pid: number): boolean {
+/**
+ * Whether process `pid` started after `since` (ms; NaN: not known), so cannot be what wrote a lock or a temporary
+ * then: its number was reused after the writer died (a restarted container numbers its processes from 1 again).
+ * The boot time /proc gives is whole seconds, hence the margin.
+ */
+function startedAfter(pid: number, since: number): boolean {
+  if (Number.isNaN(since)) return false;
+  const start = processStart(pid);
+  return start !== undefined && start > since + 2_000;
+}
+
+/**
+ * Whether process `pid` of this host still runs: only "no such process" says it is gone (one of another user
+ * answers EPERM). With `since`, the time its lock was taken, a process that started after it is not that writer.
+ */
+export function processAlive(pid: number, since = Number.NaN): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
+  return !startedAfter(pid, since);
 }
 
 /** Clears a stale lock, serialised by a short-lived breaker file so two waiters cannot both clear it. */
@@ -157,7 +209,7 @@ function clearDeadBreaker(lockPath: string): void {
   if (lock === null) return;
   const owner = lockOwner(lock.text);
   let dead = owner === null ? Date.now() - lock.mtimeMs > 5_000 : false;
-  if (owner !== null && owner.host === hostname()) dead = !processAlive(owner.pid);
+  if (owner !== null && owner.host === hostname()) dead = !processAlive(owner.pid, owner.taken);
   if (!dead) return;
   try {
     unlinkSync(breaker);

@@ -51,8 +51,8 @@ export interface RunValidateOptions {
 }
 
 export interface RunValidateDeps {
-  /** Whether a process of this host is running. */
-  processAlive: (pid: number) => boolean;
+  /** Whether a process of this host is running; with `since`, one that did not start after that time (ms). */
+  processAlive: (pid: number, since?: number) => boolean;
   hostname: string;
   /** Told when `--fix` clears a stale lock of a dead process to take it. */
   notice?: (message: string) => void;
@@ -143,7 +143,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     ? shared
     : {
         ...shared,
-        lockHolderAlive: (pid: number, host: string) => (host === deps.hostname ? deps.processAlive(pid) : undefined),
+        lockHolderAlive: (pid: number, host: string, taken: number) => (host === deps.hostname ? deps.processAlive(pid, taken) : undefined),
       };
   // Policy sources (docs/extends.md): their modules load only for a store that extends one.
   const extending = await extendsSomething(source);

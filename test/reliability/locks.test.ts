@@ -39,7 +39,7 @@ describe('scope locks', () => {
   it('waits for the lock of a live process, then stops with exit 2 and writes nothing', () => {
     const store = testStore();
     // This test's own process is alive and holds the lock: the writer is a process of its own.
-    writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
+    writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
     const r = agents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data'], {
       env: { AGENTS_LOCK_TIMEOUT_MS: '300' },
     });
@@ -48,6 +48,28 @@ describe('scope locks', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(yamlFiles(join(store, 'global'))).toEqual([]);
     expect(readdirSync(join(store, 'global')).sort()).toEqual(['.lock']);
+  });
+
+  it('clears the lock of a process whose number was reused: the running process of that number started after the lock was taken', async () => {
+    // A writer killed in a container, then the container restarted: its processes are numbered from 1 again, and the
+    // lock's number may now be a live process, the writer itself here, which took no lock.
+    const store = testStore();
+    const dayBefore = new Date(Date.now() - 86_400_000).toISOString();
+    writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} ${dayBefore}\n`);
+    const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data'], {
+      env: { AGENTS_LOCK_TIMEOUT_MS: '5000' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`agents: cleared a stale lock global/.lock: process ${process.pid} on ${hostname()} is gone`);
+    expect(readdirSync(join(store, 'global')).filter((n) => !n.endsWith('.yaml'))).toEqual([]);
+    expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
+    // validate judges it the same way, and --fix removes it.
+    writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} ${dayBefore}\n`);
+    const v = await runAgents(['--store', store, '--format', 'json', 'validate', '--fix']);
+    expect(JSON.parse(v.stdout).fixes).toContainEqual(
+      expect.objectContaining({ file: 'global/.lock', action: 'remove-stale-lock', done: true }),
+    );
+    expect(existsSync(join(store, 'global/.lock'))).toBe(false);
   });
 
   it('never clears a lock of another host (it cannot tell whether that process lives)', async () => {
@@ -63,7 +85,7 @@ describe('scope locks', () => {
     const store = testStore();
     const added = agents(['--store', store, '--format', 'json', 'invariant', 'add', '--global', 'Keep me']);
     const id = (JSON.parse(added.stdout) as { id: string }).id;
-    writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} 2026-11-29T12:00:00.000Z\n`);
+    writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
     const r = agents(['--store', store, 'invariant', 'remove', id, '--yes'], { env: { AGENTS_LOCK_TIMEOUT_MS: '200' } });
     expect(r.code).toBe(2);
     expect(yamlFiles(join(store, 'global'))).toEqual([`${id}.yaml`]);

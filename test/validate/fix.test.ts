@@ -337,7 +337,7 @@ describe('validate --fix and locks', () => {
     const store = testStore({
       [`global/${A}.yaml`]: `${ML}\n${invariantYaml(A, 'Never delete data')}`,
       'global/.lock': `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`,
-      'projects/web/.lock': `${process.ppid} ${hostname()} 2026-11-29T12:00:00Z\n`,
+      'projects/web/.lock': `${process.ppid} ${hostname()} ${new Date().toISOString()}\n`,
     });
     const r = await validate(store, '--fix');
     expect(r.code).toBe(0);

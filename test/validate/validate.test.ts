@@ -97,7 +97,7 @@ describe('validate exit codes and severities', () => {
     const store = testStore({
       [`global/${A}.yaml`]: ML + invariantYaml(A, 'Never delete data'),
       'global/.lock': `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`,
-      'projects/web/.lock': `${process.ppid} ${hostname()} 2026-11-29T12:00:00Z\n`,
+      'projects/web/.lock': `${process.ppid} ${hostname()} ${new Date().toISOString()}\n`,
       [`projects/web/${B}.yaml`]: PML + invariantYaml(B, 'Use TLS'),
     });
     expect(codes((await run(dirname(store))).diagnostics)).toEqual(['stale-lock global/.lock']);
