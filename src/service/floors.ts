@@ -4,6 +4,7 @@
 import { UsageError } from '../core/errors.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
+import { stricter } from '../core/resolve.ts';
 import { readInherited } from '../store/extends.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { pinnedSources } from './invariants/pinned-sources.ts';
@@ -31,6 +32,26 @@ export async function refuseLockedWaiver(storeRoot: string, source: TreeSource, 
     'Nothing was written. A locked invariant holds in every repository that inherits it; ask the owners of the policy source for a change there.',
     { invariant: inv.id, locked: floor.id, source: floor.scope.source },
     'locked-waived',
+  );
+}
+
+/**
+ * Refuses (exit 2, `locked-weakened`) a copy about to be written (`invariant add`, `edit`) that weakens a locked
+ * inherited invariant of `inherited`: its text with a lower severity, or inactive, which `validate` reports as an
+ * error. The inherited invariants are those readable now: a source not fetched yet is left to `validate`.
+ */
+export function refuseWeakenedFloor(inv: ScopedInvariant, inherited: readonly ScopedInvariant[]): void {
+  const key = textKey(inv.text);
+  const floor = inherited.find((i) => i.locked && i.active && textKey(i.text) === key);
+  if (floor?.scope.kind !== 'inherited' || (inv.active && !stricter(floor, inv))) return;
+  const from = `the policy source ${floor.scope.source}`;
+  throw new UsageError(
+    inv.active
+      ? `this copy would lower "${floor.text}" from ${floor.severity} to ${inv.severity}, below the floor ${from} locks (${floor.id})`
+      : `this copy would deactivate "${floor.text}", which ${from} locks (${floor.id})`,
+    `Nothing was written. A locked invariant holds in every repository that inherits it: keep a copy at severity ${floor.severity} or higher, and active, or none.`,
+    { locked: floor.id, source: floor.scope.source, severity: floor.severity },
+    'locked-weakened',
   );
 }
 

@@ -1,6 +1,6 @@
 // Floors that hold (issue 30, B): a waiver of any copy of a locked text, and a
 // hand-edited pin of extends.lock.yaml.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
@@ -111,5 +111,43 @@ describe('a waiver of a locked text, by any of its copies', () => {
     expect(hook.code).toBe(1);
     const codes = JSON.parse(hook.stdout).diagnostics.map((d: { code: string; file: string }) => [d.code, d.file]);
     expect(codes).toContainEqual(['locked-weakened', `projects/myapp/${COPY}.yaml`]);
+  });
+});
+
+describe('a copy of a locked text held lower, at write time', () => {
+  it('invariant add and edit refuse a copy that lowers or deactivates a locked text (exit 2, nothing written); other edits of it go through', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, policy.url);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const store = join(app, '.agents');
+    const files = () => readdirSync(join(store, 'projects/myapp')).sort();
+    const before = files();
+    for (const scope of [['--project', 'myapp'], ['--global'], ['--action', 'local/ship']]) {
+      const r = await run(app, 'invariant', 'add', ...scope, 'NEVER delete production data', '--severity', 'warning', '--format', 'json');
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error.code).toBe('locked-weakened');
+    }
+    expect(files()).toEqual(before);
+    expect(readdirSync(join(store, 'global'))).toEqual([]);
+    expect(existsSync(join(store, 'actions/local'))).toBe(false);
+    // A text edited into the locked one, held lower, is such a copy too.
+    const other = await run(app, 'invariant', 'edit', LOCAL, '--text', 'never delete PRODUCTION data', '--severity', 'warning');
+    expect(other.code).toBe(2);
+    expect(files()).toEqual(before);
+    // At the locked severity it is added; lowering or deactivating it later is refused, and the file stays as it was.
+    const added = await run(app, 'invariant', 'add', '--project', 'myapp', 'Never delete production data', '--format', 'json');
+    expect(added.code).toBe(0);
+    const id = JSON.parse(added.stdout).id as string;
+    const file = join(store, `projects/myapp/${id}.yaml`);
+    const bytes = readFileSync(file);
+    for (const change of [['--severity', 'info'], ['--deactivate']]) {
+      const r = await run(app, 'invariant', 'edit', id, ...change, '--format', 'json');
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error.code).toBe('locked-weakened');
+      expect(readFileSync(file)).toEqual(bytes);
+    }
+    expect((await run(app, 'invariant', 'edit', id, '--tag', 'data')).code).toBe(0);
+    expect((await run(app, 'validate', '--strict', '--format', 'json')).code).toBe(0);
   });
 });

@@ -6,6 +6,7 @@ import { type AddCheck, checkNewInvariant } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
+import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
 import { checkNewAction } from './projects.ts';
 import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
@@ -61,6 +62,7 @@ export async function add(svc: InvariantContext, input: AddInput): Promise<AddRe
   };
   // The schema check, before the lock makes the scope's folder: a refused value leaves nothing behind.
   checkInvariantDraft(folder, draft(PROBE_ID));
+  refuseWeakenedFloor(draft(PROBE_ID), await inheritedIfReadable(svc));
   const enabled = await commitWanted(svc.source, input.commit);
   const { invariant, commit } = await withCommit(svc.root, enabled, async () => {
     const written = await withFolderLock(

@@ -6,9 +6,10 @@ import { truncate } from '../../core/names.ts';
 import { textKey } from '../../core/normalise.ts';
 import { readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
+import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
 import { readOne } from './lookup.ts';
-import { relations } from './related.ts';
+import { inheritedIfReadable, relations } from './related.ts';
 import { checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
 import type { EditInput, EditResult } from './types.ts';
 
@@ -100,6 +101,8 @@ export async function edit(svc: InvariantContext, input: EditInput): Promise<Edi
           }
         }
         if (next.overrides !== undefined && (changed.includes('overrides') || changed.includes('text'))) await checkOverride(svc, next);
+        if (changed.includes('text') || changed.includes('severity') || changed.includes('active'))
+          refuseWeakenedFloor(next, await inheritedIfReadable(svc));
         replaceInStyle(svc.root, next.path, formatInvariantFile(next.path, next));
         return next;
       },
