@@ -170,9 +170,21 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
  * its CRLF line ends kept (core/file-style.ts).
  */
 export function replaceInStyle(root: string, rel: string, text: string): void {
+  writeFileAtomic(root, rel, inStyleOf(styleSource(root, rel), text), 'replace');
+}
+
+/**
+ * Creates the store file `rel` with `text` in the style of the store file `from` it is made from (a move): its BOM,
+ * its CRLF line ends and its permissions, as replaceInStyle keeps them in place.
+ */
+export function createInStyleOf(root: string, rel: string, text: string, from: string): void {
+  writeFileAtomic(root, rel, inStyleOf(styleSource(root, from), text), 'create', from);
+}
+
+/** The text of the store file `rel` whose style a write keeps; undefined when it cannot be read. */
+function styleSource(root: string, rel: string): string | undefined {
   const r = readRegularFile(join(root, rel), MAX_FILE_BYTES);
-  const previous = r.ok ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(r.bytes) : undefined;
-  writeFileAtomic(root, rel, inStyleOf(previous, text), 'replace');
+  return r.ok ? new TextDecoder('utf-8', { ignoreBOM: true }).decode(r.bytes) : undefined;
 }
 
 /**

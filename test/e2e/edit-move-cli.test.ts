@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -236,6 +236,23 @@ describe('agents invariant edit', () => {
 });
 
 describe('agents invariant move', () => {
+  it('keeps the BOM, the CRLF line ends and the permissions of the file it moves, as edit does', async () => {
+    const { root, run } = repoStore();
+    const file = join(root, `global/${G1}.yaml`);
+    writeFileSync(file, `\uFEFF${readFileSync(file, 'utf8').replace(/\n/g, '\r\n')}`);
+    chmodSync(file, 0o600);
+    const r = await run('invariant', 'move', G1, '--project', 'myapp');
+    expect(r.code, r.stderr).toBe(0);
+    const moved = join(root, `projects/myapp/${G1}.yaml`);
+    const bytes = readFileSync(moved);
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = bytes.toString('utf8');
+    expect(text).toContain('\r\n');
+    expect(text.split('\r\n').join('')).not.toContain('\n');
+    expect(statSync(moved).mode & 0o777).toBe(0o600);
+    expect((await run('validate', '--no-cache')).code).toBe(0);
+  });
+
   it('moves to another scope keeping the id and fields; invariant log follows it', async () => {
     const { root, repo, run } = repoStore();
     const r = await run('invariant', 'move', G1.slice(0, 8), '--project', 'myapp', '--commit', '--format', 'json');

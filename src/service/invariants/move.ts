@@ -39,7 +39,7 @@ export async function move(
   const from = scopeFolder(found.scope);
   const toFolder = scopeFolder(dest);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
-  const { writeFileAtomic, removeFile } = await import('../../store/atomic-write.ts');
+  const { createInStyleOf, removeFile } = await import('../../store/atomic-write.ts');
   const { withFolderLock } = await import('../../store/lock.ts');
   const enabled = await commitWanted(svc.source, options.commit);
   // Two locks, always taken in the same order, so two moves in opposite directions cannot wait on each other.
@@ -76,7 +76,8 @@ export async function move(
             // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
             if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
             else delete next.source;
-            writeFileAtomic(svc.root, next.path, formatInvariantFile(next.path, next));
+            // Written as edit writes: the byte order mark, CRLF line ends and permissions of the file it came from.
+            createInStyleOf(svc.root, next.path, formatInvariantFile(next.path, next), old.path);
             removeFile(svc.root, old.path);
             return next;
           },
