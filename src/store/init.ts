@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import type { ActorChoice } from '../core/actor-choice.ts';
@@ -30,6 +30,13 @@ export function writeSchemas(root: string): string[] {
  */
 export function initStore(root: string, actor?: ActorChoice): string[] {
   const state = folderState(root);
+  if (state === 'none' && isLink(root)) {
+    // A link to nothing: a folder cannot be renamed onto it, and what it should lead to is the user's to say.
+    throw new UsageError(
+      `cannot create a store at ${root}: it is a symbolic link to ${readlinkSync(root)}, which does not exist`,
+      'Nothing was changed. Create the folder the link points to (the store is made in it), or remove the link.',
+    );
+  }
   if (state === 'not-a-folder') {
     // The path itself, or a file on the way to it (`file/sub`).
     let file = root;
@@ -88,6 +95,14 @@ export function initStore(root: string, actor?: ActorChoice): string[] {
     throw error instanceof AgentsError ? error : writeFailure(error, root);
   }
   return made;
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function folderState(path: string): 'none' | 'empty' | 'full' | 'not-a-folder' {

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -480,6 +480,19 @@ describe('init', () => {
     expect(readdirSync(join(dir, '.agents'))).toEqual(['skills']);
     // Elsewhere, as the hint says, the store is made.
     expect((await runAgents(['init', '--actor', 'none', '--store', 'policy'], { cwd: dir })).code).toBe(0);
+  });
+
+  it('refuses a --store that is a link to nothing (exit 2, naming where it leads), and changes nothing; made in its target once that exists', async () => {
+    const dir = tempDir();
+    symlinkSync('policy', join(dir, '.agents'));
+    const r = await runAgents(['--format', 'json', 'init', '--actor', 'none'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(errorOf(r).code).toBe('usage');
+    expect(JSON.parse(r.stdout).error.message).toContain(`${join(dir, '.agents')}: it is a symbolic link to policy`);
+    expect(readdirSync(dir)).toEqual(['.agents']);
+    mkdirSync(join(dir, 'policy'));
+    expect((await runAgents(['init', '--actor', 'none'], { cwd: dir })).code).toBe(0);
+    expect(readdirSync(join(dir, 'policy'))).toContain('config.yaml');
   });
 
   it('refuses a --store that is a file, or lies below one (exit 2, naming the file), and changes nothing', async () => {
