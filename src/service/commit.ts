@@ -1,4 +1,4 @@
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
@@ -38,6 +38,7 @@ export async function withCommit<T extends object>(
   root: string,
   enabled: boolean,
   write: () => Promise<Written<T>>,
+  options: { notice?: (message: string) => void } = {},
 ): Promise<Committed<T>> {
   if (!enabled) return (await write()).value;
   const git = await import('../git/commit.ts');
@@ -53,6 +54,24 @@ export async function withCommit<T extends object>(
       );
     throw error;
   }
+  const [{ commonGitDir }, { withFolderLock }] = await Promise.all([import('../store/git-dir.ts'), import('../store/lock.ts')]);
+  const gitDir = commonGitDir(root) ?? join(top, '.git');
+  // One committing command of the repository at a time, from its check of what is staged to its commit: another
+  // one's file staged meanwhile would be refused as "other changes", git's own index lock would fail the second
+  // commit outright, and the id read after the commit could be the other command's.
+  return withFolderLock(gitDir, 'agents/commit', () => commitWritten(top, root, git, write), {
+    label: relative(top, join(gitDir, 'agents/commit')).split(sep).join('/'),
+    ...(options.notice ? { onStale: options.notice } : {}),
+  });
+}
+
+/** withCommit's work once it holds the repository's commit lock. */
+async function commitWritten<T extends object>(
+  top: string,
+  root: string,
+  git: typeof import('../git/commit.ts'),
+  write: () => Promise<Written<T>>,
+): Promise<Committed<T>> {
   // Two questions to git, asked together: whether it ignores the store folder (then nothing in it can be committed),
   // and what is staged already. Either refuses before anything is written.
   const [ignored, staged] = await Promise.all([git.folderIgnored(top, root), git.stagedPaths(top)]);

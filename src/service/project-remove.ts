@@ -54,13 +54,18 @@ export async function removeProject(invariants: InvariantService, input: { proje
     import('../store/lock.ts'),
   ]);
   const enabled = await commitWanted(invariants.source, input.commit);
-  return withCommit(invariants.root, enabled, async () => {
-    // Under the folder's lock, as every writer of the scope: an add racing the removal either lands first (and is
-    // refused above next time) or waits and finds no folder; the folder goes once the lock is released.
-    await withFolderLock(invariants.root, folder, () => {
-      for (const f of files) removeFile(invariants.root, f);
-    });
-    removeIfEmpty(invariants.root, folder);
-    return { value: { project: name, folder, removed: files }, paths: files, message: `project: remove ${name}\n` };
-  });
+  return withCommit(
+    invariants.root,
+    enabled,
+    async () => {
+      // Under the folder's lock, as every writer of the scope: an add racing the removal either lands first (and is
+      // refused above next time) or waits and finds no folder; the folder goes once the lock is released.
+      await withFolderLock(invariants.root, folder, () => {
+        for (const f of files) removeFile(invariants.root, f);
+      });
+      removeIfEmpty(invariants.root, folder);
+      return { value: { project: name, folder, removed: files }, paths: files, message: `project: remove ${name}\n` };
+    },
+    { notice: invariants.deps.notice },
+  );
 }

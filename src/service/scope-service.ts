@@ -196,28 +196,33 @@ export class ScopeService {
       import('../store/lock.ts'),
     ]);
     const enabled = await commitWanted(this.source, input.commit);
-    return withCommit(this.root, enabled, async () => {
-      await withFolderLock(
-        this.root,
-        folder,
-        async () => {
-          const here = await this.source.list(folder, { recursive: false });
-          if (here.some((e) => e.path === path)) {
-            throw new UsageError(
-              `action ${ref} already exists: ${path}`,
-              `Nothing was written. Its invariants: \`agents invariant list --action ${ref}\`.`,
-            );
-          }
-          writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
-        },
-        { onStale: this.invariants.deps.notice },
-      );
-      return {
-        value: { action: ref, path, description: description ?? null },
-        paths: [path],
-        message: `action: add ${ref}\n${description ? `\n${description}\n` : ''}`,
-      };
-    });
+    return withCommit(
+      this.root,
+      enabled,
+      async () => {
+        await withFolderLock(
+          this.root,
+          folder,
+          async () => {
+            const here = await this.source.list(folder, { recursive: false });
+            if (here.some((e) => e.path === path)) {
+              throw new UsageError(
+                `action ${ref} already exists: ${path}`,
+                `Nothing was written. Its invariants: \`agents invariant list --action ${ref}\`.`,
+              );
+            }
+            writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
+          },
+          { onStale: this.invariants.deps.notice },
+        );
+        return {
+          value: { action: ref, path, description: description ?? null },
+          paths: [path],
+          message: `action: add ${ref}\n${description ? `\n${description}\n` : ''}`,
+        };
+      },
+      { notice: this.invariants.deps.notice },
+    );
   }
 
   /**
@@ -239,11 +244,16 @@ export class ScopeService {
     const { writeFolderAtomic } = await import('../store/atomic-write.ts');
     const written = `${folder}/${file.name}`;
     const enabled = await commitWanted(this.source, input.commit);
-    return withCommit(this.root, enabled, async () => {
-      // All or nothing, and a concurrent `project add` of the same name fails on the rename.
-      writeFolderAtomic(this.root, folder, [file]);
-      return { value: { project, folder, path: written }, paths: [written], message: `project: add ${project}\n` };
-    });
+    return withCommit(
+      this.root,
+      enabled,
+      async () => {
+        // All or nothing, and a concurrent `project add` of the same name fails on the rename.
+        writeFolderAtomic(this.root, folder, [file]);
+        return { value: { project, folder, path: written }, paths: [written], message: `project: add ${project}\n` };
+      },
+      { notice: this.invariants.deps.notice },
+    );
   }
 
   /**

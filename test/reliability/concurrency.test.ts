@@ -1,11 +1,13 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isUlid } from '../../src/core/names.ts';
 import { parseInvariant } from '../../src/core/parse.ts';
 import { agents, agentsAsync, spawnAsync } from '../helpers/cli.ts';
 import { scale } from '../helpers/stress.ts';
+import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { testStore } from '../helpers/tmp.ts';
 
 const PROCESSES = 8;
@@ -86,5 +88,44 @@ describe('concurrent writers of one scope', () => {
       expect(bad.map((r) => r.code)).toEqual([2, 2, 2]);
       expect(readdirSync(join(store, `actions/race/t${round}`))).toEqual(['action.yaml']);
     }
+  });
+});
+
+describe('concurrent writers with --commit', () => {
+  // Agents call tools in parallel: each --commit makes its own commit holding exactly its file, and reports that
+  // commit's id, however the runs interleave (git's own index lock would otherwise refuse all but one).
+  it('6 adds with --commit at once: 6 commits, each holding its own file, each reported by the run that made it', async () => {
+    const store = testStore();
+    const repo = dirname(store);
+    gitInit(repo);
+    commitAll(repo, 'the store');
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, k) =>
+        agentsAsync(['--store', store, '--format', 'json', 'invariant', 'add', '--global', `Rule number ${k}`, '--commit'], { cwd: repo }),
+      ),
+    );
+    expect(results.map((r) => [r.code, r.stderr])).toEqual(Array.from({ length: 6 }, () => [0, '']));
+    for (const r of results) {
+      const { id, commit } = JSON.parse(r.stdout) as { id: string; commit: string };
+      expect(git(repo, 'show', '--name-only', '--format=', commit).trim()).toBe(`.agents/global/${id}.yaml`);
+    }
+    expect(git(repo, 'rev-list', '--count', 'HEAD').trim()).toBe('7');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+  });
+
+  it('waits for the commit lock of a live writer, then stops with exit 2 and writes nothing', async () => {
+    const store = testStore();
+    const repo = dirname(store);
+    gitInit(repo);
+    commitAll(repo, 'the store');
+    mkdirSync(join(repo, '.git/agents/commit'), { recursive: true });
+    writeFileSync(join(repo, '.git/agents/commit/.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const r = await agentsAsync(['--store', store, 'invariant', 'add', '--global', 'Keep a changelog', '--commit'], {
+      cwd: repo,
+      env: { AGENTS_LOCK_TIMEOUT_MS: '200' },
+    });
+    expect(r.code).toBe(2);
+    expect(readdirSync(join(store, 'global'))).toEqual([]);
+    expect(git(repo, 'status', '--porcelain')).toBe('');
   });
 });

@@ -64,34 +64,39 @@ export async function add(svc: InvariantContext, input: AddInput): Promise<AddRe
   checkInvariantDraft(folder, draft(PROBE_ID));
   refuseWeakenedFloor(draft(PROBE_ID), await inheritedIfReadable(svc));
   const enabled = await commitWanted(svc.source, input.commit);
-  const { invariant, commit } = await withCommit(svc.root, enabled, async () => {
-    const written = await withFolderLock(
-      svc.root,
-      folder,
-      async () => {
-        const here = await readFolders(svc.source, [folder]);
-        requireValid(here, `add to ${describeScope(scope)}`);
-        const dup = here.invariants.find((i) => textKey(i.text) === key);
-        if (dup) {
-          throw new CheckFailedError(
-            `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
-            `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
-            { existing_id: dup.id, path: dup.path },
-            'duplicate',
-          );
-        }
-        const inv = draft(svc.deps.newId());
-        writeFileAtomic(svc.root, inv.path, formatInvariantFile(inv.path, inv));
-        return inv;
-      },
-      { onStale: svc.deps.notice },
-    );
-    return {
-      value: { invariant: written },
-      paths: [written.path],
-      message: `invariant: add ${written.id} to ${describeScope(scope)}\n\n${written.text}\n`,
-    };
-  });
+  const { invariant, commit } = await withCommit(
+    svc.root,
+    enabled,
+    async () => {
+      const written = await withFolderLock(
+        svc.root,
+        folder,
+        async () => {
+          const here = await readFolders(svc.source, [folder]);
+          requireValid(here, `add to ${describeScope(scope)}`);
+          const dup = here.invariants.find((i) => textKey(i.text) === key);
+          if (dup) {
+            throw new CheckFailedError(
+              `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+              `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+              { existing_id: dup.id, path: dup.path },
+              'duplicate',
+            );
+          }
+          const inv = draft(svc.deps.newId());
+          writeFileAtomic(svc.root, inv.path, formatInvariantFile(inv.path, inv));
+          return inv;
+        },
+        { onStale: svc.deps.notice },
+      );
+      return {
+        value: { invariant: written },
+        paths: [written.path],
+        message: `invariant: add ${written.id} to ${describeScope(scope)}\n\n${written.text}\n`,
+      };
+    },
+    { notice: svc.deps.notice },
+  );
 
   // Notes of what the new copy shadows or is shadowed by, as edit and move say them: best effort over readable files.
   const { shadows, shadowedBy, near } = await relations(svc, invariant);

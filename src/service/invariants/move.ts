@@ -45,53 +45,58 @@ export async function move(
   // Two locks, always taken in the same order, so two moves in opposite directions cannot wait on each other.
   const [first, second] = [from, toFolder].sort() as [string, string];
   let before: ScopedInvariant | undefined;
-  const done = await withCommit(svc.root, enabled, async () => {
-    const moved = await withFolderLock(
-      svc.root,
-      first,
-      () =>
-        withFolderLock(
-          svc.root,
-          second,
-          async () => {
-            const here = await readFolders(svc.source, [from, toFolder]);
-            requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
-            const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
-            if (!old)
-              throw new UsageError(
-                `no invariant with id ${found.id}: ${found.path} is gone`,
-                'Another command may have moved or removed it; run `agents invariant list --all`.',
-              );
-            before = old;
-            const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
-            if (dup) {
-              throw new CheckFailedError(
-                `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
-                `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
-                { existing_id: dup.id, path: dup.path },
-                'duplicate',
-              );
-            }
-            const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
-            // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
-            if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
-            else delete next.source;
-            // Written as edit writes: the byte order mark, CRLF line ends and permissions of the file it came from.
-            createInStyleOf(svc.root, next.path, formatInvariantFile(next.path, next), old.path);
-            removeFile(svc.root, old.path);
-            return next;
-          },
-          { onStale: svc.deps.notice },
-        ),
-      { onStale: svc.deps.notice },
-    );
-    const kept = await leaveEmptiedProject(svc, from);
-    return {
-      value: { invariant: moved, ...(kept ? { keptProject: kept } : {}) },
-      paths: [found.path, moved.path, ...(kept ? [kept.path] : [])],
-      message: `invariant: move ${found.id} from ${describeScope(found.scope)} to ${describeScope(dest)}\n\n${moved.text}\n`,
-    };
-  });
+  const done = await withCommit(
+    svc.root,
+    enabled,
+    async () => {
+      const moved = await withFolderLock(
+        svc.root,
+        first,
+        () =>
+          withFolderLock(
+            svc.root,
+            second,
+            async () => {
+              const here = await readFolders(svc.source, [from, toFolder]);
+              requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
+              const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
+              if (!old)
+                throw new UsageError(
+                  `no invariant with id ${found.id}: ${found.path} is gone`,
+                  'Another command may have moved or removed it; run `agents invariant list --all`.',
+                );
+              before = old;
+              const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
+              if (dup) {
+                throw new CheckFailedError(
+                  `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+                  `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
+                  { existing_id: dup.id, path: dup.path },
+                  'duplicate',
+                );
+              }
+              const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
+              // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
+              if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
+              else delete next.source;
+              // Written as edit writes: the byte order mark, CRLF line ends and permissions of the file it came from.
+              createInStyleOf(svc.root, next.path, formatInvariantFile(next.path, next), old.path);
+              removeFile(svc.root, old.path);
+              return next;
+            },
+            { onStale: svc.deps.notice },
+          ),
+        { onStale: svc.deps.notice },
+      );
+      const kept = await leaveEmptiedProject(svc, from);
+      return {
+        value: { invariant: moved, ...(kept ? { keptProject: kept } : {}) },
+        paths: [found.path, moved.path, ...(kept ? [kept.path] : [])],
+        message: `invariant: move ${found.id} from ${describeScope(found.scope)} to ${describeScope(dest)}\n\n${moved.text}\n`,
+      };
+    },
+    { notice: svc.deps.notice },
+  );
   const rel = await relations(svc, done.invariant);
   return {
     before: before!,
@@ -114,16 +119,21 @@ export async function remove(
   const { removeFile } = await import('../../store/atomic-write.ts');
   const { withFolderLock } = await import('../../store/lock.ts');
   const enabled = await commitWanted(svc.source, options.commit);
-  return withCommit(svc.root, enabled, async () => {
-    const folder = scopeFolder(found.scope);
-    await withFolderLock(svc.root, folder, () => removeFile(svc.root, found.path), { onStale: svc.deps.notice });
-    const kept = await leaveEmptiedProject(svc, folder);
-    return {
-      value: { ...found, ...(kept ? { keptProject: kept } : {}) },
-      paths: [found.path, ...(kept ? [kept.path] : [])],
-      message: `invariant: remove ${found.id} from ${describeScope(found.scope)}\n`,
-    };
-  });
+  return withCommit(
+    svc.root,
+    enabled,
+    async () => {
+      const folder = scopeFolder(found.scope);
+      await withFolderLock(svc.root, folder, () => removeFile(svc.root, found.path), { onStale: svc.deps.notice });
+      const kept = await leaveEmptiedProject(svc, folder);
+      return {
+        value: { ...found, ...(kept ? { keptProject: kept } : {}) },
+        paths: [found.path, ...(kept ? [kept.path] : [])],
+        message: `invariant: remove ${found.id} from ${describeScope(found.scope)}\n`,
+      };
+    },
+    { notice: svc.deps.notice },
+  );
 }
 
 /**

@@ -98,18 +98,23 @@ export async function use(svc: PlanContext, input: UseInput): Promise<UseResult>
 
   const final = `plans/${id}`;
   const enabled = await commitWanted(svc.invariants.source, input.commit);
-  const written = await withCommit(svc.root, enabled, async () => {
-    writeFolderAtomic(svc.root, final, [
-      ...promoted.map((inv) => ({ name: `${inv.id}.yaml`, content: formatInvariantFile(inv.path, inv) })),
-      { name: 'plan.yaml', content: formatPlanFile(`${final}/plan.yaml`, plan, addingTo('a plan', 'plans')) },
-    ]);
-    const n = promoted.length;
-    return {
-      value: { folder: join(svc.root, final) },
-      paths: [final],
-      message: `plan: use ${ref} as ${id}${plan.project ? ` for project ${plan.project}` : ''} (${n} invariant${n === 1 ? '' : 's'} promoted)\n${goal ? `\n${goal}\n` : ''}`,
-    };
-  });
+  const written = await withCommit(
+    svc.root,
+    enabled,
+    async () => {
+      writeFolderAtomic(svc.root, final, [
+        ...promoted.map((inv) => ({ name: `${inv.id}.yaml`, content: formatInvariantFile(inv.path, inv) })),
+        { name: 'plan.yaml', content: formatPlanFile(`${final}/plan.yaml`, plan, addingTo('a plan', 'plans')) },
+      ]);
+      const n = promoted.length;
+      return {
+        value: { folder: join(svc.root, final) },
+        paths: [final],
+        message: `plan: use ${ref} as ${id}${plan.project ? ` for project ${plan.project}` : ''} (${n} invariant${n === 1 ? '' : 's'} promoted)\n${goal ? `\n${goal}\n` : ''}`,
+      };
+    },
+    { notice: svc.invariants.deps.notice },
+  );
   const result: UseResult = {
     plan,
     promoted,

@@ -104,35 +104,40 @@ export async function resolveViolation(
   const author = await svc.invariants.deps.author(svc.root);
   const folder = `plans/${found.plan}`;
   const enabled = await commitWanted(svc.invariants.source, options.commit);
-  return withCommit(svc.root, enabled, async () => {
-    const listed = await withFolderLock(
-      svc.root,
-      folder,
-      async () => {
-        const { violations } = await planRecords(svc, found.plan, ['violations']);
-        const v = violations.find((x) => x.id === found.id);
-        if (!v) throw new UsageError(`violation ${found.id} vanished while it was resolved`, 'Run the command again.');
-        if (v.resolved !== undefined) {
-          throw new UsageError(
-            `violation ${v.id} is already resolved (at ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''})`,
-            'Nothing was written. A resolution is recorded once.',
-          );
-        }
-        const resolved: NonNullable<Violation['resolved']> = { at: timestamp(svc.invariants.deps.clock()) };
-        if (author !== undefined) resolved.by = author;
-        if (note !== undefined) resolved.note = note;
-        const next: Violation = { ...v, resolved };
-        replaceInStyle(svc.root, found.path, (await writer()).formatViolationFile(found.path, next));
-        return { plan: found.plan, violation: next, path: found.path };
-      },
-      { onStale: svc.invariants.deps.notice },
-    );
-    return {
-      value: listed,
-      paths: [listed.path],
-      message: `invariant: resolve violation ${listed.violation.id} of ${listed.violation.invariant_id} in plan ${listed.plan}\n${note ? `\n${note}\n` : ''}`,
-    };
-  });
+  return withCommit(
+    svc.root,
+    enabled,
+    async () => {
+      const listed = await withFolderLock(
+        svc.root,
+        folder,
+        async () => {
+          const { violations } = await planRecords(svc, found.plan, ['violations']);
+          const v = violations.find((x) => x.id === found.id);
+          if (!v) throw new UsageError(`violation ${found.id} vanished while it was resolved`, 'Run the command again.');
+          if (v.resolved !== undefined) {
+            throw new UsageError(
+              `violation ${v.id} is already resolved (at ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''})`,
+              'Nothing was written. A resolution is recorded once.',
+            );
+          }
+          const resolved: NonNullable<Violation['resolved']> = { at: timestamp(svc.invariants.deps.clock()) };
+          if (author !== undefined) resolved.by = author;
+          if (note !== undefined) resolved.note = note;
+          const next: Violation = { ...v, resolved };
+          replaceInStyle(svc.root, found.path, (await writer()).formatViolationFile(found.path, next));
+          return { plan: found.plan, violation: next, path: found.path };
+        },
+        { onStale: svc.invariants.deps.notice },
+      );
+      return {
+        value: listed,
+        paths: [listed.path],
+        message: `invariant: resolve violation ${listed.violation.id} of ${listed.violation.invariant_id} in plan ${listed.plan}\n${note ? `\n${note}\n` : ''}`,
+      };
+    },
+    { notice: svc.invariants.deps.notice },
+  );
 }
 
 /** Violations of one plan or of every plan, by plan then id; optionally of one severity. */

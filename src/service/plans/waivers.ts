@@ -75,32 +75,37 @@ export async function waive(svc: PlanContext, input: WaiveInput): Promise<{ waiv
   const author = await svc.invariants.deps.author(svc.root);
   const folder = waiverFolder(scope);
   const enabled = await commitWanted(svc.invariants.source, input.commit);
-  return withCommit(svc.root, enabled, async () => {
-    const waiver = await withFolderLock(
-      svc.root,
-      folder,
-      () => {
-        const id = svc.invariants.deps.newId();
-        const w: Waiver = {
-          id,
-          invariant_id: inv.id,
-          reason,
-          owner,
-          expires: expires.value,
-          created_at: timestamp(svc.invariants.deps.clock()),
-        };
-        if (author !== undefined) w.created_by = author;
-        const path = waiverPath(scope, id);
-        // A refused value leaves no waivers folder: the lock takes back the folder it made (docs/adr/0112).
-        writeFileAtomic(svc.root, path, formatWaiverFile(path, w, addingTo('a waiver', folder)));
-        return { ...w, scope, path } satisfies ScopedWaiver;
-      },
-      { onStale: svc.invariants.deps.notice },
-    );
-    return {
-      value: { waiver },
-      paths: [waiver.path],
-      message: `invariant: waive ${inv.id} for ${where} until ${waiver.expires}\n\n${reason}\nOwner: ${owner}\n`,
-    };
-  });
+  return withCommit(
+    svc.root,
+    enabled,
+    async () => {
+      const waiver = await withFolderLock(
+        svc.root,
+        folder,
+        () => {
+          const id = svc.invariants.deps.newId();
+          const w: Waiver = {
+            id,
+            invariant_id: inv.id,
+            reason,
+            owner,
+            expires: expires.value,
+            created_at: timestamp(svc.invariants.deps.clock()),
+          };
+          if (author !== undefined) w.created_by = author;
+          const path = waiverPath(scope, id);
+          // A refused value leaves no waivers folder: the lock takes back the folder it made (docs/adr/0112).
+          writeFileAtomic(svc.root, path, formatWaiverFile(path, w, addingTo('a waiver', folder)));
+          return { ...w, scope, path } satisfies ScopedWaiver;
+        },
+        { onStale: svc.invariants.deps.notice },
+      );
+      return {
+        value: { waiver },
+        paths: [waiver.path],
+        message: `invariant: waive ${inv.id} for ${where} until ${waiver.expires}\n\n${reason}\nOwner: ${owner}\n`,
+      };
+    },
+    { notice: svc.invariants.deps.notice },
+  );
 }
