@@ -3,6 +3,7 @@
 // while a plan targets it, or while its project.yaml names paths (exported
 // files still stand for it): each of those is a decision to take first.
 import { CheckFailedError } from '../core/errors.ts';
+import { isTemporaryName, LOCK_NAME } from '../core/layout.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import { commitWanted, withCommit } from './commit.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
@@ -21,6 +22,38 @@ export async function removeProject(invariants: InvariantService, input: { proje
   const name = scope.project;
   await invariants.requireProject(name, { writing: true });
   const folder = `projects/${name}`;
+  const [{ removeFile }, { removeIfEmpty }, { withFolderLock }] = await Promise.all([
+    import('../store/atomic-write.ts'),
+    import('../store/empty-folder.ts'),
+    import('../store/lock.ts'),
+  ]);
+  const enabled = await commitWanted(invariants.source, input.commit);
+  return withCommit(
+    invariants.root,
+    enabled,
+    async () => {
+      // Checked and removed under the folder's lock, as every writer of the scope: an add racing the removal either
+      // lands first (and is refused here) or waits and finds no folder; the folder goes once the lock is released.
+      // The lock also clears a stale lock of a writer that died, which is no file of the project.
+      const files = await withFolderLock(
+        invariants.root,
+        folder,
+        async () => {
+          const files = await refuseInUse(invariants, name, folder);
+          for (const f of files) removeFile(invariants.root, f);
+          return files;
+        },
+        { onStale: invariants.deps.notice },
+      );
+      removeIfEmpty(invariants.root, folder);
+      return { value: { project: name, folder, removed: files }, paths: files, message: `project: remove ${name}\n` };
+    },
+    { notice: invariants.deps.notice },
+  );
+}
+
+/** The files of the project folder to remove, once nothing needs it; project-in-use (exit 1) otherwise. */
+async function refuseInUse(invariants: InvariantService, name: string, folder: string): Promise<string[]> {
   const snap = await readFolders(invariants.source, [folder]);
   requireValid(snap, `remove project ${name}`);
   const plans = await readAllPlans(invariants.source);
@@ -28,7 +61,8 @@ export async function removeProject(invariants: InvariantService, input: { proje
   const blockers: string[] = [];
   const held = snap.invariants.length;
   if (held > 0) blockers.push(`it holds ${held} invariant${held === 1 ? '' : 's'} (move or remove them first)`);
-  const files = snap.entries.filter((e) => e.type !== 'dir').map((e) => e.path);
+  // The lock is this command's own.
+  const files = snap.entries.filter((e) => e.type !== 'dir' && e.path !== `${folder}/${LOCK_NAME}`).map((e) => e.path);
   const waivers = files.filter((p) => p.startsWith(`${folder}/waivers/`)).length;
   if (waivers > 0) blockers.push(`it holds ${waivers} waiver${waivers === 1 ? '' : 's'}`);
   const targeting = [...plans.plans.values()].filter((p) => p.project === name).map((p) => p.id);
@@ -40,32 +74,20 @@ export async function removeProject(invariants: InvariantService, input: { proje
       `its project.yaml names paths (${paths.join(', ')}): run \`agents export\` after removing them, so its exported files go too`,
     );
   const other = files.filter((p) => p !== `${folder}/project.yaml` && p !== `${folder}/.gitkeep` && !p.startsWith(`${folder}/waivers/`));
-  if (other.length > 0 && held === 0) blockers.push(`it holds other files (${other.slice(0, 3).join(', ')})`);
+  const temporaries = other.filter((p) => isTemporaryName(p.slice(p.lastIndexOf('/') + 1)));
+  const foreign = other.filter((p) => !temporaries.includes(p));
+  if (held === 0 && temporaries.length > 0)
+    blockers.push(
+      `it holds temporary files of an interrupted write (${temporaries.slice(0, 3).join(', ')}): \`agents validate --fix\` removes them`,
+    );
+  if (held === 0 && foreign.length > 0)
+    blockers.push(`it holds other files (${foreign.slice(0, 3).join(', ')}), which are not the tool's: move or delete them`);
   if (blockers.length > 0)
     throw new CheckFailedError(
       `project ${name} is still in use: ${blockers.join('; ')}`,
-      'Nothing was removed.',
+      'Nothing was removed. Do what each reason says, then run the command again.',
       { project: name, invariants: held, waivers, plans: targeting, paths },
       'project-in-use',
     );
-  const [{ removeFile }, { removeIfEmpty }, { withFolderLock }] = await Promise.all([
-    import('../store/atomic-write.ts'),
-    import('../store/empty-folder.ts'),
-    import('../store/lock.ts'),
-  ]);
-  const enabled = await commitWanted(invariants.source, input.commit);
-  return withCommit(
-    invariants.root,
-    enabled,
-    async () => {
-      // Under the folder's lock, as every writer of the scope: an add racing the removal either lands first (and is
-      // refused above next time) or waits and finds no folder; the folder goes once the lock is released.
-      await withFolderLock(invariants.root, folder, () => {
-        for (const f of files) removeFile(invariants.root, f);
-      });
-      removeIfEmpty(invariants.root, folder);
-      return { value: { project: name, folder, removed: files }, paths: files, message: `project: remove ${name}\n` };
-    },
-    { notice: invariants.deps.notice },
-  );
+  return files;
 }

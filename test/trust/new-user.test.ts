@@ -1,5 +1,6 @@
 // What a new user tripped on (issue 30, H).
-import { chownSync, existsSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
@@ -96,6 +97,36 @@ describe('project remove', () => {
     expect(JSON.parse(unknown.stdout).error.detail.suggestions).toEqual(['docs']);
     const ok = await run(root, 'project', 'remove', 'docs');
     expect(ok.code, ok.stdout).toBe(0);
+    expect(existsSync(join(root, 'projects/docs'))).toBe(false);
+  });
+});
+
+describe('project remove, and what a project folder holds that is no file of the project', () => {
+  it('a stale lock left by a writer that died is cleared, as every writer clears it, and the project removed', async () => {
+    const root = testStore({ 'projects/docs/.gitkeep': '', 'projects/docs/.lock': `999999999 ${hostname()} 2026-11-29T12:00:00Z\n` });
+    const r = await run(root, 'project', 'remove', 'docs');
+    expect(r.code, r.stdout).toBe(0);
+    expect(JSON.parse(r.stdout).removed).toEqual(['projects/docs/.gitkeep']);
+    expect(existsSync(join(root, 'projects/docs'))).toBe(false);
+  });
+
+  it('a temporary of an interrupted write, or a file of someone else (.DS_Store), refuses it (exit 1) and stays; removed, the project goes', async () => {
+    const root = testStore({
+      'projects/docs/.gitkeep': '',
+      'projects/docs/.DS_Store': '',
+      'projects/docs/.01M8KK5920RS6CGAVDFVYYJ0B4.yaml.999999999.ab12.tmp': '',
+    });
+    const r = await run(root, 'project', 'remove', 'docs');
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('project-in-use');
+    expect(readdirSync(join(root, 'projects/docs')).sort()).toEqual([
+      '.01M8KK5920RS6CGAVDFVYYJ0B4.yaml.999999999.ab12.tmp',
+      '.DS_Store',
+      '.gitkeep',
+    ]);
+    expect((await run(root, 'validate', '--fix')).code).toBe(0);
+    rmSync(join(root, 'projects/docs/.DS_Store'));
+    expect((await run(root, 'project', 'remove', 'docs')).code).toBe(0);
     expect(existsSync(join(root, 'projects/docs'))).toBe(false);
   });
 });
