@@ -1,4 +1,6 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { PassThrough } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -6,6 +8,7 @@ import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { G1, G2, L1, P1, P2, PLAN, exampleStore } from '../tui/helpers.ts';
 import { runAgents } from '../helpers/main.ts';
+import { main } from '../../src/cli/main.ts';
 
 // `invariant edit` and `invariant move` end to end: the built CLI on a store in a temporary git repository.
 
@@ -374,6 +377,39 @@ describe('agents invariant move', () => {
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(snapshot(root), args.join(' ')).toEqual(before);
     }
+  });
+});
+
+describe('an invariant another writer moved while a command waited for its scope', () => {
+  // The command finds the invariant, then waits for global/'s lock; the writer it waited for moves the invariant
+  // away. Here the wait is on a lock left by a dead writer: the moment the command clears it, the file is moved.
+  it.each([
+    ['remove', ['invariant', 'remove', '--yes', G1]],
+    ['edit', ['invariant', 'edit', G1, '--severity', 'info']],
+  ])('%s says it is gone (exit 2, usage) and changes nothing', async (_name, args) => {
+    const root = exampleStore();
+    writeFileSync(join(root, 'global/.lock'), `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`);
+    const moved = join(root, `projects/myapp/${G1}.yaml`);
+    const bytes = readFileSync(join(root, `global/${G1}.yaml`));
+    let stdout = '';
+    const stdin = new PassThrough();
+    stdin.end();
+    const code = await main(['--store', root, '--format', 'json', ...args], {
+      stdout: { write: (c: string) => (stdout += c) },
+      stderr: {
+        write: (c: string) => {
+          if (c.includes('cleared a stale lock global/.lock')) renameSync(join(root, `global/${G1}.yaml`), moved);
+        },
+      },
+      stdin,
+      env: { ...process.env, NO_COLOR: '1', CI: 'true', AGENTS_STORE: undefined },
+      cwd: dirname(root),
+    });
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout).error).toMatchObject({ code: 'usage' });
+    expect(JSON.parse(stdout).error.message).toContain(`global/${G1}.yaml`);
+    expect(readFileSync(moved)).toEqual(bytes);
+    expect(readdirSync(join(root, 'global'))).not.toContain(`${G1}.yaml`);
   });
 });
 

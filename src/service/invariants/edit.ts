@@ -8,7 +8,7 @@ import { readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
-import { readOne } from './lookup.ts';
+import { gone, readOne } from './lookup.ts';
 import { inheritedIfReadable, relations } from './related.ts';
 import { checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
 import type { EditInput, EditResult } from './types.ts';
@@ -60,11 +60,7 @@ export async function edit(svc: InvariantContext, input: EditInput): Promise<Edi
           const here = await readFolders(svc.source, [folder]);
           requireValid(here, `edit ${found.id} in ${describeScope(found.scope)}`);
           const old = here.invariants.find((i) => i.id === found.id);
-          if (!old)
-            throw new UsageError(
-              `no invariant with id ${found.id}: ${found.path} is gone`,
-              'Another command may have moved or removed it; run `agents invariant list --all`.',
-            );
+          if (!old) throw gone(found);
           before = old;
           const next: ScopedInvariant = { ...old, tags: [...old.tags] };
           if (text !== undefined) next.text = text;

@@ -134,3 +134,11 @@ export async function readOne(
   }
   return inv;
 }
+
+/** An invariant found before its scope's lock was taken, and gone once it was: another writer moved or removed it. */
+export function gone(found: { id: string; path: string }): UsageError {
+  return new UsageError(
+    `no invariant with id ${found.id}: ${found.path} is gone`,
+    'Another command may have moved or removed it; run `agents invariant list --all`.',
+  );
+}

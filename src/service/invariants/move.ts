@@ -5,7 +5,7 @@ import { textKey } from '../../core/normalise.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import type { InvariantContext } from './context.ts';
-import { readOne } from './lookup.ts';
+import { gone, readOne } from './lookup.ts';
 import { checkNewAction } from './projects.ts';
 import { relations } from './related.ts';
 import { requireValid } from './rules.ts';
@@ -60,11 +60,7 @@ export async function move(
               const here = await readFolders(svc.source, [from, toFolder]);
               requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
               const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
-              if (!old)
-                throw new UsageError(
-                  `no invariant with id ${found.id}: ${found.path} is gone`,
-                  'Another command may have moved or removed it; run `agents invariant list --all`.',
-                );
+              if (!old) throw gone(found);
               before = old;
               const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
               if (dup) {
@@ -124,7 +120,17 @@ export async function remove(
     enabled,
     async () => {
       const folder = scopeFolder(found.scope);
-      await withFolderLock(svc.root, folder, () => removeFile(svc.root, found.path), { onStale: svc.deps.notice });
+      await withFolderLock(
+        svc.root,
+        folder,
+        async () => {
+          // Found before the lock was taken: a writer it waited for may have moved or removed it meanwhile.
+          const here = await svc.source.list(folder, { recursive: false });
+          if (!here.some((e) => e.path === found.path && e.type === 'file')) throw gone(found);
+          removeFile(svc.root, found.path);
+        },
+        { onStale: svc.deps.notice },
+      );
       const kept = await leaveEmptiedProject(svc, folder);
       return {
         value: { ...found, ...(kept ? { keptProject: kept } : {}) },
