@@ -138,27 +138,38 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   const staged: Fix[] = [];
   let done = 0;
   const tick = () => options.onProgress?.(++done, modelines.length);
-  await withFolderLocks(
-    tree.root,
-    [...folders],
-    async () => {
-      try {
-        for (let start = 0; start < modelines.length; start += FIXES_BETWEEN_SIGNALS) {
-          if (start > 0) await letSignalsIn();
-          stageModelines(modelines.slice(start, start + FIXES_BETWEEN_SIGNALS));
+  let locked = false;
+  try {
+    await withFolderLocks(
+      tree.root,
+      [...folders],
+      async () => {
+        locked = true;
+        try {
+          for (let start = 0; start < modelines.length; start += FIXES_BETWEEN_SIGNALS) {
+            if (start > 0) await letSignalsIn();
+            stageModelines(modelines.slice(start, start + FIXES_BETWEEN_SIGNALS));
+          }
+        } catch (error) {
+          batch.discard();
+          throw error;
         }
-      } catch (error) {
-        batch.discard();
-        throw error;
-      }
-      const failed = batch.commit();
-      for (const fix of staged) {
-        const error = failed.get(fix.file);
-        if (error) Object.assign(fix, { done: false, failed: true, message: `${fix.message}: not done, ${error.message}` });
-      }
-    },
-    options.onStale ? { onStale: options.onStale } : {},
-  );
+        const failed = batch.commit();
+        for (const fix of staged) {
+          const error = failed.get(fix.file);
+          if (error) Object.assign(fix, { done: false, failed: true, message: `${fix.message}: not done, ${error.message}` });
+        }
+      },
+      options.onStale ? { onStale: options.onStale } : {},
+    );
+  } catch (error) {
+    if (locked || !(error instanceof AgentsError)) throw error;
+    // A scope held by another writer past the wait: no modeline is written, each says why, and what was done before
+    // (renames, ids, cleared locks, the removals staged in the batch) stands and is reported.
+    batch.commit();
+    for (const file of modelines)
+      fixes.push({ file, action: 'add-modeline', done: false, message: `kept ${file}: ${error.message}; run --fix again later` });
+  }
   return fixes;
 
   function stageModelines(files: readonly string[]): void {

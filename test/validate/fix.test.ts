@@ -332,6 +332,30 @@ describe('validate --fix stopped by a signal', () => {
 });
 
 describe('validate --fix and locks', () => {
+  it('a scope another writer holds past the wait gets no modeline, each saying so; every other fix stands and is reported', async () => {
+    const { hostname } = await import('node:os');
+    const store = testStore({
+      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete data'),
+      'global/.lock': `${process.ppid} ${hostname()} ${new Date().toISOString()}\n`,
+      [`projects/web/${B}.yaml`]: invariantYaml(B, 'Use TLS'),
+      'projects/web/.x.yaml.999999999.ab12.tmp': '',
+    });
+    const r = await runMain(['--store', store, 'validate', '--format', 'json', '--fix'], {
+      cwd: dirname(store),
+      env: { AGENTS_LOCK_TIMEOUT_MS: '100' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const fixes = JSON.parse(r.stdout).fixes as { file: string; action: string; done: boolean }[];
+    expect(fixes.map((f) => [f.action, f.file, f.done])).toEqual([
+      ['remove-temporary', 'projects/web/.x.yaml.999999999.ab12.tmp', true],
+      ['add-modeline', `global/${A}.yaml`, false],
+      ['add-modeline', `projects/web/${B}.yaml`, false],
+    ]);
+    expect(readdirSync(join(store, 'projects/web'))).toEqual([`${B}.yaml`]);
+    expect(readFileSync(join(store, `global/${A}.yaml`), 'utf8')).toBe(invariantYaml(A, 'Never delete data'));
+    expect(existsSync(join(store, 'global/.lock'))).toBe(true);
+  });
+
   it('removes a lock of a process that is gone, and keeps one of a running process', async () => {
     const { hostname } = await import('node:os');
     const store = testStore({
