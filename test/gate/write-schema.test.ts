@@ -136,6 +136,16 @@ describe('every value over its limit is `value-too-long` under --format json (do
       ['action', 'add', 'local/lint', '--description', long(10_001)],
       { file: 'actions/local/lint/action.yaml', field: 'description', limit: 10_000, length: 10_001, schema: 'action.schema.json' },
     ],
+    [
+      'invariant waive --reason',
+      ['invariant', 'waive', G1, '--project', 'myapp', '--owner', 'Ops', '--expires', '2999-01-01', '--reason', long(2_001)],
+      { file: 'projects/myapp/waivers/', field: 'reason', limit: 2_000, length: 2_001, schema: 'waiver.schema.json' },
+    ],
+    [
+      'invariant waive --owner',
+      ['invariant', 'waive', G1, '--project', 'myapp', '--reason', 'Busy', '--expires', '2999-01-01', '--owner', long(513)],
+      { file: 'projects/myapp/waivers/', field: 'owner', limit: 512, length: 513, schema: 'waiver.schema.json' },
+    ],
   ])('%s', async (_name, args, detail) => {
     const root = exampleStore();
     const before = storeState(root);
@@ -145,6 +155,39 @@ describe('every value over its limit is `value-too-long` under --format json (do
     expect(doc.exit_code).toBe(2);
     expect(doc.error.code).toBe('value-too-long');
     expect(doc.error.detail).toEqual(detail);
+    expect(storeState(root)).toEqual(before);
+  });
+});
+
+describe('invariant violation resolve --note over its limit', () => {
+  it('is value-too-long naming the violation file (exit 2), and the violation stays open', async () => {
+    const root = exampleStore();
+    const added = await runMain(
+      [
+        '--store',
+        root,
+        '--format',
+        'json',
+        'invariant',
+        'violation',
+        'add',
+        '--plan',
+        EXAMPLE_PLAN,
+        '--invariant',
+        '01M8KJT9G0XNWEM589ZS7FV0VT',
+      ],
+      { cwd: root },
+    );
+    const { id, path } = JSON.parse(added.stdout) as { id: string; path: string };
+    const before = storeState(root);
+    const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'violation', 'resolve', id, '--note', long(10_001)], {
+      cwd: root,
+    });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'value-too-long',
+      detail: { file: path, field: 'resolved.note', limit: 10_000, length: 10_001, schema: 'violation.schema.json' },
+    });
     expect(storeState(root)).toEqual(before);
   });
 });

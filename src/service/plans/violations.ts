@@ -1,5 +1,5 @@
 // Violations of a plan's invariants: record, resolve, list.
-import { UsageError } from '../../core/errors.ts';
+import { UsageError, valueTooLong } from '../../core/errors.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { codePointLength, isUlid } from '../../core/names.ts';
@@ -100,7 +100,14 @@ export async function resolveViolation(
   const found = await findViolation(svc, prefix);
   const note = options.note?.trim() || undefined;
   if (note !== undefined && codePointLength(note) > 10_000)
-    throw new UsageError('--note is longer than 10,000 characters', 'Nothing was written. Shorten it.');
+    throw valueTooLong({
+      file: found.path,
+      field: 'resolved.note',
+      length: codePointLength(note),
+      limit: 10_000,
+      schema: 'violation.schema.json',
+      fix: 'Shorten --note to at most 10000 characters.',
+    });
   const author = await svc.invariants.deps.author(svc.root);
   const folder = `plans/${found.plan}`;
   const enabled = await commitWanted(svc.invariants.source, options.commit);
