@@ -1,4 +1,4 @@
-import { join, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
@@ -54,13 +54,13 @@ export async function withCommit<T extends object>(
       );
     throw error;
   }
-  const [{ commonGitDir }, { withFolderLock }] = await Promise.all([import('../store/git-dir.ts'), import('../store/lock.ts')]);
-  const gitDir = commonGitDir(root) ?? join(top, '.git');
-  // One committing command of the repository at a time, from its check of what is staged to its commit: another
-  // one's file staged meanwhile would be refused as "other changes", git's own index lock would fail the second
-  // commit outright, and the id read after the commit could be the other command's.
-  return withFolderLock(gitDir, 'agents/commit', () => commitWritten(top, root, git, write), {
-    label: relative(top, join(gitDir, 'agents/commit')).split(sep).join('/'),
+  const { withFolderLock } = await import('../store/lock.ts');
+  // One committing command of the store at a time, from its check of what is staged to its commit: another one's
+  // file staged meanwhile would be refused as "other changes", git's own index lock would fail the second commit
+  // outright, and the id read after the commit could be the other command's. The lock is the store's own `.lock`
+  // (beside the scopes' locks, which readers skip), not one in git's folder, which may belong to someone else.
+  return withFolderLock(root, '', () => commitWritten(top, root, git, write), {
+    label: relative(top, root).split(sep).join('/') || '.',
     ...(options.notice ? { onStale: options.notice } : {}),
   });
 }
