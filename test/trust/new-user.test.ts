@@ -1,5 +1,5 @@
 // What a new user tripped on (issue 30, H).
-import { chownSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +108,16 @@ describe('project remove, and what a project folder holds that is no file of the
     expect(r.code, r.stdout).toBe(0);
     expect(JSON.parse(r.stdout).removed).toEqual(['projects/docs/.gitkeep']);
     expect(existsSync(join(root, 'projects/docs'))).toBe(false);
+  });
+
+  it('a project that is a link to a folder is said to be one (exit 3, symlink), as every reader says it, not "does not exist"', async () => {
+    const root = testStore({ 'projects/docs/.gitkeep': '' });
+    const elsewhere = tempDir();
+    symlinkSync(elsewhere, join(root, 'projects/linked'));
+    const r = await run(root, 'project', 'remove', 'linked');
+    expect(r.code).toBe(3);
+    expect(JSON.parse(r.stdout).error.detail.diagnostics).toEqual([expect.objectContaining({ code: 'symlink', file: 'projects/linked' })]);
+    expect(existsSync(join(root, 'projects/linked'))).toBe(true);
   });
 
   it('a temporary of an interrupted write, or a file of someone else (.DS_Store), refuses it (exit 1) and stays; removed, the project goes', async () => {

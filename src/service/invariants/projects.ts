@@ -2,8 +2,9 @@
 import { closestNames, didYouMean, isCloseName, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
 import { isName } from '../../core/names.ts';
-import { readAllPlans } from '../../store/read.ts';
+import { readAllPlans, readFolders } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
+import { requireValid } from './rules.ts';
 import type { ScopeCatalog } from './types.ts';
 
 /** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
@@ -23,6 +24,11 @@ export async function projectNames(svc: InvariantContext): Promise<string[]> {
 export async function requireProject(svc: InvariantContext, project: string, options: { writing?: boolean } = {}): Promise<void> {
   const known = await svc.projectNames();
   if (known.includes(project)) return;
+  // Something stands at the project's place that is no folder (a link to one, a file): said as what it is, as
+  // every reader of it says it (exit 3), not as a project to create.
+  const folder = `projects/${project}`;
+  if ((await svc.source.list('projects', { recursive: false })).some((e) => e.path === folder))
+    requireValid(await readFolders(svc.source, [folder]), `use project ${project}`);
   // The names `invariant add` would take for a typo of this one (checkNewProject): suggested here too, and the
   // command to create the project says --new-project then, so the hint never names a command that is refused.
   const close = known.filter((k) => isCloseName(project, k));
