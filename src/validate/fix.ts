@@ -164,11 +164,19 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
     );
   } catch (error) {
     if (locked || !(error instanceof AgentsError)) throw error;
-    // A scope held by another writer past the wait: no modeline is written, each says why, and what was done before
-    // (renames, ids, cleared locks, the removals staged in the batch) stands and is reported.
+    // A scope held by another writer past the wait, or one that cannot be written: no modeline is written, each
+    // says why, and what was done before (renames, ids, cleared locks, the removals staged in the batch) stands and
+    // is reported. A refusal of the file system fails the run, as it does for a modeline itself (attempt).
     batch.commit();
+    const failed = error.code === 'write-failed';
     for (const file of modelines)
-      fixes.push({ file, action: 'add-modeline', done: false, message: `kept ${file}: ${error.message}; run --fix again later` });
+      fixes.push({
+        file,
+        action: 'add-modeline',
+        done: false,
+        message: `kept ${file}: ${error.message}${failed ? '' : '; run --fix again later'}`,
+        ...(failed ? { failed: true } : {}),
+      });
   }
   return fixes;
 
