@@ -113,8 +113,8 @@ export class InvariantService implements InvariantContext {
    * edits, or equal ignoring case and separators) is refused as a likely
    * typo unless `confirmed` (`--new-project`).
    */
-  checkNewProject(project: string, confirmed: boolean): Promise<string | undefined> {
-    return projects.checkNewProject(this, project, confirmed);
+  checkNewProject(project: string, confirmed: boolean, doing = 'add to'): Promise<string | undefined> {
+    return projects.checkNewProject(this, project, confirmed, doing);
   }
 
   /**

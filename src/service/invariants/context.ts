@@ -19,7 +19,7 @@ export interface InvariantContext {
   resolveScope(input: ScopeInput | Scope): Promise<Scope>;
   projectNames(): Promise<string[]>;
   requireProject(project: string, options?: { writing?: boolean }): Promise<void>;
-  checkNewProject(project: string, confirmed: boolean): Promise<string | undefined>;
+  checkNewProject(project: string, confirmed: boolean, doing?: string): Promise<string | undefined>;
   addContext(input: ScopeInput | Scope): Promise<AddContext>;
   inherited(): Promise<ScopedInvariant[]>;
   waiversOf(target: Target, listed?: readonly { path: string; type: string }[]): Promise<WaiverState[]>;

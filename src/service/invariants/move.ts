@@ -33,8 +33,8 @@ export async function move(
   }
   if (dest.kind === 'plan') await svc.readPlan(dest.plan);
   // As for add: a new project is created (and said), but a name close to an existing project's is a likely typo.
-  const creates = dest.kind === 'project' ? await svc.checkNewProject(dest.project, options.newProject ?? false) : undefined;
-  if (dest.kind === 'action') await checkNewAction(svc, `${dest.ns}/${dest.name}`);
+  const creates = dest.kind === 'project' ? await svc.checkNewProject(dest.project, options.newProject ?? false, 'move it to') : undefined;
+  if (dest.kind === 'action') await checkNewAction(svc, `${dest.ns}/${dest.name}`, 'move it to');
   await readOne(svc, found, 'move');
   const from = scopeFolder(found.scope);
   const toFolder = scopeFolder(dest);

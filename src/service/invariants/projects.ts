@@ -48,9 +48,15 @@ export async function requireProject(svc: InvariantContext, project: string, opt
  * For an add to `project`: undefined when it exists; its name when the add
  * will create it. A new name close to an existing project's (within two
  * edits, or equal ignoring case and separators) is refused as a likely
- * typo unless `confirmed` (`--new-project`).
+ * typo unless `confirmed` (`--new-project`). `doing` is what the hint says to do with the close name instead
+ * (`add to`, `move it to`).
  */
-export async function checkNewProject(svc: InvariantContext, project: string, confirmed: boolean): Promise<string | undefined> {
+export async function checkNewProject(
+  svc: InvariantContext,
+  project: string,
+  confirmed: boolean,
+  doing = 'add to',
+): Promise<string | undefined> {
   const known = await svc.projectNames();
   if (known.includes(project)) return undefined;
   const close = known.filter((k) => isCloseName(project, k));
@@ -59,7 +65,7 @@ export async function checkNewProject(svc: InvariantContext, project: string, co
     const suggestions = ranked.length > 0 ? ranked : close;
     throw new UsageError(
       `project ${project} does not exist, and its name is close to ${suggestions.length === 1 ? 'the existing project' : 'the existing projects'} ${suggestions.join(', ')}; ${didYouMean(suggestions)}`,
-      `Nothing was written. To add to ${suggestions[0]}, use --project ${suggestions[0]}; to create project ${project} anyway, add --new-project.`,
+      `Nothing was written. To ${doing} ${suggestions[0]}, use --project ${suggestions[0]}; to create project ${project} anyway, add --new-project.`,
       { project, suggestions, known },
       'close-project-name',
     );
@@ -101,9 +107,10 @@ export async function requireAction(svc: InvariantContext, ref: string): Promise
 /**
  * For an add to action template `ref`: a new template whose name is close
  * to an existing one's is refused as a likely typo (exit 2), as a project's
- * is; `agents action add` creates it on purpose.
+ * is; `agents action add` creates it on purpose. `doing` is what the hint says to do with the close name
+ * instead (`add to`, `move it to`).
  */
-export async function checkNewAction(svc: InvariantContext, ref: string): Promise<void> {
+export async function checkNewAction(svc: InvariantContext, ref: string, doing = 'add to'): Promise<void> {
   const known = await actionNames(svc);
   if (known.includes(ref)) return;
   const close = known.filter((k) => isCloseName(ref, k));
@@ -112,7 +119,7 @@ export async function checkNewAction(svc: InvariantContext, ref: string): Promis
   const suggestions = ranked.length > 0 ? ranked : close;
   throw new UsageError(
     `action ${ref} does not exist, and its name is close to ${suggestions.length === 1 ? 'the existing action' : 'the existing actions'} ${suggestions.join(', ')}; ${didYouMean(suggestions)}`,
-    `Nothing was written. To add to ${suggestions[0]}, use --action ${suggestions[0]}; to create action ${ref} anyway, run \`agents action add ${ref}\` first.`,
+    `Nothing was written. To ${doing} ${suggestions[0]}, use --action ${suggestions[0]}; to create action ${ref} anyway, run \`agents action add ${ref}\` first.`,
     { action: ref, suggestions, known },
     'close-action-name',
   );
