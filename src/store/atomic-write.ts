@@ -52,7 +52,9 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
             : // A new folder renamed onto one that holds files: another writer made it since this command looked.
               e.code === 'ENOTEMPTY'
               ? 'a folder of that name was made meanwhile, by another writer'
-              : (e.code ?? e.message);
+              : e.code === 'ENAMETOOLONG'
+                ? 'the path, or a name in it, is longer than the file system allows'
+                : (e.code ?? e.message);
   const full = e.code === 'ENOSPC' || e.code === 'EDQUOT';
   const taken = e.code === 'EEXIST' || e.code === 'ENOTEMPTY';
   return new AgentsError(`cannot write ${rel}: ${why}`, EXIT_CODES.usage, {
@@ -60,7 +62,9 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
       ? 'Nothing was changed. Free some disk space, then run the command again.'
       : taken
         ? 'Nothing was changed. Run the command again: it sees what is there now.'
-        : 'Nothing was changed. Check that the store is writable, then run the command again.',
+        : e.code === 'ENAMETOOLONG'
+          ? 'Nothing was changed. Put the store at a shorter path (--store DIR).'
+          : 'Nothing was changed. Check that the store is writable, then run the command again.',
     code: 'write-failed',
   });
 }

@@ -67,3 +67,20 @@ describe('a file where a folder of the path goes', () => {
     expect(() => writeFileAtomic(root, 'plans/P/taken.yaml', 'y\n', 'create')).toThrow(/a file of that name already exists/);
   });
 });
+
+describe('a name longer than the file system allows', () => {
+  it('is a write failure that says so (exit 2), not the raw ENAMETOOLONG, and leaves nothing behind', () => {
+    const root = tempDir();
+    let error: unknown;
+    try {
+      writeFileAtomic(root, `global/${'n'.repeat(300)}.yaml`, 'x\n');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(AgentsError);
+    expect((error as AgentsError).exitCode).toBe(2);
+    expect((error as AgentsError).code).toBe('write-failed');
+    expect((error as AgentsError).message).not.toContain('ENAMETOOLONG');
+    expect(readdirSync(join(root, 'global'))).toEqual([]);
+  });
+});
