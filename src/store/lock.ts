@@ -376,6 +376,9 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
       const by = owner ? `process ${owner.pid} on ${owner.host}` : 'another writer';
       throw new AgentsError(`${named} is locked by ${by} (${named}/${LOCK_NAME}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
         hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${named}/${LOCK_NAME}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+        // Its own code, so that a script (an agent) can tell "busy, try again" from a mistake in what it asked.
+        code: 'locked',
+        detail: { lock: `${named}/${LOCK_NAME}`, pid: owner?.pid ?? null, host: owner?.host ?? null, waited_ms: timeoutMs },
       });
     }
     await sleep(delay + Math.random() * delay);

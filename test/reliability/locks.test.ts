@@ -74,11 +74,21 @@ describe('scope locks', () => {
 
   it('never clears a lock of another host (it cannot tell whether that process lives)', async () => {
     const store = testStore();
-    writeFileSync(join(store, 'global/.lock'), `${deadPid()} some-other-host 2026-11-29T12:00:00.000Z\n`);
+    const pid = deadPid();
+    writeFileSync(join(store, 'global/.lock'), `${pid} some-other-host 2026-11-29T12:00:00.000Z\n`);
     const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'x rule'], { env: { AGENTS_LOCK_TIMEOUT_MS: '200' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('locked by process');
     expect(existsSync(join(store, 'global/.lock'))).toBe(true);
+    // Under --format json the refusal has its own code, so a script can tell "busy" from a mistake and try again.
+    const json = await runAgents(['--store', store, '--format', 'json', 'invariant', 'add', '--global', 'x rule'], {
+      env: { AGENTS_LOCK_TIMEOUT_MS: '0' },
+    });
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stdout).error).toMatchObject({
+      code: 'locked',
+      detail: { lock: 'global/.lock', pid, host: 'some-other-host', waited_ms: 0 },
+    });
   });
 
   it('holds remove to the same lock', () => {
