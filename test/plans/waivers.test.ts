@@ -357,3 +357,34 @@ describe('waiver expiry with an injected clock', () => {
     ]);
   });
 });
+
+describe('invariant waive --project of a project removed while it waited', () => {
+  // `project remove` takes the project folder's lock; so does waive now, and finds the project gone. Here the wait is
+  // on a lock left by a dead writer: the moment waive clears it, the project is removed.
+  it('writes no waiver and leaves no folder behind (exit 2)', async () => {
+    const { hostname } = await import('node:os');
+    const { PassThrough } = await import('node:stream');
+    const { existsSync, rmSync, writeFileSync } = await import('node:fs');
+    const { main } = await import('../../src/cli/main.ts');
+    const root = exampleStore();
+    expect((await runAgents(['--store', root, 'project', 'add', 'reports'])).code).toBe(0);
+    writeFileSync(join(root, 'projects/reports/.lock'), `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`);
+    const stdin = new PassThrough();
+    stdin.end();
+    let stdout = '';
+    const args = ['--store', root, '--format', 'json', 'invariant', 'waive', NEVER_DELETE, '--project', 'reports'];
+    const code = await main([...args, '--reason', 'Busy', '--owner', 'Ops', '--expires', '2999-01-01'], {
+      stdout: { write: (c: string) => (stdout += c) },
+      stderr: {
+        write: (c: string) => {
+          if (c.includes('cleared a stale lock projects/reports/.lock')) rmSync(join(root, 'projects/reports'), { recursive: true });
+        },
+      },
+      stdin,
+      env: { ...process.env, NO_COLOR: '1', CI: 'true', AGENTS_STORE: undefined },
+      cwd: dirname(root),
+    });
+    expect(code, stdout).toBe(2);
+    expect(existsSync(join(root, 'projects/reports'))).toBe(false);
+  });
+});

@@ -1,6 +1,7 @@
 // Waivers: time-boxed exceptions for an invariant of a plan or a project.
 import { UsageError, valueTooLong } from '../../core/errors.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
+import { LOCK_NAME } from '../../core/layout.ts';
 import { codePointLength } from '../../core/names.ts';
 import { type ScopedWaiver, type Waiver, type WaiverScope, parseExpiresInput, waiverFolder, waiverPath } from '../../core/waivers.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
@@ -31,6 +32,7 @@ export async function waive(svc: PlanContext, input: WaiveInput): Promise<{ waiv
   const expires = parseExpiresInput(input.expires, now);
   if ('problem' in expires)
     throw new UsageError(expires.problem, 'Nothing was written. A waiver is time-boxed: give a future date, e.g. --expires 2026-12-31.');
+  const expiresAt = expires.value;
   let scope: WaiverScope;
   let target: { plan: string } | { project: string };
   if (input.plan !== undefined) {
@@ -88,29 +90,41 @@ export async function waive(svc: PlanContext, input: WaiveInput): Promise<{ waiv
   const { addingTo, formatWaiverFile } = await import('../../core/serialize.ts');
   const author = await svc.invariants.deps.author(svc.root);
   const folder = waiverFolder(scope);
+  const writeWaiver = (): ScopedWaiver => {
+    const id = svc.invariants.deps.newId();
+    const w: Waiver = {
+      id,
+      invariant_id: inv.id,
+      reason,
+      owner,
+      expires: expiresAt,
+      created_at: timestamp(svc.invariants.deps.clock()),
+    };
+    if (author !== undefined) w.created_by = author;
+    const path = waiverPath(scope, id);
+    // A refused value leaves no waivers folder: the lock takes back the folder it made (docs/adr/0112).
+    writeFileAtomic(svc.root, path, formatWaiverFile(path, w, addingTo('a waiver', folder)));
+    return { ...w, scope, path } satisfies ScopedWaiver;
+  };
   const enabled = await commitWanted(svc.invariants.source, input.commit);
   return withCommit(
     svc.root,
     enabled,
     async () => {
+      // The scope's own lock first, as `project remove` takes it: a project removed while this waited is not made
+      // again to hold the waiver (the waivers folder's lock alone would make the folders it needs).
+      const scopeDir = scope.kind === 'plan' ? `plans/${scope.plan}` : `projects/${scope.project}`;
       const waiver = await withFolderLock(
         svc.root,
-        folder,
-        () => {
-          const id = svc.invariants.deps.newId();
-          const w: Waiver = {
-            id,
-            invariant_id: inv.id,
-            reason,
-            owner,
-            expires: expires.value,
-            created_at: timestamp(svc.invariants.deps.clock()),
-          };
-          if (author !== undefined) w.created_by = author;
-          const path = waiverPath(scope, id);
-          // A refused value leaves no waivers folder: the lock takes back the folder it made (docs/adr/0112).
-          writeFileAtomic(svc.root, path, formatWaiverFile(path, w, addingTo('a waiver', folder)));
-          return { ...w, scope, path } satisfies ScopedWaiver;
+        scopeDir,
+        async () => {
+          const here = await svc.invariants.source.list(scopeDir, { recursive: false });
+          if (!here.some((e) => e.path !== `${scopeDir}/${LOCK_NAME}`))
+            throw new UsageError(
+              `${where} is gone: it was removed while this command waited for it`,
+              'Nothing was written. Run `agents project list` (or `agents plan list`) to see what there is.',
+            );
+          return withFolderLock(svc.root, folder, () => writeWaiver(), { onStale: svc.invariants.deps.notice });
         },
         { onStale: svc.invariants.deps.notice },
       );
