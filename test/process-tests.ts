@@ -40,6 +40,7 @@ export const PROCESS_TESTS = [
   'test/gate/input-errors.test.ts',
   'test/git/identity.test.ts',
   'test/import/import-cli.test.ts',
+  'test/import/replace-safety.test.ts',
   'test/package/code-cache.test.ts',
   'test/package/package.test.ts',
   'test/perf/read-guards.test.ts',

@@ -355,7 +355,16 @@ export class ImportService {
    */
   async replace(plan: ImportPlan, written: ImportWritten): Promise<ReplaceResult> {
     const done = new Set(written.invariants.map((w) => w.n));
-    const gone = plan.candidates.filter((c) => c.whole && (done.has(c.n) || c.status !== 'new'));
+    // A copy's line goes only when the copy it repeats is in the store now: one dropped in the review, or one the
+    // schema refused, leaves its copies where they are, else the rule would be gone from both the files and the store.
+    const at = new Map(plan.candidates.map((c) => [`${c.file}\n${c.line}`, c]));
+    const stored = (c: PlannedCandidate): boolean => {
+      if (c.status === 'exists' || done.has(c.n)) return true;
+      if (c.status !== 'duplicate' || c.same_as === undefined || !('file' in c.same_as)) return false;
+      const first = at.get(`${c.same_as.file}\n${c.same_as.line}`);
+      return first !== undefined && (first.status === 'exists' || done.has(first.n));
+    };
+    const gone = plan.candidates.filter((c) => c.whole && stored(c));
     const top = this.top;
     const result: ReplaceResult = { files: [], exported: [], targets: [], unlisted_targets: [] };
     const targets = new Set<ExportTargetName>();

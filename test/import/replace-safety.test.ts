@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ImportService } from '../../src/service/import-service.ts';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { ScopeService } from '../../src/service/scope-service.ts';
+import { gitInit } from '../helpers/git.ts';
+import { tempDir, writeTree } from '../helpers/tmp.ts';
+
+/** A repository with a store (export to agents-md and claude-md) and the instruction files `tree`, and its import service. */
+function repo(tree: Record<string, string>): { top: string; service: ImportService } {
+  const top = tempDir('agents-import-replace-');
+  gitInit(top);
+  writeTree(top, {
+    '.agents/global/': null,
+    '.agents/projects/': null,
+    '.agents/actions/': null,
+    '.agents/plans/': null,
+    '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md, claude-md]\n',
+    ...tree,
+  });
+  const invariants = new InvariantService(join(top, '.agents'));
+  return { top, service: new ImportService(invariants, new ScopeService(invariants)) };
+}
+
+/** The file's text outside the managed block. */
+function outsideBlock(text: string): string {
+  const begin = text.indexOf('<!-- agents:begin');
+  if (begin < 0) return text;
+  const end = text.indexOf('<!-- agents:end -->\n') + '<!-- agents:end -->\n'.length;
+  return text.slice(0, begin) + text.slice(end);
+}
+
+describe('import --replace removes only the lines of rules the store now holds', () => {
+  it('a copy of a rule dropped in the review stays in its file, as the dropped rule stays in its own', async () => {
+    const { top, service } = repo({
+      'AGENTS.md': '- Never commit secrets.\n- Use UTC for every timestamp.\n',
+      'CLAUDE.md': '- Use UTC for every timestamp.\n- Never commit secrets.\n',
+    });
+    const plan = await service.plan({ cwd: top });
+    const copy = plan.candidates.find((c) => c.file === 'CLAUDE.md' && c.text === 'Never commit secrets.')!;
+    expect(copy.status).toBe('duplicate');
+    // The review keeps the UTC rule and drops "Never commit secrets." (its first copy, in AGENTS.md).
+    const chosen = plan.candidates.filter((c) => c.status === 'new' && c.text !== 'Never commit secrets.');
+    const written = await service.apply(plan, chosen);
+    const replaced = await service.replace(plan, written);
+    expect(replaced.files).toEqual([
+      { file: 'AGENTS.md', removed: [2], block: true },
+      { file: 'CLAUDE.md', removed: [1], block: true },
+    ]);
+    expect(outsideBlock(readFileSync(join(top, 'AGENTS.md'), 'utf8'))).toBe('- Never commit secrets.\n');
+    expect(outsideBlock(readFileSync(join(top, 'CLAUDE.md'), 'utf8'))).toBe('- Never commit secrets.\n');
+  });
+});
