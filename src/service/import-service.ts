@@ -366,7 +366,7 @@ export class ImportService {
     };
     const gone = plan.candidates.filter((c) => c.whole && stored(c));
     const top = this.top;
-    const result: ReplaceResult = { files: [], exported: [], targets: [], unlisted_targets: [] };
+    const result: ReplaceResult = { files: [], changed: [], exported: [], targets: [], unlisted_targets: [] };
     const targets = new Set<ExportTargetName>();
     // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
     const [{ writeFileAtomic }, { ExportService, sha256 }] = await Promise.all([
@@ -377,10 +377,13 @@ export class ImportService {
       const ranges = gone.filter((c) => c.file === f.file);
       if (ranges.length === 0) continue;
       const r = readRegularFile(join(top, f.file), MAX_FILE_BYTES);
-      if (!r.ok) continue;
       // Read as the plan read it (a byte order mark apart, which is put back in front): every other byte is kept.
-      const read = readUtf8(r.bytes, { dropBom: true });
-      if (!read.ok) continue;
+      const read = r.ok ? readUtf8(r.bytes, { dropBom: true }) : undefined;
+      // The lines to remove are the plan's: a file edited since (during the review, say) keeps every line.
+      if (!r.ok || !read?.ok || !sameRules(read.text, ranges)) {
+        result.changed.push(f.file);
+        continue;
+      }
       const text = read.text;
       const bom = r.bytes[0] === 0xef && r.bytes[1] === 0xbb && r.bytes[2] === 0xbf ? '\uFEFF' : '';
       const project = plan.candidates.find((c) => c.file === f.file)?.scope.project;
@@ -411,11 +414,22 @@ export class ImportService {
 /** What `--replace` changed: the lines taken out of each file, and the files the export then wrote. */
 export interface ReplaceResult {
   files: { file: string; removed: number[]; block: boolean }[];
+  /** Files left as they were: they changed since the plan read them, so its line numbers may name other lines. */
+  changed: string[];
   exported: string[];
   /** The export targets run for the changed files. */
   targets: ExportTargetName[];
   /** Those of them that export.targets in config.yaml does not list. */
   unlisted_targets: ExportTargetName[];
+}
+
+/** Whether `text` still holds each of the plan's rules on the lines the plan found it on. */
+function sameRules(text: string, ranges: readonly PlannedCandidate[]): boolean {
+  const now = new Map(splitInstructions(text).candidates.map((c) => [c.line, c]));
+  return ranges.every((c) => {
+    const there = now.get(c.line);
+    return there !== undefined && there.end_line === c.end_line && there.text === c.text;
+  });
 }
 
 /** The export target whose block belongs in the file itself (AGENTS.md at the top or in a project's folder…), if any. */

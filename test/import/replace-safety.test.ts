@@ -52,3 +52,33 @@ describe('import --replace removes only the lines of rules the store now holds',
     expect(outsideBlock(readFileSync(join(top, 'CLAUDE.md'), 'utf8'))).toBe('- Never commit secrets.\n');
   });
 });
+
+describe('import --replace and a file edited since the plan read it', () => {
+  it('a file whose lines moved keeps every line; the others are replaced', async () => {
+    const { top, service } = repo({
+      'AGENTS.md': '- Never commit secrets.\n- Use UTC for every timestamp.\n',
+      'CLAUDE.md': '# Notes\n\n- Keep pull requests small.\n',
+    });
+    const plan = await service.plan({ cwd: top });
+    // Someone adds a line on top while the review is open: the plan's line 1 is now the new line.
+    const edited = '- Write the changelog by hand.\n- Never commit secrets.\n- Use UTC for every timestamp.\n';
+    writeTree(top, { 'AGENTS.md': edited });
+    const written = await service.apply(
+      plan,
+      plan.candidates.filter((c) => c.status === 'new'),
+    );
+    const replaced = await service.replace(plan, written);
+    expect(replaced.changed).toEqual(['AGENTS.md']);
+    expect(replaced.files).toEqual([{ file: 'CLAUDE.md', removed: [3], block: true }]);
+    expect(readFileSync(join(top, 'AGENTS.md'), 'utf8')).toBe(edited);
+  });
+
+  it('an edit that leaves the rules on their lines does not stop the replacement', async () => {
+    const { top, service } = repo({ 'AGENTS.md': '- Never commit secrets.\n\nNotes.\n' });
+    const plan = await service.plan({ cwd: top });
+    writeTree(top, { 'AGENTS.md': '- Never commit secrets.\n\nNotes, and more notes.\n' });
+    const replaced = await service.replace(plan, await service.apply(plan, plan.candidates));
+    expect(replaced.changed).toEqual([]);
+    expect(outsideBlock(readFileSync(join(top, 'AGENTS.md'), 'utf8'))).toBe('\nNotes, and more notes.\n');
+  });
+});

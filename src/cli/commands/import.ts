@@ -221,6 +221,10 @@ export default defineCommand<ImportArgs>({
         lines.push(
           `${s.green('replaced')} ${f.removed.length} line${f.removed.length === 1 ? '' : 's'} of ${f.file}${f.block ? ' with the managed block' : ''}`,
         );
+      for (const file of replaced?.changed ?? [])
+        lines.push(
+          `${s.yellow('not replaced')} ${file}: it changed since it was read, so its lines stay; run \`agents import --yes --replace ${file}\` again`,
+        );
       for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${p}`);
       return lines.join('\n');
     });
