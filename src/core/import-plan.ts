@@ -309,8 +309,11 @@ export function refuseOverlaps(
     );
   const pathsOf = (name: string) => taken.find((t) => t.name === name)?.paths ?? [];
   const general = taken.filter((t) => singleFolder(t.paths) === undefined);
+  // A project only files without rules land in is never made: it takes no paths from the files after it.
+  const holding = new Set<string>();
+  for (const f of files) if (f.candidates.length > 0 && projectOf.has(f)) holding.add(projectOf.get(f)!);
   for (const p of projects) {
-    if (p.exists) continue;
+    if (p.exists || !holding.has(p.name)) continue;
     const dir = singleFolder(p.paths);
     let hit: string | undefined;
     if (dir !== undefined) {

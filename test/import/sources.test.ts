@@ -253,4 +253,12 @@ describe('refuseOverlaps: an import never makes projects whose paths overlap', (
       '.cursor/rules/tsx.mdc': 'web',
     });
   });
+
+  it('a file without rules makes no project, so it takes no paths from the files after it', () => {
+    const files = [
+      file('.cursor/rules/a-empty.mdc', { kind: 'project', name: 'a-empty', paths: ['src/**/*.ts'] }, []),
+      file('.cursor/rules/b-ts.mdc', { kind: 'project', name: 'b-ts', paths: ['src/**/*.ts', 'lib/**'] }, ['Use strict mode']),
+    ];
+    expect(refuseOverlaps(files, new Map(), [], ['src/a.ts']).map((f) => f.skipped)).toEqual([undefined, undefined]);
+  });
 });
