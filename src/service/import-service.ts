@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync } from 'node:fs';
+import { readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { readUtf8 } from '../core/utf8.ts';
@@ -125,6 +125,21 @@ export class ImportService {
           if (wanted(kind)) out.push({ rel: f, kind: kind! });
         }
         continue;
+      }
+      if (!all.includes(rel)) {
+        // Not among the repository's files: say what it is rather than call it a file of no known kind.
+        let stat: Stats | undefined;
+        try {
+          stat = statSync(abs);
+        } catch {
+          stat = undefined;
+        }
+        if (stat === undefined) throw new UsageError(`${given} does not exist`, 'Name files or folders inside the repository.');
+        if (stat.isDirectory())
+          throw new UsageError(
+            `${given} holds no instruction file: it is empty, or git ignores what it holds`,
+            `Name the file to import itself: agents import ${given.replace(/[/\\]+$/, '')}/AGENTS.md (add --from KIND for a name of no known kind).`,
+          );
       }
       const kind = instructionKind(rel) ?? (options.from?.length === 1 ? options.from[0] : undefined);
       if (kind === undefined) {

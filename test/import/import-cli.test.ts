@@ -9,7 +9,7 @@ import { errorOf, runAgents } from '../helpers/main.ts';
 import { tempDir, writeTree } from '../helpers/tmp.ts';
 
 /** A repository with a store and the instruction files `tree`. */
-function repo(tree: Record<string, string | Buffer>): string {
+function repo(tree: Record<string, string | Buffer | null>): string {
   const top = tempDir('agents-import-');
   gitInit(top);
   writeTree(top, { '.agents/global/': null, '.agents/projects/': null, '.agents/actions/': null, '.agents/plans/': null, ...tree });
@@ -155,6 +155,28 @@ describe('agents import', () => {
     const as = await json(top, 'import', '--dry-run', 'docs/rules.md', '--from', 'agents-md');
     expect(as.data.candidates.map((c: { text: string }) => c.text)).toEqual(['Never force-push.']);
     expect((await run(top, 'import', '--dry-run', '--project', 'Not A Name')).code).toBe(2);
+  });
+
+  it('a named path that does not exist, or a folder git lists nothing of, is exit 2 and names what it is', async () => {
+    const top = repo({ ...EVERY_KIND, '.gitignore': 'local/\n', 'local/AGENTS.md': '- Never push on Fridays.\n', 'empty/': null });
+    const before = storeFiles(top);
+    for (const [path, says] of [
+      ['nope/AGENTS.md', /^nope\/AGENTS\.md does not exist$/],
+      ['docs/rules.md', /^docs\/rules\.md does not exist$/],
+      ['local', /^local holds no instruction file/],
+      ['empty/', /^empty\/ holds no instruction file/],
+    ] as const) {
+      for (const from of [[], ['--from', 'agents-md']]) {
+        const r = await run(top, '--format', 'json', 'import', '--yes', path, ...from);
+        expect(r.code, path).toBe(2);
+        expect(JSON.parse(r.stdout).error.message).toMatch(says);
+      }
+    }
+    expect(storeFiles(top)).toEqual(before);
+    // The ignored file itself, named, is read.
+    expect((await json(top, 'import', '--dry-run', 'local/AGENTS.md')).data.candidates.map((c: { text: string }) => c.text)).toEqual([
+      'Never push on Fridays.',
+    ]);
   });
 
   it('without a terminal and without --yes it asks for --yes (exit 2) and writes nothing', async () => {
