@@ -22,6 +22,7 @@ import {
   TABLE_RULE,
   words,
 } from './markdown-blocks.ts';
+import { guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
 import { isLinkOnly, labelledCode, plain, QUOTED, startsWithCode, unquote } from './markdown-plain.ts';
 import {
@@ -35,7 +36,6 @@ import {
   NEGATIVE,
   NEGATIVE_MARKS,
   NORMATIVE,
-  onlyNegates,
   RULE_HEADING,
   splitSentences,
 } from './rule-wording.ts';
@@ -224,6 +224,17 @@ export function splitInstructions(text: string): SplitFile {
       }
       // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
       const children = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
+      // "The API layer has a few constraints:" states none, and heads rules of their own: a label, they are taken
+      // (each with it when it says when they apply: "When you add an endpoint: Write a test").
+      if (children && leadsIntoRules(raw, children.items)) {
+        leave(i, end, 'heading');
+        const head = plain(raw);
+        labels.push({ ...headingOf(head.replace(/:$/, ''), indent), tag: '', ...(isCondition(head) ? { condition: head } : {}) });
+        current = undefined;
+        ruled = undefined;
+        i = end + 1;
+        continue;
+      }
       if (children && children.items.length > 0) {
         takeGroup(raw, children.items, i, children.end);
         i = children.end + 1;
@@ -267,7 +278,7 @@ export function splitInstructions(text: string): SplitFile {
     // "Run it when you change:" and the list below it are one rule.
     const raw = lines.slice(i, end + 1).join(' ');
     const list = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, -1) : undefined;
-    if (list && !captionOfCode(plain(raw), end)) {
+    if (list && !captionOfCode(plain(raw), end) && !leadsIntoRules(raw, list.items)) {
       takeGroup(raw, list.items, i, list.end);
       i = list.end + 1;
       continue;
@@ -461,31 +472,4 @@ export function splitInstructions(text: string): SplitFile {
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');
     else out.candidates.push({ text, line: from + 1, end_line: to + 1, whole, tags: tags() });
   }
-}
-
-/**
- * A list item that may head the items nested below it: a short phrase that states no rule ("Testing:", "**Style**",
- * "Frontend (React)"), not code, a link, or a label followed by its own text ("Error handling: Use Result types").
- */
-function isLabel(markdown: string): boolean {
-  const text = plain(markdown.replace(/^\[[ xX]\]\s+/, ''));
-  if (text === '' || /:\s*\S/.test(text) || words(text) > 6) return false;
-  if (startsWithCode(markdown) || isLinkOnly(markdown)) return false;
-  // "Don't:" and "Never:" are rules by their words, yet only head the prohibitions below them.
-  const head = text.replace(/:$/, '');
-  return !isRule(head) || onlyNegates(head);
-}
-
-/** A text without the ✅ or ❌ before it. */
-function unmarked(text: string): string {
-  return text.charCodeAt(0) < 0x2000 ? text : text.replace(MARKED, '');
-}
-
-/** A rule that names what to do instead: under "Don'ts" it is the remedy, not a prohibition. */
-const REMEDY = /\b(instead|rather than)\b/i;
-
-/** "Custom colors: Stick to the palette": a short label, then guidance that is a rule by its own words (taken as it is under "Don'ts"). */
-function guidance(text: string): boolean {
-  const m = text.includes(':') ? /^([^:]{1,40}):\s+(.+)$/.exec(text) : null;
-  return m !== null && words(m[1]!) <= 5 && isRule(m[2]!);
 }

@@ -37,6 +37,12 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced(text)).toBe('\nThat is all.\n');
   });
 
+  it('a lead-in over rules of their own goes with the last of them', () => {
+    expect(replaced('Intro.\n\n- The API layer has a few constraints:\n  - Validate every input.\n  - Never return stack traces.\n')).toBe(
+      'Intro.\n\n',
+    );
+  });
+
   it('a heading stays, whatever is left below it (setext ones too)', () => {
     expect(replaced('## Rules\n\n- Never commit secrets.\n')).toBe('## Rules\n\n');
     expect(replaced('Rules\n-----\n- Never commit secrets.\n')).toBe('Rules\n-----\n');

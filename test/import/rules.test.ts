@@ -201,6 +201,24 @@ describe('splitInstructions: an item that labels the items nested below it', () 
     ]);
     expect(reasons('- `npm test`\n  - runs the unit tests')[0]).toEqual([1, 1, 'command']);
   });
+
+  it('a lead-in that states no rule over short rules of their own is left out, and each rule is taken', () => {
+    const item = '- The API layer has a few constraints:\n  - Validate every input.\n  - Never return stack traces.\n';
+    expect(texts(item)).toEqual(['Validate every input.', 'Never return stack traces.']);
+    expect(reasons(item)).toEqual([[1, 1, 'heading']]);
+    const paragraph = 'The API layer has a few constraints:\n\n- Validate every input.\n- Never return stack traces.\n';
+    expect(texts(paragraph)).toEqual(['Validate every input.', 'Never return stack traces.']);
+    // Under don'ts, the lead-in passes the heading's way on, as a label does.
+    expect(texts("## Don'ts\n\n- What the API layer has learnt the hard way:\n  - Return stack traces.\n")).toEqual([
+      "Don't: Return stack traces.",
+    ]);
+    // One that says when they apply is taken with each; one whose items are fragments is no rule with them either.
+    expect(texts('- When you add a new endpoint to the API:\n  - Write a test.\n  - Update the docs.')).toEqual([
+      'When you add a new endpoint to the API: Write a test.',
+      'When you add a new endpoint to the API: Update the docs.',
+    ]);
+    expect(texts('- The API layer validates with:\n  - zod schemas\n  - custom guards')).toEqual([]);
+  });
 });
 
 describe("splitInstructions: the items of a heading, label or caption of don'ts", () => {

@@ -1,0 +1,50 @@
+/**
+ * What a list item of an instruction file is when it is more than a rule
+ * (import-rules.ts splits the file): a label over the items nested below it,
+ * a lead-in to rules of their own, guidance after a label, a ✅ or ❌ mark.
+ * Pure.
+ */
+
+import { words } from './markdown-blocks.ts';
+import { isLinkOnly, plain, startsWithCode } from './markdown-plain.ts';
+import { isRule, MARKED, onlyNegates } from './rule-wording.ts';
+
+/**
+ * A list item that may head the items nested below it: a short phrase that states no rule ("Testing:", "**Style**",
+ * "Frontend (React)"), not code, a link, or a label followed by its own text ("Error handling: Use Result types").
+ */
+export function isLabel(markdown: string): boolean {
+  const text = plain(markdown.replace(/^\[[ xX]\]\s+/, ''));
+  if (text === '' || /:\s*\S/.test(text) || words(text) > 6) return false;
+  if (startsWithCode(markdown) || isLinkOnly(markdown)) return false;
+  // "Don't:" and "Never:" are rules by their words, yet only head the prohibitions below them.
+  const head = text.replace(/:$/, '');
+  return !isRule(head) || onlyNegates(head);
+}
+
+/** A text without the ✅ or ❌ before it. */
+export function unmarked(text: string): string {
+  return text.charCodeAt(0) < 0x2000 ? text : text.replace(MARKED, '');
+}
+
+/** A rule that names what to do instead: under "Don'ts" it is the remedy, not a prohibition. */
+export const REMEDY = /\b(instead|rather than)\b/i;
+
+/** "Custom colors: Stick to the palette": a short label, then guidance that is a rule by its own words (taken as it is under "Don'ts"). */
+export function guidance(text: string): boolean {
+  const m = text.includes(':') ? /^([^:]{1,40}):\s+(.+)$/.exec(text) : null;
+  return m !== null && words(m[1]!) <= 5 && isRule(m[2]!);
+}
+
+/**
+ * Whether a line ending with a colon that states no rule leads into items that are each a rule of their own, a
+ * sentence: then they are not its ending, and are taken one by one (with it, when it says when they apply).
+ */
+export function leadsIntoRules(raw: string, items: readonly string[]): boolean {
+  const head = plain(raw.replace(/^\[[ xX]\]\s+/, '')).replace(/:$/, '');
+  if (items.length === 0 || isRule(head)) return false;
+  return items.every((x) => {
+    const text = unmarked(plain(x.replace(/^\[[ xX]\]\s+/, '')));
+    return /^\p{Lu}/u.test(text) && isRule(text);
+  });
+}
