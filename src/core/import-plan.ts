@@ -65,7 +65,8 @@ export interface ImportPlan {
 }
 
 /** Soft words make a rule a warning; the rest are errors, as `invariant add` defaults. */
-const SOFT = /\b(should|prefer|consider|try to|recommended|ideally|where possible|when possible|if possible|avoid)\b/i;
+const SOFT =
+  /\b(should|prefer|consider|try to|recommended|ideally|where possible|when possible|if possible|avoid|discouraged|(?:when|where|if) you can)\b/i;
 
 export function severityOf(text: string): Severity {
   return SOFT.test(text) && !/\b(must|never|always|do not|don't|required)\b/i.test(text) ? 'warning' : 'error';

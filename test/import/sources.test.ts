@@ -229,6 +229,8 @@ describe('planImport: nothing said twice', () => {
     ['Prefer small functions', 'warning'],
     ['You should avoid globals', 'warning'],
     ['You must never use eval, and should avoid globals', 'error'],
+    ['Snapshot tests are discouraged.', 'warning'],
+    ['Keep PRs under 400 lines of diff when you can.', 'warning'],
   ])('severityOf(%j) = %s', (text, want) => expect(severityOf(text)).toBe(want));
 });
 
