@@ -21,6 +21,8 @@ export interface ImportFile {
   leftOut: LeftOut[];
   /** Why the whole file was skipped (binary, too large, not UTF-8, a link out of the repository, bad front matter…). */
   skipped?: string;
+  /** Its first lines between `---` lines were read as Markdown, not as front matter (they are no map of keys). */
+  noFrontMatter?: true;
   /** Files of the repository its agent is told to read too (`@path` in a CLAUDE.md or GEMINI.md) that this import does not read. */
   references?: { line: number; path: string }[];
 }

@@ -79,15 +79,18 @@ export interface SplitFile {
   leftOut: LeftOut[];
 }
 
-/** The candidates and left-out pieces of one file's text. */
-export function splitInstructions(text: string): SplitFile {
+/**
+ * The candidates and left-out pieces of one file's text. `frontMatter: false`: lines between a first `---` and the
+ * next are Markdown (a rule, then text), not front matter.
+ */
+export function splitInstructions(text: string, { frontMatter = true }: { frontMatter?: boolean } = {}): SplitFile {
   const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
   if (lines.at(-1) === '') lines.pop();
   // A quote's lines are read as the text they quote, line for line (numbers and --replace stay the file's).
   if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
   const out: SplitFile = { bodyLine: 1, candidates: [], leftOut: [] };
   let i = 0;
-  if (lines[0]?.trim() === '---') {
+  if (frontMatter && lines[0]?.trim() === '---') {
     const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
     if (close > 0) {
       out.frontMatter = lines.slice(1, close).join('\n');

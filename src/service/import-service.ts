@@ -2,13 +2,10 @@ import { readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { readUtf8 } from '../core/utf8.ts';
-import { beginMarker, END_MARKER, hashedText, scanBlock } from '../core/export.ts';
-import { singleFolder } from '../core/globs.ts';
-import { removeLines } from '../core/import-replace.ts';
 import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import { appliesTo, importTarget, instructionKind, lenientFrontMatter, type ImportKind } from '../core/import-sources.ts';
-import type { ExportTargetName, ScopedInvariant, Scope } from '../core/model.ts';
+import type { ScopedInvariant, Scope } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
 import { mergeConflictMessage, mergeConflicts } from '../core/merge-conflict.ts';
 import { nameProblem } from '../core/names.ts';
@@ -22,6 +19,7 @@ import { loadConfig } from '../store/config.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { loadIdGenerator } from './deps.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
+import type { ReplaceResult } from './import-replace.ts';
 import type { ScopeService } from './scope-service.ts';
 
 export interface ImportOptions {
@@ -46,6 +44,9 @@ export interface ImportWritten {
 
 /** Files staged between two turns of the event loop, at which a stop signal is taken. */
 const STAGED_BETWEEN_SIGNALS = 200;
+
+/** The kinds whose front matter says where their rules apply: one that cannot be read skips the file. */
+const FRONT_MATTER_KINDS: ReadonlySet<ImportKind> = new Set(['cursor', 'copilot-instructions', 'windsurf', 'clinerules']);
 
 /** Folders never searched for instruction files when the store is not in a git repository. */
 const NEVER_WALKED = new Set(['.git', 'node_modules', '.agents']);
@@ -200,15 +201,22 @@ export class ImportService {
     // Both sides of a conflicted merge, and git's marker lines, would become rules.
     const conflict = mergeConflicts(text);
     if (conflict !== null) return { ...file, skipped: `it holds an ${mergeConflictMessage(conflict)}: resolve it first` };
-    const split = splitInstructions(text);
+    let split = splitInstructions(text);
     let front: Record<string, unknown> | undefined;
+    let markdown = false;
     if (split.frontMatter !== undefined) {
       const parsed = await parseFrontMatter(rel, split.frontMatter);
-      if (typeof parsed === 'string') return { ...file, skipped: parsed };
-      front = parsed;
+      if (typeof parsed !== 'string') front = parsed;
+      else if (FRONT_MATTER_KINDS.has(kind)) return { ...file, skipped: parsed };
+      else {
+        // An AGENTS.md (CLAUDE.md…) that opens with a rule (`---`) and text that is no map of keys: Markdown, read whole.
+        split = splitInstructions(text, { frontMatter: false });
+        markdown = true;
+      }
     }
     const out: ImportFile = {
       ...file,
+      ...(markdown ? { noFrontMatter: true as const } : {}),
       target: importTarget(rel, kind, appliesTo(kind, front), where.project, where.global),
       candidates: split.candidates,
       leftOut: split.leftOut,
@@ -362,122 +370,15 @@ export class ImportService {
 
   /**
    * `--replace`: removes from each source file the lines of the rules now in
-   * the store (imported, or held already), puts an empty managed block where
-   * the first of them stood when the file is an export target's own, then
-   * runs `agents export` for the targets of the files it changed, which fills
-   * the blocks. A rule that is one sentence of a longer paragraph stays (its
-   * line says more than the rule).
+   * the store (imported, or held already) and lets `agents export` fill the
+   * managed blocks (import-replace.ts).
    */
   async replace(plan: ImportPlan, written: ImportWritten): Promise<ReplaceResult> {
-    const done = new Set(written.invariants.map((w) => w.n));
-    // A copy's line goes only when the copy it repeats is in the store now: one dropped in the review, or one the
-    // schema refused, leaves its copies where they are, else the rule would be gone from both the files and the store.
-    const at = new Map(plan.candidates.map((c) => [`${c.file}\n${c.line}`, c]));
-    const stored = (c: PlannedCandidate): boolean => {
-      if (c.status === 'exists' || done.has(c.n)) return true;
-      if (c.status !== 'duplicate' || c.same_as === undefined || !('file' in c.same_as)) return false;
-      const first = at.get(`${c.same_as.file}\n${c.same_as.line}`);
-      return first !== undefined && (first.status === 'exists' || done.has(first.n));
-    };
-    const gone = plan.candidates.filter((c) => c.whole && stored(c));
-    const top = this.top;
-    const result: ReplaceResult = { files: [], changed: [], exported: [], targets: [], unlisted_targets: [] };
-    const targets = new Set<ExportTargetName>();
-    // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
-    const [{ writeFileAtomic }, { ExportService, sha256 }] = await Promise.all([
-      import('../store/atomic-write.ts'),
-      import('./export-service.ts'),
-    ]);
-    for (const f of plan.files) {
-      const ranges = gone.filter((c) => c.file === f.file);
-      if (ranges.length === 0) continue;
-      const r = readRegularFile(join(top, f.file), MAX_FILE_BYTES);
-      // Read as the plan read it (a byte order mark apart, which is put back in front): every other byte is kept.
-      const read = r.ok ? readUtf8(r.bytes, { dropBom: true }) : undefined;
-      // The lines to remove are the plan's: a file edited since (during the review, say) keeps every line.
-      if (!r.ok || !read?.ok || !sameRules(read.text, ranges)) {
-        result.changed.push(f.file);
-        continue;
-      }
-      const text = read.text;
-      const bom = r.bytes[0] === 0xef && r.bytes[1] === 0xbb && r.bytes[2] === 0xbf ? '\uFEFF' : '';
-      const project = plan.candidates.find((c) => c.file === f.file)?.scope.project;
-      const target = inPlaceTarget(f, plan, project);
-      const block =
-        target !== undefined && scanBlock(text).kind === 'none'
-          ? `${beginMarker(sha256(hashedText(undefined, '')))}\n${END_MARKER}\n`
-          : undefined;
-      // A label over nested rules ("- Testing:") goes with the last of them.
-      const labels = f.leftOut.filter((l) => l.reason === 'heading').map((l) => l.line);
-      writeFileAtomic(top, f.file, bom + removeLines(text, ranges, block, labels), 'replace');
-      targets.add(TARGET_OF[f.kind]);
-      result.files.push({ file: f.file, removed: ranges.map((c) => c.line), block: block !== undefined });
-    }
-    if (targets.size > 0) {
-      const exporter = new ExportService(this.invariants);
-      const planned = await exporter.plan({ targets: [...targets] });
-      result.exported = exporter.apply(planned).map((c) => c.path);
-      result.targets = [...targets].sort();
-      // The moved rules now reach agents only through the export: a target config.yaml does not list is one
-      // that `agents export` and `export --check` (the pre-commit hook) would leave out.
-      result.unlisted_targets = result.targets.filter((t) => !planned.listed.includes(t));
-    }
-    return result;
+    // Loaded only for --replace, as the exporter it runs: a dry run or a plain import never uses it.
+    const { replaceImported } = await import('./import-replace.ts');
+    return replaceImported(this.invariants, this.top, plan, new Set(written.invariants.map((w) => w.n)));
   }
 }
-
-/** What `--replace` changed: the lines taken out of each file, and the files the export then wrote. */
-export interface ReplaceResult {
-  files: { file: string; removed: number[]; block: boolean }[];
-  /** Files left as they were: they changed since the plan read them, so its line numbers may name other lines. */
-  changed: string[];
-  exported: string[];
-  /** The export targets run for the changed files. */
-  targets: ExportTargetName[];
-  /** Those of them that export.targets in config.yaml does not list. */
-  unlisted_targets: ExportTargetName[];
-}
-
-/** Whether `text` still holds each of the plan's rules on the lines the plan found it on. */
-function sameRules(text: string, ranges: readonly PlannedCandidate[]): boolean {
-  const now = new Map(splitInstructions(text).candidates.map((c) => [c.line, c]));
-  return ranges.every((c) => {
-    const there = now.get(c.line);
-    return there !== undefined && there.end_line === c.end_line && there.text === c.text;
-  });
-}
-
-/** The export target whose block belongs in the file itself (AGENTS.md at the top or in a project's folder…), if any. */
-function inPlaceTarget(f: ImportFile, plan: ImportPlan, project: string | undefined): ExportTargetName | undefined {
-  const roots: Record<string, ExportTargetName> = {
-    'AGENTS.md': 'agents-md',
-    'CLAUDE.md': 'claude-md',
-    'GEMINI.md': 'gemini-md',
-    '.github/copilot-instructions.md': 'copilot',
-  };
-  if (f.target.kind === 'global') return roots[f.file];
-  if (f.target.kind !== 'project' || project === undefined) return undefined;
-  const dir = f.file.slice(0, f.file.lastIndexOf('/'));
-  const base = f.file.slice(f.file.lastIndexOf('/') + 1);
-  const paths = plan.projects.find((p) => p.name === project)?.paths;
-  const nested = roots[base];
-  return nested !== undefined && nested !== 'copilot' && singleFolder(paths) === dir ? nested : undefined;
-}
-
-/** The export target that carries each kind's rules once they are out of their file. */
-const TARGET_OF: Record<ImportKind, ExportTargetName> = {
-  'agents-md': 'agents-md',
-  ruler: 'agents-md',
-  'claude-md': 'claude-md',
-  'gemini-md': 'gemini-md',
-  copilot: 'copilot',
-  'copilot-instructions': 'copilot',
-  cursor: 'cursor',
-  cursorrules: 'cursor',
-  windsurf: 'windsurf',
-  windsurfrules: 'windsurf',
-  clinerules: 'cline',
-};
 
 /** The front matter as a map, or why it cannot be read (file:line:col, counted in the file). */
 async function parseFrontMatter(rel: string, text: string): Promise<Record<string, unknown> | string> {

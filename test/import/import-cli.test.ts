@@ -179,6 +179,24 @@ describe('agents import', () => {
     ]);
   });
 
+  it('an AGENTS.md that opens with a rule (---) and text is Markdown, not front matter; a Cursor rule with such is skipped', async () => {
+    const agents = '---\n# Agent rules\n\nThese are the rules.\n\n---\n\n- Never push to main.\n';
+    const top = repo({
+      '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n',
+      'AGENTS.md': agents,
+      '.cursor/rules/odd.mdc': '---\nJust text.\n---\n- Use tabs.\n',
+    });
+    const dry = await json(top, 'import', '--dry-run');
+    expect(dry.data.candidates.map((c: { file: string; line: number; text: string }) => [c.file, c.line, c.text])).toEqual([
+      ['AGENTS.md', 8, 'Never push to main.'],
+    ]);
+    expect(dry.data.files.find((f: { file: string }) => f.file === '.cursor/rules/odd.mdc').skipped).toMatch(/front matter/);
+    const r = await json(top, 'import', '--yes', '--replace');
+    expect(r.data.replaced.files).toEqual([{ file: 'AGENTS.md', removed: [8], block: true }]);
+    const after = readFileSync(join(top, 'AGENTS.md'), 'utf8');
+    expect(after.slice(0, after.indexOf('<!-- agents:begin'))).toBe(agents.slice(0, agents.indexOf('- Never')));
+  });
+
   it('without a terminal and without --yes it asks for --yes (exit 2) and writes nothing', async () => {
     const top = repo(EVERY_KIND);
     const before = storeFiles(top);

@@ -1,0 +1,145 @@
+/**
+ * `agents import --replace`: the imported rules' lines taken out of their
+ * files, the managed block put where the first of them stood in a file that
+ * is an export target's own, and `agents export` run for the targets of the
+ * files it changed (docs/import.md).
+ */
+
+import { join } from 'node:path';
+import { beginMarker, END_MARKER, hashedText, scanBlock } from '../core/export.ts';
+import { singleFolder } from '../core/globs.ts';
+import type { ImportFile, ImportPlan, PlannedCandidate } from '../core/import-plan.ts';
+import { removeLines } from '../core/import-replace.ts';
+import { splitInstructions } from '../core/import-rules.ts';
+import type { ImportKind } from '../core/import-sources.ts';
+import type { ExportTargetName } from '../core/model.ts';
+import { MAX_FILE_BYTES } from '../core/parse-core.ts';
+import { readUtf8 } from '../core/utf8.ts';
+import { readRegularFile } from '../store/read-file.ts';
+import type { InvariantService } from './invariant-service.ts';
+
+/**
+ * `--replace`: removes from each source file the lines of the rules now in
+ * the store (imported, or held already), puts an empty managed block where
+ * the first of them stood when the file is an export target's own, then
+ * runs `agents export` for the targets of the files it changed, which fills
+ * the blocks. A rule that is one sentence of a longer paragraph stays (its
+ * line says more than the rule).
+ */
+export async function replaceImported(
+  invariants: InvariantService,
+  top: string,
+  plan: ImportPlan,
+  done: ReadonlySet<number>,
+): Promise<ReplaceResult> {
+  // A copy's line goes only when the copy it repeats is in the store now: one dropped in the review, or one the
+  // schema refused, leaves its copies where they are, else the rule would be gone from both the files and the store.
+  const at = new Map(plan.candidates.map((c) => [`${c.file}\n${c.line}`, c]));
+  const stored = (c: PlannedCandidate): boolean => {
+    if (c.status === 'exists' || done.has(c.n)) return true;
+    if (c.status !== 'duplicate' || c.same_as === undefined || !('file' in c.same_as)) return false;
+    const first = at.get(`${c.same_as.file}\n${c.same_as.line}`);
+    return first !== undefined && (first.status === 'exists' || done.has(first.n));
+  };
+  // Each file's lines to remove, and the scope of its rules, found once rather than by a scan of the plan per file.
+  const gone = new Map<string, PlannedCandidate[]>();
+  const scopeOf = new Map<string, string | undefined>();
+  for (const c of plan.candidates) {
+    if (!scopeOf.has(c.file)) scopeOf.set(c.file, c.scope.project);
+    if (c.whole && stored(c)) gone.get(c.file)?.push(c) ?? gone.set(c.file, [c]);
+  }
+  const result: ReplaceResult = { files: [], changed: [], exported: [], targets: [], unlisted_targets: [] };
+  const targets = new Set<ExportTargetName>();
+  // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
+  const [{ writeFileAtomic }, { ExportService, sha256 }] = await Promise.all([
+    import('../store/atomic-write.ts'),
+    import('./export-service.ts'),
+  ]);
+  for (const f of plan.files) {
+    const ranges = gone.get(f.file);
+    if (ranges === undefined) continue;
+    const r = readRegularFile(join(top, f.file), MAX_FILE_BYTES);
+    // Read as the plan read it (a byte order mark apart, which is put back in front): every other byte is kept.
+    const read = r.ok ? readUtf8(r.bytes, { dropBom: true }) : undefined;
+    // The lines to remove are the plan's: a file edited since (during the review, say) keeps every line.
+    if (!r.ok || !read?.ok || !sameRules(read.text, ranges, f.noFrontMatter !== true)) {
+      result.changed.push(f.file);
+      continue;
+    }
+    const text = read.text;
+    const bom = r.bytes[0] === 0xef && r.bytes[1] === 0xbb && r.bytes[2] === 0xbf ? '\uFEFF' : '';
+    const target = inPlaceTarget(f, plan, scopeOf.get(f.file));
+    const block =
+      target !== undefined && scanBlock(text).kind === 'none'
+        ? `${beginMarker(sha256(hashedText(undefined, '')))}\n${END_MARKER}\n`
+        : undefined;
+    // A label over nested rules ("- Testing:") goes with the last of them.
+    const labels = f.leftOut.filter((l) => l.reason === 'heading').map((l) => l.line);
+    writeFileAtomic(top, f.file, bom + removeLines(text, ranges, block, labels), 'replace');
+    targets.add(TARGET_OF[f.kind]);
+    result.files.push({ file: f.file, removed: ranges.map((c) => c.line), block: block !== undefined });
+  }
+  if (targets.size > 0) {
+    const exporter = new ExportService(invariants);
+    const planned = await exporter.plan({ targets: [...targets] });
+    result.exported = exporter.apply(planned).map((c) => c.path);
+    result.targets = [...targets].sort();
+    // The moved rules now reach agents only through the export: a target config.yaml does not list is one
+    // that `agents export` and `export --check` (the pre-commit hook) would leave out.
+    result.unlisted_targets = result.targets.filter((t) => !planned.listed.includes(t));
+  }
+  return result;
+}
+
+/** What `--replace` changed: the lines taken out of each file, and the files the export then wrote. */
+export interface ReplaceResult {
+  files: { file: string; removed: number[]; block: boolean }[];
+  /** Files left as they were: they changed since the plan read them, so its line numbers may name other lines. */
+  changed: string[];
+  exported: string[];
+  /** The export targets run for the changed files. */
+  targets: ExportTargetName[];
+  /** Those of them that export.targets in config.yaml does not list. */
+  unlisted_targets: ExportTargetName[];
+}
+
+/** Whether `text` still holds each of the plan's rules on the lines the plan found it on. */
+function sameRules(text: string, ranges: readonly PlannedCandidate[], frontMatter: boolean): boolean {
+  const now = new Map(splitInstructions(text, { frontMatter }).candidates.map((c) => [c.line, c]));
+  return ranges.every((c) => {
+    const there = now.get(c.line);
+    return there !== undefined && there.end_line === c.end_line && there.text === c.text;
+  });
+}
+
+/** The export target whose block belongs in the file itself (AGENTS.md at the top or in a project's folder…), if any. */
+function inPlaceTarget(f: ImportFile, plan: ImportPlan, project: string | undefined): ExportTargetName | undefined {
+  const roots: Record<string, ExportTargetName> = {
+    'AGENTS.md': 'agents-md',
+    'CLAUDE.md': 'claude-md',
+    'GEMINI.md': 'gemini-md',
+    '.github/copilot-instructions.md': 'copilot',
+  };
+  if (f.target.kind === 'global') return roots[f.file];
+  if (f.target.kind !== 'project' || project === undefined) return undefined;
+  const dir = f.file.slice(0, f.file.lastIndexOf('/'));
+  const base = f.file.slice(f.file.lastIndexOf('/') + 1);
+  const paths = plan.projects.find((p) => p.name === project)?.paths;
+  const nested = roots[base];
+  return nested !== undefined && nested !== 'copilot' && singleFolder(paths) === dir ? nested : undefined;
+}
+
+/** The export target that carries each kind's rules once they are out of their file. */
+const TARGET_OF: Record<ImportKind, ExportTargetName> = {
+  'agents-md': 'agents-md',
+  ruler: 'agents-md',
+  'claude-md': 'claude-md',
+  'gemini-md': 'gemini-md',
+  copilot: 'copilot',
+  'copilot-instructions': 'copilot',
+  cursor: 'cursor',
+  cursorrules: 'cursor',
+  windsurf: 'windsurf',
+  windsurfrules: 'windsurf',
+  clinerules: 'cline',
+};
