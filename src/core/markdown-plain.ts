@@ -18,11 +18,11 @@ export function unquote(line: string): string {
 }
 
 /**
- * The tags of HTML that instruction files use for layout: dropped. Any other `<…>` is text, as an agent reading
- * the file takes it: a placeholder (`<project_name>`, `<Title>`) or an operator (`a <b` aside, `x < y`).
+ * The tags of HTML that instruction files use for layout, and comments within a line (notes to the file's
+ * editors): dropped. Any other `<…>` is text, as an agent reading the file takes it: a placeholder (`<project_name>`, `<Title>`) or an operator (`a <b` aside, `x < y`).
  */
 const HTML_TAG =
-  /<\/?(?:a|abbr|b|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var|video)(?:\s[^<>]*)?\/?>/g;
+  /<!--.*?-->|<\/?(?:a|abbr|b|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var|video)(?:\s[^<>]*)?\/?>/g;
 
 /** A text whose code spans may hold what the markup steps change (it holds such a character somewhere), or are written with more than one backtick. */
 const RISKY_SPAN = /``|[<*_[\]~\\!]/;

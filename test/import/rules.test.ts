@@ -457,6 +457,9 @@ describe('plain and splitSentences', () => {
     ],
     ['Press <kbd>Ctrl</kbd>+<kbd>C</kbd>.<br/> <details><summary>More</summary></details>', 'Press Ctrl+C. More'],
     ['keep a < b and b > a', 'keep a < b and b > a'],
+    // A comment within a line is a note to the file's editors, not to the agent.
+    ['Always use tabs <!-- TODO: say why --> in Go files.', 'Always use tabs in Go files.'],
+    ['Say `<!-- x -->` for a comment.', 'Say <!-- x --> for a comment.'],
   ])('plain(%j)', (md, want) => expect(plain(md)).toBe(want));
 
   it('keeps abbreviations whole', () => {
