@@ -47,8 +47,11 @@ export interface PlannedCandidate {
   severity: Severity;
   scope: PlannedScope;
   status: CandidateStatus;
-  /** For `duplicate`: the candidate said first; for `exists`: the invariant already in the store. */
-  same_as?: { file: string; line: number } | { id: string; path: string };
+  /**
+   * For `duplicate`: the candidate said first; for `exists`: the invariant already in the store (`inactive` when it
+   * is kept there without being applied: its text is not new, but it reaches no agent).
+   */
+  same_as?: { file: string; line: number } | { id: string; path: string; inactive?: true };
   /** Invariants of the store one edit or punctuation apart (reported, never refused). */
   near: { id: string; path: string }[];
 }
@@ -186,7 +189,9 @@ export function planImport(
     const scope: PlannedScope = f.target.kind === 'global' ? { kind: 'global' } : { kind: 'project', project: f.target.name };
     for (const c of f.candidates) {
       const key = textKey(c.text);
-      const held = inStore.get(key)?.find((inv) => applies(inv, scope));
+      // An active copy first: one kept inactive holds the text but applies nowhere.
+      let held: ScopedInvariant | undefined;
+      for (const inv of inStore.get(key) ?? []) if (applies(inv, scope) && (held === undefined || (!held.active && inv.active))) held = inv;
       const first = said.get(key);
       const planned: PlannedCandidate = {
         n: candidates.length + 1,
@@ -203,7 +208,7 @@ export function planImport(
       };
       if (held) {
         planned.status = 'exists';
-        planned.same_as = { id: held.id, path: held.path };
+        planned.same_as = held.active ? { id: held.id, path: held.path } : { id: held.id, path: held.path, inactive: true };
       } else if (first && (first.scope.kind === 'global' || first.scope.project === scope.project)) {
         planned.status = 'duplicate';
         planned.same_as = { file: first.file, line: first.line };

@@ -35,11 +35,14 @@ export async function replaceImported(
   // A copy's line goes only when the copy it repeats is in the store now: one dropped in the review, or one the
   // schema refused, leaves its copies where they are, else the rule would be gone from both the files and the store.
   const at = new Map(plan.candidates.map((c) => [`${c.file}\n${c.line}`, c]));
+  // One the store keeps inactive stays too: the export leaves it out, so its line is all that still says it.
+  const applied = (c: PlannedCandidate): boolean =>
+    done.has(c.n) || (c.status === 'exists' && c.same_as !== undefined && 'id' in c.same_as && c.same_as.inactive !== true);
   const stored = (c: PlannedCandidate): boolean => {
-    if (c.status === 'exists' || done.has(c.n)) return true;
+    if (applied(c)) return true;
     if (c.status !== 'duplicate' || c.same_as === undefined || !('file' in c.same_as)) return false;
     const first = at.get(`${c.same_as.file}\n${c.same_as.line}`);
-    return first !== undefined && (first.status === 'exists' || done.has(first.n));
+    return first !== undefined && applied(first);
   };
   // Each file's lines to remove, and the scope of its rules, found once rather than by a scan of the plan per file.
   const gone = new Map<string, PlannedCandidate[]>();

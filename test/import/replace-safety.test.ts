@@ -82,3 +82,21 @@ describe('import --replace and a file edited since the plan read it', () => {
     expect(outsideBlock(readFileSync(join(top, 'AGENTS.md'), 'utf8'))).toBe('\nNotes, and more notes.\n');
   });
 });
+
+describe('import --replace and a rule the store keeps inactive', () => {
+  it('is not new, but its line stays: the export leaves it out, so the file is all that still says it', async () => {
+    const inactive = '01K0000000000000000000000A';
+    const { top, service } = repo({
+      'AGENTS.md': '- Never push to main.\n- Use tabs.\n',
+      [`.agents/global/${inactive}.yaml`]: `id: ${inactive}\ntext: Never push to main.\nseverity: error\nactive: false\ncreated_at: 2026-01-01T00:00:00Z\n`,
+    });
+    const plan = await service.plan({ cwd: top });
+    expect(plan.candidates.map((c) => [c.text, c.status, c.same_as])).toEqual([
+      ['Never push to main.', 'exists', { id: inactive, path: `global/${inactive}.yaml`, inactive: true }],
+      ['Use tabs.', 'new', undefined],
+    ]);
+    const replaced = await service.replace(plan, await service.apply(plan, [plan.candidates[1]!]));
+    expect(replaced.files).toEqual([{ file: 'AGENTS.md', removed: [2], block: true }]);
+    expect(outsideBlock(readFileSync(join(top, 'AGENTS.md'), 'utf8'))).toBe('- Never push to main.\n');
+  });
+});

@@ -94,7 +94,7 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
       const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : '~');
       const note =
         c.status === 'exists' && c.same_as && 'id' in c.same_as
-          ? s.dim(`  (already in the store: ${c.same_as.id})`)
+          ? s.dim(`  (already in the store${c.same_as.inactive ? ', inactive' : ''}: ${c.same_as.id})`)
           : c.status === 'duplicate' && c.same_as && 'file' in c.same_as
             ? s.dim(`  (said before at ${c.same_as.file}:${c.same_as.line})`)
             : c.near.length > 0
