@@ -3,7 +3,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { planImport, refuseOverlaps, type ImportFile, type ImportPlan, type PlannedCandidate } from '../core/import-plan.ts';
-import { splitInstructions } from '../core/import-rules.ts';
+import { type LeftOut, splitInstructions } from '../core/import-rules.ts';
 import { appliesTo, importTarget, instructionKind, lenientFrontMatter, type ImportKind } from '../core/import-sources.ts';
 import type { ScopedInvariant, Scope } from '../core/model.ts';
 import { fileReferences, REFERENCING_KINDS, resolveReference } from '../core/import-references.ts';
@@ -198,10 +198,11 @@ export class ImportService {
     const read = readUtf8(bytes, { dropBom: true });
     if (!read.ok) return { ...file, skipped: `it is not UTF-8 text (line ${read.line}, column ${read.col})` };
     const text = read.text;
-    // Both sides of a conflicted merge, and git's marker lines, would become rules.
-    const conflict = mergeConflicts(text);
-    if (conflict !== null) return { ...file, skipped: `it holds an ${mergeConflictMessage(conflict)}: resolve it first` };
     let split = splitInstructions(text);
+    // Both sides of a conflicted merge, and git's marker lines, would become rules; not so in a code block, where
+    // they are an example the file shows ("Never commit these:" over a fence).
+    const conflict = mergeConflicts(text) && mergeConflicts(outsideCode(text, split.leftOut));
+    if (conflict !== null) return { ...file, skipped: `it holds an ${mergeConflictMessage(conflict)}: resolve it first` };
     let front: Record<string, unknown> | undefined;
     let markdown = false;
     if (split.frontMatter !== undefined) {
@@ -378,6 +379,13 @@ export class ImportService {
     const { replaceImported } = await import('./import-replace.ts');
     return replaceImported(this.invariants, this.top, plan, new Set(written.invariants.map((w) => w.n)));
   }
+}
+
+/** `text` with the lines of its code blocks emptied (their numbers kept). */
+function outsideCode(text: string, leftOut: readonly LeftOut[]): string {
+  const lines = text.split('\n');
+  for (const l of leftOut) if (l.reason === 'code-block') for (let n = l.line; n <= l.end_line; n++) lines[n - 1] = '';
+  return lines.join('\n');
 }
 
 /** The front matter as a map, or why it cannot be read (file:line:col, counted in the file). */

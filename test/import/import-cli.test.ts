@@ -298,6 +298,8 @@ describe('agents import', () => {
       // A merge left both sides: they, and git's marker lines, would become rules.
       'merged/AGENTS.md':
         '- Keep tests green.\n<<<<<<< HEAD\n- Never push to main.\n=======\n- Never push to main without review.\n>>>>>>> feature\n',
+      // Markers in a code block are an example the file shows, not a conflict: the file is read.
+      'shown/AGENTS.md': '- Never commit conflict markers.\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n```\n',
     });
     mkdirSync(join(top, 'link'));
     symlinkSync(join(outside, 'AGENTS.md'), join(top, 'link/AGENTS.md'));
@@ -325,7 +327,10 @@ describe('agents import', () => {
     expect(skipped['.cursor/rules/out.mdc']).toContain('"../../etc/**"');
     expect(skipped['.github/instructions/abs.instructions.md']).toContain('"/etc/**"');
     expect(existsSync(join(top, '.agents/projects/out'))).toBe(false);
-    expect(stored(top).map((i) => i.text)).toEqual(['Keep this rule.']);
+    expect(stored(top)).toEqual([
+      { text: 'Keep this rule.', scope: 'global' },
+      { text: 'Never commit conflict markers.', scope: 'shown' },
+    ]);
   });
 });
 
