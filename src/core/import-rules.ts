@@ -310,6 +310,11 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const body = raw.replace(/^\[[ xX]\]\s+/, '');
     const text = plain(body);
     const reason = itemReason(body, text, to);
+    const command = reason === 'command' ? ruleWithCommand(text, to) : undefined;
+    if (command !== undefined) {
+      take(command, from, to, false);
+      return to;
+    }
     const details = reason === undefined && rule(unmarked(text)) ? elaborations(to + 1, indent) : undefined;
     if (details) {
       take(details.texts.reduce(joinDetail, text), from, details.end);
@@ -374,6 +379,20 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     while (n < lines.length && lines[n]!.trim() === '') n++;
     const next = lines[n] ?? '';
     return FENCE.test(next.trimStart()) || (/^( {4}|\t)/.test(next) && !ITEM.test(next));
+  }
+
+  /**
+   * "Make sure the tests pass with the race detector on:" over a fence of one command: a rule that ends with its
+   * command, as one written inline does. Its line stays on --replace (the command below it goes on saying it).
+   */
+  function ruleWithCommand(caption: string, to: number): string | undefined {
+    if (!caption.endsWith(':') || !NORMATIVE.test(caption)) return undefined;
+    let n = to + 1;
+    while (n < lines.length && lines[n]!.trim() === '') n++;
+    const fence = FENCE.exec(lines[n] ?? '');
+    const command = lines[n + 1]?.trim();
+    const one = fence && command && !closesFence(command, fence[1]!) && closesFence(lines[n + 2] ?? '', fence[1]!);
+    return one ? `${caption} ${command}` : undefined;
   }
 
   /** Whether the first list item after blank lines from `from` states a rule of its own (its first line). */
@@ -441,7 +460,9 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       return;
     }
     if (captionOfCode(text, to) || (text.endsWith(':') && words(text) <= 3)) {
-      leave(from, to, text.endsWith(':') && captionOfCode(text, to) ? 'command' : 'description');
+      const command = ruleWithCommand(text, to);
+      if (command !== undefined) take(command, from, to, false);
+      else leave(from, to, text.endsWith(':') && captionOfCode(text, to) ? 'command' : 'description');
       return;
     }
     const sentences = splitSentences(text);

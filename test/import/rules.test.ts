@@ -202,6 +202,19 @@ describe('splitInstructions: an item that labels the items nested below it', () 
     expect(reasons('- `npm test`\n  - runs the unit tests')[0]).toEqual([1, 1, 'command']);
   });
 
+  it('a caption that states a rule over a fence of one command is a rule that ends with its command', () => {
+    const md =
+      '1. Always run the linter before committing:\n   ```sh\n   npm run lint\n   ```\n\nMake sure the tests pass:\n\n```\ngo test -race ./...\n```\n';
+    expect(splitInstructions(md).candidates.map((c) => [c.line, c.end_line, c.whole, c.text])).toEqual([
+      [1, 1, false, 'Always run the linter before committing: npm run lint'],
+      [6, 6, false, 'Make sure the tests pass: go test -race ./...'],
+    ]);
+    // A caption that states none, one over more than one line of code, or over an empty fence: left out, as before.
+    expect(texts('Run the linter:\n```\nnpm run lint\n```\n')).toEqual([]);
+    expect(texts('Always set these:\n```\nA=1\nB=2\n```\n')).toEqual([]);
+    expect(texts('Always run this:\n```\n```\n```\n')).toEqual([]);
+  });
+
   it('a lead-in that states no rule over short rules of their own is left out, and each rule is taken', () => {
     const item = '- The API layer has a few constraints:\n  - Validate every input.\n  - Never return stack traces.\n';
     expect(texts(item)).toEqual(['Validate every input.', 'Never return stack traces.']);
