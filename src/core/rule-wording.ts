@@ -44,6 +44,8 @@ const NOT_TO_DO = "don'?t'?s?|donts|do not|never|avoid|anti-?patterns?|bad pract
 const NEGATING = new RegExp(`^[\\W_]*(${NOT_TO_DO})\\b`, 'i');
 /** "What NOT to do", "What agents should never do", "Things not to do". */
 const NOT_TO_DO_PHRASE = /^[\W_]*(what|things|stuff)\b[^.!?:]{0,40}\b(not|never)\b[\s\w]{0,10}\bdo\b/i;
+/** "Things that will get your PR rejected", "Reasons for rejection": what is listed there is not to be done. */
+const REJECTED = /\b(rejected|rejection)\b/i;
 /** "Things to avoid", "What to avoid". */
 const THINGS_TO_AVOID = /^[\W_]*(what|things|stuff|patterns|practices)\b[\s\w]{0,20}\bavoid\b/i;
 /** A heading or label that is nothing but such a word ("Don'ts", "**Never**"). */
@@ -67,6 +69,7 @@ function negationOf(heading: string): string | undefined {
   const text = heading.replace(/^[\W_]*\d+(?:\.\d+)*[.)]?\s+/, '');
   if (NOT_TO_DO_PHRASE.test(text)) return "Don't";
   if (THINGS_TO_AVOID.test(text)) return 'Avoid';
+  if (REJECTED.test(text)) return 'Not allowed';
   const m = NEGATING.exec(text);
   if (!m) return undefined;
   const word = m[1]!.toLowerCase();

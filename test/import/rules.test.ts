@@ -235,6 +235,13 @@ describe('splitInstructions: an item that labels the items nested below it', () 
 });
 
 describe("splitInstructions: the items of a heading, label or caption of don'ts", () => {
+  it('under a heading of what gets a change rejected, each is not allowed', () => {
+    expect(texts('## Things that will get your PR rejected\n\n- Committing generated files\n- Never disable tests.\n')).toEqual([
+      'Not allowed: Committing generated files',
+      'Never disable tests.',
+    ]);
+  });
+
   it('are taken as prohibitions, never as the opposite of what the file says', () => {
     const md = [
       '## Conventions',
