@@ -21,7 +21,8 @@ const IMPERATIVE = new RegExp(
     'co-locate default hide expose isolate mock stub measure cache batch normalize normalise store write keep report ' +
     'never always only no dont prefer rely favour stay think communicate respond reply answer implement optimize optimise ' +
     'utilize utilise organize organise reduce replace extract share separate highlight invoke generate adhere provide ' +
-    'suggest encourage remember pay be keep register explore consult assign delay choose defer convert save send pick let'
+    'suggest encourage remember pay be keep register explore consult assign delay choose defer convert save send pick let ' +
+    'copy configure tell notify inform attach squash rebase try'
   )
     .split(' ')
     .join('|')})$`,

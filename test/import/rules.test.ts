@@ -22,6 +22,11 @@ describe('splitInstructions: what is a rule', () => {
     ['a quoted list, nested quotes too', '> - Use pnpm.\n> > - Never commit secrets.', ['Use pnpm.', 'Never commit secrets.']],
     ['a GitHub alert: its marker line is markup', '> [!IMPORTANT]\n> Do not edit generated files.', ['Do not edit generated files.']],
     [
+      'an imperative of a setup step, or of telling someone',
+      '- Copy `.env.example` to `.env`.\n- Configure the proxy first.\n- Tell the user what you changed.\n- Squash commits before merging.',
+      ['Copy .env.example to .env.', 'Configure the proxy first.', 'Tell the user what you changed.', 'Squash commits before merging.'],
+    ],
+    [
       'an imperative of a less common verb',
       'Assign messages to a variable before raising.',
       ['Assign messages to a variable before raising.'],
