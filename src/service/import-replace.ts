@@ -6,6 +6,7 @@
  */
 
 import { join } from 'node:path';
+import { CheckFailedError } from '../core/errors.ts';
 import { beginMarker, END_MARKER, hashedText, scanBlock } from '../core/export.ts';
 import { singleFolder } from '../core/globs.ts';
 import type { ImportFile, ImportPlan, PlannedCandidate } from '../core/import-plan.ts';
@@ -92,6 +93,27 @@ export async function replaceImported(
     result.unlisted_targets = result.targets.filter((t) => !planned.listed.includes(t));
   }
   return result;
+}
+
+/**
+ * Before anything is written: `--replace` moves rules into the export's files, so a file of the export's targets
+ * that the export would leave alone (a block edited by hand, a conflict, damaged markers) stops the import whole.
+ * Else the rules' lines would be gone from their files and never written into the block. Exit 1, nothing written.
+ */
+export async function refuseBlockedReplace(invariants: InvariantService, plan: ImportPlan): Promise<void> {
+  const moving = new Set(plan.candidates.filter((c) => c.whole).map((c) => c.file));
+  const targets = new Set(plan.files.filter((f) => moving.has(f.file)).map((f) => TARGET_OF[f.kind]));
+  if (targets.size === 0) return;
+  const [{ ExportService }, { refusedError }] = await Promise.all([import('./export-service.ts'), import('./export-refusals.ts')]);
+  const planned = await new ExportService(invariants).plan({ targets: [...targets] });
+  if (planned.refused.length === 0) return;
+  const refused = refusedError(planned);
+  const files = planned.refused.map((r) => `${r.path}: ${r.why}`).join('; ');
+  throw new CheckFailedError(
+    `nothing was imported: --replace moves the rules into the export's files, and the export would leave ${planned.refused.length === 1 ? 'one' : planned.refused.length} alone (${files})`,
+    refused.hint,
+    refused.detail,
+  );
 }
 
 /** What `--replace` changed: the lines taken out of each file, and the files the export then wrote. */

@@ -369,6 +369,12 @@ export class ImportService {
     return written;
   }
 
+  /** `--replace` before anything is written: refuses (exit 1) when the export would leave one of its files alone. */
+  async checkReplace(plan: ImportPlan): Promise<void> {
+    const { refuseBlockedReplace } = await import('./import-replace.ts');
+    await refuseBlockedReplace(this.invariants, plan);
+  }
+
   /**
    * `--replace`: removes from each source file the lines of the rules now in
    * the store (imported, or held already) and lets `agents export` fill the

@@ -390,6 +390,21 @@ describe('import and export', () => {
     expect((await run(top, 'export', '--check')).code).toBe(0);
   });
 
+  it('--replace with a block the export would leave alone (edited by hand) is exit 1 and writes nothing', async () => {
+    const top = repo({ '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n', 'AGENTS.md': '- Keep it simple.\n' });
+    expect((await run(top, 'import', '--yes', '--replace')).code).toBe(0);
+    // Someone edits the exported block by hand, then adds a rule below it.
+    const edited = `${readFileSync(join(top, 'AGENTS.md'), 'utf8').replace('- Keep it simple.', '- Keep it simple, please.')}- Never push to main.\n`;
+    writeFileSync(join(top, 'AGENTS.md'), edited);
+    const before = storeFiles(top);
+    const r = await run(top, '--format', 'json', 'import', '--yes', '--replace');
+    expect(r.code).toBe(1);
+    expect(errorOf(r).detail).toMatchObject({ refused: [{ path: 'AGENTS.md', reason: 'hand-edited' }] });
+    // Nothing imported, and the rule is still in its file.
+    expect(storeFiles(top)).toEqual(before);
+    expect(readFileSync(join(top, 'AGENTS.md'), 'utf8')).toBe(edited);
+  });
+
   it('--replace keeps a byte order mark in front, even when the first line goes', async () => {
     const top = repo({
       '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n',

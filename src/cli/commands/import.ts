@@ -182,6 +182,8 @@ export default defineCommand<ImportArgs>({
       );
       return EXIT_CODES.ok;
     }
+    // Before the review: a block the export would refuse to fill stops --replace with nothing written.
+    if (argv.replace) await service.checkReplace(plan);
     let chosen: PlannedCandidate[] | undefined = fresh;
     if (!argv.yes && fresh.length > 0) {
       requireInteractive(ctx);
