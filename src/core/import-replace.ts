@@ -21,14 +21,15 @@ export function removeLines(
   const gone = new Set<number>();
   for (const r of ranges) for (let n = r.line; n <= r.end_line; n++) gone.add(n);
   const first = Math.min(...ranges.map((r) => r.line));
-  // Lines with their own endings, so a CRLF file stays CRLF and the last line keeps (or lacks) its break.
-  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  // Lines with their own endings, so a CRLF file stays CRLF and the last line keeps (or lacks) its break. A lone CR
+  // ends a line too, as the splitter that numbered them counts it.
+  const lines = text.match(/[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$/g) ?? [];
   // The innermost labels first: an outer label's items are then gone with the inner label's.
   for (const label of [...labels].sort((a, b) => b - a)) if (emptied(lines, label, gone)) gone.add(label);
   let out = '';
   for (const [i, l] of lines.entries()) {
     const n = i + 1;
-    if (n === first && block !== undefined) out += l.endsWith('\r\n') ? block.replace(/\n/g, '\r\n') : block;
+    if (n === first && block !== undefined) out += block.replace(/\n/g, /\r\n?$/.exec(l)?.[0] ?? '\n');
     if (!gone.has(n)) out += l;
   }
   return out;
@@ -39,14 +40,14 @@ export function removeLines(
  * a list item, or the list below a caption ("**Don't:**"), up to the paragraph or heading after it.
  */
 function emptied(lines: readonly string[], label: number, gone: ReadonlySet<number>): boolean {
-  const first = (lines[label - 1] ?? '').replace(/\r?\n$/, '');
+  const first = (lines[label - 1] ?? '').replace(/\r?\n$|\r$/, '');
   // A heading of the document stays, whatever is left below it.
   if (HEADING.test(first)) return false;
   const item = ITEM.exec(first);
   const indent = item ? indentOf(item[1]!) : -1;
   let headed = 0;
   for (let n = label + 1; n <= lines.length; n++) {
-    const line = lines[n - 1]!.replace(/\r?\n$/, '');
+    const line = lines[n - 1]!.replace(/\r?\n$|\r$/, '');
     if (line.trim() === '') continue;
     const inside = item ? indentOf(/^[ \t]*/.exec(line)![0]) > indent : ITEM.test(line) || /^[ \t]/.test(line);
     if (!inside) break;

@@ -26,6 +26,10 @@ describe('removeLines: a label over rules that are all taken out goes with them'
     expect(replaced('Intro.\r\n\r\n- Style:\r\n\t- Use tabs\r\n')).toBe('Intro.\r\n\r\n');
   });
 
+  it('a file whose lines end with a lone CR loses its rules as one with LF does, and its block ends lines the same way', () => {
+    expect(replaced('# T\r\r- Use tabs.\r- Never push.\r\rNotes.\r', '<begin>\n<end>\n')).toBe('# T\r\r<begin>\r<end>\r\rNotes.\r');
+  });
+
   it('a caption over a list goes with the last rule of its list; one over a list that keeps a line stays', () => {
     expect(replaced("Intro.\n\n**Don't:**\n\n- use var\n- mutate props\n\nMore text.\n")).toBe('Intro.\n\n\n\nMore text.\n');
     expect(replaced("**Don't:**\n- use var\n- `npm test`\n")).toBe("**Don't:**\n- `npm test`\n");
