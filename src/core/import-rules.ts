@@ -489,8 +489,9 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
     const mark = MARKED.exec(written);
     const said = mark ? written.slice(mark[0].length) : written;
     const negation = mark ? (NEGATIVE_MARKS.test(mark[1]!) ? "Don't" : undefined) : underItem ? undefined : negationAround();
-    // Unless it prohibits already, carries its own guidance, or names the alternative ("Use const instead").
-    const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !REMEDY.test(said) ? `${negation}: ${said}` : said;
+    // Unless it prohibits already, carries its own guidance, or its first sentence names the alternative ("Use const instead").
+    const remedy = negation !== undefined && REMEDY.test(said) && REMEDY.test(splitSentences(said)[0]!);
+    const rule = negation !== undefined && !NEGATIVE.test(said) && !guidance(said) && !remedy ? `${negation}: ${said}` : said;
     const condition = labels.findLast((l) => l.condition !== undefined)?.condition;
     const text = condition === undefined || !whole ? rule : `${condition} ${rule}`;
     if (text.length > MAX_TEXT_LENGTH) leave(from, to, 'too-long');

@@ -240,6 +240,13 @@ describe('splitInstructions: an item that labels the items nested below it', () 
 });
 
 describe("splitInstructions: the items of a heading, label or caption of don'ts", () => {
+  it('an item whose later sentence names the alternative is still a prohibition: the first sentence is what not to do', () => {
+    expect(texts("### Don't\n\n- Use print for logging. Use the `logging` module instead.\n- Use `logging` instead.\n")).toEqual([
+      "Don't: Use print for logging. Use the logging module instead.",
+      'Use logging instead.',
+    ]);
+  });
+
   it('under a heading of what gets a change rejected, each is not allowed', () => {
     expect(texts('## Things that will get your PR rejected\n\n- Committing generated files\n- Never disable tests.\n')).toEqual([
       'Not allowed: Committing generated files',
