@@ -48,3 +48,11 @@ export function leadsIntoRules(raw: string, items: readonly string[]): boolean {
     return /^\p{Lu}/u.test(text) && isRule(text);
   });
 }
+
+/**
+ * Whether a nested item states a rule of its own, so stands alone; one that goes on with the sentence above it
+ * ("except data migrations, which must say so") finishes that rule instead, whatever words of its own it has.
+ */
+export function ownRule(text: string): boolean {
+  return isRule(text) && !/^(except|unless|including|excluding|but|other than|apart from|save for|with the exception of)\b/.test(text);
+}

@@ -22,7 +22,7 @@ import {
   TABLE_RULE,
   words,
 } from './markdown-blocks.ts';
-import { guidance, isLabel, leadsIntoRules, REMEDY, unmarked } from './import-items.ts';
+import { guidance, isLabel, leadsIntoRules, ownRule, REMEDY, unmarked } from './import-items.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
 import { isLinkOnly, labelledCode, plain, QUOTED, startsWithCode, unquote } from './markdown-plain.ts';
 import {
@@ -340,7 +340,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       while (last + 1 < lines.length && !endsBlock(lines[last + 1]!) && !BREAK.test(lines[last + 1]!)) body.push(lines[++last]!.trim());
       const markdown = body.join(' ');
       const text = plain(markdown);
-      if (text === '' || isRule(text) || guidance(text) || text.endsWith(':') || startsWithCode(markdown) || isLinkOnly(markdown)) break;
+      if (text === '' || ownRule(text) || guidance(text) || text.endsWith(':') || startsWithCode(markdown) || isLinkOnly(markdown)) break;
       texts.push(text);
       end = last;
       n = last + 1;

@@ -139,6 +139,18 @@ describe('splitInstructions: nested list items', () => {
     ]);
   });
 
+  it('a nested item that goes on with the sentence above it finishes it, even with words of a rule of its own', () => {
+    expect(
+      spans(
+        '- Every migration must be reversible\n  - except data migrations, which must say so in their docstring.\n- Never use eval.\n  - Use Function only in tests.',
+      ),
+    ).toEqual([
+      [1, 2, 'Every migration must be reversible, except data migrations, which must say so in their docstring.'],
+      [3, 3, 'Never use eval.'],
+      [4, 4, 'Use Function only in tests.'],
+    ]);
+  });
+
   it('a nested label with guidance of its own stands alone', () => {
     const md =
       '1. **Compliance**: All code must pass the checks.\n   * **S1192 (Duplication)**: Extract repeated literals into constants\n';
