@@ -63,10 +63,12 @@ export async function replaceImported(
     const ranges = gone.get(f.file);
     if (ranges === undefined) continue;
     const r = readRegularFile(join(top, f.file), MAX_FILE_BYTES);
+    // A symbolic link (CLAUDE.md → AGENTS.md) is never written through: the file it leads to is replaced as itself.
+    if (!r.ok) continue;
     // Read as the plan read it (a byte order mark apart, which is put back in front): every other byte is kept.
-    const read = r.ok ? readUtf8(r.bytes, { dropBom: true }) : undefined;
+    const read = readUtf8(r.bytes, { dropBom: true });
     // The lines to remove are the plan's: a file edited since (during the review, say) keeps every line.
-    if (!r.ok || !read?.ok || !sameRules(read.text, ranges, f.noFrontMatter !== true)) {
+    if (!read.ok || !sameRules(read.text, ranges, f.noFrontMatter !== true)) {
       result.changed.push(f.file);
       continue;
     }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lstatSync, readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ImportService } from '../../src/service/import-service.ts';
@@ -71,6 +71,22 @@ describe('import --replace and a file edited since the plan read it', () => {
     expect(replaced.changed).toEqual(['AGENTS.md']);
     expect(replaced.files).toEqual([{ file: 'CLAUDE.md', removed: [3], block: true }]);
     expect(readFileSync(join(top, 'AGENTS.md'), 'utf8')).toBe(edited);
+  });
+
+  it('a CLAUDE.md that is a symbolic link to AGENTS.md is not named as changed: the file it leads to is replaced', async () => {
+    const { top, service } = repo({ 'AGENTS.md': '- Never commit secrets.\n' });
+    symlinkSync('AGENTS.md', join(top, 'CLAUDE.md'));
+    const plan = await service.plan({ cwd: top });
+    const replaced = await service.replace(
+      plan,
+      await service.apply(
+        plan,
+        plan.candidates.filter((c) => c.status === 'new'),
+      ),
+    );
+    expect(replaced.changed).toEqual([]);
+    expect(replaced.files).toEqual([{ file: 'AGENTS.md', removed: [1], block: true }]);
+    expect(lstatSync(join(top, 'CLAUDE.md')).isSymbolicLink()).toBe(true);
   });
 
   it('an edit that leaves the rules on their lines does not stop the replacement', async () => {
