@@ -17,6 +17,7 @@ import type { ExportTargetName } from '../core/model.ts';
 import { MAX_FILE_BYTES } from '../core/parse-core.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { readRegularFile } from '../store/read-file.ts';
+import type { ExportPlan } from './export-service.ts';
 import type { InvariantService } from './invariant-service.ts';
 
 /**
@@ -31,34 +32,46 @@ export async function replaceImported(
   invariants: InvariantService,
   top: string,
   plan: ImportPlan,
-  done: ReadonlySet<number>,
+  written: ReadonlyMap<number, string>,
 ): Promise<ReplaceResult> {
   // A copy's line goes only when the copy it repeats is in the store now: one dropped in the review, or one the
   // schema refused, leaves its copies where they are, else the rule would be gone from both the files and the store.
   const at = new Map(plan.candidates.map((c) => [`${c.file}\n${c.line}`, c]));
   // One the store keeps inactive stays too: the export leaves it out, so its line is all that still says it.
-  const applied = (c: PlannedCandidate): boolean =>
-    done.has(c.n) || (c.status === 'exists' && c.same_as !== undefined && 'id' in c.same_as && c.same_as.inactive !== true);
-  const stored = (c: PlannedCandidate): boolean => {
-    if (applied(c)) return true;
-    if (c.status !== 'duplicate' || c.same_as === undefined || !('file' in c.same_as)) return false;
+  const appliedId = (c: PlannedCandidate): string | undefined =>
+    written.get(c.n) ??
+    (c.status === 'exists' && c.same_as !== undefined && 'id' in c.same_as && c.same_as.inactive !== true ? c.same_as.id : undefined);
+  const idOf = (c: PlannedCandidate): string | undefined => {
+    const own = appliedId(c);
+    if (own !== undefined || c.status !== 'duplicate' || c.same_as === undefined || !('file' in c.same_as)) return own;
     const first = at.get(`${c.same_as.file}\n${c.same_as.line}`);
-    return first !== undefined && applied(first);
+    return first === undefined ? undefined : appliedId(first);
   };
-  // Each file's lines to remove, and the scope of its rules, found once rather than by a scan of the plan per file.
-  const gone = new Map<string, PlannedCandidate[]>();
-  const scopeOf = new Map<string, string | undefined>();
+  const kindOf = new Map(plan.files.map((f) => [f.file, f.kind]));
+  const moving: { c: PlannedCandidate; id: string; target: ExportTargetName }[] = [];
   for (const c of plan.candidates) {
-    if (!scopeOf.has(c.file)) scopeOf.set(c.file, c.scope.project);
-    if (c.whole && stored(c)) gone.get(c.file)?.push(c) ?? gone.set(c.file, [c]);
+    const id = c.whole ? idOf(c) : undefined;
+    if (id !== undefined) moving.push({ c, id, target: TARGET_OF[kindOf.get(c.file)!] });
   }
-  const result: ReplaceResult = { files: [], changed: [], exported: [], targets: [], unlisted_targets: [] };
-  const targets = new Set<ExportTargetName>();
+  const result: ReplaceResult = { files: [], changed: [], unexported: [], exported: [], targets: [], unlisted_targets: [] };
   // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
   const [{ writeFileAtomic }, { ExportService, sha256 }] = await Promise.all([
     import('../store/atomic-write.ts'),
     import('./export-service.ts'),
   ]);
+  const exporter = new ExportService(invariants);
+  // Only a rule the export then writes somewhere leaves its file: one of a project without paths, or whose paths the
+  // target cannot express (a glob for AGENTS.md), would reach no agent at all.
+  const carried = exportedIds(await exporter.plan({ targets: [...new Set(moving.map((m) => m.target))] }));
+  // Each file's lines to remove, and the scope of its rules, found once rather than by a scan of the plan per file.
+  const gone = new Map<string, PlannedCandidate[]>();
+  for (const { c, id, target } of moving) {
+    if (carried.get(target)?.has(id)) gone.get(c.file)?.push(c) ?? gone.set(c.file, [c]);
+    else result.unexported.push({ file: c.file, line: c.line, target });
+  }
+  const scopeOf = new Map<string, string | undefined>();
+  for (const c of plan.candidates) if (!scopeOf.has(c.file)) scopeOf.set(c.file, c.scope.project);
+  const targets = new Set<ExportTargetName>();
   for (const f of plan.files) {
     const ranges = gone.get(f.file);
     if (ranges === undefined) continue;
@@ -86,7 +99,6 @@ export async function replaceImported(
     result.files.push({ file: f.file, removed: ranges.map((c) => c.line), block: block !== undefined });
   }
   if (targets.size > 0) {
-    const exporter = new ExportService(invariants);
     const planned = await exporter.plan({ targets: [...targets] });
     result.exported = exporter.apply(planned).map((c) => c.path);
     result.targets = [...targets].sort();
@@ -123,11 +135,23 @@ export interface ReplaceResult {
   files: { file: string; removed: number[]; block: boolean }[];
   /** Files left as they were: they changed since the plan read them, so its line numbers may name other lines. */
   changed: string[];
+  /** Rules imported whose lines stay: the export of their file's target writes them nowhere (a project without paths…). */
+  unexported: { file: string; line: number; target: ExportTargetName }[];
   exported: string[];
   /** The export targets run for the changed files. */
   targets: ExportTargetName[];
   /** Those of them that export.targets in config.yaml does not list. */
   unlisted_targets: ExportTargetName[];
+}
+
+/** The ids of the invariants each target's files hold (each entry ends with its id: "(`ID`)"). */
+function exportedIds(plan: ExportPlan): Map<ExportTargetName, Set<string>> {
+  const out = new Map<ExportTargetName, Set<string>>();
+  for (const change of plan.changes) {
+    const ids = out.get(change.target) ?? out.set(change.target, new Set()).get(change.target)!;
+    for (const m of (change.after ?? '').matchAll(/\(`([0-9A-HJKMNP-TV-Z]{26})`\)/g)) ids.add(m[1]!);
+  }
+  return out;
 }
 
 /** Whether `text` still holds each of the plan's rules on the lines the plan found it on. */

@@ -383,7 +383,7 @@ export class ImportService {
   async replace(plan: ImportPlan, written: ImportWritten): Promise<ReplaceResult> {
     // Loaded only for --replace, as the exporter it runs: a dry run or a plain import never uses it.
     const { replaceImported } = await import('./import-replace.ts');
-    return replaceImported(this.invariants, this.top, plan, new Set(written.invariants.map((w) => w.n)));
+    return replaceImported(this.invariants, this.top, plan, new Map(written.invariants.map((w) => [w.n, w.id])));
   }
 }
 

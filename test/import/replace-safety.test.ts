@@ -116,3 +116,29 @@ describe('import --replace and a rule the store keeps inactive', () => {
     expect(outsideBlock(readFileSync(join(top, 'AGENTS.md'), 'utf8'))).toBe('- Never push to main.\n');
   });
 });
+
+describe('import --replace and rules the export writes nowhere', () => {
+  it('a rule put into a project without paths (or with paths AGENTS.md cannot express) keeps its line', async () => {
+    const { top, service } = repo({ 'AGENTS.md': '- Never commit secrets.\n', 'CLAUDE.md': '- Use UTC for every timestamp.\n' });
+    const plan = await service.plan({ cwd: top, project: 'billing', paths: ['AGENTS.md'] });
+    const replaced = await service.replace(plan, await service.apply(plan, plan.candidates));
+    expect(replaced.files).toEqual([]);
+    expect(replaced.unexported).toEqual([{ file: 'AGENTS.md', line: 1, target: 'agents-md' }]);
+    expect(readFileSync(join(top, 'AGENTS.md'), 'utf8')).toBe('- Never commit secrets.\n');
+    // A project whose path is a glob: AGENTS.md files are per folder, so that export writes it nowhere either.
+    writeTree(top, {
+      '.agents/projects/tsonly/project.yaml': 'paths:\n  - src/**/*.ts\n',
+      'src/a.ts': '',
+      'GEMINI.md': '- Keep it short.\n',
+    });
+    const glob = await service.plan({ cwd: top, project: 'tsonly', paths: ['GEMINI.md'] });
+    const kept = await service.replace(glob, await service.apply(glob, glob.candidates));
+    expect(kept.unexported).toEqual([{ file: 'GEMINI.md', line: 1, target: 'gemini-md' }]);
+    expect(readFileSync(join(top, 'GEMINI.md'), 'utf8')).toBe('- Keep it short.\n');
+    // A global rule the export writes into CLAUDE.md goes, as before.
+    const global = await service.plan({ cwd: top, paths: ['CLAUDE.md'] });
+    const moved = await service.replace(global, await service.apply(global, global.candidates));
+    expect(moved.files).toEqual([{ file: 'CLAUDE.md', removed: [1], block: true }]);
+    expect(moved.unexported).toEqual([]);
+  });
+});

@@ -224,6 +224,10 @@ export default defineCommand<ImportArgs>({
         lines.push(
           `${s.green('replaced')} ${f.removed.length} line${f.removed.length === 1 ? '' : 's'} of ${f.file}${f.block ? ' with the managed block' : ''}`,
         );
+      for (const u of replaced?.unexported ?? [])
+        lines.push(
+          `${s.yellow('not replaced')} ${u.file}:${u.line}: the export (${u.target}) writes this rule in no file (its project has no paths, or none ${u.target} can express), so its line stays`,
+        );
       for (const file of replaced?.changed ?? [])
         lines.push(
           `${s.yellow('not replaced')} ${file}: it changed since it was read, so its lines stay; run \`agents import --yes --replace ${file}\` again`,
