@@ -196,7 +196,8 @@ export class ImportService {
     const bytes = r.bytes;
     if (bytes.includes(0)) return { ...file, skipped: 'it is a binary file' };
     const read = readUtf8(bytes, { dropBom: true });
-    if (!read.ok) return { ...file, skipped: `it is not UTF-8 text (line ${read.line}, column ${read.col})` };
+    if (!read.ok)
+      return { ...file, skipped: `it is not UTF-8 text (${rel}:${read.line}:${read.col}): save it as UTF-8 and import it again` };
     const text = read.text;
     let split = splitInstructions(text);
     // Both sides of a conflicted merge, and git's marker lines, would become rules; not so in a code block, where

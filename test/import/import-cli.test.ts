@@ -320,7 +320,7 @@ describe('agents import', () => {
     ]);
     expect(skipped['bin/AGENTS.md']).toContain('binary');
     expect(skipped['merged/AGENTS.md']).toContain('merge conflict at lines 2-6 (HEAD against feature)');
-    expect(skipped['latin/AGENTS.md']).toContain('UTF-8');
+    expect(skipped['latin/AGENTS.md']).toContain('UTF-8 text (latin/AGENTS.md:1:6)');
     expect(skipped['big/AGENTS.md']).toContain('larger than');
     expect(skipped['link/AGENTS.md']).toContain('outside the repository');
     expect(skipped['.cursor/rules/bad.mdc']).toMatch(/front matter .*\.cursor\/rules\/bad\.mdc:2:/);
