@@ -22,7 +22,17 @@ export function unquote(line: string): string {
  * editors): dropped. Any other `<…>` is text, as an agent reading the file takes it: a placeholder (`<project_name>`, `<Title>`) or an operator (`a <b` aside, `x < y`).
  */
 const HTML_TAG =
-  /<!--.*?-->|<\/?(?:a|abbr|b|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var|video)(?:\s[^<>]*)?\/?>/g;
+  /<!--(?:(?!<!--).)*?-->|<\/?(?:a|abbr|b|blockquote|br|center|code|dd|del|details|div|dl|dt|em|figcaption|figure|font|h[1-6]|hr|i|img|ins|kbd|li|mark|ol|p|picture|pre|q|s|samp|small|source|span|strike|strong|sub|summary|sup|table|tbody|td|tfoot|th|thead|tr|tt|u|ul|var|video)(?:\s[^<>]*)?\/?>/g;
+
+/*
+ * The inline expressions below stop at the next delimiter of their kind (a bracket, a parenthesis, the emphasis
+ * mark): one that may run over it tries every later character from every opening, so a line of unclosed openings
+ * ("[x](" repeated) costs the square of its length. Strong emphasis may hold one of its marks ("**a*b**"), not two.
+ */
+/** `**strong**` and `__strong__`. */
+const STRONG = /\*\*(?=\S)((?:[^*]|\*(?!\*))+?)(?<=\S)\*\*|__(?=\S)((?:[^_]|_(?!_))+?)(?<=\S)__/g;
+/** `*emphasis*` and `_emphasis_` after a space or a parenthesis, before one or punctuation. */
+const EMPHASIS = /(^|[\s(])(?:\*(?=\S)([^*]+?)(?<=\S)\*|_(?=\S)([^_]+?)(?<=\S)_)(?=[\s).,;:!?]|$)/g;
 
 /** A text whose code spans may hold what the markup steps change (it holds such a character somewhere), or are written with more than one backtick. */
 const RISKY_SPAN = /``|[<*_[\]~\\!]/;
@@ -44,14 +54,14 @@ export function plain(markdown: string): string {
     t = t.replace(/(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)/g, (_, _ticks: string, inner: string) => `\uE000${code.push(inner) - 1}\uE001`);
   if (t.includes('](') || t.includes('][')) {
     t = t
-      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-      .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1');
+      .replace(/!\[([^[\]]*)\]\([^()]*\)/g, '$1')
+      .replace(/\[([^[\]]+)\]\([^()]*\)/g, '$1')
+      .replace(/\[([^[\]]+)\]\[[^[\]]*\]/g, '$1');
   }
   if (t.includes('<')) t = t.replace(HTML_TAG, '');
-  if (t.includes('**') || t.includes('__')) t = t.replace(/(\*\*|__)(?=\S)(.+?)(?<=\S)\1/g, '$2');
-  if (t.includes('*') || t.includes('_')) t = t.replace(/(^|[\s(])([*_])(?=\S)(.+?)(?<=\S)\2(?=[\s).,;:!?]|$)/g, '$1$3');
-  if (t.includes('~~')) t = t.replace(/~~(.+?)~~/g, '$1');
+  if (t.includes('**') || t.includes('__')) t = t.replace(STRONG, '$1$2');
+  if (t.includes('*') || t.includes('_')) t = t.replace(EMPHASIS, '$1$2$3');
+  if (t.includes('~~')) t = t.replace(/~~([^~]+?)~~/g, '$1');
   if (t.includes('\\')) t = t.replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
   if (ticks && code.length === 0) t = t.replace(/`([^`]+)`/g, '$1');
   // A span's inner spaces at both ends are markup (`` ` a ` `` is "a"), as CommonMark strips one of each.
@@ -78,8 +88,8 @@ export function isLinkOnly(markdown: string): boolean {
   // No link of any of the three forms without one of these.
   if (!markdown.includes('](') && !markdown.includes('http')) return false;
   const rest = markdown
-    .replace(/!?\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/<https?:[^>]+>/g, '')
+    .replace(/!?\[[^[\]]*\]\([^()]*\)/g, '')
+    .replace(/<https?:[^<>]+>/g, '')
     .replace(/https?:\/\/\S+/g, '');
   if (rest === markdown) return false;
   const words = rest
@@ -90,7 +100,7 @@ export function isLinkOnly(markdown: string): boolean {
 }
 
 /** "**Install:** `npm ci`", "Checks: `npm run lint` / `npm test`": a label, then commands. */
-const LABELLED_CODE = /^\s*(\*\*|__)?[^`:]{1,40}:(\*\*|__)?\s*(`[^`]+`[\s/,;|&]*(or|and)?\s*)+(\(.*\))?\s*$/;
+const LABELLED_CODE = /^\s*(\*\*|__)?[^`:]{1,40}:(\*\*|__)?\s*(`[^`]+`[\s/,;|&]*(?:(?:or|and)\s*)?)+(\(.*\))?\s*$/;
 
 /** Whether `markdown` is a label and then commands; only a text holding a colon and a backtick can be one. */
 export function labelledCode(markdown: string): boolean {

@@ -482,6 +482,30 @@ describe('headings become tags', () => {
   ])('%s → %s', (heading, tag) => expect(tagOf(heading)).toBe(tag));
 });
 
+describe('splitInstructions on lines made to be slow', () => {
+  // Each took from seconds to hours when an inline expression ran past the next opening of its kind to every later
+  // character (or split white space two ways per command): the events are let in between, so the test's timeout ends it.
+  it('reads a line of a hundred thousand unclosed openings, or of forty commands, in one pass', async () => {
+    const lines = [
+      '[x]('.repeat(100_000),
+      `${'['.repeat(100_000)}](`,
+      ' *a'.repeat(100_000),
+      '__a '.repeat(100_000),
+      '<http:'.repeat(100_000),
+      `- Supported languages: ${'`go`, '.repeat(40)}and a few more.`,
+      `- Tools: ${'`x`          '.repeat(40)}!`,
+    ];
+    for (const md of lines) {
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(texts(md)).toEqual([]);
+    }
+  });
+
+  it('strong emphasis that holds one of its marks is still emphasis', () => {
+    expect(plain('Use **a*b** and __snake_case__ here')).toBe('Use a*b and snake_case here');
+  });
+});
+
 describe('plain and splitSentences', () => {
   it.each([
     ['`a` and ``b``', 'a and b'],
