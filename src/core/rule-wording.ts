@@ -108,10 +108,13 @@ export function isCondition(caption: string): boolean {
   return CONDITION.test(caption) && caption.endsWith(':') && caption.split(/\s+/).length <= 20 && !NORMATIVE.test(caption);
 }
 
+/** A one-word label and the space after it, before more text ("**fix**: "). */
+const TERM = /^[\p{P}\s]*[A-Za-z][\w'-]*:\s+(?=\S)/u;
+
 function startsImperative(text: string): boolean {
-  // "**fix**: Bug fix" names a term, not an action: a one-word label leaves it to the words after it.
-  const term = /^[\p{P}\s]*[A-Za-z][\w'-]*:\s+(?=\S)/u.exec(text);
-  if (term) return startsImperative(text.slice(term[0].length));
+  // "**fix**: Bug fix" names a term, not an action: a one-word label leaves it to the words after it. A loop, not a
+  // call per label: a line of a hundred thousand labels must not exhaust the stack.
+  for (let term = TERM.exec(text); term; term = TERM.exec(text)) text = text.slice(term[0].length);
   // "Fully read the guide": an adverb may come before the verb.
   const m = /^[\p{P}\s]*([A-Za-z][A-Za-z'-]*)(?:\s+([a-z]+))?/u.exec(text);
   const first = m?.[1]?.toLowerCase().replace(/'/g, '');

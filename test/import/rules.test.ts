@@ -483,9 +483,9 @@ describe('headings become tags', () => {
 });
 
 describe('splitInstructions on lines made to be slow', () => {
-  // Each took from seconds to hours when an inline expression ran past the next opening of its kind to every later
-  // character (or split white space two ways per command): the events are let in between, so the test's timeout ends it.
-  it('reads a line of a hundred thousand unclosed openings, or of forty commands, in one pass', async () => {
+  // Each cost the square of its length (or more) when an inline expression ran past the next opening of its kind (or
+  // split white space two ways per command): the events are let in between, so the test's timeout ends such a run.
+  it('reads a line of a hundred thousand unclosed openings or labels, or of forty commands, in one pass', async () => {
     const lines = [
       '[x]('.repeat(100_000),
       `${'['.repeat(100_000)}](`,
@@ -494,6 +494,8 @@ describe('splitInstructions on lines made to be slow', () => {
       '<http:'.repeat(100_000),
       `- Supported languages: ${'`go`, '.repeat(40)}and a few more.`,
       `- Tools: ${'`x`          '.repeat(40)}!`,
+      // A label before a label, a hundred thousand deep: read in a loop, not a call per label (the stack overflowed).
+      `- ${'ab: '.repeat(150_000)}use it`,
     ];
     for (const md of lines) {
       await new Promise((resolve) => setImmediate(resolve));
