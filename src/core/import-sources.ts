@@ -208,9 +208,12 @@ export function lenientFrontMatter(text: string): Record<string, unknown> | unde
   const out: Record<string, unknown> = {};
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*?)[ \t]*$/.exec(line);
+    const m = /^([A-Za-z_][\w-]*):[ \t]*(.*)$/.exec(line);
     if (!m || /^[[{"'&!|>]/.test(m[2]!)) return undefined;
-    const v = m[2]!;
+    // Trailing blanks cut by hand: a lazy value before `[ \t]*$` tries every blank of a long run against the rest.
+    let end = m[2]!.length;
+    while (end > 0 && (m[2]![end - 1] === ' ' || m[2]![end - 1] === '\t')) end--;
+    const v = m[2]!.slice(0, end);
     out[m[1]!] = v === 'true' ? true : v === 'false' ? false : v;
   }
   return out;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planImport, refuseOverlaps, severityOf, type ImportFile } from '../../src/core/import-plan.ts';
-import { appliesTo, importTarget, instructionKind, projectName } from '../../src/core/import-sources.ts';
+import { appliesTo, importTarget, instructionKind, lenientFrontMatter, projectName } from '../../src/core/import-sources.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
 
 describe('instructionKind', () => {
@@ -25,6 +25,21 @@ describe('instructionKind', () => {
     ['docs/AGENTS.txt', undefined],
     ['.github/instructions/react.md', undefined],
   ])('%s → %s', (rel, kind) => expect(instructionKind(rel)).toBe(kind));
+});
+
+describe('lenientFrontMatter: Cursor and Windsurf front matter that YAML refuses', () => {
+  it('reads unquoted globs and booleans, trailing blanks cut', () => {
+    expect(lenientFrontMatter('globs: **/*.ts, src/**  \t\nalwaysApply: false\n# a comment\n')).toEqual({
+      globs: '**/*.ts, src/**',
+      alwaysApply: false,
+    });
+  });
+
+  it('reads a line with a long run of blanks inside its value in one pass', async () => {
+    // A lazy value before the trailing blanks tried each blank of the run against the rest of the line.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lenientFrontMatter(`globs: **/*.ts${' '.repeat(300_000)}x`)).toEqual({ globs: `**/*.ts${' '.repeat(300_000)}x` });
+  });
 });
 
 describe('importTarget: where a file applies', () => {
