@@ -16,6 +16,7 @@ import {
   FENCE,
   findFrom,
   HEADING,
+  headingText,
   indentOf,
   ITEM,
   TABLE_ROW,
@@ -162,7 +163,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       inList = false;
       const level = heading[1]!.length;
       while (headings.length > 0 && headings.at(-1)!.level >= level) headings.pop();
-      const text = plain(heading[2] ?? '');
+      const text = plain(headingText(heading));
       headings.push(headingOf(text, level));
       labels.length = 0;
       open.length = 0;
@@ -227,8 +228,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       }
       // "Avoid nesting blocks by:" and its nested items are one rule: the items finish its sentence.
       const children = raw.trimEnd().endsWith(':') ? nestedItems(end + 1, indent) : undefined;
-      // "The API layer has a few constraints:" states none, and heads rules of their own: a label, they are taken
-      // (each with it when it says when they apply: "When you add an endpoint: Write a test").
+      // A lead-in stating no rule over rules of their own ("The API has constraints:"): a label; a condition goes on each.
       if (children && leadsIntoRules(raw, children.items)) {
         leave(i, end, 'heading');
         const head = plain(raw);

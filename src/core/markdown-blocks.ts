@@ -13,7 +13,19 @@ export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 export function closesFence(line: string, mark: string): boolean {
   return line.trimStart().startsWith(mark[0]!.repeat(mark.length)) && line.trim().replace(/[`~]/g, '') === '';
 }
-export const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t#]*$/;
+/** An ATX heading: its marks, and its text with what closes it (`headingText` cuts that off). */
+export const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*))?$/;
+
+/**
+ * A heading's text without the blanks and `#` marks at its end, cut by a loop: a lazy text before `[ \t#]*$` tried
+ * each blank of a long run against the rest of the line.
+ */
+export function headingText(heading: RegExpExecArray): string {
+  const text = heading[2] ?? '';
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === '#')) end--;
+  return text.slice(0, end);
+}
 export const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 export const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
 export const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;

@@ -496,11 +496,16 @@ describe('splitInstructions on lines made to be slow', () => {
       `- Tools: ${'`x`          '.repeat(40)}!`,
       // A label before a label, a hundred thousand deep: read in a loop, not a call per label (the stack overflowed).
       `- ${'ab: '.repeat(150_000)}use it`,
+      // A heading with a long run of blanks (or marks) inside its text.
+      `# x${' '.repeat(300_000)}y`,
+      `## x${'#'.repeat(300_000)}y`,
     ];
     for (const md of lines) {
       await new Promise((resolve) => setImmediate(resolve));
       expect(texts(md)).toEqual([]);
     }
+    // Its closing marks are still no part of a heading's text.
+    expect(splitInstructions('## Code style ##\n- 2-space indentation\n').candidates[0]?.tags).toEqual(['code-style']);
   });
 
   it('strong emphasis that holds one of its marks is still emphasis', () => {
