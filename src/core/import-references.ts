@@ -31,7 +31,10 @@ export function fileReferences(text: string): { line: number; ref: string }[] {
     if (!line.includes('@')) continue;
     const prose = line.replace(/(`+)[\s\S]*?\1/g, ' ');
     for (const m of prose.matchAll(REFERENCE)) {
-      const ref = m[1]!.replace(/[.,;:!?]+$/, '');
+      // Trailing punctuation cut by a loop: `[.,;:!?]+$` tries each mark of a long run inside the path against the rest.
+      let end = m[1]!.length;
+      while (end > 0 && '.,;:!?'.includes(m[1]![end - 1]!)) end--;
+      const ref = m[1]!.slice(0, end);
       if (ref !== '' && !ref.includes('://')) out.push({ line: i + 1, ref });
     }
   }

@@ -25,6 +25,15 @@ describe('fileReferences', () => {
   });
 });
 
+describe('fileReferences on a line made to be slow', () => {
+  it('reads a path with a long run of punctuation inside it in one pass, its trailing marks cut', async () => {
+    // The trailing marks were cut by an expression that tried each mark of the run against the rest of the path.
+    await new Promise((resolve) => setImmediate(resolve));
+    const ref = `a${'.'.repeat(300_000)}x`;
+    expect(fileReferences(`See @${ref}!?.`)).toEqual([{ line: 1, ref }]);
+  });
+});
+
 describe('resolveReference', () => {
   it.each([
     ['docs/rules.md', 'CLAUDE.md', 'docs/rules.md'],
