@@ -142,7 +142,14 @@ export class ImportService {
             `Name the file to import itself: agents import ${given.replace(/[/\\]+$/, '')}/AGENTS.md (add --from KIND for a name of no known kind).`,
           );
       }
-      const kind = instructionKind(rel) ?? (options.from?.length === 1 ? options.from[0] : undefined);
+      const known = instructionKind(rel);
+      // A file named outright is never left out in silence: one whose kind --from excludes is refused, saying so.
+      if (known !== undefined && !wanted(known))
+        throw new UsageError(
+          `${given} is a ${known} file, a kind --from ${options.from!.join(',')} leaves out`,
+          `Nothing was read. Drop --from, or add --from ${known}.`,
+        );
+      const kind = known ?? (options.from?.length === 1 ? options.from[0] : undefined);
       if (kind === undefined) {
         throw new UsageError(
           `${given} is not an instruction file agents knows (AGENTS.md, CLAUDE.md, GEMINI.md, Copilot, Cursor, Windsurf, Cline or ruler rules)`,
