@@ -18,14 +18,16 @@ import {
   HEADING,
   headingText,
   indentOf,
+  fileLines,
   ITEM,
+  opensComment,
   TABLE_ROW,
   TABLE_RULE,
   words,
 } from './markdown-blocks.ts';
 import { guidance, isLabel, leadsIntoRules, ownRule, REMEDY, unmarked } from './import-items.ts';
 import { MAX_TEXT_LENGTH } from './limits.ts';
-import { isLinkOnly, labelledCode, plain, QUOTED, startsWithCode, unquote } from './markdown-plain.ts';
+import { isLinkOnly, labelledCode, plain, startsWithCode } from './markdown-plain.ts';
 import {
   DESCRIBING,
   type Heading,
@@ -85,20 +87,10 @@ export interface SplitFile {
  * next are Markdown (a rule, then text), not front matter.
  */
 export function splitInstructions(text: string, { frontMatter = true }: { frontMatter?: boolean } = {}): SplitFile {
-  const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  // A quote's lines are read as the text they quote, line for line (numbers and --replace stay the file's).
-  if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
-  const out: SplitFile = { bodyLine: 1, candidates: [], leftOut: [] };
-  let i = 0;
-  if (frontMatter && lines[0]?.trim() === '---') {
-    const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
-    if (close > 0) {
-      out.frontMatter = lines.slice(1, close).join('\n');
-      i = close + 1;
-      out.bodyLine = i + 1;
-    }
-  }
+  const { lines, front, bodyLine } = fileLines(text, frontMatter);
+  const out: SplitFile = { bodyLine, candidates: [], leftOut: [] };
+  if (front !== undefined) out.frontMatter = front;
+  let i = bodyLine - 1;
   /** The headings above, nearest last: each with its tag and the word its rules take when it heads don'ts. */
   const headings: Heading[] = [];
   /** Whether the last block was a list item (blank lines between items keep the list). */
@@ -152,7 +144,7 @@ export function splitInstructions(text: string, { frontMatter = true }: { frontM
       i = end + 1;
       continue;
     }
-    if (line.trimStart().startsWith('<!--')) {
+    if (opensComment(line)) {
       const end = findFrom(lines, i, (l) => l.includes('-->'));
       leave(i, end, 'comment');
       i = end + 1;

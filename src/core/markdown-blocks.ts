@@ -4,7 +4,7 @@
  * item is nested; and a left-out block's excerpt. Pure.
  */
 
-import { fold } from './markdown-plain.ts';
+import { fold, QUOTED, unquote } from './markdown-plain.ts';
 
 /** A code fence's opening line: its marker (three or more backticks or tildes) is `[1]`. */
 export const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -30,6 +30,28 @@ export const ITEM = /^([ \t]*)([-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 export const TABLE_ROW = /^ {0,3}\|.*\|?\s*$/;
 export const TABLE_RULE = /^ {0,3}\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 export const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/**
+ * A file's lines (line ends of any kind; a quote's lines read as the text they quote, line for line, so numbers and
+ * `--replace` stay the file's) and, with `frontMatter`, its front matter's text (between a first `---` and the next
+ * `---` or `...`) with the line its Markdown starts on (1-based).
+ */
+export function fileLines(text: string, frontMatter: boolean): { lines: string[]; front?: string; bodyLine: number } {
+  const lines = (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text).split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  if (text.includes('>')) for (let n = 0; n < lines.length; n++) if (QUOTED.test(lines[n]!)) lines[n] = unquote(lines[n]!);
+  if (!frontMatter || lines[0]?.trim() !== '---') return { lines, bodyLine: 1 };
+  const close = lines.findIndex((l, n) => n > 0 && (l.trim() === '---' || l.trim() === '...'));
+  return close > 0 ? { lines, front: lines.slice(1, close).join('\n'), bodyLine: close + 2 } : { lines, bodyLine: 1 };
+}
+
+/**
+ * A line that opens an HTML comment left out whole: it starts with `<!--` and holds nothing after the comment,
+ * when it closes there (`<!-- note --> Never use eval.` leaves its text to read).
+ */
+export function opensComment(line: string): boolean {
+  return line.trimStart().startsWith('<!--') && !/-->\s*\S/.test(line.slice(line.lastIndexOf('-->')));
+}
 
 /** A line that starts a block of its own: it never continues the item or paragraph above it. */
 export function endsBlock(line: string): boolean {

@@ -424,6 +424,11 @@ describe('splitInstructions: blocks that are never rules, with their lines', () 
     expect(splitInstructions(md).candidates).toEqual([{ text: 'Use tabs.', line: 14, end_line: 14, whole: true, tags: [] }]);
   });
 
+  it('a comment closed on its line with text after it leaves that text to read', () => {
+    expect(texts('<!-- note --> Never use eval.\n')).toEqual(['Never use eval.']);
+    expect(reasons('<!-- one --> <!-- two -->\n- Use tabs.\n')).toEqual([[1, 1, 'comment']]);
+  });
+
   it('skips the block agents export wrote, whatever it holds', () => {
     const md = `- Keep this.\n<!-- agents:begin sha256:${'a'.repeat(64)} -->\n- Never delete data.\n<!-- agents:end -->\n`;
     expect(texts(md)).toEqual(['Keep this.']);
