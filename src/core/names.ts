@@ -4,6 +4,9 @@ export const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 /** A project, an action namespace or an action name (docs/store-format.md). */
 export const NAME_RE = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
+/** Names Windows keeps for devices, alone or before an extension (`nul`, `aux.d`): no file or folder may take one. */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[1-9]|lpt[1-9])(?:\.|$)/;
+
 /** Shortest id prefix accepted where a command takes an id (docs/commands.md). */
 export const MIN_PREFIX = 4;
 
@@ -13,12 +16,12 @@ export function isUlid(value: string): boolean {
 
 export function isName(value: string): boolean {
   // "." and ".." need no test of their own: a name cannot start with a dot.
-  return NAME_RE.test(value);
+  return NAME_RE.test(value) && !WINDOWS_DEVICE.test(value) && !value.endsWith('.');
 }
 
 /** Whether a folder of `projects/` is a project: a valid name that is not reserved (`projects/global/` is none). */
 export function isProjectName(value: string): boolean {
-  return NAME_RE.test(value) && !RESERVED_PROJECT_NAMES.includes(value);
+  return isName(value) && !RESERVED_PROJECT_NAMES.includes(value);
 }
 
 /** Why `value` is not a valid name, or null when it is. */
@@ -29,6 +32,9 @@ export function nameProblem(value: string, what: string): string | null {
   if (!NAME_RE.test(value)) {
     return `${what} "${truncate(value)}" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"`;
   }
+  // A folder of such a name cannot be checked out on Windows: git refuses the path there.
+  if (WINDOWS_DEVICE.test(value)) return `${what} "${value}" is a device name Windows reserves (con, prn, aux, nul, com1–9, lpt1–9)`;
+  if (value.endsWith('.')) return `${what} "${truncate(value)}" ends with ".", which Windows drops from a folder's name`;
   if (what === 'project' && RESERVED_PROJECT_NAMES.includes(value))
     return `project "${value}" is a reserved name (a scope word, or the name of the global instruction file an export writes: agents-global.mdc)`;
   return null;

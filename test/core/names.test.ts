@@ -47,6 +47,16 @@ describe('names', () => {
     }
   });
 
+  test('a name Windows keeps for a device, or one ending with a dot, is refused: git cannot check it out there', () => {
+    for (const value of ['con', 'aux', 'nul', 'prn', 'com1', 'lpt9', 'aux.d', 'web.']) {
+      expect(nameProblem(value, 'project'), value).not.toBeNull();
+      expect(isName(value), value).toBe(false);
+      expect(parseActionRef(`local/${value}`), value).toEqual(expect.any(String));
+    }
+    for (const value of ['console', 'auxiliary', 'com0', 'com10', 'nul-checks', 'web.app'])
+      expect(nameProblem(value, 'project'), value).toBeNull();
+  });
+
   test('the 64-character limit: 64 is accepted, 65 is refused as too long', () => {
     expect(nameProblem('a'.repeat(64), 'project')).toBeNull();
     expect(nameProblem('a'.repeat(65), 'project')).toBe(`project "${'a'.repeat(59)}…" is longer than 64 characters`);
