@@ -2,6 +2,7 @@
 // from src/core/extends.ts, which needs the YAML parser that parses config.yaml.
 import type { Diagnostic } from './diagnostics.ts';
 import type { ExtendsSource } from './model.ts';
+import { isName } from './names.ts';
 
 export const DEFAULT_SOURCE_PATH = '.agents';
 
@@ -26,10 +27,10 @@ export function defaultSourceName(url: string): string | undefined {
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/^[^a-z0-9]+/, '')
-    .slice(0, 64);
-  // What is left is a name (names.ts): it starts with a letter or digit, holds only
-  // a-z, 0-9, ".", "_", "-", and has at most 64 characters; or it is empty.
-  return name === '' ? undefined : name;
+    .slice(0, 64)
+    .replace(/\.+$/, '');
+  // What is left is a name (names.ts), or none: empty, or a name Windows keeps for a device.
+  return isName(name) ? name : undefined;
 }
 
 /** Raw entries of config.yaml's `extends` (schema-valid) → sources with defaults, and the problems a schema cannot say. */

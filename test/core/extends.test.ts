@@ -28,7 +28,8 @@ describe('defaultSourceName (docs/extends.md, "Names")', () => {
     ['at most 64 characters are kept', `https://x/${'a'.repeat(70)}`, 'a'.repeat(64)],
     ['nothing usable left', 'https://x/---', undefined],
     ['an empty URL', '', undefined],
-    ['the cut may end in a dot', `https://x/${'a'.repeat(63)}.b`, `${'a'.repeat(63)}.`],
+    ['a dot the cut ends in goes', `https://x/${'a'.repeat(63)}.b`, 'a'.repeat(63)],
+    ['a name Windows keeps for a device is none', 'https://x/aux.git', undefined],
   ])('%s: %s', (_why, url, name) => {
     expect(defaultSourceName(url)).toBe(name);
   });
