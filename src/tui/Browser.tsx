@@ -123,8 +123,12 @@ export function Browser({
   const selected = selectedRow !== undefined ? rows[selectedRow] : undefined;
 
   // Height: title, filter/status line, list, detail pane, key line; one spare row so Ink never scrolls the screen.
-  const detailHeight = showDetail ? Math.min(9, Math.max(4, Math.floor(height / 3))) : 0;
-  const listHeight = Math.max(1, height - 1 - 3 - detailHeight);
+  // The list keeps at least one row: on a short terminal the detail pane shrinks, and goes when not even its rule and
+  // one line fit, so the screen never outgrows the terminal.
+  const room = Math.max(1, height - 4);
+  const paneFits = Math.min(9, Math.max(4, Math.floor(height / 3)), room - 1);
+  const detailHeight = showDetail && paneFits >= 2 ? paneFits : 0;
+  const listHeight = Math.max(1, room - detailHeight);
   top.current = windowTop(rows.length, selectedRow ?? 0, listHeight, top.current);
   const visible = rows.slice(top.current, top.current + listHeight);
   const idWidth = visible.reduce((w, r) => (r.kind === 'item' ? Math.max(w, short(r.invariant.id).length) : w), 0);
@@ -297,20 +301,24 @@ export function Browser({
   }
 
   let middle: ReactElement;
-  if (overlay.kind === 'help') middle = <Help width={width} />;
+  if (overlay.kind === 'help') middle = <Help width={width} height={Math.max(1, height - 4)} />;
   else if (overlay.kind === 'scope' && data) {
     const choices = scopeChoices(data);
     const at = choices.findIndex((c) =>
       c.value.kind === 'all' ? scope.kind === 'all' : scope.kind !== 'all' && scopeFolder(c.value) === scopeFolder(scope),
     );
+    // Title, status, this question, the list's position line, the key line and the spare row; on a terminal too short
+    // for all of them, the list alone.
+    const roomy = height >= 8;
     middle = (
       <Box flexDirection="column">
-        <Text>Show which scope? (↑↓, Enter; e effective set of a project or plan; Esc back)</Text>
+        {roomy ? <Text wrap="truncate-end">Show which scope? (↑↓, Enter; e effective set of a project or plan; Esc back)</Text> : null}
         <SelectList
           items={choices}
           initialIndex={Math.max(0, at)}
           width={width}
-          height={Math.max(3, height - 6)}
+          height={roomy ? height - 6 : Math.max(1, height - 4)}
+          position={roomy}
           onSelect={(choice) => {
             setScope(choice);
             setEffective(undefined);

@@ -17,18 +17,24 @@ export const BROWSER_KEYS: readonly [string, string][] = [
   ['Ctrl-C', 'cancel (exit 130)'],
 ];
 
-export function Help({ width }: { width: number }): ReactElement {
+/** The keys; on a short terminal as many as fit in `height` rows (docs/tui.md lists them all). */
+export function Help({ width, height }: { width: number; height?: number }): ReactElement {
   const theme = useTheme();
+  const keys = height === undefined ? BROWSER_KEYS : BROWSER_KEYS.slice(0, Math.max(0, height - 2));
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>Keys</Text>
-      {BROWSER_KEYS.map(([k, what]) => (
+      {keys.map(([k, what]) => (
         <Text key={k} wrap="truncate-end">
           <Text color={theme.hue('cyan')}>{`  ${k.padEnd(16)}`}</Text>
           {what}
         </Text>
       ))}
-      <Text dimColor={theme.dim}>Press any key to go back.</Text>
+      {height === undefined || height >= 2 ? (
+        <Text dimColor={theme.dim} wrap="truncate-end">
+          Press any key to go back.
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -18,6 +18,8 @@ export interface SelectListProps<V> {
   height?: number;
   width?: number;
   focus?: boolean;
+  /** Show "n/N" under a list longer than `height` (off where the screen has no row for it). */
+  position?: boolean;
   /** Keys the list does not use, with the item under the cursor (e.g. `e` in the browser's scope picker). */
   onKey?(input: string, value: V | undefined): void;
 }
@@ -30,6 +32,7 @@ export function SelectList<V>({
   height = 10,
   width = 80,
   focus = true,
+  position = true,
   onKey,
 }: SelectListProps<V>): ReactElement {
   const theme = useTheme();
@@ -71,7 +74,7 @@ export function SelectList<V>({
           </Text>
         );
       })}
-      {items.length > height ? <Text dimColor={theme.dim}>{`  ${index + 1}/${items.length}`}</Text> : null}
+      {position && items.length > height ? <Text dimColor={theme.dim}>{`  ${index + 1}/${items.length}`}</Text> : null}
     </Box>
   );
 }

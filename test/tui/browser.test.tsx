@@ -252,3 +252,26 @@ test('the effective set marks waived invariants, and the detail pane shows each 
   await frameHas(r.lastFrame, 'waived until 2999-12-31 for project myapp by Ops: Legacy endpoints');
   r.unmount();
 });
+
+test('a short terminal keeps the title, the selected row and the key line on screen: the detail pane gives way', async () => {
+  for (const size of [
+    { columns: 20, rows: 5 },
+    { columns: 80, rows: 8 },
+  ]) {
+    const { r } = open(exampleStore(), { size });
+    const frame = await frameHas(r.lastFrame, '› E Never');
+    // One row spare, so that Ink never scrolls the screen.
+    expect(lines(frame).length).toBeLessThanOrEqual(size.rows - 1);
+    expect(lines(frame)[0]).toContain('agents');
+    expect(lines(frame).at(-1)).toContain('↑↓ move');
+    r.stdin.write('?');
+    const help = await frameHas(r.lastFrame, 'Keys');
+    expect(lines(help).length).toBeLessThanOrEqual(size.rows - 1);
+    r.stdin.write('x');
+    await frameHas(r.lastFrame, '› E Never');
+    r.stdin.write('s');
+    const picker = await frameHas(r.lastFrame, '› all scopes');
+    expect(lines(picker).length).toBeLessThanOrEqual(size.rows - 1);
+    r.unmount();
+  }
+});
