@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { escapeUnsafe as plain } from '../core/plain-text.ts';
+import { escapeUnsafe as plain, findUnsafe } from '../core/plain-text.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
@@ -7,10 +7,11 @@ import { SEVERITIES, describeScope, invariantPath, type Guard, type Scope, type 
 import { canMeet, looseKey, nearDuplicatesOf } from '../core/near-duplicates.ts';
 import { codePointLength, nameProblem } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
-import { checkNewInvariant, type AddCheck } from '../core/shadow.ts';
-import type { AddContext, AddResult, EditResult, InvariantService, NearMatch, ScopeCatalog } from '../service/invariant-service.ts';
+import { checkNewInvariant } from '../core/shadow.ts';
+import type { AddContext, AddResult, EditResult, InvariantService, ScopeCatalog } from '../service/invariant-service.ts';
 import { SelectList, type SelectItem } from './SelectList.tsx';
 import { GuardStep, guardSummary } from './GuardStep.tsx';
+import { AddFeedback } from './AddFeedback.tsx';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
 
@@ -72,56 +73,6 @@ function scopeItems(catalog: ScopeCatalog): SelectItem<ScopeChoice>[] {
     items.push({ label: `plan ${plan.id}`, value: { kind: 'plan', plan: plan.id }, ...(hint ? { hint } : {}) });
   }
   return items;
-}
-
-/** Live feedback on the typed text: duplicate (blocks), shadows, shadowed by. */
-export function AddFeedback({
-  check,
-  text,
-  near = [],
-}: {
-  check: AddCheck | undefined;
-  text: string;
-  near?: readonly NearMatch[];
-}): ReactElement {
-  const theme = useTheme();
-  const length = codePointLength(text.trim());
-  if (length > MAX_TEXT_LENGTH)
-    return <Text color={theme.hue('red')}>{`✗ too long: ${length} characters, the limit is ${MAX_TEXT_LENGTH}`}</Text>;
-  if (!check) return <Text dimColor={theme.dim}>checking…</Text>;
-  if (text.trim() === '') return <Text dimColor={theme.dim}>Type the constraint in natural language.</Text>;
-  const lines: ReactElement[] = [];
-  if (check.duplicate) {
-    lines.push(
-      <Text key="dup" color={theme.hue('red')} wrap="truncate-end">
-        {`✗ duplicate: this scope already holds it as ${check.duplicate.id}${check.duplicate.active ? '' : ' (inactive)'}`}
-      </Text>,
-    );
-  }
-  for (const o of check.shadows) {
-    lines.push(
-      <Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↓ shadows ${describeScope(o.scope)} ${o.id}`}</Text>,
-    );
-  }
-  for (const o of check.shadowedBy) {
-    lines.push(
-      <Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↑ shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>,
-    );
-  }
-  for (const m of near) {
-    lines.push(
-      <Text key={`n${m.invariant.id}`} color={theme.hue('yellow')} wrap="truncate-end">
-        {`≈ nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${m.invariant.text}" (${m.kind === 'punctuation' ? 'but for punctuation' : 'one character apart'})`}
-      </Text>,
-    );
-  }
-  if (lines.length === 0)
-    lines.push(
-      <Text key="ok" color={theme.hue('green')}>
-        ✓ new in this scope, shadows nothing
-      </Text>,
-    );
-  return <Box flexDirection="column">{lines}</Box>;
 }
 
 /**
@@ -211,9 +162,11 @@ export function AddForm({
       ? 'the text is empty'
       : codePointLength(text.trim()) > MAX_TEXT_LENGTH
         ? 'the text is too long'
-        : check?.duplicate
-          ? 'it duplicates an invariant of this scope'
-          : undefined;
+        : findUnsafe(text.trim(), false)
+          ? 'the text holds a control, bidirectional or invisible character'
+          : check?.duplicate
+            ? 'it duplicates an invariant of this scope'
+            : undefined;
 
   const steps: Step[] = [
     ...(fixedScope ? [] : (['scope'] as Step[])),
@@ -436,9 +389,9 @@ export function AddForm({
           <Text wrap="wrap">{`text      ${plain(text.trim())}`}</Text>
           <Text>{`scope     ${scope ? describeScope(scope) : ''}`}</Text>
           <Text>{`severity  ${severity}`}</Text>
-          <Text>{`tags      ${tags.trim() === '' ? '(none)' : tags}`}</Text>
-          <Text wrap="wrap">{`rationale ${rationale.trim() === '' ? '(none)' : rationale.trim()}`}</Text>
-          <Text wrap="wrap">{`guard     ${guardSummary(guard).join('; ')}`}</Text>
+          <Text>{`tags      ${tags.trim() === '' ? '(none)' : plain(tags)}`}</Text>
+          <Text wrap="wrap">{`rationale ${rationale.trim() === '' ? '(none)' : plain(rationale.trim())}`}</Text>
+          <Text wrap="wrap">{`guard     ${plain(guardSummary(guard).join('; '))}`}</Text>
           {editing ? <Text>{`state     ${active ? 'active' : 'inactive'}`}</Text> : null}
           <Text wrap="truncate-end">{`file      ${plain(path)}`}</Text>
           <AddFeedback check={check} text={text} near={near} />
@@ -452,7 +405,7 @@ export function AddForm({
     <Box flexDirection="column" width={width}>
       {header}
       {body}
-      {problem ? <Text color={theme.hue('red')} wrap="wrap">{`✗ ${problem}`}</Text> : null}
+      {problem ? <Text color={theme.hue('red')} wrap="wrap">{`✗ ${plain(problem)}`}</Text> : null}
       <Text dimColor={theme.dim}>{formHint(step, steps)}</Text>
     </Box>
   );

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import { useRef, useState, type ReactElement } from 'react';
+import { escapeUnsafe as plain } from '../core/plain-text.ts';
 import { GUARD_KINDS, type Guard, type GuardKind } from '../core/model.ts';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
@@ -53,7 +54,7 @@ export function GuardStep({ guard, onChange, onDone }: GuardStepProps): ReactEle
     <Box flexDirection="column">
       <Text>{`Guard ${at + 1}/${GUARD_KINDS.length} · ${ASK[kind]}:`}</Text>
       {list.map((e) => (
-        <Text key={e} color={theme.hue('yellow')}>{`  ${kind}  ${e}`}</Text>
+        <Text key={e} color={theme.hue('yellow')}>{`  ${kind}  ${plain(e)}`}</Text>
       ))}
       <Box>
         <Text>{'> '}</Text>

@@ -1,4 +1,5 @@
 import { Text } from 'ink';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import { useKeys } from './use-keys.ts';
 import { useRef, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
@@ -72,9 +73,11 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
       </Text>
     );
   }
+  // What is typed or pasted is shown escaped, as every output is: a control or bidirectional character in a paste
+  // must not move the cursor or reorder the line (the store refuses it on saving; the form says so first).
   return (
     <Text>
-      {value}
+      {escapeUnsafe(value)}
       {focus ? <Text inverse> </Text> : null}
     </Text>
   );

@@ -2,9 +2,10 @@ import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
 import type { ActorRequest } from '../../src/core/records.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
+import { AddForm } from '../../src/tui/AddForm.tsx';
 import { ConfirmRemove } from '../../src/tui/ConfirmRemove.tsx';
 import { ReconcileApp } from '../../src/tui/ReconcileApp.tsx';
-import { P2, exampleStore, frameHas } from './helpers.ts';
+import { P2, exampleStore, frameHas, settle } from './helpers.ts';
 
 // Ink's own colour codes aside, no control or bidirectional character reaches the frame.
 const RAW =
@@ -38,5 +39,50 @@ test('the interactive actor shows the goal and invariant text escaped', async ()
   expect(frame).toContain('goal: Upgrade\\u009b2K now');
   expect(frame).toContain('Harmless rule\\u001b[2K\\rNever mind \\u202eeteled');
   expect(RAW.test(frame)).toBe(false);
+  r.unmount();
+});
+
+test('the add form shows what is typed or pasted escaped, and refuses a text the store would refuse before Enter', async () => {
+  const root = exampleStore();
+  const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
+  const done: unknown[] = [];
+  const r = render(<AddForm service={service} scope={{ kind: 'global' }} onDone={(x) => done.push(x)} onCancel={() => {}} />);
+  await frameHas(r.lastFrame, 'Text:');
+  // A bidirectional override, a C1 control (NEL) and a zero-width space: none a terminal may receive.
+  r.stdin.write('Allow \u202eeteled\u0085 ok\u200b');
+  const typed = await frameHas(r.lastFrame, 'Allow \\u202eeteled\\u0085 ok\\u200b', '✗ the text holds U+202E');
+  expect(RAW.test(typed)).toBe(false);
+  r.stdin.write('\r');
+  await settle();
+  expect(r.lastFrame()).toContain('Text:');
+  // Rubbed out, the text goes on; tags, rationale and guard entries show escaped on the confirmation.
+  for (let i = 0; i < 20; i++) r.stdin.write('\u007f');
+  r.stdin.write('Plain rule');
+  await frameHas(r.lastFrame, 'Text: Plain rule', '✓ new in this scope');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Severity');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Tags');
+  r.stdin.write('a\u202eb');
+  await frameHas(r.lastFrame, 'a\\u202eb');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Rationale');
+  r.stdin.write('why\u2066 not\r');
+  await frameHas(r.lastFrame, 'Guard 1/4');
+  r.stdin.write('src/\u202e');
+  await frameHas(r.lastFrame, '> src/\\u202e');
+  r.stdin.write('\r');
+  const listed = await frameHas(r.lastFrame, '  write  src/\\u202e');
+  expect(RAW.test(listed)).toBe(false);
+  for (let k = 1; k <= 4; k++) {
+    await frameHas(r.lastFrame, `Guard ${k}/4`);
+    r.stdin.write('\r');
+  }
+  const confirm = await frameHas(r.lastFrame, 'Add it? [Y/n]');
+  expect(confirm).toContain('tags      a\\u202eb');
+  expect(confirm).toContain('rationale why\\u2066 not');
+  expect(confirm).toContain('guard     write: src/\\u202e');
+  expect(RAW.test(confirm)).toBe(false);
+  expect(done).toEqual([]);
   r.unmount();
 });

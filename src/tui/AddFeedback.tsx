@@ -1,0 +1,67 @@
+// The add form's live verdict on the typed text (AddForm.tsx holds the steps).
+import { Box, Text } from 'ink';
+import type { ReactElement } from 'react';
+import { describeScope } from '../core/model.ts';
+import { codePointLength } from '../core/names.ts';
+import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
+import { describeCharacter, escapeUnsafe as plain, findUnsafe } from '../core/plain-text.ts';
+import type { AddCheck } from '../core/shadow.ts';
+import type { NearMatch } from '../service/invariant-service.ts';
+import { useTheme } from './theme.ts';
+
+/** Live feedback on the typed text: refused characters, duplicate (both block), shadows, shadowed by, near-duplicates. */
+export function AddFeedback({
+  check,
+  text,
+  near = [],
+}: {
+  check: AddCheck | undefined;
+  text: string;
+  near?: readonly NearMatch[];
+}): ReactElement {
+  const theme = useTheme();
+  const length = codePointLength(text.trim());
+  if (length > MAX_TEXT_LENGTH)
+    return <Text color={theme.hue('red')}>{`✗ too long: ${length} characters, the limit is ${MAX_TEXT_LENGTH}`}</Text>;
+  const unsafe = findUnsafe(text.trim(), false);
+  if (unsafe)
+    return (
+      <Text color={theme.hue('red')} wrap="wrap">
+        {`✗ the text holds ${describeCharacter(unsafe.codePoint)} at character ${unsafe.index + 1}; the store takes plain text only`}
+      </Text>
+    );
+  if (!check) return <Text dimColor={theme.dim}>checking…</Text>;
+  if (text.trim() === '') return <Text dimColor={theme.dim}>Type the constraint in natural language.</Text>;
+  const lines: ReactElement[] = [];
+  if (check.duplicate) {
+    lines.push(
+      <Text key="dup" color={theme.hue('red')} wrap="truncate-end">
+        {`✗ duplicate: this scope already holds it as ${check.duplicate.id}${check.duplicate.active ? '' : ' (inactive)'}`}
+      </Text>,
+    );
+  }
+  for (const o of check.shadows) {
+    lines.push(
+      <Text key={`s${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↓ shadows ${describeScope(o.scope)} ${o.id}`}</Text>,
+    );
+  }
+  for (const o of check.shadowedBy) {
+    lines.push(
+      <Text key={`b${o.id}`} color={theme.hue('yellow')} wrap="truncate-end">{`↑ shadowed by ${describeScope(o.scope)} ${o.id}`}</Text>,
+    );
+  }
+  for (const m of near) {
+    lines.push(
+      <Text key={`n${m.invariant.id}`} color={theme.hue('yellow')} wrap="truncate-end">
+        {`≈ nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${plain(m.invariant.text)}" (${m.kind === 'punctuation' ? 'but for punctuation' : 'one character apart'})`}
+      </Text>,
+    );
+  }
+  if (lines.length === 0)
+    lines.push(
+      <Text key="ok" color={theme.hue('green')}>
+        ✓ new in this scope, shadows nothing
+      </Text>,
+    );
+  return <Box flexDirection="column">{lines}</Box>;
+}
