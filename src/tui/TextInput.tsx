@@ -63,7 +63,7 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
       }
       if (next !== value) change(next);
     },
-    { isActive: focus },
+    { isActive: focus, paste: true },
   );
   if (value === '' && placeholder) {
     return (

@@ -32,9 +32,10 @@ function Shell(props: { onCancel: () => void; children: ReactElement }): ReactEl
   useInput((input, key) => {
     if (input === PASTE_START || input === PASTE_END) pasting.current = input === PASTE_START;
     else if (pasting.current) {
-      // Typed as plain text, whatever Ink read into it (a paste of one line break is no Enter).
+      // Typed as plain text into the field that has the focus, whatever Ink read into it (a paste of one line break
+      // is no Enter); where no field is, a paste does nothing.
       const text = pastedText(input);
-      if (text !== '') hub.dispatch(text, { ...key, ...PLAIN });
+      if (text !== '') hub.dispatch(text, { ...key, ...PLAIN }, { pasted: true });
     } else if (key.ctrl && input === 'c') props.onCancel();
     else hub.dispatch(input, key);
   });

@@ -11,11 +11,12 @@ export type KeyHandler = (input: string, key: Key) => void;
  * that shows them is committed.
  */
 export class KeyHub {
-  private readonly handlers = new Set<{ current: KeyHandler }>();
-  private readonly queue: [string, Key][] = [];
+  private readonly handlers = new Set<{ current: KeyHandler; paste?: boolean }>();
+  private readonly queue: [string, Key, boolean][] = [];
   private draining = false;
 
-  add(handler: { current: KeyHandler }): () => void {
+  /** `paste`: the handler takes pasted text (a text field); every other handler never sees a paste. */
+  add(handler: { current: KeyHandler; paste?: boolean }): () => void {
     this.handlers.add(handler);
     return () => {
       this.handlers.delete(handler);
@@ -27,8 +28,9 @@ export class KeyHub {
    * they are split and handed over one per turn of the event loop, so each
    * sees the screen (and handlers) the previous one led to.
    */
-  dispatch(input: string, key: Key): void {
-    this.queue.push(...splitChunk(input, key));
+  dispatch(input: string, key: Key, options: { pasted?: boolean } = {}): void {
+    const pasted = options.pasted === true;
+    this.queue.push(...splitChunk(input, key).map(([i, k]): [string, Key, boolean] => [i, k, pasted]));
     if (!this.draining) this.drain();
   }
 
@@ -39,7 +41,8 @@ export class KeyHub {
       return;
     }
     this.draining = true;
-    for (const h of [...this.handlers]) h.current(next[0], next[1]);
+    // Pasted text is text, never a command: a paste holding "dy" must not remove an invariant, nor "q" quit.
+    for (const h of [...this.handlers]) if (!next[2] || h.paste) h.current(next[0], next[1]);
     // React commits this key's update from a setImmediate task (its scheduler's, in Node); a timer
     // runs after it, so the next key meets the handlers of the screen this one led to.
     setTimeout(() => this.drain(), 0);
@@ -75,15 +78,17 @@ export const KeyHubContext = createContext<KeyHub | null>(null);
 /**
  * Like Ink's `useInput`, through the app's KeyHub when there is one (always,
  * under `runInk`); a component rendered on its own (tests) falls back to `useInput`.
+ * `paste`: also hand over text the terminal marked as pasted (text fields only).
  */
-export function useKeys(handler: KeyHandler, options: { isActive?: boolean } = {}): void {
+export function useKeys(handler: KeyHandler, options: { isActive?: boolean; paste?: boolean } = {}): void {
   const hub = useContext(KeyHubContext);
   const active = options.isActive ?? true;
+  const paste = options.paste ?? false;
   const latest = useRef(handler);
   latest.current = handler;
   useLayoutEffect(() => {
     if (!hub || !active) return;
-    return hub.add({ current: (input, key) => latest.current(input, key) });
-  }, [hub, active]);
+    return hub.add({ current: (input, key) => latest.current(input, key), paste });
+  }, [hub, active, paste]);
   useInput((input, key) => latest.current(input, key), { isActive: hub === null && active });
 }

@@ -141,6 +141,27 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expectRestored(pty, mode);
   });
 
+  test('a paste is text, never keys: in the list and at the remove confirmation it does nothing; in the filter it is the pattern', async () => {
+    const { store, pty } = start(['tui']);
+    const before = files(store);
+    await pty.waitFor('6 shown of 6');
+    // Pasted where no field is: as keys, "d" would ask, "y" remove, "q" quit.
+    pty.paste('ddyq');
+    pty.keys('d');
+    await pty.waitFor('Remove this invariant? [y/N]');
+    pty.paste('y');
+    pty.keys('n');
+    await pty.waitFor('Nothing removed.');
+    pty.keys('/');
+    pty.paste('log');
+    await pty.waitFor('2 shown of 6');
+    pty.keys('Enter', 'q');
+    const { code, mode } = await pty.exit();
+    expect(code).toBe(0);
+    expectRestored(pty, mode);
+    expect(files(store)).toEqual(before);
+  });
+
   test('Ctrl-C in the browser: exit 130, terminal restored', async () => {
     const { store, pty } = start(['tui']);
     const before = files(store);
