@@ -145,11 +145,14 @@ export function Browser({
   }, [scope, selected]);
 
   const loadEffective = useCallback(
-    async (t: { project: string } | { plan: string }) => {
+    async (t: { project: string } | { plan: string }, options: { refresh?: boolean } = {}) => {
       try {
         setEffective(await service.effective(t));
-        setCursor(0);
-        setStatus('');
+        // A refresh of the same set keeps the cursor and the status line (which says what the change was).
+        if (!options.refresh) {
+          setCursor(0);
+          setStatus('');
+        }
       } catch (error) {
         if (error instanceof AgentsError && error.exitCode !== 70) setStatus(error.message);
         else onError(error);
@@ -167,9 +170,12 @@ export function Browser({
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: recomputed only when the store's data changes, not when the view does.
   useEffect(() => {
-    // After a change, an open effective view is recomputed from the store.
+    // After a change, an open effective view is recomputed from the store, the cursor where the user put it (this also
+    // runs when the store's first read lands after the effective set, when keys may already have moved it).
     if (effective && data)
-      void loadEffective('plan' in effective.target ? { plan: effective.target.plan } : { project: effective.target.project });
+      void loadEffective('plan' in effective.target ? { plan: effective.target.plan } : { project: effective.target.project }, {
+        refresh: true,
+      });
   }, [data]);
 
   const last = Math.max(0, selectable.length - 1);

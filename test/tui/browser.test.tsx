@@ -275,3 +275,17 @@ test('a short terminal keeps the title, the selected row and the key line on scr
     r.unmount();
   }
 });
+
+test('removing from an effective set: the set is recomputed, the cursor stays in place and the status says what was removed', async () => {
+  const { r } = open(exampleStore(), { scope: { kind: 'project', project: 'myapp' }, effective: true });
+  await frameHas(r.lastFrame, 'effective set of project myapp · 3 in effect, 1 hidden');
+  r.stdin.write('j');
+  await frameHas(r.lastFrame, '› W Log all changes');
+  r.stdin.write('d');
+  await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  r.stdin.write('y');
+  // The global copy it hid comes back into effect, where the removed one was.
+  const frame = await frameHas(r.lastFrame, '3 in effect, 0 hidden', `removed ${P2}`);
+  expect(lines(frame).filter((l) => l.startsWith('› '))).toEqual([expect.stringMatching(/^› E (Log all changes|Never delete)/)]);
+  r.unmount();
+});
