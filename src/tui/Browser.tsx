@@ -207,10 +207,15 @@ export function Browser({
       }
     } else if (input === 'd') {
       if (selected?.kind !== 'item') return true;
-      service.show(selected.invariant.id).then(
-        (info) => setOverlay({ kind: 'remove', info }),
-        (error: unknown) => (error instanceof AgentsError && error.exitCode !== 70 ? setStatus(error.message) : onError(error)),
-      );
+      const id = selected.invariant.id;
+      // As `invariant remove`: an id this store cannot remove (inherited from a policy source) is refused before asking.
+      service
+        .resolveId(id)
+        .then(() => service.show(id))
+        .then(
+          (info) => setOverlay({ kind: 'remove', info }),
+          (error: unknown) => (error instanceof AgentsError && error.exitCode !== 70 ? setStatus(error.message) : onError(error)),
+        );
     } else if (input === 'q') onQuit();
     else if (key.escape) {
       if (pattern !== '') setPattern('');

@@ -286,6 +286,33 @@ describe('the TUI on a store that extends a source', () => {
   });
 });
 
+describe('the TUI on a store that extends a source: d', () => {
+  it('d on an inherited row is refused before the confirmation, as `invariant remove` refuses it', async () => {
+    const r = render(
+      <Browser
+        service={new InvariantService(store)}
+        scope={{ kind: 'project', project: 'myapp' }}
+        effective
+        size={{ columns: 160, rows: 60 }}
+        onQuit={() => {}}
+        onError={(e) => {
+          throw e;
+        }}
+      />,
+    );
+    const frame = await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/[1-9]\d* in effect, [1-9]\d* hidden/));
+    // The last row of the effective set is in the inherited group, below every scope of the store.
+    expect(frame.split('\n').filter((l) => l.startsWith('inherited ')).length).toBe(1);
+    r.stdin.write('G');
+    await frameMatches(r.lastFrame, (f) => expect(f).toMatch(new RegExp(`^› E Never delete production data\\s+${INH_DELETE}$`, 'm')));
+    r.stdin.write('d');
+    await frameMatches(r.lastFrame, (f) => expect(f).toContain('is inherited from the policy source policy'));
+    expect(r.lastFrame()).not.toContain('Remove this invariant?');
+    r.unmount();
+    expect((await cli('invariant', 'show', INH_DELETE)).code).toBe(0);
+  });
+});
+
 describe('one invariant of every tier, shown', () => {
   it('invariant show (JSON and text) and show_invariant agree on every tier, an inherited id included', async () => {
     const promoted = (await cliJson<EntryJson[]>('invariant', 'list', '--effective', '--plan', plan)).find(
