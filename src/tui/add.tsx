@@ -3,6 +3,7 @@ import type { Scope } from '../core/model.ts';
 import type { AddResult, EditResult, InvariantService } from '../service/invariant-service.ts';
 import { AddForm, type FormValues } from './AddForm.tsx';
 import { runInk, type TuiIo } from './run-ink.tsx';
+import { FitWidth } from './FitWidth.tsx';
 
 /**
  * Runs the add form; resolves with what was written, or undefined when the
@@ -16,14 +17,18 @@ export function runAddForm(
   options: { scope?: Scope; commit?: boolean; initial?: FormValues; newProject?: boolean } = {},
 ): Promise<AddResult | undefined> {
   return runInk<AddResult | undefined>(io, (finish) => (
-    <AddForm
-      service={service}
-      {...options}
-      width={Math.min(io.stdout.columns || 80, 100)}
-      onDone={finish.done}
-      onCancel={() => finish.done(undefined)}
-      onError={finish.fail}
-    />
+    <FitWidth>
+      {(width) => (
+        <AddForm
+          service={service}
+          {...options}
+          width={width}
+          onDone={finish.done}
+          onCancel={() => finish.done(undefined)}
+          onError={finish.fail}
+        />
+      )}
+    </FitWidth>
   ));
 }
 
@@ -36,15 +41,19 @@ export async function runEditForm(
 ): Promise<EditResult | undefined> {
   const { invariant } = await service.show(id);
   return runInk<EditResult | undefined>(io, (finish) => (
-    <AddForm
-      service={service}
-      editing={invariant}
-      {...(options.commit !== undefined ? { commit: options.commit } : {})}
-      width={Math.min(io.stdout.columns || 80, 100)}
-      onDone={() => finish.fail(new Error('the edit form added an invariant'))}
-      onEdited={finish.done}
-      onCancel={() => finish.done(undefined)}
-      onError={finish.fail}
-    />
+    <FitWidth>
+      {(width) => (
+        <AddForm
+          service={service}
+          editing={invariant}
+          {...(options.commit !== undefined ? { commit: options.commit } : {})}
+          width={width}
+          onDone={() => finish.fail(new Error('the edit form added an invariant'))}
+          onEdited={finish.done}
+          onCancel={() => finish.done(undefined)}
+          onError={finish.fail}
+        />
+      )}
+    </FitWidth>
   ));
 }

@@ -2,10 +2,11 @@
 import type { ShowResult } from '../service/invariant-service.ts';
 import { ConfirmRemove } from './ConfirmRemove.tsx';
 import { runInk, type TuiIo } from './run-ink.tsx';
+import { FitWidth } from './FitWidth.tsx';
 
 /** Asks whether to remove the invariant `info` describes; true only for `y`. */
 export function runConfirmRemove(io: TuiIo, info: ShowResult): Promise<boolean> {
   return runInk<boolean>(io, (finish) => (
-    <ConfirmRemove info={info} width={Math.min(io.stdout.columns || 80, 100)} onAnswer={finish.done} />
+    <FitWidth>{(width) => <ConfirmRemove info={info} width={width} onAnswer={finish.done} />}</FitWidth>
   ));
 }

@@ -2,10 +2,11 @@
 import type { SyncResult } from '../service/plan-service.ts';
 import { ConfirmSync } from './ConfirmSync.tsx';
 import { runInk, type TuiIo } from './run-ink.tsx';
+import { FitWidth } from './FitWidth.tsx';
 
 /** Asks whether to apply the sync `preview` describes; true only for `y`. */
 export function runConfirmSync(io: TuiIo, preview: SyncResult): Promise<boolean> {
   return runInk<boolean>(io, (finish) => (
-    <ConfirmSync preview={preview} width={Math.min(io.stdout.columns || 80, 100)} onAnswer={finish.done} />
+    <FitWidth>{(width) => <ConfirmSync preview={preview} width={width} onAnswer={finish.done} />}</FitWidth>
   ));
 }

@@ -39,6 +39,29 @@ describe('the add form in a terminal', { timeout: 180_000 }, () => {
     expect(files(store)).toEqual(before);
   });
 
+  test('narrowing the terminal while the form is open redraws it to the new width, leaving no copies behind', async () => {
+    const store = exampleStore();
+    const pty = PtySession.start(['--store', store, 'invariant', 'add', '--project', 'myapp'], {
+      cwd: join(store, '..'),
+      columns: 100,
+      rows: 20,
+    });
+    await pty.waitFor('Add an invariant · project myapp');
+    // A near-duplicate: its feedback line is wider than the narrowed terminal.
+    pty.type('All API changes need tests!');
+    await pty.waitFor('≈ nearly repeats');
+    pty.resize(40, 20);
+    // The form drawn at the new width: the line cut at 40 columns, not wrapped.
+    await pty.waitFor(/^≈ nearly repeats project myapp 01M8K\w*…$/m);
+    pty.keys('BSpace');
+    pty.type('?');
+    const screen = await pty.waitFor('Text: All API changes need tests?');
+    expect(screen.split('\n').filter((l) => l.startsWith('Add an invariant')).length).toBe(1);
+    expect(screen).not.toContain('tests!');
+    pty.keys('Escape');
+    expect((await pty.exit()).code).toBe(1);
+  });
+
   test('flags given without a text fill the form: scope, severity and tags', async () => {
     const { store, pty } = start(['invariant', 'add', '--project', 'web', '--severity', 'warning', '--tag', 'perf']);
     await pty.waitFor('Add an invariant · project web');
