@@ -84,6 +84,8 @@ export function canPrompt(io: CliIo, noInput: boolean): boolean {
   if (noInput) return false;
   const ci = io.env.CI;
   if (ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false') return false;
+  // A terminal that says it cannot move the cursor (an editor's shell buffer) would print the screens' escapes as text.
+  if (io.env.TERM === 'dumb') return false;
   // stdout first: asking stdin makes its stream, which a run whose output is piped never needs.
   return Boolean(io.stdout.isTTY && io.stdin.isTTY);
 }

@@ -204,6 +204,22 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect((await pty.exit()).code).toBe(0);
   });
 
+  test('TERM=dumb: no screen opens (a terminal that cannot move the cursor would show its escapes as text); exit 2', async () => {
+    for (const [args, code] of [
+      [['tui'], 2],
+      [['invariant', 'add', '--global'], 2],
+      [['invariant', 'remove', G1], 2],
+    ] as const) {
+      const { store, pty } = start([...args], { TERM: 'dumb' });
+      const before = files(store);
+      const { code: exit, screen } = await pty.exit();
+      expect({ args, exit }).toEqual({ args, exit: code });
+      expect(screen).toContain('error:');
+      expect(pty.format('#{alternate_on}')).toBe('0');
+      expect(files(store)).toEqual(before);
+    }
+  });
+
   test('colours only without NO_COLOR', async () => {
     const plain = start(['tui']).pty;
     await plain.waitFor('6 shown of 6');

@@ -31,7 +31,9 @@ export class PtySession {
     const dir = tempDir('agents-pty-');
     const socket = join(dir, 'tmux.sock');
     const conf = join(dir, 'tmux.conf');
-    writeFileSync(conf, 'set -g status off\nset -g history-limit 0\n');
+    // tmux sets the pane's TERM itself (default-terminal): a TERM the test gives is passed on that way.
+    const term = options.env?.TERM ? `set -g default-terminal ${quote(options.env.TERM)}\n` : '';
+    writeFileSync(conf, `set -g status off\nset -g history-limit 0\n${term}`);
     const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV, NO_COLOR: '1', TERM: 'xterm-256color', ...options.env };
     // An interactive terminal is the point: the test helpers' CI=true must not leak in (unless a test sets CI itself).
     if (options.env?.CI === undefined) delete env.CI;

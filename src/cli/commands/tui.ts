@@ -17,7 +17,7 @@ export async function browse(
 ): Promise<number> {
   if (!ctx.interactive) {
     throw new UsageError(
-      'the TUI needs an interactive terminal (stdin and stdout a TTY, not CI, no --no-input)',
+      'the TUI needs an interactive terminal (stdin and stdout a TTY, TERM not dumb, not CI, no --no-input)',
       'In scripts use `agents invariant list` (add --format json for machines).',
     );
   }
