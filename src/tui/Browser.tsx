@@ -2,7 +2,7 @@ import { Box, Text, type Key } from 'ink';
 import { escapeUnsafe as plain } from '../core/plain-text.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
-import { AgentsError } from '../core/errors.ts';
+import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { IdAbbreviations } from '../core/id-prefix.ts';
 import { scopeFolder } from '../core/model.ts';
 import type { EffectiveResult, InvariantService, ShowResult } from '../service/invariant-service.ts';
@@ -178,6 +178,17 @@ export function Browser({
       });
   }, [data]);
 
+  /**
+   * A change the store refused: said on the status line. Where the refusal names an id the store no longer holds
+   * (another process removed it while the screen was open), the store is read again so that its row goes too; an
+   * invalid file is left to the status line, where reading again would end the screen.
+   */
+  const refused = (error: unknown) => {
+    if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
+    setStatus(error.message);
+    if (error.exitCode === EXIT_CODES.usage) void reload();
+  };
+
   const last = Math.max(0, selectable.length - 1);
   const clamp = (n: number) => Math.min(Math.max(n, 0), last);
   /** One key of the list; false when the key changed the mode, so the rest of a typed-ahead chunk goes elsewhere. */
@@ -212,10 +223,7 @@ export function Browser({
       service
         .resolveId(id)
         .then(() => service.show(id))
-        .then(
-          (info) => setOverlay({ kind: 'remove', info }),
-          (error: unknown) => (error instanceof AgentsError && error.exitCode !== 70 ? setStatus(error.message) : onError(error)),
-        );
+        .then((info) => setOverlay({ kind: 'remove', info }), refused);
     } else if (input === 'q') onQuit();
     else if (key.escape) {
       if (pattern !== '') setPattern('');
@@ -298,14 +306,11 @@ export function Browser({
         onAnswer={(yes) => {
           setOverlay({ kind: 'none' });
           if (!yes) return setStatus('Nothing removed.');
-          service.remove(info.invariant.id).then(
-            (done) => {
-              const kept = done.keptProject ? ` · kept project ${done.keptProject.project}: a plan targets it` : '';
-              setStatus(`removed ${info.invariant.id} · ${info.invariant.path}${kept}`);
-              void reload();
-            },
-            (error: unknown) => (error instanceof AgentsError && error.exitCode !== 70 ? setStatus(error.message) : onError(error)),
-          );
+          service.remove(info.invariant.id).then((done) => {
+            const kept = done.keptProject ? ` · kept project ${done.keptProject.project}: a plan targets it` : '';
+            setStatus(`removed ${info.invariant.id} · ${info.invariant.path}${kept}`);
+            void reload();
+          }, refused);
         }}
       />
     );

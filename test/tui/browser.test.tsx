@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
@@ -287,5 +287,19 @@ test('removing from an effective set: the set is recomputed, the cursor stays in
   // The global copy it hid comes back into effect, where the removed one was.
   const frame = await frameHas(r.lastFrame, '3 in effect, 0 hidden', `removed ${P2}`);
   expect(lines(frame).filter((l) => l.startsWith('› '))).toEqual([expect.stringMatching(/^› E (Log all changes|Never delete)/)]);
+  r.unmount();
+});
+
+test('d on an invariant another process removed while the screen was open: the refusal is shown and the row goes', async () => {
+  const root = exampleStore();
+  const { r, events } = open(root);
+  await frameHas(r.lastFrame, '6 shown of 6', '› E Never delete production data');
+  rmSync(join(root, `global/${G1}.yaml`));
+  r.stdin.write('d');
+  const frame = await frameHas(r.lastFrame, '5 shown of 5');
+  expect(frame).not.toContain('Never delete production data');
+  expect(frame).not.toContain('Remove this invariant?');
+  expect(frame).toContain(G1);
+  expect(events).toEqual([]);
   r.unmount();
 });
