@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
-import { escapeUnsafe as plain, findUnsafe } from '../core/plain-text.ts';
+import { findUnsafe } from '../core/plain-text.ts';
+import { plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';

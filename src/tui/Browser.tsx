@@ -1,5 +1,5 @@
 import { Box, Text, type Key } from 'ink';
-import { escapeUnsafe as plain } from '../core/plain-text.ts';
+import { plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { escapeUnsafe as plain } from '../core/plain-text.ts';
+import { plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import type { ReactElement } from 'react';
 import { describeScope } from '../core/model.ts';

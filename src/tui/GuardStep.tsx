@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { useRef, useState, type ReactElement } from 'react';
-import { escapeUnsafe as plain } from '../core/plain-text.ts';
+import { plain } from './plain.ts';
 import { GUARD_KINDS, type Guard, type GuardKind } from '../core/model.ts';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';

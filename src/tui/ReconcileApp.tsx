@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput } from 'ink';
-import { escapeUnsafe as plain } from '../core/plain-text.ts';
+import { plain } from './plain.ts';
 import { useEffect, useMemo, useReducer } from 'react';
 import type { ActorRequest, ActorResult } from '../core/records.ts';
 

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { escapeUnsafe } from '../core/plain-text.ts';
+import { plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useRef, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
@@ -77,7 +77,7 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
   // must not move the cursor or reorder the line (the store refuses it on saving; the form says so first).
   return (
     <Text>
-      {escapeUnsafe(value)}
+      {plain(value)}
       {focus ? <Text inverse> </Text> : null}
     </Text>
   );

@@ -1,7 +1,7 @@
 // The browser's pieces drawn from data alone: the scope picker's items, a
 // row of the list and the detail pane (Browser.tsx holds the state and keys).
 import { Box, Text } from 'ink';
-import { escapeUnsafe as plain } from '../core/plain-text.ts';
+import { plain } from './plain.ts';
 import type { ReactElement } from 'react';
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { SelectItem } from './SelectList.tsx';
@@ -97,7 +97,11 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
   if (row?.kind === 'item') {
     const inv = row.invariant;
     const meta = [describeScope(inv.scope), inv.severity, inv.active ? 'active' : 'inactive', ...inv.tags.map((t) => `#${t}`)].join(' · ');
-    lines.push(<Text key="id" bold wrap="truncate-end">{`${inv.id}  ${meta}`}</Text>);
+    lines.push(
+      <Text key="id" bold wrap="truncate-end">
+        {plain(`${inv.id}  ${meta}`)}
+      </Text>,
+    );
     lines.push(
       <Text key="text" wrap="wrap">
         {plain(inv.text)}
@@ -134,7 +138,7 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
       const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;
       lines.push(
         <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')} wrap="truncate-end">
-          {`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`}
+          {plain(`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`)}
         </Text>,
       );
     }

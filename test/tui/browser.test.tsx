@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
+import { invariantYaml } from '../helpers/tmp.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { Browser, type BrowserProps } from '../../src/tui/Browser.tsx';
 import { G1, G2, P1, P2, PLAN, bigStore, exampleStore, frameHas, frameMatches } from './helpers.ts';
@@ -301,5 +302,16 @@ test('d on an invariant another process removed while the screen was open: the r
   expect(frame).not.toContain('Remove this invariant?');
   expect(frame).toContain(G1);
   expect(events).toEqual([]);
+  r.unmount();
+});
+
+test('a text holding tabs is drawn with spaces: no row outgrows the width, the title stays on the first line', async () => {
+  const root = exampleStore();
+  writeFileSync(join(root, `global/${G1}.yaml`), invariantYaml(G1, 'Tab\there\tand\tthere\tagain\tand\tagain\tand\tagain\tmore\tend'));
+  const { r } = open(root);
+  const frame = await frameHas(r.lastFrame, '› E Tab here and there');
+  expect(frame).not.toContain('\t');
+  expect(lines(frame)[0]).toContain('agents · all scopes');
+  for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
   r.unmount();
 });
