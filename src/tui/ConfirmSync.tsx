@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
 import type { SyncResult } from '../service/plan-service.ts';
+import { plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useTheme } from './theme.ts';
 
@@ -40,9 +41,9 @@ export function ConfirmSync({ preview, width = 80, onAnswer }: ConfirmSyncProps)
                 {`  ${c.before.id} (${fields.join(', ')})`}
               </Text>
               {c.before.text !== c.after.text ? (
-                <Text wrap="wrap">{`    "${c.before.text}" → "${c.after.text}"`}</Text>
+                <Text wrap="wrap">{plain(`    "${c.before.text}" → "${c.after.text}"`)}</Text>
               ) : (
-                <Text wrap="wrap">{`    ${c.after.text}`}</Text>
+                <Text wrap="wrap">{plain(`    ${c.after.text}`)}</Text>
               )}
               {c.before.severity !== c.after.severity ? <Text>{`    severity ${c.before.severity} → ${c.after.severity}`}</Text> : null}
               {c.before.active !== c.after.active ? <Text>{'    deactivated (the action deactivated its origin)'}</Text> : null}
@@ -54,7 +55,7 @@ export function ConfirmSync({ preview, width = 80, onAnswer }: ConfirmSyncProps)
             <Box key={`r${c.before.id}`} paddingLeft={2}>
               <Text wrap="wrap">
                 <Text color={theme.hue('red')}>removed</Text>
-                {`  ${c.before.id} "${c.before.text}" (its origin ${c.drift.origin_id} left ${c.drift.action})`}
+                {plain(`  ${c.before.id} "${c.before.text}" (its origin ${c.drift.origin_id} left ${c.drift.action})`)}
               </Text>
             </Box>
           );
@@ -63,14 +64,16 @@ export function ConfirmSync({ preview, width = 80, onAnswer }: ConfirmSyncProps)
           <Box key={`a${c.origin.id}`} paddingLeft={2}>
             <Text wrap="wrap">
               <Text color={theme.hue('green')}>added</Text>
-              {`    "${c.origin.text}" (${c.origin.severity}, from ${c.drift.action} ${c.origin.id})`}
+              {plain(`    "${c.origin.text}" (${c.origin.severity}, from ${c.drift.action} ${c.origin.id})`)}
             </Text>
           </Box>
         );
       })}
       {preview.skipped.map((k) => (
         <Box key={`s${k.drift.kind}${k.drift.origin_id}`} paddingLeft={2}>
-          <Text dimColor={theme.dim} wrap="wrap">{`skipped  ${k.drift.kind} ${k.drift.origin_id}: ${k.reason}`}</Text>
+          <Text dimColor={theme.dim} wrap="wrap">
+            {plain(`skipped  ${k.drift.kind} ${k.drift.origin_id}: ${k.reason}`)}
+          </Text>
         </Box>
       ))}
       <Text dimColor={theme.dim}>Invariants added to the plan by hand are not touched.</Text>

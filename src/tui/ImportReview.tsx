@@ -2,6 +2,7 @@ import { Box, Text } from 'ink';
 import { useState, type ReactElement } from 'react';
 import type { ImportPlan, PlannedCandidate, PlannedScope } from '../core/import-plan.ts';
 import { SEVERITIES } from '../core/model.ts';
+import { plain } from './plain.ts';
 import { TextInput } from './TextInput.tsx';
 import { useKeys } from './use-keys.ts';
 import { useTheme } from './theme.ts';
@@ -69,7 +70,7 @@ export function ImportReview({ plan, width = 80, rows = 12, onDone, onCancel }: 
             <Text wrap="truncate-end" inverse={here}>
               {`${here ? '›' : ' '} [${c.keep ? 'x' : ' '}] `}
               <Text color={theme.hue(c.severity === 'error' ? 'red' : c.severity === 'warning' ? 'yellow' : 'cyan')}>{c.severity}</Text>
-              {`  ${scopeName(c.scope)}  ${c.file}:${c.line}`}
+              {plain(`  ${scopeName(c.scope)}  ${c.file}:${c.line}`)}
             </Text>
             {here && editing !== undefined ? (
               <Box paddingLeft={6}>
@@ -83,7 +84,8 @@ export function ImportReview({ plan, width = 80, rows = 12, onDone, onCancel }: 
                 />
               </Box>
             ) : (
-              <Text wrap="wrap" dimColor={!c.keep && theme.dim}>{`      ${c.text}`}</Text>
+              // A rule comes from a file anyone could have written: shown escaped, as the store would refuse it.
+              <Text wrap="wrap" dimColor={!c.keep && theme.dim}>{`      ${plain(c.text)}`}</Text>
             )}
           </Box>
         );

@@ -1,9 +1,13 @@
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
-import type { ActorRequest } from '../../src/core/records.ts';
+import type { ImportPlan } from '../../src/core/import-plan.ts';
+import type { ScopedInvariant } from '../../src/core/model.ts';
+import { type ActorRequest, planSync } from '../../src/core/records.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { AddForm } from '../../src/tui/AddForm.tsx';
 import { ConfirmRemove } from '../../src/tui/ConfirmRemove.tsx';
+import { ConfirmSync } from '../../src/tui/ConfirmSync.tsx';
+import { ImportReview } from '../../src/tui/ImportReview.tsx';
 import { ReconcileApp } from '../../src/tui/ReconcileApp.tsx';
 import { P2, exampleStore, frameHas, settle } from './helpers.ts';
 
@@ -84,5 +88,62 @@ test('the add form shows what is typed or pasted escaped, and refuses a text the
   expect(confirm).toContain('guard     write: src/\\u202e');
   expect(RAW.test(confirm)).toBe(false);
   expect(done).toEqual([]);
+  r.unmount();
+});
+
+test('the import review shows a rule read from a file, and the file name, escaped', async () => {
+  const plan: ImportPlan = {
+    files: [],
+    projects: [],
+    candidates: [
+      {
+        n: 1,
+        file: 'docs/\u202eevil/CLAUDE.md',
+        line: 4,
+        end_line: 4,
+        whole: true,
+        text: HOSTILE,
+        tags: [],
+        severity: 'error',
+        scope: { kind: 'global' },
+        status: 'new',
+        near: [],
+      },
+    ],
+  };
+  const r = render(<ImportReview plan={plan} onDone={() => {}} onCancel={() => {}} />);
+  const frame = await frameHas(r.lastFrame, 'Import 1 rule as invariants');
+  expect(frame).toContain('Harmless rule\\u001b[2K\\rNever mind \\u202eeteled');
+  expect(frame).toContain('docs/\\u202eevil/CLAUDE.md:4');
+  expect(RAW.test(frame)).toBe(false);
+  r.unmount();
+});
+
+test('the sync confirmation shows the texts it compares escaped', async () => {
+  const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
+  const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}): ScopedInvariant => ({
+    id,
+    text,
+    severity: 'error',
+    active: true,
+    tags: [],
+    scope,
+    path: `${id}.yaml`,
+    ...extra,
+  });
+  const planScope = { kind: 'plan' as const, plan: PLAN };
+  const actionScope = { kind: 'action' as const, ns: 'local', name: 'cov' };
+  const { changes, skipped } = planSync(
+    { id: PLAN, action: 'local/cov' },
+    [inv('P1', 'Minimum 80% coverage', planScope, { source: { kind: 'action', ref: 'local/cov', origin_id: 'O1' } })],
+    new Map([['local/cov', [inv('O1', HOSTILE, actionScope), inv('O3', `${HOSTILE}!`, actionScope)]]]),
+  );
+  const r = render(
+    <ConfirmSync preview={{ plan: { id: PLAN, action: 'local/cov' }, changes, skipped, applied: false }} onAnswer={() => {}} />,
+  );
+  const frame = await frameHas(r.lastFrame, 'Apply these changes?');
+  expect(frame).toContain('"Minimum 80% coverage" → "Harmless rule\\u001b[2K\\rNever mind \\u202eeteled"');
+  expect(frame).toContain('"Harmless rule\\u001b[2K\\rNever mind \\u202eeteled!" (error');
+  expect(RAW.test(frame)).toBe(false);
   r.unmount();
 });
