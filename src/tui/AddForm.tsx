@@ -15,6 +15,7 @@ import { GuardStep, guardSummary } from './GuardStep.tsx';
 import { AddFeedback } from './AddFeedback.tsx';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
+import { useWrites } from './use-writes.ts';
 
 /** Values the form starts from: flags given on the command line, or the invariant being edited. */
 export interface FormValues {
@@ -121,6 +122,7 @@ export function AddForm({
   const [guard, setGuard] = useState<Guard>(start.guard ?? {});
   const [active, setActive] = useState(start.active ?? true);
   const [problem, setProblem] = useState<string | undefined>();
+  const track = useWrites();
 
   useEffect(() => {
     if (fixedScope) return;
@@ -210,8 +212,8 @@ export function AddForm({
       else setProblem(String(error));
     };
     if (editing) {
-      service
-        .edit({
+      track(
+        service.edit({
           id: editing.id,
           text,
           severity,
@@ -220,12 +222,12 @@ export function AddForm({
           active,
           guard: Object.keys(guard).length > 0 ? guard : null,
           ...(commit !== undefined ? { commit } : {}),
-        })
-        .then((r) => onEdited?.(r), failed);
+        }),
+      ).then((r) => onEdited?.(r), failed);
       return;
     }
-    service
-      .add({
+    track(
+      service.add({
         scope,
         text,
         severity,
@@ -234,8 +236,8 @@ export function AddForm({
         ...(Object.keys(guard).length > 0 ? { guard } : {}),
         ...(commit !== undefined ? { commit } : {}),
         ...(newProject || typedNew ? { newProject: true } : {}),
-      })
-      .then(onDone, failed);
+      }),
+    ).then(onDone, failed);
   };
 
   useKeys((input, key) => {

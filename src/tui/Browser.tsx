@@ -16,6 +16,7 @@ import { effectiveRows, inScope, listRows, scopeLabel, windowTop, type Row, type
 import { useTheme } from './theme.ts';
 import { useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
+import { useWrites } from './use-writes.ts';
 import { Detail, RowLine, scopeChoices } from './browser-parts.tsx';
 
 export interface BrowserProps {
@@ -70,6 +71,7 @@ export function Browser({
   const [overlay, setOverlay] = useState<Overlay>({ kind: 'none' });
   const [status, setStatus] = useState('');
   const top = useRef(0);
+  const track = useWrites();
 
   const { regex, regexProblem } = useMemo(() => {
     if (pattern === '') return { regex: undefined, regexProblem: undefined };
@@ -306,7 +308,7 @@ export function Browser({
         onAnswer={(yes) => {
           setOverlay({ kind: 'none' });
           if (!yes) return setStatus('Nothing removed.');
-          service.remove(info.invariant.id).then((done) => {
+          track(service.remove(info.invariant.id)).then((done) => {
             const kept = done.keptProject ? ` · kept project ${done.keptProject.project}: a plan targets it` : '';
             setStatus(`removed ${info.invariant.id} · ${info.invariant.path}${kept}`);
             void reload();

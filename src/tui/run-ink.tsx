@@ -3,6 +3,7 @@ import { useCallback, useRef, useState, type ReactElement } from 'react';
 import { CancelledError, cancelledBy, STOP_SIGNALS } from '../core/errors.ts';
 import { ThemeContext, makeTheme } from './theme.ts';
 import { KeyHub, KeyHubContext, PLAIN } from './use-keys.ts';
+import { Writes, WritesContext } from './use-writes.ts';
 
 /** The terminal an interactive screen runs in. */
 export interface TuiIo {
@@ -49,6 +50,7 @@ function Exit<T>(props: {
   screen: (finish: Finish<T>) => ReactElement;
 }): ReactElement {
   const { exit } = useApp();
+  const [writes] = useState(() => new Writes());
   const settle = useCallback(
     (o: Outcome<T>) => {
       if (props.outcome.current) return;
@@ -60,10 +62,15 @@ function Exit<T>(props: {
   const finish = useRef<Finish<T>>({
     done: (value) => settle({ kind: 'done', value }),
     fail: (error) => settle({ kind: 'failed', error }),
-    cancel: () => settle({ kind: 'cancelled' }),
+    cancel: () => writes.whenIdle(() => settle({ kind: 'cancelled' })),
   });
-  props.onSignal.current = (signal) => settle({ kind: 'cancelled', signal });
-  return <Shell onCancel={() => settle({ kind: 'cancelled' })}>{props.screen(finish.current)}</Shell>;
+  // A cancel waits for a write in flight (use-writes.ts): once it ends, whichever outcome came first stands.
+  props.onSignal.current = (signal) => writes.whenIdle(() => settle({ kind: 'cancelled', signal }));
+  return (
+    <WritesContext.Provider value={writes}>
+      <Shell onCancel={() => writes.whenIdle(() => settle({ kind: 'cancelled' }))}>{props.screen(finish.current)}</Shell>
+    </WritesContext.Provider>
+  );
 }
 
 /**

@@ -1,0 +1,38 @@
+import { createContext, useContext } from 'react';
+
+/**
+ * The writes a screen has started (an add, an edit, a removal). A write cannot be taken back once it runs, so a
+ * cancel (Ctrl-C, a stop signal) that comes while one is in flight waits for it: the screen then ends as the write
+ * made it end (the form with what it wrote), instead of saying "Cancelled" over a change that was made.
+ */
+export class Writes {
+  private inFlight = 0;
+  private readonly idle: (() => void)[] = [];
+
+  track<T>(write: Promise<T>): Promise<T> {
+    this.inFlight++;
+    const settled = () => {
+      // After the turn in which the screen's own handlers of this write run (they are chained on the same promise).
+      setTimeout(() => {
+        if (--this.inFlight > 0) return;
+        for (const f of this.idle.splice(0)) f();
+      }, 0);
+    };
+    write.then(settled, settled);
+    return write;
+  }
+
+  /** Runs `f` now, or once no write is in flight. */
+  whenIdle(f: () => void): void {
+    if (this.inFlight === 0) f();
+    else this.idle.push(f);
+  }
+}
+
+export const WritesContext = createContext<Writes | null>(null);
+
+/** Marks a write the screen starts, so that a cancel waits for it (outside `runInk`, as in tests, it only passes it through). */
+export function useWrites(): <T>(write: Promise<T>) => Promise<T> {
+  const writes = useContext(WritesContext);
+  return (write) => (writes ? writes.track(write) : write);
+}

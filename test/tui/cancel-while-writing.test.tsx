@@ -1,0 +1,98 @@
+import { EventEmitter } from 'node:events';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test, vi } from 'vitest';
+import { CancelledError } from '../../src/core/errors.ts';
+import { type AddResult, InvariantService } from '../../src/service/invariant-service.ts';
+import { runAddForm } from '../../src/tui/add.tsx';
+import type { TuiIo } from '../../src/tui/run-ink.tsx';
+import { exampleStore, settle } from './helpers.ts';
+
+// A terminal in the test's process, as Ink reads and writes one: keys written to stdin reach the screen at once.
+class Keys extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write(data: string): void {
+    this.data = data;
+    this.emit('readable');
+  }
+  read = (): string | null => {
+    const { data } = this;
+    this.data = null;
+    return data;
+  };
+  setEncoding(): void {}
+  setRawMode(): void {}
+  resume(): void {}
+  pause(): void {}
+  ref(): void {}
+  unref(): void {}
+}
+
+class Screen extends EventEmitter {
+  isTTY = true;
+  columns = 100;
+  rows = 30;
+  write = (): boolean => true;
+}
+
+/** An add that waits, once it has started, until the test lets it write. */
+class GatedService extends InvariantService {
+  started = false;
+  private open!: () => void;
+  private readonly gate = new Promise<void>((resolve) => {
+    this.open = resolve;
+  });
+  let(): void {
+    this.open();
+  }
+  override async add(...args: Parameters<InvariantService['add']>): Promise<AddResult> {
+    this.started = true;
+    await this.gate;
+    return super.add(...args);
+  }
+}
+
+test('Ctrl-C while the form is writing does not report "Cancelled" over a write that happens: the form ends with what it wrote', async () => {
+  const root = exampleStore();
+  const service = new GatedService(root, { author: async () => 'Tester <t@example.com>' });
+  const stdin = new Keys();
+  const stdout = new Screen();
+  const io = { stdin, stdout, color: false } as unknown as TuiIo;
+  const outcome = runAddForm(io, service, { scope: { kind: 'global' }, initial: { text: 'Keep the audit log' } }).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  // Text, severity, tags, rationale, the four kinds of guard, then "Add it?": Enter until the add starts (Ink draws no
+  // frames under CI, and an Enter that comes before the text is checked is not taken, so the test does not count them).
+  await vi.waitFor(
+    () => {
+      if (!service.started) stdin.write('\r');
+      expect(service.started).toBe(true);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+  stdin.write('\u0003');
+  await settle();
+  service.let();
+  const result = await outcome;
+  expect(result).not.toHaveProperty('error');
+  const added = (result as { value: AddResult | undefined }).value;
+  expect(added?.invariant.text).toBe('Keep the audit log');
+  expect(existsSync(join(root, added!.invariant.path))).toBe(true);
+});
+
+test('Ctrl-C before anything is written still cancels (CancelledError, nothing written)', async () => {
+  const root = exampleStore();
+  const service = new GatedService(root);
+  const stdin = new Keys();
+  const stdout = new Screen();
+  const io = { stdin, stdout, color: false } as unknown as TuiIo;
+  const outcome = runAddForm(io, service, { scope: { kind: 'global' } }).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  stdin.write('\u0003');
+  expect(((await outcome) as { error?: unknown }).error).toBeInstanceOf(CancelledError);
+  expect(service.started).toBe(false);
+});
