@@ -1,5 +1,6 @@
-import { Box, Text, useApp, useInput } from 'ink';
+import { Box, Text, useApp } from 'ink';
 import { plain } from './plain.ts';
+import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useReducer } from 'react';
 import type { ActorRequest, ActorResult } from '../core/records.ts';
 
@@ -22,7 +23,7 @@ interface State {
   results: ActorResult[];
 }
 
-type Action = { type: 'key'; text: string } | { type: 'erase' } | { type: 'undo' } | { type: 'submit' };
+type Action = { type: 'key'; text: string } | { type: 'paste'; text: string } | { type: 'erase' } | { type: 'undo' } | { type: 'submit' };
 
 /**
  * Pure state changes, so keys that arrive faster than renders (a paste, a
@@ -42,6 +43,10 @@ export function reduceReconcile(state: State, action: Action, ids: readonly stri
       }
       return text === '' ? next : { ...next, note: [...(next.note + text)].slice(0, MAX_NOTE).join('') };
     }
+    case 'paste':
+      // Pasted text is a note, never an answer: it decides nothing, and its line breaks (already spaces) submit nothing.
+      if (state.decision === null) return state;
+      return { ...state, note: [...(state.note + action.text)].slice(0, MAX_NOTE).join('') };
     case 'erase':
       return { ...state, note: [...state.note].slice(0, -1).join('') };
     case 'undo':
@@ -87,23 +92,31 @@ export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
     }
   }, [finished]);
 
-  useInput((input, key) => {
-    if (key.ctrl && input === 'c') {
-      onDone(null);
-      exit();
-      return;
-    }
-    if (key.return) dispatch({ type: 'submit' });
-    else if (key.backspace || key.delete) dispatch({ type: 'erase' });
-    else if (key.escape) dispatch({ type: 'undo' });
-    else if (input && !key.ctrl && !key.meta) {
-      // A chunk may hold several keys ("note text\r" when typed fast or pasted): a line break submits.
-      input.split(/\r\n|\r|\n/).forEach((part, i) => {
-        if (i > 0) dispatch({ type: 'submit' });
-        if (part !== '') dispatch({ type: 'key', text: part });
-      });
-    }
-  });
+  // Through the app's KeyHub (use-keys.ts): keys typed ahead come one at a time, and a paste comes marked as one.
+  useKeys(
+    (input, key, pasted) => {
+      if (pasted) {
+        if (input !== '') dispatch({ type: 'paste', text: input });
+        return;
+      }
+      if (key.ctrl && input === 'c') {
+        onDone(null);
+        exit();
+        return;
+      }
+      if (key.return) dispatch({ type: 'submit' });
+      else if (key.backspace || key.delete) dispatch({ type: 'erase' });
+      else if (key.escape) dispatch({ type: 'undo' });
+      else if (input && !key.ctrl && !key.meta) {
+        // A chunk may hold several keys ("note text\r" when typed fast or pasted): a line break submits.
+        input.split(/\r\n|\r|\n/).forEach((part, i) => {
+          if (i > 0) dispatch({ type: 'submit' });
+          if (part !== '') dispatch({ type: 'key', text: part });
+        });
+      }
+    },
+    { paste: true },
+  );
 
   const plan = request.plan;
   return (
@@ -123,14 +136,14 @@ export function ReconcileApp({ request, onDone }: ReconcileAppProps) {
             Invariant {index + 1} of {total} · {current.scope} · {current.severity} · {current.id}
           </Text>
           <Text bold> {plain(current.text)}</Text>
-          {current.rationale ? <Text dimColor> why: {current.rationale}</Text> : null}
+          {current.rationale ? <Text dimColor> why: {plain(current.rationale)}</Text> : null}
           {decision === null ? (
             <Text>Enforce this invariant? [y/n] (Ctrl-C cancels; nothing is written)</Text>
           ) : (
             <Box flexDirection="column">
               <Text>Enforce: {decision ? 'yes' : 'no'} (Esc changes it)</Text>
               <Text>
-                Note (Enter to finish): {note}
+                Note (Enter to finish): {plain(note)}
                 <Text inverse> </Text>
               </Text>
             </Box>

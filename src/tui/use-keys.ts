@@ -1,7 +1,8 @@
 import { useInput, type Key } from 'ink';
 import { createContext, useContext, useLayoutEffect, useRef } from 'react';
 
-export type KeyHandler = (input: string, key: Key) => void;
+/** `pasted`: the input is text the terminal marked as pasted (only handlers that take pastes see it). */
+export type KeyHandler = (input: string, key: Key, pasted?: boolean) => void;
 
 /**
  * One subscription to Ink's input for the whole app, handing each key to the
@@ -42,7 +43,7 @@ export class KeyHub {
     }
     this.draining = true;
     // Pasted text is text, never a command: a paste holding "dy" must not remove an invariant, nor "q" quit.
-    for (const h of [...this.handlers]) if (!next[2] || h.paste) h.current(next[0], next[1]);
+    for (const h of [...this.handlers]) if (!next[2] || h.paste) h.current(next[0], next[1], next[2]);
     // React commits this key's update from a setImmediate task (its scheduler's, in Node); a timer
     // runs after it, so the next key meets the handlers of the screen this one led to.
     setTimeout(() => this.drain(), 0);
@@ -88,7 +89,7 @@ export function useKeys(handler: KeyHandler, options: { isActive?: boolean; past
   latest.current = handler;
   useLayoutEffect(() => {
     if (!hub || !active) return;
-    return hub.add({ current: (input, key) => latest.current(input, key), paste });
+    return hub.add({ current: (input, key, pasted) => latest.current(input, key, pasted), paste });
   }, [hub, active, paste]);
   useInput((input, key) => latest.current(input, key), { isActive: hub === null && active });
 }

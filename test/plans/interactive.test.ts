@@ -56,6 +56,34 @@ describe('the interactive actor in a real terminal', () => {
     expect(nodes[0]!.summary).toBe('3 of 4 invariants enforced (interactive actor)');
   });
 
+  it('a paste is a note, never an answer: its line break submits nothing and its letters decide nothing', async () => {
+    const root = exampleStore();
+    const t = terminal(root);
+    await t.waitFor(/Invariant 1 of 4[\s\S]*Enforce this invariant\? \[y\/n\]/);
+    // Pasted before any answer: ignored, it neither says yes nor no.
+    t.paste('no');
+    t.type('y');
+    await t.waitFor(/Enforce: yes/);
+    t.paste('pinned\nnot sure');
+    await t.waitFor(/Note \(Enter to finish\): pinned not sure/);
+    t.keys('Enter');
+    await t.waitFor(/Invariant 2 of 4/);
+    for (let n = 2; n <= 4; n++) {
+      await t.waitFor(new RegExp(`Invariant ${n} of 4[\\s\\S]*Enforce this invariant`));
+      t.type('y');
+      await t.waitFor(/Enforce: yes/);
+      t.keys('Enter');
+    }
+    expect((await t.exit()).code).toBe(0);
+    const runs = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+    expect(runs[0]!.records.map((r) => [r.enforced, r.actor_response])).toEqual([
+      [true, 'pinned not sure'],
+      [true, 'enforced (confirmed by a person)'],
+      [true, 'enforced (confirmed by a person)'],
+      [true, 'enforced (confirmed by a person)'],
+    ]);
+  });
+
   it('cancels on Ctrl-C with exit 130 and writes nothing', async () => {
     const root = exampleStore();
     const before = fileList(root);
