@@ -66,7 +66,7 @@ export default defineCommand<StrategizeArgs>({
     if (kind === 'interactive') {
       if (!ctx.interactive) {
         throw new UsageError(
-          'the interactive actor needs a terminal (stdin and stdout a TTY, not CI, no --no-input)',
+          'the interactive actor needs a terminal (stdin and stdout a TTY, TERM not dumb, not CI, no --no-input)',
           'Nothing was written. Use --actor command, or run it in a terminal.',
         );
       }
