@@ -25,6 +25,7 @@ type Outcome<T> = { kind: 'done'; value: T } | { kind: 'failed'; error: unknown 
 /** How Ink hands over the marks a terminal puts around pasted text (bracketed paste), its escape taken off. */
 const PASTE_START = '[200~';
 const PASTE_END = '[201~';
+const CTRL_C = '\u0003';
 
 function Shell(props: { onCancel: () => void; children: ReactElement }): ReactElement {
   const [hub] = useState(() => new KeyHub());
@@ -38,7 +39,13 @@ function Shell(props: { onCancel: () => void; children: ReactElement }): ReactEl
       const text = pastedText(input);
       if (text !== '') hub.dispatch(text, { ...key, ...PLAIN }, { pasted: true });
     } else if (key.ctrl && input === 'c') props.onCancel();
-    else hub.dispatch(input, key);
+    else if (input.includes(CTRL_C)) {
+      // Ink hands over keys typed fast as one chunk ("\r\u0003"); a Ctrl-C inside one still cancels, after the keys
+      // typed before it.
+      const before = input.slice(0, input.indexOf(CTRL_C));
+      if (before !== '') hub.dispatch(before, key);
+      props.onCancel();
+    } else hub.dispatch(input, key);
   });
   return <KeyHubContext.Provider value={hub}>{props.children}</KeyHubContext.Provider>;
 }

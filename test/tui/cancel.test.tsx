@@ -96,3 +96,24 @@ test('Ctrl-C before anything is written still cancels (CancelledError, nothing w
   expect(((await outcome) as { error?: unknown }).error).toBeInstanceOf(CancelledError);
   expect(service.started).toBe(false);
 });
+
+test('Ctrl-C read in one chunk with keys typed just before it (a fast typist, a busy machine) still cancels', async () => {
+  const root = exampleStore();
+  const service = new GatedService(root);
+  const stdin = new Keys();
+  const io = { stdin, stdout: new Screen(), color: false } as unknown as TuiIo;
+  let settled: { value?: unknown; error?: unknown } | undefined;
+  void runAddForm(io, service, { scope: { kind: 'global' } }).then(
+    (value) => {
+      settled = { value };
+    },
+    (error: unknown) => {
+      settled = { error };
+    },
+  );
+  await settle();
+  stdin.write('Keep\r\u0003');
+  await vi.waitFor(() => expect(settled).toBeDefined(), { timeout: 10_000, interval: 10 });
+  expect(settled?.error).toBeInstanceOf(CancelledError);
+  expect(service.started).toBe(false);
+});
