@@ -40,6 +40,8 @@ export interface AddFormProps {
   /** `--new-project`: create the given project even if its name is close to an existing one's. */
   newProject?: boolean;
   width?: number;
+  /** The terminal's rows: the scope list shows no more than fit (10 at most). */
+  rows?: number;
   onDone(result: AddResult): void;
   /** With `editing`: the saved change. */
   onEdited?(result: EditResult): void;
@@ -91,6 +93,7 @@ export function AddForm({
   editing,
   newProject = false,
   width = 80,
+  rows,
   onDone,
   onEdited,
   onCancel,
@@ -265,7 +268,8 @@ export function AddForm({
           <SelectList
             items={scopeItems(catalog)}
             width={width}
-            height={10}
+            // Under the title, the question, the list's position line, the key line and a spare row.
+            height={rows === undefined ? 10 : Math.max(1, Math.min(10, rows - 5))}
             onSelect={(choice) => {
               if (choice === 'new-project') return setStep('new-project');
               setScope(choice);

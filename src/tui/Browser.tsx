@@ -286,6 +286,7 @@ export function Browser({
       <AddForm
         service={service}
         width={width}
+        rows={height}
         onCancel={() => {
           setOverlay({ kind: 'none' });
           setStatus('Nothing added.');

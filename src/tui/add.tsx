@@ -18,11 +18,12 @@ export function runAddForm(
 ): Promise<AddResult | undefined> {
   return runInk<AddResult | undefined>(io, (finish) => (
     <FitWidth>
-      {(width) => (
+      {(width, rows) => (
         <AddForm
           service={service}
           {...options}
           width={width}
+          rows={rows}
           onDone={finish.done}
           onCancel={() => finish.done(undefined)}
           onError={finish.fail}
@@ -42,12 +43,13 @@ export async function runEditForm(
   const { invariant } = await service.show(id);
   return runInk<EditResult | undefined>(io, (finish) => (
     <FitWidth>
-      {(width) => (
+      {(width, rows) => (
         <AddForm
           service={service}
           editing={invariant}
           {...(options.commit !== undefined ? { commit: options.commit } : {})}
           width={width}
+          rows={rows}
           onDone={() => finish.fail(new Error('the edit form added an invariant'))}
           onEdited={finish.done}
           onCancel={() => finish.done(undefined)}

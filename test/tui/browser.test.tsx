@@ -315,3 +315,16 @@ test('a text holding tabs is drawn with spaces: no row outgrows the width, the t
   for (const l of lines(frame)) expect(l.length).toBeLessThanOrEqual(80);
   r.unmount();
 });
+
+test('a on a short terminal: the scope list of the add form shows what fits, the selected scope among it', async () => {
+  const size = { columns: 40, rows: 6 };
+  const { r } = open(exampleStore(), { size });
+  await frameHas(r.lastFrame, '› E Never');
+  r.stdin.write('a');
+  const first = await frameHas(r.lastFrame, 'Scope (↑↓, Enter):', '› global');
+  expect(lines(first).length).toBeLessThanOrEqual(size.rows - 1);
+  r.stdin.write('\u001b[B');
+  const next = await frameHas(r.lastFrame, '› project myapp');
+  expect(lines(next).length).toBeLessThanOrEqual(size.rows - 1);
+  r.unmount();
+});
