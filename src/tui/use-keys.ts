@@ -30,8 +30,10 @@ export class KeyHub {
    * sees the screen (and handlers) the previous one led to.
    */
   dispatch(input: string, key: Key, options: { pasted?: boolean } = {}): void {
-    const pasted = options.pasted === true;
-    this.queue.push(...splitChunk(input, key).map(([i, k]): [string, Key, boolean] => [i, k, pasted]));
+    // A paste is one piece of text for one field: split into keys, a long one would trickle in a key per turn (and
+    // redraw the screen at each), holding back every key pressed after it.
+    if (options.pasted === true) this.queue.push([input, key, true]);
+    else this.queue.push(...splitChunk(input, key).map(([i, k]): [string, Key, boolean] => [i, k, false]));
     if (!this.draining) this.drain();
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Key } from 'ink';
 import { windowTop } from '../../src/tui/browser-rows.ts';
-import { splitChunk } from '../../src/tui/use-keys.ts';
+import { KeyHub, PLAIN, splitChunk } from '../../src/tui/use-keys.ts';
 import { pastedText } from '../../src/tui/run-ink.tsx';
 
 describe('windowTop (only rows top..top+height are rendered)', () => {
@@ -45,4 +45,25 @@ describe('pastedText', () => {
     ['line copied whole\r\n', 'line copied whole'],
     ['  spaces  stay  ', '  spaces  stay  '],
   ])('%j is typed as %j', (pasted, typed) => expect(pastedText(pasted)).toBe(typed));
+});
+
+describe('KeyHub', () => {
+  test('a paste reaches the text field as one piece of text, and only the field; keys typed after it follow it', async () => {
+    const hub = new KeyHub();
+    const field: [string, boolean | undefined][] = [];
+    const list: string[] = [];
+    hub.add({ current: (input, _key, pasted) => field.push([input, pasted]), paste: true });
+    hub.add({ current: (input) => list.push(input) });
+    const key = { ...PLAIN } as Key;
+    const long = 'word '.repeat(600);
+    hub.dispatch(long, key, { pasted: true });
+    hub.dispatch('x', key);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(field).toEqual([
+      [long, true],
+      ['x', false],
+    ]);
+    expect(list).toEqual(['x']);
+  });
 });
