@@ -202,15 +202,7 @@ export function AddForm({
     const failed = (error: unknown) => {
       if (error instanceof AgentsError && error.exitCode !== 70) {
         setProblem(error.message);
-        setStep(
-          /tag/.test(error.message)
-            ? 'tags'
-            : /rationale/.test(error.message)
-              ? 'rationale'
-              : /guard/.test(error.message)
-                ? 'guard'
-                : 'text',
-        );
+        setStep(stepOfProblem(error.message));
       } else if (onError) onError(error);
       else setProblem(String(error));
     };
@@ -416,6 +408,18 @@ export function AddForm({
       <Text dimColor={theme.dim}>{formHint(step, steps)}</Text>
     </Box>
   );
+}
+
+/**
+ * The step whose answer a refusal of `add` or `edit` is about, by how the refusal begins (service/invariants/rules.ts,
+ * core/guard-entries.ts): a word met elsewhere in a message (a project named "tagging", a pattern holding "tag") must
+ * not send the user to another step.
+ */
+export function stepOfProblem(message: string): Step {
+  if (/^tag "/.test(message)) return 'tags';
+  if (/^the rationale /.test(message)) return 'rationale';
+  if (/^(write glob|command pattern|content pattern) "/.test(message)) return 'guard';
+  return 'text';
 }
 
 /** The key line under the form: only keys that work on this step (a test presses each). */

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useRef, useState, type ReactElement } from 'react';
+import { useEffect, useRef, useState, type ReactElement } from 'react';
 import { plain } from './plain.ts';
 import { GUARD_KINDS, type Guard, type GuardKind } from '../core/model.ts';
 import { TextInput } from './TextInput.tsx';
@@ -29,6 +29,19 @@ export function GuardStep({ guard, onChange, onDone }: GuardStepProps): ReactEle
   const theme = useTheme();
   const [at, setAt] = useState(0);
   const [draft, setDraft] = useState('');
+  const [problem, setProblem] = useState<string | undefined>();
+  // The pattern checks (RE2 for commands and content) load with this step, not with every screen; an entry typed
+  // before they arrive is checked when the form saves.
+  const check = useRef<((guard: Guard) => { problem: string }[]) | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    void import('../core/guard-patterns.ts').then((m) => {
+      if (live) check.current = m.guardProblems;
+    });
+    return () => {
+      live = false;
+    };
+  }, []);
   // Keys typed ahead reach this handler before the next render: the latest step and guard live in refs.
   const latest = useRef({ at: 0, guard });
   latest.current.guard = guard;
@@ -44,6 +57,9 @@ export function GuardStep({ guard, onChange, onDone }: GuardStepProps): ReactEle
     }
     const k = GUARD_KINDS[now.at]!;
     const had = now.guard[k] ?? [];
+    // An entry `add` would refuse is not taken: its problem is shown, the entry stays to be fixed.
+    const refused = had.includes(entry) ? undefined : check.current?.({ [k]: [entry] })[0];
+    if (refused) return setProblem(refused.problem);
     const next = had.includes(entry) ? had.filter((e) => e !== entry) : [...had, entry];
     const { [k]: _, ...rest } = now.guard;
     now.guard = next.length > 0 ? { ...rest, [k]: next } : rest;
@@ -58,8 +74,20 @@ export function GuardStep({ guard, onChange, onDone }: GuardStepProps): ReactEle
       ))}
       <Box>
         <Text>{'> '}</Text>
-        <TextInput value={draft} onChange={setDraft} onSubmit={submit} />
+        <TextInput
+          value={draft}
+          onChange={(v) => {
+            setDraft(v);
+            setProblem(undefined);
+          }}
+          onSubmit={submit}
+        />
       </Box>
+      {problem ? (
+        <Text color={theme.hue('red')} wrap="wrap">
+          {plain(`✗ ${problem}`)}
+        </Text>
+      ) : null}
       <Text dimColor={theme.dim}>Enter adds it (or takes out one listed); Enter on an empty line goes on</Text>
     </Box>
   );

@@ -4,7 +4,7 @@ import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
 import type { AddResult } from '../../src/service/invariant-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
-import { AddForm } from '../../src/tui/AddForm.tsx';
+import { AddForm, stepOfProblem } from '../../src/tui/AddForm.tsx';
 import { G2, P2, PLAN, exampleStore, frameHas, frameMatches } from './helpers.ts';
 
 const DOWN = '\u001b[B';
@@ -17,6 +17,15 @@ async function passGuard(r: ReturnType<typeof render>): Promise<void> {
     await frameHas(r.lastFrame, `Guard ${k}/4`);
     r.stdin.write('\r');
   }
+}
+
+/** Enter on empty lines until the guard step asks for kind `n` (of 4). */
+async function passGuardTo(r: ReturnType<typeof render>, n: number): Promise<void> {
+  for (let k = 1; k < n; k++) {
+    await frameHas(r.lastFrame, `Guard ${k}/4`);
+    r.stdin.write('\r');
+  }
+  await frameHas(r.lastFrame, `Guard ${n}/4`);
 }
 
 function setup(scope?: Parameters<typeof AddForm>[0]['scope']) {
@@ -170,4 +179,51 @@ test('Shift-Tab steps back; Esc cancels at any step without writing', async () =
   await expect.poll(cancelled, { timeout: 5000 }).toBe(1);
   expect(readdirSync(join(root, 'global')).length).toBe(2);
   r.unmount();
+});
+
+test('a guard entry add would refuse is refused on Enter, where it was typed; fixed, it is taken and saved', async () => {
+  // The pattern checks are in the module cache, as they are once the step has loaded them.
+  await import('../../src/core/guard-patterns.ts');
+  const { r, done } = setup({ kind: 'global' });
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Never drop release tags');
+  await frameHas(r.lastFrame, '✓ new in this scope');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Severity');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Tags');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Rationale');
+  r.stdin.write('\r');
+  await passGuardTo(r, 2);
+  r.stdin.write('git tag -d (');
+  await frameHas(r.lastFrame, '> git tag -d (');
+  r.stdin.write('\r');
+  const refused = await frameHas(r.lastFrame, '✗ command pattern "git tag -d (" is not an RE2 regular expression');
+  expect(refused).toContain('Guard 2/4');
+  expect(refused).not.toContain('  command  git tag -d (');
+  r.stdin.write('\u007f\u007f');
+  await frameHas(r.lastFrame, '> git tag -d ');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, '  command  git tag -d');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Guard 3/4');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Guard 4/4');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Add it? [Y/n]');
+  r.stdin.write('y');
+  await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
+  expect(done[0]!.invariant.guard).toEqual({ command: ['git tag -d'] });
+  r.unmount();
+});
+
+test('a refusal of the save goes back to the step it is about, whatever words the message holds besides', () => {
+  expect(stepOfProblem('tag "a,b" is invalid: tags are 1 to 64 characters without commas')).toBe('tags');
+  expect(stepOfProblem('the rationale is 5000 characters long; the limit is 4000')).toBe('rationale');
+  expect(stepOfProblem('command pattern "git tag -d (" is not an RE2 regular expression: missing )')).toBe('guard');
+  expect(stepOfProblem('write glob "[" is not a glob')).toBe('guard');
+  // A project named "tagging", a store under a folder named "guards": the text step.
+  expect(stepOfProblem('cannot write projects/tagging/.lock: permission denied')).toBe('text');
+  expect(stepOfProblem('cannot add an invariant to /srv/guards/.agents/global/: text holds U+202E')).toBe('text');
 });
