@@ -220,6 +220,14 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     }
   });
 
+  test('list --interactive with a plan that does not exist: refused as list refuses it (exit 2), no browser on an empty scope', async () => {
+    const { pty } = start(['invariant', 'list', '--interactive', '--plan', '01M8KK5920RS6CGAVDFVYYJ0B5']);
+    const { code, screen } = await pty.exit();
+    expect(code).toBe(2);
+    expect(screen).toContain('unknown plan 01M8KK5920RS6CGAVDFVYYJ0B5');
+    expect(screen).not.toContain('agents · ');
+  });
+
   test('colours only without NO_COLOR', async () => {
     const plain = start(['tui']).pty;
     await plain.waitFor('6 shown of 6');

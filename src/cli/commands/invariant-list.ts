@@ -36,7 +36,9 @@ export default defineCommand<ListArgs>({
       (argv.effective ? await inferProject(ctx, service).then((project) => (project !== undefined ? { project } : undefined)) : undefined);
     const scope = given ? await service.resolveScope(given) : undefined;
     if (argv.interactive) {
+      // A scope that does not exist is refused as the plain `list` refuses it, not browsed as an empty one.
       if (scope && 'project' in scope) await service.requireProject(scope.project);
+      if (scope?.kind === 'plan') await service.readPlan(scope.plan);
       const { browse } = await import('./tui.ts');
       return browse(ctx, service, scope, argv.pattern, argv.effective ?? false);
     }
