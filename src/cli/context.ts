@@ -41,6 +41,8 @@ export class CliContext implements ContextOptions {
   #plans: Promise<PlanService> | undefined;
   #scopes: Promise<ScopeService> | undefined;
   #review: Promise<ReviewService> | undefined;
+  /** Notices said while a screen is open, printed once it has closed (see `onScreen`). */
+  #held: string[] | undefined;
 
   constructor(options: ContextOptions) {
     this.io = options.io;
@@ -85,7 +87,8 @@ export class CliContext implements ContextOptions {
         root,
         {
           notice: (m) => {
-            this.io.stderr.write(safeText(`agents: ${m}\n`, false));
+            if (this.#held) this.#held.push(m);
+            else this.io.stderr.write(safeText(`agents: ${m}\n`, false));
             options.notice?.(m);
           },
         },
@@ -93,6 +96,26 @@ export class CliContext implements ContextOptions {
       );
     });
     return this.#invariants;
+  }
+
+  /**
+   * Runs an Ink screen: the store's notices said meanwhile (a policy source not fetched) are held and printed, once
+   * each, after it has closed, since a line written to the terminal under the screen would land in its frame, garble
+   * it and be lost with it.
+   */
+  async onScreen<T>(run: () => Promise<T>): Promise<T> {
+    const outer = this.#held;
+    const held: string[] = [];
+    this.#held = held;
+    try {
+      return await run();
+    } finally {
+      this.#held = outer;
+      for (const m of new Set(held)) {
+        if (outer) outer.push(m);
+        else this.io.stderr.write(safeText(`agents: ${m}\n`, false));
+      }
+    }
   }
 
   /** Plans, their records, waivers and violations. */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
+import { gitInit } from '../helpers/git.ts';
 import { PtySession } from '../helpers/pty.ts';
 import { G1, G2, P2, exampleStore } from '../tui/helpers.ts';
 
@@ -226,6 +227,24 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect(code).toBe(2);
     expect(screen).toContain('unknown plan 01M8KK5920RS6CGAVDFVYYJ0B5');
     expect(screen).not.toContain('agents · ');
+  });
+
+  test('a notice said while the browser is open (a policy source not fetched) is printed after it closes, not into its frame', async () => {
+    const store = exampleStore();
+    const top = join(store, '..');
+    gitInit(top);
+    writeFileSync(join(store, 'config.yaml'), 'version: 1\nextends:\n  - url: /nonexistent/policy\n    ref: v1\n');
+    writeFileSync(
+      join(store, 'extends.lock.yaml'),
+      'version: 1\nsources:\n  - name: policy\n    url: /nonexistent/policy\n    ref: v1\n    kind: tag\n    commit: 261d9cb8cf0b65aa694623502edcad6481226482\n',
+    );
+    const pty = PtySession.start(['--store', store, 'tui'], { cwd: top });
+    await pty.waitFor('6 shown of 6');
+    pty.keys('q');
+    const { code, screen } = await pty.exit();
+    expect(code).toBe(0);
+    // On the main screen once the browser has closed: the notice was held, not written under the screen.
+    expect(screen).toContain('agents: the invariants inherited from policy sources are not listed');
   });
 
   test('colours only without NO_COLOR', async () => {

@@ -188,7 +188,7 @@ export default defineCommand<ImportArgs>({
     if (!argv.yes && fresh.length > 0) {
       requireInteractive(ctx);
       const { runImportReview } = await loadTui();
-      chosen = await runImportReview(tuiIo(ctx), plan);
+      chosen = await ctx.onScreen(() => runImportReview(tuiIo(ctx), plan));
       if (chosen === undefined) {
         // As every form answered no (n or Esc): nothing changed, exit 1 (docs/tui.md).
         ctx.io.stderr.write('Nothing imported.\n');

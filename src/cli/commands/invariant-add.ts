@@ -52,16 +52,18 @@ export default defineCommand<AddArgs>({
       // A likely typo of a project is refused before the form opens, not after the text is typed.
       if (scope?.kind === 'project') await service.checkNewProject(scope.project, argv['new-project'] ?? false);
       const { runAddForm } = await loadTui();
-      result = await runAddForm(tuiIo(ctx), service, {
-        ...(scope ? { scope } : {}),
-        initial: {
-          ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
-          ...(argv.tag !== undefined ? { tags: argv.tag.map(String) } : {}),
-          ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
-        },
-        ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
-        ...(argv['new-project'] ? { newProject: true } : {}),
-      });
+      result = await ctx.onScreen(() =>
+        runAddForm(tuiIo(ctx), service, {
+          ...(scope ? { scope } : {}),
+          initial: {
+            ...(argv.severity !== undefined ? { severity: argv.severity } : {}),
+            ...(argv.tag !== undefined ? { tags: argv.tag.map(String) } : {}),
+            ...(argv.rationale !== undefined ? { rationale: argv.rationale } : {}),
+          },
+          ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
+          ...(argv['new-project'] ? { newProject: true } : {}),
+        }),
+      );
       if (!result) {
         ctx.io.stderr.write('Nothing added.\n');
         return EXIT_CODES.checkFailed;

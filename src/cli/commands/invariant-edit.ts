@@ -76,7 +76,9 @@ export default defineCommand<EditArgs>({
       // Found first, so that a bad id is the usual one-line error, not a form.
       const found = await service.resolveId(String(argv.id));
       const { runEditForm } = await loadTui();
-      result = await runEditForm(tuiIo(ctx), service, found.id, argv.commit !== undefined ? { commit: argv.commit } : {});
+      result = await ctx.onScreen(() =>
+        runEditForm(tuiIo(ctx), service, found.id, argv.commit !== undefined ? { commit: argv.commit } : {}),
+      );
       if (!result) {
         ctx.io.stderr.write('Nothing changed.\n');
         return EXIT_CODES.checkFailed;

@@ -27,9 +27,10 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
     }
     if (!argv.yes) {
       requireInteractive(ctx);
-      if (!info) info = await service.show(found.id);
+      const shown = info ?? (await service.show(found.id));
+      info = shown;
       const { runConfirmRemove } = await loadTui();
-      const yes = await runConfirmRemove(tuiIo(ctx), info);
+      const yes = await ctx.onScreen(() => runConfirmRemove(tuiIo(ctx), shown));
       if (!yes) {
         // As every form: a no (n, Enter, Esc) writes nothing and fails with exit 1.
         ctx.io.stderr.write('Nothing removed.\n');

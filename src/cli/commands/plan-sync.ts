@@ -97,7 +97,7 @@ export default defineCommand<SyncArgs>({
           }
           requireInteractive(ctx);
           const { runConfirmSync } = await loadTui();
-          declined = !(await runConfirmSync(tuiIo(ctx), preview));
+          declined = !(await ctx.onScreen(() => runConfirmSync(tuiIo(ctx), preview)));
           return !declined;
         },
       });

@@ -23,7 +23,9 @@ export async function browse(
   }
   boundHeapGrowth();
   const { runBrowser } = await loadTui();
-  await runBrowser(tuiIo(ctx), service, { ...(scope ? { scope } : {}), ...(pattern !== undefined ? { pattern } : {}), effective });
+  await ctx.onScreen(() =>
+    runBrowser(tuiIo(ctx), service, { ...(scope ? { scope } : {}), ...(pattern !== undefined ? { pattern } : {}), effective }),
+  );
   return EXIT_CODES.ok;
 }
 
