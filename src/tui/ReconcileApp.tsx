@@ -1,5 +1,5 @@
 import { Box, Text, useApp } from 'ink';
-import { plain } from './plain.ts';
+import { plain, withoutLastCharacter } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useReducer } from 'react';
 import type { ActorRequest, ActorResult } from '../core/records.ts';
@@ -48,7 +48,7 @@ export function reduceReconcile(state: State, action: Action, ids: readonly stri
       if (state.decision === null) return state;
       return { ...state, note: [...(state.note + action.text)].slice(0, MAX_NOTE).join('') };
     case 'erase':
-      return { ...state, note: [...state.note].slice(0, -1).join('') };
+      return { ...state, note: withoutLastCharacter(state.note) };
     case 'undo':
       return { ...state, decision: null, note: '' };
     case 'submit': {

@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { plain } from './plain.ts';
+import { plain, withoutLastCharacter } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useRef, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
@@ -31,7 +31,7 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
     (input, key) => {
       const value = latest.current;
       if (key.return) return onSubmit?.(value);
-      if (key.backspace || key.delete) return change([...value].slice(0, -1).join(''));
+      if (key.backspace || key.delete) return change(withoutLastCharacter(value));
       if (key.ctrl && input === 'u') return change('');
       if (
         key.ctrl ||
@@ -51,7 +51,7 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
       const chars = [...input];
       for (let i = 0; i < chars.length; i++) {
         const c = chars[i]!;
-        if (c === '\u007f' || c === '\b') next = [...next].slice(0, -1).join('');
+        if (c === '\u007f' || c === '\b') next = withoutLastCharacter(next);
         else if (c === '\r' || c === '\n') {
           if (i === chars.length - 1) {
             change(next);

@@ -9,3 +9,15 @@ export function plain(text: string): string {
   const escaped = escapeUnsafe(text);
   return escaped.includes('\t') ? escaped.replace(/\t/g, ' ') : escaped;
 }
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * `text` without its last character as a reader sees one (a grapheme): Backspace takes "é" written as e and a
+ * combining accent, a flag or an emoji with its skin tone whole, not the half that would leave a stray mark.
+ */
+export function withoutLastCharacter(text: string): string {
+  let last = 0;
+  for (const { index } of graphemes.segment(text)) last = index;
+  return text.slice(0, last);
+}

@@ -26,3 +26,29 @@ test('ink-testing-library renders frames and delivers keys', async () => {
   await vi.waitFor(() => expect(submitted).toEqual(['ac']));
   unmount();
 });
+
+test('Backspace takes the last character as a reader sees it: an accent written apart, a flag, a skin tone', async () => {
+  function Field() {
+    const [v, setV] = useState('');
+    return (
+      <Text>
+        {'> '}
+        <TextInput value={v} onChange={setV} />
+      </Text>
+    );
+  }
+  const { lastFrame, stdin, unmount } = render(<Field />);
+  for (const [typed, kept] of [
+    ['cafe\u0301', 'caf'],
+    ['go\u{1F1EF}\u{1F1F5}', 'go'],
+    ['ok\u{1F44D}\u{1F3FD}', 'ok'],
+  ] as const) {
+    stdin.write(typed);
+    await vi.waitFor(() => expect(lastFrame()).toBe(`> ${typed}`));
+    stdin.write('\u007f');
+    await vi.waitFor(() => expect(lastFrame()).toBe(`> ${kept}`));
+    stdin.write('\u0015');
+    await vi.waitFor(() => expect(lastFrame()).toBe('>'));
+  }
+  unmount();
+});
