@@ -87,7 +87,8 @@ function fileInTheWay(e: NodeJS.ErrnoException, rel: string): string | undefined
     }
   }
   if (at === undefined) return undefined;
-  const folders = rel.split('/').slice(0, -1);
+  // `rel` itself when it names a folder (a scope's, which its lock makes); else its folders.
+  const folders = rel.split('/');
   for (let k = folders.length; k > 0; k--) {
     const named = folders.slice(0, k).join('/');
     if (at.endsWith(`/${named}`)) return named;

@@ -1,5 +1,5 @@
 // What a new user tripped on (issue 30, H).
-import { chownSync, existsSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +118,26 @@ describe('project remove, and what a project folder holds that is no file of the
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout).error.detail.diagnostics).toEqual([expect.objectContaining({ code: 'symlink', file: 'projects/linked' })]);
     expect(existsSync(join(root, 'projects/linked'))).toBe(true);
+  });
+
+  it("a file at a project's place is named as the file in the way (exit 2) by readers and writers, not as a project to create", async () => {
+    const root = testStore({ 'projects/docs/.gitkeep': '', 'projects/web': 'notes\n' });
+    for (const args of [
+      ['project', 'remove', 'web'],
+      ['invariant', 'list', '--project', 'web'],
+    ]) {
+      const r = await run(root, ...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error, args.join(' ')).toMatchObject({ code: 'usage', detail: { project: 'web', path: 'projects/web' } });
+    }
+    // The add that would make the folder says which file is in the way, as any write does.
+    const add = await run(root, 'invariant', 'add', '--project', 'web', 'Keep one ledger');
+    expect(add.code).toBe(2);
+    expect(JSON.parse(add.stdout).error).toMatchObject({
+      code: 'write-failed',
+      message: 'cannot write projects/web: projects/web is a file, where a folder goes',
+    });
+    expect(readFileSync(join(root, 'projects/web'), 'utf8')).toBe('notes\n');
   });
 
   it('a temporary of an interrupted write, or a file of someone else (.DS_Store), refuses it (exit 1) and stays; removed, the project goes', async () => {

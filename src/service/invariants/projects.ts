@@ -24,11 +24,17 @@ export async function projectNames(svc: InvariantContext): Promise<string[]> {
 export async function requireProject(svc: InvariantContext, project: string, options: { writing?: boolean } = {}): Promise<void> {
   const known = await svc.projectNames();
   if (known.includes(project)) return;
-  // Something stands at the project's place that is no folder (a link to one, a file): said as what it is, as
-  // every reader of it says it (exit 3), not as a project to create.
+  // Something stands at the project's place that is no folder: said as what it is, not as a project to create. A
+  // link to one is what every reader of it says (exit 3); a file would fail the add the hint names.
   const folder = `projects/${project}`;
-  if ((await svc.source.list('projects', { recursive: false })).some((e) => e.path === folder))
+  if ((await svc.source.list('projects', { recursive: false })).some((e) => e.path === folder)) {
     requireValid(await readFolders(svc.source, [folder]), `use project ${project}`);
+    throw new UsageError(
+      `${folder} is a file, where the folder of project ${project} goes`,
+      `${options.writing ? 'Nothing was written. ' : ''}It is no file of the store: move it away, then run the command again.`,
+      { project, path: folder },
+    );
+  }
   // The names `invariant add` would take for a typo of this one (checkNewProject): suggested here too, and the
   // command to create the project says --new-project then, so the hint never names a command that is refused.
   const close = known.filter((k) => isCloseName(project, k));
