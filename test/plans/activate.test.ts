@@ -5,6 +5,18 @@ import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 
+describe('plan activate outside a git repository', () => {
+  it('has no place to keep a plan (exit 2), and --clear has nothing to clear (exit 0, no plan)', async () => {
+    const root = exampleStore();
+    const cwd = dirname(root);
+    const set = await runAgents(['plan', 'activate', EXAMPLE_PLAN, '--format', 'json'], { cwd });
+    expect(set.code).toBe(2);
+    const clear = await runAgents(['plan', 'activate', '--clear', '--format', 'json'], { cwd });
+    expect(clear.code).toBe(0);
+    expect(JSON.parse(clear.stdout)).toEqual({ plan: null, env: null, found: null });
+  });
+});
+
 describe('plan activate, shown', () => {
   it('names the plan in effect, and warns (exit 1) when the store holds no such plan', async () => {
     const root = exampleStore();

@@ -16,14 +16,15 @@ export default defineCommand<ActivateArgs>({
   async run(argv, ctx) {
     const [{ guardDir, readActivePlan, writeActivePlan }, root] = await Promise.all([import('../../store/guard-files.ts'), ctx.root()]);
     const dir = guardDir(root);
-    if (dir === undefined && (argv.id !== undefined || argv.clear))
+    // Outside a repository no plan can be active, so --clear has nothing to clear: answered as the plain form.
+    if (dir === undefined && argv.id !== undefined)
       throw new UsageError(
         'the store is not in a git repository: there is no place outside it to keep the active plan',
         "Set AGENTS_PLAN=ID in the agent's environment instead.",
       );
     let plan: string | null = readActivePlan(dir) ?? null;
     if (argv.clear) {
-      writeActivePlan(dir!, null);
+      if (dir !== undefined) writeActivePlan(dir, null);
       plan = null;
     } else if (argv.id !== undefined) {
       plan = await (await ctx.invariants()).resolvePlanId(argv.id);
