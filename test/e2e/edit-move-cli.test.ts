@@ -203,6 +203,8 @@ describe('agents invariant edit', () => {
       [['invariant', 'edit', P2, '--overrides', '01M8KJZZZZ'], /no invariant with id prefix 01M8KJZZZZ/],
       [['invariant', 'edit', P2, '--overrides', G1], /cannot override .*: their texts differ/],
       [['invariant', 'edit', P2, '--overrides', P2], /cannot override itself/],
+      // The global copy is hidden by the project's: it replaces nothing, and the override belongs on the other.
+      [['invariant', 'edit', G2, '--overrides', P2], new RegExp(`cannot override ${P2}.*edit ${P2} --overrides ${G2}`, 's')],
       [['invariant', 'edit', G1, '--severity', 'info', '--severity', 'error'], /--severity was given more than once/],
     ];
     for (const [args, message] of cases) {

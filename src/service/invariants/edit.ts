@@ -1,7 +1,7 @@
 // Changing fields of one invariant in place.
 import { invariantFieldChanges } from '../../core/diff.ts';
 import { CheckFailedError, UsageError } from '../../core/errors.ts';
-import { type ScopedInvariant, describeScope, scopeFolder } from '../../core/model.ts';
+import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
 import { textKey } from '../../core/normalise.ts';
 import { readFolders } from '../../store/read.ts';
@@ -140,4 +140,11 @@ export async function checkOverride(svc: InvariantContext, inv: ScopedInvariant)
       'An override is a copy of the same text (with another severity, tags or rationale); give the id of such a copy.',
     );
   }
+  // The copy of higher precedence is the one that applies: a lower one naming it would replace nothing.
+  const [own, other] = [inv.scope.kind, target.scope.kind];
+  if (own !== 'action' && other !== 'action' && precedence(other) < precedence(own))
+    throw new UsageError(
+      `${inv.id} cannot override ${target.id}: ${describeScope(target.scope)} comes before ${describeScope(inv.scope)}, so ${target.id} is the copy that applies`,
+      `An override names a copy of lower precedence (plan > project > global > inherited). To replace ${inv.id} on purpose, run \`agents invariant edit ${target.id} --overrides ${inv.id}\`.`,
+    );
 }
