@@ -20,9 +20,15 @@ type Json = Record<string, unknown>;
 /** Our entry is the one whose command runs `guard hook`: found again on the next install, never added twice. */
 const OURS = /\bguard hook\b/;
 
-/** The hook command line for a client: `<program> guard hook --client <client>`. */
+/**
+ * The hook command line for a client: `<program> guard hook --client <client> || exit 2`. Claude Code
+ * and Codex CLI take only exit 2 as a block and let the call through on any other failure, so a hook
+ * that cannot start (the program not on the agent's PATH) or dies would switch every guard off
+ * unseen; `|| exit 2` makes such a failure a deny, with the shell's message as the reason. The hook
+ * itself exits 0 or 2 only, so its own answers pass unchanged.
+ */
 export function hookCommand(program: string, client: GuardClient): string {
-  return `${program} guard hook --client ${client}`;
+  return `${program} guard hook --client ${client} || exit 2`;
 }
 
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});

@@ -56,11 +56,13 @@ describe('agents guard install --check', () => {
       entry('Bash', 'agents guard hook --client claude'),
       entry('*', 'echo disabled: agents guard hook --client claude'),
       entry('*', 'agents guard hook --client claude --extra'),
+      // The command of an earlier install: a hook that cannot start would let every call through.
+      entry('*', 'agents guard hook --client claude'),
     ]) {
       writeFileSync(join(dir, '.claude/settings.json'), text);
       expect(await check()).toBe(1);
     }
-    writeFileSync(join(dir, '.claude/settings.json'), entry('*', 'agents guard hook --client claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), entry('*', 'agents guard hook --client claude || exit 2'));
     expect(await check()).toBe(0);
     // What the install writes is what --check accepts.
     writeFileSync(join(dir, '.claude/settings.json'), entry('Bash', 'agents guard hook --client claude'));

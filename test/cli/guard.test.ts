@@ -382,8 +382,8 @@ describe('agents guard install', () => {
     expect(settings.permissions).toEqual(mine.permissions);
     expect(settings.hooks.PreToolUse).toHaveLength(2);
     expect(settings.hooks.PreToolUse[0]).toEqual(mine.hooks.PreToolUse[0]);
-    expect(settings.hooks.PreToolUse[1].hooks[0].command).toBe('agents guard hook --client claude');
-    expect(JSON.parse(first[2]!).hooks.BeforeTool[0].hooks[0].command).toBe('agents guard hook --client gemini');
+    expect(settings.hooks.PreToolUse[1].hooks[0].command).toBe('agents guard hook --client claude || exit 2');
+    expect(JSON.parse(first[2]!).hooks.BeforeTool[0].hooks[0].command).toBe('agents guard hook --client gemini || exit 2');
     expect(Object.keys(JSON.parse(first[3]!).hooks)).toEqual(['beforeShellExecution', 'beforeMCPExecution', 'preToolUse']);
     const again = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude,codex,gemini,cursor'], { cwd: dir });
     expect(JSON.parse(again.stdout).map((r: { status: string }) => r.status)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);

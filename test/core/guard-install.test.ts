@@ -31,7 +31,10 @@ describe('mergeSettingsText', () => {
     for (const kept of ["// the team's settings: keep them", '/* ours first */', '"command": "mine"', '        "vimMode": true'])
       expect(out).toContain(kept);
     const hooks = data(out).hooks.BeforeTool;
-    expect(hooks.map((h: { hooks: { command: string }[] }) => h.hooks[0]!.command)).toEqual(['mine', 'agents guard hook --client gemini']);
+    expect(hooks.map((h: { hooks: { command: string }[] }) => h.hooks[0]!.command)).toEqual([
+      'mine',
+      'agents guard hook --client gemini || exit 2',
+    ]);
     // The user's line is kept as it was; what is added goes on it, as the list is written on one line.
     expect(out).toContain('        "BeforeTool": [{ "matcher": "Shell", "hooks": [{ "type": "command", "command": "mine" }] }, {');
     // Twice is once: the second merge changes no byte.
@@ -58,7 +61,7 @@ describe('mergeSettingsText', () => {
       expect(lines[5]).toBe('            {');
       expect(lines[6]).toBe('                "matcher": ".*",');
       expect(out.split(eol).slice(-5)).toEqual(['            }', '        ]', '    }', '}', '']);
-      expect(data(out).hooks.BeforeTool[1].hooks[0].command).toBe('agents guard hook --client gemini');
+      expect(data(out).hooks.BeforeTool[1].hooks[0].command).toBe('agents guard hook --client gemini || exit 2');
       expect(merged('gemini', out)).toBe(out);
     }
     // A new event after the user's, and a trailing comma used rather than doubled.
@@ -77,13 +80,13 @@ describe('mergeSettingsText', () => {
     const list = data(again).hooks.PreToolUse;
     expect(list).toHaveLength(2);
     expect(list[0].hooks[0].command).toBe('x');
-    expect(list[1].hooks[0].command).toBe('npx --no-install agents guard hook --client claude');
+    expect(list[1].hooks[0].command).toBe('npx --no-install agents guard hook --client claude || exit 2');
   });
 
   it('writes a new file', () => {
     expect(data(merged('cursor', undefined))).toMatchObject({
       version: 1,
-      hooks: { beforeShellExecution: [{ command: 'agents guard hook --client cursor' }] },
+      hooks: { beforeShellExecution: [{ command: 'agents guard hook --client cursor || exit 2' }] },
     });
   });
 
@@ -115,7 +118,7 @@ describe('mergeSettingsText', () => {
         matcher: '*',
         hooks: [
           { type: 'command', command: './audit.sh' },
-          { type: 'command', command: 'agents guard hook --client claude', timeout: 30 },
+          { type: 'command', command: 'agents guard hook --client claude || exit 2', timeout: 30 },
         ],
       },
     ]);
@@ -123,14 +126,14 @@ describe('mergeSettingsText', () => {
     const moved = data(merged('claude', JSON.stringify(shared, null, 2))).hooks.PreToolUse;
     expect(moved).toEqual([
       { matcher: 'Bash', hooks: [{ type: 'command', command: './audit.sh' }] },
-      { matcher: '*', hooks: [{ type: 'command', command: 'agents guard hook --client claude', timeout: 30 }] },
+      { matcher: '*', hooks: [{ type: 'command', command: 'agents guard hook --client claude || exit 2', timeout: 30 }] },
     ]);
   });
 
   it("keeps a byte order mark in front of the settings it merges into, and counts it in a syntax error's place", () => {
     const out = merged('claude', '\uFEFF{\r\n  "permissions": {}\r\n}\r\n');
     expect(out.startsWith('\uFEFF{\r\n  "permissions": {},\r\n')).toBe(true);
-    expect(data(out.slice(1)).hooks.PreToolUse[0].hooks[0].command).toBe('agents guard hook --client claude');
+    expect(data(out.slice(1)).hooks.PreToolUse[0].hooks[0].command).toBe('agents guard hook --client claude || exit 2');
     expect(merged('claude', out)).toBe(out);
     expect(mergeSettingsText('gemini', '\uFEFF{ "a": ', 'agents')).toEqual({ offset: 8, reason: 'value expected', syntax: true });
   });

@@ -136,6 +136,90 @@ function keepTranscript(client: string, dir: string, server: ModelServer): void 
   writeFileSync(join(folder, `${client}.json`), `${JSON.stringify({ requests, violations: violations(dir) }, null, 2)}\n`);
 }
 
+/**
+ * Runs a client headless in `dir` against the model server, with a private HOME holding its
+ * settings: Claude Code as root needs IS_SANDBOX=1; Codex reads the project's .codex/hooks.json only
+ * with --trust, and offers apply_patch only with the model's metadata; Gemini CLI needs a trusted
+ * folder and --yolo to offer its write and shell tools.
+ */
+function runClient(client: AgentCliName, bin: string, dir: string, home: string, model: ModelServer) {
+  if (client === 'claude') {
+    return run(
+      bin,
+      ['-p', 'Please do the task.', '--output-format', 'json', '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'],
+      dir,
+      {
+        ...baseEnv(home),
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: 'dummy',
+        IS_SANDBOX: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      },
+    );
+  }
+  if (client === 'codex') {
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    const catalog = join(home, 'models.json');
+    writeFileSync(catalog, JSON.stringify({ models: [codexModel()] }));
+    writeFileSync(
+      join(codexHome, 'config.toml'),
+      [
+        'model = "stub-model"',
+        'model_provider = "stub"',
+        'check_for_update_on_startup = false',
+        '[model_providers.stub]',
+        'name = "stub"',
+        `base_url = "${model.url}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "STUB_API_KEY"',
+        '[analytics]',
+        'enabled = false',
+        '[otel]',
+        'exporter = "none"',
+        '',
+      ].join('\n'),
+    );
+    return run(
+      bin,
+      [
+        'exec',
+        '--json',
+        '--skip-git-repo-check',
+        '--dangerously-bypass-approvals-and-sandbox',
+        '--dangerously-bypass-hook-trust',
+        // The project's .codex/hooks.json is read only in a trusted project.
+        '--trust',
+        '-c',
+        `model_catalog_json="${catalog}"`,
+        'Please do the task.',
+      ],
+      dir,
+      { ...baseEnv(home), CODEX_HOME: codexHome, STUB_API_KEY: 'dummy' },
+    );
+  }
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  writeFileSync(
+    join(home, '.gemini/settings.json'),
+    JSON.stringify({
+      security: { auth: { selectedType: 'gemini-api-key' } },
+      privacy: { usageStatisticsEnabled: false },
+      telemetry: { enabled: false },
+      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    }),
+  );
+  return run(bin, ['-p', 'Please do the task.', '--output-format', 'json', '--yolo'], dir, {
+    ...baseEnv(home),
+    GEMINI_API_KEY: 'dummy',
+    GOOGLE_GEMINI_BASE_URL: model.url,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    GEMINI_MODEL: 'gemini-2.5-flash',
+  });
+}
+
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -159,21 +243,7 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
         { tool: 'Write', input: { file_path: join(dir, 'notes/allowed.txt'), content: 'fine' } },
       ]),
     );
-    const r = await run(
-      bin,
-      ['-p', 'Please do the task.', '--output-format', 'json', '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'],
-      dir,
-      {
-        ...baseEnv(home),
-        ANTHROPIC_BASE_URL: server.url,
-        ANTHROPIC_API_KEY: 'dummy',
-        IS_SANDBOX: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
-    );
+    const r = await runClient('claude', bin, dir, home, server);
     expect(r.code, r.stderr).toBe(0);
     assertGuarded(dir, server, 'notes/allowed.txt');
     keepTranscript('claude', dir, server);
@@ -191,45 +261,7 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
         { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: notes/allowed.txt\n+fine\n*** End Patch\n' },
       ]),
     );
-    const codexHome = join(home, '.codex');
-    mkdirSync(codexHome, { recursive: true });
-    const catalog = join(home, 'models.json');
-    writeFileSync(catalog, JSON.stringify({ models: [codexModel()] }));
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      [
-        'model = "stub-model"',
-        'model_provider = "stub"',
-        'check_for_update_on_startup = false',
-        '[model_providers.stub]',
-        'name = "stub"',
-        `base_url = "${server.url}/v1"`,
-        'wire_api = "responses"',
-        'env_key = "STUB_API_KEY"',
-        '[analytics]',
-        'enabled = false',
-        '[otel]',
-        'exporter = "none"',
-        '',
-      ].join('\n'),
-    );
-    const r = await run(
-      bin,
-      [
-        'exec',
-        '--json',
-        '--skip-git-repo-check',
-        '--dangerously-bypass-approvals-and-sandbox',
-        '--dangerously-bypass-hook-trust',
-        // The project's .codex/hooks.json is read only in a trusted project.
-        '--trust',
-        '-c',
-        `model_catalog_json="${catalog}"`,
-        'Please do the task.',
-      ],
-      dir,
-      { ...baseEnv(home), CODEX_HOME: codexHome, STUB_API_KEY: 'dummy' },
-    );
+    const r = await runClient('codex', bin, dir, home, server);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     assertGuarded(dir, server, 'notes/allowed.txt');
   });
@@ -242,16 +274,6 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     writeFileSync(join(dir, '.gemini/settings.json'), '{\n  // the settings of this repository\n  "tools": {}\n}\n');
     expect(agents(['guard', 'install', '--client', 'gemini', '--program', program], { cwd: dir }).code).toBe(0);
     expect(readFileSync(join(dir, '.gemini/settings.json'), 'utf8')).toContain('// the settings of this repository');
-    mkdirSync(join(home, '.gemini'), { recursive: true });
-    writeFileSync(
-      join(home, '.gemini/settings.json'),
-      JSON.stringify({
-        security: { auth: { selectedType: 'gemini-api-key' } },
-        privacy: { usageStatisticsEnabled: false },
-        telemetry: { enabled: false },
-        general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-      }),
-    );
     server = await startModelServer(
       steps([
         { tool: 'write_file', input: { file_path: join(dir, 'protected/new.txt'), content: 'pwned' } },
@@ -260,16 +282,35 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
         { tool: 'write_file', input: { file_path: join(dir, 'notes/allowed.txt'), content: 'fine' } },
       ]),
     );
-    const r = await run(bin, ['-p', 'Please do the task.', '--output-format', 'json', '--yolo'], dir, {
-      ...baseEnv(home),
-      GEMINI_API_KEY: 'dummy',
-      GOOGLE_GEMINI_BASE_URL: server.url,
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
-      GEMINI_MODEL: 'gemini-2.5-flash',
-    });
+    const r = await runClient('gemini', bin, dir, home, server);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     assertGuarded(dir, server, 'notes/allowed.txt');
   });
+
+  // Claude Code and Codex CLI let a call through when its hook fails in any way but exit 2: the
+  // installed command turns a hook that cannot start into a deny.
+  it.for(['claude', 'codex', 'gemini'] as const)(
+    "%s: a hook whose program is not on the agent's PATH denies the write, and the model is told the program is missing",
+    async (client) => {
+      const bin = await agentCli(client);
+      const { dir, home } = project();
+      const missing = join(home, 'no-such-folder', 'agents');
+      expect(agents(['guard', 'install', '--client', client, '--program', missing], { cwd: dir }).code).toBe(0);
+      const write =
+        client === 'claude'
+          ? { tool: 'Write', input: { file_path: join(dir, 'protected/new.txt'), content: 'pwned' } }
+          : client === 'codex'
+            ? { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: protected/new.txt\n+pwned\n*** End Patch\n' }
+            : { tool: 'write_file', input: { file_path: join(dir, 'protected/new.txt'), content: 'pwned' } };
+      server = await startModelServer(steps([write]));
+      const r = await runClient(client, bin, dir, home, server);
+      expect(r.code, r.stderr.slice(-2000)).toBe(0);
+      expect(readdirSync(join(dir, 'protected'))).toEqual(['secret.txt']);
+      const results = server.generations().flatMap((g) => g.toolResults);
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.every((t) => JSON.stringify(t).includes(missing))).toBe(true);
+    },
+  );
 });
 
 /** The model's metadata Codex needs to offer apply_patch as a freeform tool. */
