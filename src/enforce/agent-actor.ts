@@ -46,7 +46,12 @@ const GEMINI_TAIL = 'Answer as the instructions above ask: with the JSON object 
  * input (docs/actors.md). No argument ever holds a secret: the CLI finds its own
  * credentials, as it does when the team runs it.
  */
-export function agentArgs(agent: AgentName, files: { schema: string; last: string; policy: string }, model?: string): string[] {
+export function agentArgs(
+  agent: AgentName,
+  files: { schema: string; last: string; policy: string },
+  model?: string,
+  mcpOff: readonly string[] = [],
+): string[] {
   const m = model ? ['--model', model] : [];
   if (agent === 'claude') {
     // Read, Grep and Glob only; no MCP servers of the user's (they may write); the answer's schema enforced.
@@ -77,6 +82,7 @@ export function agentArgs(agent: AgentName, files: { schema: string; last: strin
       ...off,
       '-c',
       'web_search="disabled"',
+      ...mcpOff,
       '--output-schema',
       files.schema,
       '--output-last-message',
@@ -86,6 +92,35 @@ export function agentArgs(agent: AgentName, files: { schema: string; last: strin
     ];
   }
   return ['-p', GEMINI_TAIL, '--output-format', 'json', '--approval-mode', 'plan', '--policy', files.policy, ...m];
+}
+
+/**
+ * The arguments that turn off each MCP server Codex would start for this run (`-c
+ * mcp_servers.NAME.enabled=false`), as `codex mcp list --json` names them: the user's
+ * (~/.codex/config.toml), a profile's, a trusted project's. Their tools may write, and neither the
+ * read-only sandbox (shell commands only) nor the features turned off reach them; Codex has no
+ * switch for all of them, and `-c mcp_servers={}` is merged into the user's table, not put in its place.
+ */
+export function codexMcpOff(listJson: string): { ok: true; args: string[] } | { ok: false; reason: string } {
+  let list: unknown;
+  try {
+    list = JSON.parse(listJson);
+  } catch {
+    return { ok: false, reason: `\`codex mcp list --json\` printed no JSON; it begins ${JSON.stringify(listJson.trim().slice(0, 80))}` };
+  }
+  if (!Array.isArray(list)) return { ok: false, reason: '`codex mcp list --json` printed no list' };
+  const args: string[] = [];
+  for (const server of list) {
+    const name = (server as { name?: unknown } | null)?.name;
+    // Codex takes only these names; another could not be named safely in a -c key.
+    if (typeof name !== 'string' || !/^[A-Za-z0-9_-]+$/.test(name))
+      return {
+        ok: false,
+        reason: `\`codex mcp list --json\` names an MCP server ${JSON.stringify(name)} that cannot be turned off by name`,
+      };
+    args.push('-c', `mcp_servers.${name}.enabled=false`);
+  }
+  return { ok: true, args };
 }
 
 /**
@@ -135,11 +170,29 @@ export function agentActor(config: AgentActorConfig): Actor {
         const files = { schema: join(dir, 'answer.schema.json'), last: join(dir, 'last-message.txt'), policy: join(dir, 'read-only.toml') };
         writeFileSync(files.schema, JSON.stringify(ANSWER_SCHEMA));
         writeFileSync(files.policy, GEMINI_POLICY);
+        let mcpOff: string[] = [];
+        const started = Date.now();
+        if (config.agent === 'codex') {
+          const listed = await runProgram({
+            command: [config.program, 'mcp', 'list', '--json'],
+            cwd: config.cwd,
+            env: config.env,
+            timeoutMs: timeLeftMs,
+            signal,
+            input: '',
+            label: `the agent CLI \`${name} mcp list --json\``,
+          }).catch(() => ({ outcome: { ok: false as const, reason: 'stopped' }, stderr: '' }));
+          if (!listed.outcome.ok) return listed.outcome;
+          const off = codexMcpOff(listed.outcome.stdout);
+          // A server left on could write: no run rather than one that is not read-only.
+          if (!off.ok) return { ok: false, reason: `${off.reason}; the run was not started, as it could not be made read-only` };
+          mcpOff = off.args;
+        }
         const r = await runProgram({
-          command: [config.program, ...agentArgs(config.agent, files, config.model)],
+          command: [config.program, ...agentArgs(config.agent, files, config.model, mcpOff)],
           cwd: config.cwd,
           env: config.env,
-          timeoutMs: timeLeftMs,
+          timeoutMs: Math.max(1, timeLeftMs - (Date.now() - started)),
           signal,
           input: promptText(prompt),
           label: `the agent CLI \`${name}\``,

@@ -15,7 +15,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, type AgentCliName, agentCli } from '../helpers/agent-clis.ts';
-import { REPO } from '../helpers/cli.ts';
+import { BIN, REPO } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 import { type ModelRequest, type Reply, startModelServer } from '../helpers/model-server.ts';
 import {
@@ -269,6 +269,48 @@ describe('the agent actor with the real CLIs', () => {
         const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
         expect(run!.error).toBeUndefined();
         expect(run!.records.map((x) => x.enforced)).toEqual([true, true, true, false]);
+      } finally {
+        await server.close();
+      }
+    },
+    AGENT_CLI_INSTALL_TIMEOUT_MS,
+  );
+
+  it.concurrent(
+    "codex: the user's MCP servers are not offered to the judge, so their writing tools cannot change the store",
+    async ({ onTestFinished }) => {
+      const real = await agentCli('codex');
+      // The model calls a writing tool of the user's MCP server (this tool's own, with --allow-write) when offered one.
+      const server = await startModelServer((r) =>
+        r.tools.includes('mcp__judges_store') && r.toolResults.length === 0
+          ? {
+              tool: 'record_violation',
+              namespace: 'mcp__judges_store',
+              input: { plan: EXAMPLE_PLAN, invariant: IDS[0], details: 'written by the read-only judge' },
+            }
+          : { text: JSON.stringify(ANSWER) },
+      );
+      try {
+        const { root, work } = privateStore(onTestFinished);
+        const home = join(work, 'home');
+        writeFileSync(
+          join(root, 'config.yaml'),
+          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: codex', `  agent_path: ${real}`, '  timeout_ms: 120000', ''].join(
+            '\n',
+          ),
+        );
+        const env = { HOME: home, ...CASES[1]!.setup(home, server.url) };
+        const config = join(home, '.codex', 'config.toml');
+        writeFileSync(
+          config,
+          `${readFileSync(config, 'utf8')}[mcp_servers.judges_store]\ncommand = ${JSON.stringify(process.execPath)}\nargs = ${JSON.stringify([BIN, '--store', root, 'mcp', '--allow-write'])}\n`,
+        );
+        const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
+        expect(r.code).toBe(1); // the fourth invariant is not enforced
+        for (const g of server.generations()) expect(g.tools.filter((t) => t.startsWith('mcp__'))).toEqual([]);
+        expect(records(root, EXAMPLE_PLAN, 'violations')).toEqual([]);
+        const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+        expect(run!.error).toBeUndefined();
       } finally {
         await server.close();
       }

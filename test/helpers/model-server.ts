@@ -51,8 +51,11 @@ export interface ModelRequest {
 /** One scripted answer. `delayMs` waits before answering (or before the status, for errors). */
 export type Reply = (
   | { text: string }
-  /** A tool call: `input` is the arguments object, or for a custom tool its raw string. */
-  | { tool: string; input: unknown }
+  /**
+   * A tool call: `input` is the arguments object, or for a custom tool its raw string. `namespace`
+   * (Responses only) calls a tool of a namespace the client offered, as Codex offers an MCP server's.
+   */
+  | { tool: string; input: unknown; namespace?: string }
   /** An HTTP error in the protocol's own error shape; `headers` such as `retry-after`. */
   | { status: number; message?: string; headers?: Record<string, string> }
   /** Never answer: the connection stays open until the client gives up or the server closes. */
@@ -127,7 +130,10 @@ export async function startModelServer(script: Script = [], options: ModelServer
       return;
     }
     if ('status' in reply) return json(res, reply.status, errorBody(request.protocol, reply.status, reply.message), reply.headers);
-    const turn: Turn = 'text' in reply ? { kind: 'text', text: reply.text } : { kind: 'tool', name: reply.tool, input: reply.input };
+    const turn: Turn =
+      'text' in reply
+        ? { kind: 'text', text: reply.text }
+        : { kind: 'tool', name: reply.tool, input: reply.input, ...(reply.namespace ? { namespace: reply.namespace } : {}) };
     if (request.protocol === 'anthropic') return anthropic(res, request, turn, id);
     if (request.protocol === 'openai-responses') return responses(res, request, turn, id);
     if (request.protocol === 'openai-chat') return chat(res, request, turn, id);
@@ -170,7 +176,7 @@ export function callToolOnce(name: string, input: unknown, finalText = 'done'): 
   };
 }
 
-type Turn = { kind: 'text'; text: string } | { kind: 'tool'; name: string; input: unknown };
+type Turn = { kind: 'text'; text: string } | { kind: 'tool'; name: string; input: unknown; namespace?: string };
 type Json = Record<string, unknown>;
 
 function parse(req: IncomingMessage, raw: string, n: number): ModelRequest {
@@ -308,6 +314,7 @@ function responses(res: ServerResponse, request: ModelRequest, turn: Turn, id: (
       id: id('fc'),
       call_id: id('call'),
       name: turn.name,
+      ...(turn.namespace ? { namespace: turn.namespace } : {}),
       arguments: JSON.stringify(turn.input),
       status: 'completed',
     };

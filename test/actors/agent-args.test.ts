@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { agentArgs, codexMcpOff } from '../../src/enforce/agent-actor.ts';
+
+// The real Codex CLI's part is in agent-actor.test.ts; here, what is made of `codex mcp list --json`.
+describe("the agent actor turns Codex's MCP servers off", () => {
+  const files = { schema: 's.json', last: 'last.txt', policy: 'p.toml' };
+
+  it('turns off every server the list names, enabled or not, before the prompt argument', () => {
+    const off = codexMcpOff(
+      JSON.stringify([
+        { name: 'files', enabled: true },
+        { name: 'db-2', enabled: false },
+      ]),
+    );
+    expect(off).toEqual({ ok: true, args: ['-c', 'mcp_servers.files.enabled=false', '-c', 'mcp_servers.db-2.enabled=false'] });
+    const args = agentArgs('codex', files, undefined, off.ok ? off.args : []);
+    expect(args.indexOf('mcp_servers.files.enabled=false')).toBeGreaterThan(0);
+    expect(args.indexOf('mcp_servers.db-2.enabled=false')).toBeLessThan(args.indexOf('--output-schema'));
+    expect(args.at(-1)).toBe('-');
+    expect(codexMcpOff('[]')).toEqual({ ok: true, args: [] });
+  });
+
+  it('refuses output it cannot read, and a name that could not be said in a -c key', () => {
+    expect(codexMcpOff('Error: unknown flag --json').ok).toBe(false);
+    expect(codexMcpOff('{"servers": []}').ok).toBe(false);
+    expect(codexMcpOff('[{"name": "a.b"}]').ok).toBe(false);
+    expect(codexMcpOff('[{"enabled": true}]').ok).toBe(false);
+  });
+});
