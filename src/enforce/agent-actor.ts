@@ -31,9 +31,13 @@ export interface AgentActorConfig {
   signal?: AbortSignal;
 }
 
-/** Gemini CLI's policy for the run: no tool that writes or runs commands, whatever the user's settings allow. */
+/**
+ * Gemini CLI's policy for the run: no tool that writes or runs commands, whatever the user's settings
+ * allow. `exit_plan_mode` too: it switches a headless run to YOLO mode, which offers (and approves)
+ * the tools of the user's MCP servers, and those may write; no MCP server's tool either.
+ */
 const GEMINI_POLICY = `[[rule]]
-toolName = ["write_file", "replace", "run_shell_command", "save_memory"]
+toolName = ["write_file", "replace", "run_shell_command", "save_memory", "exit_plan_mode"]
 decision = "deny"
 priority = 999
 `;

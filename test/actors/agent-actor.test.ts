@@ -60,6 +60,8 @@ const FORBIDDEN = [
   'write_file',
   'replace',
   'run_shell_command',
+  // Gemini CLI's way out of plan mode: it switches the run to YOLO mode, with the user's MCP tools approved.
+  'exit_plan_mode',
 ];
 
 interface Case {
@@ -311,6 +313,51 @@ describe('the agent actor with the real CLIs', () => {
         expect(records(root, EXAMPLE_PLAN, 'violations')).toEqual([]);
         const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
         expect(run!.error).toBeUndefined();
+      } finally {
+        await server.close();
+      }
+    },
+    AGENT_CLI_INSTALL_TIMEOUT_MS,
+  );
+
+  it.concurrent(
+    "gemini: the judge cannot leave plan mode, so the user's MCP servers' writing tools stay out of its reach",
+    async ({ onTestFinished }) => {
+      const real = await agentCli('gemini');
+      // The model leaves plan mode when it may, then calls a writing tool of the user's MCP server (this tool's own).
+      const server = await startModelServer((r) => {
+        const write = r.tools.find((t) => /^mcp_.*record_violation$/.test(t));
+        if (write && !JSON.stringify(r.toolResults).includes('record_violation'))
+          return { tool: write, input: { plan: EXAMPLE_PLAN, invariant: IDS[0], details: 'written by the read-only judge' } };
+        if (r.tools.includes('exit_plan_mode') && r.toolResults.length === 0)
+          return { tool: 'exit_plan_mode', input: { plan_filename: 'plan.md' } };
+        return { text: `\`\`\`json\n${JSON.stringify(ANSWER)}\n\`\`\`\n` };
+      });
+      try {
+        const { root, work } = privateStore(onTestFinished);
+        const home = join(work, 'home');
+        writeFileSync(
+          join(root, 'config.yaml'),
+          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: gemini', `  agent_path: ${real}`, '  timeout_ms: 120000', ''].join(
+            '\n',
+          ),
+        );
+        const env = { HOME: home, ...CASES[2]!.setup(home, server.url) };
+        const settings = join(home, '.gemini', 'settings.json');
+        writeFileSync(
+          settings,
+          JSON.stringify({
+            ...JSON.parse(readFileSync(settings, 'utf8')),
+            mcpServers: { judges_store: { command: process.execPath, args: [BIN, '--store', root, 'mcp', '--allow-write'] } },
+          }),
+        );
+        const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
+        expect(r.code).toBe(1); // the fourth invariant is not enforced
+        for (const g of server.generations()) {
+          expect(g.tools).not.toContain('exit_plan_mode');
+          expect(g.tools.filter((t) => t.startsWith('mcp_judges_store'))).toEqual([]);
+        }
+        expect(records(root, EXAMPLE_PLAN, 'violations')).toEqual([]);
       } finally {
         await server.close();
       }
