@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import { ANSWER_SCHEMA, promptText } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
-import { runProgram } from './command-actor.ts';
+import { type ProgramOutcome, runProgram } from './command-actor.ts';
 import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
 
 import type { AgentName } from '../core/actor-choice.ts';
@@ -200,8 +200,12 @@ export function agentActor(config: AgentActorConfig): Actor {
           signal,
           input: promptText(prompt),
           label: `the agent CLI \`${name}\``,
-        }).catch(() => ({ outcome: { ok: false as const, reason: 'stopped' }, stderr: '' }));
-        if (!r.outcome.ok) return r.outcome;
+        }).catch(() => ({ outcome: { ok: false, reason: 'stopped' } as ProgramOutcome, stderr: '' }));
+        if (!r.outcome.ok) {
+          // The CLI's own account of what failed (an API error), instead of the bare status or a stack's tail.
+          const own = r.outcome.exitCode !== undefined ? reportedError(config.agent, r.outcome.stdout ?? '', r.stderr) : undefined;
+          return own ? { ok: false, reason: `the agent CLI \`${name}\` exited with status ${r.outcome.exitCode}: ${own}` } : r.outcome;
+        }
         return readAgentOutput(config.agent, r.outcome.stdout, files.last);
       } finally {
         rmSync(dir, { recursive: true, force: true });
@@ -218,6 +222,46 @@ export function agentActor(config: AgentActorConfig): Actor {
     maxRequestChars: config.maxRequestChars,
     ...(config.signal ? { signal: config.signal } : {}),
   });
+}
+
+/** The last JSON object of a text that ends with one (Gemini CLI prints its error object after its log lines). */
+function lastJsonObject(text: string): Record<string, unknown> | undefined {
+  const trimmed = text.trimEnd();
+  for (let at = trimmed.lastIndexOf('{'); at >= 0; at = trimmed.lastIndexOf('{', at - 1)) {
+    if (at > 0 && trimmed[at - 1] !== '\n') continue;
+    try {
+      const value = JSON.parse(trimmed.slice(at)) as unknown;
+      if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+    } catch {
+      // Not the start of the object: an inner line.
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The error a failed CLI reported in its JSON output: Claude Code's `result` when `is_error` (on
+ * standard output), Gemini CLI's `error.message` (on standard error, after its stack), its API
+ * error's own message drawn out of the JSON it quotes. Undefined when there is none.
+ */
+export function reportedError(agent: AgentName, stdout: string, stderr: string): string | undefined {
+  if (agent === 'claude') {
+    const out = lastJsonObject(stdout);
+    if (out?.is_error !== true) return undefined;
+    return `Claude Code reported an error: ${String(out.result ?? out.subtype).slice(0, 300)}`;
+  }
+  if (agent !== 'gemini') return undefined;
+  const error = (lastJsonObject(stdout) ?? lastJsonObject(stderr))?.error as { message?: unknown; code?: unknown } | undefined;
+  if (!error || typeof error.message !== 'string') return undefined;
+  let message = error.message;
+  try {
+    const api = (JSON.parse(message) as { error?: { message?: unknown } }).error;
+    if (typeof api?.message === 'string') message = api.message;
+  } catch {
+    // A plain message.
+  }
+  const code = typeof error.code === 'number' || typeof error.code === 'string' ? `${error.code} ` : '';
+  return `Gemini CLI reported an error: ${code}${message}`.slice(0, 330);
 }
 
 /** The answer in a CLI's output: Claude Code's and Gemini CLI's JSON result, Codex's last message. */

@@ -32,8 +32,12 @@ export interface ProgramOptions extends CommandActorOptions {
   label: string;
 }
 
-/** A program's run: what it printed when it exited 0, or why it failed. */
-export type ProgramOutcome = { ok: true; stdout: string } | { ok: false; reason: string };
+/**
+ * A program's run: what it printed when it exited 0, or why it failed; a program that exited with
+ * another status keeps its status and what it printed, where a caller may find its own account of
+ * the failure (an agent CLI's JSON error).
+ */
+export type ProgramOutcome = { ok: true; stdout: string } | { ok: false; reason: string; exitCode?: number; stdout?: string };
 
 function describeCommand(command: readonly string[]): string {
   return command.map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : JSON.stringify(a))).join(' ');
@@ -145,7 +149,13 @@ export function runProgram(options: ProgramOptions): Promise<{ outcome: ProgramO
       const withStderr = (why: string) => (tail ? `${why}; its standard error ends: ${tail.slice(-500)}` : why);
       if (failure !== undefined) outcome = { ok: false, reason: failure };
       else if (signal !== null) outcome = { ok: false, reason: withStderr(`${shown} crashed (killed by ${signal})`) };
-      else if (code !== 0) outcome = { ok: false, reason: withStderr(`${shown} exited with status ${code}`) };
+      else if (code !== 0)
+        outcome = {
+          ok: false,
+          reason: withStderr(`${shown} exited with status ${code}`),
+          exitCode: code ?? -1,
+          stdout: Buffer.concat(chunks).toString('utf8'),
+        };
       else outcome = { ok: true, stdout: Buffer.concat(chunks).toString('utf8') };
       resolve({ outcome, stderr: tail, durationMs });
     };

@@ -365,6 +365,40 @@ describe('the agent actor with the real CLIs', () => {
     AGENT_CLI_INSTALL_TIMEOUT_MS,
   );
 
+  it.for(['claude', 'gemini'] as const)(
+    '%s: an endpoint that refuses the request fails the run with the error the CLI reported, not its bare exit status',
+    { concurrent: true, timeout: AGENT_CLI_INSTALL_TIMEOUT_MS },
+    async (agent, { onTestFinished }) => {
+      const real = await agentCli(agent);
+      const refusal = 'model judge-9f2c is not available to this project';
+      const server = await startModelServer(() => ({ status: 400, message: refusal }));
+      try {
+        const { root, work } = privateStore(onTestFinished);
+        const home = join(work, 'home');
+        writeFileSync(
+          join(root, 'config.yaml'),
+          [
+            'version: 1',
+            'reconciliation:',
+            '  actor: agent',
+            `  agent: ${agent}`,
+            `  agent_path: ${real}`,
+            '  timeout_ms: 120000',
+            '',
+          ].join('\n'),
+        );
+        const env = { HOME: home, ...CASES.find((c) => c.agent === agent)!.setup(home, server.url) };
+        const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
+        expect(r.code).toBe(1);
+        const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+        expect(run!.error).toContain(refusal);
+        expect(run!.records.every((x) => !x.enforced)).toBe(true);
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
   it.concurrent(
     'a model that never answers (or a CLI slower than timeout_ms): the CLI is stopped and the run fails',
     async ({ onTestFinished }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { agentArgs, codexMcpOff } from '../../src/enforce/agent-actor.ts';
+import { agentArgs, codexMcpOff, reportedError } from '../../src/enforce/agent-actor.ts';
 
 // The real Codex CLI's part is in agent-actor.test.ts; here, what is made of `codex mcp list --json`.
 describe("the agent actor turns Codex's MCP servers off", () => {
@@ -25,5 +25,28 @@ describe("the agent actor turns Codex's MCP servers off", () => {
     expect(codexMcpOff('{"servers": []}').ok).toBe(false);
     expect(codexMcpOff('[{"name": "a.b"}]').ok).toBe(false);
     expect(codexMcpOff('[{"enabled": true}]').ok).toBe(false);
+  });
+});
+
+describe('the error a failed agent CLI reported', () => {
+  it("reads Claude Code's JSON result and Gemini CLI's error object after its stack", () => {
+    expect(reportedError('claude', '{"type":"result","is_error":true,"result":"API Error: 400 no such model"}\n', '')).toContain(
+      'API Error: 400 no such model',
+    );
+    expect(reportedError('claude', '{"type":"result","is_error":false,"result":"fine"}', '')).toBeUndefined();
+    const stderr = [
+      'Error when talking to Gemini API { status: 400 }',
+      '    at async Turn.run (file:///x/chunk.js:1:2) {',
+      '  status: 400',
+      '}',
+      JSON.stringify(
+        { session_id: 's', error: { type: 'Error', message: '{"error":{"code":400,"message":"no such model"}}', code: 400 } },
+        null,
+        2,
+      ),
+    ].join('\n');
+    expect(reportedError('gemini', '', stderr)).toBe('Gemini CLI reported an error: 400 no such model');
+    expect(reportedError('gemini', '', 'Segmentation fault')).toBeUndefined();
+    expect(reportedError('codex', '', stderr)).toBeUndefined();
   });
 });
