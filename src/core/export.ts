@@ -72,6 +72,8 @@ export interface TargetSpec {
   projectFrontMatter?: (project: string, meta: ProjectMeta) => string[];
   /** A file size the agent documents as its limit (characters). */
   maxChars?: number;
+  /** The bytes an agent reads of the file at most, and which agent and setting say so. */
+  maxBytes?: { bytes: number; reader: string };
 }
 
 /** A YAML scalar for a front matter value: plain when that is safe, else double-quoted (JSON is valid YAML). */
@@ -89,7 +91,13 @@ function globList(paths: readonly string[]): string {
 const agentFile = (project: string) => `agents-${project}`;
 
 export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = {
-  'agents-md': { name: 'agents-md', root: 'AGENTS.md', nestedName: 'AGENTS.md' },
+  // Codex CLI reads the AGENTS.md files from the repository's top down to its folder, at most 32 KiB in all, and drops the rest unsaid.
+  'agents-md': {
+    name: 'agents-md',
+    root: 'AGENTS.md',
+    nestedName: 'AGENTS.md',
+    maxBytes: { bytes: 32_768, reader: 'Codex CLI (project_doc_max_bytes)' },
+  },
   'claude-md': { name: 'claude-md', root: 'CLAUDE.md', nestedName: 'CLAUDE.md' },
   'gemini-md': { name: 'gemini-md', root: 'GEMINI.md', nestedName: 'GEMINI.md' },
   copilot: {

@@ -316,6 +316,12 @@ export class ExportService {
       const max = TARGETS[f.target].maxChars;
       if (max !== undefined && merge.text.length > max)
         out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);
+      const limit = TARGETS[f.target].maxBytes;
+      const bytes = Buffer.byteLength(merge.text);
+      if (limit !== undefined && bytes > limit.bytes)
+        out.warnings.push(
+          `${f.path} is ${bytes} bytes; ${limit.reader} reads at most ${limit.bytes} bytes of the ${TARGETS[f.target].root} files and leaves the invariants past them unread: export fewer severities (export.severities) or raise the limit`,
+        );
       out.changes.push({ path: f.path, target: f.target, action: merge.action, before: raw, after: merge.text });
     }
     // A whole export also clears what it wrote for projects that no longer name those files (only files holding an agents block).

@@ -6,11 +6,11 @@
  * link into the guarded folder, and an allowed write. The hook is installed
  * with `agents guard install`, exactly as a user would.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentCliName, agentCli } from '../helpers/agent-clis.ts';
+import { runAgentClient } from '../helpers/agent-run.ts';
 import { agents, BIN } from '../helpers/cli.ts';
 import { GIT_ENV, gitInit } from '../helpers/git.ts';
 import { type ModelRequest, type ModelServer, type Reply, startModelServer } from '../helpers/model-server.ts';
@@ -55,27 +55,6 @@ function steps(calls: { tool: string; input: unknown }[]): (r: ModelRequest) => 
     if (next && r.tools.includes(next.tool)) return { tool: next.tool, input: next.input };
     return { text: 'done' };
   };
-}
-
-function run(
-  bin: string,
-  args: string[],
-  cwd: string,
-  env: Record<string, string>,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 80_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
 }
 
 /** The environment of a client run: a private HOME, the plan active, no network but the model server. */
@@ -136,90 +115,6 @@ function keepTranscript(client: string, dir: string, server: ModelServer): void 
   writeFileSync(join(folder, `${client}.json`), `${JSON.stringify({ requests, violations: violations(dir) }, null, 2)}\n`);
 }
 
-/**
- * Runs a client headless in `dir` against the model server, with a private HOME holding its
- * settings: Claude Code as root needs IS_SANDBOX=1; Codex reads the project's .codex/hooks.json only
- * with --trust, and offers apply_patch only with the model's metadata; Gemini CLI needs a trusted
- * folder and --yolo to offer its write and shell tools.
- */
-function runClient(client: AgentCliName, bin: string, dir: string, home: string, model: ModelServer) {
-  if (client === 'claude') {
-    return run(
-      bin,
-      ['-p', 'Please do the task.', '--output-format', 'json', '--dangerously-skip-permissions', '--model', 'claude-sonnet-4-5'],
-      dir,
-      {
-        ...baseEnv(home),
-        ANTHROPIC_BASE_URL: model.url,
-        ANTHROPIC_API_KEY: 'dummy',
-        IS_SANDBOX: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      },
-    );
-  }
-  if (client === 'codex') {
-    const codexHome = join(home, '.codex');
-    mkdirSync(codexHome, { recursive: true });
-    const catalog = join(home, 'models.json');
-    writeFileSync(catalog, JSON.stringify({ models: [codexModel()] }));
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      [
-        'model = "stub-model"',
-        'model_provider = "stub"',
-        'check_for_update_on_startup = false',
-        '[model_providers.stub]',
-        'name = "stub"',
-        `base_url = "${model.url}/v1"`,
-        'wire_api = "responses"',
-        'env_key = "STUB_API_KEY"',
-        '[analytics]',
-        'enabled = false',
-        '[otel]',
-        'exporter = "none"',
-        '',
-      ].join('\n'),
-    );
-    return run(
-      bin,
-      [
-        'exec',
-        '--json',
-        '--skip-git-repo-check',
-        '--dangerously-bypass-approvals-and-sandbox',
-        '--dangerously-bypass-hook-trust',
-        // The project's .codex/hooks.json is read only in a trusted project.
-        '--trust',
-        '-c',
-        `model_catalog_json="${catalog}"`,
-        'Please do the task.',
-      ],
-      dir,
-      { ...baseEnv(home), CODEX_HOME: codexHome, STUB_API_KEY: 'dummy' },
-    );
-  }
-  mkdirSync(join(home, '.gemini'), { recursive: true });
-  writeFileSync(
-    join(home, '.gemini/settings.json'),
-    JSON.stringify({
-      security: { auth: { selectedType: 'gemini-api-key' } },
-      privacy: { usageStatisticsEnabled: false },
-      telemetry: { enabled: false },
-      general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
-    }),
-  );
-  return run(bin, ['-p', 'Please do the task.', '--output-format', 'json', '--yolo'], dir, {
-    ...baseEnv(home),
-    GEMINI_API_KEY: 'dummy',
-    GOOGLE_GEMINI_BASE_URL: model.url,
-    GEMINI_CLI_TRUST_WORKSPACE: 'true',
-    GEMINI_MODEL: 'gemini-2.5-flash',
-  });
-}
-
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
@@ -243,7 +138,7 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
         { tool: 'Write', input: { file_path: join(dir, 'notes/allowed.txt'), content: 'fine' } },
       ]),
     );
-    const r = await runClient('claude', bin, dir, home, server);
+    const r = await runAgentClient('claude', bin, dir, baseEnv(home), home, server.url);
     expect(r.code, r.stderr).toBe(0);
     assertGuarded(dir, server, 'notes/allowed.txt');
     keepTranscript('claude', dir, server);
@@ -261,7 +156,7 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
         { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: notes/allowed.txt\n+fine\n*** End Patch\n' },
       ]),
     );
-    const r = await runClient('codex', bin, dir, home, server);
+    const r = await runAgentClient('codex', bin, dir, baseEnv(home), home, server.url);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     assertGuarded(dir, server, 'notes/allowed.txt');
   });
@@ -282,7 +177,7 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
         { tool: 'write_file', input: { file_path: join(dir, 'notes/allowed.txt'), content: 'fine' } },
       ]),
     );
-    const r = await runClient('gemini', bin, dir, home, server);
+    const r = await runAgentClient('gemini', bin, dir, baseEnv(home), home, server.url);
     expect(r.code, r.stderr.slice(-2000)).toBe(0);
     assertGuarded(dir, server, 'notes/allowed.txt');
   });
@@ -303,7 +198,7 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
             ? { tool: 'apply_patch', input: '*** Begin Patch\n*** Add File: protected/new.txt\n+pwned\n*** End Patch\n' }
             : { tool: 'write_file', input: { file_path: join(dir, 'protected/new.txt'), content: 'pwned' } };
       server = await startModelServer(steps([write]));
-      const r = await runClient(client, bin, dir, home, server);
+      const r = await runAgentClient(client, bin, dir, baseEnv(home), home, server.url);
       expect(r.code, r.stderr.slice(-2000)).toBe(0);
       expect(readdirSync(join(dir, 'protected'))).toEqual(['secret.txt']);
       const results = server.generations().flatMap((g) => g.toolResults);
@@ -312,30 +207,3 @@ describe('the guard hook in real agent clients', { timeout: 600_000 }, () => {
     },
   );
 });
-
-/** The model's metadata Codex needs to offer apply_patch as a freeform tool. */
-function codexModel(): Record<string, unknown> {
-  return {
-    slug: 'stub-model',
-    display_name: 'stub-model',
-    description: 'a scripted model for tests',
-    apply_patch_tool_type: 'freeform',
-    shell_type: 'shell_command',
-    visibility: 'list',
-    supported_in_api: true,
-    priority: 1,
-    upgrade: null,
-    base_instructions: 'You are a test agent.',
-    supports_reasoning_summaries: false,
-    default_reasoning_summary: 'none',
-    support_verbosity: false,
-    default_verbosity: null,
-    default_reasoning_level: 'low',
-    supported_reasoning_levels: [{ effort: 'low', description: 'low' }],
-    truncation_policy: { mode: 'tokens', limit: 10000 },
-    supports_parallel_tool_calls: false,
-    context_window: 200000,
-    experimental_supported_tools: [],
-    input_modalities: ['text'],
-  };
-}
