@@ -90,6 +90,14 @@ export function patchParts(patch: string): { paths: string[]; texts: string[] } 
 const READ_TOOLS =
   /^(?:Read|Glob|Grep|LS|NotebookRead|read_file|read_many_files|list_directory|glob|search_file_content|grep_search|read_text_file|read_media_file|read_multiple_files|list_directory_with_sizes|directory_tree|search_files|get_file_info|list_allowed_directories)$/;
 
+/**
+ * Claude Code's StructuredOutput (`claude -p --json-schema`): the run's final answer, handed to the
+ * program that asked for it as a plain-text answer is (which no hook sees). It writes and runs
+ * nothing, so write and content guards say nothing of it; judging it denied the judge of
+ * `actor: agent` whenever its reasoning quoted guarded text, and recorded that as a violation.
+ */
+const ANSWER_TOOL = 'StructuredOutput';
+
 /** Tools that move a file: the file they take away is written as much as the one they make. */
 const MOVE_TOOLS = /^(?:move|rename)_?(?:file|path|directory)?$/;
 
@@ -102,7 +110,7 @@ function ownName(tool: string): string {
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
 function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; command?: string } {
   const own = ownName(tool);
-  if (READ_TOOLS.test(own)) return { paths: [], texts: [] };
+  if (READ_TOOLS.test(own) || tool === ANSWER_TOOL) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
     const patch = str(ti.command) ?? str(ti.patch) ?? str(ti.input) ?? '';
     return patchParts(patch);

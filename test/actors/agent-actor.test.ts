@@ -16,6 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
 import { AGENT_CLI_INSTALL_TIMEOUT_MS, type AgentCliName, agentCli } from '../helpers/agent-clis.ts';
 import { BIN, REPO } from '../helpers/cli.ts';
+import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { type ModelRequest, type Reply, startModelServer } from '../helpers/model-server.ts';
 import {
@@ -397,6 +398,65 @@ describe('the agent actor with the real CLIs', () => {
         await server.close();
       }
     },
+  );
+
+  it.concurrent(
+    "claude: in a repository with the guard hook installed, the judge's answer is not held to the content guards (its reasoning may quote guarded text)",
+    async ({ onTestFinished }) => {
+      const real = await agentCli('claude');
+      const guarded = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
+      const answer = {
+        results: [
+          ...ANSWER.results.map((x, i) => (i === 3 ? { ...x, response: 'Step 4 runs DROP TABLE legacy_users on production.' } : x)),
+          { invariant_id: guarded, enforced: true, response: 'The plan drops no table by itself.' },
+        ],
+      };
+      const server = await startModelServer((r) =>
+        r.toolResults.length > 0
+          ? { text: 'done' }
+          : r.tools.includes('StructuredOutput')
+            ? { tool: 'StructuredOutput', input: answer }
+            : { text: 'ok' },
+      );
+      try {
+        const { root, work } = privateStore(onTestFinished);
+        gitInit(work);
+        writeFileSync(
+          join(root, 'global', `${guarded}.yaml`),
+          `id: ${guarded}\ntext: Agents never drop tables\nseverity: error\nguard:\n  content: ['(?i)drop\\s+table']\n`,
+        );
+        writeFileSync(
+          join(root, 'config.yaml'),
+          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: claude', `  agent_path: ${real}`, '  timeout_ms: 120000', ''].join(
+            '\n',
+          ),
+        );
+        const install = await runAgents(['guard', 'install', '--client', 'claude', '--program', `${process.execPath} ${BIN}`], {
+          cwd: work,
+        });
+        expect(install.code).toBe(0);
+        const home = join(work, 'home');
+        // The plan being judged is the active one: a deny would be recorded as its violation.
+        const env = { HOME: home, AGENTS_PLAN: EXAMPLE_PLAN, ...CASES[0]!.setup(home, server.url) };
+        const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
+        expect(r.code).toBe(1); // the fourth invariant is not enforced
+        const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+        expect(run!.error).toBeUndefined();
+        const byId = (list: { invariant_id: string; enforced: boolean }[]) =>
+          Object.fromEntries(list.map((x) => [x.invariant_id, x.enforced]));
+        expect(byId(run!.records)).toEqual(byId(answer.results));
+        expect(records(root, EXAMPLE_PLAN, 'violations')).toEqual([]);
+        // The hook did run for the judge's tool call, and let it be.
+        const audit = readFileSync(join(work, '.git/agents/guard-audit.jsonl'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((l) => JSON.parse(l));
+        expect(audit.filter((a) => a.tool === 'StructuredOutput').map((a) => a.decision)).toEqual(['none']);
+      } finally {
+        await server.close();
+      }
+    },
+    AGENT_CLI_INSTALL_TIMEOUT_MS,
   );
 
   it.concurrent(

@@ -127,6 +127,13 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(input))).toMatchObject({ paths: [], texts: [], blocking: true });
   });
 
+  it("takes Claude Code's StructuredOutput (the run's final answer) as writing nothing; an MCP tool of that name still has its text judged", () => {
+    const answer = { ...claudeWrite, tool_name: 'StructuredOutput', tool_input: { results: [{ response: 'DROP TABLE users' }] } };
+    expect(parseClientInput(JSON.stringify(answer))).toMatchObject({ tool: 'StructuredOutput', paths: [], texts: [] });
+    const mcp = { ...claudeWrite, tool_name: 'mcp__db__StructuredOutput', tool_input: { sql: 'DROP TABLE users' } };
+    expect(parseClientInput(JSON.stringify(mcp)).texts).toEqual(['{"sql":"DROP TABLE users"}']);
+  });
+
   it("names both files of a move (the MCP filesystem server's move_file), and a write tool's destination", () => {
     const move = {
       ...claudeWrite,
