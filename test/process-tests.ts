@@ -22,6 +22,7 @@ export const PROCESS_TESTS = [
   'test/e2e/export-agents.test.ts',
   'test/e2e/guard-agents.test.ts',
   'test/e2e/invariant-cli.test.ts',
+  'test/e2e/mcp-agents.test.ts',
   'test/e2e/mcp-check-action.test.ts',
   'test/e2e/mcp.test.ts',
   'test/e2e/yaml-tools.test.ts',

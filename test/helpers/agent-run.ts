@@ -31,9 +31,10 @@ export function runProcess(
 
 /**
  * Runs a client headless in `dir` ("Please do the task.") against the model server at `modelUrl`,
- * with `env` (a private HOME, …) and its settings written into `home`: Claude Code as root needs IS_SANDBOX=1; Codex reads the project's .codex/hooks.json only
- * with --trust, and offers apply_patch only with the model's metadata; Gemini CLI needs a trusted
- * folder and --yolo to offer its write and shell tools.
+ * with `env` (a private HOME, …) and its settings written into `home` (`codexConfig`: more lines of
+ * Codex's config.toml). Claude Code as root needs IS_SANDBOX=1; Codex reads the project's
+ * .codex/hooks.json only with --trust, and offers apply_patch only with the model's metadata;
+ * Gemini CLI needs a trusted folder and --yolo to offer its write and shell tools.
  */
 export function runAgentClient(
   client: AgentCliName,
@@ -42,6 +43,7 @@ export function runAgentClient(
   env: Record<string, string>,
   home: string,
   modelUrl: string,
+  codexConfig: readonly string[] = [],
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   if (client === 'claude') {
     return runProcess(
@@ -80,6 +82,7 @@ export function runAgentClient(
         'enabled = false',
         '[otel]',
         'exporter = "none"',
+        ...codexConfig,
         '',
       ].join('\n'),
     );
