@@ -72,7 +72,7 @@ export interface TargetSpec {
   projectFrontMatter?: (project: string, meta: ProjectMeta) => string[];
   /** A file size the agent documents as its limit (characters). */
   maxChars?: number;
-  /** The bytes an agent reads of the file at most, and which agent and setting say so. */
+  /** The bytes an agent reads at most of this target's files together, and which agent and setting say so. */
   maxBytes?: { bytes: number; reader: string };
 }
 
@@ -91,7 +91,8 @@ function globList(paths: readonly string[]): string {
 const agentFile = (project: string) => `agents-${project}`;
 
 export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = {
-  // Codex CLI reads the AGENTS.md files from the repository's top down to its folder, at most 32 KiB in all, and drops the rest unsaid.
+  // Codex CLI reads the AGENTS.md files from the repository's top down to its folder, at most 32 KiB in all, and drops the rest unsaid
+  // (the export's warning: service/export-limits.ts).
   'agents-md': {
     name: 'agents-md',
     root: 'AGENTS.md',

@@ -35,6 +35,7 @@ import {
   type Refusal,
   wildcardFolders,
 } from './export-targets.ts';
+import { agentsMdBudgetWarnings } from './export-limits.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
 
@@ -316,14 +317,11 @@ export class ExportService {
       const max = TARGETS[f.target].maxChars;
       if (max !== undefined && merge.text.length > max)
         out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);
-      const limit = TARGETS[f.target].maxBytes;
-      const bytes = Buffer.byteLength(merge.text);
-      if (limit !== undefined && bytes > limit.bytes)
-        out.warnings.push(
-          `${f.path} is ${bytes} bytes; ${limit.reader} reads at most ${limit.bytes} bytes of the ${TARGETS[f.target].root} files and leaves the invariants past them unread: export fewer severities (export.severities) or raise the limit`,
-        );
       out.changes.push({ path: f.path, target: f.target, action: merge.action, before: raw, after: merge.text });
     }
+    const budget = TARGETS['agents-md'].maxBytes;
+    if (budget !== undefined && targets.includes('agents-md'))
+      out.warnings.push(...agentsMdBudgetWarnings(top, out.changes, budget.bytes, budget.reader));
     // A whole export also clears what it wrote for projects that no longer name those files (only files holding an agents block).
     if (options.project === undefined) {
       // Targets config.yaml stopped listing (with no list, each run's --target is all there is: nothing is dropped).

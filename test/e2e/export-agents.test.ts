@@ -1,9 +1,9 @@
 /**
  * Exported instruction files read by the real agent clients (docs/export.md): Codex CLI reads at
- * most 32 KiB of the AGENTS.md files and leaves the rest unread, unsaid, so an export that writes
- * more warns.
+ * most 32 KiB of the AGENTS.md files from the repository's top down to its folder, and leaves the
+ * rest unread, unsaid, so an export that writes more warns.
  */
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentCli } from '../helpers/agent-clis.ts';
@@ -13,44 +13,72 @@ import { runAgents } from '../helpers/main.ts';
 import { startModelServer } from '../helpers/model-server.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
-/** A repository whose store holds `count` global invariants of about 150 characters each, the last one marked. */
-function repository(count: number): { dir: string; home: string } {
+/** An invariant of about 150 characters, the last of its scope marked. */
+function invariant(folder: string, n: number, text: string): void {
+  const id = `01JGGEBWJTQ6P08N${String(n).padStart(10, '0')}`;
+  writeFileSync(
+    join(folder, `${id}.yaml`),
+    `id: ${id}\ntext: "${text} keeps the service's promise about${' its data'.repeat(10)}"\nseverity: error\n`,
+  );
+}
+
+/** A repository with `global` global invariants and `billing` of project billing (services/billing/**). */
+function repository(global: number, billing: number): { dir: string; home: string } {
   const root = tempDir('agents-export-e2e-');
   const dir = join(root, 'proj');
   const home = join(root, 'home');
   mkdirSync(join(dir, '.agents/global'), { recursive: true });
+  mkdirSync(join(dir, '.agents/projects/billing'), { recursive: true });
+  mkdirSync(join(dir, 'services/billing'), { recursive: true });
   mkdirSync(home);
   gitInit(dir);
   writeFileSync(join(dir, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
-  for (let i = 0; i < count; i++) {
-    const id = `01JGGEBWJTQ6P08N${String(i).padStart(10, '0')}`;
-    const text = `${i === count - 1 ? 'The last invariant: ' : ''}Invariant ${i} keeps the service's promise about ${'its data '.repeat(10)}`;
-    writeFileSync(join(dir, '.agents/global', `${id}.yaml`), `id: ${id}\ntext: "${text.trim()}"\nseverity: error\n`);
-  }
+  writeFileSync(join(dir, '.agents/projects/billing/project.yaml'), 'paths:\n  - services/billing/**\n');
+  for (let i = 0; i < global; i++)
+    invariant(join(dir, '.agents/global'), i, i === global - 1 ? 'The last global invariant' : `Invariant ${i}`);
+  for (let i = 0; i < billing; i++)
+    invariant(join(dir, '.agents/projects/billing'), 5000 + i, i === billing - 1 ? 'The last billing invariant' : `Billing invariant ${i}`);
   return { dir, home };
 }
 
 describe('exported files in Codex CLI', { timeout: 600_000 }, () => {
   it.for([
-    { count: 20, read: true },
-    { count: 400, read: false },
-  ])('$count invariants: Codex reads the last one: $read; export warns when it would not', async ({ count, read }) => {
-    const bin = await agentCli('codex');
-    const { dir, home } = repository(count);
-    const exported = await runAgents(['export'], { cwd: dir });
-    expect(exported.code).toBe(0);
-    const warned = exported.stderr.split('\n').some((l) => l.startsWith('agents: warning: AGENTS.md is'));
-    expect(warned).toBe(statSync(join(dir, 'AGENTS.md')).size > 32_768);
-    expect(warned).toBe(!read);
-    const server = await startModelServer(() => ({ text: 'done' }));
-    try {
-      const r = await runAgentClient('codex', bin, dir, { PATH: process.env.PATH ?? '', HOME: home, ...GIT_ENV }, home, server.url);
-      expect(r.code, r.stderr.slice(-2000)).toBe(0);
-      const prompt = server.generations()[0]!.text;
-      expect(prompt).toContain('Invariant 0 keeps');
-      expect(prompt.includes('The last invariant')).toBe(read);
-    } finally {
-      await server.close();
-    }
-  });
+    // Under the limit: everything is read, nothing said.
+    { global: 20, billing: 0, cwd: '.', last: 'The last global invariant', read: true, warned: [] },
+    // One file over it: its end is not read.
+    { global: 400, billing: 0, cwd: '.', last: 'The last global invariant', read: false, warned: ['AGENTS.md'] },
+    // Each file under it, the two together over it: the project's file, read last, is cut.
+    {
+      global: 180,
+      billing: 40,
+      cwd: 'services/billing',
+      last: 'The last billing invariant',
+      read: false,
+      warned: ['AGENTS.md, services/billing/AGENTS.md'],
+    },
+  ])(
+    '$global global and $billing billing invariants, Codex in $cwd: reads "$last": $read',
+    async ({ global, billing, cwd, last, read, warned }) => {
+      const bin = await agentCli('codex');
+      const { dir, home } = repository(global, billing);
+      const exported = await runAgents(['export'], { cwd: dir });
+      expect(exported.code).toBe(0);
+      const warnings = exported.stderr
+        .split('\n')
+        .filter((l) => l.includes('AGENTS.md') && l.includes('bytes'))
+        .map((l) => /^agents: warning: (.*?) (is|are) \d+ bytes/.exec(l)?.[1]);
+      expect(warnings).toEqual(warned);
+      const server = await startModelServer(() => ({ text: 'done' }));
+      try {
+        const env = { PATH: process.env.PATH ?? '', HOME: home, ...GIT_ENV };
+        const r = await runAgentClient('codex', bin, join(dir, cwd), env, home, server.url);
+        expect(r.code, r.stderr.slice(-2000)).toBe(0);
+        const prompt = server.generations()[0]!.text;
+        expect(prompt).toContain('Invariant 0 keeps');
+        expect(prompt.includes(last)).toBe(read);
+      } finally {
+        await server.close();
+      }
+    },
+  );
 });
