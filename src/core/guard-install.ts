@@ -25,10 +25,13 @@ const OURS = /\bguard hook\b/;
  * and Codex CLI take only exit 2 as a block and let the call through on any other failure, so a hook
  * that cannot start (the program not on the agent's PATH) or dies would switch every guard off
  * unseen; `|| exit 2` makes such a failure a deny, with the shell's message as the reason. The hook
- * itself exits 0 or 2 only, so its own answers pass unchanged.
+ * itself exits 0 or 2 only, so its own answers pass unchanged. Those three clients run the command
+ * through a shell (seen with each); Cursor's entry stays the plain command, as how Cursor starts it
+ * was not seen, and a program given `||` as arguments would refuse every call.
  */
 export function hookCommand(program: string, client: GuardClient): string {
-  return `${program} guard hook --client ${client} || exit 2`;
+  const command = `${program} guard hook --client ${client}`;
+  return client === 'cursor' ? command : `${command} || exit 2`;
 }
 
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});

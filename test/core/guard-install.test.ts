@@ -86,7 +86,7 @@ describe('mergeSettingsText', () => {
   it('writes a new file', () => {
     expect(data(merged('cursor', undefined))).toMatchObject({
       version: 1,
-      hooks: { beforeShellExecution: [{ command: 'agents guard hook --client cursor || exit 2' }] },
+      hooks: { beforeShellExecution: [{ command: 'agents guard hook --client cursor' }] },
     });
   });
 
