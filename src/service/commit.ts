@@ -26,6 +26,35 @@ export async function commitWanted(source: TreeSource, flag: boolean | undefined
   return (await loadConfig(source)).commit;
 }
 
+/** What a locked write needs of the service it runs in. */
+export interface WriteContext {
+  readonly root: string;
+  readonly source: TreeSource;
+  readonly deps: { notice: (message: string) => void };
+}
+
+/**
+ * The one route of a use case that writes scope folders: `locked` runs under
+ * the locks of `folders` (taken in sorted order, so two writers never wait on
+ * each other), reads again what it needs and writes; `written` then says what
+ * was written, once the locks are released; and when `commit` (the command's
+ * flag, else `commit:` in config.yaml) says so, exactly those files are
+ * committed ({@link withCommit}).
+ */
+export async function lockedWrite<L, T extends object>(
+  ctx: WriteContext,
+  options: { folders: readonly string[]; commit: boolean | undefined },
+  locked: () => Promise<L>,
+  written: (value: L) => Promise<Written<T>> | Written<T>,
+): Promise<Committed<T>> {
+  const enabled = await commitWanted(ctx.source, options.commit);
+  const { withFolderLocks } = await import('../store/lock.ts');
+  const { notice } = ctx.deps;
+  return withCommit(ctx.root, enabled, async () => written(await withFolderLocks(ctx.root, options.folders, locked, { onStale: notice })), {
+    notice,
+  });
+}
+
 /**
  * Runs a writing use case and, when `enabled`, commits exactly the files it
  * wrote or deleted (docs/store-format.md, `--commit`). Before anything is written it checks

@@ -5,7 +5,7 @@
 import { CheckFailedError } from '../core/errors.ts';
 import { isTemporaryName, LOCK_NAME } from '../core/layout.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
-import { commitWanted, withCommit } from './commit.ts';
+import { lockedWrite } from './commit.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
 
 export interface ProjectRemoved {
@@ -22,33 +22,22 @@ export async function removeProject(invariants: InvariantService, input: { proje
   const name = scope.project;
   await invariants.requireProject(name, { writing: true });
   const folder = `projects/${name}`;
-  const [{ removeFile }, { removeIfEmpty }, { withFolderLock }] = await Promise.all([
-    import('../store/atomic-write.ts'),
-    import('../store/empty-folder.ts'),
-    import('../store/lock.ts'),
-  ]);
-  const enabled = await commitWanted(invariants.source, input.commit);
-  return withCommit(
-    invariants.root,
-    enabled,
+  const [{ removeFile }, { removeIfEmpty }] = await Promise.all([import('../store/atomic-write.ts'), import('../store/empty-folder.ts')]);
+  // Checked and removed under the folder's lock, as every writer of the scope: an add racing the removal either lands
+  // first (and is refused here) or waits and finds no folder; the folder goes once the lock is released. The lock
+  // also clears a stale lock of a writer that died, which is no file of the project.
+  return lockedWrite(
+    invariants,
+    { folders: [folder], commit: input.commit },
     async () => {
-      // Checked and removed under the folder's lock, as every writer of the scope: an add racing the removal either
-      // lands first (and is refused here) or waits and finds no folder; the folder goes once the lock is released.
-      // The lock also clears a stale lock of a writer that died, which is no file of the project.
-      const files = await withFolderLock(
-        invariants.root,
-        folder,
-        async () => {
-          const files = await refuseInUse(invariants, name, folder);
-          for (const f of files) removeFile(invariants.root, f);
-          return files;
-        },
-        { onStale: invariants.deps.notice },
-      );
+      const files = await refuseInUse(invariants, name, folder);
+      for (const f of files) removeFile(invariants.root, f);
+      return files;
+    },
+    (files) => {
       removeIfEmpty(invariants.root, folder);
       return { value: { project: name, folder, removed: files }, paths: files, message: `project: remove ${name}\n` };
     },
-    { notice: invariants.deps.notice },
   );
 }
 

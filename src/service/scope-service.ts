@@ -4,7 +4,7 @@ import { codePointLength, isName, isProjectName, truncate } from '../core/names.
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import type { TreeSource } from '../store/tree-source.ts';
-import { commitWanted, withCommit } from './commit.ts';
+import { commitWanted, lockedWrite, withCommit } from './commit.ts';
 import { pinnedSources } from './invariants/pinned-sources.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
@@ -190,38 +190,28 @@ export class ScopeService {
     const path = `${folder}/action.yaml`;
     refuseLongDescription(description, path, 'action.schema.json');
     await this.refuseLinks([folder]);
-    const [{ formatActionFile }, { writeFileAtomic }, { withFolderLock }] = await Promise.all([
+    const [{ formatActionFile }, { writeFileAtomic }] = await Promise.all([
       import('../core/serialize.ts'),
       import('../store/atomic-write.ts'),
-      import('../store/lock.ts'),
     ]);
-    const enabled = await commitWanted(this.source, input.commit);
-    return withCommit(
-      this.root,
-      enabled,
+    return lockedWrite(
+      this.invariants,
+      { folders: [folder], commit: input.commit },
       async () => {
-        await withFolderLock(
-          this.root,
-          folder,
-          async () => {
-            const here = await this.source.list(folder, { recursive: false });
-            if (here.some((e) => e.path === path)) {
-              throw new UsageError(
-                `action ${ref} already exists: ${path}`,
-                `Nothing was written. Its invariants: \`agents invariant list --action ${ref}\`.`,
-              );
-            }
-            writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
-          },
-          { onStale: this.invariants.deps.notice },
-        );
-        return {
-          value: { action: ref, path, description: description ?? null },
-          paths: [path],
-          message: `action: add ${ref}\n${description ? `\n${description}\n` : ''}`,
-        };
+        const here = await this.source.list(folder, { recursive: false });
+        if (here.some((e) => e.path === path)) {
+          throw new UsageError(
+            `action ${ref} already exists: ${path}`,
+            `Nothing was written. Its invariants: \`agents invariant list --action ${ref}\`.`,
+          );
+        }
+        writeFileAtomic(this.root, path, formatActionFile(path, description === undefined ? {} : { description }));
       },
-      { notice: this.invariants.deps.notice },
+      () => ({
+        value: { action: ref, path, description: description ?? null },
+        paths: [path],
+        message: `action: add ${ref}\n${description ? `\n${description}\n` : ''}`,
+      }),
     );
   }
 

@@ -4,7 +4,7 @@ import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFo
 import { cleanText, textKey } from '../../core/normalise.ts';
 import { type AddCheck, checkNewInvariant } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
-import { commitWanted, withCommit } from '../commit.ts';
+import { lockedWrite } from '../commit.ts';
 import { loadIdGenerator } from '../deps.ts';
 import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
@@ -34,10 +34,9 @@ export async function add(svc: InvariantContext, input: AddInput): Promise<AddRe
   const key = textKey(text);
 
   // What only writing needs (yaml's writer, node:crypto for ids and temporary names) loads here, not at start-up.
-  const [{ checkInvariantDraft, formatInvariantFile }, { writeFileAtomic }, { withFolderLock }] = await Promise.all([
+  const [{ checkInvariantDraft, formatInvariantFile }, { writeFileAtomic }] = await Promise.all([
     import('../../core/serialize.ts'),
     import('../../store/atomic-write.ts'),
-    import('../../store/lock.ts'),
     loadIdGenerator(),
   ]);
   const draft = (id: string): ScopedInvariant => {
@@ -63,39 +62,30 @@ export async function add(svc: InvariantContext, input: AddInput): Promise<AddRe
   // The schema check, before the lock makes the scope's folder: a refused value leaves nothing behind.
   checkInvariantDraft(folder, draft(PROBE_ID));
   refuseWeakenedFloor(draft(PROBE_ID), await inheritedIfReadable(svc));
-  const enabled = await commitWanted(svc.source, input.commit);
-  const { invariant, commit } = await withCommit(
-    svc.root,
-    enabled,
+  const { invariant, commit } = await lockedWrite(
+    svc,
+    { folders: [folder], commit: input.commit },
     async () => {
-      const written = await withFolderLock(
-        svc.root,
-        folder,
-        async () => {
-          const here = await readFolders(svc.source, [folder]);
-          requireValid(here, `add to ${describeScope(scope)}`);
-          const dup = here.invariants.find((i) => textKey(i.text) === key);
-          if (dup) {
-            throw new CheckFailedError(
-              `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
-              `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
-              { existing_id: dup.id, path: dup.path },
-              'duplicate',
-            );
-          }
-          const inv = draft(svc.deps.newId());
-          writeFileAtomic(svc.root, inv.path, formatInvariantFile(inv.path, inv));
-          return inv;
-        },
-        { onStale: svc.deps.notice },
-      );
-      return {
-        value: { invariant: written },
-        paths: [written.path],
-        message: `invariant: add ${written.id} to ${describeScope(scope)}\n\n${written.text}\n`,
-      };
+      const here = await readFolders(svc.source, [folder]);
+      requireValid(here, `add to ${describeScope(scope)}`);
+      const dup = here.invariants.find((i) => textKey(i.text) === key);
+      if (dup) {
+        throw new CheckFailedError(
+          `duplicate: ${describeScope(scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+          `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+          { existing_id: dup.id, path: dup.path },
+          'duplicate',
+        );
+      }
+      const inv = draft(svc.deps.newId());
+      writeFileAtomic(svc.root, inv.path, formatInvariantFile(inv.path, inv));
+      return inv;
     },
-    { notice: svc.deps.notice },
+    (written) => ({
+      value: { invariant: written },
+      paths: [written.path],
+      message: `invariant: add ${written.id} to ${describeScope(scope)}\n\n${written.text}\n`,
+    }),
   );
 
   // Notes of what the new copy shadows or is shadowed by, as edit and move say them: best effort over readable files.

@@ -5,7 +5,7 @@ import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '..
 import { truncate } from '../../core/names.ts';
 import { textKey } from '../../core/normalise.ts';
 import { readFolders } from '../../store/read.ts';
-import { commitWanted, withCommit } from '../commit.ts';
+import { lockedWrite } from '../commit.ts';
 import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
@@ -44,76 +44,65 @@ export async function edit(svc: InvariantContext, input: EditInput): Promise<Edi
   const folder = scopeFolder(found.scope);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
   const { replaceInStyle } = await import('../../store/atomic-write.ts');
-  const { withFolderLock } = await import('../../store/lock.ts');
-  const enabled = await commitWanted(svc.source, input.commit);
-
   let before: ScopedInvariant | undefined;
   let changed: string[] = [];
-  const done = await withCommit(
-    svc.root,
-    enabled,
+  const done = await lockedWrite(
+    svc,
+    { folders: [folder], commit: input.commit },
     async () => {
-      const written = await withFolderLock(
-        svc.root,
-        folder,
-        async () => {
-          const here = await readFolders(svc.source, [folder]);
-          requireValid(here, `edit ${found.id} in ${describeScope(found.scope)}`);
-          const old = here.invariants.find((i) => i.id === found.id);
-          if (!old) throw gone(found);
-          before = old;
-          const next: ScopedInvariant = { ...old, tags: [...old.tags] };
-          if (text !== undefined) next.text = text;
-          if (severity !== undefined) next.severity = severity;
-          if (replaceTags !== undefined) next.tags = replaceTags;
-          for (const t of removeTags) {
-            if (!next.tags.includes(t))
-              throw new UsageError(
-                `${found.id} has no tag "${truncate(t)}"`,
-                old.tags.length ? `Its tags: ${old.tags.join(', ')}.` : 'It has no tags.',
-              );
-            next.tags = next.tags.filter((x) => x !== t);
-          }
-          for (const t of addTags) if (!next.tags.includes(t)) next.tags.push(t);
-          if (rationale !== undefined) {
-            if (rationale === '') delete next.rationale;
-            else next.rationale = rationale;
-          }
-          if (input.active !== undefined) next.active = input.active;
-          if (guard === null) delete next.guard;
-          else if (guard !== undefined) next.guard = { ...old.guard, ...guard };
-          if (input.overrides !== undefined) {
-            if (overrides === undefined) delete next.overrides;
-            else next.overrides = overrides;
-          }
-          changed = invariantFieldChanges(old, next).map((c) => c.field);
-          if (changed.length === 0) return undefined;
-          if (textKey(next.text) !== textKey(old.text)) {
-            const dup = here.invariants.find((i) => i.id !== old.id && textKey(i.text) === textKey(next.text));
-            if (dup) {
-              throw new CheckFailedError(
-                `duplicate: ${describeScope(found.scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
-                `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
-                { existing_id: dup.id, path: dup.path },
-                'duplicate',
-              );
-            }
-          }
-          if (next.overrides !== undefined && (changed.includes('overrides') || changed.includes('text'))) await checkOverride(svc, next);
-          if (changed.includes('text') || changed.includes('severity') || changed.includes('active'))
-            refuseWeakenedFloor(next, await inheritedIfReadable(svc));
-          replaceInStyle(svc.root, next.path, formatInvariantFile(next.path, next));
-          return next;
-        },
-        { onStale: svc.deps.notice },
-      );
-      return {
-        value: { invariant: written },
-        paths: written ? [written.path] : [],
-        message: `invariant: edit ${found.id} in ${describeScope(found.scope)} (${changed.join(', ')})\n\n${(written ?? before)?.text ?? ''}\n`,
-      };
+      const here = await readFolders(svc.source, [folder]);
+      requireValid(here, `edit ${found.id} in ${describeScope(found.scope)}`);
+      const old = here.invariants.find((i) => i.id === found.id);
+      if (!old) throw gone(found);
+      before = old;
+      const next: ScopedInvariant = { ...old, tags: [...old.tags] };
+      if (text !== undefined) next.text = text;
+      if (severity !== undefined) next.severity = severity;
+      if (replaceTags !== undefined) next.tags = replaceTags;
+      for (const t of removeTags) {
+        if (!next.tags.includes(t))
+          throw new UsageError(
+            `${found.id} has no tag "${truncate(t)}"`,
+            old.tags.length ? `Its tags: ${old.tags.join(', ')}.` : 'It has no tags.',
+          );
+        next.tags = next.tags.filter((x) => x !== t);
+      }
+      for (const t of addTags) if (!next.tags.includes(t)) next.tags.push(t);
+      if (rationale !== undefined) {
+        if (rationale === '') delete next.rationale;
+        else next.rationale = rationale;
+      }
+      if (input.active !== undefined) next.active = input.active;
+      if (guard === null) delete next.guard;
+      else if (guard !== undefined) next.guard = { ...old.guard, ...guard };
+      if (input.overrides !== undefined) {
+        if (overrides === undefined) delete next.overrides;
+        else next.overrides = overrides;
+      }
+      changed = invariantFieldChanges(old, next).map((c) => c.field);
+      if (changed.length === 0) return undefined;
+      if (textKey(next.text) !== textKey(old.text)) {
+        const dup = here.invariants.find((i) => i.id !== old.id && textKey(i.text) === textKey(next.text));
+        if (dup) {
+          throw new CheckFailedError(
+            `duplicate: ${describeScope(found.scope)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+            `See it with \`agents invariant show ${dup.id}\`; nothing was written.`,
+            { existing_id: dup.id, path: dup.path },
+            'duplicate',
+          );
+        }
+      }
+      if (next.overrides !== undefined && (changed.includes('overrides') || changed.includes('text'))) await checkOverride(svc, next);
+      if (changed.includes('text') || changed.includes('severity') || changed.includes('active'))
+        refuseWeakenedFloor(next, await inheritedIfReadable(svc));
+      replaceInStyle(svc.root, next.path, formatInvariantFile(next.path, next));
+      return next;
     },
-    { notice: svc.deps.notice },
+    (written) => ({
+      value: { invariant: written },
+      paths: written ? [written.path] : [],
+      message: `invariant: edit ${found.id} in ${describeScope(found.scope)} (${changed.join(', ')})\n\n${(written ?? before)?.text ?? ''}\n`,
+    }),
   );
   const invariant = done.invariant ?? before!;
   const rel = await relations(svc, invariant);

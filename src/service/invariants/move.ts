@@ -3,7 +3,7 @@ import { CheckFailedError, UsageError } from '../../core/errors.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { textKey } from '../../core/normalise.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
-import { commitWanted, withCommit } from '../commit.ts';
+import { lockedWrite } from '../commit.ts';
 import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
 import { checkNewAction } from './projects.ts';
@@ -40,50 +40,36 @@ export async function move(
   const toFolder = scopeFolder(dest);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
   const { createInStyleOf, removeFile } = await import('../../store/atomic-write.ts');
-  const { withFolderLock } = await import('../../store/lock.ts');
-  const enabled = await commitWanted(svc.source, options.commit);
-  // Two locks, always taken in the same order, so two moves in opposite directions cannot wait on each other.
-  const [first, second] = [from, toFolder].sort() as [string, string];
   let before: ScopedInvariant | undefined;
-  const done = await withCommit(
-    svc.root,
-    enabled,
+  const done = await lockedWrite(
+    svc,
+    // Both folders' locks, taken in one order by every writer, so two moves in opposite directions never wait on each other.
+    { folders: [from, toFolder], commit: options.commit },
     async () => {
-      const moved = await withFolderLock(
-        svc.root,
-        first,
-        () =>
-          withFolderLock(
-            svc.root,
-            second,
-            async () => {
-              const here = await readFolders(svc.source, [from, toFolder]);
-              requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
-              const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
-              if (!old) throw gone(found);
-              before = old;
-              const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
-              if (dup) {
-                throw new CheckFailedError(
-                  `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
-                  `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
-                  { existing_id: dup.id, path: dup.path },
-                  'duplicate',
-                );
-              }
-              const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
-              // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
-              if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
-              else delete next.source;
-              // Written as edit writes: the byte order mark, CRLF line ends and permissions of the file it came from.
-              createInStyleOf(svc.root, next.path, formatInvariantFile(next.path, next), old.path);
-              removeFile(svc.root, old.path);
-              return next;
-            },
-            { onStale: svc.deps.notice },
-          ),
-        { onStale: svc.deps.notice },
-      );
+      const here = await readFolders(svc.source, [from, toFolder]);
+      requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
+      const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);
+      if (!old) throw gone(found);
+      before = old;
+      const dup = here.invariants.find((i) => scopeFolder(i.scope) === toFolder && textKey(i.text) === textKey(old.text));
+      if (dup) {
+        throw new CheckFailedError(
+          `duplicate: ${describeScope(dest)} already holds this text as ${dup.id}${dup.active ? '' : ' (inactive)'}`,
+          `See it with \`agents invariant show ${dup.id}\`; nothing was moved.`,
+          { existing_id: dup.id, path: dup.path },
+          'duplicate',
+        );
+      }
+      const next: ScopedInvariant = { ...old, tags: [...old.tags], scope: dest, path: invariantPath(dest, old.id) };
+      // Provenance belongs to plan scope only: kept between plans, added on the way in, dropped on the way out.
+      if (dest.kind === 'plan') next.source = old.source ?? { kind: 'plan' };
+      else delete next.source;
+      // Written as edit writes: the byte order mark, CRLF line ends and permissions of the file it came from.
+      createInStyleOf(svc.root, next.path, formatInvariantFile(next.path, next), old.path);
+      removeFile(svc.root, old.path);
+      return next;
+    },
+    async (moved) => {
       const kept = await leaveEmptiedProject(svc, from);
       return {
         value: { invariant: moved, ...(kept ? { keptProject: kept } : {}) },
@@ -91,7 +77,6 @@ export async function move(
         message: `invariant: move ${found.id} from ${describeScope(found.scope)} to ${describeScope(dest)}\n\n${moved.text}\n`,
       };
     },
-    { notice: svc.deps.notice },
   );
   const rel = await relations(svc, done.invariant);
   return {
@@ -113,24 +98,17 @@ export async function remove(
 ): Promise<{ id: string; path: string; scope: Scope; keptProject?: KeptProject; commit?: string }> {
   const found = await svc.resolveId(idOrPrefix);
   const { removeFile } = await import('../../store/atomic-write.ts');
-  const { withFolderLock } = await import('../../store/lock.ts');
-  const enabled = await commitWanted(svc.source, options.commit);
-  return withCommit(
-    svc.root,
-    enabled,
+  const folder = scopeFolder(found.scope);
+  return lockedWrite(
+    svc,
+    { folders: [folder], commit: options.commit },
     async () => {
-      const folder = scopeFolder(found.scope);
-      await withFolderLock(
-        svc.root,
-        folder,
-        async () => {
-          // Found before the lock was taken: a writer it waited for may have moved or removed it meanwhile.
-          const here = await svc.source.list(folder, { recursive: false });
-          if (!here.some((e) => e.path === found.path && e.type === 'file')) throw gone(found);
-          removeFile(svc.root, found.path);
-        },
-        { onStale: svc.deps.notice },
-      );
+      // Found before the lock was taken: a writer it waited for may have moved or removed it meanwhile.
+      const here = await svc.source.list(folder, { recursive: false });
+      if (!here.some((e) => e.path === found.path && e.type === 'file')) throw gone(found);
+      removeFile(svc.root, found.path);
+    },
+    async () => {
       const kept = await leaveEmptiedProject(svc, folder);
       return {
         value: { ...found, ...(kept ? { keptProject: kept } : {}) },
@@ -138,7 +116,6 @@ export async function remove(
         message: `invariant: remove ${found.id} from ${describeScope(found.scope)}\n`,
       };
     },
-    { notice: svc.deps.notice },
   );
 }
 

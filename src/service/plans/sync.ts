@@ -4,8 +4,7 @@ import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model
 import { type SyncChange, planSync } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
 import { removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
-import { withFolderLock } from '../../store/lock.ts';
-import { commitWanted, withCommit } from '../commit.ts';
+import { lockedWrite } from '../commit.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { actionTree, planById, timestamp } from './common.ts';
@@ -63,68 +62,61 @@ export async function sync(
   if (!options.apply || preview.changes.length === 0) return result;
   if (options.confirm && !(await options.confirm(result))) return result;
   const fingerprint = (changes: readonly SyncChange[]) => JSON.stringify(changes.map((c) => [c.kind, c.drift]));
-  const enabled = await commitWanted(svc.invariants.source, options.commit);
-  const folder = `plans/${plan.id}`;
-  const done = await withCommit(
-    svc.root,
-    enabled,
+  const done = await lockedWrite(
+    svc.invariants,
+    { folders: [`plans/${plan.id}`], commit: options.commit },
     async () => {
-      const applied = await withFolderLock(
-        svc.root,
-        folder,
-        async () => {
-          const fresh = await syncInputs(svc, plan);
-          const again = planSync(plan, fresh.planInvariants, fresh.actions);
-          if (fingerprint(again.changes) !== fingerprint(preview.changes)) {
-            throw new UsageError(
-              `plan ${plan.id} or its action template changed while the sync was prepared`,
-              `Nothing was written. Run \`agents plan sync ${plan.id}\` again to see the new changes.`,
-            );
-          }
-          // The YAML writer loads only to write: `plan status` reads this module for syncInputs.
-          const { formatInvariantFile } = await import('../../core/serialize.ts');
-          const author = await svc.invariants.deps.author(svc.root);
-          const now = timestamp(svc.invariants.deps.clock());
-          const planScope = { kind: 'plan' as const, plan: plan.id };
-          const out: SyncResult['changes'] = [];
-          // Every new file's content first, so a refusal (a bad text) writes nothing.
-          const writes: { path: string; content: string; mode: 'create' | 'replace' }[] = [];
-          const removals: string[] = [];
-          for (const c of again.changes) {
-            if (c.kind === 'changed') {
-              writes.push({ path: c.after.path, content: formatInvariantFile(c.after.path, c.after), mode: 'replace' });
-              out.push(c);
-            } else if (c.kind === 'removed') {
-              removals.push(c.before.path);
-              out.push(c);
-            } else {
-              const id = svc.invariants.deps.newId();
-              const inv: ScopedInvariant = {
-                id,
-                text: c.origin.text,
-                severity: c.origin.severity,
-                active: true,
-                tags: [...c.origin.tags],
-                created_at: now,
-                scope: planScope,
-                path: invariantPath(planScope, id),
-                source: { kind: 'action', ref: c.drift.action, origin_id: c.origin.id },
-              };
-              if (c.origin.rationale !== undefined) inv.rationale = c.origin.rationale;
-              if (author !== undefined) inv.created_by = author;
-              writes.push({ path: inv.path, content: formatInvariantFile(inv.path, inv), mode: 'create' });
-              out.push({ ...c, after: inv });
-            }
-          }
-          for (const w of writes) {
-            if (w.mode === 'replace') replaceInStyle(svc.root, w.path, w.content);
-            else writeFileAtomic(svc.root, w.path, w.content, w.mode);
-          }
-          for (const path of removals) removeFile(svc.root, path);
-          return out;
-        },
-        { onStale: svc.invariants.deps.notice },
-      );
+      const fresh = await syncInputs(svc, plan);
+      const again = planSync(plan, fresh.planInvariants, fresh.actions);
+      if (fingerprint(again.changes) !== fingerprint(preview.changes)) {
+        throw new UsageError(
+          `plan ${plan.id} or its action template changed while the sync was prepared`,
+          `Nothing was written. Run \`agents plan sync ${plan.id}\` again to see the new changes.`,
+        );
+      }
+      // The YAML writer loads only to write: `plan status` reads this module for syncInputs.
+      const { formatInvariantFile } = await import('../../core/serialize.ts');
+      const author = await svc.invariants.deps.author(svc.root);
+      const now = timestamp(svc.invariants.deps.clock());
+      const planScope = { kind: 'plan' as const, plan: plan.id };
+      const out: SyncResult['changes'] = [];
+      // Every new file's content first, so a refusal (a bad text) writes nothing.
+      const writes: { path: string; content: string; mode: 'create' | 'replace' }[] = [];
+      const removals: string[] = [];
+      for (const c of again.changes) {
+        if (c.kind === 'changed') {
+          writes.push({ path: c.after.path, content: formatInvariantFile(c.after.path, c.after), mode: 'replace' });
+          out.push(c);
+        } else if (c.kind === 'removed') {
+          removals.push(c.before.path);
+          out.push(c);
+        } else {
+          const id = svc.invariants.deps.newId();
+          const inv: ScopedInvariant = {
+            id,
+            text: c.origin.text,
+            severity: c.origin.severity,
+            active: true,
+            tags: [...c.origin.tags],
+            created_at: now,
+            scope: planScope,
+            path: invariantPath(planScope, id),
+            source: { kind: 'action', ref: c.drift.action, origin_id: c.origin.id },
+          };
+          if (c.origin.rationale !== undefined) inv.rationale = c.origin.rationale;
+          if (author !== undefined) inv.created_by = author;
+          writes.push({ path: inv.path, content: formatInvariantFile(inv.path, inv), mode: 'create' });
+          out.push({ ...c, after: inv });
+        }
+      }
+      for (const w of writes) {
+        if (w.mode === 'replace') replaceInStyle(svc.root, w.path, w.content);
+        else writeFileAtomic(svc.root, w.path, w.content, w.mode);
+      }
+      for (const path of removals) removeFile(svc.root, path);
+      return out;
+    },
+    (applied) => {
       const count = (k: SyncChange['kind']) => applied.filter((c) => c.kind === k).length;
       const paths = applied.map((c) => (c.kind === 'removed' ? c.before.path : c.after!.path));
       return {
@@ -133,7 +125,6 @@ export async function sync(
         message: `plan: sync ${plan.id} with ${[...new Set(applied.map((c) => c.drift.action))].join(', ')} (${count('changed')} changed, ${count('added')} added, ${count('removed')} removed)\n`,
       };
     },
-    { notice: svc.invariants.deps.notice },
   );
   const synced: SyncResult = { plan, changes: done.changes, skipped: preview.skipped, applied: true };
   if (done.commit !== undefined) synced.commit = done.commit;

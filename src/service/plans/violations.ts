@@ -5,8 +5,7 @@ import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { codePointLength, isUlid } from '../../core/names.ts';
 import type { Violation } from '../../core/records.ts';
 import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
-import { withFolderLock } from '../../store/lock.ts';
-import { commitWanted, withCommit } from '../commit.ts';
+import { lockedWrite } from '../commit.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
 import type { ListedViolation, ViolationInput } from './types.ts';
@@ -110,40 +109,31 @@ export async function resolveViolation(
     });
   const author = await svc.invariants.deps.author(svc.root);
   const folder = `plans/${found.plan}`;
-  const enabled = await commitWanted(svc.invariants.source, options.commit);
-  return withCommit(
-    svc.root,
-    enabled,
+  return lockedWrite(
+    svc.invariants,
+    { folders: [folder], commit: options.commit },
     async () => {
-      const listed = await withFolderLock(
-        svc.root,
-        folder,
-        async () => {
-          const { violations } = await planRecords(svc, found.plan, ['violations']);
-          const v = violations.find((x) => x.id === found.id);
-          if (!v) throw new UsageError(`violation ${found.id} vanished while it was resolved`, 'Run the command again.');
-          if (v.resolved !== undefined) {
-            throw new UsageError(
-              `violation ${v.id} is already resolved (at ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''})`,
-              'Nothing was written. A resolution is recorded once.',
-            );
-          }
-          const resolved: NonNullable<Violation['resolved']> = { at: timestamp(svc.invariants.deps.clock()) };
-          if (author !== undefined) resolved.by = author;
-          if (note !== undefined) resolved.note = note;
-          const next: Violation = { ...v, resolved };
-          replaceInStyle(svc.root, found.path, (await writer()).formatViolationFile(found.path, next));
-          return { plan: found.plan, violation: next, path: found.path };
-        },
-        { onStale: svc.invariants.deps.notice },
-      );
-      return {
-        value: listed,
-        paths: [listed.path],
-        message: `invariant: resolve violation ${listed.violation.id} of ${listed.violation.invariant_id} in plan ${listed.plan}\n${note ? `\n${note}\n` : ''}`,
-      };
+      const { violations } = await planRecords(svc, found.plan, ['violations']);
+      const v = violations.find((x) => x.id === found.id);
+      if (!v) throw new UsageError(`violation ${found.id} vanished while it was resolved`, 'Run the command again.');
+      if (v.resolved !== undefined) {
+        throw new UsageError(
+          `violation ${v.id} is already resolved (at ${v.resolved.at}${v.resolved.by ? ` by ${v.resolved.by}` : ''})`,
+          'Nothing was written. A resolution is recorded once.',
+        );
+      }
+      const resolved: NonNullable<Violation['resolved']> = { at: timestamp(svc.invariants.deps.clock()) };
+      if (author !== undefined) resolved.by = author;
+      if (note !== undefined) resolved.note = note;
+      const next: Violation = { ...v, resolved };
+      replaceInStyle(svc.root, found.path, (await writer()).formatViolationFile(found.path, next));
+      return { plan: found.plan, violation: next, path: found.path };
     },
-    { notice: svc.invariants.deps.notice },
+    (listed) => ({
+      value: listed,
+      paths: [listed.path],
+      message: `invariant: resolve violation ${listed.violation.id} of ${listed.violation.invariant_id} in plan ${listed.plan}\n${note ? `\n${note}\n` : ''}`,
+    }),
   );
 }
 

@@ -6,7 +6,7 @@ import { codePointLength } from '../../core/names.ts';
 import { type ScopedWaiver, type Waiver, type WaiverScope, parseExpiresInput, waiverFolder, waiverPath } from '../../core/waivers.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
-import { commitWanted, withCommit } from '../commit.ts';
+import { lockedWrite } from '../commit.ts';
 import { refuseLockedWaiver } from '../floors.ts';
 import { toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
@@ -106,34 +106,25 @@ export async function waive(svc: PlanContext, input: WaiveInput): Promise<{ waiv
     writeFileAtomic(svc.root, path, formatWaiverFile(path, w, addingTo('a waiver', folder)));
     return { ...w, scope, path } satisfies ScopedWaiver;
   };
-  const enabled = await commitWanted(svc.invariants.source, input.commit);
-  return withCommit(
-    svc.root,
-    enabled,
+  // The scope's own lock first, as `project remove` takes it: a project removed while this waited is not made again
+  // to hold the waiver. The waivers folder's lock is taken after the check, since taking it makes the folders it needs.
+  const scopeDir = scope.kind === 'plan' ? `plans/${scope.plan}` : `projects/${scope.project}`;
+  return lockedWrite(
+    svc.invariants,
+    { folders: [scopeDir], commit: input.commit },
     async () => {
-      // The scope's own lock first, as `project remove` takes it: a project removed while this waited is not made
-      // again to hold the waiver (the waivers folder's lock alone would make the folders it needs).
-      const scopeDir = scope.kind === 'plan' ? `plans/${scope.plan}` : `projects/${scope.project}`;
-      const waiver = await withFolderLock(
-        svc.root,
-        scopeDir,
-        async () => {
-          const here = await svc.invariants.source.list(scopeDir, { recursive: false });
-          if (!here.some((e) => e.path !== `${scopeDir}/${LOCK_NAME}`))
-            throw new UsageError(
-              `${where} is gone: it was removed while this command waited for it`,
-              'Nothing was written. Run `agents project list` (or `agents plan list`) to see what there is.',
-            );
-          return withFolderLock(svc.root, folder, () => writeWaiver(), { onStale: svc.invariants.deps.notice });
-        },
-        { onStale: svc.invariants.deps.notice },
-      );
-      return {
-        value: { waiver },
-        paths: [waiver.path],
-        message: `invariant: waive ${inv.id} for ${where} until ${waiver.expires}\n\n${reason}\nOwner: ${owner}\n`,
-      };
+      const here = await svc.invariants.source.list(scopeDir, { recursive: false });
+      if (!here.some((e) => e.path !== `${scopeDir}/${LOCK_NAME}`))
+        throw new UsageError(
+          `${where} is gone: it was removed while this command waited for it`,
+          'Nothing was written. Run `agents project list` (or `agents plan list`) to see what there is.',
+        );
+      return withFolderLock(svc.root, folder, () => writeWaiver(), { onStale: svc.invariants.deps.notice });
     },
-    { notice: svc.invariants.deps.notice },
+    (waiver) => ({
+      value: { waiver },
+      paths: [waiver.path],
+      message: `invariant: waive ${inv.id} for ${where} until ${waiver.expires}\n\n${reason}\nOwner: ${owner}\n`,
+    }),
   );
 }
