@@ -166,6 +166,13 @@ function privateStore(onTestFinished: (fn: () => void) => void): { root: string;
   return { root, work };
 }
 
+/** Writes the store's config.yaml for the agent actor: `agent`, at `path` (none: found on PATH), bounded by `timeoutMs`. */
+function agentConfig(root: string, agent: string, path: string | undefined, timeoutMs = 120_000): void {
+  const lines = ['version: 1', 'reconciliation:', '  actor: agent', `  agent: ${agent}`];
+  if (path !== undefined) lines.push(`  agent_path: ${path}`);
+  writeFileSync(join(root, 'config.yaml'), [...lines, `  timeout_ms: ${timeoutMs}`, ''].join('\n'));
+}
+
 function allFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true })
     .map((f) => join(dir, String(f)))
@@ -186,18 +193,7 @@ describe('the agent actor with the real CLIs', () => {
         const bin = wrapper(join(work, 'bin'), agent, real, argvLog);
         const context = join(work, 'context.md');
         writeFileSync(context, CONTEXT);
-        writeFileSync(
-          join(root, 'config.yaml'),
-          [
-            'version: 1',
-            'reconciliation:',
-            '  actor: agent',
-            `  agent: ${agent}`,
-            ...(viaPath ? [] : [`  agent_path: ${bin}`]),
-            '  timeout_ms: 120000',
-            '',
-          ].join('\n'),
-        );
+        agentConfig(root, agent, viaPath ? undefined : bin);
         const env = {
           HOME: home,
           PATH: viaPath ? `${dirname(bin)}${delimiter}${process.env.PATH}` : process.env.PATH,
@@ -256,12 +252,7 @@ describe('the agent actor with the real CLIs', () => {
       try {
         const { root, work } = privateStore(onTestFinished);
         const home = join(work, 'home');
-        writeFileSync(
-          join(root, 'config.yaml'),
-          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: codex', `  agent_path: ${real}`, '  timeout_ms: 120000', ''].join(
-            '\n',
-          ),
-        );
+        agentConfig(root, 'codex', real);
         const env = { HOME: home, ...CASES[1]!.setup(home, server.url) };
         const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
         expect(r.code).toBe(1); // the fourth invariant is not enforced: the second answer was used
@@ -296,12 +287,7 @@ describe('the agent actor with the real CLIs', () => {
       try {
         const { root, work } = privateStore(onTestFinished);
         const home = join(work, 'home');
-        writeFileSync(
-          join(root, 'config.yaml'),
-          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: codex', `  agent_path: ${real}`, '  timeout_ms: 120000', ''].join(
-            '\n',
-          ),
-        );
+        agentConfig(root, 'codex', real);
         const env = { HOME: home, ...CASES[1]!.setup(home, server.url) };
         const config = join(home, '.codex', 'config.toml');
         writeFileSync(
@@ -337,12 +323,7 @@ describe('the agent actor with the real CLIs', () => {
       try {
         const { root, work } = privateStore(onTestFinished);
         const home = join(work, 'home');
-        writeFileSync(
-          join(root, 'config.yaml'),
-          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: gemini', `  agent_path: ${real}`, '  timeout_ms: 120000', ''].join(
-            '\n',
-          ),
-        );
+        agentConfig(root, 'gemini', real);
         const env = { HOME: home, ...CASES[2]!.setup(home, server.url) };
         const settings = join(home, '.gemini', 'settings.json');
         writeFileSync(
@@ -376,18 +357,7 @@ describe('the agent actor with the real CLIs', () => {
       try {
         const { root, work } = privateStore(onTestFinished);
         const home = join(work, 'home');
-        writeFileSync(
-          join(root, 'config.yaml'),
-          [
-            'version: 1',
-            'reconciliation:',
-            '  actor: agent',
-            `  agent: ${agent}`,
-            `  agent_path: ${real}`,
-            '  timeout_ms: 120000',
-            '',
-          ].join('\n'),
-        );
+        agentConfig(root, agent, real);
         const env = { HOME: home, ...CASES.find((c) => c.agent === agent)!.setup(home, server.url) };
         const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
         expect(r.code).toBe(1);
@@ -425,12 +395,7 @@ describe('the agent actor with the real CLIs', () => {
           join(root, 'global', `${guarded}.yaml`),
           `id: ${guarded}\ntext: Agents never drop tables\nseverity: error\nguard:\n  content: ['(?i)drop\\s+table']\n`,
         );
-        writeFileSync(
-          join(root, 'config.yaml'),
-          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: claude', `  agent_path: ${real}`, '  timeout_ms: 120000', ''].join(
-            '\n',
-          ),
-        );
+        agentConfig(root, 'claude', real);
         const install = await runAgents(['guard', 'install', '--client', 'claude', '--program', `${process.execPath} ${BIN}`], {
           cwd: work,
         });
@@ -471,12 +436,7 @@ describe('the agent actor with the real CLIs', () => {
         // exec keeps the process id: the file names the CLI's own process.
         writeFileSync(bin, `#!/bin/sh\necho $$ > '${pidFile}'\nexec '${real}' "$@"\n`);
         chmodSync(bin, 0o755);
-        writeFileSync(
-          join(root, 'config.yaml'),
-          ['version: 1', 'reconciliation:', '  actor: agent', '  agent: claude', `  agent_path: ${bin}`, '  timeout_ms: 6000', ''].join(
-            '\n',
-          ),
-        );
+        agentConfig(root, 'claude', bin, 6000);
         const env = { HOME: join(work, 'home'), ...CASES[0]!.setup(join(work, 'home'), server.url) };
         const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
         expect(r.code).toBe(1);

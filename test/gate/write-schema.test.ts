@@ -7,6 +7,26 @@ import { storeState } from '../helpers/store-state.ts';
 
 const long = (n: number) => 'a'.repeat(n);
 
+/** `invariant violation add` of the example plan's first invariant, in JSON, with `extra` options. */
+const violationAdd = (root: string, ...extra: string[]) =>
+  runMain(
+    [
+      '--store',
+      root,
+      '--format',
+      'json',
+      'invariant',
+      'violation',
+      'add',
+      '--plan',
+      EXAMPLE_PLAN,
+      '--invariant',
+      '01M8KJT9G0XNWEM589ZS7FV0VT',
+      ...extra,
+    ],
+    { cwd: root },
+  );
+
 describe('a value over its schema limit is refused before anything is written', () => {
   it.each([
     [
@@ -42,24 +62,7 @@ describe('a value over its schema limit is refused before anything is written', 
 
   it('reports the field, limit and length under --format json (code value-too-long)', async () => {
     const root = exampleStore();
-    const r = await runMain(
-      [
-        '--store',
-        root,
-        '--format',
-        'json',
-        'invariant',
-        'violation',
-        'add',
-        '--plan',
-        EXAMPLE_PLAN,
-        '--invariant',
-        '01M8KJT9G0XNWEM589ZS7FV0VT',
-        '--details',
-        long(10_001),
-      ],
-      { cwd: root },
-    );
+    const r = await violationAdd(root, '--details', long(10_001));
     expect(r.code).toBe(2);
     const doc = JSON.parse(r.stdout);
     expect(doc).toMatchObject({
@@ -162,22 +165,7 @@ describe('every value over its limit is `value-too-long` under --format json (do
 describe('invariant violation resolve --note over its limit', () => {
   it('is value-too-long naming the violation file (exit 2), and the violation stays open', async () => {
     const root = exampleStore();
-    const added = await runMain(
-      [
-        '--store',
-        root,
-        '--format',
-        'json',
-        'invariant',
-        'violation',
-        'add',
-        '--plan',
-        EXAMPLE_PLAN,
-        '--invariant',
-        '01M8KJT9G0XNWEM589ZS7FV0VT',
-      ],
-      { cwd: root },
-    );
+    const added = await violationAdd(root);
     const { id, path } = JSON.parse(added.stdout) as { id: string; path: string };
     const before = storeState(root);
     const r = await runMain(['--store', root, '--format', 'json', 'invariant', 'violation', 'resolve', id, '--note', long(10_001)], {

@@ -7,6 +7,7 @@ import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
 
 const A1 = '01M8KK1KW0KPRSWWKENT2QZ1QM'; // local/code-coverage: "Minimum 80% coverage"
 const ACTION = 'actions/local/code-coverage';
@@ -207,16 +208,8 @@ describe('plan sync (CLI, on a git repository)', () => {
 });
 
 describe('planSync (pure)', () => {
-  const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}): ScopedInvariant => ({
-    id,
-    text,
-    severity: 'error',
-    active: true,
-    tags: [],
-    scope,
-    path: `${id}.yaml`,
-    ...extra,
-  });
+  const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}) =>
+    scopedInvariant(id, scope, text, extra);
   const plan = { id: 'P', action: 'a/b' };
   const planScope = { kind: 'plan' as const, plan: 'P' };
   const actionScope = { kind: 'action' as const, ns: 'a', name: 'b' };

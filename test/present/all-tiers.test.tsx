@@ -261,21 +261,26 @@ describe('a policy source not in the cache', () => {
   }, 60_000);
 });
 
+/** The browser on project myapp's effective set, once its first frame holds the set (some in effect, some hidden). */
+async function myappEffective() {
+  const r = render(
+    <Browser
+      service={new InvariantService(store)}
+      scope={{ kind: 'project', project: 'myapp' }}
+      effective
+      size={{ columns: 160, rows: 60 }}
+      onQuit={() => {}}
+      onError={(e) => {
+        throw e;
+      }}
+    />,
+  );
+  return { r, frame: await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/[1-9]\d* in effect, [1-9]\d* hidden/)) };
+}
+
 describe('the TUI on a store that extends a source', () => {
   it('shows the inherited copy hidden under the global one that shadows it, by a prefix the commands take back', async () => {
-    const r = render(
-      <Browser
-        service={new InvariantService(store)}
-        scope={{ kind: 'project', project: 'myapp' }}
-        effective
-        size={{ columns: 160, rows: 60 }}
-        onQuit={() => {}}
-        onError={(e) => {
-          throw e;
-        }}
-      />,
-    );
-    const frame = await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/[1-9]\d* in effect, [1-9]\d* hidden/));
+    const { r, frame } = await myappEffective();
     r.unmount();
     const rows = frame.split('\n');
     const under = rows.findIndex((l) => /^[› ] E All API changes need tests\s+\S+$/.test(l));
@@ -288,19 +293,7 @@ describe('the TUI on a store that extends a source', () => {
 
 describe('the TUI on a store that extends a source: d', () => {
   it('d on an inherited row is refused before the confirmation, as `invariant remove` refuses it', async () => {
-    const r = render(
-      <Browser
-        service={new InvariantService(store)}
-        scope={{ kind: 'project', project: 'myapp' }}
-        effective
-        size={{ columns: 160, rows: 60 }}
-        onQuit={() => {}}
-        onError={(e) => {
-          throw e;
-        }}
-      />,
-    );
-    const frame = await frameMatches(r.lastFrame, (f) => expect(f).toMatch(/[1-9]\d* in effect, [1-9]\d* hidden/));
+    const { r, frame } = await myappEffective();
     // The last row of the effective set is in the inherited group, below every scope of the store.
     expect(frame.split('\n').filter((l) => l.startsWith('inherited ')).length).toBe(1);
     r.stdin.write('G');

@@ -5,20 +5,13 @@ import { planSync } from '../../src/core/records.ts';
 import type { SyncResult } from '../../src/service/plan-service.ts';
 import { ConfirmSync } from '../../src/tui/ConfirmSync.tsx';
 import { frameHas } from './helpers.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 const planScope = { kind: 'plan' as const, plan: PLAN };
 const actionScope = { kind: 'action' as const, ns: 'local', name: 'cov' };
-const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}): ScopedInvariant => ({
-  id,
-  text,
-  severity: 'error',
-  active: true,
-  tags: [],
-  scope,
-  path: `${id}.yaml`,
-  ...extra,
-});
+const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}) =>
+  scopedInvariant(id, scope, text, extra);
 const promoted = (id: string, text: string, origin: string) =>
   inv(id, text, planScope, { source: { kind: 'action', ref: 'local/cov', origin_id: origin } });
 

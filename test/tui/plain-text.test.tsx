@@ -10,6 +10,7 @@ import { ConfirmSync } from '../../src/tui/ConfirmSync.tsx';
 import { ImportReview } from '../../src/tui/ImportReview.tsx';
 import { ReconcileApp } from '../../src/tui/ReconcileApp.tsx';
 import { P2, exampleStore, frameHas, settle } from './helpers.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
 
 // Ink's own colour codes aside, no control or bidirectional character reaches the frame.
 const RAW =
@@ -121,16 +122,8 @@ test('the import review shows a rule read from a file, and the file name, escape
 
 test('the sync confirmation shows the texts it compares escaped', async () => {
   const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
-  const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}): ScopedInvariant => ({
-    id,
-    text,
-    severity: 'error',
-    active: true,
-    tags: [],
-    scope,
-    path: `${id}.yaml`,
-    ...extra,
-  });
+  const inv = (id: string, text: string, scope: ScopedInvariant['scope'], extra: Partial<ScopedInvariant> = {}) =>
+    scopedInvariant(id, scope, text, extra);
   const planScope = { kind: 'plan' as const, plan: PLAN };
   const actionScope = { kind: 'action' as const, ns: 'local', name: 'cov' };
   const { changes, skipped } = planSync(
