@@ -26,7 +26,7 @@ export default defineCommand<AddArgs>({
         choices: [...SEVERITIES],
         requiresArg: true,
         default: 'error',
-        describe: 'severity of a violation',
+        describe: 'how much a violation of it weighs (an error one fails the plan gate)',
       })
       .option('tag', { type: 'string', array: true, nargs: 1, requiresArg: true, describe: 'a tag (repeatable: --tag data --tag safety)' })
       .option('rationale', { type: 'string', requiresArg: true, describe: 'why the invariant exists, for reviewers' })
