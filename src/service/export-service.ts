@@ -30,6 +30,8 @@ import {
   checkWritable,
   type FileChange,
   linkedTarget,
+  refuseUnfaithfulLink,
+  sameRules,
   readExisting,
   readsOtherTargets,
   type Refusal,
@@ -289,6 +291,7 @@ export class ExportService {
       // A file kept as a link to another target (CLAUDE.md → AGENTS.md, for agents that read only one name) reads what that one holds.
       const to = linkedTarget(top, f.path, paths);
       if (to !== undefined) {
+        if (!sameRules(f, files.find((g) => g.path === to)!)) refuseUnfaithfulLink(f.path, to);
         out.linked.push({ path: f.path, to });
         continue;
       }

@@ -5,7 +5,7 @@ import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, relative, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import type { ExportTargetName } from '../core/model.ts';
-import { type RefusalReason, scanBlock } from '../core/export.ts';
+import { type ExportFile, type RefusalReason, scanBlock } from '../core/export.ts';
 import { compileGlob, folderPattern, singleFolder } from '../core/globs.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
@@ -106,6 +106,29 @@ export function linkedTarget(top: string, rel: string, written: ReadonlySet<stri
     return undefined;
   }
   return to;
+}
+
+/**
+ * Whether a file kept as a link to `to` gives its agent the rules it would get
+ * as a file of its own: the same front matter, sections and invariants in the
+ * same order (the notes name each target's own root file, so they may differ).
+ * A nested CLAUDE.md linked to the root AGENTS.md would hide its project's rules.
+ */
+export function sameRules(file: ExportFile, to: ExportFile): boolean {
+  const key = (f: ExportFile) =>
+    JSON.stringify([f.frontMatter ?? null, f.sections.map((s) => [s.title, s.entries.map((e) => e.invariant.id)])]);
+  return key(file) === key(to);
+}
+
+/**
+ * Refuses (exit 2) a file kept as a link to another file of the export that
+ * holds other rules than its own, before any file is written.
+ */
+export function refuseUnfaithfulLink(rel: string, to: string): never {
+  throw new UsageError(
+    `cannot export to ${rel}: it is a symbolic link to ${to}, which this export writes with other rules than ${rel} gets (its agent would miss its own)`,
+    `Replace the link with a real file, or link it to the file of the same rules in its own folder; nothing was written.`,
+  );
 }
 
 /** Refuses (exit 2) a file that cannot be written, before any file is. */

@@ -449,6 +449,19 @@ describe('agents export: files it leaves alone', () => {
     expect((await runAgents(['export', ...targets], { cwd: repo })).code).toBe(2);
   });
 
+  it("refuses a nested file kept as a link to the root file (other rules: its project's would never reach the agent), exit 2, nothing written", async () => {
+    const repo = monorepo();
+    symlinkSync('../../AGENTS.md', join(repo, 'services/billing/CLAUDE.md'));
+    const before = snapshot(repo);
+    for (const args of [['export'], ['export', '--check'], ['export', '--dry-run']]) {
+      const r = await runAgents([...args, '--target', 'agents-md,claude-md'], { cwd: repo });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain('services/billing/CLAUDE.md');
+    }
+    expect(snapshot(repo)).toEqual(before);
+    expect(lstatSync(join(repo, 'services/billing/CLAUDE.md')).isSymbolicLink()).toBe(true);
+  });
+
   it('removes the files of a project that lost its paths, and --check calls them obsolete', async () => {
     const repo = monorepo();
     expect((await runAgents(['export', '--target', 'cursor,cline'], { cwd: repo })).code).toBe(0);
