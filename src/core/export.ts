@@ -76,9 +76,14 @@ export interface TargetSpec {
   maxBytes?: { bytes: number; reader: string };
 }
 
-/** A YAML scalar for a front matter value: plain when that is safe, else double-quoted (JSON is valid YAML). */
+/**
+ * A YAML scalar for a front matter value: plain when that is safe, else double-quoted (JSON is valid YAML).
+ * What a YAML reader could take for a number (`2024`, `1e3`, `.5`, `.inf`) is quoted, so a glob stays a string.
+ */
 export function yamlScalar(value: string): string {
-  return /^[A-Za-z0-9_./-][A-Za-z0-9_./*?{}[\],!-]*$/.test(value) && !/^(true|false|null|yes|no|on|off|~)$/i.test(value)
+  return /^[A-Za-z0-9_./-][A-Za-z0-9_./*?{}[\],!-]*$/.test(value) &&
+    !/^(true|false|null|yes|no|on|off|~)$/i.test(value) &&
+    !/^[-+]?(\.?[0-9]|\.(inf|nan)$)/i.test(value)
     ? value
     : JSON.stringify(value);
 }

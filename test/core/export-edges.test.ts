@@ -1,3 +1,4 @@
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import {
   BEGIN_PREFIX,
@@ -76,8 +77,23 @@ describe('yamlScalar', () => {
     ['xtrue', 'xtrue'],
     ['trueish', 'trueish'],
     ['yes/no', 'yes/no'],
+    // A YAML reader would take these for numbers (or infinity): a glob must stay a string.
+    ['2024', '"2024"'],
+    ['1e3', '"1e3"'],
+    ['0x1F', '"0x1F"'],
+    ['0o7', '"0o7"'],
+    ['1_000', '"1_000"'],
+    ['.5', '".5"'],
+    ['-.5', '"-.5"'],
+    ['-1', '"-1"'],
+    ['.inf', '".inf"'],
+    ['.NaN', '".NaN"'],
+    ['2024/**', '"2024/**"'],
+    ['.info', '.info'],
   ])('%j → %s', (value, expected) => {
     expect(yamlScalar(value)).toBe(expected);
+    // What Cursor and Windsurf read back is the string itself, whatever its shape.
+    expect(parse(`globs: ${yamlScalar(value)}`).globs).toBe(value);
   });
 });
 
