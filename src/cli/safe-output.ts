@@ -31,10 +31,17 @@ export function safeText(text: string, color: boolean): string {
  */
 export function safeDiffText(text: string, terminal: boolean): string {
   const kept = terminal ? '\r\n' : '\r';
+  // A byte order mark opening a line of the file (after the diff's ' ', '-' or '+') stays too: it is
+  // a file's first bytes, which export keeps, and an escaped one is a line that `git apply` cannot find.
   return text
-    .split(kept)
-    .map((piece) => escapeUnsafe(piece, { newlines: true }))
-    .join(kept);
+    .split(/(?<=(?:^|\n)[ +-])\ufeff/)
+    .map((part) =>
+      part
+        .split(kept)
+        .map((piece) => escapeUnsafe(piece, { newlines: true }))
+        .join(kept),
+    )
+    .join('\ufeff');
 }
 
 /**

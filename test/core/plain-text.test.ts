@@ -58,5 +58,7 @@ describe('safeDiffText (export --dry-run)', () => {
     const diff = '+a\r\n+b\rc\u001b[2J\n';
     expect(safeDiffText(diff, false)).toBe('+a\r\n+b\rc\\u001b[2J\n');
     expect(safeDiffText(diff, true)).toBe('+a\r\n+b\\rc\\u001b[2J\n');
+    // A byte order mark opening a file's line stays; elsewhere it is escaped like every invisible character.
+    expect(safeDiffText(' \ufeffx\n+a\ufeffb\n', false)).toBe(' \ufeffx\n+a\\ufeffb\n');
   });
 });
