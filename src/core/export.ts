@@ -4,6 +4,7 @@
  * a file's existing text. No IO: the service reads the store and the files,
  * and writes what these functions return.
  */
+import { markerLines } from './export-markers.ts';
 import { folderPattern, singleFolder } from './globs.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { markdownText } from './plain-text.ts';
@@ -351,24 +352,20 @@ export type BlockScan =
       frontMatter: string | undefined;
     };
 
-function lineStarts(text: string, needle: string): number[] {
-  const out: number[] = [];
-  // A byte order mark (an editor's, on a file that was the block alone) is not part of the first line: it stays in front.
-  const first = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) if (i === first || text[i - 1] === '\n') out.push(i);
-  return out;
-}
-
 export function leadingFrontMatter(text: string): string | undefined {
   // The blank line after it is part of it (frontMatterText writes one, as prettier prints front matter).
   const m = /^---\r?\n[\s\S]*?\r?\n---\r?\n(?:\r?\n)?/.exec(text);
   return m ? m[0] : undefined;
 }
 
+/** Whether a file holds agents markers (a block, or a damaged one) outside its owner's code fences. */
+export function holdsBlock(text: string): boolean {
+  return scanBlock(text).kind !== 'none';
+}
+
 /** Finds the one managed block of a file. */
 export function scanBlock(text: string): BlockScan {
-  const begins = lineStarts(text, BEGIN_PREFIX);
-  const ends = lineStarts(text, END_MARKER);
+  const { begins, ends } = markerLines(text, BEGIN_PREFIX, END_MARKER);
   if (begins.length === 0 && ends.length === 0) return { kind: 'none' };
   if (begins.length > 1) return { kind: 'damaged', why: `it holds ${begins.length} "agents:begin" markers` };
   if (ends.length > 1) return { kind: 'damaged', why: `it holds ${ends.length} "agents:end" markers` };

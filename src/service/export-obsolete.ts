@@ -4,7 +4,7 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { BEGIN_PREFIX, removeBlock, TARGETS } from '../core/export.ts';
+import { holdsBlock, removeBlock, TARGETS } from '../core/export.ts';
 import type { ExportTargetName } from '../core/model.ts';
 import { checkTargetPath, type FileChange, nestedTargetFiles, readExisting, type Refusal } from './export-targets.ts';
 import { DEFAULT_STORE_DIR } from '../store/discover.ts';
@@ -49,7 +49,7 @@ export async function obsoleteFiles(
     if (planned.has(rel) || !lstatSync(join(top, rel), { throwIfNoEntry: false })?.isFile() || foreign(rel)) continue;
     // A file the export could not write (a linked folder on the way, not UTF-8) holds no block of its own.
     const before = readQuietly(top, rel, folders);
-    if (!before?.includes(BEGIN_PREFIX)) continue;
+    if (!(before !== undefined && holdsBlock(before))) continue;
     const t = nestedOf.get(rel.slice(rel.lastIndexOf('/') + 1))!;
     if (dropped.includes(t)) leave(rel, t);
     else clear(rel, t, before, false);
@@ -59,7 +59,7 @@ export async function obsoleteFiles(
     const spec = TARGETS[t];
     if (dropped.includes(t)) {
       const root = readQuietly(top, spec.root, folders);
-      if (root?.includes(BEGIN_PREFIX)) leave(spec.root, t);
+      if (root !== undefined && holdsBlock(root)) leave(spec.root, t);
     }
     if (!spec.projectDir || !spec.projectFilePattern) continue;
     let names: string[];
@@ -75,7 +75,7 @@ export async function obsoleteFiles(
       const rel = `${spec.projectDir}/${name}`;
       if (planned.has(rel) || !spec.projectFilePattern.test(name) || rel === spec.root) continue;
       const before = dropped.includes(t) ? readQuietly(top, rel, folders) : readExisting(top, rel, folders);
-      if (!before?.includes(BEGIN_PREFIX)) continue;
+      if (!(before !== undefined && holdsBlock(before))) continue;
       if (dropped.includes(t)) leave(rel, t);
       else clear(rel, t, before, spec.projectFrontMatter !== undefined);
     }

@@ -3,7 +3,7 @@ import { readdirSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import {
-  BEGIN_PREFIX,
+  holdsBlock,
   TARGETS,
   frontMatterText,
   mergeBlock,
@@ -303,7 +303,7 @@ export class ExportService {
           );
       // An empty set writes nothing: no file is made, and a block that became empty is removed (docs/export.md).
       if (f.sections.every((sec) => sec.entries.length === 0)) {
-        if (raw === undefined || !raw.includes(BEGIN_PREFIX)) continue;
+        if (raw === undefined || !holdsBlock(raw)) continue;
         const r = removeBlock(raw, sha256, f.frontMatter !== undefined);
         if (r.kind === 'refuse') out.refused.push({ path: f.path, reason: r.reason, why: r.why });
         else if (r.kind === 'delete') out.changes.push({ path: f.path, target: f.target, action: 'delete', before: raw, after: undefined });

@@ -460,6 +460,23 @@ describe('scanBlock', () => {
     expect(scanBlock(text)).toEqual(expected);
   });
 
+  it("markers inside the owner's closed code fences are an example, not the block; an unclosed fence hides none", () => {
+    const example = `\`\`\`markdown\n${begin}\n${END_MARKER}\n\`\`\`\n`;
+    expect(scanBlock(`# Notes\n${example}`)).toEqual({ kind: 'none' });
+    expect(scanBlock(`~~~~\n${begin}\n~~~\n${END_MARKER}\n~~~~\n`)).toEqual({ kind: 'none' });
+    const text = `${example}\n${begin}\ninside\n${END_MARKER}\n`;
+    expect(scanBlock(text)).toMatchObject({ kind: 'block', start: text.lastIndexOf(begin), inner: 'inside\n' });
+    // Inside the block a fence-like line opens nothing: the end marker after it still closes the block.
+    expect(scanBlock(`${begin}\n\`\`\`\n${END_MARKER}\n`)).toMatchObject({ kind: 'block', inner: '```\n' });
+    // "```x```" is inline code, and a fence never closed counts its markers after all.
+    expect(scanBlock(`\`\`\`x\`\`\`\n${begin}\n${END_MARKER}\n`)).toMatchObject({ kind: 'block' });
+    expect(scanBlock(`\`\`\`\n${begin}\n${END_MARKER}\n`)).toMatchObject({ kind: 'block', start: 4 });
+    expect(scanBlock(`${example}\`\`\`\n${begin}\n`)).toEqual({
+      kind: 'damaged',
+      why: 'it holds an "agents:begin" marker without its "agents:end"',
+    });
+  });
+
   it('a block: offsets, hash, inside and front matter', () => {
     const text = `---\na: 1\n---\nbefore\n${begin}\ninside\n${END_MARKER}\nafter\n`;
     const start = text.indexOf(begin);
