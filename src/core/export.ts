@@ -5,6 +5,7 @@
  * and writes what these functions return.
  */
 import { markerLines } from './export-markers.ts';
+import { inlineText } from './export-text.ts';
 import { folderPattern, singleFolder } from './globs.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { markdownText } from './plain-text.ts';
@@ -229,30 +230,6 @@ const SEVERITY_HEADINGS: Record<Severity, string> = {
   warning: 'Should (warning): follow these, and say so when you cannot',
   info: 'Note (info): keep these in mind',
 };
-
-/**
- * Emphasis markers prettier would rewrite (`*x*` to `_x_`, `__x__` to
- * `**x**`), escaped outside code spans: an exported file stays as prettier
- * leaves it, so `prettier --write` is never a hand edit of the block.
- */
-function escapeEmphasis(text: string): string {
-  return text
-    .split(/(`+[^`]*`+)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\*/g, '\\*').replace(/_{2,}/g, (run) => run.replace(/_/g, '\\_'))))
-    .join('');
-}
-
-/** Keeps an invariant's text from closing the block or a list item: one paragraph, no comment markers. */
-function inlineText(text: string): string {
-  return escapeEmphasis(text)
-    .trim()
-    .replace(/\r\n?/g, '\n')
-    .replace(/<!--/g, '&lt;!--')
-    .replace(/-->/g, '--&gt;')
-    .split('\n')
-    .map((line, i) => (i === 0 ? line : `  ${line}`.trimEnd()))
-    .join('\n');
-}
 
 function describeShadows(entry: EffectiveEntry): string {
   if (entry.shadows.length === 0) return '';

@@ -145,6 +145,13 @@ describe('exported Markdown is what prettier prints', () => {
       join(repo, '.agents/projects/web/01JDQ6X5Z8W4N3B2C1D0E9F8C9.yaml'),
       'id: 01JDQ6X5Z8W4N3B2C1D0E9F8C9\ntext: "Use *strict* mode, never __proto__, keep `a*b` as code"\n',
     );
+    // Texts that open a block of their own inside the list item, or hold blank runs, which prettier would rewrite.
+    const edges = ['+ plus marker', '1) ordered marker', '~~~ tilde fence', 'a\\ttab and  two  spaces, `kept  in  code`'];
+    for (const [i, text] of edges.entries())
+      writeFileSync(
+        join(repo, `.agents/projects/web/01JDQ6X5Z8W4N3B2C1D0E9F8D${i}.yaml`),
+        `id: 01JDQ6X5Z8W4N3B2C1D0E9F8D${i}\ntext: "${text}"\n`,
+      );
     expect((await run(repo, 'export')).code).toBe(0);
     const files = [
       'AGENTS.md',
