@@ -5,34 +5,97 @@
  */
 
 /**
+ * The text cut into plain parts and code spans (odd indexes), as CommonMark
+ * reads them: a run of backticks opens a span closed by the next run of as
+ * many; a run never closed is plain text, and a backslash before a run takes
+ * its first backtick out of it (as an opener only: inside a span a backslash
+ * is itself).
+ */
+function codeSpans(text: string): string[] {
+  const runs: { at: number; n: number; escaped: boolean }[] = [];
+  for (const m of text.matchAll(/(\\*)(`+)/g)) runs.push({ at: m.index + m[1]!.length, n: m[2]!.length, escaped: m[1]!.length % 2 === 1 });
+  // Where the runs of each length start, in order, with how far each list was looked through: openers come
+  // in order, so each run is passed once and a text of many stray backticks stays linear.
+  const byLength = new Map<number, { starts: number[]; next: number }>();
+  for (const r of runs) {
+    const same = byLength.get(r.n);
+    if (same) same.starts.push(r.at);
+    else byLength.set(r.n, { starts: [r.at], next: 0 });
+  }
+  const parts: string[] = [];
+  let from = 0;
+  for (const r of runs) {
+    const at = r.escaped ? r.at + 1 : r.at;
+    const n = r.escaped ? r.n - 1 : r.n;
+    if (at < from || n === 0) continue;
+    const same = byLength.get(n);
+    if (!same) continue;
+    while (same.next < same.starts.length && same.starts[same.next]! <= at) same.next++;
+    const close = same.starts[same.next];
+    if (close === undefined) continue;
+    parts.push(text.slice(from, at), text.slice(at, close + n));
+    from = close + n;
+  }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+/**
+ * A code span as prettier prints it: the fewest backticks its content does
+ * not hold as a run, and a space inside each fence only where CommonMark
+ * needs one (so `` ``x`` `` is written `` `x` ``).
+ */
+function printedCodeSpan(span: string): string {
+  const n = /^`+/.exec(span)![0].length;
+  let value = span.slice(n, span.length - n);
+  if (/^ [\s\S]* $/.test(value) && /[^ ]/.test(value)) value = value.slice(1, -1);
+  const lengths = new Set([...value.matchAll(/`+/g)].map((m) => m[0].length));
+  let fence = 1;
+  while (lengths.has(fence)) fence++;
+  const pad = value.startsWith('`') || value.endsWith('`') || (/^ /.test(value) && / $/.test(value) && /[^ ]/.test(value)) ? ' ' : '';
+  return `${'`'.repeat(fence)}${pad}${value}${pad}${'`'.repeat(fence)}`;
+}
+
+/**
  * Outside code spans: the emphasis markers prettier would rewrite (`*x*` to
  * `_x_`, `__x__` to `**x**`) escaped, and runs of blanks made one space, as
- * prettier prints a paragraph (a tab, or two spaces, would be a hand edit).
+ * prettier prints a paragraph (a tab, or two spaces, would be a hand edit);
+ * code spans as prettier prints them.
  */
 function escapeInline(text: string): string {
-  return text
-    .split(/(`+[^`]*`+)/)
-    .map((part, i) =>
-      i % 2 === 1
-        ? part
-        : part
-            .replace(/\*/g, '\\*')
-            .replace(/_{2,}/g, (run) => run.replace(/_/g, '\\_'))
-            .replace(/[ \t]*\t[ \t]*| {2,}/g, ' '),
-    )
-    .join('');
+  const parts = codeSpans(text);
+  const plain = parts.map((part, i) =>
+    i % 2 === 1
+      ? part
+      : part
+          // A backslash of the text before a character escaped next would escape that escape instead.
+          .replace(/\\(?=\*|__)/g, '\\\\')
+          .replace(/\*/g, '\\*')
+          .replace(/_{2,}/g, (run) => run.replace(/_/g, '\\_'))
+          .replace(/[ \t]*\t[ \t]*| {2,}/g, ' '),
+  );
+  const printed = plain.map((part, i) => (i % 2 === 1 ? printedCodeSpan(part) : part));
+  // A span given fewer backticks could pair with a stray run of the text, and read as other spans: then they stay.
+  const again = codeSpans(printed.join(''));
+  return again.length === printed.length && again.every((part, i) => part === printed[i]) ? printed.join('') : plain.join('');
 }
 
 /**
  * A line of the item that would open a block of its own inside it, which
  * prettier rewrites: a `+` list marker (to `-`), an ordered marker `1)` (to
- * `1.`), a `~~~` fence (to a backtick fence); escaped, they stay text.
+ * `1.`), a `~~~` fence (to a backtick fence), a `>` quote (given a space),
+ * a link definition `[x]: y` (which hides the line); escaped, they stay text.
  */
 function escapeLineStart(line: string): string {
-  return line
+  // After the list markers prettier keeps (`- `, `1. `: a list nested in the item) the same holds for the rest.
+  const kept = /^(?:(?:-|\d{1,9}\.)[ \t]+(?=\S))*/.exec(line)![0];
+  return `${kept}${line
+    .slice(kept.length)
     .replace(/^\+(?=[ \t]|$)/, '\\+')
     .replace(/^(\d{1,9})\)(?=[ \t]|$)/, '$1\\)')
-    .replace(/^~~~/, '\\~~~');
+    .replace(/^~~~/, '\\~~~')
+    .replace(/^>/, '\\>')
+    .replace(/^\[(?=[^\]]*\]:)/, '\\[')}`;
 }
 
 /** Keeps an invariant's text from closing the block or a list item: one paragraph, no comment markers. */

@@ -146,7 +146,17 @@ describe('exported Markdown is what prettier prints', () => {
       'id: 01JDQ6X5Z8W4N3B2C1D0E9F8C9\ntext: "Use *strict* mode, never __proto__, keep `a*b` as code"\n',
     );
     // Texts that open a block of their own inside the list item, or hold blank runs, which prettier would rewrite.
-    const edges = ['+ plus marker', '1) ordered marker', '~~~ tilde fence', 'a\\ttab and  two  spaces, `kept  in  code`'];
+    const edges = [
+      '+ plus marker',
+      '1) ordered marker',
+      '~~~ tilde fence',
+      'a\\ttab and  two  spaces, `kept  in  code`',
+      '> a quote',
+      '[WIP]: never merge a draft',
+      'Name it ``x`` or ` y `, never \\\\*z\\\\*',
+      '1. + nested marker',
+      '`` ` `` and ``a`b``',
+    ];
     for (const [i, text] of edges.entries())
       writeFileSync(
         join(repo, `.agents/projects/web/01JDQ6X5Z8W4N3B2C1D0E9F8D${i}.yaml`),
