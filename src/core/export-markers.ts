@@ -1,15 +1,42 @@
 /**
  * Where the agents block's marker lines are in a file: the lines that start
  * with a marker, leaving out those inside the file owner's closed code fences
- * (an AGENTS.md that shows the block as an example is not a second block). Pure.
+ * (an AGENTS.md that shows the block as an example is not a second block);
+ * and the file without the merge conflicts such fences show. Pure.
  */
 
 import { closesFence, FENCE } from './markdown-blocks.ts';
+import { mergeConflicts } from './merge-conflict.ts';
 
 /** The offsets of the lines starting with `begin` and with `end` (in order), outside the owner's code fences. */
 export function markerLines(text: string, begin: string, end: string): { begins: number[]; ends: number[] } {
+  const { begins, ends } = walk(text, begin, end);
+  return { begins, ends };
+}
+
+/**
+ * The text with each closed code fence of the owner's that holds a whole
+ * merge conflict (git's marker lines shown as an example) blanked, line ends
+ * kept: what is left holds only conflicts git left, at their own lines. A
+ * conflict that crosses a fence's edge is git's, and stays.
+ */
+export function withoutConflictExamples(text: string, begin: string, end: string): string {
+  let out = '';
+  let from = 0;
+  for (const f of walk(text, begin, end).fences) {
+    const fenced = text.slice(f.from, f.to);
+    if (mergeConflicts(fenced) === null) continue;
+    out += text.slice(from, f.from) + fenced.replace(/[^\n]+/g, '');
+    from = f.to;
+  }
+  return out + text.slice(from);
+}
+
+function walk(text: string, begin: string, end: string): { begins: number[]; ends: number[]; fences: { from: number; to: number }[] } {
   const begins: number[] = [];
   const ends: number[] = [];
+  const fences: { from: number; to: number }[] = [];
+  let fenceAt = 0;
   // Markers met inside a fence of the owner's; they count after all when that fence is never closed
   // (a stray fence must not hide the real block, or a second one would be appended).
   let fence: string | undefined;
@@ -25,6 +52,7 @@ export function markerLines(text: string, begin: string, end: string): { begins:
     if (fence !== undefined) {
       if (closesFence(line, fence)) {
         fence = undefined;
+        fences.push({ from: fenceAt, to: lineEnd });
         fenced = { begins: [], ends: [] };
       } else if (line.startsWith(begin)) fenced.begins.push(at);
       else if (line.startsWith(end)) fenced.ends.push(at);
@@ -37,12 +65,15 @@ export function markerLines(text: string, begin: string, end: string): { begins:
     } else if (!inBlock) {
       const open = FENCE.exec(line);
       // A backtick fence's info string holds no backtick (CommonMark): "```x```" is inline code, no fence.
-      if (open && !(open[1]![0] === '`' && line.slice(open[0].length).includes('`'))) fence = open[1];
+      if (open && !(open[1]![0] === '`' && line.slice(open[0].length).includes('`'))) {
+        fence = open[1];
+        fenceAt = at;
+      }
     }
     if (nl < 0) break;
     at = nl + 1;
   }
   begins.push(...fenced.begins);
   ends.push(...fenced.ends);
-  return { begins, ends };
+  return { begins, ends, fences };
 }

@@ -4,7 +4,7 @@
  * a file's existing text. No IO: the service reads the store and the files,
  * and writes what these functions return.
  */
-import { markerLines } from './export-markers.ts';
+import { markerLines, withoutConflictExamples } from './export-markers.ts';
 import { inlineText } from './export-text.ts';
 import { folderPattern, singleFolder } from './globs.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
@@ -371,7 +371,8 @@ export type RefusalReason = 'hand-edited' | 'damaged' | 'foreign' | 'conflicted'
 
 /** A refusal of a file mid-merge: writing into it would bury the conflict's markers under a fresh block. */
 function conflictRefusal(current: string): Merge | undefined {
-  const conflict = mergeConflicts(current);
+  // A conflict shown in a code fence of the owner's text (an AGENTS.md on resolving them) is not one.
+  const conflict = mergeConflicts(withoutConflictExamples(current, BEGIN_PREFIX, END_MARKER));
   return conflict === null ? undefined : { kind: 'refuse', reason: 'conflicted', why: `it holds an ${mergeConflictMessage(conflict)}` };
 }
 

@@ -527,6 +527,20 @@ describe('mergeBlock: exact texts', () => {
     });
   });
 
+  it("a merge conflict shown in a code fence of the owner's text is an example; one git left, or one across a fence's edge, is refused", () => {
+    const example = '# Conflicts\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n```\n';
+    expect(mergeBlock(example, undefined, inner, hash, false)).toEqual({ kind: 'write', text: `${example}\n${block}`, action: 'update' });
+    const real = '<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n';
+    expect(mergeBlock(`${example}${real}`, undefined, inner, hash, false)).toMatchObject({
+      kind: 'refuse',
+      reason: 'conflicted',
+      why: expect.stringContaining('at lines 10-14'),
+    });
+    const across = '<<<<<<< HEAD\n```\n=======\n```\n>>>>>>> feature\n';
+    expect(mergeBlock(across, undefined, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'conflicted' });
+    expect(removeBlock(`${example}${block}`, hash, false)).toEqual({ kind: 'write', text: example, action: 'update' });
+  });
+
   it.each([
     ['', ''],
     ['mine', 'mine\n\n'],

@@ -547,6 +547,16 @@ describe('agents export: the markers in a code fence of the owner are an example
     expect(readFileSync(join(repo, 'docs/AGENTS.md'), 'utf8')).toBe(example);
     expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toBe(root);
   });
+
+  it("writes the block into an AGENTS.md that shows git's conflict markers in a code fence, and --check passes", async () => {
+    const repo = monorepo();
+    const notes = '# Resolving conflicts\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n```\n';
+    writeFileSync(join(repo, 'AGENTS.md'), notes);
+    const r = await runAgents(['export', '--target', 'agents-md'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8').startsWith(`${notes}\n<!-- agents:begin`)).toBe(true);
+    expect((await runAgents(['export', '--check', '--target', 'agents-md', '--no-cache'], { cwd: repo })).code).toBe(0);
+  });
 });
 
 describe('agents export: bad input is exit 2, one line and a hint, nothing written', () => {
