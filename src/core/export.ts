@@ -330,9 +330,15 @@ export type BlockScan =
     };
 
 export function leadingFrontMatter(text: string): string | undefined {
-  // The blank line after it is part of it (frontMatterText writes one, as prettier prints front matter).
-  const m = /^---\r?\n[\s\S]*?\r?\n---\r?\n(?:\r?\n)?/.exec(text);
-  return m ? m[0] : undefined;
+  // The blank line after it is part of it (frontMatterText writes one, as prettier prints front matter);
+  // a byte order mark before it (an editor's) is not, and stays in front.
+  const m = /^\ufeff?(---\r?\n[\s\S]*?\r?\n---\r?\n(?:\r?\n)?)/.exec(text);
+  return m ? m[1] : undefined;
+}
+
+/** The byte order mark a file starts with, or ''. */
+function bomOf(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
 }
 
 /** Whether a file holds agents markers (a block, or a damaged one) outside its owner's code fences. */
@@ -425,7 +431,7 @@ export function mergeBlock(
   }
   let before = current.slice(0, scan.start);
   if (frontMatter !== undefined)
-    before = `${eol(frontMatter)}${scan.frontMatter !== undefined ? before.slice(scan.frontMatter.length) : before}`;
+    before = `${bomOf(current)}${eol(frontMatter)}${before.slice(bomOf(current).length + (scan.frontMatter?.length ?? 0))}`;
   // Never the current text: that is the up-to-date case above (the front matter, ending with a line break,
   // and the block would stand where they are now).
   return { kind: 'write', text: `${before}${eol(block)}${current.slice(scan.end)}`, action: 'update' };
@@ -462,7 +468,7 @@ export function removeBlock(current: string, hash: (s: string) => string, hasFro
   const front = hasFrontMatter ? scan.frontMatter : undefined;
   if (hash(hashedText(lf(front), lf(scan.inner))) !== scan.hash)
     return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand' };
-  const rest = current.slice(front?.length ?? 0, scan.start) + current.slice(scan.end);
+  const rest = current.slice(bomOf(current).length + (front?.length ?? 0), scan.start) + current.slice(scan.end);
   if (rest.trim() === '') return { kind: 'delete' };
   return { kind: 'write', text: current.slice(0, scan.start) + current.slice(scan.end), action: 'update' };
 }

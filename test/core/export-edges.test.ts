@@ -527,6 +527,20 @@ describe('mergeBlock: exact texts', () => {
     });
   });
 
+  it('a byte order mark before the front matter stays in front: up to date, updated behind it, and deleted with the block', () => {
+    const front = '---\na: 1\n---\n\n';
+    const file = `\ufeff${front}${blockOf(front, inner)}`;
+    expect(mergeBlock(file, front, inner, hash, false)).toEqual({ kind: 'write', text: file, action: 'unchanged' });
+    const newer = '## Invariants\n\n- B\n';
+    expect(mergeBlock(file, front, newer, hash, false)).toEqual({
+      kind: 'write',
+      text: `\ufeff${front}${blockOf(front, newer)}`,
+      action: 'update',
+    });
+    expect(removeBlock(file, hash, true)).toEqual({ kind: 'delete' });
+    expect(removeBlock(`${file}mine\n`, hash, true)).toEqual({ kind: 'write', text: `\ufeff${front}mine\n`, action: 'update' });
+  });
+
   it("a merge conflict shown in a code fence of the owner's text is an example; one git left, or one across a fence's edge, is refused", () => {
     const example = '# Conflicts\n\n```\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> feature\n```\n';
     expect(mergeBlock(example, undefined, inner, hash, false)).toEqual({ kind: 'write', text: `${example}\n${block}`, action: 'update' });
