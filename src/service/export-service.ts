@@ -18,7 +18,7 @@ import {
 } from '../core/export.ts';
 import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
-import { waiverExpiry } from '../core/waivers.ts';
+import { waiverExpiry, waiverFolder } from '../core/waivers.ts';
 import { resolveEffective } from '../core/resolve.ts';
 import { loadConfig } from '../store/config.ts';
 import { readProjects, repositoryTop, type ProjectsRead } from '../store/projects.ts';
@@ -208,7 +208,8 @@ export class ExportService {
       });
       digest = await inputDigest(
         this.service.source,
-        ['global', ...withPaths.map((n) => `projects/${n}`)],
+        // The waivers a project's section says are read too (waiversOf, below): a new, edited or removed one changes the files.
+        ['global', ...withPaths.flatMap((n) => [`projects/${n}`, waiverFolder({ kind: 'project', project: n })])],
         // The lock pins the policy sources' commits: their invariants change only with it (docs/extends.md).
         ['config.yaml', 'extends.lock.yaml', ...projects.names.map((n) => `projects/${n}/project.yaml`)],
         extra,

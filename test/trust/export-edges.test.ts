@@ -1,7 +1,7 @@
 // Export edges (issue 30, E): line endings, hand-edited blocks, empty sets,
 // waivers, and the export-check hook without targets.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { B1, B2, monorepo } from '../export/repo.ts';
@@ -107,6 +107,33 @@ describe('export edges', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('an export answered from its cache sees a waiver added, edited or removed', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nexport:\n  targets: [agents-md]\n');
+    const file = join(repo, 'services/billing/AGENTS.md');
+    expect((await run(repo, 'export')).code).toBe(0);
+    expect((await run(repo, 'export', '--check')).code).toBe(0);
+    const waive = ['invariant', 'waive', B1, '--project', 'billing', '--reason', 'Migration', '--owner', 'Data team'];
+    expect((await run(repo, ...waive, '--expires', '2999-01-31')).code).toBe(0);
+    const stale = async () => {
+      const r = await run(repo, 'export', '--check', '--format', 'json');
+      expect(r.code, r.stdout).toBe(1);
+      expect(JSON.parse(r.stdout).files).toContainEqual({ path: 'services/billing/AGENTS.md', status: 'out of date' });
+      expect((await run(repo, 'export')).code).toBe(0);
+      expect((await run(repo, 'export', '--check')).code).toBe(0);
+    };
+    await stale();
+    expect(readFileSync(file, 'utf8')).toContain('Migration');
+    const folder = join(repo, '.agents/projects/billing/waivers');
+    const [name] = readdirSync(folder);
+    writeFileSync(join(folder, name!), readFileSync(join(folder, name!), 'utf8').replace('Migration', 'Cutover'));
+    await stale();
+    expect(readFileSync(file, 'utf8')).toContain('Cutover');
+    rmSync(join(folder, name!));
+    await stale();
+    expect(readFileSync(file, 'utf8')).not.toContain('waived');
   });
 
   it('export --check in a store without targets passes (the export-check hook)', async () => {
