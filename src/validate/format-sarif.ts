@@ -14,6 +14,15 @@ export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
  */
 export const INFORMATION_URI = 'https://github.com/agents-invariants/agents#readme';
 
+/**
+ * A path as a relative URI reference: percent-encoded, with `#`, `?` and `:`
+ * encoded too, so they cannot start a fragment or a query, or read as a scheme
+ * in the first segment (RFC 3986, 4.2), and the reader finds the file itself.
+ */
+export function relativeUri(path: string): string {
+  return encodeURI(path).replace(/[#?:]/g, encodeURIComponent);
+}
+
 function region(line: number, col: number): { region?: { startLine: number; startColumn: number } } {
   return line > 0 ? { region: { startLine: line, startColumn: Math.max(1, col) } } : {};
 }
@@ -31,7 +40,7 @@ function sarifParts(r: ValidationResult, version: string): { log: Record<string,
   const codes = [...new Set(r.diagnostics.map((d) => d.code))].sort();
   const index = new Map(codes.map((c, i) => [c, i]));
   const location = (file: string, line: number, col: number) => ({
-    physicalLocation: { artifactLocation: { uri: encodeURI(escapeUnsafe(r.repoPrefix + file)) }, ...region(line, col) },
+    physicalLocation: { artifactLocation: { uri: relativeUri(r.repoPrefix + file) }, ...region(line, col) },
   });
   const result = (d: Diagnostic) => ({
     ruleId: d.code,
