@@ -115,7 +115,8 @@ export function quoteText(text: string): string {
 
 /** Text for a markdown table cell or list item: one line, no markup, no HTML, nothing hidden. */
 export function markdownText(text: string): string {
-  return escapeUnsafe(text.replace(/\r?\n/g, ' ')).replace(/[\\`*_{}[\]<>()#+!|~-]/g, (c) => `\\${c}`);
+  // `&` too: an entity such as `&rlm;` or `&ZeroWidthSpace;` would render as the invisible character it names.
+  return escapeUnsafe(text.replace(/\r?\n/g, ' ')).replace(/[\\`*_{}[\]<>()#+!|~&-]/g, (c) => `\\${c}`);
 }
 
 /** A markdown code span that holds `text` whatever its backticks, on one line; `|` escaped so it stays inside a table cell. */

@@ -1,3 +1,4 @@
+import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { safeDiffText } from '../../src/cli/safe-output.ts';
 import { escapeUnsafe, findUnsafe, findUnsafeText, markdownCode, markdownText, quoteText } from '../../src/core/plain-text.ts';
@@ -33,6 +34,14 @@ describe('plain text (docs/store-format.md, "Plain text only")', () => {
     expect(markdownText('a|b\n`c`\u001b')).toBe('a\\|b \\`c\\`\\\\u001b');
     expect(markdownCode('projects/x|y`z')).toBe('``projects/x\\|y`z``');
     expect(markdownCode('`edge')).toBe('`` `edge ``');
+  });
+
+  it('markdown: no character reference survives, so none renders as a hidden character', () => {
+    for (const text of ['a &rlm;b', 'x&ZeroWidthSpace;y', '&#x202E;evil', '&#8203;', '&amp;lt;details&amp;gt;']) {
+      const html = marked.parse(markdownText(text), { async: false });
+      // Every entity left in the HTML is one the renderer wrote for a literal character.
+      expect(html.replace(/&(amp|lt|gt|quot|#39);/g, '')).not.toContain('&');
+    }
   });
 
   it('findUnsafeText walks a document: one-line fields refuse newlines, multi-line fields allow them', () => {
