@@ -1,6 +1,7 @@
 import type { FieldChange, InvariantChange, PlanChange, TargetDiff } from '../core/diff.ts';
 import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
-import { markdownText, quoteText } from '../core/plain-text.ts';
+import { truncate } from '../core/names.ts';
+import { markdownCode, markdownText, quoteText } from '../core/plain-text.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
 import type { PolicyMove } from '../service/review-extends.ts';
 import { invariantJson } from './invariant.ts';
@@ -315,6 +316,44 @@ export function* diffMarkdownLines(d: DiffResult): Generator<string> {
     for (const x of t.changed) yield item('changed', x.invariant, `: ${x.fields.map(mdField).join('; ')}`);
     if (listed(t) === 0) yield '- unchanged';
   }
+}
+
+/** GitHub refuses a comment body longer than this many characters (its API answers 422). */
+export const MARKDOWN_LIMIT = 65_536;
+
+/**
+ * `diffMarkdownLines` cut to at most `limit` characters (newlines included,
+ * counted in UTF-16 units, never fewer than GitHub's characters): whole lines
+ * up to the cut, then a closing line that says how many lines were left out
+ * and how to see them all. A report that fits is written unchanged.
+ */
+export function* boundedMarkdownLines(d: DiffResult, limit = MARKDOWN_LIMIT): Generator<string> {
+  const footer = (n: number) => [
+    '',
+    `**Cut short:** ${n} more line${n === 1 ? '' : 's'} did not fit in one comment (at most ${limit} characters). ` +
+      `The whole report: ${markdownCode(`agents invariant diff ${truncate(d.range, 200)}`)}, or \`--format json\`.`,
+  ];
+  const size = (lines: string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
+  // Room for the closing lines with any count: the lines past it wait until the report is known to fit or not.
+  const room = limit - size(footer(Number.MAX_SAFE_INTEGER));
+  let used = 0;
+  let held: string[] = [];
+  let cut = 0;
+  for (const line of diffMarkdownLines(d)) {
+    if (cut > 0) {
+      cut++;
+      continue;
+    }
+    used += line.length + 1;
+    if (used <= room) yield line;
+    else if (used <= limit) held.push(line);
+    else {
+      cut = held.length + 1;
+      held = [];
+    }
+  }
+  if (cut > 0) yield* footer(cut);
+  else yield* held;
 }
 
 /** "policy sources reordered: a, b → b, a": the first listed keeps a text both hold (docs/extends.md, "Review"). */

@@ -1,7 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { G1, G2, G3, P1, P2, PLAN, Q1, Repo, X1 } from './repo.ts';
+import { boundedMarkdownLines, diffMarkdownLines, MARKDOWN_LIMIT, MARKDOWN_MARKER } from '../../src/present/diff.ts';
+import { ReviewService } from '../../src/service/review-service.ts';
+import { G1, G2, G3, P1, P2, PLAN, Q1, Repo, ulid, X1 } from './repo.ts';
 import { runAgents } from '../helpers/main.ts';
 
 const GOLDEN = fileURLToPath(new URL('../golden/invariant-diff.md', import.meta.url));
@@ -54,5 +56,36 @@ describe('agents invariant diff --format markdown', () => {
     const r = await runAgents(['invariant', 'diff', 'feature..feature', '--format', 'markdown'], { cwd: repo.dir });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('no invariant changed; 0 effective sets changed.');
+  });
+
+  it('stays within what GitHub takes as one comment, cut at a line and saying how much is left out', async () => {
+    const repo = new Repo();
+    repo.inv('projects/app', P1, 'All API changes need tests');
+    repo.commit('base');
+    // 700 new global invariants: a table row and an entry of project app's set each, far over one comment.
+    for (let i = 0; i < 700; i++) repo.inv('global', ulid(`G${String(i).padStart(4, '0')}`), `Rule ${i}: ${'keep it so '.repeat(10)}`);
+    repo.commit('many');
+    const r = await runAgents(['invariant', 'diff', 'HEAD^1..HEAD', '--format', 'markdown'], { cwd: repo.dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout.length).toBeLessThanOrEqual(MARKDOWN_LIMIT);
+    const lines = r.stdout.split('\n').slice(0, -1);
+    expect(lines[0]).toBe(MARKDOWN_MARKER);
+    expect(r.stdout.split(MARKDOWN_MARKER)).toHaveLength(2);
+
+    const d = await new ReviewService(repo.store).diff({ range: 'HEAD^1..HEAD' });
+    const full = [...diffMarkdownLines(d)];
+    const kept = lines.slice(0, -2);
+    expect(full.slice(0, kept.length)).toEqual(kept);
+    // The closing line counts exactly the lines left out.
+    expect(lines.at(-2)).toBe('');
+    expect(Number(/(\d+) more line/.exec(lines.at(-1)!)?.[1])).toBe(full.length - kept.length);
+
+    // A report that fits to the character is written whole; one character less and it is cut.
+    const size = full.reduce((n, l) => n + l.length + 1, 0);
+    expect([...boundedMarkdownLines(d, size)]).toEqual(full);
+    const cut = [...boundedMarkdownLines(d, size - 1)];
+    expect(cut.reduce((n, l) => n + l.length + 1, 0)).toBeLessThanOrEqual(size - 1);
+    expect(cut).not.toEqual(full);
+    expect(cut.slice(0, -2)).toEqual(full.slice(0, cut.length - 2));
   });
 });

@@ -44,9 +44,10 @@ export default defineCommand<DiffArgs>({
       allProjects: argv['all-projects'] ?? false,
       staged: argv.staged ?? false,
     });
-    const { diffJsonDeferred, diffMarkdownLines, diffTextLines } = await formats;
+    const { diffJsonDeferred, boundedMarkdownLines, diffTextLines } = await formats;
     // Written as made: a change of many global invariants in a store of many projects lists millions of entries.
-    if (argv.format === 'markdown') await writePieces(ctx.io.stdout, piecesOf(diffMarkdownLines(result)), (p) => safeText(p, false));
+    // The markdown is a pull-request comment, cut where GitHub would refuse it whole.
+    if (argv.format === 'markdown') await writePieces(ctx.io.stdout, piecesOf(boundedMarkdownLines(result)), (p) => safeText(p, false));
     else if (ctx.format === 'text')
       await writePieces(ctx.io.stdout, piecesOf(diffTextLines(result, ctx.style)), (p) => safeText(p, ctx.color));
     // An effective set's entries may number thousands: a few sets to a piece, in JSON and YAML alike.
