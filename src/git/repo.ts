@@ -425,8 +425,10 @@ export const NULL_SHA = '0000000000000000000000000000000000000000';
 /**
  * Commits (newest first) that touched paths matching `pathspecs`, each with its
  * raw file changes (no rename detection: callers pair deletions and additions
- * themselves). One `git log` process. Merges are left out: their changes are
- * the ones of the commits they merge.
+ * themselves). One `git log` process. A merge lists only the files it made
+ * differ from every parent (a conflict resolved by hand, markers committed),
+ * each as a change from its first parent: what it took unchanged from one
+ * side is the change of the commits it merges.
  */
 export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise<LogCommit[]> {
   const out = await git(cwd, [
@@ -435,7 +437,7 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
     '--raw',
     '--no-renames',
     '--no-abbrev',
-    '--no-merges',
+    '-c',
     '--no-color',
     '--format=%x1e%H%x1f%an%x1f%ae%x1f%aI%x1f%s',
     '--',
@@ -455,11 +457,20 @@ export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise
             .replace(/^\n/, '')
             .split('\0');
     const changes: RawChange[] = [];
+    // A field that is not a change's line (the empty one git writes after a merge's header) is skipped alone, keeping the pairs aligned.
     for (let i = 0; i + 1 < fields.length; i += 2) {
       const meta = fields[i]!.replace(/^\n/, '');
-      if (!meta.startsWith(':')) continue;
-      const [oldMode = '000000', newMode = '000000', oldSha = NULL_SHA, newSha = NULL_SHA, status = 'M'] = meta.slice(1).split(' ');
-      changes.push({ status, oldMode, newMode, oldSha, newSha, path: fields[i + 1]! });
+      if (!meta.startsWith(':')) {
+        i--;
+        continue;
+      }
+      // A merge's combined line starts with one colon per parent: its parents' modes and blobs, then the result's.
+      const parents = /^:+/.exec(meta)![0].length;
+      const parts = meta.slice(parents).split(' ');
+      const mode = (k: number) => parts[k] ?? '000000';
+      const sha = (k: number) => parts[parents + 1 + k] ?? NULL_SHA;
+      const status = (parts[2 * parents + 2] ?? 'M').slice(0, 1);
+      changes.push({ status, oldMode: mode(0), newMode: mode(parents), oldSha: sha(0), newSha: sha(parents), path: fields[i + 1]! });
     }
     commits.push({ commit, author, email, date, subject, changes });
   }

@@ -135,4 +135,40 @@ describe('agents invariant log over invalid versions', () => {
     expect(broken.code).toBe(0);
     expect(broken.stdout).toMatch(/added to global\n/);
   });
+
+  it('shows what a merge made differ from every parent: a hand resolution, committed conflict markers', async () => {
+    const V = ulid('M1');
+    const repo = new Repo();
+    repo.inv('global', V, 'Never drop production data').commit('init');
+    const main = repo.git('rev-parse', '--abbrev-ref', 'HEAD').trim();
+    repo.git('checkout', '-q', '-b', 'side');
+    const side = repo.inv('global', V, 'Never drop customer data').commit('side');
+    repo.git('checkout', '-q', main);
+    const ours = repo.inv('global', V, 'Never drop production data', { severity: 'warning' }).commit('ours');
+    // Resolved by hand to a text neither side had.
+    repo.git('merge', '-q', '--no-commit', '--no-ff', '-s', 'ours', 'side');
+    const resolved = repo.inv('global', V, 'Never drop any data', { severity: 'warning' }).commit('merge side');
+    repo.git('checkout', '-q', '-b', 'other', ours);
+    const other = repo.inv('global', V, 'Never drop other data').commit('other');
+    repo.git('checkout', '-q', main);
+    repo.git('merge', '-q', '--no-commit', '--no-ff', '-s', 'ours', 'other');
+    const markers = repo.write(`global/${V}.yaml`, `<<<<<<< HEAD\nid: ${V}\n=======\nid: ${V}\n>>>>>>> other\n`).commit('merge other');
+    // A merge that takes one side whole is no change of its own.
+    repo.git('checkout', '-q', '-b', 'plain', ours);
+    repo.write('global/.gitkeep', '').commit('plain');
+    repo.git('checkout', '-q', main);
+    repo.git('merge', '-q', '--no-ff', '-m', 'merge plain', 'plain');
+
+    const l = await log(repo, V);
+    const byCommit = new Map(l.events.map((e) => [e.commit, e]));
+    expect(byCommit.get(markers)).toMatchObject({ change: 'edited', invalid: { code: 'merge-conflict' } });
+    expect(byCommit.get(resolved)).toMatchObject({
+      change: 'edited',
+      invalid: null,
+      text: 'Never drop any data',
+      fields: [{ field: 'text', before: 'Never drop production data', after: 'Never drop any data' }],
+    });
+    expect(l.events[0]!.commit).toBe(markers);
+    expect(l.events.map((e) => e.commit).sort()).toEqual([markers, resolved, other, ours, side, l.events.at(-1)!.commit].sort());
+  });
 });
