@@ -25,4 +25,78 @@ describe('docs/github-workflow.yml', () => {
     expect(on).toEqual(expect.arrayContaining(['.agents/**', '**/AGENTS.md', '.cursor/rules/**']));
     expect(steps.some((s) => s.with?.script?.includes(`const marker = '${MARKDOWN_MARKER}';`))).toBe(true);
   });
+
+  type Step = { id?: string; if?: string; run?: string; env?: Record<string, string>; with?: { script?: string } };
+  const steps = () => (parse(readFileSync(WORKFLOW, 'utf8')) as { jobs: { review: { steps: Step[] } } }).jobs.review.steps;
+
+  /** Runs the comment step's script as github-script would, against a pull request holding `comments`. */
+  async function post(outcome: string, comments: { id: number; user: { type: string }; body: string }[], fail?: { status: number }) {
+    const step = steps().find((s) => s.with?.script?.includes('const marker'))!;
+    const calls: { update: { comment_id: number; body: string }[]; create: { body: string }[]; warnings: string[]; summary: string[] } = {
+      update: [],
+      create: [],
+      warnings: [],
+      summary: [],
+    };
+    const github = {
+      paginate: async () => comments,
+      rest: {
+        issues: {
+          listComments: {},
+          updateComment: async (a: { comment_id: number; body: string }) => {
+            if (fail) throw fail;
+            calls.update.push(a);
+          },
+          createComment: async (a: { body: string }) => {
+            if (fail) throw fail;
+            calls.create.push(a);
+          },
+        },
+      },
+    };
+    const context = {
+      repo: { owner: 'o', repo: 'r' },
+      issue: { number: 7 },
+      sha: 'abcdef0123456789abcdef0123456789abcdef01',
+      serverUrl: 'https://github.com',
+      runId: 42,
+    };
+    const core = {
+      warning: (m: string) => calls.warnings.push(m),
+      summary: { addRaw: (b: string) => ({ write: async () => calls.summary.push(b) }) },
+    };
+    const fs = { readFileSync: () => `${MARKDOWN_MARKER}\nthis push's report\n` };
+    const env = { ...step.env, DIFF_OUTCOME: outcome };
+    const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
+      ...a: string[]
+    ) => (...v: unknown[]) => Promise<void>;
+    const script = new AsyncFunction('require', 'github', 'context', 'core', 'process', step.with!.script!);
+    await script(() => fs, github, context, core, { env });
+    return calls;
+  }
+
+  it('comments even when a check before failed, and a failed diff replaces the earlier report rather than leaving it', async () => {
+    for (const s of steps().filter((x) => x.id === 'diff' || x.with?.script?.includes('const marker')))
+      expect(s.if).toMatch(/!cancelled\(\)/);
+    expect(steps().find((s) => s.with?.script?.includes('const marker'))!.env!.DIFF_OUTCOME).toMatch(/^\$\{\{ steps\.diff\.outcome \}\}$/);
+    const earlier = [
+      { id: 1, user: { type: 'User' }, body: `${MARKDOWN_MARKER}\nforged` },
+      { id: 2, user: { type: 'Bot' }, body: `${MARKDOWN_MARKER}\nan earlier push's report` },
+    ];
+    const ok = await post('success', earlier);
+    expect(ok.update).toEqual([{ owner: 'o', repo: 'r', comment_id: 2, body: `${MARKDOWN_MARKER}\nthis push's report\n` }]);
+    const failed = await post('failure', earlier);
+    expect(failed.update).toHaveLength(1);
+    expect(failed.update[0]!.comment_id).toBe(2);
+    expect(failed.update[0]!.body.startsWith(`${MARKDOWN_MARKER}\n`)).toBe(true);
+    expect(failed.update[0]!.body).toContain('abcdef012345');
+    expect(failed.update[0]!.body).not.toContain('report');
+  });
+
+  it('a token that may not comment (a pull request from a fork) leaves the report in the run summary; other errors still fail', async () => {
+    const fork = await post('success', [], { status: 403 });
+    expect(fork.summary).toEqual([`${MARKDOWN_MARKER}\nthis push's report\n`]);
+    expect(fork.warnings).toHaveLength(1);
+    await expect(post('success', [], { status: 500 })).rejects.toEqual({ status: 500 });
+  });
 });
