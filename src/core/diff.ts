@@ -16,6 +16,8 @@ export type TargetRef = { kind: 'project'; project: string } | { kind: 'plan'; p
 export interface DiffSide {
   invariants: readonly ScopedInvariant[];
   plans: ReadonlyMap<string, Plan>;
+  /** The projects this side has (a folder, or a plan that targets it); absent: every project asked about. */
+  projects?: ReadonlySet<string>;
 }
 
 export type InvariantField =
@@ -82,7 +84,7 @@ export interface TargetDiff {
   /** A plan's project on each side (absent: the plan targets no project, or does not exist on that side). */
   projectBefore?: string;
   projectAfter?: string;
-  /** Whether the plan exists on each side (always true for projects). */
+  /** Whether the plan or project exists on each side (a project: see DiffSide.projects). */
   existsBefore: boolean;
   existsAfter: boolean;
   countBefore: number;
@@ -327,6 +329,10 @@ function precedenceOrder(a: ScopedInvariant, b: ScopedInvariant): number {
   return rank[a.scope.kind] - rank[b.scope.kind] || (a.id < b.id ? -1 : 1);
 }
 
+function exists(target: TargetRef, side: DiffSide): boolean {
+  return target.kind === 'project' ? (side.projects?.has(target.project) ?? true) : side.plans.has(target.plan);
+}
+
 /** How one target's effective set differs between two sides. */
 export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide, options: DiffTargetOptions = {}): TargetDiff {
   // A plan that appears, disappears or changes project changes entries of every key.
@@ -341,8 +347,8 @@ export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide,
   const as = byId(a.map);
   const diff: TargetDiff = {
     target,
-    existsBefore: target.kind === 'project' || before.plans.has(target.plan),
-    existsAfter: target.kind === 'project' || after.plans.has(target.plan),
+    existsBefore: exists(target, before),
+    existsAfter: exists(target, after),
     countBefore: b.count,
     countAfter: a.count,
     entered: [],
@@ -434,6 +440,7 @@ export function diffStores(
   const aInherited = inherited(after);
   const pick = (side: DiffSide, idx: Map<string, ScopedInvariant[]>, t: TargetRef): DiffSide => ({
     plans: side.plans,
+    ...(side.projects ? { projects: side.projects } : {}),
     invariants: [...targetFolders(t, side.plans).flatMap((f) => idx.get(f) ?? []), ...(side === before ? bInherited : aInherited)],
   });
   // Keys are computed once per invariant (an unchanged file is one object on both sides).

@@ -140,8 +140,9 @@ function targetTitle(t: TargetDiff): string {
 }
 
 function targetCounts(t: TargetDiff): string {
-  if (!t.existsBefore) return `new plan, ${t.countAfter} invariant${t.countAfter === 1 ? '' : 's'}`;
-  if (!t.existsAfter) return `plan removed (had ${t.countBefore})`;
+  const kind = t.target.kind;
+  if (!t.existsBefore) return `new ${kind}, ${t.countAfter} invariant${t.countAfter === 1 ? '' : 's'}`;
+  if (!t.existsAfter) return `${kind} removed (had ${t.countBefore})`;
   return `${t.countBefore} → ${t.countAfter} invariant${t.countAfter === 1 ? '' : 's'}`;
 }
 

@@ -17,6 +17,8 @@ interface TargetJson {
   plan: string | null;
   project_before: string | null;
   project_after: string | null;
+  exists_before: boolean;
+  exists_after: boolean;
   count_before: number;
   count_after: number;
   entered: Ref[];
@@ -278,6 +280,31 @@ describe('rev-range forms', () => {
     expect(d.plans).toEqual([{ change: 'retargeted', plan: PLAN, project_before: 'myapp', project_after: 'other' }]);
     expect(effects(d)).toEqual({ [`plan ${PLAN}`]: { count: [2, 2], entered: [Q1], left: [P1] } });
     expect(d.targets[0]).toMatchObject({ project_before: 'myapp', project_after: 'other' });
+  });
+
+  it('a project renamed or removed is said to be new on one side and gone on the other, not a set that shrank', async () => {
+    const repo = new Repo();
+    repo.inv('global', G1, 'Never delete production data').inv('projects/myapp', P1, 'All API changes need tests');
+    repo.inv('projects/other', Q1, 'Keep the changelog current').inv('projects/kept', P2, 'Log all changes');
+    repo.plan(PLAN, 'kept');
+    const base = repo.commit('one');
+    repo.git('mv', '.agents/projects/myapp', '.agents/projects/renamed');
+    repo.rm(`projects/other/${Q1}.yaml`).rm(`projects/kept/${P2}.yaml`);
+    for (const range of [`${base}..${repo.commit('two')}`, base]) {
+      const d = await diff(repo, range);
+      const exist = Object.fromEntries(d.targets.map((t) => [t.project ?? t.plan, [t.exists_before, t.exists_after]]));
+      // A plan still targets `kept`: the project stays, with its own invariant gone.
+      expect(exist).toEqual({
+        myapp: [true, false],
+        renamed: [false, true],
+        other: [true, false],
+        kept: [true, true],
+        [PLAN]: [true, true],
+      });
+    }
+    const text = await runAgents(['invariant', 'diff', base], { cwd: repo.dir });
+    expect(text.stdout).toMatch(/Effective set of project myapp: project removed \(had 2\)/);
+    expect(text.stdout).toMatch(/Effective set of project renamed: new project, 2 invariants/);
   });
 });
 

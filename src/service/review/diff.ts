@@ -308,8 +308,23 @@ async function diffSides(
 
   const collect = (side: Side, paths: readonly string[]) =>
     paths.map((p) => cache.get(side.keys.get(p)!)?.invariant).filter((i): i is ScopedInvariant => i !== undefined);
-  const bSide: DiffSide = { plans: bShape.plans, invariants: [...collect(before, bNeed), ...(inherited?.before ?? [])] };
-  const aSide: DiffSide = { plans: aShape.plans, invariants: [...collect(after, aNeed), ...(inherited?.after ?? [])] };
+  // Which projects each side has, now that the folders of every target are listed: a project renamed or
+  // removed has no set on the side without it (a plan that targets it keeps it, as an unknown project is told).
+  const has = (side: Side, plans: Map<string, Plan>) => {
+    const projects = new Set(shape(side).projects);
+    for (const plan of plans.values()) if (plan.project) projects.add(plan.project);
+    return projects;
+  };
+  const bSide: DiffSide = {
+    plans: bShape.plans,
+    projects: has(before, bShape.plans),
+    invariants: [...collect(before, bNeed), ...(inherited?.before ?? [])],
+  };
+  const aSide: DiffSide = {
+    plans: aShape.plans,
+    projects: has(after, aShape.plans),
+    invariants: [...collect(after, aNeed), ...(inherited?.after ?? [])],
+  };
   const changedInvariants = {
     before: [
       ...collect(
