@@ -253,10 +253,11 @@ function mdField(f: FieldChange): string {
   return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
 }
 
+/** A side as the range names it: a branch name may hold a backtick or `<`, so each name is a code span that holds it whole. */
 function mdSide(s: SideInfo): string {
   if (s.mergeBaseOf && s.commit)
-    return `the merge base of \`${s.mergeBaseOf[0]}\` and \`${s.mergeBaseOf[1]}\` (\`${s.commit.slice(0, 12)}\`)`;
-  return s.commit ? `\`${s.label}\` (\`${s.commit.slice(0, 12)}\`)` : `the ${s.label}`;
+    return `the merge base of ${markdownCode(s.mergeBaseOf[0])} and ${markdownCode(s.mergeBaseOf[1])} (\`${s.commit.slice(0, 12)}\`)`;
+  return s.commit ? `${markdownCode(s.label)} (\`${s.commit.slice(0, 12)}\`)` : `the ${markdownText(s.label)}`;
 }
 
 /**

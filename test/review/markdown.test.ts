@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { boundedMarkdownLines, diffMarkdownLines, MARKDOWN_LIMIT, MARKDOWN_MARKER } from '../../src/present/diff.ts';
 import { ReviewService } from '../../src/service/review-service.ts';
@@ -87,5 +88,18 @@ describe('agents invariant diff --format markdown', () => {
     expect(cut.reduce((n, l) => n + l.length + 1, 0)).toBeLessThanOrEqual(size - 1);
     expect(cut).not.toEqual(full);
     expect(cut.slice(0, -2)).toEqual(full.slice(0, cut.length - 2));
+  });
+
+  it('a branch name holding backticks and HTML stays inside its code span', async () => {
+    const repo = pullRequest();
+    const branch = 'x`<b>bold</b>`y';
+    repo.git('branch', branch, 'feature');
+    for (const range of [`base..${branch}`, `base...${branch}`]) {
+      const r = await runAgents(['invariant', 'diff', range, '--format', 'markdown'], { cwd: repo.dir });
+      expect(r.code).toBe(0);
+      const html = marked.parse(r.stdout.split('\n')[3]!, { async: false });
+      expect(html).not.toContain('<b>');
+      expect(html).toContain('<code>x`&lt;b&gt;bold&lt;/b&gt;`y</code>');
+    }
   });
 });
