@@ -61,24 +61,44 @@ export function* githubLog(r: ValidationResult, verbose = false): Generator<stri
   yield `${piece}agents validate: ${verdict}: ${countLine(r.counts)} in ${plural(r.files, 'file')} (${r.source})${shown}\n`;
 }
 
-/** The Markdown step summary: the verdict, then a table of the diagnostics (cut short as in the log). In pieces. */
-export function* githubStepSummary(r: ValidationResult, verbose = false): Generator<string> {
+/** GitHub drops a step summary over this many bytes whole (it shows an error instead). */
+export const STEP_SUMMARY_LIMIT = 1024 * 1024;
+
+/** Room kept below the limit for the lines after the table: the per-code counts and the rows left out. */
+const SUMMARY_TAIL = 32 * 1024;
+
+/**
+ * The Markdown step summary: the verdict, then a table of the diagnostics
+ * (cut short as in the log, and before `limit` bytes, saying how many rows
+ * were left out). In pieces.
+ */
+export function* githubStepSummary(r: ValidationResult, verbose = false, limit = STEP_SUMMARY_LIMIT): Generator<string> {
   const verdict = r.ok ? 'ok' : 'failed';
   let piece = `### agents validate: ${verdict}\n\n${countLine(r.counts)} in ${plural(r.files, 'file')} (${r.source}).\n\n`;
   if (r.diagnostics.length > 0) {
     piece += '| severity | code | location | message |\n| --- | --- | --- | --- |\n';
-    const limit = new PerCodeLimit(verbose);
+    let bytes = Buffer.byteLength(piece);
+    let left = 0;
+    const perCode = new PerCodeLimit(verbose);
     for (const d of sortDiagnostics(r.diagnostics)) {
-      if (!limit.list(d)) continue;
+      if (!perCode.list(d)) continue;
       const loc = `${r.repoPrefix}${d.file}${d.line > 0 ? `:${d.line}:${d.col}` : ''}`;
-      piece += `| ${d.severity} | \`${d.code}\` | ${markdownCode(loc)} | ${markdownText(d.message)} |\n`;
+      const row = `| ${d.severity} | \`${d.code}\` | ${markdownCode(loc)} | ${markdownText(d.message)} |\n`;
+      const size = Buffer.byteLength(row);
+      if (left > 0 || bytes + size > limit - SUMMARY_TAIL) {
+        left++;
+        continue;
+      }
+      bytes += size;
+      piece += row;
       if (piece.length >= PIECE) {
         yield piece;
         piece = '';
       }
     }
     piece += '\n';
-    for (const line of limit.lines()) piece += `${line}\n\n`;
+    for (const line of perCode.lines()) piece += `${line}\n\n`;
+    if (left > 0) piece += `… and ${left} more row${left === 1 ? '' : 's'}: a step summary holds at most 1 MiB; the log lists them.\n\n`;
   }
   yield piece;
 }

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/core/diagnostics.ts';
+import { githubStepSummary, STEP_SUMMARY_LIMIT } from '../../src/validate/format-github.ts';
+import type { ValidationResult } from '../../src/validate/result.ts';
+
+function result(n: number): ValidationResult {
+  const diagnostics: Diagnostic[] = [];
+  for (let i = 0; i < n; i++)
+    diagnostics.push({
+      code: 'schema',
+      severity: 'error',
+      file: `global/file-${String(i).padStart(6, '0')}.yaml`,
+      line: 1,
+      col: 1,
+      message: `missing required key "text" — ${'é'.repeat(60)}`,
+    });
+  return {
+    store: '/repo/.agents',
+    source: 'working tree',
+    files: n,
+    diagnostics,
+    fixes: [],
+    strict: false,
+    ok: n === 0,
+    counts: { error: n, warning: 0, info: 0 },
+    displayPrefix: '.agents/',
+    repoPrefix: '.agents/',
+  };
+}
+
+const rows = (md: string) => md.split('\n').filter((l) => l.startsWith('| error |')).length;
+
+describe('validate --format github: the step summary', () => {
+  it('stays within the bytes GitHub keeps, counting the rows it leaves out (--verbose over 10,000 findings)', () => {
+    const md = [...githubStepSummary(result(10_000), true)].join('');
+    expect(Buffer.byteLength(md)).toBeLessThanOrEqual(STEP_SUMMARY_LIMIT);
+    const shown = rows(md);
+    expect(shown).toBeGreaterThan(0);
+    expect(shown).toBeLessThan(10_000);
+    expect(Number(/… and (\d+) more rows?:/.exec(md)?.[1])).toBe(10_000 - shown);
+  });
+
+  it('writes a summary that fits whole', () => {
+    const md = [...githubStepSummary(result(500), true)].join('');
+    expect(rows(md)).toBe(500);
+    expect(md).not.toMatch(/more rows?:/);
+  });
+});
