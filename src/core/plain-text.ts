@@ -119,6 +119,20 @@ export function markdownText(text: string): string {
   return escapeUnsafe(text.replace(/\r?\n/g, ' ')).replace(/[\\`*_{}[\]<>()#+!|~&-]/g, (c) => `\\${c}`);
 }
 
+/** What githubMarkdownText puts between `@` or `#` and what follows: GitHub then makes no mention or issue link of them. */
+export const NO_REFERENCE = '<!-- -->';
+
+/**
+ * markdownText for what GitHub shows (a pull-request comment, a step
+ * summary): GitHub finds `@name` and `#123` after the markdown is rendered,
+ * so a backslash does not stop a text from notifying people or linking
+ * issues; an empty HTML comment between the sign and the name does, and
+ * shows nothing.
+ */
+export function githubMarkdownText(text: string): string {
+  return markdownText(text).replace(/@(?=[A-Za-z0-9])|\\#(?=[0-9])/g, (sign) => `${sign}${NO_REFERENCE}`);
+}
+
 /** A markdown code span that holds `text` whatever its backticks, on one line; `|` escaped so it stays inside a table cell. */
 export function markdownCode(text: string): string {
   const safe = escapeUnsafe(text).replace(/\|/g, '\\|');

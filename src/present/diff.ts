@@ -1,7 +1,7 @@
 import type { FieldChange, InvariantChange, PlanChange, TargetDiff } from '../core/diff.ts';
 import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import { truncate } from '../core/names.ts';
-import { markdownCode, markdownText, quoteText } from '../core/plain-text.ts';
+import { githubMarkdownText, markdownCode, quoteText } from '../core/plain-text.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
 import type { PolicyMove } from '../service/review-extends.ts';
 import { invariantJson } from './invariant.ts';
@@ -229,7 +229,7 @@ function planText(p: PlanChange): string {
 
 /** Escapes text for a markdown table cell or list item: no markup, no HTML, one line, nothing hidden. */
 export function mdEscape(text: string): string {
-  return markdownText(text);
+  return githubMarkdownText(text);
 }
 
 function mdScope(scope: Scope): string {
@@ -257,7 +257,7 @@ function mdField(f: FieldChange): string {
 function mdSide(s: SideInfo): string {
   if (s.mergeBaseOf && s.commit)
     return `the merge base of ${markdownCode(s.mergeBaseOf[0])} and ${markdownCode(s.mergeBaseOf[1])} (\`${s.commit.slice(0, 12)}\`)`;
-  return s.commit ? `${markdownCode(s.label)} (\`${s.commit.slice(0, 12)}\`)` : `the ${markdownText(s.label)}`;
+  return s.commit ? `${markdownCode(s.label)} (\`${s.commit.slice(0, 12)}\`)` : `the ${githubMarkdownText(s.label)}`;
 }
 
 /**

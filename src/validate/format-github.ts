@@ -1,6 +1,6 @@
 import { SEVERITIES } from '../core/model.ts';
 import { location, sortDiagnostics } from '../core/diagnostics.ts';
-import { escapeUnsafe, markdownCode, markdownText } from '../core/plain-text.ts';
+import { escapeUnsafe, githubMarkdownText, markdownCode } from '../core/plain-text.ts';
 import { PerCodeLimit } from './format-text.ts';
 import { countLine, plural, type ValidationResult } from './result.ts';
 
@@ -83,7 +83,7 @@ export function* githubStepSummary(r: ValidationResult, verbose = false, limit =
     for (const d of sortDiagnostics(r.diagnostics)) {
       if (!perCode.list(d)) continue;
       const loc = `${r.repoPrefix}${d.file}${d.line > 0 ? `:${d.line}:${d.col}` : ''}`;
-      const row = `| ${d.severity} | \`${d.code}\` | ${markdownCode(loc)} | ${markdownText(d.message)} |\n`;
+      const row = `| ${d.severity} | \`${d.code}\` | ${markdownCode(loc)} | ${githubMarkdownText(d.message)} |\n`;
       const size = Buffer.byteLength(row);
       if (left > 0 || bytes + size > limit - SUMMARY_TAIL) {
         left++;

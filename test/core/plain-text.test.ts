@@ -1,7 +1,16 @@
 import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import { safeDiffText } from '../../src/cli/safe-output.ts';
-import { escapeUnsafe, findUnsafe, findUnsafeText, markdownCode, markdownText, quoteText } from '../../src/core/plain-text.ts';
+import {
+  escapeUnsafe,
+  findUnsafe,
+  findUnsafeText,
+  markdownCode,
+  githubMarkdownText,
+  markdownText,
+  NO_REFERENCE,
+  quoteText,
+} from '../../src/core/plain-text.ts';
 
 describe('plain text (docs/store-format.md, "Plain text only")', () => {
   it.each<[string, boolean, { codePoint: number; index: number } | undefined]>([
@@ -34,6 +43,16 @@ describe('plain text (docs/store-format.md, "Plain text only")', () => {
     expect(markdownText('a|b\n`c`\u001b')).toBe('a\\|b \\`c\\`\\\\u001b');
     expect(markdownCode('projects/x|y`z')).toBe('``projects/x\\|y`z``');
     expect(markdownCode('`edge')).toBe('`` `edge ``');
+  });
+
+  it('GitHub markdown: an @mention or #123 is broken by an empty comment, so GitHub neither notifies nor links, and shows the text as written', () => {
+    const text = 'Ping @octocat and @org/team about #123 (see owner/repo#45), mail a@b.c, tag #v1';
+    const md = githubMarkdownText(text);
+    const html = marked.parse(md, { async: false });
+    expect(html).not.toMatch(/@[A-Za-z0-9]/);
+    expect(html).not.toMatch(/#[0-9]/);
+    // What is seen: the text itself.
+    expect(html.replaceAll(NO_REFERENCE, '').replace(/<\/?p>|\n/g, '')).toBe(text);
   });
 
   it('markdown: no character reference survives, so none renders as a hidden character', () => {

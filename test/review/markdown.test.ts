@@ -102,4 +102,14 @@ describe('agents invariant diff --format markdown', () => {
       expect(html).toContain('<code>x`&lt;b&gt;bold&lt;/b&gt;`y</code>');
     }
   });
+
+  it('an invariant text naming @someone or #123 neither mentions nor links from the comment', async () => {
+    const repo = pullRequest();
+    repo.inv('global', G3, 'Ask @octocat before closing #123').commit('mention');
+    const r = await runAgents(['invariant', 'diff', 'HEAD^1..HEAD', '--format', 'markdown'], { cwd: repo.dir });
+    expect(r.code).toBe(0);
+    const html = marked.parse(r.stdout, { async: false });
+    expect(html).toContain('octocat');
+    expect(html).not.toMatch(/@[A-Za-z0-9]|#[0-9]/);
+  });
 });
