@@ -6,6 +6,9 @@ import type { ValidationResult } from './result.ts';
 
 const LEVEL = { error: 'error', warning: 'warning', info: 'note' } as const;
 
+/** The store file that names the policy sources (docs/extends.md). */
+const EXTENDS_FILE = 'config.yaml';
+
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 /**
@@ -46,13 +49,14 @@ function sarifParts(r: ValidationResult, version: string): { log: Record<string,
     ruleId: d.code,
     ruleIndex: index.get(d.code)!,
     level: LEVEL[d.severity],
-    // A policy source's file is no file of this repository: named in the message, with no location to place it at.
+    // A policy source's file is no file of this repository: named in the message, and placed on the store's
+    // config.yaml, whose `extends` brings it in (code scanning refuses a whole upload holding a result with no location).
     message: {
       text: escapeUnsafe(`${d.source === undefined ? '' : `${d.file}: `}${d.hint ? `${d.message}. ${d.hint}` : d.message}`, {
         newlines: true,
       }),
     },
-    locations: d.source === undefined ? [location(d.file, d.line, d.col)] : [],
+    locations: [d.source === undefined ? location(d.file, d.line, d.col) : location(EXTENDS_FILE, 0, 0)],
     ...(d.related?.some((x) => x.source === undefined)
       ? {
           relatedLocations: d.related

@@ -56,4 +56,25 @@ describe('validate --format sarif: artifact URIs', () => {
       '.agents/global/01JDQ6X5Z8W4N3B2C1D0E9F001.yaml',
     );
   });
+
+  it("places a policy source's finding on the store's config.yaml: code scanning refuses a result with no location", () => {
+    const r = result('.agents/', []);
+    r.diagnostics = [
+      {
+        code: 'schema',
+        severity: 'error',
+        file: 'extends/policy/global/01JDQ6X5Z8W4N3B2C1D0E9F001.yaml',
+        source: 'policy',
+        line: 3,
+        col: 7,
+        message: 'severity must be one of "error", "warning", "info"',
+      },
+    ];
+    const log = sarifLog(r, '0.0.0') as {
+      runs: { results: { message: { text: string }; locations: { physicalLocation: Record<string, unknown> }[] }[] }[];
+    };
+    const [only] = log.runs[0]!.results;
+    expect(only!.locations).toEqual([{ physicalLocation: { artifactLocation: { uri: '.agents/config.yaml' } } }]);
+    expect(only!.message.text).toContain('extends/policy/global/01JDQ6X5Z8W4N3B2C1D0E9F001.yaml');
+  });
 });
