@@ -154,7 +154,7 @@ export class CliContext implements ContextOptions {
   /** Diffs and history of the store through git. */
   review(): Promise<ReviewService> {
     this.#review ??= Promise.all([this.root(), import('../service/review-service.ts')]).then(
-      ([root, { ReviewService }]) => new ReviewService(root),
+      ([root, { ReviewService }]) => new ReviewService(root, () => this.invariants()),
     );
     return this.#review;
   }

@@ -4,6 +4,8 @@
  * under `review/`: ranges (what each side is), revision trees (reading the
  * store at a revision, in the index or the working tree), diff and log.
  */
+import { UsageError } from '../core/errors.ts';
+import type { InvariantService } from './invariant-service.ts';
 import { diffRevisions, type DiffResult } from './review/diff.ts';
 import { invariantLog, type LogResult } from './review/log.ts';
 import type { DiffRequest } from './review/ranges.ts';
@@ -13,7 +15,11 @@ export type { LogEvent, LogResult } from './review/log.ts';
 export type { DiffRequest, SideInfo } from './review/ranges.ts';
 
 export class ReviewService {
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    /** The store's invariants, asked only when `log` finds no history of an id: to say where an inherited one's is. */
+    private readonly invariants?: () => Promise<InvariantService>,
+  ) {}
 
   /** The effective-set diff between two trees of the store. */
   diff(request: DiffRequest = {}): Promise<DiffResult> {
@@ -21,7 +27,21 @@ export class ReviewService {
   }
 
   /** The history of one invariant (an id or a unique prefix), newest first, following moves between scopes. */
-  log(idOrPrefix: string): Promise<LogResult> {
-    return invariantLog(this.root, idOrPrefix);
+  async log(idOrPrefix: string): Promise<LogResult> {
+    try {
+      return await invariantLog(this.root, idOrPrefix);
+    } catch (error) {
+      if (!(error instanceof UsageError) || this.invariants === undefined) throw error;
+      // An inherited invariant has no history in this repository: its file lives in the policy source's.
+      const held = await (await this.invariants()).resolveId(idOrPrefix, { inherited: true }).catch(() => undefined);
+      if (held?.scope.kind !== 'inherited') throw error;
+      // Inherited paths are read as `extends/<source>/…`; in the source's own store the file is the rest.
+      const path = held.path.slice(`extends/${held.scope.source}/`.length);
+      throw new UsageError(
+        `${held.id} is inherited from the policy source ${held.scope.source}: its history is in that source's repository, not this one`,
+        `Run \`git log\` on ${path} of the source's store, in a clone of the source (\`agents invariant show ${held.id}\` says where it comes from).`,
+        { id: held.id, source: held.scope.source, path },
+      );
+    }
   }
 }

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
+import { LOCKED, consumer, policyRepo } from './repos.ts';
 
 const NEVER_DELETE = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
 const NO_SECRETS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
@@ -174,5 +175,19 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(diff.code, diff.stderr).toBe(0);
     expect(JSON.parse(diff.stdout).policy_sources.map((m: { entered: string[] }) => m.entered)).toEqual([[LOG_CHANGES]]);
     expect(JSON.parse((await run(ci, 'extends', 'fetch', '--rev', first, '--format', 'json')).stdout)).toEqual([]);
+  });
+});
+
+describe('invariant log of an inherited id', () => {
+  it('says it comes from the policy source, whose repository holds its history (exit 2), not that no invariant has that id', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const r = await run(app, '--format', 'json', 'invariant', 'log', LOCKED);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.detail).toEqual({ id: LOCKED, source: 'policy', path: `global/${LOCKED}.yaml` });
+    // An id neither in the history nor inherited is still unknown.
+    expect(JSON.parse((await run(app, '--format', 'json', 'invariant', 'log', '01JZZZZZZZ')).stdout).error.detail).toBeNull();
   });
 });
