@@ -190,6 +190,20 @@ describe('agents invariant diff between revisions', () => {
   });
 });
 
+describe('revisions git names in other ways', () => {
+  const { repo, c } = history(suiteDir());
+  const [c1, c2] = c as [string, string];
+
+  it('a message search (:/text) names its commit; a revision naming a tree is said to be one, not missing (exit 2)', async () => {
+    const subject = repo.git('log', '-1', '--format=%s', c2).trim();
+    const d = await diff(repo, `${c1}..:/${subject}`);
+    expect(d.after.commit).toBe(c2);
+    const tree = await runAgents(['invariant', 'diff', `${c1}^{tree}..${c2}`, '--format', 'json'], { cwd: repo.dir });
+    expect(tree.code).toBe(2);
+    expect(JSON.parse(tree.stdout).error.message).toBe(`revision ${c1}^{tree} names a tree, not a commit`);
+  });
+});
+
 describe('rev-range forms', () => {
   it('A...B compares B with the merge base; A..B with A itself', async () => {
     const repo = new Repo();

@@ -9,7 +9,8 @@ import { UsageError } from '../../core/errors.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { classifyPath } from '../../core/layout.ts';
 import type { Scope, ScopedInvariant } from '../../core/model.ts';
-import { NULL_SHA, catFileBatch, logRaw, topLevelAndShallow, type LogCommit } from '../../git/repo.ts';
+import { NULL_SHA, logRaw, type LogCommit } from '../../git/log.ts';
+import { catFileBatch, topLevelAndShallow } from '../../git/repo.ts';
 import { gitFailure } from './ranges.ts';
 
 /** One commit's change to an invariant. */

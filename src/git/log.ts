@@ -1,0 +1,84 @@
+// The history of files through `git log --raw` (every git process through runner.ts).
+import { runGit } from './runner.ts';
+
+/** One file change of a commit, from `git log --raw`. */
+export interface RawChange {
+  status: string;
+  /** File modes (`100644`, `120000` for a symbolic link…); `000000` on the side where the file does not exist. */
+  oldMode: string;
+  newMode: string;
+  /** Blob ids; all zeros on the side where the file does not exist. */
+  oldSha: string;
+  newSha: string;
+  /** Repository-relative path. */
+  path: string;
+}
+
+export interface LogCommit {
+  commit: string;
+  author: string;
+  email: string;
+  /** Author date, ISO 8601 with the author's offset. */
+  date: string;
+  subject: string;
+  changes: RawChange[];
+}
+
+export const NULL_SHA = '0000000000000000000000000000000000000000';
+
+/**
+ * Commits (newest first) that touched paths matching `pathspecs`, each with its
+ * raw file changes (no rename detection: callers pair deletions and additions
+ * themselves). One `git log` process. A merge lists only the files it made
+ * differ from every parent (a conflict resolved by hand, markers committed),
+ * each as a change from its first parent: what it took unchanged from one
+ * side is the change of the commits it merges.
+ */
+export async function logRaw(cwd: string, pathspecs: readonly string[]): Promise<LogCommit[]> {
+  const out = (
+    await runGit(cwd, [
+      'log',
+      '-z',
+      '--raw',
+      '--no-renames',
+      '--no-abbrev',
+      '-c',
+      '--no-color',
+      '--format=%x1e%H%x1f%an%x1f%ae%x1f%aI%x1f%s',
+      '--',
+      ...pathspecs,
+    ])
+  ).toString('utf8');
+  const commits: LogCommit[] = [];
+  for (const chunk of out.split('\x1e')) {
+    if (chunk === '') continue;
+    const end = chunk.indexOf('\0');
+    const header = end < 0 ? chunk : chunk.slice(0, end);
+    const [commit = '', author = '', email = '', date = '', subject = ''] = header.split('\x1f');
+    const fields =
+      end < 0
+        ? []
+        : chunk
+            .slice(end + 1)
+            .replace(/^\n/, '')
+            .split('\0');
+    const changes: RawChange[] = [];
+    // A field that is not a change's line (the empty one git writes after a merge's header) is skipped alone, keeping the pairs aligned.
+    for (let i = 0; i + 1 < fields.length; i += 2) {
+      const meta = fields[i]!.replace(/^\n/, '');
+      if (!meta.startsWith(':')) {
+        i--;
+        continue;
+      }
+      // A merge's combined line starts with one colon per parent: its parents' modes and blobs, then the result's.
+      const parents = /^:+/.exec(meta)![0].length;
+      const parts = meta.slice(parents).split(' ');
+      const mode = (k: number) => parts[k] ?? '000000';
+      const sha = (k: number) => parts[parents + 1 + k] ?? NULL_SHA;
+      const status = (parts[2 * parents + 2] ?? 'M').slice(0, 1);
+      changes.push({ status, oldMode: mode(0), newMode: mode(parents), oldSha: sha(0), newSha: sha(parents), path: fields[i + 1]! });
+    }
+    commits.push({ commit, author, email, date, subject, changes });
+  }
+  return commits;
+}
