@@ -59,7 +59,14 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
   if (object === '') return missing(rev);
   const peeled = await verify(`${object}^{commit}`);
   if (peeled !== '') return peeled;
-  throw new GitError(`revision ${rev} names a ${(await git(cwd, ['cat-file', '-t', object])).trim()}, not a commit`, 'bad-revision');
+  // A full id is taken by rev-parse whether or not the object is here (a shallow clone): missing then.
+  let type: string;
+  try {
+    type = (await git(cwd, ['cat-file', '-t', object])).trim();
+  } catch {
+    return missing(rev);
+  }
+  throw new GitError(`revision ${rev} names a ${type}, not a commit`, 'bad-revision');
 }
 
 function missing(rev: string): never {
