@@ -24,20 +24,19 @@ export async function checkOverrides(
     const target = facts[i]!.v!;
     const at = invariantAt.get(target);
     const inherited = at === undefined ? (await inheritedKeys?.())?.get(target) : undefined;
+    // The override and what it names must hold one text: a different one is a rule of its own, not a copy.
+    const textDiffers = (named: string, related?: { file: string; line: number; col: number; message: string }[]) =>
+      located.at(
+        file,
+        ['overrides'],
+        'overrides-text',
+        'error',
+        `overrides names ${named}, whose text differs: an override is a copy of the same text`,
+        'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.',
+        related,
+      );
     if (inherited !== undefined) {
-      if (inherited !== facts[i]!.k)
-        found.push({
-          files: [file],
-          report: () =>
-            located.at(
-              file,
-              ['overrides'],
-              'overrides-text',
-              'error',
-              `overrides names the inherited invariant ${target}, whose text differs: an override is a copy of the same text`,
-              'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.',
-            ),
-        });
+      if (inherited !== facts[i]!.k) found.push({ files: [file], report: () => textDiffers(`the inherited invariant ${target}`) });
     } else if (at === undefined) {
       found.push({
         files: [file],
@@ -56,15 +55,9 @@ export async function checkOverrides(
       found.push({
         files: [file, other],
         report: () =>
-          located.at(
-            file,
-            ['overrides'],
-            'overrides-text',
-            'error',
-            `overrides names ${target} (${other}), whose text differs: an override is a copy of the same text`,
-            'Make the texts equal (an override changes severity, tags or rationale, not the text), or remove the overrides key.',
-            [{ file: other, ...located.where(other, ['text']), message: `the invariant named: ${target}` }],
-          ),
+          textDiffers(`${target} (${other})`, [
+            { file: other, ...located.where(other, ['text']), message: `the invariant named: ${target}` },
+          ]),
       });
     }
   }
