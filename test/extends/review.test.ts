@@ -13,13 +13,19 @@ const LOCAL_TESTS = '01JDQ6X5Z8W4N3B2C1D0E9F8G5';
 
 const run = (cwd: string, ...args: string[]) => runMain(args, { cwd });
 
+/** A new git repository at dir/name holding `tree` (not committed). */
+function repoWith(dir: string, name: string, tree: Record<string, string | null>): string {
+  const repo = join(dir, name);
+  mkdirSync(repo);
+  gitInit(repo);
+  writeTree(repo, tree);
+  return repo;
+}
+
 describe('invariant diff across a commit that moves a policy pin', () => {
   it('shows the inherited changes as such, and the markdown says the source moved from v1 to v2 with what entered and left', async () => {
     const dir = tempDir();
-    const policy = join(dir, 'policy');
-    mkdirSync(policy);
-    gitInit(policy);
-    writeTree(policy, {
+    const policy = repoWith(dir, 'policy', {
       [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data'),
       [`.agents/global/${NO_SECRETS}.yaml`]: invariantYaml(NO_SECRETS, 'No secrets in prompts'),
     });
@@ -30,10 +36,7 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     commitAll(policy, 'v2');
     git(policy, 'tag', 'v2');
 
-    const app = join(dir, 'app');
-    mkdirSync(app);
-    gitInit(app);
-    writeTree(app, {
+    const app = repoWith(dir, 'app', {
       [`.agents/projects/myapp/${LOCAL_TESTS}.yaml`]: invariantYaml(LOCAL_TESTS, 'All API changes need tests'),
       '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: v1\n`,
     });
@@ -76,10 +79,7 @@ describe('invariant diff across a commit that moves a policy pin', () => {
   it('a new order of the sources in extends is a change: the review names it and what it newly shadows in each project', async () => {
     const dir = tempDir();
     const mk = (name: string, id: string, severity: string) => {
-      const repo = join(dir, name);
-      mkdirSync(repo);
-      gitInit(repo);
-      writeTree(repo, { [`.agents/global/${id}.yaml`]: invariantYaml(id, 'No secrets in prompts', { severity }) });
+      const repo = repoWith(dir, name, { [`.agents/global/${id}.yaml`]: invariantYaml(id, 'No secrets in prompts', { severity }) });
       commitAll(repo, name);
       return repo;
     };
@@ -110,15 +110,11 @@ describe('invariant diff across a commit that moves a policy pin', () => {
 
   it('a pin move counts a project with no invariant of its own, and update and diff count the same sets', async () => {
     const dir = tempDir();
-    const policy = join(dir, 'policy');
-    mkdirSync(policy);
-    gitInit(policy);
-    writeTree(policy, { [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data') });
+    const policy = repoWith(dir, 'policy', {
+      [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data'),
+    });
     commitAll(policy, 'v1');
-    const app = join(dir, 'app');
-    mkdirSync(app);
-    gitInit(app);
-    writeTree(app, {
+    const app = repoWith(dir, 'app', {
       '.agents/projects/api/.gitkeep': '',
       '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: main\n`,
     });
@@ -140,19 +136,15 @@ describe('invariant diff across a commit that moves a policy pin', () => {
 
   it("a fresh clone fetches the base side's pins with fetch --rev, which the diff's hint names", async () => {
     const dir = tempDir();
-    const policy = join(dir, 'policy');
-    mkdirSync(policy);
-    gitInit(policy);
-    writeTree(policy, { [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data') });
+    const policy = repoWith(dir, 'policy', {
+      [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data'),
+    });
     commitAll(policy, 'v1');
     git(policy, 'tag', 'v1');
     writeTree(policy, { [`.agents/global/${LOG_CHANGES}.yaml`]: invariantYaml(LOG_CHANGES, 'Log all changes') });
     commitAll(policy, 'v2');
     git(policy, 'tag', 'v2');
-    const app = join(dir, 'app');
-    mkdirSync(app);
-    gitInit(app);
-    writeTree(app, {
+    const app = repoWith(dir, 'app', {
       [`.agents/projects/myapp/${LOCAL_TESTS}.yaml`]: invariantYaml(LOCAL_TESTS, 'All API changes need tests'),
       '.agents/config.yaml': 'version: 1\n',
     });
