@@ -11,6 +11,14 @@ const DOWN = '\u001b[B';
 const ESC = '\u001b';
 const SHIFT_TAB = '\u001b[Z';
 
+/** Enter at the severity, tags and rationale steps: each keeps its default. */
+async function passDefaults(r: ReturnType<typeof render>): Promise<void> {
+  for (const step of ['Severity', 'Tags', 'Rationale']) {
+    await frameHas(r.lastFrame, step);
+    r.stdin.write('\r');
+  }
+}
+
 /** Enter on an empty line through the four kinds of the guard step. */
 async function passGuard(r: ReturnType<typeof render>): Promise<void> {
   for (let k = 1; k <= 4; k++) {
@@ -143,12 +151,7 @@ test('a new project: bad names are refused inline; the text is checked against g
   r.stdin.write('Log all changes');
   await frameHas(r.lastFrame, `↓ shadows global ${G2}`);
   r.stdin.write('\r');
-  await frameHas(r.lastFrame, 'Severity');
-  r.stdin.write('\r');
-  await frameHas(r.lastFrame, 'Tags');
-  r.stdin.write('\r');
-  await frameHas(r.lastFrame, 'Rationale');
-  r.stdin.write('\r');
+  await passDefaults(r);
   await passGuard(r);
   await frameHas(r.lastFrame, 'Add it? [Y/n]', 'tags      (none)', 'rationale (none)', 'guard     (none)');
   // Shift-Tab goes back to the guard, then Enter through it again.
@@ -189,12 +192,7 @@ test('a guard entry add would refuse is refused on Enter, where it was typed; fi
   r.stdin.write('Never drop release tags');
   await frameHas(r.lastFrame, '✓ new in this scope');
   r.stdin.write('\r');
-  await frameHas(r.lastFrame, 'Severity');
-  r.stdin.write('\r');
-  await frameHas(r.lastFrame, 'Tags');
-  r.stdin.write('\r');
-  await frameHas(r.lastFrame, 'Rationale');
-  r.stdin.write('\r');
+  await passDefaults(r);
   await passGuardTo(r, 2);
   r.stdin.write('git tag -d (');
   await frameHas(r.lastFrame, '> git tag -d (');
