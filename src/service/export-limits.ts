@@ -9,14 +9,20 @@ import { type FileChange, readExisting } from './export-targets.ts';
  */
 export function agentsMdBudgetWarnings(top: string, changes: readonly FileChange[], limit: number, reader: string): string[] {
   const after = new Map(changes.filter((c) => c.target === 'agents-md').map((c) => [c.path, c.after]));
+  // A folder's AGENTS.md is above every nested one below it: each is read once, not once per file it is above.
+  const read = new Map<string, string | undefined>();
   const text = (path: string): string | undefined => {
     if (after.has(path)) return after.get(path);
+    if (read.has(path)) return read.get(path);
+    let t: string | undefined;
     try {
-      return readExisting(top, path);
+      t = readExisting(top, path);
     } catch {
       // A file the export cannot read is no file Codex reads either.
-      return undefined;
+      t = undefined;
     }
+    read.set(path, t);
+    return t;
   };
   const warnings: string[] = [];
   for (const [path, own] of after) {
