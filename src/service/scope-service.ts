@@ -1,11 +1,12 @@
 import { type AgentsError, UsageError, valueTooLong } from '../core/errors.ts';
 import { globProblem } from '../core/globs.ts';
-import { codePointLength, isName, isProjectName, truncate } from '../core/names.ts';
+import { codePointLength, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { commitWanted, lockedWrite, withCommit } from './commit.ts';
 import { pinnedSources } from './invariants/pinned-sources.ts';
+import { actionRefs, namedFolders } from './invariants/projects.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
 
@@ -33,15 +34,6 @@ export interface ProjectSummary {
   active: number;
   /** Plans that target it (`project:` in plan.yaml). */
   plans: number;
-}
-
-/** The folders in `dir` whose names a scope may have, sorted. */
-async function namedFolders(tree: TreeSource, dir: string): Promise<string[]> {
-  return (await tree.list(dir, { recursive: false }))
-    .filter((e) => e.type === 'dir')
-    .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
-    .filter(dir === 'projects' ? isProjectName : isName)
-    .sort();
 }
 
 /** The action templates of one tree (the store's, or a policy source's at its pin, named `source`). */
@@ -74,14 +66,6 @@ export async function listActionNames(invariants: InvariantService): Promise<str
   for (const { name, tree } of await new ScopeService(invariants).readableSourceTrees())
     names.push(...(await actionRefs(tree)).map((r) => `${name}:${r}`));
   return names;
-}
-
-/** The NS/NAME of every action template folder of a tree. */
-async function actionRefs(tree: TreeSource): Promise<string[]> {
-  const refs: string[] = [];
-  for (const ns of await namedFolders(tree, 'actions'))
-    for (const name of await namedFolders(tree, `actions/${ns}`)) refs.push(`${ns}/${name}`);
-  return refs;
 }
 
 /** The longest description an action.yaml holds (schemas/action.schema.json). */

@@ -1,19 +1,33 @@
 // The scopes that exist: projects (refusing typos of their names), action templates, plans.
 import { closestNames, didYouMean, isCloseName, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
-import { isName } from '../../core/names.ts';
+import { isName, isProjectName } from '../../core/names.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
+import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
 import { requireValid } from './rules.ts';
 import type { ScopeCatalog } from './types.ts';
 
-/** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
-export async function projectNames(svc: InvariantContext): Promise<string[]> {
-  return (await svc.source.list('projects', { recursive: false }))
+/** The folders of `dir` in a tree whose names are names (projects: not a reserved one), sorted: the scopes that exist. */
+export async function namedFolders(tree: TreeSource, dir: string): Promise<string[]> {
+  return (await tree.list(dir, { recursive: false }))
     .filter((e) => e.type === 'dir')
     .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
-    .filter(isName)
+    .filter(dir === 'projects' ? isProjectName : isName)
     .sort();
+}
+
+/** The action templates of a tree (the store's, or a policy source's at its pin), as NS/NAME. */
+export async function actionRefs(tree: TreeSource): Promise<string[]> {
+  const refs: string[] = [];
+  for (const ns of await namedFolders(tree, 'actions'))
+    for (const name of await namedFolders(tree, `actions/${ns}`)) refs.push(`${ns}/${name}`);
+  return refs;
+}
+
+/** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
+export async function projectNames(svc: InvariantContext): Promise<string[]> {
+  return namedFolders(svc.source, 'projects');
 }
 
 /**
@@ -79,26 +93,13 @@ export async function checkNewProject(
   return project;
 }
 
-/** The store's own action templates that exist, as NS/NAME (folders with valid names), sorted. */
-export async function actionNames(svc: InvariantContext): Promise<string[]> {
-  const dirs = async (dir: string): Promise<string[]> =>
-    (await svc.source.list(dir, { recursive: false }))
-      .filter((e) => e.type === 'dir')
-      .map((e) => e.path.slice(e.path.lastIndexOf('/') + 1))
-      .filter(isName)
-      .sort();
-  const actions: string[] = [];
-  for (const ns of await dirs('actions')) for (const name of await dirs(`actions/${ns}`)) actions.push(`${ns}/${name}`);
-  return actions;
-}
-
 /**
  * Refuses (exit 2) to read an action template that does not exist, naming
  * the closest existing ones, as for a project: a typo never reads as an
  * empty template.
  */
 export async function requireAction(svc: InvariantContext, ref: string): Promise<void> {
-  const known = await actionNames(svc);
+  const known = await actionRefs(svc.source);
   if (known.includes(ref)) return;
   const suggestions = closestNames(ref, known);
   const guess = didYouMean(suggestions);
@@ -117,7 +118,7 @@ export async function requireAction(svc: InvariantContext, ref: string): Promise
  * instead (`add to`, `move it to`).
  */
 export async function checkNewAction(svc: InvariantContext, ref: string, doing = 'add to'): Promise<void> {
-  const known = await actionNames(svc);
+  const known = await actionRefs(svc.source);
   if (known.includes(ref)) return;
   const close = known.filter((k) => isCloseName(ref, k));
   if (close.length === 0) return;
@@ -134,5 +135,5 @@ export async function checkNewAction(svc: InvariantContext, ref: string, doing =
 /** The projects, action templates and plans that exist (folders with valid names). */
 export async function scopes(svc: InvariantContext): Promise<ScopeCatalog> {
   const plans = [...(await readAllPlans(svc.source)).plans.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { projects: await svc.projectNames(), actions: await actionNames(svc), plans };
+  return { projects: await svc.projectNames(), actions: await actionRefs(svc.source), plans };
 }
