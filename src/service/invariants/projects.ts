@@ -79,16 +79,10 @@ export async function checkNewProject(
 ): Promise<string | undefined> {
   const known = await svc.projectNames();
   if (known.includes(project)) return undefined;
-  const close = known.filter((k) => isCloseName(project, k));
-  if (close.length > 0 && !confirmed) {
-    const ranked = closestNames(project, close);
-    const suggestions = ranked.length > 0 ? ranked : close;
-    throw new UsageError(
-      `project ${project} does not exist, and its name is close to ${suggestions.length === 1 ? 'the existing project' : 'the existing projects'} ${suggestions.join(', ')}; ${didYouMean(suggestions)}`,
-      `Nothing was written. To ${doing} ${suggestions[0]}, use --project ${suggestions[0]}; to create project ${project} anyway, add --new-project.`,
-      { project, suggestions, known },
-      'close-project-name',
-    );
+  const suggestions = closeTo(project, known);
+  if (suggestions.length > 0 && !confirmed) {
+    const { message, hint, detail } = closeName('project', project, suggestions, known, doing, 'add --new-project');
+    throw new UsageError(message, hint, detail, 'close-project-name');
   }
   return project;
 }
@@ -120,16 +114,37 @@ export async function requireAction(svc: InvariantContext, ref: string): Promise
 export async function checkNewAction(svc: InvariantContext, ref: string, doing = 'add to'): Promise<void> {
   const known = await actionRefs(svc.source);
   if (known.includes(ref)) return;
-  const close = known.filter((k) => isCloseName(ref, k));
-  if (close.length === 0) return;
-  const ranked = closestNames(ref, close);
-  const suggestions = ranked.length > 0 ? ranked : close;
-  throw new UsageError(
-    `action ${ref} does not exist, and its name is close to ${suggestions.length === 1 ? 'the existing action' : 'the existing actions'} ${suggestions.join(', ')}; ${didYouMean(suggestions)}`,
-    `Nothing was written. To ${doing} ${suggestions[0]}, use --action ${suggestions[0]}; to create action ${ref} anyway, run \`agents action add ${ref}\` first.`,
-    { action: ref, suggestions, known },
-    'close-action-name',
-  );
+  const suggestions = closeTo(ref, known);
+  if (suggestions.length === 0) return;
+  const { message, hint, detail } = closeName('action', ref, suggestions, known, doing, `run \`agents action add ${ref}\` first`);
+  throw new UsageError(message, hint, detail, 'close-action-name');
+}
+
+/** The existing names a new `name` is close to (a likely typo), the closest first; none when it is close to none. */
+function closeTo(name: string, known: readonly string[]): string[] {
+  const close = known.filter((k) => isCloseName(name, k));
+  if (close.length === 0) return [];
+  const ranked = closestNames(name, close);
+  return ranked.length > 0 ? ranked : close;
+}
+
+/**
+ * The words of the refusal of a new project or action template named like existing ones; `anyway` says
+ * how to create it on purpose. The callers give the code (close-project-name, close-action-name).
+ */
+function closeName(
+  kind: 'project' | 'action',
+  name: string,
+  suggestions: readonly string[],
+  known: readonly string[],
+  doing: string,
+  anyway: string,
+): { message: string; hint: string; detail: Record<string, unknown> } {
+  return {
+    message: `${kind} ${name} does not exist, and its name is close to ${suggestions.length === 1 ? `the existing ${kind}` : `the existing ${kind}s`} ${suggestions.join(', ')}; ${didYouMean(suggestions)}`,
+    hint: `Nothing was written. To ${doing} ${suggestions[0]}, use --${kind} ${suggestions[0]}; to create ${kind} ${name} anyway, ${anyway}.`,
+    detail: { [kind]: name, suggestions, known },
+  };
 }
 
 /** The projects, action templates and plans that exist (folders with valid names). */
