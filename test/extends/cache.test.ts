@@ -10,6 +10,7 @@ import { BIN } from '../helpers/cli.ts';
 import { GIT_ENV, commitAll, git } from '../helpers/git.ts';
 import { errorOf, runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
+import { gone } from '../helpers/process-gone.ts';
 import { LATER, LOCAL, LOCKED, SECRETS, consumer, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
 
 describe('the cache of policy sources', () => {
@@ -72,21 +73,7 @@ describe('the cache of policy sources', () => {
       child.kill(signal);
       expect(await exited).toBe(130);
       // The git it started is stopped with it, rather than left to write the cache after the run ended.
-      const alive = () => {
-        try {
-          process.kill(fetching, 0);
-        } catch {
-          return false;
-        }
-        // A zombie no one has reaped yet (an orphan, in a container whose first process reaps none) is gone too.
-        try {
-          return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${fetching}/stat`, 'utf8'));
-        } catch {
-          return true;
-        }
-      };
-      for (let i = 0; i < 200 && alive(); i++) await sleep(50);
-      expect(alive()).toBe(false);
+      expect(await gone(fetching)).toBe(true);
       const cache = join(app, '.git', 'agents', 'extends');
       expect(existsSync(cache) ? readdirSync(cache) : []).toEqual([]);
     },

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records, useActor, type DecisionFile, type EnforcementFile } from '../helpers/plans.ts';
+import { gone } from '../helpers/process-gone.ts';
 
 // The example plan's effective set, in order (seed merge example).
 const IDS = ['01M8KK3EF09G9ET4TAJAHQWPMN', '01M8KJXYP0GVPRF8KRRE9G8474', '01M8KJZS90J6DRJJ8E264B9DFX', '01M8KJT9G0XNWEM589ZS7FV0VT'];
@@ -35,19 +36,6 @@ function onlyRun(root: string): { run: EnforcementFile; node: DecisionFile } {
 }
 
 /** Whether process `pid` has ended, polling for up to 5 s. */
-async function gone(pid: number): Promise<boolean> {
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  for (let i = 0; i < 50 && alive(); i++) await new Promise((res) => setTimeout(res, 100));
-  return !alive();
-}
-
 describe('plan strategize with a command actor', () => {
   it('records every invariant enforced when the actor says so (the example actor)', async () => {
     const root = exampleStore();
