@@ -20,7 +20,8 @@ export const HOOK_MARKER = '# agents-pre-commit-hook';
 /**
  * The plain `.git/hooks/pre-commit` script: validates what is staged and,
  * with `exportCheck`, then checks the agents' instruction files `agents
- * export` writes (docs/export.md).
+ * export` writes (docs/export.md). The repository's own copy of the command
+ * runs before one on PATH, so that every clone checks with the version it pins.
  */
 export function preCommitScript(storeArg: string | undefined, exportCheck = false): string {
   const store = storeArg ? ` --store '${storeArg.replace(/'/g, `'\\''`)}'` : '';
@@ -32,10 +33,10 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
       '# Validates the invariants staged for this commit, then checks that the files `agents export`',
       '# writes (AGENTS.md, CLAUDE.md, …) are up to date; installed by `agents init --hooks --export-check`.',
       '# Skip once with `git commit --no-verify`; delete this file to remove the hook.',
-      'if command -v agents >/dev/null 2>&1; then',
-      '  AGENTS=agents',
-      'elif [ -x node_modules/.bin/agents ]; then',
+      'if [ -x node_modules/.bin/agents ]; then',
       '  AGENTS=node_modules/.bin/agents',
+      'elif command -v agents >/dev/null 2>&1; then',
+      '  AGENTS=agents',
       'else',
       `  echo "pre-commit: the agents command was not found; install it in this repository (${INSTALL}) or remove .git/hooks/pre-commit" >&2`,
       '  exit 1',
@@ -50,10 +51,10 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
     HOOK_MARKER,
     '# Validates the invariants staged for this commit; installed by `agents init --hooks`.',
     '# Skip once with `git commit --no-verify`; delete this file to remove the hook.',
-    'if command -v agents >/dev/null 2>&1; then',
-    `  exec agents ${args}`,
-    'elif [ -x node_modules/.bin/agents ]; then',
+    'if [ -x node_modules/.bin/agents ]; then',
     `  exec node_modules/.bin/agents ${args}`,
+    'elif command -v agents >/dev/null 2>&1; then',
+    `  exec agents ${args}`,
     'fi',
     `echo "pre-commit: the agents command was not found; install it in this repository (${INSTALL}) or remove .git/hooks/pre-commit" >&2`,
     'exit 1',

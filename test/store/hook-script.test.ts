@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { preCommitScript } from '../../src/store/hooks.ts';
@@ -33,6 +33,32 @@ describe('the pre-commit hook without an agents command', () => {
       expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toContain(install);
       expect(stderr).toContain(install);
       expect(stderr).not.toMatch(/npm install -g agents/);
+    });
+  }
+});
+
+describe('the pre-commit hook with two agents commands', () => {
+  for (const exportCheck of [false, true]) {
+    it(`${exportCheck ? 'with' : 'without'} the export check: runs the repository's node_modules/.bin/agents, not the one on PATH`, () => {
+      const dir = tempDir('agents-hook-');
+      const hook = join(dir, 'pre-commit');
+      writeFileSync(hook, preCommitScript(undefined, exportCheck));
+      chmodSync(hook, 0o755);
+      const fake = (folder: string, name: string) => {
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(join(folder, 'agents'), `#!/bin/sh\necho "${name} $*" >> "${join(dir, 'ran')}"\n`);
+        chmodSync(join(folder, 'agents'), 0o755);
+      };
+      fake(join(dir, 'node_modules', '.bin'), 'pinned');
+      fake(join(dir, 'global'), 'global');
+      execFileSync('/bin/sh', [hook], { cwd: dir, env: { PATH: `${join(dir, 'global')}:/usr/bin:/bin` }, stdio: 'ignore' });
+      const ran = readFileSync(join(dir, 'ran'), 'utf8').trim().split('\n');
+      expect(ran).toEqual(exportCheck ? ['pinned validate --staged', 'pinned export --check'] : ['pinned validate --staged']);
+      // With no copy in the repository, the one on PATH runs.
+      rmSync(join(dir, 'node_modules'), { recursive: true });
+      rmSync(join(dir, 'ran'));
+      execFileSync('/bin/sh', [hook], { cwd: dir, env: { PATH: `${join(dir, 'global')}:/usr/bin:/bin` }, stdio: 'ignore' });
+      expect(readFileSync(join(dir, 'ran'), 'utf8').trim().split('\n')[0]).toBe('global validate --staged');
     });
   }
 });
