@@ -1,4 +1,4 @@
-import { compileSegments, type GlobSegment, literalFolder, segmentsHoldFolder } from './globs.ts';
+import { compileGlob, compileSegments, type GlobSegment, literalFolder, segmentsHoldFolder } from './globs.ts';
 
 /**
  * Projects whose paths surely overlap (`globsSurelyOverlap`), found without
@@ -153,4 +153,45 @@ export function globsByFolder(globs: readonly { folder: string; matches: (path: 
     // Found folder by folder: back in the order of the globs.
     return out.sort((x, y) => x - y);
   };
+}
+
+/** An overlap of two projects, with a repository file both hold when the globs alone do not show it. */
+export interface ProjectOverlap extends PathOverlap {
+  example?: string;
+}
+
+/**
+ * Every pair of projects (indexes of `paths`) that overlap: those whose globs
+ * surely overlap first, then those a repository file of `files` shows (in the
+ * order of the files), each pair once. With `files`, `hits[p][g]` counts the
+ * files glob `g` of project `p` matches. `validate` and `project add` ask this
+ * one question.
+ */
+export function projectOverlaps(
+  paths: readonly (readonly string[])[],
+  files?: readonly string[],
+): { overlaps: ProjectOverlap[]; hits?: number[][] } {
+  const overlaps: ProjectOverlap[] = [];
+  const pairs = new Set<number>();
+  const add = (o: ProjectOverlap) => {
+    const key = o.a * paths.length + o.b;
+    if (pairs.has(key)) return;
+    pairs.add(key);
+    overlaps.push(o);
+  };
+  for (const o of surelyOverlappingProjects(paths)) add(o);
+  if (!files) return { overlaps };
+  const globs = paths.flatMap((p, pi) => p.map((g, gi) => ({ pi, gi, matches: compileGlob(g), folder: literalFolder(g) })));
+  const hits = paths.map((p) => p.map(() => 0));
+  const matching = globsByFolder(globs);
+  for (const f of files) {
+    let first: (typeof globs)[number] | undefined;
+    for (const i of matching(f)) {
+      const g = globs[i]!;
+      hits[g.pi]![g.gi]!++;
+      if (!first) first = g;
+      else if (first.pi !== g.pi) add({ a: first.pi, ai: first.gi, b: g.pi, bi: g.gi, example: f });
+    }
+  }
+  return { overlaps, hits };
 }

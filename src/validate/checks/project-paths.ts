@@ -30,18 +30,20 @@ export async function checkProjectPaths(
   const touches = options.touches;
   if (touches && !touches('config.yaml') && !projects.some((p) => touches(p.file))) return [];
   projects.sort((a, b) => (a.name < b.name ? -1 : 1));
-  const { compileGlob, literalFolder } = await import('../../core/globs.ts');
-  const { globsByFolder, surelyOverlappingProjects } = await import('../../core/path-overlap.ts');
+  const { projectOverlaps } = await import('../../core/path-overlap.ts');
   const allowOverlap = (await storeConfig()).projects.allow_overlap;
   const severity: Severity = allowOverlap ? 'warning' : 'error';
   const hint = 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.';
   // Each finding with the files its positions are read from (an overlap also names the other project's glob).
   const found: { files: string[]; report: () => Diagnostic }[] = [];
-  const reportedPairs = new Set<string>();
-  const overlap = (a: (typeof projects)[number], ai: number, b: (typeof projects)[number], bi: number, example?: string) => {
-    const pair = `${a.name}\0${b.name}`;
-    if (reportedPairs.has(pair)) return;
-    reportedPairs.add(pair);
+  const files = options.repoFiles ? await options.repoFiles() : undefined;
+  const { overlaps, hits } = projectOverlaps(
+    projects.map((p) => p.paths),
+    files,
+  );
+  for (const { a: ai0, ai, b: bi0, bi, example } of overlaps) {
+    // Reported on the later project (by name), naming the earlier one's glob.
+    const [a, b] = [projects[ai0]!, projects[bi0]!];
     const why = example ? `both hold ${example}` : 'the globs alone show it';
     found.push({
       files: [b.file, a.file],
@@ -56,37 +58,19 @@ export async function checkProjectPaths(
           [{ file: a.file, ...located.where(a.file, ['paths', String(ai)]), message: `project ${a.name}'s path ${a.paths[ai]}` }],
         ),
     });
-  };
-  // Only globs whose literal folders can meet are compared (core/path-overlap.ts).
-  for (const { a, ai, b, bi } of surelyOverlappingProjects(projects.map((p) => p.paths))) overlap(projects[a]!, ai, projects[b]!, bi);
-  const files = options.repoFiles ? await options.repoFiles() : undefined;
-  if (files) {
-    // Each file is tried only on the globs of its folders.
-    const globs = projects.flatMap((p, pi) =>
-      p.paths.map((g, gi) => ({ pi, gi, glob: g, matches: compileGlob(g), folder: literalFolder(g), hits: 0 })),
-    );
-    const matching = globsByFolder(globs);
-    for (const f of files) {
-      let first: (typeof globs)[number] | undefined;
-      for (const i of matching(f)) {
-        const g = globs[i]!;
-        g.hits++;
-        if (!first) first = g;
-        else if (first.pi !== g.pi) overlap(projects[first.pi]!, first.gi, projects[g.pi]!, g.gi, f);
-      }
-    }
-    for (const g of globs) {
-      if (g.hits > 0) continue;
-      const p = projects[g.pi]!;
+  }
+  for (const [pi, p] of projects.entries()) {
+    for (const [gi, glob] of p.paths.entries()) {
+      if (!hits || hits[pi]![gi]! > 0) continue;
       found.push({
         files: [p.file],
         report: () =>
           located.at(
             p.file,
-            ['paths', String(g.gi)],
+            ['paths', String(gi)],
             'project-path-unmatched',
             'warning',
-            `paths.${g.gi} ${g.glob} of project ${p.name} matches no file of the repository`,
+            `paths.${gi} ${glob} of project ${p.name} matches no file of the repository`,
             'Correct the glob (paths are relative to the top of the repository), or remove it.',
           ),
       });
