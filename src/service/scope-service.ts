@@ -215,6 +215,7 @@ export class ScopeService {
   }): Promise<{ project: string; folder: string /** The file written: project.yaml or .gitkeep. */; path: string; commit?: string }> {
     const [made] = await this.newProjects([input]);
     const { project, folder, file } = made!;
+    if (input.paths !== undefined && input.paths.length > 0) await this.refuseOverlap(project, [...new Set(input.paths)]);
     const { writeFolderAtomic } = await import('../store/atomic-write.ts');
     const written = `${folder}/${file.name}`;
     const enabled = await commitWanted(this.source, input.commit);
@@ -287,6 +288,45 @@ export class ScopeService {
           ? { name: '.gitkeep', content: '' }
           : { name: 'project.yaml', content: formatProjectFile(`${folder}/project.yaml`, meta) },
     }));
+  }
+
+  /**
+   * A new project whose paths overlap another project's (by the globs alone, or
+   * by a file of the repository both hold: validate's `project-paths-overlap`)
+   * is refused, exit 2, unless `projects.allow_overlap`: a file belongs to one
+   * project, and `project add` must not leave the store invalid.
+   */
+  private async refuseOverlap(project: string, paths: readonly string[]): Promise<void> {
+    const [{ loadConfig }, { readProjects }, { lsRepoFiles, GitError }, { projectOverlaps }] = await Promise.all([
+      import('../store/config.ts'),
+      import('../store/projects.ts'),
+      import('../git/repo.ts'),
+      import('../core/path-overlap.ts'),
+    ]);
+    if ((await loadConfig(this.source)).projects.allow_overlap) return;
+    const read = await readProjects(this.source);
+    const others = read.names.flatMap((name) => {
+      const taken = read.meta.get(name)?.paths;
+      return taken && taken.length > 0 ? [{ name, paths: taken }] : [];
+    });
+    if (others.length === 0) return;
+    let files: string[] | undefined;
+    try {
+      files = await lsRepoFiles(this.root, true);
+    } catch (error) {
+      // Outside git the globs alone are compared, as validate does.
+      if (!(error instanceof GitError)) throw error;
+    }
+    const found = projectOverlaps([...others.map((o) => o.paths), paths], files).overlaps.find((o) => o.b === others.length);
+    if (found === undefined) return;
+    const other = others[found.a]!;
+    const otherPath = other.paths[found.ai]!;
+    throw new UsageError(
+      `path ${paths[found.bi]} of the new project ${project} overlaps path ${otherPath} of project ${other.name} (${found.example ? `both hold ${found.example}` : 'the globs alone show it'})`,
+      `Nothing was written. A file belongs to one project: give ${project} paths outside ${other.name}'s (projects/${other.name}/project.yaml), or set projects.allow_overlap: true in config.yaml.`,
+      { project, path: paths[found.bi], other: other.name, other_path: otherPath, example: found.example ?? null },
+      'project-paths-overlap',
+    );
   }
 
   /** A linked folder on the way is an invalid store (exit 3), never followed. */

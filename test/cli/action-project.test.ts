@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
@@ -157,6 +157,33 @@ describe('agents project add / list', () => {
       (await runAgents(['--store', root, 'which', join(repo, 'services/billing/api.ts'), '--format', 'json'], { cwd: repo })).stdout,
     );
     expect(which).toEqual([expect.objectContaining({ projects: ['billing'] })]);
+    expect((await run(root, 'validate')).code).toBe(0);
+  });
+
+  it('refuses paths that overlap another project, as validate would (exit 2, project-paths-overlap), unless allow_overlap', async () => {
+    const { root, repo } = repoStore();
+    expect((await run(root, 'project', 'add', 'billing', '--path', 'services/billing/**')).code).toBe(0);
+    writeFileSync(join(repo, 'README.md'), 'x');
+    mkdirSync(join(repo, 'services/billing/api'), { recursive: true });
+    writeFileSync(join(repo, 'services/billing/api/main.ts'), 'x');
+    const before = fileList(root);
+    const cases: [string, string | null][] = [
+      ['services/billing/api/**', null],
+      ['services/*/api/*.ts', 'services/billing/api/main.ts'],
+    ];
+    for (const [glob, example] of cases) {
+      const r = await run(root, 'project', 'add', 'api', '--path', 'docs/**', '--path', glob, '--format', 'json');
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: 'project-paths-overlap',
+        detail: { project: 'api', path: glob, other: 'billing', other_path: 'services/billing/**', example },
+      });
+      expect(fileList(root)).toEqual(before);
+    }
+    // Disjoint paths, and overlapping ones where the store allows them.
+    expect((await run(root, 'project', 'add', 'docs', '--path', 'docs/**', '--path', '*.md')).code).toBe(0);
+    writeFileSync(join(root, 'config.yaml'), `${readFileSync(join(root, 'config.yaml'), 'utf8')}projects:\n  allow_overlap: true\n`);
+    expect((await run(root, 'project', 'add', 'api', '--path', 'services/billing/api/**')).code).toBe(0);
     expect((await run(root, 'validate')).code).toBe(0);
   });
 
