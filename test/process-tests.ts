@@ -14,6 +14,7 @@ export const PROCESS_TESTS = [
   'test/architecture/layers.test.ts',
   'test/cli/action-project.test.ts',
   'test/cli/argv-forms.test.ts',
+  'test/cli/completion.test.ts',
   'test/cli/guard-check-diff.test.ts',
   'test/cli/guard-hook-input.test.ts',
   'test/cli/guard-hook-paths.test.ts',

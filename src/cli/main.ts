@@ -324,7 +324,17 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
   let format: OutputFormat = formatOf(args);
   try {
     // A shell asking for completions sends the partial word being typed: not an unknown command.
-    const unknown = args.includes('--get-yargs-completions') ? undefined : unknownCommand(args);
+    const completing = args.indexOf('--get-yargs-completions');
+    if (completing >= 0) {
+      // The store's own names (projects, plans, ids) are offered here; yargs offers commands and options.
+      const { storeCompletions } = await import('./completion.ts');
+      const found = await storeCompletions(args.slice(completing + 2), io);
+      if (found !== undefined) {
+        io.stdout.write(found.map((w) => `${w}\n`).join(''));
+        return EXIT_CODES.ok;
+      }
+    }
+    const unknown = completing >= 0 ? undefined : unknownCommand(args);
     if (unknown) throw strayOption(unknown.options) ?? unknownCommandError(unknown);
     const argv = (await buildParser((c) => (chosen = c), args, io.stdout.columns)
       .parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {

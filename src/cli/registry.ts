@@ -1,4 +1,5 @@
 import type { Options } from 'yargs';
+import type { StoreWordKind } from '../service/invariants/projects.ts';
 import type { CommandSpec } from './command.ts';
 
 /**
@@ -13,6 +14,8 @@ export interface LazyCommand {
   group?: string;
   command: string | readonly string[];
   describe: string;
+  /** What its first argument names in the store, for shell completion (src/cli/completion.ts). */
+  completes?: StoreWordKind;
   load: () => Promise<{ default: CommandSpec<never> }>;
 }
 
@@ -72,24 +75,28 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'invariant',
     command: 'show <id>',
+    completes: 'invariant',
     describe: 'Show everything about one invariant, and where it applies',
     load: () => import('./commands/invariant-show.ts'),
   },
   {
     group: 'invariant',
     command: 'edit <id>',
+    completes: 'invariant',
     describe: 'Change an invariant: text, severity, tags, rationale, active, overrides (a form in a terminal without flags)',
     load: () => import('./commands/invariant-edit.ts'),
   },
   {
     group: 'invariant',
     command: ['move <id>', 'mv'],
+    completes: 'invariant',
     describe: 'Move an invariant to another scope, keeping its id',
     load: () => import('./commands/invariant-move.ts'),
   },
   {
     group: 'invariant',
     command: ['remove <id>', 'rm'],
+    completes: 'invariant',
     describe: 'Delete an invariant (asks first unless --yes)',
     load: () => import('./commands/invariant-remove.ts'),
   },
@@ -102,12 +109,14 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'invariant',
     command: 'waive <id>',
+    completes: 'invariant',
     describe: 'Record a time-boxed exception for an invariant in a plan or project',
     load: () => import('./commands/invariant-waive.ts'),
   },
   {
     group: 'invariant',
     command: 'log <id>',
+    completes: 'invariant',
     describe: "One invariant's history from git: commits, authors, dates, text changes, moves and its removal",
     load: () => import('./commands/invariant-log.ts'),
   },
@@ -153,6 +162,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'plan',
     command: 'use <action>',
+    completes: 'action',
     describe: 'Create a plan from an action template, promoting its invariants',
     load: () => import('./commands/plan-use.ts'),
   },
@@ -160,30 +170,35 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'plan',
     command: 'show <id>',
+    completes: 'plan',
     describe: 'Show a plan: metadata, effective set with provenance, latest enforcement, violations, drift',
     load: () => import('./commands/plan-show.ts'),
   },
   {
     group: 'plan',
     command: 'sync <id>',
+    completes: 'plan',
     describe: "Apply an action template's changes to a plan's promoted invariants (asks first unless --yes)",
     load: () => import('./commands/plan-sync.ts'),
   },
   {
     group: 'plan',
     command: 'strategize <id>',
+    completes: 'plan',
     describe: 'Run the Invariant Reconciliation Actor on a plan and record the run',
     load: () => import('./commands/plan-strategize.ts'),
   },
   {
     group: 'plan',
     command: 'decisions <id>',
+    completes: 'plan',
     describe: "Print a plan's decision tree",
     load: () => import('./commands/plan-decisions.ts'),
   },
   {
     group: 'plan',
     command: 'status <id>',
+    completes: 'plan',
     describe:
       'The plan gate: exit 1 when a run failed, is incomplete or stale, an error invariant is unenforced, or an error violation stands',
     load: () => import('./commands/plan-status.ts'),
@@ -209,6 +224,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'project',
     command: ['remove <name>', 'rm'],
+    completes: 'project',
     describe: 'Remove a project that holds no invariants, waivers or paths and that no plan targets',
     load: () => import('./commands/project-remove.ts'),
   },
@@ -257,6 +273,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   {
     group: 'plan',
     command: 'activate [id]',
+    completes: 'plan',
     describe: 'Name the plan guard hooks record violations in (kept outside the store)',
     load: () => import('./commands/plan-activate.ts'),
   },

@@ -1,7 +1,8 @@
 // The scopes that exist: projects (refusing typos of their names), action templates, plans.
 import { closestNames, didYouMean, isCloseName, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
-import { isName, isProjectName } from '../../core/names.ts';
+import { classifyPath } from '../../core/layout.ts';
+import { isName, isProjectName, isUlid } from '../../core/names.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
@@ -23,6 +24,33 @@ export async function actionRefs(tree: TreeSource): Promise<string[]> {
   for (const ns of await namedFolders(tree, 'actions'))
     for (const name of await namedFolders(tree, `actions/${ns}`)) refs.push(`${ns}/${name}`);
   return refs;
+}
+
+/** What a word on the command line names in the store. */
+export type StoreWordKind = 'project' | 'action' | 'plan' | 'invariant';
+
+/**
+ * The store's own names of one kind, sorted, for a shell completing a word
+ * (docs/commands.md, "Shell completion"): read from folder and file names
+ * only, nothing parsed, so that a tab press stays quick on a large store.
+ */
+export async function storeWords(tree: TreeSource, kind: StoreWordKind): Promise<string[]> {
+  if (kind === 'project') return namedFolders(tree, 'projects');
+  if (kind === 'action') return actionRefs(tree);
+  if (kind === 'plan') {
+    return (await tree.list('plans', { recursive: false }))
+      .filter((e) => e.type === 'dir')
+      .map((e) => e.path.slice('plans/'.length))
+      .filter(isUlid)
+      .sort();
+  }
+  const ids = new Set<string>();
+  for (const entry of await tree.list('', { recursive: true })) {
+    if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
+    const found = classifyPath(entry.path);
+    if (found.kind === 'invariant') ids.add(found.id);
+  }
+  return [...ids].sort();
 }
 
 /** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */

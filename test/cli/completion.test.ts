@@ -1,0 +1,73 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { wordKind } from '../../src/cli/completion.ts';
+import { BIN } from '../helpers/cli.ts';
+import { runMain } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+/** Completions of the last word, as the script `agents completion` asks for them (the program's name first). */
+async function complete(cwd: string, ...words: string[]): Promise<string[]> {
+  const r = await runMain(['--get-yargs-completions', 'agents', ...words], { cwd });
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe('');
+  return r.stdout.split('\n').filter((l) => l !== '');
+}
+
+describe('shell completion of the store names', () => {
+  it('knows which words name something in the store', () => {
+    expect(wordKind(['invariant', 'list', '--project', ''])).toBe('project');
+    expect(wordKind(['--store', 'x', 'plan', 'show', ''])).toBe('plan');
+    expect(wordKind(['plan', 'use', 'lo'])).toBe('action');
+    expect(wordKind(['invariant', 'rm', '01'])).toBe('invariant');
+    expect(wordKind(['project', 'remove', ''])).toBe('project');
+    expect(wordKind(['invariant', 'add', '--plan', ''])).toBe('plan');
+    // Commands, options, and arguments past the first are yargs' to complete.
+    expect(wordKind(['plan', ''])).toBeUndefined();
+    expect(wordKind(['invariant', 'list', '--pro'])).toBeUndefined();
+    expect(wordKind(['plan', 'show', EXAMPLE_PLAN, ''])).toBeUndefined();
+    expect(wordKind(['invariant', 'add', ''])).toBeUndefined();
+  });
+
+  it('offers the projects, action templates, plans and ids of the store, by prefix and in the case typed', async () => {
+    const root = exampleStore();
+    const top = dirname(root);
+    expect(await complete(top, 'invariant', 'list', '--project', '')).toEqual(['myapp']);
+    expect(await complete(top, 'plan', 'use', 'lo')).toEqual(['local/code-coverage']);
+    expect(await complete(top, 'plan', 'status', '')).toEqual([EXAMPLE_PLAN]);
+    expect(await complete(top, 'plan', 'status', EXAMPLE_PLAN.slice(0, 6).toLowerCase())).toEqual([EXAMPLE_PLAN.toLowerCase()]);
+    const ids = await complete(top, 'invariant', 'show', '01M8KJ');
+    expect(ids).toContain('01M8KJT9G0XNWEM589ZS7FV0VT');
+    expect(ids.every((id) => id.startsWith('01M8KJ'))).toBe(true);
+    // --store is taken from the words typed.
+    expect(await complete(tempDir(), '--store', root, 'invariant', 'list', '--project', 'my')).toEqual(['myapp']);
+    // Outside any store: nothing offered, and no error on the line being typed.
+    expect(await complete(tempDir(), 'invariant', 'list', '--project', '')).toEqual([]);
+    // Commands and options are still yargs'.
+    expect(await complete(top, 'plan', 'sta')).toContain('status');
+  });
+
+  it('works through the bash script `agents completion` prints', () => {
+    const root = exampleStore();
+    const bin = join(tempDir(), 'bin');
+    mkdirSync(bin);
+    symlinkSync(BIN, join(bin, 'agents'));
+    const script = [
+      'source <(agents completion)',
+      'COMP_WORDS=(agents invariant list --project my)',
+      'COMP_CWORD=4',
+      '_agents_yargs_completions',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash expansion, not a template
+      'printf "%s\\n" "${COMPREPLY[@]}"',
+    ].join('\n');
+    const r = spawnSync('bash', ['-c', script], {
+      cwd: dirname(root),
+      encoding: 'utf8',
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, SHELL: '/bin/bash', NO_COLOR: '1' },
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toEqual(['myapp']);
+  });
+});
