@@ -34,27 +34,36 @@ export function waiverPath(scope: WaiverScope, id: string): string {
 }
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
+const DATE_TIME_RE = /^(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d+)?(Z|[+-](\d{2}):(\d{2}))$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The midnight (UTC) that starts a `YYYY-MM-DD` day, or NaN when that day does not exist (2026-02-30). */
+function dayStart(date: string): number {
+  const d = DATE_RE.exec(date);
+  if (!d) return Number.NaN;
+  const [y, m, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
+  // Not Date.UTC, which reads the years 0000–0099 as 1900–1999.
+  const start = new Date(0);
+  start.setUTCFullYear(y, m - 1, day);
+  // A day out of range (00, or past the month's last, at most 99) moves the date into another
+  // month, as a month out of range does: the month alone tells whether the day exists.
+  if (start.getUTCMonth() !== m - 1) return Number.NaN;
+  return start.getTime();
+}
 
 /**
  * The instant (ms since the epoch) a waiver stops holding: for a date, the
  * midnight (UTC) that ends that day; for a date-time, that instant. NaN when
- * `expires` is neither (or names a day that does not exist, as 2026-02-30).
+ * `expires` is neither (or names a day or a time that does not exist, as
+ * 2026-02-30 or 24:00:00).
  */
 export function waiverExpiry(expires: string): number {
-  const d = DATE_RE.exec(expires);
-  if (d) {
-    const [y, m, day] = [Number(d[1]), Number(d[2]), Number(d[3])];
-    // Not Date.UTC, which reads the years 0000–0099 as 1900–1999.
-    const start = new Date(0);
-    start.setUTCFullYear(y, m - 1, day);
-    // A day out of range (00, or past the month's last, at most 99) moves the date into another
-    // month, as a month out of range does: the month alone tells whether the day exists.
-    if (start.getUTCMonth() !== m - 1) return Number.NaN;
-    return start.getTime() + DAY_MS;
-  }
-  if (!DATE_TIME_RE.test(expires)) return Number.NaN;
+  if (DATE_RE.test(expires)) return dayStart(expires) + DAY_MS;
+  const t = DATE_TIME_RE.exec(expires);
+  // Date.parse rolls an impossible date-time over (2026-02-30T10:00:00Z is March 2, 24:00 the next day): RFC 3339 has neither.
+  if (!t || Number.isNaN(dayStart(t[1]!))) return Number.NaN;
+  if (Number(t[2]) > 23 || Number(t[3]) > 59 || Number(t[4]) > 59) return Number.NaN;
+  if (t[7] !== undefined && (Number(t[7]) > 23 || Number(t[8]) > 59)) return Number.NaN;
   return Date.parse(expires);
 }
 

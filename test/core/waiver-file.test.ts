@@ -52,6 +52,14 @@ describe('parseWaiver', () => {
     expect(parsed.diagnostics[0]?.hint).toBe('Give a date that exists (YYYY-MM-DD) or an RFC 3339 date-time.');
   });
 
+  test('a date-time on a day or at an hour that does not exist: a schema error at the expires key', () => {
+    for (const expires of ['2027-02-30T10:00:00Z', '2027-03-01T24:00:00Z']) {
+      const parsed = parseWaiver(FILE, waiver({ expires }), ID);
+      expect(parsed.value).toBeUndefined();
+      expect(parsed.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['schema', 4, 1]]);
+    }
+  });
+
   test('a schema mismatch and broken YAML give their own diagnostics', () => {
     expect(parseWaiver(FILE, waiver({ owner: '' }), ID).diagnostics.map((d) => d.code)).toEqual(['schema']);
     const broken = parseWaiver(FILE, new TextEncoder().encode('id: [\n'), ID);
