@@ -196,6 +196,16 @@ describe('plan sync (CLI, on a git repository)', () => {
     expect(existsSync(join(d.root, 'plans', d.planId, `${d.p1}.yaml`))).toBe(true);
   });
 
+  it('a gone template whose copies were removed by hand, as the refusal says, leaves the plan in step (exit 0)', async () => {
+    const d = await drifted();
+    rmSync(join(d.root, ACTION), { recursive: true });
+    for (const id of [d.p1, d.p2]) expect((await run(d.root, 'invariant', 'remove', id, '--yes')).code).toBe(0);
+    const before = fileList(d.root);
+    const r = await json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes');
+    expect(r.changes).toEqual([]);
+    expect(fileList(d.root)).toEqual(before);
+  });
+
   it('refuses an invalid action file with exit 3, naming it; nothing changed', async () => {
     const d = await drifted();
     writeFileSync(join(d.root, ACTION, `${d.added}.yaml`), `id: ${d.added}\ntext: x\nseverity: fatal\n`);

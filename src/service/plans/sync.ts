@@ -19,13 +19,17 @@ export async function syncInputs(
   requireValid(planSnap, `read plan ${plan.id}`);
   const refs = new Set<string>();
   if (plan.action) refs.add(plan.action);
-  for (const inv of planSnap.invariants) if (inv.source?.kind === 'action' && inv.source.ref) refs.add(inv.source.ref);
+  const copied = new Set<string>();
+  for (const inv of planSnap.invariants) if (inv.source?.kind === 'action' && inv.source.ref) copied.add(inv.source.ref);
+  for (const ref of copied) refs.add(ref);
   const actions = new Map<string, ScopedInvariant[]>();
   const gone: string[] = [];
   for (const ref of refs) {
     const { tree, local } = await actionTree(svc, ref);
     // A template whose folder is gone (renamed, removed, a partial checkout) is not one whose invariants all left.
-    if ((await tree.list(`actions/${local}`, { recursive: false })).length === 0) gone.push(ref);
+    // It is gone for the plan only while the plan holds copies from it: once those are removed by hand, as the
+    // refusal says, there is nothing left to remove and nothing to add from it.
+    if (copied.has(ref) && (await tree.list(`actions/${local}`, { recursive: false })).length === 0) gone.push(ref);
     const snap = await readFolders(tree, [`actions/${local}`]);
     requireValid(snap, `compare plan ${plan.id} with action ${ref}`);
     actions.set(ref, snap.invariants);
