@@ -230,6 +230,30 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(git(app, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .agents/extends.lock.yaml\n');
   });
 
+  it('a plan made from a source dropped from config.yaml is still shown; sync refuses it as a gone template', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const use = await run(app, 'plan', 'use', 'policy:org/release', '--project', 'myapp', '--format', 'json');
+    const planId = JSON.parse(use.stdout).plan.id as string;
+    const copy = JSON.parse(use.stdout).promoted[0].id as string;
+    writeFileSync(join(app, '.agents/config.yaml'), 'version: 1\n');
+
+    const show = await run(app, 'plan', 'show', planId, '--format', 'json');
+    expect(show.code).toBe(0);
+    expect(JSON.parse(show.stdout).drift.map((d: { kind: string; plan_invariant_id: string }) => [d.kind, d.plan_invariant_id])).toEqual([
+      ['removed', copy],
+    ]);
+    const sync = await run(app, 'plan', 'sync', planId, '--yes', '--format', 'json');
+    expect(sync.code).toBe(2);
+    expect(JSON.parse(sync.stdout).error).toMatchObject({ code: 'action-gone', detail: { actions: ['policy:org/release'] } });
+    expect(existsSync(join(app, '.agents/plans', planId, `${copy}.yaml`))).toBe(true);
+    // Its copy removed by hand, the plan is in step.
+    expect((await run(app, 'invariant', 'remove', copy, '--yes')).code).toBe(0);
+    expect((await run(app, 'plan', 'sync', planId, '--yes')).code).toBe(0);
+  });
+
   it('two sources with the same text: the one listed first in extends is kept and shadows the other', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir, join(dir, 'PWNED'));

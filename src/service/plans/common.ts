@@ -45,16 +45,29 @@ export async function planRecords(svc: PlanContext, planId: string, kinds?: read
  * (docs/extends.md). An unknown source is exit 2.
  */
 export async function actionTree(svc: PlanContext, ref: string): Promise<{ tree: TreeSource; local: string; source?: string }> {
+  const found = await findActionTree(svc, ref);
+  if ('sources' in found)
+    throw new UsageError(
+      `unknown policy source ${found.source} in ${ref}`,
+      `Sources in config.yaml's extends: ${found.sources.join(', ') || '(none)'}.`,
+    );
+  return found;
+}
+
+/**
+ * As actionTree, but a source that config.yaml no longer names is an answer, not an error: the sources it
+ * does name. A plan made from a dropped source's template is still read; its template is gone.
+ */
+export async function findActionTree(
+  svc: PlanContext,
+  ref: string,
+): Promise<{ tree: TreeSource; local: string; source?: string } | { source: string; sources: string[] }> {
   const { source, local } = splitSourceRef(ref);
   if (source === undefined) return { tree: svc.invariants.source, local };
   const { readExtendsState, pinsFor, sourceTree } = await import('../../store/extends.ts');
   const state = await readExtendsState(svc.invariants.source);
   requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
-  if (!state.sources.some((s) => s.name === source))
-    throw new UsageError(
-      `unknown policy source ${source} in ${ref}`,
-      `Sources in config.yaml's extends: ${state.sources.map((s) => s.name).join(', ') || '(none)'}.`,
-    );
+  if (!state.sources.some((s) => s.name === source)) return { source, sources: state.sources.map((s) => s.name) };
   const { source: src, pin } = pinsFor(state, [source])[0]!;
   return { tree: await sourceTree(svc.root, src, pin.commit), local, source };
 }

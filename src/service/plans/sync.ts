@@ -7,14 +7,14 @@ import { removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-
 import { lockedWrite } from '../commit.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
-import { actionTree, planById, timestamp } from './common.ts';
+import { findActionTree, planById, timestamp } from './common.ts';
 import type { SyncResult } from './types.ts';
 
 /** The plan's folder and the action templates its promoted invariants came from, read (exit 3 when invalid). */
 export async function syncInputs(
   svc: PlanContext,
   plan: Plan,
-): Promise<{ planInvariants: ScopedInvariant[]; actions: Map<string, ScopedInvariant[]>; gone: string[] }> {
+): Promise<{ planInvariants: ScopedInvariant[]; actions: Map<string, ScopedInvariant[]>; gone: { ref: string; why: string }[] }> {
   const planSnap = await readFolders(svc.invariants.source, [`plans/${plan.id}`]);
   requireValid(planSnap, `read plan ${plan.id}`);
   const refs = new Set<string>();
@@ -23,18 +23,25 @@ export async function syncInputs(
   for (const inv of planSnap.invariants) if (inv.source?.kind === 'action' && inv.source.ref) copied.add(inv.source.ref);
   for (const ref of copied) refs.add(ref);
   const actions = new Map<string, ScopedInvariant[]>();
-  const gone: string[] = [];
+  const gone: { ref: string; why: string }[] = [];
   for (const ref of refs) {
-    const { tree, local } = await actionTree(svc, ref);
+    const found = await findActionTree(svc, ref);
+    // A source dropped from config.yaml takes its templates with it: they are gone, as a removed folder is.
+    if ('sources' in found) {
+      if (copied.has(ref)) gone.push({ ref, why: `the policy source ${found.source} is not in config.yaml's extends` });
+      continue;
+    }
+    const { tree, local } = found;
     // A template whose folder is gone (renamed, removed, a partial checkout) is not one whose invariants all left.
     // It is gone for the plan only while the plan holds copies from it: once those are removed by hand, as the
     // refusal says, there is nothing left to remove and nothing to add from it.
-    if (copied.has(ref) && (await tree.list(`actions/${local}`, { recursive: false })).length === 0) gone.push(ref);
+    if (copied.has(ref) && (await tree.list(`actions/${local}`, { recursive: false })).length === 0)
+      gone.push({ ref, why: `actions/${local}/ does not exist` });
     const snap = await readFolders(tree, [`actions/${local}`]);
     requireValid(snap, `compare plan ${plan.id} with action ${ref}`);
     actions.set(ref, snap.invariants);
   }
-  return { planInvariants: planSnap.invariants, actions, gone: gone.sort() };
+  return { planInvariants: planSnap.invariants, actions, gone: gone.sort((a, b) => (a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0)) };
 }
 
 /**
@@ -52,12 +59,12 @@ export async function sync(
   const plan = await planById(svc, prefix);
   const inputs = await syncInputs(svc, plan);
   if (inputs.gone.length > 0) {
-    const ref = inputs.gone[0]!;
+    const { ref, why } = inputs.gone[0]!;
     throw new UsageError(
-      `plan ${plan.id} was made from the action template ${ref}, which is gone (actions/${ref.replace(/^[^:]*:/, '')}/ does not exist)`,
+      `plan ${plan.id} was made from the action template ${ref}, which is gone (${why})`,
       'Nothing was written: a sync would remove every invariant the plan took from it. Put the template back (or restore its folder), ' +
         'or, if it was retired on purpose, remove those invariants of the plan with `agents invariant remove ID`.',
-      { plan: plan.id, actions: inputs.gone },
+      { plan: plan.id, actions: inputs.gone.map((g) => g.ref) },
       'action-gone',
     );
   }
