@@ -303,7 +303,7 @@ export interface DriftItem {
 
 /**
  * How the action templates a plan was promoted from have moved since (pure):
- * action invariants changed (text, severity, active) or removed after their
+ * action invariants changed (text, severity, active: either way) or removed after their
  * promotion, and active ones added that the plan does not hold. Only actions
  * named by the plan's `source.ref`s (and the plan's own `action`) are compared.
  */
@@ -336,8 +336,9 @@ export function computeDrift(
       const fields: string[] = [];
       if (origin.text !== p.text) fields.push('text');
       if (origin.severity !== p.severity) fields.push('severity');
-      // Only a deactivation in the action is drift: a copy deactivated in the plan (by hand, or by `plan sync`) follows it.
-      if (!origin.active && p.active) fields.push('active');
+      // The copy follows its origin's active state both ways: a copy `plan sync` deactivated with its origin is
+      // activated again with it, else the plan would stay short of an invariant its template applies.
+      if (origin.active !== p.active) fields.push('active');
       if (fields.length > 0) {
         drift.push({
           kind: 'changed',
@@ -371,8 +372,9 @@ export interface SyncSkip {
 /**
  * What `plan sync` does about a plan's drift (pure; see computeDrift):
  * a changed origin's text, severity, tags and rationale are copied onto the
- * promoted copy (which keeps its id, creation and provenance) and a
- * deactivated origin deactivates it; a promoted copy whose origin is gone is
+ * promoted copy (which keeps its id, creation and provenance), as is its
+ * active state (a deactivated origin deactivates it, an active one activates
+ * it); a promoted copy whose origin is gone is
  * removed; an origin added to the action is promoted (its new id is made by
  * the caller). Only invariants with `source.kind: action` are touched, never
  * those added to the plan by hand. A change that would give the plan two
@@ -416,7 +418,7 @@ export function planSync(
         text: origin.text,
         severity: origin.severity,
         tags: [...origin.tags],
-        active: origin.active ? before.active : false,
+        active: origin.active,
       };
       if (origin.rationale !== undefined) after.rationale = origin.rationale;
       else delete after.rationale;

@@ -6,6 +6,12 @@ import { WAIVER_SCOPE_KINDS, type ScopedWaiver } from '../core/waivers.ts';
 import { BOOLEAN, enumOf, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
 
 /** The stable JSON shape of a plan (docs/json-output.md). */
+/** How `plan sync` changes a promoted copy's active state, in words (text output and the confirmation screen). */
+export function activeChangeText(before: { active: boolean }, after: { active: boolean }): string | undefined {
+  if (before.active === after.active) return undefined;
+  return after.active ? 'activated (its origin in the action is active)' : 'deactivated (the action deactivated its origin)';
+}
+
 export function planJson(plan: Plan) {
   return {
     id: plan.id,

@@ -1,5 +1,6 @@
 import { Box, Text } from 'ink';
 import type { ReactElement } from 'react';
+import { activeChangeText } from '../present/plan.ts';
 import type { SyncResult } from '../service/plan-service.ts';
 import { plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
@@ -46,7 +47,7 @@ export function ConfirmSync({ preview, width = 80, onAnswer }: ConfirmSyncProps)
                 <Text wrap="wrap">{plain(`    ${c.after.text}`)}</Text>
               )}
               {c.before.severity !== c.after.severity ? <Text>{`    severity ${c.before.severity} → ${c.after.severity}`}</Text> : null}
-              {c.before.active !== c.after.active ? <Text>{'    deactivated (the action deactivated its origin)'}</Text> : null}
+              {c.before.active !== c.after.active ? <Text>{`    ${activeChangeText(c.before, c.after)}`}</Text> : null}
             </Box>
           );
         }

@@ -157,7 +157,7 @@ describe('planSync', () => {
     expect(before.rationale).toBe('old why');
   });
 
-  it("takes the origin's rationale; a deactivated origin deactivates the copy; an inactive copy stays inactive", () => {
+  it("takes the origin's rationale; a deactivated origin deactivates the copy; an active one activates an inactive copy", () => {
     const planInvs = [
       promoted('P1', 'n/x', 'A1', 'One'),
       promoted('P2', 'n/x', 'A2', 'Two'),
@@ -178,7 +178,7 @@ describe('planSync', () => {
     expect(r.changes.map((c) => (c.kind === 'changed' ? c.after : undefined))).toEqual([
       { ...planInvs[0]!, severity: 'warning', rationale: 'new why' },
       { ...planInvs[1]!, active: false },
-      { ...planInvs[2]!, text: 'Three, changed', active: false },
+      { ...planInvs[2]!, text: 'Three, changed', active: true },
     ]);
   });
 

@@ -233,6 +233,11 @@ describe('planSync (pure)', () => {
       ['changed', false, ['active']],
     ]);
     expect(planSync(plan, [promoted('X1', 'Rule', 'O1', { active: false })], new Map([['a/b', [origin]]])).changes).toEqual([]);
+    // The origin activated again: the copy follows it back into the plan's set.
+    const back = planSync(plan, [promoted('X1', 'Rule', 'O1', { active: false })], new Map([['a/b', [{ ...origin, active: true }]]]));
+    expect(back.changes.map((c) => [c.kind, c.kind === 'changed' ? c.after.active : null, c.drift.fields])).toEqual([
+      ['changed', true, ['active']],
+    ]);
   });
 
   it('a text given up in this sync is free for an origin added with it, in the same sync', () => {

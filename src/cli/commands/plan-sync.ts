@@ -3,7 +3,7 @@ import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { SyncResult } from '../../service/plan-service.ts';
 import { defineCommand } from '../command.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
-import { planJson } from '../../present/plan.ts';
+import { activeChangeText, planJson } from '../../present/plan.ts';
 import { emit } from '../render.ts';
 import { invariantJson } from '../../present/invariant.ts';
 import type { Style } from '../../core/style.ts';
@@ -52,7 +52,8 @@ function syncText(s: Style, r: SyncResult): string {
       lines.push(`  ${s.yellow('changed')}  ${c.before.id} (${(c.drift.fields ?? []).join(', ')})`);
       if (c.before.text !== c.after.text) lines.push(`      "${c.before.text}" → "${c.after.text}"`);
       if (c.before.severity !== c.after.severity) lines.push(`      severity ${c.before.severity} → ${c.after.severity}`);
-      if (c.before.active !== c.after.active) lines.push('      deactivated (the action deactivated its origin)');
+      const active = activeChangeText(c.before, c.after);
+      if (active) lines.push(`      ${active}`);
     } else if (c.kind === 'removed') {
       lines.push(`  ${s.red('removed')}  ${c.before.id} "${c.before.text}" (origin ${c.drift.origin_id} left ${c.drift.action})`);
     } else {
