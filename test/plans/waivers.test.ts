@@ -358,6 +358,23 @@ describe('waiver expiry with an injected clock', () => {
   });
 });
 
+describe('a refused --expires', () => {
+  it('is told an example date that the same command takes, whenever it runs', async () => {
+    const root = exampleStore();
+    for (const iso of ['2027-06-01T12:00:00Z', '2031-02-10T00:00:00Z']) {
+      const svc = new PlanService(new InvariantService(root, { clock: () => new Date(iso) }));
+      const input = { invariant: NEVER_DELETE, plan: EXAMPLE_PLAN, reason: 'Backfill', owner: 'Ops' };
+      const refused = await svc.waive({ ...input, expires: '2027-01-01' }).then(
+        () => undefined,
+        (e: { exitCode: number; hint: string }) => e,
+      );
+      expect(refused?.exitCode).toBe(2);
+      const example = /--expires (\S+?)\.$/.exec(refused!.hint)?.[1];
+      expect(parseExpiresInput(example!, new Date(iso))).toEqual({ value: example });
+    }
+  });
+});
+
 describe('invariant waive --project of a project removed while it waited', () => {
   // `project remove` takes the project folder's lock; so does waive now, and finds the project gone. Here the wait is
   // on a lock left by a dead writer: the moment waive clears it, the project is removed.

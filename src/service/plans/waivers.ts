@@ -30,8 +30,11 @@ export async function waive(svc: PlanContext, input: WaiveInput): Promise<{ waiv
   if (owner === '') throw new UsageError('--owner must be 1 to 512 characters', 'Name who answers for the exception: a person or a team.');
   const now = svc.invariants.deps.clock();
   const expires = parseExpiresInput(input.expires, now);
-  if ('problem' in expires)
-    throw new UsageError(expires.problem, 'Nothing was written. A waiver is time-boxed: give a future date, e.g. --expires 2026-12-31.');
+  if ('problem' in expires) {
+    // The example is a month from the clock, so the command it suggests is one that works whenever it is read.
+    const example = timestamp(new Date(now.getTime() + 30 * 24 * 60 * 60 * 1000)).slice(0, 10);
+    throw new UsageError(expires.problem, `Nothing was written. A waiver is time-boxed: give a future date, e.g. --expires ${example}.`);
+  }
   const expiresAt = expires.value;
   let scope: WaiverScope;
   let target: { plan: string } | { project: string };
