@@ -1,6 +1,6 @@
 import type { Diagnostic } from './diagnostics.ts';
 import type { RecordKind } from './layout.ts';
-import type { Plan, ScopedInvariant, Severity } from './model.ts';
+import { type Guard, type Plan, type ScopedInvariant, type Severity, invariantPath } from './model.ts';
 import { textKey } from './normalise.ts';
 import * as files from './record-files.ts';
 import { escapeUnsafe } from './plain-text.ts';
@@ -283,6 +283,43 @@ export function selectPromoted(actionInvariants: readonly ScopedInvariant[]): {
   return { kept, duplicates };
 }
 
+/**
+ * The plan's copy of an action invariant, as `plan use` and `plan sync` promote it: a new id in the plan's
+ * scope, the origin named as its source, and what the origin asks (text, severity, tags, rationale, guard).
+ */
+export function promotedCopy(
+  origin: ScopedInvariant,
+  copy: { id: string; plan: string; ref: string; created_at: string; created_by?: string },
+): ScopedInvariant {
+  const scope = { kind: 'plan' as const, plan: copy.plan };
+  const inv: ScopedInvariant = {
+    id: copy.id,
+    text: origin.text,
+    severity: origin.severity,
+    active: true,
+    tags: [...origin.tags],
+    created_at: copy.created_at,
+    scope,
+    path: invariantPath(scope, copy.id),
+    source: { kind: 'action', ref: copy.ref, origin_id: origin.id },
+  };
+  if (origin.rationale !== undefined) inv.rationale = origin.rationale;
+  // The guard goes with the copy: the hook guards a plan by its own set, never by the action's files.
+  if (origin.guard !== undefined) inv.guard = copyGuard(origin.guard);
+  if (copy.created_by !== undefined) inv.created_by = copy.created_by;
+  return inv;
+}
+
+function copyGuard(guard: Guard): Guard {
+  return Object.fromEntries(Object.entries(guard).map(([k, v]) => [k, [...(v as string[])]])) as Guard;
+}
+
+/** Whether two guards hold the same entries, whatever the order of their keys. */
+function sameGuard(a: Guard | undefined, b: Guard | undefined): boolean {
+  const kinds = new Set([...Object.keys(a ?? {}), ...Object.keys(b ?? {})]) as Set<keyof Guard>;
+  return [...kinds].every((k) => JSON.stringify(a?.[k] ?? null) === JSON.stringify(b?.[k] ?? null));
+}
+
 export type DriftKind = 'changed' | 'added' | 'removed';
 
 export interface DriftItem {
@@ -293,7 +330,7 @@ export interface DriftItem {
   origin_id: string;
   /** The plan invariant promoted from it (changed, removed). */
   plan_invariant_id?: string;
-  /** What differs, for changed: text, severity, active. */
+  /** What differs, for changed: text, severity, guard, active. */
   fields?: string[];
   /** The text in the plan (changed, removed) or in the action (added). */
   text: string;
@@ -303,7 +340,7 @@ export interface DriftItem {
 
 /**
  * How the action templates a plan was promoted from have moved since (pure):
- * action invariants changed (text, severity, active: either way) or removed after their
+ * action invariants changed (text, severity, guard, active: either way) or removed after their
  * promotion, and active ones added that the plan does not hold. Only actions
  * named by the plan's `source.ref`s (and the plan's own `action`) are compared.
  */
@@ -336,6 +373,7 @@ export function computeDrift(
       const fields: string[] = [];
       if (origin.text !== p.text) fields.push('text');
       if (origin.severity !== p.severity) fields.push('severity');
+      if (!sameGuard(origin.guard, p.guard)) fields.push('guard');
       // The copy follows its origin's active state both ways: a copy `plan sync` deactivated with its origin is
       // activated again with it, else the plan would stay short of an invariant its template applies.
       if (origin.active !== p.active) fields.push('active');
@@ -371,7 +409,7 @@ export interface SyncSkip {
 
 /**
  * What `plan sync` does about a plan's drift (pure; see computeDrift):
- * a changed origin's text, severity, tags and rationale are copied onto the
+ * a changed origin's text, severity, tags, rationale and guard are copied onto the
  * promoted copy (which keeps its id, creation and provenance), as is its
  * active state (a deactivated origin deactivates it, an active one activates
  * it); a promoted copy whose origin is gone is
@@ -422,6 +460,8 @@ export function planSync(
       };
       if (origin.rationale !== undefined) after.rationale = origin.rationale;
       else delete after.rationale;
+      if (origin.guard !== undefined) after.guard = copyGuard(origin.guard);
+      else delete after.guard;
       changes.push({ kind: 'changed', drift: d, before, after });
     } else {
       const holder = keys.get(textKey(origin.text));

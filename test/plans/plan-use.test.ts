@@ -320,3 +320,42 @@ describe('plan use --commit', () => {
     expect(readdirSync(join(dir, '.agents', 'plans'))).toEqual(['01M8KK5920RS6CGAVDFVYYJ0B4']);
   });
 });
+
+describe("an action template's guard", () => {
+  it('goes with the plan copy, so the hook guards the plan; plan sync carries a changed guard over', async () => {
+    const dir = tempDir();
+    gitInit(dir);
+    cpSync(join(REPO, '.agents.example'), join(dir, '.agents'), { recursive: true });
+    const cli = (...args: string[]) => runAgents(args, { cwd: dir });
+    const added = await cli(
+      'invariant',
+      'add',
+      '--action',
+      'local/code-coverage',
+      'Never touch secrets',
+      '--guard-write',
+      'secrets/**',
+      '--format',
+      'json',
+    );
+    expect(added.code).toBe(0);
+    const origin = JSON.parse(added.stdout).id as string;
+    const used = await cli('plan', 'use', 'local/code-coverage', '--project', 'myapp', '--format', 'json');
+    expect(used.code).toBe(0);
+    const out = JSON.parse(used.stdout);
+    const plan = out.plan.id as string;
+    const copy = out.promoted.find((p: { source: { origin_id: string } }) => p.source.origin_id === origin).id as string;
+    expect(readYaml(join(dir, '.agents'), `plans/${plan}/${copy}.yaml`)).toMatchObject({ guard: { write: ['secrets/**'] } });
+    const tryWrite = (path: string) => runAgents(['guard', 'try', '--path', path], { cwd: dir, env: { AGENTS_PLAN: plan } });
+    expect((await tryWrite('secrets/key.pem')).code).toBe(1);
+    expect((await tryWrite('keys/key.pem')).code).toBe(0);
+
+    expect((await cli('invariant', 'edit', origin, '--guard-write', 'keys/**')).code).toBe(0);
+    const sync = await cli('plan', 'sync', plan, '--yes', '--format', 'json');
+    expect(sync.code).toBe(0);
+    expect(
+      JSON.parse(sync.stdout).changes.map((c: { plan_invariant_id: string; fields: string[] }) => [c.plan_invariant_id, c.fields]),
+    ).toEqual([[copy, ['guard']]]);
+    expect((await tryWrite('keys/key.pem')).code).toBe(1);
+  });
+});

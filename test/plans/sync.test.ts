@@ -226,6 +226,16 @@ describe('planSync (pure)', () => {
   const promoted = (id: string, text: string, origin: string, extra: Partial<ScopedInvariant> = {}) =>
     inv(id, text, planScope, { source: { kind: 'action', ref: 'a/b', origin_id: origin }, ...extra });
 
+  it('copies a changed guard onto the copy; the same guard in another key order is no drift', () => {
+    const origin = inv('O1', 'Rule', actionScope, { guard: { write: ['a/**'], command: ['rm'] } });
+    const r = planSync(plan, [promoted('X1', 'Rule', 'O1', { guard: { write: ['b/**'] } })], new Map([['a/b', [origin]]]));
+    expect(r.changes.map((c) => [c.drift.fields, c.kind === 'changed' ? c.after.guard : null])).toEqual([
+      [['guard'], { write: ['a/**'], command: ['rm'] }],
+    ]);
+    const same = promoted('X1', 'Rule', 'O1', { guard: { command: ['rm'], write: ['a/**'] } });
+    expect(planSync(plan, [same], new Map([['a/b', [origin]]])).changes).toEqual([]);
+  });
+
   it('deactivates a copy whose origin was deactivated, then sees no drift', () => {
     const origin = inv('O1', 'Rule', actionScope, { active: false });
     const first = planSync(plan, [promoted('X1', 'Rule', 'O1')], new Map([['a/b', [origin]]]));

@@ -1,7 +1,7 @@
 // `plan sync`: a plan brought back in step with its action templates.
 import { UsageError } from '../../core/errors.ts';
-import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model.ts';
-import { type SyncChange, planSync } from '../../core/records.ts';
+import type { Plan, ScopedInvariant } from '../../core/model.ts';
+import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
 import { removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
@@ -89,7 +89,6 @@ export async function sync(
       const { formatInvariantFile } = await import('../../core/serialize.ts');
       const author = await svc.invariants.deps.author(svc.root);
       const now = timestamp(svc.invariants.deps.clock());
-      const planScope = { kind: 'plan' as const, plan: plan.id };
       const out: SyncResult['changes'] = [];
       // Every new file's content first, so a refusal (a bad text) writes nothing.
       const writes: { path: string; content: string; mode: 'create' | 'replace' }[] = [];
@@ -102,20 +101,13 @@ export async function sync(
           removals.push(c.before.path);
           out.push(c);
         } else {
-          const id = svc.invariants.deps.newId();
-          const inv: ScopedInvariant = {
-            id,
-            text: c.origin.text,
-            severity: c.origin.severity,
-            active: true,
-            tags: [...c.origin.tags],
+          const inv = promotedCopy(c.origin, {
+            id: svc.invariants.deps.newId(),
+            plan: plan.id,
+            ref: c.drift.action,
             created_at: now,
-            scope: planScope,
-            path: invariantPath(planScope, id),
-            source: { kind: 'action', ref: c.drift.action, origin_id: c.origin.id },
-          };
-          if (c.origin.rationale !== undefined) inv.rationale = c.origin.rationale;
-          if (author !== undefined) inv.created_by = author;
+            ...(author !== undefined ? { created_by: author } : {}),
+          });
           writes.push({ path: inv.path, content: formatInvariantFile(inv.path, inv), mode: 'create' });
           out.push({ ...c, after: inv });
         }

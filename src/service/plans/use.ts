@@ -2,9 +2,9 @@
 import { closestNames, didYouMean, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
 import { splitSourceRef } from '../../core/extends.ts';
-import { type Plan, type ScopedInvariant, invariantPath } from '../../core/model.ts';
+import type { Plan } from '../../core/model.ts';
 import { nameProblem } from '../../core/names.ts';
-import { selectPromoted } from '../../core/records.ts';
+import { promotedCopy, selectPromoted } from '../../core/records.ts';
 import { addingTo, formatInvariantFile, formatPlanFile } from '../../core/serialize.ts';
 import { emptySnapshot, readFolders } from '../../store/read.ts';
 import { readProjects } from '../../store/projects.ts';
@@ -77,24 +77,15 @@ export async function use(svc: PlanContext, input: UseInput): Promise<UseResult>
   if (goal !== undefined) plan.goal = goal;
   plan.created_at = now;
   if (author !== undefined) plan.created_by = author;
-  const planScope = { kind: 'plan' as const, plan: id };
-  const promoted = kept.map((origin): ScopedInvariant => {
-    const newId = svc.invariants.deps.newId();
-    const inv: ScopedInvariant = {
-      id: newId,
-      text: origin.text,
-      severity: origin.severity,
-      active: true,
-      tags: [...origin.tags],
+  const promoted = kept.map((origin) =>
+    promotedCopy(origin, {
+      id: svc.invariants.deps.newId(),
+      plan: id,
+      ref,
       created_at: now,
-      scope: planScope,
-      path: invariantPath(planScope, newId),
-      source: { kind: 'action', ref, origin_id: origin.id },
-    };
-    if (origin.rationale !== undefined) inv.rationale = origin.rationale;
-    if (author !== undefined) inv.created_by = author;
-    return inv;
-  });
+      ...(author !== undefined ? { created_by: author } : {}),
+    }),
+  );
 
   const final = `plans/${id}`;
   const enabled = await commitWanted(svc.invariants.source, input.commit);
