@@ -210,6 +210,20 @@ describe('plan status is a gate', () => {
     expect(r.code).toBe(1);
   });
 
+  it('a plan folder that lost its plan.yaml is an invalid store (exit 3, plan-missing), by id or prefix, not an unknown plan', async () => {
+    const root = exampleStore();
+    rmSync(join(root, `plans/${EXAMPLE_PLAN}/plan.yaml`));
+    for (const id of [EXAMPLE_PLAN, EXAMPLE_PLAN.slice(0, 8)]) {
+      const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', id]);
+      expect(r.code).toBe(3);
+      expect(JSON.parse(r.stdout).error.detail.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([
+        ['plan-missing', `plans/${EXAMPLE_PLAN}/plan.yaml`],
+      ]);
+    }
+    // A plan that has no folder at all is still unknown (exit 2).
+    expect((await runAgents(['--store', root, 'plan', 'status', '01M8KK5920RS6CGAVDFVYYJ0B5'])).code).toBe(2);
+  });
+
   it('refuses an --allow value it does not know (exit 2)', async () => {
     const root = exampleStore();
     const r = await runAgents(['--store', root, 'plan', 'status', EXAMPLE_PLAN, '--allow', 'error-violation']);

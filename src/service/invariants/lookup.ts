@@ -4,7 +4,7 @@ import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix } from '../../c
 import { classifyPath } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
-import { readEntries, readFolders } from '../../store/read.ts';
+import { readEntries, readFailure, readFolders } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
@@ -19,6 +19,10 @@ export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promi
   const planErrors = snap.diagnostics.filter((d) => d.file === planFile || planFile.startsWith(`${d.file}/`));
   if (planErrors.length > 0) requireValid({ ...snap, diagnostics: planErrors }, `read plan ${planId}`);
   if (!plan) {
+    // A plan folder that lost its plan.yaml is an invalid store (exit 3, as `plan list` and `validate` say), not an
+    // unknown plan to create: its records are still there.
+    if ((await svc.source.list(`plans/${planId}`, { recursive: false })).length > 0)
+      requireValid({ ...snap, diagnostics: [readFailure(planFile, { ok: false, code: 'missing', message: '' })] }, `read plan ${planId}`);
     throw new UsageError(
       `unknown plan ${planId}: plans/${planId}/plan.yaml does not exist`,
       'Create plans with `agents plan use NS/NAME`; `agents plan list` shows them.',
