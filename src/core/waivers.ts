@@ -101,7 +101,7 @@ export function waiversForPlan<W extends ScopedWaiver>(waivers: readonly W[], pl
  */
 export function parseExpiresInput(input: string, now: Date): { value: string } | { problem: string } {
   // RFC 3339 lets "t" and "z" be lower case; the file keeps the upper case its schema takes.
-  const text = /^\d{4}-\d{2}-\d{2}t/.test(input.trim()) ? input.trim().toUpperCase() : input.trim();
+  const text = /^\d{4}-\d{2}-\d{2}[Tt]/.test(input.trim()) ? input.trim().toUpperCase() : input.trim();
   const end = waiverExpiry(text);
   if (!Number.isFinite(end))
     return { problem: `--expires "${text}" is not a date (YYYY-MM-DD) or an RFC 3339 date-time (2026-12-31T18:00:00Z)` };

@@ -120,6 +120,10 @@ describe('parseExpiresInput', () => {
     expect(parseExpiresInput(' 2026-03-01 ', now)).toEqual({ value: '2026-03-01' });
     expect(parseExpiresInput('2026-03-01T12:00:01Z', now)).toEqual({ value: '2026-03-01T12:00:01Z' });
   });
+  test('a lower-case t or z, as RFC 3339 allows, is stored upper-case', () => {
+    for (const typed of ['2026-03-02t10:00:00z', '2026-03-02T10:00:00z', '2026-03-02t10:00:00Z'])
+      expect(parseExpiresInput(typed, now)).toEqual({ value: '2026-03-02T10:00:00Z' });
+  });
   test('not a date', () => {
     expect(parseExpiresInput(' soon ', now)).toEqual({
       problem: '--expires "soon" is not a date (YYYY-MM-DD) or an RFC 3339 date-time (2026-12-31T18:00:00Z)',
