@@ -138,6 +138,17 @@ describe('plan use', () => {
     expect(readdirSync(join(root, 'plans'))).toEqual([EXAMPLE_PLAN]);
   });
 
+  it('lists a goal of several lines under its plan: only plan rows start a line of the list', async () => {
+    const root = exampleStore();
+    const forged = `Raise coverage\n${EXAMPLE_PLAN.slice(0, 20)}ZZZZZZ  action local/evil`;
+    const made = await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--goal', forged, '--format', 'json']);
+    expect(made.code).toBe(0);
+    const list = await runAgents(['--store', root, 'plan', 'list']);
+    expect(list.code).toBe(0);
+    const rows = list.stdout.split('\n').filter((l) => /^\S/.test(l) && !/^\d+ plans?$/.test(l));
+    expect(rows.map((l) => l.split(' ')[0])).toEqual([EXAMPLE_PLAN, JSON.parse(made.stdout).plan.id]);
+  });
+
   it('lists plans and shows a plan by a unique prefix', async () => {
     const root = exampleStore();
     const made = JSON.parse((await runAgents(['--store', root, 'plan', 'use', 'local/code-coverage', '--format', 'json'])).stdout);

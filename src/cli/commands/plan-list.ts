@@ -16,7 +16,8 @@ export default defineCommand<Record<string, unknown>>({
           .filter(Boolean)
           .join(' · ');
         lines.push(`${s.bold(p.id)}  ${s.dim(meta)}`);
-        if (p.goal) lines.push(`  ${p.goal}`);
+        // Every line of a goal indented, as plan show does, so that none reads as a plan of the list.
+        if (p.goal) lines.push(`  ${p.goal.replace(/\n/g, '\n  ')}`);
       }
       lines.push('', s.dim(`${plans.length} plan${plans.length === 1 ? '' : 's'}`));
       return lines.join('\n');
