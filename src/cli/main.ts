@@ -168,11 +168,15 @@ function usageFromYargs(
   }
   const exclusive = /^Arguments (\S+) and (\S+) are mutually exclusive$/.exec(text);
   if (exclusive) {
-    const [a, b] = [`--${exclusive[1]}`, `--${exclusive[2]}`];
+    // A positional argument (`plan activate [id]`) is named as the usage writes it, not as an option it is not.
+    const usage = command ? (typeof command.command === 'string' ? command.command : command.command[0]!) : '';
+    const positionals = [...usage.matchAll(/[<[]([^>\].]+)(?:\.\.)?[>\]]/g)].map((m) => m[1]!);
+    const shown = (name: string) => (positionals.includes(name) ? name.toUpperCase() : `--${name}`);
+    const [a, b] = [shown(exclusive[1]!), shown(exclusive[2]!)];
     return new UsageError(
       `${a} and ${b} cannot be combined`,
       `Choose one of them. ${USAGE_HINT}`,
-      { options: [a.slice(2), b.slice(2)] },
+      { options: [exclusive[1], exclusive[2]] },
       'conflicting-options',
     );
   }

@@ -66,6 +66,17 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     expect(errorCode(r.stdout)).toBe(code);
   });
 
+  // A positional argument in conflict with an option is named as the usage writes it: there is no --id to drop.
+  it.each([
+    [['plan', 'activate', '01M8KK59', '--clear'], 'ID and --clear cannot be combined', ['id', 'clear']],
+    [['validate', '--staged', '--changed'], '--staged and --changed cannot be combined', ['staged', 'changed']],
+  ])('agents %j names the two that conflict as they are written', async (args, message, options) => {
+    const r = await runMain(['--store', '.agents.example', '--format', 'json', ...args], { cwd: REPO });
+    expect(r.code).toBe(2);
+    const body = JSON.parse(r.stdout) as { error: { code: string; message: string; detail: unknown } };
+    expect(body.error).toMatchObject({ code: 'conflicting-options', message, detail: { options } });
+  });
+
   // yargs' own words ("Not enough non-option arguments: got 0, need at least 1") name neither the command nor what it needs.
   it.each([
     [['invariant', 'show'], 'invariant show', 'id'],

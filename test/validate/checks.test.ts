@@ -987,7 +987,7 @@ describe('checkWaivers', () => {
         line: 6,
         col: 10,
         message: `waiver ${B} of ${A} expired (expires: 2026-01-31); the invariant applies again`,
-        hint: `Remove the file (\`git rm projects/web/waivers/${B}.yaml\`) or record a new waiver with \`agents invariant waive ${A} … --expires DATE\`.`,
+        hint: `Remove the waiver file (\`git rm\` the path this diagnostic names) or record a new waiver with \`agents invariant waive ${A} … --expires DATE\`.`,
         lineText: 'expires: 2026-01-31',
       },
       {

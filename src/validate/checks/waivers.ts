@@ -38,7 +38,7 @@ export async function checkWaivers(
               'waiver-expired',
               'error',
               `waiver ${kind.id} of ${w.i} expired (expires: ${w.x}); the invariant applies again`,
-              `Remove the file (\`git rm ${file}\`) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`,
+              `Remove the waiver file (\`git rm\` the path this diagnostic names) or record a new waiver with \`agents invariant waive ${w.i} … --expires DATE\`.`,
             ),
         });
       }
