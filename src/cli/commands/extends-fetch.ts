@@ -3,7 +3,7 @@ import { ExtendsService } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
 import { makeStyle } from '../../core/style.ts';
-import { stoppable } from '../stoppable.ts';
+import { abortOnStopSignals } from '../stop-signals.ts';
 
 export default defineCommand<{ source?: string[]; rev?: string }>({
   builder: (y) =>
@@ -14,7 +14,7 @@ export default defineCommand<{ source?: string[]; rev?: string }>({
     }),
   async run(argv, ctx) {
     const service = new ExtendsService(await ctx.invariants());
-    const outcomes = await stoppable('git was stopped; the sources not fetched yet were left as they were.', (signal) =>
+    const outcomes = await abortOnStopSignals('git was stopped; the sources not fetched yet were left as they were.', (signal) =>
       service.fetch(argv.source ?? [], signal, argv.rev),
     );
     const s = makeStyle(ctx.color);

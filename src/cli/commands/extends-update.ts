@@ -6,7 +6,7 @@ import { diffJson, diffText } from '../../present/diff.ts';
 import { emit } from '../render.ts';
 import type { DiffResult } from '../../service/review-service.ts';
 import { makeStyle } from '../../core/style.ts';
-import { stoppable } from '../stoppable.ts';
+import { abortOnStopSignals } from '../stop-signals.ts';
 
 interface UpdateArgs {
   source?: string[];
@@ -22,7 +22,7 @@ export default defineCommand<UpdateArgs>({
       .option('dry-run', { type: 'boolean', describe: 'report the move without writing the lock' }),
   async run(argv, ctx) {
     const service = new ExtendsService(await ctx.invariants());
-    const r = await stoppable('git was stopped and extends.lock.yaml was not written.', (signal) =>
+    const r = await abortOnStopSignals('git was stopped and extends.lock.yaml was not written.', (signal) =>
       service.update(argv.source ?? [], { acceptMovedTag: argv.acceptMovedTag ?? false, dryRun: argv.dryRun ?? false, signal }),
     );
     const s = makeStyle(ctx.color);
