@@ -79,7 +79,13 @@ export class PlanService implements PlanContext {
    */
   async sync(
     prefix: string,
-    options: { apply: boolean; confirm?: (preview: SyncResult) => Promise<boolean>; commit?: boolean },
+    options: {
+      apply: boolean;
+      confirm?: (preview: SyncResult) => Promise<boolean>;
+      commit?: boolean;
+      /** A stop heard before the first write cancels the sync, nothing written; once writing, it runs to its end. */
+      signal?: AbortSignal;
+    },
   ): Promise<SyncResult> {
     return (await syncing()).sync(this, prefix, options);
   }

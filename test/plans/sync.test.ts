@@ -1,7 +1,12 @@
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CancelledError, cancelledBy } from '../../src/core/errors.ts';
 import { planSync } from '../../src/core/records.ts';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { PlanService } from '../../src/service/plan-service.ts';
+import { BIN } from '../helpers/cli.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { exampleStore, fileList, readYaml } from '../helpers/plans.ts';
@@ -292,4 +297,51 @@ describe('planSync (pure)', () => {
       rationale: undefined,
     });
   });
+});
+
+describe('plan sync and a stop signal', () => {
+  it('a stop heard before the first write cancels the sync: exit 130, nothing written, no lock left', async () => {
+    const d = await drifted();
+    const before = fileList(d.root);
+    const svc = new PlanService(new InvariantService(d.root));
+    const stopped = new AbortController();
+    stopped.abort(cancelledBy('SIGINT', 'the plan was left as it was; nothing was synced.'));
+    const error = await svc.sync(d.planId, { apply: true, signal: stopped.signal }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CancelledError);
+    expect((error as CancelledError).exitCode).toBe(130);
+    expect(fileList(d.root)).toEqual(before);
+    // The plan is still drifted, and the next sync applies it.
+    expect((await json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes')).changes).toHaveLength(3);
+  });
+
+  it('Ctrl-C while the plan is being written lets the sync finish whole (no half-synced plan, no lock left)', async () => {
+    const root = exampleStore();
+    const top = dirname(root);
+    gitInit(top);
+    const plan = await json<{ plan: { id: string } }>(root, 'plan', 'use', 'local/code-coverage', '--project', 'myapp');
+    const planId = plan.plan.id;
+    // A template that gains many invariants: the sync writes them one file at a time.
+    const N = 300;
+    for (let i = 0; i < N; i++) {
+      const id = `01M8KK2${String(i).padStart(19, '0')}`;
+      writeFileSync(join(root, ACTION, `${id}.yaml`), invariantYaml(id, `Template rule number ${i}`));
+    }
+    const planDir = join(root, 'plans', planId);
+    const count = () => readdirSync(planDir).filter((f) => f.endsWith('.yaml') && f !== 'plan.yaml').length;
+    const start = count();
+    const child = spawn(process.execPath, [BIN, '--store', root, 'plan', 'sync', planId, '--yes'], {
+      env: { ...process.env, NO_COLOR: '1', CI: 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    const closed = new Promise<number | null>((res) => child.on('close', (code) => res(code)));
+    for (let i = 0; i < 600 && count() === start; i++) await new Promise((res) => setTimeout(res, 10));
+    child.kill('SIGINT');
+    expect(await closed).toBe(0);
+    expect(stdout).toContain(`synced plan ${planId}: ${N} changes`);
+    expect(count()).toBe(start + N);
+    expect(existsSync(join(planDir, '.lock'))).toBe(false);
+    expect(existsSync(join(root, '.lock'))).toBe(false);
+  }, 60_000);
 });

@@ -1,4 +1,5 @@
 import { loadTui } from '../tui-loader.ts';
+import { abortOnStopSignals } from '../stop-signals.ts';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { SyncResult } from '../../service/plan-service.ts';
 import { defineCommand } from '../command.ts';
@@ -79,29 +80,33 @@ export default defineCommand<SyncArgs>({
     const commit = argv.commit !== undefined ? { commit: argv.commit } : {};
     let declined = false;
     let r: SyncResult;
+    const confirm = async (preview: SyncResult): Promise<boolean> => {
+      if (!ctx.interactive) {
+        // No terminal to ask in: show what it would change (on stderr: a failure prints nothing on stdout), and which flag applies it.
+        if (ctx.format === 'text') ctx.io.stderr.write(`${syncText(s, preview)}\n`);
+        throw new UsageError(
+          'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
+          `Nothing was changed. Run again with --yes to apply the ${preview.changes.length === 1 ? 'change' : `${preview.changes.length} changes`} shown.`,
+          { flag: '--yes', changes: preview.changes.length },
+          'confirmation-needed',
+        );
+      }
+      requireInteractive(ctx);
+      const { runConfirmSync } = await loadTui();
+      declined = !(await ctx.onScreen(() => runConfirmSync(tuiIo(ctx), preview)));
+      return !declined;
+    };
     if (argv.dryRun) r = await service.sync(String(argv.id), { apply: false });
-    else if (argv.yes) r = await service.sync(String(argv.id), { apply: true, ...commit });
     else {
-      r = await service.sync(String(argv.id), {
-        apply: true,
-        ...commit,
-        confirm: async (preview) => {
-          if (!ctx.interactive) {
-            // No terminal to ask in: show what it would change (on stderr: a failure prints nothing on stdout), and which flag applies it.
-            if (ctx.format === 'text') ctx.io.stderr.write(`${syncText(s, preview)}\n`);
-            throw new UsageError(
-              'confirmation needed, but this is not an interactive terminal (or --no-input was given)',
-              `Nothing was changed. Run again with --yes to apply the ${preview.changes.length === 1 ? 'change' : `${preview.changes.length} changes`} shown.`,
-              { flag: '--yes', changes: preview.changes.length },
-              'confirmation-needed',
-            );
-          }
-          requireInteractive(ctx);
-          const { runConfirmSync } = await loadTui();
-          declined = !(await ctx.onScreen(() => runConfirmSync(tuiIo(ctx), preview)));
-          return !declined;
-        },
-      });
+      // A stop before the first write cancels the sync; once the plan's files are being written, they are written whole.
+      r = await abortOnStopSignals('the plan was left as it was; nothing was synced.', (signal) =>
+        service.sync(String(argv.id), {
+          apply: true,
+          ...commit,
+          signal,
+          ...(argv.yes ? {} : { confirm }),
+        }),
+      );
     }
     if (declined) {
       // As every form answered no (n or Esc): nothing changed, exit 1 (docs/tui.md).

@@ -54,7 +54,13 @@ export async function syncInputs(
 export async function sync(
   svc: PlanContext,
   prefix: string,
-  options: { apply: boolean; confirm?: (preview: SyncResult) => Promise<boolean>; commit?: boolean },
+  options: {
+    apply: boolean;
+    confirm?: (preview: SyncResult) => Promise<boolean>;
+    commit?: boolean;
+    /** A stop heard before the first write cancels the sync, nothing written; once writing, it runs to its end. */
+    signal?: AbortSignal;
+  },
 ): Promise<SyncResult> {
   const plan = await planById(svc, prefix);
   const inputs = await syncInputs(svc, plan);
@@ -112,6 +118,8 @@ export async function sync(
           out.push({ ...c, after: inv });
         }
       }
+      // The last moment a stop leaves the plan as it was; past it the plan is synced whole, never half.
+      options.signal?.throwIfAborted();
       for (const w of writes) {
         if (w.mode === 'replace') replaceInStyle(svc.root, w.path, w.content);
         else writeFileAtomic(svc.root, w.path, w.content, w.mode);
