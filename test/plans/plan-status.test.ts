@@ -57,6 +57,21 @@ describe('plan status is a gate', () => {
     expect(text.stdout).toContain(`FAILING  plan ${EXAMPLE_PLAN}`);
     expect(text.stdout).toContain('fail  not-run: the plan was never reconciled');
     expect(await status(root, '--allow', 'not-run')).toMatchObject({ code: 0, codes: ['report:not-run'] });
+    // A reason given twice is listed once.
+    const twice = await runAgents([
+      '--store',
+      root,
+      '--format',
+      'json',
+      'plan',
+      'status',
+      EXAMPLE_PLAN,
+      '--allow',
+      'not-run',
+      '--allow',
+      'not-run',
+    ]);
+    expect(JSON.parse(twice.stdout).allowed).toEqual(['not-run']);
   });
 
   it("passes once every invariant of today's set is enforced", async () => {

@@ -14,7 +14,8 @@ export default defineCommand<{ id: string; allow?: string[] }>({
       describe: 'report this reason instead of failing on it (repeatable; docs/plans.md)',
     }),
   async run(argv, ctx) {
-    const allow = (argv.allow ?? []) as GateReasonCode[];
+    // A reason given twice is allowed once.
+    const allow = [...new Set(argv.allow ?? [])] as GateReasonCode[];
     const r = await (await ctx.plans()).status(String(argv.id), { allow });
     emit(ctx, planStatusJson(r, allow), () => planStatusText(r, ctx.style));
     return r.failing ? EXIT_CODES.checkFailed : EXIT_CODES.ok;
