@@ -70,8 +70,10 @@ export interface Diagnostic {
   message: string;
   /** What to do about it. */
   hint?: string;
-  /** The source line at `line`, for a caret excerpt. */
+  /** The source line at `line`, for a caret excerpt: a window around `col` of a long line (see lineExcerpt). */
   lineText?: string;
+  /** Where `lineText` starts in its line (0-based) when its start was cut off: it then begins with `…`. */
+  lineTextFrom?: number;
   /** Other places the diagnostic is about (the kept copy of a duplicate, the file that reuses an id). */
   related?: RelatedLocation[];
   /** The policy source whose file `file` is (`extends/<source>/…`): no file of this repository, so never shown under the store's folder. */
@@ -125,13 +127,39 @@ export function location(d: Pick<Diagnostic, 'file' | 'line' | 'col' | 'source'>
   return `${file}:${d.line}:${d.col}`;
 }
 
+/** How many characters of a source line a diagnostic keeps for its excerpt. */
+const EXCERPT_CHARS = 200;
+
+/**
+ * What a diagnostic at column `col` keeps of its source line `line`: all of a
+ * short line; of a long one, a window of EXCERPT_CHARS characters around the
+ * column, each cut end marked `…`. A file of a megabyte on one line would
+ * otherwise be printed, cached and held once for every diagnostic on it.
+ */
+export function lineExcerpt(line: string, col: number): Pick<Diagnostic, 'lineText' | 'lineTextFrom'> {
+  if (line.length <= EXCERPT_CHARS) return { lineText: line };
+  let from = Math.max(0, Math.min(col - 1 - EXCERPT_CHARS / 4, line.length - EXCERPT_CHARS));
+  let to = from + EXCERPT_CHARS;
+  // Never half of a surrogate pair at either cut.
+  if (from > 0 && isLowSurrogate(line.charCodeAt(from))) from++;
+  if (to < line.length && isLowSurrogate(line.charCodeAt(to))) to--;
+  const lineText = `${from > 0 ? '…' : ''}${line.slice(from, to)}${to < line.length ? '…' : ''}`;
+  return from > 0 ? { lineText, lineTextFrom: from } : { lineText };
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
+
 /** A two-line caret excerpt under a diagnostic, or "" when no source line is known. */
 export function caretExcerpt(d: Diagnostic): string {
   if (d.lineText === undefined || d.line <= 0) return '';
   const raw = d.lineText.replace(/\t/g, ' ');
-  // The line is shown escaped; the caret moves right by what the escapes before it added.
+  // The line is shown escaped; the caret moves right by what the escapes before it added. A window cut from a long
+  // line starts at its `lineTextFrom`, after the `…`.
+  const from = d.lineTextFrom ?? 0;
   const shown = escapeUnsafe(raw);
-  const before = escapeUnsafe(raw.slice(0, Math.max(0, d.col - 1))).length;
+  const before = escapeUnsafe(raw.slice(0, Math.max(0, d.col - 1 - from) + (from > 0 ? 1 : 0))).length;
   const gutter = String(d.line);
   const pad = ' '.repeat(gutter.length);
   const caretCol = Math.max(1, Math.min(before + 1, shown.length + 1));

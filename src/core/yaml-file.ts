@@ -4,7 +4,7 @@
 // give them. The diagnostics' positions and line texts are made here.
 // Imports neither `yaml` nor the schema validators.
 import type { Document, Node } from 'yaml';
-import type { Diagnostic, DiagnosticCode, Parsed } from './diagnostics.ts';
+import { type Diagnostic, type DiagnosticCode, lineExcerpt, type Parsed } from './diagnostics.ts';
 import type { RegexProblem } from './guard-entries.ts';
 import { canonicalPositions, parseCanonicalYaml } from './canonical-yaml.ts';
 import { MAX_FILE_BYTES } from './limits.ts';
@@ -30,7 +30,7 @@ export interface YamlFile {
 export function diag(file: string, code: DiagnosticCode, message: string, hint?: string, line = 0, col = 0, lineText?: string): Diagnostic {
   const d: Diagnostic = { code, severity: 'error', file, line, col, message };
   if (hint !== undefined) d.hint = hint;
-  if (lineText !== undefined) d.lineText = lineText;
+  if (lineText !== undefined) Object.assign(d, lineExcerpt(lineText, col));
   return d;
 }
 
@@ -38,7 +38,8 @@ export function diag(file: string, code: DiagnosticCode, message: string, hint?:
 function lineTextAt(source: string, lines: LinePositions, line: number): string {
   const start = lines.lineStarts[line - 1]!;
   const end = lines.lineStarts[line] ?? source.length;
-  return source.slice(start, end).replace(/\r?\n$/, '');
+  // The last line of a text ends with no LF, and may end with a CR.
+  return source.slice(start, end).replace(/\r?\n$|\r$/, '');
 }
 
 /** A diagnostic at character offset `offset` of a text the parser has not seen. */
@@ -50,10 +51,7 @@ export function diagAtOffset(
   message: string,
   hint: string,
 ): Diagnostic {
-  const d = diagAt({ file, source, lines: lineStartsOf(source) }, offset, code, message, hint);
-  // A file refused for its size or shape may hold a line of a megabyte; the text of its last line ends with no CR either.
-  d.lineText = d.lineText!.replace(/\r$/, '').slice(0, 200);
-  return d;
+  return diagAt({ file, source, lines: lineStartsOf(source) }, offset, code, message, hint);
 }
 
 /** A diagnostic at byte offset `offset` of a parsed file. */
@@ -103,10 +101,7 @@ export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax):
     // The line as far as it can be shown: the bytes that are not UTF-8 as U+FFFD.
     const start = bytes.lastIndexOf(10, text.offset - 1) + 1;
     const end = bytes.indexOf(10, text.offset);
-    const lineText = new TextDecoder()
-      .decode(bytes.subarray(start, end < 0 ? bytes.byteLength : end))
-      .replace(/\r$/, '')
-      .slice(0, 200);
+    const lineText = new TextDecoder().decode(bytes.subarray(start, end < 0 ? bytes.byteLength : end)).replace(/\r$/, '');
     return {
       diagnostics: [diag(file, 'file-not-utf8', 'file is not valid UTF-8', 'Save the file as UTF-8.', text.line, text.col, lineText)],
     };

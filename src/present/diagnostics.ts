@@ -23,6 +23,8 @@ export function errorLines(error: AgentsError, s: Style): string[] {
 }
 
 /** Diagnostics as data (docs/json-output.md): everything but the source line, which the excerpt already showed. */
-export function diagnosticsJson(diagnostics: AgentsError['diagnostics']): Omit<AgentsError['diagnostics'][number], 'lineText'>[] {
-  return diagnostics.map(({ lineText: _l, ...d }) => d);
+export function diagnosticsJson(
+  diagnostics: AgentsError['diagnostics'],
+): Omit<AgentsError['diagnostics'][number], 'lineText' | 'lineTextFrom'>[] {
+  return diagnostics.map(({ lineText: _l, lineTextFrom: _f, ...d }) => d);
 }

@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { byPosition, caretExcerpt, countBySeverity, type Diagnostic, location, sortDiagnostics } from '../../src/core/diagnostics.ts';
+import {
+  byPosition,
+  caretExcerpt,
+  countBySeverity,
+  type Diagnostic,
+  lineExcerpt,
+  location,
+  sortDiagnostics,
+} from '../../src/core/diagnostics.ts';
 import {
   AgentsError,
   CancelledError,
@@ -94,6 +102,28 @@ describe('caretExcerpt', () => {
     const shown = caretExcerpt(d({ line: 1, col: 2, lineText: '\u001bx' }));
     const [text, caret] = shown.split('\n') as [string, string];
     expect(text.indexOf('x')).toBe(caret.indexOf('^'));
+  });
+  test('a long line: a window around the column, the caret under it', () => {
+    const line = `${'a'.repeat(5000)}X${'b'.repeat(5000)}`;
+    const w = lineExcerpt(line, 5001);
+    expect(w.lineText!.length).toBeLessThanOrEqual(202);
+    expect(w.lineText!.startsWith('…') && w.lineText!.endsWith('…')).toBe(true);
+    const [text, caret] = caretExcerpt(d({ line: 1, col: 5001, ...w })).split('\n') as [string, string];
+    expect(text[caret.indexOf('^')]).toBe('X');
+    // Near either end, the window holds that end, uncut.
+    expect(lineExcerpt(line, 3)).toStrictEqual({ lineText: `${line.slice(0, 200)}…` });
+    const end = lineExcerpt(line, 10_001);
+    expect(end.lineText).toBe(`…${line.slice(-200)}`);
+    const [t, c] = caretExcerpt(d({ line: 1, col: 10_001, ...end })).split('\n') as [string, string];
+    expect(c.indexOf('^')).toBe(t.length - 1);
+    expect(lineExcerpt('short', 3)).toStrictEqual({ lineText: 'short' });
+  });
+  test('a window never cuts a surrogate pair in half', () => {
+    const line = '😀'.repeat(300);
+    for (const col of [1, 100, 101, 300, 301, 599]) {
+      const { lineText } = lineExcerpt(line, col);
+      expect(lineText!.replace(/…/g, '')).toMatch(/^(?:😀)+$/u);
+    }
   });
   test('nothing without a source line or a line number', () => {
     expect(caretExcerpt(d({ line: 1, col: 1 }))).toBe('');

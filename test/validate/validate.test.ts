@@ -104,6 +104,30 @@ describe('validate exit codes and severities', () => {
   });
 });
 
+describe('diagnostics on a long line', () => {
+  it('each shows a window of the line with its caret under the fault, not the whole line', async () => {
+    // One flow mapping on one line, 100 KB: every unknown key is a diagnostic on line 1.
+    const keys = Array.from({ length: 500 }, (_, i) => `k${i}: ${'a'.repeat(200)}`).join(', ');
+    const store = testStore({ [`global/${A}.yaml`]: `{id: ${A}, text: Never delete data, ${keys}}\n` });
+    const r = await runMain(['validate', '--no-cache'], { cwd: dirname(store) });
+    expect(r.code).toBe(1);
+    // 20 diagnostics of the code are listed: each with its excerpt, not 20 copies of the line.
+    expect(r.stdout.length).toBeLessThan(20_000);
+    const lines = r.stdout.split('\n');
+    let excerpts = 0;
+    lines.forEach((line, i) => {
+      const key = /error {2}schema {2}unknown key "(k\d+)"/.exec(line)?.[1];
+      if (key === undefined) return;
+      const text = lines[i + 1]!;
+      const caret = lines[i + 2]!.indexOf('^');
+      expect(text.slice(caret)).toMatch(new RegExp(`^${key}: `));
+      expect(text.length).toBeLessThan(250);
+      excerpts++;
+    });
+    expect(excerpts).toBe(20);
+  });
+});
+
 describe('schema copies for editors', () => {
   it('warns when a copy differs from the tool schema or is missing, and init --schemas refreshes them', async () => {
     const root = join(tempDir(), '.agents');

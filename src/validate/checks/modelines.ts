@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../core/diagnostics.ts';
+import { type Diagnostic, lineExcerpt } from '../../core/diagnostics.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob } from './context.ts';
 
@@ -30,7 +30,7 @@ export function checkModelines(
           ? `no \`# yaml-language-server: $schema=…\` first line; editors cannot validate this file as you type`
           : "the modeline names another schema than this file's copy in schemas/; editors validate the file against the wrong one",
       hint: at === undefined ? 'Run `agents validate --fix` to add it.' : 'Run `agents validate --fix` to replace it.',
-      lineText: line,
+      ...lineExcerpt(line, 1),
     });
   }
   return out;
