@@ -5,7 +5,10 @@
  * line and column.
  */
 
-/** The text, or the first byte that is not UTF-8: its offset, and its line and column (1-based, counted in characters). */
+/**
+ * The text, or the first byte that is not UTF-8: its offset, and its line and column (1-based; the column in UTF-16
+ * code units, as the YAML parser's columns of every other diagnostic, editors and SARIF count it).
+ */
 export type Utf8Read = { ok: true; text: string } | { ok: false; offset: number; line: number; col: number };
 
 /** A byte order mark at the start stays in the text (as U+FEFF), so that writing the text back keeps every byte; `dropBom` leaves it out. */
@@ -31,7 +34,7 @@ export function readUtf8(bytes: Uint8Array, options: { dropBom?: boolean } = {})
     let line = 1;
     for (let i = 0; i < lineStart; i++) if (bytes[i] === 10) line++;
     const before = new TextDecoder('utf-8').decode(bytes.subarray(lineStart, offset));
-    return { ok: false, offset, line, col: [...before].length + 1 };
+    return { ok: false, offset, line, col: before.length + 1 };
   }
 }
 

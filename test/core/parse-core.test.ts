@@ -211,6 +211,15 @@ describe('parseYaml', () => {
     ]);
   });
 
+  it('places a byte that is not UTF-8 in the same column as the parser places a YAML error there, after an emoji', () => {
+    // The byte 0xff, and an escape the parser refuses, at the same place: after `a: "`, an emoji and a space.
+    const notUtf8 = parseYaml('f.yaml', new Uint8Array([...enc('a: "\u{1F642} '), 0xff, ...enc('"')])).diagnostics[0]!;
+    const syntax = parseYaml('f.yaml', enc('a: "\u{1F642} \\q"')).diagnostics[0]!;
+    expect([notUtf8.code, syntax.code]).toStrictEqual(['file-not-utf8', 'yaml-syntax']);
+    expect([notUtf8.line, notUtf8.col]).toStrictEqual([syntax.line, syntax.col]);
+    expect(notUtf8.col).toBe(8);
+  });
+
   it('reads and places the canonical shape without the parser, and builds the tree once, on first use', () => {
     const text = `id: ${ID}\ntext: Never delete data\n`;
     const lazy = core.parseYaml('f.yaml', enc(text), YAML_SYNTAX);

@@ -25,6 +25,11 @@ describe('readUtf8', () => {
     expect(readUtf8(bytes(0x0a, 0x61, 0xe2, 0x82))).toEqual({ ok: false, offset: 2, line: 2, col: 2 });
   });
 
+  it('counts the column in UTF-16 code units: a character beyond the BMP counts two', () => {
+    // "🙂 " then 0xff: the column of the byte after a 4-byte character and a space.
+    expect(readUtf8(bytes(0xf0, 0x9f, 0x99, 0x82, 0x20, 0xff))).toEqual({ ok: false, offset: 5, line: 1, col: 4 });
+  });
+
   it('finds the same byte as a scan from the start, on random bytes', () => {
     let seed = 7;
     const next = () => {
