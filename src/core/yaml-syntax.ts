@@ -58,6 +58,10 @@ export function parseFullYaml(file: string, source: string, parse: ParseAll = pa
       prettyErrors: false,
       uniqueKeys: true,
       schema: 'core',
+      // The YAML 1.1 tags yaml reads in the core schema all the same (`!!omap`, `!!set`, `!!binary`, `!!pairs`,
+      // `!!timestamp`) become a Map, Set, bytes or Date, which the schemas see as an empty object: left unresolved, they
+      // are refused as unknown tags, as any tag beyond the core schema is.
+      resolveKnownTags: false,
       version: '1.2',
       logLevel: 'error',
     });

@@ -8,7 +8,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'yaml-syntax': 'The file is not valid YAML.',
   'yaml-multi-document': 'The file holds more than one YAML document.',
   'yaml-duplicate-key': 'A key appears twice in one mapping.',
-  'yaml-unknown-tag': 'A value carries a YAML tag the core schema does not know (`!!js/function`, `!foo`); it is refused, never dropped.',
+  'yaml-unknown-tag':
+    'A value carries a YAML tag the core schema does not know (`!!js/function`, `!foo`, or a YAML 1.1 type such as `!!omap`, `!!set`, `!!timestamp`); it is refused, never dropped.',
   'yaml-alias-limit': 'The file uses more YAML aliases than allowed (an alias bomb is refused).',
   'yaml-too-deep': 'The file nests too deeply to be parsed.',
   'yaml-too-large': 'The file holds too many YAML tokens to be parsed in reasonable time.',

@@ -131,6 +131,22 @@ describe('parseFullYaml refuses', () => {
     ]);
   });
 
+  it('the YAML 1.1 tags yaml would read all the same (a Map, Set, bytes or Date: an empty object to a schema)', () => {
+    for (const [tag, value] of [
+      ['!!omap', '[allow_overlap: true]'],
+      ['!!set', '{allow_overlap}'],
+      ['!!pairs', '[allow_overlap: true]'],
+      ['!!binary', 'aGVsbG8='],
+      ['!!timestamp', '2026-01-01'],
+    ] as const) {
+      const r = parseFullYaml(F, `version: 1\nprojects: ${tag} ${value}\n`);
+      expect(r.value).toBeUndefined();
+      expect(r.diagnostics.map((d) => [d.code, d.line, d.col, d.message])).toEqual([
+        ['yaml-unknown-tag', 2, 11, `unknown YAML tag ${tag}: store files use plain YAML 1.2 values`],
+      ]);
+    }
+  });
+
   it('more than one document: yaml-multi-document at the second', () => {
     const r = parseFullYaml(F, 'a: 1\n---\nb: 2\n---\nc: 3\n');
     expect(r.diagnostics).toEqual([

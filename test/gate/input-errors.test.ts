@@ -169,6 +169,7 @@ describe('unknown YAML tags are an error, not dropped', () => {
     ['!!js/function', 'text: !!js/function "function () {}"'],
     ['!foo', 'text: !foo Never delete data'],
     ['a tag on a key in a list', 'text: T\ntags: [!secret a]'],
+    ['a YAML 1.1 tag yaml reads all the same, whose map the schema saw as empty', 'text: T\nguard: !!omap [write: [a]]'],
   ])('%s', (_name, body) => {
     const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
     const r = parseInvariant(`global/${id}.yaml`, new TextEncoder().encode(`id: ${id}\n${body}\n`), { kind: 'global' }, id);
