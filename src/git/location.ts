@@ -61,3 +61,15 @@ export function commonGitDir(dir: string): string | undefined {
     return git;
   }
 }
+
+/**
+ * Whether the working tree holding `dir` may be a sparse checkout (found
+ * without a git process): git keeps the patterns of one in `info/sparse-checkout`
+ * of the working tree's git folder (or of the common one).
+ */
+export function mayBeSparse(dir: string): boolean {
+  const git = gitDirFor(dir);
+  if (git === undefined) return false;
+  const common = commonGitDir(dir);
+  return existsSync(join(git, 'info', 'sparse-checkout')) || (common !== undefined && existsSync(join(common, 'info', 'sparse-checkout')));
+}

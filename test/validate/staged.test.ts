@@ -248,3 +248,38 @@ describe('a submodule inside the store', () => {
     expect([worktree.code, index.code]).toEqual([0, 0]);
   });
 });
+
+describe('a store partly outside a sparse checkout', () => {
+  it('is refused in the working tree (exit 2), whose missing files would read as absent; the index is checked whole', async () => {
+    const P = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+    const PML = '# yaml-language-server: $schema=../../schemas/invariant.schema.json\n';
+    const { repo } = repoWithStore({
+      [ga]: good,
+      [`projects/app/${P}.yaml`]: PML + invariantYaml(P, 'Never delete production data', { overrides: A }),
+      'actions/.gitkeep': '',
+    });
+    // Only the projects folder is checked out: the global invariant the project copy overrides is not.
+    git(repo, 'sparse-checkout', 'set', '--cone', '.agents/projects');
+    const worktree = await runAgents(['validate', '--format', 'json'], { cwd: repo });
+    expect(worktree.code).toBe(2);
+    expect(JSON.parse(worktree.stdout).error).toMatchObject({ code: 'sparse-store', detail: { missing: 1, file: ga } });
+    // The index holds every file: no overrides-unknown there.
+    const staged = await validate(repo, '--staged', '--all-files');
+    expect(staged.code).toBe(0);
+    expect(staged.out.diagnostics).toEqual([]);
+    // A checkout that leaves out only a hidden file (an empty folder's .gitkeep) leaves no store file out.
+    git(repo, 'sparse-checkout', 'set', '--cone', '.agents/projects', '.agents/global');
+    expect((await validate(repo)).code).toBe(0);
+    // Checked out again whole, the working tree is checked as usual.
+    git(repo, 'sparse-checkout', 'disable');
+    expect((await validate(repo)).code).toBe(0);
+  });
+
+  it('a file marked skip-worktree by hand but still on disk is read as usual', async () => {
+    const { repo } = repoWithStore({ [ga]: good });
+    git(repo, 'sparse-checkout', 'set', '--no-cone', '/*');
+    git(repo, 'update-index', '--skip-worktree', `.agents/${ga}`);
+    const r = await validate(repo);
+    expect(r.code).toBe(0);
+  });
+});
