@@ -153,8 +153,16 @@ export class GitProcessError extends Error {
  * With `signal`, git runs in a process group of its own, which an abort ends
  * (SIGTERM to the group) before the promise rejects with the abort's reason:
  * a stopped run leaves no git behind that writes after it has exited.
+ * With `onStdout`, stdout goes to it chunk by chunk as it comes, and the
+ * promise resolves with an empty buffer: for an output too large to hold.
  */
-export function runGit(cwd: string, args: readonly string[], input?: Buffer | string, signal?: AbortSignal): Promise<Buffer> {
+export function runGit(
+  cwd: string,
+  args: readonly string[],
+  input?: Buffer | string,
+  signal?: AbortSignal,
+  onStdout?: (chunk: Buffer) => void,
+): Promise<Buffer> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolveRun, reject) => {
     const child = spawnGit(cwd, args, signal !== undefined);
@@ -170,7 +178,7 @@ export function runGit(cwd: string, args: readonly string[], input?: Buffer | st
     child.on('close', () => signal?.removeEventListener('abort', onAbort));
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stdout.on('data', onStdout ?? ((chunk: Buffer) => out.push(chunk)));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', (error) => reject(new GitProcessError(`git could not be started: ${error.message}`, null)));
     child.on('close', (code) => {

@@ -143,13 +143,16 @@ export class GitTreeSource implements TreeSource {
         ? await catFileBatch(
             this.top,
             rest.map((p) => entries.get(p)!.sha),
+            MAX_FILE_BYTES,
           )
-        : new Map<string, Buffer | null>();
+        : new Map<string, Buffer | null | number>();
     for (const p of wanted) {
+      // A blob over the limit comes back as its size alone, never read into memory.
       const bytes = onDisk.get(p) ?? blobs.get(entries.get(p)!.sha);
-      if (!bytes) out.set(p, { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` });
-      else if (bytes.byteLength > MAX_FILE_BYTES)
-        out.set(p, { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
+      if (bytes === undefined || bytes === null)
+        out.set(p, { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` });
+      else if (typeof bytes === 'number')
+        out.set(p, { ok: false, code: 'file-too-large', message: `is ${bytes} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` });
       else out.set(p, { ok: true, bytes });
     }
     return out;

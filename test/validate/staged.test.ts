@@ -1,6 +1,8 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { catFileBatch } from '../../src/git/repo.ts';
+import { MAX_FILE_BYTES } from '../../src/core/limits.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -281,5 +283,32 @@ describe('a store partly outside a sparse checkout', () => {
     git(repo, 'update-index', '--skip-worktree', `.agents/${ga}`);
     const r = await validate(repo);
     expect(r.code).toBe(0);
+  });
+});
+
+describe('a staged file over 1 MiB', () => {
+  it('is answered by its size, never read into memory; the blobs around it come whole', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    const small = 'id: x\n';
+    const big = 'a'.repeat(MAX_FILE_BYTES + 1);
+    writeFileSync(join(repo, 'small.yaml'), small);
+    writeFileSync(join(repo, 'big.yaml'), big);
+    writeFileSync(join(repo, 'empty.yaml'), '');
+    git(repo, 'add', '-A');
+    const id = (path: string) => git(repo, 'rev-parse', `:${path}`).trim();
+    const missing = '0'.repeat(40);
+    const got = await catFileBatch(repo, [id('small.yaml'), id('big.yaml'), missing, id('empty.yaml'), id('small.yaml')], MAX_FILE_BYTES);
+    expect(got.get(id('big.yaml'))).toBe(MAX_FILE_BYTES + 1);
+    expect(got.get(id('small.yaml'))?.toString()).toBe(small);
+    expect(got.get(id('empty.yaml'))?.toString()).toBe('');
+    expect(got.get(missing)).toBeNull();
+    // validate --staged reports it as too large, as in the working tree.
+    mkdirSync(join(repo, '.agents/global'), { recursive: true });
+    writeFileSync(join(repo, '.agents', ga), big);
+    git(repo, 'add', '-A');
+    const staged = await validate(repo, '--staged');
+    expect(staged.code).toBe(1);
+    expect(staged.out.diagnostics.map((d) => [d.code, d.file])).toEqual([['file-too-large', ga]]);
   });
 });
