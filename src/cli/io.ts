@@ -1,4 +1,5 @@
 import { readSync } from 'node:fs';
+import { EXIT_CODES } from '../core/errors.ts';
 
 /** The outside world of one CLI run. `main` takes it whole, so tests need no process. */
 export interface CliIo {
@@ -36,13 +37,20 @@ export function processIo(): CliIo {
 
 let outputWatched = false;
 
-/** process.stdout, ending the run as SIGPIPE would when a reader that stops early (`agents … | head`) closes the pipe. */
+/**
+ * process.stdout, ending the run as SIGPIPE would when a reader that stops early (`agents … | head`) closes the pipe,
+ * and with exit 2 and one line on stderr when the output cannot be written (`> report.sarif` on a full disk).
+ */
 function standardOutput(): NodeJS.WriteStream {
   if (!outputWatched) {
     outputWatched = true;
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-      process.exit(141);
+      if (error.code === 'EPIPE') process.exit(141);
+      // The output is lost, so no document can say so on stdout: stderr alone tells it, as a store not writable is told.
+      process.stderr.write(
+        `error: cannot write the output: ${error.message}\nhint: Make room where the output goes (a full disk, a closed descriptor), then run the command again.\n`,
+      );
+      process.exit(EXIT_CODES.usage);
     });
   }
   return process.stdout;

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, cpSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -212,4 +212,20 @@ describe('the CLI bundle and its code cache', () => {
     expect(code).toBe(141);
     expect(stderr).toBe('');
   });
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'an output that cannot be written (a full disk) is exit 2 and one line saying so, without a trace',
+    () => {
+      // `agents validate --format sarif > agents.sarif` in CI on a full disk: /dev/full refuses every write with ENOSPC.
+      const out = openSync('/dev/full', 'w');
+      try {
+        const r = spawnSync(process.execPath, [join(REPO, 'bin/agents.js'), ...LIST], { stdio: ['ignore', out, 'pipe'], encoding: 'utf8' });
+        expect(r.status).toBe(2);
+        expect(r.stderr).toMatch(/^error: cannot write the output: ENOSPC/);
+        expect(r.stderr).not.toContain('    at ');
+      } finally {
+        closeSync(out);
+      }
+    },
+  );
 });
