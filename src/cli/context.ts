@@ -80,7 +80,10 @@ export class CliContext implements ContextOptions {
       import('../store/parse-cache.ts'),
       import('../store/tree-source.ts'),
       import('../present/version.ts'),
-    ]).then(([root, { InvariantService }, { parseCacheOf }, { WorkingTreeSource }, { BUILD_ID }]) => {
+      import('../store/sparse-store.ts'),
+    ]).then(async ([root, { InvariantService }, { parseCacheOf }, { WorkingTreeSource }, { BUILD_ID }, { refuseSparseStore }]) => {
+      // A store a sparse checkout leaves partly out would give sets without the invariants left out.
+      await refuseSparseStore(root);
       // Parses of settled files are kept in the repository's git folder unless AGENTS_NO_CACHE is set (docs/performance.md).
       const parseCache = this.io.env.AGENTS_NO_CACHE || options.keepParses === false ? undefined : parseCacheOf(root, BUILD_ID);
       return new InvariantService(

@@ -2,7 +2,8 @@ import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { UsageError } from '../core/errors.ts';
-import { mayBeSparse, repoTop } from '../store/git-dir.ts';
+import { repoTop } from '../store/git-dir.ts';
+import { refuseSparseStore } from '../store/sparse-store.ts';
 import { assertOwnStore } from '../store/ownership.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { storePaths } from './paths.ts';
@@ -70,26 +71,6 @@ function matches(only: readonly string[], file: string): boolean {
 }
 
 /**
- * A store that a sparse checkout leaves partly out of the working tree cannot be checked there: the files left out
- * would read as absent (an `overrides:` naming one as unknown, a duplicate of one not found). The index holds them all.
- */
-async function refuseSparseStore(store: string): Promise<void> {
-  if (!mayBeSparse(store)) return;
-  const missing = await (await import('../git/sparse.ts')).sparseMissing(store);
-  if (missing.length === 0) return;
-  const folder =
-    relative(repoTop(store) ?? store, store)
-      .split(sep)
-      .join('/') || '.';
-  throw new UsageError(
-    `the store is partly outside this sparse checkout: ${missing.length} of its files (such as ${missing[0]}) are not in the working tree`,
-    `Check the index, which holds them all, with \`agents validate --staged --all-files\`, or add the store to the checkout: git sparse-checkout add ${folder}`,
-    { missing: missing.length, file: missing[0] },
-    'sparse-store',
-  );
-}
-
-/**
  * `agents validate`: checks the working tree or the index, optionally fixes
  * what is safe to fix, and narrows the report to the named paths (siblings
  * are still read, so duplicates across files are found).
@@ -121,7 +102,7 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     }
   } else {
     source = new WorkingTreeSource(options.store);
-    await refuseSparseStore(options.store);
+    await refuseSparseStore(options.store, 'Check the index, which holds them all, with `agents validate --staged --all-files`');
   }
   const cache = options.cache
     ? FactsCache.load(cacheFileIn(options.cache.dir, options.staged ?? false), options.cache.build)

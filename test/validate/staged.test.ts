@@ -252,7 +252,7 @@ describe('a submodule inside the store', () => {
 });
 
 describe('a store partly outside a sparse checkout', () => {
-  it('is refused in the working tree (exit 2), whose missing files would read as absent; the index is checked whole', async () => {
+  it('is refused in the working tree (exit 2), by validate and the readers, whose missing files would read as absent; the index is checked whole', async () => {
     const P = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
     const PML = '# yaml-language-server: $schema=../../schemas/invariant.schema.json\n';
     const { repo } = repoWithStore({
@@ -265,6 +265,10 @@ describe('a store partly outside a sparse checkout', () => {
     const worktree = await runAgents(['validate', '--format', 'json'], { cwd: repo });
     expect(worktree.code).toBe(2);
     expect(JSON.parse(worktree.stdout).error).toMatchObject({ code: 'sparse-store', detail: { missing: 1, file: ga } });
+    // A reader would give the project's set without the global invariant: refused the same way.
+    const list = await runAgents(['invariant', 'list', '--effective', '--project', 'app', '--format', 'json'], { cwd: repo });
+    expect(list.code).toBe(2);
+    expect(JSON.parse(list.stdout).error.code).toBe('sparse-store');
     // The index holds every file: no overrides-unknown there.
     const staged = await validate(repo, '--staged', '--all-files');
     expect(staged.code).toBe(0);
@@ -275,6 +279,8 @@ describe('a store partly outside a sparse checkout', () => {
     // Checked out again whole, the working tree is checked as usual.
     git(repo, 'sparse-checkout', 'disable');
     expect((await validate(repo)).code).toBe(0);
+    const whole = await runAgents(['invariant', 'list', '--effective', '--project', 'app', '--format', 'json'], { cwd: repo });
+    expect(whole.code).toBe(0);
   });
 
   it('a file marked skip-worktree by hand but still on disk is read as usual', async () => {

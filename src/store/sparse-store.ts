@@ -1,0 +1,26 @@
+// A store that a sparse checkout leaves partly out of the working tree (docs/store-format.md).
+import { relative, sep } from 'node:path';
+import { UsageError } from '../core/errors.ts';
+import { mayBeSparse, repoTop } from './git-dir.ts';
+
+/**
+ * Refuses (exit 2, `sparse-store`) a store that a sparse checkout leaves partly out of the working tree: the files
+ * left out would read as absent, so an effective set would silently lack their invariants and a check would miss or
+ * invent problems. `instead` says what else the user can run. No git process outside a sparse checkout.
+ */
+export async function refuseSparseStore(store: string, instead?: string): Promise<void> {
+  if (!mayBeSparse(store)) return;
+  const missing = await (await import('../git/sparse.ts')).sparseMissing(store);
+  if (missing.length === 0) return;
+  const folder =
+    relative(repoTop(store) ?? store, store)
+      .split(sep)
+      .join('/') || '.';
+  const add = `git sparse-checkout add ${folder}`;
+  throw new UsageError(
+    `the store is partly outside this sparse checkout: ${missing.length} of its files (such as ${missing[0]}) are not in the working tree`,
+    instead === undefined ? `Add the store to the checkout: ${add}` : `${instead}, or add the store to the checkout: ${add}`,
+    { missing: missing.length, file: missing[0] },
+    'sparse-store',
+  );
+}
