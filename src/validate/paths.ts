@@ -24,6 +24,20 @@ export function storePaths(store: string, cwd: string, paths: readonly string[] 
   });
 }
 
+/**
+ * Refuses (exit 2) a store-relative path with no file below it in the index, as a full `--staged` run refuses it
+ * once it has read the index: `given` are the paths as the user wrote them.
+ */
+export async function requireIndexed(store: string, paths: readonly string[], given: readonly string[]): Promise<void> {
+  const { lsIndex } = await import('../git/repo.ts');
+  const indexed = (await lsIndex(store)).map((e) => e.path);
+  for (const [i, p] of paths.entries()) {
+    if (p !== '' && !indexed.some((e) => e === p || e.startsWith(`${p}/`))) {
+      throw new UsageError(`${given[i]} is not in the store's index`, 'Check the path; with --staged, name files that are staged.');
+    }
+  }
+}
+
 function outside(rel: string): boolean {
   return rel === '..' || rel.startsWith('../') || isAbsolute(rel);
 }

@@ -231,6 +231,21 @@ describe('validate --staged with nothing of the store staged', () => {
       expect(r.stderr).toContain(typed);
     }
   });
+
+  it('refuses a path not in the index as it does with a store file staged, and takes one that is', async () => {
+    const { repo, store } = repoWithStore({ [ga]: good });
+    const typo = join(store, 'global', 'nope.yaml');
+    const verdicts: number[] = [];
+    verdicts.push((await runAgents(['validate', '--staged', typo], { cwd: repo })).code);
+    writeFileSync(join(store, `global/${B}.yaml`), ML + invariantYaml(B, 'Another rule'));
+    git(repo, 'add', '-A');
+    verdicts.push((await runAgents(['validate', '--staged', typo], { cwd: repo })).code);
+    expect(verdicts).toEqual([2, 2]);
+    git(repo, 'reset', '-q');
+    for (const named of [join(store, ga), join(store, 'global'), store]) {
+      expect((await runAgents(['validate', '--staged', named], { cwd: repo })).code, named).toBe(0);
+    }
+  });
 });
 
 describe('a submodule inside the store', () => {

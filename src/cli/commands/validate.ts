@@ -102,11 +102,17 @@ export default defineCommand<ValidateArgs>({
     let changed: string[] | undefined;
     // What was asked is checked before hook mode can end the run: a typo in a hook fails on every commit, not on some.
     const jobs = jobsOption(argv.jobs, ctx.io.env.AGENTS_JOBS);
-    if (typeof found === 'string' && argv.paths && argv.paths.length > 0)
-      (await import('../../validate/paths.ts')).storePaths(store, ctx.io.cwd, argv.paths);
+    const named =
+      typeof found === 'string' && argv.paths && argv.paths.length > 0
+        ? (await import('../../validate/paths.ts')).storePaths(store, ctx.io.cwd, argv.paths)
+        : undefined;
     // Hook mode: first the one git process that says which store files the commit touches; none, and the run ends here.
     if (typeof found !== 'string') changed = [];
     else if (hook) changed = await changedPaths(store, argv.changed ? 'working' : 'staged');
+    // PATHS named with nothing staged are checked against the index all the same: the answer to a typo must not
+    // depend on what else the commit stages.
+    if (changed?.length === 0 && argv.staged && named)
+      await (await import('../../validate/paths.ts')).requireIndexed(store, named, argv.paths!);
     if (changed?.length === 0 && (argv.format ?? 'text') === 'text') return EXIT_CODES.ok;
     const [{ runValidate }, { hostname }, { startProgress }, { processAlive }] = await Promise.all([
       import('../../validate/run.ts'),
