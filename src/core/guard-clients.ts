@@ -17,6 +17,8 @@ export interface ClientAction {
   tool: string;
   /** Files written, as given: absolute, or relative to `cwd`. */
   paths: string[];
+  /** A move's two ends (both in `paths` too): a folder moved writes each of its files at the other end as well. */
+  move?: { from: string; to: string };
   texts: string[];
   command?: string;
   /** The absolute folder the agent works in. */
@@ -108,7 +110,7 @@ function ownName(tool: string): string {
 }
 
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
-function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; command?: string } {
+function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; command?: string; move?: { from: string; to: string } } {
   const own = ownName(tool);
   if (READ_TOOLS.test(own) || tool === ANSWER_TOOL) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
@@ -138,7 +140,10 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
     }
   // A tool that names no file writes none: its text (an MCP tool's arguments) is still looked at by content guards.
   if (paths.length === 0 && texts.length === 0 && Object.keys(ti).length > 0) texts.push(argumentsText(ti));
-  return command !== undefined && paths.length === 0 ? { paths, texts, command } : { paths, texts };
+  if (command !== undefined && paths.length === 0) return { paths, texts, command };
+  const from = MOVE_TOOLS.test(own) ? str(ti.source) : undefined;
+  const to = str(ti.destination);
+  return from && to ? { paths, texts, move: { from, to } } : { paths, texts };
 }
 
 /**

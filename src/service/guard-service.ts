@@ -5,8 +5,10 @@
  * path reads one index file and stats a handful of folders; the store itself
  * is read (and the index rebuilt) only when one of them changed.
  */
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { ClientAction } from '../core/guard-clients.ts';
+import { UsageError } from '../core/errors.ts';
 import {
   actionProjects,
   evaluateGuards,
@@ -62,6 +64,44 @@ function relativeTo(top: string, abs: string): string | undefined {
     .slice(top.length + (top.endsWith(sep) ? 0 : 1))
     .split(sep)
     .join('/');
+}
+
+/** How many files below a folder a move names are judged: past it, the hook cannot decide (guard.on_error). */
+export const MAX_FOLDER_FILES = 10_000;
+
+/**
+ * The files below `named` (paths relative to it, `/`-separated), when it is a
+ * folder itself and not a link to one (a link moved or deleted leaves its
+ * target's files as they are); none otherwise. `real` is where it is. Links
+ * below it are files: they are moved, not followed.
+ */
+function filesBelow(named: string, real: string): string[] {
+  try {
+    if (!lstatSync(named).isDirectory()) return [];
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const rel = `${prefix}${e.name}`;
+      if (e.isDirectory()) walk(join(dir, e.name), `${rel}/`);
+      else out.push(rel);
+      if (out.length > MAX_FOLDER_FILES)
+        throw new UsageError(
+          `${named} is a folder of more than ${MAX_FOLDER_FILES} files, too many to judge each against the guards`,
+          'Move or remove it with a command the person runs, or name the files one by one.',
+        );
+    }
+  };
+  walk(real, '');
+  return out;
 }
 
 export interface GuardDecisionRecord {
@@ -222,21 +262,43 @@ export class GuardService {
   }
 
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
-  toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cwd'>): GuardAction {
+  toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cwd' | 'move'>): GuardAction {
     // Joined, not resolved: `..` is folded only once the links before it are followed (physicalPath).
     const cwdNamed = isAbsolute(action.cwd) ? action.cwd : `${process.cwd()}${sep}${action.cwd}`;
+    const namedOf = (p: string) => (isAbsolute(p) ? p : `${cwdNamed}${sep}${p}`);
     const files: string[] = [];
+    const seen = new Set<string>();
     const reserved: ReservedWrite[] = [];
-    for (const p of action.paths) {
-      const named = isAbsolute(p) ? p : `${cwdNamed}${sep}${p}`;
-      const abs = resolve(named);
-      const real = physicalPath(named);
+    const add = (abs: string, real: string) => {
       // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
       for (const candidate of [relativeTo(this.top, abs), relativeTo(this.top, real)]) {
-        if (candidate !== undefined && candidate !== '' && !files.includes(candidate)) files.push(candidate);
+        if (candidate !== undefined && candidate !== '' && !seen.has(candidate)) {
+          seen.add(candidate);
+          files.push(candidate);
+        }
       }
       const folder = this.reservedFolder([abs, real]);
       if (folder !== undefined) reserved.push({ path: relativeTo(this.top, abs) || abs, folder });
+    };
+    for (const p of action.paths) {
+      const named = namedOf(p);
+      const abs = resolve(named);
+      const real = physicalPath(named);
+      add(abs, real);
+    }
+    if (action.move) {
+      // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
+      // `secrets/x`): the guards judge those files, not the folder's name. Only a move: another tool that names a folder
+      // (a search of the repository's top) would be judged by every file of it.
+      const from = namedOf(action.move.from);
+      const fromReal = physicalPath(from);
+      const below = filesBelow(from, fromReal);
+      const to = namedOf(action.move.to);
+      const [fromAbs, toAbs, toReal] = below.length > 0 ? [resolve(from), resolve(to), physicalPath(to)] : ['', '', ''];
+      for (const rel of below) {
+        add(join(fromAbs, rel), join(fromReal, rel));
+        add(join(toAbs, rel), join(toReal, rel));
+      }
     }
     const cwd = relativeTo(this.top, physicalPath(cwdNamed));
     const out: GuardAction = { tool: action.tool, files, texts: action.texts };

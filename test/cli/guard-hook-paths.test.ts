@@ -160,3 +160,23 @@ describe('agents guard hook, a dangling link', () => {
     expect(await decision(dir, claude(dir, 'Write', { file_path: 'loop-a', content: 'x' }))).toBe('none');
   });
 });
+
+describe('agents guard hook, a folder moved whole', () => {
+  it('judges every file below the folder, at both ends of the move; a link to a folder is moved, not its files', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets/deep'), { recursive: true });
+    writeFileSync(join(dir, 'secrets/deep/key.pem'), 'k');
+    mkdirSync(join(dir, 'public'));
+    writeFileSync(join(dir, 'public/readme.md'), 'r');
+    symlinkSync('secrets', join(dir, 'secrets-link'));
+    const move = (source: string, destination: string) => claude(dir, 'mcp__filesystem__move_file', { source, destination });
+    expect(await decision(dir, move(join(dir, 'secrets'), join(dir, 'public/old')))).toBe('deny');
+    expect(await decision(dir, move('secrets/deep', 'elsewhere'))).toBe('deny');
+    expect(await decision(dir, move('public', 'secrets/public'))).toBe('deny');
+    expect(await decision(dir, move('public', 'secrets'))).toBe('deny');
+    expect(await decision(dir, move('public', 'docs'))).toBe('none');
+    expect(await decision(dir, move('secrets-link', 'other-link'))).toBe('none');
+    // Only a move: another tool naming a folder (here the repository's top) is not judged by every file below it.
+    expect(await decision(dir, claude(dir, 'mcp__code__search', { path: dir, query: 'x' }))).toBe('none');
+  });
+});
