@@ -314,3 +314,22 @@ describe('agents export reads its targets and its cache only when they are regul
     expect(check.code).toBe(0);
   });
 });
+
+describe('agents guard install', () => {
+  it("refuses a FIFO as a client's settings file with exit 2, install and --check alike, writing nothing", () => {
+    const { repo } = repoStore();
+    mkdirSync(join(repo, '.codex'));
+    fifo(join(repo, '.codex/hooks.json'));
+    for (const args of [
+      ['guard', 'install', '--client', 'claude,codex'],
+      ['guard', 'install', '--client', 'codex', '--check'],
+    ]) {
+      const r = run(args, repo);
+      expect(r.hung, args.join(' ')).toBe(false);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('.codex/hooks.json');
+    }
+    expect(present(join(repo, '.claude'))).toBe(false);
+    expect(lstatSync(join(repo, '.codex/hooks.json')).isFIFO()).toBe(true);
+  });
+});

@@ -1,10 +1,12 @@
-import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { mergeSettingsText, SETTINGS_FILE } from '../../core/guard-install.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
+import { readRegularFile } from '../../store/read-file.ts';
+import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import { readUtf8 } from '../../core/utf8.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
@@ -32,25 +34,23 @@ function linkIn(top: string, rel: string): string | undefined {
 
 /** A client's settings file as it is: undefined when absent (exit 2 naming the file when it cannot be read). */
 function readSettings(top: string, rel: string): string | undefined {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(join(top, rel));
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
+  // A regular file only, read without waiting: a FIFO at its name held the install (and --check) for ever.
+  const read = readRegularFile(join(top, rel), MAX_FILE_BYTES, { followLinks: true });
+  if (!read.ok) {
     const folder = rel.slice(0, rel.lastIndexOf('/'));
-    if (code === 'ENOTDIR')
-      throw new UsageError(
-        `cannot read ${rel}: ${folder} is a file, not a folder`,
-        `The client's settings go in ${rel}: move ${folder} away, then run the install again. Nothing was written.`,
-      );
-    if (code === 'EISDIR')
-      throw new UsageError(
-        `cannot read ${rel}: it is a folder, not a file`,
-        `Move ${rel} away, then run the install again. Nothing was written.`,
-      );
-    throw new UsageError(`cannot read ${rel}: ${(error as Error).message}`, 'Fix its permissions, or move it away. Nothing was written.');
+    if (read.code === 'missing') {
+      if (statSync(join(top, folder), { throwIfNoEntry: false })?.isDirectory() === false)
+        throw new UsageError(
+          `cannot read ${rel}: ${folder} is a file, not a folder`,
+          `The client's settings go in ${rel}: move ${folder} away, then run the install again. Nothing was written.`,
+        );
+      return undefined;
+    }
+    if (read.code === 'not-a-file')
+      throw new UsageError(`cannot read ${rel}: it ${read.message}`, `Move ${rel} away, then run the install again. Nothing was written.`);
+    throw new UsageError(`cannot read ${rel}: it ${read.message}`, 'Fix it, or move it away. Nothing was written.');
   }
+  const bytes = read.bytes;
   // Read leniently, a byte that is not UTF-8 would be written back as U+FFFD.
   const text = readUtf8(bytes);
   if (text.ok) return text.text;
