@@ -1,9 +1,10 @@
 // `agents guard install` on settings files a person wrote: their hooks are never lost, and what it
 // cannot merge is refused with the place, writing nothing (docs/guard.md, "Installing the hook").
 import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
 async function store(): Promise<string> {
@@ -121,5 +122,27 @@ describe('agents guard install, linked or misplaced client files', () => {
     expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);
     expect((await runAgents(['guard', 'install', '--client', 'claude', '--check'], { cwd: dir })).code).toBe(0);
     expect(lstatSync(join(dir, '.claude/settings.json')).isSymbolicLink()).toBe(true);
+  });
+});
+
+describe('agents guard install, two at once', () => {
+  it("take turns: one waits for the other's lock, and writes nothing when it gives up", async () => {
+    const dir = await store();
+    const lock = join(dir, '.git/agents/guard-install/.lock');
+    mkdirSync(join(lock, '..'), { recursive: true });
+    // Held by this process, which is alive: the install waits for it, then gives up.
+    writeFileSync(lock, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const held = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude,codex'], {
+      cwd: dir,
+      env: { AGENTS_LOCK_TIMEOUT_MS: '200' },
+    });
+    expect(held.code).toBe(2);
+    expect(errorOf(held).code).toBe('locked');
+    expect(existsSync(join(dir, '.claude'))).toBe(false);
+    // --check writes nothing, so it does not wait.
+    expect((await runAgents(['guard', 'install', '--client', 'claude', '--check'], { cwd: dir })).code).toBe(1);
+    rmSync(lock);
+    expect((await runAgents(['guard', 'install', '--client', 'claude,codex'], { cwd: dir })).code).toBe(0);
+    expect(existsSync(lock)).toBe(false);
   });
 });

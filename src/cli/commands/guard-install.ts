@@ -6,6 +6,8 @@ import { mergeSettingsText, SETTINGS_FILE } from '../../core/guard-install.ts';
 import { repositoryTop } from '../../store/projects.ts';
 import { writeFileAtomic } from '../../store/atomic-write.ts';
 import { readRegularFile } from '../../store/read-file.ts';
+import { gitDirFor } from '../../store/git-dir.ts';
+import { withFolderLock } from '../../store/lock.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import { readUtf8 } from '../../core/utf8.ts';
 import { defineCommand } from '../command.ts';
@@ -60,6 +62,41 @@ function readSettings(top: string, rel: string): string | undefined {
   );
 }
 
+/** What the install would write for each client, every file read first: one that cannot be merged stops it before anything is written. */
+function planInstall(top: string, clients: readonly GuardClient[], program: string, check: boolean) {
+  return clients.map((client) => {
+    const rel = SETTINGS_FILE[client];
+    const before = readSettings(top, rel);
+    const merged = mergeSettingsText(client, before, program);
+    if ('reason' in merged) {
+      const { line, col } = lineStartsOf(before!).linePos(merged.offset);
+      if (merged.syntax)
+        throw new UsageError(
+          `${rel}:${line}:${col}: not valid JSON (${merged.reason})`,
+          'Fix the file, then run the install again. Nothing was written.',
+        );
+      // Replacing a value of another shape would lose the hooks it holds: the user reshapes it.
+      throw new UsageError(
+        `${rel}:${line}:${col}: ${merged.reason}`,
+        `${client}'s settings take an object of event names, each a list of entries: make it one (keep your hooks in it), then run the install again. Nothing was written.`,
+      );
+    }
+    const exists = before !== undefined;
+    const changed = merged.text !== before;
+    // Writing through a link would change a file outside the repository (a dotfiles folder shared by every project), and
+    // replacing the link would cut it off silently: the person decides. Reading through it (--check, unchanged) is harmless.
+    const link = changed && !check ? linkIn(top, rel) : undefined;
+    if (link !== undefined)
+      throw new UsageError(
+        `cannot write ${rel}: ${link} is a symbolic link (to ${readlinkSync(join(top, link))}), which the install does not write through`,
+        `Add the hook to the file it leads to by hand (docs/guard.md, "Installing the hook"), or replace the link with a real ${link === rel ? 'file' : 'folder'}, then run the install again. Nothing was written.`,
+      );
+    // Installed is what the install would write, matcher and command included: a hook limited to Bash, or a command
+    // that merely names `guard hook`, leaves the client's other tools unguarded.
+    return { client, rel, exists, installed: exists && !changed, changed, text: merged.text };
+  });
+}
+
 export default defineCommand<InstallArgs>({
   builder: (y) =>
     y
@@ -97,40 +134,21 @@ export default defineCommand<InstallArgs>({
         '--program is empty',
         'Give the command that starts this tool, e.g. --program agents or --program "npx --no-install agents".',
       );
-    const top = repositoryTop(await ctx.root());
-    // Read every file first: one that cannot be merged stops the install before anything is written.
-    const plans = clients.map((client) => {
-      const rel = SETTINGS_FILE[client];
-      const before = readSettings(top, rel);
-      const merged = mergeSettingsText(client, before, program);
-      if ('reason' in merged) {
-        const { line, col } = lineStartsOf(before!).linePos(merged.offset);
-        if (merged.syntax)
-          throw new UsageError(
-            `${rel}:${line}:${col}: not valid JSON (${merged.reason})`,
-            'Fix the file, then run the install again. Nothing was written.',
-          );
-        // Replacing a value of another shape would lose the hooks it holds: the user reshapes it.
-        throw new UsageError(
-          `${rel}:${line}:${col}: ${merged.reason}`,
-          `${client}'s settings take an object of event names, each a list of entries: make it one (keep your hooks in it), then run the install again. Nothing was written.`,
-        );
-      }
-      const exists = before !== undefined;
-      const changed = merged.text !== before;
-      // Writing through a link would change a file outside the repository (a dotfiles folder shared by every project), and
-      // replacing the link would cut it off silently: the person decides. Reading through it (--check, unchanged) is harmless.
-      const link = changed && !argv.check ? linkIn(top, rel) : undefined;
-      if (link !== undefined)
-        throw new UsageError(
-          `cannot write ${rel}: ${link} is a symbolic link (to ${readlinkSync(join(top, link))}), which the install does not write through`,
-          `Add the hook to the file it leads to by hand (docs/guard.md, "Installing the hook"), or replace the link with a real ${link === rel ? 'file' : 'folder'}, then run the install again. Nothing was written.`,
-        );
-      // Installed is what the install would write, matcher and command included: a hook limited to Bash, or a command
-      // that merely names `guard hook`, leaves the client's other tools unguarded.
-      return { client, rel, exists, installed: exists && !changed, changed, text: merged.text };
-    });
-    if (!argv.check) for (const p of plans) if (p.changed) writeFileAtomic(top, p.rel, p.text, p.exists ? 'replace' : 'create');
+    const root = await ctx.root();
+    const top = repositoryTop(root);
+    const write = () => {
+      const plans = planInstall(top, clients, program, false);
+      for (const p of plans) if (p.changed) writeFileAtomic(top, p.rel, p.text, p.exists ? 'replace' : 'create');
+      return plans;
+    };
+    const git = gitDirFor(root);
+    // Installs take turns from their read to their last write: two at once each found a file absent, and the second
+    // failed at its create with part of its files written; or replaced a file the first had changed since it read it.
+    const plans = argv.check
+      ? planInstall(top, clients, program, true)
+      : git === undefined
+        ? write()
+        : await withFolderLock(git, 'agents/guard-install', write, { label: join(git, 'agents/guard-install') });
     const rows = plans.map((p) => ({
       client: p.client,
       file: p.rel,
