@@ -17,8 +17,12 @@ export const SETTINGS_FILE: Record<GuardClient, string> = {
 
 type Json = Record<string, unknown>;
 
-/** Our entry is the one whose command runs `guard hook`: found again on the next install, never added twice. */
-const OURS = /\bguard hook\b/;
+/**
+ * Our entry is the one whose command runs `guard hook` as a program's words (`<program> guard hook …`): found again on
+ * the next install, never added twice. Only as whole words: a hook of the user's such as `secret-guard hook` or
+ * `guard hook.sh` is theirs, and was replaced by ours.
+ */
+const OURS = /(?:^|\s)guard\s+hook(?:\s|$)/;
 
 /**
  * The hook command line for a client: `<program> guard hook --client <client> || exit 2`. Claude Code

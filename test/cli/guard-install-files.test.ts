@@ -46,6 +46,23 @@ describe('agents guard install, settings of another shape', () => {
   });
 });
 
+describe("agents guard install, the user's hooks of similar names", () => {
+  it('keeps a hook whose command only holds `guard hook` inside another word, and adds ours beside it', async () => {
+    const dir = await store();
+    for (const command of ['~/bin/secret-guard hook --strict', './guard hook.sh']) {
+      const group = { matcher: '*', hooks: [{ type: 'command', command }] };
+      const r = await install(dir, '.claude/settings.json', `${JSON.stringify({ hooks: { PreToolUse: [group] } })}\n`, 'claude');
+      expect(r.code, r.stderr).toBe(0);
+      const groups = JSON.parse(r.after).hooks.PreToolUse;
+      expect(groups[0]).toEqual(group);
+      expect(groups.map((g: { hooks: { command: string }[] }) => g.hooks[0]!.command)).toEqual([
+        command,
+        'agents guard hook --client claude || exit 2',
+      ]);
+    }
+  });
+});
+
 describe('agents guard install --check', () => {
   it('says installed only for what the install writes: not a hook limited to one tool, nor a command that merely names it', async () => {
     const dir = await store();
