@@ -107,6 +107,8 @@ export interface GuardHit {
   subject: string;
   /** Whether a waiver lets this one through (never for a locked rule). */
   waived: boolean;
+  /** The project whose guards it was judged by (its file's or its folder's); absent for no project. */
+  project?: string;
 }
 
 export type GuardDecision = 'deny' | 'ask' | 'allow' | 'none';
@@ -344,7 +346,7 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
         const key = `${i}\u0000${h.kind}\u0000${h.entry}\u0000${h.subject}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        hits.push({ rule, ...h, waived: until !== undefined && t < until });
+        hits.push({ rule, ...h, waived: until !== undefined && t < until, ...(context !== '' ? { project: context } : {}) });
       }
     }
   };
@@ -401,8 +403,12 @@ const KIND_WORDS: Record<GuardKind, string> = {
 export function guardReason(hit: GuardHit, plan: string | null): string {
   const r = hit.rule;
   const what = `${KIND_WORDS[hit.kind]} ${JSON.stringify(hit.entry)}${hit.kind === 'tool' ? '' : ` (${hit.subject})`}`;
+  const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
+  // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
   const waive = r.locked
     ? 'It is a locked floor of a policy source: it cannot be waived here.'
-    : `To waive it: agents invariant waive ${r.id} ${plan ? `--plan ${plan}` : '--project NAME'} --reason "…" --owner "…" --expires YYYY-MM-DD.`;
+    : plan !== null || hit.project === undefined
+      ? `To waive it: agents invariant waive ${r.id} --plan ${plan ?? 'PLAN'} ${rest}${plan === null ? ', then agents plan activate PLAN (no project holds it, so only an active plan can waive it)' : ''}.`
+      : `To waive it: agents invariant waive ${r.id} --project ${hit.project} ${rest}.`;
   return `Blocked by invariant ${r.id} (${r.scope}, ${r.severity}): "${r.text}". An agent ${what}. ${waive}`;
 }

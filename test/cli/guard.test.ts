@@ -354,6 +354,41 @@ describe('agents guard hook, the kept index', () => {
   });
 });
 
+describe('agents guard hook, the waiver its reason names', () => {
+  it("lets the action through once given: the project's for its folder, an active plan's for a file of no project", async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'services/app'), { recursive: true });
+    const expires = new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10);
+    const bash = JSON.stringify({
+      session_id: 's1',
+      cwd: join(dir, 'services/app'),
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -r build' },
+    });
+    const write = claude(dir, 'Write', { file_path: join(dir, 'secrets/a'), content: 'x' });
+    const answer = async (input: string) => {
+      const r = await runAgents(['guard', 'hook'], { cwd: dir, input });
+      return r.stdout === '' ? undefined : (JSON.parse(r.stdout).hookSpecificOutput as { permissionDecisionReason: string });
+    };
+    /** Runs the waiver the reason names, PLAN standing for the plan of the store. */
+    const waive = async (reason: string) => {
+      const m = /agents invariant waive (\S+) --(plan|project) (\S+)/.exec(reason);
+      expect(m, reason).not.toBeNull();
+      const target = m![3] === 'PLAN' ? PLAN : m![3]!;
+      const args = ['invariant', 'waive', m![1]!, `--${m![2]}`, target, '--reason', 'r', '--owner', 'o', '--expires', expires];
+      const r = await runAgents(args, { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      return m![3];
+    };
+    expect(await waive((await answer(bash))!.permissionDecisionReason)).toBe('app');
+    expect(await answer(bash)).toBeUndefined();
+    expect(await waive((await answer(write))!.permissionDecisionReason)).toBe('PLAN');
+    expect((await runAgents(['plan', 'activate', PLAN], { cwd: dir })).code).toBe(0);
+    expect(await answer(write)).toBeUndefined();
+  });
+});
+
 describe('agents guard try', () => {
   it('names the invariant that would decide, and exits 1 for a deny, 0 for none', async () => {
     const dir = await repo();
