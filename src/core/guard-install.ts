@@ -3,7 +3,15 @@
  * "Install"): where they live and how our entry is merged into whatever
  * else they hold. Pure: the command reads and writes the files.
  */
-import { type FormattingOptions, findNodeAtLocation, getNodeValue, type ParseError, parseTree, printParseErrorCode } from 'jsonc-parser';
+import {
+  type FormattingOptions,
+  findNodeAtLocation,
+  getNodeValue,
+  type Node,
+  type ParseError,
+  parseTree,
+  printParseErrorCode,
+} from 'jsonc-parser';
 import { appendJson, removeJson, setJson } from './json-edit.ts';
 import type { GuardClient } from './guard-clients.ts';
 
@@ -120,6 +128,18 @@ export interface SettingsProblem {
   syntax: boolean;
 }
 
+/**
+ * The second member named `key` of an object node, if there are two: the clients read their settings as JSON.parse
+ * does, which keeps the last, while an edit lands in the first, so an install would write a hook no client reads.
+ */
+function duplicateKey(node: Node | undefined, key: string): SettingsProblem | undefined {
+  const named = (node?.children ?? []).filter((member) => member.children?.[0]?.value === key);
+  const second = named[1]?.children?.[0];
+  return second === undefined
+    ? undefined
+    : { offset: second.offset, reason: `"${key}" is given twice, and the client reads only the last one`, syntax: false };
+}
+
 /** The indentation and line ends a settings file is written with, for what is inserted into it. */
 function formattingOf(text: string): FormattingOptions {
   const indent = /^([ \t]+)\S/m.exec(text)?.[1] ?? '  ';
@@ -163,9 +183,15 @@ export function mergeSettingsText(
   }
   if (root.type !== 'object') return { offset: 0, reason: 'not a JSON object', syntax: false };
   const settings = getNodeValue(root) as Json;
+  const twice = duplicateKey(root, 'hooks') ?? (client === 'cursor' ? duplicateKey(root, 'version') : undefined);
+  if (twice) return twice;
   const hooksNode = findNodeAtLocation(root, ['hooks']);
   if (hooksNode !== undefined && hooksNode.type !== 'object') {
     return { offset: hooksNode.offset, reason: '"hooks" is not an object', syntax: false };
+  }
+  for (const { event } of wanted(client, '')) {
+    const dup = duplicateKey(hooksNode, event);
+    if (dup) return dup;
   }
   const fmt = formattingOf(text);
   let out = text;

@@ -130,6 +130,17 @@ describe('mergeSettingsText', () => {
     ]);
   });
 
+  it('refuses a `hooks`, or an event of ours, given twice, at the second: the client reads the last one, an edit would land in the first', () => {
+    const hooksTwice = '{"hooks": {}, "model": "x", "hooks": {"PostToolUse": []}}';
+    expect(mergeSettingsText('claude', hooksTwice, 'agents')).toMatchObject({ offset: 28, syntax: false });
+    const eventTwice = '{"hooks": {"BeforeTool": [], "BeforeTool": []}}';
+    expect(mergeSettingsText('gemini', eventTwice, 'agents')).toMatchObject({ offset: 29, syntax: false });
+    expect(mergeSettingsText('cursor', '{"version": 1, "version": 2}', 'agents')).toMatchObject({ offset: 15, syntax: false });
+    // Another event given twice is the user's business: ours is added.
+    const theirsTwice = '{"hooks": {"PostToolUse": [], "PostToolUse": []}}';
+    expect(mergeSettingsText('claude', theirsTwice, 'agents')).toHaveProperty('text');
+  });
+
   it("keeps a byte order mark in front of the settings it merges into, and counts it in a syntax error's place", () => {
     const out = merged('claude', '\uFEFF{\r\n  "permissions": {}\r\n}\r\n');
     expect(out.startsWith('\uFEFF{\r\n  "permissions": {},\r\n')).toBe(true);
