@@ -9,6 +9,7 @@ import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { ClientAction } from '../core/guard-clients.ts';
 import { UsageError } from '../core/errors.ts';
+import { resolvePrefix } from '../core/id-prefix.ts';
 import {
   actionProjects,
   evaluateGuards,
@@ -34,6 +35,9 @@ import {
 } from '../store/guard-files.ts';
 import { commonGitDir, gitDirFor, repoTop } from '../store/git-dir.ts';
 import { physicalPath } from './link-paths.ts';
+
+/** A plan id as the store writes it: the active plan named so needs no look-up. */
+const FULL_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** The fixed folders that hold invariants or waivers: their files' stamps count too (folderStamp). */
 const FILE_FOLDERS = /^(?:global|plans\/[^/]+(?:\/waivers)?)$/;
@@ -138,9 +142,19 @@ export class GuardService {
 
   /** The active plan: AGENTS_PLAN in the agent's environment, else `agents plan activate`. */
   activePlan(): string | null {
-    const fromEnv = this.env.AGENTS_PLAN?.trim();
-    if (fromEnv) return fromEnv;
-    return readActivePlan(this.gitAgents) ?? null;
+    const named = this.env.AGENTS_PLAN?.trim() || readActivePlan(this.gitAgents);
+    if (!named) return null;
+    if (FULL_ID.test(named)) return named;
+    // A prefix (or an id in lower case) is the plan it names, as every command takes it: the kept index is that plan's,
+    // and its folder's stamps are compared. Unresolved, it matched no index, and the store was read again on every call.
+    let folders: string[] = [];
+    try {
+      folders = readdirSync(join(this.root, 'plans'));
+    } catch {
+      // No plans: the build says the plan is not in the store.
+    }
+    const found = resolvePrefix(named, folders);
+    return found.kind === 'unique' ? found.id : named;
   }
 
   /**

@@ -354,6 +354,30 @@ describe('agents guard hook, the kept index', () => {
   });
 });
 
+describe('agents guard hook, a plan named by a prefix', () => {
+  it('keeps the index of the plan the prefix names, and sees an edit in place of its invariants', async () => {
+    const dir = await repo();
+    const rule = join(dir, '.agents/plans', PLAN, `${INV2}.yaml`);
+    writeFileSync(rule, guardYaml(INV2, 'Plan files stay', ['write: ["planonly/**"]']));
+    const env = { AGENTS_PLAN: PLAN.slice(0, 10).toLowerCase() };
+    const input = claude(dir, 'Write', { file_path: 'planonly/a', content: 'x' });
+    const decide = async () => {
+      const r = await runAgents(['guard', 'hook'], { cwd: dir, input, env });
+      return r.stdout === '' ? 'none' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
+    };
+    const index = join(dir, '.git/agents/guard-index.json');
+    // The first deny records a violation, whose folder the plan's folder then holds: the next call builds the index again.
+    expect(await decide()).toBe('deny');
+    expect(await decide()).toBe('deny');
+    const built = statSync(index).ino;
+    expect(await decide()).toBe('deny');
+    // Not built again: the kept index was the prefix's plan's (an index written again is a new file).
+    expect(statSync(index).ino).toBe(built);
+    writeFileSync(rule, guardYaml(INV2, 'Plan files stay', ['write: ["elsewhere/**"]']));
+    expect(await decide()).toBe('none');
+  });
+});
+
 describe('agents guard hook, the waiver its reason names', () => {
   it("lets the action through once given: the project's for its folder, an active plan's for a file of no project", async () => {
     const dir = await repo();
