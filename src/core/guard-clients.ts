@@ -68,14 +68,15 @@ export function detectClient(input: Json): GuardClient | undefined {
 
 /**
  * The paths and the added text of a Codex `apply_patch` patch
- * (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`;
- * added lines start with `+`).
+ * (`*** Add File:`, `*** Update File:`, `*** Delete File:`, `*** Move to:`,
+ * white space before them allowed; added lines start with `+`).
  */
 export function patchParts(patch: string): { paths: string[]; texts: string[] } {
   const paths: string[] = [];
   const added: string[] = [];
   for (const line of patch.split(/\r?\n/)) {
-    const m = /^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line);
+    // Codex reads a file's header with white space around it (its parser trims the line): so is it read here.
+    const m = /^\s*\*\*\* (?:Add File|Update File|Delete File|Move to): (.+)$/.exec(line);
     if (m) {
       const p = m[1]!.trim();
       if (p !== '' && !paths.includes(p)) paths.push(p);

@@ -231,6 +231,13 @@ describe('apply_patch', () => {
     ].join('\n');
     expect(patchParts(patch)).toEqual({ paths: ['a/new.txt', 'b/old.txt', 'c/moved.txt', 'd/gone.txt'], texts: ['hello\nAKIA0000\ny'] });
   });
+
+  it('reads a header with white space before it, as Codex does (its parser trims the header line)', () => {
+    const patch = ['*** Begin Patch', '  *** Add File: secrets/a.key', '+k', '\t*** Delete File: secrets/b.key ', '*** End Patch'].join(
+      '\n',
+    );
+    expect(patchParts(patch)).toEqual({ paths: ['secrets/a.key', 'secrets/b.key'], texts: ['k'] });
+  });
 });
 
 describe("answers in each client's protocol", () => {
