@@ -101,6 +101,9 @@ const READ_TOOLS =
  */
 const ANSWER_TOOL = 'StructuredOutput';
 
+/** A command that runs Codex's patch tool (`apply_patch`, or its other name `applypatch`). */
+const APPLY_PATCH = /(?:^|[\s;&|('"])(?:apply_patch|applypatch)(?=$|[\s;&|)'"<])/;
+
 /** Tools that move a file: the file they take away is written as much as the one they make. */
 const MOVE_TOOLS = /^(?:move|rename)_?(?:file|path|directory)?$/;
 
@@ -119,8 +122,12 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
     return patchParts(patch);
   }
   const command = commandOf(ti.command) ?? commandOf(ti.cmd);
-  if (/^(Bash|Shell|run_shell_command|shell|exec_command|local_shell)$/.test(tool) && command !== undefined)
+  if (/^(Bash|Shell|run_shell_command|shell|exec_command|local_shell)$/.test(tool) && command !== undefined) {
+    // Codex runs apply_patch given to its shell tool as its own patch (`["apply_patch", "*** Begin Patch…"]`, or a
+    // heredoc in `bash -lc`), not as a command: its files and added lines meet the guards as the apply_patch tool's do.
+    if (APPLY_PATCH.test(command) && command.includes('*** Begin Patch')) return { ...patchParts(command), command };
     return { paths: [], texts: [], command };
+  }
   const paths: string[] = [];
   const keys = ['file_path', 'notebook_path', 'path', 'absolute_path', 'filePath', 'destination'];
   if (MOVE_TOOLS.test(own)) keys.push('source');

@@ -240,6 +240,33 @@ describe('apply_patch', () => {
   });
 });
 
+describe('apply_patch through the shell tool', () => {
+  it("names the patch's files and added lines, as Codex applies it as its own patch, and keeps the command", () => {
+    const patch = '*** Begin Patch\n*** Add File: secrets/a.key\n+k\n*** End Patch\n';
+    const codex = (command: unknown, tool = 'shell') =>
+      parseClientInput(
+        JSON.stringify({
+          session_id: 's',
+          turn_id: 't',
+          cwd: '/p',
+          hook_event_name: 'PreToolUse',
+          tool_name: tool,
+          tool_input: { command },
+        }),
+      );
+    for (const command of [
+      ['apply_patch', patch],
+      ['bash', '-lc', `apply_patch <<'EOF'\n${patch}EOF\n`],
+      `cd sub && applypatch <<'EOF'\n${patch}EOF`,
+    ])
+      expect(codex(command), JSON.stringify(command)).toMatchObject({ paths: ['secrets/a.key'], texts: ['k'] });
+    expect(codex(['apply_patch', patch], 'exec_command').command).toContain('apply_patch');
+    // Another command that holds patch text writes nothing the hook can read: the command guards judge it.
+    expect(codex(['cat', 'notes/apply_patch.md']).paths).toEqual([]);
+    expect(codex(`grep -r "*** Begin Patch" docs`).paths).toEqual([]);
+  });
+});
+
 describe("answers in each client's protocol", () => {
   it('deny: the JSON decision each client obeys, with the reason', () => {
     const claude = JSON.parse(clientAnswer('claude', 'deny', 'R', 'PreToolUse').stdout);
