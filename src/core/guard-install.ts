@@ -48,6 +48,9 @@ export function hookCommand(program: string, client: GuardClient): string {
 
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
+/** The name of our hook in Gemini CLI's settings, by which `hooksConfig.disabled` would skip it. */
+const GEMINI_HOOK_NAME = 'agents-guard';
+
 /** The event lists of each client, and the group (matcher + hooks) or plain entry we put in each. */
 function wanted(client: GuardClient, command: string): { event: string; entry: Json }[] {
   switch (client) {
@@ -57,7 +60,7 @@ function wanted(client: GuardClient, command: string): { event: string; entry: J
       return [{ event: 'PreToolUse', entry: { matcher: '.*', hooks: [{ type: 'command', command, timeout: 30 }] } }];
     case 'gemini':
       return [
-        { event: 'BeforeTool', entry: { matcher: '.*', hooks: [{ type: 'command', name: 'agents-guard', command, timeout: 30000 }] } },
+        { event: 'BeforeTool', entry: { matcher: '.*', hooks: [{ type: 'command', name: GEMINI_HOOK_NAME, command, timeout: 30000 }] } },
       ];
     case 'cursor':
       return [
@@ -126,6 +129,37 @@ export interface SettingsProblem {
   offset: number;
   reason: string;
   syntax: boolean;
+  /** What to do, when it is not to reshape the hooks. */
+  hint?: string;
+}
+
+/**
+ * Where Gemini CLI's own settings keep every hook of the file from running (`enabled: false`), or ours (`disabled`
+ * naming it), under `hooksConfig` or, in its earlier versions, `hooks`: the entry would be written and found, and
+ * never run.
+ */
+function geminiSwitchedOff(root: Node): SettingsProblem | undefined {
+  for (const at of ['hooksConfig', 'hooks']) {
+    const enabled = findNodeAtLocation(root, [at, 'enabled']);
+    if (enabled?.value === false)
+      return {
+        offset: enabled.offset,
+        reason: `"${at}"."enabled" is false, so Gemini CLI runs no hook, the guard's neither`,
+        syntax: false,
+        hint: 'Set it to true (or remove it), then run the install again. Nothing was written.',
+      };
+    const disabled = findNodeAtLocation(root, [at, 'disabled']);
+    for (const item of disabled?.type === 'array' ? (disabled.children ?? []) : []) {
+      if (typeof item.value === 'string' && (item.value === GEMINI_HOOK_NAME || OURS.test(item.value)))
+        return {
+          offset: item.offset,
+          reason: `"${at}"."disabled" names the guard hook (${JSON.stringify(item.value)}), so Gemini CLI skips it`,
+          syntax: false,
+          hint: 'Take it out of the list, then run the install again. Nothing was written.',
+        };
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -185,6 +219,8 @@ export function mergeSettingsText(
   const settings = getNodeValue(root) as Json;
   const twice = duplicateKey(root, 'hooks') ?? (client === 'cursor' ? duplicateKey(root, 'version') : undefined);
   if (twice) return twice;
+  const off = client === 'gemini' ? geminiSwitchedOff(root) : undefined;
+  if (off) return off;
   const hooksNode = findNodeAtLocation(root, ['hooks']);
   if (hooksNode !== undefined && hooksNode.type !== 'object') {
     return { offset: hooksNode.offset, reason: '"hooks" is not an object', syntax: false };

@@ -141,6 +141,20 @@ describe('mergeSettingsText', () => {
     expect(mergeSettingsText('claude', theirsTwice, 'agents')).toHaveProperty('text');
   });
 
+  it('refuses Gemini CLI settings that switch the guard hook off (all hooks, or ours by name), at the setting', () => {
+    const ours = 'agents guard hook --client gemini || exit 2';
+    for (const [text, offset] of [
+      ['{"hooksConfig": {"enabled": false}}', 28],
+      ['{"hooksConfig": {"disabled": ["mine", "agents-guard"]}}', 38],
+      [`{"hooks": {"disabled": [${JSON.stringify(ours)}]}}`, 24],
+      ['{"hooks": {"enabled": false, "BeforeTool": []}}', 22],
+    ] as const)
+      expect(mergeSettingsText('gemini', text, 'agents'), text).toMatchObject({ offset, syntax: false });
+    // Another hook switched off is the user's business; so is the same setting for another client.
+    expect(mergeSettingsText('gemini', '{"hooksConfig": {"disabled": ["mine"]}}', 'agents')).toHaveProperty('text');
+    expect(mergeSettingsText('claude', '{"hooksConfig": {"enabled": false}}', 'agents')).toHaveProperty('text');
+  });
+
   it("keeps a byte order mark in front of the settings it merges into, and counts it in a syntax error's place", () => {
     const out = merged('claude', '\uFEFF{\r\n  "permissions": {}\r\n}\r\n');
     expect(out.startsWith('\uFEFF{\r\n  "permissions": {},\r\n')).toBe(true);

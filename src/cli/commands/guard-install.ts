@@ -78,7 +78,8 @@ function planInstall(top: string, clients: readonly GuardClient[], program: stri
       // Replacing a value of another shape would lose the hooks it holds: the user reshapes it.
       throw new UsageError(
         `${rel}:${line}:${col}: ${merged.reason}`,
-        `${client}'s settings take an object of event names, each a list of entries: make it one (keep your hooks in it), then run the install again. Nothing was written.`,
+        merged.hint ??
+          `${client}'s settings take an object of event names, each a list of entries: make it one (keep your hooks in it), then run the install again. Nothing was written.`,
       );
     }
     const exists = before !== undefined;
