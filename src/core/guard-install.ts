@@ -162,6 +162,19 @@ function geminiSwitchedOff(root: Node): SettingsProblem | undefined {
   return undefined;
 }
 
+/** Claude Code's `disableAllHooks: true`: no hook of its settings runs, the guard's neither. */
+function claudeSwitchedOff(root: Node): SettingsProblem | undefined {
+  const all = findNodeAtLocation(root, ['disableAllHooks']);
+  return all?.value === true
+    ? {
+        offset: all.offset,
+        reason: '"disableAllHooks" is true, so Claude Code runs no hook, the guard\'s neither',
+        syntax: false,
+        hint: 'Set it to false (or remove it), then run the install again. Nothing was written.',
+      }
+    : undefined;
+}
+
 /**
  * The second member named `key` of an object node, if there are two: the clients read their settings as JSON.parse
  * does, which keeps the last, while an edit lands in the first, so an install would write a hook no client reads.
@@ -219,7 +232,7 @@ export function mergeSettingsText(
   const settings = getNodeValue(root) as Json;
   const twice = duplicateKey(root, 'hooks') ?? (client === 'cursor' ? duplicateKey(root, 'version') : undefined);
   if (twice) return twice;
-  const off = client === 'gemini' ? geminiSwitchedOff(root) : undefined;
+  const off = client === 'gemini' ? geminiSwitchedOff(root) : client === 'claude' ? claudeSwitchedOff(root) : undefined;
   if (off) return off;
   const hooksNode = findNodeAtLocation(root, ['hooks']);
   if (hooksNode !== undefined && hooksNode.type !== 'object') {

@@ -155,6 +155,11 @@ describe('mergeSettingsText', () => {
     expect(mergeSettingsText('claude', '{"hooksConfig": {"enabled": false}}', 'agents')).toHaveProperty('text');
   });
 
+  it('refuses Claude Code settings that switch every hook off (disableAllHooks), at the setting', () => {
+    expect(mergeSettingsText('claude', '{"disableAllHooks": true, "hooks": {}}', 'agents')).toMatchObject({ offset: 20, syntax: false });
+    expect(mergeSettingsText('claude', '{"disableAllHooks": false}', 'agents')).toHaveProperty('text');
+  });
+
   it("keeps a byte order mark in front of the settings it merges into, and counts it in a syntax error's place", () => {
     const out = merged('claude', '\uFEFF{\r\n  "permissions": {}\r\n}\r\n');
     expect(out.startsWith('\uFEFF{\r\n  "permissions": {},\r\n')).toBe(true);
