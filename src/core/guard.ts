@@ -6,6 +6,7 @@
  * module one {@link GuardAction} at a time.
  */
 import { compileGlob, globHoldsFolder, literalFolder } from './globs.ts';
+import { escapeUnsafe, quoteText } from './plain-text.ts';
 // Only the type: the regular-expression engine is large, and loaded by the caller only when a pattern must run (see patternsNeeded).
 import type { TextMatcher } from './guard-patterns.ts';
 import { describeScope, type Guard, type GuardKind, type ScopedInvariant, type Severity, type Target } from './model.ts';
@@ -88,11 +89,12 @@ export interface ReservedWrite {
 
 /** The reason the agent is shown for a write into a reserved folder: what it is, why, and what to do instead. */
 export function reservedReason(write: ReservedWrite): string {
+  const path = escapeUnsafe(write.path);
   return write.folder === 'git'
-    ? `Blocked: ${write.path} is in the repository's git folder, which holds git's own files and hooks and the guards' index, ` +
+    ? `Blocked: ${path} is in the repository's git folder, which holds git's own files and hooks and the guards' index, ` +
         "active plan and audit log. An agent's file tools may not write there: a changed index or active plan would switch guards off. " +
         'Use git and agents commands (git commit, agents plan activate…), or ask the person to make the change.'
-    : `Blocked: ${write.path} is in the invariant store. Its invariants, waivers and config are changed by people, through agents commands ` +
+    : `Blocked: ${path} is in the invariant store. Its invariants, waivers and config are changed by people, through agents commands ` +
         "(agents invariant add, edit, waive…), not by an agent's file tools: a changed rule or waiver would switch its guard off. " +
         'Ask the person to make the change.';
 }
@@ -402,7 +404,9 @@ const KIND_WORDS: Record<GuardKind, string> = {
  */
 export function guardReason(hit: GuardHit, plan: string | null): string {
   const r = hit.rule;
-  const what = `${KIND_WORDS[hit.kind]} ${JSON.stringify(hit.entry)}${hit.kind === 'tool' ? '' : ` (${hit.subject})`}`;
+  // The subject is the agent's (its command, its file's name): escaped, so that a control or bidirectional character
+  // cannot hide or reorder what the person reads where the client asks them (a warning's `ask`).
+  const what = `${KIND_WORDS[hit.kind]} ${quoteText(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(hit.subject)})`}`;
   const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
   // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
   const waive = r.locked

@@ -10,6 +10,7 @@ import {
   requiredLiteral,
 } from '../../src/core/guard.ts';
 import { compileRegex, guardProblems, regexProblem } from '../../src/core/guard-patterns.ts';
+import { hasUnsafe } from '../../src/core/plain-text.ts';
 import type { Guard, Scope, ScopedInvariant, Severity } from '../../src/core/model.ts';
 import type { ScopedWaiver } from '../../src/core/waivers.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
@@ -326,6 +327,17 @@ describe('the reason', () => {
       `invariant waive ${p.id} --plan ${PLAN}`,
     ])
       expect(reason).toContain(part);
+  });
+
+  it("escapes the control and bidirectional characters of what the agent named (a command, a file's name), and keeps it on one line", () => {
+    const g = inv(APP, { command: ['rm'], write: ['**/*.key'] });
+    const command = 'rm -rf data\r\u001b[2Kls\u202e';
+    for (const action of [{ command, cwd: 'services/app' }, { files: ['services/app/\u001b]8;;x\u0007a\nb.key'] }]) {
+      const reason = guardReason(decide([g], action).decisive!, null);
+      expect(hasUnsafe(reason), reason).toBe(false);
+      expect(reason).not.toContain('\n');
+      expect(reason).not.toContain('\r');
+    }
   });
 });
 
