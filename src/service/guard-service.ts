@@ -326,7 +326,15 @@ export class GuardService {
   async evaluate(action: GuardAction, matchers?: GuardMatchers): Promise<{ verdict: GuardVerdict; reason?: string; plan: string | null }> {
     // Before the index: a write into git's folder or the store is denied even when the store cannot be read.
     const reserved = action.reserved?.[0];
-    if (reserved) return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved), plan: this.activePlan() };
+    if (reserved) {
+      let plan: string | null = null;
+      try {
+        plan = this.activePlan();
+      } catch {
+        // An active plan file that cannot be read does not stand in the way of this deny: the plan is only named.
+      }
+      return { verdict: { decision: 'deny', hits: [] }, reason: reservedReason(reserved), plan };
+    }
     const { index } = await this.index(action);
     if (!matchers) {
       const needed = patternsNeeded(index, action);

@@ -4,8 +4,9 @@
  * active plan (`active-plan`) and the audit log (`guard-audit.jsonl`).
  * None of them is ever read from or written into the store itself.
  */
-import { appendFileSync, type FSWatcher, mkdirSync, readdirSync, readFileSync, statSync, watch } from 'node:fs';
+import { closeSync, constants, fstatSync, type FSWatcher, mkdirSync, openSync, readdirSync, statSync, watch } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
+import { UsageError } from '../core/errors.ts';
 import type { GuardIndex } from '../core/guard.ts';
 import { Hash53 } from '../core/hash53.ts';
 import { gitDirFor } from './git-dir.ts';
@@ -193,32 +194,48 @@ export function writeGuardIndex(dir: string, stamps: Record<string, string>, ind
   replaceCacheFile(join(dir, 'guard-index.json'), (fd) => writeAll(fd, text));
 }
 
-/** The plan `agents plan activate` set, or undefined. */
+/** The plan `agents plan activate` set, or undefined; exit 2 when something other than a file of it stands there. */
 export function readActivePlan(dir: string | undefined): string | undefined {
   if (dir === undefined) return undefined;
-  try {
-    const text = readFileSync(join(dir, 'active-plan'), 'utf8').trim();
-    return text === '' ? undefined : text;
-  } catch {
-    return undefined;
-  }
+  const path = join(dir, 'active-plan');
+  // A regular file only, read without waiting: a named pipe there held every hook call until the client gave up on it.
+  const read = readRegularFile(path, MAX_ACTIVE_PLAN_BYTES);
+  if (!read.ok && read.code === 'missing') return undefined;
+  if (!read.ok || read.bytes.length > MAX_ACTIVE_PLAN_BYTES)
+    throw new UsageError(
+      `cannot read the active plan ${path}: it ${read.ok ? `is over ${MAX_ACTIVE_PLAN_BYTES} bytes` : read.message}`,
+      'Run `agents plan activate ID` or `agents plan activate --clear`, which replace it.',
+    );
+  const text = read.bytes.toString('utf8').trim();
+  return text === '' ? undefined : text;
 }
+
+/** An active plan file holds one id and a line end: anything much longer is not one. */
+const MAX_ACTIVE_PLAN_BYTES = 4096;
 
 /** Sets (or, with null, clears) the active plan. */
 export function writeActivePlan(dir: string, plan: string | null): void {
   replaceFile(join(dir, 'active-plan'), (fd) => writeAll(fd, plan === null ? '' : `${plan}\n`));
 }
 
+const AUDIT_OPEN = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
 /** Appends one decision to the audit log (JSON lines); a log that cannot be written is skipped, never fatal. */
 export function appendAudit(dir: string | undefined, entry: Record<string, unknown>): string | undefined {
   if (dir === undefined) return undefined;
   const file = join(dir, 'guard-audit.jsonl');
+  let fd: number | undefined;
   try {
     mkdirSync(dirname(file), { recursive: true });
+    // Never through a link, nor into a named pipe, which held every hook call until a reader came: a regular file only.
+    fd = openSync(file, AUDIT_OPEN, 0o644);
+    if (!fstatSync(fd).isFile()) return undefined;
     // One write of one line, under PIPE_BUF for any sane entry: concurrent hooks do not interleave lines.
-    appendFileSync(file, `${JSON.stringify(entry)}\n`);
+    writeAll(fd, `${JSON.stringify(entry)}\n`);
     return file;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }

@@ -333,3 +333,46 @@ describe('agents guard install', () => {
     expect(lstatSync(join(repo, '.codex/hooks.json')).isFIFO()).toBe(true);
   });
 });
+
+describe("the guard hook's files in git's folder", () => {
+  it('a FIFO as the active plan or the audit log: the hook answers at once (on_error for the plan), and --clear replaces it', () => {
+    const { repo, store } = repoStore();
+    writeFileSync(
+      join(store, 'global', '01JGGEBWJTQ6P08NTXZQ7TKM2Q.yaml'),
+      'id: 01JGGEBWJTQ6P08NTXZQ7TKM2Q\ntext: Agents never touch secrets\nseverity: error\nguard:\n  write: ["secrets/**"]\n',
+    );
+    const input = JSON.stringify({
+      session_id: 's',
+      cwd: repo,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_input: { file_path: 'secrets/a', content: 'x' },
+    });
+    const hook = () =>
+      spawnSync(process.execPath, [BIN, 'guard', 'hook'], {
+        cwd: repo,
+        env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true' },
+        input,
+        encoding: 'utf8',
+        timeout: LIMIT_MS,
+        killSignal: 'SIGKILL',
+      });
+    const agents = join(repo, '.git/agents');
+    mkdirSync(agents, { recursive: true });
+    fifo(join(agents, 'guard-audit.jsonl'));
+    const logged = hook();
+    expect(logged.signal).toBeNull();
+    expect(JSON.parse(logged.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    rmSync(join(agents, 'guard-audit.jsonl'));
+    fifo(join(agents, 'active-plan'));
+    const planned = hook();
+    expect(planned.signal).toBeNull();
+    expect(planned.status, planned.stderr).toBe(2);
+    expect(planned.stderr).toContain('active-plan');
+    const shown = run(['plan', 'activate'], repo);
+    expect(shown.hung).toBe(false);
+    expect(shown.code).toBe(2);
+    expect(run(['plan', 'activate', '--clear'], repo).code).toBe(0);
+    expect(lstatSync(join(agents, 'active-plan')).isFile()).toBe(true);
+  });
+});

@@ -22,7 +22,8 @@ export default defineCommand<ActivateArgs>({
         'the store is not in a git repository: there is no place outside it to keep the active plan',
         "Set AGENTS_PLAN=ID in the agent's environment instead.",
       );
-    let plan: string | null = readActivePlan(dir) ?? null;
+    // Read only to be shown: --clear and ID replace whatever stands there (a file that cannot be read too).
+    let plan: string | null = argv.clear || argv.id !== undefined ? null : (readActivePlan(dir) ?? null);
     if (argv.clear) {
       if (dir !== undefined) writeActivePlan(dir, null);
       plan = null;
