@@ -30,6 +30,16 @@ async function git(top: string, args: readonly string[]): Promise<Buffer> {
   }
 }
 
+/** Whether HEAD names a commit: false on a branch with no commit yet. */
+async function hasCommit(top: string): Promise<boolean> {
+  try {
+    await runGit(top, ['rev-parse', '-q', '--verify', 'HEAD^{commit}']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The files of `git diff --cached` (staged) or `git diff RANGE`, run at the
  * repository's top. Renames are a deletion and an addition (`--no-renames`), so both paths are seen.
@@ -56,7 +66,16 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
   args.push('--');
   const worktree = 'range' in what && namesWorkingTree(what.range);
   const [out, others] = await Promise.all([
-    git(top, args),
+    git(top, args).catch(async (error: unknown) => {
+      // No commit yet (the branch is unborn): HEAD names nothing, so the working tree is diffed against the empty tree,
+      // every file new, as the first commit will make it. Asked only once the diff failed: HEAD is there as a rule.
+      if (!('range' in what) || what.range !== 'HEAD' || (await hasCommit(top))) throw error;
+      const empty = (await runGit(top, ['hash-object', '-t', 'tree', '--stdin'], '')).toString('utf8').trim();
+      return git(
+        top,
+        args.map((a) => (a === 'HEAD' ? empty : a)),
+      );
+    }),
     worktree ? git(top, ['ls-files', '--others', '--exclude-standard', '-z', '--full-name', '--', '.']) : undefined,
   ]);
   const files = parseUnifiedDiff(out.toString('utf8'));

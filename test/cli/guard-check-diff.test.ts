@@ -18,6 +18,23 @@ async function findings(dir: string, ...args: string[]): Promise<{ code: number;
 
 const KEY = 'AKIAABCDEFGHIJKLMNOP';
 
+describe('agents guard check in a repository with no commit yet', () => {
+  it('takes every file of the working tree as new (staged or not), as the first commit will; a bad revision is still exit 2', async () => {
+    const dir = await guardedRepo({ write: ['secrets/**'], content: ['AKIA[0-9A-Z]{16}'] });
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/new.key'), 'k\n');
+    writeFileSync(join(dir, 'notes.txt'), `aws=${KEY}\n`);
+    git(dir, 'add', 'notes.txt');
+    const expected: [string, number][] = [
+      ['notes.txt', 1],
+      ['secrets/new.key', 0],
+    ];
+    expect(await findings(dir)).toEqual({ code: 1, found: expected });
+    expect(await findings(dir, 'HEAD')).toEqual({ code: 1, found: expected });
+    expect((await runAgents(['guard', 'check', 'main'], { cwd: dir })).code).toBe(2);
+  });
+});
+
 describe('agents guard check against the working tree', () => {
   it('sees untracked files git does not ignore: their paths and their lines, by default and with one revision', async () => {
     const dir = await repo();
