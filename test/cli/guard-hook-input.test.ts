@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasUnsafe } from '../../src/core/plain-text.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
@@ -123,6 +124,10 @@ describe('agents guard hook, the reason when it cannot decide', () => {
     expect(json.code).toBe(2);
     expect(json.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(json.stderr).toMatch(/"garbage\s*"/);
+    // The input the message quotes is escaped: its escape sequences do not reach the person's terminal.
+    const hostile = await runAgents(['guard', 'hook'], { cwd: dir, input: '\u001b[2J\u001b]0;x\u0007garbage' });
+    expect(hostile.code).toBe(2);
+    expect(hasUnsafe(hostile.stderr.trimEnd()), hostile.stderr).toBe(false);
   });
 
   it('names the first problem of a store file by place, and counts the files, not the problems', async () => {

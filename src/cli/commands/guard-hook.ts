@@ -9,6 +9,7 @@ import {
   type GuardClient,
   type HookAnswer,
 } from '../../core/guard-clients.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 
@@ -45,7 +46,8 @@ export function hookReason(error: unknown): string {
   let text = error instanceof Error ? error.message : String(error);
   const first = error instanceof AgentsError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
   if (first && !text.includes(first.message)) text += ` (${first.message})`;
-  text = text.replace(/\s*\n\s*/g, ' ').trim();
+  // Escaped: the message may quote the input (JSON.parse's does), whose escape sequences would reach the person's terminal.
+  text = escapeUnsafe(text.replace(/\s*\n\s*/g, ' ').trim());
   return text.length > 2000 ? `${text.slice(0, 1999)}…` : text;
 }
 
