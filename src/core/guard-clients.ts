@@ -104,8 +104,12 @@ const ANSWER_TOOL = 'StructuredOutput';
 /** A command that runs Codex's patch tool (`apply_patch`, or its other name `applypatch`). */
 const APPLY_PATCH = /(?:^|[\s;&|('"])(?:apply_patch|applypatch)(?=$|[\s;&|)'"<])/;
 
-/** Tools that move a file: the file they take away is written as much as the one they make. */
-const MOVE_TOOLS = /^(?:move|rename)_?(?:file|path|directory)?$/;
+/**
+ * Tools that move a file: the file they take away is written as much as the one they make. Known by the end of
+ * their name, however the client joins an MCP server's name to it (`mcp__fs__move_file`, `fs__move_file`, and Gemini
+ * CLI's `mcp_fs_move_file`, where the server's name cannot be told from the tool's).
+ */
+const MOVE_TOOLS = /(?:^|_)(?:move|rename)(?:_?(?:file|path|directory))?$/;
 
 /** A tool's own name: an MCP tool's without its server's (`mcp__filesystem__read_file`, `filesystem__read_file`). */
 function ownName(tool: string): string {
@@ -130,7 +134,7 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
   }
   const paths: string[] = [];
   const keys = ['file_path', 'notebook_path', 'path', 'absolute_path', 'filePath', 'destination'];
-  if (MOVE_TOOLS.test(own)) keys.push('source');
+  if (MOVE_TOOLS.test(tool)) keys.push('source');
   for (const key of keys) {
     const p = str(ti[key]);
     if (p !== undefined && p !== '') paths.push(p);
@@ -149,7 +153,7 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
   // A tool that names no file writes none: its text (an MCP tool's arguments) is still looked at by content guards.
   if (paths.length === 0 && texts.length === 0 && Object.keys(ti).length > 0) texts.push(argumentsText(ti));
   if (command !== undefined && paths.length === 0) return { paths, texts, command };
-  const from = MOVE_TOOLS.test(own) ? str(ti.source) : undefined;
+  const from = MOVE_TOOLS.test(tool) ? str(ti.source) : undefined;
   const to = str(ti.destination);
   return from && to ? { paths, texts, move: { from, to } } : { paths, texts };
 }

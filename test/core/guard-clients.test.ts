@@ -240,6 +240,27 @@ describe('apply_patch', () => {
   });
 });
 
+describe('a move of an MCP server, whatever the client calls it', () => {
+  it("names the file it takes away as well as the one it makes (Gemini CLI's mcp_SERVER_TOOL too), and not a remove", () => {
+    const gemini = (tool: string) =>
+      parseClientInput(
+        JSON.stringify({
+          session_id: 's',
+          cwd: '/p',
+          hook_event_name: 'BeforeTool',
+          tool_name: tool,
+          tool_input: { source: 'secrets/a.key', destination: 'public/a.key' },
+        }),
+      );
+    for (const tool of ['mcp_filesystem_move_file', 'mcp__filesystem__move_file', 'filesystem__move_file', 'move_file'])
+      expect(gemini(tool), tool).toMatchObject({
+        paths: ['public/a.key', 'secrets/a.key'],
+        move: { from: 'secrets/a.key', to: 'public/a.key' },
+      });
+    expect(gemini('mcp_files_remove_file').paths).toEqual(['public/a.key']);
+  });
+});
+
 describe('apply_patch through the shell tool', () => {
   it("names the patch's files and added lines, as Codex applies it as its own patch, and keeps the command", () => {
     const patch = '*** Begin Patch\n*** Add File: secrets/a.key\n+k\n*** End Patch\n';
