@@ -9,6 +9,24 @@ import type { GuardDecision } from './guard.ts';
 export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
 export const GUARD_CLIENTS: readonly GuardClient[] = ['claude', 'codex', 'gemini', 'cursor'];
 
+/** The settings file of each client, relative to the repository's top. */
+export const SETTINGS_FILE: Record<GuardClient, string> = {
+  claude: '.claude/settings.json',
+  codex: '.codex/hooks.json',
+  gemini: '.gemini/settings.json',
+  cursor: '.cursor/hooks.json',
+};
+
+/**
+ * Every settings file in which a client reads hooks or a switch that turns them off (`disableAllHooks`,
+ * `hooksConfig.enabled`), relative to the repository's top and to the home folder: a write there could switch the
+ * guard hook off, so the hook keeps them from agents' file tools (docs/guard.md; docs/adr/0087-hook-settings-reserved.md).
+ */
+export const HOOK_SETTINGS: { readonly project: readonly string[]; readonly home: readonly string[] } = {
+  project: [...Object.values(SETTINGS_FILE), '.claude/settings.local.json', '.codex/config.toml'],
+  home: ['.claude/settings.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json'],
+};
+
 /** An action as the client described it, before its paths are resolved. */
 export interface ClientAction {
   client: GuardClient;

@@ -15,14 +15,6 @@ import {
 import { appendJson, removeJson, setJson } from './json-edit.ts';
 import type { GuardClient } from './guard-clients.ts';
 
-/** The settings file of each client, relative to the repository's top. */
-export const SETTINGS_FILE: Record<GuardClient, string> = {
-  claude: '.claude/settings.json',
-  codex: '.codex/hooks.json',
-  gemini: '.gemini/settings.json',
-  cursor: '.cursor/hooks.json',
-};
-
 type Json = Record<string, unknown>;
 
 /**

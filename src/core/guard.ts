@@ -77,19 +77,28 @@ export interface GuardAction {
 /**
  * A write into a folder the hook keeps from every agent's file tools: git's
  * folder (its hooks and config, and the guards' own index, active plan and
- * audit log) or the invariant store, whose rules and waivers people change
- * through `agents` commands. A guard cannot cover them (a guard's globs are the
- * project's files), so the hook denies such a write by itself.
+ * audit log), the invariant store, whose rules and waivers people change
+ * through `agents` commands, or a client's hook settings, which could switch
+ * the hook off. A guard cannot cover them (a guard's globs are the project's
+ * files), so the hook denies such a write by itself.
  */
 export interface ReservedWrite {
   /** The file as shown: relative to the repository's top when inside it, else absolute. */
   path: string;
-  folder: 'git' | 'store';
+  /** git's folder, the store, or a client's hook settings (the file itself, not a folder). */
+  folder: 'git' | 'store' | 'hooks';
 }
 
 /** The reason the agent is shown for a write into a reserved folder: what it is, why, and what to do instead. */
 export function reservedReason(write: ReservedWrite): string {
   const path = escapeUnsafe(write.path);
+  if (write.folder === 'hooks') {
+    return (
+      `Blocked: ${path} holds an agent client's hook settings, where the guard hook is installed. ` +
+      "An agent's file tools may not write there: a changed setting could switch the guard off. " +
+      'Ask the person to make the change (agents guard install writes the hook entry).'
+    );
+  }
   return write.folder === 'git'
     ? `Blocked: ${path} is in the repository's git folder, which holds git's own files and hooks and the guards' index, ` +
         "active plan and audit log. An agent's file tools may not write there: a changed index or active plan would switch guards off. " +

@@ -6,8 +6,9 @@
  * is read (and the index rebuilt) only when one of them changed.
  */
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import type { ClientAction } from '../core/guard-clients.ts';
+import { type ClientAction, HOOK_SETTINGS } from '../core/guard-clients.ts';
 import { UsageError } from '../core/errors.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import {
@@ -33,6 +34,7 @@ import {
   WatchedStamps,
   writeGuardIndex,
 } from '../store/guard-files.ts';
+import { runEnv } from '../git/run-environment.ts';
 import { commonGitDir, gitDirFor, repoTop } from '../store/git-dir.ts';
 import { physicalPath } from './link-paths.ts';
 
@@ -124,6 +126,7 @@ export class GuardService {
   #stored: { stamps: Record<string, string>; index: GuardIndex } | undefined;
   /** The folders no file tool may write (reservedWrites), found on first need: most calls name no file. */
   #reservedDirs: { dir: string; folder: ReservedWrite['folder'] }[] | undefined;
+  #hookSettings: Set<string> | undefined;
   /** The folders' stamps of a long-lived process, taken again only when their watchers saw a change. */
   readonly #watched: WatchedStamps | undefined;
 
@@ -266,12 +269,30 @@ export class GuardService {
     return (this.#reservedDirs = out);
   }
 
+  /** The clients' hook settings files (core/guard-install.ts HOOK_SETTINGS), each as named and where its links lead. */
+  private hookSettings(): Set<string> {
+    if (this.#hookSettings) return this.#hookSettings;
+    const out = new Set<string>();
+    const add = (file: string) => {
+      out.add(resolve(file));
+      out.add(physicalPath(file));
+    };
+    const top = repoTop(this.root);
+    if (top !== undefined) for (const f of HOOK_SETTINGS.project) add(join(top, f));
+    // The home folder of the run (the agent's HOME), as the client that reads its user settings there sees it.
+    const home = runEnv().HOME || homedir();
+    for (const f of HOOK_SETTINGS.home) add(join(home, f));
+    return (this.#hookSettings = out);
+  }
+
   /** The reserved folder a file is in, by any of `candidates` (the path as named, where its links lead), if any. */
   private reservedFolder(candidates: readonly string[]): ReservedWrite['folder'] | undefined {
     // git's own folder first: a store inside it (unusual) is still git's.
     const dirs = this.reservedDirs();
     for (const folder of ['git', 'store'] as const)
       if (dirs.some((d) => d.folder === folder && candidates.some((c) => within(d.dir, c)))) return folder;
+    // Compared as `within` compares folders: without case where the file system ignores it.
+    for (const file of this.hookSettings()) if (candidates.some((c) => within(file, c))) return 'hooks';
     return undefined;
   }
 

@@ -64,6 +64,46 @@ describe("agents guard hook, writes into git's folder and the store", () => {
       expect(await decision(dir, claude(dir, tool, input)), JSON.stringify(input)).toBe('none');
   });
 
+  it("denies writes to the clients' hook settings, in the repository and in the agent's home, and nothing beside them", async () => {
+    const dir = await repo();
+    const home = tempDir();
+    const env = { HOME: home };
+    const hook = async (tool: string, input: Record<string, unknown>) => {
+      const r = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, tool, input), env });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout === '' ? 'none' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
+    };
+    const settings = [
+      '.claude/settings.json',
+      '.claude/settings.local.json',
+      '.codex/hooks.json',
+      '.codex/config.toml',
+      '.gemini/settings.json',
+      '.cursor/hooks.json',
+    ];
+    for (const file of settings) {
+      expect(await hook('Write', { file_path: join(dir, file), content: '{"disableAllHooks": true}' }), file).toBe('deny');
+      expect(await hook('Edit', { file_path: file, old_string: 'a', new_string: 'b' }), file).toBe('deny');
+    }
+    for (const file of ['.claude/settings.json', '.codex/config.toml', '.gemini/settings.json'])
+      expect(await hook('Write', { file_path: join(home, file), content: '{}' }), `~/${file}`).toBe('deny');
+    // Through a link, and moved into place.
+    symlinkSync('.claude', join(dir, 'claude-link'));
+    expect(await hook('Write', { file_path: join(dir, 'claude-link/settings.json'), content: '{}' })).toBe('deny');
+    expect(
+      await hook('mcp__filesystem__move_file', { source: join(dir, 'notes.md'), destination: join(dir, '.gemini/settings.json') }),
+    ).toBe('deny');
+    // The clients' other files, and settings of the same name elsewhere, are the project's.
+    for (const file of ['.claude/agents/reviewer.md', '.claude/commands/x.md', 'docs/.claude/settings.json', '.gemini/GEMINI.md'])
+      expect(await hook('Write', { file_path: join(dir, file), content: 'x' }), file).toBe('none');
+    expect(await hook('Read', { file_path: join(dir, '.claude/settings.json') })).toBe('none');
+    const audit = readFileSync(join(dir, '.git/agents/guard-audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(audit[0].reserved).toEqual([{ path: '.claude/settings.json', folder: 'hooks' }]);
+  });
+
   it("covers a linked worktree's git folder and the common one", async () => {
     const dir = await repo();
     git(dir, 'add', '-A');
