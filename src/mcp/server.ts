@@ -252,7 +252,10 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     return { tools: tools.TOOLS.map((t) => toolListing(t, on)) };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
+  // A call's arguments as the client sent them: the SDK's parse of a tools/call drops a `__proto__` key, which
+  // the argument check must see to refuse it as the unknown argument it is, never answer as if it were not there.
+  const sentArguments = new Map<string | number, unknown>();
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     track(
       (async (): Promise<CallToolResult> => {
         const { tools, ctx } = await parts();
@@ -269,7 +272,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
             });
           }
           const noticed: string[] = [];
-          const answer = await callNotices.run(noticed, () => tools.callTool(tool, request.params.arguments, ctx));
+          const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
+          const answer = await callNotices.run(noticed, () => tools.callTool(tool, args, ctx));
           if (noticed.length === 0) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
           const notes = noticed.map((n) => escapeUnsafe(n));
           const text = `${answer.text}\n\n${notes.map((n) => `Note: ${n}`).join('\n')}`;
@@ -392,10 +396,15 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   await server.connect(transport);
   const deliver = transport.onmessage;
   const settle = (id: string | number | undefined) => {
+    if (id !== undefined) sentArguments.delete(id);
     if (id !== undefined && unanswered.delete(id) && unanswered.size === 0) drained?.();
   };
   transport.onmessage = (message) => {
-    if ('method' in message && 'id' in message) unanswered.add(message.id);
+    if ('method' in message && 'id' in message) {
+      unanswered.add(message.id);
+      if (message.method === 'tools/call')
+        sentArguments.set(message.id, (message.params as { arguments?: unknown } | undefined)?.arguments);
+    }
     // A request the client cancels gets no answer.
     else if ('method' in message && message.method === 'notifications/cancelled')
       settle((message.params as { requestId?: string | number } | undefined)?.requestId);

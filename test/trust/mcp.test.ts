@@ -1,7 +1,7 @@
 // MCP (issue 30, F): an oversized message is refused and the server keeps
 // serving; blank details are refused; errors never echo control characters raw.
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -133,6 +133,43 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
     });
     expect(errors.get(6)?.code).toBe(-32602);
     expect(errors.get(6)?.message).toMatch(/^invalid request: params\.uri: /);
+  }, 60_000);
+
+  // JSON.parse keeps "__proto__" as a key; the SDK's parse of a call drops it, so the check must see the sent arguments.
+  it('a __proto__ argument is refused as unknown, with or without the right ones beside it, and nothing is written', () => {
+    const root = exampleStore();
+    appendFileSync(join(root, 'config.yaml'), 'mcp:\n  allow_write: true\n');
+    const before = fileList(root);
+    const call = (id: number, name: string, args: string) =>
+      `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":"${name}","arguments":${args}}}\n`;
+    const r = pipedToServer(
+      root,
+      INIT +
+        line({ method: 'notifications/initialized' }) +
+        call(2, 'plan_status', `{"plan":"${EXAMPLE_PLAN}","__proto__":"x"}`) +
+        call(3, 'plan_status', `{"__proto__":{"plan":"${EXAMPLE_PLAN}"}}`) +
+        call(4, 'record_violation', `{"plan":"${EXAMPLE_PLAN}","invariant":"${NEVER_DELETE}","details":"d","__proto__":{}}`) +
+        call(5, 'plan_status', `{"plan":"${EXAMPLE_PLAN}"}`),
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const results = new Map(
+      (r.answers as { id: number; result?: CallToolResult }[]).map((a) => [
+        a.id,
+        { isError: a.result?.isError === true, error: a.result?._meta?.['agents/error'] as { message: string; exit_code: number } },
+      ]),
+    );
+    for (const id of [2, 3, 4]) {
+      expect(results.get(id)?.isError).toBe(true);
+      expect(results.get(id)?.error.exit_code).toBe(2);
+    }
+    // With the plan only under __proto__, the plan is missing: the check never reads an argument through the prototype.
+    expect([results.get(2)?.error.message, results.get(3)?.error.message, results.get(4)?.error.message]).toEqual([
+      'plan_status: unknown argument "__proto__"',
+      'plan_status: missing required argument "plan"',
+      'record_violation: unknown argument "__proto__"',
+    ]);
+    expect(results.get(5)?.isError).toBe(false);
+    expect(fileList(root)).toEqual(before);
   }, 60_000);
 
   // `initialize` is answered before the SDK loads when it is the first line (src/mcp/initialize.ts), and by the SDK
