@@ -22,7 +22,7 @@ import {
 import { setFlagsFromString } from 'node:v8';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { escapeUnsafe } from '../core/plain-text.ts';
-import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
+import { AgentsError, defaultErrorCode, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { makeStyle } from '../core/style.ts';
 import { diagnosticsJson, errorLines } from '../present/diagnostics.ts';
 import { VERSION } from '../present/version.ts';
@@ -78,6 +78,8 @@ export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallT
       _meta: {
         'agents/error': {
           // Lines as the CLI's JSON has them: only what could change the client's screen is escaped.
+          // The stable name of the failure, as the CLI's JSON error document gives it (docs/json-output.md).
+          code: error.code,
           message: escapeUnsafe(error.message, { newlines: true }),
           hint: error.hint === undefined ? null : escapeUnsafe(error.hint, { newlines: true }),
           exit_code: error.exitCode,
@@ -95,7 +97,14 @@ export function errorResult(error: unknown, stderr: McpOptions['stderr']): CallT
       { type: 'text', text: `internal error: this is a bug in agents ${VERSION}, not something you did: ${e?.message ?? String(error)}` },
     ],
     _meta: {
-      'agents/error': { message: e?.message ?? String(error), hint: null, exit_code: EXIT_CODES.internal, detail: null, diagnostics: [] },
+      'agents/error': {
+        code: defaultErrorCode(EXIT_CODES.internal),
+        message: e?.message ?? String(error),
+        hint: null,
+        exit_code: EXIT_CODES.internal,
+        detail: null,
+        diagnostics: [],
+      },
     },
   };
 }

@@ -107,6 +107,10 @@ describe('agents mcp: initialize, tools and resources', () => {
     const typo = await call(s, 'effective_invariants', { project: 'myap' });
     expect(typo.isError).toBe(true);
     expect(textOf(typo)).toBe((await cliError(root, 'invariant', 'list', '--effective', '--project', 'myap')).text);
+    // The failure's stable name, as the CLI's JSON error document gives it.
+    const typoJson = await runAgents(['--store', root, '--format', 'json', 'invariant', 'list', '--effective', '--project', 'myap']);
+    expect((JSON.parse(typoJson.stdout) as { error: { code: string } }).error.code).toBe('unknown-project');
+    expect(errorOf(typo).code).toBe('unknown-project');
 
     const list = await call(s, 'list_invariants', {});
     expect((list.structuredContent as { count: number }).count).toBe(6);

@@ -77,6 +77,7 @@ export async function startMcp(store: string, extraArgs: string[] = [], env: Rec
 
 /** The `agents/error` data of a tool's error result. */
 export function errorOf(result: CallToolResult): {
+  code: string;
   message: string;
   hint: string | null;
   exit_code: number;
