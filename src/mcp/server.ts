@@ -160,7 +160,9 @@ function toolListing(tool: ToolDef, writeOn: boolean) {
 function resourceError(error: unknown): McpError {
   if (error instanceof AgentsError) {
     const text = errorLines(error, makeStyle(false)).join('\n');
-    const unknown = error instanceof UsageError && /^(unknown (plan|resource)|no plan with id)/.test(error.message);
+    // A project without a folder is no resource, as a plan without one is not: both are "not found", not bad params.
+    const unknown =
+      error.code === 'unknown-project' || (error instanceof UsageError && /^(unknown (plan|resource)|no plan with id)/.test(error.message));
     return new McpError(unknown ? RESOURCE_NOT_FOUND : ErrorCode.InvalidParams, text, { exit_code: error.exitCode });
   }
   return new McpError(

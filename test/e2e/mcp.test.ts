@@ -86,6 +86,11 @@ describe('agents mcp: initialize, tools and resources', () => {
     await expect(s.client.readResource({ uri: 'agents://plans/01M8ZZZZZZZZZZZZZZZZZZZZZZ/effective.json' })).rejects.toMatchObject({
       code: -32002,
     });
+    // A project name of the template with no folder is as unknown: not found, with the CLI's message.
+    await expect(s.client.readResource({ uri: 'agents://projects/myap/effective.json' })).rejects.toMatchObject({
+      code: -32002,
+      message: expect.stringContaining('unknown project myap'),
+    });
   });
 
   it('answers every read tool, with structured content and text', async () => {
