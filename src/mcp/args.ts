@@ -46,7 +46,7 @@ export async function prepareArgs(schemas: readonly InputSchema[]): Promise<void
 }
 
 /** An ajv error as the usage error a person (or a model) can act on: the argument named, and what it must be. */
-function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Record<string, unknown>): UsageError {
+function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Record<string, unknown>, hint: string): UsageError {
   const key = e.instancePath.replace(/^\//, '');
   const value = args[key];
   switch (e.keyword) {
@@ -58,26 +58,26 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
       );
     }
     case 'required':
-      return new UsageError(`${tool}: missing required argument "${String(e.params.missingProperty)}"`, HINT);
+      return new UsageError(`${tool}: missing required argument "${String(e.params.missingProperty)}"`, hint);
     case 'type':
       return new UsageError(
         `${tool}: argument "${key}" must be a ${String(e.params.type)}, not ${Array.isArray(value) ? 'an array' : typeof value}`,
-        HINT,
+        hint,
       );
     case 'enum':
       return new UsageError(
         `${tool}: argument "${key}" must be one of ${(e.params.allowedValues as string[]).join(', ')}, not "${truncate(escapeUnsafe(String(value)))}"`,
-        HINT,
+        hint,
       );
     case 'minLength':
-      return new UsageError(`${tool}: argument "${key}" is empty`, HINT);
+      return new UsageError(`${tool}: argument "${key}" is empty`, hint);
     case 'maxLength':
       return new UsageError(
         `${tool}: argument "${key}" is ${String(value).length} characters long; the limit is ${String(e.params.limit)}`,
-        HINT,
+        hint,
       );
     default:
-      return new UsageError(`${tool}: argument "${key}" ${e.message ?? 'is not valid'}`, HINT);
+      return new UsageError(`${tool}: argument "${key}" ${e.message ?? 'is not valid'}`, hint);
   }
 }
 
@@ -86,18 +86,18 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
  * (with ajv, so the check is the schema itself). Clients do not have to
  * validate before calling, and a model's arguments are often a little off:
  * each mistake is a usage error naming the argument, reported as the tool's
- * error result like any other bad input.
+ * error result like any other bad input. `hint` says where the arguments are listed (a prompt's are not in tools/list).
  */
-export async function checkArgs(tool: string, schema: InputSchema, args: unknown): Promise<Record<string, string | boolean>> {
+export async function checkArgs(tool: string, schema: InputSchema, args: unknown, hint = HINT): Promise<Record<string, string | boolean>> {
   if (args === undefined || args === null) args = {};
-  if (typeof args !== 'object' || Array.isArray(args)) throw new UsageError(`${tool}: the arguments must be an object`, HINT);
+  if (typeof args !== 'object' || Array.isArray(args)) throw new UsageError(`${tool}: the arguments must be an object`, hint);
   // An explicit null is how some clients say "not given".
   const given = Object.fromEntries(Object.entries(args as Record<string, unknown>).filter(([, v]) => v !== null));
   const validate = await validatorOf(schema);
-  if (!validate(given)) throw usageError(tool, schema, validate.errors![0]!, given);
+  if (!validate(given)) throw usageError(tool, schema, validate.errors![0]!, given, hint);
   // White space alone is no value: a required text of blanks (`details: "   "`) would be stored as none.
   for (const [key, value] of Object.entries(given))
     if (typeof value === 'string' && schema.properties[key]?.minLength !== undefined && value.trim() === '')
-      throw new UsageError(`${tool}: argument "${key}" is empty`, HINT);
+      throw new UsageError(`${tool}: argument "${key}" is empty`, hint);
   return given as Record<string, string | boolean>;
 }

@@ -2,6 +2,7 @@ import { UsageError } from '../core/errors.ts';
 import type { ActorRequest } from '../core/records.ts';
 import { PROMPT_VERSION, promptText, readModelAnswer, reconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { Actor } from '../enforce/actors.ts';
+import { checkArgs, type InputSchema } from './args.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 
 /**
@@ -25,21 +26,28 @@ export const RECONCILE_PROMPT = {
 /** The most characters of context the prompt takes, as `--context` does (1 MiB of text). */
 const MAX_CONTEXT = 1024 * 1024;
 
+/**
+ * The prompt's arguments as a schema, checked as a tool's are: a misspelt `context` is refused, never dropped
+ * into a prompt that says no context was given.
+ */
+const PROMPT_ARGS: InputSchema = {
+  type: 'object',
+  properties: {
+    plan: { type: 'string', description: RECONCILE_PROMPT.arguments[0].description, minLength: 1, maxLength: 26 },
+    context: { type: 'string', description: RECONCILE_PROMPT.arguments[1].description, maxLength: MAX_CONTEXT },
+  },
+  required: ['plan'],
+  additionalProperties: false,
+};
+
 /** The `reconcile_plan` prompt for a plan: one user message. */
 export async function reconcilePlanPrompt(
   ctx: ToolContext,
-  args: Record<string, string> | undefined,
+  rawArgs: unknown,
 ): Promise<{ description: string; messages: { role: 'user'; content: { type: 'text'; text: string } }[] }> {
-  const plan = args?.plan;
-  if (plan === undefined || plan === '')
-    throw new UsageError('reconcile_plan: missing required argument "plan"', 'Give the plan id or a unique prefix.');
-  const context = args?.context ?? null;
-  if (context !== null && context.length > MAX_CONTEXT) {
-    throw new UsageError(
-      `reconcile_plan: the context is ${context.length} characters; the limit is ${MAX_CONTEXT}`,
-      'Summarise the plan context.',
-    );
-  }
+  const args = await checkArgs(RECONCILE_PROMPT.name, PROMPT_ARGS, rawArgs, "See the prompt's arguments (prompts/list).");
+  const plan = args.plan as string;
+  const context = (args.context as string | undefined) ?? null;
   const request = await ctx.plans.actorRequest(plan, context);
   const prompt = reconcilePrompt(request, request.invariants);
   const text = [

@@ -233,9 +233,13 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     return p;
   };
 
+  // A call's or a prompt's arguments as the client sent them: the SDK's parse of a request drops a `__proto__` key,
+  // which the argument check must see to refuse it as the unknown argument it is, never answer as if it were not there.
+  const sentArguments = new Map<string | number, unknown>();
+
   // The reconcile_plan prompt (src/mcp/reconcile.ts): the agent judges a plan, then records it with a tool.
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [(await import('./reconcile.ts')).RECONCILE_PROMPT] }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const { ctx } = await parts();
     const reconcile = await import('./reconcile.ts');
     if (request.params.name !== reconcile.RECONCILE_PROMPT.name) {
@@ -245,7 +249,10 @@ export async function serveMcp(options: McpOptions): Promise<number> {
       );
     }
     try {
-      return await reconcile.reconcilePlanPrompt(ctx, request.params.arguments);
+      return await reconcile.reconcilePlanPrompt(
+        ctx,
+        sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments,
+      );
     } catch (error) {
       throw resourceError(error);
     }
@@ -263,9 +270,6 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     return { tools: tools.TOOLS.map((t) => toolListing(t, on)) };
   });
 
-  // A call's arguments as the client sent them: the SDK's parse of a tools/call drops a `__proto__` key, which
-  // the argument check must see to refuse it as the unknown argument it is, never answer as if it were not there.
-  const sentArguments = new Map<string | number, unknown>();
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     track(
       (async (): Promise<CallToolResult> => {
@@ -413,7 +417,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   transport.onmessage = (message) => {
     if ('method' in message && 'id' in message) {
       unanswered.add(message.id);
-      if (message.method === 'tools/call')
+      if (message.method === 'tools/call' || message.method === 'prompts/get')
         sentArguments.set(message.id, (message.params as { arguments?: unknown } | undefined)?.arguments);
     }
     // A request the client cancels gets no answer.

@@ -48,6 +48,11 @@ describe('MCP: the reconcile_plan prompt and record_reconciliation', () => {
     expect(text).toContain('Step 4: drop the legacy table.');
     expect(text).toContain('record_reconciliation');
     expect(got.description).toContain(PROMPT_VERSION);
+    // A misspelt argument is refused as a tool's is: its context never silently left out of the prompt.
+    await expect(
+      s.client.getPrompt({ name: 'reconcile_plan', arguments: { plan: EXAMPLE_PLAN, contxt: 'Step 4: drop the legacy table.' } }),
+    ).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('unknown argument "contxt"') });
+    await expect(s.client.getPrompt({ name: 'reconcile_plan', arguments: {} })).rejects.toMatchObject({ code: -32602 });
 
     const before = fileList(root);
     const missing = await s.client.callTool({

@@ -149,7 +149,8 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
         call(2, 'plan_status', `{"plan":"${EXAMPLE_PLAN}","__proto__":"x"}`) +
         call(3, 'plan_status', `{"__proto__":{"plan":"${EXAMPLE_PLAN}"}}`) +
         call(4, 'record_violation', `{"plan":"${EXAMPLE_PLAN}","invariant":"${NEVER_DELETE}","details":"d","__proto__":{}}`) +
-        call(5, 'plan_status', `{"plan":"${EXAMPLE_PLAN}"}`),
+        call(5, 'plan_status', `{"plan":"${EXAMPLE_PLAN}"}`) +
+        `{"jsonrpc":"2.0","id":6,"method":"prompts/get","params":{"name":"reconcile_plan","arguments":{"plan":"${EXAMPLE_PLAN}","__proto__":"x"}}}\n`,
     );
     expect(r.status, r.stderr).toBe(0);
     const results = new Map(
@@ -169,6 +170,9 @@ describe('agents mcp: a client that closes stdin right after its requests', () =
       'record_violation: unknown argument "__proto__"',
     ]);
     expect(results.get(5)?.isError).toBe(false);
+    const prompt = (r.answers as { id: number; error?: { code: number; message: string } }[]).find((a) => a.id === 6);
+    expect(prompt?.error?.code).toBe(-32602);
+    expect(prompt?.error?.message).toContain('unknown argument "__proto__"');
     expect(fileList(root)).toEqual(before);
   }, 60_000);
 
