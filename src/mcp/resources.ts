@@ -1,6 +1,8 @@
 import { UsageError } from '../core/errors.ts';
+import { EXTENDS_LOCK_FILE } from '../core/extends.ts';
 import { isName, isProjectName, isUlid, truncate } from '../core/names.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
+import { CONFIG_FILE } from '../store/config.ts';
 import { effectiveMarkdown, PRECEDENCE_LINE } from '../present/effective.ts';
 import type { ToolContext } from './tool.ts';
 import { effectiveFor } from './tools.ts';
@@ -109,6 +111,8 @@ export async function readResource(ctx: ToolContext, uri: string): Promise<{ uri
  */
 export function affects(rel: string, target: Target, planProject?: string): boolean {
   if (rel === '') return true;
+  // The policy sources every set inherits: named in config.yaml, pinned in the lock (`agents extends update` rewrites both).
+  if (rel === CONFIG_FILE || rel === EXTENDS_LOCK_FILE) return true;
   if (rel === 'global' || rel.startsWith('global/')) return true;
   // A scope folder removed and made again (a checkout that empties it) is reported as the folder alone.
   if ('project' in target)

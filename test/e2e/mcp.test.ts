@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
@@ -393,6 +393,22 @@ describe('agents mcp: store changes on disk', () => {
     rmSync(join(root, 'global', `${NEW_ID}.yaml`));
     await onlyPlan;
     expect(s.seen.filter((x) => x === `updated ${projectMd}`)).toHaveLength(1);
+  });
+
+  it('sends resources/updated when config.yaml or extends.lock.yaml changes, as they decide the inherited invariants', async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+    const projectJson = 'agents://projects/myapp/effective.json';
+    await s.client.subscribeResource({ uri: projectJson });
+    // A policy source named and not pinned: every read is now refused, so the subscriber must hear of it.
+    let updated = s.next('updated', 10_000, (u) => u === projectJson);
+    const config = readFileSync(join(root, 'config.yaml'), 'utf8');
+    writeFileSync(join(root, 'config.yaml'), `${config}extends:\n  - url: ../policy\n    ref: v1\n`);
+    await updated;
+    await expect(s.client.readResource({ uri: projectJson })).rejects.toThrow(/extends update/);
+    updated = s.next('updated', 10_000, (u) => u === projectJson);
+    writeFileSync(join(root, 'extends.lock.yaml'), 'version: 1\nsources: []\n');
+    await updated;
   });
 
   it('survives a git checkout that swaps hundreds of files: notified, and the sets read afterwards are the new ones', async () => {
