@@ -29,6 +29,7 @@ import { VERSION } from '../present/version.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { Target } from './resources.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
+import { looksLikeStore } from '../store/discover.ts';
 import { StoreWatcher } from './watch.ts';
 
 export interface McpOptions {
@@ -156,6 +157,20 @@ function toolListing(tool: ToolDef, writeOn: boolean) {
   };
 }
 
+/**
+ * The store the server was started on, still a store: a folder removed or moved away since then would read as
+ * a store that holds nothing (no invariants listed, no guard to deny an action), so it is an error instead.
+ */
+function requireStore(root: string): void {
+  if (looksLikeStore(root)) return;
+  throw new UsageError(
+    `no store at ${root}: the store was removed or moved away after the server started`,
+    'Put the store folder back (the server reads it again at once), or start the server where the store is now.',
+    { store: root },
+    'no-store',
+  );
+}
+
 /** Turns a thrown user error on a resource read into a JSON-RPC error with the CLI's message and hint. */
 function resourceError(error: unknown): McpError {
   if (error instanceof AgentsError) {
@@ -242,6 +257,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const { ctx } = await parts();
     const reconcile = await import('./reconcile.ts');
+    try {
+      requireStore(options.root);
+    } catch (error) {
+      throw resourceError(error);
+    }
     if (request.params.name !== reconcile.RECONCILE_PROMPT.name) {
       throw new McpError(
         ErrorCode.InvalidParams,
@@ -286,6 +306,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
               reason: 'write-off',
             });
           }
+          requireStore(options.root);
           const noticed: string[] = [];
           const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
           const answer = await callNotices.run(noticed, () => tools.callTool(tool, args, ctx));
@@ -310,6 +331,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     try {
+      requireStore(options.root);
       const targets = await currentList();
       return { resources: (await parts()).resources.listedResources(targets) };
     } catch (error) {
@@ -322,6 +344,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
       const { resources, ctx } = await parts();
+      requireStore(options.root);
       return { contents: [await resources.readResource(ctx, request.params.uri)] };
     } catch (error) {
       throw resourceError(error);

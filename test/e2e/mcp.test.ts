@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { errorOf, startMcp, textOf } from '../helpers/mcp.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
-import { invariantYaml } from '../helpers/tmp.ts';
+import { guardedYaml, invariantYaml } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
@@ -468,6 +468,33 @@ describe('agents mcp: store changes on disk', () => {
     writeFileSync(join(old, 'global', `${NEW_ID.slice(0, 25)}C.yaml`), invariantYaml(`${NEW_ID.slice(0, 25)}C`, 'Only in the old folder'));
     await new Promise((r) => setTimeout(r, 600));
     expect(s.seen.slice(seen)).toEqual([]);
+  });
+
+  it('a store folder moved away is an error for every tool and resource, never an empty store; moved back, it answers again', async () => {
+    const root = exampleStore();
+    // A guard that denies: with the store gone, check_action must not answer "none".
+    gitInit(dirname(root));
+    writeFileSync(
+      join(root, 'global', `${NEW_ID}.yaml`),
+      guardedYaml(NEW_ID, 'Agents never touch production credentials', { write: ['secrets/**'] }),
+    );
+    const s = await startMcp(root);
+    expect((await call(s, 'check_action', { path: 'secrets/prod.env' })).structuredContent).toMatchObject({ decision: 'deny' });
+    const away = join(dirname(root), 'store-away');
+    renameSync(root, away);
+    for (const [tool, args] of [
+      ['list_invariants', {}],
+      ['check_action', { path: 'secrets/prod.env' }],
+      ['effective_invariants', { project: 'myapp' }],
+    ] as const) {
+      const r = await call(s, tool, args);
+      expect(r.isError, tool).toBe(true);
+      expect(errorOf(r)).toMatchObject({ code: 'no-store', exit_code: 2 });
+    }
+    await expect(s.client.readResource({ uri: 'agents://projects/myapp/effective.json' })).rejects.toThrow(/no store at/);
+    await expect(s.client.listResources()).rejects.toThrow(/no store at/);
+    renameSync(away, root);
+    expect((await call(s, 'list_invariants', {})).isError).toBeFalsy();
   });
 
   it('keeps watching when a plan folder is removed and made again, and after a rename into place', async () => {
