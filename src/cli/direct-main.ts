@@ -57,7 +57,13 @@ export function directForm(args: readonly string[]): DirectForm | undefined {
   const only = (...allowed: string[]) => [...flags].every((f) => allowed.includes(f));
   const form = words.join(' ');
   if (form === 'mcp' && client === undefined && only('--allow-write')) {
-    return { command: 'mcp', load: () => import('./commands/mcp.ts'), argv: { allowWrite: flags.has('--allow-write') }, store, noColor };
+    return {
+      command: 'mcp',
+      load: () => import('./commands/mcp.ts'),
+      argv: flags.has('--allow-write') ? { allowWrite: true } : {},
+      store,
+      noColor,
+    };
   }
   if (form === 'validate' && client === undefined && flags.has('--staged') && only('--staged')) {
     return { command: 'validate', load: () => import('./commands/validate.ts'), argv: { staged: true }, store, noColor };

@@ -42,7 +42,7 @@ export interface McpOptions {
    * Its notices (a policy source left out of a listing) go to stderr and to `notice`, which adds them to the answer.
    */
   service: (notice: (message: string) => void) => InvariantService | Promise<InvariantService>;
-  /** `--allow-write`: true turns writing tools on; otherwise `mcp.allow_write` in config.yaml decides. */
+  /** `--allow-write` (true) or `--no-allow-write` (false) decides; not given, `mcp.allow_write` in config.yaml does. */
   allowWrite: boolean | undefined;
   stderr: { write(chunk: string): unknown };
   /** Debounce of the store watcher (tests and benchmarks shorten it). */
@@ -220,17 +220,18 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   let writeOn: Promise<boolean> | undefined;
   // The config is read on the first tools request, not before `initialize` is answered.
   const writeAllowed = () =>
-    (writeOn ??= options.allowWrite
-      ? Promise.resolve(true)
-      : parts()
-          .then(({ ctx }) => ctx.plans.config())
-          .then(
-            (c) => c.mcp.allow_write,
-            (error: unknown) => {
-              stderr.write(`agents mcp: config.yaml could not be read, so writing tools are off: ${(error as Error).message}\n`);
-              return false;
-            },
-          ));
+    (writeOn ??=
+      options.allowWrite !== undefined
+        ? Promise.resolve(options.allowWrite)
+        : parts()
+            .then(({ ctx }) => ctx.plans.config())
+            .then(
+              (c) => c.mcp.allow_write,
+              (error: unknown) => {
+                stderr.write(`agents mcp: config.yaml could not be read, so writing tools are off: ${(error as Error).message}\n`);
+                return false;
+              },
+            ));
 
   const server = new Server(SERVER_INFO, {
     // The SDK builds a validator (an Ajv instance with its formats) in its constructor, for answers to

@@ -3,7 +3,8 @@ import { directForm } from '../../src/cli/direct-main.ts';
 
 describe('the forms started without the argument parser', () => {
   it.each([
-    [['mcp'], { allowWrite: false }, undefined],
+    // Not given: config.yaml's mcp.allow_write decides.
+    [['mcp'], {}, undefined],
     [['--store', 'S', 'mcp', '--allow-write'], { allowWrite: true }, 'S'],
     [['validate', '--staged'], { staged: true }, undefined],
     [['--store=S', '--no-color', 'validate', '--staged'], { staged: true }, 'S'],

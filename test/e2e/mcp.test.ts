@@ -336,6 +336,14 @@ describe('agents mcp: writing', () => {
       (await call(c, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' })).isError,
     ).toBeFalsy();
     expect(records(other, EXAMPLE_PLAN, 'violations')).toHaveLength(1);
+    // An explicit off wins over config.yaml, as --no-commit does.
+    for (const off of ['--no-allow-write', '--allow-write=false']) {
+      const o = await startMcp(other, [off]);
+      const r = await call(o, 'record_violation', { plan: EXAMPLE_PLAN, invariant: NEVER_DELETE, details: 'dropped a table' });
+      expect(r.isError, off).toBe(true);
+      expect(errorOf(r).detail).toEqual({ reason: 'write-off' });
+    }
+    expect(records(other, EXAMPLE_PLAN, 'violations')).toHaveLength(1);
   });
 
   it('50 concurrent record_violation calls: every one recorded, none lost', async () => {

@@ -5,7 +5,8 @@ export default defineCommand<{ allowWrite?: boolean }>({
   builder: (y) =>
     y.option('allow-write', {
       type: 'boolean',
-      describe: 'turn on the tools that write to the store (record_violation); also `mcp: {allow_write: true}` in config.yaml',
+      describe:
+        'turn on the tools that write to the store (record_violation); default: `mcp: {allow_write: …}` in config.yaml, which --no-allow-write overrides',
     }),
   async run(argv, ctx) {
     // The store is found (or the command fails with exit 2) before the server starts; the
@@ -27,7 +28,8 @@ export default defineCommand<{ allowWrite?: boolean }>({
       // No parse cache: a server that lives for hours would hold its groups and rewrite one at each change,
       // and its memory must stay flat over 1,000 calls (docs/adr/0503-reads-answered-from-settled-stamps.md).
       service: (notice) => ctx.invariants({ keepParses: false, notice }),
-      allowWrite: argv.allowWrite === true ? true : undefined,
+      // Given either way, the option wins over config.yaml, as --commit and --no-commit do.
+      allowWrite: argv.allowWrite,
       stderr: ctx.io.stderr,
       ...settle(ctx.io.env),
     });
