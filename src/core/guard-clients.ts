@@ -4,6 +4,8 @@
  * action, and the answer each one obeys. Pure: paths stay as the client gave
  * them; the service resolves them (links, `..`) against the file system.
  */
+import { AgentsError } from './errors.ts';
+import { escapeUnsafe } from './plain-text.ts';
 import type { GuardDecision } from './guard.ts';
 
 export type GuardClient = 'claude' | 'codex' | 'gemini' | 'cursor';
@@ -44,6 +46,20 @@ export interface ClientAction {
   session?: string;
   /** False for events that report what already happened (Cursor's afterFileEdit): nothing to answer. */
   blocking: boolean;
+}
+
+/**
+ * Why the hook could not decide, on one line (a client shows stderr to the
+ * person as it is): the error's message with its lines joined, and the first
+ * problem's own words when the message only names its place (`config.yaml:17:13 is invalid`).
+ */
+export function hookReason(error: unknown): string {
+  let text = error instanceof Error ? error.message : String(error);
+  const first = error instanceof AgentsError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
+  if (first && !text.includes(first.message)) text += ` (${first.message})`;
+  // Escaped: the message may quote the input (JSON.parse's does), whose escape sequences would reach the person's terminal.
+  text = escapeUnsafe(text.replace(/\s*\n\s*/g, ' ').trim());
+  return text.length > 2000 ? `${text.slice(0, 1999)}…` : text;
 }
 
 /** Why the input could not be read: the hook answers by `guard.on_error`. */

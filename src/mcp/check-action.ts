@@ -3,16 +3,34 @@
  * harness that asks before acting. It decides only: nothing is recorded, as
  * the harness, not the hook, then acts or not.
  */
-import { UsageError } from '../core/errors.ts';
-import { GuardMatchers } from '../core/guard.ts';
+import { AgentsError, UsageError } from '../core/errors.ts';
+import { type GuardDecision, GuardMatchers } from '../core/guard.ts';
 import { compileRegex } from '../core/guard-patterns.ts';
-import { clientAnswer, type GuardClient } from '../core/guard-clients.ts';
+import { clientAnswer, GUARD_CLIENTS, type GuardClient, hookReason } from '../core/guard-clients.ts';
 import { verdictJson } from '../present/guard.ts';
 import { GuardService } from '../service/guard-service.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 
 /** One guard service a store, kept for the server's life: its index and compiled patterns stay in memory between calls. */
 const services = new WeakMap<ToolContext['service'], { guard: GuardService; matchers: GuardMatchers }>();
+
+function guardOf(ctx: ToolContext): { guard: GuardService; matchers: GuardMatchers } {
+  let s = services.get(ctx.service);
+  if (!s)
+    services.set(
+      ctx.service,
+      (s = {
+        guard: new GuardService(ctx.service.root, process.env, undefined, { longLived: true }),
+        matchers: new GuardMatchers(compileRegex),
+      }),
+    );
+  return s;
+}
+
+/** The text of an answer in a client's hook protocol ("{}" when nothing is decided). */
+function hookText(client: GuardClient, decision: GuardDecision, reason: string): string {
+  return clientAnswer(client, decision, reason, client === 'gemini' ? 'BeforeTool' : 'PreToolUse').stdout.trim() || '{}';
+}
 
 export const CHECK_ACTION: ToolDef = {
   name: 'check_action',
@@ -54,16 +72,7 @@ export const CHECK_ACTION: ToolDef = {
     const command = args.command as string | undefined;
     if (path === undefined && command === undefined && args.tool === undefined)
       throw new UsageError('check_action: give at least one of path, command, tool', 'e.g. {"path": "infra/prod.tf"}');
-    let s = services.get(ctx.service);
-    if (!s)
-      services.set(
-        ctx.service,
-        (s = {
-          guard: new GuardService(ctx.service.root, process.env, undefined, { longLived: true }),
-          matchers: new GuardMatchers(compileRegex),
-        }),
-      );
-    const { guard, matchers } = s;
+    const { guard, matchers } = guardOf(ctx);
     const tool = (args.tool as string | undefined) ?? (command !== undefined ? 'Bash' : 'Write');
     const action = guard.toAction({
       tool,
@@ -76,10 +85,20 @@ export const CHECK_ACTION: ToolDef = {
     const client = args.client as GuardClient | undefined;
     // For a hook that parses the text as its decision: the client's own answer ("{}" when nothing is decided).
     const text = client
-      ? clientAnswer(client, verdict.decision, reason ?? '', client === 'gemini' ? 'BeforeTool' : 'PreToolUse').stdout.trim() || '{}'
+      ? hookText(client, verdict.decision, reason ?? '')
       : verdict.decision === 'none'
         ? 'none: no guard matches this action.'
         : `${verdict.decision}: ${reason ?? 'waived'}`;
     return { data: verdictJson(verdict, reason, plan), text };
+  },
+  // In a client's protocol the caller is a hook (Claude Code's mcp_tool), which lets an action through on an error
+  // result: a call that cannot be decided is answered by guard.on_error instead, as `agents guard hook` answers it.
+  async answerError(error, rawArgs, ctx) {
+    const client = (rawArgs as { client?: unknown } | null | undefined)?.client;
+    if (!(error instanceof AgentsError) || !GUARD_CLIENTS.includes(client as GuardClient)) return undefined;
+    const onError = await guardOf(ctx).guard.onError();
+    const why = hookReason(error);
+    const reason = onError === 'deny' ? `${why}; denied (guard.on_error: deny)` : `${why}; not checked (guard.on_error: allow)`;
+    return { data: { decision: onError, plan: null, reason, hits: [] }, text: hookText(client as GuardClient, onError, reason) };
   },
 };

@@ -316,6 +316,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
           const text = `${answer.text}\n\n${notes.map((n) => `Note: ${n}`).join('\n')}`;
           return { content: [{ type: 'text', text }], structuredContent: answer.data, _meta: { 'agents/notices': notes } };
         } catch (error) {
+          const answer = await tool.answerError?.(error, request.params.arguments, ctx);
+          if (answer) return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.data };
           return errorResult(error, stderr);
         }
       })(),

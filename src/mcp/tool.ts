@@ -27,4 +27,9 @@ export interface ToolDef {
   inputSchema: InputSchema;
   outputSchema: Record<string, unknown>;
   run: (args: Record<string, string | boolean>, ctx: ToolContext) => Promise<ToolAnswer>;
+  /**
+   * The answer to a call that failed (bad arguments, an unreadable store), for a tool whose caller cannot take an
+   * error result; undefined leaves it the error result every tool gives.
+   */
+  answerError?: (error: unknown, rawArgs: unknown, ctx: ToolContext) => Promise<ToolAnswer | undefined>;
 }

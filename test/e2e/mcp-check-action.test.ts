@@ -78,4 +78,40 @@ describe('MCP check_action', () => {
       hits: [{ invariant: '01JGGEBWJTQ6P08NTXZQ7TKM6V' }],
     });
   });
+
+  // A hook that calls the tool (Claude Code's mcp_tool) lets the action through on an error result: in a client's
+  // protocol, a call that cannot be decided is answered by guard.on_error, as `agents guard hook` answers it.
+  it("in a client's protocol, an invalid store is answered by guard.on_error as the hook answers it, never an error result", async () => {
+    const dir = tempDir();
+    gitInit(dir);
+    expect(agents(['init'], { cwd: dir }).code).toBe(0);
+    writeFileSync(join(dir, '.agents/global', `${INV}.yaml`), `id: ${INV}\ntext: [unclosed\n`);
+    const hook = agents(['guard', 'hook', '--client', 'claude'], {
+      cwd: dir,
+      input: JSON.stringify({ hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: 'a.ts' }, cwd: dir }),
+    });
+    expect(hook.code).toBe(2);
+    const s = await startMcp(join(dir, '.agents'));
+    const call = async (args: Record<string, unknown>) =>
+      (await s.client.callTool({ name: 'check_action', arguments: args })) as {
+        content: { text: string }[];
+        structuredContent?: Record<string, unknown>;
+        isError?: boolean;
+      };
+    const claude = await call({ path: 'a.ts', client: 'claude' });
+    expect(claude.isError).toBeFalsy();
+    expect(JSON.parse(claude.content[0]!.text).hookSpecificOutput.permissionDecision).toBe('deny');
+    expect(claude.structuredContent).toMatchObject({ decision: 'deny', hits: [] });
+    // Without a client the caller reads an error result, with the file named.
+    expect((await call({ path: 'a.ts' })).isError).toBe(true);
+    // guard.on_error: allow answers nothing decided ("{}"), leaving the client's permissions to decide.
+    writeFileSync(join(dir, '.agents/config.yaml'), 'version: 1\nguard:\n  on_error: allow\n');
+    const other = await startMcp(join(dir, '.agents'));
+    const allowed = (await other.client.callTool({ name: 'check_action', arguments: { path: 'a.ts', client: 'claude' } })) as {
+      content: { text: string }[];
+      structuredContent?: Record<string, unknown>;
+    };
+    expect(allowed.content[0]!.text).toBe('{}');
+    expect(allowed.structuredContent).toMatchObject({ decision: 'allow' });
+  });
 });

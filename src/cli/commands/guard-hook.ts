@@ -1,15 +1,15 @@
-import { AgentsError, EXIT_CODES } from '../../core/errors.ts';
+import { EXIT_CODES } from '../../core/errors.ts';
 import {
   type ClientAction,
   clientAnswer,
   errorAnswer,
   GUARD_CLIENTS,
   GuardInputError,
+  hookReason,
   parseClientInput,
   type GuardClient,
   type HookAnswer,
 } from '../../core/guard-clients.ts';
-import { escapeUnsafe } from '../../core/plain-text.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 
@@ -35,20 +35,6 @@ async function readInput(ctx: CliContext): Promise<string> {
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8');
-}
-
-/**
- * Why the hook could not decide, on one line (a client shows stderr to the
- * person as it is): the error's message with its lines joined, and the first
- * problem's own words when the message only names its place (`config.yaml:17:13 is invalid`).
- */
-export function hookReason(error: unknown): string {
-  let text = error instanceof Error ? error.message : String(error);
-  const first = error instanceof AgentsError ? error.diagnostics.find((d) => d.severity === 'error') : undefined;
-  if (first && !text.includes(first.message)) text += ` (${first.message})`;
-  // Escaped: the message may quote the input (JSON.parse's does), whose escape sequences would reach the person's terminal.
-  text = escapeUnsafe(text.replace(/\s*\n\s*/g, ' ').trim());
-  return text.length > 2000 ? `${text.slice(0, 1999)}…` : text;
 }
 
 function send(ctx: CliContext, answer: HookAnswer): number {
