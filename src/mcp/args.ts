@@ -1,6 +1,6 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { UsageError } from '../core/errors.ts';
-import { truncate } from '../core/names.ts';
+import { codePointLength, truncate } from '../core/names.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 
 /** The input schema of a tool (docs/mcp.md): flat arguments, strings and booleans. */
@@ -73,7 +73,7 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
       return new UsageError(`${tool}: argument "${key}" is empty`, hint);
     case 'maxLength':
       return new UsageError(
-        `${tool}: argument "${key}" is ${String(value).length} characters long; the limit is ${String(e.params.limit)}`,
+        `${tool}: argument "${key}" is ${codePointLength(String(value))} characters long; the limit is ${String(e.params.limit)}`,
         hint,
       );
     default:

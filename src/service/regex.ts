@@ -1,5 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import { UsageError } from '../core/errors.ts';
+import { codePointLength } from '../core/names.ts';
 
 /** Longest pattern accepted from a user. */
 export const MAX_PATTERN_LENGTH = 1000;
@@ -11,8 +12,11 @@ export const REGEX_TIME_LIMIT_MS = 2000;
  * unless the pattern holds an upper-case letter.
  */
 export function compileFilter(pattern: string): RegExp {
-  if (pattern.length > MAX_PATTERN_LENGTH) {
-    throw new UsageError(`regex is ${pattern.length} characters long; the limit is ${MAX_PATTERN_LENGTH}`, 'Use a shorter pattern.');
+  // Characters as every limit of the project counts them (and JSON Schema's maxLength, which the MCP tools' pattern
+  // has): code points, so an emoji is one, not the two UTF-16 units of `length`.
+  const length = codePointLength(pattern);
+  if (length > MAX_PATTERN_LENGTH) {
+    throw new UsageError(`regex is ${length} characters long; the limit is ${MAX_PATTERN_LENGTH}`, 'Use a shorter pattern.');
   }
   const flags = /\p{Lu}/u.test(pattern.replace(/\\[pP]\{[^}]*\}|\\./g, '')) ? 'u' : 'iu';
   try {

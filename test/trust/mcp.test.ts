@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { idOf, LineLimit, oversizeError, unreadableError } from '../../src/mcp/line-limit.ts';
 import { BIN } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
-import { startMcp } from '../helpers/mcp.ts';
+import { errorOf, startMcp } from '../helpers/mcp.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
@@ -22,6 +22,19 @@ describe('agents mcp: limits and hostile arguments', () => {
     const after = (await s.client.callTool({ name: 'plan_status', arguments: { plan: EXAMPLE_PLAN } })) as CallToolResult;
     expect(after.isError).toBeFalsy();
   }, 120_000);
+
+  // ajv's maxLength counts code points: the message and the regex limit count the same characters.
+  it('a pattern of 1,000 emoji is taken, one of 1,001 is refused as 1,001 characters long', async () => {
+    const s = await startMcp(exampleStore());
+    const at = (n: number) =>
+      s.client.callTool({ name: 'list_invariants', arguments: { pattern: '😀'.repeat(n) } }) as Promise<CallToolResult>;
+    const ok = await at(1000);
+    expect(ok.isError, JSON.stringify(ok.content)).toBeFalsy();
+    expect((ok.structuredContent as { count: number }).count).toBe(0);
+    const over = await at(1001);
+    expect(over.isError).toBe(true);
+    expect(errorOf(over).message).toBe('list_invariants: argument "pattern" is 1001 characters long; the limit is 1000');
+  });
 
   it('record_violation with blank details is refused and writes nothing', async () => {
     const root = exampleStore();
