@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
 import { basename, dirname } from 'node:path';
+import { WAIVERS } from '../core/layout.ts';
 
 export interface WatchOptions {
   /** Quiet time after the last event before the batch is reported. */
@@ -12,8 +13,9 @@ export interface WatchOptions {
 
 /**
  * The folders whose entries decide an effective set: the store root, the
- * scope folders, and each project's and plan's folder (not a plan's record
- * folders, `violations/` and the like, nor action templates).
+ * scope folders, each project's and plan's folder, and its `waivers/` (each
+ * entry of a set lists the waivers of it), not a plan's record folders
+ * (`violations/` and the like), nor action templates.
  */
 function wanted(root: string): string[] {
   const dirs = (rel: string): string[] => {
@@ -27,7 +29,9 @@ function wanted(root: string): string[] {
   };
   const top = existsSync(root) ? [''] : [];
   const scopes = top.length ? dirs('').filter((d) => d === 'global' || d === 'projects' || d === 'plans') : [];
-  return [...top, ...scopes, ...(scopes.includes('projects') ? dirs('projects') : []), ...(scopes.includes('plans') ? dirs('plans') : [])];
+  const targets = [...(scopes.includes('projects') ? dirs('projects') : []), ...(scopes.includes('plans') ? dirs('plans') : [])];
+  const waivers = targets.map((d) => `${d}/${WAIVERS}`).filter((d) => existsSync(`${root}/${d}`));
+  return [...top, ...scopes, ...targets, ...waivers];
 }
 
 /**

@@ -419,6 +419,48 @@ describe('agents mcp: store changes on disk', () => {
     await updated;
   });
 
+  it("sends resources/updated for each waiver added to a project's or a plan's waivers/ folder, as the sets list them", async () => {
+    const root = exampleStore();
+    const s = await startMcp(root);
+    const projectJson = 'agents://projects/myapp/effective.json';
+    const planJson = `agents://plans/${EXAMPLE_PLAN}/effective.json`;
+    await s.client.subscribeResource({ uri: projectJson });
+    await s.client.subscribeResource({ uri: planJson });
+    const waive = async (scope: string[], reason: string) => {
+      const r = await runAgents([
+        '--store',
+        root,
+        'invariant',
+        'waive',
+        API_TESTS,
+        ...scope,
+        '--reason',
+        reason,
+        '--owner',
+        'ops',
+        '--expires',
+        '2099-01-01',
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+    };
+    // The first waiver makes the folder (an entry of the project's folder); the second is only in waivers/.
+    for (const [scope, uri] of [
+      [['--project', 'myapp'], projectJson],
+      [['--plan', EXAMPLE_PLAN], planJson],
+    ] as const) {
+      for (const reason of ['first', 'second']) {
+        const updated = s.next('updated', 10_000, (u) => u === uri);
+        await waive([...scope], reason);
+        await updated;
+      }
+    }
+    const read = await s.client.readResource({ uri: projectJson });
+    const entry = (
+      JSON.parse((read.contents[0] as { text: string }).text) as { invariants: { id: string; waivers: unknown[] }[] }
+    ).invariants.find((i) => i.id === API_TESTS);
+    expect(entry?.waivers).toHaveLength(2);
+  });
+
   it('survives a git checkout that swaps hundreds of files: notified, and the sets read afterwards are the new ones', async () => {
     const root = exampleStore();
     const repo = dirname(root);
