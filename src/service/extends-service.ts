@@ -150,6 +150,13 @@ export class ExtendsService {
       allPins.filter((p) => newPins.has(p.source.name)),
       { fresh: true, signal: options.signal },
     );
+    // The report reads the pins before the move from the cache too: a fresh clone that edited a ref never fetched
+    // them, and `extends fetch` refuses a config.yaml that no longer matches its lock.
+    const previous = chosen.flatMap((source) => {
+      const old = state.lock?.sources.find((p) => p.name === source.name);
+      return old ? [{ source: sourceOfPin(source, old), pin: old }] : [];
+    });
+    await fetchPins(this.root, previous, { previous: true, signal: options.signal });
     const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)));
     const refused = moved.length > 0 && !options.acceptMovedTag;
     const written = !refused && !options.dryRun;

@@ -252,8 +252,12 @@ async function answers(storeRoot: string, source: ExtendsSource, signal?: AbortS
 export async function fetchPins(
   storeRoot: string,
   pins: readonly { source: ExtendsSource; pin: LockEntry }[],
-  /** The pins were just taken from the remote (`extends update`): nothing to check. `signal` stops the run's git processes. */
-  options: { fresh?: boolean; signal?: AbortSignal } = {},
+  /**
+   * `fresh`: the pins were just taken from the remote (`extends update`), nothing to check. `previous`: the pins an
+   * update moves away from, fetched only for its report: neither checked against their refs nor remembered as
+   * checked, as they are leaving the lock. `signal` stops the run's git processes.
+   */
+  options: { fresh?: boolean; previous?: boolean; signal?: AbortSignal } = {},
 ): Promise<FetchOutcome[]> {
   const root = cacheRoot(storeRoot);
   const parent = join(root, '..');
@@ -280,7 +284,7 @@ export async function fetchPins(
           throw error;
         }
         let status: FetchOutcome['status'] = 'cached';
-        if (!options.fresh) {
+        if (!options.fresh && !options.previous) {
           try {
             await checkPin(storeRoot, dir, scratchDir(root, source.name), resolveSourceUrl(storeRoot, source.url), pin, signal);
           } catch (error) {
@@ -325,7 +329,7 @@ export async function fetchPins(
           throw noStore(source, pin.commit);
         }
         if (!holdsStore(names.filter((n) => n.folder).map((n) => n.name))) throw noStore(source, pin.commit);
-        rememberChecked(dir, pin);
+        if (!options.previous) rememberChecked(dir, pin);
         const ignored = names.filter((n) => !READ_FROM_SOURCE.has(n.name));
         outcomes.push({
           name: source.name,

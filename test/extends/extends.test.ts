@@ -193,6 +193,31 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect((await run(app, 'export', '--check')).code).toBe(1);
   });
 
+  it('update in a clone that never fetched the old pin moves the ref and reports from the old pin', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    writeTree(policy.work, { [`.agents/global/${LOG_CHANGES}.yaml`]: invariantYaml(LOG_CHANGES, 'Log all changes') });
+    const v2 = commitAll(policy.work, 'v2');
+    git(policy.work, 'tag', 'v2');
+    git(policy.work, 'push', '-q', policy.url.slice('file://'.length), 'main', 'v2');
+
+    // A teammate's fresh clone (no cache) edits the ref and updates: `extends fetch` would refuse the edited config.yaml.
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${policy.url}\n    ref: v2\n`);
+    const move = await run(app, 'extends', 'update', '--format', 'json');
+    expect(move.code).toBe(0);
+    const report = JSON.parse(move.stdout);
+    expect(report.written).toBe(true);
+    expect(report.sources[0].before.ref).toBe('v1');
+    expect(report.sources[0].after.commit).toBe(v2);
+    const target = report.sources[0].diff.targets.find((t: { project?: string }) => t.project === 'myapp');
+    expect(target.entered.map((e: { id: string }) => e.id)).toEqual([LOG_CHANGES]);
+    expect(target.left).toEqual([]);
+    expect(readFileSync(join(app, '.agents/extends.lock.yaml'), 'utf8')).toContain(`commit: ${v2}`);
+  });
+
   it('reading never touches the network: with the pin cached an unreachable source works; without it, exit 2 and nothing written', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir, join(dir, 'PWNED'));
