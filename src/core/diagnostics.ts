@@ -1,5 +1,5 @@
 import type { Severity } from './model.ts';
-import { escapeUnsafe } from './plain-text.ts';
+import { escapeUnsafe, hideCredentials } from './plain-text.ts';
 
 /**
  * Stable diagnostic codes. Each is documented in docs/validation.md ("Diagnostic codes");
@@ -155,11 +155,12 @@ function isLowSurrogate(c: number): boolean {
 export function caretExcerpt(d: Diagnostic): string {
   if (d.lineText === undefined || d.line <= 0) return '';
   const raw = d.lineText.replace(/\t/g, ' ');
-  // The line is shown escaped; the caret moves right by what the escapes before it added. A window cut from a long
-  // line starts at its `lineTextFrom`, after the `…`.
+  // The line is shown escaped, and without a URL's credentials (a policy source's in config.yaml): the caret moves
+  // by what the escapes and the hiding before it changed. A window cut from a long line starts at its
+  // `lineTextFrom`, after the `…`.
   const from = d.lineTextFrom ?? 0;
-  const shown = escapeUnsafe(raw);
-  const before = escapeUnsafe(raw.slice(0, Math.max(0, d.col - 1 - from) + (from > 0 ? 1 : 0))).length;
+  const shown = escapeUnsafe(hideCredentials(raw));
+  const before = escapeUnsafe(hideCredentials(raw.slice(0, Math.max(0, d.col - 1 - from) + (from > 0 ? 1 : 0)))).length;
   const gutter = String(d.line);
   const pad = ' '.repeat(gutter.length);
   const caretCol = Math.max(1, Math.min(before + 1, shown.length + 1));

@@ -3,6 +3,7 @@
 import type { Diagnostic } from './diagnostics.ts';
 import type { ExtendsSource } from './model.ts';
 import { isName } from './names.ts';
+import { hideCredentials } from './plain-text.ts';
 
 export const DEFAULT_SOURCE_PATH = '.agents';
 
@@ -49,7 +50,7 @@ export function sourcesFromConfig(
         place(
           problem(
             file,
-            `extends[${i}]: no name can be derived from the URL ${r.url}`,
+            `extends[${i}]: no name can be derived from the URL ${hideCredentials(r.url)}`,
             'Give the source a `name:` (a-z, 0-9, ".", "_", "-").',
           ),
           i,

@@ -2,6 +2,7 @@
 // shape, and what a move of the pins changes. IO lives in src/store/extends.ts.
 export { DEFAULT_SOURCE_PATH, defaultSourceName, sourcesFromConfig } from './extends-config.ts';
 import { DEFAULT_SOURCE_PATH } from './extends-config.ts';
+import { hideCredentials } from './plain-text.ts';
 import { INHERITED_ROOT, type ExtendsSource } from './model.ts';
 
 /** The lock file, at the store's root. */
@@ -52,7 +53,8 @@ export function sourceOfPin(source: ExtendsSource, pin: LockEntry): ExtendsSourc
 /** Why a source's pin cannot be used as it is, or undefined when the lock matches config.yaml. */
 export function staleReason(source: ExtendsSource, pin: LockEntry | undefined): string | undefined {
   if (!pin) return `the policy source ${source.name} has no pin in ${EXTENDS_LOCK_FILE}`;
-  if (pin.url !== source.url) return `the pin of ${source.name} is for ${pin.url}, but config.yaml names ${source.url}`;
+  if (pin.url !== source.url)
+    return `the pin of ${source.name} is for ${hideCredentials(pin.url)}, but config.yaml names ${hideCredentials(source.url)}`;
   if (pin.ref !== source.ref) return `the pin of ${source.name} is for ref ${pin.ref}, but config.yaml names ${source.ref}`;
   // The folder decides what is inherited as much as the commit does: a changed path is a new pin, not a silent switch.
   const pinned = pin.path ?? DEFAULT_SOURCE_PATH;

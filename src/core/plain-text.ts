@@ -225,3 +225,16 @@ export function unsafeTextMessage(u: UnsafeText): string {
   const field = u.path.length ? u.path.join('.') : 'the document';
   return `${field} holds ${describeCharacter(u.codePoint)} at character ${u.index + 1}; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file`;
 }
+
+/**
+ * `text` with the credentials of each URL in it hidden: a source's URL may hold a password or a token
+ * (`https://user:token@host/…`, `https://token@host/…`), which no message, report or CI log may show.
+ * A user name alone stays outside http(s) (`ssh://git@host/…` names an account, not a secret).
+ */
+export function hideCredentials(text: string): string {
+  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]*(?:@[^\s/?#@]*)*)@/gi, (_all, scheme: string, info: string) => {
+    const colon = info.indexOf(':');
+    if (colon >= 0) return `${scheme}${info.slice(0, colon)}:***@`;
+    return /^https?:\/\/$/i.test(scheme) ? `${scheme}***@` : `${scheme}${info}@`;
+  });
+}

@@ -2,6 +2,7 @@
 // names, fetching exactly one commit into the cache, and checking the cache.
 // Every process goes through runner.ts.
 import { resolve } from 'node:path';
+import { hideCredentials } from '../core/plain-text.ts';
 import { GitProcessError, runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
@@ -17,6 +18,11 @@ export interface RemoteRef {
 function failure(error: unknown): string {
   // ssh ends its lines with CR LF: the CR would be shown as an escape in the message.
   return (error instanceof Error ? error.message : String(error)).replace(/\r\n?/g, '\n').trim();
+}
+
+/** A message about a remote: its URL, and what git said (which may repeat it), without credentials. */
+function remoteError(message: string): GitError {
+  return new GitError(hideCredentials(message), 'failed');
 }
 
 /** The repository's common git folder (shared by its worktrees), absolute. */
@@ -42,7 +48,7 @@ export async function lsRemote(cwd: string, url: string, ref: string, signal?: A
     ).toString('utf8');
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new GitError(`cannot reach ${url}: ${failure(error)}`, 'failed');
+    throw remoteError(`cannot reach ${url}: ${failure(error)}`);
   }
   const refs = new Map<string, string>();
   for (const line of out.split('\n')) {
@@ -146,14 +152,13 @@ export async function fetchCommit(
     );
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new GitError(`cannot fetch ${commit} from ${url}: ${failure(error)}`, 'failed');
+    throw remoteError(`cannot fetch ${commit} from ${url}: ${failure(error)}`);
   }
   if (!(await hasCommit(dir, commit)))
-    throw new GitError(
+    throw remoteError(
       (await resolves(dir, commit))
         ? `${commit} at ${url} is not a commit (a tag may name a tree or a blob)`
         : `${url} did not send the commit ${commit}`,
-      'failed',
     );
 }
 
@@ -186,7 +191,7 @@ export async function branchHolds(
     await runGit(scratch, [...reach, ...FETCH, '--end-of-options', url, `+refs/heads/${branch}:refs/check`], undefined, signal);
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new GitError(`cannot fetch the branch ${branch} from ${url}: ${failure(error)}`, 'failed');
+    throw remoteError(`cannot fetch the branch ${branch} from ${url}: ${failure(error)}`);
   }
   try {
     await runGit(scratch, ['merge-base', '--is-ancestor', '--end-of-options', commit, 'refs/check']);

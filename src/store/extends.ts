@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
+import { hideCredentials } from '../core/plain-text.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
 import { fetchCommit, hasCommit, initBareCache, lsRemote, reachSettings, topNames } from '../git/extends.ts';
@@ -194,7 +195,7 @@ export async function readInherited(
     // hidden class of its own in V8 (docs/adr/0071-bounded-memory.md).
     for (const inv of snap.invariants) out.invariants.push(Object.assign({}, inv, { scope, path: inheritedPath(source.name, inv.path) }));
     // The file's own hint (fix the YAML here, `validate --fix`…) cannot be followed in this repository.
-    const hint = `This file is in the policy source ${source.name} (${source.url} at ${pin.commit.slice(0, 12)}): fix it in that repository and pin the fixed commit (\`agents extends update\`), or pin another ref.`;
+    const hint = `This file is in the policy source ${source.name} (${hideCredentials(source.url)} at ${pin.commit.slice(0, 12)}): fix it in that repository and pin the fixed commit (\`agents extends update\`), or pin another ref.`;
     for (const d of snap.diagnostics)
       out.diagnostics.push(Object.assign({}, d, { file: inheritedPath(source.name, d.file), hint, source: source.name }));
   }

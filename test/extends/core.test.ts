@@ -2,6 +2,7 @@ import { resolveSourceUrl } from '../../src/store/extends.ts';
 import { describe, expect, it } from 'vitest';
 import { defaultSourceName, sourcesFromConfig } from '../../src/core/extends-config.ts';
 import { staleReason } from '../../src/core/extends.ts';
+import { hideCredentials } from '../../src/core/plain-text.ts';
 import type { Scope, ScopedInvariant } from '../../src/core/model.ts';
 import { resolveEffective } from '../../src/core/resolve.ts';
 
@@ -83,5 +84,18 @@ describe('resolveSourceUrl: a URL as git takes it', () => {
     // null: a folder, made absolute (against the repository's top, or the store when there is none).
     if (expected === null) expect(got).toMatch(/^\/.*\/a:b$/);
     else expect(got).toBe(expected);
+  });
+});
+
+describe('hideCredentials', () => {
+  it.each([
+    ['cannot reach https://user:tok@git.example.com/a.git: x', 'cannot reach https://user:***@git.example.com/a.git: x'],
+    ['https://ghp_token@github.com/acme/policy.git', 'https://***@github.com/acme/policy.git'],
+    ['ssh://git@git.example.com/acme/policy.git', 'ssh://git@git.example.com/acme/policy.git'],
+    ['ssh://git:pw@host/p.git and http://a:b@c/d', 'ssh://git:***@host/p.git and http://a:***@c/d'],
+    ['file:///srv/policy.git', 'file:///srv/policy.git'],
+    ['git@github.com:acme/policy.git', 'git@github.com:acme/policy.git'],
+  ])('%s', (text, shown) => {
+    expect(hideCredentials(text)).toBe(shown);
   });
 });

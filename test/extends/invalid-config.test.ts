@@ -62,3 +62,30 @@ describe('an invalid config.yaml in a store that extends policy sources', () => 
     expect(found[0]!.col).toBeGreaterThan(0);
   });
 });
+
+describe("a source URL's credentials", () => {
+  const SECRET = 's3cret-token';
+  const withCredentials = `http://user:${SECRET}@127.0.0.1:1/policy.git`;
+
+  it('are never printed: not by update, fetch, a reading command or validate, text or JSON', async () => {
+    const app = await pinnedApp({}, { commit: true });
+    // The pin is for the file URL; config.yaml now names one with credentials (nothing listens on port 1).
+    edit(app, '.agents/config.yaml', /url: \S+/, `url: ${withCredentials}`);
+    const runs = [
+      await run(app, 'extends', 'update'),
+      await run(app, 'extends', 'update', '--format', 'json'),
+      await run(app, 'extends', 'fetch'),
+      await run(app, 'invariant', 'list', '--effective', '--project', 'myapp'),
+    ];
+    expect(runs.map((r) => r.code)).toEqual([2, 2, 2, 2]);
+    expect(errorOf(runs[1]!).code).toBe('extends-unreachable');
+    // A config.yaml error quotes its line: the URL on it too.
+    edit(app, '.agents/config.yaml', /\n {4}ref: v1/, '');
+    runs.push(await run(app, 'validate'), await run(app, 'invariant', 'list', '--effective', '--project', 'myapp'));
+    expect(runs.slice(4).map((r) => r.code)).toEqual([1, 3]);
+    for (const r of runs) {
+      expect(r.stdout + r.stderr).not.toContain(SECRET);
+      expect(r.stdout + r.stderr).toContain('user:***@127.0.0.1');
+    }
+  });
+});

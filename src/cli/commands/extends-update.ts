@@ -1,4 +1,6 @@
 import { AgentsError, EXIT_CODES } from '../../core/errors.ts';
+import type { LockEntry } from '../../core/extends.ts';
+import { hideCredentials } from '../../core/plain-text.ts';
 import { ExtendsService, type SourceMove } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
@@ -34,8 +36,8 @@ export default defineCommand<UpdateArgs>({
         written: r.written,
         sources: r.moves.map((m) => ({
           name: m.name,
-          before: m.before ?? null,
-          after: m.after,
+          before: m.before ? shownPin(m.before) : null,
+          after: shownPin(m.after),
           moved_tag: m.movedTag,
           diff: diffJson(m.diff as DiffResult),
         })),
@@ -71,11 +73,16 @@ export default defineCommand<UpdateArgs>({
   },
 });
 
+/** A pin as printed: its URL without credentials (the lock keeps the URL config.yaml names). */
+function shownPin(pin: LockEntry): LockEntry {
+  return { ...pin, url: hideCredentials(pin.url) };
+}
+
 function moveLine(m: SourceMove): string {
   const to = m.after.kind === 'commit' ? m.after.commit.slice(0, 12) : `${m.after.ref} (${m.after.commit.slice(0, 12)})`;
   if (!m.before) return `Policy source ${m.name}: pinned to ${to}`;
   // Another remote under the same name (a mirror, a fork) is said, whether or not the commit moved.
-  const url = m.before.url === m.after.url ? '' : `, now from ${m.after.url} (was ${m.before.url})`;
+  const url = m.before.url === m.after.url ? '' : `, now from ${hideCredentials(m.after.url)} (was ${hideCredentials(m.before.url)})`;
   if (m.before.commit === m.after.commit && m.before.ref === m.after.ref) return `Policy source ${m.name}: unchanged at ${to}${url}`;
   const from = m.before.kind === 'commit' ? m.before.commit.slice(0, 12) : `${m.before.ref} (${m.before.commit.slice(0, 12)})`;
   return `Policy source ${m.name} moved from ${from} to ${to}${url}`;
