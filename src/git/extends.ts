@@ -89,6 +89,20 @@ export async function hasCommit(dir: string, commit: string): Promise<boolean> {
 }
 
 /**
+ * Does the repository at `dir` hold `commit` as a commit, with every object of its tree? A cache damaged on
+ * disk (an object deleted, a copy cut short) may hold the commit but not each file it names; a tag may name
+ * a tree, which is no commit. No network.
+ */
+export async function hasWholeCommit(dir: string, commit: string): Promise<boolean> {
+  try {
+    await runGit(dir, ['rev-list', '--quiet', '--objects', '--no-walk', '--end-of-options', `${commit}^{commit}`]);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * How the store's repository reaches remotes, from its own configuration
  * (`.git/config` and what it includes): an ssh command, URL rewrites, HTTP
  * and credential settings. `ls-remote` runs in that repository and has them;
@@ -142,11 +156,22 @@ export async function fetchCommit(
   commit: string,
   signal?: AbortSignal,
   reach: readonly string[] = [],
+  /** The cache holds the commit but lacks objects of it: fetch them all again, as git would send none it thinks are here. */
+  refetch = false,
 ): Promise<void> {
   try {
     await runGit(
       dir,
-      [...reach, ...FETCH, '--depth', '1', '--end-of-options', url, `+${commit}:refs/agents/pins/${commit}`],
+      [
+        ...reach,
+        ...FETCH,
+        ...(refetch ? ['--refetch'] : []),
+        '--depth',
+        '1',
+        '--end-of-options',
+        url,
+        `+${commit}:refs/agents/pins/${commit}`,
+      ],
       undefined,
       signal,
     );
@@ -154,7 +179,7 @@ export async function fetchCommit(
     if (signal?.aborted) throw error;
     throw remoteError(`cannot fetch ${commit} from ${url}: ${failure(error)}`);
   }
-  if (!(await hasCommit(dir, commit)))
+  if (!(await hasWholeCommit(dir, commit)))
     throw remoteError(
       (await resolves(dir, commit))
         ? `${commit} at ${url} is not a commit (a tag may name a tree or a blob)`

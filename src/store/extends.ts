@@ -8,7 +8,7 @@ import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
-import { fetchCommit, hasCommit, initBareCache, lsRemote, reachSettings, topNames } from '../git/extends.ts';
+import { fetchCommit, hasCommit, hasWholeCommit, initBareCache, lsRemote, reachSettings, topNames } from '../git/extends.ts';
 import { commonGitDir, repoTop } from '../git/location.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
@@ -100,8 +100,9 @@ export function pinsFor(state: ExtendsState, only?: readonly string[]): { source
   return out;
 }
 
-function notFetched(source: string, commit: string): AgentsError {
-  return new AgentsError(`the pinned commit ${commit.slice(0, 12)} of the policy source ${source} is not in the cache`, EXIT_CODES.usage, {
+function notFetched(source: string, commit: string, damaged = false): AgentsError {
+  const where = damaged ? 'is not whole in the cache (an object of its tree is missing)' : 'is not in the cache';
+  return new AgentsError(`the pinned commit ${commit.slice(0, 12)} of the policy source ${source} ${where}`, EXIT_CODES.usage, {
     hint: 'Run `agents extends fetch` (it fetches exactly the pinned commits); nothing was written.',
     code: 'extends-not-fetched',
     detail: { source, commit },
@@ -190,6 +191,9 @@ export async function readInherited(
       if (!(await hasCommit(sourceCacheDir(storeRoot, source.name), pin.commit))) throw notFetched(source.name, pin.commit);
       throw noStore(source, pin.commit);
     }
+    // A file the cache cannot give is the cache's fault, not the source's: fetching again mends it.
+    if (snap.diagnostics.length > 0 && !(await hasWholeCommit(sourceCacheDir(storeRoot, source.name), pin.commit)))
+      throw notFetched(source.name, pin.commit, true);
     const scope: Scope = Object.freeze({ kind: 'inherited', source: source.name, order });
     // Object.assign, not a spread: a spread of invariants of several shapes gives each copy a
     // hidden class of its own in V8 (docs/adr/0071-bounded-memory.md).
@@ -293,7 +297,9 @@ export async function fetchPins(
             throw error;
           }
         }
-        if (!(await hasCommit(dir, pin.commit))) {
+        // A commit whose objects are not all there (a damaged cache) is fetched again, whole.
+        const cached = await hasCommit(dir, pin.commit);
+        if (!cached || !(await hasWholeCommit(dir, pin.commit))) {
           try {
             reach ??= await reachSettings(storeRoot);
           } catch (error) {
@@ -301,7 +307,7 @@ export async function fetchPins(
             throw error;
           }
           try {
-            await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal, reach);
+            await fetchCommit(dir, resolveSourceUrl(storeRoot, source.url), pin.commit, signal, reach, cached);
           } catch (error) {
             if (made) rmSync(dir, { recursive: true, force: true });
             // A cache git could not write (a full disk) is not a remote's fault: say so as it is.

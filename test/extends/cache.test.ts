@@ -79,6 +79,28 @@ describe('the cache of policy sources', () => {
     },
   );
 
+  it('a cache missing an object of the pinned commit: reading says to fetch, and fetch fetches it again whole', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const cache = join(app, '.git', 'agents', 'extends', 'policy.git');
+    const blob = git(cache, 'rev-parse', `${policy.v1}:.agents/global/${LOCKED}.yaml`).trim();
+    // A fetch of so few objects keeps them loose (below git's unpack limit): one goes, as a damaged disk would lose it.
+    const loose = join(cache, 'objects', blob.slice(0, 2), blob.slice(2));
+    expect(existsSync(loose)).toBe(true);
+    rmSync(loose);
+    rmSync(join(app, '.git', 'agents', 'parsed'), { recursive: true, force: true });
+
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect(list.code).toBe(2);
+    expect(errorOf(list).code).toBe('extends-not-fetched');
+    const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(fetch.code).toBe(0);
+    expect(JSON.parse(fetch.stdout)[0].status).toBe('fetched');
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
+
   it('fetch says which ignored names are folders and which are files, as they are', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);
