@@ -36,6 +36,8 @@ export interface SourceMove {
   after: LockEntry;
   /** The tag pinned before names another commit now (force-pushed at the source), or is gone and its name is a branch's. */
   movedTag: boolean;
+  /** The commit pinned before is not at the source any more (a branch force-pushed): the report reads the move as a first pin. */
+  beforeGone: boolean;
   diff: StoreDiff & { range: string; before: MoveSide; after: MoveSide; changedPaths: string[] };
 }
 
@@ -156,8 +158,17 @@ export class ExtendsService {
       const old = state.lock?.sources.find((p) => p.name === source.name);
       return old ? [{ source: sourceOfPin(source, old), pin: old }] : [];
     });
-    await fetchPins(this.root, previous, { previous: true, signal: options.signal });
-    const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)));
+    const gone = new Set<string>();
+    for (const p of previous) {
+      try {
+        await fetchPins(this.root, [p], { previous: true, signal: options.signal });
+      } catch (error) {
+        // A commit the source no longer holds (a branch force-pushed and pruned) must not keep the pin from moving.
+        if (options.signal?.aborted || !(error instanceof AgentsError) || error.code !== 'extends-fetch-failed') throw error;
+        gone.add(p.source.name);
+      }
+    }
+    const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)), gone);
     const refused = moved.length > 0 && !options.acceptMovedTag;
     const written = !refused && !options.dryRun;
     // A run stopped while it reported writes no lock.
@@ -212,13 +223,15 @@ export class ExtendsService {
     chosen: readonly ExtendsSource[],
     allPins: readonly { source: ExtendsSource; pin: LockEntry }[],
     moved: ReadonlySet<string>,
+    /** The sources whose pin before the move could not be fetched: read as not pinned yet. */
+    gone: ReadonlySet<string>,
   ): Promise<SourceMove[]> {
     const snap = await readStore(this.invariants.source);
     requireValid(snap, 'report what the move changes');
     const targets: TargetRef[] = (await this.invariants.projectNames()).map((project) => ({ kind: 'project', project }));
     // The other sources stay where they are pinned (or, when not pinned yet, where they are going).
     const oldPins = allPins.map(({ source, pin }) => {
-      const old = state.lock?.sources.find((p) => p.name === source.name);
+      const old = gone.has(source.name) ? undefined : state.lock?.sources.find((p) => p.name === source.name);
       // The old pin is read as it was taken: with a changed `path`, the old commit's store is in the old folder.
       return old ? { source: sourceOfPin(source, old), pin: old } : { source, pin };
     });
@@ -231,7 +244,8 @@ export class ExtendsService {
     for (const source of chosen) {
       const before = state.lock?.sources.find((p) => p.name === source.name);
       const after = allPins.find((p) => p.source.name === source.name)!.pin;
-      const beforePins = oldPins.map((p) => (p.source.name === source.name && !before ? { ...p, pin: undefined } : p));
+      const readable = gone.has(source.name) ? undefined : before;
+      const beforePins = oldPins.map((p) => (p.source.name === source.name && !readable ? { ...p, pin: undefined } : p));
       const beforeInherited = await inheritedAt(
         beforePins.filter((p): p is { source: ExtendsSource; pin: LockEntry } => p.pin !== undefined),
       );
@@ -253,6 +267,7 @@ export class ExtendsService {
         ...(before ? { before } : {}),
         after,
         movedTag: moved.has(source.name),
+        beforeGone: gone.has(source.name),
         diff: {
           ...diff,
           invariants: files,

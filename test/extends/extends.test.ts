@@ -218,6 +218,35 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(readFileSync(join(app, '.agents/extends.lock.yaml'), 'utf8')).toContain(`commit: ${v2}`);
   });
 
+  it('update in a fresh clone moves a branch pin whose commit the source force-pushed away, and says the report starts from nothing', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const bare = policy.url.slice('file://'.length);
+    writeTree(policy.work, { [`.agents/global/${LOG_CHANGES}.yaml`]: invariantYaml(LOG_CHANGES, 'Log all changes') });
+    commitAll(policy.work, 'later');
+    git(policy.work, 'push', '-q', bare, 'main');
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: main\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    // The maintainers drop that commit from main and the remote prunes it: no one can fetch it again.
+    git(policy.work, 'reset', '-q', '--hard', 'v1');
+    writeTree(policy.work, { [`.agents/global/${NO_SECRETS}.yaml`]: invariantYaml(NO_SECRETS, 'No secrets in prompts') });
+    const rewritten = commitAll(policy.work, 'rewritten');
+    git(policy.work, 'push', '-q', '--force', bare, 'main');
+    git(bare, 'reflog', 'expire', '--expire=now', '--all');
+    git(bare, 'gc', '-q', '--prune=now');
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+
+    expect((await run(app, 'extends', 'fetch', '--format', 'json')).code).toBe(1);
+    const move = await run(app, 'extends', 'update', '--format', 'json');
+    expect(move.code).toBe(0);
+    const report = JSON.parse(move.stdout).sources[0];
+    expect(report.before_gone).toBe(true);
+    expect(report.after.commit).toBe(rewritten);
+    const target = report.diff.targets.find((t: { project?: string }) => t.project === 'myapp');
+    expect(target.entered.map((e: { id: string }) => e.id).sort()).toEqual([NEVER_DELETE, NO_SECRETS]);
+    expect(readFileSync(join(app, '.agents/extends.lock.yaml'), 'utf8')).toContain(`commit: ${rewritten}`);
+  });
+
   it('reading never touches the network: with the pin cached an unreachable source works; without it, exit 2 and nothing written', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir, join(dir, 'PWNED'));

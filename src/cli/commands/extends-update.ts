@@ -39,6 +39,7 @@ export default defineCommand<UpdateArgs>({
           before: m.before ? shownPin(m.before) : null,
           after: shownPin(m.after),
           moved_tag: m.movedTag,
+          before_gone: m.beforeGone,
           diff: diffJson(m.diff as DiffResult),
         })),
         stale_exports: stale,
@@ -53,6 +54,12 @@ export default defineCommand<UpdateArgs>({
                 m.after.kind === 'tag'
                   ? `  the tag ${m.after.ref} was moved at the source: it named ${m.before!.commit}, it now names ${m.after.commit}`
                   : `  the tag ${m.after.ref} is gone at the source (it named ${m.before!.commit}); ${m.after.ref} now names the ${m.after.kind} at ${m.after.commit}`,
+              ),
+            );
+          if (m.beforeGone)
+            lines.push(
+              s.yellow(
+                `  the commit it moved from (${m.before!.commit.slice(0, 12)}) is not at the source any more: the report counts the move as a first pin`,
               ),
             );
           lines.push(diffText(m.diff as DiffResult, s), '');
