@@ -33,7 +33,8 @@ export interface MoveSide {
 export interface SourceMove {
   name: string;
   before?: LockEntry;
-  after: LockEntry;
+  /** Absent for a source the lock pinned and config.yaml no longer names: it leaves with this update. */
+  after?: LockEntry;
   /** The tag pinned before names another commit now (force-pushed at the source), or is gone and its name is a branch's. */
   movedTag: boolean;
   /** The commit pinned before is not at the source any more (a branch force-pushed): the report reads the move as a first pin. */
@@ -48,11 +49,16 @@ export interface UpdateResult {
   fetched: FetchOutcome[];
 }
 
-function side(name: string, pin: LockEntry | undefined): MoveSide {
-  if (!pin) return { label: `${name} (not pinned)`, kind: 'revision' };
+function side(name: string, pin: LockEntry | undefined, none = 'not pinned'): MoveSide {
+  if (!pin) return { label: `${name} (${none})`, kind: 'revision' };
   // The commit is shown beside the label by the diff's formatters.
   const ref = pin.kind === 'commit' ? pin.commit.slice(0, 12) : pin.ref;
   return { label: `${name}@${ref}`, kind: 'revision', commit: pin.commit };
+}
+
+/** A source as the lock pinned it, for a source config.yaml no longer names. */
+function pinnedSource(pin: LockEntry): ExtendsSource {
+  return sourceOfPin({ name: pin.name, url: pin.url, ref: pin.ref, path: DEFAULT_SOURCE_PATH }, pin);
 }
 
 /** The store as a revision holds it; a revision git does not know is a usage error (exit 2). */
@@ -74,12 +80,13 @@ export class ExtendsService {
     return this.invariants.root;
   }
 
-  private async state(rev?: string): Promise<ExtendsState> {
+  /** `removing`: an update, which takes a config.yaml with no source left while the lock still pins one, to unpin it. */
+  private async state(rev?: string, removing = false): Promise<ExtendsState> {
     // A revision's pins (`fetch --rev`): what `invariant diff` of that side reads.
     const tree = rev === undefined ? this.invariants.source : await revisionTree(this.root, rev);
     const state = await readExtendsState(tree);
     requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read config.yaml and extends.lock.yaml');
-    if (state.sources.length === 0)
+    if (state.sources.length === 0 && !(removing && (state.lock?.sources.length ?? 0) > 0))
       throw new UsageError(
         'config.yaml has no `extends`: this store inherits from no policy source',
         'Add a source to `extends` (docs/extends.md).',
@@ -126,8 +133,10 @@ export class ExtendsService {
     names: readonly string[] = [],
     options: { acceptMovedTag?: boolean; dryRun?: boolean; signal?: AbortSignal } = {},
   ): Promise<UpdateResult> {
-    const state = await this.state();
+    const state = await this.state(undefined, true);
     const chosen = this.selected(state, names);
+    // The lock's pins of sources config.yaml no longer names leave the lock: their leaving is reported too.
+    const removed = (state.lock?.sources ?? []).filter((p) => !state.sources.some((s) => s.name === p.name));
     const newPins = new Map<string, LockEntry>();
     for (const source of chosen) newPins.set(source.name, await this.remotePin(source, options.signal));
     const moved = chosen.filter((s) => {
@@ -154,10 +163,13 @@ export class ExtendsService {
     );
     // The report reads the pins before the move from the cache too: a fresh clone that edited a ref never fetched
     // them, and `extends fetch` refuses a config.yaml that no longer matches its lock.
-    const previous = chosen.flatMap((source) => {
-      const old = state.lock?.sources.find((p) => p.name === source.name);
-      return old ? [{ source: sourceOfPin(source, old), pin: old }] : [];
-    });
+    const previous = [
+      ...chosen.flatMap((source) => {
+        const old = state.lock?.sources.find((p) => p.name === source.name);
+        return old ? [{ source: sourceOfPin(source, old), pin: old }] : [];
+      }),
+      ...removed.map((pin) => ({ source: pinnedSource(pin), pin })),
+    ];
     const gone = new Set<string>();
     for (const p of previous) {
       try {
@@ -168,7 +180,7 @@ export class ExtendsService {
         gone.add(p.source.name);
       }
     }
-    const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)), gone);
+    const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)), gone, removed);
     const refused = moved.length > 0 && !options.acceptMovedTag;
     const written = !refused && !options.dryRun;
     // A run stopped while it reported writes no lock.
@@ -225,6 +237,8 @@ export class ExtendsService {
     moved: ReadonlySet<string>,
     /** The sources whose pin before the move could not be fetched: read as not pinned yet. */
     gone: ReadonlySet<string>,
+    /** The pins of the sources config.yaml no longer names. */
+    removed: readonly LockEntry[],
   ): Promise<SourceMove[]> {
     const snap = await readStore(this.invariants.source);
     requireValid(snap, 'report what the move changes');
@@ -235,22 +249,35 @@ export class ExtendsService {
       // The old pin is read as it was taken: with a changed `path`, the old commit's store is in the old folder.
       return old ? { source: sourceOfPin(source, old), pin: old } : { source, pin };
     });
+    // The sources leaving stay where they were in the lock's order until their own report, as the other sources do.
+    const lockOrder = (name: string) => {
+      const i = state.lock?.sources.findIndex((p) => p.name === name) ?? -1;
+      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+    };
+    const context = [...oldPins, ...removed.filter((pin) => !gone.has(pin.name)).map((pin) => ({ source: pinnedSource(pin), pin }))].sort(
+      (a, b) => lockOrder(a.source.name) - lockOrder(b.source.name),
+    );
     const inheritedAt = async (pins: readonly { source: ExtendsSource; pin: LockEntry }[]) => {
       const r = await readInherited(this.root, pins);
       requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources', SOURCE_FILE_HINT);
       return r.invariants;
     };
     const moves: SourceMove[] = [];
-    for (const source of chosen) {
-      const before = state.lock?.sources.find((p) => p.name === source.name);
-      const after = allPins.find((p) => p.source.name === source.name)!.pin;
-      const readable = gone.has(source.name) ? undefined : before;
-      const beforePins = oldPins.map((p) => (p.source.name === source.name && !readable ? { ...p, pin: undefined } : p));
-      const beforeInherited = await inheritedAt(
-        beforePins.filter((p): p is { source: ExtendsSource; pin: LockEntry } => p.pin !== undefined),
-      );
-      const afterInherited = await inheritedAt(oldPins.map((p) => (p.source.name === source.name ? { source, pin: after } : p)));
-      const mine = (list: readonly ScopedInvariant[]) => list.filter((i) => i.scope.kind === 'inherited' && i.scope.source === source.name);
+    const changes = [
+      ...chosen.map((source) => ({ name: source.name, source, after: allPins.find((p) => p.source.name === source.name)!.pin })),
+      ...removed.map((pin) => ({ name: pin.name, source: undefined, after: undefined })),
+    ];
+    for (const { name, source, after } of changes) {
+      const before = state.lock?.sources.find((p) => p.name === name);
+      const readable = gone.has(name) ? undefined : before;
+      const beforePins = context.filter((p) => p.source.name !== name || readable);
+      const afterPins =
+        source && after
+          ? context.map((p) => (p.source.name === name ? { source, pin: after } : p))
+          : context.filter((p) => p.source.name !== name);
+      const beforeInherited = await inheritedAt(beforePins);
+      const afterInherited = await inheritedAt(afterPins);
+      const mine = (list: readonly ScopedInvariant[]) => list.filter((i) => i.scope.kind === 'inherited' && i.scope.source === name);
       const changedBefore = mine(beforeInherited);
       const changedAfter = mine(afterInherited);
       const diff = diffStores(
@@ -262,18 +289,19 @@ export class ExtendsService {
       const files = diffInvariantFiles(changedBefore, changedAfter);
       // As `invariant diff` counts them: only the sets the move changes.
       diff.targets = diff.targets.filter(targetChanged);
+      const [from, to] = [side(name, before), side(name, after, 'removed')];
       moves.push({
-        name: source.name,
+        name,
         ...(before ? { before } : {}),
-        after,
-        movedTag: moved.has(source.name),
-        beforeGone: gone.has(source.name),
+        ...(after ? { after } : {}),
+        movedTag: moved.has(name),
+        beforeGone: gone.has(name),
         diff: {
           ...diff,
           invariants: files,
-          range: `${side(source.name, before).label}..${side(source.name, after).label}`,
-          before: side(source.name, before),
-          after: side(source.name, after),
+          range: `${from.label}..${to.label}`,
+          before: from,
+          after: to,
           changedPaths: files.map((f) => (f.after ?? f.before)!.path),
         },
       });

@@ -100,6 +100,23 @@ describe('what update says', () => {
     expect(r.stdout.split('\n')[0]).toContain(policy.url);
   });
 
+  it('a source removed from config.yaml leaves the lock, and update reports what left each set, the last source too', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    writeFileSync(join(app, '.agents/config.yaml'), 'extends: []\n');
+    const r = await run(app, 'extends', 'update', '--format', 'json');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.written).toBe(true);
+    expect(out.sources.map((m: { name: string; after: unknown }) => [m.name, m.after])).toEqual([['policy', null]]);
+    const target = out.sources[0].diff.targets.find((t: { project?: string }) => t.project === 'myapp');
+    expect(target.left.map((e: { id: string }) => e.id).sort()).toEqual([LOCKED, SECRETS]);
+    expect(readFileSync(join(app, LOCK), 'utf8')).not.toContain('policy');
+    expect(await effectiveIds(app)).toEqual([LOCAL]);
+  });
+
   it('a full commit id the source does not hold is an unknown ref; an unreachable source is not', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);

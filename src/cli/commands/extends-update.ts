@@ -37,7 +37,7 @@ export default defineCommand<UpdateArgs>({
         sources: r.moves.map((m) => ({
           name: m.name,
           before: m.before ? shownPin(m.before) : null,
-          after: shownPin(m.after),
+          after: m.after ? shownPin(m.after) : null,
           moved_tag: m.movedTag,
           before_gone: m.beforeGone,
           diff: diffJson(m.diff as DiffResult),
@@ -51,9 +51,9 @@ export default defineCommand<UpdateArgs>({
           if (m.movedTag)
             lines.push(
               s.red(
-                m.after.kind === 'tag'
-                  ? `  the tag ${m.after.ref} was moved at the source: it named ${m.before!.commit}, it now names ${m.after.commit}`
-                  : `  the tag ${m.after.ref} is gone at the source (it named ${m.before!.commit}); ${m.after.ref} now names the ${m.after.kind} at ${m.after.commit}`,
+                m.after!.kind === 'tag'
+                  ? `  the tag ${m.after!.ref} was moved at the source: it named ${m.before!.commit}, it now names ${m.after!.commit}`
+                  : `  the tag ${m.after!.ref} is gone at the source (it named ${m.before!.commit}); ${m.after!.ref} now names the ${m.after!.kind} at ${m.after!.commit}`,
               ),
             );
           if (m.beforeGone)
@@ -86,13 +86,14 @@ function shownPin(pin: LockEntry): LockEntry {
 }
 
 function moveLine(m: SourceMove): string {
-  const to = m.after.kind === 'commit' ? m.after.commit.slice(0, 12) : `${m.after.ref} (${m.after.commit.slice(0, 12)})`;
+  const pinned = (p: LockEntry) => (p.kind === 'commit' ? p.commit.slice(0, 12) : `${p.ref} (${p.commit.slice(0, 12)})`);
+  if (!m.after) return `Policy source ${m.name}: removed from extends (was at ${pinned(m.before!)})`;
+  const to = pinned(m.after);
   if (!m.before) return `Policy source ${m.name}: pinned to ${to}`;
   // Another remote under the same name (a mirror, a fork) is said, whether or not the commit moved.
   const url = m.before.url === m.after.url ? '' : `, now from ${hideCredentials(m.after.url)} (was ${hideCredentials(m.before.url)})`;
   if (m.before.commit === m.after.commit && m.before.ref === m.after.ref) return `Policy source ${m.name}: unchanged at ${to}${url}`;
-  const from = m.before.kind === 'commit' ? m.before.commit.slice(0, 12) : `${m.before.ref} (${m.before.commit.slice(0, 12)})`;
-  return `Policy source ${m.name} moved from ${from} to ${to}${url}`;
+  return `Policy source ${m.name} moved from ${pinned(m.before)} to ${to}${url}`;
 }
 
 /** The exported files the moved pins made stale (none when the store chose no export targets). */
