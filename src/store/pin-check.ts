@@ -78,16 +78,13 @@ export async function checkPin(
     );
   }
   if (found === undefined) throw mismatch(pin, undefined, `the source has no ${pin.kind} ${pin.ref} any more`);
+  // The kind is part of the pin, at the same commit too: a tag pin edited to `kind: branch` would let
+  // `extends update` follow the tag when it moves, which it refuses for a tag.
+  if (found.kind !== pin.kind)
+    throw mismatch(pin, found.commit, `${pin.ref} now names the ${found.kind} at ${found.commit}, not a ${pin.kind}`);
   // A lock written before annotated tags were peeled holds the tag object as its commit: the same pin.
   if (found.commit === pin.commit || (found.tagObject !== undefined && found.tagObject === pin.commit)) return;
-  if (pin.kind === 'tag' || found.kind === 'tag')
-    throw mismatch(
-      pin,
-      found.commit,
-      pin.kind === found.kind
-        ? `the tag ${pin.ref} names ${found.commit}`
-        : `${pin.ref} now names the ${found.kind} at ${found.commit}, not a ${pin.kind}`,
-    );
+  if (pin.kind === 'tag') throw mismatch(pin, found.commit, `the tag ${pin.ref} names ${found.commit}`);
   try {
     const reach = await reachSettings(cwd);
     const holds = await branchHolds(scratch, url, pin.ref.replace(/^refs\/heads\//, ''), pin.commit, signal, reach);

@@ -75,6 +75,20 @@ describe('an annotated tag', () => {
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
   });
 
+  it('a tag pin edited to kind: branch is refused by fetch, though the commit is the same', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    // As a branch pin, the tag could later move under `extends update`, which follows branches.
+    writeFileSync(join(app, LOCK), readFileSync(join(app, LOCK), 'utf8').replace('kind: tag', 'kind: branch'));
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(fetch.code).toBe(1);
+    expect(errorOf(fetch)).toMatchObject({ code: 'extends-pin-mismatch', detail: { kind: 'branch', pinned: policy.v1, named: policy.v1 } });
+    expect(existsSync(join(app, '.git', 'agents', 'extends', 'policy.git'))).toBe(false);
+  });
+
   it('a tag that names a tree is refused, not pinned as a commit', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);
