@@ -15,6 +15,8 @@ const BREAKS: [string, (app: string) => void][] = [
   ['a URL with no name to derive', (app) => edit(app, '.agents/config.yaml', /url: \S+/, 'url: .')],
   ['an invalid key elsewhere', (app) => edit(app, '.agents/config.yaml', /^/, 'commit: maybe\n')],
   ['a YAML syntax error', (app) => edit(app, '.agents/config.yaml', /^/, 'export: [unclosed\n')],
+  // The key itself mistyped: config.yaml no longer says `extends` anywhere, but the lock still pins the source.
+  ['extends mistyped as extend', (app) => edit(app, '.agents/config.yaml', /^extends:/m, 'extend:')],
 ];
 
 describe('an invalid config.yaml in a store that extends policy sources', () => {

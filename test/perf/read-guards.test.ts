@@ -56,8 +56,9 @@ describe('reading only what a command needs', () => {
     const result = await service.effective({ project: 'myapp' });
     expect(result.entries.map((e) => e.invariant.id)).toEqual([id(2), id(1)]);
     expect(source.listed.sort()).toEqual(['global', 'projects/myapp']);
-    // config.yaml: does the store extend policy sources (docs/extends.md)? Its text is looked at, not parsed, when it does not.
-    expect(source.read_.sort()).toEqual(['config.yaml', `global/${id(1)}.yaml`, `projects/myapp/${id(2)}.yaml`]);
+    // config.yaml and the lock: does the store extend policy sources (docs/extends.md)? config.yaml's text is looked
+    // at, not parsed, when it does not and nothing is pinned.
+    expect(source.read_.sort()).toEqual(['config.yaml', 'extends.lock.yaml', `global/${id(1)}.yaml`, `projects/myapp/${id(2)}.yaml`]);
   });
 
   it('list --effective --plan X reads its plan.yaml, then plans/X, its project and global, not the plan records', async () => {
@@ -69,7 +70,12 @@ describe('reading only what a command needs', () => {
     expect(source.listed.every((l) => !l.includes('recursive'))).toBe(true);
     expect(
       source.read_.filter(
-        (p) => p !== 'config.yaml' && !p.startsWith('global/') && !p.startsWith('projects/myapp/') && !p.startsWith(`plans/${PLAN}/`),
+        (p) =>
+          p !== 'config.yaml' &&
+          p !== 'extends.lock.yaml' &&
+          !p.startsWith('global/') &&
+          !p.startsWith('projects/myapp/') &&
+          !p.startsWith(`plans/${PLAN}/`),
       ),
     ).toEqual([]);
     expect(source.read_).not.toContain(`plans/${PLAN}/decisions/${id(4)}.yaml`);

@@ -1,5 +1,5 @@
 // The policy sources a store extends, with their pins: read by the resolver, the floors check and the action listing.
-import type { LockEntry } from '../../core/extends.ts';
+import { EXTENDS_LOCK_FILE, type LockEntry } from '../../core/extends.ts';
 import type { ExtendsSource } from '../../core/model.ts';
 import { emptySnapshot } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
@@ -12,9 +12,18 @@ import { requireValid } from './rules.ts';
  * `agents extends update`: never an empty inherited set.
  */
 export async function pinnedSources(svc: Pick<InvariantContext, 'source'>): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
-  const config = (await svc.source.read(['config.yaml'])).get('config.yaml');
+  const files = await svc.source.read(['config.yaml', EXTENDS_LOCK_FILE]);
+  const config = files.get('config.yaml');
+  const lock = files.get(EXTENDS_LOCK_FILE);
+  // A store with a lock has extended sources: its config.yaml is read whole, so that a mistyped key (`extend:`)
+  // is the error it is, not a store that extends nothing.
+  const pinned = lock !== undefined && (lock.ok || lock.code !== 'missing');
   // Any mention, not only a block key at the start of a line: `{extends: …}` and `"extends":` are YAML too.
-  if (config === undefined || (config.ok ? !/extends/.test(new TextDecoder().decode(config.bytes)) : config.code === 'missing')) return [];
+  if (
+    !pinned &&
+    (config === undefined || (config.ok ? !/extends/.test(new TextDecoder().decode(config.bytes)) : config.code === 'missing'))
+  )
+    return [];
   const { readExtendsState, pinsFor } = await import('../../store/extends.ts');
   const state = await readExtendsState(svc.source);
   // Checked before the sources are counted: an invalid config.yaml reads as the defaults, which extend nothing.
