@@ -24,6 +24,7 @@ export type InvariantField =
   | 'text'
   | 'severity'
   | 'active'
+  | 'locked'
   | 'tags'
   | 'rationale'
   | 'overrides'
@@ -110,6 +111,8 @@ const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = [
   'text',
   'severity',
   'active',
+  // A policy source's floor (docs/extends.md, "Floors"): set or lifted, it decides what a copy here may weaken.
+  'locked',
   'tags',
   'rationale',
   'overrides',

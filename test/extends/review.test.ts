@@ -134,6 +134,36 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(again.sources[0].diff.summary.targets_changed).toBe(0);
   });
 
+  it('a move that only lifts a floor (locked: true dropped at the source) is an edit in update and in the review', async () => {
+    const dir = tempDir();
+    const policy = repoWith(dir, 'policy', {
+      [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data', { locked: 'true' }),
+    });
+    commitAll(policy, 'v1');
+    const app = repoWith(dir, 'app', {
+      [`.agents/projects/myapp/${LOCAL_TESTS}.yaml`]: invariantYaml(LOCAL_TESTS, 'All API changes need tests'),
+      '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: main\n`,
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'inherit acme');
+    writeTree(policy, { [`.agents/global/${NEVER_DELETE}.yaml`]: invariantYaml(NEVER_DELETE, 'Never delete production data') });
+    commitAll(policy, 'unlock');
+
+    const update = await run(app, 'extends', 'update', '--format', 'json');
+    expect(update.code).toBe(0);
+    const edited = JSON.parse(update.stdout).sources[0].diff.invariants;
+    expect(
+      edited.map((c: { change: string; id: string; fields: { field: string; before: unknown; after: unknown }[] }) => [
+        c.change,
+        c.id,
+        c.fields,
+      ]),
+    ).toEqual([['edited', NEVER_DELETE, [{ field: 'locked', before: true, after: null }]]]);
+    commitAll(app, 'move acme');
+    const review = JSON.parse((await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json')).stdout);
+    expect(review.policy_sources[0].edited).toEqual([NEVER_DELETE]);
+  });
+
   it("a fresh clone fetches the base side's pins with fetch --rev, which the diff's hint names", async () => {
     const dir = tempDir();
     const policy = repoWith(dir, 'policy', {
