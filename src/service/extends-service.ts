@@ -180,6 +180,13 @@ export class ExtendsService {
         gone.add(p.source.name);
       }
     }
+    // The sources `update X` leaves where they are are read by the report too: fetched, and checked, as `extends
+    // fetch` would (whose run in a clone with an edited ref refuses that ref before it reaches them).
+    await fetchPins(
+      this.root,
+      allPins.filter((p) => !newPins.has(p.source.name)),
+      { signal: options.signal },
+    );
     const moves = await this.report(state, chosen, allPins, new Set(moved.map((m) => m.name)), gone, removed);
     const refused = moved.length > 0 && !options.acceptMovedTag;
     const written = !refused && !options.dryRun;

@@ -101,6 +101,28 @@ describe('the cache of policy sources', () => {
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
   });
 
+  it('update of one source in a fresh clone fetches the pins of the sources it leaves where they are', async () => {
+    const dir = tempDir();
+    const pol = policyRepo(dir, 'pol');
+    const other = policyRepo(dir, 'other');
+    const app = consumer(dir, `  - url: ${pol.url}\n    ref: v1\n  - url: ${other.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pins');
+    writeFileSync(join(pol.work, `.agents/global/${LATER}.yaml`), invariantYaml(LATER, 'Rule added later'));
+    const v2 = commitAll(pol.work, 'v2');
+    git(pol.work, 'tag', 'v2');
+    git(pol.work, 'push', '-q', 'origin', 'main', 'v2');
+
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - url: ${pol.url}\n    ref: v2\n  - url: ${other.url}\n    ref: v1\n`);
+    const r = await run(app, 'extends', 'update', 'pol', '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).sources.map((m: { name: string; after: { commit: string } }) => [m.name, m.after.commit])).toEqual([
+      ['pol', v2],
+    ]);
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS, LATER]);
+  });
+
   it('fetch says which ignored names are folders and which are files, as they are', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);
