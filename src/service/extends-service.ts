@@ -12,6 +12,7 @@ import {
   readExtendsState,
   readInherited,
   resolveSourceUrl,
+  REVISION_FILE_HINT,
   SOURCE_FILE_HINT,
   writeExtendsLock,
   type ExtendsState,
@@ -85,7 +86,12 @@ export class ExtendsService {
     // A revision's pins (`fetch --rev`): what `invariant diff` of that side reads.
     const tree = rev === undefined ? this.invariants.source : await revisionTree(this.root, rev);
     const state = await readExtendsState(tree);
-    requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read config.yaml and extends.lock.yaml');
+    // A revision's files are history: the working tree's may be fixed already, so the message names the revision.
+    requireValid(
+      { ...emptySnapshot(), diagnostics: state.diagnostics },
+      rev === undefined ? 'read config.yaml and extends.lock.yaml' : `read config.yaml and extends.lock.yaml at the revision ${rev}`,
+      rev === undefined ? undefined : REVISION_FILE_HINT,
+    );
     if (state.sources.length === 0 && !(removing && (state.lock?.sources.length ?? 0) > 0))
       throw new UsageError(
         'config.yaml has no `extends`: this store inherits from no policy source',

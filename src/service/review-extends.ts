@@ -9,7 +9,7 @@ import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
 import { catFileBatch } from '../git/repo.ts';
-import { readInherited, SOURCE_FILE_HINT } from '../store/extends.ts';
+import { readInherited, REVISION_FILE_HINT, SOURCE_FILE_HINT } from '../store/extends.ts';
 import { emptySnapshot } from '../store/read.ts';
 import { WorkingTreeSource } from '../store/tree-source.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
@@ -77,7 +77,13 @@ async function sidePins(
     diagnostics.push(...p.diagnostics);
     l = p.value;
   }
-  requireValid({ ...emptySnapshot(), diagnostics }, 'diff the policy sources');
+  // The side is named: a revision's config.yaml may be invalid while the working tree's is not.
+  const side = where.kind === 'revision' ? `the revision ${where.commit!.slice(0, 12)}` : `the ${where.kind}`;
+  requireValid(
+    { ...emptySnapshot(), diagnostics },
+    `diff the policy sources of ${side}`,
+    where.kind === 'revision' ? REVISION_FILE_HINT : undefined,
+  );
   const out: { source: ExtendsSource; pin: LockEntry }[] = [];
   for (const source of c.value?.extends ?? []) {
     const pin = l?.sources.find((p) => p.name === source.name);

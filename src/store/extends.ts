@@ -161,6 +161,10 @@ export async function sourceTree(
 export const SOURCE_FILE_HINT =
   "The file is in a policy source, not in this repository: fix it in the source's repository and pin the fixed commit (`agents extends update`), or pin another ref in config.yaml.";
 
+/** What to do about config.yaml or the lock as a revision holds them: history, which a commit fixes, not the working tree. */
+export const REVISION_FILE_HINT =
+  "The file is invalid in that revision, not necessarily in the working tree: give another revision, or fix the file and commit it (`agents validate` checks the working tree's).";
+
 /** Inherited invariants and the problems met reading them; their paths are `extends/<source>/global/<id>.yaml`. */
 export interface Inherited {
   invariants: ScopedInvariant[];

@@ -164,6 +164,26 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(review.policy_sources[0].edited).toEqual([NEVER_DELETE]);
   });
 
+  it('a revision whose config.yaml is invalid is named by fetch --rev and by the diff, as the working tree is valid', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - url: ${policy.url}\n    reff: v1\n` });
+    const broken = commitAll(app, 'broken');
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - url: ${policy.url}\n    ref: v1\n` });
+    commitAll(app, 'fixed');
+    expect((await run(app, 'validate')).code).toBe(0);
+
+    const fetch = await run(app, 'extends', 'fetch', '--rev', 'HEAD~1', '--format', 'json');
+    expect(fetch.code).toBe(3);
+    expect(JSON.parse(fetch.stdout).error.message).toContain('revision HEAD~1');
+    const diff = await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json');
+    expect(diff.code).toBe(3);
+    expect(JSON.parse(diff.stdout).error.message).toContain(`revision ${broken.slice(0, 12)}`);
+  });
+
   it("a fresh clone fetches the base side's pins with fetch --rev, which the diff's hint names", async () => {
     const dir = tempDir();
     const policy = repoWith(dir, 'policy', {
