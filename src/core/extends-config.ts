@@ -2,7 +2,7 @@
 // from src/core/extends.ts, which needs the YAML parser that parses config.yaml.
 import type { Diagnostic } from './diagnostics.ts';
 import type { ExtendsSource } from './model.ts';
-import { isName } from './names.ts';
+import { isName, nameProblem } from './names.ts';
 import { hideCredentials } from './plain-text.ts';
 
 export const DEFAULT_SOURCE_PATH = '.agents';
@@ -44,6 +44,13 @@ export function sourcesFromConfig(
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const [i, r] of raw.entries()) {
+    // The schema's pattern lets through what names.ts refuses (a device name Windows keeps, a trailing dot):
+    // `plan use NAME:ns/name` and the cache folder take the same names as projects.
+    const refused = r.name === undefined ? null : nameProblem(r.name, `extends[${i}].name`);
+    if (refused !== null) {
+      diagnostics.push(place(problem(file, refused, 'Give the source another `name:` (a-z, 0-9, ".", "_", "-").'), i, 'name'));
+      continue;
+    }
     const name = r.name ?? defaultSourceName(r.url);
     if (name === undefined) {
       diagnostics.push(

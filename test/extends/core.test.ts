@@ -99,3 +99,18 @@ describe('hideCredentials', () => {
     expect(hideCredentials(text)).toBe(shown);
   });
 });
+
+describe('a name config.yaml gives a source', () => {
+  it('is refused as a project name would be: a device name Windows keeps, a trailing dot (plan use SOURCE:ns/name refuses them)', () => {
+    const r = sourcesFromConfig('config.yaml', [
+      { name: 'aux', url: 'https://git.example.com/a.git', ref: 'v1' },
+      { name: 'acme.', url: 'https://git.example.com/b.git', ref: 'v1' },
+      { name: 'acme', url: 'https://git.example.com/c.git', ref: 'v1' },
+    ]);
+    expect(r.sources.map((s) => s.name)).toEqual(['acme']);
+    expect(r.diagnostics.map((d) => [d.code, d.severity])).toEqual([
+      ['schema', 'error'],
+      ['schema', 'error'],
+    ]);
+  });
+});
