@@ -15,6 +15,14 @@ function problem(file: string, message: string, hint: string): Diagnostic {
 }
 
 /**
+ * Whether config.yaml's text may declare sources: any mention of `extends`, not only a block key at the start
+ * of a line (`{extends: …}` and `"extends":` are YAML too). A text without one need not be parsed for them.
+ */
+export function mayExtend(text: string): boolean {
+  return /extends/.test(text);
+}
+
+/**
  * The default name of a source: the last part of its URL or path, without a
  * trailing `.git` or `/`, lower-cased, every run of characters a name cannot
  * hold turned into one `-` (docs/extends.md, "Names"). Undefined when nothing

@@ -1,6 +1,6 @@
 // Policy sources (docs/extends.md): the pure part — names, the lock file's
 // shape, and what a move of the pins changes. IO lives in src/store/extends.ts.
-export { DEFAULT_SOURCE_PATH, defaultSourceName, sourcesFromConfig } from './extends-config.ts';
+export { DEFAULT_SOURCE_PATH, defaultSourceName, mayExtend, sourcesFromConfig } from './extends-config.ts';
 import { DEFAULT_SOURCE_PATH } from './extends-config.ts';
 import { hideCredentials } from './plain-text.ts';
 import { INHERITED_ROOT, type ExtendsSource } from './model.ts';

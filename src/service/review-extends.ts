@@ -4,7 +4,7 @@
 import { diffInvariantFiles } from '../core/diff.ts';
 import { AgentsError } from '../core/errors.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { EXTENDS_LOCK_FILE, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { EXTENDS_LOCK_FILE, mayExtend, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
@@ -67,7 +67,8 @@ async function sidePins(
   where: SideWhere,
 ): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
   const [config, lock] = await sideFiles(storeRoot, top, prefix, where);
-  if (!config || !/^extends\s*:/m.test(new TextDecoder().decode(config))) return [];
+  // The same test as the reading commands': a flow-style config.yaml (`{"extends": […]}`) declares sources too.
+  if (!config || !mayExtend(new TextDecoder().decode(config))) return [];
   const diagnostics: Diagnostic[] = [];
   const c = await parseYamlDocument((syntax) => parseConfig('config.yaml', config, syntax));
   diagnostics.push(...c.diagnostics);

@@ -2,6 +2,7 @@ import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
 import { UsageError } from '../core/errors.ts';
+import { mayExtend } from '../core/extends-config.ts';
 import { repoTop } from '../store/git-dir.ts';
 import { refuseSparseStore } from '../store/sparse-store.ts';
 import { assertOwnStore } from '../store/ownership.ts';
@@ -245,7 +246,7 @@ function withoutModeline(f: FileFacts): FileFacts | undefined {
 /** Does config.yaml name policy sources? A cheap look before loading what reads them. */
 async function extendsSomething(source: TreeSource): Promise<boolean> {
   const r = (await source.read(['config.yaml'])).get('config.yaml');
-  return r?.ok === true && /^extends\s*:/m.test(new TextDecoder().decode(r.bytes));
+  return r?.ok === true && mayExtend(new TextDecoder().decode(r.bytes));
 }
 
 async function gitModules() {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
-import { LOCKED, consumer, policyRepo } from './repos.ts';
+import { LATER, LOCKED, consumer, policyCommit, policyRepo } from './repos.ts';
 
 const NEVER_DELETE = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
 const NO_SECRETS = '01JDQ6X5Z8W4N3B2C1D0E9F8G2';
@@ -182,6 +182,31 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     const diff = await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json');
     expect(diff.code).toBe(3);
     expect(JSON.parse(diff.stdout).error.message).toContain(`revision ${broken.slice(0, 12)}`);
+  });
+
+  it('a config.yaml in flow style extends as the block style does: the diff shows a pin move, validate checks the floors', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    const flow = (ref: string) => ({ '.agents/config.yaml': `{"extends": [{"url": "${policy.url}", "ref": "${ref}"}]}\n` });
+    writeTree(app, flow('v1'));
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin v1');
+    policyCommit(policy, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') });
+    git(policy.work, 'tag', 'v2');
+    git(policy.work, 'push', '-q', 'origin', 'v2');
+    writeTree(app, flow('v2'));
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin v2');
+
+    const diff = JSON.parse((await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json')).stdout);
+    expect(diff.policy_sources.map((m: { name: string; entered: string[] }) => [m.name, m.entered])).toEqual([['policy', [LATER]]]);
+    // A copy here that lowers the locked floor is the validate error it is in a block-style config.yaml.
+    const weak = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+    writeTree(app, { [`.agents/global/${weak}.yaml`]: invariantYaml(weak, 'Never delete production data', { severity: 'warning' }) });
+    const v = await run(app, 'validate', '--format', 'json');
+    expect(v.code).toBe(1);
+    expect(JSON.parse(v.stdout).diagnostics.map((d: { code: string }) => d.code)).toContain('locked-weakened');
   });
 
   it("a fresh clone fetches the base side's pins with fetch --rev, which the diff's hint names", async () => {

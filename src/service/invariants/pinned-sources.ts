@@ -1,5 +1,5 @@
 // The policy sources a store extends, with their pins: read by the resolver, the floors check and the action listing.
-import { EXTENDS_LOCK_FILE, type LockEntry } from '../../core/extends.ts';
+import { EXTENDS_LOCK_FILE, mayExtend, type LockEntry } from '../../core/extends.ts';
 import type { ExtendsSource } from '../../core/model.ts';
 import { emptySnapshot } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
@@ -18,11 +18,7 @@ export async function pinnedSources(svc: Pick<InvariantContext, 'source'>): Prom
   // A store with a lock has extended sources: its config.yaml is read whole, so that a mistyped key (`extend:`)
   // is the error it is, not a store that extends nothing.
   const pinned = lock !== undefined && (lock.ok || lock.code !== 'missing');
-  // Any mention, not only a block key at the start of a line: `{extends: …}` and `"extends":` are YAML too.
-  if (
-    !pinned &&
-    (config === undefined || (config.ok ? !/extends/.test(new TextDecoder().decode(config.bytes)) : config.code === 'missing'))
-  )
+  if (!pinned && (config === undefined || (config.ok ? !mayExtend(new TextDecoder().decode(config.bytes)) : config.code === 'missing')))
     return [];
   const { readExtendsState, pinsFor } = await import('../../store/extends.ts');
   const state = await readExtendsState(svc.source);
