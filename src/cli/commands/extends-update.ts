@@ -59,7 +59,7 @@ export default defineCommand<UpdateArgs>({
           if (m.beforeGone)
             lines.push(
               s.yellow(
-                `  the commit it moved from (${m.before!.commit.slice(0, 12)}) is not at the source any more: the report counts the move as a first pin`,
+                `  the commit it moved from (${m.before!.commit.slice(0, 12)}) could not be fetched (the source no longer holds it, or its old URL does not answer): the report counts the move as a first pin`,
               ),
             );
           lines.push(diffText(m.diff as DiffResult, s), '');
