@@ -262,14 +262,17 @@ export class ExtendsService {
       // The old pin is read as it was taken: with a changed `path`, the old commit's store is in the old folder.
       return old ? { source: sourceOfPin(source, old), pin: old } : { source, pin };
     });
-    // The sources leaving stay where they were in the lock's order until their own report, as the other sources do.
-    const lockOrder = (name: string) => {
-      const i = state.lock?.sources.findIndex((p) => p.name === name) ?? -1;
-      return i < 0 ? Number.MAX_SAFE_INTEGER : i;
-    };
-    const context = [...oldPins, ...removed.filter((pin) => !gone.has(pin.name)).map((pin) => ({ source: pinnedSource(pin), pin }))].sort(
-      (a, b) => lockOrder(a.source.name) - lockOrder(b.source.name),
-    );
+    // The sources leaving stay until their own report, as the other sources do: each after the source the lock
+    // listed before it (first, when none), the rest in config.yaml's order, which decides which copy is kept.
+    const context = [...oldPins];
+    for (const [i, pin] of (state.lock?.sources ?? []).entries()) {
+      if (!removed.includes(pin) || gone.has(pin.name)) continue;
+      const prev = state
+        .lock!.sources.slice(0, i)
+        .reverse()
+        .find((p) => context.some((c) => c.source.name === p.name));
+      context.splice(prev ? context.findIndex((c) => c.source.name === prev.name) + 1 : 0, 0, { source: pinnedSource(pin), pin });
+    }
     const inheritedAt = async (pins: readonly { source: ExtendsSource; pin: LockEntry }[]) => {
       const r = await readInherited(this.root, pins);
       requireValid({ ...emptySnapshot(), diagnostics: r.diagnostics }, 'read the policy sources', SOURCE_FILE_HINT);
