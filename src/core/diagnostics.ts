@@ -1,5 +1,5 @@
 import type { Severity } from './model.ts';
-import { escapeUnsafe, hideCredentials } from './plain-text.ts';
+import { escapeUnsafe, hideCredentials, maskCredentials } from './plain-text.ts';
 
 /**
  * Stable diagnostic codes. Each is documented in docs/validation.md ("Diagnostic codes");
@@ -136,7 +136,10 @@ const EXCERPT_CHARS = 200;
  * column, each cut end marked `…`. A file of a megabyte on one line would
  * otherwise be printed, cached and held once for every diagnostic on it.
  */
-export function lineExcerpt(line: string, col: number): Pick<Diagnostic, 'lineText' | 'lineTextFrom'> {
+export function lineExcerpt(raw: string, col: number): Pick<Diagnostic, 'lineText' | 'lineTextFrom'> {
+  // A URL's credentials are masked before a window is cut: a cut through one would leave part of it that
+  // hideCredentials no longer knows as one. The mask keeps every column where it was.
+  const line = maskCredentials(raw);
   if (line.length <= EXCERPT_CHARS) return { lineText: line };
   let from = Math.max(0, Math.min(col - 1 - EXCERPT_CHARS / 4, line.length - EXCERPT_CHARS));
   let to = from + EXCERPT_CHARS;

@@ -226,15 +226,40 @@ export function unsafeTextMessage(u: UnsafeText): string {
   return `${field} holds ${describeCharacter(u.codePoint)} at character ${u.index + 1}; control, bidirectional and invisible characters can hide or reorder text in a terminal, a log, a review or an exported file`;
 }
 
+/** A URL's user information: `scheme://` and what stands before the last `@` of its authority. */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]*(?:@[^\s/?#@]*)*)@/gi;
+
 /**
- * `text` with the credentials of each URL in it hidden: a source's URL may hold a password or a token
- * (`https://user:token@host/…`, `https://token@host/…`), which no message, report or CI log may show.
- * A user name alone stays outside http(s) (`ssh://git@host/…` names an account, not a secret).
+ * Where `text` holds a URL's credentials: a password (`user:password@`), or the user name of an http(s) URL,
+ * where a token may stand (`https://token@host/…`). A user name alone stays outside http(s) (`ssh://git@host/…`
+ * names an account, not a secret).
  */
-export function hideCredentials(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)([^\s/?#@]*(?:@[^\s/?#@]*)*)@/gi, (_all, scheme: string, info: string) => {
+function credentialSpans(text: string): [number, number][] {
+  const spans: [number, number][] = [];
+  for (const m of text.matchAll(USERINFO)) {
+    const start = m.index + m[1]!.length;
+    const info = m[2]!;
     const colon = info.indexOf(':');
-    if (colon >= 0) return `${scheme}${info.slice(0, colon)}:***@`;
-    return /^https?:\/\/$/i.test(scheme) ? `${scheme}***@` : `${scheme}${info}@`;
-  });
+    if (colon >= 0) spans.push([start + colon + 1, start + info.length]);
+    else if (/^https?:\/\/$/i.test(m[1]!)) spans.push([start, start + info.length]);
+  }
+  return spans;
+}
+
+/** `text` with the credentials of each URL in it shown as `***`: no message, report or CI log may show them. */
+export function hideCredentials(text: string): string {
+  let out = '';
+  let last = 0;
+  for (const [start, end] of credentialSpans(text)) {
+    out += `${text.slice(last, start)}***`;
+    last = end;
+  }
+  return out + text.slice(last);
+}
+
+/** `text` with each character of a URL's credentials replaced by `*`: its columns stay where they were. */
+export function maskCredentials(text: string): string {
+  let out = text;
+  for (const [start, end] of credentialSpans(text)) out = out.slice(0, start) + '*'.repeat(end - start) + out.slice(end);
+  return out;
 }

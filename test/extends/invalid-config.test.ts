@@ -90,4 +90,20 @@ describe("a source URL's credentials", () => {
       expect(r.stdout + r.stderr).toContain('user:***@127.0.0.1');
     }
   });
+
+  it('are not printed in part by the excerpt of a long line, whose window may start inside them', async () => {
+    const app = await pinnedApp({}, { commit: true });
+    const long = 'Q'.repeat(120);
+    // One flow-style line longer than an excerpt keeps, its error (an unknown key) a little after the password.
+    edit(
+      app,
+      '.agents/config.yaml',
+      /^[\s\S]*$/,
+      `{"extends": [{"url": "http://user:${long}@127.0.0.1:1/policy.git", "reff": "v1"}]}${' '.repeat(150)}\n`,
+    );
+    const v = await run(app, 'validate');
+    expect(v.code).toBe(1);
+    expect(v.stdout + v.stderr).toContain('"reff"');
+    expect(v.stdout + v.stderr).not.toContain('QQQ');
+  });
 });
