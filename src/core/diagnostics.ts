@@ -20,6 +20,7 @@ export type DiagnosticCode =
   | 'file-binary'
   | 'file-empty'
   | 'file-unreadable'
+  | 'file-name-not-utf8'
   | 'not-a-file'
   | 'symlink'
   // shape

@@ -16,6 +16,18 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
         hint: 'Restore plan.yaml, or remove the folder if the plan is gone.',
       };
     }
+    // A name that is not UTF-8 is listed with U+FFFD in place of its bytes, a name no file has: it never opens.
+    if (file.includes('\uFFFD')) {
+      return {
+        code: 'file-name-not-utf8',
+        severity: 'error',
+        file,
+        line: 0,
+        col: 0,
+        message: `${file} has a name that is not UTF-8 (shown with \uFFFD for the bytes), so it cannot be read by its name`,
+        hint: 'Rename the file to a UTF-8 name (an invariant file is named <its id>.yaml).',
+      };
+    }
     return {
       code: 'file-unreadable',
       severity: 'error',

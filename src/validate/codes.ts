@@ -19,6 +19,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'file-binary': 'The file holds binary content (a NUL byte).',
   'file-empty': 'The file holds no YAML document (empty, only comments, or a `---` with nothing after it).',
   'file-unreadable': 'The file could not be read (permissions, I/O error, or it vanished).',
+  'file-name-not-utf8':
+    'The file name is not valid UTF-8 (listed with U+FFFD for its bytes), so it cannot be opened by its name; rename it.',
   'not-a-file': 'A folder or special file stands where a file must be.',
   symlink: 'A symbolic link inside the store; links are never followed.',
   schema: 'The document breaks its JSON Schema (wrong type, unknown or missing key, bad value).',

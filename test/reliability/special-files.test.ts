@@ -376,3 +376,21 @@ describe("the guard hook's files in git's folder", () => {
     expect(lstatSync(join(agents, 'active-plan')).isFile()).toBe(true);
   });
 });
+
+describe('a store file whose name is not UTF-8', () => {
+  it('is named for what it is (file-name-not-utf8), not as a file that vanished and will read next time', () => {
+    const { repo, store } = repoStore();
+    // caf\xe9.yaml in Latin-1: the name Node lists holds U+FFFD for the byte, a name no file has.
+    writeFileSync(
+      Buffer.concat([Buffer.from(join(store, 'global', 'caf')), Buffer.from([0xe9]), Buffer.from('.yaml')]),
+      invariantYaml(A, 'x'),
+    );
+    const r = run(['validate', '--format', 'json'], repo);
+    expect(r.code).toBe(1);
+    const found = codes(r.stdout);
+    expect(found).toContain('file-name-not-utf8 global/caf\uFFFD.yaml');
+    expect(found.some((c) => c.startsWith('file-unreadable'))).toBe(false);
+    // A reader stops on it, as on every invalid file (exit 3).
+    expect(run(['invariant', 'list'], repo).code).toBe(3);
+  });
+});
