@@ -53,7 +53,8 @@ export function closestNames(name: string, candidates: readonly string[], limit 
     let score: number;
     if (foldName(c) === folded) score = 0;
     else {
-      const d = editDistance(lower, cl, allowed);
+      // Two neighbouring letters swapped (`sbu` for `sub`) is one slip of the fingers, not two edits.
+      const d = swappedOnce(lower, cl) ? 1 : editDistance(lower, cl, allowed);
       if (d <= allowed) score = d;
       else if (lower.length >= 3 && (cl.startsWith(lower) || lower.startsWith(cl))) score = allowed + 1;
       else continue;
@@ -63,6 +64,14 @@ export function closestNames(name: string, candidates: readonly string[], limit 
   // Candidates are distinct (a set): no two names tie.
   scored.sort((x, y) => x.score - y.score || (x.name < y.name ? -1 : 1));
   return scored.slice(0, limit).map((s) => s.name);
+}
+
+/** Whether `b` is `a` with one pair of neighbouring characters swapped. */
+function swappedOnce(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i < a.length - 1 && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
 }
 
 /** "did you mean billing?" / "did you mean billing or billings?" or '' when there is nothing to suggest. */

@@ -83,6 +83,15 @@ describe('closestNames', () => {
     expect(closestNames('abc', ['abcdefg'])).toEqual(['abcdefg']);
   });
 
+  test('two neighbouring letters swapped count as one edit', () => {
+    expect(closestNames('sbu', ['sub', 'sbx', 'sob'])).toEqual(['sbx', 'sub']);
+    expect(closestNames('sbu', ['sub'])).toEqual(['sub']);
+    expect(closestNames('ofo', ['foo'])).toEqual(['foo']);
+    expect(closestNames('billnig', ['billing'])).toEqual(['billing']);
+    // A swap of letters that are not neighbours is two edits, as before.
+    expect(closestNames('bus', ['sub'])).toEqual([]);
+  });
+
   test('edits are counted without case', () => {
     expect(closestNames('BILLING', ['biling'])).toEqual(['biling']);
   });
