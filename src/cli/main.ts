@@ -355,6 +355,17 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     }
     if (!chosen) {
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      const dashes = args.indexOf('--');
+      // Words after `--` never name a command (`agents -- invariant list`): yargs then runs nothing, which must not read as success.
+      if (!output && dashes >= 0 && !args.includes('--get-yargs-completions')) {
+        const rest = args.slice(dashes + 1);
+        throw new UsageError(
+          rest.length > 0 ? `unexpected argument "${rest[0]}"` : 'Name a command.',
+          `A command's words go before \`--\`; after it come only its arguments. ${USAGE_HINT}`,
+          { arguments: rest },
+          'unexpected-argument',
+        );
+      }
       return EXIT_CODES.ok;
     }
     placeAfterDashes(chosen.entry, chosen.argv);

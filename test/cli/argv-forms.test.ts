@@ -51,6 +51,9 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     [['invariant', 'list', '--project', '--effective'], 'missing-value'],
     [['invariant', 'list', '--project', 'a', '--project', 'b'], 'usage'],
     [['invariant', 'list', 'a', 'b'], 'unexpected-argument'],
+    // Words after `--` are arguments, never a command: yargs then runs nothing, which is no success.
+    [['--', 'invariant', 'list'], 'unexpected-argument'],
+    [['invariant', '--', 'list'], 'unexpected-argument'],
     [['invariant', 'list', '--bogus'], 'unknown-option'],
     [['invariant', 'list', '--staged'], 'unknown-option'],
     [['--effective', 'invariant', 'list'], 'unknown-option'],
