@@ -1,5 +1,6 @@
 import { relative, sep } from 'node:path';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
+import { optionalBoolean } from '../core/input-shape.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
 /** What a writing use case hands back to be committed. */
@@ -19,7 +20,8 @@ export type Committed<T> = T & { commit?: string };
  * given, else `commit:` in config.yaml (docs/store-format.md), else false.
  */
 export async function commitWanted(source: TreeSource, flag: boolean | undefined): Promise<boolean> {
-  if (flag !== undefined) return flag;
+  const given = optionalBoolean(flag, 'commit');
+  if (given !== undefined) return given;
   // Loaded here, not at start-up: only commands that write get this far.
   const { loadConfig } = await import('../store/config.ts');
   // A config.yaml that cannot be read (a FIFO, a folder, a link…) or is invalid is not silently taken for the defaults.

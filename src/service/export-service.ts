@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { requiredString } from '../core/input-shape.ts';
 import {
   holdsBlock,
   TARGETS,
@@ -466,7 +467,7 @@ export class ExportService {
   /** A plan's (or a project's) whole effective set in one target's format, for standard output. */
   async standalone(target: { plan: string } | { project: string }, targetName: string): Promise<string> {
     const config = await this.settings();
-    const [name] = chooseTargets([targetName], config);
+    const [name] = chooseTargets([requiredString(targetName, 'target')], config);
     const result = await this.service.effective(target);
     const entries = result.entries.filter((e) => config.export.severities.includes(e.invariant.severity));
     const t = result.target;

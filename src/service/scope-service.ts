@@ -1,5 +1,6 @@
 import { type AgentsError, UsageError, valueTooLong } from '../core/errors.ts';
 import { globProblem } from '../core/globs.ts';
+import { inputObject, optionalString, optionalStrings, requiredString } from '../core/input-shape.ts';
 import { codePointLength, truncate } from '../core/names.ts';
 import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
@@ -166,10 +167,11 @@ export class ScopeService {
     description?: string;
     commit?: boolean;
   }): Promise<{ action: string; path: string; description: string | null; commit?: string }> {
-    const scope = toScope({ action: input.action });
+    input = inputObject(input, 'addAction') as typeof input;
+    const scope = toScope({ action: requiredString(input.action, 'action') });
     if (scope.kind !== 'action') throw new Error('unreachable');
     const ref = `${scope.ns}/${scope.name}`;
-    const description = input.description?.trim() || undefined;
+    const description = optionalString(input.description, 'description')?.trim() || undefined;
     const folder = `actions/${ref}`;
     const path = `${folder}/action.yaml`;
     refuseLongDescription(description, path, 'action.schema.json');
@@ -213,6 +215,7 @@ export class ScopeService {
     paths?: readonly string[];
     commit?: boolean;
   }): Promise<{ project: string; folder: string /** The file written: project.yaml or .gitkeep. */; path: string; commit?: string }> {
+    input = inputObject(input, 'addProject') as typeof input;
     const [made] = await this.newProjects([input]);
     const { project, folder, file } = made!;
     if (input.paths !== undefined && input.paths.length > 0) await this.refuseOverlap(project, [...new Set(input.paths)]);
@@ -241,12 +244,13 @@ export class ScopeService {
   async newProjects(
     inputs: readonly { project: string; description?: string; paths?: readonly string[] }[],
   ): Promise<{ project: string; folder: string; file: { name: string; content: string } }[]> {
-    const checked = inputs.map((input) => {
-      const scope = toScope({ project: input.project });
+    const checked = inputs.map((given) => {
+      const input = inputObject(given, 'addProject');
+      const scope = toScope({ project: requiredString(input.project, 'project') });
       if (scope.kind !== 'project') throw new Error('unreachable');
-      const description = input.description?.trim() || undefined;
+      const description = optionalString(input.description, 'description')?.trim() || undefined;
       refuseLongDescription(description, `projects/${input.project}/project.yaml`, 'project.schema.json');
-      const paths = [...new Set(input.paths ?? [])];
+      const paths = [...new Set(optionalStrings(input.paths, 'paths') ?? [])];
       if (paths.length > MAX_PROJECT_PATHS) {
         throw new UsageError(
           `${paths.length} paths given; a project has at most ${MAX_PROJECT_PATHS}`,

@@ -5,6 +5,8 @@ import { AgentsError, EXIT_CODES } from '../../src/core/errors.ts';
 import { resolvePrefix } from '../../src/core/id-prefix.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { PlanService } from '../../src/service/plan-service.ts';
+import { ReviewService } from '../../src/service/review-service.ts';
+import { ScopeService } from '../../src/service/scope-service.ts';
 import { exampleStore } from '../helpers/plans.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: the point is input no type allows.
@@ -36,5 +38,39 @@ describe('the library given input of the wrong shape', () => {
     expect(resolvePrefix(undefined as Loose, [])).toEqual({ kind: 'invalid', prefix: undefined });
     // Null where options may be left out reads as left out.
     expect((await s.list(null)).length).toBeGreaterThan(0);
+  });
+
+  it('refuses a field of the wrong type, naming it, and writes nothing', async () => {
+    const store = exampleStore();
+    const s = InvariantService.open({ store }) as Loose;
+    const p = PlanService.open({ store }) as Loose;
+    const scopes = new ScopeService(s) as Loose;
+    const before = (await s.list({ all: true })).length;
+    const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    await usageError(() => s.add());
+    expect(await fieldOf(() => s.add({ scope: { global: true } }))).toBe('text');
+    expect(await fieldOf(() => s.add({ scope: { global: true }, text: 5 }))).toBe('text');
+    // One string is not a list of tags (nor of paths), and "no" is not false.
+    expect(await fieldOf(() => s.add({ scope: { global: true }, text: 'Tagged', tags: 'data' }))).toBe('tags');
+    expect(await fieldOf(() => s.add({ scope: { global: true }, text: 'Why', rationale: 5 }))).toBe('rationale');
+    expect(await fieldOf(() => s.add({ scope: { global: true }, text: 'Committed', commit: 'no' }))).toBe('commit');
+    expect(await fieldOf(() => s.checkAdd({ scope: { global: true } }))).toBe('text');
+    await usageError(() => s.edit());
+    expect(await fieldOf(() => s.edit({ id, text: 5 }))).toBe('text');
+    expect(await fieldOf(() => s.edit({ id, addTags: 'data' }))).toBe('addTags');
+    expect(await fieldOf(() => s.edit({ id, removeTags: 5 }))).toBe('removeTags');
+    expect(await fieldOf(() => s.edit({ id, overrides: 5 }))).toBe('overrides');
+    await usageError(() => p.use());
+    expect(await fieldOf(() => p.use({ action: 5, project: 'myapp' }))).toBe('action');
+    await usageError(() => p.addViolation());
+    await usageError(() => p.waive());
+    expect(await fieldOf(() => p.waive({ project: 'myapp', owner: 'me', expires: '2099-01-01' }))).toBe('reason');
+    await usageError(() => scopes.addAction());
+    await usageError(() => scopes.addProject());
+    expect(await fieldOf(() => scopes.addProject({ project: 'fresh', paths: 'src/**' }))).toBe('paths');
+    expect(await fieldOf(() => (new ReviewService(store) as Loose).diff({ range: 5 }))).toBe('range');
+    expect((await s.list({ all: true })).length).toBe(before);
+    expect((await s.edit({ id, rationale: null })).changed).toEqual([]);
   });
 });

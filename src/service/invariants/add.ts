@@ -1,5 +1,6 @@
 // Adding an invariant, and the dry run the add form checks a text with as it is typed.
 import { CheckFailedError } from '../../core/errors.ts';
+import { inputObject, optionalBoolean, requiredString } from '../../core/input-shape.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { cleanText, textKey } from '../../core/normalise.ts';
 import { type AddCheck, checkNewInvariant } from '../../core/shadow.ts';
@@ -17,7 +18,8 @@ import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
  * Adds an invariant. Refuses (exit 1) a text whose key equals one already in
  * the same scope; the check and the write happen under the scope's lock.
  */
-export async function add(svc: InvariantContext, input: AddInput): Promise<AddResult> {
+export async function add(svc: InvariantContext, given: AddInput): Promise<AddResult> {
+  const input = inputObject(given, 'add') as AddInput;
   const scope = await svc.resolveScope(input.scope);
   // Where a refusal says the value would have gone: the scope's folder, as the schema gate names it.
   const target = `${scopeFolder(scope)}/`;
@@ -27,7 +29,10 @@ export async function add(svc: InvariantContext, input: AddInput): Promise<AddRe
   const rationale = checkRationale(input.rationale, target);
   const guard = input.guard !== undefined ? await checkGuard(input.guard) : undefined;
   if (scope.kind === 'plan') await svc.readPlan(scope.plan);
-  const creates = scope.kind === 'project' ? await svc.checkNewProject(scope.project, input.newProject ?? false) : undefined;
+  const creates =
+    scope.kind === 'project'
+      ? await svc.checkNewProject(scope.project, optionalBoolean(input.newProject, 'newProject') ?? false)
+      : undefined;
   if (scope.kind === 'action') await checkNewAction(svc, `${scope.ns}/${scope.name}`);
   const author = await svc.deps.author(svc.root);
   const folder = scopeFolder(scope);
@@ -116,7 +121,8 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
 }
 
 /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */
-export async function checkAdd(svc: InvariantContext, input: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
-  const context = await svc.addContext(input.scope);
-  return checkNewInvariant(context.scope, cleanText(input.text), context.invariants, context.plans);
+export async function checkAdd(svc: InvariantContext, given: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
+  const input = inputObject(given, 'checkAdd');
+  const context = await svc.addContext(input.scope!);
+  return checkNewInvariant(context.scope, cleanText(requiredString(input.text, 'text')), context.invariants, context.plans);
 }

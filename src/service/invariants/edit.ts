@@ -1,6 +1,7 @@
 // Changing fields of one invariant in place.
 import { invariantFieldChanges } from '../../core/diff.ts';
 import { CheckFailedError, UsageError } from '../../core/errors.ts';
+import { inputObject, optionalStrings, requiredString } from '../../core/input-shape.ts';
 import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
 import { textKey } from '../../core/normalise.ts';
@@ -19,20 +20,21 @@ import type { EditInput, EditResult } from './types.ts';
  * under the scope's lock, written atomically in place; the id, the file and
  * the provenance stay. An edit that changes nothing writes nothing.
  */
-export async function edit(svc: InvariantContext, input: EditInput): Promise<EditResult> {
+export async function edit(svc: InvariantContext, given: EditInput): Promise<EditResult> {
+  const input = inputObject(given, 'edit') as EditInput;
   const found = await svc.resolveId(input.id);
   const text = input.text !== undefined ? checkText(input.text, found.path) : undefined;
   const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;
   const replaceTags = input.tags !== undefined ? checkTags(input.tags) : undefined;
-  const addTags = checkTags(input.addTags ?? []);
-  const removeTags = (input.removeTags ?? []).map((t) => t.trim());
+  const addTags = checkTags(input.addTags, 'addTags');
+  const removeTags = (optionalStrings(input.removeTags, 'removeTags') ?? []).map((t) => t.trim());
   const both = addTags.find((t) => removeTags.includes(t));
   if (both !== undefined)
     throw new UsageError(`tag "${truncate(both)}" is both added and removed`, 'Give it to --tag or to --untag, not both.');
   const rationale = input.rationale !== undefined ? (checkRationale(input.rationale, found.path) ?? '') : undefined;
   const guard = input.guard ? await checkGuard(input.guard) : input.guard;
   let overrides: string | undefined;
-  if (input.overrides !== undefined && input.overrides.trim() !== '') {
+  if (input.overrides !== undefined && requiredString(input.overrides, 'overrides').trim() !== '') {
     // An inherited id too: a repository copy overrides an inherited invariant the way it overrides one of its own.
     overrides = (await svc.resolveId(input.overrides, { inherited: true })).id;
     if (overrides === found.id)

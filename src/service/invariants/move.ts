@@ -1,5 +1,6 @@
 // Moving an invariant to another scope, and removing one.
 import { CheckFailedError, UsageError } from '../../core/errors.ts';
+import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { type Scope, type ScopedInvariant, describeScope, invariantPath, scopeFolder } from '../../core/model.ts';
 import { textKey } from '../../core/normalise.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
@@ -21,8 +22,9 @@ export async function move(
   svc: InvariantContext,
   idOrPrefix: string,
   to: ScopeInput | Scope,
-  options: { commit?: boolean; newProject?: boolean } = {},
+  given: { commit?: boolean; newProject?: boolean } = {},
 ): Promise<MoveResult> {
+  const options = inputObject(given, 'move');
   const found = await svc.resolveId(idOrPrefix);
   const dest = await svc.resolveScope(to);
   if (scopeFolder(dest) === scopeFolder(found.scope)) {
@@ -33,7 +35,10 @@ export async function move(
   }
   if (dest.kind === 'plan') await svc.readPlan(dest.plan);
   // As for add: a new project is created (and said), but a name close to an existing project's is a likely typo.
-  const creates = dest.kind === 'project' ? await svc.checkNewProject(dest.project, options.newProject ?? false, 'move it to') : undefined;
+  const creates =
+    dest.kind === 'project'
+      ? await svc.checkNewProject(dest.project, optionalBoolean(options.newProject, 'newProject') ?? false, 'move it to')
+      : undefined;
   if (dest.kind === 'action') await checkNewAction(svc, `${dest.ns}/${dest.name}`, 'move it to');
   await readOne(svc, found, 'move');
   const from = scopeFolder(found.scope);

@@ -1,5 +1,6 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
 import { InvalidStoreError, UsageError, valueTooLong } from '../../core/errors.ts';
+import { optionalString, optionalStrings, requiredString } from '../../core/input-shape.ts';
 import { type Guard, type Plan, SEVERITIES, type Scope, type ScopedInvariant, type Severity, scopeFolder } from '../../core/model.ts';
 import { codePointLength, nameProblem, parseActionRef, truncate, ulidProblem } from '../../core/names.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../../core/near-duplicates.ts';
@@ -85,8 +86,8 @@ export function requireValid(snapshot: StoreSnapshot, what: string, hint?: strin
  * schema gate says it): the same rule for add and edit. `file`: the file (or, for
  * a new invariant, the scope's folder) the text would be written to.
  */
-export function checkText(raw: string, file: string): string {
-  const text = cleanText(raw);
+export function checkText(raw: unknown, file: string): string {
+  const text = cleanText(requiredString(raw, 'text'));
   if (text === '')
     throw new UsageError('the invariant text is empty', 'Give the constraint in natural language, e.g. "Never delete production data".');
   const length = codePointLength(text);
@@ -110,8 +111,8 @@ export function checkSeverity(severity: Severity): Severity {
 const MAX_RATIONALE = 10_000;
 
 /** The rationale, trimmed (undefined when blank), or `value-too-long`; `file` as for `checkText`. */
-export function checkRationale(raw: string | undefined, file: string): string | undefined {
-  const rationale = raw?.trim() || undefined;
+export function checkRationale(raw: unknown, file: string): string | undefined {
+  const rationale = optionalString(raw, 'rationale')?.trim() || undefined;
   const length = rationale === undefined ? 0 : codePointLength(rationale);
   if (length > MAX_RATIONALE)
     throw valueTooLong({
@@ -134,9 +135,10 @@ export function nearAmong(subject: ScopedInvariant, others: readonly ScopedInvar
   return nearDuplicatesOf(subject.text, candidates);
 }
 
-export function checkTags(tags: readonly string[]): string[] {
+/** `field`: the input's name for the list (`tags`, `addTags`). */
+export function checkTags(tags: unknown, field = 'tags'): string[] {
   const out: string[] = [];
-  for (const raw of tags) {
+  for (const raw of optionalStrings(tags, field) ?? []) {
     const tag = raw.trim();
     if (tag === '' || tag.length > 64 || tag.includes(',')) {
       throw new UsageError(

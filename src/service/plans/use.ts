@@ -1,6 +1,7 @@
 // `plan use`: a new plan from an action template.
 import { closestNames, didYouMean, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
+import { inputObject, optionalString, requiredString } from '../../core/input-shape.ts';
 import { splitSourceRef } from '../../core/extends.ts';
 import type { Plan } from '../../core/model.ts';
 import { nameProblem } from '../../core/names.ts';
@@ -21,8 +22,10 @@ import { join } from 'node:path';
  * (one per text). The plan folder is built under a temporary name and
  * renamed into place, so readers see the whole plan or none of it.
  */
-export async function use(svc: PlanContext, input: UseInput): Promise<UseResult> {
-  const split = splitSourceRef(input.action);
+export async function use(svc: PlanContext, given: UseInput): Promise<UseResult> {
+  const input = inputObject(given, 'use') as UseInput;
+  optionalString(input.project, 'project');
+  const split = splitSourceRef(requiredString(input.action, 'action'));
   if (split.source !== undefined) {
     const problem = nameProblem(split.source, 'policy source');
     if (problem) throw new UsageError(problem, "Write a source's action as <source>:<ns>/<name> (docs/extends.md).");
@@ -64,7 +67,7 @@ export async function use(svc: PlanContext, input: UseInput): Promise<UseResult>
       'unknown-action',
     );
   }
-  const goal = input.goal?.trim() || undefined;
+  const goal = optionalString(input.goal, 'goal')?.trim() || undefined;
   const snap = await readFolders(actionSource, [`actions/${localRef}`]);
   requireValid(snap, `promote the invariants of action ${ref}`);
   const { kept, duplicates } = selectPromoted(snap.invariants);

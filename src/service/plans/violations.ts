@@ -1,5 +1,6 @@
 // Violations of a plan's invariants: record, resolve, list.
 import { UsageError, valueTooLong } from '../../core/errors.ts';
+import { inputObject, optionalString } from '../../core/input-shape.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { codePointLength, isUlid } from '../../core/names.ts';
@@ -14,7 +15,8 @@ import type { ListedViolation, ViolationInput } from './types.ts';
 const writer = () => import('../../core/serialize.ts');
 
 /** Records an InvariantViolation; the invariant must be in the plan's effective set. */
-export async function addViolation(svc: PlanContext, input: ViolationInput): Promise<ListedViolation> {
+export async function addViolation(svc: PlanContext, given: ViolationInput): Promise<ListedViolation> {
+  const input = inputObject(given, 'addViolation') as ViolationInput;
   if (input.severity !== undefined && !SEVERITIES.includes(input.severity)) {
     throw new UsageError(`severity "${String(input.severity)}" is not one of ${SEVERITIES.join(', ')}`);
   }
@@ -35,7 +37,7 @@ export async function addViolation(svc: PlanContext, input: ViolationInput): Pro
     '',
   );
   const inv = inSet.find((i) => i.id === chosen)!;
-  const details = input.details?.trim() || undefined;
+  const details = optionalString(input.details, 'details')?.trim() || undefined;
   const author = await svc.invariants.deps.author(svc.root);
   const id = svc.invariants.deps.newId();
   const violation: Violation = {
@@ -97,7 +99,7 @@ export async function resolveViolation(
   options: { note?: string; commit?: boolean } = {},
 ): Promise<ListedViolation & { commit?: string }> {
   const found = await findViolation(svc, prefix);
-  const note = options.note?.trim() || undefined;
+  const note = optionalString(inputObject(options, 'resolveViolation').note, 'note')?.trim() || undefined;
   if (note !== undefined && codePointLength(note) > 10_000)
     throw valueTooLong({
       file: found.path,

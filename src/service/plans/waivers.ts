@@ -1,5 +1,6 @@
 // Waivers: time-boxed exceptions for an invariant of a plan or a project.
 import { UsageError, valueTooLong } from '../../core/errors.ts';
+import { inputObject, requiredString } from '../../core/input-shape.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import { LOCK_NAME } from '../../core/layout.ts';
 import { codePointLength } from '../../core/names.ts';
@@ -17,16 +18,17 @@ import type { WaiveInput } from './types.ts';
  * `invariant waive`: records a time-boxed exception for an invariant of the
  * plan's or project's effective set (docs/plans.md, "Waivers").
  */
-export async function waive(svc: PlanContext, input: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
+export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
+  const input = inputObject(given, 'waive') as WaiveInput;
   if ((input.plan === undefined) === (input.project === undefined)) {
     throw new UsageError(
       'name exactly one of --plan ID or --project P',
       'A waiver covers one plan, or one project and the plans that target it.',
     );
   }
-  const reason = input.reason.trim();
+  const reason = requiredString(input.reason, 'reason').trim();
   if (reason === '') throw new UsageError('--reason must be 1 to 2,000 characters', 'Say why the exception is granted.');
-  const owner = input.owner.trim();
+  const owner = requiredString(input.owner, 'owner').trim();
   if (owner === '') throw new UsageError('--owner must be 1 to 512 characters', 'Name who answers for the exception: a person or a team.');
   const now = svc.invariants.deps.clock();
   const expires = parseExpiresInput(input.expires, now);

@@ -17,6 +17,7 @@ import {
   type TargetRef,
 } from '../../core/diff.ts';
 import { InvalidStoreError, UsageError } from '../../core/errors.ts';
+import { inputObject, optionalString } from '../../core/input-shape.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import type { PathKind } from '../../core/layout.ts';
 import { scopeFolder, type Plan, type ScopedInvariant } from '../../core/model.ts';
@@ -52,7 +53,11 @@ export interface DiffResult extends StoreDiff {
 }
 
 /** The effective-set diff between two trees of the store at `root`. */
-export async function diffRevisions(root: string, request: DiffRequest = {}): Promise<DiffResult> {
+export async function diffRevisions(root: string, given: DiffRequest = {}): Promise<DiffResult> {
+  const request = inputObject(given, 'diff') as DiffRequest;
+  optionalString(request.range, 'range');
+  optionalString(request.project, 'project');
+  optionalString(request.plan, 'plan');
   if (request.project !== undefined && request.plan !== undefined) throw new UsageError('give --project or --plan, not both');
   if (request.allProjects && (request.project !== undefined || request.plan !== undefined)) {
     throw new UsageError('--all-projects cannot be combined with --project or --plan');

@@ -1,0 +1,44 @@
+// The shape of what a library caller hands the services from JavaScript, where no type is checked
+// (docs/library.md): a value of the wrong type is a usage error naming the field, never a TypeError
+// from deep inside, nor a string read as its characters.
+import { UsageError } from './errors.ts';
+
+const HINT = 'See docs/library.md for what each method takes.';
+
+/** The options object of a call: left out (undefined, null) reads as empty; anything else not an object is refused. */
+export function inputObject<T extends object>(input: T | undefined | null, what: string): Partial<T> {
+  if (input === undefined || input === null) return {};
+  if (typeof input !== 'object' || Array.isArray(input)) throw new UsageError(`${what} takes an object, not ${typeName(input)}`, HINT);
+  return input;
+}
+
+/** A string field that must be given. */
+export function requiredString(value: unknown, field: string): string {
+  if (typeof value === 'string') return value;
+  throw new UsageError(value === undefined ? `${field} is missing` : `${field} must be a string, not ${typeName(value)}`, HINT, { field });
+}
+
+/** A string field that may be left out (undefined or null). */
+export function optionalString(value: unknown, field: string): string | undefined {
+  return value === undefined || value === null ? undefined : requiredString(value, field);
+}
+
+/** A list of strings that may be left out: one string is refused, not split into its characters. */
+export function optionalStrings(value: unknown, field: string): string[] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new UsageError(`${field} must be an array of strings, not ${typeName(value)}`, HINT, { field });
+  for (const item of value) if (typeof item !== 'string') requiredString(item, `${field}[]`);
+  return value as string[];
+}
+
+/** An on/off field that may be left out: "no" or 0 is refused, never read by its truthiness. */
+export function optionalBoolean(value: unknown, field: string): boolean | undefined {
+  if (value === undefined || value === null || typeof value === 'boolean') return value ?? undefined;
+  throw new UsageError(`${field} must be true or false, not ${typeName(value)}`, HINT, { field });
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
