@@ -52,8 +52,12 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   // A reader that stops early closes the pipe: end as a program stopped by SIGPIPE does, without a trace
   // (the bundle's runs do the same where they first write: src/cli/io.ts).
   process.stdout.on('error', (error) => {
-    if (error.code !== 'EPIPE') throw error;
-    process.exit(141);
+    if (error.code === 'EPIPE') process.exit(141);
+    // Any other failure (a full disk) is said in one line with exit 2, as the bundle's runs say it.
+    process.stderr.write(
+      `error: cannot write the output: ${error.message}\nhint: Make room where the output goes, then run the command again.\n`,
+    );
+    process.exit(2);
   });
   process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else {

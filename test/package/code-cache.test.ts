@@ -223,6 +223,13 @@ describe('the CLI bundle and its code cache', () => {
         expect(r.status).toBe(2);
         expect(r.stderr).toMatch(/^error: cannot write the output: ENOSPC/);
         expect(r.stderr).not.toContain('    at ');
+        // `--version` alone is answered by the shim, before the bundle: the same line and exit code.
+        const v = spawnSync(process.execPath, [join(REPO, 'bin/agents.js'), '--version'], {
+          stdio: ['ignore', out, 'pipe'],
+          encoding: 'utf8',
+        });
+        expect(v.status).toBe(2);
+        expect(v.stderr).toMatch(/^error: cannot write the output: ENOSPC/);
       } finally {
         closeSync(out);
       }
