@@ -57,7 +57,12 @@ function wire(
   });
 }
 
-function buildParser(choose: (c: Chosen) => void, args: readonly string[], columns: number | undefined): Argv {
+function buildParser(
+  choose: (c: Chosen) => void,
+  args: readonly string[],
+  columns: number | undefined,
+  lists: (names: readonly string[]) => void,
+): Argv {
   const completing = args.includes('--get-yargs-completions');
   // The command whose arguments are being parsed: a missing argument is said with its usage.
   let current: LazyCommand | undefined;
@@ -67,6 +72,7 @@ function buildParser(choose: (c: Chosen) => void, args: readonly string[], colum
   // Once the command's options are known: an on/off option given a value it does not take is refused, never read as off.
   const built = (b: Argv) => {
     if (!completing) refuseBooleanValues(b, args);
+    lists((b as unknown as { getOptions(): { array: string[] } }).getOptions().array);
   };
   const y = yargs()
     .scriptName('agents')
@@ -340,7 +346,13 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     }
     const unknown = completing >= 0 ? undefined : unknownCommand(args);
     if (unknown) throw strayOption(unknown.options) ?? unknownCommandError(unknown);
-    const argv = (await buildParser((c) => (chosen = c), args, io.stdout.columns)
+    let lists: readonly string[] = [];
+    const argv = (await buildParser(
+      (c) => (chosen = c),
+      args,
+      io.stdout.columns,
+      (names) => (lists = names),
+    )
       .parseAsync([...args], {}, (_err: unknown, _argv: unknown, out: string) => {
         output = out;
       })
@@ -349,15 +361,18 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
       .catch((error: Error) => {
         throw usageFromYargs(undefined, error, args);
       })) as GlobalArgs & Record<string, unknown>;
-    // yargs makes an array of a global option given twice; which one was meant is not ours to guess.
-    for (const key of ['store', 'format'] as const) {
-      if (Array.isArray(argv[key])) throw new UsageError(`--${key} was given more than once`, `Give one --${key}.`, { option: key });
+    // yargs makes an array of any option given twice; unless the option is a list (--tag), which value was meant is
+    // not ours to guess, nor to join ("a,b").
+    // (`_` and `--` hold words, not options; a shell asking for completions is answered whatever it typed.)
+    for (const [key, value] of completing >= 0 ? [] : Object.entries(chosen?.argv ?? argv)) {
+      if (Array.isArray(value) && key !== '_' && key !== '--' && !/[A-Z]/.test(key) && !lists.includes(key))
+        throw new UsageError(`--${key} was given more than once`, `Give one --${key}.`, { option: key });
     }
     if (!chosen) {
       if (output) io.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
       const dashes = args.indexOf('--');
       // Words after `--` never name a command (`agents -- invariant list`): yargs then runs nothing, which must not read as success.
-      if (!output && dashes >= 0 && !args.includes('--get-yargs-completions')) {
+      if (!output && dashes >= 0 && completing < 0) {
         const rest = args.slice(dashes + 1);
         throw new UsageError(
           rest.length > 0 ? `unexpected argument "${rest[0]}"` : 'Name a command.',

@@ -29,7 +29,6 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | 
   for (const key of ['project', 'plan', 'action'] as const) {
     const value = argv[key];
     if (value === undefined) continue;
-    if (Array.isArray(value)) throw new UsageError(`--${key} was given more than once`, `Give one --${key}.`);
     given.push({ [key]: String(value) } as ScopeInput);
     names.push(`--${key}`);
   }

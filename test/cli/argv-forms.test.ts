@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
@@ -115,6 +115,46 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     expect(r.stderr).toMatch(/^error: --store was given more than once\n/);
   });
 
+  it('an option that takes one value, given twice to any command, is refused naming it, and nothing is written', async () => {
+    const repo = tempDir();
+    cpSync(join(REPO, '.agents.example'), join(repo, '.agents'), { recursive: true });
+    for (const [args, option] of [
+      [
+        [
+          'invariant',
+          'waive',
+          GLOBAL[0]!,
+          '--project',
+          'myapp',
+          '--reason',
+          'a',
+          '--reason',
+          'b',
+          '--owner',
+          'o',
+          '--expires',
+          '2099-01-01',
+        ],
+        'reason',
+      ],
+      [['invariant', 'add', '--global', '--rationale', 'a', '--rationale', 'b', 'Twice why'], 'rationale'],
+      [['invariant', 'add', '--global', '--severity', 'error', '--severity', 'info', 'Twice how bad'], 'severity'],
+      [['plan', 'use', 'local/code-coverage', '--project', 'myapp', '--goal', 'a', '--goal', 'b'], 'goal'],
+    ] as const) {
+      const r = await runMain(['--format', 'json', ...args], { cwd: repo });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect((JSON.parse(r.stdout) as { error: { detail: unknown } }).error.detail).toEqual({ option });
+    }
+    // A list option takes each: two tags.
+    expect((await runMain(['invariant', 'add', '--global', '--tag', 'a', '--tag', 'b', 'Tagged twice'], { cwd: repo })).code).toBe(0);
+    const listed = await runMain(['--format', 'json', 'invariant', 'list', '--global', '--all'], { cwd: repo });
+    const texts = (JSON.parse(listed.stdout) as { text: string; tags: string[] }[]).map((i) => [i.text, i.tags]);
+    expect(texts).toContainEqual(['Tagged twice', ['a', 'b']]);
+    expect(texts.map(([t]) => t)).not.toContain('Twice why');
+    expect((await runMain(['plan', 'list', '--format', 'json'], { cwd: repo })).stdout).not.toContain('"goal": "a,b"');
+    expect(existsSync(join(repo, '.agents/projects/myapp/waivers'))).toBe(false);
+  });
+
   it('validate in the forms a pre-commit hook runs answers with the exit code of the staged files, in a repository with one file staged', async () => {
     const repo = tempDir();
     cpSync(join(REPO, '.agents.example'), join(repo, '.agents'), { recursive: true });
@@ -181,6 +221,8 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     [['--get-yargs-completions', 'invariant', 'list', '--eff']],
     [['--get-yargs-completions', 'pla']],
     [['--get-yargs-completions', '']],
+    [['--get-yargs-completions', 'invariant', 'add', '--', 'x', '']],
+    [['--get-yargs-completions', 'invariant', 'add', '--severity', 'info', '--severity', '']],
   ])('a shell asking for completions (%j) gets them or nothing, never an error or a stack trace', (args) => {
     const r = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
     expect(r.status).toBe(0);

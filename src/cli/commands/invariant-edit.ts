@@ -44,9 +44,6 @@ export default defineCommand<EditArgs>({
   async run(argv, ctx) {
     const service = await ctx.invariants();
     if (argv.activate && argv.deactivate) throw new UsageError('give --activate or --deactivate, not both');
-    for (const key of ['text', 'severity', 'rationale', 'overrides'] as const) {
-      if (Array.isArray(argv[key])) throw new UsageError(`--${key} was given more than once`, `Give one --${key}.`);
-    }
     const input: EditInput = { id: String(argv.id) };
     if (argv.text !== undefined) input.text = argv.text;
     if (argv.severity !== undefined) input.severity = argv.severity;
