@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
+import { inputObject, optionalString } from '../core/input-shape.ts';
 import type { IdAbbreviations } from '../core/id-prefix.ts';
 import type { Plan, Scope, ScopedInvariant, Target } from '../core/model.ts';
 import type { AddCheck } from '../core/shadow.ts';
@@ -55,8 +56,10 @@ export class InvariantService implements InvariantContext {
 
   /** Opens the store named by `store`, or found from `cwd` (docs/store-format.md). */
   static open(given: OpenOptions = {}): InvariantService {
-    const options = given ?? {};
-    const root = discoverStore({ store: options.store, env: options.env ?? process.env, cwd: options.cwd ?? process.cwd() });
+    const options = inputObject(given, 'open');
+    const store = optionalString(options.store, 'store');
+    const cwd = optionalString(options.cwd, 'cwd');
+    const root = discoverStore({ store, env: options.env ?? process.env, cwd: cwd ?? process.cwd() });
     return new InvariantService(root, options.deps);
   }
 

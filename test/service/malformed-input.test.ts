@@ -49,6 +49,9 @@ describe('the library given input of the wrong shape', () => {
     const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
     const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
     await usageError(() => s.add());
+    expect(await fieldOf(() => InvariantService.open({ store: 5 as Loose }))).toBe('store');
+    expect(await fieldOf(() => PlanService.open({ store, cwd: 5 as Loose }))).toBe('cwd');
+    await usageError(() => InvariantService.open(store as Loose));
     expect(await fieldOf(() => s.add({ scope: { global: true } }))).toBe('text');
     expect(await fieldOf(() => s.add({ scope: { global: true }, text: 5 }))).toBe('text');
     // One string is not a list of tags (nor of paths), and "no" is not false.
