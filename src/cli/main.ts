@@ -41,10 +41,14 @@ function wire(
   choose: (c: Chosen) => void,
   building: (e: LazyCommand) => void,
   built: (b: Argv) => void,
+  dashed: boolean,
 ): Argv {
   let spec: CommandSpec<never> | undefined;
+  const forms = typeof entry.command === 'string' ? [entry.command] : entry.command;
   return y.command({
-    command: [...(typeof entry.command === 'string' ? [entry.command] : entry.command)],
+    // yargs counts a command's required words before it reads those after `--` (`agents which -- -x`): with words
+    // there, they are optional to yargs, and placeAfterDashes places them and then says which one is missing.
+    command: dashed ? forms.map((f) => f.replace(/<([^>]+)>/g, '[$1]')) : [...forms],
     describe: entry.describe,
     builder: async (b: Argv) => {
       building(entry);
@@ -74,17 +78,19 @@ function buildParser(
     if (!completing) refuseBooleanValues(b, args);
     lists((b as unknown as { getOptions(): { array: string[] } }).getOptions().array);
   };
+  const dashes = args.indexOf('--');
+  const dashed = dashes >= 0 && dashes < args.length - 1;
   const y = yargs()
     .scriptName('agents')
     .locale('en')
     .usage('$0 <command> [options]\n\nInvariants for AI-agent plans, kept as YAML files in git.')
     .options(GLOBAL_OPTIONS);
-  for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose, building, built);
+  for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose, building, built, dashed);
   const addGroups = (py: Argv, parent: string | undefined) => {
     for (const group of GROUPS) {
       if (parentGroup(group.name) !== parent) continue;
       py.command(group.name.slice(group.name.lastIndexOf(' ') + 1), group.describe, (gy) => {
-        for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, choose, building, built);
+        for (const entry of COMMANDS) if (entry.group === group.name) wire(gy, entry, choose, building, built, dashed);
         addGroups(gy, group.name);
         return gy.demandCommand(1, group.demand);
       });
@@ -135,19 +141,8 @@ function usageFromYargs(
   if (err && err.name !== 'YError') return err;
   const text = (msg || err?.message || 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
   const short = /^Not enough non-option arguments: got (\d+), need at least \d+$/.exec(text);
-  if (short && command) {
-    // yargs says how many arguments it got; the command's usage says which one is missing.
-    const usage = typeof command.command === 'string' ? command.command : command.command[0]!;
-    const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
-    const needed = [...usage.matchAll(/<([^>.]+)(?:\.\.)?>/g)].map((m) => m[1]!);
-    const missing = needed[Number(short[1])] ?? needed[0] ?? 'argument';
-    return new UsageError(
-      `${words} needs ${ARGUMENT_NAMES[missing] ?? `<${missing}>`}`,
-      `Usage: ${words} ${usage.split(' ').slice(1).join(' ')} [options]. Run \`${words} --help\` for its options.`,
-      { command: words.slice('agents '.length), argument: missing },
-      'missing-argument',
-    );
-  }
+  // yargs says how many arguments it got; the command's usage says which one is missing.
+  if (short && command) return missingArgument(command, Number(short[1]));
   const required = /^Missing required arguments?: (.+)$/.exec(text);
   if (required && command) {
     // A required option left out: named as it is written, with the command whose option it is.
@@ -206,6 +201,25 @@ function usageFromYargs(
     return new UsageError(`unexpected argument "${first}"`, USAGE_HINT, { arguments: all, suggestions: [] }, 'unexpected-argument');
   }
   return new UsageError(text, USAGE_HINT);
+}
+
+/** `command` without its required argument number `index` (from 0) of its usage, said with that usage. */
+function missingArgument(command: LazyCommand, index: number): UsageError {
+  const usage = typeof command.command === 'string' ? command.command : command.command[0]!;
+  const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
+  const needed = requiredArguments(usage);
+  const missing = needed[index] ?? needed[0] ?? 'argument';
+  return new UsageError(
+    `${words} needs ${ARGUMENT_NAMES[missing] ?? `<${missing}>`}`,
+    `Usage: ${words} ${usage.split(' ').slice(1).join(' ')} [options]. Run \`${words} --help\` for its options.`,
+    { command: words.slice('agents '.length), argument: missing },
+    'missing-argument',
+  );
+}
+
+/** The names of a usage's required arguments (`<id>`, `<paths..>`), in order. */
+function requiredArguments(usage: string): string[] {
+  return [...usage.matchAll(/<([^>.]+)(?:\.\.)?>/g)].map((m) => m[1]!);
 }
 
 /** The long options the failing command describes (yargs hands `.fail` the usage of that command). */
@@ -310,6 +324,12 @@ function placeAfterDashes(entry: LazyCommand, argv: Record<string, unknown>): vo
     if (m[2]) argv[name] = [...((argv[name] as unknown[] | undefined) ?? []), ...rest.splice(0)];
     else if (argv[name] === undefined) argv[name] = rest.shift();
   }
+  // Required words yargs was told are optional, since it counts them before it reads those after `--` (see wire).
+  const missing = requiredArguments(form).findIndex((name) => {
+    const value = argv[name];
+    return value === undefined || (Array.isArray(value) && value.length === 0);
+  });
+  if (missing >= 0) throw missingArgument(entry, missing);
   if (rest.length > 0) {
     throw new UsageError(
       `unexpected argument "${rest[0]}"`,

@@ -87,6 +87,7 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     [['plan', 'use', '--project', 'myapp'], 'plan use', 'action'],
     [['project', 'remove'], 'project remove', 'name'],
     [['which'], 'which', 'paths'],
+    [['which', '--'], 'which', 'paths'],
   ])('agents %j without its argument: exit 2, missing-argument naming the command and the argument', async (args, command, argument) => {
     const r = await runMain(['--store', '.agents.example', '--format', 'json', ...args], { cwd: REPO });
     expect(r.code).toBe(2);
@@ -107,6 +108,17 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     const body = JSON.parse(r.stdout) as { error: { code: string; detail: unknown } };
     expect(body.error.code).toBe('missing-option');
     expect(body.error.detail).toEqual({ command, options });
+  });
+
+  it('a required argument may come after `--`, as every argument may (a file named -x)', async () => {
+    const which = await runMain(['--store', '.agents.example', '--format', 'json', 'which', '--', '-x', 'src/a.ts'], { cwd: REPO });
+    expect(JSON.parse(which.stdout)).toEqual([
+      { path: '-x', projects: [] },
+      { path: 'src/a.ts', projects: ['myapp'] },
+    ]);
+    const show = await runMain(['--store', '.agents.example', '--format', 'json', 'invariant', 'show', '--', GLOBAL[0]!], { cwd: REPO });
+    expect(show.code).toBe(0);
+    expect(JSON.parse(show.stdout).id).toBe(GLOBAL[0]);
   });
 
   it('--store given twice is refused in text too, naming the option', async () => {
