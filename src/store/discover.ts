@@ -35,6 +35,14 @@ export function looksLikeStore(root: string): boolean {
  * reach us unexpanded, and would otherwise name a folder called `~` below the current one.
  */
 export function explicitStore(options: DiscoverOptions): string | undefined {
+  // An empty --store (an unset variable, `--store "$DIR"`) would name the current folder, and init would make a store there.
+  if (options.store === '')
+    throw new UsageError(
+      '--store is empty',
+      'Give the store folder (--store DIR), or leave the option out to find .agents/ from the current folder.',
+      { option: 'store' },
+      'missing-value',
+    );
   const given = options.store ?? (options.env.AGENTS_STORE || undefined);
   if (given === undefined) return undefined;
   const home = /^~(?=$|[/\\])/.test(given) ? options.env.HOME || homedir() : undefined;

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, REPO } from '../helpers/cli.ts';
@@ -119,6 +119,22 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     const show = await runMain(['--store', '.agents.example', '--format', 'json', 'invariant', 'show', '--', GLOBAL[0]!], { cwd: REPO });
     expect(show.code).toBe(0);
     expect(JSON.parse(show.stdout).id).toBe(GLOBAL[0]);
+  });
+
+  it('an empty --store (an unset variable) is refused, never read as the current folder, where init would make a store', async () => {
+    const dir = tempDir();
+    for (const args of [
+      ['init', '--store', ''],
+      ['--store=', 'invariant', 'list'],
+    ]) {
+      const r = await runMain(['--format', 'json', ...args], { cwd: dir });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect((JSON.parse(r.stdout) as { error: { code: string; detail: unknown } }).error).toMatchObject({
+        code: 'missing-value',
+        detail: { option: 'store' },
+      });
+    }
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('--store given twice is refused in text too, naming the option', async () => {
