@@ -132,7 +132,8 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
   const allow = new Set(options.allow);
   const reasons: GateReason[] = [];
   const add = (r: GateReason) => {
-    if (r.level === 'fail' && allow.has(r.code)) reasons.push({ ...r, level: 'report', allowed: true });
+    // Only the relaxable reasons: an allow list from a library caller may name any code, and an error violation must fail.
+    if (r.level === 'fail' && allow.has(r.code) && RELAXABLE.includes(r.code)) reasons.push({ ...r, level: 'report', allowed: true });
     else reasons.push(r);
   };
 
