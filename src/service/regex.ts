@@ -1,5 +1,6 @@
 import { runInNewContext } from 'node:vm';
 import { UsageError } from '../core/errors.ts';
+import { requiredString } from '../core/input-shape.ts';
 import { codePointLength } from '../core/names.ts';
 
 /** Longest pattern accepted from a user. */
@@ -11,7 +12,8 @@ export const REGEX_TIME_LIMIT_MS = 2000;
  * Compiles a user's pattern with smart case (as ripgrep): case-insensitive
  * unless the pattern holds an upper-case letter.
  */
-export function compileFilter(pattern: string): RegExp {
+export function compileFilter(given: string): RegExp {
+  const pattern = requiredString(given, 'pattern');
   // Characters as every limit of the project counts them (and JSON Schema's maxLength, which the MCP tools' pattern
   // has): code points, so an emoji is one, not the two UTF-16 units of `length`.
   const length = codePointLength(pattern);

@@ -73,6 +73,13 @@ describe('the library given input of the wrong shape', () => {
     await usageError(() => scopes.addProject());
     expect(await fieldOf(() => scopes.addProject({ project: 'fresh', paths: 'src/**' }))).toBe('paths');
     expect(await fieldOf(() => (new ReviewService(store) as Loose).diff({ range: 5 }))).toBe('range');
+    expect(await fieldOf(() => s.list({ pattern: 5 }))).toBe('pattern');
+    expect(await fieldOf(() => s.list({ all: 'no' }))).toBe('all');
+    expect(await fieldOf(() => s.effective({ project: 'myapp' }, { pattern: 5 }))).toBe('pattern');
+    const plan = '01M8KK5920RS6CGAVDFVYYJ0B4';
+    // One string is not a list of reasons, and an error violation is never allowed.
+    expect(await fieldOf(() => p.status(plan, { allow: 'stale' }))).toBe('allow');
+    expect(await fieldOf(() => p.status(plan, { allow: ['error-violation'] }))).toBe('allow');
     expect((await s.list({ all: true })).length).toBe(before);
     expect((await s.edit({ id, rationale: null })).changed).toEqual([]);
   });

@@ -1,5 +1,6 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
 import { UsageError } from '../../core/errors.ts';
+import { optionalBoolean } from '../../core/input-shape.ts';
 import { type Plan, type ScopedInvariant, type Target, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
@@ -31,7 +32,7 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
         svc.deps.notice(`the invariants inherited from policy sources are not listed: ${sourceRemedy(error)}`),
       );
   const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;
-  let items = all.filter((i) => options.all || i.active);
+  let items = all.filter((i) => optionalBoolean(options.all, 'all') || i.active);
   if (re) items = filterByRegex(items, re);
   items.sort(byScopeThenId);
   const shadows = scope ? undefined : shadowMap(all, snap.plans);

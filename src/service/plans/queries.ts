@@ -1,6 +1,9 @@
 // Reading plans: the list, one plan in full, its decision tree, its status and the gate.
+import { UsageError } from '../../core/errors.ts';
+import { truncate } from '../../core/names.ts';
 import type { Plan, Severity } from '../../core/model.ts';
-import { type GateReasonCode, committedRuns, judgePlan } from '../../core/plan-gate.ts';
+import { type GateReasonCode, RELAXABLE, committedRuns, judgePlan } from '../../core/plan-gate.ts';
+import { inputObject, optionalStrings } from '../../core/input-shape.ts';
 import {
   type DecisionNode,
   type DecisionTreeNode,
@@ -62,7 +65,8 @@ export async function decisions(
  * Violations resolved, or of invariants a waiver covers at the service
  * clock's time, do not count; a waived invariant left unenforced reports.
  */
-export async function status(svc: PlanContext, prefix: string, options: { allow?: readonly GateReasonCode[] } = {}): Promise<PlanStatus> {
+export async function status(svc: PlanContext, prefix: string, given: { allow?: readonly GateReasonCode[] } = {}): Promise<PlanStatus> {
+  const options = { allow: allowedReasons(inputObject(given, 'status').allow) };
   const plan = await planById(svc, prefix);
   const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
   const records = await planRecords(svc, plan.id);
@@ -116,4 +120,19 @@ export async function status(svc: PlanContext, prefix: string, options: { allow?
     if (run.error !== undefined) status.latestEnforcement.error = run.error;
   }
   return status;
+}
+
+/** `allow` as given from JavaScript: a list of the reasons `--allow` takes, never a string read as its characters. */
+function allowedReasons(allow: unknown): GateReasonCode[] | undefined {
+  const codes = optionalStrings(allow, 'allow');
+  const unknown = codes?.find((c) => !(RELAXABLE as readonly string[]).includes(c));
+  if (unknown !== undefined)
+    throw new UsageError(
+      `allow: "${truncate(unknown)}" is not one of ${RELAXABLE.join(', ')}`,
+      'docs/plans.md says which reasons may be allowed.',
+      {
+        field: 'allow',
+      },
+    );
+  return codes as GateReasonCode[] | undefined;
 }
