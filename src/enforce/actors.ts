@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { UsageError } from '../core/errors.ts';
+import { inputObject, optionalStrings, requiredString } from '../core/input-shape.ts';
 import type { ActorKind, ActorOutcome, ActorRequest } from '../core/records.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { assertOwnStore } from '../store/ownership.ts';
@@ -29,7 +31,12 @@ export interface CommandActorConfig {
 }
 
 /** The `command` actor (any program speaking the JSON protocol). */
-export function commandActor(config: CommandActorConfig): Actor {
+export function commandActor(given: CommandActorConfig): Actor {
+  const config = inputObject(given, 'commandActor') as CommandActorConfig;
+  // A command line written as one string ('node actor.mjs') would be one program name: a list, with its program first.
+  if ((optionalStrings(config.command, 'command') ?? []).length === 0)
+    throw new UsageError('command must name the program to run, as a list: ["node", "actor.mjs"]', undefined, { field: 'command' });
+  requiredString(config.cwd, 'cwd');
   return {
     kind: 'command',
     description: config.command.join(' '),

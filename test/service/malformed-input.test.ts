@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentsError, EXIT_CODES } from '../../src/core/errors.ts';
 import { resolvePrefix } from '../../src/core/id-prefix.ts';
+import { commandActor } from '../../src/enforce/actors.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { PlanService } from '../../src/service/plan-service.ts';
 import { ReviewService } from '../../src/service/review-service.ts';
@@ -80,6 +81,9 @@ describe('the library given input of the wrong shape', () => {
     // One string is not a list of reasons, and an error violation is never allowed.
     expect(await fieldOf(() => p.status(plan, { allow: 'stale' }))).toBe('allow');
     expect(await fieldOf(() => p.status(plan, { allow: ['error-violation'] }))).toBe('allow');
+    // A command line is a list with its program first, and an actor is what evaluates.
+    expect(await fieldOf(() => commandActor({ command: 'node actor.mjs', timeoutMs: 1000, cwd: store } as Loose))).toBe('command');
+    expect(await fieldOf(() => p.strategize(plan, { actor: 5 }))).toBe('actor');
     expect((await s.list({ all: true })).length).toBe(before);
     expect((await s.edit({ id, rationale: null })).changed).toEqual([]);
   });

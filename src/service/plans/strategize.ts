@@ -8,6 +8,8 @@ import {
   latestDecision,
   reconcile,
 } from '../../core/records.ts';
+import { UsageError } from '../../core/errors.ts';
+import { inputObject } from '../../core/input-shape.ts';
 import { formatDecisionFile, formatEnforcementFile } from '../../core/serialize.ts';
 import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
@@ -40,6 +42,14 @@ export async function strategize(
   prefix: string,
   options: { actor: Actor; context?: string | null },
 ): Promise<StrategizeResult> {
+  if (typeof inputObject(options, 'strategize').actor?.evaluate !== 'function')
+    throw new UsageError(
+      'actor must be an object with evaluate(request)',
+      'docs/library.md shows one; commandActor makes the configured program one.',
+      {
+        field: 'actor',
+      },
+    );
   const plan = await planById(svc, prefix);
   const { entries } = await svc.invariants.effective({ plan: plan.id });
   // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
