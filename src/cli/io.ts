@@ -24,7 +24,7 @@ export function processIo(): CliIo {
       return standardOutput();
     },
     get stderr() {
-      return process.stderr;
+      return standardError();
     },
     get stdin() {
       return process.stdin;
@@ -54,6 +54,23 @@ function standardOutput(): NodeJS.WriteStream {
     });
   }
   return process.stdout;
+}
+
+let errorsWatched = false;
+
+/**
+ * process.stderr, ending the run as SIGPIPE would when its reader has gone (`agents … 2>&1 | head`), as stdout does:
+ * unwatched, the failed write was an uncaught exception, exit 1, which reads as a failed check.
+ */
+function standardError(): NodeJS.WriteStream {
+  if (!errorsWatched) {
+    errorsWatched = true;
+    process.stderr.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(141);
+      // Nowhere is left to say any other failure: the command goes on, and its exit code says how it went.
+    });
+  }
+  return process.stderr;
 }
 
 /** Standard input read through its descriptor, as `CliIo.readStdin`; undefined when it cannot be read so. */

@@ -213,6 +213,14 @@ describe('the CLI bundle and its code cache', () => {
     expect(stderr).toBe('');
   });
 
+  it('a reader of stderr that has gone (`agents … 2>&1 | head`) ends the command with 141 too, not 1, a failed check', async () => {
+    const child = spawn(process.execPath, [join(REPO, 'bin/agents.js'), 'no-such-command'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr.destroy();
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(141);
+  });
+
   it.skipIf(!existsSync('/dev/full'))(
     'an output that cannot be written (a full disk) is exit 2 and one line saying so, without a trace',
     () => {
