@@ -1,6 +1,7 @@
 import yargs, { type Argv } from 'yargs';
 import { didYouMean, closestNames } from '../core/closest.ts';
 import { EXIT_CODES, UsageError } from '../core/errors.ts';
+import { truncate } from '../core/names.ts';
 import type { CommandSpec } from './command.ts';
 import { CliContext } from './context.ts';
 import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
@@ -198,7 +199,12 @@ function usageFromYargs(
     const all = names.map((n) => written(n)?.replace(/=.*$/, '') ?? n);
     // A mistyped option gets the options of this command that are close to it ("--globl": --global).
     if (flag) return unknownOptionError(flag.replace(/=.*$/, ''), known, all);
-    return new UsageError(`unexpected argument "${first}"`, USAGE_HINT, { arguments: all, suggestions: [] }, 'unexpected-argument');
+    return new UsageError(
+      `unexpected argument "${truncate(first)}"`,
+      USAGE_HINT,
+      { arguments: all, suggestions: [] },
+      'unexpected-argument',
+    );
   }
   return new UsageError(text, USAGE_HINT);
 }
@@ -264,7 +270,7 @@ function unknownOptionError(written: string, options: readonly string[], all: re
   const close = closestNames(written.replace(/^--?/, '').replace(/^no-/, ''), options).map((n) => (negated ? `--no-${n}` : `--${n}`));
   const guess = didYouMean(close);
   return new UsageError(
-    `unknown option ${written}`,
+    `unknown option ${truncate(written)}`,
     guess ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${USAGE_HINT}` : USAGE_HINT,
     { arguments: [...all], suggestions: close },
     'unknown-option',
@@ -287,7 +293,7 @@ function unknownCommandError(found: { group: string | undefined; word: string })
     ? `${guess[0]!.toUpperCase()}${guess.slice(1)} ${listing}`
     : `${listing} Run \`agents ${prefix}--help\` for what each does.`;
   return new UsageError(
-    `unknown command "${prefix}${found.word}"`,
+    `unknown command "${prefix}${truncate(found.word)}"`,
     hint,
     { command: `${prefix}${found.word}`, suggestions },
     'unknown-command',
@@ -332,7 +338,7 @@ function placeAfterDashes(entry: LazyCommand, argv: Record<string, unknown>): vo
   if (missing >= 0) throw missingArgument(entry, missing);
   if (rest.length > 0) {
     throw new UsageError(
-      `unexpected argument "${rest[0]}"`,
+      `unexpected argument "${truncate(rest[0]!)}"`,
       `\`agents ${entry.group ? `${entry.group} ` : ''}${form}\` takes no more words; run it with --help for usage.`,
       { arguments: rest },
       'unexpected-argument',
@@ -395,7 +401,7 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
       if (!output && dashes >= 0 && completing < 0) {
         const rest = args.slice(dashes + 1);
         throw new UsageError(
-          rest.length > 0 ? `unexpected argument "${rest[0]}"` : 'Name a command.',
+          rest.length > 0 ? `unexpected argument "${truncate(rest[0]!)}"` : 'Name a command.',
           `A command's words go before \`--\`; after it come only its arguments. ${USAGE_HINT}`,
           { arguments: rest },
           'unexpected-argument',

@@ -29,4 +29,21 @@ describe('a slip gets the command or option it was close to', () => {
     expect(e.detail.suggestions).toEqual(['invariant list', 'invariant violation list', 'plan list', 'action list', 'project list']);
     expect((await errorOf('strategize')).detail.suggestions).toEqual(['plan strategize']);
   });
+
+  it('a very long word is shortened where the message names it, and given whole in the JSON detail', async () => {
+    const word = 'a'.repeat(10_000);
+    for (const [args, code] of [
+      [[word], 'unknown-command'],
+      [['invariant', 'list', `--${word}`], 'unknown-option'],
+      [['invariant', 'list', 'x', word], 'unexpected-argument'],
+      [['--', word], 'unexpected-argument'],
+    ] as const) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: tempDir() });
+      expect(r.code).toBe(2);
+      expect(r.stderr.length, code).toBeLessThan(1000);
+      const error = JSON.parse(r.stdout).error as { code: string; detail: unknown };
+      expect(error.code).toBe(code);
+      expect(JSON.stringify(error.detail)).toContain(word);
+    }
+  });
 });
