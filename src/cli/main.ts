@@ -300,6 +300,20 @@ function unknownCommandError(found: { group: string | undefined; word: string })
   );
 }
 
+/**
+ * Node reads the arguments as UTF-8 and puts U+FFFD for bytes that are not (a Latin-1 terminal's "café"): taken
+ * as they come, the replacement would be written into the store, or name another file, with exit 0.
+ */
+function refuseUndecodable(args: readonly string[]): void {
+  const index = args.findIndex((a) => a.includes('\uFFFD'));
+  if (index < 0) return;
+  throw new UsageError(
+    `argument ${index + 1} (${JSON.stringify(truncate(args[index]!))}) is not UTF-8 text: its bytes were read as U+FFFD`,
+    "Nothing was done. Give it in UTF-8 (set the terminal's or the script's encoding to UTF-8).",
+    { argument: index + 1 },
+  );
+}
+
 /** Whether `--format json` was asked for, read before yargs parses (a usage error must answer in JSON too). */
 function formatOf(args: readonly string[]): OutputFormat {
   let format: OutputFormat = 'text';
@@ -370,6 +384,7 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
         return EXIT_CODES.ok;
       }
     }
+    if (completing < 0) refuseUndecodable(args);
     const unknown = completing >= 0 ? undefined : unknownCommand(args);
     if (unknown) throw strayOption(unknown.options) ?? unknownCommandError(unknown);
     let lists: readonly string[] = [];

@@ -137,6 +137,17 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('an argument whose bytes were not UTF-8 (read as U+FFFD) is refused, never written as the replacement', async () => {
+    const repo = tempDir();
+    cpSync(join(REPO, '.agents.example'), join(repo, '.agents'), { recursive: true });
+    // What Node gives for the Latin-1 bytes of "café rule".
+    const r = await runMain(['--format', 'json', 'invariant', 'add', '--global', 'caf\uFFFD rule'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.detail).toEqual({ argument: 6 });
+    const listed = await runMain(['--format', 'json', 'invariant', 'list', '--global', '--all'], { cwd: repo });
+    expect(listed.stdout).not.toContain('caf');
+  });
+
   it('--store given twice is refused in text too, naming the option', async () => {
     const r = await runMain(['--store', 'a', '--store', 'b', 'invariant', 'list'], { cwd: REPO });
     expect(r.code).toBe(2);
