@@ -115,9 +115,10 @@ export function canPrompt(io: CliIo, noInput: boolean): boolean {
   return Boolean(io.stdout.isTTY && io.stdin.isTTY);
 }
 
-export function useColor(io: CliIo, noColor: boolean): boolean {
+/** Whether to colour what goes to `stream` (stdout unless said): an error on stderr is coloured by stderr's terminal. */
+export function useColor(io: CliIo, noColor: boolean, stream: { isTTY?: boolean } = io.stdout): boolean {
   if (noColor) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
   if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
-  return Boolean(io.stdout.isTTY);
+  return Boolean(stream.isTTY);
 }

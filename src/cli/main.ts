@@ -369,7 +369,8 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
   let chosen: Chosen | undefined;
   let output = '';
   const noColorEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
-  let color = !noColorEnv && Boolean(io.stderr.isTTY);
+  // Errors go to stderr: coloured when it is a terminal, whatever stdout is (a log file gets no escapes).
+  let errorColor = !noColorEnv && Boolean(io.stderr.isTTY);
   const args = helpAlias(argsIn);
   let format: OutputFormat = formatOf(args);
   try {
@@ -427,7 +428,8 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     placeAfterDashes(chosen.entry, chosen.argv);
     format = argv.format ?? 'text';
     await prepareFormat(format);
-    color = useColor(io, argv.color === false);
+    const color = useColor(io, argv.color === false);
+    errorColor = useColor(io, argv.color === false, io.stderr);
     const ctx = new CliContext({
       io,
       store: argv.store,
@@ -444,6 +446,6 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
     const { spec, argv: commandArgv } = chosen;
     return await withRunEnvironment({ env: io.env, cwd: io.cwd }, () => spec.run(commandArgv as never, ctx));
   } catch (error) {
-    return await report(io, error, color, format);
+    return await report(io, error, errorColor, format);
   }
 }

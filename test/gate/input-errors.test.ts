@@ -352,6 +352,26 @@ describe('no silently shortened set: unknown projects', () => {
     expect(storeState(root)).toEqual(before);
   });
 
+  it('an error is coloured by where it goes: stderr to a file gets no escapes though stdout is a terminal, and the other way round', async () => {
+    const root = billingStore();
+    const run = async (stdoutTty: boolean, stderrTty: boolean) => {
+      let stderr = '';
+      const stdin = new PassThrough();
+      stdin.end();
+      const code = await main(['--store', root, 'invariant', 'list', '--project', 'biling'], {
+        stdout: { write: () => true, isTTY: stdoutTty, columns: 80 },
+        stderr: { write: (c: string) => (stderr += c), isTTY: stderrTty },
+        stdin,
+        env: {},
+        cwd: root,
+      });
+      expect(code).toBe(2);
+      return stderr;
+    };
+    expect(await run(true, false)).not.toContain('\x1b[');
+    expect(await run(false, true)).toContain('\x1b[');
+  });
+
   it('--store naming a folder that is not a store: exit 2 with a hint, nothing written there', async () => {
     const dir = tempDir();
     const root = join(dir, '.agents');
