@@ -314,6 +314,12 @@ function refuseUndecodable(args: readonly string[]): void {
   );
 }
 
+/** Whether `--no-color` (or `--color=false`) was given, read before yargs parses, as the format is. */
+function noColorOf(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--no-color' || a === '--color=false');
+}
+
 /** Whether `--format json` was asked for, read before yargs parses (a usage error must answer in JSON too). */
 function formatOf(args: readonly string[]): OutputFormat {
   let format: OutputFormat = 'text';
@@ -368,10 +374,10 @@ function placeAfterDashes(entry: LazyCommand, argv: Record<string, unknown>): vo
 export async function main(argsIn: readonly string[], io: CliIo = processIo()): Promise<number> {
   let chosen: Chosen | undefined;
   let output = '';
-  const noColorEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
-  // Errors go to stderr: coloured when it is a terminal, whatever stdout is (a log file gets no escapes).
-  let errorColor = !noColorEnv && Boolean(io.stderr.isTTY);
   const args = helpAlias(argsIn);
+  // Errors go to stderr: coloured when it is a terminal, whatever stdout is (a log file gets no escapes); --no-color
+  // is read before the parse, since the parse itself may fail.
+  let errorColor = useColor(io, noColorOf(args), io.stderr);
   let format: OutputFormat = formatOf(args);
   try {
     // A shell asking for completions sends the partial word being typed: not an unknown command.

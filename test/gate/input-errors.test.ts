@@ -354,11 +354,11 @@ describe('no silently shortened set: unknown projects', () => {
 
   it('an error is coloured by where it goes: stderr to a file gets no escapes though stdout is a terminal, and the other way round', async () => {
     const root = billingStore();
-    const run = async (stdoutTty: boolean, stderrTty: boolean) => {
+    const run = async (stdoutTty: boolean, stderrTty: boolean, args = ['invariant', 'list', '--project', 'biling']) => {
       let stderr = '';
       const stdin = new PassThrough();
       stdin.end();
-      const code = await main(['--store', root, 'invariant', 'list', '--project', 'biling'], {
+      const code = await main(['--store', root, ...args], {
         stdout: { write: () => true, isTTY: stdoutTty, columns: 80 },
         stderr: { write: (c: string) => (stderr += c), isTTY: stderrTty },
         stdin,
@@ -370,6 +370,9 @@ describe('no silently shortened set: unknown projects', () => {
     };
     expect(await run(true, false)).not.toContain('\x1b[');
     expect(await run(false, true)).toContain('\x1b[');
+    // --no-color holds for an error the parse itself finds, before it has read the option.
+    expect(await run(true, true, ['--no-color', 'invariant', 'lst'])).not.toContain('\x1b[');
+    expect(await run(true, true, ['invariant', 'list', '--project', '--no-color'])).not.toContain('\x1b[');
   });
 
   it('--store naming a folder that is not a store: exit 2 with a hint, nothing written there', async () => {
