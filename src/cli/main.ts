@@ -112,7 +112,14 @@ function buildParser(
       // errors: yargs parses the partial words again without awaiting that parse, so a throw there
       // would be an unhandled rejection.
       if (completing) return;
-      throw usageFromYargs(msg, err, args, optionNames(yi), current);
+      // No command named, but an option no level takes (`agents --bogus`): the option is the slip, as strayOption says
+      // when a command follows it.
+      const demanded = msg === 'Name a command.' || GROUPS.some((g) => g.demand === msg);
+      const before = args.includes('--') ? args.slice(0, args.indexOf('--')) : args;
+      throw (
+        (demanded ? strayOption(before.filter((a) => a.startsWith('-'))) : undefined) ??
+        usageFromYargs(msg, err, args, optionNames(yi), current)
+      );
     });
   return y;
 }

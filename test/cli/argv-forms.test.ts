@@ -57,6 +57,9 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     [['invariant', 'list', '--bogus'], 'unknown-option'],
     [['invariant', 'list', '--staged'], 'unknown-option'],
     [['--effective', 'invariant', 'list'], 'unknown-option'],
+    // No command named after it: the option is still the slip, not the missing command.
+    [['--effective'], 'unknown-option'],
+    [['invariant', '--bogus'], 'unknown-option'],
     [['validate', '--effective'], 'unknown-option'],
     [['validate', '--no-cache=x'], 'invalid-value'],
     [['validate', '--staged', '--changed'], 'conflicting-options'],
