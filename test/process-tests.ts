@@ -39,6 +39,7 @@ export const PROCESS_TESTS = [
   'test/extends/overrides-waivers.test.ts',
   'test/extends/review.test.ts',
   'test/extends/shared-ids.test.ts',
+  'test/extends/source-actions.test.ts',
   'test/extends/source-path.test.ts',
   'test/gate/input-errors.test.ts',
   'test/git/identity.test.ts',

@@ -15,7 +15,8 @@ export type Scope =
   /** The `global/` of the policy source `source` (docs/extends.md); read from the cache, never from the store. */
   | { kind: 'inherited'; source: string /** The source's place in `extends`: of two sources, the first listed wins. */; order: number }
   | { kind: 'project'; project: string }
-  | { kind: 'action'; ns: string; name: string }
+  /** `source`: the policy source whose template it is (`SOURCE:NS/NAME`, docs/extends.md); absent for the store's own. */
+  | { kind: 'action'; ns: string; name: string; source?: string }
   | { kind: 'plan'; plan: string };
 
 export interface InvariantSource {
@@ -185,10 +186,15 @@ export function describeScope(scope: Scope): string {
     case 'project':
       return `project ${scope.project}`;
     case 'action':
-      return `action ${scope.ns}/${scope.name}`;
+      return `action ${actionName(scope)}`;
     case 'plan':
       return `plan ${scope.plan}`;
   }
+}
+
+/** An action template's name as `plan use` takes it: NS/NAME, or SOURCE:NS/NAME for a policy source's. */
+export function actionName(scope: { ns: string; name: string; source?: string }): string {
+  return `${scope.source === undefined ? '' : `${scope.source}:`}${scope.ns}/${scope.name}`;
 }
 
 export function sameScope(a: Scope, b: Scope): boolean {
@@ -205,7 +211,9 @@ export function scopeFolder(scope: Scope): string {
     case 'project':
       return `projects/${scope.project}`;
     case 'action':
-      return `actions/${scope.ns}/${scope.name}`;
+      return scope.source === undefined
+        ? `actions/${scope.ns}/${scope.name}`
+        : `${INHERITED_ROOT}/${scope.source}/actions/${scope.ns}/${scope.name}`;
     case 'plan':
       return `plans/${scope.plan}`;
   }

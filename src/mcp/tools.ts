@@ -140,7 +140,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'List invariants',
     description:
       'The invariants stored in one scope, or in the whole store when no scope is given: as written, not merged (use effective_invariants for what applies to a project or plan). ' +
-      'Give at most one of `global` (true), `project`, `plan` or `action` ("namespace/name" of an action template). ' +
+      'Give at most one of `global` (true), `project`, `plan` or `action` ("namespace/name" of an action template, "source:namespace/name" of a policy source\'s). ' +
       'Inactive invariants are left out unless `include_inactive` is true. Listing the whole store shows, for each invariant, the copies it shadows or is shadowed by.',
     writes: false,
     inputSchema: {
@@ -149,7 +149,12 @@ export const TOOLS: readonly ToolDef[] = [
         global: { type: 'boolean', description: 'true: the global scope (applies to every project and plan).' },
         project: str("Project name: that project's own invariants.", { maxLength: 64 }),
         plan: str("Plan id or unique prefix (4+ characters): that plan's own invariants.", { maxLength: 26 }),
-        action: str('Action template "namespace/name": invariants that `plan use` promotes into new plans.', { maxLength: 129 }),
+        action: str(
+          'Action template "namespace/name" (or "source:namespace/name", a policy source\'s): invariants that `plan use` promotes into new plans.',
+          {
+            maxLength: 194,
+          },
+        ),
         pattern: str('Optional: a JavaScript regular expression on the text (case-insensitive unless it holds an upper-case letter).'),
         include_inactive: { type: 'boolean', description: 'true: also list invariants marked inactive (they never apply).' },
       },

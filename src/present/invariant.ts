@@ -1,4 +1,4 @@
-import { describeScope, type Guard, SCOPE_KINDS, SEVERITIES, type ScopedInvariant } from '../core/model.ts';
+import { actionName, describeScope, type Guard, SCOPE_KINDS, SEVERITIES, type ScopedInvariant } from '../core/model.ts';
 import type { Style } from '../core/style.ts';
 import { arrayOf, BOOLEAN, enumOf, type JsonSchema, nullable, objectOf, STRING } from './schema.ts';
 
@@ -38,7 +38,7 @@ export function invariantJson(inv: ScopedInvariant): InvariantJson {
     active: inv.active,
     scope: s.kind,
     project: s.kind === 'project' ? s.project : null,
-    action: s.kind === 'action' ? `${s.ns}/${s.name}` : null,
+    action: s.kind === 'action' ? actionName(s) : null,
     plan: s.kind === 'plan' ? s.plan : null,
     path: inv.path,
     tags: inv.tags,

@@ -33,7 +33,7 @@ import type {
   WaiverState,
 } from './invariants/types.ts';
 
-export { requireValid, toScope } from './invariants/rules.ts';
+export { requireOwnScope, requireValid, toScope } from './invariants/rules.ts';
 export type * from './invariants/types.ts';
 
 /**

@@ -6,10 +6,11 @@ import type { Plan } from '../core/model.ts';
 import { readAllPlans, readFolders } from '../store/read.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 import { commitWanted, lockedWrite, withCommit } from './commit.ts';
-import { pinnedSources } from './invariants/pinned-sources.ts';
+import { pinnedTrees } from './invariants/pinned-sources.ts';
 import { actionRefs, namedFolders } from './invariants/projects.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
 import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
+import { requireOwnScope } from './invariants/rules.ts';
 
 /** One action template, as `agents action list` shows it. */
 export interface ActionSummary {
@@ -56,17 +57,6 @@ async function actionsIn(tree: TreeSource, source: string | undefined, plans: re
     });
   }
   return out;
-}
-
-/**
- * The names `plan use` takes, for its hint: the store's templates, then each policy source's as SOURCE:NS/NAME
- * (a source not pinned or fetched yet adds none). Names only: no template file is read.
- */
-export async function listActionNames(invariants: InvariantService): Promise<string[]> {
-  const names = await actionRefs(invariants.source);
-  for (const { name, tree } of await new ScopeService(invariants).readableSourceTrees())
-    names.push(...(await actionRefs(tree)).map((r) => `${name}:${r}`));
-  return names;
 }
 
 /** The longest description an action.yaml holds (schemas/action.schema.json). */
@@ -126,15 +116,7 @@ export class ScopeService {
 
   /** The sources' trees a listing can show: one not pinned or fetched yet is left out, and `missing` hears why. */
   readableSourceTrees(missing?: (error: AgentsError) => void): Promise<{ name: string; tree: TreeSource }[]> {
-    return unlessSourceNotReady(() => this.sourceTrees(), missing);
-  }
-
-  /** The trees of the policy sources at their pins; none read when config.yaml extends none. */
-  private async sourceTrees(): Promise<{ name: string; tree: TreeSource }[]> {
-    const pins = await pinnedSources(this.invariants);
-    if (pins.length === 0) return [];
-    const { sourceTree } = await import('../store/extends.ts');
-    return Promise.all(pins.map(async ({ source, pin }) => ({ name: source.name, tree: await sourceTree(this.root, source, pin.commit) })));
+    return unlessSourceNotReady(() => pinnedTrees(this.invariants), missing);
   }
 
   /** Every project (a folder projects/<name>/), with counts. */
@@ -170,6 +152,7 @@ export class ScopeService {
     input = inputObject(input, 'addAction') as typeof input;
     const scope = toScope({ action: requiredString(input.action, 'action') });
     if (scope.kind !== 'action') throw new Error('unreachable');
+    requireOwnScope(scope);
     const ref = `${scope.ns}/${scope.name}`;
     const description = optionalString(input.description, 'description')?.trim() || undefined;
     const folder = `actions/${ref}`;

@@ -184,3 +184,17 @@ describe('the edit form in a terminal', { timeout: 180_000 }, () => {
     expect(readFileSync(join(store, `global/${G1}.yaml`), 'utf8')).toBe(before);
   });
 });
+
+describe("the add form at a policy source's template", { timeout: 180_000 }, () => {
+  test('is refused before it opens: the template is changed in the source', async () => {
+    const { pinnedApp } = await import('../extends/repos.ts');
+    const app = await pinnedApp();
+    const before = files(join(app, '.agents'));
+    const pty = PtySession.start(['invariant', 'add', '--action', 'policy:org/release'], { cwd: app });
+    const { code, screen } = await pty.exit();
+    expect(code).toBe(2);
+    expect(screen).toContain('policy source policy');
+    expect(screen).not.toContain('Add an invariant');
+    expect(files(join(app, '.agents'))).toEqual(before);
+  });
+});

@@ -49,8 +49,9 @@ export default defineCommand<AddArgs>({
       // No text at a terminal: the form asks for what the flags did not give, starting from the flags' values.
       const given = scopeFromArgs(argv, false);
       const scope = given ? await service.resolveScope(given) : undefined;
-      // A likely typo of a project is refused before the form opens, not after the text is typed.
+      // A likely typo of a project, or a policy source's template, is refused before the form opens, not after the text is typed.
       if (scope?.kind === 'project') await service.checkNewProject(scope.project, argv['new-project'] ?? false);
+      if (scope) (await import('../../service/invariant-service.ts')).requireOwnScope(scope);
       const { runAddForm } = await loadTui();
       result = await ctx.onScreen(() =>
         runAddForm(tuiIo(ctx), service, {

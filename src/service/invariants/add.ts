@@ -11,7 +11,7 @@ import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
 import { checkNewAction } from './projects.ts';
 import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
-import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
+import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireOwnScope, requireValid } from './rules.ts';
 import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
 
 /**
@@ -21,6 +21,7 @@ import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
 export async function add(svc: InvariantContext, given: AddInput): Promise<AddResult> {
   const input = inputObject(given, 'add') as AddInput;
   const scope = await svc.resolveScope(input.scope);
+  requireOwnScope(scope);
   // Where a refusal says the value would have gone: the scope's folder, as the schema gate names it.
   const target = `${scopeFolder(scope)}/`;
   const text = checkText(input.text, target);
@@ -113,6 +114,7 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
  */
 export async function addContext(svc: InvariantContext, input: ScopeInput | Scope): Promise<AddContext> {
   const scope = await svc.resolveScope(input);
+  requireOwnScope(scope);
   const snap = await relatedSnapshot(svc, scope);
   if (scope.kind !== 'global') await readFolders(svc.source, [scopeFolder(scope)], snap);
   // The policy sources' invariants lie below every scope but templates': a new copy may shadow them.

@@ -2,7 +2,7 @@
 import { UsageError } from '../../core/errors.ts';
 import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import { classifyPath } from '../../core/layout.ts';
-import { type Plan, type Scope, type ScopedInvariant, scopeFolder } from '../../core/model.ts';
+import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
 import { readEntries, readFailure, readFolders } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
@@ -52,14 +52,21 @@ export async function resolveId(
     ).kind === 'unknown'
   ) {
     // A write only names what it refuses: a source it cannot read leaves the answer "no invariant with id".
-    const sources = options.inherited ? await svc.inherited() : await svc.inherited().catch(() => []);
-    const inherited = sources.filter((i) => resolvePrefix(prefix, [i.id]).kind === 'unique');
+    const read = (all: () => Promise<ScopedInvariant[]>) => (options.inherited ? all() : all().catch(() => []));
+    const matching = (list: ScopedInvariant[]) => list.filter((i) => resolvePrefix(prefix, [i.id]).kind === 'unique');
+    let inherited = matching(await read(() => svc.inherited()));
+    // Nor an inherited one: an invariant of a source's action template, as `list --action SOURCE:NS/NAME` prints it.
+    if (inherited.length === 0) {
+      const { sourceTemplates } = await import('./source-actions.ts');
+      inherited = matching(await read(() => sourceTemplates(svc)));
+    }
     if (inherited.length > 0 && !options.inherited) {
       const inv = inherited[0]!;
-      const source = inv.scope.kind === 'inherited' ? inv.scope.source : '';
+      const source = inv.scope.kind === 'inherited' || inv.scope.kind === 'action' ? (inv.scope.source ?? '') : '';
+      const template = inv.scope.kind === 'action' ? ` (action template ${actionName(inv.scope)})` : '';
       throw new UsageError(
-        `${inv.id} is inherited from the policy source ${source}; this store cannot change it`,
-        `Change it in the repository of ${source} (config.yaml's extends), or add a copy with \`overrides: ${inv.id}\` here.`,
+        `${inv.id} is inherited from the policy source ${source}${template}; this store cannot change it`,
+        `Change it in the repository of ${source} (config.yaml's extends)${template ? '.' : `, or add a copy with \`overrides: ${inv.id}\` here.`}`,
         { source, id: inv.id },
       );
     }

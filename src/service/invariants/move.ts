@@ -9,7 +9,7 @@ import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
 import { checkNewAction } from './projects.ts';
 import { relations } from './related.ts';
-import { requireValid } from './rules.ts';
+import { requireOwnScope, requireValid } from './rules.ts';
 import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
 
 /**
@@ -27,6 +27,7 @@ export async function move(
   const options = inputObject(given, 'move');
   const found = await svc.resolveId(idOrPrefix);
   const dest = await svc.resolveScope(to);
+  requireOwnScope(dest);
   if (scopeFolder(dest) === scopeFolder(found.scope)) {
     throw new UsageError(
       `${found.id} is already in ${describeScope(dest)}`,

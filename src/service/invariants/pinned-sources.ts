@@ -1,7 +1,9 @@
-// The policy sources a store extends, with their pins: read by the resolver, the floors check and the action listing.
+// The policy sources a store extends, with their pins and trees: read by the resolver, the floors check and the action readers.
+import { UsageError } from '../../core/errors.ts';
 import { EXTENDS_LOCK_FILE, mayExtend, type LockEntry } from '../../core/extends.ts';
 import type { ExtendsSource } from '../../core/model.ts';
 import { emptySnapshot } from '../../store/read.ts';
+import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
 import { requireValid } from './rules.ts';
 
@@ -26,4 +28,40 @@ export async function pinnedSources(svc: Pick<InvariantContext, 'source'>): Prom
   requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
   if (state.sources.length === 0) return [];
   return pinsFor(state);
+}
+
+/**
+ * The store of the policy source `name` at its pin, read from the cache (docs/extends.md): where its action
+ * templates (`SOURCE:NS/NAME`) are read. A name config.yaml's extends does not declare answers the names it
+ * does. Only this source needs a pin.
+ */
+export async function findPinnedTree(
+  svc: Pick<InvariantContext, 'root' | 'source'>,
+  name: string,
+): Promise<{ tree: TreeSource } | { sources: string[] }> {
+  const { readExtendsState, pinsFor, sourceTree } = await import('../../store/extends.ts');
+  const state = await readExtendsState(svc.source);
+  requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
+  if (!state.sources.some((s) => s.name === name)) return { sources: state.sources.map((s) => s.name) };
+  const { source, pin } = pinsFor(state, [name])[0]!;
+  return { tree: await sourceTree(svc.root, source, pin.commit) };
+}
+
+/** As findPinnedTree, with a name config.yaml does not declare exit 2; `ref` is what the caller gave, for the message. */
+export async function pinnedTree(svc: Pick<InvariantContext, 'root' | 'source'>, name: string, ref: string): Promise<TreeSource> {
+  const found = await findPinnedTree(svc, name);
+  if ('sources' in found)
+    throw new UsageError(
+      `unknown policy source ${name} in ${ref}`,
+      `Sources in config.yaml's extends: ${found.sources.join(', ') || '(none)'}.`,
+    );
+  return found.tree;
+}
+
+/** The trees of the policy sources at their pins; none read when config.yaml extends none. */
+export async function pinnedTrees(svc: Pick<InvariantContext, 'root' | 'source'>): Promise<{ name: string; tree: TreeSource }[]> {
+  const pins = await pinnedSources(svc);
+  if (pins.length === 0) return [];
+  const { sourceTree } = await import('../../store/extends.ts');
+  return Promise.all(pins.map(async ({ source, pin }) => ({ name: source.name, tree: await sourceTree(svc.root, source, pin.commit) })));
 }

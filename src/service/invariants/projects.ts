@@ -2,10 +2,13 @@
 import { closestNames, didYouMean, isCloseName, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
 import { classifyPath } from '../../core/layout.ts';
+import { actionName } from '../../core/model.ts';
 import { isName, isProjectName, isUlid } from '../../core/names.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
+import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
+import { unlessSourceNotReady } from './related.ts';
 import { requireValid } from './rules.ts';
 import type { ScopeCatalog } from './types.ts';
 
@@ -117,20 +120,44 @@ export async function checkNewProject(
 
 /**
  * Refuses (exit 2) to read an action template that does not exist, naming
- * the closest existing ones, as for a project: a typo never reads as an
- * empty template.
+ * the closest existing ones (the store's and its policy sources', as `plan
+ * use` takes them), as for a project: a typo never reads as an empty
+ * template. `tree`: where the template is read, when the caller has it.
  */
-export async function requireAction(svc: InvariantContext, ref: string): Promise<void> {
-  const known = await actionRefs(svc.source);
-  if (known.includes(ref)) return;
-  const suggestions = closestNames(ref, known);
+export async function requireAction(
+  svc: InvariantContext,
+  scope: { ns: string; name: string; source?: string },
+  options: { tree?: TreeSource; writing?: boolean } = {},
+): Promise<void> {
+  const ref = actionName(scope);
+  const local = `${scope.ns}/${scope.name}`;
+  const tree = options.tree ?? (scope.source === undefined ? svc.source : await pinnedTree(svc, scope.source, ref));
+  if ((await actionRefs(tree)).includes(local)) return;
+  const known = (await actionNames(svc)).filter((a) => a !== ref);
+  // NS/NAME that only a policy source holds is suggested as that source's SOURCE:NS/NAME.
+  const suggestions =
+    scope.source === undefined && known.some((k) => k.endsWith(`:${ref}`))
+      ? known.filter((k) => k.endsWith(`:${ref}`))
+      : closestNames(ref, known);
   const guess = didYouMean(suggestions);
+  const where = scope.source === undefined ? `actions/${ref}/ does not exist` : `policy source ${scope.source} has no actions/${local}/`;
   throw new UsageError(
-    `unknown action ${ref}: actions/${ref}/ does not exist${guess ? `; ${guess}` : ''}`,
-    `Known actions: ${someNames(known, { more: '`agents action list` lists them all' })}. Create one with \`agents action add ${ref}\`.`,
+    `unknown action ${ref}: ${where}${guess ? `; ${guess}` : ''}`,
+    `${options.writing ? 'Nothing was written. ' : ''}Known actions: ${someNames(known, { more: '`agents action list` lists them all' })}.${scope.source === undefined ? ` Create one with \`agents action add ${ref}\`.` : ''}`,
     { action: ref, suggestions, known },
     'unknown-action',
   );
+}
+
+/**
+ * The names `plan use` takes: the store's templates, then each policy source's as SOURCE:NS/NAME (a source not
+ * pinned or fetched yet adds none). Names only: no template file is read.
+ */
+export async function actionNames(svc: InvariantContext): Promise<string[]> {
+  const names = await actionRefs(svc.source);
+  for (const { name, tree } of await unlessSourceNotReady(() => pinnedTrees(svc)))
+    names.push(...(await actionRefs(tree)).map((r) => `${name}:${r}`));
+  return names;
 }
 
 /**

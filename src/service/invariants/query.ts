@@ -1,7 +1,7 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
 import { UsageError } from '../../core/errors.ts';
 import { optionalBoolean } from '../../core/input-shape.ts';
-import { type Plan, type ScopedInvariant, type Target, scopeFolder } from '../../core/model.ts';
+import { type Plan, type ScopedInvariant, type Target, actionName, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
 import { type WaiverScope, waiverFolder } from '../../core/waivers.ts';
@@ -11,6 +11,7 @@ import type { InvariantContext } from './context.ts';
 import { pinnedSources } from './pinned-sources.ts';
 import { requireAction } from './projects.ts';
 import { inheritedIfReadable, sourceRemedy } from './related.ts';
+import { sourceTemplate } from './source-actions.ts';
 import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
 import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
 
@@ -20,10 +21,16 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
   const scope = options.scope ? await svc.resolveScope(options.scope) : undefined;
   if (scope?.kind === 'plan') await svc.readPlan(scope.plan);
-  const snap = scope ? await readFolders(svc.source, [scopeFolder(scope)]) : await readStore(svc.source);
+  // A policy source's template (SOURCE:NS/NAME) is read in the source at its pin, as `plan use` reads it.
+  const fromSource = scope?.kind === 'action' && scope.source !== undefined ? { ...scope, source: scope.source } : undefined;
+  const snap = fromSource
+    ? { ...emptySnapshot(), invariants: await sourceTemplate(svc, fromSource) }
+    : scope
+      ? await readFolders(svc.source, [scopeFolder(scope)])
+      : await readStore(svc.source);
   requireValid(snap, 'list invariants');
   if (scope?.kind === 'project' && !holdsProject(snap.invariants, scope.project)) await svc.requireProject(scope.project);
-  if (scope?.kind === 'action' && snap.invariants.length === 0) await requireAction(svc, `${scope.ns}/${scope.name}`);
+  if (scope?.kind === 'action' && snap.invariants.length === 0) await requireAction(svc, scope);
   // Every scope, without one named: the policy sources' invariants too (after the store's own), as `show` finds them.
   // A source not fetched yet leaves them out, and says so: the store's own are still listed.
   const inherited = scope
@@ -145,7 +152,12 @@ export async function show(svc: InvariantContext, idOrPrefix: string): Promise<S
   const snap = await readStore(svc.source);
   // The copies of the policy sources take part in shadowing as in every effective set.
   const inherited = await svc.inherited();
-  const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;
+  // An id of a policy source's template (as `list --action SOURCE:NS/NAME` prints it) is read there.
+  const template =
+    found.scope.kind === 'action' && found.scope.source !== undefined
+      ? await sourceTemplate(svc, { ...found.scope, source: found.scope.source })
+      : [];
+  const all = inherited.length + template.length > 0 ? [...snap.invariants, ...inherited, ...template] : snap.invariants;
   const inv = all.find((i) => i.id === found.id && i.path === found.path);
   if (!inv) {
     requireValid({ ...snap, diagnostics: snap.diagnostics.filter((d) => d.file === found.path) }, `show ${found.id}`);
@@ -173,7 +185,7 @@ export async function show(svc: InvariantContext, idOrPrefix: string): Promise<S
       result.appliesTo = `plan ${inv.scope.plan} only`;
       break;
     case 'action':
-      result.appliesTo = `no target directly; promoted into each plan created with \`agents plan use ${inv.scope.ns}/${inv.scope.name}\``;
+      result.appliesTo = `no target directly; promoted into each plan created with \`agents plan use ${actionName(inv.scope)}\``;
       break;
   }
   if (!inv.active) result.appliesTo = `nothing while inactive (would apply to ${result.appliesTo})`;

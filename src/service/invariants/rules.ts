@@ -1,7 +1,17 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
 import { InvalidStoreError, UsageError, valueTooLong } from '../../core/errors.ts';
 import { optionalString, optionalStrings, requiredString } from '../../core/input-shape.ts';
-import { type Guard, type Plan, SEVERITIES, type Scope, type ScopedInvariant, type Severity, scopeFolder } from '../../core/model.ts';
+import {
+  type Guard,
+  type Plan,
+  SEVERITIES,
+  actionName,
+  type Scope,
+  type ScopedInvariant,
+  type Severity,
+  scopeFolder,
+} from '../../core/model.ts';
+import { splitSourceRef } from '../../core/extends.ts';
 import { codePointLength, nameProblem, parseActionRef, truncate, ulidProblem } from '../../core/names.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../../core/near-duplicates.ts';
 import { cleanText } from '../../core/normalise.ts';
@@ -28,9 +38,28 @@ export function toScope(input: ScopeInput | Scope): Scope {
     if (problem) throw new UsageError(problem, "Give the plan's full ULID; `agents plan list` shows them.");
     return { kind: 'plan', plan: input.plan };
   }
-  const ref = parseActionRef(input.action);
+  // SOURCE:NS/NAME names a policy source's template (docs/extends.md), as `plan use` and `action list` write it.
+  const { source, local } = splitSourceRef(input.action);
+  if (source !== undefined) {
+    const problem = nameProblem(source, 'policy source');
+    if (problem) throw new UsageError(problem, "Write a source's action as <source>:<ns>/<name> (docs/extends.md).");
+  }
+  const ref = parseActionRef(local);
   if (typeof ref === 'string') throw new UsageError(ref, 'Action names match ^[a-z0-9][a-z0-9._-]{0,63}$ on each side of the "/".');
-  return { kind: 'action', ns: ref.ns, name: ref.name };
+  return source === undefined ? { kind: 'action', ns: ref.ns, name: ref.name } : { kind: 'action', ns: ref.ns, name: ref.name, source };
+}
+
+/**
+ * Refuses (exit 2) to write into a policy source's action template: it is changed in the source's
+ * repository, as an inherited invariant is (docs/extends.md).
+ */
+export function requireOwnScope(scope: Scope): void {
+  if (scope.kind !== 'action' || scope.source === undefined) return;
+  throw new UsageError(
+    `action ${actionName(scope)} is a template of the policy source ${scope.source}; this store cannot change it`,
+    `Nothing was written. Change it in the repository of ${scope.source} (config.yaml's extends), or use a template of this store (\`agents action list\`).`,
+    { source: scope.source, action: actionName(scope) },
+  );
 }
 
 const SCOPE_KEYS = ['global', 'project', 'plan', 'action'] as const;
@@ -58,7 +87,7 @@ export function scopeToInput(scope: Scope): ScopeInput {
     case 'plan':
       return { plan: scope.plan };
     case 'action':
-      return { action: `${scope.ns}/${scope.name}` };
+      return { action: actionName(scope) };
   }
 }
 

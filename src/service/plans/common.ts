@@ -1,5 +1,4 @@
 // What every plan use case needs: a plan by id or prefix, its records, where an action template is read.
-import { UsageError } from '../../core/errors.ts';
 import { splitSourceRef } from '../../core/extends.ts';
 import type { RecordKind } from '../../core/layout.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
@@ -7,6 +6,7 @@ import { invariantDigestInput, setDigestInput } from '../../core/plan-gate.ts';
 import { type PlanRecords, readPlanRecords } from '../../store/read-records.ts';
 import { emptySnapshot } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
+import { findPinnedTree, pinnedTree } from '../invariants/pinned-sources.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 
@@ -45,13 +45,9 @@ export async function planRecords(svc: PlanContext, planId: string, kinds?: read
  * (docs/extends.md). An unknown source is exit 2.
  */
 export async function actionTree(svc: PlanContext, ref: string): Promise<{ tree: TreeSource; local: string; source?: string }> {
-  const found = await findActionTree(svc, ref);
-  if ('sources' in found)
-    throw new UsageError(
-      `unknown policy source ${found.source} in ${ref}`,
-      `Sources in config.yaml's extends: ${found.sources.join(', ') || '(none)'}.`,
-    );
-  return found;
+  const { source, local } = splitSourceRef(ref);
+  if (source === undefined) return { tree: svc.invariants.source, local };
+  return { tree: await pinnedTree(svc.invariants, source, ref), local, source };
 }
 
 /**
@@ -64,10 +60,6 @@ export async function findActionTree(
 ): Promise<{ tree: TreeSource; local: string; source?: string } | { source: string; sources: string[] }> {
   const { source, local } = splitSourceRef(ref);
   if (source === undefined) return { tree: svc.invariants.source, local };
-  const { readExtendsState, pinsFor, sourceTree } = await import('../../store/extends.ts');
-  const state = await readExtendsState(svc.invariants.source);
-  requireValid({ ...emptySnapshot(), diagnostics: state.diagnostics }, 'read the policy sources');
-  if (!state.sources.some((s) => s.name === source)) return { source, sources: state.sources.map((s) => s.name) };
-  const { source: src, pin } = pinsFor(state, [source])[0]!;
-  return { tree: await sourceTree(svc.root, src, pin.commit), local, source };
+  const found = await findPinnedTree(svc.invariants, source);
+  return 'sources' in found ? { source, sources: found.sources } : { tree: found.tree, local, source };
 }

@@ -1,16 +1,13 @@
 // `plan use`: a new plan from an action template.
-import { closestNames, didYouMean, someNames } from '../../core/closest.ts';
-import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalString, requiredString } from '../../core/input-shape.ts';
-import { splitSourceRef } from '../../core/extends.ts';
-import type { Plan } from '../../core/model.ts';
-import { nameProblem } from '../../core/names.ts';
+import { type Plan, actionName } from '../../core/model.ts';
 import { promotedCopy, selectPromoted } from '../../core/records.ts';
 import { addingTo, formatInvariantFile, formatPlanFile } from '../../core/serialize.ts';
 import { emptySnapshot, readFolders } from '../../store/read.ts';
 import { readProjects } from '../../store/projects.ts';
 import { writeFolderAtomic } from '../../store/atomic-write.ts';
 import { commitWanted, withCommit } from '../commit.ts';
+import { requireAction } from '../invariants/projects.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { actionTree, timestamp } from './common.ts';
@@ -25,16 +22,13 @@ import { join } from 'node:path';
 export async function use(svc: PlanContext, given: UseInput): Promise<UseResult> {
   const input = inputObject(given, 'use') as UseInput;
   optionalString(input.project, 'project');
-  const split = splitSourceRef(requiredString(input.action, 'action'));
-  if (split.source !== undefined) {
-    const problem = nameProblem(split.source, 'policy source');
-    if (problem) throw new UsageError(problem, "Write a source's action as <source>:<ns>/<name> (docs/extends.md).");
-  }
-  const { tree: actionSource, source: fromSource } = await actionTree(svc, input.action);
-  const scope = toScope({ action: split.local });
+  requiredString(input.action, 'action');
+  // SOURCE:NS/NAME names a policy source's template (docs/extends.md); its names are checked before any read.
+  const scope = toScope({ action: input.action });
   if (scope.kind !== 'action') throw new Error('unreachable');
+  const { tree: actionSource } = await actionTree(svc, input.action);
   const localRef = `${scope.ns}/${scope.name}`;
-  const ref = fromSource !== undefined ? `${fromSource}:${localRef}` : localRef;
+  const ref = actionName(scope);
   if (input.project !== undefined) toScope({ project: input.project });
   // A linked project or action folder is an invalid store (exit 3), not an unknown name.
   const linked = (
@@ -54,19 +48,7 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
       `use ${ref} for project ${input.project}`,
     );
   }
-  const here = await actionSource.list(`actions/${scope.ns}`, { recursive: false });
-  if (!here.some((e) => e.type === 'dir' && e.path === `actions/${localRef}`)) {
-    // The store's own templates and its policy sources' (as `plan use` names them), as `action list` lists them.
-    const known = (await (await import('../scope-service.ts')).listActionNames(svc.invariants)).filter((a) => a !== ref);
-    const suggestions = closestNames(ref, known);
-    const guess = didYouMean(suggestions);
-    throw new UsageError(
-      `unknown action ${ref}: ${fromSource !== undefined ? `policy source ${fromSource} has no actions/${localRef}/` : `actions/${ref}/ does not exist`}${guess ? `; ${guess}` : ''}`,
-      `Nothing was written. Known actions: ${someNames(known, { more: '`agents action list` lists them all' })}.`,
-      { action: ref, suggestions, known },
-      'unknown-action',
-    );
-  }
+  await requireAction(svc.invariants, scope, { tree: actionSource, writing: true });
   const goal = optionalString(input.goal, 'goal')?.trim() || undefined;
   const snap = await readFolders(actionSource, [`actions/${localRef}`]);
   requireValid(snap, `promote the invariants of action ${ref}`);

@@ -1,0 +1,65 @@
+// A policy source's action template is named SOURCE:NS/NAME by every command that takes one (docs/extends.md,
+// "Actions"): `invariant list --action` lists it as `plan use` uses it, `show` takes the ids it prints, and the
+// writers refuse it, since the template is changed in the source's repository.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { invariantYaml, tempDir } from '../helpers/tmp.ts';
+import { consumer, policyCommit, policyRepo, run } from './repos.ts';
+
+const TEMPLATE = '01M91M5SHWTSNA3QA4Q8JH4SSF';
+const PATH = `extends/policy/actions/org/release/${TEMPLATE}.yaml`;
+
+async function appWithTemplate(): Promise<string> {
+  const dir = tempDir();
+  const policy = policyRepo(dir);
+  policyCommit(policy, { [`.agents/actions/org/release/${TEMPLATE}.yaml`]: invariantYaml(TEMPLATE, 'Tag every release') });
+  const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
+  const update = await run(app, 'extends', 'update');
+  if (update.code !== 0) throw new Error(`extends update: ${update.stderr}`);
+  return app;
+}
+
+const errorCode = (stdout: string) => (JSON.parse(stdout) as { error: { code: string } }).error.code;
+
+describe('a policy source action template, SOURCE:NS/NAME', () => {
+  it('invariant list --action lists it by that name, and show takes the ids it prints', async () => {
+    const app = await appWithTemplate();
+    const listed = await run(app, 'invariant', 'list', '--action', 'policy:org/release', '--format', 'json');
+    expect(listed.code, listed.stderr).toBe(0);
+    const items = JSON.parse(listed.stdout) as { id: string; action: string; path: string }[];
+    expect(items.map((i) => [i.id, i.action, i.path])).toEqual([[TEMPLATE, 'policy:org/release', PATH]]);
+    for (const id of [TEMPLATE, TEMPLATE.slice(0, 8)]) {
+      const shown = await run(app, 'invariant', 'show', id, '--format', 'json');
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(JSON.parse(shown.stdout)).toMatchObject({ id: TEMPLATE, action: 'policy:org/release', path: PATH });
+    }
+    // The name plan use takes is the one list takes.
+    expect((await run(app, 'plan', 'use', 'policy:org/release')).code).toBe(0);
+  });
+
+  it('a template the source lacks, or a source config.yaml does not name, is exit 2', async () => {
+    const app = await appWithTemplate();
+    const missing = await run(app, 'invariant', 'list', '--action', 'policy:org/relase', '--format', 'json');
+    expect(missing.code).toBe(2);
+    expect(errorCode(missing.stdout)).toBe('unknown-action');
+    expect(JSON.parse(missing.stdout).error.detail.suggestions).toEqual(['policy:org/release']);
+    expect((await run(app, 'invariant', 'list', '--action', 'other:org/release')).code).toBe(2);
+    // Its NS/NAME alone names no template of the store: the hint offers the source's.
+    const local = await run(app, 'invariant', 'list', '--action', 'org/release', '--format', 'json');
+    expect(local.code).toBe(2);
+    expect(JSON.parse(local.stdout).error.detail.suggestions).toEqual(['policy:org/release']);
+  });
+
+  it('add, move, edit and action add into the template are refused with nothing written', async () => {
+    const app = await appWithTemplate();
+    const store = join(app, '.agents');
+    expect((await run(app, 'invariant', 'add', '--action', 'policy:org/release', 'Sign every tag')).code).toBe(2);
+    expect((await run(app, 'invariant', 'move', '01JDQ6X5Z8W4N3B2C1D0E9F8G5', '--action', 'policy:org/release')).code).toBe(2);
+    expect(existsSync(join(store, 'projects/myapp/01JDQ6X5Z8W4N3B2C1D0E9F8G5.yaml'))).toBe(true);
+    expect((await run(app, 'invariant', 'edit', TEMPLATE, '--text', 'Tag releases')).code).toBe(2);
+    expect((await run(app, 'action', 'add', 'policy:org/other')).code).toBe(2);
+    expect(existsSync(join(store, 'actions'))).toBe(false);
+    expect(existsSync(join(store, 'extends'))).toBe(false);
+  });
+});
