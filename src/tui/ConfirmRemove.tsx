@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { plain } from './plain.ts';
+import { fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import type { ReactElement } from 'react';
 import { describeScope } from '../core/model.ts';
@@ -34,10 +34,14 @@ export function ConfirmRemove({ info, width = 80, onAnswer }: ConfirmRemoveProps
       </Text>
       <Box paddingLeft={2} flexDirection="column">
         <Text wrap="wrap">{plain(inv.text)}</Text>
-        <Text
-          dimColor={theme.dim}
-          wrap="truncate-end"
-        >{`${inv.severity}${inv.active ? '' : ' · inactive'}${inv.tags.length ? ` · ${inv.tags.map((t) => `#${t}`).join(' ')}` : ''}`}</Text>
+        <Text dimColor={theme.dim} wrap="truncate-end">
+          {fitColumns(
+            plain(
+              `${inv.severity}${inv.active ? '' : ' · inactive'}${inv.tags.length ? ` · ${inv.tags.map((t) => `#${t}`).join(' ')}` : ''}`,
+            ),
+            width - 2,
+          )}
+        </Text>
         <Text dimColor={theme.dim} wrap="truncate-end">
           {plain(inv.path)}
         </Text>

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useState, type ReactElement } from 'react';
 import type { ImportPlan, PlannedCandidate, PlannedScope } from '../core/import-plan.ts';
 import { SEVERITIES } from '../core/model.ts';
-import { plain } from './plain.ts';
+import { fitColumns, plain } from './plain.ts';
 import { TextInput } from './TextInput.tsx';
 import { useKeys } from './use-keys.ts';
 import { useTheme } from './theme.ts';
@@ -70,7 +70,7 @@ export function ImportReview({ plan, width = 80, rows = 12, onDone, onCancel }: 
             <Text wrap="truncate-end" inverse={here}>
               {`${here ? '›' : ' '} [${c.keep ? 'x' : ' '}] `}
               <Text color={theme.hue(c.severity === 'error' ? 'red' : c.severity === 'warning' ? 'yellow' : 'cyan')}>{c.severity}</Text>
-              {plain(`  ${scopeName(c.scope)}  ${c.file}:${c.line}`)}
+              {fitColumns(plain(`  ${scopeName(c.scope)}  ${c.file}:${c.line}`), width - 6 - c.severity.length)}
             </Text>
             {here && editing !== undefined ? (
               <Box paddingLeft={6}>

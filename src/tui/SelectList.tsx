@@ -1,6 +1,7 @@
 import { Box, Text } from 'ink';
 import { useKeys } from './use-keys.ts';
 import { useRef, useState, type ReactElement } from 'react';
+import { fitColumns } from './plain.ts';
 import { useTheme } from './theme.ts';
 
 export interface SelectItem<V> {
@@ -65,12 +66,17 @@ export function SelectList<V>({
     <Box flexDirection="column" width={width}>
       {shown.map((item, i) => {
         const selected = Math.max(0, top) + i === index;
+        // Cut as one line after the two-column marker, so that its "…" stays when a wide character crosses the edge (plain.ts).
+        const hint = item.hint ? `  ${item.hint}` : '';
+        const line = fitColumns(item.label + hint, width - 2);
+        const label = line.slice(0, item.label.length);
+        const rest = line.slice(label.length);
         return (
           // biome-ignore lint/suspicious/noArrayIndexKey: keyed by position in the whole list; items have no identity of their own.
           <Text key={`${Math.max(0, top) + i}`} wrap="truncate-end" inverse={selected}>
             {selected ? '› ' : '  '}
-            {item.label}
-            {item.hint ? <Text dimColor={theme.dim}>{`  ${item.hint}`}</Text> : null}
+            {label}
+            {rest ? <Text dimColor={theme.dim}>{rest}</Text> : null}
           </Text>
         );
       })}

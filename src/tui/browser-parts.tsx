@@ -1,7 +1,7 @@
 // The browser's pieces drawn from data alone: the scope picker's items, a
 // row of the list and the detail pane (Browser.tsx holds the state and keys).
 import { Box, Text } from 'ink';
-import { plain } from './plain.ts';
+import { fitColumns, plain } from './plain.ts';
 import type { ReactElement } from 'react';
 import { describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { SelectItem } from './SelectList.tsx';
@@ -76,13 +76,15 @@ export function RowLine({
           : row.waivers?.length
             ? '(waiver expired) '
             : '';
+  const textWidth = Math.max(1, width - id.length);
   return (
     <Box width={width}>
-      <Box width={Math.max(1, width - id.length)} height={1} overflow="hidden">
+      <Box width={textWidth} height={1} overflow="hidden">
         <Text wrap="truncate-end" inverse={selected} dimColor={greyed && theme.dim} color={greyed ? theme.hue('gray') : undefined}>
           {selected ? '› ' : '  '}
           {sevMark(theme, inv)}
-          {` ${note}${plain(inv.text)}`}
+          {/* After the marker and the severity letter: three columns. */}
+          {fitColumns(` ${note}${plain(inv.text)}`, textWidth - 3)}
         </Text>
       </Box>
       <Text dimColor={theme.dim}>{id}</Text>
@@ -94,12 +96,14 @@ export function RowLine({
 export function Detail({ row, height, width }: { row: Row | undefined; height: number; width: number }): ReactElement {
   const theme = useTheme();
   const lines: ReactElement[] = [];
+  // A line the pane cuts keeps its "…" though a wide character crosses the edge (plain.ts).
+  const cut = (text: string) => fitColumns(text, width);
   if (row?.kind === 'item') {
     const inv = row.invariant;
     const meta = [describeScope(inv.scope), inv.severity, inv.active ? 'active' : 'inactive', ...inv.tags.map((t) => `#${t}`)].join(' · ');
     lines.push(
       <Text key="id" bold wrap="truncate-end">
-        {plain(`${inv.id}  ${meta}`)}
+        {cut(plain(`${inv.id}  ${meta}`))}
       </Text>,
     );
     lines.push(
@@ -109,13 +113,19 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
     );
     if (inv.rationale)
       lines.push(
-        <Text key="why" wrap="truncate-end" dimColor={theme.dim}>{`rationale: ${plain(inv.rationale.replace(/\s+/g, ' '))}`}</Text>,
+        <Text key="why" wrap="truncate-end" dimColor={theme.dim}>
+          {cut(`rationale: ${plain(inv.rationale.replace(/\s+/g, ' '))}`)}
+        </Text>,
       );
-    lines.push(<Text key="path" wrap="truncate-end" dimColor={theme.dim}>{`path: ${plain(inv.path)}`}</Text>);
+    lines.push(
+      <Text key="path" wrap="truncate-end" dimColor={theme.dim}>
+        {cut(`path: ${plain(inv.path)}`)}
+      </Text>,
+    );
     if (inv.created_at || inv.created_by)
       lines.push(
         <Text key="by" wrap="truncate-end" dimColor={theme.dim}>
-          {plain(`created ${inv.created_at ?? ''}${inv.created_by ? ` by ${inv.created_by}` : ''}`)}
+          {cut(plain(`created ${inv.created_at ?? ''}${inv.created_by ? ` by ${inv.created_by}` : ''}`))}
         </Text>,
       );
     if (row.hiddenBy)
@@ -138,7 +148,7 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
       const where = w.scope.kind === 'plan' ? 'this plan' : `project ${w.scope.project}`;
       lines.push(
         <Text key={`w${w.id}`} color={theme.hue(w.holds ? 'yellow' : 'red')} wrap="truncate-end">
-          {plain(`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`)}
+          {cut(plain(`${w.holds ? `waived until ${w.expires}` : `waiver expired ${w.expires}`} for ${where} by ${w.owner}: ${w.reason}`))}
         </Text>,
       );
     }

@@ -1,3 +1,4 @@
+import stringWidth from 'string-width';
 import { escapeUnsafe } from '../core/plain-text.ts';
 
 /**
@@ -20,4 +21,23 @@ export function withoutLastCharacter(text: string): string {
   let last = 0;
   for (const { index } of graphemes.segment(text)) last = index;
   return text.slice(0, last);
+}
+
+/**
+ * `text` cut to `columns` terminal columns, a cut one ending in "…", measured as Ink measures it. Ink's own
+ * truncation keeps a wide character (CJK, an emoji) that crosses the last column but one, so its line is a column too
+ * wide and the "…" is clipped off: a line cut here already fits, and Ink leaves it as it is.
+ */
+export function fitColumns(text: string, columns: number): string {
+  if (stringWidth(text) <= columns) return text;
+  if (columns < 1) return '';
+  let kept = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = stringWidth(segment);
+    if (used + w > columns - 1) break;
+    kept += segment;
+    used += w;
+  }
+  return `${kept}…`;
 }

@@ -1,0 +1,87 @@
+// Lines the TUI cuts to its width keep their "…" and their columns when the text holds wide characters (CJK, emoji):
+// Ink's own cut keeps a wide character that crosses the last column but one, and the "…" was clipped off.
+import { render } from 'ink-testing-library';
+import stringWidth from 'string-width';
+import { describe, expect, test } from 'vitest';
+import type { ScopedInvariant } from '../../src/core/model.ts';
+import { Detail, RowLine } from '../../src/tui/browser-parts.tsx';
+import { SelectList } from '../../src/tui/SelectList.tsx';
+import { fitColumns } from '../../src/tui/plain.ts';
+import { G1 } from './helpers.ts';
+
+// Wide characters at every parity of the cut: after one narrow character, after two, emoji with a modifier.
+const TEXTS = [
+  'a漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字',
+  'ab漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字',
+  'x👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽👍🏽',
+  'テキストの中に全角文字と半角文字 mixed テキストの中に全角文字と半角文字',
+];
+const WIDTHS = [20, 21, 22, 23, 30, 31];
+
+const invariant = (text: string): ScopedInvariant => ({
+  id: G1,
+  text,
+  severity: 'error',
+  active: true,
+  tags: [],
+  scope: { kind: 'global' },
+  path: `global/${G1}.yaml`,
+  rationale: text,
+  created_by: text,
+});
+
+function frameLines(element: Parameters<typeof render>[0]): string[] {
+  const r = render(element);
+  const lines = (r.lastFrame() ?? '').split('\n');
+  r.unmount();
+  return lines;
+}
+
+describe('wide text in the TUI', () => {
+  test('fitColumns cuts to the columns and ends a cut with "…"', () => {
+    for (const text of TEXTS)
+      for (const width of WIDTHS) {
+        const cut = fitColumns(text, width);
+        expect(stringWidth(cut)).toBeLessThanOrEqual(width);
+        expect(cut.endsWith('…')).toBe(true);
+        expect(text.startsWith(cut.slice(0, -1))).toBe(true);
+        expect(width - stringWidth(cut)).toBeLessThanOrEqual(1);
+      }
+    expect(fitColumns('short', 10)).toBe('short');
+  });
+
+  test('a list row keeps its "…" and its id column', () => {
+    for (const text of TEXTS)
+      for (const width of WIDTHS) {
+        const [line = ''] = frameLines(
+          <RowLine
+            row={{ kind: 'item', invariant: invariant(text) }}
+            selected={false}
+            width={width}
+            short={(id) => id.slice(0, 4)}
+            idWidth={4}
+          />,
+        );
+        expect(line.endsWith(` ${G1.slice(0, 4)}`), line).toBe(true);
+        expect(stringWidth(line), line).toBe(width);
+        expect(line.trimEnd().slice(0, -5).trimEnd().endsWith('…'), line).toBe(true);
+      }
+  });
+
+  test('the detail pane and a select list keep their "…"', () => {
+    for (const text of TEXTS)
+      for (const width of WIDTHS) {
+        const detail = frameLines(<Detail row={{ kind: 'item', invariant: invariant(text) }} height={12} width={width} />);
+        for (const prefix of ['rationale: ', 'created ']) {
+          const line = detail.find((l) => l.startsWith(prefix)) ?? '';
+          expect(line.trimEnd().endsWith('…'), `${prefix}: ${line}`).toBe(true);
+          expect(stringWidth(line)).toBeLessThanOrEqual(width);
+        }
+        const [row = ''] = frameLines(
+          <SelectList items={[{ label: 'plan 01M8', value: 1, hint: text }]} onSelect={() => {}} width={width} />,
+        );
+        expect(row.trimEnd().endsWith('…'), row).toBe(true);
+        expect(stringWidth(row)).toBeLessThanOrEqual(width);
+      }
+  });
+});
