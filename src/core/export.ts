@@ -6,11 +6,15 @@
  */
 import { markerLines, withoutConflictExamples } from './export-markers.ts';
 import { inlineText } from './export-text.ts';
+import { applyTo, globList, yamlScalar } from './export-front-matter.ts';
 import { folderPattern, singleFolder } from './globs.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { markdownText } from './plain-text.ts';
 import type { EffectiveEntry } from './resolve.ts';
 import { describeScope, SEVERITIES, type ExportTargetName, type ProjectMeta, type Severity } from './model.ts';
+
+// Written into the front matter of the targets below; kept here for the callers that format front matter too.
+export { yamlScalar };
 
 /** One part of a file: the invariants of the global scope, a project or a plan, with what they come with. */
 export interface ExportSection {
@@ -78,23 +82,6 @@ export interface TargetSpec {
   maxBytes?: { bytes: number; reader: string };
 }
 
-/**
- * A YAML scalar for a front matter value: plain when that is safe, else double-quoted (JSON is valid YAML).
- * What a YAML reader could take for a number (`2024`, `1e3`, `.5`, `.inf`) is quoted, so a glob stays a string.
- */
-export function yamlScalar(value: string): string {
-  return /^[A-Za-z0-9_./-][A-Za-z0-9_./*?{}[\],!-]*$/.test(value) &&
-    !/^(true|false|null|yes|no|on|off|~)$/i.test(value) &&
-    !/^[-+]?(\.?[0-9]|\.(inf|nan)$)/i.test(value)
-    ? value
-    : JSON.stringify(value);
-}
-
-/** A list of globs as one comma-separated value where none holds a comma, else a flow list. */
-function globList(paths: readonly string[]): string {
-  return paths.some((p) => p.includes(',')) ? `[${paths.map((p) => JSON.stringify(p)).join(', ')}]` : yamlScalar(paths.join(','));
-}
-
 const agentFile = (project: string) => `agents-${project}`;
 
 export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = {
@@ -114,7 +101,7 @@ export const TARGETS: Readonly<Record<ExportTargetName, TargetSpec>> = {
     projectDir: '.github/instructions',
     projectFile: (p) => `.github/instructions/${agentFile(p)}.instructions.md`,
     projectFilePattern: /^agents-[a-z0-9][a-z0-9._-]*\.instructions\.md$/,
-    projectFrontMatter: (_p, meta) => [`applyTo: ${JSON.stringify((meta.paths ?? []).join(','))}`],
+    projectFrontMatter: (p, meta) => [`applyTo: ${JSON.stringify(applyTo(p, meta.paths ?? []))}`],
   },
   cursor: {
     name: 'cursor',

@@ -5,7 +5,8 @@
  * `[abc]` / `[a-z]` / `[!a]` and `{a,b}`; `**` as a whole segment is any
  * number of folders. The same syntax the agents' own globs take (Cursor's
  * `globs`, Copilot's `applyTo`, Windsurf's `globs`, Cline's `paths`), so a
- * project's paths are written to them as they are. Pure.
+ * project's paths are written to them as they are (in `applyTo`, whose commas
+ * separate globs, an alternation as a glob per alternative). Pure.
  */
 
 /** Why `glob` is not a path glob this tool takes, or undefined when it is. */
@@ -203,4 +204,66 @@ export function globsSurelyOverlap(a: string, b: string): boolean {
     return globHoldsFolder(x, dir) || globHoldsFolder(y, literalFolder(x));
   };
   return covers(a, b) || covers(b, a);
+}
+
+/**
+ * `glob` as globs that hold no comma, for a list whose items a comma separates (Copilot's `applyTo`, which some
+ * readers split at every comma): each `{…}` alternation becomes a glob per alternative, which match the same files.
+ * `comma` when a comma is not an alternation's (in a name, or in a `[…]` class), which such a list cannot hold;
+ * `too-many` when the alternatives would make more than `limit` globs.
+ */
+export function commaFreeGlobs(glob: string, limit: number): string[] | 'comma' | 'too-many' {
+  if (!glob.includes(',')) return [glob];
+  let bracket = false;
+  let brace = false;
+  for (const ch of glob) {
+    if (bracket) {
+      if (ch === ']') bracket = false;
+      else if (ch === ',') return 'comma';
+    } else if (ch === '[') bracket = true;
+    else if (ch === '{') brace = true;
+    else if (ch === '}') brace = false;
+    else if (ch === ',' && !brace) return 'comma';
+  }
+  const out: string[] = [];
+  const pending = [glob];
+  while (pending.length > 0) {
+    const g = pending.pop()!;
+    const group = g.includes(',') ? firstAlternation(g) : undefined;
+    if (group === undefined) {
+      out.push(g);
+      if (out.length > limit) return 'too-many';
+      continue;
+    }
+    // Reversed onto the stack, so that the globs come out in the order the alternation lists them.
+    for (const alt of group.alternatives.reverse()) pending.push(`${g.slice(0, group.start)}${alt}${g.slice(group.end + 1)}`);
+    if (out.length + pending.length > limit) return 'too-many';
+  }
+  return out;
+}
+
+/** The first `{…}` outside a class that holds a comma: where it starts and ends, and its alternatives. */
+function firstAlternation(glob: string): { start: number; end: number; alternatives: string[] } | undefined {
+  let bracket = false;
+  let start = -1;
+  let alternatives: string[] = [];
+  let from = 0;
+  for (let i = 0; i < glob.length; i++) {
+    const ch = glob[i];
+    if (bracket) {
+      if (ch === ']') bracket = false;
+    } else if (ch === '[') bracket = true;
+    else if (ch === '{') {
+      start = i;
+      alternatives = [];
+      from = i + 1;
+    } else if (ch === ',' && start >= 0) {
+      alternatives.push(glob.slice(from, i));
+      from = i + 1;
+    } else if (ch === '}' && start >= 0) {
+      if (alternatives.length > 0) return { start, end: i, alternatives: [...alternatives, glob.slice(from, i)] };
+      start = -1;
+    }
+  }
+  return undefined;
 }

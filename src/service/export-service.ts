@@ -14,6 +14,7 @@ import {
   renderSections,
   renderStandalone,
   unexpressedGlobs,
+  type ExportFile,
   type ExportProject,
   type ExportSection,
 } from '../core/export.ts';
@@ -31,6 +32,7 @@ import {
   checkWritable,
   type FileChange,
   linkedTarget,
+  placedPathError,
   refuseUnfaithfulLink,
   sameRules,
   readExisting,
@@ -254,15 +256,20 @@ export class ExportService {
         ...(waivers.length > 0 ? { waivers } : {}),
       });
     }
-    const files = planExport({
-      targets,
-      global: options.project === undefined ? globalSet(globals, keyOf) : undefined,
-      projects: exportProjects,
-      severities: config.export.severities,
-      nested: config.export.nested,
-      storeRel,
-      folders: named,
-    });
+    let files: ExportFile[];
+    try {
+      files = planExport({
+        targets,
+        global: options.project === undefined ? globalSet(globals, keyOf) : undefined,
+        projects: exportProjects,
+        severities: config.export.severities,
+        nested: config.export.nested,
+        storeRel,
+        folders: named,
+      });
+    } catch (error) {
+      throw await placedPathError(this.service.source, error);
+    }
     const out: ExportPlan = {
       top,
       targets,

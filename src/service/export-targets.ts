@@ -12,6 +12,7 @@ import { readUtf8 } from '../core/utf8.ts';
 import { GitError, lsRepoFiles } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
+import type { TreeSource } from '../store/tree-source.ts';
 
 /** An instruction file larger than this is not one the tool wrote: refused rather than read. */
 const MAX_TARGET_BYTES = 4 * 1024 * 1024;
@@ -251,4 +252,21 @@ export async function nestedTargetFiles(top: string, storeRel: string, names: re
     throw error;
   }
   return files.filter((f) => f.includes('/') && !f.startsWith(`${storeRel}/`)).sort();
+}
+
+/**
+ * A project path a target cannot write (`path-not-expressible`, core/export-front-matter.ts), placed at its
+ * file:line:col in project.yaml, as a path the glob rules refuse is; any other error is returned as it is.
+ */
+export async function placedPathError(source: TreeSource, error: unknown): Promise<unknown> {
+  if (!(error instanceof UsageError) || error.code !== 'path-not-expressible') return error;
+  const { project, index } = error.detail as { project: string; index: number };
+  const file = `projects/${project}/project.yaml`;
+  const read = (await source.read([file])).get(file);
+  if (!read?.ok) return error;
+  const { parseYaml, offsetAt } = await import('../core/yaml-file.ts');
+  const y = parseYaml(file, read.bytes).value;
+  if (!y) return error;
+  const { line, col } = y.lines.linePos(offsetAt(y, ['paths', String(index)]));
+  return new UsageError(`${file}:${line}:${col}: ${error.message}`, error.hint, error.detail, error.code);
 }

@@ -19,6 +19,7 @@ import {
   yamlScalar,
   type ExportProject,
 } from '../../src/core/export.ts';
+import { type AgentsError, UsageError } from '../../src/core/errors.ts';
 import type { EffectiveEntry } from '../../src/core/resolve.ts';
 import { entry, sha256 } from '../helpers/effective.ts';
 
@@ -97,7 +98,42 @@ describe('yamlScalar', () => {
   });
 });
 
+/** A target's front matter, or the code of the error that refuses it. */
+function frontOrCode(front: () => string[] | undefined): string[] | string | undefined {
+  try {
+    return front();
+  } catch (error) {
+    return (error as AgentsError).code;
+  }
+}
+
 describe('TARGETS', () => {
+  it("copilot's applyTo: an alternation is spread into globs of its own, so that no reader splits it; a comma in a name is refused", () => {
+    const applyTo = (...paths: string[]) => TARGETS.copilot.projectFrontMatter!('web', { paths });
+    expect(applyTo('src/{a,b}/**', 'docs/**')).toEqual(['applyTo: "src/a/**,src/b/**,docs/**"']);
+    expect(applyTo('src/**/*.{ts,tsx}', 'lib/{x,y}/{m,n}.js')).toEqual([
+      'applyTo: "src/**/*.ts,src/**/*.tsx,lib/x/m.js,lib/x/n.js,lib/y/m.js,lib/y/n.js"',
+    ]);
+    // No comma: written as given, braces and classes included.
+    expect(applyTo('a/{b}/[xy]*')).toEqual(['applyTo: "a/{b}/[xy]*"']);
+    for (const paths of [
+      ['docs/a,b/**'],
+      ['ok/**', 'x/[,;]/y'],
+      ['x/{[,],b}/**'],
+      ['{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}{s,t}'],
+    ]) {
+      let thrown: unknown;
+      try {
+        applyTo(...paths);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, paths.join(' ')).toBeInstanceOf(UsageError);
+      expect((thrown as UsageError).code).toBe('path-not-expressible');
+      expect((thrown as UsageError).detail).toMatchObject({ project: 'web', index: paths.length - 1, path: paths.at(-1) });
+    }
+  });
+
   it('each target: its files and front matter', () => {
     const meta = { paths: ['a/**', 'b,c/**'] };
     const plain = { paths: ['a/**', 'b/*.ts'] };
@@ -111,7 +147,7 @@ describe('TARGETS', () => {
           projectDir: s.projectDir,
           file: s.projectFile?.('billing'),
           rootFrontMatter: s.rootFrontMatter,
-          front: s.projectFrontMatter?.('billing', meta),
+          front: frontOrCode(() => s.projectFrontMatter?.('billing', meta)),
           plainFront: s.projectFrontMatter?.('billing', plain),
           noPaths: s.projectFrontMatter?.('billing', {}),
           maxChars: s.maxChars,
@@ -127,7 +163,8 @@ describe('TARGETS', () => {
         root: '.github/copilot-instructions.md',
         projectDir: '.github/instructions',
         file: '.github/instructions/agents-billing.instructions.md',
-        front: ['applyTo: "a/**,b,c/**"'],
+        // A comma in a name cannot be written in applyTo, whose commas separate the globs.
+        front: 'path-not-expressible',
         plainFront: ['applyTo: "a/**,b/*.ts"'],
         noPaths: ['applyTo: ""'],
       },

@@ -67,3 +67,24 @@ describe('agents export, a file left alone', () => {
     }
   });
 });
+
+describe("agents export, a path Copilot's applyTo cannot hold", () => {
+  it('an alternation is written as globs of their own; a comma in a name is exit 2 at its file:line:col, nothing written', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/{web,admin}/**\n  - packages/ui/**\n');
+    const ok = await runAgents(['export', '--target', 'copilot'], { cwd: repo });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(join(repo, '.github/instructions/agents-web.instructions.md'), 'utf8')).toContain(
+      'applyTo: "apps/web/**,apps/admin/**,packages/ui/**"',
+    );
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n  - "docs/a,b/**"\n');
+    const snap = snapshot(repo);
+    const r = await runAgents(['--format', 'json', 'export', '--target', 'cursor,copilot'], { cwd: repo });
+    expect(r.code).toBe(2);
+    const error = JSON.parse(r.stdout).error;
+    expect(error.code).toBe('path-not-expressible');
+    expect(error.detail).toEqual({ target: 'copilot', project: 'web', index: 1, path: 'docs/a,b/**' });
+    expect(error.message.startsWith('projects/web/project.yaml:3:5: ')).toBe(true);
+    expect(snapshot(repo)).toEqual(snap);
+  });
+});
