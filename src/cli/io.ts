@@ -14,6 +14,11 @@ export interface CliIo {
    * read `stdin` as a stream instead.
    */
   readStdin?(max: number): Buffer | undefined;
+  /**
+   * Ends the process with `code` once what was written has gone out, whatever work is still pending. Absent where
+   * the run is not the process's own (a test, a library caller): the run then just returns.
+   */
+  exit?(code: number): void;
 }
 
 export function processIo(): CliIo {
@@ -32,6 +37,11 @@ export function processIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     readStdin: readStandardInput,
+    exit(code) {
+      process.exitCode = code;
+      // A pipe's write may finish later (it does on macOS): exit once an empty write after the answer has gone through.
+      standardOutput().write('', () => process.stderr.write('', () => process.exit(code)));
+    },
   };
 }
 

@@ -370,11 +370,13 @@ export class GuardService {
   /**
    * The hook's decision on one client action: evaluated, a deny recorded as a
    * violation of the active plan (through the plan service's writer), and the
-   * decision appended to the audit log.
+   * decision appended to the audit log. `decided` hears the verdict as soon as it is known.
    */
-  async decide(client: ClientAction): Promise<GuardDecisionRecord> {
+  async decide(client: ClientAction, decided?: (verdict: GuardVerdict, reason: string | undefined) => void): Promise<GuardDecisionRecord> {
     const action = this.toAction(client);
     const { verdict, reason, plan } = await this.evaluate(action);
+    // Heard before the violation is recorded: a hook out of time still answers what was decided.
+    decided?.(verdict, reason);
     const record: GuardDecisionRecord = { verdict, plan, action, ...(reason !== undefined ? { reason } : {}) };
     if (verdict.decision === 'deny' && plan !== null && verdict.decisive) {
       record.violation = await this.recordViolation(plan, client, verdict);

@@ -1,4 +1,4 @@
-import { EXIT_CODES } from '../../core/errors.ts';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import {
   type ClientAction,
   clientAnswer,
@@ -10,6 +10,7 @@ import {
   type GuardClient,
   type HookAnswer,
 } from '../../core/guard-clients.ts';
+import type { GuardDecision } from '../../core/guard.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 
@@ -43,6 +44,32 @@ function send(ctx: CliContext, answer: HookAnswer): number {
   return answer.exitCode;
 }
 
+/**
+ * How long the hook works at most (AGENTS_GUARD_TIMEOUT_MS, else 20 s) before it answers without its decision, and
+ * the problem of a value that is no number. A client gives its hook a time (`guard install` writes 30 s) and lets
+ * the call through when the hook runs past it, unlogged: a store or git that answers slowly must end in the hook's
+ * own answer, within that time.
+ */
+export function hookTimeout(env: Record<string, string | undefined>): { ms: number; problem?: string } {
+  const raw = env.AGENTS_GUARD_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return { ms: 20_000 };
+  if (/^\d{1,9}$/.test(raw) && Number(raw) > 0) return { ms: Number(raw) };
+  // Said, as AGENTS_LOCK_TIMEOUT_MS's is; the hook keeps its own bound meanwhile.
+  return {
+    ms: 20_000,
+    problem: `AGENTS_GUARD_TIMEOUT_MS="${raw.slice(0, 20)}" is not a number of milliseconds (set it to one such as 20000, or unset it)`,
+  };
+}
+
+/** `value`, or `fallback` when it has not come within `ms`. */
+function within<T>(value: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(fallback), ms);
+  });
+  return Promise.race([value, late]).finally(() => clearTimeout(timer));
+}
+
 export default defineCommand<HookArgs>({
   builder: (y) =>
     y.option('client', {
@@ -53,20 +80,57 @@ export default defineCommand<HookArgs>({
   async run(argv, ctx) {
     let service: import('../../service/guard-service.ts').GuardService | undefined;
     let action: ClientAction | undefined;
-    try {
-      const [{ GuardService }, root] = await Promise.all([import('../../service/guard-service.ts'), ctx.root()]);
-      service = new GuardService(root, ctx.io.env);
-      action = parseClientInput(await readInput(ctx), argv.client);
-      if (!action.blocking) return EXIT_CODES.ok;
-      const decided = await service.decide(action);
-      return send(ctx, clientAnswer(action.client, decided.verdict.decision, decided.reason ?? '', action.event));
-    } catch (error) {
-      // Whatever stops a decision (input, store, index) is answered by guard.on_error, never by a stack trace.
-      const onError = service ? await service.onError() : 'deny';
-      const why = hookReason(error);
-      // Logged with its answer: with on_error allow, the log is the only trace of a call let through unchecked.
+    let verdict: { decision: GuardDecision; reason: string } | undefined;
+    const timeout = hookTimeout(ctx.io.env);
+    // Once out of time the answer is given: a call that ends later (where the run cannot end the process) says nothing more.
+    let late = false;
+    const reply = (answer: HookAnswer) => (late ? answer.exitCode : send(ctx, answer));
+    const call = async (): Promise<number> => {
+      try {
+        const [{ GuardService }, root] = await Promise.all([import('../../service/guard-service.ts'), ctx.root()]);
+        service = new GuardService(root, ctx.io.env);
+        action = parseClientInput(await readInput(ctx), argv.client);
+        if (!action.blocking) return EXIT_CODES.ok;
+        if (timeout.problem !== undefined) throw new UsageError(timeout.problem);
+        const decided = await service.decide(action, (v, reason) => {
+          verdict = { decision: v.decision, reason: reason ?? '' };
+        });
+        return reply(clientAnswer(action.client, decided.verdict.decision, decided.reason ?? '', action.event));
+      } catch (error) {
+        // Whatever stops a decision (input, store, index) is answered by guard.on_error, never by a stack trace.
+        const onError = service ? await service.onError() : 'deny';
+        const why = hookReason(error);
+        // Logged with its answer: with on_error allow, the log is the only trace of a call let through unchecked.
+        if (!late) service?.logError(why, onError, action);
+        return reply(errorAnswer(why, onError));
+      }
+    };
+    const limit = timeout.ms;
+    const code = await within<number | 'late'>(call(), limit, 'late');
+    if (code !== 'late') return code;
+    late = true;
+    // Out of time: the verdict when it is known (only the violation's record was left), else guard.on_error.
+    const seconds = `${Math.round(limit / 100) / 10} s`;
+    let answer: number;
+    if (verdict !== undefined && action !== undefined) {
+      const why = `the violation was not recorded within ${seconds} (AGENTS_GUARD_TIMEOUT_MS): the store or git answered too slowly`;
+      service?.logError(why, verdict.decision === 'allow' || verdict.decision === 'none' ? 'allow' : 'deny', action);
+      answer = send(ctx, clientAnswer(action.client, verdict.decision, verdict.reason, action.event));
+    } else {
+      const why = `no decision within ${seconds} (AGENTS_GUARD_TIMEOUT_MS): the store or git answered too slowly`;
+      // config.yaml is read on the same slow store: a deny when it does not come at once.
+      const onError = service
+        ? await within(
+            service.onError().catch(() => 'deny' as const),
+            1_000,
+            'deny' as const,
+          )
+        : 'deny';
       service?.logError(why, onError, action);
-      return send(ctx, errorAnswer(why, onError));
+      answer = send(ctx, errorAnswer(why, onError));
     }
+    // The work left (a git process, a read) would keep the process running past the client's time.
+    ctx.io.exit?.(answer);
+    return answer;
   },
 });
