@@ -3,7 +3,7 @@
 import { Box, Text } from 'ink';
 import { fitColumns, plain } from './plain.ts';
 import type { ReactElement } from 'react';
-import { describeScope, type ScopedInvariant } from '../core/model.ts';
+import { actionName, describeScope, type ScopedInvariant } from '../core/model.ts';
 import type { SelectItem } from './SelectList.tsx';
 import type { Row, ScopeChoice } from './browser-rows.ts';
 import { useTheme, type Theme } from './theme.ts';
@@ -23,6 +23,12 @@ export function scopeChoices(data: StoreData): SelectItem<ScopeChoice>[] {
     const [ns = '', name = ''] = a.split('/');
     items.push({ label: `action ${a}`, value: { kind: 'action', ns, name } });
   }
+  // The policy sources' templates, as the listing of every scope holds them (SOURCE:NS/NAME), after the store's own.
+  const fromSources = new Map<string, ScopeChoice>();
+  for (const { invariant } of data.items)
+    if (invariant.scope.kind === 'action' && invariant.scope.source !== undefined)
+      fromSources.set(actionName(invariant.scope), invariant.scope);
+  for (const [a, value] of [...fromSources].sort(([x], [y]) => (x < y ? -1 : 1))) items.push({ label: `action ${a}`, value });
   for (const plan of data.catalog.plans) {
     items.push({
       label: `plan ${plan.id}`,

@@ -34,6 +34,9 @@ describe('a policy source action template, SOURCE:NS/NAME', () => {
       expect(shown.code, shown.stderr).toBe(0);
       expect(JSON.parse(shown.stdout)).toMatchObject({ id: TEMPLATE, action: 'policy:org/release', path: PATH });
     }
+    // A listing of every scope holds them too, after the store's own, as show finds them.
+    const all = JSON.parse((await run(app, 'invariant', 'list', '--format', 'json')).stdout) as { id: string; path: string }[];
+    expect(all.at(-1)).toMatchObject({ id: TEMPLATE, path: PATH });
     // The name plan use takes is the one list takes.
     expect((await run(app, 'plan', 'use', 'policy:org/release')).code).toBe(0);
   });

@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { Key } from 'ink';
+import type { ScopedInvariant } from '../../src/core/model.ts';
+import type { ListedInvariant } from '../../src/service/invariant-service.ts';
 import { windowTop } from '../../src/tui/browser-rows.ts';
 import { KeyHub, PLAIN, splitChunk } from '../../src/tui/use-keys.ts';
 import { pastedText } from '../../src/tui/run-ink.tsx';
@@ -65,5 +67,22 @@ describe('KeyHub', () => {
       ['x', false],
     ]);
     expect(list).toEqual(['x']);
+  });
+});
+
+describe('scopeChoices', () => {
+  test("a policy source's template the listing holds is a scope to pick, by the name plan use takes, after the store's", async () => {
+    const { scopeChoices } = await import('../../src/tui/browser-parts.tsx');
+    const inv = (id: string, scope: ScopedInvariant['scope']): ListedInvariant => ({
+      invariant: { id, text: id, severity: 'error', active: true, tags: [], scope, path: `${id}.yaml` },
+    });
+    const items = [
+      inv('a', { kind: 'action', ns: 'local', name: 'x' }),
+      inv('b', { kind: 'action', ns: 'org', name: 'release', source: 'policy' }),
+      inv('c', { kind: 'action', ns: 'org', name: 'release', source: 'policy' }),
+    ];
+    const choices = scopeChoices({ items, catalog: { projects: [], actions: ['local/x'], plans: [] }, inherited: [] });
+    expect(choices.map((c) => c.label)).toEqual(['all scopes', 'global', 'action local/x', 'action policy:org/release']);
+    expect(choices.at(-1)!.value).toEqual({ kind: 'action', ns: 'org', name: 'release', source: 'policy' });
   });
 });

@@ -10,8 +10,8 @@ import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
 import { pinnedSources } from './pinned-sources.ts';
 import { requireAction } from './projects.ts';
-import { inheritedIfReadable, sourceRemedy } from './related.ts';
-import { sourceTemplate } from './source-actions.ts';
+import { inheritedIfReadable, sourceRemedy, unlessSourceNotReady } from './related.ts';
+import { sourceTemplate, sourceTemplates } from './source-actions.ts';
 import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
 import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
 
@@ -33,11 +33,15 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   if (scope?.kind === 'action' && snap.invariants.length === 0) await requireAction(svc, scope);
   // Every scope, without one named: the policy sources' invariants too (after the store's own), as `show` finds them.
   // A source not fetched yet leaves them out, and says so: the store's own are still listed.
+  // Their action templates' too (`SOURCE:NS/NAME`), as the store's templates are listed: said once when unreadable.
   const inherited = scope
     ? []
-    : await inheritedIfReadable(svc, (error) =>
-        svc.deps.notice(`the invariants inherited from policy sources are not listed: ${sourceRemedy(error)}`),
-      );
+    : [
+        ...(await inheritedIfReadable(svc, (error) =>
+          svc.deps.notice(`the invariants inherited from policy sources are not listed: ${sourceRemedy(error)}`),
+        )),
+        ...(await unlessSourceNotReady(() => sourceTemplates(svc))),
+      ];
   const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;
   let items = all.filter((i) => optionalBoolean(options.all, 'all') || i.active);
   if (re) items = filterByRegex(items, re);

@@ -194,7 +194,9 @@ export const PROBE_ID = '00000000000000000000000000';
 
 export function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
   const order = ['global', 'project', 'action', 'plan', 'inherited'];
-  const d = order.indexOf(a.scope.kind) - order.indexOf(b.scope.kind);
+  // What the policy sources hold comes after the store's own: their `global/`, then their action templates.
+  const rank = (s: Scope) => (s.kind === 'action' && s.source !== undefined ? order.length : order.indexOf(s.kind));
+  const d = rank(a.scope) - rank(b.scope);
   if (d !== 0) return d;
   // Policy sources in `extends` order, as they resolve (docs/resolution.md), not by name.
   if (a.scope.kind === 'inherited' && b.scope.kind === 'inherited' && a.scope.order !== b.scope.order) return a.scope.order - b.scope.order;
