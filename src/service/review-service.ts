@@ -33,14 +33,16 @@ export class ReviewService {
     } catch (error) {
       if (!(error instanceof UsageError) || this.invariants === undefined) throw error;
       // An inherited invariant has no history in this repository: its file lives in the policy source's.
+      // So has one of a source's action templates (`SOURCE:NS/NAME`).
       const held = await (await this.invariants()).resolveId(idOrPrefix, { inherited: true }).catch(() => undefined);
-      if (held?.scope.kind !== 'inherited') throw error;
+      const source = held?.scope.kind === 'inherited' || held?.scope.kind === 'action' ? held.scope.source : undefined;
+      if (held === undefined || source === undefined) throw error;
       // Inherited paths are read as `extends/<source>/…`; in the source's own store the file is the rest.
-      const path = held.path.slice(`extends/${held.scope.source}/`.length);
+      const path = held.path.slice(`extends/${source}/`.length);
       throw new UsageError(
-        `${held.id} is inherited from the policy source ${held.scope.source}: its history is in that source's repository, not this one`,
+        `${held.id} is inherited from the policy source ${source}: its history is in that source's repository, not this one`,
         `Run \`git log\` on ${path} of the source's store, in a clone of the source (\`agents invariant show ${held.id}\` says where it comes from).`,
-        { id: held.id, source: held.scope.source, path },
+        { id: held.id, source, path },
       );
     }
   }

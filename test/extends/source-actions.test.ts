@@ -37,6 +37,10 @@ describe('a policy source action template, SOURCE:NS/NAME', () => {
     // A listing of every scope holds them too, after the store's own, as show finds them.
     const all = JSON.parse((await run(app, 'invariant', 'list', '--format', 'json')).stdout) as { id: string; path: string }[];
     expect(all.at(-1)).toMatchObject({ id: TEMPLATE, path: PATH });
+    // Its history is the source's, as an inherited invariant's is.
+    const log = await run(app, 'invariant', 'log', TEMPLATE, '--format', 'json');
+    expect(log.code).toBe(2);
+    expect(JSON.parse(log.stdout).error.detail).toEqual({ id: TEMPLATE, source: 'policy', path: `actions/org/release/${TEMPLATE}.yaml` });
     // The name plan use takes is the one list takes.
     expect((await run(app, 'plan', 'use', 'policy:org/release')).code).toBe(0);
   });
