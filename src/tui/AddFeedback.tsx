@@ -5,7 +5,7 @@ import { describeScope } from '../core/model.ts';
 import { codePointLength } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
 import { describeCharacter, findUnsafe } from '../core/plain-text.ts';
-import { plain } from './plain.ts';
+import { fitColumns, plain } from './plain.ts';
 import type { AddCheck } from '../core/shadow.ts';
 import type { NearMatch } from '../service/invariant-service.ts';
 import { useTheme } from './theme.ts';
@@ -15,10 +15,13 @@ export function AddFeedback({
   check,
   text,
   near = [],
+  width = 80,
 }: {
   check: AddCheck | undefined;
   text: string;
   near?: readonly NearMatch[];
+  /** The form's width: a line that quotes an invariant is cut to it in terminal columns (plain.ts). */
+  width?: number;
 }): ReactElement {
   const theme = useTheme();
   const length = codePointLength(text.trim());
@@ -54,7 +57,10 @@ export function AddFeedback({
   for (const m of near) {
     lines.push(
       <Text key={`n${m.invariant.id}`} color={theme.hue('yellow')} wrap="truncate-end">
-        {`≈ nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${plain(m.invariant.text)}" (${m.kind === 'punctuation' ? 'but for punctuation' : 'one character apart'})`}
+        {fitColumns(
+          `≈ nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${plain(m.invariant.text)}" (${m.kind === 'punctuation' ? 'but for punctuation' : 'one character apart'})`,
+          width,
+        )}
       </Text>,
     );
   }

@@ -321,7 +321,7 @@ export function AddForm({
               />
             </Box>
           </Box>
-          <AddFeedback check={check} text={text} near={near} />
+          <AddFeedback check={check} text={text} near={near} width={width} />
         </Box>
       );
       break;
@@ -393,7 +393,7 @@ export function AddForm({
           <Text wrap="wrap">{`guard     ${plain(guardSummary(guard).join('; '))}`}</Text>
           {editing ? <Text>{`state     ${active ? 'active' : 'inactive'}`}</Text> : null}
           <Text wrap="truncate-end">{`file      ${plain(path)}`}</Text>
-          <AddFeedback check={check} text={text} near={near} />
+          <AddFeedback check={check} text={text} near={near} width={width} />
           <Text bold>{step === 'saving' ? 'writing…' : editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]'}</Text>
         </Box>
       );

@@ -1,5 +1,5 @@
 import { Box, Text, type Key } from 'ink';
-import { plain } from './plain.ts';
+import { fitColumns, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
@@ -389,14 +389,14 @@ export function Browser({
     </Box>
   ) : problem ? (
     <Text color={theme.hue('red')} wrap="truncate-end">
-      {plain(`/${pattern}  ✗ ${problem}`)}
+      {fitColumns(plain(`/${pattern}  ✗ ${problem}`), width)}
     </Text>
   ) : status ? (
     <Text color={theme.hue('green')} wrap="truncate-end">
-      {plain(status)}
+      {fitColumns(plain(status), width)}
     </Text>
   ) : pattern ? (
-    <Text wrap="truncate-end">{plain(`/${pattern}`)}</Text>
+    <Text wrap="truncate-end">{fitColumns(plain(`/${pattern}`), width)}</Text>
   ) : (
     <Text dimColor={theme.dim}> </Text>
   );

@@ -1,13 +1,17 @@
 // Lines the TUI cuts to its width keep their "…" and their columns when the text holds wide characters (CJK, emoji):
 // Ink's own cut keeps a wide character that crosses the last column but one, and the "…" was clipped off.
+import { Box } from 'ink';
 import { render } from 'ink-testing-library';
 import stringWidth from 'string-width';
 import { describe, expect, test } from 'vitest';
 import type { ScopedInvariant } from '../../src/core/model.ts';
+import { InvariantService } from '../../src/service/invariant-service.ts';
+import { AddFeedback } from '../../src/tui/AddFeedback.tsx';
+import { Browser } from '../../src/tui/Browser.tsx';
 import { Detail, RowLine } from '../../src/tui/browser-parts.tsx';
 import { SelectList } from '../../src/tui/SelectList.tsx';
 import { fitColumns } from '../../src/tui/plain.ts';
-import { G1 } from './helpers.ts';
+import { G1, exampleStore, frameHas } from './helpers.ts';
 
 // Wide characters at every parity of the cut: after one narrow character, after two, emoji with a modifier.
 const TEXTS = [
@@ -82,6 +86,43 @@ describe('wide text in the TUI', () => {
         );
         expect(row.trimEnd().endsWith('…'), row).toBe(true);
         expect(stringWidth(row)).toBeLessThanOrEqual(width);
+      }
+  });
+
+  test('the browser\'s filter line keeps its "…"', async () => {
+    // Both parities of the cut: the wide characters start after two narrow ones.
+    for (const width of [30, 31]) {
+      const r = render(
+        <Browser service={new InvariantService(exampleStore())} size={{ columns: width, rows: 20 }} onQuit={() => {}} onError={() => {}} />,
+      );
+      await frameHas(r.lastFrame, '6 shown');
+      r.stdin.write('/');
+      await frameHas(r.lastFrame, '/');
+      r.stdin.write(TEXTS[0]!);
+      await frameHas(r.lastFrame, '0 shown');
+      r.stdin.write('\r');
+      const frame = await frameHas(r.lastFrame, '/a漢字');
+      const line = frame.split('\n').find((l) => l.startsWith('/a漢字')) ?? '';
+      expect(line.trimEnd().endsWith('…'), `${width}: ${line}`).toBe(true);
+      expect(stringWidth(line)).toBeLessThanOrEqual(width);
+      r.unmount();
+    }
+  });
+
+  test('the add form\'s "nearly repeats" line keeps its "…"', () => {
+    // Wide enough that the cut falls in the quoted text, past the id.
+    for (const text of TEXTS)
+      for (const width of [60, 61, 62, 63]) {
+        const near = [{ invariant: invariant(text), kind: 'punctuation' as const }];
+        // In a box of the form's width, as AddForm draws it.
+        const lines = frameLines(
+          <Box width={width}>
+            <AddFeedback check={{ shadows: [], shadowedBy: [] }} text="x" near={near} width={width} />
+          </Box>,
+        );
+        const line = lines.find((l) => l.startsWith('≈')) ?? '';
+        expect(line.trimEnd().endsWith('…'), `${width}: ${line}`).toBe(true);
+        expect(stringWidth(line)).toBeLessThanOrEqual(width);
       }
   });
 });
