@@ -26,7 +26,8 @@ async function git(top: string, args: readonly string[]): Promise<Buffer> {
   try {
     return await runGit(top, args);
   } catch (error) {
-    throw new GitError(error instanceof Error ? error.message : String(error), 'failed');
+    const why = error instanceof Error ? error.message : String(error);
+    throw new GitError(why, /not a git repository/i.test(why) ? 'not-a-repo' : 'failed');
   }
 }
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { git } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { guardedRepo } from '../helpers/guard.ts';
+import { exampleStore } from '../helpers/plans.ts';
 
 /** A repository with one committed global invariant guarding secrets/ and AWS keys. */
 const repo = () => guardedRepo({ write: ['secrets/**'], content: ['AKIA[0-9A-Z]{16}'] }, { commit: true });
@@ -123,5 +124,21 @@ describe('agents guard check, a path with control characters', () => {
     }
     const json = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: dir });
     expect(JSON.parse(json.stdout).diagnostics.map((d: { file: string }) => d.file)).toEqual([name]);
+  });
+});
+
+describe('agents guard check outside git', () => {
+  it('is exit 2, not-a-repository, for a range and for --staged alike, as invariant diff and log are', async () => {
+    const root = exampleStore();
+    for (const args of [
+      ['guard', 'check'],
+      ['guard', 'check', '--staged'],
+      ['invariant', 'diff'],
+      ['invariant', 'log', '01M8KJT9G0XNWEM589ZS7FV0VT'],
+    ]) {
+      const r = await runAgents(['--store', root, '--format', 'json', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(JSON.parse(r.stdout).error.code, args.join(' ')).toBe('not-a-repository');
+    }
   });
 });

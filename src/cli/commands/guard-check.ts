@@ -29,11 +29,21 @@ export default defineCommand<CheckArgs>({
       })
       .conflicts('staged', 'range'),
   async run(argv, ctx) {
-    const [{ GuardService }, { diffFiles }, root] = await Promise.all([
+    const [{ GuardService }, { diffFiles }, { repoTop }, root] = await Promise.all([
       import('../../service/guard-service.ts'),
       import('../../git/diff.ts'),
+      import('../../store/git-dir.ts'),
       ctx.root(),
     ]);
+    // Outside git, `git diff` would compare files (its --no-index form) or fail on the options: said for what it is.
+    if (repoTop(root) === undefined) {
+      throw new UsageError(
+        `not a git repository: ${root}`,
+        'guard check reads the changes from git: run it inside the git repository that holds the store, or judge one action with `agents guard try`.',
+        undefined,
+        'not-a-repository',
+      );
+    }
     const service = new GuardService(root, ctx.io.env);
     let files: Awaited<ReturnType<typeof diffFiles>>;
     try {

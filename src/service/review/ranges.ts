@@ -43,12 +43,13 @@ export function short(commit: string): string {
 }
 
 export function gitFailure(error: unknown): never {
+  if (error instanceof GitError && error.kind === 'not-a-repo') {
+    throw new UsageError(error.message, 'Reviewing changes needs the store inside a git repository.', undefined, 'not-a-repository');
+  }
   if (error instanceof GitError) {
     throw new UsageError(
       error.message,
-      error.kind === 'not-a-repo'
-        ? 'Reviewing changes needs the store inside a git repository.'
-        : 'Check the revision with `git log --oneline`; in a shallow clone fetch it first (`git fetch --depth=N origin REV` or `git fetch --unshallow`).',
+      'Check the revision with `git log --oneline`; in a shallow clone fetch it first (`git fetch --depth=N origin REV` or `git fetch --unshallow`).',
     );
   }
   throw error;
