@@ -44,6 +44,7 @@ export const PROCESS_TESTS = [
   'test/extends/source-path.test.ts',
   'test/gate/input-errors.test.ts',
   'test/git/identity.test.ts',
+  'test/git/runner.test.ts',
   'test/import/import-cli.test.ts',
   'test/import/replace-safety.test.ts',
   'test/package/code-cache.test.ts',

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { realpathSync, statfsSync } from 'node:fs';
+import { existsSync, realpathSync, statfsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { gitDirFor } from './location.ts';
@@ -180,7 +180,11 @@ export function runGit(
     const err: Buffer[] = [];
     child.stdout.on('data', onStdout ?? ((chunk: Buffer) => out.push(chunk)));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error) => reject(new GitProcessError(`git could not be started: ${error.message}`, null)));
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      // spawn says ENOENT for a missing folder to run in as for a missing git: the folder is checked first.
+      const why = error.code === 'ENOENT' && !existsSync(cwd) ? `the folder ${cwd} does not exist` : error.message;
+      reject(new GitProcessError(`git could not be started: ${why}`, null));
+    });
     child.on('close', (code) => {
       if (code === 0) return resolveRun(Buffer.concat(out));
       const said = Buffer.concat(err).toString('utf8').trim();
