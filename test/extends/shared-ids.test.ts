@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { git } from '../helpers/git.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
-import { SECRETS, consumer, policyRepo, run } from './repos.ts';
+import { LOCAL, LOCKED, SECRETS, consumer, policyRepo, run } from './repos.ts';
 
 interface Shown {
   path: string;
@@ -55,5 +55,19 @@ describe('an id two repositories share', () => {
     expect(kept.shadows.map((o) => o.path)).toEqual([`extends/policy/global/${SECRETS}.yaml`]);
     const hidden = inherited.find((i) => i.path === `extends/policy/global/${SECRETS}.yaml`)!;
     expect(hidden.shadowed_by.map((o) => o.path)).toEqual([`extends/zz/global/${SECRETS}.yaml`]);
+  });
+});
+
+describe('an id prefix the store and a source share', () => {
+  it('ambiguous among the store own ids, lists the inherited ids it matches too, so a longer prefix can name any', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    const other = '01JDQ6X5Z8W4N3B2C1D0E9F8G9';
+    writeTree(app, { [`.agents/global/${other}.yaml`]: invariantYaml(other, 'Keep a changelog') });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const r = await run(app, 'invariant', 'show', '01JDQ6X5Z8W4N3B2C1D0E9F8G', '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.detail.matches).toEqual([LOCKED, SECRETS, LOCAL, other]);
   });
 });

@@ -45,12 +45,16 @@ export async function resolveId(
   }
   // Known nowhere in the store: an inherited id (docs/extends.md) is shown, as `list --effective` and
   // the export print it, and refused by a write, which belongs in the policy source's repository.
-  if (
-    resolvePrefix(
-      prefix,
-      found.map((f) => f.id),
-    ).kind === 'unknown'
-  ) {
+  const local = resolvePrefix(
+    prefix,
+    found.map((f) => f.id),
+  ).kind;
+  if (local === 'ambiguous') {
+    // An ambiguous prefix lists every id it matches, inherited ones too, so that a longer prefix can name any of them.
+    const sources = await svc.inherited().catch(() => []);
+    for (const i of sources) if (resolvePrefix(prefix, [i.id]).kind === 'unique') found.push({ id: i.id, path: i.path, scope: i.scope });
+  }
+  if (local === 'unknown') {
     // A write only names what it refuses: a source it cannot read leaves the answer "no invariant with id".
     const read = (all: () => Promise<ScopedInvariant[]>) => (options.inherited ? all() : all().catch(() => []));
     const matching = (list: ScopedInvariant[]) => list.filter((i) => resolvePrefix(prefix, [i.id]).kind === 'unique');
