@@ -225,6 +225,9 @@ export class GuardService {
         return { index: stored.index, rebuilt: false };
       }
     }
+    // A store a sparse checkout leaves partly out would give guards without those files: the call is not decided
+    // (guard.on_error), as for a store that cannot be read.
+    await (await import('../store/sparse-store.ts')).refuseSparseStore(this.root);
     const { buildIndex } = await import('./guard-build.ts');
     // The folders' stamps are taken before the read: a file added while the store is read is seen by the next call.
     // Every project's folders, taken once (no watcher for each: the calls that follow watch the folders they compare).

@@ -220,3 +220,23 @@ describe('agents guard hook, a folder moved whole', () => {
     expect(await decision(dir, claude(dir, 'mcp__code__search', { path: dir, query: 'x' }))).toBe('none');
   });
 });
+
+describe('agents guard hook in a sparse checkout that leaves store files out', () => {
+  it('decides nothing it cannot see: the call gets guard.on_error (deny), not an allow without the missing guards', async () => {
+    const dir = await repo();
+    // A project of its own keeps .agents/projects in the checkout; the guarded global invariant is left out.
+    writeFileSync(join(dir, '.agents/projects/.gitkeep'), '');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'store');
+    const write = claude(dir, 'Write', { file_path: join(dir, 'secrets/key.pem'), content: 'x' });
+    expect(await decision(dir, write)).toBe('deny');
+    git(dir, 'sparse-checkout', 'set', '--cone', '.agents/projects', 'src');
+    // A call the hook cannot decide is denied by exit 2 with the reason on stderr (the clients' blocking answer).
+    const r = await runAgents(['guard', 'hook'], { cwd: dir, input: write });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('sparse checkout');
+    git(dir, 'sparse-checkout', 'disable');
+    expect(await decision(dir, write)).toBe('deny');
+    expect(await decision(dir, claude(dir, 'Write', { file_path: join(dir, 'src/a.ts'), content: 'x' }))).toBe('none');
+  });
+});
