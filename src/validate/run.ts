@@ -212,11 +212,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     fixes = fixes.filter((f) => matches(only, f.file));
     report = { ...report, files: report.entries.filter((e) => e.type !== 'dir' && matches(wanted, e.path)).length };
   }
-  if (changed)
-    report = {
-      ...report,
-      files: report.entries.filter((e) => e.type !== 'dir' && changed.has(e.path) && (!only || matches(only, e.path))).length,
-    };
+  // Hook mode: the files the commit changes, a deleted one too (a commit that only deletes checks something).
+  if (changed) report = { ...report, files: [...changed].filter((p) => !only || matches(only, p)).length };
   const counts = countBySeverity(diagnostics);
   const strict = options.strict ?? false;
   const top = repoTop(options.store);

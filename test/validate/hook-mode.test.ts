@@ -135,6 +135,16 @@ describe('validate in hook mode (--staged, --changed)', () => {
     expect(codes(hook.out)).toEqual([['schema', `global/${C}.yaml`, 'error']]);
   });
 
+  it('counts a deleted file among the files the commit changes', async () => {
+    const { repo, store } = noisyRepo();
+    git(repo, 'rm', '-q', join(store, `projects/web/${B}.yaml`));
+    writeFileSync(join(store, `global/${C}.yaml`), MLG + invariantYaml(C, 'Keep a changelog'));
+    git(repo, 'add', '-A');
+    expect((await json(repo, '--staged')).out.files).toBe(2);
+    git(repo, 'reset', '-q', join(store, `global/${C}.yaml`));
+    expect((await json(repo, '--staged')).out.files).toBe(1);
+  });
+
   it('--changed reports on the working tree files changed since HEAD, untracked ones included', async () => {
     const { repo, store } = noisyRepo();
     expect(await runAgents(['validate', '--changed'], { cwd: repo })).toMatchObject({ code: 0, stdout: '', stderr: '' });
