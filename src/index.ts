@@ -118,6 +118,7 @@ export {
   type GateOptions,
   type GateReason,
   type GateReasonCode,
+  type RelaxableReason,
   type GateVerdict,
   type CommittedRun,
 } from './core/plan-gate.ts';

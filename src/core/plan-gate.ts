@@ -33,7 +33,8 @@ export type GateReasonCode = (typeof GATE_REASON_CODES)[number];
 export const GATE_LEVELS = ['fail', 'report'] as const;
 
 /** The reasons `--allow` may turn from failing into reported. */
-export const RELAXABLE: readonly GateReasonCode[] = ['not-run', 'run-failed', 'run-incomplete', 'stale', 'unenforced'];
+export const RELAXABLE = ['not-run', 'run-failed', 'run-incomplete', 'stale', 'unenforced'] as const satisfies readonly GateReasonCode[];
+export type RelaxableReason = (typeof RELAXABLE)[number];
 
 export interface GateReason {
   code: GateReasonCode;
@@ -87,7 +88,7 @@ export interface GateFacts {
 
 export interface GateOptions {
   /** Reasons to report rather than fail (`plan status --allow CODE`). */
-  allow?: readonly GateReasonCode[];
+  allow?: readonly RelaxableReason[];
 }
 
 /**
@@ -129,11 +130,12 @@ function plural(n: number, word: string): string {
  * only report. `allow` relaxes the listed reasons to reports.
  */
 export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerdict {
-  const allow = new Set(options.allow);
+  const allow = new Set<GateReasonCode>(options.allow);
   const reasons: GateReason[] = [];
   const add = (r: GateReason) => {
     // Only the relaxable reasons: an allow list from a library caller may name any code, and an error violation must fail.
-    if (r.level === 'fail' && allow.has(r.code) && RELAXABLE.includes(r.code)) reasons.push({ ...r, level: 'report', allowed: true });
+    if (r.level === 'fail' && allow.has(r.code) && (RELAXABLE as readonly GateReasonCode[]).includes(r.code))
+      reasons.push({ ...r, level: 'report', allowed: true });
     else reasons.push(r);
   };
 

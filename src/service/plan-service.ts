@@ -1,7 +1,7 @@
 import type { Severity, Plan, StoreConfig } from '../core/model.ts';
 import type { ScopedWaiver } from '../core/waivers.ts';
 import type { ActorRequest, DecisionNode, DecisionTreeNode } from '../core/records.ts';
-import type { GateReasonCode } from '../core/plan-gate.ts';
+import type { RelaxableReason } from '../core/plan-gate.ts';
 import type { Actor } from '../enforce/actors.ts';
 import { loadConfig } from '../store/config.ts';
 import './ids.ts';
@@ -122,7 +122,7 @@ export class PlanService implements PlanContext {
    * Violations resolved, or of invariants a waiver covers at the service
    * clock's time, do not count; a waived invariant left unenforced reports.
    */
-  status(prefix: string, options: { allow?: readonly GateReasonCode[] } = {}): Promise<PlanStatus> {
+  status(prefix: string, options: { allow?: readonly RelaxableReason[] } = {}): Promise<PlanStatus> {
     return queries.status(this, prefix, options);
   }
 

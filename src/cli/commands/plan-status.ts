@@ -1,5 +1,5 @@
 import { EXIT_CODES } from '../../core/errors.ts';
-import { RELAXABLE, type GateReasonCode } from '../../core/plan-gate.ts';
+import { RELAXABLE, type RelaxableReason } from '../../core/plan-gate.ts';
 import { defineCommand } from '../command.ts';
 import { planStatusJson, planStatusText } from '../../present/plan-status.ts';
 import { emit } from '../render.ts';
@@ -15,7 +15,7 @@ export default defineCommand<{ id: string; allow?: string[] }>({
     }),
   async run(argv, ctx) {
     // A reason given twice is allowed once.
-    const allow = [...new Set(argv.allow ?? [])] as GateReasonCode[];
+    const allow = [...new Set(argv.allow ?? [])] as RelaxableReason[];
     const r = await (await ctx.plans()).status(String(argv.id), { allow });
     emit(ctx, planStatusJson(r, allow), () => planStatusText(r, ctx.style));
     return r.failing ? EXIT_CODES.checkFailed : EXIT_CODES.ok;

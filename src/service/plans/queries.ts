@@ -2,7 +2,7 @@
 import { UsageError } from '../../core/errors.ts';
 import { truncate } from '../../core/names.ts';
 import type { Plan, Severity } from '../../core/model.ts';
-import { type GateReasonCode, RELAXABLE, committedRuns, judgePlan } from '../../core/plan-gate.ts';
+import { RELAXABLE, type RelaxableReason, committedRuns, judgePlan } from '../../core/plan-gate.ts';
 import { inputObject, optionalStrings } from '../../core/input-shape.ts';
 import {
   type DecisionNode,
@@ -65,7 +65,7 @@ export async function decisions(
  * Violations resolved, or of invariants a waiver covers at the service
  * clock's time, do not count; a waived invariant left unenforced reports.
  */
-export async function status(svc: PlanContext, prefix: string, given: { allow?: readonly GateReasonCode[] } = {}): Promise<PlanStatus> {
+export async function status(svc: PlanContext, prefix: string, given: { allow?: readonly RelaxableReason[] } = {}): Promise<PlanStatus> {
   const options = { allow: allowedReasons(inputObject(given, 'status').allow) };
   const plan = await planById(svc, prefix);
   const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
@@ -123,7 +123,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
 }
 
 /** `allow` as given from JavaScript: a list of the reasons `--allow` takes, never a string read as its characters. */
-function allowedReasons(allow: unknown): GateReasonCode[] | undefined {
+function allowedReasons(allow: unknown): RelaxableReason[] | undefined {
   const codes = optionalStrings(allow, 'allow');
   const unknown = codes?.find((c) => !(RELAXABLE as readonly string[]).includes(c));
   if (unknown !== undefined)
@@ -134,5 +134,5 @@ function allowedReasons(allow: unknown): GateReasonCode[] | undefined {
         field: 'allow',
       },
     );
-  return codes as GateReasonCode[] | undefined;
+  return codes as RelaxableReason[] | undefined;
 }
