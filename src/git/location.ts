@@ -62,6 +62,12 @@ export function commonGitDir(dir: string): string | undefined {
   }
 }
 
+/** `<git common dir>/agents/extends`, the cache of the policy sources' pinned commits; undefined outside git. */
+export function extendsCacheDir(dir: string): string | undefined {
+  const common = commonGitDir(dir);
+  return common === undefined ? undefined : join(common, 'agents', 'extends');
+}
+
 /**
  * Whether the working tree holding `dir` may be a sparse checkout (found
  * without a git process): git keeps the patterns of one in `info/sparse-checkout`

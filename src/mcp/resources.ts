@@ -6,6 +6,7 @@ import { CONFIG_FILE } from '../store/config.ts';
 import { effectiveMarkdown, PRECEDENCE_LINE } from '../present/effective.ts';
 import type { ToolContext } from './tool.ts';
 import { effectiveFor } from './tools.ts';
+import { EXTENDS_CACHE } from './watch.ts';
 
 /**
  * Resources (docs/mcp.md): the effective set of each project and each plan,
@@ -112,7 +113,7 @@ export async function readResource(ctx: ToolContext, uri: string): Promise<{ uri
 export function affects(rel: string, target: Target, planProject?: string): boolean {
   if (rel === '') return true;
   // The policy sources every set inherits: named in config.yaml, pinned in the lock (`agents extends update` rewrites both).
-  if (rel === CONFIG_FILE || rel === EXTENDS_LOCK_FILE) return true;
+  if (rel === CONFIG_FILE || rel === EXTENDS_LOCK_FILE || rel === EXTENDS_CACHE) return true;
   if (rel === 'global' || rel.startsWith('global/')) return true;
   // A scope folder removed and made again (a checkout that empties it) is reported as the folder alone.
   if ('project' in target)

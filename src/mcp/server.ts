@@ -30,6 +30,7 @@ import type { InvariantService } from '../service/invariant-service.ts';
 import type { Target } from './resources.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
 import { looksLikeStore } from '../store/discover.ts';
+import { extendsCacheDir } from '../store/git-dir.ts';
 import { StoreWatcher } from './watch.ts';
 
 export interface McpOptions {
@@ -385,6 +386,8 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     }
   };
   let batches = Promise.resolve();
+  // A fetch of the policy sources changes the inherited sets without touching the store: their cache is watched too.
+  const cache = extendsCacheDir(options.root);
   const watcher = new StoreWatcher(
     options.root,
     (paths) => {
@@ -395,7 +398,11 @@ export async function serveMcp(options: McpOptions): Promise<number> {
           stderr.write(`agents mcp: could not report a store change: ${(error as Error)?.message ?? String(error)}\n`);
         });
     },
-    { ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}), notice: (m) => stderr.write(`agents mcp: ${m}\n`) },
+    {
+      ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+      notice: (m) => stderr.write(`agents mcp: ${m}\n`),
+      ...(cache !== undefined ? { cache } : {}),
+    },
   );
 
   // stdin's lines, a line over the limit refused and a first `initialize` already answered (./initialize.ts).

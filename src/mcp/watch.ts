@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { WAIVERS } from '../core/layout.ts';
 
 export interface WatchOptions {
@@ -9,7 +9,15 @@ export interface WatchOptions {
   maxDelayMs?: number;
   /** Told about watcher trouble (on stderr: stdout is the protocol). */
   notice?: (message: string) => void;
+  /** The policy sources' cache (`<git common dir>/agents/extends`), when the store is in git. */
+  cache?: string;
 }
+
+/**
+ * The path a batch holds when the policy sources' cache changed (`agents extends fetch`): no store file changed,
+ * but every inherited set may have (a pinned commit not fetched before reads now).
+ */
+export const EXTENDS_CACHE = ':extends-cache';
 
 /**
  * The folders whose entries decide an effective set: the store root, the
@@ -56,6 +64,8 @@ export class StoreWatcher {
   private closed = false;
   /** The folder holding the store: a store folder moved away and replaced (`mv`, a sync tool) is seen there. */
   private parent: FSWatcher | undefined;
+  /** The cache's folders (and those on the way to it, until they exist), each with the entries that tell of a fetch. */
+  private readonly cacheWatchers = new Map<string, FSWatcher>();
   private readonly settleMs: number;
   private readonly maxDelayMs: number;
 
@@ -99,8 +109,51 @@ export class StoreWatcher {
     return this.watchers.size;
   }
 
+  /**
+   * Watches the policy sources' cache: a fetch makes a source's folder there, or renews the `shallow` file of
+   * one it already has. The folders on the way (`agents/` of git's folder) are watched until the cache exists.
+   */
+  private syncCache(): void {
+    const cache = this.options.cache;
+    if (cache === undefined || this.closed) return;
+    const agents = dirname(cache);
+    const want = new Map<string, (entry: string) => boolean>([
+      [dirname(agents), (e) => e === basename(agents)],
+      [agents, (e) => e === basename(cache)],
+      [cache, () => true],
+    ]);
+    try {
+      for (const d of readdirSync(cache, { withFileTypes: true }))
+        if (d.isDirectory()) want.set(join(cache, d.name), (e) => e === 'shallow');
+    } catch {
+      // No cache yet: the folders above it tell when it comes.
+    }
+    for (const [dir, w] of this.cacheWatchers) {
+      if (!want.has(dir) || !existsSync(dir)) {
+        w.close();
+        this.cacheWatchers.delete(dir);
+      }
+    }
+    for (const [dir, tells] of want) {
+      if (this.cacheWatchers.has(dir) || !existsSync(dir)) continue;
+      try {
+        const w = watch(dir, { persistent: false }, (_event, entry) => {
+          if (entry === null || tells(String(entry))) this.changed(EXTENDS_CACHE);
+        });
+        w.on('error', () => {
+          w.close();
+          this.cacheWatchers.delete(dir);
+        });
+        this.cacheWatchers.set(dir, w);
+      } catch {
+        // Not ours to read: a fetch goes unseen, as before.
+      }
+    }
+  }
+
   private async sync(): Promise<void> {
     if (this.closed) return;
+    this.syncCache();
     const want = wanted(this.root);
     const keep = new Set(want);
     for (const [rel, { w }] of this.watchers) {
@@ -154,6 +207,12 @@ export class StoreWatcher {
     const rel = name === '' ? dir : dir === '' ? name : `${dir}/${name}`;
     // Temporary files of atomic writes, lock files and dot-folders are not store files.
     if (rel.split('/').some((part) => part.startsWith('.'))) return;
+    this.changed(rel);
+  }
+
+  /** Adds a path to the batch being gathered. */
+  private changed(rel: string): void {
+    if (this.closed) return;
     this.pending.add(rel);
     if (this.settle) clearTimeout(this.settle);
     this.settle = setTimeout(() => this.flush(), this.settleMs);
@@ -176,6 +235,8 @@ export class StoreWatcher {
     for (const t of [this.settle, this.deadline, this.retry]) if (t) clearTimeout(t);
     for (const { w } of this.watchers.values()) w.close();
     this.watchers.clear();
+    for (const w of this.cacheWatchers.values()) w.close();
+    this.cacheWatchers.clear();
     this.parent?.close();
   }
 }

@@ -9,7 +9,7 @@ import { hideCredentials } from '../core/plain-text.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
 import { fetchCommit, hasCommit, hasWholeCommit, initBareCache, lsRemote, reachSettings, topNames } from '../git/extends.ts';
-import { commonGitDir, repoTop } from '../git/location.ts';
+import { commonGitDir, extendsCacheDir, repoTop } from '../git/location.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
 import { checkPin, rememberChecked } from './pin-check.ts';
@@ -47,13 +47,13 @@ export async function writeExtendsLock(storeRoot: string, lock: ExtendsLock): Pr
 
 /** `<git common dir>/agents/extends`: the cache of every source's pinned commits. */
 export function cacheRoot(storeRoot: string): string {
-  const common = commonGitDir(storeRoot);
-  if (common === undefined)
+  const cache = extendsCacheDir(storeRoot);
+  if (cache === undefined)
     throw new UsageError(
       `the store ${storeRoot} extends policy sources but is not in a git repository`,
       'Policy sources are cached under the git folder: run `git init` at the top of the project.',
     );
-  return join(common, 'agents', 'extends');
+  return cache;
 }
 
 /** The cache of one source: a bare repository. */

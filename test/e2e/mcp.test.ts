@@ -7,6 +7,8 @@ import { errorOf, startMcp, textOf } from '../helpers/mcp.ts';
 import { EXAMPLE_PLAN, exampleStore, fileList, records } from '../helpers/plans.ts';
 import { guardedYaml, invariantYaml } from '../helpers/tmp.ts';
 import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+import { LOCKED, consumer, policyRepo, run } from '../extends/repos.ts';
 
 const NEVER_DELETE = '01M8KJT9G0XNWEM589ZS7FV0VT';
 const GLOBAL_LOG = '01M8KJW430VF8WCABSB8RTQ8RY';
@@ -417,6 +419,25 @@ describe('agents mcp: store changes on disk', () => {
     updated = s.next('updated', 10_000, (u) => u === projectJson);
     writeFileSync(join(root, 'extends.lock.yaml'), 'version: 1\nsources: []\n');
     await updated;
+  });
+
+  it('sends resources/updated when agents extends fetch fills the cache, which no store file records', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    // As in a fresh clone: the lock is there, the pinned commits are not.
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const s = await startMcp(join(app, '.agents'));
+    const projectJson = 'agents://projects/myapp/effective.json';
+    await s.client.subscribeResource({ uri: projectJson });
+    await expect(s.client.readResource({ uri: projectJson })).rejects.toThrow(/extends fetch/);
+    const updated = s.next('updated', 10_000, (u) => u === projectJson);
+    expect((await run(app, 'extends', 'fetch')).code).toBe(0);
+    await updated;
+    const read = await s.client.readResource({ uri: projectJson });
+    const ids = (JSON.parse((read.contents[0] as { text: string }).text) as { invariants: { id: string }[] }).invariants.map((i) => i.id);
+    expect(ids).toContain(LOCKED);
   });
 
   it("sends resources/updated for each waiver added to a project's or a plan's waivers/ folder, as the sets list them", async () => {
