@@ -95,7 +95,10 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
       for (let attempt = 0; ; attempt++) {
         const r = await post(url, headers, requestBody(config, prompt, structured), signal);
         if (signal.aborted) return { ok: false, reason: 'stopped' };
-        if (r.kind === 'ok') return answerOf(config.provider, r.body, config.maxOutputTokens);
+        if (r.kind === 'ok') {
+          const got = answerOf(config.provider, r.body, config.maxOutputTokens);
+          return got.ok ? got : { ok: false, reason: clean(got.reason) };
+        }
         // A compatible server without JSON-schema output: ask once more for plain text, read as a fenced block.
         if (
           r.kind === 'status' &&
@@ -150,10 +153,18 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
     ok: false as const,
     reason: `the answer was cut at max_output_tokens (${maxTokens}): raise it or lower batch_size in config.yaml`,
   };
+  // A response without the provider's answer in it (a proxy's error sent with status 200, a null) is
+  // the endpoint's failure, not a malformed answer of the model's: asking the model again would not help.
+  const shape = provider === 'anthropic' ? 'content' : 'choices';
+  const found = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  if (!Array.isArray(found?.[shape])) {
+    const said = found && found.error !== undefined ? `: ${errorMessage(JSON.stringify(found))}` : '';
+    return { ok: false, reason: `the response holds no answer (no ${shape} list)${said}` };
+  }
   if (provider === 'anthropic') {
-    const b = body as { content?: { type?: string; name?: string; input?: unknown; text?: string }[]; stop_reason?: string };
+    const b = body as { content: { type?: string; name?: string; input?: unknown; text?: string }[]; stop_reason?: string };
     if (b.stop_reason === 'max_tokens') return cut;
-    const content = Array.isArray(b.content) ? b.content : [];
+    const content = b.content;
     const call = content.find((c) => c?.type === 'tool_use' && c.name === TOOL);
     if (call) return { ok: true, answer: call.input };
     const text = content

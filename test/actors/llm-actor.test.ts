@@ -167,6 +167,25 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
     expect(run.records.every((x) => !x.enforced)).toBe(true);
   });
 
+  it.each([
+    ['null', 'null', /the response holds no answer/],
+    [
+      'an error object sent with status 200',
+      JSON.stringify({ error: { message: `quota gone for ${KEY}` } }),
+      /no answer .*: quota gone for \[key\]/,
+    ],
+  ])('a response that is %s fails the run at once with what the endpoint said', async (_, body, reason) => {
+    server = await startModelServer([{ raw: { status: 200, headers: { 'content-type': 'application/json' }, body } }]);
+    const { root, context } = llmStore(provider);
+    const r = await strategize(root, context);
+    expect(r.code).toBe(1);
+    expect(server.generations()).toHaveLength(1);
+    const { run } = onlyRun(root);
+    expect(run.error).toMatch(reason);
+    expect(run.error).not.toContain(KEY);
+    expect(run.records.every((x) => !x.enforced)).toBe(true);
+  });
+
   it('429, then success: retried after the Retry-After the endpoint gave', async () => {
     server = await startModelServer([{ status: 429, headers: { 'retry-after': '0' } }, reply(provider, answer(IDS))]);
     const { root, context } = llmStore(provider);
