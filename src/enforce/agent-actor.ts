@@ -273,12 +273,22 @@ function readAgentOutput(agent: AgentName, stdout: string, lastFile: string): Se
       return { ok: true, answer: stdout };
     }
   }
-  let out: Record<string, unknown>;
+  let out: unknown;
   try {
-    out = JSON.parse(stdout) as Record<string, unknown>;
+    out = JSON.parse(stdout);
   } catch {
-    return { ok: false, reason: `the agent CLI's output is not JSON; it begins ${JSON.stringify(stdout.trim().slice(0, 80))}` };
+    out = undefined;
   }
+  // The CLIs print one result object; anything else (no JSON, a null or a list) holds no answer to read.
+  if (out === null || typeof out !== 'object' || Array.isArray(out)) {
+    const what = out === undefined ? 'is not JSON' : 'is no JSON object';
+    return { ok: false, reason: `the agent CLI's output ${what}; it begins ${JSON.stringify(stdout.trim().slice(0, 80))}` };
+  }
+  return readAgentResult(agent, out as Record<string, unknown>);
+}
+
+/** The answer in Claude Code's or Gemini CLI's result object, or the error it reports. */
+function readAgentResult(agent: AgentName, out: Record<string, unknown>): SendOutcome {
   if (agent === 'claude') {
     if (out.is_error === true)
       return { ok: false, reason: `Claude Code reported an error: ${String(out.result ?? out.subtype).slice(0, 300)}` };

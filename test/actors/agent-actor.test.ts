@@ -453,6 +453,22 @@ describe('the agent actor with the real CLIs', () => {
     AGENT_CLI_INSTALL_TIMEOUT_MS,
   );
 
+  it.for(['claude', 'gemini'] as const)(
+    '%s: a CLI whose output is JSON but no object (null) fails the run, recorded, instead of an internal error',
+    async (agent, { onTestFinished }) => {
+      const { root, work } = privateStore(onTestFinished);
+      const bin = join(work, agent);
+      writeFileSync(bin, '#!/bin/sh\ncat > /dev/null\necho null\n');
+      chmodSync(bin, 0o755);
+      agentConfig(root, agent, bin, 20_000);
+      const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+      expect(r.code).toBe(1);
+      const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+      expect(run!.error).toMatch(/output is no JSON object; it begins "null"/);
+      expect(run!.records.every((x) => !x.enforced)).toBe(true);
+    },
+  );
+
   it('a CLI that is not installed: exit 2 naming what to install, nothing written', async () => {
     const root = exampleStore();
     writeFileSync(join(root, 'config.yaml'), 'version: 1\nreconciliation:\n  actor: agent\n  agent: codex\n');
