@@ -112,9 +112,11 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
           continue;
         }
         const why =
-          r.kind === 'status'
-            ? `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text))}`
-            : `no response from ${url}: ${clean(r.message)}`;
+          r.kind === 'network'
+            ? `no response from ${url}: ${clean(r.message)}`
+            : r.status >= 300 && r.status < 400
+              ? `HTTP ${r.status} from ${url}: redirected to ${clean(r.headers.get('location') ?? '(no location)')}; set reconciliation.base_url to where the endpoint is (a redirect is not followed: the key would go along)`
+              : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text))}`;
         const retryable = r.kind === 'network' || RETRIED.has(r.status);
         if (!retryable || attempt >= config.maxRetries) {
           return { ok: false, reason: retryable && attempt > 0 ? `${why} (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : why };
@@ -133,7 +135,8 @@ type Posted =
 
 async function post(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<Posted> {
   try {
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'error' });
+    // Not followed, and not 'error' either: that throws as a network failure would, which is retried.
+    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'manual' });
     const text = await res.text();
     if (!res.ok) return { kind: 'status', status: res.status, text, headers: res.headers };
     try {

@@ -186,6 +186,21 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
     expect(run.records.every((x) => !x.enforced)).toBe(true);
   });
 
+  it('a redirect is not followed nor retried: the run fails at once naming where it pointed', async () => {
+    const elsewhere = await startModelServer([]);
+    try {
+      server = await startModelServer(() => ({ raw: { status: 307, headers: { location: `${elsewhere.url}/v1` }, body: '' } }));
+      const { root, context } = llmStore(provider);
+      const r = await strategize(root, context);
+      expect(r.code).toBe(1);
+      expect(server.generations()).toHaveLength(1);
+      expect(elsewhere.requests).toHaveLength(0);
+      expect(onlyRun(root).run.error).toMatch(/HTTP 307 from .*redirected to http:\/\/127\.0\.0\.1:\d+\/v1/);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   it('429, then success: retried after the Retry-After the endpoint gave', async () => {
     server = await startModelServer([{ status: 429, headers: { 'retry-after': '0' } }, reply(provider, answer(IDS))]);
     const { root, context } = llmStore(provider);
