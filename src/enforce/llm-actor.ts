@@ -91,7 +91,8 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
 
   return {
     model: `${config.provider}/${config.model}`,
-    async send(prompt, signal) {
+    async send(prompt, signal, timeLeftMs) {
+      const started = Date.now();
       for (let attempt = 0; ; attempt++) {
         const r = await post(url, headers, requestBody(config, prompt, structured), signal);
         if (signal.aborted) return { ok: false, reason: 'stopped' };
@@ -122,6 +123,11 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
           return { ok: false, reason: retryable && attempt > 0 ? `${why} (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : why };
         }
         const wait = Math.min(MAX_WAIT_MS, (r.kind === 'status' ? retryAfter(r.headers) : undefined) ?? BACKOFF_MS * 2 ** attempt);
+        // A wait the run's time-out would cut short ends the run now, with the endpoint's status, not a bare time-out.
+        if (wait >= timeLeftMs - (Date.now() - started)) {
+          const tries = attempt > 0 ? `after ${attempt} ${attempt === 1 ? 'retry' : 'retries'}; ` : '';
+          return { ok: false, reason: `${why} (${tries}the next retry, in ${Math.ceil(wait / 1000)} s, would pass timeout_ms)` };
+        }
         if (!(await sleep(wait, signal))) return { ok: false, reason: 'stopped' };
       }
     },

@@ -209,6 +209,14 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
     expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
   });
 
+  it('429 asking for a wait past timeout_ms: the run fails at once with the status, not a time-out', async () => {
+    server = await startModelServer(() => ({ status: 429, message: 'rate limited', headers: { 'retry-after': '30' } }));
+    const { root, context } = llmStore(provider, ['timeout_ms: 5000']);
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(server.generations()).toHaveLength(1);
+    expect(onlyRun(root).run.error).toMatch(/HTTP 429 from .*: rate limited \(the next retry, in 30 s, would pass timeout_ms\)/);
+  });
+
   it('500 forever: max_retries retries, then the run fails with the status', async () => {
     server = await startModelServer(() => ({ status: 500, message: 'upstream exploded', headers: { 'retry-after': '0' } }));
     const { root, context } = llmStore(provider, ['max_retries: 2']);
