@@ -1,5 +1,6 @@
 import { ANSWER_SCHEMA, type ReconcilePrompt } from '../core/reconcile-prompt.ts';
 import type { Actor } from './actors.ts';
+import { MAX_ANSWER_BYTES } from './command-actor.ts';
 import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
 
 /** The `llm` actor's settings, defaults applied (config.yaml `reconciliation`, docs/actors.md). */
@@ -143,7 +144,11 @@ async function post(url: string, headers: Record<string, string>, body: unknown,
   try {
     // Not followed, and not 'error' either: that throws as a network failure would, which is retried.
     const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'manual' });
-    const text = await res.text();
+    const text = await readCapped(res, MAX_ANSWER_BYTES);
+    if (text === undefined) {
+      const over = `the response is larger than ${MAX_ANSWER_BYTES} bytes; it was not read further`;
+      return { kind: 'status', status: res.ok ? 200 : res.status, text: over, headers: new Headers() };
+    }
     if (!res.ok) return { kind: 'status', status: res.status, text, headers: res.headers };
     try {
       return { kind: 'ok', body: JSON.parse(text) };
@@ -153,6 +158,24 @@ async function post(url: string, headers: Record<string, string>, body: unknown,
   } catch (error) {
     const e = error as Error & { cause?: { code?: string; message?: string } };
     return { kind: 'network', message: e.cause?.code ?? e.cause?.message ?? e.message };
+  }
+}
+
+/** A response's body as text, or `undefined` past `max` bytes: an endpoint must not fill the memory, as an actor's output may not. */
+async function readCapped(res: Response, max: number): Promise<string | undefined> {
+  if (res.body === null) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return Buffer.concat(chunks).toString('utf8');
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
   }
 }
 

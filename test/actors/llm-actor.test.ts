@@ -186,6 +186,15 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
     expect(run.records.every((x) => !x.enforced)).toBe(true);
   });
 
+  it('a response over 16 MiB is not read to its end: the run fails at once saying so', async () => {
+    const huge = JSON.stringify({ choices: [{ message: { content: 'x'.repeat(17 * 1024 * 1024) } }] });
+    server = await startModelServer(() => ({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body: huge } }));
+    const { root, context } = llmStore(provider);
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(server.generations()).toHaveLength(1);
+    expect(onlyRun(root).run.error).toMatch(/the response is larger than 16777216 bytes/);
+  });
+
   it('a redirect is not followed nor retried: the run fails at once naming where it pointed', async () => {
     const elsewhere = await startModelServer([]);
     try {
