@@ -49,6 +49,15 @@ export function llmSettings(r: Reconciliation, env: Record<string, string | unde
         `${NOTHING} Export the API key in ${r.api_key_env}; config.yaml names the variable, never the key.`,
       );
     }
+    // fetch refuses such a header on every attempt, which would be retried as a network failure; the error names no part of the key.
+    try {
+      new Headers({ 'x-api-key': apiKey });
+    } catch {
+      throw new UsageError(
+        `the environment variable ${r.api_key_env} (reconciliation.api_key_env) holds a line break or a character an HTTP header cannot carry`,
+        `${NOTHING} Export the key alone in ${r.api_key_env}, as the provider gave it (a copy may have taken a line break or a quotation mark).`,
+      );
+    }
   }
   return {
     provider: r.provider,

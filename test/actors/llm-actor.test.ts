@@ -289,6 +289,18 @@ describe('the llm actor: secrets and bad settings', () => {
 
   it.each([
     ['the key variable is unset', [], { JUDGE_KEY: undefined }, /JUDGE_KEY \(reconciliation\.api_key_env\) is not set/],
+    [
+      'the key holds a line break',
+      [],
+      { JUDGE_KEY: 'sk-part-one\nsk-part-two' },
+      /JUDGE_KEY \(reconciliation\.api_key_env\) holds a line break/,
+    ],
+    [
+      'the key holds a character no header carries',
+      [],
+      { JUDGE_KEY: 'sk-€-key' },
+      /JUDGE_KEY \(reconciliation\.api_key_env\) holds a line break/,
+    ],
     ['no model', ['provider: openai'], {}, /needs reconciliation\.model/],
     [
       'credentials in base_url',
@@ -305,6 +317,7 @@ describe('the llm actor: secrets and bad settings', () => {
     const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toContain('sk-');
     expect(server.requests).toHaveLength(0);
     expect(fileList(root)).toEqual(before);
   });
