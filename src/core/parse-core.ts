@@ -280,6 +280,13 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     extends?: { name?: string; url: string; ref: string; path?: string }[];
   };
   const y = parsed.value;
+  // The schema's pattern lets through what no request can go to (a port past 65535, an unclosed [): found here, not by a retried run.
+  const baseUrl = raw.reconciliation?.base_url;
+  if (baseUrl !== undefined && !URL.canParse(baseUrl)) {
+    const at = offsetAt(y, ['reconciliation', 'base_url']);
+    const hint = 'Correct it, e.g. http://localhost:11434/v1: a port up to 65535, brackets only around an IPv6 address.';
+    return { diagnostics: [diagAt(y, at, 'schema', 'reconciliation.base_url is not a URL a request can be sent to', hint)] };
+  }
   const inherited = sourcesFromConfig(file, raw.extends ?? [], (d, i, key) =>
     diagAt(y, offsetAt(y, ['extends', String(i), key]), d.code, d.message, d.hint!),
   );

@@ -698,6 +698,15 @@ describe('parseConfig', () => {
     });
   });
 
+  it('a base_url the schema lets through but no request can go to is a schema error at its place', () => {
+    for (const url of ['http://127.0.0.1:99999/v1', 'http://[bad/v1', 'http://%zz/v1']) {
+      const r = parseConfig('config.yaml', enc(`reconciliation:\n  actor: llm\n  base_url: "${url}"\n`));
+      expect(r.value).toBeUndefined();
+      expect(r.diagnostics).toMatchObject([{ code: 'schema', file: 'config.yaml', line: 3, col: 13 }]);
+    }
+    expect(parseConfig('config.yaml', enc('reconciliation:\n  base_url: http://localhost:11434/v1\n')).diagnostics).toEqual([]);
+  });
+
   it('schema errors, then unsafe text, then the extends sources', () => {
     expect([
       parseConfig('config.yaml', enc('commit: "a\\u0007"\n')),
