@@ -698,8 +698,15 @@ describe('parseConfig', () => {
     });
   });
 
-  it('a base_url the schema lets through but no request can go to is a schema error at its place', () => {
-    for (const url of ['http://127.0.0.1:99999/v1', 'http://[bad/v1', 'http://%zz/v1']) {
+  it('a base_url the schema lets through but no request can use (no URL, a query, a fragment) is a schema error at its place', () => {
+    for (const url of [
+      'http://127.0.0.1:99999/v1',
+      'http://[bad/v1',
+      'http://%zz/v1',
+      'http://h/v1?api-version=1',
+      'http://h/v1#x',
+      'http://h/v1?',
+    ]) {
       const r = parseConfig('config.yaml', enc(`reconciliation:\n  actor: llm\n  base_url: "${url}"\n`));
       expect(r.value).toBeUndefined();
       expect(r.diagnostics).toMatchObject([{ code: 'schema', file: 'config.yaml', line: 3, col: 13 }]);
