@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { type ActorChoice, type AgentName, DEFAULT_MODEL, type Provider } from '../core/actor-choice.ts';
 import { CancelledError, UsageError } from '../core/errors.ts';
+import { baseUrlProblem } from '../core/parse-core.ts';
 import type { CliIo } from './io.ts';
 
 /** `agents init`'s flags that choose the reconciliation actor (docs/actors.md). */
@@ -40,6 +41,10 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
       if (f['base-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['base-url'])) {
         throw new UsageError(`--base-url ${JSON.stringify(f['base-url'])} is not an http(s) URL`, 'Nothing was created.');
       }
+      // What config.yaml would refuse once written: every command after init would stop on it.
+      const badUrl = baseUrlProblem(f['base-url']);
+      if (badUrl)
+        throw new UsageError(`--base-url ${JSON.stringify(f['base-url'])} ${badUrl.message}`, `Nothing was created. ${badUrl.hint}`);
       if (f['api-key-env'] !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(f['api-key-env'])) {
         throw new UsageError(
           `--api-key-env takes the NAME of an environment variable, e.g. OPENAI_API_KEY, not ${f['api-key-env'].length > 12 ? 'a key' : JSON.stringify(f['api-key-env'])}`,

@@ -281,7 +281,10 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
   };
   const y = parsed.value;
   const badUrl = baseUrlProblem(raw.reconciliation?.base_url);
-  if (badUrl) return { diagnostics: [diagAt(y, offsetAt(y, ['reconciliation', 'base_url']), 'schema', badUrl.message, badUrl.hint)] };
+  if (badUrl) {
+    const at = offsetAt(y, ['reconciliation', 'base_url']);
+    return { diagnostics: [diagAt(y, at, 'schema', `reconciliation.base_url ${badUrl.message}`, badUrl.hint)] };
+  }
   const inherited = sourcesFromConfig(file, raw.extends ?? [], (d, i, key) =>
     diagAt(y, offsetAt(y, ['extends', String(i), key]), d.code, d.message, d.hint!),
   );
@@ -302,20 +305,20 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
 /**
  * What the schema's pattern lets through in `reconciliation.base_url` but no request can use: no URL
  * at all (a port past 65535, an unclosed [), or a query or fragment, after which the endpoint's path
- * would be appended.
+ * would be appended. The message leaves out its subject: the key, or `agents init`'s flag.
  */
-function baseUrlProblem(url: string | undefined): { message: string; hint: string } | undefined {
+export function baseUrlProblem(url: string | undefined): { message: string; hint: string } | undefined {
   if (url === undefined) return undefined;
   if (!URL.canParse(url)) {
     return {
-      message: 'reconciliation.base_url is not a URL a request can be sent to',
+      message: 'is not a URL a request can be sent to',
       hint: 'Correct it, e.g. http://localhost:11434/v1: a port up to 65535, brackets only around an IPv6 address.',
     };
   }
   const mark = /[?#]/.exec(url)?.[0];
   if (mark === undefined) return undefined;
   return {
-    message: `reconciliation.base_url holds a ${mark === '?' ? 'query (?…)' : 'fragment (#…)'}: the endpoint's path (/chat/completions, /v1/messages) is appended to base_url`,
+    message: `holds a ${mark === '?' ? 'query (?…)' : 'fragment (#…)'}: the endpoint's path (/chat/completions, /v1/messages) is appended to base_url`,
     hint: 'Give the base URL alone, e.g. http://localhost:11434/v1; a key goes in the variable api_key_env names.',
   };
 }

@@ -102,6 +102,8 @@ describe('agents init and the reconciliation actor', () => {
   it.each([
     [['--actor', 'llm', '--provider', 'openai', '--api-key-env', 'sk-proj-abcdefghijklmnop'], /NAME of an environment variable/],
     [['--actor', 'llm'], /needs --provider/],
+    [['--actor', 'llm', '--provider', 'openai', '--base-url', 'http://localhost:99999/v1'], /is not a URL a request can be sent to/],
+    [['--actor', 'llm', '--provider', 'openai', '--base-url', 'http://localhost:8080/v1?api-version=1'], /holds a query/],
     [['--actor', 'agent'], /needs --agent/],
     [['--actor', 'agent', '--agent', 'claude', '--provider', 'openai'], /--provider goes with --actor llm/],
     [['--agent', 'claude'], /--agent goes with --actor agent/],
