@@ -141,11 +141,12 @@ export function readModelAnswer(answer: unknown, ids: readonly string[]): ModelA
   return { ok: true, results: checked.response.results };
 }
 
-/** The JSON text of an answer: all of it, or its one fenced block (```json or ```). */
+/** The JSON text of an answer: all of it, or its one fenced block (```json, ```JSON or ```). */
 function jsonText(text: string): string | undefined {
   const trimmed = text.trim();
   if (trimmed.startsWith('{')) return trimmed;
-  const blocks = [...trimmed.matchAll(/```(?:json)?[ \t]*\n([\s\S]*?)\n[ \t]*```/g)];
+  // Info strings are case-insensitive in Markdown, and models write ```JSON too.
+  const blocks = [...trimmed.matchAll(/```(?:json)?[ \t]*\n([\s\S]*?)\n[ \t]*```/gi)];
   return blocks.length === 1 ? blocks[0]![1]!.trim() : undefined;
 }
 

@@ -55,6 +55,7 @@ describe('reading a model answer', () => {
     expect(readModelAnswer(want, ids(2))).toEqual({ ok: true, results: want.results });
     expect(readModelAnswer(JSON.stringify(want), ids(2)).ok).toBe(true);
     expect(readModelAnswer(`Here:\n\`\`\`json\n${JSON.stringify(want)}\n\`\`\`\nDone.`, ids(2)).ok).toBe(true);
+    expect(readModelAnswer(`Here:\n\`\`\`JSON\n${JSON.stringify(want)}\n\`\`\`\nDone.`, ids(2)).ok).toBe(true);
   });
 
   it.each([
