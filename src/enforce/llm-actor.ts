@@ -203,6 +203,9 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
       .filter((c) => c?.type === 'text' && typeof c.text === 'string')
       .map((c) => c.text)
       .join('');
+    // Stopped by Anthropic's safety classifiers: the same prompt would be refused again, as OpenAI's refusal is.
+    if (b.stop_reason === 'refusal')
+      return { ok: false, reason: `the model refused (stop_reason refusal)${text.trim() ? `: ${text.trim().slice(0, 300)}` : ''}` };
     return { ok: true, answer: text };
   }
   const choice = (body as { choices?: { message?: { content?: unknown; refusal?: unknown }; finish_reason?: string }[] }).choices?.[0];

@@ -242,6 +242,21 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
   });
 });
 
+describe('the llm actor: refusals', () => {
+  it.each([
+    ['openai', { choices: [{ finish_reason: 'stop', message: { content: null, refusal: 'I cannot help with that.' } }] }],
+    ['anthropic', { type: 'message', role: 'assistant', content: [], stop_reason: 'refusal' }],
+  ] as const)('%s: a refusal fails the run at once, saying the model refused', async (provider, body) => {
+    server = await startModelServer(() => ({
+      raw: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    }));
+    const { root, context } = llmStore(provider);
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(server.generations()).toHaveLength(1);
+    expect(onlyRun(root).run.error).toMatch(/the model refused/);
+  });
+});
+
 describe('the llm actor: secrets and bad settings', () => {
   it('the key is never in a record, the output, an error or --show-prompt, even when the endpoint echoes it', async () => {
     server = await startModelServer(() => ({ status: 401, message: `Incorrect API key provided: ${KEY}` }));
