@@ -114,12 +114,14 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
           continue;
         }
         const why =
-          r.kind === 'network'
-            ? `no response from ${url}: ${clean(r.message)}`
-            : r.status >= 300 && r.status < 400
-              ? `HTTP ${r.status} from ${url}: redirected to ${clean(r.headers.get('location') ?? '(no location)')}; set reconciliation.base_url to where the endpoint is (a redirect is not followed: the key would go along)`
-              : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text))}`;
-        const retryable = r.kind === 'network' || RETRIED.has(r.status);
+          r.kind === 'tls'
+            ? `the TLS connection to ${url} failed: ${clean(r.message)}; a private CA goes in NODE_EXTRA_CA_CERTS, a plain-HTTP endpoint needs an http:// base_url`
+            : r.kind === 'network'
+              ? `no response from ${url}: ${clean(r.message)}`
+              : r.status >= 300 && r.status < 400
+                ? `HTTP ${r.status} from ${url}: redirected to ${clean(r.headers.get('location') ?? '(no location)')}; set reconciliation.base_url to where the endpoint is (a redirect is not followed: the key would go along)`
+                : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text))}`;
+        const retryable = r.kind === 'network' || (r.kind === 'status' && RETRIED.has(r.status));
         if (!retryable || attempt >= config.maxRetries) {
           return { ok: false, reason: retryable && attempt > 0 ? `${why} (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : why };
         }
@@ -138,7 +140,9 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
 type Posted =
   | { kind: 'ok'; body: unknown }
   | { kind: 'status'; status: number; text: string; headers: Headers }
-  | { kind: 'network'; message: string };
+  | { kind: 'network'; message: string }
+  /** A certificate or TLS protocol failure: the same on every attempt, so never retried. */
+  | { kind: 'tls'; message: string };
 
 async function post(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<Posted> {
   try {
@@ -157,7 +161,13 @@ async function post(url: string, headers: Record<string, string>, body: unknown,
     }
   } catch (error) {
     const e = error as Error & { cause?: { code?: string; message?: string } };
-    return { kind: 'network', message: e.cause?.code ?? e.cause?.message ?? e.message };
+    const code = e.cause?.code;
+    if (code !== undefined && /CERT|SSL|TLS/.test(code)) {
+      // A certificate's failure reads well ("self-signed certificate"); OpenSSL's own lines do not.
+      const said = e.cause?.message;
+      return { kind: 'tls', message: said && !said.includes(':error:') ? `${said} (${code})` : code };
+    }
+    return { kind: 'network', message: code ?? e.cause?.message ?? e.message };
   }
 }
 

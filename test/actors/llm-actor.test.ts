@@ -210,6 +210,17 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
     }
   });
 
+  it('a TLS failure (https:// to a plain-HTTP endpoint) is not retried: the run fails at once saying what to set', async () => {
+    server = await startModelServer([]);
+    const { root, context } = llmStore(provider);
+    const config = join(root, 'config.yaml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('base_url: http://', 'base_url: https://'));
+    expect((await strategize(root, context)).code).toBe(1);
+    const { run } = onlyRun(root);
+    expect(run.error).toMatch(/the TLS connection to https:\/\/127\.0\.0\.1:\d+\/.* failed: ERR_SSL_WRONG_VERSION_NUMBER; /);
+    expect(run.error).not.toMatch(/retr(y|ies)\)/);
+  });
+
   it('429, then success: retried after the Retry-After the endpoint gave', async () => {
     server = await startModelServer([{ status: 429, headers: { 'retry-after': '0' } }, reply(provider, answer(IDS))]);
     const { root, context } = llmStore(provider);
