@@ -223,6 +223,10 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
   if (typeof choice?.message?.refusal === 'string' && choice.message.refusal !== '') {
     return { ok: false, reason: `the model refused: ${choice.message.refusal.slice(0, 300)}` };
   }
+  // The endpoint's content filter cut the answer (Azure OpenAI): the same prompt would be cut again.
+  if (choice?.finish_reason === 'content_filter') {
+    return { ok: false, reason: "the endpoint's content filter stopped the answer (finish_reason content_filter)" };
+  }
   return { ok: true, answer: typeof choice?.message?.content === 'string' ? choice.message.content : '' };
 }
 

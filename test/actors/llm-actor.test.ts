@@ -257,14 +257,15 @@ describe('the llm actor: refusals', () => {
   it.each([
     ['openai', { choices: [{ finish_reason: 'stop', message: { content: null, refusal: 'I cannot help with that.' } }] }],
     ['anthropic', { type: 'message', role: 'assistant', content: [], stop_reason: 'refusal' }],
-  ] as const)('%s: a refusal fails the run at once, saying the model refused', async (provider, body) => {
+    ['openai', { choices: [{ finish_reason: 'content_filter', message: { content: null } }] }],
+  ] as const)('%s: a refusal (or a content filter) fails the run at once, saying so: %j', async (provider, body) => {
     server = await startModelServer(() => ({
       raw: { status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
     }));
     const { root, context } = llmStore(provider);
     expect((await strategize(root, context)).code).toBe(1);
     expect(server.generations()).toHaveLength(1);
-    expect(onlyRun(root).run.error).toMatch(/the model refused/);
+    expect(onlyRun(root).run.error).toMatch(/the model refused|content filter stopped the answer/);
   });
 });
 
