@@ -16,6 +16,8 @@ export interface LlmActorConfig {
   maxRequestChars: number;
   maxOutputTokens: number;
   maxRetries: number;
+  /** HTTP_PROXY, HTTPS_PROXY and NO_PROXY of the run's environment, when a proxy is set. */
+  proxy?: { http: string | undefined; https: string | undefined; noProxy: string | undefined };
   signal?: AbortSignal;
 }
 
@@ -89,13 +91,15 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
   // Whatever an endpoint or a network error says is shown without the key (some echo it back).
   const clean = (text: string) => (config.apiKey ? text.split(config.apiKey).join('[key]') : text);
   let structured = true;
+  // Node's own fetch takes no proxy from the environment: behind one, requests go through undici's agent, which does.
+  const send = config.proxy ? viaProxy(config.proxy) : fetch;
 
   return {
     model: `${config.provider}/${config.model}`,
     async send(prompt, signal, timeLeftMs) {
       const started = Date.now();
       for (let attempt = 0; ; attempt++) {
-        const r = await post(url, headers, requestBody(config, prompt, structured), signal);
+        const r = await post(send, url, headers, requestBody(config, prompt, structured), signal);
         if (signal.aborted) return { ok: false, reason: 'stopped' };
         if (r.kind === 'ok') {
           const got = answerOf(config.provider, r.body, config.maxOutputTokens);
@@ -144,10 +148,28 @@ type Posted =
   /** A certificate or TLS protocol failure: the same on every attempt, so never retried. */
   | { kind: 'tls'; message: string };
 
-async function post(url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<Posted> {
+type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** A fetch whose requests go through the proxies the environment names, bypassing those NO_PROXY lists; loaded on first use. */
+function viaProxy(proxy: NonNullable<LlmActorConfig['proxy']>): Fetch {
+  let loaded: Promise<Fetch> | undefined;
+  return async (url, init) => {
+    loaded ??= import('undici').then(({ EnvHttpProxyAgent, fetch: undiciFetch }) => {
+      const dispatcher = new EnvHttpProxyAgent({
+        ...(proxy.http !== undefined ? { httpProxy: proxy.http } : {}),
+        ...(proxy.https !== undefined ? { httpsProxy: proxy.https } : {}),
+        ...(proxy.noProxy !== undefined ? { noProxy: proxy.noProxy } : {}),
+      });
+      return (u, i) => undiciFetch(u, { ...(i as object), dispatcher }) as unknown as Promise<Response>;
+    });
+    return (await loaded)(url, init);
+  };
+}
+
+async function post(send: Fetch, url: string, headers: Record<string, string>, body: unknown, signal: AbortSignal): Promise<Posted> {
   try {
     // Not followed, and not 'error' either: that throws as a network failure would, which is retried.
-    const res = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'manual' });
+    const res = await send(url, { method: 'POST', headers, body: JSON.stringify(body), signal, redirect: 'manual' });
     const text = await readCapped(res, MAX_ANSWER_BYTES);
     if (text === undefined) {
       const over = `the response is larger than ${MAX_ANSWER_BYTES} bytes; it was not read further`;

@@ -69,7 +69,16 @@ export function llmSettings(r: Reconciliation, env: Record<string, string | unde
     maxRequestChars: r.max_request_chars ?? MODEL_ACTOR_DEFAULTS.max_request_chars,
     maxOutputTokens: r.max_output_tokens ?? MODEL_ACTOR_DEFAULTS.max_output_tokens,
     maxRetries: r.max_retries ?? MODEL_ACTOR_DEFAULTS.max_retries,
+    ...proxyOf(env),
   };
+}
+
+/** The proxy settings of the environment, as curl and the agent CLIs read them (the lower-case names first). */
+function proxyOf(env: Record<string, string | undefined>): Pick<LlmActorConfig, 'proxy'> {
+  const pick = (name: string) => env[name.toLowerCase()] || env[name] || undefined;
+  const proxy = { http: pick('HTTP_PROXY'), https: pick('HTTPS_PROXY'), noProxy: pick('NO_PROXY') };
+  if (proxy.http === undefined && proxy.https === undefined) return {};
+  return { proxy };
 }
 
 function agentProgram(r: Reconciliation, ctx: ModelActorContext): { agent: keyof typeof AGENTS; program: string } {

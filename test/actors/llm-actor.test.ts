@@ -1,4 +1,6 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
@@ -250,6 +252,47 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
     const { root, context } = llmStore(provider, ['timeout_ms: 400']);
     expect((await strategize(root, context)).code).toBe(1);
     expect(onlyRun(root).run.error).toMatch(/did not answer within 400 ms \(timeout_ms\)/);
+  });
+});
+
+describe('the llm actor behind a proxy', () => {
+  it('sends through the proxy HTTP_PROXY names, and straight to a host NO_PROXY lists', async () => {
+    server = await startModelServer((req) => reply('openai', answer(asked(req))));
+    // A forward proxy on 127.0.0.1 that tunnels (CONNECT) to where it is asked, and remembers each target.
+    const tunnels: string[] = [];
+    const proxy = createServer((_req, res) => res.writeHead(405).end());
+    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+      tunnels.push(req.url ?? '');
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      upstream.on('error', () => client.destroy());
+      client.on('error', () => upstream.destroy());
+    });
+    await new Promise<void>((res) => proxy.listen(0, '127.0.0.1', () => res()));
+    try {
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const target = new URL(server.url).host;
+      const { root, context } = llmStore('openai');
+      const env = { JUDGE_KEY: KEY, HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, NO_PROXY: 'example.invalid', no_proxy: 'example.invalid' };
+      const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(tunnels).toEqual([target]);
+      expect(server.requests).toHaveLength(1);
+      // A host NO_PROXY lists is reached without the proxy.
+      const direct = { ...env, NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1' };
+      const again = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context], { env: direct });
+      expect(again.code, again.stderr).toBe(0);
+      expect(tunnels).toEqual([target]);
+      expect(server.requests).toHaveLength(2);
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((res) => proxy.close(res));
+    }
   });
 });
 
