@@ -2,6 +2,7 @@ import { createInterface } from 'node:readline/promises';
 import { type ActorChoice, type AgentName, DEFAULT_MODEL, type Provider } from '../core/actor-choice.ts';
 import { CancelledError, UsageError } from '../core/errors.ts';
 import { baseUrlProblem } from '../core/parse-core.ts';
+import { hideCredentials } from '../core/plain-text.ts';
 import type { CliIo } from './io.ts';
 
 /** `agents init`'s flags that choose the reconciliation actor (docs/actors.md). */
@@ -44,7 +45,10 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
       // What config.yaml would refuse once written: every command after init would stop on it.
       const badUrl = baseUrlProblem(f['base-url']);
       if (badUrl)
-        throw new UsageError(`--base-url ${JSON.stringify(f['base-url'])} ${badUrl.message}`, `Nothing was created. ${badUrl.hint}`);
+        throw new UsageError(
+          `--base-url ${JSON.stringify(hideCredentials(f['base-url']!))} ${badUrl.message}`,
+          `Nothing was created. ${badUrl.hint}`,
+        );
       if (f['api-key-env'] !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(f['api-key-env'])) {
         throw new UsageError(
           `--api-key-env takes the NAME of an environment variable, e.g. OPENAI_API_KEY, not ${f['api-key-env'].length > 12 ? 'a key' : JSON.stringify(f['api-key-env'])}`,

@@ -304,8 +304,8 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
 
 /**
  * What the schema's pattern lets through in `reconciliation.base_url` but no request can use: no URL
- * at all (a port past 65535, an unclosed [), or a query or fragment, after which the endpoint's path
- * would be appended. The message leaves out its subject: the key, or `agents init`'s flag.
+ * at all (a port past 65535, an unclosed [), credentials, or a query or fragment, after which the
+ * endpoint's path would be appended. The message leaves out its subject: the key, or `agents init`'s flag.
  */
 export function baseUrlProblem(url: string | undefined): { message: string; hint: string } | undefined {
   if (url === undefined) return undefined;
@@ -313,6 +313,14 @@ export function baseUrlProblem(url: string | undefined): { message: string; hint
     return {
       message: 'is not a URL a request can be sent to',
       hint: 'Correct it, e.g. http://localhost:11434/v1: a port up to 65535, brackets only around an IPv6 address.',
+    };
+  }
+  const parsed = new URL(url);
+  if (parsed.username !== '' || parsed.password !== '') {
+    // Never the URL itself in the message: it holds the secret, and the file is committed.
+    return {
+      message: 'holds credentials (user:password@), which a committed config.yaml would publish',
+      hint: 'Remove them from the URL, and put the key in the variable api_key_env names; if the file was committed, change the password.',
     };
   }
   const mark = /[?#]/.exec(url)?.[0];

@@ -104,6 +104,7 @@ describe('agents init and the reconciliation actor', () => {
     [['--actor', 'llm'], /needs --provider/],
     [['--actor', 'llm', '--provider', 'openai', '--base-url', 'http://localhost:99999/v1'], /is not a URL a request can be sent to/],
     [['--actor', 'llm', '--provider', 'openai', '--base-url', 'http://localhost:8080/v1?api-version=1'], /holds a query/],
+    [['--actor', 'llm', '--provider', 'openai', '--base-url', 'https://me:sk-proj-abcdefghijklmnop@llm.example/v1'], /holds credentials/],
     [['--actor', 'agent'], /needs --agent/],
     [['--actor', 'agent', '--agent', 'claude', '--provider', 'openai'], /--provider goes with --actor llm/],
     [['--agent', 'claude'], /--agent goes with --actor agent/],

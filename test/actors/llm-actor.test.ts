@@ -372,12 +372,6 @@ describe('the llm actor: secrets and bad settings', () => {
       /JUDGE_KEY \(reconciliation\.api_key_env\) holds a line break/,
     ],
     ['no model', ['provider: openai'], {}, /needs reconciliation\.model/],
-    [
-      'credentials in base_url',
-      ['provider: openai', 'model: m', 'base_url: https://me:hunter2@llm.example/v1'],
-      {},
-      /base_url holds credentials/,
-    ],
   ])('%s: exit 2, nothing sent, nothing written', async (_, lines, env, message) => {
     server = await startModelServer([]);
     const root = exampleStore();
@@ -388,6 +382,25 @@ describe('the llm actor: secrets and bad settings', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toContain('sk-');
+    expect(server.requests).toHaveLength(0);
+    expect(fileList(root)).toEqual(before);
+  });
+});
+
+describe('the llm actor: credentials in base_url', () => {
+  it('are an error of config.yaml at their place (validate exit 1, strategize exit 3), never printed, nothing sent', async () => {
+    server = await startModelServer([]);
+    const root = exampleStore();
+    const cfg = ['provider: openai', 'model: m', 'base_url: https://me:hunter2@llm.example/v1'];
+    writeFileSync(join(root, 'config.yaml'), ['version: 1', 'reconciliation:', '  actor: llm', ...cfg.map((l) => `  ${l}`), ''].join('\n'));
+    const before = fileList(root);
+    const checked = await runAgents(['--store', root, '--format', 'json', 'validate']);
+    expect(checked.code).toBe(1);
+    const found = (JSON.parse(checked.stdout) as { diagnostics: { code: string; file: string; line: number; col: number }[] }).diagnostics;
+    expect(found.filter((d) => d.file === 'config.yaml').map((d) => [d.code, d.line, d.col])).toEqual([['schema', 6, 13]]);
+    const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+    expect(r.code).toBe(3);
+    expect(`${r.stdout}${r.stderr}${checked.stdout}`).not.toContain('hunter2');
     expect(server.requests).toHaveLength(0);
     expect(fileList(root)).toEqual(before);
   });
