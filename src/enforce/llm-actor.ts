@@ -91,6 +91,8 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
   // Whatever an endpoint or a network error says is shown without the key (some echo it back).
   const clean = (text: string) => (config.apiKey ? text.split(config.apiKey).join('[key]') : text);
   let structured = true;
+  // Anthropic's path holds its version: a base_url that ends in it asks for /v1/v1/messages.
+  const doubled = config.provider === 'anthropic' && /\/v1$/.test(config.baseUrl);
   // Node's own fetch takes no proxy from the environment: behind one, requests go through undici's agent, which does.
   const send = config.proxy ? viaProxy(config.proxy) : fetch;
 
@@ -124,7 +126,7 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
               ? `no response from ${url}: ${clean(r.message)}`
               : r.status >= 300 && r.status < 400
                 ? `HTTP ${r.status} from ${url}: redirected to ${clean(r.headers.get('location') ?? '(no location)')}; set reconciliation.base_url to where the endpoint is (a redirect is not followed: the key would go along)`
-                : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text))}`;
+                : `HTTP ${r.status} from ${url}: ${clean(errorMessage(r.text))}${r.status === 404 && doubled ? `; Anthropic's base_url is given without /v1 (${config.baseUrl.slice(0, -3)}): /v1/messages is appended to it` : ''}`;
         const retryable = r.kind === 'network' || (r.kind === 'status' && RETRIED.has(r.status));
         if (!retryable || attempt >= config.maxRetries) {
           return { ok: false, reason: retryable && attempt > 0 ? `${why} (after ${attempt} ${attempt === 1 ? 'retry' : 'retries'})` : why };

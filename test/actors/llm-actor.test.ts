@@ -255,6 +255,37 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
   });
 });
 
+describe('the llm actor, Anthropic with /v1 in base_url', () => {
+  it('fails the run on the 404 of /v1/v1/messages naming the base_url to give instead', async () => {
+    // Anthropic's API answers an unknown path with 404.
+    const paths: string[] = [];
+    const api = createServer((req, res) => {
+      paths.push(req.url ?? '');
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end('{"type":"error","error":{"type":"not_found_error","message":"Not Found"}}');
+    });
+    await new Promise<void>((res) => api.listen(0, '127.0.0.1', () => res()));
+    try {
+      const base = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+      const root = exampleStore();
+      const cfg = ['provider: anthropic', 'model: m', `base_url: ${base}/v1`];
+      writeFileSync(
+        join(root, 'config.yaml'),
+        ['version: 1', 'reconciliation:', '  actor: llm', ...cfg.map((l) => `  ${l}`), ''].join('\n'),
+      );
+      const r = await runAgents(['--store', root, 'plan', 'strategize', EXAMPLE_PLAN]);
+      expect(r.code).toBe(1);
+      expect(paths).toEqual(['/v1/v1/messages']);
+      const [run] = records<EnforcementFile>(root, EXAMPLE_PLAN, 'enforcement');
+      expect(run!.error).toContain(`HTTP 404 from ${base}/v1/v1/messages`);
+      expect(run!.error).toContain(`(${base})`);
+    } finally {
+      await new Promise((res) => api.close(res));
+    }
+  });
+});
+
 describe('the llm actor behind a proxy', () => {
   it('sends through the proxy HTTP_PROXY names, and straight to a host NO_PROXY lists', async () => {
     server = await startModelServer((req) => reply('openai', answer(asked(req))));
