@@ -251,7 +251,15 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
   if (choice?.finish_reason === 'content_filter') {
     return { ok: false, reason: "the endpoint's content filter stopped the answer (finish_reason content_filter)" };
   }
-  return { ok: true, answer: typeof choice?.message?.content === 'string' ? choice.message.content : '' };
+  const content = choice?.message?.content;
+  // Some compatible servers give the content as a list of parts ({type: 'text', text}), as Anthropic does.
+  const parts = Array.isArray(content)
+    ? content
+        .filter((c: { type?: unknown; text?: unknown } | null) => c?.type === 'text' && typeof c.text === 'string')
+        .map((c: { text: string }) => c.text)
+        .join('')
+    : undefined;
+  return { ok: true, answer: typeof content === 'string' ? content : (parts ?? '') };
 }
 
 /** An error body's message (each provider nests it under `error`), else the start of the body. */

@@ -255,6 +255,25 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
   });
 });
 
+describe('the llm actor, OpenAI-compatible content as a list of parts', () => {
+  it('reads the text parts as the answer', async () => {
+    const parts = (ids: readonly string[]) => ({
+      raw: {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          choices: [{ message: { role: 'assistant', content: [{ type: 'text', text: answer(ids) }] }, finish_reason: 'stop' }],
+        }),
+      },
+    });
+    server = await startModelServer((req) => parts(asked(req)));
+    const { root, context } = llmStore('openai');
+    const r = await strategize(root, context);
+    expect(r.code, r.stderr).toBe(0);
+    expect(onlyRun(root).run.records.every((x) => x.enforced)).toBe(true);
+  });
+});
+
 describe('the llm actor, Anthropic with /v1 in base_url', () => {
   it('fails the run on the 404 of /v1/v1/messages naming the base_url to give instead', async () => {
     // Anthropic's API answers an unknown path with 404.
