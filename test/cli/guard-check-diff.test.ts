@@ -2,10 +2,12 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { consumer, policyCommit, policyRepo } from '../extends/repos.ts';
 import { git } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
-import { guardedRepo } from '../helpers/guard.ts';
+import { GUARDED, guardedRepo } from '../helpers/guard.ts';
 import { exampleStore } from '../helpers/plans.ts';
+import { guardedYaml, tempDir } from '../helpers/tmp.ts';
 
 /** A repository with one committed global invariant guarding secrets/ and AWS keys. */
 const repo = () => guardedRepo({ write: ['secrets/**'], content: ['AKIA[0-9A-Z]{16}'] }, { commit: true });
@@ -140,5 +142,44 @@ describe('agents guard check outside git', () => {
       expect(r.code, args.join(' ')).toBe(2);
       expect(JSON.parse(r.stdout).error.code, args.join(' ')).toBe('not-a-repository');
     }
+  });
+});
+
+describe("agents guard check, where a finding's invariant is kept", () => {
+  it("names the store's file relative to the repository's top, as the changed file is, in JSON and SARIF", async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    writeFileSync(join(dir, 'secrets/new.key'), 'k\n');
+    const kept = `.agents/global/${GUARDED}.yaml`;
+    const json = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: dir });
+    expect(json.code).toBe(1);
+    const [d] = JSON.parse(json.stdout).diagnostics as { path: string; related: { file: string; path: string }[] }[];
+    expect(d!.path).toBe('secrets/new.key');
+    expect(d!.related.map((x) => [x.file, x.path])).toEqual([[kept, kept]]);
+    const sarif = await runAgents(['guard', 'check', '--format', 'sarif'], { cwd: dir });
+    const [result] = JSON.parse(sarif.stdout).runs[0].results;
+    expect(
+      result.relatedLocations.map(
+        (x: { physicalLocation: { artifactLocation: { uri: string } } }) => x.physicalLocation.artifactLocation.uri,
+      ),
+    ).toEqual([kept]);
+  });
+
+  it("names a policy source's file with its source, never as a file of the repository", async () => {
+    const base = tempDir();
+    const policy = policyRepo(base);
+    policyCommit(policy, {
+      [`.agents/global/${GUARDED}.yaml`]: guardedYaml(GUARDED, 'Agents never touch secrets', { write: ['secrets/**'] }),
+    });
+    const app = consumer(base, `  - url: ${policy.url}\n    ref: main\n`);
+    expect((await runAgents(['extends', 'update'], { cwd: app })).code).toBe(0);
+    mkdirSync(join(app, 'secrets'));
+    writeFileSync(join(app, 'secrets/new.key'), 'k\n');
+    const json = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: app });
+    expect(json.code, json.stderr).toBe(1);
+    const [d] = JSON.parse(json.stdout).diagnostics as { related: { file: string; path: string }[] }[];
+    expect(d!.related.map((x) => x.path)).toEqual([`extends/policy/global/${GUARDED}.yaml`]);
+    const sarif = await runAgents(['guard', 'check', '--format', 'sarif'], { cwd: app });
+    expect(JSON.parse(sarif.stdout).runs[0].results[0].relatedLocations).toBeUndefined();
   });
 });

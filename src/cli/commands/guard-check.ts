@@ -1,6 +1,8 @@
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import type { Diagnostic } from '../../core/diagnostics.ts';
-import { evaluateGuards, guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
+import { relative, sep } from 'node:path';
+import type { Diagnostic, RelatedLocation } from '../../core/diagnostics.ts';
+import { evaluateGuards, type GuardRule, guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
+import { physicalPath } from '../../service/link-paths.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
 import { safeText } from '../safe-output.ts';
@@ -11,6 +13,24 @@ interface CheckArgs {
   range?: string;
   staged?: boolean;
   format?: string;
+}
+
+/** `store` relative to the repository's top, as a prefix (`.agents/`), or '' for a store at the top. */
+function prefixOf(top: string, store: string): string {
+  const rel = relative(top, store).split(sep).join('/');
+  return rel === '' ? '' : `${rel}/`;
+}
+
+/**
+ * Where the invariant of a hit is kept, relative to the repository's top as the changed file is: the findings' paths
+ * share one base, so a SARIF upload or an editor finds the invariant's file. A policy source's file is in no tree of
+ * this repository, so it is named with its source (`source`), as validate names such a file.
+ */
+function ruleLocation(rule: GuardRule, storePrefix: string): RelatedLocation {
+  const message = `invariant ${rule.id}`;
+  const source = /^inherited (.+)$/.exec(rule.scope)?.[1];
+  if (source !== undefined) return { file: rule.path, line: 0, col: 0, message, source };
+  return { file: storePrefix + rule.path, line: 0, col: 0, message };
 }
 
 export default defineCommand<CheckArgs>({
@@ -66,6 +86,7 @@ export default defineCommand<CheckArgs>({
     const needed = actions.some((a) => patternsNeeded(index, a));
     const matchers = new GuardMatchers(needed ? (await import('../../core/guard-patterns.ts')).compileRegex : undefined);
     const diagnostics: Diagnostic[] = [];
+    const storePrefix = prefixOf(service.top, physicalPath(root));
     for (const [n, f] of files.entries()) {
       const verdict = evaluateGuards(index, actions[n]!, now, matchers);
       for (const h of verdict.hits) {
@@ -85,7 +106,7 @@ export default defineCommand<CheckArgs>({
           hint: h.rule.locked
             ? 'A locked floor of a policy source: undo the change.'
             : `Undo the change, or waive ${h.rule.id} (agents invariant waive).`,
-          related: [{ file: h.rule.path, line: 0, col: 0, message: `invariant ${h.rule.id}` }],
+          related: [ruleLocation(h.rule, storePrefix)],
         });
       }
     }
