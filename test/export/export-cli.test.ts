@@ -737,6 +737,19 @@ describe('projects and their paths', () => {
     const two = await runAgents(['which', 'services/billing/src/main.ts'], { cwd: repo });
     expect(two.code).toBe(2);
     expect(two.stderr).toContain('services/billing/src/main.ts is in 2 projects (billing, legacy)');
+    // Under --format json the refusal is the error document, the one document on stdout, with the paths in its detail;
+    // a path's control characters reach stderr escaped.
+    const twoJson = await runAgents(['which', 'services/billing/src/main.ts', 'packages/ui', '--format', 'json'], { cwd: repo });
+    expect(twoJson.code).toBe(2);
+    expect(JSON.parse(twoJson.stdout)).toMatchObject({
+      ok: false,
+      exit_code: 2,
+      error: { code: 'usage', detail: { paths: [{ path: 'services/billing/src/main.ts', projects: ['billing', 'legacy'] }] } },
+    });
+    const escaped = await runAgents(['which', 'services/billing/\u001b[31mred'], { cwd: repo });
+    expect(escaped.code).toBe(2);
+    expect(escaped.stderr).not.toContain('\u001b');
+    expect(escaped.stderr).toContain('services/billing/\\u001b[31mred is in 2 projects');
     writeFileSync(join(repo, '.agents/config.yaml'), 'version: 1\nprojects:\n  allow_overlap: true\n');
     expect((await runAgents(['which', 'services/billing/src/main.ts'], { cwd: repo })).code).toBe(0);
     expect((await runAgents(['which', '/etc/passwd'], { cwd: repo })).code).toBe(2);

@@ -40,16 +40,21 @@ export default defineCommand<WhichArgs>({
       rows.push({ path: rel === '' ? '.' : rel, projects: await projectsOfPath(projects.meta, top, rel, isDir) });
     }
     const s = ctx.style;
-    emit(ctx, rows, () =>
-      rows.map((r) => `${r.path}  ${r.projects.length > 0 ? r.projects.join(', ') : s.dim('(no project)')}`).join('\n'),
-    );
     const overlapping = rows.filter((r) => r.projects.length > 1);
-    if (overlapping.length > 0 && !config.projects.allow_overlap) {
-      const first = overlapping[0]!;
-      ctx.io.stderr.write(
-        `error: ${first.path} is in ${first.projects.length} projects (${first.projects.join(', ')})${overlapping.length > 1 ? ` (and ${overlapping.length - 1} more path${overlapping.length > 2 ? 's' : ''})` : ''}\nhint: Make the projects' paths disjoint, or set projects.allow_overlap: true in config.yaml.\n`,
+    const refused = overlapping.length > 0 && !config.projects.allow_overlap;
+    // Refused under json or yaml, the error document is the one document on stdout: the paths go into its detail.
+    if (!refused || ctx.format === 'text')
+      emit(ctx, rows, () =>
+        rows.map((r) => `${r.path}  ${r.projects.length > 0 ? r.projects.join(', ') : s.dim('(no project)')}`).join('\n'),
       );
-      return EXIT_CODES.usage;
+    if (refused) {
+      const first = overlapping[0]!;
+      const more = overlapping.length - 1;
+      throw new UsageError(
+        `${first.path} is in ${first.projects.length} projects (${first.projects.join(', ')})${more > 0 ? ` (and ${more} more path${more > 1 ? 's' : ''})` : ''}`,
+        "Make the projects' paths disjoint, or set projects.allow_overlap: true in config.yaml.",
+        { paths: overlapping },
+      );
     }
     if (rows.some((r) => r.projects.length === 0)) return EXIT_CODES.checkFailed;
     return EXIT_CODES.ok;
