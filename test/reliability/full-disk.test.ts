@@ -247,6 +247,20 @@ describe.skipIf(!isRoot)('a nearly full disk (a real tmpfs, as root)', () => {
   }
 });
 
+describe.skipIf(!isRoot)('validate --fix --format json on a full disk', () => {
+  it('is the error document (write-failed, the fixes in its detail), the one document on stdout, exit 2', async () => {
+    const dir = repo({ [`global/${GLOBAL_ID}.yaml`]: invariantYaml(GLOBAL_ID, 'Never delete production data') });
+    leaveFree(0);
+    const r = await runAgents(['validate', '--fix', '--no-cache', '--format', 'json'], { cwd: dir });
+    rmSync(join(mnt, 'filler'), { force: true });
+    expect(r.code).toBe(2);
+    const doc = JSON.parse(r.stdout) as { ok: boolean; error: { code: string; detail: { fixes: { file: string; done: boolean }[] } } };
+    expect(doc.ok).toBe(false);
+    expect(doc.error.code).toBe('write-failed');
+    expect(doc.error.detail.fixes).toEqual([expect.objectContaining({ file: `global/${GLOBAL_ID}.yaml`, done: false })]);
+  });
+});
+
 describe.skipIf(!isRoot)('caches on a nearly full disk', () => {
   it('the validation cache is written whole or not at all, and `validate` still answers', async () => {
     const ids = Array.from({ length: 80 }, (_, i) => `01M8KJT9G0XNWEM589ZS7F${i.toString().padStart(4, '0')}`);

@@ -182,50 +182,59 @@ export default defineCommand<ValidateArgs>({
     // control or bidirectional character (docs/store-format.md, "Plain text only").
     const write = (pieces: Iterable<string>, clean: (piece: string) => string) => writePieces(out, pieces, clean);
     const plain = (piece: string) => escapeUnsafe(piece, { newlines: true });
-    switch (argv.format ?? 'text') {
-      case 'json':
-        await write((await import('../../validate/format-json.ts')).jsonOutput(result), plain);
-        break;
-      case 'yaml': {
-        const [{ yamlDocumentPieces }, { validateJson }] = await Promise.all([
-          import('../yaml-output.ts'),
-          import('../../validate/format-json.ts'),
-        ]);
-        // toYaml escapes what it writes.
-        await write(yamlDocumentPieces(validateJson(result)), (piece) => piece);
-        break;
-      }
-      case 'sarif':
-        await write((await import('../../validate/format-sarif.ts')).sarifOutput(result, VERSION), plain);
-        break;
-      case 'github': {
-        const { githubLog, githubStepSummary } = await import('../../validate/format-github.ts');
-        await write(githubLog(result, verbose), (piece) => safeText(piece, false));
-        const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
-        if (summaryFile) {
-          try {
-            const { appendFileSync } = await import('node:fs');
-            for (const piece of githubStepSummary(result, verbose)) appendFileSync(summaryFile, piece);
-          } catch {
-            // The log already holds everything; a missing summary file is not the user's problem.
-          }
+    // A fix the file system refused leaves the store unfixed: never a success. Under json or yaml the error document
+    // is then the one document on stdout, holding the run's fixes, as every failure's is (docs/json-output.md).
+    const refused = result.fixes.filter((f) => f.failed);
+    const format = argv.format ?? 'text';
+    if (refused.length === 0 || (format !== 'json' && format !== 'yaml')) {
+      switch (format) {
+        case 'json':
+          await write((await import('../../validate/format-json.ts')).jsonOutput(result), plain);
+          break;
+        case 'yaml': {
+          const [{ yamlDocumentPieces }, { validateJson }] = await Promise.all([
+            import('../yaml-output.ts'),
+            import('../../validate/format-json.ts'),
+          ]);
+          // toYaml escapes what it writes.
+          await write(yamlDocumentPieces(validateJson(result)), (piece) => piece);
+          break;
         }
-        break;
+        case 'sarif':
+          await write((await import('../../validate/format-sarif.ts')).sarifOutput(result, VERSION), plain);
+          break;
+        case 'github': {
+          const { githubLog, githubStepSummary } = await import('../../validate/format-github.ts');
+          await write(githubLog(result, verbose), (piece) => safeText(piece, false));
+          const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
+          if (summaryFile) {
+            try {
+              const { appendFileSync } = await import('node:fs');
+              for (const piece of githubStepSummary(result, verbose)) appendFileSync(summaryFile, piece);
+            } catch {
+              // The log already holds everything; a missing summary file is not the user's problem.
+            }
+          }
+          break;
+        }
+        default:
+          await write((await import('../../validate/format-text.ts')).textOutput(result, ctx.style, verbose), (piece) =>
+            safeText(piece, ctx.color),
+          );
       }
-      default:
-        await write((await import('../../validate/format-text.ts')).textOutput(result, ctx.style, verbose), (piece) =>
-          safeText(piece, ctx.color),
-        );
     }
     if (gc) {
       const total = { name: 'total', ms: performance.now() - started, start: started, cpu: cpuSince(startCpu) };
       ctx.io.stderr.write(profileText(steps, total, await gc()));
     }
-    const refused = result.fixes.filter((f) => f.failed);
     if (refused.length > 0) {
-      // A fix the file system refused leaves the store unfixed: never a success.
-      ctx.io.stderr.write(`error: ${refused.length} fix${refused.length === 1 ? ' was' : 'es were'} not written: ${refused[0]!.message}\n`);
-      return EXIT_CODES.usage;
+      const { validateJson } = await import('../../validate/format-json.ts');
+      throw new UsageError(
+        `${refused.length} fix${refused.length === 1 ? ' was' : 'es were'} not written: ${refused[0]!.message}`,
+        'Make the store writable (the message says what refused the write), then run `agents validate --fix` again; the fixes made are kept.',
+        { fixes: validateJson(result).fixes },
+        'write-failed',
+      );
     }
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
