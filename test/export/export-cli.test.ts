@@ -95,7 +95,7 @@ describe('agents export: every target, from a monorepo', () => {
     }
     const again = await runAgents(['export', '--format', 'json'], { cwd: repo });
     expect(again.code).toBe(0);
-    expect(JSON.parse(again.stdout)).toEqual({ changes: [], unchanged: EXPECTED_FILES.length });
+    expect(JSON.parse(again.stdout)).toEqual({ changes: [], unchanged: EXPECTED_FILES.length, refused: [] });
     expect(snapshot(repo)).toEqual(after);
   });
 
@@ -372,6 +372,10 @@ describe('agents export: files it leaves alone', () => {
     // The edited file is left alone; the others are written (one hand edit does not stop the export).
     expect(readFileSync(file, 'utf8')).toBe(edited);
     expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toContain('Never drop production data');
+    // The JSON document names the file left alone, as --check names it: exit 1 alone does not say which.
+    const json = await runAgents(['export', '--format', 'json'], { cwd: repo });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout).refused).toEqual([{ path: 'GEMINI.md', status: 'edited by hand' }]);
     const forced = await runAgents(['export', '--force'], { cwd: repo });
     expect(forced.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('Never drop production data');

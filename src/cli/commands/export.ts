@@ -153,7 +153,9 @@ export default defineCommand<ExportArgs>({
     exporter.remember(plan);
     const s = ctx.style;
     const unchanged = plan.changes.length - written.length;
-    emit(ctx, { changes: written.map((c) => ({ path: c.path, target: c.target, action: c.action })), unchanged }, () => {
+    // The files left alone are in the document too, named as --check names them: exit 1 alone does not say which.
+    const refused = plan.refused.map((r) => ({ path: r.path, status: REFUSED_STATUS[r.reason] }));
+    emit(ctx, { changes: written.map((c) => ({ path: c.path, target: c.target, action: c.action })), unchanged, refused }, () => {
       const verb = { create: s.green('created'), update: s.green('updated'), delete: s.yellow('removed'), unchanged: 'unchanged' } as const;
       const lines = written.map((c) => `${verb[c.action]} ${c.path}`);
       lines.push(
