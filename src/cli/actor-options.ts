@@ -15,29 +15,43 @@ export interface ActorFlags {
   'api-key-env'?: string;
 }
 
+/** The actors each actor flag configures: a flag given without one of them is exit 2, naming them. */
+const FLAG_ACTORS: Record<Exclude<keyof ActorFlags, 'actor'>, readonly ('agent' | 'llm')[]> = {
+  agent: ['agent'],
+  provider: ['llm'],
+  model: ['agent', 'llm'],
+  'base-url': ['llm'],
+  'api-key-env': ['llm'],
+};
+
 /** The choice the flags make; `undefined` for none (or `--actor none`). Flags that do not fit it are exit 2. */
 export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
-  const stray = (flags: (keyof ActorFlags)[], what: string) => {
-    const given = flags.filter((k) => f[k] !== undefined);
-    if (given.length > 0) {
-      throw new UsageError(`--${given[0]} goes with --actor ${what}`, 'Nothing was created. See `agents init --help` and docs/actors.md.');
+  const stray = (flags: Exclude<keyof ActorFlags, 'actor'>[]) => {
+    const given = flags.find((k) => f[k] !== undefined);
+    if (given !== undefined) {
+      const actors = FLAG_ACTORS[given];
+      throw new UsageError(
+        `--${given} goes with ${actors.map((a) => `--actor ${a}`).join(' or ')}`,
+        'Nothing was created. See `agents init --help` and docs/actors.md.',
+        { option: given, actors: [...actors] },
+      );
     }
   };
   switch (f.actor) {
     case undefined:
     case 'none':
-      stray(['agent', 'provider', 'model', 'base-url', 'api-key-env'], 'agent or --actor llm');
+      stray(['agent', 'provider', 'model', 'base-url', 'api-key-env']);
       return undefined;
     case 'command':
     case 'interactive':
-      stray(['agent', 'provider', 'model', 'base-url', 'api-key-env'], 'agent or --actor llm');
+      stray(['agent', 'provider', 'model', 'base-url', 'api-key-env']);
       return { actor: f.actor };
     case 'agent':
-      stray(['provider', 'base-url', 'api-key-env'], 'llm');
+      stray(['provider', 'base-url', 'api-key-env']);
       if (f.agent === undefined) throw new UsageError('--actor agent needs --agent claude|codex|gemini', 'Nothing was created.');
       return { actor: 'agent', agent: f.agent, ...(f.model !== undefined ? { model: f.model } : {}) };
     case 'llm': {
-      stray(['agent'], 'agent');
+      stray(['agent']);
       if (f.provider === undefined) throw new UsageError('--actor llm needs --provider openai|anthropic', 'Nothing was created.');
       if (f['base-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['base-url'])) {
         throw new UsageError(`--base-url ${JSON.stringify(f['base-url'])} is not an http(s) URL`, 'Nothing was created.');

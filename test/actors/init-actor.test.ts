@@ -117,6 +117,20 @@ describe('agents init and the reconciliation actor', () => {
     expect(existsSync(join(dir, '.agents'))).toBe(false);
   });
 
+  it.each([
+    [['--agent', 'claude'], 'agent', ['agent']],
+    [['--actor', 'command', '--provider', 'openai'], 'provider', ['llm']],
+    [['--base-url', 'http://localhost:8080'], 'base-url', ['llm']],
+    [['--actor', 'none', '--api-key-env', 'MY_KEY'], 'api-key-env', ['llm']],
+    [['--model', 'm'], 'model', ['agent', 'llm']],
+  ])('init %j without its actor: exit 2 naming the actors the flag goes with', async (flags, option, actors) => {
+    const { dir, run } = repo();
+    const r = await run('init', ...flags, '--format', 'json');
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.detail).toEqual({ option, actors });
+    expect(existsSync(join(dir, '.agents'))).toBe(false);
+  });
+
   it('in a terminal, init asks which actor; a wrong answer is asked again', async () => {
     const stdin = new PassThrough();
     let out = '';
