@@ -1,0 +1,97 @@
+// The documentation shows commands as a reader types them: every option an
+// `agents COMMAND …` line of the docs gives must be one that command takes
+// (its --help lists it), or the reader copies a line the tool refuses.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
+import { REPO } from '../helpers/cli.ts';
+import { runAgents } from '../helpers/main.ts';
+
+/** README.md and the pages of docs/ that show commands (the ADRs record history, not usage). */
+function pages(): string[] {
+  return [
+    'README.md',
+    ...readdirSync(join(REPO, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
+}
+
+/** Each command's words (aliases included) and the options its --help names. */
+async function commandOptions(): Promise<{ words: string[]; options: Set<string> }[]> {
+  const out: { words: string[]; options: Set<string> }[] = [];
+  for (const c of COMMANDS) {
+    const names = commandNames(c);
+    const help = await runAgents([...(c.group ? c.group.split(' ') : []), names[0]!, '--help'], { cwd: REPO });
+    const options = new Set([...help.stdout.matchAll(/(?<![\w-])(--?[a-zA-Z][\w-]*)/g)].map((m) => m[1]!));
+    for (const name of names) out.push({ words: [...(c.group ? c.group.split(' ') : []), name], options });
+  }
+  // Longest first, so that `invariant violation add` is found before a shorter command could be.
+  return out.sort((a, b) => b.words.length - a.words.length);
+}
+
+/**
+ * The `agents …` command lines of a text: the code spans of prose and the lines of code blocks, each cut where the
+ * shell's next command or a comment starts, and before `--` (the words after it are arguments, `-x` a file's name).
+ */
+function commandLines(text: string): { line: number; words: string[] }[] {
+  const out: { line: number; words: string[] }[] = [];
+  let fenced = false;
+  text.split('\n').forEach((raw, i) => {
+    if (/^\s*(```|~~~)/.test(raw)) {
+      fenced = !fenced;
+      return;
+    }
+    const pieces = fenced ? [raw] : [...raw.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    for (const piece of pieces)
+      for (const m of piece.matchAll(/(?:^|[\s(])agents ((?:[^\s&|;#>`]+ ?)+)/g)) {
+        const words = m[1]!.trim().split(/\s+/);
+        const end = words.indexOf('--');
+        out.push({ line: i + 1, words: end < 0 ? words : words.slice(0, end) });
+      }
+  });
+  return out;
+}
+
+/** The options of the lines of `text` that their command does not take, as `page:line: agents COMMAND --option`. */
+function unknownOptions(page: string, text: string, commands: { words: string[]; options: Set<string> }[]): string[] {
+  const found: string[] = [];
+  for (const { line, words } of commandLines(text)) {
+    const command = commands.find((c) => c.words.every((w, j) => words[j] === w));
+    if (!command) continue;
+    for (const word of words.slice(command.words.length)) {
+      const option = /^(--?[a-zA-Z][\w-]*)(=.*)?$/.exec(word)?.[1];
+      if (option === undefined || command.options.has(option)) continue;
+      // A --no-X form is the negation of a boolean X.
+      if (option.startsWith('--no-') && command.options.has(`--${option.slice(5)}`)) continue;
+      found.push(`${page}:${line}: agents ${command.words.join(' ')} ${option}`);
+    }
+  }
+  return found;
+}
+
+describe('options in the documentation', () => {
+  it('each `agents COMMAND --option` of README.md and docs/ is an option of that command', async () => {
+    const commands = await commandOptions();
+    const lines = pages().flatMap((p) => commandLines(readFileSync(join(REPO, p), 'utf8')));
+    expect(lines.length).toBeGreaterThan(200);
+    expect(pages().flatMap((p) => unknownOptions(p, readFileSync(join(REPO, p), 'utf8'), commands))).toEqual([]);
+  });
+
+  it('finds an option a command does not take (the check is not blind)', async () => {
+    const commands = await commandOptions();
+    const text = [
+      'Run `agents invariant add --global --bogus "x"`, then `agents invariant list --effective`.',
+      '```bash',
+      'agents guard try --path a.ts --reason x   # guard try takes no --reason',
+      'agents action add r/s && agents invariant add --action r/s "Tag it"',
+      'agents which -- -x',
+      '```',
+    ].join('\n');
+    expect(unknownOptions('page.md', text, commands)).toEqual([
+      'page.md:1: agents invariant add --bogus',
+      'page.md:3: agents guard try --reason',
+    ]);
+  });
+});
