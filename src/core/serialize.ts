@@ -277,7 +277,9 @@ export function formatConfigFile(actor?: ActorChoice): string {
   return [
     '# yaml-language-server: $schema=schemas/config.schema.json',
     'version: 1',
-    '# Whether add, remove and plan use commit their change with git.',
+    '# Whether the commands that write (invariant add, edit, move, remove,',
+    '# waive, plan use, …) commit their change with git; --commit and',
+    '# --no-commit decide one run.',
     'commit: false',
     ...reconciliationLines(actor),
     "# What `agents export` writes into agents' instruction files (docs/export.md):",

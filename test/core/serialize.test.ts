@@ -409,7 +409,9 @@ describe('the writers', () => {
       [
         '# yaml-language-server: $schema=schemas/config.schema.json',
         'version: 1',
-        '# Whether add, remove and plan use commit their change with git.',
+        '# Whether the commands that write (invariant add, edit, move, remove,',
+        '# waive, plan use, …) commit their change with git; --commit and',
+        '# --no-commit decide one run.',
         'commit: false',
         'reconciliation:',
         '  # Who judges plans (docs/actors.md): agent (claude, codex or gemini,',

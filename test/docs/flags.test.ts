@@ -19,13 +19,13 @@ function pages(): string[] {
 }
 
 /** Each command's words (aliases included) and the options its --help names. */
-async function commandOptions(): Promise<{ words: string[]; options: Set<string> }[]> {
-  const out: { words: string[]; options: Set<string> }[] = [];
+async function commandOptions(): Promise<{ words: string[]; options: Set<string>; alias: boolean }[]> {
+  const out: { words: string[]; options: Set<string>; alias: boolean }[] = [];
   for (const c of COMMANDS) {
     const names = commandNames(c);
     const help = await runAgents([...(c.group ? c.group.split(' ') : []), names[0]!, '--help'], { cwd: REPO });
     const options = new Set([...help.stdout.matchAll(/(?<![\w-])(--?[a-zA-Z][\w-]*)/g)].map((m) => m[1]!));
-    for (const name of names) out.push({ words: [...(c.group ? c.group.split(' ') : []), name], options });
+    for (const [i, name] of names.entries()) out.push({ words: [...(c.group ? c.group.split(' ') : []), name], options, alias: i > 0 });
   }
   // Longest first, so that `invariant violation add` is found before a shorter command could be.
   return out.sort((a, b) => b.words.length - a.words.length);
@@ -93,5 +93,32 @@ describe('options in the documentation', () => {
       'page.md:1: agents invariant add --bogus',
       'page.md:3: agents guard try --reason',
     ]);
+  });
+});
+
+describe('the commands that take --commit', () => {
+  it('are the ones "Committing with --commit" of docs/commands.md and the schema of config.yaml name', async () => {
+    const withCommit = (await commandOptions())
+      .filter((c) => c.options.has('--commit') && !c.alias)
+      .map((c) => c.words.join(' '))
+      .sort();
+    const page = readFileSync(join(REPO, 'docs/commands.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Committing with `--commit`'));
+    const listed = section.slice(0, section.indexOf('take `--commit`'));
+    expect([...listed.matchAll(/`([a-z ]+)`/g)].map((m) => m[1]!).sort()).toEqual(withCommit);
+    // The schema names them as a list of the group's words: "invariant add, edit, …, violation resolve, plan use, …".
+    const schema = JSON.parse(readFileSync(join(REPO, 'schemas/config.schema.json'), 'utf8')) as {
+      properties: { commit: { description: string } };
+    };
+    const named = /\(([^)]+)\)/.exec(schema.properties.commit.description)![1]!.split(', ');
+    let group = '';
+    const expanded = named.map((n) => {
+      const words = n.split(' ');
+      if (words.length === 1) return `${group} ${n}`;
+      if (words[0] === 'violation') return `invariant ${n}`;
+      group = words[0]!;
+      return n;
+    });
+    expect(expanded.sort()).toEqual(withCommit);
   });
 });
