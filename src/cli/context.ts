@@ -59,6 +59,15 @@ export class CliContext implements ContextOptions {
     return this.#style;
   }
 
+  /**
+   * A note on stderr (`agents: …`), held while a screen is open (see `onScreen`). What it quotes may be a folder's, a
+   * link's or an ignore rule's text, anyone's to choose, so it leaves escaped, as every output does.
+   */
+  notice(message: string): void {
+    if (this.#held) this.#held.push(message);
+    else this.io.stderr.write(safeText(`agents: ${message}\n`, false));
+  }
+
   /** The store's folder: `--store`, else AGENTS_STORE, else found from the current folder (docs/store-format.md). */
   root(): Promise<string> {
     this.#root ??= import('../store/discover.ts').then(({ discoverStore }) =>
@@ -90,8 +99,7 @@ export class CliContext implements ContextOptions {
         root,
         {
           notice: (m) => {
-            if (this.#held) this.#held.push(m);
-            else this.io.stderr.write(safeText(`agents: ${m}\n`, false));
+            this.notice(m);
             options.notice?.(m);
           },
         },

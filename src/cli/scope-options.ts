@@ -62,14 +62,10 @@ export async function inferProject(ctx: CliContext, service: InvariantService): 
   const names = await projectsOfPath(projects.meta, top, rel, true);
   const here = rel === '' ? 'the top of the repository' : rel;
   if (names.length === 1) {
-    ctx.io.stderr.write(
-      `agents: project ${names[0]} (from the current folder, ${here}, which its paths hold; --project P to choose another)\n`,
-    );
+    ctx.notice(`project ${names[0]} (from the current folder, ${here}, which its paths hold; --project P to choose another)`);
     return names[0];
   }
   if (names.length > 1)
-    ctx.io.stderr.write(
-      `agents: the current folder, ${here}, is in the paths of projects ${names.join(', ')}; no project inferred (give --project P)\n`,
-    );
+    ctx.notice(`the current folder, ${here}, is in the paths of projects ${names.join(', ')}; no project inferred (give --project P)`);
   return undefined;
 }

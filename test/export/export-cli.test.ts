@@ -726,6 +726,16 @@ describe('projects and their paths', () => {
     expect(top.stderr).toContain('error: no scope given');
   });
 
+  it("escapes the current folder's control characters in the note that names it", async () => {
+    const repo = monorepo();
+    const cwd = join(repo, 'services/billing/x\u001b[2Jy');
+    mkdirSync(cwd, { recursive: true });
+    const add = await runAgents(['invariant', 'add', 'Retry payments at most three times'], { cwd });
+    expect(add.code).toBe(0);
+    expect(add.stderr).not.toContain('\u001b');
+    expect(add.stderr).toContain('from the current folder, services/billing/x\\u001b[2Jy, which its paths hold');
+  });
+
   it('agents which: the project of each path; exit 1 when one has none, 2 when one is in two (unless allowed)', async () => {
     const repo = monorepo();
     const ok = await runAgents(['which', 'services/billing/src/main.ts', 'packages/ui', '--format', 'json'], { cwd: repo });

@@ -118,8 +118,8 @@ export default defineCommand<ExportArgs>({
       // Erased before anything else is printed (warnings, errors, the result).
       progress.stop();
     }
-    for (const w of plan.warnings) ctx.io.stderr.write(`agents: warning: ${w}\n`);
-    for (const l of plan.linked) ctx.io.stderr.write(`agents: ${l.path} is a link to ${l.to}, which this export writes: left as it is\n`);
+    for (const w of plan.warnings) ctx.notice(`warning: ${w}`);
+    for (const l of plan.linked) ctx.notice(`${l.path} is a link to ${l.to}, which this export writes: left as it is`);
     if (argv.check) return check(ctx, plan, exporter);
     if (argv['dry-run']) {
       if (plan.refused.length > 0) throw refusedError(plan);

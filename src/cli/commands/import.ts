@@ -199,14 +199,14 @@ export default defineCommand<ImportArgs>({
     const written = await abortOnStopSignals('nothing was imported.', (signal) => service.apply(plan, chosen, { signal }));
     for (const p of written.projects) {
       const paths = plan.projects.find((x) => x.name === p)?.paths ?? [];
-      ctx.io.stderr.write(`agents: created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})\n`);
+      ctx.notice(`created project ${p} (projects/${p}/${paths.length ? `, paths ${paths.join(', ')}` : ''})`);
     }
     const replaced = argv.replace ? await service.replace(plan, written) : null;
     if (replaced && replaced.unlisted_targets.length > 0) {
       const them = replaced.unlisted_targets.length === 1 ? 'it' : 'them';
-      ctx.io.stderr.write(
-        `agents: the moved rules now reach agents through the export (${replaced.unlisted_targets.join(', ')}), which config.yaml ` +
-          `does not list: add ${them} to export.targets so that \`agents export\` and \`agents export --check\` keep ${them} current.\n`,
+      ctx.notice(
+        `the moved rules now reach agents through the export (${replaced.unlisted_targets.join(', ')}), which config.yaml ` +
+          `does not list: add ${them} to export.targets so that \`agents export\` and \`agents export --check\` keep ${them} current.`,
       );
     }
     await emitDocument(ctx, importJson(plan, written, replaced), () => {

@@ -69,9 +69,7 @@ export default defineCommand<InitArgs>({
     const offer = hook && !argv['export-check'] && (await exportsConfigured(root));
     const ignored = made.length > 0 ? await ignoredByGit(root) : undefined;
     if (ignored)
-      ctx.io.stderr.write(
-        `agents: git ignores ${ignored.path} (${ignored.rule}): the store will not be committed; remove that rule to keep it in git\n`,
-      );
+      ctx.notice(`git ignores ${ignored.path} (${ignored.rule}): the store will not be committed; remove that rule to keep it in git`);
     emit(
       ctx,
       {

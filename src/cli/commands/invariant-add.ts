@@ -88,8 +88,7 @@ export default defineCommand<AddArgs>({
         ...(argv['new-project'] ? { newProject: true } : {}),
       });
     }
-    if (result.createdProject !== undefined)
-      ctx.io.stderr.write(`agents: created project ${result.createdProject} (projects/${result.createdProject}/)\n`);
+    if (result.createdProject !== undefined) ctx.notice(`created project ${result.createdProject} (projects/${result.createdProject}/)`);
     const s = ctx.style;
     emit(
       ctx,

@@ -30,8 +30,7 @@ export default defineCommand<MoveArgs>({
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),
       ...(argv['new-project'] ? { newProject: true } : {}),
     });
-    if (r.createdProject !== undefined)
-      ctx.io.stderr.write(`agents: created project ${r.createdProject} (projects/${r.createdProject}/)\n`);
+    if (r.createdProject !== undefined) ctx.notice(`created project ${r.createdProject} (projects/${r.createdProject}/)`);
     const s = ctx.style;
     emit(
       ctx,

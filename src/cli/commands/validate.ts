@@ -171,7 +171,7 @@ export default defineCommand<ValidateArgs>({
                 ...watch,
                 ...profile,
               },
-              { processAlive, hostname: hostname(), notice: (m) => ctx.io.stderr.write(safeText(`agents: ${m}\n`, false)) },
+              { processAlive, hostname: hostname(), notice: (m) => ctx.notice(m) },
             );
     } finally {
       progress.stop();
