@@ -1,0 +1,114 @@
+// docs/json-output.md's table gives, for each command, the keys of what it
+// prints under --format json. A reader codes against them: each command's
+// document must have exactly the keys the table gives it, no more, no fewer.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO } from '../helpers/cli.ts';
+import { gitInit } from '../helpers/git.ts';
+import { runAgents } from '../helpers/main.ts';
+import { tempDir } from '../helpers/tmp.ts';
+
+/** The top-level keys a cell's first code span gives: `{a, b: [x…], c}` → a, b, c (an array of them for `[{…}]`). */
+function documentedKeys(cell: string): { array: boolean; keys: string[] } | undefined {
+  const code = /`([^`]+)`/.exec(cell)?.[1]?.trim();
+  if (code === undefined) return undefined;
+  const array = code.startsWith('[{') || /^an array of/.test(cell.trim());
+  const body = code.startsWith('[{') ? code.slice(1, -1) : code;
+  if (!body.startsWith('{')) return undefined;
+  const keys: string[] = [];
+  let depth = 0;
+  let from = 1;
+  for (let i = 1; i < body.length; i++) {
+    const c = body[i]!;
+    if ('{[('.includes(c)) depth++;
+    else if ('}])'.includes(c)) depth--;
+    if ((c === ',' && depth === 0) || (depth < 0 && c === '}')) {
+      keys.push(
+        body
+          .slice(from, i)
+          .trim()
+          .split(/[:\s(]/)[0]!,
+      );
+      from = i + 1;
+      if (depth < 0) break;
+    }
+  }
+  return { array, keys };
+}
+
+/** The rows of the table of commands: the command's words, and the keys its cell gives. */
+function tableRows(): Map<string, { array: boolean; keys: string[] }> {
+  const page = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
+  const rows = new Map<string, { array: boolean; keys: string[] }>();
+  for (const m of page.matchAll(/^\| `([a-z -]+)` \| (.+) \|$/gm)) {
+    const keys = documentedKeys(m[2]!);
+    if (keys) rows.set(m[1]!, keys);
+  }
+  return rows;
+}
+
+const PLAN_ACTION = 'local/deploy';
+
+/** A store with a project, an action template with an invariant, a plan made from it, and a global invariant. */
+async function store(): Promise<{ dir: string; plan: string; global: string }> {
+  const dir = tempDir();
+  gitInit(dir);
+  const run = async (...args: string[]) => {
+    const r = await runAgents([...args, '--format', 'json'], { cwd: dir });
+    if (r.code !== 0) throw new Error(`${args.join(' ')}: ${r.stderr}`);
+    return JSON.parse(r.stdout);
+  };
+  await run('init');
+  await run('action', 'add', PLAN_ACTION);
+  await run('invariant', 'add', '--action', PLAN_ACTION, 'Run the tests before deploying');
+  const global = (await run('invariant', 'add', '--global', 'Never delete production data')).id as string;
+  await run('invariant', 'add', '--project', 'myapp', 'All API changes need tests');
+  const plan = (await run('plan', 'use', PLAN_ACTION, '--project', 'myapp')).plan.id as string;
+  return { dir, plan, global };
+}
+
+describe('the keys docs/json-output.md gives each command', () => {
+  it('are the keys of what the command prints', async () => {
+    const { dir, plan, global } = await store();
+    const commands: Record<string, string[]> = {
+      'plan use': ['plan', 'use', PLAN_ACTION, '--project', 'myapp'],
+      'plan show': ['plan', 'show', plan],
+      'plan sync': ['plan', 'sync', plan, '--yes'],
+      'plan decisions': ['plan', 'decisions', plan],
+      'plan status': ['plan', 'status', plan],
+      'plan activate': ['plan', 'activate'],
+      'guard install': ['guard', 'install', '--client', 'claude'],
+      'invariant violation add': ['invariant', 'violation', 'add', '--plan', plan, '--invariant', global, '--details', 'x'],
+      export: ['export', '--target', 'agents-md'],
+      'export --check': ['export', '--check', '--target', 'agents-md'],
+      'export --dry-run': ['export', '--dry-run', '--target', 'claude-md'],
+      which: ['which', 'README.md'],
+      'action add': ['action', 'add', 'local/other'],
+      'action list': ['action', 'list'],
+      'project add': ['project', 'add', 'other'],
+      'project list': ['project', 'list'],
+      'project remove': ['project', 'remove', 'other'],
+    };
+    const rows = tableRows();
+    for (const [command, args] of Object.entries(commands)) {
+      const documented = rows.get(command);
+      expect(documented, `docs/json-output.md has no row for ${command}`).toBeDefined();
+      const r = await runAgents([...args, '--format', 'json'], { cwd: dir });
+      const printed = JSON.parse(r.stdout) as Record<string, unknown> | Record<string, unknown>[];
+      expect(Array.isArray(printed), command).toBe(documented!.array);
+      const one = Array.isArray(printed) ? printed[0]! : printed;
+      expect(Object.keys(one).sort(), command).toEqual([...documented!.keys].sort());
+    }
+  });
+
+  it('reads the keys of a cell as written (the check is not blind)', () => {
+    expect(documentedKeys('`{plan, folder, promoted: [invariant…], duplicates: [{origin_id, of, text}], commit}` (…)')).toEqual({
+      array: false,
+      keys: ['plan', 'folder', 'promoted', 'duplicates', 'commit'],
+    });
+    expect(documentedKeys('`[{client, file, status}]` (`status`: …)')).toEqual({ array: true, keys: ['client', 'file', 'status'] });
+    expect(documentedKeys('an array of `{path, projects: [name, …]}`; …')).toEqual({ array: true, keys: ['path', 'projects'] });
+    expect(tableRows().size).toBeGreaterThan(20);
+  });
+});
