@@ -186,7 +186,7 @@ export function effectiveMarkdown(data: EffectiveData): string {
   const lines = [
     `# Invariants of ${targetTitle(data.target)}`,
     '',
-    `${n} invariant${n === 1 ? '' : 's'} apply (precedence: ${PRECEDENCE_LINE}). Severity \`error\`: never break it; \`warning\`: avoid breaking it; \`info\`: keep in mind.`,
+    `${n} ${n === 1 ? 'invariant applies' : 'invariants apply'} (precedence: ${PRECEDENCE_LINE}). Severity \`error\`: never break it; \`warning\`: avoid breaking it; \`info\`: keep in mind.`,
   ];
   if (n === 0) lines.push('', 'No invariant applies: the set is empty.');
   let group = '';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ScopedInvariant } from '../../src/core/model.ts';
 import type { EffectiveEntry } from '../../src/core/resolve.ts';
 import { makeStyle } from '../../src/core/style.ts';
-import { effectiveLines } from '../../src/present/effective.ts';
+import { type EffectiveData, effectiveLines, effectiveMarkdown } from '../../src/present/effective.ts';
 import type { WaiverState } from '../../src/service/invariant-service.ts';
 
 const id = (n: number) => `01JDQ6X5Z8W4N3B2C1D${String(n).padStart(7, '0')}`;
@@ -53,5 +53,14 @@ describe('effectiveLines', () => {
       if (i === 256) expected.push(`      waived until 2999-12-31T00:00:00Z (project app, W1, owner Ops): Legacy`);
     }
     expect(text).toEqual(expected);
+  });
+});
+
+describe('effectiveMarkdown', () => {
+  it('says how many invariants apply, one in the singular', () => {
+    const data = (count: number) =>
+      ({ target: { kind: 'project', project: 'app', plan: null }, count, invariants: [] }) as unknown as EffectiveData;
+    expect(effectiveMarkdown(data(1))).toContain('\n1 invariant applies (precedence');
+    expect(effectiveMarkdown(data(2))).toContain('\n2 invariants apply (precedence');
   });
 });
