@@ -165,6 +165,17 @@ describe("agents guard check, where a finding's invariant is kept", () => {
     ).toEqual([kept]);
   });
 
+  it('gives path relative to the current folder, and file to the repository top, as validate does', async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'secrets'));
+    mkdirSync(join(dir, 'docs'));
+    writeFileSync(join(dir, 'secrets/new.key'), 'k\n');
+    const json = await runAgents(['--format', 'json', 'guard', 'check'], { cwd: join(dir, 'docs') });
+    expect(json.code).toBe(1);
+    const [d] = JSON.parse(json.stdout).diagnostics as { file: string; path: string; related: { path: string }[] }[];
+    expect([d!.file, d!.path, d!.related[0]!.path]).toEqual(['secrets/new.key', '../secrets/new.key', `../.agents/global/${GUARDED}.yaml`]);
+  });
+
   it("names a policy source's file with its source, never as a file of the repository", async () => {
     const base = tempDir();
     const policy = policyRepo(base);

@@ -15,9 +15,9 @@ interface CheckArgs {
   format?: string;
 }
 
-/** `store` relative to the repository's top, as a prefix (`.agents/`), or '' for a store at the top. */
-function prefixOf(top: string, store: string): string {
-  const rel = relative(top, store).split(sep).join('/');
+/** `to` relative to `from`, as a prefix of the paths under it (`.agents/`, `../`), or '' for the same folder. */
+function prefixOf(from: string, to: string): string {
+  const rel = relative(from, to).split(sep).join('/');
   return rel === '' ? '' : `${rel}/`;
 }
 
@@ -121,7 +121,8 @@ export default defineCommand<CheckArgs>({
       strict: false,
       ok: counts.error === 0,
       counts,
-      displayPrefix: '',
+      // `file` is relative to the repository's top; `path` and the text to the current folder, as validate's are.
+      displayPrefix: prefixOf(physicalPath(ctx.io.cwd), service.top),
       repoPrefix: '',
     };
     const format = argv.format ?? ctx.format;
