@@ -89,6 +89,7 @@ describe('the keys docs/json-output.md gives each command', () => {
       'project add': ['project', 'add', 'other'],
       'project list': ['project', 'list'],
       'project remove': ['project', 'remove', 'other'],
+      'init --schemas': ['init', '--schemas'],
     };
     const rows = tableRows();
     for (const [command, args] of Object.entries(commands)) {
