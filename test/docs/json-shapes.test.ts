@@ -90,6 +90,7 @@ describe('the keys docs/json-output.md gives each command', () => {
       'project list': ['project', 'list'],
       'project remove': ['project', 'remove', 'other'],
       'init --schemas': ['init', '--schemas'],
+      init: ['init', '--store', join(tempDir(), '.agents')],
     };
     const rows = tableRows();
     for (const [command, args] of Object.entries(commands)) {
