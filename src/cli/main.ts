@@ -124,6 +124,16 @@ function buildParser(
   return y;
 }
 
+/** `agents completion --help`. */
+const COMPLETION_HELP = `agents completion
+
+Print a shell completion script (bash/zsh): Tab then completes commands, options, their choices and the store's
+own names (projects, action templates, plans, invariant ids).
+
+  agents completion >> ~/.bashrc      bash
+  agents completion >> ~/.zshrc       zsh (with SHELL naming zsh)
+`;
+
 const USAGE_HINT = 'Run `agents --help` for the commands, or `agents COMMAND --help` for the options of one.';
 
 /** What each positional argument of the command table names, as a missing one is said. */
@@ -399,6 +409,13 @@ export async function main(argsIn: readonly string[], io: CliIo = processIo()): 
       }
     }
     if (completing < 0) refuseUndecodable(args);
+    // yargs prints the script for `completion --help` too: its help is said here, as every command's is.
+    const dashes = args.indexOf('--');
+    const words = dashes >= 0 ? args.slice(0, dashes) : args;
+    if (words.find((a) => !a.startsWith('-')) === 'completion' && words.includes('--help')) {
+      io.stdout.write(COMPLETION_HELP);
+      return EXIT_CODES.ok;
+    }
     const unknown = completing >= 0 ? undefined : unknownCommand(args);
     if (unknown) throw strayOption(unknown.options) ?? unknownCommandError(unknown);
     let lists: readonly string[] = [];

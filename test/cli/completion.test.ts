@@ -49,6 +49,16 @@ describe('shell completion of the store names', () => {
     expect(await complete(top, 'plan', 'sta')).toContain('status');
   });
 
+  it('completion --help (or -h) prints its help, not the script', async () => {
+    for (const flag of ['--help', '-h']) {
+      const r = await runMain(['completion', flag], { cwd: tempDir() });
+      expect(r.code).toBe(0);
+      expect(r.stdout.split('\n')[0]).toBe('agents completion');
+      expect(r.stdout).not.toContain('###-begin-agents-completions-###');
+    }
+    expect((await runMain(['completion'], { cwd: tempDir() })).stdout).toContain('###-begin-agents-completions-###');
+  });
+
   it('works through the bash script `agents completion` prints', () => {
     const root = exampleStore();
     const bin = join(tempDir(), 'bin');
