@@ -84,6 +84,8 @@ export interface GateFacts {
   violations: readonly Violation[];
   /** Invariants a waiver covers now: left unenforced, they report instead of failing. */
   waived?: ReadonlySet<string>;
+  /** The plan's id: the reasons that say to run `plan strategize` name it, so the command works as written. */
+  plan?: string;
 }
 
 export interface GateOptions {
@@ -159,13 +161,14 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     });
   }
 
+  const strategize = `agents plan strategize${facts.plan !== undefined ? ` ${facts.plan}` : ''}`;
   const latest = facts.latest;
   if (!latest) {
     if (facts.effective.length > 0)
       add({
         code: 'not-run',
         level: 'fail',
-        message: `the plan was never reconciled: run \`agents plan strategize\` (${plural(facts.effective.length, 'invariant')} to enforce)`,
+        message: `the plan was never reconciled: run \`${strategize}\` (${plural(facts.effective.length, 'invariant')} to enforce)`,
       });
   } else if (!latest.run) {
     add({
@@ -192,7 +195,7 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
       add({
         code: 'stale',
         level: 'fail',
-        message: `the effective set changed after the latest run (${what}): run \`agents plan strategize\` again`,
+        message: `the effective set changed after the latest run (${what}): run \`${strategize}\` again`,
         ...changes,
       });
     } else {

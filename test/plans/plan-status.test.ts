@@ -156,6 +156,24 @@ describe('plan status is a gate', () => {
     expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:stale'] });
   });
 
+  it('the command a not-run or stale reason says to run works as written, for a plan named by a prefix', async () => {
+    const root = exampleStore();
+    /** The command in the reason's backticks, run as its words: what a user types after reading it. */
+    const follow = async (code: string) => {
+      const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN.slice(0, 8)]);
+      const reason = (JSON.parse(r.stdout) as { reasons: { code: string; message: string }[] }).reasons.find((x) => x.code === code);
+      const words = /`agents ([^`]+)`/.exec(reason?.message ?? '')?.[1]?.split(' ') ?? [];
+      expect(words.slice(0, 2)).toEqual(['plan', 'strategize']);
+      return await runAgents(['--store', root, ...words]);
+    };
+    expect((await follow('not-run')).code).toBe(0);
+    expect((await status(root)).code).toBe(0);
+    const add = await runAgents(['--store', root, 'invariant', 'add', '--plan', EXAMPLE_PLAN, 'Keep the API backwards compatible']);
+    expect(add.code).toBe(0);
+    expect((await follow('stale')).code).toBe(0);
+    expect(await status(root)).toMatchObject({ code: 0, codes: [] });
+  });
+
   it('counts what changed since a run: one invariant edited, one added, one removed', async () => {
     const root = exampleStore();
     expect((await strategize(root)).code).toBe(0);

@@ -93,6 +93,7 @@ export async function status(svc: PlanContext, prefix: string, given: { allow?: 
       unfinished,
       violations: standing.open,
       waived: new Set(waived.keys()),
+      plan: plan.id,
     },
     options.allow ? { allow: options.allow } : {},
   );
