@@ -299,6 +299,9 @@ function states(target: TargetRef, side: DiffSide, options: DiffTargetOptions): 
     const plan = side.plans.get(target.plan);
     if (!plan) return { map: new Map(), count: 0 };
     t = { kind: 'plan', plan: target.plan, ...(plan.project ? { project: plan.project } : {}) };
+  } else if (!exists(target, side)) {
+    // A project that does not exist on this side has no set, as a plan that does not: not the global set alone.
+    return { map: new Map(), count: 0 };
   }
   const keyOf = options.keyOf ?? ((inv: ScopedInvariant) => textKey(inv.text));
   const applicable = side.invariants.filter((inv) => inv.active && appliesTo(inv, t));
@@ -338,11 +341,12 @@ function exists(target: TargetRef, side: DiffSide): boolean {
 
 /** How one target's effective set differs between two sides. */
 export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide, options: DiffTargetOptions = {}): TargetDiff {
-  // A plan that appears, disappears or changes project changes entries of every key.
+  // A plan or project that appears or disappears, or a plan that changes project, changes entries of every key.
   const planMoved =
-    target.kind === 'plan' &&
-    (before.plans.has(target.plan) !== after.plans.has(target.plan) ||
-      before.plans.get(target.plan)?.project !== after.plans.get(target.plan)?.project);
+    target.kind === 'plan'
+      ? before.plans.has(target.plan) !== after.plans.has(target.plan) ||
+        before.plans.get(target.plan)?.project !== after.plans.get(target.plan)?.project
+      : exists(target, before) !== exists(target, after);
   const opts = planMoved ? { ...options, onlyKeys: undefined } : options;
   const b = states(target, before, opts);
   const a = states(target, after, opts);

@@ -259,6 +259,20 @@ describe('diffTarget: whole results', () => {
     expect(d).toEqual(empty(planRef(PLAN), { projectBefore: 'app', existsAfter: false, countBefore: 2, left: [p, g] }));
   });
 
+  it('a project removed: every entry left, none entered or changed by a global change of the same commit; a new one: every entry entered', () => {
+    const a = inv(id(3), 'App rule', APP);
+    const g = inv(id(4), 'Global rule', G);
+    const edited = inv(id(4), 'Global rule, reworded', G);
+    const added = inv(id(5), 'New global rule', G);
+    const withApp = (invs: ScopedInvariant[]): DiffSide => ({ ...side(invs), projects: new Set(['app']) });
+    const without = (invs: ScopedInvariant[]): DiffSide => ({ ...side(invs), projects: new Set() });
+    const keys = { onlyKeys: new Set([a, g, edited, added].map((i) => textKey(i.text))) };
+    const gone = diffTarget(project('app'), withApp([a, g]), without([edited, added]), keys);
+    expect(gone).toEqual(empty(project('app'), { existsAfter: false, countBefore: 2, left: [a, g] }));
+    const born = diffTarget(project('app'), without([g]), withApp([a, edited, added]), keys);
+    expect(born).toEqual(empty(project('app'), { existsBefore: false, countAfter: 3, entered: [a, edited, added] }));
+  });
+
   it('changed entries report text, severity and scope only, in precedence order; one object on both sides is no change', () => {
     const g1 = inv(id(5), 'First', G);
     const g1b = inv(id(5), 'First', G, { severity: 'info', tags: ['t'], rationale: 'r' });
