@@ -66,7 +66,7 @@ export async function replaceImported(
   // Each file's lines to remove, and the scope of its rules, found once rather than by a scan of the plan per file.
   const gone = new Map<string, PlannedCandidate[]>();
   for (const { c, id, target } of moving) {
-    if (carried.get(target)?.has(id)) gone.get(c.file)?.push(c) ?? gone.set(c.file, [c]);
+    if (carried.has(target, c.file, id)) gone.get(c.file)?.push(c) ?? gone.set(c.file, [c]);
     else result.unexported.push({ file: c.file, line: c.line, target });
   }
   const scopeOf = new Map<string, string | undefined>();
@@ -145,13 +145,27 @@ export interface ReplaceResult {
 }
 
 /** The ids of the invariants each target's files hold (each entry ends with its id: "(`ID`)"). */
-function exportedIds(plan: ExportPlan): Map<ExportTargetName, Set<string>> {
-  const out = new Map<ExportTargetName, Set<string>>();
+function exportedIds(plan: ExportPlan): { has(target: ExportTargetName, file: string, id: string): boolean } {
+  const byTarget = new Map<ExportTargetName, Set<string>>();
+  const byPath = new Map<string, Set<string>>();
   for (const change of plan.changes) {
-    const ids = out.get(change.target) ?? out.set(change.target, new Set()).get(change.target)!;
-    for (const m of (change.after ?? '').matchAll(/\(`([0-9A-HJKMNP-TV-Z]{26})`\)/g)) ids.add(m[1]!);
+    const ids = byTarget.get(change.target) ?? byTarget.set(change.target, new Set()).get(change.target)!;
+    const own = new Set<string>();
+    for (const m of (change.after ?? '').matchAll(/\(`([0-9A-HJKMNP-TV-Z]{26})`\)/g)) {
+      ids.add(m[1]!);
+      own.add(m[1]!);
+    }
+    byPath.set(change.path, own);
   }
-  return out;
+  // A target file kept as a link to another the export writes (CLAUDE.md → AGENTS.md) is not written itself: its agent
+  // reads what the file it leads to holds.
+  const linked = new Map(plan.linked.map((l) => [l.path, l.to]));
+  return {
+    has: (target, file, id) => {
+      const to = linked.get(file);
+      return to !== undefined ? (byPath.get(to)?.has(id) ?? false) : (byTarget.get(target)?.has(id) ?? false);
+    },
+  };
 }
 
 /** Whether `text` still holds each of the plan's rules on the lines the plan found it on. */

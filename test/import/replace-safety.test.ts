@@ -86,6 +86,8 @@ describe('import --replace and a file edited since the plan read it', () => {
     );
     expect(replaced.changed).toEqual([]);
     expect(replaced.files).toEqual([{ file: 'AGENTS.md', removed: [1], block: true }]);
+    // Its rule reaches Claude through the block of the file the link leads to: not a rule the export writes nowhere.
+    expect(replaced.unexported).toEqual([]);
     expect(lstatSync(join(top, 'CLAUDE.md')).isSymbolicLink()).toBe(true);
   });
 
