@@ -57,8 +57,11 @@ describe('a waiver of a locked text, by any of its copies', () => {
     expect((await run(app, 'extends', 'update')).code).toBe(0);
     const v = await run(app, 'validate', '--strict', '--format', 'json');
     expect(v.code).toBe(1);
-    const diags = JSON.parse(v.stdout).diagnostics as { code: string; file: string }[];
+    const diags = JSON.parse(v.stdout).diagnostics as { code: string; file: string; line: number; col: number }[];
     expect(diags.filter((d) => d.code === 'locked-waived').map((d) => d.file)).toEqual([`projects/myapp/waivers/${WAIVER}.yaml`]);
+    // Placed at the key it is about, file:line:col, as every other diagnostic: the waiver's invariant_id.
+    const at = diags.find((d) => d.code === 'locked-waived')!;
+    expect([at.line, at.col]).toEqual([2, 15]);
   });
 
   it('invariant waive of a locked id, or of a copy of its text, is refused at write time (exit 2)', async () => {
@@ -109,8 +112,11 @@ describe('a waiver of a locked text, by any of its copies', () => {
     git(app, 'add', '-A');
     const hook = await run(app, 'validate', '--staged', '--format', 'json');
     expect(hook.code).toBe(1);
-    const codes = JSON.parse(hook.stdout).diagnostics.map((d: { code: string; file: string }) => [d.code, d.file]);
-    expect(codes).toContainEqual(['locked-weakened', `projects/myapp/${COPY}.yaml`]);
+    const diags = JSON.parse(hook.stdout).diagnostics as { code: string; file: string; line: number }[];
+    expect(diags.map((d) => [d.code, d.file])).toContainEqual(['locked-weakened', `projects/myapp/${COPY}.yaml`]);
+    // At the copy's severity, the line to change.
+    const lines = readFileSync(join(app, `.agents/projects/myapp/${COPY}.yaml`), 'utf8').split('\n');
+    expect(diags.find((d) => d.code === 'locked-weakened')!.line).toBe(lines.findIndex((l) => l.startsWith('severity:')) + 1);
   });
 });
 
