@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentsAsync } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
-import { runMain } from '../helpers/main.ts';
+import { runAgents, runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
 
 const NEVER_DELETE = '01JDQ6X5Z8W4N3B2C1D0E9F8G1';
@@ -282,6 +282,29 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(fetch.code).toBe(2);
     expect(existsSync(cacheDir(app, 'policy'))).toBe(false);
     expect(git(app, 'status', '--porcelain', '--untracked-files=all')).toBe('?? .agents/extends.lock.yaml\n');
+  });
+
+  it('the guard hook in a clone that has not fetched the pin denies, naming the command that fetches it, which works as written', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    const input = JSON.stringify({
+      session_id: 's',
+      cwd: app,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'ls' },
+    });
+    const hook = () => runAgents(['guard', 'hook', '--client', 'claude'], { cwd: app, input });
+    const denied = await hook();
+    expect(denied.code).toBe(2);
+    // The reason is all the person sees: it says what to run, and that command, typed as written, unblocks the hook.
+    const words = /`agents ([^`]+)`/.exec(denied.stderr)?.[1]?.split(' ') ?? [];
+    expect(words).toEqual(['extends', 'fetch']);
+    expect((await run(app, ...words)).code).toBe(0);
+    expect(await hook()).toMatchObject({ code: 0, stdout: '' });
   });
 
   it('a plan made from a source dropped from config.yaml is still shown; sync refuses it as a gone template', async () => {
