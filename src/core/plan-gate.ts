@@ -143,12 +143,20 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
 
   const bySeverity: Record<Severity, number> = { error: 0, warning: 0, info: 0 };
   for (const v of facts.violations) bySeverity[v.severity]++;
-  if (bySeverity.error > 0)
+  if (bySeverity.error > 0) {
+    // Which ones, and the command that resolves one: the gate's message is what CI shows.
+    const ids = facts.violations.filter((v) => v.severity === 'error').map((v) => v.id);
+    const named = `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? `, and ${ids.length - 5} more` : ''}`;
+    const resolve = `\`agents invariant violation resolve ${ids.length === 1 ? ids[0] : 'ID'}\``;
     add({
       code: 'error-violation',
       level: 'fail',
-      message: `${plural(bySeverity.error, 'error violation')} stand${bySeverity.error === 1 ? 's' : ''}`,
+      message:
+        ids.length === 1
+          ? `1 error violation stands (${named}): once it is dealt with, run ${resolve}, or waive its invariant`
+          : `${ids.length} error violations stand (${named}): once each is dealt with, run ${resolve} for it, or waive its invariant`,
     });
+  }
   for (const s of ['warning', 'info'] as const) {
     if (bySeverity[s] > 0)
       add({ code: 'violation', level: 'report', severity: s, message: `${plural(bySeverity[s], `${s} violation`)} recorded` });

@@ -245,9 +245,12 @@ describe('judgePlan: what each reason says', () => {
       'the plan was never reconciled: run `agents plan strategize` (1 invariant to enforce)',
     ]);
     expect(said(facts({}))).toEqual(['the plan was never reconciled: run `agents plan strategize` (2 invariants to enforce)']);
-    expect(said(facts({ effective: [], violations: [violation('error')] }))).toEqual(['1 error violation stands']);
+    const V = '01M8NA0000000000000000000V';
+    expect(said(facts({ effective: [], violations: [violation('error')] }))).toEqual([
+      `1 error violation stands (${V}): once it is dealt with, run \`agents invariant violation resolve ${V}\`, or waive its invariant`,
+    ]);
     expect(said(facts({ effective: [], violations: [violation('error'), violation('error'), violation('warning')] }))).toEqual([
-      '2 error violations stand',
+      `2 error violations stand (${V}, ${V}): once each is dealt with, run \`agents invariant violation resolve ID\` for it, or waive its invariant`,
       '1 warning violation recorded',
     ]);
     expect(said(facts({ effective: [], violations: [violation('info'), violation('info')] }))).toEqual(['2 info violations recorded']);

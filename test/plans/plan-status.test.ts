@@ -174,6 +174,37 @@ describe('plan status is a gate', () => {
     expect(await status(root)).toMatchObject({ code: 0, codes: [] });
   });
 
+  it('an error violation names itself and the command that resolves it, which works as written', async () => {
+    const root = exampleStore();
+    expect((await strategize(root)).code).toBe(0);
+    const add = await runAgents([
+      '--store',
+      root,
+      '--format',
+      'json',
+      'invariant',
+      'violation',
+      'add',
+      '--plan',
+      EXAMPLE_PLAN,
+      '--invariant',
+      PYTHON,
+    ]);
+    expect(add.code).toBe(0);
+    const id = (JSON.parse(add.stdout) as { id: string }).id;
+    const failing = await status(root);
+    expect(failing).toMatchObject({ code: 1, codes: ['fail:error-violation'] });
+    const message = (
+      JSON.parse((await runAgents(['--store', root, '--format', 'json', 'plan', 'status', EXAMPLE_PLAN])).stdout) as {
+        reasons: { message: string }[];
+      }
+    ).reasons[0]!.message;
+    expect(message).toContain(id);
+    const words = /`agents ([^`]+)`/.exec(message)?.[1]?.split(' ') ?? [];
+    expect((await runAgents(['--store', root, ...words])).code).toBe(0);
+    expect(await status(root)).toMatchObject({ code: 0, codes: [] });
+  });
+
   it('counts what changed since a run: one invariant edited, one added, one removed', async () => {
     const root = exampleStore();
     expect((await strategize(root)).code).toBe(0);
