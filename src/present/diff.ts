@@ -1,5 +1,5 @@
 import type { FieldChange, InvariantChange, PlanChange, TargetDiff } from '../core/diff.ts';
-import { describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
+import { actionName, describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import { truncate } from '../core/names.ts';
 import { githubMarkdownText, markdownCode, quoteText } from '../core/plain-text.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
@@ -241,7 +241,7 @@ function mdScope(scope: Scope): string {
     case 'project':
       return `project \`${scope.project}\``;
     case 'action':
-      return `action \`${scope.ns}/${scope.name}\``;
+      return `action \`${actionName(scope)}\``;
     case 'plan':
       return `plan \`${scope.plan}\``;
   }

@@ -21,6 +21,7 @@ import {
 import { GitTreeSource } from '../store/git-source.ts';
 import { readStore } from '../store/read.ts';
 import { requireValid, type InvariantService } from './invariant-service.ts';
+import { pinnedTemplates } from './invariants/source-actions.ts';
 import { emptySnapshot } from '../store/read.ts';
 
 /** One side of a move, as `invariant diff` names its sides. */
@@ -294,8 +295,9 @@ export class ExtendsService {
       const beforeInherited = await inheritedAt(beforePins);
       const afterInherited = await inheritedAt(afterPins);
       const mine = (list: readonly ScopedInvariant[]) => list.filter((i) => i.scope.kind === 'inherited' && i.scope.source === name);
-      const changedBefore = mine(beforeInherited);
-      const changedAfter = mine(afterInherited);
+      // Its action templates are files of the move too: the plans made from them drift when they change.
+      const changedBefore = [...mine(beforeInherited), ...(await pinnedTemplates(this.root, beforePins, name))];
+      const changedAfter = [...mine(afterInherited), ...(await pinnedTemplates(this.root, afterPins, name))];
       const diff = diffStores(
         { before: changedBefore, after: changedAfter },
         { invariants: [...snap.invariants, ...beforeInherited], plans: snap.plans },

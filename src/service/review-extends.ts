@@ -14,6 +14,7 @@ import { emptySnapshot } from '../store/read.ts';
 import { WorkingTreeSource } from '../store/tree-source.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
 import { requireValid } from './invariant-service.ts';
+import { pinnedTemplates } from './invariants/source-actions.ts';
 
 /** One source whose pin differs between the sides: "policy source X moved from v3 to v4", and what entered and left. */
 export interface PolicyMove {
@@ -139,6 +140,9 @@ export async function inheritedSides(
     const files = diffInvariantFiles(of(bInv, name), of(aInv, name));
     changedBefore.push(...of(bInv, name));
     changedAfter.push(...of(aInv, name));
+    // Its action templates are files of the move too: the plans made from them drift when they change.
+    changedBefore.push(...(await pinnedTemplates(storeRoot, bPins, name)));
+    changedAfter.push(...(await pinnedTemplates(storeRoot, aPins, name)));
     moves.push({
       name,
       before: b ? { ref: b.ref, commit: b.commit } : null,

@@ -1,9 +1,10 @@
 // A policy source's action template is named SOURCE:NS/NAME by every command that takes one (docs/extends.md,
 // "Actions"): `invariant list --action` lists it as `plan use` uses it, `show` takes the ids it prints, and the
 // writers refuse it, since the template is changed in the source's repository.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { commitAll } from '../helpers/git.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { consumer, policyCommit, policyRepo, run } from './repos.ts';
 
@@ -68,5 +69,36 @@ describe('a policy source action template, SOURCE:NS/NAME', () => {
     expect((await run(app, 'action', 'add', 'policy:org/other')).code).toBe(2);
     expect(existsSync(join(store, 'actions'))).toBe(false);
     expect(existsSync(join(store, 'extends'))).toBe(false);
+  });
+
+  it('a pin move that edits or removes a template is in the report of extends update and of invariant diff', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const OTHER = '01M91M5SHWTSNA3QA4Q8JH4SSG';
+    policyCommit(policy, {
+      [`.agents/actions/org/release/${TEMPLATE}.yaml`]: invariantYaml(TEMPLATE, 'Tag every release'),
+      [`.agents/actions/org/hotfix/${OTHER}.yaml`]: invariantYaml(OTHER, 'Name the incident'),
+    });
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: main\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    rmSync(join(policy.work, `.agents/actions/org/hotfix/${OTHER}.yaml`));
+    policyCommit(policy, { [`.agents/actions/org/release/${TEMPLATE}.yaml`]: invariantYaml(TEMPLATE, 'Tag and sign every release') });
+    type Files = { change: string; id: string; path: string }[];
+    const changes = (files: Files) => files.map((f) => [f.change, f.id, f.path]);
+    const expected = [
+      ['edited', TEMPLATE, PATH],
+      ['removed', OTHER, `extends/policy/actions/org/hotfix/${OTHER}.yaml`],
+    ];
+    const update = await run(app, 'extends', 'update', '--format', 'json');
+    expect(update.code, update.stderr).toBe(0);
+    const moved = (JSON.parse(update.stdout) as { sources: { diff: { invariants: Files } }[] }).sources[0]!.diff.invariants;
+    expect(changes(moved).sort()).toEqual(expected.sort());
+    commitAll(app, 'move the pin');
+    const diff = await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json');
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(changes((JSON.parse(diff.stdout) as { invariants: Files }).invariants).sort()).toEqual(expected.sort());
+    const markdown = await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'markdown');
+    expect(markdown.stdout).toContain('action `policy:org/release`');
   });
 });

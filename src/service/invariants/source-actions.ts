@@ -1,7 +1,7 @@
 // The invariants of the policy sources' action templates (`SOURCE:NS/NAME`, docs/extends.md): read from the cache
 // at the pins for `list --action` and `show`, never written here.
-import { inheritedPath } from '../../core/extends.ts';
-import type { Scope, ScopedInvariant } from '../../core/model.ts';
+import { inheritedPath, type LockEntry } from '../../core/extends.ts';
+import type { ExtendsSource, Scope, ScopedInvariant } from '../../core/model.ts';
 import { emptySnapshot, readFolders } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
@@ -30,10 +30,31 @@ export async function sourceTemplate(svc: InvariantContext, scope: SourceAction)
 /** The invariants of every template of every policy source, for an id the store does not hold. */
 export async function sourceTemplates(svc: InvariantContext): Promise<ScopedInvariant[]> {
   const out: ScopedInvariant[] = [];
-  for (const { name, tree } of await pinnedTrees(svc))
-    for (const ref of await actionRefs(tree)) {
-      const [ns, local] = ref.split('/') as [string, string];
-      out.push(...(await readTemplate(tree, { kind: 'action', ns, name: local, source: name })));
-    }
+  for (const { name, tree } of await pinnedTrees(svc)) out.push(...(await templatesOf(tree, name)));
   return out;
+}
+
+/** The invariants of every template of the source `name`, whose store at one commit is `tree`. */
+export async function templatesOf(tree: TreeSource, name: string): Promise<ScopedInvariant[]> {
+  const out: ScopedInvariant[] = [];
+  for (const ref of await actionRefs(tree)) {
+    const [ns, local] = ref.split('/') as [string, string];
+    out.push(...(await readTemplate(tree, { kind: 'action', ns, name: local, source: name })));
+  }
+  return out;
+}
+
+/**
+ * The templates of the source `name` at the commit `pins` gives it (none when they pin it nowhere), for a review of a
+ * moved pin: a template changed or removed there is what `plan sync` and `plan show` drift will meet.
+ */
+export async function pinnedTemplates(
+  storeRoot: string,
+  pins: readonly { source: ExtendsSource; pin: LockEntry }[],
+  name: string,
+): Promise<ScopedInvariant[]> {
+  const at = pins.find((p) => p.source.name === name);
+  if (at === undefined) return [];
+  const { sourceTree } = await import('../../store/extends.ts');
+  return templatesOf(await sourceTree(storeRoot, at.source, at.pin.commit), name);
 }
