@@ -9,6 +9,7 @@ import type { LeftOut, RuleCandidate } from './import-rules.ts';
 import { type ImportKind, type ImportTarget, projectName } from './import-sources.ts';
 import { compileGlob, globsSurelyOverlap, literalFolder, singleFolder } from './globs.ts';
 import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
+import { RESERVED_PROJECT_NAMES } from './names.ts';
 import { looseKey, nearPairs } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
 
@@ -127,11 +128,13 @@ export function placeProjects(
     if (have.length > 0) claim(f.target.name, sorted(have));
     claim(f.target.name, sorted(f.target.paths));
   }
-  const taken = new Set([...named, ...claims.keys()]);
+  // A name no project may have (a scope word: `plans/AGENTS.md`, `packages/global/`) is widened as a taken one is.
+  const taken = new Set([...named, ...claims.keys(), ...RESERVED_PROJECT_NAMES]);
   const widened = new Map<string, string>();
   const nameFor = (t: { name: string; paths: string[] }): string => {
     const key = sorted(t.paths);
-    if ((claims.get(t.name)?.size ?? 0) < 2 || key === sorted(existing.get(t.name)?.paths ?? [])) return t.name;
+    const reserved = RESERVED_PROJECT_NAMES.includes(t.name);
+    if (!reserved && ((claims.get(t.name)?.size ?? 0) < 2 || key === sorted(existing.get(t.name)?.paths ?? []))) return t.name;
     const known = widened.get(key);
     if (known !== undefined) return known;
     const wider = widerNames(t.name, t.paths).find((n) => !taken.has(n))!;

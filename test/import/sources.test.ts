@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { planImport, refuseOverlaps, severityOf, type ImportFile } from '../../src/core/import-plan.ts';
 import { appliesTo, importTarget, instructionKind, lenientFrontMatter, projectName } from '../../src/core/import-sources.ts';
 import type { ScopedInvariant } from '../../src/core/model.ts';
+import { nameProblem } from '../../src/core/names.ts';
 
 describe('instructionKind', () => {
   it.each([
@@ -188,6 +189,24 @@ describe('planImport: nothing said twice', () => {
     );
     expect(plan.candidates[0]).toMatchObject({ status: 'new', scope: { kind: 'project', project: 'web' }, near: [{ id: ID }] });
     expect(plan.projects).toEqual([{ name: 'web', paths: ['apps/web/**'], exists: true }]);
+  });
+
+  it('a folder whose name no project may have (a scope word) is widened as a taken name is, so the import can write it', () => {
+    const at = (dir: string, name: string) => ({ kind: 'project' as const, name, paths: [`${dir}/**`] });
+    const plan = planImport(
+      [
+        file('packages/global/AGENTS.md', at('packages/global', 'global'), ['Share nothing mutable']),
+        file('plans/AGENTS.md', at('plans', 'plans'), ['Never edit plans by hand']),
+      ],
+      [],
+      new Map(),
+      [],
+    );
+    for (const p of plan.projects) expect(nameProblem(p.name, 'project')).toBeNull();
+    expect(plan.projects.map((p) => [p.name, p.paths])).toEqual([
+      ['packages-global', ['packages/global/**']],
+      ['plans-2', ['plans/**']],
+    ]);
   });
 
   it('two folders of one name become two projects, each named by its folders; an existing project of that name keeps its own paths', () => {
