@@ -218,6 +218,14 @@ const SEVERITY_HEADINGS: Record<Severity, string> = {
   info: 'Note (info): keep these in mind',
 };
 
+/**
+ * The ids of the entries an exported text lists, as renderEntries writes them: each list item's trailing
+ * `(scope, \`ID\`; shadows …)`, with or without the scope and the copies it shadows, whose ids are not its own.
+ */
+export function exportedEntryIds(text: string): string[] {
+  return [...text.matchAll(/\((?:[^`()\n]*, )?`([0-9A-HJKMNP-TV-Z]{26})`(?:; shadows [^\n]*)?\)$/gm)].map((m) => m[1]!);
+}
+
 function describeShadows(entry: EffectiveEntry): string {
   if (entry.shadows.length === 0) return '';
   return `; shadows ${entry.shadows.map((s) => `${s.scope} \`${s.id}\``).join(', ')}`;

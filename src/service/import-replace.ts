@@ -7,7 +7,7 @@
 
 import { join } from 'node:path';
 import { CheckFailedError } from '../core/errors.ts';
-import { beginMarker, END_MARKER, hashedText, scanBlock } from '../core/export.ts';
+import { beginMarker, END_MARKER, exportedEntryIds, hashedText, scanBlock } from '../core/export.ts';
 import { singleFolder } from '../core/globs.ts';
 import type { ImportFile, ImportPlan, PlannedCandidate } from '../core/import-plan.ts';
 import { removeLines } from '../core/import-replace.ts';
@@ -151,9 +151,9 @@ function exportedIds(plan: ExportPlan): { has(target: ExportTargetName, file: st
   for (const change of plan.changes) {
     const ids = byTarget.get(change.target) ?? byTarget.set(change.target, new Set()).get(change.target)!;
     const own = new Set<string>();
-    for (const m of (change.after ?? '').matchAll(/\(`([0-9A-HJKMNP-TV-Z]{26})`\)/g)) {
-      ids.add(m[1]!);
-      own.add(m[1]!);
+    for (const id of exportedEntryIds(change.after ?? '')) {
+      ids.add(id);
+      own.add(id);
     }
     byPath.set(change.path, own);
   }

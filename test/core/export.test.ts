@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   END_MARKER,
   TARGETS,
+  exportedEntryIds,
   mergeBlock,
   planExport,
   removeBlock,
@@ -117,6 +118,27 @@ describe('planExport', () => {
       storeRel: '.agents',
     });
     expect(files.map((f) => f.path)).toEqual(['.github/instructions/agents-billing.instructions.md', 'services/billing/GEMINI.md']);
+  });
+});
+
+describe('exportedEntryIds', () => {
+  it("reads each entry's own id, with or without its scope, never the ids of the copies it shadows", () => {
+    const [A, B, C, D] = [
+      '01JDQ6X5Z8W4N3B2C1D0E9F8G1',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8G2',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8G3',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8G4',
+    ];
+    const text = [
+      `- Never delete production data (\`${A}\`)`,
+      `- Use UTC (\`${B}\`; shadows global \`${D}\`)`,
+      `- No secrets in prompts (inherited policy, \`${C}\`)`,
+      `- Log all changes (global, \`${D}\`; shadows inherited policy \`${A}\`, inherited other \`${B}\`)`,
+      '- Say (`not an id`) in passing',
+    ].join('\n');
+    expect(exportedEntryIds(text)).toEqual([A, B, C, D]);
+    // A block written with CRLF line ends, into a CRLF file, reads the same.
+    expect(exportedEntryIds(text.replace(/\n/g, '\r\n'))).toEqual([A, B, C, D]);
   });
 });
 

@@ -307,6 +307,23 @@ describe('extends: a policy repository consumed by pinned commit', () => {
     expect(await hook()).toMatchObject({ code: 0, stdout: '' });
   });
 
+  it('import --replace takes out the line of a rule a policy source holds: the export writes it, with its source', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir, join(dir, 'PWNED'));
+    const app = consumer(dir, 'app', `  - url: ${policy.url}\n    ref: v1\nexport:\n  targets: [agents-md]\n`, {
+      'AGENTS.md': '# Rules\n\n- Never delete production data\n- Keep the changelog current\n',
+    });
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const r = await run(app, 'import', '--yes', '--replace', '--format', 'json');
+    expect(r.code, r.stderr).toBe(0);
+    const replaced = JSON.parse(r.stdout).replaced as { files: { file: string; removed: number[] }[]; unexported: unknown[] };
+    expect(replaced.unexported).toEqual([]);
+    expect(replaced.files).toMatchObject([{ file: 'AGENTS.md', removed: [3, 4] }]);
+    const text = readFileSync(join(app, 'AGENTS.md'), 'utf8');
+    expect(text.match(/Never delete production data/g)).toHaveLength(1);
+    expect(text).toContain(`(inherited policy, \`${NEVER_DELETE}\`)`);
+  });
+
   it('a plan made from a source dropped from config.yaml is still shown; sync refuses it as a gone template', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir, join(dir, 'PWNED'));
