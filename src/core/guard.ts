@@ -6,7 +6,7 @@
  * module one {@link GuardAction} at a time.
  */
 import { compileGlob, globHoldsFolder, literalFolder } from './globs.ts';
-import { escapeUnsafe, quoteText } from './plain-text.ts';
+import { escapeUnsafe } from './plain-text.ts';
 // Only the type: the regular-expression engine is large, and loaded by the caller only when a pattern must run (see patternsNeeded).
 import type { TextMatcher } from './guard-patterns.ts';
 import { describeScope, type Guard, type GuardKind, type ScopedInvariant, type Severity, type Target } from './model.ts';
@@ -408,6 +408,14 @@ const KIND_WORDS: Record<GuardKind, string> = {
 };
 
 /**
+ * A guard entry (a glob, a pattern, a tool's name) as the person wrote it, between backticks: a pattern's
+ * backslashes are its own (`\bterraform\s+apply\b`), not doubled as a JSON string would show them.
+ */
+export function quoteEntry(entry: string): string {
+  return `\`${escapeUnsafe(entry)}\``;
+}
+
+/**
  * The reason the client shows the agent: the invariant's id, text and scope,
  * what matched, and how to waive it. One paragraph, plain text.
  */
@@ -415,7 +423,7 @@ export function guardReason(hit: GuardHit, plan: string | null): string {
   const r = hit.rule;
   // The subject is the agent's (its command, its file's name): escaped, so that a control or bidirectional character
   // cannot hide or reorder what the person reads where the client asks them (a warning's `ask`).
-  const what = `${KIND_WORDS[hit.kind]} ${quoteText(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(hit.subject)})`}`;
+  const what = `${KIND_WORDS[hit.kind]} ${quoteEntry(hit.entry)}${hit.kind === 'tool' ? '' : ` (${escapeUnsafe(hit.subject)})`}`;
   const rest = '--reason "…" --owner "…" --expires YYYY-MM-DD';
   // A project's waiver covers that project's files and folders only: for an action of no project, only the active plan's can.
   const waive = r.locked

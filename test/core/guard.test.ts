@@ -329,6 +329,12 @@ describe('the reason', () => {
       expect(reason).toContain(part);
   });
 
+  it('quotes a pattern as it was written: its backslashes are not doubled', () => {
+    const g = inv(APP, { command: ['\\bterraform\\s+apply\\b'] });
+    const reason = guardReason(decide([g], { command: 'terraform apply', cwd: 'services/app' }).decisive!, null);
+    expect(reason).toContain('matching `\\bterraform\\s+apply\\b` (terraform apply)');
+  });
+
   it("escapes the control and bidirectional characters of what the agent named (a command, a file's name), and keeps it on one line", () => {
     const g = inv(APP, { command: ['rm'], write: ['**/*.key'] });
     const command = 'rm -rf data\r\u001b[2Kls\u202e';

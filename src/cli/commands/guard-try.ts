@@ -1,5 +1,7 @@
 import { isAbsolute, sep } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { quoteEntry } from '../../core/guard.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 import { verdictJson } from '../../present/guard.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
@@ -50,7 +52,7 @@ export default defineCommand<TryArgs>({
       ];
       for (const h of verdict.hits)
         lines.push(
-          `  ${h.rule.id} (${h.rule.scope}, ${h.rule.severity}) ${h.kind} ${JSON.stringify(h.entry)} matches ${h.subject}${h.waived ? ' (waived)' : ''}`,
+          `  ${h.rule.id} (${h.rule.scope}, ${h.rule.severity}) ${h.kind} ${quoteEntry(h.entry)} matches ${escapeUnsafe(h.subject)}${h.waived ? ' (waived)' : ''}`,
         );
       return lines.join('\n');
     });
