@@ -74,9 +74,9 @@ export {
   type SyncChange,
   type SyncSkip,
 } from './core/records.ts';
+export { chooseTargets } from './core/export-choice.ts';
 export {
   ExportService,
-  chooseTargets,
   type ExportOptions,
   type ExportPlan,
   type FileChange,

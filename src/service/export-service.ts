@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { chooseTargets } from '../core/export-choice.ts';
 import { requiredString } from '../core/input-shape.ts';
 import {
   holdsBlock,
@@ -86,31 +87,6 @@ export interface ExportPlan {
 
 export function sha256(text: string): string {
   return createHash('sha256').update(text).digest('hex');
-}
-
-/** The targets asked for: --target (each may be a comma list), else config.yaml; none is a usage error. */
-export function chooseTargets(given: readonly string[] | undefined, config: StoreConfig): ExportTargetName[] {
-  const names =
-    given && given.length > 0
-      ? given
-          .flatMap((t) => t.split(','))
-          .map((t) => t.trim())
-          .filter((t) => t !== '')
-      : [...(config.export.targets ?? [])];
-  if (names.length === 0) {
-    throw new UsageError(
-      'no export targets chosen',
-      `Give --target (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`,
-      undefined,
-      'no-export-targets',
-    );
-  }
-  for (const n of names) {
-    if (!(EXPORT_TARGETS as readonly string[]).includes(n)) {
-      throw new UsageError(`unknown export target "${n}"`, `Targets are ${EXPORT_TARGETS.join(', ')}; nothing was written.`);
-    }
-  }
-  return [...new Set(names as ExportTargetName[])].sort();
 }
 
 /** Global invariants' effective set: every global invariant applies to any project, so a name no project has will do. */

@@ -822,3 +822,16 @@ describe('the example store', () => {
     expect(r.stdout).toBe('src/index.ts  myapp\n');
   });
 });
+
+describe('agents export --target of a target that does not exist', () => {
+  it('is unknown-export-target, naming the closest targets, and writes nothing', async () => {
+    const repo = monorepo();
+    const snap = snapshot(repo);
+    const r = await runAgents(['--format', 'json', 'export', '--target', 'curser'], { cwd: repo });
+    expect(r.code).toBe(2);
+    const doc = JSON.parse(r.stdout) as { error: { code: string; detail: { target: string; suggestions: string[] } } };
+    expect(doc.error.code).toBe('unknown-export-target');
+    expect(doc.error.detail).toMatchObject({ target: 'curser', suggestions: ['cursor'] });
+    expect(snapshot(repo)).toEqual(snap);
+  });
+});

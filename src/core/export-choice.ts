@@ -1,0 +1,37 @@
+// Which agents' instruction files an export writes: the targets asked for, checked by name.
+import { closestNames, didYouMean } from './closest.ts';
+import { UsageError } from './errors.ts';
+import { EXPORT_TARGETS, type ExportTargetName, type StoreConfig } from './model.ts';
+import { truncate } from './names.ts';
+
+/** The targets asked for: --target (each may be a comma list), else config.yaml; none is a usage error. */
+export function chooseTargets(given: readonly string[] | undefined, config: StoreConfig): ExportTargetName[] {
+  const names =
+    given && given.length > 0
+      ? given
+          .flatMap((t) => t.split(','))
+          .map((t) => t.trim())
+          .filter((t) => t !== '')
+      : [...(config.export.targets ?? [])];
+  if (names.length === 0) {
+    throw new UsageError(
+      'no export targets chosen',
+      `Give --target (one of ${EXPORT_TARGETS.join(', ')}), or list them under export.targets in config.yaml.`,
+      undefined,
+      'no-export-targets',
+    );
+  }
+  for (const n of names) {
+    if (!(EXPORT_TARGETS as readonly string[]).includes(n)) {
+      const suggestions = closestNames(n, EXPORT_TARGETS);
+      const guess = didYouMean(suggestions);
+      throw new UsageError(
+        `unknown export target "${truncate(n)}"${guess ? `; ${guess}` : ''}`,
+        `Targets are ${EXPORT_TARGETS.join(', ')}; nothing was written.`,
+        { target: n, suggestions, known: [...EXPORT_TARGETS] },
+        'unknown-export-target',
+      );
+    }
+  }
+  return [...new Set(names as ExportTargetName[])].sort();
+}
