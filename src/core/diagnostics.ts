@@ -49,6 +49,7 @@ export type DiagnosticCode =
   | 'unknown-origin'
   | 'unknown-invariant'
   | 'waiver-expired'
+  | 'waiver-not-applicable'
   | 'locked-weakened'
   | 'locked-waived'
   | 'schema-outdated'

@@ -52,6 +52,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'unknown-project': "A plan's project is not in the store.",
   'unknown-origin': 'The action invariant a plan invariant was promoted from no longer exists.',
   'unknown-invariant': 'A record names an invariant that is not in the store (an inherited one counts as in it).',
+  'waiver-not-applicable':
+    "A waiver names an invariant its project's or plan's set does not hold (another project's, a template's), as an invariant moved away leaves it: it waives nothing.",
   'waiver-expired': 'A waiver has passed its `expires` date: the invariant it waived applies again.',
   'locked-weakened': 'A copy of an invariant a policy source locks has a lower severity or is inactive (docs/extends.md).',
   'locked-waived': 'A waiver names an invariant a policy source locks, or a copy of its text (docs/extends.md).',

@@ -973,6 +973,32 @@ describe('checkReferences', () => {
 });
 
 describe('checkWaivers', () => {
+  it("a waiver naming an invariant its project's or plan's set does not hold is waiver-not-applicable (a move leaves it behind)", async () => {
+    const W = ['01JDQ6X5Z8W4N3B2C1D0E9F8H1', '01JDQ6X5Z8W4N3B2C1D0E9F8H2', '01JDQ6X5Z8W4N3B2C1D0E9F8H3', '01JDQ6X5Z8W4N3B2C1D0E9F8H4'];
+    const W5 = '01JDQ6X5Z8W4N3B2C1D0E9F8H5';
+    const W6 = '01JDQ6X5Z8W4N3B2C1D0E9F8H6';
+    const spec = {
+      [`global/${A}.yaml`]: inv(A, 'One'),
+      // B moved from web to api; C is a template's; Y is the plan's own.
+      [`projects/api/${B}.yaml`]: pinv(B, 'Two'),
+      [`actions/ops/deploy/${C}.yaml`]: `# yaml-language-server: $schema=../../../schemas/invariant.schema.json\nid: ${C}\ntext: Three\n`,
+      [`plans/${P}/plan.yaml`]: plan(P, 'project: api\n'),
+      [`plans/${P}/${Y}.yaml`]: pinv(Y, 'Four'),
+      [`projects/web/waivers/${W[0]}.yaml`]: waiver(W[0]!, A, '2999-01-01'),
+      [`projects/web/waivers/${W[1]}.yaml`]: waiver(W[1]!, B, '2999-01-01'),
+      [`projects/web/waivers/${W[2]}.yaml`]: waiver(W[2]!, C, '2999-01-01'),
+      [`plans/${P}/waivers/${W[3]}.yaml`]: waiver(W[3]!, B, '2999-01-01'),
+      [`plans/${P}/waivers/${W5}.yaml`]: waiver(W5, Y, '2999-01-01'),
+      [`projects/api/waivers/${W6}.yaml`]: waiver(W6, Y, '2999-01-01'),
+    };
+    const found = (await check(spec)).filter((d) => d.code === 'waiver-not-applicable');
+    expect(found.map((d) => [d.file, d.severity, d.line, d.col])).toEqual([
+      [`projects/api/waivers/${W6}.yaml`, 'warning', 3, 15],
+      [`projects/web/waivers/${W[1]}.yaml`, 'warning', 3, 15],
+      [`projects/web/waivers/${W[2]}.yaml`, 'warning', 3, 15],
+    ]);
+  });
+
   it('expired at `now`, and naming an invariant not in the store', async () => {
     const spec = {
       [`global/${A}.yaml`]: inv(A, 'One'),

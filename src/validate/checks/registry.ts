@@ -77,7 +77,7 @@ export const CHECKS: readonly Check[] = [
   },
   {
     name: 'waivers',
-    codes: ['waiver-expired', 'unknown-invariant'],
+    codes: ['waiver-expired', 'unknown-invariant', 'waiver-not-applicable'],
     stage: 'content',
     run: (c) => checkWaivers(c.jobs, c.facts, () => c.ids().usedIds, c.located, c.options.now, c.options.inheritedKeys),
   },
