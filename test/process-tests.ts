@@ -84,6 +84,7 @@ export const PROCESS_TESTS = [
   'test/trust/floors.test.ts',
   'test/trust/git-edges.test.ts',
   'test/trust/hook-verdict.test.ts',
+  'test/trust/hostile-repository.test.ts',
   'test/trust/mcp.test.ts',
   'test/trust/new-user.test.ts',
   'test/trust/pins.test.ts',

@@ -1,8 +1,8 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, realpathSync, statfsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
-import { gitDirFor } from './location.ts';
+import { gitDirFor, repoTop } from './location.ts';
 import { runCwd, runEnv } from './run-environment.ts';
 
 /**
@@ -95,7 +95,27 @@ export function gitEnv(cwd: string): Record<string, string> {
   }
   // An abbreviated option is refused rather than guessed (a switch of git's own option parser).
   env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
+  // A bare repository is never found by searching: a cloned repository can hold one as plain files (its store
+  // folder, say), whose config would run programs (core.fsmonitor) in a git started there. Command-line
+  // configuration, which git lets set this; the caller's own GIT_CONFIG_* never pass (above).
+  env.GIT_CONFIG_COUNT = '1';
+  env.GIT_CONFIG_KEY_0 = 'safe.bareRepository';
+  env.GIT_CONFIG_VALUE_0 = 'explicit';
+  if (OWN_BARE.has(resolve(cwd))) env.GIT_DIR = resolve(cwd);
   return env;
+}
+
+/** The bare repositories the tool keeps itself (the policy sources' caches under the git folder): named with GIT_DIR. */
+const OWN_BARE = new Set<string>();
+
+/**
+ * Marks `dir` as a bare repository of the tool's own, which git is then started in by name (GIT_DIR), as
+ * safe.bareRepository asks; returns it. Only paths the tool builds under the git folder are marked: nothing
+ * of a clone can be there.
+ */
+export function ownBareRepository(dir: string): string {
+  OWN_BARE.add(resolve(dir));
+  return dir;
 }
 
 /**
@@ -132,6 +152,30 @@ function writeRefused(said: string, cwd: string): AgentsError | undefined {
       ? 'Nothing was changed. Free some disk space, then run the command again.'
       : 'Nothing was changed. Check that the folder is writable, then run the command again.',
   });
+}
+
+/** The error below, which the readers in src/git pass on as it is rather than as a failure of their own. */
+export function isEmbeddedRepository(error: unknown): boolean {
+  return error instanceof AgentsError && error.code === 'embedded-repository';
+}
+
+/**
+ * A folder between `cwd` and the top of its repository that git would take for a bare repository (HEAD,
+ * objects/, refs/: one committed as plain files), which safe.bareRepository (above) made git refuse. git's
+ * own answer names no way out, or none at all (`git diff` then reads its options as those of --no-index).
+ */
+function embeddedRepository(cwd: string): AgentsError | undefined {
+  const top = repoTop(cwd);
+  if (top === undefined || OWN_BARE.has(resolve(cwd))) return undefined;
+  for (let d = resolve(cwd); d.startsWith(top + sep); d = dirname(d)) {
+    if (!['HEAD', 'objects', 'refs'].every((name) => existsSync(join(d, name)))) continue;
+    return new AgentsError(`${d} holds a git repository of its own (HEAD, objects/, refs/), not the one at ${top}`, EXIT_CODES.usage, {
+      hint: 'Nothing was run in it: a git started there would take its config, which can run programs. Remove HEAD, config, objects/ and refs/ from that folder (they may come from a clone), then run the command again.',
+      code: 'embedded-repository',
+      detail: { folder: d },
+    });
+  }
+  return undefined;
 }
 
 /** A git process that exited with a failure; the message is what git wrote to stderr. */
@@ -188,7 +232,11 @@ export function runGit(
     child.on('close', (code) => {
       if (code === 0) return resolveRun(Buffer.concat(out));
       const said = Buffer.concat(err).toString('utf8').trim();
-      reject(writeRefused(said, cwd) ?? new GitProcessError(said || `git ${args[0] ?? ''} exited with code ${code}`, code));
+      reject(
+        embeddedRepository(cwd) ??
+          writeRefused(said, cwd) ??
+          new GitProcessError(said || `git ${args[0] ?? ''} exited with code ${code}`, code),
+      );
     });
     // git may exit before reading all of stdin (a bad revision): that is reported by its exit code.
     child.stdin.on('error', () => undefined);

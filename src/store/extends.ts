@@ -10,6 +10,7 @@ import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type L
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
 import { fetchCommit, hasCommit, hasWholeCommit, initBareCache, lsRemote, reachSettings, topNames } from '../git/extends.ts';
 import { commonGitDir, extendsCacheDir, repoTop } from '../git/location.ts';
+import { ownBareRepository } from '../git/runner.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
 import { checkPin, rememberChecked } from './pin-check.ts';
@@ -58,7 +59,7 @@ export function cacheRoot(storeRoot: string): string {
 
 /** The cache of one source: a bare repository. */
 export function sourceCacheDir(storeRoot: string, name: string): string {
-  return join(cacheRoot(storeRoot), `${name}.git`);
+  return ownBareRepository(join(cacheRoot(storeRoot), `${name}.git`));
 }
 
 /**
@@ -114,7 +115,7 @@ function notFetched(source: string, commit: string, damaged = false): AgentsErro
  * (`X.check.git` was the cache of a source named `X.check`, and the check removed it).
  */
 export function scratchDir(root: string, name: string): string {
-  return join(root, `.${name}.check.git`);
+  return ownBareRepository(join(root, `.${name}.check.git`));
 }
 
 /** The folders of a source's store that are read; everything else is ignored (docs/extends.md, "Safety"). */
@@ -281,7 +282,7 @@ export async function fetchPins(
       let reach: string[] | undefined;
       for (const { source, pin } of pins) {
         options.signal?.throwIfAborted();
-        const dir = join(root, `${source.name}.git`);
+        const dir = sourceCacheDir(storeRoot, source.name);
         notAFolder(dir);
         const made = !existsSync(dir);
         const signal = options.signal;

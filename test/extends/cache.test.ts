@@ -206,6 +206,22 @@ describe('the cache of policy sources', () => {
     rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
     expect((await run(wt, 'extends', 'fetch')).code).toBe(0);
   });
+
+  it('a linked worktree of a bare repository keeps the cache in that repository and reads from it', async () => {
+    const dir = tempDir();
+    policyRepo(dir);
+    const app = consumer(dir, '  - url: ../policy.git\n    ref: v1\n');
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin');
+    const bare = join(dir, 'app.git');
+    git(dir, 'clone', '-q', '--bare', app, bare);
+    const wt = join(dir, 'wt');
+    git(bare, 'worktree', 'add', '-q', wt);
+    const fetch = await run(wt, 'extends', 'fetch');
+    expect(fetch.code, fetch.stderr).toBe(0);
+    expect(existsSync(join(bare, 'agents', 'extends'))).toBe(true);
+    expect(await effectiveIds(wt)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
 });
 
 /** `extends update` (pins, committed), then `between`, then `extends fetch` into an emptied cache: both succeed and the sources' invariants resolve. */
