@@ -255,3 +255,44 @@ describe('globs outside what globProblem accepts', () => {
     expect(singleFolder(['docs\nsrc/**'])).toBeUndefined();
   });
 });
+
+describe('globs a cloned repository chooses, with the file names it holds', () => {
+  /** A segment's meaning written as a JavaScript regular expression, for the matcher to agree with. */
+  const reference = (seg: string): RegExp => {
+    const src = seg
+      .replace(/[.+^$()|\\/]/g, '\\$&')
+      .replace(/\*/g, '[^/]*')
+      .replace(/\?/g, '[^/]')
+      .replace(/\[!/g, '[^')
+      .replace(/\{([^}]*)\}/g, (_, alts: string) => `(?:${alts.split(',').join('|')})`);
+    return new RegExp(`^${src}$`);
+  };
+
+  it('a segment of several * or of {…} answers as its regular expression (random segments and names)', () => {
+    const piece = fc.constantFrom('a', 'b', '*', '?', '[ab]', '[!a]', '{a,b*}', '{*a,,b}', '.');
+    const seg = fc.array(piece, { minLength: 1, maxLength: 7 }).map((p) => p.join(''));
+    const name = fc.array(fc.constantFrom('a', 'b', 'c', '.'), { maxLength: 9 }).map((c) => c.join(''));
+    fc.assert(
+      fc.property(seg, name, (s, n) => {
+        expect(globMatches(s, n)).toBe(reference(s).test(n));
+      }),
+      { seed: 20261204, numRuns: 3000 },
+    );
+  });
+
+  it('many * in a segment against a long name that misses: answered at once, not by trying every split', () => {
+    const started = performance.now();
+    expect(globMatches(`x/${'*a'.repeat(9)}*b`, `x/${'a'.repeat(34)}`)).toBe(false);
+    expect(globMatches(`x/${'{a,aa}'.repeat(30)}b`, `x/${'a'.repeat(45)}`)).toBe(false);
+    expect(globMatches(`x/${'*a'.repeat(10)}*b`, `x/${'a'.repeat(40)}b`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('many ** against a deep path that misses: each rest of the glob tried once against each rest of the path', () => {
+    const started = performance.now();
+    const glob = `${'**/a/'.repeat(10)}**/b`;
+    expect(globMatches(glob, `${'a/'.repeat(30)}c`)).toBe(false);
+    expect(globMatches(glob, `${'a/'.repeat(36)}b`)).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
