@@ -74,6 +74,7 @@ export const PROCESS_TESTS = [
   'test/review/commit.test.ts',
   'test/review/diff-streamed.test.ts',
   'test/review/diff.test.ts',
+  'test/review/large-blobs.test.ts',
   'test/review/log.test.ts',
   'test/review/markdown.test.ts',
   'test/review/processes.test.ts',

@@ -1,5 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
-import { isEmbeddedRepository, runGit, spawnGit } from './runner.ts';
+import { isEmbeddedRepository, runGit } from './runner.ts';
 import { EMPTY_BLOBS, intentsToAdd } from './intent-to-add.ts';
 
 /** A git object listed in a tree or the index. */
@@ -261,109 +261,6 @@ export async function topLevelAndCommits(cwd: string, revs: readonly string[]): 
   const [top, ...commits] = lines;
   if (!top || commits.length !== revs.length || !commits.every((c) => HEX_ID.test(c))) return undefined;
   return { top, commits };
-}
-
-/** An object read by an ObjectReader. */
-export interface GitObject {
-  type: string;
-  data: Buffer;
-}
-
-/**
- * One long-lived `git cat-file --batch` process, asked for objects in rounds
- * (`read`), each answered before the next is asked: a reader that walks trees
- * needs the answer to one round to know the next, and one process for all of
- * them costs one start instead of one per round. Object names are ids or
- * `<commit>^{tree}` (never paths: a name may not hold a newline).
- */
-export class ObjectReader {
-  private readonly child;
-  private buffer: Buffer = Buffer.alloc(0);
-  /** Rounds asked and not yet answered, oldest first; `next` is the first name of a round still to answer. */
-  private rounds: {
-    names: string[];
-    next: number;
-    out: Map<string, GitObject | null>;
-    done: () => void;
-    each?: (name: string, o: GitObject | null) => void;
-  }[] = [];
-  private failed: Error | undefined;
-
-  constructor(cwd: string) {
-    this.child = spawnGit(cwd, ['cat-file', '--batch']);
-    const stderr: Buffer[] = [];
-    this.child.stderr.on('data', (c: Buffer) => stderr.push(c));
-    this.child.stdout.on('data', (c: Buffer) => {
-      this.buffer = this.buffer.length === 0 ? c : Buffer.concat([this.buffer, c]);
-      this.drain();
-    });
-    const fail = (message: string) => {
-      this.failed ??= new GitError(message, 'failed');
-      for (const r of this.rounds.splice(0)) r.done();
-    };
-    this.child.on('error', (e) => fail(`git could not be started: ${e.message}`));
-    this.child.on('close', (code) => {
-      if (this.rounds.length > 0 || code !== 0)
-        fail(`git cat-file --batch stopped: ${Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`}`);
-    });
-    this.child.stdin.on('error', () => undefined);
-  }
-
-  private drain(): void {
-    let pos = 0;
-    const buf = this.buffer;
-    while (this.rounds.length > 0) {
-      const round = this.rounds[0]!;
-      if (round.next === round.names.length) {
-        this.rounds.shift();
-        round.done();
-        continue;
-      }
-      const nl = buf.indexOf(0x0a, pos);
-      if (nl < 0) break;
-      const header = buf.toString('latin1', pos, nl);
-      const name = round.names[round.next]!;
-      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        round.out.set(name, null);
-        round.each?.(name, null);
-        round.next++;
-        pos = nl + 1;
-        continue;
-      }
-      // "<id> SP <type> SP <size>"
-      const last = header.lastIndexOf(' ');
-      const end = nl + 1 + Number(header.slice(last + 1));
-      if (buf.length < end + 1) break;
-      const o = { type: header.slice(header.indexOf(' ') + 1, last), data: buf.subarray(nl + 1, end) };
-      round.out.set(name, o);
-      round.each?.(name, o);
-      round.next++;
-      pos = end + 1;
-    }
-    if (pos > 0) this.buffer = buf.subarray(pos);
-  }
-
-  /**
-   * The objects `names` name (null: missing), in one round. `each` sees each
-   * object as it arrives, while git still reads the next ones; it must not throw.
-   */
-  async read(names: readonly string[], each?: (name: string, o: GitObject | null) => void): Promise<Map<string, GitObject | null>> {
-    const unique = [...new Set(names)];
-    const out = new Map<string, GitObject | null>();
-    if (unique.length === 0) return out;
-    if (this.failed) throw this.failed;
-    await new Promise<void>((done) => {
-      this.rounds.push({ names: unique, next: 0, out, done, ...(each ? { each } : {}) });
-      this.child.stdin.write(`${unique.join('\n')}\n`);
-    });
-    if (this.failed) throw this.failed;
-    return out;
-  }
-
-  /** Ends the process (stdin closed: git exits). */
-  close(): void {
-    this.child.stdin.end();
-  }
 }
 
 /** One entry of a tree object. */

@@ -5,7 +5,8 @@
  */
 import { type PathKind, pathClassifier } from '../../core/layout.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
-import { GitError, type ObjectReader, catFileBatch, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
+import type { GitObject, ObjectReader } from '../../git/object-reader.ts';
+import { GitError, catFileBatch, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
 import { UNMERGED_READ } from '../../store/unmerged-read.ts';
 import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
@@ -383,14 +384,16 @@ export async function readSides(
     }
   }
   if (jobs.size === 0) return;
-  const result = (bytes: Buffer | null | undefined): ReadResult =>
-    !bytes
+  // A blob over the limit is answered by its size, its bytes never held: a revision can hold one of any size.
+  const result = (bytes: Buffer | number | null | undefined): ReadResult =>
+    bytes === null || bytes === undefined
       ? { ok: false, code: 'file-unreadable', message: `its object is missing from the repository` }
-      : bytes.byteLength > MAX_FILE_BYTES
-        ? { ok: false, code: 'file-too-large', message: `is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` }
+      : typeof bytes === 'number'
+        ? { ok: false, code: 'file-too-large', message: `is ${bytes} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)` }
         : { ok: true, bytes };
+  const ofObject = (o: GitObject | null | undefined) => (o && o.size > MAX_FILE_BYTES ? o.size : o?.data);
   if (!reader) {
-    const got = await catFileBatch(top, [...jobs.values()]);
+    const got = await catFileBatch(top, [...jobs.values()], MAX_FILE_BYTES);
     for (const [key, sha] of jobs) blobs.set(key, result(got.get(sha)));
     return;
   }
@@ -398,12 +401,16 @@ export async function readSides(
   for (const [key, sha] of jobs) keysOfSha.get(sha)?.push(key) ?? keysOfSha.set(sha, [key]);
   // `each` may take a key's bytes out of `blobs` once it has parsed them: those are not put back.
   const delivered = new Set<string>();
-  const got = await reader.read([...keysOfSha.keys()], (sha, o) => {
-    for (const key of keysOfSha.get(sha) ?? []) {
-      blobs.set(key, result(o?.data));
-      delivered.add(key);
-      each?.(key);
-    }
-  });
-  for (const [key, sha] of jobs) if (!delivered.has(key)) blobs.set(key, result(got.get(sha)?.data));
+  const got = await reader.read(
+    [...keysOfSha.keys()],
+    (sha, o) => {
+      for (const key of keysOfSha.get(sha) ?? []) {
+        blobs.set(key, result(ofObject(o)));
+        delivered.add(key);
+        each?.(key);
+      }
+    },
+    MAX_FILE_BYTES,
+  );
+  for (const [key, sha] of jobs) if (!delivered.has(key)) blobs.set(key, result(ofObject(got.get(sha))));
 }
