@@ -66,24 +66,23 @@ export function diagAt(
   return diag(y.file, code, message, hint, line, col, lineTextAt(y.source, y.lines, line));
 }
 
+/** A store file of `size` bytes, over the limit: refused without being read (or parsed). */
+export function tooLarge(file: string, size: number): Diagnostic {
+  return diag(
+    file,
+    'file-too-large',
+    `file is ${size} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`,
+    'An invariant file holds one short document; split or shorten it.',
+  );
+}
+
 /**
  * Bytes → one YAML document (YAML 1.2 core schema). Never throws: every
  * problem — size, encoding, syntax, duplicate keys, several documents, alias
  * bombs, nesting — becomes a diagnostic with its position.
  */
 export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<YamlFile> {
-  if (bytes.byteLength > MAX_FILE_BYTES) {
-    return {
-      diagnostics: [
-        diag(
-          file,
-          'file-too-large',
-          `file is ${bytes.byteLength} bytes; the limit is ${MAX_FILE_BYTES} (1 MiB)`,
-          'An invariant file holds one short document; split or shorten it.',
-        ),
-      ],
-    };
-  }
+  if (bytes.byteLength > MAX_FILE_BYTES) return { diagnostics: [tooLarge(file, bytes.byteLength)] };
   if (bytes.includes(0)) {
     return {
       diagnostics: [

@@ -8,6 +8,8 @@ import { EXTENDS_LOCK_FILE, mayExtend, staleReason, type ExtendsLock, type LockE
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
+import { MAX_FILE_BYTES } from '../core/limits.ts';
+import { tooLarge } from '../core/yaml-file.ts';
 import { catFileBatch } from '../git/repo.ts';
 import { readInherited, REVISION_FILE_HINT, SOURCE_FILE_HINT } from '../store/extends.ts';
 import { emptySnapshot } from '../store/read.ts';
@@ -45,7 +47,7 @@ export type SideWhere = { kind: 'revision'; commit?: string } | { kind: 'index' 
 
 const FILES = ['config.yaml', EXTENDS_LOCK_FILE] as const;
 
-async function sideFiles(storeRoot: string, top: string, prefix: string, where: SideWhere): Promise<(Uint8Array | undefined)[]> {
+async function sideFiles(storeRoot: string, top: string, prefix: string, where: SideWhere): Promise<(Uint8Array | number | undefined)[]> {
   if (where.kind === 'working tree') {
     const read = await new WorkingTreeSource(storeRoot).read(FILES);
     return FILES.map((f) => {
@@ -56,7 +58,8 @@ async function sideFiles(storeRoot: string, top: string, prefix: string, where: 
   if (where.kind === 'revision' && where.commit === undefined) return FILES.map(() => undefined);
   const at = where.kind === 'index' ? ':' : `${where.commit}:`;
   const names = FILES.map((f) => `${at}${prefix === '' ? f : `${prefix}/${f}`}`);
-  const blobs = await catFileBatch(top, names);
+  // A file over the limit comes as its size, never held: a revision can hold one of any size.
+  const blobs = await catFileBatch(top, names, MAX_FILE_BYTES);
   return names.map((n) => blobs.get(n) ?? undefined);
 }
 
@@ -68,24 +71,27 @@ async function sidePins(
   where: SideWhere,
 ): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
   const [config, lock] = await sideFiles(storeRoot, top, prefix, where);
+  // The side is named: a revision's config.yaml may be invalid while the working tree's is not.
+  const side = where.kind === 'revision' ? `the revision ${where.commit!.slice(0, 12)}` : `the ${where.kind}`;
+  const hint = where.kind === 'revision' ? REVISION_FILE_HINT : undefined;
+  // Too large to read, so whether it extends a source cannot be known: refused, as an invalid file is.
+  const large = (['config.yaml', EXTENDS_LOCK_FILE] as const).flatMap((file, i) => {
+    const f = [config, lock][i];
+    return typeof f === 'number' ? [tooLarge(file, f)] : [];
+  });
+  requireValid({ ...emptySnapshot(), diagnostics: large }, `diff the policy sources of ${side}`, hint);
   // The same test as the reading commands': a flow-style config.yaml (`{"extends": […]}`) declares sources too.
-  if (!config || !mayExtend(new TextDecoder().decode(config))) return [];
+  if (!(config instanceof Uint8Array) || !mayExtend(new TextDecoder().decode(config))) return [];
   const diagnostics: Diagnostic[] = [];
   const c = await parseYamlDocument((syntax) => parseConfig('config.yaml', config, syntax));
   diagnostics.push(...c.diagnostics);
   let l: ExtendsLock | undefined;
-  if (lock) {
+  if (lock instanceof Uint8Array) {
     const p = await parseYamlDocument((syntax) => parseExtendsLock(EXTENDS_LOCK_FILE, lock, syntax));
     diagnostics.push(...p.diagnostics);
     l = p.value;
   }
-  // The side is named: a revision's config.yaml may be invalid while the working tree's is not.
-  const side = where.kind === 'revision' ? `the revision ${where.commit!.slice(0, 12)}` : `the ${where.kind}`;
-  requireValid(
-    { ...emptySnapshot(), diagnostics },
-    `diff the policy sources of ${side}`,
-    where.kind === 'revision' ? REVISION_FILE_HINT : undefined,
-  );
+  requireValid({ ...emptySnapshot(), diagnostics }, `diff the policy sources of ${side}`, hint);
   const out: { source: ExtendsSource; pin: LockEntry }[] = [];
   for (const source of c.value?.extends ?? []) {
     const pin = l?.sources.find((p) => p.name === source.name);

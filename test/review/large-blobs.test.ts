@@ -52,4 +52,23 @@ describe('the object reader of revisions', () => {
     const detail = errorOf(r).detail as { diagnostics: { code: string; file: string }[] };
     expect(detail.diagnostics.map((d) => d.code)).toEqual(['file-too-large']);
   });
+
+  it('invariant log names a version over 1 MiB as too large, read by its size alone, and goes on to the others', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    expect((await runAgents(['init'], { cwd: repo })).code).toBe(0);
+    const file = join(repo, `.agents/global/${ID}.yaml`);
+    writeFileSync(file, `id: ${ID}\ntext: Keep it\n`);
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'add');
+    writeFileSync(file, `id: ${ID}\ntext: Keep it\n# ${'x'.repeat(MAX_FILE_BYTES)}\n`);
+    git(repo, 'commit', '-q', '-am', 'too large');
+    const r = await runAgents(['invariant', 'log', ID, '--format', 'json'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    const events = (JSON.parse(r.stdout) as { events: { subject: string; invalid: { code: string } | null }[] }).events;
+    expect(events.map((e) => [e.subject, e.invalid?.code ?? null])).toEqual([
+      ['too large', 'file-too-large'],
+      ['add', null],
+    ]);
+  });
 });

@@ -8,7 +8,9 @@ import { invariantFieldChanges, type FieldChange } from '../../core/diff.ts';
 import { UsageError } from '../../core/errors.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { classifyPath } from '../../core/layout.ts';
+import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import type { Scope, ScopedInvariant } from '../../core/model.ts';
+import { tooLarge } from '../../core/yaml-file.ts';
 import { NULL_SHA, logRaw, type LogCommit } from '../../git/log.ts';
 import { catFileBatch, topLevelAndShallow } from '../../git/repo.ts';
 import { gitFailure } from './ranges.ts';
@@ -89,7 +91,8 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
   const shas = new Set<string>();
   for (const { hits } of perCommit)
     for (const h of hits) if (h.id === id) for (const s of [h.oldSha, h.newSha]) if (s !== NULL_SHA) shas.add(s);
-  const blobs = await catFileBatch(top, [...shas]);
+  // A version over the limit is answered by its size, never held: a repository's history can hold one of any size.
+  const blobs = await catFileBatch(top, [...shas], MAX_FILE_BYTES);
   const { parseInvariant, parseYaml } = await import('../../core/parse.ts');
   /** One version: the invariant, or the first problem of the file as committed and its text when it has one. */
   type Version = { inv?: ScopedInvariant; problem?: Diagnostic; text?: string };
@@ -99,7 +102,9 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
     if (mode === '120000') return { problem: problemAt(path, 'symlink', 'is a symbolic link; links are never followed inside a store') };
     if (!mode.startsWith('100')) return { problem: problemAt(path, 'not-a-file', 'is not a regular file') };
     const bytes = blobs.get(sha);
-    if (!bytes) return { problem: problemAt(path, 'file-unreadable', 'its object is missing from the repository') };
+    if (bytes === null || bytes === undefined)
+      return { problem: problemAt(path, 'file-unreadable', 'its object is missing from the repository') };
+    if (typeof bytes === 'number') return { problem: tooLarge(path, bytes) };
     const p = parseInvariant(path, bytes, scope, id);
     if (p.value) return { inv: p.value };
     // An invalid version still says its text when it holds one (a bad severity beside it): shown, as the JSON has it.
