@@ -1,4 +1,4 @@
-import { escapeUnsafe } from '../core/plain-text.ts';
+import { escapeUnsafe, escapeWorkflowCommands } from '../core/plain-text.ts';
 
 /** The only escape sequences the CLI itself prints: the SGR codes of style.ts (bold, dim, normal, red, green, yellow, cyan, default colour). */
 const OWN_SGR = /\u001b\[(?:1|2|22|31|32|33|36|39)m/g;
@@ -8,9 +8,14 @@ const OWN_SGR = /\u001b\[(?:1|2|22|31|32|33|36|39)m/g;
  * only"): whatever reached it — store content, file names, commit subjects,
  * an actor's words — leaves with its control and bidirectional characters
  * escaped. With colour on, the style codes the CLI adds pass; those can
- * recolour text, never move the cursor, erase or hide it.
+ * recolour text, never move the cursor, erase or hide it. Nor can a line of it
+ * start a GitHub Actions workflow command.
  */
 export function safeText(text: string, color: boolean): string {
+  return escapeWorkflowCommands(escapeStyled(text, color));
+}
+
+function escapeStyled(text: string, color: boolean): string {
   if (!color) return escapeUnsafe(text, { newlines: true });
   let out = '';
   let last = 0;

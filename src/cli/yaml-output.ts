@@ -1,5 +1,5 @@
 import { Document, visit } from 'yaml';
-import { escapeUnsafe, hasUnsafe } from '../core/plain-text.ts';
+import { escapeUnsafe, hasUnsafe, startsWorkflowCommand } from '../core/plain-text.ts';
 
 /**
  * `--format yaml` output (loaded only when that format is asked for). A
@@ -12,10 +12,12 @@ export function toYaml(data: unknown): string {
   const doc = new Document(data, { aliasDuplicateObjects: false });
   visit(doc, {
     Scalar(_key, node) {
-      if (typeof node.value === 'string' && hasUnsafe(node.value)) node.type = 'QUOTE_DOUBLE';
+      // A line of a block scalar that starts `::` would be a GitHub Actions workflow command: double-quoted, it is no line of its own.
+      if (typeof node.value === 'string' && (hasUnsafe(node.value) || startsWorkflowCommand(node.value))) node.type = 'QUOTE_DOUBLE';
     },
   });
-  return escapeUnsafe(doc.toString({ lineWidth: 0 }), { newlines: true });
+  // A double-quoted string stays on one line (its newlines as `\n`): folded, each of its lines would be one of the output's.
+  return escapeUnsafe(doc.toString({ lineWidth: 0, doubleQuotedMinMultiLineLength: Number.POSITIVE_INFINITY }), { newlines: true });
 }
 
 /** Entries of a list written by one `toYaml`. */

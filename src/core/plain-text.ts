@@ -108,6 +108,24 @@ export function escapeUnsafe(text: string, options: { newlines?: boolean } = {})
   return re.test(text) ? text.replace(re, escapeOne) : text;
 }
 
+/**
+ * A line whose first characters but blanks are `::` is a workflow command to GitHub Actions, which reads
+ * every line a step prints (`::error::…` makes an annotation; `::stop-commands::…` silences every one after
+ * it). A folder name or a line of a rationale can start one. Such a line of text output has its first colon
+ * shown as `\u003a`, as the other escapes are shown.
+ */
+export function escapeWorkflowCommands(text: string): string {
+  return text.includes('::') ? text.replace(WORKFLOW_COMMAND, '$1\\u003a') : text;
+}
+
+/** The first colon of a line that GitHub Actions would read as a workflow command. */
+const WORKFLOW_COMMAND = /^([ \t]*):(?=:)/gm;
+
+/** Whether a string, written as a block of lines, would hold a line that starts a workflow command. */
+export function startsWorkflowCommand(text: string): boolean {
+  return text.includes('::') && /(?:^|\n)[ \t]*::/.test(text);
+}
+
 /** A one-line quoted form: JSON's quoting, and the characters JSON leaves raw (C1, DEL, bidirectional) escaped too. */
 export function quoteText(text: string): string {
   return escapeUnsafe(JSON.stringify(text));

@@ -94,3 +94,14 @@ describe('validate --format yaml', () => {
     expect(report.diagnostics.length).toBeGreaterThan(10);
   });
 });
+
+describe('lines GitHub Actions would read as workflow commands', () => {
+  const command = /^[ \t]*::/m;
+
+  it('a string with a line that starts :: is written on one line, double-quoted, and reads back the same', () => {
+    const data = { rationale: 'Because\n::error file=README.md::fake\n  ::stop-commands::x', plain: 'a::b', items: ['::x'] };
+    const out = toYaml(data);
+    expect(out).not.toMatch(command);
+    expect(parse(out)).toEqual(data);
+  });
+});

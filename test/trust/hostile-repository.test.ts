@@ -58,3 +58,34 @@ describe('a store folder that holds a git repository of its own', () => {
     expect(existsSync(marker)).toBe(false);
   });
 });
+
+describe('output a GitHub Actions step prints', () => {
+  const command = /^[ \t]*::/m;
+
+  it('no line of text or YAML output starts a workflow command, whatever a folder name or a rationale holds', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    expect((await runAgents(['init'], { cwd: repo })).code).toBe(0);
+    const folder = '::stop-commands::abc';
+    mkdirSync(join(repo, folder));
+    writeFileSync(join(repo, folder, 'x.ts'), '');
+    expect((await runAgents(['project', 'add', 'web', '--path', `${folder}/**`], { cwd: repo })).code).toBe(0);
+    const rationale = 'Because\n::error file=README.md::fake\n  ::stop-commands::x';
+    const add = await runAgents(['invariant', 'add', '--global', 'Keep logs', '--rationale', rationale, '--format', 'json'], { cwd: repo });
+    expect(add.code, add.stderr).toBe(0);
+    const id = (JSON.parse(add.stdout) as { id: string }).id;
+    expect((await runAgents(['invariant', 'add', '--project', 'web', 'Use strict types'], { cwd: repo })).code).toBe(0);
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-q', '-m', 'a folder named as a workflow command');
+    const check = await runAgents(['export', '--check', '--target', 'agents-md'], { cwd: repo });
+    expect(check.code).toBe(1);
+    expect(check.stdout + check.stderr).toContain('stop-commands');
+    expect(check.stdout + check.stderr).not.toMatch(command);
+    for (const format of ['text', 'yaml']) {
+      const show = await runAgents(['invariant', 'show', id, '--format', format], { cwd: repo });
+      expect(show.code, show.stderr).toBe(0);
+      expect(show.stdout).toContain('stop-commands');
+      expect(show.stdout).not.toMatch(command);
+    }
+  });
+});

@@ -132,7 +132,8 @@ export default defineCommand<CheckArgs>({
     const plain = (t: string) => escapeUnsafe(t, { newlines: true });
     if (format === 'sarif') ctx.io.stdout.write(plain((await import('../../validate/format-sarif.ts')).formatSarif(result, VERSION)));
     else if (format === 'github')
-      ctx.io.stdout.write(safeText(rename((await import('../../validate/format-github.ts')).formatGithub(result).log), false));
+      // Workflow commands are this format's own lines (their values escaped by formatGithub): not escaped as text's are.
+      ctx.io.stdout.write(plain(rename((await import('../../validate/format-github.ts')).formatGithub(result).log)));
     else if (format === 'json') ctx.io.stdout.write(plain((await import('../../validate/format-json.ts')).formatJson(result)));
     else if (format === 'yaml') {
       // The document of `validate --format yaml`: the JSON's data, written as YAML (toYaml escapes what it writes).

@@ -205,7 +205,8 @@ export default defineCommand<ValidateArgs>({
           break;
         case 'github': {
           const { githubLog, githubStepSummary } = await import('../../validate/format-github.ts');
-          await write(githubLog(result, verbose), (piece) => safeText(piece, false));
+          // Workflow commands are this format's own lines (their values escaped by githubLog): not escaped as text's are.
+          await write(githubLog(result, verbose), plain);
           const summaryFile = ctx.io.env.GITHUB_STEP_SUMMARY;
           if (summaryFile) {
             try {
