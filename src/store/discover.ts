@@ -21,6 +21,21 @@ function isDir(path: string): boolean {
   }
 }
 
+/**
+ * The file at `path` or on the way to it (`file/sub`), where a folder must be;
+ * undefined when every part that exists is a folder.
+ */
+export function fileOnPath(path: string): string | undefined {
+  for (let p = resolve(path); ; p = dirname(p)) {
+    try {
+      return statSync(p).isDirectory() ? undefined : p;
+    } catch {
+      // Not there, or below the file in the way: one folder up.
+    }
+    if (dirname(p) === p) return undefined;
+  }
+}
+
 /** Entries only a store holds at its top (docs/store-format.md): one of them marks a folder as a store. */
 const STORE_MARKS = ['config.yaml', 'global', 'projects', 'actions', 'plans'];
 
@@ -60,12 +75,18 @@ export function discoverStore(options: DiscoverOptions): string {
   if (explicit !== undefined && root !== undefined) {
     const from = options.store !== undefined ? '--store' : 'AGENTS_STORE';
     if (!isDir(root)) {
-      // A file there cannot become a store: init is not the way out then.
-      const file = existsSync(root);
+      // A file there, or on the way there (`file/sub`), cannot become a store: init is not the way out then.
+      const file = fileOnPath(root);
       throw new UsageError(
-        file ? `no store at ${root} (from ${from}): it is a file, not a folder` : `no store at ${root} (from ${from})`,
-        file ? 'Check the path: a store is a folder.' : `Check the path, or create a store there with \`agents init --store ${explicit}\`.`,
-        { store: root },
+        file === root
+          ? `no store at ${root} (from ${from}): it is a file, not a folder`
+          : file !== undefined
+            ? `no store at ${root} (from ${from}): ${file} is a file, not a folder`
+            : `no store at ${root} (from ${from})`,
+        file !== undefined
+          ? 'Check the path: a store is a folder.'
+          : `Check the path, or create a store there with \`agents init --store ${explicit}\`.`,
+        file !== undefined ? { store: root, file } : { store: root },
         'no-store',
       );
     }

@@ -6,6 +6,7 @@ import { SCHEMAS } from '../core/schemas.ts';
 import { EXAMPLE_ACTOR_FILE, EXAMPLE_ACTOR_SOURCE } from './example-actor.ts';
 import { formatConfigFile } from '../core/serialize.ts';
 import { assertOwnStore } from './ownership.ts';
+import { fileOnPath } from './discover.ts';
 import { fsyncDir, tempName, writeFailure, writeFileAtomic } from './atomic-write.ts';
 
 export const SCOPE_FOLDERS = ['global', 'projects', 'actions', 'plans'] as const;
@@ -39,10 +40,8 @@ export function initStore(root: string, actor?: ActorChoice): string[] {
   }
   if (state === 'not-a-folder') {
     // The path itself, or a file on the way to it (`file/sub`).
-    let file = root;
-    while (dirname(file) !== file && folderState(dirname(file)) === 'not-a-folder') file = dirname(file);
     throw new UsageError(
-      `cannot create a store at ${root}: ${file} is not a folder`,
+      `cannot create a store at ${root}: ${fileOnPath(root) ?? root} is not a folder`,
       'Nothing was changed. Choose a folder with --store DIR.',
     );
   }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { discoverStore, explicitStore, initTarget } from '../../src/store/discover.ts';
@@ -35,5 +35,27 @@ describe('a store path that starts with ~', () => {
     expect(e.code).toBe(2);
     expect(JSON.parse(e.stdout).error.detail.store).toBe(join(home, 'nope'));
     expect(existsSync(join(cwd, '~'))).toBe(false);
+  });
+});
+
+// A path below a file can never become a store: the error names the file, and offers no init that would fail the same way.
+describe('a store path below a file', () => {
+  it('--store and AGENTS_STORE: no-store names the file in the way; nothing is made', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'notes');
+    writeFileSync(file, 'x\n');
+    for (const [args, env] of [
+      [['--store', join(file, 'sub/.agents')], {}],
+      [[], { AGENTS_STORE: join(file, 'sub') }],
+      [['--store', file], {}],
+    ] as const) {
+      const r = await runAgents([...args, '--format', 'json', 'invariant', 'list'], { cwd: dir, env });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'no-store', detail: { file } });
+    }
+    expect(readdirSync(dir)).toEqual(['notes']);
+    // A path that is merely missing names no file: init is the way there.
+    const missing = await runAgents(['--store', join(dir, 'nope'), '--format', 'json', 'invariant', 'list'], { cwd: dir });
+    expect(JSON.parse(missing.stdout).error.detail).toEqual({ store: join(dir, 'nope') });
   });
 });
