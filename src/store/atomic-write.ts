@@ -87,11 +87,12 @@ function fileInTheWay(e: NodeJS.ErrnoException, rel: string): string | undefined
     }
   }
   if (at === undefined) return undefined;
-  // `rel` itself when it names a folder (a scope's, which its lock makes); else its folders.
+  // `rel` itself when it names a folder (a scope's, which its lock makes); else its folders. An absolute `rel`
+  // (a file outside the store, in git's folder) names the folder whole.
   const folders = rel.split('/');
   for (let k = folders.length; k > 0; k--) {
     const named = folders.slice(0, k).join('/');
-    if (at.endsWith(`/${named}`)) return named;
+    if (at === named || at.endsWith(`/${named}`)) return named;
   }
   return undefined;
 }

@@ -6,9 +6,10 @@
  */
 import { closeSync, constants, fstatSync, type FSWatcher, mkdirSync, openSync, readdirSync, statSync, watch } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { AgentsError, UsageError } from '../core/errors.ts';
 import type { GuardIndex } from '../core/guard.ts';
 import { Hash53 } from '../core/hash53.ts';
+import { writeFailure } from './atomic-write.ts';
 import { gitDirFor } from './git-dir.ts';
 import { readRegularFile } from './read-file.ts';
 import { replaceCacheFile, replaceFile, writeAll } from './write-all.ts';
@@ -215,7 +216,19 @@ const MAX_ACTIVE_PLAN_BYTES = 4096;
 
 /** Sets (or, with null, clears) the active plan. */
 export function writeActivePlan(dir: string, plan: string | null): void {
-  replaceFile(join(dir, 'active-plan'), (fd) => writeAll(fd, plan === null ? '' : `${plan}\n`));
+  const file = join(dir, 'active-plan');
+  try {
+    replaceFile(file, (fd) => writeAll(fd, plan === null ? '' : `${plan}\n`));
+  } catch (error) {
+    // A git folder this user may not write in (or a file where its agents/ goes) is said as such, never as a bug.
+    const failure = writeFailure(error, file);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') throw failure;
+    throw new AgentsError(failure.message, failure.exitCode, {
+      hint: `Nothing was changed. Make ${dir} writable, or set AGENTS_PLAN=ID in the agent's environment instead.`,
+      code: failure.code,
+    });
+  }
 }
 
 const AUDIT_OPEN = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);

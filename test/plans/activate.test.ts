@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitInit } from '../helpers/git.ts';
@@ -39,5 +39,21 @@ describe('plan activate, shown', () => {
     const text = await runAgents(['plan', 'activate'], { cwd: repo });
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^warning: /m);
+  });
+});
+
+describe("plan activate where git's folder refuses the file", () => {
+  it('a file where .git/agents/ goes: exit 2 write-failed, the file left as it was, for ID and --clear', async () => {
+    const root = exampleStore();
+    const repo = dirname(root);
+    gitInit(repo);
+    const blocking = join(repo, '.git/agents');
+    writeFileSync(blocking, 'not a folder\n');
+    for (const args of [[EXAMPLE_PLAN], ['--clear']]) {
+      const r = await runAgents(['plan', 'activate', ...args, '--format', 'json'], { cwd: repo });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error.code).toBe('write-failed');
+      expect(readFileSync(blocking, 'utf8')).toBe('not a folder\n');
+    }
   });
 });
