@@ -87,4 +87,22 @@ describe('the library given input of the wrong shape', () => {
     expect((await s.list({ all: true })).length).toBe(before);
     expect((await s.edit({ id, rationale: null })).changed).toEqual([]);
   });
+
+  it('never reads a misplaced scope or plan as none, which would list the whole store', async () => {
+    const store = exampleStore();
+    const s = InvariantService.open({ store }) as Loose;
+    const p = PlanService.open({ store }) as Loose;
+    const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    // The scope beside `scope`, as effective() takes its target.
+    expect(await fieldOf(() => s.list({ project: 'myapp' }))).toBe('project');
+    expect(await fieldOf(() => s.list({ global: true, all: true }))).toBe('global');
+    await usageError(() => s.list('myapp'));
+    await usageError(() => s.effective({ project: 'myapp' }, 'Log'));
+    // A plan id given bare, or of the wrong type.
+    const plan = '01M8KK5920RS6CGAVDFVYYJ0B4';
+    await usageError(() => p.listViolations(plan));
+    expect(await fieldOf(() => p.listViolations({ plan: 5 }))).toBe('plan');
+    expect((await s.list({ scope: { project: 'myapp' } })).every((l: Loose) => l.invariant.scope.kind === 'project')).toBe(true);
+    expect(await p.listViolations({ plan })).toEqual(await p.listViolations({ plan: plan.slice(0, 8) }));
+  });
 });

@@ -1,6 +1,6 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
 import { UsageError } from '../../core/errors.ts';
-import { optionalBoolean } from '../../core/input-shape.ts';
+import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { type Plan, type ScopedInvariant, type Target, actionName, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
@@ -17,7 +17,17 @@ import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverS
 
 /** Invariants of one scope, or of the whole store; active ones unless `all`. */
 export async function list(svc: InvariantContext, given: ListOptions = {}): Promise<ListedInvariant[]> {
-  const options = given ?? {};
+  const options = inputObject(given, 'list');
+  // A scope beside `scope` ({project: 'p'}, as effective() takes its target) read as no scope: the whole store, silently.
+  const stray = (['global', 'project', 'plan', 'action'] as const).find((k) => k in options);
+  if (stray !== undefined)
+    throw new UsageError(
+      `list takes its scope as {scope: {${stray}: …}}, not ${stray} beside it`,
+      'See docs/library.md for what each method takes.',
+      {
+        field: stray,
+      },
+    );
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
   const scope = options.scope ? await svc.resolveScope(options.scope) : undefined;
   if (scope?.kind === 'plan') await svc.readPlan(scope.plan);
@@ -62,10 +72,12 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
 export async function effective(
   svc: InvariantContext,
   target: { project: string } | { plan: string },
-  options: { pattern?: string } = {},
+  given: { pattern?: string } = {},
 ): Promise<EffectiveResult> {
   if (typeof target !== 'object' || target === null || !('plan' in target || 'project' in target))
     throw new UsageError('no target given', 'Give {project: NAME} or {plan: ID}.');
+  // A pattern given bare (effective(target, 'regex')) would be no filter: the whole set.
+  const options = inputObject(given, 'effective');
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
   let resolvedTarget: Target;
   let plan: Plan | undefined;

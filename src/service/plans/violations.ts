@@ -140,7 +140,10 @@ export async function resolveViolation(
 }
 
 /** Violations of one plan or of every plan, by plan then id; optionally of one severity. */
-export async function listViolations(svc: PlanContext, options: { plan?: string; severity?: Severity } = {}): Promise<ListedViolation[]> {
+export async function listViolations(svc: PlanContext, given: { plan?: string; severity?: Severity } = {}): Promise<ListedViolation[]> {
+  // A plan id given bare (listViolations(id)) read as no plan: every plan's violations, silently.
+  const options = inputObject(given, 'listViolations');
+  optionalString(options.plan, 'plan');
   if (options.severity !== undefined && !SEVERITIES.includes(options.severity)) {
     throw new UsageError(`severity "${String(options.severity)}" is not one of ${SEVERITIES.join(', ')}`);
   }
