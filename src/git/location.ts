@@ -17,8 +17,9 @@ const MAX_DOT_GIT_BYTES = 64 * 1024;
 
 /**
  * The git folder of the repository holding `dir`: the nearest `.git` above
- * it when a folder, or the folder a `.git` file names (`gitdir: …`).
- * Undefined outside a repository, or when `.git` cannot be read.
+ * it when a folder, or the folder a `.git` file names (`gitdir: …`) when
+ * that folder exists. Undefined outside a repository, or when `.git` cannot
+ * be read.
  */
 export function gitDirFor(dir: string): string | undefined {
   const top = repoTop(dir);
@@ -40,7 +41,9 @@ export function gitDirFor(dir: string): string | undefined {
     }
     const m = /^gitdir:\s*(.+?)\s*$/m.exec(text);
     if (!m) return undefined;
-    return isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
+    const named = isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
+    // A worktree whose git folder is gone (moved, deleted) is no repository to git: never a place to make folders in.
+    return statSync(named).isDirectory() ? named : undefined;
   } catch {
     return undefined;
   }

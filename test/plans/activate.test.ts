@@ -1,5 +1,5 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -55,5 +55,19 @@ describe("plan activate where git's folder refuses the file", () => {
       expect(JSON.parse(r.stdout).error.code).toBe('write-failed');
       expect(readFileSync(blocking, 'utf8')).toBe('not a folder\n');
     }
+  });
+});
+
+describe('plan activate in a worktree whose git folder is gone', () => {
+  it('is outside git (exit 2): no folder is made where the .git file points, by activate or by a write', async () => {
+    const root = exampleStore();
+    const repo = dirname(root);
+    const gone = join(dirname(repo), `${basename(repo)}-gone`, 'worktrees', 'w');
+    writeFileSync(join(repo, '.git'), `gitdir: ${gone}\n`);
+    const r = await runAgents(['plan', 'activate', EXAMPLE_PLAN, '--format', 'json'], { cwd: repo });
+    expect(r.code).toBe(2);
+    const add = await runAgents(['invariant', 'add', '--global', 'Written beside a gone git folder'], { cwd: repo });
+    expect(add.code).toBe(0);
+    expect(existsSync(dirname(dirname(gone)))).toBe(false);
   });
 });
