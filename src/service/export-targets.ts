@@ -132,8 +132,11 @@ export function refuseUnfaithfulLink(rel: string, to: string): never {
   );
 }
 
-/** Refuses (exit 2) a file that cannot be written, before any file is. */
-export function checkWritable(top: string, rel: string, exists: boolean): void {
+/**
+ * Refuses (exit 2) a file that cannot be written, before any file is. `otherwise`: the way round it the hint offers,
+ * after making it writable (an import with --replace has no --target).
+ */
+export function checkWritable(top: string, rel: string, exists: boolean, otherwise = 'or leave this target out with --target'): void {
   let dir = dirname(join(top, rel));
   // The hint names what refused: the file itself, or the folder its temporary goes into.
   let blocking = rel;
@@ -154,10 +157,7 @@ export function checkWritable(top: string, rel: string, exists: boolean): void {
     accessSync(dir, constants.W_OK);
   } catch (error) {
     const e = writeFailure(error, rel);
-    throw new UsageError(
-      e.message,
-      `Make ${blocking || relative(top, dir) || '.'} writable, or leave this target out with --target; nothing was written.`,
-    );
+    throw new UsageError(e.message, `Make ${blocking || relative(top, dir) || '.'} writable, ${otherwise}; nothing was written.`);
   }
 }
 

@@ -118,8 +118,18 @@ export async function refuseBlockedReplace(invariants: InvariantService, plan: I
   const moving = new Set(plan.candidates.filter((c) => c.whole).map((c) => c.file));
   const targets = new Set(plan.files.filter((f) => moving.has(f.file)).map((f) => TARGET_OF[f.kind]));
   if (targets.size === 0) return;
-  const [{ ExportService }, { refusedError }] = await Promise.all([import('./export-service.ts'), import('./export-refusals.ts')]);
-  const planned = await new ExportService(invariants).plan({ targets: [...targets] });
+  const [{ ExportService }, { refusedError }, { checkWritable }] = await Promise.all([
+    import('./export-service.ts'),
+    import('./export-refusals.ts'),
+    import('./export-targets.ts'),
+  ]);
+  const exporter = new ExportService(invariants);
+  // A file whose lines go, and one the export writes, that cannot be written (read-only, no permission) is found
+  // now, as the export finds its own: found after the rules went into the store, it left them there and the lines too.
+  const otherwise = 'or import without --replace';
+  for (const file of moving) checkWritable(exporter.top, file, true, otherwise);
+  const planned = await exporter.plan({ targets: [...targets] });
+  for (const c of planned.changes) if (c.action !== 'unchanged') checkWritable(exporter.top, c.path, c.before !== undefined, otherwise);
   if (planned.refused.length === 0) return;
   const refused = refusedError(planned);
   const files = planned.refused.map((r) => `${r.path}: ${r.why}`).join('; ');
