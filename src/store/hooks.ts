@@ -1,10 +1,10 @@
-import { chmodSync, existsSync, realpathSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { UsageError } from '../core/errors.ts';
+import { AgentsError, UsageError } from '../core/errors.ts';
 import { gitCommonDir } from '../git/extends.ts';
 import { GitError, hooksDir, topLevel } from '../git/repo.ts';
 import { readRegularFile } from './read-file.ts';
-import { writeFileAtomic } from './atomic-write.ts';
+import { writeFailure, writeFileAtomic } from './atomic-write.ts';
 import pkg from '../../package.json' with { type: 'json' };
 
 /**
@@ -117,11 +117,19 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
   return { top, dir };
 }
 
+/** A pre-commit hook checked and ready to be written: `planPreCommitHook`, then `writePreCommitHook`. */
+export interface HookPlan extends HookInstall {
+  dir: string;
+  script: string;
+}
+
 /**
- * Installs the plain git pre-commit hook for the store at `storeRoot`,
- * refusing to overwrite a hook that agents did not write.
+ * The plain git pre-commit hook for the store at `storeRoot`, checked with nothing written: it refuses another
+ * tool's hook (never overwritten), one that cannot be read, a hooks folder outside the repository or one this user
+ * cannot write in. `init --hooks` asks before it makes the store, so a refusal leaves no store behind a message
+ * that says nothing was changed.
  */
-export async function installPreCommitHook(storeRoot: string, exportCheck = false): Promise<HookInstall> {
+export async function planPreCommitHook(storeRoot: string, exportCheck = false): Promise<HookPlan> {
   const { top, dir } = await hookTarget(storeRoot);
   const rel = relative(top, storeRoot).split(sep).join('/');
   const script = preCommitScript(rel === '.agents' ? undefined : rel, exportCheck);
@@ -143,10 +151,29 @@ export async function installPreCommitHook(storeRoot: string, exportCheck = fals
         'Nothing was changed. Add `agents validate --staged` to that hook yourself, or use the pre-commit framework or husky (see docs/validation.md).',
       );
     }
-    if (current === script) return { path, action: 'unchanged' };
+    if (current === script) return { path, action: 'unchanged', dir, script };
     action = 'updated';
   }
-  writeFileAtomic(dir, 'pre-commit', script, 'replace');
-  chmodSync(path, 0o755);
-  return { path, action };
+  // The nearest folder that exists must take the hook's temporary (hooks/ itself may be made).
+  let at = dir;
+  while (!existsSync(at) && dirname(at) !== at) at = dirname(at);
+  try {
+    accessSync(at, constants.W_OK);
+  } catch (error) {
+    const failure = writeFailure(error, path);
+    throw new AgentsError(failure.message, failure.exitCode, {
+      hint: `Nothing was changed. Make ${at} writable, or leave out --hooks.`,
+      code: failure.code,
+    });
+  }
+  return { path, action, dir, script };
+}
+
+/** Writes the hook `planPreCommitHook` checked. */
+export function writePreCommitHook(plan: HookPlan): HookInstall {
+  if (plan.action !== 'unchanged') {
+    writeFileAtomic(plan.dir, 'pre-commit', plan.script, 'replace');
+    chmodSync(plan.path, 0o755);
+  }
+  return { path: plan.path, action: plan.action };
 }

@@ -100,6 +100,23 @@ describe('the plain git hook (agents init --hooks)', () => {
     expect(readFileSync(hook, 'utf8')).toBe('#!/bin/sh\nexec make lint\n');
   });
 
+  it('in a repository with a foreign hook, refuses before the store is made: exit 2, no store, the hook as it was', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    const hook = join(repo, '.git/hooks/pre-commit');
+    mkdirSync(join(repo, '.git/hooks'), { recursive: true });
+    writeFileSync(hook, '#!/bin/sh\nexec make lint\n');
+    chmodSync(hook, 0o755);
+    const r = await runAgents(['init', '--hooks', '--actor', 'none', '--format', 'json'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).ok).toBe(false);
+    expect(existsSync(join(repo, '.agents'))).toBe(false);
+    expect(readFileSync(hook, 'utf8')).toBe('#!/bin/sh\nexec make lint\n');
+    // Without --hooks the store is made, and the hook left alone.
+    expect((await runAgents(['init', '--actor', 'none'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(hook, 'utf8')).toBe('#!/bin/sh\nexec make lint\n');
+  });
+
   it('names a store that is not .agents/ in the hook', async () => {
     const repo = tempDir();
     gitInit(repo);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { IgnoredPath } from '../../git/commit.ts';
 import { initTarget } from '../../store/discover.ts';
-import { hookTarget, installPreCommitHook } from '../../store/hooks.ts';
+import { planPreCommitHook, writePreCommitHook } from '../../store/hooks.ts';
 import { initStore, writeSchemas } from '../../store/init.ts';
 import { type ActorFlags, askActor, choiceFromFlags } from '../actor-options.ts';
 import { defineCommand } from '../command.ts';
@@ -57,14 +57,15 @@ export default defineCommand<InitArgs>({
     }
     if (argv['export-check'] && !argv.hooks)
       throw new UsageError('--export-check goes with --hooks', 'Run `agents init --hooks --export-check`.');
-    // A hooks folder outside the repository is refused before the store is made: nothing is written then.
-    if (argv.hooks) await hookTarget(root);
+    // Every refusal of the hook (outside the repository, another tool's hook, a folder that cannot be written) comes
+    // before the store is made: nothing is written then.
+    const hookPlan = argv.hooks ? await planPreCommitHook(root, argv['export-check'] ?? false) : undefined;
     let actor = choiceFromFlags(argv);
     const creating = !(argv.hooks && exists);
     if (creating && argv.actor === undefined && ctx.interactive && !(exists && readdirSync(root).length > 0))
       actor = await askActor(ctx.io);
     const made = creating ? initStore(root, actor) : [];
-    const hook = argv.hooks ? await installPreCommitHook(root, argv['export-check'] ?? false) : undefined;
+    const hook = hookPlan ? writePreCommitHook(hookPlan) : undefined;
     // Offered, not imposed: the hook checks the exported files once the store says which it exports.
     const offer = hook && !argv['export-check'] && (await exportsConfigured(root));
     const ignored = made.length > 0 ? await ignoredByGit(root) : undefined;
