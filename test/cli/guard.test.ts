@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agents, BIN } from '../helpers/cli.ts';
@@ -467,6 +467,33 @@ describe('agents guard install', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('.gemini/settings.json:1:14: not UTF-8 text');
     expect(readFileSync(join(dir, '.gemini/settings.json'))).toEqual(latin1);
+  });
+
+  it("a client's folder that cannot be written stops the install before any client's file is written (exit 2)", async () => {
+    const dir = await repo();
+    const codex = join(dir, '.codex');
+    mkdirSync(codex);
+    // Root writes through file modes; a read-only bind mount refuses even root.
+    const root = process.getuid?.() === 0;
+    const bound =
+      root &&
+      spawnSync('mount', ['--bind', codex, codex]).status === 0 &&
+      spawnSync('mount', ['-o', 'remount,ro,bind', codex]).status === 0;
+    try {
+      if (root && !bound) {
+        console.log('skipped: cannot bind-mount here (needs mount)');
+        return;
+      }
+      if (!bound) chmodSync(codex, 0o555);
+      const r = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude,codex'], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).ok).toBe(false);
+      expect(existsSync(join(dir, '.claude'))).toBe(false);
+      expect(readdirSync(codex)).toEqual([]);
+    } finally {
+      if (bound) spawnSync('umount', [codex]);
+      else chmodSync(codex, 0o755);
+    }
   });
 });
 

@@ -138,8 +138,12 @@ export default defineCommand<InstallArgs>({
       );
     const root = await ctx.root();
     const top = repositoryTop(root);
-    const write = () => {
+    const write = async () => {
       const plans = planInstall(top, clients, program, false);
+      // Every file checked before the first is written: a client's folder found read-only after another's settings
+      // were written left that one changed behind a message that nothing was.
+      const { checkWritable } = await import('../../service/export-targets.ts');
+      for (const p of plans) if (p.changed) checkWritable(top, p.rel, p.exists, 'or leave that client out of --client');
       for (const p of plans) if (p.changed) writeFileAtomic(top, p.rel, p.text, p.exists ? 'replace' : 'create');
       return plans;
     };
@@ -149,7 +153,7 @@ export default defineCommand<InstallArgs>({
     const plans = argv.check
       ? planInstall(top, clients, program, true)
       : git === undefined
-        ? write()
+        ? await write()
         : await withFolderLock(git, 'agents/guard-install', write, { label: join(git, 'agents/guard-install') });
     const rows = plans.map((p) => ({
       client: p.client,
