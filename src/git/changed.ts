@@ -1,7 +1,7 @@
 // The store files a commit is about to change: what `validate --staged` and
 // `validate --changed` report on (docs/validation.md, "Hook mode"). One git
 // process each, through the runner (the hook must start fast).
-import { isEmbeddedRepository, runGit } from './runner.ts';
+import { passOn, runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
 function split(out: Buffer): string[] {
@@ -15,7 +15,7 @@ async function run(cwd: string, args: readonly string[]): Promise<Buffer> {
   try {
     return await runGit(cwd, args);
   } catch (error) {
-    if (isEmbeddedRepository(error)) throw error;
+    passOn(error);
     throw new GitError(error instanceof Error ? error.message : String(error), 'failed');
   }
 }

@@ -5,7 +5,7 @@
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { GitError } from './repo.ts';
-import { isEmbeddedRepository, runGit } from './runner.ts';
+import { passOn, runGit } from './runner.ts';
 
 export interface DiffFile {
   /** Repository-relative path (the new one; the old one for a deletion). */
@@ -26,7 +26,7 @@ async function git(top: string, args: readonly string[]): Promise<Buffer> {
   try {
     return await runGit(top, args);
   } catch (error) {
-    if (isEmbeddedRepository(error)) throw error;
+    passOn(error);
     const why = error instanceof Error ? error.message : String(error);
     throw new GitError(why, /not a git repository/i.test(why) ? 'not-a-repo' : 'failed');
   }

@@ -3,7 +3,7 @@
 // Every process goes through runner.ts.
 import { resolve } from 'node:path';
 import { hideCredentials } from '../core/plain-text.ts';
-import { GitProcessError, runGit } from './runner.ts';
+import { GitProcessError, passOn, runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
 /** What `git ls-remote` says a ref names. */
@@ -31,6 +31,7 @@ export async function gitCommonDir(cwd: string): Promise<string> {
     const out = (await runGit(cwd, ['rev-parse', '--git-common-dir'])).toString('utf8').trim();
     return resolve(cwd, out);
   } catch (error) {
+    passOn(error);
     throw new GitError(`not a git repository: ${cwd} (${failure(error)})`, 'not-a-repo');
   }
 }
@@ -126,6 +127,7 @@ export async function reachSettings(repo: string): Promise<string[]> {
   } catch (error) {
     // git exits 1 when no key matches.
     if (error instanceof GitProcessError && error.exitCode === 1) return [];
+    passOn(error);
     throw new GitError(`cannot read the configuration of the repository at ${repo}: ${failure(error)}`, 'failed');
   }
   const args: string[] = [];

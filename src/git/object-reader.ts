@@ -1,6 +1,6 @@
 // The revisions' object reader of `invariant diff` (docs/review.md): one `git cat-file --batch` for a whole walk.
 import { GitError } from './repo.ts';
-import { spawnGit } from './runner.ts';
+import { GitProcessError, spawnGit, startFailure } from './runner.ts';
 
 /** An object read by an ObjectReader. */
 export interface GitObject {
@@ -43,11 +43,14 @@ export class ObjectReader {
     const stderr: Buffer[] = [];
     this.child.stderr.on('data', (c: Buffer) => stderr.push(c));
     this.child.stdout.on('data', (c: Buffer) => this.take(c));
-    const fail = (message: string) => {
-      this.failed ??= new GitError(message, 'failed');
+    const fail = (failure: string | Error) => {
+      this.failed ??= typeof failure === 'string' ? new GitError(failure, 'failed') : failure;
       for (const r of this.rounds.splice(0)) r.done();
     };
-    this.child.on('error', (e) => fail(`git could not be started: ${e.message}`));
+    this.child.on('error', (e) => {
+      const why = startFailure(e, cwd);
+      fail(why instanceof GitProcessError ? why.message : why);
+    });
     this.child.on('close', (code) => {
       if (this.rounds.length > 0 || code !== 0)
         fail(`git cat-file --batch stopped: ${Buffer.concat(stderr).toString('utf8').trim() || `exit code ${code}`}`);

@@ -1,5 +1,5 @@
 import { resolve as resolvePath } from 'node:path';
-import { isEmbeddedRepository, runGit } from './runner.ts';
+import { passOn, runGit } from './runner.ts';
 import { EMPTY_BLOBS, intentsToAdd } from './intent-to-add.ts';
 
 /** A git object listed in a tree or the index. */
@@ -37,7 +37,7 @@ export async function topLevel(cwd: string): Promise<string> {
   try {
     return (await git(cwd, ['rev-parse', '--show-toplevel'])).trim();
   } catch (error) {
-    if (isEmbeddedRepository(error)) throw error;
+    passOn(error);
     throw new GitError(`not a git repository: ${cwd} (${message(error)})`, 'not-a-repo');
   }
 }
@@ -106,7 +106,7 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
   try {
     out = (await runGit(dir, ['ls-files', '-s', '-z', '--', '.'])).toString('utf8');
   } catch (error) {
-    if (isEmbeddedRepository(error)) throw error;
+    passOn(error);
     const why = message(error);
     if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
     throw new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');
@@ -145,7 +145,7 @@ export async function lsIndex(dir: string): Promise<GitEntry[]> {
   try {
     intents = await intentsToAdd(dir, empty);
   } catch (error) {
-    if (isEmbeddedRepository(error)) throw error;
+    passOn(error);
     throw new GitError(`git status failed in ${dir}: ${message(error)}`, 'failed');
   }
   return intents.size === 0 ? entries : entries.filter((e) => !intents.has(e.path));
@@ -173,7 +173,7 @@ export async function lsRepoFiles(dir: string, untracked: boolean, names?: reado
       ])
     ).toString('utf8');
   } catch (error) {
-    if (isEmbeddedRepository(error)) throw error;
+    passOn(error);
     const why = message(error);
     if (/not a git repository/i.test(why)) throw new GitError(`not a git repository: ${dir} (${why})`, 'not-a-repo');
     throw new GitError(`git ls-files failed in ${dir}: ${why}`, 'failed');

@@ -154,11 +154,6 @@ function writeRefused(said: string, cwd: string): AgentsError | undefined {
   });
 }
 
-/** The error below, which the readers in src/git pass on as it is rather than as a failure of their own. */
-export function isEmbeddedRepository(error: unknown): boolean {
-  return error instanceof AgentsError && error.code === 'embedded-repository';
-}
-
 /**
  * A folder between `cwd` and the top of its repository that git would take for a bare repository (HEAD,
  * objects/, refs/: one committed as plain files), which safe.bareRepository (above) made git refuse. git's
@@ -176,6 +171,27 @@ function embeddedRepository(cwd: string): AgentsError | undefined {
     });
   }
   return undefined;
+}
+
+/**
+ * Why git could not be started. No git at all is said as such (exit 2, `git-not-found`), never as "not a git
+ * repository", whose remedy (`git init`) needs git too.
+ */
+export function startFailure(error: Error, cwd: string): Error {
+  // spawn says ENOENT for a missing folder to run in as for a missing git: the folder is checked first.
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !existsSync(cwd))
+    return new GitProcessError(`git could not be started: the folder ${cwd} does not exist`, null);
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+    return new AgentsError('git was not found: it is not installed, or its folder is not on PATH', EXIT_CODES.usage, {
+      hint: 'Install git, or add its folder to PATH, then run the command again.',
+      code: 'git-not-found',
+    });
+  return new GitProcessError(`git could not be started: ${error.message}`, null);
+}
+
+/** What a git failure is to the user: a refusal of its own (git missing, its files not writable) is passed on whole. */
+export function passOn(error: unknown): void {
+  if (error instanceof AgentsError) throw error;
 }
 
 /** A git process that exited with a failure; the message is what git wrote to stderr. */
@@ -224,11 +240,7 @@ export function runGit(
     const err: Buffer[] = [];
     child.stdout.on('data', onStdout ?? ((chunk: Buffer) => out.push(chunk)));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      // spawn says ENOENT for a missing folder to run in as for a missing git: the folder is checked first.
-      const why = error.code === 'ENOENT' && !existsSync(cwd) ? `the folder ${cwd} does not exist` : error.message;
-      reject(new GitProcessError(`git could not be started: ${why}`, null));
-    });
+    child.on('error', (error) => reject(startFailure(error, cwd)));
     child.on('close', (code) => {
       if (code === 0) return resolveRun(Buffer.concat(out));
       const said = Buffer.concat(err).toString('utf8').trim();

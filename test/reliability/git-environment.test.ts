@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
@@ -220,4 +220,31 @@ describe('the hook from `agents init --hooks` in a linked worktree', () => {
     },
     30_000,
   );
+});
+
+describe('no git on PATH', () => {
+  it('a command that needs git says git is missing (exit 2, git-not-found), never "not a git repository"; others still work', async () => {
+    const { top } = setup('normal repository');
+    const env = { PATH: tempDir('agents-no-git-') };
+    const errorOf = (r: { stdout: string }) => JSON.parse(r.stdout).error;
+    for (const args of [
+      ['invariant', 'diff'],
+      ['validate', '--staged'],
+      ['guard', 'check'],
+      ['init', '--hooks'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: top, env });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(errorOf(r).code, args.join(' ')).toBe('git-not-found');
+    }
+    const before = readdirSync(join(top, '.agents/global')).sort();
+    const add = await runAgents(['--format', 'json', 'invariant', 'add', '--global', 'Committed without git', '--commit'], {
+      cwd: top,
+      env,
+    });
+    expect(errorOf(add).code).toBe('git-not-found');
+    expect(readdirSync(join(top, '.agents/global')).sort()).toEqual(before);
+    // Reading the working tree needs no git.
+    expect((await runAgents(['validate'], { cwd: top, env })).code).toBe(0);
+  });
 });

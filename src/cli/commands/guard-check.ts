@@ -1,4 +1,4 @@
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { relative, sep } from 'node:path';
 import type { Diagnostic, RelatedLocation } from '../../core/diagnostics.ts';
 import { evaluateGuards, type GuardRule, guardReason, GuardMatchers, patternsNeeded } from '../../core/guard.ts';
@@ -69,6 +69,8 @@ export default defineCommand<CheckArgs>({
     try {
       files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: argv.range ?? 'HEAD' });
     } catch (error) {
+      // Said by git's runner already (no git at all, a disk that is full): never read as a bad range.
+      if (error instanceof AgentsError) throw error;
       throw new UsageError(
         `git diff failed: ${(error as Error).message.split('\n')[0]}`,
         'Name a revision range such as main...HEAD (a branch since it left main), or use --staged.',
