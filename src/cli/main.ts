@@ -1,6 +1,6 @@
 import yargs, { type Argv } from 'yargs';
 import { didYouMean, closestNames } from '../core/closest.ts';
-import { EXIT_CODES, UsageError } from '../core/errors.ts';
+import { conflictingOptions, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 import type { CommandSpec } from './command.ts';
 import { CliContext } from './context.ts';
@@ -192,12 +192,7 @@ function usageFromYargs(
     const positionals = [...usage.matchAll(/[<[]([^>\].]+)(?:\.\.)?[>\]]/g)].map((m) => m[1]!);
     const shown = (name: string) => (positionals.includes(name) ? name.toUpperCase() : `--${name}`);
     const [a, b] = [shown(exclusive[1]!), shown(exclusive[2]!)];
-    return new UsageError(
-      `${a} and ${b} cannot be combined`,
-      `Choose one of them. ${USAGE_HINT}`,
-      { options: [exclusive[1], exclusive[2]] },
-      'conflicting-options',
-    );
+    return conflictingOptions(`${a} and ${b} cannot be combined`, `Choose one of them. ${USAGE_HINT}`, [exclusive[1]!, exclusive[2]!]);
   }
   const invalid = /^Invalid values: Argument: (\S+), Given: (.*), Choices: (.*)$/.exec(text);
   if (invalid) {

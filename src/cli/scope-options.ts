@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { UsageError } from '../core/errors.ts';
+import { conflictingOptions, UsageError } from '../core/errors.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import type { CliContext } from './context.ts';
 
@@ -33,9 +33,10 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | 
     names.push(`--${key}`);
   }
   if (given.length > 1) {
-    throw new UsageError(
+    throw conflictingOptions(
       `give exactly one scope, not ${names.join(' and ')}`,
       'Choose one of --global, --project P, --plan ID, --action NS/NAME.',
+      names.map((n) => n.slice(2)),
     );
   }
   if (given.length === 0 && required) {

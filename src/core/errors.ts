@@ -86,6 +86,14 @@ export class UsageError extends AgentsError {
 }
 
 /**
+ * Options that cannot go together (exit 2, code `conflicting-options`, docs/json-output.md), whichever check finds
+ * them: yargs' own, or a command's or the library's. `options`: their names without dashes.
+ */
+export function conflictingOptions(message: string, hint: string | undefined, options: readonly string[]): UsageError {
+  return new UsageError(message, hint, { options: [...options] }, 'conflicting-options');
+}
+
+/**
  * A value over its schema's length limit (exit 2, code `value-too-long`,
  * docs/json-output.md): every writer's refusal of a value too long, whether its
  * own check or the schema gate finds it first. Nothing is written.

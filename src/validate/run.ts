@@ -1,7 +1,7 @@
 import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { countBySeverity } from '../core/diagnostics.ts';
-import { UsageError } from '../core/errors.ts';
+import { conflictingOptions, UsageError } from '../core/errors.ts';
 import { mayExtend } from '../core/extends-config.ts';
 import { repoTop } from '../store/git-dir.ts';
 import { refuseSparseStore } from '../store/sparse-store.ts';
@@ -78,9 +78,10 @@ function matches(only: readonly string[], file: string): boolean {
  */
 export async function runValidate(options: RunValidateOptions, deps: RunValidateDeps): Promise<ValidationResult> {
   if (options.staged && options.fix) {
-    throw new UsageError(
+    throw conflictingOptions(
       '--fix cannot be combined with --staged',
       'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.',
+      ['fix', 'staged'],
     );
   }
   // --fix writes: not in a store someone else owns, unless allowed (docs/store-format.md).

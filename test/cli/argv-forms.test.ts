@@ -43,9 +43,9 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
 
   it.each([
     [['invariant', 'list', '--effective'], 'usage'],
-    [['invariant', 'list', '--effective', '--all', '--project', 'myapp'], 'usage'],
+    [['invariant', 'list', '--effective', '--all', '--project', 'myapp'], 'conflicting-options'],
     [['invariant', 'list', '--project', 'nope'], 'unknown-project'],
-    [['invariant', 'list', '--project', 'myapp', '--global'], 'usage'],
+    [['invariant', 'list', '--project', 'myapp', '--global'], 'conflicting-options'],
     [['invariant', 'list', '(unclosed'], 'usage'],
     [['invariant', 'list', '--project'], 'missing-value'],
     [['invariant', 'list', '--project', '--effective'], 'missing-value'],
@@ -81,6 +81,46 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     expect(r.code).toBe(2);
     const body = JSON.parse(r.stdout) as { error: { code: string; message: string; detail: unknown } };
     expect(body.error).toMatchObject({ code: 'conflicting-options', message, detail: { options } });
+  });
+
+  // Options a command (or the library under it) refuses together, past the parser: the same code and detail as yargs' own.
+  it.each([
+    [
+      ['export', '--check', '--dry-run'],
+      ['check', 'dry-run'],
+    ],
+    [
+      ['export', '--dry-run', '--stdout', '--target', 'agents-md'],
+      ['dry-run', 'stdout'],
+    ],
+    [
+      ['validate', '--fix', '--staged'],
+      ['fix', 'staged'],
+    ],
+    [
+      ['invariant', 'list', '--effective', '--all', '--project', 'myapp'],
+      ['all', 'effective'],
+    ],
+    [
+      ['invariant', 'diff', '--all-projects', '--project', 'myapp'],
+      ['all-projects', 'project'],
+    ],
+    [
+      ['invariant', 'diff', '--project', 'myapp', '--plan', PLAN],
+      ['project', 'plan'],
+    ],
+    [
+      ['invariant', 'diff', 'HEAD~1..HEAD', '--staged'],
+      ['staged', 'range'],
+    ],
+    [
+      ['invariant', 'add', '--global', '--project', 'myapp', 'Two scopes'],
+      ['global', 'project'],
+    ],
+  ])('agents %j: exit 2, conflicting-options naming both', async (args, options) => {
+    const r = await runMain(['--store', '.agents.example', '--format', 'json', ...args], { cwd: REPO });
+    expect(r.code).toBe(2);
+    expect((JSON.parse(r.stdout) as { error: unknown }).error).toMatchObject({ code: 'conflicting-options', detail: { options } });
   });
 
   // yargs' own words ("Not enough non-option arguments: got 0, need at least 1") name neither the command nor what it needs.

@@ -1,4 +1,4 @@
-import { AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { isUlid } from '../../core/names.ts';
 import { refusedError } from '../../service/export-refusals.ts';
@@ -60,8 +60,8 @@ export default defineCommand<ExportArgs>({
   async run(argv, ctx) {
     const service = await ctx.invariants();
     const exporter = await ctx.exporter({ cache: argv.cache !== false });
-    const modes = [argv.check && '--check', argv['dry-run'] && '--dry-run', argv.stdout && '--stdout'].filter(Boolean);
-    if (modes.length > 1) throw new UsageError(`${modes.join(' and ')} cannot be combined`, 'Choose one.');
+    const modes = (['check', 'dry-run', 'stdout'] as const).filter((m) => argv[m]);
+    if (modes.length > 1) throw conflictingOptions(`${modes.map((m) => `--${m}`).join(' and ')} cannot be combined`, 'Choose one.', modes);
     if (argv.stdout) {
       const targets = (argv.target ?? []).flatMap((t) => t.split(',')).filter((t) => t.trim() !== '');
       if (targets.length !== 1)

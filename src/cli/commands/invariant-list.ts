@@ -1,4 +1,4 @@
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, scopeFolder } from '../../core/model.ts';
 import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
@@ -50,9 +50,10 @@ export default defineCommand<ListArgs>({
         );
       }
       if (argv.all)
-        throw new UsageError(
+        throw conflictingOptions(
           '--all cannot be combined with --effective',
           'Inactive invariants never apply; list them without --effective.',
+          ['all', 'effective'],
         );
       const result = await service.effective(scope, argv.pattern !== undefined ? { pattern: argv.pattern } : {});
       await printEffective(ctx, result);

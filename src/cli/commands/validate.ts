@@ -1,4 +1,4 @@
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { LISTED_PER_CODE } from '../../validate/limits.ts';
@@ -92,9 +92,10 @@ export default defineCommand<ValidateArgs>({
     const found = await storeOf(ctx, hook === true && argv.staged === true);
     const store = typeof found === 'string' ? found : found.place;
     if (argv.staged && argv.fix) {
-      throw new UsageError(
+      throw conflictingOptions(
         '--fix cannot be combined with --staged',
         'Fixes change the working tree: run `agents validate --fix`, then `git add` the fixed files.',
+        ['fix', 'staged'],
       );
     }
     if (argv.allFiles && !argv.staged)

@@ -16,7 +16,7 @@ import {
   type StoreDiff,
   type TargetRef,
 } from '../../core/diff.ts';
-import { InvalidStoreError, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, InvalidStoreError, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalString } from '../../core/input-shape.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import type { PathKind } from '../../core/layout.ts';
@@ -59,9 +59,13 @@ export async function diffRevisions(root: string, given: DiffRequest = {}): Prom
   optionalString(request.range, 'range');
   optionalString(request.project, 'project');
   optionalString(request.plan, 'plan');
-  if (request.project !== undefined && request.plan !== undefined) throw new UsageError('give --project or --plan, not both');
+  if (request.project !== undefined && request.plan !== undefined)
+    throw conflictingOptions('give --project or --plan, not both', undefined, ['project', 'plan']);
   if (request.allProjects && (request.project !== undefined || request.plan !== undefined)) {
-    throw new UsageError('--all-projects cannot be combined with --project or --plan');
+    throw conflictingOptions('--all-projects cannot be combined with --project or --plan', undefined, [
+      'all-projects',
+      request.project !== undefined ? 'project' : 'plan',
+    ]);
   }
   if (request.project !== undefined) {
     const problem = nameProblem(request.project, 'project');

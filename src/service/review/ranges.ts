@@ -4,7 +4,7 @@
  * git failures turned into usage errors.
  */
 import { relative, sep } from 'node:path';
-import { UsageError } from '../../core/errors.ts';
+import { conflictingOptions, UsageError } from '../../core/errors.ts';
 import { truncate } from '../../core/names.ts';
 import { GitError, mergeBase, resolveCommit, topLevel } from '../../git/repo.ts';
 
@@ -82,9 +82,10 @@ export async function parseRange(
   const two = range?.indexOf('..') ?? -1;
   if (range !== undefined && two >= 0) {
     if (request.staged)
-      throw new UsageError(
+      throw conflictingOptions(
         '--staged compares HEAD (or one revision) with the index; it cannot be combined with a range A..B',
         'Give one revision with --staged, or drop --staged.',
+        ['staged', 'range'],
       );
     if (three >= 0) {
       const a = range.slice(0, three) || 'HEAD';
