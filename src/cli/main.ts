@@ -1,6 +1,6 @@
 import yargs, { type Argv } from 'yargs';
 import { didYouMean, closestNames } from '../core/closest.ts';
-import { conflictingOptions, EXIT_CODES, UsageError } from '../core/errors.ts';
+import { conflictingOptions, EXIT_CODES, missingArgument, missingOption, UsageError } from '../core/errors.ts';
 import { truncate } from '../core/names.ts';
 import type { CommandSpec } from './command.ts';
 import { CliContext } from './context.ts';
@@ -160,7 +160,7 @@ function usageFromYargs(
   const text = (msg || err?.message || 'invalid arguments').replace(/\s*\n\s*/g, ' ').trim();
   const short = /^Not enough non-option arguments: got (\d+), need at least \d+$/.exec(text);
   // yargs says how many arguments it got; the command's usage says which one is missing.
-  if (short && command) return missingArgument(command, Number(short[1]));
+  if (short && command) return missingArgumentOf(command, Number(short[1]));
   const required = /^Missing required arguments?: (.+)$/.exec(text);
   if (required && command) {
     // A required option left out: named as it is written, with the command whose option it is.
@@ -168,11 +168,11 @@ function usageFromYargs(
     const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
     const options = required[1]!.split(', ').map((o) => `--${o}`);
     const listed = options.length === 1 ? options[0]! : `${options.slice(0, -1).join(', ')} and ${options.at(-1)}`;
-    return new UsageError(
+    return missingOption(
       `${words} needs ${listed}`,
       `Give ${options.map((o) => `${o} VALUE`).join(' ')}. Run \`${words} --help\` for its options.`,
-      { command: words.slice('agents '.length), options: options.map((o) => o.slice(2)) },
-      'missing-option',
+      words.slice('agents '.length),
+      options.map((o) => o.slice(2)),
     );
   }
   const missing = /^Not enough arguments following: (\S+)$/.exec(text);
@@ -222,16 +222,16 @@ function usageFromYargs(
 }
 
 /** `command` without its required argument number `index` (from 0) of its usage, said with that usage. */
-function missingArgument(command: LazyCommand, index: number): UsageError {
+function missingArgumentOf(command: LazyCommand, index: number): UsageError {
   const usage = typeof command.command === 'string' ? command.command : command.command[0]!;
   const words = `agents ${command.group ? `${command.group} ` : ''}${usage.split(' ')[0]}`;
   const needed = requiredArguments(usage);
   const missing = needed[index] ?? needed[0] ?? 'argument';
-  return new UsageError(
+  return missingArgument(
     `${words} needs ${ARGUMENT_NAMES[missing] ?? `<${missing}>`}`,
     `Usage: ${words} ${usage.split(' ').slice(1).join(' ')} [options]. Run \`${words} --help\` for its options.`,
-    { command: words.slice('agents '.length), argument: missing },
-    'missing-argument',
+    words.slice('agents '.length),
+    missing,
   );
 }
 
@@ -367,7 +367,7 @@ function placeAfterDashes(entry: LazyCommand, argv: Record<string, unknown>): vo
     const value = argv[name];
     return value === undefined || (Array.isArray(value) && value.length === 0);
   });
-  if (missing >= 0) throw missingArgument(entry, missing);
+  if (missing >= 0) throw missingArgumentOf(entry, missing);
   if (rest.length > 0) {
     throw new UsageError(
       `unexpected argument "${truncate(rest[0]!)}"`,

@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { conflictingOptions, UsageError } from '../core/errors.ts';
+import { conflictingOptions, missingOption } from '../core/errors.ts';
 import type { InvariantService, ScopeInput } from '../service/invariant-service.ts';
 import type { CliContext } from './context.ts';
 
@@ -19,7 +19,7 @@ export function scopeOptions(y: Argv, verb: string): Argv {
 }
 
 /** The one scope the flags name; `required` refuses none. Two or more is always a usage error. */
-export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | undefined {
+export function scopeFromArgs(argv: ScopeArgs, required: boolean, command = ''): ScopeInput | undefined {
   const given: ScopeInput[] = [];
   const names: string[] = [];
   if (argv.global) {
@@ -40,7 +40,12 @@ export function scopeFromArgs(argv: ScopeArgs, required: boolean): ScopeInput | 
     );
   }
   if (given.length === 0 && required) {
-    throw new UsageError('no scope given', 'Choose one of --global, --project P, --plan ID, --action NS/NAME.');
+    throw missingOption('no scope given', 'Choose one of --global, --project P, --plan ID, --action NS/NAME.', command, [
+      'global',
+      'project',
+      'plan',
+      'action',
+    ]);
   }
   return given[0];
 }

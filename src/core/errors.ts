@@ -86,6 +86,20 @@ export class UsageError extends AgentsError {
 }
 
 /**
+ * A command without an option it needs (exit 2, code `missing-option`, docs/json-output.md): one yargs requires, or
+ * one of a group the command checks itself (`guard try` needs --path, --command or --tool). `command`: its words
+ * after `agents`; `options`: the names without dashes.
+ */
+export function missingOption(message: string, hint: string | undefined, command: string, options: readonly string[]): UsageError {
+  return new UsageError(message, hint, { command, options: [...options] }, 'missing-option');
+}
+
+/** A command without its argument (exit 2, code `missing-argument`): `invariant show` with no id. */
+export function missingArgument(message: string, hint: string | undefined, command: string, argument: string): UsageError {
+  return new UsageError(message, hint, { command, argument }, 'missing-argument');
+}
+
+/**
  * Options that cannot go together (exit 2, code `conflicting-options`, docs/json-output.md), whichever check finds
  * them: yargs' own, or a command's or the library's. `options`: their names without dashes.
  */

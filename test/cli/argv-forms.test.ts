@@ -42,7 +42,7 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
   });
 
   it.each([
-    [['invariant', 'list', '--effective'], 'usage'],
+    [['invariant', 'list', '--effective'], 'missing-option'],
     [['invariant', 'list', '--effective', '--all', '--project', 'myapp'], 'conflicting-options'],
     [['invariant', 'list', '--project', 'nope'], 'unknown-project'],
     [['invariant', 'list', '--project', 'myapp', '--global'], 'conflicting-options'],
@@ -121,6 +121,24 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     const r = await runMain(['--store', '.agents.example', '--format', 'json', ...args], { cwd: REPO });
     expect(r.code).toBe(2);
     expect((JSON.parse(r.stdout) as { error: unknown }).error).toMatchObject({ code: 'conflicting-options', detail: { options } });
+  });
+
+  // An option of a group the command needs one of, or the text, checked past the parser: the codes yargs' own give.
+  it.each([
+    [['invariant', 'list', '--effective'], 'missing-option', { command: 'invariant list', options: ['project', 'plan'] }],
+    [['guard', 'try'], 'missing-option', { command: 'guard try', options: ['path', 'command', 'tool'] }],
+    [['invariant', 'add', 'No scope'], 'missing-option', { command: 'invariant add', options: ['global', 'project', 'plan', 'action'] }],
+    [['invariant', 'move', GLOBAL[0]!], 'missing-option', { command: 'invariant move', options: ['global', 'project', 'plan', 'action'] }],
+    [
+      ['invariant', 'waive', GLOBAL[0]!, '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01'],
+      'missing-option',
+      { command: 'invariant waive', options: ['plan', 'project'] },
+    ],
+    [['invariant', 'add', '--global'], 'missing-argument', { command: 'invariant add', argument: 'text' }],
+  ])('agents %j: exit 2, %s with its detail', async (args, code, detail) => {
+    const r = await runMain(['--store', '.agents.example', '--format', 'json', ...args], { cwd: REPO });
+    expect(r.code).toBe(2);
+    expect((JSON.parse(r.stdout) as { error: unknown }).error).toMatchObject({ code, detail });
   });
 
   // yargs' own words ("Not enough non-option arguments: got 0, need at least 1") name neither the command nor what it needs.

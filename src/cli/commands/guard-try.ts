@@ -1,5 +1,5 @@
 import { isAbsolute, sep } from 'node:path';
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, missingOption } from '../../core/errors.ts';
 import { quoteEntry } from '../../core/guard.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { verdictJson } from '../../present/guard.ts';
@@ -29,7 +29,12 @@ export default defineCommand<TryArgs>({
   async run(argv, ctx) {
     const paths = argv.path ?? [];
     if (paths.length === 0 && argv.command === undefined && argv.tool === undefined)
-      throw new UsageError('name an action: --path P, --command CMD or --tool T', 'e.g. agents guard try --path infra/prod.tf');
+      throw missingOption(
+        'name an action: --path P, --command CMD or --tool T',
+        'e.g. agents guard try --path infra/prod.tf',
+        'guard try',
+        ['path', 'command', 'tool'],
+      );
     const { GuardService } = await import('../../service/guard-service.ts');
     const service = new GuardService(await ctx.root(), ctx.io.env);
     // Joined, not resolved: the service follows the links of `--cwd lnk/..` before it folds the `..`.

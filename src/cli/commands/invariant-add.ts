@@ -1,5 +1,5 @@
 import { loadTui } from '../tui-loader.ts';
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { EXIT_CODES, missingArgument } from '../../core/errors.ts';
 import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
 import type { AddResult } from '../../service/invariant-service.ts';
 import { tuiIo } from '../interactive.ts';
@@ -41,9 +41,11 @@ export default defineCommand<AddArgs>({
     let result: AddResult | undefined;
     if ((argv.text ?? []).length === 0) {
       if (!ctx.interactive) {
-        throw new UsageError(
+        throw missingArgument(
           'no invariant text given',
           'Give the text as the last argument: agents invariant add --global "Never delete production data".',
+          'invariant add',
+          'text',
         );
       }
       // No text at a terminal: the form asks for what the flags did not give, starting from the flags' values.
@@ -76,7 +78,7 @@ export default defineCommand<AddArgs>({
         const project = await inferProject(ctx, service);
         if (project !== undefined) given = { project };
       }
-      const scope = given ?? scopeFromArgs(argv, true)!;
+      const scope = given ?? scopeFromArgs(argv, true, 'invariant add')!;
       result = await service.add({
         scope,
         text,

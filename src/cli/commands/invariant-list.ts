@@ -1,4 +1,4 @@
-import { conflictingOptions, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, EXIT_CODES, missingOption } from '../../core/errors.ts';
 import { describeScope, scopeFolder } from '../../core/model.ts';
 import type { EffectiveResult, ListedInvariant } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
@@ -44,9 +44,11 @@ export default defineCommand<ListArgs>({
     }
     if (argv.effective) {
       if (!scope || (scope.kind !== 'project' && scope.kind !== 'plan')) {
-        throw new UsageError(
+        throw missingOption(
           '--effective needs --project P or --plan ID',
           'The effective set belongs to a project or a plan, e.g. --effective --project myapp.',
+          'invariant list',
+          ['project', 'plan'],
         );
       }
       if (argv.all)

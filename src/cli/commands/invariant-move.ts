@@ -24,7 +24,7 @@ export default defineCommand<MoveArgs>({
       }),
   async run(argv, ctx) {
     const service = await ctx.invariants();
-    const to = scopeFromArgs(argv, true)!;
+    const to = scopeFromArgs(argv, true, 'invariant move')!;
     // A duplicate in the destination is exit 1, reported (also in JSON) by main's one catch.
     const r = await service.move(String(argv.id), to, {
       ...(argv.commit !== undefined ? { commit: argv.commit } : {}),

@@ -1,5 +1,5 @@
 // Waivers: time-boxed exceptions for an invariant of a plan or a project.
-import { UsageError, valueTooLong } from '../../core/errors.ts';
+import { conflictingOptions, missingOption, UsageError, valueTooLong } from '../../core/errors.ts';
 import { inputObject, requiredString } from '../../core/input-shape.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import { LOCK_NAME } from '../../core/layout.ts';
@@ -21,10 +21,10 @@ import type { WaiveInput } from './types.ts';
 export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
   const input = inputObject(given, 'waive') as WaiveInput;
   if ((input.plan === undefined) === (input.project === undefined)) {
-    throw new UsageError(
-      'name exactly one of --plan ID or --project P',
-      'A waiver covers one plan, or one project and the plans that target it.',
-    );
+    const hint = 'A waiver covers one plan, or one project and the plans that target it.';
+    if (input.plan === undefined)
+      throw missingOption('name exactly one of --plan ID or --project P', hint, 'invariant waive', ['plan', 'project']);
+    throw conflictingOptions('name exactly one of --plan ID or --project P', hint, ['plan', 'project']);
   }
   const reason = requiredString(input.reason, 'reason').trim();
   if (reason === '') throw new UsageError('--reason must be 1 to 2,000 characters', 'Say why the exception is granted.');
