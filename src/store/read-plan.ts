@@ -56,6 +56,9 @@ export function isScopeFolder(path: string): boolean {
   return !path.endsWith('.yaml') && isKnownFolder(path) && !path.startsWith('schemas') && !path.startsWith('actors');
 }
 
+/** The store's own scope folders, at its top: a file in the place of one hides the whole scope. */
+export const TOP_SCOPE_FOLDERS: ReadonlySet<string> = new Set(['global', 'projects', 'actions', 'plans']);
+
 /** A file to read and parse, with its kind. */
 export interface ReadJob {
   entry: TreeEntry;
@@ -88,6 +91,19 @@ export function planReads(
         col: 0,
         message: `${entry.path} is a symbolic link to a folder; links are never followed inside a store`,
         hint: 'Replace the link with the folder itself.',
+      });
+      continue;
+    }
+    if (entry.type !== 'dir' && TOP_SCOPE_FOLDERS.has(entry.path)) {
+      // Read as an empty scope, every invariant of it would be silently missing from each set (and from an export).
+      diagnostics.push({
+        code: 'unknown-path',
+        severity: 'error',
+        file: entry.path,
+        line: 0,
+        col: 0,
+        message: `${entry.path} is a file, where the store's ${entry.path}/ folder goes: nothing of that scope can be read`,
+        hint: `Move it out of the store, and restore the folder ${entry.path}/ (git checkout).`,
       });
       continue;
     }

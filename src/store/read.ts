@@ -5,7 +5,7 @@ import { parseConfig, parseInvariant, parsePlan, type YamlSyntax } from '../core
 import { parseActionMeta, parseProjectMeta } from '../core/parse-meta.ts';
 import type { ExtendsLock } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
-import { isScopeFolder, planReads, readFailure } from './read-plan.ts';
+import { isScopeFolder, planReads, readFailure, TOP_SCOPE_FOLDERS } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 import { readParsed } from './read-parsed.ts';
 
@@ -139,8 +139,16 @@ export async function readFolders(
 ): Promise<StoreSnapshot> {
   const entries: TreeEntry[] = [];
   const seen = new Set<string>();
+  let top: TreeEntry[] | undefined;
   for (const folder of folders) {
-    for (const entry of await source.list(folder, { recursive: false })) {
+    const listed = await source.list(folder, { recursive: false });
+    // An empty scope folder at the top may be no folder at all: a file there is reported (planReads), not read as empty.
+    if (listed.length === 0 && TOP_SCOPE_FOLDERS.has(folder)) {
+      top ??= await source.list('', { recursive: false });
+      const standing = top.find((e) => e.path === folder && e.type !== 'dir');
+      if (standing !== undefined) listed.push(standing);
+    }
+    for (const entry of listed) {
       // Two folders below one linked folder both report that link.
       if (seen.has(entry.path)) continue;
       seen.add(entry.path);

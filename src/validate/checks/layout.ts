@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { classifyPath, isHiddenName, isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
 import { nameProblem, ulidProblem } from '../../core/names.ts';
-import { isScopeFolder } from '../../store/read-plan.ts';
+import { isScopeFolder, TOP_SCOPE_FOLDERS } from '../../store/read-plan.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import { problem } from './problem.ts';
 
@@ -43,6 +43,8 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
     const e = entries[i]!;
     if (touches && !touches(e.path)) continue;
     if (under(e.path)) continue;
+    // A file in the place of a scope folder: the shared reader reports it (unknown-path, an error).
+    if (e.type !== 'dir' && e.type !== 'symlink' && TOP_SCOPE_FOLDERS.has(e.path)) continue;
     if (e.type === 'dir') {
       if (READ_KINDS.has(kinds[i]!.kind)) {
         // A folder where a file must be (every such path ends in .yaml): the reader reports it (not-a-file); skip what is inside.

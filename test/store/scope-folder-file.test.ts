@@ -1,0 +1,36 @@
+import { rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runAgents } from '../helpers/main.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
+
+const P = '01JP1000000000000000000000';
+
+// A scope folder replaced by a file (a bad merge, a stray `mv`) read as an empty scope would drop every invariant of it
+// from each set, and an export would delete the rules from the agents' files, all with exit 0.
+describe('a file where a scope folder of the store goes', () => {
+  it('is an error of validate and of every reader of that scope (exit 3), never an empty scope', async () => {
+    const store = testStore({ [`projects/web/${P}.yaml`]: invariantYaml(P, 'Web rule') });
+    rmSync(join(store, 'global'), { recursive: true });
+    writeFileSync(join(store, 'global'), '');
+    const cwd = dirname(store);
+    const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
+    expect(validate.code).toBe(1);
+    expect(JSON.parse(validate.stdout).diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'unknown-path', severity: 'error', file: 'global' }),
+    );
+    for (const args of [
+      ['invariant', 'list'],
+      ['invariant', 'list', '--global'],
+      ['invariant', 'list', '--effective', '--project', 'web'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(JSON.parse(r.stdout).error.detail.diagnostics[0]).toMatchObject({ code: 'unknown-path', file: 'global' });
+    }
+    // With the file gone (no global folder at all: a store may lack one) the set reads as before.
+    rmSync(join(store, 'global'));
+    const back = await runAgents(['--format', 'json', 'invariant', 'list', '--effective', '--project', 'web'], { cwd });
+    expect(back.code).toBe(0);
+  });
+});
