@@ -34,6 +34,7 @@ export const PROCESS_TESTS = [
   'test/export/export-cli.test.ts',
   'test/export/export-refusals.test.ts',
   'test/export/hooks.test.ts',
+  'test/extends/credential-prompt.test.ts',
   'test/extends/cache.test.ts',
   'test/extends/extends.test.ts',
   'test/extends/invalid-config.test.ts',

@@ -95,6 +95,9 @@ export function gitEnv(cwd: string): Record<string, string> {
   }
   // An abbreviated option is refused rather than guessed (a switch of git's own option parser).
   env.GIT_TEST_DISALLOW_ABBREVIATED_OPTIONS = 'true';
+  // git would ask for a user name and password on the terminal (it opens /dev/tty, whatever its stdin): in a commit
+  // hook, an agent's shell or under --no-input nobody answers. A credential helper still gives them.
+  env.GIT_TERMINAL_PROMPT = '0';
   // A bare repository is never found by searching: a cloned repository can hold one as plain files (its store
   // folder, say), whose config would run programs (core.fsmonitor) in a git started there. Command-line
   // configuration, which git lets set this; the caller's own GIT_CONFIG_* never pass (above).
