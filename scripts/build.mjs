@@ -118,6 +118,17 @@ const tuiFromEsm = {
   },
 };
 
+/** The same for undici (the llm actor behind a proxy): a megabyte the command line's bundle need not read at each start. */
+const undiciFromEsm = {
+  name: 'undici-from-esm',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/]enforce[\\/]proxy-loader\.ts$/ }, () => ({
+      contents: "export function loadUndici() { return __agentsImportEsm('./undici.js'); }",
+      loader: 'js',
+    }));
+  },
+};
+
 /**
  * In the CommonJS bundle, `await import('node:x')` becomes a `require` (a
  * script compiled by bin/load-bundle.js may not call `import()`).
@@ -245,6 +256,8 @@ const modules = await build({
     'direct-main': 'src/cli/direct-main.ts',
     // The worker threads of a cold `validate` start it by its name (src/validate/check-pool.ts).
     'validate-worker': 'src/validate/check-worker.ts',
+    // What the llm actor takes from undici, imported by the CommonJS bundle (src/enforce/proxy-loader.ts).
+    undici: 'src/enforce/undici-entry.ts',
   },
   splitting: true,
   format: 'esm',
@@ -272,12 +285,12 @@ const fromFull = new Set();
 const hook = await build({
   ...script,
   entryPoints: { hook: 'src/cli/hook-entry.ts' },
-  plugins: [fromFullBundle(fromFull), lazyStringWidth, yargsAssert, tuiFromEsm, builtinsRequired],
+  plugins: [fromFullBundle(fromFull), lazyStringWidth, yargsAssert, tuiFromEsm, undiciFromEsm, builtinsRequired],
 });
 const commandLine = await build({
   ...script,
   entryPoints: { agents: 'src/cli/bundle-entry.ts' },
-  plugins: [fullModuleMap(fromFull), lazyStringWidth, yargsAssert, tuiFromEsm, builtinsRequired],
+  plugins: [fullModuleMap(fromFull), lazyStringWidth, yargsAssert, tuiFromEsm, undiciFromEsm, builtinsRequired],
 });
 for (const name of ['agents.cjs', 'hook.cjs']) {
   // The header's digest, written over the placeholder (same length: the source map's lines stay).

@@ -8,6 +8,7 @@
 export const PROCESS_TESTS = [
   // Every pseudo-terminal test (tmux, through test/helpers/pty.ts).
   'test/e2e/*-pty.test.ts',
+  'test/actors/llm-proxy-bundle.test.ts',
   'test/actors/agent-actor.test.ts',
   'test/actors/init-actor.test.ts',
   'test/actors/mcp-reconcile.test.ts',

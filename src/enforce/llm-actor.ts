@@ -2,6 +2,7 @@ import { ANSWER_SCHEMA, type ReconcilePrompt } from '../core/reconcile-prompt.ts
 import type { Actor } from './actors.ts';
 import { MAX_ANSWER_BYTES } from './command-actor.ts';
 import { modelActor, type ModelTransport, type SendOutcome } from './model-actor.ts';
+import { loadUndici } from './proxy-loader.ts';
 
 /** The `llm` actor's settings, defaults applied (config.yaml `reconciliation`, docs/actors.md). */
 export interface LlmActorConfig {
@@ -156,7 +157,7 @@ type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 function viaProxy(proxy: NonNullable<LlmActorConfig['proxy']>): Fetch {
   let loaded: Promise<Fetch> | undefined;
   return async (url, init) => {
-    loaded ??= import('undici').then(({ EnvHttpProxyAgent, fetch: undiciFetch }) => {
+    loaded ??= loadUndici().then(({ EnvHttpProxyAgent, fetch: undiciFetch }) => {
       const dispatcher = new EnvHttpProxyAgent({
         ...(proxy.http !== undefined ? { httpProxy: proxy.http } : {}),
         ...(proxy.https !== undefined ? { httpsProxy: proxy.https } : {}),

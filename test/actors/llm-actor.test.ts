@@ -1,9 +1,10 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
+import { startConnectProxy } from '../helpers/connect-proxy.ts';
 import { runAgents } from '../helpers/main.ts';
 import { type ModelRequest, type ModelServer, type Reply, startModelServer } from '../helpers/model-server.ts';
 import {
@@ -308,24 +309,10 @@ describe('the llm actor, Anthropic with /v1 in base_url', () => {
 describe('the llm actor behind a proxy', () => {
   it('sends through the proxy HTTP_PROXY names, and straight to a host NO_PROXY lists', async () => {
     server = await startModelServer((req) => reply('openai', answer(asked(req))));
-    // A forward proxy on 127.0.0.1 that tunnels (CONNECT) to where it is asked, and remembers each target.
-    const tunnels: string[] = [];
-    const proxy = createServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client);
-        client.pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((res) => proxy.listen(0, '127.0.0.1', () => res()));
+    const proxy = await startConnectProxy();
+    const { tunnels } = proxy;
     try {
-      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const proxyUrl = proxy.url;
       const target = new URL(server.url).host;
       const { root, context } = llmStore('openai');
       const env = { JUDGE_KEY: KEY, HTTP_PROXY: proxyUrl, http_proxy: proxyUrl, NO_PROXY: 'example.invalid', no_proxy: 'example.invalid' };
@@ -340,8 +327,7 @@ describe('the llm actor behind a proxy', () => {
       expect(tunnels).toEqual([target]);
       expect(server.requests).toHaveLength(2);
     } finally {
-      proxy.closeAllConnections();
-      await new Promise((res) => proxy.close(res));
+      await proxy.close();
     }
   });
 });

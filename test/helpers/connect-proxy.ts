@@ -1,0 +1,29 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
+
+/** A forward proxy on 127.0.0.1 that tunnels (CONNECT) to where it is asked, and remembers each target (host:port). */
+export async function startConnectProxy(): Promise<{ url: string; tunnels: string[]; close: () => Promise<void> }> {
+  const tunnels: string[] = [];
+  const proxy = createServer((_req, res) => res.writeHead(405).end());
+  proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    tunnels.push(req.url ?? '');
+    const [host, port] = (req.url ?? '').split(':');
+    const upstream = connect(Number(port), host, () => {
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((res) => proxy.listen(0, '127.0.0.1', () => res()));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    tunnels,
+    close: async () => {
+      proxy.closeAllConnections();
+      await new Promise((res) => proxy.close(res));
+    },
+  };
+}
