@@ -4,11 +4,15 @@ import { type AddressInfo, connect, type Socket } from 'node:net';
 /** A forward proxy on 127.0.0.1 that tunnels (CONNECT) to where it is asked, and remembers each target (host:port). */
 export async function startConnectProxy(): Promise<{ url: string; tunnels: string[]; close: () => Promise<void> }> {
   const tunnels: string[] = [];
+  // A tunnel is no HTTP connection the server closes on its own: each one's sockets, ended at close.
+  const sockets = new Set<Socket>();
   const proxy = createServer((_req, res) => res.writeHead(405).end());
   proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     tunnels.push(req.url ?? '');
+    sockets.add(client);
     const [host, port] = (req.url ?? '').split(':');
     const upstream = connect(Number(port), host, () => {
+      sockets.add(upstream);
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       upstream.write(head);
       upstream.pipe(client);
@@ -22,6 +26,7 @@ export async function startConnectProxy(): Promise<{ url: string; tunnels: strin
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     tunnels,
     close: async () => {
+      for (const s of sockets) s.destroy();
       proxy.closeAllConnections();
       await new Promise((res) => proxy.close(res));
     },
