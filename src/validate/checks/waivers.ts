@@ -58,35 +58,24 @@ export async function checkWaivers(
         });
       }
     }
+    // A warning placed on the waiver's invariant_id.
+    const warn = (code: 'waiver-not-applicable' | 'unknown-invariant', message: string, hint: string) =>
+      found.push({ file, report: () => located.at(file, ['invariant_id'], code, 'warning', message, hint) });
     const outside = usedIds().has(w.i) ? outsideOf(kind.scope, w.i, placesOf()) : undefined;
     if (outside !== undefined) {
       const target = kind.scope.kind === 'plan' ? `plan ${kind.scope.plan}` : `project ${kind.scope.project}`;
-      found.push({
-        file,
-        report: () =>
-          located.at(
-            file,
-            ['invariant_id'],
-            'waiver-not-applicable',
-            'warning',
-            `waiver ${kind.id} of ${target} names invariant ${w.i}, which is in ${outside}, not in the set of ${target}: it waives nothing`,
-            `Record the waiver where the invariant applies (agents invariant waive ${w.i} …), or remove this one; a moved invariant leaves its waivers behind.`,
-          ),
-      });
+      warn(
+        'waiver-not-applicable',
+        `waiver ${kind.id} of ${target} names invariant ${w.i}, which is in ${outside}, not in the set of ${target}: it waives nothing`,
+        `Record the waiver where the invariant applies (agents invariant waive ${w.i} …), or remove this one; a moved invariant leaves its waivers behind.`,
+      );
     }
     if (!usedIds().has(w.i) && !(await inheritedKeys?.())?.has(w.i)) {
-      found.push({
-        file,
-        report: () =>
-          located.at(
-            file,
-            ['invariant_id'],
-            'unknown-invariant',
-            'warning',
-            `waiver ${kind.id} names invariant ${w.i}, which is not in the store`,
-            'Remove the waiver, or correct invariant_id.',
-          ),
-      });
+      warn(
+        'unknown-invariant',
+        `waiver ${kind.id} names invariant ${w.i}, which is not in the store`,
+        'Remove the waiver, or correct invariant_id.',
+      );
     }
   }
   await located.load(found.map((x) => x.file));
