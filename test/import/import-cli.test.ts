@@ -443,3 +443,22 @@ describe('import and export', () => {
     expect(check.data.up_to_date).toBeGreaterThanOrEqual(2);
   });
 });
+
+describe('agents import and the exported files', () => {
+  it('names the exported files the import made stale (stale_exports), none for --dry-run or without export targets', async () => {
+    const top = repo({
+      '.agents/config.yaml': 'version: 1\nexport:\n  targets: [claude-md]\n',
+      'AGENTS.md': '# Rules\n\n- Never commit secrets.\n',
+    });
+    expect((await run(top, 'export')).code).toBe(0);
+    const dry = await json(top, 'import', '--dry-run');
+    expect(dry.data.stale_exports).toEqual([]);
+    const done = await json(top, 'import', '--yes');
+    expect(done.code).toBe(0);
+    expect(done.data.stale_exports).toEqual(['CLAUDE.md']);
+    // Once exported, nothing is stale; without export targets, nothing is said.
+    expect((await run(top, 'export')).code).toBe(0);
+    const none = repo({ 'AGENTS.md': '# Rules\n\n- Never commit secrets.\n' });
+    expect((await json(none, 'import', '--yes')).data.stale_exports).toEqual([]);
+  });
+});

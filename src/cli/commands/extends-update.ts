@@ -1,14 +1,14 @@
-import { AgentsError, EXIT_CODES } from '../../core/errors.ts';
+import { EXIT_CODES } from '../../core/errors.ts';
 import type { LockEntry } from '../../core/extends.ts';
 import { hideCredentials } from '../../core/plain-text.ts';
 import { ExtendsService, type SourceMove } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../context.ts';
 import { diffJson, diffText } from '../../present/diff.ts';
 import { emit } from '../render.ts';
 import type { DiffResult } from '../../service/review-service.ts';
 import { makeStyle } from '../../core/style.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
+import { staleExports, staleLine } from '../stale-exports.ts';
 
 interface UpdateArgs {
   source?: string[];
@@ -71,8 +71,7 @@ export default defineCommand<UpdateArgs>({
             ),
           );
         else lines.push(r.written ? 'Wrote extends.lock.yaml.' : 'Dry run: extends.lock.yaml was not written.');
-        if (stale.length > 0)
-          lines.push(s.yellow(`Exported files now stale: ${stale.join(', ')}. Run \`agents export\` to bring them in step.`));
+        if (stale.length > 0) lines.push(s.yellow(staleLine(stale)));
         return lines.join('\n');
       },
     );
@@ -94,16 +93,4 @@ function moveLine(m: SourceMove): string {
   const url = m.before.url === m.after.url ? '' : `, now from ${hideCredentials(m.after.url)} (was ${hideCredentials(m.before.url)})`;
   if (m.before.commit === m.after.commit && m.before.ref === m.after.ref) return `Policy source ${m.name}: unchanged at ${to}${url}`;
   return `Policy source ${m.name} moved from ${pinned(m.before)} to ${to}${url}`;
-}
-
-/** The exported files the moved pins made stale (none when the store chose no export targets). */
-async function staleExports(ctx: CliContext): Promise<string[]> {
-  try {
-    const exporter = await ctx.exporter({ cache: false });
-    return (await exporter.plan()).changes.filter((c) => c.action !== 'unchanged').map((c) => c.path);
-  } catch (error) {
-    // No targets chosen, or a store export cannot read: nothing to say stale here; `export --check` says why.
-    if (error instanceof AgentsError) return [];
-    throw error;
-  }
 }

@@ -8,6 +8,7 @@ import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
 import { requireInteractive, tuiIo } from '../interactive.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
+import { staleExports, staleLine } from '../stale-exports.ts';
 import { emitDocument } from '../render.ts';
 import type { Style } from '../../core/style.ts';
 
@@ -23,7 +24,7 @@ interface ImportArgs {
 }
 
 /** The stable JSON shape of an import (docs/json-output.md). */
-function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: ReplaceResult | null) {
+function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: ReplaceResult | null, stale: readonly string[] = []) {
   return {
     files: plan.files.map((f) => ({
       file: f.file,
@@ -50,6 +51,7 @@ function importJson(plan: ImportPlan, written: ImportWritten | null, replaced: R
     projects: plan.projects,
     written,
     replaced,
+    stale_exports: stale,
   };
 }
 
@@ -209,7 +211,9 @@ export default defineCommand<ImportArgs>({
           `does not list: add ${them} to export.targets so that \`agents export\` and \`agents export --check\` keep ${them} current.`,
       );
     }
-    await emitDocument(ctx, importJson(plan, written, replaced), () => {
+    // The rules now in the store reach agents only through the export: files it would change are said, as extends update says them.
+    const stale = written.invariants.length > 0 ? await staleExports(ctx) : [];
+    await emitDocument(ctx, importJson(plan, written, replaced, stale), () => {
       const lines = [
         planText(s, plan, argv.verbose === true),
         '',
@@ -233,6 +237,7 @@ export default defineCommand<ImportArgs>({
           `${s.yellow('not replaced')} ${file}: it changed since it was read, so its lines stay; run \`agents import --yes --replace ${file}\` again`,
         );
       for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${p}`);
+      if (stale.length > 0) lines.push(s.yellow(staleLine(stale)));
       return lines.join('\n');
     });
     return EXIT_CODES.ok;
