@@ -14,6 +14,14 @@ import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
+/** Why a target file cannot be written (`detail.reason` of `export-target-refused`, docs/json-output.md). */
+type RefusedBecause = 'symbolic-link' | 'not-a-folder' | 'not-a-file' | 'link-to-other-rules' | 'not-writable' | 'not-utf8' | 'unreadable';
+
+/** A target the export refuses, exit 2, before any file is written: one code, the path and the reason in its detail. */
+function targetRefused(message: string, hint: string, path: string, reason: RefusedBecause): UsageError {
+  return new UsageError(message, hint, { path, reason }, 'export-target-refused');
+}
+
 /** An instruction file larger than this is not one the tool wrote: refused rather than read. */
 const MAX_TARGET_BYTES = 4 * 1024 * 1024;
 
@@ -55,28 +63,36 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
       return;
     }
     if (st.isSymbolicLink()) {
-      throw new UsageError(
+      throw targetRefused(
         `cannot export to ${rel}: ${at} is a symbolic link, and an export never writes through a link (it could lead out of the repository)`,
         'Replace the link with a real file or folder, or leave this target out with --target; nothing was written.',
+        rel,
+        'symbolic-link',
       );
     }
     if (i < parts.length - 1 && !st.isDirectory()) {
-      throw new UsageError(
+      throw targetRefused(
         `cannot export to ${rel}: ${at} is a file, not a folder`,
         'Move that file away, or leave this target out with --target; nothing was written.',
+        rel,
+        'not-a-folder',
       );
     }
     if (i < parts.length - 1) folders?.add(at);
     if (i === parts.length - 1 && last === 'folder' && !st.isDirectory()) {
-      throw new UsageError(
+      throw targetRefused(
         `cannot export to ${rel}/: ${at} is a file, not a folder`,
         'Move that file away, or leave this target out with --target; nothing was written.',
+        rel,
+        'not-a-folder',
       );
     }
     if (i === parts.length - 1 && last === 'file' && !st.isFile()) {
-      throw new UsageError(
+      throw targetRefused(
         `cannot export to ${rel}: it is not a regular file`,
         'Remove it, or leave this target out with --target; nothing was written.',
+        rel,
+        'not-a-file',
       );
     }
   }
@@ -126,9 +142,11 @@ export function sameRules(file: ExportFile, to: ExportFile): boolean {
  * holds other rules than its own, before any file is written.
  */
 export function refuseUnfaithfulLink(rel: string, to: string): never {
-  throw new UsageError(
+  throw targetRefused(
     `cannot export to ${rel}: it is a symbolic link to ${to}, which this export writes with other rules than ${rel} gets (its agent would miss its own)`,
     `Replace the link with a real file, or link it to the file of the same rules in its own folder; nothing was written.`,
+    rel,
+    'link-to-other-rules',
   );
 }
 
@@ -157,7 +175,12 @@ export function checkWritable(top: string, rel: string, exists: boolean, otherwi
     accessSync(dir, constants.W_OK);
   } catch (error) {
     const e = writeFailure(error, rel);
-    throw new UsageError(e.message, `Make ${blocking || relative(top, dir) || '.'} writable, ${otherwise}; nothing was written.`);
+    throw targetRefused(
+      e.message,
+      `Make ${blocking || relative(top, dir) || '.'} writable, ${otherwise}; nothing was written.`,
+      rel,
+      'not-writable',
+    );
   }
 }
 
@@ -170,15 +193,21 @@ export function readExisting(top: string, rel: string, folders?: Set<string>): s
     // Decoded leniently, a file of another encoding would have its bytes replaced when the block is written around them.
     const text = readUtf8(read.bytes);
     if (text.ok) return text.text;
-    throw new UsageError(
+    throw targetRefused(
       `cannot export to ${rel}: it is not UTF-8 text (${rel}:${text.line}:${text.col})`,
       'Save it as UTF-8, or leave this target out with --target; nothing was written.',
+      rel,
+      'not-utf8',
     );
   }
   if (read.code === 'missing') return undefined;
-  throw new UsageError(
+  throw targetRefused(
     `cannot read ${rel}: it ${read.message}`,
-    'Make it a regular file (or remove it) and run the export again; nothing was written.',
+    read.code === 'not-a-file' || read.code === 'symlink'
+      ? 'Make it a regular file (or remove it) and run the export again; nothing was written.'
+      : 'Make it readable (or remove it) and run the export again; nothing was written.',
+    rel,
+    'unreadable',
   );
 }
 

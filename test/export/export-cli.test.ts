@@ -835,3 +835,27 @@ describe('agents export --target of a target that does not exist', () => {
     expect(snapshot(repo)).toEqual(snap);
   });
 });
+
+describe('agents export: a target it cannot write', () => {
+  it('is export-target-refused, with the path and the reason, and nothing written', async () => {
+    const cases: [string, (repo: string) => void, string, string][] = [
+      ['a link', (repo) => symlinkSync(tempDir(), join(repo, 'GEMINI.md')), 'GEMINI.md', 'symbolic-link'],
+      ['not UTF-8', (repo) => writeFileSync(join(repo, 'GEMINI.md'), Buffer.from([0x66, 0xff, 0x0a])), 'GEMINI.md', 'not-utf8'],
+      [
+        'a file where a folder goes',
+        (repo) => writeFileSync(join(repo, '.cursor'), 'x'),
+        '.cursor/rules/agents-billing.mdc',
+        'not-a-folder',
+      ],
+    ];
+    for (const [name, setup, path, reason] of cases) {
+      const repo = monorepo();
+      setup(repo);
+      const snap = snapshot(repo);
+      const r = await runAgents(['--format', 'json', 'export'], { cwd: repo });
+      expect(r.code, name).toBe(2);
+      expect(JSON.parse(r.stdout).error, name).toMatchObject({ code: 'export-target-refused', detail: { path, reason } });
+      expect(snapshot(repo), name).toEqual(snap);
+    }
+  });
+});
