@@ -488,6 +488,7 @@ describe('agents guard install', () => {
       const r = await runAgents(['--format', 'json', 'guard', 'install', '--client', 'claude,codex'], { cwd: dir });
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout).ok).toBe(false);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'write-failed', detail: { path: '.codex/hooks.json' } });
       expect(existsSync(join(dir, '.claude'))).toBe(false);
       expect(readdirSync(codex)).toEqual([]);
     } finally {
