@@ -27,8 +27,7 @@ async function git(top: string, args: readonly string[]): Promise<Buffer> {
     return await runGit(top, args);
   } catch (error) {
     passOn(error);
-    const why = error instanceof Error ? error.message : String(error);
-    throw new GitError(why, /not a git repository/i.test(why) ? 'not-a-repo' : 'failed');
+    throw new GitError(error instanceof Error ? error.message : String(error), 'failed');
   }
 }
 

@@ -154,7 +154,14 @@ export function refuseUnfaithfulLink(rel: string, to: string): never {
  * Refuses (exit 2) a file that cannot be written, before any file is. `otherwise`: the way round it the hint offers,
  * after making it writable (an import with --replace has no --target).
  */
-export function checkWritable(top: string, rel: string, exists: boolean, otherwise = 'or leave this target out with --target'): void {
+export function checkWritable(
+  top: string,
+  rel: string,
+  exists: boolean,
+  otherwise = 'or leave this target out with --target',
+  /** What the file is: an export's target (`export-target-refused`), or a client's settings (`write-failed`). */
+  what: 'target' | 'settings' = 'target',
+): void {
   let dir = dirname(join(top, rel));
   // The hint names what refused: the file itself, or the folder its temporary goes into.
   let blocking = rel;
@@ -175,12 +182,10 @@ export function checkWritable(top: string, rel: string, exists: boolean, otherwi
     accessSync(dir, constants.W_OK);
   } catch (error) {
     const e = writeFailure(error, rel);
-    throw targetRefused(
-      e.message,
-      `Make ${blocking || relative(top, dir) || '.'} writable, ${otherwise}; nothing was written.`,
-      rel,
-      'not-writable',
-    );
+    const hint = `Make ${blocking || relative(top, dir) || '.'} writable, ${otherwise}; nothing was written.`;
+    throw what === 'target'
+      ? targetRefused(e.message, hint, rel, 'not-writable')
+      : new UsageError(e.message, hint, { path: rel }, 'write-failed');
   }
 }
 

@@ -143,16 +143,7 @@ export default defineCommand<InstallArgs>({
       // Every file checked before the first is written: a client's folder found read-only after another's settings
       // were written left that one changed behind a message that nothing was.
       const { checkWritable } = await import('../../service/export-targets.ts');
-      for (const p of plans) {
-        if (!p.changed) continue;
-        try {
-          checkWritable(top, p.rel, p.exists, 'or leave that client out of --client');
-        } catch (error) {
-          // A client's settings are no export target: the refusal is said as the write failure it is.
-          if (!(error instanceof UsageError)) throw error;
-          throw new UsageError(error.message, error.hint, { path: p.rel }, 'write-failed');
-        }
-      }
+      for (const p of plans) if (p.changed) checkWritable(top, p.rel, p.exists, 'or leave that client out of --client', 'settings');
       for (const p of plans) if (p.changed) writeFileAtomic(top, p.rel, p.text, p.exists ? 'replace' : 'create');
       return plans;
     };
