@@ -7,7 +7,8 @@
 
 import type { LeftOut, RuleCandidate } from './import-rules.ts';
 import { type ImportKind, type ImportTarget, projectName } from './import-sources.ts';
-import { compileGlob, globsSurelyOverlap, literalFolder, singleFolder } from './globs.ts';
+import { literalFolder, singleFolder } from './globs.ts';
+import { projectOverlaps } from './path-overlap.ts';
 import type { ProjectMeta, ScopedInvariant, Severity } from './model.ts';
 import { RESERVED_PROJECT_NAMES } from './names.ts';
 import { looseKey, nearPairs } from './near-duplicates.ts';
@@ -348,9 +349,7 @@ export function refuseOverlaps(
   });
 }
 
+/** Whether two projects' paths overlap, by the globs alone or by a file of the repository both hold (as validate finds it). */
 function overlaps(a: readonly string[], b: readonly string[], repoFiles: readonly string[]): boolean {
-  if (a.some((x) => b.some((y) => globsSurelyOverlap(x, y)))) return true;
-  const ma = a.map(compileGlob);
-  const mb = b.map(compileGlob);
-  return repoFiles.some((f) => ma.some((m) => m(f)) && mb.some((m) => m(f)));
+  return projectOverlaps([a, b], repoFiles).overlaps.length > 0;
 }
