@@ -138,3 +138,28 @@ export class ObjectReader {
     this.child.stdin.end();
   }
 }
+
+/**
+ * The contents of many blobs from ONE `git cat-file --batch` process (docs/review.md),
+ * never a process per file. Keys are the requested object names. With
+ * `maxBytes`, a blob over it is answered by its size and never held: git's
+ * output is read as it comes, so a huge staged file costs no memory.
+ */
+export async function catFileBatch(cwd: string, objects: readonly string[]): Promise<Map<string, Buffer | null>>;
+export async function catFileBatch(cwd: string, objects: readonly string[], maxBytes: number): Promise<Map<string, Buffer | null | number>>;
+export async function catFileBatch(
+  cwd: string,
+  objects: readonly string[],
+  maxBytes = Number.POSITIVE_INFINITY,
+): Promise<Map<string, Buffer | null | number>> {
+  const result = new Map<string, Buffer | null | number>();
+  if (objects.length === 0) return result;
+  const reader = new ObjectReader(cwd);
+  try {
+    for (const [name, o] of await reader.read(objects, undefined, maxBytes))
+      result.set(name, o === null ? null : o.size > maxBytes ? o.size : o.data);
+  } finally {
+    reader.close();
+  }
+  return result;
+}

@@ -182,64 +182,6 @@ export async function lsRepoFiles(dir: string, untracked: boolean, names?: reado
   return [...new Set(files)];
 }
 
-/**
- * The contents of many blobs from ONE `git cat-file --batch` process (docs/review.md),
- * never a process per file. Keys are the requested object names. With
- * `maxBytes`, a blob over it is answered by its size and never held: git's
- * output is read as it comes, so a huge staged file costs no memory.
- */
-export async function catFileBatch(cwd: string, objects: readonly string[]): Promise<Map<string, Buffer | null>>;
-export async function catFileBatch(cwd: string, objects: readonly string[], maxBytes: number): Promise<Map<string, Buffer | null | number>>;
-export async function catFileBatch(
-  cwd: string,
-  objects: readonly string[],
-  maxBytes = Infinity,
-): Promise<Map<string, Buffer | null | number>> {
-  const result = new Map<string, Buffer | null | number>();
-  const unique = [...new Set(objects)];
-  if (unique.length === 0) return result;
-  // "<name> <type> <size>\n<bytes>\n" per object, or "<name> missing\n": parsed as the chunks come.
-  let answered = 0;
-  let header: Buffer[] = [];
-  let body: Buffer[] | undefined;
-  let size = 0;
-  let left = 0;
-  const take = (chunk: Buffer) => {
-    let pos = 0;
-    while (pos < chunk.length) {
-      if (left > 0) {
-        const n = Math.min(left, chunk.length - pos);
-        body?.push(chunk.subarray(pos, pos + n));
-        pos += n;
-        left -= n;
-        // The object's bytes and the LF after them are in: the LF is dropped.
-        if (left === 0) result.set(unique[answered++]!, body ? Buffer.concat(body).subarray(0, size) : size);
-        continue;
-      }
-      const nl = chunk.indexOf(0x0a, pos);
-      if (nl < 0) {
-        header.push(chunk.subarray(pos));
-        break;
-      }
-      header.push(chunk.subarray(pos, nl));
-      pos = nl + 1;
-      const line = Buffer.concat(header).toString('utf8');
-      header = [];
-      if (answered >= unique.length) continue;
-      if (line.endsWith(' missing') || line.endsWith(' ambiguous')) {
-        result.set(unique[answered++]!, null);
-        continue;
-      }
-      size = Number(line.slice(line.lastIndexOf(' ') + 1));
-      body = size <= maxBytes ? [] : undefined;
-      left = size + 1;
-    }
-  };
-  await runGit(cwd, ['cat-file', '--batch'], `${unique.join('\n')}\n`, undefined, take);
-  if (answered < unique.length) throw new GitError('git cat-file --batch ended early', 'failed');
-  return result;
-}
-
 const HEX_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
 /**

@@ -10,7 +10,7 @@ import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { tooLarge } from '../core/yaml-file.ts';
-import { catFileBatch } from '../git/repo.ts';
+import { catFileBatch } from '../git/object-reader.ts';
 import { readInherited, REVISION_FILE_HINT, SOURCE_FILE_HINT } from '../store/extends.ts';
 import { emptySnapshot } from '../store/read.ts';
 import { WorkingTreeSource } from '../store/tree-source.ts';

@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
-import { catFileBatch, lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
+import { lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
+import { catFileBatch } from '../git/object-reader.ts';
 import type { ParseCache, ParseKeeping } from './parse-cache.ts';
 import type { ReadResult, TreeEntry, TreeSource } from './tree-source.ts';
 import { UNMERGED_READ } from './unmerged-read.ts';

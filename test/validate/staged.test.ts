@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { catFileBatch } from '../../src/git/repo.ts';
+import { catFileBatch } from '../../src/git/object-reader.ts';
 import { MAX_FILE_BYTES } from '../../src/core/limits.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';

@@ -12,7 +12,8 @@ import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import type { Scope, ScopedInvariant } from '../../core/model.ts';
 import { tooLarge } from '../../core/yaml-file.ts';
 import { NULL_SHA, logRaw, type LogCommit } from '../../git/log.ts';
-import { catFileBatch, topLevelAndShallow } from '../../git/repo.ts';
+import { topLevelAndShallow } from '../../git/repo.ts';
+import { catFileBatch } from '../../git/object-reader.ts';
 import { gitFailure } from './ranges.ts';
 
 /** One commit's change to an invariant. */

@@ -6,7 +6,8 @@
 import { type PathKind, pathClassifier } from '../../core/layout.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import type { GitObject, ObjectReader } from '../../git/object-reader.ts';
-import { GitError, catFileBatch, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
+import { GitError, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
+import { catFileBatch } from '../../git/object-reader.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
 import { UNMERGED_READ } from '../../store/unmerged-read.ts';
 import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
