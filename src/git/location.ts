@@ -56,7 +56,11 @@ export function gitDirFor(dir: string): string | undefined {
  */
 export function commonGitDir(dir: string): string | undefined {
   const git = gitDirFor(dir);
-  if (git === undefined) return undefined;
+  return git === undefined ? undefined : commonOf(git);
+}
+
+/** The common git folder of a git folder: the one its `commondir` names (a linked worktree's), else itself. */
+function commonOf(git: string): string {
   try {
     const named = readFileSync(join(git, 'commondir'), 'utf8').trim();
     return isAbsolute(named) ? named : resolve(git, named);
@@ -79,6 +83,8 @@ export function extendsCacheDir(dir: string): string | undefined {
 export function mayBeSparse(dir: string): boolean {
   const git = gitDirFor(dir);
   if (git === undefined) return false;
-  const common = commonGitDir(dir);
-  return existsSync(join(git, 'info', 'sparse-checkout')) || (common !== undefined && existsSync(join(common, 'info', 'sparse-checkout')));
+  if (existsSync(join(git, 'info', 'sparse-checkout'))) return true;
+  // The common folder from the git folder found, not found again from `dir`: this runs at every command's start.
+  const common = commonOf(git);
+  return common !== git && existsSync(join(common, 'info', 'sparse-checkout'));
 }
