@@ -5,6 +5,7 @@ import { classifyPath } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
 import { readEntries, readFailure, readFolders } from '../../store/read.ts';
+import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
@@ -31,18 +32,24 @@ export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promi
   return plan;
 }
 
+/** The invariant files of a tree, known by their names alone (nothing parsed): the id, path and scope of each. */
+export async function invariantFiles(tree: TreeSource): Promise<{ id: string; path: string; scope: Scope }[]> {
+  const found: { id: string; path: string; scope: Scope }[] = [];
+  for (const entry of await tree.list('', { recursive: true })) {
+    if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
+    const kind = classifyPath(entry.path);
+    if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
+  }
+  return found;
+}
+
 /** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
 export async function resolveId(
   svc: InvariantContext,
   prefix: string,
   options: { inherited?: boolean } = {},
 ): Promise<{ id: string; path: string; scope: Scope }> {
-  const found: { id: string; path: string; scope: Scope }[] = [];
-  for (const entry of await svc.source.list('', { recursive: true })) {
-    if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
-    const kind = classifyPath(entry.path);
-    if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
-  }
+  const found = await invariantFiles(svc.source);
   // Known nowhere in the store: an inherited id (docs/extends.md) is shown, as `list --effective` and
   // the export print it, and refused by a write, which belongs in the policy source's repository.
   const local = resolvePrefix(

@@ -1,12 +1,12 @@
 // The scopes that exist: projects (refusing typos of their names), action templates, plans.
 import { closestNames, didYouMean, isCloseName, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
-import { classifyPath } from '../../core/layout.ts';
 import { actionName } from '../../core/model.ts';
 import { isName, isProjectName, isUlid } from '../../core/names.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
+import { invariantFiles } from './lookup.ts';
 import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
 import { unlessSourceNotReady } from './related.ts';
 import { requireValid } from './rules.ts';
@@ -47,13 +47,7 @@ export async function storeWords(tree: TreeSource, kind: StoreWordKind): Promise
       .filter(isUlid)
       .sort();
   }
-  const ids = new Set<string>();
-  for (const entry of await tree.list('', { recursive: true })) {
-    if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
-    const found = classifyPath(entry.path);
-    if (found.kind === 'invariant') ids.add(found.id);
-  }
-  return [...ids].sort();
+  return [...new Set((await invariantFiles(tree)).map((f) => f.id))].sort();
 }
 
 /** The projects that exist: folders under `projects/` with valid names (docs/store-format.md). */
