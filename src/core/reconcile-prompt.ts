@@ -6,7 +6,7 @@ import { type ActorOutcome, type ActorRequest, type ActorRequestInvariant, type 
  * every enforcement run they write, so a record can be traced to the words that produced
  * it; change the text only together with the version.
  */
-export const PROMPT_VERSION = 'reconcile-prompt/1';
+export const PROMPT_VERSION = 'reconcile-prompt/2';
 
 const INSTRUCTIONS = `You are the Invariant Reconciliation Actor of a software team. An AI agent is about to carry out a plan.
 The team keeps invariants: constraints in plain language that every plan must honour.
@@ -36,14 +36,15 @@ export interface ReconcilePrompt {
 }
 
 /**
- * The prompt for `invariants`, a batch of the request's effective set (pure). The
- * invariants go in as JSON, so no text of theirs can pass for an instruction's line.
+ * The prompt for `invariants`, a batch of the request's effective set (pure). The goal and
+ * the context are fenced and the invariants go in as JSON, so no text of theirs can pass
+ * for an instruction's line.
  */
 export function reconcilePrompt(request: ActorRequest, invariants: readonly ActorRequestInvariant[], retryNote?: string): ReconcilePrompt {
   const listed = invariants.map(listedItem);
   const parts = [
     `Plan ${request.plan.id}${request.plan.project ? ` (project ${request.plan.project})` : ''}${request.plan.action ? `, from the template ${request.plan.action}` : ''}.`,
-    `Goal: ${request.plan.goal ?? '(no goal given)'}`,
+    `Goal:\n${request.plan.goal === null ? '(no goal given)' : fence(request.plan.goal)}`,
     `Context:\n${request.context === null ? '(no context given)' : fence(request.context)}`,
     `Invariants (${invariants.length}):\n${JSON.stringify(listed, null, 1)}`,
   ];
