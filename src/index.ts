@@ -105,6 +105,8 @@ export {
   type InvariantChange,
   type PlanChange,
   type FieldChange,
+  type WaiverChange,
+  type ProjectPathsChange,
 } from './core/diff.ts';
 export { withCommit, commitWanted, type Written, type Committed } from './service/commit.ts';
 export {

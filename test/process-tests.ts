@@ -76,6 +76,7 @@ export const PROCESS_TESTS = [
   'test/review/commit.test.ts',
   'test/review/diff-streamed.test.ts',
   'test/review/diff.test.ts',
+  'test/review/diff-waivers.test.ts',
   'test/review/large-blobs.test.ts',
   'test/review/log.test.ts',
   'test/review/markdown.test.ts',

@@ -1,7 +1,13 @@
+import { diffProjectPaths, diffWaiverFiles, type ProjectPathsChange, type WaiverChange } from './diff-meta.ts';
+import { diffIdFiles, type IdFileChange } from './id-files.ts';
+
+export type { IdFileChange } from './id-files.ts';
+export type { ProjectPathsChange, WaiverChange } from './diff-meta.ts';
 import { classifyPath } from './layout.ts';
-import { scopeFolder, type Plan, type Scope, type ScopedInvariant, type Target } from './model.ts';
+import { scopeFolder, type Plan, type ProjectMeta, type Scope, type ScopedInvariant, type Target } from './model.ts';
 import { textKey } from './normalise.ts';
 import { appliesTo, resolveEffective } from './resolve.ts';
+import type { ScopedWaiver } from './waivers.ts';
 
 /**
  * What changed between two trees of one store (`agents invariant diff`).
@@ -41,18 +47,7 @@ export interface FieldChange {
 }
 
 /** A file-level change of one invariant. */
-export interface InvariantChange {
-  change: 'added' | 'removed' | 'edited' | 'moved';
-  id: string;
-  /** Path after the change (before, for removals). */
-  path: string;
-  /** For moves: the path before. */
-  fromPath?: string;
-  before?: ScopedInvariant;
-  after?: ScopedInvariant;
-  /** Fields that differ (edited, moved). */
-  fields: FieldChange[];
-}
+export type InvariantChange = IdFileChange<ScopedInvariant, FieldChange>;
 
 export interface PlanChange {
   change: 'added' | 'removed' | 'retargeted';
@@ -105,6 +100,10 @@ export interface StoreDiff {
   invariants: InvariantChange[];
   plans: PlanChange[];
   targets: TargetDiff[];
+  /** Waiver files added, removed, edited or moved (diff-meta.ts). */
+  waivers: WaiverChange[];
+  /** Projects whose paths changed (diff-meta.ts). */
+  projectPaths: ProjectPathsChange[];
 }
 
 const FIELDS: readonly Exclude<InvariantField, 'scope'>[] = [
@@ -140,56 +139,9 @@ export function invariantFieldChanges(before: ScopedInvariant, after: ScopedInva
   return out;
 }
 
-/**
- * Path order. This comparator and the others of this file answer -1 or 1, never 0: V8's sort only asks
- * whether an answer is below zero, so keys that are equal (the lists sorted here hold none) sort alike either way.
- */
-function byPath<T extends { path: string }>(a: T, b: T): number {
-  return a.path < b.path ? -1 : 1;
-}
-
-/**
- * File-level changes between two lists of invariants (the changed files of
- * each side are enough; unchanged ones pair up with no fields and are dropped).
- * Pairs by path, then by id across paths (a move between scopes keeps the id
- * in the file name). An edit that changes no field (comments, layout) is not
- * reported.
- */
+/** File-level changes between two lists of invariants (diffIdFiles). */
 export function diffInvariantFiles(before: readonly ScopedInvariant[], after: readonly ScopedInvariant[]): InvariantChange[] {
-  const afterByPath = new Map(after.map((i) => [i.path, i]));
-  const beforeByPath = new Map(before.map((i) => [i.path, i]));
-  const out: InvariantChange[] = [];
-  const goneById = new Map<string, ScopedInvariant[]>();
-  const newById = new Map<string, ScopedInvariant[]>();
-  for (const b of before) {
-    const a = afterByPath.get(b.path);
-    if (a) {
-      const fields = invariantFieldChanges(b, a);
-      if (fields.length > 0) out.push({ change: 'edited', id: a.id, path: a.path, before: b, after: a, fields });
-    } else {
-      const list = goneById.get(b.id) ?? [];
-      list.push(b);
-      goneById.set(b.id, list);
-    }
-  }
-  for (const a of after) {
-    if (beforeByPath.has(a.path)) continue;
-    const list = newById.get(a.id) ?? [];
-    list.push(a);
-    newById.set(a.id, list);
-  }
-  for (const [id, added] of newById) {
-    const removed = goneById.get(id) ?? [];
-    for (const a of added) {
-      const b = removed.shift();
-      if (b) out.push({ change: 'moved', id, path: a.path, fromPath: b.path, before: b, after: a, fields: invariantFieldChanges(b, a) });
-      else out.push({ change: 'added', id, path: a.path, after: a, fields: [] });
-    }
-  }
-  for (const removed of goneById.values()) {
-    for (const b of removed) out.push({ change: 'removed', id: b.id, path: b.path, before: b, fields: [] });
-  }
-  return out.sort(byPath);
+  return diffIdFiles(before, after, invariantFieldChanges);
 }
 
 /** Plans added, removed, or pointed at another project. */
@@ -211,6 +163,10 @@ export interface SideShape {
   plans: ReadonlyMap<string, Plan>;
 }
 
+/**
+ * Target order. This comparator and the others of this file answer -1 or 1, never 0: V8's sort only asks
+ * whether an answer is below zero, so keys that are equal (the lists sorted here hold none) sort alike either way.
+ */
 function compareTargets(a: TargetRef, b: TargetRef): number {
   if (a.kind !== b.kind) return a.kind === 'project' ? -1 : 1;
   const x = a.kind === 'project' ? a.project : a.plan;
@@ -402,9 +358,11 @@ export function diffTarget(target: TargetRef, before: DiffSide, after: DiffSide,
   return diff;
 }
 
-/** Whether a diff holds any change: an invariant file or a plan, or a reported target's effective set. */
+/** Whether a diff holds any change: an invariant, waiver or plan file, a project's paths, or a reported target's effective set. */
 export function hasChanges(d: StoreDiff): boolean {
-  return d.invariants.length > 0 || d.plans.length > 0 || d.targets.some(targetChanged);
+  return (
+    d.invariants.length > 0 || d.waivers.length > 0 || d.projectPaths.length > 0 || d.plans.length > 0 || d.targets.some(targetChanged)
+  );
 }
 
 /** Whether the target's effective set changed at all. */
@@ -416,15 +374,21 @@ export function targetChanged(d: TargetDiff): boolean {
   );
 }
 
+/** The changed files of each side beside the invariants: waivers, and project.yaml by project. */
+export interface ChangedMeta {
+  waivers?: { before: readonly ScopedWaiver[]; after: readonly ScopedWaiver[] };
+  projects?: { before: ReadonlyMap<string, ProjectMeta>; after: ReadonlyMap<string, ProjectMeta> };
+}
+
 /**
- * The whole diff: file-level changes from the changed invariants of each side,
- * plan changes, and the effective-set change of each target given. `before` and
- * `after` must hold every invariant of the folders the targets need, and
- * `changed` every invariant whose file differs between them (its key is what
- * can change a target whose plan did not change).
+ * The whole diff: file-level changes from the changed invariants (and waivers,
+ * project.yaml files) of each side, plan changes, and the effective-set change
+ * of each target given. `before` and `after` must hold every invariant of the
+ * folders the targets need, and `changed` every invariant whose file differs
+ * between them (its key is what can change a target whose plan did not change).
  */
 export function diffStores(
-  changed: { before: readonly ScopedInvariant[]; after: readonly ScopedInvariant[] },
+  changed: { before: readonly ScopedInvariant[]; after: readonly ScopedInvariant[] } & ChangedMeta,
   before: DiffSide,
   after: DiffSide,
   targets: readonly TargetRef[],
@@ -461,6 +425,11 @@ export function diffStores(
   return {
     invariants: diffInvariantFiles(changed.before, changed.after),
     plans: diffPlans(before.plans, after.plans),
+    // A waiver names its invariant by id: the version after, else before, of the sides read.
+    waivers: changed.waivers
+      ? diffWaiverFiles(changed.waivers.before, changed.waivers.after, [...after.invariants, ...before.invariants])
+      : [],
+    projectPaths: changed.projects ? diffProjectPaths(changed.projects.before, changed.projects.after) : [],
     targets: [...targets].sort(compareTargets).map((t) => diffTarget(t, pick(before, bi, t), pick(after, ai, t), { onlyKeys, keyOf })),
   };
 }

@@ -1,10 +1,12 @@
-import type { FieldChange, InvariantChange, PlanChange, TargetDiff } from '../core/diff.ts';
+import type { FieldChange, InvariantChange, PlanChange, ProjectPathsChange, TargetDiff, WaiverChange } from '../core/diff.ts';
+import type { WaiverFieldChange } from '../core/diff-meta.ts';
 import { actionName, describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import { truncate } from '../core/names.ts';
 import { githubMarkdownText, markdownCode, quoteText } from '../core/plain-text.ts';
 import type { DiffResult, SideInfo } from '../service/review-service.ts';
 import type { PolicyMove } from '../service/review-extends.ts';
 import { invariantJson } from './invariant.ts';
+import { waiverJson } from './plan.ts';
 import type { Style } from '../core/style.ts';
 
 /** The hidden first line of the markdown report: a bot finds and updates its one comment by it. */
@@ -32,11 +34,18 @@ function fieldJson(f: FieldChange): { field: string; before: unknown; after: unk
   return { field: f.field, before: scoped(f.before), after: scoped(f.after) };
 }
 
+function waiverFieldJson(f: WaiverFieldChange): { field: string; before: unknown; after: unknown } {
+  const scoped = (v: unknown) => (f.field === 'scope' ? describeScope(v as Scope) : v);
+  return { field: f.field, before: scoped(f.before), after: scoped(f.after) };
+}
+
 function sideJson(s: SideInfo): { label: string; kind: string; commit: string | null; merge_base_of: [string, string] | null } {
   return { label: s.label, kind: s.kind, commit: s.commit ?? null, merge_base_of: s.mergeBaseOf ?? null };
 }
 
-export function summary(d: DiffResult): Record<'added' | 'removed' | 'edited' | 'moved', number> & { plans: number; targets: number } {
+export function summary(
+  d: DiffResult,
+): Record<'added' | 'removed' | 'edited' | 'moved', number> & { plans: number; targets: number; waivers: number; projectPaths: number } {
   const count = (c: InvariantChange['change']) => d.invariants.filter((i) => i.change === c).length;
   return {
     added: count('added'),
@@ -45,6 +54,8 @@ export function summary(d: DiffResult): Record<'added' | 'removed' | 'edited' | 
     moved: count('moved'),
     plans: d.plans.length,
     targets: d.targets.length,
+    waivers: d.waivers.length,
+    projectPaths: d.projectPaths.length,
   };
 }
 
@@ -55,7 +66,16 @@ export function diffJson(d: DiffResult, target: (t: TargetDiff) => unknown = tar
     range: d.range,
     before: sideJson(d.before),
     after: sideJson(d.after),
-    summary: { added: s.added, removed: s.removed, edited: s.edited, moved: s.moved, plans_changed: s.plans, targets_changed: s.targets },
+    summary: {
+      added: s.added,
+      removed: s.removed,
+      edited: s.edited,
+      moved: s.moved,
+      plans_changed: s.plans,
+      targets_changed: s.targets,
+      waivers_changed: s.waivers,
+      project_paths_changed: s.projectPaths,
+    },
     invariants: d.invariants.map((c) => ({
       change: c.change,
       id: c.id,
@@ -65,6 +85,17 @@ export function diffJson(d: DiffResult, target: (t: TargetDiff) => unknown = tar
       after: c.after ? ref(c.after) : null,
       fields: c.fields.map(fieldJson),
     })),
+    waivers: d.waivers.map((c) => ({
+      change: c.change,
+      id: c.id,
+      path: c.path,
+      from_path: c.fromPath ?? null,
+      before: c.before ? waiverJson(c.before) : null,
+      after: c.after ? waiverJson(c.after) : null,
+      fields: c.fields.map(waiverFieldJson),
+      invariant: c.invariant ? ref(c.invariant) : null,
+    })),
+    project_paths: d.projectPaths.map((p) => ({ project: p.project, before: p.before, after: p.after })),
     policy_sources: (d.policySources ?? []).map((m) => ({
       name: m.name,
       before: m.before,
@@ -128,6 +159,24 @@ function fieldText(f: FieldChange): string {
   return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
 }
 
+function waiverFieldText(f: WaiverFieldChange): string {
+  const v = (x: unknown) => (f.field === 'scope' ? describeScope(x as Scope) : typeof x === 'string' ? quote(x) : JSON.stringify(x));
+  return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
+}
+
+/** What a waiver waives and until when: "waives 01J… "text" until 2027-01-31 (owner …): reason". */
+function waivedText(c: WaiverChange): string {
+  const w = (c.after ?? c.before)!;
+  const text = c.invariant ? ` ${quote(c.invariant.text)}` : '';
+  return `waives ${w.invariant_id}${text} until ${w.expires} (owner ${quote(w.owner)}): ${quote(w.reason)}`;
+}
+
+/** The globs of `a` that `b` does not hold, in `a`'s order. */
+function pathsOnly(a: readonly string[] | null, b: readonly string[] | null): string[] {
+  const other = new Set(b ?? []);
+  return (a ?? []).filter((g) => !other.has(g));
+}
+
 function targetTitle(t: TargetDiff): string {
   if (t.target.kind === 'project') return `project ${t.target.project}`;
   const p =
@@ -152,7 +201,9 @@ function summaryLine(d: DiffResult): string {
   for (const k of ['added', 'removed', 'edited', 'moved'] as const) if (s[k] > 0) parts.push(`${s[k]} ${k}`);
   const files = parts.length ? parts.join(', ') : 'no invariant changed';
   const plans = s.plans > 0 ? `, ${s.plans} plan${s.plans === 1 ? '' : 's'} changed` : '';
-  return `${files}${plans}; ${s.targets} effective set${s.targets === 1 ? '' : 's'} changed`;
+  const waivers = s.waivers > 0 ? `, ${s.waivers} waiver${s.waivers === 1 ? '' : 's'} changed` : '';
+  const paths = s.projectPaths > 0 ? `, the paths of ${s.projectPaths} project${s.projectPaths === 1 ? '' : 's'} changed` : '';
+  return `${files}${plans}${waivers}${paths}; ${s.targets} effective set${s.targets === 1 ? '' : 's'} changed`;
 }
 
 /** Text for people. */
@@ -187,6 +238,27 @@ export function* diffTextLines(d: DiffResult, s: Style): Generator<string> {
         c.change === 'moved' ? `${describeScope(c.before!.scope)} → ${describeScope(c.after!.scope)}` : describeScope(inv.scope);
       yield `  ${colour(label)}  ${inv.id}  ${where}  ${quote(inv.text)}`;
       for (const f of c.fields) if (f.field !== 'scope') yield `           ${s.dim(fieldText(f))}`;
+    }
+  }
+  if (d.waivers.length > 0) {
+    yield '';
+    yield s.cyan('Waivers');
+    for (const c of d.waivers) {
+      const w = (c.after ?? c.before)!;
+      const colour = c.change === 'added' ? s.green : c.change === 'removed' ? s.red : s.yellow;
+      const where = c.change === 'moved' ? `${describeScope(c.before!.scope)} → ${describeScope(w.scope)}` : describeScope(w.scope);
+      yield `  ${colour(c.change.padEnd(7))}  ${w.id}  ${where}  ${waivedText(c)}`;
+      for (const f of c.fields) if (f.field !== 'scope') yield `           ${s.dim(waiverFieldText(f))}`;
+    }
+  }
+  if (d.projectPaths.length > 0) {
+    yield '';
+    yield s.cyan('Project paths');
+    for (const p of d.projectPaths) {
+      yield `  project ${p.project}`;
+      for (const g of pathsOnly(p.after, p.before)) yield `    ${s.green('+')} ${quote(g)}`;
+      for (const g of pathsOnly(p.before, p.after)) yield `    ${s.red('-')} ${quote(g)}`;
+      if (p.after === null) yield `    ${s.dim('(no paths now: the project covers no files)')}`;
     }
   }
   if (d.plans.length > 0) {
@@ -253,6 +325,33 @@ function mdField(f: FieldChange): string {
   return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
 }
 
+/** A waiver's change as a list item: what it waives, for what, until when, who answers for it, and each edited field. */
+function mdWaiver(c: WaiverChange): string {
+  const w = (c.after ?? c.before)!;
+  const scope = c.change === 'moved' ? `${mdScope(c.before!.scope)} → ${mdScope(w.scope)}` : mdScope(w.scope);
+  const text = c.invariant ? ` ${mdEscape(c.invariant.text)}` : '';
+  const head = `- **${c.change}** \`${w.id}\` (${scope}) waives \`${w.invariant_id}\`${text} until ${markdownCode(w.expires)}, owner ${mdEscape(w.owner)}: ${mdEscape(w.reason)}`;
+  const edits = c.fields
+    .filter((f) => f.field !== 'scope')
+    .map((f) => {
+      const v = (x: unknown) => (typeof x === 'string' ? mdEscape(x) : '*none*');
+      return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
+    });
+  return edits.length > 0 ? `${head} — ${edits.join('; ')}` : head;
+}
+
+/** A project's paths as a list item: the globs added and removed. */
+function mdProjectPaths(p: ProjectPathsChange): string {
+  const globs = (list: string[]) => list.map(markdownCode).join(', ');
+  const parts: string[] = [];
+  const added = pathsOnly(p.after, p.before);
+  const removed = pathsOnly(p.before, p.after);
+  if (added.length > 0) parts.push(`added ${globs(added)}`);
+  if (removed.length > 0) parts.push(`removed ${globs(removed)}`);
+  if (p.after === null) parts.push('no paths now: the project covers no files');
+  return `- project \`${p.project}\`: ${parts.join('; ')}`;
+}
+
 /** A side as the range names it: a branch name may hold a backtick or `<`, so each name is a code span that holds it whole. */
 function mdSide(s: SideInfo): string {
   if (s.mergeBaseOf && s.commit)
@@ -286,6 +385,14 @@ export function* diffMarkdownLines(d: DiffResult): Generator<string> {
       const text = edits.length > 0 ? edits.join('<br>') : mdEscape(inv.text);
       yield `| ${c.change} | \`${c.id}\` | ${scope} | ${text} |`;
     }
+  }
+  if (d.waivers.length > 0) {
+    yield* ['', '**Waivers**', ''];
+    for (const c of d.waivers) yield mdWaiver(c);
+  }
+  if (d.projectPaths.length > 0) {
+    yield* ['', '**Project paths**', ''];
+    for (const p of d.projectPaths) yield mdProjectPaths(p);
   }
   if (d.plans.length > 0) {
     yield* ['', '**Plans**', ''];

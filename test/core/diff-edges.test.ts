@@ -390,13 +390,15 @@ describe('targetChanged and hasChanges', () => {
   ] as const)('%j → %s', (extra, expected) => {
     const d = empty(t, extra as Partial<TargetDiff>);
     expect(targetChanged(d)).toBe(expected);
-    expect(hasChanges({ invariants: [], plans: [], targets: [empty(project('web')), d] })).toBe(expected);
+    expect(hasChanges({ invariants: [], plans: [], targets: [empty(project('web')), d], waivers: [], projectPaths: [] })).toBe(expected);
   });
 
   it('a file or a plan change alone is a change', () => {
-    expect(hasChanges({ invariants: [], plans: [], targets: [] })).toBe(false);
-    expect(hasChanges({ invariants: [{ change: 'added', id: id(1), path: 'p', fields: [] }], plans: [], targets: [empty(t)] })).toBe(true);
-    expect(hasChanges({ invariants: [], plans: [{ change: 'added', plan: PLAN }], targets: [empty(t)] })).toBe(true);
+    const none = { invariants: [], plans: [], targets: [], waivers: [], projectPaths: [] };
+    expect(hasChanges(none)).toBe(false);
+    expect(hasChanges({ ...none, invariants: [{ change: 'added', id: id(1), path: 'p', fields: [] }], targets: [empty(t)] })).toBe(true);
+    expect(hasChanges({ ...none, plans: [{ change: 'added', plan: PLAN }], targets: [empty(t)] })).toBe(true);
+    expect(hasChanges({ ...none, projectPaths: [{ project: 'web', before: null, after: ['web/**'] }] })).toBe(true);
   });
 });
 
@@ -445,6 +447,8 @@ describe('diffStores: the whole diff', () => {
         },
       ],
       plans: [{ change: 'added', plan: PLAN2, after: { id: PLAN2, project: 'web' } }],
+      waivers: [],
+      projectPaths: [],
       targets: [
         empty(project('app'), {
           countBefore: 3,

@@ -120,7 +120,16 @@ describe('git calls in {normal repository, linked worktree} × {environment as g
       const diff = await run(['invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json']);
       expect(diff.code).toBe(0);
       const d = json(diff) as { summary: unknown; invariants: { change: string; id: string; path: string }[] };
-      expect(d.summary).toEqual({ added: 1, removed: 0, edited: 1, moved: 0, plans_changed: 0, targets_changed: 0 });
+      expect(d.summary).toEqual({
+        added: 1,
+        removed: 0,
+        edited: 1,
+        moved: 0,
+        plans_changed: 0,
+        targets_changed: 0,
+        waivers_changed: 0,
+        project_paths_changed: 0,
+      });
       expect(d.invariants.map((i) => [i.change, i.id, i.path])).toEqual([
         ['edited', G1, `global/${G1}.yaml`],
         ['added', G2, `global/${G2}.yaml`],

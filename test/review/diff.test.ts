@@ -81,7 +81,16 @@ describe('agents invariant diff between revisions', () => {
       ['added', `global/${G3}.yaml`, null],
       ['added', `projects/myapp/${P2}.yaml`, null],
     ]);
-    expect(d.summary).toEqual({ added: 2, removed: 0, edited: 0, moved: 0, plans_changed: 0, targets_changed: 3 });
+    expect(d.summary).toEqual({
+      added: 2,
+      removed: 0,
+      edited: 0,
+      moved: 0,
+      plans_changed: 0,
+      targets_changed: 3,
+      waivers_changed: 0,
+      project_paths_changed: 0,
+    });
     expect(effects(d)).toEqual({
       'project myapp': { count: [3, 4], entered: [P2, G3], newly_shadowed: [[G2, P2, true]] },
       'project other': { count: [3, 4], entered: [G3] },

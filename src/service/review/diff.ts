@@ -20,7 +20,8 @@ import { conflictingOptions, InvalidStoreError, UsageError } from '../../core/er
 import { inputObject, optionalString } from '../../core/input-shape.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import type { PathKind } from '../../core/layout.ts';
-import { scopeFolder, type Plan, type ScopedInvariant } from '../../core/model.ts';
+import { scopeFolder, type Plan, type ProjectMeta, type ScopedInvariant } from '../../core/model.ts';
+import type { ScopedWaiver } from '../../core/waivers.ts';
 import { nameProblem, truncate } from '../../core/names.ts';
 import { ObjectReader } from '../../git/object-reader.ts';
 import { resolveCommit, topLevelAndCommits } from '../../git/repo.ts';
@@ -240,10 +241,18 @@ async function diffSides(
     }
   }
 
+  // A changed waiver is reported with the invariant it waives: the folders of what it covers are read too.
+  const waived: TargetRef[] = [];
+  for (const p of changed) {
+    const k = before.kinds.get(p) ?? after.kinds.get(p);
+    if (k?.kind === 'waiver')
+      waived.push(k.scope.kind === 'project' ? { kind: 'project', project: k.scope.project } : { kind: 'plan', plan: k.scope.plan });
+  }
+  const read = [...targets, ...waived];
   // Files each side needs: the folders of every target, plus every changed file (for the file-level report).
   const need = (side: Side, plans: Map<string, Plan>): string[] => {
     const folders = new Set<string>();
-    for (const t of targets) for (const f of targetFolders(t, plans)) folders.add(f);
+    for (const t of read) for (const f of targetFolders(t, plans)) folders.add(f);
     const out: string[] = [];
     for (const [p, k] of side.kinds) {
       if (k.kind === 'plan') continue;
@@ -253,7 +262,7 @@ async function diffSides(
     return out;
   };
   const folders = new Set<string>();
-  for (const t of targets) for (const plans of [bShape.plans, aShape.plans]) for (const f of targetFolders(t, plans)) folders.add(f);
+  for (const t of read) for (const plans of [bShape.plans, aShape.plans]) for (const f of targetFolders(t, plans)) folders.add(f);
   await walk?.list(folders);
   const bNeed = need(before, bShape.plans);
   const aNeed = need(after, aShape.plans);
@@ -351,6 +360,24 @@ async function diffSides(
       ...(inherited?.changedAfter ?? []),
     ],
   };
+  const meta = (side: Side, paths: readonly string[]) => {
+    const waivers: ScopedWaiver[] = [];
+    const projects = new Map<string, ProjectMeta>();
+    for (const p of paths) {
+      if (!changedSet.has(p)) continue;
+      const parsed = cache.get(side.keys.get(p)!);
+      const kind = side.kinds.get(p)!;
+      if (parsed?.waiver) waivers.push(parsed.waiver);
+      else if (parsed?.project && kind.kind === 'project-meta') projects.set(kind.project, parsed.project);
+    }
+    return { waivers, projects };
+  };
+  const bMeta = meta(before, bNeed);
+  const aMeta = meta(after, aNeed);
+  const changedMeta = {
+    waivers: { before: bMeta.waivers, after: aMeta.waivers },
+    projects: { before: bMeta.projects, after: aMeta.projects },
+  };
   // Every invariant the comparison needs is in hand: the parses by key and the sides' maps of paths (a
   // whole store's worth each) are let go before it, which holds a set per target.
   cache.clear();
@@ -363,7 +390,7 @@ async function diffSides(
     side.blobs?.clear();
     side.bytes?.clear();
   }
-  const diff = diffStores(changedInvariants, bSide, aSide, targets);
+  const diff = diffStores({ ...changedInvariants, ...changedMeta }, bSide, aSide, targets);
   const explicit = request.project !== undefined || request.plan !== undefined;
   diff.targets = diff.targets.filter((t) => explicit || targetChanged(t) || (request.allProjects && t.target.kind === 'project'));
   const result: DiffResult = { ...diff, range, before: before.info, after: after.info, changedPaths: changed };

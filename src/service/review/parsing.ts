@@ -5,16 +5,27 @@
  */
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import type { PathKind } from '../../core/layout.ts';
-import type { Plan, ScopedInvariant } from '../../core/model.ts';
+import type { Plan, ProjectMeta, ScopedInvariant } from '../../core/model.ts';
+import type { ScopedWaiver } from '../../core/waivers.ts';
 import type { YamlSyntax } from '../../core/parse-core.ts';
 import type { ReadResult } from '../../store/tree-source.ts';
 
-export type Parsing = typeof import('../../core/parse-core.ts') & Pick<typeof import('../../store/read-plan.ts'), 'readFailure'>;
+export type Parsing = typeof import('../../core/parse-core.ts') &
+  Pick<typeof import('../../store/read-plan.ts'), 'readFailure'> &
+  Pick<typeof import('../../core/parse-meta.ts'), 'parseProjectMeta'> &
+  Pick<typeof import('../../core/waiver-file.ts'), 'parseWaiver'>;
 let parsing: Promise<Parsing> | undefined;
 export function loadParsing(): Promise<Parsing> {
-  parsing ??= Promise.all([import('../../core/parse-core.ts'), import('../../store/read-plan.ts')]).then(([core, read]) => ({
+  parsing ??= Promise.all([
+    import('../../core/parse-core.ts'),
+    import('../../store/read-plan.ts'),
+    import('../../core/parse-meta.ts'),
+    import('../../core/waiver-file.ts'),
+  ]).then(([core, read, meta, waiver]) => ({
     ...core,
     readFailure: read.readFailure,
+    parseProjectMeta: meta.parseProjectMeta,
+    parseWaiver: waiver.parseWaiver,
   }));
   return parsing;
 }
@@ -23,6 +34,9 @@ export function loadParsing(): Promise<Parsing> {
 export interface Parsed {
   invariant?: ScopedInvariant;
   plan?: Plan;
+  waiver?: ScopedWaiver;
+  /** A project.yaml's content. */
+  project?: ProjectMeta;
   diagnostics: Diagnostic[];
 }
 
@@ -51,6 +65,14 @@ export function parseFile(at: Parsing, p: string, kind: PathKind, r: ReadResult 
   if (kind.kind === 'plan') {
     const parsed = at.parsePlan(p, r.bytes, kind.plan, syntax);
     return { diagnostics: parsed.diagnostics, ...(parsed.value ? { plan: parsed.value } : {}) };
+  }
+  if (kind.kind === 'waiver') {
+    const parsed = at.parseWaiver(p, r.bytes, kind.id, syntax);
+    return { diagnostics: parsed.diagnostics, ...(parsed.value ? { waiver: { ...parsed.value, scope: kind.scope, path: p } } : {}) };
+  }
+  if (kind.kind === 'project-meta') {
+    const parsed = at.parseProjectMeta(p, r.bytes, syntax);
+    return { diagnostics: parsed.diagnostics, ...(parsed.value ? { project: parsed.value } : {}) };
   }
   return { diagnostics: [] };
 }

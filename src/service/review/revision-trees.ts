@@ -94,9 +94,15 @@ function keysOf(files: ReadonlyMap<string, string>): Map<string, string> {
   return out;
 }
 
-/** Paths the diff looks at: invariants (and misnamed ones in scope folders) and plan files. */
+/** Paths the diff looks at: invariants (and misnamed ones in scope folders), plan files, waivers and project.yaml. */
 function relevant(kind: PathKind): boolean {
-  return kind.kind === 'invariant' || kind.kind === 'plan' || (kind.kind === 'bad-id' && kind.scope !== undefined);
+  return (
+    kind.kind === 'invariant' ||
+    kind.kind === 'plan' ||
+    kind.kind === 'waiver' ||
+    kind.kind === 'project-meta' ||
+    (kind.kind === 'bad-id' && kind.scope !== undefined)
+  );
 }
 
 /** A revision side's store tree, read folder by folder. */
@@ -233,6 +239,35 @@ export class RevisionTrees {
   }
 
   /**
+   * The waiver files that differ between the sides: a project's or plan's waivers are one folder
+   * down (`projects/P/waivers/`), listed where that folder's tree differs.
+   */
+  private async changedWaivers(
+    scopes: readonly string[],
+    differs: (x: TreeItem | undefined, y: TreeItem | undefined) => boolean,
+    compare: (folder: string, trees: readonly (TreeItem | undefined)[]) => void,
+  ): Promise<void> {
+    const found: [string, (TreeItem | undefined)[]][] = [];
+    for (const folder of scopes) {
+      if (!folder.startsWith('projects/') && !folder.startsWith('plans/')) continue;
+      const trees = this.stores.map((store) => {
+        const item = this.item(store, folder);
+        return isTree(item) ? this.entries(item.sha).find((e) => e.name === 'waivers') : undefined;
+      });
+      if (differs(trees[0], trees[1])) found.push([`${folder}/waivers`, trees]);
+    }
+    await this.read(found.flatMap(([, trees]) => trees.filter(isTree).map((e) => e.sha)));
+    for (const [folder, trees] of found) {
+      trees.forEach((tree, i) => {
+        if (isTree(tree))
+          for (const e of this.entries(tree.sha)) if (!isTree(e)) addGitFile(this.sides[i]!, `${folder}/${e.name}`, e.mode, e.sha);
+      });
+      compare(folder, trees);
+    }
+    if (found.length > 0) for (const side of this.sides) sortKinds(side);
+  }
+
+  /**
    * The relevant files that differ between the sides (sorted), after listing
    * the folders that hold them, `global/` and `extra`, and finding every plan.yaml.
    */
@@ -275,14 +310,17 @@ export class RevisionTrees {
     await this.list(['global', ...scopes, ...extra]);
     const changed: string[] = [];
     const [before, after] = this.sides;
-    for (const folder of scopes) {
+    const compare = (folder: string, trees: readonly (TreeItem | undefined)[]) => {
       const names = new Set<string>();
-      for (const store of this.stores) {
-        const item = this.item(store, folder);
-        if (isTree(item)) for (const e of this.entries(item.sha)) if (!isTree(e)) names.add(`${folder}/${e.name}`);
-      }
+      for (const item of trees) if (isTree(item)) for (const e of this.entries(item.sha)) if (!isTree(e)) names.add(`${folder}/${e.name}`);
       for (const p of names) if (before.files.get(p) !== after.files.get(p)) changed.push(p);
-    }
+    };
+    for (const folder of scopes)
+      compare(
+        folder,
+        this.stores.map((store) => this.item(store, folder)),
+      );
+    await this.changedWaivers(scopes, differs, compare);
     return changed.sort();
   }
 }
