@@ -56,3 +56,14 @@ function emptied(lines: readonly string[], label: number, gone: ReadonlySet<numb
   }
   return headed > 0;
 }
+
+/**
+ * Whether a file says nothing but its headings (blank lines and rules between sections, `---`, apart): what
+ * `--replace` leaves of a file whose every rule moved into the store.
+ */
+export function onlyHeadings(text: string): boolean {
+  return text.split(/\r\n|\r|\n/).every((l) => l.trim() === '' || HEADING.test(l) || THEMATIC_BREAK.test(l));
+}
+
+/** A line that only separates sections (`---`, `***`, `___`, spaced or not). */
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;

@@ -10,7 +10,7 @@ import { CheckFailedError } from '../core/errors.ts';
 import { beginMarker, END_MARKER, exportedEntryIds, hashedText, scanBlock } from '../core/export.ts';
 import { singleFolder } from '../core/globs.ts';
 import type { ImportFile, ImportPlan, PlannedCandidate } from '../core/import-plan.ts';
-import { removeLines } from '../core/import-replace.ts';
+import { onlyHeadings, removeLines } from '../core/import-replace.ts';
 import { splitInstructions } from '../core/import-rules.ts';
 import type { ImportKind } from '../core/import-sources.ts';
 import type { ExportTargetName } from '../core/model.ts';
@@ -18,6 +18,7 @@ import { MAX_FILE_BYTES } from '../core/parse-core.ts';
 import { readUtf8 } from '../core/utf8.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import type { ExportPlan } from './export-service.ts';
+import { linkedTarget } from './export-targets.ts';
 import type { InvariantService } from './invariant-service.ts';
 
 /**
@@ -53,9 +54,9 @@ export async function replaceImported(
     const id = c.whole ? idOf(c) : undefined;
     if (id !== undefined) moving.push({ c, id, target: TARGET_OF[kindOf.get(c.file)!] });
   }
-  const result: ReplaceResult = { files: [], changed: [], unexported: [], exported: [], targets: [], unlisted_targets: [] };
+  const result: ReplaceResult = { files: [], changed: [], unexported: [], exported: [], targets: [], unlisted_targets: [], emptied: [] };
   // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
-  const [{ writeFileAtomic }, { ExportService, sha256 }] = await Promise.all([
+  const [{ writeFileAtomic, removeFile }, { ExportService, sha256 }] = await Promise.all([
     import('../store/atomic-write.ts'),
     import('./export-service.ts'),
   ]);
@@ -106,8 +107,39 @@ export async function replaceImported(
     // that `agents export` and `export --check` (the pre-commit hook) would leave out.
     result.unlisted_targets = result.targets.filter((t) => !planned.listed.includes(t));
   }
+  result.emptied = dropEmptied(top, result.files, removeFile);
   return result;
 }
+
+/**
+ * A folder's AGENTS.md (CLAUDE.md, GEMINI.md) that `--replace` and the export left with nothing but its headings
+ * is removed: it would stay the file nearest to the folder's files, which an agent that reads only the nearest
+ * one reads instead of the files above it, where the rules now are (the root file, or the project's folder above).
+ */
+function dropEmptied(top: string, files: ReplaceResult['files'], remove: (root: string, rel: string) => void): string[] {
+  const out: string[] = [];
+  for (const { file } of files) {
+    const cut = file.lastIndexOf('/');
+    if (cut < 0 || !PER_FOLDER.has(file.slice(cut + 1))) continue;
+    const r = readRegularFile(join(top, file), MAX_FILE_BYTES);
+    if (!r.ok) continue;
+    const read = readUtf8(r.bytes, { dropBom: true });
+    if (!read.ok || scanBlock(read.text).kind !== 'none' || !onlyHeadings(read.text)) continue;
+    // A CLAUDE.md kept as a link to it (docs/export.md) would lead nowhere: it goes too.
+    const folder = file.slice(0, cut);
+    const links = [...PER_FOLDER]
+      .map((name) => `${folder}/${name}`)
+      .filter((other) => other !== file && linkedTarget(top, other, new Set([file])) === file);
+    for (const gone of [file, ...links]) {
+      remove(top, gone);
+      out.push(gone);
+    }
+  }
+  return out;
+}
+
+/** The export targets' files that a folder holds for the files below it (docs/export.md). */
+const PER_FOLDER = new Set(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']);
 
 /**
  * Before anything is written: `--replace` moves rules into the export's files, so a file of the export's targets
@@ -152,6 +184,8 @@ export interface ReplaceResult {
   targets: ExportTargetName[];
   /** Those of them that export.targets in config.yaml does not list. */
   unlisted_targets: ExportTargetName[];
+  /** Folders' AGENTS.md, CLAUDE.md or GEMINI.md left with nothing but headings, and removed (with the links beside them to them). */
+  emptied: string[];
 }
 
 /** The ids of the invariants each target's files hold (each entry ends with its id: "(`ID`)"). */

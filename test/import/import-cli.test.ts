@@ -424,6 +424,56 @@ describe('import and export', () => {
     expect((await run(top, 'export', '--check')).code).toBe(0);
   });
 
+  it('--replace removes a folder AGENTS.md left with only headings, which would hide the file above it that now holds its rules', async () => {
+    const config = { '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n' };
+    const files = {
+      'AGENTS.md': '# Rules\n\n- Never commit secrets.\n',
+      'services/api/main.py': 'x\n',
+      'services/web/main.py': 'x\n',
+    };
+    // Into the global scope: no project names the folder, so no block would be made there.
+    const global = repo({
+      ...config,
+      ...files,
+      'services/api/AGENTS.md': '# API rules\n\n---\n\n## Checks\n\n- Validate every request body.\n',
+    });
+    const g = await json(global, 'import', '--yes', '--replace', '--global');
+    expect(g.code).toBe(0);
+    expect(g.data.replaced.emptied).toEqual(['services/api/AGENTS.md']);
+    expect(existsSync(join(global, 'services/api/AGENTS.md'))).toBe(false);
+    expect(readFileSync(join(global, 'AGENTS.md'), 'utf8')).toContain('Validate every request body.');
+    expect((await run(global, 'export', '--check')).code).toBe(0);
+    // Every rule of the folder's file said at the top already: the project's set is empty, and so is its block.
+    const same = repo({ ...config, ...files, 'services/api/AGENTS.md': '# API rules\n\n- Never commit secrets.\n' });
+    expect((await json(same, 'import', '--yes', '--replace')).data.replaced.emptied).toEqual(['services/api/AGENTS.md']);
+    expect(existsSync(join(same, 'services/api/AGENTS.md'))).toBe(false);
+    // Into a project of the folder above: its block is written there, and the emptied file no longer stands before it.
+    const above = repo({ ...config, ...files, 'services/api/AGENTS.md': '# API rules\n\n- Validate every request body.\n' });
+    expect((await run(above, 'project', 'add', 'svc', '--path', 'services/**')).code).toBe(0);
+    const a = await json(above, 'import', 'services/api/AGENTS.md', '--project', 'svc', '--yes', '--replace');
+    expect(a.data.replaced.emptied).toEqual(['services/api/AGENTS.md']);
+    expect(readFileSync(join(above, 'services/AGENTS.md'), 'utf8')).toContain('Validate every request body.');
+    // A file that keeps text of its own, or a block with the project's rules, stays.
+    const kept = repo({
+      ...config,
+      ...files,
+      'services/api/AGENTS.md': '# API rules\n\nThis service answers the public API.\n\n- Validate every request body.\n',
+      'services/web/AGENTS.md': '# Web rules\n\n- Never inline scripts.\n',
+    });
+    const k = await json(kept, 'import', '--yes', '--replace', '--global');
+    expect(k.data.replaced.emptied).toEqual(['services/web/AGENTS.md']);
+    expect(readFileSync(join(kept, 'services/api/AGENTS.md'), 'utf8')).toBe('# API rules\n\nThis service answers the public API.\n\n');
+    // A CLAUDE.md kept as a link to the emptied file would lead nowhere: it goes with it.
+    const linked = repo({ ...config, ...files, 'services/api/AGENTS.md': '# API rules\n\n- Validate every request body.\n' });
+    symlinkSync('AGENTS.md', join(linked, 'services/api/CLAUDE.md'));
+    const l = await json(linked, 'import', '--yes', '--replace', '--global', 'services/api/AGENTS.md');
+    expect(l.data.replaced.emptied).toEqual(['services/api/AGENTS.md', 'services/api/CLAUDE.md']);
+    expect(readdirSync(join(linked, 'services/api'))).toEqual(['main.py']);
+    const own = repo({ ...config, ...files, 'services/api/AGENTS.md': '# API rules\n\n- Validate every request body.\n' });
+    expect((await json(own, 'import', '--yes', '--replace')).data.replaced.emptied).toEqual([]);
+    expect(readFileSync(join(own, 'services/api/AGENTS.md'), 'utf8')).toContain('Validate every request body.');
+  });
+
   it('--replace names the export targets it ran that config.yaml does not list (export --check would skip them)', async () => {
     const top = repo({
       '.agents/config.yaml': 'version: 1\n',

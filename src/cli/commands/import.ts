@@ -237,6 +237,8 @@ export default defineCommand<ImportArgs>({
           `${s.yellow('not replaced')} ${file}: it changed since it was read, so its lines stay; run \`agents import --yes --replace ${file}\` again`,
         );
       for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${p}`);
+      for (const p of replaced?.emptied ?? [])
+        lines.push(`${s.green('removed')} ${p}: only headings were left in it, and agents in its folder now read the file above it`);
       if (stale.length > 0) lines.push(s.yellow(staleLine(stale)));
       return lines.join('\n');
     });
