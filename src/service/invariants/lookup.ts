@@ -5,7 +5,7 @@ import { classifyPath } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
 import { readEntries, readFailure, readFolders } from '../../store/read.ts';
-import type { TreeSource } from '../../store/tree-source.ts';
+import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
@@ -112,11 +112,21 @@ export async function resolvePlanId(svc: InvariantContext, prefix: string): Prom
     const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
     if (links.length > 0) requireValid(await readEntries(svc.source, links), `read plan ${wanted}`);
   }
-  const ids = entries
+  return pickId(prefix, planIdsIn(entries), 'plan', 'Run `agents plan list` to see the plans.');
+}
+
+/** The plans of a tree, known by their folders' names alone (nothing parsed): each folder of plans/ named by an id, sorted. */
+export async function planIds(tree: TreeSource): Promise<string[]> {
+  return planIdsIn(await tree.list('plans', { recursive: false }));
+}
+
+/** The plan ids of a listing of plans/ (planIds), for a caller that looks at its other entries too. */
+function planIdsIn(entries: readonly TreeEntry[]): string[] {
+  return entries
     .filter((e) => e.type === 'dir')
     .map((e) => e.path.slice('plans/'.length))
-    .filter(isUlid);
-  return pickId(prefix, ids, 'plan', 'Run `agents plan list` to see the plans.');
+    .filter(isUlid)
+    .sort();
 }
 
 /** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */

@@ -2,11 +2,11 @@
 import { closestNames, didYouMean, isCloseName, someNames } from '../../core/closest.ts';
 import { UsageError } from '../../core/errors.ts';
 import { actionName } from '../../core/model.ts';
-import { isName, isProjectName, isUlid } from '../../core/names.ts';
+import { isName, isProjectName } from '../../core/names.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
-import { invariantFiles } from './lookup.ts';
+import { invariantFiles, planIds } from './lookup.ts';
 import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
 import { unlessSourceNotReady } from './related.ts';
 import { requireValid } from './rules.ts';
@@ -40,13 +40,7 @@ export type StoreWordKind = 'project' | 'action' | 'plan' | 'invariant';
 export async function storeWords(tree: TreeSource, kind: StoreWordKind): Promise<string[]> {
   if (kind === 'project') return namedFolders(tree, 'projects');
   if (kind === 'action') return actionRefs(tree);
-  if (kind === 'plan') {
-    return (await tree.list('plans', { recursive: false }))
-      .filter((e) => e.type === 'dir')
-      .map((e) => e.path.slice('plans/'.length))
-      .filter(isUlid)
-      .sort();
-  }
+  if (kind === 'plan') return planIds(tree);
   return [...new Set((await invariantFiles(tree)).map((f) => f.id))].sort();
 }
 

@@ -7,6 +7,7 @@ import { codePointLength, isUlid } from '../../core/names.ts';
 import type { Violation } from '../../core/records.ts';
 import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
+import { planIds } from '../invariants/lookup.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
 import type { ListedViolation, ViolationInput } from './types.ts';
@@ -60,11 +61,8 @@ export async function addViolation(svc: PlanContext, given: ViolationInput): Pro
 export async function findViolation(svc: PlanContext, prefix: string): Promise<{ plan: string; id: string; path: string }> {
   const wanted = normalisePrefix(prefix) ?? pickId(prefix, [], 'violation', '');
   const found: { plan: string; id: string; path: string }[] = [];
-  for (const dir of await svc.invariants.source.list('plans', { recursive: false })) {
-    if (dir.type !== 'dir') continue;
-    const plan = dir.path.slice('plans/'.length);
-    if (!isUlid(plan)) continue;
-    for (const e of await svc.invariants.source.list(`${dir.path}/violations`, { recursive: false })) {
+  for (const plan of await planIds(svc.invariants.source)) {
+    for (const e of await svc.invariants.source.list(`plans/${plan}/violations`, { recursive: false })) {
       const base = e.path.slice(e.path.lastIndexOf('/') + 1);
       if (!base.endsWith('.yaml') || !base.startsWith(wanted)) continue;
       const id = base.slice(0, -'.yaml'.length);
