@@ -6,6 +6,7 @@
 
 import { isName } from './names.ts';
 import { globProblem } from './globs.ts';
+import { describeCharacter, findUnsafe, quoteText } from './plain-text.ts';
 
 export const IMPORT_KINDS = [
   'agents-md',
@@ -145,6 +146,14 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
     for (const g of paths) {
       const problem = globProblem(g);
       if (problem !== undefined) return { kind: 'skip', why: `its glob "${g}" ${problem}: fix the file's globs` };
+      // project.yaml holds plain text only (docs/store-format.md): a folder named with a newline or a control
+      // character gives a glob the project's file would refuse, and the whole import with it.
+      const unsafe = findUnsafe(g, false);
+      if (unsafe !== undefined)
+        return {
+          kind: 'skip',
+          why: `its glob ${quoteText(g)} holds ${describeCharacter(unsafe.codePoint)}, which project.yaml refuses: rename the folder, or import the file alone with --global`,
+        };
     }
     return project === undefined ? { kind: 'project', name, paths } : { kind: 'project', name, paths, given: true };
   };

@@ -424,6 +424,14 @@ describe('import and export', () => {
     expect((await run(top, 'export', '--check')).code).toBe(0);
   });
 
+  it('a folder named with a newline skips its file, with the reason, and the others are imported (not the whole import refused)', async () => {
+    const top = repo({ 'AGENTS.md': '- Use UTC for every timestamp.\n', 'svc/a\nb/AGENTS.md': '- Never commit secrets.\n' });
+    const r = await json(top, 'import', '--yes');
+    expect(r.code).toBe(0);
+    expect(r.data.files.find((f: { file: string }) => f.file === 'svc/a\nb/AGENTS.md').skipped).toContain('U+000A');
+    expect(stored(top)).toEqual([{ text: 'Use UTC for every timestamp.', scope: 'global' }]);
+  });
+
   it('--replace removes a folder AGENTS.md left with only headings, which would hide the file above it that now holds its rules', async () => {
     const config = { '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n' };
     const files = {

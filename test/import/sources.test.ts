@@ -115,6 +115,18 @@ describe('importTarget: where a file applies', () => {
     expect(importTarget('.cursor/rules/x.mdc', 'cursor', appliesTo('cursor', { globs: 'src/**' })).kind).toBe('project');
   });
 
+  it('a folder whose name holds a newline or a control character is skipped, naming the character: project.yaml holds plain text only', () => {
+    for (const [dir, code] of [
+      ['svc/a\nb', 'U+000A'],
+      ['svc/e\u001bx', 'U+001B'],
+      ['svc/\u202eevil', 'U+202E'],
+    ] as const) {
+      const t = importTarget(`${dir}/AGENTS.md`, 'agents-md', {});
+      expect(t, dir).toMatchObject({ kind: 'skip', why: expect.stringContaining(code) });
+      expect(importTarget(`${dir}/AGENTS.md`, 'agents-md', {}, undefined, true)).toEqual({ kind: 'global' });
+    }
+  });
+
   it('--project overrides the derived project, and puts a top file in it', () => {
     expect(importTarget('apps/web/AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({
       kind: 'project',
