@@ -11,6 +11,7 @@ import { abortOnStopSignals } from '../stop-signals.ts';
 import { staleExports, staleLine } from '../stale-exports.ts';
 import { emitDocument } from '../render.ts';
 import type { Style } from '../../core/style.ts';
+import { escapeUnsafe } from '../../core/plain-text.ts';
 
 interface ImportArgs {
   paths?: string[];
@@ -65,6 +66,14 @@ function referenceCommand(f: ImportFile, path: string): string {
   return `agents import ${path} --from ${f.kind}${where}`;
 }
 
+/**
+ * A file name (or a reason naming one) on one line of the report: a repository's file may be named with a newline,
+ * which would otherwise start a line of its own, one that can look like a rule to import.
+ */
+function oneLine(text: string): string {
+  return escapeUnsafe(text);
+}
+
 function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
   const lines: string[] = [];
   // Global files first, as the plan weighs them (a rule said there applies everywhere).
@@ -79,7 +88,7 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
   for (const f of files) {
     const skipped = f.skipped ?? (f.target.kind === 'skip' ? f.target.why : undefined);
     if (skipped) {
-      lines.push(`${s.yellow('skipped')} ${f.file}: ${skipped}`);
+      lines.push(`${s.yellow('skipped')} ${oneLine(f.file)}: ${oneLine(skipped)}`);
       continue;
     }
     const where = f.target.kind === 'project' ? `project ${f.target.name}` : 'global';
@@ -91,14 +100,14 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
       headings > 0
         ? s.dim(` (and ${headings} heading${headings === 1 ? '' : 's'}; --verbose lists ${headings === 1 ? 'it' : 'them'})`)
         : '';
-    lines.push(`${s.bold(f.file)} → ${where}: ${mine.length} rule${mine.length === 1 ? '' : 's'}, ${left.length} left out${more}`);
+    lines.push(`${s.bold(oneLine(f.file))} → ${where}: ${mine.length} rule${mine.length === 1 ? '' : 's'}, ${left.length} left out${more}`);
     for (const c of mine) {
       const mark = c.status === 'new' ? s.green('+') : s.dim(c.status === 'exists' ? '=' : '~');
       const note =
         c.status === 'exists' && c.same_as && 'id' in c.same_as
           ? s.dim(`  (already in the store${c.same_as.inactive ? ', inactive' : ''}: ${c.same_as.id})`)
           : c.status === 'duplicate' && c.same_as && 'file' in c.same_as
-            ? s.dim(`  (said before at ${c.same_as.file}:${c.same_as.line})`)
+            ? s.dim(`  (said before at ${oneLine(c.same_as.file)}:${c.same_as.line})`)
             : c.near.length > 0
               ? s.yellow(`  (near-duplicate of ${c.near.map((n) => n.id).join(', ')})`)
               : '';
@@ -112,7 +121,9 @@ function planText(s: Style, plan: ImportPlan, verbose: boolean): string {
     }
     for (const r of f.references ?? [])
       lines.push(
-        s.yellow(`    not read ${String(r.line).padStart(7)}  ${r.path}, which the agent reads too: ${referenceCommand(f, r.path)}`),
+        s.yellow(
+          `    not read ${String(r.line).padStart(7)}  ${oneLine(r.path)}, which the agent reads too: ${oneLine(referenceCommand(f, r.path))}`,
+        ),
       );
   }
   return lines.join('\n');
@@ -222,23 +233,25 @@ export default defineCommand<ImportArgs>({
       for (const w of written.invariants) lines.push(`  ${w.path}`);
       for (const r of written.refused) {
         const c = plan.candidates[r.n - 1]!;
-        lines.push(`${s.yellow('not imported')} ${c.file}:${c.line}: ${r.why}`);
+        lines.push(`${s.yellow('not imported')} ${oneLine(c.file)}:${c.line}: ${r.why}`);
       }
       for (const f of replaced?.files ?? [])
         lines.push(
-          `${s.green('replaced')} ${f.removed.length} line${f.removed.length === 1 ? '' : 's'} of ${f.file}${f.block ? ' with the managed block' : ''}`,
+          `${s.green('replaced')} ${f.removed.length} line${f.removed.length === 1 ? '' : 's'} of ${oneLine(f.file)}${f.block ? ' with the managed block' : ''}`,
         );
       for (const u of replaced?.unexported ?? [])
         lines.push(
-          `${s.yellow('not replaced')} ${u.file}:${u.line}: the export (${u.target}) writes this rule in no file (its project has no paths, or none ${u.target} can express), so its line stays`,
+          `${s.yellow('not replaced')} ${oneLine(u.file)}:${u.line}: the export (${u.target}) writes this rule in no file (its project has no paths, or none ${u.target} can express), so its line stays`,
         );
       for (const file of replaced?.changed ?? [])
         lines.push(
-          `${s.yellow('not replaced')} ${file}: it changed since it was read, so its lines stay; run \`agents import --yes --replace ${file}\` again`,
+          `${s.yellow('not replaced')} ${oneLine(file)}: it changed since it was read, so its lines stay; run \`agents import --yes --replace ${oneLine(file)}\` again`,
         );
-      for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${p}`);
+      for (const p of replaced?.exported ?? []) lines.push(`${s.green('exported')} ${oneLine(p)}`);
       for (const p of replaced?.emptied ?? [])
-        lines.push(`${s.green('removed')} ${p}: only headings were left in it, and agents in its folder now read the file above it`);
+        lines.push(
+          `${s.green('removed')} ${oneLine(p)}: only headings were left in it, and agents in its folder now read the file above it`,
+        );
       if (stale.length > 0) lines.push(s.yellow(staleLine(stale)));
       return lines.join('\n');
     });
