@@ -361,6 +361,19 @@ describe('invalid files and shallow clones', () => {
     expect(r.stderr).toContain(`revision ${c[0]} is not in this repository (a shallow clone may lack it`);
   });
 
+  it('against the working tree of a sparse checkout that leaves store files out: exit 2 sparse-store, not those files removed', async () => {
+    const { repo, c } = history();
+    repo.git('sparse-checkout', 'set', '--cone', '.agents/global');
+    const r = await runAgents(['invariant', 'diff', '--format', 'json'], { cwd: repo.dir });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'sparse-store', detail: { missing: 4 } });
+    // The index and the revisions hold every file: compared as usual.
+    expect((await diff(repo, '--staged')).invariants).toEqual([]);
+    expect(files(await diff(repo, `${c[3]}..${c[4]}`))).toEqual([['moved', `global/${P1}.yaml`, `projects/myapp/${P1}.yaml`]]);
+    repo.git('sparse-checkout', 'disable');
+    expect((await diff(repo)).invariants).toEqual([]);
+  });
+
   it('outside a git repository the diff is a usage error', async () => {
     const dir = tempDir();
     // A store (it holds config.yaml), but in no git repository.

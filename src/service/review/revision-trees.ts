@@ -333,6 +333,11 @@ function emptyStore(): StoreTree {
 export async function openSide(root: string, top: string, spec: SideSpec, idLength: () => number): Promise<Side> {
   if (spec.kind === 'empty') return emptySide({ label: 'no commit yet', kind: 'revision' });
   if (spec.kind === 'working tree') {
+    // Files a sparse checkout leaves out would read as removed (docs/store-format.md): the index holds them all.
+    await (await import('../../store/sparse-store.ts')).refuseSparseStore(
+      root,
+      'Compare with the index instead, which holds them all (`agents invariant diff --staged`)',
+    );
     const { WorkingTreeSource } = await import('../../store/tree-source.ts');
     const source = new WorkingTreeSource(root);
     const entries = await source.list('', { recursive: true });
