@@ -121,6 +121,24 @@ describe('agents invariant log over invalid versions', () => {
     expect(text.stdout).toContain('removed from global: "Never drop production data"');
   });
 
+  it('a copy removed while another file holds the id leaves it in the store: not deleted, and where it lives now', async () => {
+    const V = ulid('V2');
+    const repo = new Repo();
+    repo.inv('global', V, 'Never drop production data').commit('init');
+    // A move made in two commits: the copy first, then the original removed.
+    const copy = repo.inv('projects/app', V, 'Never drop production data').commit('copy');
+    const gone = repo.rm(`global/${V}.yaml`).commit('remove the global one');
+    const l = await log(repo, V);
+    expect(l.events.map((e) => [e.commit, e.change, e.path])).toEqual([
+      [gone, 'removed', `global/${V}.yaml`],
+      [copy, 'added', `projects/app/${V}.yaml`],
+      [expect.any(String), 'added', `global/${V}.yaml`],
+    ]);
+    expect([l.deleted, l.path]).toEqual([false, `projects/app/${V}.yaml`]);
+    repo.rm(`projects/app/${V}.yaml`).commit('remove the last');
+    expect((await log(repo, V)).deleted).toBe(true);
+  });
+
   it('says a committed symbolic link is one, as diff does, and an add whose text is unknown shows none', async () => {
     const L = ulid('S1');
     const N = ulid('N1');

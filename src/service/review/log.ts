@@ -40,7 +40,7 @@ export interface LogEvent {
 
 export interface LogResult {
   id: string;
-  /** The last commit in its history removed it. */
+  /** Its history removed every file that held it. */
   deleted: boolean;
   /** Where it lives at the newest commit that touched it (absent when deleted). */
   path?: string;
@@ -116,6 +116,9 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
   // Oldest first, so that each version is compared with the last valid one before it.
   const perCommitEvents: LogEvent[][] = [];
   let lastValid: ScopedInvariant | undefined;
+  // The paths that hold the id after each commit: a copy removed while another stays (a move made in two
+  // commits, a copy then the original removed) leaves the invariant in the store.
+  const live = new Set<string>();
   for (const { c, hits } of [...perCommit].reverse()) {
     const mine = hits.filter((h) => h.id === id);
     if (mine.length === 0) continue;
@@ -146,6 +149,8 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
       // Whether this commit's version is invalid: never the problem of the version before it.
       if (change !== 'removed' && a.problem) e.invalid = a.problem;
       if (a.inv) lastValid = a.inv;
+      if (from) live.delete(from.path);
+      if (to) live.add(to.path);
       events.push(e);
     };
     while (gone.length > 0 && born.length > 0) event('moved', gone.shift()!, born.shift()!);
@@ -155,11 +160,12 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
     perCommitEvents.push(events);
   }
   const events = perCommitEvents.reverse().flat();
-  const latest = events[0];
+  // Where it lives: the newest path written that still holds it.
+  const now = events.find((e) => e.change !== 'removed' && live.has(e.path));
   return {
     id,
-    deleted: latest?.change === 'removed',
-    ...(latest && latest.change !== 'removed' ? { path: latest.path } : {}),
+    deleted: events.length > 0 && live.size === 0,
+    ...(now ? { path: now.path } : {}),
     shallow,
     events,
   };
