@@ -26,6 +26,11 @@ export interface LogCommit {
 
 export const NULL_SHA = '0000000000000000000000000000000000000000';
 
+/** `text` matched as itself inside a `:(glob)` pathspec: a folder may be named with `*`, `?`, `[` or a backslash. */
+export function globLiteral(text: string): string {
+  return text.replace(/[\\*?[\]]/g, '\\$&');
+}
+
 /**
  * Commits (newest first) that touched paths matching `pathspecs`, each with its
  * raw file changes (no rename detection: callers pair deletions and additions

@@ -3,6 +3,8 @@ import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { G1, G3, P1, P2, Repo, history, suiteDir, ulid } from './repo.ts';
 import { runAgents } from '../helpers/main.ts';
+import { gitInit } from '../helpers/git.ts';
+import { tempDir } from '../helpers/tmp.ts';
 
 interface LogJson {
   id: string;
@@ -137,6 +139,16 @@ describe('agents invariant log over invalid versions', () => {
     expect([l.deleted, l.path]).toEqual([false, `projects/app/${V}.yaml`]);
     repo.rm(`projects/app/${V}.yaml`).commit('remove the last');
     expect((await log(repo, V)).deleted).toBe(true);
+  });
+
+  it('a store in a folder named with glob characters ([, *, ?) has its history found, not taken for a pattern', async () => {
+    const V = ulid('V3');
+    const top = tempDir('agents-log-');
+    gitInit(top);
+    const repo = new Repo(join(top, 'docs[1]*?'), false);
+    const added = repo.inv('global', V, 'Never drop production data').commit('init');
+    const l = await log(repo, V.slice(0, 8));
+    expect([l.path, l.events.map((e) => [e.commit, e.change])]).toEqual([`global/${V}.yaml`, [[added, 'added']]]);
   });
 
   it('says a committed symbolic link is one, as diff does, and an add whose text is unknown shows none', async () => {

@@ -11,7 +11,7 @@ import { classifyPath } from '../../core/layout.ts';
 import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import type { Scope, ScopedInvariant } from '../../core/model.ts';
 import { tooLarge } from '../../core/yaml-file.ts';
-import { NULL_SHA, logRaw, type LogCommit } from '../../git/log.ts';
+import { NULL_SHA, globLiteral, logRaw, type LogCommit } from '../../git/log.ts';
 import { topLevelAndShallow } from '../../git/repo.ts';
 import { catFileBatch } from '../../git/object-reader.ts';
 import { gitFailure } from './ranges.ts';
@@ -62,7 +62,7 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
   let commits: LogCommit[];
   try {
     // The id stays in the file name wherever the file moves: one glob finds every scope it lived in.
-    commits = await logRaw(top, [`:(glob)${base}**/${want}*.yaml`]);
+    commits = await logRaw(top, [`:(glob)${globLiteral(base)}**/${want}*.yaml`]);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (/does not have any commits|bad default revision/.test(message)) commits = [];
