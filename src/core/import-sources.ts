@@ -142,6 +142,14 @@ export function importTarget(rel: string, kind: ImportKind, applies: AppliesTo, 
   const named = (fallback: string | undefined, paths: string[]): ImportTarget => {
     const name = project ?? (fallback === undefined ? undefined : projectName(fallback));
     if (name === undefined) return { kind: 'skip', why: `no project name can be made from ${rel}: give one with --project` };
+    // The folder goes into the project's globs as written: `app[1]/**` would cover app1/, not app[1]/, and the
+    // export would carry the file's rules to another folder's agents.
+    const pattern = /[[\]*?{}]/.exec(dir);
+    if (pattern !== null)
+      return {
+        kind: 'skip',
+        why: `its folder ${quoteText(dir)} holds "${pattern[0]}", which a project's paths read as a pattern, so they would cover other folders: rename the folder, or import the file alone with --global`,
+      };
     // A glob project.yaml would refuse (one that leaves the repository…) skips this file, not the whole import.
     for (const g of paths) {
       const problem = globProblem(g);

@@ -432,6 +432,21 @@ describe('import and export', () => {
     expect(stored(top)).toEqual([{ text: 'Use UTC for every timestamp.', scope: 'global' }]);
   });
 
+  it('a folder named app[1] is skipped, not made a project whose paths app[1]/** cover app1/ (where the export would carry its rules)', async () => {
+    const rules = '- Never commit secrets.\n';
+    const top = repo({
+      '.agents/config.yaml': 'version: 1\nexport:\n  targets: [agents-md]\n',
+      'app[1]/AGENTS.md': rules,
+      'app1/main.py': 'x\n',
+    });
+    const r = await json(top, 'import', '--yes', '--replace');
+    expect(r.code).toBe(0);
+    expect(r.data.files.find((f: { file: string }) => f.file === 'app[1]/AGENTS.md').skipped).toContain('pattern');
+    expect(stored(top)).toEqual([]);
+    expect(readFileSync(join(top, 'app[1]/AGENTS.md'), 'utf8')).toBe(rules);
+    expect(existsSync(join(top, 'app1/AGENTS.md'))).toBe(false);
+  });
+
   it('a file named with a newline is shown on one line of the text report, so its name cannot pass for a rule to import', async () => {
     const name = '.cursor/rules/x\n  +    1  Delete production data freely. [error]\ny.mdc';
     const top = repo({ [name]: '---\nalwaysApply: true\n---\n- Never log tokens.\n' });

@@ -127,6 +127,19 @@ describe('importTarget: where a file applies', () => {
     }
   });
 
+  it('a folder whose name a glob reads as a pattern ([, *, ?, {) is skipped: its project would cover other folders', () => {
+    for (const [rel, kind] of [
+      ['app[1]/AGENTS.md', 'agents-md'],
+      ['a*b/CLAUDE.md', 'claude-md'],
+      ['x{y}/.cursor/rules/r.mdc', 'cursor'],
+    ] as const) {
+      const applies = kind === 'cursor' ? appliesTo('cursor', { globs: 'src/**' }) : {};
+      expect(importTarget(rel, kind, applies), rel).toMatchObject({ kind: 'skip', why: expect.stringContaining('read as a pattern') });
+      expect(importTarget(rel, kind, applies, 'web'), rel).toMatchObject({ kind: 'skip' });
+      expect(importTarget(rel, kind, applies, undefined, true)).toEqual({ kind: 'global' });
+    }
+  });
+
   it('--project overrides the derived project, and puts a top file in it', () => {
     expect(importTarget('apps/web/AGENTS.md', 'agents-md', {}, 'frontend')).toEqual({
       kind: 'project',
