@@ -17,6 +17,8 @@ export class GitError extends Error {
   constructor(
     message: string,
     readonly kind: 'not-a-repo' | 'bad-revision' | 'failed',
+    /** What to do, when it is not what every failure of its kind is told. */
+    readonly hint?: string,
   ) {
     super(message);
     this.name = 'GitError';
@@ -57,7 +59,16 @@ export async function resolveCommit(cwd: string, rev: string): Promise<string> {
   // Asked again only when that failed: a message search (`:/fix`) takes a suffix for part of its text, and a
   // revision that names a tree or a blob is no missing one.
   const object = await verify(rev);
-  if (object === '') return missing(rev);
+  if (object === '') {
+    // On a branch with no commit yet HEAD names nothing: no fetch brings it, as "missing" would suggest.
+    if (/^(?:HEAD|@)/.test(rev) && (await verify('HEAD')) === '')
+      throw new GitError(
+        `revision ${rev} names no commit: the current branch has no commit yet`,
+        'bad-revision',
+        'Make a first commit on this branch, or name a revision of another branch.',
+      );
+    return missing(rev);
+  }
   const peeled = await verify(`${object}^{commit}`);
   if (peeled !== '') return peeled;
   // A full id is taken by rev-parse whether or not the object is here (a shallow clone): missing then.

@@ -278,6 +278,12 @@ describe('rev-range forms', () => {
     repo.git('add', '.agents');
     const first = await diff(repo, '--staged');
     expect(first.before).toMatchObject({ label: 'no commit yet', commit: null });
+    // A range naming HEAD then names no commit: said so, not taken for one a shallow clone lacks.
+    for (const range of ['HEAD..', 'HEAD~1..HEAD']) {
+      const r = await runAgents(['invariant', 'diff', range, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error.message).toMatch(/^revision HEAD(~1)? names no commit/);
+    }
     expect(files(first)).toEqual([
       ['added', `global/${G1}.yaml`, null],
       ['added', `projects/myapp/${P1}.yaml`, null],

@@ -49,7 +49,8 @@ export function gitFailure(error: unknown): never {
   if (error instanceof GitError) {
     throw new UsageError(
       error.message,
-      'Check the revision with `git log --oneline`; in a shallow clone fetch it first (`git fetch --depth=N origin REV` or `git fetch --unshallow`).',
+      error.hint ??
+        'Check the revision with `git log --oneline`; in a shallow clone fetch it first (`git fetch --depth=N origin REV` or `git fetch --unshallow`).',
     );
   }
   throw error;
