@@ -1,4 +1,4 @@
-import { readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { EXIT_CODES } from '../core/errors.ts';
 
 /** The outside world of one CLI run. `main` takes it whole, so tests need no process. */
@@ -11,9 +11,10 @@ export interface CliIo {
   /**
    * All of standard input, read at once, when it can be (a pipe or a file):
    * at most `max` + 1 bytes, so a caller sees that it is longer. Undefined:
-   * read `stdin` as a stream instead.
+   * read `stdin` as a stream instead. Throws {@link StdinTimeout} when the
+   * input has not ended by `deadline` (a `Date.now()` instant).
    */
-  readStdin?(max: number): Buffer | undefined;
+  readStdin?(max: number, deadline: number): Buffer | undefined;
   /**
    * Ends the process with `code` once what was written has gone out, whatever work is still pending. Absent where
    * the run is not the process's own (a test, a library caller): the run then just returns.
@@ -83,30 +84,57 @@ function standardError(): NodeJS.WriteStream {
   return process.stderr;
 }
 
+/** Standard input did not end by the deadline the caller gave `readStdin`. */
+export class StdinTimeout extends Error {}
+
+/**
+ * A descriptor of standard input that a read never blocks on: the input itself when it is a regular file, else, on
+ * Linux, the pipe or terminal opened again without blocking. A blocking read holds the event loop, so no timer could
+ * end a wait on a client that keeps its end open, nor can the process exit while a thread waits in one. Undefined
+ * where neither is possible (a socket, which Node's clients give, or another system): the stream reads it then.
+ */
+function unblockedStdin(): { fd: number; own: boolean } | undefined {
+  try {
+    if (fstatSync(0).isFile()) return { fd: 0, own: false };
+    if (process.platform !== 'linux') return undefined;
+    return { fd: openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK), own: true };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Standard input read through its descriptor, as `CliIo.readStdin`; undefined when it cannot be read so. */
-function readStandardInput(max: number): Buffer | undefined {
+function readStandardInput(max: number, deadline: number): Buffer | undefined {
+  const input = unblockedStdin();
+  if (input === undefined) return undefined;
   const chunks: Buffer[] = [];
   let size = 0;
-  while (size <= max) {
-    const chunk = Buffer.allocUnsafe(Math.min(1 << 16, max + 1 - size));
-    let n: number;
-    try {
-      n = readSync(0, chunk, 0, chunk.length, null);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'EOF') break;
-      // A descriptor another process left non-blocking: wait for the writer, as a stream would.
-      if (code === 'EAGAIN') {
-        Atomics.wait(PAUSE, 0, 0, 2);
-        continue;
+  try {
+    while (size <= max) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 16, max + 1 - size));
+      let n: number;
+      try {
+        n = readSync(input.fd, chunk, 0, chunk.length, null);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'EOF') break;
+        // Nothing to read yet: wait for the writer, as a stream would, until the deadline.
+        if (code === 'EAGAIN') {
+          if (Date.now() >= deadline) throw new StdinTimeout('standard input did not end in time');
+          Atomics.wait(PAUSE, 0, 0, 1);
+          continue;
+        }
+        // Nothing read yet (a closed or odd descriptor): the stream may still read it; a read cut short is no input.
+        if (size === 0) return undefined;
+        throw error;
       }
-      // Nothing read yet (a closed or odd descriptor): the stream may still read it; a read cut short is no input.
-      if (size === 0) return undefined;
-      throw error;
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      size += n;
+      if (Date.now() >= deadline) throw new StdinTimeout('standard input did not end in time');
     }
-    if (n === 0) break;
-    chunks.push(chunk.subarray(0, n));
-    size += n;
+  } finally {
+    if (input.own) closeSync(input.fd);
   }
   return Buffer.concat(chunks, size);
 }

@@ -1,10 +1,10 @@
 // A client gives its hook a time (`guard install` writes 30 s) and lets the call through, unlogged, when the hook
 // runs past it: the hook bounds its own time and answers by guard.on_error when the store or git is too slow.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentsAsync } from '../helpers/cli.ts';
+import { agentsAsync, BIN } from '../helpers/cli.ts';
 import { guardedRepo } from '../helpers/guard.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -56,4 +56,68 @@ describe('agents guard hook, a store or git too slow', () => {
     expect(r.stderr).toContain('AGENTS_GUARD_TIMEOUT_MS="20s"');
     expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'deny' });
   });
+});
+
+/**
+ * Starts the hook with standard input that never ends: `through` 'socket' as Node's clients give it, 'pipe' as a
+ * shell pipe (a program that keeps writing nothing). Resolves with the hook's exit code and stderr, and how long it ran.
+ */
+function hookOnOpenInput(dir: string, start: string, through: 'socket' | 'pipe'): Promise<{ code: number; stderr: string; ms: number }> {
+  const env = { ...process.env, AGENTS_GUARD_TIMEOUT_MS: '1000', IN: start, BIN };
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child =
+      through === 'socket'
+        ? spawn(process.execPath, [BIN, 'guard', 'hook', '--client', 'claude'], { cwd: dir, env })
+        : // The hook's exit code on stderr, said as it ends: the pipe's writer runs on.
+          spawn(
+            'sh',
+            ['-c', `(printf '%s' "$IN"; sleep 30) | { "${process.execPath}" "$BIN" guard hook --client claude; echo "exit=$?" >&2; }`],
+            {
+              cwd: dir,
+              env,
+              detached: true,
+            },
+          );
+    let stderr = '';
+    const done = (code: number) => {
+      clearTimeout(bound);
+      if (through === 'pipe') process.kill(-child.pid!, 'SIGKILL');
+      resolve({ code, stderr, ms: Date.now() - started });
+    };
+    const bound = setTimeout(() => {
+      if (through === 'pipe') process.kill(-child.pid!, 'SIGKILL');
+      else child.kill('SIGKILL');
+      reject(new Error(`the hook still ran after 15 s: ${stderr}`));
+    }, 15_000);
+    child.stderr!.setEncoding('utf8').on('data', (c: string) => {
+      stderr += c;
+      const exit = /exit=(\d+)/.exec(stderr);
+      if (exit) done(Number(exit[1]));
+    });
+    if (through === 'socket') {
+      child.stdin!.write(start);
+      child.on('exit', (code) => done(code ?? -1));
+    }
+  });
+}
+
+describe('agents guard hook, standard input that does not end', () => {
+  it.each(['socket', 'pipe'] as const)(
+    'through a %s: answered by guard.on_error within AGENTS_GUARD_TIMEOUT_MS, and logged',
+    async (through) => {
+      const dir = await guardedRepo({ write: ['secrets/**'] });
+      const r = await hookOnOpenInput(dir, '{"session_id":"s1","tool_name":"Write",', through);
+      expect(r.ms).toBeLessThan(7000);
+      expect(r.code, r.stderr).toBe(2);
+      expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'deny' });
+
+      writeFileSync(join(dir, '.agents/config.yaml'), 'version: 1\nguard:\n  on_error: allow\n');
+      const allowed = await hookOnOpenInput(dir, '{', through);
+      expect(allowed.ms).toBeLessThan(7000);
+      expect(allowed.code, allowed.stderr).toBe(0);
+      expect(lastAudit(dir)).toMatchObject({ decision: 'error', answer: 'allow' });
+    },
+    40_000,
+  );
 });

@@ -13,6 +13,7 @@ import {
 import type { GuardDecision } from '../../core/guard.ts';
 import { defineCommand } from '../command.ts';
 import type { CliContext } from '../context.ts';
+import { StdinTimeout } from '../io.ts';
 
 interface HookArgs {
   client?: GuardClient;
@@ -20,9 +21,12 @@ interface HookArgs {
 
 const MAX_INPUT = 16 * 1024 * 1024;
 
-/** The hook's input: all of standard input, at most 16 MiB (a larger one is refused, not truncated). */
-async function readInput(ctx: CliContext): Promise<string> {
-  const whole = ctx.io.readStdin?.(MAX_INPUT);
+/**
+ * The hook's input: all of standard input, at most 16 MiB (a larger one is refused, not truncated), ended by
+ * `deadline`. Read through the stream, the hook's own timer ends a wait past it.
+ */
+async function readInput(ctx: CliContext, deadline: number): Promise<string> {
+  const whole = ctx.io.readStdin?.(MAX_INPUT, deadline);
   if (whole !== undefined) {
     if (whole.length > MAX_INPUT) throw new GuardInputError('the hook input is over 16 MiB');
     return whole.toString('utf8');
@@ -61,6 +65,12 @@ export function hookTimeout(env: Record<string, string | undefined>): { ms: numb
   };
 }
 
+const secondsOf = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** The reason for an input that has not ended in the hook's time: a client that holds standard input open, or is slow to fill it. */
+const inputLate = (ms: number) =>
+  `the hook input did not end within ${secondsOf(ms)} (AGENTS_GUARD_TIMEOUT_MS): the client must write its JSON and close standard input`;
+
 /** `value`, or `fallback` when it has not come within `ms`. */
 function within<T>(value: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -82,6 +92,9 @@ export default defineCommand<HookArgs>({
     let action: ClientAction | undefined;
     let verdict: { decision: GuardDecision; reason: string } | undefined;
     const timeout = hookTimeout(ctx.io.env);
+    const deadline = Date.now() + timeout.ms;
+    // While the input is read, a late answer blames the client that holds it open, not the store.
+    let reading = false;
     // Once out of time the answer is given: a call that ends later (where the run cannot end the process) says nothing more.
     let late = false;
     const reply = (answer: HookAnswer) => (late ? answer.exitCode : send(ctx, answer));
@@ -89,7 +102,12 @@ export default defineCommand<HookArgs>({
       try {
         const [{ GuardService }, root] = await Promise.all([import('../../service/guard-service.ts'), ctx.root()]);
         service = new GuardService(root, ctx.io.env);
-        action = parseClientInput(await readInput(ctx), argv.client);
+        reading = true;
+        const raw = await readInput(ctx, deadline).catch((error: unknown) => {
+          throw error instanceof StdinTimeout ? new GuardInputError(inputLate(timeout.ms)) : error;
+        });
+        reading = false;
+        action = parseClientInput(raw, argv.client);
         if (!action.blocking) return EXIT_CODES.ok;
         if (timeout.problem !== undefined) throw new UsageError(timeout.problem);
         const decided = await service.decide(action, (v, reason) => {
@@ -110,14 +128,16 @@ export default defineCommand<HookArgs>({
     if (code !== 'late') return code;
     late = true;
     // Out of time: the verdict when it is known (only the violation's record was left), else guard.on_error.
-    const seconds = `${Math.round(limit / 100) / 10} s`;
+    const seconds = secondsOf(limit);
     let answer: number;
     if (verdict !== undefined && action !== undefined) {
       const why = `the violation was not recorded within ${seconds} (AGENTS_GUARD_TIMEOUT_MS): the store or git answered too slowly`;
       service?.logError(why, verdict.decision === 'allow' || verdict.decision === 'none' ? 'allow' : 'deny', action);
       answer = send(ctx, clientAnswer(action.client, verdict.decision, verdict.reason, action.event));
     } else {
-      const why = `no decision within ${seconds} (AGENTS_GUARD_TIMEOUT_MS): the store or git answered too slowly`;
+      const why = reading
+        ? inputLate(limit)
+        : `no decision within ${seconds} (AGENTS_GUARD_TIMEOUT_MS): the store or git answered too slowly`;
       // config.yaml is read on the same slow store: a deny when it does not come at once.
       const onError = service
         ? await within(
