@@ -55,10 +55,28 @@ function folderStampOf(path: string, watched: WatchedStamps | undefined): string
   return watched ? watched.stamp(path) : folderStamp(path);
 }
 
-/** Whether `abs` is `dir` or inside it; without case where the file system of this platform usually ignores it. */
+/** Code points HFS+ leaves out of a name (git's is_hfs_dotgit skips them too): `.g\u200cit` is `.git` there. */
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/**
+ * A path as the most forgiving file system names it: composed, without the code points HFS+ ignores, without case
+ * (upper then lower, so `ı` and `ſ` meet `i` and `s` as NTFS's and APFS's tables have them), and without the dots and
+ * spaces Windows drops at a name's end. The reserved folders are compared so on every system, whatever git says of
+ * the repository: a folder mounted from another system, or a core.ignorecase set wrong, must not let `.GIT/config`
+ * through (docs/adr/0091-reserved-paths-matched-without-case.md).
+ */
+function loosely(path: string): string {
+  return path
+    .normalize('NFC')
+    .replace(HFS_IGNORED, '')
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/[. ]+(?=[\\/]|$)/g, '');
+}
+
+/** Whether `abs` is `dir` or inside it, compared {@link loosely}. */
 function within(dir: string, abs: string): boolean {
-  const caseless = process.platform === 'darwin' || process.platform === 'win32';
-  const [d, a] = caseless ? [dir.toLowerCase(), abs.toLowerCase()] : [dir, abs];
+  const [d, a] = [loosely(dir), loosely(abs)];
   return a === d || a.startsWith(d.endsWith(sep) ? d : d + sep);
 }
 
@@ -294,7 +312,7 @@ export class GuardService {
     const dirs = this.reservedDirs();
     for (const folder of ['git', 'store'] as const)
       if (dirs.some((d) => d.folder === folder && candidates.some((c) => within(d.dir, c)))) return folder;
-    // Compared as `within` compares folders: without case where the file system ignores it.
+    // Compared as `within` compares folders: loosely, as the most forgiving file system would name them.
     for (const file of this.hookSettings()) if (candidates.some((c) => within(file, c))) return 'hooks';
     return undefined;
   }

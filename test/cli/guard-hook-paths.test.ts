@@ -104,6 +104,38 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     expect(audit[0].reserved).toEqual([{ path: '.claude/settings.json', folder: 'hooks' }]);
   });
 
+  it('denies them in another case or spelling a forgiving file system takes for theirs, whatever core.ignorecase says', async () => {
+    const dir = await repo();
+    const home = tempDir();
+    for (const ignorecase of ['true', 'false']) {
+      git(dir, 'config', 'core.ignorecase', ignorecase);
+      const hook = async (file: string) => {
+        const r = await runAgents(['guard', 'hook'], {
+          cwd: dir,
+          input: claude(dir, 'Write', { file_path: file, content: 'x' }),
+          env: { HOME: home },
+        });
+        expect(r.code, r.stderr).toBe(0);
+        return r.stdout === '' ? 'none' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
+      };
+      for (const file of [
+        '.GIT/config',
+        '.Git/hooks/pre-commit',
+        '.Agents/global/x.yaml',
+        join(dir, '.AGENTS/config.yaml'),
+        '.Claude/settings.json',
+        '.claude/Settings.Local.json',
+        '.GEMINI/settings.json',
+        join(home, '.Codex/Config.toml'),
+        '.g\u200cit/config',
+        '.git./config',
+      ])
+        expect(await hook(file), `${file} (core.ignorecase ${ignorecase})`).toBe('deny');
+      for (const file of ['docs/.GIT/x', '.Agents-old/x.md', '.Claude/agents/x.md'])
+        expect(await hook(file), `${file} (core.ignorecase ${ignorecase})`).toBe('none');
+    }
+  });
+
   it("covers a linked worktree's git folder and the common one", async () => {
     const dir = await repo();
     git(dir, 'add', '-A');
