@@ -149,10 +149,16 @@ const APPLY_PATCH = /(?:^|[\s;&|('"])(?:apply_patch|applypatch)(?=$|[\s;&|)'"<])
  */
 const MOVE_TOOLS = /(?:^|_)(?:move|rename)(?:_?(?:file|path|directory))?$/;
 
-/** A tool's own name: an MCP tool's without its server's (`mcp__filesystem__read_file`, `filesystem__read_file`). */
+/**
+ * A tool's own name: an MCP tool's without its server's (`mcp__filesystem__read_file`, `filesystem__read_file`).
+ * Gemini CLI joins them with one `_` (`mcp_fs_read_file`), and both may hold `_`: only a server's name without one
+ * is taken off, the one split that can be told. Any other split could take a writing tool for a reader by the end
+ * of its name (`mcp_fs_delete_glob` is no `glob`); left whole, such a name is judged as a write.
+ */
 function ownName(tool: string): string {
   const at = tool.lastIndexOf('__');
-  return at < 0 ? tool : tool.slice(at + 2);
+  if (at >= 0) return tool.slice(at + 2);
+  return /^mcp_[^_]+_(.+)$/.exec(tool)?.[1] ?? tool;
 }
 
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */

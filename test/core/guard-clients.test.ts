@@ -123,8 +123,28 @@ describe('every captured input shape becomes one action', () => {
     ],
     ['claude mcp read_file', { ...claudeWrite, tool_name: 'mcp__files__read_file', tool_input: { path: 'protected/a.pem' } }],
     ['gemini mcp search_files', { ...geminiWrite, tool_name: 'filesystem__search_files', tool_input: { path: 'protected', pattern: 'x' } }],
+    // Gemini CLI's own spelling of an MCP tool, mcp_SERVER_TOOL.
+    ['gemini mcp_ read_text_file', { ...geminiWrite, tool_name: 'mcp_filesystem_read_text_file', tool_input: { path: 'protected/a.pem' } }],
+    ['gemini mcp_ list_directory', { ...geminiWrite, tool_name: 'mcp_fs_list_directory', tool_input: { path: 'protected' } }],
+    ['gemini mcp_ glob', { ...geminiWrite, tool_name: 'mcp_fs-2_glob', tool_input: { path: 'protected', pattern: '*' } }],
   ])('%s: a tool that only reads names no file written and no text', (_name, input) => {
     expect(parseClientInput(JSON.stringify(input))).toMatchObject({ paths: [], texts: [], blocking: true });
+  });
+
+  it("takes a Gemini CLI MCP tool for a reader only where its server's name can be told: no writer passes by the end of its name", () => {
+    const gemini = (tool: string) =>
+      parseClientInput(JSON.stringify({ ...geminiWrite, tool_name: tool, tool_input: { path: 'protected/a.pem', pattern: '*' } }));
+    // A writing tool whose name ends in a reader's (server fs, tool delete_glob), or a server whose name holds `_`:
+    // its own name cannot be told, so it is judged by the file it names.
+    for (const tool of [
+      'mcp_fs_delete_glob',
+      'mcp_fs_write_read_file',
+      'mcp_my_fs_read_file',
+      'mcp_fs_',
+      'mcp__read_file_x',
+      'xmcp_fs_read_file',
+    ])
+      expect(gemini(tool).paths, tool).toEqual(['protected/a.pem']);
   });
 
   it("takes Claude Code's StructuredOutput (the run's final answer) as writing nothing; an MCP tool of that name still has its text judged", () => {
