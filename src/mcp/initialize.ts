@@ -29,11 +29,73 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+// The checks below hold a request to what the SDK's schemas take (types.js: JSONRPCRequestSchema,
+// InitializeRequestParamsSchema and the schemas they are made of), member by member: an early answer to a request
+// the SDK would refuse would tell the client it was taken. A member they do not name is taken, as they take it.
+// A test holds the two equal on each shape, so an SDK that grows stricter fails it, not a client.
+
+/** An absent member, or one `check` takes (the SDK's `.optional()`, which takes no null). */
+const opt = <T>(v: T | undefined, check: (v: T) => boolean): boolean => v === undefined || check(v);
+/** The SDK's AssertObjectSchema, for a capability's flags: any object, an array too. */
+const isFlag = (v: unknown): boolean => typeof v === 'object' && v !== null;
+/** A request id or progress token: a string, or an integer zod's `.int()` takes (a safe one). */
+const isId = (v: unknown): v is string | number => typeof v === 'string' || Number.isSafeInteger(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+/** An object of `check`ed members (`z.object({…})`, whose other members are taken). */
+const shaped = (v: unknown, checks: Record<string, (m: unknown) => boolean>): boolean =>
+  isObject(v) && Object.entries(checks).every(([key, check]) => opt(Object.hasOwn(v, key) ? v[key] : undefined, check));
+const flags = (v: unknown): boolean => isObject(v) && Object.values(v).every(isFlag);
+
+const CAPABILITIES = {
+  experimental: flags,
+  extensions: flags,
+  sampling: (v: unknown) => shaped(v, { context: isFlag, tools: isFlag }),
+  elicitation: (v: unknown) => shaped(v, { form: (f) => shaped(f, { applyDefaults: (b) => typeof b === 'boolean' }), url: isFlag }),
+  roots: (v: unknown) => shaped(v, { listChanged: (b) => typeof b === 'boolean' }),
+  tasks: (v: unknown) =>
+    shaped(v, {
+      list: isFlag,
+      cancel: isFlag,
+      requests: (r) =>
+        shaped(r, { sampling: (x) => shaped(x, { createMessage: isFlag }), elicitation: (x) => shaped(x, { create: isFlag }) }),
+    }),
+};
+
+const icon = (v: unknown) =>
+  shaped(v, { mimeType: isString, sizes: (s) => Array.isArray(s) && s.every(isString), theme: (t) => t === 'light' || t === 'dark' }) &&
+  isString((v as Record<string, unknown>).src);
+
+const IMPLEMENTATION = {
+  title: isString,
+  websiteUrl: isString,
+  description: isString,
+  icons: (v: unknown) => Array.isArray(v) && v.every(icon),
+};
+
+const META = {
+  progressToken: isId,
+  'io.modelcontextprotocol/related-task': (v: unknown) => isObject(v) && isString(v.taskId),
+};
+
+/** The only members a JSON-RPC request may have: the SDK refuses a line with any other (its schema is strict). */
+const REQUEST_MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/** Whether the SDK's server takes `m` as an `initialize` request and answers it with a result. */
+function sdkTakes(m: unknown): m is { id: string | number; params: { protocolVersion: string } } {
+  if (!isObject(m) || m.jsonrpc !== '2.0' || m.method !== 'initialize' || !isId(m.id)) return false;
+  if (Object.keys(m).some((key) => !REQUEST_MEMBERS.has(key))) return false;
+  const p = m.params;
+  if (!isObject(p) || !isString(p.protocolVersion) || !shaped(p, { _meta: (v) => shaped(v, META) })) return false;
+  if (!shaped(p.capabilities, CAPABILITIES)) return false;
+  const info = p.clientInfo;
+  return isObject(info) && shaped(info, IMPLEMENTATION) && isString(info.name) && isString(info.version);
+}
+
 /**
- * The answer to `line` when it is an `initialize` request in the shape the
- * protocol gives it, exactly as the SDK's server answers it: the version the
- * client asked for when the SDK speaks it, else the newest. Undefined for any
- * other line, which the SDK then answers itself.
+ * The answer to `line` when it is an `initialize` request the SDK's server
+ * takes, exactly as it answers it: the version the client asked for when the
+ * SDK speaks it, else the newest. Undefined for any other line, which the SDK
+ * then answers itself (with its error, when it refuses it).
  */
 export function initializeAnswer(line: string): { id: string | number; text: string } | undefined {
   let m: unknown;
@@ -42,12 +104,8 @@ export function initializeAnswer(line: string): { id: string | number; text: str
   } catch {
     return undefined;
   }
-  if (!isObject(m) || m.jsonrpc !== '2.0' || m.method !== 'initialize') return undefined;
-  const id = m.id;
-  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isInteger(id))) return undefined;
-  const p = m.params;
-  if (!isObject(p) || typeof p.protocolVersion !== 'string' || !isObject(p.capabilities) || !isObject(p.clientInfo)) return undefined;
-  if (typeof p.clientInfo.name !== 'string' || typeof p.clientInfo.version !== 'string') return undefined;
+  if (!sdkTakes(m)) return undefined;
+  const { id, params: p } = m;
   const protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(p.protocolVersion) ? p.protocolVersion : SUPPORTED_PROTOCOL_VERSIONS[0];
   const result = { protocolVersion, capabilities: SERVER_CAPABILITIES, serverInfo: SERVER_INFO, instructions: SERVER_INSTRUCTIONS };
   // The members in the order the SDK writes them.

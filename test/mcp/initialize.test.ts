@@ -2,7 +2,9 @@
 // answer is the SDK's own, for every version a client may ask for, and only a
 // request in the protocol's shape is answered early.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { deserializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import {
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS as SDK_VERSIONS,
@@ -71,6 +73,117 @@ describe('the early answer to initialize', () => {
       JSON.stringify({ ...good, params: { ...good.params, clientInfo: { name: 'x' } } }),
     ])
       expect(initializeAnswer(line), line).toBeUndefined();
+  });
+});
+
+/**
+ * What the SDK's server does with `line` read from stdin: 'unreadable' when its transport refuses the line (no
+ * answer), 'silent' when no answer comes (a notification), else its answer's text.
+ */
+async function sdkReads(line: string): Promise<string> {
+  let message: JSONRPCMessage;
+  try {
+    message = deserializeMessage(line);
+  } catch {
+    return 'unreadable';
+  }
+  if (!('id' in message)) return 'silent';
+  return `${JSON.stringify(await sdkAnswer(message))}\n`;
+}
+
+const base = request('2025-06-18');
+const withParams = (params: Record<string, unknown>) => ({ ...base, params: { ...base.params, ...params } });
+const withCapabilities = (capabilities: Record<string, unknown>) => withParams({ capabilities });
+const withClient = (info: Record<string, unknown>) => withParams({ clientInfo: { name: 'c', version: '1', ...info } });
+
+describe('the early answer to initialize, against the SDK as it reads stdin', () => {
+  it.each([
+    // The request itself: its members, its id.
+    { ...base, extra: 1 },
+    { ...base, id: 2 ** 53 },
+    { ...base, id: -(2 ** 53) + 1 },
+    { ...base, id: -3 },
+    { ...base, id: '' },
+    { jsonrpc: '2.0', method: 'initialize', params: base.params },
+    [base],
+    withParams({ _meta: 5 }),
+    withParams({ _meta: {} }),
+    withParams({ _meta: { progressToken: 1.5 } }),
+    withParams({ _meta: { progressToken: 'p', other: [] } }),
+    withParams({ _meta: { 'io.modelcontextprotocol/related-task': { taskId: 1 } } }),
+    withParams({ unknown: null }),
+    withParams({ protocolVersion: null }),
+    withParams({ capabilities: null }),
+    // Each capability the SDK names, taken and refused.
+    withCapabilities({ roots: 5 }),
+    withCapabilities({ roots: { listChanged: 'yes' } }),
+    withCapabilities({ roots: { listChanged: true, more: 1 } }),
+    withCapabilities({ roots: null }),
+    withCapabilities({ sampling: {} }),
+    withCapabilities({ sampling: [] }),
+    withCapabilities({ sampling: { context: {}, tools: [] } }),
+    withCapabilities({ sampling: { context: true } }),
+    withCapabilities({ elicitation: {} }),
+    withCapabilities({ elicitation: [] }),
+    withCapabilities({ elicitation: { form: { applyDefaults: true }, url: {} } }),
+    withCapabilities({ elicitation: { form: { applyDefaults: 1 } } }),
+    withCapabilities({ elicitation: { form: [] } }),
+    withCapabilities({ elicitation: { url: 'x' } }),
+    withCapabilities({ experimental: { a: {} } }),
+    withCapabilities({ experimental: { a: 1 } }),
+    withCapabilities({ experimental: [] }),
+    withCapabilities({ extensions: { 'x/y': { v: 1 } } }),
+    withCapabilities({ extensions: { 'x/y': null } }),
+    withCapabilities({ tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } }),
+    withCapabilities({ tasks: { list: 1 } }),
+    withCapabilities({ tasks: { requests: { sampling: { createMessage: 'x' } } } }),
+    withCapabilities({ tasks: { requests: [] } }),
+    withCapabilities({ unknown: 5 }),
+    // The client's info.
+    withClient({ title: 'T', websiteUrl: 'https://x', description: 'd' }),
+    withClient({ title: 5 }),
+    withClient({ version: 1 }),
+    withClient({ icons: [{ src: 'data:', mimeType: 'image/png', sizes: ['48x48'], theme: 'dark' }] }),
+    withClient({ icons: [{ mimeType: 'image/png' }] }),
+    withClient({ icons: [{ src: 'a', theme: 'blue' }] }),
+    withClient({ icons: [{ src: 'a', sizes: [48] }] }),
+    withClient({ icons: {} }),
+  ])('is given exactly when the SDK takes the request, and is its answer: %j', async (message) => {
+    const line = JSON.stringify(message);
+    const sdk = await sdkReads(line);
+    const early = initializeAnswer(line);
+    const taken = sdk.startsWith('{') && 'result' in JSON.parse(sdk);
+    expect(early?.text, sdk).toBe(taken ? sdk : undefined);
+  });
+
+  it('is given exactly when the SDK takes the request, for lines no object spells (`__proto__` members)', async () => {
+    const params = JSON.stringify(base.params).slice(1, -1);
+    for (const line of [
+      `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{${params}},"__proto__":{}}`,
+      `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{${params},"__proto__":{"x":1}}}`,
+      `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","clientInfo":{"name":"c","version":"1"},"capabilities":{"__proto__":{"roots":5}}}}`,
+    ]) {
+      const sdk = await sdkReads(line);
+      const taken = sdk.startsWith('{') && 'result' in JSON.parse(sdk);
+      expect(initializeAnswer(line)?.text, `${line} ${sdk}`).toBe(taken ? sdk : undefined);
+    }
+  });
+
+  it("is given to the SDK's own client's request, whatever capabilities it declares", async () => {
+    for (const capabilities of [{}, { roots: { listChanged: true }, sampling: {}, elicitation: { form: {}, url: {} } }]) {
+      const client = new Client({ name: 'sdk-client', version: '9.9.9' }, { capabilities });
+      const [mine, theirs] = InMemoryTransport.createLinkedPair();
+      const sent = new Promise<JSONRPCMessage>((resolve) => (theirs.onmessage = resolve));
+      await theirs.start();
+      const connecting = client.connect(mine).catch(() => {});
+      const line = JSON.stringify(await sent);
+      const early = initializeAnswer(line);
+      expect(early?.text).toBe(await sdkReads(line));
+      await theirs.send(JSON.parse(early!.text));
+      await connecting;
+      expect(client.getServerVersion()).toEqual(SERVER_INFO);
+      await client.close();
+    }
   });
 });
 
