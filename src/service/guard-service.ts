@@ -80,6 +80,19 @@ function within(dir: string, abs: string): boolean {
   return a === d || a.startsWith(d.endsWith(sep) ? d : d + sep);
 }
 
+/** The home folder of the run (the agent's HOME), as the client and its tools see it. */
+function agentHome(): string {
+  return runEnv().HOME || homedir();
+}
+
+/**
+ * The home folder's spelling of a path (`~/x` → `$HOME/x`), when it is one: the MCP filesystem server, and shells,
+ * take `~` for the home folder, where another tool takes it for a folder of that name. Both are judged.
+ */
+function homeSpelled(path: string): string | undefined {
+  return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(agentHome(), path.slice(1)) : undefined;
+}
+
 /** `abs` relative to `top` with forward slashes, or undefined when outside it. */
 function relativeTo(top: string, abs: string): string | undefined {
   if (abs === top) return '';
@@ -301,8 +314,7 @@ export class GuardService {
     const top = repoTop(this.root);
     if (top !== undefined) for (const f of HOOK_SETTINGS.project) add(join(top, f));
     // The home folder of the run (the agent's HOME), as the client that reads its user settings there sees it.
-    const home = runEnv().HOME || homedir();
-    for (const f of HOOK_SETTINGS.home) add(join(home, f));
+    for (const f of HOOK_SETTINGS.home) add(join(agentHome(), f));
     return (this.#hookSettings = out);
   }
 
@@ -336,24 +348,24 @@ export class GuardService {
       const folder = this.reservedFolder([abs, real]);
       if (folder !== undefined) reserved.push({ path: relativeTo(this.top, abs) || abs, folder });
     };
-    for (const p of action.paths) {
-      const named = namedOf(p);
-      const abs = resolve(named);
-      const real = physicalPath(named);
-      add(abs, real);
-    }
+    // A path as named from the folder the agent works in, and as the home folder's when it starts with `~`.
+    const spellings = (p: string) => [namedOf(p), homeSpelled(p)].filter((n): n is string => n !== undefined);
+    for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), physicalPath(named));
     if (action.move) {
       // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
       // `secrets/x`): the guards judge those files, not the folder's name. Only a move: another tool that names a folder
       // (a search of the repository's top) would be judged by every file of it.
-      const from = namedOf(action.move.from);
-      const fromReal = physicalPath(from);
-      const below = filesBelow(from, fromReal);
-      const to = namedOf(action.move.to);
-      const [fromAbs, toAbs, toReal] = below.length > 0 ? [resolve(from), resolve(to), physicalPath(to)] : ['', '', ''];
-      for (const rel of below) {
-        add(join(fromAbs, rel), join(fromReal, rel));
-        add(join(toAbs, rel), join(toReal, rel));
+      for (const from of spellings(action.move.from)) {
+        const fromReal = physicalPath(from);
+        const below = filesBelow(from, fromReal);
+        if (below.length === 0) continue;
+        for (const to of spellings(action.move.to)) {
+          const [fromAbs, toAbs, toReal] = [resolve(from), resolve(to), physicalPath(to)];
+          for (const rel of below) {
+            add(join(fromAbs, rel), join(fromReal, rel));
+            add(join(toAbs, rel), join(toReal, rel));
+          }
+        }
       }
     }
     const cwd = relativeTo(this.top, physicalPath(cwdNamed));

@@ -136,6 +136,24 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     }
   });
 
+  it("judges a path that starts with ~ as the home folder's too, as the MCP filesystem server takes it", async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, 'public'));
+    writeFileSync(join(dir, 'public/a.key'), 'k');
+    const hook = async (home: string, tool: string, input: Record<string, unknown>) => {
+      const r = await runAgents(['guard', 'hook'], { cwd: dir, input: claude(dir, tool, input), env: { HOME: home } });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout === '' ? 'none' : JSON.parse(r.stdout).hookSpecificOutput.permissionDecision;
+    };
+    const home = tempDir();
+    expect(await hook(home, 'mcp__filesystem__write_file', { path: '~/.claude/settings.json', content: '{}' })).toBe('deny');
+    expect(await hook(home, 'mcp__filesystem__write_file', { path: '~/notes.md', content: 'x' })).toBe('none');
+    // The repository in the home folder: ~/secrets is its secrets/, and so is a folder moved there.
+    expect(await hook(dir, 'mcp__filesystem__write_file', { path: '~/secrets/key.pem', content: 'x' })).toBe('deny');
+    expect(await hook(dir, 'mcp__filesystem__move_file', { source: '~/public', destination: '~/secrets' })).toBe('deny');
+    expect(await hook(dir, 'mcp__filesystem__write_file', { path: '~/docs/a.md', content: 'x' })).toBe('none');
+  });
+
   it("covers a linked worktree's git folder and the common one", async () => {
     const dir = await repo();
     git(dir, 'add', '-A');
