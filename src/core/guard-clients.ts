@@ -24,9 +24,15 @@ export const SETTINGS_FILE: Record<GuardClient, string> = {
  * `hooksConfig.enabled`), relative to the repository's top and to the home folder: a write there could switch the
  * guard hook off, so the hook keeps them from agents' file tools (docs/guard.md; docs/adr/0087-hook-settings-reserved.md).
  */
-export const HOOK_SETTINGS: { readonly project: readonly string[]; readonly home: readonly string[] } = {
+export const HOOK_SETTINGS: {
+  readonly project: readonly string[];
+  readonly home: readonly string[];
+  /** The user settings' folder a variable moves out of the home folder (Claude Code's, Codex CLI's), and its files there. */
+  readonly moved: Readonly<Record<string, readonly string[]>>;
+} = {
   project: [...Object.values(SETTINGS_FILE), '.claude/settings.local.json', '.codex/config.toml'],
   home: ['.claude/settings.json', '.codex/hooks.json', '.codex/config.toml', '.gemini/settings.json', '.cursor/hooks.json'],
+  moved: { CLAUDE_CONFIG_DIR: ['settings.json'], CODEX_HOME: ['hooks.json', 'config.toml'] },
 };
 
 /** An action as the client described it, before its paths are resolved. */

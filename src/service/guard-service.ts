@@ -315,6 +315,11 @@ export class GuardService {
     if (top !== undefined) for (const f of HOOK_SETTINGS.project) add(join(top, f));
     // The home folder of the run (the agent's HOME), as the client that reads its user settings there sees it.
     for (const f of HOOK_SETTINGS.home) add(join(agentHome(), f));
+    // A client told by its variable (in the environment the hook inherits from it) to read its user settings elsewhere.
+    for (const [variable, files] of Object.entries(HOOK_SETTINGS.moved)) {
+      const dir = runEnv()[variable];
+      if (dir) for (const f of files) add(resolve(dir, f));
+    }
     return (this.#hookSettings = out);
   }
 
