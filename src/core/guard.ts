@@ -70,6 +70,11 @@ export interface GuardAction {
   command?: string;
   /** The folder it runs in, relative to the repository's top ("" the top); undefined outside the repository. */
   cwd?: string;
+  /**
+   * Files named under the repository's top in another case only (`/Repo/x` for the top `/repo`): the repository's
+   * own where git ignores case ({@link GuardIndex.caseless}), and judged as its files there; left out elsewhere.
+   */
+  caselessFiles?: string[];
   /** Files it would write in a folder no agent's file tool may write (git's, the store's): denied whatever the guards say. */
   reserved?: ReservedWrite[];
 }
@@ -254,10 +259,15 @@ function contextsOf(index: GuardIndex, named: string, folder: boolean, m: GuardM
   return out.length > 0 ? out.sort() : [''];
 }
 
+/** The files an action writes, as `index` sees them: with those named in another case, where git ignores case. */
+function filesOf(index: GuardIndex, action: GuardAction): readonly string[] {
+  return index.caseless && action.caselessFiles ? [...action.files, ...action.caselessFiles] : action.files;
+}
+
 /** The projects an action touches: those holding its files, and those holding its folder. */
 export function actionProjects(index: GuardIndex, action: GuardAction, m = new GuardMatchers()): string[] {
   const out = new Set<string>();
-  for (const f of action.files) for (const p of contextsOf(index, f, false, m)) out.add(p);
+  for (const f of filesOf(index, action)) for (const p of contextsOf(index, f, false, m)) out.add(p);
   if (action.cwd !== undefined) for (const p of contextsOf(index, action.cwd, true, m)) out.add(p);
   out.delete('');
   return [...out].sort();
@@ -324,14 +334,15 @@ function mayMatch(pattern: string, text: string): boolean {
 export function patternsNeeded(index: GuardIndex, action: GuardAction, m = new GuardMatchers()): boolean {
   const rulesOf = (context: string) => (index.contexts[context]?.rules ?? []).map((i) => index.rules[i]!);
   const content = (r: GuardRule) => r.guard.content?.some((p) => action.texts.some((t) => mayMatch(p, t))) ?? false;
+  const files = filesOf(index, action);
   if (action.texts.length > 0) {
-    for (const file of action.files) for (const c of contextsOf(index, file, false, m)) if (rulesOf(c).some(content)) return true;
+    for (const file of files) for (const c of contextsOf(index, file, false, m)) if (rulesOf(c).some(content)) return true;
   }
   const here = action.cwd === undefined ? [''] : contextsOf(index, action.cwd, true, m);
   for (const c of here) {
     for (const r of rulesOf(c)) {
       if (action.command !== undefined && r.guard.command?.some((p) => mayMatch(p, action.command!))) return true;
-      if (action.files.length === 0 && content(r)) return true;
+      if (files.length === 0 && content(r)) return true;
     }
   }
   return false;
@@ -361,7 +372,8 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
       }
     }
   };
-  for (const file of action.files) {
+  const files = filesOf(index, action);
+  for (const file of files) {
     for (const context of contextsOf(index, file, false, matchers)) {
       visit(context, (rule) => {
         const out: { kind: GuardKind; entry: string; subject: string }[] = [];
@@ -382,7 +394,7 @@ export function evaluateGuards(index: GuardIndex, action: GuardAction, now: Date
           if (matchers.regex(p)(action.command)) out.push({ kind: 'command', entry: p, subject: action.command });
       for (const name of rule.guard.tool ?? []) if (name === action.tool) out.push({ kind: 'tool', entry: name, subject: action.tool });
       // Text with no file inside the repository (a path outside it, a tool's argument) still meets the content guards here.
-      if (action.files.length === 0)
+      if (files.length === 0)
         for (const p of rule.guard.content ?? [])
           if (action.texts.some((text) => matchers.regex(p)(text))) out.push({ kind: 'content', entry: p, subject: 'the text' });
       return out;

@@ -5,11 +5,9 @@
  * path reads one index file and stats a handful of folders; the store itself
  * is read (and the index rebuilt) only when one of them changed.
  */
-import { type Dirent, lstatSync, readdirSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { type ClientAction, HOOK_SETTINGS } from '../core/guard-clients.ts';
-import { UsageError } from '../core/errors.ts';
 import { resolvePrefix } from '../core/id-prefix.ts';
 import {
   actionProjects,
@@ -36,6 +34,7 @@ import {
 } from '../store/guard-files.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { commonGitDir, gitDirFor, repoTop } from '../store/git-dir.ts';
+import { agentHome, filesBelow, homeSpelled, relativeCaseless, relativeTo, within } from './guard-paths.ts';
 import { physicalPath } from './link-paths.ts';
 
 /** A plan id as the store writes it: the active plan named so needs no look-up. */
@@ -53,92 +52,6 @@ function fixedPaths(plan: string | null): string[] {
 /** A folder's stamp (folderStamp), through the watchers of a long-lived process when it has them. */
 function folderStampOf(path: string, watched: WatchedStamps | undefined): string {
   return watched ? watched.stamp(path) : folderStamp(path);
-}
-
-/** Code points HFS+ leaves out of a name (git's is_hfs_dotgit skips them too): `.g\u200cit` is `.git` there. */
-const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
-
-/**
- * A path as the most forgiving file system names it: composed, without the code points HFS+ ignores, without case
- * (upper then lower, so `ı` and `ſ` meet `i` and `s` as NTFS's and APFS's tables have them), and without the dots and
- * spaces Windows drops at a name's end. The reserved folders are compared so on every system, whatever git says of
- * the repository: a folder mounted from another system, or a core.ignorecase set wrong, must not let `.GIT/config`
- * through (docs/adr/0091-reserved-paths-matched-without-case.md).
- */
-function loosely(path: string): string {
-  return path
-    .normalize('NFC')
-    .replace(HFS_IGNORED, '')
-    .toUpperCase()
-    .toLowerCase()
-    .replace(/[. ]+(?=[\\/]|$)/g, '');
-}
-
-/** Whether `abs` is `dir` or inside it, compared {@link loosely}. */
-function within(dir: string, abs: string): boolean {
-  const [d, a] = [loosely(dir), loosely(abs)];
-  return a === d || a.startsWith(d.endsWith(sep) ? d : d + sep);
-}
-
-/** The home folder of the run (the agent's HOME), as the client and its tools see it. */
-function agentHome(): string {
-  return runEnv().HOME || homedir();
-}
-
-/**
- * The home folder's spelling of a path (`~/x` → `$HOME/x`), when it is one: the MCP filesystem server, and shells,
- * take `~` for the home folder, where another tool takes it for a folder of that name. Both are judged.
- */
-function homeSpelled(path: string): string | undefined {
-  return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(agentHome(), path.slice(1)) : undefined;
-}
-
-/** `abs` relative to `top` with forward slashes, or undefined when outside it. */
-function relativeTo(top: string, abs: string): string | undefined {
-  if (abs === top) return '';
-  if (!abs.startsWith(top.endsWith(sep) ? top : top + sep)) return undefined;
-  return abs
-    .slice(top.length + (top.endsWith(sep) ? 0 : 1))
-    .split(sep)
-    .join('/');
-}
-
-/** How many files below a folder a move names are judged: past it, the hook cannot decide (guard.on_error). */
-export const MAX_FOLDER_FILES = 10_000;
-
-/**
- * The files below `named` (paths relative to it, `/`-separated), when it is a
- * folder itself and not a link to one (a link moved or deleted leaves its
- * target's files as they are); none otherwise. `real` is where it is. Links
- * below it are files: they are moved, not followed.
- */
-function filesBelow(named: string, real: string): string[] {
-  try {
-    if (!lstatSync(named).isDirectory()) return [];
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  const walk = (dir: string, prefix: string) => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const rel = `${prefix}${e.name}`;
-      if (e.isDirectory()) walk(join(dir, e.name), `${rel}/`);
-      else out.push(rel);
-      if (out.length > MAX_FOLDER_FILES)
-        throw new UsageError(
-          `${named} is a folder of more than ${MAX_FOLDER_FILES} files, too many to judge each against the guards`,
-          'Move or remove it with a command the person runs, or name the files one by one.',
-        );
-    }
-  };
-  walk(real, '');
-  return out;
 }
 
 export interface GuardDecisionRecord {
@@ -342,12 +255,20 @@ export class GuardService {
     const files: string[] = [];
     const seen = new Set<string>();
     const reserved: ReservedWrite[] = [];
+    const caselessFiles: string[] = [];
     const add = (abs: string, real: string) => {
       // Both the path as named and where it leads: a link into a guarded folder is caught, and so is a guarded link.
       for (const candidate of [relativeTo(this.top, abs), relativeTo(this.top, real)]) {
         if (candidate !== undefined && candidate !== '' && !seen.has(candidate)) {
           seen.add(candidate);
           files.push(candidate);
+        }
+      }
+      // The top named in another case: the same folder where the file system ignores case, which the index knows.
+      for (const candidate of [relativeCaseless(this.top, abs), relativeCaseless(this.top, real)]) {
+        if (candidate !== undefined && candidate !== '' && !seen.has(candidate)) {
+          seen.add(candidate);
+          caselessFiles.push(candidate);
         }
       }
       const folder = this.reservedFolder([abs, real]);
@@ -376,6 +297,7 @@ export class GuardService {
     const cwd = relativeTo(this.top, physicalPath(cwdNamed));
     const out: GuardAction = { tool: action.tool, files, texts: action.texts };
     if (reserved.length > 0) out.reserved = reserved;
+    if (caselessFiles.length > 0) out.caselessFiles = caselessFiles;
     if (action.command !== undefined) out.command = action.command;
     if (cwd !== undefined) out.cwd = cwd;
     return out;

@@ -1,5 +1,5 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -166,6 +166,18 @@ describe("agents guard hook, writes into git's folder and the store", () => {
     expect(await hook(dir, 'mcp__filesystem__write_file', { path: '~/secrets/key.pem', content: 'x' })).toBe('deny');
     expect(await hook(dir, 'mcp__filesystem__move_file', { source: '~/public', destination: '~/secrets' })).toBe('deny');
     expect(await hook(dir, 'mcp__filesystem__write_file', { path: '~/docs/a.md', content: 'x' })).toBe('none');
+  });
+
+  it("judges a file named under the repository's top in another case as its own where git ignores case, and only there", async () => {
+    for (const ignorecase of [true, false]) {
+      const dir = await repo();
+      git(dir, 'config', 'core.ignorecase', String(ignorecase));
+      const name = basename(dir);
+      const other = join(dirname(dir), name.toUpperCase() === name ? name.toLowerCase() : name.toUpperCase());
+      const input = claude(dir, 'Write', { file_path: join(other, 'secrets/key.pem'), content: 'x' });
+      expect(await decision(dir, input), `core.ignorecase ${ignorecase}`).toBe(ignorecase ? 'deny' : 'none');
+      expect(await decision(dir, claude(dir, 'Write', { file_path: join(other, 'docs/a.md'), content: 'x' }))).toBe('none');
+    }
   });
 
   it("covers a linked worktree's git folder and the common one", async () => {

@@ -1,0 +1,103 @@
+/**
+ * How the guard service names the paths a tool gives (docs/guard.md): relative to the repository's top, as the home
+ * folder's when they start with `~`, loosely as a forgiving file system would take them for the reserved folders, and
+ * each file below a folder a move names.
+ */
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
+import { UsageError } from '../core/errors.ts';
+import { runEnv } from '../git/run-environment.ts';
+
+/** Code points HFS+ leaves out of a name (git's is_hfs_dotgit skips them too): `.g\u200cit` is `.git` there. */
+const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
+
+/**
+ * A path as the most forgiving file system names it: composed, without the code points HFS+ ignores, without case
+ * (upper then lower, so `ı` and `ſ` meet `i` and `s` as NTFS's and APFS's tables have them), and without the dots and
+ * spaces Windows drops at a name's end. The reserved folders are compared so on every system, whatever git says of
+ * the repository: a folder mounted from another system, or a core.ignorecase set wrong, must not let `.GIT/config`
+ * through (docs/adr/0091-reserved-paths-matched-without-case.md).
+ */
+export function loosely(path: string): string {
+  return path
+    .normalize('NFC')
+    .replace(HFS_IGNORED, '')
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/[. ]+(?=[\\/]|$)/g, '');
+}
+
+/** Whether `abs` is `dir` or inside it, compared {@link loosely}. */
+export function within(dir: string, abs: string): boolean {
+  const [d, a] = [loosely(dir), loosely(abs)];
+  return a === d || a.startsWith(d.endsWith(sep) ? d : d + sep);
+}
+
+/** The home folder of the run (the agent's HOME), as the client and its tools see it. */
+export function agentHome(): string {
+  return runEnv().HOME || homedir();
+}
+
+/**
+ * The home folder's spelling of a path (`~/x` → `$HOME/x`), when it is one: the MCP filesystem server, and shells,
+ * take `~` for the home folder, where another tool takes it for a folder of that name. Both are judged.
+ */
+export function homeSpelled(path: string): string | undefined {
+  return path === '~' || path.startsWith('~/') || (sep === '\\' && path.startsWith('~\\')) ? join(agentHome(), path.slice(1)) : undefined;
+}
+
+/** `abs` relative to `top` with forward slashes, or undefined when outside it. */
+export function relativeTo(top: string, abs: string): string | undefined {
+  if (abs === top) return '';
+  if (!abs.startsWith(top.endsWith(sep) ? top : top + sep)) return undefined;
+  return abs
+    .slice(top.length + (top.endsWith(sep) ? 0 : 1))
+    .split(sep)
+    .join('/');
+}
+
+/** `abs` relative to `top` compared without case, when it is under `top` only so (`/Repo/x` for `/repo`). */
+export function relativeCaseless(top: string, abs: string): string | undefined {
+  if (relativeTo(top, abs) !== undefined) return undefined;
+  const head = abs.slice(0, top.length);
+  return head.toLowerCase() === top.toLowerCase() ? relativeTo(head, abs) : undefined;
+}
+
+/** How many files below a folder a move names are judged: past it, the hook cannot decide (guard.on_error). */
+export const MAX_FOLDER_FILES = 10_000;
+
+/**
+ * The files below `named` (paths relative to it, `/`-separated), when it is a
+ * folder itself and not a link to one (a link moved or deleted leaves its
+ * target's files as they are); none otherwise. `real` is where it is. Links
+ * below it are files: they are moved, not followed.
+ */
+export function filesBelow(named: string, real: string): string[] {
+  try {
+    if (!lstatSync(named).isDirectory()) return [];
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  const walk = (dir: string, prefix: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const rel = `${prefix}${e.name}`;
+      if (e.isDirectory()) walk(join(dir, e.name), `${rel}/`);
+      else out.push(rel);
+      if (out.length > MAX_FOLDER_FILES)
+        throw new UsageError(
+          `${named} is a folder of more than ${MAX_FOLDER_FILES} files, too many to judge each against the guards`,
+          'Move or remove it with a command the person runs, or name the files one by one.',
+        );
+    }
+  };
+  walk(real, '');
+  return out;
+}
