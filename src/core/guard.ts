@@ -231,7 +231,7 @@ export function buildGuardIndex(input: {
     projects[name] = [...meta.paths];
     for (const g of meta.paths) {
       const head = literalFolder(g).split('/')[0]!;
-      const list = (heads[input.caseless ? head.toLowerCase() : head] ??= []);
+      const list = (heads[input.caseless ? caseFolded(head) : head] ??= []);
       if (!list.includes(name)) list.push(name);
     }
   }
@@ -240,9 +240,17 @@ export function buildGuardIndex(input: {
   return index;
 }
 
-/** A path (or glob) as the index compares it: lower case where git ignores case. */
+/**
+ * A name as a file system that ignores case takes it: composed (NFC) and in lower case. macOS's, where git sets
+ * core.ignorecase, takes a name and its decomposed spelling (`cafe` and U+0301) for one file as well.
+ */
+function caseFolded(name: string): string {
+  return name.normalize('NFC').toLowerCase();
+}
+
+/** A path (or glob) as the index compares it: {@link caseFolded} where git ignores case. */
 function folded(index: GuardIndex, path: string): string {
-  return index.caseless ? path.toLowerCase() : path;
+  return index.caseless ? caseFolded(path) : path;
 }
 
 /** The projects whose paths hold a file (by glob) or a folder (globHoldsFolder); none: [""]. */

@@ -139,6 +139,12 @@ describe('a repository where git ignores case (core.ignorecase)', () => {
     // The hit names the path as the agent named it.
     expect(decide([g], { files: ['Secrets/a'] }, { caseless: true }).decisive).toMatchObject({ entry: 'secrets/**', subject: 'Secrets/a' });
   });
+  it('a name and its decomposed spelling are one there, as macOS takes them', () => {
+    const accented = inv(GLOBAL, { write: ['caf\u00e9/**', 'r\u0065\u0301sum\u00e9.md'] });
+    for (const file of ['cafe\u0301/menu.md', 'CAF\u00c9/menu.md', 'r\u00e9sum\u00e9.md', 'R\u0045\u0301SUME\u0301.md'])
+      expect(decide([accented], { files: [file] }, { caseless: true }).decision, file).toBe('deny');
+    expect(decide([accented], { files: ['cafe\u0301/menu.md'] }).decision).toBe('none');
+  });
   it('and only there: elsewhere another case is another path', () => {
     for (const file of ['SECRETS/prod.env', 'key.pem']) expect(decide([g], { files: [file] }).decision, file).toBe('none');
     expect(decide([p], { files: ['Services/App/db/init.sql'] }).decision).toBe('none');
