@@ -130,12 +130,12 @@ export function patchParts(patch: string): { paths: string[]; texts: string[] } 
 }
 
 /**
- * The tools that only read or search files (Claude Code's, Gemini CLI's, and the MCP filesystem server's,
- * by their own name): the paths they name are not written, so a write guard says nothing of them. A tool
- * guard (`guard.tool`) still applies by the name the client gives.
+ * The tools that only read or search files (Claude Code's, Gemini CLI's, the MCP filesystem server's and
+ * Serena's, by their own name): the paths they name are not written, so a write guard says nothing of them.
+ * A tool guard (`guard.tool`) still applies by the name the client gives.
  */
 const READ_TOOLS =
-  /^(?:Read|Glob|Grep|LS|NotebookRead|read_file|read_many_files|list_directory|glob|search_file_content|grep_search|read_text_file|read_media_file|read_multiple_files|list_directory_with_sizes|directory_tree|search_files|get_file_info|list_allowed_directories)$/;
+  /^(?:Read|Glob|Grep|LS|NotebookRead|read_file|read_many_files|list_directory|glob|search_file_content|grep_search|read_text_file|read_media_file|read_multiple_files|list_directory_with_sizes|directory_tree|search_files|get_file_info|list_allowed_directories|list_dir|find_file|search_for_pattern|get_symbols_overview|find_symbol|find_referencing_symbols)$/;
 
 /**
  * Claude Code's StructuredOutput (`claude -p --json-schema`): the run's final answer, handed to the
@@ -183,14 +183,18 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
     return { paths: [], texts: [], command };
   }
   const paths: string[] = [];
-  const keys = ['file_path', 'notebook_path', 'path', 'absolute_path', 'filePath', 'destination'];
+  // `relative_path`: the Serena MCP server's file tools (create_text_file, replace_content, insert_at_line…).
+  const keys = ['file_path', 'notebook_path', 'path', 'absolute_path', 'filePath', 'relative_path', 'destination'];
   if (MOVE_TOOLS.test(tool)) keys.push('source');
   for (const key of keys) {
     const p = str(ti[key]);
     if (p !== undefined && p !== '') paths.push(p);
   }
   const texts: string[] = [];
-  for (const key of ['content', 'new_string', 'new_source', 'newString', 'contents', 'text']) {
+  // `body`, `repl`: the code Serena's symbol tools write into the file they name, and its replace_content's
+  // replacement. Only with a file: a tool that names none (an HTTP request's `body`) is judged by all its arguments.
+  const textKeys = ['content', 'new_string', 'new_source', 'newString', 'contents', 'text'];
+  for (const key of paths.length > 0 ? [...textKeys, 'body', 'repl'] : textKeys) {
     const t = str(ti[key]);
     if (t !== undefined) texts.push(t);
   }

@@ -131,6 +131,34 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(input))).toMatchObject({ paths: [], texts: [], blocking: true });
   });
 
+  it("takes the Serena MCP server's file tools by their relative_path and the text they write, and its searches as reads", () => {
+    const serena = (tool: string, input: Record<string, unknown>) =>
+      parseClientInput(JSON.stringify({ ...claudeWrite, tool_name: `mcp__serena__${tool}`, tool_input: input }));
+    expect(serena('create_text_file', { relative_path: 'protected/a.pem', content: 'AKIA' })).toMatchObject({
+      paths: ['protected/a.pem'],
+      texts: ['AKIA'],
+    });
+    expect(serena('replace_content', { relative_path: 'protected/a.pem', needle: 'x', repl: 'AKIA', mode: 'literal' })).toMatchObject({
+      paths: ['protected/a.pem'],
+      texts: ['AKIA'],
+    });
+    expect(serena('replace_symbol_body', { name_path: 'f', relative_path: 'src/a.ts', body: 'AKIA' })).toMatchObject({
+      paths: ['src/a.ts'],
+      texts: ['AKIA'],
+    });
+    expect(serena('delete_lines', { relative_path: 'protected/a.pem', start_line: 1, end_line: 2 }).paths).toEqual(['protected/a.pem']);
+    for (const tool of [
+      'read_file',
+      'list_dir',
+      'find_file',
+      'search_for_pattern',
+      'get_symbols_overview',
+      'find_symbol',
+      'find_referencing_symbols',
+    ])
+      expect(serena(tool, { relative_path: 'protected', substring_pattern: 'x' }), tool).toMatchObject({ paths: [], texts: [] });
+  });
+
   it("takes a Gemini CLI MCP tool for a reader only where its server's name can be told: no writer passes by the end of its name", () => {
     const gemini = (tool: string) =>
       parseClientInput(JSON.stringify({ ...geminiWrite, tool_name: tool, tool_input: { path: 'protected/a.pem', pattern: '*' } }));
