@@ -422,6 +422,16 @@ describe('agents guard try', () => {
     expect((await runAgents(['guard', 'try', '--path', 'src/a.ts'], { cwd: dir })).code).toBe(0);
     expect((await runAgents(['guard', 'try'], { cwd: dir })).code).toBe(2);
   });
+
+  it.each([[['--path', '']], [['--path', 'src/a.ts', '--path', ' ']], [['--tool', '', '--path', 'x']], [['--command', '']]])(
+    'an empty value (%j) is a usage error, never a verdict of none',
+    async (args) => {
+      const dir = await repo();
+      const r = await runAgents(['--format', 'json', 'guard', 'try', ...args], { cwd: dir });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'usage' } });
+    },
+  );
 });
 
 describe('agents guard install', () => {

@@ -1,5 +1,5 @@
 import { isAbsolute, sep } from 'node:path';
-import { EXIT_CODES, missingOption } from '../../core/errors.ts';
+import { EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
 import { quoteEntry } from '../../core/guard.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { verdictJson } from '../../present/guard.ts';
@@ -35,6 +35,14 @@ export default defineCommand<TryArgs>({
         'guard try',
         ['path', 'command', 'tool'],
       );
+    // An empty value (an unset shell variable) names nothing: judged, it would answer `none` for no action at all.
+    for (const [flag, value] of [
+      ...paths.map((p) => ['--path', p] as const),
+      ['--tool', argv.tool] as const,
+      ['--command', argv.command] as const,
+    ])
+      if (value !== undefined && value.trim() === '')
+        throw new UsageError(`${flag} is empty`, `Give ${flag} a value, e.g. agents guard try --path infra/prod.tf`);
     const { GuardService } = await import('../../service/guard-service.ts');
     const service = new GuardService(await ctx.root(), ctx.io.env);
     // Joined, not resolved: the service follows the links of `--cwd lnk/..` before it folds the `..`.
