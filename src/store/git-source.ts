@@ -3,7 +3,8 @@ import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { lsIndex, lsTree, resolveCommit, topLevel, type GitEntry } from '../git/repo.ts';
 import { catFileBatch } from '../git/object-reader.ts';
 import type { ParseCache, ParseKeeping } from './parse-cache.ts';
-import type { ReadResult, TreeEntry, TreeSource } from './tree-source.ts';
+import type { UsageError } from '../core/errors.ts';
+import { type ReadResult, storeNotAFolder, type TreeEntry, type TreeSource } from './tree-source.ts';
 import { UNMERGED_READ } from './unmerged-read.ts';
 
 type Where = { kind: 'index' } | { kind: 'revision'; rev: string };
@@ -14,7 +15,7 @@ type Where = { kind: 'index' } | { kind: 'revision'; rev: string };
  */
 export class GitTreeSource implements TreeSource {
   readonly description: string;
-  private listing: Promise<{ entries: Map<string, GitEntry>; dirs: Set<string> }> | undefined;
+  private listing: Promise<{ entries: Map<string, GitEntry>; dirs: Set<string>; notFolder: string | undefined }> | undefined;
   private prefix = '';
   private top = '';
 
@@ -89,10 +90,16 @@ export class GitTreeSource implements TreeSource {
       const raw = this.where.kind === 'index' ? await lsIndex(this.root) : await lsTree(this.top, this.commit!, this.prefix);
       const entries = new Map<string, GitEntry>();
       const dirs = new Set<string>();
+      let notFolder: string | undefined;
       const cut = this.prefix === '' ? 0 : this.prefix.length + 1;
       // Listings are sorted: the files of one folder come together, so its folders are added once.
       let parent = '';
       for (const e of raw) {
+        // The store's own path as a link or a file: no entry of the store (its readers say so, see storeNotAFolder).
+        if (cut > 0 && e.path === this.prefix) {
+          notFolder = e.mode;
+          continue;
+        }
         const rel = cut === 0 ? e.path : e.path.slice(cut);
         entries.set(rel, e);
         const slash = rel.lastIndexOf('/');
@@ -100,9 +107,15 @@ export class GitTreeSource implements TreeSource {
         parent = rel.slice(0, slash);
         for (let i = rel.indexOf('/'); i >= 0 && i <= slash; i = rel.indexOf('/', i + 1)) dirs.add(rel.slice(0, i));
       }
-      return { entries, dirs };
+      return { entries, dirs, notFolder };
     })();
     return this.listing;
+  }
+
+  /** The refusal to read a revision whose store path is a link, a file or a submodule, not a folder; undefined when it is a folder or absent. */
+  async notAFolder(): Promise<UsageError | undefined> {
+    const { notFolder } = await this.load();
+    return notFolder === undefined ? undefined : storeNotAFolder(this.prefix, this.description, notFolder);
   }
 
   /** Every entry under the store with its blob id and mode (store-relative paths), from the one listing. */

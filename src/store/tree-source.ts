@@ -1,3 +1,4 @@
+import { UsageError } from '../core/errors.ts';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
@@ -325,4 +326,16 @@ export class WorkingTreeSource implements TreeSource {
       closeSync(fd);
     }
   }
+}
+
+/**
+ * The store's path (or a folder on it, `path`) is a link, a file or a submodule in a revision (`where`): read as a
+ * folder, it would be an empty store, and every invariant would read as removed.
+ */
+export function storeNotAFolder(path: string, where: string, mode: string): UsageError {
+  const what = mode === '120000' ? 'a symbolic link' : mode === '160000' ? 'a submodule' : 'a file';
+  return new UsageError(
+    `the store's path ${path} is ${what} in the ${where}, not a folder; a store is never followed through a link`,
+    'Compare revisions whose store is a folder, or name the folder the store is in with --store.',
+  );
 }

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from '../helpers/git.ts';
@@ -387,5 +387,29 @@ describe('invalid files and shallow clones', () => {
     const r = await runAgents(['--store', dir, 'invariant', 'diff'], { cwd: dir });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('not a git repository');
+  });
+
+  it.each([
+    ['a symbolic link', (dir: string) => symlinkSync('kept', join(dir, '.agents'))],
+    ['a file', (dir: string) => writeFileSync(join(dir, '.agents'), 'not a store\n')],
+  ])('a revision whose store path is %s is exit 2 naming it, not every invariant removed', async (what, replace) => {
+    const { repo } = history();
+    const before = repo.git('rev-parse', 'HEAD').trim();
+    renameSync(repo.store, join(repo.dir, 'kept'));
+    replace(repo.dir);
+    const odd = repo.commit('store replaced');
+    repo.git('rm', '-q', '--cached', '.agents');
+    repo.git('rm', '-rq', '--cached', 'kept');
+    renameSync(join(repo.dir, '.agents'), join(repo.dir, 'gone'));
+    renameSync(join(repo.dir, 'kept'), repo.store);
+    repo.commit('store back');
+    for (const range of [`${before}..${odd}`, `${odd}..HEAD`, odd]) {
+      const r = await runAgents(['invariant', 'diff', range, '--format', 'json'], { cwd: repo.dir });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: 'usage',
+        message: expect.stringContaining(`.agents is ${what} in the revision`),
+      });
+    }
   });
 });

@@ -8,7 +8,7 @@ import { MAX_FILE_BYTES } from '../../core/limits.ts';
 import type { GitObject, ObjectReader } from '../../git/object-reader.ts';
 import { GitError, findInTree, parseTree, resolveCommit, type TreeItem } from '../../git/repo.ts';
 import { catFileBatch } from '../../git/object-reader.ts';
-import type { ReadResult } from '../../store/tree-source.ts';
+import { type ReadResult, storeNotAFolder } from '../../store/tree-source.ts';
 import { UNMERGED_READ } from '../../store/unmerged-read.ts';
 import { gitFailure, revisionInfo, short, type SideInfo, type SideSpec } from './ranges.ts';
 
@@ -154,8 +154,14 @@ export class RevisionTrees {
       if (o?.type !== 'tree') throw new GitError(`the tree of commit ${c} is missing from the repository`, 'failed');
       return parseTree(o.data, walk.hashBytes);
     });
-    for (const part of prefix === '' ? [] : prefix.split('/')) {
+    const parts = prefix === '' ? [] : prefix.split('/');
+    for (const [k, part] of parts.entries()) {
       const next = level.map((items) => items.find((e) => e.name === part));
+      next.forEach((e, i) => {
+        const { label } = sides[i]!.info;
+        if (e !== undefined && !isTree(e))
+          throw storeNotAFolder(parts.slice(0, k + 1).join('/'), `revision ${label} (${commits[i]!.slice(0, 12)})`, e.mode);
+      });
       await walk.read(next.filter(isTree).map((e) => e.sha));
       level = next.map((e) => (isTree(e) ? walk.entries(e.sha) : []));
     }
@@ -391,6 +397,8 @@ export async function openSide(root: string, top: string, spec: SideSpec, idLeng
   } catch (error) {
     return gitFailure(error);
   }
+  const refused = await source.notAFolder();
+  if (refused) throw refused;
   const side = emptySide(info);
   for (const [p, e] of await source.blobIds()) {
     if (p === 'extends.lock.yaml') side.holdsLock = true;
