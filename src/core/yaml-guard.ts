@@ -84,3 +84,29 @@ export function yamlShapeProblem(source: string, maxNesting = MAX_NESTING, maxTo
   }
   return null;
 }
+
+/** Line breaks of YAML 1.1 (and of a lone CR, of YAML 1.2 too) that `yaml` reads as text: CR not before LF, NEL, LS, PS. */
+const OTHER_BREAK = /\r(?!\n)|[\u0085\u2028\u2029]/;
+
+/**
+ * The first line break in a comment that `yaml` does not see and other YAML
+ * readers do: PyYAML (and yamllint, which uses it) ends a comment at a lone
+ * CR, NEL, U+2028 or U+2029 and reads what follows as YAML, so
+ * `text: x # note<CR>active: false` is inactive to them and active here.
+ * Such a character in a value is the value's own `control-character` error;
+ * this finds it where no value holds it. Its offset, or null.
+ */
+export function hiddenLineBreak(source: string): number | null {
+  if (!OTHER_BREAK.test(source)) return null;
+  let offset = 0;
+  for (const token of new Lexer().lex(source)) {
+    // The lexer's markers (document start, flow end, "a scalar follows") take no room in the text.
+    if (token === '\u0002' || token === '\u0018' || token === '\u001f') continue;
+    if (token[0] === '#') {
+      const at = token.search(OTHER_BREAK);
+      if (at >= 0) return offset + at;
+    }
+    offset += token.length;
+  }
+  return null;
+}

@@ -16,7 +16,8 @@ import {
 import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlParser, type YamlSyntax } from './parse-core.ts';
 import { MERGE_CONFLICT_HINT, mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
-import { yamlShapeProblem } from './yaml-guard.ts';
+import { hiddenLineBreak, yamlShapeProblem } from './yaml-guard.ts';
+import { describeCharacter } from './plain-text.ts';
 
 /** The yaml package's `parseAllDocuments`, as parseFullYaml calls it. */
 type ParseAll = (source: string, options: ParseOptions & DocumentOptions & SchemaOptions) => Document.Parsed[];
@@ -48,6 +49,21 @@ export function parseFullYaml(file: string, source: string, parse: ParseAll = pa
           shape.kind === 'too-deep'
             ? 'Store files need only a few levels; write the value flat.'
             : 'A store file holds one short document; split or shorten it.',
+        ),
+      ],
+    };
+  // A comment that other readers end early would hide from this one what they read as YAML.
+  const hidden = hiddenLineBreak(source);
+  if (hidden !== null)
+    return {
+      diagnostics: [
+        diagAtOffset(
+          file,
+          source,
+          hidden,
+          'control-character',
+          `comment holds ${describeCharacter(source.codePointAt(hidden)!)}, which PyYAML and yamllint read as a line break: they read what follows it as YAML, this tool as part of the comment`,
+          'Remove the character, or end the line there with LF (or CRLF) if what follows is meant as YAML.',
         ),
       ],
     };

@@ -163,6 +163,28 @@ describe('parseFullYaml refuses', () => {
     ]);
   });
 
+  it.each([
+    ['a lone CR', '\r', 'U+000D'],
+    ['NEL', '\u0085', 'U+0085'],
+    ['a line separator', '\u2028', 'U+2028'],
+    ['a paragraph separator', '\u2029', 'U+2029'],
+  ])(
+    'a comment holding %s, which PyYAML reads as a line break: control-character there, not a file whose rest is comment',
+    (_name, mark, named) => {
+      // PyYAML reads `active: false` after the mark; yaml reads it as the comment's text.
+      const r = parseFullYaml(F, `id: x\r\ntext: hi # note${mark}active: false\r\n`);
+      expect(r.value).toBeUndefined();
+      expect(r.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['control-character', 2, 16]]);
+      expect(r.diagnostics[0]!.message).toContain(named);
+    },
+  );
+
+  it("a CRLF file with comments, and a lone CR inside a quoted value, are not a comment's line break", () => {
+    expect(parseFullYaml(F, '# c\r\nid: x # d\r\ntext: hi\r\n').value?.data).toEqual({ id: 'x', text: 'hi' });
+    // The value's CR is the value's own control-character error, found once the file is read.
+    expect(parseFullYaml(F, 'id: x\ntext: "a\rb" # c\n').value?.data).toEqual({ id: 'x', text: 'a\rb' });
+  });
+
   it('an alias with no anchor before it: yaml-syntax at the alias', () => {
     const r = parseFullYaml(F, 'id: x\ntext: *nowhere\n');
     expect(r.diagnostics).toEqual([
