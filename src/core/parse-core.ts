@@ -3,6 +3,7 @@ import type { Guard, Invariant, InvariantSource, Plan, Scope, ScopedInvariant, S
 import { DEFAULT_CONFIG, GUARD_KINDS } from './model.ts';
 import { diagAt, nodeAt, offsetAt, parseYaml, fullParser, YamlSyntaxNotLoaded, type YamlFile, type YamlSyntax } from './yaml-file.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
+import { cleanText } from './normalise.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 import { sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
@@ -209,12 +210,16 @@ export function parseInvariant(
   }
   diagnostics.push(...plainTextDiagnostics(y, 'invariant.schema.json'));
   if (diagnostics.length > 0) return { diagnostics };
+  // Trimmed as the writers trim what they are given: the white space and the
+  // line break a block scalar ends with are layout, so list, show, export and
+  // the MCP tools give the text and tags the CLI would have written.
   const value: ScopedInvariant = {
     id: own(raw.id),
-    text: own(raw.text),
+    text: own(cleanText(raw.text)),
     severity: (raw.severity ?? 'error') as Severity,
     active: raw.active ?? true,
-    tags: raw.tags ? raw.tags.map(own) : [],
+    // Two tags the trim makes one (`a` and `"a "`) are one tag, as the schema's uniqueItems means.
+    tags: raw.tags ? [...new Set(raw.tags.map((tag) => tag.trim()))].map(own) : [],
     scope,
     path: file,
   };

@@ -473,7 +473,8 @@ describe('parseInvariant', () => {
     const text = `id: ${ID}\ntext: "  Never delete production data, not even in a test environment  "\nseverity: warning\nactive: false\ntags: [data, safety]\nrationale: Backups are slow\noverrides: ${OTHER}\nlocked: true\ncreated_at: 2026-11-29T12:00:00Z\ncreated_by: someone@example.com\nsource:\n  kind: action\n  ref: ns/n\n  origin_id: ${OTHER}\n`;
     const full = {
       id: ID,
-      text: '  Never delete production data, not even in a test environment  ',
+      // Trimmed, as the writers store it.
+      text: 'Never delete production data, not even in a test environment',
       severity: 'warning',
       active: false,
       tags: ['data', 'safety'],

@@ -46,6 +46,14 @@ describe('parseInvariant', () => {
     expect(where(text)).toEqual(expected);
   });
 
+  it("trims the text and tags as the writers do: a block scalar's last line breaks and edge spaces are layout", () => {
+    const r = parse(`id: ${ID}\ntext: |+\n  Keep   the logs\n\n\ntags: ["a\\n", "b  ", c]\n`);
+    expect(r.diagnostics).toEqual([]);
+    expect(r.value).toMatchObject({ text: 'Keep   the logs', tags: ['a', 'b', 'c'] });
+    expect(parse(`id: ${ID}\ntext: "\\n  Keep the logs  "\n`).value?.text).toBe('Keep the logs');
+    expect(parse(`id: ${ID}\ntext: T\ntags: [a, "a  ", b]\n`).value?.tags).toEqual(['a', 'b']);
+  });
+
   it('accepts CRLF line ends and a byte-order mark', () => {
     expect(parse(`\ufeffid: ${ID}\r\ntext: T\r\n`).value?.text).toBe('T');
   });

@@ -84,7 +84,7 @@ describe('plan use', () => {
       '01M8KK1KW0KPRSWWKENT2QZ1QC',
     ]);
     expect(out.duplicates).toEqual([
-      { origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QB', of: '01M8KK1KW0KPRSWWKENT2QZ1QA', text: '  RUN the   linter ' },
+      { origin_id: '01M8KK1KW0KPRSWWKENT2QZ1QB', of: '01M8KK1KW0KPRSWWKENT2QZ1QA', text: 'RUN the   linter' },
     ]);
     expect(out.plan.project).toBeNull();
   });
