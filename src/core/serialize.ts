@@ -92,11 +92,21 @@ function scalarText(value: string, prefix: string): string {
   if (value.includes('\n')) {
     // yaml's literal block (`|` or `|-`), indented under its key, when its lines fit.
     const [head, ...rest] = own.split('\n');
-    const lines = rest.map((l) => (l === '' ? '' : pad + l));
+    // yaml indents a whole document's block by two when the value starts like a document marker (`---`, `...`);
+    // under a key the block takes the key's indentation only, as prettier prints it.
+    const cut = Math.min(...rest.filter((l) => l !== '').map((l) => /^ */.exec(l)![0].length));
+    const lines = rest.map((l) => (l === '' ? '' : pad + l.slice(cut)));
     if ((head === '|' || head === '|-') && lines.every((l) => l.length <= WIDTH && !l.endsWith(' '))) return [head, ...lines].join('\n');
   } else {
     // A plain scalar a YAML 1.1 reader would take for a boolean, a date or a number: double-quoted (./yaml11.ts).
-    const oneLine = isPlain(own) && yaml11Reads(own) ? JSON.stringify(value) : preferredQuotes(value, own);
+    // So is a value that yaml, writing it as a whole document, puts in a block scalar because it starts like a
+    // document marker (`---`, `...`): that block's indentation fits a top-level key only, not a list item or a
+    // nested key.
+    const oneLine = own.includes('\n')
+      ? preferredQuotes(value, JSON.stringify(value))
+      : isPlain(own) && yaml11Reads(own)
+        ? JSON.stringify(value)
+        : preferredQuotes(value, own);
     if (prefix.length + oneLine.length <= WIDTH) return oneLine;
   }
   if (foldable(value)) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { AgentsError } from '../../src/core/errors.ts';
 import type { Invariant } from '../../src/core/model.ts';
 import {
@@ -57,6 +58,16 @@ describe('a one-line value', () => {
     expect(textLine(`"it's" \\ here`)).toBe(`text: "\\"it's\\" \\\\ here"\n`);
   });
 
+  it('starting like a document marker (--- or ...): quoted, so it parses in a list or under a nested key too', () => {
+    // yaml writes such a value alone as a block indented for a top-level key only.
+    const data = { text: '---', tags: ['---', '... x'], guard: { write: ['--- "a"'] }, source: { kind: 'action', ref: '...' } };
+    const text = body(data);
+    expect(text).toBe(
+      'text: "---"\ntags:\n  - "---"\n  - "... x"\nguard:\n  write:\n    - \'--- "a"\'\nsource:\n  kind: action\n  ref: "..."\n',
+    );
+    expect(parse(text)).toEqual(data);
+  });
+
   it('with a run of spaces in a line too long: double-quoted and broken, not folded', () => {
     // 80 characters: folded, its one line would be 82 columns wide.
     expect(textLine(`${'a'.repeat(39)}  ${'b'.repeat(39)}`)).toBe(`text: "${'a'.repeat(39)}  ${'b'.repeat(30)}\\\n  ${'b'.repeat(9)}"\n`);
@@ -83,6 +94,14 @@ describe('a value of several lines', () => {
   it('is a literal block while its lines fit 80 columns, else double-quoted', () => {
     expect(textLine(`${'x'.repeat(78)}\nb`)).toBe(`text: |-\n  ${'x'.repeat(78)}\n  b\n`);
     expect(textLine(`${'x'.repeat(79)}\nb`)).toBe(`text: "${'x'.repeat(71)}\\\n  ${'x'.repeat(8)}\\nb"\n`);
+  });
+
+  it('starting like a document marker: a literal block indented as any other, in a list too', () => {
+    // yaml indents such a block by two more when it writes the value alone.
+    const data = { rationale: '...\nb', tags: ['--- a\nb'] };
+    const text = body(data);
+    expect(text).toBe('rationale: |-\n  ...\n  b\ntags:\n  - |-\n    --- a\n    b\n');
+    expect(parse(text)).toEqual(data);
   });
 
   it('with a trailing space on a line, or leading spaces (an indentation indicator): double-quoted', () => {
