@@ -1,5 +1,6 @@
 import { Document, visit } from 'yaml';
 import { escapeUnsafe, hasUnsafe, startsWorkflowCommand } from '../core/plain-text.ts';
+import { yaml11Reads } from '../core/yaml11.ts';
 
 /**
  * `--format yaml` output (loaded only when that format is asked for). A
@@ -13,7 +14,10 @@ export function toYaml(data: unknown): string {
   visit(doc, {
     Scalar(_key, node) {
       // A line of a block scalar that starts `::` would be a GitHub Actions workflow command: double-quoted, it is no line of its own.
-      if (typeof node.value === 'string' && (hasUnsafe(node.value) || startsWorkflowCommand(node.value))) node.type = 'QUOTE_DOUBLE';
+      // A string a YAML 1.1 reader (PyYAML) would take for a boolean, a date or a number written plain (`yes`, a
+      // timestamp) is double-quoted too, as the store's files write it, so every reader gets the JSON output's data.
+      const v = node.value;
+      if (typeof v === 'string' && (hasUnsafe(v) || startsWorkflowCommand(v) || yaml11Reads(v))) node.type = 'QUOTE_DOUBLE';
     },
   });
   // A double-quoted string stays on one line (its newlines as `\n`): folded, each of its lines would be one of the output's.

@@ -105,3 +105,18 @@ describe('lines GitHub Actions would read as workflow commands', () => {
     expect(parse(out)).toEqual(data);
   });
 });
+
+describe('strings a YAML 1.1 reader would read as another type', () => {
+  it('are double-quoted, as the store writes them, so PyYAML reads the strings --format json gives', () => {
+    const data = {
+      created_at: '2026-11-29T12:00:00Z',
+      expires: '2026-12-31',
+      tags: ['yes', 'on', 'N', '0777', '1:20', '1_000', 'ok'],
+      on: 'x',
+    };
+    expect(toYaml(data)).toBe(
+      'created_at: "2026-11-29T12:00:00Z"\nexpires: "2026-12-31"\ntags:\n  - "yes"\n  - "on"\n  - "N"\n  - "0777"\n  - "1:20"\n  - "1_000"\n  - ok\n"on": x\n',
+    );
+    expect(parse(toYaml(data))).toEqual(data);
+  });
+});
