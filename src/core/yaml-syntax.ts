@@ -146,6 +146,22 @@ export function parseFullYaml(file: string, source: string, parse: ParseAll = pa
     }
   }
   if (diagnostics.length > 0) return { diagnostics };
+  // The file says which YAML it is: read as 1.2 all the same, a `%YAML 1.1` file's `yes` and dates would be
+  // strings here and booleans and dates to the readers that honour the directive.
+  const declared = first.directives?.yaml.explicit ? /^%YAML[ \t]+(\S+)/m.exec(source) : null;
+  if (declared && declared[1] !== '1.2') {
+    return {
+      diagnostics: [
+        diagAt(
+          y,
+          declared.index,
+          'yaml-syntax',
+          `file declares %YAML ${declared[1]}; store files are YAML 1.2, where yes, no, on, off and dates are strings`,
+          'Remove the directive (or write %YAML 1.2), and write each value as YAML 1.2 reads it.',
+        ),
+      ],
+    };
+  }
   if (docs.length > 1) {
     const second = docs[1]!;
     return {

@@ -185,6 +185,16 @@ describe('parseFullYaml refuses', () => {
     expect(parseFullYaml(F, 'id: x\ntext: "a\rb" # c\n').value?.data).toEqual({ id: 'x', text: 'a\rb' });
   });
 
+  it.each(['1.1', '1.3', '2.0'])(
+    'a %%YAML %s directive: yaml-syntax at the directive, not a file read as YAML 1.2 all the same',
+    (version) => {
+      const r = parseFullYaml(F, `# c\n%YAML ${version}\n---\nid: x\ntext: "on"\ntags: [yes, on]\n`);
+      expect(r.value).toBeUndefined();
+      expect(r.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([['yaml-syntax', 2, 1]]);
+      expect(parseFullYaml(F, '%YAML 1.2\n---\nid: x\ntags: [yes]\n').value?.data).toEqual({ id: 'x', tags: ['yes'] });
+    },
+  );
+
   it('an alias with no anchor before it: yaml-syntax at the alias', () => {
     const r = parseFullYaml(F, 'id: x\ntext: *nowhere\n');
     expect(r.diagnostics).toEqual([
