@@ -52,6 +52,22 @@ export function parseFullYaml(file: string, source: string, parse: ParseAll = pa
         ),
       ],
     };
+  // Lines ended by CR alone (classic Mac OS): yaml reads the file as one line, where PyYAML reads lines; said as such,
+  // not as the syntax slip the first line's end makes.
+  const cr = source.indexOf('\r');
+  if (cr >= 0 && !source.includes('\n'))
+    return {
+      diagnostics: [
+        diagAtOffset(
+          file,
+          source,
+          cr,
+          'yaml-syntax',
+          'the lines of this file end with CR alone, which this tool does not read as a line break (PyYAML does)',
+          'Save the file with LF (or CRLF) line ends.',
+        ),
+      ],
+    };
   // A comment that other readers end early would hide from this one what they read as YAML.
   const hidden = hiddenLineBreak(source);
   if (hidden !== null)

@@ -195,6 +195,12 @@ describe('parseFullYaml refuses', () => {
     },
   );
 
+  it('a file whose lines end with CR alone: yaml-syntax at the first line end, not the slip it makes', () => {
+    const at = (source: string) => parseFullYaml(F, source).diagnostics.map((d) => [d.code, d.line, d.col]);
+    expect(at('# c\rid: x\rtext: hi\r')).toEqual([['yaml-syntax', 1, 4]]);
+    expect(at('id: x\rtext: hi\r')).toEqual([['yaml-syntax', 1, 6]]);
+  });
+
   it('an alias with no anchor before it: yaml-syntax at the alias', () => {
     const r = parseFullYaml(F, 'id: x\ntext: *nowhere\n');
     expect(r.diagnostics).toEqual([
