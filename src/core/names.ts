@@ -1,3 +1,5 @@
+import { quoteText } from './plain-text.ts';
+
 /** Crockford base32 ULID: 26 characters, upper case, first character 0-7. */
 export const ULID_RE = /^[0-7][0-9A-HJKMNP-TV-Z]{25}$/;
 
@@ -27,16 +29,17 @@ export function isProjectName(value: string): boolean {
 /** Why `value` is not a valid name, or null when it is. */
 export function nameProblem(value: string, what: string): string | null {
   if (value === '') return `${what} is empty`;
-  if (value === '.' || value === '..') return `${what} "${value}" is not allowed`;
-  if (value.length > 64) return `${what} "${truncate(value)}" is longer than 64 characters`;
+  if (value === '.' || value === '..') return `${what} ${quoteText(value)} is not allowed`;
+  if (value.length > 64) return `${what} ${quoteText(truncate(value))} is longer than 64 characters`;
   if (!NAME_RE.test(value)) {
-    return `${what} "${truncate(value)}" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"`;
+    return `${what} ${quoteText(truncate(value))} must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"`;
   }
   // A folder of such a name cannot be checked out on Windows: git refuses the path there.
-  if (WINDOWS_DEVICE.test(value)) return `${what} "${value}" is a device name Windows reserves (con, prn, aux, nul, com1–9, lpt1–9)`;
-  if (value.endsWith('.')) return `${what} "${truncate(value)}" ends with ".", which Windows drops from a folder's name`;
+  if (WINDOWS_DEVICE.test(value))
+    return `${what} ${quoteText(value)} is a device name Windows reserves (con, prn, aux, nul, com1–9, lpt1–9)`;
+  if (value.endsWith('.')) return `${what} ${quoteText(truncate(value))} ends with ".", which Windows drops from a folder's name`;
   if (what === 'project' && RESERVED_PROJECT_NAMES.includes(value))
-    return `project "${value}" is a reserved name (a scope word, or the name of the global instruction file an export writes: agents-global.mdc)`;
+    return `project ${quoteText(value)} is a reserved name (a scope word, or the name of the global instruction file an export writes: agents-global.mdc)`;
   return null;
 }
 
@@ -59,8 +62,8 @@ export const RESERVED_PROJECT_NAMES: readonly string[] = Object.freeze([
 /** Why `value` is not a ULID, or null when it is. */
 export function ulidProblem(value: string, what: string): string | null {
   if (ULID_RE.test(value)) return null;
-  if (ULID_RE.test(value.toUpperCase())) return `${what} "${value}" must be upper case`;
-  return `${what} "${truncate(value)}" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)`;
+  if (ULID_RE.test(value.toUpperCase())) return `${what} ${quoteText(value)} must be upper case`;
+  return `${what} ${quoteText(truncate(value))} is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)`;
 }
 
 export interface ActionRef {
@@ -71,7 +74,7 @@ export interface ActionRef {
 /** Parses `ns/name`; returns a reason string when it is malformed. */
 export function parseActionRef(value: string): ActionRef | string {
   const parts = value.split('/');
-  if (parts.length !== 2) return `action "${truncate(value)}" must be NS/NAME, e.g. local/code-coverage`;
+  if (parts.length !== 2) return `action ${quoteText(truncate(value))} must be NS/NAME, e.g. local/code-coverage`;
   const [ns, name] = parts as [string, string];
   const problem = nameProblem(ns, 'action namespace') ?? nameProblem(name, 'action name');
   return problem ?? { ns, name };

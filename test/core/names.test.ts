@@ -126,3 +126,17 @@ describe('truncate and codePointLength', () => {
     expect(codePointLength('a😀b')).toBe(3);
   });
 });
+
+describe('a name or file name holding a line break or a hidden character', () => {
+  // A file named so is reported on one line of validate's text output: the name cannot start a line of its own.
+  test.each([
+    ['ulidProblem', ulidProblem(`${ID}\n::warning::fake`, 'invariant file name')],
+    ['ulidProblem, lower case', ulidProblem(`${ID.toLowerCase()}\r`, 'invariant file name')],
+    ['nameProblem', nameProblem('web\nfake', 'project')],
+    ['nameProblem, Windows device', nameProblem('aux\u202e', 'project')],
+    ['parseActionRef', parseActionRef('a\nb/c/d') as string],
+  ])('%s: quoted with the character escaped', (_name, problem) => {
+    expect(problem).not.toMatch(/[\n\r\u202e]/);
+    expect(problem).toMatch(/\\[nru]/);
+  });
+});
