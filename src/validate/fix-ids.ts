@@ -34,7 +34,11 @@ export function withId(text: string, id: string): string | undefined {
   if (root.flow) {
     const at = root.range[0]!;
     if (body[at] !== '{') return undefined;
-    next = `${body.slice(0, at + 1)}id: ${id}${root.items.length > 0 ? ', ' : ''}${body.slice(at + 1)}`;
+    const rest = body.slice(at + 1);
+    // The comma takes the space before the next key only when none follows it already: `{` at a line's end
+    // would otherwise leave a trailing space, which yamllint refuses.
+    const comma = root.items.length === 0 ? '' : /^\s/.test(rest) ? ',' : ', ';
+    next = `${body.slice(0, at + 1)}id: ${id}${comma}${rest}`;
   } else {
     const at = root.items[0]?.key?.range?.[0];
     if (at === undefined) return undefined;

@@ -104,4 +104,11 @@ describe('validate --fix and a file without an id', () => {
     expect(withId('\uFEFFtext: a\n', 'ID')).toBe('\uFEFFid: ID\ntext: a\n');
     expect(withId('? text\n: a\n', 'ID')).toBeUndefined();
   });
+
+  it('withId leaves no trailing space in a flow mapping whose { ends its line', () => {
+    expect(withId('{\n  text: a\n}\n', 'ID')).toBe('{id: ID,\n  text: a\n}\n');
+    expect(withId('{\r\n  text: a\r\n}\r\n', 'ID')).toBe('{id: ID,\r\n  text: a\r\n}\r\n');
+    expect(withId('{ text: a }\n', 'ID')).toBe('{id: ID, text: a }\n');
+    expect(withId('{text: a}\n', 'ID')).toBe('{id: ID, text: a}\n');
+  });
 });
