@@ -5,10 +5,12 @@ import { commaFreeGlobs } from './globs.ts';
 
 /**
  * A YAML scalar for a front matter value: plain when that is safe, else double-quoted (JSON is valid YAML).
- * What a YAML reader could take for a number (`2024`, `1e3`, `.5`, `.inf`) is quoted, so a glob stays a string.
+ * What a YAML reader could take for a number (`2024`, `1e3`, `.5`, `.inf`) is quoted, so a glob stays a string;
+ * so is a lone `-`, which plain would open a block sequence no reader takes after a key.
  */
 export function yamlScalar(value: string): string {
   return /^[A-Za-z0-9_./-][A-Za-z0-9_./*?{}[\],!-]*$/.test(value) &&
+    value !== '-' &&
     !/^(true|false|null|yes|no|on|off|~)$/i.test(value) &&
     !/^[-+]?(\.?[0-9]|\.(inf|nan)$)/i.test(value)
     ? value

@@ -57,6 +57,8 @@ describe('yamlScalar', () => {
     ['.github/x', '.github/x'],
     ['_a', '_a'],
     ['-a', '-a'],
+    // A lone dash after a key would open a block sequence: a file or folder named "-".
+    ['-', '"-"'],
     ['Z9', 'Z9'],
     ['a*b?{c}[d],e!f-g', 'a*b?{c}[d],e!f-g'],
     ['*.ts', '"*.ts"'],
