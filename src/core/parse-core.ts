@@ -4,6 +4,7 @@ import { DEFAULT_CONFIG, GUARD_KINDS } from './model.ts';
 import { diagAt, nodeAt, offsetAt, parseYaml, fullParser, YamlSyntaxNotLoaded, type YamlFile, type YamlSyntax } from './yaml-file.ts';
 import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { cleanText } from './normalise.ts';
+import { yaml11Reads } from './yaml11.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 import { sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
@@ -67,9 +68,20 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
     case 'enum':
       message = `${where} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
       break;
-    case 'type':
+    case 'type': {
       message = `${where} must be of type ${String(params.type)}`;
+      // `no`, `on` or `1_000` where a boolean or number goes: YAML 1.1 read them so, YAML 1.2 (the store's) reads text.
+      const value = valueAt(y.data, path);
+      if (typeof value === 'string' && params.type !== 'string' && yaml11Reads(value))
+        return diagAt(
+          y,
+          offset,
+          'schema',
+          `${message}: ${JSON.stringify(value)} is a string in YAML 1.2, which store files are written in`,
+          params.type === 'boolean' ? 'Write true or false.' : 'Write the number in digits alone (no underscores, no leading zero).',
+        );
       break;
+    }
     case 'pattern':
       if (path.length === 1 && path[0] === 'id') {
         return diagAt(
@@ -94,17 +106,21 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
     case 'format':
       message = `${where} must be a ${String(params.format)} (RFC 3339, e.g. 2026-11-29T12:00:00Z)`;
       break;
-    case 'not': {
+    case 'not':
       // The validator's own words ("must NOT be valid") say nothing of the value: name the value refused.
-      let value: unknown = y.data;
-      for (const key of path) value = (value as Record<string, unknown> | undefined)?.[key];
-      message = `${where} cannot be ${JSON.stringify(value)}`;
+      message = `${where} cannot be ${JSON.stringify(valueAt(y.data, path))}`;
       break;
-    }
     default:
       message = `${where} ${e.message ?? 'is invalid'}`;
   }
   return diagAt(y, offset, 'schema', message, `Correct the value; ${schema} (in schemas/) describes every key.`);
+}
+
+/** The value at `path` (keys and indexes) of a document's data. */
+function valueAt(data: unknown, path: readonly string[]): unknown {
+  let value = data;
+  for (const key of path) value = (value as Record<string, unknown> | undefined)?.[key];
+  return value;
 }
 
 function unescapePointer(s: string): string {

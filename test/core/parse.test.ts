@@ -54,6 +54,20 @@ describe('parseInvariant', () => {
     expect(parse(`id: ${ID}\ntext: T\ntags: [a, "a  ", b]\n`).value?.tags).toEqual(['a', 'b']);
   });
 
+  it('a YAML 1.1 boolean or number written where a boolean or number goes: schema at the value, naming it as the string it is', () => {
+    for (const [field, written] of [
+      ['active', 'no'],
+      ['active', 'On'],
+      ['imported_from', '{file: a.md, line: 1_000}'],
+    ] as const) {
+      const r = parse(`id: ${ID}\ntext: T\n${field}: ${written}\n`);
+      expect(r.diagnostics.map((d) => [d.code, d.line])).toEqual([['schema', 3]]);
+      expect(r.diagnostics[0]!.message).toMatch(/"(no|On|1_000)" is a string in YAML 1\.2/);
+    }
+    // Any other string is only of the wrong type.
+    expect(parse(`id: ${ID}\ntext: T\nactive: nope\n`).diagnostics[0]!.message).toBe('active must be of type boolean');
+  });
+
   it('accepts CRLF line ends and a byte-order mark', () => {
     expect(parse(`\ufeffid: ${ID}\r\ntext: T\r\n`).value?.text).toBe('T');
   });
