@@ -59,7 +59,17 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
       const key = String(params.additionalProperty);
       const keyNode = fullParser(y.syntax).keyNodeOf(node, key);
       if (keyNode?.range) offset = keyNode.range[0];
-      message = `unknown key "${key}"${path.length ? ` in ${where}` : ''}`;
+      const inWhere = path.length ? ` in ${where}` : '';
+      // A null key (a line that starts ": ", or `~:`) is the empty string in the data: say what it is.
+      if (key === '')
+        return diagAt(
+          y,
+          offset,
+          'schema',
+          `a key is missing${inWhere} (a null key: ": value" or "~: value")`,
+          'Write the key before the colon, or remove the line.',
+        );
+      message = `unknown key "${key}"${inWhere}`;
       return diagAt(y, offset, 'schema', message, `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`);
     }
     case 'required':

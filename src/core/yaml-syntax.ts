@@ -238,11 +238,17 @@ function isEmptyDocument(doc: Document.Parsed): boolean {
   return isScalar(c) && c.range[0] === c.range[1] && !c.tag && !c.anchor;
 }
 
+/** A scalar key as the data's object names it: a null key (`: x`, `~: x`) is the empty string there. */
+function keyName(key: unknown): string | undefined {
+  if (!isScalar(key)) return undefined;
+  return key.value === null ? '' : String(key.value);
+}
+
 export function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | undefined {
   let node: unknown = doc.contents;
   for (const key of path) {
     if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+      const pair = node.items.find((p) => keyName(p.key) === key);
       node = pair?.value ?? undefined;
     } else if (isSeq(node)) {
       node = node.items[Number(key)];
@@ -255,7 +261,7 @@ export function nodeAt(doc: Document.Parsed, path: readonly string[]): Node | un
 
 export function keyNodeOf(node: Node | undefined, key: string): Node | undefined {
   if (!isMap(node)) return undefined;
-  const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  const pair = node.items.find((p) => keyName(p.key) === key);
   return pair && isScalar(pair.key) ? pair.key : undefined;
 }
 

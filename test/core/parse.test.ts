@@ -29,6 +29,8 @@ describe('parseInvariant', () => {
 
   it.each([
     ['an unknown key, at the key', `id: ${ID}\ntext: T\nseverty: error\n`, [['schema', 3, 1]]],
+    ['a key left out (a line that starts ": "), at the key', `id: ${ID}\ntext: T\n: oops\n`, [['schema', 3, 1]]],
+    ['a null key, at the key', `id: ${ID}\ntext: T\n~: oops\n`, [['schema', 3, 1]]],
     ['a bad enum value, at the value', `id: ${ID}\ntext: T\nseverity: fatal\n`, [['schema', 3, 11]]],
     ['a wrong type, at the value', `id: ${ID}\ntext: T\nactive: "yes"\n`, [['schema', 3, 9]]],
     ['a tag of the wrong type, at the item', `id: ${ID}\ntext: T\ntags:\n  - ok\n  - 3\n`, [['schema', 5, 5]]],
