@@ -20,7 +20,11 @@ export const DEFAULT_KEY_ENV: Record<Provider, string> = { openai: 'OPENAI_API_K
 export const DEFAULT_MODEL: Record<Provider, string> = { openai: 'gpt-4.1-mini', anthropic: 'claude-haiku-4-5' };
 
 /** `reconciliation:` and its keys, for config.yaml; with no choice, the command actor left to configure. */
-export function reconciliationLines(choice?: ActorChoice): string[] {
+export function reconciliationLines(
+  choice: ActorChoice | undefined,
+  /** How a value given by the user is written after `prefix` (its line up to it): quoted where YAML needs it. */
+  value: (text: string, prefix: string) => string,
+): string[] {
   const head = [
     'reconciliation:',
     // Lines of at most 80 characters: yamllint's default, which many repositories run.
@@ -53,7 +57,7 @@ export function reconciliationLines(choice?: ActorChoice): string[] {
         ...head,
         '  actor: agent',
         `  agent: ${choice.agent}`,
-        ...(choice.model !== undefined ? [`  model: ${choice.model}`] : ['  # model: the CLI uses its own default']),
+        ...(choice.model !== undefined ? [`  model: ${value(choice.model, '  model: ')}`] : ['  # model: the CLI uses its own default']),
         '  # agent_path: /path/to/the/cli   # when it is not on PATH',
         '  timeout_ms: 300000',
       ];
@@ -62,9 +66,9 @@ export function reconciliationLines(choice?: ActorChoice): string[] {
         ...head,
         '  actor: llm',
         `  provider: ${choice.provider}`,
-        `  model: ${choice.model}`,
+        `  model: ${value(choice.model, '  model: ')}`,
         ...(choice.base_url !== undefined
-          ? [`  base_url: ${choice.base_url}`]
+          ? [`  base_url: ${value(choice.base_url, '  base_url: ')}`]
           : ['  # base_url: http://localhost:11434/v1  # OpenAI-compatible']),
         '  # The NAME of the variable holding the key; never the key itself.',
         `  api_key_env: ${choice.api_key_env ?? DEFAULT_KEY_ENV[choice.provider]}`,

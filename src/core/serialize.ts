@@ -1,5 +1,5 @@
 import { type ActorChoice, reconciliationLines } from './actor-choice.ts';
-import { stringify } from 'yaml';
+import { parse, stringify } from 'yaml';
 import type { Invariant, Plan } from './model.ts';
 import type { DecisionNode, EnforcementRun, Violation } from './records.ts';
 import { schemaRef } from './layout.ts';
@@ -284,19 +284,23 @@ export function formatProjectFile(rel: string, meta: { description?: string; pat
 
 /** The config.yaml `agents init` writes, with the actor it was asked to set up (src/core/actor-choice.ts). */
 export function formatConfigFile(actor?: ActorChoice): string {
-  return [
+  const text = [
     '# yaml-language-server: $schema=schemas/config.schema.json',
     'version: 1',
     '# Whether the commands that write (invariant add, edit, move, remove,',
     '# waive, plan use, …) commit their change with git; --commit and',
     '# --no-commit decide one run.',
     'commit: false',
-    ...reconciliationLines(actor),
+    ...reconciliationLines(actor, scalarText),
     "# What `agents export` writes into agents' instruction files (docs/export.md):",
     '# export:',
     '#   targets: [agents-md, claude-md, cursor]',
     '',
   ].join('\n');
+  // Written line by line for its comments, it passes the checks of every writer's document all the same: a model
+  // name the schema refuses would leave a store every command stops on.
+  checkDocument('config.yaml', 'config.schema.json', parse(text) as Record<string, unknown>);
+  return text;
 }
 
 /** Generic YAML document with a modeline, for records written under a plan. */

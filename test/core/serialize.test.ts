@@ -449,6 +449,33 @@ describe('the writers', () => {
   });
 });
 
+describe('formatConfigFile and the values given to init', () => {
+  const model = (m: string) =>
+    (parse(formatConfigFile({ actor: 'llm', provider: 'openai', model: m })) as { reconciliation: { model: unknown } }).reconciliation
+      .model;
+
+  it('writes a model name as the string it is, quoted where YAML needs it', () => {
+    for (const m of ['1.5', 'yes', '[x', '{x}', '-x', 'llama3:8b', 'gpt-4o"', '&a', '*a', '!x', '---']) expect(model(m)).toBe(m);
+    expect(parse(formatConfigFile({ actor: 'agent', agent: 'claude', model: '2024' })).reconciliation.model).toBe('2024');
+  });
+
+  it('refuses a model name config.yaml would not pass (invalid-document), rather than write a store every command stops on', () => {
+    for (const [m, expected] of [
+      ['gpt #x', 'invalid-document'],
+      ['a: b', 'invalid-document'],
+      ['x\u001b', 'usage'],
+    ]) {
+      let code: string | undefined;
+      try {
+        formatConfigFile({ actor: 'llm', provider: 'openai', model: m! });
+      } catch (e) {
+        code = e instanceof AgentsError ? e.code : 'other';
+      }
+      expect(code, m).toBe(expected);
+    }
+  });
+});
+
 describe('text that could hide from a reviewer is refused before anything is made', () => {
   const inv: Invariant = { id: INV, text: 'Never delete production data', severity: 'error', active: true, tags: [] };
   const MESSAGE_END =
