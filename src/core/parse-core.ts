@@ -69,6 +69,15 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
           `a key is missing${inWhere} (a null key: ": value" or "~: value")`,
           'Write the key before the colon, or remove the line.',
         );
+      // YAML 1.1's merge key reads as a key of its own in YAML 1.2: the keys it was meant to bring in are not there.
+      if (key === '<<')
+        return diagAt(
+          y,
+          offset,
+          'schema',
+          `merge key "<<"${inWhere}: store files are YAML 1.2, which has no merge keys, so the keys it names are not read`,
+          'Write the keys out in place of "<<: *alias".',
+        );
       message = `unknown key "${key}"${inWhere}`;
       return diagAt(y, offset, 'schema', message, `Remove "${key}" or fix its spelling; ${schema} lists the allowed keys.`);
     }

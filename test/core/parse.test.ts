@@ -31,6 +31,7 @@ describe('parseInvariant', () => {
     ['an unknown key, at the key', `id: ${ID}\ntext: T\nseverty: error\n`, [['schema', 3, 1]]],
     ['a key left out (a line that starts ": "), at the key', `id: ${ID}\ntext: T\n: oops\n`, [['schema', 3, 1]]],
     ['a null key, at the key', `id: ${ID}\ntext: T\n~: oops\n`, [['schema', 3, 1]]],
+    ['a merge key, at the key', `id: ${ID}\ntext: T\n<<: {severity: info}\n`, [['schema', 3, 1]]],
     ['a bad enum value, at the value', `id: ${ID}\ntext: T\nseverity: fatal\n`, [['schema', 3, 11]]],
     ['a wrong type, at the value', `id: ${ID}\ntext: T\nactive: "yes"\n`, [['schema', 3, 9]]],
     ['a tag of the wrong type, at the item', `id: ${ID}\ntext: T\ntags:\n  - ok\n  - 3\n`, [['schema', 5, 5]]],
@@ -68,6 +69,15 @@ describe('parseInvariant', () => {
     }
     // Any other string is only of the wrong type.
     expect(parse(`id: ${ID}\ntext: T\nactive: nope\n`).diagnostics[0]!.message).toBe('active must be of type boolean');
+  });
+
+  it('a merge key is named as one: YAML 1.2 reads it as a key of its own, not the keys it names', () => {
+    const r = parse(`base: &b\n  severity: info\nid: ${ID}\ntext: T\n<<: *b\n`);
+    expect(r.diagnostics.map((d) => [d.code, d.line, d.col])).toEqual([
+      ['schema', 1, 1],
+      ['schema', 5, 1],
+    ]);
+    expect(r.diagnostics[1]!.message).toMatch(/^merge key "<<"/);
   });
 
   it('accepts CRLF line ends and a byte-order mark', () => {
