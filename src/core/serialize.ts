@@ -9,6 +9,7 @@ import type { SchemaName } from './schemas.ts';
 import type { Waiver } from './waivers.ts';
 import type { ExtendsLock } from './extends.ts';
 import { assertSchemaValid } from './write-check.ts';
+import { assertFitsStoreFile } from './store-file-size.ts';
 import { yaml11Reads } from './yaml11.ts';
 
 /** The first line of every file a writer emits, so editors validate as you type. */
@@ -216,7 +217,9 @@ function preferredQuotes(value: string, text: string): string {
  */
 function document(rel: string, schema: SchemaName, data: Record<string, unknown>, lead?: string): string {
   checkDocument(rel, schema, data, lead);
-  return yamlDocument(rel, schema, data);
+  const text = yamlDocument(rel, schema, data);
+  assertFitsStoreFile(rel, text);
+  return text;
 }
 
 /**

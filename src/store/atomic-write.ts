@@ -20,6 +20,7 @@ import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { TEMP_SUFFIX } from '../core/layout.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { inStyleOf } from '../core/file-style.ts';
+import { assertFitsStoreFile } from '../core/store-file-size.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
 import { readRegularFile } from './read-file.ts';
@@ -176,7 +177,10 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
  * its CRLF line ends kept (core/file-style.ts).
  */
 export function replaceInStyle(root: string, rel: string, text: string): void {
-  writeFileAtomic(root, rel, inStyleOf(styleSource(root, rel), text), 'replace');
+  // The CR of each line end a CRLF file keeps counts too.
+  const styled = inStyleOf(styleSource(root, rel), text);
+  assertFitsStoreFile(rel, styled);
+  writeFileAtomic(root, rel, styled, 'replace');
 }
 
 /**
@@ -184,7 +188,9 @@ export function replaceInStyle(root: string, rel: string, text: string): void {
  * its CRLF line ends and its permissions, as replaceInStyle keeps them in place.
  */
 export function createInStyleOf(root: string, rel: string, text: string, from: string): void {
-  writeFileAtomic(root, rel, inStyleOf(styleSource(root, from), text), 'create', from);
+  const styled = inStyleOf(styleSource(root, from), text);
+  assertFitsStoreFile(rel, styled);
+  writeFileAtomic(root, rel, styled, 'create', from);
 }
 
 /** The text of the store file `rel` whose style a write keeps; undefined when it cannot be read. */

@@ -449,6 +449,27 @@ describe('the writers', () => {
   });
 });
 
+describe('a document over the size every reader refuses', () => {
+  it('is refused (file-too-large), not written for every command after to stop on', () => {
+    // 110,000 tags take less than 1 MiB in a flow list, and more one to a line.
+    const inv: Invariant = {
+      id: INV,
+      text: 'Many tags',
+      severity: 'error',
+      active: true,
+      tags: Array.from({ length: 110_000 }, (_, i) => `t${i}`),
+    };
+    let code: string | undefined;
+    try {
+      formatInvariantFile(`global/${INV}.yaml`, inv);
+    } catch (e) {
+      code = e instanceof AgentsError ? e.code : 'other';
+    }
+    expect(code).toBe('file-too-large');
+    expect(formatInvariantFile(`global/${INV}.yaml`, { ...inv, tags: inv.tags.slice(0, 1000) })).toContain('  - t999\n');
+  });
+});
+
 describe('formatConfigFile and the values given to init', () => {
   const model = (m: string) =>
     (parse(formatConfigFile({ actor: 'llm', provider: 'openai', model: m })) as { reconciliation: { model: unknown } }).reconciliation

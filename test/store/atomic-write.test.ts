@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentsError } from '../../src/core/errors.ts';
-import { writeFileAtomic } from '../../src/store/atomic-write.ts';
+import { replaceInStyle, writeFileAtomic } from '../../src/store/atomic-write.ts';
 import { ReplaceBatch } from '../../src/store/replace-batch.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -82,5 +82,24 @@ describe('a name longer than the file system allows', () => {
     expect((error as AgentsError).code).toBe('write-failed');
     expect((error as AgentsError).message).not.toContain('ENAMETOOLONG');
     expect(readdirSync(join(root, 'global'))).toEqual([]);
+  });
+});
+
+describe('a store file a writer would make over 1 MiB', () => {
+  it('is refused (file-too-large) before anything is written, counting the CR of each line a CRLF file keeps', () => {
+    const root = tempDir();
+    const old = 'id: x\r\ntext: old\r\n';
+    writeFileSync(join(root, 'x.yaml'), old);
+    // 1 MiB less 100 bytes, in lines of 10: under the limit with LF line ends, over it with CRLF.
+    const text = `tags:\n${'  - abcde\n'.repeat((1024 * 1024 - 106) / 10)}`;
+    let code: string | undefined;
+    try {
+      replaceInStyle(root, 'x.yaml', text);
+    } catch (e) {
+      code = e instanceof AgentsError ? e.code : 'other';
+    }
+    expect(code).toBe('file-too-large');
+    expect(readFileSync(join(root, 'x.yaml'), 'utf8')).toBe(old);
+    expect(readdirSync(root)).toEqual(['x.yaml']);
   });
 });
