@@ -1,6 +1,8 @@
 // The text of a store file with the schema modeline in front (`validate --fix`): for a file fixed in place, and for
 // a file --fix renames or gives an id, which takes its modeline in the same write (one run fixes it whole).
+import { AgentsError } from '../core/errors.ts';
 import { classifyPath } from '../core/layout.ts';
+import { assertFitsStoreFile } from '../core/store-file-size.ts';
 import { modeline } from '../core/serialize.ts';
 import { modelineProblem, modelineSchema, modelineTarget } from './check-file.ts';
 
@@ -18,19 +20,34 @@ export function withModeline(file: string, bytes: Uint8Array): string {
   const bom = text.startsWith(BOM) ? BOM : '';
   if (bom) text = text.slice(1);
   const at = modelineProblem(bytes, modelineTarget(file, kind))?.at;
+  let out: string;
   if (at !== undefined) {
     const lines = text.split('\n');
     lines[at - 1] = lines[at - 1]!.endsWith('\r') ? `${right}\r` : right;
-    return `${bom}${lines.join('\n')}`;
+    out = `${bom}${lines.join('\n')}`;
+  } else {
+    const eol = /\r\n/.test(text) ? '\r\n' : '\n';
+    out = `${bom}${right}${eol}${text}`;
   }
-  const eol = /\r\n/.test(text) ? '\r\n' : '\n';
-  return `${bom}${right}${eol}${text}`;
+  // A file just under the size readers take would pass it with its modeline: it stays as it was (file-too-large).
+  assertFitsStoreFile(file, out);
+  return out;
 }
 
-/** `text`, to be written at `file`, with its modeline when it lacks one (or has another schema's); undefined when it has it. */
+/**
+ * `text`, to be written at `file`, with its modeline when it lacks one (or has another schema's); undefined when it
+ * has it, or when the file would be too large with it.
+ */
 export function withModelineIfMissing(file: string, text: string): string | undefined {
   const target = modelineTarget(file, classifyPath(file));
   if (target === undefined) return undefined;
   const bytes = Buffer.from(text);
-  return modelineProblem(bytes, target) === undefined ? undefined : withModeline(file, bytes);
+  if (modelineProblem(bytes, target) === undefined) return undefined;
+  try {
+    return withModeline(file, bytes);
+  } catch (error) {
+    // Too large with it: the file is renamed or given its id without, and the modeline stays missing (reported).
+    if (error instanceof AgentsError && error.code === 'file-too-large') return undefined;
+    throw error;
+  }
 }

@@ -96,6 +96,24 @@ describe('validate --fix', () => {
     expect(again.out.diagnostics).toEqual([]);
   });
 
+  it('gives no modeline to a file it would take past 1 MiB: the file stays readable, as it was, and the fix is not done', async () => {
+    // Just under the limit, in comment lines: the modeline alone would take it over.
+    const head = invariantYaml(A, 'Big comments');
+    const line = `# ${'x'.repeat(77)}\n`;
+    const big = head + line.repeat(Math.floor((1024 * 1024 - 20 - head.length) / line.length));
+    const renamed = invariantYaml(B, 'Renamed and big') + line.repeat(Math.floor((1024 * 1024 - 20 - head.length) / line.length));
+    const store = testStore({ [`global/${A}.yaml`]: big, [`global/${C}.yaml`]: renamed });
+    const r = await validate(store, '--fix');
+    expect(r.code).toBe(0);
+    expect(r.out.fixes.map((f: { file: string; action: string; done: boolean }) => [f.action, f.file, f.done])).toEqual([
+      ['rename', `global/${C}.yaml`, true],
+      ['add-modeline', `global/${A}.yaml`, false],
+    ]);
+    expect(readFileSync(join(store, `global/${A}.yaml`), 'utf8')).toBe(big);
+    expect(readFileSync(join(store, `global/${B}.yaml`), 'utf8')).toBe(renamed);
+    expect(r.out.diagnostics.map((d: { code: string }) => d.code)).toEqual(['modeline-missing', 'modeline-missing']);
+  });
+
   it('reports and replaces a modeline that names another schema; finds the right one after a blank first line', async () => {
     const wrongKind = `# yaml-language-server: $schema=../schemas/plan.schema.json\n${invariantYaml(A, 'Wrong schema modeline')}`;
     const remote = `# yaml-language-server: $schema=https://evil.example/x.json\r\n${invariantYaml(B, 'Remote schema modeline').replace(/\n/g, '\r\n')}`;
