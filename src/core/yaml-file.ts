@@ -83,6 +83,22 @@ export function tooLarge(file: string, size: number): Diagnostic {
  */
 export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax): Parsed<YamlFile> {
   if (bytes.byteLength > MAX_FILE_BYTES) return { diagnostics: [tooLarge(file, bytes.byteLength)] };
+  // A UTF-16 byte order mark (what Windows PowerShell 5's `>` and Out-File write): text in another encoding, said
+  // as such, not as the binary content its NUL bytes would make it.
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
+    return {
+      diagnostics: [
+        diag(
+          file,
+          'file-not-utf8',
+          `file is UTF-16 (it starts with the byte order mark ${bytes[0] === 0xff ? 'FF FE' : 'FE FF'}), not UTF-8`,
+          'Save the file as UTF-8 (in Windows PowerShell 5, write it with Out-File -Encoding utf8 rather than >).',
+          1,
+          1,
+        ),
+      ],
+    };
+  }
   if (bytes.includes(0)) {
     return {
       diagnostics: [

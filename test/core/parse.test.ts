@@ -90,6 +90,21 @@ describe('parseInvariant', () => {
     expect(parseYaml('f', new Uint8Array(1024 * 1024 + 1).fill(0x20)).diagnostics.map((d) => d.code)).toEqual(['file-too-large']);
   });
 
+  it('a UTF-16 file (as Windows PowerShell 5 writes one) is file-not-utf8, not binary content', () => {
+    const utf16 = (text: string, big: boolean) => {
+      const out = new Uint8Array(text.length * 2);
+      for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        out.set(big ? [c >> 8, c & 0xff] : [c & 0xff, c >> 8], i * 2);
+      }
+      return out;
+    };
+    for (const big of [false, true]) {
+      const d = parseYaml('f', utf16(`\ufeffid: ${ID}\r\ntext: T\r\n`, big)).diagnostics;
+      expect(d.map((x) => [x.code, x.line, x.col])).toEqual([['file-not-utf8', 1, 1]]);
+    }
+  });
+
   it('refuses an alias bomb quickly', () => {
     const lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]'];
     for (let i = 1; i < 10; i++)
