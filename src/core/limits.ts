@@ -3,3 +3,5 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 /** Aliases allowed in one document: none of our files need any, so a bomb stops early. */
 export const MAX_ALIAS_COUNT = 100;
 export const MAX_TEXT_LENGTH = 2000;
+/** YAML tokens (scalars, indicators, spaces, line breaks) allowed in one file (./yaml-guard.ts). */
+export const MAX_YAML_TOKENS = 50_000;

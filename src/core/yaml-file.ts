@@ -7,7 +7,7 @@ import type { Document, Node } from 'yaml';
 import { type Diagnostic, type DiagnosticCode, lineExcerpt, type Parsed } from './diagnostics.ts';
 import type { RegexProblem } from './guard-entries.ts';
 import { canonicalPositions, parseCanonicalYaml } from './canonical-yaml.ts';
-import { MAX_FILE_BYTES } from './limits.ts';
+import { MAX_FILE_BYTES, MAX_YAML_TOKENS } from './limits.ts';
 import { readUtf8 } from './utf8.ts';
 
 /** Where each line of a text starts, and the line and column (1-based) of an offset: what `yaml`'s `LineCounter` gives. */
@@ -124,7 +124,9 @@ export function parseYaml(file: string, bytes: Uint8Array, syntax?: YamlSyntax):
   const source = text.text;
   // The shape the tool writes is read without building a YAML syntax tree; the
   // tree (and its positions) is built only if a diagnostic needs it.
-  const fast = parseCanonicalYaml(source);
+  // A text longer than the tokens a file may hold could hold more of them: the full parser's guard counts them, so a
+  // file is refused the same whether its list is written in the form the fast path reads or another.
+  const fast = source.length <= MAX_YAML_TOKENS ? parseCanonicalYaml(source) : undefined;
   if (fast !== undefined) return { value: new LazyYamlFile(file, source, fast, syntax), diagnostics: [] };
   return fullParser(syntax).parseFull(file, source);
 }

@@ -13,11 +13,12 @@
  * through is never deeper or larger than the limits.
  */
 import { Lexer } from 'yaml';
+import { MAX_YAML_TOKENS } from './limits.ts';
+
+export { MAX_YAML_TOKENS };
 
 /** Nesting levels allowed; store files need three. */
 export const MAX_NESTING = 64;
-/** YAML tokens (scalars, indicators, spaces, line breaks) allowed in one file. */
-export const MAX_YAML_TOKENS = 50_000;
 
 export interface ShapeProblem {
   kind: 'too-deep' | 'too-many-nodes';

@@ -90,6 +90,14 @@ describe('parseInvariant', () => {
     expect(parseYaml('f', new Uint8Array(1024 * 1024 + 1).fill(0x20)).diagnostics.map((d) => d.code)).toEqual(['file-too-large']);
   });
 
+  it('a list past the token limit is yaml-too-large whether written in the canonical shape or not', () => {
+    const words = Array.from({ length: 20_000 }, (_, i) => `t${i}`);
+    const plain = `id: ${ID}\ntext: T\ntags: [${words.join(', ')}]\n`;
+    const quoted = `id: ${ID}\ntext: T\ntags: ["t", ${words.join(', ')}]\n`;
+    expect(parseYaml('f', enc(plain)).diagnostics.map((d) => d.code)).toEqual(['yaml-too-large']);
+    expect(parseYaml('f', enc(quoted)).diagnostics.map((d) => d.code)).toEqual(['yaml-too-large']);
+  });
+
   it('a UTF-16 file (as Windows PowerShell 5 writes one) is file-not-utf8, not binary content', () => {
     const utf16 = (text: string, big: boolean) => {
       const out = new Uint8Array(text.length * 2);
