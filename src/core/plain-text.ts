@@ -133,8 +133,11 @@ export function quoteText(text: string): string {
 
 /** Text for a markdown table cell or list item: one line, no markup, no HTML, nothing hidden. */
 export function markdownText(text: string): string {
+  // Blanks folded as prettier prints a paragraph: a tab or two spaces left in an exported block would be
+  // rewritten by `prettier --write`, and the block then read as edited by hand.
+  const folded = text.replace(/(?:[ \t]|\r?\n)+/g, ' ').replace(/^ | $/g, '');
   // `&` too: an entity such as `&rlm;` or `&ZeroWidthSpace;` would render as the invisible character it names.
-  return escapeUnsafe(text.replace(/\r?\n/g, ' ')).replace(/[\\`*_{}[\]<>()#+!|~&-]/g, (c) => `\\${c}`);
+  return escapeUnsafe(folded).replace(/[\\`*_{}[\]<>()#+!|~&-]/g, (c) => `\\${c}`);
 }
 
 /** What githubMarkdownText puts between `@` or `#` and what follows: GitHub then makes no mention or issue link of them. */

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { B1, B2, monorepo } from '../export/repo.ts';
+import { B1, B2, G1, monorepo } from '../export/repo.ts';
 import { REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
@@ -189,7 +189,11 @@ describe('exported Markdown is what prettier prints', () => {
         join(repo, `.agents/projects/web/01JDQ6X5Z8W4N3B2C1D0E9F8D${i}.yaml`),
         `id: 01JDQ6X5Z8W4N3B2C1D0E9F8D${i}\ntext: "${text}"\n`,
       );
+    // A waiver's reason and owner are said in the project's notes: their blanks too are folded as prettier prints them.
+    const waive = ['invariant', 'waive', G1, '--project', 'web', '--expires', '2999-01-31'];
+    expect((await run(repo, ...waive, '--reason', 'legacy\tcode,  moved  later ', '--owner', ' Web\tteam')).code).toBe(0);
     expect((await run(repo, 'export')).code).toBe(0);
+    expect(readFileSync(join(repo, 'apps/web/AGENTS.md'), 'utf8')).toContain('(owner: Web team; legacy code, moved later).');
     const files = [
       'AGENTS.md',
       'CLAUDE.md',
