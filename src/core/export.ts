@@ -400,6 +400,14 @@ export function mergeBlock(
   if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
   if (scan.kind === 'none') {
     if (frontMatter !== undefined) {
+      // The export's own file whose block went while its set was empty (removeBlock keeps the front matter when
+      // the owner's text is there too): its front matter is the one the export writes, so the block goes back after it.
+      const own = leadingFrontMatter(current);
+      if (own !== undefined && lf(own).replace(/\n\n$/, '\n') === frontMatter.replace(/\n\n$/, '\n')) {
+        const bom = bomOf(current);
+        const eol = eolOf(own);
+        return { kind: 'write', text: `${bom}${eol(front)}${eol(block)}${current.slice(bom.length + own.length)}`, action: 'update' };
+      }
       // A file of the tool's own name and shape that the tool did not write.
       if (!force) return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block: it was not written by `agents export`' };
       return { kind: 'write', text: `${front}${block}`, action: 'update' };

@@ -630,6 +630,23 @@ describe('mergeBlock: exact texts', () => {
     });
   });
 
+  it("a file whose block went with an empty set, the owner's text kept under its front matter, gets the block back there", () => {
+    const front = '---\na: 1\n---\n\n';
+    for (const [eol, bom] of [
+      ['\n', ''],
+      ['\r\n', '\ufeff'],
+    ]) {
+      const crlf = (text: string) => text.replace(/\n/g, eol!);
+      const file = `${bom}${crlf(`${front}${blockOf(front, inner)}mine\n`)}`;
+      const left = removeBlock(file, hash, true);
+      expect(left).toEqual({ kind: 'write', text: `${bom}${crlf(`${front}mine\n`)}`, action: 'update' });
+      const back = mergeBlock((left as { text: string }).text, front, inner, hash, false);
+      expect(back).toEqual({ kind: 'write', text: file, action: 'update' });
+    }
+    // Front matter of other values is not the export's: still refused.
+    expect(mergeBlock('---\na: 2\n---\n\nmine\n', front, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'foreign' });
+  });
+
   it('a damaged block is refused with the reason, forced or not', () => {
     expect(mergeBlock(END_MARKER, undefined, inner, hash, true)).toEqual({
       kind: 'refuse',
