@@ -49,6 +49,11 @@ function printedCodeSpan(span: string): string {
   const n = /^`+/.exec(span)![0].length;
   let value = span.slice(n, span.length - n);
   if (/^ [\s\S]* $/.test(value) && /[^ ]/.test(value)) value = value.slice(1, -1);
+  return codeSpan(value);
+}
+
+/** A code span that shows `value` as it is (a project's path glob, which may hold backticks), as prettier prints it. */
+export function codeSpan(value: string): string {
   const lengths = new Set([...value.matchAll(/`+/g)].map((m) => m[0].length));
   let fence = 1;
   while (lengths.has(fence)) fence++;

@@ -5,7 +5,7 @@
  * and writes what these functions return.
  */
 import { markerLines, withoutConflictExamples } from './export-markers.ts';
-import { inlineText } from './export-text.ts';
+import { codeSpan, inlineText } from './export-text.ts';
 import { applyTo, globList, yamlScalar } from './export-front-matter.ts';
 import { folderPattern, singleFolder } from './globs.ts';
 import { mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
@@ -165,7 +165,7 @@ export function planExport(input: ExportInput): ExportFile[] {
     for (const p of input.projects) {
       const paths = p.meta.paths;
       if (!paths || paths.length === 0) continue;
-      const where = `These apply to files matching ${paths.map((g) => `\`${g}\``).join(', ')}.`;
+      const where = `These apply to files matching ${paths.map(codeSpan).join(', ')}.`;
       const waived = (p.waivers ?? []).map(
         (w) =>
           `\`${w.invariant_id}\` is waived for this project until ${w.expires} (owner: ${markdownText(w.owner)}; ${markdownText(w.reason)}).`,

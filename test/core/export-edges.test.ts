@@ -268,6 +268,18 @@ describe('planExport: whole results', () => {
     expect(files[1]!.frontMatter).not.toBe(TARGETS.windsurf.rootFrontMatter);
   });
 
+  it('a path glob holding backticks is one code span in the notes, fenced by a run its text does not hold', () => {
+    const [file] = planExport({
+      targets: ['cursor'],
+      global: undefined,
+      projects: [project('odd', ['x`y/**', '`lead/**', 'a``b/**'])],
+      severities: ['error', 'warning', 'info'],
+      nested: true,
+      storeRel: '.agents',
+    });
+    expect(file!.sections[0]!.notes[0]).toBe('These apply to files matching ``x`y/**``, `` `lead/** ``, `a``b/**`.');
+  });
+
   it('nested files: one per folder glob, none for other globs; two projects in one folder share the file', () => {
     const files = planExport({
       targets: ['agents-md'],
