@@ -32,7 +32,21 @@ export function withoutConflictExamples(text: string, begin: string, end: string
   return out + text.slice(from);
 }
 
-function walk(text: string, begin: string, end: string): { begins: number[]; ends: number[]; fences: { from: number; to: number }[] } {
+/**
+ * The line (from 1) of a code fence of the owner's that opens before the agents block and is never closed: every
+ * Markdown reader then takes the block, down to the end of the file, for code. Undefined when none does.
+ */
+export function fenceOverBlock(text: string, begin: string, end: string): number | undefined {
+  const { begins, open } = walk(text, begin, end);
+  if (open === undefined || !begins.some((at) => at > open)) return undefined;
+  return text.slice(0, open).split('\n').length;
+}
+
+function walk(
+  text: string,
+  begin: string,
+  end: string,
+): { begins: number[]; ends: number[]; fences: { from: number; to: number }[]; open: number | undefined } {
   const begins: number[] = [];
   const ends: number[] = [];
   const fences: { from: number; to: number }[] = [];
@@ -75,5 +89,5 @@ function walk(text: string, begin: string, end: string): { begins: number[]; end
   }
   begins.push(...fenced.begins);
   ends.push(...fenced.ends);
-  return { begins, ends, fences };
+  return { begins, ends, fences, open: fence === undefined ? undefined : fenceAt };
 }

@@ -4,7 +4,7 @@
  * a file's existing text. No IO: the service reads the store and the files,
  * and writes what these functions return.
  */
-import { markerLines, withoutConflictExamples } from './export-markers.ts';
+import { fenceOverBlock, markerLines, withoutConflictExamples } from './export-markers.ts';
 import { codeSpan, inlineText } from './export-text.ts';
 import { applyTo, globList, yamlScalar } from './export-front-matter.ts';
 import { folderPattern, singleFolder } from './globs.ts';
@@ -339,6 +339,11 @@ function bomOf(text: string): string {
 /** Whether a file holds agents markers (a block, or a damaged one) outside its owner's code fences. */
 export function holdsBlock(text: string): boolean {
   return scanBlock(text).kind !== 'none';
+}
+
+/** The line of a code fence of the owner's, never closed, that the block stands in (readers take it for code), or undefined. */
+export function blockFencedAt(text: string): number | undefined {
+  return fenceOverBlock(text, BEGIN_PREFIX, END_MARKER);
 }
 
 /** Finds the one managed block of a file. */

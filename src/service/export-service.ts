@@ -5,6 +5,7 @@ import { UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
 import { requiredString } from '../core/input-shape.ts';
 import {
+  blockFencedAt,
   holdsBlock,
   TARGETS,
   frontMatterText,
@@ -302,6 +303,11 @@ export class ExportService {
         continue;
       }
       if (merge.kind !== 'write') continue;
+      const fenced = blockFencedAt(merge.text);
+      if (fenced !== undefined)
+        out.warnings.push(
+          `${f.path}:${fenced}: a code fence opened there is never closed, so Markdown readers take the agents block after it for code; close the fence above the block`,
+        );
       const max = TARGETS[f.target].maxChars;
       if (max !== undefined && merge.text.length > max)
         out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);

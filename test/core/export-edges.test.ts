@@ -5,6 +5,7 @@ import {
   END_MARKER,
   TARGETS,
   beginMarker,
+  blockFencedAt,
   frontMatterText,
   hashedText,
   leadingFrontMatter,
@@ -477,6 +478,22 @@ describe('the markers and front matter text', () => {
       `---\ndescription: Invariants that apply everywhere in this repository (exported by agents)\nalwaysApply: true\n---\n\n${body}`,
     );
     expect(renderStandalone(TARGETS['agents-md'], sections, '.agents')).toBe(body);
+  });
+});
+
+describe('blockFencedAt', () => {
+  const block = `${beginMarker(H)}\n\n- A\n\n${END_MARKER}\n`;
+  it.each([
+    // The owner's fence, never closed, runs over the block appended after it: readers take the block for code.
+    [`# Notes\n\n\`\`\`sh\nnpm test\n\n${block}`, 3],
+    [`a\r\n~~~\r\nx\r\n\r\n${block.replace(/\n/g, '\r\n')}`, 2],
+    [`# Notes\n\n\`\`\`sh\nnpm test\n\`\`\`\n\n${block}`, undefined],
+    [`${block}\n\`\`\`sh\nnpm test\n`, undefined],
+    [`\`\`\`js x\`\`\`\n\n${block}`, undefined],
+    ['```\nno block\n', undefined],
+    [block, undefined],
+  ])('%j → %s', (text, line) => {
+    expect(blockFencedAt(text)).toBe(line);
   });
 });
 

@@ -136,6 +136,16 @@ describe('export edges', () => {
     expect(readFileSync(file, 'utf8')).not.toContain('waived');
   });
 
+  it("a code fence of the owner's that opens above the block and is never closed is said with its line; the export is written", async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, 'AGENTS.md'), '# Notes\n\n```sh\nnpm test\n');
+    const r = await run(repo, 'export', '--no-cache');
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toMatch(/^# Notes\n\n```sh\nnpm test\n\n<!-- agents:begin/);
+    expect(r.stderr).toContain('AGENTS.md:3:');
+    expect(r.stderr).not.toContain('CLAUDE.md:');
+  });
+
   it('export --check in a store without targets passes (the export-check hook)', async () => {
     const repo = tempDir();
     gitInit(repo);
