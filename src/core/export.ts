@@ -5,6 +5,7 @@
  * and writes what these functions return.
  */
 import { fenceOverBlock, markerLines, withoutConflictExamples } from './export-markers.ts';
+import { bomOf, eolOf, lf, mostlyCrlf } from './file-style.ts';
 import { codeSpan, inlineText } from './export-text.ts';
 import { applyTo, globList, yamlScalar } from './export-front-matter.ts';
 import { folderPattern, singleFolder } from './globs.ts';
@@ -331,11 +332,6 @@ export function leadingFrontMatter(text: string): string | undefined {
   return m ? m[1] : undefined;
 }
 
-/** The byte order mark a file starts with, or ''. */
-function bomOf(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
-}
-
 /** Whether a file holds agents markers (a block, or a damaged one) outside its owner's code fences. */
 export function holdsBlock(text: string): boolean {
   return scanBlock(text).kind !== 'none';
@@ -443,27 +439,6 @@ export function mergeBlock(
   // Never the current text: that is the up-to-date case above (the front matter, ending with a line break,
   // and the block would stand where they are now).
   return { kind: 'write', text: `${before}${eol(block)}${current.slice(scan.end)}`, action: 'update' };
-}
-
-/** `text` with CRLF line ends read as LF. */
-function lf<T extends string | undefined>(text: T): T {
-  return (text === undefined ? text : text.replace(/\r\n/g, '\n')) as T;
-}
-
-/** How to write text where `sample` stands: with CRLF line ends when it has them, else as it is. */
-function eolOf(sample: string): (text: string) => string {
-  return sample.includes('\r\n') ? (text) => text.replace(/\r?\n/g, '\r\n') : (text) => text;
-}
-
-/** Whether more of `text`'s line ends are CRLF than LF alone. */
-function mostlyCrlf(text: string): boolean {
-  let crlf = 0;
-  let all = 0;
-  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
-    all++;
-    if (text.charCodeAt(at - 1) === 13) crlf++;
-  }
-  return crlf * 2 > all;
 }
 
 /** The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. */

@@ -1,4 +1,4 @@
-// The style of a file a writer replaces: its byte order mark and its line ends (pure).
+// The style of a file a writer replaces or writes into: its byte order mark and its line ends (pure).
 
 /**
  * `text`, as writers make it (LF line ends, no BOM), in the style of the file it replaces: its BOM kept first and
@@ -9,4 +9,30 @@ export function inStyleOf(previous: string | undefined, text: string): string {
   if (previous === undefined) return text;
   const bom = previous.startsWith('\uFEFF') ? '\uFEFF' : '';
   return `${bom}${previous.includes('\r\n') ? text.replace(/\n/g, '\r\n') : text}`;
+}
+
+/** The byte order mark a file starts with, or ''. */
+export function bomOf(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? '\ufeff' : '';
+}
+
+/** `text` with CRLF line ends read as LF. */
+export function lf<T extends string | undefined>(text: T): T {
+  return (text === undefined ? text : text.replace(/\r\n/g, '\n')) as T;
+}
+
+/** How to write text where `sample` stands: with CRLF line ends when it has them, else as it is. */
+export function eolOf(sample: string): (text: string) => string {
+  return sample.includes('\r\n') ? (text) => text.replace(/\r?\n/g, '\r\n') : (text) => text;
+}
+
+/** Whether more of `text`'s line ends are CRLF than LF alone. */
+export function mostlyCrlf(text: string): boolean {
+  let crlf = 0;
+  let all = 0;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+    all++;
+    if (text.charCodeAt(at - 1) === 13) crlf++;
+  }
+  return crlf * 2 > all;
 }
