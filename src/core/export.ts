@@ -426,6 +426,12 @@ export function mergeBlock(
   if (current.slice(scan.start, scan.end) === eol(block) && lf(currentFront) === frontMatter) {
     return { kind: 'write', text: current, action: 'unchanged' };
   }
+  // So is the same block re-wrapped by a formatter (prettier's proseWrap `always` or `never` folds the lines of its
+  // paragraphs and of its front matter): its marker names the store's text, and it holds those words.
+  const expected = hashedText(frontMatter, inner);
+  if (scan.hash === hash(expected) && words(hashedText(lf(currentFront), lf(scan.inner))) === words(expected)) {
+    return { kind: 'write', text: current, action: 'unchanged' };
+  }
   if (hash(hashedText(lf(currentFront), lf(scan.inner))) !== scan.hash && !force) {
     return {
       kind: 'refuse',
@@ -439,6 +445,11 @@ export function mergeBlock(
   // Never the current text: that is the up-to-date case above (the front matter, ending with a line break,
   // and the block would stand where they are now).
   return { kind: 'write', text: `${before}${eol(block)}${current.slice(scan.end)}`, action: 'update' };
+}
+
+/** `text` with its runs of white space read as one space: what is left when a formatter re-wraps its lines. */
+function words(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 /** The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. */

@@ -676,6 +676,26 @@ describe('mergeBlock: exact texts', () => {
     expect(mergeBlock('---\na: 2\n---\n\nmine\n', front, inner, hash, false)).toMatchObject({ kind: 'refuse', reason: 'foreign' });
   });
 
+  it("a block a formatter re-wrapped is up to date while its marker names the store's text; else its hash tells an edit", () => {
+    const front = '---\ndescription: Invariants of project billing (exported by agents)\n---\n\n';
+    const long = '## Invariants\n\nConstraints on what you may do.\nEach one ends with its id.\n\n- A rule long enough to wrap (`X`)\n';
+    const file = `${front}${blockOf(front, long)}mine\n`;
+    const wrapped = file
+      .replace('description: Invariants', 'description:\n  Invariants')
+      .replace('do.\nEach', 'do. Each')
+      .replace('enough to wrap', 'enough\n  to wrap');
+    expect(mergeBlock(wrapped, front, long, hash, false)).toEqual({ kind: 'write', text: wrapped, action: 'unchanged' });
+    // Another word is an edit, and so is the same block once the store's text moved on.
+    expect(mergeBlock(wrapped.replace('enough', 'plenty'), front, long, hash, false)).toMatchObject({
+      kind: 'refuse',
+      reason: 'hand-edited',
+    });
+    expect(mergeBlock(wrapped, front, long.replace('(`X`)', '(`Y`)'), hash, false)).toMatchObject({
+      kind: 'refuse',
+      reason: 'hand-edited',
+    });
+  });
+
   it('a damaged block is refused with the reason, forced or not', () => {
     expect(mergeBlock(END_MARKER, undefined, inner, hash, true)).toEqual({
       kind: 'refuse',

@@ -221,6 +221,18 @@ describe('exported Markdown is what prettier prints', () => {
     spawnSync(prettier, ['--write', '--no-config', ...files], { cwd: repo, encoding: 'utf8' });
     const after = await run(repo, 'export', '--check', '--no-cache');
     expect(after.code, after.stdout + after.stderr).toBe(0);
+    // A configuration that re-wraps prose folds the block's lines and its front matter: the same words, up to date.
+    const rules = [...files, '.cursor/rules/agents-web.mdc'];
+    for (const wrap of ['always', 'never']) {
+      const before = rules.map((f) => readFileSync(join(repo, f), 'utf8'));
+      const p = spawnSync(prettier, ['--write', '--no-config', '--parser', 'markdown', '--prose-wrap', wrap, ...rules], { cwd: repo });
+      expect(p.status).toBe(0);
+      expect(rules.map((f) => readFileSync(join(repo, f), 'utf8'))).not.toEqual(before);
+      const wrapped = await run(repo, 'export', '--check', '--no-cache');
+      expect(wrapped.code, wrap + wrapped.stdout + wrapped.stderr).toBe(0);
+      const again = await run(repo, 'export', '--no-cache', '--format', 'json');
+      expect(JSON.parse(again.stdout).changes).toEqual([]);
+    }
   });
 });
 
