@@ -376,6 +376,10 @@ describe('agents export: files it leaves alone', () => {
     const json = await runAgents(['export', '--format', 'json'], { cwd: repo });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stdout).refused).toEqual([{ path: 'GEMINI.md', status: 'edited by hand' }]);
+    // --check writes nothing: with --force too it names the edited block as it is, not as a file `export` would update.
+    const check = await runAgents(['export', '--check', '--force', '--format', 'json'], { cwd: repo });
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.stdout).files).toEqual([{ path: 'GEMINI.md', status: 'edited by hand' }]);
     const forced = await runAgents(['export', '--force'], { cwd: repo });
     expect(forced.code).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain('Never drop production data');

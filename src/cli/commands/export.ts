@@ -107,7 +107,8 @@ export default defineCommand<ExportArgs>({
       plan = await exporter.plan({
         ...(argv.target ? { targets: argv.target } : {}),
         ...(argv.project !== undefined ? { project: argv.project } : {}),
-        force: argv.force ?? false,
+        // --check writes nothing, so it names each file as it is: an edited block stays "edited by hand", with --force as its fix.
+        force: (argv.force ?? false) && !argv.check,
         ...(onProgress ? { onProgress } : {}),
       });
     } catch (error) {
