@@ -303,6 +303,28 @@ describe('agents export --check and --dry-run', () => {
     expect(snapshot(repo)).toEqual(snap);
   });
 
+  it('--dry-run with a block edited by hand: the diff of the files export would write, and that file named, exit 1', async () => {
+    const repo = monorepo();
+    expect((await runAgents(['export', '--target', 'agents-md,claude-md'], { cwd: repo })).code).toBe(0);
+    const file = join(repo, 'CLAUDE.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('Never delete', 'Please never delete'));
+    writeFileSync(join(repo, `.agents/projects/billing/${B1}.yaml`), inv(B1, 'Amounts are integers of cents, never floats'));
+    const snap = snapshot(repo);
+    const r = await runAgents(['export', '--dry-run', '--target', 'agents-md,claude-md'], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('+++ '))).toEqual([
+      '+++ b/services/billing/AGENTS.md',
+      '+++ b/services/billing/CLAUDE.md',
+    ]);
+    expect(r.stderr).toContain('CLAUDE.md: its agents block was edited by hand');
+    const json = await runAgents(['export', '--dry-run', '--target', 'agents-md,claude-md', '--format', 'json'], { cwd: repo });
+    expect(json.code).toBe(1);
+    const doc = JSON.parse(json.stdout);
+    expect(doc.changes.map((c: { path: string }) => c.path)).toEqual(['services/billing/AGENTS.md', 'services/billing/CLAUDE.md']);
+    expect(doc.refused).toEqual([{ path: 'CLAUDE.md', status: 'edited by hand' }]);
+    expect(snapshot(repo)).toEqual(snap);
+  });
+
   it('--dry-run prints the unified diff it would apply and writes nothing', async () => {
     const repo = monorepo();
     expect((await runAgents(['export'], { cwd: repo })).code).toBe(0);

@@ -123,22 +123,28 @@ export default defineCommand<ExportArgs>({
     for (const l of plan.linked) ctx.notice(`${l.path} is a link to ${l.to}, which this export writes: left as it is`);
     if (argv.check) return check(ctx, plan, exporter);
     if (argv['dry-run']) {
-      if (plan.refused.length > 0) throw refusedError(plan);
       const diffs = plan.changes.filter((c) => c.action !== 'unchanged').map((c) => unifiedDiff(c.path, c.before, c.after));
       const diff = diffs.join('');
       // The diff's own bytes (a CRLF file's carriage returns included), so that `git apply` takes what was printed.
-      if (ctx.format === 'text' && diff !== '') {
-        ctx.io.stdout.write(safeDiffText(diff, Boolean(ctx.io.stdout.isTTY)));
-        return EXIT_CODES.ok;
+      if (ctx.format === 'text' && diff !== '') ctx.io.stdout.write(safeDiffText(diff, Boolean(ctx.io.stdout.isTTY)));
+      else if (ctx.format !== 'text' || plan.refused.length === 0)
+        emit(
+          ctx,
+          {
+            changes: plan.changes
+              .filter((c) => c.action !== 'unchanged')
+              .map((c) => ({ path: c.path, target: c.target, action: c.action })),
+            diff,
+            refused: plan.refused.map((r) => ({ path: r.path, status: REFUSED_STATUS[r.reason] })),
+          },
+          () => 'Every file is up to date; nothing to write.',
+        );
+      // The files export would leave alone, named as it names them: the diff is what it would write of the others.
+      if (plan.refused.length > 0) {
+        const e = refusedError(plan);
+        ctx.io.stderr.write(`error: ${escapeUnsafe(e.message)}\nhint: ${e.hint ?? ''}\n`);
+        return EXIT_CODES.checkFailed;
       }
-      emit(
-        ctx,
-        {
-          changes: plan.changes.filter((c) => c.action !== 'unchanged').map((c) => ({ path: c.path, target: c.target, action: c.action })),
-          diff,
-        },
-        () => 'Every file is up to date; nothing to write.',
-      );
       return EXIT_CODES.ok;
     }
     let written: ReturnType<typeof exporter.apply>;
