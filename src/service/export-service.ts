@@ -32,6 +32,7 @@ import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
 import {
   checkWritable,
+  ignoredTargets,
   type FileChange,
   linkedTarget,
   placedPathError,
@@ -313,6 +314,14 @@ export class ExportService {
         out.warnings.push(`${f.path} is ${merge.text.length} characters; ${f.target} reads at most ${max} of a rule file`);
       out.changes.push({ path: f.path, target: f.target, action: merge.action, before: raw, after: merge.text });
     }
+    const created = out.changes.filter((c) => c.action === 'create');
+    for (const i of await ignoredTargets(
+      top,
+      created.map((c) => c.path),
+    ))
+      out.warnings.push(
+        `${i.path} is ignored by git (${i.rule}): it is never committed, so \`agents export --check\` in a fresh clone (CI) calls it missing; remove that rule, or leave ${created.find((c) => c.path === i.path)?.target} out of the targets`,
+      );
     const budget = TARGETS['agents-md'].maxBytes;
     if (budget !== undefined && targets.includes('agents-md'))
       out.warnings.push(...agentsMdBudgetWarnings(top, out.changes, budget.bytes, budget.reader));

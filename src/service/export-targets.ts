@@ -9,6 +9,7 @@ import { type ExportFile, type RefusalReason, scanBlock } from '../core/export.t
 import { compileGlob, folderPattern, singleFolder } from '../core/globs.ts';
 import { fileReferences, resolveReference } from '../core/import-references.ts';
 import { readUtf8 } from '../core/utf8.ts';
+import { type IgnoredPath, ignoredPaths } from '../git/commit.ts';
 import { GitError, lsRepoFiles } from '../git/repo.ts';
 import { writeFailure } from '../store/atomic-write.ts';
 import { readRegularFile } from '../store/read-file.ts';
@@ -303,4 +304,16 @@ export async function placedPathError(source: TreeSource, error: unknown): Promi
   if (!y) return error;
   const { line, col } = y.lines.linePos(offsetAt(y, ['paths', String(index)]));
   return new UsageError(`${file}:${line}:${col}: ${error.message}`, error.hint, error.detail, error.code);
+}
+
+/**
+ * Which of the files an export creates git ignores, with the rule: never committed, so that `export --check` in a
+ * fresh clone (CI) calls them missing. Outside a repository, or without git, none: this only feeds a warning.
+ */
+export async function ignoredTargets(top: string, paths: readonly string[]): Promise<IgnoredPath[]> {
+  try {
+    return await ignoredPaths(top, paths);
+  } catch {
+    return [];
+  }
 }

@@ -380,6 +380,24 @@ describe('agents export --check answered from the cache', () => {
   });
 });
 
+describe('agents export: files git ignores', () => {
+  it('writes them and warns with the rule (never committed: a fresh clone calls them missing); the others say nothing', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, '.gitignore'), 'node_modules/\nCLAUDE.md\n');
+    const r = await runAgents(['export', '--target', 'agents-md,claude-md'], { cwd: repo });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(join(repo, 'services/billing/CLAUDE.md'), 'utf8')).toContain('agents:begin');
+    const warned = r.stderr.split('\n').filter((l) => l.includes('.gitignore:2'));
+    expect(warned.map((l) => l.split(' ')[2])).toEqual([
+      'CLAUDE.md',
+      'apps/web/CLAUDE.md',
+      'packages/ui/CLAUDE.md',
+      'services/billing/CLAUDE.md',
+    ]);
+    expect(r.stderr).not.toMatch(/AGENTS\.md is ignored/);
+  });
+});
+
 describe('agents export: files it leaves alone', () => {
   it('refuses a block edited by hand (exit 1, naming the file, left alone; the others written) unless --force', async () => {
     const repo = monorepo();
