@@ -409,8 +409,9 @@ export function mergeBlock(
         const eol = eolOf(own);
         return { kind: 'write', text: `${bom}${eol(front)}${eol(block)}${current.slice(bom.length + own.length)}`, action: 'update' };
       }
-      // A file of the tool's own name and shape that the tool did not write.
-      if (!force) return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block: it was not written by `agents export`' };
+      // A file of the tool's own name and shape that the tool did not write; an empty one holds nothing to keep.
+      if (!force && current.trim() !== '')
+        return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block: it was not written by `agents export`' };
       return { kind: 'write', text: `${front}${block}`, action: 'update' };
     }
     // The block is written with the line ends the file has most of, so a CRLF file stays all CRLF.

@@ -696,6 +696,18 @@ describe('mergeBlock: exact texts', () => {
     });
   });
 
+  it.each(['', '\n', ' \r\n\t'])(
+    "an empty file of the export's name (%j, made by hand or by an editor) gets the export's text",
+    (empty) => {
+      const front = '---\na: 1\n---\n\n';
+      expect(mergeBlock(empty, front, inner, hash, false)).toEqual({
+        kind: 'write',
+        text: `${front}${blockOf(front, inner)}`,
+        action: 'update',
+      });
+    },
+  );
+
   it('a damaged block is refused with the reason, forced or not', () => {
     expect(mergeBlock(END_MARKER, undefined, inner, hash, true)).toEqual({
       kind: 'refuse',
