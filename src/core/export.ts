@@ -220,11 +220,20 @@ const SEVERITY_HEADINGS: Record<Severity, string> = {
 };
 
 /**
- * The ids of the entries an exported text lists, as renderEntries writes them: each list item's trailing
- * `(scope, \`ID\`; shadows …)`, with or without the scope and the copies it shadows, whose ids are not its own.
+ * An exported list item's end, as renderEntries writes it: `(scope, \`ID\`; shadows …)`, with or without the scope
+ * and the copies it shadows, whose ids are not its own. The id's backticks are a pair or none (`\1`): none in the
+ * plain text an import reads.
  */
+const ENTRY_END = /\((?:[^`()\n]*, )?(`?)([0-9A-HJKMNP-TV-Z]{26})\1(?:; shadows [^\n]*)?\)$/gm;
+
+/** The ids of the entries an exported text lists. */
 export function exportedEntryIds(text: string): string[] {
-  return [...text.matchAll(/\((?:[^`()\n]*, )?`([0-9A-HJKMNP-TV-Z]{26})`(?:; shadows [^\n]*)?\)$/gm)].map((m) => m[1]!);
+  return [...text.matchAll(ENTRY_END)].filter((m) => m[1] === '`').map((m) => m[2]!);
+}
+
+/** The id a rule ends with when it is an exported entry read back as plain text (copied out of a block), or undefined. */
+export function exportedEntryId(rule: string): string | undefined {
+  return [...rule.matchAll(ENTRY_END)].at(-1)?.[2];
 }
 
 function describeShadows(entry: EffectiveEntry): string {

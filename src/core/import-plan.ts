@@ -5,6 +5,7 @@
  * Pure: the files' split text and the store's invariants in, the plan out.
  */
 
+import { exportedEntryId } from './export.ts';
 import type { LeftOut, RuleCandidate } from './import-rules.ts';
 import { type ImportKind, type ImportTarget, projectName } from './import-sources.ts';
 import { literalFolder, singleFolder } from './globs.ts';
@@ -175,6 +176,7 @@ export function planImport(
   });
   const order = [...files].sort((a, b) => rank(a) - rank(b) || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
   const inStore = new Map<string, ScopedInvariant[]>();
+  const byId = new Map(store.map((inv) => [inv.id, inv]));
   for (const inv of store) {
     const k = textKey(inv.text);
     const list = inStore.get(k);
@@ -196,6 +198,10 @@ export function planImport(
       // An active copy first: one kept inactive holds the text but applies nowhere.
       let held: ScopedInvariant | undefined;
       for (const inv of inStore.get(key) ?? []) if (applies(inv, scope) && (held === undefined || (!held.active && inv.active))) held = inv;
+      // A line copied out of an exported block (or a block that lost its markers) ends with its invariant's id: that
+      // invariant, not a new one whose text would carry the id.
+      const copied = exportedEntryId(c.text);
+      if (held === undefined && copied !== undefined) held = byId.get(copied);
       const first = said.get(key);
       const planned: PlannedCandidate = {
         n: candidates.length + 1,

@@ -201,6 +201,29 @@ describe('planImport: nothing said twice', () => {
     expect(plan.projects).toEqual([{ name: 'web', paths: ['apps/web/**'], exists: false }]);
   });
 
+  it("a rule copied out of an exported block ends with its invariant's id: that invariant exists; an unknown id is text", () => {
+    const OTHER = '01M8KJT9G0XNWEM589ZS7FV0VW';
+    const plan = planImport(
+      [
+        file('CLAUDE.md', { kind: 'global' }, [
+          `Log every change (${ID})`,
+          `Policy text (inherited acme, ${ID})`,
+          `Keep it (${ID}; shadows global ${OTHER})`,
+          `See (${OTHER})`,
+        ]),
+      ],
+      [inv(ID, 'Log all changes', { kind: 'global' })],
+      new Map(),
+      [],
+    );
+    expect(plan.candidates.map((c) => [c.status, c.same_as])).toEqual([
+      ['exists', { id: ID, path: `global/${ID}.yaml` }],
+      ['exists', { id: ID, path: `global/${ID}.yaml` }],
+      ['exists', { id: ID, path: `global/${ID}.yaml` }],
+      ['new', undefined],
+    ]);
+  });
+
   it('reports near-duplicates in the store, and reuses a project with the same globs', () => {
     const plan = planImport(
       [
