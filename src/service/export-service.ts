@@ -225,14 +225,20 @@ export class ExportService {
     let until = Number.POSITIVE_INFINITY;
     for (const name of withPaths) {
       // Waivers that hold now are said in the project's section (docs/export.md); none read for a project without a waivers/ folder.
-      const waivers = (await this.service.waiversOf({ kind: 'project', project: name }, snap.entries)).filter((w) => w.holds);
+      let waivers = (await this.service.waiversOf({ kind: 'project', project: name }, snap.entries)).filter((w) => w.holds);
+      const entries = resolveEffective({ kind: 'project', project: name }, [...(byProject.get(name) ?? []), ...globals], keyOf);
+      if (waivers.length > 0 && globals.some((i) => i.locked)) {
+        // A waiver of a locked text never counts (docs/extends.md, "Floors"): the files do not say it holds, as no listing does.
+        const { countingWaivers } = await import('./floors.ts');
+        waivers = await countingWaivers(
+          this.service.root,
+          this.service.source,
+          waivers,
+          entries.map((e) => e.invariant),
+        );
+      }
       for (const w of waivers) until = Math.min(until, waiverExpiry(w.expires));
-      exportProjects.push({
-        name,
-        meta: projects.meta.get(name)!,
-        entries: resolveEffective({ kind: 'project', project: name }, [...(byProject.get(name) ?? []), ...globals], keyOf),
-        ...(waivers.length > 0 ? { waivers } : {}),
-      });
+      exportProjects.push({ name, meta: projects.meta.get(name)!, entries, ...(waivers.length > 0 ? { waivers } : {}) });
     }
     let files: ExportFile[];
     try {

@@ -72,3 +72,17 @@ export async function withoutFloors<W>(
   for (const inv of effective) if (locked.has(textKey(inv.text))) out.delete(inv.id);
   return out;
 }
+
+/**
+ * The waivers of a set that count: none of a locked text, which never lifts a floor (`validate` reports it, and
+ * neither a listing nor an exported file shows it holding).
+ */
+export async function countingWaivers<W extends { invariant_id: string }>(
+  storeRoot: string,
+  source: TreeSource,
+  waivers: readonly W[],
+  effective: readonly ScopedInvariant[],
+): Promise<W[]> {
+  const kept = await withoutFloors(storeRoot, source, new Map(waivers.map((w) => [w.invariant_id, w])), effective);
+  return waivers.filter((w) => kept.has(w.invariant_id));
+}

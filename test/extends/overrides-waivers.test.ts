@@ -51,6 +51,22 @@ describe('an inherited invariant', () => {
     expect(listed.find((e) => e.id === LOCKED)!.waivers).toEqual([]);
   });
 
+  it('a waiver edited to name a locked invariant is not said in the exported files either; a waiver that counts is', async () => {
+    const app = await pinnedApp({ '.agents/projects/myapp/project.yaml': 'paths:\n  - app/**\n' });
+    expect((await waiveForMyapp(app, SECRETS)).code).toBe(0);
+    const exported = async () => {
+      const r = await run(app, 'export', '--target', 'agents-md', '--no-cache');
+      expect(r.code, r.stderr).toBe(0);
+      return readFileSync(join(app, 'app/AGENTS.md'), 'utf8');
+    };
+    expect(await exported()).toContain(`\`${SECRETS}\` is waived for this project`);
+    const folder = join(app, '.agents/projects/myapp/waivers');
+    for (const f of readdirSync(folder)) writeFileSync(join(folder, f), readFileSync(join(folder, f), 'utf8').replace(SECRETS, LOCKED));
+    const text = await exported();
+    expect(text).not.toContain('is waived');
+    expect(text).toContain('All API changes need tests');
+  });
+
   it('a waiver of a weaker copy of a locked text, which the floor shadows, is refused as locked-waived', async () => {
     const app = await pinnedApp({
       [`.agents/projects/myapp/${MINE}.yaml`]: invariantYaml(MINE, 'Never delete production data', { severity: 'warning' }),

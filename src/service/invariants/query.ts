@@ -110,15 +110,13 @@ export async function effective(
   let waivers = await svc.waiversOf(resolvedTarget, snap.entries);
   if (waivers.length > 0 && inherited.some((i) => i.locked)) {
     // A waiver of a locked text never counts (docs/extends.md, "Floors"): `validate` reports it, and no listing shows it as holding.
-    const { withoutFloors } = await import('../floors.ts');
-    const byId = new Map(waivers.map((w) => [w.invariant_id, w]));
-    const kept = await withoutFloors(
+    const { countingWaivers } = await import('../floors.ts');
+    waivers = await countingWaivers(
       svc.root,
       svc.source,
-      byId,
+      waivers,
       entries.map((e) => e.invariant),
     );
-    waivers = waivers.filter((w) => kept.has(w.invariant_id));
   }
   const result: EffectiveResult = { target: resolvedTarget, entries, waivers };
   if (plan) result.plan = plan;
