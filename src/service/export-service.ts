@@ -3,6 +3,7 @@ import { readdirSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
+import { standaloneSection } from '../core/export-standalone.ts';
 import { requiredString } from '../core/input-shape.ts';
 import {
   blockFencedAt,
@@ -18,9 +19,8 @@ import {
   unexpressedGlobs,
   type ExportFile,
   type ExportProject,
-  type ExportSection,
 } from '../core/export.ts';
-import { EXPORT_TARGETS, describeScope, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
+import { EXPORT_TARGETS, type ExportTargetName, type ScopedInvariant, type StoreConfig } from '../core/model.ts';
 import { textKey } from '../core/normalise.ts';
 import { waiverExpiry, waiverFolder } from '../core/waivers.ts';
 import { resolveEffective } from '../core/resolve.ts';
@@ -474,23 +474,7 @@ export class ExportService {
     const [name] = chooseTargets([requiredString(targetName, 'target')], config);
     const result = await this.service.effective(target);
     const entries = result.entries.filter((e) => config.export.severities.includes(e.invariant.severity));
-    const t = result.target;
-    // The precedence said is the one the set holds: inherited invariants come last, below global.
-    const below = entries.some((e) => e.invariant.scope.kind === 'inherited') ? ' > inherited' : '';
-    const section: ExportSection =
-      t.kind === 'plan'
-        ? {
-            title: `Plan ${t.plan}`,
-            scope: describeScope({ kind: 'plan', plan: t.plan }),
-            notes: [`The effective set of plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}: plan > project > global${below}.`],
-            entries,
-          }
-        : {
-            title: `Project ${t.project}`,
-            scope: `project ${t.project}`,
-            notes: [`The effective set of project ${t.project}: project > global${below}.`],
-            entries,
-          };
+    const section = standaloneSection(result.target, entries);
     return renderStandalone(TARGETS[name!], [section], this.storeRel());
   }
 }
