@@ -1,25 +1,34 @@
 /**
  * The one section `agents export --stdout` prints: a plan's or a project's
- * whole effective set, with the precedence it holds. Pure.
+ * whole effective set, with the precedence it holds and the waivers that
+ * hold for it. Pure.
  */
-import type { ExportSection } from './export.ts';
+import { type ExportSection, waiverNote } from './export.ts';
 import { describeScope, type Target } from './model.ts';
 import type { EffectiveEntry } from './resolve.ts';
+import type { ScopedWaiver } from './waivers.ts';
 
-export function standaloneSection(t: Target, entries: readonly EffectiveEntry[]): ExportSection {
+export function standaloneSection(t: Target, entries: readonly EffectiveEntry[], waivers: readonly ScopedWaiver[]): ExportSection {
   // The precedence said is the one the set holds: inherited invariants come last, below global.
   const below = entries.some((e) => e.invariant.scope.kind === 'inherited') ? ' > inherited' : '';
+  // Said as a project's files say them, so that no agent takes a rule lifted here for a binding one.
+  const waived = waivers.map((w) =>
+    waiverNote(w, w.scope.kind === 'plan' ? 'this plan' : t.kind === 'plan' ? `project ${w.scope.project}` : 'this project'),
+  );
   return t.kind === 'plan'
     ? {
         title: `Plan ${t.plan}`,
         scope: describeScope({ kind: 'plan', plan: t.plan }),
-        notes: [`The effective set of plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}: plan > project > global${below}.`],
+        notes: [
+          `The effective set of plan ${t.plan}${t.project ? ` (project ${t.project})` : ''}: plan > project > global${below}.`,
+          ...waived,
+        ],
         entries,
       }
     : {
         title: `Project ${t.project}`,
         scope: `project ${t.project}`,
-        notes: [`The effective set of project ${t.project}: project > global${below}.`],
+        notes: [`The effective set of project ${t.project}: project > global${below}.`, ...waived],
         entries,
       };
 }

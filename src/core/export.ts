@@ -45,6 +45,11 @@ export interface ExportProject {
   waivers?: readonly { invariant_id: string; expires: string; owner: string; reason: string }[];
 }
 
+/** The sentence a section says a waiver that holds for it with (`whose`: this project, this plan, project P). */
+export function waiverNote(w: NonNullable<ExportProject['waivers']>[number], whose: string): string {
+  return `\`${w.invariant_id}\` is waived for ${whose} until ${w.expires} (owner: ${markdownText(w.owner)}; ${markdownText(w.reason)}).`;
+}
+
 export interface ExportInput {
   targets: readonly ExportTargetName[];
   /** The global scope's effective set; undefined when only some projects are exported (--project). */
@@ -167,10 +172,7 @@ export function planExport(input: ExportInput): ExportFile[] {
       const paths = p.meta.paths;
       if (!paths || paths.length === 0) continue;
       const where = `These apply to files matching ${paths.map(codeSpan).join(', ')}.`;
-      const waived = (p.waivers ?? []).map(
-        (w) =>
-          `\`${w.invariant_id}\` is waived for this project until ${w.expires} (owner: ${markdownText(w.owner)}; ${markdownText(w.reason)}).`,
-      );
+      const waived = (p.waivers ?? []).map((w) => waiverNote(w, 'this project'));
       const section: ExportSection = {
         title: `Project ${p.name}`,
         scope: `project ${p.name}`,

@@ -474,7 +474,11 @@ export class ExportService {
     const [name] = chooseTargets([requiredString(targetName, 'target')], config);
     const result = await this.service.effective(target);
     const entries = result.entries.filter((e) => config.export.severities.includes(e.invariant.severity));
-    const section = standaloneSection(result.target, entries);
+    const section = standaloneSection(
+      result.target,
+      entries,
+      result.waivers.filter((w) => w.holds),
+    );
     return renderStandalone(TARGETS[name!], [section], this.storeRel());
   }
 }

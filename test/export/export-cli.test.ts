@@ -751,6 +751,29 @@ describe('agents export --project and --stdout', () => {
   });
 });
 
+describe('agents export --stdout: waivers', () => {
+  it("says the waivers that hold for the set, as the project's files do: the project's, and a plan's own", async () => {
+    const repo = monorepo();
+    const waive = (id: string, ...where: string[]) =>
+      runAgents(['invariant', 'waive', id, ...where, '--reason', 'Migration', '--owner', 'Data team', '--expires', '2999-01-31'], {
+        cwd: repo,
+      });
+    expect((await waive(G1, '--project', 'billing')).code).toBe(0);
+    expect((await waive(B1, '--plan', PLAN)).code).toBe(0);
+    const project = await runAgents(['export', '--project', 'billing', '--stdout', '--target', 'agents-md'], { cwd: repo });
+    expect(project.code).toBe(0);
+    expect(project.stdout).toContain(`\`${G1}\` is waived for this project until 2999-01-31`);
+    expect((await runAgents(['export', '--project', 'billing', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+    expect(readFileSync(join(repo, 'services/billing/AGENTS.md'), 'utf8')).toContain(
+      `\`${G1}\` is waived for this project until 2999-01-31`,
+    );
+    const plan = await runAgents(['export', '--plan', PLAN, '--stdout', '--target', 'agents-md'], { cwd: repo });
+    expect(plan.code).toBe(0);
+    expect(plan.stdout).toContain(`\`${B1}\` is waived for this plan until 2999-01-31`);
+    expect(plan.stdout).toContain(`\`${G1}\` is waived for project billing until 2999-01-31`);
+  });
+});
+
 describe('projects and their paths', () => {
   it('infers the project from a nested folder, and says so on stderr', async () => {
     const repo = monorepo();
