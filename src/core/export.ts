@@ -464,15 +464,23 @@ function words(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. */
-export function removeBlock(current: string, hash: (s: string) => string, hasFrontMatter: boolean): Merge | { kind: 'delete' } {
+/**
+ * The whole text of a file whose managed block goes away (a project removed): the text around it, or nothing. A
+ * block edited by hand is refused unless `force`, as mergeBlock refuses it; a damaged one always is.
+ */
+export function removeBlock(
+  current: string,
+  hash: (s: string) => string,
+  hasFrontMatter: boolean,
+  force = false,
+): Merge | { kind: 'delete' } {
   const conflicted = conflictRefusal(current);
   if (conflicted) return conflicted;
   const scan = scanBlock(current);
   if (scan.kind === 'damaged') return { kind: 'refuse', reason: 'damaged', why: scan.why };
   if (scan.kind === 'none') return { kind: 'refuse', reason: 'foreign', why: 'it has no agents block' };
   const front = hasFrontMatter ? scan.frontMatter : undefined;
-  if (hash(hashedText(lf(front), lf(scan.inner))) !== scan.hash)
+  if (!force && hash(hashedText(lf(front), lf(scan.inner))) !== scan.hash)
     return { kind: 'refuse', reason: 'hand-edited', why: 'its agents block was edited by hand' };
   const rest = current.slice(bomOf(current).length + (front?.length ?? 0), scan.start) + current.slice(scan.end);
   if (rest.trim() === '') return { kind: 'delete' };

@@ -12,8 +12,8 @@ import { DEFAULT_STORE_DIR } from '../store/discover.ts';
 /**
  * The changes that clear the tool's blocks from the files of `targets` that
  * this export does not write (`planned`): each block is removed, and a file
- * that held nothing else is deleted; a block edited by hand or damaged is
- * refused, as any file's is.
+ * that held nothing else is deleted; a block edited by hand (unless forced) or
+ * damaged is refused, as any file's is.
  */
 export async function obsoleteFiles(
   top: string,
@@ -22,6 +22,8 @@ export async function obsoleteFiles(
   planned: ReadonlySet<string>,
   folders: Set<string>,
   hash: (text: string) => string,
+  /** `--force`: a block edited by hand goes too, as one is replaced in the files the export writes. */
+  force: boolean,
   /** Targets neither exported now nor listed in config.yaml: their files' blocks are said, not touched. */
   dropped: readonly ExportTargetName[] = [],
 ): Promise<{ changes: FileChange[]; refused: Refusal[]; warnings: string[] }> {
@@ -30,7 +32,7 @@ export async function obsoleteFiles(
   const left = new Map<ExportTargetName, string[]>();
   const leave = (rel: string, target: ExportTargetName) => left.set(target, [...(left.get(target) ?? []), rel]);
   const clear = (rel: string, target: ExportTargetName, before: string, frontMatter: boolean) => {
-    const r = removeBlock(before, hash, frontMatter);
+    const r = removeBlock(before, hash, frontMatter, force);
     if (r.kind === 'refuse') refused.push({ path: rel, reason: r.reason, why: r.why });
     else if (r.kind === 'delete') changes.push({ path: rel, target, action: 'delete', before, after: undefined });
     else if (r.kind === 'write') changes.push({ path: rel, target, action: 'update', before, after: r.text });

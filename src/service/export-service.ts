@@ -297,7 +297,7 @@ export class ExportService {
       // An empty set writes nothing: no file is made, and a block that became empty is removed (docs/export.md).
       if (f.sections.every((sec) => sec.entries.length === 0)) {
         if (raw === undefined || !holdsBlock(raw)) continue;
-        const r = removeBlock(raw, sha256, f.frontMatter !== undefined);
+        const r = removeBlock(raw, sha256, f.frontMatter !== undefined, options.force ?? false);
         if (r.kind === 'refuse') out.refused.push({ path: f.path, reason: r.reason, why: r.why });
         else if (r.kind === 'delete') out.changes.push({ path: f.path, target: f.target, action: 'delete', before: raw, after: undefined });
         else if (r.kind === 'write') out.changes.push({ path: f.path, target: f.target, action: 'update', before: raw, after: r.text });
@@ -335,7 +335,7 @@ export class ExportService {
     if (options.project === undefined) {
       // Targets config.yaml stopped listing (with no list, each run's --target is all there is: nothing is dropped).
       const dropped = listed.length === 0 ? [] : EXPORT_TARGETS.filter((t) => !targets.includes(t) && !listed.includes(t));
-      const obsolete = await obsoleteFiles(top, storeRel, targets, planned, folders, sha256, dropped);
+      const obsolete = await obsoleteFiles(top, storeRel, targets, planned, folders, sha256, options.force ?? false, dropped);
       out.changes.push(...obsolete.changes);
       out.refused.push(...obsolete.refused);
       out.warnings.push(...obsolete.warnings);

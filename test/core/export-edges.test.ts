@@ -793,6 +793,13 @@ describe('removeBlock: exact results', () => {
       reason: 'hand-edited',
       why: 'its agents block was edited by hand',
     });
+    // Forced, the edited block goes as any other; a damaged one never does.
+    expect(removeBlock(`a\n${blockOf(undefined).replace('- A', '- B')}`, hash, false, true)).toEqual({
+      kind: 'write',
+      text: 'a\n',
+      action: 'update',
+    });
+    expect(removeBlock(`${END_MARKER}\n`, hash, false, true)).toMatchObject({ kind: 'refuse', reason: 'damaged' });
   });
 
   it('without front matter: deletes a file of white space and the block, keeps other text', () => {

@@ -544,6 +544,21 @@ describe('agents export: files it leaves alone', () => {
     expect(adHoc.stderr).not.toContain('no longer exported');
   });
 
+  it('a block edited by hand in a file no project names any more is left (exit 1) unless --force, which takes it out', async () => {
+    const repo = monorepo();
+    expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+    const ui = join(repo, 'packages/ui/AGENTS.md');
+    writeFileSync(ui, readFileSync(ui, 'utf8').replace('Never ship UI copy', 'Never ever ship UI copy'));
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n');
+    const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md'], { cwd: repo });
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout).refused).toEqual([{ path: 'packages/ui/AGENTS.md', status: 'edited by hand' }]);
+    expect(existsSync(ui)).toBe(true);
+    const forced = await runAgents(['export', '--target', 'agents-md', '--force'], { cwd: repo });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(existsSync(ui)).toBe(false);
+  });
+
   it('takes its block out of a nested file no project names any more (paths moved), keeping text around it, and leaves another store alone', async () => {
     const repo = monorepo();
     const targets = ['--target', 'agents-md,claude-md'];
