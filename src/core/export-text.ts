@@ -89,18 +89,31 @@ function escapeInline(text: string): string {
  * A line of the item that would open a block of its own inside it, which
  * prettier rewrites: a `+` list marker (to `-`), an ordered marker `1)` (to
  * `1.`), a `~~~` fence (to a backtick fence), a `>` quote (given a space),
- * a link definition `[x]: y` (which hides the line); escaped, they stay text.
+ * a link definition `[x]: y` (which hides the line), an HTML block the line
+ * does not close (opensUnclosedHtml); escaped, they stay text.
  */
 function escapeLineStart(line: string): string {
   // After the list markers prettier keeps (`- `, `1. `: a list nested in the item) the same holds for the rest.
   const kept = /^(?:(?:-|\d{1,9}\.)[ \t]+(?=\S))*/.exec(line)![0];
-  return `${kept}${line
-    .slice(kept.length)
+  const rest = line.slice(kept.length);
+  return `${kept}${(opensUnclosedHtml(rest) ? `\\${rest}` : rest)
     .replace(/^\+(?=[ \t]|$)/, '\\+')
     .replace(/^(\d{1,9})\)(?=[ \t]|$)/, '$1\\)')
     .replace(/^~~~/, '\\~~~')
     .replace(/^>/, '\\>')
     .replace(/^\[(?=[^\]]*\]:)/, '\\[')}`;
+}
+
+/**
+ * Whether a line opens one of the HTML blocks CommonMark ends only at a mark (`</style>`, `?>`, `>`, `]]>`) that the
+ * line lacks: `<style>`, `<?xml`, `<!X` run past the item as raw HTML (a page's styles, all that follows), and
+ * prettier ends the item there with a blank line. Escaped, the `<` is text.
+ */
+function opensUnclosedHtml(line: string): boolean {
+  const m = /^<(?:(script|pre|style|textarea)(?=[\s>]|$)|(\?)|(!\[CDATA\[)|(![A-Za-z]))/i.exec(line);
+  if (!m) return false;
+  const end = m[1] ? new RegExp(`</${m[1]}>`, 'i') : m[2] ? /\?>/ : m[3] ? /\]\]>/ : />/;
+  return !end.test(line.slice(m[0].length));
 }
 
 /** Keeps an invariant's text from closing the block or a list item: one paragraph, no comment markers. */

@@ -156,6 +156,34 @@ describe('renderSections', () => {
     expect(md).toContain('- Never write &lt;!-- agents:end --&gt; here\n  second line (global, ');
     expect(md).not.toContain(END_MARKER);
   });
+
+  it('escapes the < of an HTML block the text opens and does not close, and only that', () => {
+    const texts = ['<style> only in CSS', '<?xml first', '<!DOCTYPE first', '<pre>kept</pre> here', '<?php echo 1; ?> in views', '<div> x'];
+    const md = renderSections(
+      [
+        {
+          title: 'Global',
+          scope: 'global',
+          notes: [],
+          entries: texts.map((t, i) => entry(`01JDQ6X5Z8W4N3B2C1D0E9F8H${i}`, t, { kind: 'global' })),
+        },
+      ],
+      '.agents',
+    );
+    expect(
+      md
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.replace(/ \(`.*$/, '')),
+    ).toEqual([
+      '- \\<style> only in CSS',
+      '- \\<?xml first',
+      '- \\<!DOCTYPE first',
+      '- <pre>kept</pre> here',
+      '- <?php echo 1; ?> in views',
+      '- <div> x',
+    ]);
+  });
 });
 
 describe('mergeBlock', () => {

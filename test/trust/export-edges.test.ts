@@ -175,6 +175,9 @@ describe('project paths into .git/ or the store', () => {
   );
 });
 
+/** One character of a ULID for each of the texts below: an id of 26. */
+const ULID_DIGITS = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
 describe('exported Markdown is what prettier prints', () => {
   it('prettier --write changes nothing, and export --check still passes after it', async () => {
     const repo = monorepo();
@@ -193,11 +196,16 @@ describe('exported Markdown is what prettier prints', () => {
       'Name it ``x`` or ` y `, never \\\\*z\\\\*',
       '1. + nested marker',
       '`` ` `` and ``a`b``',
+      // HTML blocks that only a mark the line lacks would end: raw HTML past the item, and a blank line from prettier.
+      '<style> rules only in CSS files',
+      '<?xml declarations come first',
+      '<!DOCTYPE html first',
+      '1. <textarea> never',
     ];
     for (const [i, text] of edges.entries())
       writeFileSync(
-        join(repo, `.agents/projects/web/01JDQ6X5Z8W4N3B2C1D0E9F8D${i}.yaml`),
-        `id: 01JDQ6X5Z8W4N3B2C1D0E9F8D${i}\ntext: "${text}"\n`,
+        join(repo, `.agents/projects/web/01JDQ6X5Z8W4N3B2C1D0E9F8D${ULID_DIGITS[i]}.yaml`),
+        `id: 01JDQ6X5Z8W4N3B2C1D0E9F8D${ULID_DIGITS[i]}\ntext: "${text}"\n`,
       );
     // A waiver's reason and owner are said in the project's notes: their blanks too are folded as prettier prints them.
     const waive = ['invariant', 'waive', G1, '--project', 'web', '--expires', '2999-01-31'];
