@@ -90,7 +90,8 @@ function escapeInline(text: string): string {
  * prettier rewrites: a `+` list marker (to `-`), an ordered marker `1)` (to
  * `1.`), a `~~~` fence (to a backtick fence), a `>` quote (given a space),
  * a link definition `[x]: y` (which hides the line), an HTML block the line
- * does not close (opensUnclosedHtml); escaped, they stay text.
+ * does not close (opensUnclosedHtml), `$$` (a math block to prettier and
+ * GitHub, which prettier closes on a line of its own); escaped, they stay text.
  */
 function escapeLineStart(line: string): string {
   // After the list markers prettier keeps (`- `, `1. `: a list nested in the item) the same holds for the rest.
@@ -101,7 +102,8 @@ function escapeLineStart(line: string): string {
     .replace(/^(\d{1,9})\)(?=[ \t]|$)/, '$1\\)')
     .replace(/^~~~/, '\\~~~')
     .replace(/^>/, '\\>')
-    .replace(/^\[(?=[^\]]*\]:)/, '\\[')}`;
+    .replace(/^\[(?=[^\]]*\]:)/, '\\[')
+    .replace(/^\$\$/, () => '\\$$')}`;
 }
 
 /**

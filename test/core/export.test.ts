@@ -157,8 +157,16 @@ describe('renderSections', () => {
     expect(md).not.toContain(END_MARKER);
   });
 
-  it('escapes the < of an HTML block the text opens and does not close, and only that', () => {
-    const texts = ['<style> only in CSS', '<?xml first', '<!DOCTYPE first', '<pre>kept</pre> here', '<?php echo 1; ?> in views', '<div> x'];
+  it('escapes the < of an HTML block the text opens and does not close, and only that; and a $$ that would open math', () => {
+    const texts = [
+      '<style> only in CSS',
+      '<?xml first',
+      '<!DOCTYPE first',
+      '<pre>kept</pre> here',
+      '<?php echo 1; ?> in views',
+      '<div> x',
+      '$$ is a PID, $x$ is not',
+    ];
     const md = renderSections(
       [
         {
@@ -182,6 +190,7 @@ describe('renderSections', () => {
       '- <pre>kept</pre> here',
       '- <?php echo 1; ?> in views',
       '- <div> x',
+      '- \\$$ is a PID, $x$ is not',
     ]);
   });
 });

@@ -201,6 +201,7 @@ describe('exported Markdown is what prettier prints', () => {
       '<?xml declarations come first',
       '<!DOCTYPE html first',
       '1. <textarea> never',
+      '$$ is the shell, never a temporary file name',
     ];
     for (const [i, text] of edges.entries())
       writeFileSync(
