@@ -63,7 +63,8 @@ export function codeSpan(value: string): string {
 
 /**
  * Outside code spans: the emphasis markers prettier would rewrite (`*x*` to
- * `_x_`, `__x__` to `**x**`) escaped, and runs of blanks made one space, as
+ * `_x_`, `__x__` to `**x**`) and an empty link destination (`[x]()` to
+ * `[x](<>)`) escaped, and runs of blanks made one space, as
  * prettier prints a paragraph (a tab, or two spaces, would be a hand edit);
  * code spans as prettier prints them.
  */
@@ -77,6 +78,8 @@ function escapeInline(text: string): string {
           .replace(/\\(?=\*|__)/g, '\\\\')
           .replace(/\*/g, '\\*')
           .replace(/_{2,}/g, (run) => run.replace(/_/g, '\\_'))
+          // A link with no destination, `[x]()`, which prettier writes `[x](<>)`.
+          .replace(/\]\(\)/g, ']\\()')
           .replace(/[ \t]*\t[ \t]*| {2,}/g, ' '),
   );
   const printed = plain.map((part, i) => (i % 2 === 1 ? printedCodeSpan(part) : part));

@@ -157,7 +157,7 @@ describe('renderSections', () => {
     expect(md).not.toContain(END_MARKER);
   });
 
-  it('escapes the < of an HTML block the text opens and does not close, and only that; and a $$ that would open math', () => {
+  it('escapes the < of an HTML block the text opens and does not close, and only that; a $$ that would open math; an empty link destination', () => {
     const texts = [
       '<style> only in CSS',
       '<?xml first',
@@ -166,6 +166,7 @@ describe('renderSections', () => {
       '<?php echo 1; ?> in views',
       '<div> x',
       '$$ is a PID, $x$ is not',
+      'the [docs]() and ![logo]() but `[x]()` as code',
     ];
     const md = renderSections(
       [
@@ -191,6 +192,7 @@ describe('renderSections', () => {
       '- <?php echo 1; ?> in views',
       '- <div> x',
       '- \\$$ is a PID, $x$ is not',
+      '- the [docs]\\() and ![logo]\\() but `[x]()` as code',
     ]);
   });
 });

@@ -202,6 +202,7 @@ describe('exported Markdown is what prettier prints', () => {
       '<!DOCTYPE html first',
       '1. <textarea> never',
       '$$ is the shell, never a temporary file name',
+      'Link the [docs]() in every PR, not `[x]()`',
     ];
     for (const [i, text] of edges.entries())
       writeFileSync(
