@@ -123,8 +123,12 @@ export class ScopeService {
   async listProjects(): Promise<ProjectSummary[]> {
     const plans = await readAllPlans(this.source);
     requireValid(plans, 'list projects');
+    // Listed by the one reader of project folders, which refuses a folder no project may be named (its files are never read).
+    const { readProjects } = await import('../store/projects.ts');
+    const projects = await readProjects(this.source);
+    requireValid({ diagnostics: projects.diagnostics } as never, 'list projects');
     const out: ProjectSummary[] = [];
-    for (const name of await this.dirs('projects')) {
+    for (const name of projects.names) {
       const folder = `projects/${name}`;
       const snap = await readFolders(this.source, [folder]);
       requireValid(snap, `read project ${name}`);

@@ -1,7 +1,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { globHoldsFolder, globMatches } from '../core/globs.ts';
-import { isProjectName } from '../core/names.ts';
+import { isProjectName, nameProblem } from '../core/names.ts';
 import type { ProjectMeta } from '../core/model.ts';
 import { parseProjectMeta } from '../core/parse-meta.ts';
 import { repoTop } from './git-dir.ts';
@@ -27,13 +27,21 @@ export interface ProjectsRead {
  * reader of project metadata (docs/export.md, "Projects and their paths").
  */
 export async function readProjects(source: TreeSource, names?: readonly string[]): Promise<ProjectsRead> {
-  const listed = names
-    ? [...names]
-    : (await source.list('projects', { recursive: false }))
-        .filter((e) => e.type === 'dir' && isProjectName(e.path.slice('projects/'.length)))
-        .map((e) => e.path.slice('projects/'.length));
+  const diagnostics: Diagnostic[] = [];
+  let listed: string[];
+  if (names) listed = [...names];
+  else {
+    listed = [];
+    for (const e of await source.list('projects', { recursive: false })) {
+      if (e.type !== 'dir') continue;
+      const name = e.path.slice('projects/'.length);
+      if (isProjectName(name)) listed.push(name);
+      // A folder of a name no project may have is never read: its invariants would be left out of every set in silence.
+      else diagnostics.push(badProjectFolder(e.path, name));
+    }
+  }
   listed.sort();
-  const out: ProjectsRead = { names: listed, meta: new Map(), diagnostics: [] };
+  const out: ProjectsRead = { names: listed, meta: new Map(), diagnostics };
   const files = listed.map((n) => `projects/${n}/project.yaml`);
   // Every project.yaml in one group of the parse cache: `which` and the guard read them all at once.
   const parsed = await readParsed(source, files, (i, bytes, syntax) => parseProjectMeta(files[i]!, bytes, syntax), {
@@ -51,6 +59,18 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
     out.diagnostics.push(...p.diagnostics);
   }
   return out;
+}
+
+function badProjectFolder(path: string, name: string): Diagnostic {
+  return {
+    code: 'bad-name',
+    severity: 'error',
+    file: path,
+    line: 0,
+    col: 0,
+    message: `${nameProblem(name, 'project')}; files under it are never read`,
+    hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-".',
+  };
 }
 
 /**

@@ -131,6 +131,19 @@ export function planReads(
       });
       continue;
     }
+    if (kind.kind === 'bad-name') {
+      // Its files would be left out of every set and export in silence; `validate` names the folder the same way.
+      diagnostics.push({
+        code: 'bad-name',
+        severity: 'error',
+        file: entry.path,
+        line: 0,
+        col: 0,
+        message: `${kind.problem}; files under it are never read`,
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+      });
+      continue;
+    }
     jobs.push({ entry, kind });
   }
   return jobs;

@@ -1,5 +1,6 @@
 import type { Diagnostic, Parsed } from '../core/diagnostics.ts';
 import type { PathKind } from '../core/layout.ts';
+import { isUlid } from '../core/names.ts';
 import type { Plan, ProjectMeta, ScopedInvariant, StoreConfig } from '../core/model.ts';
 import { parseConfig, parseInvariant, parsePlan, type YamlSyntax } from '../core/parse-core.ts';
 import { parseActionMeta, parseProjectMeta } from '../core/parse-meta.ts';
@@ -40,13 +41,15 @@ function wanted(kind: PathKind): boolean {
     kind.kind === 'project-meta' ||
     kind.kind === 'config' ||
     kind.kind === 'extends-lock' ||
-    kind.kind === 'bad-id'
+    kind.kind === 'bad-id' ||
+    kind.kind === 'bad-name'
   );
 }
 
 /**
  * Parses the listed entries into a snapshot. Invariant files with a name that
- * is not a ULID are errors (a hand-written invariant must not be silently
+ * is not a ULID, and files in a project, action or plan folder whose name breaks
+ * the rules, are errors (a hand-written invariant must not be silently
  * ignored); other shapes are left to `validate`.
  */
 export async function readEntries(
@@ -166,7 +169,8 @@ export async function readStore(source: TreeSource): Promise<StoreSnapshot> {
 /** Every plan's plan.yaml (for finding the plans that target a project). */
 export async function readAllPlans(source: TreeSource, into: StoreSnapshot = emptySnapshot()): Promise<StoreSnapshot> {
   const entries = await source.list('plans', { recursive: false });
-  const planDirs = entries.filter((e) => e.type === 'dir');
+  // A folder of another name is no plan (validate says so): its plan.yaml, which may not exist, is not asked for.
+  const planDirs = entries.filter((e) => e.type === 'dir' && isUlid(e.path.slice('plans/'.length)));
   // A linked plans/ or plan folder is reported (readEntries names it), never skipped in silence.
   const links = entries.filter((e) => e.type === 'symlink' && isScopeFolder(e.path));
   return readEntries(source, [...links, ...planDirs.map((d) => ({ path: `${d.path}/plan.yaml`, type: 'file' as const }))], into);

@@ -424,6 +424,31 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(r.stderr).toContain('id-invalid');
   });
 
+  it.each([['Billing'], ['global'], ['my app']])(
+    'refuses a project folder named %j (a name no project may have) instead of leaving its invariants out',
+    async (name) => {
+      const id = '01M8KJXYP0GVPRF8KRRE9G8474';
+      const root = testStore({
+        'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
+        [`projects/${name}/${id}.yaml`]: invariantYaml(id, 'Bill every tenant monthly'),
+        [`projects/${name}/project.yaml`]: 'paths: ["billing/**"]\n',
+      });
+      for (const args of [
+        ['invariant', 'list'],
+        ['export', '--target', 'agents-md', '--dry-run'],
+        ['which', 'billing/a.ts'],
+        ['project', 'list'],
+      ]) {
+        const r = await runAgents(['--store', root, '--format', 'json', ...args]);
+        expect(r.code, args.join(' ')).toBe(3);
+        expect(JSON.stringify(errorOf(r))).toContain('bad-name');
+      }
+      // A plans/ folder that is no plan holds no plan.yaml to ask for: `plan list` is not refused over it.
+      const plans = testStore({ 'plans/drafts/notes.md': 'ideas\n' });
+      expect((await runAgents(['--store', plans, 'plan', 'list'])).code).toBe(0);
+    },
+  );
+
   it('reports a read-only store without a stack trace, changing nothing', () => {
     const root = exampleCopy();
     const before = snapshot(root);
