@@ -4,7 +4,16 @@ import { plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
-import { SEVERITIES, describeScope, invariantPath, type Guard, type Scope, type ScopedInvariant, type Severity } from '../core/model.ts';
+import {
+  GUARD_KINDS,
+  SEVERITIES,
+  describeScope,
+  invariantPath,
+  type Guard,
+  type Scope,
+  type ScopedInvariant,
+  type Severity,
+} from '../core/model.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../core/near-duplicates.ts';
 import { codePointLength, nameProblem } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
@@ -215,7 +224,8 @@ export function AddForm({
           tags: tagList,
           rationale: why,
           active,
-          guard: Object.keys(guard).length > 0 ? guard : null,
+          // Every kind, a list emptied here as an empty one: `edit` replaces the lists it is given and keeps the others.
+          guard: Object.keys(guard).length > 0 ? Object.fromEntries(GUARD_KINDS.map((k) => [k, guard[k] ?? []])) : null,
           ...(commit !== undefined ? { commit } : {}),
         }),
       ).then((r) => onEdited?.(r), failed);

@@ -2,7 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
-import type { AddResult } from '../../src/service/invariant-service.ts';
+import type { AddResult, EditResult } from '../../src/service/invariant-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { AddForm, stepOfProblem } from '../../src/tui/AddForm.tsx';
 import { G2, P2, PLAN, exampleStore, frameHas, frameMatches } from './helpers.ts';
@@ -224,4 +224,49 @@ test('a refusal of the save goes back to the step it is about, whatever words th
   // A project named "tagging", a store under a folder named "guards": the text step.
   expect(stepOfProblem('cannot write projects/tagging/.lock: permission denied')).toBe('text');
   expect(stepOfProblem('cannot add an invariant to /srv/guards/.agents/global/: text holds U+202E')).toBe('text');
+});
+
+/** The edit form on invariant `id` of the example store, after `prepare` changed the store. */
+async function editForm(id: string, prepare: (service: InvariantService) => Promise<unknown> = async () => {}) {
+  const root = exampleStore();
+  const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
+  await prepare(service);
+  const { invariant } = await service.show(id);
+  const edited: EditResult[] = [];
+  const r = render(
+    <AddForm
+      service={service}
+      editing={invariant}
+      onDone={() => {}}
+      onEdited={(x) => edited.push(x)}
+      onCancel={() => {}}
+      onError={(error) => {
+        throw error;
+      }}
+    />,
+  );
+  return { service, r, edited };
+}
+
+test('the edit form saves a guard list emptied in it: the kind goes, the other lists stay', async () => {
+  const { service, r, edited } = await editForm(G2, (s) => s.edit({ id: G2, guard: { write: ['secrets/**'], command: ['rm -rf'] } }));
+  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ shadowed by');
+  r.stdin.write('\r');
+  await passDefaults(r);
+  await passGuardTo(r, 2);
+  await frameHas(r.lastFrame, '  command  rm -rf');
+  // The entry typed again and Enter takes it out.
+  r.stdin.write('rm -rf');
+  await frameHas(r.lastFrame, '> rm -rf');
+  r.stdin.write('\r');
+  await frameMatches(r.lastFrame, (f) => expect(f).not.toContain('  command  rm -rf'));
+  for (const step of ['Guard 3/4', 'Guard 4/4', 'State', 'Save the changes? [Y/n]']) {
+    r.stdin.write('\r');
+    await frameHas(r.lastFrame, step);
+  }
+  r.stdin.write('y');
+  await expect.poll(() => edited.length, { timeout: 10_000 }).toBe(1);
+  expect(edited[0]!.changed).toEqual(['guard']);
+  expect((await service.show(G2)).invariant.guard).toEqual({ write: ['secrets/**'] });
+  r.unmount();
 });

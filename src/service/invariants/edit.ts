@@ -76,7 +76,13 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
       }
       if (input.active !== undefined) next.active = input.active;
       if (guard === null) delete next.guard;
-      else if (guard !== undefined) next.guard = { ...old.guard, ...guard };
+      else if (guard !== undefined) {
+        // An empty list takes its kind out (the edit form gives every kind, so a list emptied there goes), and a guard
+        // left with no list goes: the store holds no empty list (schemas/invariant.schema.json).
+        const lists = Object.entries({ ...old.guard, ...guard }).filter(([, list]) => list.length > 0);
+        if (lists.length > 0) next.guard = Object.fromEntries(lists);
+        else delete next.guard;
+      }
       if (input.overrides !== undefined) {
         if (overrides === undefined) delete next.overrides;
         else next.overrides = overrides;

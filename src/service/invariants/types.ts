@@ -56,7 +56,7 @@ export interface EditInput {
   active?: boolean;
   /** The id (or unique prefix) of the copy this one replaces on purpose; "" removes the field. */
   overrides?: string;
-  /** The lists given replace the guard's (docs/guard.md); null removes the guard. */
+  /** The lists given replace the guard's (docs/guard.md), an empty one takes its kind out; null removes the guard. */
   guard?: Guard | null;
   commit?: boolean;
 }
