@@ -4,16 +4,7 @@ import { plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
-import {
-  GUARD_KINDS,
-  SEVERITIES,
-  describeScope,
-  invariantPath,
-  type Guard,
-  type Scope,
-  type ScopedInvariant,
-  type Severity,
-} from '../core/model.ts';
+import { SEVERITIES, describeScope, invariantPath, type Guard, type Scope, type ScopedInvariant, type Severity } from '../core/model.ts';
 import { canMeet, looseKey, nearDuplicatesOf } from '../core/near-duplicates.ts';
 import { codePointLength, nameProblem } from '../core/names.ts';
 import { MAX_TEXT_LENGTH } from '../core/parse-core.ts';
@@ -21,6 +12,7 @@ import { checkNewInvariant } from '../core/shadow.ts';
 import type { AddContext, AddResult, EditResult, InvariantService, ScopeCatalog } from '../service/invariant-service.ts';
 import { SelectList, type SelectItem } from './SelectList.tsx';
 import { GuardStep, guardSummary } from './GuardStep.tsx';
+import { editChanges } from './edit-changes.ts';
 import { AddFeedback } from './AddFeedback.tsx';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
@@ -219,13 +211,7 @@ export function AddForm({
       track(
         service.edit({
           id: editing.id,
-          text,
-          severity,
-          tags: tagList,
-          rationale: why,
-          active,
-          // Every kind, a list emptied here as an empty one: `edit` replaces the lists it is given and keeps the others.
-          guard: Object.keys(guard).length > 0 ? Object.fromEntries(GUARD_KINDS.map((k) => [k, guard[k] ?? []])) : null,
+          ...editChanges(editing, { text, severity, tags: tagList, rationale: why, active, guard }),
           ...(commit !== undefined ? { commit } : {}),
         }),
       ).then((r) => onEdited?.(r), failed);

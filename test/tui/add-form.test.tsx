@@ -270,3 +270,24 @@ test('the edit form saves a guard list emptied in it: the kind goes, the other l
   expect((await service.show(G2)).invariant.guard).toEqual({ write: ['secrets/**'] });
   r.unmount();
 });
+
+test('the edit form changes only what was changed in it: a field another process changed meanwhile keeps that change', async () => {
+  const { service, r, edited } = await editForm(G2);
+  await frameHas(r.lastFrame, 'Text: Log all changes', '↑ shadowed by');
+  r.stdin.write(' twice');
+  await frameHas(r.lastFrame, 'Text: Log all changes twice', '✓ new in this scope');
+  r.stdin.write('\r');
+  await passDefaults(r);
+  await passGuard(r);
+  await frameHas(r.lastFrame, 'State');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Save the changes? [Y/n]');
+  // Another process, while the form is open.
+  await service.edit({ id: G2, severity: 'warning', tags: ['external'], rationale: 'Audits need it' });
+  r.stdin.write('y');
+  await expect.poll(() => edited.length, { timeout: 10_000 }).toBe(1);
+  expect(edited[0]!.changed).toEqual(['text']);
+  const { invariant } = await service.show(G2);
+  expect(invariant).toMatchObject({ text: 'Log all changes twice', severity: 'warning', tags: ['external'], rationale: 'Audits need it' });
+  r.unmount();
+});
