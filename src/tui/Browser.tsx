@@ -53,7 +53,7 @@ export function Browser({
   const terminal = useTerminalSize();
   const { columns, rows: height } = fixedSize ?? terminal;
   const width = Math.max(20, columns);
-  const { data, reload } = useStoreData(service, onError);
+  const { data, reload, problem: unread } = useStoreData(service, onError);
   const abbreviations = useMemo(
     () =>
       new IdAbbreviations(
@@ -127,7 +127,9 @@ export function Browser({
   // Height: title, filter/status line, list, detail pane, key line; one spare row so Ink never scrolls the screen.
   // The list keeps at least one row: on a short terminal the detail pane shrinks, and goes when not even its rule and
   // one line fit, so the screen never outgrows the terminal.
-  const room = Math.max(1, height - 4);
+  // A store that could not be read again takes a line of its own, while it lasts, where the terminal has rows to spare.
+  const unreadLine = unread !== undefined && height >= 7;
+  const room = Math.max(1, height - 4 - (unreadLine ? 1 : 0));
   const paneFits = Math.min(9, Math.max(4, Math.floor(height / 3)), room - 1);
   const detailHeight = showDetail && paneFits >= 2 ? paneFits : 0;
   const listHeight = Math.max(1, room - detailHeight);
@@ -183,7 +185,7 @@ export function Browser({
   /**
    * A change the store refused: said on the status line. Where the refusal names an id the store no longer holds
    * (another process removed it while the screen was open), the store is read again so that its row goes too; an
-   * invalid file is left to the status line, where reading again would end the screen.
+   * invalid file is left to the status line, which already says what reading again would.
    */
   const refused = (error: unknown) => {
     if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
@@ -405,6 +407,11 @@ export function Browser({
     <Box flexDirection="column" width={width}>
       {title}
       {filterLine}
+      {unreadLine ? (
+        <Text color={theme.hue('red')} wrap="truncate-end">
+          {fitColumns(plain(`✗ ${unread} · the list is as read before`), width)}
+        </Text>
+      ) : null}
       {middle}
       <Text dimColor={theme.dim} wrap="truncate-end">
         ↑↓ move · / filter · s scope · e effective · a add · d remove · ? help · q quit

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import type { InvariantService, ListedInvariant, ScopeCatalog } from '../service/invariant-service.ts';
 
@@ -13,13 +14,18 @@ export interface StoreData {
  * Reads every invariant (with shadow relations), the inherited ones and the
  * scopes that exist; `reload` after a change. A policy source that cannot be
  * read leaves `inherited` empty here: the effective view, which needs it,
- * reports why when it resolves the set.
+ * reports why when it resolves the set. The first read failing ends the
+ * screen (`onError`); a later one (a file another process broke) leaves the
+ * store as last read on screen and says why in `problem`, until a read works:
+ * ending the screen then would hide what the change just made did.
  */
 export function useStoreData(
   service: InvariantService,
   onError: (error: unknown) => void,
-): { data: StoreData | undefined; reload: () => Promise<void> } {
+): { data: StoreData | undefined; reload: () => Promise<void>; problem: string | undefined } {
   const [data, setData] = useState<StoreData | undefined>();
+  const [problem, setProblem] = useState<string | undefined>();
+  const read = useRef(false);
   const reload = useCallback(async () => {
     try {
       const [items, catalog, inherited] = await Promise.all([
@@ -27,13 +33,16 @@ export function useStoreData(
         service.scopes(),
         service.inherited().catch(() => []),
       ]);
+      read.current = true;
       setData({ items, catalog, inherited });
+      setProblem(undefined);
     } catch (error) {
-      onError(error);
+      if (read.current && error instanceof AgentsError && error.exitCode !== EXIT_CODES.internal) setProblem(error.message);
+      else onError(error);
     }
   }, [service, onError]);
   useEffect(() => {
     void reload();
   }, [reload]);
-  return { data, reload };
+  return { data, reload, problem };
 }

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
@@ -301,6 +301,31 @@ test('d on an invariant another process removed while the screen was open: the r
   expect(frame).not.toContain('Never delete production data');
   expect(frame).not.toContain('Remove this invariant?');
   expect(frame).toContain(G1);
+  expect(events).toEqual([]);
+  r.unmount();
+});
+
+test('a file another process broke while the screen was open: a removal still says what it removed, the screen stays open and says why the list is as before, until a read works', async () => {
+  const root = exampleStore();
+  const { r, events } = open(root);
+  await frameHas(r.lastFrame, '6 shown of 6', '› E Never delete production data');
+  const good = readFileSync(join(root, `global/${G2}.yaml`), 'utf8');
+  writeFileSync(join(root, `global/${G2}.yaml`), 'text: [broken\n');
+  r.stdin.write('jjj');
+  await frameHas(r.lastFrame, '› W Log all changes');
+  r.stdin.write('d');
+  await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  r.stdin.write('y');
+  const frame = await frameHas(r.lastFrame, `removed ${P2}`, `global/${G2}.yaml:2:1`);
+  expect(existsSync(join(root, `projects/myapp/${P2}.yaml`))).toBe(false);
+  expect(frame).toContain('6 shown of 6');
+  expect(lines(frame).length).toBeLessThanOrEqual(23);
+  expect(events).toEqual([]);
+  // Mended, the store is read again at the next change (here d on the row removed): the line goes, the row too.
+  writeFileSync(join(root, `global/${G2}.yaml`), good);
+  r.stdin.write('d');
+  const after = await frameHas(r.lastFrame, '5 shown of 5');
+  expect(after).not.toContain(`global/${G2}.yaml:2:1`);
   expect(events).toEqual([]);
   r.unmount();
 });
