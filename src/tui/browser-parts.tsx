@@ -167,8 +167,11 @@ export function Detail({ row, height, width }: { row: Row | undefined; height: n
   }
   return (
     <Box flexDirection="column" height={height} width={width} overflow="hidden">
-      <Text dimColor={theme.dim}>{'─'.repeat(width)}</Text>
-      {lines}
+      {/* At its full height, cut at the pane's foot: lines in a box of fixed height would shrink and be drawn over each other. */}
+      <Box flexDirection="column" flexShrink={0}>
+        <Text dimColor={theme.dim}>{'─'.repeat(width)}</Text>
+        {lines}
+      </Box>
     </Box>
   );
 }

@@ -277,6 +277,20 @@ test('a short terminal keeps the title, the selected row and the key line on scr
   }
 });
 
+test('a detail pane shorter than its lines is cut at its foot, each line whole on a row of its own', async () => {
+  for (const rows of [7, 8, 10, 14]) {
+    const { r } = open(exampleStore(), { size: { columns: 80, rows } });
+    const frame = await frameHas(r.lastFrame, '› E Never');
+    const rule = lines(frame).indexOf('─'.repeat(80));
+    expect(rule).toBeGreaterThan(0);
+    const pane = lines(frame).slice(rule + 1, -1);
+    const whole = [`${G1}  global · error · active`, 'Never delete production data', `path: global/${G1}.yaml`];
+    expect(pane.length).toBeGreaterThan(0);
+    expect(pane).toEqual(whole.slice(0, pane.length));
+    r.unmount();
+  }
+});
+
 test('removing from an effective set: the set is recomputed, the cursor stays in place and the status says what was removed', async () => {
   const { r } = open(exampleStore(), { scope: { kind: 'project', project: 'myapp' }, effective: true });
   await frameHas(r.lastFrame, 'effective set of project myapp · 3 in effect, 1 hidden');
