@@ -32,3 +32,13 @@ test('remove --yes needs no terminal', async () => {
   expect(r.code).toBe(0);
   expect(existsSync(join(store, `global/${G1}.yaml`))).toBe(false);
 });
+
+test.each([[['invariant', 'list', '-i', '--effective']], [['invariant', 'list', '-i', '--effective', '--global']]])(
+  'agents %j: --effective without a project or plan is refused as without -i (missing-option), not browsed as every scope',
+  async (args) => {
+    const store = exampleStore();
+    const r = await runAgents(['--store', store, '--format', 'json', ...args], { env: { CI: undefined } });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'missing-option', detail: { options: ['project', 'plan'] } });
+  },
+);

@@ -35,6 +35,16 @@ export default defineCommand<ListArgs>({
       scopeFromArgs(argv, false) ??
       (argv.effective ? await inferProject(ctx, service).then((project) => (project !== undefined ? { project } : undefined)) : undefined);
     const scope = given ? await service.resolveScope(given) : undefined;
+    // With --interactive too: the browser would otherwise open on every scope, the effective set asked for not shown.
+    const target = scope?.kind === 'project' || scope?.kind === 'plan' ? scope : undefined;
+    if (argv.effective && !target) {
+      throw missingOption(
+        '--effective needs --project P or --plan ID',
+        'The effective set belongs to a project or a plan, e.g. --effective --project myapp.',
+        'invariant list',
+        ['project', 'plan'],
+      );
+    }
     if (argv.interactive) {
       // A scope that does not exist is refused as the plain `list` refuses it, not browsed as an empty one.
       if (scope && 'project' in scope) await service.requireProject(scope.project);
@@ -42,22 +52,14 @@ export default defineCommand<ListArgs>({
       const { browse } = await import('./tui.ts');
       return browse(ctx, service, scope, argv.pattern, argv.effective ?? false);
     }
-    if (argv.effective) {
-      if (!scope || (scope.kind !== 'project' && scope.kind !== 'plan')) {
-        throw missingOption(
-          '--effective needs --project P or --plan ID',
-          'The effective set belongs to a project or a plan, e.g. --effective --project myapp.',
-          'invariant list',
-          ['project', 'plan'],
-        );
-      }
+    if (argv.effective && target) {
       if (argv.all)
         throw conflictingOptions(
           '--all cannot be combined with --effective',
           'Inactive invariants never apply; list them without --effective.',
           ['all', 'effective'],
         );
-      const result = await service.effective(scope, argv.pattern !== undefined ? { pattern: argv.pattern } : {});
+      const result = await service.effective(target, argv.pattern !== undefined ? { pattern: argv.pattern } : {});
       await printEffective(ctx, result);
       return EXIT_CODES.ok;
     }
