@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { gitInit } from '../helpers/git.ts';
 import { PtySession } from '../helpers/pty.ts';
+import { tempDir } from '../helpers/tmp.ts';
 import { G1, G2, P2, exampleStore } from '../tui/helpers.ts';
 
 // The real bin/agents.js in a real terminal (tmux): every wait polls the screen with a bounded timeout.
@@ -281,5 +282,24 @@ describe('agents invariant remove ID (the confirmation)', { timeout: 180_000 }, 
     expect(after).toContain(message);
     expectRestored(pty, mode);
     expect(existsSync(join(store, `projects/myapp/${P2}.yaml`))).toBe(kept);
+  });
+
+  test('a confirmation taller than the terminal leaves its scrollback alone, and what follows it starts a line of its own', async () => {
+    const store = exampleStore();
+    // The longest text the store takes: on 80 columns its confirmation runs past 24 rows.
+    const text = 'Keep every record of every change. '.repeat(60).slice(0, 2000).trim();
+    writeFileSync(join(store, `global/${G1}.yaml`), `id: ${G1}\ntext: ${text}\nseverity: error\nactive: true\n`);
+    const log = join(tempDir('agents-pty-log-'), 'pty.log');
+    const pty = PtySession.start(['--store', store, 'invariant', 'remove', G1], { cwd: join(store, '..'), record: log });
+    await pty.waitFor('Remove this invariant? [y/N]');
+    pty.keys('n');
+    const { code, mode, screen } = await pty.exit();
+    expect(code).toBe(1);
+    expect(screen.split('\n')).toContain('Nothing removed.');
+    expectRestored(pty, mode);
+    // Erasing the scrollback (ED 3) would take the output of the commands run before with it.
+    await expect.poll(() => readFileSync(log, 'utf8'), { timeout: 10_000 }).toContain('[exit 1]');
+    expect(readFileSync(log, 'utf8')).not.toContain('\u001b[3J');
+    expect(existsSync(join(store, `global/${G1}.yaml`))).toBe(true);
   });
 });
