@@ -4,7 +4,7 @@ import { useKeys } from './use-keys.ts';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import { IdAbbreviations } from '../core/id-prefix.ts';
-import { scopeFolder } from '../core/model.ts';
+import { scopeFolder, type ScopedInvariant } from '../core/model.ts';
 import type { EffectiveResult, InvariantService, ShowResult } from '../service/invariant-service.ts';
 import { compileFilter, filterByRegex } from '../service/regex.ts';
 import { AddForm } from './AddForm.tsx';
@@ -84,39 +84,31 @@ export function Browser({
 
   const { rows, filterProblem } = useMemo((): { rows: Row[]; filterProblem?: string } => {
     if (!data) return { rows: [] };
-    try {
-      if (effective) {
-        const byId = new Map([
-          ...data.items.map((i) => [i.invariant.id, i.invariant] as const),
-          ...data.inherited.map((i) => [i.id, i] as const),
-        ]);
-        const entries = regex
-          ? (() => {
-              const keep = new Set(
-                filterByRegex(
-                  effective.entries.map((e) => e.invariant),
-                  regex,
-                ),
-              );
-              return effective.entries.filter((e) => keep.has(e.invariant));
-            })()
-          : effective.entries;
-        return { rows: effectiveRows({ ...effective, entries }, byId) };
+    let filterProblem: string | undefined;
+    // A pattern stopped for taking too long is said on the filter line and leaves the list unfiltered, as an invalid one does.
+    const matching = <T,>(list: T[], invariant: (x: T) => ScopedInvariant): T[] => {
+      if (!regex) return list;
+      try {
+        const keep = new Set(filterByRegex(list.map(invariant), regex));
+        return list.filter((x) => keep.has(invariant(x)));
+      } catch (error) {
+        filterProblem = error instanceof AgentsError ? error.message : String(error);
+        return list;
       }
-      let items = data.items.filter((i) => inScope(i.invariant, scope));
-      if (regex) {
-        const keep = new Set(
-          filterByRegex(
-            items.map((i) => i.invariant),
-            regex,
-          ),
-        );
-        items = items.filter((i) => keep.has(i.invariant));
-      }
-      return { rows: listRows(items) };
-    } catch (error) {
-      return { rows: [], filterProblem: error instanceof AgentsError ? error.message : String(error) };
+    };
+    if (effective) {
+      const byId = new Map([
+        ...data.items.map((i) => [i.invariant.id, i.invariant] as const),
+        ...data.inherited.map((i) => [i.id, i] as const),
+      ]);
+      const entries = matching(effective.entries, (e) => e.invariant);
+      return { rows: effectiveRows({ ...effective, entries }, byId), ...(filterProblem ? { filterProblem } : {}) };
     }
+    const items = matching(
+      data.items.filter((i) => inScope(i.invariant, scope)),
+      (i) => i.invariant,
+    );
+    return { rows: listRows(items), ...(filterProblem ? { filterProblem } : {}) };
   }, [data, effective, regex, scope]);
 
   const selectable = useMemo(() => rows.flatMap((r, i) => (r.kind === 'item' ? [i] : [])), [rows]);

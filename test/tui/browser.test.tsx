@@ -86,6 +86,17 @@ test('/ filters live by regex; a bad regex is shown inline; Esc clears it', asyn
   r.unmount();
 });
 
+test('a pattern stopped for taking too long is said on the filter line, and the list stays unfiltered', { timeout: 30_000 }, async () => {
+  const root = exampleStore();
+  writeFileSync(join(root, `global/${G1}.yaml`), invariantYaml(G1, `${'a'.repeat(40)}c`));
+  const { r, events } = open(root, { pattern: '(a+)+b' });
+  const frame = await frameHas(r.lastFrame, 'was stopped');
+  expect(lines(frame)[0]).toBe('agents · all scopes · 6 shown of 6');
+  expect(frame).toContain('Log all changes');
+  expect(events).toEqual([]);
+  r.unmount();
+});
+
 test('e shows the effective set of the selected project: hidden copies greyed under their shadower', async () => {
   const { r } = open(exampleStore());
   await frameHas(r.lastFrame, '6 shown');
