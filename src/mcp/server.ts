@@ -29,7 +29,7 @@ import { VERSION } from '../present/version.ts';
 import type { InvariantService } from '../service/invariant-service.ts';
 import type { Target } from './resources.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
-import { looksLikeStore } from '../store/discover.ts';
+import { requireStore } from '../store/discover.ts';
 import { extendsCacheDir } from '../store/git-dir.ts';
 import { StoreWatcher } from './watch.ts';
 
@@ -158,18 +158,9 @@ function toolListing(tool: ToolDef, writeOn: boolean) {
   };
 }
 
-/**
- * The store the server was started on, still a store: a folder removed or moved away since then would read as
- * a store that holds nothing (no invariants listed, no guard to deny an action), so it is an error instead.
- */
-function requireStore(root: string): void {
-  if (looksLikeStore(root)) return;
-  throw new UsageError(
-    `no store at ${root}: the store was removed or moved away after the server started`,
-    'Put the store folder back (the server reads it again at once), or start the server where the store is now.',
-    { store: root },
-    'no-store',
-  );
+/** The store the server was started on, still a store (store/discover.ts). */
+function requireStoreHere(root: string): void {
+  requireStore(root, 'the server started', 'the server reads it again at once');
 }
 
 /** Turns a thrown user error on a resource read into a JSON-RPC error with the CLI's message and hint. */
@@ -260,7 +251,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
     const { ctx } = await parts();
     const reconcile = await import('./reconcile.ts');
     try {
-      requireStore(options.root);
+      requireStoreHere(options.root);
     } catch (error) {
       throw resourceError(error);
     }
@@ -308,7 +299,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
               reason: 'write-off',
             });
           }
-          requireStore(options.root);
+          requireStoreHere(options.root);
           const noticed: string[] = [];
           const args = sentArguments.has(extra.requestId) ? sentArguments.get(extra.requestId) : request.params.arguments;
           const answer = await callNotices.run(noticed, () => tools.callTool(tool, args, ctx));
@@ -335,7 +326,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     try {
-      requireStore(options.root);
+      requireStoreHere(options.root);
       const targets = await currentList();
       return { resources: (await parts()).resources.listedResources(targets) };
     } catch (error) {
@@ -348,7 +339,7 @@ export async function serveMcp(options: McpOptions): Promise<number> {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
       const { resources, ctx } = await parts();
-      requireStore(options.root);
+      requireStoreHere(options.root);
       return { contents: [await resources.readResource(ctx, request.params.uri)] };
     } catch (error) {
       throw resourceError(error);

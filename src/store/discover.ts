@@ -45,6 +45,22 @@ export function looksLikeStore(root: string): boolean {
 }
 
 /**
+ * The store a long-lived process (the MCP server, a terminal screen) was started on, still a store: a folder removed
+ * or moved away since then would read as a store that holds nothing, and a write would make a fragment of one there,
+ * so it is an error instead. `since`: when the process found it ("the server started"); `back`: what putting the
+ * folder back does.
+ */
+export function requireStore(root: string, since: string, back: string): void {
+  if (looksLikeStore(root)) return;
+  throw new UsageError(
+    `no store at ${root}: the store was removed or moved away after ${since}`,
+    `Put the store folder back (${back}), or start again where the store is now.`,
+    { store: root },
+    'no-store',
+  );
+}
+
+/**
  * The store folder `--store` or `AGENTS_STORE` names, as an absolute path; undefined when neither is given. A
  * leading `~` is the home folder, as in a shell: `--store=~/x`, a value quoted in a CI file or an `.env` file
  * reach us unexpanded, and would otherwise name a folder called `~` below the current one.

@@ -17,6 +17,7 @@ import { AddFeedback } from './AddFeedback.tsx';
 import { TextInput } from './TextInput.tsx';
 import { useTheme } from './theme.ts';
 import { useWrites } from './use-writes.ts';
+import { requireOpenedStore } from './use-store-data.ts';
 
 /** Values the form starts from: flags given on the command line, or the invariant being edited. */
 export interface FormValues {
@@ -207,6 +208,11 @@ export function AddForm({
       } else if (onError) onError(error);
       else setProblem(String(error));
     };
+    try {
+      requireOpenedStore(service);
+    } catch (error) {
+      return failed(error);
+    }
     if (editing) {
       track(
         service.edit({

@@ -2,12 +2,21 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import type { InvariantService, ListedInvariant, ScopeCatalog } from '../service/invariant-service.ts';
+import { requireStore } from '../store/discover.ts';
 
 export interface StoreData {
   items: ListedInvariant[];
   catalog: ScopeCatalog;
   /** The policy sources' invariants (docs/extends.md): effective sets show them and the copies they hide, and ids are abbreviated among them too. */
   inherited: ScopedInvariant[];
+}
+
+/**
+ * The store the screen was opened on, still a store (as the MCP server asks it): a folder removed or moved away
+ * meanwhile is neither read as a store that holds nothing nor written into, which would make a fragment of one there.
+ */
+export function requireOpenedStore(service: InvariantService): void {
+  requireStore(service.root, 'the screen opened', 'then try again');
 }
 
 /**
@@ -28,6 +37,7 @@ export function useStoreData(
   const read = useRef(false);
   const reload = useCallback(async () => {
     try {
+      requireOpenedStore(service);
       const [items, catalog, inherited] = await Promise.all([
         service.list({ all: true }),
         service.scopes(),

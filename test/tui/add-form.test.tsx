@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
@@ -289,5 +289,22 @@ test('the edit form changes only what was changed in it: a field another process
   expect(edited[0]!.changed).toEqual(['text']);
   const { invariant } = await service.show(G2);
   expect(invariant).toMatchObject({ text: 'Log all changes twice', severity: 'warning', tags: ['external'], rationale: 'Audits need it' });
+  r.unmount();
+});
+
+test('a store moved away while the form is open: saving is refused, and nothing is made where it was', async () => {
+  const { root, r, done } = setup({ kind: 'global' });
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Keep the store where it is');
+  await frameHas(r.lastFrame, '✓ new in this scope');
+  r.stdin.write('\r');
+  await passDefaults(r);
+  await passGuard(r);
+  await frameHas(r.lastFrame, 'Add it? [Y/n]');
+  renameSync(root, `${root}.moved`);
+  r.stdin.write('y');
+  await frameHas(r.lastFrame, `no store at ${root}`);
+  expect(done).toEqual([]);
+  expect(existsSync(root)).toBe(false);
   r.unmount();
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
@@ -351,6 +351,19 @@ test('a file another process broke while the screen was open: a removal still sa
   r.stdin.write('d');
   const after = await frameHas(r.lastFrame, '5 shown of 5');
   expect(after).not.toContain(`global/${G2}.yaml:2:1`);
+  expect(events).toEqual([]);
+  r.unmount();
+});
+
+test('a store moved away while the screen is open is said, not read as an empty store', async () => {
+  const root = exampleStore();
+  const { r, events } = open(root);
+  await frameHas(r.lastFrame, '6 shown of 6', '› E Never delete production data');
+  renameSync(root, `${root}.moved`);
+  r.stdin.write('d');
+  const frame = await frameHas(r.lastFrame, `no store at ${root}`);
+  expect(frame).toContain('6 shown of 6');
+  expect(existsSync(root)).toBe(false);
   expect(events).toEqual([]);
   r.unmount();
 });
