@@ -300,6 +300,7 @@ export function Browser({
       <ConfirmRemove
         info={info}
         width={width}
+        rows={height}
         onAnswer={(yes) => {
           setOverlay({ kind: 'none' });
           if (!yes) return setStatus('Nothing removed.');

@@ -41,3 +41,46 @@ export function fitColumns(text: string, columns: number): string {
   }
   return `${kept}…`;
 }
+
+/**
+ * `text` in rows of at most `columns` terminal columns, broken at spaces (a word longer than a row where the row
+ * ends), and no more than `rows` of them: the last row of a text that runs longer ends in "…". A screen that shows a
+ * long text so stays within the terminal's height (Ink clears the whole screen after a frame as tall as it).
+ */
+export function clipToRows(text: string, columns: number, rows: number): string[] {
+  const width = Math.max(1, columns);
+  const out: string[] = [];
+  let line = '';
+  let used = 0;
+  const end = () => {
+    out.push(line);
+    line = '';
+    used = 0;
+  };
+  for (const word of text.split(' ')) {
+    if (out.length > rows) break;
+    const w = stringWidth(word);
+    if (used > 0 && used + 1 + w <= width) {
+      line += ` ${word}`;
+      used += 1 + w;
+      continue;
+    }
+    if (used > 0) end();
+    if (w <= width) {
+      line = word;
+      used = w;
+      continue;
+    }
+    for (const { segment } of graphemes.segment(word)) {
+      const g = stringWidth(segment);
+      if (used > 0 && used + g > width) end();
+      line += segment;
+      used += g;
+    }
+  }
+  if (line !== '' || out.length === 0) out.push(line);
+  if (out.length <= rows) return out;
+  const kept = out.slice(0, Math.max(1, rows));
+  kept[kept.length - 1] = fitColumns(`${kept.at(-1)!}…`, width);
+  return kept;
+}

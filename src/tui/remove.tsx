@@ -7,6 +7,6 @@ import { FitWidth } from './FitWidth.tsx';
 /** Asks whether to remove the invariant `info` describes; true only for `y`. */
 export function runConfirmRemove(io: TuiIo, info: ShowResult): Promise<boolean> {
   return runInk<boolean>(io, (finish) => (
-    <FitWidth>{(width) => <ConfirmRemove info={info} width={width} onAnswer={finish.done} />}</FitWidth>
+    <FitWidth>{(width, rows) => <ConfirmRemove info={info} width={width} rows={rows} onAnswer={finish.done} />}</FitWidth>
   ));
 }

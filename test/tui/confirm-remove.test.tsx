@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { render } from 'ink-testing-library';
 import { expect, test } from 'vitest';
+import { invariantYaml } from '../helpers/tmp.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { ConfirmRemove } from '../../src/tui/ConfirmRemove.tsx';
 import { G1, G2, P2, exampleStore, frameHas } from './helpers.ts';
@@ -46,4 +49,25 @@ test.each([
   const { answers, r } = await ask(G1, key);
   await expect.poll(() => answers, { timeout: 5000 }).toEqual([expected]);
   r.unmount();
+});
+
+test('the longest text on a short terminal is cut with "…": the title and the question stay on screen, the frame within its rows', async () => {
+  const root = exampleStore();
+  const text = 'Keep every record of every change. '.repeat(60).slice(0, 2000).trim();
+  writeFileSync(join(root, `global/${G1}.yaml`), invariantYaml(G1, text));
+  const info = await new InvariantService(root).show(G1);
+  for (const [columns, rows] of [
+    [80, 24],
+    [40, 10],
+  ] as const) {
+    const r = render(<ConfirmRemove info={info} width={columns} rows={rows} onAnswer={() => {}} />);
+    const frame = await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+    const lines = frame.split('\n');
+    expect(lines.length).toBeLessThan(rows);
+    expect(lines.join(' ')).toContain(`Remove ${G1} from global?`);
+    expect(lines.at(-1)).toBe('Remove this invariant? [y/N]');
+    expect(frame).toMatch(/…$/m);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(columns);
+    r.unmount();
+  }
 });

@@ -5,6 +5,7 @@ import type { ListedInvariant } from '../../src/service/invariant-service.ts';
 import { windowTop } from '../../src/tui/browser-rows.ts';
 import { KeyHub, PLAIN, splitChunk } from '../../src/tui/use-keys.ts';
 import { pastedText } from '../../src/tui/run-ink.tsx';
+import { clipToRows } from '../../src/tui/plain.ts';
 
 describe('windowTop (only rows top..top+height are rendered)', () => {
   test.each([
@@ -84,5 +85,20 @@ describe('scopeChoices', () => {
     const choices = scopeChoices({ items, catalog: { projects: [], actions: ['local/x'], plans: [] }, inherited: [] });
     expect(choices.map((c) => c.label)).toEqual(['all scopes', 'global', 'action local/x', 'action policy:org/release']);
     expect(choices.at(-1)!.value).toEqual({ kind: 'action', ns: 'org', name: 'release', source: 'policy' });
+  });
+});
+
+describe('clipToRows (a long text within a number of rows)', () => {
+  test('breaks at spaces, a word longer than a row where the row ends, wide characters by their columns', () => {
+    expect(clipToRows('one two three four', 9, 5)).toEqual(['one two', 'three', 'four']);
+    expect(clipToRows('abcdefghijkl xy', 5, 5)).toEqual(['abcde', 'fghij', 'kl xy']);
+    expect(clipToRows('日本語のテキスト', 6, 5)).toEqual(['日本語', 'のテキ', 'スト']);
+    expect(clipToRows('', 10, 3)).toEqual(['']);
+  });
+
+  test('a text longer than the rows ends in "…" on the last, within its columns', () => {
+    const rows = clipToRows('word '.repeat(100).trim(), 10, 3);
+    expect(rows).toEqual(['word word', 'word word', 'word word…']);
+    expect(clipToRows('abcdefghijklmnopqrstuvwxyz', 5, 2)).toEqual(['abcde', 'fghi…']);
   });
 });
