@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { findUnsafe } from '../core/plain-text.ts';
-import { plain } from './plain.ts';
+import { clipToRows, plain } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useEffect, useMemo, useState, type ReactElement } from 'react';
 import { AgentsError } from '../core/errors.ts';
@@ -247,6 +247,11 @@ export function AddForm({
     }
   });
 
+  // A long text, rationale or guard is cut to rows that leave the rest of the step on screen: a frame as tall as the
+  // terminal would scroll the form's first lines away at each key.
+  const screenRows = rows ?? 24;
+  const fit = { columns: width, rows: Math.max(1, Math.min(6, screenRows - 10)) };
+  const summaryRows = Math.max(1, Math.min(5, Math.floor((screenRows - 14) / 2)));
   const header = (
     <Text bold>
       {editing ? `Edit ${editing.id}` : 'Add an invariant'}
@@ -316,6 +321,7 @@ export function AddForm({
                   setProblem(undefined);
                 }}
                 placeholder="e.g. Never delete production data"
+                fit={{ ...fit, columns: width - 'Text: '.length }}
                 onSubmit={(v) => {
                   // Enter typed ahead with the text: take the text first, check it, then Enter again.
                   if (v === text && !textProblem && check) setStep('severity');
@@ -347,6 +353,7 @@ export function AddForm({
       body = (
         <OptionalLine
           label="Tags (comma-separated, Enter for none): "
+          fit={fit}
           value={tags}
           onChange={setTags}
           onSubmit={() => setStep('rationale')}
@@ -357,6 +364,7 @@ export function AddForm({
       body = (
         <OptionalLine
           label="Rationale (why it exists, for reviewers; Enter for none): "
+          fit={fit}
           value={rationale}
           onChange={setRationale}
           onSubmit={() => setStep('guard')}
@@ -387,12 +395,14 @@ export function AddForm({
       const path = editing ? editing.path : scope ? invariantPath(scope, '<new id>') : '';
       body = (
         <Box flexDirection="column" width={width}>
-          <Text wrap="wrap">{`text      ${plain(text.trim())}`}</Text>
+          <Text>{clipToRows(`text      ${plain(text.trim())}`, width, summaryRows).join('\n')}</Text>
           <Text>{`scope     ${scope ? describeScope(scope) : ''}`}</Text>
           <Text>{`severity  ${severity}`}</Text>
           <Text>{`tags      ${tags.trim() === '' ? '(none)' : plain(tags)}`}</Text>
-          <Text wrap="wrap">{`rationale ${rationale.trim() === '' ? '(none)' : plain(rationale.trim())}`}</Text>
-          <Text wrap="wrap">{`guard     ${plain(guardSummary(guard).join('; '))}`}</Text>
+          <Text>
+            {clipToRows(`rationale ${rationale.trim() === '' ? '(none)' : plain(rationale.trim())}`, width, summaryRows).join('\n')}
+          </Text>
+          <Text>{clipToRows(`guard     ${plain(guardSummary(guard).join('; '))}`, width, summaryRows).join('\n')}</Text>
           {editing ? <Text>{`state     ${active ? 'active' : 'inactive'}`}</Text> : null}
           <Text wrap="truncate-end">{`file      ${plain(path)}`}</Text>
           <AddFeedback check={check} text={text} near={near} width={width} />
@@ -437,11 +447,13 @@ export function formHint(step: Step, steps: readonly Step[]): string {
 function OptionalLine({
   label,
   value,
+  fit,
   onChange,
   onSubmit,
 }: {
   label: string;
   value: string;
+  fit: { columns: number; rows: number };
   onChange(v: string): void;
   onSubmit(): void;
 }): ReactElement {
@@ -451,6 +463,7 @@ function OptionalLine({
         {label}
         <TextInput
           value={value}
+          fit={fit}
           onChange={onChange}
           onSubmit={(v) => {
             onChange(v);

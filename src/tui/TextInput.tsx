@@ -1,5 +1,5 @@
 import { Text } from 'ink';
-import { plain, withoutLastCharacter } from './plain.ts';
+import { plain, tailRows, withoutLastCharacter } from './plain.ts';
 import { useKeys } from './use-keys.ts';
 import { useRef, type ReactElement } from 'react';
 import { useTheme } from './theme.ts';
@@ -11,6 +11,8 @@ export interface TextInputProps {
   placeholder?: string;
   /** Only the focused input takes keys. */
   focus?: boolean;
+  /** Show no more than the end of the value that fits in `rows` rows of `columns` columns, so a long one keeps the form within the terminal. */
+  fit?: { columns: number; rows: number };
 }
 
 /**
@@ -18,7 +20,7 @@ export interface TextInputProps {
  * deletes, Ctrl-U clears, Enter submits. Keys with Ctrl or Meta, Tab and
  * Escape are left to the screen around it.
  */
-export function TextInput({ value, onChange, onSubmit, placeholder, focus = true }: TextInputProps): ReactElement {
+export function TextInput({ value, onChange, onSubmit, placeholder, focus = true, fit }: TextInputProps): ReactElement {
   const theme = useTheme();
   // Keys can reach a handler of the previous render (Ink subscribes in an effect): keep the latest value in a ref.
   const latest = useRef(value);
@@ -77,7 +79,7 @@ export function TextInput({ value, onChange, onSubmit, placeholder, focus = true
   // must not move the cursor or reorder the line (the store refuses it on saving; the form says so first).
   return (
     <Text>
-      {plain(value)}
+      {fit ? tailRows(plain(value), fit.columns, fit.rows) : plain(value)}
       {focus ? <Text inverse> </Text> : null}
     </Text>
   );

@@ -84,3 +84,18 @@ export function clipToRows(text: string, columns: number, rows: number): string[
   kept[kept.length - 1] = fitColumns(`${kept.at(-1)!}…`, width);
   return kept;
 }
+
+/**
+ * The end of `text` within `rows` rows of `columns` columns (as `clipToRows` breaks it), "…" in front where the start
+ * is left out: a field shows where typing goes, and a long value keeps its form within the terminal's height.
+ */
+export function tailRows(text: string, columns: number, rows: number): string {
+  const all = clipToRows(text, columns, Number.POSITIVE_INFINITY);
+  if (all.length <= rows) return text;
+  const kept = all.slice(-Math.max(1, rows));
+  kept[0] = `…${[...graphemes.segment(kept[0]!)]
+    .slice(1)
+    .map((g) => g.segment)
+    .join('')}`;
+  return kept.join('\n');
+}

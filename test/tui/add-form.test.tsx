@@ -308,3 +308,37 @@ test('a store moved away while the form is open: saving is refused, and nothing 
   expect(existsSync(root)).toBe(false);
   r.unmount();
 });
+
+test('the longest text and rationale keep every step within the terminal: the field shows its end, the confirmation cuts them with "…"', async () => {
+  const root = exampleStore();
+  const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
+  const done: AddResult[] = [];
+  const r = render(
+    <AddForm service={service} scope={{ kind: 'global' }} width={80} rows={24} onDone={(x) => done.push(x)} onCancel={() => {}} />,
+  );
+  const within = (frame: string) => expect(frame.split('\n').length).toBeLessThan(24);
+  const text = 'Keep every record of every change. '.repeat(60).slice(0, 1990).trim();
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write(text);
+  within(await frameHas(r.lastFrame, '✓ new in this scope', 'Text: …', 'change.'));
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Severity');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Tags');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Rationale');
+  r.stdin.write('Audits need it. '.repeat(250).trim());
+  within(await frameHas(r.lastFrame, '…', 'need it.'));
+  r.stdin.write('\r');
+  await passGuard(r);
+  const confirm = await frameHas(r.lastFrame, 'Add it? [Y/n]');
+  within(confirm);
+  expect(confirm.split('\n')[0]).toBe('Add an invariant · global');
+  expect(confirm).toMatch(/^text {6}Keep every record/m);
+  expect(confirm).toMatch(/…$/m);
+  r.stdin.write('y');
+  await expect.poll(() => done.length, { timeout: 10_000 }).toBe(1);
+  // Cut on screen only: the whole text is written.
+  expect(done[0]!.invariant.text).toBe(text);
+  r.unmount();
+});
