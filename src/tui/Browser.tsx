@@ -150,8 +150,12 @@ export function Browser({
           setStatus('');
         }
       } catch (error) {
-        if (error instanceof AgentsError && error.exitCode !== 70) setStatus(error.message);
-        else onError(error);
+        if (!(error instanceof AgentsError) || error.exitCode === EXIT_CODES.internal) return onError(error);
+        if (!options.refresh) return setStatus(error.message);
+        // The set is gone with the change (a project's last invariant removed takes its folder): the view goes back to
+        // the list instead of showing the set as it was, and the status line keeps what the change did.
+        setEffective(undefined);
+        setStatus((said) => (said ? `${said} · ${error.message}` : error.message));
       }
     },
     [service, onError],

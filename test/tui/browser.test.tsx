@@ -368,6 +368,25 @@ test('a store moved away while the screen is open is said, not read as an empty 
   r.unmount();
 });
 
+test('removing the last invariant of a project from its effective set: the removal is said, and the view leaves the set that went with it', async () => {
+  const root = exampleStore();
+  const added = await new InvariantService(root).add({ scope: { kind: 'project', project: 'solo' }, text: 'Only rule', newProject: true });
+  const { r, events } = open(root, { scope: { kind: 'project', project: 'solo' }, effective: true });
+  await frameHas(r.lastFrame, 'effective set of project solo', '› E Only rule');
+  r.stdin.write('d');
+  await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  r.stdin.write('y');
+  const frame = await frameHas(r.lastFrame, `removed ${added.invariant.id}`);
+  await frameMatches(r.lastFrame, (f) => {
+    expect(lines(f)[0]).toMatch(/^agents · project solo · 0 shown/);
+    expect(f).not.toContain('Only rule');
+  });
+  expect(existsSync(join(root, 'projects/solo'))).toBe(false);
+  expect(frame).not.toContain('Remove this invariant?');
+  expect(events).toEqual([]);
+  r.unmount();
+});
+
 test('a text holding tabs is drawn with spaces: no row outgrows the width, the title stays on the first line', async () => {
   const root = exampleStore();
   writeFileSync(join(root, `global/${G1}.yaml`), invariantYaml(G1, 'Tab\there\tand\tthere\tagain\tand\tagain\tand\tagain\tmore\tend'));
