@@ -16,12 +16,15 @@ export function AddFeedback({
   text,
   near = [],
   width = 80,
+  rows,
 }: {
   check: AddCheck | undefined;
   text: string;
   near?: readonly NearMatch[];
   /** The form's width: a line that quotes an invariant is cut to it in terminal columns (plain.ts). */
   width?: number;
+  /** At most this many lines, the last counting the rest: a text held in many projects keeps the form on screen. */
+  rows?: number;
 }): ReactElement {
   const theme = useTheme();
   const length = codePointLength(text.trim());
@@ -61,6 +64,16 @@ export function AddFeedback({
           `≈ nearly repeats ${describeScope(m.invariant.scope)} ${m.invariant.id} "${plain(m.invariant.text)}" (${m.kind === 'punctuation' ? 'but for punctuation' : 'one character apart'})`,
           width,
         )}
+      </Text>,
+    );
+  }
+  if (rows !== undefined && lines.length > rows) {
+    const kept = Math.max(1, rows - 1);
+    lines.splice(
+      kept,
+      lines.length,
+      <Text key="more" dimColor={theme.dim}>
+        {`… and ${lines.length - kept} more`}
       </Text>,
     );
   }

@@ -329,7 +329,7 @@ export function AddForm({
               />
             </Box>
           </Box>
-          <AddFeedback check={check} text={text} near={near} width={width} />
+          <AddFeedback check={check} text={text} near={near} width={width} rows={Math.max(2, screenRows - 4 - fit.rows)} />
         </Box>
       );
       break;
@@ -393,19 +393,26 @@ export function AddForm({
     case 'confirm':
     case 'saving': {
       const path = editing ? editing.path : scope ? invariantPath(scope, '<new id>') : '';
+      const summary = [
+        `text      ${plain(text.trim())}`,
+        `tags      ${tags.trim() === '' ? '(none)' : plain(tags)}`,
+        `rationale ${rationale.trim() === '' ? '(none)' : plain(rationale.trim())}`,
+        `guard     ${plain(guardSummary(guard).join('; '))}`,
+      ].map((line) => clipToRows(line, width, summaryRows));
+      const [textRows, tagRows, rationaleRows, guardRows] = summary as [string[], string[], string[], string[]];
+      // The title, scope, severity, state, file, question, key line, a problem and the spare row, besides those.
+      const used = summary.reduce((n, r) => n + r.length, 0) + 7 + (editing ? 1 : 0) + (problem ? 1 : 0);
       body = (
         <Box flexDirection="column" width={width}>
-          <Text>{clipToRows(`text      ${plain(text.trim())}`, width, summaryRows).join('\n')}</Text>
+          <Text>{textRows.join('\n')}</Text>
           <Text>{`scope     ${scope ? describeScope(scope) : ''}`}</Text>
           <Text>{`severity  ${severity}`}</Text>
-          <Text>{`tags      ${tags.trim() === '' ? '(none)' : plain(tags)}`}</Text>
-          <Text>
-            {clipToRows(`rationale ${rationale.trim() === '' ? '(none)' : plain(rationale.trim())}`, width, summaryRows).join('\n')}
-          </Text>
-          <Text>{clipToRows(`guard     ${plain(guardSummary(guard).join('; '))}`, width, summaryRows).join('\n')}</Text>
+          <Text>{tagRows.join('\n')}</Text>
+          <Text>{rationaleRows.join('\n')}</Text>
+          <Text>{guardRows.join('\n')}</Text>
           {editing ? <Text>{`state     ${active ? 'active' : 'inactive'}`}</Text> : null}
           <Text wrap="truncate-end">{`file      ${plain(path)}`}</Text>
-          <AddFeedback check={check} text={text} near={near} width={width} />
+          <AddFeedback check={check} text={text} near={near} width={width} rows={Math.max(2, screenRows - used)} />
           <Text bold>{step === 'saving' ? 'writing…' : editing ? 'Save the changes? [Y/n]' : 'Add it? [Y/n]'}</Text>
         </Box>
       );

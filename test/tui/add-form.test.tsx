@@ -342,3 +342,27 @@ test('the longest text and rationale keep every step within the terminal: the fi
   expect(done[0]!.invariant.text).toBe(text);
   r.unmount();
 });
+
+test('a text many projects hold: the shadow lines are counted past what fits, each step within the terminal', async () => {
+  const root = exampleStore();
+  const service = new InvariantService(root, { author: async () => 'Tester <t@example.com>' });
+  for (let i = 0; i < 30; i++)
+    await service.add({
+      scope: { kind: 'project', project: `svc${String(i).padStart(2, '0')}` },
+      text: 'Same rule everywhere',
+      newProject: true,
+    });
+  const r = render(<AddForm service={service} scope={{ kind: 'global' }} width={80} rows={24} onDone={() => {}} onCancel={() => {}} />);
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Same rule everywhere');
+  const typed = await frameHas(r.lastFrame, '↑ shadowed by project svc00', 'more');
+  expect(typed.split('\n').length).toBeLessThan(24);
+  expect(typed.split('\n')[0]).toBe('Add an invariant · global');
+  r.stdin.write('\r');
+  await passDefaults(r);
+  await passGuard(r);
+  const confirm = await frameHas(r.lastFrame, 'Add it? [Y/n]');
+  expect(confirm.split('\n').length).toBeLessThan(24);
+  expect(confirm).toMatch(/^… and \d+ more$/m);
+  r.unmount();
+});
