@@ -120,8 +120,16 @@ export function Browser({
   // The list keeps at least one row: on a short terminal the detail pane shrinks, and goes when not even its rule and
   // one line fit, so the screen never outgrows the terminal.
   // A store that could not be read again takes a line of its own, while it lasts, where the terminal has rows to spare.
-  const unreadLine = unread !== undefined && height >= 7;
-  const room = Math.max(1, height - 4 - (unreadLine ? 1 : 0));
+  // A line of its own, where the terminal has rows to spare: a store that could not be read again (while that lasts),
+  // or the inherited invariants a policy source not fetched leaves out of the list.
+  const notice =
+    unread !== undefined
+      ? { text: `✗ ${unread} · the list is as read before`, hue: 'red' as const }
+      : data?.inheritedMissing !== undefined
+        ? { text: `! ${data.inheritedMissing}`, hue: 'yellow' as const }
+        : undefined;
+  const noticeLine = notice !== undefined && height >= 7;
+  const room = Math.max(1, height - 4 - (noticeLine ? 1 : 0));
   const paneFits = Math.min(9, Math.max(4, Math.floor(height / 3)), room - 1);
   const detailHeight = showDetail && paneFits >= 2 ? paneFits : 0;
   const listHeight = Math.max(1, room - detailHeight);
@@ -404,9 +412,9 @@ export function Browser({
     <Box flexDirection="column" width={width}>
       {title}
       {filterLine}
-      {unreadLine ? (
-        <Text color={theme.hue('red')} wrap="truncate-end">
-          {fitColumns(plain(`✗ ${unread} · the list is as read before`), width)}
+      {noticeLine ? (
+        <Text color={theme.hue(notice.hue)} wrap="truncate-end">
+          {fitColumns(plain(notice.text), width)}
         </Text>
       ) : null}
       {middle}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
 import type { ScopedInvariant } from '../core/model.ts';
 import type { InvariantService, ListedInvariant, ScopeCatalog } from '../service/invariant-service.ts';
+import { inheritedIfReadable, inheritedNotListed } from '../service/invariants/related.ts';
 import { requireStore } from '../store/discover.ts';
 
 export interface StoreData {
@@ -9,6 +10,8 @@ export interface StoreData {
   catalog: ScopeCatalog;
   /** The policy sources' invariants (docs/extends.md): effective sets show them and the copies they hide, and ids are abbreviated among them too. */
   inherited: ScopedInvariant[];
+  /** Why they are not listed (a source not pinned or not fetched yet), as `invariant list` says it. */
+  inheritedMissing?: string;
 }
 
 /**
@@ -21,9 +24,9 @@ export function requireOpenedStore(service: InvariantService): void {
 
 /**
  * Reads every invariant (with shadow relations), the inherited ones and the
- * scopes that exist; `reload` after a change. A policy source that cannot be
- * read leaves `inherited` empty here: the effective view, which needs it,
- * reports why when it resolves the set. The first read failing ends the
+ * scopes that exist; `reload` after a change. A policy source not pinned or
+ * not fetched yet leaves `inherited` empty here, and `inheritedMissing` says
+ * why: the effective view, which needs it, refuses when it resolves the set. The first read failing ends the
  * screen (`onError`); a later one (a file another process broke) leaves the
  * store as last read on screen and says why in `problem`, until a read works:
  * ending the screen then would hide what the change just made did.
@@ -38,13 +41,16 @@ export function useStoreData(
   const reload = useCallback(async () => {
     try {
       requireOpenedStore(service);
+      let inheritedMissing: string | undefined;
       const [items, catalog, inherited] = await Promise.all([
         service.list({ all: true }),
         service.scopes(),
-        service.inherited().catch(() => []),
+        inheritedIfReadable(service, (error) => {
+          inheritedMissing = inheritedNotListed(error);
+        }),
       ]);
       read.current = true;
-      setData({ items, catalog, inherited });
+      setData({ items, catalog, inherited, ...(inheritedMissing !== undefined ? { inheritedMissing } : {}) });
       setProblem(undefined);
     } catch (error) {
       if (read.current && error instanceof AgentsError && error.exitCode !== EXIT_CODES.internal) setProblem(error.message);

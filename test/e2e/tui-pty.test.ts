@@ -230,7 +230,7 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect(screen).not.toContain('agents · ');
   });
 
-  test('a notice said while the browser is open (a policy source not fetched) is printed after it closes, not into its frame', async () => {
+  test('a notice said while the browser is open (a policy source not fetched) is printed after it closes, not into its frame; the browser says it on a line of its own', async () => {
     const store = exampleStore();
     const top = join(store, '..');
     gitInit(top);
@@ -241,6 +241,9 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     );
     const pty = PtySession.start(['--store', store, 'tui'], { cwd: top });
     await pty.waitFor('6 shown of 6');
+    // The list lacks the inherited invariants: said while it is open, not only once it has closed.
+    const open = await pty.waitFor(/^! the invariants inherited from policy sources are not listed/m);
+    expect(open.split('\n')[2]).toMatch(/^! /);
     pty.keys('q');
     const { code, screen } = await pty.exit();
     expect(code).toBe(0);

@@ -10,7 +10,7 @@ import { compileFilter, filterByRegex } from '../regex.ts';
 import type { InvariantContext } from './context.ts';
 import { pinnedSources } from './pinned-sources.ts';
 import { requireAction } from './projects.ts';
-import { inheritedIfReadable, sourceRemedy, unlessSourceNotReady } from './related.ts';
+import { inheritedIfReadable, inheritedNotListed, unlessSourceNotReady } from './related.ts';
 import { sourceTemplate, sourceTemplates } from './source-actions.ts';
 import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
 import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
@@ -47,9 +47,7 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
   const inherited = scope
     ? []
     : [
-        ...(await inheritedIfReadable(svc, (error) =>
-          svc.deps.notice(`the invariants inherited from policy sources are not listed: ${sourceRemedy(error)}`),
-        )),
+        ...(await inheritedIfReadable(svc, (error) => svc.deps.notice(inheritedNotListed(error)))),
         ...(await unlessSourceNotReady(() => sourceTemplates(svc))),
       ];
   const all = inherited.length > 0 ? [...snap.invariants, ...inherited] : snap.invariants;

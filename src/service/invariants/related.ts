@@ -67,6 +67,11 @@ export function sourceRemedy(error: AgentsError): string {
   return `${error.message} (run \`agents extends ${error.code === 'extends-not-pinned' ? 'update' : 'fetch'}\`)`;
 }
 
+/** What a listing of every scope says when a policy source leaves its invariants out (the CLI's notice, the browser's line). */
+export function inheritedNotListed(error: AgentsError): string {
+  return `the invariants inherited from policy sources are not listed: ${sourceRemedy(error)}`;
+}
+
 /** Whether `error` is a policy source not pinned or not fetched yet (docs/extends.md): what a listing can go without. */
 function sourceNotReady(error: unknown): error is AgentsError {
   return error instanceof AgentsError && (error.code === 'extends-not-fetched' || error.code === 'extends-not-pinned');
