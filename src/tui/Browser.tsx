@@ -9,6 +9,7 @@ import type { EffectiveResult, InvariantService, ShowResult } from '../service/i
 import { compileFilter, filterByRegex } from '../service/regex.ts';
 import { AddForm } from './AddForm.tsx';
 import { ConfirmRemove } from './ConfirmRemove.tsx';
+import { MAX_FORM_WIDTH } from './FitWidth.tsx';
 import { Help } from './Help.tsx';
 import { SelectList } from './SelectList.tsx';
 import { TextInput } from './TextInput.tsx';
@@ -291,7 +292,7 @@ export function Browser({
     return (
       <AddForm
         service={service}
-        width={width}
+        width={Math.min(width, MAX_FORM_WIDTH)}
         rows={height}
         onCancel={() => {
           setOverlay({ kind: 'none' });
@@ -311,7 +312,7 @@ export function Browser({
     return (
       <ConfirmRemove
         info={info}
-        width={width}
+        width={Math.min(width, MAX_FORM_WIDTH)}
         rows={height}
         onAnswer={(yes) => {
           setOverlay({ kind: 'none' });

@@ -2,8 +2,8 @@ import { Box } from 'ink';
 import type { ReactElement } from 'react';
 import { useTerminalSize } from './use-terminal-size.ts';
 
-/** The widest a form or confirmation is drawn, however wide the terminal. */
-const MAX_FORM_WIDTH = 100;
+/** The widest a form or confirmation is drawn, however wide the terminal (the browser's too). */
+export const MAX_FORM_WIDTH = 100;
 
 /**
  * Gives a form or confirmation the terminal's width (up to 100 columns), again after each resize: a width fixed when

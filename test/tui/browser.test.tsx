@@ -387,6 +387,26 @@ test('removing the last invariant of a project from its effective set: the remov
   r.unmount();
 });
 
+test('on a terminal wider than 100 columns, the remove confirmation and the add form are drawn 100 wide, as outside the browser', async () => {
+  const root = exampleStore();
+  writeFileSync(join(root, `global/${G1}.yaml`), invariantYaml(G1, 'Keep every record of every change. '.repeat(20).trim()));
+  const { r } = open(root, { size: { columns: 160, rows: 30 } });
+  await frameHas(r.lastFrame, '› E Keep every record');
+  r.stdin.write('d');
+  const confirm = await frameHas(r.lastFrame, 'Remove this invariant? [y/N]');
+  expect(Math.max(...lines(confirm).map((l) => l.length))).toBeLessThanOrEqual(100);
+  r.stdin.write('n');
+  await frameHas(r.lastFrame, 'Nothing removed.');
+  r.stdin.write('a');
+  await frameHas(r.lastFrame, 'Scope (↑↓, Enter):');
+  r.stdin.write('\r');
+  await frameHas(r.lastFrame, 'Text:');
+  r.stdin.write('Keep every record of every change. '.repeat(20).trim());
+  const form = await frameHas(r.lastFrame, '✗ duplicate');
+  expect(Math.max(...lines(form).map((l) => l.length))).toBeLessThanOrEqual(100);
+  r.unmount();
+});
+
 test('a text holding tabs is drawn with spaces: no row outgrows the width, the title stays on the first line', async () => {
   const root = exampleStore();
   writeFileSync(join(root, `global/${G1}.yaml`), invariantYaml(G1, 'Tab\there\tand\tthere\tagain\tand\tagain\tand\tagain\tmore\tend'));
