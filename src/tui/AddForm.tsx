@@ -220,6 +220,7 @@ export function AddForm({
           ...editChanges(editing, { text, severity, tags: tagList, rationale: why, active, guard }),
           ...(commit !== undefined ? { commit } : {}),
         }),
+        (r) => `edited ${r.invariant.id} (${r.invariant.path})`,
       ).then((r) => onEdited?.(r), failed);
       return;
     }
@@ -234,6 +235,7 @@ export function AddForm({
         ...(commit !== undefined ? { commit } : {}),
         ...(newProject || typedNew ? { newProject: true } : {}),
       }),
+      (r) => `added ${r.invariant.id} (${r.invariant.path})`,
     ).then(onDone, failed);
   };
 

@@ -317,7 +317,7 @@ export function Browser({
         onAnswer={(yes) => {
           setOverlay({ kind: 'none' });
           if (!yes) return setStatus('Nothing removed.');
-          track(service.remove(info.invariant.id)).then((done) => {
+          track(service.remove(info.invariant.id), () => `removed ${info.invariant.id} (${info.invariant.path})`).then((done) => {
             const kept = done.keptProject ? ` · kept project ${done.keptProject.project}: a plan targets it` : '';
             setStatus(`removed ${info.invariant.id} · ${info.invariant.path}${kept}`);
             void reload();

@@ -20,7 +20,11 @@ export interface Finish<T> {
   cancel(): void;
 }
 
-type Outcome<T> = { kind: 'done'; value: T } | { kind: 'failed'; error: unknown } | { kind: 'cancelled'; signal?: NodeJS.Signals };
+type Outcome<T> =
+  | { kind: 'done'; value: T }
+  | { kind: 'failed'; error: unknown }
+  /** `made`: what the writes the cancel waited for made. */
+  | { kind: 'cancelled'; signal?: NodeJS.Signals; made?: readonly string[] };
 
 /** How Ink hands over the marks a terminal puts around pasted text (bracketed paste), its escape taken off. */
 const PASTE_START = '[200~';
@@ -69,13 +73,15 @@ function Exit<T>(props: {
   const finish = useRef<Finish<T>>({
     done: (value) => settle({ kind: 'done', value }),
     fail: (error) => settle({ kind: 'failed', error }),
-    cancel: () => writes.whenIdle(() => settle({ kind: 'cancelled' })),
+    cancel: () => writes.whenIdle(() => settle({ kind: 'cancelled', made: writes.madeWhileCancelling })),
   });
   // A cancel waits for a write in flight (use-writes.ts): once it ends, whichever outcome came first stands.
-  props.onSignal.current = (signal) => writes.whenIdle(() => settle({ kind: 'cancelled', signal }));
+  props.onSignal.current = (signal) => writes.whenIdle(() => settle({ kind: 'cancelled', signal, made: writes.madeWhileCancelling }));
   return (
     <WritesContext.Provider value={writes}>
-      <Shell onCancel={() => writes.whenIdle(() => settle({ kind: 'cancelled' }))}>{props.screen(finish.current)}</Shell>
+      <Shell onCancel={() => writes.whenIdle(() => settle({ kind: 'cancelled', made: writes.madeWhileCancelling }))}>
+        {props.screen(finish.current)}
+      </Shell>
     </WritesContext.Provider>
   );
 }
@@ -183,8 +189,10 @@ export async function runInk<T>(
     for (const s of STOP_SIGNALS) process.removeListener(s, stop);
   }
   const o = outcome.current;
-  if (o?.kind === 'cancelled' && o.signal) throw cancelledBy(o.signal, 'the screen was closed.');
-  if (!o || o.kind === 'cancelled') throw new CancelledError();
+  // A screen that goes on after a write (the browser) ends cancelled once the write it waited for is made: said, as it stays.
+  const made = o?.kind === 'cancelled' && o.made?.length ? ` once the change under way was made, which stays: ${o.made.join('; ')}` : '';
+  if (o?.kind === 'cancelled' && o.signal) throw cancelledBy(o.signal, `the screen was closed${made}.`);
+  if (!o || o.kind === 'cancelled') throw made ? new CancelledError(`Cancelled${made}.`) : new CancelledError();
   if (o.kind === 'failed') throw o.error;
   return o.value;
 }

@@ -8,8 +8,10 @@ import { createContext, useContext } from 'react';
 export class Writes {
   private inFlight = 0;
   private readonly idle: (() => void)[] = [];
+  /** What the writes a cancel waited for made (a screen that goes on after a write, the browser, ends cancelled: said with them). */
+  readonly madeWhileCancelling: string[] = [];
 
-  track<T>(write: Promise<T>): Promise<T> {
+  track<T>(write: Promise<T>, describe?: (value: T) => string): Promise<T> {
     this.inFlight++;
     const settled = () => {
       // After the turn in which the screen's own handlers of this write run (they are chained on the same promise).
@@ -18,7 +20,10 @@ export class Writes {
         for (const f of this.idle.splice(0)) f();
       }, 0);
     };
-    write.then(settled, settled);
+    write.then((value) => {
+      if (this.idle.length > 0 && describe) this.madeWhileCancelling.push(describe(value));
+      settled();
+    }, settled);
     return write;
   }
 
@@ -31,8 +36,11 @@ export class Writes {
 
 export const WritesContext = createContext<Writes | null>(null);
 
-/** Marks a write the screen starts, so that a cancel waits for it (outside `runInk`, as in tests, it only passes it through). */
-export function useWrites(): <T>(write: Promise<T>) => Promise<T> {
+/**
+ * Marks a write the screen starts, so that a cancel waits for it (outside `runInk`, as in tests, it only passes it
+ * through); `describe` says what it made, for a cancel that waited for it.
+ */
+export function useWrites(): <T>(write: Promise<T>, describe?: (value: T) => string) => Promise<T> {
   const writes = useContext(WritesContext);
-  return (write) => (writes ? writes.track(write) : write);
+  return (write, describe) => (writes ? writes.track(write, describe) : write);
 }

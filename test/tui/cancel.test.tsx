@@ -5,8 +5,9 @@ import { expect, test, vi } from 'vitest';
 import { CancelledError } from '../../src/core/errors.ts';
 import { type AddResult, InvariantService } from '../../src/service/invariant-service.ts';
 import { runAddForm } from '../../src/tui/add.tsx';
+import { runBrowser } from '../../src/tui/browse.tsx';
 import type { TuiIo } from '../../src/tui/run-ink.tsx';
-import { exampleStore, settle } from './helpers.ts';
+import { G1, exampleStore, settle } from './helpers.ts';
 
 // A terminal in the test's process, as Ink reads and writes one: keys written to stdin reach the screen at once.
 class Keys extends EventEmitter {
@@ -116,4 +117,60 @@ test('Ctrl-C read in one chunk with keys typed just before it (a fast typist, a 
   await vi.waitFor(() => expect(settled).toBeDefined(), { timeout: 10_000, interval: 10 });
   expect(settled?.error).toBeInstanceOf(CancelledError);
   expect(service.started).toBe(false);
+});
+
+/** A removal that waits, once it has started, until the test lets it write. */
+class GatedRemoval extends InvariantService {
+  shown = false;
+  started = false;
+  private open!: () => void;
+  private readonly gate = new Promise<void>((resolve) => {
+    this.open = resolve;
+  });
+  let(): void {
+    this.open();
+  }
+  override async show(...args: Parameters<InvariantService['show']>): ReturnType<InvariantService['show']> {
+    const info = await super.show(...args);
+    this.shown = true;
+    return info;
+  }
+  override async remove(...args: Parameters<InvariantService['remove']>): ReturnType<InvariantService['remove']> {
+    this.started = true;
+    await this.gate;
+    return super.remove(...args);
+  }
+}
+
+test('Ctrl-C while the browser is removing: the removal is made, and the cancel says what it made', async () => {
+  const root = exampleStore();
+  const service = new GatedRemoval(root);
+  const stdin = new Keys();
+  const io = { stdin, stdout: new Screen(), color: false } as unknown as TuiIo;
+  const outcome = runBrowser(io, service).then(
+    (value) => ({ value }),
+    (error: unknown) => ({ error }),
+  );
+  // d on the first row once the store is read, then y once its confirmation is up (Ink draws no frames under CI).
+  await vi.waitFor(
+    () => {
+      if (!service.shown) stdin.write('d');
+      expect(service.shown).toBe(true);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+  await vi.waitFor(
+    () => {
+      if (!service.started) stdin.write('y');
+      expect(service.started).toBe(true);
+    },
+    { timeout: 10_000, interval: 20 },
+  );
+  stdin.write('\u0003');
+  await settle();
+  service.let();
+  const { error } = (await outcome) as { error?: unknown };
+  expect(error).toBeInstanceOf(CancelledError);
+  expect(existsSync(join(root, `global/${G1}.yaml`))).toBe(false);
+  expect((error as CancelledError).message).toContain(`global/${G1}.yaml`);
 });
