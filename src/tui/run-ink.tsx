@@ -1,4 +1,4 @@
-import { render, useApp, useInput } from 'ink';
+import { render, useApp, useInput, useStdout } from 'ink';
 import { useCallback, useRef, useState, type ReactElement } from 'react';
 import { CancelledError, cancelledBy, STOP_SIGNALS } from '../core/errors.ts';
 import { ThemeContext, makeTheme } from './theme.ts';
@@ -31,9 +31,11 @@ const PASTE_START = '[200~';
 const PASTE_END = '[201~';
 const CTRL_C = '\u0003';
 
-function Shell(props: { onCancel: () => void; children: ReactElement }): ReactElement {
+function Shell(props: { onCancel: () => void; onSuspend: (redraw: () => void) => void; children: ReactElement }): ReactElement {
   const [hub] = useState(() => new KeyHub());
   const pasting = useRef(false);
+  // Ink's write of nothing: it erases its frame and draws it again, as the screen was before the suspension.
+  const { write } = useStdout();
   // Ctrl-C reaches the app as a key in raw mode; it cancels wherever the user is.
   useInput((input, key) => {
     if (input === PASTE_START || input === PASTE_END) pasting.current = input === PASTE_START;
@@ -43,6 +45,7 @@ function Shell(props: { onCancel: () => void; children: ReactElement }): ReactEl
       const text = pastedText(input);
       if (text !== '') hub.dispatch(text, { ...key, ...PLAIN }, { pasted: true });
     } else if (key.ctrl && input === 'c') props.onCancel();
+    else if (key.ctrl && input === 'z') props.onSuspend(() => write(''));
     else if (input.includes(CTRL_C)) {
       // Ink hands over keys typed fast as one chunk ("\r\u0003"); a Ctrl-C inside one still cancels, after the keys
       // typed before it.
@@ -58,6 +61,7 @@ function Exit<T>(props: {
   outcome: { current?: Outcome<T> };
   /** Set to what ends the screen on a stop signal. */
   onSignal: { current?: (signal: NodeJS.Signals) => void };
+  suspend: (redraw: () => void) => void;
   screen: (finish: Finish<T>) => ReactElement;
 }): ReactElement {
   const { exit } = useApp();
@@ -79,7 +83,10 @@ function Exit<T>(props: {
   props.onSignal.current = (signal) => writes.whenIdle(() => settle({ kind: 'cancelled', signal, made: writes.madeWhileCancelling }));
   return (
     <WritesContext.Provider value={writes}>
-      <Shell onCancel={() => writes.whenIdle(() => settle({ kind: 'cancelled', made: writes.madeWhileCancelling }))}>
+      <Shell
+        onCancel={() => writes.whenIdle(() => settle({ kind: 'cancelled', made: writes.madeWhileCancelling }))}
+        onSuspend={props.suspend}
+      >
         {props.screen(finish.current)}
       </Shell>
     </WritesContext.Provider>
@@ -159,6 +166,21 @@ export async function runInk<T>(
     onSignal.current?.(signal);
   };
   for (const s of STOP_SIGNALS) process.on(s, stop);
+  /**
+   * Ctrl-C's neighbour Ctrl-Z reaches the app as a key in raw mode too: it stops the job as the shell would, the
+   * terminal given back first (line mode, the main screen, the cursor), and taken again when the job goes on.
+   */
+  const suspend = (redraw: () => void) => {
+    if (process.platform === 'win32' || !io.stdin.isTTY || !io.stdin.setRawMode) return;
+    io.stdout.write(SHOW_CURSOR + (io.stdout.isTTY ? PASTE_MARKS_OFF : '') + (options.fullScreen ? ALT_SCREEN_OFF : ''));
+    io.stdin.setRawMode(false);
+    // The whole job (a wrapper such as npx included), as the terminal's own Ctrl-Z stops it. The call returns once the
+    // job goes on (fg), or at once where nothing can stop it (a process group no shell controls drops the signal).
+    process.kill(0, 'SIGTSTP');
+    io.stdin.setRawMode(true);
+    io.stdout.write((options.fullScreen ? ALT_SCREEN_ON : '') + (io.stdout.isTTY ? PASTE_MARKS_ON : ''));
+    redraw();
+  };
   if (options.fullScreen) io.stdout.write(ALT_SCREEN_ON);
   const ink = keepingScrollback(io.stdout);
   try {
@@ -167,7 +189,7 @@ export async function runInk<T>(
     if (io.stdin.isTTY && io.stdout.isTTY) io.stdout.write(PASTE_MARKS_ON);
     const instance = render(
       <ThemeContext.Provider value={makeTheme(io.color)}>
-        <Exit outcome={outcome} onSignal={onSignal} screen={screen} />
+        <Exit outcome={outcome} onSignal={onSignal} suspend={suspend} screen={screen} />
       </ThemeContext.Provider>,
       {
         stdin: io.stdin as NodeJS.ReadStream,

@@ -251,6 +251,27 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect(screen).toContain('agents: the invariants inherited from policy sources are not listed');
   });
 
+  test('Ctrl-Z stops the job with the terminal given back (line mode, the main screen, the cursor); fg brings the browser back as it was', async () => {
+    const store = exampleStore();
+    const pty = PtySession.start(['--store', store, 'tui'], { cwd: join(store, '..'), jobControl: true });
+    await pty.waitFor('6 shown of 6');
+    pty.keys('j');
+    await pty.waitFor('› E (shadowed) Log all changes');
+    pty.keys('C-z');
+    const stopped = await pty.waitFor(/\[stopped\]\n(\S.*)\n/);
+    expect(/\[stopped\]\n(\S.*)\n/.exec(stopped)![1]!.trim()).toBe('icanon echo');
+    expect(pty.format('#{cursor_flag} #{alternate_on}')).toBe('1 0');
+    pty.keys('Enter');
+    // Back in the foreground: the browser drawn again, the selection where it was, and it takes keys.
+    const back = await pty.waitFor('› E (shadowed) Log all changes');
+    expect(back).toContain('6 shown of 6');
+    expect(pty.format('#{alternate_on}')).toBe('1');
+    pty.keys('q');
+    const { code, mode } = await pty.exit();
+    expect(code).toBe(0);
+    expectRestored(pty, mode);
+  });
+
   test('colours only without NO_COLOR', async () => {
     const plain = start(['tui']).pty;
     await plain.waitFor('6 shown of 6');

@@ -22,11 +22,14 @@ export class PtySession {
   /**
    * `record`: a file that receives every byte the program writes to the
    * terminal (tmux pipe-pane), from its first: the program starts only once
-   * the recording runs.
+   * the recording runs. `jobControl`: the program runs as a job of a shell
+   * that has job control, as at a prompt; stopped (Ctrl-Z), the pane prints
+   * `[stopped]` and the terminal's mode, and the shell puts it back in the
+   * foreground (`fg`) once the test sends Enter.
    */
   static start(
     args: string[],
-    options: { cwd: string; columns?: number; rows?: number; env?: Record<string, string>; record?: string },
+    options: { cwd: string; columns?: number; rows?: number; env?: Record<string, string>; record?: string; jobControl?: boolean },
   ): PtySession {
     const dir = tempDir('agents-pty-');
     const socket = join(dir, 'tmux.sock');
@@ -40,13 +43,19 @@ export class PtySession {
     delete env.AGENTS_STORE;
     delete env.TMUX;
     const go = options.record ? `${options.record}.go` : undefined;
+    const mode = `stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '`;
+    // A job stopped by SIGTSTP ends its wait with 128 + 20.
+    const stopped = options.jobControl
+      ? `if [ "$code" = 148 ]; then printf '\\n[stopped]\\n'; ${mode}; printf '\\n'; read _; fg; code=$?; fi; `
+      : '';
     // The shell outlives a Ctrl-C sent to the program (a trap, unlike an ignored signal, is not inherited), so it can report the exit code.
     const script =
+      (options.jobControl ? 'set -m; ' : '') +
       'trap : INT; ' +
       (go ? `while [ ! -e ${quote(go)} ]; do sleep 0.05; done; ` : '') +
       `${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(' ')}; ` +
-      `code=$?; printf '\\n[exit %s]\\n' "$code"; ` +
-      `stty -a | tr ' ;' '\\n\\n' | grep -E '^-?(icanon|echo)$' | tr '\\n' ' '; printf '\\n[done]\\n'; sleep 600`;
+      `code=$?; ${stopped}printf '\\n[exit %s]\\n' "$code"; ` +
+      `${mode}; printf '\\n[done]\\n'; sleep 600`;
     execFileSync(
       'tmux',
       [
@@ -64,7 +73,7 @@ export class PtySession {
         String(options.rows ?? 24),
         '-c',
         options.cwd,
-        `sh -c ${quote(script)}`,
+        `${options.jobControl ? 'bash --norc --noprofile' : 'sh'} -c ${quote(script)}`,
       ],
       { env },
     );
