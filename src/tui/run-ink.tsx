@@ -101,6 +101,12 @@ export function pastedText(text: string): string {
   return text.replace(/[\r\n]+$/, '').replace(/\r\n|[\r\n\t]/g, ' ');
 }
 
+/**
+ * The signals that close a screen as Ctrl-C does: the stop signals, and SIGQUIT, whose default end (a core dump)
+ * would leave the terminal in raw mode on the alternate screen.
+ */
+const SCREEN_SIGNALS: readonly NodeJS.Signals[] = [...STOP_SIGNALS, 'SIGQUIT'];
+
 const SHOW_CURSOR = '\u001b[?25h';
 /** Asks the terminal to mark pasted text (bracketed paste), and to stop. */
 const PASTE_MARKS_ON = '\u001b[?2004h';
@@ -158,14 +164,14 @@ export async function runInk<T>(
     // A second signal ends the process as it would have, should the screen not close. The listener stays until
     // then: Ink's signal-exit re-sends a signal that it finds no other listener for.
     if (stopping) {
-      for (const s of STOP_SIGNALS) process.removeListener(s, stop);
+      for (const s of SCREEN_SIGNALS) process.removeListener(s, stop);
       process.kill(process.pid, signal);
       return;
     }
     stopping = true;
     onSignal.current?.(signal);
   };
-  for (const s of STOP_SIGNALS) process.on(s, stop);
+  for (const s of SCREEN_SIGNALS) process.on(s, stop);
   /**
    * Ctrl-C's neighbour Ctrl-Z reaches the app as a key in raw mode too: it stops the job as the shell would, the
    * terminal given back first (line mode, the main screen, the cursor), and taken again when the job goes on.
@@ -208,7 +214,7 @@ export async function runInk<T>(
     io.stdin.pause();
     if (!options.fullScreen && !ink.ended()) io.stdout.write('\n');
     io.stdout.write(SHOW_CURSOR + (io.stdin.isTTY && io.stdout.isTTY ? PASTE_MARKS_OFF : '') + (options.fullScreen ? ALT_SCREEN_OFF : ''));
-    for (const s of STOP_SIGNALS) process.removeListener(s, stop);
+    for (const s of SCREEN_SIGNALS) process.removeListener(s, stop);
   }
   const o = outcome.current;
   // A screen that goes on after a write (the browser) ends cancelled once the write it waited for is made: said, as it stays.

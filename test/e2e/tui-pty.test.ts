@@ -175,10 +175,11 @@ describe('agents tui (the browser)', { timeout: 180_000 }, () => {
     expect(files(store)).toEqual(before);
   });
 
-  test('SIGTERM or SIGHUP to the browser, or to a form: exit 130 with the terminal given back (main screen, cursor, tty)', async () => {
+  test('SIGTERM, SIGHUP or SIGQUIT to the browser, or to a form: exit 130 with the terminal given back (main screen, cursor, tty)', async () => {
     for (const [args, shown, signal] of [
       [['tui'], '6 shown of 6', 'SIGTERM'],
       [['invariant', 'add', '--global'], 'Add an invariant · global', 'SIGHUP'],
+      [['tui'], '6 shown of 6', 'SIGQUIT'],
     ] as const) {
       const { store, pty } = start([...args]);
       const before = files(store);
