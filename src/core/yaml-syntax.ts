@@ -17,7 +17,7 @@ import type { Diagnostic, DiagnosticCode } from './diagnostics.ts';
 import { diag, diagAt, diagAtOffset, MAX_ALIAS_COUNT, type Parsed, type YamlFile, type YamlParser, type YamlSyntax } from './parse-core.ts';
 import { MERGE_CONFLICT_HINT, mergeConflictMessage, mergeConflicts } from './merge-conflict.ts';
 import { hiddenLineBreak, yamlShapeProblem } from './yaml-guard.ts';
-import { describeCharacter } from './plain-text.ts';
+import { describeCharacter, quoteText } from './plain-text.ts';
 
 /** The yaml package's `parseAllDocuments`, as parseFullYaml calls it. */
 type ParseAll = (source: string, options: ParseOptions & DocumentOptions & SchemaOptions) => Document.Parsed[];
@@ -136,7 +136,7 @@ export function parseFullYaml(file: string, source: string, parse: ParseAll = pa
               'Fix the YAML here: close quotes and brackets, indent with spaces, quote text that holds ": " or starts with a special character.',
             )
           : code === 'yaml-duplicate-key'
-            ? diagAt(y, err.pos[0], code, message, 'Keep one of the two keys.')
+            ? diagAt(y, err.pos[0], code, duplicateKeyMessage(source, err.pos[0]) ?? message, 'Keep one of the two keys.')
             : diagAt(y, err.pos[0], code, message),
       );
     }
@@ -270,3 +270,44 @@ export const YAML_PARSER: YamlParser = Object.freeze({ parseFull: parseFullYaml,
 
 /** The syntax a file read by the full parser keeps, for its tree and positions. */
 export const YAML_SYNTAX: YamlSyntax = Object.freeze({ yaml: YAML_PARSER });
+
+/**
+ * What a key given twice is, from the second one at `at`: its name and, in a block mapping, the line of the
+ * first; undefined when the key is not one plain or quoted scalar (the parser's own message stands then).
+ */
+function duplicateKeyMessage(source: string, at: number): string | undefined {
+  const m = /^(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\n]|'')*)'|([^\s:#{}[\],&*!|>'"%@`][^:\n]*?))[ \t]*:(?=\s|$)/.exec(
+    source.slice(at, at + 1100),
+  );
+  if (!m) return undefined;
+  const name = m[1] !== undefined ? unescaped(m[1]) : (m[2]?.replaceAll("''", "'") ?? m[3]!);
+  const written = m[0].slice(0, m[0].lastIndexOf(':')).trimEnd();
+  const start = source.lastIndexOf('\n', at - 1) + 1;
+  const indent = source.slice(start, at);
+  let first: number | undefined;
+  // A block mapping's earlier key at the same indentation, back to the line that opened the mapping.
+  if (/^[ ]*$/.test(indent)) {
+    const before = source.slice(0, start).split(/\r?\n/);
+    before.pop();
+    for (let i = before.length - 1; i >= 0; i--) {
+      const line = before[i]!;
+      if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
+      const own = /^ */.exec(line)![0].length;
+      if (own < indent.length) break;
+      if (own === indent.length && line.slice(own).startsWith(written) && /^[ \t]*:(\s|$)/.test(line.slice(own + written.length))) {
+        first = i + 1;
+        break;
+      }
+    }
+  }
+  return `key ${quoteText(name)} appears twice in one mapping${first === undefined ? '' : ` (first on line ${first})`}`;
+}
+
+/** A double-quoted key's text; as written when its escapes are not JSON's. */
+function unescaped(inner: string): string {
+  try {
+    return JSON.parse(`"${inner}"`) as string;
+  } catch {
+    return inner;
+  }
+}

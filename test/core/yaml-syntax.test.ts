@@ -96,10 +96,23 @@ describe('parseFullYaml refuses', () => {
         line: 3,
         col: 1,
         lineText: 'text: b',
-        message: 'Map keys must be unique',
+        message: 'key "text" appears twice in one mapping (first on line 2)',
         hint: 'Keep one of the two keys.',
       },
     ]);
+  });
+
+  it.each([
+    [
+      'a nested mapping',
+      'id: x\nguard:\n  write: [a]\n  command: [b]\n  write: [c]\n',
+      'key "write" appears twice in one mapping (first on line 3)',
+    ],
+    ['a key of another mapping between', 'a:\n  k: 1\nb:\n  k: 2\n  k: 3\n', 'key "k" appears twice in one mapping (first on line 4)'],
+    ['quoted keys', '"text": a\n\'text\': b\n', 'key "text" appears twice in one mapping'],
+    ['a flow mapping', '{a: 1, a: 2}\n', 'key "a" appears twice in one mapping'],
+  ])('a key given twice in %s is named, with the line of the first where it has one', (_, text, message) => {
+    expect(parseFullYaml(F, text).diagnostics).toMatchObject([{ code: 'yaml-duplicate-key', message }]);
   });
 
   it('one diagnostic per position, and each position of several', () => {
