@@ -284,14 +284,28 @@ export function isFolder(root: string, rel: string): boolean {
   }
 }
 
-/** Removes a folder the tool itself left unfinished (a plan folder of an interrupted `plan use`), with its files. Links inside are removed, never followed. */
-export function removeFolder(root: string, rel: string): void {
+/**
+ * Removes a folder the tool itself left unfinished (a plan folder of an interrupted `plan use`), with its files.
+ * Links inside are removed, never followed. False when it was gone already (its writer finished and renamed it).
+ */
+export function removeFolder(root: string, rel: string): boolean {
   assertMine(root);
   const path = join(root, rel);
   try {
     rmSync(path, { recursive: true });
     fsyncDir(dirname(path));
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' && !existsNow(path)) return false;
     throw writeFailure(error, rel);
+  }
+  return true;
+}
+
+function existsNow(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
   }
 }

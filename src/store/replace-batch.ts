@@ -82,17 +82,20 @@ export class ReplaceBatch {
     this.staged.push(rel);
   }
 
-  /** Removes a file (made durable by `commit`'s final flush). */
-  remove(rel: string): void {
+  /** Removes a file (made durable by `commit`'s final flush); false when it was gone already. */
+  remove(rel: string): boolean {
     const relDir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
     assertNoLinkedFolder(this.root, relDir, `remove ${rel}`);
     this.safeFolders.add(relDir);
     try {
       unlinkSync(join(this.root, rel));
     } catch (error) {
+      // A temporary gone since the check: its writer finished and renamed it into place, which is no failure.
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw writeFailure(error, rel);
     }
     this.dirty = true;
+    return true;
   }
 
   /** Removes every staged temporary and puts none in place (a run cancelled before `commit`). */

@@ -297,13 +297,16 @@ function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOpti
       message: `kept ${file}: process ${pid} that may be writing it is still running`,
     };
   }
-  if (isFolder(tree.root, file)) {
-    const what = file.startsWith('projects/') ? 'project' : 'plan';
-    return attempt({ file, action: 'remove-temporary', message: `removed unfinished ${what} folder ${file}/` }, () =>
-      removeFolder(tree.root, file),
-    );
-  }
-  return attempt({ file, action: 'remove-temporary', message: `removed temporary file ${file}` }, () => batch.remove(file));
+  const folder = isFolder(tree.root, file);
+  const message = folder
+    ? `removed unfinished ${file.startsWith('projects/') ? 'project' : 'plan'} folder ${file}/`
+    : `removed temporary file ${file}`;
+  // Gone since the check (its writer, running then, has finished and renamed it into place): nothing is left to do.
+  let gone = false;
+  const fix = attempt({ file, action: 'remove-temporary', message }, () => {
+    gone = !(folder ? removeFolder(tree.root, file) : batch.remove(file));
+  });
+  return gone ? made(fix, true, `${file} is gone already: the writer that made it has finished`) : fix;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/store/atomic-write.ts';
@@ -257,6 +257,28 @@ describe('applyFixes: a file changed between the check and the fix', () => {
     expect(progress).toEqual([1, 3, 2, 3, 3, 3]);
     // No temporaries left behind.
     expect(readdirSync(join(store, 'global')).sort()).toEqual([`${A}.yaml`, `${B}.yaml`]);
+  });
+});
+
+describe('applyFixes: a temporary its writer put in place between the check and the fix', () => {
+  it('is reported done (gone already), not a refused write: the run does not fail', async () => {
+    const P = '01JDQ6X5Z8W4N3B2C1D0E9F8GB';
+    const file = `global/.${A}.yaml.999999999.0a1b2c3d.tmp`;
+    const folder = `plans/.${P}.999999999.0a1b2c3d.tmp`;
+    const store = testStore({ [file]: 'id: x\n', [`${folder}/plan.yaml`]: 'id: y\n' });
+    const tree = new WorkingTreeSource(store);
+    const report = await validateTree(tree, {});
+    expect(report.diagnostics.filter((d) => d.code === 'temporary-file').map((d) => d.file)).toEqual([file, folder]);
+    // The writers (an `invariant add`, a `plan use`) finish now: each renames its temporary into place and exits.
+    renameSync(join(store, file), join(store, `global/${A}.yaml`));
+    renameSync(join(store, folder), join(store, `plans/${P}`));
+    const fixes = await applyFixes(tree, report, { processAlive: () => false });
+    expect(fixes.map((f) => [f.file, f.done, f.failed ?? false])).toEqual([
+      [file, true, false],
+      [folder, true, false],
+    ]);
+    expect(readdirSync(join(store, 'global'))).toEqual([`${A}.yaml`]);
+    expect(readdirSync(join(store, `plans/${P}`))).toEqual(['plan.yaml']);
   });
 });
 
