@@ -24,7 +24,7 @@ import { assertFitsStoreFile } from '../core/store-file-size.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { assertOwnStore } from './ownership.ts';
 import { readRegularFile } from './read-file.ts';
-import { writeAll } from './write-all.ts';
+import { makeFolders, writeAll } from './write-all.ts';
 
 /** Every write below (and the batch's and the lock's) starts here: never in a folder owned by someone else unless allowed (ownership.ts). */
 export function assertMine(root: string): void {
@@ -146,7 +146,7 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
   const relDir = rel.includes('/') ? rel.slice(0, rel.lastIndexOf('/')) : '';
   assertNoLinkedFolder(root, relDir, `write ${rel}`);
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeFolders(dirname(path));
     const keep = mode === 'replace' ? modeToKeep(path) : modeOf !== undefined ? modeToKeep(join(root, modeOf)) : undefined;
     const fd = openSync(tmp, 'wx', 0o644);
     try {
@@ -212,7 +212,7 @@ export function writeFolderAtomic(root: string, rel: string, files: readonly { n
   assertNoLinkedFolder(root, parent, `create ${rel}`);
   const tempRel = tempName(rel);
   try {
-    mkdirSync(join(root, parent), { recursive: true });
+    makeFolders(join(root, parent));
     mkdirSync(join(root, tempRel));
   } catch (error) {
     throw writeFailure(error, rel);

@@ -5,7 +5,7 @@ import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, renameSync, rmdirS
 import { dirname, join } from 'node:path';
 import { AgentsError } from '../core/errors.ts';
 import { assertMine, fsyncDir, tempName, writeFailure } from './atomic-write.ts';
-import { writeAll } from './write-all.ts';
+import { makeFolders, writeAll } from './write-all.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { syncFileSystem } from './replace-batch.ts';
 
@@ -44,7 +44,7 @@ export class CreateBatch {
     const tmp = tempName(path);
     this.files.push({ rel, tmp });
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      makeFolders(dirname(path));
       writeNew(tmp, content);
     } catch (error) {
       this.discard();
@@ -59,7 +59,7 @@ export class CreateBatch {
     const tmp = tempName(join(this.root, rel));
     const entry = { rel, tmp, names: files.map((f) => f.name) };
     try {
-      mkdirSync(dirname(tmp), { recursive: true });
+      makeFolders(dirname(tmp));
       mkdirSync(tmp);
       this.folders.push(entry);
       for (const f of files) writeNew(join(tmp, f.name), f.content);

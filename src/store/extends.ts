@@ -1,7 +1,7 @@
 // Policy sources on disk (docs/extends.md): the lock file, the cache under the
 // git folder, and reading a source's invariants and action templates from it.
 // Reading never touches the network; only `fetchPins` talks to remotes.
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
@@ -19,6 +19,7 @@ import type { ParseCache } from './parse-cache.ts';
 import type { TreeSource } from './tree-source.ts';
 import { writeFileAtomic } from './atomic-write.ts';
 import { withFolderLock } from './lock.ts';
+import { makeFolders } from './write-all.ts';
 
 /** config.yaml's sources and the lock, as one tree holds them. */
 export interface ExtendsState {
@@ -272,7 +273,7 @@ export async function fetchPins(
   const root = cacheRoot(storeRoot);
   const parent = join(root, '..');
   notAFolder(root);
-  mkdirSync(parent, { recursive: true });
+  makeFolders(parent);
   // Named by its whole path: `extends/` alone leads nowhere, as the cache is under the git folder.
   return withFolderLock(
     parent,

@@ -1,19 +1,7 @@
 // The writers' lock of one scope folder (`<folder>/.lock`): taken
 // exclusively, waited on, cleared when its process is gone; and what
 // `validate --fix` uses to judge and clear locks left behind.
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  linkSync,
-  lstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  rmdirSync,
-  unlinkSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readFileSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
@@ -21,7 +9,7 @@ import { LOCK_NAME } from '../core/layout.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { assertMine, fsyncDir, tempName, writeFailure } from './atomic-write.ts';
 import { removeEmptyUpTo } from './empty-folder.ts';
-import { writeAll } from './write-all.ts';
+import { makeFolders, writeAll } from './write-all.ts';
 import { assertNoLinkedFolder } from './no-links.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
 
@@ -338,7 +326,7 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
   let made: string | undefined;
   const makeFolder = () => {
     try {
-      made = mkdirSync(dir, { recursive: true }) ?? made;
+      made = makeFolders(dir) ?? made;
     } catch (error) {
       throw writeFailure(error, folder);
     }

@@ -1,7 +1,7 @@
 // Writing whole files whatever the disk says: write(2) may take fewer bytes
 // than asked. Kept apart from atomic-write.ts, whose store writes load what a
 // cache's writer never needs (ownership checks, git, random names).
-import { closeSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -20,6 +20,34 @@ export function writeAll(fd: number, content: string | Uint8Array): void {
 }
 
 /**
+ * Makes the folder `path` and those above it that are missing, as
+ * `mkdirSync(path, { recursive: true })` does, returning the first one made.
+ * Node.js reports some refusals of that call (a read-only file system) as
+ * ENOENT, which says nothing of the cause: the first missing folder is then
+ * made alone, which fails with the file system's own reason.
+ */
+export function makeFolders(path: string): string | undefined {
+  try {
+    return mkdirSync(path, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    let missing = path;
+    for (let up = dirname(missing); up !== missing && !existsSync(up); up = dirname(up)) missing = up;
+    let made = true;
+    try {
+      mkdirSync(missing);
+    } catch (refused) {
+      // Made meanwhile by another writer: not this call's to remove again.
+      if ((refused as NodeJS.ErrnoException).code !== 'EEXIST') throw refused;
+      made = false;
+    }
+    // It could be made now (another writer removed a folder of the path meanwhile, then it was missing): the rest.
+    const below = mkdirSync(path, { recursive: true });
+    return made ? missing : below;
+  }
+}
+
+/**
  * Replaces `file` with what `write` writes: a temporary file renamed into
  * place, so a reader never sees half of it. Throws when it cannot, and
  * leaves no temporary file behind.
@@ -30,7 +58,7 @@ export function replaceFile(file: string, write: (fd: number) => void): void {
   let fd: number | undefined;
   let created = false;
   try {
-    mkdirSync(dirname(file), { recursive: true });
+    makeFolders(dirname(file));
     // Exclusive: never through a link or into a FIFO someone left at that name.
     fd = openSync(tmp, 'wx');
     created = true;

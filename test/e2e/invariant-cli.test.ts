@@ -452,27 +452,47 @@ describe('bad input gets a clear error and changes nothing', () => {
   it('reports a read-only store without a stack trace, changing nothing', () => {
     const root = exampleCopy();
     const before = snapshot(root);
-    const bin = join(REPO, 'bin/agents.js');
-    // A real read-only file system: a read-only bind mount in a private mount namespace.
-    const probe = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1"', 'sh', root]);
-    const args = ['--store', root, 'invariant', 'add', '--global', 'Only read'];
-    const r =
-      probe.status === 0
-        ? spawnSync(
-            'unshare',
-            ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1" && shift && exec "$@"', 'sh', root, process.execPath, bin, ...args],
-            { encoding: 'utf8', env: { ...process.env, CI: 'true' } },
-          )
-        : spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, ...args], {
-            encoding: 'utf8',
-            env: { ...process.env, CI: 'true' },
-          });
+    const r = readOnly(root, ['invariant', 'add', '--global', 'Only read']);
     expect(r.stderr).toMatch(/cannot write global\/\.lock: (the file system is read-only|permission denied)/);
     expect(r.stderr).toContain('Nothing was changed');
     expect(r.status).toBe(2);
     expect(snapshot(root)).toEqual(before);
   });
+
+  // Node.js's recursive mkdir reports a read-only file system as ENOENT: the folders a writer makes say why.
+  it.each([
+    [['invariant', 'add', '--project', 'brand-new', 'Only read'], 'projects/brand-new'],
+    [['invariant', 'add', '--action', 'new/template', 'Only read'], 'actions/new/template'],
+    [['action', 'add', 'local/new-template'], 'actions/local/new-template'],
+  ])('a read-only store: %j names the folder it cannot make and why, exit 2, nothing changed', (args, folder) => {
+    const root = exampleCopy();
+    const before = snapshot(root);
+    const r = readOnly(root, ['--format', 'json', ...args]);
+    expect(r.status).toBe(2);
+    const error = JSON.parse(r.stdout).error;
+    expect(error.code).toBe('write-failed');
+    expect(error.message).toMatch(new RegExp(`^cannot write ${folder}: (the file system is read-only|permission denied)$`));
+    expect(snapshot(root)).toEqual(before);
+  });
 });
+
+/**
+ * Runs the CLI on `root` made read-only: a read-only bind mount in a private mount namespace (a real read-only
+ * file system), else, where namespaces are not allowed, as a user who may not write it.
+ */
+function readOnly(root: string, args: string[]) {
+  const bin = join(REPO, 'bin/agents.js');
+  const probe = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1"', 'sh', root]);
+  const argv = ['--store', root, ...args];
+  const options = { encoding: 'utf8' as const, env: { ...process.env, CI: 'true' } };
+  return probe.status === 0
+    ? spawnSync(
+        'unshare',
+        ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1" && shift && exec "$@"', 'sh', root, process.execPath, bin, ...argv],
+        options,
+      )
+    : spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, ...argv], options);
+}
 
 describe('init', () => {
   it('creates a store with config, scope folders and schemas, and refuses to overwrite one', async () => {
