@@ -143,15 +143,19 @@ export function processAlive(pid: number, since = Number.NaN): boolean {
   return !startedAfter(pid, since);
 }
 
-/** Clears a stale lock, serialised by a short-lived breaker file so two waiters cannot both clear it. */
-function breakStale(lockPath: string, seen: string): boolean {
+/**
+ * Clears a stale lock, serialised by a short-lived breaker file so two waiters cannot both clear it. A store that
+ * refuses the breaker or the removal (read-only, full) is a write failure naming `rel`, the lock as the user sees it:
+ * the lock is stale, yet kept.
+ */
+function breakStale(lockPath: string, seen: string, rel: string): boolean {
   const breaker = `${lockPath}.break`;
   let fd: number;
   try {
     fd = openSync(breaker, 'wx');
-    // Like the lock, it names its process, so a crash here leaves something `validate` can judge.
-    writeAll(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
-  } catch {
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOENT') throw writeFailure(error, `${rel}.break`);
     try {
       if (Date.now() - lstatMtime(breaker) > 5_000) unlinkSync(breaker);
     } catch {
@@ -160,12 +164,17 @@ function breakStale(lockPath: string, seen: string): boolean {
     return false;
   }
   try {
+    // Like the lock, it names its process, so a crash here leaves something `validate` can judge.
+    writeAll(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
     const now = readLock(lockPath);
     if (now === null || now.text !== seen) return false;
     unlinkSync(lockPath);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Gone meanwhile (cleared by another, or its writer finished): not ours to clear.
+    if (code === 'ENOENT') return false;
+    throw writeFailure(error, rel);
   } finally {
     closeSync(fd);
     try {
@@ -186,7 +195,7 @@ export function clearStaleLock(root: string, rel: string): string | null {
   const lockPath = join(root, rel);
   clearDeadBreaker(lockPath);
   const stale = isStale(lockPath);
-  if (stale === null || !breakStale(lockPath, stale.seen)) return null;
+  if (stale === null || !breakStale(lockPath, stale.seen, rel)) return null;
   return stale.why;
 }
 
@@ -355,7 +364,7 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
     assertLockUsable(lockPath, folder);
     const stale = isStale(lockPath);
     const named = options.label ?? folder;
-    if (stale !== null && breakStale(lockPath, stale.seen)) {
+    if (stale !== null && breakStale(lockPath, stale.seen, `${named}/${LOCK_NAME}`)) {
       options.onStale?.(`cleared a stale lock ${named}/${LOCK_NAME}: ${stale.why}`);
       continue;
     }

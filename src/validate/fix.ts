@@ -87,20 +87,9 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
       case 'temporary-file':
         fixes.push(removeTemporary(tree, d.file, options, batch));
         break;
-      case 'stale-lock': {
-        const why = clearStaleLock(tree.root, d.file);
-        fixes.push(
-          why === null
-            ? {
-                file: d.file,
-                action: 'remove-stale-lock',
-                done: false,
-                message: `kept ${d.file}: it is not stale now (its process is running, or another writer took it)`,
-              }
-            : { file: d.file, action: 'remove-stale-lock', done: true, message: `removed stale lock ${d.file} (${why})` },
-        );
+      case 'stale-lock':
+        fixes.push(removeStaleLock(tree, d.file));
         break;
-      }
       case 'bad-lock':
         fixes.push(
           attempt({ file: d.file, action: 'remove-bad-lock', message: `removed ${d.file}, which was not a writer's lock file` }, () =>
@@ -283,6 +272,24 @@ function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>,
   if (fix.done && modelined !== undefined)
     also.push({ file: to, action: 'add-modeline', message: `added the schema modeline to ${to}`, done: true });
   return fix;
+}
+
+/** A lock whose process is gone, cleared as a waiting writer clears it; a store that refuses the removal (read-only) fails the run. */
+function removeStaleLock(tree: WorkingTreeSource, file: string): Fix {
+  let why: string | null = null;
+  const fix = attempt({ file, action: 'remove-stale-lock', message: `removed stale lock ${file}` }, () => {
+    why = clearStaleLock(tree.root, file);
+  });
+  if (!fix.done) return fix;
+  const cleared = why as string | null;
+  return cleared === null
+    ? {
+        file,
+        action: 'remove-stale-lock',
+        done: false,
+        message: `kept ${file}: it is not stale now (its process is running, or another writer took it)`,
+      }
+    : { file, action: 'remove-stale-lock', done: true, message: `removed stale lock ${file} (${cleared})` };
 }
 
 /** `.<name>.<pid>.<random>.tmp`, left by a writer that died before renaming it into place. */

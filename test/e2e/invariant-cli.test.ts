@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
 import { tempDir, testStore, invariantYaml } from '../helpers/tmp.ts';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { errorOf, runAgents } from '../helpers/main.ts';
+import { runReadOnly } from '../helpers/read-only.ts';
 
 const ULID_RE = /\b[0-7][0-9A-HJKMNP-TV-Z]{25}\b/;
 const EXAMPLE_PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
@@ -452,7 +453,7 @@ describe('bad input gets a clear error and changes nothing', () => {
   it('reports a read-only store without a stack trace, changing nothing', () => {
     const root = exampleCopy();
     const before = snapshot(root);
-    const r = readOnly(root, ['invariant', 'add', '--global', 'Only read']);
+    const r = runReadOnly(root, ['invariant', 'add', '--global', 'Only read']);
     expect(r.stderr).toMatch(/cannot write global\/\.lock: (the file system is read-only|permission denied)/);
     expect(r.stderr).toContain('Nothing was changed');
     expect(r.status).toBe(2);
@@ -467,7 +468,7 @@ describe('bad input gets a clear error and changes nothing', () => {
   ])('a read-only store: %j names the folder it cannot make and why, exit 2, nothing changed', (args, folder) => {
     const root = exampleCopy();
     const before = snapshot(root);
-    const r = readOnly(root, ['--format', 'json', ...args]);
+    const r = runReadOnly(root, ['--format', 'json', ...args]);
     expect(r.status).toBe(2);
     const error = JSON.parse(r.stdout).error;
     expect(error.code).toBe('write-failed');
@@ -475,24 +476,6 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(snapshot(root)).toEqual(before);
   });
 });
-
-/**
- * Runs the CLI on `root` made read-only: a read-only bind mount in a private mount namespace (a real read-only
- * file system), else, where namespaces are not allowed, as a user who may not write it.
- */
-function readOnly(root: string, args: string[]) {
-  const bin = join(REPO, 'bin/agents.js');
-  const probe = spawnSync('unshare', ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1"', 'sh', root]);
-  const argv = ['--store', root, ...args];
-  const options = { encoding: 'utf8' as const, env: { ...process.env, CI: 'true' } };
-  return probe.status === 0
-    ? spawnSync(
-        'unshare',
-        ['-rm', 'sh', '-c', 'mount -o bind,ro "$1" "$1" && shift && exec "$@"', 'sh', root, process.execPath, bin, ...argv],
-        options,
-      )
-    : spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, bin, ...argv], options);
-}
 
 describe('init', () => {
   it('creates a store with config, scope folders and schemas, and refuses to overwrite one', async () => {

@@ -9,6 +9,7 @@ import { validateTree } from '../../src/validate/validate-tree.ts';
 import { applyFixes } from '../../src/validate/fix.ts';
 import { BIN, spawnAsync } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
+import { runReadOnly } from '../helpers/read-only.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
@@ -411,5 +412,19 @@ describe('validate --fix and locks', () => {
     expect(r.out.diagnostics).toEqual([]);
     expect(existsSync(join(store, 'global/.lock'))).toBe(false);
     expect(existsSync(join(store, 'projects/web/.lock'))).toBe(true);
+  });
+
+  it('a stale lock it cannot remove (a read-only store) is a refused fix: exit 2, write-failed, the lock kept', async () => {
+    const { hostname } = await import('node:os');
+    const lock = `999999999 ${hostname()} 2026-11-29T12:00:00Z\n`;
+    const store = testStore({ [`global/${A}.yaml`]: `${ML}\n${invariantYaml(A, 'Never delete data')}`, 'global/.lock': lock });
+    const r = runReadOnly(store, ['validate', '--format', 'json', '--fix']);
+    expect(r.status, r.stderr).toBe(2);
+    const out = JSON.parse(r.stdout);
+    expect(out.error.code).toBe('write-failed');
+    expect(out.error.detail.fixes.map((f: { file: string; action: string; done: boolean }) => [f.action, f.file, f.done])).toEqual([
+      ['remove-stale-lock', 'global/.lock', false],
+    ]);
+    expect(readFileSync(join(store, 'global/.lock'), 'utf8')).toBe(lock);
   });
 });
