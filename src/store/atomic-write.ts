@@ -247,20 +247,31 @@ export function writeFilesTogether(root: string, files: readonly { rel: string; 
       done.push(f.rel);
     }
   } catch (error) {
-    const left: string[] = [];
-    for (const rel of done.reverse()) {
-      try {
-        unlinkSync(join(root, rel));
-        fsyncDir(dirname(join(root, rel)));
-      } catch {
-        left.push(rel);
-      }
-    }
-    if (left.length === 0 || !(error instanceof AgentsError)) throw error;
-    throw new AgentsError(error.message, error.exitCode, {
-      hint: `${left.join(', ')} could not be removed again; nothing names ${left.length === 1 ? 'it' : 'them'}, so readers ignore ${left.length === 1 ? 'it' : 'them'}. Delete ${left.length === 1 ? 'it' : 'them'} when the store is writable, then run the command again.`,
-    });
+    undoWrites(root, done, error, 'readers ignore a file nothing names');
   }
+}
+
+/**
+ * Removes again the new files `written` of a change that then failed with `error`, latest first, and throws
+ * `error`: the store is as it was. A file that cannot be removed again is named in the hint, with `left`, what it
+ * is now to a reader.
+ */
+export function undoWrites(root: string, written: readonly string[], error: unknown, left: string): never {
+  const kept: string[] = [];
+  for (const rel of [...written].reverse()) {
+    try {
+      unlinkSync(join(root, rel));
+      fsyncDir(dirname(join(root, rel)));
+    } catch {
+      kept.push(rel);
+    }
+  }
+  if (kept.length === 0 || !(error instanceof AgentsError)) throw error;
+  throw new AgentsError(error.message, error.exitCode, {
+    hint: `${kept.join(', ')} could not be removed again (${left}). Delete ${kept.length === 1 ? 'it' : 'them'} when the store is writable, then run the command again.`,
+    code: error.code,
+    ...(error.detail === undefined ? {} : { detail: error.detail }),
+  });
 }
 
 /** Removes one file of the store, durably. */

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { dirname, join } from 'node:path';
@@ -358,6 +359,31 @@ describe('agents invariant move', () => {
     expect(json(anyway)).toMatchObject({ project: 'myap', created_project: 'myap' });
     const existing = await run('invariant', 'move', G1, '--project', 'myapp', '--format', 'json');
     expect(json(existing)).toMatchObject({ project: 'myapp', created_project: null });
+  });
+
+  it('an old file that cannot be removed: exit 2, write-failed, and the new copy goes again (the id is never in two scopes)', async () => {
+    const { root, run } = repoStore();
+    const before = snapshot(root);
+    // A file bind-mounted onto itself cannot be unlinked, even by root (EBUSY).
+    const file = join(root, `global/${G1}.yaml`);
+    const bound = process.getuid?.() === 0 && spawnSync('mount', ['--bind', file, file]).status === 0;
+    if (!bound) {
+      console.log('skipped: cannot bind-mount here (needs root and mount)');
+      return;
+    }
+    try {
+      for (const to of [
+        ['--project', 'myapp'],
+        ['--project', 'brand-new'],
+      ]) {
+        const r = await run('invariant', 'move', G1, ...to, '--format', 'json');
+        expect(r.code, r.stderr).toBe(2);
+        expect(json(r)).toMatchObject({ ok: false, error: { code: 'write-failed' } });
+        expect(snapshot(root)).toEqual(before);
+      }
+    } finally {
+      spawnSync('umount', [file]);
+    }
   });
 
   it('refuses every bad input with exit 2 and changes nothing', async () => {

@@ -45,7 +45,7 @@ export async function move(
   const from = scopeFolder(found.scope);
   const toFolder = scopeFolder(dest);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
-  const { createInStyleOf, removeFile } = await import('../../store/atomic-write.ts');
+  const { createInStyleOf, removeFile, undoWrites } = await import('../../store/atomic-write.ts');
   let before: ScopedInvariant | undefined;
   const done = await lockedWrite(
     svc,
@@ -72,7 +72,12 @@ export async function move(
       else delete next.source;
       // Written as edit writes: the byte order mark, CRLF line ends and permissions of the file it came from.
       createInStyleOf(svc.root, next.path, formatInvariantFile(next.path, next), old.path);
-      removeFile(svc.root, old.path);
+      try {
+        removeFile(svc.root, old.path);
+      } catch (error) {
+        // The old file stays (read-only, say): the new copy goes again, or the store would hold the id twice.
+        undoWrites(svc.root, [next.path], error, `a second copy of ${old.id}`);
+      }
       return next;
     },
     async (moved) => {
