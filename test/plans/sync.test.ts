@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -188,6 +188,34 @@ describe('plan sync (CLI, on a git repository)', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(fileList(d.root)).toEqual(before);
+  });
+
+  it('a write the store refuses part-way: exit 2, write-failed naming the files already changed; the next sync makes the rest', async () => {
+    const d = await drifted();
+    // The copy to remove, bind-mounted onto itself: it cannot be unlinked, even by root (EBUSY).
+    const p2 = join(d.root, 'plans', d.planId, `${d.p2}.yaml`);
+    const bound = process.getuid?.() === 0 && spawnSync('mount', ['--bind', p2, p2]).status === 0;
+    if (!bound) {
+      console.log('skipped: cannot bind-mount here (needs root and mount)');
+      return;
+    }
+    let r: Awaited<ReturnType<typeof run>>;
+    try {
+      r = await run(d.root, '--format', 'json', 'plan', 'sync', d.planId, '--yes');
+    } finally {
+      spawnSync('umount', [p2]);
+    }
+    expect(r.code).toBe(2);
+    const error = JSON.parse(r.stdout).error;
+    expect(error.code).toBe('write-failed');
+    // The changed copy and the new one were written before the removal was refused.
+    expect(error.detail.written).toHaveLength(2);
+    expect(error.detail.written[0]).toBe(`plans/${d.planId}/${d.p1}.yaml`);
+    expect(readYaml(d.root, `plans/${d.planId}/${d.p1}.yaml`)).toMatchObject({ text: 'Minimum 85% coverage' });
+    expect(existsSync(join(d.root, error.detail.written[1]))).toBe(true);
+    const rest = await json<SyncJson>(d.root, 'plan', 'sync', d.planId, '--yes');
+    expect(rest.changes.map((c) => [c.kind, c.plan_invariant_id])).toEqual([['removed', d.p2]]);
+    expect(existsSync(p2)).toBe(false);
   });
 
   it('refuses a template whose folder is gone (renamed or removed) with exit 2, and removes nothing', async () => {

@@ -1,5 +1,5 @@
 // `plan sync`: a plan brought back in step with its action templates.
-import { UsageError } from '../../core/errors.ts';
+import { AgentsError, UsageError } from '../../core/errors.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
 import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
@@ -120,11 +120,27 @@ export async function sync(
       }
       // The last moment a stop leaves the plan as it was; past it the plan is synced whole, never half.
       options.signal?.throwIfAborted();
-      for (const w of writes) {
-        if (w.mode === 'replace') replaceInStyle(svc.root, w.path, w.content);
-        else writeFileAtomic(svc.root, w.path, w.content, w.mode);
+      const written: string[] = [];
+      try {
+        for (const w of writes) {
+          if (w.mode === 'replace') replaceInStyle(svc.root, w.path, w.content);
+          else writeFileAtomic(svc.root, w.path, w.content, w.mode);
+          written.push(w.path);
+        }
+        for (const path of removals) {
+          removeFile(svc.root, path);
+          written.push(path);
+        }
+      } catch (error) {
+        // A refusal part-way (a read-only or full disk) leaves the plan synced in part, as a crash does: said, not
+        // "nothing was changed", and finished by the next sync, which finds what is left.
+        if (written.length === 0 || !(error instanceof AgentsError)) throw error;
+        throw new AgentsError(error.message, error.exitCode, {
+          code: error.code,
+          hint: `The plan is synced in part: ${written.length} of ${writes.length + removals.length} changes were written. Make the store writable, then run \`agents plan sync ${plan.id}\` again: it makes the rest.`,
+          detail: { written },
+        });
       }
-      for (const path of removals) removeFile(svc.root, path);
       return out;
     },
     (applied) => {
