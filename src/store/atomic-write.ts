@@ -140,6 +140,18 @@ export function modeToKeep(path: string): number | undefined {
  * rewrites it), so a private file stays private.
  */
 export function writeFileAtomic(root: string, rel: string, content: string, mode: 'create' | 'replace' = 'create', modeOf?: string): void {
+  writeAtomic(root, rel, content, mode, modeOf, rel);
+}
+
+/** writeFileAtomic, its failure naming `named`: the path the user will find, when `rel` lies in a temporary folder. */
+function writeAtomic(
+  root: string,
+  rel: string,
+  content: string,
+  mode: 'create' | 'replace',
+  modeOf: string | undefined,
+  named: string,
+): void {
   assertMine(root);
   const path = join(root, rel);
   const tmp = tempName(path);
@@ -169,7 +181,7 @@ export function writeFileAtomic(root: string, rel: string, content: string, mode
     } catch {
       // The temporary was never made, or is already gone.
     }
-    throw writeFailure(error, rel);
+    throw writeFailure(error, named);
   }
 }
 /**
@@ -218,7 +230,8 @@ export function writeFolderAtomic(root: string, rel: string, files: readonly { n
     throw writeFailure(error, rel);
   }
   try {
-    for (const f of files) writeFileAtomic(root, `${tempRel}/${f.name}`, f.content);
+    // A failure names the file as it would have been, not the temporary folder, which is removed below.
+    for (const f of files) writeAtomic(root, `${tempRel}/${f.name}`, f.content, 'create', undefined, `${rel}/${f.name}`);
     try {
       renameSync(join(root, tempRel), join(root, rel));
     } catch (error) {

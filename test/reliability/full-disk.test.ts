@@ -165,6 +165,12 @@ const WRITERS: Record<string, Writer> = {
       expect(texts.some((t) => t.includes('End.'))).toBe(true);
     },
   },
+  'project add (a project folder made whole, then renamed into place)': {
+    setup: () => repo({}),
+    args: ['project', 'add', 'web', '--description', LONG],
+    file: '.agents/projects/web',
+    written: ([text]) => expect(text).toContain('End.'),
+  },
   'import --yes (new projects and their invariants, and global ones, in one batch)': {
     setup: () =>
       repo(
@@ -235,6 +241,8 @@ describe.skipIf(!isRoot)('a nearly full disk (a real tmpfs, as root)', () => {
           outcomes.push(`exit ${r.code}`);
           expect(r.code).toBe(2);
           expect(r.stderr).toContain('the disk is full');
+          // It names the file as the user would find it, never a temporary (gone again by now).
+          expect(r.stderr).not.toMatch(/\.tmp\b/);
           // Nothing of the store or the exported files changed (git's own files aside).
           const mine = (s: Map<string, string>) => new Map([...s].filter(([k]) => !k.startsWith('.git/')));
           expect(mine(after)).toEqual(mine(before));
