@@ -1,7 +1,19 @@
 // The writers' lock of one scope folder (`<folder>/.lock`): taken
 // exclusively, waited on, cleared when its process is gone; and what
 // `validate --fix` uses to judge and clear locks left behind.
-import { closeSync, constants, fstatSync, linkSync, lstatSync, openSync, readFileSync, readSync, rmdirSync, unlinkSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  linkSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  readSync,
+  rmdirSync,
+  unlinkSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AgentsError, EXIT_CODES, InvalidStoreError, UsageError } from '../core/errors.ts';
@@ -74,11 +86,47 @@ function lstatMtime(path: string): number {
   }
 }
 
-/** "pid host time" of a lock, or null when it does not hold one; `taken` is NaN when it names no time. */
-function lockOwner(text: string): { pid: number; host: string; taken: number } | null {
-  const m = /^(\d{1,10}) (\S{1,255})(?: (\S{1,40}))?/.exec(text);
+/** "pid host time pidns" of a lock, or null when it does not hold one; `taken` is NaN when it names no time. */
+function lockOwner(text: string): { pid: number; host: string; taken: number; ns: string | undefined } | null {
+  const m = /^(\d{1,10}) (\S{1,255})(?: (\S{1,40}))?(?: (\S{1,40}))?/.exec(text);
   if (!m) return null;
-  return { pid: Number(m[1]), host: m[2]!, taken: Date.parse(m[3] ?? '') };
+  return { pid: Number(m[1]), host: m[2]!, taken: Date.parse(m[3] ?? ''), ns: m[4] };
+}
+
+/** This process's pid namespace, once looked up (null: not yet). */
+let ownNamespace: string | null | undefined = null;
+
+/**
+ * This process's pid namespace as Linux names it (`pid:[4026531836]`), undefined where there is none. Two containers
+ * of one host may share a host name (a Kubernetes pod's containers, `--uts=host`) and a store, yet number their
+ * processes apart: a process number means something only in the namespace that gave it.
+ */
+function pidNamespace(): string | undefined {
+  if (ownNamespace === null) {
+    try {
+      ownNamespace = /^pid:\[\d+\]$/.exec(readlinkSync('/proc/self/ns/pid'))?.[0];
+    } catch {
+      ownNamespace = undefined;
+    }
+  }
+  return ownNamespace;
+}
+
+/** What a lock (or breaker) names: this process, this host, now, and its pid namespace where it has one. */
+function ownerLine(): string {
+  const ns = pidNamespace();
+  return `${process.pid} ${hostname()} ${new Date().toISOString()}${ns === undefined ? '' : ` ${ns}`}\n`;
+}
+
+/** Whether pid namespace `ns` of a lock is this process's (a lock that names none, written before they were recorded, is). */
+export function samePidNamespace(ns: string | undefined): boolean {
+  const own = pidNamespace();
+  return ns === undefined || own === undefined || ns === own;
+}
+
+/** Whether the process a lock of `host`, taken in pid namespace `ns`, names can be looked up here. */
+function lookupablePid(host: string, ns: string | undefined): boolean {
+  return host === hostname() && samePidNamespace(ns);
 }
 
 /** Linux counts a process's start in ticks of USER_HZ, 100 a second on every architecture Node.js runs on. */
@@ -109,7 +157,7 @@ function isStale(lockPath: string): { seen: string; why: string } | null {
   if (owner === null || owner.pid <= 0) {
     return Date.now() - lock.mtimeMs > 10_000 ? { seen: lock.text, why: 'it names no process and is older than 10 s' } : null;
   }
-  if (owner.host !== hostname()) return null;
+  if (!lookupablePid(owner.host, owner.ns)) return null;
   if (!processAlive(owner.pid)) return { seen: lock.text, why: `process ${owner.pid} on ${owner.host} is gone` };
   if (startedAfter(owner.pid, owner.taken))
     return {
@@ -165,7 +213,7 @@ function breakStale(lockPath: string, seen: string, rel: string): boolean {
   }
   try {
     // Like the lock, it names its process, so a crash here leaves something `validate` can judge.
-    writeAll(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    writeAll(fd, ownerLine());
     const now = readLock(lockPath);
     if (now === null || now.text !== seen) return false;
     unlinkSync(lockPath);
@@ -206,7 +254,7 @@ function clearDeadBreaker(lockPath: string): void {
   if (lock === null) return;
   const owner = lockOwner(lock.text);
   let dead = owner === null ? Date.now() - lock.mtimeMs > 5_000 : false;
-  if (owner !== null && owner.host === hostname()) dead = !processAlive(owner.pid, owner.taken);
+  if (owner !== null && lookupablePid(owner.host, owner.ns)) dead = !processAlive(owner.pid, owner.taken);
   if (!dead) return;
   try {
     unlinkSync(breaker);
@@ -296,7 +344,7 @@ function tryLock(lockPath: string, folder: string): boolean | 'gone' {
   try {
     const fd = openSync(tmp, 'wx', 0o644);
     try {
-      writeAll(fd, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+      writeAll(fd, ownerLine());
     } finally {
       closeSync(fd);
     }
@@ -370,7 +418,10 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
     }
     if (Date.now() >= deadline) {
       const owner = lockOwner(readLock(lockPath)?.text ?? '');
-      const by = owner ? `process ${owner.pid} on ${owner.host}` : 'another writer';
+      const elsewhere = owner !== null && owner.host === hostname() && !lookupablePid(owner.host, owner.ns);
+      const by = owner
+        ? `process ${owner.pid} on ${owner.host}${elsewhere ? ' in another pid namespace (another container)' : ''}`
+        : 'another writer';
       throw new AgentsError(`${named} is locked by ${by} (${named}/${LOCK_NAME}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
         hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${named}/${LOCK_NAME}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
         // Its own code, so that a script (an agent) can tell "busy, try again" from a mistake in what it asked.

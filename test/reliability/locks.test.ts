@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, lutimesSync, readdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, lutimesSync, readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agents } from '../helpers/cli.ts';
+import { agents, BIN } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 
@@ -51,8 +51,8 @@ describe('scope locks', () => {
   });
 
   it('clears the lock of a process whose number was reused: the running process of that number started after the lock was taken', async () => {
-    // A writer killed in a container, then the container restarted: its processes are numbered from 1 again, and the
-    // lock's number may now be a live process, the writer itself here, which took no lock.
+    // A writer killed, then its number handed out again (numbers wrap around): the lock's number may now be a live
+    // process, the writer itself here, which took no lock.
     const store = testStore();
     const dayBefore = new Date(Date.now() - 86_400_000).toISOString();
     writeFileSync(join(store, 'global/.lock'), `${process.pid} ${hostname()} ${dayBefore}\n`);
@@ -89,6 +89,39 @@ describe('scope locks', () => {
       code: 'locked',
       detail: { lock: 'global/.lock', pid, host: 'some-other-host', waited_ms: 0 },
     });
+  });
+
+  it('never clears a lock of another pid namespace of this host (another container sharing the host name and the store)', () => {
+    const ns = readlinkSync('/proc/self/ns/pid');
+    // A writer in a pid namespace of its own, as a second container of a Kubernetes pod is: same host name, its own numbers.
+    const probe = spawnSync('unshare', ['-r', '--pid', '--fork', '--mount-proc', 'true']);
+    if (probe.status !== 0) {
+      console.log('skipped: cannot make a pid namespace here (needs unshare)');
+      return;
+    }
+    const inContainer = (...args: string[]) =>
+      spawnSync('unshare', ['-r', '--pid', '--fork', '--mount-proc', process.execPath, BIN, ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, CI: 'true', AGENTS_LOCK_TIMEOUT_MS: '300' },
+      });
+    // This test's process holds the lock; in the other namespace no process has its number.
+    const store = testStore();
+    const lock = `${process.pid} ${hostname()} ${new Date().toISOString()} ${ns}\n`;
+    writeFileSync(join(store, 'global/.lock'), lock);
+    const r = inContainer('--store', store, '--format', 'json', 'invariant', 'add', '--global', 'Never delete production data');
+    expect(r.status, r.stderr).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'locked', detail: { pid: process.pid, host: hostname() } });
+    expect(readFileSync(join(store, 'global/.lock'), 'utf8')).toBe(lock);
+    expect(yamlFiles(join(store, 'global'))).toEqual([]);
+    // validate does not call it stale either, and --fix keeps it.
+    const v = inContainer('--store', store, '--format', 'json', 'validate', '--fix');
+    expect(JSON.parse(v.stdout).diagnostics).toEqual([]);
+    expect(readFileSync(join(store, 'global/.lock'), 'utf8')).toBe(lock);
+    // A lock of a dead process of this namespace is still cleared.
+    writeFileSync(join(store, 'global/.lock'), `${deadPid()} ${hostname()} 2026-11-29T12:00:00.000Z ${ns}\n`);
+    const own = agents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data']);
+    expect(own.code, own.stderr).toBe(0);
+    expect(existsSync(join(store, 'global/.lock'))).toBe(false);
   });
 
   it('holds remove to the same lock', () => {

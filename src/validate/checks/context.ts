@@ -14,7 +14,7 @@ export interface ValidateOptions {
    * `undefined` when that cannot be known. Absent: every lock is stale (a lock
    * in the index or a revision was committed by mistake).
    */
-  lockHolderAlive?: (pid: number, host: string, taken: number) => boolean | undefined;
+  lockHolderAlive?: (pid: number, host: string, taken: number, ns: string | undefined) => boolean | undefined;
   /** Facts of files checked in earlier runs (see cache.ts); absent: every file is parsed and checked. */
   cache?: FactsCache;
   /**

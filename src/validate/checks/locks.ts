@@ -66,9 +66,9 @@ export async function checkLocks(
     }
     const text = r.ok ? new TextDecoder().decode(r.bytes) : '';
     // split gives at least one part.
-    const [pidText, host = '', takenText = ''] = text.trim().split(/\s+/);
+    const [pidText, host = '', takenText = '', ns] = text.trim().split(/\s+/);
     const pid = Number(pidText);
-    const alive = Number.isInteger(pid) && pid > 0 ? options.lockHolderAlive!(pid, host, Date.parse(takenText)) : false;
+    const alive = Number.isInteger(pid) && pid > 0 ? options.lockHolderAlive!(pid, host, Date.parse(takenText), ns) : false;
     if (alive === false) {
       out.push(
         problem(
