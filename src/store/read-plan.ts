@@ -51,6 +51,19 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
   return { code: r.code, severity: 'error', file, line: 0, col: 0, message: `${file} ${r.message}`, hint };
 }
 
+/** A store folder that could not be listed (`why`: the system's code): nothing in it can be read. */
+export function unreadableFolder(folder: string, why: string): Diagnostic {
+  return {
+    code: 'file-unreadable',
+    severity: 'error',
+    file: folder,
+    line: 0,
+    col: 0,
+    message: `${folder}/ cannot be listed (${why}): nothing in it can be read`,
+    hint: 'Check its permissions.',
+  };
+}
+
 /** A folder that holds (or leads to) invariants, plans or records. */
 export function isScopeFolder(path: string): boolean {
   return !path.endsWith('.yaml') && isKnownFolder(path) && !path.startsWith('schemas') && !path.startsWith('actors');
@@ -82,6 +95,10 @@ export function planReads(
   const classify = pathClassifier();
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
+    if (entry.unreadable !== undefined) {
+      diagnostics.push(unreadableFolder(entry.path, entry.unreadable));
+      continue;
+    }
     if (entry.type === 'symlink' && isScopeFolder(entry.path)) {
       diagnostics.push({
         code: 'symlink',

@@ -1,10 +1,12 @@
 import { UsageError } from '../core/errors.ts';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
+import { InvalidStoreError } from '../core/errors.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { isLinkedFolder, linkedFolder } from './no-links.ts';
 import { fileExists, type ParseCache, type ParseKeeping } from './parse-cache.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
+import { unreadableFolder } from './read-plan.ts';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
 
@@ -12,6 +14,8 @@ export interface TreeEntry {
   /** Store-relative, forward slashes. */
   path: string;
   type: EntryType;
+  /** A folder that could not be listed (its files unknown): why, as the system said it (`EACCES`). */
+  unreadable?: string;
 }
 
 export type ReadResult =
@@ -202,15 +206,22 @@ export class WorkingTreeSource implements TreeSource {
     return out;
   }
 
-  /** Lists `dir` into `out`; false, listing nothing, when it is another repository's checkout (it holds a `.git`). */
-  private walk(dir: string, recursive: boolean, out: TreeEntry[]): boolean {
+  /**
+   * Lists `dir` into `out`; false, listing nothing, when it is another repository's checkout (it holds a `.git`). A
+   * folder below that cannot be listed is marked on its `entry`, for the readers to report; `dir` itself is refused.
+   */
+  private walk(dir: string, recursive: boolean, out: TreeEntry[], entry?: TreeEntry): boolean {
     let dirents: Dirent[];
     try {
       dirents = readdirSync(dir === '' ? this.root : join(this.root, dir), { withFileTypes: true });
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' || code === 'ENOTDIR') return true;
-      throw error;
+      // Read as empty, its invariants would be silently missing from every set.
+      const why = code ?? (error as Error).message;
+      if (entry !== undefined) entry.unreadable = why;
+      else throw new InvalidStoreError(`cannot read ${dir || 'the store'}`, [unreadableFolder(dir || '.', why)]);
+      return true;
     }
     // A submodule or nested repository is one entry, as git's index holds it (a gitlink): never walked into, so the
     // working tree and the index give one verdict (docs/validation.md).
@@ -220,7 +231,7 @@ export class WorkingTreeSource implements TreeSource {
       const path = dir === '' ? d.name : `${dir}/${d.name}`;
       const entry: TreeEntry = { path, type: entryType(d) };
       out.push(entry);
-      if (entry.type === 'dir' && recursive && !this.walk(path, true, out)) entry.type = 'other';
+      if (entry.type === 'dir' && recursive && !this.walk(path, true, out, entry)) entry.type = 'other';
     }
     return true;
   }

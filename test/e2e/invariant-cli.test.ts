@@ -1,9 +1,10 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REPO } from '../helpers/cli.ts';
+import { BIN, REPO } from '../helpers/cli.ts';
 import { tempDir, testStore, invariantYaml } from '../helpers/tmp.ts';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { errorOf, runAgents } from '../helpers/main.ts';
 import { runReadOnly } from '../helpers/read-only.ts';
 
@@ -474,6 +475,40 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(error.code).toBe('write-failed');
     expect(error.message).toMatch(new RegExp(`^cannot write ${folder}: (the file system is read-only|permission denied)$`));
     expect(snapshot(root)).toEqual(before);
+  });
+
+  it('a folder of the store that cannot be listed (permission denied) is an error naming it, never a trace or an empty scope', () => {
+    const root = exampleCopy();
+    // Root lists any folder: the commands run as another user, who may read the store but not that folder.
+    const asRoot = process.getuid?.() === 0;
+    for (let dir = dirname(root); asRoot && dir !== tmpdir() && dir !== '/'; dir = dirname(dir)) chmodSync(dir, 0o755);
+    const run = (...args: string[]) =>
+      asRoot
+        ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, BIN, '--store', root, ...args], {
+            encoding: 'utf8',
+            env: { ...process.env, CI: 'true' },
+          })
+        : spawnSync(process.execPath, [BIN, '--store', root, ...args], { encoding: 'utf8', env: { ...process.env, CI: 'true' } });
+    chmodSync(join(root, 'projects/myapp'), 0);
+    try {
+      const v = run('--format', 'json', 'validate');
+      expect(v.status, v.stderr).toBe(1);
+      expect(JSON.parse(v.stdout).diagnostics).toContainEqual(
+        expect.objectContaining({ code: 'file-unreadable', severity: 'error', file: 'projects/myapp' }),
+      );
+      for (const args of [
+        ['invariant', 'list'],
+        ['invariant', 'list', '--effective', '--project', 'myapp'],
+      ]) {
+        const r = run('--format', 'json', ...args);
+        expect(r.status, `${args.join(' ')}: ${r.stderr}`).toBe(3);
+        expect(JSON.parse(r.stdout).error.detail.diagnostics).toContainEqual(
+          expect.objectContaining({ code: 'file-unreadable', file: 'projects/myapp' }),
+        );
+      }
+    } finally {
+      chmodSync(join(root, 'projects/myapp'), 0o755);
+    }
   });
 });
 

@@ -46,6 +46,11 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
     // A file in the place of a scope folder: the shared reader reports it (unknown-path, an error).
     if (e.type !== 'dir' && e.type !== 'symlink' && TOP_SCOPE_FOLDERS.has(e.path)) continue;
     if (e.type === 'dir') {
+      if (e.unreadable !== undefined) {
+        // The reader reports it (file-unreadable); what it holds is unknown, so nothing is said of it here.
+        reported.push(e.path);
+        continue;
+      }
       if (READ_KINDS.has(kinds[i]!.kind)) {
         // A folder where a file must be (every such path ends in .yaml): the reader reports it (not-a-file); skip what is inside.
         reported.push(e.path);
