@@ -372,7 +372,12 @@ function tryLock(lockPath: string, folder: string): boolean | 'gone' {
  * lock go again when `fn` leaves them empty (a refused change leaves no new
  * scope behind: an empty action folder reads as an action template).
  */
-export async function withFolderLock<T>(root: string, folder: string, fn: () => Promise<T> | T, options: LockOptions = {}): Promise<T> {
+export async function withFolderLock<T>(
+  root: string,
+  folder: string,
+  fn: (made: boolean) => Promise<T> | T,
+  options: LockOptions = {},
+): Promise<T> {
   const dir = join(root, folder);
   const lockPath = join(dir, LOCK_NAME);
   const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
@@ -399,7 +404,8 @@ export async function withFolderLock<T>(root: string, folder: string, fn: () => 
     if (taken) {
       clearDeadBreaker(lockPath);
       try {
-        return await fn();
+        // Whether the folder had to be made for the lock: a scope removed meanwhile, for a writer that needs it there.
+        return await fn(made !== undefined);
       } finally {
         try {
           unlinkSync(lockPath);

@@ -1,4 +1,5 @@
-import { cpSync, mkdirSync, readFileSync, readdirSync, writeFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmdirSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO } from '../helpers/cli.ts';
@@ -102,6 +103,53 @@ describe('plan use', () => {
     expect(r.stderr).toMatch(message);
     expect(r.stderr).toMatch(/Nothing was written|must|not allowed/);
     expect(fileList(root)).toEqual(before);
+  });
+
+  it('a project removed while plan use waited for its lock gets no plan: exit 2, nothing written', async () => {
+    const root = exampleStore();
+    // `project remove` at work: it holds the project's lock.
+    const folder = join(root, 'projects/leaving');
+    mkdirSync(folder);
+    writeFileSync(join(folder, '.gitkeep'), '');
+    writeFileSync(join(folder, '.lock'), `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    const plansBefore = readdirSync(join(root, 'plans')).sort();
+    // Once plan use tries the lock (its temporary appears beside it), the removal ends: the files and the folder go.
+    let removed = false;
+    const watcher = watch(folder, (_event, name) => {
+      if (removed || !String(name).startsWith('..lock.')) return;
+      removed = true;
+      watcher.close();
+      rmSync(join(folder, '.gitkeep'));
+      rmSync(join(folder, '.lock'));
+      for (let i = 0; i < 1000; i++) {
+        try {
+          rmdirSync(folder);
+          return;
+        } catch {
+          // The waiter's temporary stood there a moment: again.
+        }
+      }
+    });
+    try {
+      const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'use', 'local/code-coverage', '--project', 'leaving'], {
+        env: { AGENTS_LOCK_TIMEOUT_MS: '10000' },
+      });
+      expect(r.code, r.stderr).toBe(2);
+      expect(JSON.parse(r.stdout).ok).toBe(false);
+    } finally {
+      watcher.close();
+    }
+    expect(removed).toBe(true);
+    expect(readdirSync(join(root, 'plans')).sort()).toEqual(plansBefore);
+    expect(existsSync(folder)).toBe(false);
+  });
+
+  it('an empty project folder made by hand is a project: plan use targets it', async () => {
+    const root = exampleStore();
+    mkdirSync(join(root, 'projects/bare'));
+    const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'use', 'local/code-coverage', '--project', 'bare']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).plan.project).toBe('bare');
   });
 
   it('refuses an action holding an invalid file (exit 3) and writes nothing', async () => {

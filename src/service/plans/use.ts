@@ -1,4 +1,5 @@
 // `plan use`: a new plan from an action template.
+import { UsageError } from '../../core/errors.ts';
 import { inputObject, optionalString, requiredString } from '../../core/input-shape.ts';
 import { type Plan, actionName } from '../../core/model.ts';
 import { promotedCopy, selectPromoted } from '../../core/records.ts';
@@ -6,6 +7,7 @@ import { addingTo, formatInvariantFile, formatPlanFile } from '../../core/serial
 import { emptySnapshot, readFolders } from '../../store/read.ts';
 import { readProjects } from '../../store/projects.ts';
 import { writeFolderAtomic } from '../../store/atomic-write.ts';
+import { withFolderLock } from '../../store/lock.ts';
 import { commitWanted, withCommit } from '../commit.ts';
 import { requireAction } from '../invariants/projects.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
@@ -78,10 +80,30 @@ export async function use(svc: PlanContext, given: UseInput): Promise<UseResult>
     svc.root,
     enabled,
     async () => {
-      writeFolderAtomic(svc.root, final, [
-        ...promoted.map((inv) => ({ name: `${inv.id}.yaml`, content: formatInvariantFile(inv.path, inv) })),
-        { name: 'plan.yaml', content: formatPlanFile(`${final}/plan.yaml`, plan, addingTo('a plan', 'plans')) },
-      ]);
+      const write = () =>
+        writeFolderAtomic(svc.root, final, [
+          ...promoted.map((inv) => ({ name: `${inv.id}.yaml`, content: formatInvariantFile(inv.path, inv) })),
+          { name: 'plan.yaml', content: formatPlanFile(`${final}/plan.yaml`, plan, addingTo('a plan', 'plans')) },
+        ]);
+      // The project's lock, as `project remove` takes it to check that no plan targets the project: a plan never
+      // targets a project removed meanwhile.
+      const project = plan.project;
+      if (project === undefined) write();
+      else
+        await withFolderLock(
+          svc.root,
+          `projects/${project}`,
+          (made) => {
+            // Made again for the lock: `project remove` took the folder while this waited.
+            if (made)
+              throw new UsageError(
+                `project ${project} is gone: it was removed while this command waited for it`,
+                'Nothing was written. Run `agents project list` to see what there is.',
+              );
+            write();
+          },
+          { onStale: svc.invariants.deps.notice },
+        );
       const n = promoted.length;
       return {
         value: { folder: join(svc.root, final) },
