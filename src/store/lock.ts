@@ -133,20 +133,29 @@ function lookupablePid(host: string, ns: string | undefined): boolean {
 const TICKS_PER_SECOND = 100;
 
 /**
- * When process `pid` of this host started (ms since the epoch), from /proc; undefined where there is none (not
- * Linux) or the process is gone.
+ * What /proc says of process `pid` of this host: its state (`R`, `S`, `Z` for one that has exited but is not yet
+ * collected by its parent…) and when it started (ms since the epoch, when known); undefined where there is no /proc
+ * (not Linux) or the process is gone.
  */
-function processStart(pid: number): number | undefined {
+function processStat(pid: number): { state: string; start: number | undefined } | undefined {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // The name (field 2) may hold spaces and parentheses: the fields after it follow the last ")". Field 22 is the start.
-    const ticks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
-    const boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1]);
-    if (!Number.isFinite(ticks) || !Number.isFinite(boot)) return undefined;
-    return boot * 1000 + (ticks * 1000) / TICKS_PER_SECOND;
+    stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
   } catch {
     return undefined;
   }
+  // The name (field 2) may hold spaces and parentheses: the fields after it follow the last ")". Field 3 is the
+  // state, field 22 the start.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[19]);
+  let boot = Number.NaN;
+  try {
+    boot = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'latin1'))?.[1]);
+  } catch {
+    // No boot time: the start is not known.
+  }
+  const start = Number.isFinite(ticks) && Number.isFinite(boot) ? boot * 1000 + (ticks * 1000) / TICKS_PER_SECOND : undefined;
+  return { state: fields[0] ?? '', start };
 }
 
 /** A lock file is stale when its process is gone (same host) or it holds no owner and was left long ago. */
@@ -169,18 +178,19 @@ function isStale(lockPath: string): { seen: string; why: string } | null {
 
 /**
  * Whether process `pid` started after `since` (ms; NaN: not known), so cannot be what wrote a lock or a temporary
- * then: its number was reused after the writer died (a restarted container numbers its processes from 1 again).
- * The boot time /proc gives is whole seconds, hence the margin.
+ * then: its number was reused after the writer died (numbers wrap around). The boot time /proc gives is whole
+ * seconds, hence the margin.
  */
 function startedAfter(pid: number, since: number): boolean {
   if (Number.isNaN(since)) return false;
-  const start = processStart(pid);
+  const start = processStat(pid)?.start;
   return start !== undefined && start > since + 2_000;
 }
 
 /**
  * Whether process `pid` of this host still runs: only "no such process" says it is gone (one of another user
- * answers EPERM). With `since`, the time its lock was taken, a process that started after it is not that writer.
+ * answers EPERM), and a zombie, which has exited and waits for its parent to collect it, runs no more. With `since`,
+ * the time its lock was taken, a process that started after it is not that writer.
  */
 export function processAlive(pid: number, since = Number.NaN): boolean {
   try {
@@ -188,6 +198,8 @@ export function processAlive(pid: number, since = Number.NaN): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';
   }
+  const state = processStat(pid)?.state;
+  if (state === 'Z' || state === 'X') return false;
   return !startedAfter(pid, since);
 }
 

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, lutimesSync, readdirSync, readFileSync, readlinkSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +122,27 @@ describe('scope locks', () => {
     const own = agents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data']);
     expect(own.code, own.stderr).toBe(0);
     expect(existsSync(join(store, 'global/.lock'))).toBe(false);
+  });
+
+  it('clears the lock of a zombie: a writer that exited (killed) and whose parent has not collected it yet', async () => {
+    // `sleep 0` exits at once; the shell that started it became `sleep 10`, which never collects it.
+    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 10'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
+      const state = () => readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.[0];
+      for (let i = 0; i < 200 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(state()).toBe('Z');
+      const store = testStore();
+      writeFileSync(join(store, 'global/.lock'), `${pid} ${hostname()} ${new Date().toISOString()}\n`);
+      const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data'], {
+        env: { AGENTS_LOCK_TIMEOUT_MS: '2000' },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`cleared a stale lock global/.lock: process ${pid} on ${hostname()} is gone`);
+      expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
+    } finally {
+      parent.kill();
+    }
   });
 
   it('holds remove to the same lock', () => {
