@@ -165,6 +165,9 @@ function writeRefused(said: string, cwd: string): AgentsError | undefined {
 function embeddedRepository(cwd: string): AgentsError | undefined {
   const top = repoTop(cwd);
   if (top === undefined || OWN_BARE.has(resolve(cwd))) return undefined;
+  // The repository's own git folder (the caches' place) holds HEAD, objects/ and refs/ of course: it is no clone's.
+  const own = join(top, '.git');
+  if (resolve(cwd) === own || resolve(cwd).startsWith(own + sep)) return undefined;
   for (let d = resolve(cwd); d.startsWith(top + sep); d = dirname(d)) {
     if (!['HEAD', 'objects', 'refs'].every((name) => existsSync(join(d, name)))) continue;
     return new AgentsError(`${d} holds a git repository of its own (HEAD, objects/, refs/), not the one at ${top}`, EXIT_CODES.usage, {

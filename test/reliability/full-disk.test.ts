@@ -211,6 +211,23 @@ const WRITERS: Record<string, Writer> = {
     file: '.agents/extends.lock.yaml',
     written: ([text]) => expect(text).toContain('org-policy-2'),
   },
+  'extends fetch (a policy source fetched into its cache in the git folder)': {
+    setup: () => {
+      const policy = join(tempDir('agents-policy-'), 'policy');
+      mkdirSync(policy);
+      gitInit(policy);
+      writeTree(policy, { [`.agents/global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, 'Never delete production data')}` });
+      commitAll(policy, 'v1');
+      const commit = git(policy, 'rev-parse', 'HEAD').trim();
+      return repo({
+        'config.yaml': `extends:\n  - name: org\n    url: ${policy}\n    ref: main\n`,
+        'extends.lock.yaml': `version: 1\nsources:\n  - name: org\n    url: ${policy}\n    ref: main\n    kind: branch\n    commit: ${commit}\n`,
+      });
+    },
+    args: ['extends', 'fetch'],
+    file: '.git/agents/extends',
+    written: (texts) => expect(texts.length).toBeGreaterThan(0),
+  },
 };
 
 /** The files under `rel` (a folder) or `rel` itself, as `snapshot` holds them. */
