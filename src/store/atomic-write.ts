@@ -137,20 +137,17 @@ export function modeToKeep(path: string): number | undefined {
  * exists) or renamed (mode "replace", keeping the file's permissions) into
  * place. Readers never see a torn file. `modeOf` names a store file whose
  * permissions a created file takes: the file it is made from (a rename that
- * rewrites it), so a private file stays private.
+ * rewrites it), so a private file stays private. A failure names the file as
+ * `named`: the path the user will find, when `rel` lies in a temporary folder
+ * or `root` is no folder the user knows (the hooks folder).
  */
-export function writeFileAtomic(root: string, rel: string, content: string, mode: 'create' | 'replace' = 'create', modeOf?: string): void {
-  writeAtomic(root, rel, content, mode, modeOf, rel);
-}
-
-/** writeFileAtomic, its failure naming `named`: the path the user will find, when `rel` lies in a temporary folder. */
-function writeAtomic(
+export function writeFileAtomic(
   root: string,
   rel: string,
   content: string,
-  mode: 'create' | 'replace',
-  modeOf: string | undefined,
-  named: string,
+  mode: 'create' | 'replace' = 'create',
+  modeOf?: string,
+  named = rel,
 ): void {
   assertMine(root);
   const path = join(root, rel);
@@ -231,7 +228,7 @@ export function writeFolderAtomic(root: string, rel: string, files: readonly { n
   }
   try {
     // A failure names the file as it would have been, not the temporary folder, which is removed below.
-    for (const f of files) writeAtomic(root, `${tempRel}/${f.name}`, f.content, 'create', undefined, `${rel}/${f.name}`);
+    for (const f of files) writeFileAtomic(root, `${tempRel}/${f.name}`, f.content, 'create', undefined, `${rel}/${f.name}`);
     try {
       renameSync(join(root, tempRel), join(root, rel));
     } catch (error) {

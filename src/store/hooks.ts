@@ -172,7 +172,7 @@ export async function planPreCommitHook(storeRoot: string, exportCheck = false):
 /** Writes the hook `planPreCommitHook` checked. */
 export function writePreCommitHook(plan: HookPlan): HookInstall {
   if (plan.action !== 'unchanged') {
-    writeFileAtomic(plan.dir, 'pre-commit', plan.script, 'replace');
+    writeFileAtomic(plan.dir, 'pre-commit', plan.script, 'replace', undefined, plan.path);
     chmodSync(plan.path, 0o755);
   }
   return { path: plan.path, action: plan.action };

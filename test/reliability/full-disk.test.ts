@@ -286,6 +286,20 @@ describe.skipIf(!isRoot)('validate --fix --format json on a full disk', () => {
   });
 });
 
+describe.skipIf(!isRoot)('init --hooks on a full disk', () => {
+  it('names the hook it cannot write by its path, exit 2, no hook left', async () => {
+    const dir = repo({});
+    leaveFree(0);
+    const r = await runAgents(['--format', 'json', 'init', '--hooks'], { cwd: dir });
+    rmSync(join(mnt, 'filler'), { force: true });
+    expect(r.code).toBe(2);
+    const error = JSON.parse(r.stdout).error as { code: string; message: string };
+    expect(error.code).toBe('write-failed');
+    expect(error.message).toContain(join(dir, '.git/hooks/pre-commit'));
+    expect(readdirSync(join(dir, '.git/hooks')).filter((n) => n === 'pre-commit' || n.startsWith('.pre-commit'))).toEqual([]);
+  });
+});
+
 describe.skipIf(!isRoot)('caches on a nearly full disk', () => {
   it('the validation cache is written whole or not at all, and `validate` still answers', async () => {
     const ids = Array.from({ length: 80 }, (_, i) => `01M8KJT9G0XNWEM589ZS7F${i.toString().padStart(4, '0')}`);
