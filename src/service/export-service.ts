@@ -28,7 +28,7 @@ import { loadConfig } from '../store/config.ts';
 import { readProjects, repositoryTop, type ProjectsRead } from '../store/projects.ts';
 import { type ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
-import { writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
+import { failedPartWay, writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
 import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
 import {
   checkWritable,
@@ -455,15 +455,22 @@ export class ExportService {
     );
     const todo = plan.changes.filter((c) => c.action !== 'unchanged');
     for (const c of todo) checkWritable(plan.top, c.path, c.before !== undefined);
+    const written: string[] = [];
     for (const [n, c] of todo.entries()) {
       onProgress?.('write', n + 1, todo.length);
-      if (c.after === undefined) {
-        try {
-          unlinkSync(join(plan.top, c.path));
-        } catch (error) {
-          throw writeFailure(error, c.path);
-        }
-      } else writeFileAtomic(plan.top, c.path, c.after, 'replace');
+      try {
+        if (c.after === undefined) {
+          try {
+            unlinkSync(join(plan.top, c.path));
+          } catch (error) {
+            throw writeFailure(error, c.path);
+          }
+        } else writeFileAtomic(plan.top, c.path, c.after, 'replace');
+      } catch (error) {
+        // A full disk part-way leaves the files written before it whole: said, never "nothing was changed".
+        failedPartWay(error, written, todo.length, 'agents export');
+      }
+      written.push(c.path);
       yield c;
     }
   }

@@ -284,6 +284,21 @@ export function undoWrites(root: string, written: readonly string[], error: unkn
   });
 }
 
+/**
+ * Throws `error`, the failure of a change of several files (each written atomically, one after another) after
+ * `written` of its `total` files were written: when some were, it says so (they stay, the rest are as they were)
+ * and lists them (`detail.written`), in place of a hint that nothing was changed. `rerun` is the command that
+ * makes the rest.
+ */
+export function failedPartWay(error: unknown, written: readonly string[], total: number, rerun: string): never {
+  if (written.length === 0 || !(error instanceof AgentsError)) throw error;
+  throw new AgentsError(error.message, error.exitCode, {
+    hint: `${written.length} of ${total} changes were written before it, the rest not. Fix what the message says (free some disk space, make the file writable), then run \`${rerun}\` again: it makes the rest.`,
+    code: error.code,
+    detail: { written: [...written] },
+  });
+}
+
 /** Removes one file of the store, durably. */
 export function removeFile(root: string, rel: string): void {
   assertMine(root);

@@ -286,6 +286,32 @@ describe.skipIf(!isRoot)('validate --fix --format json on a full disk', () => {
   });
 });
 
+describe.skipIf(!isRoot)('export of several files on a nearly full disk', () => {
+  it('a failure part-way names the files it wrote before (detail.written), and only those changed', async () => {
+    const kinds = new Set<string>();
+    for (let pages = 0; pages < 40 && !kinds.has('written'); pages++) {
+      const dir = repo({ [`global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, RULE)}` });
+      const before = snapshot(dir);
+      leaveFree(pages);
+      const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md,claude-md,cursor,copilot'], { cwd: dir });
+      rmSync(join(mnt, 'filler'), { force: true });
+      const after = snapshot(dir);
+      const changed = [...after.keys()].filter((k) => !k.startsWith('.git/') && before.get(k) !== after.get(k)).sort();
+      if (r.code === 0) {
+        kinds.add('written');
+        continue;
+      }
+      expect(r.code).toBe(2);
+      const error = JSON.parse(r.stdout).error as { code: string; detail: { written?: string[] } | null };
+      expect(error.code).toBe('write-failed');
+      expect([...(error.detail?.written ?? [])].sort()).toEqual(changed);
+      kinds.add(changed.length === 0 ? 'none' : 'part');
+    }
+    // Failures with nothing written and with some files written, then room enough for all.
+    expect([...kinds].sort()).toEqual(['none', 'part', 'written']);
+  });
+});
+
 describe.skipIf(!isRoot)('init --hooks on a full disk', () => {
   it('names the hook it cannot write by its path, exit 2, no hook left', async () => {
     const dir = repo({});

@@ -1,9 +1,9 @@
 // `plan sync`: a plan brought back in step with its action templates.
-import { AgentsError, UsageError } from '../../core/errors.ts';
+import { UsageError } from '../../core/errors.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
 import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
-import { removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
+import { failedPartWay, removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
@@ -134,12 +134,7 @@ export async function sync(
       } catch (error) {
         // A refusal part-way (a read-only or full disk) leaves the plan synced in part, as a crash does: said, not
         // "nothing was changed", and finished by the next sync, which finds what is left.
-        if (written.length === 0 || !(error instanceof AgentsError)) throw error;
-        throw new AgentsError(error.message, error.exitCode, {
-          code: error.code,
-          hint: `The plan is synced in part: ${written.length} of ${writes.length + removals.length} changes were written. Make the store writable, then run \`agents plan sync ${plan.id}\` again: it makes the rest.`,
-          detail: { written },
-        });
+        failedPartWay(error, written, writes.length + removals.length, `agents plan sync ${plan.id}`);
       }
       return out;
     },
