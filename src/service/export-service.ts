@@ -468,7 +468,7 @@ export class ExportService {
         } else writeFileAtomic(plan.top, c.path, c.after, 'replace');
       } catch (error) {
         // A full disk part-way leaves the files written before it whole: said, never "nothing was changed".
-        failedPartWay(error, written, todo.length, 'agents export');
+        failedPartWay(error, written, 'agents export', todo.length);
       }
       written.push(c.path);
       yield c;

@@ -56,11 +56,13 @@ export async function replaceImported(
   }
   const result: ReplaceResult = { files: [], changed: [], unexported: [], exported: [], targets: [], unlisted_targets: [], emptied: [] };
   // The exporter (its targets, cache and writers) loads only for --replace: a dry run or a plain import never uses it.
-  const [{ writeFileAtomic, removeFile }, { ExportService, sha256 }] = await Promise.all([
+  const [{ failedPartWay, writeFileAtomic, removeFile }, { ExportService, sha256 }] = await Promise.all([
     import('../store/atomic-write.ts'),
     import('./export-service.ts'),
   ]);
   const exporter = new ExportService(invariants);
+  // Nothing to move (the lines went already, by a run a full disk stopped before its export): no export to plan.
+  if (moving.length === 0) return result;
   // Only a rule the export then writes somewhere leaves its file: one of a project without paths, or whose paths the
   // target cannot express (a glob for AGENTS.md), would reach no agent at all.
   const carried = exportedIds(await exporter.plan({ targets: [...new Set(moving.map((m) => m.target))] }));
@@ -95,13 +97,30 @@ export async function replaceImported(
         : undefined;
     // A label over nested rules ("- Testing:") goes with the last of them.
     const labels = f.leftOut.filter((l) => l.reason === 'heading').map((l) => l.line);
-    writeFileAtomic(top, f.file, bom + removeLines(text, ranges, block, labels), 'replace');
+    try {
+      writeFileAtomic(top, f.file, bom + removeLines(text, ranges, block, labels), 'replace');
+    } catch (error) {
+      failedPartWay(
+        error,
+        result.files.map((done) => done.file),
+        REPLACE_AGAIN,
+      );
+    }
     targets.add(TARGET_OF[f.kind]);
     result.files.push({ file: f.file, removed: ranges.map((c) => c.line), block: block !== undefined });
   }
   if (targets.size > 0) {
     const planned = await exporter.plan({ targets: [...targets] });
-    result.exported = exporter.apply(planned).map((c) => c.path);
+    try {
+      result.exported = exporter.apply(planned).map((c) => c.path);
+    } catch (error) {
+      // The lines are out of their files already: the export is what is left to make, not another import.
+      failedPartWay(
+        error,
+        result.files.map((done) => done.file),
+        `agents export --target ${[...targets].sort().join(',')}`,
+      );
+    }
     result.targets = [...targets].sort();
     // The moved rules now reach agents only through the export: a target config.yaml does not list is one
     // that `agents export` and `export --check` (the pre-commit hook) would leave out.
@@ -110,6 +129,9 @@ export async function replaceImported(
   result.emptied = dropEmptied(top, result.files, removeFile);
   return result;
 }
+
+/** What finishes an import whose --replace a full disk stopped part-way: the rules it holds are not imported twice. */
+export const REPLACE_AGAIN = 'agents import --replace';
 
 /**
  * A folder's AGENTS.md (CLAUDE.md, GEMINI.md) that `--replace` and the export left with nothing but its headings

@@ -390,8 +390,22 @@ export class ImportService {
    */
   async replace(plan: ImportPlan, written: ImportWritten): Promise<ReplaceResult> {
     // Loaded only for --replace, as the exporter it runs: a dry run or a plain import never uses it.
-    const { replaceImported } = await import('./import-replace.ts');
-    return replaceImported(this.invariants, this.top, plan, new Map(written.invariants.map((w) => [w.n, w.id])));
+    const [{ replaceImported, REPLACE_AGAIN }, { failedPartWay }] = await Promise.all([
+      import('./import-replace.ts'),
+      import('../store/atomic-write.ts'),
+    ]);
+    try {
+      return await replaceImported(this.invariants, this.top, plan, new Map(written.invariants.map((w) => [w.n, w.id])));
+    } catch (error) {
+      // The rules are in the store already, their lines still in their files: said, never "nothing was changed".
+      const store = relative(this.top, this.invariants.root).split(sep).join('/');
+      return failedPartWay(
+        error,
+        // A new project's folder (its project.yaml with it), then each invariant written.
+        [...written.projects.map((p) => `${store}/projects/${p}/`), ...written.invariants.map((w) => `${store}/${w.path}`)],
+        REPLACE_AGAIN,
+      );
+    }
   }
 }
 

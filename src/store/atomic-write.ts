@@ -285,17 +285,21 @@ export function undoWrites(root: string, written: readonly string[], error: unkn
 }
 
 /**
- * Throws `error`, the failure of a change of several files (each written atomically, one after another) after
- * `written` of its `total` files were written: when some were, it says so (they stay, the rest are as they were)
- * and lists them (`detail.written`), in place of a hint that nothing was changed. `rerun` is the command that
- * makes the rest.
+ * Throws `error`, the failure of a change of several files (each written atomically, one after another) after the
+ * files `written` (of `total`, when known) were: when some were, it says so (they stay, the rest are as they were)
+ * and lists them (`detail.written`, after those an inner step of the change listed), in place of a hint that nothing
+ * was changed. `rerun` is the command that makes the rest (`detail.rerun`), unless an inner step named its own.
  */
-export function failedPartWay(error: unknown, written: readonly string[], total: number, rerun: string): never {
-  if (written.length === 0 || !(error instanceof AgentsError)) throw error;
+export function failedPartWay(error: unknown, written: readonly string[], rerun: string, total?: number): never {
+  if (!(error instanceof AgentsError)) throw error;
+  const inner = error.detail?.written;
+  const all = [...written, ...(Array.isArray(inner) ? (inner as string[]) : [])];
+  if (all.length === 0) throw error;
+  const command = typeof error.detail?.rerun === 'string' ? error.detail.rerun : rerun;
   throw new AgentsError(error.message, error.exitCode, {
-    hint: `${written.length} of ${total} changes were written before it, the rest not. Fix what the message says (free some disk space, make the file writable), then run \`${rerun}\` again: it makes the rest.`,
+    hint: `${all.length}${total === undefined ? '' : ` of ${total}`} changes were written before it, the rest not. Fix what the message says (free some disk space, make the file writable), then run \`${command}\`: it makes the rest.`,
     code: error.code,
-    detail: { written: [...written] },
+    detail: { written: all, rerun: command },
   });
 }
 

@@ -312,6 +312,60 @@ describe.skipIf(!isRoot)('export of several files on a nearly full disk', () => 
   });
 });
 
+describe.skipIf(!isRoot)('import --replace on a nearly full disk', () => {
+  it('a failure after the rules went into the store lists what it wrote (detail.written); a second run finishes', async () => {
+    const prose = (n: number) => Array.from({ length: n }, (_, i) => `A line of notes for people, number ${i}.`).join('\n');
+    const kinds = new Set<string>();
+    for (let pages = 0; pages < 60 && !kinds.has('written'); pages++) {
+      const dir = repo(
+        {},
+        {
+          'AGENTS.md': `# Notes\n\n${prose(400)}\n\n## Rules\n\n- Never push to main directly.\n- Always run the tests first.\n`,
+          'apps/web/AGENTS.md': `${prose(300)}\n\n- Never use var in web code.\n`,
+        },
+      );
+      const before = snapshot(dir);
+      leaveFree(pages);
+      const r = await runAgents(['--format', 'json', 'import', '--yes', '--replace'], { cwd: dir });
+      rmSync(join(mnt, 'filler'), { force: true });
+      if (r.code === 0) {
+        kinds.add('written');
+        continue;
+      }
+      expect(r.code, r.stderr).toBe(2);
+      const after = snapshot(dir);
+      const changed = [...after.keys()].filter((k) => !k.startsWith('.git/') && before.get(k) !== after.get(k));
+      const error = JSON.parse(r.stdout).error as { code: string; detail: { written?: string[] } | null };
+      expect(error.code).toBe('write-failed');
+      const listed = error.detail?.written ?? [];
+      // Every file that changed is listed, itself or by the new folder that holds it; and nothing else.
+      for (const k of changed)
+        expect(
+          listed.some((w) => w === k || (w.endsWith('/') && k.startsWith(w))),
+          k,
+        ).toBe(true);
+      for (const w of listed)
+        expect(
+          changed.some((k) => k === w || (w.endsWith('/') && k.startsWith(w))),
+          w,
+        ).toBe(true);
+      kinds.add(changed.length === 0 ? 'none' : 'part');
+      if (changed.length > 0) {
+        // The command the error names (detail.rerun) finishes it: the rules in the store once, their lines in the
+        // managed block and out of the text around it.
+        const rerun = (error.detail as { rerun: string }).rerun.split(' ').slice(1);
+        const again = await runAgents(rerun[0] === 'import' ? [...rerun, '--yes'] : rerun, { cwd: dir });
+        expect(again.code, again.stderr).toBe(0);
+        const text = readFileSync(join(dir, 'AGENTS.md'), 'utf8');
+        expect(text.slice(0, text.indexOf('<!-- agents:begin'))).not.toContain('Never push to main directly.');
+        expect(text.slice(text.indexOf('<!-- agents:begin'))).toContain('Never push to main directly.');
+        expect((await runAgents(['validate'], { cwd: dir })).code).toBe(0);
+      }
+    }
+    expect([...kinds].sort()).toEqual(['none', 'part', 'written']);
+  });
+});
+
 describe.skipIf(!isRoot)('init --hooks on a full disk', () => {
   it('names the hook it cannot write by its path, exit 2, no hook left', async () => {
     const dir = repo({});

@@ -134,7 +134,7 @@ export async function sync(
       } catch (error) {
         // A refusal part-way (a read-only or full disk) leaves the plan synced in part, as a crash does: said, not
         // "nothing was changed", and finished by the next sync, which finds what is left.
-        failedPartWay(error, written, writes.length + removals.length, `agents plan sync ${plan.id}`);
+        failedPartWay(error, written, `agents plan sync ${plan.id}`, writes.length + removals.length);
       }
       return out;
     },
