@@ -351,7 +351,7 @@ function assertLockUsable(lockPath: string, folder: string): void {
  * is then linked to `.lock`, which fails when the lock exists. So a lock is
  * never seen empty or half written, even when its writer is killed.
  */
-function tryLock(lockPath: string, folder: string): boolean | 'gone' {
+function tryLock(lockPath: string, lockName: string): boolean | 'gone' {
   const tmp = tempName(lockPath);
   try {
     const fd = openSync(tmp, 'wx', 0o644);
@@ -367,7 +367,7 @@ function tryLock(lockPath: string, folder: string): boolean | 'gone' {
     if (code === 'EEXIST') return false;
     // The folder went meanwhile (another writer's refused change removed the folder it had made): make it again.
     if (code === 'ENOENT') return 'gone';
-    throw writeFailure(error, `${folder}/${LOCK_NAME}`);
+    throw writeFailure(error, lockName);
   } finally {
     try {
       unlinkSync(tmp);
@@ -392,6 +392,9 @@ export async function withFolderLock<T>(
 ): Promise<T> {
   const dir = join(root, folder);
   const lockPath = join(dir, LOCK_NAME);
+  // As messages name the folder and its lock: the store's own lock (folder "") is `.lock`, never `/.lock`.
+  const named = options.label ?? folder;
+  const lockName = named === '' ? LOCK_NAME : `${named}/${LOCK_NAME}`;
   const timeoutMs = options.timeoutMs ?? lockTimeoutFromEnv();
   const deadline = Date.now() + timeoutMs;
   assertMine(root);
@@ -402,13 +405,13 @@ export async function withFolderLock<T>(
     try {
       made = makeFolders(dir) ?? made;
     } catch (error) {
-      throw writeFailure(error, folder);
+      throw writeFailure(error, named || '.');
     }
   };
   makeFolder();
   let delay = 2;
   for (;;) {
-    const taken = tryLock(lockPath, folder);
+    const taken = tryLock(lockPath, lockName);
     if (taken === 'gone') {
       makeFolder();
       continue;
@@ -429,9 +432,8 @@ export async function withFolderLock<T>(
     }
     assertLockUsable(lockPath, folder);
     const stale = isStale(lockPath);
-    const named = options.label ?? folder;
-    if (stale !== null && breakStale(lockPath, stale.seen, `${named}/${LOCK_NAME}`)) {
-      options.onStale?.(`cleared a stale lock ${named}/${LOCK_NAME}: ${stale.why}`);
+    if (stale !== null && breakStale(lockPath, stale.seen, lockName)) {
+      options.onStale?.(`cleared a stale lock ${lockName}: ${stale.why}`);
       continue;
     }
     if (Date.now() >= deadline) {
@@ -440,11 +442,11 @@ export async function withFolderLock<T>(
       const by = owner
         ? `process ${owner.pid} on ${owner.host}${elsewhere ? ' in another pid namespace (another container)' : ''}`
         : 'another writer';
-      throw new AgentsError(`${named} is locked by ${by} (${named}/${LOCK_NAME}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
-        hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${named}/${LOCK_NAME}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
+      throw new AgentsError(`${named || 'the store'} is locked by ${by} (${lockName}); gave up after ${timeoutMs} ms`, EXIT_CODES.usage, {
+        hint: `Nothing was written. Run the command again when the other agents command has finished; if none is running, delete ${lockName}. AGENTS_LOCK_TIMEOUT_MS sets the wait.`,
         // Its own code, so that a script (an agent) can tell "busy, try again" from a mistake in what it asked.
         code: 'locked',
-        detail: { lock: `${named}/${LOCK_NAME}`, pid: owner?.pid ?? null, host: owner?.host ?? null, waited_ms: timeoutMs },
+        detail: { lock: lockName, pid: owner?.pid ?? null, host: owner?.host ?? null, waited_ms: timeoutMs },
       });
     }
     await sleep(delay + Math.random() * delay);

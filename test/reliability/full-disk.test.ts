@@ -366,6 +366,22 @@ describe.skipIf(!isRoot)('import --replace on a nearly full disk', () => {
   });
 });
 
+describe.skipIf(!isRoot)('locks on a full disk', () => {
+  it.each([
+    [['invariant', 'add', '--global', 'Never delete production data', '--commit'], '.agents/.lock'],
+    [['invariant', 'add', '--global', 'Never delete production data'], 'global/.lock'],
+  ])('%j names the lock it cannot take where the user finds it', async (args, lock) => {
+    const dir = repo({});
+    leaveFree(0);
+    const r = await runAgents(['--format', 'json', ...args], { cwd: dir });
+    rmSync(join(mnt, 'filler'), { force: true });
+    expect(r.code).toBe(2);
+    const error = JSON.parse(r.stdout).error as { code: string; message: string };
+    expect(error.code).toBe('write-failed');
+    expect(error.message).toBe(`cannot write ${lock}: the disk is full`);
+  });
+});
+
 describe.skipIf(!isRoot)('init --hooks on a full disk', () => {
   it('names the hook it cannot write by its path, exit 2, no hook left', async () => {
     const dir = repo({});
