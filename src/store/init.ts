@@ -1,5 +1,5 @@
 import { lstatSync, mkdirSync, readdirSync, readlinkSync, renameSync, rmdirSync, rmSync, type Stats, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import type { ActorChoice } from '../core/actor-choice.ts';
 import { SCHEMAS } from '../core/schemas.ts';
@@ -8,6 +8,7 @@ import { formatConfigFile } from '../core/serialize.ts';
 import { assertOwnStore } from './ownership.ts';
 import { fileOnPath } from './discover.ts';
 import { fsyncDir, tempName, writeFailure, writeFileAtomic } from './atomic-write.ts';
+import { removeStaleTemps } from './stale-temps.ts';
 
 export const SCOPE_FOLDERS = ['global', 'projects', 'actions', 'plans'] as const;
 
@@ -70,6 +71,8 @@ export function initStore(root: string, actor?: ActorChoice): string[] {
   } catch (error) {
     throw writeFailure(error, root);
   }
+  // A store a killed init was building beside it, which git would show for ever: removed once its process is gone.
+  removeStaleTemps(parent, [basename(root)]);
   const temp = tempName(root);
   const made: string[] = [];
   try {

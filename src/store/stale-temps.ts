@@ -1,9 +1,10 @@
 // Temporaries the tool's atomic writes leave behind when a process is killed
-// between creating and renaming (`.CLAUDE.md.<pid>.<random>.tmp`, atomic-write.ts).
-// In the store, `validate --fix` removes them; beside an exported file, git
-// would show them forever, so the next export removes those of processes that
-// are gone.
-import { readdirSync, unlinkSync } from 'node:fs';
+// between creating and renaming (`.CLAUDE.md.<pid>.<random>.tmp`, atomic-write.ts;
+// `..agents.<pid>.<random>.tmp/`, the store `init` builds). In the store,
+// `validate --fix` removes them; beside an exported file or the store, git
+// would show them forever, so the next export (or init) removes those of
+// processes that are gone.
+import { readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from './lock.ts';
 
@@ -39,7 +40,8 @@ export function removeStaleTemps(top: string, files: readonly string[], isAlive:
       if (pid === process.pid || isAlive(pid)) continue;
       const rel = dir === '.' ? entry : `${dir}/${entry}`;
       try {
-        unlinkSync(join(top, rel));
+        // A folder too (a store init was building): its files go with it, links inside never followed.
+        rmSync(join(top, rel), { recursive: true });
         removed.push(rel);
       } catch {
         // Gone already, or not ours to remove: left as it is.

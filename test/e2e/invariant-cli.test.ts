@@ -513,6 +513,20 @@ describe('bad input gets a clear error and changes nothing', () => {
 });
 
 describe('init', () => {
+  it('removes the store a killed init was building beside it (git would show it for ever), not one a running init builds', async () => {
+    const dir = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    const dead = '..agents.999999999.0a1b2c3d.tmp';
+    const running = `..agents.${process.ppid}.0a1b2c3d.tmp`;
+    for (const temp of [dead, running]) {
+      mkdirSync(join(dir, temp, 'global'), { recursive: true });
+      writeFileSync(join(dir, temp, 'config.yaml'), 'version: 1\n');
+    }
+    const r = await runAgents(['init'], { cwd: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['.agents', '.git', running].sort());
+  });
+
   it('creates a store with config, scope folders and schemas, and refuses to overwrite one', async () => {
     const dir = tempDir();
     execFileSync('git', ['init', '-q'], { cwd: dir });
