@@ -460,6 +460,16 @@ describe('agents guard install', () => {
     expect((await runAgents(['guard', 'install', '--client', 'claude,codex,gemini,cursor', '--check'], { cwd: dir })).code).toBe(0);
   });
 
+  it("removes the temporaries a killed install left beside the settings (git would show them for ever), not a running one's", async () => {
+    const dir = await repo();
+    mkdirSync(join(dir, '.claude'));
+    const dead = '.claude/.settings.json.999999999.0a1b2c3d.tmp';
+    const running = `.claude/.settings.json.${process.ppid}.0a1b2c3d.tmp`;
+    for (const temp of [dead, running]) writeFileSync(join(dir, temp), '{"hooks": {');
+    expect((await runAgents(['guard', 'install', '--client', 'claude'], { cwd: dir })).code).toBe(0);
+    expect(readdirSync(join(dir, '.claude')).sort()).toEqual([running.slice('.claude/'.length), 'settings.json'].sort());
+  });
+
   it('refuses settings that are not JSON or not UTF-8, writing nothing, and an unknown client', async () => {
     const dir = await repo();
     mkdirSync(join(dir, '.gemini'));

@@ -140,6 +140,12 @@ export default defineCommand<InstallArgs>({
     const top = repositoryTop(root);
     const write = async () => {
       const plans = planInstall(top, clients, program, false);
+      // Temporaries a killed install left beside the settings (which git would show for ever) go first.
+      const { removeStaleTemps } = await import('../../store/stale-temps.ts');
+      removeStaleTemps(
+        top,
+        plans.map((p) => p.rel),
+      );
       // Every file checked before the first is written: a client's folder found read-only after another's settings
       // were written left that one changed behind a message that nothing was.
       const { checkWritable } = await import('../../service/export-targets.ts');
