@@ -286,14 +286,17 @@ describe.skipIf(!isRoot)('validate --fix --format json on a full disk', () => {
   });
 });
 
-describe.skipIf(!isRoot)('export of several files on a nearly full disk', () => {
-  it('a failure part-way names the files it wrote before (detail.written), and only those changed', async () => {
+describe.skipIf(!isRoot)('writers of several files outside the store on a nearly full disk', () => {
+  it.each([
+    [['export', '--target', 'agents-md,claude-md,cursor,copilot']],
+    [['guard', 'install', '--client', 'claude,codex,gemini,cursor']],
+  ])('%j: a failure part-way names the files it wrote before (detail.written), and only those changed', async (args) => {
     const kinds = new Set<string>();
     for (let pages = 0; pages < 40 && !kinds.has('written'); pages++) {
       const dir = repo({ [`global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, RULE)}` });
       const before = snapshot(dir);
       leaveFree(pages);
-      const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md,claude-md,cursor,copilot'], { cwd: dir });
+      const r = await runAgents(['--format', 'json', ...args], { cwd: dir });
       rmSync(join(mnt, 'filler'), { force: true });
       const after = snapshot(dir);
       const changed = [...after.keys()].filter((k) => !k.startsWith('.git/') && before.get(k) !== after.get(k)).sort();

@@ -5,7 +5,7 @@ import { GUARD_CLIENTS, type GuardClient } from '../../core/guard-clients.ts';
 import { SETTINGS_FILE } from '../../core/guard-clients.ts';
 import { mergeSettingsText } from '../../core/guard-install.ts';
 import { repositoryTop } from '../../store/projects.ts';
-import { writeFileAtomic } from '../../store/atomic-write.ts';
+import { failedPartWay, writeFileAtomic } from '../../store/atomic-write.ts';
 import { readRegularFile } from '../../store/read-file.ts';
 import { gitDirFor } from '../../store/git-dir.ts';
 import { withFolderLock } from '../../store/lock.ts';
@@ -150,7 +150,17 @@ export default defineCommand<InstallArgs>({
       // were written left that one changed behind a message that nothing was.
       const { checkWritable } = await import('../../service/export-targets.ts');
       for (const p of plans) if (p.changed) checkWritable(top, p.rel, p.exists, 'or leave that client out of --client', 'settings');
-      for (const p of plans) if (p.changed) writeFileAtomic(top, p.rel, p.text, p.exists ? 'replace' : 'create');
+      // A full disk part-way leaves the clients before it installed: said, never "nothing was changed".
+      const changed = plans.filter((p) => p.changed);
+      const written: string[] = [];
+      for (const p of changed) {
+        try {
+          writeFileAtomic(top, p.rel, p.text, p.exists ? 'replace' : 'create');
+        } catch (error) {
+          failedPartWay(error, written, `agents guard install --client ${clients.join(',')}`, changed.length);
+        }
+        written.push(p.rel);
+      }
       return plans;
     };
     const git = gitDirFor(root);
