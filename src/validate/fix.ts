@@ -320,15 +320,17 @@ function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOpti
  * The report as a fresh check would give it after `fixes`, when that follows
  * from the fixes alone: only modelines were added (to files with nothing else
  * to report, so no position moves) and temporary files removed. Undefined
- * otherwise (a rename, a lock, a modeline on a file with other findings):
- * the store is then checked again. Saves a second full check of a large
- * store whose files all lacked their modeline.
+ * otherwise (a rename, a lock, a modeline on a file with other findings, or
+ * one not added: the file changed since the check, by another writer or
+ * another --fix): the store is then checked again. Saves a second full check
+ * of a large store whose files all lacked their modeline.
  */
 export function reportAfterFixes(report: ValidateReport, fixes: readonly Fix[]): ValidateReport | undefined {
   const modelined = new Set<string>();
   const removed = new Set<string>();
   let folders: Set<string> | undefined;
   for (const f of fixes) {
+    if (!f.done && f.action === 'add-modeline') return undefined;
     if (!f.done) continue;
     if (f.action === 'add-modeline') modelined.add(f.file);
     else if (f.action === 'remove-temporary') {

@@ -202,7 +202,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     fixes = options.whileFixing ? await options.whileFixing(fix) : await fix();
     // A file whose rename failed at the end keeps its old content: its entry goes, and it is checked next time.
     for (const f of fixes) if (!f.done && f.action === 'add-modeline') cache.forget(f.file);
-    const after = fixes.some((f) => f.done) ? reportAfterFixes(report, fixes) : report;
+    // A modeline not added (its file changed since the check) leaves the check's report behind the store: asked again.
+    const after = fixes.some((f) => f.done || f.action === 'add-modeline') ? reportAfterFixes(report, fixes) : report;
     report = after ?? (await checkTree(new WorkingTreeSource(options.store), checkOptions));
   }
   cache.save();

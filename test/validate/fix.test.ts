@@ -7,6 +7,7 @@ import { withFolderLock } from '../../src/store/lock.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { validateTree } from '../../src/validate/validate-tree.ts';
 import { applyFixes } from '../../src/validate/fix.ts';
+import { runValidate } from '../../src/validate/run.ts';
 import { BIN, spawnAsync } from '../helpers/cli.ts';
 import { runMain } from '../helpers/main.ts';
 import { runReadOnly } from '../helpers/read-only.ts';
@@ -258,6 +259,33 @@ describe('applyFixes: a file changed between the check and the fix', () => {
     expect(progress).toEqual([1, 3, 2, 3, 3, 3]);
     // No temporaries left behind.
     expect(readdirSync(join(store, 'global')).sort()).toEqual([`${A}.yaml`, `${B}.yaml`]);
+  });
+});
+
+describe('validate --fix while another --fix runs', () => {
+  it('reports the store as it is after: modelines the other run added are not reported missing', async () => {
+    const files = {
+      [`global/${A}.yaml`]: invariantYaml(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: invariantYaml(B, 'Keep a changelog'),
+    };
+    const again = testStore(files);
+    const raced = await runValidate(
+      {
+        store: again,
+        cwd: dirname(again),
+        fix: true,
+        whileFixing: async (fix) => {
+          for (const [rel, text] of Object.entries(files)) writeFileSync(join(again, rel), `${ML}\n${text}`);
+          return fix(new AbortController().signal);
+        },
+      },
+      { processAlive: () => false, hostname: 'test-host' },
+    );
+    expect(raced.fixes.map((f) => [f.file, f.done])).toEqual([
+      [`global/${A}.yaml`, false],
+      [`global/${B}.yaml`, false],
+    ]);
+    expect(raced.diagnostics).toEqual([]);
   });
 });
 
