@@ -4,7 +4,7 @@
 // `validate --fix` removes them; beside an exported file or the store, git
 // would show them forever, so the next export (or init) removes those of
 // processes that are gone.
-import { readdirSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { processAlive } from './lock.ts';
 
@@ -17,7 +17,11 @@ const TOOL_TEMP = /^\.(.+)\.(\d+)\.[0-9a-f]+\.tmp$/;
  * A temporary of a running process (another export at work) is left alone;
  * nothing here ever fails a run.
  */
-export function removeStaleTemps(top: string, files: readonly string[], isAlive: (pid: number) => boolean = processAlive): string[] {
+export function removeStaleTemps(
+  top: string,
+  files: readonly string[],
+  isAlive: (pid: number, since?: number) => boolean = processAlive,
+): string[] {
   const byDir = new Map<string, Set<string>>();
   for (const f of files) {
     const dir = dirname(f);
@@ -37,8 +41,8 @@ export function removeStaleTemps(top: string, files: readonly string[], isAlive:
       const m = TOOL_TEMP.exec(entry);
       if (!m || !names.has(m[1]!)) continue;
       const pid = Number(m[2]);
-      if (pid === process.pid || isAlive(pid)) continue;
       const rel = dir === '.' ? entry : `${dir}/${entry}`;
+      if (tempWriterRunning(join(top, rel), pid, isAlive)) continue;
       try {
         // A folder too (a store init was building): its files go with it, links inside never followed.
         rmSync(join(top, rel), { recursive: true });
@@ -49,4 +53,20 @@ export function removeStaleTemps(top: string, files: readonly string[], isAlive:
     }
   }
   return removed;
+}
+
+/**
+ * Whether the process `pid` a temporary at `path` names may still be writing it: this process, or one running that
+ * started before the temporary was last written. One that started after it was given the writer's number since (a
+ * restarted container numbers its processes from 1 again): not the writer.
+ */
+export function tempWriterRunning(path: string, pid: number, isAlive: (pid: number, since?: number) => boolean): boolean {
+  if (pid === process.pid) return true;
+  let since = Number.NaN;
+  try {
+    since = lstatSync(path).mtimeMs;
+  } catch {
+    // Gone: nothing tells when it was written.
+  }
+  return isAlive(pid, since);
 }

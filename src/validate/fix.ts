@@ -7,6 +7,7 @@ import { parseYaml } from '../core/parse.ts';
 import { isFolder, removeFile, removeFolder, writeFileAtomic } from '../store/atomic-write.ts';
 import { clearStaleLock, lockBlocker, removeLockBlocker, withFolderLocks } from '../store/lock.ts';
 import { ReplaceBatch } from '../store/replace-batch.ts';
+import { tempWriterRunning } from '../store/stale-temps.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { modelineProblem, modelineTarget } from './check-file.ts';
 import { assignId } from './fix-ids.ts';
@@ -15,8 +16,11 @@ import type { Fix } from './result.ts';
 import type { ValidateReport } from './validate-tree.ts';
 
 export interface FixOptions {
-  /** Whether a process of this host is still running (it may still own its temporary file). */
-  processAlive: (pid: number) => boolean;
+  /**
+   * Whether a process of this host is still running (it may still own its temporary file); with `since`, the time
+   * the temporary was last written, one that started after it is not its writer.
+   */
+  processAlive: (pid: number, since?: number) => boolean;
   /** Told after each modeline written (staged), with how many there are in all: for a progress display. */
   onProgress?: (done: number, total: number) => void;
   /**
@@ -296,7 +300,7 @@ function removeStaleLock(tree: WorkingTreeSource, file: string): Fix {
 function removeTemporary(tree: WorkingTreeSource, file: string, options: FixOptions, batch: ReplaceBatch): Fix {
   const base = file.slice(file.lastIndexOf('/') + 1);
   const pid = Number(/\.(\d+)\.[0-9a-f]+\.tmp$/.exec(base)?.[1] ?? NaN);
-  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && options.processAlive(pid)) {
+  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && tempWriterRunning(join(tree.root, file), pid, options.processAlive)) {
     return {
       file,
       action: 'remove-temporary',

@@ -1,5 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../../src/store/atomic-write.ts';
@@ -152,6 +152,21 @@ describe('validate --fix', () => {
     expect(existsSync(join(store, alive))).toBe(true);
     expect(r.out.diagnostics.map((d: { code: string; file: string }) => [d.code, d.file])).toEqual([['temporary-file', alive]]);
     expect(r.code).toBe(0);
+  });
+
+  it('removes a temporary whose number a process started after it was written has now (a restarted container): not its writer', async () => {
+    const later = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      const left = `global/.${A}.yaml.${later.pid}.0a1b2c3d.tmp`;
+      const store = testStore({ [`global/${A}.yaml`]: `${ML}\n${invariantYaml(A, 'Never delete')}`, [left]: 'id: x\n' });
+      const dayBefore = new Date(Date.now() - 86_400_000);
+      utimesSync(join(store, left), dayBefore, dayBefore);
+      const r = await validate(store, '--fix');
+      expect(r.out.fixes.map((f: { file: string; done: boolean }) => [f.file, f.done])).toEqual([[left, true]]);
+      expect(existsSync(join(store, left))).toBe(false);
+    } finally {
+      later.kill();
+    }
   });
 
   it("leaves the user's own hidden .tmp files alone: they are unknown paths, not the tool's temporaries", async () => {
