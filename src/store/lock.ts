@@ -129,6 +129,9 @@ function lookupablePid(host: string, ns: string | undefined): boolean {
   return host === hostname() && samePidNamespace(ns);
 }
 
+/** The largest process number a system gives (kill(2) takes a signed 32-bit one). */
+const MAX_PID = 2 ** 31 - 1;
+
 /** Linux counts a process's start in ticks of USER_HZ, 100 a second on every architecture Node.js runs on. */
 const TICKS_PER_SECOND = 100;
 
@@ -193,6 +196,8 @@ function startedAfter(pid: number, since: number): boolean {
  * the time its lock was taken, a process that started after it is not that writer.
  */
 export function processAlive(pid: number, since = Number.NaN): boolean {
+  // A number no system gives a process (a lock or a temporary written by hand, or cut): no process has it.
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid > MAX_PID) return false;
   try {
     process.kill(pid, 0);
   } catch (error) {

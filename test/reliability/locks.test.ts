@@ -145,6 +145,17 @@ describe('scope locks', () => {
     }
   });
 
+  it('clears a lock naming a process number no system gives (a lock written by hand): never waited on', async () => {
+    const store = testStore();
+    writeFileSync(join(store, 'global/.lock'), `9999999999 ${hostname()} 2026-11-29T12:00:00.000Z\n`);
+    const r = await runAgents(['--store', store, 'invariant', 'add', '--global', 'Never delete production data'], {
+      env: { AGENTS_LOCK_TIMEOUT_MS: '2000' },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('cleared a stale lock global/.lock: process 9999999999');
+    expect(yamlFiles(join(store, 'global'))).toHaveLength(1);
+  });
+
   it('holds remove to the same lock', () => {
     const store = testStore();
     const added = agents(['--store', store, '--format', 'json', 'invariant', 'add', '--global', 'Keep me']);
