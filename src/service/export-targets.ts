@@ -16,7 +16,15 @@ import { readRegularFile } from '../store/read-file.ts';
 import type { TreeSource } from '../store/tree-source.ts';
 
 /** Why a target file cannot be written (`detail.reason` of `export-target-refused`, docs/json-output.md). */
-type RefusedBecause = 'symbolic-link' | 'not-a-folder' | 'not-a-file' | 'link-to-other-rules' | 'not-writable' | 'not-utf8' | 'unreadable';
+type RefusedBecause =
+  | 'symbolic-link'
+  | 'not-a-folder'
+  | 'not-a-file'
+  | 'link-to-other-rules'
+  | 'other-repository'
+  | 'not-writable'
+  | 'not-utf8'
+  | 'unreadable';
 
 /** A target the export refuses, exit 2, before any file is written: one code, the path and the reason in its detail. */
 function targetRefused(message: string, hint: string, path: string, reason: RefusedBecause): UsageError {
@@ -79,6 +87,14 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
         'not-a-folder',
       );
     }
+    if (i < parts.length - 1 && st.isDirectory() && holdsGit(join(top, at))) {
+      throw targetRefused(
+        `cannot export to ${rel}: ${at} is a repository of its own (a submodule, or a clone inside this one), so a file written there is not this repository's, and \`export --check\` on a fresh clone would miss it`,
+        "Keep the project's paths out of that folder (a project there belongs in that repository's own store), or leave this target out with --target; nothing was written.",
+        rel,
+        'other-repository',
+      );
+    }
     if (i < parts.length - 1) folders?.add(at);
     if (i === parts.length - 1 && last === 'folder' && !st.isDirectory()) {
       throw targetRefused(
@@ -96,6 +112,16 @@ export function checkTargetPath(top: string, rel: string, last: 'file' | 'folder
         'not-a-file',
       );
     }
+  }
+}
+
+/** Whether a folder holds `.git` (a folder, or the file a submodule or linked worktree has): the top of a repository. */
+function holdsGit(dir: string): boolean {
+  try {
+    lstatSync(join(dir, '.git'));
+    return true;
+  } catch {
+    return false;
   }
 }
 

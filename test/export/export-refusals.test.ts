@@ -10,6 +10,23 @@ import { G1, inv, monorepo, snapshot } from './repo.ts';
 const TARGETS = ['--target', 'agents-md,claude-md'];
 
 describe('agents export, a file left alone', () => {
+  it('a project folder that is a repository of its own (a submodule): exit 2 other-repository, nothing written', async () => {
+    const repo = monorepo();
+    // What a submodule's folder holds: a .git file naming its git folder.
+    writeFileSync(join(repo, 'packages/ui/.git'), 'gitdir: ../../.git/modules/ui\n');
+    const before = snapshot(repo);
+    const r = await runAgents(['--format', 'json', 'export', '--target', 'agents-md'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'export-target-refused',
+      detail: { path: 'packages/ui/AGENTS.md', reason: 'other-repository' },
+    });
+    expect(snapshot(repo)).toEqual(before);
+    // A folder above it, and one beside it, are this repository's: with the project's paths kept out, it exports.
+    writeFileSync(join(repo, '.agents/projects/web/project.yaml'), 'paths:\n  - apps/web/**\n');
+    expect((await runAgents(['export', '--target', 'agents-md'], { cwd: repo })).code).toBe(0);
+  });
+
   it('says nothing was written only when nothing was', async () => {
     const repo = monorepo();
     expect((await runAgents(['export', ...TARGETS], { cwd: repo })).code).toBe(0);
