@@ -125,8 +125,9 @@ describe('scope locks', () => {
   });
 
   it('clears the lock of a zombie: a writer that exited (killed) and whose parent has not collected it yet', async () => {
-    // `sleep 0` exits at once; the shell that started it became `sleep 10`, which never collects it.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 10'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // `sleep 0.3` exits once the shell that started it has become `sleep 10`, which never collects it (a shell
+    // still running would: it reaps a finished background job before its next command).
+    const parent = spawn('sh', ['-c', 'sleep 0.3 & echo $!; exec sleep 10'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const pid = Number(await new Promise<string>((resolve) => parent.stdout.once('data', (d: Buffer) => resolve(d.toString()))));
       const state = () => readFileSync(`/proc/${pid}/stat`, 'latin1').split(') ')[1]?.[0];
