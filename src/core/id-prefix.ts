@@ -1,4 +1,5 @@
 import { UsageError } from './errors.ts';
+import { requiredString } from './input-shape.ts';
 import { MIN_PREFIX, truncate } from './names.ts';
 
 /**
@@ -57,13 +58,16 @@ export function pickId(
   hint: string,
   describe: (id: string) => string = (id) => id,
 ): string {
+  // An id that is no string, from a JavaScript caller, is refused as the wrong type of field, never printed
+  // (an object without a prototype cannot be).
+  requiredString(prefix, 'id');
   const m = resolvePrefix(prefix, ids);
   switch (m.kind) {
     case 'unique':
       return m.id;
     case 'invalid':
       throw new UsageError(
-        `"${truncate(String(prefix))}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`,
+        `"${truncate(prefix)}" is not ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what} id or a prefix of one`,
         `Give the full id or at least ${MIN_PREFIX} of its first characters.${hint ? ` ${hint}` : ''}`,
       );
     case 'unknown':

@@ -105,4 +105,19 @@ describe('the library given input of the wrong shape', () => {
     expect((await s.list({ scope: { project: 'myapp' } })).every((l: Loose) => l.invariant.scope.kind === 'project')).toBe(true);
     expect(await p.listViolations({ plan })).toEqual(await p.listViolations({ plan: plan.slice(0, 8) }));
   });
+
+  it('refuses an id that is no string, naming the field, whatever its type, in every lookup', async () => {
+    const store = exampleStore();
+    const s = InvariantService.open({ store }) as Loose;
+    const p = PlanService.open({ store }) as Loose;
+    const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    // An object without a prototype cannot even be printed, and a symbol cannot be matched against a pattern.
+    for (const id of [42, {}, Object.create(null), Symbol('id')]) {
+      expect(await fieldOf(() => s.show(id))).toBe('id');
+      expect(await fieldOf(() => s.remove(id))).toBe('id');
+      expect(await fieldOf(() => s.resolvePlanId(id))).toBe('id');
+      expect(await fieldOf(() => s.readPlan(id))).toBe('id');
+      expect(await fieldOf(() => p.status(id))).toBe('id');
+    }
+  });
 });

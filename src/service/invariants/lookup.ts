@@ -12,7 +12,7 @@ import type { ScopeInput } from './types.ts';
 
 /** Reads one plan's plan.yaml; unknown plans are a usage error. */
 export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promise<Plan> {
-  const planId = isUlid(idOrPrefix) ? idOrPrefix : await svc.resolvePlanId(idOrPrefix);
+  const planId = typeof idOrPrefix === 'string' && isUlid(idOrPrefix) ? idOrPrefix : await svc.resolvePlanId(idOrPrefix);
   const snap = await readFolders(svc.source, [`plans/${planId}`]);
   const plan = snap.plans.get(planId);
   const planFile = `plans/${planId}/plan.yaml`;
