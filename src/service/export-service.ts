@@ -39,6 +39,7 @@ import {
   refuseUnfaithfulLink,
   sameRules,
   readExisting,
+  checkUnchanged,
   readsOtherTargets,
   type Refusal,
   wildcardFolders,
@@ -454,7 +455,10 @@ export class ExportService {
       plan.changes.map((c) => c.path),
     );
     const todo = plan.changes.filter((c) => c.action !== 'unchanged');
-    for (const c of todo) checkWritable(plan.top, c.path, c.before !== undefined);
+    for (const c of todo) {
+      checkWritable(plan.top, c.path, c.before !== undefined);
+      checkUnchanged(plan.top, c.path, c.before);
+    }
     const written: string[] = [];
     for (const [n, c] of todo.entries()) {
       onProgress?.('write', n + 1, todo.length);

@@ -24,7 +24,8 @@ type RefusedBecause =
   | 'other-repository'
   | 'not-writable'
   | 'not-utf8'
-  | 'unreadable';
+  | 'unreadable'
+  | 'changed';
 
 /** A target the export refuses, exit 2, before any file is written: one code, the path and the reason in its detail. */
 function targetRefused(message: string, hint: string, path: string, reason: RefusedBecause): UsageError {
@@ -240,6 +241,20 @@ export function readExisting(top: string, rel: string, folders?: Set<string>): s
       : 'Make it readable (or remove it) and run the export again; nothing was written.',
     rel,
     'unreadable',
+  );
+}
+
+/**
+ * Refuses a file that is no longer as the plan read it: a plan handed to `apply` after a while (a caller that
+ * shows the diff and asks first) would otherwise write over what was added to the file since.
+ */
+export function checkUnchanged(top: string, rel: string, before: string | undefined): void {
+  if (readExisting(top, rel) === before) return;
+  throw targetRefused(
+    `cannot export to ${rel}: it ${before === undefined ? 'was created' : 'changed'} since the export was planned`,
+    'Plan the export again (run it again) and apply the new plan; nothing was written.',
+    rel,
+    'changed',
   );
 }
 

@@ -1,12 +1,13 @@
 // A stop signal during `agents export` (Ctrl-C: exit 130) ends it between two files: each file is as it
 // was or written whole, and no temporary is left beside one (docs/export.md, "The managed block").
-import { readdirSync, readFileSync, statSync, watch } from 'node:fs';
+import { readdirSync, readFileSync, statSync, watch, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { ExportService } from '../../src/service/export-service.ts';
+import { AgentsError } from '../../src/core/errors.ts';
 import { runAgents } from '../helpers/main.ts';
-import { monorepo } from './repo.ts';
+import { monorepo, snapshot } from './repo.ts';
 
 const TARGETS = ['agents-md', 'claude-md'];
 
@@ -57,5 +58,31 @@ describe('agents export, stopped', () => {
     expect(madeWhole(repo, before).length).toBeLessThan(total);
     expect((await runAgents(['export', '--target', TARGETS.join(',')], { cwd: repo })).code).toBe(0);
     expect(madeWhole(repo, before)).toHaveLength(total);
+  });
+
+  it('ExportService.apply refuses a plan whose files changed since it was made, and writes none of them', async () => {
+    const repo = monorepo();
+    writeFileSync(join(repo, 'AGENTS.md'), 'My notes\n');
+    const exporter = new ExportService(new InvariantService(join(repo, '.agents')));
+    const plan = await exporter.plan({ targets: TARGETS });
+    const written = plan.changes.filter((c) => c.action !== 'unchanged');
+    expect(written.map((c) => c.path)).toContain('AGENTS.md');
+    // Between the plan and its apply (a caller that shows the diff and asks first), the owner adds a line.
+    writeFileSync(join(repo, 'AGENTS.md'), 'My notes\nA line added meanwhile\n');
+    const before = snapshot(repo);
+    const error = (() => {
+      try {
+        exporter.apply(plan);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(AgentsError);
+    expect((error as AgentsError).code).toBe('export-target-refused');
+    expect((error as AgentsError).detail).toEqual({ path: 'AGENTS.md', reason: 'changed' });
+    expect(snapshot(repo)).toEqual(before);
+    // A new plan takes the line in.
+    exporter.apply(await exporter.plan({ targets: TARGETS }));
+    expect(readFileSync(join(repo, 'AGENTS.md'), 'utf8')).toMatch(/^My notes\nA line added meanwhile\n/);
   });
 });
