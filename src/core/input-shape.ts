@@ -37,6 +37,13 @@ export function optionalBoolean(value: unknown, field: string): boolean | undefi
   throw new UsageError(`${field} must be true or false, not ${typeName(value)}`, HINT, { field });
 }
 
+/** A callback that may be left out: anything else is refused here, not called later as a TypeError. */
+export function optionalFunction<F extends (...args: never[]) => unknown>(value: F | undefined | null, field: string): F | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'function') return value;
+  throw new UsageError(`${field} must be a function, not ${typeName(value)}`, HINT, { field });
+}
+
 function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';

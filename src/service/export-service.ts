@@ -5,6 +5,7 @@ import { UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
 import { standaloneSection } from '../core/export-standalone.ts';
 import { requiredString } from '../core/input-shape.ts';
+import { checkedExportOptions, type ExportOptions } from './export-options.ts';
 import {
   blockFencedAt,
   holdsBlock,
@@ -48,17 +49,6 @@ import { agentsMdBudgetWarnings } from './export-limits.ts';
 import { obsoleteFiles } from './export-obsolete.ts';
 import { removeStaleTemps } from '../store/stale-temps.ts';
 
-export interface ExportOptions {
-  /** --target: overrides `export.targets` of config.yaml. */
-  targets?: readonly string[];
-  /** --project P: only P's files (reading only the scopes P needs). */
-  project?: string;
-  /** --force: replace blocks edited by hand. */
-  force?: boolean;
-  /** Told as each file is computed and compared, then as each is written (a progress display). */
-  onProgress?: (phase: 'compute' | 'write', done: number, total: number) => void;
-}
-
 /** Where an export may keep what it knew (see store/export-cache.ts), and the build it belongs to. */
 export interface ExportCacheOptions {
   cache: ExportCache;
@@ -66,6 +56,7 @@ export interface ExportCacheOptions {
 }
 
 export type { FileChange, Refusal };
+export type { ExportOptions };
 
 export interface ExportPlan {
   /** Absolute path of the repository top every path is relative to. */
@@ -140,7 +131,8 @@ export class ExportService {
   }
 
   /** What an export would write, changing nothing. */
-  async plan(options: ExportOptions = {}): Promise<ExportPlan> {
+  async plan(given: ExportOptions = {}): Promise<ExportPlan> {
+    const options = checkedExportOptions(given);
     const config = await this.settings();
     const targets = chooseTargets(options.targets, config);
     const listed = [...(config.export.targets ?? [])];

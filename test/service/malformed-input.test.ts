@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentsError, EXIT_CODES } from '../../src/core/errors.ts';
 import { resolvePrefix } from '../../src/core/id-prefix.ts';
 import { commandActor } from '../../src/enforce/actors.ts';
+import { ExportService } from '../../src/service/export-service.ts';
 import { InvariantService } from '../../src/service/invariant-service.ts';
 import { PlanService } from '../../src/service/plan-service.ts';
 import { ReviewService } from '../../src/service/review-service.ts';
@@ -119,5 +120,19 @@ describe('the library given input of the wrong shape', () => {
       expect(await fieldOf(() => s.readPlan(id))).toBe('id');
       expect(await fieldOf(() => p.status(id))).toBe('id');
     }
+  });
+
+  it("refuses an export plan's options of the wrong type, naming the field, instead of a TypeError or force read by its truthiness", async () => {
+    const store = exampleStore();
+    const exporter = new ExportService(InvariantService.open({ store })) as Loose;
+    const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    // Null reads as left out, as everywhere: the store lists no targets.
+    expect((await usageError(() => exporter.plan(null))).code).toBe('no-export-targets');
+    await usageError(() => exporter.plan('agents-md'));
+    expect(await fieldOf(() => exporter.plan({ targets: 'agents-md' }))).toBe('targets');
+    expect(await fieldOf(() => exporter.plan({ targets: [5] }))).toBe('targets[]');
+    expect(await fieldOf(() => exporter.plan({ targets: ['agents-md'], project: 5 }))).toBe('project');
+    expect(await fieldOf(() => exporter.plan({ targets: ['agents-md'], force: 'no' }))).toBe('force');
+    expect(await fieldOf(() => exporter.plan({ targets: ['agents-md'], onProgress: 5 }))).toBe('onProgress');
   });
 });
