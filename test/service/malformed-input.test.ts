@@ -135,4 +135,29 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => exporter.plan({ targets: ['agents-md'], force: 'no' }))).toBe('force');
     expect(await fieldOf(() => exporter.plan({ targets: ['agents-md'], onProgress: 5 }))).toBe('onProgress');
   });
+
+  it("refuses a plan method's options of the wrong type, naming the field, before anything runs or is written", async () => {
+    const store = exampleStore();
+    const p = PlanService.open({ store }) as Loose;
+    const plan = '01M8KK5920RS6CGAVDFVYYJ0B4';
+    const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    expect(
+      await fieldOf(() => p.waive({ invariant: '01M8KJT9G0XNWEM589ZS7FV0VT', project: 'myapp', reason: 'r', owner: 'o', expires: 5 })),
+    ).toBe('expires');
+    // "no" is not false: read by its truthiness it would apply the sync.
+    expect(await fieldOf(() => p.sync(plan, { apply: 'no' }))).toBe('apply');
+    expect(await fieldOf(() => p.sync(plan, { apply: true, confirm: 'yes' }))).toBe('confirm');
+    await usageError(() => p.sync(plan, 'apply'));
+    let asked = false;
+    const actor = {
+      kind: 'command',
+      description: 'in-process',
+      evaluate: async () => {
+        asked = true;
+        return { ok: false, reason: 'no' };
+      },
+    };
+    expect(await fieldOf(() => p.strategize(plan, { actor, context: 5 }))).toBe('context');
+    expect(asked).toBe(false);
+  });
 });

@@ -9,7 +9,7 @@ import {
   reconcile,
 } from '../../core/records.ts';
 import { UsageError } from '../../core/errors.ts';
-import { inputObject } from '../../core/input-shape.ts';
+import { inputObject, optionalString } from '../../core/input-shape.ts';
 import { formatDecisionFile, formatEnforcementFile } from '../../core/serialize.ts';
 import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
@@ -50,6 +50,8 @@ export async function strategize(
         field: 'actor',
       },
     );
+  // A context that is no string would be sent to the actor as it is, against actor-request.schema.json.
+  const context = optionalString(options.context, 'context') ?? null;
   const plan = await planById(svc, prefix);
   const { entries } = await svc.invariants.effective({ plan: plan.id });
   // Refuse before the actor runs if the tree cannot be extended, or the store is not ours to write.
@@ -57,7 +59,7 @@ export async function strategize(
   assertOwnStore(svc.root, 'write in');
   const request = buildActorRequest(
     plan,
-    options.context ?? null,
+    context,
     entries.map((e) => e.invariant),
   );
   const digest = await setDigest(entries.map((e) => e.invariant));

@@ -1,5 +1,6 @@
 // `plan sync`: a plan brought back in step with its action templates.
 import { UsageError } from '../../core/errors.ts';
+import { inputObject, optionalBoolean, optionalFunction } from '../../core/input-shape.ts';
 import type { Plan, ScopedInvariant } from '../../core/model.ts';
 import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
@@ -62,6 +63,10 @@ export async function sync(
     signal?: AbortSignal;
   },
 ): Promise<SyncResult> {
+  // From JavaScript, `apply: "no"` would apply and a confirm that is no function would be called after the checks.
+  const given = inputObject(options, 'sync');
+  const apply = optionalBoolean(given.apply, 'apply') ?? false;
+  const confirm = optionalFunction(given.confirm, 'confirm');
   const plan = await planById(svc, prefix);
   const inputs = await syncInputs(svc, plan);
   if (inputs.gone.length > 0) {
@@ -76,8 +81,8 @@ export async function sync(
   }
   const preview = planSync(plan, inputs.planInvariants, inputs.actions);
   const result: SyncResult = { plan, changes: preview.changes, skipped: preview.skipped, applied: false };
-  if (!options.apply || preview.changes.length === 0) return result;
-  if (options.confirm && !(await options.confirm(result))) return result;
+  if (!apply || preview.changes.length === 0) return result;
+  if (confirm && !(await confirm(result))) return result;
   const fingerprint = (changes: readonly SyncChange[]) => JSON.stringify(changes.map((c) => [c.kind, c.drift]));
   const done = await lockedWrite(
     svc.invariants,

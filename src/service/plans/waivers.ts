@@ -31,7 +31,7 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
   const owner = requiredString(input.owner, 'owner').trim();
   if (owner === '') throw new UsageError('--owner must be 1 to 512 characters', 'Name who answers for the exception: a person or a team.');
   const now = svc.invariants.deps.clock();
-  const expires = parseExpiresInput(input.expires, now);
+  const expires = parseExpiresInput(requiredString(input.expires, 'expires'), now);
   if ('problem' in expires) {
     // The example is a month from the clock, so the command it suggests is one that works whenever it is read.
     const example = timestamp(new Date(now.getTime() + 30 * 24 * 60 * 60 * 1000)).slice(0, 10);
