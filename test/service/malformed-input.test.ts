@@ -75,6 +75,9 @@ describe('the library given input of the wrong shape', () => {
     await usageError(() => scopes.addProject());
     expect(await fieldOf(() => scopes.addProject({ project: 'fresh', paths: 'src/**' }))).toBe('paths');
     expect(await fieldOf(() => (new ReviewService(store) as Loose).diff({ range: 5 }))).toBe('range');
+    // "no" is not false: read by its truthiness it compared the index instead of the working tree.
+    expect(await fieldOf(() => (new ReviewService(store) as Loose).diff({ staged: 'no' }))).toBe('staged');
+    expect(await fieldOf(() => (new ReviewService(store) as Loose).diff({ allProjects: 'yes' }))).toBe('allProjects');
     expect(await fieldOf(() => s.list({ pattern: 5 }))).toBe('pattern');
     expect(await fieldOf(() => s.list({ all: 'no' }))).toBe('all');
     expect(await fieldOf(() => s.effective({ project: 'myapp' }, { pattern: 5 }))).toBe('pattern');

@@ -17,7 +17,7 @@ import {
   type TargetRef,
 } from '../../core/diff.ts';
 import { conflictingOptions, InvalidStoreError, UsageError } from '../../core/errors.ts';
-import { inputObject, optionalString } from '../../core/input-shape.ts';
+import { inputObject, optionalBoolean, optionalString } from '../../core/input-shape.ts';
 import { pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import type { PathKind } from '../../core/layout.ts';
 import { scopeFolder, type Plan, type ProjectMeta, type ScopedInvariant } from '../../core/model.ts';
@@ -54,12 +54,25 @@ export interface DiffResult extends StoreDiff {
   policyOrder?: { before: string[]; after: string[] };
 }
 
+/**
+ * The request as a JavaScript caller may hand it, checked: `staged: "no"` is refused, not read by its truthiness
+ * (which compared the index), and a field left null reads as left out.
+ */
+function checkedRequest(given: DiffRequest | undefined): DiffRequest {
+  const request = inputObject(given, 'diff');
+  const fields = {
+    range: optionalString(request.range, 'range'),
+    staged: optionalBoolean(request.staged, 'staged'),
+    project: optionalString(request.project, 'project'),
+    plan: optionalString(request.plan, 'plan'),
+    allProjects: optionalBoolean(request.allProjects, 'allProjects'),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+}
+
 /** The effective-set diff between two trees of the store at `root`. */
 export async function diffRevisions(root: string, given: DiffRequest = {}): Promise<DiffResult> {
-  const request = inputObject(given, 'diff') as DiffRequest;
-  optionalString(request.range, 'range');
-  optionalString(request.project, 'project');
-  optionalString(request.plan, 'plan');
+  const request = checkedRequest(given);
   if (request.project !== undefined && request.plan !== undefined)
     throw conflictingOptions('give --project or --plan, not both', undefined, ['project', 'plan']);
   if (request.allProjects && (request.project !== undefined || request.plan !== undefined)) {
