@@ -123,6 +123,13 @@ describe('the library given input of the wrong shape', () => {
       expect(await fieldOf(() => s.readPlan(id))).toBe('id');
       expect(await fieldOf(() => p.status(id))).toBe('id');
     }
+    // A plan named in a field is refused by that field's name.
+    expect(await fieldOf(() => s.effective({ plan: 5 }))).toBe('plan');
+    expect(await fieldOf(() => p.addViolation({ invariant: '01M8KJT9G0XNWEM589ZS7FV0VT' }))).toBe('plan');
+    expect(await fieldOf(() => p.addViolation({ plan: 5, invariant: '01M8KJT9G0XNWEM589ZS7FV0VT' }))).toBe('plan');
+    expect(
+      await fieldOf(() => p.waive({ invariant: '01M8KJT9G0XNWEM589ZS7FV0VT', plan: 5, reason: 'r', owner: 'o', expires: '2099-01-01' })),
+    ).toBe('plan');
   });
 
   it("refuses an export plan's options of the wrong type, naming the field, instead of a TypeError or force read by its truthiness", async () => {

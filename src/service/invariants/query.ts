@@ -1,6 +1,6 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
 import { UsageError } from '../../core/errors.ts';
-import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
+import { inputObject, optionalBoolean, requiredString } from '../../core/input-shape.ts';
 import { type Plan, type ScopedInvariant, type Target, actionName, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
@@ -81,7 +81,7 @@ export async function effective(
   let plan: Plan | undefined;
   let folders: string[];
   if ('plan' in target) {
-    plan = await svc.readPlan(target.plan);
+    plan = await svc.readPlan(requiredString(target.plan, 'plan'));
     resolvedTarget = { kind: 'plan', plan: plan.id, ...(plan.project ? { project: plan.project } : {}) };
     folders = [`plans/${plan.id}`, ...(plan.project ? [`projects/${plan.project}`] : []), 'global'];
   } else {

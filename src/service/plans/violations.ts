@@ -1,6 +1,6 @@
 // Violations of a plan's invariants: record, resolve, list.
 import { UsageError, valueTooLong } from '../../core/errors.ts';
-import { inputObject, optionalString } from '../../core/input-shape.ts';
+import { inputObject, optionalString, requiredString } from '../../core/input-shape.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
 import { SEVERITIES, type Severity } from '../../core/model.ts';
 import { codePointLength, isUlid } from '../../core/names.ts';
@@ -21,7 +21,7 @@ export async function addViolation(svc: PlanContext, given: ViolationInput): Pro
   if (input.severity !== undefined && !SEVERITIES.includes(input.severity)) {
     throw new UsageError(`severity "${String(input.severity)}" is not one of ${SEVERITIES.join(', ')}`);
   }
-  const plan = await planById(svc, input.plan);
+  const plan = await planById(svc, requiredString(input.plan, 'plan'));
   const { entries } = await svc.invariants.effective({ plan: plan.id });
   const inSet = entries.map((e) => e.invariant);
   const wanted = normalisePrefix(input.invariant);

@@ -41,7 +41,7 @@ export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiv
   let scope: WaiverScope;
   let target: { plan: string } | { project: string };
   if (input.plan !== undefined) {
-    const plan = await planById(svc, input.plan);
+    const plan = await planById(svc, requiredString(input.plan, 'plan'));
     scope = { kind: 'plan', plan: plan.id };
     target = { plan: plan.id };
   } else {
