@@ -123,6 +123,12 @@ describe('the library given input of the wrong shape', () => {
       expect(await fieldOf(() => s.readPlan(id))).toBe('id');
       expect(await fieldOf(() => p.status(id))).toBe('id');
     }
+    // Null options read as none; a string in their place is refused.
+    const global = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    await usageError(() => s.remove(global, 'yes'));
+    expect(await fieldOf(() => s.resolveId(global, { inherited: 'no' }))).toBe('inherited');
+    expect((await s.resolveId(global, null)).id).toBe(global);
+    expect((await s.remove(global, null)).id).toBe(global);
     // A plan named in a field is refused by that field's name.
     expect(await fieldOf(() => s.effective({ plan: 5 }))).toBe('plan');
     expect(await fieldOf(() => p.addViolation({ invariant: '01M8KJT9G0XNWEM589ZS7FV0VT' }))).toBe('plan');

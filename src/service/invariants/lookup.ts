@@ -1,5 +1,6 @@
 // Finding what an id, a prefix or a scope names: the lookups every use case starts with.
 import { UsageError } from '../../core/errors.ts';
+import { inputObject, optionalBoolean } from '../../core/input-shape.ts';
 import { IdAbbreviations, normalisePrefix, pickId, resolvePrefix } from '../../core/id-prefix.ts';
 import { classifyPath } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
@@ -47,8 +48,9 @@ export async function invariantFiles(tree: TreeSource): Promise<{ id: string; pa
 export async function resolveId(
   svc: InvariantContext,
   prefix: string,
-  options: { inherited?: boolean } = {},
+  given: { inherited?: boolean } = {},
 ): Promise<{ id: string; path: string; scope: Scope }> {
+  const options = { inherited: optionalBoolean(inputObject(given, 'resolveId').inherited, 'inherited') };
   const found = await invariantFiles(svc.source);
   // Known nowhere in the store: an inherited id (docs/extends.md) is shown, as `list --effective` and
   // the export print it, and refused by a write, which belongs in the policy source's repository.

@@ -105,8 +105,10 @@ export async function move(
 export async function remove(
   svc: InvariantContext,
   idOrPrefix: string,
-  options: { commit?: boolean } = {},
+  given: { commit?: boolean } = {},
 ): Promise<{ id: string; path: string; scope: Scope; keptProject?: KeptProject; commit?: string }> {
+  // Null reads as no options; a string in their place is refused, not taken for none.
+  const options = inputObject(given, 'remove');
   const found = await svc.resolveId(idOrPrefix);
   const { removeFile } = await import('../../store/atomic-write.ts');
   const folder = scopeFolder(found.scope);
