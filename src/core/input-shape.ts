@@ -26,9 +26,14 @@ export function optionalString(value: unknown, field: string): string | undefine
 /** A list of strings that may be left out: one string is refused, not split into its characters. */
 export function optionalStrings(value: unknown, field: string): string[] | undefined {
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw new UsageError(`${field} must be an array of strings, not ${typeName(value)}`, HINT, { field });
-  for (const item of value) if (typeof item !== 'string') requiredString(item, `${field}[]`);
+  for (const item of requiredArray(value, field, 'of strings')) if (typeof item !== 'string') requiredString(item, `${field}[]`);
   return value as string[];
+}
+
+/** A list that must be given (`of` says of what, for the message). */
+export function requiredArray(value: unknown, field: string, of = ''): unknown[] {
+  if (Array.isArray(value)) return value;
+  throw new UsageError(`${field} must be an array${of ? ` ${of}` : ''}, not ${typeName(value)}`, HINT, { field });
 }
 
 /** An on/off field that may be left out: "no" or 0 is refused, never read by its truthiness. */

@@ -1,5 +1,14 @@
 // The options of an export plan as a library caller hands them from JavaScript (docs/library.md).
-import { inputObject, optionalBoolean, optionalFunction, optionalString, optionalStrings } from '../core/input-shape.ts';
+import {
+  inputObject,
+  optionalBoolean,
+  optionalFunction,
+  optionalString,
+  optionalStrings,
+  requiredArray,
+  requiredString,
+} from '../core/input-shape.ts';
+import type { FileChange } from './export-targets.ts';
 
 export interface ExportOptions {
   /** --target: overrides `export.targets` of config.yaml. */
@@ -25,4 +34,21 @@ export function checkedExportOptions(given: ExportOptions | undefined): ExportOp
     ...(force !== undefined ? { force } : {}),
     ...(onProgress !== undefined ? { onProgress } : {}),
   };
+}
+
+/**
+ * A plan handed to `apply` as `plan()` returned it: another object, whose missing fields would fail deep inside
+ * the writes, is refused by the field at fault before anything is written.
+ */
+export function checkPlanShape(plan: { top: string; changes: readonly FileChange[] }, onProgress: ExportOptions['onProgress']): void {
+  optionalFunction(onProgress, 'onProgress');
+  const given = inputObject(plan, 'apply');
+  requiredString(given.top, 'top');
+  for (const change of requiredArray(given.changes, 'changes', 'of file changes')) {
+    const c = inputObject(change as FileChange, 'each of changes');
+    requiredString(c.path, 'changes[].path');
+    requiredString(c.action, 'changes[].action');
+    optionalString(c.before, 'changes[].before');
+    optionalString(c.after, 'changes[].after');
+  }
 }

@@ -5,7 +5,7 @@ import { UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
 import { standaloneSection } from '../core/export-standalone.ts';
 import { requiredString } from '../core/input-shape.ts';
-import { checkedExportOptions, type ExportOptions } from './export-options.ts';
+import { checkedExportOptions, checkPlanShape, type ExportOptions } from './export-options.ts';
 import {
   blockFencedAt,
   holdsBlock,
@@ -441,6 +441,7 @@ export class ExportService {
 
   /** Writes the plan's files one at a time, each atomically, yielding after each. */
   private *writes(plan: ExportPlan, onProgress?: ExportOptions['onProgress']): Generator<FileChange> {
+    checkPlanShape(plan, onProgress);
     // Temporaries a killed export left beside its files (which git would show forever) go first.
     removeStaleTemps(
       plan.top,

@@ -138,7 +138,7 @@ describe('the library given input of the wrong shape', () => {
     ).toBe('plan');
   });
 
-  it("refuses an export plan's options of the wrong type, naming the field, instead of a TypeError or force read by its truthiness", async () => {
+  it("refuses an export plan's options, or a plan to apply, of the wrong type, naming the field, instead of a TypeError or force read by its truthiness", async () => {
     const store = exampleStore();
     const exporter = new ExportService(InvariantService.open({ store })) as Loose;
     const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
@@ -150,6 +150,17 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => exporter.plan({ targets: ['agents-md'], project: 5 }))).toBe('project');
     expect(await fieldOf(() => exporter.plan({ targets: ['agents-md'], force: 'no' }))).toBe('force');
     expect(await fieldOf(() => exporter.plan({ targets: ['agents-md'], onProgress: 5 }))).toBe('onProgress');
+    // apply takes what plan returned: anything else is refused before a file is written, never a TypeError.
+    await usageError(() => exporter.apply());
+    await usageError(() => exporter.apply('AGENTS.md'));
+    expect(await fieldOf(() => exporter.apply({ changes: [] }))).toBe('top');
+    expect(await fieldOf(() => exporter.apply({ top: store }))).toBe('changes');
+    expect(await fieldOf(() => exporter.apply({ top: store, changes: [{ action: 'create', after: 'x' }] }))).toBe('changes[].path');
+    expect(await fieldOf(() => exporter.apply({ top: store, changes: [{ path: 'A.md', action: 'create', after: 5 }] }))).toBe(
+      'changes[].after',
+    );
+    expect(await fieldOf(() => exporter.apply({ top: store, changes: [] }, 5))).toBe('onProgress');
+    await usageError(() => exporter.applyUntil({ top: store }, new AbortController().signal));
   });
 
   it("refuses a plan method's options of the wrong type, naming the field, before anything runs or is written", async () => {
