@@ -20,8 +20,11 @@ export {
   type ScopeInput,
   type AddContext,
   type ScopeCatalog,
+  type KeptProject,
 } from './service/invariant-service.ts';
-export { checkNewInvariant, type AddCheck } from './core/shadow.ts';
+// The types of the options and results above that a caller may want to name: the services' `deps`, a guard, a shadow.
+export type { ServiceDeps } from './service/deps.ts';
+export { checkNewInvariant, type AddCheck, type ShadowInfo } from './core/shadow.ts';
 export { resolveEffective, appliesTo, type EffectiveEntry, type ShadowRef } from './core/resolve.ts';
 export { textKey } from './core/normalise.ts';
 export { resolvePrefix, pickId, IdAbbreviations, shortestUniquePrefix, type PrefixMatch } from './core/id-prefix.ts';
@@ -35,7 +38,18 @@ export {
   type NearDuplicate,
   type NearKind,
 } from './core/near-duplicates.ts';
-export type { Invariant, ScopedInvariant, Scope, ScopeKind, Severity, Plan, Target, StoreConfig, InvariantSource } from './core/model.ts';
+export type {
+  Invariant,
+  ScopedInvariant,
+  Scope,
+  ScopeKind,
+  Severity,
+  Plan,
+  Target,
+  StoreConfig,
+  InvariantSource,
+  Guard,
+} from './core/model.ts';
 export type { Diagnostic, DiagnosticCode } from './core/diagnostics.ts';
 export { AgentsError, EXIT_CODES, UsageError, CheckFailedError, InvalidStoreError } from './core/errors.ts';
 export { WorkingTreeSource, type TreeSource, type TreeEntry, type ReadResult } from './store/tree-source.ts';
@@ -64,6 +78,7 @@ export {
   standingViolations,
   reconcile,
   type DecisionNode,
+  type DecisionTreeNode,
   type EnforcementRecord,
   type EnforcementRun,
   type Violation,
@@ -100,6 +115,8 @@ export {
   diffInvariantFiles,
   affectedTargets,
   type StoreDiff,
+  type DiffSide,
+  type DiffTargetOptions,
   type TargetDiff,
   type TargetRef,
   type InvariantChange,
@@ -124,4 +141,4 @@ export {
   type GateVerdict,
   type CommittedRun,
 } from './core/plan-gate.ts';
-export { escapeUnsafe, findUnsafeText, quoteText, type UnsafeText } from './core/plain-text.ts';
+export { escapeUnsafe, findUnsafeText, quoteText, type UnsafeText, type PlainTextDocument } from './core/plain-text.ts';

@@ -173,6 +173,11 @@ describe('the tarball', { timeout: 240_000 }, () => {
         "import { InvariantService, resolveEffective, EXIT_CODES, type Invariant, type EffectiveEntry } from 'agents-invariants';",
         "import { main } from 'agents-invariants/cli';",
         "import meta from 'agents-invariants/package.json' with { type: 'json' };",
+        // The types of the options and results a caller names: a fixed clock for `deps`, a guard, the decision tree.
+        "import type { ServiceDeps, Guard, DecisionTreeNode, ShadowInfo, KeptProject, DiffSide, DiffTargetOptions, PlainTextDocument } from 'agents-invariants';",
+        "export const clock: Partial<ServiceDeps> = { clock: () => new Date('2030-01-01T00:00:00Z') };",
+        'export const atTime = (store: string) => InvariantService.open({ store, deps: clock });',
+        'export type Named = [Guard, DecisionTreeNode, ShadowInfo, KeptProject, DiffSide, DiffTargetOptions, PlainTextDocument];',
         'export async function effective(store: string): Promise<string[]> {',
         '  const service = await InvariantService.open({ store });',
         "  const result = await service.effective({ project: 'myapp' });",
