@@ -49,7 +49,8 @@ export function optionalFunction<F extends (...args: never[]) => unknown>(value:
   throw new UsageError(`${field} must be a function, not ${typeName(value)}`, HINT, { field });
 }
 
-function typeName(value: unknown): string {
+/** What a value is, for a message: `a number`, `an array`, `null`. */
+export function typeName(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;

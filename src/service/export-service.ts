@@ -30,7 +30,7 @@ import { readProjects, repositoryTop, type ProjectsRead } from '../store/project
 import { type ExportCache, inputDigest, textHash } from '../store/export-cache.ts';
 import { readFolders } from '../store/read.ts';
 import { failedPartWay, writeFailure, writeFileAtomic } from '../store/atomic-write.ts';
-import { requireValid, toScope, type InvariantService } from './invariant-service.ts';
+import { requireInvariantService, requireValid, toScope, type InvariantService } from './invariant-service.ts';
 import {
   checkWritable,
   ignoredTargets,
@@ -98,10 +98,14 @@ function globalSet(invariants: readonly ScopedInvariant[], keyOf: (inv: ScopedIn
  * around the block byte for byte.
  */
 export class ExportService {
+  private readonly service: InvariantService;
+
   constructor(
-    private readonly service: InvariantService,
+    service: InvariantService,
     private readonly caching?: ExportCacheOptions,
-  ) {}
+  ) {
+    this.service = requireInvariantService(service, 'ExportService');
+  }
 
   /** The repository top the exported paths are relative to. */
   get top(): string {

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { inputObject, optionalString } from '../core/input-shape.ts';
+import { UsageError } from '../core/errors.ts';
+import { inputObject, optionalString, requiredString, typeName } from '../core/input-shape.ts';
 import type { IdAbbreviations } from '../core/id-prefix.ts';
 import type { Plan, Scope, ScopedInvariant, Target } from '../core/model.ts';
 import type { AddCheck } from '../core/shadow.ts';
@@ -50,6 +51,7 @@ export class InvariantService implements InvariantContext {
     deps: Partial<ServiceDeps> = {},
     source?: TreeSource,
   ) {
+    requiredString(root, 'root');
     this.deps = defaultDeps(deps);
     this.source = source ?? new WorkingTreeSource(root);
   }
@@ -203,3 +205,21 @@ export class InvariantService implements InvariantContext {
 }
 
 export type { AddCheck, Diagnostic };
+
+/**
+ * The service a PlanService, ScopeService or ExportService is built over, checked when it is built: a store path
+ * in its place (what ReviewService takes) would otherwise fail as a TypeError at the first read.
+ */
+export function requireInvariantService(value: InvariantService, taker: string): InvariantService {
+  const given: unknown = value;
+  // Known by its shape, not by instanceof: the CLI's bundle and the terminal UI's build each hold a copy of the class.
+  const shaped = given as Partial<InvariantService> | null;
+  if (typeof given === 'object' && given !== null && typeof shaped?.root === 'string' && typeof shaped.source?.list === 'function')
+    return value;
+  const what = given instanceof Object && 'invariants' in given ? 'a PlanService or ScopeService' : typeName(given);
+  throw new UsageError(
+    `${taker} takes an InvariantService, not ${what}`,
+    `Build it over one: new ${taker}(InvariantService.open({ store })); ReviewService is the one that takes the store's path.`,
+    { field: 'service' },
+  );
+}

@@ -5,7 +5,7 @@ import type { RelaxableReason } from '../core/plan-gate.ts';
 import type { Actor } from '../enforce/actors.ts';
 import { loadConfig } from '../store/config.ts';
 import './ids.ts';
-import { InvariantService, type OpenOptions } from './invariant-service.ts';
+import { InvariantService, type OpenOptions, requireInvariantService } from './invariant-service.ts';
 import type { PlanContext } from './plans/context.ts';
 import * as queries from './plans/queries.ts';
 
@@ -36,7 +36,11 @@ export type * from './plans/types.ts';
  * plans/; the CLI and embedding runtimes call them.
  */
 export class PlanService implements PlanContext {
-  constructor(readonly invariants: InvariantService) {}
+  readonly invariants: InvariantService;
+
+  constructor(invariants: InvariantService) {
+    this.invariants = requireInvariantService(invariants, 'PlanService');
+  }
 
   static open(options: OpenOptions = {}): PlanService {
     return new PlanService(InvariantService.open(options));

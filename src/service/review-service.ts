@@ -5,6 +5,7 @@
  * store at a revision, in the index or the working tree), diff and log.
  */
 import { UsageError } from '../core/errors.ts';
+import { typeName } from '../core/input-shape.ts';
 import type { InvariantService } from './invariant-service.ts';
 import { diffRevisions, type DiffResult } from './review/diff.ts';
 import { invariantLog, type LogResult } from './review/log.ts';
@@ -19,7 +20,16 @@ export class ReviewService {
     readonly root: string,
     /** The store's invariants, asked only when `log` finds no history of an id: to say where an inherited one's is. */
     private readonly invariants?: () => Promise<InvariantService>,
-  ) {}
+  ) {
+    // The other services take an InvariantService; this one the store's path, which a caller may mix up.
+    const given: unknown = root;
+    if (typeof given !== 'string')
+      throw new UsageError(
+        `ReviewService takes the store's path, not ${given instanceof Object && 'source' in given ? 'an InvariantService' : typeName(given)}`,
+        "Give the store folder: new ReviewService(service.root) for an InvariantService's store.",
+        { field: 'root' },
+      );
+  }
 
   /** The effective-set diff between two trees of the store. */
   diff(request: DiffRequest = {}): Promise<DiffResult> {

@@ -9,7 +9,7 @@ import { commitWanted, lockedWrite, withCommit } from './commit.ts';
 import { pinnedTrees } from './invariants/pinned-sources.ts';
 import { actionRefs, namedFolders } from './invariants/projects.ts';
 import { sourceRemedy, unlessSourceNotReady } from './invariants/related.ts';
-import { type InvariantService, requireValid, toScope } from './invariant-service.ts';
+import { type InvariantService, requireInvariantService, requireValid, toScope } from './invariant-service.ts';
 import { requireOwnScope } from './invariants/rules.ts';
 
 /** One action template, as `agents action list` shows it. */
@@ -84,7 +84,11 @@ const MAX_PROJECT_PATHS = 100;
  * explicitly. Invariants inside them go through InvariantService.
  */
 export class ScopeService {
-  constructor(readonly invariants: InvariantService) {}
+  readonly invariants: InvariantService;
+
+  constructor(invariants: InvariantService) {
+    this.invariants = requireInvariantService(invariants, 'ScopeService');
+  }
 
   private get root(): string {
     return this.invariants.root;

@@ -187,4 +187,17 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => p.strategize(plan, { actor, context: 5 }))).toBe('context');
     expect(asked).toBe(false);
   });
+
+  it('refuses a service built over the wrong thing when it is built: a store path where an InvariantService goes, and back', async () => {
+    const store = exampleStore();
+    const fieldOf = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    // ReviewService takes the store's path; the others the service over it. Mixed up, each names what it takes.
+    expect(await fieldOf(() => new ExportService(store as Loose))).toBe('service');
+    expect(await fieldOf(() => new ScopeService(store as Loose))).toBe('service');
+    expect(await fieldOf(() => new PlanService(store as Loose))).toBe('service');
+    expect(await fieldOf(() => new PlanService(PlanService.open({ store }) as Loose))).toBe('service');
+    expect(await fieldOf(() => new ReviewService(InvariantService.open({ store }) as Loose))).toBe('root');
+    expect(await fieldOf(() => new InvariantService(undefined as Loose))).toBe('root');
+    expect((await new ScopeService(InvariantService.open({ store })).listProjects()).length).toBeGreaterThan(0);
+  });
 });
