@@ -49,6 +49,19 @@ export function optionalFunction<F extends (...args: never[]) => unknown>(value:
   throw new UsageError(`${field} must be a function, not ${typeName(value)}`, HINT, { field });
 }
 
+/** A whole number from `min` to `max` that must be given: NaN, Infinity, a string of digits or a fraction is refused. */
+export function requiredInteger(value: unknown, field: string, min: number, max: number): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max) return value;
+  const was = typeof value === 'number' ? String(value) : typeName(value);
+  throw new UsageError(
+    value === undefined ? `${field} is missing` : `${field} must be a whole number from ${min} to ${max}, not ${was}`,
+    HINT,
+    {
+      field,
+    },
+  );
+}
+
 /** What a value is, for a message: `a number`, `an array`, `null`. */
 export function typeName(value: unknown): string {
   if (value === null) return 'null';

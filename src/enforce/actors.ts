@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { inputObject, optionalStrings, requiredString } from '../core/input-shape.ts';
+import { inputObject, optionalFunction, optionalStrings, requiredInteger, requiredString } from '../core/input-shape.ts';
 import type { ActorKind, ActorOutcome, ActorRequest } from '../core/records.ts';
 import { runEnv } from '../git/run-environment.ts';
 import { assertOwnStore } from '../store/ownership.ts';
@@ -30,6 +30,9 @@ export interface CommandActorConfig {
   onStderr?: (text: string) => void;
 }
 
+/** The most `timeoutMs` takes: `timeout_ms`'s maximum in config.schema.json. */
+const MAX_TIMEOUT_MS = 3_600_000;
+
 /** The `command` actor (any program speaking the JSON protocol). */
 export function commandActor(given: CommandActorConfig): Actor {
   const config = inputObject(given, 'commandActor') as CommandActorConfig;
@@ -37,6 +40,9 @@ export function commandActor(given: CommandActorConfig): Actor {
   if ((optionalStrings(config.command, 'command') ?? []).length === 0)
     throw new UsageError('command must name the program to run, as a list: ["node", "actor.mjs"]', undefined, { field: 'command' });
   requiredString(config.cwd, 'cwd');
+  // The bounds of timeout_ms in config.yaml: past a timer's range Node warns on standard error and stops the actor at once.
+  requiredInteger(config.timeoutMs, 'timeoutMs', 1, MAX_TIMEOUT_MS);
+  optionalFunction(config.onStderr, 'onStderr');
   return {
     kind: 'command',
     description: config.command.join(' '),

@@ -1,5 +1,6 @@
 // The library taken from JavaScript, where nothing checks the types: input of the wrong shape is a usage error
 // (exit code 2) that says what is missing, never a TypeError from inside, and never a silent choice.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AgentsError, EXIT_CODES } from '../../src/core/errors.ts';
 import { resolvePrefix } from '../../src/core/id-prefix.ts';
@@ -87,6 +88,18 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => p.status(plan, { allow: ['error-violation'] }))).toBe('allow');
     // A command line is a list with its program first, and an actor is what evaluates.
     expect(await fieldOf(() => commandActor({ command: 'node actor.mjs', timeoutMs: 1000, cwd: store } as Loose))).toBe('command');
+    // A timeout is config.yaml's timeout_ms: a whole number within its schema's bounds. Infinity or one past a timer's
+    // range would stop the actor at once (with a warning of Node's on standard error), a string be used as it is.
+    const bounds = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')).properties.reconciliation
+      .properties.timeout_ms;
+    for (const timeoutMs of [undefined, '1000', 0, -5, 1.5, Number.NaN, Number.POSITIVE_INFINITY, bounds.maximum + 1])
+      expect(await fieldOf(() => commandActor({ command: ['node', 'actor.mjs'], timeoutMs, cwd: store } as Loose)), String(timeoutMs)).toBe(
+        'timeoutMs',
+      );
+    expect(commandActor({ command: ['node', 'actor.mjs'], timeoutMs: bounds.maximum, cwd: store }).kind).toBe('command');
+    expect(
+      await fieldOf(() => commandActor({ command: ['node', 'actor.mjs'], timeoutMs: 1000, cwd: store, onStderr: 'log' } as Loose)),
+    ).toBe('onStderr');
     expect(await fieldOf(() => p.strategize(plan, { actor: 5 }))).toBe('actor');
     expect((await s.list({ all: true })).length).toBe(before);
     expect((await s.edit({ id, rationale: null })).changed).toEqual([]);
