@@ -1,3 +1,5 @@
+import { inputObject, optionalFunction } from '../core/input-shape.ts';
+
 /** What use cases take from the outside world; tests pass their own. */
 export interface ServiceDeps {
   /** Current time. */
@@ -27,7 +29,15 @@ export function setIdGenerator(next: () => string): void {
   nextUlid ??= next;
 }
 
-export function defaultDeps(overrides: Partial<ServiceDeps> = {}): ServiceDeps {
+export function defaultDeps(given: Partial<ServiceDeps> = {}): ServiceDeps {
+  // From JavaScript (`open({ store, deps })`): a clock that is no function would fail as a TypeError at the first write.
+  const checked = inputObject(given, 'deps');
+  const overrides: Partial<ServiceDeps> = {};
+  for (const field of ['clock', 'newId', 'author', 'notice'] as const) {
+    const f = optionalFunction(checked[field] as ((...args: never[]) => unknown) | undefined, `deps.${field}`);
+    // One left null or undefined keeps the default, as a field left out does.
+    if (f !== undefined) Object.assign(overrides, { [field]: f });
+  }
   return {
     clock: () => new Date(),
     newId: () => {

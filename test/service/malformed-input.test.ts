@@ -54,6 +54,10 @@ describe('the library given input of the wrong shape', () => {
     await usageError(() => s.add());
     expect(await fieldOf(() => InvariantService.open({ store: 5 as Loose }))).toBe('store');
     expect(await fieldOf(() => PlanService.open({ store, cwd: 5 as Loose }))).toBe('cwd');
+    // A clock that is no function is refused when the service opens, not at its first write; one left undefined is the default.
+    expect(await fieldOf(() => InvariantService.open({ store, deps: { clock: '2030-01-01' } as Loose }))).toBe('deps.clock');
+    await usageError(() => InvariantService.open({ store, deps: 'fixed' as Loose }));
+    expect(InvariantService.open({ store, deps: { clock: undefined } as Loose }).deps.clock()).toBeInstanceOf(Date);
     await usageError(() => InvariantService.open(store as Loose));
     expect(await fieldOf(() => s.add({ scope: { global: true } }))).toBe('text');
     expect(await fieldOf(() => s.add({ scope: { global: true }, text: 5 }))).toBe('text');
