@@ -64,6 +64,13 @@ describe('the library given input of the wrong shape', () => {
     // One string is not a list of tags (nor of paths), and "no" is not false.
     expect(await fieldOf(() => s.add({ scope: { global: true }, text: 'Tagged', tags: 'data' }))).toBe('tags');
     expect(await fieldOf(() => s.add({ scope: { global: true }, text: 'Why', rationale: 5 }))).toBe('rationale');
+    // A severity that is none of the three, or no string at all (an object without a prototype cannot even be printed).
+    for (const severity of ['fatal', 5, Object.create(null)]) {
+      expect(await fieldOf(() => s.add({ scope: { global: true }, text: 'Severe', severity }))).toBe('severity');
+      expect(await fieldOf(() => s.edit({ id, severity }))).toBe('severity');
+      expect(await fieldOf(() => p.addViolation({ plan: '01M8KK5920RS6CGAVDFVYYJ0B4', invariant: id, severity }))).toBe('severity');
+      expect(await fieldOf(() => p.listViolations({ severity }))).toBe('severity');
+    }
     expect(await fieldOf(() => s.add({ scope: { global: true }, text: 'Committed', commit: 'no' }))).toBe('commit');
     expect(await fieldOf(() => s.checkAdd({ scope: { global: true } }))).toBe('text');
     await usageError(() => s.edit());

@@ -1,6 +1,6 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
 import { InvalidStoreError, UsageError, valueTooLong } from '../../core/errors.ts';
-import { optionalString, optionalStrings, requiredString } from '../../core/input-shape.ts';
+import { optionalString, optionalStrings, requiredString, typeName } from '../../core/input-shape.ts';
 import {
   type Guard,
   type Plan,
@@ -132,8 +132,14 @@ export function checkText(raw: unknown, file: string): string {
   return text;
 }
 
+/** A severity, the one check of every writer and filter: the field named, and the value shown only as a string. */
 export function checkSeverity(severity: Severity): Severity {
-  if (!SEVERITIES.includes(severity)) throw new UsageError(`severity "${String(severity)}" is not one of ${SEVERITIES.join(', ')}`);
+  if (!SEVERITIES.includes(severity))
+    throw new UsageError(
+      `severity ${typeof severity === 'string' ? `"${truncate(severity)}"` : typeName(severity)} is not one of ${SEVERITIES.join(', ')}`,
+      undefined,
+      { field: 'severity' },
+    );
   return severity;
 }
 

@@ -2,12 +2,13 @@
 import { UsageError, valueTooLong } from '../../core/errors.ts';
 import { inputObject, optionalString, requiredString } from '../../core/input-shape.ts';
 import { normalisePrefix, pickId } from '../../core/id-prefix.ts';
-import { SEVERITIES, type Severity } from '../../core/model.ts';
+import type { Severity } from '../../core/model.ts';
 import { codePointLength, isUlid } from '../../core/names.ts';
 import type { Violation } from '../../core/records.ts';
 import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { planIds } from '../invariants/lookup.ts';
+import { checkSeverity } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
 import type { ListedViolation, ViolationInput } from './types.ts';
@@ -18,9 +19,7 @@ const writer = () => import('../../core/serialize.ts');
 /** Records an InvariantViolation; the invariant must be in the plan's effective set. */
 export async function addViolation(svc: PlanContext, given: ViolationInput): Promise<ListedViolation> {
   const input = inputObject(given, 'addViolation') as ViolationInput;
-  if (input.severity !== undefined && !SEVERITIES.includes(input.severity)) {
-    throw new UsageError(`severity "${String(input.severity)}" is not one of ${SEVERITIES.join(', ')}`);
-  }
+  if (input.severity !== undefined) checkSeverity(input.severity);
   const plan = await planById(svc, requiredString(input.plan, 'plan'));
   const { entries } = await svc.invariants.effective({ plan: plan.id });
   const inSet = entries.map((e) => e.invariant);
@@ -142,9 +141,7 @@ export async function listViolations(svc: PlanContext, given: { plan?: string; s
   // A plan id given bare (listViolations(id)) read as no plan: every plan's violations, silently.
   const options = inputObject(given, 'listViolations');
   optionalString(options.plan, 'plan');
-  if (options.severity !== undefined && !SEVERITIES.includes(options.severity)) {
-    throw new UsageError(`severity "${String(options.severity)}" is not one of ${SEVERITIES.join(', ')}`);
-  }
+  if (options.severity !== undefined) checkSeverity(options.severity);
   const planIds = options.plan !== undefined ? [(await planById(svc, options.plan)).id] : (await svc.list()).map((p) => p.id);
   const out: ListedViolation[] = [];
   for (const plan of planIds) {
