@@ -1,14 +1,28 @@
 // The shape of what a library caller hands the services from JavaScript, where no type is checked
 // (docs/library.md): a value of the wrong type is a usage error naming the field, never a TypeError
 // from deep inside, nor a string read as its characters.
+import { closestNames, didYouMean } from './closest.ts';
 import { UsageError } from './errors.ts';
 
 const HINT = 'See docs/library.md for what each method takes.';
 
-/** The options object of a call: left out (undefined, null) reads as empty; anything else not an object is refused. */
-export function inputObject<T extends object>(input: T | undefined | null, what: string): Partial<T> {
+/**
+ * The options object of a call: left out (undefined, null) reads as empty; anything else not an object is refused.
+ * With `fields` (every field the call takes, so the compiler holds the list to the type), a field it does not take
+ * is refused too, with the closest names: ignored, `add({…, active: false})` would add an active invariant.
+ */
+export function inputObject<T extends object>(input: T | undefined | null, what: string, fields?: Record<keyof T, true>): Partial<T> {
   if (input === undefined || input === null) return {};
   if (typeof input !== 'object' || Array.isArray(input)) throw new UsageError(`${what} takes an object, not ${typeName(input)}`, HINT);
+  if (fields !== undefined)
+    for (const key of Object.keys(input)) {
+      if (Object.hasOwn(fields, key)) continue;
+      const known = Object.keys(fields);
+      const close = didYouMean(closestNames(key, known));
+      throw new UsageError(`${what} takes no ${JSON.stringify(key)}${close ? `; ${close}` : ''}`, `It takes ${known.join(', ')}. ${HINT}`, {
+        field: key,
+      });
+    }
   return input;
 }
 

@@ -116,6 +116,34 @@ describe('the library given input of the wrong shape', () => {
     expect((await s.edit({ id, rationale: null })).changed).toEqual([]);
   });
 
+  it('refuses a field a method does not take, naming it and the closest one, and writes nothing', async () => {
+    const store = exampleStore();
+    const s = InvariantService.open({ store }) as Loose;
+    const p = PlanService.open({ store }) as Loose;
+    const id = '01M8KJT9G0XNWEM589ZS7FV0VT';
+    const plan = '01M8KK5920RS6CGAVDFVYYJ0B4';
+    const before = JSON.stringify(await s.list({ all: true }));
+    const refused = async (call: () => unknown) => {
+      const e = await usageError(call);
+      return [(e.detail as { field?: string } | null)?.field, e.message];
+    };
+    // Ignored, active: false would have added an active invariant.
+    expect(await refused(() => s.add({ scope: { global: true }, text: 'Keep the changelog', active: false }))).toEqual([
+      'active',
+      'add takes no "active"',
+    ]);
+    expect(await refused(() => s.edit({ id, txt: 'x' }))).toEqual(['txt', 'edit takes no "txt"; did you mean text?']);
+    expect((await refused(() => s.list({ tags: ['data'] })))[0]).toBe('tags');
+    expect((await refused(() => s.move(id, { project: 'myapp' }, { comit: true })))[0]).toBe('comit');
+    expect((await refused(() => s.remove(id, { force: true })))[0]).toBe('force');
+    expect((await refused(() => p.use({ action: 'local/code-coverage', project: 'myapp', gaol: 'x' })))[0]).toBe('gaol');
+    const waiver = { invariant: id, plan, reason: 'r', owner: 'o', expires: '2099-01-01' };
+    expect((await refused(() => p.waive({ ...waiver, expiry: '2099-01-01' })))[0]).toBe('expiry');
+    expect((await refused(() => p.addViolation({ plan, invariant: id, detail: 'x' })))[0]).toBe('detail');
+    expect(JSON.stringify(await s.list({ all: true }))).toBe(before);
+    expect((await p.list()).length).toBe(1);
+  });
+
   it('never reads a misplaced scope or plan as none, which would list the whole store', async () => {
     const store = exampleStore();
     const s = InvariantService.open({ store }) as Loose;

@@ -12,14 +12,14 @@ import type { InvariantContext } from './context.ts';
 import { checkNewAction } from './projects.ts';
 import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
 import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireOwnScope, requireValid } from './rules.ts';
-import type { AddContext, AddInput, AddResult, ScopeInput } from './types.ts';
+import { ADD_FIELDS, type AddContext, type AddInput, type AddResult, type ScopeInput } from './types.ts';
 
 /**
  * Adds an invariant. Refuses (exit 1) a text whose key equals one already in
  * the same scope; the check and the write happen under the scope's lock.
  */
 export async function add(svc: InvariantContext, given: AddInput): Promise<AddResult> {
-  const input = inputObject(given, 'add') as AddInput;
+  const input = inputObject(given, 'add', ADD_FIELDS) as AddInput;
   const scope = await svc.resolveScope(input.scope);
   requireOwnScope(scope);
   // Where a refusal says the value would have gone: the scope's folder, as the schema gate names it.

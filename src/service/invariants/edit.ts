@@ -12,7 +12,7 @@ import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
 import { inheritedIfReadable, relations } from './related.ts';
 import { checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
-import type { EditInput, EditResult } from './types.ts';
+import { EDIT_FIELDS, type EditInput, type EditResult } from './types.ts';
 
 /**
  * Changes fields of one invariant (`invariant edit`): the same checks as
@@ -21,7 +21,7 @@ import type { EditInput, EditResult } from './types.ts';
  * the provenance stay. An edit that changes nothing writes nothing.
  */
 export async function edit(svc: InvariantContext, given: EditInput): Promise<EditResult> {
-  const input = inputObject(given, 'edit') as EditInput;
+  const input = inputObject(given, 'edit', EDIT_FIELDS) as EditInput;
   const found = await svc.resolveId(input.id);
   const text = input.text !== undefined ? checkText(input.text, found.path) : undefined;
   const severity = input.severity !== undefined ? checkSeverity(input.severity) : undefined;

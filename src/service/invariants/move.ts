@@ -24,7 +24,7 @@ export async function move(
   to: ScopeInput | Scope,
   given: { commit?: boolean; newProject?: boolean } = {},
 ): Promise<MoveResult> {
-  const options = inputObject(given, 'move');
+  const options = inputObject(given, 'move', { commit: true, newProject: true });
   const found = await svc.resolveId(idOrPrefix);
   const dest = await svc.resolveScope(to);
   requireOwnScope(dest);
@@ -108,7 +108,7 @@ export async function remove(
   given: { commit?: boolean } = {},
 ): Promise<{ id: string; path: string; scope: Scope; keptProject?: KeptProject; commit?: string }> {
   // Null reads as no options; a string in their place is refused, not taken for none.
-  const options = inputObject(given, 'remove');
+  const options = inputObject(given, 'remove', { commit: true });
   const found = await svc.resolveId(idOrPrefix);
   const { removeFile } = await import('../../store/atomic-write.ts');
   const folder = scopeFolder(found.scope);

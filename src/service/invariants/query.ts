@@ -13,7 +13,7 @@ import { requireAction } from './projects.ts';
 import { inheritedIfReadable, inheritedNotListed, unlessSourceNotReady } from './related.ts';
 import { sourceTemplate, sourceTemplates } from './source-actions.ts';
 import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
-import type { EffectiveResult, ListOptions, ListedInvariant, ShowResult, WaiverState } from './types.ts';
+import { type EffectiveResult, LIST_FIELDS, type ListOptions, type ListedInvariant, type ShowResult, type WaiverState } from './types.ts';
 
 /** Invariants of one scope, or of the whole store; active ones unless `all`. */
 export async function list(svc: InvariantContext, given: ListOptions = {}): Promise<ListedInvariant[]> {
@@ -28,6 +28,7 @@ export async function list(svc: InvariantContext, given: ListOptions = {}): Prom
         field: stray,
       },
     );
+  inputObject(given, 'list', LIST_FIELDS);
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
   const scope = options.scope ? await svc.resolveScope(options.scope) : undefined;
   if (scope?.kind === 'plan') await svc.readPlan(scope.plan);

@@ -25,6 +25,18 @@ export interface AddInput {
   newProject?: boolean;
 }
 
+/** Every field `add` takes: a library caller's other field is refused, not ignored. */
+export const ADD_FIELDS = {
+  scope: true,
+  text: true,
+  severity: true,
+  tags: true,
+  rationale: true,
+  guard: true,
+  commit: true,
+  newProject: true,
+} as const satisfies Record<keyof AddInput, true>;
+
 export interface AddResult {
   invariant: ScopedInvariant;
   /** Absolute path of the new file. */
@@ -60,6 +72,21 @@ export interface EditInput {
   guard?: Guard | null;
   commit?: boolean;
 }
+
+/** Every field `edit` takes. */
+export const EDIT_FIELDS = {
+  id: true,
+  text: true,
+  severity: true,
+  tags: true,
+  addTags: true,
+  removeTags: true,
+  rationale: true,
+  active: true,
+  overrides: true,
+  guard: true,
+  commit: true,
+} as const satisfies Record<keyof EditInput, true>;
 
 /** A near-duplicate of an invariant (core/near-duplicates.ts). */
 export interface NearMatch {
@@ -112,6 +139,9 @@ export interface ListOptions {
   /** A regex on the text, smart case. */
   pattern?: string;
 }
+
+/** Every field `list` takes. */
+export const LIST_FIELDS = { scope: true, all: true, pattern: true } as const satisfies Record<keyof ListOptions, true>;
 
 export interface ListedInvariant {
   invariant: ScopedInvariant;

@@ -13,6 +13,9 @@ export interface UseInput {
   commit?: boolean;
 }
 
+/** Every field `use` takes: a library caller's other field is refused, not ignored. */
+export const USE_FIELDS = { action: true, project: true, goal: true, commit: true } as const satisfies Record<keyof UseInput, true>;
+
 export interface UseResult {
   plan: Plan;
   /** The new plan-scope invariants, with their provenance. */
@@ -90,12 +93,29 @@ export interface WaiveInput {
   commit?: boolean;
 }
 
+/** Every field `waive` takes. */
+export const WAIVE_FIELDS = {
+  invariant: true,
+  plan: true,
+  project: true,
+  reason: true,
+  owner: true,
+  expires: true,
+  commit: true,
+} as const satisfies Record<keyof WaiveInput, true>;
+
 export interface ViolationInput {
   plan: string;
   invariant: string;
   severity?: Severity;
   details?: string;
 }
+
+/** Every field `addViolation` takes. */
+export const VIOLATION_FIELDS = { plan: true, invariant: true, severity: true, details: true } as const satisfies Record<
+  keyof ViolationInput,
+  true
+>;
 
 export interface ListedViolation {
   plan: string;

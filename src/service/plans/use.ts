@@ -13,7 +13,7 @@ import { requireAction } from '../invariants/projects.ts';
 import { requireValid, toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { actionTree, timestamp } from './common.ts';
-import type { UseInput, UseResult } from './types.ts';
+import { USE_FIELDS, type UseInput, type UseResult } from './types.ts';
 import { join } from 'node:path';
 
 /**
@@ -22,7 +22,7 @@ import { join } from 'node:path';
  * renamed into place, so readers see the whole plan or none of it.
  */
 export async function use(svc: PlanContext, given: UseInput): Promise<UseResult> {
-  const input = inputObject(given, 'use') as UseInput;
+  const input = inputObject(given, 'use', USE_FIELDS) as UseInput;
   optionalString(input.project, 'project');
   requiredString(input.action, 'action');
   // SOURCE:NS/NAME names a policy source's template (docs/extends.md); its names are checked before any read.

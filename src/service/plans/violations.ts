@@ -11,14 +11,14 @@ import { planIds } from '../invariants/lookup.ts';
 import { checkSeverity } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
-import type { ListedViolation, ViolationInput } from './types.ts';
+import { type ListedViolation, VIOLATION_FIELDS, type ViolationInput } from './types.ts';
 
 /** The YAML writer, loaded only to write: `violation list` reads this module too. */
 const writer = () => import('../../core/serialize.ts');
 
 /** Records an InvariantViolation; the invariant must be in the plan's effective set. */
 export async function addViolation(svc: PlanContext, given: ViolationInput): Promise<ListedViolation> {
-  const input = inputObject(given, 'addViolation') as ViolationInput;
+  const input = inputObject(given, 'addViolation', VIOLATION_FIELDS) as ViolationInput;
   if (input.severity !== undefined) checkSeverity(input.severity);
   const plan = await planById(svc, requiredString(input.plan, 'plan'));
   const { entries } = await svc.invariants.effective({ plan: plan.id });

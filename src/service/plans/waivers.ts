@@ -12,14 +12,14 @@ import { refuseLockedWaiver } from '../floors.ts';
 import { toScope } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, timestamp } from './common.ts';
-import type { WaiveInput } from './types.ts';
+import { WAIVE_FIELDS, type WaiveInput } from './types.ts';
 
 /**
  * `invariant waive`: records a time-boxed exception for an invariant of the
  * plan's or project's effective set (docs/plans.md, "Waivers").
  */
 export async function waive(svc: PlanContext, given: WaiveInput): Promise<{ waiver: ScopedWaiver; commit?: string }> {
-  const input = inputObject(given, 'waive') as WaiveInput;
+  const input = inputObject(given, 'waive', WAIVE_FIELDS) as WaiveInput;
   if ((input.plan === undefined) === (input.project === undefined)) {
     const hint = 'A waiver covers one plan, or one project and the plans that target it.';
     if (input.plan === undefined)
