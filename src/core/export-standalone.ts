@@ -3,7 +3,7 @@
  * whole effective set, with the precedence it holds and the waivers that
  * hold for it. Pure.
  */
-import { type ExportSection, waiverNote } from './export.ts';
+import { type ExportSection, frontMatterText, renderSections, type TargetSpec, waiverNote } from './export.ts';
 import { describeScope, type Target } from './model.ts';
 import type { EffectiveEntry } from './resolve.ts';
 import type { ScopedWaiver } from './waivers.ts';
@@ -31,4 +31,17 @@ export function standaloneSection(t: Target, entries: readonly EffectiveEntry[],
         notes: [`The effective set of project ${t.project}: project > global${below}.`, ...waived],
         entries,
       };
+}
+
+/**
+ * The file as printed by `--stdout`: front matter, then the sections, with no markers, and no blank line at either
+ * end (those are the block's, around its markers). A description in the front matter says whose set it is: the root
+ * file's would call one project's rules those of the whole repository.
+ */
+export function renderStandalone(spec: TargetSpec, sections: readonly ExportSection[], storeRel: string): string {
+  const whose = sections.length === 1 ? sections[0]!.scope : undefined;
+  const front = spec.rootFrontMatter?.map((line) =>
+    whose !== undefined && line.startsWith('description: ') ? `description: The effective set of ${whose} (exported by agents)` : line,
+  );
+  return `${frontMatterText(front) ?? ''}${renderSections(sections, storeRel).replace(/^\n/, '').replace(/\n+$/, '\n')}`;
 }

@@ -486,8 +486,3 @@ export function removeBlock(
   if (rest.trim() === '') return { kind: 'delete' };
   return { kind: 'write', text: current.slice(0, scan.start) + current.slice(scan.end), action: 'update' };
 }
-
-/** The file as printed by `--stdout`: front matter, then the sections, with no markers. */
-export function renderStandalone(spec: TargetSpec, sections: readonly ExportSection[], storeRel: string): string {
-  return `${frontMatterText(spec.rootFrontMatter) ?? ''}${renderSections(sections, storeRel)}`;
-}

@@ -3,7 +3,7 @@ import { readdirSync, unlinkSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { chooseTargets } from '../core/export-choice.ts';
-import { standaloneSection } from '../core/export-standalone.ts';
+import { renderStandalone, standaloneSection } from '../core/export-standalone.ts';
 import { requiredString } from '../core/input-shape.ts';
 import { checkedExportOptions, checkPlanShape, type ExportOptions } from './export-options.ts';
 import {
@@ -16,7 +16,6 @@ import {
   removeBlock,
   newRenderedEntries,
   renderSections,
-  renderStandalone,
   unexpressedGlobs,
   type ExportFile,
   type ExportProject,

@@ -14,12 +14,12 @@ import {
   planExport,
   removeBlock,
   renderSections,
-  renderStandalone,
   scanBlock,
   unexpressedGlobs,
   yamlScalar,
   type ExportProject,
 } from '../../src/core/export.ts';
+import { renderStandalone } from '../../src/core/export-standalone.ts';
 import { type AgentsError, UsageError } from '../../src/core/errors.ts';
 import type { EffectiveEntry } from '../../src/core/resolve.ts';
 import { entry, sha256 } from '../helpers/effective.ts';
@@ -471,11 +471,13 @@ describe('the markers and front matter text', () => {
     expect(leadingFrontMatter('---\n---\n')).toBeUndefined();
   });
 
-  it('renderStandalone: front matter, then the sections', () => {
-    const sections = [{ title: 'Global', scope: 'global', notes: [], entries: [G1] }];
-    const body = renderSections(sections, '.agents');
+  it('renderStandalone: front matter saying whose set it is, then the sections, no blank line at either end', () => {
+    const sections = [{ title: 'Project web', scope: 'project web', notes: [], entries: [G1] }];
+    const body = renderSections(sections, '.agents').slice(1, -1);
+    expect(body.startsWith('## Invariants\n')).toBe(true);
+    expect(body.endsWith('\n\n')).toBe(false);
     expect(renderStandalone(TARGETS.cursor, sections, '.agents')).toBe(
-      `---\ndescription: Invariants that apply everywhere in this repository (exported by agents)\nalwaysApply: true\n---\n\n${body}`,
+      `---\ndescription: The effective set of project web (exported by agents)\nalwaysApply: true\n---\n\n${body}`,
     );
     expect(renderStandalone(TARGETS['agents-md'], sections, '.agents')).toBe(body);
   });

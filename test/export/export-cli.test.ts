@@ -748,7 +748,10 @@ describe('agents export --project and --stdout', () => {
     expect(r.code).toBe(0);
     expect(snapshot(repo)).toEqual(snap);
     const { front, body } = splitFrontMatter(r.stdout);
-    expect(front).toEqual({ description: 'Invariants that apply everywhere in this repository (exported by agents)', alwaysApply: true });
+    expect(front).toEqual({ description: `The effective set of plan ${PLAN} (exported by agents)`, alwaysApply: true });
+    // The set alone: no blank line before its heading nor after its last line.
+    expect(body.replace(/^\n/, '').startsWith('## Invariants\n')).toBe(true);
+    expect(r.stdout.endsWith('\n\n')).toBe(false);
     expect(body).not.toContain('agents:begin');
     // The project's copy of "Log all changes" (error) shadows the global warning: no warnings are left.
     expect(headings(body).map(([l, t]) => `${l} ${t}`)).toEqual([
