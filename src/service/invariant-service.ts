@@ -61,7 +61,7 @@ export class InvariantService implements InvariantContext {
     const options = inputObject(given, 'open');
     const store = optionalString(options.store, 'store');
     const cwd = optionalString(options.cwd, 'cwd');
-    const root = discoverStore({ store, env: options.env ?? process.env, cwd: cwd ?? process.cwd() });
+    const root = discoverStore({ store, env: options.env ?? process.env, cwd: cwd ?? process.cwd(), storeOption: 'open({store})' });
     return new InvariantService(root, options.deps);
   }
 

@@ -11,6 +11,8 @@ export interface DiscoverOptions {
   store?: string;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** What messages call `store` by: `--store` on the command line, the library's own name for it otherwise. */
+  storeOption?: string;
 }
 
 function isDir(path: string): boolean {
@@ -69,8 +71,8 @@ export function explicitStore(options: DiscoverOptions): string | undefined {
   // An empty --store (an unset variable, `--store "$DIR"`) would name the current folder, and init would make a store there.
   if (options.store === '')
     throw new UsageError(
-      '--store is empty',
-      'Give the store folder (--store DIR), or leave the option out to find .agents/ from the current folder.',
+      `${options.storeOption ?? '--store'} is empty`,
+      `Give the store folder (${options.storeOption ?? '--store DIR'}), or leave it out to find .agents/ from the current folder.`,
       { option: 'store' },
       'missing-value',
     );
@@ -89,7 +91,7 @@ export function discoverStore(options: DiscoverOptions): string {
   const explicit = options.store ?? (options.env.AGENTS_STORE || undefined);
   const root = explicitStore(options);
   if (explicit !== undefined && root !== undefined) {
-    const from = options.store !== undefined ? '--store' : 'AGENTS_STORE';
+    const from = options.store !== undefined ? (options.storeOption ?? '--store') : 'AGENTS_STORE';
     if (!isDir(root)) {
       // A file there, or on the way there (`file/sub`), cannot become a store: init is not the way out then.
       const file = fileOnPath(root);
@@ -110,7 +112,7 @@ export function discoverStore(options: DiscoverOptions): string {
       // Never read as an empty store, let alone written into: a folder such as the repository's top holding .agents/.
       const inner = join(root, DEFAULT_STORE_DIR);
       const hint = isDir(inner)
-        ? `It holds ${DEFAULT_STORE_DIR}/: did you mean ${from === '--store' ? '--store ' : 'AGENTS_STORE='}${join(explicit, DEFAULT_STORE_DIR)}?`
+        ? `It holds ${DEFAULT_STORE_DIR}/: did you mean ${from === 'AGENTS_STORE' ? `AGENTS_STORE=${join(explicit, DEFAULT_STORE_DIR)}` : from === '--store' ? `--store ${join(explicit, DEFAULT_STORE_DIR)}` : `store: ${JSON.stringify(join(explicit, DEFAULT_STORE_DIR))}`}?`
         : `A store holds config.yaml or the folders global/, projects/, actions/, plans/. Create one with \`agents init --store ${explicit}\`, or check the path.`;
       throw new UsageError(`${root} (from ${from}) is not a store`, hint, { store: root }, 'not-a-store');
     }

@@ -144,6 +144,14 @@ describe('the library given input of the wrong shape', () => {
     expect((await p.list()).length).toBe(1);
   });
 
+  it("names the store as the library takes it, open({store}), never the command line's --store", async () => {
+    for (const store of ['/no/such/store', '']) {
+      const e = await usageError(() => InvariantService.open({ store }));
+      expect(e.message).toContain('open({store})');
+      expect(`${e.message} ${e.hint}`).not.toContain('--store DIR');
+    }
+  });
+
   it('never reads a misplaced scope or plan as none, which would list the whole store', async () => {
     const store = exampleStore();
     const s = InvariantService.open({ store }) as Loose;
