@@ -23,14 +23,11 @@ export function writeSchemas(root: string): string[] {
 }
 
 /**
- * Creates a new store at `root`; refuses to touch an existing one. The store
- * is made whole or not at all: in a temporary folder beside it, renamed into
- * place (into an empty folder that is there already, its entries are moved
- * in, and taken out again should one fail), so a failed init (a full disk, a
- * folder it may not write in) leaves nothing that a second init would take
- * for a store.
+ * What `agents init` finds at `root`, checked before any of its modes writes (a new store, `--hooks`, `--schemas`):
+ * no folder, an empty one, or a store. A link to nothing, a file (or a path below one) and a folder that holds
+ * something else (another tool's `.agents/`) are refused, exit 2, so that no mode writes beside them.
  */
-export function initStore(root: string, actor?: ActorChoice): string[] {
+export function initTargetState(root: string): 'none' | 'empty' | 'store' {
   const state = folderState(root);
   if (state === 'none' && isLink(root)) {
     // A link to nothing: a folder cannot be renamed onto it, and what it should lead to is the user's to say.
@@ -46,23 +43,34 @@ export function initStore(root: string, actor?: ActorChoice): string[] {
       'Nothing was changed. Choose a folder with --store DIR.',
     );
   }
-  if (state === 'full') {
-    // A folder of that name may be another tool's: said as what it is, not as a store.
-    const entries = readdirSync(root);
-    if (!entries.some((e) => e === 'config.yaml' || (SCOPE_FOLDERS as readonly string[]).includes(e))) {
-      const shown = entries.sort().slice(0, 3).join(', ');
-      throw new UsageError(
-        `${root} is not empty and holds no store (no config.yaml, no ${SCOPE_FOLDERS.join('/, ')}/; it holds ${shown}${entries.length > 3 ? ', …' : ''}): another tool may use that folder`,
-        'Nothing was changed. Put the store elsewhere with --store DIR (then AGENTS_STORE or --store DIR for every command), or move what the folder holds.',
-        { entries: entries.slice(0, 20) },
-        'not-a-store',
-      );
-    }
+  if (state !== 'full') return state;
+  // A folder of that name may be another tool's: said as what it is, not as a store.
+  const entries = readdirSync(root);
+  if (entries.some((e) => e === 'config.yaml' || (SCOPE_FOLDERS as readonly string[]).includes(e))) return 'store';
+  const shown = entries.sort().slice(0, 3).join(', ');
+  throw new UsageError(
+    `${root} is not empty and holds no store (no config.yaml, no ${SCOPE_FOLDERS.join('/, ')}/; it holds ${shown}${entries.length > 3 ? ', …' : ''}): another tool may use that folder`,
+    'Nothing was changed. Put the store elsewhere with --store DIR (then AGENTS_STORE or --store DIR for every command), or move what the folder holds.',
+    { entries: entries.slice(0, 20) },
+    'not-a-store',
+  );
+}
+
+/**
+ * Creates a new store at `root`; refuses to touch an existing one. The store
+ * is made whole or not at all: in a temporary folder beside it, renamed into
+ * place (into an empty folder that is there already, its entries are moved
+ * in, and taken out again should one fail), so a failed init (a full disk, a
+ * folder it may not write in) leaves nothing that a second init would take
+ * for a store.
+ */
+export function initStore(root: string, actor?: ActorChoice): string[] {
+  const state = initTargetState(root);
+  if (state === 'store')
     throw new UsageError(
       `a store already exists at ${root}`,
       'Nothing was changed. Use it as it is, or choose another folder with --store DIR.',
     );
-  }
   // An empty folder someone else made: nothing is created in it (docs/store-format.md).
   if (state === 'empty') assertOwnStore(root, 'write in');
   const parent = dirname(root);

@@ -117,6 +117,54 @@ describe('the plain git hook (agents init --hooks)', () => {
     expect(readFileSync(hook, 'utf8')).toBe('#!/bin/sh\nexec make lint\n');
   });
 
+  it('checks what the store folder holds before --hooks or --schemas writes anything', async () => {
+    const json = async (args: string[], cwd: string) => {
+      const r = await runAgents([...args, '--format', 'json'], { cwd });
+      return { code: r.code, doc: JSON.parse(r.stdout) };
+    };
+    const hook = (repo: string) => join(repo, '.git/hooks/pre-commit');
+    // Another tool's .agents/: refused as `init` alone refuses it, no hook and no schemas written beside it.
+    const other = tempDir();
+    gitInit(other);
+    mkdirSync(join(other, '.agents/skills'), { recursive: true });
+    for (const args of [
+      ['init', '--hooks'],
+      ['init', '--schemas'],
+    ]) {
+      const r = await json(args, other);
+      expect(r.code).toBe(2);
+      expect(r.doc.error.code).toBe('not-a-store');
+    }
+    expect(existsSync(hook(other))).toBe(false);
+    expect(existsSync(join(other, '.agents/schemas'))).toBe(false);
+    // An empty folder is made a store, as `init` alone makes it, with the hook.
+    const empty = tempDir();
+    gitInit(empty);
+    mkdirSync(join(empty, '.agents'));
+    const made = await json(['init', '--hooks', '--actor', 'none'], empty);
+    expect(made.code).toBe(0);
+    expect(made.doc.created).toContain('config.yaml');
+    expect(existsSync(join(empty, '.agents/config.yaml'))).toBe(true);
+    expect(existsSync(hook(empty))).toBe(true);
+    // In an existing store the actor flags would change nothing: exit 2, the hook not installed, config.yaml as it was.
+    const store = tempDir();
+    gitInit(store);
+    expect((await runAgents(['init', '--actor', 'none'], { cwd: store })).code).toBe(0);
+    const config = readFileSync(join(store, '.agents/config.yaml'), 'utf8');
+    const actor = await json(['init', '--hooks', '--actor', 'agent', '--agent', 'claude'], store);
+    expect(actor.code).toBe(2);
+    expect(actor.doc.error.detail).toMatchObject({ option: 'actor' });
+    expect(existsSync(hook(store))).toBe(false);
+    expect(readFileSync(join(store, '.agents/config.yaml'), 'utf8')).toBe(config);
+    // Without --hooks or an actor flag, an existing store is still refused whole.
+    expect((await json(['init'], store)).code).toBe(2);
+    // --schemas refreshes the schemas only: a flag of another mode with it is refused, not dropped.
+    const schemas = await json(['init', '--schemas', '--hooks'], store);
+    expect(schemas.code).toBe(2);
+    expect(schemas.doc.error).toMatchObject({ code: 'conflicting-options', detail: { options: ['schemas', 'hooks'] } });
+    expect(existsSync(hook(store))).toBe(false);
+  });
+
   it('names a store that is not .agents/ in the hook', async () => {
     const repo = tempDir();
     gitInit(repo);

@@ -1,12 +1,15 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { IgnoredPath } from '../../git/commit.ts';
 import { initTarget } from '../../store/discover.ts';
 import { planPreCommitHook, writePreCommitHook } from '../../store/hooks.ts';
-import { initStore, writeSchemas } from '../../store/init.ts';
+import { initStore, initTargetState, writeSchemas } from '../../store/init.ts';
 import { type ActorFlags, askActor, choiceFromFlags } from '../actor-options.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
+
+/** The flags that choose the actor of the store init makes (docs/actors.md). */
+const ACTOR_FLAGS = ['actor', 'agent', 'provider', 'model', 'base-url', 'api-key-env'] as const;
 
 interface InitArgs extends ActorFlags {
   hooks?: boolean;
@@ -42,13 +45,16 @@ export default defineCommand<InitArgs>({
         type: 'string',
         requiresArg: true,
         describe: 'with --actor llm: the NAME of the variable holding the key (default OPENAI_API_KEY or ANTHROPIC_API_KEY)',
-      }),
+      })
+      // --schemas only refreshes the schemas: a flag of another mode with it would be dropped without a word.
+      .conflicts('schemas', ['hooks', 'export-check', ...ACTOR_FLAGS]),
   async run(argv, ctx) {
     const root = initTarget({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd });
     const s = ctx.style;
-    const exists = existsSync(root);
+    // What the folder holds decides every mode, and is refused (a file, another tool's folder) before any writes.
+    const state = initTargetState(root);
     if (argv.schemas) {
-      if (!exists) throw new UsageError(`no store at ${root}`, 'Create it with `agents init` (which copies the schemas too).');
+      if (state !== 'store') throw new UsageError(`no store at ${root}`, 'Create it with `agents init` (which copies the schemas too).');
       const written = writeSchemas(root);
       emit(ctx, { store: root, schemas: written }, () =>
         [`${s.green('refreshed')} schemas in ${root}`, ...written.map((w) => `  ${w}`)].join('\n'),
@@ -57,13 +63,20 @@ export default defineCommand<InitArgs>({
     }
     if (argv['export-check'] && !argv.hooks)
       throw new UsageError('--export-check goes with --hooks', 'Run `agents init --hooks --export-check`.');
+    const actorFlag = ACTOR_FLAGS.find((k) => argv[k] !== undefined);
+    if (state === 'store' && actorFlag !== undefined)
+      throw new UsageError(
+        `a store already exists at ${root}: --${actorFlag} chooses the actor of a new store`,
+        `Nothing was changed. Change the store's actor in ${join(root, 'config.yaml')} (reconciliation, docs/actors.md)${argv.hooks ? '; `agents init --hooks` alone installs the hook' : ''}.`,
+        { store: root, option: actorFlag },
+      );
     // Every refusal of the hook (outside the repository, another tool's hook, a folder that cannot be written) comes
     // before the store is made: nothing is written then.
     const hookPlan = argv.hooks ? await planPreCommitHook(root, argv['export-check'] ?? false) : undefined;
     let actor = choiceFromFlags(argv);
-    const creating = !(argv.hooks && exists);
-    if (creating && argv.actor === undefined && ctx.interactive && !(exists && readdirSync(root).length > 0))
-      actor = await askActor(ctx.io);
+    // With --hooks an existing store gets only the hook; without, initStore refuses it.
+    const creating = !(argv.hooks && state === 'store');
+    if (creating && state !== 'store' && argv.actor === undefined && ctx.interactive) actor = await askActor(ctx.io);
     const made = creating ? initStore(root, actor) : [];
     const hook = hookPlan ? writePreCommitHook(hookPlan) : undefined;
     // Offered, not imposed: the hook checks the exported files once the store says which it exports.
