@@ -1,5 +1,5 @@
 import { accessSync, chmodSync, constants, existsSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { gitCommonDir } from '../git/extends.ts';
 import { GitError, hooksDir, topLevel } from '../git/repo.ts';
@@ -146,9 +146,12 @@ export async function planPreCommitHook(storeRoot: string, exportCheck = false):
   if (existing.ok) {
     const current = existing.bytes.toString('utf8');
     if (!current.includes(HOOK_MARKER)) {
+      const edit = hookToEdit(dir, path);
       throw new UsageError(
-        `a pre-commit hook that agents did not install already exists: ${path}`,
-        'Nothing was changed. Add `agents validate --staged` to that hook yourself, or use the pre-commit framework or husky (see docs/validation.md).',
+        `a pre-commit hook that agents did not install already exists: ${path}${edit === path ? '' : ` (husky's, which runs ${edit})`}`,
+        `Nothing was changed. Add \`agents validate --staged\` to ${edit} yourself${edit === path ? '' : ' (husky rewrites the files of its _/ folder)'}, or use the pre-commit framework or husky (see docs/validation.md).`,
+        { path, edit },
+        'foreign-hook',
       );
     }
     if (current === script) return { path, action: 'unchanged', dir, script };
@@ -167,6 +170,15 @@ export async function planPreCommitHook(storeRoot: string, exportCheck = false):
     });
   }
   return { path, action, dir, script };
+}
+
+/**
+ * The file a person edits to add a command to the pre-commit hook at `path`: the hook itself, or under husky 9,
+ * whose core.hooksPath is `.husky/_`, the `.husky/pre-commit` that husky's generated wrapper there runs; the wrapper
+ * is rewritten at each husky install and ignored by git, so a line added to it is lost.
+ */
+function hookToEdit(dir: string, path: string): string {
+  return basename(dir) === '_' && existsSync(join(dir, 'h')) ? join(dirname(dir), 'pre-commit') : path;
 }
 
 /** Writes the hook `planPreCommitHook` checked. */

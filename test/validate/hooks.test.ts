@@ -165,6 +165,29 @@ describe('the plain git hook (agents init --hooks)', () => {
     expect(existsSync(hook(store))).toBe(false);
   });
 
+  it('under husky 9 names the hook husky runs, .husky/pre-commit, not the wrapper it rewrites in .husky/_/', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    // The layout `husky` (9.1) makes: core.hooksPath .husky/_, whose wrappers source `h`, which runs .husky/<hook>.
+    mkdirSync(join(repo, '.husky/_'), { recursive: true });
+    writeFileSync(join(repo, '.husky/_/h'), '#!/usr/bin/env sh\n');
+    writeFileSync(join(repo, '.husky/_/pre-commit'), '#!/usr/bin/env sh\n. "$(dirname "$0")/h"', { mode: 0o755 });
+    writeFileSync(join(repo, '.husky/pre-commit'), 'npx lint-staged\n');
+    git(repo, 'config', 'core.hooksPath', '.husky/_');
+    const r = await runAgents(['init', '--hooks', '--format', 'json'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'foreign-hook',
+      detail: { path: join(repo, '.husky/_/pre-commit'), edit: join(repo, '.husky/pre-commit') },
+    });
+    expect(existsSync(join(repo, '.agents'))).toBe(false);
+    // Another tool's hook is the file to edit itself.
+    git(repo, 'config', 'core.hooksPath', '.husky');
+    const plain = await runAgents(['init', '--hooks', '--format', 'json'], { cwd: repo });
+    expect(plain.code).toBe(2);
+    expect(JSON.parse(plain.stdout).error.detail).toEqual({ path: join(repo, '.husky/pre-commit'), edit: join(repo, '.husky/pre-commit') });
+  });
+
   it('names a store that is not .agents/ in the hook', async () => {
     const repo = tempDir();
     gitInit(repo);
