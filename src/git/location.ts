@@ -13,6 +13,22 @@ export function repoTop(dir: string): string | undefined {
   }
 }
 
+/** Whether git would take `dir` for a bare repository's folder: it holds HEAD, objects/ and refs/. */
+export function looksLikeGitDir(dir: string): boolean {
+  return ['HEAD', 'objects', 'refs'].every((name) => existsSync(join(dir, name)));
+}
+
+/**
+ * The nearest folder at or above `dir` that git would take for a bare repository (a bare clone, or a
+ * repository's git folder reached from outside its working tree); undefined when there is none.
+ */
+export function bareRepositoryAbove(dir: string): string | undefined {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (looksLikeGitDir(d)) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
 const MAX_DOT_GIT_BYTES = 64 * 1024;
 
 /**

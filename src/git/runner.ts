@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:chil
 import { existsSync, realpathSync, statfsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { AgentsError, EXIT_CODES } from '../core/errors.ts';
-import { gitDirFor, repoTop } from './location.ts';
+import { gitDirFor, looksLikeGitDir, repoTop } from './location.ts';
 import { runCwd, runEnv } from './run-environment.ts';
 
 /**
@@ -169,7 +169,7 @@ function embeddedRepository(cwd: string): AgentsError | undefined {
   const own = join(top, '.git');
   if (resolve(cwd) === own || resolve(cwd).startsWith(own + sep)) return undefined;
   for (let d = resolve(cwd); d.startsWith(top + sep); d = dirname(d)) {
-    if (!['HEAD', 'objects', 'refs'].every((name) => existsSync(join(d, name)))) continue;
+    if (!looksLikeGitDir(d)) continue;
     return new AgentsError(`${d} holds a git repository of its own (HEAD, objects/, refs/), not the one at ${top}`, EXIT_CODES.usage, {
       hint: 'Nothing was run in it: a git started there would take its config, which can run programs. Remove HEAD, config, objects/ and refs/ from that folder (they may come from a clone), then run the command again.',
       code: 'embedded-repository',

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
-import { repoTop } from './git-dir.ts';
+import { bareRepositoryAbove, repoTop } from './git-dir.ts';
 
 export const DEFAULT_STORE_DIR = '.agents';
 
@@ -144,5 +144,18 @@ export function discoverStore(options: DiscoverOptions): string {
 
 /** Where `agents init` creates the store: --store, AGENTS_STORE, else .agents/ at the git top level or here. */
 export function initTarget(options: DiscoverOptions): string {
-  return explicitStore(options) ?? join(repoTop(options.cwd) ?? resolve(options.cwd), DEFAULT_STORE_DIR);
+  const explicit = explicitStore(options);
+  if (explicit !== undefined) return explicit;
+  const top = repoTop(options.cwd);
+  if (top !== undefined) return join(top, DEFAULT_STORE_DIR);
+  // A bare clone has no working tree: a store made in its folder is never committed, and no hook there runs on a commit.
+  const bare = bareRepositoryAbove(options.cwd);
+  if (bare !== undefined)
+    throw new UsageError(
+      `${resolve(options.cwd)} is in the git repository ${bare}, which has no working tree: a store made there would never be committed`,
+      `Nothing was created. Run \`agents init\` in a clone with a working tree (\`git clone ${bare}\`), or name the store's folder with --store DIR.`,
+      { repository: bare },
+      'bare-repository',
+    );
+  return join(resolve(options.cwd), DEFAULT_STORE_DIR);
 }

@@ -188,6 +188,25 @@ describe('the plain git hook (agents init --hooks)', () => {
     expect(JSON.parse(plain.stdout).error.detail).toEqual({ path: join(repo, '.husky/pre-commit'), edit: join(repo, '.husky/pre-commit') });
   });
 
+  it('refuses a bare repository, which has no working tree to commit a store from, unless --store names the folder', async () => {
+    const bare = tempDir();
+    git(bare, 'init', '-q', '--bare');
+    for (const [args, cwd] of [
+      [['init'], bare],
+      [['init', '--hooks'], join(bare, 'refs')],
+    ] as const) {
+      const r = await runAgents([...args, '--format', 'json'], { cwd });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'bare-repository', detail: { repository: bare } });
+    }
+    expect(existsSync(join(bare, '.agents'))).toBe(false);
+    expect(existsSync(join(bare, 'refs/.agents'))).toBe(false);
+    expect(existsSync(join(bare, 'hooks/pre-commit'))).toBe(false);
+    const elsewhere = join(tempDir(), 'store');
+    expect((await runAgents(['init', '--store', elsewhere], { cwd: bare })).code).toBe(0);
+    expect(existsSync(join(elsewhere, 'config.yaml'))).toBe(true);
+  });
+
   it('names a store that is not .agents/ in the hook', async () => {
     const repo = tempDir();
     gitInit(repo);
