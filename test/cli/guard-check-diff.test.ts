@@ -146,6 +146,22 @@ describe('agents guard check outside git', () => {
 });
 
 describe("agents guard check, where a finding's invariant is kept", () => {
+  it('names the revision a shallow clone lacks, as invariant diff does, not the range git could not diff', async () => {
+    const dir = await repo();
+    const shallow = tempDir();
+    git(shallow, 'clone', '-q', '--depth', '1', `file://${dir}`, '.');
+    for (const args of [
+      ['guard', 'check', 'HEAD^1..HEAD'],
+      ['invariant', 'diff', 'HEAD^1..HEAD'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd: shallow });
+      expect(r.code, args.join(' ')).toBe(2);
+      const { message } = JSON.parse(r.stdout).error;
+      expect(message, args.join(' ')).toContain('HEAD^1');
+      expect(message, args.join(' ')).not.toContain('HEAD^1..HEAD');
+    }
+  });
+
   it("names the store's file relative to the repository's top, as the changed file is, in JSON and SARIF", async () => {
     const dir = await repo();
     mkdirSync(join(dir, 'secrets'));

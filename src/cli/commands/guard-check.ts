@@ -71,6 +71,9 @@ export default defineCommand<CheckArgs>({
     } catch (error) {
       // Said by git's runner already (no git at all, a disk that is full): never read as a bad range.
       if (error instanceof AgentsError) throw error;
+      // A revision that is not here (a shallow clone in CI) is named, with how to fetch it, as invariant diff names it.
+      if (!argv.staged && argv.range !== undefined)
+        await (await import('../../service/review/ranges.ts')).checkRange(service.top, argv.range);
       throw new UsageError(
         `git diff failed: ${(error as Error).message.split('\n')[0]}`,
         'Name a revision range such as main...HEAD (a branch since it left main), or use --staged.',

@@ -123,6 +123,23 @@ export async function parseRange(
   return { range: range ?? (request.staged ? 'HEAD (staged)' : 'HEAD'), before, after };
 }
 
+/**
+ * Each revision a range names resolved, or the usage error `invariant diff` gives for the first that is not
+ * here (in a shallow clone: how to fetch it). For commands that hand the range to git whole (`guard check`),
+ * whose own failure names neither the revision nor the way out.
+ */
+export async function checkRange(top: string, range: string): Promise<void> {
+  const { before, after } = await parseRange(top, { range });
+  for (const side of [before, after]) {
+    if (side.kind !== 'revision') continue;
+    try {
+      await resolveCommit(top, side.rev);
+    } catch (error) {
+      gitFailure(error);
+    }
+  }
+}
+
 /** For `A..B`: the two revisions, else undefined. */
 export function twoDot(request: DiffRequest): [string, string] | undefined {
   const range = request.range?.trim();
