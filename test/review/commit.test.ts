@@ -129,6 +129,15 @@ describe('--commit on add and remove', () => {
     expect(plain.stderr).toBe('');
   });
 
+  it('init says when git ignores a file of the store it creates (a config.yaml rule), which no clone would have', async () => {
+    const repo = new Repo();
+    repo.write('../.gitignore', 'config.yaml\n*.json\n');
+    const r = await runAgents(['init', '--actor', 'none', '--format', 'json'], { cwd: repo.dir });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).ignored_by_git).toEqual({ path: '.agents/config.yaml', rule: '.gitignore:1: config.yaml' });
+    expect(r.stderr).toContain('.agents/config.yaml');
+  });
+
   it('outside a git repository --commit is a usage error and writes nothing', async () => {
     const store = testStore();
     const r = await runAgents(['--store', store, 'invariant', 'add', '--global', '--commit', 'Never delete production data'], {

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import type { IgnoredPath } from '../../git/commit.ts';
 import { initTarget } from '../../store/discover.ts';
@@ -81,9 +81,13 @@ export default defineCommand<InitArgs>({
     const hook = hookPlan ? writePreCommitHook(hookPlan) : undefined;
     // Offered, not imposed: the hook checks the exported files once the store says which it exports.
     const offer = hook && !argv['export-check'] && (await exportsConfigured(root));
-    const ignored = made.length > 0 ? await ignoredByGit(root) : undefined;
+    const ignored = made.length > 0 ? await ignoredByGit(root, made) : undefined;
     if (ignored)
-      ctx.notice(`git ignores ${ignored.path} (${ignored.rule}): the store will not be committed; remove that rule to keep it in git`);
+      ctx.notice(
+        ignored.path.endsWith('/')
+          ? `git ignores ${ignored.path} (${ignored.rule}): the store will not be committed; remove that rule to keep it in git`
+          : `git ignores ${ignored.path} (${ignored.rule})${ignored.more > 0 ? ` and ${ignored.more} more of the store's files` : ''}: a clone will not have ${ignored.more > 0 ? 'them' : 'it'}; remove that rule, or add \`!${ignored.path}\` after it, to keep it in git`,
+      );
     emit(
       ctx,
       {
@@ -91,7 +95,7 @@ export default defineCommand<InitArgs>({
         created: made,
         actor: creating ? (actor ?? null) : null,
         hook: hook ? { ...hook, export_check: argv['export-check'] ?? false } : null,
-        ignored_by_git: ignored ?? null,
+        ignored_by_git: ignored ? { path: ignored.path, rule: ignored.rule } : null,
       },
       () => {
         const lines: string[] = [];
@@ -116,11 +120,23 @@ export default defineCommand<InitArgs>({
   },
 });
 
-/** The rule by which git ignores a new store, when it lies in a repository that does. */
-async function ignoredByGit(root: string): Promise<IgnoredPath | undefined> {
-  const [{ topLevel }, { folderIgnored }] = await Promise.all([import('../../git/repo.ts'), import('../../git/commit.ts')]);
+/**
+ * The rule by which git ignores a new store, when it lies in a repository that does: its folder's, else the first
+ * of the files init made (a `config.yaml` or `*.json` rule of the repository), with how many more it ignores. A
+ * clone without config.yaml reads no export targets, no policy sources and no actor, and says nothing of it.
+ */
+async function ignoredByGit(root: string, made: readonly string[]): Promise<(IgnoredPath & { more: number }) | undefined> {
+  const [{ topLevel }, { folderIgnored, ignoredPaths }] = await Promise.all([import('../../git/repo.ts'), import('../../git/commit.ts')]);
   try {
-    return await folderIgnored(await topLevel(root), root);
+    const top = await topLevel(root);
+    const folder = await folderIgnored(top, root);
+    if (folder) return { ...folder, more: 0 };
+    const rel = relative(top, root).split(sep).join('/');
+    if (rel === '' || rel.startsWith('../')) return undefined;
+    // A scope folder is kept by its .gitkeep.
+    const files = made.map((m) => `${rel}/${m.endsWith('/') ? `${m}.gitkeep` : m}`);
+    const [first, ...rest] = await ignoredPaths(top, files);
+    return first ? { ...first, more: rest.length } : undefined;
   } catch {
     // Not in a repository (or git missing): nothing to say.
     return undefined;
