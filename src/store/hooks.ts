@@ -89,6 +89,14 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
     dir = await hooksDir(from);
     common = await gitCommonDir(top);
   } catch (error) {
+    // The store's folder is what must be in a repository: the nearest folder that exists is only where git ran.
+    if (error instanceof GitError && error.kind === 'not-a-repo')
+      throw new UsageError(
+        `--hooks needs the store in a git repository: ${storeRoot} is in none`,
+        'Nothing was written. Run `git init` first (where the store belongs), or give --store a folder inside the git repository whose commits the hook is to check.',
+        undefined,
+        'not-a-repository',
+      );
     if (error instanceof GitError)
       throw new UsageError(
         `--hooks needs a git repository: ${error.message}`,

@@ -207,6 +207,17 @@ describe('the plain git hook (agents init --hooks)', () => {
     expect(existsSync(join(elsewhere, 'config.yaml'))).toBe(true);
   });
 
+  it('is exit 2, not-a-repository, for a store in no repository (--store outside the one it runs in), nothing written', async () => {
+    const repo = tempDir();
+    gitInit(repo);
+    const outside = join(tempDir(), 'store');
+    const r = await runAgents(['--store', outside, 'init', '--hooks', '--format', 'json'], { cwd: repo });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error.code).toBe('not-a-repository');
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(join(repo, '.git/hooks/pre-commit'))).toBe(false);
+  });
+
   it('names a store that is not .agents/ in the hook', async () => {
     const repo = tempDir();
     gitInit(repo);
