@@ -119,6 +119,7 @@ export function discoverStore(options: DiscoverOptions): string {
     return root;
   }
   let dir = resolve(options.cwd);
+  let passed: string | undefined;
   for (;;) {
     const candidate = join(dir, DEFAULT_STORE_DIR);
     if (isDir(candidate)) {
@@ -129,13 +130,22 @@ export function discoverStore(options: DiscoverOptions): string {
           `If you trust where it points, name it explicitly: --store ${candidate} (or AGENTS_STORE).`,
         );
       }
-      return candidate;
+      if (looksLikeStore(candidate)) return candidate;
+      // Another tool's folder of that name (`~/.agents/skills/`, say) is never read or written as a store, as
+      // `--store` naming it is refused: the search goes on above it.
+      passed ??= candidate;
     }
     if (existsSync(join(dir, '.git'))) break;
     const parent = dirname(dir);
     if (parent === dir) break;
     dir = parent;
   }
+  if (passed !== undefined)
+    throw new UsageError(
+      `no store found: ${passed} holds no store (no config.yaml, no global/, projects/, actions/, plans/), and no other ${DEFAULT_STORE_DIR}/ from ${resolve(options.cwd)} up does`,
+      `Run \`agents init\` to make the store there when the folder is empty, or \`agents init --store DIR\` to make it elsewhere when another tool uses it (then --store DIR or AGENTS_STORE for every command).`,
+      { passed },
+    );
   throw new UsageError(
     `no store found: no ${DEFAULT_STORE_DIR}/ folder in ${resolve(options.cwd)} or above it`,
     'Run `agents init` at the top of your repository, or point to a store with --store DIR or AGENTS_STORE.',

@@ -2,7 +2,7 @@
 // a typo'd project never reads as an empty one; every failure under
 // --format json is one document (docs/json-output.md, "Errors").
 import { PassThrough } from 'node:stream';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
@@ -400,6 +400,29 @@ describe('no silently shortened set: unknown projects', () => {
     expect(jsonError(r.stdout).error.code).toBe('not-a-store');
     expect(storeState(empty)).toEqual({});
     expect(storeState(dir)).toEqual(before);
+  });
+
+  it("a .agents/ found by searching that holds no store (another tool's) is passed over, never written into", async () => {
+    const home = tempDir();
+    mkdirSync(join(home, '.agents/skills'), { recursive: true });
+    const project = join(home, 'project');
+    mkdirSync(project);
+    const before = storeState(home);
+    for (const args of [['invariant', 'add', '--global', 'Never read secrets'], ['validate']]) {
+      const r = await runMain(['--format', 'json', ...args], { cwd: project });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(jsonError(r.stdout).error.detail, args.join(' ')).toEqual({ passed: join(home, '.agents') });
+    }
+    expect(storeState(home)).toEqual(before);
+    // A store above it is the one found.
+    const outer = tempDir();
+    mkdirSync(join(outer, '.agents/global'), { recursive: true });
+    const inner = join(outer, 'tool');
+    mkdirSync(join(inner, '.agents/skills'), { recursive: true });
+    const r = await runMain(['--format', 'json', 'invariant', 'add', '--global', 'Never read secrets'], { cwd: inner });
+    expect(r.code).toBe(0);
+    expect(readdirSync(join(outer, '.agents/global'))).toHaveLength(1);
+    expect(readdirSync(join(inner, '.agents'))).toEqual(['skills']);
   });
 });
 
