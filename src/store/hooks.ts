@@ -38,7 +38,7 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
       'elif command -v agents >/dev/null 2>&1; then',
       '  AGENTS=agents',
       'else',
-      `  echo "pre-commit: the agents command was not found; install it in this repository (${INSTALL}) or remove .git/hooks/pre-commit" >&2`,
+      `  echo "pre-commit: the agents command was not found; install it in this repository (${INSTALL}) or remove $0" >&2`,
       '  exit 1',
       'fi',
       `"$AGENTS" ${args} || exit 1`,
@@ -56,7 +56,7 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
     'elif command -v agents >/dev/null 2>&1; then',
     `  exec agents ${args}`,
     'fi',
-    `echo "pre-commit: the agents command was not found; install it in this repository (${INSTALL}) or remove .git/hooks/pre-commit" >&2`,
+    `echo "pre-commit: the agents command was not found; install it in this repository (${INSTALL}) or remove $0" >&2`,
     'exit 1',
     '',
   ].join('\n');

@@ -33,6 +33,8 @@ describe('the pre-commit hook without an agents command', () => {
       expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toContain(install);
       expect(stderr).toContain(install);
       expect(stderr).not.toMatch(/npm install -g agents/);
+      // The hook to remove is the one that ran, wherever core.hooksPath put it, not always .git/hooks/pre-commit.
+      expect(stderr).toContain(`remove ${hook}`);
     });
   }
 });
