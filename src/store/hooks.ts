@@ -17,6 +17,22 @@ const INSTALL = `npm install --save-dev github:agents-invariants/agents#v${pkg.v
 /** Marks a hook as ours, so `init --hooks` may update it and never touches anyone else's. */
 export const HOOK_MARKER = '# agents-pre-commit-hook';
 
+/** A word for sh: single-quoted, its own single quotes closed, escaped and reopened. */
+function shQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * The copies of the command the hook tries before one on PATH, nearest the store first: the `node_modules/.bin/agents`
+ * of each folder from the store's up to the repository's top, as Node.js resolves a package from the store's folder
+ * (a monorepo whose package holding the store pins its own copy). `storeArg` is the store's path from the top.
+ */
+function pinnedCommands(storeArg: string | undefined): string[] {
+  const parts = storeArg === undefined || storeArg.startsWith('../') || storeArg.startsWith('/') ? [] : storeArg.split('/').slice(0, -1);
+  const folders = parts.map((_p, i) => parts.slice(0, parts.length - i).join('/'));
+  return [...folders.map((f) => shQuote(`${f}/node_modules/.bin/agents`)), 'node_modules/.bin/agents'];
+}
+
 /**
  * The plain `.git/hooks/pre-commit` script: validates what is staged and,
  * with `exportCheck`, then checks the agents' instruction files `agents
@@ -24,8 +40,9 @@ export const HOOK_MARKER = '# agents-pre-commit-hook';
  * runs before one on PATH, so that every clone checks with the version it pins.
  */
 export function preCommitScript(storeArg: string | undefined, exportCheck = false): string {
-  const store = storeArg ? ` --store '${storeArg.replace(/'/g, `'\\''`)}'` : '';
+  const store = storeArg ? ` --store ${shQuote(storeArg)}` : '';
   const args = `validate --staged${store}`;
+  const pinned = pinnedCommands(storeArg);
   if (exportCheck) {
     return [
       '#!/bin/sh',
@@ -33,8 +50,7 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
       '# Validates the invariants staged for this commit, then checks that the files `agents export`',
       '# writes (AGENTS.md, CLAUDE.md, …) are up to date; installed by `agents init --hooks --export-check`.',
       '# Skip once with `git commit --no-verify`; delete this file to remove the hook.',
-      'if [ -x node_modules/.bin/agents ]; then',
-      '  AGENTS=node_modules/.bin/agents',
+      ...pinned.flatMap((c, i) => [`${i === 0 ? 'if' : 'elif'} [ -x ${c} ]; then`, `  AGENTS=${c}`]),
       'elif command -v agents >/dev/null 2>&1; then',
       '  AGENTS=agents',
       'else',
@@ -51,8 +67,7 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
     HOOK_MARKER,
     '# Validates the invariants staged for this commit; installed by `agents init --hooks`.',
     '# Skip once with `git commit --no-verify`; delete this file to remove the hook.',
-    'if [ -x node_modules/.bin/agents ]; then',
-    `  exec node_modules/.bin/agents ${args}`,
+    ...pinned.flatMap((c, i) => [`${i === 0 ? 'if' : 'elif'} [ -x ${c} ]; then`, `  exec ${c} ${args}`]),
     'elif command -v agents >/dev/null 2>&1; then',
     `  exec agents ${args}`,
     'fi',

@@ -64,3 +64,33 @@ describe('the pre-commit hook with two agents commands', () => {
     });
   }
 });
+
+describe('the pre-commit hook of a store in a package of a monorepo', () => {
+  for (const exportCheck of [false, true]) {
+    it(`${exportCheck ? 'with' : 'without'} the export check: runs the copy nearest the store, then the top's, then PATH's`, () => {
+      const dir = tempDir('agents-hook-');
+      const hook = join(dir, 'pre-commit');
+      writeFileSync(hook, preCommitScript("services/it's/.agents", exportCheck));
+      chmodSync(hook, 0o755);
+      const fake = (folder: string, name: string) => {
+        mkdirSync(folder, { recursive: true });
+        writeFileSync(join(folder, 'agents'), `#!/bin/sh\necho "${name} $1" >> "${join(dir, 'ran')}"\n`);
+        chmodSync(join(folder, 'agents'), 0o755);
+      };
+      const run = () => {
+        execFileSync('/bin/sh', [hook], { cwd: dir, env: { PATH: `${join(dir, 'global')}:/usr/bin:/bin` }, stdio: 'ignore' });
+        const ran = readFileSync(join(dir, 'ran'), 'utf8').trim().split('\n');
+        rmSync(join(dir, 'ran'));
+        return ran[0];
+      };
+      fake(join(dir, "services/it's/node_modules/.bin"), 'package');
+      fake(join(dir, 'node_modules/.bin'), 'top');
+      fake(join(dir, 'global'), 'global');
+      expect(run()).toBe('package validate');
+      rmSync(join(dir, "services/it's/node_modules"), { recursive: true });
+      expect(run()).toBe('top validate');
+      rmSync(join(dir, 'node_modules'), { recursive: true });
+      expect(run()).toBe('global validate');
+    });
+  }
+});
