@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
 import { isKnownFolder, type PathKind, pathClassifier } from '../core/layout.ts';
-import type { ReadResult, TreeEntry } from './tree-source.ts';
+import { type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
 
 /** Diagnostic for a file the source could not give us. */
 export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>): Diagnostic {
@@ -49,19 +49,6 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
             ? 'Resolve the conflict in the file, then `git add` it.'
             : 'Check its permissions.';
   return { code: r.code, severity: 'error', file, line: 0, col: 0, message: `${file} ${r.message}`, hint };
-}
-
-/** A store folder that could not be listed (`why`: the system's code): nothing in it can be read. */
-export function unreadableFolder(folder: string, why: string): Diagnostic {
-  return {
-    code: 'file-unreadable',
-    severity: 'error',
-    file: folder,
-    line: 0,
-    col: 0,
-    message: `${folder}/ cannot be listed (${why}): nothing in it can be read`,
-    hint: 'Check its permissions.',
-  };
 }
 
 /** A folder that holds (or leads to) invariants, plans or records. */

@@ -1,12 +1,11 @@
-import { UsageError } from '../core/errors.ts';
 import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { InvalidStoreError } from '../core/errors.ts';
+import { InvalidStoreError, UsageError } from '../core/errors.ts';
+import type { Diagnostic } from '../core/diagnostics.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { isLinkedFolder, linkedFolder } from './no-links.ts';
 import { fileExists, type ParseCache, type ParseKeeping } from './parse-cache.ts';
 import { describeType, OPEN_READ } from './read-file.ts';
-import { unreadableFolder } from './read-plan.ts';
 
 export type EntryType = 'file' | 'dir' | 'symlink' | 'other';
 
@@ -349,4 +348,17 @@ export function storeNotAFolder(path: string, where: string, mode: string): Usag
     `the store's path ${path} is ${what} in the ${where}, not a folder; a store is never followed through a link`,
     'Compare revisions whose store is a folder, or name the folder the store is in with --store.',
   );
+}
+
+/** A store folder that could not be listed (`why`: the system's code): nothing in it can be read. */
+export function unreadableFolder(folder: string, why: string): Diagnostic {
+  return {
+    code: 'file-unreadable',
+    severity: 'error',
+    file: folder,
+    line: 0,
+    col: 0,
+    message: `${folder}/ cannot be listed (${why}): nothing in it can be read`,
+    hint: 'Check its permissions.',
+  };
 }

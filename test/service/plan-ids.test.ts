@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planIds } from '../../src/service/invariants/lookup.ts';
+import { planIds } from '../../src/store/listing.ts';
 import { storeWords } from '../../src/service/invariants/projects.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { testStore } from '../helpers/tmp.ts';

@@ -6,7 +6,7 @@ import { classifyPath } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
 import { readEntries, readFailure, readFolders } from '../../store/read.ts';
-import type { TreeEntry, TreeSource } from '../../store/tree-source.ts';
+import { invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
@@ -31,17 +31,6 @@ export async function readPlan(svc: InvariantContext, idOrPrefix: string): Promi
     );
   }
   return plan;
-}
-
-/** The invariant files of a tree, known by their names alone (nothing parsed): the id, path and scope of each. */
-export async function invariantFiles(tree: TreeSource): Promise<{ id: string; path: string; scope: Scope }[]> {
-  const found: { id: string; path: string; scope: Scope }[] = [];
-  for (const entry of await tree.list('', { recursive: true })) {
-    if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
-    const kind = classifyPath(entry.path);
-    if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
-  }
-  return found;
 }
 
 /** Finds the invariant an id or a unique prefix (≥ 4 characters) names (the rule of core/id-prefix.ts). */
@@ -115,20 +104,6 @@ export async function resolvePlanId(svc: InvariantContext, prefix: string): Prom
     if (links.length > 0) requireValid(await readEntries(svc.source, links), `read plan ${wanted}`);
   }
   return pickId(prefix, planIdsIn(entries), 'plan', 'Run `agents plan list` to see the plans.');
-}
-
-/** The plans of a tree, known by their folders' names alone (nothing parsed): each folder of plans/ named by an id, sorted. */
-export async function planIds(tree: TreeSource): Promise<string[]> {
-  return planIdsIn(await tree.list('plans', { recursive: false }));
-}
-
-/** The plan ids of a listing of plans/ (planIds), for a caller that looks at its other entries too. */
-function planIdsIn(entries: readonly TreeEntry[]): string[] {
-  return entries
-    .filter((e) => e.type === 'dir')
-    .map((e) => e.path.slice('plans/'.length))
-    .filter(isUlid)
-    .sort();
 }
 
 /** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */

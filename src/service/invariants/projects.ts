@@ -6,7 +6,7 @@ import { isName, isProjectName } from '../../core/names.ts';
 import { readAllPlans, readFolders } from '../../store/read.ts';
 import type { TreeSource } from '../../store/tree-source.ts';
 import type { InvariantContext } from './context.ts';
-import { invariantFiles, planIds } from './lookup.ts';
+import { invariantFiles, planIds } from '../../store/listing.ts';
 import { pinnedTree, pinnedTrees } from './pinned-sources.ts';
 import { unlessSourceNotReady } from './related.ts';
 import { requireValid } from './rules.ts';

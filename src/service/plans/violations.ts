@@ -7,7 +7,7 @@ import { codePointLength, isUlid } from '../../core/names.ts';
 import type { Violation } from '../../core/records.ts';
 import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
-import { planIds } from '../invariants/lookup.ts';
+import { planIds } from '../../store/listing.ts';
 import { checkSeverity } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';

@@ -1,0 +1,31 @@
+// The store's files known by their names alone (nothing parsed): the one listing of invariant files and plan ids
+// that id resolution, the shell completion and violation lookup share.
+import { classifyPath } from '../core/layout.ts';
+import type { Scope } from '../core/model.ts';
+import { isUlid } from '../core/names.ts';
+import type { TreeEntry, TreeSource } from './tree-source.ts';
+
+/** The invariant files of a tree, known by their names alone (nothing parsed): the id, path and scope of each. */
+export async function invariantFiles(tree: TreeSource): Promise<{ id: string; path: string; scope: Scope }[]> {
+  const found: { id: string; path: string; scope: Scope }[] = [];
+  for (const entry of await tree.list('', { recursive: true })) {
+    if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
+    const kind = classifyPath(entry.path);
+    if (kind.kind === 'invariant') found.push({ id: kind.id, path: entry.path, scope: kind.scope });
+  }
+  return found;
+}
+
+/** The plans of a tree, known by their folders' names alone (nothing parsed): each folder of plans/ named by an id, sorted. */
+export async function planIds(tree: TreeSource): Promise<string[]> {
+  return planIdsIn(await tree.list('plans', { recursive: false }));
+}
+
+/** The plan ids of a listing of plans/ (planIds), for a caller that looks at its other entries too. */
+export function planIdsIn(entries: readonly TreeEntry[]): string[] {
+  return entries
+    .filter((e) => e.type === 'dir')
+    .map((e) => e.path.slice('plans/'.length))
+    .filter(isUlid)
+    .sort();
+}
