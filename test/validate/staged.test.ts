@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catFileBatch } from '../../src/git/object-reader.ts';
@@ -35,6 +35,19 @@ async function validate(repo: string, ...args: string[]): Promise<{ code: number
 }
 
 describe('validate --staged', () => {
+  it('refuses a store reached through a link out of the repository (whose index holds the link), exit 2, for --changed too', async () => {
+    const shared = testStore();
+    const repo = tempDir();
+    gitInit(repo);
+    symlinkSync(shared, join(repo, '.agents'));
+    git(repo, 'add', '-A');
+    for (const flag of ['--staged', '--changed']) {
+      const r = await runAgents(['--format', 'json', 'validate', flag, '--store', '.agents'], { cwd: repo });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'usage', message: expect.stringContaining(`is a link to ${shared}`) });
+    }
+  });
+
   it('fails on a bad file in the index even when the working tree is fixed', async () => {
     const { repo, store } = repoWithStore({ [ga]: good });
     writeFileSync(join(store, ga), bad);

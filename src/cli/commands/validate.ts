@@ -343,6 +343,15 @@ async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<
       `${flag} needs a git repository, and ${store} is not in one`,
       'Run it inside the repository that holds the store, or leave the flag out.',
     );
+  // git runs in the store's real folder: reached through a link out of this repository, it would ask another
+  // repository's index (or none), while this one's holds the link.
+  const { realpathSync } = await import('node:fs');
+  const [realStore, realTop] = [realpathSync(store), realpathSync(top)];
+  if (realStore !== realTop && !realStore.startsWith(`${realTop}/`))
+    throw new UsageError(
+      `${flag} cannot check ${store}: it is a link to ${realStore}, outside the repository ${top}, whose index holds the link and not the store's files`,
+      'Run it with --store naming the store in the repository that holds it, or leave the flag out to check the files themselves.',
+    );
   try {
     if (mode === 'staged') return await git.stagedStorePaths(store);
     const { relative, sep } = await import('node:path');
