@@ -144,6 +144,8 @@ export async function hookTarget(storeRoot: string): Promise<{ top: string; dir:
 export interface HookPlan extends HookInstall {
   dir: string;
   script: string;
+  /** Whether the hook runs `agents export --check` too. */
+  exportCheck: boolean;
 }
 
 /**
@@ -152,10 +154,11 @@ export interface HookPlan extends HookInstall {
  * cannot write in. `init --hooks` asks before it makes the store, so a refusal leaves no store behind a message
  * that says nothing was changed.
  */
-export async function planPreCommitHook(storeRoot: string, exportCheck = false): Promise<HookPlan> {
+export async function planPreCommitHook(storeRoot: string, wanted?: boolean): Promise<HookPlan> {
   const { top, dir } = await hookTarget(storeRoot);
   const rel = relative(top, storeRoot).split(sep).join('/');
-  const script = preCommitScript(rel === '.agents' ? undefined : rel, exportCheck);
+  let exportCheck = wanted ?? false;
+  let script = preCommitScript(rel === '.agents' ? undefined : rel, exportCheck);
   const path = join(dir, 'pre-commit');
   let action: HookInstall['action'] = 'installed';
   // A hook may be a link (hook managers link them); what it leads to must be a regular file of sensible size.
@@ -177,7 +180,12 @@ export async function planPreCommitHook(storeRoot: string, exportCheck = false):
         'foreign-hook',
       );
     }
-    if (current === script) return { path, action: 'unchanged', dir, script };
+    // Run again without the flag, an update keeps the export check a hook of ours has; --no-export-check takes it out.
+    if (wanted === undefined && current.includes(' export --check')) {
+      exportCheck = true;
+      script = preCommitScript(rel === '.agents' ? undefined : rel, true);
+    }
+    if (current === script) return { path, action: 'unchanged', dir, script, exportCheck };
     action = 'updated';
   }
   // The nearest folder that exists must take the hook's temporary (hooks/ itself may be made).
@@ -192,7 +200,7 @@ export async function planPreCommitHook(storeRoot: string, exportCheck = false):
       code: failure.code,
     });
   }
-  return { path, action, dir, script };
+  return { path, action, dir, script, exportCheck };
 }
 
 /**

@@ -39,4 +39,16 @@ describe('the plain git hook with --export-check', () => {
     expect(readFileSync(join(repo, '.git/hooks/pre-commit'), 'utf8')).not.toContain('export --check');
     expect((await runAgents(['init', '--export-check'], { cwd: repo })).code).toBe(2);
   });
+
+  it('init --hooks again keeps the export check an installed hook has; --no-export-check takes it out', async () => {
+    const repo = await exportedRepo();
+    const hook = () => readFileSync(join(repo, '.git/hooks/pre-commit'), 'utf8');
+    expect((await runAgents(['init', '--hooks', '--export-check'], { cwd: repo })).code).toBe(0);
+    const again = await runAgents(['--format', 'json', 'init', '--hooks'], { cwd: repo });
+    expect(JSON.parse(again.stdout).hook).toMatchObject({ action: 'unchanged', export_check: true });
+    expect(hook()).toContain('export --check');
+    const off = await runAgents(['--format', 'json', 'init', '--hooks', '--no-export-check'], { cwd: repo });
+    expect(JSON.parse(off.stdout).hook).toMatchObject({ action: 'updated', export_check: false });
+    expect(hook()).not.toContain('export --check');
+  });
 });

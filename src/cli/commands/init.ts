@@ -26,7 +26,8 @@ export default defineCommand<InitArgs>({
       })
       .option('export-check', {
         type: 'boolean',
-        describe: 'with --hooks: the hook also runs `agents export --check` (the exported instruction files are up to date)',
+        describe:
+          'with --hooks: the hook also runs `agents export --check` (the exported instruction files are up to date); an installed hook keeps what it has unless given',
       })
       .option('schemas', {
         type: 'boolean',
@@ -72,7 +73,7 @@ export default defineCommand<InitArgs>({
       );
     // Every refusal of the hook (outside the repository, another tool's hook, a folder that cannot be written) comes
     // before the store is made: nothing is written then.
-    const hookPlan = argv.hooks ? await planPreCommitHook(root, argv['export-check'] ?? false) : undefined;
+    const hookPlan = argv.hooks ? await planPreCommitHook(root, argv['export-check']) : undefined;
     let actor = choiceFromFlags(argv);
     // With --hooks an existing store gets only the hook; without, initStore refuses it.
     const creating = !(argv.hooks && state === 'store');
@@ -80,7 +81,8 @@ export default defineCommand<InitArgs>({
     const made = creating ? initStore(root, actor) : [];
     const hook = hookPlan ? writePreCommitHook(hookPlan) : undefined;
     // Offered, not imposed: the hook checks the exported files once the store says which it exports.
-    const offer = hook && !argv['export-check'] && (await exportsConfigured(root));
+    const exportCheck = hookPlan?.exportCheck ?? false;
+    const offer = hook && !exportCheck && argv['export-check'] === undefined && (await exportsConfigured(root));
     const ignored = made.length > 0 ? await ignoredByGit(root, made) : undefined;
     if (ignored)
       ctx.notice(
@@ -94,7 +96,7 @@ export default defineCommand<InitArgs>({
         store: root,
         created: made,
         actor: creating ? (actor ?? null) : null,
-        hook: hook ? { ...hook, export_check: argv['export-check'] ?? false } : null,
+        hook: hook ? { ...hook, export_check: exportCheck } : null,
         ignored_by_git: ignored ? { path: ignored.path, rule: ignored.rule } : null,
       },
       () => {
@@ -103,7 +105,7 @@ export default defineCommand<InitArgs>({
         if (hook)
           lines.push(
             `${s.green(hook.action)} pre-commit hook ${hook.path}`,
-            `  it runs \`agents validate --staged\`${argv['export-check'] ? ' and `agents export --check`' : ''} before each commit`,
+            `  it runs \`agents validate --staged\`${exportCheck ? ' and `agents export --check`' : ''} before each commit`,
           );
         if (offer)
           lines.push(
