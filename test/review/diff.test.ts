@@ -139,6 +139,10 @@ describe('agents invariant diff between revisions', () => {
     const r = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--project', 'nope', '--format', 'json'], { cwd: repo.dir });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'unknown-project', detail: { project: 'nope' } });
+    // A plan prefix too short to be one is said to be that, as every command that takes an id says it.
+    const short = await runAgents(['invariant', 'diff', `${c1}..${c2}`, '--plan', PLAN.slice(0, 3), '--format', 'json'], { cwd: repo.dir });
+    expect(short.code).toBe(2);
+    expect(JSON.parse(short.stdout).error.message).toBe(`"${PLAN.slice(0, 3)}" is not a plan id or a prefix of one`);
   });
 
   it('--all-projects reports every project, unchanged ones too', async () => {

@@ -239,7 +239,8 @@ async function diffSides(
   } else if (request.plan !== undefined) {
     const plans = everything.flatMap((t) => (t.kind === 'plan' ? [t.plan] : []));
     const match = resolvePrefix(request.plan, plans);
-    if (match.kind !== 'unique' && match.kind !== 'ambiguous')
+    // A prefix too short (or no id at all) is said so, as every other command says it (pickId).
+    if (match.kind === 'unknown')
       throw new UsageError(
         `unknown plan ${truncate(request.plan)} in ${before.info.label} and ${after.info.label}`,
         'Give the plan id (or a unique prefix of 4+ characters); `agents plan list` shows them.',
