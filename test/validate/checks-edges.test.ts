@@ -47,7 +47,7 @@ describe('project paths', () => {
       { repoFiles: async () => ['shared/a.ts', 'docs/b.md'] },
     );
     expect(found.diagnostics.map((d) => `${d.file}:${d.line} ${d.message}`)).toStrictEqual([
-      'projects/web/project.yaml:3 paths.0 shared/** of project web overlaps paths.0 shared/** of project api (the globs alone show it)',
+      'projects/web/project.yaml:3 paths.0 "shared/**" of project web overlaps paths.0 "shared/**" of project api (the globs alone show it)',
     ]);
   });
 
@@ -65,7 +65,7 @@ describe('project paths', () => {
     ]);
     const found = await validateTree(source);
     expect(found.diagnostics.map((d) => `${d.file} ${d.message}`)).toStrictEqual([
-      'projects/web-app/project.yaml paths.0 web/app/** of project web-app overlaps paths.0 web/** of project web (the globs alone show it)',
+      'projects/web-app/project.yaml paths.0 "web/app/**" of project web-app overlaps paths.0 "web/**" of project web (the globs alone show it)',
     ]);
   });
 });

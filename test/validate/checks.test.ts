@@ -1156,7 +1156,7 @@ describe('checkProjectPaths', () => {
         file: 'projects/web/project.yaml',
         line: 4,
         col: 5,
-        message: 'paths.1 shared/*.ts of project web overlaps paths.1 shared/** of project api (the globs alone show it)',
+        message: 'paths.1 "shared/*.ts" of project web overlaps paths.1 "shared/**" of project api (the globs alone show it)',
         hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
         lineText: '  - "shared/*.ts"',
         related: [
@@ -1164,7 +1164,7 @@ describe('checkProjectPaths', () => {
             file: 'projects/api/project.yaml',
             line: 4,
             col: 5,
-            message: "project api's path shared/**",
+            message: `project api's path "shared/**"`,
           },
         ],
       },
@@ -1174,7 +1174,7 @@ describe('checkProjectPaths', () => {
         file: 'projects/web/project.yaml',
         line: 3,
         col: 5,
-        message: 'paths.0 web/** of project web overlaps paths.1 web/** of project docs (the globs alone show it)',
+        message: 'paths.0 "web/**" of project web overlaps paths.1 "web/**" of project docs (the globs alone show it)',
         hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
         lineText: '  - "web/**"',
         related: [
@@ -1182,7 +1182,7 @@ describe('checkProjectPaths', () => {
             file: 'projects/docs/project.yaml',
             line: 4,
             col: 5,
-            message: "project docs's path web/**",
+            message: `project docs's path "web/**"`,
           },
         ],
       },
@@ -1210,7 +1210,7 @@ describe('checkProjectPaths', () => {
         file: 'projects/web/project.yaml',
         line: 4,
         col: 5,
-        message: 'paths.1 shared/*.ts of project web overlaps paths.1 shared/** of project api (the globs alone show it)',
+        message: 'paths.1 "shared/*.ts" of project web overlaps paths.1 "shared/**" of project api (the globs alone show it)',
         hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
         lineText: '  - "shared/*.ts"',
         related: [
@@ -1218,7 +1218,7 @@ describe('checkProjectPaths', () => {
             file: 'projects/api/project.yaml',
             line: 4,
             col: 5,
-            message: "project api's path shared/**",
+            message: `project api's path "shared/**"`,
           },
         ],
       },
@@ -1228,7 +1228,7 @@ describe('checkProjectPaths', () => {
         file: 'projects/web/project.yaml',
         line: 3,
         col: 5,
-        message: 'paths.0 web/** of project web overlaps paths.1 web/** of project docs (the globs alone show it)',
+        message: 'paths.0 "web/**" of project web overlaps paths.1 "web/**" of project docs (the globs alone show it)',
         hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
         lineText: '  - "web/**"',
         related: [
@@ -1236,7 +1236,7 @@ describe('checkProjectPaths', () => {
             file: 'projects/docs/project.yaml',
             line: 4,
             col: 5,
-            message: "project docs's path web/**",
+            message: `project docs's path "web/**"`,
           },
         ],
       },
@@ -1246,7 +1246,7 @@ describe('checkProjectPaths', () => {
         file: 'projects/web/project.yaml',
         line: 5,
         col: 5,
-        message: 'paths.2 src/*.ts of project web overlaps paths.1 src/b* of project lib (both hold src/b.ts)',
+        message: 'paths.2 "src/*.ts" of project web overlaps paths.1 "src/b*" of project lib (both hold src/b.ts)',
         hint: 'Make the paths disjoint (a file belongs to one project), or set projects.allow_overlap: true in config.yaml.',
         lineText: '  - "src/*.ts"',
         related: [
@@ -1254,7 +1254,7 @@ describe('checkProjectPaths', () => {
             file: 'projects/lib/project.yaml',
             line: 4,
             col: 5,
-            message: "project lib's path src/b*",
+            message: `project lib's path "src/b*"`,
           },
         ],
       },
@@ -1264,7 +1264,7 @@ describe('checkProjectPaths', () => {
         file: 'projects/docs/project.yaml',
         line: 3,
         col: 5,
-        message: 'paths.0 docs/** of project docs matches no file of the repository',
+        message: 'paths.0 "docs/**" of project docs matches no file of the repository',
         hint: 'Correct the glob (paths are relative to the top of the repository), or remove it.',
         lineText: '  - "docs/**"',
       },
@@ -1274,7 +1274,7 @@ describe('checkProjectPaths', () => {
         file: 'projects/docs/project.yaml',
         line: 4,
         col: 5,
-        message: 'paths.1 web/** of project docs matches no file of the repository',
+        message: 'paths.1 "web/**" of project docs matches no file of the repository',
         hint: 'Correct the glob (paths are relative to the top of the repository), or remove it.',
         lineText: '  - "web/**"',
       },
@@ -1284,7 +1284,7 @@ describe('checkProjectPaths', () => {
         file: 'projects/lib/project.yaml',
         line: 3,
         col: 5,
-        message: 'paths.0 lib/** of project lib matches no file of the repository',
+        message: 'paths.0 "lib/**" of project lib matches no file of the repository',
         hint: 'Correct the glob (paths are relative to the top of the repository), or remove it.',
         lineText: '  - "lib/**"',
       },
@@ -1294,15 +1294,15 @@ describe('checkProjectPaths', () => {
         file: 'projects/web/project.yaml',
         line: 3,
         col: 5,
-        message: 'paths.0 web/** of project web matches no file of the repository',
+        message: 'paths.0 "web/**" of project web matches no file of the repository',
         hint: 'Correct the glob (paths are relative to the top of the repository), or remove it.',
         lineText: '  - "web/**"',
       },
     ]);
     expect(asked).toEqual([1]);
     expect((await check(spec(), { repoFiles: async () => undefined })).map((d) => `${d.code} ${d.file} ${d.message}`)).toStrictEqual([
-      'project-paths-overlap projects/web/project.yaml paths.1 shared/*.ts of project web overlaps paths.1 shared/** of project api (the globs alone show it)',
-      'project-paths-overlap projects/web/project.yaml paths.0 web/** of project web overlaps paths.1 web/** of project docs (the globs alone show it)',
+      'project-paths-overlap projects/web/project.yaml paths.1 "shared/*.ts" of project web overlaps paths.1 "shared/**" of project api (the globs alone show it)',
+      'project-paths-overlap projects/web/project.yaml paths.0 "web/**" of project web overlaps paths.1 "web/**" of project docs (the globs alone show it)',
     ]);
   });
   it('in hook mode: not run (the repository files not even asked) unless a project.yaml or config.yaml is touched', async () => {
@@ -1833,7 +1833,7 @@ describe('more edges of the whole-store checks', () => {
       { repoFiles: async () => ['README.md', 'web/a.ts', 'web/b.md'] },
     );
     expect(brief(found)).toStrictEqual([
-      'error project-paths-overlap projects/web/project.yaml:3:5 paths.0 web/** of project web overlaps paths.0 **/*.md of project docs (the globs alone show it)',
+      'error project-paths-overlap projects/web/project.yaml:3:5 paths.0 "web/**" of project web overlaps paths.0 "**/*.md" of project docs (the globs alone show it)',
     ]);
   });
 

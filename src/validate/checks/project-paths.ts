@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import type { Severity, StoreConfig } from '../../core/model.ts';
+import { quoteText } from '../../core/plain-text.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob, ValidateOptions } from './context.ts';
 import type { Located } from './located.ts';
@@ -53,9 +54,15 @@ export async function checkProjectPaths(
           ['paths', String(bi)],
           'project-paths-overlap',
           severity,
-          `paths.${bi} ${b.paths[bi]} of project ${b.name} overlaps paths.${ai} ${a.paths[ai]} of project ${a.name} (${why})`,
+          `paths.${bi} ${quoteText(b.paths[bi]!)} of project ${b.name} overlaps paths.${ai} ${quoteText(a.paths[ai]!)} of project ${a.name} (${why})`,
           hint,
-          [{ file: a.file, ...located.where(a.file, ['paths', String(ai)]), message: `project ${a.name}'s path ${a.paths[ai]}` }],
+          [
+            {
+              file: a.file,
+              ...located.where(a.file, ['paths', String(ai)]),
+              message: `project ${a.name}'s path ${quoteText(a.paths[ai]!)}`,
+            },
+          ],
         ),
     });
   }
@@ -70,7 +77,7 @@ export async function checkProjectPaths(
             ['paths', String(gi)],
             'project-path-unmatched',
             'warning',
-            `paths.${gi} ${glob} of project ${p.name} matches no file of the repository`,
+            `paths.${gi} ${quoteText(glob)} of project ${p.name} matches no file of the repository`,
             'Correct the glob (paths are relative to the top of the repository), or remove it.',
           ),
       });
