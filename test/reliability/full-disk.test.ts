@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
@@ -90,6 +90,24 @@ interface Writer {
 
 const modeline = '# yaml-language-server: $schema=../schemas/invariant.schema.json\n';
 const globalFile = `.agents/global/${GLOBAL_ID}.yaml`;
+
+/** One policy source for every fill point of a test (read only): its repository, tagged v1, and its commit. */
+let policyMade: { policy: string; commit: string } | undefined;
+function policySource(): { policy: string; commit: string } {
+  if (policyMade) return policyMade;
+  const policy = join(tempDir('agents-policy-'), 'policy');
+  mkdirSync(policy);
+  gitInit(policy);
+  writeTree(policy, { [`.agents/global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, 'Never delete production data')}` });
+  const commit = commitAll(policy, 'v1');
+  git(policy, 'tag', 'v1');
+  policyMade = { policy, commit };
+  // Its folder goes when the test ends (tempDir): the next test makes its own.
+  onTestFinished(() => {
+    policyMade = undefined;
+  });
+  return policyMade;
+}
 
 const WRITERS: Record<string, Writer> = {
   'init (a store made whole, then renamed into place)': {
@@ -192,12 +210,7 @@ const WRITERS: Record<string, Writer> = {
   },
   'extends update (the lock file of the policy sources)': {
     setup: async () => {
-      const policy = join(tempDir('agents-policy-'), 'policy');
-      mkdirSync(policy);
-      gitInit(policy);
-      writeTree(policy, { [`.agents/global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, 'Never delete production data')}` });
-      commitAll(policy, 'v1');
-      git(policy, 'tag', 'v1');
+      const { policy } = policySource();
       const names = Array.from({ length: 3 }, (_, i) => `org-policy-${i}`);
       const dir = repo({ 'config.yaml': `extends:\n${names.map((n) => `  - name: ${n}\n    url: ${policy}\n    ref: v1\n`).join('')}` });
       // The commits are cached beforehand, so what the full disk meets is the lock file's write.
@@ -213,12 +226,7 @@ const WRITERS: Record<string, Writer> = {
   },
   'extends fetch (a policy source fetched into its cache in the git folder)': {
     setup: () => {
-      const policy = join(tempDir('agents-policy-'), 'policy');
-      mkdirSync(policy);
-      gitInit(policy);
-      writeTree(policy, { [`.agents/global/${GLOBAL_ID}.yaml`]: `${modeline}${invariantYaml(GLOBAL_ID, 'Never delete production data')}` });
-      commitAll(policy, 'v1');
-      const commit = git(policy, 'rev-parse', 'HEAD').trim();
+      const { policy, commit } = policySource();
       return repo({
         'config.yaml': `extends:\n  - name: org\n    url: ${policy}\n    ref: main\n`,
         'extends.lock.yaml': `version: 1\nsources:\n  - name: org\n    url: ${policy}\n    ref: main\n    kind: branch\n    commit: ${commit}\n`,
