@@ -22,7 +22,10 @@ export async function removeProject(invariants: InvariantService, input: { proje
   const name = scope.project;
   await invariants.requireProject(name, { writing: true });
   const folder = `projects/${name}`;
-  const [{ removeFile }, { removeIfEmpty }] = await Promise.all([import('../store/atomic-write.ts'), import('../store/empty-folder.ts')]);
+  const [{ failedPartWay, removeFile }, { removeIfEmpty }] = await Promise.all([
+    import('../store/atomic-write.ts'),
+    import('../store/empty-folder.ts'),
+  ]);
   // Checked and removed under the folder's lock, as every writer of the scope: an add racing the removal either lands
   // first (and is refused here) or waits and finds no folder; the folder goes once the lock is released. The lock
   // also clears a stale lock of a writer that died, which is no file of the project.
@@ -31,7 +34,16 @@ export async function removeProject(invariants: InvariantService, input: { proje
     { folders: [folder], commit: input.commit },
     async () => {
       const files = await refuseInUse(invariants, name, folder);
-      for (const f of files) removeFile(invariants.root, f);
+      const removed: string[] = [];
+      try {
+        for (const f of files) {
+          removeFile(invariants.root, f);
+          removed.push(f);
+        }
+      } catch (error) {
+        // One file gone and the next refused: said so, and the same command removes the rest.
+        failedPartWay(error, removed, `agents project remove ${name}`, files.length);
+      }
       return files;
     },
     (files) => {

@@ -1,8 +1,10 @@
 // What a new user tripped on (issue 30, H).
+import { spawnSync } from 'node:child_process';
 import { chownSync, existsSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../helpers/cli.ts';
 import { runAgents } from '../helpers/main.ts';
 import { EXAMPLE_PLAN, exampleStore, useActor } from '../helpers/plans.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
@@ -97,6 +99,48 @@ describe('project remove', () => {
     expect(JSON.parse(unknown.stdout).error.detail.suggestions).toEqual(['docs']);
     const ok = await run(root, 'project', 'remove', 'docs');
     expect(ok.code, ok.stdout).toBe(0);
+    expect(existsSync(join(root, 'projects/docs'))).toBe(false);
+  });
+});
+
+describe('project remove, refused part-way', () => {
+  it('names the file it removed before the one it could not, and the same command finishes it', async () => {
+    const root = testStore({ 'projects/docs/.gitkeep': '', 'projects/docs/project.yaml': 'description: Docs\n' });
+    const yaml = join(root, 'projects/docs/project.yaml');
+    // project.yaml a mount point (bound onto itself in a mount namespace of the command's own): no one may remove it.
+    const r = spawnSync(
+      'unshare',
+      [
+        '-rm',
+        'sh',
+        '-c',
+        'mount --bind "$1" "$1" && shift && exec "$@"',
+        'sh',
+        yaml,
+        process.execPath,
+        BIN,
+        '--store',
+        root,
+        '--format',
+        'json',
+        'project',
+        'remove',
+        'docs',
+      ],
+      { encoding: 'utf8', env: { ...process.env, CI: 'true' } },
+    );
+    if (r.status !== 0 && r.stdout === '') {
+      console.log(`skipped: cannot make a mount namespace here (${r.stderr.trim()})`);
+      return;
+    }
+    expect(r.status).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({
+      code: 'write-failed',
+      detail: { written: ['projects/docs/.gitkeep'], rerun: 'agents project remove docs' },
+    });
+    expect(JSON.parse(r.stdout).error.hint).not.toContain('Nothing was changed');
+    const again = await run(root, 'project', 'remove', 'docs');
+    expect(again.code, again.stdout).toBe(0);
     expect(existsSync(join(root, 'projects/docs'))).toBe(false);
   });
 });
