@@ -55,7 +55,9 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
               ? 'a folder of that name was made meanwhile, by another writer'
               : e.code === 'ENAMETOOLONG'
                 ? 'the path, or a name in it, is longer than the file system allows'
-                : (e.code ?? e.message);
+                : e.code === 'EBUSY'
+                  ? 'it is in use (a mount point, or held open where the system forbids changing it)'
+                  : (e.code ?? e.message);
   const full = e.code === 'ENOSPC' || e.code === 'EDQUOT';
   const taken = e.code === 'EEXIST' || e.code === 'ENOTEMPTY';
   return new AgentsError(`cannot write ${rel}: ${why}`, EXIT_CODES.usage, {

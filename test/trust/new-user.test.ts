@@ -136,6 +136,7 @@ describe('project remove, refused part-way', () => {
     expect(r.status).toBe(2);
     expect(JSON.parse(r.stdout).error).toMatchObject({
       code: 'write-failed',
+      message: expect.stringContaining('projects/docs/project.yaml: it is in use'),
       detail: { written: ['projects/docs/.gitkeep'], rerun: 'agents project remove docs' },
     });
     expect(JSON.parse(r.stdout).error.hint).not.toContain('Nothing was changed');
