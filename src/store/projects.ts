@@ -6,6 +6,7 @@ import type { ProjectMeta } from '../core/model.ts';
 import { parseProjectMeta } from '../core/parse-meta.ts';
 import { repoTop } from './git-dir.ts';
 import { readParsed } from './read-parsed.ts';
+import { badName } from './read-plan.ts';
 import { readFailure } from './read.ts';
 import type { TreeSource } from './tree-source.ts';
 
@@ -37,7 +38,7 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
       const name = e.path.slice('projects/'.length);
       if (isProjectName(name)) listed.push(name);
       // A folder of a name no project may have is never read: its invariants would be left out of every set in silence.
-      else diagnostics.push(badProjectFolder(e.path, name));
+      else diagnostics.push(badName(e.path, nameProblem(name, 'project')!));
     }
   }
   listed.sort();
@@ -59,18 +60,6 @@ export async function readProjects(source: TreeSource, names?: readonly string[]
     out.diagnostics.push(...p.diagnostics);
   }
   return out;
-}
-
-function badProjectFolder(path: string, name: string): Diagnostic {
-  return {
-    code: 'bad-name',
-    severity: 'error',
-    file: path,
-    line: 0,
-    col: 0,
-    message: `${nameProblem(name, 'project')}; files under it are never read`,
-    hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-".',
-  };
 }
 
 /**

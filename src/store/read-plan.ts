@@ -51,6 +51,19 @@ export function readFailure(file: string, r: Exclude<ReadResult, { ok: true }>):
   return { code: r.code, severity: 'error', file, line: 0, col: 0, message: `${file} ${r.message}`, hint };
 }
 
+/** A folder whose name breaks the name rules (`problem`, core/names.ts), or a file in one: what every reader and `validate` say of it. */
+export function badName(path: string, problem: string): Diagnostic {
+  return {
+    code: 'bad-name',
+    severity: 'error',
+    file: path,
+    line: 0,
+    col: 0,
+    message: `${problem}; files under it are never read`,
+    hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+  };
+}
+
 /** A folder that holds (or leads to) invariants, plans or records. */
 export function isScopeFolder(path: string): boolean {
   return !path.endsWith('.yaml') && isKnownFolder(path) && !path.startsWith('schemas') && !path.startsWith('actors');
@@ -137,15 +150,7 @@ export function planReads(
     }
     if (kind.kind === 'bad-name') {
       // Its files would be left out of every set and export in silence; `validate` names the folder the same way.
-      diagnostics.push({
-        code: 'bad-name',
-        severity: 'error',
-        file: entry.path,
-        line: 0,
-        col: 0,
-        message: `${kind.problem}; files under it are never read`,
-        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
-      });
+      diagnostics.push(badName(entry.path, kind.problem));
       continue;
     }
     jobs.push({ entry, kind });

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { classifyPath, isHiddenName, isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
 import { nameProblem, ulidProblem } from '../../core/names.ts';
-import { isScopeFolder, TOP_SCOPE_FOLDERS } from '../../store/read-plan.ts';
+import { badName, isScopeFolder, TOP_SCOPE_FOLDERS } from '../../store/read-plan.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import { problem } from './problem.ts';
 
@@ -112,15 +112,7 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
         break;
       }
       case 'bad-name':
-        out.push(
-          problem(
-            'bad-name',
-            'error',
-            e.path,
-            `${kind.problem}; files under it are never read`,
-            'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
-          ),
-        );
+        out.push(badName(e.path, kind.problem));
         break;
       case 'temporary':
         out.push(
@@ -195,14 +187,7 @@ function folderProblem(path: string): Diagnostic {
       'Run `agents validate --fix` to remove it; the plan was never created.',
     );
   } else if (top === 'plans' && depth === 2) why = ulidProblem(a!, 'plan folder');
-  if (why)
-    return problem(
-      'bad-name',
-      'error',
-      path,
-      `${why}; files under it are never read`,
-      'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
-    );
+  if (why) return badName(path, why);
   return problem(
     'unknown-path',
     'warning',
