@@ -18,6 +18,7 @@ import { useTheme } from './theme.ts';
 import { useStoreData } from './use-store-data.ts';
 import { useTerminalSize, type TerminalSize } from './use-terminal-size.ts';
 import { useWrites } from './use-writes.ts';
+import { MIN_SIZE, TooSmall, tooSmall } from './TooSmall.tsx';
 import { Detail, RowLine, scopeChoices } from './browser-parts.tsx';
 
 export interface BrowserProps {
@@ -41,19 +42,34 @@ type Overlay = { kind: 'none' } | { kind: 'help' } | { kind: 'scope' } | { kind:
  * hidden copies greyed under what hides them, and a detail pane. Only the
  * rows that fit on screen are rendered.
  */
-export function Browser({
+export function Browser(props: BrowserProps): ReactElement {
+  const terminal = useTerminalSize();
+  const size = props.size ?? terminal;
+  const small = tooSmall(size);
+  // The screen stays mounted while the terminal is too small, so that a form half filled in survives the resize; the
+  // frame Ink redraws at once on a resize is clipped to the terminal (as FitWidth's).
+  return (
+    <Box width="100%" overflow="hidden" flexDirection="column">
+      {small ? <TooSmall size={size} /> : null}
+      <Box display={small ? 'none' : 'flex'}>
+        <BrowserScreen {...props} size={size} />
+      </Box>
+    </Box>
+  );
+}
+
+function BrowserScreen({
   service,
   scope: initialScope,
   pattern: initialPattern,
   effective: startEffective,
-  size: fixedSize,
+  size,
   onQuit,
   onError,
-}: BrowserProps): ReactElement {
+}: BrowserProps & { size: TerminalSize }): ReactElement {
   const theme = useTheme();
-  const terminal = useTerminalSize();
-  const { columns, rows: height } = fixedSize ?? terminal;
-  const width = Math.max(20, columns);
+  const { columns, rows: height } = size;
+  const width = Math.max(MIN_SIZE.columns, columns);
   const { data, reload, problem: unread } = useStoreData(service, onError);
   const abbreviations = useMemo(
     () =>

@@ -430,3 +430,36 @@ test('a on a short terminal: the scope list of the add form shows what fits, the
   expect(lines(next).length).toBeLessThanOrEqual(size.rows - 1);
   r.unmount();
 });
+
+test('a terminal smaller than 20×5 shows its size and the size needed, within it; the screen behind it keeps its state', async () => {
+  const service = new InvariantService(exampleStore());
+  const at = (size: { columns: number; rows: number }) => <Browser service={service} size={size} onQuit={() => {}} onError={() => {}} />;
+  const r = render(at({ columns: 15, rows: 10 }));
+  const small = await frameHas(r.lastFrame, '15×10');
+  expect(small).toContain('20×5');
+  expect(small).not.toContain('agents ·');
+  expect(lines(small).length).toBeLessThanOrEqual(9);
+  for (const l of lines(small)) expect(l.length).toBeLessThanOrEqual(15);
+  // A resize back brings the list; an add form opened before the terminal shrank is there, as it was, after it grows.
+  r.rerender(at(SIZE));
+  await frameHas(r.lastFrame, '› E Never');
+  r.stdin.write('a');
+  await frameHas(r.lastFrame, '› global');
+  r.stdin.write('j');
+  await frameHas(r.lastFrame, '› project myapp');
+  r.rerender(at({ columns: 30, rows: 4 }));
+  const short = await frameHas(r.lastFrame, '30×4');
+  expect(short).not.toContain('project myapp');
+  expect(lines(short).length).toBeLessThanOrEqual(3);
+  r.rerender(at(SIZE));
+  await frameHas(r.lastFrame, '› project myapp');
+  r.unmount();
+});
+
+test('q quits from the too-small screen', async () => {
+  const { r, events } = open(exampleStore(), { size: { columns: 12, rows: 3 } });
+  await frameHas(r.lastFrame, '12×3');
+  r.stdin.write('q');
+  await expect.poll(() => events).toEqual(['quit']);
+  r.unmount();
+});

@@ -1,0 +1,22 @@
+import { Box, Text } from 'ink';
+import type { ReactElement } from 'react';
+import { clipToRows } from './plain.ts';
+import type { TerminalSize } from './use-terminal-size.ts';
+
+/** The smallest terminal the browser lays out in: its title, one row of the list, its key line and a spare row. */
+export const MIN_SIZE: TerminalSize = { columns: 20, rows: 5 };
+
+export const tooSmall = (size: TerminalSize): boolean => size.columns < MIN_SIZE.columns || size.rows < MIN_SIZE.rows;
+
+/**
+ * What a terminal smaller than MIN_SIZE shows instead of a layout that would wrap its lines and scroll the screen
+ * (leaving copies Ink cannot erase): the sizes, within the terminal. The screen it stands for stays open behind it.
+ */
+export function TooSmall({ size }: { size: TerminalSize }): ReactElement {
+  const text = `Terminal too small: ${size.columns}×${size.rows}; agents needs ${MIN_SIZE.columns}×${MIN_SIZE.rows}.`;
+  return (
+    <Box width={size.columns}>
+      <Text>{clipToRows(text, size.columns, Math.max(1, size.rows - 1)).join('\n')}</Text>
+    </Box>
+  );
+}
