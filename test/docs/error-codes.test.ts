@@ -114,3 +114,51 @@ describe('the error codes of docs/json-output.md', () => {
     expect([...codesInDocs()].filter((code) => !given.has(code))).toEqual([]);
   });
 });
+
+/** The row of the table under "## Errors" in docs/json-output.md whose code cell names `code`. */
+function errorRow(code: string): string {
+  const page = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
+  const row = page
+    .slice(page.indexOf('## Errors'))
+    .split('\n')
+    .find((line) => line.startsWith(`| `) && line.split('|')[2]?.includes(`\`${code}\``));
+  if (row === undefined) throw new Error(`docs/json-output.md: no row for ${code}`);
+  return row;
+}
+
+/**
+ * The commands whose refusal part-way gives `detail.written` and `detail.rerun` (a `failedPartWay(…)` of the source),
+ * by the command its `rerun` names: `agents plan sync ${plan.id}` is `plan sync`.
+ */
+function partWayCommands(): Map<string, string> {
+  const found = new Map<string, string>();
+  const files = sources(join(REPO, 'src')).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+  // A rerun may be a constant of any module (REPLACE_AGAIN): its literal.
+  const constants = new Map(
+    files.flatMap(({ text }) => [...text.matchAll(/const ([A-Z_]+) = ('[^']*'|`[^`]*`)/g)].map((c) => [c[1]!, c[2]!])),
+  );
+  for (const { file, text } of files) {
+    for (const m of text.matchAll(/\bfailedPartWay\(/g)) {
+      if (/function\s+$/.test(text.slice(0, m.index))) continue; // its definition
+      const arg = callArguments(text, m.index + m[0].length - 1)[2] ?? '';
+      const rerun = constants.get(arg) ?? arg;
+      const words = rerun.slice(1, -1).split(' ');
+      if (words[0] !== 'agents') throw new Error(`${relative(REPO, file)}: a rerun that is no agents command: ${rerun}`);
+      const command = words.slice(1, words.findIndex((w, i) => i > 0 && !/^[a-z]+$/.test(w)) >>> 0).join(' ');
+      found.set(command, `${relative(REPO, file)}:${text.slice(0, m.index).split('\n').length}`);
+    }
+  }
+  return found;
+}
+
+describe('write-failed refused part-way', () => {
+  it('the source is read (the commands refused part-way are found)', () => {
+    expect([...partWayCommands().keys()]).toEqual(expect.arrayContaining(['plan sync', 'export', 'import']));
+  });
+
+  it('the row of write-failed names every command whose refusal part-way gives {written, rerun}', () => {
+    const row = errorRow('write-failed');
+    const missing = [...partWayCommands()].filter(([command]) => !row.includes(`\`${command}`)).map(([c, where]) => `${c} (${where})`);
+    expect(missing).toEqual([]);
+  });
+});
