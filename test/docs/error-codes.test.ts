@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
 import { defaultErrorCode, EXIT_CODES } from '../../src/core/errors.ts';
 import { REPO } from '../helpers/cli.ts';
 
@@ -160,5 +161,20 @@ describe('write-failed refused part-way', () => {
     const row = errorRow('write-failed');
     const missing = [...partWayCommands()].filter(([command]) => !row.includes(`\`${command}`)).map(([c, where]) => `${c} (${where})`);
     expect(missing).toEqual([]);
+  });
+});
+
+describe('the exit codes of docs/commands.md', () => {
+  it('the row of exit 1 names each command an error of exit 1 in docs/json-output.md names', () => {
+    const json = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
+    const commands = new Set(COMMANDS.map((c) => [c.group, commandNames(c)[0]].filter(Boolean).join(' ')));
+    // The commands named in the explanation of each code of exit 1: `project remove` of project-in-use.
+    const named = [...json.slice(json.indexOf('## Errors')).matchAll(/^\| 1 \| `([a-z-]+)` \(([^|]*)\|/gm)].flatMap((row) =>
+      [...row[2]!.matchAll(/`([a-z ]+)`/g)].filter((c) => commands.has(c[1]!)).map((c) => ({ code: row[1]!, command: c[1]! })),
+    );
+    expect(named.map((n) => n.code)).toContain('project-in-use');
+    const page = readFileSync(join(REPO, 'docs/commands.md'), 'utf8');
+    const exit1 = /^\| 1 \| (.*)$/m.exec(page.slice(page.indexOf('## Exit codes')))![1]!;
+    expect(named.filter((n) => !exit1.includes(`\`${n.command}`)).map((n) => `${n.code}: ${n.command}`)).toEqual([]);
   });
 });
