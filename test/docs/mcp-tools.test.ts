@@ -1,0 +1,52 @@
+// docs/mcp.md's table of tools is what a harness author codes against: every
+// tool the server lists must be a row of it, with the arguments its
+// inputSchema takes (no more, no fewer), and marked "(writes)" when it writes.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/mcp/tools.ts';
+import { REPO } from '../helpers/cli.ts';
+
+const page = readFileSync(join(REPO, 'docs/mcp.md'), 'utf8');
+
+/** The arguments a cell names: its code spans outside parentheses, `global: true` read as `global`. */
+export function cellArguments(cell: string): string[] {
+  let text = cell;
+  // Explanations in parentheses name values, not arguments; inner ones (a link's target) go first.
+  for (let before = ''; before !== text; ) {
+    before = text;
+    text = text.replace(/\([^()]*\)/g, '');
+  }
+  return [...text.matchAll(/`([a-z_]+)(?::[^`]*)?`/g)].map((m) => m[1]!);
+}
+
+/** The rows of the table under "## Tools": the tool's name, whether it is marked as writing, and its arguments. */
+function tableRows(): Map<string, { writes: boolean; args: string[] }> {
+  const section = page.slice(page.indexOf('## Tools'), page.indexOf('### Errors'));
+  const rows = new Map<string, { writes: boolean; args: string[] }>();
+  for (const m of section.matchAll(/^\| `([a-z_]+)`( \(writes\))? \| ([^|]*) \|/gm))
+    rows.set(m[1]!, { writes: m[2] !== undefined, args: cellArguments(m[3]!) });
+  return rows;
+}
+
+describe("docs/mcp.md's table of tools", () => {
+  it('has a row for each tool the server lists, and none for a tool it does not', () => {
+    expect([...tableRows().keys()].sort()).toEqual(TOOLS.map((t) => t.name).sort());
+  });
+
+  it('gives each tool the arguments of its inputSchema, and says which tools write', () => {
+    const rows = tableRows();
+    for (const tool of TOOLS) {
+      const row = rows.get(tool.name)!;
+      expect(row.args.sort(), tool.name).toEqual(Object.keys(tool.inputSchema.properties ?? {}).sort());
+      expect(row.writes, tool.name).toBe(tool.writes);
+    }
+  });
+
+  it('reads the arguments of a cell as written (the check is not blind)', () => {
+    expect(
+      cellArguments('at most one of `global: true`, `project`, `action` (`ns/name`, or `source:ns/name`); optional `pattern`'),
+    ).toEqual(['global', 'project', 'action', 'pattern']);
+    expect(cellArguments('`plan`, `answer` (the answer, [x](../schemas/x.json))')).toEqual(['plan', 'answer']);
+  });
+});
