@@ -123,7 +123,12 @@ export default defineCommand<InstallArgs>({
       .map((v) => v.trim())
       .filter(Boolean)) {
       if (!GUARD_CLIENTS.includes(c as GuardClient))
-        throw new UsageError(`--client ${c} is not one of ${GUARD_CLIENTS.join(', ')}`, 'e.g. --client claude,codex');
+        throw new UsageError(
+          `--client ${c} is not one of ${GUARD_CLIENTS.join(', ')}`,
+          'e.g. --client claude,codex',
+          { option: 'client', value: c },
+          'invalid-value',
+        );
       if (!clients.includes(c as GuardClient)) clients.push(c as GuardClient);
     }
     // An empty list would install nothing and pass --check: a CI step that checks nothing.
