@@ -21,16 +21,30 @@ describe('docs/github-workflow.yml', () => {
     expect(fetch).toBeGreaterThanOrEqual(0);
     expect(runs[fetch]).toMatch(/agents extends fetch\n/);
     expect(fetch).toBeLessThan(runs.indexOf('npx --yes -p agents-invariants agents validate --format github'));
-    const on = (parse(text) as { on: { pull_request: { paths: string[] } } }).on.pull_request.paths;
-    expect(on).toEqual(expect.arrayContaining(['.agents/**', '**/AGENTS.md', '.cursor/rules/**']));
     expect(steps.some((s) => s.with?.script?.includes(`const marker = '${MARKDOWN_MARKER}';`))).toBe(true);
+  });
+
+  it('checks the guards on every pull request, not only on those that touch the store (a guarded path lies outside it)', () => {
+    const wf = parse(readFileSync(WORKFLOW, 'utf8')) as { on: { pull_request: { paths?: string[] } | null } };
+    expect(wf.on.pull_request?.paths).toBeUndefined();
+    const guard = steps().find((s) => s.run?.includes('agents guard check HEAD^1..HEAD'));
+    expect(guard).toBeDefined();
+    expect(guard!.if).toBeUndefined();
+    // Whether the store or an exported file changed decides only whether a new comment is posted.
+    const touched = steps().find((s) => s.id === 'touched')!;
+    for (const path of ['.agents', "':(glob)**/AGENTS.md'", '.cursor/rules', '.clinerules']) expect(touched.run).toContain(path);
   });
 
   type Step = { id?: string; if?: string; run?: string; env?: Record<string, string>; with?: { script?: string } };
   const steps = () => (parse(readFileSync(WORKFLOW, 'utf8')) as { jobs: { review: { steps: Step[] } } }).jobs.review.steps;
 
   /** Runs the comment step's script as github-script would, against a pull request holding `comments`. */
-  async function post(outcome: string, comments: { id: number; user: { type: string }; body: string }[], fail?: { status: number }) {
+  async function post(
+    outcome: string,
+    comments: { id: number; user: { type: string }; body: string }[],
+    fail?: { status: number },
+    touched = 'true',
+  ) {
     const step = steps().find((s) => s.with?.script?.includes('const marker'))!;
     const calls: { update: { comment_id: number; body: string }[]; create: { body: string }[]; warnings: string[]; summary: string[] } = {
       update: [],
@@ -66,7 +80,7 @@ describe('docs/github-workflow.yml', () => {
       summary: { addRaw: (b: string) => ({ write: async () => calls.summary.push(b) }) },
     };
     const fs = { readFileSync: () => `${MARKDOWN_MARKER}\nthis push's report\n` };
-    const env = { ...step.env, DIFF_OUTCOME: outcome };
+    const env = { ...step.env, DIFF_OUTCOME: outcome, STORE_TOUCHED: touched };
     const AsyncFunction = Object.getPrototypeOf(async () => undefined).constructor as new (
       ...a: string[]
     ) => (...v: unknown[]) => Promise<void>;
@@ -91,6 +105,16 @@ describe('docs/github-workflow.yml', () => {
     expect(failed.update[0]!.body.startsWith(`${MARKDOWN_MARKER}\n`)).toBe(true);
     expect(failed.update[0]!.body).toContain('abcdef012345');
     expect(failed.update[0]!.body).not.toContain('report');
+  });
+
+  it('a pull request that does not touch the store gets no new comment, but an earlier one is still brought up to date', async () => {
+    const none = await post('success', [], undefined, 'false');
+    expect(none.create).toEqual([]);
+    expect(none.summary).toHaveLength(1);
+    const earlier = [{ id: 2, user: { type: 'Bot' }, body: `${MARKDOWN_MARKER}\nan earlier push's report` }];
+    const reverted = await post('success', earlier, undefined, 'false');
+    expect(reverted.update.map((u) => u.comment_id)).toEqual([2]);
+    expect((await post('success', [], undefined, 'true')).create).toHaveLength(1);
   });
 
   it('a token that may not comment (a pull request from a fork) leaves the report in the run summary; other errors still fail', async () => {
