@@ -263,10 +263,12 @@ describe('the pre-commit framework manifest', () => {
   });
 
   it('declares agents-guard-check: the staged diff against the guards, once per commit', () => {
+    // On every commit: one that only deletes a guarded file stages nothing pre-commit passes, and would skip it.
     expect(manifest[2]).toMatchObject({
       id: 'agents-guard-check',
       entry: 'agents guard check --staged',
       language: 'node',
+      always_run: true,
       pass_filenames: false,
       require_serial: true,
     });
