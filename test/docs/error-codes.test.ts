@@ -178,3 +178,72 @@ describe('the exit codes of docs/commands.md', () => {
     expect(named.filter((n) => !exit1.includes(`\`${n.command}`)).map((n) => `${n.code}: ${n.command}`)).toEqual([]);
   });
 });
+
+/** The entries of an object literal's text (`{ a, b: x, 'c': y }`: a, b: x, c: y), or undefined for anything else or a spread. */
+function literalEntries(text: string): [string, string][] | undefined {
+  const body = text.trim();
+  if (!body.startsWith('{') || !body.endsWith('}')) return undefined;
+  const entries: [string, string][] = [];
+  let depth = 0;
+  let from = 1;
+  for (let i = 1; i < body.length; i++) {
+    const c = body[i]!;
+    if ('{[('.includes(c)) depth++;
+    else if ('}])'.includes(c)) depth--;
+    if ((c === ',' && depth === 0) || depth < 0) {
+      const part = body.slice(from, i).trim();
+      if (part.startsWith('...')) return undefined;
+      const key = /^['"]?([\w$]+)['"]?\s*(?::\s*([\s\S]*))?$/.exec(part);
+      if (key) entries.push([key[1]!, key[2] ?? key[1]!]);
+      from = i + 1;
+      if (depth < 0) break;
+    }
+  }
+  return entries;
+}
+
+const literalKeys = (text: string): string[] | undefined => literalEntries(text)?.map(([k]) => k);
+
+describe('the detail of each error code in docs/json-output.md', () => {
+  it('names every key of a detail the source gives as an object literal', () => {
+    const page = readFileSync(join(REPO, 'docs/json-output.md'), 'utf8');
+    // Each code's rows, whole: a code may have two (not-a-store), and a cell may name a key its command adds.
+    const rows = new Map<string, string>();
+    for (const row of page.slice(page.indexOf('## Errors')).matchAll(/^\| \d+ \| ([^|]+) \| (.*) \|$/gm))
+      for (const c of row[1]!.split('(')[0]!.matchAll(/`([a-z][a-z0-9-]*)`/g)) rows.set(c[1]!, `${rows.get(c[1]!) ?? ''} ${row[0]}`);
+    const missing: string[] = [];
+    let read = 0;
+    for (const file of sources(join(REPO, 'src'))) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/new (UsageError|CheckFailedError|AgentsError)\(/g)) {
+        const args = callArguments(text, m.index + m[0].length - 1);
+        // UsageError and CheckFailedError take the detail third and the code fourth; AgentsError both in its options.
+        const options = m[1] === 'AgentsError' ? new Map(literalEntries(args[2] ?? '') ?? []) : undefined;
+        const keys = literalKeys((options ? options.get('detail') : args[2]) ?? '');
+        const codes = literals(options ? options.get('code') : args[3]);
+        if (keys === undefined) continue;
+        for (const code of codes) {
+          read++;
+          const row = rows.get(code) ?? '';
+          for (const key of keys)
+            if (!new RegExp(`\\b${key}\\b`).test(row))
+              missing.push(`${code}: ${key} (${relative(REPO, file)}:${text.slice(0, m.index).split('\n').length})`);
+        }
+      }
+    }
+    expect(read).toBeGreaterThan(10);
+    expect(missing).toEqual([]);
+  });
+
+  it('reads the keys of an object literal (the check is not blind)', () => {
+    expect(literalKeys("{ arguments: all, suggestions: [], 'x': f(a, b) }")).toEqual(['arguments', 'suggestions', 'x']);
+    expect(literalKeys('{ path }')).toEqual(['path']);
+    expect(literalKeys('{ ...rest, a }')).toBeUndefined();
+    expect(literalKeys('detail')).toBeUndefined();
+    expect(literalEntries("{ hint, code: 'locked', detail: { lock, pid } }")).toEqual([
+      ['hint', 'hint'],
+      ['code', "'locked'"],
+      ['detail', '{ lock, pid }'],
+    ]);
+  });
+});
