@@ -58,6 +58,9 @@ export function preCommitScript(storeArg: string | undefined, exportCheck = fals
       '  exit 1',
       'fi',
       `"$AGENTS" ${args} || exit 1`,
+      // Where there is no store (a branch from before it, the commit that removes it) validate passed in silence, and
+      // there is nothing the export could be out of step with: export --check would stop there with no store found.
+      `[ -d ${shQuote(storeArg ?? '.agents')} ] || exit 0`,
       `exec "$AGENTS" export --check${store}`,
       '',
     ].join('\n');

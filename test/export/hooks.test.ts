@@ -29,6 +29,11 @@ describe('the plain git hook with --export-check', () => {
     git(repo, 'add', '-A');
     const passed = spawnSync('git', ['commit', '-m', 'exported'], { cwd: repo, env, encoding: 'utf8' });
     expect(passed.status).toBe(0);
+    // The hook is every branch's: where there is no store (here the commit that removes it), it passes, as validate does.
+    git(repo, 'rm', '-rq', '.agents');
+    const removed = spawnSync('git', ['commit', '-m', 'remove the store'], { cwd: repo, env, encoding: 'utf8' });
+    expect(removed.stdout + removed.stderr).not.toContain('no store found');
+    expect(removed.status).toBe(0);
   });
 
   it('init --hooks offers the export check when the store exports', async () => {

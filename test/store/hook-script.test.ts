@@ -53,9 +53,15 @@ describe('the pre-commit hook with two agents commands', () => {
       };
       fake(join(dir, 'node_modules', '.bin'), 'pinned');
       fake(join(dir, 'global'), 'global');
+      mkdirSync(join(dir, '.agents'));
       execFileSync('/bin/sh', [hook], { cwd: dir, env: { PATH: `${join(dir, 'global')}:/usr/bin:/bin` }, stdio: 'ignore' });
       const ran = readFileSync(join(dir, 'ran'), 'utf8').trim().split('\n');
       expect(ran).toEqual(exportCheck ? ['pinned validate --staged', 'pinned export --check'] : ['pinned validate --staged']);
+      // Where there is no store (a branch from before it), validate passes in silence and no export is checked.
+      rmSync(join(dir, '.agents'), { recursive: true });
+      rmSync(join(dir, 'ran'));
+      execFileSync('/bin/sh', [hook], { cwd: dir, env: { PATH: `${join(dir, 'global')}:/usr/bin:/bin` }, stdio: 'ignore' });
+      expect(readFileSync(join(dir, 'ran'), 'utf8').trim().split('\n')).toEqual(['pinned validate --staged']);
       // With no copy in the repository, the one on PATH runs.
       rmSync(join(dir, 'node_modules'), { recursive: true });
       rmSync(join(dir, 'ran'));
