@@ -92,3 +92,20 @@ describe('relative links in the documentation', () => {
     expect(anchors(join(REPO, 'docs/commands.md'))).not.toContain('no-such-heading');
   });
 });
+
+describe('the documentation stands alone', () => {
+  /** The lines of a page that name an issue by number: a tracker the repository does not hold. */
+  const issueNumbers = (text: string, page: string): string[] =>
+    text.split('\n').flatMap((line, i) => (/\bissues? #?\d+/i.test(line) ? [`${page}:${i + 1}: ${line.trim()}`] : []));
+
+  it('names no issue by number: what an issue asked is said where it is used', () => {
+    expect(pages().flatMap((p) => issueNumbers(readFileSync(p, 'utf8'), relative(REPO, p)))).toEqual([]);
+  });
+
+  it('finds an issue named by number (the check is not blind)', () => {
+    expect(issueNumbers('Budgets (issue 29; rows)\nas issue #31 allows\nno issue here', 'p.md')).toEqual([
+      'p.md:1: Budgets (issue 29; rows)',
+      'p.md:2: as issue #31 allows',
+    ]);
+  });
+});
