@@ -119,7 +119,7 @@ const isTree = (item: TreeItem | undefined): item is TreeItem & { mode: '040000'
 
 /**
  * Two revisions of the store read straight from git's objects through one
- * `git cat-file --batch` (issue 7): the store's trees are compared folder by
+ * `git cat-file --batch`: the store's trees are compared folder by
  * folder, descending only where their ids differ, which gives the changed
  * files with both blob ids; every plan folder and the folders of the changed
  * scopes are listed, and more folders on demand. A folder or file unchanged
