@@ -10,7 +10,7 @@ import { REPO } from '../helpers/cli.ts';
 const page = readFileSync(join(REPO, 'docs/mcp.md'), 'utf8');
 
 /** The arguments a cell names: its code spans outside parentheses, `global: true` read as `global`. */
-export function cellArguments(cell: string): string[] {
+function cellArguments(cell: string): string[] {
   let text = cell;
   // Explanations in parentheses name values, not arguments; inner ones (a link's target) go first.
   for (let before = ''; before !== text; ) {
