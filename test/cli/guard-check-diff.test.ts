@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
@@ -208,5 +208,24 @@ describe("agents guard check, where a finding's invariant is kept", () => {
     expect(d!.related.map((x) => x.path)).toEqual([`extends/policy/global/${GUARDED}.yaml`]);
     const sarif = await runAgents(['guard', 'check', '--format', 'sarif'], { cwd: app });
     expect(JSON.parse(sarif.stdout).runs[0].results[0].relatedLocations).toBeUndefined();
+  });
+});
+
+describe('agents guard check --staged where the commit records no store', () => {
+  it('passes a commit that removes the store and one on a branch without it, as validate --staged does; a store named that is not there is still exit 2', async () => {
+    const dir = await repo();
+    git(dir, 'rm', '-rq', '.agents');
+    expect(await findings(dir, '--staged')).toEqual({ code: 0, found: [] });
+    const bare = tempDir();
+    git(bare, 'init', '-q');
+    writeFileSync(join(bare, 'a.txt'), 'a\n');
+    git(bare, 'add', 'a.txt');
+    expect(await findings(bare, '--staged')).toEqual({ code: 0, found: [] });
+    // Without --staged there is no commit to speak of: the missing store is said.
+    expect((await runAgents(['guard', 'check'], { cwd: bare })).code).toBe(2);
+    // A store the index still holds, its folder gone from the working tree, is not a removal: said as validate says it.
+    const kept = await repo();
+    rmSync(join(kept, '.agents'), { recursive: true });
+    expect((await runAgents(['guard', 'check', '--staged'], { cwd: kept })).code).toBe(2);
   });
 });

@@ -5,6 +5,8 @@ import { evaluateGuards, type GuardRule, guardReason, GuardMatchers, patternsNee
 import { physicalPath } from '../../service/link-paths.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { defineCommand } from '../command.ts';
+import type { CliContext } from '../context.ts';
+import { emptyResult, hookStore } from '../hook-store.ts';
 import { safeText } from '../safe-output.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { VERSION } from '../../present/version.ts';
@@ -49,87 +51,9 @@ export default defineCommand<CheckArgs>({
       })
       .conflicts('staged', 'range'),
   async run(argv, ctx) {
-    const [{ GuardService }, { diffFiles }, { repoTop }, root] = await Promise.all([
-      import('../../service/guard-service.ts'),
-      import('../../git/diff.ts'),
-      import('../../store/git-dir.ts'),
-      ctx.root(),
-    ]);
-    // Outside git, `git diff` would compare files (its --no-index form) or fail on the options: said for what it is.
-    if (repoTop(root) === undefined) {
-      throw new UsageError(
-        `not a git repository: ${root}`,
-        'guard check reads the changes from git: run it inside the git repository that holds the store, or judge one action with `agents guard try`.',
-        undefined,
-        'not-a-repository',
-      );
-    }
-    const service = new GuardService(root, ctx.io.env);
-    let files: Awaited<ReturnType<typeof diffFiles>>;
-    try {
-      files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: argv.range ?? 'HEAD' });
-    } catch (error) {
-      // Said by git's runner already (no git at all, a disk that is full): never read as a bad range.
-      if (error instanceof AgentsError) throw error;
-      // A revision that is not here (a shallow clone in CI) is named, with how to fetch it, as invariant diff names it.
-      if (!argv.staged && argv.range !== undefined)
-        await (await import('../../service/review/ranges.ts')).checkRange(service.top, argv.range);
-      throw new UsageError(
-        `git diff failed: ${(error as Error).message.split('\n')[0]}`,
-        'Name a revision range such as main...HEAD (a branch since it left main), or use --staged.',
-      );
-    }
-    const actions = files.map((f) => ({
-      tool: 'git',
-      files: [f.path],
-      texts: f.added.length > 0 ? [f.added.map((a) => a.text).join('\n')] : [],
-    }));
-    // The index, checked against the folders of every changed file's projects at once, then each file judged by it.
-    const { index } = await service.index({ tool: 'git', files: files.map((f) => f.path), texts: [] });
-    const { plan } = index;
-    const now = service.clock();
-    const needed = actions.some((a) => patternsNeeded(index, a));
-    const matchers = new GuardMatchers(needed ? (await import('../../core/guard-patterns.ts')).compileRegex : undefined);
-    const diagnostics: Diagnostic[] = [];
-    const storePrefix = prefixOf(service.top, physicalPath(root));
-    for (const [n, f] of files.entries()) {
-      const verdict = evaluateGuards(index, actions[n]!, now, matchers);
-      for (const h of verdict.hits) {
-        if (h.waived) continue;
-        // A content hit points at the first added line that matches on its own (else the first added line).
-        const at = h.kind === 'content' ? (f.added.find((a) => matchers.regex(h.entry)(a.text)) ?? f.added[0]) : undefined;
-        diagnostics.push({
-          code: 'guard-violation',
-          severity: h.rule.severity,
-          file: f.path,
-          line: at?.line ?? 0,
-          col: at ? 1 : 0,
-          message: guardReason(h, plan)
-            .replace(/^Blocked by/, 'Forbidden by')
-            .replace(/ To waive it:.*$/, '')
-            .replace(/ It is a locked floor.*$/, ''),
-          hint: h.rule.locked
-            ? 'A locked floor of a policy source: undo the change.'
-            : `Undo the change, or waive ${h.rule.id} (agents invariant waive).`,
-          related: [ruleLocation(h.rule, storePrefix)],
-        });
-      }
-    }
-    const counts = { error: 0, warning: 0, info: 0 };
-    for (const d of diagnostics) counts[d.severity]++;
-    const result: ValidationResult = {
-      store: service.top,
-      source: argv.staged ? 'index' : `diff ${argv.range ?? 'HEAD'}`,
-      files: files.length,
-      diagnostics,
-      fixes: [],
-      strict: false,
-      ok: counts.error === 0,
-      counts,
-      // `file` is relative to the repository's top; `path` and the text to the current folder, as validate's are.
-      displayPrefix: prefixOf(physicalPath(ctx.io.cwd), service.top),
-      repoPrefix: '',
-    };
+    // As validate --staged: a commit of a branch without the store, or one that removes it, has no guard to break.
+    const found = argv.staged ? await hookStore(ctx) : await ctx.root();
+    const result = typeof found === 'string' ? await checkChanges(found, argv, ctx) : emptyResult(found.place, 'index');
     const format = argv.format ?? ctx.format;
     const rename = (t: string) => t.replace(/agents validate:/g, 'agents guard check:');
     // A path is the repository's, written by anyone (an agent too): its control characters leave escaped, as validate's
@@ -148,3 +72,88 @@ export default defineCommand<CheckArgs>({
     return result.ok ? EXIT_CODES.ok : EXIT_CODES.checkFailed;
   },
 });
+
+/** The changes (staged, or of a range) judged by the guards of the store at `root`. */
+async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Promise<ValidationResult> {
+  const [{ GuardService }, { diffFiles }, { repoTop }] = await Promise.all([
+    import('../../service/guard-service.ts'),
+    import('../../git/diff.ts'),
+    import('../../store/git-dir.ts'),
+  ]);
+  // Outside git, `git diff` would compare files (its --no-index form) or fail on the options: said for what it is.
+  if (repoTop(root) === undefined) {
+    throw new UsageError(
+      `not a git repository: ${root}`,
+      'guard check reads the changes from git: run it inside the git repository that holds the store, or judge one action with `agents guard try`.',
+      undefined,
+      'not-a-repository',
+    );
+  }
+  const service = new GuardService(root, ctx.io.env);
+  let files: Awaited<ReturnType<typeof diffFiles>>;
+  try {
+    files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: argv.range ?? 'HEAD' });
+  } catch (error) {
+    // Said by git's runner already (no git at all, a disk that is full): never read as a bad range.
+    if (error instanceof AgentsError) throw error;
+    // A revision that is not here (a shallow clone in CI) is named, with how to fetch it, as invariant diff names it.
+    if (!argv.staged && argv.range !== undefined)
+      await (await import('../../service/review/ranges.ts')).checkRange(service.top, argv.range);
+    throw new UsageError(
+      `git diff failed: ${(error as Error).message.split('\n')[0]}`,
+      'Name a revision range such as main...HEAD (a branch since it left main), or use --staged.',
+    );
+  }
+  const actions = files.map((f) => ({
+    tool: 'git',
+    files: [f.path],
+    texts: f.added.length > 0 ? [f.added.map((a) => a.text).join('\n')] : [],
+  }));
+  // The index, checked against the folders of every changed file's projects at once, then each file judged by it.
+  const { index } = await service.index({ tool: 'git', files: files.map((f) => f.path), texts: [] });
+  const { plan } = index;
+  const now = service.clock();
+  const needed = actions.some((a) => patternsNeeded(index, a));
+  const matchers = new GuardMatchers(needed ? (await import('../../core/guard-patterns.ts')).compileRegex : undefined);
+  const diagnostics: Diagnostic[] = [];
+  const storePrefix = prefixOf(service.top, physicalPath(root));
+  for (const [n, f] of files.entries()) {
+    const verdict = evaluateGuards(index, actions[n]!, now, matchers);
+    for (const h of verdict.hits) {
+      if (h.waived) continue;
+      // A content hit points at the first added line that matches on its own (else the first added line).
+      const at = h.kind === 'content' ? (f.added.find((a) => matchers.regex(h.entry)(a.text)) ?? f.added[0]) : undefined;
+      diagnostics.push({
+        code: 'guard-violation',
+        severity: h.rule.severity,
+        file: f.path,
+        line: at?.line ?? 0,
+        col: at ? 1 : 0,
+        message: guardReason(h, plan)
+          .replace(/^Blocked by/, 'Forbidden by')
+          .replace(/ To waive it:.*$/, '')
+          .replace(/ It is a locked floor.*$/, ''),
+        hint: h.rule.locked
+          ? 'A locked floor of a policy source: undo the change.'
+          : `Undo the change, or waive ${h.rule.id} (agents invariant waive).`,
+        related: [ruleLocation(h.rule, storePrefix)],
+      });
+    }
+  }
+  const counts = { error: 0, warning: 0, info: 0 };
+  for (const d of diagnostics) counts[d.severity]++;
+  const result: ValidationResult = {
+    store: service.top,
+    source: argv.staged ? 'index' : `diff ${argv.range ?? 'HEAD'}`,
+    files: files.length,
+    diagnostics,
+    fixes: [],
+    strict: false,
+    ok: counts.error === 0,
+    counts,
+    // `file` is relative to the repository's top; `path` and the text to the current folder, as validate's are.
+    displayPrefix: prefixOf(physicalPath(ctx.io.cwd), service.top),
+    repoPrefix: '',
+  };
+  return result;
+}

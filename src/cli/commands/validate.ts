@@ -3,8 +3,8 @@ import { escapeUnsafe } from '../../core/plain-text.ts';
 import type { ValidationResult } from '../../validate/result.ts';
 import { LISTED_PER_CODE } from '../../validate/limits.ts';
 import { defineCommand } from '../command.ts';
-import type { CliContext } from '../context.ts';
 import { boundHeapGrowth } from '../heap.ts';
+import { emptyResult, hookStore } from '../hook-store.ts';
 import { safeText } from '../safe-output.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
 import { writePieces } from '../write-pieces.ts';
@@ -89,7 +89,7 @@ export default defineCommand<ValidateArgs>({
   async run(argv, ctx) {
     boundHeapGrowth();
     const hook = (argv.staged && !argv.allFiles) || argv.changed;
-    const found = await storeOf(ctx, hook === true && argv.staged === true);
+    const found = hook === true && argv.staged === true ? await hookStore(ctx) : await ctx.root();
     const store = typeof found === 'string' ? found : found.place;
     if (argv.staged && argv.fix) {
       throw conflictingOptions(
@@ -298,39 +298,6 @@ function jobsOption(flag: string | undefined, env: string | undefined): number |
   return n;
 }
 
-/**
- * The store. In hook mode on the index, `{ place }` instead of the usage error when there is no store folder and
- * the index holds nothing at its place: the hook in `.git/hooks` runs on every branch, and a commit of a branch
- * without the store, or one that removes it, records no store to check (docs/validation.md, "Plain git hook").
- */
-async function storeOf(ctx: CliContext, stagedHook: boolean): Promise<string | { place: string }> {
-  try {
-    return await ctx.root();
-  } catch (error) {
-    if (!stagedHook || !(error instanceof UsageError)) throw error;
-    const [{ existsSync }, { isAbsolute, join, relative, sep }, { repoTop }, { DEFAULT_STORE_DIR, explicitStore }] = await Promise.all([
-      import('node:fs'),
-      import('node:path'),
-      import('../../store/git-dir.ts'),
-      import('../../store/discover.ts'),
-    ]);
-    const top = repoTop(ctx.io.cwd);
-    if (top === undefined) throw error;
-    const place = explicitStore({ store: ctx.store, env: ctx.io.env, cwd: ctx.io.cwd }) ?? join(top, DEFAULT_STORE_DIR);
-    const rel = relative(top, place);
-    // Something stands there (a file, a folder that is no store), or the place is outside the repository: the error says it.
-    if (existsSync(place) || rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw error;
-    const [{ indexHolds }, { GitError }] = await Promise.all([import('../../git/changed.ts'), import('../../git/repo.ts')]);
-    try {
-      if (await indexHolds(top, rel.split(sep).join('/'))) throw error;
-    } catch (failure) {
-      if (failure instanceof GitError) throw error;
-      throw failure;
-    }
-    return { place };
-  }
-}
-
 /** The store files the next commit changes (hook mode), store-relative; a usage error outside git. */
 async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<string[]> {
   const [git, { GitError }] = await Promise.all([import('../../git/changed.ts'), import('../../git/repo.ts')]);
@@ -362,20 +329,4 @@ async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<
       throw new UsageError(`${flag}: git failed: ${error.message.split('\n')[0]}`, 'Check the repository with `git status`.');
     throw error;
   }
-}
-
-/** The result of a hook run that found no store file in the commit. */
-function emptyResult(store: string, source: string): ValidationResult {
-  return {
-    store,
-    source,
-    files: 0,
-    diagnostics: [],
-    fixes: [],
-    strict: false,
-    ok: true,
-    counts: { error: 0, warning: 0, info: 0 },
-    displayPrefix: '',
-    repoPrefix: '',
-  };
 }
