@@ -146,7 +146,7 @@ export class ImportService {
       // A file named outright is never left out in silence: one whose kind --from excludes is refused, saying so.
       if (known !== undefined && !wanted(known))
         throw new UsageError(
-          `${given} is a ${known} file, a kind --from ${options.from!.join(',')} leaves out`,
+          `${given} is of kind ${known}, which --from ${options.from!.join(',')} leaves out`,
           `Nothing was read. Drop --from, or add --from ${known}.`,
         );
       const kind = known ?? (options.from?.length === 1 ? options.from[0] : undefined);

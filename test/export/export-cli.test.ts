@@ -8,7 +8,7 @@ import { globProblem } from '../../src/core/globs.ts';
 import { REPO } from '../helpers/cli.ts';
 import { tempDir } from '../helpers/tmp.ts';
 import { B1, G1, G2, inv, monorepo, PLAN, snapshot, W1, writtenSince } from './repo.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 
 const GOLDEN = join(REPO, 'test/golden/export');
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -766,6 +766,11 @@ describe('agents export --project and --stdout', () => {
     expect(body).toContain(`- Never delete production data (global, \`${G1}\`)`);
     const two = await runAgents(['export', '--plan', PLAN, '--stdout', '--target', 'cursor,cline'], { cwd: repo });
     expect(two.code).toBe(2);
+    // No --target, or neither --plan nor --project from the top: the options it needs, as every command names them.
+    const none = await runAgents(['--format', 'json', 'export', '--plan', PLAN, '--stdout'], { cwd: repo });
+    expect(errorOf(none)).toEqual({ code: 'missing-option', exit_code: 2, detail: { command: 'export', options: ['target'] } });
+    const scope = await runAgents(['--format', 'json', 'export', '--stdout', '--target', 'agents-md'], { cwd: repo });
+    expect(errorOf(scope)).toEqual({ code: 'missing-option', exit_code: 2, detail: { command: 'export', options: ['plan', 'project'] } });
   });
 });
 

@@ -1,4 +1,4 @@
-import { conflictingOptions, AgentsError, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, AgentsError, EXIT_CODES, missingOption, UsageError } from '../../core/errors.ts';
 import { escapeUnsafe } from '../../core/plain-text.ts';
 import { isUlid } from '../../core/names.ts';
 import { refusedError } from '../../service/export-refusals.ts';
@@ -64,7 +64,14 @@ export default defineCommand<ExportArgs>({
     if (modes.length > 1) throw conflictingOptions(`${modes.map((m) => `--${m}`).join(' and ')} cannot be combined`, 'Choose one.', modes);
     if (argv.stdout) {
       const targets = (argv.target ?? []).flatMap((t) => t.split(',')).filter((t) => t.trim() !== '');
-      if (targets.length !== 1)
+      if (targets.length === 0)
+        throw missingOption(
+          '--stdout prints one format: give exactly one --target',
+          'e.g. agents export --plan 01J… --stdout --target agents-md',
+          'export',
+          ['target'],
+        );
+      if (targets.length > 1)
         throw new UsageError(
           '--stdout prints one format: give exactly one --target',
           'e.g. agents export --plan 01J… --stdout --target agents-md',
@@ -74,9 +81,11 @@ export default defineCommand<ExportArgs>({
       if (argv.plan === undefined && argv.project === undefined) {
         const inferred = await inferProject(ctx, service);
         if (inferred === undefined)
-          throw new UsageError(
+          throw missingOption(
             '--stdout needs one of --plan ID or --project P',
             'e.g. agents export --plan 01J… --stdout --target agents-md',
+            'export',
+            ['plan', 'project'],
           );
         argv.project = inferred;
       }
