@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvariantService, PlanService, type Actor, type ActorRequest } from '../../src/index.ts';
@@ -159,5 +159,22 @@ describe('PlanService', () => {
     });
     expect((await s.status(plan)).failing).toBe(true);
     expect((await s.listViolations({ severity: 'warning' })).length).toBe(0);
+  });
+
+  it('writes no records for a plan removed while the actor ran, and leaves no folder without plan.yaml', async () => {
+    const root = testStore({
+      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+    });
+    const s = service(root);
+    const { plan } = await s.use({ action: 'local/cov' });
+    const folder = join(root, 'plans', plan.id);
+    const removing = actor(async (r) => {
+      rmSync(folder, { recursive: true });
+      return { ok: true, response: { results: r.invariants.map((i) => ({ invariant_id: i.id, enforced: true, response: 'ok' })) } };
+    });
+    await expect(s.strategize(plan.id, { actor: removing })).rejects.toMatchObject({ exitCode: 2, code: 'usage' });
+    expect(removing.seen.length).toBe(1);
+    expect(existsSync(folder)).toBe(false);
+    expect(await s.list()).toEqual([]);
   });
 });

@@ -71,7 +71,14 @@ export async function strategize(
   return withFolderLock(
     svc.root,
     folder,
-    async () => {
+    async (made) => {
+      // Made again for the lock: the plan was removed while the actor ran, and its records alone would make a
+      // folder without plan.yaml, which fails every command that lists the plans.
+      if (made)
+        throw new UsageError(
+          `plan ${plan.id} is gone: it was removed while the actor ran`,
+          'Nothing was written. Run `agents plan list` to see the plans.',
+        );
       const { decisions } = await planRecords(svc, plan.id, ['decisions']);
       const parent = latestDecision(decisions);
       const decisionId = svc.invariants.deps.newId();
