@@ -72,7 +72,13 @@ async function sidePins(
 ): Promise<{ source: ExtendsSource; pin: LockEntry }[]> {
   const [config, lock] = await sideFiles(storeRoot, top, prefix, where);
   // The side is named: a revision's config.yaml may be invalid while the working tree's is not.
-  const side = where.kind === 'revision' ? `the revision ${where.commit!.slice(0, 12)}` : `the ${where.kind}`;
+  // A revision side without a commit is the empty side of a branch with no commit yet: it holds no file to name.
+  const side =
+    where.kind !== 'revision'
+      ? `the ${where.kind}`
+      : where.commit === undefined
+        ? 'no commit yet'
+        : `the revision ${where.commit.slice(0, 12)}`;
   const hint = where.kind === 'revision' ? REVISION_FILE_HINT : undefined;
   // Too large to read, so whether it extends a source cannot be known: refused, as an invalid file is.
   const large = (['config.yaml', EXTENDS_LOCK_FILE] as const).flatMap((file, i) => {

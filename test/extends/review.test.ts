@@ -41,6 +41,10 @@ describe('invariant diff across a commit that moves a policy pin', () => {
       '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: v1\n`,
     });
     expect((await run(app, 'extends', 'update')).code).toBe(0);
+    // Before the first commit the working tree is compared with nothing: the source enters, pinned on one side only.
+    const unborn = await run(app, 'invariant', 'diff', '--format', 'json');
+    expect(unborn.code).toBe(0);
+    expect(JSON.parse(unborn.stdout).policy_sources).toMatchObject([{ name: 'acme', before: null, after: { ref: 'v1' } }]);
     commitAll(app, 'inherit acme v1');
     writeTree(app, { '.agents/config.yaml': `extends:\n  - name: acme\n    url: ${policy}\n    ref: v2\n` });
     expect((await run(app, 'extends', 'update')).code).toBe(0);
