@@ -177,4 +177,26 @@ describe('PlanService', () => {
     expect(existsSync(folder)).toBe(false);
     expect(await s.list()).toEqual([]);
   });
+
+  it('records no violation in a plan removed after it was read, and leaves no folder without plan.yaml', async () => {
+    const root = testStore({
+      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+    });
+    const { plan, promoted } = await service(root).use({ action: 'local/cov' });
+    const folder = join(root, 'plans', plan.id);
+    let n = 0;
+    // The author is asked after the plan and its set were read, before the file is written: the plan goes then.
+    const s = new PlanService(
+      new InvariantService(root, {
+        newId: () => `01M8KN00000000000000000${String(n++).padStart(3, '0')}`,
+        author: async () => (rmSync(folder, { recursive: true }), undefined),
+      }),
+    );
+    await expect(s.addViolation({ plan: plan.id, invariant: promoted[0]!.id, details: 'late' })).rejects.toMatchObject({
+      exitCode: 2,
+      code: 'usage',
+    });
+    expect(existsSync(folder)).toBe(false);
+    expect(await s.list()).toEqual([]);
+  });
 });

@@ -7,6 +7,7 @@ import { codePointLength, isUlid } from '../../core/names.ts';
 import type { Violation } from '../../core/records.ts';
 import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
+import { withFolderLock } from '../../store/lock.ts';
 import { planIds } from '../../store/listing.ts';
 import { checkSeverity } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
@@ -52,7 +53,22 @@ export async function addViolation(svc: PlanContext, given: ViolationInput): Pro
   const folder = `plans/${plan.id}/violations`;
   const path = `${folder}/${id}.yaml`;
   const { addingTo, formatViolationFile } = await writer();
-  writeFileAtomic(svc.root, path, formatViolationFile(path, violation, addingTo('a violation', folder)));
+  const content = formatViolationFile(path, violation, addingTo('a violation', folder));
+  // Under the plan folder's lock, as strategize and resolve write there: a plan removed since it was read is
+  // not made again to hold the violation alone, a folder without plan.yaml that fails every listing of plans.
+  await withFolderLock(
+    svc.root,
+    `plans/${plan.id}`,
+    (made) => {
+      if (made)
+        throw new UsageError(
+          `plan ${plan.id} is gone: it was removed while this command ran`,
+          'Nothing was written. Run `agents plan list` to see the plans.',
+        );
+      writeFileAtomic(svc.root, path, content);
+    },
+    { onStale: svc.invariants.deps.notice },
+  );
   return { plan: plan.id, violation, path };
 }
 
