@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvariantService, PlanService, type Actor, type ActorRequest } from '../../src/index.ts';
@@ -196,6 +196,22 @@ describe('PlanService', () => {
       exitCode: 2,
       code: 'usage',
     });
+    expect(existsSync(folder)).toBe(false);
+    expect(await s.list()).toEqual([]);
+  });
+
+  it('syncs nothing into a plan removed while the changes were confirmed, and leaves no folder without plan.yaml', async () => {
+    const root = testStore({ 'actions/local/cov/.gitkeep': '' });
+    const s = service(root);
+    // A plan of an empty template holds no copy: the template's new invariant is the same change with or without it.
+    const { plan } = await s.use({ action: 'local/cov' });
+    writeFileSync(
+      join(root, 'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml'),
+      invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+    );
+    const folder = join(root, 'plans', plan.id);
+    const confirm = async () => (rmSync(folder, { recursive: true }), true);
+    await expect(s.sync(plan.id, { apply: true, confirm })).rejects.toMatchObject({ exitCode: 2, code: 'usage' });
     expect(existsSync(folder)).toBe(false);
     expect(await s.list()).toEqual([]);
   });

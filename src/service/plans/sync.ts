@@ -88,6 +88,14 @@ export async function sync(
     svc.invariants,
     { folders: [`plans/${plan.id}`], commit: options.commit },
     async () => {
+      // The plan may have gone while the changes were confirmed: its copies alone would make a folder without
+      // plan.yaml again, which fails every listing of plans.
+      const here = await svc.invariants.source.list(`plans/${plan.id}`, { recursive: false });
+      if (!here.some((e) => e.path === `plans/${plan.id}/plan.yaml`))
+        throw new UsageError(
+          `plan ${plan.id} is gone: it was removed while the sync was prepared`,
+          'Nothing was written. Run `agents plan list` to see the plans.',
+        );
       const fresh = await syncInputs(svc, plan);
       const again = planSync(plan, fresh.planInvariants, fresh.actions);
       if (fingerprint(again.changes) !== fingerprint(preview.changes)) {
