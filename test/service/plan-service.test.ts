@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvariantService, PlanService, type Actor, type ActorRequest } from '../../src/index.ts';
+import { withFolderLock } from '../../src/store/lock.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 /** A plan service with a fixed clock, counting ids and a known author: its files are exact. */
@@ -214,5 +215,34 @@ describe('PlanService', () => {
     await expect(s.sync(plan.id, { apply: true, confirm })).rejects.toMatchObject({ exitCode: 2, code: 'usage' });
     expect(existsSync(folder)).toBe(false);
     expect(await s.list()).toEqual([]);
+  });
+
+  it('adds or moves no invariant into a plan removed after it was read, and leaves no folder without plan.yaml', async () => {
+    const root = testStore({
+      'projects/myapp/01M8KJXYP0GVPRF8KRRE9G8474.yaml': invariantYaml('01M8KJXYP0GVPRF8KRRE9G8474', 'All API changes need tests'),
+      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+    });
+    const { plan } = await service(root).use({ action: 'local/cov' });
+    const folder = join(root, 'plans', plan.id);
+    // add: the author is asked after the plan was read, before the lock: the plan goes then.
+    const adding = new InvariantService(root, { author: async () => (rmSync(folder, { recursive: true }), undefined) });
+    await expect(adding.add({ scope: { plan: plan.id }, text: 'Keep the report' })).rejects.toMatchObject({ exitCode: 2, code: 'usage' });
+    expect(existsSync(folder)).toBe(false);
+
+    // move: the plan's lock is taken first (plans/ sorts before projects/); the project's, held here, makes it wait.
+    const { plan: second } = await service(root).use({ action: 'local/cov' });
+    const target = join(root, 'plans', second.id);
+    let release = () => {};
+    const holding = withFolderLock(root, 'projects/myapp', () => new Promise<void>((r) => (release = r)));
+    const moving = new InvariantService(root).move('01M8KJXYP0GVPRF8KRRE9G8474', { plan: second.id });
+    const until = Date.now() + 10_000;
+    while (!existsSync(join(target, '.lock')) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    rmSync(target, { recursive: true });
+    release();
+    await holding;
+    await expect(moving).rejects.toMatchObject({ exitCode: 2, code: 'usage' });
+    expect(existsSync(target)).toBe(false);
+    expect(existsSync(join(root, 'projects/myapp/01M8KJXYP0GVPRF8KRRE9G8474.yaml'))).toBe(true);
+    expect(await service(root).list()).toEqual([]);
   });
 });

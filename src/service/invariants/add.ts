@@ -11,7 +11,17 @@ import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
 import { checkNewAction } from './projects.ts';
 import { inheritedIfReadable, relatedSnapshot, relations } from './related.ts';
-import { PROBE_ID, checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireOwnScope, requireValid } from './rules.ts';
+import {
+  PROBE_ID,
+  checkGuard,
+  checkRationale,
+  checkSeverity,
+  checkTags,
+  checkText,
+  requireOwnScope,
+  requirePlanHeld,
+  requireValid,
+} from './rules.ts';
 import { ADD_FIELDS, type AddContext, type AddInput, type AddResult, type ScopeInput } from './types.ts';
 
 /**
@@ -72,6 +82,7 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
     svc,
     { folders: [folder], commit: input.commit },
     async () => {
+      if (scope.kind === 'plan') await requirePlanHeld(svc.source, scope.plan, 'this command ran');
       const here = await readFolders(svc.source, [folder]);
       requireValid(here, `add to ${describeScope(scope)}`);
       const dup = here.invariants.find((i) => textKey(i.text) === key);

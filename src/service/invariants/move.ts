@@ -9,7 +9,7 @@ import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
 import { checkNewAction } from './projects.ts';
 import { relations } from './related.ts';
-import { requireOwnScope, requireValid } from './rules.ts';
+import { requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
 import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
 
 /**
@@ -52,6 +52,7 @@ export async function move(
     // Both folders' locks, taken in one order by every writer, so two moves in opposite directions never wait on each other.
     { folders: [from, toFolder], commit: options.commit },
     async () => {
+      if (dest.kind === 'plan') await requirePlanHeld(svc.source, dest.plan, 'this command ran');
       const here = await readFolders(svc.source, [from, toFolder]);
       requireValid(here, `move ${found.id} to ${describeScope(dest)}`);
       const old = here.invariants.find((i) => i.id === found.id && i.path === found.path);

@@ -17,6 +17,7 @@ import { canMeet, looseKey, nearDuplicatesOf } from '../../core/near-duplicates.
 import { cleanText } from '../../core/normalise.ts';
 import { MAX_TEXT_LENGTH } from '../../core/parse-core.ts';
 import type { StoreSnapshot } from '../../store/read.ts';
+import type { TreeSource } from '../../store/tree-source.ts';
 import type { NearMatch, ScopeInput } from './types.ts';
 
 /** Turns a caller's scope flags into a scope, refusing bad names before any path is built. */
@@ -89,6 +90,20 @@ export function scopeToInput(scope: Scope): ScopeInput {
     case 'action':
       return { action: actionName(scope) };
   }
+}
+
+/**
+ * Refuses (exit 2) to write into a plan whose plan.yaml went after the plan was read: the lock a writer takes makes
+ * the folder again, and a file written there alone is a plan folder without plan.yaml, which fails every listing
+ * of plans. Called under the plan folder's lock; `what` says what the command was doing meanwhile.
+ */
+export async function requirePlanHeld(source: TreeSource, plan: string, what: string): Promise<void> {
+  const here = await source.list(`plans/${plan}`, { recursive: false });
+  if (!here.some((e) => e.path === `plans/${plan}/plan.yaml`))
+    throw new UsageError(
+      `plan ${plan} is gone: it was removed while ${what}`,
+      'Nothing was written. Run `agents plan list` to see the plans.',
+    );
 }
 
 /** Refuses to go on when files the command needs are invalid (exit 3): never a silently shortened set. */

@@ -6,7 +6,7 @@ import { type SyncChange, planSync, promotedCopy } from '../../core/records.ts';
 import { readFolders } from '../../store/read.ts';
 import { failedPartWay, removeFile, replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
-import { requireValid } from '../invariants/rules.ts';
+import { requirePlanHeld, requireValid } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { findActionTree, planById, timestamp } from './common.ts';
 import type { SyncResult } from './types.ts';
@@ -88,14 +88,8 @@ export async function sync(
     svc.invariants,
     { folders: [`plans/${plan.id}`], commit: options.commit },
     async () => {
-      // The plan may have gone while the changes were confirmed: its copies alone would make a folder without
-      // plan.yaml again, which fails every listing of plans.
-      const here = await svc.invariants.source.list(`plans/${plan.id}`, { recursive: false });
-      if (!here.some((e) => e.path === `plans/${plan.id}/plan.yaml`))
-        throw new UsageError(
-          `plan ${plan.id} is gone: it was removed while the sync was prepared`,
-          'Nothing was written. Run `agents plan list` to see the plans.',
-        );
+      // The plan may have gone while the changes were confirmed.
+      await requirePlanHeld(svc.invariants.source, plan.id, 'the sync was prepared');
       const fresh = await syncInputs(svc, plan);
       const again = planSync(plan, fresh.planInvariants, fresh.actions);
       if (fingerprint(again.changes) !== fingerprint(preview.changes)) {
