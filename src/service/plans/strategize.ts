@@ -15,6 +15,7 @@ import type { Actor } from '../../enforce/actors.ts';
 import { assertOwnStore } from '../../store/ownership.ts';
 import { writeFilesTogether } from '../../store/atomic-write.ts';
 import { withFolderLock } from '../../store/lock.ts';
+import { requirePlanHeld } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { invariantDigests, planById, planRecords, setDigest, timestamp } from './common.ts';
 import type { StrategizeResult } from './types.ts';
@@ -71,14 +72,8 @@ export async function strategize(
   return withFolderLock(
     svc.root,
     folder,
-    async (made) => {
-      // Made again for the lock: the plan was removed while the actor ran, and its records alone would make a
-      // folder without plan.yaml, which fails every command that lists the plans.
-      if (made)
-        throw new UsageError(
-          `plan ${plan.id} is gone: it was removed while the actor ran`,
-          'Nothing was written. Run `agents plan list` to see the plans.',
-        );
+    async () => {
+      await requirePlanHeld(svc.invariants.source, plan.id, 'the actor ran');
       const { decisions } = await planRecords(svc, plan.id, ['decisions']);
       const parent = latestDecision(decisions);
       const decisionId = svc.invariants.deps.newId();

@@ -9,7 +9,7 @@ import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { planIds } from '../../store/listing.ts';
-import { checkSeverity } from '../invariants/rules.ts';
+import { checkSeverity, requirePlanHeld } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
 import { type ListedViolation, VIOLATION_FIELDS, type ViolationInput } from './types.ts';
@@ -54,17 +54,12 @@ export async function addViolation(svc: PlanContext, given: ViolationInput): Pro
   const path = `${folder}/${id}.yaml`;
   const { addingTo, formatViolationFile } = await writer();
   const content = formatViolationFile(path, violation, addingTo('a violation', folder));
-  // Under the plan folder's lock, as strategize and resolve write there: a plan removed since it was read is
-  // not made again to hold the violation alone, a folder without plan.yaml that fails every listing of plans.
+  // Under the plan folder's lock, as strategize and resolve write there, once the plan is known to be still there.
   await withFolderLock(
     svc.root,
     `plans/${plan.id}`,
-    (made) => {
-      if (made)
-        throw new UsageError(
-          `plan ${plan.id} is gone: it was removed while this command ran`,
-          'Nothing was written. Run `agents plan list` to see the plans.',
-        );
+    async () => {
+      await requirePlanHeld(svc.invariants.source, plan.id, 'this command ran');
       writeFileAtomic(svc.root, path, content);
     },
     { onStale: svc.invariants.deps.notice },
