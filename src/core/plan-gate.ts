@@ -70,6 +70,8 @@ export interface CommittedRun {
   node: DecisionNode;
   /** The enforcement file the node names; absent when it is missing. */
   run?: EnforcementRun;
+  /** When the file the node names is there but is another node's run (its decision_id): that node's id. */
+  runOf?: string;
 }
 
 export interface GateFacts {
@@ -117,7 +119,10 @@ export function committedRuns(
   const node = latestDecision(nodes);
   if (node === undefined) return { unfinished };
   const run = claimed.get(node.id);
-  return { latest: run ? { node, run } : { node }, unfinished };
+  if (run) return { latest: { node, run }, unfinished };
+  // A file that is there, named by a hand edit or a copied node, is no more this node's run than a missing one.
+  const named = node.enforcement_id !== undefined ? byId.get(node.enforcement_id) : undefined;
+  return { latest: named ? { node, runOf: named.decision_id } : { node }, unfinished };
 }
 
 function plural(n: number, word: string): string {
@@ -182,7 +187,10 @@ export function judgePlan(facts: GateFacts, options: GateOptions = {}): GateVerd
     add({
       code: 'run-incomplete',
       level: 'fail',
-      message: `the latest run's enforcement file${latest.node.enforcement_id ? ` ${latest.node.enforcement_id}` : ''} is missing (decision ${latest.node.id})`,
+      message:
+        latest.runOf !== undefined
+          ? `the latest run's enforcement file ${latest.node.enforcement_id} is the run of decision ${latest.runOf}, not of decision ${latest.node.id}, which names it`
+          : `the latest run's enforcement file${latest.node.enforcement_id ? ` ${latest.node.enforcement_id}` : ''} is missing (decision ${latest.node.id})`,
     });
     // No record of any: nothing of the set is known to be enforced, whatever allows the incomplete run.
     for (const inv of facts.effective) add(unrecorded(inv, facts.waived));

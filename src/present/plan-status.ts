@@ -105,7 +105,7 @@ export function planStatusText(r: PlanStatus, s: Style): string {
   const lines = [
     `${r.failing ? s.red('FAILING') : s.green('OK')}  plan ${r.plan.id}${r.plan.project ? ` (project ${r.plan.project})` : ''}${r.plan.goal ? ` — ${escapeUnsafe(r.plan.goal)}` : ''}`,
     `  effective set   ${r.effectiveCount} invariant${r.effectiveCount === 1 ? '' : 's'}`,
-    `  enforcement     ${e ? `${e.enforced} of ${e.total} enforced at ${e.created_at}${e.error ? ` (actor failed: ${escapeUnsafe(e.error)})` : ''}` : 'never run'}`,
+    `  enforcement     ${e ? `${e.enforced} of ${e.total} enforced at ${e.created_at}${e.error ? ` (actor failed: ${escapeUnsafe(e.error)})` : ''}` : r.reasons.some((x) => x.code === 'run-incomplete') ? 'latest run incomplete' : 'never run'}`,
     `  violations      ${v.error} error, ${v.warning} warning, ${v.info} info${r.waivedViolations ? `; ${r.waivedViolations} waived` : ''}${r.resolvedViolations ? `; ${r.resolvedViolations} resolved` : ''}`,
     ...(r.waivers.length
       ? [`  waivers         ${r.waivers.filter((w) => w.holds).length} holding, ${r.waivers.filter((w) => !w.holds).length} expired`]

@@ -178,6 +178,18 @@ describe('committedRuns: a run counts only once its decision node is written', (
     expect(judgePlan(facts({ latest: committedRuns([ahead, later], runs).latest })).failing).toBe(true);
   });
 
+  it("a node naming another node's enforcement file has no run: the file's own node is said, and the gate fails", () => {
+    const first = { ...node, id: '01M8N9A0000000000000000000', enforcement_id: '01M8N9A0000000000000000001' };
+    const copied = { ...node, parent_id: first.id, enforcement_id: first.enforcement_id };
+    const runs = [{ ...run({ [A]: true, [B]: true }), id: first.enforcement_id, decision_id: first.id }];
+    const { latest } = committedRuns([first, copied], runs);
+    expect(latest).toEqual({ node: copied, runOf: first.id });
+    const verdict = judgePlan(facts({ latest }));
+    expect(verdict.failing).toBe(true);
+    expect(verdict.reasons[0]).toMatchObject({ code: 'run-incomplete', level: 'fail' });
+    expect(verdict.reasons[0]!.message).toContain(first.id);
+  });
+
   it('finds the run of an older node without enforcement_id by its decision_id', () => {
     const { enforcement_id: _e, ...old } = node;
     expect(committedRuns([old], [run({ [A]: true })]).latest?.run?.id).toBe(RUN);
@@ -418,6 +430,6 @@ describe('committedRuns: which node and run are the latest', () => {
 
   it('a run that names another node is not the run of this one', () => {
     const stray = { ...run({ [A]: true }), decision_id: '01M8N9B000000000000000000Y' };
-    expect(committedRuns([node], [stray])).toEqual({ latest: { node }, unfinished: [RUN] });
+    expect(committedRuns([node], [stray])).toEqual({ latest: { node, runOf: '01M8N9B000000000000000000Y' }, unfinished: [RUN] });
   });
 });
