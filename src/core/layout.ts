@@ -1,4 +1,5 @@
 import { isName, isUlid, nameProblem, ulidProblem } from './names.ts';
+import type { Diagnostic } from './diagnostics.ts';
 import type { Scope } from './model.ts';
 import type { WaiverScope } from './waivers.ts';
 
@@ -21,8 +22,8 @@ export type PathKind =
   | { kind: 'lock' }
   /** `.gitkeep`: keeps an empty scope folder in git. */
   | { kind: 'keep' }
-  /** A `*.yaml` where an invariant (or record) must be, but the name is not a ULID. */
-  | { kind: 'bad-id'; scope?: Scope; problem: string }
+  /** A `*.yaml` where an invariant, a record or a waiver must be (`of`), but the name is not a ULID. */
+  | { kind: 'bad-id'; of: 'invariant' | 'record' | 'waiver'; scope?: Scope; problem: string }
   /** A path inside a folder whose name breaks the name rules. */
   | { kind: 'bad-name'; problem: string }
   | { kind: 'unknown' };
@@ -143,7 +144,7 @@ function classify(rel: string, memory: FolderMemory): PathKind {
       if (b !== 'decisions' && b !== 'enforcement' && b !== 'violations') return { kind: 'unknown' };
       if (!c!.endsWith('.yaml')) return { kind: 'unknown' };
       const id = c!.slice(0, -'.yaml'.length);
-      if (!isUlid(id)) return { kind: 'bad-id', problem: ulidProblem(id, 'record file name')! };
+      if (!isUlid(id)) return { kind: 'bad-id', of: 'record', problem: ulidProblem(id, 'record file name')! };
       return { kind: 'record', plan, record: b, id };
     }
     default:
@@ -154,14 +155,14 @@ function classify(rel: string, memory: FolderMemory): PathKind {
 function waiverFile(scope: WaiverScope, base: string): PathKind {
   if (!base.endsWith('.yaml')) return { kind: 'unknown' };
   const id = base.slice(0, -'.yaml'.length);
-  if (!isUlid(id)) return { kind: 'bad-id', problem: ulidProblem(id, 'waiver file name')! };
+  if (!isUlid(id)) return { kind: 'bad-id', of: 'waiver', problem: ulidProblem(id, 'waiver file name')! };
   return { kind: 'waiver', scope, id };
 }
 
 function invariantFile(scope: Scope, base: string): PathKind {
   if (!base.endsWith('.yaml')) return { kind: 'unknown' };
   const id = base.slice(0, -'.yaml'.length);
-  if (!isUlid(id)) return { kind: 'bad-id', scope, problem: ulidProblem(id, 'invariant file name')! };
+  if (!isUlid(id)) return { kind: 'bad-id', of: 'invariant', scope, problem: ulidProblem(id, 'invariant file name')! };
   return { kind: 'invariant', scope, id };
 }
 
@@ -211,4 +212,27 @@ export function lockFolderOf(rel: string): string | undefined {
   const top = rel.slice(0, rel.indexOf('/'));
   if (slash < 0 || !['global', 'projects', 'actions', 'plans'].includes(top)) return undefined;
   return rel.slice(0, slash);
+}
+
+/**
+ * The finding for a `*.yaml` whose name is no ULID, worded by what its folder holds: the same for every reader
+ * of the store and for `validate`, which reach it through one classification.
+ */
+export function badId(path: string, kind: Extract<PathKind, { kind: 'bad-id' }>): Diagnostic {
+  const folder = path.slice(0, path.lastIndexOf('/'));
+  const [where, holds, leave] =
+    kind.of === 'invariant'
+      ? ['a scope folder', 'an invariant', 'the scope folder']
+      : kind.of === 'record'
+        ? [`${folder.slice(folder.lastIndexOf('/') + 1)}/`, 'a record', 'the plan folder']
+        : ['waivers/', 'a waiver', 'waivers/'];
+  return {
+    code: 'id-invalid',
+    severity: 'error',
+    file: path,
+    line: 0,
+    col: 0,
+    message: `${kind.problem}; every *.yaml in ${where} is ${holds}`,
+    hint: `Rename the file to <its id>.yaml, or move it out of ${leave}.`,
+  };
 }

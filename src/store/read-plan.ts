@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { isKnownFolder, type PathKind, pathClassifier } from '../core/layout.ts';
+import { badId, isKnownFolder, type PathKind, pathClassifier } from '../core/layout.ts';
 import { type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
 
 /** Diagnostic for a file the source could not give us. */
@@ -137,15 +137,7 @@ export function planReads(
       continue;
     }
     if (kind.kind === 'bad-id') {
-      diagnostics.push({
-        code: 'id-invalid',
-        severity: 'error',
-        file: entry.path,
-        line: 0,
-        col: 0,
-        message: `${kind.problem}; every *.yaml in a scope folder is an invariant`,
-        hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.',
-      });
+      diagnostics.push(badId(entry.path, kind));
       continue;
     }
     if (kind.kind === 'bad-name') {

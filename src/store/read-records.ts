@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { classifyPath, type RecordKind } from '../core/layout.ts';
+import { badId, classifyPath, type RecordKind } from '../core/layout.ts';
 import { parseRecord } from '../core/record-files.ts';
 import type { DecisionNode, EnforcementRun, Violation } from '../core/records.ts';
 import { parseYamlDocument } from './yaml-document.ts';
@@ -30,15 +30,7 @@ export async function readPlanRecords(
       if (!entry.path.endsWith('.yaml')) continue;
       const c = classifyPath(entry.path);
       if (c.kind === 'bad-id') {
-        out.diagnostics.push({
-          code: 'id-invalid',
-          severity: 'error',
-          file: entry.path,
-          line: 0,
-          col: 0,
-          message: `${c.problem}; every *.yaml in ${kind}/ is a record`,
-          hint: 'Rename the file to <its id>.yaml, or move it out of the plan folder.',
-        });
+        out.diagnostics.push(badId(entry.path, c));
         continue;
       }
       if (c.kind !== 'record') continue;

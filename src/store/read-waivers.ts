@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { classifyPath } from '../core/layout.ts';
+import { badId, classifyPath } from '../core/layout.ts';
 import { parseWaiver } from '../core/waiver-file.ts';
 import { waiverFolder, type ScopedWaiver, type WaiverScope } from '../core/waivers.ts';
 import { readFailure } from './read-plan.ts';
@@ -22,15 +22,7 @@ export async function readWaivers(
       if (!entry.path.endsWith('.yaml')) continue;
       const c = classifyPath(entry.path);
       if (c.kind === 'bad-id') {
-        diagnostics.push({
-          code: 'id-invalid',
-          severity: 'error',
-          file: entry.path,
-          line: 0,
-          col: 0,
-          message: `${c.problem}; every *.yaml in waivers/ is a waiver`,
-          hint: 'Rename the file to <its id>.yaml, or move it out of waivers/.',
-        });
+        diagnostics.push(badId(entry.path, c));
         continue;
       }
       if (c.kind !== 'waiver') continue;

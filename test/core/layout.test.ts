@@ -89,6 +89,7 @@ describe('classifyPath', () => {
       `plans/${PLAN_A}/decisions/nope.yaml`,
       {
         kind: 'bad-id',
+        of: 'record',
         problem: 'record file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)',
       },
     ],
@@ -96,6 +97,7 @@ describe('classifyPath', () => {
       `plans/${PLAN_A}/waivers/nope.yaml`,
       {
         kind: 'bad-id',
+        of: 'waiver',
         problem: 'waiver file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)',
       },
     ],
@@ -110,13 +112,19 @@ describe('classifyPath', () => {
       'global/nope.yaml',
       {
         kind: 'bad-id',
+        of: 'invariant',
         scope: { kind: 'global' },
         problem: 'invariant file name "nope" is not a ULID (26 characters of Crockford base32, e.g. 01JDQ6X5Z8W4N3B2C1D0E9F8G7)',
       },
     ],
     [
       `global/${ID.toLowerCase()}.yaml`,
-      { kind: 'bad-id', scope: { kind: 'global' }, problem: `invariant file name "${ID.toLowerCase()}" must be upper case` },
+      {
+        kind: 'bad-id',
+        of: 'invariant',
+        scope: { kind: 'global' },
+        problem: `invariant file name "${ID.toLowerCase()}" must be upper case`,
+      },
     ],
     [`global/${ID}.yml`, { kind: 'unknown' }],
     ['.lock', { kind: 'lock' }],

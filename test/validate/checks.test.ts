@@ -5,6 +5,8 @@ import type { Diagnostic } from '../../src/core/diagnostics.ts';
 import { SCHEMAS, type SchemaName } from '../../src/core/schema-docs.ts';
 import { validateTree, type ValidateOptions } from '../../src/validate/validate-tree.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
+import { readPlanRecords } from '../../src/store/read-records.ts';
+import { readWaivers } from '../../src/store/read-waivers.ts';
 import { FactsCache } from '../../src/validate/cache.ts';
 import { MemorySource, type Spec } from '../helpers/memory-source.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
@@ -35,6 +37,30 @@ const plan = (id: string, extra = '') => `${PLML}id: ${id}\n${extra}`;
 const project = (paths: string[]) => `${PRML}paths:\n${paths.map((p) => `  - "${p}"\n`).join('')}`;
 
 describe('checkLayout', () => {
+  it("a record or waiver file whose name is no ULID is reported by validate as the plan's readers report it", async () => {
+    const P = '01M8KK5920RS6CGAVDFVYYJ0B4';
+    // On disk: the readers list one folder at a time, as the working tree answers.
+    const root = testStore({
+      [`plans/${P}/plan.yaml`]: plan(P),
+      [`plans/${P}/violations/notes.yaml`]: 'id: x\n',
+      [`plans/${P}/waivers/notes.yaml`]: 'id: x\n',
+      'projects/web/waivers/notes.yaml': 'id: x\n',
+    });
+    const source = new WorkingTreeSource(root);
+    const found = (await validateTree(source)).diagnostics.filter((d) => d.code === 'id-invalid');
+    const read = [
+      ...(await readPlanRecords(source, P)).diagnostics,
+      ...(
+        await readWaivers(source, [
+          { kind: 'plan', plan: P },
+          { kind: 'project', project: 'web' },
+        ])
+      ).diagnostics,
+    ].filter((d) => d.code === 'id-invalid');
+    expect(found.length).toBe(3);
+    expect([...found].sort((a, b) => a.file.localeCompare(b.file))).toEqual([...read].sort((a, b) => a.file.localeCompare(b.file)));
+  });
+
   it('a .yml or .YAML file where the .yaml of its name would be read is an error, never a silently dropped invariant', async () => {
     const found = await check({
       [`global/${A}.yml`]: inv(A, 'Never delete data'),

@@ -4,7 +4,7 @@
  * before loading them and loads them while git answers.
  */
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import type { PathKind } from '../../core/layout.ts';
+import { badId, type PathKind } from '../../core/layout.ts';
 import type { Plan, ProjectMeta, ScopedInvariant } from '../../core/model.ts';
 import type { ScopedWaiver } from '../../core/waivers.ts';
 import type { YamlSyntax } from '../../core/parse-core.ts';
@@ -42,21 +42,7 @@ export interface Parsed {
 
 /** One file of a side from its bytes (a diagnostic when it could not be read or is misnamed). */
 export function parseFile(at: Parsing, p: string, kind: PathKind, r: ReadResult | undefined, syntax?: YamlSyntax): Parsed {
-  if (kind.kind === 'bad-id') {
-    return {
-      diagnostics: [
-        {
-          code: 'id-invalid',
-          severity: 'error',
-          file: p,
-          line: 0,
-          col: 0,
-          message: `${kind.problem}; every *.yaml in a scope folder is an invariant`,
-          hint: 'Rename the file to <its id>.yaml, or move it out of the scope folder.',
-        },
-      ],
-    };
-  }
+  if (kind.kind === 'bad-id') return { diagnostics: [badId(p, kind)] };
   if (!r?.ok) return { diagnostics: [at.readFailure(p, r ?? { ok: false, code: 'missing', message: 'is missing' })] };
   if (kind.kind === 'invariant') {
     const parsed = at.parseInvariant(p, r.bytes, kind.scope, kind.id, true, syntax);
