@@ -29,3 +29,29 @@ export function planIdsIn(entries: readonly TreeEntry[]): string[] {
     .filter(isUlid)
     .sort();
 }
+
+/** What an id of the store names, by kind: the words an error uses for a file found where another kind was asked for. */
+export type IdKind = 'plan' | 'invariant' | 'decision node' | 'enforcement run' | 'violation' | 'waiver';
+
+const RECORD_WORDS = { decisions: 'decision node', enforcement: 'enforcement run', violations: 'violation' } as const;
+
+/**
+ * Every id of the tree that starts with `wanted` (an upper-case prefix), of every kind, known by the names of the
+ * files and folders alone: for the error that says an id of another kind was given (an invariant's for a plan's).
+ */
+export async function idsStartingWith(tree: TreeSource, wanted: string): Promise<{ kind: IdKind; id: string; path: string }[]> {
+  const found: { kind: IdKind; id: string; path: string }[] = [];
+  for (const entry of await tree.list('', { recursive: true })) {
+    if (entry.type === 'dir') {
+      const id = entry.path.slice('plans/'.length);
+      if (entry.path.startsWith('plans/') && isUlid(id) && id.startsWith(wanted)) found.push({ kind: 'plan', id, path: entry.path });
+      continue;
+    }
+    if (entry.type !== 'file' || !entry.path.endsWith('.yaml')) continue;
+    const kind = classifyPath(entry.path);
+    if (kind.kind !== 'invariant' && kind.kind !== 'record' && kind.kind !== 'waiver') continue;
+    if (!kind.id.startsWith(wanted)) continue;
+    found.push({ kind: kind.kind === 'record' ? RECORD_WORDS[kind.record] : kind.kind, id: kind.id, path: entry.path });
+  }
+  return found.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}

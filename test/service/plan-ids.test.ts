@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { planIds } from '../../src/store/listing.ts';
 import { storeWords } from '../../src/service/invariants/projects.ts';
 import { WorkingTreeSource } from '../../src/store/tree-source.ts';
-import { testStore } from '../helpers/tmp.ts';
+import { PlanService } from '../../src/index.ts';
+import type { UsageError } from '../../src/core/errors.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 const A = '01JA0000000000000000000000';
 const B = '01JB0000000000000000000000';
@@ -24,5 +26,30 @@ describe('planIds: the one list of a store’s plans, by folder name', () => {
   it('a store without plans/ has none', async () => {
     const root = testStore();
     expect(await planIds(new WorkingTreeSource(root))).toEqual([]);
+  });
+});
+
+describe('an id of another kind given for a plan or a violation', () => {
+  it('is refused (exit 2) naming what it is and where, and a prefix of nothing stays unknown', async () => {
+    const root = testStore({
+      'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
+    });
+    const plans = PlanService.open({ store: root });
+    const { plan, promoted } = await plans.use({ action: 'local/cov' });
+    const copy = promoted[0]!.id;
+    const refused = (p: Promise<unknown>) =>
+      p.then(
+        () => undefined,
+        (e: UsageError) => ({ code: e.exitCode, detail: e.detail }),
+      );
+    expect(await refused(plans.status(copy))).toEqual({
+      code: 2,
+      detail: { names: [{ kind: 'invariant', id: copy, path: `plans/${plan.id}/${copy}.yaml` }] },
+    });
+    expect(await refused(plans.resolveViolation(plan.id))).toEqual({
+      code: 2,
+      detail: { names: [{ kind: 'plan', id: plan.id, path: `plans/${plan.id}` }] },
+    });
+    expect(await refused(plans.status('7ZZZZ'))).toEqual({ code: 2, detail: undefined });
   });
 });

@@ -6,7 +6,7 @@ import { classifyPath } from '../../core/layout.ts';
 import { type Plan, type Scope, type ScopedInvariant, actionName, scopeFolder } from '../../core/model.ts';
 import { isUlid } from '../../core/names.ts';
 import { readEntries, readFailure, readFolders } from '../../store/read.ts';
-import { invariantFiles, planIdsIn } from '../../store/listing.ts';
+import { type IdKind, idsStartingWith, invariantFiles, planIdsIn } from '../../store/listing.ts';
 import type { InvariantContext } from './context.ts';
 import { requireOneScope, requireValid, toScope } from './rules.ts';
 import type { ScopeInput } from './types.ts';
@@ -103,7 +103,27 @@ export async function resolvePlanId(svc: InvariantContext, prefix: string): Prom
     const links = entries.filter((e) => e.type === 'symlink' && (e.path === 'plans' || e.path.slice('plans/'.length).startsWith(wanted)));
     if (links.length > 0) requireValid(await readEntries(svc.source, links), `read plan ${wanted}`);
   }
-  return pickId(prefix, planIdsIn(entries), 'plan', 'Run `agents plan list` to see the plans.');
+  const ids = planIdsIn(entries);
+  const hint = 'Run `agents plan list` to see the plans.';
+  if (wanted !== undefined && resolvePrefix(wanted, ids).kind === 'unknown') await refuseOtherKind(svc, wanted, 'plan', hint);
+  return pickId(prefix, ids, 'plan', hint);
+}
+
+/**
+ * For a prefix that names no `what`: when it names ids of other kinds (an invariant's id given for a plan's), a
+ * usage error that says what they are and where, so that the right id is one step away. Returns when it names none.
+ */
+export async function refuseOtherKind(svc: InvariantContext, wanted: string, what: IdKind, hint: string): Promise<void> {
+  const others = (await idsStartingWith(svc.source, wanted)).filter((o) => o.kind !== what);
+  if (others.length === 0) return;
+  const first = others[0]!;
+  const plan = /^plans\/([^/]+)/.exec(first.path)?.[1];
+  const more = others.length > 1 ? ` (and ${others.length - 1} more)` : '';
+  throw new UsageError(
+    `no ${what} with id ${wanted.length === 26 ? wanted : `prefix ${wanted}`}: it names ${first.kind} ${first.id}${more}, ${first.path}`,
+    what === 'plan' && plan !== undefined && first.kind !== 'plan' ? `Its plan is ${plan}. ${hint}` : hint,
+    { names: others },
+  );
 }
 
 /** A scope whose plan may be given as a unique prefix of its id (as every command takes ids), checked and made full. */

@@ -9,6 +9,7 @@ import { replaceInStyle, writeFileAtomic } from '../../store/atomic-write.ts';
 import { lockedWrite } from '../commit.ts';
 import { withFolderLock } from '../../store/lock.ts';
 import { planIds } from '../../store/listing.ts';
+import { refuseOtherKind } from '../invariants/lookup.ts';
 import { checkSeverity, requirePlanHeld } from '../invariants/rules.ts';
 import type { PlanContext } from './context.ts';
 import { planById, planRecords, timestamp } from './common.ts';
@@ -79,11 +80,13 @@ export async function findViolation(svc: PlanContext, prefix: string): Promise<{
       if (isUlid(id)) found.push({ plan, id, path: e.path });
     }
   }
+  const hint = 'Run `agents invariant violation list` to see the violations.';
+  if (found.length === 0) await refuseOtherKind(svc.invariants, wanted, 'violation', hint);
   const id = pickId(
     prefix,
     found.map((f) => f.id),
     'violation',
-    'Run `agents invariant violation list` to see the violations.',
+    hint,
   );
   // One id in two plans (a copied file; validate reports it as id-reused): which one is meant is not ours to guess.
   const holders = found.filter((f) => f.id === id);
