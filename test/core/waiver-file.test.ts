@@ -66,4 +66,12 @@ describe('parseWaiver', () => {
     expect(broken.value).toBeUndefined();
     expect(broken.diagnostics[0]?.code).toBe('yaml-syntax');
   });
+
+  test('a reason or owner holding a control, bidirectional or invisible character: control-character, no waiver', () => {
+    for (const fields of <Record<string, string>[]>[{ reason: 'ok \u001b[2K hidden' }, { owner: 'ops \u202e' }, { reason: 'a\u200bb' }]) {
+      const parsed = parseWaiver(FILE, waiver(fields), ID);
+      expect(parsed.value).toBeUndefined();
+      expect(parsed.diagnostics.map((d) => [d.code, d.severity])).toEqual([['control-character', 'error']]);
+    }
+  });
 });
