@@ -60,7 +60,9 @@ export function badName(path: string, problem: string): Diagnostic {
     line: 0,
     col: 0,
     message: `${problem}; files under it are never read`,
-    hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+    hint: path.startsWith('plans/')
+      ? "Rename the folder to its plan's id: a ULID, in upper case (plan.yaml holds it)."
+      : 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-".',
   };
 }
 

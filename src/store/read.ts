@@ -1,12 +1,12 @@
 import type { Diagnostic, Parsed } from '../core/diagnostics.ts';
-import type { PathKind } from '../core/layout.ts';
-import { isUlid } from '../core/names.ts';
+import { isTemporaryName, type PathKind } from '../core/layout.ts';
+import { isUlid, ulidProblem } from '../core/names.ts';
 import type { Plan, ProjectMeta, ScopedInvariant, StoreConfig } from '../core/model.ts';
 import { parseConfig, parseInvariant, parsePlan, type YamlSyntax } from '../core/parse-core.ts';
 import { parseActionMeta, parseProjectMeta } from '../core/parse-meta.ts';
 import type { ExtendsLock } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
-import { isScopeFolder, planReads, readFailure, TOP_SCOPE_FOLDERS } from './read-plan.ts';
+import { badName, isScopeFolder, planReads, readFailure, TOP_SCOPE_FOLDERS } from './read-plan.ts';
 import type { TreeEntry, TreeSource } from './tree-source.ts';
 import { readParsed } from './read-parsed.ts';
 
@@ -169,8 +169,15 @@ export async function readStore(source: TreeSource): Promise<StoreSnapshot> {
 /** Every plan's plan.yaml (for finding the plans that target a project). */
 export async function readAllPlans(source: TreeSource, into: StoreSnapshot = emptySnapshot()): Promise<StoreSnapshot> {
   const entries = await source.list('plans', { recursive: false });
-  // A folder of another name is no plan (validate says so): its plan.yaml, which may not exist, is not asked for.
   const planDirs = entries.filter((e) => e.type === 'dir' && isUlid(e.path.slice('plans/'.length)));
+  // A folder of another name is no plan: its plan.yaml is not asked for, but the folder is said, as validate says it
+  // (a plan whose folder name was changed by hand would otherwise drop out of every listing in silence). A folder an
+  // interrupted `plan use` left is no plan yet.
+  for (const e of entries) {
+    const name = e.path.slice('plans/'.length);
+    if (e.type === 'dir' && !isUlid(name) && !isTemporaryName(name))
+      into.diagnostics.push(badName(e.path, ulidProblem(name, 'plan folder')!));
+  }
   // A linked plans/ or plan folder is reported (readEntries names it), never skipped in silence.
   const links = entries.filter((e) => e.type === 'symlink' && isScopeFolder(e.path));
   return readEntries(source, [...links, ...planDirs.map((d) => ({ path: `${d.path}/plan.yaml`, type: 'file' as const }))], into);

@@ -445,11 +445,29 @@ describe('bad input gets a clear error and changes nothing', () => {
         expect(r.code, args.join(' ')).toBe(3);
         expect(JSON.stringify(errorOf(r))).toContain('bad-name');
       }
-      // A plans/ folder that is no plan holds no plan.yaml to ask for: `plan list` is not refused over it.
-      const plans = testStore({ 'plans/drafts/notes.md': 'ideas\n' });
-      expect((await runAgents(['--store', plans, 'plan', 'list'])).code).toBe(0);
     },
   );
+
+  it('refuses a plans/ folder whose name is no plan id, as validate does, instead of leaving the plan out of plan list', async () => {
+    const plan = '01M8KK5920RS6CGAVDFVYYJ0B4';
+    const lower = testStore({
+      [`plans/${plan.toLowerCase()}/plan.yaml`]: `id: ${plan}\naction: local/deploy\ncreated_at: 2026-11-29T12:00:00Z\n`,
+    });
+    const drafts = testStore({ 'plans/drafts/notes.md': 'ideas\n' });
+    for (const root of [lower, drafts])
+      for (const args of [
+        ['plan', 'list'],
+        ['project', 'list'],
+        ['action', 'list'],
+      ]) {
+        const r = await runAgents(['--store', root, '--format', 'json', ...args]);
+        expect(errorOf(r).exit_code, args.join(' ')).toBe(3);
+        expect(JSON.stringify(errorOf(r).detail), args.join(' ')).toContain('bad-name');
+      }
+    // What an interrupted `plan use` leaves is no plan yet, and no name of one: validate --fix removes it.
+    const leftover = testStore({ 'plans/.01M8KK5920RS6CGAVDFVYYJ0B4.4242.1a2b.tmp/plan.yaml': 'id: x\n' });
+    expect((await runAgents(['--store', leftover, 'plan', 'list'])).code).toBe(0);
+  });
 
   it('reports a read-only store without a stack trace, changing nothing', () => {
     const root = exampleCopy();
