@@ -120,7 +120,7 @@ describe('checkLayout', () => {
         col: 0,
         message:
           'action namespace "Bad" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
-        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-".',
       },
       {
         code: 'bad-name',
@@ -130,7 +130,7 @@ describe('checkLayout', () => {
         col: 0,
         message:
           'action name "Bad" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
-        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-".',
       },
       {
         code: 'unknown-path',
@@ -220,7 +220,7 @@ describe('checkLayout', () => {
         line: 0,
         col: 0,
         message: `plan folder "notaulid" is not a ULID (26 characters of Crockford base32, e.g. ${A}); files under it are never read`,
-        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+        hint: "Rename the folder to its plan's id: a ULID, in upper case (plan.yaml holds it).",
       },
       {
         code: 'bad-name',
@@ -230,7 +230,7 @@ describe('checkLayout', () => {
         col: 0,
         message:
           'project "Bad Name" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
-        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-".',
       },
       {
         code: 'unknown-path',
@@ -1757,7 +1757,7 @@ describe('more edges of the whole-store checks', () => {
         col: 0,
         message:
           'project "Bad Name" must start with a lower-case letter or digit and hold only a-z, 0-9, ".", "_" and "-"; files under it are never read',
-        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-"; plan folders are ULIDs.',
+        hint: 'Rename the folder: names are lower case a-z, 0-9, ".", "_" and "-".',
       },
     ]);
     expect(report.files).toBe(2);
