@@ -70,7 +70,13 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
         hint,
       );
     case 'minLength':
-      return new UsageError(`${tool}: argument "${key}" is empty`, hint);
+      // A schema may ask for more than one character (an answer of JSON, at least `{}`): a short value is not an empty one.
+      return new UsageError(
+        codePointLength(String(value)) === 0
+          ? `${tool}: argument "${key}" is empty`
+          : `${tool}: argument "${key}" is shorter than ${String(e.params.limit)} characters`,
+        hint,
+      );
     case 'maxLength':
       return new UsageError(
         `${tool}: argument "${key}" is ${codePointLength(String(value))} characters long; the limit is ${String(e.params.limit)}`,

@@ -1,0 +1,39 @@
+// A tool call's arguments checked against the tool's input schema (src/mcp/args.ts):
+// each refusal is a usage error that says what is wrong with the argument it names.
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.ts';
+import { checkArgs, type InputSchema } from '../../src/mcp/args.ts';
+
+const schema: InputSchema = {
+  type: 'object',
+  properties: { answer: { type: 'string', description: 'JSON', minLength: 2, maxLength: 100 } },
+  required: ['answer'],
+  additionalProperties: false,
+};
+
+async function refusal(args: unknown): Promise<UsageError> {
+  const error = await checkArgs('tool', schema, args).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(UsageError);
+  return error as UsageError;
+}
+
+describe('checkArgs', () => {
+  it('a value shorter than its minLength of 2 is refused as too short, not as empty', async () => {
+    const short = await refusal({ answer: '{' });
+    expect(short.exitCode).toBe(2);
+    expect(short.message).not.toMatch(/empty/);
+    expect(short.message).toContain('"answer"');
+    expect(short.message).toContain('2');
+  });
+
+  it('an empty value, and one of blanks, are refused as empty', async () => {
+    for (const answer of ['', '   ']) expect((await refusal({ answer })).message).toMatch(/"answer" is empty/);
+  });
+
+  it('a value of the length the schema asks for is taken', async () => {
+    await expect(checkArgs('tool', schema, { answer: '{}' })).resolves.toEqual({ answer: '{}' });
+  });
+});
