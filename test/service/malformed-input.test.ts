@@ -162,6 +162,10 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => s.list({ global: true, all: true }))).toBe('global');
     await usageError(() => s.list('myapp'));
     await usageError(() => s.effective({ project: 'myapp' }, 'Log'));
+    // The pattern beside the target, and a plan beside a project, as the MCP tool's arguments hold them side by side.
+    expect(await fieldOf(() => s.effective({ project: 'myapp', pattern: 'Log' }))).toBe('pattern');
+    const both = await usageError(() => s.effective({ project: 'myapp', plan: '01M8KK5920RS6CGAVDFVYYJ0B4' }));
+    expect([both.code, both.detail]).toEqual(['conflicting-options', { options: ['project', 'plan'] }]);
     // A plan id given bare, or of the wrong type.
     const plan = '01M8KK5920RS6CGAVDFVYYJ0B4';
     await usageError(() => p.listViolations(plan));

@@ -1,5 +1,5 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
-import { UsageError } from '../../core/errors.ts';
+import { conflictingOptions, UsageError } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, requiredString } from '../../core/input-shape.ts';
 import { type Plan, type ScopedInvariant, type Target, actionName, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
@@ -75,6 +75,20 @@ export async function effective(
 ): Promise<EffectiveResult> {
   if (typeof target !== 'object' || target === null || !('plan' in target || 'project' in target))
     throw new UsageError('no target given', 'Give {project: NAME} or {plan: ID}.');
+  // A pattern beside the target would be no filter (the whole set), and a plan beside a project would win in silence.
+  if ('pattern' in target)
+    throw new UsageError(
+      'effective takes its pattern as effective(target, {pattern}), not beside the target',
+      'See docs/library.md for what each method takes.',
+      {
+        field: 'pattern',
+      },
+    );
+  if ('plan' in target && 'project' in target && target.plan !== undefined && target.project !== undefined)
+    throw conflictingOptions('effective takes one target, {project: NAME} or {plan: ID}, not both', 'Give one of them.', [
+      'project',
+      'plan',
+    ]);
   // A pattern given bare (effective(target, 'regex')) would be no filter: the whole set.
   const options = inputObject(given, 'effective');
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
