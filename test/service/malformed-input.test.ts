@@ -33,6 +33,12 @@ describe('the library given input of the wrong shape', () => {
     expect((await usageError(() => s.resolveScope({ global: true, project: 'myapp' }))).detail).toEqual({ scopes: ['global', 'project'] });
     await usageError(() => s.add({ text: 'x' }));
     await usageError(() => s.add({ scope: { project: 7 }, text: 'x' }));
+    // One scope of the wrong type is named as that field, not said to be no scope at all.
+    const scopeField = async (call: () => unknown) => ((await usageError(call)).detail as { field?: string } | null)?.field;
+    expect(await scopeField(() => s.add({ scope: { project: 7 }, text: 'x' }))).toBe('project');
+    expect(await scopeField(() => s.list({ scope: { plan: 5 } }))).toBe('plan');
+    expect(await scopeField(() => s.effective({ project: 1 }))).toBe('project');
+    expect(await scopeField(() => s.resolveScope({ global: 'yes' }))).toBe('global');
     await usageError(() => s.effective({}));
     await usageError(() => s.effective());
     await usageError(() => s.show(undefined));

@@ -71,6 +71,14 @@ export function requireOneScope(input: unknown): void {
   const given = SCOPE_KEYS.filter((k) => loose[k] !== undefined);
   const one = given[0];
   if (given.length === 1 && (one === 'global' ? loose.global === true : typeof loose[one!] === 'string')) return;
+  // One scope of the wrong type ({project: 1}) is named, not called no scope at all.
+  if (given.length === 1 && one !== 'global') requiredString(loose[one!], one!);
+  if (given.length === 1)
+    throw new UsageError(
+      `global must be true, not ${typeof loose.global === 'boolean' ? 'false' : typeName(loose.global)}`,
+      'Give {global: true} for the global scope.',
+      { field: 'global' },
+    );
   throw new UsageError(
     given.length > 1 ? `a scope is one of ${SCOPE_KEYS.join(', ')}, not ${given.join(' and ')}` : 'no scope given',
     'Give one of {global: true}, {project: NAME}, {plan: ID} or {action: "NS/NAME"}.',
