@@ -79,6 +79,7 @@ export function requiredInteger(value: unknown, field: string, min: number, max:
 /** What a value is, for a message: `a number`, `an array`, `null`. */
 export function typeName(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'undefined';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
