@@ -8,7 +8,7 @@ import { REPO } from '../helpers/cli.ts';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml } from '../helpers/tmp.ts';
 import { G1, G2, L1, P1, P2, PLAN, exampleStore } from '../tui/helpers.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 import { main } from '../../src/cli/main.ts';
 
 // `invariant edit` and `invariant move` end to end: the built CLI on a store in a temporary git repository.
@@ -215,6 +215,21 @@ describe('agents invariant edit', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(snapshot(root), args.join(' ')).toEqual(before);
     }
+    // Flags that cannot go together have the code a script tells them by, naming both sides.
+    for (const [args, options] of [
+      [
+        ['--activate', '--deactivate'],
+        ['activate', 'deactivate'],
+      ],
+      [
+        ['--clear-guard', '--guard-tool', 'Bash', '--guard-write', 'infra/**'],
+        ['clear-guard', 'guard-write', 'guard-tool'],
+      ],
+    ] as const) {
+      const r = await run('invariant', 'edit', G1, ...args, '--format', 'json');
+      expect(errorOf(r), args.join(' ')).toEqual({ code: 'conflicting-options', exit_code: 2, detail: { options } });
+    }
+    expect(snapshot(root)).toEqual(before);
   });
 
   it('an invalid file in the scope stops the edit (exit 3) naming it', async () => {

@@ -1,5 +1,5 @@
 import { loadTui } from '../tui-loader.ts';
-import { EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
 import type { EditInput, EditResult } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
@@ -43,7 +43,11 @@ export default defineCommand<EditArgs>({
       .option('commit', { type: 'boolean', describe: 'commit the change with git (default: commit: in config.yaml)' }),
   async run(argv, ctx) {
     const service = await ctx.invariants();
-    if (argv.activate && argv.deactivate) throw new UsageError('give --activate or --deactivate, not both');
+    if (argv.activate && argv.deactivate)
+      throw conflictingOptions('give --activate or --deactivate, not both', 'Nothing was changed. Choose one of them.', [
+        'activate',
+        'deactivate',
+      ]);
     const input: EditInput = { id: String(argv.id) };
     if (argv.text !== undefined) input.text = argv.text;
     if (argv.severity !== undefined) input.severity = argv.severity;
@@ -56,7 +60,12 @@ export default defineCommand<EditArgs>({
     if (argv.deactivate === false && argv.activate === undefined) input.active = true;
     if (argv.overrides !== undefined) input.overrides = argv.overrides;
     const guard = guardFromArgs(argv);
-    if (argv['clear-guard'] && guard) throw new UsageError('give --clear-guard or --guard-* lists, not both');
+    if (argv['clear-guard'] && guard)
+      throw conflictingOptions(
+        'give --clear-guard or --guard-* lists, not both',
+        'Nothing was changed. --clear-guard removes the guard; --guard-* lists replace it.',
+        ['clear-guard', ...Object.keys(guard).map((kind) => `guard-${kind}`)],
+      );
     if (argv['clear-guard']) input.guard = null;
     else if (guard) input.guard = guard;
     if (argv.commit !== undefined) input.commit = argv.commit;
