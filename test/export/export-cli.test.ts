@@ -771,6 +771,11 @@ describe('agents export --project and --stdout', () => {
     expect(errorOf(none)).toEqual({ code: 'missing-option', exit_code: 2, detail: { command: 'export', options: ['target'] } });
     const scope = await runAgents(['--format', 'json', 'export', '--stdout', '--target', 'agents-md'], { cwd: repo });
     expect(errorOf(scope)).toEqual({ code: 'missing-option', exit_code: 2, detail: { command: 'export', options: ['plan', 'project'] } });
+    // Both --plan and --project: two options that exclude each other.
+    const both = await runAgents(['--format', 'json', 'export', '--stdout', '--plan', PLAN, '--project', 'billing', '--target', 'cursor'], {
+      cwd: repo,
+    });
+    expect(errorOf(both)).toEqual({ code: 'conflicting-options', exit_code: 2, detail: { options: ['plan', 'project'] } });
   });
 });
 

@@ -77,7 +77,10 @@ export default defineCommand<ExportArgs>({
           'e.g. agents export --plan 01J… --stdout --target agents-md',
         );
       if (argv.plan !== undefined && argv.project !== undefined)
-        throw new UsageError('--stdout takes --plan ID or --project P, not both', 'A plan names its project itself.');
+        throw conflictingOptions('--stdout takes --plan ID or --project P, not both', 'A plan names its project itself.', [
+          'plan',
+          'project',
+        ]);
       if (argv.plan === undefined && argv.project === undefined) {
         const inferred = await inferProject(ctx, service);
         if (inferred === undefined)
