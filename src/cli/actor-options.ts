@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { type ActorChoice, type AgentName, DEFAULT_MODEL, type Provider } from '../core/actor-choice.ts';
-import { CancelledError, UsageError } from '../core/errors.ts';
+import { CancelledError, missingOption, UsageError } from '../core/errors.ts';
 import { baseUrlProblem } from '../core/parse-core.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import type { CliIo } from './io.ts';
@@ -48,11 +48,13 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
       return { actor: f.actor };
     case 'agent':
       stray(['provider', 'base-url', 'api-key-env']);
-      if (f.agent === undefined) throw new UsageError('--actor agent needs --agent claude|codex|gemini', 'Nothing was created.');
+      if (f.agent === undefined)
+        throw missingOption('--actor agent needs --agent claude|codex|gemini', 'Nothing was created.', 'init', ['agent']);
       return { actor: 'agent', agent: f.agent, ...(f.model !== undefined ? { model: f.model } : {}) };
     case 'llm': {
       stray(['agent']);
-      if (f.provider === undefined) throw new UsageError('--actor llm needs --provider openai|anthropic', 'Nothing was created.');
+      if (f.provider === undefined)
+        throw missingOption('--actor llm needs --provider openai|anthropic', 'Nothing was created.', 'init', ['provider']);
       if (f['base-url'] !== undefined && !/^https?:\/\/\S+$/.test(f['base-url'])) {
         throw new UsageError(`--base-url ${JSON.stringify(f['base-url'])} is not an http(s) URL`, 'Nothing was created.');
       }

@@ -118,6 +118,17 @@ describe('agents init and the reconciliation actor', () => {
   });
 
   it.each([
+    [['--actor', 'agent'], ['agent']],
+    [['--actor', 'llm'], ['provider']],
+  ])('init %j: exit 2 missing-option naming the flag the actor needs', async (flags, options) => {
+    // No git repository is needed to refuse the flags: no process is started.
+    const dir = tempDir();
+    const r = await runAgents(['init', ...flags, '--format', 'json'], { cwd: dir });
+    expect(JSON.parse(r.stdout)).toMatchObject({ exit_code: 2, error: { code: 'missing-option', detail: { command: 'init', options } } });
+    expect(existsSync(join(dir, '.agents'))).toBe(false);
+  });
+
+  it.each([
     [['--agent', 'claude'], 'agent', ['agent']],
     [['--actor', 'command', '--provider', 'openai'], 'provider', ['llm']],
     [['--base-url', 'http://localhost:8080'], 'base-url', ['llm']],
