@@ -229,6 +229,10 @@ describe('agents invariant edit', () => {
       const r = await run('invariant', 'edit', G1, ...args, '--format', 'json');
       expect(errorOf(r), args.join(' ')).toEqual({ code: 'conflicting-options', exit_code: 2, detail: { options } });
     }
+    // No flag at all outside a terminal: the group of which one is needed.
+    const none = errorOf(await run('invariant', 'edit', G1, '--format', 'json'));
+    expect([none.code, none.exit_code, none.detail?.command]).toEqual(['missing-option', 2, 'invariant edit']);
+    expect(none.detail?.options).toEqual(expect.arrayContaining(['text', 'severity', 'clear-guard', 'guard-tool']));
     expect(snapshot(root)).toEqual(before);
   });
 

@@ -1,5 +1,5 @@
 import { loadTui } from '../tui-loader.ts';
-import { conflictingOptions, EXIT_CODES, UsageError } from '../../core/errors.ts';
+import { conflictingOptions, EXIT_CODES, missingOption } from '../../core/errors.ts';
 import { describeScope, SEVERITIES, type Severity } from '../../core/model.ts';
 import type { EditInput, EditResult } from '../../service/invariant-service.ts';
 import { defineCommand } from '../command.ts';
@@ -22,6 +22,23 @@ interface EditArgs extends GuardArgs {
   'clear-guard'?: boolean;
   commit?: boolean;
 }
+
+/** The flags of which an edit outside a terminal needs at least one (every one that changes a field). */
+const EDIT_FLAGS = [
+  'text',
+  'severity',
+  'tag',
+  'untag',
+  'rationale',
+  'activate',
+  'deactivate',
+  'overrides',
+  'guard-write',
+  'guard-command',
+  'guard-content',
+  'guard-tool',
+  'clear-guard',
+];
 
 export default defineCommand<EditArgs>({
   builder: (y) =>
@@ -74,9 +91,11 @@ export default defineCommand<EditArgs>({
     let result: EditResult | undefined;
     if (given.length === 0) {
       if (!ctx.interactive) {
-        throw new UsageError(
+        throw missingOption(
           'nothing to change: give at least one of --text, --severity, --tag, --untag, --rationale, --activate, --deactivate, --overrides, --guard-*, --clear-guard',
           `Nothing was changed. E.g. agents invariant edit ${String(argv.id)} --severity warning (in a terminal, without flags, a form opens).`,
+          'invariant edit',
+          EDIT_FLAGS,
         );
       }
       // Found first, so that a bad id is the usual one-line error, not a form.
