@@ -82,6 +82,8 @@ export async function withCommit<T extends object>(
       throw new UsageError(
         `--commit needs a git repository, and ${root} is not in one`,
         'Run `git init` first, or leave out --commit (and set `commit: false` in config.yaml).',
+        undefined,
+        'not-a-repository',
       );
     throw error;
   }

@@ -100,6 +100,8 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
         throw new UsageError(
           `--staged needs a git repository: ${error.message}`,
           'Run it inside the repository that holds the store, or drop --staged.',
+          undefined,
+          error.kind === 'not-a-repo' ? 'not-a-repository' : undefined,
         );
       throw error;
     }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { testStore } from '../helpers/tmp.ts';
 import { G1, Repo } from './repo.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 
 function setup(): Repo {
   const repo = new Repo();
@@ -145,6 +145,13 @@ describe('--commit on add and remove', () => {
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--commit needs a git repository');
+    const json = await runAgents(
+      ['--store', store, 'invariant', 'add', '--global', '--commit', '--format', 'json', 'Never delete production data'],
+      {
+        cwd: store,
+      },
+    );
+    expect(errorOf(json)).toEqual({ code: 'not-a-repository', exit_code: 2, detail: null });
     expect(readdirSync(join(store, 'global'))).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { invariantYaml, tempDir, testStore } from '../helpers/tmp.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 
 const A = '01JDQ6X5Z8W4N3B2C1D0E9F8G7';
 const B = '01JDQ6X5Z8W4N3B2C1D0E9F8G8';
@@ -162,6 +162,8 @@ describe('validate in hook mode (--staged, --changed)', () => {
       const r = await runAgents(['--store', store, 'validate', flag]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`${flag} needs a git repository`);
+      // The code the readers of git history give in the same place.
+      expect(errorOf(await runAgents(['--store', store, 'validate', flag, '--format', 'json'])).code).toBe('not-a-repository');
     }
     const { repo } = noisyRepo();
     expect((await runAgents(['validate', '--all-files'], { cwd: repo })).code).toBe(2);

@@ -168,6 +168,8 @@ describe('validate --staged', () => {
     const outside = await runAgents(['--store', store, 'validate', '--staged'], { cwd: dirname(store) });
     expect(outside.code).toBe(2);
     expect(outside.stderr).toMatch(/--staged needs a git repository/);
+    const outsideJson = await runAgents(['--store', store, 'validate', '--staged', '--format', 'json'], { cwd: dirname(store) });
+    expect(JSON.parse(outsideJson.stdout).error.code).toBe('not-a-repository');
     mkdirSync(join(dirname(store), '.git'));
     const { repo } = repoWithStore({ [ga]: good });
     const withFix = await runAgents(['validate', '--staged', '--fix'], { cwd: repo });

@@ -309,6 +309,8 @@ async function changedPaths(store: string, mode: 'staged' | 'working'): Promise<
     throw new UsageError(
       `${flag} needs a git repository, and ${store} is not in one`,
       'Run it inside the repository that holds the store, or leave the flag out.',
+      undefined,
+      'not-a-repository',
     );
   // git runs in the store's real folder: reached through a link out of this repository, it would ask another
   // repository's index (or none), while this one's holds the link.
