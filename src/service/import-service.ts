@@ -1,4 +1,4 @@
-import { readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { type Dirent, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { AgentsError, UsageError } from '../core/errors.ts';
 import { readUtf8 } from '../core/utf8.ts';
@@ -48,6 +48,24 @@ const STAGED_BETWEEN_SIGNALS = 200;
 /** The kinds whose front matter says where their rules apply: one that cannot be read skips the file. */
 const FRONT_MATTER_KINDS: ReadonlySet<ImportKind> = new Set(['cursor', 'copilot-instructions', 'windsurf', 'clinerules']);
 
+/** A folder the search outside git could not list, and the system's code for why. */
+interface Unlisted {
+  folder: string;
+  code: string;
+}
+
+/** The refusal of an import that needs the files of a folder it could not list (exit 2, nothing read). */
+function unlistedError(u: Unlisted, searching: boolean): UsageError {
+  const folder = u.folder === '' ? '.' : `${u.folder}/`;
+  return new UsageError(
+    `cannot list ${folder} (${u.code}): the instruction files in it cannot be ${searching ? 'found' : 'read'}`,
+    searching
+      ? 'Nothing was read. Make it readable, or name the files to import (agents import AGENTS.md).'
+      : 'Nothing was read. Make it readable, then run the command again.',
+    { folder, code: u.code },
+  );
+}
+
 /** Folders never searched for instruction files when the store is not in a git repository. */
 const NEVER_WALKED = new Set(['.git', 'node_modules', '.agents']);
 
@@ -74,8 +92,8 @@ export class ImportService {
       if (problem) throw new UsageError(problem, 'Give --project a name such as web or billing-api.');
     }
     const top = this.top;
-    const all = await this.repositoryFiles(top);
-    const found = await this.find(options, all);
+    const { files: all, unlisted } = await this.repositoryFiles(top);
+    const found = await this.find(options, all, unlisted);
     // The top and its real path once, not for each of a thousand files.
     if (options.global && options.project !== undefined)
       throw new UsageError('--global and --project cannot be combined', 'Choose where the rules go: every one global, or every one in P.');
@@ -103,10 +121,16 @@ export class ImportService {
   }
 
   /** The files to read: those named, or every known kind in the repository. */
-  private async find(options: ImportOptions, all: readonly string[]): Promise<{ rel: string; kind: ImportKind }[]> {
+  private async find(
+    options: ImportOptions,
+    all: readonly string[],
+    unlisted: readonly Unlisted[],
+  ): Promise<{ rel: string; kind: ImportKind }[]> {
     const top = this.top;
     const wanted = (kind: ImportKind | undefined) => kind !== undefined && (options.from === undefined || options.from.includes(kind));
     if (options.paths === undefined || options.paths.length === 0) {
+      // A folder that could not be listed may hold instruction files: its rules are never left out in silence.
+      if (unlisted.length > 0) throw unlistedError(unlisted[0]!, true);
       return all.flatMap((rel) => {
         const kind = instructionKind(rel);
         return wanted(kind) ? [{ rel, kind: kind! }] : [];
@@ -119,6 +143,10 @@ export class ImportService {
       if (rel.startsWith('..') || isAbsolute(rel)) {
         throw new UsageError(`${given} is outside the repository (${top})`, 'Name files or folders inside the repository.');
       }
+      const blocked = unlisted.find(
+        (u) => u.folder === '' || rel === u.folder || rel.startsWith(`${u.folder}/`) || u.folder.startsWith(`${rel}/`) || rel === '',
+      );
+      if (blocked !== undefined) throw unlistedError(blocked, false);
       const below = all.filter((f) => rel === '' || f.startsWith(`${rel}/`));
       if (below.length > 0 && !all.includes(rel)) {
         for (const f of below) {
@@ -162,20 +190,29 @@ export class ImportService {
   }
 
   /** Every file of the repository (git's list when there is one, so ignored files stay out), repository-relative. */
-  private async repositoryFiles(top: string): Promise<string[]> {
+  private async repositoryFiles(top: string): Promise<{ files: string[]; unlisted: Unlisted[] }> {
     try {
-      return (await lsRepoFiles(top, true)).sort();
+      return { files: (await lsRepoFiles(top, true)).sort(), unlisted: [] };
     } catch {
       const out: string[] = [];
+      const unlisted: Unlisted[] = [];
       const walk = (dir: string) => {
-        for (const e of readdirSync(join(top, dir), { withFileTypes: true })) {
+        let entries: Dirent[];
+        try {
+          entries = readdirSync(join(top, dir), { withFileTypes: true });
+        } catch (error) {
+          // A folder of no permission (another user's, a container's volume): named, never a crash.
+          unlisted.push({ folder: dir, code: (error as NodeJS.ErrnoException).code ?? String(error) });
+          return;
+        }
+        for (const e of entries) {
           const rel = dir === '' ? e.name : `${dir}/${e.name}`;
           if (e.isDirectory() && !NEVER_WALKED.has(e.name)) walk(rel);
           else if (!e.isDirectory()) out.push(rel);
         }
       };
       walk('');
-      return out.sort();
+      return { files: out.sort(), unlisted };
     }
   }
 

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -335,6 +335,50 @@ describe('agents import', () => {
       { text: 'Keep this rule.', scope: 'global' },
       { text: 'Never commit conflict markers.', scope: 'shown' },
     ]);
+  });
+});
+
+describe('agents import outside a git repository', () => {
+  /**
+   * A chain of folders under `top/deep/` whose full path is longer than the system allows, so that listing its
+   * deepest folder fails (ENAMETOOLONG) even for root, who reads through permissions. Built by renames of short
+   * paths; `undo` takes it apart the same way, since no removal can name its deepest folder.
+   */
+  function tooDeep(top: string): { undo: () => void } {
+    const name = 'd'.repeat(250);
+    mkdirSync(join(top, 'deep'));
+    for (let i = 0; i < 18; i++) {
+      mkdirSync(join(top, 'wrap'));
+      renameSync(join(top, 'deep'), join(top, 'wrap', name));
+      renameSync(join(top, 'wrap'), join(top, 'deep'));
+    }
+    return {
+      undo: () => {
+        for (let i = 0; i < 18; i++) {
+          renameSync(join(top, 'deep', name), join(top, 'inner'));
+          rmdirSync(join(top, 'deep'));
+          renameSync(join(top, 'inner'), join(top, 'deep'));
+        }
+      },
+    };
+  }
+
+  it('a folder it cannot list is exit 2 naming it, never a crash; files named outright are still imported', async () => {
+    const top = tempDir('agents-import-');
+    writeTree(top, { '.agents/global/': null, '.agents/projects/': null, 'AGENTS.md': '- Never commit secrets.\n' });
+    const deep = tooDeep(top);
+    try {
+      const r = await run(top, '--format', 'json', 'import', '--dry-run');
+      const error = errorOf(r);
+      expect([error.code, error.exit_code]).toEqual(['usage', 2]);
+      expect(String(error.detail?.folder)).toMatch(/^deep\/d+\//);
+      expect(error.detail?.code).toBe('ENAMETOOLONG');
+      const named = await json(top, 'import', 'AGENTS.md', '--dry-run');
+      expect(named.code).toBe(0);
+      expect(named.data.candidates.map((c: { text: string }) => c.text)).toEqual(['Never commit secrets.']);
+    } finally {
+      deep.undo();
+    }
   });
 });
 
