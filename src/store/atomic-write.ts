@@ -41,6 +41,12 @@ export function writeFailure(error: unknown, rel: string): AgentsError {
       hint: `Nothing was changed. Move ${blocking} away (the command makes a folder there), then run the command again.`,
       code: 'write-failed',
     });
+  // The other way round: a folder of the file's name (a hand-made schemas/invariant.schema.json/), which no rename replaces.
+  if (e.code === 'EISDIR')
+    return new AgentsError(`cannot write ${rel}: it is a folder, where a file goes`, EXIT_CODES.usage, {
+      hint: `Nothing was changed. Move the folder ${rel} away (the command writes a file there), then run the command again.`,
+      code: 'write-failed',
+    });
   const why =
     e.code === 'EROFS'
       ? 'the file system is read-only'

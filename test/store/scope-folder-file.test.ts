@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
@@ -32,5 +32,19 @@ describe('a file where a scope folder of the store goes', () => {
     rmSync(join(store, 'global'));
     const back = await runAgents(['--format', 'json', 'invariant', 'list', '--effective', '--project', 'web'], { cwd });
     expect(back.code).toBe(0);
+  });
+});
+
+// The other way round: a folder of a store file's name, which the rename of a new copy cannot replace.
+describe('a folder where a store file goes', () => {
+  it('is exit 2 write-failed saying it is a folder, not the bare system code, and nothing is written', async () => {
+    const store = testStore({});
+    mkdirSync(join(store, 'schemas/invariant.schema.json'), { recursive: true });
+    const r = await runAgents(['--format', 'json', 'init', '--schemas'], { cwd: dirname(store) });
+    const error = JSON.parse(r.stdout).error;
+    expect([r.code, error.code]).toEqual([2, 'write-failed']);
+    expect(error.message).toContain('schemas/invariant.schema.json');
+    expect(error.message).not.toMatch(/EISDIR/);
+    expect(readdirSync(join(store, 'schemas/invariant.schema.json'))).toEqual([]);
   });
 });
