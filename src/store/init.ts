@@ -7,16 +7,26 @@ import { EXAMPLE_ACTOR_FILE, EXAMPLE_ACTOR_SOURCE } from './example-actor.ts';
 import { formatConfigFile } from '../core/serialize.ts';
 import { assertOwnStore } from './ownership.ts';
 import { fileOnPath } from './discover.ts';
-import { fsyncDir, tempName, writeFailure, writeFileAtomic } from './atomic-write.ts';
+import { failedPartWay, fsyncDir, tempName, writeFailure, writeFileAtomic } from './atomic-write.ts';
 import { removeStaleTemps } from './stale-temps.ts';
 
 export const SCOPE_FOLDERS = ['global', 'projects', 'actions', 'plans'] as const;
 
-/** Writes the tool's schemas into `<store>/schemas/` (for editors' modelines). */
-export function writeSchemas(root: string): string[] {
+/**
+ * Writes the tool's schemas into `<store>/schemas/` (for editors' modelines). `refresh`: the copies of a store in use
+ * (`init --schemas`), whose refusal part-way names what was written; a new store is built in a folder removed on failure.
+ */
+export function writeSchemas(root: string, refresh = false): string[] {
   const written: string[] = [];
-  for (const [name, schema] of Object.entries(SCHEMAS)) {
-    writeFileAtomic(root, `schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`, 'replace');
+  const all = Object.entries(SCHEMAS);
+  for (const [name, schema] of all) {
+    try {
+      writeFileAtomic(root, `schemas/${name}`, `${JSON.stringify(schema, null, 2)}\n`, 'replace');
+    } catch (error) {
+      // Each copy is written whole, one after another: a refusal part-way names those before it, never "nothing changed".
+      if (refresh) failedPartWay(error, written, 'agents init --schemas', all.length);
+      throw error;
+    }
     written.push(`schemas/${name}`);
   }
   return written;

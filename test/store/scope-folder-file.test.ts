@@ -48,3 +48,15 @@ describe('a folder where a store file goes', () => {
     expect(readdirSync(join(store, 'schemas/invariant.schema.json'))).toEqual([]);
   });
 });
+
+describe('init --schemas refused part-way', () => {
+  it('names the copies written before the refusal and the command that makes the rest, never "nothing changed"', async () => {
+    const store = testStore({});
+    // The second copy init writes is refused: the first is already refreshed.
+    mkdirSync(join(store, 'schemas/plan.schema.json'), { recursive: true });
+    const r = await runAgents(['--format', 'json', 'init', '--schemas'], { cwd: dirname(store) });
+    const error = JSON.parse(r.stdout).error;
+    expect([r.code, error.code]).toEqual([2, 'write-failed']);
+    expect(error.detail).toEqual({ written: ['schemas/invariant.schema.json'], rerun: 'agents init --schemas' });
+  });
+});

@@ -56,7 +56,7 @@ export default defineCommand<InitArgs>({
     const state = initTargetState(root);
     if (argv.schemas) {
       if (state !== 'store') throw new UsageError(`no store at ${root}`, 'Create it with `agents init` (which copies the schemas too).');
-      const written = writeSchemas(root);
+      const written = writeSchemas(root, true);
       emit(ctx, { store: root, schemas: written }, () =>
         [`${s.green('refreshed')} schemas in ${root}`, ...written.map((w) => `  ${w}`)].join('\n'),
       );
