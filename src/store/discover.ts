@@ -120,6 +120,8 @@ export function discoverStore(options: DiscoverOptions): string {
   }
   let dir = resolve(options.cwd);
   let passed: string | undefined;
+  // A file of the store folder's name, where `agents init` would make the store: named, since init refuses it.
+  let blocked: string | undefined;
   for (;;) {
     const candidate = join(dir, DEFAULT_STORE_DIR);
     if (isDir(candidate)) {
@@ -134,7 +136,7 @@ export function discoverStore(options: DiscoverOptions): string {
       // Another tool's folder of that name (`~/.agents/skills/`, say) is never read or written as a store, as
       // `--store` naming it is refused: the search goes on above it.
       passed ??= candidate;
-    }
+    } else if (blocked === undefined && existsSync(candidate)) blocked = candidate;
     if (existsSync(join(dir, '.git'))) break;
     const parent = dirname(dir);
     if (parent === dir) break;
@@ -145,6 +147,12 @@ export function discoverStore(options: DiscoverOptions): string {
       `no store found: ${passed} holds no store (no config.yaml, no global/, projects/, actions/, plans/), and no other ${DEFAULT_STORE_DIR}/ from ${resolve(options.cwd)} up does`,
       `Run \`agents init\` to make the store there when the folder is empty, or \`agents init --store DIR\` to make it elsewhere when another tool uses it (then --store DIR or AGENTS_STORE for every command).`,
       { passed },
+    );
+  if (blocked !== undefined)
+    throw new UsageError(
+      `no store found: ${blocked} is a file, not a store folder, and no other ${DEFAULT_STORE_DIR}/ from ${resolve(options.cwd)} up is a store`,
+      `Move ${blocked} away, then run \`agents init\`; or make the store elsewhere with \`agents init --store DIR\` (then --store DIR or AGENTS_STORE for every command).`,
+      { file: blocked },
     );
   throw new UsageError(
     `no store found: no ${DEFAULT_STORE_DIR}/ folder in ${resolve(options.cwd)} or above it`,

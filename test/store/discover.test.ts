@@ -59,3 +59,19 @@ describe('a store path below a file', () => {
     expect(JSON.parse(missing.stdout).error.detail).toEqual({ store: join(dir, 'nope') });
   });
 });
+
+// A file named .agents where `agents init` would make the store: the hint to run init would only be refused.
+describe('a file where the store folder goes', () => {
+  it('is named in the refusal of the search (detail.file)', () => {
+    const top = tempDir();
+    mkdirSync(join(top, '.git'));
+    writeFileSync(join(top, '.agents'), "another tool's settings\n");
+    let error: unknown;
+    try {
+      discoverStore({ cwd: top, env: {} });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ exitCode: 2, detail: { file: join(top, '.agents') } });
+  });
+});
