@@ -144,6 +144,8 @@ describe('long reports: 20 per code in text and github, everything in json and S
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/(--jobs|AGENTS_JOBS) must be a whole number from 1 to 256/);
     }
+    const json = await runAgents(['--store', store, 'validate', '--jobs', '0', '--format', 'json'], { cwd: tempDir() });
+    expect(JSON.parse(json.stdout).error).toMatchObject({ code: 'invalid-value', detail: { option: 'jobs', value: '0' } });
   });
 });
 

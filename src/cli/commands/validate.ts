@@ -294,6 +294,9 @@ function jobsOption(flag: string | undefined, env: string | undefined): number |
     throw new UsageError(
       `${where} must be a whole number from 1 to 256, not ${JSON.stringify(value)}`,
       'Give the number of threads, e.g. --jobs 2; 1 checks every file in one thread.',
+      // The flag's value has the code of any value an option does not take; the environment's is no option.
+      flag !== undefined ? { option: 'jobs', value } : undefined,
+      flag !== undefined ? 'invalid-value' : undefined,
     );
   return n;
 }
