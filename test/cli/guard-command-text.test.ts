@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 import { guardedYaml, tempDir } from '../helpers/tmp.ts';
 
 const INV = '01JGGEBWJTQ6P08NTXZQ7TKM2Q';
@@ -23,5 +23,17 @@ describe('a command guard', () => {
     expect(await decide('rm -rf secrets')).toBe('deny');
     expect(await decide("terraform 'apply'")).toBe('none');
     expect(await decide('rm -rf sec""rets')).toBe('none');
+  });
+});
+
+describe('guard try with an empty value', () => {
+  it('is missing-value naming the option (an unset shell variable names no action)', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.git'));
+    expect((await runAgents(['init'], { cwd: dir })).code).toBe(0);
+    for (const option of ['path', 'command', 'tool']) {
+      const r = await runAgents(['--format', 'json', 'guard', 'try', `--${option}`, ' '], { cwd: dir });
+      expect(errorOf(r), option).toEqual({ code: 'missing-value', exit_code: 2, detail: { option } });
+    }
   });
 });

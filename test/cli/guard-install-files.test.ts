@@ -102,6 +102,8 @@ describe('agents guard install, empty arguments', () => {
       expect((await runAgents(['guard', 'install', ...args], { cwd: dir })).code).toBe(2);
     }
     expect(existsSync(join(dir, '.claude'))).toBe(false);
+    const program = await runAgents(['guard', 'install', '--client', 'claude', '--program', '', '--format', 'json'], { cwd: dir });
+    expect(errorOf(program)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'program' } });
   });
 
   it('refuses a --client that is none of the clients as a value not among the choices (invalid-value), writing nothing', async () => {

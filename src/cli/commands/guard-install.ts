@@ -140,6 +140,8 @@ export default defineCommand<InstallArgs>({
       throw new UsageError(
         '--program is empty',
         'Give the command that starts this tool, e.g. --program agents or --program "npx --no-install agents".',
+        { option: 'program' },
+        'missing-value',
       );
     const root = await ctx.root();
     const top = repositoryTop(root);

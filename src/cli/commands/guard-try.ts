@@ -36,13 +36,19 @@ export default defineCommand<TryArgs>({
         ['path', 'command', 'tool'],
       );
     // An empty value (an unset shell variable) names nothing: judged, it would answer `none` for no action at all.
-    for (const [flag, value] of [
-      ...paths.map((p) => ['--path', p] as const),
-      ['--tool', argv.tool] as const,
-      ['--command', argv.command] as const,
+    // Each with an example of its own: the hint for an empty --tool names a tool, not a path.
+    for (const [option, value, example] of [
+      ...paths.map((p) => ['path', p, 'infra/prod.tf'] as const),
+      ['tool', argv.tool, 'mcp__db__drop_table'] as const,
+      ['command', argv.command, '"terraform apply"'] as const,
     ])
       if (value !== undefined && value.trim() === '')
-        throw new UsageError(`${flag} is empty`, `Give ${flag} a value, e.g. agents guard try --path infra/prod.tf`);
+        throw new UsageError(
+          `--${option} is empty`,
+          `Give --${option} a value, e.g. agents guard try --${option} ${example}`,
+          { option },
+          'missing-value',
+        );
     const { GuardService } = await import('../../service/guard-service.ts');
     const service = new GuardService(await ctx.root(), ctx.io.env);
     // Joined, not resolved: the service follows the links of `--cwd lnk/..` before it folds the `..`.
