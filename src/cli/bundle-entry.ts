@@ -1,4 +1,5 @@
-import type { CliIo } from './io.ts';
+import { currentFolder, formatOf, processIo, useColor, type CliIo } from './io.ts';
+import { report } from './report.ts';
 
 /**
  * What bin/agents.js runs: the parser's `main` and the direct starts, in one
@@ -10,5 +11,15 @@ export { directMain } from './direct-main.ts';
 export { fullModules } from './full-modules.ts';
 
 export async function main(args: readonly string[], io?: CliIo): Promise<number> {
+  if (io === undefined) {
+    // The parser reads the current folder as it loads: a removed one is said here, before it would end in a trace.
+    try {
+      currentFolder();
+    } catch (error) {
+      const own = processIo();
+      const noColor = args.includes('--no-color');
+      return report(own, error, useColor(own, noColor, own.stderr), formatOf(args));
+    }
+  }
   return (await import('./main.ts')).main(args, io);
 }

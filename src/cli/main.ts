@@ -4,7 +4,7 @@ import { conflictingOptions, EXIT_CODES, missingArgument, missingOption, UsageEr
 import { truncate } from '../core/names.ts';
 import type { CommandSpec } from './command.ts';
 import { CliContext } from './context.ts';
-import { canPrompt, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
+import { canPrompt, formatOf, processIo, useColor, type CliIo, type OutputFormat } from './io.ts';
 import { prepareFormat } from './render.ts';
 import { report } from './report.ts';
 import { VERSION } from '../present/version.ts';
@@ -330,18 +330,6 @@ function refuseUndecodable(args: readonly string[]): void {
 function noColorOf(args: readonly string[]): boolean {
   const end = args.indexOf('--');
   return (end < 0 ? args : args.slice(0, end)).some((a) => a === '--no-color' || a === '--color=false');
-}
-
-/** Whether `--format json` was asked for, read before yargs parses (a usage error must answer in JSON too). */
-function formatOf(args: readonly string[]): OutputFormat {
-  let format: OutputFormat = 'text';
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--') break;
-    const value = a === '--format' ? args[i + 1] : a.startsWith('--format=') ? a.slice('--format='.length) : undefined;
-    if (value === 'json' || value === 'yaml' || value === 'text') format = value;
-  }
-  return format;
 }
 
 /**

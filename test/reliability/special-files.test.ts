@@ -394,3 +394,32 @@ describe('a store file whose name is not UTF-8', () => {
     expect(run(['invariant', 'list'], repo).code).toBe(3);
   });
 });
+
+// A current folder removed after the shell entered it (a checkout of another branch, `rm -rf` in another shell):
+// Node cannot name it, and every path and the store's search start from it.
+describe('a current folder that no longer exists', () => {
+  /** The built CLI started in `dir` after `dir` is removed, as a shell left in it starts one. */
+  const inRemoved = (args: string[], input = '') => {
+    const dir = join(tempDir(), 'gone');
+    mkdirSync(dir);
+    const r = spawnSync('sh', ['-c', 'cd "$1" && rmdir "$1" && shift && exec "$@"', 'sh', dir, process.execPath, BIN, ...args], {
+      env: { ...process.env, ...GIT_ENV, NO_COLOR: '1', CI: 'true', AGENTS_STORE: '' },
+      input,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+
+  it('is exit 2 with the error document, not a trace; the guard hook answers by guard.on_error (deny)', () => {
+    const list = inRemoved(['--format', 'json', 'invariant', 'list']);
+    expect(list.code).toBe(2);
+    expect(JSON.parse(list.stdout)).toMatchObject({ ok: false, exit_code: 2, error: { code: 'usage' } });
+    expect(list.stderr).not.toMatch(/\n\s+at /);
+    const call = { hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/' };
+    const hook = inRemoved(['guard', 'hook', '--client', 'claude'], JSON.stringify(call));
+    // Claude Code reads exit 2 as a refusal; the crash's exit 1 let the call through unchecked.
+    expect(hook.code).toBe(2);
+    expect(hook.stderr).not.toMatch(/\n\s+at /);
+  });
+});
