@@ -1,5 +1,6 @@
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { UsageError } from '../core/errors.ts';
+import { typeName } from '../core/input-shape.ts';
 import { codePointLength, truncate } from '../core/names.ts';
 import { escapeUnsafe } from '../core/plain-text.ts';
 
@@ -60,10 +61,7 @@ function usageError(tool: string, schema: InputSchema, e: ErrorObject, args: Rec
     case 'required':
       return new UsageError(`${tool}: missing required argument "${String(e.params.missingProperty)}"`, hint);
     case 'type':
-      return new UsageError(
-        `${tool}: argument "${key}" must be a ${String(e.params.type)}, not ${Array.isArray(value) ? 'an array' : typeof value}`,
-        hint,
-      );
+      return new UsageError(`${tool}: argument "${key}" must be a ${String(e.params.type)}, not ${typeName(value)}`, hint);
     case 'enum':
       return new UsageError(
         `${tool}: argument "${key}" must be one of ${(e.params.allowedValues as string[]).join(', ')}, not "${truncate(escapeUnsafe(String(value)))}"`,

@@ -220,7 +220,7 @@ describe('agents mcp: initialize, tools and resources', () => {
     const schemaCases: [string, Record<string, unknown>, RegExp][] = [
       ['effective_invariants', {}, /give one of project, plan, path/],
       ['effective_invariants', { project: 'myapp', plan: EXAMPLE_PLAN }, /exactly one of project, plan, path/],
-      ['effective_invariants', { project: 7 }, /argument "project" must be a string, not number/],
+      ['effective_invariants', { project: 7 }, /argument "project" must be a string, not a number/],
       ['effective_invariants', { projet: 'myapp' }, /unknown argument "projet"/],
       ['show_invariant', {}, /missing required argument "id"/],
       ['list_invariants', { global: true, project: 'myapp' }, /exactly one of global, project, plan, action/],

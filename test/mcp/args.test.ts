@@ -33,6 +33,11 @@ describe('checkArgs', () => {
     for (const answer of ['', '   ']) expect((await refusal({ answer })).message).toMatch(/"answer" is empty/);
   });
 
+  it('a value of the wrong type is named with its article, as the library names one', async () => {
+    expect((await refusal({ answer: 7 })).message).toMatch(/"answer" must be a string, not a number$/);
+    expect((await refusal({ answer: ['{}'] })).message).toMatch(/not an array$/);
+  });
+
   it('a value of the length the schema asks for is taken', async () => {
     await expect(checkArgs('tool', schema, { answer: '{}' })).resolves.toEqual({ answer: '{}' });
   });
