@@ -1,4 +1,4 @@
-import { EXIT_CODES } from '../../core/errors.ts';
+import { EXIT_CODES, UsageError } from '../../core/errors.ts';
 import { ExtendsService } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
@@ -13,6 +13,14 @@ export default defineCommand<{ source?: string[]; rev?: string }>({
       describe: "fetch the pins of a revision's lock instead of the working tree's (the base side of `invariant diff` in CI)",
     }),
   async run(argv, ctx) {
+    // An empty --rev (an unset variable, `--rev "$BASE"`) names no revision: said so, not as one the repository lacks.
+    if (argv.rev !== undefined && argv.rev.trim() === '')
+      throw new UsageError(
+        '--rev is empty',
+        'Give the revision whose pins to fetch, e.g. --rev HEAD^1.',
+        { option: 'rev' },
+        'missing-value',
+      );
     const service = new ExtendsService(await ctx.invariants());
     const outcomes = await abortOnStopSignals('git was stopped; the sources not fetched yet were left as they were.', (signal) =>
       service.fetch(argv.source ?? [], signal, argv.rev),

@@ -1,0 +1,16 @@
+// An option given an empty value (an unset shell variable: `--rev "$BASE"`) names nothing: it is refused as that,
+// missing-value naming the option, before any work, never read as a value the store or git lacks.
+import { dirname } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { errorOf, runAgents } from '../helpers/main.ts';
+import { testStore } from '../helpers/tmp.ts';
+
+describe('an empty value', () => {
+  it('extends fetch --rev "" is missing-value naming rev', async () => {
+    const store = testStore({});
+    for (const rev of ['', ' ']) {
+      const r = await runAgents(['--store', store, '--format', 'json', 'extends', 'fetch', '--rev', rev], { cwd: dirname(store) });
+      expect(errorOf(r)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'rev' } });
+    }
+  });
+});
