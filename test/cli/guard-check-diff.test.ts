@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { consumer, policyCommit, policyRepo } from '../extends/repos.ts';
 import { git } from '../helpers/git.ts';
-import { runAgents } from '../helpers/main.ts';
+import { errorOf, runAgents } from '../helpers/main.ts';
 import { GUARDED, guardedRepo } from '../helpers/guard.ts';
 import { exampleStore } from '../helpers/plans.ts';
 import { guardedYaml, tempDir } from '../helpers/tmp.ts';
@@ -35,6 +35,15 @@ describe('agents guard check in a repository with no commit yet', () => {
     expect(await findings(dir)).toEqual({ code: 1, found: expected });
     expect(await findings(dir, 'HEAD')).toEqual({ code: 1, found: expected });
     expect((await runAgents(['guard', 'check', 'main'], { cwd: dir })).code).toBe(2);
+    // An empty range (an unset variable) is refused as that, by guard check and invariant diff alike, before git runs:
+    // read as none, invariant diff compared HEAD with the working tree and passed.
+    for (const command of [
+      ['guard', 'check'],
+      ['invariant', 'diff'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...command, ' '], { cwd: dir });
+      expect(errorOf(r), command.join(' ')).toEqual({ code: 'usage', exit_code: 2, detail: { argument: 'range' } });
+    }
   });
 });
 

@@ -90,6 +90,7 @@ async function checkChanges(root: string, argv: CheckArgs, ctx: CliContext): Pro
     );
   }
   const service = new GuardService(root, ctx.io.env);
+  if (!argv.staged && argv.range !== undefined) (await import('../../service/review/ranges.ts')).refuseEmptyRange(argv.range);
   let files: Awaited<ReturnType<typeof diffFiles>>;
   try {
     files = await diffFiles(service.top, argv.staged ? { staged: true } : { range: argv.range ?? 'HEAD' });

@@ -72,11 +72,25 @@ export function revisionInfo(spec: SideSpec & { kind: 'revision' | 'commit' }, c
 }
 
 /** The two sides a request names, and the range as reported. */
+/**
+ * Refuses a range given empty (an unset variable: `invariant diff "$RANGE"`): read as none, it would compare HEAD with
+ * the working tree, where CI changed nothing, and a check of the pull request would pass unseen.
+ */
+export function refuseEmptyRange(range: string | undefined): void {
+  if (range !== undefined && range.trim() === '')
+    throw new UsageError(
+      'the revision range is empty',
+      'Name a range such as main...HEAD, or leave it out to compare HEAD with the working tree.',
+      { argument: 'range' },
+    );
+}
+
 export async function parseRange(
   top: string,
   request: DiffRequest,
   known?: ReadonlyMap<string, string>,
 ): Promise<{ range: string; before: SideSpec; after: SideSpec }> {
+  refuseEmptyRange(request.range);
   const range = request.range?.trim() || undefined;
   if (range?.startsWith('-')) throw new UsageError(`revision range "${truncate(range)}" may not start with "-"`);
   const three = range?.indexOf('...') ?? -1;
