@@ -3,6 +3,7 @@
 import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { errorOf, runAgents } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, exampleStore, fileList } from '../helpers/plans.ts';
 import { testStore } from '../helpers/tmp.ts';
 
 describe('an empty value', () => {
@@ -12,5 +13,15 @@ describe('an empty value', () => {
       const r = await runAgents(['--store', store, '--format', 'json', 'extends', 'fetch', '--rev', rev], { cwd: dirname(store) });
       expect(errorOf(r)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'rev' } });
     }
+  });
+
+  it('plan strategize --context "" is missing-value naming context, and nothing is written', async () => {
+    const root = exampleStore();
+    const before = fileList(root);
+    const r = await runAgents(['--store', root, '--format', 'json', 'plan', 'strategize', EXAMPLE_PLAN, '--context', ''], {
+      cwd: dirname(root),
+    });
+    expect(errorOf(r)).toEqual({ code: 'missing-value', exit_code: 2, detail: { option: 'context' } });
+    expect(fileList(root)).toEqual(before);
   });
 });

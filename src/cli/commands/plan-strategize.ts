@@ -20,6 +20,14 @@ interface StrategizeArgs {
 }
 
 function readContext(ctx: CliContext, file: string): string {
+  // An empty name (an unset variable) would resolve to the current folder, and be refused as "a folder".
+  if (file.trim() === '')
+    throw new UsageError(
+      '--context is empty',
+      'Nothing was written. Give a readable text file with --context FILE.',
+      { option: 'context' },
+      'missing-value',
+    );
   const path = resolve(ctx.io.cwd, file);
   // A regular file (a link to one is fine: the user named it), checked before it is opened; never more than the limit read.
   const r = readRegularFile(path, MAX_FILE_BYTES, { followLinks: true });
