@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { badId, isKnownFolder, type PathKind, pathClassifier } from '../core/layout.ts';
+import { badId, isKnownFolder, type PathKind, pathClassifier, WAIVERS } from '../core/layout.ts';
 import { type ReadResult, type TreeEntry, unreadableFolder } from './tree-source.ts';
 
 /** Diagnostic for a file the source could not give us. */
@@ -74,6 +74,32 @@ export function isScopeFolder(path: string): boolean {
 /** The store's own scope folders, at its top: a file in the place of one hides the whole scope. */
 export const TOP_SCOPE_FOLDERS: ReadonlySet<string> = new Set(['global', 'projects', 'actions', 'plans']);
 
+const RECORD_FOLDERS: ReadonlySet<string> = new Set(['decisions', 'enforcement', 'violations', WAIVERS]);
+
+/**
+ * A folder whose place a file must never take, as it would be read as empty: a top scope folder, a plan's records
+ * and waivers (`plans/<id>/violations`: the open violations would vanish from the plan gate), a project's waivers.
+ */
+export function isRequiredFolder(path: string): boolean {
+  if (TOP_SCOPE_FOLDERS.has(path)) return true;
+  const parts = path.split('/');
+  if (parts.length !== 3 || !RECORD_FOLDERS.has(parts[2]!)) return false;
+  return parts[0] === 'plans' || (parts[0] === 'projects' && parts[2] === WAIVERS);
+}
+
+/** The finding of a file in the place of a folder {@link isRequiredFolder} names: an error, never an empty folder. */
+export function fileWhereFolderGoes(path: string): Diagnostic {
+  return {
+    code: 'unknown-path',
+    severity: 'error',
+    file: path,
+    line: 0,
+    col: 0,
+    message: `${path} is a file, where the store's ${path}/ folder goes: nothing of that ${path.includes('/') ? 'folder' : 'scope'} can be read`,
+    hint: `Move it out of the store, and restore the folder ${path}/ (git checkout).`,
+  };
+}
+
 /** A file to read and parse, with its kind. */
 export interface ReadJob {
   entry: TreeEntry;
@@ -113,17 +139,9 @@ export function planReads(
       });
       continue;
     }
-    if (entry.type !== 'dir' && TOP_SCOPE_FOLDERS.has(entry.path)) {
+    if (entry.type !== 'dir' && entry.type !== 'symlink' && isRequiredFolder(entry.path)) {
       // Read as an empty scope, every invariant of it would be silently missing from each set (and from an export).
-      diagnostics.push({
-        code: 'unknown-path',
-        severity: 'error',
-        file: entry.path,
-        line: 0,
-        col: 0,
-        message: `${entry.path} is a file, where the store's ${entry.path}/ folder goes: nothing of that scope can be read`,
-        hint: `Move it out of the store, and restore the folder ${entry.path}/ (git checkout).`,
-      });
+      diagnostics.push(fileWhereFolderGoes(entry.path));
       continue;
     }
     if (!entry.path.endsWith('.yaml')) continue;

@@ -4,6 +4,7 @@ import { parseRecord } from '../core/record-files.ts';
 import type { DecisionNode, EnforcementRun, Violation } from '../core/records.ts';
 import { parseYamlDocument } from './yaml-document.ts';
 import { readFailure } from './read.ts';
+import { fileWhereFolderGoes, isRequiredFolder } from './read-plan.ts';
 import type { TreeSource } from './tree-source.ts';
 
 /** The records kept under one plan, each list in id (creation) order. */
@@ -25,6 +26,15 @@ export async function readPlanRecords(
 ): Promise<PlanRecords> {
   const out: PlanRecords = { decisions: [], enforcement: [], violations: [], diagnostics: [] };
   const jobs: { path: string; kind: RecordKind; id: string }[] = [];
+  // A file where a records folder goes lists as none: its violations would vanish from the list and the gate.
+  for (const entry of await source.list(`plans/${plan}`, { recursive: false }))
+    if (
+      entry.type !== 'dir' &&
+      entry.type !== 'symlink' &&
+      isRequiredFolder(entry.path) &&
+      (kinds as readonly string[]).includes(entry.path.split('/')[2]!)
+    )
+      out.diagnostics.push(fileWhereFolderGoes(entry.path));
   for (const kind of kinds) {
     for (const entry of await source.list(`plans/${plan}/${kind}`, { recursive: false })) {
       if (!entry.path.endsWith('.yaml')) continue;

@@ -2,6 +2,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runAgents } from '../helpers/main.ts';
+import { EXAMPLE_PLAN, exampleStore } from '../helpers/plans.ts';
 import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 const P = '01JP1000000000000000000000';
@@ -58,5 +59,34 @@ describe('init --schemas refused part-way', () => {
     const error = JSON.parse(r.stdout).error;
     expect([r.code, error.code]).toEqual([2, 'write-failed']);
     expect(error.detail).toEqual({ written: ['schemas/invariant.schema.json'], rerun: 'agents init --schemas' });
+  });
+});
+
+// A plan's violations/ or a project's waivers/ replaced by a file (a bad merge): read as empty, the open violations
+// would vanish from the plan gate, and the waivers from the sets.
+describe('a file where a records or waivers folder goes', () => {
+  it('is an error of validate and of every reader of that folder (exit 3), never an empty folder', async () => {
+    const root = exampleStore();
+    const cwd = dirname(root);
+    const violations = `plans/${EXAMPLE_PLAN}/violations`;
+    writeFileSync(join(root, violations), '');
+    const validate = await runAgents(['--format', 'json', 'validate'], { cwd });
+    expect(validate.code).toBe(1);
+    expect(JSON.parse(validate.stdout).diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'unknown-path', severity: 'error', file: violations }),
+    );
+    for (const args of [
+      ['invariant', 'violation', 'list', '--plan', EXAMPLE_PLAN],
+      ['plan', 'status', EXAMPLE_PLAN],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(JSON.parse(r.stdout).error.detail.diagnostics[0], args.join(' ')).toMatchObject({ code: 'unknown-path', file: violations });
+    }
+    rmSync(join(root, violations));
+    writeFileSync(join(root, 'projects/myapp/waivers'), '');
+    const set = await runAgents(['--format', 'json', 'invariant', 'list', '--effective', '--project', 'myapp'], { cwd });
+    expect(set.code).toBe(3);
+    expect(JSON.parse(set.stdout).error.detail.diagnostics[0]).toMatchObject({ code: 'unknown-path', file: 'projects/myapp/waivers' });
   });
 });

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { classifyPath, isHiddenName, isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
 import { nameProblem, ulidProblem } from '../../core/names.ts';
-import { badName, isScopeFolder, TOP_SCOPE_FOLDERS } from '../../store/read-plan.ts';
+import { badName, isRequiredFolder, isScopeFolder } from '../../store/read-plan.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import { problem } from './problem.ts';
 
@@ -43,8 +43,8 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
     const e = entries[i]!;
     if (touches && !touches(e.path)) continue;
     if (under(e.path)) continue;
-    // A file in the place of a scope folder: the shared reader reports it (unknown-path, an error).
-    if (e.type !== 'dir' && e.type !== 'symlink' && TOP_SCOPE_FOLDERS.has(e.path)) continue;
+    // A file in the place of a folder the readers need (a scope's, a plan's records): the shared reader reports it.
+    if (e.type !== 'dir' && e.type !== 'symlink' && isRequiredFolder(e.path)) continue;
     if (e.type === 'dir') {
       if (e.unreadable !== undefined) {
         // The reader reports it (file-unreadable); what it holds is unknown, so nothing is said of it here.
