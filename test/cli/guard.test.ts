@@ -429,7 +429,7 @@ describe('agents guard try', () => {
       const dir = await repo();
       const r = await runAgents(['--format', 'json', 'guard', 'try', ...args], { cwd: dir });
       expect(r.code).toBe(2);
-      expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'usage' } });
+      expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'missing-value' } });
     },
   );
 });
