@@ -55,10 +55,12 @@ export async function addViolation(svc: PlanContext, given: ViolationInput): Pro
   const path = `${folder}/${id}.yaml`;
   const { addingTo, formatViolationFile } = await writer();
   const content = formatViolationFile(path, violation, addingTo('a violation', folder));
-  // Under the plan folder's lock, as strategize and resolve write there, once the plan is known to be still there.
+  // Under the lock of the violations folder, once the plan is known to be still there (a folder the lock had to make
+  // goes again). Not the plan folder's: a lock file there changes the folder the guard hook's index watches, and the
+  // hook records a violation at each deny.
   await withFolderLock(
     svc.root,
-    `plans/${plan.id}`,
+    folder,
     async () => {
       await requirePlanHeld(svc.invariants.source, plan.id, 'this command ran');
       writeFileAtomic(svc.root, path, content);
