@@ -76,9 +76,29 @@ export function llmSettings(r: Reconciliation, env: Record<string, string | unde
 /** The proxy settings of the environment, as curl and the agent CLIs read them (the lower-case names first). */
 function proxyOf(env: Record<string, string | undefined>): Pick<LlmActorConfig, 'proxy'> {
   const pick = (name: string) => env[name.toLowerCase()] || env[name] || undefined;
-  const proxy = { http: pick('HTTP_PROXY'), https: pick('HTTPS_PROXY'), noProxy: pick('NO_PROXY') };
+  const proxy = { http: proxyUrl('HTTP_PROXY', env), https: proxyUrl('HTTPS_PROXY', env), noProxy: pick('NO_PROXY') };
   if (proxy.http === undefined && proxy.https === undefined) return {};
   return { proxy };
+}
+
+/**
+ * A proxy variable's URL. Without a scheme (proxy.corp:3128) it is an HTTP proxy, as curl reads it;
+ * undici would take it for no URL at every attempt, each retried as a network failure. A value no
+ * request can go through is exit 2 naming the variable, never its value (it may hold a password).
+ */
+function proxyUrl(name: string, env: Record<string, string | undefined>): string | undefined {
+  const variable = env[name.toLowerCase()] ? name.toLowerCase() : name;
+  const value = env[variable]?.trim() || undefined;
+  if (value === undefined) return undefined;
+  const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  if (parsed?.protocol === 'http:' || parsed?.protocol === 'https:') return url;
+  throw new UsageError(
+    parsed
+      ? `the proxy in the environment variable ${variable} is a ${parsed.protocol.slice(0, -1)} proxy; the llm actor goes through http:// and https:// proxies only`
+      : `the environment variable ${variable} holds no proxy URL a request can go through`,
+    `${NOTHING} Set ${variable} to the proxy as http://HOST:PORT (or https://), or unset it to reach the endpoint without a proxy.`,
+  );
 }
 
 function agentProgram(r: Reconciliation, ctx: ModelActorContext): { agent: keyof typeof AGENTS; program: string } {

@@ -332,6 +332,31 @@ describe('the llm actor behind a proxy', () => {
   });
 });
 
+describe('the llm actor: proxy variables as curl reads them', () => {
+  it('a proxy without a scheme is an HTTP proxy; one no request goes through (socks5://) is exit 2 naming the variable, nothing sent or written', async () => {
+    server = await startModelServer((req) => reply('openai', answer(asked(req))));
+    const proxy = await startConnectProxy();
+    try {
+      const { root, context } = llmStore('openai');
+      const args = ['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context];
+      const bare = new URL(proxy.url).host;
+      const r = await runAgents(args, { env: { JUDGE_KEY: KEY, HTTP_PROXY: bare, http_proxy: bare, NO_PROXY: '', no_proxy: '' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(proxy.tunnels).toEqual([new URL(server.url).host]);
+      const before = fileList(root);
+      const socks = 'socks5://me:hunter2@127.0.0.1:1';
+      const refused = await runAgents(args, { env: { JUDGE_KEY: KEY, HTTP_PROXY: undefined, http_proxy: socks } });
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('http_proxy');
+      expect(refused.stderr).not.toContain('hunter2');
+      expect(server.requests).toHaveLength(1);
+      expect(fileList(root)).toEqual(before);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('the llm actor: refusals', () => {
   it.each([
     ['openai', { choices: [{ finish_reason: 'stop', message: { content: null, refusal: 'I cannot help with that.' } }] }],
