@@ -1,6 +1,8 @@
 import { UsageError } from '../core/errors.ts';
+import { escapeUnsafe } from '../core/plain-text.ts';
 import type { ActorRequest } from '../core/records.ts';
 import { PROMPT_VERSION, promptText, readModelAnswer, reconcilePrompt } from '../core/reconcile-prompt.ts';
+import { SCHEMAS } from '../core/schema-docs.ts';
 import type { Actor } from '../enforce/actors.ts';
 import { checkArgs, type InputSchema } from './args.ts';
 import type { ToolContext, ToolDef } from './tool.ts';
@@ -77,10 +79,21 @@ function checkedActor(request: ActorRequest, answer: string, client: string | un
   return {
     kind: 'agent',
     description: 'the agent connected over MCP',
-    ...(client !== undefined ? { model: `mcp:${client}` } : {}),
+    ...(client !== undefined ? { model: clientModel(client) } : {}),
     promptVersion: PROMPT_VERSION,
     evaluate: async () => ({ ok: true, response: { results: read.results } }),
   };
+}
+
+/**
+ * The run's `model` for the client's `name/version`, which the client chose, not the agent: its control and
+ * bidirectional characters shown as escapes and its length cut to what enforcement.schema.json takes, so no
+ * client's name keeps its agent from recording (the write would refuse the record, and no answer can fix it).
+ */
+export function clientModel(client: string): string {
+  const max = SCHEMAS['enforcement.schema.json'].properties.model.maxLength - 'mcp:'.length;
+  const chars = [...escapeUnsafe(client)];
+  return `mcp:${chars.length > max ? `${chars.slice(0, max - 1).join('')}…` : chars.join('')}`;
 }
 
 /** The tool that records the agent's judgement as a run; the MCP client is kept as the run's `model`. */
