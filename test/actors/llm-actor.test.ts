@@ -357,6 +357,18 @@ describe('the llm actor: proxy variables as curl reads them', () => {
   });
 });
 
+describe('the llm actor: the longest model name config.yaml takes', () => {
+  it('is recorded after its provider, the answers kept', async () => {
+    server = await startModelServer((req) => reply('anthropic', answer(asked(req))));
+    const model = 'm'.repeat(200);
+    const { root, context } = llmStore('anthropic');
+    writeFileSync(join(root, 'config.yaml'), readFileSync(join(root, 'config.yaml'), 'utf8').replace('model: judge-1', `model: ${model}`));
+    const r = await strategize(root, context);
+    expect(r.code, r.stderr).toBe(0);
+    expect(onlyRun(root).run.model).toBe(`anthropic/${model}`);
+  });
+});
+
 describe('the llm actor: refusals', () => {
   it.each([
     ['openai', { choices: [{ finish_reason: 'stop', message: { content: null, refusal: 'I cannot help with that.' } }] }],

@@ -23,7 +23,7 @@ describe('record_reconciliation and the client’s name', () => {
     }
     const models = records<EnforcementFile & { model?: string }>(root, EXAMPLE_PLAN, 'enforcement').map((r) => r.model!);
     expect(models).toHaveLength(2);
-    expect([...models[0]!].length).toBe(200);
+    expect([...models[0]!].length).toBe(256);
     expect(models[0]).toMatch(/^mcp:n+…$/);
     expect(models[1]).toBe('mcp:evil\\u001b[2J\\u202eclient/1.0');
     expect((await runAgents(['--store', root, 'validate'])).code).toBe(0);
