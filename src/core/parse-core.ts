@@ -344,8 +344,8 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
 
 /**
  * What the schema's pattern lets through in `reconciliation.base_url` but no request can use: no URL
- * at all (a port past 65535, an unclosed [), credentials, or a query or fragment, after which the
- * endpoint's path would be appended. The message leaves out its subject: the key, or `agents init`'s flag.
+ * at all (a port past 65535, an unclosed [), credentials, the endpoint's own path, or a query or
+ * fragment, after which the endpoint's path would be appended. The message leaves out its subject: the key, or `agents init`'s flag.
  */
 export function baseUrlProblem(url: string | undefined): { message: string; hint: string } | undefined {
   if (url === undefined) return undefined;
@@ -361,6 +361,14 @@ export function baseUrlProblem(url: string | undefined): { message: string; hint
     return {
       message: 'holds credentials (user:password@), which a committed config.yaml would publish',
       hint: 'Remove them from the URL, and put the key in the variable api_key_env names; if the file was committed, change the password.',
+    };
+  }
+  // The endpoint pasted whole: its path would be appended once more (…/chat/completions/chat/completions), a 404 after the prompt went out.
+  const endpoint = /\/(chat\/completions|v1\/messages)\/*$/.exec(parsed.pathname)?.[1];
+  if (endpoint !== undefined) {
+    return {
+      message: `ends in an endpoint's path (/${endpoint}): base_url is the part before it, and each request appends its endpoint's path`,
+      hint: `Give the base URL without /${endpoint}, e.g. ${endpoint === 'v1/messages' ? 'https://api.anthropic.com' : 'http://localhost:11434/v1'}.`,
     };
   }
   const mark = /[?#]/.exec(url)?.[0];

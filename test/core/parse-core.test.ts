@@ -699,7 +699,7 @@ describe('parseConfig', () => {
     });
   });
 
-  it('a base_url the schema lets through but no request can use (no URL, a query, a fragment) is a schema error at its place', () => {
+  it('a base_url the schema lets through but no request can use (no URL, a query, a fragment, the endpoint itself) is a schema error at its place', () => {
     for (const url of [
       'http://127.0.0.1:99999/v1',
       'http://[bad/v1',
@@ -707,6 +707,8 @@ describe('parseConfig', () => {
       'http://h/v1?api-version=1',
       'http://h/v1#x',
       'http://h/v1?',
+      'https://api.openai.com/v1/chat/completions',
+      'https://api.anthropic.com/v1/messages/',
     ]) {
       const r = parseConfig('config.yaml', enc(`reconciliation:\n  actor: llm\n  base_url: "${url}"\n`));
       expect(r.value).toBeUndefined();
