@@ -224,9 +224,11 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
   // the endpoint's failure, not a malformed answer of the model's: asking the model again would not help.
   const shape = provider === 'anthropic' ? 'content' : 'choices';
   const found = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  if (!Array.isArray(found?.[shape])) {
-    const said = found && found.error !== undefined ? `: ${errorMessage(JSON.stringify(found))}` : '';
-    return { ok: false, reason: `the response holds no answer (no ${shape} list)${said}` };
+  const said = found && found.error !== undefined ? `: ${errorMessage(JSON.stringify(found))}` : '';
+  if (!Array.isArray(found?.[shape])) return { ok: false, reason: `the response holds no answer (no ${shape} list)${said}` };
+  // No choice at all is the endpoint's failure too (a gateway whose upstream failed), not an empty answer of the model's.
+  if (provider === 'openai' && (found[shape] as unknown[]).length === 0) {
+    return { ok: false, reason: `the response holds no answer (an empty choices list)${said}` };
   }
   if (provider === 'anthropic') {
     const b = body as { content: { type?: string; name?: string; input?: unknown; text?: string }[]; stop_reason?: string };

@@ -275,6 +275,17 @@ describe('the llm actor, OpenAI-compatible content as a list of parts', () => {
   });
 });
 
+describe('the llm actor, an OpenAI-compatible response with an empty choices list', () => {
+  it('holds no answer: the run fails at once with what the endpoint said, the model not asked again', async () => {
+    const body = JSON.stringify({ choices: [], error: { message: 'upstream model unavailable' } });
+    server = await startModelServer(() => ({ raw: { status: 200, headers: { 'content-type': 'application/json' }, body } }));
+    const { root, context } = llmStore('openai');
+    expect((await strategize(root, context)).code).toBe(1);
+    expect(server.generations()).toHaveLength(1);
+    expect(onlyRun(root).run.error).toMatch(/no answer \(an empty choices list\): upstream model unavailable/);
+  });
+});
+
 describe('the llm actor, Anthropic with /v1 in base_url', () => {
   it('fails the run on the 404 of /v1/v1/messages naming the base_url to give instead', async () => {
     // Anthropic's API answers an unknown path with 404.
