@@ -94,8 +94,9 @@ function llmTransport(config: LlmActorConfig): ModelTransport {
   let structured = true;
   // Anthropic's path holds its version: a base_url that ends in it asks for /v1/v1/messages.
   const doubled = config.provider === 'anthropic' && /\/v1$/.test(config.baseUrl);
-  // Node's own fetch takes no proxy from the environment: behind one, requests go through undici's agent, which does.
-  const send = config.proxy ? viaProxy(config.proxy) : fetch;
+  // Node's own fetch takes no proxy from the environment, and gives up on a response slower than undici's
+  // 300 s whatever timeout_ms says: behind a proxy or for a longer run, requests go through undici's own agent.
+  const send = config.proxy || config.timeoutMs > UNDICI_TIMEOUT_MS ? viaUndici(config.proxy) : fetch;
 
   return {
     model: `${config.provider}/${config.model}`,
@@ -153,16 +154,27 @@ type Posted =
 
 type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 
-/** A fetch whose requests go through the proxies the environment names, bypassing those NO_PROXY lists; loaded on first use. */
-function viaProxy(proxy: NonNullable<LlmActorConfig['proxy']>): Fetch {
+/** How long undici (Node's fetch) waits for a response's headers, and between two parts of its body, by default. */
+const UNDICI_TIMEOUT_MS = 300_000;
+
+/**
+ * A fetch through undici's own agent, loaded on first use: through the proxies the environment names
+ * (bypassing those NO_PROXY lists) when `proxy` is given, and without undici's waiting limits, as the
+ * run's time-out (timeout_ms, its signal) bounds every request.
+ */
+function viaUndici(proxy: LlmActorConfig['proxy']): Fetch {
   let loaded: Promise<Fetch> | undefined;
   return async (url, init) => {
-    loaded ??= loadUndici().then(({ EnvHttpProxyAgent, fetch: undiciFetch }) => {
-      const dispatcher = new EnvHttpProxyAgent({
-        ...(proxy.http !== undefined ? { httpProxy: proxy.http } : {}),
-        ...(proxy.https !== undefined ? { httpsProxy: proxy.https } : {}),
-        ...(proxy.noProxy !== undefined ? { noProxy: proxy.noProxy } : {}),
-      });
+    loaded ??= loadUndici().then(({ Agent, EnvHttpProxyAgent, fetch: undiciFetch }) => {
+      const unlimited = { headersTimeout: 0, bodyTimeout: 0 };
+      const dispatcher = proxy
+        ? new EnvHttpProxyAgent({
+            ...unlimited,
+            ...(proxy.http !== undefined ? { httpProxy: proxy.http } : {}),
+            ...(proxy.https !== undefined ? { httpsProxy: proxy.https } : {}),
+            ...(proxy.noProxy !== undefined ? { noProxy: proxy.noProxy } : {}),
+          })
+        : new Agent(unlimited);
       return (u, i) => undiciFetch(u, { ...(i as object), dispatcher }) as unknown as Promise<Response>;
     });
     return (await loaded)(url, init);

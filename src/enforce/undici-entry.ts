@@ -1,2 +1,2 @@
 // What the llm actor takes from undici: an entry of its own in the ES module build (scripts/build.mjs).
-export { EnvHttpProxyAgent, fetch } from 'undici';
+export { Agent, EnvHttpProxyAgent, fetch } from 'undici';

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PROMPT_VERSION } from '../../src/core/reconcile-prompt.ts';
 import { startConnectProxy } from '../helpers/connect-proxy.ts';
@@ -377,6 +378,23 @@ describe('the llm actor: the longest model name config.yaml takes', () => {
     const r = await strategize(root, context);
     expect(r.code, r.stderr).toBe(0);
     expect(onlyRun(root).run.model).toBe(`anthropic/${model}`);
+  });
+});
+
+describe('the llm actor: a timeout_ms past fetch’s own 300 s', () => {
+  it('is the only limit of a slow answer: its wait is not cut at the limit of fetch’s dispatcher', async () => {
+    // fetch's global dispatcher, made to give up after 300 ms, stands in for its 300 s.
+    const before = getGlobalDispatcher();
+    setGlobalDispatcher(new Agent({ headersTimeout: 300, bodyTimeout: 300 }));
+    try {
+      server = await startModelServer((req) => ({ ...reply('openai', answer(asked(req))), delayMs: 1000 }));
+      const { root, context } = llmStore('openai', ['timeout_ms: 400000', 'max_retries: 0']);
+      const r = await strategize(root, context);
+      expect(r.code, r.stderr).toBe(0);
+      expect(onlyRun(root).run.error).toBeUndefined();
+    } finally {
+      setGlobalDispatcher(before);
+    }
   });
 });
 
