@@ -1,5 +1,5 @@
 import { someNames } from './closest.ts';
-import { type ActorOutcome, type ActorRequest, type ActorRequestInvariant, type ActorResult, parseActorAnswer } from './records.ts';
+import { type ActorOutcome, type ActorRequest, type ActorRequestInvariant, type ActorResult, checkActorAnswer } from './records.ts';
 
 /**
  * The prompt the `agent` and `llm` actors send (docs/actors.md). Its version is kept in
@@ -125,7 +125,7 @@ export function readModelAnswer(answer: unknown, ids: readonly string[]): ModelA
       return { ok: false, malformed: true, reason: `the answer is not JSON (${(error as Error).message})` };
     }
   }
-  const checked: ActorOutcome = parseActorAnswer(JSON.stringify(data ?? null));
+  const checked: ActorOutcome = checkActorAnswer(data ?? null);
   if (!checked.ok) return { ok: false, malformed: true, reason: checked.reason.replace("the actor's answer", 'the answer') };
   const asked = new Set(ids);
   const counts = new Map<string, number>();

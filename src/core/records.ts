@@ -109,6 +109,14 @@ export function parseActorAnswer(stdout: string): ActorOutcome {
     const why = (error as Error).message;
     return { ok: false, reason: `the actor's answer is not JSON (${why}); it begins ${JSON.stringify(text.slice(0, 80))}` };
   }
+  return checkActorAnswer(data);
+}
+
+/**
+ * Checks an answer already parsed against actor-response.schema.json (pure); never throws. A value
+ * nested however deep is only walked as far as the schema reaches, never written out again as JSON.
+ */
+export function checkActorAnswer(data: unknown): ActorOutcome {
   const validate = validatorFor('actor-response.schema.json');
   if (!validate(data)) {
     // A failed validation lists its errors, each with a message (Ajv's default).

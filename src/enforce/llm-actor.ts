@@ -236,7 +236,7 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
   // the endpoint's failure, not a malformed answer of the model's: asking the model again would not help.
   const shape = provider === 'anthropic' ? 'content' : 'choices';
   const found = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  const said = found && found.error !== undefined ? `: ${errorMessage(JSON.stringify(found))}` : '';
+  const said = found && found.error !== undefined ? `: ${errorOf(found) ?? bodyStart(found)}` : '';
   if (!Array.isArray(found?.[shape])) return { ok: false, reason: `the response holds no answer (no ${shape} list)${said}` };
   // No choice at all is the endpoint's failure too (a gateway whose upstream failed), not an empty answer of the model's.
   if (provider === 'openai' && (found[shape] as unknown[]).length === 0) {
@@ -280,13 +280,28 @@ function answerOf(provider: LlmActorConfig['provider'], body: unknown, maxTokens
 /** An error body's message (each provider nests it under `error`), else the start of the body. */
 function errorMessage(text: string): string {
   try {
-    const e = (JSON.parse(text) as { error?: { message?: unknown } | string }).error;
-    const m = typeof e === 'string' ? e : e?.message;
-    if (typeof m === 'string') return m.slice(0, 300);
+    const m = errorOf(JSON.parse(text));
+    if (m !== undefined) return m;
   } catch {
     // Not JSON: the text itself.
   }
   return text.trim().slice(0, 300) || '(no body)';
+}
+
+/** The start of a parsed body as JSON, for an error without a message; a value nested too deep to write out is said to be one. */
+function bodyStart(body: unknown): string {
+  try {
+    return JSON.stringify(body).slice(0, 300);
+  } catch {
+    return '(a body nested too deep to show)';
+  }
+}
+
+/** The message of a parsed body's `error` (a string, or an object's `message`), read without writing the body out again. */
+function errorOf(body: unknown): string | undefined {
+  const e = (body as { error?: { message?: unknown } | string } | null)?.error;
+  const m = typeof e === 'string' ? e : e?.message;
+  return typeof m === 'string' ? m.slice(0, 300) : undefined;
 }
 
 /** Retry-After (seconds or an HTTP date) or OpenAI's retry-after-ms, in ms. */

@@ -178,6 +178,11 @@ describe.each(['openai', 'anthropic'] as const)('the llm actor, %s', (provider) 
       JSON.stringify({ error: { message: `quota gone for ${KEY}` } }),
       /no answer .*: quota gone for \[key\]/,
     ],
+    [
+      'an error without a message, nested too deep to write out',
+      `{"error":{"code":1},"detail":${'['.repeat(200_000)}${']'.repeat(200_000)}}`,
+      /no answer .*nested too deep/,
+    ],
   ])('a response that is %s fails the run at once with what the endpoint said', async (_, body, reason) => {
     server = await startModelServer([{ raw: { status: 200, headers: { 'content-type': 'application/json' }, body } }]);
     const { root, context } = llmStore(provider);

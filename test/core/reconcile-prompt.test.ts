@@ -78,6 +78,13 @@ describe('reading a model answer', () => {
     expect(readModelAnswer(text, ids(1))).toMatchObject({ ok: false, malformed: true });
   });
 
+  it('an answer nested deeper than JSON can be written out again is malformed, as text or as a value, never a crash', () => {
+    const depth = 200_000;
+    const text = `{"results":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+    expect(readModelAnswer(text, ids(1))).toMatchObject({ ok: false, malformed: true });
+    expect(readModelAnswer(JSON.parse(text), ids(1))).toMatchObject({ ok: false, malformed: true });
+  });
+
   it('a missing, an extra or a doubled invariant fails without a retry, naming them', () => {
     const [a, b] = ids(2) as [string, string];
     expect(readModelAnswer(answer([a]), [a, b])).toEqual({ ok: false, malformed: false, reason: `the answer leaves out ${b}` });
