@@ -197,15 +197,33 @@ async function post(send: Fetch, url: string, headers: Record<string, string>, b
       return { kind: 'status', status: res.status, text: `the response is not JSON: ${text.slice(0, 200)}`, headers: res.headers };
     }
   } catch (error) {
-    const e = error as Error & { cause?: { code?: string; message?: string } };
-    const code = e.cause?.code;
+    const { code, said } = failureOf(error);
     if (code !== undefined && /CERT|SSL|TLS/.test(code)) {
       // A certificate's failure reads well ("self-signed certificate"); OpenSSL's own lines do not.
-      const said = e.cause?.message;
       return { kind: 'tls', message: said && !said.includes(':error:') ? `${said} (${code})` : code };
     }
-    return { kind: 'network', message: code ?? e.cause?.message ?? e.message };
+    const message =
+      said === undefined ? (code ?? (error as Error).message) : code === undefined || said.includes(code) ? said : `${said} (${code})`;
+    return { kind: 'network', message };
   }
+}
+
+/**
+ * What a failed fetch says, from the chain of causes undici nests: fetch's TypeError, at times a
+ * DOMException ("Request was cancelled.", a numeric code), then the failure itself (a proxy's refusal,
+ * a socket's error). The innermost message, and the innermost code that is a name (ECONNREFUSED).
+ */
+function failureOf(error: unknown): { code: string | undefined; said: string | undefined } {
+  let code: string | undefined;
+  let said: string | undefined;
+  let c = (error as { cause?: unknown } | null)?.cause;
+  for (let depth = 0; c !== null && typeof c === 'object' && depth < 5; depth++) {
+    const { code: k, message: m, cause } = c as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof k === 'string') code = k;
+    if (typeof m === 'string' && m !== '') said = m;
+    c = cause;
+  }
+  return { code, said };
 }
 
 /** A response's body as text, or `undefined` past `max` bytes: an endpoint must not fill the memory, as an actor's output may not. */

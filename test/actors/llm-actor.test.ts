@@ -349,6 +349,26 @@ describe('the llm actor behind a proxy', () => {
   });
 });
 
+describe('the llm actor behind a proxy that refuses the tunnel', () => {
+  it('a 407 from the proxy fails the run with what the proxy said, not an internal error', async () => {
+    server = await startModelServer([]);
+    const proxy = await startConnectProxy({ refuse: 407 });
+    try {
+      const { root, context } = llmStore('openai', ['max_retries: 0']);
+      const args = ['--store', root, 'plan', 'strategize', EXAMPLE_PLAN, '--context', context];
+      const r = await runAgents(args, {
+        env: { JUDGE_KEY: KEY, HTTP_PROXY: proxy.url, http_proxy: proxy.url, NO_PROXY: '', no_proxy: '' },
+      });
+      expect(r.code, r.stderr).toBe(1);
+      expect(proxy.tunnels).toEqual([new URL(server.url).host]);
+      expect(server.requests).toHaveLength(0);
+      expect(onlyRun(root).run.error).toMatch(/no response from .*407/);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('the llm actor: proxy variables as curl reads them', () => {
   it('a proxy without a scheme is an HTTP proxy; one no request goes through (socks5://) is exit 2 naming the variable, nothing sent or written', async () => {
     server = await startModelServer((req) => reply('openai', answer(asked(req))));

@@ -1,8 +1,13 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 
-/** A forward proxy on 127.0.0.1 that tunnels (CONNECT) to where it is asked, and remembers each target (host:port). */
-export async function startConnectProxy(): Promise<{ url: string; tunnels: string[]; close: () => Promise<void> }> {
+/**
+ * A forward proxy on 127.0.0.1 that tunnels (CONNECT) to where it is asked, and remembers each target (host:port);
+ * with `refuse`, it answers every CONNECT with that status instead (407: the proxy wants credentials).
+ */
+export async function startConnectProxy(
+  options: { refuse?: number } = {},
+): Promise<{ url: string; tunnels: string[]; close: () => Promise<void> }> {
   const tunnels: string[] = [];
   // A tunnel is no HTTP connection the server closes on its own: each one's sockets, ended at close.
   const sockets = new Set<Socket>();
@@ -10,6 +15,10 @@ export async function startConnectProxy(): Promise<{ url: string; tunnels: strin
   proxy.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
     tunnels.push(req.url ?? '');
     sockets.add(client);
+    if (options.refuse !== undefined) {
+      client.write(`HTTP/1.1 ${options.refuse} Refused\r\nProxy-Authenticate: Basic realm="proxy"\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
     const [host, port] = (req.url ?? '').split(':');
     const upstream = connect(Number(port), host, () => {
       sockets.add(upstream);
