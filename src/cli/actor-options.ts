@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { type ActorChoice, type AgentName, DEFAULT_MODEL, type Provider } from '../core/actor-choice.ts';
+import { type ActorChoice, type AgentName, DEFAULT_MODEL, looksLikeKey, type Provider } from '../core/actor-choice.ts';
 import { CancelledError, missingOption, UsageError } from '../core/errors.ts';
 import { baseUrlProblem } from '../core/parse-core.ts';
 import { hideCredentials } from '../core/plain-text.ts';
@@ -65,7 +65,7 @@ export function choiceFromFlags(f: ActorFlags): ActorChoice | undefined {
           `--base-url ${JSON.stringify(hideCredentials(f['base-url']!))} ${badUrl.message}`,
           `Nothing was created. ${badUrl.hint}`,
         );
-      if (f['api-key-env'] !== undefined && !/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(f['api-key-env'])) {
+      if (f['api-key-env'] !== undefined && (!/^[A-Za-z_][A-Za-z0-9_]{0,127}$/.test(f['api-key-env']) || looksLikeKey(f['api-key-env']))) {
         throw new UsageError(
           `--api-key-env takes the NAME of an environment variable, e.g. OPENAI_API_KEY, not ${f['api-key-env'].length > 12 ? 'a key' : JSON.stringify(f['api-key-env'])}`,
           'Nothing was created. The key stays in the environment, never in the store.',

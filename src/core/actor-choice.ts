@@ -16,6 +16,16 @@ export type ActorChoice =
 /** The variable each provider's own tools read the key from: the default of `api_key_env`. */
 export const DEFAULT_KEY_ENV: Record<Provider, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
 
+/**
+ * Whether a value given as api_key_env is the key rather than a variable's name, though it spells one
+ * (a Groq key, gsk_…, a Mistral or Together key): long, with digits in three places or more, and in
+ * mixed case or all hex, as generated keys are and names (OPENAI_API_KEY, MyTeamKey2024) are not.
+ */
+export function looksLikeKey(value: string): boolean {
+  if (value.length < 24 || (value.match(/[0-9]+/g)?.length ?? 0) < 3) return false;
+  return (/[a-z]/.test(value) && /[A-Z]/.test(value)) || /^[0-9a-f]+$/i.test(value);
+}
+
 /** A model to start with for each provider, when none is given (a small, cheap one). */
 export const DEFAULT_MODEL: Record<Provider, string> = { openai: 'gpt-4.1-mini', anthropic: 'claude-haiku-4-5' };
 

@@ -8,6 +8,7 @@ import { yaml11Reads } from './yaml11.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
 import { sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
+import { looksLikeKey } from './actor-choice.ts';
 
 export { MAX_ALIAS_COUNT, MAX_FILE_BYTES, MAX_TEXT_LENGTH } from './limits.ts';
 
@@ -308,7 +309,9 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     if (parsed.diagnostics.every((d) => d.code === 'file-empty')) return { value: structuredClone(DEFAULT_CONFIG), diagnostics: [] };
     return { diagnostics: parsed.diagnostics };
   }
-  const diagnostics = checkSchema(parsed.value, 'config.schema.json');
+  const keyLine = keyLineOf(parsed.value);
+  // A value that breaks api_key_env's pattern is most often the key itself (sk-…): its line is not shown.
+  const diagnostics = checkSchema(parsed.value, 'config.schema.json').map((d) => (d.line === keyLine ? withoutLine(d) : d));
   if (diagnostics.length === 0) diagnostics.push(...plainTextDiagnostics(parsed.value, 'config.schema.json'));
   if (diagnostics.length > 0) return { diagnostics };
   const raw = parsed.value.data as Partial<StoreConfig> & {
@@ -325,6 +328,12 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     const at = offsetAt(y, ['reconciliation', 'base_url']);
     return { diagnostics: [diagAt(y, at, 'schema', `reconciliation.base_url ${badUrl.message}`, badUrl.hint)] };
   }
+  if (raw.reconciliation?.api_key_env !== undefined && looksLikeKey(raw.reconciliation.api_key_env)) {
+    const at = offsetAt(y, ['reconciliation', 'api_key_env']);
+    const message = 'reconciliation.api_key_env holds what looks like an API key, not the NAME of the variable that holds one';
+    const hint = "Write the variable's name (e.g. OPENAI_API_KEY) and export the key in it; if the file was committed, revoke the key.";
+    return { diagnostics: [withoutLine(diagAt(y, at, 'schema', message, hint))] };
+  }
   const inherited = sourcesFromConfig(file, raw.extends ?? [], (d, i, key) =>
     diagAt(y, offsetAt(y, ['extends', String(i), key]), d.code, d.message, d.hint!),
   );
@@ -340,6 +349,19 @@ export function parseConfig(file: string, bytes: Uint8Array, syntax?: YamlSyntax
     guard: { ...DEFAULT_CONFIG.guard, ...raw.guard },
   };
   return { value: config, diagnostics: [] };
+}
+
+/** The line of `reconciliation.api_key_env`'s value, when the file has one. */
+function keyLineOf(y: YamlFile): number | undefined {
+  const r = (y.data as { reconciliation?: { api_key_env?: unknown } } | null)?.reconciliation;
+  if (r === null || typeof r !== 'object' || r.api_key_env === undefined) return undefined;
+  return y.lines.linePos(offsetAt(y, ['reconciliation', 'api_key_env'])).line;
+}
+
+/** A diagnostic without its excerpt of the source line: the line holds a secret that no report or CI log may show. */
+function withoutLine(d: Diagnostic): Diagnostic {
+  const { lineText: _, lineTextFrom: __, ...rest } = d;
+  return rest;
 }
 
 /**

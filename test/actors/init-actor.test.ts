@@ -101,6 +101,10 @@ describe('agents init and the reconciliation actor', () => {
 
   it.each([
     [['--actor', 'llm', '--provider', 'openai', '--api-key-env', 'sk-proj-abcdefghijklmnop'], /NAME of an environment variable/],
+    [
+      ['--actor', 'llm', '--provider', 'openai', '--api-key-env', 'gsk_4kQ9zXv2Lm8PwR7tYb3NcJ5hGf6Ds1Ae0UiOpZxWqVbNm3Kl'],
+      /NAME of an environment variable, e\.g\. OPENAI_API_KEY, not a key/,
+    ],
     [['--actor', 'llm'], /needs --provider/],
     [['--actor', 'llm', '--provider', 'openai', '--base-url', 'http://localhost:99999/v1'], /is not a URL a request can be sent to/],
     [['--actor', 'llm', '--provider', 'openai', '--base-url', 'http://localhost:8080/v1?api-version=1'], /holds a query/],
