@@ -168,10 +168,14 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => s.list({ global: true, all: true }))).toBe('global');
     await usageError(() => s.list('myapp'));
     await usageError(() => s.effective({ project: 'myapp' }, 'Log'));
-    // The pattern beside the target, and a plan beside a project, as the MCP tool's arguments hold them side by side.
+    // A filter or a second target beside the target, read as none: the whole set, or the plan's alone.
     expect(await fieldOf(() => s.effective({ project: 'myapp', pattern: 'Log' }))).toBe('pattern');
-    const both = await usageError(() => s.effective({ project: 'myapp', plan: '01M8KK5920RS6CGAVDFVYYJ0B4' }));
+    expect(await fieldOf(() => s.effective({ project: 'myapp' }, { patern: 'Log' }))).toBe('patern');
+    const both = await usageError(() => s.effective({ project: 'other', plan: '01M8KK5920RS6CGAVDFVYYJ0B4' }));
     expect([both.code, both.detail]).toEqual(['conflicting-options', { options: ['project', 'plan'] }]);
+    expect(await fieldOf(() => s.effective({ global: true }))).toBe('global');
+    // A Scope of the target's kind is a target.
+    expect((await s.effective({ kind: 'project', project: 'myapp' })).target).toEqual({ kind: 'project', project: 'myapp' });
     // A plan id given bare, or of the wrong type.
     const plan = '01M8KK5920RS6CGAVDFVYYJ0B4';
     await usageError(() => p.listViolations(plan));

@@ -1,7 +1,7 @@
 // Reading invariants: a scope's list, a target's effective set (with inherited invariants and waivers), one invariant.
-import { conflictingOptions, UsageError } from '../../core/errors.ts';
+import { UsageError, conflictingOptions } from '../../core/errors.ts';
 import { inputObject, optionalBoolean, requiredString } from '../../core/input-shape.ts';
-import { type Plan, type ScopedInvariant, type Target, actionName, scopeFolder } from '../../core/model.ts';
+import { type Plan, type Scope, type ScopedInvariant, type Target, actionName, scopeFolder } from '../../core/model.ts';
 import { resolveEffective } from '../../core/resolve.ts';
 import { shadowInfo, shadowMap } from '../../core/shadow.ts';
 import { type WaiverScope, waiverFolder } from '../../core/waivers.ts';
@@ -12,8 +12,23 @@ import { pinnedSources } from './pinned-sources.ts';
 import { requireAction } from './projects.ts';
 import { inheritedIfReadable, inheritedNotListed, unlessSourceNotReady } from './related.ts';
 import { sourceTemplate, sourceTemplates } from './source-actions.ts';
-import { byScopeThenId, holdsProject, requireValid, toScope } from './rules.ts';
+import { byScopeThenId, holdsProject, requireValid, scopeToInput, toScope } from './rules.ts';
 import { type EffectiveResult, LIST_FIELDS, type ListOptions, type ListedInvariant, type ShowResult, type WaiverState } from './types.ts';
+
+const TARGET_FIELDS = { project: true, plan: true } as const;
+
+/**
+ * The target of effective(): a project or a plan. Both read as the plan alone, and a field beside them
+ * (`{project, pattern}`) as no filter, so each is refused. A Scope of either kind is taken, as toScope takes it.
+ */
+function effectiveTarget(given: unknown): { project: string } | { plan: string } {
+  const input = typeof given === 'object' && given !== null && 'kind' in given ? scopeToInput(given as Scope) : given;
+  const target = inputObject(input as { project?: string; plan?: string } | undefined, 'effective', TARGET_FIELDS);
+  const named = (['project', 'plan'] as const).filter((k) => target[k] !== undefined);
+  if (named.length > 1) throw conflictingOptions('a target is a project or a plan, not both', 'Give {project: NAME} or {plan: ID}.', named);
+  if (named.length === 0) throw new UsageError('no target given', 'Give {project: NAME} or {plan: ID}.');
+  return named[0] === 'plan' ? { plan: target.plan as string } : { project: target.project as string };
+}
 
 /** Invariants of one scope, or of the whole store; active ones unless `all`. */
 export async function list(svc: InvariantContext, given: ListOptions = {}): Promise<ListedInvariant[]> {
@@ -73,24 +88,9 @@ export async function effective(
   target: { project: string } | { plan: string },
   given: { pattern?: string } = {},
 ): Promise<EffectiveResult> {
-  if (typeof target !== 'object' || target === null || !('plan' in target || 'project' in target))
-    throw new UsageError('no target given', 'Give {project: NAME} or {plan: ID}.');
-  // A pattern beside the target would be no filter (the whole set), and a plan beside a project would win in silence.
-  if ('pattern' in target)
-    throw new UsageError(
-      'effective takes its pattern as effective(target, {pattern}), not beside the target',
-      'See docs/library.md for what each method takes.',
-      {
-        field: 'pattern',
-      },
-    );
-  if ('plan' in target && 'project' in target && target.plan !== undefined && target.project !== undefined)
-    throw conflictingOptions('effective takes one target, {project: NAME} or {plan: ID}, not both', 'Give one of them.', [
-      'project',
-      'plan',
-    ]);
+  target = effectiveTarget(target);
   // A pattern given bare (effective(target, 'regex')) would be no filter: the whole set.
-  const options = inputObject(given, 'effective');
+  const options = inputObject(given, 'effective', { pattern: true });
   const re = options.pattern !== undefined ? compileFilter(options.pattern) : undefined;
   let resolvedTarget: Target;
   let plan: Plan | undefined;
