@@ -1,19 +1,35 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../core/errors.ts';
 
+type ParserOptions = { boolean: string[]; key: Record<string, unknown> };
+
 /**
  * Refuses a value written to an on/off option (`--strict=yes`, `--fix=1`, `--no-cache=0`), before the command
  * runs. yargs reads `--flag=true` and `--flag=false` as such, and every other value as false without a word, so a
  * hook or CI step written `--strict=yes` silently ran without it. Those two stay accepted; anything else is a usage
  * error naming the option and the value (docs/commands.md, "Options"). `parser` is the command's, once its builder
  * has added its options; `args` the run's words (none after `--`, which are not options).
+ * The `--no-` form of an option that takes a value (`--no-store`, `--no-project`) is refused as the unknown option
+ * it is: yargs would hand the command `false` for a path, a name or a list.
  */
 export function refuseBooleanValues(parser: Argv, args: readonly string[]): void {
-  const booleans = new Set((parser as unknown as { getOptions(): { boolean: string[] } }).getOptions().boolean);
+  const options = (parser as unknown as { getOptions(): ParserOptions }).getOptions();
   const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  for (const name of [...booleans]) booleans.add(kebab(name));
+  const booleans = new Set(options.boolean.flatMap((name) => [name, kebab(name)]));
+  const valued = new Set(Object.keys(options.key).flatMap((name) => [name, kebab(name)]));
+  for (const name of booleans) valued.delete(name);
   for (const a of args) {
     if (a === '--') break;
+    const negatedValued = /^--no-([^=]+)/s.exec(a);
+    if (negatedValued && valued.has(negatedValued[1]!)) {
+      const name = negatedValued[1]!;
+      throw new UsageError(
+        `unknown option --no-${name}`,
+        `--${name} takes a value and has no --no- form: give --${name} VALUE, or leave it out.`,
+        { arguments: [`--no-${name}`], suggestions: [] },
+        'unknown-option',
+      );
+    }
     const m = /^--(no-)?([^=]+)=(.*)$/s.exec(a);
     if (!m || !booleans.has(m[2]!)) continue;
     const [, negated, name, value] = m;

@@ -46,6 +46,28 @@ describe('on/off options given a value', () => {
     expect(snapshot(root)).toEqual(before);
   });
 
+  it('refuses the --no- form of an option that takes a value, never handing the command false', async () => {
+    const root = store();
+    const before = snapshot(root);
+    for (const args of [
+      ['--no-store', 'invariant', 'list'],
+      ['--no-format', 'invariant', 'list'],
+      ['invariant', 'list', '--no-project'],
+      ['invariant', 'add', '--global', '--no-tag', 'Keep backups'],
+      ['invariant', 'add', '--global', '--no-rationale=x', 'Keep backups'],
+    ]) {
+      const r = await runAgents(['--store', root, '--format', 'json', ...args]);
+      expect([args, r.code]).toEqual([args, 2]);
+      expect(JSON.parse(r.stdout).error).toMatchObject({
+        code: 'unknown-option',
+        detail: { arguments: [args.find((a) => a.startsWith('--no-'))!.replace(/=.*/, '')] },
+      });
+    }
+    expect(snapshot(root)).toEqual(before);
+    // The --no- form of an on/off option stays what it was.
+    expect((await runAgents(['--store', root, '--no-color', 'invariant', 'list', '--no-all'])).code).toBe(0);
+  });
+
   it('leaves words after -- alone: they are no options', async () => {
     const root = store();
     const r = await runAgents(['--store', root, '--format', 'json', 'validate', '--', '--strict=yes']);
