@@ -5,7 +5,9 @@ import type { Severity } from './model.ts';
 
 /** Decision node types (docs/plans.md). */
 export type DecisionType = 'invariant_enforced';
-export type ActorKind = 'command' | 'interactive' | 'agent' | 'llm';
+/** Who judges a plan's run: the values of a record's `actor` (enforcement.schema.json). */
+export const ACTOR_KINDS = ['command', 'interactive', 'agent', 'llm'] as const;
+export type ActorKind = (typeof ACTOR_KINDS)[number];
 
 /** One node of a plan's decision tree: `plans/<plan>/decisions/<id>.yaml`. */
 export interface DecisionNode {

@@ -8,6 +8,7 @@ import type { SchemaName } from './schema-docs.ts';
 import { validatorFor } from './schemas.ts';
 import type { ActorKind, DecisionNode, EnforcementRecord, Violation } from './record-types.ts';
 
+export { ACTOR_KINDS } from './record-types.ts';
 export type { ActorKind, DecisionNode, DecisionType, EnforcementRecord, EnforcementRun, RecordValue, Violation } from './record-types.ts';
 
 /**

@@ -259,6 +259,10 @@ describe('the library given input of the wrong shape', () => {
       },
     };
     expect(await fieldOf(() => p.strategize(plan, { actor, context: 5 }))).toBe('context');
+    // A misspelt context would have the actor judge the plan without it; a kind the records cannot hold would
+    // be refused only once the actor's work was done.
+    expect(await fieldOf(() => p.strategize(plan, { actor, contxt: 'the plan text' }))).toBe('contxt');
+    expect(await fieldOf(() => p.strategize(plan, { actor: { ...actor, kind: 'in-process' } }))).toBe('actor.kind');
     expect(asked).toBe(false);
   });
 

@@ -2,6 +2,7 @@ import { escapeUnsafe as oneLine } from '../../core/plain-text.ts';
 import { resolve } from 'node:path';
 import { cancelledBy, EXIT_CODES, STOP_SIGNALS, UsageError } from '../../core/errors.ts';
 import { MAX_FILE_BYTES } from '../../core/parse.ts';
+import { ACTOR_KINDS, type ActorKind } from '../../core/records.ts';
 import { readUtf8 } from '../../core/utf8.ts';
 import { readRegularFile } from '../../store/read-file.ts';
 import { commandActor, type Actor } from '../../enforce/actors.ts';
@@ -14,7 +15,7 @@ import { startProgress } from '../progress.ts';
 
 interface StrategizeArgs {
   id: string;
-  actor?: 'command' | 'interactive' | 'agent' | 'llm';
+  actor?: ActorKind;
   context?: string;
   'show-prompt'?: boolean;
 }
@@ -52,7 +53,7 @@ export default defineCommand<StrategizeArgs>({
     y
       .positional('id', { type: 'string', describe: 'plan id or unique prefix (4+ characters)' })
       .option('actor', {
-        choices: ['command', 'interactive', 'agent', 'llm'],
+        choices: [...ACTOR_KINDS],
         requiresArg: true,
         describe: 'who evaluates the invariants (default: reconciliation.actor in config.yaml)',
       })
@@ -157,7 +158,7 @@ async function showPrompt(
   ctx: CliContext,
   service: Awaited<ReturnType<CliContext['plans']>>,
   id: string,
-  kind: 'command' | 'interactive' | 'agent' | 'llm',
+  kind: ActorKind,
   reconciliation: Awaited<ReturnType<typeof service.config>>['reconciliation'],
   context: string | null,
 ): Promise<number> {

@@ -1,5 +1,6 @@
 // `plan strategize`: the Invariant Reconciliation Actor's run, recorded.
 import {
+  ACTOR_KINDS,
   type ActorRequest,
   type DecisionNode,
   type EnforcementRun,
@@ -43,13 +44,21 @@ export async function strategize(
   prefix: string,
   options: { actor: Actor; context?: string | null },
 ): Promise<StrategizeResult> {
-  if (typeof inputObject(options, 'strategize').actor?.evaluate !== 'function')
+  // A misspelt `context` would be ignored: the actor would judge the plan without it, and the run be recorded.
+  if (typeof inputObject(options, 'strategize', { actor: true, context: true }).actor?.evaluate !== 'function')
     throw new UsageError(
       'actor must be an object with evaluate(request)',
       'docs/library.md shows one; commandActor makes the configured program one.',
       {
         field: 'actor',
       },
+    );
+  // The run's records name the actor's kind: one they cannot hold is refused before the actor's work, not after it.
+  if (!(ACTOR_KINDS as readonly unknown[]).includes(options.actor.kind))
+    throw new UsageError(
+      `actor.kind must be one of ${ACTOR_KINDS.join(', ')}, not ${JSON.stringify(options.actor.kind) ?? 'undefined'}`,
+      "The kind is kept in the run's records (enforcement.schema.json); an actor of your own is usually a command.",
+      { field: 'actor.kind' },
     );
   // A context that is no string would be sent to the actor as it is, against actor-request.schema.json.
   const context = optionalString(options.context, 'context') ?? null;
