@@ -23,7 +23,7 @@ export interface ExportOptions {
 
 /** The options checked: one target given as a string, or `force: "no"`, is refused, never read by its truthiness. */
 export function checkedExportOptions(given: ExportOptions | undefined): ExportOptions {
-  const options = inputObject(given, 'plan');
+  const options = inputObject(given, 'plan', { targets: true, project: true, force: true, onProgress: true });
   const targets = optionalStrings(options.targets, 'targets');
   const project = optionalString(options.project, 'project');
   const force = optionalBoolean(options.force, 'force');

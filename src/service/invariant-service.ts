@@ -58,7 +58,7 @@ export class InvariantService implements InvariantContext {
 
   /** Opens the store named by `store`, or found from `cwd` (docs/store-format.md). */
   static open(given: OpenOptions = {}): InvariantService {
-    const options = inputObject(given, 'open');
+    const options = inputObject(given, 'open', { store: true, cwd: true, env: true, deps: true });
     const store = optionalString(options.store, 'store');
     const cwd = optionalString(options.cwd, 'cwd');
     const root = discoverStore({ store, env: options.env ?? process.env, cwd: cwd ?? process.cwd(), storeOption: 'open({store})' });

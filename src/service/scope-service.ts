@@ -157,7 +157,7 @@ export class ScopeService {
     description?: string;
     commit?: boolean;
   }): Promise<{ action: string; path: string; description: string | null; commit?: string }> {
-    input = inputObject(input, 'addAction') as typeof input;
+    input = inputObject(input, 'addAction', { action: true, description: true, commit: true }) as typeof input;
     const scope = toScope({ action: requiredString(input.action, 'action') });
     if (scope.kind !== 'action') throw new Error('unreachable');
     requireOwnScope(scope);
@@ -206,7 +206,7 @@ export class ScopeService {
     paths?: readonly string[];
     commit?: boolean;
   }): Promise<{ project: string; folder: string /** The file written: project.yaml or .gitkeep. */; path: string; commit?: string }> {
-    input = inputObject(input, 'addProject') as typeof input;
+    input = inputObject(input, 'addProject', { project: true, description: true, paths: true, commit: true }) as typeof input;
     const [made] = await this.newProjects([input]);
     const { project, folder, file } = made!;
     if (input.paths !== undefined && input.paths.length > 0) await this.refuseOverlap(project, [...new Set(input.paths)]);

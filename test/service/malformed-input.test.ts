@@ -146,7 +146,28 @@ describe('the library given input of the wrong shape', () => {
     const waiver = { invariant: id, plan, reason: 'r', owner: 'o', expires: '2099-01-01' };
     expect((await refused(() => p.waive({ ...waiver, expiry: '2099-01-01' })))[0]).toBe('expiry');
     expect((await refused(() => p.addViolation({ plan, invariant: id, detail: 'x' })))[0]).toBe('detail');
+    // Each options object of every method, as each: a misspelt store opened the one found from the current folder,
+    // a misspelt path or description wrote a project or template without it, a misspelt range compared the working tree.
+    const scopes = new ScopeService(s) as Loose;
+    const misspelt: [string, () => unknown][] = [
+      ['stor', () => InvariantService.open({ stor: '/elsewhere' } as Loose)],
+      ['stor', () => PlanService.open({ stor: '/elsewhere' } as Loose)],
+      ['clok', () => InvariantService.open({ store, deps: { clok: () => new Date() } } as Loose)],
+      ['path', () => scopes.addProject({ project: 'billing', path: ['services/billing/**'] })],
+      ['descripton', () => scopes.addAction({ action: 'local/release', descripton: 'x' })],
+      ['rnge', () => new ReviewService(store).diff({ rnge: 'main...HEAD' } as Loose)],
+      ['projct', () => new ExportService(s).plan({ targets: ['agents-md'], projct: 'myapp' } as Loose)],
+      ['pln', () => p.listViolations({ pln: plan })],
+      ['nte', () => p.resolveViolation('0000', { nte: 'x' })],
+      ['alow', () => p.status(plan, { alow: ['stale'] })],
+      ['aply', () => p.sync(plan, { aply: true })],
+      ['txt', () => s.checkAdd({ scope: { global: true }, txt: 'x' })],
+      ['inheritd', () => s.resolveId(id, { inheritd: true })],
+      ['timeout', () => commandActor({ command: ['node', 'actor.mjs'], timeoutMs: 1000, cwd: store, timeout: 5 } as Loose)],
+    ];
+    for (const [field, call] of misspelt) expect((await refused(call))[0]).toBe(field);
     expect(JSON.stringify(await s.list({ all: true }))).toBe(before);
+    expect((await scopes.listProjects()).map((x: Loose) => x.project)).toEqual(['myapp']);
     expect((await p.list()).length).toBe(1);
   });
 

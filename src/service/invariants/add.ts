@@ -135,7 +135,7 @@ export async function addContext(svc: InvariantContext, input: ScopeInput | Scop
 
 /** A dry run of `add`: would the text be a duplicate (refused), and what would it shadow or be shadowed by? */
 export async function checkAdd(svc: InvariantContext, given: { scope: ScopeInput | Scope; text: string }): Promise<AddCheck> {
-  const input = inputObject(given, 'checkAdd');
+  const input = inputObject(given, 'checkAdd', { scope: true, text: true });
   const context = await svc.addContext(input.scope!);
   return checkNewInvariant(context.scope, cleanText(requiredString(input.text, 'text')), context.invariants, context.plans);
 }

@@ -39,7 +39,7 @@ export async function resolveId(
   prefix: string,
   given: { inherited?: boolean } = {},
 ): Promise<{ id: string; path: string; scope: Scope }> {
-  const options = { inherited: optionalBoolean(inputObject(given, 'resolveId').inherited, 'inherited') };
+  const options = { inherited: optionalBoolean(inputObject(given, 'resolveId', { inherited: true }).inherited, 'inherited') };
   const found = await invariantFiles(svc.source);
   // Known nowhere in the store: an inherited id (docs/extends.md) is shown, as `list --effective` and
   // the export print it, and refused by a write, which belongs in the policy source's repository.

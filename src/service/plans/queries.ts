@@ -66,7 +66,7 @@ export async function decisions(
  * clock's time, do not count; a waived invariant left unenforced reports.
  */
 export async function status(svc: PlanContext, prefix: string, given: { allow?: readonly RelaxableReason[] } = {}): Promise<PlanStatus> {
-  const options = { allow: allowedReasons(inputObject(given, 'status').allow) };
+  const options = { allow: allowedReasons(inputObject(given, 'status', { allow: true }).allow) };
   const plan = await planById(svc, prefix);
   const { entries, waivers } = await svc.invariants.effective({ plan: plan.id });
   const records = await planRecords(svc, plan.id);

@@ -64,7 +64,7 @@ export async function sync(
   },
 ): Promise<SyncResult> {
   // From JavaScript, `apply: "no"` would apply and a confirm that is no function would be called after the checks.
-  const given = inputObject(options, 'sync');
+  const given = inputObject(options, 'sync', { apply: true, confirm: true, commit: true, signal: true });
   const apply = optionalBoolean(given.apply, 'apply') ?? false;
   const confirm = optionalFunction(given.confirm, 'confirm');
   const plan = await planById(svc, prefix);

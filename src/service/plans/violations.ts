@@ -111,8 +111,8 @@ export async function resolveViolation(
   prefix: string,
   options: { note?: string; commit?: boolean } = {},
 ): Promise<ListedViolation & { commit?: string }> {
+  const note = optionalString(inputObject(options, 'resolveViolation', { note: true, commit: true }).note, 'note')?.trim() || undefined;
   const found = await findViolation(svc, prefix);
-  const note = optionalString(inputObject(options, 'resolveViolation').note, 'note')?.trim() || undefined;
   if (note !== undefined && codePointLength(note) > 10_000)
     throw valueTooLong({
       file: found.path,
@@ -155,7 +155,7 @@ export async function resolveViolation(
 /** Violations of one plan or of every plan, by plan then id; optionally of one severity. */
 export async function listViolations(svc: PlanContext, given: { plan?: string; severity?: Severity } = {}): Promise<ListedViolation[]> {
   // A plan id given bare (listViolations(id)) read as no plan: every plan's violations, silently.
-  const options = inputObject(given, 'listViolations');
+  const options = inputObject(given, 'listViolations', { plan: true, severity: true });
   optionalString(options.plan, 'plan');
   if (options.severity !== undefined) checkSeverity(options.severity);
   const planIds = options.plan !== undefined ? [(await planById(svc, options.plan)).id] : (await svc.list()).map((p) => p.id);
