@@ -188,6 +188,8 @@ export function canPrompt(io: CliIo, noInput: boolean): boolean {
 export function useColor(io: CliIo, noColor: boolean, stream: { isTTY?: boolean } = io.stdout): boolean {
   if (noColor) return false;
   if (io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '') return false;
-  if (io.env.FORCE_COLOR !== undefined && io.env.FORCE_COLOR !== '0') return true;
+  // `false` turns forcing off as `0` does, as Node.js and the colour libraries read it, never forcing colours on.
+  const force = io.env.FORCE_COLOR;
+  if (force !== undefined && force !== '0' && force !== 'false') return true;
   return Boolean(stream.isTTY);
 }

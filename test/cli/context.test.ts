@@ -4,7 +4,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES, UsageError } from '../../src/core/errors.ts';
 import { CliContext } from '../../src/cli/context.ts';
-import { canPrompt, type CliIo } from '../../src/cli/io.ts';
+import { canPrompt, type CliIo, useColor } from '../../src/cli/io.ts';
 import type { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 
@@ -87,5 +87,19 @@ describe('the CLI context (src/cli/context.ts)', () => {
     expect(uncached.parses).toBeUndefined();
     // The MCP server asks for none.
     expect(((await make({}).invariants({ keepParses: false })).source as WorkingTreeSource).parses).toBeUndefined();
+  });
+
+  it('colours by FORCE_COLOR when stdout is no terminal, unless it is 0 or false; --no-color and NO_COLOR win', () => {
+    const io = (env: Record<string, string | undefined>): CliIo => {
+      const sink = { write: () => true };
+      return { stdout: sink, stderr: sink, stdin: new PassThrough(), env, cwd: '/' };
+    };
+    expect(useColor(io({}), false)).toBe(false);
+    expect(useColor(io({ FORCE_COLOR: '1' }), false)).toBe(true);
+    expect(useColor(io({ FORCE_COLOR: '' }), false)).toBe(true);
+    expect(useColor(io({ FORCE_COLOR: '0' }), false)).toBe(false);
+    expect(useColor(io({ FORCE_COLOR: 'false' }), false)).toBe(false);
+    expect(useColor(io({ FORCE_COLOR: '1', NO_COLOR: '1' }), false)).toBe(false);
+    expect(useColor(io({ FORCE_COLOR: '1' }), true)).toBe(false);
   });
 });
