@@ -84,6 +84,8 @@ function buildParser(
   const y = yargs()
     .scriptName('agents')
     .locale('en')
+    // Words are never numbers: after `--` yargs would read `0x1F` as 31 and `1.50` as 1.5, and write them so.
+    .parserConfiguration({ 'parse-positional-numbers': false })
     .usage('$0 <command> [options]\n\nInvariants for AI-agent plans, kept as YAML files in git.')
     .options(GLOBAL_OPTIONS);
   for (const entry of COMMANDS) if (entry.group === undefined) wire(y, entry, choose, building, built, dashed);

@@ -182,6 +182,16 @@ describe('the forms of invariant list, validate and invariant diff that hooks an
     expect(JSON.parse(show.stdout).id).toBe(GLOBAL[0]);
   });
 
+  it('words after `--` are kept as written, never read as numbers (0x1F as 31, 1.50 as 1.5)', async () => {
+    const which = await runMain(['--store', '.agents.example', '--format', 'json', 'which', '--', '0x1F', '1.50', '1e3'], { cwd: REPO });
+    expect((JSON.parse(which.stdout) as { path: string }[]).map((p) => p.path)).toEqual(['0x1F', '1.50', '1e3']);
+    const store = join(tempDir(), 'store');
+    cpSync(join(REPO, '.agents.example'), store, { recursive: true });
+    const added = await runMain(['--store', store, '--format', 'json', 'invariant', 'add', '--global', '--', '0x1F'], { cwd: REPO });
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout).text).toBe('0x1F');
+  });
+
   it('an empty --store (an unset variable) is refused, never read as the current folder, where init would make a store', async () => {
     const dir = tempDir();
     for (const args of [
