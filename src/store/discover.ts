@@ -46,6 +46,14 @@ export function looksLikeStore(root: string): boolean {
   return STORE_MARKS.some((m) => existsSync(join(root, m)));
 }
 
+/** The nearest folder above `dir` that holds a store's config.yaml, if any. */
+function enclosingStore(dir: string): string | undefined {
+  for (let up = dirname(dir); up !== dir; dir = up, up = dirname(up)) {
+    if (existsSync(join(up, 'config.yaml')) && looksLikeStore(up) && isDir(join(up, 'global'))) return up;
+  }
+  return undefined;
+}
+
 /**
  * The store a long-lived process (the MCP server, a terminal screen) was started on, still a store: a folder removed
  * or moved away since then would read as a store that holds nothing, and a write would make a fragment of one there,
@@ -111,10 +119,21 @@ export function discoverStore(options: DiscoverOptions): string {
     if (!looksLikeStore(root)) {
       // Never read as an empty store, let alone written into: a folder such as the repository's top holding .agents/.
       const inner = join(root, DEFAULT_STORE_DIR);
+      const named = (store: string) =>
+        from === 'AGENTS_STORE' ? `AGENTS_STORE=${store}` : from === '--store' ? `--store ${store}` : `store: ${JSON.stringify(store)}`;
+      // A folder of a store (its global/, a project's folder) is no store of its own, nor one init could make there.
+      const outer = enclosingStore(root);
       const hint = isDir(inner)
-        ? `It holds ${DEFAULT_STORE_DIR}/: did you mean ${from === 'AGENTS_STORE' ? `AGENTS_STORE=${join(explicit, DEFAULT_STORE_DIR)}` : from === '--store' ? `--store ${join(explicit, DEFAULT_STORE_DIR)}` : `store: ${JSON.stringify(join(explicit, DEFAULT_STORE_DIR))}`}?`
-        : `A store holds config.yaml or the folders global/, projects/, actions/, plans/. Create one with \`agents init --store ${explicit}\`, or check the path.`;
-      throw new UsageError(`${root} (from ${from}) is not a store`, hint, { store: root }, 'not-a-store');
+        ? `It holds ${DEFAULT_STORE_DIR}/: did you mean ${named(join(explicit, DEFAULT_STORE_DIR))}?`
+        : outer !== undefined
+          ? `It is a folder of the store ${outer}: did you mean ${named(outer)}?`
+          : `A store holds config.yaml or the folders global/, projects/, actions/, plans/. Create one with \`agents init --store ${explicit}\`, or check the path.`;
+      throw new UsageError(
+        `${root} (from ${from}) is not a store`,
+        hint,
+        { store: root, ...(outer !== undefined ? { inside: outer } : {}) },
+        'not-a-store',
+      );
     }
     return root;
   }

@@ -75,3 +75,28 @@ describe('a file where the store folder goes', () => {
     expect(error).toMatchObject({ exitCode: 2, detail: { file: join(top, '.agents') } });
   });
 });
+
+describe('a store path that is a folder of a store', () => {
+  it('--store and AGENTS_STORE: not-a-store names the store it lies in, never read as a store of its own', async () => {
+    const store = testStore({
+      'global/01JDQ6X5Z8W4N3B2C1D0E9F8G7.yaml': 'id: 01JDQ6X5Z8W4N3B2C1D0E9F8G7\ntext: Never delete production data\n',
+    });
+    writeFileSync(join(store, 'config.yaml'), 'version: 1\n');
+    for (const [args, env] of [
+      [['--store', join(store, 'global')], {}],
+      [[], { AGENTS_STORE: join(store, 'projects') }],
+    ] as const) {
+      const r = await runAgents([...args, '--format', 'json', 'invariant', 'list'], { cwd: store, env });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'not-a-store', detail: { inside: store } });
+    }
+    // A folder in no store says no store.
+    const elsewhere = tempDir();
+    expect(
+      JSON.parse((await runAgents(['--store', elsewhere, '--format', 'json', 'invariant', 'list'], { cwd: elsewhere })).stdout).error
+        .detail,
+    ).toEqual({
+      store: elsewhere,
+    });
+  });
+});
