@@ -368,6 +368,9 @@ function placeAfterDashes(entry: LazyCommand, argv: Record<string, unknown>): vo
   }
 }
 
+// What `main` takes, named for callers of `agents-invariants/cli` (docs/library.md).
+export type { CliIo } from './io.ts';
+
 /**
  * Runs one CLI invocation and returns its exit code. Every error is caught
  * here, once: user errors print what, where and what to do; anything else is

@@ -171,7 +171,7 @@ describe('the tarball', { timeout: 240_000 }, () => {
       join(dir, 'use.ts'),
       [
         "import { InvariantService, resolveEffective, EXIT_CODES, type Invariant, type EffectiveEntry } from 'agents-invariants';",
-        "import { main } from 'agents-invariants/cli';",
+        "import { main, type CliIo } from 'agents-invariants/cli';",
         "import meta from 'agents-invariants/package.json' with { type: 'json' };",
         // The types of the options and results a caller names: a fixed clock for `deps`, a guard, the decision tree.
         "import type { ServiceDeps, Guard, DecisionTreeNode, ShadowInfo, KeptProject, DiffSide, DiffTargetOptions, PlainTextDocument } from 'agents-invariants';",
@@ -185,7 +185,7 @@ describe('the tarball', { timeout: 240_000 }, () => {
         '}',
         'export const first = (i: Invariant): string => i.text;',
         'export const usage: number = EXIT_CODES.usage;',
-        'export const run: (argv: readonly string[]) => Promise<number> = main;',
+        'export const run: (argv: readonly string[], io?: CliIo) => Promise<number> = main;',
         'export const resolver: typeof resolveEffective = resolveEffective;',
         'export const version: string = meta.version;',
         '',
