@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 import { bareRepositoryAbove, repoTop } from './git-dir.ts';
 
@@ -86,7 +86,14 @@ export function explicitStore(options: DiscoverOptions): string | undefined {
     );
   const given = options.store ?? (options.env.AGENTS_STORE || undefined);
   if (given === undefined) return undefined;
-  const home = /^~(?=$|[/\\])/.test(given) ? options.env.HOME || homedir() : undefined;
+  const home = /^~(?=$|[/\\])/.test(given) ? (options.env.HOME ?? homedir()) : undefined;
+  // An empty or relative HOME would make ~ the current folder, or one below it: init would make the store there.
+  if (home !== undefined && !isAbsolute(home))
+    throw new UsageError(
+      `${options.store !== undefined ? (options.storeOption ?? '--store') : 'AGENTS_STORE'} ${given} starts with ~, but the home folder (HOME) is ${home === '' ? 'empty' : `the relative path ${home}`}`,
+      'Nothing was done. Give the store folder in full, or set HOME to your home folder.',
+      { store: given, home },
+    );
   return resolve(options.cwd, home === undefined ? given : join(home, given.slice(1)));
 }
 

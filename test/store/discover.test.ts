@@ -25,6 +25,21 @@ describe('a store path that starts with ~', () => {
     expect(readdirSync(cwd)).toEqual([]);
   });
 
+  it('an empty or relative HOME is refused, never read as the current folder or one below it', async () => {
+    const cwd = tempDir();
+    for (const home of ['', 'relative']) {
+      for (const [args, env] of [
+        [['--store', '~/x'], { HOME: home }],
+        [[], { HOME: home, AGENTS_STORE: '~' }],
+      ] as const) {
+        const r = await runAgents([...args, '--format', 'json', 'init'], { cwd, env });
+        expect(r.code).toBe(2);
+        expect(JSON.parse(r.stdout).error.detail).toMatchObject({ home });
+      }
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+
   it('a command given --store=~/… reads the store in the home folder', async () => {
     const store = testStore();
     const home = join(store, '..');
