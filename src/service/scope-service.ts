@@ -209,7 +209,8 @@ export class ScopeService {
     input = inputObject(input, 'addProject', { project: true, description: true, paths: true, commit: true }) as typeof input;
     const [made] = await this.newProjects([input]);
     const { project, folder, file } = made!;
-    if (input.paths !== undefined && input.paths.length > 0) await this.refuseOverlap(project, [...new Set(input.paths)]);
+    // Null reads as left out (newProjects has checked the list).
+    if (input.paths && input.paths.length > 0) await this.refuseOverlap(project, [...new Set(input.paths)]);
     const { writeFolderAtomic } = await import('../store/atomic-write.ts');
     const written = `${folder}/${file.name}`;
     const enabled = await commitWanted(this.source, input.commit);

@@ -47,6 +47,8 @@ describe('the library given input of the wrong shape', () => {
     expect(resolvePrefix(undefined as Loose, [])).toEqual({ kind: 'invalid', prefix: undefined });
     // Null where options may be left out reads as left out.
     expect((await s.list(null)).length).toBeGreaterThan(0);
+    expect((await s.add({ scope: { global: true }, text: 'No guard', guard: null })).invariant.guard).toBeUndefined();
+    expect((await new ScopeService(s).addProject({ project: 'fresh', paths: null as Loose })).path).toBe('projects/fresh/.gitkeep');
   });
 
   it('refuses a field of the wrong type, naming it, and writes nothing', async () => {
@@ -92,6 +94,15 @@ describe('the library given input of the wrong shape', () => {
     await usageError(() => scopes.addAction());
     await usageError(() => scopes.addProject());
     expect(await fieldOf(() => scopes.addProject({ project: 'fresh', paths: 'src/**' }))).toBe('paths');
+    // A guard of the wrong shape: no object, a list given as one string or holding a non-string, a kind it has not.
+    const guarded = (guard: unknown) => s.add({ scope: { global: true }, text: 'Guarded', guard });
+    expect(await fieldOf(() => guarded('src/**'))).toBeUndefined();
+    await usageError(() => guarded(() => 1));
+    expect(await fieldOf(() => guarded({ write: 'src/**' }))).toBe('guard.write');
+    expect(await fieldOf(() => guarded({ command: [5] }))).toBe('guard.command[]');
+    expect(await fieldOf(() => guarded({ writes: ['src/**'] }))).toBe('writes');
+    expect(await fieldOf(() => s.edit({ id, guard: { tool: [null] } }))).toBe('guard.tool[]');
+    await usageError(() => s.edit({ id, guard: [null] }));
     expect(await fieldOf(() => (new ReviewService(store) as Loose).diff({ range: 5 }))).toBe('range');
     // "no" is not false: read by its truthiness it compared the index instead of the working tree.
     expect(await fieldOf(() => (new ReviewService(store) as Loose).diff({ staged: 'no' }))).toBe('staged');

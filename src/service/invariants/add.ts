@@ -38,7 +38,8 @@ export async function add(svc: InvariantContext, given: AddInput): Promise<AddRe
   const severity = checkSeverity(input.severity ?? 'error');
   const tags = checkTags(input.tags ?? []);
   const rationale = checkRationale(input.rationale, target);
-  const guard = input.guard !== undefined ? await checkGuard(input.guard) : undefined;
+  // Null reads as left out, as every field a method may be given does.
+  const guard = input.guard !== undefined && input.guard !== null ? await checkGuard(input.guard) : undefined;
   if (scope.kind === 'plan') await svc.readPlan(scope.plan);
   const creates =
     scope.kind === 'project'

@@ -1,7 +1,8 @@
 // The rules every use case applies to what callers give: scope names, texts, severities, tags.
 import { InvalidStoreError, UsageError, valueTooLong } from '../../core/errors.ts';
-import { optionalString, optionalStrings, requiredString, typeName } from '../../core/input-shape.ts';
+import { inputObject, optionalString, optionalStrings, requiredString, typeName } from '../../core/input-shape.ts';
 import {
+  GUARD_KINDS,
   type Guard,
   type Plan,
   SEVERITIES,
@@ -236,7 +237,11 @@ export function byScopeThenId(a: ScopedInvariant, b: ScopedInvariant): number {
 }
 
 /** A guard as given (`--guard-*`, the form): every pattern usable, else a usage error naming it (docs/guard.md). */
-export async function checkGuard(guard: Guard): Promise<Guard> {
+export async function checkGuard(given: Guard): Promise<Guard> {
+  // From JavaScript: a guard that is no object, a list given as one string or holding a non-string, or a kind no
+  // guard has, would fail as a TypeError inside (or be cloned as a DOMException), or be written as it is.
+  const guard = inputObject(given, 'guard', { write: true, command: true, content: true, tool: true });
+  for (const kind of GUARD_KINDS) optionalStrings(guard[kind], `guard.${kind}`);
   const { guardProblems } = await import('../../core/guard-patterns.ts');
   const first = guardProblems(guard)[0];
   if (first) throw new UsageError(first.problem, 'Nothing was written. docs/guard.md gives the syntax of each list.');
