@@ -66,3 +66,18 @@ export type RecordValue =
   | { record: 'decisions'; value: DecisionNode }
   | { record: 'enforcement'; value: EnforcementRun }
   | { record: 'violations'; value: Violation };
+
+/** One result of an actor's answer (actor-response.schema.json). */
+export interface ActorResult {
+  invariant_id: string;
+  enforced: boolean;
+  response: string;
+}
+
+export interface ActorResponse {
+  results: ActorResult[];
+  summary?: string;
+}
+
+/** What an actor gave back: an answer, or why there is none. */
+export type ActorOutcome = { ok: true; response: ActorResponse } | { ok: false; reason: string };

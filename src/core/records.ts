@@ -5,11 +5,22 @@ import { textKey } from './normalise.ts';
 import * as files from './record-files.ts';
 import { escapeUnsafe } from './plain-text.ts';
 import type { SchemaName } from './schema-docs.ts';
-import { validatorFor } from './schemas.ts';
-import type { ActorKind, DecisionNode, EnforcementRecord, Violation } from './record-types.ts';
+import type { ActorKind, ActorOutcome, ActorResult, DecisionNode, EnforcementRecord, Violation } from './record-types.ts';
 
 export { ACTOR_KINDS } from './record-types.ts';
-export type { ActorKind, DecisionNode, DecisionType, EnforcementRecord, EnforcementRun, RecordValue, Violation } from './record-types.ts';
+export { actorOutcomeOf, checkActorAnswer, parseActorAnswer } from './actor-answer.ts';
+export type {
+  ActorKind,
+  ActorOutcome,
+  ActorResponse,
+  ActorResult,
+  DecisionNode,
+  DecisionType,
+  EnforcementRecord,
+  EnforcementRun,
+  RecordValue,
+  Violation,
+} from './record-types.ts';
 
 /**
  * The violations of a plan split by what they mean for its gate (pure):
@@ -58,17 +69,6 @@ export interface ActorRequest {
   invariants: ActorRequestInvariant[];
 }
 
-export interface ActorResult {
-  invariant_id: string;
-  enforced: boolean;
-  response: string;
-}
-
-export interface ActorResponse {
-  results: ActorResult[];
-  summary?: string;
-}
-
 /** The request for a plan's effective set (in its order). */
 export function buildActorRequest(plan: Plan, context: string | null, invariants: readonly ScopedInvariant[]): ActorRequest {
   return {
@@ -89,47 +89,6 @@ export function buildActorRequest(plan: Plan, context: string | null, invariants
       return item;
     }),
   };
-}
-
-/** What an actor gave back: an answer, or why there is none. */
-export type ActorOutcome = { ok: true; response: ActorResponse } | { ok: false; reason: string };
-
-/**
- * Reads an actor's standard output: one JSON document valid against
- * actor-response.schema.json. Unparsable or invalid output is a failure with
- * the reason; never throws.
- */
-export function parseActorAnswer(stdout: string): ActorOutcome {
-  const text = stdout.trim();
-  if (text === '') return { ok: false, reason: 'the actor printed no answer on standard output' };
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    // JSON.parse throws a SyntaxError, never another value.
-    const why = (error as Error).message;
-    return { ok: false, reason: `the actor's answer is not JSON (${why}); it begins ${JSON.stringify(text.slice(0, 80))}` };
-  }
-  return checkActorAnswer(data);
-}
-
-/**
- * Checks an answer already parsed against actor-response.schema.json (pure); never throws. A value
- * nested however deep is only walked as far as the schema reaches, never written out again as JSON.
- */
-export function checkActorAnswer(data: unknown): ActorOutcome {
-  const validate = validatorFor('actor-response.schema.json');
-  if (!validate(data)) {
-    // A failed validation lists its errors, each with a message (Ajv's default).
-    const e = validate.errors![0]!;
-    const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'the answer';
-    const what =
-      e.keyword === 'additionalProperties'
-        ? `has an unknown key "${String((e.params as { additionalProperty?: unknown }).additionalProperty)}"`
-        : e.message!;
-    return { ok: false, reason: `the actor's answer does not match actor-response.schema.json: ${where} ${what}` };
-  }
-  return { ok: true, response: data as ActorResponse };
 }
 
 function cut(text: string, max = MAX_RECORD_RESPONSE): string {

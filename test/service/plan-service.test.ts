@@ -245,4 +245,27 @@ describe('PlanService', () => {
     expect(existsSync(join(root, 'projects/myapp/01M8KJXYP0GVPRF8KRRE9G8474.yaml'))).toBe(true);
     expect(await service(root).list()).toEqual([]);
   });
+
+  it("records an actor's answer of the wrong shape as a failed run, never a TypeError inside the run", async () => {
+    const root = testStore({
+      'projects/myapp/.gitkeep': '',
+      'global/01M8KJT9G0XNWEM589ZS7FV0VT.yaml': invariantYaml('01M8KJT9G0XNWEM589ZS7FV0VT', 'Never delete production data'),
+      'actions/local/cov/.gitkeep': '',
+    });
+    const s = service(root);
+    const { plan } = await s.use({ action: 'local/cov', project: 'myapp' });
+    // Nothing returned, a failure without its reason, results given as one string, a result without its verdict.
+    const answers: unknown[] = [
+      undefined,
+      { ok: false },
+      { ok: true, response: { results: 'enforced' } },
+      { ok: true, response: { results: [{ invariant_id: '01M8KJT9G0XNWEM589ZS7FV0VT', response: 'fine' }] } },
+    ];
+    for (const answer of answers) {
+      const run = await s.strategize(plan.id, { actor: actor(async () => answer as never) });
+      expect(run.ok).toBe(false);
+      expect(run.run.records.map((r) => r.enforced)).toEqual([false]);
+      expect(run.run.error).toMatch(/actor/);
+    }
+  });
 });

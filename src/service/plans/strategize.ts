@@ -2,6 +2,7 @@
 import {
   ACTOR_KINDS,
   type ActorRequest,
+  actorOutcomeOf,
   type DecisionNode,
   type EnforcementRun,
   buildActorRequest,
@@ -75,7 +76,8 @@ export async function strategize(
   const digest = await setDigest(entries.map((e) => e.invariant));
   // Each record keeps its invariant's digest as it was asked about, so `plan status` can count edits.
   const digests = await invariantDigests(entries.map((e) => e.invariant));
-  const outcome = await options.actor.evaluate(request);
+  // An actor of the caller's may answer in any shape: a malformed answer is a failed run, as a program's is.
+  const outcome = actorOutcomeOf(await options.actor.evaluate(request));
   const author = await svc.invariants.deps.author(svc.root);
   const folder = `plans/${plan.id}`;
   return withFolderLock(
