@@ -47,9 +47,9 @@ export function Browser(props: BrowserProps): ReactElement {
   const size = props.size ?? terminal;
   const small = tooSmall(size);
   // The screen stays mounted while the terminal is too small, so that a form half filled in survives the resize; the
-  // frame Ink redraws at once on a resize is clipped to the terminal (as FitWidth's).
+  // frame Ink redraws at once on a resize is clipped to the terminal (as FitWidth's), or to the size given.
   return (
-    <Box width="100%" overflow="hidden" flexDirection="column">
+    <Box width={props.size ? props.size.columns : '100%'} overflow="hidden" flexDirection="column">
       {small ? <TooSmall size={size} /> : null}
       <Box display={small ? 'none' : 'flex'}>
         <BrowserScreen {...props} size={size} />
