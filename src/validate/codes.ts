@@ -34,7 +34,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'control-character':
     'A value holds a control character (ESC, CR, C1), a bidirectional formatting character or an invisible one (zero-width, tag characters) that can hide or reorder text; a newline is allowed only in multi-line fields. Or a comment holds a CR not before LF, a NEL, U+2028 or U+2029, where PyYAML and yamllint end the comment and read the rest of the line as YAML.',
   'unknown-path':
-    'A file or folder fits no place in the store layout and is never read. An error when it is a `.yml` (or `.YAML`) file where the same name in `.yaml` would be read (an invariant, a plan, a record, `project.yaml`…) and is not there: what it holds would be silently left out; and when a file stands where a scope folder of the store goes (`global`, `projects`, `actions`, `plans`), which every command that reads that scope then refuses (exit 3) instead of reading it as empty.',
+    "A file or folder fits no place in the store layout and is never read. An error when it is a `.yml` (or `.YAML`) file where the same name in `.yaml` would be read (an invariant, a plan, a record, `project.yaml`…) and is not there: what it holds would be silently left out; and when a file stands where a scope folder of the store goes (`global`, `projects`, `actions`, `plans`), or a plan's `decisions`, `enforcement`, `violations` or `waivers` folder, or a project's `waivers`, which every command that reads that scope or folder then refuses (exit 3) instead of reading it as empty (a plan's open violations would vanish from its gate).",
   'bad-name': 'A project, action or plan folder name breaks the name rules.',
   'plan-missing': 'A plan folder has no plan.yaml.',
   'temporary-file':
