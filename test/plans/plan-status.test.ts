@@ -296,9 +296,10 @@ describe('plan status is a gate', () => {
 });
 
 describe('strategize writes its two records together or not at all', () => {
-  it('removes the enforcement file again when the decision node cannot be written, and says nothing was changed', async () => {
+  it('writes neither record when the actor leaves a file where the decisions folder goes: exit 3 naming it, nothing changed', async () => {
     const root = exampleStore();
-    // The actor puts a plain file where the decisions/ folder must go: the second write fails for real.
+    // The actor puts a plain file where the decisions/ folder must go (the undoing of a second write that fails is
+    // test/store/atomic-write.test.ts's): the records are read again under the plan's lock, and refused.
     useActor(
       root,
       `${READ_STDIN}
@@ -308,9 +309,8 @@ process.stdout.write(JSON.stringify({ results: request.invariants.map((i) => ({ 
     );
     const before = fileList(root);
     const r = await strategize(root);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(new RegExp(`cannot write plans/${EXAMPLE_PLAN}/decisions/[0-9A-Z]{26}\\.yaml`));
-    expect(r.stderr).toContain('Nothing was changed');
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain(`plans/${EXAMPLE_PLAN}/decisions`);
     expect(fileList(root)).toEqual([...before, `plans/${EXAMPLE_PLAN}/decisions`].sort());
     rmSync(join(root, `plans/${EXAMPLE_PLAN}/decisions`));
     expect(await status(root)).toMatchObject({ code: 1, codes: ['fail:not-run'] });

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSyn
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AgentsError } from '../../src/core/errors.ts';
-import { replaceInStyle, writeFileAtomic } from '../../src/store/atomic-write.ts';
+import { replaceInStyle, writeFileAtomic, writeFilesTogether } from '../../src/store/atomic-write.ts';
 import { ReplaceBatch } from '../../src/store/replace-batch.ts';
 import { tempDir } from '../helpers/tmp.ts';
 
@@ -101,5 +101,23 @@ describe('a store file a writer would make over 1 MiB', () => {
     expect(code).toBe('file-too-large');
     expect(readFileSync(join(root, 'x.yaml'), 'utf8')).toBe(old);
     expect(readdirSync(root)).toEqual(['x.yaml']);
+  });
+});
+
+describe('files written together', () => {
+  it('removes the ones written when a later one fails, and throws its error: all or none', () => {
+    const root = tempDir();
+    mkdirSync(join(root, 'plans/P/enforcement'), { recursive: true });
+    // A file where the second one's folder goes: its write fails for real.
+    writeFileSync(join(root, 'plans/P/decisions'), 'not a folder');
+    expect(() =>
+      writeFilesTogether(root, [
+        { rel: 'plans/P/enforcement/R.yaml', content: 'run\n' },
+        { rel: 'plans/P/decisions/D.yaml', content: 'node\n' },
+      ]),
+    ).toThrow(AgentsError);
+    expect(readdirSync(join(root, 'plans/P/enforcement'))).toEqual([]);
+    writeFilesTogether(root, [{ rel: 'plans/P/enforcement/R.yaml', content: 'run\n' }]);
+    expect(readFileSync(join(root, 'plans/P/enforcement/R.yaml'), 'utf8')).toBe('run\n');
   });
 });
