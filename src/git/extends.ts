@@ -72,6 +72,16 @@ export async function initBareCache(dir: string, signal?: AbortSignal): Promise<
   await runGit(resolve(dir, '..'), ['init', '--quiet', '--bare', '--end-of-options', dir], undefined, signal);
 }
 
+/** Can git open the repository at `dir`? A cache whose HEAD was lost or cut short (a crash, a damaged disk) cannot. No network. */
+export async function isRepository(dir: string): Promise<boolean> {
+  try {
+    await runGit(dir, ['rev-parse', '--git-dir']);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Does `name` resolve in the repository at `dir`? */
 async function resolves(dir: string, name: string): Promise<boolean> {
   try {

@@ -8,7 +8,7 @@ import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { hideCredentials } from '../core/plain-text.ts';
 import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
-import { fetchCommit, hasCommit, hasWholeCommit, initBareCache, lsRemote, reachSettings, topNames } from '../git/extends.ts';
+import { fetchCommit, hasCommit, hasWholeCommit, initBareCache, isRepository, lsRemote, reachSettings, topNames } from '../git/extends.ts';
 import { commonGitDir, extendsCacheDir, repoTop } from '../git/location.ts';
 import { ownBareRepository } from '../git/runner.ts';
 import { GitTreeSource } from './git-source.ts';
@@ -285,7 +285,7 @@ export async function fetchPins(
         options.signal?.throwIfAborted();
         const dir = sourceCacheDir(storeRoot, source.name);
         notAFolder(dir);
-        const made = !existsSync(dir);
+        let made = !existsSync(dir);
         const signal = options.signal;
         try {
           if (made) await initBareCache(dir, signal);
@@ -305,6 +305,18 @@ export async function fetchPins(
         }
         // A commit whose objects are not all there (a damaged cache) is fetched again, whole.
         const cached = await hasCommit(dir, pin.commit);
+        // A cache git cannot open (its HEAD lost or cut short) would fail this fetch and every one after it: it is
+        // only a cache, so it is made again, and removed again if the fetch fails.
+        if (!cached && !made && !(await isRepository(dir))) {
+          rmSync(dir, { recursive: true, force: true });
+          made = true;
+          try {
+            await initBareCache(dir, signal);
+          } catch (error) {
+            rmSync(dir, { recursive: true, force: true });
+            throw error;
+          }
+        }
         if (!cached || !(await hasWholeCommit(dir, pin.commit))) {
           try {
             reach ??= await reachSettings(storeRoot);

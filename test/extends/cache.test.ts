@@ -101,6 +101,21 @@ describe('the cache of policy sources', () => {
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
   });
 
+  it('a cache repository git cannot open (its HEAD lost): fetch makes it again, instead of failing at every run', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    rmSync(join(app, '.git', 'agents', 'extends', 'policy.git', 'HEAD'));
+
+    const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
+    expect(errorOf(list).code).toBe('extends-not-fetched');
+    const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(fetch.code).toBe(0);
+    expect(JSON.parse(fetch.stdout)[0].status).toBe('fetched');
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+  });
+
   it('update of one source in a fresh clone fetches the pins of the sources it leaves where they are', async () => {
     const dir = tempDir();
     const pol = policyRepo(dir, 'pol');
