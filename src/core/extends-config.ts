@@ -3,7 +3,7 @@
 import type { Diagnostic } from './diagnostics.ts';
 import type { ExtendsSource } from './model.ts';
 import { isName, nameProblem } from './names.ts';
-import { hideCredentials } from './plain-text.ts';
+import { hideCredentials, quoteText } from './plain-text.ts';
 
 export const DEFAULT_SOURCE_PATH = '.agents';
 
@@ -40,6 +40,38 @@ export function defaultSourceName(url: string): string | undefined {
     .replace(/\.+$/, '');
   // What is left is a name (names.ts), or none: empty, or a name Windows keeps for a device.
   return isName(name) ? name : undefined;
+}
+
+/**
+ * What a key of a source in config.yaml must be, in words, for a value its schema pattern refuses (the pattern
+ * itself tells a reader nothing); undefined for a key without such words.
+ */
+export function sourceKeyProblem(key: string, value: unknown, where: string): { message: string; hint: string } | undefined {
+  const text = typeof value === 'string' ? value : '';
+  switch (key) {
+    case 'url':
+      return {
+        message: `${where} cannot start with "-" or hold white space`,
+        hint: 'Write a path that holds a space as a file:// URL, each space as %20 (file:///srv/My%20Policy.git).',
+      };
+    case 'name':
+      return {
+        message: nameProblem(text, where) ?? `${where} is not a name`,
+        hint: 'Give the source another `name:` (a-z, 0-9, ".", "_", "-").',
+      };
+    case 'ref':
+      return {
+        message: `${where} ${quoteText(text)} is not a tag, branch or full commit id (a-z, A-Z, 0-9, ".", "_", "/", "+", "-"; not starting with "-", without ".." or "//")`,
+        hint: 'A revision such as v1~1 or main^ cannot be pinned: give the tag or branch, or the full commit id (`git rev-parse v1~1` in the source prints it).',
+      };
+    case 'path':
+      return {
+        message: `${where} ${quoteText(text)} is not a folder inside the source: a relative path without "/" at either end, without "." or ".." parts, of a-z, A-Z, 0-9, ".", "_", "-"`,
+        hint: 'Write the store folder as the source repository names it from its top, e.g. policy or tools/.agents.',
+      };
+    default:
+      return undefined;
+  }
 }
 
 /** Raw entries of config.yaml's `extends` (schema-valid) → sources with defaults, and the problems a schema cannot say. */

@@ -6,7 +6,7 @@ import { findUnsafeText, unsafeTextMessage } from './plain-text.ts';
 import { cleanText } from './normalise.ts';
 import { yaml11Reads } from './yaml11.ts';
 import { validatorFor, type SchemaError, type SchemaName } from './schemas.ts';
-import { sourcesFromConfig } from './extends-config.ts';
+import { sourceKeyProblem, sourcesFromConfig } from './extends-config.ts';
 import { guardProblemsWith, type RegexProblem } from './guard-entries.ts';
 import { looksLikeKey } from './actor-choice.ts';
 
@@ -113,15 +113,11 @@ function schemaDiagnostic(y: YamlFile, e: SchemaError, schema: SchemaName): Diag
         );
       }
       message = `${where} has an invalid format (must match ${String(params.pattern)})`;
-      // A source's URL: say what the pattern forbids, and how to name a path that holds a space.
-      if (path.length === 3 && path[0] === 'extends' && path[2] === 'url')
-        return diagAt(
-          y,
-          offset,
-          'schema',
-          `${where} cannot start with "-" or hold white space`,
-          'Write a path that holds a space as a file:// URL, each space as %20 (file:///srv/My%20Policy.git).',
-        );
+      // A key of a policy source: the rule in words, not the schema's regular expression.
+      if (schema === 'config.schema.json' && path.length === 3 && path[0] === 'extends') {
+        const words = sourceKeyProblem(path[2]!, valueAt(y.data, path), where);
+        if (words) return diagAt(y, offset, 'schema', words.message, words.hint);
+      }
       break;
     case 'format':
       message = `${where} must be a ${String(params.format)} (RFC 3339, e.g. 2026-11-29T12:00:00Z)`;

@@ -222,3 +222,24 @@ describe("a source's URL with white space", () => {
     expect(r.diagnostics[0]!.hint).toContain('%20');
   });
 });
+
+describe("a source's name, ref or path the schema's pattern refuses", () => {
+  it.each([
+    ['name', 'Acme Policy'],
+    ['ref', 'v1~1'],
+    ['path', 'tools/.agents/'],
+  ])('%s %s is placed at its line, quoted, without the regular expression', (key, value) => {
+    const entry = { name: 'policy', url: 'https://x/policy.git', ref: 'v1', [key]: value };
+    const yaml = `extends:\n  - ${Object.entries(entry)
+      .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+      .join('\n    ')}\n`;
+    const r = parseConfig('config.yaml', bytes(yaml), YAML_SYNTAX);
+    expect(r.value).toBeUndefined();
+    expect(r.diagnostics).toHaveLength(1);
+    const d = r.diagnostics[0]!;
+    expect([d.code, d.line]).toEqual(['schema', 2 + Object.keys(entry).indexOf(key)]);
+    expect(d.message).toContain(JSON.stringify(value));
+    expect(d.message).not.toContain('(?!');
+    expect(d.message).not.toContain('^[');
+  });
+});
