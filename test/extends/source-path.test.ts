@@ -61,6 +61,15 @@ describe("a source's path", () => {
     expect(up.code, up.stderr).toBe(0);
     expect(readFileSync(join(app, LOCK), 'utf8')).toContain('path: store');
     expect(await effectiveIds(app)).toEqual([LOCAL, LATER]);
+    // Another folder at the same commit: the move is said in the first line, never "unchanged".
+    edit(app, '.agents/config.yaml', /path: store\n/, 'path: .agents\n');
+    const back = await run(app, 'extends', 'update');
+    expect(back.code, back.stderr).toBe(0);
+    const first = back.stdout.split('\n')[0]!;
+    expect(first).not.toContain('unchanged');
+    expect(first).toContain('store');
+    expect(first).toContain('.agents');
+    expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
   });
 
   it("an invalid file of a source is exit 3 naming it under extends/, and says to fix it in the source's repository", async () => {

@@ -1,5 +1,5 @@
 import { EXIT_CODES } from '../../core/errors.ts';
-import type { LockEntry } from '../../core/extends.ts';
+import { DEFAULT_SOURCE_PATH, type LockEntry } from '../../core/extends.ts';
 import { hideCredentials } from '../../core/plain-text.ts';
 import { ExtendsService, type SourceMove } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
@@ -91,6 +91,10 @@ function moveLine(m: SourceMove): string {
   if (!m.before) return `Policy source ${m.name}: pinned to ${to}`;
   // Another remote under the same name (a mirror, a fork) is said, whether or not the commit moved.
   const url = m.before.url === m.after.url ? '' : `, now from ${hideCredentials(m.after.url)} (was ${hideCredentials(m.before.url)})`;
-  if (m.before.commit === m.after.commit && m.before.ref === m.after.ref) return `Policy source ${m.name}: unchanged at ${to}${url}`;
-  return `Policy source ${m.name} moved from ${pinned(m.before)} to ${to}${url}`;
+  // Another store folder at the same commit is another set of files: never "unchanged".
+  const [pathBefore, pathAfter] = [m.before.path ?? DEFAULT_SOURCE_PATH, m.after.path ?? DEFAULT_SOURCE_PATH];
+  const path = pathBefore === pathAfter ? '' : `, now from the folder ${pathAfter} (was ${pathBefore})`;
+  if (m.before.commit === m.after.commit && m.before.ref === m.after.ref)
+    return `Policy source ${m.name}: ${path === '' ? 'unchanged at' : 'at'} ${to}${url}${path}`;
+  return `Policy source ${m.name} moved from ${pinned(m.before)} to ${to}${url}${path}`;
 }
