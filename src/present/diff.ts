@@ -480,5 +480,6 @@ export function policyMoveTitle(m: PolicyMove, code: (x: string) => string = (x)
   if (!m.before) return `policy source ${name} added at ${at(m.after!)}`;
   if (!m.after) return `policy source ${name} removed (was at ${at(m.before)})`;
   const edited = m.refUnchanged ? ` (same ref ${code(m.after.ref)}: moved at the source, or the pin was edited by hand)` : '';
-  return `policy source ${name} moved from ${at(m.before)} to ${at(m.after)}${edited}`;
+  const folder = m.before.path === m.after.path ? '' : `, now from the folder ${code(m.after.path)} (was ${code(m.before.path)})`;
+  return `policy source ${name} moved from ${at(m.before)} to ${at(m.after)}${edited}${folder}`;
 }

@@ -4,7 +4,7 @@
 import { diffInvariantFiles } from '../core/diff.ts';
 import { AgentsError } from '../core/errors.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { EXTENDS_LOCK_FILE, mayExtend, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, mayExtend, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
@@ -21,8 +21,9 @@ import { pinnedTemplates } from './invariants/source-actions.ts';
 /** One source whose pin differs between the sides: "policy source X moved from v3 to v4", and what entered and left. */
 export interface PolicyMove {
   name: string;
-  before: { ref: string; commit: string } | null;
-  after: { ref: string; commit: string } | null;
+  /** `path`: the source's store folder, which decides what is inherited as much as the commit. */
+  before: { ref: string; commit: string; path: string } | null;
+  after: { ref: string; commit: string; path: string } | null;
   /** Both sides pin the same url and ref at different commits: the lock was edited, not updated (a ref the source moved, or a hand edit). */
   refUnchanged: boolean;
   /** The source's invariants added, removed and edited between the two commits. */
@@ -148,7 +149,9 @@ export async function inheritedSides(
   for (const name of names) {
     const b = bPins.find((p) => p.source.name === name)?.pin;
     const a = aPins.find((p) => p.source.name === name)?.pin;
-    if (b && a && b.commit === a.commit) continue;
+    // The same commit read from another store folder (`path:`) is other files: a move too.
+    const folder = (pin: LockEntry) => pin.path ?? DEFAULT_SOURCE_PATH;
+    if (b && a && b.commit === a.commit && folder(b) === folder(a)) continue;
     const files = diffInvariantFiles(of(bInv, name), of(aInv, name));
     changedBefore.push(...of(bInv, name));
     changedAfter.push(...of(aInv, name));
@@ -157,9 +160,9 @@ export async function inheritedSides(
     changedAfter.push(...(await pinnedTemplates(storeRoot, aPins, name)));
     moves.push({
       name,
-      before: b ? { ref: b.ref, commit: b.commit } : null,
-      after: a ? { ref: a.ref, commit: a.commit } : null,
-      refUnchanged: b !== undefined && a !== undefined && b.ref === a.ref && b.url === a.url,
+      before: b ? { ref: b.ref, commit: b.commit, path: folder(b) } : null,
+      after: a ? { ref: a.ref, commit: a.commit, path: folder(a) } : null,
+      refUnchanged: b !== undefined && a !== undefined && b.ref === a.ref && b.url === a.url && b.commit !== a.commit,
       entered: files.filter((f) => f.change === 'added').map((f) => f.after!),
       left: files.filter((f) => f.change === 'removed').map((f) => f.before!),
       edited: files.filter((f) => f.change === 'edited').map((f) => f.after!),

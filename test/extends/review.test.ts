@@ -63,8 +63,8 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(json.policy_sources).toEqual([
       {
         name: 'acme',
-        before: { ref: 'v1', commit: git(policy, 'rev-parse', 'v1').trim() },
-        after: { ref: 'v2', commit: git(policy, 'rev-parse', 'v2').trim() },
+        before: { ref: 'v1', commit: git(policy, 'rev-parse', 'v1').trim(), path: '.agents' },
+        after: { ref: 'v2', commit: git(policy, 'rev-parse', 'v2').trim(), path: '.agents' },
         ref_unchanged: false,
         entered: [LOG_CHANGES],
         left: [NO_SECRETS],

@@ -61,7 +61,8 @@ describe("a source's path", () => {
     expect(up.code, up.stderr).toBe(0);
     expect(readFileSync(join(app, LOCK), 'utf8')).toContain('path: store');
     expect(await effectiveIds(app)).toEqual([LOCAL, LATER]);
-    // Another folder at the same commit: the move is said in the first line, never "unchanged".
+    // Another folder at the same commit: the move is said in the first line, never "unchanged", and the review shows it.
+    commitAll(app, 'pin the store folder');
     edit(app, '.agents/config.yaml', /path: store\n/, 'path: .agents\n');
     const back = await run(app, 'extends', 'update');
     expect(back.code, back.stderr).toBe(0);
@@ -70,6 +71,16 @@ describe("a source's path", () => {
     expect(first).toContain('store');
     expect(first).toContain('.agents');
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
+    const diff = JSON.parse((await run(app, 'invariant', 'diff', '--format', 'json')).stdout);
+    expect(
+      diff.policy_sources.map((m: { before: { path: string }; after: { path: string }; entered: string[]; left: string[] }) => [
+        m.before.path,
+        m.after.path,
+        m.entered.sort(),
+        m.left,
+      ]),
+    ).toEqual([['store', '.agents', [LOCKED, SECRETS], [LATER]]]);
+    expect(diff.summary.targets_changed).toBe(1);
   });
 
   it("an invalid file of a source is exit 3 naming it under extends/, and says to fix it in the source's repository", async () => {
