@@ -4,14 +4,14 @@
 import { diffInvariantFiles } from '../core/diff.ts';
 import { AgentsError } from '../core/errors.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
-import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, mayExtend, staleReason, type ExtendsLock, type LockEntry } from '../core/extends.ts';
+import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, mayExtend, type ExtendsLock, type LockEntry } from '../core/extends.ts';
 import { parseExtendsLock } from '../core/extends-lock.ts';
 import type { ExtendsSource, ScopedInvariant } from '../core/model.ts';
 import { parseConfig } from '../core/parse-core.ts';
 import { MAX_FILE_BYTES } from '../core/limits.ts';
 import { tooLarge } from '../core/yaml-file.ts';
 import { catFileBatch } from '../git/object-reader.ts';
-import { readInherited, REVISION_FILE_HINT, SOURCE_FILE_HINT } from '../store/extends.ts';
+import { pinsFor, readInherited, REVISION_FILE_HINT, SOURCE_FILE_HINT } from '../store/extends.ts';
 import { emptySnapshot } from '../store/read.ts';
 import { WorkingTreeSource } from '../store/tree-source.ts';
 import { parseYamlDocument } from '../store/yaml-document.ts';
@@ -99,12 +99,7 @@ async function sidePins(
     l = p.value;
   }
   requireValid({ ...emptySnapshot(), diagnostics }, `diff the policy sources of ${side}`, hint);
-  const out: { source: ExtendsSource; pin: LockEntry }[] = [];
-  for (const source of c.value?.extends ?? []) {
-    const pin = l?.sources.find((p) => p.name === source.name);
-    if (pin && staleReason(source, pin) === undefined) out.push({ source, pin });
-  }
-  return out;
+  return pinsFor({ sources: c.value?.extends ?? [], ...(l ? { lock: l } : {}), diagnostics: [] }, undefined, true);
 }
 
 /**

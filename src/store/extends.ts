@@ -85,13 +85,18 @@ export function resolveSourceUrl(storeRoot: string, url: string): string {
   return resolve(urlBase(storeRoot), url);
 }
 
-/** The pin of each configured source, or the reason the lock must be updated first (exit 2). */
-export function pinsFor(state: ExtendsState, only?: readonly string[]): { source: ExtendsSource; pin: LockEntry }[] {
+/**
+ * The pin of each configured source, or the reason the lock must be updated first (exit 2). `skipUnpinned`: a
+ * source without a pin that matches it is left out instead, as a revision's side of `invariant diff` reads it
+ * (history cannot be updated).
+ */
+export function pinsFor(state: ExtendsState, only?: readonly string[], skipUnpinned = false): { source: ExtendsSource; pin: LockEntry }[] {
   const out: { source: ExtendsSource; pin: LockEntry }[] = [];
   for (const source of state.sources) {
     if (only && !only.includes(source.name)) continue;
     const pin = state.lock?.sources.find((p) => p.name === source.name);
     const stale = staleReason(source, pin);
+    if ((stale !== undefined || !pin) && skipUnpinned) continue;
     if (stale !== undefined || !pin)
       throw new AgentsError(stale ?? `no pin for ${source.name}`, EXIT_CODES.usage, {
         hint: 'Run `agents extends update` to pin it, then `agents extends fetch` in other clones.',

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
-import { runMain } from '../helpers/main.ts';
+import { errorOf, runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir, writeTree } from '../helpers/tmp.ts';
 import { LATER, LOCKED, consumer, policyCommit, policyRepo } from './repos.ts';
 
@@ -186,6 +186,32 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     const diff = await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json');
     expect(diff.code).toBe(3);
     expect(JSON.parse(diff.stdout).error.message).toContain(`revision ${broken.slice(0, 12)}`);
+  });
+
+  it('a revision whose config.yaml names a ref its lock does not pin: fetch --rev fetches what the diff reads of it, and the diff runs', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    policyCommit(policy, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') });
+    git(policy.work, 'tag', 'v2');
+    git(policy.work, 'push', '-q', 'origin', 'v2');
+    // The base side: ref edited to v2 and committed without `extends update` (its lock pins nothing).
+    writeTree(app, { '.agents/config.yaml': `extends:\n  - url: ${policy.url}\n    ref: v2\n` });
+    commitAll(app, 'ref v2, not pinned');
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    commitAll(app, 'pin v2');
+
+    const fetch = await run(app, 'extends', 'fetch', '--rev', 'HEAD~1', '--format', 'json');
+    expect(fetch.code, fetch.stderr).toBe(0);
+    expect(JSON.parse(fetch.stdout)).toEqual([]);
+    const diff = await run(app, 'invariant', 'diff', 'HEAD~1..HEAD', '--format', 'json');
+    expect(diff.code, diff.stderr).toBe(0);
+    expect(JSON.parse(diff.stdout).policy_sources.map((m: { name: string; before: unknown }) => [m.name, m.before])).toEqual([
+      ['policy', null],
+    ]);
+    // Named, the source is refused as not pinned at that revision.
+    const named = await run(app, 'extends', 'fetch', '--rev', 'HEAD~1', 'policy', '--format', 'json');
+    expect(errorOf(named).code).toBe('extends-not-pinned');
   });
 
   it('a config.yaml in flow style extends as the block style does: the diff shows a pin move, validate checks the floors', async () => {
