@@ -277,6 +277,8 @@ export async function fetchPins(
 ): Promise<FetchOutcome[]> {
   const root = cacheRoot(storeRoot);
   const parent = join(root, '..');
+  // `agents/` under the git folder is the tool's too (the parse cache's home): a file there is named as one here.
+  notAFolder(parent);
   notAFolder(root);
   makeFolders(parent);
   // Named by its whole path: `extends/` alone leads nowhere, as the cache is under the git folder.

@@ -150,7 +150,7 @@ describe('the cache of policy sources', () => {
     expect(r.stdout).toMatch(/ignored \(never read or run\): NOTES, plans\/$/m);
   });
 
-  it.each(['extends', 'extends/policy.git'])('a file at .git/agents/%s is named, with what to do, and left as it is', async (at) => {
+  it.each(['', 'extends', 'extends/policy.git'])('a file at .git/agents/%s is named, with what to do, and left as it is', async (at) => {
     const dir = tempDir();
     const policy = policyRepo(dir);
     const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
