@@ -86,6 +86,8 @@ export async function checkPin(
   if (found.commit === pin.commit || (found.tagObject !== undefined && found.tagObject === pin.commit)) return;
   if (pin.kind === 'tag') throw mismatch(pin, found.commit, `the tag ${pin.ref} names ${found.commit}`);
   try {
+    // The scratch path is this check's alone: whatever a run killed before its cleanup left there goes first.
+    rmSync(scratch, { recursive: true, force: true });
     const reach = await reachSettings(cwd);
     const holds = await branchHolds(scratch, url, pin.ref.replace(/^refs\/heads\//, ''), pin.commit, signal, reach);
     if (!holds) throw mismatch(pin, found.commit, `the branch ${pin.ref} (at ${found.commit}) does not hold it`);

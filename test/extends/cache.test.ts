@@ -24,8 +24,11 @@ describe('the cache of policy sources', () => {
     // The branch moves on: the pin is an ancestor now, which the check fetches the branch's history to tell.
     policyCommit(pol, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') });
     rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
+    // What a run killed before its cleanup could leave at the scratch path is no obstacle to the next check.
+    mkdirSync(join(app, '.git', 'agents', 'extends'), { recursive: true });
+    writeFileSync(join(app, '.git', 'agents', 'extends', '.pol.check.git'), '');
     const fetch = await run(app, 'extends', 'fetch', '--format', 'json');
-    expect(fetch.code).toBe(0);
+    expect(fetch.code, fetch.stderr).toBe(0);
     expect(
       readdirSync(join(app, '.git', 'agents', 'extends'))
         .filter((n) => n !== '.lock')
