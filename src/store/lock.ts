@@ -323,18 +323,27 @@ export function removeLockBlocker(root: string, rel: string): void {
   }
 }
 
-/** Refuses (exit 3) at once when the lock of `folder` (or its breaker) is something no writer can take or clear. */
-function assertLockUsable(lockPath: string, folder: string): void {
+/**
+ * Refuses (exit 3) at once when the lock of `folder` (or its breaker) is something no writer can take or clear.
+ * `label`: a folder outside the store (under the git folder), named by its whole path: `validate --fix` never
+ * reaches it, so the hint says to remove it.
+ */
+function assertLockUsable(lockPath: string, folder: string, label?: string): void {
   for (const [path, name] of [
     [lockPath, LOCK_NAME],
     [`${lockPath}.break`, `${LOCK_NAME}.break`],
   ] as const) {
     const what = lockBlocker(path);
     if (what === null) continue;
-    const file = folder === '' ? name : `${folder}/${name}`;
-    const message = `${file} is ${what}, not a writer's lock file; every writer of ${folder || 'the store'} would wait on it`;
+    const owner = label ?? folder;
+    const file = owner === '' ? name : `${owner}/${name}`;
+    const message = `${file} is ${what}, not a writer's lock file; every writer of ${owner || 'the store'} would wait on it`;
+    const remove =
+      label === undefined
+        ? { fix: 'Run `agents validate --fix` to remove it', whole: `Run \`agents validate --fix\` to remove ${file}` }
+        : { fix: 'Move it away or delete it', whole: `Move ${file} away or delete it` };
     throw new InvalidStoreError(
-      `cannot lock ${folder || 'the store'}: ${message}`,
+      `cannot lock ${owner || 'the store'}: ${message}`,
       [
         {
           code: 'bad-lock',
@@ -343,10 +352,10 @@ function assertLockUsable(lockPath: string, folder: string): void {
           line: 0,
           col: 0,
           message,
-          hint: 'Run `agents validate --fix` to remove it (it never holds anything of the store).',
+          hint: `${remove.fix} (it never holds anything of the store).`,
         },
       ],
-      `Nothing was written. Run \`agents validate --fix\` to remove ${file}, then run the command again.`,
+      `Nothing was written. ${remove.whole}, then run the command again.`,
     );
   }
 }
@@ -435,7 +444,7 @@ export async function withFolderLock<T>(
         if (made !== undefined) removeEmptyUpTo(dir, made);
       }
     }
-    assertLockUsable(lockPath, folder);
+    assertLockUsable(lockPath, folder, options.label);
     const stale = isStale(lockPath);
     if (stale !== null && breakStale(lockPath, stale.seen, lockName)) {
       options.onStale?.(`cleared a stale lock ${lockName}: ${stale.why}`);

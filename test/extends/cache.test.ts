@@ -179,6 +179,13 @@ describe('the cache of policy sources', () => {
     const r = await runMain(['extends', 'fetch'], { cwd: app, env: { AGENTS_LOCK_TIMEOUT_MS: '100' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(lock);
+    // A folder at the lock's name is no writer's: named by its whole path too, as validate --fix never reaches it.
+    rmSync(lock);
+    mkdirSync(lock);
+    const blocked = await run(app, 'extends', 'fetch', '--format', 'json');
+    expect(blocked.code).toBe(3);
+    const detail = errorOf(blocked).detail as { diagnostics: { code: string; file: string }[] };
+    expect(detail.diagnostics.map((d) => [d.code, d.file])).toEqual([['bad-lock', lock]]);
   });
 
   it.each(['GIT_SSH_COMMAND', 'core.sshCommand'] as const)(
