@@ -24,12 +24,17 @@ export function mayExtend(text: string): boolean {
 
 /**
  * The default name of a source: the last part of its URL or path, without a
- * trailing `.git` or `/`, lower-cased, every run of characters a name cannot
+ * trailing `.git`, `/.git` or `/`, lower-cased, every run of characters a name cannot
  * hold turned into one `-` (docs/extends.md, "Names"). Undefined when nothing
  * usable is left (then config.yaml must give `name`).
  */
 export function defaultSourceName(url: string): string | undefined {
-  const trimmed = url.replace(/[/\\]+$/, '').replace(/\.git$/i, '');
+  // A repository's git folder named as such (`../policy/.git`) is the repository's, as `git clone` names it.
+  const trimmed = url
+    .replace(/[/\\]+$/, '')
+    .replace(/[/\\]\.git$/i, '')
+    .replace(/[/\\]+$/, '')
+    .replace(/\.git$/i, '');
   // split gives at least one part.
   const last = trimmed.split(/[/\\:]/).pop()!;
   const name = last

@@ -19,6 +19,8 @@ describe('defaultSourceName (docs/extends.md, "Names")', () => {
     ['a trailing backslash goes', 'C:\\repos\\policy\\', 'policy'],
     ['.git goes, whatever its case', 'https://x/policy.GIT', 'policy'],
     ['only a final .git goes', 'https://x/policy.git.d', 'policy.git.d'],
+    ['a git folder named as such is its repository', '../policy/.git/', 'policy'],
+    ['a bare repository named by its git folder', '../policy.git/.git', 'policy'],
     ['a colon separates parts (scp-like URLs)', 'host:policy', 'policy'],
     ['a backslash separates parts', 'a\\policy', 'policy'],
     ['upper case is lowered', 'https://x/Org', 'org'],
