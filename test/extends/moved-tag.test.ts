@@ -102,6 +102,18 @@ describe('an annotated tag', () => {
 });
 
 describe('what update says', () => {
+  it('a lock git ignores is said, with its rule, as a clone would find its sources not pinned', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    writeFileSync(join(app, '.gitignore'), '*.lock.yaml\n');
+    const r = await run(app, 'extends', 'update', '--format', 'json');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).ignored_by_git).toEqual({ path: '.agents/extends.lock.yaml', rule: '.gitignore:1: *.lock.yaml' });
+    writeFileSync(join(app, '.gitignore'), '');
+    expect(JSON.parse((await run(app, 'extends', 'update', '--format', 'json')).stdout).ignored_by_git).toBeNull();
+  });
+
   it('update says when a source is now fetched from another URL, even at the same commit', async () => {
     const dir = tempDir();
     const policy = policyRepo(dir);

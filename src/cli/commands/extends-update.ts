@@ -1,5 +1,5 @@
 import { EXIT_CODES } from '../../core/errors.ts';
-import { DEFAULT_SOURCE_PATH, type LockEntry } from '../../core/extends.ts';
+import { DEFAULT_SOURCE_PATH, EXTENDS_LOCK_FILE, type LockEntry } from '../../core/extends.ts';
 import { hideCredentials } from '../../core/plain-text.ts';
 import { ExtendsService, type SourceMove } from '../../service/extends-service.ts';
 import { defineCommand } from '../command.ts';
@@ -9,6 +9,7 @@ import type { DiffResult } from '../../service/review-service.ts';
 import { makeStyle } from '../../core/style.ts';
 import { abortOnStopSignals } from '../stop-signals.ts';
 import { staleExports, staleLine } from '../stale-exports.ts';
+import { ignoredByGit } from '../ignored-by-git.ts';
 
 interface UpdateArgs {
   source?: string[];
@@ -23,13 +24,20 @@ export default defineCommand<UpdateArgs>({
       .option('accept-moved-tag', { type: 'boolean', describe: 'follow a tag that now names another commit (force-pushed at the source)' })
       .option('dry-run', { type: 'boolean', describe: 'report the move without writing the lock' }),
   async run(argv, ctx) {
-    const service = new ExtendsService(await ctx.invariants());
+    const invariants = await ctx.invariants();
+    const service = new ExtendsService(invariants);
     const r = await abortOnStopSignals('git was stopped and extends.lock.yaml was not written.', (signal) =>
       service.update(argv.source ?? [], { acceptMovedTag: argv.acceptMovedTag ?? false, dryRun: argv.dryRun ?? false, signal }),
     );
     const s = makeStyle(ctx.color);
     const refused = r.moves.filter((m) => m.movedTag && !argv.acceptMovedTag);
     const stale = r.written ? await staleExports(ctx) : [];
+    // The lock is committed with the repository: one git ignores leaves every clone with sources not pinned.
+    const ignored = r.written ? await ignoredByGit(invariants.root, [EXTENDS_LOCK_FILE]) : undefined;
+    if (ignored)
+      ctx.notice(
+        `git ignores ${ignored.path} (${ignored.rule}): ${EXTENDS_LOCK_FILE} will not be committed, and a clone will find its sources not pinned; remove that rule, or add \`!${ignored.path}\` after it`,
+      );
     emit(
       ctx,
       {
@@ -43,6 +51,7 @@ export default defineCommand<UpdateArgs>({
           diff: diffJson(m.diff as DiffResult),
         })),
         stale_exports: stale,
+        ignored_by_git: ignored ? { path: ignored.path, rule: ignored.rule } : null,
       },
       () => {
         const lines: string[] = [];

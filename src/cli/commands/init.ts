@@ -1,12 +1,12 @@
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { EXIT_CODES, UsageError } from '../../core/errors.ts';
-import type { IgnoredPath } from '../../git/commit.ts';
 import { initTarget } from '../../store/discover.ts';
 import { planPreCommitHook, writePreCommitHook } from '../../store/hooks.ts';
 import { initStore, initTargetState, writeSchemas } from '../../store/init.ts';
 import { type ActorFlags, askActor, choiceFromFlags } from '../actor-options.ts';
 import { defineCommand } from '../command.ts';
 import { emit } from '../render.ts';
+import { ignoredByGit } from '../ignored-by-git.ts';
 
 /** The flags that choose the actor of the store init makes (docs/actors.md). */
 const ACTOR_FLAGS = ['actor', 'agent', 'provider', 'model', 'base-url', 'api-key-env'] as const;
@@ -121,29 +121,6 @@ export default defineCommand<InitArgs>({
     return EXIT_CODES.ok;
   },
 });
-
-/**
- * The rule by which git ignores a new store, when it lies in a repository that does: its folder's, else the first
- * of the files init made (a `config.yaml` or `*.json` rule of the repository), with how many more it ignores. A
- * clone without config.yaml reads no export targets, no policy sources and no actor, and says nothing of it.
- */
-async function ignoredByGit(root: string, made: readonly string[]): Promise<(IgnoredPath & { more: number }) | undefined> {
-  const [{ topLevel }, { folderIgnored, ignoredPaths }] = await Promise.all([import('../../git/repo.ts'), import('../../git/commit.ts')]);
-  try {
-    const top = await topLevel(root);
-    const folder = await folderIgnored(top, root);
-    if (folder) return { ...folder, more: 0 };
-    const rel = relative(top, root).split(sep).join('/');
-    if (rel === '' || rel.startsWith('../')) return undefined;
-    // A scope folder is kept by its .gitkeep.
-    const files = made.map((m) => `${rel}/${m.endsWith('/') ? `${m}.gitkeep` : m}`);
-    const [first, ...rest] = await ignoredPaths(top, files);
-    return first ? { ...first, more: rest.length } : undefined;
-  } catch {
-    // Not in a repository (or git missing): nothing to say.
-    return undefined;
-  }
-}
 
 /** Whether the store's config.yaml lists export targets (a broken config offers nothing). */
 async function exportsConfigured(root: string): Promise<boolean> {
