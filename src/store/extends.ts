@@ -18,7 +18,7 @@ import { readEntries, readFolders } from './read.ts';
 import type { ParseCache } from './parse-cache.ts';
 import type { TreeSource } from './tree-source.ts';
 import { writeFileAtomic } from './atomic-write.ts';
-import { withFolderLock } from './lock.ts';
+import { lockTimeoutFromEnv, withFolderLock } from './lock.ts';
 import { makeFolders } from './write-all.ts';
 
 /** config.yaml's sources and the lock, as one tree holds them. */
@@ -259,6 +259,9 @@ async function answers(storeRoot: string, source: ExtendsSource, signal?: AbortS
   }
 }
 
+/** How long a fetch waits for another's lock of the cache by default: the other fetches over the network. */
+export const FETCH_LOCK_TIMEOUT_MS = 600_000;
+
 /**
  * Brings each pinned commit into the cache: one shallow fetch per missing
  * commit, none for a commit already there. Runs under one lock of the cache
@@ -373,6 +376,7 @@ export async function fetchPins(
       }
       return outcomes;
     },
-    { label: root },
+    // The holder fetches over the network, which takes longer than a store write: waited on as long as a fetch may take.
+    { label: root, timeoutMs: lockTimeoutFromEnv(undefined, FETCH_LOCK_TIMEOUT_MS) },
   );
 }

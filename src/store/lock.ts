@@ -39,10 +39,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Default wait for another writer's lock. */
 export const LOCK_TIMEOUT_MS = 15_000;
 
-/** The lock wait from `AGENTS_LOCK_TIMEOUT_MS` (milliseconds), else {@link LOCK_TIMEOUT_MS}. */
-export function lockTimeoutFromEnv(env: Record<string, string | undefined> = runEnv()): number {
+/** The lock wait from `AGENTS_LOCK_TIMEOUT_MS` (milliseconds), else `fallback` ({@link LOCK_TIMEOUT_MS}). */
+export function lockTimeoutFromEnv(env: Record<string, string | undefined> = runEnv(), fallback = LOCK_TIMEOUT_MS): number {
   const raw = env.AGENTS_LOCK_TIMEOUT_MS;
-  if (raw === undefined || raw === '') return LOCK_TIMEOUT_MS;
+  if (raw === undefined || raw === '') return fallback;
   if (!/^\d{1,9}$/.test(raw)) {
     throw new UsageError(
       `AGENTS_LOCK_TIMEOUT_MS="${raw.slice(0, 20)}" is not a number of milliseconds`,

@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BIN } from '../helpers/cli.ts';
 import { GIT_ENV, commitAll, git } from '../helpers/git.ts';
 import { errorOf, runMain } from '../helpers/main.ts';
@@ -186,6 +186,35 @@ describe('the cache of policy sources', () => {
     expect(blocked.code).toBe(3);
     const detail = errorOf(blocked).detail as { diagnostics: { code: string; file: string }[] };
     expect(detail.diagnostics.map((d) => [d.code, d.file])).toEqual([['bad-lock', lock]]);
+  });
+
+  it('a fetch waits for another that holds the lock longer than a store write would (it fetches), then finds the commit cached', async () => {
+    const dir = tempDir();
+    const policy = policyRepo(dir);
+    const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const lock = join(app, '.git', 'agents', 'extends', '.lock');
+    writeFileSync(lock, `${process.pid} ${hostname()} ${new Date().toISOString()}\n`);
+    // The lock's clock and sleeps are faked: 20 s of waiting, past the 15 s a store write waits, pass at once.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'Date'] });
+    try {
+      let done = false;
+      const fetching = run(app, 'extends', 'fetch', '--format', 'json').finally(() => {
+        done = true;
+      });
+      // Until the fetch sleeps between tries of the lock (its first timer), time is left alone: its clock starts then.
+      const until = performance.now() + 30_000;
+      while (vi.getTimerCount() === 0 && !done && performance.now() < until) await new Promise((r) => setImmediate(r));
+      for (let waited = 0; waited < 20_000 && !done; waited += 500) await vi.advanceTimersByTimeAsync(500);
+      expect(done).toBe(false);
+      rmSync(lock);
+      while (!done) await vi.advanceTimersByTimeAsync(100);
+      const r = await fetching;
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)[0].status).toBe('cached');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.each(['GIT_SSH_COMMAND', 'core.sshCommand'] as const)(
