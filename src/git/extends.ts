@@ -3,7 +3,7 @@
 // Every process goes through runner.ts.
 import { resolve } from 'node:path';
 import { hideCredentials } from '../core/plain-text.ts';
-import { GitProcessError, passOn, runGit } from './runner.ts';
+import { type ConfigPair, GitProcessError, passOn, runGit } from './runner.ts';
 import { GitError } from './repo.ts';
 
 /** What `git ls-remote` says a ref names. */
@@ -117,11 +117,12 @@ export async function hasWholeCommit(dir: string, commit: string): Promise<boole
  * How the store's repository reaches remotes, from its own configuration
  * (`.git/config` and what it includes): an ssh command, URL rewrites, HTTP
  * and credential settings. `ls-remote` runs in that repository and has them;
- * a fetch runs in the cache, a repository of its own, and gets them as `-c`
- * options, so both reach a source the same way. A key holding `=` cannot be
- * given as `-c` and is left out (git would split it there).
+ * a fetch runs in the cache, a repository of its own, and gets them as
+ * command-line configuration, so both reach a source the same way. They go
+ * in the fetch's environment, never its arguments: a token in an
+ * `http.extraHeader` (as actions/checkout writes) must not show in `ps`.
  */
-export async function reachSettings(repo: string): Promise<string[]> {
+export async function reachSettings(repo: string): Promise<ConfigPair[]> {
   let out: string;
   try {
     out = (
@@ -140,16 +141,14 @@ export async function reachSettings(repo: string): Promise<string[]> {
     passOn(error);
     throw new GitError(`cannot read the configuration of the repository at ${repo}: ${failure(error)}`, 'failed');
   }
-  const args: string[] = [];
+  const pairs: ConfigPair[] = [];
   // Each entry is `key LF value NUL`, or `key NUL` for a key without a value (true).
   for (const entry of out.split('\0')) {
     if (entry === '') continue;
     const lf = entry.indexOf('\n');
-    const key = lf < 0 ? entry : entry.slice(0, lf);
-    if (key.includes('=')) continue;
-    args.push('-c', lf < 0 ? key : `${key}=${entry.slice(lf + 1)}`);
+    pairs.push(lf < 0 ? [entry, 'true'] : [entry.slice(0, lf), entry.slice(lf + 1)]);
   }
-  return args;
+  return pairs;
 }
 
 /** A quiet fetch over protocol v2 that leaves no tags and no FETCH_HEAD behind: what each fetch of a policy source starts with. */
@@ -167,25 +166,18 @@ export async function fetchCommit(
   url: string,
   commit: string,
   signal?: AbortSignal,
-  reach: readonly string[] = [],
+  reach: readonly ConfigPair[] = [],
   /** The cache holds the commit but lacks objects of it: fetch them all again, as git would send none it thinks are here. */
   refetch = false,
 ): Promise<void> {
   try {
     await runGit(
       dir,
-      [
-        ...reach,
-        ...FETCH,
-        ...(refetch ? ['--refetch'] : []),
-        '--depth',
-        '1',
-        '--end-of-options',
-        url,
-        `+${commit}:refs/agents/pins/${commit}`,
-      ],
+      [...FETCH, ...(refetch ? ['--refetch'] : []), '--depth', '1', '--end-of-options', url, `+${commit}:refs/agents/pins/${commit}`],
       undefined,
       signal,
+      undefined,
+      reach,
     );
   } catch (error) {
     if (signal?.aborted) throw error;
@@ -221,11 +213,11 @@ export async function branchHolds(
   branch: string,
   commit: string,
   signal?: AbortSignal,
-  reach: readonly string[] = [],
+  reach: readonly ConfigPair[] = [],
 ): Promise<boolean> {
   await initBareCache(scratch, signal);
   try {
-    await runGit(scratch, [...reach, ...FETCH, '--end-of-options', url, `+refs/heads/${branch}:refs/check`], undefined, signal);
+    await runGit(scratch, [...FETCH, '--end-of-options', url, `+refs/heads/${branch}:refs/check`], undefined, signal, undefined, reach);
   } catch (error) {
     if (signal?.aborted) throw error;
     throw remoteError(`cannot fetch the branch ${branch} from ${url}: ${failure(error)}`);

@@ -121,12 +121,30 @@ export function ownBareRepository(dir: string): string {
   return dir;
 }
 
+/** A configuration key and its value, given to one git process as `-c` would give it. */
+export type ConfigPair = readonly [key: string, value: string];
+
 /**
  * A git process in `cwd` with the environment above, all three streams piped. `detached`: in a process group of
- * its own, which a stopped run ends whole (git's own children too, a transport or index-pack).
+ * its own, which a stopped run ends whole (git's own children too, a transport or index-pack). `config` goes in
+ * the environment (GIT_CONFIG_KEY_n), where `-c` would put it in the command line, which every user of the
+ * machine can read (`ps`): a token in an http header or a credential helper stays the process owner's.
  */
-export function spawnGit(cwd: string, args: readonly string[], detached = false): ChildProcessWithoutNullStreams {
-  return spawn('git', args, { cwd, env: gitEnv(cwd), stdio: ['pipe', 'pipe', 'pipe'], detached });
+export function spawnGit(
+  cwd: string,
+  args: readonly string[],
+  detached = false,
+  config: readonly ConfigPair[] = [],
+): ChildProcessWithoutNullStreams {
+  const env = gitEnv(cwd);
+  let n = Number(env.GIT_CONFIG_COUNT ?? '0');
+  for (const [key, value] of config) {
+    env[`GIT_CONFIG_KEY_${n}`] = key;
+    env[`GIT_CONFIG_VALUE_${n}`] = value;
+    n++;
+  }
+  env.GIT_CONFIG_COUNT = String(n);
+  return spawn('git', args, { cwd, env, stdio: ['pipe', 'pipe', 'pipe'], detached });
 }
 
 /**
@@ -228,10 +246,12 @@ export function runGit(
   input?: Buffer | string,
   signal?: AbortSignal,
   onStdout?: (chunk: Buffer) => void,
+  /** Configuration for this process alone, as `-c` (see spawnGit). */
+  config: readonly ConfigPair[] = [],
 ): Promise<Buffer> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   return new Promise((resolveRun, reject) => {
-    const child = spawnGit(cwd, args, signal !== undefined);
+    const child = spawnGit(cwd, args, signal !== undefined, config);
     const onAbort = () => {
       try {
         process.kill(-child.pid!, 'SIGTERM');

@@ -10,7 +10,7 @@ import { EXTENDS_LOCK_FILE, inheritedPath, staleReason, type ExtendsLock, type L
 import type { ExtendsSource, Scope, ScopedInvariant } from '../core/model.ts';
 import { fetchCommit, hasCommit, hasWholeCommit, initBareCache, isRepository, lsRemote, reachSettings, topNames } from '../git/extends.ts';
 import { commonGitDir, extendsCacheDir, repoTop } from '../git/location.ts';
-import { ownBareRepository } from '../git/runner.ts';
+import { type ConfigPair, ownBareRepository } from '../git/runner.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
 import { checkPin, rememberChecked } from './pin-check.ts';
@@ -290,7 +290,7 @@ export async function fetchPins(
     'extends',
     async () => {
       const outcomes: FetchOutcome[] = [];
-      let reach: string[] | undefined;
+      let reach: ConfigPair[] | undefined;
       for (const { source, pin } of pins) {
         options.signal?.throwIfAborted();
         const dir = sourceCacheDir(storeRoot, source.name);

@@ -239,10 +239,30 @@ describe('the cache of policy sources', () => {
     const pol = policyRepo(dir, 'pol');
     const app = consumer(dir, '  - name: pol\n    url: corp:pol\n    ref: main\n');
     git(app, 'config', `url.${pol.url}.insteadOf`, 'corp:pol');
+    // A token in the repository's settings reaches the fetches through their environment, never their arguments (ps).
+    git(app, 'config', 'http.extraHeader', 'Authorization: Bearer s3cr3t-t0ken');
+    const shim = join(dir, 'shim');
+    mkdirSync(shim);
+    const argv = join(dir, 'argv.log');
+    const real = (process.env.PATH ?? '')
+      .split(':')
+      .map((p) => join(p, 'git'))
+      .find((p) => existsSync(p))!;
+    writeFileSync(
+      join(shim, 'git'),
+      `#!/bin/sh
+printf '%s\\n' "$*" >> ${argv}
+exec ${real} "$@"
+`,
+    );
+    chmodSync(join(shim, 'git'), 0o755);
     // The branch moves on after the pin: the fetch checks that it still holds the pin, in a scratch repository.
-    await updateThenFetchAfresh(app, {}, () =>
+    await updateThenFetchAfresh(app, { PATH: `${shim}:${process.env.PATH}` }, () =>
       policyCommit(pol, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') }),
     );
+    const calls = readFileSync(argv, 'utf8');
+    expect(calls).toMatch(/ fetch /);
+    expect(calls).not.toContain('s3cr3t');
   });
 
   it("a relative url names the same folder in a linked worktree, which shares the main one's cache", async () => {
