@@ -65,6 +65,17 @@ function pinnedSource(pin: LockEntry): ExtendsSource {
 
 /** The store as a revision holds it; a revision git does not know is a usage error (exit 2). */
 async function revisionTree(root: string, rev: string): Promise<GitTreeSource> {
+  // A range names two sides, which git would read as one revision it does not have: say what is wrong instead.
+  const range = /^(.*?)(\.\.\.?)(.*)$/.exec(rev);
+  if (range) {
+    const [from, to] = [range[1] || 'HEAD', range[3] || 'HEAD'];
+    // `A...B` compares B with the merge base of A and B: that is the base side whose pins the diff reads.
+    const base = range[2] === '...' ? `$(git merge-base ${from} ${to})` : from;
+    throw new UsageError(
+      `--rev takes one revision, not the range ${rev}`,
+      `Fetch each side the diff reads, one run each: --rev ${base}, then --rev ${to} (or no --rev for the working tree).`,
+    );
+  }
   try {
     return await GitTreeSource.revision(root, rev);
   } catch (error) {

@@ -272,6 +272,10 @@ describe('invariant diff across a commit that moves a policy pin', () => {
     expect(diff.code, diff.stderr).toBe(0);
     expect(JSON.parse(diff.stdout).policy_sources.map((m: { entered: string[] }) => m.entered)).toEqual([[LOG_CHANGES]]);
     expect(JSON.parse((await run(ci, 'extends', 'fetch', '--rev', first, '--format', 'json')).stdout)).toEqual([]);
+    // A range is two sides, not a revision the clone lacks: refused as a usage error naming it.
+    const range = await run(ci, 'extends', 'fetch', '--rev', 'HEAD^1..HEAD', '--format', 'json');
+    expect(range.code).toBe(2);
+    expect(JSON.parse(range.stdout).error.message).toContain('range HEAD^1..HEAD');
   });
 });
 
