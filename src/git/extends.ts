@@ -72,10 +72,13 @@ export async function initBareCache(dir: string, signal?: AbortSignal): Promise<
   await runGit(resolve(dir, '..'), ['init', '--quiet', '--bare', '--end-of-options', dir], undefined, signal);
 }
 
-/** Can git open the repository at `dir`? A cache whose HEAD was lost or cut short (a crash, a damaged disk) cannot. No network. */
+/**
+ * Can git open the repository at `dir` and read its list of shallow commits? A cache whose HEAD or `shallow`
+ * file was lost or cut short (a crash, a damaged disk) cannot, and no fetch into it succeeds. No network.
+ */
 export async function isRepository(dir: string): Promise<boolean> {
   try {
-    await runGit(dir, ['rev-parse', '--git-dir']);
+    await runGit(dir, ['rev-parse', '--is-shallow-repository']);
     return true;
   } catch {
     return false;

@@ -315,7 +315,7 @@ export async function fetchPins(
         }
         // A commit whose objects are not all there (a damaged cache) is fetched again, whole.
         const cached = await hasCommit(dir, pin.commit);
-        // A cache git cannot open (its HEAD lost or cut short) would fail this fetch and every one after it: it is
+        // A cache git cannot open (its HEAD or shallow list lost or cut short) would fail this fetch and every one after it: it is
         // only a cache, so it is made again, and removed again if the fetch fails.
         if (!cached && !made && !(await isRepository(dir))) {
           rmSync(dir, { recursive: true, force: true });

@@ -104,12 +104,15 @@ describe('the cache of policy sources', () => {
     expect(await effectiveIds(app)).toEqual([LOCAL, LOCKED, SECRETS]);
   });
 
-  it('a cache repository git cannot open (its HEAD lost): fetch makes it again, instead of failing at every run', async () => {
+  it.each([
+    ['its HEAD lost', (cache: string) => rmSync(join(cache, 'HEAD'))],
+    ['its shallow list cut short', (cache: string) => writeFileSync(join(cache, 'shallow'), '3f2a\n')],
+  ])('a cache repository git cannot open (%s): fetch makes it again, instead of failing at every run', async (_what, damage) => {
     const dir = tempDir();
     const policy = policyRepo(dir);
     const app = consumer(dir, `  - url: ${policy.url}\n    ref: v1\n`);
     expect((await run(app, 'extends', 'update')).code).toBe(0);
-    rmSync(join(app, '.git', 'agents', 'extends', 'policy.git', 'HEAD'));
+    damage(join(app, '.git', 'agents', 'extends', 'policy.git'));
 
     const list = await run(app, 'invariant', 'list', '--effective', '--project', 'myapp', '--format', 'json');
     expect(errorOf(list).code).toBe('extends-not-fetched');
