@@ -13,7 +13,7 @@ import { commonGitDir, extendsCacheDir, repoTop } from '../git/location.ts';
 import { type ConfigPair, ownBareRepository } from '../git/runner.ts';
 import { GitTreeSource } from './git-source.ts';
 import { readConfig } from './config.ts';
-import { checkPin, rememberChecked } from './pin-check.ts';
+import { checkPin, isChecked, rememberChecked } from './pin-check.ts';
 import { readEntries, readFolders } from './read.ts';
 import type { ParseCache } from './parse-cache.ts';
 import type { TreeSource } from './tree-source.ts';
@@ -327,7 +327,10 @@ export async function fetchPins(
             throw error;
           }
         }
-        if (!cached || !(await hasWholeCommit(dir, pin.commit))) {
+        // A commit id `update` pins from a URL it was never fetched from (a fork, a mirror): the cache holding the
+        // commit says nothing of whether that remote does, and a clone fetches it there. Fetched again to find out.
+        const unproven = options.fresh === true && pin.kind === 'commit' && cached && !isChecked(dir, pin);
+        if (!cached || unproven || !(await hasWholeCommit(dir, pin.commit))) {
           try {
             reach ??= await reachSettings(storeRoot);
           } catch (error) {

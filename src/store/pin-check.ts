@@ -23,6 +23,11 @@ function checked(dir: string): string[] {
   }
 }
 
+/** Whether `pin` (its url, ref, kind and commit) is remembered as checked in the cache `dir`. */
+export function isChecked(dir: string, pin: LockEntry): boolean {
+  return checked(dir).includes(line(pin));
+}
+
 /**
  * Remembers `pin` as checked in the cache `dir` (a bare repository). A tag names one commit: the pin seen last
  * replaces the one remembered for the same tag, so a lock edited back to an earlier pin of a tag that moved on is
@@ -62,7 +67,7 @@ export async function checkPin(
   signal?: AbortSignal,
 ): Promise<void> {
   // A lock's parser refuses `kind: commit` under another ref; checked here too, as this is the gate of the fetch.
-  if ((pin.kind === 'commit' && pin.ref === pin.commit) || checked(dir).includes(line(pin))) return;
+  if ((pin.kind === 'commit' && pin.ref === pin.commit) || isChecked(dir, pin)) return;
   let found: Awaited<ReturnType<typeof lsRemote>>;
   try {
     found = await lsRemote(cwd, url, pin.ref, signal);

@@ -1,6 +1,6 @@
 // A moved tag is never followed silently (docs/extends.md): nor is a tag that is gone at the source while a
 // branch of the same name now names another commit.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { commitAll, git } from '../helpers/git.ts';
@@ -155,5 +155,18 @@ describe('what update says', () => {
     const gone = await run(app, 'extends', 'update', '--format', 'json');
     expect(gone.code).toBe(2);
     expect(errorOf(gone).code).not.toBe('extends-unknown-ref');
+    // A commit the cache holds (pinned from the source) is unknown at a URL that does not hold it (a fork without it).
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - name: policy\n    url: ${policy.url}\n    ref: ${policy.v1}\n`);
+    expect((await run(app, 'extends', 'update')).code).toBe(0);
+    const lock = readFileSync(join(app, LOCK), 'utf8');
+    const fork = join(dir, 'fork');
+    mkdirSync(fork);
+    git(fork, 'init', '-q');
+    git(fork, 'commit', '-q', '--allow-empty', '-m', 'unrelated');
+    writeFileSync(join(app, '.agents/config.yaml'), `extends:\n  - name: policy\n    url: ${fork}\n    ref: ${policy.v1}\n`);
+    const elsewhere = await run(app, 'extends', 'update', '--format', 'json');
+    expect(elsewhere.code).toBe(2);
+    expect(errorOf(elsewhere).code).toBe('extends-unknown-ref');
+    expect(readFileSync(join(app, LOCK), 'utf8')).toBe(lock);
   });
 });
