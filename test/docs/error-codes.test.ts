@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { COMMANDS, commandNames } from '../../src/cli/registry.ts';
 import { defaultErrorCode, EXIT_CODES } from '../../src/core/errors.ts';
 import { REPO } from '../helpers/cli.ts';
+import { topLevelParts } from '../helpers/literal-parts.ts';
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -184,20 +185,10 @@ function literalEntries(text: string): [string, string][] | undefined {
   const body = text.trim();
   if (!body.startsWith('{') || !body.endsWith('}')) return undefined;
   const entries: [string, string][] = [];
-  let depth = 0;
-  let from = 1;
-  for (let i = 1; i < body.length; i++) {
-    const c = body[i]!;
-    if ('{[('.includes(c)) depth++;
-    else if ('}])'.includes(c)) depth--;
-    if ((c === ',' && depth === 0) || depth < 0) {
-      const part = body.slice(from, i).trim();
-      if (part.startsWith('...')) return undefined;
-      const key = /^['"]?([\w$]+)['"]?\s*(?::\s*([\s\S]*))?$/.exec(part);
-      if (key) entries.push([key[1]!, key[2] ?? key[1]!]);
-      from = i + 1;
-      if (depth < 0) break;
-    }
+  for (const part of topLevelParts(body)) {
+    if (part.startsWith('...')) return undefined;
+    const key = /^['"]?([\w$]+)['"]?\s*(?::\s*([\s\S]*))?$/.exec(part);
+    if (key) entries.push([key[1]!, key[2] ?? key[1]!]);
   }
   return entries;
 }

@@ -8,6 +8,7 @@ import { REPO } from '../helpers/cli.ts';
 import { gitInit } from '../helpers/git.ts';
 import { runAgents } from '../helpers/main.ts';
 import { tempDir } from '../helpers/tmp.ts';
+import { topLevelParts } from '../helpers/literal-parts.ts';
 
 /** The top-level keys a cell's first code span gives: `{a, b: [x…], c}` → a, b, c (an array of them for `[{…}]`). */
 function documentedKeys(cell: string): { array: boolean; keys: string[] } | undefined {
@@ -16,24 +17,7 @@ function documentedKeys(cell: string): { array: boolean; keys: string[] } | unde
   const array = code.startsWith('[{') || /^an array of/.test(cell.trim());
   const body = code.startsWith('[{') ? code.slice(1, -1) : code;
   if (!body.startsWith('{')) return undefined;
-  const keys: string[] = [];
-  let depth = 0;
-  let from = 1;
-  for (let i = 1; i < body.length; i++) {
-    const c = body[i]!;
-    if ('{[('.includes(c)) depth++;
-    else if ('}])'.includes(c)) depth--;
-    if ((c === ',' && depth === 0) || (depth < 0 && c === '}')) {
-      keys.push(
-        body
-          .slice(from, i)
-          .trim()
-          .split(/[:\s(]/)[0]!,
-      );
-      from = i + 1;
-      if (depth < 0) break;
-    }
-  }
+  const keys = topLevelParts(body).map((part) => part.split(/[:\s(]/)[0]!);
   return { array, keys };
 }
 

@@ -11,7 +11,7 @@ import { GIT_ENV, commitAll, git } from '../helpers/git.ts';
 import { errorOf, runMain } from '../helpers/main.ts';
 import { invariantYaml, tempDir } from '../helpers/tmp.ts';
 import { gone } from '../helpers/process-gone.ts';
-import { LATER, LOCAL, LOCKED, SECRETS, consumer, effectiveIds, policyCommit, policyRepo, run } from './repos.ts';
+import { LATER, LOCAL, LOCKED, SECRETS, consumer, effectiveIds, gitShim, policyCommit, policyRepo, run } from './repos.ts';
 
 describe('the cache of policy sources', () => {
   it('a source named X.check keeps its cache through the branch check of the source X', async () => {
@@ -46,18 +46,8 @@ describe('the cache of policy sources', () => {
       expect((await run(app, 'extends', 'update')).code).toBe(0);
       rmSync(join(app, '.git', 'agents'), { recursive: true, force: true });
       // A slow remote: the git that fetches says its pid, then waits before it does the fetch.
-      const shim = join(dir, 'shim');
-      mkdirSync(shim);
       const pidFile = join(dir, 'fetching.pid');
-      const real = (process.env.PATH ?? '')
-        .split(':')
-        .map((p) => join(p, 'git'))
-        .find((p) => existsSync(p))!;
-      writeFileSync(
-        join(shim, 'git'),
-        `#!/bin/sh\nfor a; do [ "$a" = fetch ] && echo $$ > ${pidFile} && sleep 60; done\nexec ${real} "$@"\n`,
-      );
-      chmodSync(join(shim, 'git'), 0o755);
+      const shim = gitShim(dir, `for a; do [ "$a" = fetch ] && echo $$ > ${pidFile} && sleep 60; done`);
       const child = spawn(process.execPath, [BIN, 'extends', 'fetch'], {
         cwd: app,
         env: { ...process.env, ...GIT_ENV, PATH: `${shim}:${process.env.PATH}`, NO_COLOR: '1', CI: 'true' },
@@ -244,21 +234,8 @@ describe('the cache of policy sources', () => {
     git(app, 'config', `url.${pol.url}.insteadOf`, 'corp:pol');
     // A token in the repository's settings reaches the fetches through their environment, never their arguments (ps).
     git(app, 'config', 'http.extraHeader', 'Authorization: Bearer s3cr3t-t0ken');
-    const shim = join(dir, 'shim');
-    mkdirSync(shim);
     const argv = join(dir, 'argv.log');
-    const real = (process.env.PATH ?? '')
-      .split(':')
-      .map((p) => join(p, 'git'))
-      .find((p) => existsSync(p))!;
-    writeFileSync(
-      join(shim, 'git'),
-      `#!/bin/sh
-printf '%s\\n' "$*" >> ${argv}
-exec ${real} "$@"
-`,
-    );
-    chmodSync(join(shim, 'git'), 0o755);
+    const shim = gitShim(dir, `printf '%s\\n' "$*" >> ${argv}`);
     // The branch moves on after the pin: the fetch checks that it still holds the pin, in a scratch repository.
     await updateThenFetchAfresh(app, { PATH: `${shim}:${process.env.PATH}` }, () =>
       policyCommit(pol, { [`.agents/global/${LATER}.yaml`]: invariantYaml(LATER, 'Rule added later') }),

@@ -1,6 +1,6 @@
 // Real git repositories for the tests of policy sources: a policy repository with a bare clone as its
 // remote, and a consumer store that extends it.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { commitAll, git, gitInit } from '../helpers/git.ts';
 import { runMain } from '../helpers/main.ts';
@@ -100,3 +100,19 @@ export async function pinnedApp(tree: Record<string, string> = {}, options: { co
 /** `invariant waive ID --project myapp` with a reason, an owner and a far expiry, and any further words. */
 export const waiveForMyapp = (app: string, id: string, ...more: string[]) =>
   run(app, 'invariant', 'waive', id, '--project', 'myapp', '--reason', 'r', '--owner', 'o', '--expires', '2099-01-01', ...more);
+
+/**
+ * A folder holding a `git` that runs `before` (shell) and then the real git, for PATH: what a test sees of, or
+ * slows in, the git processes a command starts. Returns the folder.
+ */
+export function gitShim(dir: string, before: string): string {
+  const shim = join(dir, 'shim');
+  mkdirSync(shim);
+  const real = (process.env.PATH ?? '')
+    .split(':')
+    .map((p) => join(p, 'git'))
+    .find((p) => existsSync(p))!;
+  writeFileSync(join(shim, 'git'), `#!/bin/sh\n${before}\nexec ${real} "$@"\n`);
+  chmodSync(join(shim, 'git'), 0o755);
+  return shim;
+}
