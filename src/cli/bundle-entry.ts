@@ -1,4 +1,5 @@
-import { currentFolder, formatOf, processIo, useColor, type CliIo } from './io.ts';
+import { currentFolder } from '../store/current-folder.ts';
+import { formatOf, processIo, useColor, type CliIo } from './io.ts';
 import { report } from './report.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { EXIT_CODES, UsageError } from '../core/errors.ts';
+import { EXIT_CODES } from '../core/errors.ts';
+import { currentFolder } from '../store/current-folder.ts';
 
 /** The outside world of one CLI run. `main` takes it whole, so tests need no process. */
 export interface CliIo {
@@ -47,22 +48,6 @@ export function processIo(): CliIo {
       standardOutput().write('', () => process.stderr.write('', () => process.exit(code)));
     },
   };
-}
-
-/**
- * The process's current folder. One removed (or moved away) after the shell entered it, by a checkout or another
- * shell, is a usage error: every path and the store's search start from it, so no command can run there.
- */
-export function currentFolder(): string {
-  try {
-    return process.cwd();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    throw new UsageError(
-      'the current folder no longer exists: it was removed or moved away after this shell entered it',
-      'Change to a folder that exists (`cd "$PWD"` enters it again if it was made anew), then run the command again.',
-    );
-  }
 }
 
 /** The output format `--format` asks for, read from the words before any parser runs (an error must answer in it too). */

@@ -5,6 +5,7 @@ import type { IdAbbreviations } from '../core/id-prefix.ts';
 import type { Plan, Scope, ScopedInvariant, Target } from '../core/model.ts';
 import type { AddCheck } from '../core/shadow.ts';
 import { discoverStore } from '../store/discover.ts';
+import { currentFolder } from '../store/current-folder.ts';
 import { WorkingTreeSource, type TreeSource } from '../store/tree-source.ts';
 import { defaultDeps, type ServiceDeps } from './deps.ts';
 import type { InvariantContext } from './invariants/context.ts';
@@ -61,7 +62,7 @@ export class InvariantService implements InvariantContext {
     const options = inputObject(given, 'open', { store: true, cwd: true, env: true, deps: true });
     const store = optionalString(options.store, 'store');
     const cwd = optionalString(options.cwd, 'cwd');
-    const root = discoverStore({ store, env: options.env ?? process.env, cwd: cwd ?? process.cwd(), storeOption: 'open({store})' });
+    const root = discoverStore({ store, env: options.env ?? process.env, cwd: cwd ?? currentFolder(), storeOption: 'open({store})' });
     return new InvariantService(root, options.deps);
   }
 

@@ -1,7 +1,7 @@
 // The library taken from JavaScript, where nothing checks the types: input of the wrong shape is a usage error
 // (exit code 2) that says what is missing, never a TypeError from inside, and never a silent choice.
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AgentsError, EXIT_CODES } from '../../src/core/errors.ts';
 import { resolvePrefix } from '../../src/core/id-prefix.ts';
 import { commandActor } from '../../src/enforce/actors.ts';
@@ -309,5 +309,27 @@ describe('the library given input of the wrong shape', () => {
     expect(await fieldOf(() => new ReviewService(InvariantService.open({ store }) as Loose))).toBe('root');
     expect(await fieldOf(() => new InvariantService(undefined as Loose))).toBe('root');
     expect((await new ScopeService(InvariantService.open({ store })).listProjects()).length).toBeGreaterThan(0);
+  });
+});
+
+describe('open() from a current folder removed after the process entered it', () => {
+  it('is a UsageError (exit 2) saying so, not the ENOENT of process.cwd(); a store named outright still opens', () => {
+    const gone = vi.spyOn(process, 'cwd').mockImplementation(() => {
+      throw Object.assign(new Error('ENOENT: no such file or directory, uv_cwd'), { code: 'ENOENT', syscall: 'uv_cwd' });
+    });
+    try {
+      let error: unknown;
+      try {
+        InvariantService.open({ env: {} });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(AgentsError);
+      expect((error as AgentsError).exitCode).toBe(EXIT_CODES.usage);
+      const root = exampleStore();
+      expect(InvariantService.open({ store: root, cwd: root, env: {} }).root).toBe(root);
+    } finally {
+      gone.mockRestore();
+    }
   });
 });
