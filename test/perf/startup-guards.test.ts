@@ -37,7 +37,6 @@ describe('start-up', () => {
       'yaml',
       'ajv',
       'ajv-formats',
-      'src/store',
       'src/service',
       'src/git',
       'src/tui',
@@ -45,6 +44,11 @@ describe('start-up', () => {
       expect(startup, heavy).not.toContain(heavy);
     }
     expect(startup).toContain('yargs');
+    // Of the store's modules, only the one that reads the current folder, which every run asks first.
+    const storeModules = [...staticClosure('dist/cli.js')].flatMap((o) =>
+      Object.keys(meta().outputs[o]?.inputs ?? {}).filter((input) => input.startsWith('src/store/')),
+    );
+    expect(storeModules).toEqual(['src/store/current-folder.ts']);
     // Every command module is loaded on demand, by the builder yargs calls for the command chosen.
     expect(commandModules(staticClosure('dist/cli.js'))).toEqual([]);
   });
