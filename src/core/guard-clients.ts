@@ -100,6 +100,15 @@ function argumentsText(v: unknown): string {
 }
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 
+/** The value of a JSON text, or undefined when it is not JSON. */
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Which client wrote this input: by its event name and the fields only it sends. */
 export function detectClient(input: Json): GuardClient | undefined {
   const event = str(input.hook_event_name);
@@ -241,8 +250,13 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
     if (event === 'beforeMCPExecution') {
       const tool = str(input.tool_name);
       if (tool === undefined) throw new GuardInputError('beforeMCPExecution without a tool_name');
-      const ti = typeof input.tool_input === 'string' ? input.tool_input : argumentsText(input.tool_input ?? {});
-      return { ...base, tool, paths: [], texts: [ti], blocking: true };
+      // Its arguments are read as another client's MCP tool's are: a filesystem server's write names its file, which
+      // the write guards and the reserved folders judge. Cursor may give them as JSON text; other text is content only.
+      const given = input.tool_input ?? {};
+      const ti = typeof given === 'string' ? parsedOrUndefined(given) : given;
+      if (typeof ti !== 'object' || ti === null || Array.isArray(ti))
+        return { ...base, tool, paths: [], texts: [typeof given === 'string' ? given : argumentsText(given)], blocking: true };
+      return { ...base, tool, ...toolParts(tool, ti as Json), blocking: true };
     }
     if (event === 'beforeReadFile') return { ...base, tool: 'Read', paths: [], texts: [], blocking: false };
     if (event === 'afterFileEdit') {

@@ -104,6 +104,22 @@ describe('every captured input shape becomes one action', () => {
       { client: 'cursor', tool: 'Shell', command: 'npm install express', cwd: '/home/dev/proj/app' },
     ],
     ['cursor beforeMCPExecution', cursorMcp, { client: 'cursor', tool: 'database_query', texts: ['{"query":"DROP TABLE users"}'] }],
+    // An MCP filesystem server's write names its file, as through the other clients' PreToolUse: the write guards see it.
+    [
+      'cursor beforeMCPExecution of a file tool',
+      { ...cursorMcp, tool_name: 'write_file', tool_input: { path: '.git/config', content: 'x' } },
+      { client: 'cursor', tool: 'write_file', paths: ['.git/config'], texts: ['x'] },
+    ],
+    [
+      'cursor beforeMCPExecution, arguments as JSON text',
+      { ...cursorMcp, tool_name: 'write_file', tool_input: '{"path":"protected/x","content":"x"}' },
+      { client: 'cursor', tool: 'write_file', paths: ['protected/x'], texts: ['x'] },
+    ],
+    [
+      'cursor beforeMCPExecution, arguments as plain text',
+      { ...cursorMcp, tool_input: 'DROP TABLE users' },
+      { paths: [], texts: ['DROP TABLE users'] },
+    ],
     ['cursor preToolUse', cursorPreToolUse, { client: 'cursor', tool: 'Write', paths: ['/home/dev/proj/protected/x'], texts: ['y'] }],
   ])('%s', (_name, input, expected) => {
     const action = parseClientInput(JSON.stringify(input));
