@@ -86,17 +86,38 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 const commandOf = (v: unknown): string | undefined =>
   typeof v === 'string' ? v : Array.isArray(v) && v.length > 0 && v.every((a) => typeof a === 'string') ? v.join(' ') : undefined;
 /**
- * A tool's arguments as one text, for the content guards. JSON.stringify
- * recurses, so arguments nested deeper than the engine's stack (JSON.parse
- * takes them) are refused as input, not left to the engine's own message.
+ * A tool's arguments as one text, for the content guards: JSON.stringify's text, built without recursion. The model
+ * writes the arguments, nested as deep as it likes (JSON.parse takes them): a recursive stringify ran out of stack
+ * there, and a call made undecidable so was let through wherever `guard.on_error` is allow, a tool guard on its name too.
  */
-function argumentsText(v: unknown): string {
-  try {
-    return JSON.stringify(v);
-  } catch (error) {
-    if (error instanceof RangeError) throw new GuardInputError('the hook input is nested too deeply to be read (its tool_input)');
-    throw error;
+function argumentsText(value: unknown): string {
+  const out: string[] = [];
+  // Pieces of text to write, and values still to write (in a box, so that a string value is told from a piece).
+  const todo: Array<string | { v: unknown }> = [{ v: value }];
+  while (todo.length > 0) {
+    const next = todo.pop()!;
+    if (typeof next === 'string') {
+      out.push(next);
+      continue;
+    }
+    const v = next.v;
+    if (typeof v !== 'object' || v === null) {
+      out.push(JSON.stringify(v) ?? 'null');
+      continue;
+    }
+    const entries: Array<[string | undefined, unknown]> = Array.isArray(v)
+      ? v.map((e) => [undefined, e])
+      : Object.entries(v).filter(([, e]) => e !== undefined);
+    out.push(Array.isArray(v) ? '[' : '{');
+    todo.push(Array.isArray(v) ? ']' : '}');
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, e] = entries[i]!;
+      todo.push({ v: e });
+      if (key !== undefined) todo.push(`${JSON.stringify(key)}:`);
+      if (i > 0) todo.push(',');
+    }
   }
+  return out.join('');
 }
 const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
 

@@ -140,14 +140,15 @@ describe('agents guard hook, the reason when it cannot decide', () => {
   });
 });
 
-describe('agents guard hook, input nested too deeply', () => {
-  it('is answered by on_error (exit 2 under deny) as input it cannot read, and logged', async () => {
-    const dir = await repo(['content: ["AKIA[0-9A-Z]{16}"]']);
+describe('agents guard hook, arguments nested deeply', () => {
+  it('are judged, not left to on_error: under allow, a tool guard and a content guard still deny', async () => {
+    const dir = await repo(['content: ["AKIA[0-9A-Z]{16}"]', 'tool: ["mcp__db__drop_table"]'], 'version: 1\nguard:\n  on_error: allow\n');
     const n = 200_000;
-    const input = `{"hook_event_name":"PreToolUse","session_id":"s","cwd":${JSON.stringify(dir)},"tool_name":"mcp__x__y","tool_input":{"a":${'['.repeat(n)}${']'.repeat(n)}}}`;
-    const r = await runAgents(['guard', 'hook'], { cwd: dir, input });
-    expect(r.code).toBe(2);
-    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
-    expect(audit(dir).at(-1)).toMatchObject({ decision: 'error', answer: 'deny' });
+    const nested = (tool: string, inner: string) =>
+      `{"hook_event_name":"PreToolUse","session_id":"s","cwd":${JSON.stringify(dir)},"tool_name":"${tool}","tool_input":{"a":${'['.repeat(n)}${inner}${']'.repeat(n)}}}`;
+    expect(await decision(dir, nested('mcp__db__drop_table', ''))).toBe('deny');
+    expect(await decision(dir, nested('mcp__x__y', '"AKIAABCDEFGHIJKLMNOP"'))).toBe('deny');
+    expect(await decision(dir, nested('mcp__x__y', '"fine"'))).toBe('none');
+    expect(audit(dir).at(-1)).toMatchObject({ decision: 'none' });
   });
 });

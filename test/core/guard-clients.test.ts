@@ -241,14 +241,20 @@ describe('every captured input shape becomes one action', () => {
     },
   );
 
-  it('refuses input nested too deeply to be read as text (GuardInputError, answered by on_error), for any client', () => {
+  it('reads arguments nested however deep as their JSON text (the model writes them), for any client', () => {
     const n = 200_000;
-    const deep = `{"a":${'['.repeat(n)}${']'.repeat(n)}}`;
+    const deep = `{"a":${'['.repeat(n)}"AKIAABCDEFGHIJKLMNOP"${']'.repeat(n)}}`;
     for (const input of [
       `{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"mcp__x__y","tool_input":${deep}}`,
       `{"hook_event_name":"beforeMCPExecution","conversation_id":"c","workspace_roots":["/p"],"tool_name":"q","tool_input":${deep}}`,
     ])
-      expect(() => parseClientInput(input)).toThrow(GuardInputError);
+      expect(parseClientInput(input).texts).toEqual([deep]);
+  });
+
+  it("gives a tool's arguments as JSON.stringify writes them", () => {
+    const args = { a: 1, b: [1, -0.5e10, { c: 'x"y\u2028\n', d: null, e: true }], f: {}, g: [], ['__proto__']: [3] };
+    const raw = `{"hook_event_name":"PreToolUse","session_id":"s","cwd":"/p","tool_name":"mcp__x__y","tool_input":${JSON.stringify(args)}}`;
+    expect(parseClientInput(raw).texts).toEqual([JSON.stringify(JSON.parse(raw).tool_input)]);
   });
 
   it('reads the session id and the working folder', () => {
