@@ -43,7 +43,8 @@ async function hasCommit(top: string): Promise<boolean> {
 
 /**
  * The files of `git diff --cached` (staged) or `git diff RANGE`, run at the
- * repository's top. Renames are a deletion and an addition (`--no-renames`), so both paths are seen.
+ * repository's top. Renames are a deletion and an addition (`--no-renames`), so both paths are seen; a submodule's
+ * new commit is a change to its path, however the config shows or ignores submodules.
  * Every file is diffed as text (`--text`, no textconv): a NUL byte or a `-diff`
  * attribute, which an agent can write, does not hide the lines a file adds.
  * Against the working tree, the untracked files git does not ignore are new
@@ -59,6 +60,10 @@ export async function diffFiles(top: string, what: { staged: true } | { range: s
     '--no-color',
     '--no-ext-diff',
     '--no-renames',
+    // A submodule's new commit is a change to its path whatever the config says: `diff.submodule=log` prints it
+    // without a `diff --git` header, and `ignore = all` (in .gitmodules, which an agent can write) leaves it out.
+    '--submodule=short',
+    '--ignore-submodules=none',
     '--src-prefix=a/',
     '--dst-prefix=b/',
   ];

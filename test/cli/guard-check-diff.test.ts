@@ -89,6 +89,20 @@ describe('agents guard check, files git calls binary', () => {
   });
 });
 
+describe("agents guard check, a submodule's new commit", () => {
+  it('is a change to its path however the config shows submodules (diff.submodule=log) or ignores them (.gitmodules)', async () => {
+    const dir = await repo();
+    git(dir, 'config', 'diff.submodule', 'log');
+    git(dir, 'config', 'diff.ignoreSubmodules', 'all');
+    writeFileSync(join(dir, '.gitmodules'), '[submodule "vault"]\n\tpath = secrets/vault\n\turl = ./vault\n\tignore = all\n');
+    git(dir, 'add', '.gitmodules');
+    git(dir, 'update-index', '--add', '--cacheinfo', `160000,${'1'.repeat(40)},secrets/vault`);
+    expect(await findings(dir, '--staged')).toEqual({ code: 1, found: [['secrets/vault', 0]] });
+    git(dir, 'commit', '-qm', 'vault');
+    expect(await findings(dir, 'HEAD~1..HEAD')).toEqual({ code: 1, found: [['secrets/vault', 0]] });
+  });
+});
+
 describe('agents guard check, a pull request range', () => {
   it("main...HEAD (the documented form) sees the branch's own changes, not what landed on main since it left", async () => {
     const dir = await repo();
