@@ -234,8 +234,13 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
       const t = str(obj(e).new_string) ?? str(obj(e).newString) ?? str(obj(e).newText);
       if (t !== undefined) texts.push(t);
     }
-  // A tool that names no file writes none: its text (an MCP tool's arguments) is still looked at by content guards.
-  if (paths.length === 0 && texts.length === 0 && Object.keys(ti).length > 0) texts.push(argumentsText(ti));
+  // A tool that names no file writes none: its text (an MCP tool's arguments) is still looked at by content guards. So
+  // are the arguments beside the files of one that holds no text under a key known here (`data`, a content given as a
+  // list): for all the hook can tell they are what it writes, and a content guard errs on its side as a write guard does.
+  if (texts.length === 0) {
+    const rest = Object.entries(ti).filter(([key, v]) => !(keys.includes(key) && typeof v === 'string' && v !== ''));
+    if (rest.length > 0) texts.push(argumentsText(Object.fromEntries(rest)));
+  }
   if (command !== undefined && paths.length === 0) return { paths, texts, command };
   const from = MOVE_TOOLS.test(tool) ? str(ti.source) : undefined;
   const to = str(ti.destination);

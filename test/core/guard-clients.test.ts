@@ -211,6 +211,19 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(write))).toMatchObject({ paths: ['protected/c.pem'], texts: ['AKIA'] });
   });
 
+  it('takes the arguments beside the file of a tool that holds its text under no known key, as the content written', () => {
+    const data = { ...claudeWrite, tool_name: 'mcp__store__put_file', tool_input: { path: 'notes.md', data: 'AKIA' } };
+    expect(parseClientInput(JSON.stringify(data))).toMatchObject({ paths: ['notes.md'], texts: ['{"data":"AKIA"}'] });
+    const listed = {
+      ...claudeWrite,
+      tool_name: 'mcp__docs__write',
+      tool_input: { path: 'notes.md', content: [{ type: 'text', text: 'AKIA' }] },
+    };
+    expect(parseClientInput(JSON.stringify(listed))).toMatchObject({ texts: ['{"content":[{"type":"text","text":"AKIA"}]}'] });
+    const remove = { ...claudeWrite, tool_name: 'mcp__fs__delete_file', tool_input: { path: 'notes.md' } };
+    expect(parseClientInput(JSON.stringify(remove))).toMatchObject({ paths: ['notes.md'], texts: [] });
+  });
+
   it("takes the new text of the MCP filesystem server's edit_file (edits[].newText), every edit of it", () => {
     const edit = {
       ...claudeWrite,
