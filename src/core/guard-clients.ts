@@ -45,6 +45,8 @@ export interface ClientAction {
   paths: string[];
   /** A move's two ends (both in `paths` too): a folder moved writes each of its files at the other end as well. */
   move?: { from: string; to: string };
+  /** What a deleting tool names (in `paths` too): a folder deleted deletes each file below it. */
+  removes?: string[];
   texts: string[];
   command?: string;
   /** The absolute folder the agent works in. */
@@ -185,6 +187,9 @@ const APPLY_PATCH = /(?:^|[\s;&|('"])(?:apply_patch|applypatch)(?=$|[\s;&|)'"<])
  */
 const MOVE_TOOLS = /(?:^|_)(?:move|rename)(?:_?(?:file|path|directory))?$/;
 
+/** Tools that delete a file or a folder, known by the end of their name as moves are (`mcp__fs__delete_directory`). */
+const REMOVE_TOOLS = /(?:^|_)(?:delete|remove)(?:_?(?:file|path|directory|dir|folder))?$/;
+
 /**
  * A tool's own name: an MCP tool's without its server's (`mcp__filesystem__read_file`, `filesystem__read_file`).
  * Gemini CLI joins them with one `_` (`mcp_fs_read_file`), and both may hold `_`: only a server's name without one
@@ -198,7 +203,7 @@ function ownName(tool: string): string {
 }
 
 /** The file, text and command of a tool's input, whichever client's tool it is (names differ, shapes rhyme). */
-function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; command?: string; move?: { from: string; to: string } } {
+function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts' | 'command' | 'move' | 'removes'> {
   const own = ownName(tool);
   if (READ_TOOLS.test(own) || tool === ANSWER_TOOL) return { paths: [], texts: [] };
   if (tool === 'apply_patch') {
@@ -244,7 +249,8 @@ function toolParts(tool: string, ti: Json): { paths: string[]; texts: string[]; 
   if (command !== undefined && paths.length === 0) return { paths, texts, command };
   const from = MOVE_TOOLS.test(tool) ? str(ti.source) : undefined;
   const to = str(ti.destination);
-  return from && to ? { paths, texts, move: { from, to } } : { paths, texts };
+  if (from && to) return { paths, texts, move: { from, to } };
+  return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { paths, texts, removes: paths } : { paths, texts };
 }
 
 /**

@@ -248,7 +248,7 @@ export class GuardService {
   }
 
   /** A client's action with its paths resolved (links, `..`) and made relative to the repository's top. */
-  toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cwd' | 'move'>): GuardAction {
+  toAction(action: Pick<ClientAction, 'tool' | 'paths' | 'texts' | 'command' | 'cwd' | 'move' | 'removes'>): GuardAction {
     // Joined, not resolved: `..` is folded only once the links before it are followed (physicalPath).
     const cwdNamed = isAbsolute(action.cwd) ? action.cwd : `${process.cwd()}${sep}${action.cwd}`;
     const namedOf = (p: string) => (isAbsolute(p) ? p : `${cwdNamed}${sep}${p}`);
@@ -294,6 +294,12 @@ export class GuardService {
         }
       }
     }
+    // A folder deleted deletes every file below it, as a folder moved away does.
+    for (const p of action.removes ?? [])
+      for (const named of spellings(p)) {
+        const real = physicalPath(named);
+        for (const rel of filesBelow(named, real)) add(join(resolve(named), rel), join(real, rel));
+      }
     const cwd = relativeTo(this.top, physicalPath(cwdNamed));
     const out: GuardAction = { tool: action.tool, files, texts: action.texts };
     if (reserved.length > 0) out.reserved = reserved;

@@ -278,7 +278,7 @@ describe('agents guard hook, a dangling link', () => {
 });
 
 describe('agents guard hook, a folder moved whole', () => {
-  it('judges every file below the folder, at both ends of the move; a link to a folder is moved, not its files', async () => {
+  it('judges every file below the folder, at both ends of the move, and a folder deleted; a link to a folder is moved, not its files', async () => {
     const dir = await repo();
     mkdirSync(join(dir, 'secrets/deep'), { recursive: true });
     writeFileSync(join(dir, 'secrets/deep/key.pem'), 'k');
@@ -292,7 +292,15 @@ describe('agents guard hook, a folder moved whole', () => {
     expect(await decision(dir, move('public', 'secrets'))).toBe('deny');
     expect(await decision(dir, move('public', 'docs'))).toBe('none');
     expect(await decision(dir, move('secrets-link', 'other-link'))).toBe('none');
-    // Only a move: another tool naming a folder (here the repository's top) is not judged by every file below it.
+    // A folder deleted deletes each file below it: the guarded ones, and the hook settings (the hook's own entry).
+    const remove = (path: string) => claude(dir, 'mcp__fs__delete_directory', { path });
+    expect(await decision(dir, remove('secrets'))).toBe('deny');
+    expect(await decision(dir, remove('public'))).toBe('none');
+    mkdirSync(join(dir, '.claude'));
+    writeFileSync(join(dir, '.claude/settings.json'), '{}');
+    expect(await decision(dir, remove('.claude'))).toBe('deny');
+    expect(await decision(dir, remove('secrets-link'))).toBe('none');
+    // Only a move or a delete: another tool naming a folder (here the repository's top) is not judged by every file below it.
     expect(await decision(dir, claude(dir, 'mcp__code__search', { path: dir, query: 'x' }))).toBe('none');
   });
 });

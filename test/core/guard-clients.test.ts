@@ -224,6 +224,18 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(remove))).toMatchObject({ paths: ['notes.md'], texts: [] });
   });
 
+  it('gives what a deleting tool names as removed, known by the end of its name', () => {
+    for (const tool of ['mcp__fs__delete_directory', 'mcp_fs_delete_file', 'fs__remove', 'mcp__x__delete'])
+      expect(parseClientInput(JSON.stringify({ ...claudeWrite, tool_name: tool, tool_input: { path: 'secrets' } })), tool).toMatchObject({
+        paths: ['secrets'],
+        removes: ['secrets'],
+      });
+    const write = parseClientInput(
+      JSON.stringify({ ...claudeWrite, tool_name: 'mcp__fs__write_file', tool_input: { path: 'a', content: 'x' } }),
+    );
+    expect(write.removes).toBeUndefined();
+  });
+
   it("takes the new text of the MCP filesystem server's edit_file (edits[].newText), every edit of it", () => {
     const edit = {
       ...claudeWrite,
