@@ -43,8 +43,11 @@ export interface ClientAction {
   tool: string;
   /** Files written, as given: absolute, or relative to `cwd`. */
   paths: string[];
-  /** A move's two ends (both in `paths` too): a folder moved writes each of its files at the other end as well. */
-  move?: { from: string; to: string };
+  /**
+   * A move's two ends (both in `paths` too): a folder moved writes each of its files at the other end as well. A copy
+   * (`copy`, its source not in `paths`) writes them at the other end only.
+   */
+  move?: { from: string; to: string; copy?: true };
   /** What a deleting tool names (in `paths` too): a folder deleted deletes each file below it. */
   removes?: string[];
   texts: string[];
@@ -187,6 +190,9 @@ const APPLY_PATCH = /(?:^|[\s;&|('"])(?:apply_patch|applypatch)(?=$|[\s;&|)'"<])
  */
 const MOVE_TOOLS = /(?:^|_)(?:move|rename)(?:_?(?:file|path|directory))?$/;
 
+/** Tools that copy a file or a folder, known by the end of their name as moves are (`mcp__fs__copy_directory`). */
+const COPY_TOOLS = /(?:^|_)copy(?:_?(?:file|path|directory|dir|folder))?$/;
+
 /** Tools that delete a file or a folder, known by the end of their name as moves are (`mcp__fs__delete_directory`). */
 const REMOVE_TOOLS = /(?:^|_)(?:delete|remove)(?:_?(?:file|path|directory|dir|folder))?$/;
 
@@ -250,6 +256,9 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   const from = MOVE_TOOLS.test(tool) ? str(ti.source) : undefined;
   const to = str(ti.destination);
   if (from && to) return { paths, texts, move: { from, to } };
+  // A folder copied writes each of its files where it goes (`public/` copied to `.claude`: `.claude/settings.json`).
+  const copied = COPY_TOOLS.test(tool) ? str(ti.source) : undefined;
+  if (copied && to) return { paths, texts, move: { from: copied, to, copy: true } };
   return REMOVE_TOOLS.test(tool) && paths.length > 0 ? { paths, texts, removes: paths } : { paths, texts };
 }
 

@@ -279,8 +279,9 @@ export class GuardService {
     for (const p of action.paths) for (const named of spellings(p)) add(resolve(named), physicalPath(named));
     if (action.move) {
       // A folder moved changes every file below it, where it was and where it goes (`public/` moved to `secrets`:
-      // `secrets/x`): the guards judge those files, not the folder's name. Only a move: another tool that names a folder
-      // (a search of the repository's top) would be judged by every file of it.
+      // `secrets/x`; a copy, where it goes only): the guards judge those files, not the folder's name. Only a move, a
+      // copy or a delete: another tool that names a folder (a search of the repository's top) would be judged by every
+      // file of it.
       for (const from of spellings(action.move.from)) {
         const fromReal = physicalPath(from);
         const below = filesBelow(from, fromReal);
@@ -288,7 +289,7 @@ export class GuardService {
         for (const to of spellings(action.move.to)) {
           const [fromAbs, toAbs, toReal] = [resolve(from), resolve(to), physicalPath(to)];
           for (const rel of below) {
-            add(join(fromAbs, rel), join(fromReal, rel));
+            if (!action.move.copy) add(join(fromAbs, rel), join(fromReal, rel));
             add(join(toAbs, rel), join(toReal, rel));
           }
         }

@@ -278,7 +278,7 @@ describe('agents guard hook, a dangling link', () => {
 });
 
 describe('agents guard hook, a folder moved whole', () => {
-  it('judges every file below the folder, at both ends of the move, and a folder deleted; a link to a folder is moved, not its files', async () => {
+  it('judges every file below the folder, at both ends of the move, where a copy goes, and a folder deleted; a link to a folder is moved, not its files', async () => {
     const dir = await repo();
     mkdirSync(join(dir, 'secrets/deep'), { recursive: true });
     writeFileSync(join(dir, 'secrets/deep/key.pem'), 'k');
@@ -300,7 +300,11 @@ describe('agents guard hook, a folder moved whole', () => {
     writeFileSync(join(dir, '.claude/settings.json'), '{}');
     expect(await decision(dir, remove('.claude'))).toBe('deny');
     expect(await decision(dir, remove('secrets-link'))).toBe('none');
-    // Only a move or a delete: another tool naming a folder (here the repository's top) is not judged by every file below it.
+    // A folder copied writes each of its files where it goes, and nothing where it was.
+    const copy = (source: string, destination: string) => claude(dir, 'mcp__fs__copy_directory', { source, destination });
+    expect(await decision(dir, copy('public', 'secrets'))).toBe('deny');
+    expect(await decision(dir, copy('secrets', 'public/copy'))).toBe('none');
+    // Only a move, a copy or a delete: another tool naming a folder (here the repository's top) is not judged by every file below it.
     expect(await decision(dir, claude(dir, 'mcp__code__search', { path: dir, query: 'x' }))).toBe('none');
   });
 });

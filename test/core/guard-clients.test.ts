@@ -224,6 +224,14 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(JSON.stringify(remove))).toMatchObject({ paths: ['notes.md'], texts: [] });
   });
 
+  it("gives a copy's two ends as a move's, its source not written", () => {
+    const input = { ...claudeWrite, tool_name: 'mcp__fs__copy_directory', tool_input: { source: 'public', destination: 'secrets' } };
+    expect(parseClientInput(JSON.stringify(input))).toMatchObject({
+      paths: ['secrets'],
+      move: { from: 'public', to: 'secrets', copy: true },
+    });
+  });
+
   it('gives what a deleting tool names as removed, known by the end of its name', () => {
     for (const tool of ['mcp__fs__delete_directory', 'mcp_fs_delete_file', 'fs__remove', 'mcp__x__delete'])
       expect(parseClientInput(JSON.stringify({ ...claudeWrite, tool_name: tool, tool_input: { path: 'secrets' } })), tool).toMatchObject({
