@@ -184,6 +184,12 @@ const ANSWER_TOOL = 'StructuredOutput';
 const APPLY_PATCH = /(?:^|[\s;&|('"])(?:apply_patch|applypatch)(?=$|[\s;&|)'"<])/;
 
 /**
+ * The folder a `cd DIR && apply_patch <<'EOF'` script changes to: Codex applies the patch there (its paths are
+ * relative to DIR), as a shell would. DIR is a word, or a string in double or single quotes.
+ */
+const APPLY_PATCH_CD = /(?:^|[\s;&|(])cd\s+(?:'([^']*)'|"([^"]*)"|([^\s'"&;|]+))\s*&&\s*(?:apply_patch|applypatch)(?=$|[\s<])/;
+
+/**
  * Tools that move a file: the file they take away is written as much as the one they make. Known by the end of
  * their name, however the client joins an MCP server's name to it (`mcp__fs__move_file`, `fs__move_file`, and Gemini
  * CLI's `mcp_fs_move_file`, where the server's name cannot be told from the tool's).
@@ -220,7 +226,12 @@ function toolParts(tool: string, ti: Json): Pick<ClientAction, 'paths' | 'texts'
   if (/^(Bash|Shell|run_shell_command|shell|exec_command|local_shell)$/.test(tool) && command !== undefined) {
     // Codex runs apply_patch given to its shell tool as its own patch (`["apply_patch", "*** Begin Patch…"]`, or a
     // heredoc in `bash -lc`), not as a command: its files and added lines meet the guards as the apply_patch tool's do.
-    if (APPLY_PATCH.test(command) && command.includes('*** Begin Patch')) return { ...patchParts(command), command };
+    if (APPLY_PATCH.test(command) && command.includes('*** Begin Patch')) {
+      const patch = patchParts(command);
+      const cd = APPLY_PATCH_CD.exec(command);
+      const dir = cd ? (cd[1] ?? cd[2] ?? cd[3]) : undefined;
+      return { ...patch, ...(dir ? { paths: patch.paths.map((p) => joinPath(dir, p)) } : {}), command };
+    }
     return { paths: [], texts: [], command };
   }
   const paths: string[] = [];

@@ -381,9 +381,15 @@ describe('apply_patch through the shell tool', () => {
     for (const command of [
       ['apply_patch', patch],
       ['bash', '-lc', `apply_patch <<'EOF'\n${patch}EOF\n`],
-      `cd sub && applypatch <<'EOF'\n${patch}EOF`,
     ])
       expect(codex(command), JSON.stringify(command)).toMatchObject({ paths: ['secrets/a.key'], texts: ['k'] });
+    // `cd DIR && apply_patch`: Codex applies the patch in DIR, so its paths are DIR's.
+    const inner = '*** Begin Patch\n*** Add File: a.key\n+k\n*** Update File: /abs/b\n+k\n*** End Patch\n';
+    for (const cd of ['secrets', '"secrets"', "'secrets'", 'secrets/'])
+      expect(codex(['bash', '-lc', `cd ${cd} && apply_patch <<'EOF'\n${inner}EOF\n`]), cd).toMatchObject({
+        paths: ['secrets/a.key', '/abs/b'],
+      });
+    expect(codex(`cd sub && applypatch <<'EOF'\n${patch}EOF`)).toMatchObject({ paths: ['sub/secrets/a.key'] });
     expect(codex(['apply_patch', patch], 'exec_command').command).toContain('apply_patch');
     // Another command that holds patch text writes nothing the hook can read: the command guards judge it.
     expect(codex(['cat', 'notes/apply_patch.md']).paths).toEqual([]);
