@@ -6,6 +6,7 @@
  * module one {@link GuardAction} at a time.
  */
 import { compileGlob, globHoldsFolder, literalFolder } from './globs.ts';
+import { loosely } from './names.ts';
 import { escapeUnsafe } from './plain-text.ts';
 // Only the type: the regular-expression engine is large, and loaded by the caller only when a pattern must run (see patternsNeeded).
 import type { TextMatcher } from './guard-patterns.ts';
@@ -231,7 +232,7 @@ export function buildGuardIndex(input: {
     projects[name] = [...meta.paths];
     for (const g of meta.paths) {
       const head = literalFolder(g).split('/')[0]!;
-      const list = (heads[input.caseless ? caseFolded(head) : head] ??= []);
+      const list = (heads[input.caseless ? loosely(head) : head] ??= []);
       if (!list.includes(name)) list.push(name);
     }
   }
@@ -241,16 +242,12 @@ export function buildGuardIndex(input: {
 }
 
 /**
- * A name as a file system that ignores case takes it: composed (NFC) and in lower case. macOS's, where git sets
- * core.ignorecase, takes a name and its decomposed spelling (`cafe` and U+0301) for one file as well.
+ * A path (or glob) as the index compares it: where git ignores case, {@link loosely}, as such a file system takes it:
+ * in lower case as its case table folds it (`ſ` is `s` on NTFS and APFS, which lower-casing alone missed), composed
+ * (macOS takes `cafe` and U+0301 for `café`), and without what Windows and HFS+ leave out of a name (a trailing dot).
  */
-function caseFolded(name: string): string {
-  return name.normalize('NFC').toLowerCase();
-}
-
-/** A path (or glob) as the index compares it: {@link caseFolded} where git ignores case. */
 function folded(index: GuardIndex, path: string): string {
-  return index.caseless ? caseFolded(path) : path;
+  return index.caseless ? loosely(path) : path;
 }
 
 /** The projects whose paths hold a file (by glob) or a folder (globHoldsFolder); none: [""]. */

@@ -7,26 +7,8 @@ import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { loosely } from '../core/names.ts';
 import { runEnv } from '../git/run-environment.ts';
-
-/** Code points HFS+ leaves out of a name (git's is_hfs_dotgit skips them too): `.g\u200cit` is `.git` there. */
-const HFS_IGNORED = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/g;
-
-/**
- * A path as the most forgiving file system names it: composed, without the code points HFS+ ignores, without case
- * (upper then lower, so `ı` and `ſ` meet `i` and `s` as NTFS's and APFS's tables have them), and without the dots and
- * spaces Windows drops at a name's end. The reserved folders are compared so on every system, whatever git says of
- * the repository: a folder mounted from another system, or a core.ignorecase set wrong, must not let `.GIT/config`
- * through (docs/adr/0091-reserved-paths-matched-without-case.md).
- */
-export function loosely(path: string): string {
-  return path
-    .normalize('NFC')
-    .replace(HFS_IGNORED, '')
-    .toUpperCase()
-    .toLowerCase()
-    .replace(/[. ]+(?=[\\/]|$)/g, '');
-}
 
 /** Whether `abs` is `dir` or inside it, compared {@link loosely}. */
 export function within(dir: string, abs: string): boolean {

@@ -145,6 +145,12 @@ describe('a repository where git ignores case (core.ignorecase)', () => {
       expect(decide([accented], { files: [file] }, { caseless: true }).decision, file).toBe('deny');
     expect(decide([accented], { files: ['cafe\u0301/menu.md'] }).decision).toBe('none');
   });
+  it("a name as those file systems' tables fold it, and without what Windows and HFS+ leave out of a name", () => {
+    for (const file of ['\u017fecrets/prod.env', 'secrets./prod.env', 'secrets /a', 'secre\u200cts/a', 'key.pem.'])
+      expect(decide([g], { files: [file] }, { caseless: true }).decision, file).toBe('deny');
+    expect(decide([p], { files: ['\u017fervices/app/db/init.sql'] }, { caseless: true }).decision).toBe('deny');
+    expect(decide([g], { files: ['\u017fecrets/prod.env', 'secrets./prod.env'] }).decision).toBe('none');
+  });
   it('and only there: elsewhere another case is another path', () => {
     for (const file of ['SECRETS/prod.env', 'key.pem']) expect(decide([g], { files: [file] }).decision, file).toBe('none');
     expect(decide([p], { files: ['Services/App/db/init.sql'] }).decision).toBe('none');
