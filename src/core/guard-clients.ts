@@ -320,8 +320,10 @@ export function parseClientInput(raw: string, client?: GuardClient): ClientActio
   const tool = str(input.tool_name);
   if (tool === undefined || tool === '') throw new GuardInputError(`the ${event || 'hook'} input has no tool_name`);
   const parts = toolParts(tool, obj(input.tool_input));
-  // Gemini's shell tool may name its own folder (dir_path), relative to the project.
-  const dir = str(obj(input.tool_input).dir_path) ?? str(obj(input.tool_input).directory) ?? str(obj(input.tool_input).workdir);
+  // A shell tool may name its own folder, relative to the project: Gemini's dir_path, Codex's workdir, the Serena MCP
+  // server's execute_shell_command's cwd (a project's command guards apply to a command run in its folders).
+  const ti = obj(input.tool_input);
+  const dir = str(ti.dir_path) ?? str(ti.directory) ?? str(ti.workdir) ?? str(ti.cwd);
   return { ...base, ...(dir && parts.command !== undefined ? { cwd: joinPath(cwd, dir) } : {}), tool, ...parts, blocking: true };
 }
 

@@ -290,6 +290,11 @@ describe('every captured input shape becomes one action', () => {
     expect(parseClientInput(raw).texts).toEqual([JSON.stringify(JSON.parse(raw).tool_input)]);
   });
 
+  it("takes the folder a shell tool names for its command: the Serena MCP server's execute_shell_command's cwd", () => {
+    const serena = { ...claudeWrite, tool_name: 'mcp__serena__execute_shell_command', tool_input: { command: 'make deploy', cwd: 'sub' } };
+    expect(parseClientInput(JSON.stringify(serena))).toMatchObject({ command: 'make deploy', cwd: '/home/dev/proj/sub' });
+  });
+
   it('reads the session id and the working folder', () => {
     expect(parseClientInput(JSON.stringify(claudeWrite))).toMatchObject({ session: claudeWrite.session_id, cwd: '/home/dev/proj' });
     expect(parseClientInput(JSON.stringify(cursorMcp))).toMatchObject({ session: 'conv-123', cwd: '/home/dev/proj' });
