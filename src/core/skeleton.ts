@@ -68,8 +68,14 @@ const CONFUSABLE_RE = new RegExp(`[${LETTERS}]`, 'gu');
 /** The same two sets, to test before replacing: most texts hold neither (a test leaves no state, unlike a global pattern's). */
 const ANY = new RegExp(`[\\p{Default_Ignorable_Code_Point}${LETTERS}]`, 'u');
 
-/** `text` (already NFKC and lower-cased) without invisible characters, its look-alike letters as the Latin ones. */
+/** `text` (already NFKC and lower-cased) without invisible characters, its look-alike letters as the Latin ones, in NFC. */
 export function skeleton(text: string): string {
-  if (!ANY.test(text)) return text;
-  return text.replace(INVISIBLE, '').replace(CONFUSABLE_RE, (c) => CONFUSABLE[c] ?? c);
+  // Decomposed, as UTS #39 reads it: a look-alike under a mark (ё, or е then U+0301) shows its base letter to the
+  // map, and composing again after makes that copy the Latin letter's precomposed form (é, ë), as NFKC left that one.
+  const parts = text.normalize('NFD');
+  if (!ANY.test(parts)) return text;
+  return parts
+    .replace(INVISIBLE, '')
+    .replace(CONFUSABLE_RE, (c) => CONFUSABLE[c] ?? c)
+    .normalize('NFC');
 }

@@ -46,6 +46,48 @@ describe('textKey on ASCII text (its fast path)', () => {
   });
 });
 
+describe('textKey sees look-alike letters under a mark', () => {
+  test('a Cyrillic е or ё with a mark is the Latin letter with it, however the mark is written', () => {
+    const cafe = textKey('Keep the café open');
+    expect(textKey('Keep the caf\u0435\u0301 open')).toBe(cafe);
+    expect(textKey('Keep the caf\u0435\u200b\u0301 open')).toBe(cafe);
+    expect(textKey('Keep the caf\u0451 open')).toBe(textKey('Keep the cafë open'));
+    // Within Cyrillic the two letters stay distinct.
+    expect(textKey('\u0451\u0436')).not.toBe(textKey('\u0435\u0436'));
+  });
+
+  test('a key is its own key: keys compare the same however often they are taken', () => {
+    const unit = fc.constantFrom(
+      ...'aBe \t',
+      '\u00a0',
+      '\u200b',
+      '\u00ad',
+      '\u0435',
+      '\u0415',
+      '\u0451',
+      '\u03bf',
+      '\u03ac',
+      '\u0301',
+      '\u0308',
+      'é',
+      'İ',
+      'ß',
+      '\ufb01',
+      '\u212a',
+      '\u3000',
+      'Σ',
+      'ς',
+      '①',
+    );
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 10 }), (text) => {
+        expect(textKey(textKey(text))).toBe(textKey(text));
+      }),
+      { seed: 20261205, numRuns: fcRuns(2000) },
+    );
+  });
+});
+
 describe('cleanText', () => {
   test('trims the ends and keeps inner spacing as written', () => {
     expect(cleanText('  a  b\tc \n')).toBe('a  b\tc');
