@@ -8,6 +8,8 @@ import { WorkingTreeSource } from '../../src/store/tree-source.ts';
 import { readPlanRecords } from '../../src/store/read-records.ts';
 import { readWaivers } from '../../src/store/read-waivers.ts';
 import { FactsCache } from '../../src/validate/cache.ts';
+import { keyDigest } from '../../src/validate/content-hash.ts';
+import { textKey } from '../../src/core/normalise.ts';
 import { MemorySource, type Spec } from '../helpers/memory-source.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 
@@ -1022,6 +1024,44 @@ describe('checkWaivers', () => {
       [`projects/api/waivers/${W6}.yaml`, 'warning', 3, 15],
       [`projects/web/waivers/${W[1]}.yaml`, 'warning', 3, 15],
       [`projects/web/waivers/${W[2]}.yaml`, 'warning', 3, 15],
+    ]);
+  });
+
+  it("a waiver of a copy its target's set does not keep (shadowed there, or inactive) is waiver-not-applicable", async () => {
+    const [W1, W2, W3, W4, W5, W6] = [
+      '01JDQ6X5Z8W4N3B2C1D0E9F8J1',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8J2',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8J3',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8J4',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8J5',
+      '01JDQ6X5Z8W4N3B2C1D0E9F8J6',
+    ];
+    const I = '01JDQ6X5Z8W4N3B2C1D0E9F8K1';
+    const spec = {
+      // A global text api copies (B, the kept one there), which web does not; the plan's own copy (Y) hides api's.
+      [`global/${A}.yaml`]: inv(A, 'Keep backups'),
+      [`projects/api/${B}.yaml`]: pinv(B, 'keep  BACKUPS'),
+      [`plans/${P}/plan.yaml`]: plan(P, 'project: api\n'),
+      [`plans/${P}/${Y}.yaml`]: pinv(Y, 'Keep backups'),
+      [`global/${C}.yaml`]: inv(C, 'Log changes', 'active: false\n'),
+      // An inherited text the project copies (Z).
+      [`projects/api/${Z}.yaml`]: pinv(Z, 'Review infra'),
+      [`projects/api/waivers/${W1}.yaml`]: waiver(W1, A, '2999-01-01'),
+      [`projects/web/waivers/${W2}.yaml`]: waiver(W2, A, '2999-01-01'),
+      [`plans/${P}/waivers/${W3}.yaml`]: waiver(W3, B, '2999-01-01'),
+      [`projects/api/waivers/${W4}.yaml`]: waiver(W4, B, '2999-01-01'),
+      [`projects/web/waivers/${W5}.yaml`]: waiver(W5, C, '2999-01-01'),
+      [`projects/api/waivers/${W6}.yaml`]: waiver(W6, I, '2999-01-01'),
+    };
+    const inheritedKeys = async () => new Map([[I, keyDigest(textKey('Review infra'))]]);
+    const found = (await check(spec, { inheritedKeys })).filter((d) => d.code === 'waiver-not-applicable');
+    // Each names the copy that applies instead (none for the inactive one).
+    const kept = (d: Diagnostic) => [Y, B, Z].filter((id) => d.message.includes(`${id} (`));
+    expect(found.map((d) => [d.file, d.severity, d.line, d.col, kept(d)])).toEqual([
+      [`plans/${P}/waivers/${W3}.yaml`, 'warning', 3, 15, [Y]],
+      [`projects/api/waivers/${W1}.yaml`, 'warning', 3, 15, [B]],
+      [`projects/api/waivers/${W6}.yaml`, 'warning', 3, 15, [Z]],
+      [`projects/web/waivers/${W5}.yaml`, 'warning', 3, 15, []],
     ]);
   });
 

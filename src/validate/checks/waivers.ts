@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
-import type { Scope } from '../../core/model.ts';
+import { describeScope, type Scope, type ScopedInvariant, type Target } from '../../core/model.ts';
+import { resolveEffective } from '../../core/resolve.ts';
 import type { WaiverScope } from '../../core/waivers.ts';
 import type { FileFacts } from '../file-facts.ts';
 import type { ContentJob } from './context.ts';
@@ -24,14 +25,23 @@ export async function checkWaivers(
   const found: { file: string; report: () => Diagnostic }[] = [];
   let expired: ((w: { expires: string }, now: Date) => boolean) | undefined;
   // Where each invariant of the store lives, and each plan's project: a waiver waives only what its target's set holds.
-  let places: { scopes: Map<string, Scope>; planProjects: Map<string, string | undefined> } | undefined;
+  let places: Places | undefined;
   const placesOf = () => {
     if (places) return places;
-    places = { scopes: new Map(), planProjects: new Map() };
+    places = { scopes: new Map(), planProjects: new Map(), copies: new Map(), keyOf: new Map() };
     for (let j = 0; j < jobs.length; j++) {
       const k = jobs[j]!.kind;
-      if (k.kind === 'invariant') places.scopes.set(k.id, k.scope);
-      else if (k.kind === 'plan' && facts[j]!.p) places.planProjects.set(k.plan, facts[j]!.p!.project);
+      if (k.kind === 'invariant') {
+        places.scopes.set(k.id, k.scope);
+        const key = facts[j]!.k;
+        if (key === undefined) continue;
+        places.keyOf.set(k.id, key);
+        // Only an active invariant has a loose key (check-file.ts): an inactive one is in no set.
+        const copy = { id: k.id, scope: k.scope, active: facts[j]!.n !== undefined };
+        const same = places.copies.get(key);
+        if (same) same.push(copy);
+        else places.copies.set(key, [copy]);
+      } else if (k.kind === 'plan' && facts[j]!.p) places.planProjects.set(k.plan, facts[j]!.p!.project);
     }
     return places;
   };
@@ -62,8 +72,22 @@ export async function checkWaivers(
     const warn = (code: 'waiver-not-applicable' | 'unknown-invariant', message: string, hint: string) =>
       found.push({ file, report: () => located.at(file, ['invariant_id'], code, 'warning', message, hint) });
     const outside = usedIds().has(w.i) ? outsideOf(kind.scope, w.i, placesOf()) : undefined;
+    const target = kind.scope.kind === 'plan' ? `plan ${kind.scope.plan}` : `project ${kind.scope.project}`;
+    const held = outside === undefined ? await heldBy(kind.scope, w.i, placesOf(), inheritedKeys) : undefined;
+    if (held === 'inactive') {
+      warn(
+        'waiver-not-applicable',
+        `waiver ${kind.id} of ${target} names invariant ${w.i}, which is inactive and in no set: it waives nothing`,
+        `Remove the waiver, or activate the invariant (agents invariant edit ${w.i} --activate).`,
+      );
+    } else if (held !== undefined) {
+      warn(
+        'waiver-not-applicable',
+        `waiver ${kind.id} of ${target} names invariant ${w.i}, which the set of ${target} does not hold: ${held.id} (${describeScope(held.scope)}), a copy of its text, applies there instead; it waives nothing`,
+        `Waive the copy that applies (agents invariant waive ${held.id} …), or remove this one.`,
+      );
+    }
     if (outside !== undefined) {
-      const target = kind.scope.kind === 'plan' ? `plan ${kind.scope.plan}` : `project ${kind.scope.project}`;
       warn(
         'waiver-not-applicable',
         `waiver ${kind.id} of ${target} names invariant ${w.i}, which is in ${outside}, not in the set of ${target}: it waives nothing`,
@@ -80,6 +104,43 @@ export async function checkWaivers(
   }
   await located.load(found.map((x) => x.file));
   return found.map((x) => x.report());
+}
+
+/** What the waivers check knows of the store's invariants without parsing them again. */
+interface Places {
+  scopes: Map<string, Scope>;
+  planProjects: Map<string, string | undefined>;
+  /** The store's invariants by the digest of their text key. */
+  copies: Map<string, { id: string; scope: Scope; active: boolean }[]>;
+  /** Each invariant's key digest. */
+  keyOf: Map<string, string>;
+}
+
+/**
+ * Why the set of a waiver's target, which `id`'s scope reaches, still does not hold `id`: `'inactive'`, or the
+ * copy of its text the resolver keeps there instead; undefined when the set holds it (or that cannot be known: a
+ * plan whose plan.yaml could not be read, an invariant that did not parse). A locked floor is left to `locked-waived`.
+ */
+async function heldBy(
+  where: WaiverScope,
+  id: string,
+  places: Places,
+  inheritedKeys: (() => Promise<ReadonlyMap<string, string>>) | undefined,
+): Promise<{ id: string; scope: Scope } | 'inactive' | undefined> {
+  const own = places.keyOf.get(id);
+  const key = own ?? (places.scopes.has(id) ? undefined : (await inheritedKeys?.())?.get(id));
+  if (key === undefined) return undefined;
+  const copies = places.copies.get(key) ?? [];
+  const self = copies.find((c) => c.id === id);
+  if (self && !self.active) return 'inactive';
+  if (where.kind === 'plan' && !places.planProjects.has(where.plan)) return undefined;
+  const target: Target = where.kind === 'plan' ? { kind: 'plan', plan: where.plan, project: places.planProjects.get(where.plan) } : where;
+  // The resolver itself decides which copy the set keeps; all copies share one key, so no floor is in play here.
+  const asInvariant = (c: { id: string; scope: Scope; active: boolean }) =>
+    ({ id: c.id, scope: c.scope, active: c.active, text: '', severity: 'error', path: '' }) as ScopedInvariant;
+  const inherited: ScopedInvariant[] = self ? [] : [asInvariant({ id, scope: { kind: 'inherited', source: '', order: 0 }, active: true })];
+  const kept = resolveEffective(target, [...copies.map(asInvariant), ...inherited], () => key)[0]?.invariant;
+  return kept === undefined || kept.id === id ? undefined : { id: kept.id, scope: kept.scope };
 }
 
 /**
