@@ -94,4 +94,32 @@ describe('InvariantService', () => {
     // An inactive copy in the same scope still blocks a duplicate add: it is in the store.
     expect((await failure(s.add({ scope: { global: true }, text: 'kept BUT off' }))).message).toContain('(inactive)');
   });
+
+  it("edit --overrides refuses a copy its invariant never meets (another project's, another plan's), and takes one it does", async () => {
+    const OTHER = '01M8KK5920RS6CGAVDFVYYJ0B5';
+    const root = testStore({
+      [`plans/${PLAN}/plan.yaml`]: `id: ${PLAN}\nproject: myapp\n`,
+      [`plans/${OTHER}/plan.yaml`]: `id: ${OTHER}\nproject: web\n`,
+    });
+    const s = service(root);
+    const text = 'Ship small changes';
+    const [g, app, web, plan, other] = [
+      await s.add({ scope: { global: true }, text }),
+      await s.add({ scope: { project: 'myapp' }, text }),
+      await s.add({ scope: { project: 'web' }, text }),
+      await s.add({ scope: { plan: PLAN }, text }),
+      await s.add({ scope: { plan: OTHER }, text }),
+    ].map((r) => r.invariant.id);
+    for (const [id, overrides] of [
+      [app, web],
+      [plan, other],
+      [plan, web],
+    ] as const) {
+      const e = await failure(s.edit({ id: id!, overrides: overrides! }));
+      expect([e.exitCode, e.message]).toEqual([EXIT_CODES.usage, expect.stringContaining(`cannot override ${overrides}`)]);
+      expect((await s.show(id!)).invariant.overrides).toBeUndefined();
+    }
+    expect((await s.edit({ id: plan!, overrides: app! })).invariant.overrides).toBe(app);
+    expect((await s.edit({ id: web!, overrides: g! })).invariant.overrides).toBe(g);
+  });
 });

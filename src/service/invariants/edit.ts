@@ -5,6 +5,7 @@ import { inputObject, optionalStrings, requiredString } from '../../core/input-s
 import { type ScopedInvariant, describeScope, precedence, scopeFolder } from '../../core/model.ts';
 import { truncate } from '../../core/names.ts';
 import { textKey } from '../../core/normalise.ts';
+import { shadowInfo } from '../../core/shadow.ts';
 import { readFolders } from '../../store/read.ts';
 import { lockedWrite } from '../commit.ts';
 import { refuseWeakenedFloor } from '../floors.ts';
@@ -143,5 +144,15 @@ export async function checkOverride(svc: InvariantContext, inv: ScopedInvariant)
     throw new UsageError(
       `${inv.id} cannot override ${target.id}: ${describeScope(target.scope)} comes before ${describeScope(inv.scope)}, so ${target.id} is the copy that applies`,
       `An override names a copy of lower precedence (plan > project > global > inherited). To replace ${inv.id} on purpose, run \`agents invariant edit ${target.id} --overrides ${inv.id}\`.`,
+    );
+  // Nor one it never meets (another project's, another plan's): it would replace nothing anywhere. The resolver's rule
+  // decides, on copies taken as active and unlocked, so that only where they live counts.
+  if (own === 'action' || other === 'action') return;
+  const plans = new Map(inv.scope.kind === 'plan' ? [[inv.scope.plan, await svc.readPlan(inv.scope.plan)]] : []);
+  const bare = (i: ScopedInvariant): ScopedInvariant => ({ ...i, active: true, locked: false });
+  if (!shadowInfo(bare(inv), [bare(target)], plans).shadows.length)
+    throw new UsageError(
+      `${inv.id} cannot override ${target.id}: ${describeScope(inv.scope)} and ${describeScope(target.scope)} are in no effective set together, so ${inv.id} replaces it nowhere`,
+      `An override names a lower copy that applies where this one does: a global or inherited one, or (from a plan) its project's. Nothing was written.`,
     );
 }
