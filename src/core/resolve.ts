@@ -55,6 +55,44 @@ function compare(a: ScopedInvariant, b: ScopedInvariant): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+function refTo(inv: ScopedInvariant): ShadowRef {
+  return { id: inv.id, scope: inv.scope.kind, path: inv.path };
+}
+
+/**
+ * Floors (docs/extends.md, "Floors"): of copies of one text, the first in precedence order that is not below the
+ * strictest locked inherited copy is kept. A weaker repository copy gives way, while one at the floor's severity
+ * or above still shadows the floor as any higher copy does. The others are its shadows, in precedence order.
+ */
+function keepAboveFloors(
+  floored: ReadonlyMap<string, EffectiveEntry>,
+  applicable: readonly ScopedInvariant[],
+  keys: readonly string[],
+  result: EffectiveEntry[],
+): void {
+  const copies = new Map<string, ScopedInvariant[]>();
+  for (let i = 0; i < applicable.length; i++) {
+    const key = keys[i]!;
+    if (!floored.has(key)) continue;
+    const list = copies.get(key);
+    if (list) list.push(applicable[i]!);
+    else copies.set(key, [applicable[i]!]);
+  }
+  let moved = false;
+  for (const [key, entry] of floored) {
+    const group = copies.get(key)!;
+    let floor: ScopedInvariant | undefined;
+    for (const c of group) if (c.locked && c.scope.kind === 'inherited' && (!floor || stricter(c, floor))) floor = c;
+    const keep = group.find((c) => !stricter(floor!, c))!;
+    if (keep === entry.invariant) continue;
+    entry.invariant = keep;
+    entry.shadows = group.filter((c) => c !== keep).map(refTo);
+    moved = true;
+  }
+  // A floor may have put a lower copy where a higher one was: in order again.
+  if (moved) result.sort((a, b) => compare(a.invariant, b.invariant));
+}
+
 /**
  * The effective set of a project or a plan (docs/resolution.md). Pure: `invariants` may hold
  * the whole store or only the scopes the target needs; the ones that do not
@@ -71,27 +109,23 @@ export function resolveEffective(
   const applicable = invariants.filter((inv) => inv.active && appliesTo(inv, target)).sort(compare);
   const byKey = new Map<string, EffectiveEntry>();
   const result: EffectiveEntry[] = [];
+  const keys: string[] = [];
+  // The entries whose text a locked inherited copy shares (docs/extends.md, "Floors"), decided once all copies are in.
+  let floored: Map<string, EffectiveEntry> | undefined;
   for (const inv of applicable) {
     const key = keyOf(inv);
+    keys.push(key);
     const kept = byKey.get(key);
     if (kept) {
-      if (inv.locked && inv.scope.kind === 'inherited' && stricter(inv, kept.invariant)) {
-        // A floor the policy source set (docs/extends.md, "Floors"): the weaker repository copy is
-        // what `validate` reports; the effective set keeps the stricter, locked one.
-        const weaker = kept.invariant;
-        kept.invariant = inv;
-        kept.shadows.unshift({ id: weaker.id, scope: weaker.scope.kind, path: weaker.path });
-        continue;
-      }
-      kept.shadows.push({ id: inv.id, scope: inv.scope.kind, path: inv.path });
+      kept.shadows.push(refTo(inv));
+      if (inv.locked && inv.scope.kind === 'inherited') (floored ??= new Map()).set(key, kept);
       continue;
     }
     const entry: EffectiveEntry = { invariant: inv, shadows: [] };
     byKey.set(key, entry);
     result.push(entry);
   }
-  // A floor may have put an inherited copy where a repository one was: in order again (a sorted list costs one pass).
-  result.sort((a, b) => compare(a.invariant, b.invariant));
+  if (floored) keepAboveFloors(floored, applicable, keys, result);
   // Hidden on purpose: some copy of the same text names it in `overrides` (the kept one, or one it hides in turn).
   let byId: Map<string, ScopedInvariant> | undefined;
   for (const entry of result) {

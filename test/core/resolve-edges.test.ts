@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Scope, ScopedInvariant, Target } from '../../src/core/model.ts';
+import { SEVERITIES, type Scope, type ScopedInvariant, type Target } from '../../src/core/model.ts';
 import { appliesTo, resolveEffective, stricter } from '../../src/core/resolve.ts';
+import { fcRuns } from '../helpers/fc-runs.ts';
 
 const id = (c: string) => `01JDQ6X5Z8W4N3B2C1D0E9F8G${c}`;
 const GLOBAL: Scope = { kind: 'global' };
@@ -58,6 +60,42 @@ describe('resolveEffective: floors set by a policy source', () => {
       [id('2'), []],
       [id('3'), [id('1')]],
     ]);
+  });
+
+  it("a copy at the floor's severity keeps shadowing the floor where a weaker copy above it gives way", () => {
+    const out = resolveEffective(TARGET, [
+      inv('1', 'Same rule', MYAPP, { severity: 'warning' }),
+      inv('2', 'same rule', GLOBAL),
+      inv('3', 'same RULE', ORG, { locked: true }),
+    ]);
+    expect(out.map((e) => [e.invariant.id, e.shadows.map((s) => s.id)])).toEqual([[id('2'), [id('1'), id('3')]]]);
+  });
+
+  it('of copies of one text, the first in precedence order not below the strictest floor is kept; the others are its shadows', () => {
+    const scopes = [MYAPP, GLOBAL, ORG, TEAM];
+    const copy = fc.record({
+      scope: fc.constantFrom(...scopes),
+      severity: fc.constantFrom(...SEVERITIES),
+      locked: fc.boolean(),
+      text: fc.constantFrom('Same rule', 'same  RULE'),
+    });
+    fc.assert(
+      fc.property(fc.array(copy, { minLength: 1, maxLength: 6 }), (drawn) => {
+        const copies = drawn.map((c, i) => inv(String.fromCharCode(65 + i), c.text, c.scope, { severity: c.severity, locked: c.locked }));
+        const out = resolveEffective(TARGET, copies);
+        expect(out).toHaveLength(1);
+        const ordered = resolveEffective(
+          TARGET,
+          copies.map((c) => ({ ...c, locked: false })),
+        )[0]!;
+        const inOrder = [ordered.invariant.id, ...ordered.shadows.map((s) => s.id)].map((id) => copies.find((c) => c.id === id)!);
+        const floors = copies.filter((c) => c.locked && c.scope.kind === 'inherited');
+        const kept = inOrder.find((c) => floors.every((f) => !stricter(f, c)))!;
+        expect(out[0]!.invariant).toBe(kept);
+        expect(out[0]!.shadows.map((s) => s.id)).toEqual(inOrder.filter((c) => c !== kept).map((c) => c.id));
+      }),
+      { seed: 20261205, numRuns: fcRuns(500) },
+    );
   });
 
   it('an inherited copy that is not locked, or a locked copy that is not inherited, does not replace it', () => {
