@@ -103,7 +103,8 @@ export function canMeet(a: { scope: Scope }, b: { scope: Scope }, plans: Readonl
   const y = b.scope;
   // An action template meets only the templates of its own action.
   if (x.kind === 'action' || y.kind === 'action') return sameScope(x, y);
-  if (x.kind === 'global' || y.kind === 'global') return true;
+  // A policy source's global/ applies everywhere, as the store's does.
+  if (x.kind === 'global' || y.kind === 'global' || x.kind === 'inherited' || y.kind === 'inherited') return true;
   if (x.kind === 'project' && y.kind === 'project') return x.project === y.project;
   if (x.kind === 'plan' && y.kind === 'plan') return x.plan === y.plan;
   const plan = x.kind === 'plan' ? x.plan : (y as { plan: string }).plan;

@@ -1,33 +1,43 @@
 import { precedence, sameScope, type Plan, type Scope, type ScopedInvariant } from './model.ts';
+import { canMeet } from './near-duplicates.ts';
 import { textKey } from './normalise.ts';
 import { stricter } from './resolve.ts';
 
 /** What shadowing reads of an invariant (a text not yet added has no severity yet). */
 type Copy = Pick<ScopedInvariant, 'id' | 'active' | 'scope'> & Partial<Pick<ScopedInvariant, 'severity' | 'locked'>>;
 
-/** A floor (docs/extends.md, "Floors"): a locked inherited copy stricter than `other`, which the resolver keeps instead. */
-function floorOver(floor: Copy, other: Copy): boolean {
-  if (floor.locked !== true || floor.scope.kind !== 'inherited') return false;
-  const [strong, weak] = [floor.severity, other.severity];
-  return strong !== undefined && weak !== undefined && stricter({ severity: strong }, { severity: weak });
+/** The strictest locked inherited copy among copies of one text (docs/extends.md, "Floors"), if any. */
+function floorOf(copies: readonly Copy[]): Copy | undefined {
+  let floor: Copy | undefined;
+  for (const c of copies)
+    if (c.active && c.locked === true && c.scope.kind === 'inherited' && c.severity !== undefined)
+      if (!floor || stricter({ severity: c.severity }, { severity: floor.severity! })) floor = c;
+  return floor;
+}
+
+/** Is `copy` below the floor? A text not yet added has no severity: it is not. */
+function below(copy: Copy, floor: Copy | undefined): boolean {
+  return floor !== undefined && copy.severity !== undefined && stricter({ severity: floor.severity! }, { severity: copy.severity });
 }
 
 /**
  * Whether `high` hides `low` somewhere, for two invariants with the same text
  * key: `high` applies to a target that `low` also applies to, with a higher
  * precedence (or, within one scope, is older). `plans` maps plan ids to
- * plans, to know a plan's project.
+ * plans, to know a plan's project. `floor`: the text's floor, which decides
+ * first, as the resolver keeps the first copy not below it.
  */
-function hidesSameText(high: Copy, low: Copy, plans: ReadonlyMap<string, Plan>): boolean {
+function hidesSameText(high: Copy, low: Copy, plans: ReadonlyMap<string, Plan>, floor: Copy | undefined): boolean {
   // Callers never pass two invariants with one id (they leave them out of `relations`).
   if (!high.active || !low.active) return false;
-  // Where the weaker copy applies, the floor does too, and the effective set keeps the floor.
-  if (floorOver(high, low)) return true;
-  if (floorOver(low, high)) return false;
+  // Wherever a copy below the floor applies, the floor does too: a copy not below it is kept there, over it.
+  // An action copy hides nothing.
+  if (high.scope.kind === 'action' || below(high, floor)) return false;
+  // An action copy below it applies nowhere; promoted, it would meet the floor first.
+  if (below(low, floor)) return low.scope.kind === 'action' ? high === floor : canMeet(high, low, plans);
   const h = high.scope;
   const l = low.scope;
-  // An action copy hides nothing; one in `low` is hidden by nothing (no branch below answers true for it).
-  if (h.kind === 'action') return false;
+  // An action copy in `low` is hidden by nothing (no branch below answers true for it).
   // One precedence is one kind: within one scope the older copy hides the newer.
   if (precedence(h.kind) === precedence(l.kind)) {
     // Two policy sources: the one listed first in `extends` wins, as in the resolver (docs/extends.md, "Precedence").
@@ -69,9 +79,10 @@ export function shadowInfo(subject: ScopedInvariant, others: readonly ScopedInva
 /** Shadow relations of `subject` among `sameText`: invariants with its text key, none with its id. */
 function relations(subject: Copy, sameText: readonly ScopedInvariant[], plans: ReadonlyMap<string, Plan>): ShadowInfo {
   const info: ShadowInfo = { shadowedBy: [], shadows: [] };
+  const floor = floorOf([subject, ...sameText]);
   for (const o of sameText) {
-    if (hidesSameText(o, subject, plans)) info.shadowedBy.push(o);
-    else if (hidesSameText(subject, o, plans)) info.shadows.push(o);
+    if (hidesSameText(o, subject, plans, floor)) info.shadowedBy.push(o);
+    else if (hidesSameText(subject, o, plans, floor)) info.shadows.push(o);
   }
   return info;
 }

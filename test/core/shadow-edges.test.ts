@@ -1,7 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { Plan, Scope, ScopedInvariant } from '../../src/core/model.ts';
+import { SEVERITIES, type Plan, type Scope, type ScopedInvariant, type Target } from '../../src/core/model.ts';
 import { resolveEffective } from '../../src/core/resolve.ts';
 import { checkNewInvariant, shadowMap } from '../../src/core/shadow.ts';
+import { fcRuns } from '../helpers/fc-runs.ts';
 import { scopedInvariant } from '../helpers/invariants.ts';
 
 const inv = (id: string, scope: Scope, text = 'Log all changes'): ScopedInvariant => scopedInvariant(id, scope, text);
@@ -89,5 +91,45 @@ describe('shadowMap: a locked floor of a policy source', () => {
   test('a text not added yet, of no severity, meets the floor as any copy', () => {
     const f = floor('error');
     expect(checkNewInvariant({ kind: 'project', project: 'web' }, 'Log all changes', [f], plans)).toEqual({ shadows: [f], shadowedBy: [] });
+  });
+});
+
+describe('shadowMap agrees with the effective sets', () => {
+  test('every copy a set keeps is said to shadow each copy it hides there, floors and policy sources included', () => {
+    const P1 = '01M8KK5920RS6CGAVDFVYYJ0B5';
+    const scope = fc.constantFrom<Scope>(
+      { kind: 'global' },
+      { kind: 'inherited', source: 'org', order: 0 },
+      { kind: 'inherited', source: 'team', order: 1 },
+      { kind: 'project', project: 'web' },
+      { kind: 'project', project: 'api' },
+      { kind: 'plan', plan: P1 },
+      { kind: 'plan', plan: LONE_PLAN },
+    );
+    const copy = fc.record({ scope, severity: fc.constantFrom(...SEVERITIES), locked: fc.boolean(), active: fc.boolean() });
+    const known = new Map<string, Plan>([...plans, [P1, { id: P1, project: 'web' }]]);
+    const targets: Target[] = [
+      { kind: 'project', project: 'web' },
+      { kind: 'project', project: 'api' },
+      { kind: 'plan', plan: P1, project: 'web' },
+      { kind: 'plan', plan: LONE_PLAN },
+    ];
+    fc.assert(
+      fc.property(fc.array(copy, { minLength: 1, maxLength: 6 }), (drawn) => {
+        const all = drawn.map((c, i) => ({
+          ...inv(`01M8KK5920RS6CGAVDFVYYJ0C${i}`, c.scope),
+          severity: c.severity,
+          locked: c.locked,
+          active: c.active,
+        }));
+        const map = shadowMap(all, known);
+        for (const target of targets)
+          for (const entry of resolveEffective(target, all)) {
+            const info = map.get(entry.invariant.id)!;
+            for (const ref of entry.shadows) expect(info.shadows.map((s) => s.id)).toContain(ref.id);
+          }
+      }),
+      { seed: 20261205, numRuns: fcRuns(1000) },
+    );
   });
 });
