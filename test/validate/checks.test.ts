@@ -10,6 +10,8 @@ import { readWaivers } from '../../src/store/read-waivers.ts';
 import { FactsCache } from '../../src/validate/cache.ts';
 import { keyDigest } from '../../src/validate/content-hash.ts';
 import { textKey } from '../../src/core/normalise.ts';
+import { resolveEffective } from '../../src/core/resolve.ts';
+import { scopedInvariant } from '../helpers/invariants.ts';
 import { MemorySource, type Spec } from '../helpers/memory-source.ts';
 import { tempDir, testStore } from '../helpers/tmp.ts';
 
@@ -785,6 +787,24 @@ describe('duplicates, shadows and overrides', () => {
       shadowedIn(A, P, 'text: never  delete DATA'),
       shadowedIn(B, P, 'text: Never delete data'),
       shadowedIn(C, P, 'text: Never delete data'),
+    ]);
+  });
+
+  it('of copies in one scope, the one named as kept is the one resolution keeps: the oldest active copy', async () => {
+    const found = await check({
+      [`global/${A}.yaml`]: inv(A, 'Never delete data', 'active: false\n'),
+      [`global/${B}.yaml`]: inv(B, 'never delete DATA'),
+      [`global/${C}.yaml`]: inv(C, 'Never delete data'),
+    });
+    const kept = resolveEffective({ kind: 'project', project: 'web' }, [
+      { ...scopedInvariant(A, { kind: 'global' }, 'Never delete data'), active: false },
+      scopedInvariant(B, { kind: 'global' }, 'never delete DATA'),
+      scopedInvariant(C, { kind: 'global' }, 'Never delete data'),
+    ])[0]!.invariant.id;
+    expect(kept).toBe(B);
+    expect(found.filter((d) => d.code === 'duplicate-text').map((d) => [d.file, d.related?.map((r) => r.file)])).toEqual([
+      [`global/${A}.yaml`, [`global/${B}.yaml`]],
+      [`global/${C}.yaml`, [`global/${B}.yaml`]],
     ]);
   });
 

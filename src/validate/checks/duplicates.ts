@@ -3,7 +3,7 @@ import { describeScope, scopeFolder, type ScopedInvariant } from '../../core/mod
 import type { Located } from './located.ts';
 import type { SharedText } from './context.ts';
 
-/** Equal text keys (docs/resolution.md) inside one scope: every copy but the oldest is an error. */
+/** Equal text keys (docs/resolution.md) inside one scope: every copy but the one resolution keeps is an error. */
 export function checkDuplicates(shared: SharedText, located: Located): Diagnostic[] {
   const groups = new Map<string, ScopedInvariant[]>();
   for (const [i, inv] of shared.invariants.entries()) {
@@ -14,10 +14,13 @@ export function checkDuplicates(shared: SharedText, located: Located): Diagnosti
   }
   const out: Diagnostic[] = [];
   for (const g of groups.values()) {
-    // The oldest is kept; every other copy is reported (a group of one has none).
+    // The copy resolution keeps is reported as kept: the oldest active one (an inactive copy is in no set), else
+    // the oldest. Every other copy is reported (a group of one has none).
     g.sort((a, b) => (a.id < b.id ? -1 : 1));
-    const kept = g[0]!;
-    for (const dup of g.slice(1)) {
+    const kept = g.find((inv) => inv.active) ?? g[0]!;
+    const why = kept === g[0] ? `the older, ${kept.id}` : `${kept.id}, the older active copy`;
+    for (const dup of g) {
+      if (dup === kept) continue;
       out.push(
         located.at(
           dup.path,
@@ -25,7 +28,7 @@ export function checkDuplicates(shared: SharedText, located: Located): Diagnosti
           'duplicate-text',
           'error',
           `same text as ${kept.id} (${kept.path}) in ${describeScope(dup.scope)}; a scope holds each text once`,
-          `Delete one of the two files (resolution keeps the older, ${kept.id}).`,
+          `Delete one of the two files (resolution keeps ${why}).`,
           [{ file: kept.path, ...located.where(kept.path, ['text']), message: `the copy that is kept: ${kept.id}` }],
         ),
       );
