@@ -100,6 +100,26 @@ export function fileWhereFolderGoes(path: string): Diagnostic {
   };
 }
 
+/** The `.yaml` name a file with another YAML ending (`.yml`, `.YAML`) stands for; undefined for any other file. */
+export function yamlNameMeant(path: string): string | undefined {
+  const m = /\.(ya?ml)$/i.exec(path);
+  if (m === null || m[1] === 'yaml') return undefined;
+  return `${path.slice(0, m.index)}.yaml`;
+}
+
+/** The finding of such a file where its `.yaml` name would be read, and is not there: what it holds is left out, an error. */
+export function misnamedYaml(path: string, meant: string): Diagnostic {
+  return {
+    code: 'unknown-path',
+    severity: 'error',
+    file: path,
+    line: 0,
+    col: 0,
+    message: `${path} is never read: only files ending in .yaml are, so what it holds is left out`,
+    hint: `Rename it to ${meant.slice(meant.lastIndexOf('/') + 1)}.`,
+  };
+}
+
 /** A file to read and parse, with its kind. */
 export interface ReadJob {
   entry: TreeEntry;
@@ -121,6 +141,8 @@ export function planReads(
   const jobs: ReadJob[] = [];
   // Without the caller's kinds, one classifier for the listing: a folder's invariants share one scope object.
   const classify = pathClassifier();
+  // The listed paths, made at the first file with another YAML ending (few stores have one).
+  let listed: Set<string> | undefined;
   for (let i = 0; i < entries.length; i++) {
     const entry = entries[i]!;
     if (entry.unreadable !== undefined) {
@@ -144,7 +166,16 @@ export function planReads(
       diagnostics.push(fileWhereFolderGoes(entry.path));
       continue;
     }
-    if (!entry.path.endsWith('.yaml')) continue;
+    if (!entry.path.endsWith('.yaml')) {
+      // An invariant or record written by hand as `.yml` would be left out of every set in silence: said, as validate says it.
+      const meant = entry.type === 'file' ? yamlNameMeant(entry.path) : undefined;
+      if (meant === undefined) continue;
+      const meantKind = classify(meant);
+      if (meantKind.kind === 'unknown' || meantKind.kind === 'bad-id' || meantKind.kind === 'bad-name' || !want(meantKind)) continue;
+      listed ??= new Set(entries.map((e) => e.path));
+      if (!listed.has(meant)) diagnostics.push(misnamedYaml(entry.path, meant));
+      continue;
+    }
     const kind = kinds?.[i] ?? classify(entry.path);
     if (!want(kind)) continue;
     // What stands there first: a folder named like a file is a folder, whatever its name says.

@@ -36,6 +36,32 @@ describe('a file where a scope folder of the store goes', () => {
   });
 });
 
+// An invariant written by hand as `.yml` is never read: a reader that left it out in silence would give a shorter set.
+describe('an invariant file with another YAML ending (.yml, .YAML)', () => {
+  it('is an error of every reader of its scope (exit 3), as validate says it; a .yaml of its name beside it is read', async () => {
+    const Q = '01JP1000000000000000000001';
+    const store = testStore({
+      [`projects/web/${P}.yml`]: invariantYaml(P, 'Web rule'),
+      [`projects/api/${Q}.yaml`]: invariantYaml(Q, 'Api rule'),
+    });
+    const cwd = dirname(store);
+    for (const args of [
+      ['invariant', 'list', '--effective', '--project', 'web'],
+      ['invariant', 'list', '--project', 'web'],
+    ]) {
+      const r = await runAgents(['--format', 'json', ...args], { cwd });
+      expect(r.code, args.join(' ')).toBe(3);
+      expect(JSON.parse(r.stdout).error.detail.diagnostics[0]).toMatchObject({ code: 'unknown-path', file: `projects/web/${P}.yml` });
+    }
+    // Another project's set does not read that folder.
+    expect((await runAgents(['invariant', 'list', '--effective', '--project', 'api'], { cwd })).code).toBe(0);
+    // With the .yaml there too, the stray copy hides nothing: validate warns of it, the readers read the .yaml.
+    writeFileSync(join(store, `projects/web/${P}.yaml`), invariantYaml(P, 'Web rule'));
+    const r = await runAgents(['--format', 'json', 'invariant', 'list', '--effective', '--project', 'web'], { cwd });
+    expect([r.code, JSON.parse(r.stdout).map((i: { id: string }) => i.id)]).toEqual([0, [P]]);
+  });
+});
+
 // The other way round: a folder of a store file's name, which the rename of a new copy cannot replace.
 describe('a folder where a store file goes', () => {
   it('is exit 2 write-failed saying it is a folder, not the bare system code, and nothing is written', async () => {

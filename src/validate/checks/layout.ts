@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { classifyPath, isHiddenName, isKnownFolder, isTemporaryName, type PathKind } from '../../core/layout.ts';
 import { nameProblem, ulidProblem } from '../../core/names.ts';
-import { badName, isRequiredFolder, isScopeFolder } from '../../store/read-plan.ts';
+import { badName, isRequiredFolder, isScopeFolder, misnamedYaml, yamlNameMeant } from '../../store/read-plan.ts';
 import type { TreeEntry } from '../../store/tree-source.ts';
 import { problem } from './problem.ts';
 
@@ -89,16 +89,7 @@ export function checkLayout(entries: readonly TreeEntry[], kinds: readonly PathK
         // A hidden link is an editor's lock (Emacs's `.#NAME.yaml`, a link to nothing while a file is being edited):
         // never followed nor read, so warned of as any hidden file.
         if (e.type === 'symlink' && !isHiddenName(e.path.slice(e.path.lastIndexOf('/') + 1))) out.push(linkProblem(e.path));
-        else if (meant !== undefined)
-          out.push(
-            problem(
-              'unknown-path',
-              'error',
-              e.path,
-              `${e.path} is never read: only files ending in .yaml are, so what it holds is left out`,
-              `Rename it to ${meant.slice(meant.lastIndexOf('/') + 1)}.`,
-            ),
-          );
+        else if (meant !== undefined) out.push(misnamedYaml(e.path, meant));
         else
           out.push(
             problem(
@@ -144,9 +135,8 @@ const MEANT_KINDS = new Set<PathKind['kind']>([...READ_KINDS].filter((k) => k !=
  * an invariant, a plan or a record written by hand and never read.
  */
 function misnamed(path: string, exists: (path: string) => boolean): string | undefined {
-  const m = /\.(ya?ml)$/i.exec(path);
-  if (m === null || m[1] === 'yaml') return undefined;
-  const meant = `${path.slice(0, m.index)}.yaml`;
+  const meant = yamlNameMeant(path);
+  if (meant === undefined) return undefined;
   return MEANT_KINDS.has(classifyPath(meant).kind) && !exists(meant) ? meant : undefined;
 }
 
