@@ -67,11 +67,14 @@ const LETTERS = Object.keys(CONFUSABLE).join('');
 const CONFUSABLE_RE = new RegExp(`[${LETTERS}]`, 'gu');
 /** The same two sets, to test before replacing: most texts hold neither (a test leaves no state, unlike a global pattern's). */
 const ANY = new RegExp(`[\\p{Default_Ignorable_Code_Point}${LETTERS}]`, 'u');
+const NON_ASCII = /[^\x00-\x7f]/;
 
 /** `text` (already NFKC and lower-cased) without invisible characters, its look-alike letters as the Latin ones, in NFC. */
 export function skeleton(text: string): string {
   // Decomposed, as UTS #39 reads it: a look-alike under a mark (ё, or е then U+0301) shows its base letter to the
   // map, and composing again after makes that copy the Latin letter's precomposed form (é, ë), as NFKC left that one.
+  // Every character of both sets is outside ASCII: a text all of ASCII is its own skeleton, without decomposing it.
+  if (!NON_ASCII.test(text)) return text;
   const parts = text.normalize('NFD');
   if (!ANY.test(parts)) return text;
   return parts
