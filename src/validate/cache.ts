@@ -29,10 +29,14 @@ export function cacheFileIn(dir: string, staged: boolean): string {
   return join(dir, staged ? 'validate-index.cache' : 'validate-worktree.cache');
 }
 
+/** What `keyDigest` gives: 11 base64 digits. Anything else where a key belongs is a damaged line, a miss. */
+const KEY_DIGEST = /^[A-Za-z0-9+/]{11}$/;
+
 function isFacts(v: unknown): v is FileFacts {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const f = v as Record<string, unknown>;
   for (const key of ['k', 'n', 'v', 'o', 'r', 'm'] as const) if (f[key] !== undefined && typeof f[key] !== 'string') return false;
+  if (f.k !== undefined && !KEY_DIGEST.test(f.k as string)) return false;
   if (f.l !== undefined && (typeof f.l !== 'number' || typeof f.m !== 'string')) return false;
   if (f.p !== undefined && (typeof f.p !== 'object' || f.p === null || typeof (f.p as { id?: unknown }).id !== 'string')) return false;
   if (f.d !== undefined) {
@@ -76,7 +80,9 @@ function decode(text: string): FileFacts | undefined {
   if (text.charCodeAt(0) !== 123 /* { */) {
     if (text.length === 0) return undefined;
     const space = text.indexOf(' ');
-    return space < 0 ? { k: text } : { k: text.slice(0, space), n: text.slice(space + 1) };
+    const k = space < 0 ? text : text.slice(0, space);
+    if (!KEY_DIGEST.test(k)) return undefined;
+    return space < 0 ? { k } : { k, n: text.slice(space + 1) };
   }
   try {
     const f: unknown = JSON.parse(text);
@@ -152,7 +158,10 @@ export class FactsCache {
       const text = r.ok ? r.bytes.toString('utf8') : '';
       const header = `${HEADER}\t${FORMAT}\t${build}\t`;
       const end = text.indexOf('\n');
-      if (text.startsWith(header) && end > header.length) return new FactsCache(file, build, text, end + 1, text.slice(header.length, end));
+      // Every line the writer writes ends with a line break: a cache without one at its end was cut short, and its
+      // last line (a digest or a loose key cut) would pass for whole.
+      if (text.startsWith(header) && end > header.length && text.endsWith('\n'))
+        return new FactsCache(file, build, text, end + 1, text.slice(header.length, end));
     }
     return new FactsCache(file, build, '', 0, '');
   }

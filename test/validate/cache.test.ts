@@ -24,6 +24,8 @@ const goodInProject = (id: string, text: string) => ML.replace('../', '../../') 
 const badSeverity = (id: string) => `${ML}id: ${id}\ntext: Never delete production data\nseverity: fatal\n`;
 
 const deps = { processAlive: () => false, hostname: 'test-host' };
+/** A text key's digest as keyDigest writes it (11 base64 digits), named for the test. */
+const dk = (name: string) => name.padEnd(11, '0');
 
 /** A store inside a fresh git repository (committed), and its cache folder. */
 function repoStore(tree: Record<string, string>): { repo: string; store: string; cacheDir: string } {
@@ -172,13 +174,48 @@ describe('the validation cache', () => {
     expect(await check(store, cacheDir)).toBe(plain);
   });
 
+  it('takes a line whose facts are no digest, or a cache cut short, as damaged: a miss, never a lost finding', async () => {
+    const files = {
+      [`global/${A}.yaml`]: good(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: good(B, 'Never delete production data'),
+      [`global/${C}.yaml`]: good(C, 'Keep a backup'),
+    };
+    const { store, cacheDir } = repoStore(files);
+    const plain = await check(store, undefined);
+    expect(JSON.parse(plain).diagnostics.map((d: { code: string }) => d.code)).toEqual(['duplicate-text']);
+    expect(await check(store, cacheDir)).toBe(plain);
+    const cacheFile = cacheFileIn(cacheDir, false);
+    const warm = readFileSync(cacheFile, 'utf8');
+    const lineOf = (path: string) => warm.split('\n').find((l) => l.startsWith(`${path}\t`))!;
+    const facts = (line: string) => line.slice(line.lastIndexOf('\t') + 1);
+    expect(facts(lineOf(`global/${B}.yaml`))).toMatch(/^[A-Za-z0-9+/]{11} /);
+    // The memo would answer the duplicates of unchanged files: without it, every check reads the facts.
+    const damaged = [
+      // Facts that are not what the writer writes, in the middle of the file.
+      warm.replace(lineOf(`global/${B}.yaml`), lineOf(`global/${B}.yaml`).replace(/\t[^\t]*$/, '\t[1,2]')),
+      // The last line cut in its digest, and in its loose key: the file ends without its line break.
+      warm.slice(0, warm.lastIndexOf(facts(lineOf(`global/${C}.yaml`))) + 5),
+      warm.slice(0, -3),
+    ];
+    // The last line is C's: moving B there makes its cut line the one a duplicate depends on.
+    const bLine = lineOf(`global/${B}.yaml`);
+    const cLine = lineOf(`global/${C}.yaml`);
+    const bLast = warm.replace(`${bLine}\n`, '').replace(`${cLine}\n`, `${cLine}\n${bLine}\n`);
+    damaged.push(bLast.slice(0, bLast.lastIndexOf(facts(bLine)) + 5));
+    for (const text of damaged) {
+      writeFileSync(cacheFile, text);
+      rmSync(`${cacheFile}.checks`, { force: true });
+      expect(await check(store, cacheDir)).toBe(plain);
+    }
+  });
+
   it('compares real text keys when two digests are equal: a collision costs a parse, never a false duplicate', async () => {
     const files = { [`global/${A}.yaml`]: good(A, 'Never delete production data'), [`global/${B}.yaml`]: good(B, 'Keep a backup') };
     const { store, cacheDir } = repoStore(files);
     const plain = await check(store, undefined);
     expect(JSON.parse(plain).diagnostics).toEqual([]);
     // A cache in which both files claim one digest.
-    const lines = Object.entries(files).map(([path, text]) => `${path}\t${contentHash(new TextEncoder().encode(text))}\tAAAAAAAAAAAAAAAA`);
+    const lines = Object.entries(files).map(([path, text]) => `${path}\t${contentHash(new TextEncoder().encode(text))}\tAAAAAAAAAAA`);
     mkdirSync(cacheDir, { recursive: true });
     writeFileSync(cacheFileIn(cacheDir, false), `agents validate cache\t6\ttest-build\tg1\n${lines.join('\n')}\n`);
     expect(await check(store, cacheDir)).toBe(plain);
@@ -337,9 +374,9 @@ describe('FactsCache', () => {
     const file = join(tempDir(), 'agents', 'validate-worktree.cache');
     const first = FactsCache.load(file, 'b1');
     const paths = Array.from({ length: 3000 }, (_, i) => `projects/p${i % 30}/${String(i).padStart(26, '0')}.yaml`);
-    paths.forEach((p, i) => first.set(p, `hash${i}`, i % 7 === 0 ? { k: `key${i}`, m: `first line ${i}` } : { k: `key${i}` }));
+    paths.forEach((p, i) => first.set(p, `hash${i}`, i % 7 === 0 ? { k: dk(`key${i}`), m: `first line ${i}` } : { k: dk(`key${i}`) }));
     // A second round over the first ten (as --fix does): their last facts win.
-    paths.slice(0, 10).forEach((p, i) => first.set(p, `hash${i}`, { k: `again${i}` }));
+    paths.slice(0, 10).forEach((p, i) => first.set(p, `hash${i}`, { k: dk(`again${i}`) }));
     first.save();
     const text = readFileSync(file, 'utf8');
     expect(text.length).toBeGreaterThan(1 << 17); // several pieces
@@ -348,7 +385,7 @@ describe('FactsCache', () => {
     const again = FactsCache.load(file, 'b1');
     paths.forEach((p, i) =>
       expect(again.get(p, `hash${i}`), p).toEqual(
-        i < 10 ? { k: `again${i}` } : i % 7 === 0 ? { k: `key${i}`, m: `first line ${i}` } : { k: `key${i}` },
+        i < 10 ? { k: dk(`again${i}`) } : i % 7 === 0 ? { k: dk(`key${i}`), m: `first line ${i}` } : { k: dk(`key${i}`) },
       ),
     );
     expect(again.hits).toBe(3000);
@@ -371,24 +408,24 @@ describe('FactsCache', () => {
   it('amend moves an entry to its new blob with mapped facts, once; forget drops one; both for entries read or set', () => {
     const file = join(tempDir(), 'agents', 'validate-worktree.cache');
     const first = FactsCache.load(file, 'b1');
-    first.set('a.yaml', 'ha', { k: 'ka', m: 'first a' });
-    first.set('b.yaml', 'hb', { k: 'kb', m: 'first b' });
-    first.set('c.yaml', 'hc', { k: 'kc' });
+    first.set('a.yaml', 'ha', { k: dk('ka'), m: 'first a' });
+    first.set('b.yaml', 'hb', { k: dk('kb'), m: 'first b' });
+    first.set('c.yaml', 'hc', { k: dk('kc') });
     first.save();
     const dropModeline = (f: { k?: string; m?: string }) => ({ ...f, m: undefined });
 
     // Read back (entries that point into the file's text) and set (new entries) alike.
     const second = FactsCache.load(file, 'b1');
-    expect(second.get('a.yaml', 'ha')).toEqual({ k: 'ka', m: 'first a' });
-    second.set('b.yaml', 'hb', { k: 'kb', m: 'first b' });
-    expect(second.get('c.yaml', 'hc')).toEqual({ k: 'kc' });
-    second.set('d.yaml', 'hd', { k: 'kd' });
+    expect(second.get('a.yaml', 'ha')).toEqual({ k: dk('ka'), m: 'first a' });
+    second.set('b.yaml', 'hb', { k: dk('kb'), m: 'first b' });
+    expect(second.get('c.yaml', 'hc')).toEqual({ k: dk('kc') });
+    second.set('d.yaml', 'hd', { k: dk('kd') });
     second.amend('a.yaml', 'ha', 'ha2', dropModeline);
     second.amend('b.yaml', 'hb', 'hb2', dropModeline);
     // Only from the blob the entry holds: another `from` leaves it as it was.
     second.amend('c.yaml', 'not-hc', 'hc2', dropModeline);
     // Once: a second amend of an amended entry changes nothing.
-    second.amend('a.yaml', 'ha2', 'ha3', () => ({ k: 'wrong' }));
+    second.amend('a.yaml', 'ha2', 'ha3', () => ({ k: dk('wrong') }));
     // Facts mapped to undefined: the entry is kept as it was.
     second.amend('d.yaml', 'hd', 'hd2', () => undefined);
     second.forget('b.yaml');
@@ -399,12 +436,16 @@ describe('FactsCache', () => {
 
     const third = FactsCache.load(file, 'b1');
     expect(third.get('a.yaml', 'ha')).toBeUndefined();
-    expect(third.get('a.yaml', 'ha2')).toEqual({ k: 'ka' });
+    expect(third.get('a.yaml', 'ha2')).toEqual({ k: dk('ka') });
     expect(third.get('b.yaml', 'hb')).toBeUndefined();
     expect(third.get('b.yaml', 'hb2')).toBeUndefined();
-    expect(third.get('c.yaml', 'hc')).toEqual({ k: 'kc' });
-    expect(third.get('d.yaml', 'hd')).toEqual({ k: 'kd' });
-    expect(readFileSync(file, 'utf8').split('\n').slice(1, -1)).toEqual(['a.yaml\tha2\tka', 'c.yaml\thc\tkc', 'd.yaml\thd\tkd']);
+    expect(third.get('c.yaml', 'hc')).toEqual({ k: dk('kc') });
+    expect(third.get('d.yaml', 'hd')).toEqual({ k: dk('kd') });
+    expect(readFileSync(file, 'utf8').split('\n').slice(1, -1)).toEqual([
+      `a.yaml\tha2\t${dk('ka')}`,
+      `c.yaml\thc\t${dk('kc')}`,
+      `d.yaml\thd\t${dk('kd')}`,
+    ]);
   });
 });
 
@@ -412,22 +453,26 @@ describe('stat stamps (a settled file whose stamp the cache kept is not read)', 
   it('FactsCache: known answers by the stamp alone and leaves a miss for get, which keeps the entry under the new stamp', () => {
     const file = join(tempDir(), 'agents', 'validate-worktree.cache');
     const first = FactsCache.load(file, 'b1');
-    first.set('a.yaml', 'ha@s1', { k: 'ka' });
-    first.set('b.yaml', 'hb', { k: 'kb' });
-    first.set('c.yaml', 'hc@s3', { k: 'kc' });
+    first.set('a.yaml', 'ha@s1', { k: dk('ka') });
+    first.set('b.yaml', 'hb', { k: dk('kb') });
+    first.set('c.yaml', 'hc@s3', { k: dk('kc') });
     first.save();
 
     const second = FactsCache.load(file, 'b1');
-    expect(second.known('a.yaml', 's1')).toEqual({ k: 'ka' });
+    expect(second.known('a.yaml', 's1')).toEqual({ k: dk('ka') });
     // No stamp kept: a miss, and get still finds the line where it is.
     expect(second.known('b.yaml', 's2')).toBeUndefined();
-    expect(second.get('b.yaml', 'hb', 's2')).toEqual({ k: 'kb' });
+    expect(second.get('b.yaml', 'hb', 's2')).toEqual({ k: dk('kb') });
     // Another stamp: a miss; the same bytes (blob) still answer, without a stamp (not settled) the old one stays.
     expect(second.known('c.yaml', 's9')).toBeUndefined();
-    expect(second.get('c.yaml', 'hc')).toEqual({ k: 'kc' });
+    expect(second.get('c.yaml', 'hc')).toEqual({ k: dk('kc') });
     expect(second.hits).toBe(3);
     second.save();
-    expect(readFileSync(file, 'utf8').split('\n').slice(1, -1)).toEqual(['a.yaml\tha@s1\tka', 'b.yaml\thb@s2\tkb', 'c.yaml\thc@s3\tkc']);
+    expect(readFileSync(file, 'utf8').split('\n').slice(1, -1)).toEqual([
+      `a.yaml\tha@s1\t${dk('ka')}`,
+      `b.yaml\thb@s2\t${dk('kb')}`,
+      `c.yaml\thc@s3\t${dk('kc')}`,
+    ]);
 
     const third = FactsCache.load(file, 'b1');
     for (const [path, stamp] of [
@@ -444,10 +489,10 @@ describe('stat stamps (a settled file whose stamp the cache kept is not read)', 
     expect(fourth.get('a.yaml', 's1')).toBeUndefined();
     // --fix rewrote a stamped file: its entry moves to the new content hash, with no stamp.
     const fifth = FactsCache.load(file, 'b1');
-    expect(fifth.get('a.yaml', 'ha')).toEqual({ k: 'ka' });
+    expect(fifth.get('a.yaml', 'ha')).toEqual({ k: dk('ka') });
     fifth.amend('a.yaml', 'ha', 'ha2', (f) => f);
     fifth.save();
-    expect(readFileSync(file, 'utf8').split('\n')[1]).toBe('a.yaml\tha2\tka');
+    expect(readFileSync(file, 'utf8').split('\n')[1]).toBe(`a.yaml\tha2\t${dk('ka')}`);
   });
 
   it('WorkingTreeSource.visit offers the stamp of each settled regular file before reading it, and of no other', () => {
