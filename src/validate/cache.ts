@@ -4,6 +4,7 @@ import { gitDirFor } from '../store/git-dir.ts';
 import { readRegularFile } from '../store/read-file.ts';
 import { stampedKey } from '../store/tree-source.ts';
 import type { Diagnostic } from '../core/diagnostics.ts';
+import { SEVERITIES } from '../core/model.ts';
 import type { FileFacts } from './file-facts.ts';
 
 /**
@@ -39,20 +40,36 @@ function isFacts(v: unknown): v is FileFacts {
   if (f.k !== undefined && !KEY_DIGEST.test(f.k as string)) return false;
   if (f.l !== undefined && (typeof f.l !== 'number' || typeof f.m !== 'string')) return false;
   if (f.p !== undefined && (typeof f.p !== 'object' || f.p === null || typeof (f.p as { id?: unknown }).id !== 'string')) return false;
-  if (f.d !== undefined) {
-    if (!Array.isArray(f.d)) return false;
-    for (const d of f.d as unknown[]) {
-      const x = d as Record<string, unknown> | null;
-      if (
-        typeof x !== 'object' ||
-        x === null ||
-        typeof x.code !== 'string' ||
-        typeof x.file !== 'string' ||
-        typeof x.message !== 'string' ||
-        typeof x.line !== 'number' ||
-        typeof x.col !== 'number'
-      )
-        return false;
+  return f.d === undefined || isDiagnosticList(f.d);
+}
+
+/** A place as the checks write one: a diagnostic's own, or one of its related locations. */
+function isPlace(x: Record<string, unknown>): boolean {
+  return (
+    typeof x.file === 'string' &&
+    typeof x.message === 'string' &&
+    typeof x.line === 'number' &&
+    typeof x.col === 'number' &&
+    (x.source === undefined || typeof x.source === 'string')
+  );
+}
+
+/**
+ * Diagnostics as the checks make them, so that a damaged cache or memo is a miss: a finding of another shape
+ * would stop the formatters with a trace, or count under no severity and let a failing store pass.
+ */
+function isDiagnosticList(v: unknown): v is Diagnostic[] {
+  if (!Array.isArray(v)) return false;
+  for (const d of v as unknown[]) {
+    if (typeof d !== 'object' || d === null || Array.isArray(d)) return false;
+    const x = d as Record<string, unknown>;
+    if (typeof x.code !== 'string' || !(SEVERITIES as readonly unknown[]).includes(x.severity) || !isPlace(x)) return false;
+    for (const key of ['hint', 'lineText'] as const) if (x[key] !== undefined && typeof x[key] !== 'string') return false;
+    if (x.lineTextFrom !== undefined && typeof x.lineTextFrom !== 'number') return false;
+    if (x.related !== undefined) {
+      if (!Array.isArray(x.related)) return false;
+      for (const r of x.related as unknown[])
+        if (typeof r !== 'object' || r === null || !isPlace(r as Record<string, unknown>)) return false;
     }
   }
   return true;
@@ -227,7 +244,7 @@ export class FactsCache {
     }
     if (this.memo.generation !== this.generation || this.memo.listing !== listing) return undefined;
     const found = this.memo.checks[check];
-    return Array.isArray(found) ? found : undefined;
+    return isDiagnosticList(found) ? found : undefined;
   }
 
   /** Keeps what a whole-store check found on this run's files and `listing`, written by `save`. */

@@ -191,8 +191,15 @@ describe('the validation cache', () => {
     expect(facts(lineOf(`global/${B}.yaml`))).toMatch(/^[A-Za-z0-9+/]{11} /);
     // The memo would answer the duplicates of unchanged files: without it, every check reads the facts.
     const damaged = [
-      // Facts that are not what the writer writes, in the middle of the file.
+      // Facts that are not what the writer writes, in the middle of the file: no digest, a finding of no severity.
       warm.replace(lineOf(`global/${B}.yaml`), lineOf(`global/${B}.yaml`).replace(/\t[^\t]*$/, '\t[1,2]')),
+      warm.replace(
+        lineOf(`global/${B}.yaml`),
+        lineOf(`global/${B}.yaml`).replace(
+          /\t[^\t]*$/,
+          `\t${JSON.stringify({ d: [{ code: 'schema', file: `global/${B}.yaml`, line: 1, col: 1, message: 'm' }] })}`,
+        ),
+      ),
       // The last line cut in its digest, and in its loose key: the file ends without its line break.
       warm.slice(0, warm.lastIndexOf(facts(lineOf(`global/${C}.yaml`))) + 5),
       warm.slice(0, -3),
@@ -318,6 +325,30 @@ describe('the memo of the whole-store checks', () => {
     writeFileSync(join(store, `global/${B}.yaml`), good(B, 'Never delete production data!'));
     await check(store, cacheDir);
     expect(statSync(file).ino).not.toBe(kept.ino);
+  });
+
+  it('is ignored when damaged: a finding that is no diagnostic is a miss, never a trace nor a lost error', async () => {
+    const { store, cacheDir } = repoStore({
+      [`global/${A}.yaml`]: good(A, 'Never delete production data'),
+      [`global/${B}.yaml`]: good(B, 'Never delete production data'),
+    });
+    const plain = await check(store, undefined);
+    expect(JSON.parse(plain).diagnostics.map((d: { code: string }) => d.code)).toEqual(['duplicate-text']);
+    await check(store, cacheDir);
+    const file = `${cacheFileIn(cacheDir, false)}.checks`;
+    const memo = JSON.parse(readFileSync(file, 'utf8'));
+    const [kept] = memo.checks.duplicates;
+    for (const damaged of [
+      [null],
+      [5],
+      [{ code: 'duplicate-text' }],
+      [{ ...kept, severity: 'fatal' }],
+      [{ ...kept, related: [null] }],
+      [{ ...kept, hint: 7 }],
+    ]) {
+      writeFileSync(file, JSON.stringify({ ...memo, checks: { ...memo.checks, duplicates: damaged } }));
+      expect(await check(store, cacheDir)).toBe(plain);
+    }
   });
 
   it('answers the ids in use from the listing when the id check was not run (a memo answered it)', async () => {
