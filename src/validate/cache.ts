@@ -34,13 +34,34 @@ export function cacheFileIn(dir: string, staged: boolean): string {
 const KEY_DIGEST = /^[A-Za-z0-9+/]{11}$/;
 
 function isFacts(v: unknown): v is FileFacts {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const f = v as Record<string, unknown>;
+  if (!isRecord(v)) return false;
+  const f = v;
   for (const key of ['k', 'n', 'v', 'o', 'r', 'm'] as const) if (f[key] !== undefined && typeof f[key] !== 'string') return false;
   if (f.k !== undefined && !KEY_DIGEST.test(f.k as string)) return false;
   if (f.l !== undefined && (typeof f.l !== 'number' || typeof f.m !== 'string')) return false;
-  if (f.p !== undefined && (typeof f.p !== 'object' || f.p === null || typeof (f.p as { id?: unknown }).id !== 'string')) return false;
+  // A plan, a project's paths or a waiver of another shape would stop the checks that read them with a trace.
+  if (
+    f.p !== undefined &&
+    !(isRecord(f.p) && typeof f.p.id === 'string' && strings(f.p, ['action', 'project', 'goal', 'created_at', 'created_by']))
+  )
+    return false;
+  if (f.j !== undefined && !(isRecord(f.j) && strings(f.j, ['description']) && (f.j.paths === undefined || isStringList(f.j.paths))))
+    return false;
+  if (f.w !== undefined && !(isRecord(f.w) && typeof f.w.i === 'string' && typeof f.w.x === 'string')) return false;
   return f.d === undefined || isDiagnosticList(f.d);
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Whether each of `keys` of `x` is absent or a string. */
+function strings(x: Record<string, unknown>, keys: readonly string[]): boolean {
+  return keys.every((key) => x[key] === undefined || typeof x[key] === 'string');
+}
+
+function isStringList(v: unknown): boolean {
+  return Array.isArray(v) && v.every((x) => typeof x === 'string');
 }
 
 /** A place as the checks write one: a diagnostic's own, or one of its related locations. */
@@ -61,8 +82,8 @@ function isPlace(x: Record<string, unknown>): boolean {
 function isDiagnosticList(v: unknown): v is Diagnostic[] {
   if (!Array.isArray(v)) return false;
   for (const d of v as unknown[]) {
-    if (typeof d !== 'object' || d === null || Array.isArray(d)) return false;
-    const x = d as Record<string, unknown>;
+    if (!isRecord(d)) return false;
+    const x = d;
     if (typeof x.code !== 'string' || !(SEVERITIES as readonly unknown[]).includes(x.severity) || !isPlace(x)) return false;
     for (const key of ['hint', 'lineText'] as const) if (x[key] !== undefined && typeof x[key] !== 'string') return false;
     if (x.lineTextFrom !== undefined && typeof x.lineTextFrom !== 'number') return false;

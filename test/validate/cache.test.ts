@@ -436,6 +436,26 @@ describe('FactsCache', () => {
     expect(FactsCache.load(file, 'b1').get(paths[5]!, 'other')).toBeUndefined();
     expect(FactsCache.load(file, 'b2').get(paths[5]!, 'hash5')).toBeUndefined();
   });
+  it("misses on facts a check could not read (a plan, a project's paths, a waiver of another shape), and answers whole ones", () => {
+    const file = join(tempDir(), 'agents', 'validate-worktree.cache');
+    mkdirSync(dirname(file), { recursive: true });
+    const good = [{ p: { id: A, project: 'web' } }, { j: { description: 'd', paths: ['src/**'] } }, { w: { i: A, x: '2030-01-01' } }];
+    const damaged = [
+      { p: { id: A, project: 5 } },
+      { p: null },
+      { j: { paths: 5 } },
+      { j: { paths: [5] } },
+      { j: null },
+      { w: null },
+      { w: { i: A } },
+      { w: 5 },
+    ];
+    const all = [...good, ...damaged];
+    writeFileSync(file, `agents validate cache\t6\tb1\tg1\n${all.map((f, i) => `f${i}.yaml\th${i}\t${JSON.stringify(f)}\n`).join('')}`);
+    const cache = FactsCache.load(file, 'b1');
+    expect(all.map((_, i) => cache.get(`f${i}.yaml`, `h${i}`))).toEqual([...good, ...damaged.map(() => undefined)]);
+  });
+
   it('amend moves an entry to its new blob with mapped facts, once; forget drops one; both for entries read or set', () => {
     const file = join(tempDir(), 'agents', 'validate-worktree.cache');
     const first = FactsCache.load(file, 'b1');
