@@ -56,6 +56,28 @@ export function withId(text: string, id: string): string | undefined {
   return `${bom}${next}`;
 }
 
+/** Why a rename or an id was not written, and whether the file system refused it (which fails the run). */
+export interface Refusal {
+  reason: string;
+  failed: boolean;
+}
+
+/** `fix`, not done for `refused`. */
+export function notDone(fix: Omit<Fix, 'done'>, refused: Refusal): Fix {
+  const message = `kept ${fix.file}: ${refused.reason}`;
+  const base: Fix =
+    fix.to === undefined
+      ? { file: fix.file, action: fix.action, message, done: false }
+      : { file: fix.file, action: fix.action, to: fix.to, message, done: false };
+  return refused.failed ? { ...base, failed: true } : base;
+}
+
+/** An invariant file of a scope, named by its id or not: the files a rename or an id is given to. */
+export function isScopeInvariant(file: string): boolean {
+  const kind = classifyPath(file);
+  return kind.kind === 'invariant' || (kind.kind === 'bad-id' && kind.scope !== undefined);
+}
+
 /**
  * Gives an invariant file that has no `id` key one: the ULID its name is
  * (when no other file has that name: `nameShared` false), else a fresh one,
@@ -70,10 +92,11 @@ export function assignId(
   nameShared: boolean,
   /** Told the modeline fix when the file lacked its modeline and gets it in the same write. */
   also: Fix[] = [],
+  /** Why nothing may be written now (its scope could not be locked): the fix is said, not made. */
+  refused?: Refusal,
   newId: () => string = ulid,
 ): Fix | undefined {
-  const kind = classifyPath(file);
-  if (!(kind.kind === 'invariant' || (kind.kind === 'bad-id' && kind.scope !== undefined))) return undefined;
+  if (!isScopeInvariant(file)) return undefined;
   const r = tree.readOne(file);
   if (!r.ok) return undefined;
   const data = parseYaml(file, r.bytes).value?.data;
@@ -96,6 +119,7 @@ export function assignId(
       done: false,
     };
   }
+  if (refused !== undefined) return notDone(fix, refused);
   claimed.add(id);
   const modelined = withModelineIfMissing(to, text);
   try {

@@ -10,7 +10,7 @@ import { ReplaceBatch } from '../store/replace-batch.ts';
 import { tempWriterRunning } from '../store/stale-temps.ts';
 import type { WorkingTreeSource } from '../store/tree-source.ts';
 import { modelineProblem, modelineTarget } from './check-file.ts';
-import { assignId } from './fix-ids.ts';
+import { assignId, isScopeInvariant, notDone, type Refusal } from './fix-ids.ts';
 import { withModeline, withModelineIfMissing } from './modeline-text.ts';
 import type { Fix } from './result.ts';
 import type { ValidateReport } from './validate-tree.ts';
@@ -64,6 +64,7 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   // Files named by an id an earlier file of the store has: that name is not theirs to write in as an id.
   const reusers = new Set(report.diagnostics.filter((d) => d.code === 'id-reused').map((d) => d.file));
   const diagnostics = byPosition(report.diagnostics);
+  const idFixes: typeof diagnostics = [];
   let since = 0;
   for (const d of diagnostics) {
     if (++since === FIXES_BETWEEN_SIGNALS) {
@@ -73,21 +74,10 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
     switch (d.code) {
       case 'schema':
       case 'id-mismatch':
-      case 'id-invalid': {
-        if (renamed.has(d.file)) break;
-        // A file without an id gets one (./fix-ids.ts); one with an id is named after it.
-        // The modeline a renamed file lacked goes in with the same write (`also`): one --fix run fixes it whole.
-        const also: Fix[] = [];
-        const fix =
-          d.code === 'id-mismatch'
-            ? renameToId(tree, d.file, claimed, also)
-            : (renameToId(tree, d.file, claimed, also) ?? assignId(tree, d.file, claimed, reusers.has(d.file), also));
-        if (fix) {
-          fixes.push(fix, ...also);
-          renamed.add(d.file);
-        }
+      case 'id-invalid':
+        // Made below, under the scope locks, once the locks this loop clears are gone.
+        if (isScopeInvariant(d.file)) idFixes.push(d);
         break;
-      }
       case 'temporary-file':
         fixes.push(removeTemporary(tree, d.file, options, batch));
         break;
@@ -103,6 +93,28 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
         break;
       default:
         break;
+    }
+  }
+  // A rename or an id is made holding its scope's lock, as every writer holds it: two --fix runs at once would
+  // otherwise each give one hand-written file an id of its own, and leave two copies of it. The file is read again
+  // under the lock, so one that the other run has renamed meanwhile is gone, and left alone.
+  if (idFixes.length > 0) {
+    let locked = false;
+    try {
+      await withFolderLocks(
+        tree.root,
+        idFixes.map((d) => lockFolderOf(d.file)!),
+        () => {
+          locked = true;
+          for (const d of idFixes) fixId(d);
+        },
+        options.onStale ? { onStale: options.onStale } : {},
+      );
+    } catch (error) {
+      if (locked || !(error instanceof AgentsError)) throw error;
+      // Said for each file that needed one, as a modeline is when its scope cannot be locked.
+      const failed = error.code === 'write-failed';
+      for (const d of idFixes) fixId(d, { reason: `${error.message}${failed ? '' : '; run --fix again later'}`, failed });
     }
   }
   // Each file is read again as its modeline is written, rather than kept since the check: a store whose
@@ -173,6 +185,21 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   }
   return fixes;
 
+  /** A file without an id gets one (./fix-ids.ts); one with an id is named after it; `refused`: neither is written. */
+  function fixId(d: (typeof diagnostics)[number], refused?: Refusal): void {
+    if (renamed.has(d.file)) return;
+    // The modeline a renamed file lacked goes in with the same write (`also`): one --fix run fixes it whole.
+    const also: Fix[] = [];
+    const fix =
+      d.code === 'id-mismatch'
+        ? renameToId(tree, d.file, claimed, also, refused)
+        : (renameToId(tree, d.file, claimed, also, refused) ?? assignId(tree, d.file, claimed, reusers.has(d.file), also, refused));
+    if (fix) {
+      fixes.push(fix, ...also);
+      renamed.add(d.file);
+    }
+  }
+
   function stageModelines(files: readonly string[]): void {
     tree.visit(
       files,
@@ -241,10 +268,8 @@ function made(fix: Omit<Fix, 'done'>, done: boolean, message: string): Fix {
 }
 
 /** An invariant file named other than its id, when the id is a valid ULID no other file uses. */
-function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>, also: Fix[]): Fix | undefined {
-  const kind = classifyPath(file);
-  const inScope = kind.kind === 'invariant' || (kind.kind === 'bad-id' && kind.scope !== undefined);
-  if (!inScope) return undefined;
+function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>, also: Fix[], refused?: Refusal): Fix | undefined {
+  if (!isScopeInvariant(file)) return undefined;
   const r = tree.readOne(file);
   if (!r.ok) return undefined;
   const parsed = parseYaml(file, r.bytes);
@@ -263,6 +288,7 @@ function renameToId(tree: WorkingTreeSource, file: string, claimed: Set<string>,
       message: `kept ${file}: its id ${id} is already the name of another file or plan of the store; give this file a new id, or correct its id`,
     };
   }
+  if (refused !== undefined) return notDone({ file, action: 'rename', to, message: `kept ${file}` }, refused);
   claimed.add(id);
   // A byte order mark stays where it was, in front: the rename changes the name, not the bytes.
   const decoded = new TextDecoder('utf-8', { ignoreBOM: true }).decode(r.bytes);

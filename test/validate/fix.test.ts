@@ -440,6 +440,28 @@ describe('validate --fix and locks', () => {
     expect(existsSync(join(store, 'global/.lock'))).toBe(true);
   });
 
+  it('renames and gives ids only holding the scope lock: a scope another writer holds keeps its files, each fix saying so', async () => {
+    const { hostname } = await import('node:os');
+    const store = testStore({
+      'global/.lock': `${process.ppid} ${hostname()} ${new Date().toISOString()}\n`,
+      'global/hand.yaml': 'text: Keep backups\n',
+      'global/wrong.yaml': invariantYaml(C, 'Use TLS'),
+    });
+    const r = await runMain(['--store', store, 'validate', '--format', 'json', '--fix'], {
+      cwd: dirname(store),
+      env: { AGENTS_LOCK_TIMEOUT_MS: '100' },
+    });
+    // Not a refusal of the file system: the files still to fix are the report's errors.
+    expect(r.code, r.stderr).toBe(1);
+    const fixes = JSON.parse(r.stdout).fixes as { file: string; action: string; done: boolean }[];
+    expect(fixes.map((f) => [f.action, f.file, f.done])).toEqual([
+      ['add-id', 'global/hand.yaml', false],
+      ['rename', 'global/wrong.yaml', false],
+    ]);
+    expect(readdirSync(join(store, 'global')).sort()).toEqual(['.lock', 'hand.yaml', 'wrong.yaml']);
+    expect(readFileSync(join(store, 'global/hand.yaml'), 'utf8')).toBe('text: Keep backups\n');
+  });
+
   it('removes a lock of a process that is gone, and keeps one of a running process', async () => {
     const { hostname } = await import('node:os');
     const store = testStore({
