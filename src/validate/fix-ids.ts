@@ -62,11 +62,11 @@ export interface Refusal {
   failed: boolean;
 }
 
-/** `fix`, not done for `refused`. */
+/** `fix`, not done for `refused`; a rename keeps its new name, an id (a fresh one, never written) none. */
 export function notDone(fix: Omit<Fix, 'done'>, refused: Refusal): Fix {
   const message = `kept ${fix.file}: ${refused.reason}`;
   const base: Fix =
-    fix.to === undefined
+    fix.to === undefined || fix.action !== 'rename'
       ? { file: fix.file, action: fix.action, message, done: false }
       : { file: fix.file, action: fix.action, to: fix.to, message, done: false };
   return refused.failed ? { ...base, failed: true } : base;

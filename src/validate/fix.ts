@@ -35,6 +35,8 @@ export interface FixOptions {
   signal?: AbortSignal;
   /** Told when a stale lock of a dead process is cleared to take it. */
   onStale?: (message: string) => void;
+  /** Told when a file to rename or give an id changed since the check (another --fix did it): the report is behind. */
+  onChanged?: () => void;
 }
 
 /** Files fixed or staged between two turns of the event loop, at which a stop signal is taken. */
@@ -96,17 +98,42 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
     }
   }
   // A rename or an id is made holding its scope's lock, as every writer holds it: two --fix runs at once would
-  // otherwise each give one hand-written file an id of its own, and leave two copies of it. The file is read again
-  // under the lock, so one that the other run has renamed meanwhile is gone, and left alone.
-  if (idFixes.length > 0) {
+  // otherwise each give one hand-written file an id of its own, and leave two copies of it. What each file needs is
+  // read first (so that only those scopes are locked); the file is read again under the lock, and one the other run
+  // renamed meanwhile is left alone, said, and the report checked again.
+  const planned: { d: (typeof diagnostics)[number]; plan: Fix }[] = [];
+  const seen = new Set<string>();
+  for (const d of idFixes) {
+    // Each file once: every finding of one file leads to the same rename or id, or to none.
+    if (seen.has(d.file)) continue;
+    seen.add(d.file);
+    const plan = idFix(d, { reason: '', failed: false });
+    if (plan === undefined) {
+      if (!tree.readOne(d.file).ok) options.onChanged?.();
+      continue;
+    }
+    planned.push({ d, plan });
+  }
+  if (planned.length > 0) {
     let locked = false;
     try {
       await withFolderLocks(
         tree.root,
-        idFixes.map((d) => lockFolderOf(d.file)!),
+        planned.map(({ d }) => lockFolderOf(d.file)!),
         () => {
           locked = true;
-          for (const d of idFixes) fixId(d);
+          for (const { d, plan } of planned) {
+            const also: Fix[] = [];
+            const fix = idFix(d, undefined, also);
+            if (fix === undefined) {
+              fixes.push(notDone(plan, { reason: 'it changed since it was checked (another --fix ran meanwhile)', failed: false }));
+              options.onChanged?.();
+              renamed.add(d.file);
+              continue;
+            }
+            fixes.push(fix, ...also);
+            renamed.add(d.file);
+          }
         },
         options.onStale ? { onStale: options.onStale } : {},
       );
@@ -114,7 +141,10 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
       if (locked || !(error instanceof AgentsError)) throw error;
       // Said for each file that needed one, as a modeline is when its scope cannot be locked.
       const failed = error.code === 'write-failed';
-      for (const d of idFixes) fixId(d, { reason: `${error.message}${failed ? '' : '; run --fix again later'}`, failed });
+      for (const { d, plan } of planned) {
+        fixes.push(notDone(plan, { reason: `${error.message}${failed ? '' : '; run --fix again later'}`, failed }));
+        renamed.add(d.file);
+      }
     }
   }
   // Each file is read again as its modeline is written, rather than kept since the check: a store whose
@@ -185,19 +215,15 @@ export async function applyFixes(tree: WorkingTreeSource, report: ValidateReport
   }
   return fixes;
 
-  /** A file without an id gets one (./fix-ids.ts); one with an id is named after it; `refused`: neither is written. */
-  function fixId(d: (typeof diagnostics)[number], refused?: Refusal): void {
-    if (renamed.has(d.file)) return;
-    // The modeline a renamed file lacked goes in with the same write (`also`): one --fix run fixes it whole.
-    const also: Fix[] = [];
-    const fix =
-      d.code === 'id-mismatch'
-        ? renameToId(tree, d.file, claimed, also, refused)
-        : (renameToId(tree, d.file, claimed, also, refused) ?? assignId(tree, d.file, claimed, reusers.has(d.file), also, refused));
-    if (fix) {
-      fixes.push(fix, ...also);
-      renamed.add(d.file);
-    }
+  /**
+   * A file without an id gets one (./fix-ids.ts); one with an id is named after it; with `refused`, neither is
+   * written (the fix is said), and no id is claimed. The modeline a renamed file lacked goes in with the same write
+   * (`also`): one --fix run fixes it whole.
+   */
+  function idFix(d: (typeof diagnostics)[number], refused?: Refusal, also: Fix[] = []): Fix | undefined {
+    return d.code === 'id-mismatch'
+      ? renameToId(tree, d.file, claimed, also, refused)
+      : (renameToId(tree, d.file, claimed, also, refused) ?? assignId(tree, d.file, claimed, reusers.has(d.file), also, refused));
   }
 
   function stageModelines(files: readonly string[]): void {

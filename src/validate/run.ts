@@ -188,11 +188,15 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     const contentHash = cache.enabled ? (await import('./content-hash.ts')).contentHash : undefined;
     // PATHS bound what is fixed as well as what is reported: a file the user did not name is not changed.
     const toFix = only ? { ...report, diagnostics: report.diagnostics.filter((d) => matches(only, d.file)) } : report;
+    let changedSince = false;
     const fix = (signal?: AbortSignal) =>
       applyFixes(source, toFix, {
         processAlive: deps.processAlive,
         ...(signal ? { signal } : {}),
         ...(deps.notice ? { onStale: deps.notice } : {}),
+        onChanged: () => {
+          changedSince = true;
+        },
         ...(options.onFixProgress ? { onProgress: options.onFixProgress } : {}),
         ...(contentHash
           ? {
@@ -204,8 +208,12 @@ export async function runValidate(options: RunValidateOptions, deps: RunValidate
     fixes = options.whileFixing ? await options.whileFixing(fix) : await fix();
     // A file whose rename failed at the end keeps its old content: its entry goes, and it is checked next time.
     for (const f of fixes) if (!f.done && f.action === 'add-modeline') cache.forget(f.file);
-    // A modeline not added (its file changed since the check) leaves the check's report behind the store: asked again.
-    const after = fixes.some((f) => f.done || f.action === 'add-modeline') ? reportAfterFixes(report, fixes) : report;
+    // A modeline or an id not added (its file changed since the check) leaves the check's report behind the store: checked again.
+    const after = changedSince
+      ? undefined
+      : fixes.some((f) => f.done || f.action === 'add-modeline')
+        ? reportAfterFixes(report, fixes)
+        : report;
     report = after ?? (await checkTree(new WorkingTreeSource(options.store), checkOptions));
   }
   cache.save();

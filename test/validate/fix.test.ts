@@ -302,6 +302,31 @@ describe('validate --fix while another --fix runs', () => {
     ]);
     expect(raced.diagnostics).toEqual([]);
   });
+
+  it('leaves a file the other run renamed or gave an id alone, and reports the store as it is after', async () => {
+    const store = testStore({ 'global/hand.yaml': 'text: Keep backups\n', 'global/wrong.yaml': invariantYaml(C, 'Use TLS') });
+    const raced = await runValidate(
+      {
+        store,
+        cwd: dirname(store),
+        fix: true,
+        // The other run, between this one's check and its fixes: the id it gave, and the rename.
+        whileFixing: async (fix) => {
+          writeFileSync(join(store, `global/${D}.yaml`), `${ML}\nid: ${D}\ntext: Keep backups\n`);
+          rmSync(join(store, 'global/hand.yaml'));
+          writeFileSync(join(store, `global/${C}.yaml`), `${ML}\n${invariantYaml(C, 'Use TLS')}`);
+          rmSync(join(store, 'global/wrong.yaml'));
+          return fix(new AbortController().signal);
+        },
+      },
+      { processAlive: () => false, hostname: 'test-host' },
+    );
+    // Nothing left to do: no second id, no second copy, and not the check's report of files gone since.
+    expect(raced.fixes).toEqual([]);
+    expect(raced.diagnostics).toEqual([]);
+    expect(raced.ok).toBe(true);
+    expect(readdirSync(join(store, 'global')).sort()).toEqual([`${C}.yaml`, `${D}.yaml`]);
+  });
 });
 
 describe('applyFixes: a temporary its writer put in place between the check and the fix', () => {
