@@ -153,9 +153,15 @@ export function spawnGit(
  * the file system is asked how much room is left.
  */
 function writeRefused(said: string, cwd: string): AgentsError | undefined {
+  // "failed to write commit object" ends every failed commit, a refused signature (gpg, ssh) too: the lines before
+  // it say the cause, so only they decide.
+  const cause = said
+    .split('\n')
+    .filter((line) => !/^fatal: failed to write commit object/.test(line))
+    .join('\n');
   if (
     !/No space left on device|Disk quota exceeded|failed to write|unable to write|could not write|couldn't write|write returned|Read-only file system/.test(
-      said,
+      cause,
     )
   ) {
     return undefined;
