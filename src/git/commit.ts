@@ -1,4 +1,5 @@
-import { relative, sep } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { GitError } from './repo.ts';
 import { GitProcessError, runGit } from './runner.ts';
 
@@ -60,21 +61,43 @@ export async function stagedPaths(top: string): Promise<string[]> {
 }
 
 /**
+ * Of `paths` (repository-relative; a folder ends in `/` or not), those a commit can record: the ones in the working
+ * tree, and the deleted ones git tracks. A file deleted that git never had (an invariant added without `--commit`,
+ * then removed) is no change of git's, and git refuses a pathspec that matches nothing. One `git ls-files`, only
+ * when a path is gone.
+ */
+async function recordable(top: string, paths: readonly string[]): Promise<string[]> {
+  // lstat: a link whose target is gone is still in the working tree.
+  const gone = paths.filter((p) => lstatSync(join(top, p), { throwIfNoEntry: false }) === undefined);
+  if (gone.length === 0) return [...paths];
+  const tracked = (await runGit(top, ['ls-files', '-z', '--', ...gone])).toString('utf8').split('\0');
+  const had = (p: string) => {
+    const folder = p.endsWith('/') ? p : `${p}/`;
+    return tracked.some((t) => t === p || t.startsWith(folder));
+  };
+  return paths.filter((p) => !gone.includes(p) || had(p));
+}
+
+/**
  * Stages exactly `paths` (repository-relative; written or deleted files) and
  * commits them, and nothing else, with `message`. Two processes: `git add -A`
  * (which records deletions too) and `git commit --only`. Hooks run as usual.
- * Returns the new commit id.
+ * Returns the new commit id, or undefined when none of the paths is a change
+ * git can record (a file removed that it never had): no commit is made.
  */
-export async function commitPaths(top: string, paths: readonly string[], message: string): Promise<string> {
+export async function commitPaths(top: string, paths: readonly string[], message: string): Promise<string | undefined> {
   if (paths.length === 0) throw new GitError('nothing to commit', 'failed');
   const said = (error: unknown) => (error instanceof Error ? error.message : String(error)).trim();
+  let changed: string[];
   try {
-    await runGit(top, ['add', '-A', '--', ...paths]);
+    changed = await recordable(top, paths);
+    if (changed.length === 0) return undefined;
+    await runGit(top, ['add', '-A', '--', ...changed]);
   } catch (error) {
     throw new CommitError(said(error), false);
   }
   try {
-    await runGit(top, ['commit', '--quiet', '--only', '-m', message, '--', ...paths]);
+    await runGit(top, ['commit', '--quiet', '--only', '-m', message, '--', ...changed]);
     return (await runGit(top, ['rev-parse', 'HEAD'])).toString('utf8').trim();
   } catch (error) {
     throw new CommitError(said(error), true);

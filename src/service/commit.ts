@@ -132,7 +132,8 @@ async function commitWritten<T extends object>(
   const repoPaths = done.paths.map((p) => (prefix === '' ? p : `${prefix}/${p}`));
   try {
     const commit = await git.commitPaths(top, repoPaths, done.message);
-    return { ...done.value, commit };
+    // None of them a change git can record (a file it never had, removed): nothing to commit.
+    return commit === undefined ? done.value : { ...done.value, commit };
   } catch (error) {
     const staged = error instanceof git.CommitError && error.staged;
     // git names only the first ignore rule it meets, and not in a form a script can read.

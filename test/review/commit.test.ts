@@ -64,6 +64,28 @@ describe('--commit on add and remove', () => {
     expect(repo.git('status', '--porcelain').trim()).toBe('');
   });
 
+  it('an invariant git never had: move --commit commits the new file alone, remove --commit commits nothing (exit 0)', async () => {
+    const repo = setup();
+    const add = async (text: string) =>
+      (
+        JSON.parse((await runAgents(['invariant', 'add', '--global', text, '--format', 'json'], { cwd: repo.dir })).stdout) as {
+          id: string;
+        }
+      ).id;
+    const [moving, removing] = [await add('Never commit secrets'), await add('Never skip the review')];
+    const moved = await runAgents(['invariant', 'move', moving, '--project', 'myapp', '--commit', '--format', 'json'], { cwd: repo.dir });
+    expect(moved.code).toBe(0);
+    const head = repo.git('rev-parse', 'HEAD').trim();
+    expect((JSON.parse(moved.stdout) as { commit: string }).commit).toBe(head);
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\t.agents/projects/myapp/${moving}.yaml`);
+    const removed = await runAgents(['invariant', 'remove', '--yes', '--commit', removing, '--format', 'json'], { cwd: repo.dir });
+    expect(removed.code).toBe(0);
+    expect((JSON.parse(removed.stdout) as { commit: string | null }).commit).toBeNull();
+    expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head);
+    expect(existsSync(join(repo.store, `global/${removing}.yaml`))).toBe(false);
+    expect(repo.git('status', '--porcelain').trim()).toBe('');
+  });
+
   it('commit: true in config.yaml turns it on; --no-commit turns it off', async () => {
     const repo = setup();
     repo.write('config.yaml', 'version: 1\ncommit: true\n');
