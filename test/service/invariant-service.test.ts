@@ -122,4 +122,14 @@ describe('InvariantService', () => {
     expect((await s.edit({ id: plan!, overrides: app! })).invariant.overrides).toBe(app);
     expect((await s.edit({ id: web!, overrides: g! })).invariant.overrides).toBe(g);
   });
+
+  it('counts a tag in characters, as the schema does: 64 outside the BMP are one tag, 65 are refused (exit 2)', async () => {
+    const s = service(testStore());
+    const tag = '\u{1F600}'.repeat(64);
+    const added = await s.add({ scope: { global: true }, text: 'Smile', tags: [tag] });
+    expect((await s.list({})).map((l) => l.invariant.tags)).toEqual([[tag]]);
+    const edited = await failure(s.edit({ id: added.invariant.id, addTags: [`${tag}x`] }));
+    expect(edited.exitCode).toBe(EXIT_CODES.usage);
+    expect((await s.list({})).map((l) => l.invariant.tags)).toEqual([[tag]]);
+  });
 });

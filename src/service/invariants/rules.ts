@@ -199,7 +199,7 @@ export function checkTags(tags: unknown, field = 'tags'): string[] {
   const out: string[] = [];
   for (const raw of optionalStrings(tags, field) ?? []) {
     const tag = raw.trim();
-    if (tag === '' || tag.length > 64 || tag.includes(',')) {
+    if (tag === '' || codePointLength(tag) > 64 || tag.includes(',')) {
       throw new UsageError(
         `tag "${truncate(raw)}" is invalid: tags are 1 to 64 characters without commas`,
         'Repeat --tag for several tags: --tag data --tag safety.',
