@@ -81,7 +81,11 @@ export function parseActionRef(value: string): ActionRef | string {
 }
 
 export function truncate(value: string, max = 60): string {
-  return value.length > max ? `${value.slice(0, max - 1)}…` : value;
+  if (value.length <= max) return value;
+  // Never between the two halves of a character outside the BMP: a lone half prints as U+FFFD and is no JSON string.
+  const high = value.charCodeAt(max - 2);
+  const cut = high >= 0xd800 && high <= 0xdbff ? max - 2 : max - 1;
+  return `${value.slice(0, cut)}…`;
 }
 
 /** Counts code points, as JSON Schema's maxLength does. */

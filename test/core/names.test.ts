@@ -121,6 +121,10 @@ describe('truncate and codePointLength', () => {
     expect(truncate('a'.repeat(61))).toBe(`${'a'.repeat(59)}…`);
     expect(truncate('abcdef', 4)).toBe('abc…');
   });
+  test('truncate never cuts a character outside the BMP in half', () => {
+    expect(truncate('😀'.repeat(40))).toBe(`${'😀'.repeat(29)}…`);
+    expect(truncate(`a${'😀'.repeat(40)}`)).toBe(`a${'😀'.repeat(29)}…`);
+  });
   test('codePointLength counts an astral character once', () => {
     expect(codePointLength('')).toBe(0);
     expect(codePointLength('a😀b')).toBe(3);
