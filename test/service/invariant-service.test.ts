@@ -132,4 +132,26 @@ describe('InvariantService', () => {
     expect(edited.exitCode).toBe(EXIT_CODES.usage);
     expect((await s.list({})).map((l) => l.invariant.tags)).toEqual([[tag]]);
   });
+
+  it('refuses (exit 1, overridden) to remove an invariant, or change its text, while another copy names it in overrides', async () => {
+    const root = testStore();
+    const s = service(root);
+    const g = (await s.add({ scope: { global: true }, text: 'Keep backups' })).invariant;
+    const p = (await s.add({ scope: { project: 'web' }, text: 'Keep backups', severity: 'warning' })).invariant;
+    await s.edit({ id: p.id, overrides: g.id });
+    const edited = await failure(s.edit({ id: g.id, text: 'Keep two backups' }));
+    expect([edited.exitCode, edited.code, edited.detail]).toEqual([
+      EXIT_CODES.checkFailed,
+      'overridden',
+      { id: g.id, overridden_by: [{ id: p.id, path: p.path }] },
+    ]);
+    const removed = await failure(s.remove(g.id));
+    expect([removed.exitCode, removed.code]).toEqual([EXIT_CODES.checkFailed, 'overridden']);
+    expect(readFileSync(join(root, g.path), 'utf8')).toContain('text: Keep backups');
+    // The same text key is no change of text; without the override both go through.
+    expect((await s.edit({ id: g.id, text: 'keep BACKUPS' })).changed).toEqual(['text']);
+    await s.edit({ id: p.id, overrides: '' });
+    await s.remove(g.id);
+    expect((await s.list({})).map((l) => l.invariant.id)).toEqual([p.id]);
+  });
 });

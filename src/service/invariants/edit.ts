@@ -11,7 +11,7 @@ import { lockedWrite } from '../commit.ts';
 import { refuseWeakenedFloor } from '../floors.ts';
 import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
-import { inheritedIfReadable, relations } from './related.ts';
+import { inheritedIfReadable, refuseOverridden, relations } from './related.ts';
 import { checkGuard, checkRationale, checkSeverity, checkTags, checkText, requireValid } from './rules.ts';
 import { EDIT_FIELDS, type EditInput, type EditResult } from './types.ts';
 
@@ -101,6 +101,7 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
           );
         }
       }
+      if (textKey(next.text) !== textKey(old.text)) await refuseOverridden(svc, old, 'change the text of');
       if (next.overrides !== undefined && (changed.includes('overrides') || changed.includes('text'))) await checkOverride(svc, next);
       if (changed.includes('text') || changed.includes('severity') || changed.includes('active'))
         refuseWeakenedFloor(next, await inheritedIfReadable(svc));

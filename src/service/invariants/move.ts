@@ -8,7 +8,7 @@ import { lockedWrite } from '../commit.ts';
 import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
 import { checkNewAction } from './projects.ts';
-import { relations } from './related.ts';
+import { refuseOverridden, relations } from './related.ts';
 import { requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
 import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
 
@@ -120,6 +120,7 @@ export async function remove(
       // Found before the lock was taken: a writer it waited for may have moved or removed it meanwhile.
       const here = await svc.source.list(folder, { recursive: false });
       if (!here.some((e) => e.path === found.path && e.type === 'file')) throw gone(found);
+      await refuseOverridden(svc, found, 'remove');
       removeFile(svc.root, found.path);
     },
     async () => {

@@ -1,6 +1,6 @@
 // What an invariant can shadow, be shadowed by or nearly repeat: the notes add, edit and move print.
-import { AgentsError } from '../../core/errors.ts';
-import { type Scope, type ScopedInvariant, scopeFolder } from '../../core/model.ts';
+import { AgentsError, CheckFailedError } from '../../core/errors.ts';
+import { type Scope, type ScopedInvariant, describeScope, scopeFolder } from '../../core/model.ts';
 import { shadowInfo } from '../../core/shadow.ts';
 import { type StoreSnapshot, emptySnapshot, readAllPlans, readFolders, readStore } from '../../store/read.ts';
 import type { InvariantContext } from './context.ts';
@@ -75,4 +75,23 @@ export function inheritedNotListed(error: AgentsError): string {
 /** Whether `error` is a policy source not pinned or not fetched yet (docs/extends.md): what a listing can go without. */
 function sourceNotReady(error: unknown): error is AgentsError {
   return error instanceof AgentsError && (error.code === 'extends-not-fetched' || error.code === 'extends-not-pinned');
+}
+
+/**
+ * Refuses (exit 1, `overridden`) to take away what another invariant's `overrides` needs: the invariant itself
+ * (`remove`) or its text (`edit --text`). Either would leave that copy naming no invariant, or one of another text,
+ * which `validate` reports as an error (overrides-unknown, overrides-text) and every reader of a valid store refuses.
+ * The copies may be in any scope of higher precedence, so the whole store is read (invalid files are skipped).
+ */
+export async function refuseOverridden(svc: InvariantContext, inv: { id: string }, doing: string): Promise<void> {
+  const by = (await readStore(svc.source)).invariants.filter((o) => o.overrides === inv.id && o.id !== inv.id);
+  if (by.length === 0) return;
+  const first = by[0]!;
+  const more = by.length > 1 ? ` (and ${by.length - 1} more)` : '';
+  throw new CheckFailedError(
+    `cannot ${doing} ${inv.id}: ${first.id} in ${describeScope(first.scope)}${more} names it in overrides, as a copy of its text`,
+    `Nothing was written. Take the override away first (\`agents invariant edit ${first.id} --overrides ""\`), then run the command again.`,
+    { id: inv.id, overridden_by: by.map((o) => ({ id: o.id, path: o.path })) },
+    'overridden',
+  );
 }
