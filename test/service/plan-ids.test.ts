@@ -29,7 +29,7 @@ describe('planIds: the one list of a store’s plans, by folder name', () => {
   });
 });
 
-describe('an id of another kind given for a plan or a violation', () => {
+describe('an id of another kind given for a plan, a violation or an invariant', () => {
   it('is refused (exit 2) naming what it is and where, and a prefix of nothing stays unknown', async () => {
     const root = testStore({
       'actions/local/cov/01M8KK1KW0KPRSWWKENT2QZ1QM.yaml': invariantYaml('01M8KK1KW0KPRSWWKENT2QZ1QM', 'Minimum 80% coverage'),
@@ -51,5 +51,13 @@ describe('an id of another kind given for a plan or a violation', () => {
       detail: { names: [{ kind: 'plan', id: plan.id, path: `plans/${plan.id}` }] },
     });
     expect(await refused(plans.status('7ZZZZ'))).toEqual({ code: 2, detail: undefined });
+    // And a plan's id given for an invariant's, in either case (a prefix of it may name the plan's own copies).
+    const invariants = plans.invariants;
+    for (const given of [plan.id, plan.id.toLowerCase()])
+      expect(await refused(invariants.show(given))).toEqual({
+        code: 2,
+        detail: { names: [{ kind: 'plan', id: plan.id, path: `plans/${plan.id}` }] },
+      });
+    expect(await refused(invariants.remove('7ZZZZ'))).toEqual({ code: 2, detail: undefined });
   });
 });

@@ -74,8 +74,19 @@ export async function resolveId(
     }
     for (const i of inherited) found.push({ id: i.id, path: i.path, scope: i.scope });
   }
+  const hint = 'Run `agents invariant list --all` to see the ids.';
+  // A plan's or a record's id given for an invariant's is said so, as resolvePlanId says an invariant's.
+  const wanted = normalisePrefix(prefix);
+  if (
+    wanted !== undefined &&
+    resolvePrefix(
+      wanted,
+      found.map((f) => f.id),
+    ).kind === 'unknown'
+  )
+    await refuseOtherKind(svc, wanted, 'invariant', hint);
   const paths = new Map(found.map((f) => [f.id, f.path]));
-  const id = pickId(prefix, paths.keys(), 'invariant', 'Run `agents invariant list --all` to see the ids.', (m) => `${m}  ${paths.get(m)}`);
+  const id = pickId(prefix, paths.keys(), 'invariant', hint, (m) => `${m}  ${paths.get(m)}`);
   const same = found.filter((f) => f.id === id);
   // One id in several policy sources (a fork, a source that copies another) is no error: of two sources the one
   // listed first in `extends` comes first (docs/extends.md), and `show` lists the others it shadows.
