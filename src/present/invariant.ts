@@ -144,6 +144,7 @@ export function showText(r: ShownInvariant, s: Style): string {
   if (inv.locked) rows.push(['locked', 'true']);
   if (inv.tags.length) rows.push(['tags', inv.tags.join(', ')]);
   if (inv.rationale) rows.push(['rationale', inv.rationale]);
+  if (inv.overrides) rows.push(['overrides', inv.overrides]);
   if (inv.created_at) rows.push(['created at', inv.created_at]);
   if (inv.created_by) rows.push(['created by', inv.created_by]);
   if (inv.source) rows.push(['source', [inv.source.kind, inv.source.ref, inv.source.origin_id].filter(Boolean).join(' ')]);
