@@ -1,4 +1,3 @@
-import { relative, sep } from 'node:path';
 import { AgentsError, EXIT_CODES, UsageError } from '../core/errors.ts';
 import { optionalBoolean } from '../core/input-shape.ts';
 import type { TreeSource } from '../store/tree-source.ts';
@@ -87,13 +86,14 @@ export async function withCommit<T extends object>(
       );
     throw error;
   }
-  const { withFolderLock } = await import('../store/lock.ts');
+  const [{ withFolderLock }, { storePrefix }] = await Promise.all([import('../store/lock.ts'), import('./review/ranges.ts')]);
+  const prefix = storePrefix(root, top);
   // One committing command of the store at a time, from its check of what is staged to its commit: another one's
   // file staged meanwhile would be refused as "other changes", git's own index lock would fail the second commit
   // outright, and the id read after the commit could be the other command's. The lock is the store's own `.lock`
   // (beside the scopes' locks, which readers skip), not one in git's folder, which may belong to someone else.
-  return withFolderLock(root, '', () => commitWritten(top, root, git, write), {
-    label: relative(top, root).split(sep).join('/') || '.',
+  return withFolderLock(root, '', () => commitWritten(top, prefix, git, write), {
+    label: prefix || '.',
     ...(options.notice ? { onStale: options.notice } : {}),
   });
 }
@@ -101,13 +101,14 @@ export async function withCommit<T extends object>(
 /** withCommit's work once it holds the repository's commit lock. */
 async function commitWritten<T extends object>(
   top: string,
-  root: string,
+  /** The store's path in the repository ('' at its top), through its real folder (storePrefix). */
+  prefix: string,
   git: typeof import('../git/commit.ts'),
   write: () => Promise<Written<T>>,
 ): Promise<Committed<T>> {
   // Two questions to git, asked together: whether it ignores the store folder (then nothing in it can be committed),
   // and what is staged already. Either refuses before anything is written.
-  const [ignored, staged] = await Promise.all([git.folderIgnored(top, root), git.stagedPaths(top)]);
+  const [ignored, staged] = await Promise.all([git.folderIgnored(top, prefix === '' ? top : `${top}/${prefix}`), git.stagedPaths(top)]);
   if (ignored)
     throw new UsageError(
       `--commit refused: git ignores the store folder ${ignored.path} (${ignored.rule}), so nothing in it can be committed`,
@@ -128,7 +129,6 @@ async function commitWritten<T extends object>(
   const done = await write();
   // A use case that ended up changing nothing (an edit to the values already there) commits nothing.
   if (done.paths.length === 0) return done.value;
-  const prefix = relative(top, root).split(sep).join('/');
   const repoPaths = done.paths.map((p) => (prefix === '' ? p : `${prefix}/${p}`));
   try {
     const commit = await git.commitPaths(top, repoPaths, done.message);

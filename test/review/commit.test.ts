@@ -1,7 +1,7 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { testStore } from '../helpers/tmp.ts';
+import { tempDir, testStore } from '../helpers/tmp.ts';
 import { G1, Repo } from './repo.ts';
 import { errorOf, runAgents } from '../helpers/main.ts';
 
@@ -84,6 +84,23 @@ describe('--commit on add and remove', () => {
     expect(repo.git('rev-parse', 'HEAD').trim()).toBe(head);
     expect(existsSync(join(repo.store, `global/${removing}.yaml`))).toBe(false);
     expect(repo.git('status', '--porcelain').trim()).toBe('');
+  });
+
+  it('a store named through a link (--store): --commit commits in the repository, and invariant log reads it', async () => {
+    const repo = setup();
+    const link = join(tempDir(), 'repo-link');
+    symlinkSync(repo.dir, link);
+    const store = ['--store', join(link, '.agents')];
+    const added = await runAgents([...store, 'invariant', 'add', '--global', '--commit', 'Never commit secrets', '--format', 'json']);
+    expect(added.code).toBe(0);
+    const { id, commit } = JSON.parse(added.stdout) as { id: string; commit: string };
+    expect(commit).toBe(repo.git('rev-parse', 'HEAD').trim());
+    expect(repo.git('show', '--name-status', '--format=', 'HEAD').trim()).toBe(`A\t.agents/global/${id}.yaml`);
+    const log = await runAgents([...store, 'invariant', 'log', id, '--format', 'json']);
+    expect(log.code).toBe(0);
+    expect((JSON.parse(log.stdout) as { events: { commit: string; change: string }[] }).events).toMatchObject([
+      { commit, change: 'added' },
+    ]);
   });
 
   it('commit: true in config.yaml turns it on; --no-commit turns it off', async () => {

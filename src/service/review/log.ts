@@ -2,7 +2,6 @@
  * The history of one invariant (docs/review.md): `git log` over its file
  * name, following moves between scopes, with the fields each commit changed.
  */
-import { relative, sep } from 'node:path';
 import type { Diagnostic } from '../../core/diagnostics.ts';
 import { invariantFieldChanges, type FieldChange } from '../../core/diff.ts';
 import { UsageError } from '../../core/errors.ts';
@@ -14,7 +13,7 @@ import { tooLarge } from '../../core/yaml-file.ts';
 import { NULL_SHA, globLiteral, logRaw, type LogCommit } from '../../git/log.ts';
 import { topLevelAndShallow } from '../../git/repo.ts';
 import { catFileBatch } from '../../git/object-reader.ts';
-import { gitFailure } from './ranges.ts';
+import { gitFailure, storePrefix } from './ranges.ts';
 
 /** One commit's change to an invariant. */
 export interface LogEvent {
@@ -57,7 +56,7 @@ export async function invariantLog(root: string, idOrPrefix: string): Promise<Lo
   if (want === undefined) return pickId(idOrPrefix, [], 'invariant', '') as never;
   // One git process names the top folder and whether history may stop early (a shallow clone).
   const { top, shallow } = await topLevelAndShallow(root).catch((error: unknown) => gitFailure(error));
-  const prefix = relative(top, root).split(sep).join('/');
+  const prefix = storePrefix(root, top);
   const base = prefix === '' ? '' : `${prefix}/`;
   let commits: LogCommit[];
   try {

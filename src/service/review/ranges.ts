@@ -7,6 +7,7 @@ import { relative, sep } from 'node:path';
 import { conflictingOptions, UsageError } from '../../core/errors.ts';
 import { truncate } from '../../core/names.ts';
 import { GitError, mergeBase, resolveCommit, topLevel } from '../../git/repo.ts';
+import { physicalPath } from '../link-paths.ts';
 
 /** What `agents invariant diff` compares, and for which targets. */
 export interface DiffRequest {
@@ -162,9 +163,12 @@ export function twoDot(request: DiffRequest): [string, string] | undefined {
   return two < 0 ? undefined : [range.slice(0, two) || 'HEAD', range.slice(two + 2) || 'HEAD'];
 }
 
-/** The store's path inside the repository ('' at its top). */
+/**
+ * The store's path inside the repository ('' at its top). git gives the top as its real path, so the store's is
+ * made real too: named through a link (`--store`, AGENTS_STORE), it would otherwise seem outside.
+ */
 export function storePrefix(root: string, top: string): string {
-  const prefix = relative(top, root).split(sep).join('/');
+  const prefix = relative(top, physicalPath(root)).split(sep).join('/');
   if (prefix.startsWith('..')) throw new UsageError(`the store ${root} is outside the git repository ${top}`);
   return prefix;
 }
