@@ -97,7 +97,9 @@ export async function commitPaths(top: string, paths: readonly string[], message
     throw new CommitError(said(error), false);
   }
   try {
-    await runGit(top, ['commit', '--quiet', '--only', '-m', message, '--', ...changed]);
+    // --cleanup=whitespace: the message as given, whatever commit.cleanup says; `strip` would drop a body line that
+    // starts with '#' (an invariant's text, "#1 rule: …") as a comment.
+    await runGit(top, ['commit', '--quiet', '--only', '--cleanup=whitespace', '-m', message, '--', ...changed]);
     return (await runGit(top, ['rev-parse', 'HEAD'])).toString('utf8').trim();
   } catch (error) {
     throw new CommitError(said(error), true);

@@ -103,6 +103,17 @@ describe('--commit on add and remove', () => {
     ]);
   });
 
+  it("keeps a text that starts with '#' in the message, whatever commit.cleanup says", async () => {
+    const repo = setup();
+    repo.git('config', 'commit.cleanup', 'strip');
+    const r = await runAgents(['invariant', 'add', '--global', '--commit', '#1 rule: never push to main', '--format', 'json'], {
+      cwd: repo.dir,
+    });
+    expect(r.code).toBe(0);
+    const { id } = JSON.parse(r.stdout) as { id: string };
+    expect(repo.git('log', '-1', '--format=%B', 'HEAD').trim()).toBe(`invariant: add ${id} to global\n\n#1 rule: never push to main`);
+  });
+
   it('commit: true in config.yaml turns it on; --no-commit turns it off', async () => {
     const repo = setup();
     repo.write('config.yaml', 'version: 1\ncommit: true\n');
