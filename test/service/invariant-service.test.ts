@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES, InvariantService, type AgentsError } from '../../src/index.ts';
-import { testStore } from '../helpers/tmp.ts';
+import { invariantYaml, testStore } from '../helpers/tmp.ts';
 
 const PLAN = '01M8KK5920RS6CGAVDFVYYJ0B4';
 
@@ -153,5 +153,15 @@ describe('InvariantService', () => {
     await s.edit({ id: p.id, overrides: '' });
     await s.remove(g.id);
     expect((await s.list({})).map((l) => l.invariant.id)).toEqual([p.id]);
+  });
+
+  it('edits nothing of a plan whose plan.yaml is missing: exit 3 before the write, not after it', async () => {
+    const id = '01M8KJ00000000000000000900';
+    const file = `plans/${PLAN}/${id}.yaml`;
+    const root = testStore({ [file]: invariantYaml(id, 'Use Python 3.13 only') });
+    const before = readFileSync(join(root, file), 'utf8');
+    const error = await failure(service(root).edit({ id, severity: 'info' }));
+    expect(error.exitCode).toBe(EXIT_CODES.invalidStore);
+    expect(readFileSync(join(root, file), 'utf8')).toBe(before);
   });
 });

@@ -44,6 +44,9 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
         'Name the lower-precedence copy of the same text it replaces.',
       );
   }
+  // A plan's invariant is read with its plan (what it shadows, where it applies): a plan.yaml missing or invalid
+  // stops the edit here (exit 3), before anything is written, not after.
+  if (found.scope.kind === 'plan') await svc.readPlan(found.scope.plan);
   const folder = scopeFolder(found.scope);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
   const { replaceInStyle } = await import('../../store/atomic-write.ts');
