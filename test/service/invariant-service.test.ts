@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES, InvariantService, type AgentsError } from '../../src/index.ts';
@@ -163,5 +163,21 @@ describe('InvariantService', () => {
     const error = await failure(service(root).edit({ id, severity: 'info' }));
     expect(error.exitCode).toBe(EXIT_CODES.invalidStore);
     expect(readFileSync(join(root, file), 'utf8')).toBe(before);
+  });
+
+  it('edits and moves nothing while the policy sources cannot be read (an invalid lock): exit 3 before the write', async () => {
+    const id = '01M8KJ00000000000000000901';
+    const file = `global/${id}.yaml`;
+    const root = testStore({
+      [file]: invariantYaml(id, 'Keep backups'),
+      'config.yaml': 'version: 1\nextends:\n  - url: /nowhere/policy\n    ref: v1\n',
+      'extends.lock.yaml': 'version: [\n',
+    });
+    const before = readFileSync(join(root, file), 'utf8');
+    const s = service(root);
+    expect((await failure(s.edit({ id, addTags: ['audit'] }))).exitCode).toBe(EXIT_CODES.invalidStore);
+    expect((await failure(s.move(id, { project: 'web' }))).exitCode).toBe(EXIT_CODES.invalidStore);
+    expect(readFileSync(join(root, file), 'utf8')).toBe(before);
+    expect(existsSync(join(root, 'projects/web'))).toBe(false);
   });
 });

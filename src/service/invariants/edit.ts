@@ -47,6 +47,9 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
   // A plan's invariant is read with its plan (what it shadows, where it applies): a plan.yaml missing or invalid
   // stops the edit here (exit 3), before anything is written, not after.
   if (found.scope.kind === 'plan') await svc.readPlan(found.scope.plan);
+  // The policy sources, read before the write: the floor check and the notes after the write need them, and a source
+  // that cannot be read (an invalid lock, exit 3) must stop the edit before it, not once it is on disk.
+  const inherited = await inheritedIfReadable(svc);
   const folder = scopeFolder(found.scope);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
   const { replaceInStyle } = await import('../../store/atomic-write.ts');
@@ -106,8 +109,7 @@ export async function edit(svc: InvariantContext, given: EditInput): Promise<Edi
       }
       if (textKey(next.text) !== textKey(old.text)) await refuseOverridden(svc, old, 'change the text of');
       if (next.overrides !== undefined && (changed.includes('overrides') || changed.includes('text'))) await checkOverride(svc, next);
-      if (changed.includes('text') || changed.includes('severity') || changed.includes('active'))
-        refuseWeakenedFloor(next, await inheritedIfReadable(svc));
+      if (changed.includes('text') || changed.includes('severity') || changed.includes('active')) refuseWeakenedFloor(next, inherited);
       replaceInStyle(svc.root, next.path, formatInvariantFile(next.path, next));
       return next;
     },

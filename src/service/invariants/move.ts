@@ -8,7 +8,7 @@ import { lockedWrite } from '../commit.ts';
 import type { InvariantContext } from './context.ts';
 import { gone, readOne } from './lookup.ts';
 import { checkNewAction } from './projects.ts';
-import { refuseOverridden, relations } from './related.ts';
+import { inheritedIfReadable, refuseOverridden, relations } from './related.ts';
 import { requireOwnScope, requirePlanHeld, requireValid } from './rules.ts';
 import type { KeptProject, MoveResult, ScopeInput } from './types.ts';
 
@@ -42,6 +42,9 @@ export async function move(
       : undefined;
   if (dest.kind === 'action') await checkNewAction(svc, `${dest.ns}/${dest.name}`, 'move it to');
   await readOne(svc, found, 'move');
+  // The notes after the move read the policy sources (below every scope but templates'): one that cannot be read
+  // (an invalid lock, exit 3) stops the move before it is written, not once it is.
+  if (dest.kind !== 'action') await inheritedIfReadable(svc);
   const from = scopeFolder(found.scope);
   const toFolder = scopeFolder(dest);
   const { formatInvariantFile } = await import('../../core/serialize.ts');
