@@ -19,11 +19,13 @@ export default defineCommand<{ id: string; yes?: boolean; commit?: boolean }>({
     const found = await service.resolveId(String(argv.id));
     // What it shadows now comes back into effect once it is gone: said with --yes as the confirmation says it.
     // An invalid file can still be removed (that is how one gets rid of it); then nothing is known of its copies.
+    // Another file that stops show (an invalid extends.lock.yaml) stops the removal too, as it stops every writer.
     let info: ShowResult | undefined;
     try {
       info = await service.show(found.id);
     } catch (error) {
-      if (!(error instanceof AgentsError) || error.exitCode !== EXIT_CODES.invalidStore) throw error;
+      const ownFile = error instanceof AgentsError && error.diagnostics.some((d) => d.file === found.path);
+      if (!ownFile || error.exitCode !== EXIT_CODES.invalidStore) throw error;
     }
     if (!argv.yes) {
       requireInteractive(ctx);
