@@ -34,7 +34,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'control-character':
     'A value holds a control character (ESC, CR, C1), a bidirectional formatting character or an invisible one (zero-width, tag characters) that can hide or reorder text; a newline is allowed only in multi-line fields. Or a comment holds a CR not before LF, a NEL, U+2028 or U+2029, where PyYAML and yamllint end the comment and read the rest of the line as YAML.',
   'unknown-path':
-    "A file or folder fits no place in the store layout and is never read. An error when it is a `.yml` (or `.YAML`) file where the same name in `.yaml` would be read (an invariant, a plan, a record, `project.yaml`…) and is not there: what it holds would be silently left out; and when a file stands where a scope folder of the store goes (`global`, `projects`, `actions`, `plans`), or a plan's `decisions`, `enforcement`, `violations` or `waivers` folder, or a project's `waivers`, which every command that reads that scope or folder then refuses (exit 3) instead of reading it as empty (a plan's open violations would vanish from its gate).",
+    "A file or folder fits no place in the store layout and is never read. An error when it is a `.yml` (or `.YAML`) file where the same name in `.yaml` would be read (an invariant, a plan, a record, `project.yaml`…) and is not there: what it holds would be silently left out, so every command that reads that folder refuses it too (exit 3); and when a file stands where a scope folder of the store goes (`global`, `projects`, `actions`, `plans`), or a plan's `decisions`, `enforcement`, `violations` or `waivers` folder, or a project's `waivers`, which every command that reads that scope or folder then refuses (exit 3) instead of reading it as empty (a plan's open violations would vanish from its gate).",
   'bad-name': 'A project, action or plan folder name breaks the name rules.',
   'plan-missing': 'A plan folder has no plan.yaml.',
   'temporary-file':
@@ -42,7 +42,8 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'stale-lock': 'A writer lock left by a process that is gone (`--fix` removes it).',
   'bad-lock':
     'A `.lock` that is a folder, link or special file, or a `.lock` committed to git: it blocks every writer of its scope (`--fix` removes it from the working tree).',
-  'duplicate-text': 'Two invariants of one scope have the same text (after normalisation).',
+  'duplicate-text':
+    'Two invariants of one scope have the same text (after normalisation); reported on each copy but the one resolution keeps (the oldest active one), which it names.',
   shadowed: 'An invariant is hidden by the same text at a higher precedence (unless that copy names it in `overrides`).',
   'near-duplicate':
     'Two invariants that can meet in one effective set say nearly the same thing: equal without punctuation, or one typo apart.',
@@ -54,7 +55,7 @@ export const CODE_SUMMARIES: Record<DiagnosticCode, string> = {
   'unknown-origin': 'The action invariant a plan invariant was promoted from no longer exists.',
   'unknown-invariant': 'A record names an invariant that is not in the store (an inherited one counts as in it).',
   'waiver-not-applicable':
-    "A waiver names an invariant its project's or plan's set does not hold (another project's, a template's), as an invariant moved away leaves it: it waives nothing.",
+    "A waiver names an invariant its project's or plan's set does not hold (another project's, a template's, as an invariant moved away leaves it; an inactive one; a copy that another copy of its text shadows there, as a copy added later at a higher precedence leaves it, naming the copy that applies): it waives nothing.",
   'waiver-expired': 'A waiver has passed its `expires` date: the invariant it waived applies again.',
   'locked-weakened': 'A copy of an invariant a policy source locks has a lower severity or is inactive (docs/extends.md).',
   'locked-waived': 'A waiver names an invariant a policy source locks, or a copy of its text (docs/extends.md).',
