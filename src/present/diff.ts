@@ -320,8 +320,15 @@ function mdScope(scope: Scope): string {
 }
 
 function mdField(f: FieldChange): string {
+  // A tag or a guard's regular expression may hold `|` or backticks: markdownCode keeps them inside the span and the table cell.
   const v = (x: unknown) =>
-    f.field === 'scope' ? mdScope(x as Scope) : typeof x === 'string' ? mdEscape(x) : x === null ? '*none*' : `\`${JSON.stringify(x)}\``;
+    f.field === 'scope'
+      ? mdScope(x as Scope)
+      : typeof x === 'string'
+        ? mdEscape(x)
+        : x === null
+          ? '*none*'
+          : markdownCode(JSON.stringify(x));
   return `${f.field}: ${v(f.before)} → ${v(f.after)}`;
 }
 

@@ -112,4 +112,16 @@ describe('agents invariant diff --format markdown', () => {
     expect(html).toContain('octocat');
     expect(html).not.toMatch(/@[A-Za-z0-9]|#[0-9]/);
   });
+  it('a tag or guard holding | or backticks stays inside its table cell', async () => {
+    const repo = pullRequest();
+    repo.inv('global', G3, 'Never run rm', { tags: '["a|b"]', guard: JSON.stringify({ command: ['rm -rf|drop'] }) }).commit('guarded');
+    repo.inv('global', G3, 'Never run rm', { tags: '["a|c", "x`y"]', guard: JSON.stringify({ command: ['rm|`x`'] }) }).commit('edited');
+    const r = await runAgents(['invariant', 'diff', 'HEAD^1..HEAD', '--format', 'markdown'], { cwd: repo.dir });
+    expect(r.code).toBe(0);
+    const html = marked.parse(r.stdout, { async: false });
+    const row = html.split('<tr>').find((x) => x.includes(G3))!;
+    expect(row.match(/<td>/g)).toHaveLength(4);
+    expect(row).toContain('<code>{&quot;command&quot;:[&quot;rm|`x`&quot;]}</code>');
+    expect(row).toContain('<code>[&quot;a|c&quot;,&quot;x`y&quot;]</code>');
+  });
 });
