@@ -177,15 +177,21 @@ function pathsOnly(a: readonly string[] | null, b: readonly string[] | null): st
   return (a ?? []).filter((g) => !other.has(g));
 }
 
+/**
+ * A plan's project in its title: before → after only when the plan, on both
+ * sides, was pointed at another; a plan added or removed was never retargeted.
+ */
+function planProjectText(t: TargetDiff, name: (project: string | undefined) => string): string {
+  if (t.target.kind !== 'plan') return '';
+  if (t.existsBefore && t.existsAfter && t.projectBefore !== t.projectAfter)
+    return ` (project ${name(t.projectBefore)} → ${name(t.projectAfter)})`;
+  const project = t.existsAfter ? t.projectAfter : t.projectBefore;
+  return project ? ` (project ${name(project)})` : '';
+}
+
 function targetTitle(t: TargetDiff): string {
   if (t.target.kind === 'project') return `project ${t.target.project}`;
-  const p =
-    t.projectBefore === t.projectAfter
-      ? t.projectAfter
-        ? ` (project ${t.projectAfter})`
-        : ''
-      : ` (project ${t.projectBefore ?? 'none'} → ${t.projectAfter ?? 'none'})`;
-  return `plan ${t.target.plan}${p}`;
+  return `plan ${t.target.plan}${planProjectText(t, (x) => x ?? 'none')}`;
 }
 
 function targetCounts(t: TargetDiff): string {
@@ -407,14 +413,7 @@ export function* diffMarkdownLines(d: DiffResult): Generator<string> {
   }
   for (const t of d.targets) {
     const title = t.target.kind === 'project' ? `Project \`${t.target.project}\`` : `Plan \`${t.target.plan}\``;
-    const proj =
-      t.target.kind === 'plan'
-        ? t.projectBefore === t.projectAfter
-          ? t.projectAfter
-            ? ` (project \`${t.projectAfter}\`)`
-            : ''
-          : ` (project ${t.projectBefore ? `\`${t.projectBefore}\`` : '*none*'} → ${t.projectAfter ? `\`${t.projectAfter}\`` : '*none*'})`
-        : '';
+    const proj = planProjectText(t, (x) => (x ? `\`${x}\`` : '*none*'));
     yield* ['', `#### ${title}${proj}: ${targetCounts(t)}`, ''];
     // Each line is yielded as made, as in the text: a set may hold thousands of entries.
     const item = (label: string, i: ScopedInvariant, extra = '') =>

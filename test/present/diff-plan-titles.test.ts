@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { TargetDiff } from '../../src/core/diff.ts';
+import { makeStyle } from '../../src/core/style.ts';
+import { diffMarkdownLines, diffTextLines } from '../../src/present/diff.ts';
+import type { DiffResult } from '../../src/service/review-service.ts';
+
+const PLAN = '01JDQ6X5Z8W4N3B2C1D0000001';
+
+function report(t: Partial<TargetDiff>): DiffResult {
+  const target: TargetDiff = {
+    target: { kind: 'plan', plan: PLAN },
+    existsBefore: true,
+    existsAfter: true,
+    countBefore: 0,
+    countAfter: 0,
+    entered: [],
+    left: [],
+    newlyShadowed: [],
+    noLongerShadowed: [],
+    changed: [],
+    ...t,
+  };
+  return {
+    range: 'A..B',
+    before: { label: 'A', kind: 'revision', commit: 'a'.repeat(40) },
+    after: { label: 'B', kind: 'revision', commit: 'b'.repeat(40) },
+    changedPaths: [],
+    invariants: [],
+    plans: [],
+    waivers: [],
+    projectPaths: [],
+    targets: [target],
+  };
+}
+
+function titles(d: DiffResult): string[] {
+  const text = [...diffTextLines(d, makeStyle(false))].find((l) => l.startsWith('Effective set of plan'))!;
+  const markdown = [...diffMarkdownLines(d)].find((l) => l.startsWith('#### Plan'))!;
+  return [text, markdown];
+}
+
+describe("invariant diff: a plan's project in its title", () => {
+  it('is the project of the side that holds the plan when the plan was added or removed, never none → it', () => {
+    const [text, markdown] = titles(report({ existsBefore: false, projectAfter: 'api', countAfter: 2 }));
+    expect(text).toBe(`Effective set of plan ${PLAN} (project api): new plan, 2 invariants`);
+    expect(markdown).toBe(`#### Plan \`${PLAN}\` (project \`api\`): new plan, 2 invariants`);
+    const [gone, goneMarkdown] = titles(report({ existsAfter: false, projectBefore: 'api', countBefore: 2 }));
+    expect(gone).toBe(`Effective set of plan ${PLAN} (project api): plan removed (had 2)`);
+    expect(goneMarkdown).toBe(`#### Plan \`${PLAN}\` (project \`api\`): plan removed (had 2)`);
+  });
+
+  it('is before → after when the plan, on both sides, was pointed at another project', () => {
+    const [text, markdown] = titles(report({ projectBefore: 'api', countBefore: 1, countAfter: 1 }));
+    expect(text).toBe(`Effective set of plan ${PLAN} (project api → none): 1 → 1 invariant`);
+    expect(markdown).toBe(`#### Plan \`${PLAN}\` (project \`api\` → *none*): 1 → 1 invariant`);
+  });
+});
