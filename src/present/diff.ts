@@ -1,4 +1,12 @@
-import type { FieldChange, InvariantChange, PlanChange, ProjectPathsChange, TargetDiff, WaiverChange } from '../core/diff.ts';
+import {
+  type FieldChange,
+  type InvariantChange,
+  type PlanChange,
+  type ProjectPathsChange,
+  type TargetDiff,
+  targetChanged,
+  type WaiverChange,
+} from '../core/diff.ts';
 import type { WaiverFieldChange } from '../core/diff-meta.ts';
 import { actionName, describeScope, type Scope, type ScopedInvariant } from '../core/model.ts';
 import { truncate } from '../core/names.ts';
@@ -53,7 +61,8 @@ export function summary(
     edited: count('edited'),
     moved: count('moved'),
     plans: d.plans.length,
-    targets: d.targets.length,
+    // --project and --all-projects report sets that did not change: they are not counted as changed.
+    targets: d.targets.filter(targetChanged).length,
     waivers: d.waivers.length,
     projectPaths: d.projectPaths.length,
   };

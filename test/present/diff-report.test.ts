@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetDiff } from '../../src/core/diff.ts';
 import { makeStyle } from '../../src/core/style.ts';
-import { diffMarkdownLines, diffTextLines } from '../../src/present/diff.ts';
+import { diffJson, diffMarkdownLines, diffTextLines } from '../../src/present/diff.ts';
 import type { DiffResult } from '../../src/service/review-service.ts';
 
 const PLAN = '01JDQ6X5Z8W4N3B2C1D0000001';
@@ -53,5 +53,14 @@ describe("invariant diff: a plan's project in its title", () => {
     const [text, markdown] = titles(report({ projectBefore: 'api', countBefore: 1, countAfter: 1 }));
     expect(text).toBe(`Effective set of plan ${PLAN} (project api → none): 1 → 1 invariant`);
     expect(markdown).toBe(`#### Plan \`${PLAN}\` (project \`api\` → *none*): 1 → 1 invariant`);
+  });
+});
+
+describe('invariant diff: the summary', () => {
+  it('counts as changed only the sets that changed, not those --project or --all-projects report unchanged', () => {
+    const d = report({ target: { kind: 'project', project: 'api' }, countBefore: 2, countAfter: 2 });
+    expect(diffJson(d).summary).toMatchObject({ targets_changed: 0 });
+    expect([...diffTextLines(d, makeStyle(false))][1]).toBe('  no invariant changed; 0 effective sets changed');
+    expect([...diffMarkdownLines(d)][3]).toMatch(/: no invariant changed; 0 effective sets changed\.$/);
   });
 });
