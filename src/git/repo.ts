@@ -263,17 +263,28 @@ export function parseTree(data: Buffer, hashBytes: number): TreeItem[] {
   return items;
 }
 
-/** The best common ancestor of two commits, for `A...B`; a GitError when there is none (or history is cut by a shallow clone). */
-export async function mergeBase(cwd: string, a: string, b: string): Promise<string> {
+/**
+ * The best common ancestor of two commits, for `A...B`; a GitError when there is none. `names` are the
+ * revisions as the user gave them: the message names those, not the commit ids. Only a shallow clone is
+ * told to fetch more; in a whole history the two are unrelated, and `A..B` compares them.
+ */
+export async function mergeBase(cwd: string, a: string, b: string, names: readonly [string, string] = [a, b]): Promise<string> {
   try {
     const out = (await git(cwd, ['merge-base', '--end-of-options', a, b])).trim();
     if (out) return out;
   } catch {
     // fall through
   }
+  const [x, y] = names;
+  if (await isShallow(cwd))
+    throw new GitError(
+      `${x} and ${y} have no common ancestor here (a shallow clone may lack the history between them; fetch more with \`git fetch --deepen\` or \`--unshallow\`)`,
+      'bad-revision',
+    );
   throw new GitError(
-    `${a} and ${b} have no common ancestor here (a shallow clone may lack the history between them; fetch more with \`git fetch --deepen\` or \`--unshallow\`)`,
+    `${x} and ${y} have no common ancestor: their histories are unrelated`,
     'bad-revision',
+    `Compare the two trees directly with \`${x}..${y}\`, which needs no merge base.`,
   );
 }
 

@@ -239,6 +239,14 @@ describe('rev-range forms', () => {
     ]);
     // An empty side is HEAD, as in git.
     expect(files(await diff(repo, 'feature..'))).toEqual(files(await diff(repo, 'feature..main')));
+    // Unrelated histories in a whole clone: the revisions as given, and no advice to fetch a history that is all there.
+    repo.git('checkout', '-q', '--orphan', 'other');
+    repo.commit('unrelated');
+    const r = await runAgents(['invariant', 'diff', 'main...other', '--format', 'json'], { cwd: repo.dir });
+    expect(r.code).toBe(2);
+    const message = JSON.parse(r.stdout).error.message as string;
+    expect(message).toContain('main and other have no common ancestor');
+    expect(message).not.toContain('shallow');
   });
 
   it('A alone compares A with the working tree; nothing compares HEAD with the working tree, untracked files included', async () => {

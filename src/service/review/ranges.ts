@@ -108,7 +108,7 @@ export async function parseRange(
       const b = range.slice(three + 3) || 'HEAD';
       try {
         const [ca, cb] = [await resolveCommit(top, a), await resolveCommit(top, b)];
-        const base = await mergeBase(top, ca, cb);
+        const base = await mergeBase(top, ca, cb, [a, b]);
         return {
           range,
           before: { kind: 'commit', commit: base, label: `merge base of ${a} and ${b}`, mergeBaseOf: [a, b] },
