@@ -154,9 +154,14 @@ export function githubMarkdownText(text: string): string {
   return markdownText(text).replace(/@(?=[A-Za-z0-9])|\\#(?=[0-9])/g, (sign) => `${sign}${NO_REFERENCE}`);
 }
 
-/** A markdown code span that holds `text` whatever its backticks, on one line; `|` escaped so it stays inside a table cell. */
-export function markdownCode(text: string): string {
-  const safe = escapeUnsafe(text).replace(/\|/g, '\\|');
+/**
+ * A markdown code span that holds `text` whatever its backticks, on one line. In a table cell `|` is
+ * escaped so it stays inside the cell; elsewhere (`inTable: false`) the backslash would be shown, since
+ * only a table row reads it.
+ */
+export function markdownCode(text: string, options: { inTable?: boolean } = {}): string {
+  const unsafe = escapeUnsafe(text);
+  const safe = options.inTable === false ? unsafe : unsafe.replace(/\|/g, '\\|');
   let fence = '`';
   while (safe.includes(fence)) fence += '`';
   const pad = safe.startsWith('`') || safe.endsWith('`') ? ' ' : '';

@@ -186,10 +186,7 @@ function pathsOnly(a: readonly string[] | null, b: readonly string[] | null): st
   return (a ?? []).filter((g) => !other.has(g));
 }
 
-/**
- * A plan's project in its title: before → after only when the plan, on both
- * sides, was pointed at another; a plan added or removed was never retargeted.
- */
+/** A plan's project in its title: before → after only for a plan on both sides pointed at another (an added one never was). */
 function planProjectText(t: TargetDiff, name: (project: string | undefined) => string): string {
   if (t.target.kind !== 'plan') return '';
   if (t.existsBefore && t.existsAfter && t.projectBefore !== t.projectAfter)
@@ -314,6 +311,9 @@ function planText(p: PlanChange): string {
   return plan.project ? `targets project ${plan.project}` : 'targets no project';
 }
 
+/** A code span outside a table, where a `|` needs no backslash (a branch `a|b`, a glob). */
+const mdCode = (text: string) => markdownCode(text, { inTable: false });
+
 /** Escapes text for a markdown table cell or list item: no markup, no HTML, one line, nothing hidden. */
 export function mdEscape(text: string): string {
   return githubMarkdownText(text);
@@ -352,7 +352,7 @@ function mdWaiver(c: WaiverChange): string {
   const w = (c.after ?? c.before)!;
   const scope = c.change === 'moved' ? `${mdScope(c.before!.scope)} → ${mdScope(w.scope)}` : mdScope(w.scope);
   const text = c.invariant ? ` ${mdEscape(c.invariant.text)}` : '';
-  const head = `- **${c.change}** \`${w.id}\` (${scope}) waives \`${w.invariant_id}\`${text} until ${markdownCode(w.expires)}, owner ${mdEscape(w.owner)}: ${mdEscape(w.reason)}`;
+  const head = `- **${c.change}** \`${w.id}\` (${scope}) waives \`${w.invariant_id}\`${text} until ${mdCode(w.expires)}, owner ${mdEscape(w.owner)}: ${mdEscape(w.reason)}`;
   const edits = c.fields
     .filter((f) => f.field !== 'scope')
     .map((f) => {
@@ -364,7 +364,7 @@ function mdWaiver(c: WaiverChange): string {
 
 /** A project's paths as a list item: the globs added and removed. */
 function mdProjectPaths(p: ProjectPathsChange): string {
-  const globs = (list: string[]) => list.map(markdownCode).join(', ');
+  const globs = (list: string[]) => list.map(mdCode).join(', ');
   const parts: string[] = [];
   const added = pathsOnly(p.after, p.before);
   const removed = pathsOnly(p.before, p.after);
@@ -377,8 +377,8 @@ function mdProjectPaths(p: ProjectPathsChange): string {
 /** A side as the range names it: a branch name may hold a backtick or `<`, so each name is a code span that holds it whole. */
 function mdSide(s: SideInfo): string {
   if (s.mergeBaseOf && s.commit)
-    return `the merge base of ${markdownCode(s.mergeBaseOf[0])} and ${markdownCode(s.mergeBaseOf[1])} (\`${s.commit.slice(0, 12)}\`)`;
-  return s.commit ? `${markdownCode(s.label)} (\`${s.commit.slice(0, 12)}\`)` : `the ${githubMarkdownText(s.label)}`;
+    return `the merge base of ${mdCode(s.mergeBaseOf[0])} and ${mdCode(s.mergeBaseOf[1])} (\`${s.commit.slice(0, 12)}\`)`;
+  return s.commit ? `${mdCode(s.label)} (\`${s.commit.slice(0, 12)}\`)` : `the ${githubMarkdownText(s.label)}`;
 }
 
 /**
@@ -455,7 +455,7 @@ export function* boundedMarkdownLines(d: DiffResult, limit = MARKDOWN_LIMIT): Ge
   const footer = (n: number) => [
     '',
     `**Cut short:** ${n} more line${n === 1 ? '' : 's'} did not fit in one comment (at most ${limit} characters). ` +
-      `The whole report: ${markdownCode(`agents invariant diff ${truncate(d.range, 200)}`)}, or \`--format json\`.`,
+      `The whole report: ${mdCode(`agents invariant diff ${truncate(d.range, 200)}`)}, or \`--format json\`.`,
   ];
   const size = (lines: string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
   // Room for the closing lines with any count: the lines past it wait until the report is known to fit or not.

@@ -1,3 +1,4 @@
+import { marked } from 'marked';
 import { describe, expect, it } from 'vitest';
 import type { TargetDiff } from '../../src/core/diff.ts';
 import { makeStyle } from '../../src/core/style.ts';
@@ -62,5 +63,17 @@ describe('invariant diff: the summary', () => {
     expect(diffJson(d).summary).toMatchObject({ targets_changed: 0 });
     expect([...diffTextLines(d, makeStyle(false))][1]).toBe('  no invariant changed; 0 effective sets changed');
     expect([...diffMarkdownLines(d)][3]).toMatch(/: no invariant changed; 0 effective sets changed\.$/);
+  });
+});
+
+describe('invariant diff --format markdown: code spans outside the table', () => {
+  it('show a | in a glob or a branch name as it is, with no backslash (only a table row reads one)', () => {
+    const d = report({ target: { kind: 'project', project: 'web' }, existsBefore: false, countAfter: 1 });
+    d.after = { label: 'feature|x', kind: 'revision', commit: 'b'.repeat(40) };
+    d.projectPaths = [{ project: 'web', before: null, after: ['web/**', 'a|b`c'] }];
+    const html = marked.parse([...diffMarkdownLines(d)].join('\n'), { async: false });
+    expect(html).toContain('<code>feature|x</code>');
+    expect(html).toContain('<code>a|b`c</code>');
+    expect(html).not.toContain('\\|');
   });
 });
